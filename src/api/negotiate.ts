@@ -1,0 +1,60 @@
+// Which renderer answers: JSON for API clients, the browsable HTML page for browsers.
+// `format` narrows the choice as in DRF (unknown → 404); `Accept` picks among what is left.
+
+export type Renderer = 'json' | 'html';
+export type Negotiation = { ok: true; renderer: Renderer } | { ok: false; status: 404 | 406 };
+
+const MEDIA: Record<Renderer, string> = { json: 'application/json', html: 'text/html' };
+
+interface Range {
+  type: string;
+  subtype: string;
+  q: number;
+}
+
+function parseAccept(header: string): Range[] {
+  const ranges: Range[] = [];
+  for (const part of header.split(',')) {
+    const [mediaRange, ...params] = part.split(';');
+    const [type, subtype] = mediaRange.trim().toLowerCase().split('/');
+    if (!type || !subtype) continue;
+    let q = 1;
+    for (const p of params) {
+      const [name, value] = p.split('=').map((s) => s.trim());
+      if (name.toLowerCase() === 'q') {
+        const n = Number(value);
+        q = Number.isFinite(n) ? Math.min(Math.max(n, 0), 1) : 0;
+      }
+    }
+    ranges.push({ type, subtype, q });
+  }
+  return ranges;
+}
+
+/** The q the client gives a media type: that of the most specific range matching it (0 when none does). */
+function quality(ranges: readonly Range[], media: string): number {
+  const [type, subtype] = media.split('/');
+  let best = -1;
+  let q = 0;
+  for (const r of ranges) {
+    const specificity = r.type === type && r.subtype === subtype ? 2 : r.type === type && r.subtype === '*' ? 1 : r.type === '*' && r.subtype === '*' ? 0 : -1;
+    if (specificity > best) {
+      best = specificity;
+      q = r.q;
+    }
+  }
+  return q;
+}
+
+export function negotiate(format: string | undefined, accept: string | undefined): Negotiation {
+  let candidates: Renderer[];
+  // An empty `format` is no format at all (DRF tests it for truthiness).
+  if (!format || format === 'api') candidates = ['json', 'html'];
+  else if (format === 'json') candidates = ['json'];
+  else return { ok: false, status: 404 };
+  const ranges = parseAccept(accept?.trim() ? accept : '*/*');
+  const q = (r: Renderer) => (candidates.includes(r) ? quality(ranges, MEDIA[r]) : 0);
+  if (q('html') > q('json')) return { ok: true, renderer: 'html' };
+  if (q('json') > 0) return { ok: true, renderer: 'json' };
+  return { ok: false, status: 406 };
+}

@@ -1,0 +1,66 @@
+// DRF's LimitOffsetPagination: how limit/offset are read, which rows a page holds, and its links.
+import { linkTo } from './links.ts';
+import type { QueryParams } from './query.ts';
+
+export interface PageSettings {
+  page_size: number;
+  max_page_size: number;
+}
+
+export interface PageWindow {
+  limit: number;
+  /** bigint: an offset is whatever integer the client sent, and links must repeat it exactly */
+  offset: bigint;
+}
+
+/** Python's int(): surrounding whitespace, a sign, digits with single underscores between them. */
+export function parsePythonInt(text: string): bigint | null {
+  const t = text.trim();
+  if (!/^[+-]?\d+(?:_\d+)*$/.test(t)) return null;
+  return BigInt(t.replace(/_/g, ''));
+}
+
+export function pageWindow(params: QueryParams, settings: PageSettings): PageWindow {
+  const rawLimit = params.get('limit');
+  const limitValue = rawLimit === undefined ? null : parsePythonInt(rawLimit);
+  const limit =
+    limitValue === null || limitValue <= 0n
+      ? settings.page_size
+      : Number(limitValue > BigInt(settings.max_page_size) ? BigInt(settings.max_page_size) : limitValue);
+  const rawOffset = params.get('offset');
+  const offsetValue = rawOffset === undefined ? null : parsePythonInt(rawOffset);
+  const offset = offsetValue === null || offsetValue < 0n ? 0n : offsetValue;
+  return { limit, offset };
+}
+
+/** The [start, end) row range of the page within `count` rows. */
+export function pageRange(window: PageWindow, count: number): [number, number] {
+  if (count === 0 || window.offset > BigInt(count)) return [0, 0];
+  const start = Number(window.offset);
+  return [start, Math.min(count, start + window.limit)];
+}
+
+export interface PageLinks {
+  next: string | null;
+  previous: string | null;
+}
+
+export function pageLinks(window: PageWindow, count: number, baseUrl: string, path: string, params: QueryParams): PageLinks {
+  const { limit, offset } = window;
+  const big = BigInt(limit);
+  const next =
+    offset + big >= BigInt(count) ? null : linkTo(baseUrl, path, params, { limit: String(limit), offset: String(offset + big) });
+  let previous: string | null = null;
+  if (offset > 0n) {
+    previous = linkTo(baseUrl, path, params, {
+      limit: String(limit),
+      offset: offset - big <= 0n ? null : String(offset - big),
+    });
+  }
+  return { next, previous };
+}
+
+/** The envelope, joined from pre-serialized results. */
+export function envelope(count: number, links: PageLinks, results: readonly string[]): string {
+  return `{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[${results.join(',')}]}`;
+}

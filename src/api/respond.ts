@@ -1,0 +1,60 @@
+// The response type of the API core and the headers every answer carries.
+import { createHash } from 'node:crypto';
+
+export interface ApiRequest {
+  method: string;
+  /** the path without the base URL's path prefix, e.g. `/v1/cms/event/` */
+  path: string;
+  /** the raw query string, without `?` */
+  query: string;
+  headers: { accept?: string; 'if-none-match'?: string };
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export const ALLOW = 'GET, HEAD, OPTIONS';
+
+/** Headers of every API answer, as the reference stack sends them. */
+export function baseHeaders(contentType = 'application/json'): Record<string, string> {
+  return {
+    'Content-Type': contentType,
+    Vary: 'Accept',
+    Allow: ALLOW,
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'same-origin',
+  };
+}
+
+export function json(status: number, body: string, extra: Record<string, string> = {}): ApiResponse {
+  return { status, headers: { ...baseHeaders(), ...extra }, body };
+}
+
+export function detail(status: number, message: string, extra: Record<string, string> = {}): ApiResponse {
+  return json(status, JSON.stringify({ detail: message }), extra);
+}
+
+export const notFound = () => detail(404, 'Not found.');
+export const notAcceptable = () => detail(406, 'Could not satisfy the request Accept header.');
+
+/** A 400 in django-filter's shape: parameter name → messages. */
+export function invalid(errors: Readonly<Record<string, readonly string[]>>, extra: Record<string, string> = {}): ApiResponse {
+  return json(400, JSON.stringify(errors), extra);
+}
+
+/** A strong validator from the body bytes: equal bodies, equal tags, whichever process answers. */
+export function etagOf(body: string): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** Whether an If-None-Match header names the tag (weak comparison, as RFC 9110 asks for GET/HEAD). */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = etag.replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque);
+}

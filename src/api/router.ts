@@ -1,0 +1,52 @@
+// Routes of the API: a path pattern, a name for pages and metadata, and the handler.
+import type { Dataset } from '../store/dataset.ts';
+import { AUTOCOMPLETE_PATH, autocomplete } from './autocomplete.ts';
+import { eventDetail, eventList, EVENT_LIST_PATH } from './events/list.ts';
+import type { QueryParams } from './query.ts';
+import type { ApiResponse } from './respond.ts';
+
+export interface Route {
+  /** DRF's view name, shown as the page title and in OPTIONS */
+  name: string;
+  pattern: RegExp;
+  handle(ds: Dataset, params: QueryParams, match: RegExpExecArray): ApiResponse;
+  /** what OPTIONS tells beyond DRF's name/description/renders/parses */
+  describe(): Record<string, unknown>;
+}
+
+export interface RouteDescriptions {
+  eventList(): Record<string, unknown>;
+  eventDetail(): Record<string, unknown>;
+  autocomplete(): Record<string, unknown>;
+}
+
+export function routes(describe: RouteDescriptions): Route[] {
+  return [
+    {
+      name: 'Event List',
+      pattern: new RegExp(`^${EVENT_LIST_PATH}$`),
+      handle: (ds, params) => eventList(ds, params),
+      describe: describe.eventList,
+    },
+    {
+      name: 'Event Instance',
+      pattern: new RegExp(`^${EVENT_LIST_PATH}([^/.]+)/$`),
+      handle: (ds, params, match) => eventDetail(ds, match[1], params),
+      describe: describe.eventDetail,
+    },
+    {
+      name: 'Autocomplete',
+      pattern: new RegExp(`^${AUTOCOMPLETE_PATH}$`),
+      handle: (ds, params) => autocomplete(ds, params),
+      describe: describe.autocomplete,
+    },
+  ];
+}
+
+export function matchRoute(table: readonly Route[], path: string): { route: Route; match: RegExpExecArray } | null {
+  for (const route of table) {
+    const match = route.pattern.exec(path);
+    if (match) return { route, match };
+  }
+  return null;
+}

@@ -1,0 +1,93 @@
+// `aula build`: content/ → validated model → data files → static pages, written to a staging
+// folder and swapped in only when complete.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createApi } from '../api/core.ts';
+import { EVENT_LIST_PATH } from '../api/events/list.ts';
+import { loadContent, type Problem } from '../content/index.ts';
+import { renderDataFiles, type DistFiles } from '../store/data-files.ts';
+import { loadDataset } from '../store/dataset.ts';
+import { AULA_VERSION, DIST_FORMAT, type Manifest } from '../store/manifest.ts';
+import { recoverDist, removeStaleStaging, stagingDir, swapIn } from './swap.ts';
+
+export interface BuildOptions {
+  content: string;
+  out: string;
+  /** overrides site.yaml's base_url */
+  baseUrl?: string;
+}
+
+export type BuildResult =
+  | { ok: true; manifest: Manifest; files: number; ms: number }
+  | { ok: false; problems: Problem[] };
+
+export const FIRST_PAGE = 'v1/cms/event/index.json';
+export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
+
+export function pageFile(offset: number): string {
+  return offset === 0 ? FIRST_PAGE : FURTHER_PAGES.replace('{offset}', String(offset));
+}
+
+export function normalizeBaseUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`base URL must be http or https: ${url}`);
+  return url.replace(/\/+$/, '');
+}
+
+function writeAll(dir: string, files: DistFiles): void {
+  for (const [rel, content] of files) {
+    const path = join(dir, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
+  }
+}
+
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const out = resolve(options.out);
+  recoverDist(out);
+  removeStaleStaging(out);
+  const { model, problems } = await loadContent(resolve(options.content));
+  if (!model) return { ok: false, problems };
+  const baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
+
+  const staging = stagingDir(out);
+  try {
+    const files = await renderDataFiles(model, baseUrl);
+    const limit = model.site.page_size;
+    const manifest: Manifest = {
+      format: DIST_FORMAT,
+      version: AULA_VERSION,
+      built_at: new Date().toISOString(),
+      base_url: baseUrl,
+      site: { timezone: model.site.timezone, page_size: limit, max_page_size: model.site.max_page_size },
+      counts: {
+        events: model.events.length,
+        pages: model.pages.size,
+        categories: model.categories.length,
+        media: model.media.size,
+        directory: model.directory.length,
+        event_list_pages: Math.max(1, Math.ceil(model.events.length / limit)),
+      },
+      event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
+    };
+    files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+    writeAll(staging, files);
+
+    // The pages come from the API core over the data just written, exactly as the server will answer.
+    const api = createApi(loadDataset(staging));
+    const pages: DistFiles = new Map();
+    for (let offset = 0; offset === 0 || offset < model.events.length; offset += limit) {
+      const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
+      const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
+      if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${response.body}`);
+      pages.set(pageFile(offset), response.body);
+    }
+    writeAll(staging, pages);
+    swapIn(staging, out);
+    return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started };
+  } catch (e) {
+    rmSync(staging, { recursive: true, force: true });
+    throw e;
+  }
+}

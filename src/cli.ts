@@ -1,0 +1,90 @@
+// The `aula` command line: build, serve, check.
+import { Command, InvalidArgumentError } from 'commander';
+import { build } from './build/build.ts';
+import { formatProblem, loadContent, type Problem } from './content/index.ts';
+import { DEFAULT_CACHE_CONTROL } from './api/core.ts';
+import { startServer } from './server/http.ts';
+import { AULA_VERSION, DistError } from './store/manifest.ts';
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0–65535');
+  return n;
+}
+
+function absoluteUrl(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return value.replace(/\/+$/, '');
+  } catch {
+    // fall through
+  }
+  throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. https://example.org/api');
+}
+
+function reportProblems(problems: readonly Problem[]): void {
+  for (const p of problems) console.error(formatProblem(p));
+  console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
+}
+
+const program = new Command()
+  .name('aula')
+  .description('Turns a folder of event and directory files into a precomputed JSON API, and serves it.')
+  .version(AULA_VERSION)
+  .showHelpAfterError();
+
+program
+  .command('build')
+  .description('validate content/ and write the API to dist/ (the previous dist/ stays untouched on failure)')
+  .option('--content <dir>', 'content folder', 'content')
+  .option('--out <dir>', 'output folder', 'dist')
+  .option('--base-url <url>', "absolute URL the API is served under (default: site.yaml's base_url)", absoluteUrl)
+  .action(async (opts: { content: string; out: string; baseUrl?: string }) => {
+    const result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl });
+    if (!result.ok) {
+      reportProblems(result.problems);
+      process.exitCode = 1;
+      return;
+    }
+    const { counts, base_url } = result.manifest;
+    console.log(
+      `built ${opts.out}/ in ${(result.ms / 1000).toFixed(2)} s: ${counts.events} events (${counts.event_list_pages} static pages), ` +
+        `${counts.directory} directory objects, ${result.files} files; base URL ${base_url}`,
+    );
+  });
+
+program
+  .command('serve')
+  .description('answer every query of the API from a built dist/ folder')
+  .option('--dist <dir>', 'built folder to serve', 'dist')
+  .option('--port <n>', 'port to listen on', port, 8000)
+  .option('--host <h>', 'address to bind', '127.0.0.1')
+  .option('--base-url <url>', 'absolute URL for links and media URLs (default: the one the dist was built with)', absoluteUrl)
+  .option('--cache-control <value>', 'Cache-Control header of successful answers', DEFAULT_CACHE_CONTROL)
+  .action(async (opts: { dist: string; port: number; host: string; baseUrl?: string; cacheControl: string }) => {
+    const running = await startServer(opts);
+    console.log(`aula serving ${opts.dist}/ on ${running.url}/v1/cms/event/`);
+    const stop = () => void running.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+
+program
+  .command('check')
+  .description('validate content/ only: print every problem, exit 1 if there is any')
+  .option('--content <dir>', 'content folder', 'content')
+  .action(async (opts: { content: string }) => {
+    const { model, problems } = await loadContent(opts.content);
+    if (!model) {
+      reportProblems(problems);
+      process.exitCode = 1;
+      return;
+    }
+    console.log(`${opts.content}/ is valid: ${model.events.length} events, ${model.directory.length} directory objects.`);
+  });
+
+program.parseAsync().catch((e: unknown) => {
+  if (e instanceof DistError) console.error(`aula: ${e.message}`);
+  else console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,105 @@
+// Rendering of a model event into the API object of interface.md §2.1, keys in table order.
+import type { Category, Event, Media, PageNode, Site } from '../model/types.ts';
+import { formatInstant } from '../time/zone.ts';
+
+/** The keys of an event object, in the order of interface.md §2.1. */
+export const EVENT_FIELDS = [
+  'id', 'url', 'media', 'gallery', 'contact_box', 'breadcrumb', 'categories', 'groups', 'link',
+  'header_image', 'related_links', 'related_media', 'start', 'end', 'allday', 'title', 'organizer',
+  'location', 'teaser', 'body', 'keywords', 'description', 'register', 'registration_end',
+  'attending_fees', 'attending_fees_info', 'dfp_points', 'contact', 'email', 'last_modified', 'language',
+] as const;
+export type EventField = (typeof EVENT_FIELDS)[number];
+
+export interface RenderContext {
+  site: Site;
+  /** origin + optional path prefix, no trailing slash */
+  baseUrl: string;
+  pages: ReadonlyMap<number, PageNode>;
+  media: ReadonlyMap<number, Media>;
+}
+
+export interface MediaFile {
+  url: string;
+  original: string | null;
+  mimetype: string;
+  filename: string;
+  size: number;
+}
+
+export function mediaUrl(baseUrl: string, id: number): string {
+  return `${baseUrl}/cms/media/${id}/`;
+}
+
+export function renderMedia(m: Media, baseUrl: string): MediaFile {
+  return { url: mediaUrl(baseUrl, m.id), original: m.original, mimetype: m.mimetype, filename: m.filename, size: m.size };
+}
+
+/** Breadcrumb nodes from the event's own node up to the root. */
+export function breadcrumb(page: number | null, pages: ReadonlyMap<number, PageNode>): PageNode[] {
+  const trail: PageNode[] = [];
+  const seen = new Set<number>();
+  for (let uid = page; uid !== null && uid !== 0 && !seen.has(uid); ) {
+    const node = pages.get(uid);
+    if (!node) break;
+    seen.add(uid);
+    trail.push({ uid: node.uid, pid: node.pid, title: node.title, is_siteroot: node.is_siteroot, domains: node.domains, uri: node.uri });
+    uid = node.pid;
+  }
+  return trail;
+}
+
+export function renderEvent(e: Event, ctx: RenderContext): Record<EventField, unknown> {
+  const zone = ctx.site.timezone;
+  const media = (id: number) => renderMedia(ctx.media.get(id)!, ctx.baseUrl);
+  return {
+    id: e.id,
+    url: e.url,
+    media: e.media.map(media),
+    gallery: e.gallery,
+    contact_box: e.contact_box,
+    breadcrumb: breadcrumb(e.page, ctx.pages),
+    categories: e.categories,
+    groups: e.groups,
+    link: e.link,
+    header_image: e.header_image === null ? null : media(e.header_image),
+    related_links: e.related_links,
+    related_media: e.related_media.map((r) => ({
+      id: r.id,
+      media: media(r.media),
+      datetime: formatInstant(r.datetime, zone),
+      title: r.title,
+      description: r.description,
+    })),
+    start: formatInstant(e.start, zone),
+    end: formatInstant(e.end, zone),
+    allday: e.allday,
+    title: e.title,
+    organizer: e.organizer,
+    location: e.location,
+    teaser: e.teaser,
+    body: e.body,
+    keywords: e.keywords,
+    description: e.description,
+    register: e.register,
+    registration_end: e.registration_end === null ? null : formatInstant(e.registration_end, zone),
+    attending_fees: e.attending_fees,
+    attending_fees_info: e.attending_fees_info,
+    dfp_points: e.dfp_points,
+    contact: e.contact,
+    email: e.email,
+    last_modified: formatInstant(e.last_modified, zone),
+    language: e.language,
+  };
+}
+
+/** The list order: start descending, then end descending, then id ascending. */
+export function compareListOrder(a: Event, b: Event): number {
+  return b.start - a.start || b.end - a.end || a.id - b.id;
+}
+
+/** The expanded form of a category: every key of categories.yaml, `id` first. */
+export function renderCategory(c: Category): Record<string, unknown> {
+  const { id, title, ...rest } = c;
+  return { id, title, ...rest };
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { EVENT_FIELDS } from '../render/event.ts';
+import { EventRows, fieldIndex, serializeEvent } from './event-rows.ts';
+
+function sample(id: number): Record<(typeof EVENT_FIELDS)[number], unknown> {
+  const obj = Object.fromEntries(EVENT_FIELDS.map((f) => [f, null])) as Record<(typeof EVENT_FIELDS)[number], unknown>;
+  return { ...obj, id, title: `Vortrag "Ö" ${id}`, categories: [1, 2], body: '<p>a,b}</p>', language: 'de' };
+}
+
+describe('EventRows', () => {
+  const serialized = [serializeEvent(sample(1)), serializeEvent(sample(2))];
+  const rows = EventRows.from(serialized);
+
+  it('serializes keys in table order and parses back to the object', () => {
+    expect(Object.keys(JSON.parse(rows.json[0]))).toEqual([...EVENT_FIELDS]);
+    expect(JSON.parse(rows.json[1])).toEqual(sample(2));
+  });
+
+  it('slices every field value exactly', () => {
+    for (let row = 0; row < rows.length; row++) {
+      EVENT_FIELDS.forEach((f, i) => {
+        expect(JSON.parse(rows.value(row, i))).toEqual(sample(row + 1)[f]);
+      });
+    }
+  });
+
+  it('projects chosen fields and replaces values', () => {
+    const title = fieldIndex('title')!;
+    const categories = fieldIndex('categories')!;
+    const id = fieldIndex('id')!;
+    const out = rows.project(1, [id, categories, title], new Map([[categories, (v: string) => `{"was":${v}}`]]));
+    expect(out).toBe('{"id":2,"categories":{"was":[1,2]},"title":"Vortrag \\"Ö\\" 2"}');
+    expect(rows.project(0, [])).toBe('{}');
+  });
+
+  it('refuses offsets that do not fit the rows', () => {
+    expect(() => new EventRows(['{}'], new Uint32Array(3))).toThrow();
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { parseTimestamp } from './parse.ts';
+
+const VIE = 'Europe/Vienna';
+const at = (text: string) => parseTimestamp(text, VIE);
+const instant = Date.UTC(2025, 4, 9, 14, 0, 0);
+
+describe('parseTimestamp', () => {
+  it.each([
+    '2025-05-09T16:00:00+02:00',
+    '2025-05-09T14:00:00Z',
+    '2025-05-09T16:00:00+0200',
+    '2025-05-09T16:00+02',
+    '2025-05-09 16:00:00',
+    '2025-05-09T16:00',
+    '2025-05-09T15:00:00.000+01:00',
+  ])('reads %s as the same instant', (text) => {
+    expect(at(text)).toMatchObject({ ok: true, epochMs: instant, dateOnly: false });
+  });
+  it('reads a date alone as local midnight', () => {
+    expect(at('2025-05-09')).toEqual({ ok: true, epochMs: Date.UTC(2025, 4, 8, 22), dateOnly: true });
+  });
+  it('keeps milliseconds of a fraction', () => {
+    expect(at('2025-05-09T14:00:00.123456Z')).toMatchObject({ epochMs: instant + 123 });
+  });
+  it.each(['2025-13-01T00:00', '2025-02-29T10:00', '2025-05-09t16:00', 'garbage', '2025-05-09T24:00', '', '2025-05-09T16:00:00 02:00'])(
+    'refuses %j',
+    (text) => {
+      expect(at(text)).toEqual({ ok: false, reason: 'invalid' });
+    },
+  );
+  it('refuses naive times that DST makes ambiguous or skips, naming the local time', () => {
+    expect(at('2025-10-26T02:30:00')).toEqual({ ok: false, reason: 'ambiguous', local: '2025-10-26 02:30:00' });
+    expect(at('2025-03-30T02:30:00')).toEqual({ ok: false, reason: 'nonexistent', local: '2025-03-30 02:30:00' });
+  });
+  it('accepts the same wall times with an explicit offset', () => {
+    expect(at('2025-10-26T02:30:00+01:00')).toMatchObject({ ok: true, epochMs: Date.UTC(2025, 9, 26, 1, 30) });
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { formatInstant, isValidZone, localToInstant, offsetAt } from './zone.ts';
+
+const VIE = 'Europe/Vienna';
+
+describe('formatInstant', () => {
+  it('writes the zone offset in force at the instant', () => {
+    expect(formatInstant(Date.UTC(2025, 4, 9, 14, 0, 0), VIE)).toBe('2025-05-09T16:00:00+02:00');
+    expect(formatInstant(Date.UTC(2025, 0, 9, 14, 0, 0), VIE)).toBe('2025-01-09T15:00:00+01:00');
+  });
+  it('writes UTC as Z and fractions as microseconds, like DRF', () => {
+    expect(formatInstant(Date.UTC(2025, 0, 1, 0, 0, 0, 5), 'UTC')).toBe('2025-01-01T00:00:00.005000Z');
+  });
+  it('handles negative and half-hour offsets', () => {
+    expect(formatInstant(Date.UTC(2025, 6, 1, 12), 'America/New_York')).toBe('2025-07-01T08:00:00-04:00');
+    expect(formatInstant(Date.UTC(2025, 6, 1, 12), 'Asia/Kolkata')).toBe('2025-07-01T17:30:00+05:30');
+  });
+});
+
+describe('localToInstant', () => {
+  const t = (month: number, day: number, hour: number, minute = 30) =>
+    ({ year: 2025, month, day, hour, minute, second: 0, millisecond: 0 });
+  it('resolves ordinary local times', () => {
+    expect(localToInstant(t(5, 9, 16, 0), VIE)).toEqual({ ok: true, epochMs: Date.UTC(2025, 4, 9, 14) });
+  });
+  it('refuses a time skipped by the spring change', () => {
+    expect(localToInstant(t(3, 30, 2), VIE)).toEqual({ ok: false, reason: 'nonexistent' });
+  });
+  it('refuses a time repeated by the autumn change', () => {
+    expect(localToInstant(t(10, 26, 2), VIE)).toEqual({ ok: false, reason: 'ambiguous' });
+  });
+  it('accepts the minutes around the changes', () => {
+    expect(localToInstant(t(3, 30, 3, 0), VIE)).toEqual({ ok: true, epochMs: Date.UTC(2025, 2, 30, 1) });
+    expect(localToInstant(t(10, 26, 3, 0), VIE)).toEqual({ ok: true, epochMs: Date.UTC(2025, 9, 26, 2) });
+  });
+});
+
+describe('zones', () => {
+  it('knows valid IANA names and rejects others', () => {
+    expect(isValidZone(VIE)).toBe(true);
+    expect(isValidZone('Europe/Viena')).toBe(false);
+    expect(isValidZone('')).toBe(false);
+  });
+  it('reports offsets in milliseconds', () => {
+    expect(offsetAt(Date.UTC(2025, 0, 1), VIE)).toBe(3_600_000);
+  });
+});

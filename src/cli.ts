@@ -3,12 +3,18 @@ import { Command, InvalidArgumentError } from 'commander';
 import { build } from './build/build.ts';
 import { formatProblem, loadContent, type Problem } from './content/index.ts';
 import { DEFAULT_CACHE_CONTROL } from './api/core.ts';
-import { startServer } from './server/http.ts';
+import { serveCommand } from './server/cluster.ts';
 import { AULA_VERSION, DistError } from './store/manifest.ts';
 
 function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0–65535');
+  return n;
+}
+
+function positive(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('expected a whole number 1–64');
   return n;
 }
 
@@ -61,12 +67,9 @@ program
   .option('--host <h>', 'address to bind', '127.0.0.1')
   .option('--base-url <url>', 'absolute URL for links and media URLs (default: the one the dist was built with)', absoluteUrl)
   .option('--cache-control <value>', 'Cache-Control header of successful answers', DEFAULT_CACHE_CONTROL)
-  .action(async (opts: { dist: string; port: number; host: string; baseUrl?: string; cacheControl: string }) => {
-    const running = await startServer(opts);
-    console.log(`aula serving ${opts.dist}/ on ${running.url}/v1/cms/event/`);
-    const stop = () => void running.close().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  .option('--workers <n>', 'number of server processes sharing the port', positive, 1)
+  .action(async (opts: { dist: string; port: number; host: string; baseUrl?: string; cacheControl: string; workers: number }) => {
+    await serveCommand(opts);
   });
 
 program

@@ -2,9 +2,9 @@
 // calls it to write the static pages, the server calls it for every request, so a static page
 // and the server's answer for the same URL are the same bytes.
 import type { Dataset } from '../store/dataset.ts';
+import { ResponseCache, type CacheLimits } from './cache.ts';
 import { renderHtml } from './html.ts';
-import { metadataBody } from './metadata.ts';
-import { describeRoutes } from './metadata.ts';
+import { describeRoutes, metadataBody } from './metadata.ts';
 import { negotiate } from './negotiate.ts';
 import { QueryParams } from './query.ts';
 import {
@@ -16,6 +16,8 @@ import { matchRoute, routes } from './router.ts';
 export interface ApiOptions {
   /** Cache-Control of successful answers */
   cacheControl?: string;
+  /** bounds of the in-memory cache of finished answers */
+  cacheLimits?: CacheLimits;
 }
 
 export const DEFAULT_CACHE_CONTROL = 'public, max-age=60';
@@ -43,52 +45,68 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   const table = routes(describeRoutes);
   const prefix = basePath(ds.baseUrl);
   const cacheControl = options.cacheControl ?? DEFAULT_CACHE_CONTROL;
+  const cache = new ResponseCache(options.cacheLimits);
 
-  function finish(request: ApiRequest, response: ApiResponse): ApiResponse {
+  /** Adds what depends only on the answer itself: validator, caching policy, length. */
+  function complete(response: ApiResponse): ApiResponse {
     const headers = { ...response.headers };
-    let { status, body } = response;
-    if (status === 200) {
-      headers.ETag = etagOf(body);
+    if (response.status === 200) {
+      headers.ETag = etagOf(response.body);
       headers['Cache-Control'] = cacheControl;
-      if (matchesEtag(request.headers['if-none-match'], headers.ETag)) {
-        return { status: 304, headers: pick(headers, ['ETag', 'Cache-Control', 'Vary', 'X-Ignored-Parameters']), body: '' };
-      }
     }
-    headers['Content-Length'] = String(Buffer.byteLength(body));
-    if (request.method === 'HEAD') body = '';
-    return { status, headers, body };
+    headers['Content-Length'] = String(Buffer.byteLength(response.body));
+    return { status: response.status, headers, body: response.body };
   }
 
-  return function handle(request: ApiRequest): ApiResponse {
+  /** Adds what depends on the request: a 304 for a matching validator, no body for HEAD. */
+  function deliver(request: ApiRequest, response: ApiResponse): ApiResponse {
+    const etag = response.headers.ETag;
+    if (etag && matchesEtag(request.headers['if-none-match'], etag)) {
+      return { status: 304, headers: pick(response.headers, ['ETag', 'Cache-Control', 'Vary', 'X-Ignored-Parameters']), body: '' };
+    }
+    return request.method === 'HEAD' ? { ...response, body: '' } : response;
+  }
+
+  function answer(request: ApiRequest): ApiResponse {
     const decoded = decodePath(request.path);
-    if (decoded === null) return finish(request, notFound());
+    if (decoded === null) return notFound();
     const path = prefix && decoded.startsWith(`${prefix}/`) ? decoded.slice(prefix.length) : decoded;
     const found = matchRoute(table, path);
     if (!found) {
       // Django's APPEND_SLASH: a known path missing its slash is redirected, query kept.
       if (!path.endsWith('/') && matchRoute(table, `${path}/`)) {
         const location = `${request.path}/${request.query ? `?${request.query}` : ''}`;
-        return finish(request, { status: 301, headers: { ...baseHeaders(), Location: location }, body: '' });
+        return { status: 301, headers: { ...baseHeaders(), Location: location }, body: '' };
       }
-      return finish(request, notFound());
+      return notFound();
     }
     if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
-      return finish(request, detail(405, `Method "${request.method}" not allowed.`));
+      return detail(405, `Method "${request.method}" not allowed.`);
     }
     const params = QueryParams.parse(request.query);
     const negotiated = negotiate(params.get('format'), request.headers.accept);
-    if (!negotiated.ok) return finish(request, negotiated.status === 404 ? notFound() : notAcceptable());
+    if (!negotiated.ok) return negotiated.status === 404 ? notFound() : notAcceptable();
     const { route, match } = found;
     const response =
-      request.method === 'OPTIONS'
-        ? json(200, metadataBody(route.name, route.describe()))
-        : route.handle(ds, params, match);
+      request.method === 'OPTIONS' ? json(200, metadataBody(route.name, route.describe())) : route.handle(ds, params, match);
     if (negotiated.renderer === 'html') {
       const requestLine = `${request.path}${request.query ? `?${request.query}` : ''}`;
       const page = renderHtml(response, { name: route.name, requestLine, params });
-      return finish(request, { status: response.status, headers: { ...response.headers, 'Content-Type': 'text/html; charset=utf-8' }, body: page });
+      return { status: response.status, headers: { ...response.headers, 'Content-Type': 'text/html; charset=utf-8' }, body: page };
     }
-    return finish(request, response);
+    return response;
+  }
+
+  return function handle(request: ApiRequest): ApiResponse {
+    // GET and HEAD share one entry: HEAD is GET without the body.
+    const cacheable = request.method === 'GET' || request.method === 'HEAD';
+    const key = cacheable ? `${request.path}?${request.query}\n${request.headers.accept ?? ''}` : '';
+    let response = cacheable ? cache.get(key) : undefined;
+    if (!response) {
+      response = complete(answer(request.method === 'HEAD' ? { ...request, method: 'GET' } : request));
+      if (cacheable) cache.set(key, response);
+    }
+    return deliver(request, response);
   };
 }
 

@@ -1,8 +1,12 @@
 // The HTTP adapter: node:http in front of the API core. Everything an answer says comes from the
-// core; this layer only moves bytes and keeps the connection hygiene (timeouts, limits).
+// core; this layer moves bytes, keeps connection hygiene (timeouts, limits), swaps in a new
+// dist/ when it is replaced, and drains in-flight requests on shutdown.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { unwatchFile, watchFile, type Stats } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
+import type { ApiResponse } from '../api/respond.ts';
 import { loadDataset } from '../store/dataset.ts';
 
 export interface ServeOptions extends ApiOptions {
@@ -10,34 +14,50 @@ export interface ServeOptions extends ApiOptions {
   port: number;
   host: string;
   baseUrl?: string;
+  /** reload when dist/manifest.json changes (default true) */
+  watch?: boolean;
+  log?: (line: string) => void;
 }
 
 export interface RunningServer {
   server: Server;
   /** http://host:port of the listening socket */
   url: string;
-  close(): Promise<void>;
+  /** loads dist/ again and swaps it in; the old data keeps answering if the new one is broken */
+  reload(): boolean;
+  /** stops accepting, lets in-flight requests finish (at most `graceMs`), then closes */
+  close(graceMs?: number): Promise<void>;
 }
 
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
+
+/** Encoded bodies of cached answers, so a repeated answer is not re-encoded per request. */
+const encoded = new WeakMap<ApiResponse, Buffer>();
+
+function bodyBytes(response: ApiResponse): Buffer {
+  let bytes = encoded.get(response);
+  if (!bytes) {
+    bytes = Buffer.from(response.body);
+    encoded.set(response, bytes);
+  }
+  return bytes;
+}
 
 export function requestHandler(api: () => Api) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const raw = req.url ?? '/';
     // absolute-form request targets (`GET http://host/path`) carry the path after the authority
-    const target = /^https?:\/\//i.test(raw) ? raw.replace(/^https?:\/\/[^/?#]*/i, '') || '/' : raw;
+    const target = raw.charCodeAt(0) === 47 ? raw : raw.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
     const q = target.indexOf('?');
-    const path = q === -1 ? target : target.slice(0, q);
-    const query = q === -1 ? '' : target.slice(q + 1);
     try {
       const response = api()({
         method: req.method ?? 'GET',
-        path,
-        query,
+        path: q === -1 ? target : target.slice(0, q),
+        query: q === -1 ? '' : target.slice(q + 1),
         headers: { accept: header(req.headers.accept), 'if-none-match': header(req.headers['if-none-match']) },
       });
       res.writeHead(response.status, response.headers);
-      res.end(response.body);
+      res.end(response.body === '' ? undefined : bodyBytes(response));
     } catch (e) {
       console.error(e);
       const body = '{"detail":"A server error occurred."}';
@@ -50,21 +70,55 @@ export function requestHandler(api: () => Api) {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const api = createApi(loadDataset(options.dist, { baseUrl: options.baseUrl }), options);
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16 * 1024 }, requestHandler(() => api));
-  server.keepAliveTimeout = 5_000;
+  const log = options.log ?? (() => {});
+  const load = () => createApi(loadDataset(options.dist, { baseUrl: options.baseUrl }), options);
+  let api = load();
+  const server = createServer(
+    { requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16 * 1024, keepAliveTimeout: 5_000 },
+    requestHandler(() => api),
+  );
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
-    server.listen(options.port, options.host, () => ok());
+    server.listen(options.port, options.host, () => {
+      server.off('error', fail);
+      ok();
+    });
   });
+
+  const reload = (): boolean => {
+    try {
+      api = load();
+      log(`reloaded ${options.dist}/`);
+      return true;
+    } catch (e) {
+      log(`kept serving the previous data: ${(e as Error).message}`);
+      return false;
+    }
+  };
+  // Builds replace dist/ by renaming a complete tree into place, so the manifest's inode or
+  // mtime changes exactly once per build; stat polling follows that across the rename.
+  const manifest = join(options.dist, 'manifest.json');
+  const onChange = (now: Stats, before: Stats) => {
+    // a zeroed stat means the file is gone for the instant between the two renames of a swap
+    if (now.ino !== 0 && (now.ino !== before.ino || now.mtimeMs !== before.mtimeMs)) reload();
+  };
+  if (options.watch !== false) watchFile(manifest, { interval: 500, persistent: false }, onChange);
+
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     server,
     url: `http://${host}:${address.port}`,
-    close: () =>
+    reload,
+    close: (graceMs = 10_000) =>
       new Promise<void>((ok) => {
-        server.close(() => ok());
+        unwatchFile(manifest, onChange);
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          ok();
+        });
         server.closeIdleConnections();
       }),
   };

@@ -1,0 +1,70 @@
+// `aula serve` as a process: one server, or N worker processes sharing the port (node:cluster).
+// Signals: SIGTERM/SIGINT drain and exit 0; SIGHUP reloads dist/.
+import cluster from 'node:cluster';
+import { startServer, type ServeOptions } from './http.ts';
+
+export interface ServeCommandOptions extends ServeOptions {
+  workers: number;
+}
+
+const GRACE_MS = 9_000;
+
+async function runOne(options: ServeOptions, announce: boolean): Promise<void> {
+  const running = await startServer({ ...options, log: (line) => console.log(`aula: ${line}`) });
+  if (announce) console.log(`aula serving ${options.dist}/ on ${running.url}/v1/cms/event/`);
+  if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void running.close(GRACE_MS).then(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGHUP', () => running.reload());
+}
+
+function runPrimary(options: ServeCommandOptions): void {
+  let listening = 0;
+  let stopping = false;
+  let failed = false;
+  for (let i = 0; i < options.workers; i++) cluster.fork();
+  cluster.on('message', (_worker, message: { aula?: string; url?: string }) => {
+    if (message?.aula === 'listening' && ++listening === options.workers) {
+      console.log(`aula serving ${options.dist}/ on ${message.url}/v1/cms/event/ with ${options.workers} workers`);
+    }
+  });
+  cluster.on('exit', (worker, code) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failed ? 1 : 0);
+      return;
+    }
+    // A worker that fails before all are up means the dist cannot be served: stop rather than
+    // restart it in a loop. Later deaths are replaced.
+    if (listening < options.workers) {
+      console.error(`aula: worker ${worker.process.pid} exited (${code}) while starting; stopping`);
+      stopping = true;
+      failed = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
+      return;
+    }
+    console.error(`aula: worker ${worker.process.pid} exited (${code}); starting another`);
+    listening--;
+    cluster.fork();
+  });
+  const stop = () => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGHUP', () => {
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGHUP');
+  });
+}
+
+export async function serveCommand(options: ServeCommandOptions): Promise<void> {
+  if (options.workers > 1 && cluster.isPrimary) runPrimary(options);
+  else await runOne(options, cluster.isPrimary);
+}

@@ -1,0 +1,52 @@
+// The command line as a user runs it: `node bin/aula.js …`, exit codes and messages.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FIXTURE_FILES } from './fixture-content.ts';
+import { removeDir, tempDir, writeContent } from './helpers.ts';
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
+const root = tempDir();
+afterAll(() => removeDir(root));
+
+function aula(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('aula CLI', () => {
+  it('has --help for every command', () => {
+    expect(aula('--help').out).toMatch(/build[\s\S]*serve[\s\S]*check/);
+    expect(aula('build', '--help').out).toMatch(/--content <dir>[\s\S]*--out <dir>[\s\S]*--base-url <url>/);
+    expect(aula('serve', '--help').out).toMatch(/--dist <dir>[\s\S]*--port <n>[\s\S]*--host <h>[\s\S]*--base-url <url>[\s\S]*--cache-control/);
+    expect(aula('check', '--help').out).toMatch(/--content <dir>/);
+  });
+
+  it('check: exit 0 on valid content, 1 with every problem as path:line:column key: message', () => {
+    const good = writeContent(join(root, 'good'), FIXTURE_FILES);
+    expect(aula('check', '--content', good)).toMatchObject({ code: 0 });
+    const bad = writeContent(join(root, 'bad'), {
+      ...FIXTURE_FILES,
+      'site.yaml': 'timezone: Mars/Olympus\n',
+      'events/x.yaml': 'id: 42\ntitle: Doppelt\nstart: 2025-01-01T10:00\nend: 2025-01-01T11:00\nlast_modified: 2025-01-01\n',
+    });
+    const r = aula('check', '--content', bad);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^site\.yaml:1:\d+ timezone: .+/m);
+    expect(r.err).toMatch(/^events\/x\.yaml:1:\d+ id: .+/m);
+  });
+
+  it('build: exit 1 on bad content, exit 0 and a summary on good content', () => {
+    const out = join(root, 'dist');
+    expect(aula('build', '--content', join(root, 'bad'), '--out', out).code).toBe(1);
+    const r = aula('build', '--content', join(root, 'good'), '--out', out);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/4 events/);
+  });
+
+  it('rejects bad option values with a non-zero exit', () => {
+    expect(aula('serve', '--port', 'http').code).not.toBe(0);
+    expect(aula('build', '--base-url', 'not a url').code).not.toBe(0);
+    expect(aula('serve', '--dist', join(root, 'missing')).code).toBe(1);
+  });
+});

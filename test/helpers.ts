@@ -1,0 +1,68 @@
+// Shared helpers of the integration tests: real files in temp dirs, a real server on an
+// ephemeral loopback port, real HTTP.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { build, type BuildOptions } from '../src/build/build.ts';
+import { startServer, type RunningServer, type ServeOptions } from '../src/server/http.ts';
+
+export const SAMPLE_CONTENT = join(import.meta.dirname, '..', 'content');
+
+export function tempDir(prefix = 'aula-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Writes a content folder from path → text. */
+export function writeContent(dir: string, files: Record<string, string>): string {
+  for (const [rel, text] of Object.entries(files)) {
+    const path = join(dir, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  }
+  return dir;
+}
+
+export async function buildOk(options: BuildOptions) {
+  const result = await build(options);
+  if (!result.ok) throw new Error(`build failed:\n${result.problems.map((p) => `${p.file}:${p.line} ${p.key}: ${p.message}`).join('\n')}`);
+  return result;
+}
+
+export async function serve(dist: string, options: Partial<ServeOptions> = {}): Promise<RunningServer> {
+  return startServer({ dist, port: 0, host: '127.0.0.1', ...options });
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json(): any;
+}
+
+export async function request(url: string, init: RequestInit = {}): Promise<Answer> {
+  const res = await fetch(url, { redirect: 'manual', ...init });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
+}
+
+/** A built dist and a server over it, for a describe block. */
+export async function builtAndServed(content: string, serveOptions: Partial<ServeOptions> = {}, baseUrl?: string) {
+  const root = tempDir();
+  const dist = join(root, 'dist');
+  const built = await buildOk({ content, out: dist, baseUrl });
+  const running = await serve(dist, serveOptions);
+  return {
+    dist,
+    built,
+    url: running.url,
+    get: (pathAndQuery: string, init: RequestInit = {}) => request(`${running.url}${pathAndQuery}`, init),
+    async close() {
+      await running.close();
+      removeDir(root);
+    },
+  };
+}

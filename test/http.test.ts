@@ -1,0 +1,75 @@
+// HTTP behaviour shared by every route: headers, HEAD, 404, 405, the trailing-slash redirect.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_FILES } from './fixture-content.ts';
+import { builtAndServed, removeDir, tempDir, writeContent } from './helpers.ts';
+
+let site: Awaited<ReturnType<typeof builtAndServed>>;
+let content: string;
+
+beforeAll(async () => {
+  content = writeContent(tempDir(), FIXTURE_FILES);
+  site = await builtAndServed(content);
+});
+afterAll(async () => {
+  await site.close();
+  removeDir(content);
+});
+
+describe('headers', () => {
+  it('successful answers carry the reference headers', async () => {
+    const answer = await site.get('/v1/cms/event/');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(answer.headers.get('vary')).toBe('Accept');
+    expect(answer.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(answer.headers.get('x-frame-options')).toBe('DENY');
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answer.headers.get('referrer-policy')).toBe('same-origin');
+    expect(Number(answer.headers.get('content-length'))).toBe(Buffer.byteLength(answer.text));
+  });
+});
+
+describe('HEAD', () => {
+  it('gives the same headers as GET and no body', async () => {
+    for (const path of ['/v1/cms/event/', '/v1/cms/event/42/', '/v1/api/autocomplete/?q=m']) {
+      const get = await site.get(path);
+      const head = await site.get(path, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.text).toBe('');
+      const comparable = (h: Headers) => Object.fromEntries([...h].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)));
+      expect(comparable(head.headers)).toEqual(comparable(get.headers));
+      expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(get.text)));
+    }
+  });
+});
+
+describe('errors', () => {
+  it('unknown paths → 404 JSON', async () => {
+    for (const path of ['/', '/v1/', '/v1/cms/events/', '/v1/cms/event/999/', '/v1/cms/event/abc/', '/v1/cms/event/1.5/', '/v1/cms/event/42/x/']) {
+      const answer = await site.get(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.get('content-type')).toBe('application/json');
+      expect(answer.json()).toEqual({ detail: 'Not found.' });
+    }
+  });
+  it('other methods → 405 JSON with Allow', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const answer = await site.get('/v1/cms/event/', { method, body: method === 'DELETE' ? undefined : '{}' });
+      expect(answer.status).toBe(405);
+      expect(answer.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      expect(answer.json()).toEqual({ detail: `Method "${method}" not allowed.` });
+    }
+  });
+  it('a known path without its trailing slash → 301 with the query kept', async () => {
+    const answer = await site.get('/v1/cms/event?limit=1&title=a%20b');
+    expect(answer.status).toBe(301);
+    expect(answer.headers.get('location')).toBe('/v1/cms/event/?limit=1&title=a%20b');
+    expect((await site.get('/v1/cms/event/42')).headers.get('location')).toBe('/v1/cms/event/42/');
+    expect((await site.get('/v1/api/autocomplete')).status).toBe(301);
+  });
+  it('percent-encoded paths are decoded before routing; broken escapes are 404', async () => {
+    expect((await site.get('/v1/cms/event/%34%32/')).json().id).toBe(42);
+    expect((await site.get('/v1/cms/event/%E0%A4%A/')).status).toBe(404);
+    expect((await site.get('/v1/cms/event/..%2f..%2f/')).status).toBe(404);
+  });
+});

@@ -1,0 +1,118 @@
+// The server as a process: reloading a replaced dist/, draining on SIGTERM, workers, and
+// refusing a corrupt dist/ with a clear message instead of crash-looping.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FIXTURE_FILES } from './fixture-content.ts';
+import { buildOk, removeDir, request, serve, tempDir, writeContent } from './helpers.ts';
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
+const roots: string[] = [];
+afterAll(() => roots.forEach(removeDir));
+
+async function fixture() {
+  const root = tempDir();
+  roots.push(root);
+  const content = writeContent(join(root, 'content'), FIXTURE_FILES);
+  const dist = join(root, 'dist');
+  await buildOk({ content, out: dist });
+  return { root, content, dist };
+}
+
+/** Starts `aula serve` as a child process and resolves with its URL once it listens. */
+function spawnServe(args: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((ok) => child.on('exit', (code) => ok(code)));
+  return new Promise((ok, fail) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /on (http:\/\/[^/\s]+)\//.exec(out);
+      if (m) ok({ child, url: m[1], exited });
+    });
+    child.stderr!.on('data', (d) => (err += d));
+    void exited.then((code) => fail(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+const titleOf = async (url: string) => (await request(`${url}/v1/cms/event/42/?fields=title`)).json().title;
+
+describe('reloading', () => {
+  it('swaps in a rebuilt dist/ without dropping a request', async () => {
+    const { content, dist } = await fixture();
+    const running = await serve(dist);
+    try {
+      expect(await titleOf(running.url)).toBe('Vortrag über Herzgesundheit');
+      let failures = 0;
+      let requests = 0;
+      let loading = true;
+      const load = (async () => {
+        while (loading) {
+          const answers = await Promise.all(Array.from({ length: 8 }, () => request(`${running.url}/v1/cms/event/?limit=3`).catch(() => null)));
+          for (const a of answers) {
+            requests++;
+            if (!a || a.status !== 200) failures++;
+          }
+        }
+      })();
+      for (let i = 1; i <= 3; i++) {
+        writeContent(content, { 'events/2025/vortrag.md': FIXTURE_FILES['events/2025/vortrag.md'].replace('title: Vortrag über Herzgesundheit', `title: Neu ${i}`) });
+        await buildOk({ content, out: dist });
+        await expect.poll(() => titleOf(running.url), { timeout: 5_000, interval: 100 }).toBe(`Neu ${i}`);
+      }
+      loading = false;
+      await load;
+      expect(requests).toBeGreaterThan(20);
+      expect(failures).toBe(0);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('keeps serving the last good data when the new dist/ is broken', async () => {
+    const { dist } = await fixture();
+    const running = await serve(dist, { watch: false });
+    try {
+      rmSync(join(dist, 'data/events.columns.json'));
+      expect(running.reload()).toBe(false);
+      expect(await titleOf(running.url)).toBe('Vortrag über Herzgesundheit');
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('aula serve process', () => {
+  it('reloads on SIGHUP and exits 0 on SIGTERM, promptly', async () => {
+    const { content, dist } = await fixture();
+    const { child, url, exited } = await spawnServe(['--dist', dist]);
+    expect(await titleOf(url)).toBe('Vortrag über Herzgesundheit');
+    writeContent(content, { 'events/2025/vortrag.md': FIXTURE_FILES['events/2025/vortrag.md'].replace('title: Vortrag über Herzgesundheit', 'title: Per HUP') });
+    await buildOk({ content, out: dist });
+    child.kill('SIGHUP');
+    await expect.poll(() => titleOf(url), { timeout: 5_000, interval: 100 }).toBe('Per HUP');
+    const started = Date.now();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('runs N workers sharing the port', async () => {
+    const { dist } = await fixture();
+    const { child, url, exited } = await spawnServe(['--dist', dist, '--workers', '2']);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => request(`${url}/v1/cms/event/`)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses a corrupt dist/ with a clear error and a non-zero exit', async () => {
+    const { dist } = await fixture();
+    rmSync(join(dist, 'data/events.offsets.bin'));
+    for (const workers of ['1', '2']) {
+      await expect(spawnServe(['--dist', dist, '--workers', workers])).rejects.toThrow(/serve exited 1: .*events\.offsets\.bin: missing/s);
+    }
+  });
+});

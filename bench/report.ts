@@ -1,0 +1,244 @@
+// Turns the figures of a bench run into bench/results.md: every figure next to its target.
+import { cpus, platform, release, totalmem } from 'node:os';
+import type { LoadResult, ProbeResult } from './load.ts';
+import type { Group, QueryKind } from './queries.ts';
+
+/** Minimum ratio to the bare node:http baseline (issue 5). */
+export const TARGETS = {
+  repeated: 0.9,
+  distinct: { pages: 0.3, substring: 0.2, regex: 0.05, autocomplete: 0.3 } satisfies Record<Group, number>,
+  buildS: 30,
+  coldStartS: 1.5,
+  rssBytes: 1024 ** 3,
+  autocompleteP99Ms: 2,
+  soakRssGrowth: 0.1,
+} as const;
+
+export type Mode = 'repeated' | 'distinct';
+
+export interface KindRun {
+  kind: QueryKind;
+  mode: Mode;
+  /** how many different URLs the run cycled through */
+  unique: number;
+  load?: LoadResult;
+  probe?: ProbeResult;
+  error?: string;
+}
+
+export interface Pass {
+  title: string;
+  workers: number;
+  available: boolean;
+  note?: string;
+  coldStartMs?: number;
+  rss?: { bytes: number; processes: number; each: number[] };
+  durationS: number;
+  warmupS: number;
+  runs: KindRun[];
+}
+
+export type InProcessAutocomplete =
+  | { available: true; queries: number; objects: number; buildMs: number; indexBytes: number; loadMs: number; p50Ms: number; p99Ms: number }
+  | { available: false; reason: string };
+
+export interface BenchReport {
+  started: Date;
+  finished: Date;
+  /** 1-minute load average before and after: other work on the machine skews every figure */
+  loadavg: { start: number; end: number };
+  settings: { events: number; directory: number; seed: number; connections: number; poolSize: number };
+  generate: { files: number; bytes: number; ms: number };
+  build: { ms: number };
+  dist: { bytes: number; files: number };
+  baseline: { runs: { label: string; load: LoadResult }[]; bodyBytes: number; rps: number };
+  passes: Pass[];
+  autocomplete: InProcessAutocomplete;
+}
+
+export interface SoakReport {
+  started: Date;
+  settings: { events: number; directory: number; seed: number; connections: number };
+  seconds: number;
+  kinds: string[];
+  load: LoadResult;
+  rssStart: number;
+  rssEnd: number;
+  rssMax: number;
+  rssTimeline: number[];
+  warmupS: number;
+  coldStartMs: number;
+  loadavg: { start: number; end: number };
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const mib = (bytes: number) => `${fmt(bytes / 1024 ** 2, 1)} MiB`;
+const verdict = (ok: boolean) => (ok ? 'PASS' : '**FAIL**');
+const code = (text: string) => `\`${text.replaceAll('`', "'").replaceAll('|', '\\|')}\``;
+
+export function targetOf(run: Pick<KindRun, 'kind' | 'mode'>): number {
+  return run.mode === 'repeated' ? TARGETS.repeated : TARGETS.distinct[run.kind.group];
+}
+
+export function machine(): string[] {
+  const cpu = cpus();
+  return [
+    `- machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${mib(totalmem())} memory`,
+    `- system: ${platform()} ${release()}, Node ${process.version}`,
+  ];
+}
+
+function problems(load: LoadResult): string {
+  const parts: string[] = [];
+  if (load.errors > 0) parts.push(`${load.errors} errors${load.timeouts > 0 ? ` (${load.timeouts} timeouts)` : ''}`);
+  for (const [status, n] of Object.entries(load.statusCounts)) if (!status.startsWith('2')) parts.push(`${n}× ${status}`);
+  return parts.join(', ') || '0';
+}
+
+function passTable(pass: Pass, baselineRps: number): string[] {
+  const lines = [
+    '| kind | mode | unique URLs | bytes/answer | req/s | p50 ms | p99 ms | × baseline | target | result | errors / non-2xx |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
+  ];
+  for (const run of pass.runs) {
+    const target = targetOf(run);
+    if (!run.load) {
+      lines.push(`| ${run.kind.label} | ${run.mode} | ${run.unique} | – | – | – | – | – | ≥ ${target} | **FAIL** | ${run.error ?? 'not run'} |`);
+      continue;
+    }
+    const l = run.load;
+    const ratio = l.rps / baselineRps;
+    const clean = l.errors === 0 && l.failures === 0;
+    lines.push(
+      `| ${run.kind.label} | ${run.mode} | ${fmt(run.unique)} | ${fmt(l.bytesPerAnswer)} | ${fmt(l.rps)} | ${fmt(l.p50)} | ${fmt(l.p99)} | ${fmt(ratio, 2)} | ≥ ${target} | ` +
+        `${verdict(ratio >= target && clean)} | ${problems(l)} |`,
+    );
+  }
+  return lines;
+}
+
+export function resultsMarkdown(r: BenchReport): string {
+  const onePass = r.passes.find((p) => p.workers === 1);
+  const buildS = r.build.ms / 1000;
+  const out: string[] = [
+    '# aula benchmark results',
+    '',
+    `Written by \`npm run bench\` (bench/run.ts) on ${r.started.toISOString()}; the run took ${fmt((r.finished.getTime() - r.started.getTime()) / 1000)} s.`,
+    '',
+    ...machine(),
+    `- 1-minute load average ${fmt(r.loadavg.start, 2)} at the start, ${fmt(r.loadavg.end, 2)} at the end (other processes compete for the cores if it is well above the bench's own share)`,
+    `- content: ${fmt(r.settings.events)} events, ${fmt(r.settings.directory)} directory objects (generator seed ${r.settings.seed})`,
+    `- load: autocannon in the bench process on the same machine, ${r.settings.connections} connections, loopback; ` +
+      `distinct pools of up to ${fmt(r.settings.poolSize)} URLs per kind`,
+    '- ratio = requests/s ÷ baseline requests/s; a row passes when its ratio meets the target and no request failed',
+    '',
+    '## Build, start, memory',
+    '',
+    '| figure | value | target | result |',
+    '|---|---:|---:|---|',
+    `| content generated | ${fmt(r.generate.files)} files, ${mib(r.generate.bytes)} in ${fmt(r.generate.ms / 1000, 1)} s | – | – |`,
+    `| build time (\`aula build\`, process start to exit) | ${fmt(buildS, 2)} s | ≤ ${TARGETS.buildS} s | ${verdict(buildS <= TARGETS.buildS)} |`,
+    `| build throughput | ${fmt(r.generate.files / buildS)} content files/s | – | – |`,
+    `| dist size | ${mib(r.dist.bytes)} (${fmt(r.dist.bytes)} bytes, ${fmt(r.dist.files)} files) | – | – |`,
+  ];
+  for (const pass of r.passes) {
+    if (!pass.available) continue;
+    const who = pass.workers === 1 ? '1 process' : `${pass.workers} workers`;
+    if (pass.coldStartMs !== undefined) {
+      const s = pass.coldStartMs / 1000;
+      out.push(`| cold start, ${who} (spawn → first 200) | ${fmt(s, 3)} s | ≤ ${TARGETS.coldStartS} s | ${verdict(s <= TARGETS.coldStartS)} |`);
+    }
+    if (pass.rss) {
+      out.push(
+        `| RSS after load, ${who}${pass.rss.processes > 1 ? ` (${pass.rss.processes} processes: ${pass.rss.each.map((b) => fmt(b / 1024 ** 2)).join(' + ')} MiB)` : ''} | ${mib(pass.rss.bytes)} | ≤ 1 GiB | ` +
+          `${verdict(pass.rss.bytes <= TARGETS.rssBytes)} |`,
+      );
+    }
+  }
+  const ac = r.autocomplete;
+  if (ac.available) {
+    out.push(
+      `| in-process autocomplete p50 / p99 (${fmt(ac.queries)} queries, ${fmt(ac.objects)} objects) | ${fmt(ac.p50Ms, 3)} / ${fmt(ac.p99Ms, 3)} ms | ` +
+        `p99 ≤ ${TARGETS.autocompleteP99Ms} ms | ${verdict(ac.p99Ms <= TARGETS.autocompleteP99Ms)} |`,
+      `| autocomplete index: build / load / size | ${fmt(ac.buildMs)} ms / ${fmt(ac.loadMs)} ms / ${mib(ac.indexBytes)} | – | – |`,
+    );
+  } else {
+    out.push(`| in-process autocomplete p50 / p99 | not available (${ac.reason}) | p99 ≤ ${TARGETS.autocompleteP99Ms} ms | – |`);
+  }
+
+  out.push(
+    '',
+    '## Baseline',
+    '',
+    `A bare \`node:http\` server (bench/baseline-server.ts) answering the default first page's bytes (${fmt(r.baseline.bodyBytes)} bytes) ` +
+      'as a constant body, loaded the same way (repeated URL, same connections and run length as the 1-process pass); ' +
+      'measured around each pass, the mean is the baseline every ratio is divided by.',
+    '',
+    '| run | req/s | p50 ms | p99 ms |',
+    '|---|---:|---:|---:|',
+    ...r.baseline.runs.map(({ label, load: l }) => `| ${label} | ${fmt(l.rps)} | ${fmt(l.p50)} | ${fmt(l.p99)} |`),
+    `| **baseline** | **${fmt(r.baseline.rps)}** | | |`,
+  );
+
+  for (const pass of r.passes) {
+    out.push('', `## ${pass.title}`, '');
+    if (!pass.available) {
+      out.push(`${pass.workers > 1 ? 'workers' : 'server'}: not available${pass.note ? ` — ${pass.note}` : ''}`);
+      continue;
+    }
+    out.push(
+      `${fmt(pass.durationS, 1)} s per run after a ${fmt(pass.warmupS, 1)} s warm-up.` +
+        (pass.workers > 1 ? ' Same baseline and targets as the 1-process pass; the load generator shares the 2 cores with the workers.' : ''),
+      '',
+      ...passTable(pass, r.baseline.rps),
+    );
+    if (pass.note) out.push('', pass.note);
+  }
+
+  if (onePass) {
+    out.push('', '## Query kinds', '', '| kind | repeated URL | a distinct URL |', '|---|---|---|');
+    for (const run of onePass.runs) {
+      if (run.mode !== 'repeated') continue;
+      out.push(`| ${run.kind.label} | ${code(run.kind.repeated)} | ${code(run.kind.distinct[1] ?? run.kind.distinct[0])} |`);
+    }
+  }
+
+  const failures = r.passes.flatMap((p) =>
+    p.runs.filter((run) => run.probe?.firstFailure).map((run) => ({ pass: p.title, run, f: run.probe!.firstFailure! })),
+  );
+  if (failures.length > 0) {
+    out.push('', '## Answers that were not 2xx', '', 'Sequential probe before each load run (first failing URL of the sample):', '');
+    for (const { pass, run, f } of failures) {
+      out.push(`- ${pass}, ${run.kind.label} (${run.mode}): ${f.status} for ${code(f.path)} — ${code(f.body.slice(0, 200))}`);
+    }
+  }
+  out.push('');
+  return out.join('\n');
+}
+
+export function soakMarkdown(s: SoakReport): string {
+  const l = s.load;
+  const failed = l.errors + l.failures;
+  const growth = s.rssStart > 0 ? (s.rssEnd - s.rssStart) / s.rssStart : 0;
+  return [
+    '',
+    `## Soak (issue 7), ${s.started.toISOString()}`,
+    '',
+    ...machine(),
+    `- ${fmt(s.settings.events)} events, ${fmt(s.settings.directory)} directory objects (seed ${s.settings.seed}); one server process, ` +
+      `${s.settings.connections} connections for ${fmt(s.seconds)} s over a mix of ${s.kinds.length} query kinds (${s.kinds.join(', ')}), ` +
+      `distinct values; RSS "start" is taken after a ${fmt(s.warmupS)} s warm-up of the same mix`,
+    `- 1-minute load average ${fmt(s.loadavg.start, 2)} at the start, ${fmt(s.loadavg.end, 2)} at the end`,
+    '',
+    '| figure | value | target | result |',
+    '|---|---:|---:|---|',
+    `| requests | ${fmt(l.requests)} (${fmt(l.rps)} req/s) | – | – |`,
+    `| errors (connection errors, timeouts, 4xx/5xx) | ${fmt(failed)}${failed > 0 ? ` (${problems(l)})` : ''} | 0 | ${verdict(failed === 0)} |`,
+    `| p50 / p99 latency | ${fmt(l.p50)} / ${fmt(l.p99)} ms | – | – |`,
+    `| RSS start → end (max) | ${mib(s.rssStart)} → ${mib(s.rssEnd)} (${mib(s.rssMax)}) | growth ≤ ${TARGETS.soakRssGrowth * 100} % | ` +
+      `${verdict(growth <= TARGETS.soakRssGrowth)} (${growth >= 0 ? '+' : ''}${fmt(growth * 100, 1)} %) |`,
+    `| RSS every tenth of the soak | ${s.rssTimeline.map((b) => fmt(b / 1024 ** 2)).join(' → ')} MiB | – | – |`,
+    `| cold start | ${fmt(s.coldStartMs / 1000, 3)} s | – | – |`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,338 @@
+// `npm run bench`: generate content, build it, serve it, load it, write bench/results.md.
+//   npm run bench                                   full run (100k events, 200k directory objects)
+//   npm run bench -- --events 2000 --directory 4000 --duration 1 --skip-workers    smoke run
+//   npm run bench -- --soak [SECONDS]               soak (issue 7) instead of the matrix, appended
+// Every option also reads an environment variable (BENCH_EVENTS, BENCH_DURATION, …), see --help.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PathCursor, probe, runLoad, type LoadResult } from './load.ts';
+import {
+  cleanupNow, freePort, httpGet, installCleanup, registerTempDir, spawnTracked, startServerProcess, stopTracked, treeRss,
+  type Tracked,
+} from './processes.ts';
+import { buildQuerySet, type QueryKind } from './queries.ts';
+import {
+  resultsMarkdown, soakMarkdown, targetOf,
+  type BenchReport, type InProcessAutocomplete, type KindRun, type Mode, type Pass,
+} from './report.ts';
+import { runSoak } from './soak.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const AULA = join(ROOT, 'bin/aula.js');
+const HOST = '127.0.0.1';
+const EVENTS_PATH = '/v1/cms/event/';
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
+  return n;
+}
+function count(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
+
+const program = new Command()
+  .name('bench')
+  .description('Benchmark aula build + serve against a bare node:http baseline; writes bench/results.md.')
+  .addOption(new Option('--events <n>', 'events to generate').argParser(count).env('BENCH_EVENTS').default(100_000))
+  .addOption(new Option('--directory <n>', 'directory objects to generate').argParser(count).env('BENCH_DIRECTORY').default(200_000))
+  .addOption(new Option('--seed <n>', 'seed of the generator and of the query values').argParser(count).env('BENCH_SEED').default(1))
+  .addOption(new Option('--duration <s>', 'seconds per measured load run').argParser(positiveNumber).env('BENCH_DURATION').default(3))
+  .addOption(new Option('--warmup <s>', 'seconds of discarded load before each run (default: 1, or duration/2 when shorter)').argParser(positiveNumber).env('BENCH_WARMUP'))
+  .addOption(new Option('--workers-duration <s>', 'seconds per run of the 2-worker pass (default: 2/3 of --duration)').argParser(positiveNumber).env('BENCH_WORKERS_DURATION'))
+  .addOption(new Option('--connections <n>', 'concurrent connections').argParser(count).env('BENCH_CONNECTIONS').default(50))
+  .addOption(new Option('--pool <n>', 'distinct URLs per query kind').argParser(count).env('BENCH_POOL').default(20_000))
+  .addOption(new Option('--skip-workers', 'skip the `serve --workers 2` pass').env('BENCH_SKIP_WORKERS'))
+  .addOption(new Option('--soak [seconds]', 'run the soak instead of the matrix (default 300 s) and append it to the results').argParser(positiveNumber).env('BENCH_SOAK').preset(300))
+  .addOption(new Option('--results <file>', 'markdown file to write (the soak appends)').env('BENCH_RESULTS').default(join(ROOT, 'bench/results.md')))
+  .addOption(new Option('--keep', 'keep the temporary content and dist folders').env('BENCH_KEEP'))
+  .showHelpAfterError();
+
+interface Options {
+  events: number;
+  directory: number;
+  seed: number;
+  duration: number;
+  warmup?: number;
+  workersDuration?: number;
+  connections: number;
+  pool: number;
+  skipWorkers?: boolean;
+  soak?: number;
+  results: string;
+  keep?: boolean;
+}
+
+const opts = program.parse().opts<Options>();
+const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+installCleanup(() => opts.keep === true);
+
+/** Bytes and files below a folder. */
+function treeSize(dir: string): { bytes: number; files: number } {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    bytes += statSync(join(entry.parentPath, entry.name)).size;
+    files++;
+  }
+  return { bytes, files };
+}
+
+async function generate(contentDir: string): Promise<BenchReport['generate']> {
+  // In-process: the generator is part of the repo, and a child process would only add start-up.
+  const { generateContent } = (await import(pathToFileURL(join(ROOT, 'src/gen/content-generator.ts')).href)) as {
+    generateContent(o: { events: number; directory: number; seed: number; outDir: string }): Promise<{ files: number; bytes: number }>;
+  };
+  const t0 = performance.now();
+  const { files, bytes } = await generateContent({ events: opts.events, directory: opts.directory, seed: opts.seed, outDir: contentDir });
+  return { files, bytes, ms: performance.now() - t0 };
+}
+
+async function build(contentDir: string, distDir: string): Promise<number> {
+  // A child process, timed from spawn to exit: what `aula build` costs someone running it.
+  const t0 = performance.now();
+  const proc = spawnTracked(process.execPath, [AULA, 'build', '--content', contentDir, '--out', distDir], { cwd: ROOT });
+  const limit = setTimeout(() => void stopTracked(proc), 600_000);
+  const code = await proc.exited;
+  clearTimeout(limit);
+  const ms = performance.now() - t0;
+  if (code !== 0) throw new Error(`aula build failed (${code}):\n${proc.output().trim()}`);
+  log(proc.output().trim().split('\n').at(-1) ?? 'built');
+  return ms;
+}
+
+async function startAula(distDir: string, workers: number) {
+  const port = await freePort(HOST);
+  const args = [AULA, 'serve', '--dist', distDir, '--port', String(port), '--host', HOST];
+  if (workers > 1) args.push('--workers', String(workers));
+  const started = await startServerProcess(process.execPath, args, `http://${HOST}:${port}${EVENTS_PATH}`, { cwd: ROOT });
+  return { ...started, baseUrl: `http://${HOST}:${port}` };
+}
+
+async function measure(baseUrl: string, paths: readonly string[], durationS: number, warmupS: number): Promise<LoadResult> {
+  return runLoad({ baseUrl, cursor: new PathCursor(paths), connections: opts.connections, durationS, warmupS });
+}
+
+function describe(l: LoadResult): string {
+  const bad = l.errors + l.failures;
+  return `${l.rps.toFixed(0).padStart(6)} req/s  p99 ${String(l.p99).padStart(4)} ms${bad > 0 ? `  ${l.errors} errors, ${l.failures} 4xx/5xx` : ''}`;
+}
+
+async function runMatrix(baseUrl: string, kinds: readonly QueryKind[], durationS: number, warmupS: number, baselineRps: () => number): Promise<KindRun[]> {
+  const runs: KindRun[] = [];
+  for (const kind of kinds) {
+    for (const mode of ['repeated', 'distinct'] as Mode[]) {
+      const paths = mode === 'repeated' ? [kind.repeated] : kind.distinct;
+      const run: KindRun = { kind, mode, unique: new Set(paths).size };
+      // Probe from the end of the pool: the load starts at its beginning, so probed values
+      // are not pre-warmed for the measured run.
+      run.probe = await probe(baseUrl, mode === 'repeated' ? paths : paths.slice(-20), 20);
+      try {
+        run.load = await measure(baseUrl, paths, durationS, warmupS);
+        const ratio = run.load.rps / baselineRps();
+        log(`${kind.key.padEnd(11)} ${mode.padEnd(8)} ${describe(run.load)}  ×${ratio.toFixed(2)} (≥ ${targetOf(run)})`);
+      } catch (e) {
+        run.error = e instanceof Error ? e.message : String(e);
+        log(`${kind.key} ${mode}: ${run.error}`);
+      }
+      if (run.probe.firstFailure) {
+        const f = run.probe.firstFailure;
+        log(`  ! ${f.status} for ${f.path}: ${f.body.slice(0, 160)}`);
+      }
+      runs.push(run);
+    }
+  }
+  return runs;
+}
+
+async function inProcessAutocomplete(contentDir: string, queries: string[]): Promise<InProcessAutocomplete> {
+  const modulePath = join(ROOT, 'src/autocomplete/bench-autocomplete.ts');
+  if (!existsSync(modulePath)) return { available: false, reason: 'src/autocomplete/bench-autocomplete.ts does not exist' };
+  if (queries.length === 0) return { available: false, reason: 'no directory names to query' };
+  try {
+    const { benchAutocomplete } = (await import(pathToFileURL(modulePath).href)) as {
+      benchAutocomplete?: (objects: unknown[], queries: string[]) => unknown;
+    };
+    if (typeof benchAutocomplete !== 'function') return { available: false, reason: 'benchAutocomplete is not exported' };
+    const { loadContent } = (await import(pathToFileURL(join(ROOT, 'src/content/index.ts')).href)) as {
+      loadContent(dir: string): Promise<{ model?: { directory: unknown[] } | null; problems: unknown[] }>;
+    };
+    const { model, problems } = await loadContent(contentDir);
+    if (!model) return { available: false, reason: `loadContent found ${problems.length} problems` };
+    const r = (await benchAutocomplete(model.directory, queries)) as {
+      buildMs: number; indexBytes: number; loadMs: number; p50Ms: number; p99Ms: number;
+    };
+    return { available: true, queries: queries.length, objects: model.directory.length, ...r };
+  } catch (e) {
+    return { available: false, reason: `failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` };
+  }
+}
+
+const loadStart = loadavg()[0];
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const work = mkdtempSync(join(tmpdir(), 'aula-bench-'));
+  registerTempDir(work);
+  const contentDir = join(work, 'content');
+  const distDir = join(work, 'dist');
+  log(`working in ${work}${opts.keep ? ' (kept)' : ''}`);
+
+  log(`generating ${opts.events} events, ${opts.directory} directory objects (seed ${opts.seed})`);
+  const generated = await generate(contentDir);
+  log(`generated ${generated.files} files, ${(generated.bytes / 1024 ** 2).toFixed(1)} MiB in ${(generated.ms / 1000).toFixed(1)} s`);
+
+  const buildMs = await build(contentDir, distDir);
+  const dist = treeSize(distDir);
+  log(`build ${(buildMs / 1000).toFixed(2)} s, ${(generated.files / (buildMs / 1000)).toFixed(0)} files/s; dist ${(dist.bytes / 1024 ** 2).toFixed(1)} MiB`);
+
+  const queries = buildQuerySet({ distDir, contentDir, seed: opts.seed, poolSize: opts.pool });
+  log(`query pools: ${queries.kinds.map((k) => `${k.key} ${k.distinct.length}`).join(', ')}`);
+
+  if (opts.soak !== undefined) return soak(started, queries.kinds, distDir);
+
+  const durationS = opts.duration;
+  const warmupS = opts.warmup ?? Math.min(1, durationS / 2);
+  const workersDurationS = opts.workersDuration ?? Math.max(0.5, Math.round((durationS * 2) / 3 * 10) / 10);
+  const workersWarmupS = Math.min(0.5, warmupS);
+
+  const passes: Pass[] = [];
+  const baselineRuns: { label: string; load: LoadResult }[] = [];
+  let baselineRps = 0;
+  let bodyBytes = 0;
+
+  // The baseline answers the bytes of the default first page; the static page in dist/ is
+  // byte-identical to the server's answer (README), so it needs no running aula.
+  let bodyFile = join(distDir, 'v1/cms/event/index.json');
+  const one = await startAula(distDir, 1);
+  if (!one.ok) throw new Error(`aula serve did not start: ${one.message}`);
+  log(`aula serve: cold start ${one.coldStartMs.toFixed(0)} ms`);
+  if (!existsSync(bodyFile)) {
+    bodyFile = join(work, 'first-page.json');
+    writeFileSync(bodyFile, (await httpGet(one.baseUrl + EVENTS_PATH)).body);
+  }
+  bodyBytes = statSync(bodyFile).size;
+
+  let baseline: Tracked | undefined;
+  try {
+    const basePort = await freePort(HOST);
+    const base = await startServerProcess(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'bench/baseline-server.ts'), '--body', bodyFile, '--port', String(basePort), '--host', HOST],
+      `http://${HOST}:${basePort}/`,
+      { cwd: ROOT },
+    );
+    if (!base.ok) throw new Error(`baseline server did not start: ${base.message}`);
+    baseline = base.server;
+    const baseUrl = `http://${HOST}:${basePort}`;
+    // Measured around every pass and averaged: on a shared 2-core machine one sample can be off
+    // by half, and each ratio would inherit that.
+    const measureBaseline = async (label: string) => {
+      const load = await measure(baseUrl, [EVENTS_PATH], durationS, warmupS);
+      baselineRuns.push({ label, load });
+      baselineRps = baselineRuns.reduce((sum, r) => sum + r.load.rps, 0) / baselineRuns.length;
+      log(`baseline    ${describe(load)}  (${label})`);
+    };
+
+    // --- 1 process
+    try {
+      await measureBaseline('before the 1-process pass');
+      const runs = await runMatrix(one.baseUrl, queries.kinds, durationS, warmupS, () => baselineRps);
+      const rss = treeRss(one.server.child.pid!);
+      log(`aula serve RSS after load: ${(rss.bytes / 1024 ** 2).toFixed(0)} MiB`);
+      passes.push({ title: 'Load: aula serve, 1 process', workers: 1, available: true, coldStartMs: one.coldStartMs, rss, durationS, warmupS, runs });
+    } finally {
+      await stopTracked(one.server);
+    }
+    await measureBaseline('after the 1-process pass');
+
+    // --- 2 workers (node:cluster)
+    const workersTitle = 'Load: aula serve --workers 2';
+    const unavailable = (note: string) =>
+      passes.push({ title: workersTitle, workers: 2, available: false, note, durationS: workersDurationS, warmupS: workersWarmupS, runs: [] });
+    if (opts.skipWorkers) {
+      unavailable('skipped (--skip-workers)');
+    } else {
+      const two = await startAula(distDir, 2);
+      if (!two.ok) {
+        log(`workers: not available (${two.message.split('\n')[0]})`);
+        unavailable(two.message.split('\n')[0]);
+      } else {
+        try {
+          log(`aula serve --workers 2: cold start ${two.coldStartMs.toFixed(0)} ms`);
+          const runs = await runMatrix(two.baseUrl, queries.kinds, workersDurationS, workersWarmupS, () => baselineRps);
+          const rss = treeRss(two.server.child.pid!);
+          log(`aula serve --workers 2 RSS after load: ${(rss.bytes / 1024 ** 2).toFixed(0)} MiB in ${rss.processes} processes`);
+          const note = rss.processes < 3 ? `only ${rss.processes} server process(es) found: the flag may be accepted but not start workers` : undefined;
+          passes.push({ title: workersTitle, workers: 2, available: true, coldStartMs: two.coldStartMs, rss, durationS: workersDurationS, warmupS: workersWarmupS, runs, note });
+        } finally {
+          await stopTracked(two.server);
+        }
+        await measureBaseline('after the workers pass');
+      }
+    }
+  } finally {
+    await stopTracked(one.server);
+    if (baseline) await stopTracked(baseline);
+  }
+
+  // --- in-process autocomplete, after the servers are gone so it has a core to itself
+  log('in-process autocomplete');
+  const autocomplete = await inProcessAutocomplete(contentDir, queries.autocompleteQueries);
+  log(autocomplete.available ? `autocomplete p50 ${autocomplete.p50Ms.toFixed(3)} ms, p99 ${autocomplete.p99Ms.toFixed(3)} ms` : `autocomplete: not available (${autocomplete.reason})`);
+
+  const report: BenchReport = {
+    started,
+    finished: new Date(),
+    loadavg: { start: loadStart, end: loadavg()[0] },
+    settings: { events: opts.events, directory: opts.directory, seed: opts.seed, connections: opts.connections, poolSize: opts.pool },
+    generate: generated,
+    build: { ms: buildMs },
+    dist,
+    baseline: { runs: baselineRuns, bodyBytes, rps: baselineRps },
+    passes,
+    autocomplete,
+  };
+  const markdown = resultsMarkdown(report);
+  writeFileSync(resolve(opts.results), markdown);
+  console.log(`\n${markdown}`);
+  log(`wrote ${resolve(opts.results)}`);
+}
+
+async function soak(started: Date, kinds: readonly QueryKind[], distDir: string): Promise<void> {
+  const seconds = opts.soak!;
+  const server = await startAula(distDir, 1);
+  if (!server.ok) throw new Error(`aula serve did not start: ${server.message}`);
+  try {
+    const r = await runSoak({ baseUrl: server.baseUrl, serverPid: server.server.child.pid!, kinds, seconds, connections: opts.connections, log });
+    const markdown = soakMarkdown({
+      started,
+      settings: { events: opts.events, directory: opts.directory, seed: opts.seed, connections: opts.connections },
+      seconds,
+      coldStartMs: server.coldStartMs,
+      loadavg: { start: loadStart, end: loadavg()[0] },
+      ...r,
+    });
+    appendFileSync(resolve(opts.results), existsSync(resolve(opts.results)) ? markdown : `# aula benchmark results\n${markdown}`);
+    console.log(markdown);
+    log(`appended to ${resolve(opts.results)}`);
+  } finally {
+    await stopTracked(server.server);
+  }
+}
+
+try {
+  await main();
+} catch (e) {
+  console.error(e instanceof Error ? e.message : e);
+  process.exitCode = 1;
+} finally {
+  cleanupNow(opts.keep === true);
+}

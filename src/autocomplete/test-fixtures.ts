@@ -1,0 +1,124 @@
+// Directory objects for the autocomplete tests (not a test file itself).
+import type { DirectoryModel, DirectoryObject } from '../model/types.ts';
+
+const EMPTY = {
+  keywords: [] as string[],
+  title: null,
+  first_name: null,
+  last_name: null,
+  title_after: null,
+  name: null,
+  code: null,
+  level_id: null,
+  room_id: null,
+};
+
+type PersonModel = 'campus.Person' | 'campus.Student' | 'structure.Person';
+
+export function person(
+  id: number,
+  first: string | null,
+  last: string,
+  opts: { model?: PersonModel; title?: string; after?: string; keywords?: string[]; presentation?: string } = {},
+): DirectoryObject {
+  const computed = [opts.title, first, last].filter(Boolean).join(' ') + (opts.after ? `, ${opts.after}` : '');
+  return {
+    ...EMPTY,
+    model: opts.model ?? 'campus.Person',
+    id,
+    presentation: opts.presentation ?? computed,
+    keywords: opts.keywords ?? [],
+    title: opts.title ?? null,
+    first_name: first,
+    last_name: last,
+    title_after: opts.after ?? null,
+  };
+}
+
+export function room(
+  id: number,
+  name: string,
+  code: string | null,
+  opts: { model?: 'campus.Room' | 'geo.Room'; level?: number; room?: number; keywords?: string[] } = {},
+): DirectoryObject {
+  return {
+    ...EMPTY,
+    model: opts.model ?? 'campus.Room',
+    id,
+    presentation: code ? `${name} (${code})` : name,
+    keywords: opts.keywords ?? [],
+    name,
+    code,
+    level_id: opts.level ?? null,
+    room_id: opts.room ?? null,
+  };
+}
+
+export function org(id: number, name: string, keywords: string[] = []): DirectoryObject {
+  return { ...EMPTY, model: 'structure.Organization', id, presentation: name, keywords, name };
+}
+
+/** Deterministic pseudo-random generator (mulberry32). */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Some words are first names, last names and keywords alike, so that the field class matters.
+export const FIRST_NAMES = ['Anna', 'Hans', 'Jörg', 'Jürgen', 'Zoë', 'Maria', 'Peter', 'Ayşe', 'Łukasz', 'Sören', 'Käthe', 'Hans-Georg', 'Ole', 'Ida', 'Mai', 'Weber'];
+export const LAST_NAMES = [
+  'Müller', 'Mueller', 'Muller', 'Schmidt', 'Schmitt', 'Weiß', 'Weiss', 'Öztürk', 'Weber', 'Wever', 'Becker', 'Bäcker',
+  'Hoffmann', 'Hofmann', 'Krüger', 'Kruger', "O'Brien", 'Müller-Lüdenscheidt', 'Groß', 'Gross', 'Yılmaz', 'Dvořák', 'Zimmermann', 'Mai',
+  'Hans', 'Peter', 'Annabell',
+];
+const TITLES = ['', '', 'Dr.', 'Prof. Dr.', 'Univ.-Prof. Dr.', 'Dipl.-Ing.'];
+const AFTER = ['', '', '', 'PhD', 'M.A.'];
+const ROOM_NAMES = ['Hörsaal', 'Seminarraum', 'Labor', 'Büro', 'Übungsraum', 'Großer Saal'];
+const ORG_WORDS = ['Institut für Informatik', 'Lehrstuhl für Mathematik', 'Fakultät für Physik', 'Zentrum für Ökologie', 'Dekanat'];
+const PERSON_MODELS: PersonModel[] = ['campus.Person', 'campus.Student', 'structure.Person'];
+
+/** A mixed directory with many shared words, duplicates of presentations and every model. */
+export function syntheticDirectory(n: number, seed: number): DirectoryObject[] {
+  const r = rng(seed);
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)];
+  const nextId = new Map<DirectoryModel, number>();
+  const id = (m: DirectoryModel) => {
+    const v = (nextId.get(m) ?? 0) + 1 + Math.floor(r() * 3);
+    nextId.set(m, v);
+    return v;
+  };
+  const out: DirectoryObject[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = r();
+    if (x < 0.6) {
+      const model = pick(PERSON_MODELS);
+      out.push(
+        person(id(model), r() < 0.9 ? pick(FIRST_NAMES) : null, pick(LAST_NAMES), {
+          model,
+          title: pick(TITLES) || undefined,
+          after: pick(AFTER) || undefined,
+          keywords: r() < 0.15 ? [pick(['Dekan', 'Sprechstunde', 'Studienberatung', 'Prüfungsamt', 'Müller', 'Hans'])] : [],
+        }),
+      );
+    } else if (x < 0.85) {
+      const model = r() < 0.5 ? 'campus.Room' : 'geo.Room';
+      const code = r() < 0.8 ? `${String(Math.floor(r() * 6)).padStart(2, '0')}.${String(Math.floor(r() * 40)).padStart(3, '0')}` : null;
+      out.push(
+        room(id(model), pick(ROOM_NAMES) + (r() < 0.5 ? ` ${1 + Math.floor(r() * 5)}` : ''), code, {
+          model,
+          level: Math.floor(r() * 5),
+          room: Math.floor(r() * 1000),
+        }),
+      );
+    } else {
+      out.push(org(id('structure.Organization'), pick(ORG_WORDS), r() < 0.3 ? ['Verwaltung'] : []));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,214 @@
+// Typed readers for the keys of one content object. Each reader records an Issue instead of
+// throwing, so one pass over a file reports every problem in it; the object's known keys are
+// exactly the keys that were read, so the list of allowed keys cannot drift from the code.
+import type { Instant } from '../model/types.ts';
+import { readTimestamp } from './timestamps.ts';
+import { describeValue, type IssueSink, type Path } from './problems.ts';
+
+export type Obj = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Obj {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
+}
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+
+const REQUIRED = Symbol('required');
+type Default<T> = T | typeof REQUIRED;
+
+/** The key that is kept and ignored on every kind of object. */
+const EXTRA = 'extra';
+
+export class Fields {
+  private readonly used: string[] = [];
+  /** how many of the used keys the object has */
+  private present = 0;
+
+  constructor(
+    private readonly obj: Obj,
+    private readonly sink: IssueSink,
+    /** path of this object inside its top-level object, e.g. ['related_media', 1] */
+    private readonly base: Path = [],
+  ) {}
+
+  path(key: string | number): Path {
+    return this.base.length === 0 ? [key] : [...this.base, key];
+  }
+
+  /** Records a problem with a value this object holds, e.g. one found by a cross-field check. */
+  problem(key: string, message: string): void {
+    this.sink.add(this.path(key), 'value', message);
+  }
+
+  /** Reports a key that this kind of object must not have. */
+  forbid(key: string, message: string): void {
+    this.take(key);
+    this.sink.add(this.path(key), 'key', message);
+  }
+
+  has(key: string): boolean {
+    return Object.hasOwn(this.obj, key);
+  }
+
+  int(key: string): number | undefined;
+  int<D>(key: string, fallback: D): number | D;
+  int(key: string, fallback: Default<unknown> = REQUIRED) {
+    return this.read(key, 'an integer', isInt, fallback);
+  }
+
+  intOrNull(key: string): number | null {
+    return this.read(key, 'an integer or null', (v) => v === null || isInt(v), null);
+  }
+
+  string(key: string): string | undefined;
+  string<D>(key: string, fallback: D): string | D;
+  string(key: string, fallback: Default<unknown> = REQUIRED) {
+    return this.read(key, 'a string', isString, fallback);
+  }
+
+  stringOrNull(key: string): string | null {
+    return this.read(key, 'a string or null', (v) => v === null || isString(v), null);
+  }
+
+  bool(key: string, fallback: boolean): boolean {
+    return this.read(key, 'a boolean (true or false)', isBool, fallback);
+  }
+
+  /** Any value, passed through. */
+  any(key: string, fallback: unknown): unknown {
+    const v = this.take(key);
+    return v === undefined ? fallback : v;
+  }
+
+  list(key: string): unknown[] {
+    return this.read(key, 'a list', Array.isArray, []);
+  }
+
+  intList(key: string): number[] {
+    return this.listOf(key, 'an integer', isInt);
+  }
+
+  stringList(key: string): string[] {
+    return this.listOf(key, 'a string', isString);
+  }
+
+  /** A list of mappings, each handed back with a Fields reader for its keys. */
+  objectList(key: string): Fields[] {
+    const items: Fields[] = [];
+    this.list(key).forEach((item, i) => {
+      if (isObject(item)) items.push(new Fields(item, this.sink, [...this.path(key), i]));
+      else this.sink.add([...this.path(key), i], 'value', `expected a mapping, got ${describeValue(item)}`);
+    });
+    return items;
+  }
+
+  timestamp(key: string, zone: string): Instant | undefined {
+    const v = this.take(key);
+    if (v === undefined) return this.missing(key);
+    return this.instant(key, v, zone, 'an ISO 8601 timestamp');
+  }
+
+  timestampOrNull(key: string, zone: string): Instant | null {
+    const v = this.take(key);
+    if (v === undefined || v === null) return null;
+    return this.instant(key, v, zone, 'an ISO 8601 timestamp or null') ?? null;
+  }
+
+  /** Keys not read so far, except `extra`, in file order (categories keep them). */
+  rest(): [string, unknown][] {
+    return Object.entries(this.obj).filter(([k]) => k !== EXTRA && !this.used.includes(k));
+  }
+
+  /** Reports every key that no reader asked for. Call after all reads. `what` names the object kind. */
+  rejectUnknown(what?: string): void {
+    const keys = Object.keys(this.obj);
+    // The common case (every key known) costs one comparison.
+    if (keys.length === this.present + (this.has(EXTRA) ? 1 : 0)) return;
+    for (const k of keys) {
+      if (k === EXTRA || this.used.includes(k)) continue;
+      const hint = closest(k, this.used);
+      const message = what ? `unknown key for ${what}` : 'unknown key';
+      this.sink.add(this.path(k), 'key', hint ? `${message} (did you mean "${hint}"?)` : message);
+    }
+  }
+
+  private take(key: string): unknown {
+    this.used.push(key);
+    if (!Object.hasOwn(this.obj, key)) return undefined; // values are never `undefined` otherwise
+    this.present++;
+    return this.obj[key];
+  }
+
+  private missing(key: string): undefined {
+    this.sink.add(this.path(key), 'object', 'required key is missing');
+    return undefined;
+  }
+
+  private read<T>(key: string, expected: string, ok: (v: unknown) => boolean, fallback: Default<T>): T;
+  private read(key: string, expected: string, ok: (v: unknown) => boolean, fallback: Default<unknown>): unknown {
+    const v = this.take(key);
+    if (v === undefined) return fallback === REQUIRED ? this.missing(key) : fallback;
+    if (ok(v)) return v;
+    this.sink.add(this.path(key), 'value', `expected ${expected}, got ${describeValue(v)}`);
+    return fallback === REQUIRED ? undefined : fallback;
+  }
+
+  /** A list with a bad element reads as empty, so later checks cannot report shifted indices. */
+  private listOf<T>(key: string, expected: string, ok: (v: unknown) => v is T): T[] {
+    const list = this.list(key);
+    let valid = true;
+    list.forEach((v, i) => {
+      if (ok(v)) return;
+      valid = false;
+      this.sink.add([...this.path(key), i], 'value', `expected ${expected}, got ${describeValue(v)}`);
+    });
+    return valid ? (list as T[]) : [];
+  }
+
+  private instant(key: string, v: unknown, zone: string, expected: string): Instant | undefined {
+    // The YAML 1.2 core schema keeps timestamps as strings; a Date would need another schema.
+    if (v instanceof Date && !Number.isNaN(v.getTime())) return v.getTime();
+    if (typeof v === 'string') {
+      const r = readTimestamp(v, zone);
+      if (r.ok) return r.epochMs;
+      if (r.reason === 'nonexistent') {
+        this.problem(key, `${r.local} does not exist in ${zone} (skipped by a daylight-saving change); write it with a UTC offset`);
+        return undefined;
+      }
+      if (r.reason === 'ambiguous') {
+        this.problem(key, `${r.local} is ambiguous in ${zone} (repeated by a daylight-saving change); write it with a UTC offset`);
+        return undefined;
+      }
+    }
+    this.problem(key, `expected ${expected}, got ${describeValue(v)}`);
+    return undefined;
+  }
+}
+
+/** The candidate a typo most likely meant, for "did you mean" hints; none when nothing is close. */
+function closest(word: string, candidates: readonly string[]): string | undefined {
+  const limit = word.length >= 6 ? 2 : 1;
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const c of candidates) {
+    const d = editDistance(word, c);
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return best;
+}
+
+/** Edits (insert, delete, replace, swap two neighbours) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}

@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadContent } from './load.ts';
+import { contentFolder, lines, load, loadModel } from './test-folder.ts';
+
+const event = (id: number) =>
+  lines(`id: ${id}`, 'title: T', 'start: 2025-05-12T10:00:00+02:00', 'end: 2025-05-12T12:00:00+02:00', 'last_modified: 2025-05-01T00:00:00Z');
+
+describe('loadContent', () => {
+  it('reports a missing content folder', async () => {
+    const dir = join(await contentFolder({}), 'nope');
+    expect(await loadContent(dir)).toEqual({
+      model: null,
+      problems: [{ file: dir, line: 1, column: 1, key: '', message: 'the content folder does not exist' }],
+    });
+  });
+
+  it('reports a content folder that is a file', async () => {
+    const file = join(await contentFolder({ 'x.txt': '' }), 'x.txt');
+    expect((await loadContent(file)).problems).toEqual([{ file, line: 1, column: 1, key: '', message: 'the content folder is not a folder' }]);
+  });
+
+  it('reads an empty folder as an empty model', async () => {
+    const model = await loadModel({});
+    expect(model).toMatchObject({ categories: [], events: [], directory: [] });
+    expect(model.pages.size + model.media.size).toBe(0);
+  });
+
+  it('collects every problem of every file, sorted, even past a YAML syntax error', async () => {
+    const { model, lines: out } = await load({
+      'site.yaml': 'timezone: Nowhere/City\n',
+      'pages.yaml': lines('- {uid: 1, pid: 2, title: A}'),
+      'events/b.yaml': lines('id: 1', 'title: [unclosed'),
+      'events/a.md': `---\n${event(2)}page: 1\ncategories: [5]\n---\nbody\n`,
+      'events/c.json': '[{"id": 2}]',
+      'directory/x.yaml': lines('- {model: geo.Room, id: 1}'),
+    });
+    expect(model).toBeNull();
+    expect(out).toEqual([
+      'directory/x.yaml:1:3 name: required key is missing',
+      'events/a.md:8:14 categories[0]: no category has id 5',
+      'events/b.yaml:3:1 invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
+      'events/c.json:1:2 title: required key is missing',
+      'events/c.json:1:2 start: required key is missing',
+      'events/c.json:1:2 end: required key is missing',
+      'events/c.json:1:2 last_modified: required key is missing',
+      'events/c.json:1:9 id: duplicate event id 2 (first defined in events/a.md)',
+      'pages.yaml:1:17 pid: no page has uid 2 (use 0 for a root)',
+      'site.yaml:1:11 timezone: unknown time zone "Nowhere/City" (expected an IANA name such as Europe/Vienna)',
+    ]);
+  });
+
+  it('reports a file that is not UTF-8, and one that holds no objects', async () => {
+    const { lines: out } = await load({
+      'events/latin1.md': Buffer.from('---\nid: 1\ntitle: M\xfcller\n---\n', 'latin1'),
+      'events/scalar.yaml': 'just text\n',
+      'events/empty.yaml': '# nothing yet\n',
+    });
+    expect(out).toEqual([
+      'events/latin1.md:1:1 the file is not valid UTF-8',
+      'events/scalar.yaml:1:1 expected a mapping or a list of mappings, got "just text"',
+    ]);
+  });
+
+  it('reads only the files of the format and orders records for determinism', async () => {
+    const model = await loadModel({
+      'events/z.yaml': event(3),
+      'events/a/b/c.md': `---\n${event(1)}---\n`,
+      'events/2.json': JSON.stringify(JSON.parse(JSON.stringify({ id: 2, title: 'T', start: '2025-01-01', end: '2025-01-01', last_modified: '2025-01-01' }))),
+      'events/notes.txt': 'not content',
+      'events/.hidden.yaml': 'broken: [',
+      'other/stuff.yaml': 'broken: [',
+      'directory/d.yaml': lines('- {model: geo.Room, id: 2, name: B}', '- {model: campus.Room, id: 9, name: C}', '- {model: geo.Room, id: 1, name: A}'),
+    });
+    expect(model.events.map((e) => e.id)).toEqual([1, 2, 3]);
+    expect(model.directory.map((o) => `${o.model}:${o.id}`)).toEqual(['campus.Room:9', 'geo.Room:1', 'geo.Room:2']);
+  });
+});

@@ -1,0 +1,92 @@
+// loadContent: a content folder in, a validated Model or every problem with it out.
+import { stat } from 'node:fs/promises';
+import type { DirectoryObject, Model, Site } from '../model/types.ts';
+import { isValidZone } from '../time/zone.ts';
+import { readCategory } from './categories.ts';
+import { checkDirectory, parseDirectoryFile } from './directory.ts';
+import { checkEvents, parseEventFile } from './events.ts';
+import { findContentFiles, readContentFile, type ContentFiles } from './files.ts';
+import { indexById } from './ids.ts';
+import { readMedia, resolveMediaFiles } from './media.ts';
+import { checkPages, readPage } from './pages.ts';
+import { compareProblems, type FileIssue, type Problem } from './problems.ts';
+import { parseFile, type Parsed, type Sourced } from './records.ts';
+import { DEFAULT_SITE, readSite } from './site.ts';
+import { locateIssues } from './source.ts';
+
+export async function loadContent(dir: string): Promise<{ model: Model | null; problems: Problem[] }> {
+  const folderProblem = (message: string) => ({ model: null, problems: [{ file: dir, line: 1, column: 1, key: '', message }] });
+  const info = await stat(dir).catch(() => null);
+  if (!info) return folderProblem('the content folder does not exist');
+  if (!info.isDirectory()) return folderProblem('the content folder is not a folder');
+  let files: ContentFiles;
+  try {
+    files = await findContentFiles(dir);
+  } catch (e) {
+    return folderProblem(`cannot list the content folder: ${(e as Error).message}`);
+  }
+  const problems: Problem[] = [];
+  const parseAll = <T>(paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] => {
+    const records: Sourced<T>[] = [];
+    for (const file of paths) {
+      const read = readContentFile(dir, file);
+      const parsed = read.ok ? parse(file, read.text) : { records: [], problems: [read.problem] };
+      for (const record of parsed.records) records.push(record);
+      for (const problem of parsed.problems) problems.push(problem);
+    }
+    return records;
+  };
+
+  for (const extra of files.site.slice(1)) {
+    problems.push({ file: extra, line: 1, column: 1, key: '', message: `only one site file may exist; ${files.site[0]} is another` });
+  }
+  const sites = parseAll(files.site, (file, text) => parseFile(file, text, readSite, 'one'));
+  const site: Site = sites[0]?.value ?? { ...DEFAULT_SITE };
+  // A bad zone is already reported; reading naive times as UTC then adds no follow-up errors.
+  const zone = isValidZone(site.timezone) ? site.timezone : 'UTC';
+
+  const pages = parseAll(files.pages, (file, text) => parseFile(file, text, readPage));
+  const categories = parseAll(files.categories, (file, text) => parseFile(file, text, readCategory));
+  const media = parseAll(files.media, (file, text) => parseFile(file, text, readMedia));
+  const events = parseAll(files.events, (file, text) => parseEventFile(file, text, zone));
+  const directory = parseAll(files.directory, parseDirectoryFile);
+
+  const issues: FileIssue[] = [];
+  const pagesByUid = checkPages(pages, issues);
+  const categoriesById = indexById(categories, (c) => c.id, 'category id', 'id', issues);
+  const mediaById = indexById(media, (m) => m.media.id, 'media id', 'id', issues);
+  await resolveMediaFiles(dir, media, issues);
+  checkEvents(events, { pages: pagesByUid, categories: categoriesById, media: mediaById }, issues);
+  checkDirectory(directory, issues);
+  problems.push(...locate(dir, issues));
+
+  if (problems.length > 0) return { model: null, problems: problems.sort(compareProblems) };
+  const model: Model = {
+    site,
+    pages: new Map(Array.from(pagesByUid, ([uid, r]) => [uid, r.value])),
+    categories: Array.from(categoriesById.values(), (r) => r.value).sort((a, b) => a.id - b.id),
+    media: new Map(Array.from(mediaById, ([id, r]) => [id, r.value.media])),
+    // Sorted for determinism only; the API's list order is applied when rendering.
+    events: events.map((r) => r.value).sort((a, b) => a.id - b.id),
+    directory: directory.map((r) => r.value).sort(compareDirectory),
+  };
+  return { model, problems: [] };
+}
+
+function compareDirectory(a: DirectoryObject, b: DirectoryObject): number {
+  return a.model === b.model ? a.id - b.id : a.model < b.model ? -1 : 1;
+}
+
+/** Positions the issues found across files, reading each affected file once more. */
+function locate(dir: string, issues: readonly FileIssue[]): Problem[] {
+  const byFile = new Map<string, FileIssue[]>();
+  for (const issue of issues) {
+    const list = byFile.get(issue.file);
+    if (list) list.push(issue);
+    else byFile.set(issue.file, [issue]);
+  }
+  return [...byFile].flatMap(([file, fileIssues]) => {
+    const read = readContentFile(dir, file);
+    return read.ok ? locateIssues(file, read.text, fileIssues) : [read.problem];
+  });
+}

@@ -1,0 +1,73 @@
+// media.yaml and media/**: media records, optionally backed by a file in the content folder.
+import type { Stats } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, posix, sep } from 'node:path';
+import type { Media } from '../model/types.ts';
+import type { Fields } from './fields.ts';
+import { idOrNaN, issueAt } from './ids.ts';
+import { mimetypeOf } from './mimetypes.ts';
+import { describeValue, type FileIssue } from './problems.ts';
+import type { Sourced } from './records.ts';
+
+export interface MediaSource {
+  media: Media;
+  /** path relative to the content folder, or null */
+  file: string | null;
+  /** the values written in the record, to compare with the file's */
+  written: { size: number | null; mimetype: string | null };
+}
+
+export function readMedia(f: Fields): MediaSource {
+  const id = idOrNaN(f.int('id'));
+  const filename = f.string('filename') ?? '';
+  const original = f.stringOrNull('original');
+  const file = f.stringOrNull('file');
+  // With a file, size and mimetype come from it; without one they must be written.
+  const mimetype = file === null ? f.string('mimetype') : f.string('mimetype', null);
+  const size = file === null ? f.int('size') : f.int('size', null);
+  if (size !== undefined && size !== null && size < 0) f.problem('size', `expected a byte count (0 or more), got ${size}`);
+  f.rejectUnknown();
+  return {
+    media: { id, filename, original, mimetype: mimetype ?? '', size: size ?? 0 },
+    file,
+    written: { size: size ?? null, mimetype: mimetype ?? null },
+  };
+}
+
+/** Fills size and mimetype of records with a `file` from that file, checking written values. */
+export async function resolveMediaFiles(dir: string, records: readonly Sourced<MediaSource>[], out: FileIssue[]): Promise<void> {
+  const withFile = records.filter((r) => r.value.file !== null);
+  if (withFile.length === 0) return;
+  const root = await realpath(dir);
+  await Promise.all(withFile.map((r) => resolveOne(root, r, out)));
+}
+
+async function resolveOne(root: string, r: Sourced<MediaSource>, out: FileIssue[]): Promise<void> {
+  const { media, written } = r.value;
+  const file = r.value.file as string;
+  const refuse = (message: string) => out.push(issueAt(r, ['file'], message));
+  const normal = posix.normalize(file);
+  if (isAbsolute(file) || normal === '..' || normal.startsWith('../')) {
+    return void refuse(`expected a path inside the content folder, got ${describeValue(file)}`);
+  }
+  let real: string;
+  let info: Stats;
+  try {
+    real = await realpath(join(root, normal));
+    info = await stat(real);
+  } catch {
+    return void refuse(`no such file in the content folder: ${describeValue(file)}`);
+  }
+  // A symbolic link can lead out of the folder even when the written path does not.
+  if (!real.startsWith(root + sep)) return void refuse(`${describeValue(file)} leads outside the content folder`);
+  if (!info.isFile()) return void refuse(`${describeValue(file)} is not a regular file`);
+
+  media.size = info.size;
+  media.mimetype = mimetypeOf(normal);
+  if (written.size !== null && written.size !== media.size) {
+    out.push(issueAt(r, ['size'], `size ${written.size} disagrees with ${file}, which has ${media.size} bytes`));
+  }
+  if (written.mimetype !== null && written.mimetype !== media.mimetype) {
+    out.push(issueAt(r, ['mimetype'], `mimetype ${describeValue(written.mimetype)} disagrees with ${file}, which is ${media.mimetype} by its extension`));
+  }
+}

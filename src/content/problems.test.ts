@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { compareProblems, describeValue, formatKey, formatProblem, type Problem } from './problems.ts';
+
+const p = (file: string, line: number, column: number, key = '', message = 'm'): Problem => ({ file, line, column, key, message });
+
+describe('problems', () => {
+  it('formats `file:line:column key: message`, leaving out an empty key', () => {
+    expect(formatProblem(p('events/a.md', 5, 6, 'end', 'is before start'))).toBe('events/a.md:5:6 end: is before start');
+    expect(formatProblem(p('events/a.md', 1, 1, '', 'not valid UTF-8'))).toBe('events/a.md:1:1 not valid UTF-8');
+  });
+
+  it('sorts by file, line and column, keeping the order of ties', () => {
+    const list = [p('b', 1, 1), p('a', 2, 1), p('a', 1, 9), p('a', 1, 2, 'x'), p('a', 1, 2, 'y')];
+    expect(list.sort(compareProblems).map(formatProblem)).toEqual(['a:1:2 x: m', 'a:1:2 y: m', 'a:1:9 m', 'a:2:1 m', 'b:1:1 m']);
+  });
+
+  it('writes key paths with dots and brackets', () => {
+    expect(formatKey(['related_media', 1, 'media'])).toBe('related_media[1].media');
+    expect(formatKey(['categories', 0])).toBe('categories[0]');
+    expect(formatKey([])).toBe('');
+  });
+
+  it('describes values briefly', () => {
+    expect([describeValue('abc'), describeValue(1.5), describeValue(null), describeValue([1]), describeValue({}), describeValue(true)]).toEqual([
+      '"abc"', '1.5', 'null', 'a list', 'a mapping', 'true',
+    ]);
+    expect(describeValue('x'.repeat(100))).toBe(`"${'x'.repeat(37)}..."`);
+  });
+});

@@ -1,0 +1,78 @@
+// What the loader reports about content it cannot accept.
+
+export interface Problem {
+  /** path relative to the content folder, forward slashes */
+  file: string;
+  /** 1-based */
+  line: number;
+  /** 1-based */
+  column: number;
+  /** dotted path of the offending key inside its object (`related_media[1].media`); '' for the file */
+  key: string;
+  message: string;
+}
+
+export function formatProblem(p: Problem): string {
+  const where = `${p.file}:${p.line}:${p.column}`;
+  return p.key === '' ? `${where} ${p.message}` : `${where} ${p.key}: ${p.message}`;
+}
+
+/** Orders by file, then line, then column; ties keep their order (Array.prototype.sort is stable). */
+export function compareProblems(a: Problem, b: Problem): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.line - b.line || a.column - b.column;
+}
+
+/** A step into a document: a mapping key or a list index. */
+export type Path = readonly (string | number)[];
+
+export function formatKey(path: Path): string {
+  let out = '';
+  for (const step of path) {
+    out += typeof step === 'number' ? `[${step}]` : out === '' ? step : `.${step}`;
+  }
+  return out;
+}
+
+/**
+ * A problem found while reading values, before its line and column are known: validation works
+ * on plain values (fast), and positions are looked up only for the few places that need one.
+ */
+export interface Issue {
+  /** index of the object in a file holding a list of objects; null when the file holds one object */
+  item: number | null;
+  /** path of the key inside the object */
+  key: Path;
+  /** point at the key itself (unknown keys), its value, or the object that lacks it */
+  at: 'key' | 'value' | 'object';
+  message: string;
+}
+
+/** An Issue in a known file, found by a check across records after the files were parsed. */
+export interface FileIssue extends Issue {
+  file: string;
+}
+
+/** Collects the Issues of one object. */
+export class IssueSink {
+  constructor(
+    readonly item: number | null,
+    readonly issues: Issue[],
+  ) {}
+
+  add(key: Path, at: Issue['at'], message: string): void {
+    this.issues.push({ item: this.item, key, at, message });
+  }
+}
+
+/** A short rendering of a value for messages: `"abc"`, `1.5`, `null`, `a list`, `a mapping`. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') {
+    const s = value.length > 40 ? `${value.slice(0, 37)}...` : value;
+    return JSON.stringify(s);
+  }
+  if (Array.isArray(value)) return 'a list';
+  if (value instanceof Date) return value.toISOString();
+  if (value !== null && typeof value === 'object') return 'a mapping';
+  return String(value);
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { lines, load, loadModel } from './test-folder.ts';
+
+describe('site.yaml', () => {
+  it('defaults every key, also without the file', async () => {
+    const model = await loadModel({});
+    expect(model.site).toEqual({ base_url: 'http://localhost:8000', timezone: 'Europe/Vienna', page_size: 20, max_page_size: 1000 });
+  });
+
+  it('reads every key and drops a trailing slash of base_url', async () => {
+    const model = await loadModel({
+      'site.yaml': lines('base_url: https://example.org/events/', 'timezone: America/New_York', 'page_size: 5', 'max_page_size: 50', 'extra: {note: x}'),
+    });
+    expect(model.site).toEqual({ base_url: 'https://example.org/events', timezone: 'America/New_York', page_size: 5, max_page_size: 50 });
+  });
+
+  it('accepts site.json', async () => {
+    const model = await loadModel({ 'site.json': '{"page_size": 7}' });
+    expect(model.site.page_size).toBe(7);
+  });
+
+  it('reports a bad time zone', async () => {
+    const { lines: out, model } = await load({ 'site.yaml': 'timezone: Europe/Viena\n' });
+    expect(model).toBeNull();
+    expect(out).toEqual(['site.yaml:1:11 timezone: unknown time zone "Europe/Viena" (expected an IANA name such as Europe/Vienna)']);
+  });
+
+  it('reads naive event times as UTC when the zone is bad, so it is reported once', async () => {
+    const { lines: out } = await load({
+      'site.yaml': 'timezone: Mars/Olympus\n',
+      'events/a.yaml': lines('id: 1', 'title: T', 'start: 2025-03-30T02:30', 'end: 2025-03-30T03:00', 'last_modified: 2025-01-01'),
+    });
+    expect(out).toEqual(['site.yaml:1:11 timezone: unknown time zone "Mars/Olympus" (expected an IANA name such as Europe/Vienna)']);
+  });
+
+  it('reports a base_url that is not an absolute http(s) URL', async () => {
+    for (const [url, col] of [['example.org', 11], ['ftp://example.org', 11], ['https://example.org/?a=1', 11]] as const) {
+      const { problems } = await load({ 'site.yaml': `base_url: ${url}\n` });
+      expect(problems).toEqual([{ file: 'site.yaml', line: 1, column: col, key: 'base_url', message: expect.stringContaining(JSON.stringify(url)) }]);
+    }
+  });
+
+  it('reports page sizes that are not positive integers, or a page_size above max_page_size', async () => {
+    const { lines: out } = await load({ 'site.yaml': lines('page_size: 0', 'max_page_size: "100"') });
+    expect(out).toEqual([
+      'site.yaml:1:12 page_size: expected a positive integer, got 0',
+      'site.yaml:2:16 max_page_size: expected an integer, got "100"',
+    ]);
+    const { lines: above } = await load({ 'site.yaml': lines('page_size: 50', 'max_page_size: 10') });
+    expect(above).toEqual(['site.yaml:1:12 page_size: page_size 50 is larger than max_page_size 10']);
+  });
+
+  it('reports unknown keys, a list instead of a mapping, and a second site file', async () => {
+    const { lines: out } = await load({ 'site.yaml': 'base_uri: x\n', 'site.json': '{}' });
+    expect(out).toEqual([
+      'site.yaml:1:1 only one site file may exist; site.json is another',
+      'site.yaml:1:1 base_uri: unknown key (did you mean "base_url"?)',
+    ]);
+    const { lines: list } = await load({ 'site.yaml': '- page_size: 5\n' });
+    expect(list).toEqual(['site.yaml:1:1 expected a mapping, got a list']);
+  });
+});

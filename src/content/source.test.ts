@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { Issue } from './problems.ts';
+import { locateIssues, readData } from './source.ts';
+
+const read = (file: string, text: string) => readData(file, { text, lineOffset: 0 });
+
+describe('readData', () => {
+  it('reads YAML and JSON to the same values', () => {
+    expect(read('a.yaml', 'id: 1\nlist: [a, b]\n')).toEqual({ ok: true, value: { id: 1, list: ['a', 'b'] } });
+    expect(read('a.json', '{"id": 1, "list": ["a", "b"]}')).toEqual({ ok: true, value: { id: 1, list: ['a', 'b'] } });
+    // Outside the fast reader's subset: anchors, folded scalars.
+    expect(read('a.yml', 'a: &x 1\nb: *x\nc: >\n  folded\n  text\n')).toEqual({ ok: true, value: { a: 1, b: 1, c: 'folded text\n' } });
+  });
+
+  it('gives YAML syntax errors their position, offset by the lines before the YAML', () => {
+    const r = readData('events/a.md', { text: 'id: 1\ntitle: a: b\n', lineOffset: 1 });
+    expect(!r.ok && r.problems).toEqual([
+      { file: 'events/a.md', line: 3, column: 8, key: '', message: 'invalid YAML: Nested mappings are not allowed in compact mappings' },
+    ]);
+  });
+
+  it('gives JSON syntax errors a position', () => {
+    const r = read('events/a.json', '{\n  "id": 1\n  "title": 2}\n');
+    expect(!r.ok && r.problems).toEqual([
+      { file: 'events/a.json', line: 3, column: 3, key: '', message: "invalid JSON: Expected ',' or '}' after property value" },
+    ]);
+    // Without a position from JSON.parse, yaml's is used.
+    const unclosed = read('a.json', '{"a": @}');
+    expect(!unclosed.ok && unclosed.problems[0]).toMatchObject({ line: 1, column: 7, message: expect.stringMatching(/^invalid JSON: /) });
+  });
+
+  it('refuses JSON that only YAML accepts', () => {
+    expect(read('a.json', '{"a": 1,}')).toEqual({
+      ok: false,
+      problems: [{ file: 'a.json', line: 1, column: 9, key: '', message: 'invalid JSON: Expected double-quoted property name' }],
+    });
+    expect(read('a.json', '{"a": }')).toEqual({ ok: false, problems: [{ file: 'a.json', line: 1, column: 1, key: '', message: "invalid JSON: Unexpected token '}'" }] });
+    // The same text is fine as YAML.
+    expect(read('a.yaml', '{"a": 1,}')).toEqual({ ok: true, value: { a: 1 } });
+  });
+
+  it('reports a key repeated in JSON, which JSON.parse would let pass', () => {
+    const r = read('a.json', '{"id": 1,\n "id": 2}');
+    expect(!r.ok && r.problems).toEqual([{ file: 'a.json', line: 2, column: 2, key: '', message: 'invalid JSON: Map keys must be unique' }]);
+    // The same key in two objects is fine.
+    expect(read('a.json', '[{"id": 1}, {"id": 2, "x": "\\"id\\": 3"}]')).toMatchObject({ ok: true });
+  });
+
+  it('reports an alias bomb instead of expanding it', () => {
+    const bomb = ['a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]'];
+    const r = read('a.yaml', `${bomb.join('\n')}\n`);
+    expect(!r.ok && r.problems).toEqual([
+      { file: 'a.yaml', line: 1, column: 1, key: '', message: 'invalid YAML: Excessive alias count indicates a resource exhaustion attack' },
+    ]);
+  });
+
+  it('reports a key repeated in YAML', () => {
+    const r = read('a.yaml', 'id: 1\nid: 2\n');
+    expect(!r.ok && r.problems).toEqual([{ file: 'a.yaml', line: 2, column: 1, key: '', message: 'invalid YAML: Map keys must be unique' }]);
+  });
+});
+
+describe('locateIssues', () => {
+  const issue = (item: number | null, key: Issue['key'], at: Issue['at']): Issue => ({ item, key, at, message: 'm' });
+
+  it('points at a key, its value, or the object that lacks it', () => {
+    const text = 'x: 0\nlist:\n  - a: 1\n    related:\n      - {id: 5, media: 7}\n';
+    const where = (i: Issue) => {
+      const [p] = locateIssues('f.yaml', text, [i]);
+      return `${p.line}:${p.column} ${p.key}`;
+    };
+    expect(where(issue(null, ['list'], 'key'))).toBe('2:1 list');
+    expect(where(issue(null, ['list', 0, 'a'], 'value'))).toBe('3:8 list[0].a');
+    expect(where(issue(null, ['list', 0, 'related', 0, 'media'], 'value'))).toBe('5:24 list[0].related[0].media');
+    expect(where(issue(null, ['list', 0, 'missing'], 'object'))).toBe('3:5 list[0].missing');
+    expect(where(issue(null, ['nope', 3], 'value'))).toBe('1:1 nope[3]');
+  });
+
+  it('points into the item of a list file', () => {
+    const [p] = locateIssues('f.yaml', '- id: 1\n- id: 2\n  title: x\n', [issue(1, ['title'], 'value')]);
+    expect(p).toEqual({ file: 'f.yaml', line: 3, column: 10, key: 'title', message: 'm' });
+  });
+
+  it('points at the key of an empty value', () => {
+    const [p] = locateIssues('f.yaml', 'a: 1\nb:\n', [issue(null, ['b'], 'value')]);
+    expect([p.line, p.column]).toEqual([2, 1]);
+  });
+
+  it('counts lines of the whole Markdown file', () => {
+    const [p] = locateIssues('events/a.md', '---\nid: 1\ntitle: 2\n---\nbody\n', [issue(null, ['title'], 'value')]);
+    expect([p.line, p.column]).toEqual([3, 8]);
+  });
+});

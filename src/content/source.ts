@@ -1,0 +1,144 @@
+// Turns the text of a content file into plain values, and Issues into positioned Problems.
+//
+// Values come from the fastest reader that is exact for the text: JSON.parse for `.json`,
+// the YAML subset reader for plain YAML, and the `yaml` library otherwise. Positions always
+// come from `yaml` (parseDocument + LineCounter), which runs again only for the few files that
+// have a problem, so a clean build pays for no position bookkeeping at all.
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { splitFrontMatter } from './front-matter.ts';
+import { formatKey, type Issue, type Path, type Problem } from './problems.ts';
+import { parseYamlSubset } from './yaml-subset.ts';
+
+export const isMarkdown = (file: string) => file.endsWith('.md');
+const isJson = (file: string) => file.endsWith('.json');
+
+/** The YAML or JSON part of a file: all of it, or a Markdown file's front matter. */
+export type DataPart =
+  | { ok: true; text: string; lineOffset: number; body: string | null }
+  | { ok: false; problem: Problem };
+
+export function dataPart(file: string, text: string): DataPart {
+  if (!isMarkdown(file)) return { ok: true, text, lineOffset: 0, body: null };
+  const fm = splitFrontMatter(text);
+  if (!fm.ok) return { ok: false, problem: { file, line: 1, column: 1, key: '', message: fm.message } };
+  return { ok: true, text: fm.yaml, lineOffset: fm.lineOffset, body: fm.body };
+}
+
+export type DataValue = { ok: true; value: unknown } | { ok: false; problems: Problem[] };
+
+export function readData(file: string, part: { text: string; lineOffset: number }): DataValue {
+  const fast = isJson(file) ? readJson(part.text) : parseYamlSubset(part.text);
+  if (fast && 'value' in fast) return { ok: true, value: fast.value };
+  const lineCounter = new LineCounter();
+  let errors: { offset: number; message: string }[];
+  let value: unknown;
+  try {
+    const doc = parseDocument(part.text, { lineCounter, prettyErrors: false });
+    errors = doc.errors.map((e) => ({ offset: e.pos[0], message: e.message }));
+    if (errors.length === 0) value = doc.toJS();
+  } catch (e) {
+    errors = [{ offset: 0, message: (e as Error).message }]; // e.g. too many alias expansions
+  }
+  // For JSON, JSON.parse's error is the clearer one when it has a position, and the only one
+  // when YAML accepts the text (trailing commas, empty values): a .json file must be JSON.
+  if (fast && 'error' in fast && (fast.error.offset !== undefined || errors.length === 0)) {
+    errors = [{ offset: fast.error.offset ?? 0, message: fast.error.message }];
+  }
+  if (errors.length === 0) return { ok: true, value };
+  const language = isJson(file) ? 'JSON' : 'YAML';
+  const problems = errors.map(({ offset, message }): Problem => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line: line + part.lineOffset, column: col, key: '', message: `invalid ${language}: ${message}` };
+  });
+  return { ok: false, problems };
+}
+
+/**
+ * JSON.parse, unless the text repeats a key (JSON.parse keeps the last one; `yaml` reports it):
+ * then `undefined`. For invalid JSON, JSON.parse's message and, if it gives one, the offset.
+ */
+function readJson(text: string): { value: unknown } | { error: { offset?: number; message: string } } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const message = (e as Error).message;
+    const at = / in JSON at position (\d+)/.exec(message);
+    // V8 appends the position, or a quote of the text; neither reads well after file:line:column.
+    const short = message.replace(/ in JSON at position .*$|, (?:"|\.\.\.").*$/s, '');
+    return { error: { offset: at ? Number(at[1]) : undefined, message: short } };
+  }
+  return countKeysInText(text) === countKeysInValue(value) ? { value } : undefined;
+}
+
+/** Object keys in valid JSON text: strings followed by a colon. */
+function countKeysInText(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('"'); i >= 0; i = text.indexOf('"', i + 1)) {
+    i++;
+    while (text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 ? 2 : 1;
+    let j = i + 1;
+    while (j < text.length && ' \t\n\r'.includes(text[j])) j++;
+    if (text.charCodeAt(j) === 58) n++;
+  }
+  return n;
+}
+
+function countKeysInValue(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (const v of value) n += countKeysInValue(v);
+  } else {
+    for (const key in value) n += 1 + countKeysInValue((value as Record<string, unknown>)[key]);
+  }
+  return n;
+}
+
+/** Gives each Issue of a file its line and column, parsing the file's YAML once more. */
+export function locateIssues(file: string, text: string, issues: readonly Issue[]): Problem[] {
+  const part = dataPart(file, text);
+  if (!part.ok) return issues.map((issue) => toProblem(file, issue, 1, 1));
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(part.text, { lineCounter, prettyErrors: false });
+  return issues.map((issue) => {
+    const root = issue.item === null ? doc.contents : isSeq(doc.contents) ? (doc.contents.items[issue.item] as Node) : null;
+    const { line, col } = lineCounter.linePos(offsetOf(root, issue.key, issue.at));
+    return toProblem(file, issue, line + part.lineOffset, col);
+  });
+}
+
+function toProblem(file: string, issue: Issue, line: number, column: number): Problem {
+  return { file, line, column, key: formatKey(issue.key), message: issue.message };
+}
+
+/**
+ * Where the Issue points: the key itself, its value, or (for a missing key) the object.
+ * Falls back to the nearest enclosing node if the path does not resolve.
+ */
+function offsetOf(root: unknown, path: Path, at: Issue['at']): number {
+  let node = root;
+  let offset = start(node) ?? 0;
+  for (let i = 0; i < path.length; i++) {
+    const step = path[i];
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(step));
+      if (!pair) return offset;
+      const keyOffset = start(pair.key) ?? offset;
+      if (i === path.length - 1 && at === 'key') return keyOffset;
+      node = pair.value;
+      // An empty value (`key:`) has no text of its own; point at its key.
+      offset = isScalar(node) && node.value === null && node.source === '' ? keyOffset : (start(node) ?? keyOffset);
+    } else if (isSeq(node) && typeof step === 'number' && step < node.items.length) {
+      node = node.items[step];
+      offset = start(node) ?? offset;
+    } else {
+      return offset;
+    }
+  }
+  return offset;
+}
+
+function start(node: unknown): number | undefined {
+  return (node as Node | null)?.range?.[0];
+}

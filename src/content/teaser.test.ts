@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { deriveTeaser } from './teaser.ts';
+
+describe('deriveTeaser', () => {
+  it('removes tags, decodes entities, collapses white space and trims', () => {
+    expect(deriveTeaser('<h1>Title</h1>\n<p>A &amp; B &lt;tag&gt; &quot;q&quot;&nbsp;x</p>\n\n  <!-- note -->  <br/>end ')).toBe(
+      'Title A & B <tag> "q" x end',
+    );
+  });
+
+  it('keeps a lone < that starts no tag', () => {
+    expect(deriveTeaser('<p>1 < 2 and 3 > 2</p>')).toBe('1 < 2 and 3 > 2');
+  });
+
+  it('leaves text of up to 300 code points alone', () => {
+    const text = 'a'.repeat(300);
+    expect(deriveTeaser(`<p>${text}</p>`)).toBe(text);
+    // 300 code points but 600 UTF-16 units: still not shortened.
+    const astral = '😀'.repeat(300);
+    expect(deriveTeaser(astral)).toBe(astral);
+  });
+
+  it('cuts longer text after 299 code points when a space follows them', () => {
+    const head = `${'word '.repeat(59)}abcd`; // 299 code points, ending inside a word
+    expect(Array.from(head)).toHaveLength(299);
+    expect(deriveTeaser(`${head} more text after`)).toBe(`${head}…`);
+  });
+
+  it('cuts back to the last space when a word continues past 299 code points', () => {
+    const head = `${'word '.repeat(59)}abcd`;
+    expect(deriveTeaser(`${head}efgh more`)).toBe(`${'word '.repeat(59).trimEnd()}…`);
+  });
+
+  it('keeps all 299 code points when they hold no space', () => {
+    expect(deriveTeaser('x'.repeat(400))).toBe(`${'x'.repeat(299)}…`);
+  });
+
+  it('counts code points, not UTF-16 units, and measures after decoding entities', () => {
+    const astral = `${'😀'.repeat(299)}😀😀`;
+    expect(deriveTeaser(astral)).toBe(`${'😀'.repeat(299)}…`);
+    // 301 `&amp;` entities are 301 code points once decoded.
+    expect(deriveTeaser('&amp;'.repeat(301))).toBe(`${'&'.repeat(299)}…`);
+    expect(deriveTeaser('&amp;'.repeat(300))).toBe('&'.repeat(300));
+  });
+});

@@ -1,0 +1,47 @@
+// parseTimestamp with a memo for naive (offset-less) times. parseTimestamp resolves those
+// through Intl (~90 µs each), which made timestamps one of the largest costs of a 100,000
+// event build. Here each local day is resolved once per zone: when its first and last instant
+// resolve to one offset, the whole day has it, and any naive time that day is then parsed with
+// that offset written out, through the parser's fast offset path. That inference assumes no two
+// offset changes within a day, which is the assumption localToInstant (src/time/zone.ts) makes
+// anyway with its ±1 day probes, so results are always parseTimestamp's own; days with a change,
+// and anything unusual, go to parseTimestamp unchanged. timestamps.test.ts checks this around
+// DST changes. (A memo inside src/time would serve every caller, rendering included.)
+import { parseTimestamp, type TimestampParse } from '../time/parse.ts';
+
+const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ]\d/;
+const HAS_OFFSET = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/;
+
+/** `${zone} ${date}` → that day's offset as `±hh:mm`, or null when it is not one offset. */
+const dayOffsets = new Map<string, string | null>();
+
+export function readTimestamp(text: string, zone: string): TimestampParse {
+  const m = LOCAL_DATE_TIME.exec(text);
+  if (!m || HAS_OFFSET.test(text)) return parseTimestamp(text, zone);
+  const key = `${zone} ${m[1]}`;
+  let offset = dayOffsets.get(key);
+  if (offset === undefined) {
+    offset = uniformOffset(m[1], zone);
+    dayOffsets.set(key, offset);
+  }
+  if (offset === null) return parseTimestamp(text, zone);
+  const r = parseTimestamp(text + offset, zone);
+  return r.ok ? r : parseTimestamp(text, zone);
+}
+
+function uniformOffset(date: string, zone: string): string | null {
+  const first = offsetOf(`${date}T00:00:00`, zone);
+  const last = offsetOf(`${date}T23:59:59.999`, zone);
+  // The ISO grammar only writes whole-minute offsets (old local mean times have seconds).
+  if (first === null || first !== last || first % 60_000 !== 0) return null;
+  const minutes = Math.abs(first) / 60_000;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${first < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+/** The zone's offset at a local time, or null when that time is invalid, skipped or repeated. */
+function offsetOf(local: string, zone: string): number | null {
+  const inZone = parseTimestamp(local, zone);
+  const asUtc = parseTimestamp(`${local}Z`, zone);
+  return inZone.ok && asUtc.ok ? asUtc.epochMs - inZone.epochMs : null;
+}

@@ -45,3 +45,26 @@ describe('zones', () => {
     expect(offsetAt(Date.UTC(2025, 0, 1), VIE)).toBe(3_600_000);
   });
 });
+
+describe('offsets around transitions', () => {
+  it('agree with Intl minute by minute across both DST changes of a year', () => {
+    const fmt = new Intl.DateTimeFormat('en-US', { timeZone: VIE, timeZoneName: 'longOffset' });
+    const intlOffset = (ms: number) => {
+      const name = fmt.formatToParts(new Date(ms)).find((p) => p.type === 'timeZoneName')!.value;
+      const m = /GMT([+-])(\d\d):(\d\d)/.exec(name);
+      return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
+    };
+    for (const change of [Date.UTC(2025, 2, 30, 1), Date.UTC(2025, 9, 26, 1)]) {
+      for (let ms = change - 2 * 3_600_000; ms <= change + 2 * 3_600_000; ms += 60_000) {
+        expect(offsetAt(ms, VIE), new Date(ms).toISOString()).toBe(intlOffset(ms));
+        expect(offsetAt(ms + 59_999, VIE)).toBe(intlOffset(ms + 59_999));
+      }
+    }
+  });
+  it('formats the instants just before and after a change with the right offset', () => {
+    expect(formatInstant(Date.UTC(2025, 2, 30, 0, 59, 59), VIE)).toBe('2025-03-30T01:59:59+01:00');
+    expect(formatInstant(Date.UTC(2025, 2, 30, 1, 0, 0), VIE)).toBe('2025-03-30T03:00:00+02:00');
+    expect(formatInstant(Date.UTC(2025, 9, 26, 0, 59, 59), VIE)).toBe('2025-10-26T02:59:59+02:00');
+    expect(formatInstant(Date.UTC(2025, 9, 26, 1, 0, 0), VIE)).toBe('2025-10-26T02:00:00+01:00');
+  });
+});

@@ -68,10 +68,32 @@ function fieldsAsUtc(t: LocalTime): number {
   return d.getTime();
 }
 
-/** The zone's offset from UTC at an instant, in milliseconds (east positive). */
+function rawOffset(epochMs: Instant, zone: string): number {
+  const whole = Math.floor(epochMs / 1000) * 1000;
+  return fieldsAsUtc(localFields(whole, zone)) - whole;
+}
+
+const HOUR = 3_600_000;
+/** zone → hour number → the offset in force for the whole hour, or NaN when it changes within it */
+const hourOffsets = new Map<string, Map<number, number>>();
+
+/**
+ * The zone's offset from UTC at an instant, in milliseconds (east positive). Intl costs several
+ * microseconds a call, and builds format hundreds of thousands of timestamps, so offsets are
+ * remembered per hour; an hour holding a transition is asked of Intl every time.
+ */
 export function offsetAt(epochMs: Instant, zone: string): number {
-  const l = localFields(epochMs, zone);
-  return fieldsAsUtc(l) - epochMs;
+  let hours = hourOffsets.get(zone);
+  if (!hours) hourOffsets.set(zone, (hours = new Map()));
+  const hour = Math.floor(epochMs / HOUR);
+  let offset = hours.get(hour);
+  if (offset === undefined) {
+    const first = rawOffset(hour * HOUR, zone);
+    offset = first === rawOffset(hour * HOUR + HOUR - 1000, zone) ? first : NaN;
+    if (hours.size > 500_000) hours.clear();
+    hours.set(hour, offset);
+  }
+  return Number.isNaN(offset) ? rawOffset(epochMs, zone) : offset;
 }
 
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0');
@@ -88,11 +110,13 @@ function formatOffset(offsetMs: number): string {
  * offset, seconds always present, a fraction only when there is one (as microseconds, like Python).
  */
 export function formatInstant(epochMs: Instant, zone: string): string {
-  const l = localFields(epochMs, zone);
-  const offset = fieldsAsUtc(l) - epochMs;
-  const year = l.year >= 0 && l.year <= 9999 ? pad(l.year, 4) : String(l.year);
-  const fraction = l.millisecond ? `.${pad(l.millisecond, 3)}000` : '';
-  return `${year}-${pad(l.month)}-${pad(l.day)}T${pad(l.hour)}:${pad(l.minute)}:${pad(l.second)}${fraction}${formatOffset(offset)}`;
+  const offset = offsetAt(epochMs, zone);
+  const l = new Date(epochMs + offset);
+  const y = l.getUTCFullYear();
+  const year = y >= 0 && y <= 9999 ? pad(y, 4) : String(y);
+  const ms = l.getUTCMilliseconds();
+  const fraction = ms ? `.${pad(ms, 3)}000` : '';
+  return `${year}-${pad(l.getUTCMonth() + 1)}-${pad(l.getUTCDate())}T${pad(l.getUTCHours())}:${pad(l.getUTCMinutes())}:${pad(l.getUTCSeconds())}${fraction}${formatOffset(offset)}`;
 }
 
 export type LocalResolution =

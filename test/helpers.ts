@@ -43,8 +43,14 @@ export interface Answer {
   json(): any;
 }
 
+/**
+ * fetch offers gzip/br by default and decodes silently; the tests look at the API's own bytes
+ * and headers, so they ask for identity unless a test is about compression.
+ */
 export async function request(url: string, init: RequestInit = {}): Promise<Answer> {
-  const res = await fetch(url, { redirect: 'manual', ...init });
+  const headers = new Headers(init.headers);
+  if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'identity');
+  const res = await fetch(url, { redirect: 'manual', ...init, headers });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
 }

@@ -73,3 +73,29 @@ describe('errors', () => {
     expect((await site.get('/v1/cms/event/..%2f..%2f/')).status).toBe(404);
   });
 });
+
+describe('compression', () => {
+  it('compresses when Accept-Encoding allows, with the same bytes once decoded', async () => {
+    const { request: raw } = await import('node:http');
+    const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+    const get = (encoding: string) =>
+      new Promise<{ headers: Record<string, any>; body: Buffer }>((ok, fail) => {
+        raw(`${site.url}/v1/cms/event/?limit=3`, { headers: { 'Accept-Encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c)).on('end', () => ok({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', fail).end();
+      });
+    const plain = await get('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept');
+    const br = await get('gzip;q=0.5, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('Accept, Accept-Encoding');
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    const gz = await get('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    expect(Number(gz.headers['content-length'])).toBe(gz.body.length);
+    expect(gz.headers.etag).toBe(`W/${plain.headers.etag}`);
+  });
+});

@@ -1,0 +1,179 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { negotiate } from '../api/negotiate.ts';
+import type { Manifest } from '../store/manifest.ts';
+import { JSON_ACCEPT, staticPages } from './pages.ts';
+import { netlifyRedirects, nginxConfig, vercelConfig } from './routing.ts';
+
+function manifest(baseUrl = 'https://events.example.org', events = 45, limit = 20): Manifest {
+  return {
+    format: 1,
+    version: '0.0.0',
+    built_at: '2025-01-01T00:00:00.000Z',
+    base_url: baseUrl,
+    site: { timezone: 'Europe/Vienna', page_size: limit, max_page_size: 100 },
+    counts: { events, pages: 1, categories: 0, media: 0, directory: 0, event_list_pages: Math.max(1, Math.ceil(events / limit)) },
+    event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/offset/{offset}.json', limit },
+  };
+}
+
+const UPSTREAM = 'http://127.0.0.1:8000';
+
+describe('staticPages', () => {
+  it('reads prefix, page files and offsets from the manifest', () => {
+    const pages = staticPages(manifest('https://example.org/api/', 45));
+    expect(pages.prefix).toBe('/api');
+    expect(pages.listPath).toBe('/api/v1/cms/event/');
+    expect(pages.first).toBe('/v1/cms/event/index.json');
+    expect(pages.offsets).toEqual([20, 40]);
+    expect(pages.further(40)).toBe('/v1/cms/event/offset/40.json');
+  });
+
+  it('has no further pages for a list that fits one page (or is empty)', () => {
+    expect(staticPages(manifest(undefined, 20)).offsets).toEqual([]);
+    expect(staticPages(manifest(undefined, 0)).offsets).toEqual([]);
+  });
+
+  it('refuses what a config could not hold literally', () => {
+    expect(() => staticPages(manifest('https://example.org/a b/'))).toThrow(/base URL path/);
+    expect(() => staticPages(manifest('https://example.org/:x/'))).toThrow(/base URL path/);
+    const odd = manifest();
+    odd.event_list.further = 'v1/cms/event/offset/page.json';
+    expect(() => staticPages(odd)).toThrow(/event_list/);
+  });
+});
+
+describe('nginxConfig', () => {
+  const { http, server } = nginxConfig(manifest('https://example.org/api'), { upstream: UPSTREAM, root: '/srv/aula/dist' });
+
+  it('maps exactly the page queries of GET/HEAD JSON requests to page files', () => {
+    expect(http).toContain('map "$request_method $aula_accepts_json $args" $aula_event_page {');
+    expect(http).toContain('default /.aula-no-static-page;');
+    expect(http).toContain('"~^(?:GET|HEAD) 1 (?:limit=20)?$" /v1/cms/event/index.json;');
+    expect(http).toContain('"~^(?:GET|HEAD) 1 limit=20&offset=(?<aula_offset>[1-9][0-9]*)$" /v1/cms/event/offset/${aula_offset}.json;');
+    // the empty Accept needs the exact key: nginx tries no regex on an empty value
+    expect(http).toMatch(/map \$http_accept \$aula_accepts_json \{\n {4}default 0;\n {4}"" 1;\n {4}"~\*\^/);
+  });
+
+  it('serves the list location from files with the server headers, else proxies', () => {
+    expect(server).toContain('location = /api/v1/cms/event/ {');
+    expect(server).toContain('root "/srv/aula/dist";');
+    expect(server).toContain('try_files $aula_event_page @aula;');
+    expect(server).toContain('gzip_static on;');
+    expect(server).toContain('default_type application/json;');
+    expect(server).toContain('add_header Vary "Accept" always;');
+    expect(server).toContain('add_header Cache-Control "public, max-age=60" always;');
+    expect(server).toContain('location /api/v1/ {');
+    expect(server).toMatch(/location @aula \{\n {4}proxy_pass http:\/\/127\.0\.0\.1:8000;\n {4}proxy_set_header Host \$host;/);
+    // braces balance, so the snippet can be pasted into a server block
+    expect(server.split('{').length).toBe(server.split('}').length);
+  });
+
+  it('takes the Cache-Control of the server', () => {
+    const { server: s } = nginxConfig(manifest(), { upstream: UPSTREAM, root: '/d', cacheControl: 'no-cache' });
+    expect(s).toContain('add_header Cache-Control "no-cache" always;');
+    expect(s).toContain('location = /v1/cms/event/ {');
+    expect(s).toContain('location /v1/ {');
+  });
+
+  it('refuses an upstream with a path and a root nginx would misread', () => {
+    expect(() => nginxConfig(manifest(), { upstream: 'http://127.0.0.1:8000/api', root: '/d' })).toThrow(/origin only/);
+    expect(() => nginxConfig(manifest(), { upstream: 'unix:/run/aula.sock', root: '/d' })).toThrow(/http/);
+    expect(() => nginxConfig(manifest(), { upstream: UPSTREAM, root: '/srv/$dist' })).toThrow(/nginx/);
+  });
+});
+
+describe('JSON_ACCEPT', () => {
+  const nginxStyle = new RegExp(JSON_ACCEPT, 'i');
+  const table: [string, boolean][] = [
+    ['*/*', true],
+    ['application/json', true],
+    ['application/*', true],
+    ['application/json, text/plain, */*', true],
+    ['text/html, application/json', true], // equal q: JSON wins
+    ['text/html', false],
+    ['text/*', false],
+    ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', false],
+    ['application/json;q=0.9, text/html', false],
+    ['application/json; charset=utf-8', false], // would be JSON, but left to the server
+    ['application/jsonx', false],
+    ['image/png', false],
+  ];
+  it.each(table)('%s → static page: %s', (accept, expected) => {
+    expect(nginxStyle.test(accept)).toBe(expected);
+  });
+
+  it('only ever matches headers the server answers with JSON', () => {
+    const range = fc.constantFrom('*/*', 'application/json', 'application/*', 'text/html', 'text/*', 'image/png', 'application/xml', 'APPLICATION/JSON', '*/json');
+    const param = fc.constantFrom('', ';q=0', ';q=0.5', ';q=1', '; charset=utf-8', ';level=1');
+    const member = fc.tuple(fc.constantFrom('', ' ', '  '), range, param).map(([sp, r, p]) => `${sp}${r}${p}`);
+    fc.assert(
+      fc.property(fc.array(member, { minLength: 1, maxLength: 5 }), fc.constantFrom(',', ', '), (members, sep) => {
+        const accept = members.join(sep);
+        if (nginxStyle.test(accept)) expect(negotiate(undefined, accept)).toEqual({ ok: true, renderer: 'json' });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('netlifyRedirects', () => {
+  const text = netlifyRedirects(manifest('https://example.org/api', 65), 'https://aula.example.org');
+  const rules = text.split('\n').filter((l) => l && !l.startsWith('#'));
+
+  it('names the limitation at the top', () => {
+    expect(text.startsWith('# aula:')).toBe(true);
+    expect(text).toMatch(/LIMITATION: a Netlify rule with query conditions also matches when the request carries MORE\n# parameters/);
+  });
+
+  it('rewrites each further page with literal query values, then proxies the rest', () => {
+    expect(rules).toEqual([
+      '/api/v1/cms/event/  limit=20  offset=20  /v1/cms/event/offset/20.json  200',
+      '/api/v1/cms/event/  limit=20  offset=40  /v1/cms/event/offset/40.json  200',
+      '/api/v1/cms/event/  limit=20  offset=60  /v1/cms/event/offset/60.json  200',
+      '/api/v1/*  https://aula.example.org/api/v1/:splat  200',
+    ]);
+  });
+});
+
+describe('vercelConfig', () => {
+  const config = JSON.parse(vercelConfig(manifest(undefined, 65), 'https://aula.example.org/', ['title', 'title__icontains', 'expand', 'limit', 'offset', 'title']));
+  const [further, limited, bare, proxy] = config.rewrites;
+  const accept = (rule: { missing: { type: string; key: string; value?: string }[] }) => rule.missing.find((m) => m.type === 'header')!;
+
+  it('rewrites further pages under exact limit/offset values and no other known parameter', () => {
+    expect(further.source).toBe('/v1/cms/event/');
+    expect(further.destination).toBe('/v1/cms/event/offset/:offset.json');
+    expect(further.has).toEqual([
+      { type: 'query', key: 'limit', value: '^20$' },
+      { type: 'query', key: 'offset', value: '^(?<offset>20|40|60)$' },
+    ]);
+    const offset = new RegExp(further.has[1].value);
+    expect(['20', '40', '60'].every((v) => offset.test(v))).toBe(true);
+    expect(['0', '7', '200', '020', '80'].some((v) => offset.test(v))).toBe(false);
+    expect(further.missing.filter((m: { type: string }) => m.type === 'query').map((m: { key: string }) => m.key)).toEqual(['expand', 'title', 'title__icontains']);
+  });
+
+  it('serves the first page for `limit=<L>` and for no query', () => {
+    expect(limited.destination).toBe('/v1/cms/event/index.json');
+    expect(limited.missing.map((m: { key: string }) => m.key)).toContain('offset');
+    expect(bare.has).toBeUndefined();
+    expect(bare.missing.map((m: { key: string }) => m.key)).toEqual(expect.arrayContaining(['limit', 'offset', 'expand']));
+  });
+
+  it('leaves requests that would not get JSON to the server', () => {
+    const notJson = new RegExp(accept(further).value!);
+    for (const a of ['', ' ', '*/*', 'application/json', 'application/json, text/plain, */*']) expect(notJson.test(a), a).toBe(false);
+    for (const a of ['text/html', 'text/html,*/*;q=0.8', 'application/json;q=0.1,text/html', 'image/png']) expect(notJson.test(a), a).toBe(true);
+  });
+
+  it('proxies everything else under /v1/, keeping the trailing slash', () => {
+    expect(proxy).toEqual({ source: '/v1/:path(.*)', destination: 'https://aula.example.org/v1/:path' });
+    expect(config.rewrites).toHaveLength(4);
+  });
+
+  it('has no page rule for further pages when there are none', () => {
+    const one = JSON.parse(vercelConfig(manifest(undefined, 5), UPSTREAM, []));
+    expect(one.rewrites.map((r: { destination: string }) => r.destination)).toEqual(['/v1/cms/event/index.json', '/v1/cms/event/index.json', `${UPSTREAM}/v1/:path`]);
+  });
+});

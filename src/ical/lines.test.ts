@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import ICAL from 'ical.js';
+import { describe, expect, it } from 'vitest';
+import { ContentLines, escapeText, fold, paramValue } from './lines.ts';
+
+const octets = (s: string) => Buffer.byteLength(s, 'utf8');
+const mixed = fc.string({ unit: fc.constantFrom('a', ' ', ',', ';', '\\', 'ä', 'ß', '€', '\u{1F389}', '\n'), maxLength: 400 });
+// ical.js reads `\\` in a parameter as an escape, which RFC 5545 does not define; names have none
+const names = fc.string({ unit: fc.constantFrom('a', ' ', ',', ';', ':', '"', '^', 'ä', '\u{1F389}', '\n'), maxLength: 200 });
+const anyText = fc.oneof(mixed, fc.string({ unit: 'binary', maxLength: 300 }));
+
+describe('fold', () => {
+  it('leaves a line of up to 75 octets alone', () => {
+    expect(fold('x'.repeat(75))).toBe('x'.repeat(75));
+    expect(fold('ä'.repeat(37) + 'x')).toBe('ä'.repeat(37) + 'x');
+    expect(fold('x'.repeat(76))).toBe(`${'x'.repeat(75)}\r\n x`);
+  });
+
+  it('moves a multi-byte character that would cross octet 75 to the next line', () => {
+    expect(fold('x'.repeat(74) + 'ä')).toBe(`${'x'.repeat(74)}\r\n ä`);
+    expect(fold('x'.repeat(73) + '\u{1F389}')).toBe(`${'x'.repeat(73)}\r\n \u{1F389}`);
+  });
+
+  it('gives physical lines of at most 75 octets that unfold to the line, for any text', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        const line = text.replace(/[\r\n]/g, '');
+        const folded = fold(line);
+        for (const physical of folded.split('\r\n')) expect(octets(physical)).toBeLessThanOrEqual(75);
+        expect(folded.replaceAll('\r\n ', '')).toBe(line);
+        // no break inside a surrogate pair
+        expect(folded).not.toMatch(/[\uD800-\uDBFF]\r\n [\uDC00-\uDFFF]/);
+      }),
+    );
+  });
+});
+
+describe('escapeText and paramValue', () => {
+  it('escape for TEXT', () => {
+    expect(escapeText('a\\b;c,d\ne\r\nf\rg')).toBe('a\\\\b\\;c\\,d\\ne\\nf\\ng');
+  });
+
+  it('round-trip through a parser for any text without control characters', () => {
+    fc.assert(
+      fc.property(mixed, names, (summary, cn) => {
+        const text = new ContentLines()
+          .add('BEGIN', 'VEVENT')
+          .add('SUMMARY', escapeText(summary))
+          .add('ORGANIZER', 'mailto:a@example.at', { CN: paramValue(cn) })
+          .add('END', 'VEVENT')
+          .toString();
+        const event = new ICAL.Component(ICAL.parse(text));
+        expect(event.getFirstPropertyValue('summary') ?? '').toBe(summary.replace(/\r\n?/g, '\n'));
+        expect(event.getFirstProperty('organizer')!.getParameter('cn') ?? '').toBe(cn);
+      }),
+    );
+  });
+});

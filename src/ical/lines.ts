@@ -1,0 +1,84 @@
+// RFC 5545 content lines: value escaping, parameter quoting and line folding.
+
+export const CRLF = '\r\n';
+const MAX_OCTETS = 75;
+
+// Control characters are not allowed in TEXT (§3.3.11) or in parameter values (§3.1); tabs are.
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f]/g;
+const NEWLINES = /\r\n?|\n/g;
+
+/** A TEXT value (§3.3.11): `\`, `;`, `,` and line breaks escaped, other controls dropped. */
+export function escapeText(text: string): string {
+  return text
+    .replace(NEWLINES, '\n')
+    .replace(CONTROLS, '')
+    .replace(/[\\;,\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
+}
+
+/** A URI or other unescaped value: nothing can be escaped there, so line breaks and controls go. */
+export function cleanValue(text: string): string {
+  return text.replace(NEWLINES, ' ').replace(CONTROLS, '');
+}
+
+/**
+ * A parameter value (§3.2): RFC 6868 caret escapes for what a parameter cannot hold (`"` and
+ * line breaks), quoted when it contains `;`, `:` or `,`, which would otherwise end it.
+ */
+export function paramValue(text: string): string {
+  const escaped = text
+    .replace(/\^/g, '^^')
+    .replace(NEWLINES, '^n')
+    .replace(/"/g, "^'")
+    .replace(CONTROLS, '');
+  return /[;:,]/.test(escaped) ? `"${escaped}"` : escaped;
+}
+
+/**
+ * Folds a line to physical lines of at most 75 octets (§3.1), each continuation starting with a
+ * space. Breaks fall between code points, so no UTF-8 sequence (or surrogate pair) is split.
+ */
+export function fold(line: string): string {
+  // A UTF-16 unit is at most 3 octets of UTF-8, so a short line needs no counting.
+  if (line.length <= MAX_OCTETS / 3) return line;
+  const parts: string[] = [];
+  let start = 0;
+  let octets = 0;
+  for (let i = 0; i < line.length; ) {
+    const c = line.charCodeAt(i);
+    const pair = c >= 0xd800 && c <= 0xdbff && (line.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    // a lone surrogate is written as U+FFFD, 3 octets
+    const n = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+    if (octets + n > MAX_OCTETS) {
+      parts.push(line.slice(start, i));
+      start = i;
+      octets = 1; // the leading space of the continuation
+    }
+    octets += n;
+    i += pair ? 2 : 1;
+  }
+  parts.push(line.slice(start));
+  return parts.join(`${CRLF} `);
+}
+
+/** Collects content lines and joins them, folded, with CRLF after every line. */
+export class ContentLines {
+  private readonly lines: string[] = [];
+
+  /** `NAME;PARAM=value:value`; `value` must already be escaped for its value type. */
+  add(name: string, value: string, params: Readonly<Record<string, string>> = {}): this {
+    const paramText = Object.entries(params)
+      .map(([k, v]) => `;${k}=${v}`)
+      .join('');
+    this.lines.push(fold(`${name}${paramText}:${value}`));
+    return this;
+  }
+
+  /** A TEXT property, left out when there is no text. */
+  text(name: string, value: string | null | undefined): this {
+    return value ? this.add(name, escapeText(value)) : this;
+  }
+
+  toString(): string {
+    return this.lines.map((l) => l + CRLF).join('');
+  }
+}

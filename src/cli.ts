@@ -1,10 +1,14 @@
 // The `aula` command line: build, serve, check.
 import { Command, InvalidArgumentError } from 'commander';
-import { build } from './build/build.ts';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build, DEFAULT_UPSTREAM } from './build/build.ts';
+import { nginxSnippets } from './build/routing-files.ts';
+import { DevError, startDev } from './dev/dev.ts';
 import { formatProblem, loadContent, type Problem } from './content/index.ts';
 import { DEFAULT_CACHE_CONTROL } from './api/core.ts';
 import { serveCommand } from './server/cluster.ts';
-import { AULA_VERSION, DistError } from './store/manifest.ts';
+import { AULA_VERSION, DistError, parseManifest } from './store/manifest.ts';
 
 function port(value: string): number {
   const n = Number(value);
@@ -45,8 +49,9 @@ program
   .option('--content <dir>', 'content folder', 'content')
   .option('--out <dir>', 'output folder', 'dist')
   .option('--base-url <url>', "absolute URL the API is served under (default: site.yaml's base_url)", absoluteUrl)
-  .action(async (opts: { content: string; out: string; baseUrl?: string }) => {
-    const result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl });
+  .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', absoluteUrl, DEFAULT_UPSTREAM)
+  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string }) => {
+    const result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream });
     if (!result.ok) {
       reportProblems(result.problems);
       process.exitCode = 1;
@@ -73,6 +78,33 @@ program
   });
 
 program
+  .command('dev')
+  .description('build, serve and rebuild on every change to content/ (a broken edit keeps the last good build answering)')
+  .option('--content <dir>', 'content folder', 'content')
+  .option('--out <dir>', 'output folder (not dist/: dev links point at this machine)', '.aula-dev')
+  .option('--port <n>', 'port to listen on', port, 8000)
+  .option('--host <h>', 'address to bind', '127.0.0.1')
+  .option('--base-url <url>', 'absolute URL for links (default: http://<host>:<port>)', absoluteUrl)
+  .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string }) => {
+    const dev = await startDev({ ...opts, log: (line) => console.log(`aula: ${line}`) });
+    console.log(`aula dev serving on ${dev.url}/v1/cms/event/ (watching ${opts.content}/)`);
+    const stop = () => void dev.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+
+program
+  .command('nginx')
+  .description('print the nginx snippets that serve the static pages of a built dist/ and proxy the rest to aula serve')
+  .option('--dist <dir>', 'built folder', 'dist')
+  .option('--root <dir>', 'where dist/ is on the nginx host (default: the absolute --dist path)')
+  .option('--upstream <url>', 'the aula server as nginx reaches it', absoluteUrl, DEFAULT_UPSTREAM)
+  .action((opts: { dist: string; root?: string; upstream: string }) => {
+    const manifest = parseManifest(readFileSync(join(opts.dist, 'manifest.json'), 'utf8'), join(opts.dist, 'manifest.json'));
+    console.log(nginxSnippets(manifest, opts.upstream, resolve(opts.root ?? opts.dist)));
+  });
+
+program
   .command('check')
   .description('validate content/ only: print every problem, exit 1 if there is any')
   .option('--content <dir>', 'content folder', 'content')
@@ -87,7 +119,7 @@ program
   });
 
 program.parseAsync().catch((e: unknown) => {
-  if (e instanceof DistError) console.error(`aula: ${e.message}`);
+  if (e instanceof DistError || e instanceof DevError) console.error(`aula: ${e.message}`);
   else console.error(e);
   process.exit(1);
 });

@@ -84,9 +84,12 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
       return detail(405, `Method "${request.method}" not allowed.`);
     }
     const params = QueryParams.parse(request.query);
+    const { route, match } = found;
+    const format = params.get('format');
+    const formatted = format && request.method !== 'OPTIONS' ? route.formats?.[format] : undefined;
+    if (formatted) return formatted(ds, params);
     const negotiated = negotiate(params.get('format'), request.headers.accept);
     if (!negotiated.ok) return negotiated.status === 404 ? notFound() : notAcceptable();
-    const { route, match } = found;
     const response =
       request.method === 'OPTIONS' ? json(200, metadataBody(route.name, route.describe())) : route.handle(ds, params, match);
     if (negotiated.renderer === 'html') {

@@ -21,6 +21,7 @@ export const describeRoutes: RouteDescriptions = {
     ...shaping,
   }),
   eventDetail: () => shaping,
+  schema: () => ({ document: 'OpenAPI 3.1 description of this API' }),
   autocomplete: () => ({
     pagination: { parameters: ['limit', 'offset'] },
     parameters: {

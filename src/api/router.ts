@@ -1,15 +1,19 @@
 // Routes of the API: a path pattern, a name for pages and metadata, and the handler.
 import type { Dataset } from '../store/dataset.ts';
 import { AUTOCOMPLETE_PATH, autocomplete } from './autocomplete.ts';
+import { eventCalendar } from './events/calendar.ts';
 import { eventDetail, eventList, EVENT_LIST_PATH } from './events/list.ts';
 import type { QueryParams } from './query.ts';
-import type { ApiResponse } from './respond.ts';
+import { json, type ApiResponse } from './respond.ts';
+import { openApiJson } from './schema.ts';
 
 export interface Route {
   /** DRF's view name, shown as the page title and in OPTIONS */
   name: string;
   pattern: RegExp;
   handle(ds: Dataset, params: QueryParams, match: RegExpExecArray): ApiResponse;
+  /** other `format` values this route answers itself (the rest are negotiated as JSON/HTML) */
+  formats?: Record<string, (ds: Dataset, params: QueryParams) => ApiResponse>;
   /** what OPTIONS tells beyond DRF's name/description/renders/parses */
   describe(): Record<string, unknown>;
 }
@@ -18,7 +22,10 @@ export interface RouteDescriptions {
   eventList(): Record<string, unknown>;
   eventDetail(): Record<string, unknown>;
   autocomplete(): Record<string, unknown>;
+  schema(): Record<string, unknown>;
 }
+
+export const SCHEMA_PATH = '/v1/schema/';
 
 export function routes(describe: RouteDescriptions): Route[] {
   return [
@@ -26,6 +33,7 @@ export function routes(describe: RouteDescriptions): Route[] {
       name: 'Event List',
       pattern: new RegExp(`^${EVENT_LIST_PATH}$`),
       handle: (ds, params) => eventList(ds, params),
+      formats: { ics: eventCalendar },
       describe: describe.eventList,
     },
     {
@@ -39,6 +47,12 @@ export function routes(describe: RouteDescriptions): Route[] {
       pattern: new RegExp(`^${AUTOCOMPLETE_PATH}$`),
       handle: (ds, params) => autocomplete(ds, params),
       describe: describe.autocomplete,
+    },
+    {
+      name: 'Schema',
+      pattern: new RegExp(`^${SCHEMA_PATH}$`),
+      handle: (ds) => json(200, openApiJson(ds)),
+      describe: describe.schema,
     },
   ];
 }

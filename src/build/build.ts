@@ -4,8 +4,12 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createApi } from '../api/core.ts';
 import { EVENT_LIST_PATH } from '../api/events/list.ts';
+import { SCHEMA_PATH } from '../api/router.ts';
+import { contentSchemas } from '../docs/content-schemas.ts';
 import { loadContent, type Problem } from '../content/index.ts';
-import { renderDataFiles, type DistFiles } from '../store/data-files.ts';
+import { precompress } from '../deploy/compress.ts';
+import { AUTOCOMPLETE_DIR, renderDataFiles, type DistFiles } from '../store/data-files.ts';
+import { routingFiles } from './routing-files.ts';
 import { loadDataset } from '../store/dataset.ts';
 import { AULA_VERSION, DIST_FORMAT, type Manifest } from '../store/manifest.ts';
 import { recoverDist, removeStaleStaging, stagingDir, swapIn } from './swap.ts';
@@ -15,7 +19,13 @@ export interface BuildOptions {
   out: string;
   /** overrides site.yaml's base_url */
   baseUrl?: string;
+  /** the bundled server as static-host rules should reach it (default http://127.0.0.1:8000) */
+  upstream?: string;
+  /** write .gz/.br beside the public files (default true; `aula dev` skips it) */
+  precompress?: boolean;
 }
+
+export const DEFAULT_UPSTREAM = 'http://127.0.0.1:8000';
 
 export type BuildResult =
   | { ok: true; manifest: Manifest; files: number; ms: number }
@@ -23,6 +33,12 @@ export type BuildResult =
 
 export const FIRST_PAGE = 'v1/cms/event/index.json';
 export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
+
+/** Documents written from the API core's answers: [file, path, query]. */
+const DOCUMENTS: readonly [string, string, string][] = [
+  ['openapi.json', SCHEMA_PATH, ''],
+  ['events.ics', EVENT_LIST_PATH, 'format=ics'],
+];
 
 export function pageFile(offset: number): string {
   return offset === 0 ? FIRST_PAGE : FURTHER_PAGES.replace('{offset}', String(offset));
@@ -83,7 +99,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${response.body}`);
       pages.set(pageFile(offset), response.body);
     }
+    for (const [rel, path, query] of DOCUMENTS) {
+      const response = api({ method: 'GET', path, query, headers: {} });
+      if (response.status !== 200) throw new Error(`${path}?${query} answered ${response.status}: ${response.body}`);
+      pages.set(rel, response.body);
+    }
+    for (const [name, schema] of Object.entries(contentSchemas())) pages.set(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
+    for (const [rel, text] of files) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) pages.set(rel, text);
+    if (options.precompress !== false) writeAll(staging, precompress(pages));
     writeAll(staging, pages);
+    writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, out));
     swapIn(staging, out);
     return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started };
   } catch (e) {

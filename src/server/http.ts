@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import type { ApiResponse } from '../api/respond.ts';
+import { compressFor, compressible, negotiateEncoding, type Encoding } from '../deploy/compress.ts';
 import { loadDataset } from '../store/dataset.ts';
 
 export interface ServeOptions extends ApiOptions {
@@ -34,6 +35,33 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 /** Encoded bodies of cached answers, so a repeated answer is not re-encoded per request. */
 const encoded = new WeakMap<ApiResponse, Buffer>();
 
+/** Compressed bodies, per answer and coding: a cached answer is compressed once. */
+const packed = new WeakMap<ApiResponse, Map<Encoding, Buffer | null>>();
+
+function packedBody(response: ApiResponse, encoding: Encoding): Buffer | null {
+  let forms = packed.get(response);
+  if (!forms) packed.set(response, (forms = new Map()));
+  if (!forms.has(encoding)) forms.set(encoding, compressFor(encoding, bodyBytes(response), true));
+  return forms.get(encoding)!;
+}
+
+/**
+ * The bytes to send: compressed when the client allows it. A compressed answer varies on
+ * Accept-Encoding and gets a weak ETag (the core matches If-None-Match weakly, so a 304
+ * still works for either form).
+ */
+function transportForm(response: ApiResponse, acceptEncoding: string | undefined): { headers: Record<string, string>; body?: Buffer } {
+  if (response.body === '') return { headers: response.headers };
+  const body = bodyBytes(response);
+  const encoding = compressible(response.headers['Content-Type']) ? negotiateEncoding(acceptEncoding) : null;
+  const zipped = encoding && packedBody(response, encoding);
+  if (!encoding || !zipped) return { headers: response.headers, body };
+  const headers: Record<string, string> = { ...response.headers, 'Content-Encoding': encoding, 'Content-Length': String(zipped.length) };
+  headers.Vary = `${headers.Vary}, Accept-Encoding`;
+  if (headers.ETag && !headers.ETag.startsWith('W/')) headers.ETag = `W/${headers.ETag}`;
+  return { headers, body: zipped };
+}
+
 function bodyBytes(response: ApiResponse): Buffer {
   let bytes = encoded.get(response);
   if (!bytes) {
@@ -56,8 +84,9 @@ export function requestHandler(api: () => Api) {
         query: q === -1 ? '' : target.slice(q + 1),
         headers: { accept: header(req.headers.accept), 'if-none-match': header(req.headers['if-none-match']) },
       });
-      res.writeHead(response.status, response.headers);
-      res.end(response.body === '' ? undefined : bodyBytes(response));
+      const { headers, body } = transportForm(response, header(req.headers['accept-encoding']));
+      res.writeHead(response.status, headers);
+      res.end(body);
     } catch (e) {
       console.error(e);
       const body = '{"detail":"A server error occurred."}';

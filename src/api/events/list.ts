@@ -8,7 +8,7 @@ import { parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
 
 export const EVENT_LIST_PATH = '/v1/cms/event/';
 
-const RESERVED = new Set<string>(['limit', 'offset', 'format', ...SHAPE_PARAMS]);
+export const LIST_RESERVED: ReadonlySet<string> = new Set<string>(['limit', 'offset', 'format', ...SHAPE_PARAMS]);
 
 export function ignoredHeader(names: readonly string[]): Record<string, string> {
   return names.length ? { 'X-Ignored-Parameters': [...new Set(names)].join(', ') } : {};
@@ -17,7 +17,7 @@ export function ignoredHeader(names: readonly string[]): Record<string, string> 
 export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   const { table, rows } = ds.events;
   const shape = parseShape(params);
-  const filtered = filterEvents(table, { timezone: ds.site.timezone, categoryIds: ds.categories.ids }, params, RESERVED);
+  const filtered = filterEvents(table, { timezone: ds.site.timezone, categoryIds: ds.categories.ids }, params, LIST_RESERVED);
   const ignored = ignoredHeader([...filtered.ignored, ...shape.ignored]);
   if (!filtered.ok) return invalid(filtered.errors, ignored);
   const matches = filtered.rows;

@@ -1,0 +1,38 @@
+// GET /v1/cms/event/?format=ics: the same query as a calendar feed. No pagination: every match up
+// to a cap, since calendar clients fetch a feed once and do not follow links.
+import { renderCalendar, type RenderedEvent } from '../../ical/calendar.ts';
+import type { Dataset } from '../../store/dataset.ts';
+import type { QueryParams } from '../query.ts';
+import { baseHeaders, invalid, type ApiResponse } from '../respond.ts';
+import { filterEvents } from './filter.ts';
+import { ignoredHeader, LIST_RESERVED } from './list.ts';
+
+/** Most events one feed holds; a larger result is cut and says so in X-Calendar-Truncated. */
+export const CALENDAR_CAP = 10_000;
+
+export function calendarName(baseUrl: string): string {
+  return `Veranstaltungen (${new URL(baseUrl).host})`;
+}
+
+export function eventCalendar(ds: Dataset, params: QueryParams): ApiResponse {
+  const { table, rows } = ds.events;
+  const filtered = filterEvents(table, { timezone: ds.site.timezone, categoryIds: ds.categories.ids }, params, LIST_RESERVED);
+  const ignored = ignoredHeader(filtered.ignored);
+  if (!filtered.ok) return invalid(filtered.errors, ignored);
+  const count = filtered.rows ? filtered.rows.length : table.length;
+  const events: RenderedEvent[] = [];
+  for (let i = 0; i < Math.min(count, CALENDAR_CAP); i++) {
+    events.push(JSON.parse(rows.json[filtered.rows ? filtered.rows[i] : i]) as RenderedEvent);
+  }
+  // DTSTAMP is the build time of the data, so the feed is a pure function of the dist (the build
+  // writes events.ics by calling this, byte-identical to the server's answer).
+  const body = renderCalendar(events, {
+    timezone: ds.site.timezone,
+    name: calendarName(ds.baseUrl),
+    baseUrl: ds.baseUrl,
+    now: new Date(ds.manifest.built_at),
+  });
+  const headers = { ...baseHeaders('text/calendar; charset=utf-8'), ...ignored };
+  if (count > CALENDAR_CAP) headers['X-Calendar-Truncated'] = `${CALENDAR_CAP} of ${count}`;
+  return { status: 200, headers, body };
+}

@@ -1,0 +1,288 @@
+// Range lookups on a numeric column (epoch ms of a timestamp field, dfp_points).
+//
+// Rows are in list order, start descending. Per column, the cheapest applicable shape is used:
+// - monotone: the column is non-increasing in row order (always `start`): every range is a
+//   contiguous slice of rows, found by binary search, handed out as a view.
+// - envelope: the column roughly follows the row order (`end` does: an event ends a few hours
+//   after it starts; registration deadlines usually too). Over its non-null rows, running
+//   minima/maxima bound the zone where matches can be and the runs sure to match, which are
+//   handed out as views of the non-null row list; only a narrow band of rows is tested.
+// - otherwise a permutation of the non-null rows sorted by (value, row): a range is a slice of it.
+//   One value's rows stay ascending in it, so an exact match is a ready view; a wider slice is
+//   re-sorted into row order through a bit set, or, when it covers much of the table, replaced by
+//   a branch-free scan of the column.
+import type { RowBits, RowSet } from './rowset.ts';
+
+export type Comparison = 'exact' | 'gt' | 'gte' | 'lt' | 'lte';
+
+const CACHE_ENTRIES = 64;
+
+/** Half-open interval of positions in the column's order (rows, or permutation). */
+export interface Span {
+  from: number;
+  to: number;
+}
+
+interface Envelope {
+  /** the non-null rows, ascending; null when there are no nulls (then it is 0..n-1) */
+  rows: Uint32Array | null;
+  /** the values of those rows */
+  values: Float64Array;
+  /** min of values[0..i] */
+  prefixMin: Float64Array;
+  /** max of values[i..m) */
+  suffixMax: Float64Array;
+}
+
+export class OrderedColumn {
+  readonly monotone: boolean;
+  /** permutation mode: non-null rows sorted by (value, row) */
+  private readonly perm: Uint32Array | null;
+  /** values in span order: the column itself (monotone) or the values of `perm` */
+  private readonly ordered: Float64Array;
+  /** number of positions: rows, or non-null rows in permutation mode */
+  readonly length: number;
+  private envelope: Envelope | null | undefined = undefined;
+
+  constructor(readonly values: Float64Array) {
+    let monotone = true;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v !== v || (i > 0 && v > values[i - 1])) {
+        monotone = false;
+        break;
+      }
+    }
+    this.monotone = monotone;
+    if (monotone) {
+      this.perm = null;
+      this.ordered = values;
+      this.length = values.length;
+      return;
+    }
+    const rows: number[] = [];
+    for (let i = 0; i < values.length; i++) if (values[i] === values[i]) rows.push(i);
+    rows.sort((a, b) => values[a] - values[b] || a - b);
+    this.perm = Uint32Array.from(rows);
+    this.ordered = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) this.ordered[i] = values[rows[i]];
+    this.length = rows.length;
+  }
+
+  /** Which of the shapes above answers wide spans (decided on first use). */
+  get shape(): 'monotone' | 'envelope' | 'permutation' {
+    if (this.monotone) return 'monotone';
+    return this.length > 0 && this.getEnvelope() ? 'envelope' : 'permutation';
+  }
+
+  /** Bytes held besides the column itself (permutation, envelope, cached results). */
+  byteSize(): number {
+    let bytes = this.perm ? this.perm.byteLength + this.ordered.byteLength : 0;
+    const e = this.envelope;
+    if (e) bytes += e.prefixMin.byteLength + e.suffixMax.byteLength + (e.rows ? e.rows.byteLength + e.values.byteLength : 0);
+    for (const r of this.cache.values()) bytes += r.byteLength;
+    return bytes;
+  }
+
+  /** Positions whose value satisfies `value <op> x`; x is finite or ±Infinity. */
+  span(op: Comparison, x: number): Span {
+    const n = this.length;
+    if (this.monotone) {
+      // descending
+      const le = this.first((v) => v <= x);
+      const lt = this.first((v) => v < x);
+      switch (op) {
+        case 'exact': return { from: le, to: lt };
+        case 'gt': return { from: 0, to: le };
+        case 'gte': return { from: 0, to: lt };
+        case 'lt': return { from: lt, to: n };
+        case 'lte': return { from: le, to: n };
+      }
+    }
+    const ge = this.first((v) => v >= x);
+    const gt = this.first((v) => v > x);
+    switch (op) {
+      case 'exact': return { from: ge, to: gt };
+      case 'gt': return { from: gt, to: n };
+      case 'gte': return { from: ge, to: n };
+      case 'lt': return { from: 0, to: ge };
+      case 'lte': return { from: 0, to: gt };
+    }
+  }
+
+  /** First position whose value satisfies `pred`; `pred` must be monotone along the order. */
+  private first(pred: (v: number) => boolean): number {
+    let lo = 0;
+    let hi = this.length;
+    const a = this.ordered;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (pred(a[mid])) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  /** Inclusive value bounds of a non-empty span: a row matches iff min <= value <= max. */
+  bounds(s: Span): [number, number] {
+    const a = this.ordered[s.from];
+    const b = this.ordered[s.to - 1];
+    return a <= b ? [a, b] : [b, a];
+  }
+
+  /** The rows of a span in ascending row order; `all` is 0..n-1 (views of it are handed out). */
+  rows(s: Span, all: RowSet, bits: RowBits, scratch: Uint32Array): RowSet {
+    if (s.to <= s.from) return all.subarray(0, 0);
+    if (this.monotone) return all.subarray(s.from, s.to);
+    const perm = this.perm!;
+    if (this.ordered[s.from] === this.ordered[s.to - 1]) return perm.subarray(s.from, s.to);
+    const key = s.from * (this.length + 1) + s.to;
+    const hit = this.cache.get(key);
+    if (hit) {
+      // refresh its place in the LRU order
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit;
+    }
+    const rows = this.computeRows(s, all, bits, scratch);
+    this.remember(key, rows);
+    return rows;
+  }
+
+  private computeRows(s: Span, all: RowSet, bits: RowBits, scratch: Uint32Array): RowSet {
+    const [min, max] = this.bounds(s);
+    const env = this.getEnvelope();
+    if (env) return this.rowsByEnvelope(env, min, max, all, scratch);
+    const n = this.values.length;
+    if ((s.to - s.from) * 4 > n) return scan(this.values, null, scratch, 0, n, min, max);
+    bits.mark(this.perm!, s.from, s.to);
+    return bits.drain(s.to - s.from);
+  }
+
+  // Many query values map to one span (`dfp_points__gte=2.5` and `=2`, any two instants between
+  // the same two stored values), and a wide span costs a scan of the column, so the last results
+  // are kept: at most CACHE_ENTRIES spans and 4 rows' worth per table row.
+  private readonly cache = new Map<number, RowSet>();
+  private cachedRows = 0;
+
+  private remember(key: number, rows: RowSet): void {
+    if (rows.length < 256) return; // cheap to recompute
+    this.cache.set(key, rows);
+    this.cachedRows += rows.length;
+    for (const [k, r] of this.cache) {
+      if (this.cache.size <= CACHE_ENTRIES && this.cachedRows <= 4 * this.values.length) break;
+      this.cache.delete(k);
+      this.cachedRows -= r.length;
+    }
+  }
+
+  /**
+   * Works on the non-null rows only (compacted), so that runs of rows sure to match are views of
+   * the compacted row list even in a column with nulls.
+   */
+  private rowsByEnvelope(env: Envelope, min: number, max: number, all: RowSet, scratch: Uint32Array): RowSet {
+    const { prefixMin, suffixMax, values } = env;
+    const rows = env.rows ?? all;
+    const m = values.length;
+    // positions before `from` are all > max; positions from `to` on are all < min
+    const from = firstIndex(m, (i) => prefixMin[i] <= max);
+    const to = firstIndex(m, (i) => suffixMax[i] < min);
+    if (from >= to) return all.subarray(0, 0);
+    if (max >= suffixMax[0]) {
+      // no effective upper bound: positions before `sureTo` are all >= min, so all match
+      const sureTo = firstIndex(m, (i) => prefixMin[i] < min);
+      if (sureTo >= to) return rows.subarray(from, to);
+      return concat(rows.subarray(from, Math.max(from, sureTo)), scan(values, env.rows, scratch, Math.max(from, sureTo), to, min, max));
+    }
+    if (min <= prefixMin[m - 1]) {
+      // no effective lower bound: positions from `sureFrom` on are all <= max, so all match
+      const sureFrom = firstIndex(m, (i) => suffixMax[i] <= max);
+      if (sureFrom <= from) return rows.subarray(from, to);
+      return concat(scan(values, env.rows, scratch, from, Math.min(sureFrom, to), min, max), rows.subarray(Math.min(sureFrom, to), to));
+    }
+    return scan(values, env.rows, scratch, from, to, min, max);
+  }
+
+  /**
+   * Envelopes pay off only if the column follows the row order closely; decided once by how wide
+   * the uncertain zone is for a few sample values.
+   */
+  private getEnvelope(): Envelope | null {
+    if (this.envelope !== undefined) return this.envelope;
+    this.envelope = null;
+    const v = this.values;
+    const n = v.length;
+    if (n < 1024) return null;
+    let rows: Uint32Array | null = null;
+    let compact = v;
+    if (this.length !== n) {
+      rows = new Uint32Array(this.length);
+      compact = new Float64Array(this.length);
+      for (let i = 0, k = 0; i < n; i++) {
+        if (v[i] !== v[i]) continue;
+        rows[k] = i;
+        compact[k++] = v[i];
+      }
+    }
+    const m = compact.length;
+    const prefixMin = new Float64Array(m);
+    const suffixMax = new Float64Array(m);
+    let acc = Infinity;
+    for (let i = 0; i < m; i++) prefixMin[i] = acc = Math.min(acc, compact[i]);
+    acc = -Infinity;
+    for (let i = m - 1; i >= 0; i--) suffixMax[i] = acc = Math.max(acc, compact[i]);
+    let zone = 0;
+    const samples = 16;
+    for (let k = 1; k < samples; k++) {
+      const x = this.ordered[Math.floor((k * this.length) / samples)];
+      const from = firstIndex(m, (i) => prefixMin[i] < x);
+      const to = firstIndex(m, (i) => suffixMax[i] < x);
+      zone += Math.max(0, to - from);
+    }
+    if (zone / (samples - 1) <= m / 32) this.envelope = { rows, values: compact, prefixMin, suffixMax };
+    return this.envelope;
+  }
+}
+
+/** First i in [0, n) with pred(i), pred monotone false→true; n if none. */
+function firstIndex(n: number, pred: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (pred(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * Rows (`rows[i]`, or i itself when `rows` is the identity) at positions [from, to) whose value
+ * is in [min, max]; branch-free (NaN, a null, fails both tests).
+ */
+function scan(values: Float64Array, rows: RowSet | null, scratch: Uint32Array, from: number, to: number, min: number, max: number): RowSet {
+  let k = 0;
+  if (rows === null) {
+    for (let i = from; i < to; i++) {
+      const v = values[i];
+      scratch[k] = i;
+      k += +(v >= min) & +(v <= max);
+    }
+  } else {
+    for (let i = from; i < to; i++) {
+      const v = values[i];
+      scratch[k] = rows[i];
+      k += +(v >= min) & +(v <= max);
+    }
+  }
+  return scratch.slice(0, k);
+}
+
+function concat(a: RowSet, b: RowSet): RowSet {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out = new Uint32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}

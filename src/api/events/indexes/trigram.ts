@@ -1,0 +1,447 @@
+// Trigram index over the folded distinct values of one text column.
+//
+// Sizes drive the design: 100k teasers of up to 300 characters hold ~18M (trigram, value) pairs,
+// 70 MB as plain 32-bit postings. So:
+// - Each trigram's value list is stored as delta-encoded varints (rare trigrams: a byte or two
+//   per value) or, once that would be half as big as a bit set over all values, as that bit set
+//   (n/8 bytes however many values have it). ~16 MB for those teasers, ~5 MB for titles.
+// - The column's index is bounded by a byte budget, spent on the rarest trigrams first (the
+//   most selective per byte). A trigram left out is still known to occur (a pattern needing a
+//   trigram that occurs nowhere is answered at once with nothing); it just cannot narrow the
+//   candidates. If none of a pattern's trigrams is indexed, the caller scans every value.
+// - Characters are mapped to a 7-bit alphabet: the 126 most frequent code units of the column
+//   get their own code, all others share one, and code 0 marks the start and the end of a value
+//   (so `endswith`, `^literal` and `literal$` get extra, selective trigrams). Sharing a code only
+//   adds candidates, never loses a match, and makes a trigram a 21-bit number, counted in flat
+//   arrays instead of a hash map.
+// A query yields candidate values, a superset of the matches, which the caller verifies.
+import { EMPTY, intersect, type RowSet } from './rowset.ts';
+
+/** What a pattern requires of a matching (folded) text. */
+export type TrigramQuery =
+  | { kind: 'all' }
+  | { kind: 'run'; text: string; atStart: boolean; atEnd: boolean }
+  | { kind: 'and'; parts: TrigramQuery[] }
+  | { kind: 'or'; parts: TrigramQuery[] };
+
+export const ALL: TrigramQuery = { kind: 'all' };
+
+/** a varint list is merged into candidates only if at most this many times longer (see intersectAll) */
+const MERGE_FACTOR = 8;
+/**
+ * A trigram gets a bit set as soon as its varint list would be half the bit set's size: bit sets
+ * are what make frequent trigrams cheap to apply (O(1) per candidate instead of a merge).
+ */
+const BITMAP_SHARE = 2;
+const BOUNDARY = 0;
+const OTHER = 127;
+const SPACE = 1 << 21;
+
+const UNINDEXED = 0;
+const VARINT = 1;
+const BITMAP = 2;
+
+/** A trigram of a query, resolved against the index. */
+interface Posting {
+  kind: typeof VARINT | typeof BITMAP;
+  slot: number;
+  count: number;
+}
+
+export class TrigramIndex {
+  /** 32-bit words per bit set */
+  private readonly words: number;
+
+  private constructor(
+    readonly valueCount: number,
+    private readonly codeOf: Uint8Array,
+    /** every trigram that occurs, ascending */
+    private readonly keys: Uint32Array,
+    /** per key: number of values containing it (kept for unindexed ones too) */
+    private readonly counts: Uint32Array,
+    /** per key: UNINDEXED, VARINT or BITMAP */
+    private readonly kinds: Uint8Array,
+    /** per key: byte offset into `varints`, or bit set number in `bitmaps` */
+    private readonly starts: Uint32Array,
+    private readonly varints: Uint8Array,
+    private readonly bitmaps: Int32Array,
+    /** share of all (trigram, value) pairs represented; 1 = nothing left out */
+    readonly coverage: number,
+  ) {
+    this.words = (valueCount + 31) >>> 5;
+  }
+
+  /** How the trigrams are held: as varint lists, as bit sets, or left out by the budget. */
+  get stats(): { trigrams: number; varint: number; bitmap: number; unindexed: number } {
+    const s = { trigrams: this.keys.length, varint: 0, bitmap: 0, unindexed: 0 };
+    for (const k of this.kinds) {
+      if (k === VARINT) s.varint++;
+      else if (k === BITMAP) s.bitmap++;
+      else s.unindexed++;
+    }
+    return s;
+  }
+
+  get byteSize(): number {
+    return (
+      this.codeOf.byteLength + this.keys.byteLength + this.counts.byteLength + this.kinds.byteLength +
+      this.starts.byteLength + this.varints.byteLength + this.bitmaps.byteLength
+    );
+  }
+
+  static build(folded: readonly string[], budgetBytes: number): TrigramIndex {
+    const n = folded.length;
+    const words = (n + 31) >>> 5;
+    const codeOf = alphabet(folded);
+    const count = new Int32Array(SPACE);
+    const bytes = new Int32Array(SPACE);
+    // stamp[t] = 1 + last value id seen with trigram t: de-duplicates within a value and gives
+    // the delta to encode
+    const stamp = new Int32Array(SPACE);
+    let total = 0;
+    forEachTrigram(folded, codeOf, stamp, (t, v, prev) => {
+      count[t]++;
+      bytes[t] += varintSize(v - prev);
+      total++;
+    });
+    let keyCount = 0;
+    for (let t = 0; t < SPACE; t++) if (count[t] !== 0) keyCount++;
+    const keys = new Uint32Array(keyCount);
+    const counts = new Uint32Array(keyCount);
+    const kinds = new Uint8Array(keyCount);
+    const starts = new Uint32Array(keyCount);
+    for (let t = 0, k = 0; t < SPACE; t++) {
+      if (count[t] === 0) continue;
+      keys[k] = t;
+      counts[k] = count[t];
+      k++;
+    }
+    // rarest first, each in its smaller form, until the budget is spent
+    const byRarity = Array.from(keys.keys()).sort((a, b) => counts[a] - counts[b]);
+    const bitmapBytes = words * 4;
+    let spent = 0;
+    let varintAt = 0;
+    let bitmapCount = 0;
+    let covered = 0;
+    for (const k of byRarity) {
+      const b = bytes[keys[k]];
+      const asBitmap = b * BITMAP_SHARE > bitmapBytes;
+      const cost = asBitmap ? bitmapBytes : b;
+      if (spent + cost > budgetBytes) break;
+      spent += cost;
+      covered += counts[k];
+      if (!asBitmap) {
+        kinds[k] = VARINT;
+        starts[k] = varintAt;
+        varintAt += b;
+      } else {
+        kinds[k] = BITMAP;
+        starts[k] = bitmapCount++;
+      }
+    }
+    const varints = new Uint8Array(varintAt);
+    const bitmaps = new Int32Array(bitmapCount * words);
+    // `count` becomes the write cursor of each varint trigram, -1 for bitmaps, -2 for the rest
+    for (let k = 0; k < keyCount; k++) {
+      count[keys[k]] = kinds[k] === VARINT ? starts[k] : kinds[k] === BITMAP ? -1 : -2;
+      bytes[keys[k]] = kinds[k] === BITMAP ? starts[k] * words : 0;
+    }
+    stamp.fill(0);
+    forEachTrigram(folded, codeOf, stamp, (t, v, prev) => {
+      const c = count[t];
+      if (c >= 0) {
+        let gap = v - prev;
+        let at = c;
+        while (gap >= 0x80) {
+          varints[at++] = (gap & 0x7f) | 0x80;
+          gap >>>= 7;
+        }
+        varints[at++] = gap;
+        count[t] = at;
+      } else if (c === -1) {
+        bitmaps[bytes[t] + (v >>> 5)] |= 1 << (v & 31);
+      }
+    });
+    return new TrigramIndex(n, codeOf, keys, counts, kinds, starts, varints, bitmaps, total === 0 ? 1 : covered / total);
+  }
+
+  /**
+   * Candidate value ids (ascending) that may satisfy the query, or null when the index cannot
+   * narrow it down (the caller scans every value).
+   */
+  candidates(q: TrigramQuery): RowSet | null {
+    switch (q.kind) {
+      case 'all':
+        return null;
+      case 'run':
+      case 'and': {
+        const postings: Posting[] = [];
+        const sets: RowSet[] = [];
+        if (!this.collectAnd(q, postings, sets)) return EMPTY;
+        return this.intersectAll(postings, sets);
+      }
+      case 'or': {
+        const parts: RowSet[] = [];
+        for (const p of q.parts) {
+          const c = this.candidates(p);
+          if (c === null) return null;
+          if (c.length > 0) parts.push(c);
+        }
+        if (parts.length <= 1) return parts[0] ?? EMPTY;
+        const bits = new Int32Array(this.words);
+        for (const p of parts) for (let i = 0; i < p.length; i++) bits[p[i] >>> 5] |= 1 << (p[i] & 31);
+        return extract(bits, this.valueCount);
+      }
+    }
+  }
+
+  /** Upper bound on the number of candidates, without intersecting. */
+  estimate(q: TrigramQuery): number {
+    const e = this.estimateOf(q);
+    return e === null ? this.valueCount : Math.min(e, this.valueCount);
+  }
+
+  /** null: not narrowed down */
+  private estimateOf(q: TrigramQuery): number | null {
+    switch (q.kind) {
+      case 'all':
+        return null;
+      case 'run': {
+        let best: number | null = null;
+        for (const t of this.trigramsOf(q)) {
+          const k = this.slot(t);
+          if (k < 0) return 0;
+          if (this.kinds[k] !== UNINDEXED && (best === null || this.counts[k] < best)) best = this.counts[k];
+        }
+        return best;
+      }
+      case 'and': {
+        let best: number | null = null;
+        for (const p of q.parts) {
+          const e = this.estimateOf(p);
+          if (e !== null && (best === null || e < best)) best = e;
+        }
+        return best;
+      }
+      case 'or': {
+        let sum = 0;
+        for (const p of q.parts) {
+          const e = this.estimateOf(p);
+          if (e === null) return null;
+          sum += e;
+        }
+        return sum;
+      }
+    }
+  }
+
+  /** Flattens nested ANDs; false when the query cannot match any value. */
+  private collectAnd(q: TrigramQuery, postings: Posting[], sets: RowSet[]): boolean {
+    if (q.kind === 'run') {
+      for (const t of this.trigramsOf(q)) {
+        const k = this.slot(t);
+        if (k < 0) return false; // occurs nowhere
+        const kind = this.kinds[k];
+        if (kind !== UNINDEXED) postings.push({ kind: kind as Posting['kind'], slot: k, count: this.counts[k] });
+      }
+      return true;
+    }
+    if (q.kind === 'and') {
+      for (const p of q.parts) if (!this.collectAnd(p, postings, sets)) return false;
+      return true;
+    }
+    const c = this.candidates(q);
+    if (c !== null) {
+      if (c.length === 0) return false;
+      sets.push(c);
+    }
+    return true;
+  }
+
+  /**
+   * Starts from the smallest list and narrows it. Bit sets filter candidates at O(1) each, so all
+   * of them are applied; a longer varint list is merged only while that is cheaper than
+   * verifying the surplus candidates it could remove.
+   */
+  private intersectAll(postings: Posting[], sets: RowSet[]): RowSet | null {
+    const lists = postings.filter((p) => p.kind === VARINT).sort((a, b) => a.count - b.count);
+    const bitmaps = postings.filter((p) => p.kind === BITMAP);
+    sets.sort((a, b) => a.length - b.length);
+    let acc: RowSet | null = null;
+    let nextList = 0;
+    if (sets.length > 0 && (lists.length === 0 || sets[0].length <= lists[0].count)) acc = sets[0];
+    else if (lists.length > 0) acc = this.decode(lists[nextList++].slot);
+    if (acc === null) {
+      if (bitmaps.length === 0) return null;
+      // only frequent trigrams: AND their bit sets word by word
+      const words = this.words;
+      const bits = this.bitmaps.slice(this.starts[bitmaps[0].slot] * words, (this.starts[bitmaps[0].slot] + 1) * words);
+      for (let i = 1; i < bitmaps.length; i++) {
+        const base = this.starts[bitmaps[i].slot] * words;
+        for (let w = 0; w < words; w++) bits[w] &= this.bitmaps[base + w];
+      }
+      return extract(bits, this.valueCount);
+    }
+    for (const s of sets) if (s !== acc && acc.length > 0) acc = intersect(acc, s);
+    for (; nextList < lists.length && acc.length > 0; nextList++) {
+      const l = lists[nextList];
+      if (l.count > acc.length * MERGE_FACTOR) break;
+      acc = this.intersectVarint(acc, l.slot);
+    }
+    for (const b of bitmaps) {
+      if (acc.length === 0) break;
+      acc = this.filterBitmap(acc, b.slot);
+    }
+    return acc;
+  }
+
+  private decode(k: number): RowSet {
+    const out = new Uint32Array(this.counts[k]);
+    const bytes = this.varints;
+    let at = this.starts[k];
+    let v = -1;
+    for (let i = 0; i < out.length; i++) {
+      let b = bytes[at++];
+      let gap = b & 0x7f;
+      let shift = 7;
+      while (b & 0x80) {
+        b = bytes[at++];
+        gap |= (b & 0x7f) << shift;
+        shift += 7;
+      }
+      v += gap;
+      out[i] = v;
+    }
+    return out;
+  }
+
+  private intersectVarint(acc: RowSet, k: number): RowSet {
+    const out = new Uint32Array(acc.length);
+    const bytes = this.varints;
+    let at = this.starts[k];
+    const n = this.counts[k];
+    let v = -1;
+    let j = 0;
+    let o = 0;
+    for (let i = 0; i < n && j < acc.length; i++) {
+      let b = bytes[at++];
+      let gap = b & 0x7f;
+      let shift = 7;
+      while (b & 0x80) {
+        b = bytes[at++];
+        gap |= (b & 0x7f) << shift;
+        shift += 7;
+      }
+      v += gap;
+      while (j < acc.length && acc[j] < v) j++;
+      if (j < acc.length && acc[j] === v) out[o++] = acc[j++];
+    }
+    return out.subarray(0, o);
+  }
+
+  private filterBitmap(acc: RowSet, k: number): RowSet {
+    const base = this.starts[k] * this.words;
+    const bits = this.bitmaps;
+    const out = new Uint32Array(acc.length);
+    let o = 0;
+    for (let i = 0; i < acc.length; i++) {
+      const v = acc[i];
+      out[o] = v;
+      o += (bits[base + (v >>> 5)] >>> (v & 31)) & 1;
+    }
+    return out.subarray(0, o);
+  }
+
+  private trigramsOf(run: { text: string; atStart: boolean; atEnd: boolean }): number[] {
+    const codes: number[] = [];
+    if (run.atStart) codes.push(BOUNDARY);
+    for (let i = 0; i < run.text.length; i++) codes.push(this.codeOf[run.text.charCodeAt(i)]);
+    if (run.atEnd) codes.push(BOUNDARY);
+    const out = new Set<number>();
+    for (let i = 2; i < codes.length; i++) out.add((codes[i - 2] << 14) | (codes[i - 1] << 7) | codes[i]);
+    return [...out];
+  }
+
+  private slot(t: number): number {
+    const keys = this.keys;
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid] < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < keys.length && keys[lo] === t ? lo : -1;
+  }
+}
+
+function varintSize(x: number): number {
+  return x < 0x80 ? 1 : x < 0x4000 ? 2 : x < 0x200000 ? 3 : x < 0x10000000 ? 4 : 5;
+}
+
+/** The set bits of a bit set, ascending. */
+function extract(bits: Int32Array, limit: number): RowSet {
+  let total = 0;
+  for (let w = 0; w < bits.length; w++) {
+    let x = bits[w];
+    // population count
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    total += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  }
+  const out = new Uint32Array(total);
+  let k = 0;
+  for (let w = 0; w < bits.length; w++) {
+    let x = bits[w];
+    const base = w << 5;
+    while (x !== 0) {
+      const low = x & -x;
+      const v = base | (31 - Math.clz32(low));
+      if (v < limit) out[k++] = v;
+      x ^= low;
+    }
+  }
+  return out.subarray(0, k);
+}
+
+/** Codes 1..126 for the most frequent code units, OTHER for the rest. */
+function alphabet(folded: readonly string[]): Uint8Array {
+  const freq = new Float64Array(0x10000);
+  for (const s of folded) for (let i = 0; i < s.length; i++) freq[s.charCodeAt(i)]++;
+  const used: number[] = [];
+  for (let c = 0; c < 0x10000; c++) if (freq[c] > 0) used.push(c);
+  used.sort((a, b) => freq[b] - freq[a] || a - b);
+  const codeOf = new Uint8Array(0x10000).fill(OTHER);
+  for (let i = 0; i < used.length && i < OTHER - 1; i++) codeOf[used[i]] = i + 1;
+  return codeOf;
+}
+
+/**
+ * Calls `emit` once per (trigram, value) pair, values ascending, with the previous value id
+ * that had the trigram (-1 for none). `stamp` must be zeroed.
+ */
+function forEachTrigram(
+  folded: readonly string[],
+  codeOf: Uint8Array,
+  stamp: Int32Array,
+  emit: (trigram: number, value: number, previous: number) => void,
+): void {
+  for (let v = 0; v < folded.length; v++) {
+    const s = folded[v];
+    if (s.length === 0) continue;
+    const mark = v + 1;
+    let a = BOUNDARY;
+    let b = codeOf[s.charCodeAt(0)];
+    for (let i = 1; i <= s.length; i++) {
+      const c = i < s.length ? codeOf[s.charCodeAt(i)] : BOUNDARY;
+      const t = (a << 14) | (b << 7) | c;
+      const seen = stamp[t];
+      if (seen !== mark) {
+        stamp[t] = mark;
+        emit(t, v, seen - 1);
+      }
+      a = b;
+      b = c;
+    }
+  }
+}

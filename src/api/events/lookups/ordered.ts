@@ -1,0 +1,40 @@
+// Comparisons on a numeric column that is not in row order (end, registration_end,
+// last_modified, dfp_points; `start` never gets here, the planner turns it into a row range).
+import type { OrderedColumn, Span } from '../indexes/ordered-column.ts';
+import { restrict, type RowSet } from '../indexes/rowset.ts';
+import type { TableIndexes } from '../indexes/table-indexes.ts';
+import { TEST_COST, type Condition } from './condition.ts';
+
+export class SpanCondition implements Condition {
+  readonly testCost = TEST_COST.typed;
+  constructor(
+    readonly param: string,
+    private readonly column: OrderedColumn,
+    private readonly span: Span,
+    private readonly ix: TableIndexes,
+  ) {}
+
+  estimate(): number {
+    return Math.max(0, this.span.to - this.span.from);
+  }
+
+  rows(lo: number, hi: number): RowSet {
+    return restrict(this.column.rows(this.span, this.ix.all, this.ix.bits, this.ix.scratch), lo, hi);
+  }
+
+  filter(candidates: RowSet): RowSet {
+    if (this.span.to <= this.span.from) return candidates.subarray(0, 0);
+    // inclusive bounds taken from the span itself, so nulls (NaN) fail both comparisons
+    const [min, max] = this.column.bounds(this.span);
+    const values = this.column.values;
+    const out = this.ix.scratch;
+    let k = 0;
+    for (let i = 0; i < candidates.length; i++) {
+      const r = candidates[i];
+      const v = values[r];
+      out[k] = r;
+      k += +(v >= min) & +(v <= max); // branch-free; NaN (null) fails both
+    }
+    return out.slice(0, k);
+  }
+}

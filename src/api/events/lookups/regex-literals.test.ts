@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { RE2JS } from 're2js';
+import { fold } from '../fold.ts';
+import type { TrigramQuery } from '../indexes/trigram.ts';
+import { prng, randomRegex, randomText, TRICKY } from '../test-random.ts';
+import { literalAlternatives, requiredLiterals } from './regex-literals.ts';
+
+const run = (text: string, atStart = false, atEnd = false): TrigramQuery => ({ kind: 'run', text, atStart, atEnd });
+
+function holds(q: TrigramQuery, folded: string): boolean {
+  switch (q.kind) {
+    case 'all':
+      return true;
+    case 'run':
+      if (q.atStart && q.atEnd) return folded === q.text;
+      if (q.atStart) return folded.startsWith(q.text);
+      if (q.atEnd) return folded.endsWith(q.text);
+      return folded.includes(q.text);
+    case 'and':
+      return q.parts.every((p) => holds(p, folded));
+    case 'or':
+      return q.parts.some((p) => holds(p, folded));
+  }
+}
+
+describe('requiredLiterals', () => {
+  it.each<[string, boolean, TrigramQuery]>([
+    ['Workshop', false, run('workshop')],
+    ['^Work', false, run('work', true)],
+    ['shop$', false, run('shop', false, true)],
+    ['^exact$', false, run('exact', true, true)],
+    ['ab+c', false, { kind: 'and', parts: [run('ab'), run('bc')] }],
+    ['ab*c', false, { kind: 'and', parts: [run('a'), run('c')] }],
+    ['ab?c', false, { kind: 'and', parts: [run('a'), run('c')] }],
+    ['ab{2}c', false, run('abbc')],
+    ['ab{2,3}c', false, { kind: 'and', parts: [run('abb'), run('bc')] }],
+    ['a{,3}', false, run('a{,3}')],
+    ['Kardio|Neuro', false, { kind: 'or', parts: [run('kardio'), run('neuro')] }],
+    ['(Kardio|Neuro)logie', false, { kind: 'and', parts: [{ kind: 'or', parts: [run('kardio'), run('neuro')] }, run('logie')] }],
+    ['(Kardio|.*)logie', false, run('logie')],
+    ['x(abc)?y', false, { kind: 'and', parts: [run('x'), run('y')] }],
+    ['a.b', false, { kind: 'and', parts: [run('a'), run('b')] }],
+    ['\\d+ Uhr', false, run(' uhr')],
+    ['a\\.b', false, run('a.b')],
+    ['\\Qa.b\\E', false, run('a.b')],
+    ['\\Qab\\E*c', false, { kind: 'and', parts: [run('a'), run('c')] }],
+    ['\\x{df}er', false, run('ßer')],
+    ['[abc]def', false, run('def')],
+    ['[]a]xyz', false, run('xyz')],
+    ['\\bWork\\b', false, run('work')],
+    ['(?m)^Work', false, run('work')],
+    ['\\AWork', false, run('work', true)],
+    ['WEIẞ', true, run('weiß')],
+    ['ΐx', true, run('x')], // ΐ has a case partner that folds differently
+    ['ΐx', false, run('ΐx')],
+    ['a(?i)ΐb', false, { kind: 'and', parts: [run('a'), run('b')] }],
+    ['(?i:ΐ)b|c', false, { kind: 'or', parts: [run('b'), run('c')] }],
+    ['(?i)x|ΐ', false, 'all' as never],
+    ['a|.*', false, { kind: 'all' }],
+    ['.*', false, { kind: 'all' }],
+    ['(?<=a)b', false, run('b')],
+  ])('%s (ci=%s)', (pattern, ci, expected) => {
+    const q = requiredLiterals(pattern, ci);
+    if ((expected as unknown) === 'all') expect(q.kind).toBe('all');
+    else expect(q).toEqual(expected);
+  });
+
+  it('never demands more than the pattern: any text RE2 matches satisfies the query', () => {
+    const r = prng(7);
+    let checked = 0;
+    let matched = 0;
+    for (let i = 0; i < 4000; i++) {
+      const pattern = randomRegex(r);
+      const ci = r.chance(0.5);
+      let re: RE2JS;
+      try {
+        re = RE2JS.compile(pattern, RE2JS.DOTALL | (ci ? RE2JS.CASE_INSENSITIVE : 0));
+      } catch {
+        continue;
+      }
+      const q = requiredLiterals(pattern, ci);
+      checked++;
+      for (let j = 0; j < 25; j++) {
+        const text = randomText(r, 14, TRICKY);
+        if (!re.test(text)) continue;
+        matched++;
+        expect(holds(q, fold(text)), `${pattern} (ci=${ci}) on ${JSON.stringify(text)}: ${JSON.stringify(q)}`).toBe(true);
+      }
+    }
+    // the generator must produce enough valid, matching patterns for this to mean something
+    expect(checked).toBeGreaterThan(1500);
+    expect(matched).toBeGreaterThan(3000);
+  });
+});
+
+const lit = (text: string, atStart = false, atEnd = false) => ({ text, atStart, atEnd });
+
+describe('literalAlternatives', () => {
+  it('recognises plain alternatives of anchored or unanchored literals', () => {
+    expect(literalAlternatives('Kardio|^Neuro|logie$|^Exakt$', false)).toEqual([
+      lit('Kardio'), lit('Neuro', true), lit('logie', false, true), lit('Exakt', true, true),
+    ]);
+    expect(literalAlternatives('KARDIO', true)).toEqual([lit('kardio')]);
+    expect(literalAlternatives('NEURO|HERZ', true)).toEqual([lit('neuro'), lit('herz')]);
+    expect(literalAlternatives('a|', false)).toEqual([lit('a'), lit('')]);
+  });
+  it('refuses anything needing the regex engine', () => {
+    for (const p of ['a.b', 'a\\.b', 'ab*', '(a)', '[a]', 'a{2}', 'a^b', 'a$b', '']) expect(literalAlternatives(p, false), p).toBe(null);
+    expect(literalAlternatives('straße', true)).toBe(null); // not ASCII
+    expect(literalAlternatives('straße', false)).toEqual([lit('straße')]);
+  });
+  it('agrees with RE2 wherever it answers', () => {
+    const r = prng(9);
+    const alphabet = [...'aAbBsSkKſKıİiI|^$ß'];
+    let answered = 0;
+    for (let i = 0; i < 3000; i++) {
+      const pattern = randomText(r, 6, alphabet);
+      const ci = r.chance(0.5);
+      let re: RE2JS;
+      try {
+        re = RE2JS.compile(pattern, RE2JS.DOTALL | (ci ? RE2JS.CASE_INSENSITIVE : 0));
+      } catch {
+        continue;
+      }
+      const alts = literalAlternatives(pattern, ci);
+      if (alts === null) continue;
+      answered++;
+      for (let j = 0; j < 20; j++) {
+        const text = randomText(r, 8, alphabet);
+        const subject = ci ? fold(text) : text;
+        const found = alts.some((a) => holds({ kind: 'run', ...a }, subject));
+        // exact, except that ı and İ fold to i (the caller asks the engine for texts with them)
+        if (ci && /i/i.test(pattern) && /[ıİ]/.test(text)) {
+          if (re.test(text)) expect(found).toBe(true);
+        } else expect(found, `${pattern} ci=${ci} ${JSON.stringify(text)}`).toBe(re.test(text));
+      }
+    }
+    expect(answered).toBeGreaterThan(300);
+  });
+});

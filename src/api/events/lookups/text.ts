@@ -1,0 +1,245 @@
+// String lookups on a text column, and `contains`/`startswith` on the ISO text of a timestamp.
+//
+// Each lookup is first answered in the space of distinct values, then mapped to rows:
+// - exact, iexact, startswith, istartswith: binary search in the values sorted by (folded) text;
+//   exact, no verification.
+// - contains, icontains, endswith, iendswith, regex, iregex: the trigram index narrows the values
+//   to candidates, which are verified one by one (needles under 3 characters, patterns without a
+//   usable literal and small columns scan every distinct value instead).
+// Null fields have no value id, so they never match.
+import type { RE2JS } from 're2js';
+import { fold } from '../fold.ts';
+import type { TextColumn } from '../indexes/text-column.ts';
+import { type RowSet } from '../indexes/rowset.ts';
+import { ALL, type TrigramQuery } from '../indexes/trigram.ts';
+import { TEST_COST, type Condition } from './condition.ts';
+import { literalAlternatives, requiredLiterals } from './regex-literals.ts';
+import type { StringLookup } from '../catalog.ts';
+
+export type TextOp = 'exact' | StringLookup;
+
+export interface TextOptions {
+  /** columns with at most this many distinct values are scanned rather than trigram-indexed */
+  scanBelowValues: number;
+  /** false for columns where trigrams do not narrow anything down (ISO timestamps) */
+  trigrams: boolean;
+  /** candidate lists this short are tested row by row, without consulting an index */
+  fewRows: number;
+}
+
+type Mode = 'sorted' | 'trigram' | 'scan';
+
+const CASE_INSENSITIVE = new Set<TextOp>(['iexact', 'icontains', 'istartswith', 'iendswith']);
+
+/** the characters that fold to an `i` RE2 does not match case-insensitively with `i` */
+const DOTTED_OR_DOTLESS_I = /[\u0130\u0131]/;
+
+export class TextCondition implements Condition {
+  readonly testCost: number;
+  private readonly key: string;
+  private readonly folded: boolean;
+  private readonly mode: Mode;
+  private readonly query: TrigramQuery;
+  /** verified matching value ids over the whole column, once computed */
+  private matched: ArrayLike<number> | null = null;
+
+  constructor(
+    readonly param: string,
+    private readonly column: TextColumn,
+    private readonly op: TextOp,
+    needle: string,
+    private readonly regex: RE2JS | null,
+    private readonly options: TextOptions,
+  ) {
+    this.folded = CASE_INSENSITIVE.has(op);
+    this.key = this.folded ? fold(needle) : needle;
+    this.testCost = regex ? TEST_COST.regex : TEST_COST.string;
+    if (op === 'exact' || op === 'iexact' || op === 'startswith' || op === 'istartswith') {
+      this.mode = 'sorted';
+      this.query = ALL;
+      return;
+    }
+    // what every matching folded text contains
+    this.query =
+      regex !== null
+        ? requiredLiterals(needle, op === 'iregex')
+        : { kind: 'run', text: fold(needle), atStart: false, atEnd: op === 'endswith' || op === 'iendswith' };
+    const indexable = options.trigrams && column.valueCount > options.scanBelowValues && hasTrigram(this.query);
+    this.mode = indexable ? 'trigram' : 'scan';
+  }
+
+  /** Whether value `v` matches. Built on first use: it may need the folded values. */
+  private get test(): (v: number) => boolean {
+    return (this.tester ??= makeTest(this.column, this.op, this.key, this.regex, this.query));
+  }
+  private tester: ((v: number) => boolean) | null = null;
+
+  estimate(): number {
+    const perValue = this.column.rowsPerValue;
+    switch (this.mode) {
+      case 'sorted':
+        return Math.ceil(this.sortedValues().length * perValue);
+      case 'trigram':
+        return Math.ceil(this.column.trigrams.estimate(this.query) * perValue);
+      case 'scan':
+        return this.column.nonNullRows;
+    }
+  }
+
+  rows(lo: number, hi: number): RowSet {
+    const whole = lo === 0 && hi >= this.column.rowValue.length;
+    return this.column.rowsOf(whole ? this.matching() : this.matchingIn(lo, hi), lo, hi);
+  }
+
+  filter(candidates: RowSet): RowSet {
+    const rowValue = this.column.rowValue;
+    const out = new Uint32Array(candidates.length);
+    let k = 0;
+    // Testing the candidates directly beats computing the whole match set when they are fewer
+    // than the values that set would have to look at.
+    if (this.matched === null && (candidates.length <= this.options.fewRows || candidates.length < this.valuesToVisit())) {
+      const test = this.test;
+      for (let i = 0; i < candidates.length; i++) {
+        const r = candidates[i];
+        const v = rowValue[r];
+        if (v >= 0 && test(v)) out[k++] = r;
+      }
+      return out.subarray(0, k);
+    }
+    const matched = this.matching();
+    const mark = new Uint8Array(this.column.valueCount + 1); // slot 0 is the null value id -1
+    for (let i = 0; i < matched.length; i++) mark[matched[i] + 1] = 1;
+    for (let i = 0; i < candidates.length; i++) {
+      const r = candidates[i];
+      out[k] = r;
+      k += mark[rowValue[r] + 1];
+    }
+    return out.subarray(0, k);
+  }
+
+  /** how many distinct values computing the whole match set inspects */
+  private valuesToVisit(): number {
+    switch (this.mode) {
+      case 'sorted':
+        return this.sortedValues().length;
+      case 'trigram':
+        return this.column.trigrams.estimate(this.query);
+      case 'scan':
+        return this.column.valueCount;
+    }
+  }
+
+  private sortedCache: Uint32Array | null = null;
+  private sortedValues(): Uint32Array {
+    const whole = this.op === 'exact' || this.op === 'iexact';
+    return (this.sortedCache ??= this.column.valuesWithPrefix(this.key, this.folded, whole));
+  }
+
+  private matching(): ArrayLike<number> {
+    return (this.matched ??= this.matchingIn(0, Infinity));
+  }
+
+  /** matching value ids that have a row in [lo, hi) (hi = Infinity: all) */
+  private matchingIn(lo: number, hi: number): ArrayLike<number> {
+    if (this.mode === 'sorted') return this.sortedValues();
+    const col = this.column;
+    const test = this.test;
+    const narrow = hi !== Infinity;
+    const out: number[] = [];
+    const candidates = this.mode === 'trigram' ? col.trigrams.candidates(this.query) : null;
+    if (candidates === null) {
+      for (let v = 0, n = col.valueCount; v < n; v++) {
+        if ((!narrow || col.hasRowIn(v, lo, hi)) && test(v)) out.push(v);
+      }
+    } else {
+      for (let i = 0; i < candidates.length; i++) {
+        const v = candidates[i];
+        if ((!narrow || col.hasRowIn(v, lo, hi)) && test(v)) out.push(v);
+      }
+    }
+    return out;
+  }
+}
+
+/** A test of what a trigram query requires, on folded text; null when it requires nothing. */
+function literalCheck(q: TrigramQuery): ((folded: string) => boolean) | null {
+  switch (q.kind) {
+    case 'all':
+      return null;
+    case 'run': {
+      const { text, atStart, atEnd } = q;
+      if (atStart && atEnd) return (s) => s === text;
+      if (atStart) return (s) => s.startsWith(text);
+      if (atEnd) return (s) => s.endsWith(text);
+      return (s) => s.includes(text);
+    }
+    case 'and': {
+      const parts = q.parts.map(literalCheck).filter((p) => p !== null);
+      if (parts.length === 0) return null;
+      return (s) => parts.every((p) => p(s));
+    }
+    case 'or': {
+      const parts = q.parts.map(literalCheck);
+      if (parts.some((p) => p === null)) return null;
+      return (s) => parts.some((p) => p!(s));
+    }
+  }
+}
+
+function hasTrigram(q: TrigramQuery): boolean {
+  switch (q.kind) {
+    case 'all':
+      return false;
+    case 'run':
+      return q.text.length + (q.atStart ? 1 : 0) + (q.atEnd ? 1 : 0) >= 3;
+    case 'and':
+      return q.parts.some(hasTrigram);
+    case 'or':
+      return q.parts.every(hasTrigram);
+  }
+}
+
+function makeTest(column: TextColumn, op: TextOp, key: string, regex: RE2JS | null, required: TrigramQuery): (v: number) => boolean {
+  const values = column.values;
+  if (regex !== null) {
+    const plain = literalAlternatives(key, op === 'iregex');
+    if (plain !== null) {
+      const check = literalCheck({ kind: 'or', parts: plain.map((p) => ({ kind: 'run', ...p })) })!;
+      if (op === 'regex') return (v) => check(values[v]);
+      const folded = column.folded;
+      if (!/i/i.test(key)) return (v) => check(folded[v]);
+      return (v) => check(folded[v]) && (!DOTTED_OR_DOTLESS_I.test(values[v]) || regex.test(values[v]));
+    }
+    // The literals the pattern requires are checked on the folded text first: native substring
+    // search is an order of magnitude faster than the regex engine and rejects most candidates
+    // (all of them when the index could not narrow the pattern down).
+    const literals = literalCheck(required);
+    if (literals === null) return (v) => regex.test(values[v]);
+    const folded = column.folded;
+    return (v) => literals(folded[v]) && regex.test(values[v]);
+  }
+  switch (op) {
+    case 'exact':
+      return (v) => values[v] === key;
+    case 'contains':
+      return (v) => values[v].includes(key);
+    case 'startswith':
+      return (v) => values[v].startsWith(key);
+    case 'endswith':
+      return (v) => values[v].endsWith(key);
+  }
+  const folded = column.folded;
+  switch (op) {
+    case 'iexact':
+      return (v) => folded[v] === key;
+    case 'icontains':
+      return (v) => folded[v].includes(key);
+    case 'istartswith':
+      return (v) => folded[v].startsWith(key);
+    case 'iendswith':
+      return (v) => folded[v].endsWith(key);
+    case 'regex':
+    case 'iregex':
+      throw new Error('a regex lookup needs its compiled pattern');
+  }
+}

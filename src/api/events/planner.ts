@@ -1,0 +1,72 @@
+// Turns the clauses of one request into its rows.
+//
+// 1. Comparisons are merged per column into one span. On `start` (the list order) the span is a
+//    contiguous row range [lo, hi) that bounds every other step; on other columns it becomes a
+//    SpanCondition.
+// 2. The condition expected to yield the fewest rows (or the row range itself) drives: it lists
+//    its rows within the range.
+// 3. The others sieve that list, cheapest test first (typed arrays before strings before regex),
+//    and stop as soon as nothing is left.
+// No per-row objects are created; row sets are typed arrays, often views of cached ones.
+import type { Span } from './indexes/ordered-column.ts';
+import { EMPTY, type RowSet } from './indexes/rowset.ts';
+import type { TableIndexes } from './indexes/table-indexes.ts';
+import { TEST_COST, type Clause, type Condition, type NumericColumn } from './lookups/condition.ts';
+import { SpanCondition } from './lookups/ordered.ts';
+
+export function evaluate(ix: TableIndexes, clauses: readonly Clause[]): RowSet {
+  let lo = 0;
+  let hi = ix.length;
+  const conditions: Condition[] = [];
+  const spans = new Map<NumericColumn, { span: Span; param: string }>();
+  for (const c of clauses) {
+    if (c.kind === 'condition') {
+      conditions.push(c.condition);
+      continue;
+    }
+    const s = ix.numeric(c.column).span(c.op, c.value);
+    const prev = spans.get(c.column);
+    spans.set(
+      c.column,
+      prev ? { span: { from: Math.max(prev.span.from, s.from), to: Math.min(prev.span.to, s.to) }, param: prev.param } : { span: s, param: c.param },
+    );
+  }
+  for (const [column, { span, param }] of spans) {
+    const col = ix.numeric(column);
+    if (col.monotone) {
+      lo = Math.max(lo, span.from);
+      hi = Math.min(hi, span.to);
+    } else {
+      if (span.to <= span.from) return EMPTY;
+      conditions.push(new SpanCondition(param, col, span, ix));
+    }
+  }
+  if (lo >= hi) return EMPTY;
+  if (conditions.length === 0) return ix.all.subarray(lo, hi);
+
+  // Typed-array conditions estimate in O(log n). String conditions may have to build an index
+  // to estimate, which is pointless when a cheap condition already leaves a handful of rows.
+  const estimates = conditions.map((c) => (c.testCost < TEST_COST.string ? c.estimate(lo, hi) : NaN));
+  const cheapest = Math.min(...estimates.filter((e) => e === e));
+  for (let i = 0; i < conditions.length; i++) {
+    if (estimates[i] !== estimates[i]) estimates[i] = cheapest <= ix.options.fewRows ? Infinity : conditions[i].estimate(lo, hi);
+  }
+  let driver = -1;
+  let best = hi - lo;
+  for (let i = 0; i < conditions.length; i++) {
+    if (estimates[i] < best || (driver === -1 && estimates[i] === best)) {
+      best = estimates[i];
+      driver = i;
+    }
+  }
+  let rows = driver === -1 ? ix.all.subarray(lo, hi) : conditions[driver].rows(lo, hi);
+  const rest = conditions
+    .map((c, i) => ({ c, e: estimates[i], i }))
+    .filter((x) => x.i !== driver)
+    .sort((a, b) => a.c.testCost - b.c.testCost || a.e - b.e);
+  for (const { c } of rest) {
+    if (rows.length === 0) break;
+    rows = c.filter(rows);
+  }
+  return rows;
+}

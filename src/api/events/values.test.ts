@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { cleanBoolean, cleanChoices, cleanNumber, cleanRegex, cleanTimestamp, MESSAGES, strip } from './values.ts';
+
+describe('strip', () => {
+  it('removes what Python str.strip() removes', () => {
+    expect(strip(' \t\n\r\x0b\x0c a b \x1c\x1f\x85\xa0\u2003\u3000')).toBe('a b');
+    expect(strip('\ufeffx')).toBe('\ufeffx'); // not whitespace to Python
+    expect(strip('   ')).toBe('');
+  });
+});
+
+describe('cleanNumber', () => {
+  it.each([
+    ['8', 8], ['+8', 8], ['008', 8], ['-8', -8], ['1.5', 1], ['1.9999999999999999999', 1], ['-1.5', -1],
+    ['1e1', 10], ['1E+1', 10], ['.5', 0], ['5.', 5], ['.8e1', 8], ['80e-1', 8], ['123456789e-3', 123456],
+    ['1_000', 1000], ['1_0.5_5', 10], ['0e400', 0], ['9e-999999', 0], ['1e400', Infinity], ['-1e400', -Infinity],
+    ['12345678901234567890', 12345678901234567890],
+  ])('%s → %d', (text, value) => {
+    expect(cleanNumber(text)).toEqual({ ok: true, value });
+  });
+  it('reads -0.5 as zero', () => {
+    const r = cleanNumber('-0.5');
+    expect(r.ok && r.value === 0).toBe(true);
+  });
+  it.each(['abc', 'NaN', 'nan', 'sNaN', 'Infinity', 'inf', '-Infinity', '', ' 8', '1,5', '0x1f', '1e', 'e5', '.', '-', '+', '1__0', '_1', '1_', '1.2.3', '١'])(
+    'refuses %j',
+    (text) => {
+      expect(cleanNumber(text)).toEqual({ ok: false, message: 'Enter a number.' });
+    },
+  );
+});
+
+describe('cleanBoolean', () => {
+  it.each([['true', true], ['TRUE', true], ['tRuE', true], ['1', true], ['false', false], ['False', false], ['0', false]])('%s', (t, v) => {
+    expect(cleanBoolean(t)).toEqual({ ok: true, value: v });
+  });
+  it.each(['yes', 'no', 'on', 'off', '2', '01', 't', 'f', ''])('refuses %j', (t) => {
+    expect(cleanBoolean(t)).toEqual({ ok: false, message: MESSAGES.boolean });
+  });
+});
+
+describe('cleanTimestamp', () => {
+  const Z = 'Europe/Vienna';
+  it.each([
+    ['2025-05-09T16:00:00+02:00', Date.UTC(2025, 4, 9, 14)],
+    ['2025-05-09T14:00:00Z', Date.UTC(2025, 4, 9, 14)],
+    ['2025-05-09T16:00:00+0200', Date.UTC(2025, 4, 9, 14)],
+    ['2025-05-09T16:00:00', Date.UTC(2025, 4, 9, 14)],
+    ['2025-05-09 16:00', Date.UTC(2025, 4, 9, 14)],
+    ['2025-05-09', Date.UTC(2025, 4, 8, 22)],
+    ['2025-01-09', Date.UTC(2025, 0, 8, 23)],
+  ])('%s', (text, ms) => {
+    expect(cleanTimestamp(text, Z)).toEqual({ ok: true, value: ms });
+  });
+  it('names the local time that DST makes ambiguous or skips', () => {
+    expect(cleanTimestamp('2025-10-26T02:30:00', Z)).toEqual({
+      ok: false,
+      message: '2025-10-26 02:30:00 couldn’t be interpreted in time zone Europe/Vienna; it may be ambiguous or it may not exist.',
+    });
+    expect(cleanTimestamp('2025-03-30T02:30', Z)).toEqual({
+      ok: false,
+      message: '2025-03-30 02:30:00 couldn’t be interpreted in time zone Europe/Vienna; it may be ambiguous or it may not exist.',
+    });
+    expect(cleanTimestamp('2025-03-30T02:30', 'America/New_York')).toEqual({ ok: true, value: Date.UTC(2025, 2, 30, 6, 30) });
+  });
+  it('refuses garbage', () => {
+    expect(cleanTimestamp('2025-05-09T16:00:00 02:00', Z)).toEqual({ ok: false, message: 'Enter a valid date/time.' });
+  });
+});
+
+describe('cleanChoices', () => {
+  const known = new Set(['3', '7']);
+  const isChoice = (t: string) => known.has(t);
+  it('accepts known ids, de-duplicated', () => {
+    expect(cleanChoices(['3', '7', '3'], isChoice)).toEqual({ ok: true, value: [3, 7] });
+  });
+  it('checks that all are integers before checking choices', () => {
+    expect(cleanChoices(['9', 'x', 'y'], isChoice)).toEqual({ ok: false, message: '“x” is not a valid value.' });
+    expect(cleanChoices(['3', '9', '8'], isChoice)).toEqual({ ok: false, message: 'Select a valid choice. 9 is not one of the available choices.' });
+    expect(cleanChoices(['+3'], isChoice)).toEqual({ ok: false, message: 'Select a valid choice. +3 is not one of the available choices.' });
+    expect(cleanChoices(['3.0'], isChoice)).toEqual({ ok: false, message: '“3.0” is not a valid value.' });
+  });
+});
+
+describe('cleanRegex', () => {
+  it('compiles RE2 with DOTALL, case-insensitive on request', () => {
+    const r = cleanRegex('a.b', false);
+    expect(r.ok && r.value.test('xa\nbx')).toBe(true);
+    const i = cleanRegex('ABC', true);
+    expect(i.ok && i.value.test('xabcx')).toBe(true);
+    const s = cleanRegex('ABC', false);
+    expect(s.ok && s.value.test('xabcx')).toBe(false);
+  });
+  it.each([
+    ['(', 'missing closing )'],
+    ['[a', 'missing closing ]'],
+    ['a)', 'unexpected )'],
+    ['*a', 'missing argument to repetition operator'],
+    ['a{1001}', 'invalid repeat count'],
+    ['(?=a)', 'invalid or unsupported Perl syntax'],
+    ['\\8', 'invalid escape sequence'],
+  ])('refuses %j', (pattern, description) => {
+    expect(cleanRegex(pattern, false)).toEqual({ ok: false, message: `Enter a valid regular expression: ${description}.` });
+  });
+});

@@ -1,0 +1,101 @@
+// Cleaning of filter values, following the Django form fields django-filter uses, except where
+// aula deliberately differs (date-only timestamps accepted, bad booleans refused).
+import { RE2JS, RE2JSSyntaxException } from 're2js';
+import { parseTimestamp } from '../../time/parse.ts';
+
+export const MESSAGES = {
+  number: 'Enter a number.',
+  datetime: 'Enter a valid date/time.',
+  boolean: 'Must be true, false, 1 or 0.',
+  zone: (local: string, zone: string) =>
+    `${local} couldn’t be interpreted in time zone ${zone}; it may be ambiguous or it may not exist.`,
+  choice: (value: string) => `Select a valid choice. ${value} is not one of the available choices.`,
+  pk: (value: string) => `“${value}” is not a valid value.`,
+  regex: (description: string) => `Enter a valid regular expression: ${description}.`,
+} as const;
+
+export type Cleaned<T> = { ok: true; value: T } | { ok: false; message: string };
+
+// Python's str.strip() (Django form fields strip values): Unicode whitespace as str.isspace()
+// sees it, which includes \x1c-\x1f and \x85 but, unlike String.prototype.trim, not U+FEFF.
+const PY_SPACE = '\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
+
+export function strip(raw: string): string {
+  return raw.replace(STRIP, '');
+}
+
+// Python's Decimal literal syntax (underscores allowed between digits); Infinity and NaN parse
+// as Decimals too, but Django's DecimalField refuses non-finite values with the same message.
+const DIGITS = '\\d+(?:_\\d+)*';
+const DECIMAL = new RegExp(`^([+-]?)(?:(${DIGITS})(?:\\.(${DIGITS})?)?|\\.(${DIGITS}))(?:[eE]([+-]?${DIGITS}))?$`);
+
+/**
+ * A NumberFilter value: a decimal truncated toward zero, as Django's IntegerField does with the
+ * Decimal the form produced (`1.9` → 1, `-1.5` → -1, `1e1` → 10). Done on the digits, not on a
+ * float, so `1.9999999999999999999` stays 1. Magnitudes beyond any stored value become ±Infinity,
+ * which compares the same way.
+ */
+export function cleanNumber(text: string): Cleaned<number> {
+  const m = DECIMAL.exec(text);
+  if (!m) return { ok: false, message: MESSAGES.number };
+  const [, sign, int = '', frac = '', fracOnly, exp] = m;
+  const intDigits = fracOnly === undefined ? int.replaceAll('_', '') : '';
+  const digits = intDigits + (fracOnly ?? frac).replaceAll('_', '');
+  const shift = exp === undefined ? 0 : Number(exp.replaceAll('_', ''));
+  const point = intDigits.length + shift; // position of the decimal point within `digits`
+  let magnitude: number;
+  if (point <= 0 || /^0*$/.test(digits)) magnitude = 0;
+  else if (point > 400) magnitude = Infinity;
+  else magnitude = Number(point <= digits.length ? digits.slice(0, point) : digits.padEnd(point, '0'));
+  return { ok: true, value: sign === '-' ? -magnitude : magnitude };
+}
+
+const BOOLEAN = /^(?:(true|1)|(false|0))$/i;
+
+export function cleanBoolean(text: string): Cleaned<boolean> {
+  const m = BOOLEAN.exec(text);
+  if (!m) return { ok: false, message: MESSAGES.boolean };
+  return { ok: true, value: m[1] !== undefined };
+}
+
+/** An instant (epoch ms) from ISO 8601 with or without offset, or a date (local midnight). */
+export function cleanTimestamp(text: string, zone: string): Cleaned<number> {
+  const r = parseTimestamp(text, zone);
+  if (r.ok) return { ok: true, value: r.epochMs };
+  if (r.reason === 'invalid' || r.local === undefined) return { ok: false, message: MESSAGES.datetime };
+  return { ok: false, message: MESSAGES.zone(r.local, zone) };
+}
+
+// What Python's int() accepts (ASCII digits only); anything else is not even a candidate key.
+const INTEGER = /^[+-]?\d+(?:_\d+)*$/;
+
+/**
+ * Ids for a ModelMultipleChoiceFilter. As in Django, every value must first be an integer, then
+ * each must be the exact text of an existing id (`03` is not a choice even if 3 is). One
+ * message, for the first offending value.
+ */
+export function cleanChoices(texts: readonly string[], isChoice: (text: string) => boolean): Cleaned<number[]> {
+  for (const t of texts) if (!INTEGER.test(t)) return { ok: false, message: MESSAGES.pk(t) };
+  for (const t of texts) if (!isChoice(t)) return { ok: false, message: MESSAGES.choice(t) };
+  return { ok: true, value: [...new Set(texts.map(Number))] };
+}
+
+/**
+ * A `regex`/`iregex` pattern, compiled by re2js so matching is linear in the text whatever the
+ * pattern. The syntax is RE2's, not PostgreSQL's ARE that the reference used: e.g. `\b` is a
+ * word boundary (ARE: backspace), `\m`/`\M`/`\y` and back-references do not exist, `\w` and
+ * `[[:alpha:]]` are ASCII-only while `\pL` gives Unicode letters, and `\u00fc` is written
+ * `\x{fc}`. As in ARE, `.` matches a newline and `^`/`$` anchor at the ends of the whole text.
+ */
+export function cleanRegex(pattern: string, caseInsensitive: boolean): Cleaned<RE2JS> {
+  try {
+    const flags = RE2JS.DOTALL | (caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+    return { ok: true, value: RE2JS.compile(pattern, flags) };
+  } catch (e) {
+    // RE2JSSyntaxException carries the bare description ("missing closing )") apart from the
+    // "error parsing regexp: …: `pattern`" message
+    const description = e instanceof RE2JSSyntaxException ? e.getDescription() : e instanceof Error ? e.message : String(e);
+    return { ok: false, message: MESSAGES.regex(description.replace(/\.$/, '')) };
+  }
+}

@@ -270,7 +270,7 @@ if (!NGINX) {
       for (const rel of [manifest.event_list.first, manifest.event_list.further.replace('{offset}', String(L))]) {
         if (!existsSync(join(dist, `${rel}.gz`))) files.set(rel, readFileSync(join(dist, rel)));
       }
-      for (const [rel, bytes] of precompress(files)) writeFileSync(join(dist, rel), bytes);
+      for (const [rel, bytes] of await precompress(files)) writeFileSync(join(dist, rel), bytes);
 
       for (const path of [`${prefix}/v1/cms/event/`, `${prefix}/v1/cms/event/?limit=${L}&offset=${L}`]) {
         const plain = await viaNginx(path);

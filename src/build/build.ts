@@ -106,7 +106,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     }
     for (const [name, schema] of Object.entries(contentSchemas())) pages.set(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
     for (const [rel, text] of files) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) pages.set(rel, text);
-    if (options.precompress !== false) writeAll(staging, precompress(pages));
+    if (options.precompress !== false) writeAll(staging, await precompress(pages));
     writeAll(staging, pages);
     writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, out));
     swapIn(staging, out);

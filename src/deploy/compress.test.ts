@@ -5,9 +5,9 @@ import { compressFor, compressible, MIN_COMPRESS_BYTES, negotiateEncoding, preco
 const page = JSON.stringify({ count: 3, results: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Vortrag über Herzgesundheit ${i}` })) });
 
 describe('precompress', () => {
-  it('writes .gz and .br beside every .json/.js/.ics file and round-trips', () => {
+  it('writes .gz and .br beside every .json/.js/.ics file and round-trips', async () => {
     const bytes = new Uint8Array([123, 125]);
-    const out = precompress(
+    const out = await precompress(
       new Map<string, string | Uint8Array>([
         ['v1/cms/event/index.json', page],
         ['autocomplete/autocomplete.js', 'export const a = 1;'.repeat(50)],
@@ -29,9 +29,9 @@ describe('precompress', () => {
     expect(out.get('v1/cms/event/index.json.br')!.length).toBeLessThan(out.get('v1/cms/event/index.json.gz')!.length);
   });
 
-  it('round-trips a file above the 1 MB brotli threshold', () => {
+  it('round-trips a file above the 1 MB brotli threshold', async () => {
     const big = 'x'.repeat(1024 * 1024 + 1) + page;
-    const out = precompress(new Map([['autocomplete/index.json', big]]));
+    const out = await precompress(new Map([['autocomplete/index.json', big]]));
     expect(brotliDecompressSync(out.get('autocomplete/index.json.br')!).toString()).toBe(big);
     expect(gunzipSync(out.get('autocomplete/index.json.gz')!).toString()).toBe(big);
   });

@@ -50,7 +50,8 @@ program
   .option('--out <dir>', 'output folder', 'dist')
   .option('--base-url <url>', "absolute URL the API is served under (default: site.yaml's base_url)", absoluteUrl)
   .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', absoluteUrl, DEFAULT_UPSTREAM)
-  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string }) => {
+  .option('--timings', 'print how long each phase took')
+  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean }) => {
     const result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream });
     if (!result.ok) {
       reportProblems(result.problems);
@@ -62,6 +63,9 @@ program
       `built ${opts.out}/ in ${(result.ms / 1000).toFixed(2)} s: ${counts.events} events (${counts.event_list_pages} static pages), ` +
         `${counts.directory} directory objects, ${result.files} files; base URL ${base_url}`,
     );
+    if (opts.timings) {
+      for (const [name, ms] of Object.entries(result.phases)) console.log(`  ${name.padEnd(14)} ${(ms / 1000).toFixed(2)} s`);
+    }
   });
 
 program

@@ -7,10 +7,10 @@ import { EVENT_LIST_PATH } from '../api/events/list.ts';
 import { SCHEMA_PATH } from '../api/router.ts';
 import { contentSchemas } from '../docs/content-schemas.ts';
 import { loadContent, type Problem } from '../content/index.ts';
-import { precompress } from '../deploy/compress.ts';
-import { AUTOCOMPLETE_DIR, renderDataFiles, type DistFiles } from '../store/data-files.ts';
+import { compressionPool } from '../deploy/compress-pool.ts';
+import { AUTOCOMPLETE_DIR, DATA_FILES, renderDataFiles, type DistFiles } from '../store/data-files.ts';
 import { routingFiles } from './routing-files.ts';
-import { loadDataset } from '../store/dataset.ts';
+import { datasetFrom, memorySource } from '../store/dataset.ts';
 import { AULA_VERSION, DIST_FORMAT, type Manifest } from '../store/manifest.ts';
 import { recoverDist, removeStaleStaging, stagingDir, swapIn } from './swap.ts';
 
@@ -28,7 +28,7 @@ export interface BuildOptions {
 export const DEFAULT_UPSTREAM = 'http://127.0.0.1:8000';
 
 export type BuildResult =
-  | { ok: true; manifest: Manifest; files: number; ms: number }
+  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number> }
   | { ok: false; problems: Problem[] };
 
 export const FIRST_PAGE = 'v1/cms/event/index.json';
@@ -50,6 +50,12 @@ export function normalizeBaseUrl(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
+function sizeOf(files: DistFiles, dir: string): number {
+  let size = 0;
+  for (const [rel, c] of files) if (rel.startsWith(`${dir}/`)) size += typeof c === 'string' ? c.length : c.byteLength;
+  return size;
+}
+
 function writeAll(dir: string, files: DistFiles): void {
   for (const [rel, content] of files) {
     const path = join(dir, rel);
@@ -60,16 +66,25 @@ function writeAll(dir: string, files: DistFiles): void {
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
+  const phases: Record<string, number> = {};
+  let mark = started;
+  const phase = (name: string) => {
+    const now = performance.now();
+    phases[name] = Math.round(now - mark);
+    mark = now;
+  };
   const out = resolve(options.out);
   recoverDist(out);
   removeStaleStaging(out);
   const { model, problems } = await loadContent(resolve(options.content));
+  phase('load content');
   if (!model) return { ok: false, problems };
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
 
   const staging = stagingDir(out);
   try {
     const files = await renderDataFiles(model, baseUrl);
+    phase('render data');
     const limit = model.site.page_size;
     const manifest: Manifest = {
       format: DIST_FORMAT,
@@ -89,28 +104,43 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     };
     files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
     writeAll(staging, files);
+    phase('write data');
 
-    // The pages come from the API core over the data just written, exactly as the server will answer.
-    const api = createApi(loadDataset(staging));
-    const pages: DistFiles = new Map();
+    // The pages come from the API core over the data just written, read by the server's own
+    // loader (from memory rather than back from disk), exactly as the server will answer.
+    const api = createApi(datasetFrom(memorySource(files, staging)), { cacheLimits: { entries: 0, bytes: 0 } });
+    phase('load dataset');
+    // Every event appears on exactly one page, so the serialized events measure the pages'
+    // volume before they exist; workers compress each page while the next ones are answered.
+    const volume = (files.get(DATA_FILES.events) as string).length + sizeOf(files, AUTOCOMPLETE_DIR);
+    const pool = options.precompress !== false ? compressionPool(volume) : null;
+    const pages = new Map<string, string | Uint8Array>();
+    const emit = (rel: string, content: string | Uint8Array) => {
+      pages.set(rel, content);
+      pool?.add(rel, content);
+    };
     for (let offset = 0; offset === 0 || offset < model.events.length; offset += limit) {
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
       const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${response.body}`);
-      pages.set(pageFile(offset), response.body);
+      emit(pageFile(offset), response.body);
     }
     for (const [rel, path, query] of DOCUMENTS) {
       const response = api({ method: 'GET', path, query, headers: {} });
       if (response.status !== 200) throw new Error(`${path}?${query} answered ${response.status}: ${response.body}`);
-      pages.set(rel, response.body);
+      emit(rel, response.body);
     }
-    for (const [name, schema] of Object.entries(contentSchemas())) pages.set(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
-    for (const [rel, text] of files) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) pages.set(rel, text);
-    if (options.precompress !== false) writeAll(staging, await precompress(pages));
+    for (const [name, schema] of Object.entries(contentSchemas())) emit(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
+    for (const [rel, text] of files) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) emit(rel, text);
+    phase('answer pages');
     writeAll(staging, pages);
+    phase('write pages');
+    if (pool) writeAll(staging, await pool.finish());
+    phase('compress');
     writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, out));
     swapIn(staging, out);
-    return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started };
+    phase('swap');
+    return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases };
   } catch (e) {
     rmSync(staging, { recursive: true, force: true });
     throw e;

@@ -1,7 +1,7 @@
 // Compressed answers: `.gz`/`.br` files beside the static ones (front servers send them as they
 // are, e.g. nginx's gzip_static), and on-the-fly compression for the bundled server.
-import { promisify } from 'node:util';
-import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { compressionPool } from './compress-pool.ts';
 
 /** Text files worth compressing; everything else in dist/ is small or already compact. */
 export const PRECOMPRESSED = /\.(?:json|js|ics)$/;
@@ -23,50 +23,29 @@ export const MIN_COMPRESS_BYTES = 1024;
 
 export type Encoding = 'br' | 'gzip';
 
-const brotliParams = (bytes: Uint8Array, quality: number) => ({
-  params: {
-    [constants.BROTLI_PARAM_QUALITY]: quality,
-    [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-    [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
-  },
-});
-
 function brotli(bytes: Uint8Array, quality: number): Buffer {
-  return brotliCompressSync(bytes, brotliParams(bytes, quality));
-}
-
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
-function bytesOf(content: string | Uint8Array): Uint8Array {
-  return typeof content === 'string' ? Buffer.from(content) : content;
-}
-
-/**
- * `<path>.gz` and `<path>.br` for every compressible file, at the best ratio the volume allows.
- * Runs on zlib's thread pool, so both cores work and the event loop stays free.
- */
-export async function precompress(files: ReadonlyMap<string, string | Uint8Array>): Promise<Map<string, Uint8Array>> {
-  const inputs = [...files].filter(([path]) => PRECOMPRESSED.test(path)).map(([path, c]) => [path, bytesOf(c)] as const);
-  const volume = inputs.reduce((sum, [, bytes]) => sum + bytes.byteLength, 0);
-  const jobs = inputs.flatMap(([path, bytes]) => {
-    const small = bytes.byteLength <= TOP_LEVEL_LIMIT;
-    const quality = !small ? 5 : volume <= BEST_EFFORT_VOLUME ? 11 : 6;
-    return [
-      [`${path}.gz`, () => gzipAsync(bytes, { level: small ? 9 : 6 })],
-      [`${path}.br`, () => brotliAsync(bytes, brotliParams(bytes, quality))],
-    ] as const;
+  return brotliCompressSync(bytes, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: quality,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+    },
   });
-  const out = new Map<string, Uint8Array>();
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const [path, run] = jobs[next++];
-      out.set(path, await run());
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  return new Map([...jobs].map(([path]) => [path, out.get(path)!]));
+}
+
+/** The levels a file gets, by its size and the volume of the whole set it belongs to. */
+export function compressionLevels(size: number, volume: number): { gzip: number; brotli: number } {
+  const small = size <= TOP_LEVEL_LIMIT;
+  return { gzip: small ? 9 : 6, brotli: !small ? 5 : volume <= BEST_EFFORT_VOLUME ? 11 : 6 };
+}
+
+/** `<path>.gz` and `<path>.br` for every compressible file, at the best ratio the volume allows. */
+export async function precompress(files: ReadonlyMap<string, string | Uint8Array>): Promise<Map<string, Uint8Array>> {
+  let volume = 0;
+  for (const [path, c] of files) if (PRECOMPRESSED.test(path)) volume += typeof c === 'string' ? c.length : c.byteLength;
+  const pool = compressionPool(volume);
+  for (const [path, c] of files) pool.add(path, c);
+  return pool.finish();
 }
 
 /** A valid RFC 9110 weight, or null for a malformed one (the whole member is then ignored). */

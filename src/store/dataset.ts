@@ -7,7 +7,7 @@ import { toJson } from '../render/json.ts';
 import { tableFromColumns, type ColumnsFile } from './columns.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES } from './data-files.ts';
 import type { EventTable } from './event-table.ts';
-import { EventRows, serializeEvent } from './event-rows.ts';
+import { ByteRows, EventRows, serializeEvent } from './event-rows.ts';
 import { DistError, parseManifest, type Manifest } from './manifest.ts';
 
 export interface Dataset {
@@ -20,21 +20,57 @@ export interface Dataset {
   autocomplete: Autocomplete;
 }
 
-function read(dir: string, rel: string): Buffer {
-  try {
-    return readFileSync(join(dir, rel));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new DistError(`${join(dir, rel)}: ${code === 'ENOENT' ? 'missing' : (e as Error).message}; rebuild with \`aula build\``);
-  }
+/** Where a dataset's files come from: a dist/ folder, or the build's files before they are written. */
+export interface DistSource {
+  /** how to name a file in messages */
+  where(rel: string): string;
+  text(rel: string): string;
+  bytes(rel: string): Uint8Array;
 }
 
-function parseJson<T>(dir: string, rel: string): T {
+function missing(where: string, e: unknown): DistError {
+  const code = (e as NodeJS.ErrnoException).code;
+  return new DistError(`${where}: ${code === 'ENOENT' ? 'missing' : (e as Error).message}; rebuild with \`aula build\``);
+}
+
+export function directorySource(dir: string): DistSource {
+  const where = (rel: string) => join(dir, rel);
+  const bytes = (rel: string) => {
+    try {
+      return readFileSync(where(rel));
+    } catch (e) {
+      throw missing(where(rel), e);
+    }
+  };
+  return { where, bytes, text: (rel) => bytes(rel).toString('utf8') };
+}
+
+export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, label: string): DistSource {
+  const where = (rel: string) => `${label}/${rel}`;
+  const get = (rel: string) => {
+    const content = files.get(rel);
+    if (content === undefined) throw missing(where(rel), Object.assign(new Error('missing'), { code: 'ENOENT' }));
+    return content;
+  };
+  return {
+    where,
+    text: (rel) => {
+      const c = get(rel);
+      return typeof c === 'string' ? c : Buffer.from(c).toString('utf8');
+    },
+    bytes: (rel) => {
+      const c = get(rel);
+      return typeof c === 'string' ? Buffer.from(c) : c;
+    },
+  };
+}
+
+function parseJson<T>(source: DistSource, rel: string): T {
+  const text = source.text(rel);
   try {
-    return JSON.parse(read(dir, rel).toString('utf8')) as T;
+    return JSON.parse(text) as T;
   } catch (e) {
-    if (e instanceof DistError) throw e;
-    throw new DistError(`${join(dir, rel)}: not valid JSON (${(e as Error).message}); rebuild with \`aula build\``);
+    throw new DistError(`${source.where(rel)}: not valid JSON (${(e as Error).message}); rebuild with \`aula build\``);
   }
 }
 
@@ -45,8 +81,8 @@ function rebaseRows(rows: EventRows, from: string, to: string): EventRows {
     if (file && file.url.startsWith(prefix)) file.url = to + file.url.slice(from.length);
   };
   return EventRows.from(
-    rows.json.map((text) => {
-      const obj = JSON.parse(text) as Record<EventField, any>;
+    Array.from({ length: rows.length }, (_, row) => {
+      const obj = JSON.parse(rows.json(row)) as Record<EventField, any>;
       rebase(obj.header_image);
       obj.media.forEach(rebase);
       obj.related_media.forEach((r: { media: { url: string } }) => rebase(r.media));
@@ -57,25 +93,28 @@ function rebaseRows(rows: EventRows, from: string, to: string): EventRows {
 
 /** Loads a dist/ folder; `baseUrl` overrides the one it was built with. Throws DistError when the dist is incomplete or corrupt. */
 export function loadDataset(dir: string, options: { baseUrl?: string } = {}): Dataset {
-  const manifest = parseManifest(read(dir, 'manifest.json').toString('utf8'), join(dir, 'manifest.json'));
-  const lines = read(dir, DATA_FILES.events).toString('utf8');
-  const json = lines === '' ? [] : lines.split('\n');
-  const offsetBytes = read(dir, DATA_FILES.offsets);
+  return datasetFrom(directorySource(dir), options);
+}
+
+export function datasetFrom(source: DistSource, options: { baseUrl?: string } = {}): Dataset {
+  const manifest = parseManifest(source.text('manifest.json'), source.where('manifest.json'));
+  const lines = source.bytes(DATA_FILES.events);
+  const offsetBytes = source.bytes(DATA_FILES.offsets);
   const starts = new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength));
   let rows: EventRows;
   try {
-    rows = new EventRows(json, starts);
+    rows = new EventRows(new ByteRows(Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength)), starts);
   } catch {
-    throw new DistError(`${join(dir, DATA_FILES.offsets)}: does not match ${DATA_FILES.events}; rebuild with \`aula build\``);
+    throw new DistError(`${source.where(DATA_FILES.offsets)}: does not match ${DATA_FILES.events}; rebuild with \`aula build\``);
   }
-  const table = tableFromColumns(parseJson<ColumnsFile>(dir, DATA_FILES.columns));
+  const table = tableFromColumns(parseJson<ColumnsFile>(source, DATA_FILES.columns));
   if (table.length !== rows.length || rows.length !== manifest.counts.events) {
-    throw new DistError(`${dir}: event data is incomplete (${rows.length} rows, ${table.length} columns, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
+    throw new DistError(`${source.where('data')}: event data is incomplete (${rows.length} rows, ${table.length} columns, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
   }
   const baseUrl = (options.baseUrl ?? manifest.base_url).replace(/\/+$/, '');
   if (baseUrl !== manifest.base_url) rows = rebaseRows(rows, manifest.base_url, baseUrl);
-  const categories = parseJson<{ id: number }[]>(dir, DATA_FILES.categories);
-  const autocomplete = loadAutocomplete((rel) => read(dir, `${AUTOCOMPLETE_DIR}/${rel}`).toString('utf8'));
+  const categories = parseJson<{ id: number }[]>(source, DATA_FILES.categories);
+  const autocomplete = loadAutocomplete((rel) => source.text(`${AUTOCOMPLETE_DIR}/${rel}`));
   return {
     manifest,
     baseUrl,

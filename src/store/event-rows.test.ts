@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../render/event.ts';
-import { EventRows, fieldIndex, serializeEvent } from './event-rows.ts';
+import { ByteRows, EventRows, fieldIndex, serializeEvent, StringRows } from './event-rows.ts';
 
 function sample(id: number): Record<(typeof EVENT_FIELDS)[number], unknown> {
   const obj = Object.fromEntries(EVENT_FIELDS.map((f) => [f, null])) as Record<(typeof EVENT_FIELDS)[number], unknown>;
@@ -12,8 +12,8 @@ describe('EventRows', () => {
   const rows = EventRows.from(serialized);
 
   it('serializes keys in table order and parses back to the object', () => {
-    expect(Object.keys(JSON.parse(rows.json[0]))).toEqual([...EVENT_FIELDS]);
-    expect(JSON.parse(rows.json[1])).toEqual(sample(2));
+    expect(Object.keys(JSON.parse(rows.json(0)))).toEqual([...EVENT_FIELDS]);
+    expect(JSON.parse(rows.json(1))).toEqual(sample(2));
   });
 
   it('slices every field value exactly', () => {
@@ -34,6 +34,16 @@ describe('EventRows', () => {
   });
 
   it('refuses offsets that do not fit the rows', () => {
-    expect(() => new EventRows(['{}'], new Uint32Array(3))).toThrow();
+    expect(() => new EventRows(new StringRows(['{}']), new Uint32Array(3))).toThrow();
+  });
+});
+
+describe('ByteRows', () => {
+  it('decodes each line of the UTF-8 file on demand', () => {
+    const lines = ['{"a":"Ärzte „Vortrag“ 🎉"}', '{}', '{"b":"\\n"}'];
+    const rows = new ByteRows(Buffer.from(lines.join('\n')));
+    expect(rows.length).toBe(3);
+    expect([0, 1, 2].map((r) => rows.text(r))).toEqual(lines);
+    expect(new ByteRows(Buffer.alloc(0)).length).toBe(0);
   });
 });

@@ -22,7 +22,7 @@ export function eventCalendar(ds: Dataset, params: QueryParams): ApiResponse {
   const count = filtered.rows ? filtered.rows.length : table.length;
   const events: RenderedEvent[] = [];
   for (let i = 0; i < Math.min(count, CALENDAR_CAP); i++) {
-    events.push(JSON.parse(rows.json[filtered.rows ? filtered.rows[i] : i]) as RenderedEvent);
+    events.push(JSON.parse(rows.json(filtered.rows ? filtered.rows[i] : i)) as RenderedEvent);
   }
   // DTSTAMP is the build time of the data, so the feed is a pure function of the dist (the build
   // writes events.ics by calling this, byte-identical to the server's answer).

@@ -49,7 +49,7 @@ export function parseShape(params: QueryParams): Shape {
 
 /** A renderer of one row under the shape; the plain case returns the stored string untouched. */
 export function shapeRenderer(shape: Shape, rows: EventRows, categoryJson: ReadonlyMap<number, string>): (row: number) => string {
-  if (shape.fields === null && shape.expand.size === 0) return (row) => rows.json[row];
+  if (shape.fields === null && shape.expand.size === 0) return (row) => rows.json(row);
   const fields = shape.fields ?? ALL_FIELDS;
   const replace = new Map<number, (value: string) => string>();
   if (shape.expand.has('categories')) {

@@ -10,6 +10,8 @@ export interface CacheLimits {
 
 export const DEFAULT_CACHE_LIMITS: CacheLimits = { entries: 2_000, bytes: 64 * 1024 * 1024 };
 
+const weight = (key: string, r: ApiResponse) => key.length * 2 + (typeof r.body === 'string' ? r.body.length * 2 : r.body.length);
+
 export class ResponseCache {
   private readonly map = new Map<string, ApiResponse>();
   private bytes = 0;
@@ -27,19 +29,19 @@ export class ResponseCache {
   }
 
   set(key: string, response: ApiResponse): void {
-    const size = response.body.length * 2 + key.length * 2;
+    const size = weight(key, response);
     if (size > this.limits.bytes / 8) return;
     const old = this.map.get(key);
     if (old) {
       this.map.delete(key);
-      this.bytes -= old.body.length * 2 + key.length * 2;
+      this.bytes -= weight(key, old);
     }
     this.map.set(key, response);
     this.bytes += size;
     for (const [k, v] of this.map) {
       if (this.map.size <= this.limits.entries && this.bytes <= this.limits.bytes) break;
       this.map.delete(k);
-      this.bytes -= v.body.length * 2 + k.length * 2;
+      this.bytes -= weight(k, v);
     }
   }
 

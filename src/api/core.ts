@@ -24,6 +24,23 @@ export const DEFAULT_CACHE_CONTROL = 'public, max-age=60';
 
 export type Api = (request: ApiRequest) => ApiResponse;
 
+/** X-Ignored-Parameters repeats the request: capped so proxies' header buffers (nginx: 4–8 KB) hold it. */
+const MAX_IGNORED_HEADER = 1024;
+
+/**
+ * Header values go on the wire as bytes, and node refuses anything outside latin-1 or any control
+ * character: what a header reflects from the request (parameter names, the path) is written as
+ * printable ASCII, everything else percent-encoded as UTF-8.
+ */
+function headerValue(name: string, value: string): string {
+  let v = value.replace(/[^\x20-\x7e]/gu, (c) => Array.from(Buffer.from(c), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+  if (name === 'X-Ignored-Parameters' && v.length > MAX_IGNORED_HEADER) {
+    const cut = v.lastIndexOf(', ', MAX_IGNORED_HEADER - 5);
+    v = `${v.slice(0, cut > 0 ? cut : MAX_IGNORED_HEADER - 5)}, ...`;
+  }
+  return v;
+}
+
 function decodePath(path: string): string | null {
   try {
     return decodeURIComponent(path);
@@ -49,7 +66,8 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
 
   /** Adds what depends only on the answer itself: validator, caching policy, length. */
   function complete(response: ApiResponse): ApiResponse {
-    const headers = { ...response.headers };
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) headers[name] = headerValue(name, value);
     if (response.status === 200) {
       headers.ETag = etagOf(response.body);
       headers['Cache-Control'] = cacheControl;

@@ -40,6 +40,7 @@ export interface PageInfo {
 }
 
 export function renderHtml(response: ApiResponse, info: PageInfo): string {
+  const body = response.body.toString();
   const headers = Object.entries(response.headers)
     .map(([k, v]) => `<b>${escapeHtml(k)}:</b> ${escapeHtml(v)}`)
     .join('\n');
@@ -49,7 +50,7 @@ export function renderHtml(response: ApiResponse, info: PageInfo): string {
         .join('')}</table>`
     : '';
   const nav = (['previous', 'next'] as const)
-    .map((key) => linkOf(response.body, key))
+    .map((key) => linkOf(body, key))
     .map((url, i) => (url ? `<a rel="${i ? 'next' : 'prev'}" href="${escapeHtml(url)}">${i ? 'Next »' : '« Previous'}</a>` : ''))
     .join(' ');
   const title = escapeHtml(info.name);
@@ -78,7 +79,7 @@ ${filters}
 <pre class="response"><b>HTTP ${response.status} ${STATUS_TEXT[response.status] ?? ''}</b>
 ${headers}
 
-${prettyBody(response.body)}</pre>
+${prettyBody(body)}</pre>
 </body>
 </html>
 `;

@@ -60,6 +60,20 @@ export function pageLinks(window: PageWindow, count: number, baseUrl: string, pa
   return { next, previous };
 }
 
+/** The envelope joined from stored UTF-8 results: no decoding, no re-encoding. */
+export function envelopeBytes(count: number, links: PageLinks, results: readonly Uint8Array[]): Buffer {
+  const parts: Uint8Array[] = [Buffer.from(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[`)];
+  results.forEach((r, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(r);
+  });
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
+}
+
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
+
 /** The envelope, joined from pre-serialized results. */
 export function envelope(count: number, links: PageLinks, results: readonly string[]): string {
   return `{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[${results.join(',')}]}`;

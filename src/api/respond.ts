@@ -13,7 +13,8 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** text, or bytes where the answer is joined from stored UTF-8 (events) */
+  body: string | Buffer;
 }
 
 export const ALLOW = 'GET, HEAD, OPTIONS';
@@ -30,7 +31,7 @@ export function baseHeaders(contentType = 'application/json'): Record<string, st
   };
 }
 
-export function json(status: number, body: string, extra: Record<string, string> = {}): ApiResponse {
+export function json(status: number, body: string | Buffer, extra: Record<string, string> = {}): ApiResponse {
   return { status, headers: { ...baseHeaders(), ...extra }, body };
 }
 
@@ -47,7 +48,7 @@ export function invalid(errors: Readonly<Record<string, readonly string[]>>, ext
 }
 
 /** A strong validator from the body bytes: equal bodies, equal tags, whichever process answers. */
-export function etagOf(body: string): string {
+export function etagOf(body: string | Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 

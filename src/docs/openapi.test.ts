@@ -223,17 +223,17 @@ describe('the answers of the API over the sample content', () => {
     const answer = api({ method: 'GET', path, query, headers: {} });
     expect(answer.status).toBe(status);
     const { validate, headers } = declared(path, status);
-    const body = JSON.parse(answer.body);
+    const body = JSON.parse(answer.body.toString());
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
     for (const h of headers.filter((h) => h !== 'X-Ignored-Parameters')) expect(answer.headers, h).toHaveProperty(h);
   });
 
   it('every event, as the detail answers it', () => {
-    const list = JSON.parse(api({ method: 'GET', path: '/v1/cms/event/', query: 'limit=1000', headers: {} }).body);
+    const list = JSON.parse(api({ method: 'GET', path: '/v1/cms/event/', query: 'limit=1000', headers: {} }).body.toString());
     const { validate } = declared('/v1/cms/event/{id}/', 200);
     for (const e of list.results) {
       const answer = api({ method: 'GET', path: `/v1/cms/event/${e.id}/`, query: '', headers: {} });
-      expect(validate(JSON.parse(answer.body)), `${e.id}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      expect(validate(JSON.parse(answer.body.toString())), `${e.id}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
   });
 
@@ -247,7 +247,7 @@ describe('the answers of the API over the sample content', () => {
     for (const [answer, status] of asked) {
       expect(answer.status).toBe(status);
       const { validate } = declared(path, status);
-      expect(validate(JSON.parse(answer.body)), JSON.stringify(validate.errors)).toBe(true);
+      expect(validate(JSON.parse(answer.body.toString())), JSON.stringify(validate.errors)).toBe(true);
     }
   });
 

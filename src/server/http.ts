@@ -1,9 +1,10 @@
 // The HTTP adapter: node:http in front of the API core. Everything an answer says comes from the
 // core; this layer moves bytes, keeps connection hygiene (timeouts, limits), swaps in a new
 // dist/ when it is replaced, and drains in-flight requests on shutdown.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { unwatchFile, watchFile, type Stats } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import type { ApiResponse } from '../api/respond.ts';
@@ -17,6 +18,10 @@ export interface ServeOptions extends ApiOptions {
   baseUrl?: string;
   /** reload when dist/manifest.json changes (default true) */
   watch?: boolean;
+  /** a client must send the request line and headers within this time (default 10 s), else 408 and close */
+  headersTimeoutMs?: number;
+  /** … and the whole request within this time (default 30 s) */
+  requestTimeoutMs?: number;
   log?: (line: string) => void;
 }
 
@@ -51,7 +56,7 @@ function packedBody(response: ApiResponse, encoding: Encoding): Buffer | null {
  * still works for either form).
  */
 function transportForm(response: ApiResponse, acceptEncoding: string | undefined): { headers: Record<string, string>; body?: Buffer } {
-  if (response.body === '') return { headers: response.headers };
+  if (response.body.length === 0) return { headers: response.headers };
   const body = bodyBytes(response);
   const encoding = compressible(response.headers['Content-Type']) ? negotiateEncoding(acceptEncoding) : null;
   const zipped = encoding && packedBody(response, encoding);
@@ -65,7 +70,7 @@ function transportForm(response: ApiResponse, acceptEncoding: string | undefined
 function bodyBytes(response: ApiResponse): Buffer {
   let bytes = encoded.get(response);
   if (!bytes) {
-    bytes = Buffer.from(response.body);
+    bytes = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
     encoded.set(response, bytes);
   }
   return bytes;
@@ -98,14 +103,77 @@ export function requestHandler(api: () => Api) {
   };
 }
 
+/** Answers to requests node's parser refuses before they reach the core, as JSON like every other answer. */
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request line or header fields too large.'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Request chunk extensions too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout.'],
+};
+
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, answered: boolean): void {
+  // as node's default: answer only when no response has started on this socket (and not at all
+  // when the request was answered and only its ignored body is late)
+  const pending = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code !== 'ECONNRESET' && socket.writable && !pending?.headersSent && !answered) {
+    const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad request.'];
+    const body = JSON.stringify({ detail: message });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? (() => {});
   const load = () => createApi(loadDataset(options.dist, { baseUrl: options.baseUrl }), options);
   let api = load();
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
+  const handle = requestHandler(() => api);
+  // Responses not yet handed to the OS, per connection: shutdown waits for them.
+  const inFlight = new Map<Socket, number>();
+  const connections = new Set<Socket>();
+  /** connections whose request was answered while its (ignored) body is still arriving */
+  const answeredEarly = new WeakSet<Duplex>();
+  let closing = false;
   const server = createServer(
-    { requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16 * 1024, keepAliveTimeout: 5_000 },
-    requestHandler(() => api),
+    {
+      requestTimeout,
+      headersTimeout,
+      // node checks the two timeouts on this interval (default 30 s, which would stretch them)
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4))),
+      maxHeaderSize: 16 * 1024,
+      keepAliveTimeout: 5_000,
+    },
+    (req, res) => {
+      const socket = req.socket;
+      inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+      if (closing) res.shouldKeepAlive = false;
+      res.once('close', () => {
+        const left = (inFlight.get(socket) ?? 1) - 1;
+        if (left > 0) return void inFlight.set(socket, left);
+        inFlight.delete(socket);
+        if (closing) socket.destroySoon();
+      });
+      handle(req, res);
+      if (!req.complete) {
+        answeredEarly.add(socket);
+        req.once('end', () => answeredEarly.delete(socket));
+      }
+    },
   );
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, answeredEarly.has(socket)));
+  // server.close() calls this, and node's own version also cuts connections whose response has
+  // been ended but not yet flushed (a large answer to a slow reader): close only the idle ones.
+  server.closeIdleConnections = () => {
+    for (const socket of connections) if (!inFlight.has(socket)) socket.destroy();
+  };
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(options.port, options.host, () => {
@@ -141,6 +209,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     reload,
     close: (graceMs = 10_000) =>
       new Promise<void>((ok) => {
+        closing = true;
         unwatchFile(manifest, onChange);
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();

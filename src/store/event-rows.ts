@@ -34,6 +34,8 @@ export function serializeEvent(obj: Readonly<Record<EventField, unknown>>): { js
 export interface RowText {
   readonly length: number;
   text(row: number): string;
+  /** the UTF-8 bytes of the row */
+  bytes(row: number): Uint8Array;
 }
 
 export class StringRows implements RowText {
@@ -44,6 +46,9 @@ export class StringRows implements RowText {
   text(row: number): string {
     return this.lines[row];
   }
+  bytes(row: number): Uint8Array {
+    return Buffer.from(this.lines[row]);
+  }
 }
 
 /**
@@ -53,11 +58,11 @@ export class StringRows implements RowText {
  */
 export class ByteRows implements RowText {
   private readonly ends: Uint32Array;
-  constructor(private readonly bytes: Buffer) {
+  constructor(private readonly buffer: Buffer) {
     const ends: number[] = [];
-    if (bytes.length > 0) {
-      for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) ends.push(at);
-      ends.push(bytes.length);
+    if (buffer.length > 0) {
+      for (let at = buffer.indexOf(10); at !== -1; at = buffer.indexOf(10, at + 1)) ends.push(at);
+      ends.push(buffer.length);
     }
     this.ends = Uint32Array.from(ends);
   }
@@ -65,7 +70,11 @@ export class ByteRows implements RowText {
     return this.ends.length;
   }
   text(row: number): string {
-    return this.bytes.toString('utf8', row === 0 ? 0 : this.ends[row - 1] + 1, this.ends[row]);
+    return this.buffer.toString('utf8', row === 0 ? 0 : this.ends[row - 1] + 1, this.ends[row]);
+  }
+  /** a view, not a copy */
+  bytes(row: number): Uint8Array {
+    return this.buffer.subarray(row === 0 ? 0 : this.ends[row - 1] + 1, this.ends[row]);
   }
 }
 
@@ -92,6 +101,11 @@ export class EventRows {
   /** The whole serialized event. */
   json(row: number): string {
     return this.rows.text(row);
+  }
+
+  /** The whole serialized event as UTF-8, without decoding it. */
+  bytes(row: number): Uint8Array {
+    return this.rows.bytes(row);
   }
 
   /** `"key":value` of one field, without separators. */

@@ -1,10 +1,10 @@
 // GET /v1/cms/event/ and /v1/cms/event/<id>/.
 import type { Dataset } from '../../store/dataset.ts';
-import { envelope, pageLinks, pageRange, pageWindow, parsePythonInt } from '../paginate.ts';
+import { envelope, envelopeBytes, pageLinks, pageRange, pageWindow, parsePythonInt } from '../paginate.ts';
 import type { QueryParams } from '../query.ts';
 import { invalid, json, notFound, type ApiResponse } from '../respond.ts';
 import { filterEvents } from './filter.ts';
-import { parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
+import { isPlain, parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
 
 export const EVENT_LIST_PATH = '/v1/cms/event/';
 
@@ -24,10 +24,16 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   const count = matches ? matches.length : table.length;
   const window = pageWindow(params, ds.site);
   const [from, to] = pageRange(window, count);
+  const links = pageLinks(window, count, ds.baseUrl, EVENT_LIST_PATH, params);
+  const row = (i: number) => (matches ? matches[i] : i);
+  if (isPlain(shape)) {
+    const results: Uint8Array[] = [];
+    for (let i = from; i < to; i++) results.push(rows.bytes(row(i)));
+    return json(200, envelopeBytes(count, links, results), ignored);
+  }
   const render = shapeRenderer(shape, rows, ds.categories.json);
   const results: string[] = [];
-  for (let i = from; i < to; i++) results.push(render(matches ? matches[i] : i));
-  const links = pageLinks(window, count, ds.baseUrl, EVENT_LIST_PATH, params);
+  for (let i = from; i < to; i++) results.push(render(row(i)));
   return json(200, envelope(count, links, results), ignored);
 }
 

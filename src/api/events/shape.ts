@@ -47,6 +47,11 @@ export function parseShape(params: QueryParams): Shape {
   return { fields, expand, ignored };
 }
 
+/** Whether the shape keeps events exactly as stored (so their bytes can be sent as they are). */
+export function isPlain(shape: Shape): boolean {
+  return shape.fields === null && shape.expand.size === 0;
+}
+
 /** A renderer of one row under the shape; the plain case returns the stored string untouched. */
 export function shapeRenderer(shape: Shape, rows: EventRows, categoryJson: ReadonlyMap<number, string>): (row: number) => string {
   if (shape.fields === null && shape.expand.size === 0) return (row) => rows.json(row);

@@ -47,3 +47,14 @@ describe('ByteRows', () => {
     expect(new ByteRows(Buffer.alloc(0)).length).toBe(0);
   });
 });
+
+describe('replaceValue', () => {
+  it('splices one value into the whole event, first and last fields included', () => {
+    const rows = EventRows.from([serializeEvent(sample(9))]);
+    const categories = fieldIndex('categories')!;
+    const replaced = JSON.parse(rows.replaceValue(0, categories, (v) => `{"was":${v}}`));
+    expect(replaced).toEqual({ ...sample(9), categories: { was: [1, 2] } });
+    expect(JSON.parse(rows.replaceValue(0, 0, () => '"x"')).id).toBe('x');
+    expect(JSON.parse(rows.replaceValue(0, EVENT_FIELDS.length - 1, () => '7')).language).toBe(7);
+  });
+});

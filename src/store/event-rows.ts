@@ -120,6 +120,15 @@ export class EventRows {
     return this.rows.text(row).slice(this.starts[base + field] + KEY_PREFIX[field], this.starts[base + field + 1] - 1);
   }
 
+  /** The whole event with one field's value replaced. */
+  replaceValue(row: number, field: number, replace: (valueJson: string) => string): string {
+    const text = this.rows.text(row);
+    const base = row * STRIDE;
+    const from = this.starts[base + field] + KEY_PREFIX[field];
+    const to = this.starts[base + field + 1] - 1;
+    return text.slice(0, from) + replace(text.slice(from, to)) + text.slice(to);
+  }
+
   /**
    * The event with only the chosen fields (indexes ascending), some of them replaced:
    * `replace` maps a field index to the JSON value to write instead.

@@ -54,11 +54,14 @@ export function isPlain(shape: Shape): boolean {
 
 /** A renderer of one row under the shape; the plain case returns the stored string untouched. */
 export function shapeRenderer(shape: Shape, rows: EventRows, categoryJson: ReadonlyMap<number, string>): (row: number) => string {
-  if (shape.fields === null && shape.expand.size === 0) return (row) => rows.json(row);
-  const fields = shape.fields ?? ALL_FIELDS;
-  const replace = new Map<number, (value: string) => string>();
-  if (shape.expand.has('categories')) {
-    replace.set(CATEGORIES, (value) => `[${(JSON.parse(value) as number[]).map((id) => categoryJson.get(id)).join(',')}]`);
+  if (isPlain(shape)) return (row) => rows.json(row);
+  const expandCategories = (value: string) =>
+    `[${(JSON.parse(value) as number[]).map((id) => categoryJson.get(id)).join(',')}]`;
+  if (shape.fields === null) {
+    // every field kept: splice the one expanded value into the stored text
+    return (row) => rows.replaceValue(row, CATEGORIES, expandCategories);
   }
-  return (row) => rows.project(row, fields, replace);
+  const replace = new Map<number, (value: string) => string>();
+  if (shape.expand.has('categories')) replace.set(CATEGORIES, expandCategories);
+  return (row) => rows.project(row, shape.fields!, replace);
 }

@@ -73,7 +73,10 @@ const isoZ = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 export function buildQuerySet(options: { distDir: string; contentDir: string; seed: number; poolSize: number }): QuerySet {
   const { distDir, contentDir, seed, poolSize } = options;
   const rng = seededRandom(seed);
-  const cols = JSON.parse(readFileSync(join(distDir, 'data/events.columns.json'), 'utf8')) as Columns;
+  const cols = {
+    ...JSON.parse(readFileSync(join(distDir, 'data/events.columns.json'), 'utf8')),
+    ...JSON.parse(readFileSync(join(distDir, 'data/events.text.json'), 'utf8')),
+  } as Columns;
   const count = cols.id.length;
   const titles = cols.text.title.filter((t): t is string => typeof t === 'string' && t.length > 0);
   const locations = [...new Set(cols.text.location.filter((t): t is string => typeof t === 'string' && t.length > 0))];

@@ -10,7 +10,11 @@ export interface ServeCommandOptions extends ServeOptions {
 const GRACE_MS = 9_000;
 
 async function runOne(options: ServeOptions, announce: boolean): Promise<void> {
-  const running = await startServer({ ...options, log: (line) => console.log(`aula: ${line}`) });
+  const running = await startServer({
+    ...options,
+    log: (line) => console.log(`aula: ${line}`),
+    onFatal: () => process.exit(1),
+  });
   if (announce) console.log(`aula serving ${options.dist}/ on ${running.url}/v1/cms/event/`);
   if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url });
   let stopping = false;

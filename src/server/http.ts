@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import type { ApiResponse } from '../api/respond.ts';
 import { compressFor, compressible, negotiateEncoding, type Encoding } from '../deploy/compress.ts';
-import { loadDataset } from '../store/dataset.ts';
+import { loadDataset, warmDataset } from '../store/dataset.ts';
 
 export interface ServeOptions extends ApiOptions {
   dist: string;
@@ -23,6 +23,8 @@ export interface ServeOptions extends ApiOptions {
   /** … and the whole request within this time (default 30 s) */
   requestTimeoutMs?: number;
   log?: (line: string) => void;
+  /** the deferred part of the data turned out corrupt after start-up (the CLI exits 1) */
+  onFatal?: (error: Error) => void;
 }
 
 export interface RunningServer {
@@ -127,8 +129,13 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, answere
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? (() => {});
-  const load = () => createApi(loadDataset(options.dist, { baseUrl: options.baseUrl }), options);
-  let api = load();
+  const load = (warm: boolean) => {
+    const ds = loadDataset(options.dist, { baseUrl: options.baseUrl });
+    if (warm) warmDataset(ds);
+    return { ds, api: createApi(ds, options) };
+  };
+  let current = load(false);
+  let api = current.api;
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   const handle = requestHandler(() => api);
@@ -182,9 +189,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     });
   });
 
+  // The text columns are deferred to keep the cold start short; read them a moment after
+  // listening, so corruption surfaces at start rather than in some later request.
+  const warmUp = setTimeout(() => {
+    try {
+      warmDataset(current.ds);
+    } catch (e) {
+      log((e as Error).message);
+      options.onFatal?.(e as Error);
+    }
+  }, 1_000);
+  warmUp.unref();
+
   const reload = (): boolean => {
     try {
-      api = load();
+      current = load(true);
+      api = current.api;
       log(`reloaded ${options.dist}/`);
       return true;
     } catch (e) {
@@ -210,6 +230,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     close: (graceMs = 10_000) =>
       new Promise<void>((ok) => {
         closing = true;
+        clearTimeout(warmUp);
         unwatchFile(manifest, onChange);
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();

@@ -7,15 +7,24 @@ import {
   type BoolField, type EventColumns, type EventTable, type TextField, type TimeField,
 } from './event-table.ts';
 
+/** data/events.columns.json: what most filters and every start-up need. */
 export interface ColumnsFile {
   id: number[];
   time: Record<TimeField, (number | null)[]>;
-  iso: Record<TimeField, (string | null)[]>;
   dfp_points: (number | null)[];
   bool: Record<BoolField, (0 | 1)[]>;
-  text: Record<TextField, (string | null)[]>;
   categories: number[][];
   groups: number[][];
+}
+
+/**
+ * data/events.text.json: the text and ISO-string columns, read only when a text or timestamp
+ * string lookup first needs them. At 100k events they are ~50 MB of JSON, and parsing them
+ * was half of the server's cold start.
+ */
+export interface TextColumnsFile {
+  iso: Record<TimeField, (string | null)[]>;
+  text: Record<TextField, (string | null)[]>;
 }
 
 /** Group references may be bare ids or objects carrying one; anything else has no id to filter on. */
@@ -31,29 +40,40 @@ export function groupIds(groups: readonly unknown[]): number[] {
 const byField = <F extends string, V>(fields: readonly F[], value: (f: F) => V) =>
   Object.fromEntries(fields.map((f) => [f, value(f)])) as Record<F, V>;
 
-export function columnsOf(events: readonly Event[], zone: string): ColumnsFile {
+export function columnsOf(events: readonly Event[]): ColumnsFile {
   return {
     id: events.map((e) => e.id),
     time: byField(TIME_FIELDS, (f) => events.map((e) => e[f])),
-    iso: byField(TIME_FIELDS, (f) => events.map((e) => (e[f] === null ? null : formatInstant(e[f], zone)))),
     dfp_points: events.map((e) => e.dfp_points),
     bool: byField(BOOL_FIELDS, (f) => events.map((e) => (e[f] ? 1 : 0))),
-    text: byField(TEXT_FIELDS, (f) => events.map((e) => e[f])),
     categories: events.map((e) => e.categories),
     groups: events.map((e) => groupIds(e.groups)),
   };
 }
 
+export function textColumnsOf(events: readonly Event[], zone: string): TextColumnsFile {
+  return {
+    iso: byField(TIME_FIELDS, (f) => events.map((e) => (e[f] === null ? null : formatInstant(e[f], zone)))),
+    text: byField(TEXT_FIELDS, (f) => events.map((e) => e[f])),
+  };
+}
+
 const floats = (values: readonly (number | null)[]) => Float64Array.from(values, (v) => (v === null ? NaN : v));
 
-export function tableFromColumns(file: ColumnsFile): EventTable {
+export function tableFromColumns(file: ColumnsFile, readText: () => TextColumnsFile): EventTable {
+  let text: TextColumnsFile | undefined;
+  const lazyText = () => (text ??= readText());
   const columns: EventColumns = {
     id: floats(file.id),
     time: byField(TIME_FIELDS, (f) => floats(file.time[f])),
-    iso: file.iso,
+    get iso() {
+      return lazyText().iso;
+    },
     dfp_points: floats(file.dfp_points),
     bool: byField(BOOL_FIELDS, (f) => Uint8Array.from(file.bool[f])),
-    text: file.text,
+    get text() {
+      return lazyText().text;
+    },
     categories: file.categories,
     groups: file.groups,
   };

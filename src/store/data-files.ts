@@ -3,13 +3,14 @@ import { buildAutocompleteFiles } from '../autocomplete/index.ts';
 import type { Model } from '../model/types.ts';
 import { compareListOrder, renderCategory, renderEvent } from '../render/event.ts';
 import { toJson } from '../render/json.ts';
-import { columnsOf } from './columns.ts';
+import { columnsOf, textColumnsOf } from './columns.ts';
 import { EventRows, serializeEvent } from './event-rows.ts';
 
 export const DATA_FILES = {
   events: 'data/events.jsonl',
   offsets: 'data/events.offsets.bin',
   columns: 'data/events.columns.json',
+  text: 'data/events.text.json',
   categories: 'data/categories.json',
 } as const;
 
@@ -26,7 +27,8 @@ export async function renderDataFiles(model: Model, baseUrl: string): Promise<Di
   const files: DistFiles = new Map();
   files.set(DATA_FILES.events, serialized.map((s) => s.json).join('\n'));
   files.set(DATA_FILES.offsets, new Uint8Array(rows.starts.buffer, rows.starts.byteOffset, rows.starts.byteLength));
-  files.set(DATA_FILES.columns, JSON.stringify(columnsOf(events, model.site.timezone)));
+  files.set(DATA_FILES.columns, JSON.stringify(columnsOf(events)));
+  files.set(DATA_FILES.text, JSON.stringify(textColumnsOf(events, model.site.timezone)));
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));
   for (const [rel, text] of Object.entries(await buildAutocompleteFiles(model.directory))) {
     files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);

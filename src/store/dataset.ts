@@ -1,10 +1,10 @@
 // A dist/ folder loaded for answering: the server's (and the static build's) view of the data.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAutocomplete, type Autocomplete } from '../autocomplete/index.ts';
 import { mediaUrl, type EventField } from '../render/event.ts';
 import { toJson } from '../render/json.ts';
-import { tableFromColumns, type ColumnsFile } from './columns.ts';
+import { tableFromColumns, type ColumnsFile, type TextColumnsFile } from './columns.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES } from './data-files.ts';
 import type { EventTable } from './event-table.ts';
 import { ByteRows, EventRows, serializeEvent } from './event-rows.ts';
@@ -26,6 +26,8 @@ export interface DistSource {
   where(rel: string): string;
   text(rel: string): string;
   bytes(rel: string): Uint8Array;
+  /** throws the same DistError as reading would, without reading */
+  require(rel: string): void;
 }
 
 function missing(where: string, e: unknown): DistError {
@@ -42,7 +44,14 @@ export function directorySource(dir: string): DistSource {
       throw missing(where(rel), e);
     }
   };
-  return { where, bytes, text: (rel) => bytes(rel).toString('utf8') };
+  const require = (rel: string) => {
+    try {
+      statSync(where(rel));
+    } catch (e) {
+      throw missing(where(rel), e);
+    }
+  };
+  return { where, bytes, require, text: (rel) => bytes(rel).toString('utf8') };
 }
 
 export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, label: string): DistSource {
@@ -54,6 +63,7 @@ export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, la
   };
   return {
     where,
+    require: (rel) => void get(rel),
     text: (rel) => {
       const c = get(rel);
       return typeof c === 'string' ? c : Buffer.from(c).toString('utf8');
@@ -91,6 +101,11 @@ function rebaseRows(rows: EventRows, from: string, to: string): EventRows {
   );
 }
 
+/** Reads what the dataset defers (the text columns); throws DistError when that part is corrupt. */
+export function warmDataset(ds: Dataset): void {
+  void ds.events.table.columns.text;
+}
+
 /** Loads a dist/ folder; `baseUrl` overrides the one it was built with. Throws DistError when the dist is incomplete or corrupt. */
 export function loadDataset(dir: string, options: { baseUrl?: string } = {}): Dataset {
   return datasetFrom(directorySource(dir), options);
@@ -107,7 +122,13 @@ export function datasetFrom(source: DistSource, options: { baseUrl?: string } = 
   } catch {
     throw new DistError(`${source.where(DATA_FILES.offsets)}: does not match ${DATA_FILES.events}; rebuild with \`aula build\``);
   }
-  const table = tableFromColumns(parseJson<ColumnsFile>(source, DATA_FILES.columns));
+  // checked now, read when first needed: a dist must not turn out incomplete under load
+  source.require(DATA_FILES.text);
+  const table = tableFromColumns(parseJson<ColumnsFile>(source, DATA_FILES.columns), () => {
+    const text = parseJson<TextColumnsFile>(source, DATA_FILES.text);
+    if (text.text.title?.length !== rows.length) throw new DistError(`${source.where(DATA_FILES.text)}: does not match the events; rebuild with \`aula build\``);
+    return text;
+  });
   if (table.length !== rows.length || rows.length !== manifest.counts.events) {
     throw new DistError(`${source.where('data')}: event data is incomplete (${rows.length} rows, ${table.length} columns, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
   }

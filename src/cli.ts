@@ -1,13 +1,11 @@
 // The `aula` command line: build, serve, check.
+// Each command imports what it needs when it runs: `serve` should not pay at start-up for the
+// content loader, Markdown, YAML and the build.
 import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { build, DEFAULT_UPSTREAM } from './build/build.ts';
-import { nginxSnippets } from './build/routing-files.ts';
-import { DevError, startDev } from './dev/dev.ts';
-import { formatProblem, loadContent, type Problem } from './content/index.ts';
-import { DEFAULT_CACHE_CONTROL } from './api/core.ts';
-import { serveCommand } from './server/cluster.ts';
+import type { Problem } from './content/problems.ts';
+import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from './defaults.ts';
 import { AULA_VERSION, DistError, parseManifest } from './store/manifest.ts';
 
 function port(value: string): number {
@@ -32,7 +30,8 @@ function absoluteUrl(value: string): string {
   throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. https://example.org/api');
 }
 
-function reportProblems(problems: readonly Problem[]): void {
+async function reportProblems(problems: readonly Problem[]): Promise<void> {
+  const { formatProblem } = await import('./content/index.ts');
   for (const p of problems) console.error(formatProblem(p));
   console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
 }
@@ -52,9 +51,10 @@ program
   .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', absoluteUrl, DEFAULT_UPSTREAM)
   .option('--timings', 'print how long each phase took')
   .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean }) => {
+    const { build } = await import('./build/build.ts');
     const result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream });
     if (!result.ok) {
-      reportProblems(result.problems);
+      await reportProblems(result.problems);
       process.exitCode = 1;
       return;
     }
@@ -78,6 +78,7 @@ program
   .option('--cache-control <value>', 'Cache-Control header of successful answers', DEFAULT_CACHE_CONTROL)
   .option('--workers <n>', 'number of server processes sharing the port', positive, 1)
   .action(async (opts: { dist: string; port: number; host: string; baseUrl?: string; cacheControl: string; workers: number }) => {
+    const { serveCommand } = await import('./server/cluster.ts');
     await serveCommand(opts);
   });
 
@@ -90,6 +91,7 @@ program
   .option('--host <h>', 'address to bind', '127.0.0.1')
   .option('--base-url <url>', 'absolute URL for links (default: http://<host>:<port>)', absoluteUrl)
   .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string }) => {
+    const { startDev } = await import('./dev/dev.ts');
     const dev = await startDev({ ...opts, log: (line) => console.log(`aula: ${line}`) });
     console.log(`aula dev serving on ${dev.url}/v1/cms/event/ (watching ${opts.content}/)`);
     const stop = () => void dev.close().then(() => process.exit(0));
@@ -103,7 +105,8 @@ program
   .option('--dist <dir>', 'built folder', 'dist')
   .option('--root <dir>', 'where dist/ is on the nginx host (default: the absolute --dist path)')
   .option('--upstream <url>', 'the aula server as nginx reaches it', absoluteUrl, DEFAULT_UPSTREAM)
-  .action((opts: { dist: string; root?: string; upstream: string }) => {
+  .action(async (opts: { dist: string; root?: string; upstream: string }) => {
+    const { nginxSnippets } = await import('./build/routing-files.ts');
     const manifest = parseManifest(readFileSync(join(opts.dist, 'manifest.json'), 'utf8'), join(opts.dist, 'manifest.json'));
     console.log(nginxSnippets(manifest, opts.upstream, resolve(opts.root ?? opts.dist)));
   });
@@ -113,9 +116,10 @@ program
   .description('validate content/ only: print every problem, exit 1 if there is any')
   .option('--content <dir>', 'content folder', 'content')
   .action(async (opts: { content: string }) => {
+    const { loadContent } = await import('./content/index.ts');
     const { model, problems } = await loadContent(opts.content);
     if (!model) {
-      reportProblems(problems);
+      await reportProblems(problems);
       process.exitCode = 1;
       return;
     }
@@ -123,7 +127,7 @@ program
   });
 
 program.parseAsync().catch((e: unknown) => {
-  if (e instanceof DistError || e instanceof DevError) console.error(`aula: ${e.message}`);
+  if (e instanceof DistError || (e instanceof Error && e.name === 'DevError')) console.error(`aula: ${e.message}`);
   else console.error(e);
   process.exit(1);
 });

@@ -11,6 +11,7 @@ import {
   baseHeaders, detail, etagOf, json, matchesEtag, notAcceptable, notFound,
   type ApiRequest, type ApiResponse,
 } from './respond.ts';
+import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 import { matchRoute, routes } from './router.ts';
 
 export interface ApiOptions {
@@ -20,7 +21,7 @@ export interface ApiOptions {
   cacheLimits?: CacheLimits;
 }
 
-export const DEFAULT_CACHE_CONTROL = 'public, max-age=60';
+export { DEFAULT_CACHE_CONTROL };
 
 export type Api = (request: ApiRequest) => ApiResponse;
 

@@ -12,6 +12,7 @@ import { AUTOCOMPLETE_DIR, DATA_FILES, renderDataFiles, type DistFiles } from '.
 import { routingFiles } from './routing-files.ts';
 import { datasetFrom, memorySource } from '../store/dataset.ts';
 import { AULA_VERSION, DIST_FORMAT, type Manifest } from '../store/manifest.ts';
+import { DEFAULT_UPSTREAM } from '../defaults.ts';
 import { recoverDist, removeStaleStaging, stagingDir, swapIn } from './swap.ts';
 
 export interface BuildOptions {
@@ -25,7 +26,7 @@ export interface BuildOptions {
   precompress?: boolean;
 }
 
-export const DEFAULT_UPSTREAM = 'http://127.0.0.1:8000';
+export { DEFAULT_UPSTREAM };
 
 export type BuildResult =
   | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number> }

@@ -2,21 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_FILES } from './fixture-content.ts';
-import { builtAndServed, removeDir, tempDir, writeContent } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fixtureSite } from './helpers.ts';
 
-let site: Awaited<ReturnType<typeof builtAndServed>>;
-let content: string;
-
-beforeAll(async () => {
-  content = writeContent(tempDir(), FIXTURE_FILES);
-  site = await builtAndServed(content);
-});
-afterAll(async () => {
-  await site.close();
-  removeDir(content);
-});
+const site = fixtureSite();
 
 const summaries = (text: string) =>
   new ICAL.Component(ICAL.parse(text)).getAllSubcomponents('vevent').map((v) => v.getFirstPropertyValue('summary'));

@@ -1,10 +1,12 @@
 // Shared helpers of the integration tests: real files in temp dirs, a real server on an
 // ephemeral loopback port, real HTTP.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build, type BuildOptions } from '../src/build/build.ts';
 import { startServer, type RunningServer, type ServeOptions } from '../src/server/http.ts';
+import { FIXTURE_FILES } from './fixture-content.ts';
 
 export const SAMPLE_CONTENT = join(import.meta.dirname, '..', 'content');
 
@@ -69,6 +71,35 @@ export async function builtAndServed(content: string, serveOptions: Partial<Serv
     async close() {
       await running.close();
       removeDir(root);
+    },
+  };
+}
+
+/**
+ * The fixture content (plus `extra` files) built and served for the test file that calls this:
+ * hooks are registered here, the fields are ready inside tests.
+ */
+export function fixtureSite(extra: Record<string, string> = {}) {
+  let site: Awaited<ReturnType<typeof builtAndServed>> | undefined;
+  let content: string | undefined;
+  beforeAll(async () => {
+    content = writeContent(tempDir(), { ...FIXTURE_FILES, ...extra });
+    site = await builtAndServed(content);
+  });
+  afterAll(async () => {
+    await site?.close();
+    if (content) removeDir(content);
+  });
+  return {
+    get: (pathAndQuery: string, init: RequestInit = {}) => site!.get(pathAndQuery, init),
+    get url() {
+      return site!.url;
+    },
+    get dist() {
+      return site!.dist;
+    },
+    get content() {
+      return content!;
     },
   };
 }

@@ -1,19 +1,8 @@
 // HTTP behaviour shared by every route: headers, HEAD, 404, 405, the trailing-slash redirect.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_FILES } from './fixture-content.ts';
-import { builtAndServed, removeDir, tempDir, writeContent } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fixtureSite } from './helpers.ts';
 
-let site: Awaited<ReturnType<typeof builtAndServed>>;
-let content: string;
-
-beforeAll(async () => {
-  content = writeContent(tempDir(), FIXTURE_FILES);
-  site = await builtAndServed(content);
-});
-afterAll(async () => {
-  await site.close();
-  removeDir(content);
-});
+const site = fixtureSite();
 
 describe('headers', () => {
   it('successful answers carry the reference headers', async () => {

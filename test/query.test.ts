@@ -1,26 +1,14 @@
 // The event query contract over HTTP: filters, errors, ignored parameters, expand/fields/omit,
 // negotiation, OPTIONS, ETag. The filter semantics in depth are tested beside the filter module.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../src/render/event.ts';
-import { FIXTURE_FILES } from './fixture-content.ts';
-import { builtAndServed, removeDir, SAMPLE_CONTENT, tempDir, writeContent } from './helpers.ts';
+import { builtAndServed, fixtureSite, SAMPLE_CONTENT } from './helpers.ts';
 
-let site: Awaited<ReturnType<typeof builtAndServed>>;
-let content: string;
 const BASE = 'https://events.example.at/api';
-
 const XSS = '<script>alert("x")</script>';
 
-beforeAll(async () => {
-  content = writeContent(tempDir(), {
-    ...FIXTURE_FILES,
-    'events/xss.yaml': `id: 66\ntitle: '${XSS}'\nstart: 2024-01-01T10:00\nend: 2024-01-01T11:00\nlast_modified: 2024-01-01\norganizer: "x\\" onmouseover=\\"alert(1)"\n`,
-  });
-  site = await builtAndServed(content);
-});
-afterAll(async () => {
-  await site.close();
-  removeDir(content);
+const site = fixtureSite({
+  'events/xss.yaml': `id: 66\ntitle: '${XSS}'\nstart: 2024-01-01T10:00\nend: 2024-01-01T11:00\nlast_modified: 2024-01-01\norganizer: "x\\" onmouseover=\\"alert(1)"\n`,
 });
 
 const ids = async (query: string) => (await site.get(`/v1/cms/event/?limit=3&${query}`)).json().results.map((e: any) => e.id);
@@ -179,7 +167,7 @@ describe('caching headers', () => {
   });
 
   it('takes Cache-Control from serve --cache-control', async () => {
-    const other = await builtAndServed(content, { cacheControl: 'no-store' });
+    const other = await builtAndServed(site.content, { cacheControl: 'no-store' });
     try {
       expect((await other.get('/v1/cms/event/')).headers.get('cache-control')).toBe('no-store');
     } finally {

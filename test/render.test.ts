@@ -1,20 +1,10 @@
 // Rendering of every field, end to end: content files → build → server → JSON.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../src/render/event.ts';
-import { EVENT_42, FIXTURE_FILES, FIXTURE_ORDER } from './fixture-content.ts';
-import { builtAndServed, removeDir, tempDir, writeContent } from './helpers.ts';
+import { EVENT_42, FIXTURE_ORDER } from './fixture-content.ts';
+import { builtAndServed, fixtureSite } from './helpers.ts';
 
-let site: Awaited<ReturnType<typeof builtAndServed>>;
-let content: string;
-
-beforeAll(async () => {
-  content = writeContent(tempDir(), FIXTURE_FILES);
-  site = await builtAndServed(content);
-});
-afterAll(async () => {
-  await site.close();
-  removeDir(content);
-});
+const site = fixtureSite();
 
 describe('event rendering', () => {
   it('renders every field of interface.md §2.1, keys in table order', async () => {
@@ -69,7 +59,7 @@ describe('event rendering', () => {
 
 describe('base URL override', () => {
   it('`build --base-url` and `serve --base-url` rewrite links and media URLs, never from Host', async () => {
-    const built = await builtAndServed(content, { baseUrl: 'http://cdn.example.org/x' }, 'https://built.example.org');
+    const built = await builtAndServed(site.content, { baseUrl: 'http://cdn.example.org/x' }, 'https://built.example.org');
     try {
       const list = await built.get('/v1/cms/event/?limit=3&offset=3', { headers: { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' } });
       const body = list.json();

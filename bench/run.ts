@@ -287,6 +287,8 @@ async function main(): Promise<void> {
   log('in-process autocomplete');
   const autocomplete = await inProcessAutocomplete(contentDir, queries.autocompleteQueries);
   log(autocomplete.available ? `autocomplete p50 ${autocomplete.p50Ms.toFixed(3)} ms, p99 ${autocomplete.p99Ms.toFixed(3)} ms` : `autocomplete: not available (${autocomplete.reason})`);
+  // the bundled sample's directory, with the same names (the generator draws both from one list)
+  const sampleAutocomplete = await inProcessAutocomplete(join(ROOT, 'content'), queries.autocompleteQueries);
 
   const report: BenchReport = {
     started,
@@ -299,6 +301,7 @@ async function main(): Promise<void> {
     baseline: { runs: baselineRuns, bodyBytes, rps: baselineRps },
     passes,
     autocomplete,
+    sampleAutocomplete,
   };
   const markdown = resultsMarkdown(report);
   writeFileSync(resolve(opts.results), markdown);

@@ -58,6 +58,24 @@ export function textColumnsOf(events: readonly Event[], zone: string): TextColum
   };
 }
 
+const isList = (value: unknown, length: number) => Array.isArray(value) && value.length === length;
+const allLists = (group: unknown, fields: readonly string[], length: number) =>
+  typeof group === 'object' && group !== null && fields.every((f) => isList((group as Record<string, unknown>)[f], length));
+
+/** What is wrong with a columns file's shape for `length` rows, or null. */
+export function columnsShapeProblem(file: ColumnsFile | null, length: number): string | null {
+  if (typeof file !== 'object' || file === null) return 'expected an object of columns';
+  const ok =
+    isList(file.id, length) && isList(file.dfp_points, length) && isList(file.categories, length) && isList(file.groups, length) &&
+    allLists(file.time, TIME_FIELDS, length) && allLists(file.bool, BOOL_FIELDS, length);
+  return ok ? null : `expected every column to hold ${length} rows`;
+}
+
+export function textColumnsShapeProblem(file: TextColumnsFile | null, length: number): string | null {
+  if (typeof file !== 'object' || file === null) return 'expected an object of columns';
+  return allLists(file.iso, TIME_FIELDS, length) && allLists(file.text, TEXT_FIELDS, length) ? null : `expected every column to hold ${length} rows`;
+}
+
 const floats = (values: readonly (number | null)[]) => Float64Array.from(values, (v) => (v === null ? NaN : v));
 
 export function tableFromColumns(file: ColumnsFile, readText: () => TextColumnsFile): EventTable {

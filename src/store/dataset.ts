@@ -1,10 +1,10 @@
 // A dist/ folder loaded for answering: the server's (and the static build's) view of the data.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadAutocomplete, type Autocomplete } from '../autocomplete/index.ts';
+import { AUTOCOMPLETE_INDEX_FILE, loadAutocomplete, type Autocomplete } from '../autocomplete/index.ts';
 import { mediaUrl, type EventField } from '../render/event.ts';
 import { toJson } from '../render/json.ts';
-import { tableFromColumns, type ColumnsFile, type TextColumnsFile } from './columns.ts';
+import { columnsShapeProblem, tableFromColumns, textColumnsShapeProblem, type ColumnsFile, type TextColumnsFile } from './columns.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES } from './data-files.ts';
 import type { EventTable } from './event-table.ts';
 import { ByteRows, EventRows, serializeEvent } from './event-rows.ts';
@@ -75,6 +75,10 @@ export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, la
   };
 }
 
+function corrupt(source: DistSource, rel: string, problem: string): DistError {
+  return new DistError(`${source.where(rel)}: ${problem}; rebuild with \`aula build\``);
+}
+
 function parseJson<T>(source: DistSource, rel: string): T {
   const text = source.text(rel);
   try {
@@ -115,18 +119,25 @@ export function datasetFrom(source: DistSource, options: { baseUrl?: string } = 
   const manifest = parseManifest(source.text('manifest.json'), source.where('manifest.json'));
   const lines = source.bytes(DATA_FILES.events);
   const offsetBytes = source.bytes(DATA_FILES.offsets);
+  if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
   const starts = new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength));
   let rows: EventRows;
   try {
     rows = new EventRows(new ByteRows(Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength)), starts);
-  } catch {
-    throw new DistError(`${source.where(DATA_FILES.offsets)}: does not match ${DATA_FILES.events}; rebuild with \`aula build\``);
+    if (!rows.wellFormed()) throw corrupt(source, DATA_FILES.events, 'a line is not a whole JSON object');
+  } catch (e) {
+    if (e instanceof DistError) throw e;
+    throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events}`);
   }
   // checked now, read when first needed: a dist must not turn out incomplete under load
   source.require(DATA_FILES.text);
-  const table = tableFromColumns(parseJson<ColumnsFile>(source, DATA_FILES.columns), () => {
+  const columns = parseJson<ColumnsFile>(source, DATA_FILES.columns);
+  const shape = columnsShapeProblem(columns, rows.length);
+  if (shape) throw corrupt(source, DATA_FILES.columns, shape);
+  const table = tableFromColumns(columns, () => {
     const text = parseJson<TextColumnsFile>(source, DATA_FILES.text);
-    if (text.text.title?.length !== rows.length) throw new DistError(`${source.where(DATA_FILES.text)}: does not match the events; rebuild with \`aula build\``);
+    const problem = textColumnsShapeProblem(text, rows.length);
+    if (problem) throw corrupt(source, DATA_FILES.text, problem);
     return text;
   });
   if (table.length !== rows.length || rows.length !== manifest.counts.events) {
@@ -135,7 +146,17 @@ export function datasetFrom(source: DistSource, options: { baseUrl?: string } = 
   const baseUrl = (options.baseUrl ?? manifest.base_url).replace(/\/+$/, '');
   if (baseUrl !== manifest.base_url) rows = rebaseRows(rows, manifest.base_url, baseUrl);
   const categories = parseJson<{ id: number }[]>(source, DATA_FILES.categories);
-  const autocomplete = loadAutocomplete((rel) => source.text(`${AUTOCOMPLETE_DIR}/${rel}`));
+  if (!Array.isArray(categories) || !categories.every((c) => typeof c === 'object' && c !== null && Number.isInteger(c.id))) {
+    throw corrupt(source, DATA_FILES.categories, 'expected a list of categories with integer ids');
+  }
+  let autocomplete: Autocomplete;
+  try {
+    autocomplete = loadAutocomplete((rel) => source.text(`${AUTOCOMPLETE_DIR}/${rel}`));
+    autocomplete.search('a', null).page(0, 1);
+  } catch (e) {
+    if (e instanceof DistError) throw e;
+    throw corrupt(source, `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`, `the index cannot be read (${(e as Error).message})`);
+  }
   return {
     manifest,
     baseUrl,

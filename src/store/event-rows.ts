@@ -98,6 +98,15 @@ export class EventRows {
     return this.rows.length;
   }
 
+  /** Whether every row looks like a whole JSON object (a truncated file does not). */
+  wellFormed(): boolean {
+    for (let row = 0; row < this.rows.length; row++) {
+      const bytes = this.rows.bytes(row);
+      if (bytes[0] !== 0x7b || bytes[bytes.length - 1] !== 0x7d) return false;
+    }
+    return true;
+  }
+
   /** The whole serialized event. */
   json(row: number): string {
     return this.rows.text(row);

@@ -88,7 +88,16 @@ export function cleanChoices(texts: readonly string[], isChoice: (text: string) 
  * `[[:alpha:]]` are ASCII-only while `\pL` gives Unicode letters, and `\u00fc` is written
  * `\x{fc}`. As in ARE, `.` matches a newline and `^`/`$` anchor at the ends of the whole text.
  */
+/**
+ * Longest regex accepted. Matching is linear whatever the pattern, but compiling is not free:
+ * a 10 KB pattern of nested quantifiers took RE2JS 30–160 ms to compile.
+ */
+export const MAX_REGEX_LENGTH = 1000;
+
 export function cleanRegex(pattern: string, caseInsensitive: boolean): Cleaned<RE2JS> {
+  if (pattern.length > MAX_REGEX_LENGTH) {
+    return { ok: false, message: `Ensure this value has at most ${MAX_REGEX_LENGTH} characters (it has ${pattern.length}).` };
+  }
   try {
     const flags = RE2JS.DOTALL | (caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
     return { ok: true, value: RE2JS.compile(pattern, flags) };

@@ -1,0 +1,131 @@
+// kill -9 during `aula build`: the previous dist/ stays byte-identical and servable whatever the
+// moment, and the next build succeeds and clears what the killed ones left behind.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApi } from '../../src/api/core.ts';
+import { recoverDist } from '../../src/build/swap.ts';
+import { generateContent } from '../../src/gen/content-generator.ts';
+import { loadDataset } from '../../src/store/dataset.ts';
+import { buildOk, removeDir, SAMPLE_CONTENT, tempDir, writeContent } from '../helpers.ts';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
+const EVENTS = 6_000;
+
+let root: string;
+let big: string;
+let dist: string;
+let before: Map<string, string>;
+
+/** Every file under `dir` → sha1 of its bytes. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.set(relative(dir, path), createHash('sha1').update(readFileSync(path)).digest('hex'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const leftovers = () => readdirSync(root).filter((e) => e.startsWith('.aula-'));
+
+function expectServable(dir: string, events: number) {
+  const ds = loadDataset(dir);
+  expect(ds.events.table.length).toBe(events);
+  const answer = createApi(ds)({ method: 'GET', path: '/v1/cms/event/', query: 'limit=3&title__icontains=a', headers: {} });
+  expect(answer.status).toBe(200);
+}
+
+function runBuild(content: string): { exited: Promise<{ code: number | null; signal: string | null; output: string }>; pid: number; kill(): void } {
+  const child = spawn(process.execPath, [BIN, 'build', '--content', content, '--out', dist], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<{ code: number | null; signal: string | null; output: string }>((ok) =>
+    child.on('exit', (code, signal) => ok({ code, signal, output })),
+  );
+  return { exited, pid: child.pid!, kill: () => child.kill('SIGKILL') };
+}
+
+/** The staging folder of the build with `pid`, if it has made one yet. */
+function stagingOf(pid: number): string | null {
+  const name = readdirSync(root).find((e) => e.startsWith(`.aula-tmp-dist-${pid}-`));
+  return name ? join(root, name) : null;
+}
+
+/** Kills a build of the big content at the first moment `ready` holds (checked every 10 ms). */
+async function killWhen(label: string, ready: (pid: number, ms: number) => boolean): Promise<number> {
+  const build = runBuild(big);
+  const started = Date.now();
+  let finished = false;
+  void build.exited.then(() => (finished = true));
+  while (!finished && !ready(build.pid, Date.now() - started)) {
+    if (Date.now() - started > 60_000) throw new Error(`${label}: never reached`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  expect(finished, `${label}: the build ended before it could be killed`).toBe(false);
+  build.kill();
+  const { signal } = await build.exited;
+  expect(signal).toBe('SIGKILL');
+  return Date.now() - started;
+}
+
+beforeAll(async () => {
+  root = tempDir('aula-kill-');
+  big = join(root, 'big');
+  dist = join(root, 'dist');
+  await generateContent({ events: EVENTS, directory: 300, seed: 7, outDir: big });
+  await buildOk({ content: SAMPLE_CONTENT, out: dist, precompress: false });
+  before = snapshot(dist);
+}, 60_000);
+afterAll(() => removeDir(root));
+
+describe('kill -9 during aula build', () => {
+  it('leaves the previous dist/ byte-identical and servable at every moment; the next build succeeds and cleans up', async () => {
+    const exists = (pid: number, rel: string) => {
+      const staging = stagingOf(pid);
+      return staging !== null && existsSync(join(staging, rel));
+    };
+    const moments: [string, (pid: number, ms: number) => boolean][] = [
+      ['after 300 ms (loading content)', (_, ms) => ms >= 300],
+      // the data files go first and the manifest last, all at once: this is just after them
+      ['once the data is written (answering pages)', (pid) => exists(pid, 'manifest.json')],
+      ['while the static pages are written', (pid) => exists(pid, 'v1/cms/event/index.json')],
+    ];
+    for (const [label, ready] of moments) {
+      const ms = await killWhen(label, ready);
+      expect(snapshot(dist), `${label}, killed after ${ms} ms`).toEqual(before);
+      expectServable(dist, 200);
+    }
+    // the killed builds left their staging folders behind …
+    expect(leftovers().length).toBeGreaterThan(0);
+    // … the next build succeeds, replaces dist/ and removes them
+    const next = runBuild(big);
+    const { code, output } = await next.exited;
+    expect(code, output).toBe(0);
+    expect(leftovers()).toEqual([]);
+    expectServable(dist, EVENTS);
+  }, 120_000);
+
+  it('a kill between the two renames of the swap is repaired by the next build, even a failing one', async () => {
+    const now = snapshot(dist);
+    // what a kill right after `rename(dist, parked)` leaves: no dist/, the old tree parked
+    renameSync(dist, join(root, '.aula-old-dist-999999999-1'));
+    const broken = writeContent(join(root, 'broken'), { 'events/x.yaml': 'id: 1\ntitle: x\n' });
+    const { code, output } = await runBuild(broken).exited;
+    expect(code).toBe(1);
+    expect(output).toMatch(/start/);
+    expect(snapshot(dist)).toEqual(now);
+    expect(leftovers()).toEqual([]);
+    // and in-process, recoverDist alone puts the newest parked tree back
+    renameSync(dist, join(root, '.aula-old-dist-999999999-2'));
+    recoverDist(dist);
+    expect(snapshot(dist)).toEqual(now);
+  }, 30_000);
+});

@@ -1,0 +1,162 @@
+// A corrupt or partial dist/ at start: every data file missing, empty, truncated, garbage or of the
+// wrong shape, and a manifest of another format → a DistError naming the file (so `aula serve`
+// prints it and exits 1), never a dataset that loads and then answers broken JSON.
+import { spawn } from 'node:child_process';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApi } from '../../src/api/core.ts';
+import { loadDataset, warmDataset } from '../../src/store/dataset.ts';
+import { DistError } from '../../src/store/manifest.ts';
+import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from '../helpers.ts';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
+const FILES = [
+  'manifest.json', 'data/events.jsonl', 'data/events.offsets.bin', 'data/events.columns.json', 'data/events.text.json', 'data/categories.json',
+  'autocomplete/index.json',
+];
+
+type Damage = (bytes: Buffer) => Buffer | null;
+const garbage = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7919 + 13) % 256));
+const DAMAGES: Record<string, Damage> = {
+  missing: () => null,
+  empty: () => Buffer.alloc(0),
+  'cut in half': (b) => b.subarray(0, Math.floor(b.length / 2)),
+  'last byte cut': (b) => b.subarray(0, b.length - 1),
+  garbage: (b) => garbage(Math.max(64, Math.min(b.length, 4096))),
+  'JSON of the wrong shape': () => Buffer.from('{"a":1}'),
+  'JSON null': () => Buffer.from('null'),
+};
+const MANIFEST_DAMAGES: Record<string, (m: any) => unknown> = {
+  'another format': (m) => ({ ...m, format: 2 }),
+  'format as a string': (m) => ({ ...m, format: '1' }),
+  'no format': ({ format: _, ...m }) => m,
+  'counts that do not match': (m) => ({ ...m, counts: { ...m.counts, events: m.counts.events + 1 } }),
+  'an array': () => [],
+};
+
+/**
+ * Cases loadDataset does not turn into a DistError naming the file. They run as expected
+ * failures, so a fix shows up; none are known now (all fifteen found were fixed in
+ * src/store/dataset.ts). A new gap goes here with its failing case until it is fixed.
+ */
+const KNOWN_GAPS = new Set<string>([]);
+
+let root: string;
+let good: string;
+
+beforeAll(async () => {
+  root = tempDir('aula-corrupt-');
+  good = join(root, 'good');
+  await buildOk({ content: SAMPLE_CONTENT, out: good, precompress: false });
+});
+afterAll(() => removeDir(root));
+
+let copies = 0;
+function damaged(rel: string, change: (bytes: Buffer) => Buffer | string | null): string {
+  const dir = join(root, `copy-${copies++}`);
+  cpSync(good, dir, { recursive: true });
+  const path = join(dir, rel);
+  const next = change(readFileSync(path));
+  if (next === null) rmSync(path);
+  else writeFileSync(path, next);
+  return dir;
+}
+
+/**
+ * Loads the dist as the server does (the deferred text columns a moment after start) and, should
+ * that succeed, answers every event: a dist that loads must answer valid JSON.
+ */
+function loadAndAnswer(dir: string): void {
+  const ds = loadDataset(dir);
+  warmDataset(ds);
+  const api = createApi(ds);
+  for (const [path, query] of [
+    ['/v1/cms/event/', 'limit=1000'],
+    ['/v1/cms/event/', 'limit=1000&expand=categories&title__icontains=e&start__startswith=2'],
+    ['/v1/api/autocomplete/', 'q=a'],
+  ]) {
+    const answer = api({ method: 'GET', path, query, headers: {} });
+    expect(answer.status).toBe(200);
+    JSON.parse(answer.body.toString());
+  }
+}
+
+function expectNamed(dir: string, rel: string): void {
+  let error: unknown = null;
+  try {
+    loadAndAnswer(dir);
+  } catch (e) {
+    error = e;
+  }
+  expect(error, 'loaded without complaint').not.toBeNull();
+  expect(error).toBeInstanceOf(DistError);
+  expect((error as Error).message).toContain(rel);
+  expect((error as Error).message).toContain(dir);
+}
+
+describe('a damaged dist/ is refused with an error naming the file', () => {
+  it('the undamaged copy loads (the cases below start from a good dist)', () => {
+    expect(() => loadAndAnswer(damaged('manifest.json', (b) => b))).not.toThrow();
+  });
+
+  for (const rel of FILES) {
+    for (const [name, damage] of Object.entries(DAMAGES)) {
+      const id = `${rel}: ${name}`;
+      if (id === 'manifest.json: last byte cut') continue;
+      (KNOWN_GAPS.has(id) ? it.fails : it)(id, () => expectNamed(damaged(rel, damage), rel));
+    }
+  }
+
+  for (const [name, change] of Object.entries(MANIFEST_DAMAGES)) {
+    it(`manifest.json: ${name}`, () => {
+      const dir = damaged('manifest.json', (b) => JSON.stringify(change(JSON.parse(b.toString()))));
+      let error: unknown = null;
+      try {
+        loadAndAnswer(dir);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(DistError);
+      // a count mismatch names the data it disagrees with, the rest the manifest
+      expect((error as Error).message).toMatch(name.startsWith('counts') ? /data: event data is incomplete/ : /manifest\.json: /);
+    });
+  }
+});
+
+describe('aula serve over a damaged dist/', () => {
+  function serveOnce(dist: string, workers: string): Promise<{ code: number | null; stderr: string; ms: number }> {
+    const started = Date.now();
+    const child = spawn(process.execPath, [BIN, 'serve', '--dist', dist, '--port', '0', '--workers', workers], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stderr += d));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    return new Promise((ok) =>
+      child.on('exit', (code) => {
+        clearTimeout(killer);
+        ok({ code, stderr, ms: Date.now() - started });
+      }),
+    );
+  }
+
+  it('prints the file and exits 1, with one worker or several (no restart loop)', async () => {
+    const cases: [string, string, string][] = [
+      [damaged('manifest.json', (b) => JSON.stringify({ ...JSON.parse(b.toString()), format: 2 })), 'manifest.json', '1'],
+      [damaged('data/categories.json', () => garbage(100)), 'data/categories.json', '2'],
+      [damaged('data/events.columns.json', (b) => b.subarray(0, 100)), 'data/events.columns.json', '2'],
+      // deferred: read a second after listening, then the server stops
+      [damaged('data/events.text.json', (b) => b.subarray(0, 100)), 'data/events.text.json', '1'],
+    ];
+    const runs = await Promise.all(cases.map(([dir, , workers]) => serveOnce(dir, workers)));
+    runs.forEach(({ code, stderr, ms }, i) => {
+      const [dir, rel, workers] = cases[i];
+      expect(code, stderr).toBe(1);
+      expect(stderr).toContain(`${join(dir, rel)}: `);
+      expect(stderr).toContain('rebuild with `aula build`');
+      expect(ms).toBeLessThan(15_000);
+      // each worker fails once at most; the primary stops instead of forking again
+      expect(stderr.split(join(dir, rel)).length - 1).toBeLessThanOrEqual(Number(workers) * 2);
+    });
+  }, 30_000);
+});

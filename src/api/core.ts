@@ -107,7 +107,7 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
     const format = params.get('format');
     const formatted = format && request.method !== 'OPTIONS' ? route.formats?.[format] : undefined;
     if (formatted) return formatted(ds, params);
-    const negotiated = negotiate(params.get('format'), request.headers.accept);
+    const negotiated = negotiate(format, request.headers.accept);
     if (!negotiated.ok) return negotiated.status === 404 ? notFound() : notAcceptable();
     const response =
       request.method === 'OPTIONS' ? json(200, metadataBody(route.name, route.describe())) : route.handle(ds, params, match);

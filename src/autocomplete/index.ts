@@ -14,10 +14,10 @@ export const AUTOCOMPLETE_MODULE_FILE = 'autocomplete.js';
 
 /** Relative paths under dist/autocomplete/ → contents: the index and the browser module. */
 export async function buildAutocompleteFiles(objects: DirectoryObject[]): Promise<Record<string, string>> {
-  return {
-    [AUTOCOMPLETE_INDEX_FILE]: buildIndexJson(objects),
-    [AUTOCOMPLETE_MODULE_FILE]: await bundleStaticModule(),
-  };
+  // esbuild bundles in its own process while this thread builds the index
+  const bundled = bundleStaticModule();
+  const index = buildIndexJson(objects);
+  return { [AUTOCOMPLETE_INDEX_FILE]: index, [AUTOCOMPLETE_MODULE_FILE]: await bundled };
 }
 
 /** The server-side searcher, from a reader of dist/autocomplete/<relPath>. No re-indexing. */

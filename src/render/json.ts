@@ -3,6 +3,11 @@
 const SEPARATOR = /[\u2028\u2029]/;
 const SEPARATORS = /[\u2028\u2029]/g;
 
+/** Whether JSON.stringify's output holds a character DRF escapes and JavaScript does not. */
+export function needsEscaping(json: string): boolean {
+  return SEPARATOR.test(json);
+}
+
 export function toJson(value: unknown): string {
   const text = JSON.stringify(value);
   // `test` on a non-global pattern: a global one would carry lastIndex over to the next string

@@ -58,3 +58,12 @@ describe('replaceValue', () => {
     expect(JSON.parse(rows.replaceValue(0, EVENT_FIELDS.length - 1, () => '7')).language).toBe(7);
   });
 });
+
+describe('serializeEvent with U+2028/U+2029', () => {
+  it('escapes them as DRF does and keeps the offsets exact', () => {
+    const rows = EventRows.from([serializeEvent({ ...sample(3), title: 'a\u2028b', body: '\u2029' })]);
+    expect(rows.json(0)).toContain('"title":"a\\u2028b"');
+    expect(rows.json(0)).toContain('"body":"\\u2029"');
+    EVENT_FIELDS.forEach((f, i) => expect(JSON.parse(rows.value(0, i))).toEqual({ ...sample(3), title: 'a\u2028b', body: '\u2029' }[f]));
+  });
+});

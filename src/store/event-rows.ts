@@ -2,7 +2,7 @@
 // the start of each key is recorded so that sparse fields and expansion can splice segments
 // instead of re-serializing objects per request.
 import { EVENT_FIELDS, type EventField } from '../render/event.ts';
-import { toJson } from '../render/json.ts';
+import { needsEscaping, toJson } from '../render/json.ts';
 
 export const FIELD_COUNT = EVENT_FIELDS.length;
 const STRIDE = FIELD_COUNT + 1;
@@ -21,12 +21,26 @@ export function serializeEvent(obj: Readonly<Record<EventField, unknown>>): { js
   const starts = new Array<number>(FIELD_COUNT + 1);
   let at = 1;
   for (let i = 0; i < FIELD_COUNT; i++) {
-    const part = `"${EVENT_FIELDS[i]}":${toJson(obj[EVENT_FIELDS[i]])}`;
+    const part = `"${EVENT_FIELDS[i]}":${JSON.stringify(obj[EVENT_FIELDS[i]])}`;
     parts[i] = part;
     starts[i] = at;
     at += part.length + 1;
   }
   starts[FIELD_COUNT] = at;
+  const json = `{${parts.join(',')}}`;
+  // U+2028/U+2029 are rare: test the whole event once, and only then escape field by field
+  return needsEscaping(json) ? serializeEscaped(obj) : { json, starts };
+}
+
+function serializeEscaped(obj: Readonly<Record<EventField, unknown>>): { json: string; starts: number[] } {
+  const parts = EVENT_FIELDS.map((f) => `"${f}":${toJson(obj[f])}`);
+  const starts: number[] = [];
+  let at = 1;
+  for (const part of parts) {
+    starts.push(at);
+    at += part.length + 1;
+  }
+  starts.push(at);
   return { json: `{${parts.join(',')}}`, starts };
 }
 

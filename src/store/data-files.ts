@@ -22,10 +22,9 @@ export type DistFiles = Map<string, string | Uint8Array>;
 export async function renderDataFiles(model: Model, baseUrl: string): Promise<DistFiles> {
   const events = [...model.events].sort(compareListOrder);
   const ctx = { site: model.site, baseUrl, pages: model.pages, media: model.media };
-  const serialized = events.map((e) => serializeEvent(renderEvent(e, ctx)));
-  const rows = EventRows.from(serialized);
+  const rows = EventRows.from(events.map((e) => serializeEvent(renderEvent(e, ctx))));
   const files: DistFiles = new Map();
-  files.set(DATA_FILES.events, serialized.map((s) => s.json).join('\n'));
+  files.set(DATA_FILES.events, rows.lineBytes);
   files.set(DATA_FILES.offsets, new Uint8Array(rows.starts.buffer, rows.starts.byteOffset, rows.starts.byteLength));
   files.set(DATA_FILES.columns, JSON.stringify(columnsOf(events)));
   files.set(DATA_FILES.text, JSON.stringify(textColumnsOf(events, model.site.timezone)));

@@ -7,7 +7,7 @@ import { toJson } from '../render/json.ts';
 import { columnsShapeProblem, tableFromColumns, textColumnsShapeProblem, type ColumnsFile, type TextColumnsFile } from './columns.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES } from './data-files.ts';
 import type { EventTable } from './event-table.ts';
-import { ByteRows, EventRows, serializeEvent } from './event-rows.ts';
+import { EventRows, serializeEvent } from './event-rows.ts';
 import { DistError, parseManifest, type Manifest } from './manifest.ts';
 
 export interface Dataset {
@@ -123,8 +123,7 @@ export function datasetFrom(source: DistSource, options: { baseUrl?: string } = 
   const starts = new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength));
   let rows: EventRows;
   try {
-    rows = new EventRows(new ByteRows(Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength)), starts);
-    if (!rows.wellFormed()) throw corrupt(source, DATA_FILES.events, 'a line is not a whole JSON object');
+    rows = new EventRows(Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength), starts);
   } catch (e) {
     if (e instanceof DistError) throw e;
     throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events}`);

@@ -1,10 +1,10 @@
 // GET /v1/cms/event/ and /v1/cms/event/<id>/.
 import type { Dataset } from '../../store/dataset.ts';
-import { envelope, envelopeBytes, pageLinks, pageRange, pageWindow, parsePythonInt } from '../paginate.ts';
+import { envelopeBytes, pageLinks, pageRange, pageWindow, parsePythonInt } from '../paginate.ts';
 import type { QueryParams } from '../query.ts';
 import { invalid, json, notFound, type ApiResponse } from '../respond.ts';
 import { filterEvents } from './filter.ts';
-import { isPlain, parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
+import { parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
 
 export const EVENT_LIST_PATH = '/v1/cms/event/';
 
@@ -25,16 +25,10 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   const window = pageWindow(params, ds.site);
   const [from, to] = pageRange(window, count);
   const links = pageLinks(window, count, ds.baseUrl, EVENT_LIST_PATH, params);
-  const row = (i: number) => (matches ? matches[i] : i);
-  if (isPlain(shape)) {
-    const results: Uint8Array[] = [];
-    for (let i = from; i < to; i++) results.push(rows.bytes(row(i)));
-    return json(200, envelopeBytes(count, links, results), ignored);
-  }
   const render = shapeRenderer(shape, rows, ds.categories.json);
-  const results: string[] = [];
-  for (let i = from; i < to; i++) results.push(render(row(i)));
-  return json(200, envelope(count, links, results), ignored);
+  const results: Uint8Array[] = [];
+  for (let i = from; i < to; i++) results.push(render(matches ? matches[i] : i));
+  return json(200, envelopeBytes(count, links, results), ignored);
 }
 
 /** The one event: a read-only viewset's retrieve, with the list's field shaping. */

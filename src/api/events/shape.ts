@@ -53,10 +53,18 @@ export function isPlain(shape: Shape): boolean {
 }
 
 /** A renderer of one row under the shape; the plain case returns the stored string untouched. */
-export function shapeRenderer(shape: Shape, rows: EventRows, categoryJson: ReadonlyMap<number, string>): (row: number) => string {
-  if (isPlain(shape)) return (row) => rows.json(row);
-  const expandCategories = (value: string) =>
-    `[${(JSON.parse(value) as number[]).map((id) => categoryJson.get(id)).join(',')}]`;
+export function shapeRenderer(shape: Shape, rows: EventRows, categoryJson: ReadonlyMap<number, string>): (row: number) => Buffer {
+  if (isPlain(shape)) return (row) => rows.bytes(row);
+  // events share few distinct category lists: expand each once per request
+  const expanded = new Map<string, string>();
+  const expandCategories = (value: string) => {
+    let json = expanded.get(value);
+    if (json === undefined) {
+      json = `[${(JSON.parse(value) as number[]).map((id) => categoryJson.get(id)).join(',')}]`;
+      expanded.set(value, json);
+    }
+    return json;
+  };
   if (shape.fields === null) {
     // every field kept: splice the one expanded value into the stored text
     return (row) => rows.replaceValue(row, CATEGORIES, expandCategories);

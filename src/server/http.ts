@@ -63,10 +63,32 @@ function transportForm(response: ApiResponse, acceptEncoding: string | undefined
   const encoding = compressible(response.headers['Content-Type']) ? negotiateEncoding(acceptEncoding) : null;
   const zipped = encoding && packedBody(response, encoding);
   if (!encoding || !zipped) return { headers: response.headers, body };
-  const headers: Record<string, string> = { ...response.headers, 'Content-Encoding': encoding, 'Content-Length': String(zipped.length) };
-  headers.Vary = `${headers.Vary}, Accept-Encoding`;
-  if (headers.ETag && !headers.ETag.startsWith('W/')) headers.ETag = `W/${headers.ETag}`;
+  let headers = zippedHeaders.get(zipped);
+  if (!headers) {
+    headers = { ...response.headers, 'Content-Encoding': encoding, 'Content-Length': String(zipped.length) };
+    headers.Vary = `${headers.Vary}, Accept-Encoding`;
+    if (headers.ETag && !headers.ETag.startsWith('W/')) headers.ETag = `W/${headers.ETag}`;
+    zippedHeaders.set(zipped, headers);
+  }
   return { headers, body: zipped };
+}
+
+/** Headers of a compressed body, made once per cached answer and coding. */
+const zippedHeaders = new WeakMap<Buffer, Record<string, string>>();
+
+/**
+ * Headers as node's flat [name, value, …] list, made once per header object: a cached answer
+ * is written with no per-request header work beyond node's own.
+ */
+const flatForms = new WeakMap<Record<string, string>, string[]>();
+
+function flatHeaders(headers: Record<string, string>): string[] {
+  let flat = flatForms.get(headers);
+  if (!flat) {
+    flat = Object.entries(headers).flat();
+    flatForms.set(headers, flat);
+  }
+  return flat;
 }
 
 function bodyBytes(response: ApiResponse): Buffer {
@@ -92,7 +114,7 @@ export function requestHandler(api: () => Api) {
         headers: { accept: header(req.headers.accept), 'if-none-match': header(req.headers['if-none-match']) },
       });
       const { headers, body } = transportForm(response, header(req.headers['accept-encoding']));
-      res.writeHead(response.status, headers);
+      res.writeHead(response.status, flatHeaders(headers));
       res.end(body);
     } catch (e) {
       console.error(e);

@@ -4,7 +4,7 @@
 //   npm run bench -- --soak [SECONDS]               soak (issue 7) instead of the matrix, appended
 // Every option also reads an environment variable (BENCH_EVENTS, BENCH_DURATION, …), see --help.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -308,9 +308,20 @@ async function main(): Promise<void> {
     sampleAutocomplete,
   };
   const markdown = resultsMarkdown(report);
-  writeFileSync(resolve(opts.results), markdown);
+  writeFileSync(resolve(opts.results), markdown + keptSections(resolve(opts.results)));
   console.log(`\n${markdown}`);
   log(`wrote ${resolve(opts.results)}`);
+}
+
+/**
+ * The sections a new matrix run keeps from the previous results file: the written analysis
+ * and the soak, which the matrix does not measure (update the analysis when figures move).
+ */
+function keptSections(file: string): string {
+  if (!existsSync(file)) return '';
+  const sections = readFileSync(file, 'utf8').split(/^(?=## )/m);
+  const kept = sections.filter((s) => /^## (Analysis|Soak)/.test(s));
+  return kept.length ? `\n${kept.join('').trimEnd()}\n` : '';
 }
 
 async function soak(started: Date, kinds: readonly QueryKind[], distDir: string): Promise<void> {

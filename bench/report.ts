@@ -2,6 +2,7 @@
 import { cpus, platform, release, totalmem } from 'node:os';
 import type { LoadResult, ProbeResult } from './load.ts';
 import type { Group, QueryKind } from './queries.ts';
+import type { SoakResult } from './soak.ts';
 
 /** Minimum ratio to the bare node:http baseline (issue 5). */
 export const TARGETS = {
@@ -58,17 +59,10 @@ export interface BenchReport {
   sampleAutocomplete: InProcessAutocomplete;
 }
 
-export interface SoakReport {
+export interface SoakReport extends SoakResult {
   started: Date;
   settings: { events: number; directory: number; seed: number; connections: number };
   seconds: number;
-  kinds: string[];
-  load: LoadResult;
-  rssStart: number;
-  rssEnd: number;
-  rssMax: number;
-  rssTimeline: number[];
-  warmupS: number;
   coldStartMs: number;
   loadavg: { start: number; end: number };
 }

@@ -4,7 +4,7 @@ import type { DirectoryModel, DirectoryObject } from '../model/types.ts';
 import { buildIndexJson, listingOrder, objectTerms } from './build-index.ts';
 import { createAutocomplete, type Autocomplete } from './searcher.ts';
 import { queryWords } from './query.ts';
-import { org, person, rng, room, syntheticDirectory } from './test-fixtures.ts';
+import { org, osa, person, rng, room, syntheticDirectory } from './test-fixtures.ts';
 
 const load = (objects: DirectoryObject[]): Autocomplete => createAutocomplete(buildIndexJson(objects));
 type Row = { id: number; ctype: string; presentation: string; level_id: number | null; room_id: number | null };
@@ -305,17 +305,6 @@ describe('robustness', () => {
 });
 
 // ---- cross-check against a direct, unoptimized reading of the rules ------------------------
-
-function osa(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
-}
 
 /** Ordered "ctype/id" of every match: filter, per-word best (tier, class), rank tuple, listing order. */
 function reference(objects: DirectoryObject[], q: string, models: DirectoryModel[] | null): string[] {

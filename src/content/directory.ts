@@ -1,5 +1,5 @@
 // directory/**: people, rooms and organizations for the autocomplete.
-import { DIRECTORY_MODELS, directoryKind, type DirectoryKind, type DirectoryModel, type DirectoryObject } from '../model/types.ts';
+import { DIRECTORY_MODELS, directoryKind, noKindFields, type DirectoryKind, type DirectoryModel, type DirectoryObject } from '../model/types.ts';
 import type { Fields } from './fields.ts';
 import { idOrNaN, indexById } from './ids.ts';
 import { describeValue, type FileIssue } from './problems.ts';
@@ -23,14 +23,7 @@ export function readDirectoryObject(f: Fields): DirectoryObject {
     id: idOrNaN(f.int('id')),
     presentation: '',
     keywords: f.stringList('keywords'),
-    title: null,
-    first_name: null,
-    last_name: null,
-    title_after: null,
-    name: null,
-    code: null,
-    level_id: null,
-    room_id: null,
+    ...noKindFields(),
   };
   const explicit = f.stringOrNull('presentation');
   // Without a valid model the kind's keys are unknown, so they are neither read nor refused.

@@ -120,6 +120,11 @@ export interface DirectoryObject {
   room_id: number | null;
 }
 
+/** The kind-specific fields of a directory object, all absent: each kind fills in its own. */
+export function noKindFields(): Omit<DirectoryObject, 'model' | 'id' | 'presentation' | 'keywords'> {
+  return { title: null, first_name: null, last_name: null, title_after: null, name: null, code: null, level_id: null, room_id: null };
+}
+
 export interface Model {
   site: Site;
   /** keyed by uid */

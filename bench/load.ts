@@ -1,12 +1,15 @@
-// The autocannon wrapper: one load run over a list of request paths, reduced to the figures the
-// report prints.
+// The figures one load run reports, whatever generated it, and the autocannon fallback generator
+// (bench/generator.ts; wrk is the default, see bench/wrk.ts): one load run over a list of
+// request paths, reduced to those figures.
 import autocannon, { type Result } from 'autocannon';
 import { httpGet } from './processes.ts';
 
 export interface LoadResult {
   /** completed requests / wall-clock duration of the measured run */
   rps: number;
+  /** latencies in milliseconds (wrk: to the microsecond; autocannon: whole milliseconds) */
   p50: number;
+  p90: number;
   p99: number;
   requests: number;
   /** connection errors, timeouts included */
@@ -76,6 +79,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   return {
     rps: r.requests.total / duration,
     p50: r.latency.p50,
+    p90: r.latency.p90,
     p99: r.latency.p99,
     requests: r.requests.total,
     errors: r.errors,
@@ -98,7 +102,7 @@ export interface ProbeResult {
 }
 
 /**
- * A few sequential requests before the load: autocannon counts non-2xx answers but cannot say
+ * A few sequential requests before the load: the generators count non-2xx answers but cannot say
  * which URL produced them, this can.
  */
 export async function probe(baseUrl: string, paths: readonly string[], count: number): Promise<ProbeResult> {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 
 /** Which target a kind's distinct mode is held to (see TARGETS in report.ts). */
-export type Group = 'pages' | 'substring' | 'regex' | 'autocomplete';
+export type Group = 'pages' | 'substring' | 'regex' | 'autocomplete' | 'detail';
 
 export interface QueryKind {
   key: string;
@@ -177,7 +177,7 @@ export function buildQuerySet(options: { distDir: string; contentDir: string; se
     pool(poolSize, () => `${EVENTS}?expand=categories&limit=${PAGE}&offset=${randomOffset(1, count - PAGE)}`));
 
   const ids = cols.id;
-  add('detail', 'detail /v1/cms/event/<id>/', 'pages', `${EVENTS}${ids[0]}/`,
+  add('detail', 'detail /v1/cms/event/<id>/', 'detail', `${EVENTS}${ids[0]}/`,
     pool(poolSize, () => `${EVENTS}${pick(rng, ids)}/`));
 
   const names = directoryWords(contentDir);

@@ -1,6 +1,6 @@
 // `npm run bench`: generate content, build it, serve it, load it, write bench/results.md.
 //   npm run bench                                   full run (100k events, 200k directory objects)
-//   npm run bench -- --events 2000 --directory 4000 --duration 1 --skip-workers    smoke run
+//   npm run bench -- --events 2000 --directory 4000 --duration 2 --skip-workers    smoke run
 //   npm run bench -- --soak [SECONDS]               soak (issue 7) instead of the matrix, appended
 // Every option also reads an environment variable (BENCH_EVENTS, BENCH_DURATION, …), see --help.
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { PathCursor, probe, runLoad, type LoadResult } from './load.ts';
+import { chooseGenerator, type GeneratorName, type LoadGenerator } from './generator.ts';
+import { probe, type LoadResult } from './load.ts';
 import {
   cleanupNow, freePort, httpGet, installCleanup, registerTempDir, spawnTracked, startServerProcess, stopTracked, treeRss,
   type Tracked,
@@ -21,6 +22,7 @@ import {
   type BenchReport, type InProcessAutocomplete, type KindRun, type Mode, type Pass,
 } from './report.ts';
 import { runSoak } from './soak.ts';
+import { wholeSeconds } from './wrk.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AULA = join(ROOT, 'bin/aula.js');
@@ -49,6 +51,10 @@ const program = new Command()
   .addOption(new Option('--workers-duration <s>', 'seconds per run of the 2-worker pass (default: 2/3 of --duration)').argParser(positiveNumber).env('BENCH_WORKERS_DURATION'))
   .addOption(new Option('--connections <n>', 'concurrent connections').argParser(count).env('BENCH_CONNECTIONS').default(50))
   .addOption(new Option('--pool <n>', 'distinct URLs per query kind').argParser(count).env('BENCH_POOL').default(20_000))
+  .addOption(new Option('--generator <name>', 'load generator; wrk is installed from Debian when missing, autocannon (capped near 5,000 req/s on 2 cores) is the fallback')
+    .choices(['wrk', 'autocannon']).env('BENCH_GENERATOR').default('wrk'))
+  .addOption(new Option('--threads <n>', 'wrk threads (-t)').argParser(count).env('BENCH_THREADS').default(2))
+  .addOption(new Option('--count-statuses', 'wrk: count every status code with a Lua response() callback (costs wrk throughput; 4xx/5xx are counted either way)').env('BENCH_COUNT_STATUSES'))
   .addOption(new Option('--skip-workers', 'skip the `serve --workers 2` pass').env('BENCH_SKIP_WORKERS'))
   .addOption(new Option('--soak [seconds]', 'run the soak instead of the matrix (default 300 s) and append it to the results').argParser(positiveNumber).env('BENCH_SOAK').preset(300))
   .addOption(new Option('--results <file>', 'markdown file to write (the soak appends)').env('BENCH_RESULTS').default(join(ROOT, 'bench/results.md')))
@@ -64,6 +70,9 @@ interface Options {
   workersDuration?: number;
   connections: number;
   pool: number;
+  generator: GeneratorName;
+  threads: number;
+  countStatuses?: boolean;
   skipWorkers?: boolean;
   soak?: number;
   results: string;
@@ -117,13 +126,16 @@ async function startAula(distDir: string, workers: number) {
   return { ...started, baseUrl: `http://${HOST}:${port}` };
 }
 
+let generator: LoadGenerator;
+
 async function measure(baseUrl: string, paths: readonly string[], durationS: number, warmupS: number): Promise<LoadResult> {
-  return runLoad({ baseUrl, cursor: new PathCursor(paths), connections: opts.connections, durationS, warmupS });
+  return generator.run({ baseUrl, paths, durationS, warmupS });
 }
 
 function describe(l: LoadResult): string {
   const bad = l.errors + l.failures;
-  return `${l.rps.toFixed(0).padStart(6)} req/s  p99 ${String(l.p99).padStart(4)} ms${bad > 0 ? `  ${l.errors} errors, ${l.failures} 4xx/5xx` : ''}`;
+  return `${l.rps.toFixed(0).padStart(6)} req/s  p50 ${l.p50.toFixed(1).padStart(5)} ms  p99 ${l.p99.toFixed(1).padStart(6)} ms` +
+    (bad > 0 ? `  ${l.errors} errors, ${l.failures} 4xx/5xx` : '');
 }
 
 async function runMatrix(baseUrl: string, kinds: readonly QueryKind[], durationS: number, warmupS: number, baselineRps: () => number): Promise<KindRun[]> {
@@ -200,15 +212,21 @@ async function main(): Promise<void> {
   const queries = buildQuerySet({ distDir, contentDir, seed: opts.seed, poolSize: opts.pool });
   log(`query pools: ${queries.kinds.map((k) => `${k.key} ${k.distinct.length}`).join(', ')}`);
 
+  generator = chooseGenerator(opts.generator, { threads: opts.threads, connections: opts.connections, timeoutS: 10, countStatuses: opts.countStatuses === true }, log);
+  log(`load generator: ${generator.name} ${generator.version} (${generator.settings})`);
+
   if (opts.soak !== undefined) return soak(started, queries.kinds, distDir);
 
-  const durationS = opts.duration;
-  const warmupS = opts.warmup ?? Math.min(1, durationS / 2);
-  const workersDurationS = opts.workersDuration ?? Math.max(0.5, Math.round((durationS * 2) / 3 * 10) / 10);
-  const workersWarmupS = Math.min(0.5, warmupS);
+  // wrk counts its duration in whole seconds; the report states what was run
+  const asRun = (s: number) => (generator.name === 'wrk' ? wholeSeconds(s) : s);
+  const durationS = asRun(opts.duration);
+  const warmupS = asRun(opts.warmup ?? Math.min(1, durationS / 2));
+  const workersDurationS = asRun(opts.workersDuration ?? Math.max(0.5, Math.round((durationS * 2) / 3 * 10) / 10));
+  const workersWarmupS = asRun(Math.min(0.5, warmupS));
 
   const passes: Pass[] = [];
   const baselineRuns: { label: string; load: LoadResult }[] = [];
+  let ceiling: BenchReport['baseline']['ceiling'];
   let baselineRps = 0;
   let bodyBytes = 0;
 
@@ -226,16 +244,9 @@ async function main(): Promise<void> {
 
   let baseline: Tracked | undefined;
   try {
-    const basePort = await freePort(HOST);
-    const base = await startServerProcess(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'bench/baseline-server.ts'), '--body', bodyFile, '--port', String(basePort), '--host', HOST],
-      `http://${HOST}:${basePort}/`,
-      { cwd: ROOT },
-    );
-    if (!base.ok) throw new Error(`baseline server did not start: ${base.message}`);
+    const base = await startBaseline(bodyFile);
     baseline = base.server;
-    const baseUrl = `http://${HOST}:${basePort}`;
+    const baseUrl = base.baseUrl;
     // Measured around every pass and averaged: on a shared 2-core machine one sample can be off
     // by half, and each ratio would inherit that.
     const measureBaseline = async (label: string) => {
@@ -244,6 +255,18 @@ async function main(): Promise<void> {
       baselineRps = baselineRuns.reduce((sum, r) => sum + r.load.rps, 0) / baselineRuns.length;
       log(`baseline    ${describe(load)}  (${label})`);
     };
+
+    // --- the generator's own ceiling: the bare server with next to nothing to send. If aula's
+    // rows came near this, the generator would be what they measure.
+    const tinyFile = join(work, 'tiny-body.json');
+    writeFileSync(tinyFile, '{}');
+    const tiny = await startBaseline(tinyFile);
+    try {
+      ceiling = { bodyBytes: 2, load: await measure(tiny.baseUrl, [EVENTS_PATH], durationS, warmupS) };
+      log(`ceiling     ${describe(ceiling.load)}  (bare server, 2-byte body)`);
+    } finally {
+      await stopTracked(tiny.server);
+    }
 
     // --- 1 process
     try {
@@ -302,7 +325,8 @@ async function main(): Promise<void> {
     generate: generated,
     build: { ms: buildMs },
     dist,
-    baseline: { runs: baselineRuns, bodyBytes, rps: baselineRps },
+    generator,
+    baseline: { runs: baselineRuns, bodyBytes, rps: baselineRps, ceiling },
     passes,
     autocomplete,
     sampleAutocomplete,
@@ -313,14 +337,28 @@ async function main(): Promise<void> {
   log(`wrote ${resolve(opts.results)}`);
 }
 
+/** The bare node:http server (bench/baseline-server.ts) answering `bodyFile` to every request. */
+async function startBaseline(bodyFile: string): Promise<{ server: Tracked; baseUrl: string }> {
+  const port = await freePort(HOST);
+  const started = await startServerProcess(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'bench/baseline-server.ts'), '--body', bodyFile, '--port', String(port), '--host', HOST],
+    `http://${HOST}:${port}/`,
+    { cwd: ROOT },
+  );
+  if (!started.ok) throw new Error(`baseline server did not start: ${started.message}`);
+  return { server: started.server, baseUrl: `http://${HOST}:${port}` };
+}
+
 /**
- * The sections a new matrix run keeps from the previous results file: the written analysis
- * and the soak, which the matrix does not measure (update the analysis when figures move).
+ * The sections a new matrix run keeps from the previous results file: earlier figures kept for
+ * comparison, the written analysis and the soak, which the matrix does not measure (update the
+ * analysis when figures move).
  */
 function keptSections(file: string): string {
   if (!existsSync(file)) return '';
   const sections = readFileSync(file, 'utf8').split(/^(?=## )/m);
-  const kept = sections.filter((s) => /^## (Analysis|Soak)/.test(s));
+  const kept = sections.filter((s) => /^## (Earlier|Analysis|Soak)/.test(s));
   return kept.length ? `\n${kept.join('').trimEnd()}\n` : '';
 }
 
@@ -329,9 +367,10 @@ async function soak(started: Date, kinds: readonly QueryKind[], distDir: string)
   const server = await startAula(distDir, 1);
   if (!server.ok) throw new Error(`aula serve did not start: ${server.message}`);
   try {
-    const r = await runSoak({ baseUrl: server.baseUrl, serverPid: server.server.child.pid!, kinds, seconds, connections: opts.connections, log });
+    const r = await runSoak({ baseUrl: server.baseUrl, generator, serverPid: server.server.child.pid!, kinds, seconds, connections: opts.connections, log });
     const markdown = soakMarkdown({
       started,
+      generator,
       settings: { events: opts.events, directory: opts.directory, seed: opts.seed, connections: opts.connections },
       seconds,
       coldStartMs: server.coldStartMs,

@@ -1,7 +1,8 @@
 // The soak of issue 7: one server under a steady mix of queries for minutes. What matters here is
 // not speed but that nothing fails and memory does not creep (a leak in a cache or an index
 // would show as RSS growth between the start and the end).
-import { PathCursor, runLoad, type LoadResult } from './load.ts';
+import type { LoadGenerator } from './generator.ts';
+import type { LoadResult } from './load.ts';
 import { treeRss } from './processes.ts';
 import type { QueryKind } from './queries.ts';
 
@@ -28,19 +29,20 @@ export function mixedPaths(kinds: readonly QueryKind[], limit = 200_000): string
 
 export async function runSoak(options: {
   baseUrl: string;
+  generator: LoadGenerator;
   serverPid: number;
   kinds: readonly QueryKind[];
   seconds: number;
   connections: number;
   log?: (line: string) => void;
 }): Promise<SoakResult> {
-  const { baseUrl, serverPid, kinds, seconds, connections, log = () => {} } = options;
-  const cursor = new PathCursor(mixedPaths(kinds));
+  const { baseUrl, generator, serverPid, kinds, seconds, connections, log = () => {} } = options;
+  const paths = mixedPaths(kinds);
   // RSS "start" after a warm-up: the first requests build lazy indexes and grow the heap to its
   // working size, which is not growth over time.
   const warmupS = Math.min(30, Math.max(1, Math.round(seconds * 0.1)));
   log(`soak: ${warmupS} s warm-up`);
-  await runLoad({ baseUrl, cursor, connections, durationS: warmupS, warmupS: 0 });
+  await generator.run({ baseUrl, paths, durationS: warmupS, warmupS: 0 });
   const rssStart = treeRss(serverPid).bytes;
   let rssMax = rssStart;
   const sampler = setInterval(() => {
@@ -51,7 +53,7 @@ export async function runSoak(options: {
   const progress = setInterval(() => log(`soak: running, RSS ${(treeRss(serverPid).bytes / 1024 ** 2).toFixed(0)} MiB`), 30_000);
   try {
     log(`soak: ${seconds} s, ${connections} connections, ${kinds.length} kinds`);
-    const load = await runLoad({ baseUrl, cursor, connections, durationS: seconds, warmupS: 0 });
+    const load = await generator.run({ baseUrl, paths, durationS: seconds, warmupS: 0 });
     const rssEnd = treeRss(serverPid).bytes;
     return { load, rssStart, rssEnd, rssMax: Math.max(rssMax, rssEnd), rssTimeline, warmupS, kinds: kinds.map((k) => k.key) };
   } finally {

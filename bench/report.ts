@@ -132,6 +132,39 @@ function passTable(pass: Pass, baselineRps: number): string[] {
   return lines;
 }
 
+/** How the load was made and judged; bench/results.md keeps the same text between recorded runs. */
+export function methodSection(g: GeneratorInfo, pass?: Pick<Pass, 'durationS' | 'warmupS'>): string[] {
+  const run = pass ? `${fmt(pass.durationS, 1)} s` : 'the --duration';
+  const warm = pass ? `${fmt(pass.warmupS, 1)} s` : 'a';
+  const generator =
+    g.name === 'wrk'
+      ? [
+          `- **Generator.** wrk (${g.settings}) per run, after a discarded ${warm} warm-up run over the same script ` +
+            '(wrk takes whole seconds). The bench installs wrk from Debian when it is missing (README, "Performance"); ' +
+            '`--generator autocannon` (or a failed install) falls back to autocannon, and the report then says its figures are capped.',
+          '- **Script.** Written per query pool to a temp dir by bench/wrk-script.ts: the pool as a Lua table, thread *i* of *T* ' +
+            'requesting paths *start + i*, *start + i + T*, … so the threads never ask for the same path in step, and the measured run ' +
+            "starting where the warm-up's requests ended, so distinct paths are not already cached when measured. `done()` prints requests, " +
+            'duration, bytes, connect/read/write/timeout errors, the 4xx/5xx count and p50/p90/p99/max latency as one JSON line; the 4xx/5xx ' +
+            'count is cross-checked against wrk\'s "Non-2xx or 3xx responses" line. Per-code status counts (`--count-statuses`, a ' +
+            '`response()` callback) cost wrk about a tenth of its throughput against the bare server (README, "Performance").',
+        ]
+      : [`- **Generator.** ${g.name} ${g.version} (${g.settings}), ${run} per run after a ${warm} warm-up. ${AUTOCANNON_CAP}.`];
+  return [
+    '## Method',
+    '',
+    ...generator,
+    "- **Baseline.** A bare `node:http` server (bench/baseline-server.ts) answering the default first page's bytes as a constant body, " +
+      `measured by the same generator with the same connections and run length (${run}) before the 1-process pass, after it and ` +
+      'after the workers pass; their mean is the baseline every ratio is divided by.',
+    '- **Generator ceiling.** The same bare server answering a 2-byte body, once per run: how many requests the generator can make on ' +
+      "this machine while sharing its two cores with a Node server. The report compares the baseline and the ceiling with the fastest " +
+      'page-sized aula row; if the baseline were not well above that row, the ratios would be measuring the generator.',
+    '- **Probe.** 20 sequential requests per row before its load, to name the first URL that did not answer 2xx ' +
+      '(the generators count failures but cannot say which URL failed).',
+  ];
+}
+
 /** The lines of the report's head that say what made the load and how far to trust it. */
 export function generatorLines(g: GeneratorInfo, connections: number, poolSize?: number): string[] {
   const lines = [
@@ -160,6 +193,8 @@ export function resultsMarkdown(r: BenchReport): string {
     ...generatorLines(r.generator, r.settings.connections, r.settings.poolSize),
     '- ratio = requests/s ÷ baseline requests/s (the bare server, same generator, same run); a ratio is met when it reaches the target ' +
       `and no request failed; p99 is met at ≤ ${TARGETS.p99Ms} ms; targets are those of issue 13`,
+    '',
+    ...methodSection(r.generator, onePass),
     '',
     '## Build, start, memory',
     '',

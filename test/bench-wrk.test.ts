@@ -187,6 +187,16 @@ describe('report', () => {
     // the small detail answers are not the comparison: the 48 KB page row is
     expect(text).toMatch(/fastest page-sized aula row \(page, distinct\) ran 10,000 req\/s: the baseline is 4\.0× that, and the generator ceiling 8\.0×/);
     expect(text).not.toMatch(/may be what limits/);
+    expect(text).not.toMatch(/disturbed/);
+
+    // a generator that cannot outrun the server, and a baseline sample slower than a row
+    const capped = baselineSection({
+      generator: wrk,
+      baseline: { runs: [{ label: 'before', load: load(9_000, 50_000) }], bodyBytes: 50_000, rps: 9_000, ceiling: { bodyBytes: 2, load: load(12_000, 100) } },
+      passes: [{ title: '1 process', workers: 1, available: true, durationS: 2, warmupS: 1, runs: [{ kind: kind('page'), mode: 'repeated', unique: 1, load: load(10_000, 48_000) }] }],
+    }).join('\n');
+    expect(capped).toMatch(/generator ceiling is under 1\.5× this row: the generator may be what limits these runs/);
+    expect(capped).toMatch(/baseline ran slower than this row/);
   });
 });
 

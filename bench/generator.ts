@@ -38,7 +38,7 @@ export function autocannonGenerator(connections: number, note?: string): LoadGen
   return {
     name: 'autocannon',
     version: autocannonVersion(),
-    settings: `${connections} connections, in the bench's Node process, 10 s timeout`,
+    settings: "in the bench's own Node process, 10 s timeout",
     capped: true,
     note,
     run: ({ baseUrl, paths, durationS, warmupS }) =>

@@ -1,6 +1,12 @@
 // A bounded LRU of finished answers, so that a URL asked for over and over costs a map lookup.
 // Answers are pure functions of (path, query, Accept) over one dataset; a new dataset gets a
 // new cache, so nothing here is ever stale.
+//
+// Admission: an answer is kept only when its key is asked for a second time while the key is
+// still remembered (a "doorkeeper", as in TinyLFU). Under a stream of one-off queries (every
+// URL different: crawlers, filters typed letter by letter) storing each answer would cost a
+// copy and evict the answers that are actually repeated; with the doorkeeper a one-off costs a
+// hash and 4 bytes.
 import type { ApiResponse } from './respond.ts';
 
 export interface CacheLimits {
@@ -12,11 +18,55 @@ export const DEFAULT_CACHE_LIMITS: CacheLimits = { entries: 2_000, bytes: 64 * 1
 
 const weight = (key: string, r: ApiResponse) => key.length * 2 + (typeof r.body === 'string' ? r.body.length * 2 : r.body.length);
 
+/** FNV-1a over UTF-16 code units: a cheap 32-bit fingerprint of a key. */
+function fingerprint(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+/**
+ * The keys seen recently, as fingerprints in a ring: the oldest is forgotten when a new one comes.
+ * A collision only admits an answer one sighting early.
+ */
+export class Doorkeeper {
+  private readonly ring: Int32Array;
+  private readonly seen = new Set<number>();
+  private next = 0;
+  private filled = 0;
+
+  constructor(capacity: number) {
+    this.ring = new Int32Array(Math.max(1, capacity));
+  }
+
+  /** True when `key` was seen since it was last forgotten; remembers it either way. */
+  check(key: string): boolean {
+    const f = fingerprint(key);
+    if (this.seen.has(f)) return true;
+    // only unseen fingerprints enter the ring, so each slot holds a distinct live one
+    if (this.filled === this.ring.length) this.seen.delete(this.ring[this.next]);
+    else this.filled++;
+    this.ring[this.next] = f;
+    this.next = (this.next + 1) % this.ring.length;
+    this.seen.add(f);
+    return false;
+  }
+}
+
 export class ResponseCache {
   private readonly map = new Map<string, ApiResponse>();
   private bytes = 0;
+  /** remembers four times as many keys as the cache holds answers */
+  private readonly doorkeeper: Doorkeeper;
 
-  constructor(private readonly limits: CacheLimits = DEFAULT_CACHE_LIMITS) {}
+  constructor(private readonly limits: CacheLimits = DEFAULT_CACHE_LIMITS) {
+    this.doorkeeper = new Doorkeeper(limits.entries * 4);
+  }
+
+  /** Stores the answer when its key was asked for before (see Admission above). */
+  offer(key: string, response: ApiResponse): void {
+    if (this.doorkeeper.check(key)) this.set(key, response);
+  }
 
   get(key: string): ApiResponse | undefined {
     const hit = this.map.get(key);

@@ -7,8 +7,9 @@ import { renderHtml } from './html.ts';
 import { describeRoutes, metadataBody } from './metadata.ts';
 import { negotiate } from './negotiate.ts';
 import { QueryParams } from './query.ts';
+import { datasetTag, etagFor } from './etag.ts';
 import {
-  baseHeaders, detail, etagOf, json, matchesEtag, notAcceptable, notFound,
+  baseHeaders, detail, json, matchesEtag, notAcceptable, notFound,
   type ApiRequest, type ApiResponse,
 } from './respond.ts';
 import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
@@ -64,13 +65,14 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   const prefix = basePath(ds.baseUrl);
   const cacheControl = options.cacheControl ?? DEFAULT_CACHE_CONTROL;
   const cache = new ResponseCache(options.cacheLimits);
+  const tag = datasetTag(JSON.stringify(ds.manifest), ds.baseUrl);
 
   /** Adds what depends only on the answer itself: validator, caching policy, length. */
-  function complete(response: ApiResponse): ApiResponse {
+  function complete(response: ApiResponse, key: string): ApiResponse {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) headers[name] = headerValue(name, value);
     if (response.status === 200) {
-      headers.ETag = etagOf(response.body);
+      headers.ETag = etagFor(tag, key);
       headers['Cache-Control'] = cacheControl;
     }
     headers['Content-Length'] = String(Buffer.byteLength(response.body));
@@ -122,11 +124,12 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   return function handle(request: ApiRequest): ApiResponse {
     // GET and HEAD share one entry: HEAD is GET without the body.
     const cacheable = request.method === 'GET' || request.method === 'HEAD';
-    const key = cacheable ? `${request.path}?${request.query}\n${request.headers.accept ?? ''}` : '';
+    const key = `${cacheable ? '' : `${request.method} `}${request.path}?${request.query}\n${request.headers.accept ?? ''}`;
     let response = cacheable ? cache.get(key) : undefined;
     if (!response) {
-      response = complete(answer(request.method === 'HEAD' ? { ...request, method: 'GET' } : request));
-      if (cacheable) cache.set(key, response);
+      // the key holds all an answer depends on besides the dataset: its tag is the answer's ETag
+      response = complete(answer(request.method === 'HEAD' ? { ...request, method: 'GET' } : request), key);
+      if (cacheable) cache.offer(key, response);
     }
     return deliver(request, response);
   };

@@ -1,5 +1,4 @@
 // The response type of the API core and the headers every answer carries.
-import { createHash } from 'node:crypto';
 
 export interface ApiRequest {
   method: string;
@@ -45,11 +44,6 @@ export const notAcceptable = () => detail(406, 'Could not satisfy the request Ac
 /** A 400 in django-filter's shape: parameter name → messages. */
 export function invalid(errors: Readonly<Record<string, readonly string[]>>, extra: Record<string, string> = {}): ApiResponse {
   return json(400, JSON.stringify(errors), extra);
-}
-
-/** A strong validator from the body bytes: equal bodies, equal tags, whichever process answers. */
-export function etagOf(body: string | Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
 /** Whether an If-None-Match header names the tag (weak comparison, as RFC 9110 asks for GET/HEAD). */

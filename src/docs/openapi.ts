@@ -130,7 +130,7 @@ const components = () => ({
     },
   },
   headers: {
-    ETag: { description: 'A strong validator of the body: equal bodies have equal tags.', schema: { type: 'string' } },
+    ETag: { description: 'A strong validator: the same tag as long as the dataset and the request are the same; another build gives another tag.', schema: { type: 'string' } },
     'Cache-Control': {
       description: 'The caching policy of successful answers (`aula serve --cache-control`, default `public, max-age=60`).',
       schema: { type: 'string' },

@@ -126,8 +126,20 @@ program
     console.log(`${opts.content}/ is valid: ${model.events.length} events, ${model.directory.length} directory objects.`);
   });
 
+program
+  .command('init [dir]')
+  .description('start a site: a starter content/ folder, npm scripts and a CI workflow in dir (default: here); never overwrites')
+  .action(async (dir: string | undefined) => {
+    const { init } = await import('./init/init.ts');
+    const result = init(dir ?? '.');
+    for (const file of result.created) console.log(`created ${file}`);
+    for (const file of result.updated) console.log(`updated ${file}`);
+    for (const note of result.skipped) console.log(`skipped ${note}`);
+    console.log('next: npx aula check && npx aula build && npx aula serve');
+  });
+
 program.parseAsync().catch((e: unknown) => {
-  if (e instanceof DistError || (e instanceof Error && e.name === 'DevError')) console.error(`aula: ${e.message}`);
+  if (e instanceof DistError || (e instanceof Error && (e.name === 'DevError' || e.name === 'InitError'))) console.error(`aula: ${e.message}`);
   else console.error(e);
   process.exit(1);
 });

@@ -101,10 +101,10 @@ describe('installed into a site folder', () => {
         child.stderr!.on('data', (d) => (out += d));
         child.once('exit', (code) => fail(new Error(`serve exited ${code}: ${out}`)));
       });
-      const list = await (await fetch(`${url}/v1/cms/event/`)).json();
+      const list = (await (await fetch(`${url}/v1/cms/event/`)).json()) as { count: number; results: { title: string }[] };
       expect(list.count).toBe(2);
-      expect(list.results.map((e: { title: string }) => e.title).sort()).toEqual(['Hands-on workshop', 'Welcome lecture']);
-      const suggest = await (await fetch(`${url}/v1/api/autocomplete/?q=lovelace`)).json();
+      expect(list.results.map((e) => e.title).sort()).toEqual(['Hands-on workshop', 'Welcome lecture']);
+      const suggest = (await (await fetch(`${url}/v1/api/autocomplete/?q=lovelace`)).json()) as { results: { presentation: string }[] };
       expect(suggest.results[0].presentation).toContain('Ada Lovelace');
     } finally {
       child.kill('SIGTERM');

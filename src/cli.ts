@@ -101,14 +101,24 @@ program
 
 program
   .command('nginx')
-  .description('print the nginx snippets that serve the static pages of a built dist/ and proxy the rest to aula serve')
+  .description('print the nginx include files (http {} and server {} parts) for a built dist/; see README "Deploying"')
   .option('--dist <dir>', 'built folder', 'dist')
-  .option('--root <dir>', 'where dist/ is on the nginx host (default: the absolute --dist path)')
+  .option('--root <dir>', 'where dist/ is on the nginx host: prints the `set $aula_root` line for the server part')
   .option('--upstream <url>', 'the aula server as nginx reaches it', absoluteUrl, DEFAULT_UPSTREAM)
   .action(async (opts: { dist: string; root?: string; upstream: string }) => {
     const { nginxSnippets } = await import('./build/routing-files.ts');
-    const manifest = parseManifest(readFileSync(join(opts.dist, 'manifest.json'), 'utf8'), join(opts.dist, 'manifest.json'));
-    console.log(nginxSnippets(manifest, opts.upstream, resolve(opts.root ?? opts.dist)));
+    const { MEDIA_FILES_INDEX, parseMediaFiles } = await import('./deploy/public-files.ts');
+    const read = (rel: string) => {
+      try {
+        return readFileSync(join(opts.dist, rel), 'utf8');
+      } catch (e) {
+        const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : (e as Error).message;
+        throw new DistError(`${join(opts.dist, rel)}: ${why}; build first with \`aula build\``);
+      }
+    };
+    const manifest = parseManifest(read('manifest.json'), join(opts.dist, 'manifest.json'));
+    const media = parseMediaFiles(read(MEDIA_FILES_INDEX));
+    console.log(nginxSnippets(manifest, opts.upstream, { files: [], media }, opts.root === undefined ? undefined : resolve(opts.root)));
   });
 
 program

@@ -1,13 +1,14 @@
 // `aula build`: content/ → validated model → data files → static pages, written to a staging
 // folder and swapped in only when complete.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { createApi } from '../api/core.ts';
 import { EVENT_LIST_PATH } from '../api/events/list.ts';
 import { SCHEMA_PATH } from '../api/router.ts';
 import { contentSchemas } from '../docs/content-schemas.ts';
 import { loadContent, type Problem } from '../content/index.ts';
 import { compressionPool } from '../deploy/compress-pool.ts';
+import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../deploy/public-files.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES, renderDataFiles, type DistFiles } from '../store/data-files.ts';
 import { routingFiles } from './routing-files.ts';
 import { datasetFrom, memorySource } from '../store/dataset.ts';
@@ -90,7 +91,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const manifest: Manifest = {
       format: DIST_FORMAT,
       version: AULA_VERSION,
-      built_at: new Date().toISOString(),
+      // not the clock: two builds of the same content are byte-identical (events.ics's DTSTAMP is this)
+      built_at: new Date(model.events.reduce((newest, e) => Math.max(newest, e.last_modified), 0)).toISOString(),
       base_url: baseUrl,
       site: { timezone: model.site.timezone, page_size: limit, max_page_size: model.site.max_page_size },
       counts: {
@@ -103,6 +105,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       },
       event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
     };
+    // media records backed by a file in content/ are answered from a copy at the URL the API gives
+    const mediaFiles: MediaFile[] = [];
+    for (const m of [...model.media.values()].sort((a, b) => a.id - b.id)) {
+      if (m.source) mediaFiles.push({ id: m.id, file: mediaFileName(m.id, basename(m.source)), mimetype: m.mimetype });
+    }
+    files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
     files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
     writeAll(staging, files);
     phase('write data');
@@ -138,7 +146,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     phase('write pages');
     if (pool) writeAll(staging, await pool.finish());
     phase('compress');
-    writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, out));
+    for (const m of mediaFiles) {
+      mkdirSync(dirname(join(staging, m.file)), { recursive: true });
+      copyFileSync(model.media.get(m.id)!.source!, join(staging, m.file));
+    }
+    phase('copy media');
+    const publicFiles = [...pages.keys()].filter(isPublicFile).sort();
+    writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
     swapIn(staging, out);
     phase('swap');
     return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases };

@@ -20,6 +20,11 @@ function positive(value: string): number {
   return n;
 }
 
+function checkFormat(value: string): 'text' | 'json' {
+  if (value === 'text' || value === 'json') return value;
+  throw new InvalidArgumentError('expected text or json');
+}
+
 function absoluteUrl(value: string): string {
   try {
     const u = new URL(value);
@@ -50,14 +55,24 @@ program
   .option('--base-url <url>', "absolute URL the API is served under (default: site.yaml's base_url)", absoluteUrl)
   .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', absoluteUrl, DEFAULT_UPSTREAM)
   .option('--timings', 'print how long each phase took')
-  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean }) => {
+  .option('--quiet', 'print nothing but problems (no progress, no summary)')
+  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean }) => {
     const { build } = await import('./build/build.ts');
-    const result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream });
+    const { progressDisplay } = await import('./build/progress.ts');
+    // progress on stdout, like the summary: stderr holds only the problems
+    const display = progressDisplay(process.stdout, opts.quiet ? 'quiet' : 'auto');
+    let result;
+    try {
+      result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream, progress: display.update });
+    } finally {
+      display.end();
+    }
     if (!result.ok) {
       await reportProblems(result.problems);
       process.exitCode = 1;
       return;
     }
+    if (opts.quiet) return;
     const { counts, base_url } = result.manifest;
     console.log(
       `built ${opts.out}/ in ${(result.ms / 1000).toFixed(2)} s: ${counts.events} events (${counts.event_list_pages} static pages), ` +
@@ -125,9 +140,16 @@ program
   .command('check')
   .description('validate content/ only: print every problem, exit 1 if there is any')
   .option('--content <dir>', 'content folder', 'content')
-  .action(async (opts: { content: string }) => {
+  .option('--format <format>', 'text (path:line:column key: message) or json (an array of {file, line, column, key, message})', checkFormat, 'text')
+  .action(async (opts: { content: string; format: 'text' | 'json' }) => {
     const { loadContent } = await import('./content/index.ts');
     const { model, problems } = await loadContent(opts.content);
+    if (opts.format === 'json') {
+      const list = problems.map(({ file, line, column, key, message }) => ({ file, line, column, key, message }));
+      console.log(JSON.stringify(list, null, 2));
+      if (!model) process.exitCode = 1;
+      return;
+    }
     if (!model) {
       await reportProblems(problems);
       process.exitCode = 1;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so `npx aula …` works after `npm ci` without a compile step.
+// Runs the compiled CLI in lib/ (built by `npm run compile`, which `npm ci` and `npm pack` run).
+import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
-import { register } from 'tsx/esm/api';
 
 // A build allocates hundreds of thousands of short-lived objects; with V8's default young
 // generation (16 MB) a quarter of a 100k-event build went to scavenges. 64 MB semi-spaces
@@ -9,5 +9,9 @@ import { register } from 'tsx/esm/api';
 // server keeps the default, since every worker would carry the larger young generation.
 if (['build', 'dev'].includes(process.argv[2])) setFlagsFromString('--max-semi-space-size=64');
 
-register();
-await import('../src/cli.ts');
+const cli = new URL('../lib/cli.js', import.meta.url);
+if (!existsSync(cli)) {
+  console.error('aula: lib/ is missing (a checkout of the source): run `npm run compile` first');
+  process.exit(1);
+}
+await import(cli.href);

@@ -20,6 +20,11 @@ function positive(value: string): number {
   return n;
 }
 
+function checkFormat(value: string): 'text' | 'json' {
+  if (value === 'text' || value === 'json') return value;
+  throw new InvalidArgumentError('expected text or json');
+}
+
 function absoluteUrl(value: string): string {
   try {
     const u = new URL(value);
@@ -50,14 +55,24 @@ program
   .option('--base-url <url>', "absolute URL the API is served under (default: site.yaml's base_url)", absoluteUrl)
   .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', absoluteUrl, DEFAULT_UPSTREAM)
   .option('--timings', 'print how long each phase took')
-  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean }) => {
+  .option('--quiet', 'print nothing but problems (no progress, no summary)')
+  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean }) => {
     const { build } = await import('./build/build.ts');
-    const result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream });
+    const { progressDisplay } = await import('./build/progress.ts');
+    // progress on stdout, like the summary: stderr holds only the problems
+    const display = progressDisplay(process.stdout, opts.quiet ? 'quiet' : 'auto');
+    let result;
+    try {
+      result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream, progress: display.update });
+    } finally {
+      display.end();
+    }
     if (!result.ok) {
       await reportProblems(result.problems);
       process.exitCode = 1;
       return;
     }
+    if (opts.quiet) return;
     const { counts, base_url } = result.manifest;
     console.log(
       `built ${opts.out}/ in ${(result.ms / 1000).toFixed(2)} s: ${counts.events} events (${counts.event_list_pages} static pages), ` +
@@ -101,23 +116,40 @@ program
 
 program
   .command('nginx')
-  .description('print the nginx snippets that serve the static pages of a built dist/ and proxy the rest to aula serve')
+  .description('print the nginx include files (http {} and server {} parts) for a built dist/; see README "Deploying"')
   .option('--dist <dir>', 'built folder', 'dist')
-  .option('--root <dir>', 'where dist/ is on the nginx host (default: the absolute --dist path)')
+  .option('--root <dir>', 'where dist/ is on the nginx host: prints the `set $aula_root` line for the server part')
   .option('--upstream <url>', 'the aula server as nginx reaches it', absoluteUrl, DEFAULT_UPSTREAM)
   .action(async (opts: { dist: string; root?: string; upstream: string }) => {
     const { nginxSnippets } = await import('./build/routing-files.ts');
-    const manifest = parseManifest(readFileSync(join(opts.dist, 'manifest.json'), 'utf8'), join(opts.dist, 'manifest.json'));
-    console.log(nginxSnippets(manifest, opts.upstream, resolve(opts.root ?? opts.dist)));
+    const { MEDIA_FILES_INDEX, parseMediaFiles } = await import('./deploy/public-files.ts');
+    const read = (rel: string) => {
+      try {
+        return readFileSync(join(opts.dist, rel), 'utf8');
+      } catch (e) {
+        const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : (e as Error).message;
+        throw new DistError(`${join(opts.dist, rel)}: ${why}; build first with \`aula build\``);
+      }
+    };
+    const manifest = parseManifest(read('manifest.json'), join(opts.dist, 'manifest.json'));
+    const media = parseMediaFiles(read(MEDIA_FILES_INDEX));
+    console.log(nginxSnippets(manifest, opts.upstream, { files: [], media }, opts.root === undefined ? undefined : resolve(opts.root)));
   });
 
 program
   .command('check')
   .description('validate content/ only: print every problem, exit 1 if there is any')
   .option('--content <dir>', 'content folder', 'content')
-  .action(async (opts: { content: string }) => {
+  .option('--format <format>', 'text (path:line:column key: message) or json (an array of {file, line, column, key, message})', checkFormat, 'text')
+  .action(async (opts: { content: string; format: 'text' | 'json' }) => {
     const { loadContent } = await import('./content/index.ts');
     const { model, problems } = await loadContent(opts.content);
+    if (opts.format === 'json') {
+      const list = problems.map(({ file, line, column, key, message }) => ({ file, line, column, key, message }));
+      console.log(JSON.stringify(list, null, 2));
+      if (!model) process.exitCode = 1;
+      return;
+    }
     if (!model) {
       await reportProblems(problems);
       process.exitCode = 1;
@@ -126,8 +158,20 @@ program
     console.log(`${opts.content}/ is valid: ${model.events.length} events, ${model.directory.length} directory objects.`);
   });
 
+program
+  .command('init [dir]')
+  .description('start a site: a starter content/ folder, npm scripts and a CI workflow in dir (default: here); never overwrites')
+  .action(async (dir: string | undefined) => {
+    const { init } = await import('./init/init.ts');
+    const result = init(dir ?? '.');
+    for (const file of result.created) console.log(`created ${file}`);
+    for (const file of result.updated) console.log(`updated ${file}`);
+    for (const note of result.skipped) console.log(`skipped ${note}`);
+    console.log('next: npx aula check && npx aula build && npx aula serve');
+  });
+
 program.parseAsync().catch((e: unknown) => {
-  if (e instanceof DistError || (e instanceof Error && e.name === 'DevError')) console.error(`aula: ${e.message}`);
+  if (e instanceof DistError || (e instanceof Error && (e.name === 'DevError' || e.name === 'InitError'))) console.error(`aula: ${e.message}`);
   else console.error(e);
   process.exit(1);
 });

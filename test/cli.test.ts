@@ -50,3 +50,30 @@ describe('aula CLI', () => {
     expect(aula('serve', '--dist', join(root, 'missing')).code).toBe(1);
   });
 });
+
+describe('aula CLI progress and machine output', () => {
+  it('build prints its phases as plain lines when not on a terminal, nothing with --quiet', () => {
+    const content = writeContent(join(root, 'progress'), FIXTURE_FILES);
+    const r = aula('build', '--content', content, '--out', join(root, 'progress-dist'));
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split('\n');
+    expect(lines.slice(0, 3)).toEqual(['aula build: load content', 'aula build: render data', 'aula build: write data']);
+    expect(lines).toContain('aula build: answer pages');
+    expect(lines.at(-1)).toMatch(/^built .*progress-dist\/ in/);
+    expect(r.out).not.toContain('\r');
+    expect(r.err).toBe('');
+    const quiet = aula('build', '--content', content, '--out', join(root, 'progress-dist'), '--quiet');
+    expect(quiet).toMatchObject({ code: 0, out: '', err: '' });
+  });
+
+  it('check --format json prints every problem as {file, line, column, key, message}', () => {
+    const good = writeContent(join(root, 'json-good'), FIXTURE_FILES);
+    expect(aula('check', '--content', good, '--format', 'json')).toMatchObject({ code: 0, out: '[]\n' });
+    const bad = writeContent(join(root, 'json-bad'), { ...FIXTURE_FILES, 'site.yaml': 'timezone: Mars/Olympus\n' });
+    const r = aula('check', '--content', bad, '--format', 'json');
+    expect(r.code).toBe(1);
+    const problems = JSON.parse(r.out);
+    expect(problems).toEqual([{ file: 'site.yaml', line: 1, column: expect.any(Number), key: 'timezone', message: expect.any(String) }]);
+    expect(aula('check', '--format', 'xml')).toMatchObject({ code: 1 });
+  });
+});

@@ -1,15 +1,17 @@
-// The generated nginx config in a real nginx in front of a real aula server: every page reached
-// by following `next` is served from its file and is byte-identical to the server's answer;
-// whatever a file cannot answer reaches the server.
+// The README's nginx.conf, verbatim but for its documented placeholders (the dist/ path and the
+// listen port), in a real nginx in front of a real aula server: every page reached by following
+// `next` is served from its file and is byte-identical to the server's answer; every public file
+// and media file is served by nginx and by aula serve alike; whatever a file cannot answer
+// reaches the server; nothing else of dist/ is reachable.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompress } from '../src/deploy/compress.ts';
-import { nginxConfig } from '../src/deploy/routing.ts';
+import { isPublicFile, MEDIA_FILES_INDEX, publicType, type MediaFile } from '../src/deploy/public-files.ts';
 import type { RunningServer } from '../src/server/http.ts';
 import type { Manifest } from '../src/store/manifest.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir } from './helpers.ts';
@@ -56,37 +58,39 @@ function get(url: string, headers: Record<string, string> = {}, method = 'GET'):
   });
 }
 
-function nginxConf(dir: string, port: number, snippets: { http: string; server: string }): string {
-  const indent = (text: string, by: string) => text.replace(/^(?=.)/gm, by);
-  return `daemon off;
-worker_processes 1;
-${process.getuid?.() === 0 ? 'user root;\n' : ''}pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 128; }
-http {
-    # which answers came from a file: $upstream_addr is empty (logged as -) for them
-    log_format aula '$http_x_aula_test upstream=[$upstream_addr] $status';
-    access_log ${dir}/access.log aula;
-    client_body_temp_path ${dir}/client_body;
-    proxy_temp_path ${dir}/proxy;
-    fastcgi_temp_path ${dir}/fastcgi;
-    uwsgi_temp_path ${dir}/uwsgi;
-    scgi_temp_path ${dir}/scgi;
-    types { application/json json; }
-    default_type application/octet-stream;
-${indent(snippets.http, '    ')}
-    server {
-        listen 127.0.0.1:${port};
-        server_name localhost;
-${indent(snippets.server, '        ')}
-    }
+/** The README's complete nginx.conf: the ```nginx block that has an `events {}` context. */
+export function readmeNginxConf(): string {
+  const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+  const block = [...readme.matchAll(/```nginx\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => /^events \{/m.test(b));
+  if (!block) throw new Error('README.md has no complete ```nginx block (with events {})');
+  return block;
 }
-`;
+
+/** Only the placeholders the README names: where dist/ is, and the port (here on loopback only). */
+function nginxConf(dist: string, port: number): string {
+  const conf = readmeNginxConf();
+  expect(conf).toContain('/srv/site/dist');
+  expect(conf).toContain('listen 8080;');
+  return conf.replaceAll('/srv/site/dist', dist).replace('listen 8080;', `listen 127.0.0.1:${port};`);
+}
+
+/** Everything else nginx needs outside the config, on its command line: pid, error log, user. */
+function nginxArgs(dir: string): string[] {
+  const globals = `daemon off; pid ${dir}/nginx.pid;${process.getuid?.() === 0 ? ' user root;' : ''}`;
+  return ['-p', `${dir}/`, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', globals];
+}
+
+/** Every file below dir, relative, with forward slashes. */
+function walk(dir: string, base = dir): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path, base) : [relative(base, path).split('\\').join('/')];
+  });
 }
 
 /** Starts nginx in the foreground and resolves once it answers; rejects with its error log if it dies. */
 async function startNginx(dir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(NGINX!, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NGINX!, nginxArgs(dir), { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -139,19 +143,25 @@ if (!NGINX) {
     let server: RunningServer;
     let nginx: ChildProcess | undefined;
     let front: string;
-    let tag = 0;
 
     beforeAll(async () => {
       root = tempDir('aula-nginx-');
       dist = join(root, 'dist');
+      mkdirSync(join(root, 'logs'));
       // a port taken between probing and nginx binding it is retried with another
       for (let attempt = 1; ; attempt++) {
         const port = await freePort();
         front = `http://127.0.0.1:${port}`;
-        manifest = (await buildOk({ content: SAMPLE_CONTENT, out: dist, baseUrl: `${front}${prefix}` })).manifest;
-        server ??= await serve(dist, { watch: false });
+        // the upstream is written into dist/deploy/ at build time: build, start the server, build again for it
+        if (!server) {
+          await buildOk({ content: SAMPLE_CONTENT, out: dist, baseUrl: `${front}${prefix}` });
+          server = await serve(dist, { watch: false });
+        }
+        manifest = (await buildOk({ content: SAMPLE_CONTENT, out: dist, baseUrl: `${front}${prefix}`, upstream: server.url })).manifest;
         server.reload();
-        writeFileSync(join(root, 'nginx.conf'), nginxConf(root, port, nginxConfig(manifest, { upstream: server.url, root: dist })));
+        writeFileSync(join(root, 'nginx.conf'), nginxConf(dist, port));
+        const test = spawnSync(NGINX!, ['-t', ...nginxArgs(root)], { encoding: 'utf8' });
+        expect(test.status, `nginx -t: ${test.stderr}`).toBe(0);
         try {
           nginx = await startNginx(root, port);
           break;
@@ -167,20 +177,14 @@ if (!NGINX) {
       if (root) removeDir(root);
     });
 
-    /** A request through nginx, and whether nginx answered it from a file. */
+    /**
+     * A request through nginx, and whether nginx answered it from a file: nginx sends
+     * Last-Modified with every file it serves, the aula server never does.
+     */
     async function viaNginx(pathAndQuery: string, headers: Record<string, string> = {}, method = 'GET') {
-      const id = `t${++tag}`;
-      const answer = await get(`${front}${pathAndQuery}`, { ...headers, 'X-Aula-Test': id }, method);
-      const logged = async () => {
-        for (let i = 0; i < 40; i++) {
-          const line = readFileSync(join(root, 'access.log'), 'utf8').split('\n').find((l) => l.startsWith(`${id} `));
-          if (line) return line;
-          await new Promise((r) => setTimeout(r, 25));
-        }
-        throw new Error(`no access log line for ${pathAndQuery}`);
-      };
-      const line = await logged();
-      return { ...answer, line, fromFile: line.includes('upstream=[-]') };
+      const answer = await get(`${front}${pathAndQuery}`, headers, method);
+      const line = `${method} ${pathAndQuery} → ${answer.status} last-modified=${answer.headers['last-modified'] ?? '-'}`;
+      return { ...answer, line, fromFile: answer.headers['last-modified'] !== undefined };
     }
 
     const direct = (pathAndQuery: string, headers: Record<string, string> = {}, method = 'GET') => get(`${server.url}${pathAndQuery}`, headers, method);
@@ -281,6 +285,62 @@ if (!NGINX) {
         expect(gz.body.length).toBeLessThan(plain.body.length / 3);
         expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
         expect(plain.headers['content-encoding']).toBeUndefined();
+      }
+    });
+
+    it('serves every public file of dist/ through nginx and through aula serve, with its type and encodings', async () => {
+      const publicFiles = walk(dist).filter(isPublicFile);
+      expect(publicFiles).toEqual(expect.arrayContaining(['events.ics', 'openapi.json', 'autocomplete/autocomplete.js', 'autocomplete/index.json', 'schemas/event.schema.json']));
+      for (const rel of publicFiles) {
+        const bytes = readFileSync(join(dist, rel));
+        for (const [via, answer] of [['nginx', await viaNginx(`${prefix}/${rel}`)], ['aula serve', await direct(`${prefix}/${rel}`)]] as const) {
+          expect(answer.status, `${via} ${rel}`).toBe(200);
+          expect(answer.headers['content-type'], `${via} ${rel}`).toBe(publicType(rel));
+          expect(answer.body.equals(bytes), `${via} ${rel} differs from the file`).toBe(true);
+        }
+        expect((await viaNginx(`${prefix}/${rel}`)).fromFile, rel).toBe(true);
+        if (existsSync(join(dist, `${rel}.gz`))) {
+          for (const [via, answer] of [['nginx', await viaNginx(`${prefix}/${rel}`, { 'Accept-Encoding': 'gzip' })], ['aula serve', await direct(`${prefix}/${rel}`, { 'Accept-Encoding': 'gzip' })]] as const) {
+            expect(answer.headers['content-encoding'], `${via} ${rel}`).toBe('gzip');
+            expect(gunzipSync(answer.body).equals(bytes), `${via} ${rel} gzip`).toBe(true);
+          }
+        }
+      }
+      const br = await direct(`${prefix}/autocomplete/index.json`, { 'Accept-Encoding': 'br' });
+      expect(br.headers['content-encoding']).toBe('br');
+    });
+
+    it('serves every media file at the URL the API gives it, through nginx and aula serve', async () => {
+      const media: MediaFile[] = JSON.parse(readFileSync(join(dist, MEDIA_FILES_INDEX), 'utf8'));
+      expect(media.length).toBeGreaterThan(0);
+      // the API names these URLs: an event's media record points at one of them
+      const events = JSON.parse((await direct(`${prefix}/v1/cms/event/?limit=1000`)).body.toString('utf8')).results;
+      const urls = new Set<string>(events.flatMap((e: { media: { url: string }[] }) => e.media.map((m) => m.url)));
+      expect(media.some((m) => urls.has(`${front}${prefix}/cms/media/${m.id}/`))).toBe(true);
+      for (const m of media) {
+        const bytes = readFileSync(join(dist, m.file));
+        for (const [via, answer] of [['nginx', await viaNginx(`${prefix}/cms/media/${m.id}/`)], ['aula serve', await direct(`${prefix}/cms/media/${m.id}/`)]] as const) {
+          expect(answer.status, `${via} media ${m.id}`).toBe(200);
+          expect(answer.headers['content-type'], `${via} media ${m.id}`).toBe(m.mimetype);
+          expect(answer.body.equals(bytes), `${via} media ${m.id}`).toBe(true);
+        }
+      }
+      expect((await direct(`${prefix}/cms/media/999999/`)).status).toBe(404);
+    });
+
+    it('reaches nothing else of dist/ through either', async () => {
+      const secret = readFileSync(join(dist, 'data', 'events.jsonl'));
+      for (const rel of ['manifest.json', 'data/events.jsonl', 'data/media-files.json', 'deploy/nginx-server.conf', '_redirects', 'vercel.json', 'events.ics.gz', 'v1/cms/event/index.json']) {
+        for (const [via, answer] of [['nginx', await viaNginx(`${prefix}/${rel}`)], ['aula serve', await direct(`${prefix}/${rel}`)]] as const) {
+          expect(answer.status, `${via} ${rel}`).toBe(404);
+          expect(answer.body.includes(secret.subarray(0, 64)), `${via} ${rel}`).toBe(false);
+          expect(answer.body.toString('utf8'), `${via} ${rel}`).not.toMatch(/built_at|proxy_pass/);
+        }
+      }
+      for (const path of [`${prefix}/schemas/..%2fmanifest.json`, `${prefix}/autocomplete/..%2f..%2fmanifest.json`, `${prefix}/cms/media/1/..%2f..%2f..%2fmanifest.json`]) {
+        expect((await direct(path)).status, path).toBe(404);
+        // nginx refuses a path that climbs above / outright
+        expect([400, 404], path).toContain((await viaNginx(path)).status);
       }
     });
   });

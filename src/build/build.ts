@@ -1,13 +1,14 @@
 // `aula build`: content/ → validated model → data files → static pages, written to a staging
 // folder and swapped in only when complete.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { createApi } from '../api/core.ts';
 import { EVENT_LIST_PATH } from '../api/events/list.ts';
 import { SCHEMA_PATH } from '../api/router.ts';
 import { contentSchemas } from '../docs/content-schemas.ts';
 import { loadContent, type Problem } from '../content/index.ts';
 import { compressionPool } from '../deploy/compress-pool.ts';
+import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../deploy/public-files.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES, renderDataFiles, type DistFiles } from '../store/data-files.ts';
 import { routingFiles } from './routing-files.ts';
 import { datasetFrom, memorySource } from '../store/dataset.ts';
@@ -24,6 +25,8 @@ export interface BuildOptions {
   upstream?: string;
   /** write .gz/.br beside the public files (default true; `aula dev` skips it) */
   precompress?: boolean;
+  /** called as each phase starts (done/total within a phase that counts its steps) */
+  progress?: (phase: string, done?: number, total?: number) => void;
 }
 
 export { DEFAULT_UPSTREAM };
@@ -69,28 +72,31 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const phases: Record<string, number> = {};
   let mark = started;
-  const phase = (name: string) => {
+  const phase = (name: string, next?: string) => {
     const now = performance.now();
     phases[name] = Math.round(now - mark);
     mark = now;
+    if (next) options.progress?.(next);
   };
+  options.progress?.('load content');
   const out = resolve(options.out);
   recoverDist(out);
   removeStaleStaging(out);
   const { model, problems } = await loadContent(resolve(options.content));
-  phase('load content');
+  phase('load content', 'render data');
   if (!model) return { ok: false, problems };
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
 
   const staging = stagingDir(out);
   try {
     const files = await renderDataFiles(model, baseUrl);
-    phase('render data');
+    phase('render data', 'write data');
     const limit = model.site.page_size;
     const manifest: Manifest = {
       format: DIST_FORMAT,
       version: AULA_VERSION,
-      built_at: new Date().toISOString(),
+      // not the clock: two builds of the same content are byte-identical (events.ics's DTSTAMP is this)
+      built_at: new Date(model.events.reduce((newest, e) => Math.max(newest, e.last_modified), 0)).toISOString(),
       base_url: baseUrl,
       site: { timezone: model.site.timezone, page_size: limit, max_page_size: model.site.max_page_size },
       counts: {
@@ -103,14 +109,20 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       },
       event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
     };
+    // media records backed by a file in content/ are answered from a copy at the URL the API gives
+    const mediaFiles: MediaFile[] = [];
+    for (const m of [...model.media.values()].sort((a, b) => a.id - b.id)) {
+      if (m.source) mediaFiles.push({ id: m.id, file: mediaFileName(m.id, basename(m.source)), mimetype: m.mimetype });
+    }
+    files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
     files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
     writeAll(staging, files);
-    phase('write data');
+    phase('write data', 'load dataset');
 
     // The pages come from the API core over the data just written, read by the server's own
     // loader (from memory rather than back from disk), exactly as the server will answer.
     const api = createApi(datasetFrom(memorySource(files, staging)), { cacheLimits: { entries: 0, bytes: 0 } });
-    phase('load dataset');
+    phase('load dataset', 'answer pages');
     // Every event appears on exactly one page, so the serialized events measure the pages'
     // volume before they exist; workers compress each page while the next ones are answered.
     const volume = (files.get(DATA_FILES.events) as string).length + sizeOf(files, AUTOCOMPLETE_DIR);
@@ -125,6 +137,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${response.body}`);
       emit(pageFile(offset), response.body);
+      options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
     }
     for (const [rel, path, query] of DOCUMENTS) {
       const response = api({ method: 'GET', path, query, headers: {} });
@@ -133,12 +146,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     }
     for (const [name, schema] of Object.entries(contentSchemas())) emit(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
     for (const [rel, text] of files) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) emit(rel, text);
-    phase('answer pages');
+    phase('answer pages', 'write pages');
     writeAll(staging, pages);
-    phase('write pages');
+    phase('write pages', 'compress');
     if (pool) writeAll(staging, await pool.finish());
-    phase('compress');
-    writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, out));
+    phase('compress', 'copy media');
+    for (const m of mediaFiles) {
+      mkdirSync(dirname(join(staging, m.file)), { recursive: true });
+      copyFileSync(model.media.get(m.id)!.source!, join(staging, m.file));
+    }
+    phase('copy media', 'swap');
+    const publicFiles = [...pages.keys()].filter(isPublicFile).sort();
+    writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
     swapIn(staging, out);
     phase('swap');
     return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases };

@@ -43,8 +43,34 @@ describe('staticPages', () => {
   });
 });
 
+const PUBLIC = {
+  files: ['events.ics', 'openapi.json'],
+  media: [
+    { id: 7, file: 'cms/media/7/logo.png', mimetype: 'image/png' },
+    { id: 9, file: 'cms/media/9/programm.pdf', mimetype: 'application/pdf' },
+  ],
+};
+
+describe('public files on static hosts', () => {
+  it('Netlify rewrites media URLs to their files, and public files under the base path', () => {
+    const rules = netlifyRedirects(manifest('https://example.org/api'), UPSTREAM, PUBLIC).split('\n');
+    expect(rules).toContain('/api/events.ics  /events.ics  200');
+    expect(rules).toContain('/api/cms/media/7/  /cms/media/7/logo.png  200');
+    // before the proxy, which would otherwise take them
+    expect(rules.findIndex((r) => r.includes('media/9'))).toBeLessThan(rules.findIndex((r) => r.startsWith('/api/v1/*')));
+    // at the root, dist/ is published where the public files' URLs are
+    expect(netlifyRedirects(manifest(), UPSTREAM, PUBLIC)).not.toContain('/events.ics');
+  });
+
+  it('Vercel rewrites the same', () => {
+    const { rewrites } = JSON.parse(vercelConfig(manifest('https://example.org/api'), UPSTREAM, ['format'], PUBLIC));
+    expect(rewrites).toContainEqual({ source: '/api/openapi.json', destination: '/openapi.json' });
+    expect(rewrites).toContainEqual({ source: '/api/cms/media/9/', destination: '/cms/media/9/programm.pdf' });
+  });
+});
+
 describe('nginxConfig', () => {
-  const { http, server } = nginxConfig(manifest('https://example.org/api'), { upstream: UPSTREAM, root: '/srv/aula/dist' });
+  const { http, server } = nginxConfig(manifest('https://example.org/api'), { upstream: UPSTREAM, publicFiles: PUBLIC });
 
   it('maps exactly the page queries of GET/HEAD JSON requests to page files', () => {
     expect(http).toContain('map "$request_method $aula_accepts_json $args" $aula_event_page {');
@@ -57,7 +83,9 @@ describe('nginxConfig', () => {
 
   it('serves the list location from files with the server headers, else proxies', () => {
     expect(server).toContain('location = /api/v1/cms/event/ {');
-    expect(server).toContain('root "/srv/aula/dist";');
+    // no path of the build machine: the including server {} sets the root
+    expect(server).toContain('root $aula_root;');
+    expect(server).not.toMatch(/^\s*root "?\//m);
     expect(server).toContain('try_files $aula_event_page @aula;');
     expect(server).toContain('gzip_static on;');
     expect(server).toContain('default_type application/json;');
@@ -69,17 +97,27 @@ describe('nginxConfig', () => {
     expect(server.split('{').length).toBe(server.split('}').length);
   });
 
+  it('routes the public files and the media files to dist/, under the base path', () => {
+    expect(server).toContain('location ~ "^/api/(events\\.ics|openapi\\.json|schemas/[a-z0-9-]+\\.schema\\.json|autocomplete/(?:autocomplete\\.js|index\\.json))$" {');
+    expect(server).toContain('types { text/calendar ics; application/json json; text/javascript js; }');
+    expect(server).toContain('try_files /$1 @aula;');
+    expect(server).toContain('location ~ "^/api/cms/media/[0-9]+/$" {');
+    expect(server).toContain('types { "image/png" png; "application/pdf" pdf; }');
+    expect(server).toContain('try_files $aula_media_file @aula;');
+    expect(http).toContain('map $uri $aula_media_file {\n    default /.aula-no-static-page;\n    /api/cms/media/7/ /cms/media/7/logo.png;\n    /api/cms/media/9/ /cms/media/9/programm.pdf;\n}');
+  });
+
   it('takes the Cache-Control of the server', () => {
-    const { server: s } = nginxConfig(manifest(), { upstream: UPSTREAM, root: '/d', cacheControl: 'no-cache' });
+    const { server: s } = nginxConfig(manifest(), { upstream: UPSTREAM, cacheControl: 'no-cache' });
     expect(s).toContain('add_header Cache-Control "no-cache" always;');
     expect(s).toContain('location = /v1/cms/event/ {');
     expect(s).toContain('location /v1/ {');
   });
 
   it('refuses an upstream with a path and a root nginx would misread', () => {
-    expect(() => nginxConfig(manifest(), { upstream: 'http://127.0.0.1:8000/api', root: '/d' })).toThrow(/origin only/);
-    expect(() => nginxConfig(manifest(), { upstream: 'unix:/run/aula.sock', root: '/d' })).toThrow(/http/);
-    expect(() => nginxConfig(manifest(), { upstream: UPSTREAM, root: '/srv/$dist' })).toThrow(/nginx/);
+    expect(() => nginxConfig(manifest(), { upstream: 'http://127.0.0.1:8000/api' })).toThrow(/origin only/);
+    expect(() => nginxConfig(manifest(), { upstream: 'unix:/run/aula.sock' })).toThrow(/http/);
+    expect(() => nginxConfig(manifest(), { upstream: UPSTREAM, cacheControl: 'max-age=$x' })).toThrow(/nginx/);
   });
 });
 

@@ -6,14 +6,27 @@ import { DEFAULT_CACHE_CONTROL } from '../api/core.ts';
 import { baseHeaders } from '../api/respond.ts';
 import type { Manifest } from '../store/manifest.ts';
 import { JSON_ACCEPT, NO_ACCEPT, staticPages, upstreamOrigin } from './pages.ts';
+import { mediaPath, PUBLIC_FILE_NAMES, PUBLIC_TYPES, type MediaFile } from './public-files.ts';
+
+/** The public files of a dist/ besides the event pages: what the rules route to files. */
+export interface PublicFiles {
+  /** relative to dist/, each matching PUBLIC_FILE */
+  files: readonly string[];
+  media: readonly MediaFile[];
+}
+
+const NO_PUBLIC_FILES: PublicFiles = { files: [], media: [] };
+
+/** nginx reads the dist/ folder from this variable, which the including server {} sets. */
+export const NGINX_ROOT_VARIABLE = '$aula_root';
 
 export interface NginxOptions {
   /** the bundled server, e.g. http://127.0.0.1:8000 */
   upstream: string;
-  /** the dist/ folder on the nginx host */
-  root: string;
   /** Cache-Control of the static answers; should equal `aula serve --cache-control` */
   cacheControl?: string;
+  /** the public files and media files to answer from dist/ */
+  publicFiles?: PublicFiles;
 }
 
 export interface NginxSnippets {
@@ -26,7 +39,7 @@ export interface NginxSnippets {
 /** A path nginx never finds, so try_files falls through to the server. */
 const NO_PAGE = '/.aula-no-static-page';
 
-function nginxString(value: string): string {
+export function nginxString(value: string): string {
   // `$` would be read as a variable and `\`/`"` as escapes; none occur in a sane dist path
   if (/["\\$\n\r]/.test(value)) throw new Error(`cannot put ${JSON.stringify(value)} into an nginx config`);
   return `"${value}"`;
@@ -35,6 +48,7 @@ function nginxString(value: string): string {
 export function nginxConfig(manifest: Manifest, options: NginxOptions): NginxSnippets {
   const pages = staticPages(manifest);
   const upstream = upstreamOrigin(options.upstream);
+  const { media } = options.publicFiles ?? NO_PUBLIC_FILES;
   const L = pages.limit;
   // Map strings match case-insensitively in nginx, but query names are case-sensitive for the
   // server (`LIMIT=20` is an unknown parameter echoed in the links), hence regexes throughout.
@@ -52,6 +66,12 @@ map "$request_method $aula_accepts_json $args" $aula_event_page {
     "~^(?:GET|HEAD) 1 (?:limit=${L})?$" ${pages.first};
     "~^(?:GET|HEAD) 1 limit=${L}&offset=(?<aula_offset>[1-9][0-9]*)$" ${pages.further('${aula_offset}')};
 }
+
+# aula: the media files copied into dist/, by the URL the API gives them.
+map $uri $aula_media_file {
+    default ${NO_PAGE};
+${media.map((m) => `    ${mediaPath(pages.prefix, m.id)} /${m.file};`).join('\n')}
+}
 `;
   const headers = Object.entries({ ...baseHeaders(), 'Cache-Control': options.cacheControl ?? DEFAULT_CACHE_CONTROL })
     .filter(([name]) => name !== 'Content-Type')
@@ -62,10 +82,23 @@ map "$request_method $aula_accepts_json $args" $aula_event_page {
     '    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
     '    proxy_set_header X-Forwarded-Proto $scheme;',
   ];
+  const prefixRegex = pages.prefix.replace(/[.~]/g, '\\$&');
+  const plainHeaders = [
+    `    add_header Cache-Control ${nginxString(options.cacheControl ?? DEFAULT_CACHE_CONTROL)} always;`,
+    '    add_header X-Content-Type-Options "nosniff" always;',
+  ];
+  // nginx names a type by extension; media files keep theirs, which is what their type was read from
+  const mediaTypes = new Map<string, string>();
+  for (const m of media) {
+    const ext = m.file.slice(m.file.lastIndexOf('/') + 1).split('.').slice(1).pop();
+    if (ext && !mediaTypes.has(ext)) mediaTypes.set(ext, m.mimetype);
+  }
   const server = [
-    '# aula: the default event list from files, everything else from the aula server.',
+    `# aula: the default event list and the public files of dist/ from files, everything else from the`,
+    `# aula server. Include this in a server {} block that first sets ${NGINX_ROOT_VARIABLE} to where dist/ is:`,
+    `#     set ${NGINX_ROOT_VARIABLE} /srv/site/dist;`,
     `location = ${pages.listPath} {`,
-    `    root ${nginxString(options.root)};`,
+    `    root ${NGINX_ROOT_VARIABLE};`,
     '    # the headers the server sends with this answer (add_header here hides server-level ones)',
     '    types { }',
     '    default_type application/json;',
@@ -74,6 +107,25 @@ map "$request_method $aula_accepts_json $args" $aula_event_page {
     '    gzip_static on;',
     '    gzip_vary on;',
     '    try_files $aula_event_page @aula;',
+    '}',
+    '# the calendar, the OpenAPI document, the JSON Schemas, the autocomplete module and its index',
+    `location ~ "^${prefixRegex}/(${PUBLIC_FILE_NAMES})$" {`,
+    `    root ${NGINX_ROOT_VARIABLE};`,
+    `    types { ${Object.entries(PUBLIC_TYPES).map(([ext, type]) => `${type.split(';')[0]} ${ext};`).join(' ')} }`,
+    '    charset utf-8;',
+    `    charset_types ${Object.values(PUBLIC_TYPES).filter((t) => t.includes('charset')).map((t) => t.split(';')[0]).join(' ')};`,
+    ...plainHeaders,
+    '    gzip_static on;',
+    '    gzip_vary on;',
+    '    try_files /$1 @aula;',
+    '}',
+    '# media files, at the URL the API gives them (their file name comes from the map)',
+    `location ~ "^${prefixRegex}/cms/media/[0-9]+/$" {`,
+    `    root ${NGINX_ROOT_VARIABLE};`,
+    `    types { ${[...mediaTypes].map(([ext, type]) => `${nginxString(type)} ${ext};`).join(' ')} }`,
+    '    default_type application/octet-stream;',
+    ...plainHeaders,
+    '    try_files $aula_media_file @aula;',
     '}',
     `location ${pages.prefix}/v1/ {`,
     ...proxy,
@@ -90,7 +142,7 @@ map "$request_method $aula_accepts_json $args" $aula_event_page {
  * Netlify `_redirects`: one rule per further page, then the proxy. Netlify's query conditions
  * cannot say "and nothing else", which the header comment spells out for whoever deploys it.
  */
-export function netlifyRedirects(manifest: Manifest, upstream: string): string {
+export function netlifyRedirects(manifest: Manifest, upstream: string, publicFiles: PublicFiles = NO_PUBLIC_FILES): string {
   const pages = staticPages(manifest);
   const origin = upstreamOrigin(upstream);
   const L = pages.limit;
@@ -107,9 +159,21 @@ export function netlifyRedirects(manifest: Manifest, upstream: string): string {
     // Literal values (not `limit=:limit offset=:offset`): a placeholder would take any limit and
     // serve a page of the wrong size, and an offset off a page boundary would hit a missing file.
     ...pages.offsets.map((offset) => `${pages.listPath}  limit=${L}  offset=${offset}  ${pages.further(offset)}  200`),
+    ...fileRewrites(pages.prefix, publicFiles).map(([from, to]) => `${from}  ${to}  200`),
     `${pages.prefix}/v1/*  ${origin}${pages.prefix}/v1/:splat  200`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * [public URL path, file] of the files a static host must rewrite: the public files when the
+ * base URL has a path (dist/ is published at the root), and every media file (its URL names a folder).
+ */
+function fileRewrites(prefix: string, publicFiles: PublicFiles): [string, string][] {
+  const rewrites: [string, string][] = [];
+  if (prefix !== '') for (const rel of publicFiles.files) rewrites.push([`${prefix}/${rel}`, `/${rel}`]);
+  for (const m of publicFiles.media) rewrites.push([mediaPath(prefix, m.id), `/${m.file}`]);
+  return rewrites;
 }
 
 interface VercelCondition {
@@ -131,7 +195,7 @@ interface VercelRewrite {
  * Parameters the API does not know cannot be excluded (Vercel has no "no other parameters"
  * condition); the server would echo them in the `next`/`previous` links.
  */
-export function vercelConfig(manifest: Manifest, upstream: string, knownParams: Iterable<string>): string {
+export function vercelConfig(manifest: Manifest, upstream: string, knownParams: Iterable<string>, publicFiles: PublicFiles = NO_PUBLIC_FILES): string {
   const pages = staticPages(manifest);
   const origin = upstreamOrigin(upstream);
   const others = [...new Set(knownParams)].filter((name) => name !== 'limit' && name !== 'offset').sort();
@@ -150,6 +214,7 @@ export function vercelConfig(manifest: Manifest, upstream: string, knownParams: 
   rewrites.push(
     { source: pages.listPath, has: [limit], missing: missing('offset'), destination: pages.first },
     { source: pages.listPath, missing: missing('limit', 'offset'), destination: pages.first },
+    ...fileRewrites(pages.prefix, publicFiles).map(([source, destination]) => ({ source, destination })),
     // a named group keeps the trailing slash, which `:path*` would drop (and the server redirect back)
     { source: `${pages.prefix}/v1/:path(.*)`, destination: `${origin}${pages.prefix}/v1/:path` },
   );

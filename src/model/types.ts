@@ -32,6 +32,8 @@ export interface Media {
   original: string | null;
   mimetype: string;
   size: number;
+  /** the checked file inside the content folder named by `file:`, which the build copies to dist/ (never rendered) */
+  source?: string;
 }
 
 export interface RelatedMedia {

@@ -10,6 +10,7 @@ import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import type { ApiResponse } from '../api/respond.ts';
 import { compressFor, compressible, negotiateEncoding, type Encoding } from '../deploy/compress.ts';
 import { loadDataset, warmDataset } from '../store/dataset.ts';
+import { StaticFiles } from './static-files.ts';
 
 export interface ServeOptions extends ApiOptions {
   dist: string;
@@ -100,16 +101,22 @@ function bodyBytes(response: ApiResponse): Buffer {
   return bytes;
 }
 
-export function requestHandler(api: () => Api) {
+export function requestHandler(api: () => Api, files?: () => StaticFiles) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const raw = req.url ?? '/';
     // absolute-form request targets (`GET http://host/path`) carry the path after the authority
     const target = raw.charCodeAt(0) === 47 ? raw : raw.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
     const q = target.indexOf('?');
     try {
+      const path = q === -1 ? target : target.slice(0, q);
+      // dist/'s public files (calendar, OpenAPI, schemas, autocomplete module, media) before the API
+      if (files?.().answer({ method: req.method ?? 'GET', path, acceptEncoding: header(req.headers['accept-encoding']), ifNoneMatch: header(req.headers['if-none-match']) }, res)) {
+        req.resume();
+        return;
+      }
       const response = api()({
         method: req.method ?? 'GET',
-        path: q === -1 ? target : target.slice(0, q),
+        path,
         query: q === -1 ? '' : target.slice(q + 1),
         headers: { accept: header(req.headers.accept), 'if-none-match': header(req.headers['if-none-match']) },
       });
@@ -154,13 +161,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const load = (warm: boolean) => {
     const ds = loadDataset(options.dist, { baseUrl: options.baseUrl });
     if (warm) warmDataset(ds);
-    return { ds, api: createApi(ds, options) };
+    return { ds, api: createApi(ds, options), files: new StaticFiles(options.dist, ds.baseUrl, options.cacheControl) };
   };
   let current = load(false);
   let api = current.api;
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
-  const handle = requestHandler(() => api);
+  const handle = requestHandler(() => api, () => current.files);
   // Responses not yet handed to the OS, per connection: shutdown waits for them.
   const inFlight = new Map<Socket, number>();
   const connections = new Set<Socket>();

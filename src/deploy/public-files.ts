@@ -1,0 +1,66 @@
+// Which files of dist/ are public, under which URL and with which Content-Type: one list read
+// by `aula serve`, the nginx config and the Netlify/Vercel rules, so every deployment answers
+// the same files. The rest of dist/ (data/, manifest.json, deploy/, the host configs) is the
+// server's and the deployer's, never served.
+
+/** dist/data/media-files.json: the media files the build copied, by id. */
+export const MEDIA_FILES_INDEX = 'data/media-files.json';
+
+/** Where the build copies the file of media record `id`: under the id, keeping a safe name. */
+export const MEDIA_DIR = 'cms/media';
+
+export interface MediaFile {
+  id: number;
+  /** relative to dist/, e.g. `cms/media/101/meduni-logo.png` */
+  file: string;
+  mimetype: string;
+}
+
+/**
+ * The public files other than media, relative to dist/ and also their URL below the base URL's
+ * path. Written for PCRE (nginx) and JavaScript alike; the names are the build's own.
+ */
+export const PUBLIC_FILE_NAMES = 'events\\.ics|openapi\\.json|schemas/[a-z0-9-]+\\.schema\\.json|autocomplete/(?:autocomplete\\.js|index\\.json)';
+
+export const PUBLIC_FILE = `^(?:${PUBLIC_FILE_NAMES})$`;
+
+const PUBLIC_FILE_RE = new RegExp(PUBLIC_FILE);
+
+export function isPublicFile(rel: string): boolean {
+  return PUBLIC_FILE_RE.test(rel);
+}
+
+/** Content-Type of a public file by extension: as the API sends the same kind of answer. */
+export const PUBLIC_TYPES: Readonly<Record<string, string>> = {
+  ics: 'text/calendar; charset=utf-8',
+  json: 'application/json',
+  js: 'text/javascript; charset=utf-8',
+};
+
+export function publicType(rel: string): string {
+  return PUBLIC_TYPES[rel.slice(rel.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+}
+
+/** The URL path of a media record's file (the API's media `url` without the origin). */
+export function mediaPath(prefix: string, id: number): string {
+  return `${prefix}/${MEDIA_DIR}/${id}/`;
+}
+
+/** The dist/ path a media file is copied to: its name reduced to characters every host and config takes. */
+export function mediaFileName(id: number, sourceName: string): string {
+  const dot = sourceName.lastIndexOf('.');
+  const ext = dot > 0 ? sourceName.slice(dot + 1).toLowerCase().replace(/[^a-z0-9]/g, '') : '';
+  const stem = (dot > 0 ? sourceName.slice(0, dot) : sourceName).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'file';
+  return `${MEDIA_DIR}/${id}/${stem}${ext ? `.${ext}` : ''}`;
+}
+
+export function parseMediaFiles(text: string): MediaFile[] {
+  const list = JSON.parse(text) as MediaFile[];
+  if (!Array.isArray(list)) throw new Error('not a list');
+  for (const m of list) {
+    if (!Number.isInteger(m.id) || typeof m.mimetype !== 'string' || typeof m.file !== 'string' || !m.file.startsWith(`${MEDIA_DIR}/${m.id}/`) || m.file.includes('..')) {
+      throw new Error(`not a media file entry: ${JSON.stringify(m)}`);
+    }
+  }
+  return list;
+}

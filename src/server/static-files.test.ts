@@ -1,0 +1,62 @@
+// aula serve's public files over real HTTP (nginx-free; test/nginx.test.ts compares with nginx).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtAndServed, SAMPLE_CONTENT } from '../../test/helpers.ts';
+
+let site: Awaited<ReturnType<typeof builtAndServed>>;
+beforeAll(async () => {
+  site = await builtAndServed(SAMPLE_CONTENT, { watch: false }, 'https://example.org/api');
+});
+afterAll(() => site?.close());
+
+describe('public files from aula serve', () => {
+  it('answers them under the base path and without it, with type, validator and length', async () => {
+    for (const path of ['/api/events.ics', '/events.ics']) {
+      const r = await site.get(path);
+      expect(r.status, path).toBe(200);
+      expect(r.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+      expect(r.text).toBe(readFileSync(join(site.dist, 'events.ics'), 'utf8'));
+      expect(r.headers.get('etag')).toMatch(/^"/);
+      expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    expect((await site.get('/api/autocomplete/autocomplete.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect((await site.get('/api/schemas/event.schema.json')).headers.get('content-type')).toBe('application/json');
+  });
+
+  it('answers If-None-Match with 304 and HEAD without a body', async () => {
+    const first = await site.get('/api/openapi.json');
+    const again = await site.get('/api/openapi.json', { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    const head = await site.get('/api/openapi.json', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(first.text)));
+  });
+
+  it('sends the precompressed form the client accepts', async () => {
+    const r = await fetch(`${site.url}/api/autocomplete/index.json`, { headers: { 'accept-encoding': 'br' } });
+    expect(r.headers.get('content-encoding')).toBe('br');
+    expect(r.headers.get('vary')).toBe('Accept-Encoding');
+    expect(await r.text()).toBe(readFileSync(join(site.dist, 'autocomplete', 'index.json'), 'utf8'));
+  });
+
+  it('answers a media file at the URL the API gives it', async () => {
+    const media = JSON.parse(readFileSync(join(site.dist, 'data', 'media-files.json'), 'utf8'));
+    const logo = media.find((m: { file: string }) => m.file.endsWith('.png'));
+    const r = await fetch(`${site.url}/api/cms/media/${logo.id}/`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await r.arrayBuffer()).equals(readFileSync(join(SAMPLE_CONTENT, 'media', 'files', 'meduni-logo.png')))).toBe(true);
+  });
+
+  it('never answers other files of dist/ or outside it: the API says 404', async () => {
+    for (const path of ['/api/manifest.json', '/api/data/media-files.json', '/api/schemas/../manifest.json', '/api/schemas/%2e%2e%2fmanifest.json',
+      '/api/cms/media/101/meduni-logo.png', '/api/cms/media/101', '/api/autocomplete/', '/api/events.ics.br', '/api/%2e%2e/%2e%2e/etc/passwd']) {
+      const r = await site.get(path);
+      expect([301, 404], path).toContain(r.status);
+      expect(r.headers.get('content-type'), path).toBe('application/json');
+    }
+    expect((await site.get('/api/events.ics', { method: 'POST' })).status).not.toBe(200);
+  });
+});

@@ -1,0 +1,152 @@
+// The public files of dist/ as `aula serve` answers them: the calendar, the OpenAPI document,
+// the JSON Schemas, the autocomplete module and index (with their .br/.gz forms), and the media
+// files at the URL the API gives them. Only names src/deploy/public-files.ts declares public are
+// ever looked up, so nothing else of dist/ (data/, manifest.json, deploy/) and nothing outside it
+// can be reached, whatever the request path holds.
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { etagOf, matchesEtag } from '../api/respond.ts';
+import { negotiateEncoding, type Encoding } from '../deploy/compress.ts';
+import { isPublicFile, MEDIA_DIR, MEDIA_FILES_INDEX, parseMediaFiles, publicType, type MediaFile } from '../deploy/public-files.ts';
+import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
+
+export interface StaticRequest {
+  method: string;
+  /** the raw (percent-encoded) path of the request */
+  path: string;
+  acceptEncoding?: string;
+  ifNoneMatch?: string;
+}
+
+interface Loaded {
+  bytes: Buffer;
+  etag: string;
+  forms: Map<Encoding, Buffer | null>;
+}
+
+const EXTENSION: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
+const MEDIA_URL = new RegExp(`^${MEDIA_DIR}/([0-9]{1,15})/$`);
+
+function readOrNull(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Answers public-file requests for one loaded dist/ (the server makes a new one on reload).
+ * A file is read on its first request and kept; media files are streamed from disk.
+ */
+export class StaticFiles {
+  private readonly files = new Map<string, Loaded | null>();
+  private media: Map<number, MediaFile> | null = null;
+  private readonly prefix: string;
+
+  constructor(
+    private readonly dist: string,
+    baseUrl: string,
+    private readonly cacheControl = DEFAULT_CACHE_CONTROL,
+  ) {
+    this.prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  }
+
+  /** Writes the answer and returns true, or returns false when the path is not a public file. */
+  answer(request: StaticRequest, res: ServerResponse): boolean {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+    const rel = this.relative(request.path);
+    if (rel === null) return false;
+    if (isPublicFile(rel)) return this.sendFile(rel, request, res);
+    const media = MEDIA_URL.exec(rel);
+    return media !== null && this.sendMedia(Number(media[1]), request, res);
+  }
+
+  /** The path below the base path, without the leading slash; null if it cannot name a file. */
+  private relative(raw: string): string | null {
+    let path: string;
+    try {
+      path = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    if (this.prefix && path.startsWith(`${this.prefix}/`)) path = path.slice(this.prefix.length);
+    return path.startsWith('/') ? path.slice(1) : null;
+  }
+
+  private load(rel: string): Loaded | null {
+    if (!this.files.has(rel)) {
+      const bytes = readOrNull(join(this.dist, rel));
+      this.files.set(rel, bytes && { bytes, etag: etagOf(bytes), forms: new Map() });
+    }
+    return this.files.get(rel)!;
+  }
+
+  private sendFile(rel: string, request: StaticRequest, res: ServerResponse): boolean {
+    const file = this.load(rel);
+    if (!file) return false;
+    const encoding = negotiateEncoding(request.acceptEncoding);
+    let body = file.bytes;
+    const headers: Record<string, string> = {
+      'Content-Type': publicType(rel),
+      'Cache-Control': this.cacheControl,
+      'X-Content-Type-Options': 'nosniff',
+      Vary: 'Accept-Encoding',
+      ETag: file.etag,
+    };
+    if (encoding) {
+      if (!file.forms.has(encoding)) file.forms.set(encoding, readOrNull(join(this.dist, rel + EXTENSION[encoding])));
+      const packed = file.forms.get(encoding);
+      if (packed) {
+        body = packed;
+        headers['Content-Encoding'] = encoding;
+        headers.ETag = `W/${file.etag}`;
+      }
+    }
+    if (matchesEtag(request.ifNoneMatch, file.etag)) {
+      delete headers['Content-Type'];
+      delete headers['Content-Encoding'];
+      res.writeHead(304, headers);
+      res.end();
+      return true;
+    }
+    headers['Content-Length'] = String(body.length);
+    res.writeHead(200, headers);
+    res.end(request.method === 'HEAD' ? undefined : body);
+    return true;
+  }
+
+  private sendMedia(id: number, request: StaticRequest, res: ServerResponse): boolean {
+    if (!this.media) {
+      const text = readOrNull(join(this.dist, MEDIA_FILES_INDEX));
+      let list: MediaFile[] = [];
+      try {
+        if (text) list = parseMediaFiles(text.toString('utf8'));
+      } catch {
+        // a corrupt index answers no media rather than failing every request
+      }
+      this.media = new Map(list.map((m) => [m.id, m]));
+    }
+    const media = this.media.get(id);
+    if (!media) return false;
+    const path = join(this.dist, media.file);
+    let size: number;
+    try {
+      const info = statSync(path);
+      if (!info.isFile()) return false;
+      size = info.size;
+    } catch {
+      return false;
+    }
+    res.writeHead(200, {
+      'Content-Type': media.mimetype,
+      'Content-Length': String(size),
+      'Cache-Control': this.cacheControl,
+      'X-Content-Type-Options': 'nosniff',
+    });
+    if (request.method === 'HEAD') res.end();
+    else createReadStream(path).on('error', () => res.destroy()).pipe(res);
+    return true;
+  }
+}

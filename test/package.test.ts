@@ -1,0 +1,146 @@
+// aula as a user gets it: the packed tarball installed into a fresh site folder, then
+// init → check → build → serve → HTTP, and `import('aula')` running the README's example.
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from './helpers.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+/** The README's programmatic API example (the first ```js block after its heading). */
+export function readmeApiExample(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### Programmatic API'));
+  const block = /```js\n([\s\S]*?)```/.exec(section);
+  if (!block) throw new Error('README.md has no ```js block under "### Programmatic API"');
+  return block[1];
+}
+
+describe('npm pack', () => {
+  it('ships lib/, bin/, README and SECURITY.md only: no sources, tests, benchmarks or content', () => {
+    // lib/ was compiled by the test setup; --ignore-scripts keeps pack from rebuilding it under other tests
+    const r = run(NPM, ['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT);
+    const files: string[] = JSON.parse(r.stdout)[0].files.map((f: { path: string }) => f.path);
+    const outside = files.filter((f) => !f.startsWith('lib/'));
+    expect(outside.sort()).toEqual(['README.md', 'SECURITY.md', 'bin/aula.js', 'package.json']);
+    expect(files).toContain('lib/index.js');
+    expect(files).toContain('lib/index.d.ts');
+    expect(files).toContain('lib/cli.js');
+    expect(files).toContain('lib/autocomplete/static-module.js');
+    expect(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+    // lib/content/ is the content loader; the sample content/ folder is not shipped
+    expect(files.filter((f) => /^(test|bench|content|scripts|src)\/|\.test\.|\.bench\.|fixture/.test(f))).toEqual([]);
+  });
+});
+
+describe('installed into a site folder', () => {
+  let work: string;
+  let site: string;
+  let aula: string;
+
+  beforeAll(() => {
+    work = tempDir('aula-package-');
+    site = join(work, 'site');
+    run(NPM, ['pack', '--ignore-scripts', '--pack-destination', work], ROOT);
+    const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
+    if (!tarball) throw new Error('npm pack wrote no tarball');
+    run('mkdir', [site], work);
+    writeFileSync(join(site, 'package.json'), '{ "name": "my-site", "private": true, "scripts": { "test": "echo mine" } }\n');
+    run(NPM, ['install', join(work, tarball), '--prefer-offline', '--no-audit', '--no-fund'], site);
+    aula = join(site, 'node_modules', '.bin', 'aula');
+  }, 180_000);
+
+  afterAll(() => {
+    if (work) removeDir(work);
+  });
+
+  it('installs compiled JavaScript only, with runtime dependencies and no TypeScript tooling', () => {
+    const installed = join(site, 'node_modules');
+    expect(existsSync(join(installed, 'aula', 'lib', 'cli.js'))).toBe(true);
+    expect(existsSync(join(installed, 'aula', 'src'))).toBe(false);
+    for (const dev of ['tsx', 'typescript', 'esbuild', 'vitest']) expect(existsSync(join(installed, dev)), dev).toBe(false);
+  });
+
+  it('npx aula init, check and build work from the site folder', () => {
+    const init = run('npx', ['aula', 'init'], site);
+    expect(init.stdout).toContain('created content/site.yaml');
+    expect(init.stdout).toContain('created .github/workflows/aula.yml');
+    const pkg = JSON.parse(readFileSync(join(site, 'package.json'), 'utf8'));
+    expect(pkg.scripts).toMatchObject({ test: 'echo mine', build: 'aula build', check: 'aula check', serve: 'aula serve', dev: 'aula dev' });
+    expect(pkg.dependencies.aula).toMatch(/\.tgz$/);
+
+    expect(run('npx', ['aula', 'check'], site).stdout).toContain('content/ is valid: 2 events');
+    expect(run('npx', ['aula', 'build'], site).stdout).toMatch(/built dist\/ .*2 events/);
+    for (const file of ['manifest.json', 'v1/cms/event/index.json', 'events.ics', 'openapi.json', 'autocomplete/autocomplete.js']) {
+      expect(existsSync(join(site, 'dist', file)), file).toBe(true);
+    }
+    // a second init refuses: the content is the user's now
+    const again = spawnSync(aula, ['init'], { cwd: site, encoding: 'utf8' });
+    expect(again.status).toBe(1);
+    expect(again.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^aula: content\/ is not empty/)]);
+  });
+
+  it('npx aula serve answers the API over HTTP', async () => {
+    const child = spawn(aula, ['serve', '--port', '0'], { cwd: site, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((ok, fail) => {
+        let out = '';
+        child.stdout!.on('data', (d) => {
+          out += d;
+          const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m) ok(m[1]);
+        });
+        child.stderr!.on('data', (d) => (out += d));
+        child.once('exit', (code) => fail(new Error(`serve exited ${code}: ${out}`)));
+      });
+      const list = (await (await fetch(`${url}/v1/cms/event/`)).json()) as { count: number; results: { title: string }[] };
+      expect(list.count).toBe(2);
+      expect(list.results.map((e) => e.title).sort()).toEqual(['Hands-on workshop', 'Welcome lecture']);
+      const suggest = (await (await fetch(`${url}/v1/api/autocomplete/?q=lovelace`)).json()) as { results: { presentation: string }[] };
+      expect(suggest.results[0].presentation).toContain('Ada Lovelace');
+      // the public files a static site loads, from the same server
+      const module = await fetch(`${url}/autocomplete/autocomplete.js`);
+      expect(module.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(await module.text()).toContain('createAutocompleteFromUrl');
+      expect(await (await fetch(`${url}/events.ics`)).text()).toContain('SUMMARY:Welcome lecture');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it("import('aula') runs the README's programmatic API example", () => {
+    writeFileSync(join(site, 'example.mjs'), readmeApiExample());
+    const r = run(process.execPath, ['example.mjs'], site);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toBe('built 2 events');
+    expect(lines[1]).toBe('200 2');
+    expect(lines[2]).toMatch(/^http:\/\/127\.0\.0\.1:\d+ answers 2 events$/);
+  });
+
+  it("type-checks a consumer of the API against the shipped declarations (strict, no skipLibCheck)", () => {
+    writeFileSync(
+      join(site, 'typed.mts'),
+      `import { build, check, createApi, loadDataset, serve, type BuildResult } from 'aula';
+const built: BuildResult = await build({ content: 'content', out: 'dist' });
+const checked = await check({ content: 'content' });
+const answer = createApi(loadDataset('dist'))({ method: 'GET', path: '/v1/cms/event/', query: '', headers: {} });
+const status: number = answer.status;
+const server = await serve({ port: 0 });
+// @ts-expect-error: build needs its options
+await build();
+console.log(built.ok, checked.ok, status, server.url);
+`,
+    );
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const types = join(ROOT, 'node_modules', '@types');
+    run(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', types, 'typed.mts'], site);
+  });
+});

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadContent } from '../content/load.ts';
 import { DIRECTORY_MODELS } from '../model/types.ts';
-import { directoryCounts, generateContent, toYaml, type GenerateOptions } from './content-generator.ts';
+import { generateContent, type GenerateOptions } from './content-generator.ts';
+import { directoryCounts } from './directory-generator.ts';
+import { toYaml } from './yaml-writer.ts';
 import { Random } from './random.ts';
 
 // Every key of the events table in content-format.md.
@@ -220,6 +222,14 @@ describe('generateContent', () => {
     const b = readTree(again);
     expect([...b.keys()]).toEqual([...a.keys()]);
     for (const [path, bytes] of a) expect(b.get(path)!.equals(bytes), path).toBe(true);
+  });
+
+  // The bundled content/ is `npm run gen:sample`; a refactor of the generator must not change it.
+  it('regenerates the bundled sample content byte for byte', async () => {
+    const sample = readTree(await generate({ events: 200, directory: 1000, seed: 1 }));
+    const bundled = readTree(join(import.meta.dirname, '..', '..', 'content'));
+    expect([...sample.keys()].sort()).toEqual([...bundled.keys()].sort());
+    for (const [path, bytes] of sample) expect(bundled.get(path)!.equals(bytes), path).toBe(true);
   });
 
   it('reports the files and bytes it wrote', () => {

@@ -1,12 +1,11 @@
 // An event body's blocks written as Markdown (for .md files) or HTML (for YAML and JSON).
+// escapeAttribute escapes & < > " (and U+00A0, which no generated text holds), the same
+// bytes as the generator's own function did, in text and in attribute values alike.
+import { escapeAttribute as escapeHtml } from 'entities';
 
 /** Structured body, rendered to Markdown for .md files and to HTML for YAML/JSON. */
 type Inline = string | { em: string } | { strong: string } | { link: string; href: string };
 export type Block = { p: Inline[] } | { h: string } | { ul: string[] } | { ol: string[] } | { html: string };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 /** Backslash-escapes what CommonMark could read as markup in running text. */
 function escapeMarkdown(text: string): string {

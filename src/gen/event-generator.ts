@@ -1,6 +1,7 @@
 // One event at a time: its keys in front-matter order and its body as structured blocks.
 import type { Random } from './random.ts';
-import { escapeHtml, type Block } from './event-body.ts';
+import { escapeAttribute as escapeHtml } from 'entities';
+import type { Block } from './event-body.ts';
 import { AUDIENCES, EVENT_KINDS, EXTERNAL_LINKS, FEE_INFOS, HINWEISE, LITERAL_SPECIAL_TITLES, LOCATIONS, PRACTICALS, PROGRAMME_ITEMS, SENTENCES, TOPICS } from './event-vocabulary.ts';
 import { DOCUMENT_NAMES, type MediaPools } from './media-records.ts';
 import { CATEGORY_FORTBILDUNG, type PageSpec } from './site-files.ts';

@@ -54,6 +54,7 @@ export interface Rule<T = unknown, K extends RuleKind = RuleKind> extends Constr
   /** the key's name, filled in by `shape` */
   readonly key: string;
   readonly description: string;
+  /** always required; a key with `requiredUnless` is not, Fields decides per object */
   readonly required: boolean;
   /** the value of an absent key, and of an invalid one when the key is optional */
   readonly fallback: T | undefined;

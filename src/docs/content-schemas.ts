@@ -84,11 +84,9 @@ function objectParts(rules: readonly AnyRule[]): { properties: Record<string, Sc
     if (rule.requiredUnless !== undefined) unless.set(rule.requiredUnless, [...(unless.get(rule.requiredUnless) ?? []), rule.key]);
   }
   properties.extra = EXTRA;
-  // A key required unless another holds a string: if that key is a string, else these are required.
-  const [condition] = unless;
-  const conditions = condition
-    ? { if: { required: [condition[0]], properties: { [condition[0]]: { type: 'string' } } }, else: { required: condition[1] } }
-    : {};
+  // Keys required unless another holds a string: if that key is a string, else they are required.
+  const cases = [...unless].map(([key, keys]) => ({ if: { required: [key], properties: { [key]: { type: 'string' } } }, else: { required: keys } }));
+  const conditions = cases.length === 0 ? {} : cases.length === 1 ? cases[0] : { allOf: cases };
   return { properties, required, conditions };
 }
 

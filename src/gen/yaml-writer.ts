@@ -6,7 +6,7 @@
 // about 33 s of a 100k/200k run. This emitter writes the plain block style a person would
 // (and the loader's fast reader understands) in a few µs. It only ever chooses a form whose
 // meaning under the YAML 1.2 core schema is certain, quoting whenever in doubt;
-// content-generator.test.ts checks `parse(toYaml(x))` equals `x` on random values.
+// yaml-writer.test.ts checks `parse(toYaml(x))` equals `x` on random values.
 
 /** Characters that only appear escaped inside double quotes (controls, line separators, BOM). */
 const NEEDS_ESCAPE = /[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { mulberry32 } from '../src/util/mulberry32.ts';
 
 /** Which target a kind's distinct mode is held to (see TARGETS in report.ts). */
 export type Group = 'pages' | 'substring' | 'regex' | 'autocomplete' | 'detail';
@@ -24,18 +25,6 @@ export interface QuerySet {
   autocompleteQueries: string[];
   eventCount: number;
   directorySampled: number;
-}
-
-/** mulberry32: tiny, seedable, and the same sequence on every machine and Node version. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Rng = () => number;
@@ -72,7 +61,7 @@ const isoZ = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
 export function buildQuerySet(options: { distDir: string; contentDir: string; seed: number; poolSize: number }): QuerySet {
   const { distDir, contentDir, seed, poolSize } = options;
-  const rng = seededRandom(seed);
+  const rng = mulberry32(seed);
   const cols = {
     ...JSON.parse(readFileSync(join(distDir, 'data/events.columns.json'), 'utf8')),
     ...JSON.parse(readFileSync(join(distDir, 'data/events.text.json'), 'utf8')),

@@ -5,6 +5,7 @@ import type { ApiResponse } from './respond.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+// Not entities' escapeUTF8: it writes &apos; where these pages have always had &#39;.
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }

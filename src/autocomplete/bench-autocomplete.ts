@@ -1,7 +1,7 @@
 // Benchmark hook for the harness: build, index size, load (deserialize) time and per-query
 // latency (search + first page of 20, as the endpoint does) of the in-process searcher.
 import type { DirectoryObject } from '../model/types.ts';
-import { AUTOCOMPLETE_INDEX_FILE, buildAutocompleteFiles, loadAutocomplete } from './index.ts';
+import { AUTOCOMPLETE_INDEX_FILE, buildAutocompleteFiles, loadAutocompleteFromFiles } from './index.ts';
 
 export interface AutocompleteBench {
   buildMs: number;
@@ -28,7 +28,7 @@ export async function benchAutocomplete(
   // --expose-gc) so that concurrent GC of the build does not land in the query timings.
   settle();
   t = performance.now();
-  const ac = loadAutocomplete((rel) => files[rel]);
+  const ac = loadAutocompleteFromFiles((rel) => files[rel]);
   const loadMs = performance.now() - t;
   settle();
 

@@ -20,7 +20,10 @@ export async function buildAutocompleteFiles(objects: DirectoryObject[]): Promis
   return { [AUTOCOMPLETE_INDEX_FILE]: index, [AUTOCOMPLETE_MODULE_FILE]: await bundled };
 }
 
-/** The server-side searcher, from a reader of dist/autocomplete/<relPath>. No re-indexing. */
-export function loadAutocomplete(files: (relPath: string) => string): Autocomplete {
-  return createAutocomplete(files(AUTOCOMPLETE_INDEX_FILE));
+/**
+ * The server-side searcher, from a reader of dist/autocomplete/<relPath>. No re-indexing.
+ * (The browser module's `loadAutocomplete` takes the index text itself; see static-entry.ts.)
+ */
+export function loadAutocompleteFromFiles(readFile: (relPath: string) => string): Autocomplete {
+  return createAutocomplete(readFile(AUTOCOMPLETE_INDEX_FILE));
 }

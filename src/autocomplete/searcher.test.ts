@@ -4,7 +4,8 @@ import type { DirectoryModel, DirectoryObject } from '../model/types.ts';
 import { buildIndexJson, listingOrder, objectTerms } from './build-index.ts';
 import { createAutocomplete, type Autocomplete } from './searcher.ts';
 import { queryWords } from './query.ts';
-import { org, osa, person, rng, room, syntheticDirectory } from './test-fixtures.ts';
+import { mulberry32 } from '../util/mulberry32.ts';
+import { org, osa, person, room, syntheticDirectory } from './test-fixtures.ts';
 
 const load = (objects: DirectoryObject[]): Autocomplete => createAutocomplete(buildIndexJson(objects));
 type Row = { id: number; ctype: string; presentation: string; level_id: number | null; room_id: number | null };
@@ -351,7 +352,7 @@ describe('agreement with the reference reading of the rules', () => {
   it('gives the same matches in the same order for generated queries', () => {
     const objects = syntheticDirectory(600, 42);
     const ac = load(objects);
-    const r = rng(7);
+    const r = mulberry32(7);
     const pick = <T>(a: readonly T[]) => a[Math.floor(r() * a.length)];
     const mutate = (w: string) => {
       const i = Math.floor(r() * w.length);

@@ -6,8 +6,9 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, buildAutocompleteFiles, loadAutocomplete, parseModels } from './index.ts';
-import { person, rng, room, syntheticDirectory } from './test-fixtures.ts';
+import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, buildAutocompleteFiles, loadAutocompleteFromFiles, parseModels } from './index.ts';
+import { mulberry32 } from '../util/mulberry32.ts';
+import { person, room, syntheticDirectory } from './test-fixtures.ts';
 import type * as StaticModule from './static-entry.ts';
 
 const objects = [
@@ -52,11 +53,11 @@ describe('build output', () => {
 
 describe('static module vs server', () => {
   it('agrees on count and suggestions (byte for byte) for many q/m pairs', () => {
-    const server = loadAutocomplete((rel) => files[rel]);
+    const server = loadAutocompleteFromFiles((rel) => files[rel]);
     const browser = mod.loadAutocomplete(files[AUTOCOMPLETE_INDEX_FILE]);
     expect(browser.size).toBe(server.size);
 
-    const r = rng(3);
+    const r = mulberry32(3);
     const pick = <T>(a: readonly T[]) => a[Math.floor(r() * a.length)];
     const fixed = ['mül', 'mul', 'muel', 'MUELLER', 'weiss', 'oz', '05.012', 'Univ.-Prof.', 'dekan', 'hans m', 'zimmerman', 'hörsal', 'x', '', ' ', '(', undefined];
     const generated = Array.from({ length: 300 }, () => {
@@ -88,7 +89,7 @@ describe('static module vs server', () => {
 
   it('defaults limit to 20, caps it at 1000 and clamps the offset', () => {
     const browser = mod.loadAutocomplete(files[AUTOCOMPLETE_INDEX_FILE]);
-    const server = loadAutocomplete((rel) => files[rel]).search(undefined, null);
+    const server = loadAutocompleteFromFiles((rel) => files[rel]).search(undefined, null);
     expect(browser.search().results).toHaveLength(20);
     expect(browser.search(undefined, undefined, 5000).results).toHaveLength(1000);
     expect(browser.search(undefined, undefined, 0).results).toHaveLength(20);

@@ -1,5 +1,6 @@
 // Directory objects for the autocomplete tests (not a test file itself).
 import { noKindFields, type DirectoryModel, type DirectoryObject } from '../model/types.ts';
+import { mulberry32 } from '../util/mulberry32.ts';
 
 const EMPTY = { keywords: [] as string[], ...noKindFields() };
 
@@ -61,18 +62,6 @@ export function org(id: number, name: string, keywords: string[] = []): Director
   return { ...EMPTY, model: 'structure.Organization', id, presentation: name, keywords, name };
 }
 
-/** Deterministic pseudo-random generator (mulberry32). */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // Some words are first names, last names and keywords alike, so that the field class matters.
 export const FIRST_NAMES = ['Anna', 'Hans', 'Jörg', 'Jürgen', 'Zoë', 'Maria', 'Peter', 'Ayşe', 'Łukasz', 'Sören', 'Käthe', 'Hans-Georg', 'Ole', 'Ida', 'Mai', 'Weber'];
 export const LAST_NAMES = [
@@ -88,7 +77,7 @@ const PERSON_MODELS: PersonModel[] = ['campus.Person', 'campus.Student', 'struct
 
 /** A mixed directory with many shared words, duplicates of presentations and every model. */
 export function syntheticDirectory(n: number, seed: number): DirectoryObject[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)];
   const nextId = new Map<DirectoryModel, number>();
   const id = (m: DirectoryModel) => {

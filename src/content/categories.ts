@@ -2,10 +2,13 @@
 import type { Category } from '../model/types.ts';
 import type { Fields } from './fields.ts';
 import { idOrNaN } from './ids.ts';
+import { CATEGORY } from './shapes.ts';
+
+const C = CATEGORY.fields;
 
 export function readCategory(f: Fields): Category {
-  const category: Category = { id: idOrNaN(f.int('id')), title: f.string('title') ?? '' };
-  // Every other key is the category's own (no unknown keys here); `extra` alone is ignored.
+  const category: Category = { id: idOrNaN(f.read(C.id)), title: f.read(C.title) ?? '' };
+  // The shape is open: every other key is the category's own; `extra` alone is ignored.
   for (const [key, value] of f.rest()) category[key] = value;
   return category;
 }

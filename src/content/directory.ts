@@ -2,9 +2,12 @@
 import { DIRECTORY_MODELS, directoryKind, noKindFields, type DirectoryKind, type DirectoryModel, type DirectoryObject } from '../model/types.ts';
 import type { Fields } from './fields.ts';
 import { idOrNaN, indexById } from './ids.ts';
-import { describeValue, type FileIssue } from './problems.ts';
+import type { FileIssue } from './problems.ts';
 import { parseFile, type Parsed, type Sourced } from './records.ts';
+import { DIRECTORY_OBJECT, ORGANIZATION, PERSON, ROOM } from './shapes.ts';
 import { collapseWhitespace } from './whitespace.ts';
+
+const D = DIRECTORY_OBJECT.fields;
 
 export function parseDirectoryFile(file: string, text: string): Parsed<DirectoryObject> {
   return parseFile(file, text, readDirectoryObject);
@@ -13,34 +16,34 @@ export function parseDirectoryFile(file: string, text: string): Parsed<Directory
 const MODELS: ReadonlySet<string> = new Set(DIRECTORY_MODELS);
 
 export function readDirectoryObject(f: Fields): DirectoryObject {
-  const model = f.string('model');
-  const known = model !== undefined && MODELS.has(model);
-  if (model !== undefined && !known) {
-    f.problem('model', `expected one of ${DIRECTORY_MODELS.join(', ')}, got ${describeValue(model)}`);
-  }
+  // An unknown model is reported by its rule and reads as undefined.
+  const model = f.read(D.model) as DirectoryModel | undefined;
+  const known = model !== undefined;
   const obj: DirectoryObject = {
     model: (model ?? '') as DirectoryModel,
-    id: idOrNaN(f.int('id')),
+    id: idOrNaN(f.read(D.id)),
     presentation: '',
-    keywords: f.stringList('keywords'),
+    keywords: f.read(D.keywords),
     ...noKindFields(),
   };
-  const explicit = f.stringOrNull('presentation');
+  const explicit = f.read(D.presentation);
   // Without a valid model the kind's keys are unknown, so they are neither read nor refused.
   if (!known) return obj;
-  const kind = directoryKind(model as DirectoryModel);
+  const kind = directoryKind(model);
   if (kind === 'person') {
-    obj.title = f.stringOrNull('title');
-    obj.first_name = f.stringOrNull('first_name');
-    obj.last_name = f.string('last_name') ?? '';
-    obj.title_after = f.stringOrNull('title_after');
+    const P = PERSON.fields;
+    obj.title = f.read(P.title);
+    obj.first_name = f.read(P.first_name);
+    obj.last_name = f.read(P.last_name) ?? '';
+    obj.title_after = f.read(P.title_after);
+  } else if (kind === 'room') {
+    const R = ROOM.fields;
+    obj.name = f.read(R.name) ?? '';
+    obj.code = f.read(R.code);
+    obj.level_id = f.read(R.level_id);
+    obj.room_id = f.read(R.room_id);
   } else {
-    obj.name = f.string('name') ?? '';
-    if (kind === 'room') {
-      obj.code = f.stringOrNull('code');
-      obj.level_id = f.intOrNull('level_id');
-      obj.room_id = f.intOrNull('room_id');
-    }
+    obj.name = f.read(ORGANIZATION.fields.name) ?? '';
   }
   // The API appends the line feed, so one written at the end is not kept twice.
   obj.presentation = explicit === null ? presentationOf(kind, obj) : explicit.replace(/\n+$/, '');

@@ -6,7 +6,11 @@ import { idOrNaN, indexById, issueAt } from './ids.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { FileIssue, Path } from './problems.ts';
 import { parseFile, type Parsed, type Sourced } from './records.ts';
+import { RELATED_MEDIA, EVENT } from './shapes.ts';
 import { deriveTeaser } from './teaser.ts';
+
+const E = EVENT.fields;
+const R = RELATED_MEDIA.fields;
 
 /** Parses one file below events/; `zone` reads timestamps written without an offset. */
 export function parseEventFile(file: string, text: string, zone: string): Parsed<Event> {
@@ -15,18 +19,18 @@ export function parseEventFile(file: string, text: string, zone: string): Parsed
 
 export function readEvent(f: Fields, zone: string, markdown: string | null): Event {
   // Keys are read in the table's order, which is the order of problems at one position.
-  const id = idOrNaN(f.int('id'));
-  const title = f.string('title') ?? '';
-  const start = f.timestamp('start', zone);
-  const end = f.timestamp('end', zone);
+  const id = idOrNaN(f.read(E.id));
+  const title = f.read(E.title) ?? '';
+  const start = f.timestamp(E.start, zone);
+  const end = f.timestamp(E.end, zone);
   if (start !== undefined && end !== undefined && end < start) {
-    f.problem('end', `end ${formatInstant(end, zone)} is before start ${formatInstant(start, zone)}`);
+    f.problem(E.end.key, `end ${formatInstant(end, zone)} is before start ${formatInstant(start, zone)}`);
   }
   let body: string;
   if (markdown === null) {
-    body = f.string('body', '').trim();
+    body = f.read(E.body).trim();
   } else {
-    if (f.has('body')) f.forbid('body', 'not allowed in a Markdown file, whose body is the text after the front matter');
+    if (f.has(E.body.key)) f.forbid(E.body.key, 'not allowed in a Markdown file, whose body is the text after the front matter');
     body = renderMarkdown(markdown);
   }
   const event: Event = {
@@ -34,33 +38,33 @@ export function readEvent(f: Fields, zone: string, markdown: string | null): Eve
     title,
     start: start ?? Number.NaN,
     end: end ?? Number.NaN,
-    allday: f.bool('allday', false),
-    url: f.stringOrNull('url'),
-    link: f.stringOrNull('link'),
-    page: f.intOrNull('page'),
-    categories: f.intList('categories'),
-    header_image: f.intOrNull('header_image'),
-    media: f.intList('media'),
-    related_media: f.objectList('related_media').map((r) => readRelatedMedia(r, zone)),
-    organizer: f.stringOrNull('organizer'),
-    location: f.stringOrNull('location'),
-    contact: f.stringOrNull('contact'),
-    email: f.stringOrNull('email'),
-    attending_fees_info: f.stringOrNull('attending_fees_info'),
-    teaser: f.string('teaser', null) ?? deriveTeaser(body),
+    allday: f.read(E.allday),
+    url: f.read(E.url),
+    link: f.read(E.link),
+    page: f.read(E.page),
+    categories: f.read(E.categories),
+    header_image: f.read(E.header_image),
+    media: f.read(E.media),
+    related_media: f.objectList(E.related_media).map((r) => readRelatedMedia(r, zone)),
+    organizer: f.read(E.organizer),
+    location: f.read(E.location),
+    contact: f.read(E.contact),
+    email: f.read(E.email),
+    attending_fees_info: f.read(E.attending_fees_info),
+    teaser: f.read(E.teaser) ?? deriveTeaser(body),
     body,
-    register: f.bool('register', false),
-    attending_fees: f.bool('attending_fees', false),
-    registration_end: f.timestampOrNull('registration_end', zone),
-    dfp_points: f.intOrNull('dfp_points'),
-    last_modified: f.timestamp('last_modified', zone) ?? Number.NaN,
-    keywords: f.any('keywords', null),
-    description: f.any('description', null),
-    language: f.any('language', null),
-    gallery: f.list('gallery'),
-    contact_box: f.list('contact_box'),
-    groups: f.list('groups'),
-    related_links: f.list('related_links'),
+    register: f.read(E.register),
+    attending_fees: f.read(E.attending_fees),
+    registration_end: f.timestamp(E.registration_end, zone),
+    dfp_points: f.read(E.dfp_points),
+    last_modified: f.timestamp(E.last_modified, zone) ?? Number.NaN,
+    keywords: f.read(E.keywords),
+    description: f.read(E.description),
+    language: f.read(E.language),
+    gallery: f.read(E.gallery),
+    contact_box: f.read(E.contact_box),
+    groups: f.read(E.groups),
+    related_links: f.read(E.related_links),
   };
   f.rejectUnknown();
   return event;
@@ -68,11 +72,11 @@ export function readEvent(f: Fields, zone: string, markdown: string | null): Eve
 
 function readRelatedMedia(f: Fields, zone: string): RelatedMedia {
   const related: RelatedMedia = {
-    id: idOrNaN(f.int('id')),
-    media: idOrNaN(f.int('media')),
-    datetime: f.timestamp('datetime', zone) ?? Number.NaN,
-    title: f.stringOrNull('title'),
-    description: f.stringOrNull('description'),
+    id: idOrNaN(f.read(R.id)),
+    media: idOrNaN(f.read(R.media)),
+    datetime: f.timestamp(R.datetime, zone) ?? Number.NaN,
+    title: f.read(R.title),
+    description: f.read(R.description),
   };
   f.rejectUnknown();
   return related;

@@ -1,9 +1,11 @@
-// Typed readers for the keys of one content object. Each reader records an Issue instead of
-// throwing, so one pass over a file reports every problem in it; the object's known keys are
-// exactly the keys that were read, so the list of allowed keys cannot drift from the code.
+// Reads the keys of one content object by their rules (rules.ts, shapes.ts). Each read records
+// an Issue instead of throwing, so one pass over a file reports every problem in it; the
+// object's known keys are exactly the keys that were read, which a test holds equal to the
+// keys of the object's shape.
 import type { Instant } from '../model/types.ts';
 import { readTimestamp } from './timestamps.ts';
 import { describeValue, type IssueSink, type Path } from './problems.ts';
+import type { Rule, ValueKind } from './rules.ts';
 
 export type Obj = Record<string, unknown>;
 
@@ -15,8 +17,38 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSaf
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
 
-const REQUIRED = Symbol('required');
-type Default<T> = T | typeof REQUIRED;
+/** What a value of each kind must be, as problem messages say it. */
+const EXPECTED: Record<Exclude<ValueKind, 'any'>, string> = {
+  int: 'an integer',
+  intOrNull: 'an integer or null',
+  string: 'a string',
+  stringOrNull: 'a string or null',
+  bool: 'a boolean (true or false)',
+  list: 'a list',
+  intList: 'a list',
+  stringList: 'a list',
+};
+
+function accepts(kind: ValueKind, v: unknown): boolean {
+  switch (kind) {
+    case 'int':
+      return isInt(v);
+    case 'intOrNull':
+      return v === null || isInt(v);
+    case 'string':
+      return isString(v);
+    case 'stringOrNull':
+      return v === null || isString(v);
+    case 'bool':
+      return isBool(v);
+    case 'list':
+    case 'intList':
+    case 'stringList':
+      return Array.isArray(v);
+    case 'any':
+      return true;
+  }
+}
 
 /** The key that is kept and ignored on every kind of object. */
 const EXTRA = 'extra';
@@ -52,66 +84,57 @@ export class Fields {
     return Object.hasOwn(this.obj, key);
   }
 
-  int(key: string): number | undefined;
-  int<D>(key: string, fallback: D): number | D;
-  int(key: string, fallback: Default<unknown> = REQUIRED) {
-    return this.read(key, 'an integer', isInt, fallback);
-  }
-
-  intOrNull(key: string): number | null {
-    return this.read(key, 'an integer or null', (v) => v === null || isInt(v), null);
-  }
-
-  string(key: string): string | undefined;
-  string<D>(key: string, fallback: D): string | D;
-  string(key: string, fallback: Default<unknown> = REQUIRED) {
-    return this.read(key, 'a string', isString, fallback);
-  }
-
-  stringOrNull(key: string): string | null {
-    return this.read(key, 'a string or null', (v) => v === null || isString(v), null);
-  }
-
-  bool(key: string, fallback: boolean): boolean {
-    return this.read(key, 'a boolean (true or false)', isBool, fallback);
-  }
-
-  /** Any value, passed through. */
-  any(key: string, fallback: unknown): unknown {
+  /** The value of the rule's key, checked against the rule; see rules.ts. */
+  read<T>(rule: Rule<T, ValueKind>): T {
+    const { key } = rule;
     const v = this.take(key);
-    return v === undefined ? fallback : v;
-  }
-
-  list(key: string): unknown[] {
-    return this.read(key, 'a list', Array.isArray, []);
-  }
-
-  intList(key: string): number[] {
-    return this.listOf(key, 'an integer', isInt);
-  }
-
-  stringList(key: string): string[] {
-    return this.listOf(key, 'a string', isString);
+    if (v === undefined) return this.absent(rule);
+    switch (rule.kind) {
+      case 'any':
+        return v as T;
+      case 'intList':
+        return this.listOf(key, v, 'an integer', isInt) as T;
+      case 'stringList':
+        return this.listOf(key, v, 'a string', isString) as T;
+      default:
+        if (!accepts(rule.kind, v)) return this.invalid(rule, `expected ${EXPECTED[rule.kind]}, got ${describeValue(v)}`);
+    }
+    if (rule.minimum !== undefined && typeof v === 'number' && v < rule.minimum.value) {
+      return this.invalid(rule, `expected ${rule.minimum.expected}, got ${v}`);
+    }
+    if (rule.excluded !== undefined && v === rule.excluded.value) return this.invalid(rule, rule.excluded.message);
+    if (rule.oneOf !== undefined && !rule.oneOf.includes(v as string)) {
+      return this.invalid(rule, `expected one of ${rule.oneOf.join(', ')}, got ${describeValue(v)}`);
+    }
+    return v as T;
   }
 
   /** A list of mappings, each handed back with a Fields reader for its keys. */
-  objectList(key: string): Fields[] {
+  objectList(rule: Rule<unknown[], 'objectList'>): Fields[] {
+    const { key } = rule;
     const items: Fields[] = [];
-    this.list(key).forEach((item, i) => {
+    const v = this.take(key);
+    if (v === undefined) return items;
+    if (!Array.isArray(v)) {
+      this.invalid(rule, `expected ${EXPECTED.list}, got ${describeValue(v)}`);
+      return items;
+    }
+    v.forEach((item, i) => {
       if (isObject(item)) items.push(new Fields(item, this.sink, [...this.path(key), i]));
       else this.sink.add([...this.path(key), i], 'value', `expected a mapping, got ${describeValue(item)}`);
     });
     return items;
   }
 
-  timestamp(key: string, zone: string): Instant | undefined {
+  timestamp(rule: Rule<number | undefined, 'timestamp'>, zone: string): Instant | undefined;
+  timestamp(rule: Rule<number | null, 'timestampOrNull'>, zone: string): Instant | null;
+  timestamp(rule: Rule<number | null | undefined, 'timestamp' | 'timestampOrNull'>, zone: string): Instant | null | undefined {
+    const { key } = rule;
     const v = this.take(key);
-    if (v === undefined) return this.missing(key);
-    return this.instant(key, v, zone, 'an ISO 8601 timestamp');
-  }
-
-  timestampOrNull(key: string, zone: string): Instant | null {
-    const v = this.take(key);
+    if (rule.kind === 'timestamp') {
+      if (v === undefined) return this.missing(key);
+      return this.instant(key, v, zone, 'an ISO 8601 timestamp');
+    }
     if (v === undefined || v === null) return null;
     return this.instant(key, v, zone, 'an ISO 8601 timestamp or null') ?? null;
   }
@@ -146,24 +169,33 @@ export class Fields {
     return undefined;
   }
 
-  private read<T>(key: string, expected: string, ok: (v: unknown) => boolean, fallback: Default<T>): T;
-  private read(key: string, expected: string, ok: (v: unknown) => boolean, fallback: Default<unknown>): unknown {
-    const v = this.take(key);
-    if (v === undefined) return fallback === REQUIRED ? this.missing(key) : fallback;
-    if (ok(v)) return v;
-    this.sink.add(this.path(key), 'value', `expected ${expected}, got ${describeValue(v)}`);
-    return fallback === REQUIRED ? undefined : fallback;
+  /** An absent key: its fallback, or a problem when it is required. */
+  private absent<T>(rule: Rule<T>): T {
+    const { requiredUnless } = rule;
+    if (rule.required || (requiredUnless !== undefined && typeof this.obj[requiredUnless] !== 'string')) {
+      return this.missing(rule.key) as T;
+    }
+    return rule.fallback as T;
+  }
+
+  /** A value the rule refuses reads as its fallback (undefined when required), so that later checks skip it. */
+  private invalid<T>(rule: Rule<T>, message: string): T {
+    this.sink.add(this.path(rule.key), 'value', message);
+    return (rule.required ? undefined : rule.fallback) as T;
   }
 
   /** A list with a bad element reads as empty, so later checks cannot report shifted indices. */
-  private listOf<T>(key: string, expected: string, ok: (v: unknown) => v is T): T[] {
-    const list = this.list(key);
+  private listOf<T>(key: string, list: unknown, expected: string, ok: (v: unknown) => v is T): T[] {
+    if (!Array.isArray(list)) {
+      this.sink.add(this.path(key), 'value', `expected ${EXPECTED.list}, got ${describeValue(list)}`);
+      return [];
+    }
     let valid = true;
-    list.forEach((v, i) => {
-      if (ok(v)) return;
+    for (let i = 0; i < list.length; i++) {
+      if (ok(list[i])) continue;
       valid = false;
-      this.sink.add([...this.path(key), i], 'value', `expected ${expected}, got ${describeValue(v)}`);
-    });
+      this.sink.add([...this.path(key), i], 'value', `expected ${expected}, got ${describeValue(list[i])}`);
+    }
     return valid ? (list as T[]) : [];
   }
 

@@ -75,6 +75,11 @@ describe('media', () => {
     ]);
   });
 
+  it('reports a negative size once, without also comparing it with the file', async () => {
+    const { lines: out } = await load({ 'media.yaml': lines('- {id: 1, filename: a, file: media/a.txt, size: -1}'), 'media/a.txt': 'abc' });
+    expect(out).toEqual(['media.yaml:1:49 size: expected a byte count (0 or more), got -1']);
+  });
+
   it('reports duplicate ids across media files, and unknown keys', async () => {
     const { lines: out } = await load({
       'media.yaml': lines('id: 1', 'filename: a', 'mimetype: text/plain', 'size: 1', 'url: x'),

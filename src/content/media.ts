@@ -8,6 +8,9 @@ import { idOrNaN, issueAt } from './ids.ts';
 import { mimetypeOf } from './mimetypes.ts';
 import { describeValue, type FileIssue } from './problems.ts';
 import type { Sourced } from './records.ts';
+import { MEDIA } from './shapes.ts';
+
+const M = MEDIA.fields;
 
 export interface MediaSource {
   media: Media;
@@ -18,14 +21,13 @@ export interface MediaSource {
 }
 
 export function readMedia(f: Fields): MediaSource {
-  const id = idOrNaN(f.int('id'));
-  const filename = f.string('filename') ?? '';
-  const original = f.stringOrNull('original');
-  const file = f.stringOrNull('file');
-  // With a file, size and mimetype come from it; without one they must be written.
-  const mimetype = file === null ? f.string('mimetype') : f.string('mimetype', null);
-  const size = file === null ? f.int('size') : f.int('size', null);
-  if (size !== undefined && size !== null && size < 0) f.problem('size', `expected a byte count (0 or more), got ${size}`);
+  const id = idOrNaN(f.read(M.id));
+  const filename = f.read(M.filename) ?? '';
+  const original = f.read(M.original);
+  const file = f.read(M.file);
+  // With a file, size and mimetype come from it; without one they must be written (their rules say so).
+  const mimetype = f.read(M.mimetype);
+  const size = f.read(M.size);
   f.rejectUnknown();
   return {
     media: { id, filename, original, mimetype: mimetype ?? '', size: size ?? 0 },

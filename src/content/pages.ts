@@ -4,17 +4,19 @@ import type { Fields } from './fields.ts';
 import type { FileIssue } from './problems.ts';
 import { idOrNaN, indexById, issueAt } from './ids.ts';
 import type { Sourced } from './records.ts';
+import { PAGE } from './shapes.ts';
+
+const P = PAGE.fields;
 
 export function readPage(f: Fields): PageNode {
   const page: PageNode = {
-    uid: idOrNaN(f.int('uid')),
-    pid: f.int('pid', 0),
-    title: f.string('title') ?? '',
-    is_siteroot: f.bool('is_siteroot', false),
-    domains: f.stringList('domains'),
-    uri: f.stringOrNull('uri'),
+    uid: idOrNaN(f.read(P.uid)),
+    pid: f.read(P.pid),
+    title: f.read(P.title) ?? '',
+    is_siteroot: f.read(P.is_siteroot),
+    domains: f.read(P.domains),
+    uri: f.read(P.uri),
   };
-  if (page.uid === 0) f.problem('uid', 'uid 0 is taken: a pid of 0 marks a root');
   f.rejectUnknown();
   return page;
 }

@@ -3,20 +3,18 @@ import type { Site } from '../model/types.ts';
 import { isValidZone } from '../time/zone.ts';
 import type { Fields } from './fields.ts';
 import { describeValue } from './problems.ts';
+import { SITE } from './shapes.ts';
 
-export const DEFAULT_SITE: Readonly<Site> = {
-  base_url: 'http://localhost:8000',
-  timezone: 'Europe/Vienna',
-  page_size: 20,
-  max_page_size: 1000,
-};
+export { DEFAULT_SITE } from './shapes.ts';
+
+const S = SITE.fields;
 
 export function readSite(f: Fields): Site {
   const site: Site = {
     base_url: baseUrl(f),
-    timezone: f.string('timezone', DEFAULT_SITE.timezone),
-    page_size: positive(f, 'page_size', DEFAULT_SITE.page_size),
-    max_page_size: positive(f, 'max_page_size', DEFAULT_SITE.max_page_size),
+    timezone: f.read(S.timezone),
+    page_size: f.read(S.page_size),
+    max_page_size: f.read(S.max_page_size),
   };
   if (!isValidZone(site.timezone)) {
     f.problem('timezone', `unknown time zone ${describeValue(site.timezone)} (expected an IANA name such as Europe/Vienna)`);
@@ -29,7 +27,7 @@ export function readSite(f: Fields): Site {
 }
 
 function baseUrl(f: Fields): string {
-  const text = f.string('base_url', DEFAULT_SITE.base_url);
+  const text = f.read(S.base_url);
   let url: URL | undefined;
   try {
     url = new URL(text);
@@ -42,11 +40,4 @@ function baseUrl(f: Fields): string {
     f.problem('base_url', `expected an origin and optional path without query or fragment, got ${describeValue(text)}`);
   }
   return text.replace(/\/+$/, '');
-}
-
-function positive(f: Fields, key: string, fallback: number): number {
-  const n = f.int(key, fallback);
-  if (n >= 1) return n;
-  f.problem(key, `expected a positive integer, got ${n}`);
-  return fallback;
 }

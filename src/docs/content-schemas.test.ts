@@ -13,6 +13,8 @@ import { readMedia } from '../content/media.ts';
 import { readPage } from '../content/pages.ts';
 import { IssueSink } from '../content/problems.ts';
 import { parseFile, type ReadObject } from '../content/records.ts';
+import type { Shape } from '../content/rules.ts';
+import { CATEGORY, EVENT as EVENT_SHAPE, MEDIA, PAGE, RELATED_MEDIA, SITE } from '../content/shapes.ts';
 import { readSite } from '../content/site.ts';
 import { DIRECTORY_MODELS, directoryKind } from '../model/types.ts';
 import { contentSchemas } from './content-schemas.ts';
@@ -222,5 +224,25 @@ describe('schema properties are exactly the keys the loader reads', () => {
   it.each(DIRECTORY_MODELS)('directory objects of %s', (model) => {
     const kind = directoryKind(model);
     expect(keysRead((f) => readDirectoryObject(f), { model })).toEqual(propertiesOf(schemas['directory.schema.json'], kind));
+  });
+});
+
+describe('the schemas are written from the loader rules', () => {
+  const defs: [Shape, any][] = [
+    [PAGE, schemas['pages.schema.json'].$defs.page],
+    [CATEGORY, schemas['categories.schema.json'].$defs.category],
+    [MEDIA, schemas['media.schema.json'].$defs.media],
+    [EVENT_SHAPE, schemas['event.schema.json'].$defs.event],
+    [RELATED_MEDIA, schemas['event.schema.json'].$defs.related_media],
+    [SITE, schemas['site.schema.json']],
+  ];
+
+  it.each(defs.map(([s, d]) => [s.name, s, d] as const))('%s: every rule, with its description, default and requirement', (_, shape, def) => {
+    for (const rule of Object.values(shape.fields)) {
+      const property = def.properties[rule.key];
+      expect(property.description, rule.key).toContain(rule.description);
+      if (typeof rule.fallback === 'boolean' || typeof rule.fallback === 'number') expect(property.default, rule.key).toBe(rule.fallback);
+      expect(def.required?.includes(rule.key) ?? false, rule.key).toBe(rule.required);
+    }
   });
 });

@@ -1,8 +1,12 @@
 // JSON Schemas (draft 2020-12) of the content files (content-format.md), for editors: with
 // `# yaml-language-server: $schema=../dist/schemas/event.schema.json` a typo is marked while
-// typing instead of at the next build. Each schema is self-contained (no cross-file refs) so an
-// editor needs only the one file. They check what one file alone can show; references between
-// files (page, category and media ids) and the site's time zone remain the build's to check.
+// typing instead of at the next build. They are written from the rules the loader validates
+// with (content/shapes.ts), so the two cannot disagree on a key. Each schema is self-contained
+// (no cross-file refs) so an editor needs only the one file. They check what one file alone can
+// show; references between files (page, category and media ids) and the site's time zone remain
+// the build's to check.
+import type { AnyRule, Shape } from '../content/rules.ts';
+import { CATEGORY, DIRECTORY_KINDS, DIRECTORY_OBJECT, EVENT, MEDIA, PAGE, RELATED_MEDIA, SITE } from '../content/shapes.ts';
 import { DIRECTORY_MODELS, directoryKind, type DirectoryKind } from '../model/types.ts';
 import type { Schema } from './openapi-schemas.ts';
 import { TIMESTAMP_EXAMPLES, TIMESTAMP_PATTERN } from './timestamp-pattern.ts';
@@ -11,23 +15,89 @@ const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 const EXTRA: Schema = { description: 'Kept and ignored: anything may go here.' };
 
-const str = (description: string, more: Schema = {}): Schema => ({ type: 'string', description, ...more });
-const strOrNull = (description: string): Schema => ({ type: ['string', 'null'], description, default: null });
-const int = (description: string, more: Schema = {}): Schema => ({ type: 'integer', description, ...more });
-const intOrNull = (description: string): Schema => ({ type: ['integer', 'null'], description, default: null });
-const bool = (description: string, fallback: boolean): Schema => ({ type: 'boolean', description, default: fallback });
-const listOf = (items: Schema, description: string): Schema => ({ type: 'array', items, description, default: [] });
-const timestamp = (description: string): Schema => ({
-  type: 'string',
-  pattern: TIMESTAMP_PATTERN,
-  description: `${description} ISO 8601: with an offset, with Z, or without one for local time in the site's time zone.`,
-  examples: TIMESTAMP_EXAMPLES,
-});
+const TIMESTAMP_FORMAT = "ISO 8601: with an offset, with Z, or without one for local time in the site's time zone.";
 
-/** An object of exactly these keys (and `extra`). */
-function record(description: string, properties: Record<string, Schema>, required: string[], more: Schema = {}): Schema {
-  return { type: 'object', description, properties: { ...properties, extra: EXTRA }, required, additionalProperties: false, ...more };
+/** The schema of one key's value. */
+function ruleSchema(rule: AnyRule): Schema {
+  const { description } = rule;
+  const nullable = { description, default: null };
+  switch (rule.kind) {
+    case 'int':
+      return {
+        type: 'integer',
+        description,
+        ...(rule.minimum && { minimum: rule.minimum.value }),
+        ...(rule.excluded && { not: { const: rule.excluded.value } }),
+        ...defaultOf(rule),
+      };
+    case 'string':
+      if (rule.oneOf) return { enum: [...rule.oneOf], description };
+      return {
+        type: 'string',
+        description,
+        ...(rule.schemaPattern && { pattern: rule.schemaPattern }),
+        ...defaultOf(rule),
+        ...(rule.examples && { examples: rule.examples }),
+      };
+    case 'intOrNull':
+      return { type: ['integer', 'null'], ...nullable };
+    case 'stringOrNull':
+      return { type: ['string', 'null'], ...nullable };
+    case 'bool':
+      return { type: 'boolean', description, default: rule.fallback };
+    case 'any':
+      return nullable;
+    case 'list':
+      return { type: 'array', description, default: [] };
+    case 'intList':
+      return { type: 'array', items: { type: 'integer' }, description, default: [] };
+    case 'stringList':
+      return { type: 'array', items: { type: 'string' }, description, default: [] };
+    case 'objectList':
+      return { type: 'array', items: { $ref: `#/$defs/${rule.items!.name}` }, description, default: [] };
+    case 'timestamp':
+      return { type: 'string', pattern: TIMESTAMP_PATTERN, description: `${description} ${TIMESTAMP_FORMAT}`, examples: TIMESTAMP_EXAMPLES };
+    case 'timestampOrNull':
+      return {
+        type: ['string', 'null'],
+        pattern: TIMESTAMP_PATTERN,
+        description: `${description} ${TIMESTAMP_FORMAT}`,
+        examples: TIMESTAMP_EXAMPLES,
+        default: null,
+      };
+  }
 }
+
+/** A default only where absence means a fixed value: not for required keys nor derived ones (null). */
+function defaultOf(rule: AnyRule): Schema {
+  return rule.fallback === undefined || rule.fallback === null ? {} : { default: rule.fallback };
+}
+
+/** Properties, required keys and the conditionally required ones of some rules, in their order. */
+function objectParts(rules: readonly AnyRule[]): { properties: Record<string, Schema>; required: string[]; conditions: Schema } {
+  const properties: Record<string, Schema> = {};
+  const required: string[] = [];
+  const unless = new Map<string, string[]>();
+  for (const rule of rules) {
+    properties[rule.key] = ruleSchema(rule);
+    if (rule.required) required.push(rule.key);
+    if (rule.requiredUnless !== undefined) unless.set(rule.requiredUnless, [...(unless.get(rule.requiredUnless) ?? []), rule.key]);
+  }
+  properties.extra = EXTRA;
+  // Keys required unless another holds a string: if that key is a string, else they are required.
+  const cases = [...unless].map(([key, keys]) => ({ if: { required: [key], properties: { [key]: { type: 'string' } } }, else: { required: keys } }));
+  const conditions = cases.length === 0 ? {} : cases.length === 1 ? cases[0] : { allOf: cases };
+  return { properties, required, conditions };
+}
+
+/** An object of exactly these keys (and `extra`), or of any more keys for an open shape. */
+function record(description: string, rules: readonly AnyRule[], open = false): Schema {
+  const { properties, required, conditions } = objectParts(rules);
+  return { type: 'object', description, properties, required, additionalProperties: open, ...conditions };
+}
+
+const rulesOf = (s: Shape, except?: string): AnyRule[] => Object.values(s.fields).filter((r) => r.key !== except);
+const def = (s: Shape): Schema => record(s.description, rulesOf(s), s.open);
 
 /** A file schema: one object of `$defs[name]`, a list of them, or nothing (an empty file). */
 function oneOrMany(file: string, title: string, name: string, defs: Record<string, Schema>): Schema {
@@ -42,160 +112,43 @@ function oneOrMany(file: string, title: string, name: string, defs: Record<strin
 }
 
 function siteSchema(): Schema {
+  const { properties } = objectParts(rulesOf(SITE));
   return {
     $schema: DIALECT,
     $id: 'site.schema.json',
     title: 'aula site.yaml',
     type: ['object', 'null'],
-    description: 'Site-wide settings; every key is optional.',
-    properties: {
-      base_url: str('Absolute origin and optional path prefix, without query or fragment; used for links and media URLs.', {
-        pattern: '^https?://[^?#]+$',
-        default: 'http://localhost:8000',
-      }),
-      timezone: str('IANA time zone in which timestamps are written and read.', { default: 'Europe/Vienna', examples: ['Europe/Vienna'] }),
-      page_size: int('Default `limit`; at most max_page_size.', { minimum: 1, default: 20 }),
-      max_page_size: int('Largest `limit` honoured; larger values are clamped.', { minimum: 1, default: 1000 }),
-      extra: EXTRA,
-    },
+    description: SITE.description,
+    properties,
     additionalProperties: false,
   };
 }
 
-function pageDef(): Schema {
-  return record(
-    'A node of the page tree.',
-    {
-      uid: int('Unique node id (0 is taken: a pid of 0 marks a root).', { not: { const: 0 } }),
-      pid: int('Parent uid; 0 for a root.', { default: 0 }),
-      title: str('Node title.'),
-      is_siteroot: bool('Whether the node is the root of a site.', false),
-      domains: listOf({ type: 'string' }, 'Host names of the site.'),
-      uri: strOrNull('Absolute URI of the site root.'),
-    },
-    ['uid', 'title'],
-  );
-}
-
-function categoryDef(): Schema {
-  return {
-    type: 'object',
-    description: 'A category. Every other key is kept and appears with ?expand=categories.',
-    properties: { id: int('Unique category id.'), title: str('Category title.'), extra: EXTRA },
-    required: ['id', 'title'],
-    additionalProperties: true,
-  };
-}
-
-function mediaDef(): Schema {
-  return record(
-    'A media record. With `file`, size and mimetype are read from that file; without it they are required.',
-    {
-      id: int('Unique media id.'),
-      filename: str('File name.'),
-      original: strOrNull('Address of the original file on the external site.'),
-      mimetype: str('MIME type (must agree with `file` when both are given).'),
-      size: int('Size in bytes (must agree with `file` when both are given).', { minimum: 0 }),
-      file: strOrNull('Path of the file, relative to the content folder.'),
-    },
-    ['id', 'filename'],
-    { if: { required: ['file'], properties: { file: { type: 'string' } } }, else: { required: ['mimetype', 'size'] } },
-  );
-}
-
-function relatedMediaDef(): Schema {
-  return record(
-    'An attached file.',
-    {
-      id: int('Id of the attachment.'),
-      media: int('Media id.'),
-      datetime: timestamp('Date of the attachment.'),
-      title: strOrNull('Title.'),
-      description: strOrNull('Description.'),
-    },
-    ['id', 'media', 'datetime'],
-  );
-}
-
-/** The keys of an event; `body` only where the file has no Markdown body of its own. */
-function eventDef(withBody: boolean): Schema {
-  const anyValue = (what: string): Schema => ({ description: `${what}: any value, passed through.`, default: null });
-  const passed = (what: string): Schema => ({ type: 'array', description: `${what}: passed through.`, default: [] });
-  const properties: Record<string, Schema> = {
-    id: int('Unique event id.'),
-    title: str('Title.'),
-    start: timestamp('Begin.'),
-    end: timestamp('End; not before start.'),
-    ...(withBody ? { body: str('Full description, HTML; trimmed.', { default: '' }) } : {}),
-    allday: bool('All-day event.', false),
-    url: strOrNull('URL of the original location of the event.'),
-    link: strOrNull('URL of an external site related to the event.'),
-    page: intOrNull('uid of the page-tree node the event lives under (pages.yaml).'),
-    categories: listOf({ type: 'integer' }, 'Category ids (categories.yaml).'),
-    header_image: intOrNull('Media id of the header image.'),
-    media: listOf({ type: 'integer' }, 'Media ids.'),
-    related_media: listOf({ $ref: '#/$defs/related_media' }, 'Attached files.'),
-    organizer: strOrNull('Name of the person responsible.'),
-    location: strOrNull('Where the event takes place.'),
-    contact: strOrNull('Person or party to contact.'),
-    email: strOrNull('E-mail address of the contact.'),
-    attending_fees_info: strOrNull('Text detailing the fees.'),
-    teaser: str('Plain-text summary; derived from the body when absent.'),
-    register: bool('Registration required.', false),
-    attending_fees: bool('Attendance requires a fee.', false),
-    registration_end: { ...timestamp('Deadline for registration.'), type: ['string', 'null'], default: null },
-    dfp_points: intOrNull('Continuing-education points.'),
-    last_modified: timestamp('Last modification.'),
-    keywords: anyValue('Keywords'),
-    description: anyValue('Description metadata'),
-    language: anyValue('Language'),
-    gallery: passed('Gallery'),
-    contact_box: passed('Contact boxes'),
-    groups: passed('Groups'),
-    related_links: passed('Related links'),
-  };
-  const where = withBody ? 'in a YAML or JSON file' : 'in the front matter of a Markdown file (the body is the text after it)';
-  return record(`An event ${where}.`, properties, ['id', 'title', 'start', 'end', 'last_modified']);
+/** An event in a Markdown file has no `body` key: its body is the text after the front matter. */
+function frontMatterEventDef(): Schema {
+  return record('An event in the front matter of a Markdown file (the body is the text after it).', rulesOf(EVENT, EVENT.fields.body.key));
 }
 
 const KIND_MODELS = (kind: DirectoryKind) => DIRECTORY_MODELS.filter((m) => directoryKind(m) === kind);
 
 function directoryDefs(): Record<string, Schema> {
-  const common = (kind: DirectoryKind): Record<string, Schema> => ({
-    model: { enum: KIND_MODELS(kind), description: 'The model.' },
-    id: int('Id, unique per model.'),
-    presentation: strOrNull('Display text; computed from the other keys when absent.'),
-    keywords: listOf({ type: 'string' }, 'Extra search terms, never shown.'),
-  });
-  const kinds: Record<DirectoryKind, [string, Record<string, Schema>, string[]]> = {
-    person: [
-      'A person or student.',
-      {
-        title: strOrNull('Prefix such as `Univ.-Prof. Dr.`.'),
-        first_name: strOrNull('First name.'),
-        last_name: str('Last name.'),
-        title_after: strOrNull('Suffix such as `PhD`.'),
-      },
-      ['last_name'],
-    ],
-    room: [
-      'A room.',
-      { name: str('Name.'), code: strOrNull('Room code.'), level_id: intOrNull('Level id.'), room_id: intOrNull('Room id.') },
-      ['name'],
-    ],
-    organization: ['An organization.', { name: str('Name.') }, ['name']],
-  };
   const defs: Record<string, Schema> = {};
-  for (const [kind, [description, keys, required]] of Object.entries(kinds) as [DirectoryKind, (typeof kinds)[DirectoryKind]][]) {
-    defs[kind] = record(description, { ...common(kind), ...keys }, ['model', 'id', ...required]);
+  const kinds = Object.keys(DIRECTORY_KINDS) as DirectoryKind[];
+  for (const kind of kinds) {
+    const own = DIRECTORY_KINDS[kind];
+    const schema = record(own.description, [...rulesOf(DIRECTORY_OBJECT), ...rulesOf(own)]);
+    // Each kind's schema names only its own models, so a model picks exactly one kind.
+    const properties = schema.properties as Record<string, Schema>;
+    properties.model = { ...properties.model, enum: KIND_MODELS(kind) };
+    defs[kind] = schema;
   }
   // Dispatch on `model` with if/then, so a mistake is reported against its own kind only.
-  defs.object = {
+  defs[DIRECTORY_OBJECT.name] = {
     type: 'object',
-    description: 'A directory object; its keys depend on `model`.',
-    properties: { model: { enum: [...DIRECTORY_MODELS], description: 'The model.' } },
+    description: DIRECTORY_OBJECT.description,
+    properties: { model: ruleSchema(DIRECTORY_OBJECT.fields.model) },
     required: ['model'],
-    allOf: (Object.keys(kinds) as DirectoryKind[]).map((kind) => ({
+    allOf: kinds.map((kind) => ({
       if: { properties: { model: { enum: KIND_MODELS(kind) } }, required: ['model'] },
       then: { $ref: `#/$defs/${kind}` },
     })),
@@ -209,19 +162,19 @@ export function contentSchemas(): Record<string, object> {
     $schema: DIALECT,
     $id: 'event-front-matter.schema.json',
     title: 'aula event (Markdown front matter)',
-    $ref: '#/$defs/event',
-    $defs: { event: eventDef(false), related_media: relatedMediaDef() },
+    $ref: `#/$defs/${EVENT.name}`,
+    $defs: { [EVENT.name]: frontMatterEventDef(), [RELATED_MEDIA.name]: def(RELATED_MEDIA) },
   };
   return {
     'site.schema.json': siteSchema(),
-    'pages.schema.json': oneOrMany('pages.schema.json', 'aula pages.yaml', 'page', { page: pageDef() }),
-    'categories.schema.json': oneOrMany('categories.schema.json', 'aula categories.yaml', 'category', { category: categoryDef() }),
-    'media.schema.json': oneOrMany('media.schema.json', 'aula media records', 'media', { media: mediaDef() }),
-    'event.schema.json': oneOrMany('event.schema.json', 'aula events (YAML or JSON)', 'event', {
-      event: eventDef(true),
-      related_media: relatedMediaDef(),
+    'pages.schema.json': oneOrMany('pages.schema.json', 'aula pages.yaml', PAGE.name, { [PAGE.name]: def(PAGE) }),
+    'categories.schema.json': oneOrMany('categories.schema.json', 'aula categories.yaml', CATEGORY.name, { [CATEGORY.name]: def(CATEGORY) }),
+    'media.schema.json': oneOrMany('media.schema.json', 'aula media records', MEDIA.name, { [MEDIA.name]: def(MEDIA) }),
+    'event.schema.json': oneOrMany('event.schema.json', 'aula events (YAML or JSON)', EVENT.name, {
+      [EVENT.name]: def(EVENT),
+      [RELATED_MEDIA.name]: def(RELATED_MEDIA),
     }),
     'event-front-matter.schema.json': frontMatter,
-    'directory.schema.json': oneOrMany('directory.schema.json', 'aula directory objects', 'object', directoryDefs()),
+    'directory.schema.json': oneOrMany('directory.schema.json', 'aula directory objects', DIRECTORY_OBJECT.name, directoryDefs()),
   };
 }

@@ -1,7 +1,7 @@
 // A dist/ folder loaded for answering: the server's (and the static build's) view of the data.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { AUTOCOMPLETE_INDEX_FILE, loadAutocomplete, type Autocomplete } from '../autocomplete/index.ts';
+import { AUTOCOMPLETE_INDEX_FILE, loadAutocompleteFromFiles, type Autocomplete } from '../autocomplete/index.ts';
 import { mediaUrl, type EventField } from '../render/event.ts';
 import { toJson } from '../render/json.ts';
 import { columnsShapeProblem, tableFromColumns, textColumnsShapeProblem, type ColumnsFile, type TextColumnsFile } from './columns.ts';
@@ -150,7 +150,7 @@ export function datasetFrom(source: DistSource, options: { baseUrl?: string } = 
   }
   let autocomplete: Autocomplete;
   try {
-    autocomplete = loadAutocomplete((rel) => source.text(`${AUTOCOMPLETE_DIR}/${rel}`));
+    autocomplete = loadAutocompleteFromFiles((rel) => source.text(`${AUTOCOMPLETE_DIR}/${rel}`));
     autocomplete.search('a', null).page(0, 1);
   } catch (e) {
     if (e instanceof DistError) throw e;

@@ -7,6 +7,7 @@
 // e.g. dfp_points=2 and 2.0), so no response cache helps. The first query of a kind is reported
 // separately ("first ms"): without prepare() it pays for building its lazy index.
 import { QueryParams } from '../query.ts';
+import { mulberry32 } from '../../util/mulberry32.ts';
 import { filterWithIndexes, type FilterContext } from './filter.ts';
 import { TableIndexes } from './indexes/table-indexes.ts';
 import { buildTable, type FixtureEvent } from './table-fixture.ts';
@@ -14,15 +15,7 @@ import { buildTable, type FixtureEvent } from './table-fixture.ts';
 const ROWS = Number(process.argv[2] ?? 100_000);
 const PER_KIND = Number(process.argv[3] ?? 300);
 
-// deterministic PRNG (mulberry32)
-let seed = 42;
-function rand(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const rand = mulberry32(42);
 const int = (n: number) => Math.floor(rand() * n);
 const pick = <T>(a: readonly T[]): T => a[int(a.length)];
 /** Zipf-ish pick: low indices far more frequent, as words are in real text */

@@ -1,14 +1,8 @@
 // Test helper: a seeded PRNG and random generators for the property-style tests.
+import { mulberry32 } from '../../util/mulberry32.ts';
 
 export function prng(seed: number) {
-  let s = seed | 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(a: readonly T[]): T => a[int(a.length)];
   return { next, int, pick, chance: (p: number) => next() < p };

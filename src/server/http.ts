@@ -10,6 +10,7 @@ import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import type { ApiResponse } from '../api/respond.ts';
 import { compressFor, compressible, negotiateEncoding, type Encoding } from '../deploy/compress.ts';
 import { loadDataset, warmDataset } from '../store/dataset.ts';
+import { connectionBounds } from './connection-bounds.ts';
 
 export interface ServeOptions extends ApiOptions {
   dist: string;
@@ -161,12 +162,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   const handle = requestHandler(() => api);
-  // Responses not yet handed to the OS, per connection: shutdown waits for them.
-  const inFlight = new Map<Socket, number>();
   const connections = new Set<Socket>();
   /** connections whose request was answered while its (ignored) body is still arriving */
   const answeredEarly = new WeakSet<Duplex>();
   let closing = false;
+  const bounds = connectionBounds((req, res) => {
+    handle(req, res);
+    if (!req.complete) {
+      answeredEarly.add(req.socket);
+      req.once('end', () => answeredEarly.delete(req.socket));
+    }
+  });
+  bounds.onIdle((socket) => {
+    if (closing) socket.destroySoon();
+  });
   const server = createServer(
     {
       requestTimeout,
@@ -177,31 +186,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       keepAliveTimeout: 5_000,
     },
     (req, res) => {
-      const socket = req.socket;
-      inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
       if (closing) res.shouldKeepAlive = false;
-      res.once('close', () => {
-        const left = (inFlight.get(socket) ?? 1) - 1;
-        if (left > 0) return void inFlight.set(socket, left);
-        inFlight.delete(socket);
-        if (closing) socket.destroySoon();
-      });
-      handle(req, res);
-      if (!req.complete) {
-        answeredEarly.add(socket);
-        req.once('end', () => answeredEarly.delete(socket));
-      }
+      bounds.accept(req, res);
     },
   );
   server.on('connection', (socket: Socket) => {
     connections.add(socket);
+    bounds.track(socket);
     socket.once('close', () => connections.delete(socket));
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, answeredEarly.has(socket)));
   // server.close() calls this, and node's own version also cuts connections whose response has
   // been ended but not yet flushed (a large answer to a slow reader): close only the idle ones.
   server.closeIdleConnections = () => {
-    for (const socket of connections) if (!inFlight.has(socket)) socket.destroy();
+    for (const socket of connections) if (!bounds.busy(socket)) socket.destroy();
   };
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);

@@ -2,7 +2,6 @@
 // core; this layer moves bytes, keeps connection hygiene (timeouts, limits), swaps in a new
 // dist/ when it is replaced, and drains in-flight requests on shutdown.
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { unwatchFile, watchFile, type Stats } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import type { ApiResponse } from '../api/respond.ts';
 import { compressFor, compressible, negotiateEncoding, type Encoding } from '../deploy/compress.ts';
 import { loadDataset, warmDataset } from '../store/dataset.ts';
 import { connectionBounds } from './connection-bounds.ts';
+import { reloader, watchManifest } from './reload.ts';
 
 export interface ServeOptions extends ApiOptions {
   dist: string;
@@ -32,8 +32,13 @@ export interface RunningServer {
   server: Server;
   /** http://host:port of the listening socket */
   url: string;
-  /** loads dist/ again and swaps it in; the old data keeps answering if the new one is broken */
+  /**
+   * loads dist/ again and swaps it in; the old data keeps answering if the new one is broken,
+   * and the load is retried with backoff until the dist is complete
+   */
   reload(): boolean;
+  /** serving the current dist/: false while a reload fails or lags */
+  readonly ready: boolean;
   /** stops accepting, lets in-flight requests finish (at most `graceMs`), then closes */
   close(graceMs?: number): Promise<void>;
 }
@@ -221,37 +226,31 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }, 1_000);
   warmUp.unref();
 
-  const reload = (): boolean => {
-    try {
+  const reloads = reloader({
+    load() {
       current = load(true);
       api = current.api;
       log(`reloaded ${options.dist}/`);
-      return true;
-    } catch (e) {
-      log(`kept serving the previous data: ${(e as Error).message}`);
-      return false;
-    }
-  };
-  // Builds replace dist/ by renaming a complete tree into place, so the manifest's inode or
-  // mtime changes exactly once per build; stat polling follows that across the rename.
-  const manifest = join(options.dist, 'manifest.json');
-  const onChange = (now: Stats, before: Stats) => {
-    // a zeroed stat means the file is gone for the instant between the two renames of a swap
-    if (now.ino !== 0 && (now.ino !== before.ino || now.mtimeMs !== before.mtimeMs)) reload();
-  };
-  if (options.watch !== false) watchFile(manifest, { interval: 500, persistent: false }, onChange);
+    },
+    log,
+  });
+  const stopWatching = options.watch !== false ? watchManifest(join(options.dist, 'manifest.json'), () => reloads.reload()) : () => {};
 
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     server,
     url: `http://${host}:${address.port}`,
-    reload,
+    reload: () => reloads.reload(),
+    get ready() {
+      return reloads.ready;
+    },
     close: (graceMs = 10_000) =>
       new Promise<void>((ok) => {
         closing = true;
         clearTimeout(warmUp);
-        unwatchFile(manifest, onChange);
+        stopWatching();
+        reloads.stop();
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();
         server.close(() => {

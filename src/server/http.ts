@@ -1,7 +1,7 @@
 // The HTTP adapter: node:http in front of the API core. Everything an answer says comes from the
 // core; this layer moves bytes, keeps connection hygiene (timeouts, limits), swaps in a new
 // dist/ when it is replaced, and drains in-flight requests on shutdown.
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { ApiResponse } from '../api/respond.ts';
 import { compressFor, compressible, negotiateEncoding, type Encoding } from '../deploy/compress.ts';
 import { loadDataset, warmDataset } from '../store/dataset.ts';
 import { connectionBounds } from './connection-bounds.ts';
+import { answerClientError, answerConnect, answerExpectation } from './protocol-errors.ts';
 import { reloader, watchManifest } from './reload.ts';
 
 export interface ServeOptions extends ApiOptions {
@@ -133,28 +134,6 @@ export function requestHandler(api: () => Api) {
   };
 }
 
-/** Answers to requests node's parser refuses before they reach the core, as JSON like every other answer. */
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request line or header fields too large.'],
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Request chunk extensions too large.'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout.'],
-};
-
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, answered: boolean): void {
-  // as node's default: answer only when no response has started on this socket (and not at all
-  // when the request was answered and only its ignored body is late)
-  const pending = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (error.code !== 'ECONNRESET' && socket.writable && !pending?.headersSent && !answered) {
-    const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad request.'];
-    const body = JSON.stringify({ detail: message });
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
-}
-
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? (() => {});
   const load = (warm: boolean) => {
@@ -201,6 +180,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     socket.once('close', () => connections.delete(socket));
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, answeredEarly.has(socket)));
+  server.on('connect', answerConnect);
+  server.on('checkExpectation', answerExpectation);
   // server.close() calls this, and node's own version also cuts connections whose response has
   // been ended but not yet flushed (a large answer to a slow reader): close only the idle ones.
   server.closeIdleConnections = () => {

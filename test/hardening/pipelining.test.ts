@@ -18,7 +18,7 @@ beforeAll(async () => {
   root = tempDir('aula-pipelining-');
   const dist = join(root, 'dist');
   await buildOk({ content: SAMPLE_CONTENT, out: dist, precompress: false });
-  child = spawn(process.execPath, [BIN, 'serve', '--dist', dist, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [BIN, 'serve', '--dist', dist, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
   url = await new Promise<string>((ok, fail) => {
     let out = '';
     child.stdout!.on('data', (d) => {

@@ -20,6 +20,8 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 interface Connection {
   answering: number;
   waiting: [IncomingMessage, ServerResponse][];
+  /** paused here (node pauses sockets for its own reasons too; those it resumes itself) */
+  paused: boolean;
 }
 
 export interface ConnectionBounds {
@@ -64,7 +66,10 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
       const [req, res] = connection.waiting.shift()!;
       start(socket, connection, req, res);
     }
-    if (connection.waiting.length === 0 && socket.isPaused() && !socket.destroyed) socket.resume();
+    if (connection.waiting.length === 0 && connection.paused) {
+      connection.paused = false;
+      if (!socket.destroyed) socket.resume();
+    }
   };
 
   const accept: Handler = (req, res) => {
@@ -75,12 +80,13 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     if (connection.answering < limits.answering) return start(socket, connection, req, res);
     if (connection.waiting.length >= limits.waiting) return void socket.destroy();
     connection.waiting.push([req, res]);
+    connection.paused = true;
     socket.pause();
   };
 
   return {
     track(socket) {
-      connections.set(socket, { answering: 0, waiting: [] });
+      connections.set(socket, { answering: 0, waiting: [], paused: false });
       socket.once('close', () => forget(socket));
     },
     accept,

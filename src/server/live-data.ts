@@ -53,11 +53,14 @@ export function liveData(options: LiveDataOptions): LiveData {
     warmLater(ms) {
       const first = current.dataset;
       warmUp = setTimeout(() => {
+        if (current.dataset !== first) return;
         try {
           warmDataset(first);
         } catch (e) {
           options.log((e as Error).message);
-          options.onFatal?.(e as Error);
+          // the deferred file may belong to a dist that replaced this one before the watcher
+          // noticed: only when the dist on disk cannot be loaded either is the server done for
+          if (!reloads.reload()) options.onFatal?.(e as Error);
         }
       }, ms);
       warmUp.unref();

@@ -1,7 +1,7 @@
 // The `aula` command line: build, serve, check.
 // Each command imports what it needs when it runs: `serve` should not pay at start-up for the
 // content loader, Markdown, YAML and the build.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Problem } from './content/problems.ts';
@@ -33,6 +33,23 @@ function absoluteUrl(value: string): string {
     // fall through
   }
   throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. https://example.org/api');
+}
+
+function corsOrigins(value: string): string {
+  // checked here so a bad list is an option error; the server parses it again (it is cheap)
+  if (value.trim() !== '*') {
+    for (const origin of value.split(',').map((o) => o.trim()).filter(Boolean)) {
+      let ok = false;
+      try {
+        const u = new URL(origin);
+        ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === origin.replace(/\/$/, '');
+      } catch {
+        // not a URL
+      }
+      if (!ok) throw new InvalidArgumentError(`expected * or a comma-separated list of origins such as https://site.example (got ${origin})`);
+    }
+  }
+  return value;
 }
 
 async function reportProblems(problems: readonly Problem[]): Promise<void> {
@@ -92,7 +109,11 @@ program
   .option('--base-url <url>', 'absolute URL for links and media URLs (default: the one the dist was built with)', absoluteUrl)
   .option('--cache-control <value>', 'Cache-Control header of successful answers', DEFAULT_CACHE_CONTROL)
   .option('--workers <n>', 'number of server processes sharing the port', positive, 1)
-  .action(async (opts: { dist: string; port: number; host: string; baseUrl?: string; cacheControl: string; workers: number }) => {
+  .option('--cors <origins>', 'allow cross-origin calls from these origins (comma-separated, or *); off by default', corsOrigins)
+  .addOption(new Option('--log <format>', 'access log format on stdout, one line per request').choices(['text', 'json']).default('text'))
+  .option('--quiet', 'no access log')
+  .showHelpAfterError(false)
+  .action(async (opts: { dist: string; port: number; host: string; baseUrl?: string; cacheControl: string; workers: number; cors?: string; log: 'text' | 'json'; quiet?: boolean }) => {
     const { serveCommand } = await import('./server/cluster.ts');
     await serveCommand(opts);
   });
@@ -105,6 +126,7 @@ program
   .option('--port <n>', 'port to listen on', port, 8000)
   .option('--host <h>', 'address to bind', '127.0.0.1')
   .option('--base-url <url>', 'absolute URL for links (default: http://<host>:<port>)', absoluteUrl)
+  .showHelpAfterError(false)
   .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string }) => {
     const { startDev } = await import('./dev/dev.ts');
     const dev = await startDev({ ...opts, log: (line) => console.log(`aula: ${line}`) });
@@ -171,7 +193,7 @@ program
   });
 
 program.parseAsync().catch((e: unknown) => {
-  if (e instanceof DistError || (e instanceof Error && (e.name === 'DevError' || e.name === 'InitError'))) console.error(`aula: ${e.message}`);
+  if (e instanceof DistError || (e instanceof Error && ['DevError', 'InitError', 'ServeError'].includes(e.name))) console.error(`aula: ${e.message}`);
   else console.error(e);
   process.exit(1);
 });

@@ -34,7 +34,7 @@ describe('HEAD', () => {
 
 describe('errors', () => {
   it('unknown paths → 404 JSON', async () => {
-    for (const path of ['/', '/v1/', '/v1/cms/events/', '/v1/cms/event/999/', '/v1/cms/event/abc/', '/v1/cms/event/1.5/', '/v1/cms/event/42/x/']) {
+    for (const path of ['/v2/', '/v1/cms/', '/v1/cms/events/', '/v1/cms/event/999/', '/v1/cms/event/abc/', '/v1/cms/event/1.5/', '/v1/cms/event/42/x/']) {
       const answer = await site.get(path);
       expect(answer.status, path).toBe(404);
       expect(answer.headers.get('content-type')).toBe('application/json');

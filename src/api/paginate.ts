@@ -1,5 +1,6 @@
 // DRF's LimitOffsetPagination: how limit/offset are read, which rows a page holds, and its links.
 import { linkTo } from './links.ts';
+import { parsePythonInt } from './python-numbers.ts';
 import type { QueryParams } from './query.ts';
 
 export interface PageSettings {
@@ -13,12 +14,8 @@ export interface PageWindow {
   offset: bigint;
 }
 
-/** Python's int(): surrounding whitespace, a sign, digits with single underscores between them. */
-export function parsePythonInt(text: string): bigint | null {
-  const t = text.trim();
-  if (!/^[+-]?\d+(?:_\d+)*$/.test(t)) return null;
-  return BigInt(t.replace(/_/g, ''));
-}
+// DRF reads limit and offset with int()
+export { parsePythonInt };
 
 export function pageWindow(params: QueryParams, settings: PageSettings): PageWindow {
   const rawLimit = params.get('limit');

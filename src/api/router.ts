@@ -27,6 +27,15 @@ export interface RouteDescriptions {
 
 export const SCHEMA_PATH = '/v1/schema/';
 
+/** DRF DefaultRouter's root view: where each endpoint is, as absolute URLs under the base URL. */
+function apiRoot(ds: Dataset): ApiResponse {
+  return json(200, JSON.stringify({
+    event: `${ds.baseUrl}${EVENT_LIST_PATH}`,
+    autocomplete: `${ds.baseUrl}${AUTOCOMPLETE_PATH}`,
+    schema: `${ds.baseUrl}${SCHEMA_PATH}`,
+  }));
+}
+
 export function routes(describe: RouteDescriptions): Route[] {
   return [
     {
@@ -53,6 +62,12 @@ export function routes(describe: RouteDescriptions): Route[] {
       pattern: new RegExp(`^${SCHEMA_PATH}$`),
       handle: (ds) => json(200, openApiJson(ds)),
       describe: describe.schema,
+    },
+    {
+      name: 'Api Root',
+      pattern: /^\/(?:v1\/)?$/,
+      handle: (ds) => apiRoot(ds),
+      describe: () => ({}),
     },
   ];
 }

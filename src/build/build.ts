@@ -12,7 +12,7 @@ import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '
 import { AUTOCOMPLETE_DIR, DATA_FILES, renderDataFiles, type DistFiles } from '../store/data-files.ts';
 import { routingFiles } from './routing-files.ts';
 import { datasetFrom, memorySource } from '../store/dataset.ts';
-import { AULA_VERSION, DIST_FORMAT, type Manifest } from '../store/manifest.ts';
+import { AULA_VERSION, DIST_FORMAT, digestsOf, type Manifest } from '../store/manifest.ts';
 import { DEFAULT_UPSTREAM } from '../defaults.ts';
 import { recoverDist, removeStaleStaging, stagingDir, swapIn } from './swap.ts';
 
@@ -108,6 +108,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         event_list_pages: Math.max(1, Math.ceil(model.events.length / limit)),
       },
       event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
+      // the data files only: those are what the server loads and verifies
+      files: digestsOf(files),
     };
     // media records backed by a file in content/ are answered from a copy at the URL the API gives
     const mediaFiles: MediaFile[] = [];

@@ -14,6 +14,7 @@ function manifest(baseUrl = 'https://events.example.org', events = 45, limit = 2
     site: { timezone: 'Europe/Vienna', page_size: limit, max_page_size: 100 },
     counts: { events, pages: 1, categories: 0, media: 0, directory: 0, event_list_pages: Math.max(1, Math.ceil(events / limit)) },
     event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/offset/{offset}.json', limit },
+    files: {},
   };
 }
 

@@ -1,22 +1,40 @@
 // `aula serve` as a process: one server, or N worker processes sharing the port (node:cluster).
 // Signals: SIGTERM/SIGINT drain and exit 0; SIGHUP reloads dist/.
 import cluster from 'node:cluster';
+import { accessLogger, type LogFormat } from './access-log.ts';
+import { parseCorsOrigins } from './cors.ts';
 import { startServer, type ServeOptions } from './http.ts';
+import { originWarning } from './listen.ts';
 
-export interface ServeCommandOptions extends ServeOptions {
+export interface ServeCommandOptions extends Omit<ServeOptions, 'cors' | 'log'> {
   workers: number;
+  /** `*` or a comma list of origins */
+  cors?: string;
+  /** access-log format */
+  log?: LogFormat;
+  quiet?: boolean;
 }
 
 const GRACE_MS = 9_000;
 
-async function runOne(options: ServeOptions, announce: boolean): Promise<void> {
+function warnAboutOrigin(baseUrl: string, url: string): void {
+  const warning = originWarning(baseUrl, url);
+  if (warning) console.error(`aula: ${warning}`);
+}
+
+async function runOne(options: ServeCommandOptions, announce: boolean): Promise<void> {
   const running = await startServer({
     ...options,
+    cors: options.cors ? parseCorsOrigins(options.cors) : undefined,
+    accessLog: options.quiet ? undefined : accessLogger(options.log ?? 'text', (chunk) => void process.stdout.write(chunk)),
     log: (line) => console.log(`aula: ${line}`),
     onFatal: () => process.exit(1),
   });
-  if (announce) console.log(`aula serving ${options.dist}/ on ${running.url}/v1/cms/event/`);
-  if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url });
+  if (announce) {
+    console.log(`aula serving ${options.dist}/ on ${running.url}/v1/cms/event/`);
+    warnAboutOrigin(running.baseUrl, running.url);
+  }
+  if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url, baseUrl: running.baseUrl });
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -33,9 +51,10 @@ function runPrimary(options: ServeCommandOptions): void {
   let stopping = false;
   let failed = false;
   for (let i = 0; i < options.workers; i++) cluster.fork();
-  cluster.on('message', (_worker, message: { aula?: string; url?: string }) => {
+  cluster.on('message', (_worker, message: { aula?: string; url?: string; baseUrl?: string }) => {
     if (message?.aula === 'listening' && ++listening === options.workers) {
       console.log(`aula serving ${options.dist}/ on ${message.url}/v1/cms/event/ with ${options.workers} workers`);
+      if (message.url && message.baseUrl) warnAboutOrigin(message.baseUrl, message.url);
     }
   });
   cluster.on('exit', (worker, code) => {

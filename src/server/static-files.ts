@@ -6,10 +6,16 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { etagOf, matchesEtag } from '../api/respond.ts';
+import { createHash } from 'node:crypto';
+import { matchesEtag } from '../api/respond.ts';
 import { negotiateEncoding, type Encoding } from '../deploy/compress.ts';
 import { isPublicFile, MEDIA_DIR, MEDIA_FILES_INDEX, parseMediaFiles, publicType, type MediaFile } from '../deploy/public-files.ts';
 import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
+
+/** A strong validator from a file's bytes, hashed once when the file is first asked for. */
+function fileEtag(bytes: Uint8Array): string {
+  return `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+}
 
 export interface StaticRequest {
   method: string;
@@ -78,7 +84,7 @@ export class StaticFiles {
   private load(rel: string): Loaded | null {
     if (!this.files.has(rel)) {
       const bytes = readOrNull(join(this.dist, rel));
-      this.files.set(rel, bytes && { bytes, etag: etagOf(bytes), forms: new Map() });
+      this.files.set(rel, bytes && { bytes, etag: fileEtag(bytes), forms: new Map() });
     }
     return this.files.get(rel)!;
   }

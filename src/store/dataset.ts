@@ -9,6 +9,8 @@ import { AUTOCOMPLETE_DIR, DATA_FILES } from './data-files.ts';
 import type { EventTable } from './event-table.ts';
 import { EventRows, serializeEvent } from './event-rows.ts';
 import { DistError, parseManifest, type Manifest } from './manifest.ts';
+import { rowOffsetsProblem } from './row-offsets.ts';
+import { checkDigest, verifiedSource } from './verified-source.ts';
 
 export interface Dataset {
   manifest: Manifest;
@@ -28,6 +30,8 @@ export interface DistSource {
   bytes(rel: string): Uint8Array;
   /** throws the same DistError as reading would, without reading */
   require(rel: string): void;
+  /** the very bytes the manifest's checksums were just computed from (the build's): not hashed again */
+  trusted?: boolean;
 }
 
 function missing(where: string, e: unknown): DistError {
@@ -63,6 +67,7 @@ export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, la
   };
   return {
     where,
+    trusted: true,
     require: (rel) => void get(rel),
     text: (rel) => {
       const c = get(rel);
@@ -79,8 +84,7 @@ function corrupt(source: DistSource, rel: string, problem: string): DistError {
   return new DistError(`${source.where(rel)}: ${problem}; rebuild with \`aula build\``);
 }
 
-function parseJson<T>(source: DistSource, rel: string): T {
-  const text = source.text(rel);
+function parseJson<T>(source: DistSource, rel: string, text = source.text(rel)): T {
   try {
     return JSON.parse(text) as T;
   } catch (e) {
@@ -115,8 +119,9 @@ export function loadDataset(dir: string, options: { baseUrl?: string } = {}): Da
   return datasetFrom(directorySource(dir), options);
 }
 
-export function datasetFrom(source: DistSource, options: { baseUrl?: string } = {}): Dataset {
-  const manifest = parseManifest(source.text('manifest.json'), source.where('manifest.json'));
+export function datasetFrom(dist: DistSource, options: { baseUrl?: string } = {}): Dataset {
+  const manifest = parseManifest(dist.text('manifest.json'), dist.where('manifest.json'));
+  const source = dist.trusted ? dist : verifiedSource(dist, manifest);
   const lines = source.bytes(DATA_FILES.events);
   const offsetBytes = source.bytes(DATA_FILES.offsets);
   if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
@@ -128,15 +133,20 @@ export function datasetFrom(source: DistSource, options: { baseUrl?: string } = 
     if (e instanceof DistError) throw e;
     throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events}`);
   }
+  const offsetsProblem = rowOffsetsProblem(lines, starts);
+  if (offsetsProblem) throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events} (${offsetsProblem})`);
   // checked now, read when first needed: a dist must not turn out incomplete under load
   source.require(DATA_FILES.text);
   const columns = parseJson<ColumnsFile>(source, DATA_FILES.columns);
   const shape = columnsShapeProblem(columns, rows.length);
   if (shape) throw corrupt(source, DATA_FILES.columns, shape);
   const table = tableFromColumns(columns, () => {
-    const text = parseJson<TextColumnsFile>(source, DATA_FILES.text);
+    // deferred: read unverified so a damaged file is named by what is wrong with it, then checked
+    const bytes = dist.bytes(DATA_FILES.text);
+    const text = parseJson<TextColumnsFile>(source, DATA_FILES.text, Buffer.from(bytes).toString('utf8'));
     const problem = textColumnsShapeProblem(text, rows.length);
     if (problem) throw corrupt(source, DATA_FILES.text, problem);
+    if (!dist.trusted) checkDigest(dist, manifest, DATA_FILES.text, bytes);
     return text;
   });
   if (table.length !== rows.length || rows.length !== manifest.counts.events) {

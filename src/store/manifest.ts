@@ -1,5 +1,6 @@
 // dist/manifest.json: what a dist holds and how it was built. Written last, so its presence
 // marks a complete dist.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 export const DIST_FORMAT = 1;
@@ -17,7 +18,33 @@ export interface Manifest {
   counts: { events: number; pages: number; categories: number; media: number; directory: number; event_list_pages: number };
   /** where the static pages of the default event list are, relative to dist/ */
   event_list: { first: string; further: string; limit: number };
+  /**
+   * Every file the server loads (data/*, autocomplete/*), relative to dist/, with its size and
+   * SHA-256: a server verifies them before serving, and a copy elsewhere can be checked.
+   */
+  files: Record<string, FileDigest>;
 }
+
+export interface FileDigest {
+  /** lower-case hex */
+  sha256: string;
+  bytes: number;
+}
+
+export function digestOf(content: string | Uint8Array): FileDigest {
+  const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+  return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength };
+}
+
+/** The digests of a set of files, keyed as given, in key order (so two builds write the same manifest). */
+export function digestsOf(files: Iterable<[string, string | Uint8Array]>): Record<string, FileDigest> {
+  const entries = [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([rel, content]) => [rel, digestOf(content)]));
+}
+
+const validDigest = (d: unknown): d is FileDigest =>
+  typeof d === 'object' && d !== null && typeof (d as FileDigest).sha256 === 'string' && /^[0-9a-f]{64}$/.test((d as FileDigest).sha256) &&
+  Number.isSafeInteger((d as FileDigest).bytes) && (d as FileDigest).bytes >= 0;
 
 export class DistError extends Error {
   override name = 'DistError';
@@ -32,6 +59,13 @@ export function parseManifest(text: string, where: string): Manifest {
   }
   if (m?.format !== DIST_FORMAT) {
     throw new DistError(`${where}: dist format ${String(m?.format)} is not the one this aula reads (${DIST_FORMAT}); rebuild with \`aula build\``);
+  }
+  // format 1 dists written before checksums existed have no `files`: the same answer as an old format
+  if (typeof m.files !== 'object' || m.files === null || Array.isArray(m.files)) {
+    throw new DistError(`${where}: lists no file checksums (written by an older aula); rebuild with \`aula build\``);
+  }
+  for (const [rel, digest] of Object.entries(m.files)) {
+    if (!validDigest(digest)) throw new DistError(`${where}: the checksum entry of ${rel} is malformed; rebuild with \`aula build\``);
   }
   return m;
 }

@@ -15,6 +15,8 @@ describe('cleanNumber', () => {
     ['1e1', 10], ['1E+1', 10], ['.5', 0], ['5.', 5], ['.8e1', 8], ['80e-1', 8], ['123456789e-3', 123456],
     ['1_000', 1000], ['1_0.5_5', 10], ['0e400', 0], ['9e-999999', 0], ['1e400', Infinity], ['-1e400', -Infinity],
     ['12345678901234567890', 12345678901234567890],
+    // Decimal() reads any Unicode decimal digit
+    ['١', 1], ['３.５', 3], ['-٤٢e١', -420],
   ])('%s → %d', (text, value) => {
     expect(cleanNumber(text)).toEqual({ ok: true, value });
   });
@@ -22,7 +24,7 @@ describe('cleanNumber', () => {
     const r = cleanNumber('-0.5');
     expect(r.ok && r.value === 0).toBe(true);
   });
-  it.each(['abc', 'NaN', 'nan', 'sNaN', 'Infinity', 'inf', '-Infinity', '', ' 8', '1,5', '0x1f', '1e', 'e5', '.', '-', '+', '1__0', '_1', '1_', '1.2.3', '١'])(
+  it.each(['abc', 'NaN', 'nan', 'sNaN', 'Infinity', 'inf', '-Infinity', '', ' 8', '1,5', '0x1f', '1e', 'e5', '.', '-', '+', '1__0', '_1', '1_', '1.2.3', '١.٢.٣', '²'])(
     'refuses %j',
     (text) => {
       expect(cleanNumber(text)).toEqual({ ok: false, message: 'Enter a number.' });

@@ -2,6 +2,7 @@
 // aula deliberately differs (date-only timestamps accepted, bad booleans refused).
 import { RE2JS, RE2JSSyntaxException } from 're2js';
 import { parseTimestamp } from '../../time/parse.ts';
+import { asciiDigits, parsePythonInt, strip } from '../python-numbers.ts';
 
 export const MESSAGES = {
   number: 'Enter a number.',
@@ -16,16 +17,10 @@ export const MESSAGES = {
 
 export type Cleaned<T> = { ok: true; value: T } | { ok: false; message: string };
 
-// Python's str.strip() (Django form fields strip values): Unicode whitespace as str.isspace()
-// sees it, which includes \x1c-\x1f and \x85 but, unlike String.prototype.trim, not U+FEFF.
-const PY_SPACE = '\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
+export { strip };
 
-export function strip(raw: string): string {
-  return raw.replace(STRIP, '');
-}
-
-// Python's Decimal literal syntax (underscores allowed between digits); Infinity and NaN parse
+// Python's Decimal literal syntax (underscores allowed between digits, any Unicode decimal digit
+// read as its ASCII digit first); Infinity and NaN parse
 // as Decimals too, but Django's DecimalField refuses non-finite values with the same message.
 const DIGITS = '\\d+(?:_\\d+)*';
 const DECIMAL = new RegExp(`^([+-]?)(?:(${DIGITS})(?:\\.(${DIGITS})?)?|\\.(${DIGITS}))(?:[eE]([+-]?${DIGITS}))?$`);
@@ -37,7 +32,7 @@ const DECIMAL = new RegExp(`^([+-]?)(?:(${DIGITS})(?:\\.(${DIGITS})?)?|\\.(${DIG
  * which compares the same way.
  */
 export function cleanNumber(text: string): Cleaned<number> {
-  const m = DECIMAL.exec(text);
+  const m = DECIMAL.exec(asciiDigits(text));
   if (!m) return { ok: false, message: MESSAGES.number };
   const [, sign, int = '', frac = '', fracOnly, exp] = m;
   const intDigits = fracOnly === undefined ? int.replaceAll('_', '') : '';
@@ -67,16 +62,14 @@ export function cleanTimestamp(text: string, zone: string): Cleaned<number> {
   return { ok: false, message: MESSAGES.zone(r.local, zone) };
 }
 
-// What Python's int() accepts (ASCII digits only); anything else is not even a candidate key.
-const INTEGER = /^[+-]?\d+(?:_\d+)*$/;
-
 /**
  * Ids for a ModelMultipleChoiceFilter. As in Django, every value must first be an integer, then
  * each must be the exact text of an existing id (`03` is not a choice even if 3 is). One
  * message, for the first offending value.
  */
 export function cleanChoices(texts: readonly string[], isChoice: (text: string) => boolean): Cleaned<number[]> {
-  for (const t of texts) if (!INTEGER.test(t)) return { ok: false, message: MESSAGES.pk(t) };
+  // what Python's int() refuses is not even a candidate key
+  for (const t of texts) if (parsePythonInt(t) === null) return { ok: false, message: MESSAGES.pk(t) };
   for (const t of texts) if (!isChoice(t)) return { ok: false, message: MESSAGES.choice(t) };
   return { ok: true, value: [...new Set(texts.map(Number))] };
 }

@@ -1,0 +1,39 @@
+// One line per request on stdout (`serve --log text|json`, off with `--quiet`). Lines are
+// collected and written once per turn of the event loop: one write per burst, not per request.
+
+export type LogFormat = 'text' | 'json';
+
+export interface AccessEntry {
+  method: string;
+  /** the request target as sent (path and query) */
+  target: string;
+  status: number;
+  /** body bytes sent */
+  bytes: number;
+  ms: number;
+}
+
+/** Printable ASCII only: a request target cannot inject a line or a terminal escape into the log. */
+const printable = (text: string) =>
+  text.replace(/[^\x21-\x7e]/gu, (c) => Array.from(Buffer.from(c), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+
+export function formatEntry(format: LogFormat, entry: AccessEntry, time: Date): string {
+  const ms = Math.round(entry.ms * 10) / 10;
+  if (format === 'json') {
+    return JSON.stringify({ time: time.toISOString(), method: entry.method, path: entry.target, status: entry.status, bytes: entry.bytes, ms });
+  }
+  return `${time.toISOString()} ${printable(entry.method)} ${printable(entry.target)} ${entry.status} ${entry.bytes} ${ms}ms`;
+}
+
+export function accessLogger(format: LogFormat, write: (chunk: string) => void): (entry: AccessEntry) => void {
+  let lines: string[] = [];
+  const flush = () => {
+    const chunk = `${lines.join('\n')}\n`;
+    lines = [];
+    write(chunk);
+  };
+  return (entry) => {
+    if (lines.length === 0) setImmediate(flush);
+    lines.push(formatEntry(format, entry, new Date()));
+  };
+}

@@ -1,0 +1,81 @@
+// The data the server answers from, and its replacement: loaded at start, the deferred part read
+// a moment after listening, reloaded (with retries) when dist/ is replaced or on request.
+import { join } from 'node:path';
+import { createApi, type Api, type ApiOptions } from '../api/core.ts';
+import { loadDataset, warmDataset, type Dataset } from '../store/dataset.ts';
+import { reloader, watchManifest } from './reload.ts';
+import { StaticFiles } from './static-files.ts';
+
+export interface LiveDataOptions extends ApiOptions {
+  dist: string;
+  baseUrl?: string;
+  watch?: boolean;
+  log(line: string): void;
+  onFatal?(error: Error): void;
+}
+
+export interface LiveData {
+  readonly api: Api;
+  readonly dataset: Dataset;
+  /** dist/'s public files (calendar, OpenAPI, schemas, autocomplete module, media) */
+  readonly files: StaticFiles;
+  readonly ready: boolean;
+  /** reads what loading deferred, after `ms` (corruption there surfaces at start, not under load) */
+  warmLater(ms: number): void;
+  reload(): boolean;
+  stop(): void;
+}
+
+/** Loads dist/ (throws DistError when it cannot be served) and keeps it current. */
+export function liveData(options: LiveDataOptions): LiveData {
+  const load = (warm: boolean) => {
+    const dataset = loadDataset(options.dist, { baseUrl: options.baseUrl });
+    if (warm) warmDataset(dataset);
+    return { dataset, api: createApi(dataset, options), files: new StaticFiles(options.dist, dataset.baseUrl, options.cacheControl) };
+  };
+  let current = load(false);
+  let warmUp: NodeJS.Timeout | undefined;
+  const reloads = reloader({
+    load() {
+      current = load(true);
+      options.log(`reloaded ${options.dist}/`);
+    },
+    log: options.log,
+  });
+  const stopWatching = options.watch !== false ? watchManifest(join(options.dist, 'manifest.json'), () => reloads.reload()) : () => {};
+  return {
+    get api() {
+      return current.api;
+    },
+    get dataset() {
+      return current.dataset;
+    },
+    get files() {
+      return current.files;
+    },
+    get ready() {
+      return reloads.ready;
+    },
+    warmLater(ms) {
+      const first = current.dataset;
+      warmUp = setTimeout(() => {
+        if (current.dataset !== first) return;
+        try {
+          warmDataset(first);
+        } catch (e) {
+          options.log((e as Error).message);
+          // the deferred file may belong to a dist that replaced this one before the watcher
+          // noticed: only when the dist on disk cannot be loaded either is the server done for
+          if (!reloads.reload()) options.onFatal?.(e as Error);
+        }
+      }, ms);
+      warmUp.unref();
+    },
+    reload: () => reloads.reload(),
+    stop() {
+      clearTimeout(warmUp);
+      stopWatching();
+      reloads.stop();
+    },
+  };
+}

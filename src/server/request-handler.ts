@@ -1,0 +1,76 @@
+// One request → one answer: the API core's, or the server's own for health checks and CORS
+// preflights; then CORS headers and an access-log line where configured.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Api } from '../api/core.ts';
+import type { AccessEntry } from './access-log.ts';
+import type { Cors } from './cors.ts';
+import { healthAnswer } from './health.ts';
+import type { StaticFiles } from './static-files.ts';
+import { flatHeaders, transportForm } from './transport.ts';
+
+export interface HandlerOptions {
+  cors?: Cors;
+  accessLog?: (entry: AccessEntry) => void;
+  /** answers /healthz and /readyz from this state; without it they are the core's (404) */
+  health?: () => { ready: boolean; builtAt: string };
+  /** dist/'s public files, answered before the API */
+  files?: () => StaticFiles;
+}
+
+const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
+
+const SERVER_ERROR = '{"detail":"A server error occurred."}';
+
+export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
+  const { cors, accessLog, health, files } = options;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const started = accessLog ? performance.now() : 0;
+    const raw = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    // absolute-form request targets (`GET http://host/path`) carry the path after the authority
+    const target = raw.charCodeAt(0) === 47 ? raw : raw.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
+    const q = target.indexOf('?');
+    const path = q === -1 ? target : target.slice(0, q);
+    const origin = cors ? header(req.headers.origin) : undefined;
+    let status: number;
+    let bytes = 0;
+    try {
+      const own = health ? healthAnswer(method, path, health()) : null;
+      const preflight = cors && !own ? cors.preflight(method, origin, header(req.headers['access-control-request-method']), header(req.headers['access-control-request-headers'])) : null;
+      if (own) {
+        status = own.status;
+        res.writeHead(status, flatHeaders(cors ? cors.withHeaders(own.headers, origin) : own.headers));
+        bytes = method === 'HEAD' ? 0 : Buffer.byteLength(own.body);
+        res.end(method === 'HEAD' ? undefined : own.body);
+      } else if (preflight) {
+        status = 204;
+        res.writeHead(status, preflight);
+        res.end();
+      } else if (files?.().answer({ method, path, acceptEncoding: header(req.headers['accept-encoding']), ifNoneMatch: header(req.headers['if-none-match']) }, res)) {
+        status = res.statusCode;
+        bytes = Number(res.getHeader('Content-Length') ?? 0);
+      } else {
+        const response = api()({
+          method,
+          path,
+          query: q === -1 ? '' : target.slice(q + 1),
+          headers: { accept: header(req.headers.accept), 'if-none-match': header(req.headers['if-none-match']) },
+        });
+        const { headers, body } = transportForm(response, header(req.headers['accept-encoding']));
+        status = response.status;
+        res.writeHead(status, flatHeaders(cors ? cors.withHeaders(headers, origin) : headers));
+        bytes = body?.length ?? 0;
+        res.end(body);
+      }
+    } catch (e) {
+      console.error(e);
+      status = 500;
+      bytes = SERVER_ERROR.length;
+      res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': String(SERVER_ERROR.length) });
+      res.end(SERVER_ERROR);
+    }
+    // a body sent with GET is not read; drain it so the connection stays usable
+    req.resume();
+    accessLog?.({ method, target: raw, status, bytes, ms: performance.now() - started });
+  };
+}

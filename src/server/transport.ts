@@ -1,0 +1,66 @@
+// The bytes of an answer on the wire: its body encoded once, compressed once per coding when the
+// client allows it, and its headers as node's flat list made once — a cached answer is written
+// with no per-request work beyond node's own.
+import type { ApiResponse } from '../api/respond.ts';
+import { compressFor, compressible, negotiateEncoding, type Encoding } from '../deploy/compress.ts';
+
+/** Encoded bodies of cached answers, so a repeated answer is not re-encoded per request. */
+const encoded = new WeakMap<ApiResponse, Buffer>();
+
+/** Compressed bodies, per answer and coding: a cached answer is compressed once. */
+const packed = new WeakMap<ApiResponse, Map<Encoding, Buffer | null>>();
+
+function packedBody(response: ApiResponse, encoding: Encoding): Buffer | null {
+  let forms = packed.get(response);
+  if (!forms) packed.set(response, (forms = new Map()));
+  if (!forms.has(encoding)) forms.set(encoding, compressFor(encoding, bodyBytes(response), true));
+  return forms.get(encoding)!;
+}
+
+/**
+ * The bytes to send: compressed when the client allows it. A compressed answer varies on
+ * Accept-Encoding and gets a weak ETag (the core matches If-None-Match weakly, so a 304
+ * still works for either form).
+ */
+export function transportForm(response: ApiResponse, acceptEncoding: string | undefined): { headers: Record<string, string>; body?: Buffer } {
+  if (response.body.length === 0) return { headers: response.headers };
+  const body = bodyBytes(response);
+  const encoding = compressible(response.headers['Content-Type']) ? negotiateEncoding(acceptEncoding) : null;
+  const zipped = encoding && packedBody(response, encoding);
+  if (!encoding || !zipped) return { headers: response.headers, body };
+  let headers = zippedHeaders.get(zipped);
+  if (!headers) {
+    headers = { ...response.headers, 'Content-Encoding': encoding, 'Content-Length': String(zipped.length) };
+    headers.Vary = `${headers.Vary}, Accept-Encoding`;
+    if (headers.ETag && !headers.ETag.startsWith('W/')) headers.ETag = `W/${headers.ETag}`;
+    zippedHeaders.set(zipped, headers);
+  }
+  return { headers, body: zipped };
+}
+
+/** Headers of a compressed body, made once per cached answer and coding. */
+const zippedHeaders = new WeakMap<Buffer, Record<string, string>>();
+
+/**
+ * Headers as node's flat [name, value, …] list, made once per header object: a cached answer
+ * is written with no per-request header work beyond node's own.
+ */
+const flatForms = new WeakMap<Record<string, string>, string[]>();
+
+export function flatHeaders(headers: Record<string, string>): string[] {
+  let flat = flatForms.get(headers);
+  if (!flat) {
+    flat = Object.entries(headers).flat();
+    flatForms.set(headers, flat);
+  }
+  return flat;
+}
+
+function bodyBytes(response: ApiResponse): Buffer {
+  let bytes = encoded.get(response);
+  if (!bytes) {
+    bytes = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
+    encoded.set(response, bytes);
+  }
+  return bytes;
+}

@@ -18,8 +18,9 @@ const SECOND = 1000;
 const DAY = 86_400_000;
 /**
  * Samples are this far apart. A period shorter than the step can fall between two samples and
- * be missed; the shortest one in the tz database lasts 3.99 days (Africa/Freetown, 1939; Gaza's
- * predicted Ramadan periods last 7), so every period is seen.
+ * be missed; the shortest in the full tz database lasts 3.99 days (Africa/Freetown, 1939), the
+ * shortest in the data Node's ICU carries 7 (America/Noronha 2000, Gaza's predicted Ramadan
+ * breaks), so every period is seen.
  */
 const STEP = 3 * DAY;
 /** A divisor of the 400-year cycle (146,097 = 3³·7·773 days) and a multiple of STEP. */
@@ -126,6 +127,11 @@ function chunkAt(index: number, zone: string): [Chunk, number] {
     byIndex.set(canonical, chunk);
   }
   return [chunk, index < PAST_CHUNK ? 0 : (index - canonical) * CHUNK];
+}
+
+/** How many chunks of the zone have been asked of Intl: what the table's work is bounded by. */
+export function computedChunks(zone: string): number {
+  return chunks.get(zone)?.size ?? 0;
 }
 
 /** The zone's offset from UTC at an instant, in milliseconds (east positive). */

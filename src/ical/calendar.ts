@@ -76,6 +76,7 @@ function alldayDates(start: number, end: number, zone: ZoneOffsets): [Date, Date
   const exclusive = end > start && isMidnight(last) ? last : dayAfter(last);
   return [first, midnight(exclusive) > midnight(first) ? exclusive : dayAfter(first)];
 }
+
 function categoryText(c: number | { title: string }): string {
   return typeof c === 'number' ? String(c) : escapeText(String(c.title));
 }

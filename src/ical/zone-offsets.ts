@@ -22,8 +22,8 @@ export interface OffsetSpan {
 const LONGEST_REPEAT = 2 * 86_400_000;
 
 /** Runs of UTC years, each year widened by one on either side; runs that touch are joined. */
-function yearRuns(instants: Iterable<number>): [number, number][] {
-  const years = [...new Set(Array.from(instants, (t) => new Date(t).getUTCFullYear()))].sort((a, b) => a - b);
+function yearRuns(instants: readonly number[]): [number, number][] {
+  const years = [...new Set(instants.map((t) => new Date(t).getUTCFullYear()))].sort((a, b) => a - b);
   const runs: [number, number][] = [];
   for (const year of years) {
     const last = runs.at(-1);
@@ -34,14 +34,18 @@ function yearRuns(instants: Iterable<number>): [number, number][] {
 }
 
 export class ZoneOffsets {
-  readonly spans: readonly OffsetSpan[];
+  private described?: readonly OffsetSpan[];
 
   /** Covers the years of `instants`, with a year to spare on either side. */
   constructor(
     readonly zone: string,
-    instants: Iterable<number>,
-  ) {
-    this.spans = yearRuns(instants).map(([first, last]) => this.span(startOfYear(first), startOfYear(last + 1)));
+    private readonly instants: readonly number[],
+  ) {}
+
+  /** The spans a VTIMEZONE lists; found when first asked, as a calendar of all-day events needs none. */
+  get spans(): readonly OffsetSpan[] {
+    this.described ??= yearRuns(this.instants).map(([first, last]) => this.span(startOfYear(first), startOfYear(last + 1)));
+    return this.described;
   }
 
   private span(start: number, end: number): OffsetSpan {

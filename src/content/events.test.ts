@@ -202,6 +202,23 @@ describe('events: problems', () => {
     ]);
   });
 
+  it('refuses timestamps outside the years 1…9999 in UTC or in the site zone, at file:line:column', async () => {
+    const { lines: out } = await load({
+      'events/far.yaml': base(1).replace('end: 2025-05-12T12:00:00+02:00', 'end: 9999-12-31T23:59:59-14:00'),
+      'events/zero.yaml': base(2, 'registration_end: 0000-06-01'),
+      'events/first.md': md(base(3).replace('last_modified: 2025-05-01T00:00:00Z', 'last_modified: 0001-01-01T00:30')),
+      'events/edges.yaml': base(4)
+        .replace('start: 2025-05-12T10:00:00+02:00', 'start: 0001-01-01T10:00')
+        .replace('end: 2025-05-12T12:00:00+02:00', 'end: 9999-12-31T23:00'),
+    });
+    const outside = (v: string) => `${v} is outside the years 1 to 9999 (in UTC or in Europe/Vienna), which the API cannot write`;
+    expect(out).toEqual([
+      `events/far.yaml:4:6 end: ${outside('9999-12-31T23:59:59-14:00')}`,
+      `events/first.md:6:16 last_modified: ${outside('0001-01-01T00:30')}`,
+      `events/zero.yaml:6:19 registration_end: ${outside('0000-06-01')}`,
+    ]);
+  });
+
   it('reports line numbers of the Markdown file, not of its front matter', async () => {
     const { problems } = await load({ 'events/a.md': md(lines('id: 1', 'title: [x]', 'start: soon')) });
     expect(problems).toEqual([

@@ -3,6 +3,7 @@
 // object's known keys are exactly the keys that were read, which a test holds equal to the
 // keys of the object's shape.
 import type { Instant } from '../model/types.ts';
+import { isWritable } from '../time/range.ts';
 import { readTimestamp } from './timestamps.ts';
 import { describeValue, type IssueSink, type Path } from './problems.ts';
 import type { Rule, ValueKind } from './rules.ts';
@@ -201,10 +202,18 @@ export class Fields {
 
   private instant(key: string, v: unknown, zone: string, expected: string): Instant | undefined {
     // The YAML 1.2 core schema keeps timestamps as strings; a Date would need another schema.
-    if (v instanceof Date && !Number.isNaN(v.getTime())) return v.getTime();
+    if (v instanceof Date && !Number.isNaN(v.getTime())) {
+      if (isWritable(v.getTime(), zone)) return v.getTime();
+      this.problem(key, outOfRange(v.toISOString(), zone));
+      return undefined;
+    }
     if (typeof v === 'string') {
       const r = readTimestamp(v, zone);
       if (r.ok) return r.epochMs;
+      if (r.reason === 'range') {
+        this.problem(key, outOfRange(v, zone));
+        return undefined;
+      }
       if (r.reason === 'nonexistent') {
         this.problem(key, `${r.local} does not exist in ${zone} (skipped by a daylight-saving change); write it with a UTC offset`);
         return undefined;
@@ -217,6 +226,10 @@ export class Fields {
     this.problem(key, `expected ${expected}, got ${describeValue(v)}`);
     return undefined;
   }
+}
+
+function outOfRange(text: string, zone: string): string {
+  return `${text} is outside the years 1 to 9999 (in UTC or in ${zone}), which the API cannot write`;
 }
 
 /** The candidate a typo most likely meant, for "did you mean" hints; none when nothing is close. */

@@ -10,7 +10,7 @@
 import { parseTimestamp, type TimestampParse } from '../time/parse.ts';
 
 const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ]\d/;
-const HAS_OFFSET = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/;
+const HAS_OFFSET = /(?:Z|[+-]\d{2}(?::\d{2}(?::\d{2})?|\d{2})?)$/;
 
 /** `${zone} ${date}` → that day's offset as `±hh:mm`, or null when it is not one offset. */
 const dayOffsets = new Map<string, string | null>();

@@ -280,3 +280,46 @@ describe('the sample content', () => {
     for (const line of physicalLines(text)) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
   });
 });
+
+describe('years far apart and at the ends of the calendar', () => {
+  const observances = (text: string) => unfold(text).match(/BEGIN:(?:STANDARD|DAYLIGHT)\r\nDTSTART:\d+/g)!.map((o) => o.slice(-8, -4));
+
+  it('describe the zone for the years events use (each ±1), not the years between', () => {
+    const text = renderCalendar([event('2000-07-01T10:00:00Z', '2000-07-01T11:00:00Z'), event('2025-07-01T10:00:00Z', '2025-07-01T11:00:00Z')], options);
+    expect([...new Set(observances(text))]).toEqual(['1999', '2000', '2001', '2024', '2025', '2026']);
+    const [a, b] = vevents(text);
+    expect(instantOf(a, 'dtstart')).toBe(Date.parse('2000-07-01T10:00:00Z'));
+    expect(instantOf(b, 'dtstart')).toBe(Date.parse('2025-07-01T10:00:00Z'));
+  });
+
+  it('writes years 1 and 9999 with four digits, in a short VTIMEZONE', () => {
+    const zone = 'Europe/Berlin';
+    const list = [
+      event('9999-12-31T22:00:00Z', '9999-12-31T22:30:00Z', {}, zone),
+      event('0001-01-01T09:06:32Z', '0001-01-01T10:06:32Z', {}, zone),
+    ];
+    const text = unfold(renderCalendar(list, { ...options, timezone: zone }));
+    expect(list[1].start).toBe('0001-01-01T10:00:00+00:53:28');
+    expect(text).toContain('DTSTART;TZID=Europe/Berlin:99991231T230000\r\n');
+    expect(text).toContain('DTSTART;TZID=Europe/Berlin:00010101T100000\r\n');
+    // one observance from year 1 on (local mean time), then 9998 and 9999: none of year 10000
+    expect(observances(text)).toEqual(['0001', '9998', '9998', '9998', '9999', '9999']);
+    expect(text).toContain('TZOFFSETFROM:+005328\r\nTZOFFSETTO:+005328\r\n');
+  });
+
+  it('ends an all-day event on 31 December 9999 by a duration, as 10000-01-01 has no DATE', () => {
+    const text = unfold(
+      renderCalendar(
+        [event('9999-12-31T00:00:00+01:00', '9999-12-31T00:00:00+01:00', { allday: true }), event('9999-12-29T00:00:00+01:00', '9999-12-31T23:59:59+01:00', { allday: true })],
+        options,
+      ),
+    );
+    expect(text).toContain('DTSTART;VALUE=DATE:99991231\r\nDURATION:P1D\r\n');
+    expect(text).toContain('DTSTART;VALUE=DATE:99991229\r\nDURATION:P3D\r\n');
+  });
+
+  it('dates all-day events of year 1 in year 1 (Date.UTC would make them 1901)', () => {
+    const text = unfold(renderCalendar([event('0001-01-01T00:00:00Z', '0001-01-01T00:00:00Z', { allday: true })], options));
+    expect(text).toContain('DTSTART;VALUE=DATE:00010101\r\nDTEND;VALUE=DATE:00010102\r\n');
+  });
+});

@@ -61,20 +61,20 @@ function dateTime(t: number, zone: ZoneOffsets): [string, Record<string, string>
 }
 
 const isMidnight = (d: Date) => d.getUTCHours() === 0 && d.getUTCMinutes() === 0 && d.getUTCSeconds() === 0 && d.getUTCMilliseconds() === 0;
-const dayAfter = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) + DAY);
+/** Midnight starting the (UTC-field) day of `d`; arithmetic, since Date.UTC reads years 0…99 as 19xx. */
+const midnight = (d: Date) => d.getTime() - ((d.getTime() % DAY) + DAY) % DAY;
+const dayAfter = (d: Date) => new Date(midnight(d) + DAY);
 
 /**
- * All-day dates in the site zone; DTEND is exclusive, so it is the day after the last local day.
- * An end at local midnight (after the start) already is that exclusive end: the event does not
- * reach into the day that begins then.
+ * All-day dates in the site zone, as the first day and the exclusive end: the day after the last
+ * local day. An end at local midnight (after the start) already is that exclusive end: the event
+ * does not reach into the day that begins then.
  */
-function alldayDates(start: number, end: number, zone: ZoneOffsets): [string, string] {
+function alldayDates(start: number, end: number, zone: ZoneOffsets): [Date, Date] {
   const first = zone.wall(start);
   const last = zone.wall(end);
   const exclusive = end > start && isMidnight(last) ? last : dayAfter(last);
-  const startDate = dateValue(first);
-  const endDate = dateValue(exclusive);
-  return [startDate, endDate > startDate ? endDate : dateValue(dayAfter(first))];
+  return [first, midnight(exclusive) > midnight(first) ? exclusive : dayAfter(first)];
 }
 
 function categoryText(c: number | { title: string }): string {
@@ -85,7 +85,10 @@ function writeEvent(out: ContentLines, { event: e, start, end }: Span, zone: Zon
   out.add('BEGIN', 'VEVENT').add('UID', escapeText(`event-${e.id}@${host}`)).add('DTSTAMP', stamp);
   if (e.allday) {
     const [first, next] = alldayDates(start, end, zone);
-    out.add('DTSTART', first, { VALUE: 'DATE' }).add('DTEND', next, { VALUE: 'DATE' });
+    out.add('DTSTART', dateValue(first), { VALUE: 'DATE' });
+    // After 31 December 9999 there is no date to write (four-digit years): a duration ends it.
+    if (next.getUTCFullYear() <= 9999) out.add('DTEND', dateValue(next), { VALUE: 'DATE' });
+    else out.add('DURATION', `P${Math.round((midnight(next) - midnight(first)) / DAY)}D`);
   } else {
     out.add('DTSTART', ...dateTime(start, zone));
     // DTEND must be later than DTSTART (§3.8.2.2); without one a timed event is an instant.
@@ -119,7 +122,7 @@ export function renderCalendar(events: readonly RenderedEvent[], options: Calend
     .text('X-WR-CALNAME', options.name)
     .add('X-WR-TIMEZONE', escapeText(tz));
   if (spans.length > 0) {
-    const zone = new ZoneOffsets(tz, spans.reduce((m, s) => Math.min(m, s.start), Infinity), spans.reduce((m, s) => Math.max(m, s.end), -Infinity));
+    const zone = new ZoneOffsets(tz, spans.flatMap((s) => [s.start, s.end]));
     // Only timed events refer to the zone by TZID; all-day dates need no VTIMEZONE.
     if (spans.some((s) => !s.event.allday)) writeVtimezone(out, zone);
     const stamp = utcValue(options.now.getTime());

@@ -1,81 +1,63 @@
-// A zone's UTC offsets over a span of years, found once through Intl and then looked up by
-// arithmetic. The VTIMEZONE and every DTSTART/DTEND are written from this one table, so the
-// calendar cannot contradict itself, and rendering a thousand events costs no Intl call each.
-import { offsetAt } from '../time/zone.ts';
+// The site zone as a calendar needs it: offsets for the wall times of DTSTART/DTEND, and the
+// offset changes a VTIMEZONE lists, both from the one transition table of src/time/offsets.ts,
+// so the calendar cannot contradict itself. The VTIMEZONE covers the years the events use (each
+// with a year to spare on either side), not the span between them: one event in year 1 and
+// one in 9999 make two short spans, not ten thousand years of changes.
+import { changesBetween, offsetAt, startOfYear, type OffsetChange } from '../time/offsets.ts';
+import { END_INSTANT, FIRST_INSTANT } from '../time/range.ts';
 
-const DAY = 86_400_000;
+export type { OffsetChange } from '../time/offsets.ts';
 
-export interface OffsetChange {
-  /** the first instant with the new offset */
-  at: number;
+/** A stretch of time the VTIMEZONE describes. */
+export interface OffsetSpan {
+  /** where it starts: 1 January (UTC) a year before the first year it covers */
   from: number;
-  to: number;
+  /** the offset in force at `from` */
+  initial: number;
+  /** the changes after `from`, up to the end of the year after the last it covers */
+  changes: readonly OffsetChange[];
 }
 
-/** The first instant in (lo, hi] with the offset of hi, to the second. */
-function changeBetween(lo: number, hi: number, zone: string): number {
-  const target = offsetAt(hi, zone);
-  while (hi - lo > 1000) {
-    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
-    if (offsetAt(mid, zone) === target) hi = mid;
-    else lo = mid;
-  }
-  return hi;
-}
+/** A wall-time jump back larger than any the tz database has (Alaska's in 1867: nearly a day). */
+const LONGEST_REPEAT = 2 * 86_400_000;
 
-const byYear = new Map<string, OffsetChange[]>();
-
-/** The changes of one (UTC) year, by daily samples: no zone has changed twice within a day. */
-function changesIn(zone: string, year: number): OffsetChange[] {
-  const key = `${zone} ${year}`;
-  let found = byYear.get(key);
-  if (found) return found;
-  found = [];
-  const end = Date.UTC(year + 1, 0, 1);
-  let t = Date.UTC(year, 0, 1);
-  let prev = offsetAt(t, zone);
-  while (t < end) {
-    const next = Math.min(t + DAY, end);
-    const offset = offsetAt(next, zone);
-    if (offset !== prev) found.push({ at: changeBetween(t, next, zone), from: prev, to: offset });
-    [t, prev] = [next, offset];
+/** Runs of UTC years, each year widened by one on either side; runs that touch are joined. */
+function yearRuns(instants: readonly number[]): [number, number][] {
+  const years = [...new Set(instants.map((t) => new Date(t).getUTCFullYear()))].sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  for (const year of years) {
+    const last = runs.at(-1);
+    if (last && year - 1 <= last[1] + 1) last[1] = year + 1;
+    else runs.push([year - 1, year + 1]);
   }
-  if (byYear.size > 1000) byYear.clear();
-  byYear.set(key, found);
-  return found;
+  return runs;
 }
 
 export class ZoneOffsets {
-  /** where the table starts: 1 January (UTC) a year before the span */
-  readonly from: number;
-  /** the offset in force at `from` */
-  readonly initial: number;
-  readonly changes: readonly OffsetChange[];
+  private described?: readonly OffsetSpan[];
 
-  /** Covers [fromMs, toMs] with a year to spare on either side. */
+  /** Covers the years of `instants`, with a year to spare on either side. */
   constructor(
     readonly zone: string,
-    fromMs: number,
-    toMs: number,
-  ) {
-    const first = new Date(fromMs).getUTCFullYear() - 1;
-    const last = new Date(toMs).getUTCFullYear() + 1;
-    this.from = Date.UTC(first, 0, 1);
-    this.initial = offsetAt(this.from, zone);
-    const changes: OffsetChange[] = [];
-    for (let year = first; year <= last; year++) changes.push(...changesIn(zone, year));
-    this.changes = changes;
+    private readonly instants: readonly number[],
+  ) {}
+
+  /** The spans a VTIMEZONE lists; found when first asked, as a calendar of all-day events needs none. */
+  get spans(): readonly OffsetSpan[] {
+    this.described ??= yearRuns(this.instants).map(([first, last]) => this.span(startOfYear(first), startOfYear(last + 1)));
+    return this.described;
+  }
+
+  private span(start: number, end: number): OffsetSpan {
+    // An observance's onset is written as a wall time, which needs a year in 1…9999.
+    const firstWall = FIRST_INSTANT - offsetAt(FIRST_INSTANT, this.zone);
+    const from = Math.max(start, firstWall);
+    const changes = changesBetween(from, end, this.zone).filter((c) => c.at + c.from < END_INSTANT);
+    return { from, initial: offsetAt(from, this.zone), changes };
   }
 
   offset(t: number): number {
-    let lo = 0;
-    let hi = this.changes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.changes[mid].at <= t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? this.initial : this.changes[lo - 1].to;
+    return offsetAt(t, this.zone);
   }
 
   /** The wall-clock time at `t`, as a Date whose UTC fields are the local ones. */
@@ -85,6 +67,8 @@ export class ZoneOffsets {
 
   /** Whether the wall-clock time at `t` occurs twice, a change back having repeated it. */
   isRepeated(t: number): boolean {
-    return this.changes.some((c) => c.to < c.from && t >= c.at - (c.from - c.to) && t < c.at + (c.from - c.to));
+    return changesBetween(t - LONGEST_REPEAT, t + LONGEST_REPEAT, this.zone).some(
+      (c) => c.to < c.from && t >= c.at - (c.from - c.to) && t < c.at + (c.from - c.to),
+    );
   }
 }

@@ -37,3 +37,31 @@ describe('parseTimestamp', () => {
     expect(at('2025-10-26T02:30:00+01:00')).toMatchObject({ ok: true, epochMs: Date.UTC(2025, 9, 26, 1, 30) });
   });
 });
+
+describe('parseTimestamp: what the API can write', () => {
+  it.each([
+    ['9999-12-31T23:59:59-14:00', 'Europe/Berlin'], // 10000-01-01 in UTC
+    ['9999-12-31T23:30:00Z', 'Europe/Berlin'], // 10000-01-01 in Berlin
+    ['0000-06-01T12:00:00Z', 'UTC'],
+    ['0000-01-01', 'UTC'],
+    ['0001-01-01T00:00', 'Europe/Berlin'], // 0000-12-31T23:06:32Z
+    ['0001-01-01T02:00:00Z', 'America/New_York'], // 0000-12-31 in New York
+    ['9999-12-31T19:00', 'America/New_York'], // 10000-01-01 in UTC
+  ])('refuses %s in %s as out of range', (text, zone) => {
+    expect(parseTimestamp(text, zone)).toEqual({ ok: false, reason: 'range' });
+  });
+  it.each([
+    ['9999-12-31T23:00', 'Europe/Berlin', '9999-12-31T22:00:00.000Z'],
+    ['9999-12-31T18:59:59', 'America/New_York', '9999-12-31T23:59:59.000Z'],
+    ['0001-01-01T10:00', 'Europe/Berlin', '0001-01-01T09:06:32.000Z'],
+    ['0001-01-01T10:00:00+00:53:28', 'UTC', '0001-01-01T09:06:32.000Z'],
+  ])('reads %s in %s up to the edges', (text, zone, utc) => {
+    const r = parseTimestamp(text, zone);
+    expect(r.ok && new Date(r.epochMs).toISOString()).toBe(utc);
+  });
+  it('reads offsets in seconds as Python writes them for local mean time', () => {
+    expect(at('1890-05-09T16:00:00+01:05:21')).toMatchObject({ ok: true, epochMs: Date.UTC(1890, 4, 9, 14, 54, 39) });
+    expect(at('1890-05-09T16:00:00+01:05:60')).toEqual({ ok: false, reason: 'invalid' });
+    expect(at('1890-05-09T16:00:00+0105:21')).toEqual({ ok: false, reason: 'invalid' });
+  });
+});

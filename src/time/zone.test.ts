@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseTimestamp } from './parse.ts';
 import { formatInstant, isValidZone, localToInstant, offsetAt } from './zone.ts';
 
 const VIE = 'Europe/Vienna';
@@ -66,5 +67,16 @@ describe('offsets around transitions', () => {
     expect(formatInstant(Date.UTC(2025, 2, 30, 1, 0, 0), VIE)).toBe('2025-03-30T03:00:00+02:00');
     expect(formatInstant(Date.UTC(2025, 9, 26, 0, 59, 59), VIE)).toBe('2025-10-26T02:59:59+02:00');
     expect(formatInstant(Date.UTC(2025, 9, 26, 1, 0, 0), VIE)).toBe('2025-10-26T02:00:00+01:00');
+  });
+});
+
+describe('formatInstant at the ends of the years it can write', () => {
+  it('writes the seconds of a local mean time offset, as Python does, and reads back the instant', () => {
+    const text = formatInstant(new Date('0001-01-01T09:06:32Z').getTime(), 'Europe/Berlin');
+    expect(text).toBe('0001-01-01T10:00:00+00:53:28');
+    expect(parseTimestamp(text, 'UTC')).toMatchObject({ ok: true, epochMs: new Date('0001-01-01T09:06:32Z').getTime() });
+  });
+  it('writes year 9999 in Berlin', () => {
+    expect(formatInstant(new Date('9999-12-31T22:00:00Z').getTime(), 'Europe/Berlin')).toBe('9999-12-31T23:00:00+01:00');
   });
 });

@@ -1,31 +1,13 @@
 // Time-zone arithmetic on top of Intl, so any IANA zone works without a tz database of our own.
 import type { Instant } from '../model/types.ts';
+import { offsetAt, offsetFormatter } from './offsets.ts';
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      era: 'short',
-    });
-    formatters.set(zone, f);
-  }
-  return f;
-}
+export { offsetAt } from './offsets.ts';
 
 export function isValidZone(zone: string): boolean {
   if (typeof zone !== 'string' || zone === '') return false;
   try {
-    formatterFor(zone);
+    offsetFormatter(zone);
     return true;
   } catch {
     return false;
@@ -43,24 +25,6 @@ export interface LocalTime {
   millisecond: number;
 }
 
-function localFields(epochMs: Instant, zone: string): LocalTime {
-  const whole = Math.floor(epochMs / 1000) * 1000;
-  const parts = formatterFor(zone).formatToParts(new Date(whole));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const era = parts.find((p) => p.type === 'era')?.value;
-  let year = get('year');
-  if (era === 'BC' || era === 'B') year = 1 - year;
-  return {
-    year,
-    month: get('month'),
-    day: get('day'),
-    hour: get('hour'),
-    minute: get('minute'),
-    second: get('second'),
-    millisecond: epochMs - whole,
-  };
-}
-
 function fieldsAsUtc(t: LocalTime): number {
   const d = new Date(0);
   d.setUTCFullYear(t.year, t.month - 1, t.day);
@@ -68,41 +32,16 @@ function fieldsAsUtc(t: LocalTime): number {
   return d.getTime();
 }
 
-function rawOffset(epochMs: Instant, zone: string): number {
-  const whole = Math.floor(epochMs / 1000) * 1000;
-  return fieldsAsUtc(localFields(whole, zone)) - whole;
-}
-
-const HOUR = 3_600_000;
-/** zone → hour number → the offset in force for the whole hour, or NaN when it changes within it */
-const hourOffsets = new Map<string, Map<number, number>>();
-
-/**
- * The zone's offset from UTC at an instant, in milliseconds (east positive). Intl costs several
- * microseconds a call, and builds format hundreds of thousands of timestamps, so offsets are
- * remembered per hour; an hour holding a transition is asked of Intl every time.
- */
-export function offsetAt(epochMs: Instant, zone: string): number {
-  let hours = hourOffsets.get(zone);
-  if (!hours) hourOffsets.set(zone, (hours = new Map()));
-  const hour = Math.floor(epochMs / HOUR);
-  let offset = hours.get(hour);
-  if (offset === undefined) {
-    const first = rawOffset(hour * HOUR, zone);
-    offset = first === rawOffset(hour * HOUR + HOUR - 1000, zone) ? first : NaN;
-    if (hours.size > 500_000) hours.clear();
-    hours.set(hour, offset);
-  }
-  return Number.isNaN(offset) ? rawOffset(epochMs, zone) : offset;
-}
-
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0');
 
 function formatOffset(offsetMs: number): string {
-  // Python's isoformat() as used by DRF: UTC is written `Z` (DRF rewrites `+00:00`).
+  // Python's isoformat() as used by DRF: UTC is written `Z` (DRF rewrites `+00:00`), and an
+  // offset with seconds (local mean time, e.g. Berlin's +00:53:28 before 1893) keeps them, so the
+  // text names the exact instant and parses back to it.
   if (offsetMs === 0) return 'Z';
-  const minutes = Math.round(Math.abs(offsetMs) / 60000);
-  return `${offsetMs < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+  const seconds = Math.round(Math.abs(offsetMs) / 1000);
+  const hhmm = `${offsetMs < 0 ? '-' : '+'}${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}`;
+  return seconds % 60 ? `${hhmm}:${pad(seconds % 60)}` : hhmm;
 }
 
 /**

@@ -1,0 +1,161 @@
+// A zone's UTC offsets as a table of transitions, found through Intl and then looked up by
+// arithmetic. Intl has no API for transitions, so they are found by sampling and bisection, in
+// chunks of 63 days that are computed when first asked for and kept: the work is bounded by the
+// chunks the data touches, never by the span of years between two timestamps.
+//
+// Two facts of the tz database bound it further, whatever the data:
+// - No zone changes its offset before 1800 (every zone starts with local mean time, and the
+//   earliest change in the database is at the end of 1844), so every earlier instant has the
+//   offset in force at 1800.
+// - From 2100 on, every zone follows its last rule for ever, and such rules ("last Sunday of
+//   March") repeat with the Gregorian calendar every 400 years (146,097 days, a whole number of
+//   weeks). Offsets from 2500 on are those of the same instant 400·k years earlier.
+// So at most the chunks of 1800…2500 are ever asked of Intl; offsets.test.ts checks both facts
+// against Intl for every zone.
+import type { Instant } from '../model/types.ts';
+
+const SECOND = 1000;
+const DAY = 86_400_000;
+/**
+ * Samples are this far apart. A period shorter than the step can fall between two samples and
+ * be missed; the shortest in the full tz database lasts 3.99 days (Africa/Freetown, 1939), the
+ * shortest in the data Node's ICU carries 7 (America/Noronha 2000, Gaza's predicted Ramadan
+ * breaks), so every period is seen.
+ */
+const STEP = 3 * DAY;
+/** A divisor of the 400-year cycle (146,097 = 3³·7·773 days) and a multiple of STEP. */
+const CHUNK = 63 * DAY;
+const CYCLE = 146_097 * DAY;
+const CHUNKS_PER_CYCLE = CYCLE / CHUNK;
+
+/** An instant of a (possibly small) year's 1 January, UTC; Date.UTC would read 0…99 as 19xx. */
+export function startOfYear(year: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, 0, 1);
+  return d.getTime();
+}
+
+/** Chunks before this one all have the offset at its start. */
+const PAST_CHUNK = Math.floor(startOfYear(1800) / CHUNK);
+/** Chunks from here on repeat those one cycle earlier; [FOLD_BASE, FOLD_BASE + a cycle) is computed. */
+const FOLD_BASE = Math.ceil(startOfYear(2100) / CHUNK);
+const FOLD_END = FOLD_BASE + CHUNKS_PER_CYCLE;
+
+export interface OffsetChange {
+  /** the first instant with the new offset */
+  at: number;
+  from: number;
+  to: number;
+}
+
+interface Chunk {
+  /** the offset at the chunk's start */
+  initial: number;
+  /** changes after the start, up to and including the next chunk's start, in order */
+  changes: OffsetChange[];
+}
+
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** A formatter that writes the zone's offset, e.g. `1/1/1, GMT+00:53:28`; throws for an unknown zone. */
+export function offsetFormatter(zone: string): Intl.DateTimeFormat {
+  let f = offsetFormatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
+    offsetFormatters.set(zone, f);
+  }
+  return f;
+}
+
+const GMT = /GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/** The offset Intl reports for the whole second of `t` (several microseconds a call). */
+export function intlOffset(t: Instant, zone: string): number {
+  const m = GMT.exec(offsetFormatter(zone).format(Math.floor(t / SECOND) * SECOND));
+  if (!m) throw new Error(`no UTC offset for ${zone} at ${t}`);
+  if (m[1] === undefined) return 0;
+  const ms = ((Number(m[2]) * 60 + Number(m[3])) * 60 + Number(m[4] ?? 0)) * SECOND;
+  return m[1] === '-' ? -ms : ms;
+}
+
+/** The first whole second in (lo, hi] with the offset of hi; lo and hi are whole seconds. */
+function changeBetween(lo: number, hi: number, target: number, zone: string): number {
+  while (hi - lo > SECOND) {
+    const mid = lo + Math.floor((hi - lo) / (2 * SECOND)) * SECOND;
+    if (intlOffset(mid, zone) === target) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/** The changes in (lo, hi] between two samples of different offsets, oldest first. */
+function changesBetweenSamples(lo: number, loOffset: number, hi: number, hiOffset: number, zone: string, out: OffsetChange[]): void {
+  const at = changeBetween(lo, hi, hiOffset, zone);
+  const before = intlOffset(at - SECOND, zone);
+  // Two changes between the samples (A→B→C): the bisection found the last; look before it.
+  if (before !== loOffset && at - SECOND > lo) changesBetweenSamples(lo, loOffset, at - SECOND, before, zone, out);
+  out.push({ at, from: before, to: hiOffset });
+}
+
+function computeChunk(index: number, zone: string): Chunk {
+  const start = index * CHUNK;
+  const initial = intlOffset(start, zone);
+  const changes: OffsetChange[] = [];
+  let [t, offset] = [start, initial];
+  while (t < start + CHUNK) {
+    const next = t + STEP;
+    const nextOffset = intlOffset(next, zone);
+    if (nextOffset !== offset) changesBetweenSamples(t, offset, next, nextOffset, zone, changes);
+    [t, offset] = [next, nextOffset];
+  }
+  return { initial, changes };
+}
+
+/** zone → canonical chunk index → chunk; at most FOLD_END − PAST_CHUNK (about 4,000) per zone */
+const chunks = new Map<string, Map<number, Chunk>>();
+
+/** A chunk and the shift (a whole number of cycles) from its canonical twin, whose times it holds. */
+function chunkAt(index: number, zone: string): [Chunk, number] {
+  let canonical = index;
+  if (index < PAST_CHUNK) canonical = PAST_CHUNK - 1;
+  else if (index >= FOLD_END) canonical = FOLD_BASE + ((index - FOLD_BASE) % CHUNKS_PER_CYCLE);
+  let byIndex = chunks.get(zone);
+  if (!byIndex) chunks.set(zone, (byIndex = new Map()));
+  let chunk = byIndex.get(canonical);
+  if (!chunk) {
+    chunk = canonical < PAST_CHUNK ? { initial: intlOffset(PAST_CHUNK * CHUNK, zone), changes: [] } : computeChunk(canonical, zone);
+    byIndex.set(canonical, chunk);
+  }
+  return [chunk, index < PAST_CHUNK ? 0 : (index - canonical) * CHUNK];
+}
+
+/** How many chunks of the zone have been asked of Intl: what the table's work is bounded by. */
+export function computedChunks(zone: string): number {
+  return chunks.get(zone)?.size ?? 0;
+}
+
+/** The zone's offset from UTC at an instant, in milliseconds (east positive). */
+export function offsetAt(t: Instant, zone: string): number {
+  const [chunk, shift] = chunkAt(Math.floor(t / CHUNK), zone);
+  const local = t - shift;
+  let offset = chunk.initial;
+  for (const c of chunk.changes) {
+    if (c.at > local) break;
+    offset = c.to;
+  }
+  return offset;
+}
+
+/** The zone's offset changes in (from, to], oldest first. */
+export function changesBetween(from: Instant, to: Instant, zone: string): OffsetChange[] {
+  const found: OffsetChange[] = [];
+  // A chunk holds the changes in (its start, the next chunk's start].
+  for (let index = Math.floor(from / CHUNK); index * CHUNK < to; index++) {
+    const [chunk, shift] = chunkAt(index, zone);
+    for (const c of chunk.changes) {
+      const at = c.at + shift;
+      if (at > from && at <= to) found.push(shift === 0 ? c : { at, from: c.from, to: c.to });
+    }
+  }
+  return found;
+}

@@ -50,9 +50,10 @@ program
   .option('--base-url <url>', "absolute URL the API is served under (default: site.yaml's base_url)", absoluteUrl)
   .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', absoluteUrl, DEFAULT_UPSTREAM)
   .option('--timings', 'print how long each phase took')
-  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean }) => {
+  .option('--no-minisearch', 'skip dist/autocomplete/minisearch.json and minisearch-options.js')
+  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; minisearch: boolean }) => {
     const { build } = await import('./build/build.ts');
-    const result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream });
+    const result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream, minisearch: opts.minisearch });
     if (!result.ok) {
       await reportProblems(result.problems);
       process.exitCode = 1;

@@ -24,6 +24,8 @@ export interface BuildOptions {
   upstream?: string;
   /** write .gz/.br beside the public files (default true; `aula dev` skips it) */
   precompress?: boolean;
+  /** write autocomplete/minisearch.json and minisearch-options.js (default true) */
+  minisearch?: boolean;
 }
 
 export { DEFAULT_UPSTREAM };
@@ -86,6 +88,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   try {
     const files = await renderDataFiles(model, baseUrl);
     phase('render data');
+    if (options.minisearch !== false) {
+      // imported only here: neither the server nor a build without it loads minisearch
+      const { buildMiniSearchFiles } = await import('../autocomplete/minisearch/build.ts');
+      for (const [rel, text] of Object.entries(await buildMiniSearchFiles(model.directory))) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+      phase('minisearch');
+    }
     const limit = model.site.page_size;
     const manifest: Manifest = {
       format: DIST_FORMAT,

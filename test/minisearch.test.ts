@@ -12,6 +12,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTOCOMPLETE_INDEX_FILE, loadAutocomplete, type Autocomplete } from '../src/autocomplete/index.ts';
 import { fold, rawWords } from '../src/autocomplete/normalize.ts';
+import type * as OptionsModule from '../src/autocomplete/minisearch/options-entry.ts';
 import { rng } from '../src/autocomplete/test-fixtures.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir, writeContent } from './helpers.ts';
@@ -30,7 +31,7 @@ interface Suggestion {
 let root: string;
 let dist: string;
 let phases: Record<string, number>;
-let options: Record<string, unknown>;
+let options: (typeof OptionsModule)['default'];
 let miniSearch: MiniSearch;
 let autocomplete: Autocomplete;
 
@@ -38,7 +39,7 @@ beforeAll(async () => {
   root = tempDir('aula-minisearch-');
   dist = join(root, 'dist');
   phases = (await buildOk({ content: SAMPLE_CONTENT, out: dist })).phases;
-  options = ((await import(pathToFileURL(join(dist, 'autocomplete', 'minisearch-options.js')).href)) as { default: Record<string, unknown> }).default;
+  options = ((await import(pathToFileURL(join(dist, 'autocomplete', 'minisearch-options.js')).href)) as typeof OptionsModule).default;
   miniSearch = MiniSearch.loadJSON(readFileSync(join(dist, 'autocomplete', 'minisearch.json'), 'utf8'), options);
   autocomplete = loadAutocomplete((rel) => readFileSync(join(dist, 'autocomplete', rel), 'utf8'));
 }, 120_000);
@@ -64,7 +65,7 @@ describe('a fresh build of the sample', () => {
 });
 
 /** Objects as "<ctype>:<id>", the identity of a directory object. */
-const key = (s: { ctype: unknown; id: unknown }) => `${String(s.ctype)}:${String(s.id)}`;
+const key = (s: { ctype?: unknown; id?: unknown }) => `${String(s.ctype)}:${String(s.id)}`;
 
 function ownSet(q: string): Set<string> {
   const result = autocomplete.search(q, null, { typos: false });

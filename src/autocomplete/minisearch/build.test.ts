@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { person, room, syntheticDirectory } from '../test-fixtures.ts';
 import { buildMiniSearchFiles, MINISEARCH_INDEX_FILE, MINISEARCH_OPTIONS_FILE } from './build.ts';
+import type * as OptionsModule from './options-entry.ts';
 
 // the same id in two models, which MiniSearch's idField must still tell apart
 const objects = [
@@ -19,13 +20,13 @@ const objects = [
 
 let dir: string;
 let files: Record<string, string>;
-let options: Record<string, unknown>;
+let options: (typeof OptionsModule)['default'];
 
 beforeAll(async () => {
   files = await buildMiniSearchFiles(objects);
   dir = mkdtempSync(join(tmpdir(), 'aula-minisearch-'));
   for (const [rel, text] of Object.entries(files)) writeFileSync(join(dir, rel), text);
-  options = ((await import(pathToFileURL(join(dir, MINISEARCH_OPTIONS_FILE)).href)) as { default: Record<string, unknown> }).default;
+  options = ((await import(pathToFileURL(join(dir, MINISEARCH_OPTIONS_FILE)).href)) as typeof OptionsModule).default;
 });
 
 afterAll(() => {

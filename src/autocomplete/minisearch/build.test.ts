@@ -52,9 +52,9 @@ describe('minisearch files', () => {
     const hits = ms.search('muel', { prefix: true, combineWith: 'AND' });
     const mine = hits.filter((h) => h.id === 70001);
     expect(mine.map((h) => h.ctype).sort()).toEqual(['campus.person', 'campus.student']);
-    expect(mine.find((h) => h.ctype === 'campus.person')).toMatchObject({ presentation: 'Dr. Anna Müller', level_id: null, room_id: null });
+    expect(mine.find((h) => h.ctype === 'campus.person')).toMatchObject({ presentation: 'Dr. Anna Müller\n', level_id: null, room_id: null });
     const roomHit = ms.search('05.012', { prefix: true, combineWith: 'AND' }).find((h) => h.id === 70001);
-    expect(roomHit).toMatchObject({ ctype: 'campus.room', presentation: 'Hörsaal 1 (05.012)', level_id: 5, room_id: 12 });
+    expect(roomHit).toMatchObject({ ctype: 'campus.room', presentation: 'Hörsaal 1 (05.012)\n', level_id: 5, room_id: 12 });
     expect(ms.search('dekanin', { prefix: true }).map((h) => `${h.ctype}:${h.id}`)).toContain('campus.person:70001');
   });
 

@@ -13,7 +13,8 @@ export function miniSearchDocuments(objects: readonly DirectoryObject[]): MiniSe
       key: `${ctype}:${o.id}`,
       id: o.id,
       ctype,
-      presentation: o.presentation,
+      // as the API answers it (suggestion.ts), so a result carries the very suggestion object
+      presentation: `${o.presentation}\n`,
       keywords: o.keywords,
       level_id: room ? o.level_id : null,
       room_id: room ? o.room_id : null,

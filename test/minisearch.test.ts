@@ -12,6 +12,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTOCOMPLETE_INDEX_FILE, loadAutocomplete, type Autocomplete } from '../src/autocomplete/index.ts';
 import { fold, rawWords } from '../src/autocomplete/normalize.ts';
+import { loadContent } from '../src/content/index.ts';
 import type * as OptionsModule from '../src/autocomplete/minisearch/options-entry.ts';
 import { rng } from '../src/autocomplete/test-fixtures.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
@@ -78,8 +79,8 @@ function miniSearchSuggestions(q: string): string[] {
     .sort();
 }
 
-/** Queries drawn from the sample: prefixes, full words, other spellings, two words. */
-function sampleQueries(): string[] {
+/** Queries drawn from the sample: prefixes, full words, other spellings, two words, keywords. */
+async function sampleQueries(): Promise<string[]> {
   const all = autocomplete.search(undefined, null);
   const presentations = all.page(0, all.count).map((s) => (JSON.parse(s) as Suggestion).presentation);
   const words = [...new Set(presentations.flatMap(rawWords))].sort();
@@ -104,12 +105,21 @@ function sampleQueries(): string[] {
     out.add(`${prefix(pick(p))} ${prefix(pick(p))}`); // two words of one object
   }
   for (let i = 0; i < 20; i++) out.add(`${prefix(pick(words))} ${prefix(pick(words))}`); // two words, usually of none
+  // keywords are searchable but never shown, so they come from the content itself
+  const { model } = await loadContent(SAMPLE_CONTENT);
+  const withKeywords = model!.directory.filter((o) => o.keywords.length > 0);
+  expect(withKeywords.length).toBeGreaterThan(10);
+  for (let i = 0; i < 40; i++) {
+    const o = pick(withKeywords);
+    const keyword = pick(rawWords(pick(o.keywords)));
+    out.add(i % 2 === 0 ? prefix(keyword) : `${prefix(keyword)} ${prefix(pick(rawWords(o.presentation)))}`);
+  }
   return [...out];
 }
 
 describe('MiniSearch vs the own autocomplete without typo tolerance', () => {
-  it('finds the same set of objects, with the same suggestion fields, for every sample query', () => {
-    const queries = sampleQueries();
+  it('finds the same set of objects, with the same suggestion fields, for every sample query', async () => {
+    const queries = await sampleQueries();
     expect(queries.length).toBeGreaterThanOrEqual(200);
     let nonEmpty = 0;
     for (const q of queries) {

@@ -1,5 +1,5 @@
 // `npm run compile` (run by `npm ci`/`npm install` in a checkout and by `npm pack`): src/ → lib/
-// as JavaScript with declarations, plus the browser autocomplete module bundled once, so an
+// as JavaScript with declarations, plus the browser modules bundled once, so an
 // installed aula needs neither TypeScript nor esbuild at run time.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,8 +17,8 @@ const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/pack
 const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
 
-const { bundle, PREBUNDLED_FILE } = await import(new URL('autocomplete/bundle.js', lib).href);
-writeFileSync(new URL(`autocomplete/${PREBUNDLED_FILE}`, lib), await bundle());
+const { bundle, BROWSER_MODULES } = await import(new URL('autocomplete/bundle.js', lib).href);
+for (const [name, module] of Object.entries(BROWSER_MODULES)) writeFileSync(new URL(`autocomplete/${module.prebundled}`, lib), await bundle(name));
 
 // tsc keeps `.ts` in the declarations' relative imports (it rewrites only the JavaScript); a
 // consumer's TypeScript wants the `.js` the files are published as.

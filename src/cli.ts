@@ -73,14 +73,15 @@ program
   .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', absoluteUrl, DEFAULT_UPSTREAM)
   .option('--timings', 'print how long each phase took')
   .option('--quiet', 'print nothing but problems (no progress, no summary)')
-  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean }) => {
+  .option('--no-minisearch', 'skip dist/autocomplete/minisearch.json and minisearch-options.js')
+  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean }) => {
     const { build } = await import('./build/build.ts');
     const { progressDisplay } = await import('./build/progress.ts');
     // progress on stdout, like the summary: stderr holds only the problems
     const display = progressDisplay(process.stdout, opts.quiet ? 'quiet' : 'auto');
     let result;
     try {
-      result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream, progress: display.update });
+      result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream, minisearch: opts.minisearch, progress: display.update });
     } finally {
       display.end();
     }

@@ -91,7 +91,7 @@ export function buildIndex(objects: readonly DirectoryObject[]): SerializedIndex
 }
 
 /** Directory words repeat a lot (names, titles, room words); normalizing each once halves the build. */
-function memoized(fn: (raw: string) => string[]): (raw: string) => string[] {
+export function memoized(fn: (raw: string) => string[]): (raw: string) => string[] {
   const cache = new Map<string, string[]>();
   return (raw) => {
     let v = cache.get(raw);

@@ -4,7 +4,7 @@ import { buildIndexJson } from './build-index.ts';
 import { bundleStaticModule } from './bundle.ts';
 import { createAutocomplete, type Autocomplete } from './searcher.ts';
 
-export type { Autocomplete, AutocompleteResult } from './searcher.ts';
+export type { Autocomplete, AutocompleteResult, SearchOptions } from './searcher.ts';
 export { parseModels, type ParsedModels } from './models.ts';
 export { renderSuggestion } from './suggestion.ts';
 

@@ -40,8 +40,8 @@ export function fold(text: string): string {
   return text.normalize('NFKD').toLowerCase().replace(MARKS, '').replace(SPECIAL_RE, (c) => SPECIAL[c]);
 }
 
-/** German transliteration (ä→ae, ö→oe, ü→ue) applied before folding: "Müller" → "mueller". */
-function transliterate(word: string): string | null {
+/** German transliteration (ä→ae, ö→oe, ü→ue) applied before folding: "Müller" → "mueller"; null without umlauts. */
+export function transliterate(word: string): string | null {
   const nfc = word.toLowerCase().normalize('NFC');
   return HAS_UMLAUT.test(nfc) ? fold(nfc.replace(UMLAUT_RE, (c) => UMLAUT[c])) : null;
 }

@@ -114,6 +114,15 @@ describe('typo tolerance', () => {
     expect(found(ac, 'zinnerman')).toEqual([]);
   });
 
+  it('matches exact words and prefixes only when asked without typos', () => {
+    const exactOnly = (q: string) => ac.search(q, null, { typos: false }).page(0, 10).map((s) => (JSON.parse(s) as Row).presentation.slice(0, -1));
+    expect(exactOnly('wexer')).toEqual([]);
+    expect(exactOnly('hartnamn')).toEqual([]);
+    expect(exactOnly('webe')).toEqual(['Weber']);
+    expect(ac.search('wexer', null, { typos: false }).count).toBe(0);
+    expect(ac.search('wexer', null, { typos: true }).count).toBe(1);
+  });
+
   it('counts length on the folded query word (ß is two characters)', () => {
     const ac2 = load([person(1, null, 'Weiss')]);
     expect(found(ac2, 'weiß')).toEqual(['Weiss']);

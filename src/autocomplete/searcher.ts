@@ -15,7 +15,12 @@ export interface Autocomplete {
   /** total number of objects */
   readonly size: number;
   /** q: raw q parameter (undefined/blank/no words = list all); models: null = all models. Never throws. */
-  search(q: string | undefined, models: readonly DirectoryModel[] | null): AutocompleteResult;
+  search(q: string | undefined, models: readonly DirectoryModel[] | null, options?: SearchOptions): AutocompleteResult;
+}
+
+export interface SearchOptions {
+  /** default true; false matches exact words and prefixes only (as the MiniSearch index does without `fuzzy`) */
+  typos?: boolean;
 }
 
 export interface AutocompleteResult {
@@ -44,9 +49,10 @@ class Searcher implements Autocomplete {
     return this.index.size;
   }
 
-  search(q: string | undefined, models: readonly DirectoryModel[] | null): AutocompleteResult {
+  search(q: string | undefined, models: readonly DirectoryModel[] | null, options: SearchOptions = {}): AutocompleteResult {
     const mask = modelMask(models);
-    const words = queryWords(typeof q === 'string' ? q : '');
+    let words = queryWords(typeof q === 'string' ? q : '');
+    if (options.typos === false) words = words.map((w) => ({ ...w, maxEdits: 0 }));
     const docs = words.length === 0 ? listing(this.index, mask) : this.matches(words.map((w) => planWord(this.index, w)), mask);
     return new Result(this.index, docs);
   }

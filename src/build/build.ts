@@ -27,6 +27,8 @@ export interface BuildOptions {
   precompress?: boolean;
   /** called as each phase starts (done/total within a phase that counts its steps) */
   progress?: (phase: string, done?: number, total?: number) => void;
+  /** write autocomplete/minisearch.json and minisearch-options.js (default true) */
+  minisearch?: boolean;
 }
 
 export { DEFAULT_UPSTREAM };
@@ -90,7 +92,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const staging = stagingDir(out);
   try {
     const files = await renderDataFiles(model, baseUrl);
-    phase('render data', 'write data');
+    const minisearch = options.minisearch !== false;
+    phase('render data', minisearch ? 'minisearch' : 'write data');
+    if (minisearch) {
+      // imported only here: neither the server nor a build without it loads minisearch
+      const { buildMiniSearchFiles } = await import('../autocomplete/minisearch/build.ts');
+      for (const [rel, text] of Object.entries(await buildMiniSearchFiles(model.directory))) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+      phase('minisearch', 'write data');
+    }
     const limit = model.site.page_size;
     const manifest: Manifest = {
       format: DIST_FORMAT,

@@ -57,7 +57,7 @@ describe('aula CLI progress and machine output', () => {
     const r = aula('build', '--content', content, '--out', join(root, 'progress-dist'));
     expect(r.code).toBe(0);
     const lines = r.out.trim().split('\n');
-    expect(lines.slice(0, 3)).toEqual(['aula build: load content', 'aula build: render data', 'aula build: write data']);
+    expect(lines.slice(0, 4)).toEqual(['aula build: load content', 'aula build: render data', 'aula build: minisearch', 'aula build: write data']);
     expect(lines).toContain('aula build: answer pages');
     expect(lines.at(-1)).toMatch(/^built .*progress-dist\/ in/);
     expect(r.out).not.toContain('\r');

@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Problem } from './content/problems.ts';
 import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from './defaults.ts';
-import { AULA_VERSION, DistError, parseManifest } from './store/manifest.ts';
+import { describeFailure } from './cli-failure.ts';
+import { printable } from './printable.ts';
+import { AULA_VERSION, parseManifest } from './store/manifest.ts';
 
 function port(value: string): number {
   const n = Number(value);
@@ -52,7 +54,13 @@ program
   .option('--timings', 'print how long each phase took')
   .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean }) => {
     const { build } = await import('./build/build.ts');
-    const result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream });
+    const result = await build({
+      content: opts.content,
+      out: opts.out,
+      baseUrl: opts.baseUrl,
+      upstream: opts.upstream,
+      onWait: (message) => console.error(`aula: ${message}`),
+    });
     if (!result.ok) {
       await reportProblems(result.problems);
       process.exitCode = 1;
@@ -60,7 +68,7 @@ program
     }
     const { counts, base_url } = result.manifest;
     console.log(
-      `built ${opts.out}/ in ${(result.ms / 1000).toFixed(2)} s: ${counts.events} events (${counts.event_list_pages} static pages), ` +
+      `built ${printable(opts.out)}/ in ${(result.ms / 1000).toFixed(2)} s: ${counts.events} events (${counts.event_list_pages} static pages), ` +
         `${counts.directory} directory objects, ${result.files} files; base URL ${base_url}`,
     );
     if (opts.timings) {
@@ -123,11 +131,11 @@ program
       process.exitCode = 1;
       return;
     }
-    console.log(`${opts.content}/ is valid: ${model.events.length} events, ${model.directory.length} directory objects.`);
+    console.log(`${printable(opts.content)}/ is valid: ${model.events.length} events, ${model.directory.length} directory objects.`);
   });
 
 program.parseAsync().catch((e: unknown) => {
-  if (e instanceof DistError || (e instanceof Error && e.name === 'DevError')) console.error(`aula: ${e.message}`);
-  else console.error(e);
+  console.error(`aula: ${describeFailure(e)}`);
+  if (process.env.AULA_DEBUG && e instanceof Error) console.error(e.stack);
   process.exit(1);
 });

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { build } from '../build/build.ts';
+import { checkOutFolder } from '../build/out-folder.ts';
 import { formatProblem } from '../content/index.ts';
 import { startServer } from '../server/http.ts';
 import { watchFolder } from './watch.ts';
@@ -46,6 +47,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const { log } = options;
   const content = resolve(options.content);
   const out = resolve(options.out);
+  checkOutFolder(out, content);
   // With port 0 the address is known only after listening, too late for the first build.
   const baseUrl = options.baseUrl ?? (options.port !== 0 ? localUrl(options.host, options.port) : undefined);
 

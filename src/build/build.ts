@@ -66,8 +66,15 @@ function sizeOf(files: DistFiles, dir: string): number {
 function writeAll(dir: string, files: DistFiles): void {
   for (const [rel, content] of files) {
     const path = join(dir, rel);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, content);
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    } catch (e) {
+      // node names no path when the write itself fails (ENOSPC, EIO); the user needs to know where.
+      const errno = e as NodeJS.ErrnoException;
+      if (typeof errno.code === 'string' && errno.path === undefined) errno.path = path;
+      throw e;
+    }
   }
 }
 

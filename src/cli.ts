@@ -101,7 +101,14 @@ program
   .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string }) => {
     const { startDev } = await import('./dev/dev.ts');
     const dev = await startDev({ ...opts, log: (line) => console.log(`aula: ${line}`) });
-    console.log(`aula dev serving on ${dev.url}/v1/cms/event/ (watching ${opts.content}/)`);
+    // With broken content at start, serving begins at the first good build.
+    dev.serving.then(
+      (url) => console.log(`aula dev serving on ${url}/v1/cms/event/ (watching ${printable(opts.content)}/)`),
+      (e: unknown) => {
+        console.error(`aula: ${describeFailure(e)}`);
+        process.exit(1);
+      },
+    );
     const stop = () => void dev.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

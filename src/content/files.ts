@@ -62,8 +62,8 @@ export function nameOf(bytes: Buffer): { text: string; exact: boolean } {
 }
 
 interface Pending {
-  /** path to read the folder by (bytes: names need not be UTF-8) */
-  path: Buffer;
+  /** path to read the folder by: bytes once a name on the way is not UTF-8 */
+  path: string | Buffer;
   /** shown path relative to the content folder, '' for the folder itself */
   shown: string;
   /** whether `shown` is the folder's real name (no `\xNN` escapes) */
@@ -75,6 +75,33 @@ interface Pending {
 
 const idOf = (s: Stats) => `${s.dev}:${s.ino}`;
 
+interface Entry {
+  dirent: Dirent<string> | Dirent<Buffer>;
+  name: { text: string; exact: boolean };
+  path: string | Buffer;
+}
+
+/**
+ * The entries of a folder with their paths. Names are listed as text (fast); only a folder with
+ * a name that did not decode (U+FFFD) is listed again as bytes, to read that file by its bytes.
+ */
+function listFolder(folder: string | Buffer): Entry[] {
+  if (typeof folder === 'string') {
+    const dirents = readdirSync(folder, { withFileTypes: true });
+    if (!dirents.some((d) => d.name.includes('\ufffd'))) {
+      return dirents.map((d) => ({ dirent: d, name: { text: d.name, exact: true }, path: folder + sep + d.name }));
+    }
+  }
+  const bytes = typeof folder === 'string' ? Buffer.from(folder) : folder;
+  const separator = Buffer.from(sep);
+  const dirents = readdirSync(bytes, { withFileTypes: true, encoding: 'buffer' }) as unknown as Dirent<Buffer>[];
+  return dirents.map((d) => {
+    const name = nameOf(d.name);
+    const path = Buffer.concat([bytes, separator, d.name]);
+    return { dirent: d, name, path: name.exact && typeof folder === 'string' ? path.toString() : path };
+  });
+}
+
 /** Content files by kind, as sorted paths relative to `dir` with forward slashes. */
 export async function findContentFiles(dir: string): Promise<ContentFiles> {
   const found: ContentFiles = { site: [], pages: [], categories: [], media: [], events: [], directory: [], problems: [], raw: new Map() };
@@ -85,24 +112,22 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
   const rootId = idOf(statSync(root));
   /** dev:ino of each folder read → the shown path it was read as */
   const seen = new Map<string, string>([[rootId, 'the content folder']]);
-  const stack: Pending[] = [{ path: Buffer.from(dir), shown: '', exact: true, kind: null, ancestors: new Set([rootId]) }];
+  const stack: Pending[] = [{ path: dir, shown: '', exact: true, kind: null, ancestors: new Set([rootId]) }];
 
   while (stack.length > 0) {
     const folder = stack.pop()!;
-    let entries: Dirent<Buffer>[];
+    let entries: Entry[];
     try {
-      entries = readdirSync(folder.path, { withFileTypes: true, encoding: 'buffer' }) as unknown as Dirent<Buffer>[];
+      entries = listFolder(folder.path);
     } catch (e) {
       if (folder.shown === '') throw e;
       problem(folder.shown, `cannot list the folder (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
       continue;
     }
-    for (const entry of entries) {
-      const name = nameOf(entry.name);
+    for (const { dirent: entry, name, path } of entries) {
       if (name.text.startsWith('.')) continue; // hidden files and folders are not content
       const shown = folder.shown === '' ? name.text : `${folder.shown}/${name.text}`;
       const exact = folder.exact && name.exact;
-      const path = Buffer.concat([folder.path, Buffer.from(sep), entry.name]);
       const fileKind: Kind | null =
         folder.kind === null
           ? ((TOP_FILE.exec(name.text)?.[1] as Kind | undefined) ?? null)
@@ -166,7 +191,7 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
           continue;
         }
         found[fileKind].push(shown);
-        if (!exact) found.raw.set(shown, path);
+        if (typeof path !== 'string') found.raw.set(shown, path);
       }
     }
   }

@@ -44,9 +44,12 @@ export function checkValue(value: unknown): ValueLimits {
       continue;
     }
     const container = v as Record<string | number, unknown>;
-    const keys: (string | number)[] = Array.isArray(v) ? v.map((_, i) => i) : Object.keys(v);
-    for (let k = keys.length - 1; k >= 0; k--) {
-      const key = keys[k];
+    // Arrays by index, objects by key, without building a key list for arrays (most values).
+    const isArray = Array.isArray(v);
+    const keys: string[] | null = isArray ? null : Object.keys(v);
+    const count = isArray ? (v as unknown[]).length : keys!.length;
+    for (let k = count - 1; k >= 0; k--) {
+      const key = isArray ? k : keys![k];
       const item = container[key];
       if (typeof item === 'bigint') {
         if (item >= -MAX_SAFE && item <= MAX_SAFE) container[key] = Number(item);
@@ -98,7 +101,8 @@ export function scanNesting(text: string, max = MAX_DEPTH): number {
       lineStart = false;
       if (flow === 0) {
         while (indents.length > 0 && indents[indents.length - 1] >= indent) indents.pop();
-        indents.push(indent);
+        // A line that opens a flow collection is no block level of its own (JSON's first `{`).
+        if (c !== 91 && c !== 123) indents.push(indent);
         let dashes = 0;
         for (let j = i; (text.charCodeAt(j) === 45 || text.charCodeAt(j) === 63) && text.charCodeAt(j + 1) === 32; j += 2) {
           dashes++;

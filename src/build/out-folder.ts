@@ -5,7 +5,6 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { printable } from '../printable.ts';
-import { DIST_FORMAT } from '../store/manifest.ts';
 
 export class OutFolderError extends Error {
   override name = 'OutFolderError';
@@ -26,7 +25,9 @@ export function isAulaDist(dir: string): boolean {
   const r = m as Record<string, unknown>;
   const isObj = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
   return (
-    r.format === DIST_FORMAT &&
+    // any format number: a dist of an older or newer aula is still aula's to replace
+    Number.isInteger(r.format) &&
+    (r.format as number) >= 1 &&
     typeof r.version === 'string' &&
     typeof r.built_at === 'string' &&
     typeof r.base_url === 'string' &&

@@ -33,7 +33,7 @@ const EVENT_FILE = /\.(?:md|yaml|yml|json)$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A file name for messages: its UTF-8 text, with any byte that is not valid UTF-8 as `\xNN`. */
-export function nameOf(bytes: Buffer): { text: string; exact: boolean } {
+function nameOf(bytes: Buffer): { text: string; exact: boolean } {
   try {
     return { text: utf8.decode(bytes), exact: true };
   } catch {
@@ -66,8 +66,6 @@ interface Pending {
   path: string | Buffer;
   /** shown path relative to the content folder, '' for the folder itself */
   shown: string;
-  /** whether `shown` is the folder's real name (no `\xNN` escapes) */
-  exact: boolean;
   kind: Kind | null;
   /** dev:ino of the folders on the way here, for loop detection */
   ancestors: ReadonlySet<string>;
@@ -112,7 +110,7 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
   const rootId = idOf(statSync(root));
   /** dev:ino of each folder read → the shown path it was read as */
   const seen = new Map<string, string>([[rootId, 'the content folder']]);
-  const stack: Pending[] = [{ path: dir, shown: '', exact: true, kind: null, ancestors: new Set([rootId]) }];
+  const stack: Pending[] = [{ path: dir, shown: '', kind: null, ancestors: new Set([rootId]) }];
 
   while (stack.length > 0) {
     const folder = stack.pop()!;
@@ -127,7 +125,6 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
     for (const { dirent: entry, name, path } of entries) {
       if (name.text.startsWith('.')) continue; // hidden files and folders are not content
       const shown = folder.shown === '' ? name.text : `${folder.shown}/${name.text}`;
-      const exact = folder.exact && name.exact;
       const fileKind: Kind | null =
         folder.kind === null
           ? ((TOP_FILE.exec(name.text)?.[1] as Kind | undefined) ?? null)
@@ -184,13 +181,14 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
           continue;
         }
         seen.set(id, shown);
-        stack.push({ path, shown, exact, kind: dirKind, ancestors: new Set([...folder.ancestors, id]) });
+        stack.push({ path, shown, kind: dirKind, ancestors: new Set([...folder.ancestors, id]) });
       } else if (fileKind !== null) {
         if (!isFile) {
           problem(shown, 'is not a regular file (a device, FIFO or socket); content files must be regular files');
           continue;
         }
         found[fileKind].push(shown);
+        // a path as bytes: this name or one on the way is not UTF-8, so `shown` cannot be opened
         if (typeof path !== 'string') found.raw.set(shown, path);
       }
     }

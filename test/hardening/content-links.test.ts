@@ -101,10 +101,12 @@ describe('file names', () => {
   it('bytes \\xff\\xfe in a name do not fail the build: the file is read, and shown escaped', () => {
     const dir = content('latin1');
     writeFileSync(Buffer.from(`${join(dir, 'events')}/caf\xe9-\xff\xfe.yaml`, 'latin1'), event(501, 'Named in Latin-1'));
+    mkdirSync(Buffer.from(`${join(dir, 'events')}/\xfe-folder`, 'latin1'));
+    writeFileSync(Buffer.from(`${join(dir, 'events')}/\xfe-folder/inner.yaml`, 'latin1'), event(504, 'In a Latin-1 folder'));
     const ok = aula(['build', '--content', dir, '--out', join(root, 'dist-latin1')]);
     expect(ok.err).toBe('');
     expect(ok.code).toBe(0);
-    expect(ok.out).toMatch(/5 events/);
+    expect(ok.out).toMatch(/6 events/);
     writeFileSync(Buffer.from(`${join(dir, 'events')}/bad-\xff.yaml`, 'latin1'), 'id: 502\n');
     const bad = aula(['check', '--content', dir]);
     expect(bad.code).toBe(1);

@@ -3,10 +3,11 @@
 // its owner. A second build waits for the first (it would replace the result anyway, and scripts
 // that start builds back to back should simply work), up to a bound, then gives up with one line.
 // A lock whose pid is no longer running (a build killed by kill -9) is taken over.
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { printable } from '../printable.ts';
 import { isRunning } from './process-alive.ts';
+import { readSmallFile } from './small-file.ts';
 
 export class LockError extends Error {
   override name = 'LockError';
@@ -25,12 +26,8 @@ export function lockPath(out: string): string {
 
 /** The pid written in a lock file, or null when it is unreadable or malformed. */
 function ownerOf(path: string): number | null {
-  try {
-    const text = readFileSync(path, 'utf8').trim();
-    return /^[1-9][0-9]{0,9}$/.test(text) ? Number(text) : null;
-  } catch {
-    return null;
-  }
+  const text = readSmallFile(path, 64)?.trim() ?? '';
+  return /^[1-9][0-9]{0,9}$/.test(text) ? Number(text) : null;
 }
 
 function tryCreate(path: string): boolean {
@@ -64,6 +61,18 @@ function takeOverStale(path: string, deadPid: number): void {
   else renameSync(aside, path); // a fresh lock slipped in between: put it back untouched
 }
 
+/** Removes a lock left empty by a writer that died between creating and writing it. */
+function takeOverEmpty(path: string): void {
+  const aside = `${path}.stale-${process.pid}-${Date.now()}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return;
+  }
+  if (readSmallFile(aside, 64)?.trim() === '') unlinkSync(aside);
+  else renameSync(aside, path);
+}
+
 /** Locks this process holds: a lock naming our own pid but not in here was left by an earlier process that had our pid. */
 const held = new Set<string>();
 
@@ -87,15 +96,16 @@ export async function lockOut(out: string, options: LockOptions = {}): Promise<(
       takeOverStale(path, owner);
       continue;
     }
-    // An empty lock is one being written this instant; if it stays empty, its writer died.
+    // An empty lock is one being written this instant; if it stays empty, its writer died. Only
+    // that is removed: anything else under the lock's name is not known to be aula's.
     if (owner === null) {
+      if (lstatSync(path, { throwIfNoEntry: false }) === undefined) continue; // released meanwhile
+      if (readSmallFile(path, 64)?.trim() !== '') {
+        throw new LockError(`${printable(path)} is in the way of the build lock and is not one aula wrote; remove it if no build is running`);
+      }
       unreadableSince ??= Date.now();
       if (Date.now() - unreadableSince > 2_000) {
-        try {
-          unlinkSync(path);
-        } catch {
-          // gone already
-        }
+        takeOverEmpty(path);
         unreadableSince = null;
         continue;
       }

@@ -2,9 +2,10 @@
 // which deletes what was there; so --out must be something aula can prove is its own (a dist it
 // wrote, recognised by its manifest), or hold nothing to lose. Checked before anything is
 // created, moved or removed.
-import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { printable } from '../printable.ts';
+import { readSmallFile } from './small-file.ts';
 
 export class OutFolderError extends Error {
   override name = 'OutFolderError';
@@ -15,9 +16,11 @@ export class OutFolderError extends Error {
  * type. A file that merely happens to be called manifest.json (a web app's, a package's) lacks them.
  */
 export function isAulaDist(dir: string): boolean {
+  const text = readSmallFile(join(dir, 'manifest.json'), 1_048_576);
+  if (text === null) return false;
   let m: unknown;
   try {
-    m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    m = JSON.parse(text);
   } catch {
     return false;
   }

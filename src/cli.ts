@@ -69,7 +69,7 @@ program
     const { counts, base_url } = result.manifest;
     console.log(
       `built ${printable(opts.out)}/ in ${(result.ms / 1000).toFixed(2)} s: ${counts.events} events (${counts.event_list_pages} static pages), ` +
-        `${counts.directory} directory objects, ${result.files} files; base URL ${base_url}`,
+        `${counts.directory} directory objects, ${result.files} files; base URL ${printable(base_url)}`,
     );
     if (opts.timings) {
       for (const [name, ms] of Object.entries(result.phases)) console.log(`  ${name.padEnd(14)} ${(ms / 1000).toFixed(2)} s`);

@@ -57,7 +57,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     try {
       const result = await build({ content, out, baseUrl });
       if (result.ok) {
-        log(`built in ${(result.ms / 1000).toFixed(2)} s: ${plural(result.manifest.counts.events, 'event')}, base URL ${result.manifest.base_url}`);
+        log(`built in ${(result.ms / 1000).toFixed(2)} s: ${plural(result.manifest.counts.events, 'event')}, base URL ${printable(result.manifest.base_url)}`);
         return true;
       }
       for (const problem of result.problems) log(formatProblem(problem));
@@ -122,9 +122,9 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
         building = null;
       });
     },
-    onError: (e) => log(`watching ${options.content} failed: ${e.message}; restart aula dev`),
+    onError: (e) => log(`watching ${printable(options.content)} failed: ${describeFailure(e)}; restart aula dev`),
   });
-  log(`watching ${options.content}/ for changes`);
+  log(`watching ${printable(options.content)}/ for changes`);
 
   return {
     get url() {

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Problem } from './content/problems.ts';
 import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from './defaults.ts';
+import { describeFailure } from './cli-failure.ts';
+import { printable } from './printable.ts';
 import { AULA_VERSION, DistError, parseManifest } from './store/manifest.ts';
 
 function port(value: string): number {
@@ -81,7 +83,10 @@ program
     const display = progressDisplay(process.stdout, opts.quiet ? 'quiet' : 'auto');
     let result;
     try {
-      result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream, minisearch: opts.minisearch, progress: display.update });
+      result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream, minisearch: opts.minisearch,
+        progress: display.update,
+        onWait: (message) => console.error(`aula: ${message}`),
+      });
     } finally {
       display.end();
     }
@@ -93,8 +98,8 @@ program
     if (opts.quiet) return;
     const { counts, base_url } = result.manifest;
     console.log(
-      `built ${opts.out}/ in ${(result.ms / 1000).toFixed(2)} s: ${counts.events} events (${counts.event_list_pages} static pages), ` +
-        `${counts.directory} directory objects, ${result.files} files; base URL ${base_url}`,
+      `built ${printable(opts.out)}/ in ${(result.ms / 1000).toFixed(2)} s: ${counts.events} events (${counts.event_list_pages} static pages), ` +
+        `${counts.directory} directory objects, ${result.files} files; base URL ${printable(base_url)}`,
     );
     if (opts.timings) {
       for (const [name, ms] of Object.entries(result.phases)) console.log(`  ${name.padEnd(14)} ${(ms / 1000).toFixed(2)} s`);
@@ -131,7 +136,14 @@ program
   .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string }) => {
     const { startDev } = await import('./dev/dev.ts');
     const dev = await startDev({ ...opts, log: (line) => console.log(`aula: ${line}`) });
-    console.log(`aula dev serving on ${dev.url}/v1/cms/event/ (watching ${opts.content}/)`);
+    // With broken content at start, serving begins at the first good build.
+    dev.serving.then(
+      (url) => console.log(`aula dev serving on ${url}/v1/cms/event/ (watching ${printable(opts.content)}/)`),
+      (e: unknown) => {
+        console.error(`aula: ${describeFailure(e)}`);
+        process.exit(1);
+      },
+    );
     const stop = () => void dev.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
@@ -178,7 +190,7 @@ program
       process.exitCode = 1;
       return;
     }
-    console.log(`${opts.content}/ is valid: ${model.events.length} events, ${model.directory.length} directory objects.`);
+    console.log(`${printable(opts.content)}/ is valid: ${model.events.length} events, ${model.directory.length} directory objects.`);
   });
 
 program
@@ -194,7 +206,7 @@ program
   });
 
 program.parseAsync().catch((e: unknown) => {
-  if (e instanceof DistError || (e instanceof Error && ['DevError', 'InitError', 'ServeError'].includes(e.name))) console.error(`aula: ${e.message}`);
-  else console.error(e);
+  console.error(`aula: ${describeFailure(e)}`);
+  if (process.env.AULA_DEBUG && e instanceof Error) console.error(e.stack);
   process.exit(1);
 });

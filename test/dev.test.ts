@@ -91,13 +91,21 @@ describe('aula dev', () => {
 });
 
 describe('aula dev on content that never built', () => {
-  it('prints every problem and refuses to start', async () => {
+  it('prints every problem, waits for a fix, then serves', async () => {
     const root = tempDir('aula-dev-');
     cleanup.push(async () => removeDir(root));
-    const content = writeContent(join(root, 'content'), { ...FIXTURE_FILES, [EVENT]: FIXTURE_FILES[EVENT].replace('allday: false', 'allday: vielleicht') });
+    const broken = FIXTURE_FILES[EVENT].replace('allday: false', 'allday: vielleicht');
+    const content = writeContent(join(root, 'content'), { ...FIXTURE_FILES, [EVENT]: broken });
     const logs: string[] = [];
-    await expect(startDev({ content, out: join(root, 'dist'), port: 0, host: '127.0.0.1', log: (l) => logs.push(l) })).rejects.toThrow(/no good build yet/);
+    const dev = await startDev({ content, out: join(root, 'dist'), port: 0, host: '127.0.0.1', log: (l) => logs.push(l), debounceMs: 100 });
+    cleanup.push(() => dev.close());
     expect(logs.some((l) => l.startsWith(`${EVENT}:6:`))).toBe(true);
+    expect(logs.some((l) => /waiting for a fix/.test(l))).toBe(true);
+    expect(dev.url).toBe('');
+    writeFileSync(join(content, EVENT), FIXTURE_FILES[EVENT]);
+    const url = await dev.serving;
+    expect(dev.url).toBe(url);
+    expect((await request(`${url}/v1/cms/event/42/?fields=title`)).json().title).toBe(ORIGINAL_TITLE);
   });
 });
 

@@ -1,6 +1,6 @@
 // `aula build`: content/ → validated model → data files → static pages, written to a staging
 // folder and swapped in only when complete.
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createApi } from '../api/core.ts';
 import { EVENT_LIST_PATH } from '../api/events/list.ts';
@@ -14,7 +14,9 @@ import { routingFiles } from './routing-files.ts';
 import { datasetFrom, memorySource } from '../store/dataset.ts';
 import { AULA_VERSION, DIST_FORMAT, digestsOf, type Manifest } from '../store/manifest.ts';
 import { DEFAULT_UPSTREAM } from '../defaults.ts';
-import { recoverDist, removeStaleStaging, stagingDir, swapIn } from './swap.ts';
+import { lockOut } from './lock.ts';
+import { checkOutFolder } from './out-folder.ts';
+import { createStaging, recoverDist, removeStaging, removeStaleStaging, swapIn } from './swap.ts';
 
 export interface BuildOptions {
   content: string;
@@ -29,6 +31,10 @@ export interface BuildOptions {
   progress?: (phase: string, done?: number, total?: number) => void;
   /** write autocomplete/minisearch.json and minisearch-options.js (default true) */
   minisearch?: boolean;
+  /** told when another build holds the lock on `out` and this one waits */
+  onWait?: (message: string) => void;
+  /** how long to wait for another build into `out` (default 10 minutes) */
+  lockWaitMs?: number;
 }
 
 export { DEFAULT_UPSTREAM };
@@ -65,8 +71,15 @@ function sizeOf(files: DistFiles, dir: string): number {
 function writeAll(dir: string, files: DistFiles): void {
   for (const [rel, content] of files) {
     const path = join(dir, rel);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, content);
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    } catch (e) {
+      // node names no path when the write itself fails (ENOSPC, EIO); the user needs to know where.
+      const errno = e as NodeJS.ErrnoException;
+      if (typeof errno.code === 'string' && errno.path === undefined) errno.path = path;
+      throw e;
+    }
   }
 }
 
@@ -82,14 +95,34 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   };
   options.progress?.('load content');
   const out = resolve(options.out);
-  recoverDist(out);
-  removeStaleStaging(out);
+  // Refused before anything is created: --out is replaced wholesale, so it must be ours to replace.
+  checkOutFolder(out, options.content);
+  mkdirSync(dirname(out), { recursive: true });
+  const unlock = await lockOut(out, { onWait: options.onWait, waitMs: options.lockWaitMs });
+  try {
+    // Checked again under the lock: while this build waited, another may have changed --out.
+    checkOutFolder(out, options.content);
+    recoverDist(out);
+    removeStaleStaging(out);
+    return await buildLocked(options, out, started, phases, phase);
+  } finally {
+    unlock();
+  }
+}
+
+async function buildLocked(
+  options: BuildOptions,
+  out: string,
+  started: number,
+  phases: Record<string, number>,
+  phase: (name: string, next?: string) => void,
+): Promise<BuildResult> {
   const { model, problems } = await loadContent(resolve(options.content));
   phase('load content', 'render data');
   if (!model) return { ok: false, problems };
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
 
-  const staging = stagingDir(out);
+  const staging = createStaging(out);
   try {
     const files = await renderDataFiles(model, baseUrl);
     const minisearch = options.minisearch !== false;
@@ -173,7 +206,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     phase('swap');
     return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases };
   } catch (e) {
-    rmSync(staging, { recursive: true, force: true });
+    removeStaging(staging);
     throw e;
   }
 }

@@ -1,51 +1,81 @@
 // Replacing dist/ without ever leaving a half-written one in its place: the new tree is written
 // beside it, then swapped in by two renames. A crash between the two leaves the old tree under
 // its parked name, and `recoverDist` puts it back before anything reads or builds.
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+//
+// Nothing is removed that aula cannot prove it made: a staging folder carries a marker file from
+// its creation until it holds a manifest, a parked folder is a former dist (its manifest), and
+// names must match exactly what this module writes — a user's `.aula-old-dist-notes` is not ours.
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { isAulaDist } from './out-folder.ts';
+import { isRunning } from './process-alive.ts';
 
+const STAGING_MARKER = '.aula-staging';
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const parkedPrefix = (out: string) => `.aula-old-${basename(out)}-`;
 const stagingPrefix = (out: string) => `.aula-tmp-${basename(out)}-`;
+/** `<prefix><pid>-<ms>`, nothing more: the pid is group 1. */
+const ownName = (prefix: string) => new RegExp(`^${escapeRegExp(prefix)}([1-9][0-9]*)-[0-9]+$`);
 
-export function stagingDir(out: string): string {
-  return join(dirname(out), `${stagingPrefix(out)}${process.pid}-${Date.now()}`);
+function isEmptyDir(dir: string): boolean {
+  try {
+    return readdirSync(dir).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A folder this module made: a staging folder (marker or manifest) or a parked dist. */
+function provablyOurs(dir: string): boolean {
+  return existsSync(join(dir, STAGING_MARKER)) || isAulaDist(dir) || isEmptyDir(dir);
+}
+
+/** Creates the staging folder (and --out's parent if needed) with its marker. */
+export function createStaging(out: string): string {
+  const dir = join(dirname(out), `${stagingPrefix(out)}${process.pid}-${Date.now()}`);
+  mkdirSync(dirname(out), { recursive: true });
+  mkdirSync(dir); // not recursive: fails rather than adopting a folder that exists
+  writeFileSync(join(dir, STAGING_MARKER), `${process.pid}\n`);
+  return dir;
+}
+
+/** Removes a staging folder of this build (after a failure). */
+export function removeStaging(dir: string): void {
+  if (provablyOurs(dir)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** Puts a parked dist back when a swap was interrupted, and clears leftovers of dead builds. */
 export function recoverDist(out: string): void {
   const parent = dirname(out);
   if (!existsSync(parent)) return;
-  const entries = readdirSync(parent);
-  const parked = entries.filter((e) => e.startsWith(parkedPrefix(out))).sort();
+  const pattern = ownName(parkedPrefix(out));
+  const parked = readdirSync(parent)
+    .filter((e) => pattern.test(e) && provablyOurs(join(parent, e)))
+    .sort((a, b) => Number(a.split('-').pop()) - Number(b.split('-').pop()));
   if (!existsSync(out) && parked.length > 0) renameSync(join(parent, parked.pop()!), out);
   for (const e of parked) rmSync(join(parent, e), { recursive: true, force: true });
 }
 
 /** Moves `staged` to `out`, replacing what was there. */
 export function swapIn(staged: string, out: string): void {
+  // From here on the manifest proves the folder is aula's; the marker must not ship in the dist.
+  unlinkSync(join(staged, STAGING_MARKER));
   const parked = join(dirname(out), `${parkedPrefix(out)}${process.pid}-${Date.now()}`);
   const hadOld = existsSync(out);
   if (hadOld) renameSync(out, parked);
   renameSync(staged, out);
-  if (hadOld) rmSync(parked, { recursive: true, force: true });
+  if (hadOld && provablyOurs(parked)) rmSync(parked, { recursive: true, force: true });
 }
 
 /** Staging folders of builds that are no longer running. */
 export function removeStaleStaging(out: string): void {
   const parent = dirname(out);
   if (!existsSync(parent)) return;
+  const pattern = ownName(stagingPrefix(out));
   for (const e of readdirSync(parent)) {
-    if (!e.startsWith(stagingPrefix(out))) continue;
-    const pid = Number(e.slice(stagingPrefix(out).length).split('-')[0]);
-    if (pid !== process.pid && !isRunning(pid)) rmSync(join(parent, e), { recursive: true, force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    const pid = Number(pattern.exec(e)?.[1]);
+    if (!pid || pid === process.pid || isRunning(pid)) continue;
+    if (provablyOurs(join(parent, e))) rmSync(join(parent, e), { recursive: true, force: true });
   }
 }

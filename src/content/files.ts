@@ -1,7 +1,13 @@
 // Finding and reading the files of a content folder.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import fg from 'fast-glob';
+//
+// The walk never leaves the folder: a symbolic link is followed only when its target is inside
+// it (else it is a problem naming the link, never its target or the target's bytes); a link that
+// leads back to a folder on its own path is a loop, and every real folder is read once, so links
+// cannot make the walk run forever or grow without bound. Only regular files are read (a FIFO
+// named `x.yaml` would block the read forever). File names that are not valid UTF-8 are read
+// through their raw bytes and shown with `\xNN` escapes.
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { Problem } from './problems.ts';
 
 export interface ContentFiles {
@@ -11,49 +17,204 @@ export interface ContentFiles {
   media: string[];
   events: string[];
   directory: string[];
+  /** links leading outside, loops, unreadable folders, special files */
+  problems: Problem[];
+  /** full paths, as bytes, of files whose names are not valid UTF-8 (by their shown name) */
+  raw: Map<string, Buffer>;
 }
 
-const DATA = '{yaml,yml,json}';
-const PATTERNS = [
-  `site.${DATA}`,
-  `pages.${DATA}`,
-  `categories.${DATA}`,
-  `media.${DATA}`,
-  `media/**/*.${DATA}`,
-  `events/**/*.{md,${DATA}}`,
-  `directory/**/*.${DATA}`,
-];
+type Kind = 'site' | 'pages' | 'categories' | 'media' | 'events' | 'directory';
+
+const TOP_FILE = /^(site|pages|categories|media)\.(?:yaml|yml|json)$/;
+const TOP_DIRS: ReadonlySet<string> = new Set(['media', 'events', 'directory']);
+const DATA_FILE = /\.(?:yaml|yml|json)$/;
+const EVENT_FILE = /\.(?:md|yaml|yml|json)$/;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A file name for messages: its UTF-8 text, with any byte that is not valid UTF-8 as `\xNN`. */
+function nameOf(bytes: Buffer): { text: string; exact: boolean } {
+  try {
+    return { text: utf8.decode(bytes), exact: true };
+  } catch {
+    let text = '';
+    for (let i = 0; i < bytes.length; ) {
+      const lead = bytes[i];
+      const n = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
+      let piece: string | null = null;
+      if (n > 0 && i + n <= bytes.length) {
+        try {
+          piece = utf8.decode(bytes.subarray(i, i + n));
+        } catch {
+          piece = null;
+        }
+      }
+      if (piece === null) {
+        text += `\\x${lead.toString(16).padStart(2, '0')}`;
+        i++;
+      } else {
+        text += piece;
+        i += n;
+      }
+    }
+    return { text, exact: false };
+  }
+}
+
+interface Pending {
+  /** path to read the folder by: bytes once a name on the way is not UTF-8 */
+  path: string | Buffer;
+  /** shown path relative to the content folder, '' for the folder itself */
+  shown: string;
+  kind: Kind | null;
+  /** dev:ino of the folders on the way here, for loop detection */
+  ancestors: ReadonlySet<string>;
+}
+
+const idOf = (s: Stats) => `${s.dev}:${s.ino}`;
+
+interface Entry {
+  dirent: Dirent<string> | Dirent<Buffer>;
+  name: { text: string; exact: boolean };
+  path: string | Buffer;
+}
+
+/**
+ * The entries of a folder with their paths. Names are listed as text (fast); only a folder with
+ * a name that did not decode (U+FFFD) is listed again as bytes, to read that file by its bytes.
+ */
+function listFolder(folder: string | Buffer): Entry[] {
+  if (typeof folder === 'string') {
+    const dirents = readdirSync(folder, { withFileTypes: true });
+    if (!dirents.some((d) => d.name.includes('\ufffd'))) {
+      return dirents.map((d) => ({ dirent: d, name: { text: d.name, exact: true }, path: folder + sep + d.name }));
+    }
+  }
+  const bytes = typeof folder === 'string' ? Buffer.from(folder) : folder;
+  const separator = Buffer.from(sep);
+  const dirents = readdirSync(bytes, { withFileTypes: true, encoding: 'buffer' }) as unknown as Dirent<Buffer>[];
+  return dirents.map((d) => {
+    const name = nameOf(d.name);
+    const path = Buffer.concat([bytes, separator, d.name]);
+    return { dirent: d, name, path: name.exact && typeof folder === 'string' ? path.toString() : path };
+  });
+}
 
 /** Content files by kind, as sorted paths relative to `dir` with forward slashes. */
 export async function findContentFiles(dir: string): Promise<ContentFiles> {
-  const found: ContentFiles = { site: [], pages: [], categories: [], media: [], events: [], directory: [] };
-  // Sorted, because directory listing order differs between file systems and builds must not.
-  const paths = (await fg(PATTERNS, { cwd: dir, onlyFiles: true })).sort();
-  for (const path of paths) {
-    const slash = path.indexOf('/');
-    const head = slash < 0 ? path.slice(0, path.indexOf('.')) : path.slice(0, slash);
-    found[head as keyof ContentFiles].push(path);
+  const found: ContentFiles = { site: [], pages: [], categories: [], media: [], events: [], directory: [], problems: [], raw: new Map() };
+  const problem = (file: string, message: string) => found.problems.push({ file, line: 1, column: 1, key: '', message });
+  const root = realpathSync(dir, { encoding: 'buffer' });
+  const rootSlash = Buffer.concat([root, Buffer.from(sep)]);
+  const isInside = (real: Buffer) => real.equals(root) || (real.length > rootSlash.length && real.subarray(0, rootSlash.length).equals(rootSlash));
+  const rootId = idOf(statSync(root));
+  /** dev:ino of each folder read → the shown path it was read as */
+  const seen = new Map<string, string>([[rootId, 'the content folder']]);
+  const stack: Pending[] = [{ path: dir, shown: '', kind: null, ancestors: new Set([rootId]) }];
+
+  while (stack.length > 0) {
+    const folder = stack.pop()!;
+    let entries: Entry[];
+    try {
+      entries = listFolder(folder.path);
+    } catch (e) {
+      if (folder.shown === '') throw e;
+      problem(folder.shown, `cannot list the folder (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+      continue;
+    }
+    for (const { dirent: entry, name, path } of entries) {
+      if (name.text.startsWith('.')) continue; // hidden files and folders are not content
+      const shown = folder.shown === '' ? name.text : `${folder.shown}/${name.text}`;
+      const fileKind: Kind | null =
+        folder.kind === null
+          ? ((TOP_FILE.exec(name.text)?.[1] as Kind | undefined) ?? null)
+          : (folder.kind === 'events' ? EVENT_FILE : DATA_FILE).test(name.text)
+            ? folder.kind
+            : null;
+      const dirKind: Kind | null = folder.kind ?? (TOP_DIRS.has(name.text) ? (name.text as Kind) : null);
+      if (fileKind === null && dirKind === null) continue;
+
+      // Listing types decide for plain files and folders (a stat per file would cost ~0.2 s per
+      // 100,000 files); links, and the rare file system that gives no type, are stat'ed.
+      let info: Stats | null = null;
+      try {
+        if (entry.isSymbolicLink()) {
+          let real: Buffer;
+          try {
+            real = realpathSync(path, { encoding: 'buffer' });
+          } catch (e) {
+            const code = (e as NodeJS.ErrnoException).code;
+            if (code === 'ELOOP') problem(shown, 'is a symbolic link that loops (too many levels of links)');
+            else if (fileKind !== null) problem(shown, `is a symbolic link whose target cannot be read (${code ?? 'error'})`);
+            continue;
+          }
+          info = statSync(real);
+          if (!isInside(real)) {
+            // Only what would be read matters (media files are checked where they are named). The
+            // target is not named: the message must not reveal anything outside the folder.
+            if (fileKind !== null || (dirKind !== null && info.isDirectory())) {
+              problem(shown, 'is a symbolic link that leads outside the content folder; links must stay inside it');
+            }
+            continue;
+          }
+        } else if (entry.isDirectory()) {
+          info = dirKind === null ? null : statSync(path);
+        } else if (!entry.isFile()) {
+          info = lstatSync(path);
+        }
+      } catch {
+        continue; // vanished while listing
+      }
+      const isDirectory = info ? info.isDirectory() : entry.isDirectory();
+      const isFile = info ? info.isFile() : entry.isFile();
+
+      if (isDirectory) {
+        if (dirKind === null || info === null) continue;
+        const id = idOf(info);
+        if (folder.ancestors.has(id)) {
+          problem(shown, `is a symbolic link that loops back to ${seen.get(id)}`);
+          continue;
+        }
+        const first = seen.get(id);
+        if (first !== undefined) {
+          problem(shown, `is a symbolic link to ${first}, which is read already; a folder may be part of the content once`);
+          continue;
+        }
+        seen.set(id, shown);
+        stack.push({ path, shown, kind: dirKind, ancestors: new Set([...folder.ancestors, id]) });
+      } else if (fileKind !== null) {
+        if (!isFile) {
+          problem(shown, 'is not a regular file (a device, FIFO or socket); content files must be regular files');
+          continue;
+        }
+        found[fileKind].push(shown);
+        // a path as bytes: this name or one on the way is not UTF-8, so `shown` cannot be opened
+        if (typeof path !== 'string') found.raw.set(shown, path);
+      }
+    }
   }
+  // Sorted, because directory listing order differs between file systems and builds must not.
+  for (const kind of ['site', 'pages', 'categories', 'media', 'events', 'directory'] as const) found[kind].sort();
   return found;
 }
 
 export type FileText = { ok: true; text: string } | { ok: false; problem: Problem };
 
-// fatal: invalid UTF-8 is an error rather than silently becoming U+FFFD; a BOM is dropped.
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
  * Synchronous on purpose: for ~100,000 small files readFileSync measured 0.5–0.9 s against
  * 5–6 s for fs.promises.readFile at any concurrency (each read is several thread-pool round
  * trips), and the parsing that follows is on this thread anyway.
+ *
+ * `raw`: the file's full path as bytes, when its name is not valid UTF-8 (see ContentFiles.raw).
  */
-export function readContentFile(dir: string, file: string): FileText {
+export function readContentFile(dir: string, file: string, raw?: Buffer): FileText {
   const fail = (message: string): FileText => ({ ok: false, problem: { file, line: 1, column: 1, key: '', message } });
   let bytes: Buffer;
   try {
-    bytes = readFileSync(join(dir, file));
+    bytes = readFileSync(raw ?? join(dir, file));
   } catch (e) {
-    return fail(`cannot read the file: ${(e as Error).message}`);
+    // The code only: node's message repeats the full path, which is outside the content's view.
+    return fail(`cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   try {
     return { ok: true, text: utf8.decode(bytes) };

@@ -23,13 +23,13 @@ export async function loadContent(dir: string): Promise<{ model: Model | null; p
   try {
     files = await findContentFiles(dir);
   } catch (e) {
-    return folderProblem(`cannot list the content folder: ${(e as Error).message}`);
+    return folderProblem(`cannot list the content folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-  const problems: Problem[] = [];
+  const problems: Problem[] = [...files.problems];
   const parseAll = <T>(paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] => {
     const records: Sourced<T>[] = [];
     for (const file of paths) {
-      const read = readContentFile(dir, file);
+      const read = readContentFile(dir, file, files.raw.get(file));
       const parsed = read.ok ? parse(file, read.text) : { records: [], problems: [read.problem] };
       for (const record of parsed.records) records.push(record);
       for (const problem of parsed.problems) problems.push(problem);
@@ -58,7 +58,7 @@ export async function loadContent(dir: string): Promise<{ model: Model | null; p
   await resolveMediaFiles(dir, media, issues);
   checkEvents(events, { pages: pagesByUid, categories: categoriesById, media: mediaById }, issues);
   checkDirectory(directory, issues);
-  problems.push(...locate(dir, issues));
+  problems.push(...locate(dir, issues, files.raw));
 
   if (problems.length > 0) return { model: null, problems: problems.sort(compareProblems) };
   const model: Model = {
@@ -78,7 +78,7 @@ function compareDirectory(a: DirectoryObject, b: DirectoryObject): number {
 }
 
 /** Positions the issues found across files, reading each affected file once more. */
-function locate(dir: string, issues: readonly FileIssue[]): Problem[] {
+function locate(dir: string, issues: readonly FileIssue[], raw: ReadonlyMap<string, Buffer>): Problem[] {
   const byFile = new Map<string, FileIssue[]>();
   for (const issue of issues) {
     const list = byFile.get(issue.file);
@@ -86,7 +86,7 @@ function locate(dir: string, issues: readonly FileIssue[]): Problem[] {
     else byFile.set(issue.file, [issue]);
   }
   return [...byFile].flatMap(([file, fileIssues]) => {
-    const read = readContentFile(dir, file);
+    const read = readContentFile(dir, file, raw.get(file));
     return read.ok ? locateIssues(file, read.text, fileIssues) : [read.problem];
   });
 }

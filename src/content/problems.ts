@@ -1,4 +1,5 @@
 // What the loader reports about content it cannot accept.
+import { printable } from '../printable.ts';
 
 export interface Problem {
   /** path relative to the content folder, forward slashes */
@@ -12,9 +13,10 @@ export interface Problem {
   message: string;
 }
 
+/** `file:line:column key: message`, escaped for a terminal (file names may hold any character). */
 export function formatProblem(p: Problem): string {
   const where = `${p.file}:${p.line}:${p.column}`;
-  return p.key === '' ? `${where} ${p.message}` : `${where} ${p.key}: ${p.message}`;
+  return printable(p.key === '' ? `${where} ${p.message}` : `${where} ${p.key}: ${p.message}`);
 }
 
 /** Orders by file, then line, then column; ties keep their order (Array.prototype.sort is stable). */

@@ -1,8 +1,9 @@
 // Reads the objects of one content file: a pure function of (path, text), so that files can be
 // parsed in any order or place; checks that need other files come later (see checks.ts).
 import { Fields, isObject } from './fields.ts';
-import { describeValue, IssueSink, type Issue, type Problem } from './problems.ts';
-import { dataPart, locateIssues, readData } from './source.ts';
+import { describeValue, formatKey, IssueSink, type Issue, type Problem } from './problems.ts';
+import { dataPart, locateIssues, readData, TOO_DEEP, type DataValue } from './source.ts';
+import { positionOf, scanNesting } from './value-limits.ts';
 
 /** A record and where it came from, so that later checks can point back at it. */
 export interface Sourced<T> {
@@ -29,6 +30,8 @@ export function parseFile<T>(file: string, text: string, read: ReadObject<T>, sh
   if (!part.ok) return { records: [], problems: [part.problem] };
   const data = readData(file, part);
   if (!data.ok) return { records: [], problems: data.problems };
+  const limited = limitProblems(file, text, part, data);
+  if (limited) return { records: [], problems: limited };
 
   const issues: Issue[] = [];
   const records: Sourced<T>[] = [];
@@ -51,4 +54,32 @@ export function parseFile<T>(file: string, text: string, read: ReadObject<T>, sh
     refuse(null, shape === 'one' ? 'a mapping' : 'a mapping or a list of mappings', value);
   }
   return { records, problems: issues.length > 0 ? locateIssues(file, text, issues) : [] };
+}
+
+/**
+ * Values too deep or integers too large: reported instead of reading any record of the file (its
+ * records would only repeat the same problems in other words).
+ */
+function limitProblems(file: string, text: string, part: { text: string; lineOffset: number }, data: DataValue & { ok: true }): Problem[] | null {
+  const { tooDeep, unsafe } = data.limits;
+  if (!tooDeep && unsafe.length === 0) return null;
+  const listed = Array.isArray(data.value);
+  const issue = (path: readonly (string | number)[], message: string): Issue =>
+    listed && typeof path[0] === 'number' ? { item: path[0], key: path.slice(1), at: 'value', message } : { item: null, key: path, at: 'value', message };
+  if (tooDeep) {
+    // Locating the path would parse thousands of levels with `yaml`; the text scan finds the spot.
+    const at = scanNesting(part.text);
+    if (at >= 0) {
+      const { line, column } = positionOf(part.text, at);
+      const key = issue(tooDeep, TOO_DEEP);
+      return [{ file, line: line + part.lineOffset, column, key: formatKey(key.key), message: TOO_DEEP }];
+    }
+    return locateIssues(file, text, [issue(tooDeep, TOO_DEEP)]);
+  }
+  const max = Number.MAX_SAFE_INTEGER;
+  return locateIssues(
+    file,
+    text,
+    unsafe.map((u) => issue(u.path, `${u.text} is too large: integers must lie between -${max} and ${max} (2^53-1)`)),
+  );
 }

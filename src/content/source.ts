@@ -7,6 +7,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { splitFrontMatter } from './front-matter.ts';
 import { formatKey, type Issue, type Path, type Problem } from './problems.ts';
+import { checkValue, MAX_DEPTH, positionOf, scanNesting, type ValueLimits } from './value-limits.ts';
 import { parseYamlSubset } from './yaml-subset.ts';
 
 export const isMarkdown = (file: string) => file.endsWith('.md');
@@ -24,16 +25,35 @@ export function dataPart(file: string, text: string): DataPart {
   return { ok: true, text: fm.yaml, lineOffset: fm.lineOffset, body: fm.body };
 }
 
-export type DataValue = { ok: true; value: unknown } | { ok: false; problems: Problem[] };
+export type DataValue = { ok: true; value: unknown; limits: ValueLimits } | { ok: false; problems: Problem[] };
+
+export const TOO_DEEP = `nested deeper than ${MAX_DEPTH} levels (lists and mappings inside each other); content may nest at most ${MAX_DEPTH}`;
 
 export function readData(file: string, part: { text: string; lineOffset: number }): DataValue {
-  const fast = isJson(file) ? readJson(part.text) : parseYamlSubset(part.text);
-  if (fast && 'value' in fast) return { ok: true, value: fast.value };
+  let fast: ReturnType<typeof readJson>;
+  try {
+    fast = isJson(file) ? readJson(part.text) : parseYamlSubset(part.text);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    fast = undefined; // nested deep enough to exhaust the stack: judged below
+  }
+  if (fast && 'value' in fast) {
+    const limits = checkValue(fast.value);
+    // JSON.parse has rounded an integer beyond 2^53-1: read again, keeping its digits.
+    if (!(isJson(file) && limits.unsafe.length > 0)) return { ok: true, value: fast.value, limits };
+  }
+  // `yaml` copes with thousands of levels but not with a megabyte of `[`: refuse those first.
+  const deepAt = scanNesting(part.text);
+  if (deepAt >= 0) {
+    const { line, column } = positionOf(part.text, deepAt);
+    return { ok: false, problems: [{ file, line: line + part.lineOffset, column, key: '', message: TOO_DEEP }] };
+  }
   const lineCounter = new LineCounter();
   let errors: { offset: number; message: string }[];
   let value: unknown;
   try {
-    const doc = parseDocument(part.text, { lineCounter, prettyErrors: false });
+    // Integers as BigInt: one beyond 2^53-1 is then reported as written (see value-limits.ts).
+    const doc = parseDocument(part.text, { lineCounter, prettyErrors: false, intAsBigInt: true });
     errors = doc.errors.map((e) => ({ offset: e.pos[0], message: e.message }));
     if (errors.length === 0) value = doc.toJS();
   } catch (e) {
@@ -44,7 +64,12 @@ export function readData(file: string, part: { text: string; lineOffset: number 
   if (fast && 'error' in fast && (fast.error.offset !== undefined || errors.length === 0)) {
     errors = [{ offset: fast.error.offset ?? 0, message: fast.error.message }];
   }
-  if (errors.length === 0) return { ok: true, value };
+  if (errors.length === 0) {
+    const limits = checkValue(value);
+    // Numbers left unsafe here were written as floats (1e20): not integers that lost digits.
+    limits.unsafe = limits.unsafe.filter((u) => u.text !== '');
+    return { ok: true, value, limits };
+  }
   const language = isJson(file) ? 'JSON' : 'YAML';
   const problems = errors.map(({ offset, message }): Problem => {
     const { line, col } = lineCounter.linePos(offset);

@@ -4,8 +4,11 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { build } from '../build/build.ts';
+import { describeFailure } from '../cli-failure.ts';
+import { checkOutFolder } from '../build/out-folder.ts';
 import { formatProblem } from '../content/index.ts';
-import { startServer } from '../server/http.ts';
+import { printable } from '../printable.ts';
+import { startServer, type RunningServer } from '../server/http.ts';
 import { watchFolder } from './watch.ts';
 
 export interface DevOptions {
@@ -21,12 +24,11 @@ export interface DevOptions {
 }
 
 export interface DevServer {
-  url: string;
+  /** the server's address; '' while no build has succeeded yet */
+  readonly url: string;
+  /** resolves with the address once serving: at once after a good first build, else after the first fix */
+  readonly serving: Promise<string>;
   close(): Promise<void>;
-}
-
-export class DevError extends Error {
-  override name = 'DevError';
 }
 
 /** The address clients use for a bound host; a wildcard bind is reached through localhost. */
@@ -46,6 +48,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const { log } = options;
   const content = resolve(options.content);
   const out = resolve(options.out);
+  checkOutFolder(out, content);
   // With port 0 the address is known only after listening, too late for the first build.
   const baseUrl = options.baseUrl ?? (options.port !== 0 ? localUrl(options.host, options.port) : undefined);
 
@@ -54,21 +57,41 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     try {
       const result = await build({ content, out, baseUrl });
       if (result.ok) {
-        log(`built in ${(result.ms / 1000).toFixed(2)} s: ${plural(result.manifest.counts.events, 'event')}, base URL ${result.manifest.base_url}`);
+        log(`built in ${(result.ms / 1000).toFixed(2)} s: ${plural(result.manifest.counts.events, 'event')}, base URL ${printable(result.manifest.base_url)}`);
         return true;
       }
       for (const problem of result.problems) log(formatProblem(problem));
-      log(`${plural(result.problems.length, 'problem')} found; still serving the last good build`);
+      log(`${plural(result.problems.length, 'problem')} found; ${running ? 'still serving the last good build' : 'waiting for a fix'}`);
     } catch (e) {
-      log(`build failed: ${(e as Error).stack ?? String(e)}; still serving the last good build`);
+      log(`build failed: ${describeFailure(e)}; ${running ? 'still serving the last good build' : 'waiting for a fix'}`);
     }
     return false;
   }
 
-  if (!(await buildOnce()) && !existsSync(join(out, 'manifest.json'))) {
-    throw new DevError(`${options.content} has no good build yet; fix the problems above and start again`);
+  // Broken content at start is not fatal: dev waits for the fix (the watch below sees it) and
+  // serves from the first good build. A dist left by an earlier run is served meanwhile.
+  let running: RunningServer | null = null;
+  let markServing!: (url: string) => void;
+  let failServing!: (e: Error) => void;
+  const serving = new Promise<string>((ok, fail) => {
+    markServing = ok;
+    failServing = fail;
+  });
+  serving.catch(() => {}); // a caller that never awaits it must not crash the process
+  const startServing = async () => {
+    try {
+      running = await startServer({ dist: out, port: options.port, host: options.host, watch: false, log });
+      markServing(running.url);
+    } catch (e) {
+      failServing(e as Error);
+    }
+  };
+  if ((await buildOnce()) || existsSync(join(out, 'manifest.json'))) {
+    await startServing();
+    await serving; // a port in use is the caller's error at start
+  } else {
+    log(`nothing to serve until ${printable(options.content)}/ builds; waiting for a fix`);
   }
-  const running = await startServer({ dist: out, port: options.port, host: options.host, watch: false, log });
 
   // Builds run one at a time; changes arriving meanwhile are collected for the next one.
   const pending = new Set<string>();
@@ -78,8 +101,10 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     while (pending.size > 0 && !closed) {
       const changed = [...pending].sort();
       pending.clear();
-      log(`changed: ${describeChanges(changed)}`);
-      if (await buildOnce()) running.reload();
+      log(`changed: ${printable(describeChanges(changed))}`);
+      if (!(await buildOnce()) || closed) continue;
+      if (running) running.reload();
+      else await startServing();
     }
   };
 
@@ -97,17 +122,20 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
         building = null;
       });
     },
-    onError: (e) => log(`watching ${options.content} failed: ${e.message}; restart aula dev`),
+    onError: (e) => log(`watching ${printable(options.content)} failed: ${describeFailure(e)}; restart aula dev`),
   });
-  log(`watching ${options.content}/ for changes`);
+  log(`watching ${printable(options.content)}/ for changes`);
 
   return {
-    url: running.url,
+    get url() {
+      return running?.url ?? '';
+    },
+    serving,
     async close() {
       closed = true;
       watcher.close();
       await building;
-      await running.close(2_000);
+      await running?.close(2_000);
     },
   };
 }

@@ -1,8 +1,15 @@
 // A recursive watch of the content folder that reports settled batches of changed files: an
 // editor's save is several events (write, rename, chmod) and a checkout touches many files, and
 // either should cause one rebuild, not a burst.
-import { watch, type FSWatcher } from 'node:fs';
-import { sep } from 'node:path';
+//
+// On Linux, node's `recursive: true` is emulated in JavaScript and follows files by inode: after
+// an editor's atomic save (write a temporary file, rename it over the original) it no longer
+// sees that file, so deleting or moving it away later went unnoticed and dev kept serving it.
+// Here every folder is watched itself (inotify on a folder reports every name that appears in
+// it or leaves it, whatever inode it has), and folders that appear or go are added or dropped.
+// macOS and Windows watch recursively in the kernel, by name; there node's own watch is used.
+import { lstatSync, readdirSync, watch, type FSWatcher } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 
 export interface WatchOptions {
   /** quiet time before a batch is reported */
@@ -16,6 +23,8 @@ export interface WatchOptions {
 /** Swap files, backups and lock files of common editors: saving must not rebuild twice. */
 const EDITOR_NOISE = /(?:^|\/)(?:\.#[^/]*|#[^/]*#|[^/]*~|[^/]*\.sw[a-p]|4913|\.DS_Store)$/;
 
+const NATIVE_RECURSIVE = process.platform === 'darwin' || process.platform === 'win32';
+
 export function watchFolder(dir: string, options: WatchOptions): { close(): void } {
   const changed = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -25,20 +34,99 @@ export function watchFolder(dir: string, options: WatchOptions): { close(): void
     changed.clear();
     if (batch.length > 0) options.onBatch(batch);
   };
-  // node:fs watch is recursive on Linux, macOS and Windows from Node 20 on, new subfolders included
-  const watcher: FSWatcher = watch(dir, { recursive: true }, (_event, filename) => {
-    // some platforms cannot name the file; a rebuild is still right
-    const path = filename ? filename.toString().split(sep).join('/') : '(unknown file)';
+  const report = (path: string) => {
     if (EDITOR_NOISE.test(path) || options.ignore(path)) return;
     changed.add(path);
     clearTimeout(timer);
     timer = setTimeout(flush, options.debounceMs);
-  });
-  watcher.on('error', options.onError);
+  };
+  const tree = NATIVE_RECURSIVE ? watchNative(dir, report, options.onError) : watchEveryFolder(dir, report, options);
   return {
     close() {
       clearTimeout(timer);
-      watcher.close();
+      tree.close();
+    },
+  };
+}
+
+function watchNative(dir: string, report: (path: string) => void, onError: (e: Error) => void): { close(): void } {
+  const watcher: FSWatcher = watch(dir, { recursive: true }, (_event, filename) => {
+    // some platforms cannot name the file; a rebuild is still right
+    report(filename ? filename.toString().split(sep).join('/') : '(unknown file)');
+  });
+  watcher.on('error', onError);
+  return watcher;
+}
+
+function watchEveryFolder(root: string, report: (path: string) => void, options: WatchOptions): { close(): void } {
+  const watchers = new Map<string, FSWatcher>();
+  const relativePath = (abs: string) => relative(root, abs).split(sep).join('/');
+
+  /** Watches `top` and every folder below it (not through symbolic links). */
+  const add = (top: string) => {
+    const stack = [top];
+    while (stack.length > 0) {
+      const folder = stack.pop()!;
+      if (watchers.has(folder) || (folder !== root && options.ignore(relativePath(folder)))) continue;
+      let watcher: FSWatcher;
+      try {
+        watcher = watch(folder, (event, name) => changedIn(folder, event, name));
+      } catch (e) {
+        if (folder === root) throw e;
+        continue; // gone again already
+      }
+      watcher.on('error', (e) => {
+        // A watched folder that is removed can end its watch with an error; the root cannot.
+        drop(folder);
+        if (folder === root) options.onError(e);
+      });
+      watchers.set(folder, watcher);
+      let entries: string[] = [];
+      try {
+        entries = readdirSync(folder, { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => e.name);
+      } catch {
+        // removed meanwhile: its own event follows
+      }
+      for (const name of entries) stack.push(join(folder, name));
+    }
+  };
+
+  const drop = (folder: string) => {
+    for (const [path, watcher] of watchers) {
+      if (path === folder || path.startsWith(folder + sep)) {
+        watcher.close();
+        watchers.delete(path);
+      }
+    }
+  };
+
+  const changedIn = (folder: string, event: string, name: string | Buffer | null) => {
+    if (name === null) {
+      report(relativePath(folder) || '(unknown file)');
+      return;
+    }
+    const abs = join(folder, name.toString());
+    report(relativePath(abs));
+    if (event !== 'rename') return;
+    // A name appeared or went: a new folder (made, or moved in) is watched, a gone one dropped.
+    let isFolder = false;
+    try {
+      isFolder = lstatSync(abs).isDirectory();
+    } catch {
+      // gone
+    }
+    // Dropped first even when it is a folder: one moved in over a watched name is a new folder.
+    drop(abs);
+    if (isFolder) add(abs);
+  };
+
+  add(root);
+  return {
+    close() {
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
     },
   };
 }

@@ -1,0 +1,84 @@
+// I/O failures of the CLI: one line on stderr naming the path and the cause, exit 1, and nothing
+// half-written left behind. A full disk and a read-only file system are real (small tmpfs mounts,
+// when the test may mount — it runs as root in CI); the rest are real paths.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_FILES } from '../fixture-content.ts';
+import { removeDir, SAMPLE_CONTENT, tempDir, writeContent } from '../helpers.ts';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
+
+let root: string;
+let content: string;
+beforeAll(() => {
+  root = tempDir('aula-io-');
+  content = writeContent(join(root, 'content'), FIXTURE_FILES);
+});
+afterAll(() => removeDir(root));
+
+function aula(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function expectOneLine(r: { code: number | null; err: string }, pattern: RegExp) {
+  expect(r.code).toBe(1);
+  const lines = r.err.trimEnd().split('\n');
+  expect(lines, r.err).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+  expect(lines[0]).not.toMatch(/[\x00-\x08\x0b-\x1f]/);
+}
+
+/** A tmpfs of `size` at a new folder, or null when this process may not mount. */
+function mountTmpfs(options: string): string | null {
+  const dir = join(root, `mnt-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(dir);
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir]);
+  return r.status === 0 ? dir : null;
+}
+const unmount = (dir: string) => spawnSync('umount', [dir]);
+
+describe('I/O failures are one line naming the path and the cause', () => {
+  it('a full disk (ENOSPC): names the file being written; no staging folder or lock is left', (ctx) => {
+    const mnt = mountTmpfs('size=160k');
+    if (!mnt) return ctx.skip();
+    try {
+      const r = aula('build', '--content', SAMPLE_CONTENT, '--out', join(mnt, 'dist'));
+      expectOneLine(r, new RegExp(`^aula: ${mnt}/\\.aula-tmp-dist-\\d+-\\d+/\\S+: no space left on the device \\[ENOSPC\\] \\(write\\)$`));
+      expect(readdirSync(mnt)).toEqual([]);
+    } finally {
+      unmount(mnt);
+    }
+  });
+
+  it('a read-only file system (EROFS)', (ctx) => {
+    const mnt = mountTmpfs('ro,size=64k');
+    if (!mnt) return ctx.skip();
+    try {
+      expectOneLine(aula('build', '--content', content, '--out', join(mnt, 'dist')), new RegExp(`^aula: ${mnt}/\\S+: read-only file system \\[EROFS\\]`));
+    } finally {
+      unmount(mnt);
+    }
+  });
+
+  it('a file where a folder is expected (ENOTDIR), with control characters in the path escaped', () => {
+    writeFileSync(join(root, 'a-file'), 'not a folder');
+    expectOneLine(aula('build', '--content', content, '--out', join(root, 'a-file', 'dist')), /^aula: .*\/a-file\/dist: a part of the path is a file, not a folder \[ENOTDIR\]/);
+    const r = aula('build', '--content', content, '--out', join(root, 'a-file', 'd\x1b[31m\nx'));
+    expectOneLine(r, /a-file\/d\\u001b\[31m\\nx: a part of the path is a file, not a folder \[ENOTDIR\]/);
+  });
+
+  it('permission denied (EACCES), where the test is not root', (ctx) => {
+    if (process.getuid?.() === 0) return ctx.skip(); // root writes anywhere; the formatter's unit test covers the wording
+    const locked = join(root, 'locked');
+    mkdirSync(locked, { mode: 0o555 });
+    expectOneLine(aula('build', '--content', content, '--out', join(locked, 'dist')), /^aula: .*locked\/\S+: permission denied \[EACCES\]/);
+  });
+
+  it('missing files (ENOENT): serve and nginx name the file', () => {
+    expectOneLine(aula('serve', '--dist', join(root, 'missing'), '--port', '0'), /^aula: .*missing.*/);
+    expectOneLine(aula('nginx', '--dist', join(root, 'missing')), /^aula: .*missing\/manifest\.json: no such file or folder \[ENOENT\] \(open\)$/);
+  });
+});

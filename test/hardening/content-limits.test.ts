@@ -1,0 +1,138 @@
+// Hostile shapes of content values: nesting thousands of levels deep (JSON, YAML, front matter),
+// Markdown nested thousands deep, huge bodies, integers beyond 2^53-1. Each ends as a
+// `file:line:column key: message` problem (or bounded output), never a stack overflow or a hang.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatProblem, loadContent } from '../../src/content/index.ts';
+import { FIXTURE_FILES } from '../fixture-content.ts';
+import { builtAndServed, removeDir, tempDir, writeContent } from '../helpers.ts';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
+const HEAD = 'title: Deep\nstart: 2025-03-01T10:00\nend: 2025-03-01T11:00\nlast_modified: 2025-01-01\n';
+const JSON_HEAD = '"title": "Deep", "start": "2025-03-01T10:00", "end": "2025-03-01T11:00", "last_modified": "2025-01-01"';
+const TOO_DEEP = /nested deeper than 64 levels/;
+
+let root: string;
+let n = 0;
+beforeAll(() => {
+  root = tempDir('aula-limits-');
+});
+afterAll(() => removeDir(root));
+
+async function load(files: Record<string, string>) {
+  const dir = writeContent(join(root, `c${n++}`), { ...FIXTURE_FILES, ...files });
+  const started = Date.now();
+  const result = await loadContent(dir);
+  return { ...result, lines: result.problems.map(formatProblem), ms: Date.now() - started, dir };
+}
+
+const nestedJson = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+function nestedYamlBlock(depth: number): string {
+  let y = 'keywords:\n';
+  for (let i = 1; i < depth; i++) y += `${' '.repeat(i)}a:\n`;
+  return `${y}${' '.repeat(depth)}b: 1\n`;
+}
+
+describe('nesting depth', () => {
+  it('JSON nested 5,000 levels: a problem with file:line:column, via the CLI as one line each, no stack trace', () => {
+    const dir = writeContent(join(root, 'cli-deep'), { ...FIXTURE_FILES, 'events/deep.json': `{"id": 1, ${JSON_HEAD}, "keywords": ${nestedJson(5_000)}}` });
+    const r = spawnSync(process.execPath, [BIN, 'build', '--content', dir, '--out', join(root, 'cli-deep-dist')], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^events\/deep\.json:1:\d+ nested deeper than 64 levels/m);
+    expect(r.stderr).not.toMatch(/RangeError|Maximum call stack|at .*\.ts:\d+/);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(2); // the problem and the summary
+  });
+
+  it('a megabyte of brackets in JSON and in YAML, and YAML block nesting 3,000 deep, end promptly as problems', async () => {
+    const { lines, ms } = await load({
+      'events/brackets.json': `{"id": 1, ${JSON_HEAD}, "keywords": ${'['.repeat(1_000_000)}`,
+      'events/brackets.yaml': `id: 2\n${HEAD}keywords: ${'['.repeat(1_000_000)}\n`,
+      'events/block.yaml': `id: 3\n${HEAD}${nestedYamlBlock(3_000)}`,
+      'events/front.md': `---\nid: 4\n${HEAD}keywords: ${nestedJson(3_000)}\n---\nBody\n`,
+    });
+    expect(ms).toBeLessThan(10_000);
+    const of = (file: string) => lines.filter((l) => l.startsWith(`${file}:`));
+    expect(of('events/brackets.json')).toEqual([expect.stringMatching(TOO_DEEP)]);
+    expect(of('events/brackets.yaml')).toEqual([expect.stringMatching(/^events\/brackets\.yaml:6:\d+ nested deeper than 64 levels/)]);
+    expect(of('events/block.yaml')).toEqual([expect.stringMatching(/^events\/block\.yaml:\d+:\d+ (keywords[.\w]*: )?nested deeper than 64 levels/)]);
+    // front matter: the line counts from the top of the file, past the opening ---
+    expect(of('events/front.md')).toEqual([expect.stringMatching(/^events\/front\.md:7:\d+ (keywords[\[\]\d]*: )?nested deeper than 64 levels/)]);
+  });
+
+  it('64 levels are allowed, 65 are not (the event object counts as one)', async () => {
+    const ok = await load({ 'events/e.json': `{"id": 1, ${JSON_HEAD}, "keywords": ${nestedJson(63)}}` });
+    expect(ok.lines).toEqual([]);
+    const deep = await load({ 'events/e.json': `{"id": 1, ${JSON_HEAD}, "keywords": ${nestedJson(64)}}` });
+    expect(deep.lines).toEqual([expect.stringMatching(/^events\/e\.json:1:\d+ keywords(\[0\]){63}: nested deeper than 64 levels/)]);
+  });
+
+  it('the deepest value allowed stays a bounded page: JSON and the browsable HTML', async () => {
+    // 63 levels with 1,000 leaves at the bottom: the worst shape the limit lets through
+    const keywords = `${'['.repeat(62)}[${Array.from({ length: 1_000 }, (_, i) => i).join(',')}]${']'.repeat(62)}`;
+    const source = `{"id": 1, ${JSON_HEAD}, "keywords": ${keywords}}`;
+    const site = await builtAndServed(writeContent(join(root, 'deep-page'), { ...FIXTURE_FILES, 'events/deep.json': source }));
+    try {
+      const json = await site.get('/v1/cms/event/1/');
+      expect(json.status).toBe(200);
+      expect(json.text.length).toBeLessThan(20 * source.length);
+      const html = await site.get('/v1/cms/event/1/', { headers: { accept: 'text/html' } });
+      expect(html.status).toBe(200);
+      expect(html.headers.get('content-type')).toMatch(/text\/html/);
+      expect(html.text.length).toBeLessThan(2_000_000);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('Markdown nested 3,000 deep (blockquotes, lists) stays a small body', async () => {
+    const quotes = `${'> '.repeat(3_000)}deep quote\n`;
+    const lists = Array.from({ length: 3_000 }, (_, i) => `${' '.repeat(i * 2)}- item`).join('\n');
+    const quoteLines = Array.from({ length: 3_000 }, (_, i) => `${'>'.repeat(i + 1)} x`).join('\n');
+    const { model, lines } = await load({
+      'events/q.md': `---\nid: 1\n${HEAD}---\n${quotes}`,
+      'events/l.md': `---\nid: 2\n${HEAD}---\n${lists}\n`,
+      'events/ql.md': `---\nid: 3\n${HEAD}---\n${quoteLines}\n`,
+    });
+    expect(lines).toEqual([]);
+    for (const id of [1, 2, 3]) {
+      const body = model!.events.find((e) => e.id === id)!.body;
+      expect(body.length).toBeLessThan(100_000);
+      expect(body.split('<blockquote>').length - 1).toBeLessThanOrEqual(20);
+    }
+  });
+
+  it('a body beyond 4 Mi characters of HTML is a problem', async () => {
+    const { lines } = await load({ 'events/big.md': `---\nid: 1\n${HEAD}---\n${'word '.repeat(860_000)}\n` });
+    expect(lines).toEqual([expect.stringMatching(/^events\/big\.md:2:1 body: the body is \d+ characters of HTML; at most 4194304 are allowed$/)]);
+  });
+});
+
+describe('integers beyond 2^53-1', () => {
+  it('are reported as written (…993, not …992) in YAML, JSON, front matter and list files', async () => {
+    const { lines } = await load({
+      'events/a.yaml': `id: 9007199254740993\n${HEAD}`,
+      'events/b.json': `{"id": 9007199254740993, ${JSON_HEAD}}`,
+      'events/c.md': `---\nid: -9007199254740995\n${HEAD}---\nBody\n`,
+      'events/d.yaml': `- id: 7\n  ${HEAD.trimEnd().split('\n').join('\n  ')}\n- id: 12345678901234567890123\n  ${HEAD.trimEnd().split('\n').join('\n  ')}\n`,
+      'events/e.yaml': `id: 8\n${HEAD}dfp_points: 9007199254740992\n`,
+    });
+    const tooLarge = (text: string) => `${text} is too large: integers must lie between -9007199254740991 and 9007199254740991 (2^53-1)`;
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `events/a.yaml:1:5 id: ${tooLarge('9007199254740993')}`,
+        `events/b.json:1:8 id: ${tooLarge('9007199254740993')}`,
+        `events/c.md:2:5 id: ${tooLarge('-9007199254740995')}`,
+        `events/d.yaml:6:7 id: ${tooLarge('12345678901234567890123')}`,
+        `events/e.yaml:6:13 dfp_points: ${tooLarge('9007199254740992')}`,
+      ]),
+    );
+    expect(lines.join('\n')).not.toMatch(/id: 9007199254740992/);
+  });
+
+  it('the largest safe integer is accepted', async () => {
+    const { lines, model } = await load({ 'events/a.yaml': `id: 9007199254740991\n${HEAD}` });
+    expect(lines).toEqual([]);
+    expect(model!.events.some((e) => e.id === Number.MAX_SAFE_INTEGER)).toBe(true);
+  });
+});

@@ -1,0 +1,125 @@
+// The content walk never leaves the content folder and never hangs: symbolic links out, loops,
+// special files; file names that are not UTF-8 or hold terminal escapes. Real folders, real links,
+// `aula build`/`aula check` as real processes.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatProblem, loadContent } from '../../src/content/index.ts';
+import { FIXTURE_FILES } from '../fixture-content.ts';
+import { removeDir, tempDir, writeContent } from '../helpers.ts';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
+const event = (id: number, title = `Event ${id}`) =>
+  `id: ${id}\ntitle: ${title}\nstart: 2025-03-01T10:00\nend: 2025-03-01T11:00\nlast_modified: 2025-01-01\n`;
+
+let root: string;
+let outside: string;
+beforeAll(() => {
+  root = tempDir('aula-links-');
+  outside = writeContent(join(root, 'outside'), {
+    'hostname.yaml': event(900, 'SECRET-OUTSIDE-BYTES'),
+    'folder/e.yaml': event(901, 'SECRET-OUTSIDE-FOLDER'),
+  });
+});
+afterAll(() => removeDir(root));
+
+function aula(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000, env });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function content(name: string, extra: Record<string, string> = {}): string {
+  return writeContent(join(root, name), { ...FIXTURE_FILES, ...extra });
+}
+
+describe('symbolic links', () => {
+  it('a link to a file or folder outside is an error naming the link, never its target or bytes', () => {
+    const dir = content('out-links');
+    symlinkSync(join(outside, 'hostname.yaml'), join(dir, 'events', 'leak.yaml'));
+    symlinkSync(join(outside, 'folder'), join(dir, 'directory', 'elsewhere'));
+    const r = aula(['build', '--content', dir, '--out', join(root, 'dist-out-links')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('events/leak.yaml:1:1 is a symbolic link that leads outside the content folder');
+    expect(r.err).toContain('directory/elsewhere:1:1 is a symbolic link that leads outside the content folder');
+    expect(r.err).not.toContain('SECRET');
+    expect(r.err).not.toContain(outside);
+  });
+
+  it('site.yaml -> /proc/self/environ: refused, and no environment value appears in the output', () => {
+    const dir = content('environ');
+    const siteLink = join(dir, 'site.yaml');
+    removeDir(siteLink);
+    symlinkSync('/proc/self/environ', siteLink);
+    const env = { ...process.env, AULA_CANARY: 'canary-4f9c1e-do-not-print' };
+    const r = aula(['check', '--content', dir], env);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^site\.yaml:1:1 is a symbolic link that leads outside the content folder/m);
+    expect(r.err).not.toContain('canary-4f9c1e');
+    for (const value of Object.values(env)) if (value && value.length >= 12 && !root.includes(value)) expect(r.err).not.toContain(value);
+  });
+
+  it('loops (file links, a folder linking to its ancestor) end promptly as errors', async () => {
+    const dir = content('loops');
+    symlinkSync('b.yaml', join(dir, 'events', 'a.yaml'));
+    symlinkSync('a.yaml', join(dir, 'events', 'b.yaml'));
+    mkdirSync(join(dir, 'events', 'deep'));
+    symlinkSync('..', join(dir, 'events', 'deep', 'up'));
+    symlinkSync(join(dir, 'events'), join(dir, 'directory', 'again'));
+    const started = Date.now();
+    const rssBefore = process.memoryUsage().rss;
+    const { model, problems } = await loadContent(dir);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
+    expect(model).toBeNull();
+    const lines = problems.map(formatProblem);
+    expect(lines).toContain('events/a.yaml:1:1 is a symbolic link that loops (too many levels of links)');
+    expect(lines).toContain('events/b.yaml:1:1 is a symbolic link that loops (too many levels of links)');
+    expect(lines).toContain('events/deep/up:1:1 is a symbolic link that loops back to events');
+    expect(lines).toContain('directory/again:1:1 is a symbolic link to events, which is read already; a folder may be part of the content once');
+  });
+
+  it('links that stay inside the folder are followed', async () => {
+    const dir = content('inside', { 'shared/talk.yaml': event(77, 'Shared talk'), 'drafts/more/e.yaml': event(78, 'Linked folder') });
+    symlinkSync('../shared/talk.yaml', join(dir, 'events', 'talk.yaml'));
+    symlinkSync(join(dir, 'drafts', 'more'), join(dir, 'events', 'linked-folder'));
+    const { model, problems } = await loadContent(dir);
+    expect(problems.map(formatProblem)).toEqual([]);
+    expect(model!.events.map((e) => e.title)).toEqual(expect.arrayContaining(['Shared talk', 'Linked folder']));
+  });
+
+  it('a FIFO named like a content file is an error, not a read that never returns', async () => {
+    const dir = content('fifo');
+    const made = spawnSync('mkfifo', [join(dir, 'events', 'pipe.yaml')]);
+    if (made.status !== 0) return; // no mkfifo on this system
+    const { problems } = await loadContent(dir);
+    expect(problems.map(formatProblem)).toContain('events/pipe.yaml:1:1 is not a regular file (a device, FIFO or socket); content files must be regular files');
+  });
+});
+
+describe('file names', () => {
+  it('bytes \\xff\\xfe in a name do not fail the build: the file is read, and shown escaped', () => {
+    const dir = content('latin1');
+    writeFileSync(Buffer.from(`${join(dir, 'events')}/caf\xe9-\xff\xfe.yaml`, 'latin1'), event(501, 'Named in Latin-1'));
+    mkdirSync(Buffer.from(`${join(dir, 'events')}/\xfe-folder`, 'latin1'));
+    writeFileSync(Buffer.from(`${join(dir, 'events')}/\xfe-folder/inner.yaml`, 'latin1'), event(504, 'In a Latin-1 folder'));
+    const ok = aula(['build', '--content', dir, '--out', join(root, 'dist-latin1')]);
+    expect(ok.err).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/6 events/);
+    writeFileSync(Buffer.from(`${join(dir, 'events')}/bad-\xff.yaml`, 'latin1'), 'id: 502\n');
+    const bad = aula(['check', '--content', dir]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/^events\/bad-\\xff\.yaml:1:1 title: required key is missing$/m);
+  });
+
+  it('names with ESC sequences and newlines are printed escaped, one line per problem', () => {
+    const dir = content('escapes');
+    writeFileSync(join(dir, 'events', 'x\x1b[2J\x1b[31mred\nFAKE.yaml'), 'id: 503\n');
+    const r = aula(['check', '--content', dir]);
+    expect(r.code).toBe(1);
+    expect(r.err).not.toMatch(/\x1b/);
+    expect(r.err).toContain('events/x\\u001b[2J\\u001b[31mred\\nFAKE.yaml:1:1 title: required key is missing');
+    expect(r.err.split('\n').filter((l) => l.startsWith('FAKE'))).toEqual([]);
+  });
+});

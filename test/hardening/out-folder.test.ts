@@ -1,0 +1,192 @@
+// `aula build --out` replaces the folder it names, so it must refuse every folder that is not
+// provably its own — and leave such a folder byte-identical. Concurrent builds into one --out are
+// serialized by a lock. Real CLI processes on real folders.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockOut, lockPath } from '../../src/build/lock.ts';
+import { loadDataset } from '../../src/store/dataset.ts';
+import { FIXTURE_FILES } from '../fixture-content.ts';
+import { buildOk, removeDir, tempDir, writeContent } from '../helpers.ts';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
+
+let root: string;
+let content: string;
+
+function aula(cwd: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** Every path under `dir` (files and folders) → sha1 of a file's bytes or 'dir'. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) {
+        out.set(relative(dir, path), 'dir');
+        walk(path);
+      } else out.set(relative(dir, path), createHash('sha1').update(readFileSync(path)).digest('hex'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Runs `aula build` with --out, expects a refusal: exit 1, one line naming --out, nothing changed under `watched`. */
+function expectRefused(cwd: string, out: string, watched: string, pattern: RegExp) {
+  const before = snapshot(watched);
+  const r = aula(cwd, 'build', '--content', content, '--out', out);
+  expect(r.code).toBe(1);
+  const lines = r.err.trimEnd().split('\n');
+  expect(lines, r.err).toHaveLength(1);
+  expect(lines[0]).toMatch(/^aula: --out /);
+  expect(lines[0]).toMatch(pattern);
+  expect(snapshot(watched)).toEqual(before);
+}
+
+beforeAll(() => {
+  root = tempDir('aula-out-');
+  content = writeContent(join(root, 'project', 'content'), FIXTURE_FILES);
+  writeFileSync(join(root, 'project', 'package.json'), '{"name":"my-site"}\n');
+  writeFileSync(join(root, 'project', 'notes.txt'), 'keep me\n');
+});
+afterAll(() => removeDir(root));
+
+describe('aula build --out refuses folders that are not its own, touching nothing', () => {
+  it('the content folder itself, its parent, a folder inside it, and all of them through a symbolic link', () => {
+    const project = join(root, 'project');
+    expectRefused(project, content, project, /is the content folder/);
+    expectRefused(project, project, project, /contains the content folder/);
+    expectRefused(project, join(content, 'events'), project, /lies inside the content folder/);
+    expectRefused(project, join(content, 'new-dist'), project, /lies inside the content folder/);
+    symlinkSync(content, join(root, 'link-to-content'));
+    symlinkSync(project, join(root, 'link-to-project'));
+    expectRefused(root, join(root, 'link-to-content'), project, /is the content folder/);
+    expectRefused(root, join(root, 'link-to-project', 'content', 'dist'), project, /lies inside the content folder/);
+    expect(existsSync(join(content, 'dist'))).toBe(false);
+  });
+
+  it('`.` in a project, an unrelated folder with files, a foreign manifest.json, a file', () => {
+    const project = join(root, 'project');
+    const other = writeContent(join(root, 'photos'), { 'a.jpg': 'jpeg', 'sub/b.jpg': 'jpeg' });
+    const web = writeContent(join(root, 'web'), { 'manifest.json': '{"name":"PWA","format":1}\n', 'index.html': '<p>' });
+    writeFileSync(join(root, 'a-file'), 'data');
+    expectRefused(project, '.', project, /contains the content folder/);
+    expectRefused(other, '.', other, /is not empty and is not a dist written by aula/);
+    expectRefused(root, other, other, /is not empty and is not a dist written by aula/);
+    expectRefused(root, web, web, /not a dist written by aula/);
+    expectRefused(root, join(root, 'a-file'), root, /exists and is not a folder/);
+    expect(readFileSync(join(root, 'a-file'), 'utf8')).toBe('data');
+  });
+
+  it('accepts an absent folder, an empty one, and a dist it wrote before', () => {
+    const absent = join(root, 'out-absent', 'deeper', 'dist');
+    expect(aula(root, 'build', '--content', content, '--out', absent).code).toBe(0);
+    expect(existsSync(join(absent, 'manifest.json'))).toBe(true);
+    const empty = join(root, 'out-empty');
+    mkdirSync(empty);
+    expect(aula(root, 'build', '--content', content, '--out', empty).code).toBe(0);
+    // a previous aula dist is replaced (the second build over the first)
+    const again = aula(root, 'build', '--content', content, '--out', absent);
+    expect(again.code, again.err).toBe(0);
+    expect(loadDataset(absent).events.table.length).toBe(4);
+  });
+
+  it('`aula dev --out` refuses the same folders', () => {
+    const project = join(root, 'project');
+    const before = snapshot(project);
+    const r = aula(project, 'dev', '--content', content, '--out', project, '--port', '0');
+    expect(r.code).toBe(1);
+    expect(r.err.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/^aula: --out .*contains the content folder/);
+    expect(snapshot(project)).toEqual(before);
+  });
+});
+
+describe('the swap removes only what aula made', () => {
+  it('folders beside --out with look-alike names survive a build', async () => {
+    const dir = tempDir('aula-lookalike-');
+    try {
+      const dist = join(dir, 'dist');
+      await buildOk({ content, out: dist, precompress: false });
+      // a user's folders whose names resemble the parked and staging names, one even exactly
+      // (pid of no running process), but holding no aula marker or manifest
+      const mine = {
+        '.aula-old-dist-notes/a.txt': 'mine',
+        '.aula-old-dist-123-456/a.txt': 'mine',
+        '.aula-tmp-dist-999999-1/a.txt': 'mine',
+        '.aula-old-dist-foo-1-2/a.txt': 'mine',
+      };
+      writeContent(dir, mine);
+      await buildOk({ content, out: dist, precompress: false });
+      for (const [rel, text] of Object.entries(mine)) expect(readFileSync(join(dir, rel), 'utf8')).toBe(text);
+      expect(existsSync(join(dist, '.aula-staging'))).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('concurrent builds into one --out', () => {
+  function buildProcess(out: string) {
+    const child = spawn(process.execPath, [BIN, 'build', '--content', content, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    return new Promise<{ code: number | null; output: string }>((ok) => child.on('exit', (code) => ok({ code, output })));
+  }
+
+  it('are serialized by the lock: both end cleanly, the dist is valid, no lock or staging left', async () => {
+    const dir = tempDir('aula-concurrent-');
+    try {
+      const out = join(dir, 'dist');
+      for (let round = 0; round < 2; round++) {
+        const results = await Promise.all([buildProcess(out), buildProcess(out), buildProcess(out)]);
+        for (const r of results) {
+          expect(r.code, r.output).toBe(0);
+          expect(r.output).not.toMatch(/ENOTEMPTY|ENOENT|at .*\.ts:/);
+        }
+        expect(loadDataset(out).events.table.length).toBe(4);
+        expect(readdirSync(dir).sort()).toEqual(['dist']);
+      }
+    } finally {
+      removeDir(dir);
+    }
+  }, 60_000);
+
+  it('a stale lock of a dead process is taken over', async () => {
+    const dir = tempDir('aula-stale-');
+    try {
+      const out = join(dir, 'dist');
+      const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+      writeFileSync(lockPath(out), `${dead.stdout}\n`);
+      const r = await buildProcess(out);
+      expect(r.code, r.output).toBe(0);
+      expect(existsSync(lockPath(out))).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  }, 30_000);
+
+  it('a live lock makes a build wait (with a message), and gives up with one line after the bound', async () => {
+    const dir = tempDir('aula-live-');
+    try {
+      const out = join(dir, 'dist');
+      const release = await lockOut(out);
+      const told: string[] = [];
+      await expect(lockOut(out, { waitMs: 300, onWait: (m) => told.push(m) })).rejects.toThrow(/is locked by another build \(pid \d+/);
+      expect(told).toEqual([expect.stringMatching(/^waiting for the build by pid \d+ into .*dist to finish$/)]);
+      const second = lockOut(out, { waitMs: 5_000 });
+      setTimeout(release, 200);
+      (await second)();
+      expect(existsSync(lockPath(out))).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

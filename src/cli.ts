@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Problem } from './content/problems.ts';
 import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from './defaults.ts';
-import { AULA_VERSION, DistError, parseManifest } from './store/manifest.ts';
+import { DistError, parseManifest } from './store/manifest.ts';
+import { AULA_VERSION } from './version.ts';
 
 function port(value: string): number {
   const n = Number(value);
@@ -50,9 +51,10 @@ program
   .option('--base-url <url>', "absolute URL the API is served under (default: site.yaml's base_url)", absoluteUrl)
   .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', absoluteUrl, DEFAULT_UPSTREAM)
   .option('--timings', 'print how long each phase took')
-  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean }) => {
+  .option('--edge', 'also bundle the API for Cloudflare Workers / workerd into <out>/edge/')
+  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; edge?: boolean }) => {
     const { build } = await import('./build/build.ts');
-    const result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream });
+    const result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream, edge: opts.edge });
     if (!result.ok) {
       await reportProblems(result.problems);
       process.exitCode = 1;

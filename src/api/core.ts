@@ -8,7 +8,7 @@ import { describeRoutes, metadataBody } from './metadata.ts';
 import { negotiate } from './negotiate.ts';
 import { QueryParams } from './query.ts';
 import {
-  baseHeaders, detail, etagOf, json, matchesEtag, notAcceptable, notFound,
+  baseHeaders, detail, type Digest, etagOf, json, matchesEtag, notAcceptable, notFound,
   type ApiRequest, type ApiResponse,
 } from './respond.ts';
 import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
@@ -19,6 +19,8 @@ export interface ApiOptions {
   cacheControl?: string;
   /** bounds of the in-memory cache of finished answers */
   cacheLimits?: CacheLimits;
+  /** the ETag hash (default: plain JS, so the core runs where node:crypto does not) */
+  digest?: Digest;
 }
 
 export { DEFAULT_CACHE_CONTROL };
@@ -70,7 +72,7 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) headers[name] = headerValue(name, value);
     if (response.status === 200) {
-      headers.ETag = etagOf(response.body);
+      headers.ETag = etagOf(response.body, options.digest);
       headers['Cache-Control'] = cacheControl;
     }
     headers['Content-Length'] = String(Buffer.byteLength(response.body));

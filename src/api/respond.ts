@@ -1,5 +1,5 @@
 // The response type of the API core and the headers every answer carries.
-import { createHash } from 'node:crypto';
+import { base64url, sha1 } from './sha1.ts';
 
 export interface ApiRequest {
   method: string;
@@ -47,9 +47,17 @@ export function invalid(errors: Readonly<Record<string, readonly string[]>>, ext
   return json(400, JSON.stringify(errors), extra);
 }
 
+/**
+ * The SHA-1 of a body as unpadded base64url. Injected, so the core needs no node: module: the
+ * server passes node:crypto's (native, much faster), the edge worker uses the plain-JS default.
+ */
+export type Digest = (body: string | Uint8Array) => string;
+
+export const portableDigest: Digest = (body) => base64url(sha1(body));
+
 /** A strong validator from the body bytes: equal bodies, equal tags, whichever process answers. */
-export function etagOf(body: string | Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+export function etagOf(body: string | Uint8Array, digest: Digest = portableDigest): string {
+  return `"${digest(body)}"`;
 }
 
 /** Whether an If-None-Match header names the tag (weak comparison, as RFC 9110 asks for GET/HEAD). */

@@ -11,7 +11,9 @@ import { compressionPool } from '../deploy/compress-pool.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES, renderDataFiles, type DistFiles } from '../store/data-files.ts';
 import { routingFiles } from './routing-files.ts';
 import { datasetFrom, memorySource } from '../store/dataset.ts';
-import { AULA_VERSION, DIST_FORMAT, type Manifest } from '../store/manifest.ts';
+import { nodeDigest } from '../server/digest.ts';
+import { DIST_FORMAT, type Manifest } from '../store/manifest.ts';
+import { AULA_VERSION } from '../version.ts';
 import { DEFAULT_UPSTREAM } from '../defaults.ts';
 import { recoverDist, removeStaleStaging, stagingDir, swapIn } from './swap.ts';
 
@@ -24,6 +26,8 @@ export interface BuildOptions {
   upstream?: string;
   /** write .gz/.br beside the public files (default true; `aula dev` skips it) */
   precompress?: boolean;
+  /** also write dist/edge/: the API bundled as a Workers/workerd module, with example configs */
+  edge?: boolean;
 }
 
 export { DEFAULT_UPSTREAM };
@@ -109,7 +113,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
     // The pages come from the API core over the data just written, read by the server's own
     // loader (from memory rather than back from disk), exactly as the server will answer.
-    const api = createApi(datasetFrom(memorySource(files, staging)), { cacheLimits: { entries: 0, bytes: 0 } });
+    const api = createApi(datasetFrom(memorySource(files, staging)), { cacheLimits: { entries: 0, bytes: 0 }, digest: nodeDigest });
     phase('load dataset');
     // Every event appears on exactly one page, so the serialized events measure the pages'
     // volume before they exist; workers compress each page while the next ones are answered.
@@ -139,6 +143,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (pool) writeAll(staging, await pool.finish());
     phase('compress');
     writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, out));
+    if (options.edge) writeAll(staging, await (await import('./edge-bundle.ts')).edgeFiles());
     swapIn(staging, out);
     phase('swap');
     return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases };

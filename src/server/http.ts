@@ -10,6 +10,7 @@ import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import type { ApiResponse } from '../api/respond.ts';
 import { compressFor, compressible, negotiateEncoding, type Encoding } from '../deploy/compress.ts';
 import { loadDataset, warmDataset } from '../store/dataset.ts';
+import { nodeDigest } from './digest.ts';
 
 export interface ServeOptions extends ApiOptions {
   dist: string;
@@ -154,7 +155,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const load = (warm: boolean) => {
     const ds = loadDataset(options.dist, { baseUrl: options.baseUrl });
     if (warm) warmDataset(ds);
-    return { ds, api: createApi(ds, options) };
+    return { ds, api: createApi(ds, { digest: nodeDigest, ...options }) };
   };
   let current = load(false);
   let api = current.api;

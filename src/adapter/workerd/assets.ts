@@ -26,12 +26,19 @@ export class EdgeLoadError extends Error {
 
 const TEXT_FILES = new Set(EDGE_FILES.filter((rel) => rel.endsWith('.json')));
 
-async function fetchFile(assets: AssetFetcher, rel: string): Promise<string | Uint8Array> {
+async function fetchAsset(assets: AssetFetcher, rel: string, method: 'GET' | 'HEAD'): Promise<Response> {
   // the host is ignored by both bindings; only the path names the file
-  const response = await assets.fetch(`https://assets.invalid/${rel}`);
+  const response = await assets.fetch(`https://assets.invalid/${rel}`, { method });
   if (!response.ok) {
-    throw new EdgeLoadError(`The API data is not deployed (${rel}: HTTP ${response.status}); deploy dist/ built with \`aula build --edge\`.`, response.status === 404);
+    await response.body?.cancel();
+    // not permanent: a deploy may still be under way
+    throw new EdgeLoadError(`The API data is not deployed (${rel}: HTTP ${response.status}); deploy dist/ built with \`aula build --edge\`.`, false);
   }
+  return response;
+}
+
+async function fetchFile(assets: AssetFetcher, rel: string): Promise<string | Uint8Array> {
+  const response = await fetchAsset(assets, rel, 'GET');
   return TEXT_FILES.has(rel) ? response.text() : new Uint8Array(await response.arrayBuffer());
 }
 
@@ -48,14 +55,14 @@ export interface EdgeLimits {
 export async function loadEdgeDataset(assets: AssetFetcher, limits: EdgeLimits): Promise<Dataset> {
   const sizes = await Promise.all(
     EDGE_FILES.map(async (rel) => {
-      const head = await assets.fetch(`https://assets.invalid/${rel}`, { method: 'HEAD' });
+      const head = await fetchAsset(assets, rel, 'HEAD');
       await head.body?.cancel();
       return Number(head.headers.get('Content-Length') ?? 0);
     }),
   );
   const total = sizes.reduce((a, b) => a + b, 0);
   if (total > limits.maxDataBytes) {
-    const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
+    const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
     throw new EdgeLoadError(
       `The API data (${mb(total)}) is larger than an edge isolate can hold (${mb(limits.maxDataBytes)} of data files); serve it with \`aula serve\` instead.`,
       true,

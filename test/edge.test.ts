@@ -143,6 +143,8 @@ function querySet(prefix: string): [string, RequestInit][] {
     `${ac}?q=a&m=bogus`, `${ac}?q=a&limit=2&offset=1`, `${ac}?q=zzzzqqq`, `${ac}?q=a&limit=abc`,
     `${prefix}/v1/schema/`, `${prefix}/v1/schema/?format=json`,
     '/', '/nope', `${event}%ZZ`, `${prefix}/v1/`, '/favicon.ico',
+    // the data files and the worker itself are not public: the API's 404, as from the server
+    '/data/events.jsonl', '/manifest.json', '/edge/worker.js', `${prefix}/autocomplete/index.json`,
   ];
   const all: [string, RequestInit][] = gets.map((p) => [p, {}]);
   for (const p of [event, `${event}?limit=2`, `${event}42/`, `${ac}?q=a`, `${prefix}/v1/schema/`]) {

@@ -2,9 +2,9 @@
 // dist/edge/workerd.capnp (ASSETS = a disk service over dist/), and every answer compared with
 // `aula serve` over the same dist/: status, headers and body bytes.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/build/edge-bundle.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
@@ -212,6 +212,22 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
       expect(toml).toContain('run_worker_first = true');
       expect(readFileSync(join(site.dist, 'edge/workerd.capnp'), 'utf8')).toContain('(name = "ASSETS", service = "assets")');
     });
+
+    it('`aula build --edge` on the command line writes the same bundle, and only with the flag', () => {
+      const out = join(tempDir('aula-edge-cli-'), 'dist');
+      try {
+        const bin = join(import.meta.dirname, '..', 'bin', 'aula.js');
+        for (const flags of [['--edge'], []]) {
+          const run = spawnSync(process.execPath, [bin, 'build', '--content', content, '--out', out, ...flags], { encoding: 'utf8', timeout: 120_000 });
+          expect(run.stderr).toBe('');
+          expect(run.status).toBe(0);
+          if (flags.length) expect(readFileSync(join(out, 'edge/worker.js'), 'utf8')).toBe(readFileSync(join(site.dist, 'edge/worker.js'), 'utf8'));
+          else expect(existsSync(join(out, 'edge'))).toBe(false);
+        }
+      } finally {
+        removeDir(dirname(out));
+      }
+    }, 120_000);
 
     it('same status, headers and bytes for every route, filter kind, error and method', async () => {
       const requests = [...querySet('/api'), ...querySet('')];

@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
-import type { ApiResponse } from '../api/respond.ts';
+import { SERVER_ERROR_BODY, splitTarget, type ApiResponse } from '../api/respond.ts';
 import { compressFor, compressible, negotiateEncoding, type Encoding } from '../deploy/compress.ts';
 import { loadDataset, warmDataset } from '../store/dataset.ts';
 import { nodeDigest } from './digest.ts';
@@ -106,12 +106,10 @@ export function requestHandler(api: () => Api) {
     const raw = req.url ?? '/';
     // absolute-form request targets (`GET http://host/path`) carry the path after the authority
     const target = raw.charCodeAt(0) === 47 ? raw : raw.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
-    const q = target.indexOf('?');
     try {
       const response = api()({
         method: req.method ?? 'GET',
-        path: q === -1 ? target : target.slice(0, q),
-        query: q === -1 ? '' : target.slice(q + 1),
+        ...splitTarget(target),
         headers: { accept: header(req.headers.accept), 'if-none-match': header(req.headers['if-none-match']) },
       });
       const { headers, body } = transportForm(response, header(req.headers['accept-encoding']));
@@ -119,9 +117,8 @@ export function requestHandler(api: () => Api) {
       res.end(body);
     } catch (e) {
       console.error(e);
-      const body = '{"detail":"A server error occurred."}';
-      res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
-      res.end(body);
+      res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': String(SERVER_ERROR_BODY.length) });
+      res.end(SERVER_ERROR_BODY);
     }
     // a body sent with GET is not read; drain it so the connection stays usable
     req.resume();

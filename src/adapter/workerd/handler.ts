@@ -2,7 +2,7 @@
 // it only moves bytes: every answer comes from the core, so the edge and `aula serve` agree
 // byte for byte. Compression is left to the platform, which negotiates it itself.
 import { createApi, type Api } from '../../api/core.ts';
-import type { ApiRequest, ApiResponse } from '../../api/respond.ts';
+import { SERVER_ERROR_BODY, splitTarget, type ApiRequest, type ApiResponse } from '../../api/respond.ts';
 import { EdgeLoadError, loadEdgeDataset, type AssetFetcher } from './assets.ts';
 
 export interface Env {
@@ -17,10 +17,9 @@ export interface Env {
  */
 export const DEFAULT_MAX_DATA_BYTES = 40_000_000;
 
-const JSON_HEADERS = { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' };
-
-function problem(status: number, detail: string): Response {
-  return new Response(JSON.stringify({ detail }), { status, headers: JSON_HEADERS });
+/** The dataset cannot be loaded in this isolate: the same JSON shape as every other error. */
+function unavailable(detail: string): Response {
+  return new Response(JSON.stringify({ detail }), { status: 503, headers: { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' } });
 }
 
 /** The request target as sent: path and query undecoded, as the node server sees `req.url`. */
@@ -29,11 +28,9 @@ export function toApiRequest(request: Request): ApiRequest {
   const authority = url.indexOf('//');
   const pathStart = url.indexOf('/', authority + 2);
   const target = pathStart === -1 ? '/' : url.slice(pathStart).replace(/#.*$/s, '');
-  const q = target.indexOf('?');
   return {
     method: request.method,
-    path: q === -1 ? target : target.slice(0, q),
-    query: q === -1 ? '' : target.slice(q + 1),
+    ...splitTarget(target),
     headers: {
       accept: request.headers.get('Accept') ?? undefined,
       'if-none-match': request.headers.get('If-None-Match') ?? undefined,
@@ -66,14 +63,15 @@ export async function handle(request: Request, env: Env): Promise<Response> {
   try {
     answer = await api(env);
   } catch (e) {
-    if (e instanceof EdgeLoadError) return problem(503, e.detail);
+    if (e instanceof EdgeLoadError) return unavailable(e.detail);
     console.error(e);
-    return problem(503, 'The API data could not be loaded.');
+    return unavailable('The API data could not be loaded.');
   }
   try {
     return toResponse(answer(toApiRequest(request)));
   } catch (e) {
     console.error(e);
-    return problem(500, 'A server error occurred.');
+    // as the node server answers it
+    return new Response(SERVER_ERROR_BODY, { status: 500, headers: { 'Content-Type': 'application/json' } });
   }
 }

@@ -264,42 +264,66 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
     });
   });
 
-  describe('when the data cannot be loaded', () => {
-    const state = {} as { root: string; workerd: Workerd };
+  describe('configured through bindings, and when the data cannot be loaded', () => {
+    const state = {} as { root: string; workerd: Workerd; server: Awaited<ReturnType<typeof serve>> };
+    const BASE = 'https://edge.example.org/x';
+    const CACHE = 'public, max-age=5, stale-while-revalidate=30';
     beforeAll(async () => {
       state.root = tempDir('aula-edge-refuse-');
       const dist = join(state.root, 'dist');
       await buildOk({ content: writeContent(join(state.root, 'content'), FIXTURE_FILES), out: dist, edge: true });
       mkdirSync(join(state.root, 'empty'));
-      // two workers on two sockets: one allowed fewer data bytes than the dist has, one over an empty folder
-      const worker = (assets: string, limit: string) => `(
+      state.server = await serve(dist, { watch: false, baseUrl: BASE, cacheControl: CACHE });
+      // three workers on three sockets: one allowed fewer data bytes than the dist has, one over an
+      // empty folder, one with the base URL and Cache-Control overridden as `aula serve` allows
+      const worker = (assets: string, vars: Record<string, string>) => `(
   modules = [(name = "worker.js", esModule = embed "dist/edge/worker.js")],
   compatibilityDate = "${COMPATIBILITY_DATE}",
   compatibilityFlags = ${JSON.stringify(COMPATIBILITY_FLAGS)},
-  bindings = [(name = "ASSETS", service = "${assets}"), (name = "AULA_MAX_DATA_BYTES", text = "${limit}")],
+  bindings = [(name = "ASSETS", service = "${assets}")${Object.entries(vars).map(([k, v]) => `, (name = "${k}", text = "${v}")`).join('')}],
 )`;
       writeFileSync(
         join(state.root, 'refuse.capnp'),
         `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [
-    (name = "small", worker = ${worker('assets', '1000')}),
-    (name = "empty", worker = ${worker('nothing', '40000000')}),
+    (name = "small", worker = ${worker('assets', { AULA_MAX_DATA_BYTES: '1000' })}),
+    (name = "empty", worker = ${worker('nothing', {})}),
+    (name = "configured", worker = ${worker('assets', { AULA_BASE_URL: BASE, AULA_CACHE_CONTROL: CACHE })}),
     (name = "assets", disk = (path = "dist", writable = false)),
     (name = "nothing", disk = (path = "empty", writable = false)),
   ],
   sockets = [
     (name = "small", address = "127.0.0.1:0", http = (), service = "small"),
     (name = "empty", address = "127.0.0.1:0", http = (), service = "empty"),
+    (name = "configured", address = "127.0.0.1:0", http = (), service = "configured"),
   ],
 );
 `,
       );
-      state.workerd = await startWorkerd(state.root, 'refuse.capnp', ['small', 'empty']);
+      state.workerd = await startWorkerd(state.root, 'refuse.capnp', ['small', 'empty', 'configured']);
     }, 120_000);
     afterAll(async () => {
       await state.workerd?.stop();
+      await state.server?.close();
       if (state.root) removeDir(state.root);
+    });
+
+    it('AULA_BASE_URL and AULA_CACHE_CONTROL answer as `aula serve --base-url --cache-control`', async () => {
+      const requests: [string, RequestInit][] = [
+        ['/v1/cms/event/?limit=1', {}],
+        ['/x/v1/cms/event/?limit=1&offset=1', {}],
+        ['/v1/cms/event/42/', {}],
+        ['/v1/cms/event', {}],
+        ['/v1/cms/event/?format=ics', {}],
+        ['/v1/schema/', {}],
+        ['/v1/api/autocomplete/?q=a', { method: 'HEAD' }],
+      ];
+      const { mismatches } = await compareAll(state.server.url, state.workerd.urls.configured, requests);
+      expect(mismatches).toEqual([]);
+      const answer = await exchange(`${state.workerd.urls.configured}/v1/cms/event/?limit=1`, {});
+      expect(answer.headers).toContainEqual(['cache-control', CACHE]);
+      expect(JSON.parse(answer.body.toString()).next).toBe(`${BASE}/v1/cms/event/?limit=1&offset=1`);
     });
 
     it('answers 503 JSON saying why, instead of running the isolate out of memory', async () => {

@@ -69,6 +69,9 @@ run_worker_first = true
 [vars]
 # data files above this many bytes get a 503 instead of running the isolate out of memory
 AULA_MAX_DATA_BYTES = "40000000"
+# as \`aula serve --base-url\` and \`--cache-control\`:
+# AULA_BASE_URL = "https://api.example.org"
+# AULA_CACHE_CONTROL = "public, max-age=60"
 `;
 }
 

@@ -42,9 +42,11 @@ async function fetchFile(assets: AssetFetcher, rel: string): Promise<string | Ui
   return TEXT_FILES.has(rel) ? response.text() : new Uint8Array(await response.arrayBuffer());
 }
 
-export interface EdgeLimits {
+export interface EdgeLoadOptions {
   /** bytes of data files above which the isolate does not try to load them (it would exceed its memory) */
   maxDataBytes: number;
+  /** overrides the base URL the dist was built with */
+  baseUrl?: string;
 }
 
 /**
@@ -52,7 +54,7 @@ export interface EdgeLimits {
  * are larger than `maxDataBytes`: past that an isolate runs out of memory, which kills it with
  * no answer at all; a refusal answers 503 with the reason instead.
  */
-export async function loadEdgeDataset(assets: AssetFetcher, limits: EdgeLimits): Promise<Dataset> {
+export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOptions): Promise<Dataset> {
   const sizes = await Promise.all(
     EDGE_FILES.map(async (rel) => {
       const head = await fetchAsset(assets, rel, 'HEAD');
@@ -61,17 +63,17 @@ export async function loadEdgeDataset(assets: AssetFetcher, limits: EdgeLimits):
     }),
   );
   const total = sizes.reduce((a, b) => a + b, 0);
-  if (total > limits.maxDataBytes) {
+  if (total > options.maxDataBytes) {
     const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
     throw new EdgeLoadError(
-      `The API data (${mb(total)}) is larger than an edge isolate can hold (${mb(limits.maxDataBytes)} of data files); serve it with \`aula serve\` instead.`,
+      `The API data (${mb(total)}) is larger than an edge isolate can hold (${mb(options.maxDataBytes)} of data files); serve it with \`aula serve\` instead.`,
       true,
     );
   }
   const files = new Map<string, string | Uint8Array>();
   for (const rel of EDGE_FILES) files.set(rel, await fetchFile(assets, rel));
   try {
-    const ds = datasetFrom(memorySource(files, 'dist'));
+    const ds = datasetFrom(memorySource(files, 'dist'), { baseUrl: options.baseUrl });
     // read the deferred part now: a corrupt dist shows at load, not in some later request
     void ds.events.table.columns.text;
     return ds;

@@ -9,6 +9,10 @@ export interface Env {
   ASSETS: AssetFetcher;
   /** overrides the default refusal threshold, in bytes of data files */
   AULA_MAX_DATA_BYTES?: string;
+  /** as `aula serve --base-url`: the URL links and media URLs use instead of the build's */
+  AULA_BASE_URL?: string;
+  /** as `aula serve --cache-control`: Cache-Control of successful answers */
+  AULA_CACHE_CONTROL?: string;
 }
 
 /**
@@ -50,7 +54,8 @@ let loading: Promise<Api> | null = null;
 function api(env: Env): Promise<Api> {
   if (!loading) {
     const maxDataBytes = Number(env.AULA_MAX_DATA_BYTES) || DEFAULT_MAX_DATA_BYTES;
-    loading = loadEdgeDataset(env.ASSETS, { maxDataBytes }).then((ds) => createApi(ds));
+    const options = { maxDataBytes, baseUrl: env.AULA_BASE_URL || undefined };
+    loading = loadEdgeDataset(env.ASSETS, options).then((ds) => createApi(ds, { cacheControl: env.AULA_CACHE_CONTROL || undefined }));
     loading.catch((e) => {
       if (!(e instanceof EdgeLoadError && e.permanent)) loading = null;
     });

@@ -6,7 +6,8 @@
 // see which sizes still answer and how the runtime fails beyond. With EDGE_BISECT=1 it finds, per
 // dist, the smallest heap cap (8 MB steps) under which the worker loads and answers every query:
 // the V8 heap the dataset needs. The event lines and offsets sit outside that heap (ArrayBuffers),
-// so the isolate's total is that figure plus their size.
+// so the isolate's total is that figure plus their size. EDGE_SOAK=N adds N distinct list and
+// autocomplete queries, enough to fill the worker's answer cache.
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -47,6 +48,9 @@ const QUERIES = [
   '/v1/cms/event/?format=ics&limit=5',
   '/v1/api/autocomplete/?q=mu',
   '/v1/api/autocomplete/?q=raum&m=geo.Room',
+  ...Array.from({ length: Number(process.env.EDGE_SOAK) || 0 }, (_, i) =>
+    i % 2 ? `/v1/api/autocomplete/?q=${'abcdefghiklmnoprstuvw'[i % 21]}${'aeiou'[i % 5]}&offset=${i % 40}` : `/v1/cms/event/?limit=100&offset=${i * 7}&expand=categories`,
+  ),
 ];
 
 async function measure(dist: string): Promise<string> {

@@ -21,6 +21,12 @@ export interface Env {
  */
 export const DEFAULT_MAX_DATA_BYTES = 40_000_000;
 
+/**
+ * The server keeps up to 64 MB of finished answers; in a 128 MB isolate that room belongs to the
+ * data, so the edge keeps a small cache (the platform's own cache is in front of it anyway).
+ */
+export const EDGE_CACHE_LIMITS = { entries: 500, bytes: 8 * 1024 * 1024 };
+
 /** The dataset cannot be loaded in this isolate: the same JSON shape as every other error. */
 function unavailable(detail: string): Response {
   return new Response(JSON.stringify({ detail }), { status: 503, headers: { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' } });
@@ -55,7 +61,7 @@ function api(env: Env): Promise<Api> {
   if (!loading) {
     const maxDataBytes = Number(env.AULA_MAX_DATA_BYTES) || DEFAULT_MAX_DATA_BYTES;
     const options = { maxDataBytes, baseUrl: env.AULA_BASE_URL || undefined };
-    loading = loadEdgeDataset(env.ASSETS, options).then((ds) => createApi(ds, { cacheControl: env.AULA_CACHE_CONTROL || undefined }));
+    loading = loadEdgeDataset(env.ASSETS, options).then((ds) => createApi(ds, { cacheControl: env.AULA_CACHE_CONTROL || undefined, cacheLimits: EDGE_CACHE_LIMITS }));
     loading.catch((e) => {
       if (!(e instanceof EdgeLoadError && e.permanent)) loading = null;
     });

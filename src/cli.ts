@@ -8,7 +8,8 @@ import type { Problem } from './content/problems.ts';
 import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from './defaults.ts';
 import { describeFailure } from './cli-failure.ts';
 import { printable } from './printable.ts';
-import { AULA_VERSION, DistError, parseManifest } from './store/manifest.ts';
+import { DistError, parseManifest } from './store/manifest.ts';
+import { AULA_VERSION } from './version.ts';
 
 function port(value: string): number {
   const n = Number(value);
@@ -75,8 +76,9 @@ program
   .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', absoluteUrl, DEFAULT_UPSTREAM)
   .option('--timings', 'print how long each phase took')
   .option('--quiet', 'print nothing but problems (no progress, no summary)')
+  .option('--edge', 'also bundle the API for Cloudflare Workers / workerd into <out>/edge/')
   .option('--no-minisearch', 'skip dist/autocomplete/minisearch.json and minisearch-options.js')
-  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean }) => {
+  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean; edge?: boolean }) => {
     const { build } = await import('./build/build.ts');
     const { progressDisplay } = await import('./build/progress.ts');
     // progress on stdout, like the summary: stderr holds only the problems
@@ -84,6 +86,7 @@ program
     let result;
     try {
       result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream, minisearch: opts.minisearch,
+        edge: opts.edge,
         progress: display.update,
         onWait: (message) => console.error(`aula: ${message}`),
       });

@@ -11,7 +11,8 @@ import { loadDataset as loadDist, type Dataset } from './store/dataset.ts';
 export { createApi, type Api, type ApiOptions } from './api/core.ts';
 export type { ApiRequest, ApiResponse } from './api/respond.ts';
 export { formatProblem } from './content/problems.ts';
-export { AULA_VERSION, DistError, type Manifest } from './store/manifest.ts';
+export { DistError, type Manifest } from './store/manifest.ts';
+export { AULA_VERSION } from './version.ts';
 export type { BuildOptions, BuildResult, Dataset, Problem, RunningServer };
 export { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM };
 

@@ -1,5 +1,5 @@
 // GET /v1/api/autocomplete/: suggestions over the directory, in the event list's envelope.
-import { parseModels } from '../autocomplete/index.ts';
+import { parseModels } from '../autocomplete/models.ts';
 import type { Dataset } from '../store/dataset.ts';
 import { ignoredHeader } from './events/list.ts';
 import { envelope, pageLinks, pageRange, pageWindow } from './paginate.ts';

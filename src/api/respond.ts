@@ -18,6 +18,15 @@ export interface ApiResponse {
 
 export const ALLOW = 'GET, HEAD, OPTIONS';
 
+/** A request target (`/path?query`) as the core takes it: path and query split, both undecoded. */
+export function splitTarget(target: string): { path: string; query: string } {
+  const q = target.indexOf('?');
+  return q === -1 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
+}
+
+/** What an adapter answers when the core throws: a bug, so nothing about it goes to the client. */
+export const SERVER_ERROR_BODY = '{"detail":"A server error occurred."}';
+
 /** Headers of every API answer, as the reference stack sends them. */
 export function baseHeaders(contentType = 'application/json'): Record<string, string> {
   return {

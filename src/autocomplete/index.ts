@@ -2,15 +2,14 @@
 import type { DirectoryObject } from '../model/types.ts';
 import { buildIndexJson } from './build-index.ts';
 import { bundleStaticModule } from './bundle.ts';
-import { createAutocomplete, type Autocomplete } from './searcher.ts';
 
 export type { Autocomplete, AutocompleteResult, SearchOptions } from './searcher.ts';
 export { parseModels, type ParsedModels } from './models.ts';
 export { renderSuggestion } from './suggestion.ts';
 
-/** File names under dist/autocomplete/. */
-export const AUTOCOMPLETE_INDEX_FILE = 'index.json';
-export const AUTOCOMPLETE_MODULE_FILE = 'autocomplete.js';
+import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from './files.ts';
+
+export { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, loadAutocompleteFromFiles } from './files.ts';
 
 /** Relative paths under dist/autocomplete/ → contents: the index and the browser module. */
 export async function buildAutocompleteFiles(objects: DirectoryObject[]): Promise<Record<string, string>> {
@@ -18,12 +17,4 @@ export async function buildAutocompleteFiles(objects: DirectoryObject[]): Promis
   const bundled = bundleStaticModule();
   const index = buildIndexJson(objects);
   return { [AUTOCOMPLETE_INDEX_FILE]: index, [AUTOCOMPLETE_MODULE_FILE]: await bundled };
-}
-
-/**
- * The server-side searcher, from a reader of dist/autocomplete/<relPath>. No re-indexing.
- * (The browser module's `loadAutocomplete` takes the index text itself; see static-entry.ts.)
- */
-export function loadAutocompleteFromFiles(readFile: (relPath: string) => string): Autocomplete {
-  return createAutocomplete(readFile(AUTOCOMPLETE_INDEX_FILE));
 }

@@ -12,7 +12,8 @@ import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '
 import { AUTOCOMPLETE_DIR, DATA_FILES, renderDataFiles, type DistFiles } from '../store/data-files.ts';
 import { routingFiles } from './routing-files.ts';
 import { datasetFrom, memorySource } from '../store/dataset.ts';
-import { AULA_VERSION, DIST_FORMAT, digestsOf, type Manifest } from '../store/manifest.ts';
+import { DIST_FORMAT, digestsOf, type Manifest } from '../store/manifest.ts';
+import { AULA_VERSION } from '../version.ts';
 import { DEFAULT_UPSTREAM } from '../defaults.ts';
 import { lockOut } from './lock.ts';
 import { checkOutFolder } from './out-folder.ts';
@@ -35,6 +36,8 @@ export interface BuildOptions {
   onWait?: (message: string) => void;
   /** how long to wait for another build into `out` (default 10 minutes) */
   lockWaitMs?: number;
+  /** also write dist/edge/: the API bundled as a Workers/workerd module, with example configs */
+  edge?: boolean;
 }
 
 export { DEFAULT_UPSTREAM };
@@ -202,6 +205,7 @@ async function buildLocked(
     phase('copy media', 'swap');
     const publicFiles = [...pages.keys()].filter(isPublicFile).sort();
     writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
+    if (options.edge) writeAll(staging, await (await import('./edge-bundle.ts')).edgeFiles());
     swapIn(staging, out);
     phase('swap');
     return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases };

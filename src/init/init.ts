@@ -3,7 +3,7 @@
 // an existing script, workflow or ignore entry is kept and reported.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { AULA_VERSION } from '../store/manifest.ts';
+import { AULA_VERSION } from '../version.ts';
 import { IGNORED, STARTER_CONTENT, STARTER_SCRIPTS, WORKFLOW, WORKFLOW_FILE } from './starter-content.ts';
 
 export class InitError extends Error {

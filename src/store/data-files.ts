@@ -6,15 +6,9 @@ import { toJson } from '../render/json.ts';
 import { columnsOf, textColumnsOf } from './columns.ts';
 import { EventRows, serializeEvent } from './event-rows.ts';
 
-export const DATA_FILES = {
-  events: 'data/events.jsonl',
-  offsets: 'data/events.offsets.bin',
-  columns: 'data/events.columns.json',
-  text: 'data/events.text.json',
-  categories: 'data/categories.json',
-} as const;
+import { AUTOCOMPLETE_DIR, DATA_FILES } from './data-layout.ts';
 
-export const AUTOCOMPLETE_DIR = 'autocomplete';
+export { AUTOCOMPLETE_DIR, DATA_FILES } from './data-layout.ts';
 
 export type DistFiles = Map<string, string | Uint8Array>;
 

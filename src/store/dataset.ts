@@ -1,11 +1,12 @@
 // A dist/ folder loaded for answering: the server's (and the static build's) view of the data.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { AUTOCOMPLETE_INDEX_FILE, loadAutocompleteFromFiles, type Autocomplete } from '../autocomplete/index.ts';
+import { AUTOCOMPLETE_INDEX_FILE, loadAutocompleteFromFiles } from '../autocomplete/files.ts';
+import type { Autocomplete } from '../autocomplete/searcher.ts';
 import { mediaUrl, type EventField } from '../render/event.ts';
 import { toJson } from '../render/json.ts';
 import { columnsShapeProblem, tableFromColumns, textColumnsShapeProblem, type ColumnsFile, type TextColumnsFile } from './columns.ts';
-import { AUTOCOMPLETE_DIR, DATA_FILES } from './data-files.ts';
+import { AUTOCOMPLETE_DIR, DATA_FILES } from './data-layout.ts';
 import type { EventTable } from './event-table.ts';
 import { EventRows, serializeEvent } from './event-rows.ts';
 import { DistError, parseManifest, type Manifest } from './manifest.ts';

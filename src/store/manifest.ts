@@ -1,13 +1,8 @@
 // dist/manifest.json: what a dist holds and how it was built. Written last, so its presence
 // marks a complete dist.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 
 export const DIST_FORMAT = 1;
-
-export const AULA_VERSION: string = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-).version;
 
 export interface Manifest {
   format: number;

@@ -1,0 +1,88 @@
+// The API as a Web-standard fetch handler (Cloudflare Workers / workerd). Like the node server,
+// it only moves bytes: every answer comes from the core, so the edge and `aula serve` agree
+// byte for byte. Compression is left to the platform, which negotiates it itself.
+import { createApi, type Api } from '../../api/core.ts';
+import { SERVER_ERROR_BODY, splitTarget, type ApiRequest, type ApiResponse } from '../../api/respond.ts';
+import { EdgeLoadError, loadEdgeDataset, type AssetFetcher } from './assets.ts';
+
+export interface Env {
+  ASSETS: AssetFetcher;
+  /** overrides the default refusal threshold, in bytes of data files */
+  AULA_MAX_DATA_BYTES?: string;
+  /** as `aula serve --base-url`: the URL links and media URLs use instead of the build's */
+  AULA_BASE_URL?: string;
+  /** as `aula serve --cache-control`: Cache-Control of successful answers */
+  AULA_CACHE_CONTROL?: string;
+}
+
+/**
+ * Data files above this are refused with a 503 instead of loaded: measured in workerd, a dist
+ * of this size takes an isolate to about 100 MB, under the 128 MB limit (README, "On the edge").
+ */
+export const DEFAULT_MAX_DATA_BYTES = 40_000_000;
+
+/**
+ * The server keeps up to 64 MB of finished answers; in a 128 MB isolate that room belongs to the
+ * data, so the edge keeps a small cache (the platform's own cache is in front of it anyway).
+ */
+export const EDGE_CACHE_LIMITS = { entries: 500, bytes: 8 * 1024 * 1024 };
+
+/** The dataset cannot be loaded in this isolate: the same JSON shape as every other error. */
+function unavailable(detail: string): Response {
+  return new Response(JSON.stringify({ detail }), { status: 503, headers: { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' } });
+}
+
+/** The request target as sent: path and query undecoded, as the node server sees `req.url`. */
+export function toApiRequest(request: Request): ApiRequest {
+  const url = request.url;
+  const authority = url.indexOf('//');
+  const pathStart = url.indexOf('/', authority + 2);
+  const target = pathStart === -1 ? '/' : url.slice(pathStart).replace(/#.*$/s, '');
+  return {
+    method: request.method,
+    ...splitTarget(target),
+    headers: {
+      accept: request.headers.get('Accept') ?? undefined,
+      'if-none-match': request.headers.get('If-None-Match') ?? undefined,
+    },
+  };
+}
+
+export function toResponse(answer: ApiResponse): Response {
+  // 304 and HEAD answers carry no body; a 301 has an empty one
+  const body = answer.status === 304 || answer.body.length === 0 ? null : answer.body;
+  return new Response(body, { status: answer.status, headers: answer.headers });
+}
+
+/** One API per isolate, loaded on the first request; a failed load is retried unless it cannot succeed. */
+let loading: Promise<Api> | null = null;
+
+function api(env: Env): Promise<Api> {
+  if (!loading) {
+    const maxDataBytes = Number(env.AULA_MAX_DATA_BYTES) || DEFAULT_MAX_DATA_BYTES;
+    const options = { maxDataBytes, baseUrl: env.AULA_BASE_URL || undefined };
+    loading = loadEdgeDataset(env.ASSETS, options).then((ds) => createApi(ds, { cacheControl: env.AULA_CACHE_CONTROL || undefined, cacheLimits: EDGE_CACHE_LIMITS }));
+    loading.catch((e) => {
+      if (!(e instanceof EdgeLoadError && e.permanent)) loading = null;
+    });
+  }
+  return loading;
+}
+
+export async function handle(request: Request, env: Env): Promise<Response> {
+  let answer: Api;
+  try {
+    answer = await api(env);
+  } catch (e) {
+    if (e instanceof EdgeLoadError) return unavailable(e.detail);
+    console.error(e);
+    return unavailable('The API data could not be loaded.');
+  }
+  try {
+    return toResponse(answer(toApiRequest(request)));
+  } catch (e) {
+    console.error(e);
+    // as the node server answers it
+    return new Response(SERVER_ERROR_BODY, { status: 500, headers: { 'Content-Type': 'application/json' } });
+  }
+}

@@ -1,0 +1,351 @@
+// The edge worker in the real runtime: `aula build --edge`, workerd started with the shipped
+// dist/edge/workerd.capnp (ASSETS = a disk service over dist/), and every answer compared with
+// `aula serve` over the same dist/: status, headers and body bytes.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/build/edge-bundle.ts';
+import { FIXTURE_FILES } from './fixture-content.ts';
+import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir, writeContent } from './helpers.ts';
+
+/** The platform binary, as the workerd package resolves it (it ships for linux/darwin/windows x64 and arm64 only). */
+async function workerdBinary(): Promise<string | { error: string }> {
+  try {
+    // a CommonJS package without types: its default export is the path (nested once under some interop)
+    const pkg = 'workerd';
+    const main = ((await import(pkg)) as { default: string | { default: string } }).default;
+    const path = typeof main === 'string' ? main : main.default;
+    const run = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 30_000 });
+    return run.status === 0 ? path : { error: (run.stderr || run.error?.message || `exit ${run.status}`).trim().split('\n')[0] };
+  } catch (e) {
+    return { error: (e as Error).message.split('\n')[0] };
+  }
+}
+
+const binary = await workerdBinary();
+const WORKERD = typeof binary === 'string' ? binary : '';
+const unavailable = typeof binary === 'string' ? null : binary.error;
+
+if (unavailable && process.env.CI) throw new Error(`workerd cannot run here (${unavailable}); CI must run the edge tests`);
+const edge = unavailable ? describe.skip : describe;
+if (unavailable) console.warn(`test/edge.test.ts skipped: the workerd binary cannot run on this machine (${unavailable})`);
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => ok(port));
+    });
+  });
+}
+
+interface Workerd {
+  url: string;
+  urls: Record<string, string>;
+  child: ChildProcess;
+  log: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts workerd on a free loopback port and waits until it answers. */
+async function startWorkerd(cwd: string, config: string, sockets = ['http']): Promise<Workerd> {
+  const urls: Record<string, string> = {};
+  const args = ['serve', config];
+  for (const socket of sockets) {
+    const port = await freePort();
+    urls[socket] = `http://127.0.0.1:${port}`;
+    args.push('--socket-addr', `${socket}=127.0.0.1:${port}`);
+  }
+  const child = spawn(WORKERD, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = urls[sockets[0]];
+  const stop = () =>
+    new Promise<void>((ok) => {
+      if (child.exitCode !== null) return ok();
+      child.once('exit', () => ok());
+      child.kill('SIGTERM');
+    });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`workerd exited: ${output}`);
+    try {
+      for (const u of Object.values(urls)) await fetch(`${u}/__ready__`);
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`workerd did not listen within 30 s: ${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { url, urls, child, log: () => output, stop };
+}
+
+/** Hop-by-hop and transport headers, which the two stacks set each their own way. */
+const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-encoding']);
+
+interface Exchange {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+}
+
+async function exchange(url: string, init: RequestInit): Promise<Exchange> {
+  const headers = new Headers(init.headers);
+  headers.set('accept-encoding', 'identity');
+  const res = await fetch(url, { redirect: 'manual', ...init, headers });
+  const body = Buffer.from(await res.arrayBuffer());
+  return {
+    status: res.status,
+    headers: [...res.headers].filter(([name]) => !TRANSPORT.has(name)).sort(([a], [b]) => a.localeCompare(b)),
+    body,
+  };
+}
+
+const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+/** Every route, every filter kind, pagination edges, errors, formats: [path and query, init]. */
+function querySet(prefix: string): [string, RequestInit][] {
+  const event = `${prefix}/v1/cms/event/`;
+  const ac = `${prefix}/v1/api/autocomplete/`;
+  const gets = [
+    event,
+    ...[
+      'limit=3', 'limit=0', 'limit=-1', 'limit=abc', 'limit=100000', 'offset=99999', 'limit=2&offset=1', 'offset=-5', 'limit=1&offset=3',
+      // text lookups
+      'title__icontains=KURS', 'title__iexact=x', 'title__contains=Vortrag', 'title__startswith=V', 'title__istartswith=v',
+      'title__endswith=e', 'title__iendswith=E', 'organizer__icontains=m%C3%BCller', 'location__icontains=online', 'title=x',
+      // regex
+      'title__regex=%5EV', 'title__iregex=herz%7Cforschung', 'title__regex=(', 'email__iregex=%40',
+      // timestamps
+      'start__gte=2025-06-01&start__lt=2025-06-02', 'start__gt=1', 'start=2025-10-26T02:30:00', 'end__lte=2026-01-01',
+      'last_modified__gt=2024-06-01T00:00:00Z', 'start__contains=2025-06', 'start__startswith=2026', 'registration_end__lt=2030-01-01',
+      // numbers, booleans, categories, ids
+      'dfp_points__gte=2', 'dfp_points=abc', 'dfp_points__lt=3.5', 'allday=true', 'allday=false', 'allday=maybe', 'register=true',
+      'attending_fees=false', 'categories=3&categories=7', 'categories=999', 'categories=x', 'id=42', 'id=x', 'id=42&id=43',
+      // expand / fields / omit, ignored parameters
+      'expand=categories', 'expand=*', 'expand=foo', 'fields=title,id', 'omit=body,teaser', 'fields=start,id,title&omit=start',
+      'titel=x&title__gt=a&limit=1&expand=categories,foo&format=json', 'limit=2&fields=id&expand=categories',
+      // formats
+      'format=json', 'format=api', 'format=xml', 'format=ics', 'format=ics&title__icontains=kurs', 'format=ics&id=x',
+    ].map((q) => `${event}?${q}`),
+    `${event}42/`, `${event}42/?fields=title,id`, `${event}42/?expand=categories&omit=body`, `${event}999999/`, `${event}abc/`,
+    `${event}1215/`, `${event}42/?format=ics`,
+    `${prefix}/v1/cms/event`, `${prefix}/v1/cms/event?limit=1`, `${event}42`,
+    ac, `${ac}?q=a`, `${ac}?q=m%C3%BCl`, `${ac}?q=`, `${ac}?q=a&m=campus.Person`, `${ac}?q=a&m=campus.Person,structure.Organization`,
+    `${ac}?q=a&m=bogus`, `${ac}?q=a&limit=2&offset=1`, `${ac}?q=zzzzqqq`, `${ac}?q=a&limit=abc`,
+    `${prefix}/v1/schema/`, `${prefix}/v1/schema/?format=json`,
+    '/', '/nope', `${event}%ZZ`, `${prefix}/v1/`, '/favicon.ico',
+    // the data files and the worker itself are not public: the API's 404, as from the server
+    '/data/events.jsonl', '/manifest.json', '/edge/worker.js', `${prefix}/autocomplete/index.json`,
+  ];
+  const all: [string, RequestInit][] = gets.map((p) => [p, {}]);
+  for (const p of [event, `${event}?limit=2`, `${event}42/`, `${ac}?q=a`, `${prefix}/v1/schema/`]) {
+    all.push([p, { method: 'HEAD' }], [p, { method: 'OPTIONS' }], [p, { headers: { accept: BROWSER } }]);
+  }
+  for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) all.push([`${event}?limit=1`, { method, body: method === 'DELETE' ? undefined : '{"x":1}' }]);
+  all.push(
+    [event, { headers: { accept: 'application/xml' } }],
+    [`${event}?format=api`, { headers: { accept: BROWSER } }],
+    [`${event}?limit=1`, { method: 'OPTIONS', headers: { accept: BROWSER } }],
+    [`${event}?format=ics`, { method: 'HEAD' }],
+    ['/nope', { method: 'POST' }],
+  );
+  return all;
+}
+
+async function compareAll(serverUrl: string, edgeUrl: string, requests: [string, RequestInit][]) {
+  const mismatches: string[] = [];
+  const seen = { statuses: new Set<number>() };
+  for (const [path, init] of requests) {
+    const [want, got] = [await exchange(serverUrl + path, init), await exchange(edgeUrl + path, init)];
+    seen.statuses.add(want.status);
+    const what = `${init.method ?? 'GET'} ${path} ${JSON.stringify(init.headers ?? {})}`;
+    if (want.status !== got.status) mismatches.push(`${what}: status ${got.status}, server ${want.status}`);
+    if (JSON.stringify(want.headers) !== JSON.stringify(got.headers)) {
+      mismatches.push(`${what}: headers\n  edge   ${JSON.stringify(got.headers)}\n  server ${JSON.stringify(want.headers)}`);
+    }
+    if (!want.body.equals(got.body)) mismatches.push(`${what}: body differs (${got.body.length} bytes, server ${want.body.length})\n  edge   ${got.body.toString().slice(0, 200)}`);
+  }
+  return { mismatches, seen };
+}
+
+/** A dist built with --edge, `aula serve` and workerd over it. */
+function edgeSite(content: () => string) {
+  const state = {} as { root: string; dist: string; server: Awaited<ReturnType<typeof serve>>; workerd: Workerd };
+  beforeAll(async () => {
+    state.root = tempDir('aula-edge-');
+    state.dist = join(state.root, 'dist');
+    await buildOk({ content: content(), out: state.dist, edge: true });
+    state.server = await serve(state.dist, { watch: false });
+    // the shipped example config, run as its comment says: from the folder holding dist/
+    state.workerd = await startWorkerd(state.root, 'dist/edge/workerd.capnp');
+  }, 120_000);
+  afterAll(async () => {
+    await state.workerd?.stop();
+    await state.server?.close();
+    if (state.root) removeDir(state.root);
+  });
+  return state;
+}
+
+edge('the edge worker in workerd answers as `aula serve` does', () => {
+  describe('over the fixture content (base URL with a path prefix)', () => {
+    let content = '';
+    const site = edgeSite(() => (content = writeContent(tempDir(), FIXTURE_FILES)));
+    afterAll(() => content && removeDir(content));
+
+    it('the bundle imports no node: module and the configs name it', () => {
+      const worker = readFileSync(join(site.dist, 'edge/worker.js'), 'utf8');
+      expect(worker).not.toMatch(/from\s*["']node:|import\s*\(?\s*["']node:|require\(\s*["']node:/);
+      expect(worker).toMatch(/export\s*\{[^}]*as default/);
+      const toml = readFileSync(join(site.dist, 'edge/wrangler.toml'), 'utf8');
+      expect(toml).toContain('main = "worker.js"');
+      expect(toml).toContain('binding = "ASSETS"');
+      expect(toml).toContain('run_worker_first = true');
+      expect(readFileSync(join(site.dist, 'edge/workerd.capnp'), 'utf8')).toContain('(name = "ASSETS", service = "assets")');
+    });
+
+    it('`aula build --edge` on the command line writes the same bundle, and only with the flag', () => {
+      const out = join(tempDir('aula-edge-cli-'), 'dist');
+      try {
+        const bin = join(import.meta.dirname, '..', 'bin', 'aula.js');
+        for (const flags of [['--edge'], []]) {
+          const run = spawnSync(process.execPath, [bin, 'build', '--content', content, '--out', out, ...flags], { encoding: 'utf8', timeout: 120_000 });
+          expect(run.stderr).toBe('');
+          expect(run.status).toBe(0);
+          if (flags.length) expect(readFileSync(join(out, 'edge/worker.js'), 'utf8')).toBe(readFileSync(join(site.dist, 'edge/worker.js'), 'utf8'));
+          else expect(existsSync(join(out, 'edge'))).toBe(false);
+        }
+      } finally {
+        removeDir(dirname(out));
+      }
+    }, 120_000);
+
+    it('same status, headers and bytes for every route, filter kind, error and method', async () => {
+      const requests = [...querySet('/api'), ...querySet('')];
+      const { mismatches, seen } = await compareAll(site.server.url, site.workerd.url, requests);
+      expect(mismatches).toEqual([]);
+      // the set really covers the kinds of answer the brief names
+      for (const status of [200, 301, 400, 404, 405, 406]) expect(seen.statuses).toContain(status);
+    });
+
+    it('304 for a matching If-None-Match (strong, weak, list, *), 200 for a stale one', async () => {
+      const url = '/api/v1/cms/event/?limit=2';
+      const etag = (await exchange(site.server.url + url, {})).headers.find(([n]) => n === 'etag')![1];
+      const requests: [string, RequestInit][] = [etag, `W/${etag}`, `"x", ${etag}`, '*', '"stale"'].flatMap((tag) => [
+        [url, { headers: { 'if-none-match': tag } }] as [string, RequestInit],
+        [url, { method: 'HEAD', headers: { 'if-none-match': tag } }] as [string, RequestInit],
+      ]);
+      const { mismatches, seen } = await compareAll(site.server.url, site.workerd.url, requests);
+      expect(mismatches).toEqual([]);
+      expect([...seen.statuses].sort()).toEqual([200, 304]);
+    });
+  });
+
+  describe('over the sample content (200 events, 1000 directory objects)', () => {
+    const site = edgeSite(() => SAMPLE_CONTENT);
+
+    it('same status, headers and bytes for every route, filter kind, error and method', async () => {
+      const requests = querySet('');
+      for (const q of ['q=ma', 'q=sch&m=structure.Organization', 'q=raum&m=geo.Room,campus.Room', 'q=mu&limit=50', 'q=a&offset=10000']) {
+        requests.push([`/v1/api/autocomplete/?${q}`, {}]);
+      }
+      for (const offset of [0, 20, 180, 199, 200, 201]) requests.push([`/v1/cms/event/?offset=${offset}`, {}]);
+      const { mismatches } = await compareAll(site.server.url, site.workerd.url, requests);
+      expect(mismatches).toEqual([]);
+    });
+  });
+
+  describe('configured through bindings, and when the data cannot be loaded', () => {
+    const state = {} as { root: string; workerd: Workerd; server: Awaited<ReturnType<typeof serve>> };
+    const BASE = 'https://edge.example.org/x';
+    const CACHE = 'public, max-age=5, stale-while-revalidate=30';
+    beforeAll(async () => {
+      state.root = tempDir('aula-edge-refuse-');
+      const dist = join(state.root, 'dist');
+      await buildOk({ content: writeContent(join(state.root, 'content'), FIXTURE_FILES), out: dist, edge: true });
+      mkdirSync(join(state.root, 'empty'));
+      state.server = await serve(dist, { watch: false, baseUrl: BASE, cacheControl: CACHE });
+      // three workers on three sockets: one allowed fewer data bytes than the dist has, one over an
+      // empty folder, one with the base URL and Cache-Control overridden as `aula serve` allows
+      const worker = (assets: string, vars: Record<string, string>) => `(
+  modules = [(name = "worker.js", esModule = embed "dist/edge/worker.js")],
+  compatibilityDate = "${COMPATIBILITY_DATE}",
+  compatibilityFlags = ${JSON.stringify(COMPATIBILITY_FLAGS)},
+  bindings = [(name = "ASSETS", service = "${assets}")${Object.entries(vars).map(([k, v]) => `, (name = "${k}", text = "${v}")`).join('')}],
+)`;
+      writeFileSync(
+        join(state.root, 'refuse.capnp'),
+        `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [
+    (name = "small", worker = ${worker('assets', { AULA_MAX_DATA_BYTES: '1000' })}),
+    (name = "empty", worker = ${worker('nothing', {})}),
+    (name = "configured", worker = ${worker('assets', { AULA_BASE_URL: BASE, AULA_CACHE_CONTROL: CACHE })}),
+    (name = "assets", disk = (path = "dist", writable = false)),
+    (name = "nothing", disk = (path = "empty", writable = false)),
+  ],
+  sockets = [
+    (name = "small", address = "127.0.0.1:0", http = (), service = "small"),
+    (name = "empty", address = "127.0.0.1:0", http = (), service = "empty"),
+    (name = "configured", address = "127.0.0.1:0", http = (), service = "configured"),
+  ],
+);
+`,
+      );
+      state.workerd = await startWorkerd(state.root, 'refuse.capnp', ['small', 'empty', 'configured']);
+    }, 120_000);
+    afterAll(async () => {
+      await state.workerd?.stop();
+      await state.server?.close();
+      if (state.root) removeDir(state.root);
+    });
+
+    it('AULA_BASE_URL and AULA_CACHE_CONTROL answer as `aula serve --base-url --cache-control`', async () => {
+      const requests: [string, RequestInit][] = [
+        ['/v1/cms/event/?limit=1', {}],
+        ['/x/v1/cms/event/?limit=1&offset=1', {}],
+        ['/v1/cms/event/42/', {}],
+        ['/v1/cms/event', {}],
+        ['/v1/cms/event/?format=ics', {}],
+        ['/v1/schema/', {}],
+        ['/v1/api/autocomplete/?q=a', { method: 'HEAD' }],
+      ];
+      const { mismatches } = await compareAll(state.server.url, state.workerd.urls.configured, requests);
+      expect(mismatches).toEqual([]);
+      const answer = await exchange(`${state.workerd.urls.configured}/v1/cms/event/?limit=1`, {});
+      expect(answer.headers).toContainEqual(['cache-control', CACHE]);
+      expect(JSON.parse(answer.body.toString()).next).toBe(`${BASE}/v1/cms/event/?limit=1&offset=1`);
+    });
+
+    it('answers 503 JSON saying why, instead of running the isolate out of memory', async () => {
+      // twice: the refusal is remembered for the isolate, not retried per request
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${state.workerd.urls.small}/v1/cms/event/`);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('content-type')).toBe('application/json');
+        const { detail } = (await res.json()) as { detail: string };
+        expect(detail).toMatch(/^The API data \(0\.\d MB\) is larger than an edge isolate can hold \(0\.0 MB of data files\); serve it with `aula serve` instead\.$/);
+      }
+    });
+
+    it('answers 503 JSON naming the missing file when dist/ is not deployed', async () => {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${state.workerd.urls.empty}/v1/cms/event/?limit=1`);
+        expect(res.status).toBe(503);
+        expect(await res.json()).toEqual({
+          detail: 'The API data is not deployed (manifest.json: HTTP 404); deploy dist/ built with `aula build --edge`.',
+        });
+      }
+      expect(state.workerd.log()).not.toMatch(/uncaught|exception/i);
+    });
+  });
+});

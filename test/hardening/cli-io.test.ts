@@ -79,6 +79,6 @@ describe('I/O failures are one line naming the path and the cause', () => {
 
   it('missing files (ENOENT): serve and nginx name the file', () => {
     expectOneLine(aula('serve', '--dist', join(root, 'missing'), '--port', '0'), /^aula: .*missing.*/);
-    expectOneLine(aula('nginx', '--dist', join(root, 'missing')), /^aula: .*missing\/manifest\.json: no such file or folder \[ENOENT\] \(open\)$/);
+    expectOneLine(aula('nginx', '--dist', join(root, 'missing')), /^aula: .*missing\/manifest\.json: missing; build first with `aula build`$/);
   });
 });

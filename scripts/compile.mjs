@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const lib = new URL('../lib/', import.meta.url);
+const lib = new URL('../lib', import.meta.url);
 
 // a clean lib/: a module removed from src/ must not linger in the package
 rmSync(lib, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
-import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/build/edge-bundle.ts';
+import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/pipeline/edge-bundle.ts';
 import { EDGE_FILES } from '../src/adapter/workerd/assets.ts';
 
 const pkg = 'workerd';

@@ -1,17 +1,17 @@
 // aula's programmatic API: `import { build, check, loadDataset, createApi, serve } from 'aula'`.
 // Thin wrappers over the modules the command line uses, so a script gets exactly what the CLI does.
 import { resolve } from 'node:path';
-import { build as buildDist, type BuildOptions, type BuildResult } from './build/build.ts';
+import { build as buildDist, type BuildOptions, type BuildResult } from './pipeline/build.ts';
 import { loadContent } from './content/index.ts';
 import type { Problem } from './content/problems.ts';
 import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from './defaults.ts';
 import { startServer, type RunningServer, type ServeOptions as ServerOptions } from './server/http.ts';
-import { loadDataset as loadDist, type Dataset } from './store/dataset.ts';
+import { loadDataset as loadDist, type Dataset } from './store/read/stored-data.ts';
 
 export { createApi, type Api, type ApiOptions } from './api/core.ts';
 export type { ApiRequest, ApiResponse } from './api/respond.ts';
 export { formatProblem } from './content/problems.ts';
-export { DistError, type Manifest } from './store/manifest.ts';
+export { DistError, type Manifest } from './store/format/manifest.ts';
 export { AULA_VERSION } from './version.ts';
 export type { BuildOptions, BuildResult, Dataset, Problem, RunningServer };
 export { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM };

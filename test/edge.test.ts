@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/build/edge-bundle.ts';
+import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/pipeline/edge-bundle.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir, writeContent } from './helpers.ts';
 

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { build, type BuildOptions } from '../src/build/build.ts';
+import { build, type BuildOptions } from '../src/pipeline/build.ts';
 import { startServer, type RunningServer, type ServeOptions } from '../src/server/http.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 

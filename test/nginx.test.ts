@@ -10,10 +10,10 @@ import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precompress } from '../src/deploy/compress.ts';
-import { isPublicFile, MEDIA_FILES_INDEX, publicType, type MediaFile } from '../src/deploy/public-files.ts';
+import { precompress } from '../src/server/compress.ts';
+import { isPublicFile, MEDIA_FILES_INDEX, publicType, type MediaFile } from '../src/store/format/public-files.ts';
 import type { RunningServer } from '../src/server/http.ts';
-import type { Manifest } from '../src/store/manifest.ts';
+import type { Manifest } from '../src/store/format/manifest.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir } from './helpers.ts';
 
 function findNginx(): string | null {

@@ -1,6 +1,6 @@
 // The browsable page a browser gets instead of JSON: the same response, pretty-printed, with
 // its links clickable and the request's parameters listed. Every piece of data is escaped.
-import type { QueryParams } from './query.ts';
+import type { QueryParams } from '../query/query-dict.ts';
 import type { ApiResponse } from './respond.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareCodePoints, encodeQuery, linkTo, quotePlus } from './links.ts';
-import { QueryParams } from './query.ts';
+import { QueryParams } from '../query/query-dict.ts';
 
 describe('quotePlus', () => {
   it('encodes like Python quote_plus', () => {

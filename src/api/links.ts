@@ -1,6 +1,6 @@
 // Absolute links as DRF builds them (rest_framework.utils.urls): the request's query is re-parsed,
 // one parameter replaced or removed, and everything re-encoded with Python's urlencode, sorted by name.
-import { QueryParams } from './query.ts';
+import { QueryParams } from '../query/query-dict.ts';
 
 /** Python's quote_plus: only ASCII letters, digits and `_.-~` stay; space becomes `+`. */
 export function quotePlus(text: string): string {

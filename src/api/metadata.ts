@@ -1,6 +1,6 @@
 // What OPTIONS answers: DRF's SimpleMetadata (name, description, renders, parses) plus the
 // query contract, so that a client can discover filters, lookups and expansions.
-import { FILTER_CATALOG } from './events/filter.ts';
+import { FILTER_CATALOG } from '../query/events/filter.ts';
 import { EXPANDABLE } from './events/shape.ts';
 import { EVENT_FIELDS } from '../render/event.ts';
 import { DIRECTORY_MODELS } from '../model/types.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envelope, pageLinks, pageRange, pageWindow, parsePythonInt } from './paginate.ts';
-import { QueryParams } from './query.ts';
+import { QueryParams } from '../query/query-dict.ts';
 
 const settings = { page_size: 20, max_page_size: 1000 };
 const B = 'http://b';

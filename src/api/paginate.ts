@@ -1,7 +1,7 @@
 // DRF's LimitOffsetPagination: how limit/offset are read, which rows a page holds, and its links.
 import { linkTo } from './links.ts';
-import { parsePythonInt } from './python-numbers.ts';
-import type { QueryParams } from './query.ts';
+import { parsePythonInt } from '../query/python-numbers.ts';
+import type { QueryParams } from '../query/query-dict.ts';
 
 export interface PageSettings {
   page_size: number;

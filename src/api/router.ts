@@ -1,9 +1,9 @@
 // Routes of the API: a path pattern, a name for pages and metadata, and the handler.
-import type { Dataset } from '../store/dataset.ts';
+import type { Dataset } from '../store/read/stored-data.ts';
 import { AUTOCOMPLETE_PATH, autocomplete } from './autocomplete.ts';
 import { eventCalendar } from './events/calendar.ts';
 import { eventDetail, eventList, EVENT_LIST_PATH } from './events/list.ts';
-import type { QueryParams } from './query.ts';
+import type { QueryParams } from '../query/query-dict.ts';
 import { json, type ApiResponse } from './respond.ts';
 import { openApiJson } from './schema.ts';
 

@@ -8,7 +8,7 @@ import { checkEvents, parseEventFile } from './events.ts';
 import { findContentFiles, readContentFile, type ContentFiles } from './files.ts';
 import { indexById } from './ids.ts';
 import { readMedia, resolveMediaFiles } from './media.ts';
-import { checkPages, readPage } from './pages.ts';
+import { checkPages, readPage } from './page-tree.ts';
 import { compareProblems, type FileIssue, type Problem } from './problems.ts';
 import { parseFile, type Parsed, type Sourced } from './records.ts';
 import { DEFAULT_SITE, readSite } from './site.ts';

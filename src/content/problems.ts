@@ -1,5 +1,5 @@
 // What the loader reports about content it cannot accept.
-import { printable } from '../printable.ts';
+import { printable } from '../util/printable.ts';
 
 export interface Problem {
   /** path relative to the content folder, forward slashes */

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { negotiate } from '../api/negotiate.ts';
-import type { Manifest } from '../store/manifest.ts';
-import { JSON_ACCEPT, staticPages } from './pages.ts';
+import type { Manifest } from '../store/format/manifest.ts';
+import { JSON_ACCEPT, staticPages } from './static-pages.ts';
 import { netlifyRedirects, nginxConfig, vercelConfig } from './routing.ts';
 
 function manifest(baseUrl = 'https://events.example.org', events = 45, limit = 20): Manifest {

@@ -4,9 +4,9 @@
 // rule language allows and says plainly where it cannot.
 import { DEFAULT_CACHE_CONTROL } from '../api/core.ts';
 import { baseHeaders } from '../api/respond.ts';
-import type { Manifest } from '../store/manifest.ts';
-import { JSON_ACCEPT, NO_ACCEPT, staticPages, upstreamOrigin } from './pages.ts';
-import { mediaPath, PUBLIC_FILE_NAMES, PUBLIC_TYPES, type MediaFile } from './public-files.ts';
+import type { Manifest } from '../store/format/manifest.ts';
+import { JSON_ACCEPT, NO_ACCEPT, staticPages, upstreamOrigin } from './static-pages.ts';
+import { mediaPath, PUBLIC_FILE_NAMES, PUBLIC_TYPES, type MediaFile } from '../store/format/public-files.ts';
 
 /** The public files of a dist/ besides the event pages: what the rules route to files. */
 export interface PublicFiles {

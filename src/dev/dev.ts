@@ -3,11 +3,11 @@
 // swapped in by the server's reload (one assignment: requests in flight finish on the old data).
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { build } from '../build/build.ts';
-import { describeFailure } from '../cli-failure.ts';
-import { checkOutFolder } from '../build/out-folder.ts';
+import { build } from '../pipeline/build.ts';
+import { describeFailure } from '../cli/failure.ts';
+import { checkOutFolder } from '../pipeline/out-folder.ts';
 import { formatProblem } from '../content/index.ts';
-import { printable } from '../printable.ts';
+import { printable } from '../util/printable.ts';
 import { startServer, type RunningServer } from '../server/http.ts';
 import { watchFolder } from './watch.ts';
 

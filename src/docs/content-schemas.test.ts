@@ -10,7 +10,7 @@ import { parseEventFile, readEvent } from '../content/events.ts';
 import { Fields } from '../content/fields.ts';
 import { splitFrontMatter } from '../content/front-matter.ts';
 import { readMedia } from '../content/media.ts';
-import { readPage } from '../content/pages.ts';
+import { readPage } from '../content/page-tree.ts';
 import { IssueSink } from '../content/problems.ts';
 import { parseFile, type ReadObject } from '../content/records.ts';
 import type { Shape } from '../content/rules.ts';

@@ -8,8 +8,8 @@
 import type { AnyRule, Shape } from '../content/rules.ts';
 import { CATEGORY, DIRECTORY_KINDS, DIRECTORY_OBJECT, EVENT, MEDIA, PAGE, RELATED_MEDIA, SITE } from '../content/shapes.ts';
 import { DIRECTORY_MODELS, directoryKind, type DirectoryKind } from '../model/types.ts';
-import type { Schema } from './openapi-schemas.ts';
-import { TIMESTAMP_EXAMPLES, TIMESTAMP_PATTERN } from './timestamp-pattern.ts';
+import type { Schema } from '../api/openapi/schemas.ts';
+import { TIMESTAMP_EXAMPLES, TIMESTAMP_PATTERN } from '../time/timestamp-pattern.ts';
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 

@@ -8,8 +8,8 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { matchesEtag } from '../api/respond.ts';
-import { negotiateEncoding, type Encoding } from '../deploy/compress.ts';
-import { isPublicFile, MEDIA_DIR, MEDIA_FILES_INDEX, parseMediaFiles, publicType, type MediaFile } from '../deploy/public-files.ts';
+import { negotiateEncoding, type Encoding } from './compress.ts';
+import { isPublicFile, MEDIA_DIR, MEDIA_FILES_INDEX, parseMediaFiles, publicType, type MediaFile } from '../store/format/public-files.ts';
 import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 
 /** A strong validator from a file's bytes, hashed once when the file is first asked for. */

@@ -2,7 +2,7 @@
 // client allows it, and its headers as node's flat list made once — a cached answer is written
 // with no per-request work beyond node's own.
 import type { ApiResponse } from '../api/respond.ts';
-import { compressFor, compressible, negotiateEncoding, type Encoding } from '../deploy/compress.ts';
+import { compressFor, compressible, negotiateEncoding, type Encoding } from './compress.ts';
 
 /** Encoded bodies of cached answers, so a repeated answer is not re-encoded per request. */
 const encoded = new WeakMap<ApiResponse, Buffer>();

@@ -6,9 +6,9 @@ import { existsSync, readdirSync, readFileSync, renameSync, statSync } from 'nod
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/core.ts';
-import { recoverDist } from '../../src/build/swap.ts';
+import { recoverDist } from '../../src/pipeline/swap.ts';
 import { generateContent } from '../../src/gen/content-generator.ts';
-import { loadDataset } from '../../src/store/dataset.ts';
+import { loadDataset } from '../../src/store/read/stored-data.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir, writeContent } from '../helpers.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');

@@ -6,8 +6,8 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/core.ts';
-import { loadDataset, warmDataset } from '../../src/store/dataset.ts';
-import { DistError } from '../../src/store/manifest.ts';
+import { loadDataset, warmDataset } from '../../src/store/read/stored-data.ts';
+import { DistError } from '../../src/store/format/manifest.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from '../helpers.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');

@@ -8,8 +8,8 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../../src/render/event.ts';
-import { loadDataset } from '../../src/store/dataset.ts';
-import { DistError } from '../../src/store/manifest.ts';
+import { loadDataset } from '../../src/store/read/stored-data.ts';
+import { DistError } from '../../src/store/format/manifest.ts';
 import { buildOk, removeDir, request, SAMPLE_CONTENT, serve, tempDir } from '../helpers.ts';
 
 /** offsets per row: one per field, then the row's length */

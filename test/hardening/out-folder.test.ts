@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockOut, lockPath } from '../../src/build/lock.ts';
-import { loadDataset } from '../../src/store/dataset.ts';
+import { lockOut, lockPath } from '../../src/pipeline/lock.ts';
+import { loadDataset } from '../../src/store/read/stored-data.ts';
 import { FIXTURE_FILES } from '../fixture-content.ts';
 import { buildOk, removeDir, tempDir, writeContent } from '../helpers.ts';
 

@@ -1,9 +1,9 @@
 // GET /v1/cms/event/ and /v1/cms/event/<id>/.
-import type { Dataset } from '../../store/dataset.ts';
+import type { Dataset } from '../../store/read/stored-data.ts';
 import { envelopeBytes, pageLinks, pageRange, pageWindow, parsePythonInt } from '../paginate.ts';
-import type { QueryParams } from '../query.ts';
+import type { QueryParams } from '../../query/query-dict.ts';
 import { invalid, json, notFound, type ApiResponse } from '../respond.ts';
-import { filterEvents } from './filter.ts';
+import { filterEvents } from '../../query/events/filter.ts';
 import { parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
 
 export const EVENT_LIST_PATH = '/v1/cms/event/';

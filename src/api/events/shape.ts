@@ -1,8 +1,8 @@
 // drf-flex-fields' sparse fields and expansion: `fields`, `omit` and `expand`, applied by splicing
 // the pre-serialized segments of an event rather than re-serializing it.
 import { EVENT_FIELDS } from '../../render/event.ts';
-import { fieldIndex, type EventRows } from '../../store/event-rows.ts';
-import type { QueryParams } from '../query.ts';
+import { fieldIndex, type EventRows } from '../../store/format/event-rows.ts';
+import type { QueryParams } from '../../query/query-dict.ts';
 
 export const SHAPE_PARAMS = ['fields', 'omit', 'expand'] as const;
 export const EXPANDABLE = ['categories'] as const;

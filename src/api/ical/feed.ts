@@ -1,0 +1,133 @@
+// The event list as an iCalendar file (RFC 5545), from the events as the API renders them, so a
+// calendar answer and the JSON answer for the same query cannot disagree.
+import { parseTimestamp } from '../../time/parse.ts';
+import { ContentLines, cleanValue, escapeText, paramValue } from './lines.ts';
+import { dateTimeValue, dateValue, utcValue, writeVtimezone } from './vtimezone.ts';
+import { ZoneOffsets } from './zone-offsets.ts';
+
+/** The keys of an API event object (interface.md §2.1) that a calendar entry shows. */
+export interface RenderedEvent {
+  id: number;
+  /** ISO 8601 with offset, as the API writes it */
+  start: string;
+  end: string;
+  last_modified?: string;
+  allday: boolean;
+  title: string;
+  teaser?: string | null;
+  location?: string | null;
+  url?: string | null;
+  link?: string | null;
+  organizer?: string | null;
+  contact?: string | null;
+  email?: string | null;
+  /** ids, or the Category objects of `expand=categories` */
+  categories?: readonly (number | { id: number; title: string })[];
+}
+
+export interface CalendarOptions {
+  /** the site's IANA zone: all-day dates are its local dates, timed events its wall times */
+  timezone: string;
+  /** the calendar's display name */
+  name: string;
+  /** origin + optional path prefix; its host makes the UIDs unique */
+  baseUrl: string;
+  /** the DTSTAMP of every event */
+  now: Date;
+}
+
+const DAY = 86_400_000;
+
+interface Span {
+  event: RenderedEvent;
+  start: number;
+  end: number;
+}
+
+/** An API timestamp as an instant; a naive one (the API writes none) would be site time. */
+function instant(text: string, key: string, id: number, zone: string): number {
+  const r = parseTimestamp(text, zone);
+  if (!r.ok) throw new Error(`event ${id}: ${key} is not a timestamp: ${JSON.stringify(text)}`);
+  return r.epochMs;
+}
+
+/**
+ * DTSTART/DTEND of a timed event: the site's wall time with TZID, except for a wall time that a
+ * DST change repeats, which would mean its first occurrence (§3.3.5): that one is written in UTC.
+ */
+function dateTime(t: number, zone: ZoneOffsets): [string, Record<string, string>] {
+  if (zone.isRepeated(t)) return [utcValue(t), {}];
+  return [dateTimeValue(zone.wall(t)), { TZID: paramValue(zone.zone) }];
+}
+
+const isMidnight = (d: Date) => d.getUTCHours() === 0 && d.getUTCMinutes() === 0 && d.getUTCSeconds() === 0 && d.getUTCMilliseconds() === 0;
+/** Midnight starting the (UTC-field) day of `d`; arithmetic, since Date.UTC reads years 0…99 as 19xx. */
+const midnight = (d: Date) => d.getTime() - ((d.getTime() % DAY) + DAY) % DAY;
+const dayAfter = (d: Date) => new Date(midnight(d) + DAY);
+
+/**
+ * All-day dates in the site zone, as the first day and the exclusive end: the day after the last
+ * local day. An end at local midnight (after the start) already is that exclusive end: the event
+ * does not reach into the day that begins then.
+ */
+function alldayDates(start: number, end: number, zone: ZoneOffsets): [Date, Date] {
+  const first = zone.wall(start);
+  const last = zone.wall(end);
+  const exclusive = end > start && isMidnight(last) ? last : dayAfter(last);
+  return [first, midnight(exclusive) > midnight(first) ? exclusive : dayAfter(first)];
+}
+
+function categoryText(c: number | { title: string }): string {
+  return typeof c === 'number' ? String(c) : escapeText(String(c.title));
+}
+
+function writeEvent(out: ContentLines, { event: e, start, end }: Span, zone: ZoneOffsets, stamp: string, host: string): void {
+  out.add('BEGIN', 'VEVENT').add('UID', escapeText(`event-${e.id}@${host}`)).add('DTSTAMP', stamp);
+  if (e.allday) {
+    const [first, next] = alldayDates(start, end, zone);
+    out.add('DTSTART', dateValue(first), { VALUE: 'DATE' });
+    // After 31 December 9999 there is no date to write (four-digit years): a duration ends it.
+    if (next.getUTCFullYear() <= 9999) out.add('DTEND', dateValue(next), { VALUE: 'DATE' });
+    else out.add('DURATION', `P${Math.round((midnight(next) - midnight(first)) / DAY)}D`);
+  } else {
+    out.add('DTSTART', ...dateTime(start, zone));
+    // DTEND must be later than DTSTART (§3.8.2.2); without one a timed event is an instant.
+    if (end > start) out.add('DTEND', ...dateTime(end, zone));
+  }
+  if (e.last_modified) out.add('LAST-MODIFIED', utcValue(instant(e.last_modified, 'last_modified', e.id, zone.zone)));
+  out.text('SUMMARY', e.title).text('DESCRIPTION', e.teaser).text('LOCATION', e.location);
+  const url = e.url || e.link;
+  if (url) out.add('URL', cleanValue(url));
+  if (e.email) {
+    const name = e.organizer || e.contact;
+    out.add('ORGANIZER', `mailto:${cleanValue(e.email)}`, name ? { CN: paramValue(name) } : {});
+  }
+  if (e.contact) out.text('CONTACT', e.email ? `${e.contact} <${e.email}>` : e.contact);
+  if (e.categories?.length) out.add('CATEGORIES', e.categories.map(categoryText).join(','));
+  out.add('END', 'VEVENT');
+}
+
+export function renderCalendar(events: readonly RenderedEvent[], options: CalendarOptions): string {
+  const tz = options.timezone;
+  const spans: Span[] = events.map((event) => ({
+    event,
+    start: instant(event.start, 'start', event.id, tz),
+    end: instant(event.end, 'end', event.id, tz),
+  }));
+  const out = new ContentLines()
+    .add('BEGIN', 'VCALENDAR')
+    .add('VERSION', '2.0')
+    .add('PRODID', '-//aula//aula events//EN')
+    .add('CALSCALE', 'GREGORIAN')
+    .text('X-WR-CALNAME', options.name)
+    .add('X-WR-TIMEZONE', escapeText(tz));
+  if (spans.length > 0) {
+    const zone = new ZoneOffsets(tz, spans.flatMap((s) => [s.start, s.end]));
+    // Only timed events refer to the zone by TZID; all-day dates need no VTIMEZONE.
+    if (spans.some((s) => !s.event.allday)) writeVtimezone(out, zone);
+    const stamp = utcValue(options.now.getTime());
+    const host = new URL(options.baseUrl).host;
+    for (const s of spans) writeEvent(out, s, zone, stamp, host);
+  }
+  return out.add('END', 'VCALENDAR').toString();
+}

@@ -1,0 +1,215 @@
+// The `aula` command line: build, serve, check.
+// Each command imports what it needs when it runs: `serve` should not pay at start-up for the
+// content loader, Markdown, YAML and the build.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Problem } from '../content/problems.ts';
+import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from '../defaults.ts';
+import { describeFailure } from './failure.ts';
+import { printable } from '../util/printable.ts';
+import { DistError, parseManifest } from '../store/format/manifest.ts';
+import { AULA_VERSION } from '../version.ts';
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0–65535');
+  return n;
+}
+
+function positive(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('expected a whole number 1–64');
+  return n;
+}
+
+function checkFormat(value: string): 'text' | 'json' {
+  if (value === 'text' || value === 'json') return value;
+  throw new InvalidArgumentError('expected text or json');
+}
+
+function absoluteUrl(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return value.replace(/\/+$/, '');
+  } catch {
+    // fall through
+  }
+  throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. https://example.org/api');
+}
+
+function corsOrigins(value: string): string {
+  // checked here so a bad list is an option error; the server parses it again (it is cheap)
+  if (value.trim() !== '*') {
+    for (const origin of value.split(',').map((o) => o.trim()).filter(Boolean)) {
+      let ok = false;
+      try {
+        const u = new URL(origin);
+        ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === origin.replace(/\/$/, '');
+      } catch {
+        // not a URL
+      }
+      if (!ok) throw new InvalidArgumentError(`expected * or a comma-separated list of origins such as https://site.example (got ${origin})`);
+    }
+  }
+  return value;
+}
+
+async function reportProblems(problems: readonly Problem[]): Promise<void> {
+  const { formatProblem } = await import('../content/index.ts');
+  for (const p of problems) console.error(formatProblem(p));
+  console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
+}
+
+const program = new Command()
+  .name('aula')
+  .description('Turns a folder of event and directory files into a precomputed JSON API, and serves it.')
+  .version(AULA_VERSION)
+  .showHelpAfterError();
+
+program
+  .command('build')
+  .description('validate content/ and write the API to dist/ (the previous dist/ stays untouched on failure)')
+  .option('--content <dir>', 'content folder', 'content')
+  .option('--out <dir>', 'output folder', 'dist')
+  .option('--base-url <url>', "absolute URL the API is served under (default: site.yaml's base_url)", absoluteUrl)
+  .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', absoluteUrl, DEFAULT_UPSTREAM)
+  .option('--timings', 'print how long each phase took')
+  .option('--quiet', 'print nothing but problems (no progress, no summary)')
+  .option('--edge', 'also bundle the API for Cloudflare Workers / workerd into <out>/edge/')
+  .option('--no-minisearch', 'skip dist/autocomplete/minisearch.json and minisearch-options.js')
+  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean; edge?: boolean }) => {
+    const { build } = await import('../pipeline/build.ts');
+    const { progressDisplay } = await import('../pipeline/progress.ts');
+    // progress on stdout, like the summary: stderr holds only the problems
+    const display = progressDisplay(process.stdout, opts.quiet ? 'quiet' : 'auto');
+    let result;
+    try {
+      result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream, minisearch: opts.minisearch,
+        edge: opts.edge,
+        progress: display.update,
+        onWait: (message) => console.error(`aula: ${message}`),
+      });
+    } finally {
+      display.end();
+    }
+    if (!result.ok) {
+      await reportProblems(result.problems);
+      process.exitCode = 1;
+      return;
+    }
+    if (opts.quiet) return;
+    const { counts, base_url } = result.manifest;
+    console.log(
+      `built ${printable(opts.out)}/ in ${(result.ms / 1000).toFixed(2)} s: ${counts.events} events (${counts.event_list_pages} static pages), ` +
+        `${counts.directory} directory objects, ${result.files} files; base URL ${printable(base_url)}`,
+    );
+    if (opts.timings) {
+      for (const [name, ms] of Object.entries(result.phases)) console.log(`  ${name.padEnd(14)} ${(ms / 1000).toFixed(2)} s`);
+    }
+  });
+
+program
+  .command('serve')
+  .description('answer every query of the API from a built dist/ folder')
+  .option('--dist <dir>', 'built folder to serve', 'dist')
+  .option('--port <n>', 'port to listen on', port, 8000)
+  .option('--host <h>', 'address to bind', '127.0.0.1')
+  .option('--base-url <url>', 'absolute URL for links and media URLs (default: the one the dist was built with)', absoluteUrl)
+  .option('--cache-control <value>', 'Cache-Control header of successful answers', DEFAULT_CACHE_CONTROL)
+  .option('--workers <n>', 'number of server processes sharing the port', positive, 1)
+  .option('--cors <origins>', 'allow cross-origin calls from these origins (comma-separated, or *); off by default', corsOrigins)
+  .addOption(new Option('--log <format>', 'access log format on stdout, one line per request').choices(['text', 'json']).default('text'))
+  .option('--quiet', 'no access log')
+  .showHelpAfterError(false)
+  .action(async (opts: { dist: string; port: number; host: string; baseUrl?: string; cacheControl: string; workers: number; cors?: string; log: 'text' | 'json'; quiet?: boolean }) => {
+    const { serveCommand } = await import('../server/cluster.ts');
+    await serveCommand(opts);
+  });
+
+program
+  .command('dev')
+  .description('build, serve and rebuild on every change to content/ (a broken edit keeps the last good build answering)')
+  .option('--content <dir>', 'content folder', 'content')
+  .option('--out <dir>', 'output folder (not dist/: dev links point at this machine)', '.aula-dev')
+  .option('--port <n>', 'port to listen on', port, 8000)
+  .option('--host <h>', 'address to bind', '127.0.0.1')
+  .option('--base-url <url>', 'absolute URL for links (default: http://<host>:<port>)', absoluteUrl)
+  .showHelpAfterError(false)
+  .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string }) => {
+    const { startDev } = await import('../dev/dev.ts');
+    const dev = await startDev({ ...opts, log: (line) => console.log(`aula: ${line}`) });
+    // With broken content at start, serving begins at the first good build.
+    dev.serving.then(
+      (url) => console.log(`aula dev serving on ${url}/v1/cms/event/ (watching ${printable(opts.content)}/)`),
+      (e: unknown) => {
+        console.error(`aula: ${describeFailure(e)}`);
+        process.exit(1);
+      },
+    );
+    const stop = () => void dev.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+
+program
+  .command('nginx')
+  .description('print the nginx include files (http {} and server {} parts) for a built dist/; see README "Deploying"')
+  .option('--dist <dir>', 'built folder', 'dist')
+  .option('--root <dir>', 'where dist/ is on the nginx host: prints the `set $aula_root` line for the server part')
+  .option('--upstream <url>', 'the aula server as nginx reaches it', absoluteUrl, DEFAULT_UPSTREAM)
+  .action(async (opts: { dist: string; root?: string; upstream: string }) => {
+    const { nginxSnippets } = await import('../pipeline/routing-files.ts');
+    const { MEDIA_FILES_INDEX, parseMediaFiles } = await import('../store/format/public-files.ts');
+    const read = (rel: string) => {
+      try {
+        return readFileSync(join(opts.dist, rel), 'utf8');
+      } catch (e) {
+        const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : (e as Error).message;
+        throw new DistError(`${join(opts.dist, rel)}: ${why}; build first with \`aula build\``);
+      }
+    };
+    const manifest = parseManifest(read('manifest.json'), join(opts.dist, 'manifest.json'));
+    const media = parseMediaFiles(read(MEDIA_FILES_INDEX));
+    console.log(nginxSnippets(manifest, opts.upstream, { files: [], media }, opts.root === undefined ? undefined : resolve(opts.root)));
+  });
+
+program
+  .command('check')
+  .description('validate content/ only: print every problem, exit 1 if there is any')
+  .option('--content <dir>', 'content folder', 'content')
+  .option('--format <format>', 'text (path:line:column key: message) or json (an array of {file, line, column, key, message})', checkFormat, 'text')
+  .action(async (opts: { content: string; format: 'text' | 'json' }) => {
+    const { loadContent } = await import('../content/index.ts');
+    const { model, problems } = await loadContent(opts.content);
+    if (opts.format === 'json') {
+      const list = problems.map(({ file, line, column, key, message }) => ({ file, line, column, key, message }));
+      console.log(JSON.stringify(list, null, 2));
+      if (!model) process.exitCode = 1;
+      return;
+    }
+    if (!model) {
+      await reportProblems(problems);
+      process.exitCode = 1;
+      return;
+    }
+    console.log(`${printable(opts.content)}/ is valid: ${model.events.length} events, ${model.directory.length} directory objects.`);
+  });
+
+program
+  .command('init [dir]')
+  .description('start a site: a starter content/ folder, npm scripts and a CI workflow in dir (default: here); never overwrites')
+  .action(async (dir: string | undefined) => {
+    const { init } = await import('./init/init.ts');
+    const result = init(dir ?? '.');
+    for (const file of result.created) console.log(`created ${file}`);
+    for (const file of result.updated) console.log(`updated ${file}`);
+    for (const note of result.skipped) console.log(`skipped ${note}`);
+    console.log('next: npx aula check && npx aula build && npx aula serve');
+  });
+
+program.parseAsync().catch((e: unknown) => {
+  console.error(`aula: ${describeFailure(e)}`);
+  if (process.env.AULA_DEBUG && e instanceof Error) console.error(e.stack);
+  process.exit(1);
+});

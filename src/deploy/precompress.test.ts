@@ -1,0 +1,109 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { compressFor, compressible, MIN_COMPRESS_BYTES, negotiateEncoding, precompress } from '../server/compress.ts';
+
+const page = JSON.stringify({ count: 3, results: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Vortrag über Herzgesundheit ${i}` })) });
+
+describe('precompress', () => {
+  it('writes .gz and .br beside every .json/.js/.ics file and round-trips', async () => {
+    const bytes = new Uint8Array([123, 125]);
+    const out = await precompress(
+      new Map<string, string | Uint8Array>([
+        ['v1/cms/event/index.json', page],
+        ['autocomplete/autocomplete.js', 'export const a = 1;'.repeat(50)],
+        ['calendar.ics', 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n'],
+        ['tiny.json', bytes],
+        ['data/events.offsets.bin', new Uint8Array(4000)],
+        ['manifest.json.gz', new Uint8Array(10)],
+      ]),
+    );
+    expect([...out.keys()].sort()).toEqual([
+      'autocomplete/autocomplete.js.br', 'autocomplete/autocomplete.js.gz',
+      'calendar.ics.br', 'calendar.ics.gz',
+      'tiny.json.br', 'tiny.json.gz',
+      'v1/cms/event/index.json.br', 'v1/cms/event/index.json.gz',
+    ]);
+    expect(gunzipSync(out.get('v1/cms/event/index.json.gz')!).toString()).toBe(page);
+    expect(brotliDecompressSync(out.get('v1/cms/event/index.json.br')!).toString()).toBe(page);
+    expect(Buffer.from(brotliDecompressSync(out.get('tiny.json.br')!)).equals(Buffer.from(bytes))).toBe(true);
+    expect(out.get('v1/cms/event/index.json.br')!.length).toBeLessThan(out.get('v1/cms/event/index.json.gz')!.length);
+  });
+
+  it('round-trips a file above the 1 MB brotli threshold', async () => {
+    const big = 'x'.repeat(1024 * 1024 + 1) + page;
+    const out = await precompress(new Map([['autocomplete/index.json', big]]));
+    expect(brotliDecompressSync(out.get('autocomplete/index.json.br')!).toString()).toBe(big);
+    expect(gunzipSync(out.get('autocomplete/index.json.gz')!).toString()).toBe(big);
+  });
+});
+
+describe('negotiateEncoding', () => {
+  const table: [string | undefined, 'br' | 'gzip' | null][] = [
+    [undefined, null],
+    ['', null],
+    ['identity', null],
+    ['gzip', 'gzip'],
+    ['x-gzip', 'gzip'],
+    ['GZIP', 'gzip'],
+    ['br', 'br'],
+    ['gzip, deflate, br', 'br'],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['deflate', null],
+    ['gzip;q=1.0, br;q=0.5', 'gzip'],
+    ['br;q=0.5, gzip;q=0.5', 'br'],
+    ['gzip;q=0.5', 'gzip'], // identity is not named, so it does not compete
+    ['gzip;q=0.5, identity', null],
+    ['gzip, identity;q=0.5', 'gzip'],
+    ['gzip, identity', 'gzip'],
+    ['*', 'br'],
+    ['*;q=0', null],
+    ['*;q=0.3, gzip', 'gzip'],
+    ['br;q=0, *', 'gzip'],
+    ['br;q=0, gzip;q=0', null],
+    ['gzip;q=0', null],
+    ['gzip;q=0.000', null],
+    ['gzip;q=0.001', 'gzip'],
+    ['gzip;q=2', null], // malformed weight: the member is ignored
+    ['gzip;q=abc, br', 'br'],
+    ['gzip;q=0.5;foo=bar', 'gzip'],
+    [' br ; q=0.9 , gzip ; q=0.8 ', 'br'],
+    [',,gzip,,', 'gzip'],
+  ];
+  it.each(table)('%j → %j', (header, expected) => {
+    expect(negotiateEncoding(header)).toBe(expected);
+  });
+});
+
+describe('compressFor', () => {
+  const body = Buffer.from(page);
+
+  it('round-trips both codings, dynamic and not', () => {
+    for (const dynamic of [true, false]) {
+      expect(gunzipSync(compressFor('gzip', body, dynamic)!).equals(body)).toBe(true);
+      expect(brotliDecompressSync(compressFor('br', body, dynamic)!).equals(body)).toBe(true);
+    }
+  });
+
+  it('compresses harder when the result is kept', () => {
+    expect(compressFor('br', body, false)!.length).toBeLessThanOrEqual(compressFor('br', body, true)!.length);
+  });
+
+  it('leaves small bodies and identity alone', () => {
+    expect(compressFor('gzip', Buffer.alloc(MIN_COMPRESS_BYTES - 1, 97), true)).toBeNull();
+    expect(compressFor('gzip', Buffer.alloc(MIN_COMPRESS_BYTES, 97), true)).not.toBeNull();
+    expect(compressFor(null, body, true)).toBeNull();
+  });
+});
+
+describe('compressible', () => {
+  it.each([
+    ['application/json', true],
+    ['text/html; charset=utf-8', true],
+    ['text/calendar', true],
+    ['application/javascript', true],
+    ['image/png', false],
+    [undefined, false],
+  ])('%s → %s', (type, expected) => {
+    expect(compressible(type)).toBe(expected);
+  });
+});

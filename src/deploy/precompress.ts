@@ -1,0 +1,96 @@
+// Precompression on worker threads: a build produces thousands of pages, and compressing them
+// (br + gzip, ~1.2 ms a page) on the main thread would serialize it after everything else.
+// Workers take files as they are produced and hand back both codings.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { compressionLevels, PRECOMPRESSED } from '../server/compress.ts';
+
+// Plain JavaScript evaluated in the worker: it needs no TypeScript loader and nothing but zlib.
+const WORKER = `
+const { parentPort } = require('node:worker_threads');
+const { brotliCompressSync, gzipSync, constants } = require('node:zlib');
+parentPort.on('message', (jobs) => {
+  const out = [];
+  for (const { path, content, gzip, brotli } of jobs) {
+    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+    const gz = gzipSync(bytes, { level: gzip });
+    const br = brotliCompressSync(bytes, { params: {
+      [constants.BROTLI_PARAM_QUALITY]: brotli,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+    } });
+    out.push({ path, gz, br });
+  }
+  parentPort.postMessage(out);
+});
+`;
+
+interface Job {
+  path: string;
+  content: string | Uint8Array;
+  gzip: number;
+  brotli: number;
+}
+
+export interface CompressionPool {
+  /** queues a file; files that are not compressible are skipped */
+  add(path: string, content: string | Uint8Array): void;
+  /** waits for every queued file and stops the workers: `<path>.gz` and `<path>.br` */
+  finish(): Promise<Map<string, Uint8Array>>;
+}
+
+/**
+ * `expectedVolume` (bytes) picks the levels up front, so every file of one build gets the same
+ * treatment as precompress() would give it.
+ */
+export function compressionPool(expectedVolume: number, threads = Math.max(1, Math.min(4, availableParallelism()))): CompressionPool {
+  const out = new Map<string, Uint8Array>();
+  let failed: unknown = null;
+  // each worker answers its messages in order: a queue of waiters per worker
+  const workers = Array.from({ length: threads }, () => {
+    const worker = new Worker(WORKER, { eval: true });
+    const waiting: (() => void)[] = [];
+    worker.on('message', (results: { path: string; gz: Uint8Array; br: Uint8Array }[]) => {
+      for (const r of results) {
+        out.set(`${r.path}.gz`, r.gz);
+        out.set(`${r.path}.br`, r.br);
+      }
+      waiting.shift()?.();
+    });
+    worker.on('error', (e) => {
+      failed = e;
+      for (const done of waiting.splice(0)) done();
+    });
+    return { worker, waiting };
+  });
+  const pending: Promise<void>[] = [];
+  let batch: Job[] = [];
+  let batchBytes = 0;
+  let turn = 0;
+
+  const flush = () => {
+    if (batch.length === 0) return;
+    const { worker, waiting } = workers[turn++ % workers.length];
+    pending.push(new Promise<void>((done) => waiting.push(done)));
+    worker.postMessage(batch);
+    batch = [];
+    batchBytes = 0;
+  };
+
+  return {
+    add(path, content) {
+      if (!PRECOMPRESSED.test(path)) return;
+      const size = typeof content === 'string' ? content.length : content.byteLength;
+      batch.push({ path, content, ...compressionLevels(size, expectedVolume) });
+      batchBytes += size;
+      if (batchBytes >= 1 << 20) flush();
+    },
+    async finish() {
+      flush();
+      await Promise.all(pending);
+      await Promise.all(workers.map(({ worker }) => worker.terminate()));
+      if (failed) throw failed;
+      return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    },
+  };
+}

@@ -1,0 +1,216 @@
+// `aula build`: content/ → validated model → data files → static pages, written to a staging
+// folder and swapped in only when complete.
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { createApi } from '../api/core.ts';
+import { EVENT_LIST_PATH } from '../api/events/list.ts';
+import { SCHEMA_PATH } from '../api/router.ts';
+import { contentSchemas } from '../docs/content-schemas.ts';
+import { loadContent, type Problem } from '../content/index.ts';
+import { compressionPool } from '../deploy/precompress.ts';
+import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../store/format/public-files.ts';
+import { AUTOCOMPLETE_DIR, DATA_FILES, renderDataFiles, type DistFiles } from '../store/write/data-files.ts';
+import { routingFiles } from './routing-files.ts';
+import { datasetFrom, memorySource } from '../store/read/stored-data.ts';
+import { DIST_FORMAT, digestsOf, type Manifest } from '../store/format/manifest.ts';
+import { AULA_VERSION } from '../version.ts';
+import { DEFAULT_UPSTREAM } from '../defaults.ts';
+import { lockOut } from './lock.ts';
+import { checkOutFolder } from './out-folder.ts';
+import { createStaging, recoverDist, removeStaging, removeStaleStaging, swapIn } from './swap.ts';
+
+export interface BuildOptions {
+  content: string;
+  out: string;
+  /** overrides site.yaml's base_url */
+  baseUrl?: string;
+  /** the bundled server as static-host rules should reach it (default http://127.0.0.1:8000) */
+  upstream?: string;
+  /** write .gz/.br beside the public files (default true; `aula dev` skips it) */
+  precompress?: boolean;
+  /** called as each phase starts (done/total within a phase that counts its steps) */
+  progress?: (phase: string, done?: number, total?: number) => void;
+  /** write autocomplete/minisearch.json and minisearch-options.js (default true) */
+  minisearch?: boolean;
+  /** told when another build holds the lock on `out` and this one waits */
+  onWait?: (message: string) => void;
+  /** how long to wait for another build into `out` (default 10 minutes) */
+  lockWaitMs?: number;
+  /** also write dist/edge/: the API bundled as a Workers/workerd module, with example configs */
+  edge?: boolean;
+}
+
+export { DEFAULT_UPSTREAM };
+
+export type BuildResult =
+  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number> }
+  | { ok: false; problems: Problem[] };
+
+export const FIRST_PAGE = 'v1/cms/event/index.json';
+export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
+
+/** Documents written from the API core's answers: [file, path, query]. */
+const DOCUMENTS: readonly [string, string, string][] = [
+  ['openapi.json', SCHEMA_PATH, ''],
+  ['events.ics', EVENT_LIST_PATH, 'format=ics'],
+];
+
+export function pageFile(offset: number): string {
+  return offset === 0 ? FIRST_PAGE : FURTHER_PAGES.replace('{offset}', String(offset));
+}
+
+export function normalizeBaseUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`base URL must be http or https: ${url}`);
+  return url.replace(/\/+$/, '');
+}
+
+function sizeOf(files: DistFiles, dir: string): number {
+  let size = 0;
+  for (const [rel, c] of files) if (rel.startsWith(`${dir}/`)) size += typeof c === 'string' ? c.length : c.byteLength;
+  return size;
+}
+
+function writeAll(dir: string, files: DistFiles): void {
+  for (const [rel, content] of files) {
+    const path = join(dir, rel);
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    } catch (e) {
+      // node names no path when the write itself fails (ENOSPC, EIO); the user needs to know where.
+      const errno = e as NodeJS.ErrnoException;
+      if (typeof errno.code === 'string' && errno.path === undefined) errno.path = path;
+      throw e;
+    }
+  }
+}
+
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const phases: Record<string, number> = {};
+  let mark = started;
+  const phase = (name: string, next?: string) => {
+    const now = performance.now();
+    phases[name] = Math.round(now - mark);
+    mark = now;
+    if (next) options.progress?.(next);
+  };
+  options.progress?.('load content');
+  const out = resolve(options.out);
+  // Refused before anything is created: --out is replaced wholesale, so it must be ours to replace.
+  checkOutFolder(out, options.content);
+  mkdirSync(dirname(out), { recursive: true });
+  const unlock = await lockOut(out, { onWait: options.onWait, waitMs: options.lockWaitMs });
+  try {
+    // Checked again under the lock: while this build waited, another may have changed --out.
+    checkOutFolder(out, options.content);
+    recoverDist(out);
+    removeStaleStaging(out);
+    return await buildLocked(options, out, started, phases, phase);
+  } finally {
+    unlock();
+  }
+}
+
+async function buildLocked(
+  options: BuildOptions,
+  out: string,
+  started: number,
+  phases: Record<string, number>,
+  phase: (name: string, next?: string) => void,
+): Promise<BuildResult> {
+  const { model, problems } = await loadContent(resolve(options.content));
+  phase('load content', 'render data');
+  if (!model) return { ok: false, problems };
+  const baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
+
+  const staging = createStaging(out);
+  try {
+    const files = await renderDataFiles(model, baseUrl);
+    const minisearch = options.minisearch !== false;
+    phase('render data', minisearch ? 'minisearch' : 'write data');
+    if (minisearch) {
+      // imported only here: neither the server nor a build without it loads minisearch
+      const { buildMiniSearchFiles } = await import('../store/write/minisearch/build.ts');
+      for (const [rel, text] of Object.entries(await buildMiniSearchFiles(model.directory))) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+      phase('minisearch', 'write data');
+    }
+    const limit = model.site.page_size;
+    const manifest: Manifest = {
+      format: DIST_FORMAT,
+      version: AULA_VERSION,
+      // not the clock: two builds of the same content are byte-identical (events.ics's DTSTAMP is this)
+      built_at: new Date(model.events.reduce((newest, e) => Math.max(newest, e.last_modified), 0)).toISOString(),
+      base_url: baseUrl,
+      site: { timezone: model.site.timezone, page_size: limit, max_page_size: model.site.max_page_size },
+      counts: {
+        events: model.events.length,
+        pages: model.pages.size,
+        categories: model.categories.length,
+        media: model.media.size,
+        directory: model.directory.length,
+        event_list_pages: Math.max(1, Math.ceil(model.events.length / limit)),
+      },
+      event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
+      // the data files only: those are what the server loads and verifies
+      files: digestsOf(files),
+    };
+    // media records backed by a file in content/ are answered from a copy at the URL the API gives
+    const mediaFiles: MediaFile[] = [];
+    for (const m of [...model.media.values()].sort((a, b) => a.id - b.id)) {
+      if (m.source) mediaFiles.push({ id: m.id, file: mediaFileName(m.id, basename(m.source)), mimetype: m.mimetype });
+    }
+    files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
+    files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+    writeAll(staging, files);
+    phase('write data', 'load dataset');
+
+    // The pages come from the API core over the data just written, read by the server's own
+    // loader (from memory rather than back from disk), exactly as the server will answer.
+    const api = createApi(datasetFrom(memorySource(files, staging)), { cacheLimits: { entries: 0, bytes: 0 } });
+    phase('load dataset', 'answer pages');
+    // Every event appears on exactly one page, so the serialized events measure the pages'
+    // volume before they exist; workers compress each page while the next ones are answered.
+    const volume = (files.get(DATA_FILES.events) as string).length + sizeOf(files, AUTOCOMPLETE_DIR);
+    const pool = options.precompress !== false ? compressionPool(volume) : null;
+    const pages = new Map<string, string | Uint8Array>();
+    const emit = (rel: string, content: string | Uint8Array) => {
+      pages.set(rel, content);
+      pool?.add(rel, content);
+    };
+    for (let offset = 0; offset === 0 || offset < model.events.length; offset += limit) {
+      const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
+      const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
+      if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${response.body}`);
+      emit(pageFile(offset), response.body);
+      options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
+    }
+    for (const [rel, path, query] of DOCUMENTS) {
+      const response = api({ method: 'GET', path, query, headers: {} });
+      if (response.status !== 200) throw new Error(`${path}?${query} answered ${response.status}: ${response.body}`);
+      emit(rel, response.body);
+    }
+    for (const [name, schema] of Object.entries(contentSchemas())) emit(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
+    for (const [rel, text] of files) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) emit(rel, text);
+    phase('answer pages', 'write pages');
+    writeAll(staging, pages);
+    phase('write pages', 'compress');
+    if (pool) writeAll(staging, await pool.finish());
+    phase('compress', 'copy media');
+    for (const m of mediaFiles) {
+      mkdirSync(dirname(join(staging, m.file)), { recursive: true });
+      copyFileSync(model.media.get(m.id)!.source!, join(staging, m.file));
+    }
+    phase('copy media', 'swap');
+    const publicFiles = [...pages.keys()].filter(isPublicFile).sort();
+    writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
+    if (options.edge) writeAll(staging, await (await import('./edge-bundle.ts')).edgeFiles());
+    swapIn(staging, out);
+    phase('swap');
+    return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases };
+  } catch (e) {
+    removeStaging(staging);
+    throw e;
+  }
+}

@@ -1,0 +1,63 @@
+// Which postings one query word matches, and with which tier: term lookup only, no documents.
+import type { IndexData } from '../../store/format/autocomplete-index.ts';
+import type { QueryWord } from './query-words.ts';
+import { prefixRange } from './prefix.ts';
+import { fuzzyTerms } from './fuzzy.ts';
+import { TIER_EXACT, TIER_PREFIX, fuzzyTier } from './rank.ts';
+
+export interface WordPlan {
+  word: QueryWord;
+  /** per form: terms [lo, hi) start with it; exact is lo when terms[lo] is the form itself, else −1 */
+  ranges: { lo: number; hi: number; exact: number }[];
+  /** fuzzy-only terms (inside no range) with their tier × 2, filled by addFuzzy */
+  fuzzy: Map<number, number> | null;
+  /** posting runs as (start, end, tier × 2) triples */
+  segments: number[];
+  /** number of postings in segments */
+  cost: number;
+}
+
+export function planWord(index: IndexData, word: QueryWord): WordPlan {
+  const { terms, postStart } = index;
+  const plan: WordPlan = { word, ranges: [], fuzzy: null, segments: [], cost: 0 };
+  for (const form of word.forms) {
+    const [lo, hi] = prefixRange(terms, form);
+    if (lo === hi) continue;
+    const exact = terms[lo] === form ? lo : -1;
+    plan.ranges.push({ lo, hi, exact });
+    let from = lo;
+    if (exact >= 0) {
+      push(plan, postStart[lo], postStart[lo + 1], TIER_EXACT * 2);
+      from = lo + 1;
+    }
+    push(plan, postStart[from], postStart[hi], TIER_PREFIX * 2);
+  }
+  return plan;
+}
+
+/** Adds the typo matches. Separate because it is the costly part and may be skipped when the query already failed. */
+export function addFuzzy(index: IndexData, plan: WordPlan): void {
+  if (plan.fuzzy !== null) return;
+  const fuzzy = new Map<number, number>();
+  plan.fuzzy = fuzzy;
+  if (plan.word.maxEdits === 0) return;
+  const inRange = (t: number) => plan.ranges.some((r) => t >= r.lo && t < r.hi);
+  for (const form of plan.word.forms) {
+    fuzzyTerms(index.trie, form, plan.word.maxEdits, (t, distance) => {
+      if (inRange(t)) return; // exact or prefix already, which ranks better
+      const base = fuzzyTier(distance) * 2;
+      const prev = fuzzy.get(t);
+      if (prev === undefined || base < prev) fuzzy.set(t, base);
+    });
+  }
+  // Map order is visit order, which follows the forms; sort so segments are in term order.
+  for (const t of [...fuzzy.keys()].sort((a, b) => a - b)) {
+    push(plan, index.postStart[t], index.postStart[t + 1], fuzzy.get(t)!);
+  }
+}
+
+function push(plan: WordPlan, start: number, end: number, base: number): void {
+  if (start >= end) return;
+  plan.segments.push(start, end, base);
+  plan.cost += end - start;
+}

@@ -1,0 +1,118 @@
+// The autocomplete searcher over a decoded index: q and models in, a count and lazily rendered
+// pages out. Isomorphic (bundled for the browser), so no node: imports.
+import type { DirectoryModel } from '../../model/types.ts';
+import { decodeIndex, type IndexData } from '../../store/format/autocomplete-index.ts';
+import { listing, type DocPage } from './listing.ts';
+import { Matcher, type Candidates } from './match.ts';
+import { CTYPES, modelMask } from '../../model/directory-models.ts';
+import { addFuzzy, planWord, type WordPlan } from './plan.ts';
+import { queryWords } from './query-words.ts';
+import { CONTRIB, MAX_RANKED_WORDS, NO_CONTRIB } from './rank.ts';
+import { RankedKeys } from './select.ts';
+import { renderSuggestion } from './suggestion.ts';
+
+export interface Autocomplete {
+  /** total number of objects */
+  readonly size: number;
+  /** q: raw q parameter (undefined/blank/no words = list all); models: null = all models. Never throws. */
+  search(q: string | undefined, models: readonly DirectoryModel[] | null, options?: SearchOptions): AutocompleteResult;
+}
+
+export interface SearchOptions {
+  /** default true; false matches exact words and prefixes only (as the MiniSearch index does without `fuzzy`) */
+  typos?: boolean;
+}
+
+export interface AutocompleteResult {
+  /** number of all matches, not only the page */
+  count: number;
+  /** compact JSON suggestions for rows offset .. offset+limit−1 of the ranked list */
+  page(offset: number, limit: number): string[];
+}
+
+export function createAutocomplete(indexJson: string): Autocomplete {
+  return new Searcher(decodeIndex(indexJson));
+}
+
+class Searcher implements Autocomplete {
+  private readonly matcher: Matcher;
+  private readonly keys: Float64Array;
+  /** bumped by every match; a result whose scratch state was overwritten recomputes it */
+  private generation = 0;
+
+  constructor(private readonly index: IndexData) {
+    this.matcher = new Matcher(index);
+    this.keys = new Float64Array(index.size);
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  search(q: string | undefined, models: readonly DirectoryModel[] | null, options: SearchOptions = {}): AutocompleteResult {
+    const mask = modelMask(models);
+    let words = queryWords(typeof q === 'string' ? q : '');
+    if (options.typos === false) words = words.map((w) => ({ ...w, maxEdits: 0 }));
+    const docs = words.length === 0 ? listing(this.index, mask) : this.matches(words.map((w) => planWord(this.index, w)), mask);
+    return new Result(this.index, docs);
+  }
+
+  private matches(plans: WordPlan[], mask: number): DocPage {
+    let state = this.match(plans, mask);
+    const size = this.index.size;
+    return {
+      count: state.ranked.length,
+      docs: (offset, limit) => {
+        if (state.generation !== this.generation) state = this.match(plans, mask);
+        return Array.from(state.ranked.page(offset, limit), (key) => key % size);
+      },
+    };
+  }
+
+  private match(plans: WordPlan[], mask: number): { generation: number; ranked: RankedKeys } {
+    const generation = ++this.generation;
+    // Most selective word first, judged on exact+prefix postings: typo lookups are computed
+    // only for words actually reached, so a query that fails early costs almost nothing.
+    const order = plans.map((p, i) => ({ p, i })).sort((a, b) => a.p.cost - b.p.cost || a.i - b.i);
+    let cand: Candidates | null = null;
+    for (let k = 0; k < order.length; k++) {
+      const plan = order[k].p;
+      addFuzzy(this.index, plan);
+      const contrib = k < MAX_RANKED_WORDS ? CONTRIB : NO_CONTRIB;
+      if (cand === null) cand = this.matcher.first(plan, mask, contrib);
+      else this.matcher.refine(plan, cand, contrib);
+      if (cand.length === 0) break;
+    }
+    const n = cand === null ? 0 : cand.length;
+    const keys = this.keys.subarray(0, n);
+    const size = this.index.size;
+    for (let i = 0; i < n; i++) keys[i] = cand!.rank[i] * size + cand!.docs[i];
+    return { generation, ranked: new RankedKeys(keys) };
+  }
+}
+
+class Result implements AutocompleteResult {
+  readonly count: number;
+
+  constructor(
+    private readonly index: IndexData,
+    private readonly docs: DocPage,
+  ) {
+    this.count = docs.count;
+  }
+
+  page(offset: number, limit: number): string[] {
+    const o = toCount(offset);
+    const l = toCount(limit);
+    if (l === 0 || o >= this.count) return [];
+    const { id, model, presentation, level_id, room_id } = this.index;
+    return Array.from(this.docs.docs(o, l), (d) =>
+      renderSuggestion(id[d], CTYPES[model[d]], presentation[d], level_id[d], room_id[d]),
+    );
+  }
+}
+
+function toCount(x: number): number {
+  if (Number.isNaN(x) || x <= 0) return 0;
+  return Math.min(Math.floor(x), Number.MAX_SAFE_INTEGER);
+}

@@ -1,0 +1,138 @@
+// The event-list filters (issue 3): query parameters → the matching rows of an EventTable.
+//
+// Pure: no I/O, no response shaping. The caller (the list endpoint) pages the rows, renders 400s
+// from `errors` and puts `ignored` into `X-Ignored-Parameters`. Semantics follow django-filter
+// over PostgreSQL (see reference-behaviour.md) except where aula differs on purpose: timestamp
+// contains/startswith match the rendered ISO text, date-only timestamps mean local midnight,
+// `field__exact` equals `field`, bad booleans and bad regexes are 400s, regexes are RE2.
+import type { QueryParams } from '../query-dict.ts';
+import type { BoolField, EventTable, TextField, TimeField } from '../../store/format/event-table.ts';
+import { FILTER_PARAMETER_NAMES, FILTER_PARAMETERS, type FilterParameter } from './catalog.ts';
+import { indexesFor, type TableIndexes } from './indexes/table-indexes.ts';
+import { BoolCondition } from './lookups/bool.ts';
+import type { Clause, Condition } from './lookups/condition.ts';
+import { IdCondition } from './lookups/id.ts';
+import { RelationCondition } from './lookups/relation.ts';
+import { TextCondition, type TextOptions } from './lookups/text.ts';
+import { evaluate } from './planner.ts';
+import { cleanBoolean, cleanChoices, cleanNumber, cleanRegex, cleanTimestamp, strip } from './values.ts';
+
+export { FILTER_CATALOG, FILTER_PARAMETERS, type FieldFilters, type FilterParameter, type Lookup, type ValueType } from './catalog.ts';
+
+export interface FilterContext {
+  /** IANA zone for naive and date-only timestamps */
+  timezone: string;
+  /** ids of the existing categories (valid choices of `categories`) */
+  categoryIds: ReadonlySet<number>;
+}
+
+export type FilterOutcome =
+  /** rows: ascending row indices that match (possibly a view of a cached array: do not write
+   *  to it); null = no filter applied (all rows) */
+  | { ok: true; rows: Uint32Array | null; ignored: string[] }
+  | { ok: false; errors: Record<string, string[]>; ignored: string[] };
+
+/**
+ * Filters the events of `table` by the filter parameters in `params`. `reserved` names the
+ * parameters handled elsewhere (limit, offset, format, expand, …): neither filters nor ignored.
+ */
+export function filterEvents(table: EventTable, ctx: FilterContext, params: QueryParams, reserved: ReadonlySet<string>): FilterOutcome {
+  return filterWithIndexes(indexesFor(table), ctx, params, reserved);
+}
+
+/**
+ * Builds all filter indexes of `table` now instead of on first use, so that no request pays for
+ * a build (2–4 s for 100k events with 300-character teasers, most of it the trigram indexes).
+ * Optional: without it each index is built by the first request that needs it.
+ */
+export function prepareFilterIndexes(table: EventTable): void {
+  indexesFor(table).prepare();
+}
+
+/** As filterEvents, on explicitly configured indexes (tests, benchmarks). */
+export function filterWithIndexes(ix: TableIndexes, ctx: FilterContext, params: QueryParams, reserved: ReadonlySet<string>): FilterOutcome {
+  const ignored = params.keys().filter((k) => !reserved.has(k) && !FILTER_PARAMETER_NAMES.has(k));
+  const errors: Record<string, string[]> = {};
+  let failed = false;
+  const clauses: Clause[] = [];
+  for (const p of FILTER_PARAMETERS) {
+    if (!params.has(p.name) || reserved.has(p.name)) continue;
+    const r = toClause(p, params, ctx, ix);
+    if (r === null) continue;
+    if ('error' in r) {
+      errors[p.name] = [r.error];
+      failed = true;
+    } else if (!failed) clauses.push(r);
+  }
+  if (failed) return { ok: false, errors, ignored };
+  if (clauses.length === 0) return { ok: true, rows: null, ignored };
+  return { ok: true, rows: evaluate(ix, clauses), ignored };
+}
+
+type ClauseOrError = Clause | { error: string } | null;
+
+const condition = (c: Condition): Clause => ({ kind: 'condition', condition: c });
+
+function toClause(p: FilterParameter, params: QueryParams, ctx: FilterContext, ix: TableIndexes): ClauseOrError {
+  if (p.type === 'id-list') return relationClause(p, params, ctx, ix);
+  // single-valued: the last value wins (QueryDict.get), stripped; empty means "no filter"
+  const text = strip(params.get(p.name) ?? '');
+  if (text === '') return null;
+  const lookup = p.lookup;
+  switch (p.type) {
+    case 'string': {
+      const field = p.field as TextField;
+      const options: TextOptions = { trigrams: true, scanBelowValues: ix.options.scanBelowValues, fewRows: ix.options.fewRows };
+      if (lookup === 'regex' || lookup === 'iregex') {
+        const re = cleanRegex(text, lookup === 'iregex');
+        if (!re.ok) return { error: re.message };
+        return condition(new TextCondition(p.name, ix.text(field), lookup, text, re.value, options));
+      }
+      return condition(new TextCondition(p.name, ix.text(field), lookup as 'exact', text, null, options));
+    }
+    case 'datetime': {
+      const field = p.field as TimeField;
+      if (lookup === 'contains' || lookup === 'startswith') {
+        // ISO text has a dozen distinct characters: trigrams would not narrow anything down
+        const options: TextOptions = { trigrams: false, scanBelowValues: Infinity, fewRows: ix.options.fewRows };
+        return condition(new TextCondition(p.name, ix.iso(field), lookup, text, null, options));
+      }
+      const t = cleanTimestamp(text, ctx.timezone);
+      if (!t.ok) return { error: t.message };
+      return { kind: 'compare', param: p.name, column: field, op: lookup as 'exact', value: t.value };
+    }
+    case 'number': {
+      const n = cleanNumber(text);
+      if (!n.ok) return { error: n.message };
+      if (p.field === 'id') return condition(new IdCondition(p.name, n.value, ix));
+      return { kind: 'compare', param: p.name, column: 'dfp_points', op: lookup as 'exact', value: n.value };
+    }
+    case 'boolean': {
+      const b = cleanBoolean(text);
+      if (!b.ok) return { error: b.message };
+      return condition(new BoolCondition(p.name, p.field as BoolField, b.value, ix));
+    }
+  }
+  return null;
+}
+
+function relationClause(p: FilterParameter, params: QueryParams, ctx: FilterContext, ix: TableIndexes): ClauseOrError {
+  const texts = params.getAll(p.name).map(strip).filter((t) => t !== '');
+  if (texts.length === 0) return null;
+  const field = p.field as 'categories' | 'groups';
+  const index = ix.relation(field);
+  const known = field === 'categories' ? categoryTexts(ctx.categoryIds) : index.idTexts;
+  const ids = cleanChoices(texts, (t) => known.has(t));
+  if (!ids.ok) return { error: ids.message };
+  return { kind: 'condition', condition: new RelationCondition(p.name, index, ids.value, ix) };
+}
+
+const categoryTextCache = new WeakMap<ReadonlySet<number>, ReadonlySet<string>>();
+function categoryTexts(ids: ReadonlySet<number>): ReadonlySet<string> {
+  let t = categoryTextCache.get(ids);
+  if (!t) {
+    t = new Set([...ids].map(String));
+    categoryTextCache.set(ids, t);
+  }
+  return t;
+}

@@ -1,0 +1,43 @@
+// What every parsed filter becomes: either a comparison on a numeric column (merged per column by
+// the planner, since several of them on `start` make one row range) or a Condition that can list
+// its rows or sieve a candidate list.
+import type { TimeField } from '../../../store/format/event-table.ts';
+import type { Comparison } from '../indexes/ordered-column.ts';
+import type { RowSet } from '../indexes/rowset.ts';
+
+export interface Condition {
+  /** the query parameter it came from (diagnostics, tests) */
+  readonly param: string;
+  /** relative cost of testing one candidate row; sieves run cheapest first */
+  readonly testCost: number;
+  /** cheap upper bound of the work / rows of `rows(lo, hi)` */
+  estimate(lo: number, hi: number): number;
+  /** the matching rows in [lo, hi), ascending */
+  rows(lo: number, hi: number): RowSet;
+  /** the members of `candidates` (ascending) that match, ascending */
+  filter(candidates: RowSet): RowSet;
+}
+
+export const TEST_COST = {
+  typed: 1,
+  list: 2,
+  string: 10,
+  regex: 100,
+} as const;
+
+export type NumericColumn = TimeField | 'dfp_points';
+
+export type Clause =
+  | { kind: 'compare'; param: string; column: NumericColumn; op: Comparison; value: number }
+  | { kind: 'condition'; condition: Condition };
+
+/** Keeps the candidates for which `test(row)` holds. */
+export function sieve(candidates: RowSet, test: (row: number) => boolean): RowSet {
+  const out = new Uint32Array(candidates.length);
+  let k = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const r = candidates[i];
+    if (test(r)) out[k++] = r;
+  }
+  return out.subarray(0, k);
+}

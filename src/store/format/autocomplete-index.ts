@@ -1,0 +1,129 @@
+// The serialized autocomplete index (dist/autocomplete/index.json) and its decoding into the
+// flat arrays the searcher works on. Bundled for the browser, so no node: imports.
+//
+// Documents are numbered in listing order (presentation, then ctype, then id), so a document
+// number doubles as its tie-break rank and a no-q listing is just a run of document numbers.
+//
+// Not a serialized MiniSearch index: at 200k objects MiniSearch.loadJSON took 2.1 s and broad
+// prefix queries 20–640 ms (it BM25-scores and materializes every matching document), against
+// a 1.5 s cold start and a 2 ms p99. This loads with one JSON.parse plus linear passes, and all
+// terms with a given prefix are one contiguous run of terms and of postings.
+import { DIRECTORY_MODELS } from '../../model/types.ts';
+import { buildTrie, type Trie } from './term-trie.ts';
+
+export const INDEX_FORMAT = 'aula-autocomplete';
+export const INDEX_VERSION = 1;
+/** Sort keys pack rank × size + doc into a double; this keeps them exact (see rank.ts). */
+export const MAX_DOCS = 1 << 22;
+
+/** Field class of a posting: 0 = the name (persons: last_name; rooms/orgs: name), 1 = any other word. */
+export const NAME_CLASS = 0;
+export const OTHER_CLASS = 1;
+
+export interface SerializedIndex {
+  format: typeof INDEX_FORMAT;
+  version: typeof INDEX_VERSION;
+  /** DIRECTORY_MODELS at build time; `model` values index into it */
+  models: string[];
+  model: number[];
+  id: number[];
+  presentation: string[];
+  level_id: (number | null)[];
+  room_id: (number | null)[];
+  /** distinct indexed word forms, sorted by UTF-16 code units, joined by "\n" */
+  terms: string;
+  /**
+   * Per term in `terms` order: its documents ascending, each as (doc − previous doc) × 2 + class
+   * (previous starts at −1, so every value is ≥ 2), then a 0 terminator. Deltas keep the JSON small
+   * and JSON.parse of a number array is the fastest generic decoder available in both runtimes.
+   */
+  postings: number[];
+}
+
+export interface IndexData {
+  size: number;
+  model: Uint8Array;
+  id: readonly number[];
+  presentation: readonly string[];
+  level_id: readonly (number | null)[];
+  room_id: readonly (number | null)[];
+  terms: readonly string[];
+  /** the terms as a trie, for typo lookups */
+  trie: Trie;
+  /** postings of term t: postings[postStart[t] .. postStart[t+1]), each doc × 2 + class, docs ascending */
+  postStart: Int32Array;
+  postings: Int32Array;
+  /** terms of doc d: forward[fwdStart[d] .. fwdStart[d+1]), each term × 2 + class */
+  fwdStart: Int32Array;
+  forward: Int32Array;
+  /** documents of each model (by model index), ascending */
+  byModel: Int32Array[];
+}
+
+export function decodeIndex(json: string): IndexData {
+  const raw = JSON.parse(json) as SerializedIndex;
+  if (raw?.format !== INDEX_FORMAT || raw.version !== INDEX_VERSION) {
+    throw new Error(`autocomplete index: expected ${INDEX_FORMAT} version ${INDEX_VERSION}`);
+  }
+  if (raw.models.join(',') !== DIRECTORY_MODELS.join(',')) {
+    throw new Error('autocomplete index: built for a different list of models; rebuild');
+  }
+  const size = raw.id.length;
+  const terms = raw.terms === '' ? [] : raw.terms.split('\n');
+
+  const enc = raw.postings;
+  const postings = new Int32Array(enc.length - terms.length);
+  const postStart = new Int32Array(terms.length + 1);
+  const perDoc = new Int32Array(size + 1);
+  let t = 0;
+  let n = 0;
+  let prev = -1;
+  for (let i = 0; i < enc.length; i++) {
+    const v = enc[i];
+    if (v === 0) {
+      postStart[++t] = n;
+      prev = -1;
+      continue;
+    }
+    prev += v >> 1;
+    postings[n++] = (prev << 1) | (v & 1);
+    perDoc[prev + 1]++;
+  }
+  if (t !== terms.length || n !== postings.length) throw new Error('autocomplete index: postings do not match terms');
+
+  // Forward lists let a selective query check a few candidates' words instead of scanning the
+  // postings of a broad word; inverting here costs one pass and keeps the file half the size.
+  const fwdStart = perDoc;
+  for (let d = 0; d < size; d++) fwdStart[d + 1] += fwdStart[d];
+  const fill = fwdStart.slice(0, size);
+  const forward = new Int32Array(postings.length);
+  for (let term = 0; term < terms.length; term++) {
+    for (let p = postStart[term]; p < postStart[term + 1]; p++) {
+      const e = postings[p];
+      forward[fill[e >> 1]++] = (term << 1) | (e & 1);
+    }
+  }
+
+  const model = Uint8Array.from(raw.model);
+  const counts = new Int32Array(DIRECTORY_MODELS.length);
+  for (let d = 0; d < size; d++) counts[model[d]]++;
+  const byModel = Array.from(counts, (c) => new Int32Array(c));
+  counts.fill(0);
+  for (let d = 0; d < size; d++) byModel[model[d]][counts[model[d]]++] = d;
+
+  return {
+    size,
+    model,
+    id: raw.id,
+    presentation: raw.presentation,
+    level_id: raw.level_id,
+    room_id: raw.room_id,
+    terms,
+    trie: buildTrie(terms),
+    postStart,
+    postings,
+    fwdStart,
+    forward,
+    byModel,
+  };
+}

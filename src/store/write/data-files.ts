@@ -1,0 +1,31 @@
+// The data files the server needs, under dist/data/ and dist/autocomplete/, rendered from the model.
+import { buildAutocompleteFiles } from '../../query/autocomplete/index.ts';
+import type { Model } from '../../model/types.ts';
+import { compareListOrder, renderCategory, renderEvent } from '../../render/event.ts';
+import { toJson } from '../format/json.ts';
+import { columnsOf, textColumnsOf } from '../format/columns.ts';
+import { EventRows, serializeEvent } from '../format/event-rows.ts';
+
+import { AUTOCOMPLETE_DIR, DATA_FILES } from '../format/dist-paths.ts';
+
+export { AUTOCOMPLETE_DIR, DATA_FILES } from '../format/dist-paths.ts';
+
+export type DistFiles = Map<string, string | Uint8Array>;
+
+/** Renders the model into the server's data files, keyed by path relative to dist/. */
+export async function renderDataFiles(model: Model, baseUrl: string): Promise<DistFiles> {
+  const events = [...model.events].sort(compareListOrder);
+  const ctx = { site: model.site, baseUrl, pages: model.pages, media: model.media };
+  const rows = EventRows.from(events.map((e) => serializeEvent(renderEvent(e, ctx))));
+  const files: DistFiles = new Map();
+  files.set(DATA_FILES.events, rows.lineBytes);
+  files.set(DATA_FILES.offsets, new Uint8Array(rows.starts.buffer, rows.starts.byteOffset, rows.starts.byteLength));
+  files.set(DATA_FILES.columns, JSON.stringify(columnsOf(events)));
+  files.set(DATA_FILES.text, JSON.stringify(textColumnsOf(events, model.site.timezone)));
+  files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));
+  for (const [rel, text] of Object.entries(await buildAutocompleteFiles(model.directory))) {
+    files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+  }
+  return files;
+}
+

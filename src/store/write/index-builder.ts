@@ -1,0 +1,105 @@
+// Directory objects → serialized autocomplete index. Everything that can be decided at build
+// time is: listing order, word forms, field classes, sorted term dictionary.
+import { DIRECTORY_MODELS, directoryKind, type DirectoryObject } from '../../model/types.ts';
+import { fold, rawWords, wordForms } from '../format/words.ts';
+import { modelIndex } from '../../model/directory-models.ts';
+import {
+  INDEX_FORMAT,
+  INDEX_VERSION,
+  MAX_DOCS,
+  NAME_CLASS,
+  OTHER_CLASS,
+  type SerializedIndex,
+} from '../format/autocomplete-index.ts';
+
+/** Listing order: presentation (folded, then raw), then ctype, then id. */
+export function listingOrder(objects: readonly DirectoryObject[]): DirectoryObject[] {
+  const keyed = objects.map((o) => ({ o, f: fold(o.presentation), c: o.model.toLowerCase() }));
+  keyed.sort((a, b) => {
+    if (a.f !== b.f) return a.f < b.f ? -1 : 1;
+    const pa = a.o.presentation;
+    const pb = b.o.presentation;
+    if (pa !== pb) return pa < pb ? -1 : 1;
+    if (a.c !== b.c) return a.c < b.c ? -1 : 1;
+    return a.o.id - b.o.id;
+  });
+  return keyed.map((k) => k.o);
+}
+
+/**
+ * The indexed forms of one object with their field class. Searchable words are the
+ * presentation's and the keywords'; a word is in the name class when it is also a word of
+ * the name field, so an explicit presentation still ranks by the structured name.
+ */
+export function objectTerms(o: DirectoryObject, forms: (raw: string) => string[] = wordForms): Map<string, number> {
+  const nameField = directoryKind(o.model) === 'person' ? o.last_name : o.name;
+  const nameForms = new Set<string>();
+  for (const w of rawWords(nameField ?? '')) for (const f of forms(w)) nameForms.add(f);
+  const out = new Map<string, number>();
+  const add = (text: string) => {
+    for (const w of rawWords(text)) {
+      for (const f of forms(w)) {
+        const cls = nameForms.has(f) ? NAME_CLASS : OTHER_CLASS;
+        const prev = out.get(f);
+        if (prev === undefined || cls < prev) out.set(f, cls);
+      }
+    }
+  };
+  add(o.presentation);
+  for (const k of o.keywords) add(k);
+  return out;
+}
+
+export function buildIndex(objects: readonly DirectoryObject[]): SerializedIndex {
+  if (objects.length > MAX_DOCS) throw new Error(`autocomplete: at most ${MAX_DOCS} directory objects are supported`);
+  const docs = listingOrder(objects);
+  const byTerm = new Map<string, number[]>();
+  const forms = memoized(wordForms);
+  docs.forEach((o, doc) => {
+    for (const [term, cls] of objectTerms(o, forms)) {
+      const list = byTerm.get(term);
+      const p = doc * 2 + cls;
+      if (list) list.push(p);
+      else byTerm.set(term, [p]);
+    }
+  });
+  // Default sort compares UTF-16 code units, the order the searcher's binary search assumes.
+  const terms = [...byTerm.keys()].sort();
+  const postings: number[] = [];
+  for (const term of terms) {
+    let prev = -1;
+    for (const p of byTerm.get(term)!) {
+      const doc = p >> 1;
+      postings.push((doc - prev) * 2 + (p & 1));
+      prev = doc;
+    }
+    postings.push(0);
+  }
+  return {
+    format: INDEX_FORMAT,
+    version: INDEX_VERSION,
+    models: [...DIRECTORY_MODELS],
+    model: docs.map((o) => modelIndex(o.model)),
+    id: docs.map((o) => o.id),
+    presentation: docs.map((o) => o.presentation),
+    // content-format: "level_id and room_id are the room's values, null for everything else"
+    level_id: docs.map((o) => (directoryKind(o.model) === 'room' ? o.level_id : null)),
+    room_id: docs.map((o) => (directoryKind(o.model) === 'room' ? o.room_id : null)),
+    terms: terms.join('\n'),
+    postings,
+  };
+}
+
+/** Directory words repeat a lot (names, titles, room words); normalizing each once halves the build. */
+export function memoized(fn: (raw: string) => string[]): (raw: string) => string[] {
+  const cache = new Map<string, string[]>();
+  return (raw) => {
+    let v = cache.get(raw);
+    if (v === undefined) cache.set(raw, (v = fn(raw)));
+    return v;
+  };
+}
+
+export function buildIndexJson(objects: readonly DirectoryObject[]): string {
+  return JSON.stringify(buildIndex(objects));
+}

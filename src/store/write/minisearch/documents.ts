@@ -1,0 +1,23 @@
+// Directory objects as the documents of the MiniSearch index.
+import { listingOrder } from '../index-builder.ts';
+import { directoryKind, type DirectoryObject } from '../../../model/types.ts';
+import type { MiniSearchDocument } from './options.ts';
+
+/** In listing order, so the serialized index does not depend on the order of the content files. */
+export function miniSearchDocuments(objects: readonly DirectoryObject[]): MiniSearchDocument[] {
+  return listingOrder(objects).map((o) => {
+    const ctype = o.model.toLowerCase();
+    // content-format: "level_id and room_id are the room's values, null for everything else"
+    const room = directoryKind(o.model) === 'room';
+    return {
+      key: `${ctype}:${o.id}`,
+      id: o.id,
+      ctype,
+      // as the API answers it (suggestion.ts), so a result carries the very suggestion object
+      presentation: `${o.presentation}\n`,
+      keywords: o.keywords,
+      level_id: room ? o.level_id : null,
+      room_id: room ? o.room_id : null,
+    };
+  });
+}

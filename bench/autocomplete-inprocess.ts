@@ -1,7 +1,9 @@
 // Benchmark hook for the harness: build, index size, load (deserialize) time and per-query
 // latency (search + first page of 20, as the endpoint does) of the in-process searcher.
 import type { DirectoryObject } from '../src/model/types.ts';
-import { AUTOCOMPLETE_INDEX_FILE, buildAutocompleteFiles, loadAutocompleteFromFiles } from '../src/query/autocomplete/index.ts';
+import { createAutocomplete } from '../src/query/autocomplete/searcher.ts';
+import { AUTOCOMPLETE_INDEX_FILE } from '../src/store/format/dist-paths.ts';
+import { buildAutocompleteFiles } from '../src/store/write/autocomplete-files.ts';
 
 export interface AutocompleteBench {
   buildMs: number;
@@ -28,7 +30,7 @@ export async function benchAutocomplete(
   // --expose-gc) so that concurrent GC of the build does not land in the query timings.
   settle();
   t = performance.now();
-  const ac = loadAutocompleteFromFiles((rel) => files[rel]);
+  const ac = createAutocomplete(files[AUTOCOMPLETE_INDEX_FILE]);
   const loadMs = performance.now() - t;
   settle();
 

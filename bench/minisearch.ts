@@ -12,7 +12,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { AUTOCOMPLETE_INDEX_FILE, buildAutocompleteFiles, loadAutocompleteFromFiles } from '../src/query/autocomplete/index.ts';
+import { createAutocomplete } from '../src/query/autocomplete/searcher.ts';
+import { AUTOCOMPLETE_INDEX_FILE } from '../src/store/format/dist-paths.ts';
+import { buildAutocompleteFiles } from '../src/store/write/autocomplete-files.ts';
 import { buildMiniSearchFiles, MINISEARCH_INDEX_FILE } from '../src/store/write/minisearch/build.ts';
 import { miniSearchDocuments } from '../src/store/write/minisearch/documents.ts';
 import { miniSearchOptions } from '../src/store/write/minisearch/options.ts';
@@ -138,7 +140,7 @@ try {
   plain.addAll(miniSearchDocuments(objects));
   const plainBytes = bytes(JSON.stringify(plain));
 
-  const ownLoad = timedLoad(() => loadAutocompleteFromFiles((rel) => own[rel]));
+  const ownLoad = timedLoad(() => createAutocomplete(own[AUTOCOMPLETE_INDEX_FILE]));
   const miniLoad = timedLoad(() => MiniSearch.loadJSON(miniText, miniSearchOptions));
   log(`loaded: own ${ownLoad.ms.toFixed(0)} ms, MiniSearch ${miniLoad.ms.toFixed(0)} ms`);
 

@@ -23,6 +23,9 @@ import {
 } from './report.ts';
 import { runSoak } from './soak.ts';
 import { wholeSeconds } from './wrk.ts';
+import { loadContent } from '../src/content/index.ts';
+import { benchAutocomplete } from './autocomplete-inprocess.ts';
+import { generateContent } from '../src/gen/content-generator.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AULA = join(ROOT, 'bin/aula.js');
@@ -97,9 +100,6 @@ function treeSize(dir: string): { bytes: number; files: number } {
 
 async function generate(contentDir: string): Promise<BenchReport['generate']> {
   // In-process: the generator is part of the repo, and a child process would only add start-up.
-  const { generateContent } = (await import(pathToFileURL(join(ROOT, 'src/gen/content-generator.ts')).href)) as {
-    generateContent(o: { events: number; directory: number; seed: number; outDir: string }): Promise<{ files: number; bytes: number }>;
-  };
   const t0 = performance.now();
   const { files, bytes } = await generateContent({ events: opts.events, directory: opts.directory, seed: opts.seed, outDir: contentDir });
   return { files, bytes, ms: performance.now() - t0 };
@@ -166,22 +166,11 @@ async function runMatrix(baseUrl: string, kinds: readonly QueryKind[], durationS
 }
 
 async function inProcessAutocomplete(contentDir: string, queries: string[]): Promise<InProcessAutocomplete> {
-  const modulePath = join(ROOT, 'src/autocomplete/bench-autocomplete.ts');
-  if (!existsSync(modulePath)) return { available: false, reason: 'src/autocomplete/bench-autocomplete.ts does not exist' };
   if (queries.length === 0) return { available: false, reason: 'no directory names to query' };
   try {
-    const { benchAutocomplete } = (await import(pathToFileURL(modulePath).href)) as {
-      benchAutocomplete?: (objects: unknown[], queries: string[]) => unknown;
-    };
-    if (typeof benchAutocomplete !== 'function') return { available: false, reason: 'benchAutocomplete is not exported' };
-    const { loadContent } = (await import(pathToFileURL(join(ROOT, 'src/content/index.ts')).href)) as {
-      loadContent(dir: string): Promise<{ model?: { directory: unknown[] } | null; problems: unknown[] }>;
-    };
     const { model, problems } = await loadContent(contentDir);
     if (!model) return { available: false, reason: `loadContent found ${problems.length} problems` };
-    const r = (await benchAutocomplete(model.directory, queries)) as {
-      buildMs: number; indexBytes: number; loadMs: number; p50Ms: number; p99Ms: number;
-    };
+    const r = await benchAutocomplete(model.directory, queries);
     return { available: true, queries: queries.length, objects: model.directory.length, ...r };
   } catch (e) {
     return { available: false, reason: `failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` };

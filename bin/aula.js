@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 // server keeps the default, since every worker would carry the larger young generation.
 if (['build', 'dev'].includes(process.argv[2])) setFlagsFromString('--max-semi-space-size=64');
 
-const cli = new URL('../lib/cli.js', import.meta.url);
+const cli = new URL('../lib/cli/main.js', import.meta.url);
 if (!existsSync(cli)) {
   console.error('aula: lib/ is missing (a checkout of the source): run `npm run compile` first');
   process.exit(1);

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const lib = new URL('../lib', import.meta.url);
+const lib = new URL('../lib/', import.meta.url);
 
 // a clean lib/: a module removed from src/ must not linger in the package
 rmSync(lib, { recursive: true, force: true });
@@ -17,8 +17,8 @@ const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/pack
 const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
 
-const { bundle, BROWSER_MODULES } = await import(new URL('autocomplete/bundle.js', lib).href);
-for (const [name, module] of Object.entries(BROWSER_MODULES)) writeFileSync(new URL(`autocomplete/${module.prebundled}`, lib), await bundle(name));
+const { bundle, BROWSER_MODULES } = await import(new URL('store/write/browser-modules.js', lib).href);
+for (const [name, module] of Object.entries(BROWSER_MODULES)) writeFileSync(new URL(`store/write/${module.prebundled}`, lib), await bundle(name));
 
 // tsc keeps `.ts` in the declarations' relative imports (it rewrites only the JavaScript); a
 // consumer's TypeScript wants the `.js` the files are published as.

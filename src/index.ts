@@ -6,7 +6,7 @@ import { loadContent } from './content/index.ts';
 import type { Problem } from './content/problems.ts';
 import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from './defaults.ts';
 import { startServer, type RunningServer, type ServeOptions as ServerOptions } from './server/http.ts';
-import { loadDataset as loadDist, type Dataset } from './store/read/stored-data.ts';
+import { loadDataset as loadDist, type Dataset } from './query/dataset.ts';
 
 export { createApi, type Api, type ApiOptions } from './api/core.ts';
 export type { ApiRequest, ApiResponse } from './api/respond.ts';

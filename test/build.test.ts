@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../src/pipeline/build.ts';
-import { loadDataset, warmDataset } from '../src/store/read/stored-data.ts';
+import { loadDataset, warmDataset } from '../src/query/dataset.ts';
 import { DistError } from '../src/store/format/manifest.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { buildOk, removeDir, tempDir, writeContent } from './helpers.ts';

@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTOCOMPLETE_INDEX_FILE, loadAutocompleteFromFiles, type Autocomplete } from '../src/query/autocomplete/index.ts';
+import { createAutocomplete, type Autocomplete } from '../src/query/autocomplete/searcher.ts';
+import { AUTOCOMPLETE_INDEX_FILE } from '../src/store/format/dist-paths.ts';
 import { fold, rawWords } from '../src/store/format/words.ts';
 import { loadContent } from '../src/content/index.ts';
 import type * as OptionsModule from '../src/store/write/minisearch/options-entry.ts';
@@ -42,7 +43,7 @@ beforeAll(async () => {
   phases = (await buildOk({ content: SAMPLE_CONTENT, out: dist })).phases;
   options = ((await import(pathToFileURL(join(dist, 'autocomplete', 'minisearch-options.js')).href)) as typeof OptionsModule).default;
   miniSearch = MiniSearch.loadJSON(readFileSync(join(dist, 'autocomplete', 'minisearch.json'), 'utf8'), options);
-  autocomplete = loadAutocompleteFromFiles((rel) => readFileSync(join(dist, 'autocomplete', rel), 'utf8'));
+  autocomplete = createAutocomplete(readFileSync(join(dist, 'autocomplete', AUTOCOMPLETE_INDEX_FILE), 'utf8'));
 }, 120_000);
 
 afterAll(() => {
@@ -230,6 +231,6 @@ describe('the serve path', () => {
     expect(files.size).toBeGreaterThan(20); // the walk really followed the imports
     expect([...packages]).toContain('node:http');
     expect([...packages].filter((p) => p.startsWith('minisearch'))).toEqual([]);
-    expect([...files].filter((f) => f.includes(join('autocomplete', 'minisearch')))).toEqual([]);
+    expect([...files].filter((f) => f.includes(join('write', 'minisearch')))).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precompress } from '../src/server/compress.ts';
+import { precompress } from '../src/deploy/precompress.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, publicType, type MediaFile } from '../src/store/format/public-files.ts';
 import type { RunningServer } from '../src/server/http.ts';
 import type { Manifest } from '../src/store/format/manifest.ts';

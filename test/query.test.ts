@@ -1,7 +1,7 @@
 // The event query contract over HTTP: filters, errors, ignored parameters, expand/fields/omit,
 // negotiation, OPTIONS, ETag. The filter semantics in depth are tested beside the filter module.
 import { describe, expect, it } from 'vitest';
-import { EVENT_FIELDS } from '../src/render/event.ts';
+import { EVENT_FIELDS } from '../src/model/event-fields.ts';
 import { builtAndServed, fixtureSite, SAMPLE_CONTENT } from './helpers.ts';
 
 const BASE = 'https://events.example.at/api';

@@ -1,6 +1,6 @@
 // Rendering of every field, end to end: content files → build → server → JSON.
 import { describe, expect, it } from 'vitest';
-import { EVENT_FIELDS } from '../src/render/event.ts';
+import { EVENT_FIELDS } from '../src/model/event-fields.ts';
 import { EVENT_42, FIXTURE_ORDER } from './fixture-content.ts';
 import { builtAndServed, fixtureSite } from './helpers.ts';
 

@@ -1,10 +1,9 @@
 // GET /v1/api/autocomplete/: suggestions over the directory, in the event list's envelope.
-import { parseModels } from '../model/directory-models.ts';
-import type { Dataset } from '../store/read/stored-data.ts';
-import { ignoredHeader } from './events/list.ts';
+import { parseModels } from '../query/autocomplete/index.ts';
+import type { Dataset } from '../query/dataset.ts';
 import { envelope, pageLinks, pageRange, pageWindow } from './paginate.ts';
 import type { QueryParams } from '../query/query-dict.ts';
-import { invalid, json, type ApiResponse } from './respond.ts';
+import { ignoredHeader, invalid, json, type ApiResponse } from './respond.ts';
 
 export const AUTOCOMPLETE_PATH = '/v1/api/autocomplete/';
 export const AUTOCOMPLETE_PARAMS = ['q', 'm', 'limit', 'offset', 'format'] as const;

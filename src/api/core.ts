@@ -1,7 +1,7 @@
 // The API core: one pure function from a request to a response over a loaded dataset. The build
 // calls it to write the static pages, the server calls it for every request, so a static page
 // and the server's answer for the same URL are the same bytes.
-import type { Dataset } from '../store/read/stored-data.ts';
+import type { Dataset } from '../query/dataset.ts';
 import { ResponseCache, type CacheLimits } from './cache.ts';
 import { renderHtml } from './html.ts';
 import { describeRoutes, metadataBody } from './metadata.ts';

@@ -2,7 +2,7 @@
 // query contract, so that a client can discover filters, lookups and expansions.
 import { FILTER_CATALOG } from '../query/events/filter.ts';
 import { EXPANDABLE } from './events/shape.ts';
-import { EVENT_FIELDS } from '../render/event.ts';
+import { EVENT_FIELDS } from '../model/event-fields.ts';
 import { DIRECTORY_MODELS } from '../model/types.ts';
 import type { RouteDescriptions } from './router.ts';
 

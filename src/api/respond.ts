@@ -62,3 +62,8 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
   const opaque = etag.replace(/^W\//, '');
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque);
 }
+
+/** `X-Ignored-Parameters`: the parameters a route did not use, so a typo does not pass silently. */
+export function ignoredHeader(names: readonly string[]): Record<string, string> {
+  return names.length ? { 'X-Ignored-Parameters': [...new Set(names)].join(', ') } : {};
+}

@@ -1,5 +1,5 @@
 // Routes of the API: a path pattern, a name for pages and metadata, and the handler.
-import type { Dataset } from '../store/read/stored-data.ts';
+import type { Dataset } from '../query/dataset.ts';
 import { AUTOCOMPLETE_PATH, autocomplete } from './autocomplete.ts';
 import { eventCalendar } from './events/calendar.ts';
 import { eventDetail, eventList, EVENT_LIST_PATH } from './events/list.ts';

@@ -1,6 +1,6 @@
 // GET /v1/schema/: the OpenAPI document, generated from the code's own catalogs once per dataset.
 import { openApiDocument } from './openapi/openapi.ts';
-import type { Dataset } from '../store/read/stored-data.ts';
+import type { Dataset } from '../query/dataset.ts';
 
 const documents = new WeakMap<Dataset, string>();
 

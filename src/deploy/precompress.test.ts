@@ -1,6 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compressFor, compressible, MIN_COMPRESS_BYTES, negotiateEncoding, precompress } from '../server/compress.ts';
+import { compressFor, compressible, MIN_COMPRESS_BYTES, negotiateEncoding } from '../server/compress.ts';
+import { precompress } from './precompress.ts';
 
 const page = JSON.stringify({ count: 3, results: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Vortrag über Herzgesundheit ${i}` })) });
 

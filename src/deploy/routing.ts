@@ -2,7 +2,7 @@
 // dist/ and send every other request to the bundled server. A page file is the server's exact
 // answer only for the exact query it was cut for, so each target matches as exactly as its
 // rule language allows and says plainly where it cannot.
-import { DEFAULT_CACHE_CONTROL } from '../api/core.ts';
+import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 import { baseHeaders } from '../api/respond.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { JSON_ACCEPT, NO_ACCEPT, staticPages, upstreamOrigin } from './static-pages.ts';

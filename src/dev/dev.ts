@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { build } from '../pipeline/build.ts';
-import { describeFailure } from '../cli/failure.ts';
+import { describeFailure } from '../util/failure.ts';
 import { checkOutFolder } from '../pipeline/out-folder.ts';
 import { formatProblem } from '../content/index.ts';
 import { printable } from '../util/printable.ts';

@@ -1,15 +1,7 @@
 // Rendering of a model event into the API object of interface.md §2.1, keys in table order.
 import type { Category, Event, Media, PageNode, Site } from '../model/types.ts';
 import { formatInstant } from '../time/zone.ts';
-
-/** The keys of an event object, in the order of interface.md §2.1. */
-export const EVENT_FIELDS = [
-  'id', 'url', 'media', 'gallery', 'contact_box', 'breadcrumb', 'categories', 'groups', 'link',
-  'header_image', 'related_links', 'related_media', 'start', 'end', 'allday', 'title', 'organizer',
-  'location', 'teaser', 'body', 'keywords', 'description', 'register', 'registration_end',
-  'attending_fees', 'attending_fees_info', 'dfp_points', 'contact', 'email', 'last_modified', 'language',
-] as const;
-export type EventField = (typeof EVENT_FIELDS)[number];
+import { mediaUrl, type EventField } from '../model/event-fields.ts';
 
 export interface RenderContext {
   site: Site;
@@ -25,10 +17,6 @@ export interface MediaFile {
   mimetype: string;
   filename: string;
   size: number;
-}
-
-export function mediaUrl(baseUrl: string, id: number): string {
-  return `${baseUrl}/cms/media/${id}/`;
 }
 
 export function renderMedia(m: Media, baseUrl: string): MediaFile {

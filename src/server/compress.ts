@@ -1,22 +1,11 @@
-// Compressed answers: `.gz`/`.br` files beside the static ones (front servers send them as they
-// are, e.g. nginx's gzip_static), and on-the-fly compression for the bundled server.
+// On-the-fly compression of the server's answers: which coding a client accepts, and the body in it.
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { compressionPool } from '../deploy/precompress.ts';
-
-/** Text files worth compressing; everything else in dist/ is small or already compact. */
-export const PRECOMPRESSED = /\.(?:json|js|ics)$/;
 
 /**
  * Above this, the top levels cost seconds per file (the autocomplete index can be tens of MB):
  * brotli 5 then, and gzip 6, which on a 16 MB index is 5× faster than 9 for 0.7 % more bytes.
  */
-const TOP_LEVEL_LIMIT = 1024 * 1024;
-
-/**
- * Brotli 11 takes ~65 ms for a 47 KB page and brotli 6 ~0.7 ms for 9 % more bytes: a dist
- * with thousands of pages (100k events = 5,000 pages, 5.5 minutes at 11) gets 6.
- */
-const BEST_EFFORT_VOLUME = 4 * 1024 * 1024;
+export const TOP_LEVEL_LIMIT = 1024 * 1024;
 
 /** Below this, the compressed body plus Content-Encoding saves nothing worth the CPU. */
 export const MIN_COMPRESS_BYTES = 1024;
@@ -31,21 +20,6 @@ function brotli(bytes: Uint8Array, quality: number): Buffer {
       [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
     },
   });
-}
-
-/** The levels a file gets, by its size and the volume of the whole set it belongs to. */
-export function compressionLevels(size: number, volume: number): { gzip: number; brotli: number } {
-  const small = size <= TOP_LEVEL_LIMIT;
-  return { gzip: small ? 9 : 6, brotli: !small ? 5 : volume <= BEST_EFFORT_VOLUME ? 11 : 6 };
-}
-
-/** `<path>.gz` and `<path>.br` for every compressible file, at the best ratio the volume allows. */
-export async function precompress(files: ReadonlyMap<string, string | Uint8Array>): Promise<Map<string, Uint8Array>> {
-  let volume = 0;
-  for (const [path, c] of files) if (PRECOMPRESSED.test(path)) volume += typeof c === 'string' ? c.length : c.byteLength;
-  const pool = compressionPool(volume);
-  for (const [path, c] of files) pool.add(path, c);
-  return pool.finish();
 }
 
 /** A valid RFC 9110 weight, or null for a malformed one (the whole member is then ignored). */

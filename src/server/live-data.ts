@@ -2,7 +2,7 @@
 // a moment after listening, reloaded (with retries) when dist/ is replaced or on request.
 import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
-import { loadDataset, warmDataset, type Dataset } from '../store/read/stored-data.ts';
+import { loadDataset, warmDataset, type Dataset } from '../query/dataset.ts';
 import { reloader, watchManifest } from './reload.ts';
 import { StaticFiles } from './static-files.ts';
 

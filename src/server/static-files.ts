@@ -1,6 +1,6 @@
 // The public files of dist/ as `aula serve` answers them: the calendar, the OpenAPI document,
 // the JSON Schemas, the autocomplete module and index (with their .br/.gz forms), and the media
-// files at the URL the API gives them. Only names src/deploy/public-files.ts declares public are
+// files at the URL the API gives them. Only names src/store/format/public-files.ts declares public are
 // ever looked up, so nothing else of dist/ (data/, manifest.json, deploy/) and nothing outside it
 // can be reached, whatever the request path holds.
 import { createReadStream, readFileSync, statSync } from 'node:fs';

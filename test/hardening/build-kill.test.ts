@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/core.ts';
 import { recoverDist } from '../../src/pipeline/swap.ts';
 import { generateContent } from '../../src/gen/content-generator.ts';
-import { loadDataset } from '../../src/store/read/stored-data.ts';
+import { loadDataset } from '../../src/query/dataset.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir, writeContent } from '../helpers.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');

@@ -6,7 +6,7 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/core.ts';
-import { loadDataset, warmDataset } from '../../src/store/read/stored-data.ts';
+import { loadDataset, warmDataset } from '../../src/query/dataset.ts';
 import { DistError } from '../../src/store/format/manifest.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from '../helpers.ts';
 
@@ -38,7 +38,7 @@ const MANIFEST_DAMAGES: Record<string, (m: any) => unknown> = {
 /**
  * Cases loadDataset does not turn into a DistError naming the file. They run as expected
  * failures, so a fix shows up; none are known now (all fifteen found were fixed in
- * src/store/dataset.ts). A new gap goes here with its failing case until it is fixed.
+ * src/store/read/stored-data.ts). A new gap goes here with its failing case until it is fixed.
  */
 const KNOWN_GAPS = new Set<string>([]);
 

@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_FIELDS } from '../../src/render/event.ts';
-import { loadDataset } from '../../src/store/read/stored-data.ts';
+import { EVENT_FIELDS } from '../../src/model/event-fields.ts';
+import { loadDataset } from '../../src/query/dataset.ts';
 import { DistError } from '../../src/store/format/manifest.ts';
 import { buildOk, removeDir, request, SAMPLE_CONTENT, serve, tempDir } from '../helpers.ts';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, type Api } from '../../src/api/core.ts';
-import { loadDataset } from '../../src/store/read/stored-data.ts';
+import { loadDataset } from '../../src/query/dataset.ts';
 import { buildOk, removeDir, serve, tempDir, writeContent } from '../helpers.ts';
 import type { RunningServer } from '../../src/server/http.ts';
 

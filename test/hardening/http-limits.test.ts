@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/http.ts';
-import { loadDataset } from '../../src/store/read/stored-data.ts';
+import { loadDataset } from '../../src/query/dataset.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir } from '../helpers.ts';
 
 interface RawResponse {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockOut, lockPath } from '../../src/pipeline/lock.ts';
-import { loadDataset } from '../../src/store/read/stored-data.ts';
+import { loadDataset } from '../../src/query/dataset.ts';
 import { FIXTURE_FILES } from '../fixture-content.ts';
 import { buildOk, removeDir, tempDir, writeContent } from '../helpers.ts';
 

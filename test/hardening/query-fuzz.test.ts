@@ -10,9 +10,9 @@ import { createApi, type Api } from '../../src/api/core.ts';
 import { FILTER_PARAMETERS, STRING_LOOKUPS, TIME_LOOKUPS } from '../../src/query/events/catalog.ts';
 import { QueryParams } from '../../src/query/query-dict.ts';
 import type { ApiResponse } from '../../src/api/respond.ts';
-import { EVENT_FIELDS } from '../../src/render/event.ts';
+import { EVENT_FIELDS } from '../../src/model/event-fields.ts';
 import { TEXT_FIELDS } from '../../src/store/format/event-table.ts';
-import { loadDataset, type Dataset } from '../../src/store/read/stored-data.ts';
+import { loadDataset, type Dataset } from '../../src/query/dataset.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir } from '../helpers.ts';
 import type { RunningServer } from '../../src/server/http.ts';
 

@@ -1,9 +1,10 @@
 // The dataset of an edge isolate, read once from the ASSETS binding (Workers static assets, or a
 // workerd disk service over dist/). The core reads its files synchronously, so every file it needs
 // is fetched up front into memory; the isolate then answers from that copy until it is recycled.
-import { AUTOCOMPLETE_INDEX_FILE } from '../../query/autocomplete/files.ts';
+import { AUTOCOMPLETE_INDEX_FILE } from '../../store/format/dist-paths.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES } from '../../store/format/dist-paths.ts';
-import { datasetFrom, memorySource, type Dataset } from '../../store/read/stored-data.ts';
+import { datasetFrom, type Dataset } from '../../query/dataset.ts';
+import { memorySource } from '../../store/read/dist-source.ts';
 
 /** The part of the Fetcher binding this worker uses. */
 export interface AssetFetcher {

@@ -1,11 +1,11 @@
 // GET /v1/cms/event/?format=ics: the same query as a calendar feed. No pagination: every match up
 // to a cap, since calendar clients fetch a feed once and do not follow links.
 import { renderCalendar, type RenderedEvent } from '../ical/feed.ts';
-import type { Dataset } from '../../store/read/stored-data.ts';
+import type { Dataset } from '../../query/dataset.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
-import { baseHeaders, invalid, type ApiResponse } from '../respond.ts';
+import { baseHeaders, ignoredHeader, invalid, type ApiResponse } from '../respond.ts';
 import { filterEvents } from '../../query/events/filter.ts';
-import { ignoredHeader, LIST_RESERVED } from './list.ts';
+import { LIST_RESERVED } from './list.ts';
 
 /** Most events one feed holds; a larger result is cut and says so in X-Calendar-Truncated. */
 export const CALENDAR_CAP = 10_000;

@@ -1,18 +1,14 @@
 // GET /v1/cms/event/ and /v1/cms/event/<id>/.
-import type { Dataset } from '../../store/read/stored-data.ts';
+import type { Dataset } from '../../query/dataset.ts';
 import { envelopeBytes, pageLinks, pageRange, pageWindow, parsePythonInt } from '../paginate.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
-import { invalid, json, notFound, type ApiResponse } from '../respond.ts';
+import { ignoredHeader, invalid, json, notFound, type ApiResponse } from '../respond.ts';
 import { filterEvents } from '../../query/events/filter.ts';
 import { parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
 
 export const EVENT_LIST_PATH = '/v1/cms/event/';
 
 export const LIST_RESERVED: ReadonlySet<string> = new Set<string>(['limit', 'offset', 'format', ...SHAPE_PARAMS]);
-
-export function ignoredHeader(names: readonly string[]): Record<string, string> {
-  return names.length ? { 'X-Ignored-Parameters': [...new Set(names)].join(', ') } : {};
-}
 
 export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   const { table, rows } = ds.events;

@@ -1,6 +1,6 @@
 // drf-flex-fields' sparse fields and expansion: `fields`, `omit` and `expand`, applied by splicing
 // the pre-serialized segments of an event rather than re-serializing it.
-import { EVENT_FIELDS } from '../../render/event.ts';
+import { EVENT_FIELDS } from '../../model/event-fields.ts';
 import { fieldIndex, type EventRows } from '../../store/format/event-rows.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
 

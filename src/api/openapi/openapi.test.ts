@@ -10,8 +10,9 @@ import { createApi, type Api } from '../core.ts';
 import { FILTER_CATALOG, FILTER_PARAMETERS } from '../../query/events/catalog.ts';
 import { build } from '../../pipeline/build.ts';
 import type { Event, Media, PageNode, Site } from '../../model/types.ts';
-import { EVENT_FIELDS, renderCategory, renderEvent, type RenderContext } from '../../render/event.ts';
-import { loadDataset } from '../../store/read/stored-data.ts';
+import { EVENT_FIELDS } from '../../model/event-fields.ts';
+import { renderCategory, renderEvent, type RenderContext } from '../../render/event.ts';
+import { loadDataset } from '../../query/dataset.ts';
 import { openApiDocument } from './openapi.ts';
 
 const BASE = 'https://events.example.at/api';

@@ -4,7 +4,7 @@
 import { FILTER_CATALOG, FILTER_PARAMETERS, type FilterParameter, type Lookup, type ValueType } from '../../query/events/catalog.ts';
 import { EXPANDABLE } from '../events/shape.ts';
 import { DIRECTORY_MODELS } from '../../model/types.ts';
-import { EVENT_FIELDS } from '../../render/event.ts';
+import { EVENT_FIELDS } from '../../model/event-fields.ts';
 import type { Schema } from './schemas.ts';
 import { TIMESTAMP_EXAMPLES, TIMESTAMP_PATTERN } from '../../time/timestamp-pattern.ts';
 

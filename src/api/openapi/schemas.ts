@@ -2,7 +2,7 @@
 // envelopes and error bodies around them. The Event schema is keyed by EVENT_FIELDS through a
 // Record, so a field added to the renderer does not compile until it is documented here.
 import { CTYPES } from '../../model/directory-models.ts';
-import { EVENT_FIELDS, type EventField } from '../../render/event.ts';
+import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 
 export type Schema = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // Benchmark of filterEvents on a synthetic 100k-event table (not a test).
 //
-//   node --expose-gc --import tsx src/api/events/filter.bench.ts [rows] [queries-per-kind]
+//   node --expose-gc --import tsx src/query/events/filter.bench.ts [rows] [queries-per-kind]
 //   (ONLY=<kind prefix> runs some kinds; PREPARE=0 builds indexes lazily, on the first query)
 //
 // Every query of a kind has a different value (only a few of them can map to the same result,

@@ -1,5 +1,5 @@
-// Where the server's data files sit under dist/. Apart from data-files.ts (which renders them at
-// build time), so readers such as the edge worker do not pull in the build.
+// Where each data file lives in dist/, relative to it: the one list the writer and the reader share.
+
 export const DATA_FILES = {
   events: 'data/events.jsonl',
   offsets: 'data/events.offsets.bin',
@@ -9,3 +9,7 @@ export const DATA_FILES = {
 } as const;
 
 export const AUTOCOMPLETE_DIR = 'autocomplete';
+
+/** File names under dist/autocomplete/. */
+export const AUTOCOMPLETE_INDEX_FILE = 'index.json';
+export const AUTOCOMPLETE_MODULE_FILE = 'autocomplete.js';

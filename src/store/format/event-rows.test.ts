@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_FIELDS } from '../../render/event.ts';
+import { EVENT_FIELDS } from '../../model/event-fields.ts';
 import { EventRows, fieldIndex, serializeEvent } from './event-rows.ts';
 
 type Rendered = Record<(typeof EVENT_FIELDS)[number], unknown>;

@@ -2,7 +2,7 @@
 // JSON; the byte offset of each key is recorded, so answers are joined from byte slices —
 // whole events, sparse fields, an expanded value spliced in — without decoding or
 // re-serializing anything per request.
-import { EVENT_FIELDS, type EventField } from '../../render/event.ts';
+import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 import { needsEscaping, toJson } from './json.ts';
 
 export const FIELD_COUNT = EVENT_FIELDS.length;

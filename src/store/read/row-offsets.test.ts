@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_FIELDS } from '../../render/event.ts';
+import { EVENT_FIELDS } from '../../model/event-fields.ts';
 import { EventRows, serializeEvent } from '../format/event-rows.ts';
 import { rowOffsetsProblem } from './row-offsets.ts';
 

@@ -2,7 +2,7 @@
 // prove the files are the ones the build wrote; this proves the offsets describe the rows, so a
 // hand-made dist with matching checksums but wrong offsets cannot make the server slice invalid
 // JSON. Per field it reads four bytes: `{"` or `,"` where the key starts and `":` where it ends.
-import { EVENT_FIELDS } from '../../render/event.ts';
+import { EVENT_FIELDS } from '../../model/event-fields.ts';
 
 const FIELD_COUNT = EVENT_FIELDS.length;
 const STRIDE = FIELD_COUNT + 1;

@@ -1,89 +1,25 @@
-// A dist/ folder loaded for answering: the server's (and the static build's) view of the data.
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { AUTOCOMPLETE_INDEX_FILE, loadAutocompleteFromFiles } from '../../query/autocomplete/files.ts';
-import type { Autocomplete } from '../../query/autocomplete/searcher.ts';
-import { mediaUrl, type EventField } from '../../render/event.ts';
+// A dist/ folder read back: the stored event rows, columns and categories, checked for shape.
+// What the query engine adds on top (the autocomplete searcher) is src/query/dataset.ts.
+import { mediaUrl, type EventField } from '../../model/event-fields.ts';
 import { toJson } from '../format/json.ts';
 import { columnsShapeProblem, tableFromColumns, textColumnsShapeProblem, type ColumnsFile, type TextColumnsFile } from '../format/columns.ts';
-import { AUTOCOMPLETE_DIR, DATA_FILES } from '../format/dist-paths.ts';
+import { DATA_FILES } from '../format/dist-paths.ts';
 import type { EventTable } from '../format/event-table.ts';
 import { EventRows, serializeEvent } from '../format/event-rows.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
+import { corrupt, type DistSource } from './dist-source.ts';
 import { rowOffsetsProblem } from './row-offsets.ts';
 import { checkDigest, verifiedSource } from './verified-source.ts';
 
-export interface Dataset {
+export interface StoredData {
   manifest: Manifest;
   /** the base URL links and media URLs use: the build's, or the server's override */
   baseUrl: string;
   site: Manifest['site'];
   events: { table: EventTable; rows: EventRows };
   categories: { ids: ReadonlySet<number>; json: ReadonlyMap<number, string> };
-  autocomplete: Autocomplete;
 }
 
-/** Where a dataset's files come from: a dist/ folder, or the build's files before they are written. */
-export interface DistSource {
-  /** how to name a file in messages */
-  where(rel: string): string;
-  text(rel: string): string;
-  bytes(rel: string): Uint8Array;
-  /** throws the same DistError as reading would, without reading */
-  require(rel: string): void;
-  /** the very bytes the manifest's checksums were just computed from (the build's): not hashed again */
-  trusted?: boolean;
-}
-
-function missing(where: string, e: unknown): DistError {
-  const code = (e as NodeJS.ErrnoException).code;
-  return new DistError(`${where}: ${code === 'ENOENT' ? 'missing' : (e as Error).message}; rebuild with \`aula build\``);
-}
-
-export function directorySource(dir: string): DistSource {
-  const where = (rel: string) => join(dir, rel);
-  const bytes = (rel: string) => {
-    try {
-      return readFileSync(where(rel));
-    } catch (e) {
-      throw missing(where(rel), e);
-    }
-  };
-  const require = (rel: string) => {
-    try {
-      statSync(where(rel));
-    } catch (e) {
-      throw missing(where(rel), e);
-    }
-  };
-  return { where, bytes, require, text: (rel) => bytes(rel).toString('utf8') };
-}
-
-export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, label: string): DistSource {
-  const where = (rel: string) => `${label}/${rel}`;
-  const get = (rel: string) => {
-    const content = files.get(rel);
-    if (content === undefined) throw missing(where(rel), Object.assign(new Error('missing'), { code: 'ENOENT' }));
-    return content;
-  };
-  return {
-    where,
-    trusted: true,
-    require: (rel) => void get(rel),
-    text: (rel) => {
-      const c = get(rel);
-      return typeof c === 'string' ? c : Buffer.from(c).toString('utf8');
-    },
-    bytes: (rel) => {
-      const c = get(rel);
-      return typeof c === 'string' ? Buffer.from(c) : c;
-    },
-  };
-}
-
-function corrupt(source: DistSource, rel: string, problem: string): DistError {
-  return new DistError(`${source.where(rel)}: ${problem}; rebuild with \`aula build\``);
-}
 
 function parseJson<T>(source: DistSource, rel: string, text = source.text(rel)): T {
   try {
@@ -111,16 +47,12 @@ function rebaseRows(rows: EventRows, from: string, to: string): EventRows {
 }
 
 /** Reads what the dataset defers (the text columns); throws DistError when that part is corrupt. */
-export function warmDataset(ds: Dataset): void {
+export function warmDataset(ds: StoredData): void {
   void ds.events.table.columns.text;
 }
 
-/** Loads a dist/ folder; `baseUrl` overrides the one it was built with. Throws DistError when the dist is incomplete or corrupt. */
-export function loadDataset(dir: string, options: { baseUrl?: string } = {}): Dataset {
-  return datasetFrom(directorySource(dir), options);
-}
-
-export function datasetFrom(dist: DistSource, options: { baseUrl?: string } = {}): Dataset {
+/** Reads the stored data; `baseUrl` overrides the one it was built with. Throws DistError when the dist is incomplete or corrupt. */
+export function readStore(dist: DistSource, options: { baseUrl?: string } = {}): StoredData {
   const manifest = parseManifest(dist.text('manifest.json'), dist.where('manifest.json'));
   const source = dist.trusted ? dist : verifiedSource(dist, manifest);
   const lines = source.bytes(DATA_FILES.events);
@@ -159,14 +91,6 @@ export function datasetFrom(dist: DistSource, options: { baseUrl?: string } = {}
   if (!Array.isArray(categories) || !categories.every((c) => typeof c === 'object' && c !== null && Number.isInteger(c.id))) {
     throw corrupt(source, DATA_FILES.categories, 'expected a list of categories with integer ids');
   }
-  let autocomplete: Autocomplete;
-  try {
-    autocomplete = loadAutocompleteFromFiles((rel) => source.text(`${AUTOCOMPLETE_DIR}/${rel}`));
-    autocomplete.search('a', null).page(0, 1);
-  } catch (e) {
-    if (e instanceof DistError) throw e;
-    throw corrupt(source, `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`, `the index cannot be read (${(e as Error).message})`);
-  }
   return {
     manifest,
     baseUrl,
@@ -176,6 +100,5 @@ export function datasetFrom(dist: DistSource, options: { baseUrl?: string } = {}
       ids: new Set(categories.map((c) => c.id)),
       json: new Map(categories.map((c) => [c.id, toJson(c)])),
     },
-    autocomplete,
   };
 }

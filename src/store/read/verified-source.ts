@@ -1,7 +1,7 @@
 // A dist/ read only through the sizes and SHA-256 sums its manifest lists: a file that differs
 // from what the build wrote (damaged, half-copied, from another build) is refused by name
 // before any of it is served.
-import type { DistSource } from './stored-data.ts';
+import type { DistSource } from './dist-source.ts';
 import { digestOf, DistError, type Manifest } from '../format/manifest.ts';
 
 function refused(source: DistSource, rel: string, problem: string): DistError {

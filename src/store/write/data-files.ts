@@ -1,14 +1,11 @@
 // The data files the server needs, under dist/data/ and dist/autocomplete/, rendered from the model.
-import { buildAutocompleteFiles } from '../../query/autocomplete/index.ts';
+import { buildAutocompleteFiles } from './autocomplete-files.ts';
+import { AUTOCOMPLETE_DIR, DATA_FILES } from '../format/dist-paths.ts';
 import type { Model } from '../../model/types.ts';
 import { compareListOrder, renderCategory, renderEvent } from '../../render/event.ts';
 import { toJson } from '../format/json.ts';
 import { columnsOf, textColumnsOf } from '../format/columns.ts';
 import { EventRows, serializeEvent } from '../format/event-rows.ts';
-
-import { AUTOCOMPLETE_DIR, DATA_FILES } from '../format/dist-paths.ts';
-
-export { AUTOCOMPLETE_DIR, DATA_FILES } from '../format/dist-paths.ts';
 
 export type DistFiles = Map<string, string | Uint8Array>;
 

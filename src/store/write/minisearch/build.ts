@@ -3,7 +3,7 @@
 import MiniSearch from 'minisearch';
 import type { DirectoryObject } from '../../../model/types.ts';
 import { memoized } from '../index-builder.ts';
-import { browserModule } from '../autocomplete-module.ts';
+import { browserModule } from '../browser-modules.ts';
 import { miniSearchDocuments } from './documents.ts';
 import { miniSearchOptions, processTerm } from './options.ts';
 

@@ -6,10 +6,13 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, buildAutocompleteFiles, loadAutocompleteFromFiles, parseModels } from '../../query/autocomplete/index.ts';
+import { parseModels } from '../../model/directory-models.ts';
+import { createAutocomplete } from '../../query/autocomplete/searcher.ts';
 import { mulberry32 } from '../../util/mulberry32.ts';
 import { person, room, syntheticDirectory } from '../../query/autocomplete/test-fixtures.ts';
 import type * as StaticModule from '../../query/autocomplete/static-entry.ts';
+import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../format/dist-paths.ts';
+import { buildAutocompleteFiles } from './autocomplete-files.ts';
 
 const objects = [
   ...syntheticDirectory(1500, 21),
@@ -53,7 +56,7 @@ describe('build output', () => {
 
 describe('static module vs server', () => {
   it('agrees on count and suggestions (byte for byte) for many q/m pairs', () => {
-    const server = loadAutocompleteFromFiles((rel) => files[rel]);
+    const server = createAutocomplete(files[AUTOCOMPLETE_INDEX_FILE]);
     const browser = mod.loadAutocomplete(files[AUTOCOMPLETE_INDEX_FILE]);
     expect(browser.size).toBe(server.size);
 
@@ -89,7 +92,7 @@ describe('static module vs server', () => {
 
   it('defaults limit to 20, caps it at 1000 and clamps the offset', () => {
     const browser = mod.loadAutocomplete(files[AUTOCOMPLETE_INDEX_FILE]);
-    const server = loadAutocompleteFromFiles((rel) => files[rel]).search(undefined, null);
+    const server = createAutocomplete(files[AUTOCOMPLETE_INDEX_FILE]).search(undefined, null);
     expect(browser.search().results).toHaveLength(20);
     expect(browser.search(undefined, undefined, 5000).results).toHaveLength(1000);
     expect(browser.search(undefined, undefined, 0).results).toHaveLength(20);

@@ -18,7 +18,7 @@ export interface BrowserModule {
 }
 
 export const BROWSER_MODULES = {
-  autocomplete: { entry: './static-entry', prebundled: 'static-module.js' },
+  autocomplete: { entry: '../../query/autocomplete/static-entry', prebundled: 'static-module.js' },
   minisearchOptions: {
     entry: './minisearch/options-entry',
     prebundled: 'minisearch-options-module.js',

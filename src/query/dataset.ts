@@ -1,0 +1,33 @@
+// The loaded dist, ready to query: the stored data (src/store/read) plus the searchers built over
+// it at load. Everything that answers requests (the API core, the server, the build's static
+// pages) takes a Dataset.
+import { createAutocomplete, type Autocomplete } from './autocomplete/searcher.ts';
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE } from '../store/format/dist-paths.ts';
+import { DistError } from '../store/format/manifest.ts';
+import { corrupt, directorySource, type DistSource } from '../store/read/dist-source.ts';
+import { readStore, type StoredData } from '../store/read/stored-data.ts';
+
+export { warmDataset } from '../store/read/stored-data.ts';
+
+export interface Dataset extends StoredData {
+  autocomplete: Autocomplete;
+}
+
+/** Loads a dist/ folder; `baseUrl` overrides the one it was built with. Throws DistError when the dist is incomplete or corrupt. */
+export function loadDataset(dir: string, options: { baseUrl?: string } = {}): Dataset {
+  return datasetFrom(directorySource(dir), options);
+}
+
+export function datasetFrom(source: DistSource, options: { baseUrl?: string } = {}): Dataset {
+  const stored = readStore(source, options);
+  const indexFile = `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`;
+  let autocomplete: Autocomplete;
+  try {
+    autocomplete = createAutocomplete(source.text(indexFile));
+    autocomplete.search('a', null).page(0, 1);
+  } catch (e) {
+    if (e instanceof DistError) throw e;
+    throw corrupt(source, indexFile, `the index cannot be read (${(e as Error).message})`);
+  }
+  return { ...stored, autocomplete };
+}

@@ -1,0 +1,67 @@
+// Where a dist's files come from: a dist/ folder, or the build's files before they are written
+// (and, on the edge, the files fetched once per isolate).
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DistError } from '../format/manifest.ts';
+
+/** Where a dataset's files come from: a dist/ folder, or the build's files before they are written. */
+export interface DistSource {
+  /** how to name a file in messages */
+  where(rel: string): string;
+  text(rel: string): string;
+  bytes(rel: string): Uint8Array;
+  /** throws the same DistError as reading would, without reading */
+  require(rel: string): void;
+  /** the very bytes the manifest's checksums were just computed from (the build's): not hashed again */
+  trusted?: boolean;
+}
+
+function missing(where: string, e: unknown): DistError {
+  const code = (e as NodeJS.ErrnoException).code;
+  return new DistError(`${where}: ${code === 'ENOENT' ? 'missing' : (e as Error).message}; rebuild with \`aula build\``);
+}
+
+export function directorySource(dir: string): DistSource {
+  const where = (rel: string) => join(dir, rel);
+  const bytes = (rel: string) => {
+    try {
+      return readFileSync(where(rel));
+    } catch (e) {
+      throw missing(where(rel), e);
+    }
+  };
+  const require = (rel: string) => {
+    try {
+      statSync(where(rel));
+    } catch (e) {
+      throw missing(where(rel), e);
+    }
+  };
+  return { where, bytes, require, text: (rel) => bytes(rel).toString('utf8') };
+}
+
+export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, label: string): DistSource {
+  const where = (rel: string) => `${label}/${rel}`;
+  const get = (rel: string) => {
+    const content = files.get(rel);
+    if (content === undefined) throw missing(where(rel), Object.assign(new Error('missing'), { code: 'ENOENT' }));
+    return content;
+  };
+  return {
+    where,
+    trusted: true,
+    require: (rel) => void get(rel),
+    text: (rel) => {
+      const c = get(rel);
+      return typeof c === 'string' ? c : Buffer.from(c).toString('utf8');
+    },
+    bytes: (rel) => {
+      const c = get(rel);
+      return typeof c === 'string' ? Buffer.from(c) : c;
+    },
+  };
+}
+
+export function corrupt(source: DistSource, rel: string, problem: string): DistError {
+  return new DistError(`${source.where(rel)}: ${problem}; rebuild with \`aula build\``);
+}

@@ -1,6 +1,8 @@
 // Shared helpers of the integration tests: real files in temp dirs, a real server on an
 // ephemeral loopback port, real HTTP.
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -102,4 +104,30 @@ export function fixtureSite(extra: Record<string, string> = {}) {
       return content!;
     },
   };
+}
+
+/** A TCP port free on 127.0.0.1 right now, for servers that cannot be told to pick their own. */
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => ok(port));
+    });
+  });
+}
+
+/** The `http://127.0.0.1:<port>` a child `aula serve`/`aula dev` prints once it listens; rejects when it exits first. */
+export function listeningOrigin(child: ChildProcess, label = 'aula'): Promise<string> {
+  return new Promise<string>((ok, fail) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) ok(m[1]);
+    });
+    child.stderr!.on('data', (d) => (out += d));
+    child.once('exit', (code) => fail(new Error(`${label} exited ${code}: ${out}`)));
+  });
 }

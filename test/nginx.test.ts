@@ -6,7 +6,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +13,7 @@ import { precompress } from '../src/deploy/precompress.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, publicType, type MediaFile } from '../src/store/format/public-files.ts';
 import type { RunningServer } from '../src/server/http.ts';
 import type { Manifest } from '../src/store/format/manifest.ts';
-import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir } from './helpers.ts';
+import { buildOk, freePort, removeDir, SAMPLE_CONTENT, serve, tempDir } from './helpers.ts';
 
 function findNginx(): string | null {
   for (const candidate of ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx']) {
@@ -27,16 +26,6 @@ function findNginx(): string | null {
 const NGINX = findNginx();
 const MISSING = 'nginx not installed: apt-get install nginx-light (or nginx)';
 
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => ok(port));
-    });
-  });
-}
 
 interface Raw {
   status: number;

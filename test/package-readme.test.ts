@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from './helpers.ts';
+import { buildOk, removeDir, SAMPLE_CONTENT, tempDir, listeningOrigin } from './helpers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const README_ORIGIN = 'http://127.0.0.1:8000';
@@ -23,16 +23,7 @@ beforeAll(async () => {
   dir = tempDir('aula-readme-');
   await buildOk({ content: SAMPLE_CONTENT, out: join(dir, 'dist') });
   child = spawn(process.execPath, [join(ROOT, 'bin', 'aula.js'), 'serve', '--dist', join(dir, 'dist'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  origin = await new Promise<string>((ok, fail) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) ok(m[1]);
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.once('exit', (code) => fail(new Error(`aula serve exited ${code}: ${out}`)));
-  });
+  origin = await listeningOrigin(child, 'aula serve');
 });
 
 afterAll(() => {

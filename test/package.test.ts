@@ -4,7 +4,7 @@ import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, tempDir } from './helpers.ts';
+import { removeDir, tempDir, listeningOrigin } from './helpers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -33,8 +33,9 @@ describe('npm pack', () => {
     expect(outside.sort()).toEqual(['README.md', 'SECURITY.md', 'bin/aula.js', 'package.json']);
     expect(files).toContain('lib/index.js');
     expect(files).toContain('lib/index.d.ts');
-    expect(files).toContain('lib/cli.js');
-    expect(files).toContain('lib/autocomplete/static-module.js');
+    expect(files).toContain('lib/cli/main.js');
+    expect(files).toContain('lib/store/write/static-module.js');
+    expect(files).toContain('lib/store/write/minisearch-options-module.js');
     expect(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     // lib/content/ is the content loader; the sample content/ folder is not shipped
     expect(files.filter((f) => /^(test|bench|content|scripts|src)\/|\.test\.|\.bench\.|fixture/.test(f))).toEqual([]);
@@ -64,7 +65,7 @@ describe('installed into a site folder', () => {
 
   it('installs compiled JavaScript only, with runtime dependencies and no TypeScript tooling', () => {
     const installed = join(site, 'node_modules');
-    expect(existsSync(join(installed, 'aula', 'lib', 'cli.js'))).toBe(true);
+    expect(existsSync(join(installed, 'aula', 'lib', 'cli', 'main.js'))).toBe(true);
     expect(existsSync(join(installed, 'aula', 'src'))).toBe(false);
     for (const dev of ['tsx', 'typescript', 'esbuild', 'vitest']) expect(existsSync(join(installed, dev)), dev).toBe(false);
   });
@@ -91,16 +92,7 @@ describe('installed into a site folder', () => {
   it('npx aula serve answers the API over HTTP', async () => {
     const child = spawn(aula, ['serve', '--port', '0'], { cwd: site, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = await new Promise<string>((ok, fail) => {
-        let out = '';
-        child.stdout!.on('data', (d) => {
-          out += d;
-          const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (m) ok(m[1]);
-        });
-        child.stderr!.on('data', (d) => (out += d));
-        child.once('exit', (code) => fail(new Error(`serve exited ${code}: ${out}`)));
-      });
+      const url = await listeningOrigin(child, 'serve');
       const list = (await (await fetch(`${url}/v1/cms/event/`)).json()) as { count: number; results: { title: string }[] };
       expect(list.count).toBe(2);
       expect(list.results.map((e) => e.title).sort()).toEqual(['Hands-on workshop', 'Welcome lecture']);

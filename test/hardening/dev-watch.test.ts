@@ -3,11 +3,10 @@
 // content at start makes it wait for the fix instead of exiting.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_FILES } from '../fixture-content.ts';
-import { removeDir, request, tempDir, writeContent } from '../helpers.ts';
+import { freePort, removeDir, request, tempDir, writeContent } from '../helpers.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
 const EVENT = 'events/2025/vortrag.md';
@@ -18,16 +17,6 @@ afterEach(async () => {
   cleanup = [];
 });
 
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
-}
 
 async function startDevProcess(files: Record<string, string>) {
   const root = tempDir('aula-devproc-');

@@ -20,7 +20,7 @@ export interface MediaFile {
  * The public files other than media, relative to dist/ and also their URL below the base URL's
  * path. Written for PCRE (nginx) and JavaScript alike; the names are the build's own.
  */
-export const PUBLIC_FILE_NAMES = 'events\\.ics|openapi\\.json|schemas/[a-z0-9-]+\\.schema\\.json|autocomplete/(?:autocomplete\\.js|index\\.json)';
+export const PUBLIC_FILE_NAMES = 'events\\.ics|openapi\\.json|schemas/[a-z0-9-]+\\.schema\\.json|autocomplete/(?:autocomplete\\.js|index\\.json|minisearch\\.json|minisearch-options\\.js)';
 
 export const PUBLIC_FILE = `^(?:${PUBLIC_FILE_NAMES})$`;
 

@@ -9,9 +9,9 @@ import { columnsShapeProblem, tableFromColumns, textColumnsShapeProblem, type Co
 import { AUTOCOMPLETE_DIR, DATA_FILES } from './data-layout.ts';
 import type { EventTable } from './event-table.ts';
 import { EventRows, serializeEvent } from './event-rows.ts';
-import { DistError, parseManifest, type Manifest } from './manifest.ts';
+import { DistError, parseManifest, sha256Hex, type Manifest } from './manifest.ts';
 import { rowOffsetsProblem } from './row-offsets.ts';
-import { checkDigest, verifiedSource } from './verified-source.ts';
+import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
 
 export interface Dataset {
   manifest: Manifest;
@@ -59,7 +59,8 @@ export function directorySource(dir: string): DistSource {
   return { where, bytes, require, text: (rel) => bytes(rel).toString('utf8') };
 }
 
-export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, label: string): DistSource {
+/** `trusted`: the files are the ones the manifest's checksums were computed from (the build's); else they are verified. */
+export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, label: string, trusted = true): DistSource {
   const where = (rel: string) => `${label}/${rel}`;
   const get = (rel: string) => {
     const content = files.get(rel);
@@ -68,7 +69,7 @@ export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, la
   };
   return {
     where,
-    trusted: true,
+    trusted,
     require: (rel) => void get(rel),
     text: (rel) => {
       const c = get(rel);
@@ -117,12 +118,21 @@ export function warmDataset(ds: Dataset): void {
 
 /** Loads a dist/ folder; `baseUrl` overrides the one it was built with. Throws DistError when the dist is incomplete or corrupt. */
 export function loadDataset(dir: string, options: { baseUrl?: string } = {}): Dataset {
-  return datasetFrom(directorySource(dir), options);
+  return datasetFrom(directorySource(dir), { ...options, sha256: sha256Hex });
 }
 
-export function datasetFrom(dist: DistSource, options: { baseUrl?: string } = {}): Dataset {
+export interface DatasetOptions {
+  /** overrides the base URL the dist was built with */
+  baseUrl?: string;
+  /** verifies the files of a source that is not `trusted`; passed in so the edge bundle needs no node:crypto */
+  sha256?: Sha256;
+}
+
+export function datasetFrom(dist: DistSource, options: DatasetOptions = {}): Dataset {
   const manifest = parseManifest(dist.text('manifest.json'), dist.where('manifest.json'));
-  const source = dist.trusted ? dist : verifiedSource(dist, manifest);
+  const { sha256 } = options;
+  if (!dist.trusted && !sha256) throw new Error('datasetFrom: a source that is not trusted needs options.sha256');
+  const source = dist.trusted ? dist : verifiedSource(dist, manifest, sha256!);
   const lines = source.bytes(DATA_FILES.events);
   const offsetBytes = source.bytes(DATA_FILES.offsets);
   if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
@@ -147,7 +157,7 @@ export function datasetFrom(dist: DistSource, options: { baseUrl?: string } = {}
     const text = parseJson<TextColumnsFile>(source, DATA_FILES.text, Buffer.from(bytes).toString('utf8'));
     const problem = textColumnsShapeProblem(text, rows.length);
     if (problem) throw corrupt(source, DATA_FILES.text, problem);
-    if (!dist.trusted) checkDigest(dist, manifest, DATA_FILES.text, bytes);
+    if (!dist.trusted) checkDigest(dist, manifest, DATA_FILES.text, bytes, sha256!);
     return text;
   });
   if (table.length !== rows.length || rows.length !== manifest.counts.events) {

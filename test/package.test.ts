@@ -35,6 +35,7 @@ describe('npm pack', () => {
     expect(files).toContain('lib/index.d.ts');
     expect(files).toContain('lib/cli.js');
     expect(files).toContain('lib/autocomplete/static-module.js');
+    expect(files).toContain('lib/build/edge-worker.js');
     expect(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     // lib/content/ is the content loader; the sample content/ folder is not shipped
     expect(files.filter((f) => /^(test|bench|content|scripts|src)\/|\.test\.|\.bench\.|fixture/.test(f))).toEqual([]);

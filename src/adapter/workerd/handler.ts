@@ -1,6 +1,7 @@
 // The API as a Web-standard fetch handler (Cloudflare Workers / workerd). Like the node server,
-// it only moves bytes: every answer comes from the core, so the edge and `aula serve` agree
-// byte for byte. Compression is left to the platform, which negotiates it itself.
+// it only moves bytes: every API answer comes from the core, so the edge and `aula serve` agree
+// byte for byte; dist/'s public files come from ASSETS under the server's headers
+// (public-files.ts). Compression is left to the platform, which negotiates it itself.
 import { createApi, type Api } from '../../api/core.ts';
 import { SERVER_ERROR_BODY, splitTarget, type ApiRequest, type ApiResponse } from '../../api/respond.ts';
 import { DEFAULT_CACHE_CONTROL } from '../../defaults.ts';

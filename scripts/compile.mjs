@@ -19,6 +19,9 @@ if (r.status !== 0) process.exit(r.status ?? 1);
 
 const { bundle, BROWSER_MODULES } = await import(new URL('store/write/browser-modules.js', lib).href);
 for (const [name, module] of Object.entries(BROWSER_MODULES)) writeFileSync(new URL(`store/write/${module.prebundled}`, lib), await bundle(name));
+// the edge worker (`aula build --edge`), from src/ so it is byte for byte what a checkout bundles
+const { bundleWorkerFrom, PREBUNDLED_WORKER } = await import(new URL('pipeline/edge-bundle.js', lib).href);
+writeFileSync(new URL(`pipeline/${PREBUNDLED_WORKER}`, lib), await bundleWorkerFrom(join(root, 'src', 'adapter', 'workerd', 'worker.ts')));
 
 // tsc keeps `.ts` in the declarations' relative imports (it rewrites only the JavaScript); a
 // consumer's TypeScript wants the `.js` the files are published as.

@@ -2,11 +2,12 @@
 // dist/edge/workerd.capnp (ASSETS = a disk service over dist/), and every answer compared with
 // `aula serve` over the same dist/: status, headers and body bytes.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/pipeline/edge-bundle.ts';
+import { isPublicFile, MEDIA_FILES_INDEX, mediaPath, parseMediaFiles } from '../src/store/format/public-files.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir, writeContent } from './helpers.ts';
 
@@ -144,7 +145,8 @@ function querySet(prefix: string): [string, RequestInit][] {
     `${prefix}/v1/schema/`, `${prefix}/v1/schema/?format=json`,
     '/', '/nope', `${event}%ZZ`, `${prefix}/v1/`, '/favicon.ico',
     // the data files and the worker itself are not public: the API's 404, as from the server
-    '/data/events.jsonl', '/manifest.json', '/edge/worker.js', `${prefix}/autocomplete/index.json`,
+    '/data/events.jsonl', `${prefix}/data/events.jsonl`, '/manifest.json', `${prefix}/manifest.json`, '/edge/worker.js', `${prefix}/edge/wrangler.toml`,
+    `/${MEDIA_FILES_INDEX}`, `${prefix}/cms/media/999/`, `${prefix}/cms/media/11`, `${prefix}/autocomplete/index.json.br`, `${prefix}/autocomplete/%2e%2e/manifest.json`,
   ];
   const all: [string, RequestInit][] = gets.map((p) => [p, {}]);
   for (const p of [event, `${event}?limit=2`, `${event}42/`, `${ac}?q=a`, `${prefix}/v1/schema/`]) {
@@ -237,6 +239,51 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
       for (const status of [200, 301, 400, 404, 405, 406]) expect(seen.statuses).toContain(status);
     });
 
+    it('every public file of dist/ (media too), under the base path and at the root: same status, headers and bytes', async () => {
+      const files = (readdirSync(site.dist, { recursive: true }) as string[]).map((f) => f.split('\\').join('/')).filter(isPublicFile);
+      const media = parseMediaFiles(readFileSync(join(site.dist, MEDIA_FILES_INDEX), 'utf8'));
+      // the fixture has each kind: calendar, OpenAPI, schemas, autocomplete module and index, media
+      for (const kind of [/^events\.ics$/, /^openapi\.json$/, /^schemas\//, /^autocomplete\/autocomplete\.js$/, /^autocomplete\/index\.json$/]) expect(files.some((f) => kind.test(f))).toBe(true);
+      expect(media.length).toBeGreaterThan(0);
+      const paths = ['/api', ''].flatMap((prefix) => [...files.map((f) => `${prefix}/${f}`), ...media.map((m) => mediaPath(prefix, m.id))]);
+      const mismatches: string[] = [];
+      for (const path of paths) {
+        for (const method of ['GET', 'HEAD']) {
+          const [want, got] = [await exchange(site.server.url + path, { method }), await exchange(site.workerd.url + path, { method })];
+          expect(want.status, path).toBe(200);
+          if (got.status !== want.status) mismatches.push(`${method} ${path}: status ${got.status}, server ${want.status}`);
+          // uncompressed, workerd sends the very headers aula serve does (compressed, see README "On the edge")
+          if (JSON.stringify(got.headers) !== JSON.stringify(want.headers)) {
+            mismatches.push(`${method} ${path}: headers\n  edge   ${JSON.stringify(got.headers)}\n  server ${JSON.stringify(want.headers)}`);
+          }
+          if (!want.body.equals(got.body)) mismatches.push(`${method} ${path}: body differs (${got.body.length} bytes, server ${want.body.length})`);
+        }
+      }
+      expect(mismatches).toEqual([]);
+    });
+
+    it('public files: 304 for the server\'s ETag (strong, weak, list, *), 200 for a stale one', async () => {
+      const requests: [string, RequestInit][] = [];
+      for (const path of ['/api/openapi.json', '/events.ics', '/api/autocomplete/index.json', '/autocomplete/autocomplete.js']) {
+        const etag = (await exchange(site.server.url + path, {})).headers.find(([n]) => n === 'etag')![1];
+        for (const tag of [etag, `W/${etag}`, `"x", ${etag}`, '*', '"stale"']) {
+          for (const method of ['GET', 'HEAD']) requests.push([path, { method, headers: { 'if-none-match': tag } }]);
+        }
+      }
+      const mismatches: string[] = [];
+      const seen = new Set<number>();
+      for (const [path, init] of requests) {
+        const [want, got] = [await exchange(site.server.url + path, init), await exchange(site.workerd.url + path, init)];
+        seen.add(want.status);
+        const what = `${init.method} ${path} ${JSON.stringify(init.headers)}`;
+        if (got.status !== want.status) mismatches.push(`${what}: status ${got.status}, server ${want.status}`);
+        else if (JSON.stringify(got.headers) !== JSON.stringify(want.headers)) mismatches.push(`${what}: headers\n  edge   ${JSON.stringify(got.headers)}\n  server ${JSON.stringify(want.headers)}`);
+        if (!want.body.equals(got.body)) mismatches.push(`${what}: body differs`);
+      }
+      expect(mismatches).toEqual([]);
+      expect([...seen].sort()).toEqual([200, 304]);
+    });
+
     it('304 for a matching If-None-Match (strong, weak, list, *), 200 for a stale one', async () => {
       const url = '/api/v1/cms/event/?limit=2';
       const etag = (await exchange(site.server.url + url, {})).headers.find(([n]) => n === 'etag')![1];
@@ -265,7 +312,7 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
   });
 
   describe('configured through bindings, and when the data cannot be loaded', () => {
-    const state = {} as { root: string; workerd: Workerd; server: Awaited<ReturnType<typeof serve>> };
+    const state = {} as { root: string; workerd: Workerd; server: Awaited<ReturnType<typeof serve>>; corruptFile: string; original: Buffer };
     const BASE = 'https://edge.example.org/x';
     const CACHE = 'public, max-age=5, stale-while-revalidate=30';
     beforeAll(async () => {
@@ -273,6 +320,14 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
       const dist = join(state.root, 'dist');
       await buildOk({ content: writeContent(join(state.root, 'content'), FIXTURE_FILES), out: dist, edge: true });
       mkdirSync(join(state.root, 'empty'));
+      // a copy whose event data differs from the manifest in one byte (same size: only the SHA-256 tells)
+      cpSync(dist, join(state.root, 'corrupt'), { recursive: true });
+      state.corruptFile = join(state.root, 'corrupt', 'data', 'events.jsonl');
+      state.original = readFileSync(state.corruptFile);
+      const damaged = Buffer.from(state.original);
+      const at = damaged.indexOf('"title"') + 1;
+      damaged[at] = damaged[at] === 0x78 ? 0x79 : 0x78;
+      writeFileSync(state.corruptFile, damaged);
       state.server = await serve(dist, { watch: false, baseUrl: BASE, cacheControl: CACHE });
       // three workers on three sockets: one allowed fewer data bytes than the dist has, one over an
       // empty folder, one with the base URL and Cache-Control overridden as `aula serve` allows
@@ -290,18 +345,21 @@ const config :Workerd.Config = (
     (name = "small", worker = ${worker('assets', { AULA_MAX_DATA_BYTES: '1000' })}),
     (name = "empty", worker = ${worker('nothing', {})}),
     (name = "configured", worker = ${worker('assets', { AULA_BASE_URL: BASE, AULA_CACHE_CONTROL: CACHE })}),
+    (name = "corrupt", worker = ${worker('damaged', {})}),
     (name = "assets", disk = (path = "dist", writable = false)),
     (name = "nothing", disk = (path = "empty", writable = false)),
+    (name = "damaged", disk = (path = "corrupt", writable = false)),
   ],
   sockets = [
     (name = "small", address = "127.0.0.1:0", http = (), service = "small"),
     (name = "empty", address = "127.0.0.1:0", http = (), service = "empty"),
     (name = "configured", address = "127.0.0.1:0", http = (), service = "configured"),
+    (name = "corrupt", address = "127.0.0.1:0", http = (), service = "corrupt"),
   ],
 );
 `,
       );
-      state.workerd = await startWorkerd(state.root, 'refuse.capnp', ['small', 'empty', 'configured']);
+      state.workerd = await startWorkerd(state.root, 'refuse.capnp', ['small', 'empty', 'configured', 'corrupt']);
     }, 120_000);
     afterAll(async () => {
       await state.workerd?.stop();
@@ -318,6 +376,8 @@ const config :Workerd.Config = (
         ['/v1/cms/event/?format=ics', {}],
         ['/v1/schema/', {}],
         ['/v1/api/autocomplete/?q=a', { method: 'HEAD' }],
+        ['/x/openapi.json', {}],
+        ['/x/events.ics', { method: 'HEAD' }],
       ];
       const { mismatches } = await compareAll(state.server.url, state.workerd.urls.configured, requests);
       expect(mismatches).toEqual([]);
@@ -345,6 +405,23 @@ const config :Workerd.Config = (
           detail: 'The API data is not deployed (manifest.json: HTTP 404); deploy dist/ built with `aula build --edge`.',
         });
       }
+      expect(state.workerd.log()).not.toMatch(/uncaught|exception/i);
+    });
+
+    it('answers the same 503 for a data file that does not match its SHA-256, and serves it once it does', async () => {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${state.workerd.urls.corrupt}/v1/cms/event/?limit=1`);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('content-type')).toBe('application/json');
+        expect(await res.json()).toEqual({
+          detail: 'The API data cannot be read (dist/data/events.jsonl: does not match its SHA-256 in manifest.json; rebuild with `aula build`).',
+        });
+      }
+      // like a missing file it is retried (a deploy may have been half done): the repaired dist is served
+      writeFileSync(state.corruptFile, state.original);
+      const res = await fetch(`${state.workerd.urls.corrupt}/v1/cms/event/?limit=1`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { count: number }).count).toBeGreaterThan(0);
       expect(state.workerd.log()).not.toMatch(/uncaught|exception/i);
     });
   });

@@ -1,7 +1,8 @@
 // `aula build --edge`: the API as one ES module for Cloudflare Workers / workerd, written to
 // dist/edge/ with example configs. The worker reads the data files from dist/ through its ASSETS
 // binding, so the bundle holds code only and the same dist/ serves both.
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 export const EDGE_DIR = 'edge';
@@ -25,12 +26,18 @@ const nodeBuiltinsUnusedDrop: Plugin = {
   },
 };
 
-let cached: Promise<string> | null = null;
+/**
+ * An installed aula has no TypeScript sources (and no esbuild), so `npm run compile` bundles the
+ * worker from src/ once into this file beside the compiled edge-bundle.js; a checkout bundles on
+ * first use. Both bundle the same sources with the same options, so the bytes are the same.
+ */
+export const PREBUNDLED_WORKER = 'edge-worker.js';
 
-/** The worker module's source; the input never changes within a process, so bundle once. */
-export function bundleEdgeWorker(): Promise<string> {
-  cached ??= build({
-    entryPoints: [fileURLToPath(new URL('../adapter/workerd/worker.ts', import.meta.url))],
+/** Bundles the worker module from its entry point (worker.ts in src/). */
+export async function bundleWorkerFrom(entry: string): Promise<string> {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [entry],
     bundle: true,
     format: 'esm',
     platform: 'neutral',
@@ -42,13 +49,24 @@ export function bundleEdgeWorker(): Promise<string> {
     write: false,
     logLevel: 'silent',
     plugins: [nodeBuiltinsUnusedDrop],
-  }).then(
-    (result) => result.outputFiles[0].text,
-    (err: unknown) => {
-      cached = null;
-      throw err;
-    },
-  );
+  });
+  return result.outputFiles[0].text;
+}
+
+async function prebundledWorker(): Promise<string> {
+  // only the compiled module has it beside it; a .ts module always bundles from source
+  if (import.meta.url.endsWith('.ts')) return bundleWorkerFrom(fileURLToPath(new URL('../adapter/workerd/worker.ts', import.meta.url)));
+  return readFile(new URL(`./${PREBUNDLED_WORKER}`, import.meta.url), 'utf8');
+}
+
+let cached: Promise<string> | null = null;
+
+/** The worker module's source; the input never changes within a process, so bundle once. */
+export function bundleEdgeWorker(): Promise<string> {
+  cached ??= prebundledWorker().catch((err: unknown) => {
+    cached = null;
+    throw err;
+  });
   return cached;
 }
 

@@ -3,9 +3,9 @@
 // pages) takes a Dataset.
 import { createAutocomplete, type Autocomplete } from './autocomplete/searcher.ts';
 import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE } from '../store/format/dist-paths.ts';
-import { DistError } from '../store/format/manifest.ts';
+import { DistError, sha256Hex } from '../store/format/manifest.ts';
 import { corrupt, directorySource, type DistSource } from '../store/read/dist-source.ts';
-import { readStore, type StoredData } from '../store/read/stored-data.ts';
+import { readStore, type StoreOptions, type StoredData } from '../store/read/stored-data.ts';
 
 export { warmDataset } from '../store/read/stored-data.ts';
 
@@ -15,10 +15,10 @@ export interface Dataset extends StoredData {
 
 /** Loads a dist/ folder; `baseUrl` overrides the one it was built with. Throws DistError when the dist is incomplete or corrupt. */
 export function loadDataset(dir: string, options: { baseUrl?: string } = {}): Dataset {
-  return datasetFrom(directorySource(dir), options);
+  return datasetFrom(directorySource(dir), { ...options, sha256: sha256Hex });
 }
 
-export function datasetFrom(source: DistSource, options: { baseUrl?: string } = {}): Dataset {
+export function datasetFrom(source: DistSource, options: StoreOptions = {}): Dataset {
   const stored = readStore(source, options);
   const indexFile = `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`;
   let autocomplete: Autocomplete;

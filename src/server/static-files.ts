@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { matchesEtag } from '../api/respond.ts';
 import { negotiateEncoding, type Encoding } from './compress.ts';
-import { isPublicFile, MEDIA_DIR, MEDIA_FILES_INDEX, parseMediaFiles, publicType, type MediaFile } from '../store/format/public-files.ts';
+import { MEDIA_FILES_INDEX, parseMediaFiles, publicTarget, publicType, type MediaFile } from '../store/format/public-files.ts';
 import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 
 /** A strong validator from a file's bytes, hashed once when the file is first asked for. */
@@ -32,7 +32,6 @@ interface Loaded {
 }
 
 const EXTENSION: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
-const MEDIA_URL = new RegExp(`^${MEDIA_DIR}/([0-9]{1,15})/$`);
 
 function readOrNull(file: string): Buffer | null {
   try {
@@ -62,23 +61,9 @@ export class StaticFiles {
   /** Writes the answer and returns true, or returns false when the path is not a public file. */
   answer(request: StaticRequest, res: ServerResponse): boolean {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-    const rel = this.relative(request.path);
-    if (rel === null) return false;
-    if (isPublicFile(rel)) return this.sendFile(rel, request, res);
-    const media = MEDIA_URL.exec(rel);
-    return media !== null && this.sendMedia(Number(media[1]), request, res);
-  }
-
-  /** The path below the base path, without the leading slash; null if it cannot name a file. */
-  private relative(raw: string): string | null {
-    let path: string;
-    try {
-      path = decodeURIComponent(raw);
-    } catch {
-      return null;
-    }
-    if (this.prefix && path.startsWith(`${this.prefix}/`)) path = path.slice(this.prefix.length);
-    return path.startsWith('/') ? path.slice(1) : null;
+    const target = publicTarget(this.prefix, request.path);
+    if (target === null) return false;
+    return 'file' in target ? this.sendFile(target.file, request, res) : this.sendMedia(target.media, request, res);
   }
 
   private load(rel: string): Loaded | null {

@@ -1,10 +1,12 @@
 // The dataset of an edge isolate, read once from the ASSETS binding (Workers static assets, or a
 // workerd disk service over dist/). The core reads its files synchronously, so every file it needs
 // is fetched up front into memory; the isolate then answers from that copy until it is recycled.
-import { AUTOCOMPLETE_INDEX_FILE } from '../../store/format/dist-paths.ts';
-import { AUTOCOMPLETE_DIR, DATA_FILES } from '../../store/format/dist-paths.ts';
+// The files are verified against the manifest's SHA-256 sums by the loader the server uses; only
+// the hashing differs (WebCrypto here, as the bundle has no node: modules).
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../../store/format/dist-paths.ts';
 import { datasetFrom, type Dataset } from '../../query/dataset.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
+import { ChecksumMismatch, type Sha256 } from '../../store/read/verified-source.ts';
 
 /** The part of the Fetcher binding this worker uses. */
 export interface AssetFetcher {
@@ -25,8 +27,6 @@ export class EdgeLoadError extends Error {
   }
 }
 
-const TEXT_FILES = new Set(EDGE_FILES.filter((rel) => rel.endsWith('.json')));
-
 async function fetchAsset(assets: AssetFetcher, rel: string, method: 'GET' | 'HEAD'): Promise<Response> {
   // the host is ignored by both bindings; only the path names the file
   const response = await assets.fetch(`https://assets.invalid/${rel}`, { method });
@@ -38,9 +38,25 @@ async function fetchAsset(assets: AssetFetcher, rel: string, method: 'GET' | 'HE
   return response;
 }
 
-async function fetchFile(assets: AssetFetcher, rel: string): Promise<string | Uint8Array> {
+async function fetchFile(assets: AssetFetcher, rel: string): Promise<Uint8Array> {
   const response = await fetchAsset(assets, rel, 'GET');
-  return TEXT_FILES.has(rel) ? response.text() : new Uint8Array(await response.arrayBuffer());
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+const hex = (digest: ArrayBuffer) => Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * The loader hashes synchronously and WebCrypto only asynchronously, so every fetched file is
+ * hashed ahead; the loader's hash function then answers for those very byte arrays.
+ */
+async function precomputedSha256(files: Iterable<Uint8Array>): Promise<Sha256> {
+  const digests = new WeakMap<Uint8Array, string>();
+  for (const bytes of files) digests.set(bytes, hex(await crypto.subtle.digest('SHA-256', bytes)));
+  return (bytes) => {
+    const digest = digests.get(bytes);
+    if (digest === undefined) throw new Error('no SHA-256 was computed for these bytes');
+    return digest;
+  };
 }
 
 export interface EdgeLoadOptions {
@@ -71,14 +87,16 @@ export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOpt
       true,
     );
   }
-  const files = new Map<string, string | Uint8Array>();
+  const files = new Map<string, Uint8Array>();
   for (const rel of EDGE_FILES) files.set(rel, await fetchFile(assets, rel));
+  const sha256 = await precomputedSha256([...files].filter(([rel]) => rel !== 'manifest.json').map(([, bytes]) => bytes));
   try {
-    const ds = datasetFrom(memorySource(files, 'dist'), { baseUrl: options.baseUrl });
+    const ds = datasetFrom(memorySource(files, 'dist', false), { baseUrl: options.baseUrl, sha256 });
     // read the deferred part now: a corrupt dist shows at load, not in some later request
     void ds.events.table.columns.text;
     return ds;
   } catch (e) {
-    throw new EdgeLoadError(`The API data cannot be read (${(e as Error).message}).`, true);
+    // a file that does not match the manifest may be a deploy under way: retried, as a missing one is
+    throw new EdgeLoadError(`The API data cannot be read (${(e as Error).message}).`, !(e instanceof ChecksumMismatch));
   }
 }

@@ -1,9 +1,12 @@
 // The API as a Web-standard fetch handler (Cloudflare Workers / workerd). Like the node server,
-// it only moves bytes: every answer comes from the core, so the edge and `aula serve` agree
-// byte for byte. Compression is left to the platform, which negotiates it itself.
+// it only moves bytes: every API answer comes from the core, so the edge and `aula serve` agree
+// byte for byte; dist/'s public files come from ASSETS under the server's headers
+// (public-files.ts). Compression is left to the platform, which negotiates it itself.
 import { createApi, type Api } from '../../api/core.ts';
 import { SERVER_ERROR_BODY, splitTarget, type ApiRequest, type ApiResponse } from '../../api/respond.ts';
+import { DEFAULT_CACHE_CONTROL } from '../../defaults.ts';
 import { EdgeLoadError, loadEdgeDataset, type AssetFetcher } from './assets.ts';
+import { EdgePublicFiles } from './public-files.ts';
 
 export interface Env {
   ASSETS: AssetFetcher;
@@ -54,14 +57,24 @@ export function toResponse(answer: ApiResponse): Response {
   return new Response(body, { status: answer.status, headers: answer.headers });
 }
 
-/** One API per isolate, loaded on the first request; a failed load is retried unless it cannot succeed. */
-let loading: Promise<Api> | null = null;
+interface Loaded {
+  api: Api;
+  /** dist/'s public files, answered before the API as by `aula serve` */
+  files: EdgePublicFiles;
+}
 
-function api(env: Env): Promise<Api> {
+/** One API per isolate, loaded on the first request; a failed load is retried unless it cannot succeed. */
+let loading: Promise<Loaded> | null = null;
+
+function load(env: Env): Promise<Loaded> {
   if (!loading) {
     const maxDataBytes = Number(env.AULA_MAX_DATA_BYTES) || DEFAULT_MAX_DATA_BYTES;
     const options = { maxDataBytes, baseUrl: env.AULA_BASE_URL || undefined };
-    loading = loadEdgeDataset(env.ASSETS, options).then((ds) => createApi(ds, { cacheControl: env.AULA_CACHE_CONTROL || undefined, cacheLimits: EDGE_CACHE_LIMITS }));
+    const cacheControl = env.AULA_CACHE_CONTROL || undefined;
+    loading = loadEdgeDataset(env.ASSETS, options).then((ds) => ({
+      api: createApi(ds, { cacheControl, cacheLimits: EDGE_CACHE_LIMITS }),
+      files: new EdgePublicFiles(env.ASSETS, ds.baseUrl, cacheControl ?? DEFAULT_CACHE_CONTROL),
+    }));
     loading.catch((e) => {
       if (!(e instanceof EdgeLoadError && e.permanent)) loading = null;
     });
@@ -70,16 +83,18 @@ function api(env: Env): Promise<Api> {
 }
 
 export async function handle(request: Request, env: Env): Promise<Response> {
-  let answer: Api;
+  let loaded: Loaded;
   try {
-    answer = await api(env);
+    loaded = await load(env);
   } catch (e) {
     if (e instanceof EdgeLoadError) return unavailable(e.detail);
     console.error(e);
     return unavailable('The API data could not be loaded.');
   }
   try {
-    return toResponse(answer(toApiRequest(request)));
+    const apiRequest = toApiRequest(request);
+    const file = await loaded.files.answer({ method: apiRequest.method, path: apiRequest.path, ifNoneMatch: apiRequest.headers['if-none-match'] });
+    return file ?? toResponse(loaded.api(apiRequest));
   } catch (e) {
     console.error(e);
     // as the node server answers it

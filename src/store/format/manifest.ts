@@ -26,9 +26,14 @@ export interface FileDigest {
   bytes: number;
 }
 
+/** Lower-case hex SHA-256 with node:crypto: the build's and the server's (the edge has its own, see verified-source.ts). */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
 export function digestOf(content: string | Uint8Array): FileDigest {
   const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-  return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength };
+  return { sha256: sha256Hex(bytes), bytes: bytes.byteLength };
 }
 
 /** The digests of a set of files, keyed as given, in key order (so two builds write the same manifest). */

@@ -30,6 +30,30 @@ export function isPublicFile(rel: string): boolean {
   return PUBLIC_FILE_RE.test(rel);
 }
 
+const MEDIA_URL = new RegExp(`^${MEDIA_DIR}/([0-9]{1,15})/$`);
+
+/** What a request path names: a public file (relative to dist/), a media record's file, or nothing. */
+export type PublicTarget = { file: string } | { media: number } | null;
+
+/**
+ * The public file a raw (percent-encoded) request path names, below `prefix` (the base URL's
+ * path without its trailing slash) or at the root: one reading for `aula serve` and the edge.
+ */
+export function publicTarget(prefix: string, raw: string): PublicTarget {
+  let path: string;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  if (prefix && path.startsWith(`${prefix}/`)) path = path.slice(prefix.length);
+  if (!path.startsWith('/')) return null;
+  const rel = path.slice(1);
+  if (isPublicFile(rel)) return { file: rel };
+  const media = MEDIA_URL.exec(rel);
+  return media ? { media: Number(media[1]) } : null;
+}
+
 /** Content-Type of a public file by extension: as the API sends the same kind of answer. */
 export const PUBLIC_TYPES: Readonly<Record<string, string>> = {
   ics: 'text/calendar; charset=utf-8',

@@ -40,7 +40,8 @@ export function directorySource(dir: string): DistSource {
   return { where, bytes, require, text: (rel) => bytes(rel).toString('utf8') };
 }
 
-export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, label: string): DistSource {
+/** `trusted`: the files are the ones the manifest's checksums were computed from (the build's); else they are verified. */
+export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, label: string, trusted = true): DistSource {
   const where = (rel: string) => `${label}/${rel}`;
   const get = (rel: string) => {
     const content = files.get(rel);
@@ -49,7 +50,7 @@ export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, la
   };
   return {
     where,
-    trusted: true,
+    trusted,
     require: (rel) => void get(rel),
     text: (rel) => {
       const c = get(rel);

@@ -9,7 +9,7 @@ import { EventRows, serializeEvent } from '../format/event-rows.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { rowOffsetsProblem } from './row-offsets.ts';
-import { checkDigest, verifiedSource } from './verified-source.ts';
+import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
 
 export interface StoredData {
   manifest: Manifest;
@@ -52,9 +52,18 @@ export function warmDataset(ds: StoredData): void {
 }
 
 /** Reads the stored data; `baseUrl` overrides the one it was built with. Throws DistError when the dist is incomplete or corrupt. */
-export function readStore(dist: DistSource, options: { baseUrl?: string } = {}): StoredData {
+export interface StoreOptions {
+  /** overrides the base URL the dist was built with */
+  baseUrl?: string;
+  /** verifies the files of a source that is not `trusted`; passed in so the edge bundle needs no node:crypto */
+  sha256?: Sha256;
+}
+
+export function readStore(dist: DistSource, options: StoreOptions = {}): StoredData {
   const manifest = parseManifest(dist.text('manifest.json'), dist.where('manifest.json'));
-  const source = dist.trusted ? dist : verifiedSource(dist, manifest);
+  const { sha256 } = options;
+  if (!dist.trusted && !sha256) throw new Error('readStore: a source that is not trusted needs options.sha256');
+  const source = dist.trusted ? dist : verifiedSource(dist, manifest, sha256!);
   const lines = source.bytes(DATA_FILES.events);
   const offsetBytes = source.bytes(DATA_FILES.offsets);
   if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
@@ -79,7 +88,7 @@ export function readStore(dist: DistSource, options: { baseUrl?: string } = {}):
     const text = parseJson<TextColumnsFile>(source, DATA_FILES.text, Buffer.from(bytes).toString('utf8'));
     const problem = textColumnsShapeProblem(text, rows.length);
     if (problem) throw corrupt(source, DATA_FILES.text, problem);
-    if (!dist.trusted) checkDigest(dist, manifest, DATA_FILES.text, bytes);
+    if (!dist.trusted) checkDigest(dist, manifest, DATA_FILES.text, bytes, sha256!);
     return text;
   });
   if (table.length !== rows.length || rows.length !== manifest.counts.events) {

@@ -1,11 +1,23 @@
 // A dist/ read only through the sizes and SHA-256 sums its manifest lists: a file that differs
 // from what the build wrote (damaged, half-copied, from another build) is refused by name
 // before any of it is served.
+//
+// The hash function is the caller's: the server passes node:crypto's, the edge worker (which has
+// no node: modules) one answering from digests it computed ahead with WebCrypto, which is async.
 import type { DistSource } from './dist-source.ts';
-import { digestOf, DistError, type Manifest } from '../format/manifest.ts';
+import { DistError, type Manifest } from '../format/manifest.ts';
 
-function refused(source: DistSource, rel: string, problem: string): DistError {
-  return new DistError(`${source.where(rel)}: ${problem}; rebuild with \`aula build\``);
+/** Lower-case hex SHA-256 of the bytes. */
+export type Sha256 = (bytes: Uint8Array) => string;
+
+/**
+ * A file whose size or SHA-256 differs from the manifest's. Besides damage this is what a dist
+ * caught half-deployed looks like (new manifest, old data), so a caller may retry it later.
+ */
+export class ChecksumMismatch extends DistError {}
+
+function refused(source: DistSource, rel: string, problem: string, Kind = DistError): DistError {
+  return new Kind(`${source.where(rel)}: ${problem}; rebuild with \`aula build\``);
 }
 
 function expected(source: DistSource, manifest: Manifest, rel: string) {
@@ -15,16 +27,16 @@ function expected(source: DistSource, manifest: Manifest, rel: string) {
 }
 
 /** Throws a DistError naming the file unless `content` is what the manifest lists for `rel`. */
-export function checkDigest(source: DistSource, manifest: Manifest, rel: string, content: Uint8Array): void {
+export function checkDigest(source: DistSource, manifest: Manifest, rel: string, content: Uint8Array, sha256: Sha256): void {
   const want = expected(source, manifest, rel);
-  if (content.byteLength !== want.bytes) throw refused(source, rel, `is ${content.byteLength} bytes, manifest.json says ${want.bytes}`);
-  if (digestOf(content).sha256 !== want.sha256) throw refused(source, rel, 'does not match its SHA-256 in manifest.json');
+  if (content.byteLength !== want.bytes) throw refused(source, rel, `is ${content.byteLength} bytes, manifest.json says ${want.bytes}`, ChecksumMismatch);
+  if (sha256(content) !== want.sha256) throw refused(source, rel, 'does not match its SHA-256 in manifest.json', ChecksumMismatch);
 }
 
-export function verifiedSource(source: DistSource, manifest: Manifest): DistSource {
+export function verifiedSource(source: DistSource, manifest: Manifest, sha256: Sha256): DistSource {
   const bytes = (rel: string) => {
     const content = source.bytes(rel);
-    checkDigest(source, manifest, rel, content);
+    checkDigest(source, manifest, rel, content, sha256);
     return content;
   };
   return {

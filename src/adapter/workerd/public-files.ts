@@ -1,0 +1,130 @@
+// dist/'s public files on the edge, answered as `aula serve` answers them (src/server/static-files.ts):
+// the same names (only those src/deploy/public-files.ts declares public, so data/, manifest.json and
+// edge/ are never reached), Content-Type, Cache-Control and ETag, read through the ASSETS binding.
+// Bodies are streamed through, never held: the isolate's memory belongs to the dataset.
+import { matchesEtag } from '../../api/respond.ts';
+import { MEDIA_FILES_INDEX, parseMediaFiles, publicTarget, publicType, type MediaFile } from '../../store/format/public-files.ts';
+import type { AssetFetcher } from './assets.ts';
+
+export interface PublicFileRequest {
+  method: string;
+  /** the raw (percent-encoded) path */
+  path: string;
+  ifNoneMatch?: string;
+}
+
+/** The server's validator: SHA-1 of the bytes, base64url, quoted (static-files.ts). */
+async function fileEtag(bytes: ArrayBuffer): Promise<string> {
+  return `"${Buffer.from(await crypto.subtle.digest('SHA-1', bytes)).toString('base64url')}"`;
+}
+
+/**
+ * One per loaded dataset, as the server makes one StaticFiles per loaded dist/. A file's ETag is
+ * computed on its first request and kept for the isolate's life, as the API's data is; on
+ * Workers an isolate never outlives the deploy it serves.
+ */
+export class EdgePublicFiles {
+  private readonly etags = new Map<string, Promise<string | null>>();
+  private media: Promise<Map<number, MediaFile>> | null = null;
+  private readonly prefix: string;
+
+  constructor(
+    private readonly assets: AssetFetcher,
+    baseUrl: string,
+    private readonly cacheControl: string,
+  ) {
+    this.prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  }
+
+  /** The answer, or null when the path names no public file that exists (the API answers then). */
+  async answer(request: PublicFileRequest): Promise<Response | null> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+    const target = publicTarget(this.prefix, request.path);
+    if (target === null) return null;
+    return 'file' in target ? this.sendFile(target.file, request) : this.sendMedia(target.media, request);
+  }
+
+  private fetchAsset(rel: string, method: string): Promise<Response> {
+    // the host is ignored by both bindings; public names hold no character that needs escaping
+    return this.assets.fetch(`https://assets.invalid/${rel}`, { method });
+  }
+
+  private etag(rel: string): Promise<string | null> {
+    let etag = this.etags.get(rel);
+    if (!etag) {
+      etag = this.fetchAsset(rel, 'GET').then(async (res) => {
+        if (res.ok) return fileEtag(await res.arrayBuffer());
+        await res.body?.cancel();
+        return null;
+      });
+      this.etags.set(rel, etag);
+      // an absent file may be deployed later, a failed fetch may succeed: neither is kept
+      etag.then((tag) => tag === null && this.etags.delete(rel), () => this.etags.delete(rel));
+    }
+    return etag;
+  }
+
+  private async sendFile(rel: string, request: PublicFileRequest): Promise<Response | null> {
+    const etag = await this.etag(rel);
+    if (etag === null) return null;
+    const headers: Record<string, string> = {
+      'Cache-Control': this.cacheControl,
+      'X-Content-Type-Options': 'nosniff',
+      Vary: 'Accept-Encoding',
+      ETag: etag,
+    };
+    if (matchesEtag(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+    const file = await this.fetchAsset(rel, request.method);
+    if (!file.ok) {
+      await file.body?.cancel();
+      return null;
+    }
+    return this.stream(file, request.method, { 'Content-Type': publicType(rel), ...headers });
+  }
+
+  private mediaFiles(): Promise<Map<number, MediaFile>> {
+    this.media ??= this.fetchAsset(MEDIA_FILES_INDEX, 'GET').then(
+      async (res) => {
+        let list: MediaFile[] = [];
+        try {
+          if (res.ok) list = parseMediaFiles(await res.text());
+          else await res.body?.cancel();
+        } catch {
+          // a corrupt index answers no media rather than failing every request, as on the server
+        }
+        return new Map(list.map((m) => [m.id, m]));
+      },
+      (e: unknown) => {
+        this.media = null;
+        throw e;
+      },
+    );
+    return this.media;
+  }
+
+  private async sendMedia(id: number, request: PublicFileRequest): Promise<Response | null> {
+    const media = (await this.mediaFiles()).get(id);
+    if (!media) return null;
+    const file = await this.fetchAsset(media.file, request.method);
+    if (!file.ok) {
+      await file.body?.cancel();
+      return null;
+    }
+    return this.stream(file, request.method, {
+      'Content-Type': media.mimetype,
+      'Cache-Control': this.cacheControl,
+      'X-Content-Type-Options': 'nosniff',
+    });
+  }
+
+  /** The asset's bytes under the server's headers; none of the asset service's own headers pass. */
+  private stream(file: Response, method: string, headers: Record<string, string>): Response {
+    const length = file.headers.get('Content-Length');
+    if (length !== null) headers['Content-Length'] = length;
+    if (method === 'HEAD') {
+      void file.body?.cancel();
+      return new Response(null, { status: 200, headers });
+    }
+    return new Response(file.body, { status: 200, headers });
+  }
+}

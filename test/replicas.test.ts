@@ -3,7 +3,7 @@
 // processes: one is killed with SIGKILL under load and no request fails; the survivor answers
 // the very bytes the killed one did.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from './helpers.ts';
@@ -105,6 +105,19 @@ if (!NGINX) {
         expect(one.body.equals(two.body), `${path}: the replicas differ`).toBe(true);
         expect(one.headers.etag, path).toBe(two.headers.etag);
         expect(via.body.equals(one.body), `${path}: nginx's answer differs`).toBe(true);
+        // the static page (from its file) names the build as the replicas do
+        expect(via.headers['x-aula-build'], path).toBe(one.headers['x-aula-build']);
+        expect(two.headers['x-aula-build'], path).toBe(one.headers['x-aula-build']);
+      }
+      expect((await get(`${front}/v1/cms/event/`)).headers['last-modified'], 'the first page comes from its file').toBeDefined();
+      // the content-hashed autocomplete files come from dist/ with their year-long policy
+      const hashed = readdirSync(join(dist, 'autocomplete')).filter((n) => /\.[0-9a-f]{12}\.(js|json)$/.test(n));
+      expect(hashed).toHaveLength(2);
+      for (const name of hashed) {
+        const answer = await get(`${front}/autocomplete/${name}`);
+        expect(answer.status, name).toBe(200);
+        expect(answer.headers['cache-control'], name).toBe('public, max-age=31536000, immutable');
+        expect(answer.body.equals(readFileSync(join(dist, 'autocomplete', name))), name).toBe(true);
       }
     });
 

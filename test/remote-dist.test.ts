@@ -25,7 +25,7 @@ function walk(dir: string, base = dir): string[] {
 
 /** A static origin over `root`: ETag and Last-Modified from the file's mtime and size, 304 on a match. */
 function staticOrigin(root: string) {
-  const seen = { manifest: 0, notModified: 0 };
+  const seen = { manifest: 0, notModified: 0, files: new Map<string, number>() };
   let sendValidators = true;
   const server: Server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url!, 'http://x').pathname)).replace(/^\/+/, '');
@@ -39,6 +39,7 @@ function staticOrigin(root: string) {
       return void res.writeHead(404).end();
     }
     if (path === 'dist/manifest.json') seen.manifest++;
+    seen.files.set(path, (seen.files.get(path) ?? 0) + 1);
     const etag = `"${info.size.toString(16)}-${info.mtimeMs.toString(16)}"`;
     if (sendValidators && req.headers['if-none-match'] === etag) {
       seen.notModified++;
@@ -135,6 +136,8 @@ describe('a remote dist on an HTTP origin', () => {
 
   it('follows a new build published under load within a poll, with no failed request', async () => {
     const old = await count();
+    const fetched = (rel: string) => origin.seen.files.get(`dist/${rel}`) ?? 0;
+    const before = { events: fetched('data/events.jsonl'), index: fetched('autocomplete/index.json'), categories: fetched('data/categories.json') };
     const failures: string[] = [];
     const counts = new Set<number>();
     const paths = ['/v1/cms/event/?limit=1', '/v1/cms/event/?title__icontains=e', '/v1/api/autocomplete/?q=m', '/v1/cms/event/43/', '/v1/cms/event/?start__gte=2025-01-01T00:00:00Z'];
@@ -172,6 +175,10 @@ describe('a remote dist on an HTTP origin', () => {
     expect(followedAfter).toBeLessThan(5_000);
     expect(await readyz()).toBe(200);
     expect(logs.some((l) => /^loaded the build of .* from http:\/\/127\.0\.0\.1/.test(l))).toBe(true);
+    // only the files that changed were downloaded: the directory and categories are the same
+    expect(fetched('data/events.jsonl')).toBe(before.events + 1);
+    expect(fetched('autocomplete/index.json')).toBe(before.index);
+    expect(fetched('data/categories.json')).toBe(before.categories);
   });
 
   it('refuses a truncated data file: the old build keeps answering, /readyz 503, then recovers', async () => {
@@ -189,6 +196,14 @@ describe('a remote dist on an HTTP origin', () => {
     expect(await count()).toBe(old);
     expect((await request(`${replica.url}/v1/cms/event/43/`)).status).toBe(200);
     expect(logs.some((l) => l.includes('data/events.jsonl') && /bytes, manifest.json says|SHA-256/.test(l) && l.startsWith('kept serving the previous data'))).toBe(true);
+
+    // the other files of the build arrived whole: a retry fetches only the broken one
+    const fetched = (rel: string) => origin.seen.files.get(`dist/${rel}`) ?? 0;
+    const columns = fetched('data/events.columns.json');
+    const tries = fetched('data/events.jsonl');
+    await until('a retry', async () => fetched('data/events.jsonl') > tries);
+    expect(fetched('data/events.columns.json')).toBe(columns);
+    expect(await readyz()).toBe(503);
 
     // the file is fixed; the manifest is not touched, so only an unconditional re-fetch sees it
     copyFileSync(join(builds.c, 'data/events.jsonl'), join(dist, 'data/events.jsonl'));

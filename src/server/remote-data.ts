@@ -6,7 +6,7 @@
 // it is whole.
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import { datasetFrom, warmDataset, type Dataset } from '../store/dataset.ts';
-import { fetchRemoteDist, OriginUnavailable, remoteBase, DEFAULT_REMOTE_LIMITS, type RemoteLimits, type Validators } from '../store/remote-source.ts';
+import { fetchRemoteDist, OriginUnavailable, RefusedBuild, remoteBase, DEFAULT_REMOTE_LIMITS, type RemoteLimits, type Validators, type VerifiedFiles } from '../store/remote-source.ts';
 import type { LiveData } from './live-data.ts';
 
 export interface RemoteDataOptions extends ApiOptions {
@@ -32,19 +32,30 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
   const limits = { ...DEFAULT_REMOTE_LIMITS, ...options.limits };
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
 
+  /** the current build's files, and those a refused attempt got right: not downloaded again */
+  let verified: VerifiedFiles = new Map();
+  let partial: VerifiedFiles = new Map();
+
   /** Downloads and loads a build; null when the origin still has the one in `known`. */
-  const load = async (known?: Validators): Promise<{ current: Current; validators: Validators } | null> => {
-    const fetched = await fetchRemoteDist(base, known, limits);
+  const load = async (known?: Validators): Promise<{ current: Current; validators: Validators; verified: VerifiedFiles } | null> => {
+    let fetched;
+    try {
+      fetched = await fetchRemoteDist(base, known, limits, new Map([...verified, ...partial]));
+    } catch (e) {
+      if (e instanceof RefusedBuild) partial = e.verified;
+      throw e;
+    }
     if (fetched === 'unchanged') return null;
     const dataset = datasetFrom(fetched.source, { baseUrl: options.baseUrl });
-    // the deferred text column is read (and verified) now: a bad build must fail before the swap
+    // the deferred text column is read now: a bad build must fail before the swap
     warmDataset(dataset);
-    return { current: { dataset, api: createApi(dataset, options) }, validators: fetched.validators };
+    return { current: { dataset, api: createApi(dataset, options) }, validators: fetched.validators, verified: fetched.verified };
   };
 
   const first = (await load())!;
   let current = first.current;
   let validators = first.validators;
+  verified = first.verified;
   let ready = true;
   let lastProblem = '';
   let stopped = false;
@@ -58,6 +69,8 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
       if (next) {
         current = next.current;
         validators = next.validators;
+        verified = next.verified;
+        partial = new Map();
         options.log(`loaded the build of ${current.dataset.manifest.built_at} from ${base.href}`);
       }
       ready = true;

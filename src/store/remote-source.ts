@@ -8,6 +8,7 @@ import { AUTOCOMPLETE_INDEX_FILE } from '../autocomplete/files.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES } from './data-layout.ts';
 import { memorySource, type DistSource } from './dataset.ts';
 import { DistError, parseManifest } from './manifest.ts';
+import { checkDigest } from './verified-source.ts';
 
 /** The files under dist/ the server reads (besides manifest.json): the rest is for the CDN. */
 export const REMOTE_FILES: readonly string[] = [...Object.values(DATA_FILES), `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`];
@@ -39,10 +40,15 @@ export interface Validators {
 }
 
 export interface RemoteDist {
-  /** verified on every read; the deferred text column too */
+  /** every file already checked against the manifest */
   source: DistSource;
   validators: Validators;
+  /** the verified files by SHA-256, to pass as `verified` to the next fetch */
+  verified: VerifiedFiles;
 }
+
+/** Files already downloaded and checked, by SHA-256: a later build listing the same sum reuses them. */
+export type VerifiedFiles = ReadonlyMap<string, Uint8Array>;
 
 /** `https://host/path` → `https://host/path/`, so relative names resolve below it. */
 export function remoteBase(url: string): URL {
@@ -67,12 +73,18 @@ async function readCapped(response: Response, max: number, where: string): Promi
   }
   const chunks: Uint8Array[] = [];
   let total = 0;
-  if (response.body) {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      total += chunk.byteLength;
-      if (total > max) throw new DistError(`${where}: the origin sends more than the ${max} bytes expected`);
-      chunks.push(chunk);
+  try {
+    if (response.body) {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        total += chunk.byteLength;
+        if (total > max) throw new DistError(`${where}: the origin sends more than the ${max} bytes expected`);
+        chunks.push(chunk);
+      }
     }
+  } catch (e) {
+    if (e instanceof DistError) throw e;
+    // the timeout's abort or a reset connection, mid-body
+    throw new DistError(`${where}: the download broke off after ${total} bytes (${(e as Error).name === 'TimeoutError' ? 'timed out' : (e as Error).message})`);
   }
   return Buffer.concat(chunks, total);
 }
@@ -83,6 +95,17 @@ async function readCapped(response: Response, max: number, where: string): Promi
  */
 export class OriginUnavailable extends DistError {
   override name = 'OriginUnavailable';
+}
+
+/** A build that cannot be loaded yet, and the files of it that were right (no need to fetch them again). */
+export class RefusedBuild extends DistError {
+  override name = 'RefusedBuild';
+  constructor(
+    message: string,
+    readonly verified: VerifiedFiles,
+  ) {
+    super(message);
+  }
 }
 
 async function get(url: URL, timeoutMs: number, headers: Record<string, string> = {}, Failure = DistError): Promise<Response> {
@@ -98,10 +121,17 @@ async function get(url: URL, timeoutMs: number, headers: Record<string, string> 
 
 /**
  * Fetches the dist at `base` unless its manifest is still the one `known` describes (then
- * 'unchanged'). Throws DistError when the origin cannot be reached or a file cannot be fetched;
- * the files' contents are checked when the loader reads them (datasetFrom).
+ * 'unchanged'). Each file is checked against the manifest's size and SHA-256 as it arrives; a
+ * file whose sum is among `verified` (the current build's, or those a refused attempt got right)
+ * is not downloaded again, so a new build costs only the files that changed. Throws DistError
+ * naming the URL when a file cannot be fetched or is not the one the manifest lists.
  */
-export async function fetchRemoteDist(base: URL, known?: Validators, limits: RemoteLimits = DEFAULT_REMOTE_LIMITS): Promise<RemoteDist | 'unchanged'> {
+export async function fetchRemoteDist(
+  base: URL,
+  known?: Validators,
+  limits: RemoteLimits = DEFAULT_REMOTE_LIMITS,
+  verified: VerifiedFiles = new Map(),
+): Promise<RemoteDist | 'unchanged'> {
   const manifestUrl = new URL('manifest.json', base);
   const conditional: Record<string, string> = {};
   if (known?.etag) conditional['If-None-Match'] = known.etag;
@@ -133,19 +163,46 @@ export async function fetchRemoteDist(base: URL, known?: Validators, limits: Rem
     throw new DistError(`${manifestUrl.href}: lists ${total} bytes of data files, more than the ${limits.maxTotalBytes} this server loads`);
   }
   const files = new Map<string, string | Uint8Array>([['manifest.json', text]]);
+  const label = base.href.replace(/\/$/, '');
+  const named = memorySource(files, label);
+  const good = new Map<string, Uint8Array>();
+  /** files that arrived whole but are not the ones listed (a half-published build): the rest are still fetched */
+  const wrong: DistError[] = [];
   // one after another: the largest file is most of the total, and parallel downloads would only
   // raise the peak of memory held by half-read bodies
-  for (const rel of REMOTE_FILES) {
-    const url = new URL(rel, base);
-    const answer = await get(url, limits.fileTimeoutMs);
-    if (answer.status !== 200) {
-      await answer.body?.cancel();
-      throw new DistError(`${url.href}: the origin answers HTTP ${answer.status}`);
+  try {
+    for (const rel of REMOTE_FILES) {
+      const listed = manifest.files[rel];
+      const reused = verified.get(listed.sha256);
+      if (reused && reused.byteLength === listed.bytes) {
+        files.set(rel, reused);
+        good.set(listed.sha256, reused);
+        continue;
+      }
+      const url = new URL(rel, base);
+      const answer = await get(url, limits.fileTimeoutMs);
+      if (answer.status !== 200) {
+        await answer.body?.cancel();
+        throw new DistError(`${url.href}: the origin answers HTTP ${answer.status}`);
+      }
+      // one byte past the listed size is enough to know the file is not the one listed
+      const bytes = await readCapped(answer, listed.bytes + 1, url.href);
+      try {
+        checkDigest(named, manifest, rel, bytes);
+      } catch (e) {
+        wrong.push(e as DistError);
+        continue;
+      }
+      files.set(rel, bytes);
+      good.set(listed.sha256, bytes);
     }
-    // one byte past the listed size is enough to know the file is not the one listed
-    files.set(rel, await readCapped(answer, manifest.files[rel].bytes + 1, url.href));
+    if (wrong.length > 0) throw wrong[0];
+  } catch (e) {
+    if (!(e instanceof DistError)) throw e;
+    const problems = wrong.includes(e) ? wrong : [...wrong, e];
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more file${problems.length > 2 ? 's' : ''})` : '';
+    throw new RefusedBuild(`${problems[0].message}${more}`, good);
   }
-  const source = memorySource(files, base.href.replace(/\/$/, ''));
-  // not the build's own bytes: datasetFrom checks every file against the manifest
-  return { source: { ...source, trusted: false }, validators };
+  // every file was checked above: the loader need not hash them again
+  return { source: named, validators, verified: good };
 }

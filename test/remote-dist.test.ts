@@ -2,6 +2,7 @@
 // origin (a CDN or object store) over a folder holding a built dist. The replica loads from it,
 // follows a new build published under load without a failed request, refuses a truncated data
 // file (old data answering, /readyz 503) and recovers once the file is fixed.
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -291,5 +292,30 @@ describe('fetchRemoteDist', () => {
     const missing = await fetchRemoteDist(remoteBase(`${base.origin}/elsewhere/`)).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(DistError);
     expect(missing).not.toBeInstanceOf(OriginUnavailable);
+  });
+});
+
+describe('aula serve --dist <URL> on the command line', () => {
+  const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
+  const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'serve', ...args], { encoding: 'utf8', timeout: 30_000 });
+
+  it('refuses a --poll that is not a duration, and an origin without a dist, in one line with exit 1', async () => {
+    const bad = run('--dist', 'http://127.0.0.1:1/dist/', '--poll', '30');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr.trim()).toBe("error: option '--poll <duration>' argument '30' is invalid. expected a duration such as 500ms, 30s or 2m");
+
+    const empty = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((ok) => empty.listen(0, '127.0.0.1', ok));
+    const url = `http://127.0.0.1:${(empty.address() as AddressInfo).port}/site/dist`;
+    try {
+      const child = spawn(process.execPath, [BIN, 'serve', '--dist', url, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      const code = await new Promise<number | null>((ok) => child.once('exit', ok));
+      expect(code).toBe(1);
+      expect(err.trim().split('\n')).toEqual([`aula: ${url}/manifest.json: the origin answers HTTP 404`]);
+    } finally {
+      await new Promise((ok) => empty.close(ok));
+    }
   });
 });

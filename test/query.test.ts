@@ -158,7 +158,7 @@ describe('caching headers', () => {
     const first = await site.get('/v1/cms/event/?limit=1');
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"[^"]+"$/);
-    expect(first.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(first.headers.get('cache-control')).toBe('public, max-age=60, s-maxage=300, stale-while-revalidate=60, stale-if-error=86400');
     const again = await site.get('/v1/cms/event/?limit=1', { headers: { 'If-None-Match': etag } });
     expect(again.status).toBe(304);
     expect(again.text).toBe('');

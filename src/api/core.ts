@@ -66,6 +66,8 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   const cacheControl = options.cacheControl ?? DEFAULT_CACHE_CONTROL;
   const cache = new ResponseCache(options.cacheLimits);
   const tag = datasetTag(JSON.stringify(ds.manifest), ds.baseUrl);
+  // which build answered, for checking a rolling deploy (dists from before build_id: a digest of the manifest)
+  const build = ds.manifest.build_id ?? datasetTag(JSON.stringify(ds.manifest), '');
 
   /** Adds what depends only on the answer itself: validator, caching policy, length. */
   function complete(response: ApiResponse, key: string): ApiResponse {
@@ -75,6 +77,7 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
       headers.ETag = etagFor(tag, key);
       headers['Cache-Control'] = cacheControl;
     }
+    headers['X-Aula-Build'] = build;
     headers['Content-Length'] = String(Buffer.byteLength(response.body));
     return { status: response.status, headers, body: response.body };
   }
@@ -83,7 +86,7 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   function deliver(request: ApiRequest, response: ApiResponse): ApiResponse {
     const etag = response.headers.ETag;
     if (etag && matchesEtag(request.headers['if-none-match'], etag)) {
-      return { status: 304, headers: pick(response.headers, ['ETag', 'Cache-Control', 'Vary', 'X-Ignored-Parameters']), body: '' };
+      return { status: 304, headers: pick(response.headers, ['ETag', 'Cache-Control', 'Vary', 'X-Ignored-Parameters', 'X-Aula-Build']), body: '' };
     }
     return request.method === 'HEAD' ? { ...response, body: '' } : response;
   }

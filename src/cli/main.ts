@@ -8,6 +8,7 @@ import type { Problem } from '../content/problems.ts';
 import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from '../defaults.ts';
 import { describeFailure } from '../util/failure.ts';
 import { printable } from '../util/printable.ts';
+import { parseDuration } from '../util/duration.ts';
 import { DistError, parseManifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 
@@ -21,6 +22,12 @@ function positive(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('expected a whole number 1–64');
   return n;
+}
+
+function duration(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === null) throw new InvalidArgumentError('expected a duration such as 500ms, 30s or 2m');
+  return ms;
 }
 
 function checkFormat(value: string): 'text' | 'json' {
@@ -112,7 +119,8 @@ program
 program
   .command('serve')
   .description('answer every query of the API from a built dist/ folder')
-  .option('--dist <dir>', 'built folder to serve', 'dist')
+  .option('--dist <dir>', 'built folder to serve, or its http(s) URL on an origin (see --poll)', 'dist')
+  .option('--poll <duration>', 'with a URL as --dist: how often to check the origin for a new build (500ms, 30s, 2m)', duration, 30_000)
   .option('--port <n>', 'port to listen on', port, 8000)
   .option('--host <h>', 'address to bind', '127.0.0.1')
   .option('--base-url <url>', 'absolute URL for links and media URLs (default: the one the dist was built with)', absoluteUrl)
@@ -122,9 +130,9 @@ program
   .addOption(new Option('--log <format>', 'access log format on stdout, one line per request').choices(['text', 'json']).default('text'))
   .option('--quiet', 'no access log')
   .showHelpAfterError(false)
-  .action(async (opts: { dist: string; port: number; host: string; baseUrl?: string; cacheControl: string; workers: number; cors?: string; log: 'text' | 'json'; quiet?: boolean }) => {
+  .action(async ({ poll, ...opts }: { dist: string; poll: number; port: number; host: string; baseUrl?: string; cacheControl: string; workers: number; cors?: string; log: 'text' | 'json'; quiet?: boolean }) => {
     const { serveCommand } = await import('../server/cluster.ts');
-    await serveCommand(opts);
+    await serveCommand({ ...opts, pollMs: poll });
   });
 
 program

@@ -91,7 +91,7 @@ describe('nginxConfig', () => {
     expect(server).toContain('gzip_static on;');
     expect(server).toContain('default_type application/json;');
     expect(server).toContain('add_header Vary "Accept" always;');
-    expect(server).toContain('add_header Cache-Control "public, max-age=60" always;');
+    expect(server).toContain('add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=60, stale-if-error=86400" always;');
     expect(server).toContain('location /api/v1/ {');
     expect(server).toMatch(/location @aula \{\n {4}proxy_pass http:\/\/127\.0\.0\.1:8000;\n {4}proxy_set_header Host \$host;/);
     // braces balance, so the snippet can be pasted into a server block
@@ -99,7 +99,13 @@ describe('nginxConfig', () => {
   });
 
   it('routes the public files and the media files to dist/, under the base path', () => {
-    expect(server).toContain('location ~ "^/api/(events\\.ics|openapi\\.json|schemas/[a-z0-9-]+\\.schema\\.json|autocomplete/(?:autocomplete\\.js|index\\.json))$" {');
+    const hashed = 'autocomplete/(?:autocomplete\\.[0-9a-f]{12}\\.js|index\\.[0-9a-f]{12}\\.json)';
+    expect(server).toContain(`location ~ "^/api/(events\\.ics|openapi\\.json|schemas/[a-z0-9-]+\\.schema\\.json|autocomplete/(?:autocomplete\\.js|index\\.json|minisearch\\.json|minisearch-options\\.js)|${hashed})$" {`);
+    // the hashed names first (nginx takes the first regex location that matches), cached for a year
+    const immutable = server.indexOf(`location ~ "^/api/(${hashed})$" {`);
+    expect(immutable).toBeGreaterThan(0);
+    expect(immutable).toBeLessThan(server.indexOf('location ~ "^/api/(events'));
+    expect(server.slice(immutable, server.indexOf('\n}', immutable))).toContain('add_header Cache-Control "public, max-age=31536000, immutable" always;');
     expect(server).toContain('types { text/calendar ics; application/json json; text/javascript js; }');
     expect(server).toContain('try_files /$1 @aula;');
     expect(server).toContain('location ~ "^/api/cms/media/[0-9]+/$" {');

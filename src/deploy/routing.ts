@@ -6,7 +6,7 @@ import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 import { baseHeaders } from '../api/respond.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { JSON_ACCEPT, NO_ACCEPT, staticPages, upstreamOrigin } from './static-pages.ts';
-import { mediaPath, PUBLIC_FILE_NAMES, PUBLIC_TYPES, type MediaFile } from '../store/format/public-files.ts';
+import { IMMUTABLE_CACHE_CONTROL, IMMUTABLE_FILE_NAMES, isImmutableFile, mediaPath, PUBLIC_FILE_NAMES, PUBLIC_TYPES, type MediaFile } from '../store/format/public-files.ts';
 
 /** The public files of a dist/ besides the event pages: what the rules route to files. */
 export interface PublicFiles {
@@ -73,7 +73,9 @@ map $uri $aula_media_file {
 ${media.map((m) => `    ${mediaPath(pages.prefix, m.id)} /${m.file};`).join('\n')}
 }
 `;
-  const headers = Object.entries({ ...baseHeaders(), 'Cache-Control': options.cacheControl ?? DEFAULT_CACHE_CONTROL })
+  // X-Aula-Build as the server sends it, so a rolling deploy can be checked through nginx too
+  const build = manifest.build_id ? { 'X-Aula-Build': manifest.build_id } : {};
+  const headers = Object.entries({ ...baseHeaders(), 'Cache-Control': options.cacheControl ?? DEFAULT_CACHE_CONTROL, ...build })
     .filter(([name]) => name !== 'Content-Type')
     .map(([name, value]) => `    add_header ${name} ${nginxString(value)} always;`);
   const proxy = [
@@ -108,17 +110,13 @@ ${media.map((m) => `    ${mediaPath(pages.prefix, m.id)} /${m.file};`).join('\n'
     '    gzip_vary on;',
     '    try_files $aula_event_page @aula;',
     '}',
+    // first: regex locations are tried in order, and the next one matches these names too
+    '# the content-hashed autocomplete module and index: their bytes never change under that name',
+    `location ~ "^${prefixRegex}/(${IMMUTABLE_FILE_NAMES})$" {`,
+    ...publicFileLocation([`    add_header Cache-Control ${nginxString(IMMUTABLE_CACHE_CONTROL)} always;`, plainHeaders[1]]),
     '# the calendar, the OpenAPI document, the JSON Schemas, the autocomplete module and its index',
     `location ~ "^${prefixRegex}/(${PUBLIC_FILE_NAMES})$" {`,
-    `    root ${NGINX_ROOT_VARIABLE};`,
-    `    types { ${Object.entries(PUBLIC_TYPES).map(([ext, type]) => `${type.split(';')[0]} ${ext};`).join(' ')} }`,
-    '    charset utf-8;',
-    `    charset_types ${Object.values(PUBLIC_TYPES).filter((t) => t.includes('charset')).map((t) => t.split(';')[0]).join(' ')};`,
-    ...plainHeaders,
-    '    gzip_static on;',
-    '    gzip_vary on;',
-    '    try_files /$1 @aula;',
-    '}',
+    ...publicFileLocation(plainHeaders),
     '# media files, at the URL the API gives them (their file name comes from the map)',
     `location ~ "^${prefixRegex}/cms/media/[0-9]+/$" {`,
     `    root ${NGINX_ROOT_VARIABLE};`,
@@ -136,6 +134,31 @@ ${media.map((m) => `    ${mediaPath(pages.prefix, m.id)} /${m.file};`).join('\n'
     '',
   ].join('\n');
   return { http, server };
+}
+
+/** The body of an nginx location answering public files from dist/ (the name is its first capture). */
+function publicFileLocation(headers: string[]): string[] {
+  return [
+    `    root ${NGINX_ROOT_VARIABLE};`,
+    `    types { ${Object.entries(PUBLIC_TYPES).map(([ext, type]) => `${type.split(';')[0]} ${ext};`).join(' ')} }`,
+    '    charset utf-8;',
+    `    charset_types ${Object.values(PUBLIC_TYPES).filter((t) => t.includes('charset')).map((t) => t.split(';')[0]).join(' ')};`,
+    ...headers,
+    '    gzip_static on;',
+    '    gzip_vary on;',
+    '    try_files /$1 @aula;',
+    '}',
+  ];
+}
+
+/**
+ * Netlify `_headers`: the year-long Cache-Control of the content-hashed files, at their URLs.
+ */
+export function netlifyHeaders(manifest: Manifest, publicFiles: PublicFiles = NO_PUBLIC_FILES): string {
+  const { prefix } = staticPages(manifest);
+  const lines = ['# aula: the content-hashed files never change under their name; regenerate with every build.'];
+  for (const rel of publicFiles.files.filter(isImmutableFile)) lines.push(`${prefix}/${rel}`, `  Cache-Control: ${IMMUTABLE_CACHE_CONTROL}`);
+  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -218,5 +241,6 @@ export function vercelConfig(manifest: Manifest, upstream: string, knownParams: 
     // a named group keeps the trailing slash, which `:path*` would drop (and the server redirect back)
     { source: `${pages.prefix}/v1/:path(.*)`, destination: `${origin}${pages.prefix}/v1/:path` },
   );
-  return `${JSON.stringify({ $schema: 'https://openapi.vercel.sh/vercel.json', rewrites }, null, 2)}\n`;
+  const headers = publicFiles.files.filter(isImmutableFile).map((rel) => ({ source: `${pages.prefix}/${rel}`, headers: [{ key: 'Cache-Control', value: IMMUTABLE_CACHE_CONTROL }] }));
+  return `${JSON.stringify({ $schema: 'https://openapi.vercel.sh/vercel.json', rewrites, ...(headers.length ? { headers } : {}) }, null, 2)}\n`;
 }

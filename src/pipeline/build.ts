@@ -14,8 +14,10 @@ import { AUTOCOMPLETE_DIR, DATA_FILES } from '../store/format/dist-paths.ts';
 import { routingFiles } from './routing-files.ts';
 import { datasetFrom } from '../query/dataset.ts';
 import { memorySource } from '../store/read/dist-source.ts';
-import { DIST_FORMAT, digestsOf, type Manifest } from '../store/format/manifest.ts';
+import { buildIdOf, DIST_FORMAT, digestsOf, type Manifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
+import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../store/format/dist-paths.ts';
+import { hashedAutocompleteFiles, withCopiedTwins } from '../store/write/hashed-files.ts';
 import { DEFAULT_UPSTREAM } from '../defaults.ts';
 import { lockOut } from './lock.ts';
 import { checkOutFolder } from './out-folder.ts';
@@ -130,6 +132,10 @@ async function buildLocked(
   const staging = createStaging(out);
   try {
     const files = await renderDataFiles(model, baseUrl);
+    // content-hashed twins of the browser module and its index, cacheable as immutable
+    const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
+    const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
+    for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
     const minisearch = options.minisearch !== false;
     phase('render data', minisearch ? 'minisearch' : 'write data');
     if (minisearch) {
@@ -158,6 +164,7 @@ async function buildLocked(
       // the data files only: those are what the server loads and verifies
       files: digestsOf(files),
     };
+    manifest.build_id = buildIdOf(manifest);
     // media records backed by a file in content/ are answered from a copy at the URL the API gives
     const mediaFiles: MediaFile[] = [];
     for (const m of [...model.media.values()].sort((a, b) => a.id - b.id)) {
@@ -194,11 +201,16 @@ async function buildLocked(
       emit(rel, response.body);
     }
     for (const [name, schema] of Object.entries(contentSchemas())) emit(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
-    for (const [rel, text] of files) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) emit(rel, text);
+    for (const [rel, text] of files) {
+      if (!rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) continue;
+      // a hashed copy of a file is compressed once: its twins are copied after the pool
+      if (hashed.copies.has(rel.slice(AUTOCOMPLETE_DIR.length + 1))) pages.set(rel, text);
+      else emit(rel, text);
+    }
     phase('answer pages', 'write pages');
     writeAll(staging, pages);
     phase('write pages', 'compress');
-    if (pool) writeAll(staging, await pool.finish());
+    if (pool) writeAll(staging, withCopiedTwins(await pool.finish(), hashed.copies, AUTOCOMPLETE_DIR));
     phase('compress', 'copy media');
     for (const m of mediaFiles) {
       mkdirSync(dirname(join(staging, m.file)), { recursive: true });

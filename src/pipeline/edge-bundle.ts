@@ -89,7 +89,7 @@ run_worker_first = true
 AULA_MAX_DATA_BYTES = "40000000"
 # as \`aula serve --base-url\` and \`--cache-control\`:
 # AULA_BASE_URL = "https://api.example.org"
-# AULA_CACHE_CONTROL = "public, max-age=60"
+# AULA_CACHE_CONTROL = "public, max-age=60, s-maxage=300, stale-while-revalidate=60, stale-if-error=86400"
 `;
 }
 

@@ -2,7 +2,7 @@
 // published folder; the nginx snippets are for an include (or `aula nginx` prints them).
 import { FILTER_PARAMETERS } from '../query/events/catalog.ts';
 import { SHAPE_PARAMS } from '../api/events/shape.ts';
-import { netlifyRedirects, nginxConfig, nginxString, NGINX_ROOT_VARIABLE, vercelConfig, type PublicFiles } from '../deploy/routing.ts';
+import { netlifyHeaders, netlifyRedirects, nginxConfig, nginxString, NGINX_ROOT_VARIABLE, vercelConfig, type PublicFiles } from '../deploy/routing.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import type { DistFiles } from '../store/write/data-files.ts';
 
@@ -26,6 +26,7 @@ export function routingFiles(manifest: Manifest, upstream: string, publicFiles: 
   const { http, server } = nginxConfig(manifest, { upstream, publicFiles });
   return new Map([
     ['_redirects', netlifyRedirects(manifest, upstream, publicFiles)],
+    ['_headers', netlifyHeaders(manifest, publicFiles)],
     ['vercel.json', vercelConfig(manifest, upstream, KNOWN_PARAMETERS, publicFiles)],
     [NGINX_FILES.http, http],
     [NGINX_FILES.server, server],

@@ -31,7 +31,7 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
     onFatal: () => process.exit(1),
   });
   if (announce) {
-    console.log(`aula serving ${options.dist}/ on ${running.url}/v1/cms/event/`);
+    console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${running.url}/v1/cms/event/`);
     warnAboutOrigin(running.baseUrl, running.url);
   }
   if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url, baseUrl: running.baseUrl });
@@ -53,7 +53,7 @@ function runPrimary(options: ServeCommandOptions): void {
   for (let i = 0; i < options.workers; i++) cluster.fork();
   cluster.on('message', (_worker, message: { aula?: string; url?: string; baseUrl?: string }) => {
     if (message?.aula === 'listening' && ++listening === options.workers) {
-      console.log(`aula serving ${options.dist}/ on ${message.url}/v1/cms/event/ with ${options.workers} workers`);
+      console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${message.url}/v1/cms/event/ with ${options.workers} workers`);
       if (message.url && message.baseUrl) warnAboutOrigin(message.baseUrl, message.url);
     }
   });

@@ -11,6 +11,8 @@ import { connectionBounds } from './connection-bounds.ts';
 import { cors, type CorsOrigins } from './cors.ts';
 import { listen } from './listen.ts';
 import { liveData } from './live-data.ts';
+import { remoteData } from './remote-data.ts';
+import { isRemoteDist } from '../store/read/remote-source.ts';
 import { answerClientError, answerConnect, answerExpectation } from './protocol-errors.ts';
 import { requestHandler } from './request-handler.ts';
 import { drainOnClose } from './shutdown.ts';
@@ -18,7 +20,10 @@ import { drainOnClose } from './shutdown.ts';
 export { requestHandler };
 
 export interface ServeOptions extends ApiOptions {
+  /** a dist/ folder, or the http(s) URL of one on an origin (then polled, see remote-data.ts) */
   dist: string;
+  /** how often a remote dist's manifest is checked (default 30 s) */
+  pollMs?: number;
   port: number;
   host: string;
   baseUrl?: string;
@@ -56,14 +61,16 @@ export interface RunningServer {
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? (() => {});
-  const data = liveData({ ...options, log });
+  const remote = isRemoteDist(options.dist);
+  const data = remote ? await remoteData({ ...options, log }) : liveData({ ...options, log });
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   const handle = requestHandler(() => data.api, {
     cors: options.cors ? cors(options.cors) : undefined,
     accessLog: options.accessLog,
     health: () => ({ ready: data.ready, builtAt: data.dataset.manifest.built_at }),
-    files: () => data.files,
+    // a remote dist's public files are the CDN's to serve (README, "Remote dist")
+    files: remote ? undefined : () => data.files,
   });
   /** connections whose request was answered while its (ignored) body is still arriving */
   const answeredEarly = new WeakSet<Duplex>();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { matchesEtag } from '../api/respond.ts';
 import { negotiateEncoding, type Encoding } from './compress.ts';
-import { MEDIA_FILES_INDEX, parseMediaFiles, publicTarget, publicType, type MediaFile } from '../store/format/public-files.ts';
+import { IMMUTABLE_CACHE_CONTROL, isImmutableFile, MEDIA_FILES_INDEX, parseMediaFiles, publicTarget, publicType, type MediaFile } from '../store/format/public-files.ts';
 import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 
 /** A strong validator from a file's bytes, hashed once when the file is first asked for. */
@@ -81,7 +81,7 @@ export class StaticFiles {
     let body = file.bytes;
     const headers: Record<string, string> = {
       'Content-Type': publicType(rel),
-      'Cache-Control': this.cacheControl,
+      'Cache-Control': isImmutableFile(rel) ? IMMUTABLE_CACHE_CONTROL : this.cacheControl,
       'X-Content-Type-Options': 'nosniff',
       Vary: 'Accept-Encoding',
       ETag: file.etag,

@@ -132,7 +132,7 @@ const components = () => ({
   headers: {
     ETag: { description: 'A strong validator: the same tag as long as the dataset and the request are the same; another build gives another tag.', schema: { type: 'string' } },
     'Cache-Control': {
-      description: 'The caching policy of successful answers (`aula serve --cache-control`, default `public, max-age=60`).',
+      description: 'The caching policy of successful answers (`aula serve --cache-control`, default `public, max-age=60, s-maxage=300, stale-while-revalidate=60, stale-if-error=86400`).',
       schema: { type: 'string' },
     },
     Vary: { description: 'The answer depends on the `Accept` header.', schema: { type: 'string', const: 'Accept' } },

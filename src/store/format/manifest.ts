@@ -18,6 +18,18 @@ export interface Manifest {
    * SHA-256: a server verifies them before serving, and a copy elsewhere can be checked.
    */
   files: Record<string, FileDigest>;
+  /**
+   * The build's identity, a digest of the rest of the manifest (every file's checksum included):
+   * the same on every replica of one build, another for any other build. Sent as X-Aula-Build.
+   * Absent in dists built before it existed.
+   */
+  build_id?: string;
+}
+
+/** build_id: 16 hex digits of the SHA-256 of the manifest without it. */
+export function buildIdOf(manifest: Manifest): string {
+  const { build_id: _, ...rest } = manifest;
+  return createHash('sha256').update(JSON.stringify(rest)).digest('hex').slice(0, 16);
 }
 
 export interface FileDigest {
@@ -63,6 +75,9 @@ export function parseManifest(text: string, where: string): Manifest {
   // format 1 dists written before checksums existed have no `files`: the same answer as an old format
   if (typeof m.files !== 'object' || m.files === null || Array.isArray(m.files)) {
     throw new DistError(`${where}: lists no file checksums (written by an older aula); rebuild with \`aula build\``);
+  }
+  if (m.build_id !== undefined && (typeof m.build_id !== 'string' || !/^[0-9a-f]{16}$/.test(m.build_id))) {
+    throw new DistError(`${where}: build_id is malformed; rebuild with \`aula build\``);
   }
   for (const [rel, digest] of Object.entries(m.files)) {
     if (!validDigest(digest)) throw new DistError(`${where}: the checksum entry of ${rel} is malformed; rebuild with \`aula build\``);

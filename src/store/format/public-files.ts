@@ -17,10 +17,21 @@ export interface MediaFile {
 }
 
 /**
+ * The public files named by their content's hash (src/store/write/hashed-files.ts): their bytes never
+ * change under that name, so every host may cache them for a year.
+ */
+export const IMMUTABLE_FILE_NAMES = 'autocomplete/(?:autocomplete\\.[0-9a-f]{12}\\.js|index\\.[0-9a-f]{12}\\.json)';
+
+/** Cache-Control of the hashed files, from aula serve and every generated host rule alike. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+const IMMUTABLE_FILE_RE = new RegExp(`^(?:${IMMUTABLE_FILE_NAMES})$`);
+
+/**
  * The public files other than media, relative to dist/ and also their URL below the base URL's
  * path. Written for PCRE (nginx) and JavaScript alike; the names are the build's own.
  */
-export const PUBLIC_FILE_NAMES = 'events\\.ics|openapi\\.json|schemas/[a-z0-9-]+\\.schema\\.json|autocomplete/(?:autocomplete\\.js|index\\.json|minisearch\\.json|minisearch-options\\.js)';
+export const PUBLIC_FILE_NAMES = `events\\.ics|openapi\\.json|schemas/[a-z0-9-]+\\.schema\\.json|autocomplete/(?:autocomplete\\.js|index\\.json|minisearch\\.json|minisearch-options\\.js)|${IMMUTABLE_FILE_NAMES}`;
 
 export const PUBLIC_FILE = `^(?:${PUBLIC_FILE_NAMES})$`;
 
@@ -28,6 +39,10 @@ const PUBLIC_FILE_RE = new RegExp(PUBLIC_FILE);
 
 export function isPublicFile(rel: string): boolean {
   return PUBLIC_FILE_RE.test(rel);
+}
+
+export function isImmutableFile(rel: string): boolean {
+  return IMMUTABLE_FILE_RE.test(rel);
 }
 
 const MEDIA_URL = new RegExp(`^${MEDIA_DIR}/([0-9]{1,15})/$`);

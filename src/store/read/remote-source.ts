@@ -1,0 +1,207 @@
+// A dist/ published on an HTTP origin (a CDN, an object store, a plain web server): the manifest
+// and the files the server loads, downloaded into memory and handed to the loader as a source
+// that is verified against the manifest's sizes and SHA-256 sums — so a file from another build,
+// a truncated upload or a half-published build is refused by name before any of it is served.
+// The manifest is fetched conditionally (ETag / Last-Modified), so polling an unchanged origin
+// costs one 304.
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../format/dist-paths.ts';
+import { memorySource, type DistSource } from './dist-source.ts';
+import { DistError, parseManifest, sha256Hex } from '../format/manifest.ts';
+import { checkDigest } from './verified-source.ts';
+
+/** The files under dist/ the server reads (besides manifest.json): the rest is for the CDN. */
+export const REMOTE_FILES: readonly string[] = [...Object.values(DATA_FILES), `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`];
+
+export interface RemoteLimits {
+  /** a manifest larger than this is refused (default 4 MiB) */
+  maxManifestBytes: number;
+  /** the data files together, as the manifest lists them (default 2 GiB) */
+  maxTotalBytes: number;
+  /** each request, headers and body (default 10 s for the manifest) … */
+  manifestTimeoutMs: number;
+  /** … and for each data file (default 120 s) */
+  fileTimeoutMs: number;
+}
+
+export const DEFAULT_REMOTE_LIMITS: RemoteLimits = {
+  maxManifestBytes: 4 * 1024 * 1024,
+  maxTotalBytes: 2 * 1024 * 1024 * 1024,
+  manifestTimeoutMs: 10_000,
+  fileTimeoutMs: 120_000,
+};
+
+/** What the last manifest answer said about its version, for the next conditional GET. */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+  /** the manifest's bytes: an origin that sends no validators is still recognized as unchanged */
+  text: string;
+}
+
+export interface RemoteDist {
+  /** every file already checked against the manifest */
+  source: DistSource;
+  validators: Validators;
+  /** the verified files by SHA-256, to pass as `verified` to the next fetch */
+  verified: VerifiedFiles;
+}
+
+/** Files already downloaded and checked, by SHA-256: a later build listing the same sum reuses them. */
+export type VerifiedFiles = ReadonlyMap<string, Uint8Array>;
+
+/** `https://host/path` → `https://host/path/`, so relative names resolve below it. */
+export function remoteBase(url: string): URL {
+  const base = new URL(url);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new DistError(`${url}: a remote dist must be an http(s) URL`);
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  base.search = '';
+  base.hash = '';
+  return base;
+}
+
+export function isRemoteDist(dist: string): boolean {
+  return /^https?:\/\//i.test(dist);
+}
+
+/** The body, refused once it passes `max` bytes (the origin's Content-Length is not trusted). */
+async function readCapped(response: Response, max: number, where: string): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared > max) {
+    await response.body?.cancel();
+    throw new DistError(`${where}: the origin sends ${declared} bytes, more than the ${max} expected`);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    if (response.body) {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        total += chunk.byteLength;
+        if (total > max) throw new DistError(`${where}: the origin sends more than the ${max} bytes expected`);
+        chunks.push(chunk);
+      }
+    }
+  } catch (e) {
+    if (e instanceof DistError) throw e;
+    // the timeout's abort or a reset connection, mid-body
+    throw new DistError(`${where}: the download broke off after ${total} bytes (${(e as Error).name === 'TimeoutError' ? 'timed out' : (e as Error).message})`);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * The origin did not answer for the manifest (down, timing out, a 5xx): that says nothing about
+ * the build, so a server keeps what it has and stays ready.
+ */
+export class OriginUnavailable extends DistError {
+  override name = 'OriginUnavailable';
+}
+
+/** A build that cannot be loaded yet, and the files of it that were right (no need to fetch them again). */
+export class RefusedBuild extends DistError {
+  override name = 'RefusedBuild';
+  constructor(
+    message: string,
+    readonly verified: VerifiedFiles,
+  ) {
+    super(message);
+  }
+}
+
+async function get(url: URL, timeoutMs: number, headers: Record<string, string> = {}, Failure = DistError): Promise<Response> {
+  try {
+    // no-cache: a CDN or proxy between here and the origin must revalidate, not answer from its copy
+    return await fetch(url, { headers: { 'Cache-Control': 'no-cache', ...headers }, signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const why = (e as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? (e as Error).message);
+    throw new Failure(`${url.href}: cannot be fetched (${why})`);
+  }
+}
+
+/**
+ * Fetches the dist at `base` unless its manifest is still the one `known` describes (then
+ * 'unchanged'). Each file is checked against the manifest's size and SHA-256 as it arrives; a
+ * file whose sum is among `verified` (the current build's, or those a refused attempt got right)
+ * is not downloaded again, so a new build costs only the files that changed. Throws DistError
+ * naming the URL when a file cannot be fetched or is not the one the manifest lists.
+ */
+export async function fetchRemoteDist(
+  base: URL,
+  known?: Validators,
+  limits: RemoteLimits = DEFAULT_REMOTE_LIMITS,
+  verified: VerifiedFiles = new Map(),
+): Promise<RemoteDist | 'unchanged'> {
+  const manifestUrl = new URL('manifest.json', base);
+  const conditional: Record<string, string> = {};
+  if (known?.etag) conditional['If-None-Match'] = known.etag;
+  else if (known?.lastModified) conditional['If-Modified-Since'] = known.lastModified;
+  const response = await get(manifestUrl, limits.manifestTimeoutMs, conditional, OriginUnavailable);
+  if (response.status === 304 && known) {
+    await response.body?.cancel();
+    return 'unchanged';
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    const Failure = response.status >= 500 ? OriginUnavailable : DistError;
+    throw new Failure(`${manifestUrl.href}: the origin answers HTTP ${response.status}`);
+  }
+  const text = Buffer.from(await readCapped(response, limits.maxManifestBytes, manifestUrl.href)).toString('utf8');
+  if (known && text === known.text) return 'unchanged';
+  const validators: Validators = {
+    etag: response.headers.get('etag') ?? undefined,
+    lastModified: response.headers.get('last-modified') ?? undefined,
+    text,
+  };
+  const manifest = parseManifest(text, manifestUrl.href);
+  let total = 0;
+  for (const rel of REMOTE_FILES) {
+    if (!Object.hasOwn(manifest.files, rel)) throw new DistError(`${new URL(rel, base).href}: is not listed in manifest.json; rebuild with \`aula build\``);
+    total += manifest.files[rel].bytes;
+  }
+  if (total > limits.maxTotalBytes) {
+    throw new DistError(`${manifestUrl.href}: lists ${total} bytes of data files, more than the ${limits.maxTotalBytes} this server loads`);
+  }
+  const files = new Map<string, string | Uint8Array>([['manifest.json', text]]);
+  const label = base.href.replace(/\/$/, '');
+  const named = memorySource(files, label);
+  const good = new Map<string, Uint8Array>();
+  /** files that arrived whole but are not the ones listed (a half-published build): the rest are still fetched */
+  const wrong: DistError[] = [];
+  // one after another: the largest file is most of the total, and parallel downloads would only
+  // raise the peak of memory held by half-read bodies
+  try {
+    for (const rel of REMOTE_FILES) {
+      const listed = manifest.files[rel];
+      const reused = verified.get(listed.sha256);
+      if (reused && reused.byteLength === listed.bytes) {
+        files.set(rel, reused);
+        good.set(listed.sha256, reused);
+        continue;
+      }
+      const url = new URL(rel, base);
+      const answer = await get(url, limits.fileTimeoutMs);
+      if (answer.status !== 200) {
+        await answer.body?.cancel();
+        throw new DistError(`${url.href}: the origin answers HTTP ${answer.status}`);
+      }
+      // one byte past the listed size is enough to know the file is not the one listed
+      const bytes = await readCapped(answer, listed.bytes + 1, url.href);
+      try {
+        checkDigest(named, manifest, rel, bytes, sha256Hex);
+      } catch (e) {
+        wrong.push(e as DistError);
+        continue;
+      }
+      files.set(rel, bytes);
+      good.set(listed.sha256, bytes);
+    }
+    if (wrong.length > 0) throw wrong[0];
+  } catch (e) {
+    if (!(e instanceof DistError)) throw e;
+    const problems = wrong.includes(e) ? wrong : [...wrong, e];
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more file${problems.length > 2 ? 's' : ''})` : '';
+    throw new RefusedBuild(`${problems[0].message}${more}`, good);
+  }
+  // every file was checked above: the loader need not hash them again
+  return { source: named, validators, verified: good };
+}

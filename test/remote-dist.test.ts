@@ -1,0 +1,321 @@
+// `aula serve --dist http://origin/path/`: a plain node:http file server on loopback plays the
+// origin (a CDN or object store) over a folder holding a built dist. The replica loads from it,
+// follows a new build published under load without a failed request, refuses a truncated data
+// file (old data answering, /readyz 503) and recovers once the file is fixed.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, normalize, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/server/http.ts';
+import { fetchRemoteDist, OriginUnavailable, remoteBase } from '../src/store/read/remote-source.ts';
+import { DistError } from '../src/store/format/manifest.ts';
+import { FIXTURE_FILES } from './fixture-content.ts';
+import { buildOk, removeDir, request, serve, tempDir, writeContent } from './helpers.ts';
+
+const extraEvents = (n: number) =>
+  Array.from({ length: n }, (_, i) => `- id: ${900 + i}\n  title: Neu ${i}\n  start: 2025-07-0${i + 1}T10:00\n  end: 2025-07-0${i + 1}T12:00\n  last_modified: 2025-06-20T12:00:00Z\n`).join('');
+
+function walk(dir: string, base = dir): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path, base) : [relative(base, path)];
+  });
+}
+
+/** A static origin over `root`: ETag and Last-Modified from the file's mtime and size, 304 on a match. */
+function staticOrigin(root: string) {
+  const seen = { manifest: 0, notModified: 0, files: new Map<string, number>() };
+  let sendValidators = true;
+  const server: Server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url!, 'http://x').pathname)).replace(/^\/+/, '');
+    if (!path.startsWith('dist/') || path.includes('..')) return void res.writeHead(404).end();
+    let bytes: Buffer;
+    let info;
+    try {
+      info = statSync(join(root, path));
+      bytes = readFileSync(join(root, path));
+    } catch {
+      return void res.writeHead(404).end();
+    }
+    if (path === 'dist/manifest.json') seen.manifest++;
+    seen.files.set(path, (seen.files.get(path) ?? 0) + 1);
+    const etag = `"${info.size.toString(16)}-${info.mtimeMs.toString(16)}"`;
+    if (sendValidators && req.headers['if-none-match'] === etag) {
+      seen.notModified++;
+      return void res.writeHead(304, { ETag: etag }).end();
+    }
+    res.writeHead(200, { 'Content-Length': bytes.length, ...(sendValidators ? { ETag: etag, 'Last-Modified': info.mtime.toUTCString() } : {}) });
+    res.end(bytes);
+  });
+  return {
+    server,
+    seen,
+    set validators(on: boolean) {
+      sendValidators = on;
+    },
+    listen: () => new Promise<string>((ok) => server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as AddressInfo).port}/dist/`))),
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+/** Copies a built dist over the origin's, data files first and the manifest last, as a careful publisher does. */
+function publish(from: string, to: string, { manifestLast = true } = {}): void {
+  const files = walk(from).sort((a, b) => Number(a === 'manifest.json') - Number(b === 'manifest.json'));
+  if (!manifestLast) files.reverse();
+  for (const rel of files) {
+    mkdirSync(join(to, rel, '..'), { recursive: true });
+    copyFileSync(join(from, rel), join(to, rel));
+  }
+}
+
+async function until(what: string, condition: () => Promise<boolean>, ms = 10_000): Promise<number> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Date.now() - started;
+}
+
+describe('a remote dist on an HTTP origin', () => {
+  let root: string;
+  const builds: Record<'a' | 'b' | 'c', string> = { a: '', b: '', c: '' };
+  let origin: ReturnType<typeof staticOrigin>;
+  let originUrl: string;
+  let replica: RunningServer;
+  let initial: number;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    root = tempDir('aula-remote-');
+    for (const [name, extra] of [['a', 0], ['b', 1], ['c', 3]] as const) {
+      const content = writeContent(join(root, `content-${name}`), { ...FIXTURE_FILES, ...(extra ? { 'events/extra.yaml': extraEvents(extra) } : {}) });
+      builds[name] = join(root, `build-${name}`);
+      await buildOk({ content, out: builds[name], precompress: false });
+    }
+    publish(builds.a, join(root, 'dist'));
+    origin = staticOrigin(root);
+    originUrl = await origin.listen();
+    replica = await serve(originUrl, { pollMs: 300, log: (line) => logs.push(line) });
+    initial = (await request(`${replica.url}/v1/cms/event/?limit=1`)).json().count;
+  });
+
+  afterAll(async () => {
+    await replica?.close();
+    await origin?.close();
+    if (root) removeDir(root);
+  });
+
+  const count = async () => (await request(`${replica.url}/v1/cms/event/?limit=1`)).json().count as number;
+  const readyz = async () => (await request(`${replica.url}/readyz`)).status;
+
+  it('answers from the origin’s build, byte-identical to a server over the same dist on disk', async () => {
+    const local = await serve(builds.a, { watch: false });
+    try {
+      for (const path of ['/v1/cms/event/', '/v1/cms/event/?title__icontains=kurs&expand=categories', '/v1/cms/event/43/', '/v1/api/autocomplete/?q=muel', '/v1/cms/event/?format=ics']) {
+        const [remote, disk] = [await request(`${replica.url}${path}`), await request(`${local.url}${path}`)];
+        expect(remote.status, path).toBe(200);
+        expect(remote.text, path).toBe(disk.text);
+        expect(remote.headers.get('etag'), path).toBe(disk.headers.get('etag'));
+      }
+    } finally {
+      await local.close();
+    }
+    expect(await readyz()).toBe(200);
+    // the public files are the CDN's: the replica answers API routes only
+    expect((await request(`${replica.url}/events.ics`)).status).toBe(404);
+  });
+
+  it('polls the manifest with a conditional GET: an unchanged origin answers 304', async () => {
+    const before = { ...origin.seen };
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(origin.seen.manifest - before.manifest).toBeGreaterThanOrEqual(2);
+    expect(origin.seen.notModified - before.notModified).toBe(origin.seen.manifest - before.manifest);
+  });
+
+  it('follows a new build published under load within a poll, with no failed request', async () => {
+    const old = await count();
+    const fetched = (rel: string) => origin.seen.files.get(`dist/${rel}`) ?? 0;
+    const before = { events: fetched('data/events.jsonl'), index: fetched('autocomplete/index.json'), categories: fetched('data/categories.json') };
+    const failures: string[] = [];
+    const counts = new Set<number>();
+    const paths = ['/v1/cms/event/?limit=1', '/v1/cms/event/?title__icontains=e', '/v1/api/autocomplete/?q=m', '/v1/cms/event/43/', '/v1/cms/event/?start__gte=2025-01-01T00:00:00Z'];
+    let sent = 0;
+    let published = 0;
+    let followedAfter = -1;
+    const worker = async () => {
+      // 2,000 requests, continued (up to 6,000) on a machine slow enough that they ended before the swap
+      while (sent < 2_000 || (followedAfter < 0 && sent < 6_000)) {
+        const i = sent++;
+        const path = paths[i % paths.length];
+        try {
+          const answer = await request(`${replica.url}${path}`);
+          if (answer.status !== 200) failures.push(`${path} → ${answer.status} ${answer.text.slice(0, 100)}`);
+          else if (i % paths.length === 0) {
+            const n = answer.json().count as number;
+            counts.add(n);
+            if (n !== old && followedAfter < 0 && published) followedAfter = Date.now() - published;
+          }
+        } catch (e) {
+          failures.push(`${path} → ${(e as Error).message}`);
+        }
+        if (i === 400) {
+          publish(builds.b, join(root, 'dist'));
+          published = Date.now();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    expect(failures).toEqual([]);
+    if (followedAfter < 0) followedAfter = published + (await until('the replica follows', async () => (await count()) !== old)) - published;
+    expect(await count()).toBe(old + 1);
+    expect(counts).toEqual(new Set([old, old + 1]));
+    // one poll interval (300 ms) plus the download and load; generous for a shared machine
+    expect(followedAfter).toBeLessThan(5_000);
+    expect(await readyz()).toBe(200);
+    expect(logs.some((l) => /^loaded the build of .* from http:\/\/127\.0\.0\.1/.test(l))).toBe(true);
+    // only the files that changed were downloaded: the directory and categories are the same
+    expect(fetched('data/events.jsonl')).toBe(before.events + 1);
+    expect(fetched('autocomplete/index.json')).toBe(before.index);
+    expect(fetched('data/categories.json')).toBe(before.categories);
+  });
+
+  it('refuses a truncated data file: the old build keeps answering, /readyz 503, then recovers', async () => {
+    const old = await count();
+    const dist = join(root, 'dist');
+    // the upload of the events was cut short (the manifest, as published, lists the whole file)
+    const cut = join(root, 'build-c-cut');
+    publish(builds.c, cut);
+    const events = readFileSync(join(builds.c, 'data/events.jsonl'));
+    writeFileSync(join(cut, 'data/events.jsonl'), events.subarray(0, events.length - 50));
+    publish(cut, dist);
+    await until('/readyz says 503', async () => (await readyz()) === 503);
+    const body = (await request(`${replica.url}/readyz`)).json();
+    expect(body.ready).toBe(false);
+    expect(await count()).toBe(old);
+    expect((await request(`${replica.url}/v1/cms/event/43/`)).status).toBe(200);
+    expect(logs.some((l) => l.includes('data/events.jsonl') && /bytes, manifest.json says|SHA-256/.test(l) && l.startsWith('kept serving the previous data'))).toBe(true);
+
+    // the other files of the build arrived whole: a retry fetches only the broken one
+    const fetched = (rel: string) => origin.seen.files.get(`dist/${rel}`) ?? 0;
+    const columns = fetched('data/events.columns.json');
+    const tries = fetched('data/events.jsonl');
+    await until('a retry', async () => fetched('data/events.jsonl') > tries);
+    expect(fetched('data/events.columns.json')).toBe(columns);
+    expect(await readyz()).toBe(503);
+
+    // the file is fixed; the manifest is not touched, so only an unconditional re-fetch sees it
+    copyFileSync(join(builds.c, 'data/events.jsonl'), join(dist, 'data/events.jsonl'));
+    await until('the replica recovers', async () => (await readyz()) === 200);
+    expect(await count()).toBe(old + 2);
+  });
+
+  it('keeps serving and stays ready while the origin is down; picks up where it left off', async () => {
+    await origin.close();
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await readyz()).toBe(200);
+    expect((await request(`${replica.url}/v1/cms/event/?limit=1`)).status).toBe(200);
+    expect(logs.some((l) => l.startsWith('kept serving the previous data') && l.includes('cannot be fetched'))).toBe(true);
+    origin.server.listen(Number(new URL(originUrl).port), '127.0.0.1');
+    publish(builds.a, join(root, 'dist'));
+    await until('the replica follows after the outage', async () => (await count()) === initial);
+  });
+});
+
+describe('fetchRemoteDist', () => {
+  let root: string;
+  let origin: ReturnType<typeof staticOrigin>;
+  let base: URL;
+
+  beforeAll(async () => {
+    root = tempDir('aula-remote-unit-');
+    const content = writeContent(join(root, 'content'), FIXTURE_FILES);
+    await buildOk({ content, out: join(root, 'dist'), precompress: false });
+    origin = staticOrigin(root);
+    base = remoteBase(await origin.listen());
+  });
+
+  afterAll(async () => {
+    await origin?.close();
+    if (root) removeDir(root);
+  });
+
+  it('recognizes an unchanged manifest by its bytes when the origin sends no validators', async () => {
+    origin.validators = false;
+    try {
+      const first = await fetchRemoteDist(base);
+      expect(first).not.toBe('unchanged');
+      if (first === 'unchanged') return;
+      expect(first.validators.etag).toBeUndefined();
+      expect(await fetchRemoteDist(base, first.validators)).toBe('unchanged');
+    } finally {
+      origin.validators = true;
+    }
+  });
+
+  it('refuses a file the origin sends larger than the manifest lists, without reading it all', async () => {
+    const path = join(root, 'dist/data/categories.json');
+    const saved = readFileSync(path);
+    writeFileSync(path, Buffer.concat([saved, Buffer.alloc(1_000_000, 32)]));
+    try {
+      await expect(fetchRemoteDist(base)).rejects.toThrow(/categories\.json: the origin sends \d+ bytes, more than the \d+ expected/);
+    } finally {
+      writeFileSync(path, saved);
+    }
+  });
+
+  it('names a missing file and a manifest larger than the limit', async () => {
+    const path = join(root, 'dist/data/events.columns.json');
+    const saved = readFileSync(path);
+    rmSync(path);
+    try {
+      await expect(fetchRemoteDist(base)).rejects.toThrow(/data\/events\.columns\.json: the origin answers HTTP 404/);
+    } finally {
+      writeFileSync(path, saved);
+    }
+    const limits = { maxManifestBytes: 100, maxTotalBytes: 1e9, manifestTimeoutMs: 5_000, fileTimeoutMs: 5_000 };
+    await expect(fetchRemoteDist(base, undefined, limits)).rejects.toThrow(/manifest\.json: the origin sends \d+ bytes, more than the 100 expected/);
+  });
+
+  it('tells an unreachable origin from a broken build', async () => {
+    // a port that was free a moment ago: nothing listens there
+    const probe = createServer();
+    await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((ok) => probe.close(ok));
+    const nowhere = remoteBase(`http://127.0.0.1:${port}/dist/`);
+    const error = await fetchRemoteDist(nowhere).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OriginUnavailable);
+    expect(String((error as Error).message)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/dist\/manifest\.json: cannot be fetched \(ECONNREFUSED\)/);
+    const missing = await fetchRemoteDist(remoteBase(`${base.origin}/elsewhere/`)).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(DistError);
+    expect(missing).not.toBeInstanceOf(OriginUnavailable);
+  });
+});
+
+describe('aula serve --dist <URL> on the command line', () => {
+  const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
+  const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'serve', ...args], { encoding: 'utf8', timeout: 30_000 });
+
+  it('refuses a --poll that is not a duration, and an origin without a dist, in one line with exit 1', async () => {
+    const bad = run('--dist', 'http://127.0.0.1:1/dist/', '--poll', '30');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr.trim()).toBe("error: option '--poll <duration>' argument '30' is invalid. expected a duration such as 500ms, 30s or 2m");
+
+    const empty = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((ok) => empty.listen(0, '127.0.0.1', ok));
+    const url = `http://127.0.0.1:${(empty.address() as AddressInfo).port}/site/dist`;
+    try {
+      const child = spawn(process.execPath, [BIN, 'serve', '--dist', url, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      const code = await new Promise<number | null>((ok) => child.once('exit', ok));
+      expect(code).toBe(1);
+      expect(err.trim().split('\n')).toEqual([`aula: ${url}/manifest.json: the origin answers HTTP 404`]);
+    } finally {
+      await new Promise((ok) => empty.close(ok));
+    }
+  });
+});

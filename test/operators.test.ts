@@ -93,6 +93,7 @@ describe('CORS', () => {
       const allowed = await request(`${running.url}/v1/cms/event/?limit=1`, { headers: { origin: 'http://localhost:3000' } });
       expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
       expect(allowed.headers.get('access-control-expose-headers')).toContain('X-Ignored-Parameters');
+      expect(allowed.headers.get('access-control-expose-headers')).toContain('X-Aula-Build');
       expect(allowed.headers.get('vary')).toBe('Accept, Origin');
       expect(allowed.text).toBe(reference.text);
       const other = await request(`${running.url}/v1/cms/event/?limit=1`, { headers: { origin: 'https://evil.example' } });

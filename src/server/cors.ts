@@ -7,7 +7,7 @@ export type CorsOrigins = '*' | readonly string[];
 
 const ALLOW_METHODS = 'GET, HEAD, OPTIONS';
 /** what a client may read beyond the CORS-safelisted headers */
-const EXPOSE = 'ETag, X-Ignored-Parameters';
+const EXPOSE = 'ETag, X-Ignored-Parameters, X-Aula-Build, X-Calendar-Truncated';
 const MAX_AGE = '86400';
 const DEFAULT_ALLOW_HEADERS = 'Accept, Accept-Language, If-None-Match';
 

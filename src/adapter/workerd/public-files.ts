@@ -3,7 +3,7 @@
 // edge/ are never reached), Content-Type, Cache-Control and ETag, read through the ASSETS binding.
 // Bodies are streamed through, never held: the isolate's memory belongs to the dataset.
 import { matchesEtag } from '../../api/respond.ts';
-import { MEDIA_FILES_INDEX, parseMediaFiles, publicTarget, publicType, type MediaFile } from '../../store/format/public-files.ts';
+import { IMMUTABLE_CACHE_CONTROL, isImmutableFile, MEDIA_FILES_INDEX, parseMediaFiles, publicTarget, publicType, type MediaFile } from '../../store/format/public-files.ts';
 import type { AssetFetcher } from './assets.ts';
 
 export interface PublicFileRequest {
@@ -68,7 +68,7 @@ export class EdgePublicFiles {
     const etag = await this.etag(rel);
     if (etag === null) return null;
     const headers: Record<string, string> = {
-      'Cache-Control': this.cacheControl,
+      'Cache-Control': isImmutableFile(rel) ? IMMUTABLE_CACHE_CONTROL : this.cacheControl,
       'X-Content-Type-Options': 'nosniff',
       Vary: 'Accept-Encoding',
       ETag: etag,

@@ -58,9 +58,11 @@ describe('filters over HTTP', () => {
     try {
       await sample.get('/v1/cms/event/?title__regex=x');
       for (const pattern of ['(a+)+$', '(.*a){20}', '(x+x+)+y', '^(([a-z])+.)+[A-Z]([a-z])+$']) {
-        const started = performance.now();
+        // CPU time of this process (server and client both run here): the work, not the wait
+        const started = process.cpuUsage();
         const answer = await sample.get(`/v1/cms/event/?title__iregex=${encodeURIComponent(pattern)}`);
-        const ms = performance.now() - started;
+        const used = process.cpuUsage(started);
+        const ms = (used.user + used.system) / 1000;
         expect(answer.status, pattern).toBe(200);
         expect(ms, pattern).toBeLessThan(50);
       }

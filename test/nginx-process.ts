@@ -3,8 +3,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+
+export { freePort } from './helpers.ts';
 
 export function findNginx(): string | null {
   for (const candidate of ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx']) {
@@ -15,17 +16,6 @@ export function findNginx(): string | null {
 }
 
 export const NGINX_MISSING = 'nginx not installed: apt-get install nginx-light (or nginx)';
-
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => ok(port));
-    });
-  });
-}
 
 export interface Raw {
   status: number;

@@ -3,9 +3,8 @@
 // `next` is served from its file and is byte-identical to the server's answer; every public file
 // and media file is served by nginx and by aula serve alike; whatever a file cannot answer
 // reaches the server; nothing else of dist/ is reachable.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,38 +13,12 @@ import { isPublicFile, MEDIA_FILES_INDEX, publicType, type MediaFile } from '../
 import type { RunningServer } from '../src/server/http.ts';
 import type { Manifest } from '../src/store/format/manifest.ts';
 import { buildOk, freePort, removeDir, SAMPLE_CONTENT, serve, tempDir } from './helpers.ts';
+import { findNginx, get, nginxArgs, NGINX_MISSING, startNginx as startNginxAt, stopProcess } from './nginx-process.ts';
 
-function findNginx(): string | null {
-  for (const candidate of ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx']) {
-    if (existsSync(candidate)) return candidate;
-  }
-  const which = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' });
-  return which.status === 0 && which.stdout.trim() ? which.stdout.trim() : null;
-}
+const startNginx = (dir: string, port: number) => startNginxAt(NGINX!, dir, port);
 
 const NGINX = findNginx();
-const MISSING = 'nginx not installed: apt-get install nginx-light (or nginx)';
-
-
-interface Raw {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** node:http rather than fetch: fetch adds Accept-Encoding and decodes, hiding what was sent. */
-function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Raw> {
-  return new Promise((ok, fail) => {
-    const req = httpRequest(url, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', fail);
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
+const MISSING = NGINX_MISSING;
 
 /** The README's complete nginx.conf: the ```nginx block that has an `events {}` context. */
 export function readmeNginxConf(): string {
@@ -63,54 +36,11 @@ function nginxConf(dist: string, port: number): string {
   return conf.replaceAll('/srv/site/dist', dist).replace('listen 8080;', `listen 127.0.0.1:${port};`);
 }
 
-/** Everything else nginx needs outside the config, on its command line: pid, error log, user. */
-function nginxArgs(dir: string): string[] {
-  const globals = `daemon off; pid ${dir}/nginx.pid;${process.getuid?.() === 0 ? ' user root;' : ''}`;
-  return ['-p', `${dir}/`, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', globals];
-}
-
 /** Every file below dir, relative, with forward slashes. */
 function walk(dir: string, base = dir): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     return statSync(path).isDirectory() ? walk(path, base) : [relative(base, path).split('\\').join('/')];
-  });
-}
-
-/** Starts nginx in the foreground and resolves once it answers; rejects with its error log if it dies. */
-async function startNginx(dir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(NGINX!, nginxArgs(dir), { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  let exited = false;
-  child.on('exit', () => (exited = true));
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (exited) {
-      const log = existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : '';
-      throw new Error(`nginx exited: ${output}${log}`);
-    }
-    try {
-      await get(`http://127.0.0.1:${port}/nginx-ready`);
-      return child;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error(`nginx did not answer within 10 s: ${output}`);
-}
-
-function stopProcess(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((ok) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      ok();
-    });
-    child.kill('SIGQUIT'); // nginx: graceful shutdown
   });
 }
 

@@ -1,6 +1,6 @@
 // `aula build`: content/ → validated model → data files → static pages, written to a staging
 // folder and swapped in only when complete.
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createApi } from '../api/core.ts';
 import { EVENT_LIST_PATH } from '../api/events/list.ts';
@@ -18,6 +18,9 @@ import { DEFAULT_UPSTREAM } from '../defaults.ts';
 import { lockOut } from './lock.ts';
 import { checkOutFolder } from './out-folder.ts';
 import { createStaging, recoverDist, removeStaging, removeStaleStaging, swapIn } from './swap.ts';
+import { carryOver } from './carry-over.ts';
+import { changesBetween, CHANGES_FILE, previousManifest, previousPublicFiles, sha256, sortedRecord } from './changes.ts';
+import { COMPRESSOR, compressedReuse } from './compressed-reuse.ts';
 
 export interface BuildOptions {
   content: string;
@@ -125,6 +128,7 @@ async function buildLocked(
   if (!model) return { ok: false, problems };
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
 
+  const previous = previousManifest(out);
   const staging = createStaging(out);
   try {
     const files = await renderDataFiles(model, baseUrl);
@@ -174,10 +178,12 @@ async function buildLocked(
     // volume before they exist; workers compress each page while the next ones are answered.
     const volume = (files.get(DATA_FILES.events) as string).length + sizeOf(files, AUTOCOMPLETE_DIR);
     const pool = options.precompress !== false ? compressionPool(volume) : null;
+    if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
+    const reuse = pool ? compressedReuse(out, previous, staging, volume) : null;
     const pages = new Map<string, string | Uint8Array>();
     const emit = (rel: string, content: string | Uint8Array) => {
       pages.set(rel, content);
-      pool?.add(rel, content);
+      if (!reuse?.(rel, content)) pool?.add(rel, content);
     };
     for (let offset = 0; offset === 0 || offset < model.events.length; offset += limit) {
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
@@ -202,10 +208,22 @@ async function buildLocked(
       mkdirSync(dirname(join(staging, m.file)), { recursive: true });
       copyFileSync(model.media.get(m.id)!.source!, join(staging, m.file));
     }
-    phase('copy media', 'swap');
+    phase('copy media', 'manifest');
     const publicFiles = [...pages.keys()].filter(isPublicFile).sort();
     writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
     if (options.edge) writeAll(staging, await (await import('./edge-bundle.ts')).edgeFiles());
+    const served = new Map<string, string>();
+    for (const [rel, content] of pages) served.set(rel, sha256(content));
+    for (const m of mediaFiles) served.set(m.file, sha256(readFileSync(join(staging, m.file))));
+    manifest.public_files = sortedRecord(served);
+    const changes = changesBetween(previousPublicFiles(previous), manifest.public_files);
+    writeAll(staging, new Map([
+      ['manifest.json', `${JSON.stringify(manifest, null, 2)}\n`],
+      [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
+    ]));
+    phase('manifest', 'carry over');
+    carryOver(out, staging);
+    phase('carry over', 'swap');
     swapIn(staging, out);
     phase('swap');
     return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases };

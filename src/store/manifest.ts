@@ -18,6 +18,13 @@ export interface Manifest {
    * SHA-256: a server verifies them before serving, and a copy elsewhere can be checked.
    */
   files: Record<string, FileDigest>;
+  /**
+   * Every served file (event pages, documents, schemas, autocomplete files, media copies),
+   * relative to dist/, with its SHA-256: what dist/changes.json is computed from.
+   */
+  public_files?: Record<string, string>;
+  /** How the .gz/.br files were made, so a rebuild may reuse the unchanged ones (absent without them). */
+  precompressed?: { compressor: string; volume: number };
 }
 
 export interface FileDigest {

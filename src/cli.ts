@@ -78,8 +78,12 @@ program
   .option('--quiet', 'print nothing but problems (no progress, no summary)')
   .option('--edge', 'also bundle the API for Cloudflare Workers / workerd into <out>/edge/')
   .option('--no-minisearch', 'skip dist/autocomplete/minisearch.json and minisearch-options.js')
-  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean; edge?: boolean }) => {
+  .option('--cache <dir>', 'build cache folder: unchanged content files are not parsed again (default: node_modules/.cache/aula)')
+  .option('--no-cache', 'parse every content file, and neither read nor write the build cache')
+  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean; edge?: boolean; cache?: string | boolean }) => {
     const { build } = await import('./build/build.ts');
+    const { defaultCacheDir } = await import('./build/build-cache.ts');
+    const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();
     const { progressDisplay } = await import('./build/progress.ts');
     // progress on stdout, like the summary: stderr holds only the problems
     const display = progressDisplay(process.stdout, opts.quiet ? 'quiet' : 'auto');
@@ -87,6 +91,7 @@ program
     try {
       result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream, minisearch: opts.minisearch,
         edge: opts.edge,
+        cache,
         progress: display.update,
         onWait: (message) => console.error(`aula: ${message}`),
       });
@@ -106,6 +111,7 @@ program
     );
     if (opts.timings) {
       for (const [name, ms] of Object.entries(result.phases)) console.log(`  ${name.padEnd(14)} ${(ms / 1000).toFixed(2)} s`);
+      if (result.cache) console.log(`  cache          ${result.cache.hits} files reused, ${result.cache.misses} parsed${result.cache.corrupt ? `, ${result.cache.corrupt} corrupt entries ignored` : ''}${result.cache.foreign ? ', a foreign cache ignored' : ''}`);
     }
   });
 

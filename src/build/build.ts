@@ -19,6 +19,7 @@ import { lockOut } from './lock.ts';
 import { checkOutFolder } from './out-folder.ts';
 import { createStaging, recoverDist, removeStaging, removeStaleStaging, swapIn } from './swap.ts';
 import { carryOver } from './carry-over.ts';
+import { BuildCache, packPath, type CacheStats } from './build-cache.ts';
 import { changesBetween, CHANGES_FILE, previousManifest, previousPublicFiles, sha256, sortedRecord } from './changes.ts';
 import { COMPRESSOR, compressedReuse } from './compressed-reuse.ts';
 
@@ -41,13 +42,15 @@ export interface BuildOptions {
   lockWaitMs?: number;
   /** also write dist/edge/: the API bundled as a Workers/workerd module, with example configs */
   edge?: boolean;
+  /** build cache folder (the CLI's default is node_modules/.cache/aula); none when absent */
+  cache?: string;
 }
 
 export { DEFAULT_UPSTREAM };
 
 export type BuildResult =
-  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number> }
-  | { ok: false; problems: Problem[] };
+  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cache?: CacheStats }
+  | { ok: false; problems: Problem[]; cache?: CacheStats };
 
 export const FIRST_PAGE = 'v1/cms/event/index.json';
 export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
@@ -123,9 +126,11 @@ async function buildLocked(
   phases: Record<string, number>,
   phase: (name: string, next?: string) => void,
 ): Promise<BuildResult> {
-  const { model, problems } = await loadContent(resolve(options.content));
+  const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content));
+  const { model, problems } = await loadContent(resolve(options.content), { cache });
+  cache?.save();
   phase('load content', 'render data');
-  if (!model) return { ok: false, problems };
+  if (!model) return { ok: false, problems, cache: cache?.stats };
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
 
   const previous = previousManifest(out);
@@ -226,7 +231,7 @@ async function buildLocked(
     phase('carry over', 'swap');
     swapIn(staging, out);
     phase('swap');
-    return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases };
+    return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases, cache: cache?.stats };
   } catch (e) {
     removeStaging(staging);
     throw e;

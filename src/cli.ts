@@ -141,10 +141,14 @@ program
   .option('--port <n>', 'port to listen on', port, 8000)
   .option('--host <h>', 'address to bind', '127.0.0.1')
   .option('--base-url <url>', 'absolute URL for links (default: http://<host>:<port>)', absoluteUrl)
+  .option('--cache <dir>', 'build cache folder (default: node_modules/.cache/aula)')
+  .option('--no-cache', 'parse every content file on every rebuild')
   .showHelpAfterError(false)
-  .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string }) => {
+  .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string; cache?: string | boolean }) => {
     const { startDev } = await import('./dev/dev.ts');
-    const dev = await startDev({ ...opts, log: (line) => console.log(`aula: ${line}`) });
+    const { defaultCacheDir } = await import('./build/build-cache.ts');
+    const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();
+    const dev = await startDev({ ...opts, cache, log: (line) => console.log(`aula: ${line}`) });
     // With broken content at start, serving begins at the first good build.
     dev.serving.then(
       (url) => console.log(`aula dev serving on ${url}/v1/cms/event/ (watching ${printable(opts.content)}/)`),

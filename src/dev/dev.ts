@@ -21,6 +21,8 @@ export interface DevOptions {
   log: (line: string) => void;
   /** quiet time after the last change before rebuilding */
   debounceMs?: number;
+  /** build cache folder: a rebuild parses only the files that changed (none: every file) */
+  cache?: string;
 }
 
 export interface DevServer {
@@ -55,9 +57,10 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   /** One build; true when a new dist/ is in place. Never throws: dev keeps serving whatever happens. */
   async function buildOnce(): Promise<boolean> {
     try {
-      const result = await build({ content, out, baseUrl });
+      const result = await build({ content, out, baseUrl, cache: options.cache });
       if (result.ok) {
-        log(`built in ${(result.ms / 1000).toFixed(2)} s: ${plural(result.manifest.counts.events, 'event')}, base URL ${printable(result.manifest.base_url)}`);
+        const parsed = result.cache ? ` (${plural(result.cache.misses, 'file')} parsed, ${result.cache.hits} from the cache)` : '';
+        log(`built in ${(result.ms / 1000).toFixed(2)} s${parsed}: ${plural(result.manifest.counts.events, 'event')}, base URL ${printable(result.manifest.base_url)}`);
         return true;
       }
       for (const problem of result.problems) log(formatProblem(problem));

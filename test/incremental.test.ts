@@ -131,8 +131,12 @@ const EDITS: Record<string, Edit> = {
   },
 };
 
-/** Damages the cache pack: flips bytes inside, cuts it short, or makes it another aula's. */
-function damageCache(pack: string, how: 'flip' | 'truncate' | 'foreign'): void {
+/** Damages every file of the cache: flips bytes inside, cuts it short, or makes it another aula's. */
+function damageCache(cache: string, how: 'flip' | 'truncate' | 'foreign'): void {
+  for (const name of readdirSync(cache)) damageFile(join(cache, name), how);
+}
+
+function damageFile(pack: string, how: 'flip' | 'truncate' | 'foreign'): void {
   const bytes = readFileSync(pack);
   if (how === 'flip') {
     for (let i = 0; i < 20; i++) bytes[Math.floor(bytes.length * (0.2 + i * 0.04))] ^= 0x5a;
@@ -174,7 +178,7 @@ describe('incremental builds', () => {
         }
       }
       const damage = damages.get(step);
-      if (damage && existsSync(pack)) damageCache(pack, damage);
+      if (damage && existsSync(pack)) damageCache(cache, damage);
 
       const before = existsSync(out) ? new Map(listFiles(out).map((rel) => [rel, statSync(join(out, rel)).ino])) : new Map<string, number>();
       const incremental = await build({ content, out, cache });

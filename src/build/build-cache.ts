@@ -29,8 +29,9 @@ const ENTRY_HEAD = ENTRY.length + KEY_BYTES + 4 + SUM_BYTES;
 
 /** What a pack must declare to be read: anything else was written by another build of aula. */
 export function cacheIdentity(): string {
-  return JSON.stringify({ cache: CACHE_FORMAT, aula: AULA_VERSION, format: DIST_FORMAT, v8: cachedDataVersionTag() });
+  return IDENTITY;
 }
+const IDENTITY = JSON.stringify({ cache: CACHE_FORMAT, aula: AULA_VERSION, format: DIST_FORMAT, v8: cachedDataVersionTag() });
 
 /** The cache folder by default: node_modules/.cache/aula of the project the command runs in. */
 export function defaultCacheDir(cwd = process.cwd()): string {

@@ -20,6 +20,8 @@ import { checkOutFolder } from './out-folder.ts';
 import { createStaging, recoverDist, removeStaging, removeStaleStaging, swapIn } from './swap.ts';
 import { carryOver } from './carry-over.ts';
 import { BuildCache, packPath, type CacheStats } from './build-cache.ts';
+import { directoryFiles, directoryKey, outputsPath } from './directory-outputs.ts';
+import { buildAutocompleteFiles } from '../autocomplete/index.ts';
 import { changesBetween, CHANGES_FILE, previousManifest, previousPublicFiles, sha256, sortedRecord } from './changes.ts';
 import { COMPRESSOR, compressedReuse } from './compressed-reuse.ts';
 
@@ -136,13 +138,21 @@ async function buildLocked(
   const previous = previousManifest(out);
   const staging = createStaging(out);
   try {
-    const files = await renderDataFiles(model, baseUrl);
+    // the directory indexes are kept in the cache under the directory's own hash (directory-outputs.ts)
+    const directoryKeyed = cache ? directoryKey(model.directory) : null;
+    const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
+    const files = await renderDataFiles(model, baseUrl, (directory) =>
+      directoryFiles(kept('autocomplete'), directoryKeyed, () => buildAutocompleteFiles(directory)),
+    );
     const minisearch = options.minisearch !== false;
     phase('render data', minisearch ? 'minisearch' : 'write data');
     if (minisearch) {
-      // imported only here: neither the server nor a build without it loads minisearch
-      const { buildMiniSearchFiles } = await import('../autocomplete/minisearch/build.ts');
-      for (const [rel, text] of Object.entries(await buildMiniSearchFiles(model.directory))) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+      const made = await directoryFiles(kept('minisearch'), directoryKeyed, async () => {
+        // imported only here: neither the server nor a build without it loads minisearch
+        const { buildMiniSearchFiles } = await import('../autocomplete/minisearch/build.ts');
+        return buildMiniSearchFiles(model.directory);
+      });
+      for (const [rel, text] of Object.entries(made)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
       phase('minisearch', 'write data');
     }
     const limit = model.site.page_size;

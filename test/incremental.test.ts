@@ -43,7 +43,8 @@ interface Site {
   content: string;
   pick: <T>(list: readonly T[]) => T;
   rnd: () => number;
-  broken: { file: string; text: string } | null;
+  /** the next step's edit, when an edit calls for its fix (a broken file, another zone) */
+  undo: { what: string; file: string; text: string } | null;
   serial: number;
 }
 
@@ -118,14 +119,18 @@ const EDITS: Record<string, Edit> = {
   },
   'change site.yaml': (site) => {
     const text = read(site, 'site.yaml');
-    const zone = site.pick(['Europe/Vienna', 'UTC', 'America/New_York']);
-    const size = site.pick([7, 20, 33]);
-    write(site, 'site.yaml', text.replace(/^timezone: .*$/m, `timezone: ${zone}`).replace(/^page_size: .*$/m, `page_size: ${size}`));
+    const size = site.pick([7, 33].filter((n) => !text.includes(`page_size: ${n}\n`)));
+    const resized = text.replace(/^page_size: .*$/m, `page_size: ${size}`);
+    // another zone: naive times then mean other instants (and some ends come before their
+    // starts: both builds must report the same problems); the next step puts the zone back
+    const zone = site.pick(['UTC', 'America/New_York']);
+    site.undo = { what: 'zone back in site.yaml', file: 'site.yaml', text: resized };
+    write(site, 'site.yaml', resized.replace(/^timezone: .*$/m, `timezone: ${zone}`));
     return `site.yaml (${zone}, page size ${size})`;
   },
   'break a file': (site) => {
     const rel = site.pick([...filesUnder(site, 'events'), ...filesUnder(site, 'directory')]);
-    site.broken = { file: rel, text: read(site, rel) };
+    site.undo = { what: `fix ${rel}`, file: rel, text: read(site, rel) };
     write(site, rel, `${read(site, rel).replace(/^(?: {2})?id: .*$/m, (l) => `${l.slice(0, l.indexOf(':'))}: [unclosed`)}`);
     return rel;
   },
@@ -154,26 +159,29 @@ describe('incremental builds', () => {
     const content = join(root, 'content');
     await generateContent({ events: 300, directory: 500, seed: 5, outDir: content });
     const rnd = random(16);
-    const site: Site = { content, rnd, pick: (list) => list[Math.floor(rnd() * list.length)], broken: null, serial: 1 };
+    const site: Site = { content, rnd, pick: (list) => list[Math.floor(rnd() * list.length)], undo: null, serial: 1 };
     const out = join(root, 'dist');
     const cache = join(root, 'cache');
     const pack = packPath(cache, content);
     const names = Object.keys(EDITS);
-    const damages = new Map<number, 'flip' | 'truncate' | 'foreign'>([[4, 'flip'], [8, 'truncate'], [11, 'foreign']]);
+    const damages = new Map<number, 'flip' | 'truncate' | 'foreign'>([[4, 'flip'], [8, 'truncate'], [12, 'foreign']]);
     let previous: Map<string, string> | null = null;
     let previousPublic: Record<string, string> = {};
     let incrementalBuilds = 0;
+    let edits = 0;
+    const failed: string[] = [];
 
-    for (let step = 0; step < 14; step++) {
+    for (let step = 0; step < 15; step++) {
       let did = 'no edit (first build)';
       if (step > 0) {
-        if (site.broken) {
-          write(site, site.broken.file, site.broken.text);
-          did = `fix ${site.broken.file}`;
-          site.broken = null;
+        if (site.undo) {
+          write(site, site.undo.file, site.undo.text);
+          did = site.undo.what;
+          site.undo = null;
         } else {
           // every kind of edit at least once, the rest at random
-          const name = step <= names.length ? names[step - 1] : site.pick(names);
+          const name = edits < names.length ? names[edits] : site.pick(names);
+          edits++;
           did = `${name}: ${EDITS[name](site)}`;
         }
       }
@@ -189,6 +197,7 @@ describe('incremental builds', () => {
       if (damage === 'foreign') expect(incremental.cache?.foreign, `step ${step}`).toBe(true);
       if (damage === 'flip') expect(incremental.cache!.corrupt + incremental.cache!.misses, `step ${step}`).toBeGreaterThan(0);
       if (!incremental.ok) {
+        failed.push(did);
         // a failed build leaves the last good dist exactly as it was
         if (previous) expect(digests(out), `step ${step}, ${did}`).toEqual(previous);
         continue;
@@ -225,6 +234,9 @@ describe('incremental builds', () => {
       previousPublic = manifest.public_files;
     }
     expect(incrementalBuilds).toBeGreaterThan(8);
+    // the failing steps are the ones meant to fail, and each kind of edit was made
+    expect(failed.map((d) => d.split(':')[0])).toEqual(expect.arrayContaining(['break a file', 'change site.yaml']));
+    expect(edits).toBeGreaterThanOrEqual(names.length);
     // the walk did leave the folders it claims to have touched
     expect(readdirSync(join(content, 'events')).length).toBeGreaterThan(0);
   });

@@ -45,6 +45,21 @@ describe('BuildCache', () => {
     expect(calls).toBe(2);
   });
 
+  it('inputsKey: one key per set of files of a kind with their texts, in any order', () => {
+    const path = pack();
+    const keyOf = (files: [string, string][]) => {
+      const cache = new BuildCache(path);
+      for (const [file, text] of files) cache.parse('directory', file, text, () => parsedOf(text));
+      cache.parse('events', 'e.yaml', String(files.length), () => parsedOf('e'));
+      return cache.inputsKey('directory').toString('hex');
+    };
+    const base = keyOf([['a.yaml', 'x'], ['b.yaml', 'y']]);
+    expect(keyOf([['b.yaml', 'y'], ['a.yaml', 'x']])).toBe(base);
+    expect(keyOf([['a.yaml', 'x'], ['b.yaml', 'z']])).not.toBe(base);
+    expect(keyOf([['a.yaml', 'x'], ['c.yaml', 'y']])).not.toBe(base);
+    expect(keyOf([['a.yaml', 'x']])).not.toBe(base);
+  });
+
   it('keeps only the entries the last build used', () => {
     const path = pack();
     run(path, ['a', 'b']);

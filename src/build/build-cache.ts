@@ -101,8 +101,16 @@ export function parseKey(kind: string, file: string, text: string): Buffer {
 const isParsed = (v: unknown): v is Parsed<unknown> =>
   typeof v === 'object' && v !== null && Array.isArray((v as Parsed<unknown>).records) && Array.isArray((v as Parsed<unknown>).problems);
 
-// A dev session rebuilds many times: the pack it wrote last is kept in memory rather than read back.
+// A dev session rebuilds many times: the pack it wrote last is kept in memory rather than read
+// back. Only there: a one-off build must not hold the whole pack through its render phases.
 let lastWritten: { path: string; stamp: string; slots: Map<string, Slot> } | null = null;
+let keepWritten = false;
+
+/** Keeps the last pack written in memory for the next build of this process (`aula dev`). */
+export function keepPacksInMemory(on = true): void {
+  keepWritten = on;
+  if (!on) lastWritten = null;
+}
 const stampOf = (path: string) => {
   try {
     const s = statSync(path);
@@ -114,9 +122,11 @@ const stampOf = (path: string) => {
 
 export class BuildCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, corrupt: 0, foreign: false };
-  private readonly previous: Map<string, Slot>;
-  private readonly next = new Map<string, Slot>();
+  private previous: Map<string, Slot>;
+  private next = new Map<string, Slot>();
   private added = 0;
+  /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
+  private readonly inputs = new Map<string, string[]>();
 
   constructor(private readonly path: string) {
     if (lastWritten?.path === path && lastWritten.stamp === stampOf(path)) {
@@ -131,6 +141,9 @@ export class BuildCache {
   /** The cached parse of `text`, or `parse()`'s result, which is then kept for the next build. */
   parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>): Parsed<T> {
     const key = parseKey(kind, file, text).toString('hex');
+    const inputs = this.inputs.get(kind);
+    if (inputs) inputs.push(`${file}\0${key}`);
+    else this.inputs.set(kind, [`${file}\0${key}`]);
     const again = this.next.get(key);
     const slot = again ?? this.previous.get(key);
     if (slot) {
@@ -159,6 +172,22 @@ export class BuildCache {
   }
 
   /**
+   * One key for every file of `kind` this build read, with its content: what everything made from
+   * those files alone (the directory indexes) depends on.
+   */
+  inputsKey(kind: string): Buffer {
+    const hash = createHash('sha256').update(`${cacheIdentity()}\0${kind}\0`);
+    for (const input of [...(this.inputs.get(kind) ?? [])].sort()) hash.update(`${input}\n`);
+    return hash.digest();
+  }
+
+  /** Lets go of every entry (after save): the model is built, the bytes are not needed any more. */
+  release(): void {
+    this.previous = new Map();
+    this.next = new Map();
+  }
+
+  /**
    * Writes the entries this build used (so the pack does not grow with every edit) beside the
    * old pack, then renames it over: a crash leaves the old pack or the new one, never half.
    */
@@ -184,7 +213,7 @@ export class BuildCache {
         closeSync(fd);
       }
       renameSync(temporary, this.path);
-      lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next };
+      if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next };
     } catch {
       // a read-only or full disk costs the next build its speed, never its result
       try {

@@ -20,7 +20,7 @@ import { checkOutFolder } from './out-folder.ts';
 import { createStaging, recoverDist, removeStaging, removeStaleStaging, swapIn } from './swap.ts';
 import { carryOver } from './carry-over.ts';
 import { BuildCache, packPath, type CacheStats } from './build-cache.ts';
-import { directoryFiles, directoryKey, outputsPath } from './directory-outputs.ts';
+import { directoryFiles, outputsPath } from './directory-outputs.ts';
 import { buildAutocompleteFiles } from '../autocomplete/index.ts';
 import { changesBetween, CHANGES_FILE, previousManifest, previousPublicFiles, sha256, sortedRecord } from './changes.ts';
 import { COMPRESSOR, compressedReuse } from './compressed-reuse.ts';
@@ -131,6 +131,9 @@ async function buildLocked(
   const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content));
   const { model, problems } = await loadContent(resolve(options.content), { cache });
   cache?.save();
+  // the directory indexes are kept under the directory files' key (directory-outputs.ts)
+  const directoryKeyed = model && cache ? cache.inputsKey('directory') : null;
+  cache?.release();
   phase('load content', 'render data');
   if (!model) return { ok: false, problems, cache: cache?.stats };
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
@@ -138,8 +141,6 @@ async function buildLocked(
   const previous = previousManifest(out);
   const staging = createStaging(out);
   try {
-    // the directory indexes are kept in the cache under the directory's own hash (directory-outputs.ts)
-    const directoryKeyed = cache ? directoryKey(model.directory) : null;
     const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
     const files = await renderDataFiles(model, baseUrl, (directory) =>
       directoryFiles(kept('autocomplete'), directoryKeyed, () => buildAutocompleteFiles(directory)),

@@ -1,8 +1,7 @@
 // The files made from the directory alone (autocomplete/*, MiniSearch) are kept in the build cache
-// under a hash of the directory objects themselves, as the model holds them: an edit to events,
-// categories or site.yaml — the common case — then costs no directory indexing at all. The key is
-// the objects' own serialization, not the files they came from, so whatever way the loader comes
-// to the same objects, the same key means the same input.
+// under a key of the directory files' paths and texts (BuildCache.inputsKey): the directory
+// objects are a function of those alone, so an edit to events, categories or site.yaml — the
+// common case — costs no directory indexing at all.
 //
 // File: AULADIR\n <identity>\n key (32) | SHA-256 of the payload (32) | payload (v8.serialize)
 // Anything that does not match — another aula, a damaged file — is a miss, never trusted.
@@ -10,7 +9,6 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { DirectoryObject } from '../model/types.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
 
 /** Files by path, as the index builders return them. */
@@ -24,10 +22,6 @@ export function outputsPath(cacheDir: string, content: string, index: string): s
   return join(dirname(pack), pack.slice(dirname(pack).length + 1).replace(/^parsed-/, `${index}-`));
 }
 
-/** The key of the directory objects (computed once, used for every index). */
-export function directoryKey(directory: readonly DirectoryObject[]): Buffer {
-  return createHash('sha256').update(`${cacheIdentity()}\0directory\0`).update(serialize(directory)).digest();
-}
 
 const isStrings = (v: unknown): v is Record<string, string> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((s) => typeof s === 'string');

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { build } from '../build/build.ts';
+import { keepPacksInMemory } from '../build/build-cache.ts';
 import { describeFailure } from '../cli-failure.ts';
 import { checkOutFolder } from '../build/out-folder.ts';
 import { formatProblem } from '../content/index.ts';
@@ -51,6 +52,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const content = resolve(options.content);
   const out = resolve(options.out);
   checkOutFolder(out, content);
+  // rebuilds reuse the cache pack they wrote last from memory instead of reading it back
+  if (options.cache !== undefined) keepPacksInMemory();
   // With port 0 the address is known only after listening, too late for the first build.
   const baseUrl = options.baseUrl ?? (options.port !== 0 ? localUrl(options.host, options.port) : undefined);
 

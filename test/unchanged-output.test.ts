@@ -95,3 +95,17 @@ describe('unchanged output is not rewritten', () => {
     expect(rewritten.length).toBeLessThan(after.size / 4);
   });
 });
+
+describe('precompressed twins of unchanged pages', () => {
+  it('are taken from the previous build only when they still decode to the page', async () => {
+    const { content, dist } = await setup();
+    await buildOk({ content, out: dist });
+    const page = 'v1/cms/event/index.json';
+    const good = readFileSync(join(dist, `${page}.gz`));
+    const { gzipSync } = await import('node:zlib');
+    // a hand-edited twin: valid gzip, other bytes
+    writeFileSync(join(dist, `${page}.gz`), gzipSync('{"edited": true}'));
+    await buildOk({ content, out: dist });
+    expect(readFileSync(join(dist, `${page}.gz`)).equals(good)).toBe(true);
+  });
+});

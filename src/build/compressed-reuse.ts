@@ -3,6 +3,7 @@
 // write the very same bytes: the same aula, the same zlib/brotli, the same page bytes, and the
 // same levels — which depend on the build's whole volume, so the manifest records it.
 import { mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { compressionLevels } from '../deploy/compress.ts';
 import type { Manifest } from '../store/manifest.ts';
@@ -39,7 +40,10 @@ export function compressedReuse(
     } catch {
       return false;
     }
-    if (!old.equals(typeof content === 'string' ? Buffer.from(content) : content)) return false;
+    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+    if (!old.equals(bytes)) return false;
+    // not taken on trust: a damaged or hand-edited twin is compressed anew (decoding is cheap)
+    if (!decodesTo(join(previousDist, `${rel}.gz`), gunzipSync, bytes) || !decodesTo(join(previousDist, `${rel}.br`), brotliDecompressSync, bytes)) return false;
     mkdirSync(dirname(join(staging, rel)), { recursive: true });
     if (!linkInto(join(previousDist, `${rel}.gz`), join(staging, `${rel}.gz`))) return false;
     if (!linkInto(join(previousDist, `${rel}.br`), join(staging, `${rel}.br`))) {
@@ -49,4 +53,12 @@ export function compressedReuse(
     }
     return true;
   };
+}
+
+function decodesTo(path: string, decode: (b: Buffer) => Buffer, expected: Uint8Array): boolean {
+  try {
+    return decode(readFileSync(path)).equals(expected);
+  } catch {
+    return false;
+  }
 }

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
@@ -58,6 +58,17 @@ describe('BuildCache', () => {
     expect(keyOf([['a.yaml', 'x'], ['b.yaml', 'z']])).not.toBe(base);
     expect(keyOf([['a.yaml', 'x'], ['c.yaml', 'y']])).not.toBe(base);
     expect(keyOf([['a.yaml', 'x']])).not.toBe(base);
+  });
+
+  it('leaves no spill file behind, and its entries in the pack', () => {
+    const path = pack();
+    run(path, ['a', 'b', 'c']);
+    const folder = join(path, '..');
+    expect(readdirSync(folder)).toEqual([path.split('/').pop()]);
+    expect(readPack(path).slots.size).toBe(3);
+    expect(run(path, ['a', 'b', 'c', 'd']).parsedAnew).toEqual(['d']);
+    expect(readPack(path).slots.size).toBe(4);
+    expect(readdirSync(folder)).toHaveLength(1);
   });
 
   it('keeps only the entries the last build used', () => {

@@ -11,7 +11,7 @@
 // and a truncated or garbled pack is read up to the damage. Nothing in the cache is ever needed:
 // reading or writing it may fail, and the build then just parses.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writevSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writevSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { cachedDataVersionTag, deserialize, serialize } from 'node:v8';
 import type { Parsed } from '../content/records.ts';
@@ -53,6 +53,19 @@ interface Slot {
   /** the payload's SHA-256 as stored; checked before the payload is trusted */
   sum: Buffer;
   verified: boolean;
+  /** written to the spill file already (the payload is not held) */
+  spilled?: boolean;
+}
+
+/**
+ * Entries parsed anew in a one-off build go to a file next to the pack as they are made, so the
+ * serialized records (hundreds of MB at 100k events) are not held beside the model.
+ */
+interface Spill {
+  path: string;
+  fd: number;
+  parts: Buffer[];
+  bytes: number;
 }
 
 export interface CacheStats {
@@ -127,6 +140,7 @@ export class BuildCache {
   private added = 0;
   /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
   private readonly inputs = new Map<string, string[]>();
+  private spill: Spill | null | 'failed' = null;
 
   constructor(private readonly path: string) {
     if (lastWritten?.path === path && lastWritten.stamp === stampOf(path)) {
@@ -166,9 +180,47 @@ export class BuildCache {
     const parsed = parse();
     // serialized now: later checks may add to the records (resolved media paths, expansions)
     const payload = serialize(parsed);
-    this.next.set(key, { payload, sum: sha256(payload), verified: true });
+    const sum = sha256(payload);
     this.added++;
+    if (keepWritten || !this.spillEntry(key, sum, payload)) this.next.set(key, { payload, sum, verified: true });
+    else this.next.set(key, { payload: EMPTY, sum, verified: true, spilled: true });
     return parsed;
+  }
+
+  /** Appends an entry to the spill file; false when there is none (the entry is then held). */
+  private spillEntry(key: string, sum: Buffer, payload: Buffer): boolean {
+    if (this.spill === 'failed') return false;
+    try {
+      if (this.spill === null) {
+        mkdirSync(dirname(this.path), { recursive: true });
+        const path = `${this.path}.${process.pid}.spill`;
+        this.spill = { path, fd: openSync(path, 'w+'), parts: [], bytes: 0 };
+      }
+      const spill = this.spill;
+      spill.parts.push(...entryParts(key, sum, payload));
+      spill.bytes += ENTRY_HEAD + payload.length;
+      if (spill.bytes >= SPILL_CHUNK) flushSpill(spill);
+      return true;
+    } catch {
+      this.dropSpill();
+      this.spill = 'failed';
+      return false;
+    }
+  }
+
+  private dropSpill(): void {
+    if (this.spill === null || this.spill === 'failed') return;
+    try {
+      closeSync(this.spill.fd);
+    } catch {
+      // closed already
+    }
+    try {
+      unlinkSync(this.spill.path);
+    } catch {
+      // gone already
+    }
+    this.spill = null;
   }
 
   /**
@@ -185,6 +237,7 @@ export class BuildCache {
   release(): void {
     this.previous = new Map();
     this.next = new Map();
+    this.dropSpill();
   }
 
   /**
@@ -193,6 +246,8 @@ export class BuildCache {
    */
   save(): void {
     if (this.added === 0 && this.next.size === this.previous.size && !this.stats.foreign) return;
+    // a spill that failed lost entries: better no new pack than one missing them (the old stays)
+    if (this.spill === 'failed') return;
     const temporary = `${this.path}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(this.path), { recursive: true });
@@ -200,17 +255,18 @@ export class BuildCache {
       try {
         let parts: Buffer[] = [MAGIC, Buffer.from(`${cacheIdentity()}\n`)];
         for (const [key, slot] of this.next) {
-          const length = Buffer.alloc(4);
-          length.writeUInt32LE(slot.payload.length);
-          parts.push(ENTRY, Buffer.from(key, 'hex'), length, slot.sum, slot.payload);
+          if (slot.spilled) continue;
+          parts.push(...entryParts(key, slot.sum, slot.payload));
           if (parts.length >= 1000) {
             writeAllv(fd, parts);
             parts = [];
           }
         }
         writeAllv(fd, parts);
+        if (this.spill !== null) copySpill(this.spill, fd);
       } finally {
         closeSync(fd);
+        this.dropSpill();
       }
       renameSync(temporary, this.path);
       if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next };
@@ -222,6 +278,33 @@ export class BuildCache {
         // not created
       }
     }
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+const SPILL_CHUNK = 8 << 20;
+
+function entryParts(key: string, sum: Buffer, payload: Buffer): Buffer[] {
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(payload.length);
+  return [ENTRY, Buffer.from(key, 'hex'), length, sum, payload];
+}
+
+function flushSpill(spill: Spill): void {
+  writeAllv(spill.fd, spill.parts);
+  spill.parts = [];
+  spill.bytes = 0;
+}
+
+/** Appends the whole spill file to `fd`. */
+function copySpill(spill: Spill, fd: number): void {
+  flushSpill(spill);
+  const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
+  for (let at = 0; ; ) {
+    const n = readSync(spill.fd, chunk, 0, chunk.length, at);
+    if (n === 0) break;
+    writeAllv(fd, [chunk.subarray(0, n)]);
+    at += n;
   }
 }
 

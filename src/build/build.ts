@@ -129,7 +129,14 @@ async function buildLocked(
   phase: (name: string, next?: string) => void,
 ): Promise<BuildResult> {
   const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content));
-  const { model, problems } = await loadContent(resolve(options.content), { cache });
+  let loaded: Awaited<ReturnType<typeof loadContent>>;
+  try {
+    loaded = await loadContent(resolve(options.content), { cache });
+  } catch (e) {
+    cache?.release(); // removes its spill file
+    throw e;
+  }
+  const { model, problems } = loaded;
   cache?.save();
   // the directory indexes are kept under the directory files' key (directory-outputs.ts)
   const directoryKeyed = model && cache ? cache.inputsKey('directory') : null;

@@ -85,8 +85,12 @@ program
   .option('--quiet', 'print nothing but problems (no progress, no summary)')
   .option('--edge', 'also bundle the API for Cloudflare Workers / workerd into <out>/edge/')
   .option('--no-minisearch', 'skip dist/autocomplete/minisearch.json and minisearch-options.js')
-  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean; edge?: boolean }) => {
+  .option('--cache <dir>', 'build cache folder: unchanged content files are not parsed again (default: node_modules/.cache/aula)')
+  .option('--no-cache', 'parse every content file, and neither read nor write the build cache')
+  .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean; edge?: boolean; cache?: string | boolean }) => {
     const { build } = await import('../pipeline/build.ts');
+    const { defaultCacheDir } = await import('../pipeline/build-cache.ts');
+    const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();
     const { progressDisplay } = await import('../pipeline/progress.ts');
     // progress on stdout, like the summary: stderr holds only the problems
     const display = progressDisplay(process.stdout, opts.quiet ? 'quiet' : 'auto');
@@ -94,6 +98,7 @@ program
     try {
       result = await build({ content: opts.content, out: opts.out, baseUrl: opts.baseUrl, upstream: opts.upstream, minisearch: opts.minisearch,
         edge: opts.edge,
+        cache,
         progress: display.update,
         onWait: (message) => console.error(`aula: ${message}`),
       });
@@ -113,6 +118,7 @@ program
     );
     if (opts.timings) {
       for (const [name, ms] of Object.entries(result.phases)) console.log(`  ${name.padEnd(14)} ${(ms / 1000).toFixed(2)} s`);
+      if (result.cache) console.log(`  cache          ${result.cache.hits} files reused, ${result.cache.misses} parsed${result.cache.corrupt ? `, ${result.cache.corrupt} corrupt entries ignored` : ''}${result.cache.foreign ? ', a foreign cache ignored' : ''}`);
     }
   });
 
@@ -143,10 +149,14 @@ program
   .option('--port <n>', 'port to listen on', port, 8000)
   .option('--host <h>', 'address to bind', '127.0.0.1')
   .option('--base-url <url>', 'absolute URL for links (default: http://<host>:<port>)', absoluteUrl)
+  .option('--cache <dir>', 'build cache folder (default: node_modules/.cache/aula)')
+  .option('--no-cache', 'parse every content file on every rebuild')
   .showHelpAfterError(false)
-  .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string }) => {
+  .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string; cache?: string | boolean }) => {
     const { startDev } = await import('../dev/dev.ts');
-    const dev = await startDev({ ...opts, log: (line) => console.log(`aula: ${line}`) });
+    const { defaultCacheDir } = await import('../pipeline/build-cache.ts');
+    const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();
+    const dev = await startDev({ ...opts, cache, log: (line) => console.log(`aula: ${line}`) });
     // With broken content at start, serving begins at the first good build.
     dev.serving.then(
       (url) => console.log(`aula dev serving on ${url}/v1/cms/event/ (watching ${printable(opts.content)}/)`),

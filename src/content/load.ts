@@ -14,7 +14,15 @@ import { parseFile, type Parsed, type Sourced } from './records.ts';
 import { DEFAULT_SITE, readSite } from './site.ts';
 import { locateIssues } from './source.ts';
 
-export async function loadContent(dir: string): Promise<{ model: Model | null; problems: Problem[] }> {
+/**
+ * Where parsed files may be kept between builds (src/build/build-cache.ts): `kind` and `file` with
+ * the text are everything a parse depends on, so a cached result stands for a parse.
+ */
+export interface ParseCache {
+  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>): Parsed<T>;
+}
+
+export async function loadContent(dir: string, options: { cache?: ParseCache } = {}): Promise<{ model: Model | null; problems: Problem[] }> {
   const folderProblem = (message: string) => ({ model: null, problems: [{ file: dir, line: 1, column: 1, key: '', message }] });
   const info = await stat(dir).catch(() => null);
   if (!info) return folderProblem('the content folder does not exist');
@@ -26,11 +34,16 @@ export async function loadContent(dir: string): Promise<{ model: Model | null; p
     return folderProblem(`cannot list the content folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   const problems: Problem[] = [...files.problems];
-  const parseAll = <T>(paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] => {
+  const { cache } = options;
+  const parseAll = <T>(kind: string, paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] => {
     const records: Sourced<T>[] = [];
     for (const file of paths) {
       const read = readContentFile(dir, file, files.raw.get(file));
-      const parsed = read.ok ? parse(file, read.text) : { records: [], problems: [read.problem] };
+      const parsed = !read.ok
+        ? { records: [], problems: [read.problem] }
+        : cache
+          ? cache.parse(kind, file, read.text, () => parse(file, read.text))
+          : parse(file, read.text);
       for (const record of parsed.records) records.push(record);
       for (const problem of parsed.problems) problems.push(problem);
     }
@@ -40,16 +53,17 @@ export async function loadContent(dir: string): Promise<{ model: Model | null; p
   for (const extra of files.site.slice(1)) {
     problems.push({ file: extra, line: 1, column: 1, key: '', message: `only one site file may exist; ${files.site[0]} is another` });
   }
-  const sites = parseAll(files.site, (file, text) => parseFile(file, text, readSite, 'one'));
+  const sites = parseAll('site', files.site, (file, text) => parseFile(file, text, readSite, 'one'));
   const site: Site = sites[0]?.value ?? { ...DEFAULT_SITE };
   // A bad zone is already reported; reading naive times as UTC then adds no follow-up errors.
   const zone = isValidZone(site.timezone) ? site.timezone : 'UTC';
 
-  const pages = parseAll(files.pages, (file, text) => parseFile(file, text, readPage));
-  const categories = parseAll(files.categories, (file, text) => parseFile(file, text, readCategory));
-  const media = parseAll(files.media, (file, text) => parseFile(file, text, readMedia));
-  const events = parseAll(files.events, (file, text) => parseEventFile(file, text, zone));
-  const directory = parseAll(files.directory, parseDirectoryFile);
+  const pages = parseAll('pages', files.pages, (file, text) => parseFile(file, text, readPage));
+  const categories = parseAll('categories', files.categories, (file, text) => parseFile(file, text, readCategory));
+  const media = parseAll('media', files.media, (file, text) => parseFile(file, text, readMedia));
+  // an event's times are read in the site's zone: the zone is part of what its parse depends on
+  const events = parseAll(`events in ${zone}`, files.events, (file, text) => parseEventFile(file, text, zone));
+  const directory = parseAll('directory', files.directory, parseDirectoryFile);
 
   const issues: FileIssue[] = [];
   const pagesByUid = checkPages(pages, issues);

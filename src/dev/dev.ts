@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { build } from '../pipeline/build.ts';
+import { keepPacksInMemory } from '../pipeline/build-cache.ts';
 import { describeFailure } from '../util/failure.ts';
 import { checkOutFolder } from '../pipeline/out-folder.ts';
 import { formatProblem } from '../content/index.ts';
@@ -21,6 +22,8 @@ export interface DevOptions {
   log: (line: string) => void;
   /** quiet time after the last change before rebuilding */
   debounceMs?: number;
+  /** build cache folder: a rebuild parses only the files that changed (none: every file) */
+  cache?: string;
 }
 
 export interface DevServer {
@@ -49,15 +52,18 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const content = resolve(options.content);
   const out = resolve(options.out);
   checkOutFolder(out, content);
+  // rebuilds reuse the cache pack they wrote last from memory instead of reading it back
+  if (options.cache !== undefined) keepPacksInMemory();
   // With port 0 the address is known only after listening, too late for the first build.
   const baseUrl = options.baseUrl ?? (options.port !== 0 ? localUrl(options.host, options.port) : undefined);
 
   /** One build; true when a new dist/ is in place. Never throws: dev keeps serving whatever happens. */
   async function buildOnce(): Promise<boolean> {
     try {
-      const result = await build({ content, out, baseUrl });
+      const result = await build({ content, out, baseUrl, cache: options.cache });
       if (result.ok) {
-        log(`built in ${(result.ms / 1000).toFixed(2)} s: ${plural(result.manifest.counts.events, 'event')}, base URL ${printable(result.manifest.base_url)}`);
+        const parsed = result.cache ? ` (${plural(result.cache.misses, 'file')} parsed, ${result.cache.hits} from the cache)` : '';
+        log(`built in ${(result.ms / 1000).toFixed(2)} s${parsed}: ${plural(result.manifest.counts.events, 'event')}, base URL ${printable(result.manifest.base_url)}`);
         return true;
       }
       for (const problem of result.problems) log(formatProblem(problem));

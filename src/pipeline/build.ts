@@ -1,6 +1,6 @@
 // `aula build`: content/ → validated model → data files → static pages, written to a staging
 // folder and swapped in only when complete.
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createApi } from '../api/core.ts';
 import { EVENT_LIST_PATH } from '../api/events/list.ts';
@@ -22,6 +22,12 @@ import { DEFAULT_UPSTREAM } from '../defaults.ts';
 import { lockOut } from './lock.ts';
 import { checkOutFolder } from './out-folder.ts';
 import { createStaging, recoverDist, removeStaging, removeStaleStaging, swapIn } from './swap.ts';
+import { carryOver } from './carry-over.ts';
+import { BuildCache, packPath, type CacheStats } from './build-cache.ts';
+import { directoryFiles, outputsPath } from './directory-outputs.ts';
+import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';
+import { changesBetween, CHANGES_FILE, previousManifest, previousPublicFiles, sha256, sortedRecord } from './changes.ts';
+import { COMPRESSOR, compressedReuse } from './compressed-reuse.ts';
 
 export interface BuildOptions {
   content: string;
@@ -42,13 +48,15 @@ export interface BuildOptions {
   lockWaitMs?: number;
   /** also write dist/edge/: the API bundled as a Workers/workerd module, with example configs */
   edge?: boolean;
+  /** build cache folder (the CLI's default is node_modules/.cache/aula); none when absent */
+  cache?: string;
 }
 
 export { DEFAULT_UPSTREAM };
 
 export type BuildResult =
-  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number> }
-  | { ok: false; problems: Problem[] };
+  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cache?: CacheStats }
+  | { ok: false; problems: Problem[]; cache?: CacheStats };
 
 export const FIRST_PAGE = 'v1/cms/event/index.json';
 export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
@@ -124,14 +132,30 @@ async function buildLocked(
   phases: Record<string, number>,
   phase: (name: string, next?: string) => void,
 ): Promise<BuildResult> {
-  const { model, problems } = await loadContent(resolve(options.content));
+  const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content));
+  let loaded: Awaited<ReturnType<typeof loadContent>>;
+  try {
+    loaded = await loadContent(resolve(options.content), { cache });
+  } catch (e) {
+    cache?.release(); // removes its spill file
+    throw e;
+  }
+  const { model, problems } = loaded;
+  cache?.save();
+  // the directory indexes are kept under the directory files' key (directory-outputs.ts)
+  const directoryKeyed = model && cache ? cache.inputsKey('directory') : null;
+  cache?.release();
   phase('load content', 'render data');
-  if (!model) return { ok: false, problems };
+  if (!model) return { ok: false, problems, cache: cache?.stats };
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
 
+  const previous = previousManifest(out);
   const staging = createStaging(out);
   try {
-    const files = await renderDataFiles(model, baseUrl);
+    const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
+    const files = await renderDataFiles(model, baseUrl, (directory) =>
+      directoryFiles(kept('autocomplete'), directoryKeyed, () => buildAutocompleteFiles(directory)),
+    );
     // content-hashed twins of the browser module and its index, cacheable as immutable
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
@@ -139,9 +163,12 @@ async function buildLocked(
     const minisearch = options.minisearch !== false;
     phase('render data', minisearch ? 'minisearch' : 'write data');
     if (minisearch) {
-      // imported only here: neither the server nor a build without it loads minisearch
-      const { buildMiniSearchFiles } = await import('../store/write/minisearch/build.ts');
-      for (const [rel, text] of Object.entries(await buildMiniSearchFiles(model.directory))) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+      const made = await directoryFiles(kept('minisearch'), directoryKeyed, async () => {
+        // imported only here: neither the server nor a build without it loads minisearch
+        const { buildMiniSearchFiles } = await import('../store/write/minisearch/build.ts');
+        return buildMiniSearchFiles(model.directory);
+      });
+      for (const [rel, text] of Object.entries(made)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
       phase('minisearch', 'write data');
     }
     const limit = model.site.page_size;
@@ -183,10 +210,12 @@ async function buildLocked(
     // volume before they exist; workers compress each page while the next ones are answered.
     const volume = (files.get(DATA_FILES.events) as string).length + sizeOf(files, AUTOCOMPLETE_DIR);
     const pool = options.precompress !== false ? compressionPool(volume) : null;
+    if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
+    const reuse = pool ? compressedReuse(out, previous, staging, volume) : null;
     const pages = new Map<string, string | Uint8Array>();
     const emit = (rel: string, content: string | Uint8Array) => {
       pages.set(rel, content);
-      pool?.add(rel, content);
+      if (!reuse?.(rel, content)) pool?.add(rel, content);
     };
     for (let offset = 0; offset === 0 || offset < model.events.length; offset += limit) {
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
@@ -216,13 +245,25 @@ async function buildLocked(
       mkdirSync(dirname(join(staging, m.file)), { recursive: true });
       copyFileSync(model.media.get(m.id)!.source!, join(staging, m.file));
     }
-    phase('copy media', 'swap');
+    phase('copy media', 'manifest');
     const publicFiles = [...pages.keys()].filter(isPublicFile).sort();
     writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
     if (options.edge) writeAll(staging, await (await import('./edge-bundle.ts')).edgeFiles());
+    const served = new Map<string, string>();
+    for (const [rel, content] of pages) served.set(rel, sha256(content));
+    for (const m of mediaFiles) served.set(m.file, sha256(readFileSync(join(staging, m.file))));
+    manifest.public_files = sortedRecord(served);
+    const changes = changesBetween(previousPublicFiles(previous), manifest.public_files);
+    writeAll(staging, new Map([
+      ['manifest.json', `${JSON.stringify(manifest, null, 2)}\n`],
+      [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
+    ]));
+    phase('manifest', 'carry over');
+    carryOver(out, staging);
+    phase('carry over', 'swap');
     swapIn(staging, out);
     phase('swap');
-    return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases };
+    return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases, cache: cache?.stats };
   } catch (e) {
     removeStaging(staging);
     throw e;

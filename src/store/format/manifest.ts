@@ -24,6 +24,13 @@ export interface Manifest {
    * Absent in dists built before it existed.
    */
   build_id?: string;
+  /**
+   * Every served file (event pages, documents, schemas, autocomplete files, media copies),
+   * relative to dist/, with its SHA-256: what dist/changes.json is computed from.
+   */
+  public_files?: Record<string, string>;
+  /** How the .gz/.br files were made, so a rebuild may reuse the unchanged ones (absent without them). */
+  precompressed?: { compressor: string; volume: number };
 }
 
 /** build_id: 16 hex digits of the SHA-256 of the manifest without it. */

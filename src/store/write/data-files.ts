@@ -9,8 +9,15 @@ import { EventRows, serializeEvent } from '../format/event-rows.ts';
 
 export type DistFiles = Map<string, string | Uint8Array>;
 
-/** Renders the model into the server's data files, keyed by path relative to dist/. */
-export async function renderDataFiles(model: Model, baseUrl: string): Promise<DistFiles> {
+/**
+ * Renders the model into the server's data files, keyed by path relative to dist/.
+ * `autocomplete`: how to make the autocomplete files (the build may take them from its cache).
+ */
+export async function renderDataFiles(
+  model: Model,
+  baseUrl: string,
+  autocomplete: (directory: Model['directory']) => Promise<Record<string, string>> = buildAutocompleteFiles,
+): Promise<DistFiles> {
   const events = [...model.events].sort(compareListOrder);
   const ctx = { site: model.site, baseUrl, pages: model.pages, media: model.media };
   const rows = EventRows.from(events.map((e) => serializeEvent(renderEvent(e, ctx))));
@@ -20,7 +27,7 @@ export async function renderDataFiles(model: Model, baseUrl: string): Promise<Di
   files.set(DATA_FILES.columns, JSON.stringify(columnsOf(events)));
   files.set(DATA_FILES.text, JSON.stringify(textColumnsOf(events, model.site.timezone)));
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));
-  for (const [rel, text] of Object.entries(await buildAutocompleteFiles(model.directory))) {
+  for (const [rel, text] of Object.entries(await autocomplete(model.directory))) {
     files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
   }
   return files;

@@ -1,0 +1,326 @@
+// The build cache: each content file's parsed and validated records (and its own problems), kept
+// under a key made of the file's kind, path, the context its parse depends on (the site's zone
+// for events) and its exact text, so an unchanged file is neither parsed nor validated again.
+// Checks across files are not cached: they always run over the whole model.
+//
+// One pack file per content folder holds the entries:
+//   AULACACHE\n {"cache":…,"aula":…,"format":…,"v8":…}\n   then per entry:
+//   "AUe1" | key (32 bytes) | payload length (u32 LE) | SHA-256 of the payload (32) | payload (v8.serialize)
+// A pack written by another aula, dist format or V8 is foreign and ignored whole. An entry is
+// trusted only when its checksum matches when it is used; a corrupt one is a miss (parsed anew),
+// and a truncated or garbled pack is read up to the damage. Nothing in the cache is ever needed:
+// reading or writing it may fail, and the build then just parses.
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writevSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { cachedDataVersionTag, deserialize, serialize } from 'node:v8';
+import type { Parsed } from '../content/records.ts';
+import { DIST_FORMAT } from '../store/format/manifest.ts';
+import { AULA_VERSION } from '../version.ts';
+
+/** Bump when what a parse returns changes shape or meaning without a new aula version. */
+export const CACHE_FORMAT = 1;
+
+const MAGIC = Buffer.from('AULACACHE\n');
+const ENTRY = Buffer.from('AUe1');
+const KEY_BYTES = 32;
+const SUM_BYTES = 32;
+const ENTRY_HEAD = ENTRY.length + KEY_BYTES + 4 + SUM_BYTES;
+
+/** What a pack must declare to be read: anything else was written by another build of aula. */
+export function cacheIdentity(): string {
+  return IDENTITY;
+}
+const IDENTITY = JSON.stringify({ cache: CACHE_FORMAT, aula: AULA_VERSION, format: DIST_FORMAT, v8: cachedDataVersionTag() });
+
+/** The cache folder by default: node_modules/.cache/aula of the project the command runs in. */
+export function defaultCacheDir(cwd = process.cwd()): string {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'node_modules', '.cache', 'aula');
+    if (dirname(dir) === dir) return join(resolve(cwd), 'node_modules', '.cache', 'aula');
+  }
+}
+
+/** The pack of one content folder (two sites sharing a cache folder must not evict each other). */
+export function packPath(cacheDir: string, content: string): string {
+  const id = createHash('sha256').update(resolve(content)).digest('hex').slice(0, 16);
+  return join(resolve(cacheDir), `parsed-${id}.bin`);
+}
+
+interface Slot {
+  /** the payload, a view into the pack or a fresh serialization */
+  payload: Buffer;
+  /** the payload's SHA-256 as stored; checked before the payload is trusted */
+  sum: Buffer;
+  verified: boolean;
+  /** written to the spill file already (the payload is not held) */
+  spilled?: boolean;
+}
+
+/**
+ * Entries parsed anew in a one-off build go to a file next to the pack as they are made, so the
+ * serialized records (hundreds of MB at 100k events) are not held beside the model.
+ */
+interface Spill {
+  path: string;
+  fd: number;
+  parts: Buffer[];
+  bytes: number;
+}
+
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  /** entries whose bytes did not match their checksum, or did not deserialize */
+  corrupt: number;
+  /** the pack was present but written by another aula/format/V8, or its header was damaged */
+  foreign: boolean;
+}
+
+/** Reads a pack into its entries by hex key; foreign or unreadable packs give none. */
+export function readPack(path: string): { slots: Map<string, Slot>; foreign: boolean } {
+  const slots = new Map<string, Slot>();
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return { slots, foreign: false };
+  }
+  const identity = Buffer.from(`${cacheIdentity()}\n`);
+  const head = MAGIC.length + identity.length;
+  if (bytes.length < head || !bytes.subarray(0, MAGIC.length).equals(MAGIC) || !bytes.subarray(MAGIC.length, head).equals(identity)) {
+    return { slots, foreign: true };
+  }
+  for (let at = head; at + ENTRY_HEAD <= bytes.length; ) {
+    if (!bytes.subarray(at, at + ENTRY.length).equals(ENTRY)) break; // garbled from here on
+    const key = bytes.toString('hex', at + ENTRY.length, at + ENTRY.length + KEY_BYTES);
+    const length = bytes.readUInt32LE(at + ENTRY.length + KEY_BYTES);
+    const sumAt = at + ENTRY.length + KEY_BYTES + 4;
+    const start = sumAt + SUM_BYTES;
+    if (start + length > bytes.length) break; // truncated
+    slots.set(key, { payload: bytes.subarray(start, start + length), sum: bytes.subarray(sumAt, start), verified: false });
+    at = start + length;
+  }
+  return { slots, foreign: false };
+}
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
+
+/** The key of one file's parse: everything its result depends on. */
+export function parseKey(kind: string, file: string, text: string): Buffer {
+  return createHash('sha256').update(`${cacheIdentity()}\0${kind}\0${file}\0`).update(text).digest();
+}
+
+const isParsed = (v: unknown): v is Parsed<unknown> =>
+  typeof v === 'object' && v !== null && Array.isArray((v as Parsed<unknown>).records) && Array.isArray((v as Parsed<unknown>).problems);
+
+// A dev session rebuilds many times: the pack it wrote last is kept in memory rather than read
+// back. Only there: a one-off build must not hold the whole pack through its render phases.
+let lastWritten: { path: string; stamp: string; slots: Map<string, Slot> } | null = null;
+let keepWritten = false;
+
+/** Keeps the last pack written in memory for the next build of this process (`aula dev`). */
+export function keepPacksInMemory(on = true): void {
+  keepWritten = on;
+  if (!on) lastWritten = null;
+}
+const stampOf = (path: string) => {
+  try {
+    const s = statSync(path);
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return '';
+  }
+};
+
+export class BuildCache {
+  readonly stats: CacheStats = { hits: 0, misses: 0, corrupt: 0, foreign: false };
+  private previous: Map<string, Slot>;
+  private next = new Map<string, Slot>();
+  private added = 0;
+  /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
+  private readonly inputs = new Map<string, string[]>();
+  private spill: Spill | null | 'failed' = null;
+
+  constructor(private readonly path: string) {
+    if (lastWritten?.path === path && lastWritten.stamp === stampOf(path)) {
+      this.previous = lastWritten.slots;
+    } else {
+      const read = readPack(path);
+      this.previous = read.slots;
+      this.stats.foreign = read.foreign;
+    }
+  }
+
+  /** The cached parse of `text`, or `parse()`'s result, which is then kept for the next build. */
+  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>): Parsed<T> {
+    const key = parseKey(kind, file, text).toString('hex');
+    const inputs = this.inputs.get(kind);
+    if (inputs) inputs.push(`${file}\0${key}`);
+    else this.inputs.set(kind, [`${file}\0${key}`]);
+    const again = this.next.get(key);
+    const slot = again ?? this.previous.get(key);
+    if (slot) {
+      let value: unknown;
+      try {
+        if (!slot.verified && !sha256(slot.payload).equals(slot.sum)) throw new Error('checksum');
+        slot.verified = true;
+        value = deserialize(slot.payload);
+      } catch {
+        value = undefined;
+      }
+      if (isParsed(value)) {
+        this.stats.hits++;
+        this.next.set(key, slot);
+        return value as Parsed<T>;
+      }
+      this.stats.corrupt++;
+    }
+    this.stats.misses++;
+    const parsed = parse();
+    // serialized now: later checks may add to the records (resolved media paths, expansions)
+    const payload = serialize(parsed);
+    const sum = sha256(payload);
+    this.added++;
+    if (keepWritten || !this.spillEntry(key, sum, payload)) this.next.set(key, { payload, sum, verified: true });
+    else this.next.set(key, { payload: EMPTY, sum, verified: true, spilled: true });
+    return parsed;
+  }
+
+  /** Appends an entry to the spill file; false when there is none (the entry is then held). */
+  private spillEntry(key: string, sum: Buffer, payload: Buffer): boolean {
+    if (this.spill === 'failed') return false;
+    try {
+      if (this.spill === null) {
+        mkdirSync(dirname(this.path), { recursive: true });
+        const path = `${this.path}.${process.pid}.spill`;
+        this.spill = { path, fd: openSync(path, 'w+'), parts: [], bytes: 0 };
+      }
+      const spill = this.spill;
+      spill.parts.push(...entryParts(key, sum, payload));
+      spill.bytes += ENTRY_HEAD + payload.length;
+      if (spill.bytes >= SPILL_CHUNK) flushSpill(spill);
+      return true;
+    } catch {
+      this.dropSpill();
+      this.spill = 'failed';
+      return false;
+    }
+  }
+
+  private dropSpill(): void {
+    if (this.spill === null || this.spill === 'failed') return;
+    try {
+      closeSync(this.spill.fd);
+    } catch {
+      // closed already
+    }
+    try {
+      unlinkSync(this.spill.path);
+    } catch {
+      // gone already
+    }
+    this.spill = null;
+  }
+
+  /**
+   * One key for every file of `kind` this build read, with its content: what everything made from
+   * those files alone (the directory indexes) depends on.
+   */
+  inputsKey(kind: string): Buffer {
+    const hash = createHash('sha256').update(`${cacheIdentity()}\0${kind}\0`);
+    for (const input of [...(this.inputs.get(kind) ?? [])].sort()) hash.update(`${input}\n`);
+    return hash.digest();
+  }
+
+  /** Lets go of every entry (after save): the model is built, the bytes are not needed any more. */
+  release(): void {
+    this.previous = new Map();
+    this.next = new Map();
+    this.dropSpill();
+  }
+
+  /**
+   * Writes the entries this build used (so the pack does not grow with every edit) beside the
+   * old pack, then renames it over: a crash leaves the old pack or the new one, never half.
+   */
+  save(): void {
+    if (this.added === 0 && this.next.size === this.previous.size && !this.stats.foreign) return;
+    // a spill that failed lost entries: better no new pack than one missing them (the old stays)
+    if (this.spill === 'failed') return;
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(this.path), { recursive: true });
+      const fd = openSync(temporary, 'w');
+      try {
+        let parts: Buffer[] = [MAGIC, Buffer.from(`${cacheIdentity()}\n`)];
+        for (const [key, slot] of this.next) {
+          if (slot.spilled) continue;
+          parts.push(...entryParts(key, slot.sum, slot.payload));
+          if (parts.length >= 1000) {
+            writeAllv(fd, parts);
+            parts = [];
+          }
+        }
+        writeAllv(fd, parts);
+        if (this.spill !== null) copySpill(this.spill, fd);
+      } finally {
+        closeSync(fd);
+        this.dropSpill();
+      }
+      renameSync(temporary, this.path);
+      if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next };
+    } catch {
+      // a read-only or full disk costs the next build its speed, never its result
+      try {
+        unlinkSync(temporary);
+      } catch {
+        // not created
+      }
+    }
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+const SPILL_CHUNK = 8 << 20;
+
+function entryParts(key: string, sum: Buffer, payload: Buffer): Buffer[] {
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(payload.length);
+  return [ENTRY, Buffer.from(key, 'hex'), length, sum, payload];
+}
+
+function flushSpill(spill: Spill): void {
+  writeAllv(spill.fd, spill.parts);
+  spill.parts = [];
+  spill.bytes = 0;
+}
+
+/** Appends the whole spill file to `fd`. */
+function copySpill(spill: Spill, fd: number): void {
+  flushSpill(spill);
+  const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
+  for (let at = 0; ; ) {
+    const n = readSync(spill.fd, chunk, 0, chunk.length, at);
+    if (n === 0) break;
+    writeAllv(fd, [chunk.subarray(0, n)]);
+    at += n;
+  }
+}
+
+function writeAllv(fd: number, parts: Buffer[]): void {
+  let first = 0;
+  while (first < parts.length) {
+    let written = writevSync(fd, first === 0 ? parts : parts.slice(first));
+    // a short write: skip what went out and continue with the rest
+    while (written > 0 && first < parts.length) {
+      if (written >= parts[first].length) {
+        written -= parts[first].length;
+        first++;
+      } else {
+        parts[first] = parts[first].subarray(written);
+        written = 0;
+      }
+    }
+  }
+}

@@ -1,0 +1,91 @@
+// Unchanged output keeps its file: after the new tree is staged, every staged file whose bytes
+// equal the previous dist's file at the same path is replaced by a hard link to that file, so
+// it keeps its inode and mtime and rsync or a CDN uploader skips it. The swap stays atomic: the
+// links are made inside the staging folder, before it is renamed into place.
+//
+// The bytes are compared, never assumed from a manifest: a hand-edited dist file is not carried.
+import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, utimesSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+
+/** Every regular file under `dir`, relative to it with forward slashes. */
+export function listFiles(dir: string, prefix = ''): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) found.push(...listFiles(join(dir, entry.name), rel));
+    else if (entry.isFile()) found.push(rel);
+  }
+  return found;
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+const CHUNK = 1 << 20;
+
+/** Byte equality of two files of the same size, read in chunks (a page file can be large). */
+function sameBytes(a: string, b: string, size: number): boolean {
+  if (size <= CHUNK) return readFileSync(a).equals(readFileSync(b));
+  const fa = openSync(a, 'r');
+  const fb = openSync(b, 'r');
+  try {
+    const ba = Buffer.allocUnsafe(CHUNK);
+    const bb = Buffer.allocUnsafe(CHUNK);
+    for (let at = 0; at < size; at += CHUNK) {
+      const n = Math.min(CHUNK, size - at);
+      if (readSync(fa, ba, 0, n, at) !== n || readSync(fb, bb, 0, n, at) !== n) return false;
+      if (!ba.subarray(0, n).equals(bb.subarray(0, n))) return false;
+    }
+    return true;
+  } finally {
+    closeSync(fa);
+    closeSync(fb);
+  }
+}
+
+/** True when `staged` already is, or now links to, the unchanged `previous` file. */
+export function carryFile(previous: string, staged: string): boolean {
+  const old = statOrNull(previous);
+  const now = statOrNull(staged);
+  if (!old?.isFile() || !now?.isFile()) return false;
+  if (old.dev === now.dev && old.ino === now.ino) return true;
+  if (old.size !== now.size || !sameBytes(previous, staged, old.size)) return false;
+  const temporary = `${staged}.aula-link`;
+  try {
+    linkSync(previous, temporary);
+    renameSync(temporary, staged);
+  } catch {
+    // No hard links here (another file system, FAT, a permission): same bytes, old mtime.
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // not created
+    }
+    utimesSync(staged, old.atime, old.mtime);
+  }
+  return true;
+}
+
+/** Links every unchanged staged file to its previous copy; returns how many were carried. */
+export function carryOver(previousDist: string, staging: string): number {
+  if (!statOrNull(previousDist)?.isDirectory()) return 0;
+  let carried = 0;
+  for (const rel of listFiles(staging)) if (carryFile(join(previousDist, rel), join(staging, rel))) carried++;
+  return carried;
+}
+
+/** Links `previous` into the staging tree at `staged` (a file no later step writes); false if it cannot. */
+export function linkInto(previous: string, staged: string): boolean {
+  try {
+    if (!statSync(previous).isFile()) return false;
+    linkSync(previous, staged);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,243 @@
+// Issue 16, "correctness above all": after every step of a seeded random sequence of edits, the
+// incremental build (build cache, previous dist carried over) writes a dist/ byte-identical to a
+// clean build of the same content without cache into another folder — every file but
+// changes.json, which is checked against the public files that really changed. A corrupt and a
+// foreign cache are among the steps, and must change nothing but speed.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { build, type BuildResult } from '../src/pipeline/build.ts';
+import { cacheIdentity, packPath } from '../src/pipeline/build-cache.ts';
+import { listFiles } from '../src/pipeline/carry-over.ts';
+import { generateContent } from '../src/gen/content-generator.ts';
+import { removeDir, tempDir } from './helpers.ts';
+
+/** mulberry32: small, seeded, the same sequence everywhere */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const root = tempDir('aula-incremental-');
+afterAll(() => removeDir(root));
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** rel → sha256 of every file of a dist */
+function digests(dist: string): Map<string, string> {
+  return new Map(listFiles(dist).map((rel) => [rel, sha(readFileSync(join(dist, rel)))]));
+}
+
+function problemsOf(result: BuildResult): string[] {
+  return result.ok ? [] : result.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.key}: ${p.message}`);
+}
+
+interface Site {
+  content: string;
+  pick: <T>(list: readonly T[]) => T;
+  rnd: () => number;
+  /** the next step's edit, when an edit calls for its fix (a broken file, another zone) */
+  undo: { what: string; file: string; text: string } | null;
+  serial: number;
+}
+
+const filesUnder = (site: Site, folder: string) => listFiles(join(site.content, folder)).map((f) => `${folder}/${f}`);
+const read = (site: Site, rel: string) => readFileSync(join(site.content, rel), 'utf8');
+const write = (site: Site, rel: string, text: string) => {
+  mkdirSync(dirname(join(site.content, rel)), { recursive: true });
+  writeFileSync(join(site.content, rel), text);
+};
+
+/** Replaces one randomly chosen line matching `pattern` (multiline) with `replace(line)`. */
+function editLine(site: Site, rel: string, pattern: RegExp, replace: (line: string) => string): boolean {
+  const text = read(site, rel);
+  const matches = [...text.matchAll(pattern)];
+  if (matches.length === 0) return false;
+  const m = site.pick(matches);
+  write(site, rel, text.slice(0, m.index) + replace(m[0]) + text.slice(m.index! + m[0].length));
+  return true;
+}
+
+type Edit = (site: Site) => string;
+
+const EDITS: Record<string, Edit> = {
+  'add an event': (site) => {
+    const n = site.serial++;
+    const day = String(1 + (n % 28)).padStart(2, '0');
+    const rel = site.pick(['events/2025/06', 'events/2026/01', 'events/neu']) + `/added-${n}.md`;
+    write(site, rel, `---\nid: ${900_000 + n}\ntitle: Neue Veranstaltung ${n}\nstart: 2025-06-${day}T10:00:00\nend: 2025-06-${day} 12:00:00\nlast_modified: 2025-05-${day}T08:00:00\ncategories:\n  - 1\n---\nText ${n}.\n`);
+    return rel;
+  },
+  'change an event': (site) => {
+    const rel = site.pick(filesUnder(site, 'events'));
+    const n = site.serial++;
+    editLine(site, rel, /^(?: {2})?title: .*$/gm, (line) => `${line.startsWith(' ') ? '  ' : ''}title: Geändert ${n}`);
+    return rel;
+  },
+  'delete an event file': (site) => {
+    const rel = site.pick(filesUnder(site, 'events'));
+    unlinkSync(join(site.content, rel));
+    return rel;
+  },
+  'rename an event file': (site) => {
+    const rel = site.pick(filesUnder(site, 'events'));
+    const to = rel.replace(/([^/]+)$/, `renamed-${site.serial++}-$1`);
+    renameSync(join(site.content, rel), join(site.content, to));
+    return `${rel} → ${to}`;
+  },
+  'move an event file to another folder': (site) => {
+    const rel = site.pick(filesUnder(site, 'events'));
+    const to = `${site.pick(['events/2024/12', 'events/2026/05', 'events/import'])}/moved-${site.serial++}-${rel.split('/').pop()}`;
+    mkdirSync(dirname(join(site.content, to)), { recursive: true });
+    renameSync(join(site.content, rel), join(site.content, to));
+    return `${rel} → ${to}`;
+  },
+  'change a directory object': (site) => {
+    const rel = site.pick(filesUnder(site, 'directory'));
+    const n = site.serial++;
+    editLine(site, rel, /^ {2}(?:last_name|title|name): .*$/gm, (line) => `${line.slice(0, line.indexOf(':'))}: Neu${n}`);
+    return rel;
+  },
+  'move a directory file': (site) => {
+    const rel = site.pick(filesUnder(site, 'directory'));
+    const to = `directory/moved/${site.serial++}-${rel.split('/').pop()}`;
+    mkdirSync(dirname(join(site.content, to)), { recursive: true });
+    renameSync(join(site.content, rel), join(site.content, to));
+    return `${rel} → ${to}`;
+  },
+  'change a category events expand': (site) => {
+    const n = site.serial++;
+    editLine(site, 'categories.yaml', /^ {2}title: .*$/gm, () => `  title: Kategorie ${n}`);
+    return 'categories.yaml';
+  },
+  'change site.yaml': (site) => {
+    const text = read(site, 'site.yaml');
+    const size = site.pick([7, 33].filter((n) => !text.includes(`page_size: ${n}\n`)));
+    const resized = text.replace(/^page_size: .*$/m, `page_size: ${size}`);
+    // another zone: naive times then mean other instants (and some ends come before their
+    // starts: both builds must report the same problems); the next step puts the zone back
+    const zone = site.pick(['UTC', 'America/New_York']);
+    site.undo = { what: 'zone back in site.yaml', file: 'site.yaml', text: resized };
+    write(site, 'site.yaml', resized.replace(/^timezone: .*$/m, `timezone: ${zone}`));
+    return `site.yaml (${zone}, page size ${size})`;
+  },
+  'break a file': (site) => {
+    const rel = site.pick([...filesUnder(site, 'events'), ...filesUnder(site, 'directory')]);
+    site.undo = { what: `fix ${rel}`, file: rel, text: read(site, rel) };
+    write(site, rel, `${read(site, rel).replace(/^(?: {2})?id: .*$/m, (l) => `${l.slice(0, l.indexOf(':'))}: [unclosed`)}`);
+    return rel;
+  },
+};
+
+/** Damages every file of the cache: flips bytes inside, cuts it short, or makes it another aula's. */
+function damageCache(cache: string, how: 'flip' | 'truncate' | 'foreign'): void {
+  for (const name of readdirSync(cache)) damageFile(join(cache, name), how);
+}
+
+function damageFile(pack: string, how: 'flip' | 'truncate' | 'foreign'): void {
+  const bytes = readFileSync(pack);
+  if (how === 'flip') {
+    for (let i = 0; i < 20; i++) bytes[Math.floor(bytes.length * (0.2 + i * 0.04))] ^= 0x5a;
+    writeFileSync(pack, bytes);
+  } else if (how === 'truncate') {
+    writeFileSync(pack, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+  } else {
+    const identity = cacheIdentity();
+    writeFileSync(pack, Buffer.from(bytes.toString('latin1').replace(identity, identity.replace(/"aula":"[^"]*"/, '"aula":"9.9.9"')), 'latin1'));
+  }
+}
+
+describe('incremental builds', () => {
+  it('after every random edit, the incremental dist is byte-identical to a clean build', { timeout: 180_000 }, async () => {
+    const content = join(root, 'content');
+    await generateContent({ events: 300, directory: 500, seed: 5, outDir: content });
+    const rnd = random(16);
+    const site: Site = { content, rnd, pick: (list) => list[Math.floor(rnd() * list.length)], undo: null, serial: 1 };
+    const out = join(root, 'dist');
+    const cache = join(root, 'cache');
+    const pack = packPath(cache, content);
+    const names = Object.keys(EDITS);
+    const damages = new Map<number, 'flip' | 'truncate' | 'foreign'>([[4, 'flip'], [8, 'truncate'], [12, 'foreign']]);
+    let previous: Map<string, string> | null = null;
+    let previousPublic: Record<string, string> = {};
+    let incrementalBuilds = 0;
+    let edits = 0;
+    const failed: string[] = [];
+
+    for (let step = 0; step < 15; step++) {
+      let did = 'no edit (first build)';
+      if (step > 0) {
+        if (site.undo) {
+          write(site, site.undo.file, site.undo.text);
+          did = site.undo.what;
+          site.undo = null;
+        } else {
+          // every kind of edit at least once, the rest at random
+          const name = edits < names.length ? names[edits] : site.pick(names);
+          edits++;
+          did = `${name}: ${EDITS[name](site)}`;
+        }
+      }
+      const damage = damages.get(step);
+      if (damage && existsSync(pack)) damageCache(cache, damage);
+
+      const before = existsSync(out) ? new Map(listFiles(out).map((rel) => [rel, statSync(join(out, rel)).ino])) : new Map<string, number>();
+      const incremental = await build({ content, out, cache });
+      const cleanOut = join(root, `clean-${step}`);
+      const clean = await build({ content, out: cleanOut });
+      expect(problemsOf(incremental), `step ${step}, ${did}`).toEqual(problemsOf(clean));
+      expect(incremental.ok, `step ${step}, ${did}`).toBe(clean.ok);
+      if (damage === 'foreign') expect(incremental.cache?.foreign, `step ${step}`).toBe(true);
+      if (damage === 'flip') expect(incremental.cache!.corrupt + incremental.cache!.misses, `step ${step}`).toBeGreaterThan(0);
+      if (!incremental.ok) {
+        failed.push(did);
+        // a failed build leaves the last good dist exactly as it was
+        if (previous) expect(digests(out), `step ${step}, ${did}`).toEqual(previous);
+        continue;
+      }
+      incrementalBuilds++;
+      if (step > 0 && !damage) expect(incremental.cache!.hits, `step ${step}: the cache was used`).toBeGreaterThan(0);
+
+      const got = digests(out);
+      const want = digests(cleanOut);
+      removeDir(cleanOut);
+      got.delete('changes.json');
+      want.delete('changes.json');
+      expect([...got.keys()].sort(), `step ${step}, ${did}`).toEqual([...want.keys()].sort());
+      const differing = [...got].filter(([rel, hash]) => want.get(rel) !== hash).map(([rel]) => rel);
+      expect(differing, `step ${step}, ${did}: files that differ from a clean build`).toEqual([]);
+
+      // changes.json: exactly the served files whose bytes changed since the last good build
+      const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+      const changes = JSON.parse(readFileSync(join(out, 'changes.json'), 'utf8'));
+      const served = Object.keys(manifest.public_files);
+      for (const rel of served) expect(manifest.public_files[rel], rel).toBe(got.get(rel));
+      if (previous) {
+        expect(changes.changed, `step ${step}, ${did}`).toEqual(served.filter((rel) => previous!.has(rel) && previous!.get(rel) !== got.get(rel) && rel in previousPublic).sort());
+        expect(changes.added, `step ${step}, ${did}`).toEqual(served.filter((rel) => !(rel in previousPublic)).sort());
+        expect(changes.removed, `step ${step}, ${did}`).toEqual(Object.keys(previousPublic).filter((rel) => !(rel in manifest.public_files)).sort());
+        // and every file whose bytes did not change is the very same file (same inode, same mtime)
+        for (const [rel, hash] of got) {
+          if (previous.get(rel) === hash) expect(statSync(join(out, rel)).ino, `step ${step}: ${rel} was rewritten`).toBe(before.get(rel));
+        }
+      } else {
+        expect(changes.added).toEqual(served);
+      }
+      previous = digests(out);
+      previousPublic = manifest.public_files;
+    }
+    expect(incrementalBuilds).toBeGreaterThan(8);
+    // the failing steps are the ones meant to fail, and each kind of edit was made
+    expect(failed.map((d) => d.split(':')[0])).toEqual(expect.arrayContaining(['break a file', 'change site.yaml']));
+    expect(edits).toBeGreaterThanOrEqual(names.length);
+    // the walk did leave the folders it claims to have touched
+    expect(readdirSync(join(content, 'events')).length).toBeGreaterThan(0);
+  });
+});

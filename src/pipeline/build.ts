@@ -17,7 +17,7 @@ import { memorySource } from '../store/read/dist-source.ts';
 import { buildIdOf, DIST_FORMAT, digestsOf, type Manifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../store/format/dist-paths.ts';
-import { hashedAutocompleteFiles, withCopiedTwins } from '../store/write/hashed-files.ts';
+import { copyTwins, hashedAutocompleteFiles } from '../store/write/hashed-files.ts';
 import { DEFAULT_UPSTREAM } from '../defaults.ts';
 import { lockOut } from './lock.ts';
 import { checkOutFolder } from './out-folder.ts';
@@ -239,7 +239,10 @@ async function buildLocked(
     phase('answer pages', 'write pages');
     writeAll(staging, pages);
     phase('write pages', 'compress');
-    if (pool) writeAll(staging, withCopiedTwins(await pool.finish(), hashed.copies, AUTOCOMPLETE_DIR));
+    if (pool) {
+      writeAll(staging, await pool.finish());
+      copyTwins(staging, hashed.copies, AUTOCOMPLETE_DIR);
+    }
     phase('compress', 'copy media');
     for (const m of mediaFiles) {
       mkdirSync(dirname(join(staging, m.file)), { recursive: true });

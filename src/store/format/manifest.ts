@@ -33,9 +33,13 @@ export interface Manifest {
   precompressed?: { compressor: string; volume: number };
 }
 
-/** build_id: 16 hex digits of the SHA-256 of the manifest without it. */
+/**
+ * build_id: 16 hex digits of the SHA-256 of the manifest without it and without what the build
+ * adds after it is known (the public files' hashes and how they were compressed, which follow
+ * from the data the id already covers).
+ */
 export function buildIdOf(manifest: Manifest): string {
-  const { build_id: _, ...rest } = manifest;
+  const { build_id: _, public_files: __, precompressed: ___, ...rest } = manifest;
   return createHash('sha256').update(JSON.stringify(rest)).digest('hex').slice(0, 16);
 }
 

@@ -3,6 +3,8 @@
 // year (`immutable`) by browsers and CDNs; the plain names stay for pages that import them as
 // before, under the short policy of every other answer.
 import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../format/dist-paths.ts';
 
 /** 12 hex digits of the SHA-256: 48 bits, no collision between the few builds a site keeps. */
@@ -37,12 +39,15 @@ export function hashedAutocompleteFiles(index: string, module: string): HashedFi
 }
 
 /** Adds the compressed twins (`.gz`, `.br`) of each copy under its hashed name: the same bytes, compressed once. */
-export function withCopiedTwins(packed: Map<string, Uint8Array>, copies: ReadonlyMap<string, string>, dir: string): Map<string, Uint8Array> {
+/**
+ * Gives each hashed copy the `.gz`/`.br` of the file it copies, from the files already written
+ * under `root` (compressed by this build, or carried over from the previous one).
+ */
+export function copyTwins(root: string, copies: ReadonlyMap<string, string>, dir: string): void {
   for (const [name, same] of copies) {
     for (const ext of ['.gz', '.br']) {
-      const twin = packed.get(`${dir}/${same}${ext}`);
-      if (twin) packed.set(`${dir}/${name}${ext}`, twin);
+      const from = join(root, dir, `${same}${ext}`);
+      if (existsSync(from)) copyFileSync(from, join(root, dir, `${name}${ext}`));
     }
   }
-  return packed;
 }

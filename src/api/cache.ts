@@ -7,6 +7,7 @@
 // URL different: crawlers, filters typed letter by letter) storing each answer would cost a
 // copy and evict the answers that are actually repeated; with the doorkeeper a one-off costs a
 // hash and 4 bytes.
+import { bodyByteLength } from './body.ts';
 import type { ApiResponse } from './respond.ts';
 
 export interface CacheLimits {
@@ -16,7 +17,7 @@ export interface CacheLimits {
 
 export const DEFAULT_CACHE_LIMITS: CacheLimits = { entries: 2_000, bytes: 64 * 1024 * 1024 };
 
-const weight = (key: string, r: ApiResponse) => key.length * 2 + (typeof r.body === 'string' ? r.body.length * 2 : r.body.length);
+const weight = (key: string, r: ApiResponse) => key.length * 2 + (typeof r.body === 'string' ? r.body.length * 2 : bodyByteLength(r.body));
 
 /** FNV-1a over UTF-16 code units: a cheap 32-bit fingerprint of a key. */
 function fingerprint(key: string): number {

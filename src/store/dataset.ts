@@ -11,6 +11,7 @@ import type { EventTable } from './event-table.ts';
 import { EventRows, serializeEvent } from './event-rows.ts';
 import { DistError, parseManifest, type Manifest } from './manifest.ts';
 import { rowOffsetsProblem } from './row-offsets.ts';
+import { FileRows } from './file-rows.ts';
 import { checkDigest, verifiedSource } from './verified-source.ts';
 
 export interface Dataset {
@@ -33,6 +34,8 @@ export interface DistSource {
   require(rel: string): void;
   /** the very bytes the manifest's checksums were just computed from (the build's): not hashed again */
   trusted?: boolean;
+  /** opens a file to be read by offset (a dist/ folder's events.jsonl): its rows stay out of memory */
+  open?(rel: string): FileRows;
 }
 
 function missing(where: string, e: unknown): DistError {
@@ -56,7 +59,14 @@ export function directorySource(dir: string): DistSource {
       throw missing(where(rel), e);
     }
   };
-  return { where, bytes, require, text: (rel) => bytes(rel).toString('utf8') };
+  const open = (rel: string) => {
+    try {
+      return new FileRows(where(rel));
+    } catch (e) {
+      throw missing(where(rel), e);
+    }
+  };
+  return { where, bytes, require, open, text: (rel) => bytes(rel).toString('utf8') };
 }
 
 export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, label: string): DistSource {
@@ -123,13 +133,31 @@ export function loadDataset(dir: string, options: { baseUrl?: string } = {}): Da
 export function datasetFrom(dist: DistSource, options: { baseUrl?: string } = {}): Dataset {
   const manifest = parseManifest(dist.text('manifest.json'), dist.where('manifest.json'));
   const source = dist.trusted ? dist : verifiedSource(dist, manifest);
-  const lines = source.bytes(DATA_FILES.events);
+  // From a folder the rows are read by offset when answering (see row-source.ts): the file is
+  // read whole once here, through the descriptor kept, to check it, then dropped from memory.
+  const file = dist.open?.(DATA_FILES.events);
+  try {
+    return datasetWith(dist, source, manifest, file, options);
+  } catch (e) {
+    file?.close();
+    throw e;
+  }
+}
+
+function datasetWith(dist: DistSource, source: DistSource, manifest: Manifest, file: FileRows | undefined, options: { baseUrl?: string }): Dataset {
+  let lines: Uint8Array;
+  if (file) {
+    lines = file.readAll();
+    if (!dist.trusted) checkDigest(dist, manifest, DATA_FILES.events, lines);
+  } else {
+    lines = source.bytes(DATA_FILES.events);
+  }
   const offsetBytes = source.bytes(DATA_FILES.offsets);
   if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
   const starts = new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength));
   let rows: EventRows;
   try {
-    rows = new EventRows(Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength), starts);
+    rows = new EventRows(file ?? Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength), starts);
   } catch (e) {
     if (e instanceof DistError) throw e;
     throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events}`);
@@ -154,7 +182,11 @@ export function datasetFrom(dist: DistSource, options: { baseUrl?: string } = {}
     throw new DistError(`${source.where('data')}: event data is incomplete (${rows.length} rows, ${table.length} columns, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
   }
   const baseUrl = (options.baseUrl ?? manifest.base_url).replace(/\/+$/, '');
-  if (baseUrl !== manifest.base_url) rows = rebaseRows(rows, manifest.base_url, baseUrl);
+  if (baseUrl !== manifest.base_url) {
+    // rewritten rows are new bytes, held in memory; the file is not needed any more
+    rows = rebaseRows(rows, manifest.base_url, baseUrl);
+    file?.close();
+  }
   const categories = parseJson<{ id: number }[]>(source, DATA_FILES.categories);
   if (!Array.isArray(categories) || !categories.every((c) => typeof c === 'object' && c !== null && Number.isInteger(c.id))) {
     throw corrupt(source, DATA_FILES.categories, 'expected a list of categories with integer ids');

@@ -1,6 +1,7 @@
 // The API as a Web-standard fetch handler (Cloudflare Workers / workerd). Like the node server,
 // it only moves bytes: every answer comes from the core, so the edge and `aula serve` agree
 // byte for byte. Compression is left to the platform, which negotiates it itself.
+import { bodyBuffer, bodyByteLength } from '../../api/body.ts';
 import { createApi, type Api } from '../../api/core.ts';
 import { SERVER_ERROR_BODY, splitTarget, type ApiRequest, type ApiResponse } from '../../api/respond.ts';
 import { EdgeLoadError, loadEdgeDataset, type AssetFetcher } from './assets.ts';
@@ -50,7 +51,7 @@ export function toApiRequest(request: Request): ApiRequest {
 
 export function toResponse(answer: ApiResponse): Response {
   // 304 and HEAD answers carry no body; a 301 has an empty one
-  const body = answer.status === 304 || answer.body.length === 0 ? null : answer.body;
+  const body = answer.status === 304 || bodyByteLength(answer.body) === 0 ? null : typeof answer.body === 'string' ? answer.body : bodyBuffer(answer.body);
   return new Response(body, { status: answer.status, headers: answer.headers });
 }
 

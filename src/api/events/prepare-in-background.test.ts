@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexesFor, TableIndexes } from './indexes/table-indexes.ts';
+import { TrigramIndex } from './indexes/trigram.ts';
 import { prepareInBackground } from './prepare-in-background.ts';
 import { buildTable, type FixtureEvent } from './table-fixture.ts';
 
@@ -52,5 +53,23 @@ describe('prepareInBackground', () => {
     const errors: string[] = [];
     await prepareInBackground(table, (e) => errors.push(e.message)).done;
     expect(errors).toEqual(['events.text.json: damaged']);
+  });
+});
+
+describe('TrigramIndex.buildInSteps', () => {
+  it('builds, slice by slice, the same index as build', () => {
+    const folded = events(3_000).map((e) => e.teaser!.toLowerCase());
+    const whole = TrigramIndex.build(folded, 1 << 20);
+    const steps = TrigramIndex.buildInSteps(folded, 1 << 20, 97);
+    let pauses = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) pauses++;
+    expect(pauses).toBeGreaterThanOrEqual(2 * Math.ceil(3_000 / 97));
+    expect(r.value.byteSize).toBe(whole.byteSize);
+    expect(r.value.stats).toEqual(whole.stats);
+    for (const text of ['über', 'kurs', 'labor 1', 'xyz']) {
+      const q = { kind: 'run', text, atStart: false, atEnd: false } as const;
+      expect(Array.from(r.value.candidates(q) ?? []), text).toEqual(Array.from(whole.candidates(q) ?? []));
+    }
   });
 });

@@ -25,7 +25,7 @@ export function prepareInBackground(table: EventTable, onError: (error: Error) =
     if (stopped || next >= steps.length) return finish();
     const started = performance.now();
     try {
-      steps[next++]();
+      if (steps[next]() !== true) next++;
     } catch (e) {
       // a step that fails is retried by the first request that needs its index, which then
       // answers with what is wrong; the background build has nobody to answer

@@ -167,15 +167,16 @@ export class TableIndexes {
 
   /** Builds every index now rather than on first use. */
   prepare(): void {
-    for (const step of this.prepareSteps()) step();
+    for (const step of this.prepareSteps()) while (step() === true);
   }
 
   /**
    * The builds of prepare(), in order, each a separate step (one column's value ids, its sort,
-   * its folded text, its trigrams …), so that a server can run them between requests.
+   * its folded text, its trigrams …), so that a server can run them between requests. A step
+   * that returns true has more to do and is called again (the trigram index, a slice at a time).
    */
-  prepareSteps(): (() => void)[] {
-    const steps: (() => void)[] = [() => void this.all];
+  prepareSteps(): (() => boolean | void)[] {
+    const steps: (() => boolean | void)[] = [() => void this.all];
     for (const f of TEXT_FIELDS) {
       steps.push(() => this.text(f).prepare(false));
       steps.push(() => {
@@ -184,7 +185,7 @@ export class TableIndexes {
       });
       steps.push(() => {
         const c = this.text(f);
-        if (c.valueCount > this.options.scanBelowValues) void c.trigrams;
+        return c.valueCount > this.options.scanBelowValues && c.trigramStep();
       });
       steps.push(() => {
         const c = this.text(f);

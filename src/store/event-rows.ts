@@ -127,6 +127,46 @@ export class EventRows {
     this.source.close?.();
   }
 
+  /** Whether reads are views of memory (free) rather than reads of the file. */
+  get inMemory(): boolean {
+    return this.source.inMemory;
+  }
+
+  /**
+   * `head`, the whole rows `rows[from..to)` (ascending row numbers; null: the rows themselves)
+   * separated by `separator`, then `tail`, as one buffer. From the file, each run of consecutive
+   * rows is read straight into place with one read (a default-list page is one) and the newlines
+   * between them become separators: the rows' bytes are copied once, from the page cache into
+   * the answer, with no intermediate buffers.
+   */
+  joinRows(rows: ArrayLike<number> | null, from: number, to: number, head: Uint8Array, separator: number, tail: Uint8Array): Buffer {
+    const rowAt = (i: number) => (rows ? rows[i] : i);
+    let total = head.byteLength + tail.byteLength + Math.max(0, to - from - 1);
+    for (let i = from; i < to; i++) total += this.starts[rowAt(i) * STRIDE + FIELD_COUNT];
+    const out = Buffer.allocUnsafe(total);
+    out.set(head, 0);
+    let at = head.byteLength;
+    let i = from;
+    while (i < to) {
+      // a run: rows that follow each other in the file, one newline apart
+      let j = i + 1;
+      while (j < to && rowAt(j) === rowAt(j - 1) + 1) j++;
+      const first = this.lineStarts[rowAt(i)];
+      const length = this.lineEnd(rowAt(j - 1)) - first;
+      this.source.readInto(out, at, first, length);
+      for (let k = i; k < j - 1; k++) {
+        const end = at + this.lineEnd(rowAt(k)) - first;
+        // the separator goes where the newline was
+        out[end] = separator;
+      }
+      at += length;
+      if (j < to) out[at++] = separator;
+      i = j;
+    }
+    out.set(tail, at);
+    return out;
+  }
+
   private lineEnd(row: number): number {
     return this.lineStarts[row] + this.starts[row * STRIDE + FIELD_COUNT];
   }

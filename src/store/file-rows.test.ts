@@ -49,6 +49,20 @@ describe('FileRows', () => {
     expect(all).toEqual(Array.from({ length: 20 }, (_, i) => 10 + i));
   });
 
+  it('joinRows reads runs straight into one buffer, newlines turned into separators', () => {
+    const head = Buffer.from('{"results":[');
+    const tail = Buffer.from(']}');
+    const expected = (rows: number[]) => Buffer.concat([head, Buffer.from(rows.map((r) => memory.json(r)).join(',')), tail]).toString();
+    for (const source of [onFile(), memory]) {
+      const picks = Uint32Array.from([0, 1, 2, 5, 6, 9, 20, 21, 22, 43, 59]);
+      expect(source.joinRows(picks, 0, picks.length, head, 0x2c, tail).toString()).toBe(expected([...picks]));
+      expect(source.joinRows(picks, 3, 4, head, 0x2c, tail).toString()).toBe(expected([5]));
+      expect(source.joinRows(null, 10, 30, head, 0x2c, tail).toString()).toBe(expected(Array.from({ length: 20 }, (_, i) => 10 + i)));
+      expect(source.joinRows(null, 4, 4, head, 0x2c, tail).toString()).toBe('{"results":[]}');
+      expect(JSON.parse(source.joinRows(null, 0, 60, head, 0x2c, tail).toString()).results).toHaveLength(60);
+    }
+  });
+
   it('shapes rows read from the file as from memory', () => {
     const rows = onFile();
     const cats = fieldIndex('categories')!;

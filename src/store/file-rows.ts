@@ -39,17 +39,22 @@ export class FileRows implements RowSource {
   }
 
   read(at: number, length: number): Buffer {
+    const out = Buffer.allocUnsafe(length);
+    this.readInto(out, 0, at, length);
+    return out;
+  }
+
+  readInto(target: Uint8Array, offset: number, at: number, length: number): void {
     if (this.fd < 0) throw new Error('events.jsonl was closed');
     if (at < 0 || length < 0 || at + length > this.byteLength) throw new RangeError(`bytes ${at}+${length} outside events.jsonl (${this.byteLength} bytes)`);
-    const out = Buffer.allocUnsafe(length);
+    if (offset < 0 || offset + length > target.byteLength) throw new RangeError('target too small');
     let done = 0;
     while (done < length) {
-      const n = readSync(this.fd, out, done, length - done, at + done);
+      const n = readSync(this.fd, target, offset + done, length - done, at + done);
       // the file was truncated under us: never hand out uninitialised memory
       if (n === 0) throw new Error('events.jsonl ended early (changed in place after it was loaded?)');
       done += n;
     }
-    return out;
   }
 
   /** The whole file, read once (for its checksum and offset checks at load). */

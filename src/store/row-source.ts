@@ -6,11 +6,18 @@ export interface RowSource {
   readonly inMemory: boolean;
   /** bytes [at, at + length): a view in memory, else a fresh buffer the caller may keep */
   read(at: number, length: number): Buffer;
+  /** copies bytes [at, at + length) into `target` at `offset` */
+  readInto(target: Uint8Array, offset: number, at: number, length: number): void;
   /** releases what the source holds open; later reads throw */
   close?(): void;
 }
 
 export function memoryRows(lines: Buffer): RowSource {
-  return { byteLength: lines.length, inMemory: true, read: (at, length) => lines.subarray(at, at + length) };
+  return {
+    byteLength: lines.length,
+    inMemory: true,
+    read: (at, length) => lines.subarray(at, at + length),
+    readInto: (target, offset, at, length) => void lines.copy(target, offset, at, at + length),
+  };
 }
 

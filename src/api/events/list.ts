@@ -5,7 +5,9 @@ import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePy
 import type { QueryParams } from '../query.ts';
 import { invalid, json, notFound, type ApiResponse } from '../respond.ts';
 import { filterEvents } from './filter.ts';
-import { parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
+import { isPlain, parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
+
+const COMMA = 0x2c;
 
 export const EVENT_LIST_PATH = '/v1/cms/event/';
 
@@ -27,8 +29,12 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   const [from, to] = pageRange(window, count);
   const links = pageLinks(window, count, ds.baseUrl, EVENT_LIST_PATH, params);
   const render = shapeRenderer(shape, rows, ds.categories.json);
-  // the page stays a list of chunks (the stored rows' bytes among them): the server writes them
-  // as they are, and joins them only to compress
+  // Events as stored, from the file: read straight into the answer (see EventRows.joinRows).
+  if (isPlain(shape) && !rows.inMemory) {
+    return json(200, rows.joinRows(matches, from, to, envelopeOpen(count, links), COMMA, ENVELOPE_CLOSE), ignored);
+  }
+  // Otherwise the page stays a list of chunks (the stored rows' bytes among them): the server
+  // writes them as they are, and joins them only to compress.
   const chunks: Uint8Array[] = [envelopeOpen(count, links)];
   rows.eachRow(matches, from, to, (row, whole) => {
     if (chunks.length > 1) chunks.push(RESULT_SEPARATOR);

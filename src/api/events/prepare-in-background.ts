@@ -1,7 +1,8 @@
 // The filter indexes of a table built right after the server starts (and after each reload),
 // one step per event-loop turn: no request pays for a lazy build (0.5 s for the first
 // `teaser__icontains` at 100k events), and requests arriving meanwhile wait for one step at
-// most, never for the whole build.
+// most, never for the whole build. After each step the build rests as long as the step took, so
+// under load it takes at most half of the process's time and requests keep the other half.
 import type { EventTable } from '../../store/event-table.ts';
 import { indexesFor } from './indexes/table-indexes.ts';
 
@@ -32,9 +33,12 @@ export function prepareInBackground(table: EventTable, onError: (error: Error) =
       onError(e as Error);
       return finish();
     }
-    longest = Math.max(longest, performance.now() - started);
-    // setImmediate runs after the poll phase: requests already received are answered first
-    setImmediate(run).unref();
+    const took = performance.now() - started;
+    longest = Math.max(longest, took);
+    // setImmediate runs after the poll phase: requests already received are answered first; a
+    // step that took a while is followed by a rest as long
+    if (took < 1) setImmediate(run).unref();
+    else setTimeout(run, took).unref();
   };
   setImmediate(run).unref();
   return {

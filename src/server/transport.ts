@@ -7,13 +7,24 @@ import { bodyBuffer, BodyChunks, type ApiBody } from '../api/body.ts';
 import type { ApiResponse } from '../api/respond.ts';
 import { compressFor, compressible, negotiateEncoding, type Encoding } from '../deploy/compress.ts';
 
+/** Text bodies of answers encoded once, so a repeated (cached) answer is not re-encoded per request. */
+const encoded = new WeakMap<ApiResponse, Buffer>();
+
+function wireBody(response: ApiResponse): Buffer | BodyChunks {
+  const body = response.body;
+  if (typeof body !== 'string') return body;
+  let bytes = encoded.get(response);
+  if (!bytes) encoded.set(response, (bytes = Buffer.from(body)));
+  return bytes;
+}
+
 /** Compressed bodies, per answer and coding: a cached answer is compressed once. */
 const packed = new WeakMap<ApiResponse, Map<Encoding, Buffer | null>>();
 
 function packedBody(response: ApiResponse, encoding: Encoding): Buffer | null {
   let forms = packed.get(response);
   if (!forms) packed.set(response, (forms = new Map()));
-  if (!forms.has(encoding)) forms.set(encoding, compressFor(encoding, bodyBuffer(response.body), true));
+  if (!forms.has(encoding)) forms.set(encoding, compressFor(encoding, bodyBuffer(wireBody(response)), true));
   return forms.get(encoding)!;
 }
 
@@ -23,8 +34,8 @@ function packedBody(response: ApiResponse, encoding: Encoding): Buffer | null {
  * still works for either form).
  */
 export function transportForm(response: ApiResponse, acceptEncoding: string | undefined): { headers: Record<string, string>; body?: ApiBody } {
-  const body = response.body;
-  if (body.length === 0) return { headers: response.headers };
+  if (response.body.length === 0) return { headers: response.headers };
+  const body = wireBody(response);
   const encoding = compressible(response.headers['Content-Type']) ? negotiateEncoding(acceptEncoding) : null;
   const zipped = encoding && packedBody(response, encoding);
   if (!encoding || !zipped) return { headers: response.headers, body };

@@ -15,7 +15,11 @@ export interface CacheLimits {
   bytes: number;
 }
 
-export const DEFAULT_CACHE_LIMITS: CacheLimits = { entries: 2_000, bytes: 64 * 1024 * 1024 };
+/**
+ * 32 MB (not 64): at 100k events the rest of a server process is ~450 MiB, and a cache filled by
+ * the bench's repeated deep pages took RSS past 500 MiB (bench/results.md, "Memory").
+ */
+export const DEFAULT_CACHE_LIMITS: CacheLimits = { entries: 2_000, bytes: 32 * 1024 * 1024 };
 
 const weight = (key: string, r: ApiResponse) => key.length * 2 + (typeof r.body === 'string' ? r.body.length * 2 : bodyByteLength(r.body));
 

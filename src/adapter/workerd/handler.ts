@@ -23,7 +23,7 @@ export interface Env {
 export const DEFAULT_MAX_DATA_BYTES = 40_000_000;
 
 /**
- * The server keeps up to 64 MB of finished answers; in a 128 MB isolate that room belongs to the
+ * The server keeps up to 32 MB of finished answers; in a 128 MB isolate that room belongs to the
  * data, so the edge keeps a small cache (the platform's own cache is in front of it anyway).
  */
 export const EDGE_CACHE_LIMITS = { entries: 500, bytes: 8 * 1024 * 1024 };

@@ -16,8 +16,9 @@ export interface CacheLimits {
 }
 
 /**
- * 32 MB (not 64): at 100k events the rest of a server process is ~450 MiB, and a cache filled by
- * the bench's repeated deep pages took RSS past 500 MiB (bench/results.md, "Memory").
+ * 32 MB (was 64): bounds what the cache can add to a server process that holds ~450–530 MiB at
+ * 100k events after load (bench/results.md, "Memory"); the bench's RSS after load did not
+ * drop measurably with it, so the cache is not what drives that figure.
  */
 export const DEFAULT_CACHE_LIMITS: CacheLimits = { entries: 2_000, bytes: 32 * 1024 * 1024 };
 

@@ -1,5 +1,5 @@
 // The filter indexes of a table built right after the server starts (and after each reload),
-// one step per event-loop turn: no request pays for a lazy build (0.5 s for the first
+// one step per event-loop turn (a timer each): no request pays for a lazy build (0.5 s for the first
 // `teaser__icontains` at 100k events), and requests arriving meanwhile wait for one step at
 // most, never for the whole build. After each step the build rests as long as the step took, so
 // under load it takes at most half of the process's time and requests keep the other half.
@@ -35,12 +35,13 @@ export function prepareInBackground(table: EventTable, onError: (error: Error) =
     }
     const took = performance.now() - started;
     longest = Math.max(longest, took);
-    // setImmediate runs after the poll phase: requests already received are answered first; a
-    // step that took a while is followed by a rest as long
-    if (took < 1) setImmediate(run).unref();
-    else setTimeout(run, took).unref();
+    // Timers run once per loop turn, before the poll phase answers what arrived: one step, then
+    // requests. A step that took a while is followed by a rest as long. (Not an unref'd
+    // setImmediate: that does not wake a loop blocked in poll, and an idle server would stall.)
+    next_(took);
   };
-  setImmediate(run).unref();
+  const next_ = (ms: number) => void setTimeout(run, ms).unref();
+  next_(0);
   return {
     done,
     get longestStepMs() {

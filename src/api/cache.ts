@@ -7,6 +7,7 @@
 // URL different: crawlers, filters typed letter by letter) storing each answer would cost a
 // copy and evict the answers that are actually repeated; with the doorkeeper a one-off costs a
 // hash and 4 bytes.
+import { bodyByteLength } from './body.ts';
 import type { ApiResponse } from './respond.ts';
 
 export interface CacheLimits {
@@ -14,9 +15,14 @@ export interface CacheLimits {
   bytes: number;
 }
 
-export const DEFAULT_CACHE_LIMITS: CacheLimits = { entries: 2_000, bytes: 64 * 1024 * 1024 };
+/**
+ * 32 MB (was 64): bounds what the cache can add to a server process that holds ~450–530 MiB at
+ * 100k events after load (bench/results.md, "Memory"); the bench's RSS after load did not
+ * drop measurably with it, so the cache is not what drives that figure.
+ */
+export const DEFAULT_CACHE_LIMITS: CacheLimits = { entries: 2_000, bytes: 32 * 1024 * 1024 };
 
-const weight = (key: string, r: ApiResponse) => key.length * 2 + (typeof r.body === 'string' ? r.body.length * 2 : r.body.length);
+const weight = (key: string, r: ApiResponse) => key.length * 2 + (typeof r.body === 'string' ? r.body.length * 2 : bodyByteLength(r.body));
 
 /** FNV-1a over UTF-16 code units: a cheap 32-bit fingerprint of a key. */
 function fingerprint(key: string): number {

@@ -7,6 +7,7 @@ import { renderHtml } from './html.ts';
 import { describeRoutes, metadataBody } from './metadata.ts';
 import { negotiate } from './negotiate.ts';
 import { QueryParams } from '../query/query-dict.ts';
+import { bodyByteLength } from './body.ts';
 import { datasetTag, etagFor } from './etag.ts';
 import {
   baseHeaders, detail, json, matchesEtag, notAcceptable, notFound,
@@ -78,7 +79,7 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
       headers['Cache-Control'] = cacheControl;
     }
     headers['X-Aula-Build'] = build;
-    headers['Content-Length'] = String(Buffer.byteLength(response.body));
+    headers['Content-Length'] = String(bodyByteLength(response.body));
     return { status: response.status, headers, body: response.body };
   }
 

@@ -1,5 +1,6 @@
 // The browsable page a browser gets instead of JSON: the same response, pretty-printed, with
 // its links clickable and the request's parameters listed. Every piece of data is escaped.
+import { bodyText } from './body.ts';
 import type { QueryParams } from '../query/query-dict.ts';
 import type { ApiResponse } from './respond.ts';
 
@@ -41,7 +42,7 @@ export interface PageInfo {
 }
 
 export function renderHtml(response: ApiResponse, info: PageInfo): string {
-  const body = response.body.toString();
+  const body = bodyText(response.body);
   const headers = Object.entries(response.headers)
     .map(([k, v]) => `<b>${escapeHtml(k)}:</b> ${escapeHtml(v)}`)
     .join('\n');

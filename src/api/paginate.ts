@@ -59,17 +59,22 @@ export function pageLinks(window: PageWindow, count: number, baseUrl: string, pa
 
 /** The envelope joined from stored UTF-8 results: no decoding, no re-encoding. */
 export function envelopeBytes(count: number, links: PageLinks, results: readonly Uint8Array[]): Buffer {
-  const parts: Uint8Array[] = [Buffer.from(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[`)];
+  const parts: Uint8Array[] = [envelopeOpen(count, links)];
   results.forEach((r, i) => {
-    if (i > 0) parts.push(COMMA);
+    if (i > 0) parts.push(RESULT_SEPARATOR);
     parts.push(r);
   });
-  parts.push(CLOSE);
+  parts.push(ENVELOPE_CLOSE);
   return Buffer.concat(parts);
 }
 
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']}');
+/** The envelope up to the results' opening bracket; results, separated, and ENVELOPE_CLOSE follow. */
+export function envelopeOpen(count: number, links: PageLinks): Buffer {
+  return Buffer.from(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[`);
+}
+
+export const RESULT_SEPARATOR = Buffer.from(',');
+export const ENVELOPE_CLOSE = Buffer.from(']}');
 
 /** The envelope, joined from pre-serialized results. */
 export function envelope(count: number, links: PageLinks, results: readonly string[]): string {

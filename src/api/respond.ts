@@ -1,4 +1,5 @@
 // The response type of the API core and the headers every answer carries.
+import type { ApiBody } from './body.ts';
 
 export interface ApiRequest {
   method: string;
@@ -12,8 +13,8 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
-  /** text, or bytes where the answer is joined from stored UTF-8 (events) */
-  body: string | Buffer;
+  /** text, or bytes, or byte chunks where the answer is joined from stored UTF-8 (events): see body.ts */
+  body: ApiBody;
 }
 
 export const ALLOW = 'GET, HEAD, OPTIONS';
@@ -39,7 +40,7 @@ export function baseHeaders(contentType = 'application/json'): Record<string, st
   };
 }
 
-export function json(status: number, body: string | Buffer, extra: Record<string, string> = {}): ApiResponse {
+export function json(status: number, body: ApiBody, extra: Record<string, string> = {}): ApiResponse {
   return { status, headers: { ...baseHeaders(), ...extra }, body };
 }
 

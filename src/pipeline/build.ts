@@ -2,6 +2,7 @@
 // folder and swapped in only when complete.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { bodyBuffer, bodyText } from '../api/body.ts';
 import { createApi } from '../api/core.ts';
 import { EVENT_LIST_PATH } from '../api/events/list.ts';
 import { SCHEMA_PATH } from '../api/router.ts';
@@ -220,14 +221,14 @@ async function buildLocked(
     for (let offset = 0; offset === 0 || offset < model.events.length; offset += limit) {
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
       const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
-      if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${response.body}`);
-      emit(pageFile(offset), response.body);
+      if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
+      emit(pageFile(offset), bodyBuffer(response.body));
       options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
     }
     for (const [rel, path, query] of DOCUMENTS) {
       const response = api({ method: 'GET', path, query, headers: {} });
-      if (response.status !== 200) throw new Error(`${path}?${query} answered ${response.status}: ${response.body}`);
-      emit(rel, response.body);
+      if (response.status !== 200) throw new Error(`${path}?${query} answered ${response.status}: ${bodyText(response.body)}`);
+      emit(rel, typeof response.body === 'string' ? response.body : bodyBuffer(response.body));
     }
     for (const [name, schema] of Object.entries(contentSchemas())) emit(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
     for (const [rel, text] of files) {

@@ -1,7 +1,9 @@
 // The data the server answers from, and its replacement: loaded at start, the deferred part read
-// a moment after listening, reloaded (with retries) when dist/ is replaced or on request.
+// a moment after listening and the filter indexes built in the background after it, reloaded
+// (with retries, indexes built again) when dist/ is replaced or on request.
 import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
+import { prepareInBackground, type BackgroundBuild } from '../query/events/prepare-in-background.ts';
 import { loadDataset, warmDataset, type Dataset } from '../query/dataset.ts';
 import { reloader, watchManifest } from './reload.ts';
 import { StaticFiles } from './static-files.ts';
@@ -20,8 +22,13 @@ export interface LiveData {
   /** dist/'s public files (calendar, OpenAPI, schemas, autocomplete module, media) */
   readonly files: StaticFiles;
   readonly ready: boolean;
-  /** reads what loading deferred, after `ms` (corruption there surfaces at start, not under load) */
+  /**
+   * reads what loading deferred, after `ms` (corruption there surfaces at start, not under load),
+   * then builds the filter indexes in the background
+   */
   warmLater(ms: number): void;
+  /** the background build of the current data's indexes, once started */
+  readonly indexes: BackgroundBuild | undefined;
   reload(): boolean;
   stop(): void;
 }
@@ -35,9 +42,18 @@ export function liveData(options: LiveDataOptions): LiveData {
   };
   let current = load(false);
   let warmUp: NodeJS.Timeout | undefined;
+  let indexes: BackgroundBuild | undefined;
+  const buildIndexes = (dataset: Dataset) => {
+    indexes?.stop();
+    indexes = prepareInBackground(dataset.events.table, (e) => options.log(`building the filter indexes: ${e.message}`));
+  };
   const reloads = reloader({
     load() {
+      const previous = current;
       current = load(true);
+      // answers are made synchronously, so nothing reads the old rows any more
+      previous.dataset.events.rows.close();
+      buildIndexes(current.dataset);
       options.log(`reloaded ${options.dist}/`);
     },
     log: options.log,
@@ -62,6 +78,7 @@ export function liveData(options: LiveDataOptions): LiveData {
         if (current.dataset !== first) return;
         try {
           warmDataset(first);
+          buildIndexes(first);
         } catch (e) {
           options.log((e as Error).message);
           // the deferred file may belong to a dist that replaced this one before the watcher
@@ -71,9 +88,13 @@ export function liveData(options: LiveDataOptions): LiveData {
       }, ms);
       warmUp.unref();
     },
+    get indexes() {
+      return indexes;
+    },
     reload: () => reloads.reload(),
     stop() {
       clearTimeout(warmUp);
+      indexes?.stop();
       stopWatching();
       reloads.stop();
     },

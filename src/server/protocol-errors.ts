@@ -1,6 +1,7 @@
 // Answers to requests the API core never sees: those node's parser refuses, CONNECT (node hands
 // it over as a tunnel request) and an Expect other than 100-continue. Each is JSON like every
 // other answer, so a client never gets an empty body or a silently closed connection.
+import { bodyBuffer, bodyByteLength } from '../api/body.ts';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { detail } from '../api/respond.ts';
@@ -30,7 +31,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
 /** `connect`: the API tunnels nothing; a 405 as for any other method it does not allow, then close. */
 export function answerConnect(_req: IncomingMessage, socket: Duplex): void {
   const answer = detail(405, 'Method "CONNECT" not allowed.');
-  const body = Buffer.from(answer.body);
+  const body = bodyBuffer(answer.body);
   const headers = Object.entries({ ...answer.headers, 'Content-Length': String(body.length), Connection: 'close' })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
@@ -42,6 +43,6 @@ export function answerConnect(_req: IncomingMessage, socket: Duplex): void {
 export function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
   const answer = detail(417, 'Expectation failed: only "Expect: 100-continue" is supported.');
   res.shouldKeepAlive = false;
-  res.writeHead(417, { ...answer.headers, 'Content-Length': String(Buffer.byteLength(answer.body)) });
-  res.end(answer.body);
+  res.writeHead(417, { ...answer.headers, 'Content-Length': String(bodyByteLength(answer.body)) });
+  res.end(bodyBuffer(answer.body));
 }

@@ -8,6 +8,7 @@ import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import { datasetFrom, warmDataset, type Dataset } from '../query/dataset.ts';
 import { fetchRemoteDist, OriginUnavailable, RefusedBuild, remoteBase, DEFAULT_REMOTE_LIMITS, type RemoteLimits, type Validators, type VerifiedFiles } from '../store/read/remote-source.ts';
 import type { LiveData } from './live-data.ts';
+import { prepareInBackground } from '../query/events/prepare-in-background.ts';
 
 export interface RemoteDataOptions extends ApiOptions {
   /** the origin's URL of dist/ */
@@ -54,6 +55,9 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
 
   const first = (await load())!;
   let current = first.current;
+  // as for a local dist: the filter indexes are built in the background for each dataset
+  const buildIndexes = () => prepareInBackground(current.dataset.events.table, (e) => options.log(`building the filter indexes: ${e.message}`));
+  let indexes = buildIndexes();
   let validators = first.validators;
   verified = first.verified;
   let ready = true;
@@ -68,6 +72,8 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
       const next = await load(ready ? validators : undefined);
       if (next) {
         current = next.current;
+        indexes.stop();
+        indexes = buildIndexes();
         validators = next.validators;
         verified = next.verified;
         partial = new Map();
@@ -116,6 +122,9 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
     get ready() {
       return ready;
     },
+    get indexes() {
+      return indexes;
+    },
     // everything was read and verified at load
     warmLater() {},
     /** checks the origin now (SIGHUP); true while the current build is whole */
@@ -126,6 +135,7 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
     stop() {
       stopped = true;
       clearTimeout(timer);
+      indexes.stop();
     },
   };
 }

@@ -6,7 +6,7 @@ import type { AccessEntry } from './access-log.ts';
 import type { Cors } from './cors.ts';
 import { healthAnswer } from './health.ts';
 import type { StaticFiles } from './static-files.ts';
-import { flatHeaders, transportForm } from './transport.ts';
+import { endWith, flatHeaders, transportForm } from './transport.ts';
 
 export interface HandlerOptions {
   cors?: Cors;
@@ -59,8 +59,7 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
         const { headers, body } = transportForm(response, header(req.headers['accept-encoding']));
         status = response.status;
         res.writeHead(status, flatHeaders(cors ? cors.withHeaders(headers, origin) : headers));
-        bytes = body?.length ?? 0;
-        res.end(body);
+        bytes = endWith(res, body);
       }
     } catch (e) {
       console.error(e);

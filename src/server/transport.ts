@@ -1,11 +1,22 @@
-// The bytes of an answer on the wire: its body encoded once, compressed once per coding when the
-// client allows it, and its headers as node's flat list made once — a cached answer is written
-// with no per-request work beyond node's own.
+// The bytes of an answer on the wire: its body as the core made it (an event page stays a list of
+// byte chunks, written with one writev), joined and compressed once per coding only when the
+// client allows a coding, and its headers as node's flat list made once — a cached answer is
+// written with no per-request work beyond node's own.
+import type { ServerResponse } from 'node:http';
+import { bodyBuffer, BodyChunks, type ApiBody } from '../api/body.ts';
 import type { ApiResponse } from '../api/respond.ts';
 import { compressFor, compressible, negotiateEncoding, type Encoding } from './compress.ts';
 
-/** Encoded bodies of cached answers, so a repeated answer is not re-encoded per request. */
+/** Text bodies of answers encoded once, so a repeated (cached) answer is not re-encoded per request. */
 const encoded = new WeakMap<ApiResponse, Buffer>();
+
+function wireBody(response: ApiResponse): Buffer | BodyChunks {
+  const body = response.body;
+  if (typeof body !== 'string') return body;
+  let bytes = encoded.get(response);
+  if (!bytes) encoded.set(response, (bytes = Buffer.from(body)));
+  return bytes;
+}
 
 /** Compressed bodies, per answer and coding: a cached answer is compressed once. */
 const packed = new WeakMap<ApiResponse, Map<Encoding, Buffer | null>>();
@@ -13,7 +24,7 @@ const packed = new WeakMap<ApiResponse, Map<Encoding, Buffer | null>>();
 function packedBody(response: ApiResponse, encoding: Encoding): Buffer | null {
   let forms = packed.get(response);
   if (!forms) packed.set(response, (forms = new Map()));
-  if (!forms.has(encoding)) forms.set(encoding, compressFor(encoding, bodyBytes(response), true));
+  if (!forms.has(encoding)) forms.set(encoding, compressFor(encoding, bodyBuffer(wireBody(response)), true));
   return forms.get(encoding)!;
 }
 
@@ -22,9 +33,9 @@ function packedBody(response: ApiResponse, encoding: Encoding): Buffer | null {
  * Accept-Encoding and gets a weak ETag (the core matches If-None-Match weakly, so a 304
  * still works for either form).
  */
-export function transportForm(response: ApiResponse, acceptEncoding: string | undefined): { headers: Record<string, string>; body?: Buffer } {
+export function transportForm(response: ApiResponse, acceptEncoding: string | undefined): { headers: Record<string, string>; body?: ApiBody } {
   if (response.body.length === 0) return { headers: response.headers };
-  const body = bodyBytes(response);
+  const body = wireBody(response);
   const encoding = compressible(response.headers['Content-Type']) ? negotiateEncoding(acceptEncoding) : null;
   const zipped = encoding && packedBody(response, encoding);
   if (!encoding || !zipped) return { headers: response.headers, body };
@@ -56,11 +67,18 @@ export function flatHeaders(headers: Record<string, string>): string[] {
   return flat;
 }
 
-function bodyBytes(response: ApiResponse): Buffer {
-  let bytes = encoded.get(response);
-  if (!bytes) {
-    bytes = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
-    encoded.set(response, bytes);
+/**
+ * Writes the body and ends the response; returns the bytes written. Chunks are corked so node
+ * hands them to the socket together with the headers in one writev, without joining them.
+ */
+export function endWith(res: ServerResponse, body: ApiBody | undefined): number {
+  if (!(body instanceof BodyChunks)) {
+    res.end(body);
+    return body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   }
-  return bytes;
+  res.cork();
+  for (const chunk of body.chunks) if (chunk.byteLength > 0) res.write(chunk);
+  // end() uncorks fully: the headers and every chunk leave in one writev
+  res.end();
+  return body.length;
 }

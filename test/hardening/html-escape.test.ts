@@ -8,6 +8,7 @@ import { createApi, type Api } from '../../src/api/core.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
 import { buildOk, removeDir, serve, tempDir, writeContent } from '../helpers.ts';
 import type { RunningServer } from '../../src/server/http.ts';
+import type { BodyChunks } from '../../src/api/body.ts';
 
 /** Breaks out of text, attributes (both quotes), comments, <pre>, <title>, <style> and URLs. */
 const EVIL = `<script>alert(1)</script>"'><img src=x onerror=alert(2)></pre></title></style><!-- --><svg/onload=alert(3)>&amp;&#x3C;script&#x3E;`;
@@ -103,7 +104,7 @@ afterAll(async () => {
   removeDir(root);
 });
 
-const text = (body: string | Buffer) => (typeof body === 'string' ? body : body.toString('utf8'));
+const text = (body: string | Buffer | BodyChunks) => (typeof body === 'string' ? body : body.toString());
 const answer = (method: string, path: string, query: string, accept?: string) => {
   const r = api({ method, path, query, headers: accept ? { accept } : {} });
   return { ...r, body: text(r.body) };

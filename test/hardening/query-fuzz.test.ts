@@ -15,6 +15,7 @@ import { TEXT_FIELDS } from '../../src/store/format/event-table.ts';
 import { loadDataset, type Dataset } from '../../src/query/dataset.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir } from '../helpers.ts';
 import type { RunningServer } from '../../src/server/http.ts';
+import type { BodyChunks } from '../../src/api/body.ts';
 
 const LIST = '/v1/cms/event/';
 const AUTOCOMPLETE = '/v1/api/autocomplete/';
@@ -163,7 +164,7 @@ function problem(path: string, query: string, r: { status: number; headers: Reco
   return null;
 }
 
-const text = (body: string | Buffer) => (typeof body === 'string' ? body : body.toString('utf8'));
+const text = (body: string | Buffer | BodyChunks) => (typeof body === 'string' ? body : body.toString());
 
 function lowerHeaders(r: ApiResponse) {
   return { status: r.status, body: text(r.body), headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k.toLowerCase(), v])) };

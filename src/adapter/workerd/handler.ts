@@ -2,6 +2,7 @@
 // it only moves bytes: every API answer comes from the core, so the edge and `aula serve` agree
 // byte for byte; dist/'s public files come from ASSETS under the server's headers
 // (public-files.ts). Compression is left to the platform, which negotiates it itself.
+import { bodyBuffer, bodyByteLength } from '../../api/body.ts';
 import { createApi, type Api } from '../../api/core.ts';
 import { SERVER_ERROR_BODY, splitTarget, type ApiRequest, type ApiResponse } from '../../api/respond.ts';
 import { DEFAULT_CACHE_CONTROL } from '../../defaults.ts';
@@ -25,7 +26,7 @@ export interface Env {
 export const DEFAULT_MAX_DATA_BYTES = 40_000_000;
 
 /**
- * The server keeps up to 64 MB of finished answers; in a 128 MB isolate that room belongs to the
+ * The server keeps up to 32 MB of finished answers; in a 128 MB isolate that room belongs to the
  * data, so the edge keeps a small cache (the platform's own cache is in front of it anyway).
  */
 export const EDGE_CACHE_LIMITS = { entries: 500, bytes: 8 * 1024 * 1024 };
@@ -53,7 +54,7 @@ export function toApiRequest(request: Request): ApiRequest {
 
 export function toResponse(answer: ApiResponse): Response {
   // 304 and HEAD answers carry no body; a 301 has an empty one
-  const body = answer.status === 304 || answer.body.length === 0 ? null : answer.body;
+  const body = answer.status === 304 || bodyByteLength(answer.body) === 0 ? null : typeof answer.body === 'string' ? answer.body : bodyBuffer(answer.body);
   return new Response(body, { status: answer.status, headers: answer.headers });
 }
 

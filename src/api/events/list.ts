@@ -1,10 +1,13 @@
 // GET /v1/cms/event/ and /v1/cms/event/<id>/.
 import type { Dataset } from '../../query/dataset.ts';
-import { envelopeBytes, pageLinks, pageRange, pageWindow, parsePythonInt } from '../paginate.ts';
+import { BodyChunks } from '../body.ts';
+import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePythonInt, RESULT_SEPARATOR } from '../paginate.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
 import { ignoredHeader, invalid, json, notFound, type ApiResponse } from '../respond.ts';
 import { filterEvents } from '../../query/events/filter.ts';
-import { parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
+import { isPlain, parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
+
+const COMMA = 0x2c;
 
 export const EVENT_LIST_PATH = '/v1/cms/event/';
 
@@ -22,9 +25,19 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   const [from, to] = pageRange(window, count);
   const links = pageLinks(window, count, ds.baseUrl, EVENT_LIST_PATH, params);
   const render = shapeRenderer(shape, rows, ds.categories.json);
-  const results: Uint8Array[] = [];
-  for (let i = from; i < to; i++) results.push(render(matches ? matches[i] : i));
-  return json(200, envelopeBytes(count, links, results), ignored);
+  // Events as stored, from the file: read straight into the answer (see EventRows.joinRows).
+  if (isPlain(shape) && !rows.inMemory) {
+    return json(200, rows.joinRows(matches, from, to, envelopeOpen(count, links), COMMA, ENVELOPE_CLOSE), ignored);
+  }
+  // Otherwise the page stays a list of chunks (the stored rows' bytes among them): the server
+  // writes them as they are, and joins them only to compress.
+  const chunks: Uint8Array[] = [envelopeOpen(count, links)];
+  rows.eachRow(matches, from, to, (row, whole) => {
+    if (chunks.length > 1) chunks.push(RESULT_SEPARATOR);
+    render(row, whole, chunks);
+  });
+  chunks.push(ENVELOPE_CLOSE);
+  return json(200, new BodyChunks(chunks), ignored);
 }
 
 /** The one event: a read-only viewset's retrieve, with the list's field shaping. */
@@ -34,5 +47,7 @@ export function eventDetail(ds: Dataset, id: string, params: QueryParams): ApiRe
   if (row === undefined) return notFound();
   const shape = parseShape(params);
   const unknown = params.keys().filter((k) => k !== 'format' && !(SHAPE_PARAMS as readonly string[]).includes(k));
-  return json(200, shapeRenderer(shape, ds.events.rows, ds.categories.json)(row), ignoredHeader([...unknown, ...shape.ignored]));
+  const chunks: Uint8Array[] = [];
+  shapeRenderer(shape, ds.events.rows, ds.categories.json)(row, ds.events.rows.bytes(row), chunks);
+  return json(200, chunks.length === 1 ? (chunks[0] as Buffer) : new BodyChunks(chunks), ignoredHeader([...unknown, ...shape.ignored]));
 }

@@ -52,9 +52,14 @@ export function isPlain(shape: Shape): boolean {
   return shape.fields === null && shape.expand.size === 0;
 }
 
-/** A renderer of one row under the shape; the plain case returns the stored string untouched. */
-export function shapeRenderer(shape: Shape, rows: EventRows, categoryJson: ReadonlyMap<number, string>): (row: number) => Buffer {
-  if (isPlain(shape)) return (row) => rows.bytes(row);
+/**
+ * A renderer of one row under the shape: appends the row's JSON to `out` as byte chunks, given
+ * the row's stored bytes (`whole`); the plain case appends the stored bytes untouched.
+ */
+export type RowRenderer = (row: number, whole: Buffer, out: Uint8Array[]) => void;
+
+export function shapeRenderer(shape: Shape, rows: EventRows, categoryJson: ReadonlyMap<number, string>): RowRenderer {
+  if (isPlain(shape)) return (_row, whole, out) => void out.push(whole);
   // events share few distinct category lists: expand each once per request
   const expanded = new Map<string, string>();
   const expandCategories = (value: string) => {
@@ -67,9 +72,9 @@ export function shapeRenderer(shape: Shape, rows: EventRows, categoryJson: Reado
   };
   if (shape.fields === null) {
     // every field kept: splice the one expanded value into the stored text
-    return (row) => rows.replaceValue(row, CATEGORIES, expandCategories);
+    return (row, whole, out) => rows.replaceValueInto(row, whole, CATEGORIES, expandCategories, out);
   }
   const replace = new Map<number, (value: string) => string>();
   if (shape.expand.has('categories')) replace.set(CATEGORIES, expandCategories);
-  return (row) => rows.project(row, shape.fields!, replace);
+  return (row, whole, out) => rows.projectInto(row, whole, shape.fields!, replace, out);
 }

@@ -4,6 +4,7 @@
 // re-serializing anything per request.
 import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 import { needsEscaping, toJson } from './json.ts';
+import { memoryRows, type RowSource } from './row-source.ts';
 
 export const FIELD_COUNT = EVENT_FIELDS.length;
 const STRIDE = FIELD_COUNT + 1;
@@ -38,33 +39,41 @@ export function serializeEvent(obj: Readonly<Record<EventField, unknown>>): { js
   return { json: parts === plain ? json : `{${parts.join(',')}}`, starts };
 }
 
+/** Rows closer than this in the file are read with the bytes between them, in one read. */
+const RUN_GAP = 16 * 1024;
+
 export class EventRows {
-  /** byte offset of each row's line in `lines` */
+  /** byte offset of each row's line in events.jsonl */
   private readonly lineStarts: Float64Array;
+  private readonly source: RowSource;
 
   /**
-   * `lines`: the UTF-8 of events.jsonl, one event per line in list order; `starts`: rows ×
-   * (FIELD_COUNT + 1) byte offsets from serializeEvent. Throws when the two do not fit
-   * together (a truncated or mismatched file).
+   * `lines`: the UTF-8 of events.jsonl, one event per line in list order (or where to read it);
+   * `starts`: rows × (FIELD_COUNT + 1) byte offsets from serializeEvent. Throws when the two do
+   * not fit together (a truncated or mismatched file). A source that is not in memory is not
+   * read here: its bytes must have been checked already (rowOffsetsProblem).
    */
   constructor(
-    private readonly lines: Buffer,
+    lines: Buffer | RowSource,
     readonly starts: Uint32Array,
   ) {
     if (starts.length % STRIDE !== 0) throw new Error('event offsets are not whole rows');
+    const bytes = Buffer.isBuffer(lines) ? lines : null;
+    this.source = bytes ? memoryRows(bytes) : (lines as RowSource);
+    const total = this.source.byteLength;
     const count = starts.length / STRIDE;
     this.lineStarts = new Float64Array(count);
     let at = 0;
     for (let row = 0; row < count; row++) {
       const length = starts[row * STRIDE + FIELD_COUNT];
       const end = at + length;
-      if (end > lines.length || lines[at] !== 0x7b || lines[end - 1] !== 0x7d || (end < lines.length && lines[end] !== 0x0a)) {
+      if (end > total || (bytes && (bytes[at] !== 0x7b || bytes[end - 1] !== 0x7d || (end < total && bytes[end] !== 0x0a)))) {
         throw new Error(`event ${row} does not fit its offsets`);
       }
       this.lineStarts[row] = at;
       at = end + 1;
     }
-    if (Math.max(at - 1, 0) !== lines.length) throw new Error('events and offsets differ in length');
+    if (Math.max(at - 1, 0) !== total) throw new Error('events and offsets differ in length');
   }
 
   static from(serialized: readonly { json: string; starts: number[] }[]): EventRows {
@@ -77,15 +86,89 @@ export class EventRows {
     return this.lineStarts.length;
   }
 
-  /** events.jsonl as written */
+  /** events.jsonl as written (read whole when it is not in memory) */
   get lineBytes(): Buffer {
-    return this.lines;
+    return this.source.read(0, this.source.byteLength);
   }
 
-  /** The whole serialized event as UTF-8: a view, not a copy. */
+  /** The whole serialized event as UTF-8 (a view when the rows are in memory). */
   bytes(row: number): Buffer {
-    const at = this.lineStarts[row];
-    return this.lines.subarray(at, at + this.starts[row * STRIDE + FIELD_COUNT]);
+    return this.source.read(this.lineStarts[row], this.starts[row * STRIDE + FIELD_COUNT]);
+  }
+
+  /**
+   * Calls `visit` with each of `rows[from..to)` (ascending row numbers) and its bytes. From a
+   * file, rows near each other are read together: a page of consecutive rows is one read.
+   */
+  eachRow(rows: ArrayLike<number> | null, from: number, to: number, visit: (row: number, bytes: Buffer) => void): void {
+    const rowAt = (i: number) => (rows ? rows[i] : i);
+    if (this.source.inMemory) {
+      for (let i = from; i < to; i++) visit(rowAt(i), this.bytes(rowAt(i)));
+      return;
+    }
+    let i = from;
+    while (i < to) {
+      // extend the run while the next row starts close to where the last one ended
+      let j = i + 1;
+      let end = this.lineEnd(rowAt(i));
+      while (j < to && this.lineStarts[rowAt(j)] >= end && this.lineStarts[rowAt(j)] - end <= RUN_GAP) end = this.lineEnd(rowAt(j++));
+      const runStart = this.lineStarts[rowAt(i)];
+      const run = this.source.read(runStart, end - runStart);
+      for (; i < j; i++) {
+        const row = rowAt(i);
+        const at = this.lineStarts[row] - runStart;
+        visit(row, run.subarray(at, at + this.starts[row * STRIDE + FIELD_COUNT]));
+      }
+    }
+  }
+
+  /** Releases the file the rows are read from, if any (a replaced dataset); later reads throw. */
+  close(): void {
+    this.source.close?.();
+  }
+
+  /** Whether reads are views of memory (free) rather than reads of the file. */
+  get inMemory(): boolean {
+    return this.source.inMemory;
+  }
+
+  /**
+   * `head`, the whole rows `rows[from..to)` (ascending row numbers; null: the rows themselves)
+   * separated by `separator`, then `tail`, as one buffer. From the file, each run of consecutive
+   * rows is read straight into place with one read (a default-list page is one) and the newlines
+   * between them become separators: the rows' bytes are copied once, from the page cache into
+   * the answer, with no intermediate buffers.
+   */
+  joinRows(rows: ArrayLike<number> | null, from: number, to: number, head: Uint8Array, separator: number, tail: Uint8Array): Buffer {
+    const rowAt = (i: number) => (rows ? rows[i] : i);
+    let total = head.byteLength + tail.byteLength + Math.max(0, to - from - 1);
+    for (let i = from; i < to; i++) total += this.starts[rowAt(i) * STRIDE + FIELD_COUNT];
+    const out = Buffer.allocUnsafe(total);
+    out.set(head, 0);
+    let at = head.byteLength;
+    let i = from;
+    while (i < to) {
+      // a run: rows that follow each other in the file, one newline apart
+      let j = i + 1;
+      while (j < to && rowAt(j) === rowAt(j - 1) + 1) j++;
+      const first = this.lineStarts[rowAt(i)];
+      const length = this.lineEnd(rowAt(j - 1)) - first;
+      this.source.readInto(out, at, first, length);
+      for (let k = i; k < j - 1; k++) {
+        const end = at + this.lineEnd(rowAt(k)) - first;
+        // the separator goes where the newline was
+        out[end] = separator;
+      }
+      at += length;
+      if (j < to) out[at++] = separator;
+      i = j;
+    }
+    out.set(tail, at);
+    return out;
+  }
+
+  private lineEnd(row: number): number {
+    return this.lineStarts[row] + this.starts[row * STRIDE + FIELD_COUNT];
   }
 
   /** The whole serialized event, decoded. */
@@ -93,39 +176,52 @@ export class EventRows {
     return this.bytes(row).toString('utf8');
   }
 
-  /** `"key":value` of one field as UTF-8, without separators. */
-  private segment(row: number, field: number): Buffer {
-    const at = this.lineStarts[row];
+  /** `"key":value` of one field of a row's bytes, without separators. */
+  private segment(row: number, whole: Buffer, field: number): Buffer {
     const base = row * STRIDE;
-    return this.lines.subarray(at + this.starts[base + field], at + this.starts[base + field + 1] - 1);
+    return whole.subarray(this.starts[base + field], this.starts[base + field + 1] - 1);
   }
 
   /** The JSON value of one field. */
   value(row: number, field: number): string {
-    return this.segment(row, field).subarray(KEY_PREFIX[field]).toString('utf8');
+    return this.segment(row, this.bytes(row), field).subarray(KEY_PREFIX[field]).toString('utf8');
   }
 
   /**
-   * The event with only the chosen fields (indexes ascending), some of them replaced:
-   * `replace` maps a field index to the JSON value to write instead.
+   * Appends to `out` the event with only the chosen fields (indexes ascending), some of them
+   * replaced: `replace` maps a field index to the JSON value to write instead. `whole`: the
+   * row's bytes.
    */
-  project(row: number, fields: readonly number[], replace?: ReadonlyMap<number, (valueJson: string) => string>): Buffer {
-    const parts: Uint8Array[] = [OPEN];
+  projectInto(row: number, whole: Buffer, fields: readonly number[], replace: ReadonlyMap<number, (valueJson: string) => string> | undefined, out: Uint8Array[]): void {
+    out.push(OPEN);
     fields.forEach((f, i) => {
-      if (i > 0) parts.push(COMMA);
+      if (i > 0) out.push(COMMA);
       const swap = replace?.get(f);
-      parts.push(swap ? Buffer.from(`"${EVENT_FIELDS[f]}":${swap(this.value(row, f))}`) : this.segment(row, f));
+      const segment = this.segment(row, whole, f);
+      out.push(swap ? Buffer.from(`"${EVENT_FIELDS[f]}":${swap(segment.subarray(KEY_PREFIX[f]).toString('utf8'))}`) : segment);
     });
-    parts.push(CLOSE);
+    out.push(CLOSE);
+  }
+
+  /** The event with only the chosen fields, some replaced (see projectInto), as one buffer. */
+  project(row: number, fields: readonly number[], replace?: ReadonlyMap<number, (valueJson: string) => string>): Buffer {
+    const parts: Uint8Array[] = [];
+    this.projectInto(row, this.bytes(row), fields, replace, parts);
     return Buffer.concat(parts);
   }
 
-  /** The whole event with one field's value replaced. */
-  replaceValue(row: number, field: number, replace: (valueJson: string) => string): Buffer {
-    const whole = this.bytes(row);
+  /** Appends to `out` the whole event (`whole`: its bytes) with one field's value replaced. */
+  replaceValueInto(row: number, whole: Buffer, field: number, replace: (valueJson: string) => string, out: Uint8Array[]): void {
     const base = row * STRIDE;
     const from = this.starts[base + field] + KEY_PREFIX[field];
     const to = this.starts[base + field + 1] - 1;
-    return Buffer.concat([whole.subarray(0, from), Buffer.from(replace(whole.subarray(from, to).toString('utf8'))), whole.subarray(to)]);
+    out.push(whole.subarray(0, from), Buffer.from(replace(whole.subarray(from, to).toString('utf8'))), whole.subarray(to));
+  }
+
+  /** The whole event with one field's value replaced, as one buffer. */
+  replaceValue(row: number, field: number, replace: (valueJson: string) => string): Buffer {
+    const parts: Uint8Array[] = [];
+    this.replaceValueInto(row, this.bytes(row), field, replace, parts);
+    return Buffer.concat(parts);
   }
 }

@@ -3,6 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DistError } from '../format/manifest.ts';
+import { FileRows } from './file-rows.ts';
 
 /** Where a dataset's files come from: a dist/ folder, or the build's files before they are written. */
 export interface DistSource {
@@ -14,6 +15,8 @@ export interface DistSource {
   require(rel: string): void;
   /** the very bytes the manifest's checksums were just computed from (the build's): not hashed again */
   trusted?: boolean;
+  /** opens a file to be read by offset (a dist/ folder's events.jsonl): its rows stay out of memory */
+  open?(rel: string): FileRows;
 }
 
 function missing(where: string, e: unknown): DistError {
@@ -37,7 +40,14 @@ export function directorySource(dir: string): DistSource {
       throw missing(where(rel), e);
     }
   };
-  return { where, bytes, require, text: (rel) => bytes(rel).toString('utf8') };
+  const open = (rel: string) => {
+    try {
+      return new FileRows(where(rel));
+    } catch (e) {
+      throw missing(where(rel), e);
+    }
+  };
+  return { where, bytes, require, open, text: (rel) => bytes(rel).toString('utf8') };
 }
 
 /** `trusted`: the files are the ones the manifest's checksums were computed from (the build's); else they are verified. */

@@ -9,6 +9,7 @@ import { EventRows, serializeEvent } from '../format/event-rows.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { rowOffsetsProblem } from './row-offsets.ts';
+import { FileRows } from './file-rows.ts';
 import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
 
 export interface StoredData {
@@ -64,13 +65,32 @@ export function readStore(dist: DistSource, options: StoreOptions = {}): StoredD
   const { sha256 } = options;
   if (!dist.trusted && !sha256) throw new Error('readStore: a source that is not trusted needs options.sha256');
   const source = dist.trusted ? dist : verifiedSource(dist, manifest, sha256!);
-  const lines = source.bytes(DATA_FILES.events);
+  // From a folder the rows are read by offset when answering (see row-source.ts): the file is
+  // read whole once here, through the descriptor kept, to check it, then dropped from memory.
+  const file = dist.open?.(DATA_FILES.events);
+  try {
+    return storedWith(dist, source, manifest, file, options);
+  } catch (e) {
+    file?.close();
+    throw e;
+  }
+}
+
+function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, file: FileRows | undefined, options: StoreOptions): StoredData {
+  const { sha256 } = options;
+  let lines: Uint8Array;
+  if (file) {
+    lines = file.readAll();
+    if (!dist.trusted) checkDigest(dist, manifest, DATA_FILES.events, lines, sha256!);
+  } else {
+    lines = source.bytes(DATA_FILES.events);
+  }
   const offsetBytes = source.bytes(DATA_FILES.offsets);
   if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
   const starts = new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength));
   let rows: EventRows;
   try {
-    rows = new EventRows(Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength), starts);
+    rows = new EventRows(file ?? Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength), starts);
   } catch (e) {
     if (e instanceof DistError) throw e;
     throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events}`);
@@ -95,7 +115,11 @@ export function readStore(dist: DistSource, options: StoreOptions = {}): StoredD
     throw new DistError(`${source.where('data')}: event data is incomplete (${rows.length} rows, ${table.length} columns, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
   }
   const baseUrl = (options.baseUrl ?? manifest.base_url).replace(/\/+$/, '');
-  if (baseUrl !== manifest.base_url) rows = rebaseRows(rows, manifest.base_url, baseUrl);
+  if (baseUrl !== manifest.base_url) {
+    // rewritten rows are new bytes, held in memory; the file is not needed any more
+    rows = rebaseRows(rows, manifest.base_url, baseUrl);
+    file?.close();
+  }
   const categories = parseJson<{ id: number }[]>(source, DATA_FILES.categories);
   if (!Array.isArray(categories) || !categories.every((c) => typeof c === 'object' && c !== null && Number.isInteger(c.id))) {
     throw corrupt(source, DATA_FILES.categories, 'expected a list of categories with integer ids');

@@ -167,19 +167,40 @@ export class TableIndexes {
 
   /** Builds every index now rather than on first use. */
   prepare(): void {
-    void this.all;
+    for (const step of this.prepareSteps()) while (step() === true);
+  }
+
+  /**
+   * The builds of prepare(), in order, each a separate step (one column's value ids, its sort,
+   * its folded text, its trigrams …), so that a server can run them between requests. A step
+   * that returns true has more to do and is called again (the trigram index, a slice at a time).
+   */
+  prepareSteps(): (() => boolean | void)[] {
+    const steps: (() => boolean | void)[] = [() => void this.all];
     for (const f of TEXT_FIELDS) {
-      const c = this.text(f);
-      c.prepare(c.valueCount > this.options.scanBelowValues);
+      steps.push(() => this.text(f).prepare(false));
+      steps.push(() => {
+        const c = this.text(f);
+        if (c.valueCount > this.options.scanBelowValues) void c.folded;
+      });
+      steps.push(() => {
+        const c = this.text(f);
+        return c.valueCount > this.options.scanBelowValues && c.trigramStep();
+      });
+      steps.push(() => {
+        const c = this.text(f);
+        c.prepare(c.valueCount > this.options.scanBelowValues);
+      });
     }
     for (const f of TIME_FIELDS) {
-      this.iso(f).prepare(false);
-      void this.numeric(f).shape;
+      steps.push(() => this.iso(f).prepare(false));
+      steps.push(() => void this.numeric(f).shape);
     }
-    void this.numeric('dfp_points').shape;
-    for (const f of BOOL_FIELDS) this.boolRows(f);
-    this.relation('categories');
-    this.relation('groups');
+    steps.push(() => void this.numeric('dfp_points').shape);
+    for (const f of BOOL_FIELDS) steps.push(() => void this.boolRows(f));
+    steps.push(() => void this.relation('categories'));
+    steps.push(() => void this.relation('groups'));
+    return steps;
   }
 
   /** Approximate bytes held in typed arrays by the built indexes (strings not counted). */

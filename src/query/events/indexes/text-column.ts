@@ -83,6 +83,22 @@ export class TextColumn {
     return (this.trigramIndex ??= TrigramIndex.build(this.folded, this.trigramBudget(this.values.length)));
   }
 
+  /**
+   * Builds the trigram index a slice at a time (see TrigramIndex.buildInSteps): each call does
+   * one slice; true while more remain. A request needing the index meanwhile builds it whole.
+   */
+  trigramStep(): boolean {
+    if (this.trigramIndex) return false;
+    this.pendingTrigrams ??= TrigramIndex.buildInSteps(this.folded, this.trigramBudget(this.values.length));
+    const r = this.pendingTrigrams.next();
+    if (!r.done) return true;
+    this.trigramIndex ??= r.value;
+    this.pendingTrigrams = null;
+    return false;
+  }
+
+  private pendingTrigrams: Generator<void, TrigramIndex> | null = null;
+
   /** Builds the lazy parts now: sorted orders, and the folded text and trigrams if asked. */
   prepare(text: boolean): void {
     this.byOriginal ??= sortedOrder(this.values);

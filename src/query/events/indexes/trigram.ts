@@ -90,6 +90,18 @@ export class TrigramIndex {
   }
 
   static build(folded: readonly string[], budgetBytes: number): TrigramIndex {
+    const steps = TrigramIndex.buildInSteps(folded, budgetBytes);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /**
+   * As build, pausing (yielding) after every `valuesPerStep` values of each of its two passes over
+   * the text, so that a server can build it between requests (teaser at 100k: ~0.4 s in one go).
+   */
+  static *buildInSteps(folded: readonly string[], budgetBytes: number, valuesPerStep = 8_192): Generator<void, TrigramIndex> {
     const n = folded.length;
     const words = (n + 31) >>> 5;
     const codeOf = alphabet(folded);
@@ -99,11 +111,15 @@ export class TrigramIndex {
     // the delta to encode
     const stamp = new Int32Array(SPACE);
     let total = 0;
-    forEachTrigram(folded, codeOf, stamp, (t, v, prev) => {
+    const countOne = (t: number, v: number, prev: number) => {
       count[t]++;
       bytes[t] += varintSize(v - prev);
       total++;
-    });
+    };
+    for (let from = 0; from < n; from += valuesPerStep) {
+      forEachTrigram(folded, codeOf, stamp, countOne, from, Math.min(n, from + valuesPerStep));
+      yield;
+    }
     let keyCount = 0;
     for (let t = 0; t < SPACE; t++) if (count[t] !== 0) keyCount++;
     const keys = new Uint32Array(keyCount);
@@ -147,7 +163,7 @@ export class TrigramIndex {
       bytes[keys[k]] = kinds[k] === BITMAP ? starts[k] * words : 0;
     }
     stamp.fill(0);
-    forEachTrigram(folded, codeOf, stamp, (t, v, prev) => {
+    const writeOne = (t: number, v: number, prev: number) => {
       const c = count[t];
       if (c >= 0) {
         let gap = v - prev;
@@ -161,7 +177,11 @@ export class TrigramIndex {
       } else if (c === -1) {
         bitmaps[bytes[t] + (v >>> 5)] |= 1 << (v & 31);
       }
-    });
+    };
+    for (let from = 0; from < n; from += valuesPerStep) {
+      yield;
+      forEachTrigram(folded, codeOf, stamp, writeOne, from, Math.min(n, from + valuesPerStep));
+    }
     return new TrigramIndex(n, codeOf, keys, counts, kinds, starts, varints, bitmaps, total === 0 ? 1 : covered / total);
   }
 
@@ -425,8 +445,10 @@ function forEachTrigram(
   codeOf: Uint8Array,
   stamp: Int32Array,
   emit: (trigram: number, value: number, previous: number) => void,
+  from = 0,
+  to = folded.length,
 ): void {
-  for (let v = 0; v < folded.length; v++) {
+  for (let v = from; v < to; v++) {
     const s = folded[v];
     if (s.length === 0) continue;
     const mark = v + 1;

@@ -1,0 +1,46 @@
+// An answer's body in the forms the core produces: text, one byte buffer, or byte chunks (an
+// event page: the envelope's pieces and each event's stored UTF-8, in order). Chunks are written
+// to a socket as they are (one writev), so an uncompressed page is never copied into one buffer;
+// whoever needs the body whole (compression, the static build, the edge worker, the HTML
+// renderer) asks for it here.
+
+/** Byte chunks in order; their concatenation is the body. */
+export class BodyChunks {
+  /** the body's length in bytes, as Buffer's and string's `length` (so `body.length === 0` reads alike) */
+  readonly length: number;
+
+  constructor(readonly chunks: readonly Uint8Array[]) {
+    let n = 0;
+    for (const c of chunks) n += c.byteLength;
+    this.length = n;
+  }
+
+  /** The chunks joined (a copy). */
+  joined(): Buffer {
+    const c = this.chunks;
+    return c.length === 1 ? Buffer.from(c[0].buffer, c[0].byteOffset, c[0].byteLength) : Buffer.concat(c, this.length);
+  }
+
+  /** The body decoded as UTF-8, as Buffer's toString(). */
+  toString(): string {
+    return this.joined().toString('utf8');
+  }
+}
+
+export type ApiBody = string | Buffer | BodyChunks;
+
+/** The body's length in bytes (what Content-Length says). */
+export function bodyByteLength(body: ApiBody): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+}
+
+/** The body as one buffer: the buffer itself, the text encoded, or the chunks joined. */
+export function bodyBuffer(body: ApiBody): Buffer {
+  if (typeof body === 'string') return Buffer.from(body);
+  return body instanceof BodyChunks ? body.joined() : body;
+}
+
+/** The body as text (UTF-8). */
+export function bodyText(body: ApiBody): string {
+  return typeof body === 'string' ? body : body.toString();
+}

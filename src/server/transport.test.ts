@@ -1,0 +1,62 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BodyChunks } from '../api/body.ts';
+import { json } from '../api/respond.ts';
+import { endWith, flatHeaders, transportForm } from './transport.ts';
+
+// bigger than the smallest body worth compressing (1 KiB)
+const pieces = ['{"count":3,"results":[', '{"title":"Ä „x“ 🎉"}', ',', '', `{"title":"${'b'.repeat(3000)}"}`, ']}'].map((s) => Buffer.from(s));
+const whole = Buffer.concat(pieces);
+const answer = json(200, new BodyChunks(pieces), { 'Content-Length': String(whole.length) });
+
+let server: Server;
+let url: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const { headers, body } = transportForm(answer, req.headers['accept-encoding']);
+    res.writeHead(200, flatHeaders(headers));
+    const written = endWith(res, body);
+    if (written !== (body?.length ?? 0)) throw new Error('endWith miscounted');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function get(headers: Record<string, string>): Promise<{ headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('chunked bodies on the wire', () => {
+  it('writes the chunks as one body with the precomputed length, not chunked', async () => {
+    const r = await get({ 'accept-encoding': 'identity' });
+    expect(r.body.equals(whole)).toBe(true);
+    expect(r.headers['content-length']).toBe(String(whole.length));
+    expect(r.headers['transfer-encoding']).toBeUndefined();
+  });
+
+  it('compresses the joined chunks when a coding is negotiated, with its own length', async () => {
+    const r = await get({ 'accept-encoding': 'gzip' });
+    expect(r.headers['content-encoding']).toBe('gzip');
+    expect(r.headers['content-length']).toBe(String(r.body.length));
+    expect(gunzipSync(r.body).equals(whole)).toBe(true);
+  });
+
+  it('BodyChunks reads as one body: length, text, joined', () => {
+    const body = new BodyChunks(pieces);
+    expect(body.length).toBe(whole.length);
+    expect(body.toString()).toBe(whole.toString());
+    expect(body.joined().equals(whole)).toBe(true);
+    expect(new BodyChunks([]).length).toBe(0);
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EVENT_FIELDS } from '../../model/event-fields.ts';
+import { EventRows, fieldIndex, serializeEvent } from '../format/event-rows.ts';
+import { FileRows } from './file-rows.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'aula-file-rows-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function event(id: number, padding: number) {
+  const obj = Object.fromEntries(EVENT_FIELDS.map((f) => [f, null])) as Record<(typeof EVENT_FIELDS)[number], unknown>;
+  return serializeEvent({ ...obj, id, title: `Ä ${id} „x“ 🎉`, body: 'b'.repeat(padding), categories: [id % 3] });
+}
+
+// rows of very different lengths: some runs of neighbours, some rows farther apart than one read spans
+const serialized = Array.from({ length: 60 }, (_, i) => event(i + 1, i % 7 === 0 ? 40_000 : 50 + i));
+const memory = EventRows.from(serialized);
+const path = join(dir, 'events.jsonl');
+writeFileSync(path, memory.lineBytes);
+
+function onFile(): EventRows {
+  return new EventRows(new FileRows(path), memory.starts);
+}
+
+describe('FileRows', () => {
+  it('reads each row by offset, byte for byte as in memory', () => {
+    const rows = onFile();
+    expect(rows.length).toBe(60);
+    for (let r = 0; r < rows.length; r++) expect(rows.bytes(r).equals(memory.bytes(r)), `row ${r}`).toBe(true);
+    expect(rows.lineBytes.equals(memory.lineBytes)).toBe(true);
+    expect(JSON.parse(rows.value(3, fieldIndex('title')!))).toBe('Ä 4 „x“ 🎉');
+  });
+
+  it('eachRow visits the asked rows in order with their bytes, reading neighbours together', () => {
+    const rows = onFile();
+    const picks = Uint32Array.from([0, 1, 2, 5, 6, 7, 8, 20, 21, 22, 43, 59]);
+    for (const [from, to] of [[0, picks.length], [2, 9], [11, 12], [4, 4]]) {
+      const seen: [number, string][] = [];
+      rows.eachRow(picks, from, to, (row, bytes) => seen.push([row, bytes.toString()]));
+      expect(seen).toEqual(Array.from(picks.subarray(from, to), (row) => [row, memory.json(row)]));
+    }
+    const all: number[] = [];
+    rows.eachRow(null, 10, 30, (row, bytes) => {
+      expect(bytes.equals(memory.bytes(row))).toBe(true);
+      all.push(row);
+    });
+    expect(all).toEqual(Array.from({ length: 20 }, (_, i) => 10 + i));
+  });
+
+  it('joinRows reads runs straight into one buffer, newlines turned into separators', () => {
+    const head = Buffer.from('{"results":[');
+    const tail = Buffer.from(']}');
+    const expected = (rows: number[]) => Buffer.concat([head, Buffer.from(rows.map((r) => memory.json(r)).join(',')), tail]).toString();
+    for (const source of [onFile(), memory]) {
+      const picks = Uint32Array.from([0, 1, 2, 5, 6, 9, 20, 21, 22, 43, 59]);
+      expect(source.joinRows(picks, 0, picks.length, head, 0x2c, tail).toString()).toBe(expected([...picks]));
+      expect(source.joinRows(picks, 3, 4, head, 0x2c, tail).toString()).toBe(expected([5]));
+      expect(source.joinRows(null, 10, 30, head, 0x2c, tail).toString()).toBe(expected(Array.from({ length: 20 }, (_, i) => 10 + i)));
+      expect(source.joinRows(null, 4, 4, head, 0x2c, tail).toString()).toBe('{"results":[]}');
+      expect(JSON.parse(source.joinRows(null, 0, 60, head, 0x2c, tail).toString()).results).toHaveLength(60);
+    }
+  });
+
+  it('shapes rows read from the file as from memory', () => {
+    const rows = onFile();
+    const cats = fieldIndex('categories')!;
+    const swap = new Map([[cats, (v: string) => `{"was":${v}}`]]);
+    for (const r of [0, 7, 59]) {
+      expect(rows.project(r, [0, cats], swap).equals(memory.project(r, [0, cats], swap))).toBe(true);
+      expect(rows.replaceValue(r, cats, () => '[]').equals(memory.replaceValue(r, cats, () => '[]'))).toBe(true);
+    }
+  });
+
+  it('refuses reads after close and outside the file, and never hands out bytes past a truncated end', () => {
+    const rows = onFile();
+    const source = new FileRows(path);
+    expect(() => source.read(source.byteLength - 2, 3)).toThrow(RangeError);
+    expect(() => source.read(-1, 1)).toThrow(RangeError);
+    rows.close();
+    expect(() => rows.bytes(0)).toThrow(/closed/);
+    const copy = join(dir, 'short.jsonl');
+    writeFileSync(copy, memory.lineBytes);
+    const short = new EventRows(new FileRows(copy), memory.starts);
+    truncateSync(copy, 100);
+    expect(() => short.bytes(59)).toThrow(/ended early/);
+    source.close();
+    short.close();
+  });
+
+  it('a file that does not fit the offsets is refused', () => {
+    const copy = join(dir, 'longer.jsonl');
+    writeFileSync(copy, Buffer.concat([memory.lineBytes, Buffer.from('\n{}')]));
+    expect(() => new EventRows(new FileRows(copy), memory.starts)).toThrow(/differ in length/);
+  });
+});

@@ -61,6 +61,7 @@ const program = new Command()
   .addOption(new Option('--skip-workers', 'skip the `serve --workers 2` pass').env('BENCH_SKIP_WORKERS'))
   .addOption(new Option('--soak [seconds]', 'run the soak instead of the matrix (default 300 s) and append it to the results').argParser(positiveNumber).env('BENCH_SOAK').preset(300))
   .addOption(new Option('--results <file>', 'markdown file to write (the soak appends)').env('BENCH_RESULTS').default(join(ROOT, 'bench/results.md')))
+  .addOption(new Option('--access-log', 'run aula serve with its access log on (the default of `aula serve`; off in the matrix)').env('BENCH_ACCESS_LOG'))
   .addOption(new Option('--keep', 'keep the temporary content and dist folders').env('BENCH_KEEP'))
   .showHelpAfterError();
 
@@ -80,6 +81,7 @@ interface Options {
   soak?: number;
   results: string;
   keep?: boolean;
+  accessLog?: boolean;
 }
 
 const opts = program.parse().opts<Options>();
@@ -120,7 +122,10 @@ async function build(contentDir: string, distDir: string): Promise<number> {
 
 async function startAula(distDir: string, workers: number) {
   const port = await freePort(HOST);
+  // --quiet: the access log (one stdout line per request, on by default) is an operator's choice;
+  // the matrix measures answering. Its cost is in bench/results.md, measured with it on.
   const args = [AULA, 'serve', '--dist', distDir, '--port', String(port), '--host', HOST];
+  if (!opts.accessLog) args.push('--quiet');
   if (workers > 1) args.push('--workers', String(workers));
   const started = await startServerProcess(process.execPath, args, `http://${HOST}:${port}${EVENTS_PATH}`, { cwd: ROOT });
   return { ...started, baseUrl: `http://${HOST}:${port}` };

@@ -3,13 +3,12 @@
 // `aula serve` over the same dist/: status, headers and body bytes.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/pipeline/edge-bundle.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, mediaPath, parseMediaFiles } from '../src/store/format/public-files.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
-import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir, writeContent } from './helpers.ts';
+import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir, writeContent, freePort } from './helpers.ts';
 
 /** The platform binary, as the workerd package resolves it (it ships for linux/darwin/windows x64 and arm64 only). */
 async function workerdBinary(): Promise<string | { error: string }> {
@@ -33,16 +32,6 @@ if (unavailable && process.env.CI) throw new Error(`workerd cannot run here (${u
 const edge = unavailable ? describe.skip : describe;
 if (unavailable) console.warn(`test/edge.test.ts skipped: the workerd binary cannot run on this machine (${unavailable})`);
 
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => ok(port));
-    });
-  });
-}
 
 interface Workerd {
   url: string;

@@ -11,19 +11,10 @@ import { build, type BuildResult } from '../src/pipeline/build.ts';
 import { cacheIdentity, packPath } from '../src/pipeline/build-cache.ts';
 import { listFiles } from '../src/pipeline/carry-over.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
+import { mulberry32 } from '../src/util/mulberry32.ts';
 import { removeDir, tempDir } from './helpers.ts';
 
-/** mulberry32: small, seeded, the same sequence everywhere */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = mulberry32;
 
 const root = tempDir('aula-incremental-');
 afterAll(() => removeDir(root));

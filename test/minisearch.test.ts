@@ -205,32 +205,5 @@ describe('aula build --no-minisearch', () => {
   }, 120_000);
 });
 
-describe('the serve path', () => {
-  /** Every file the module imports, statically or dynamically, transitively (relative .ts imports). */
-  function importGraph(entry: string): { files: Set<string>; packages: Set<string> } {
-    const files = new Set<string>();
-    const packages = new Set<string>();
-    const visit = (file: string) => {
-      if (files.has(file)) return;
-      files.add(file);
-      const source = readFileSync(file, 'utf8');
-      for (const m of source.matchAll(/(?:^|[^\w.])(?:import|export)\s*(?:[^'"]*?\sfrom\s*)?\(?\s*['"]([^'"]+)['"]/gm)) {
-        const spec = m[1];
-        // sources import each other with .ts; other relative specs are in strings, e.g. usage comments
-        if (spec.startsWith('.')) {
-          if (spec.endsWith('.ts')) visit(join(dirname(file), spec));
-        } else packages.add(spec);
-      }
-    };
-    visit(entry);
-    return { files, packages };
-  }
-
-  it('imports neither minisearch nor the MiniSearch builder', () => {
-    const { files, packages } = importGraph(join(import.meta.dirname, '..', 'src', 'server', 'cluster.ts'));
-    expect(files.size).toBeGreaterThan(20); // the walk really followed the imports
-    expect([...packages]).toContain('node:http');
-    expect([...packages].filter((p) => p.startsWith('minisearch'))).toEqual([]);
-    expect([...files].filter((f) => f.includes(join('write', 'minisearch')))).toEqual([]);
-  });
-});
+// That the serve path loads neither minisearch nor the builder is checked for every build-time
+// package by test/architecture (imports.test.ts statically, serve-graph.test.ts in a real server).

@@ -96,6 +96,13 @@ describe('CORS', () => {
       expect(allowed.headers.get('access-control-expose-headers')).toContain('X-Aula-Build');
       expect(allowed.headers.get('vary')).toBe('Accept, Origin');
       expect(allowed.text).toBe(reference.text);
+      // the public files too: a page on another origin imports autocomplete.js as a module
+      for (const file of ['/autocomplete/autocomplete.js', '/openapi.json']) {
+        const got = await request(`${running.url}${file}`, { headers: { origin: 'http://localhost:3000' } });
+        expect(got.status, file).toBe(200);
+        expect(got.headers.get('access-control-allow-origin'), file).toBe('http://localhost:3000');
+        expect(got.headers.get('vary'), file).toContain('Origin');
+      }
       const other = await request(`${running.url}/v1/cms/event/?limit=1`, { headers: { origin: 'https://evil.example' } });
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
       expect(other.headers.get('vary')).toBe('Accept, Origin');

@@ -66,9 +66,10 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   const prefix = basePath(ds.baseUrl);
   const cacheControl = options.cacheControl ?? DEFAULT_CACHE_CONTROL;
   const cache = new ResponseCache(options.cacheLimits);
-  const tag = datasetTag(JSON.stringify(ds.manifest), ds.baseUrl);
+  const manifestText = JSON.stringify(ds.manifest);
+  const tag = datasetTag(manifestText, ds.baseUrl);
   // which build answered, for checking a rolling deploy (dists from before build_id: a digest of the manifest)
-  const build = ds.manifest.build_id ?? datasetTag(JSON.stringify(ds.manifest), '');
+  const build = ds.manifest.build_id ?? datasetTag(manifestText, '');
 
   /** Adds what depends only on the answer itself: validator, caching policy, length. */
   function complete(response: ApiResponse, key: string): ApiResponse {

@@ -57,17 +57,6 @@ export function pageLinks(window: PageWindow, count: number, baseUrl: string, pa
   return { next, previous };
 }
 
-/** The envelope joined from stored UTF-8 results: no decoding, no re-encoding. */
-export function envelopeBytes(count: number, links: PageLinks, results: readonly Uint8Array[]): Buffer {
-  const parts: Uint8Array[] = [envelopeOpen(count, links)];
-  results.forEach((r, i) => {
-    if (i > 0) parts.push(RESULT_SEPARATOR);
-    parts.push(r);
-  });
-  parts.push(ENVELOPE_CLOSE);
-  return Buffer.concat(parts);
-}
-
 /** The envelope up to the results' opening bracket; results, separated, and ENVELOPE_CLOSE follow. */
 export function envelopeOpen(count: number, links: PageLinks): Buffer {
   return Buffer.from(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[`);

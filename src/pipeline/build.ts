@@ -1,6 +1,6 @@
 // `aula build`: content/ → validated model → data files → static pages, written to a staging
 // folder and swapped in only when complete.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { bodyBuffer, bodyText } from '../api/body.ts';
 import { createApi } from '../api/core.ts';
@@ -15,7 +15,7 @@ import { AUTOCOMPLETE_DIR, DATA_FILES } from '../store/format/dist-paths.ts';
 import { routingFiles } from './routing-files.ts';
 import { datasetFrom } from '../query/dataset.ts';
 import { memorySource } from '../store/read/dist-source.ts';
-import { buildIdOf, DIST_FORMAT, digestsOf, type Manifest } from '../store/format/manifest.ts';
+import { buildIdOf, DIST_FORMAT, digestOf, digestsOf, type Manifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../store/format/dist-paths.ts';
 import { copyTwins, hashedAutocompleteFiles } from '../store/write/hashed-files.ts';
@@ -27,7 +27,7 @@ import { carryOver } from './carry-over.ts';
 import { BuildCache, packPath, type CacheStats } from './build-cache.ts';
 import { directoryFiles, outputsPath } from './directory-outputs.ts';
 import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';
-import { changesBetween, CHANGES_FILE, previousManifest, previousPublicFiles, sha256, sortedRecord } from './changes.ts';
+import { changesBetween, CHANGES_FILE, previousManifest, previousPublicFiles, sortedRecord } from './changes.ts';
 import { COMPRESSOR, compressedReuse } from './compressed-reuse.ts';
 
 export interface BuildOptions {
@@ -245,17 +245,20 @@ async function buildLocked(
       copyTwins(staging, hashed.copies, AUTOCOMPLETE_DIR);
     }
     phase('compress', 'copy media');
+    const served = new Map<string, string>();
     for (const m of mediaFiles) {
+      // read once: the copy and its hash in public_files are the same bytes
+      const bytes = readFileSync(model.media.get(m.id)!.source!);
       mkdirSync(dirname(join(staging, m.file)), { recursive: true });
-      copyFileSync(model.media.get(m.id)!.source!, join(staging, m.file));
+      writeFileSync(join(staging, m.file), bytes);
+      served.set(m.file, digestOf(bytes).sha256);
     }
     phase('copy media', 'manifest');
     const publicFiles = [...pages.keys()].filter(isPublicFile).sort();
     writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
     if (options.edge) writeAll(staging, await (await import('./edge-bundle.ts')).edgeFiles());
-    const served = new Map<string, string>();
-    for (const [rel, content] of pages) served.set(rel, sha256(content));
-    for (const m of mediaFiles) served.set(m.file, sha256(readFileSync(join(staging, m.file))));
+    // the data and autocomplete files were hashed for manifest.files already
+    for (const [rel, content] of pages) served.set(rel, manifest.files[rel]?.sha256 ?? digestOf(content).sha256);
     manifest.public_files = sortedRecord(served);
     const changes = changesBetween(previousPublicFiles(previous), manifest.public_files);
     writeAll(staging, new Map([

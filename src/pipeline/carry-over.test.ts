@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
-import { carryOver } from './carry-over.ts';
+import { carryOver, linkInto } from './carry-over.ts';
 
 const roots: string[] = [];
 afterEach(() => roots.splice(0).forEach(removeDir));
@@ -45,6 +45,15 @@ describe('carryOver', () => {
       expect(readFileSync(join(staged, rel)).equals(Buffer.from(now))).toBe(true);
     }
   });
+  it('never links a symbolic link of the previous dist into the new one', () => {
+    const { old, staged } = trees();
+    const outside = join(old, '..', 'outside.txt');
+    writeFileSync(outside, 'secret');
+    symlinkSync(outside, join(old, 'link.json.gz'));
+    expect(linkInto(join(old, 'link.json.gz'), join(staged, 'link.json.gz'))).toBe(false);
+    expect(() => lstatSync(join(staged, 'link.json.gz'))).toThrow();
+  });
+
   it('does nothing without a previous dist', () => {
     const { staged } = trees();
     writeFileSync(join(staged, 'a.json'), 'a');

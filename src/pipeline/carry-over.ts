@@ -4,7 +4,7 @@
 // links are made inside the staging folder, before it is renamed into place.
 //
 // The bytes are compared, never assumed from a manifest: a hand-edited dist file is not carried.
-import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, utimesSync, type Stats } from 'node:fs';
+import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, unlinkSync, utimesSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 
 /** Every regular file under `dir`, relative to it with forward slashes. */
@@ -82,7 +82,8 @@ export function carryOver(previousDist: string, staging: string): number {
 /** Links `previous` into the staging tree at `staged` (a file no later step writes); false if it cannot. */
 export function linkInto(previous: string, staged: string): boolean {
   try {
-    if (!statSync(previous).isFile()) return false;
+    // lstat: a link in the previous dist is not followed, nor linked into the new one
+    if (!lstatSync(previous).isFile()) return false;
     linkSync(previous, staged);
     return true;
   } catch {

@@ -1,7 +1,6 @@
 // dist/changes.json: which public URLs (paths under dist/ that are served) changed, were added or
 // were removed since the previous build, for a CDN purge. It is computed from the content hashes
 // the manifests list (`public_files`), so it is the same however the files were written.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest } from '../store/format/manifest.ts';
@@ -14,10 +13,6 @@ export interface Changes {
   changed: string[];
   added: string[];
   removed: string[];
-}
-
-export function sha256(content: string | Uint8Array): string {
-  return createHash('sha256').update(content).digest('hex');
 }
 
 /** The manifest of the dist being replaced, or null when there is none or it cannot be read. */

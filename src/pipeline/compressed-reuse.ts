@@ -2,7 +2,7 @@
 // compressed again (brotli is most of a rebuild's compress phase). Only when a clean build would
 // write the very same bytes: the same aula, the same zlib/brotli, the same page bytes, and the
 // same levels — which depend on the build's whole volume, so the manifest records it.
-import { mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { compressionLevels } from '../deploy/precompress.ts';
@@ -34,12 +34,8 @@ export function compressedReuse(
     const now = compressionLevels(size, volume);
     const before = compressionLevels(size, then.volume);
     if (now.gzip !== before.gzip || now.brotli !== before.brotli) return false;
-    let old: Buffer;
-    try {
-      old = readFileSync(join(previousDist, rel));
-    } catch {
-      return false;
-    }
+    const old = regularFile(join(previousDist, rel));
+    if (old === null) return false;
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
     if (!old.equals(bytes)) return false;
     // not taken on trust: a damaged or hand-edited twin is compressed anew (decoding is cheap)
@@ -56,9 +52,20 @@ export function compressedReuse(
 }
 
 function decodesTo(path: string, decode: (b: Buffer) => Buffer, expected: Uint8Array): boolean {
+  const packed = regularFile(path);
+  if (packed === null) return false;
   try {
-    return decode(readFileSync(path)).equals(expected);
+    return decode(packed).equals(expected);
   } catch {
     return false;
+  }
+}
+
+/** A regular file's bytes, or null: a link (which could lead outside the dist) or a FIFO is never read. */
+function regularFile(path: string): Buffer | null {
+  try {
+    return lstatSync(path).isFile() ? readFileSync(path) : null;
+  } catch {
+    return null;
   }
 }

@@ -26,6 +26,16 @@ describe('isAulaDist', () => {
     writeFileSync(join(dir, 'manifest.json'), 'not json');
     expect(isAulaDist(dir)).toBe(false);
   });
+
+  it('recognises the manifest of a large site (a hash per page: well over 1 MiB)', () => {
+    const dir = join(root, 'large');
+    mkdirSync(dir);
+    const public_files = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`v1/cms/event/offset/${i * 20}.json`, 'f'.repeat(64)]));
+    const text = JSON.stringify({ ...manifest, public_files });
+    expect(text.length).toBeGreaterThan(1_048_576);
+    writeFileSync(join(dir, 'manifest.json'), text);
+    expect(isAulaDist(dir)).toBe(true);
+  });
 });
 
 describe('checkOutFolder', () => {

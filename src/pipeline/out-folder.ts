@@ -7,6 +7,12 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { printable } from '../util/printable.ts';
 import { readSmallFile } from './small-file.ts';
 
+/**
+ * A manifest lists a hash per public file (a page per 20 events, every media copy): 1 MiB is
+ * passed at ~10,000 pages. The cap only bounds what is read; lstat already refuses non-files.
+ */
+const MANIFEST_LIMIT = 256 * 1024 * 1024;
+
 export class OutFolderError extends Error {
   override name = 'OutFolderError';
 }
@@ -16,7 +22,7 @@ export class OutFolderError extends Error {
  * type. A file that merely happens to be called manifest.json (a web app's, a package's) lacks them.
  */
 export function isAulaDist(dir: string): boolean {
-  const text = readSmallFile(join(dir, 'manifest.json'), 1_048_576);
+  const text = readSmallFile(join(dir, 'manifest.json'), MANIFEST_LIMIT);
   if (text === null) return false;
   let m: unknown;
   try {

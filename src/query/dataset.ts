@@ -6,6 +6,7 @@ import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE } from '../store/format/dist-
 import { DistError, sha256Hex } from '../store/format/manifest.ts';
 import { corrupt, directorySource, type DistSource } from '../store/read/dist-source.ts';
 import { readStore, type StoreOptions, type StoredData } from '../store/read/stored-data.ts';
+import { verifiedSource } from '../store/read/verified-source.ts';
 
 export { warmDataset } from '../store/read/stored-data.ts';
 
@@ -21,9 +22,11 @@ export function loadDataset(dir: string, options: { baseUrl?: string } = {}): Da
 export function datasetFrom(source: DistSource, options: StoreOptions = {}): Dataset {
   const stored = readStore(source, options);
   const indexFile = `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`;
+  // the index is checked against the manifest like the data files readStore read
+  const checked = source.trusted ? source : verifiedSource(source, stored.manifest, options.sha256!);
   let autocomplete: Autocomplete;
   try {
-    autocomplete = createAutocomplete(source.text(indexFile));
+    autocomplete = createAutocomplete(checked.text(indexFile));
     autocomplete.search('a', null).page(0, 1);
   } catch (e) {
     if (e instanceof DistError) throw e;

@@ -3,9 +3,10 @@
 // read every answer; preflights are answered here without reaching the core. With a list, every
 // answer varies on Origin, so a shared cache keeps the variants apart.
 
+import { ALLOW } from '../api/respond.ts';
+
 export type CorsOrigins = '*' | readonly string[];
 
-const ALLOW_METHODS = 'GET, HEAD, OPTIONS';
 /** what a client may read beyond the CORS-safelisted headers */
 const EXPOSE = 'ETag, X-Ignored-Parameters, X-Aula-Build, X-Calendar-Truncated';
 const MAX_AGE = '86400';
@@ -53,7 +54,7 @@ export function cors(origins: CorsOrigins): Cors {
       const headers = requestHeaders !== undefined && /^[\w-]+(?:\s*,\s*[\w-]+)*$/.test(requestHeaders.trim()) ? requestHeaders.trim() : DEFAULT_ALLOW_HEADERS;
       return {
         'Access-Control-Allow-Origin': allowed,
-        'Access-Control-Allow-Methods': ALLOW_METHODS,
+        'Access-Control-Allow-Methods': ALLOW,
         'Access-Control-Allow-Headers': headers,
         'Access-Control-Max-Age': MAX_AGE,
         Vary: any ? 'Access-Control-Request-Headers' : 'Origin, Access-Control-Request-Headers',

@@ -2,6 +2,7 @@
 // preflights; then CORS headers and an access-log line where configured.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from '../api/core.ts';
+import { SERVER_ERROR_BODY } from '../api/respond.ts';
 import type { AccessEntry } from './access-log.ts';
 import type { Cors } from './cors.ts';
 import { healthAnswer } from './health.ts';
@@ -19,7 +20,6 @@ export interface HandlerOptions {
 
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
 
-const SERVER_ERROR = '{"detail":"A server error occurred."}';
 
 export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
   const { cors, accessLog, health, files } = options;
@@ -46,7 +46,13 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
         status = 204;
         res.writeHead(status, preflight);
         res.end();
-      } else if (files?.().answer({ method, path, acceptEncoding: header(req.headers['accept-encoding']), ifNoneMatch: header(req.headers['if-none-match']) }, res)) {
+      } else if (files?.().answer({
+        method,
+        path,
+        acceptEncoding: header(req.headers['accept-encoding']),
+        ifNoneMatch: header(req.headers['if-none-match']),
+        withHeaders: cors ? (headers) => cors.withHeaders(headers, origin) : undefined,
+      }, res)) {
         status = res.statusCode;
         bytes = Number(res.getHeader('Content-Length') ?? 0);
       } else {
@@ -64,9 +70,9 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
     } catch (e) {
       console.error(e);
       status = 500;
-      bytes = SERVER_ERROR.length;
-      res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': String(SERVER_ERROR.length) });
-      res.end(SERVER_ERROR);
+      bytes = SERVER_ERROR_BODY.length;
+      res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': String(SERVER_ERROR_BODY.length) });
+      res.end(SERVER_ERROR_BODY);
     }
     // a body sent with GET is not read; drain it so the connection stays usable
     req.resume();

@@ -23,6 +23,8 @@ export interface StaticRequest {
   path: string;
   acceptEncoding?: string;
   ifNoneMatch?: string;
+  /** adds the headers every answer of the server carries for this request (CORS) */
+  withHeaders?: (headers: Record<string, string>) => Record<string, string>;
 }
 
 interface Loaded {
@@ -98,12 +100,12 @@ export class StaticFiles {
     if (matchesEtag(request.ifNoneMatch, file.etag)) {
       delete headers['Content-Type'];
       delete headers['Content-Encoding'];
-      res.writeHead(304, headers);
+      res.writeHead(304, request.withHeaders?.(headers) ?? headers);
       res.end();
       return true;
     }
     headers['Content-Length'] = String(body.length);
-    res.writeHead(200, headers);
+    res.writeHead(200, request.withHeaders?.(headers) ?? headers);
     res.end(request.method === 'HEAD' ? undefined : body);
     return true;
   }
@@ -130,12 +132,13 @@ export class StaticFiles {
     } catch {
       return false;
     }
-    res.writeHead(200, {
+    const headers = {
       'Content-Type': media.mimetype,
       'Content-Length': String(size),
       'Cache-Control': this.cacheControl,
       'X-Content-Type-Options': 'nosniff',
-    });
+    };
+    res.writeHead(200, request.withHeaders?.(headers) ?? headers);
     if (request.method === 'HEAD') res.end();
     else createReadStream(path).on('error', () => res.destroy()).pipe(res);
     return true;

@@ -166,7 +166,8 @@ export async function startServerProcess(
   return { ok: false, message: `no 200 answer from ${readyUrl} within ${timeoutMs / 1000} s: ${server.output().trim().slice(-1500)}` };
 }
 
-function childPids(pid: number): number[] {
+/** The direct children of a process, from /proc (every thread's `children` list). */
+export function childPids(pid: number): number[] {
   const out: number[] = [];
   let tasks: string[];
   try {

@@ -1,6 +1,9 @@
 // Turns the figures of a bench run into bench/results.md: every figure next to its target.
 import { cpus, platform, release, totalmem } from 'node:os';
+import type { BuildRuns } from './build-runs.ts';
+import type { DevRun } from './dev-edit.ts';
 import type { GeneratorInfo } from './generator.ts';
+import type { MeasuredRun } from './measured-run.ts';
 import type { LoadResult, ProbeResult } from './load.ts';
 import type { Group, QueryKind } from './queries.ts';
 import type { SoakResult } from './soak.ts';
@@ -14,7 +17,14 @@ export const TARGETS = {
   distinct: { pages: 0.4, substring: 0.3, regex: 0.1, autocomplete: 0.5, detail: 0.9 } satisfies Record<Group, number>,
   /** every load run, at the bench's 50 connections */
   p99Ms: 25,
+  /** issue 16: a cold `aula build` of 100k events / 200k directory objects, cache on and fresh */
   buildS: 20,
+  /** issue 16: peak RSS of that build's process tree (1 GB, not GiB) */
+  buildPeakRssBytes: 1e9,
+  /** issue 16: one event's title changed, build cache warm, same --out */
+  changeS: 2,
+  /** issue 16 item 4: `aula dev`, an edit saved → served */
+  devEditS: 2,
   coldStartS: 1,
   /** one process, after the load */
   rssBytes: 500 * 1024 ** 2,
@@ -59,7 +69,9 @@ export interface BenchReport {
   loadavg: { start: number; end: number };
   settings: { events: number; directory: number; seed: number; connections: number; poolSize: number };
   generate: { files: number; bytes: number; ms: number };
-  build: { ms: number };
+  build: BuildRuns;
+  /** `aula dev` serving an edit; absent with --skip-dev */
+  dev?: DevRun;
   dist: { bytes: number; files: number };
   generator: GeneratorInfo;
   baseline: {
@@ -181,7 +193,6 @@ const AUTOCANNON_CAP =
 
 export function resultsMarkdown(r: BenchReport): string {
   const onePass = r.passes.find((p) => p.workers === 1);
-  const buildS = r.build.ms / 1000;
   const out: string[] = [
     '# aula benchmark results',
     '',
@@ -200,10 +211,7 @@ export function resultsMarkdown(r: BenchReport): string {
     '',
     '| figure | value | target | result |',
     '|---|---:|---:|---|',
-    `| content generated | ${fmt(r.generate.files)} files, ${mib(r.generate.bytes)} in ${fmt(r.generate.ms / 1000, 1)} s | – | – |`,
-    `| build time (\`aula build\`, process start to exit) | ${fmt(buildS, 2)} s | ≤ ${TARGETS.buildS} s | ${verdict(buildS <= TARGETS.buildS)} |`,
-    `| build throughput | ${fmt(r.generate.files / buildS)} content files/s | – | – |`,
-    `| dist size | ${mib(r.dist.bytes)} (${fmt(r.dist.bytes)} bytes, ${fmt(r.dist.files)} files) | – | – |`,
+    ...buildRows(r),
   ];
   const oneRss = onePass?.available ? onePass.rss?.bytes : undefined;
   for (const pass of r.passes) {
@@ -237,6 +245,7 @@ export function resultsMarkdown(r: BenchReport): string {
     }
   }
 
+  out.push('', ...phaseSection(r.build));
   out.push('', ...baselineSection(r));
 
   for (const pass of r.passes) {
@@ -343,6 +352,115 @@ export function soakMarkdown(s: SoakReport): string {
       `${verdict(growth <= TARGETS.soakRssGrowth)} (${growth >= 0 ? '+' : ''}${fmt(growth * 100, 1)} %) |`,
     `| RSS every tenth of the soak | ${s.rssTimeline.map((b) => fmt(b / 1024 ** 2)).join(' → ')} MiB | – | – |`,
     `| cold start | ${fmt(s.coldStartMs / 1000, 3)} s | – | – |`,
+    '',
+  ].join('\n');
+}
+
+const seconds = (ms: number) => `${fmt(ms / 1000, 2)} s`;
+const cpu = (run: MeasuredRun) => (run.cpuMs === undefined ? '' : ` (CPU ${fmt(run.cpuMs / 1000, 1)} s)`);
+/** peak RSS of a run's process tree; several processes are summed, each at its own peak */
+const peak = (run: Pick<MeasuredRun, 'peakRssBytes' | 'processes'>) =>
+  `${mib(run.peakRssBytes)}${run.processes > 1 ? ` (${run.processes} processes, each at its peak)` : ''}`;
+const NO_TARGET_EDIT = '– (none of its own: it changes the count on every list page)';
+
+export type BuildFigures = Pick<BenchReport, 'generate' | 'build' | 'dist' | 'dev'>;
+
+/** The build rows of the "Build, start, memory" table: issue 16's targets and the figures around them. */
+export function buildRows(r: BuildFigures): string[] {
+  const b = r.build;
+  const coldS = b.cold.wallMs / 1000;
+  const changeS = b.change.wallMs / 1000;
+  const rows = [
+    `| content generated | ${fmt(r.generate.files)} files, ${mib(r.generate.bytes)} in ${fmt(r.generate.ms / 1000, 1)} s | – | – |`,
+    `| cold build, build cache on in a fresh folder (\`aula build\`, process start to exit) | ${seconds(b.cold.wallMs)}${cpu(b.cold)} | ≤ ${TARGETS.buildS} s | ${verdict(coldS <= TARGETS.buildS)} |`,
+    `| cold build, cache on: peak RSS | ${peak(b.cold)} | ≤ 1 GB (${mib(TARGETS.buildPeakRssBytes)}) | ${verdict(b.cold.peakRssBytes <= TARGETS.buildPeakRssBytes)} |`,
+    `| cold build \`--no-cache\` (for comparison): time / peak RSS | ${seconds(b.noCache.wallMs)}${cpu(b.noCache)} / ${peak(b.noCache)} | – | – |`,
+    `| build throughput (cold, cache on) | ${fmt(r.generate.files / coldS)} content files/s | – | – |`,
+    `| one event's title changed (${code(b.files.changed)}), cache warm, same \`--out\`: time / peak RSS | ${seconds(b.change.wallMs)}${cpu(b.change)} / ${peak(b.change)} | ≤ ${TARGETS.changeS} s | ${verdict(changeS <= TARGETS.changeS)} |`,
+    `| one event added (a new file, ${code(b.files.added)}): time / peak RSS | ${seconds(b.added.wallMs)}${cpu(b.added)} / ${peak(b.added)} | ${NO_TARGET_EDIT} | – |`,
+    `| one event deleted (its file, ${code(b.files.deleted)}): time / peak RSS | ${seconds(b.deleted.wallMs)}${cpu(b.deleted)} / ${peak(b.deleted)} | ${NO_TARGET_EDIT} | – |`,
+    `| the three edits undone: time / peak RSS | ${seconds(b.restored.wallMs)}${cpu(b.restored)} / ${peak(b.restored)} | – | – |`,
+    identicalRow(b),
+  ];
+  const d = r.dev;
+  if (d?.available) {
+    const editS = d.editMs / 1000;
+    rows.push(
+      `| \`aula dev\`: edit saved → new title served (${code(d.file)}) | ${seconds(d.editMs)} | ≤ ${TARGETS.devEditS} s | ${verdict(editS <= TARGETS.devEditS)} |`,
+      `| \`aula dev\`: start → first answer (its first build, cache warm) / peak RSS | ${seconds(d.startMs)} / ${peak(d)} | – | – |`,
+    );
+  } else if (d) {
+    rows.push(`| \`aula dev\`: edit saved → new title served | not measured (${d.reason.replaceAll('|', '\\|')}) | ≤ ${TARGETS.devEditS} s | **missed** |`);
+  }
+  rows.push(`| dist size | ${mib(r.dist.bytes)} (${fmt(r.dist.bytes)} bytes, ${fmt(r.dist.files)} files) | – | – |`);
+  return rows;
+}
+
+function identicalRow(b: BuildRuns): string {
+  const c = b.identical;
+  const what = '| dist after the edits and their undo (incremental) against the `--no-cache` build, changes.json aside |';
+  return c.differingCount === 0
+    ? `${what} byte-identical (${fmt(c.files)} files) | identical | met |`
+    : `${what} ${fmt(c.differingCount)} files differ: ${c.differing.slice(0, 5).map(code).join(', ')} | identical | **missed** |`;
+}
+
+/** Per-phase seconds of every build (`aula build --timings`), so a miss names its phase. */
+export function phaseSection(b: BuildRuns): string[] {
+  const columns: [string, MeasuredRun][] = [
+    ['cold, cache on', b.cold],
+    ['cold, --no-cache', b.noCache],
+    ['title changed', b.change],
+    ['event added', b.added],
+    ['event deleted', b.deleted],
+  ];
+  const names: string[] = [];
+  for (const [, run] of columns) for (const [name] of run.phases) if (!names.includes(name)) names.push(name);
+  const cell = (run: MeasuredRun, name: string) => {
+    const phase = run.phases.find(([n]) => n === name);
+    return phase ? fmt(phase[1], 2) : '–';
+  };
+  return [
+    '## Build phases',
+    '',
+    'Seconds per phase as `aula build --timings` prints them (the build\'s own clock, inside the process); the last rows are the ' +
+      'process from start to exit, Node\'s start-up and module loading included, and its CPU time (user + system).',
+    '',
+    `| phase | ${columns.map(([label]) => label).join(' | ')} |`,
+    `|---|${columns.map(() => '---:').join('|')}|`,
+    ...names.map((name) => `| ${name} | ${columns.map(([, run]) => cell(run, name)).join(' | ')} |`),
+    `| content files parsed / reused | ${columns.map(([, run]) => (run.cache ? `${fmt(run.cache.parsed)} / ${fmt(run.cache.reused)}` : '–')).join(' | ')} |`,
+    `| **process start to exit** | ${columns.map(([, run]) => `**${fmt(run.wallMs / 1000, 2)}**`).join(' | ')} |`,
+    `| CPU time | ${columns.map(([, run]) => (run.cpuMs === undefined ? '–' : fmt(run.cpuMs / 1000, 2))).join(' | ')} |`,
+    `| peak RSS, MiB | ${columns.map(([, run]) => fmt(run.peakRssBytes / 1024 ** 2)).join(' | ')} |`,
+  ];
+}
+
+export interface BuildOnlyReport extends BuildFigures {
+  started: Date;
+  finished: Date;
+  loadavg: { start: number; end: number };
+  settings: { events: number; directory: number; seed: number };
+}
+
+/** `npm run bench -- --only-build`: the build figures alone, without serving or load. */
+export function buildOnlyMarkdown(r: BuildOnlyReport): string {
+  return [
+    '# aula benchmark results: builds only',
+    '',
+    `Written by \`npm run bench -- --only-build\` (bench/run.ts) on ${r.started.toISOString()}; the run took ${fmt((r.finished.getTime() - r.started.getTime()) / 1000)} s.`,
+    '',
+    ...machine(),
+    `- 1-minute load average ${fmt(r.loadavg.start, 2)} at the start, ${fmt(r.loadavg.end, 2)} at the end (other processes compete for the cores if it is well above the bench's own share)`,
+    `- content: ${fmt(r.settings.events)} events, ${fmt(r.settings.directory)} directory objects (generator seed ${r.settings.seed})`,
+    '- targets are those of issue 16',
+    '',
+    '## Build, start, memory',
+    '',
+    '| figure | value | target | result |',
+    '|---|---:|---:|---|',
+    ...buildRows(r),
+    '',
+    ...phaseSection(r.build),
     '',
   ].join('\n');
 }

@@ -2,6 +2,7 @@
 //   npm run bench                                   full run (100k events, 200k directory objects)
 //   npm run bench -- --events 2000 --directory 4000 --duration 2 --skip-workers    smoke run
 //   npm run bench -- --soak [SECONDS]               soak (issue 7) instead of the matrix, appended
+//   npm run bench -- --only-build                   the build figures of issue 16 alone (no serving, no load)
 // Every option also reads an environment variable (BENCH_EVENTS, BENCH_DURATION, …), see --help.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -13,12 +14,14 @@ import { spawnSync } from 'node:child_process';
 import { chooseGenerator, type GeneratorName, type LoadGenerator } from './generator.ts';
 import { probe, type LoadResult } from './load.ts';
 import {
-  cleanupNow, freePort, httpGet, installCleanup, registerTempDir, spawnTracked, startServerProcess, stopTracked, treeRss,
+  cleanupNow, freePort, httpGet, installCleanup, registerTempDir, startServerProcess, stopTracked, treeRss,
   type Tracked,
 } from './processes.ts';
 import { buildQuerySet, type QueryKind } from './queries.ts';
+import { runBuilds } from './build-runs.ts';
+import { devEdit, type DevRun } from './dev-edit.ts';
 import {
-  resultsMarkdown, soakMarkdown, targetOf,
+  buildOnlyMarkdown, resultsMarkdown, soakMarkdown, targetOf,
   type BenchReport, type InProcessAutocomplete, type KindRun, type Mode, type Pass,
 } from './report.ts';
 import { runSoak } from './soak.ts';
@@ -61,6 +64,8 @@ const program = new Command()
   .addOption(new Option('--skip-workers', 'skip the `serve --workers 2` pass').env('BENCH_SKIP_WORKERS'))
   .addOption(new Option('--soak [seconds]', 'run the soak instead of the matrix (default 300 s) and append it to the results').argParser(positiveNumber).env('BENCH_SOAK').preset(300))
   .addOption(new Option('--results <file>', 'markdown file to write (the soak appends)').env('BENCH_RESULTS').default(join(ROOT, 'bench/results.md')))
+  .addOption(new Option('--only-build', 'measure the builds and `aula dev` only (issue 16), no serving or load; writes --results only when it is given').env('BENCH_ONLY_BUILD'))
+  .addOption(new Option('--skip-dev', 'skip the `aula dev` edit-to-served measurement').env('BENCH_SKIP_DEV'))
   .addOption(new Option('--access-log', 'run aula serve with its access log on (the default of `aula serve`; off in the matrix)').env('BENCH_ACCESS_LOG'))
   .addOption(new Option('--keep', 'keep the temporary content and dist folders').env('BENCH_KEEP'))
   .showHelpAfterError();
@@ -82,6 +87,8 @@ interface Options {
   results: string;
   keep?: boolean;
   accessLog?: boolean;
+  onlyBuild?: boolean;
+  skipDev?: boolean;
 }
 
 const opts = program.parse().opts<Options>();
@@ -105,19 +112,6 @@ async function generate(contentDir: string): Promise<BenchReport['generate']> {
   const t0 = performance.now();
   const { files, bytes } = await generateContent({ events: opts.events, directory: opts.directory, seed: opts.seed, outDir: contentDir });
   return { files, bytes, ms: performance.now() - t0 };
-}
-
-async function build(contentDir: string, distDir: string): Promise<number> {
-  // A child process, timed from spawn to exit: what `aula build` costs someone running it.
-  const t0 = performance.now();
-  const proc = spawnTracked(process.execPath, [AULA, 'build', '--content', contentDir, '--out', distDir], { cwd: ROOT });
-  const limit = setTimeout(() => void stopTracked(proc), 600_000);
-  const code = await proc.exited;
-  clearTimeout(limit);
-  const ms = performance.now() - t0;
-  if (code !== 0) throw new Error(`aula build failed (${code}):\n${proc.output().trim()}`);
-  log(proc.output().trim().split('\n').at(-1) ?? 'built');
-  return ms;
 }
 
 async function startAula(distDir: string, workers: number) {
@@ -199,9 +193,36 @@ async function main(): Promise<void> {
   spawnSync('sync');
   log(`generated ${generated.files} files, ${(generated.bytes / 1024 ** 2).toFixed(1)} MiB in ${(generated.ms / 1000).toFixed(1)} s`);
 
-  const buildMs = await build(contentDir, distDir);
+  // Child processes, timed from spawn to exit: what `aula build` costs someone running it.
+  const builds = await runBuilds({ aula: AULA, root: ROOT, contentDir, distDir, work, log });
   const dist = treeSize(distDir);
-  log(`build ${(buildMs / 1000).toFixed(2)} s, ${(generated.files / (buildMs / 1000)).toFixed(0)} files/s; dist ${(dist.bytes / 1024 ** 2).toFixed(1)} MiB`);
+  log(`dist ${(dist.bytes / 1024 ** 2).toFixed(1)} MiB in ${dist.files} files`);
+  // before any server starts, so the load passes are not disturbed by it
+  let dev: DevRun | undefined;
+  if (!opts.skipDev) {
+    dev = await devEdit({ aula: AULA, root: ROOT, contentDir, file: builds.files.changed, work, log });
+    if (!dev.available) log(`aula dev: ${dev.reason}`);
+  }
+
+  if (opts.onlyBuild) {
+    const markdown = buildOnlyMarkdown({
+      started,
+      finished: new Date(),
+      loadavg: { start: loadStart, end: loadavg()[0] },
+      settings: { events: opts.events, directory: opts.directory, seed: opts.seed },
+      generate: generated,
+      build: builds,
+      dist,
+      dev,
+    });
+    console.log(`\n${markdown}`);
+    // bench/results.md holds the full run; a builds-only run writes only where it is told to
+    if (program.getOptionValueSource('results') !== 'default') {
+      writeFileSync(resolve(opts.results), markdown);
+      log(`wrote ${resolve(opts.results)}`);
+    }
+    return;
+  }
 
   const queries = buildQuerySet({ distDir, contentDir, seed: opts.seed, poolSize: opts.pool });
   log(`query pools: ${queries.kinds.map((k) => `${k.key} ${k.distinct.length}`).join(', ')}`);
@@ -317,7 +338,8 @@ async function main(): Promise<void> {
     loadavg: { start: loadStart, end: loadavg()[0] },
     settings: { events: opts.events, directory: opts.directory, seed: opts.seed, connections: opts.connections, poolSize: opts.pool },
     generate: generated,
-    build: { ms: buildMs },
+    build: builds,
+    dev,
     dist,
     generator,
     baseline: { runs: baselineRuns, bodyBytes, rps: baselineRps, ceiling },

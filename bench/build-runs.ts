@@ -1,0 +1,122 @@
+// The build figures of issue 16 ("done when"): a cold build with a fresh build cache (time, peak
+// RSS), then, with that cache warm and into the same --out, one event's title changed, one event
+// added and one deleted; the edits undone and rebuilt; and a cold build --no-cache into another
+// folder, both for comparison and as a check that the incremental dist is byte-identical to it.
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { markdownEvents, setFrontMatter, unusedEventId } from './content-edits.ts';
+import { measuredAula, type MeasuredRun } from './measured-run.ts';
+
+export interface DistComparison {
+  files: number;
+  /** relative paths that differ, are missing or extra (at most 20) */
+  differing: string[];
+  differingCount: number;
+}
+
+export interface BuildRuns {
+  /** `aula build` with the build cache on, in a fresh cache folder (the CLI's default is on) */
+  cold: MeasuredRun;
+  change: MeasuredRun;
+  added: MeasuredRun;
+  deleted: MeasuredRun;
+  /** the three edits undone, back to the generated content */
+  restored: MeasuredRun;
+  /** `aula build --no-cache` of the generated content into a fresh folder */
+  noCache: MeasuredRun;
+  /** the dist after the edits and their undo against the --no-cache build, changes.json aside */
+  identical: DistComparison;
+  /** the files edited, relative to the content folder */
+  files: { changed: string; added: string; deleted: string };
+}
+
+/** Every file below a folder, relative, sorted. */
+function listTree(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
+}
+
+/**
+ * Byte-for-byte comparison of two dist folders. changes.json is left out: it lists what changed
+ * since the previous build, so an incremental build and a clean one rightly differ there.
+ */
+export function compareDists(a: string, b: string, ignore: readonly string[] = ['changes.json']): DistComparison {
+  const left = listTree(a).filter((f) => !ignore.includes(f));
+  const right = new Set(listTree(b).filter((f) => !ignore.includes(f)));
+  const differing: string[] = [];
+  let differingCount = 0;
+  const differs = (rel: string) => {
+    if (differing.length < 20) differing.push(rel);
+    differingCount++;
+  };
+  for (const rel of left) {
+    if (!right.delete(rel)) differs(rel);
+    else if (statSync(join(a, rel)).size !== statSync(join(b, rel)).size || !readFileSync(join(a, rel)).equals(readFileSync(join(b, rel)))) differs(rel);
+  }
+  for (const rel of right) differs(rel);
+  return { files: left.length, differing, differingCount };
+}
+
+export const ADDED_FILE = 'events/bench/added-event.md';
+
+export async function runBuilds(options: {
+  aula: string;
+  root: string;
+  contentDir: string;
+  distDir: string;
+  work: string;
+  log: (line: string) => void;
+}): Promise<BuildRuns> {
+  const { aula, root, contentDir, distDir, work, log } = options;
+  const cacheDir = join(work, 'build-cache');
+  const scratch = join(work, 'rusage');
+  mkdirSync(scratch, { recursive: true });
+  const build = async (label: string, out: string, cache: string[]) => {
+    const run = await measuredAula(aula, ['build', '--content', contentDir, '--out', out, ...cache, '--timings'], { cwd: root, scratch });
+    log(`${label.padEnd(22)} ${(run.wallMs / 1000).toFixed(2)} s wall, ${run.cpuMs === undefined ? '?' : (run.cpuMs / 1000).toFixed(2)} s CPU, ` +
+      `peak RSS ${(run.peakRssBytes / 1024 ** 2).toFixed(0)} MiB${run.cache ? `; ${run.cache.parsed} files parsed, ${run.cache.reused} reused` : ''}`);
+    return run;
+  };
+  const withCache = ['--cache', cacheDir];
+
+  const cold = await build('cold build, cache on', distDir, withCache);
+
+  const md = markdownEvents(contentDir);
+  if (md.length < 2) throw new Error(`the one-event builds need two Markdown event files in ${contentDir}/events, found ${md.length}`);
+  const [changed, deletedFile] = md;
+  const original = { changed: readFileSync(join(contentDir, changed), 'utf8'), deleted: readFileSync(join(contentDir, deletedFile), 'utf8') };
+  const write = (rel: string, text: string) => {
+    mkdirSync(dirname(join(contentDir, rel)), { recursive: true });
+    writeFileSync(join(contentDir, rel), text);
+  };
+
+  write(changed, setFrontMatter(original.changed, 'title', JSON.stringify('Bench: one changed title')));
+  const change = await build('one event changed', distDir, withCache);
+
+  const addedText = setFrontMatter(setFrontMatter(original.changed, 'id', String(unusedEventId(contentDir))), 'title', JSON.stringify('Bench: one added event'));
+  write(ADDED_FILE, addedText);
+  const added = await build('one event added', distDir, withCache);
+
+  unlinkSync(join(contentDir, deletedFile));
+  const deleted = await build('one event deleted', distDir, withCache);
+
+  // back to the generated content: the load passes query it, and the --no-cache build below must
+  // see the same content to be comparable
+  write(changed, original.changed);
+  write(deletedFile, original.deleted);
+  unlinkSync(join(contentDir, ADDED_FILE));
+  rmdirSync(join(contentDir, dirname(ADDED_FILE))); // the bench made it; it fails if anything else is in it
+  const restored = await build('edits undone', distDir, withCache);
+
+  const cleanDir = join(work, 'dist-no-cache');
+  const noCache = await build('cold build, --no-cache', cleanDir, ['--no-cache']);
+  const identical = compareDists(distDir, cleanDir);
+  log(identical.differingCount === 0
+    ? `incremental dist byte-identical to the --no-cache build (${identical.files} files, changes.json aside)`
+    : `incremental dist DIFFERS from the --no-cache build in ${identical.differingCount} files: ${identical.differing.slice(0, 5).join(', ')}`);
+  rmSync(cleanDir, { recursive: true, force: true });
+
+  return { cold, change, added, deleted, restored, noCache, identical, files: { changed, added: ADDED_FILE, deleted: deletedFile } };
+}

@@ -423,7 +423,9 @@ export function phaseSection(b: BuildRuns): string[] {
     '## Build phases',
     '',
     'Seconds per phase as `aula build --timings` prints them (the build\'s own clock, inside the process); the last rows are the ' +
-      'process from start to exit, Node\'s start-up and module loading included, and its CPU time (user + system).',
+      'process from start to exit, Node\'s start-up and module loading included, its CPU time (user + system) and its peak RSS: ' +
+      'every process of the tree at its own peak, the larger of what it reports at exit (getrusage, bench/rusage-preload.mjs) and ' +
+      'its VmHWM sampled from /proc every 100 ms.',
     '',
     `| phase | ${columns.map(([label]) => label).join(' | ')} |`,
     `|---|${columns.map(() => '---:').join('|')}|`,

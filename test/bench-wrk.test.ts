@@ -200,8 +200,14 @@ describe('report', () => {
   });
 });
 
-// A real wrk run, where wrk is installed (the bench installs it; CI may not have it).
+// A real wrk run, where wrk is installed (the bench installs it; .ci/run installs it, so in CI a
+// missing wrk fails here instead of skipping).
 const hasWrk = spawnSync('wrk', ['-v']).error === undefined;
+if (!hasWrk && process.env.CI) {
+  it('wrk is installed (CI installs it)', () => {
+    throw new Error('wrk is not installed; CI must install it (see .ci/run)');
+  });
+}
 
 describe.skipIf(!hasWrk)('runWrk against a local server', () => {
   const seen = new Map<string, number>();

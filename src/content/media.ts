@@ -67,6 +67,7 @@ async function resolveOne(root: string, r: Sourced<MediaSource>, out: FileIssue[
   media.size = info.size;
   media.mimetype = mimetypeOf(normal);
   media.source = real;
+  media.sourceName = posix.basename(normal);
   if (written.size !== null && written.size !== media.size) {
     out.push(issueAt(r, ['size'], `size ${written.size} disagrees with ${file}, which has ${media.size} bytes`));
   }

@@ -34,6 +34,11 @@ export interface Media {
   size: number;
   /** the checked file inside the content folder named by `file:`, which the build copies to dist/ (never rendered) */
   source?: string;
+  /**
+   * the last part of the path `file:` wrote: the copy is named after it, as `mimetype` is typed after
+   * it (`source` is the real path, which for a link is its target's, e.g. a content-addressed blob)
+   */
+  sourceName?: string;
 }
 
 export interface RelatedMedia {

@@ -196,7 +196,7 @@ async function buildLocked(
     // media records backed by a file in content/ are answered from a copy at the URL the API gives
     const mediaFiles: MediaFile[] = [];
     for (const m of [...model.media.values()].sort((a, b) => a.id - b.id)) {
-      if (m.source) mediaFiles.push({ id: m.id, file: mediaFileName(m.id, basename(m.source)), mimetype: m.mimetype });
+      if (m.source) mediaFiles.push({ id: m.id, file: mediaFileName(m.id, m.sourceName ?? basename(m.source)), mimetype: m.mimetype });
     }
     files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
     files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);

@@ -2,13 +2,15 @@
 // half-written left behind. A full disk and a read-only file system are real (small tmpfs mounts,
 // when the test may mount — it runs as root in CI); the rest are real paths.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_FILES } from '../fixture-content.ts';
 import { removeDir, SAMPLE_CONTENT, tempDir, writeContent } from '../helpers.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
+/** uid and gid of `nobody` on Debian: who a root test run becomes to meet a permission error */
+const NOBODY = 65534;
 
 let root: string;
 let content: string;
@@ -70,11 +72,20 @@ describe('I/O failures are one line naming the path and the cause', () => {
     expectOneLine(r, /a-file\/d\\u001b\[31m\\nx: a part of the path is a file, not a folder \[ENOTDIR\]/);
   });
 
-  it('permission denied (EACCES), where the test is not root', (ctx) => {
-    if (process.getuid?.() === 0) return ctx.skip(); // root writes anywhere; the formatter's unit test covers the wording
+  it('permission denied (EACCES); as root, the build runs as nobody', () => {
+    // root writes anywhere, so a root test run (CI) drops to nobody for this one build
+    const asRoot = process.getuid?.() === 0;
     const locked = join(root, 'locked');
     mkdirSync(locked, { mode: 0o555 });
-    expectOneLine(aula('build', '--content', content, '--out', join(locked, 'dist')), /^aula: .*locked\/\S+: permission denied \[EACCES\]/);
+    if (asRoot) chmodSync(root, 0o755); // nobody must read the content beside it
+    const r = spawnSync(process.execPath, [BIN, 'build', '--no-cache', '--content', content, '--out', join(locked, 'dist')], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+      ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+    });
+    expectOneLine({ code: r.status, err: r.stderr }, /^aula: .*locked\/\S+: permission denied \[EACCES\]/);
+    expect(readdirSync(locked)).toEqual([]);
   });
 
   it('missing files (ENOENT): serve and nginx name the file', () => {

@@ -2,10 +2,11 @@
 // special files; file names that are not UTF-8 or hold terminal escapes. Real folders, real links,
 // `aula build`/`aula check` as real processes.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatProblem, loadContent } from '../../src/content/index.ts';
+import { MEDIA_FILES_INDEX, type MediaFile } from '../../src/store/format/public-files.ts';
 import { FIXTURE_FILES } from '../fixture-content.ts';
 import { removeDir, tempDir, writeContent } from '../helpers.ts';
 
@@ -86,6 +87,18 @@ describe('symbolic links', () => {
     const { model, problems } = await loadContent(dir);
     expect(problems.map(formatProblem)).toEqual([]);
     expect(model!.events.map((e) => e.title)).toEqual(expect.arrayContaining(['Shared talk', 'Linked folder']));
+  });
+
+  it('a media file that is a link is copied under the name the record wrote, typed after it', async () => {
+    const dir = content('media-link', { 'blobs/8f3a0c': 'PNGBYTES' });
+    rmSync(join(dir, 'media', 'bild.png'));
+    symlinkSync('../blobs/8f3a0c', join(dir, 'media', 'bild.png'));
+    const out = join(root, 'media-link-dist');
+    const r = aula(['build', '--no-cache', '--content', dir, '--out', out]);
+    expect(r.code, r.err).toBe(0);
+    const files = JSON.parse(readFileSync(join(out, MEDIA_FILES_INDEX), 'utf8')) as MediaFile[];
+    expect(files).toEqual([{ id: 12, file: 'cms/media/12/bild.png', mimetype: 'image/png' }]);
+    expect(readFileSync(join(out, 'cms/media/12/bild.png'), 'utf8')).toBe('PNGBYTES');
   });
 
   it('a FIFO named like a content file is an error, not a read that never returns', async () => {

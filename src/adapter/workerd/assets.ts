@@ -3,7 +3,8 @@
 // is fetched up front into memory; the isolate then answers from that copy until it is recycled.
 // The files are verified against the manifest's SHA-256 sums by the loader the server uses; only
 // the hashing differs (WebCrypto here, as the bundle has no node: modules).
-import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../../store/format/dist-paths.ts';
+import { LOADED_FILES } from '../../store/format/dist-paths.ts';
+import { DistError, parseManifest } from '../../store/format/manifest.ts';
 import { datasetFrom, type Dataset } from '../../query/dataset.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
 import { ChecksumMismatch, type Sha256 } from '../../store/read/verified-source.ts';
@@ -13,12 +14,6 @@ export interface AssetFetcher {
   fetch(input: string, init?: { method?: string }): Promise<Response>;
 }
 
-/** Every file under dist/ the core reads, relative to dist/. */
-export const EDGE_FILES: readonly string[] = [
-  'manifest.json',
-  ...Object.values(DATA_FILES),
-  `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`,
-];
 
 /** A dataset that cannot be loaded here; `detail` is safe to show a client. */
 export class EdgeLoadError extends Error {
@@ -27,19 +22,14 @@ export class EdgeLoadError extends Error {
   }
 }
 
-async function fetchAsset(assets: AssetFetcher, rel: string, method: 'GET' | 'HEAD'): Promise<Response> {
+async function fetchFile(assets: AssetFetcher, rel: string): Promise<Uint8Array> {
   // the host is ignored by both bindings; only the path names the file
-  const response = await assets.fetch(`https://assets.invalid/${rel}`, { method });
+  const response = await assets.fetch(`https://assets.invalid/${rel}`, { method: 'GET' });
   if (!response.ok) {
     await response.body?.cancel();
     // not permanent: a deploy may still be under way
     throw new EdgeLoadError(`The API data is not deployed (${rel}: HTTP ${response.status}); deploy dist/ built with \`aula build --edge\`.`, false);
   }
-  return response;
-}
-
-async function fetchFile(assets: AssetFetcher, rel: string): Promise<Uint8Array> {
-  const response = await fetchAsset(assets, rel, 'GET');
   return new Uint8Array(await response.arrayBuffer());
 }
 
@@ -72,14 +62,17 @@ export interface EdgeLoadOptions {
  * no answer at all; a refusal answers 503 with the reason instead.
  */
 export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOptions): Promise<Dataset> {
-  const sizes = await Promise.all(
-    EDGE_FILES.map(async (rel) => {
-      const head = await fetchAsset(assets, rel, 'HEAD');
-      await head.body?.cancel();
-      return Number(head.headers.get('Content-Length') ?? 0);
-    }),
-  );
-  const total = sizes.reduce((a, b) => a + b, 0);
+  const manifestBytes = await fetchFile(assets, 'manifest.json');
+  let listed: Record<string, { bytes: number }>;
+  try {
+    listed = parseManifest(new TextDecoder().decode(manifestBytes), 'manifest.json').files;
+  } catch (e) {
+    // a manifest from another aula or a damaged one: redeploying the same files will not help
+    throw new EdgeLoadError(`The API data cannot be read (${(e as Error).message}).`, e instanceof DistError);
+  }
+  // the manifest lists every loaded file's size, so the sizes need no request of their own
+  let total = 0;
+  for (const rel of LOADED_FILES) total += listed[rel]?.bytes ?? 0;
   if (total > options.maxDataBytes) {
     const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
     throw new EdgeLoadError(
@@ -87,8 +80,8 @@ export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOpt
       true,
     );
   }
-  const files = new Map<string, Uint8Array>();
-  for (const rel of EDGE_FILES) files.set(rel, await fetchFile(assets, rel));
+  const files = new Map<string, Uint8Array>([['manifest.json', manifestBytes]]);
+  for (const rel of LOADED_FILES) files.set(rel, await fetchFile(assets, rel));
   const sha256 = await precomputedSha256([...files].filter(([rel]) => rel !== 'manifest.json').map(([, bytes]) => bytes));
   try {
     const ds = datasetFrom(memorySource(files, 'dist', false), { baseUrl: options.baseUrl, sha256 });

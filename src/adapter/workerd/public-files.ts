@@ -1,7 +1,8 @@
 // dist/'s public files on the edge, answered as `aula serve` answers them (src/server/static-files.ts):
 // the same names (only those src/deploy/public-files.ts declares public, so data/, manifest.json and
 // edge/ are never reached), Content-Type, Cache-Control and ETag, read through the ASSETS binding.
-// Bodies are streamed through, never held: the isolate's memory belongs to the dataset.
+// Bodies are streamed through, except on a file's first request, when its bytes are read whole for
+// its ETag anyway and answer that request too.
 import { matchesEtag } from '../../api/respond.ts';
 import { IMMUTABLE_CACHE_CONTROL, isImmutableFile, MEDIA_FILES_INDEX, parseMediaFiles, publicTarget, publicType, type MediaFile } from '../../store/format/public-files.ts';
 import type { AssetFetcher } from './assets.ts';
@@ -49,24 +50,33 @@ export class EdgePublicFiles {
     return this.assets.fetch(`https://assets.invalid/${rel}`, { method });
   }
 
-  private etag(rel: string): Promise<string | null> {
-    let etag = this.etags.get(rel);
-    if (!etag) {
-      etag = this.fetchAsset(rel, 'GET').then(async (res) => {
-        if (res.ok) return fileEtag(await res.arrayBuffer());
-        await res.body?.cancel();
-        return null;
-      });
-      this.etags.set(rel, etag);
-      // an absent file may be deployed later, a failed fetch may succeed: neither is kept
-      etag.then((tag) => tag === null && this.etags.delete(rel), () => this.etags.delete(rel));
+  /**
+   * The file's ETag, and on its first request the bytes it was computed from: the ETag needs the
+   * whole file, so that one read also answers the request instead of fetching the file again.
+   */
+  private async validated(rel: string): Promise<{ etag: string; bytes?: ArrayBuffer } | null> {
+    const known = this.etags.get(rel);
+    if (known) {
+      const etag = await known;
+      return etag === null ? null : { etag };
     }
-    return etag;
+    const read = this.fetchAsset(rel, 'GET').then(async (res) => {
+      if (res.ok) return res.arrayBuffer();
+      await res.body?.cancel();
+      return null;
+    });
+    const etag = read.then((bytes) => (bytes === null ? null : fileEtag(bytes)));
+    this.etags.set(rel, etag);
+    // an absent file may be deployed later, a failed fetch may succeed: neither is kept
+    etag.then((tag) => tag === null && this.etags.delete(rel), () => this.etags.delete(rel));
+    const [bytes, tag] = await Promise.all([read, etag]);
+    return bytes === null || tag === null ? null : { etag: tag, bytes };
   }
 
   private async sendFile(rel: string, request: PublicFileRequest): Promise<Response | null> {
-    const etag = await this.etag(rel);
-    if (etag === null) return null;
+    const validated = await this.validated(rel);
+    if (validated === null) return null;
+    const { etag, bytes } = validated;
     const headers: Record<string, string> = {
       'Cache-Control': isImmutableFile(rel) ? IMMUTABLE_CACHE_CONTROL : this.cacheControl,
       'X-Content-Type-Options': 'nosniff',
@@ -74,6 +84,10 @@ export class EdgePublicFiles {
       ETag: etag,
     };
     if (matchesEtag(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+    if (bytes) {
+      const sent = { 'Content-Type': publicType(rel), ...headers, 'Content-Length': String(bytes.byteLength) };
+      return new Response(request.method === 'HEAD' ? null : bytes, { status: 200, headers: sent });
+    }
     const file = await this.fetchAsset(rel, request.method);
     if (!file.ok) {
       await file.body?.cancel();

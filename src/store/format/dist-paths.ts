@@ -13,3 +13,6 @@ export const AUTOCOMPLETE_DIR = 'autocomplete';
 /** File names under dist/autocomplete/. */
 export const AUTOCOMPLETE_INDEX_FILE = 'index.json';
 export const AUTOCOMPLETE_MODULE_FILE = 'autocomplete.js';
+
+/** The files under dist/ the API loads besides manifest.json; the rest of dist/ is for static hosts and CDNs. */
+export const LOADED_FILES: readonly string[] = [...Object.values(DATA_FILES), `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`];

@@ -4,13 +4,11 @@
 // a truncated upload or a half-published build is refused by name before any of it is served.
 // The manifest is fetched conditionally (ETag / Last-Modified), so polling an unchanged origin
 // costs one 304.
-import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../format/dist-paths.ts';
+import { LOADED_FILES } from '../format/dist-paths.ts';
 import { memorySource, type DistSource } from './dist-source.ts';
 import { DistError, parseManifest, sha256Hex } from '../format/manifest.ts';
 import { checkDigest } from './verified-source.ts';
 
-/** The files under dist/ the server reads (besides manifest.json): the rest is for the CDN. */
-export const REMOTE_FILES: readonly string[] = [...Object.values(DATA_FILES), `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`];
 
 export interface RemoteLimits {
   /** a manifest larger than this is refused (default 4 MiB) */
@@ -154,7 +152,7 @@ export async function fetchRemoteDist(
   };
   const manifest = parseManifest(text, manifestUrl.href);
   let total = 0;
-  for (const rel of REMOTE_FILES) {
+  for (const rel of LOADED_FILES) {
     if (!Object.hasOwn(manifest.files, rel)) throw new DistError(`${new URL(rel, base).href}: is not listed in manifest.json; rebuild with \`aula build\``);
     total += manifest.files[rel].bytes;
   }
@@ -170,7 +168,7 @@ export async function fetchRemoteDist(
   // one after another: the largest file is most of the total, and parallel downloads would only
   // raise the peak of memory held by half-read bodies
   try {
-    for (const rel of REMOTE_FILES) {
+    for (const rel of LOADED_FILES) {
       const listed = manifest.files[rel];
       const reused = verified.get(listed.sha256);
       if (reused && reused.byteLength === listed.bytes) {

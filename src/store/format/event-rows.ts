@@ -55,7 +55,7 @@ export class EventRows {
    */
   constructor(
     lines: Buffer | RowSource,
-    readonly starts: Uint32Array,
+    readonly starts: Uint32Array | Uint16Array,
   ) {
     if (starts.length % STRIDE !== 0) throw new Error('event offsets are not whole rows');
     const bytes = Buffer.isBuffer(lines) ? lines : null;

@@ -4,6 +4,8 @@
 // whoever needs the body whole (compression, the static build, the edge worker, the HTML
 // renderer) asks for it here.
 
+import { isPooled, releaseBuffer } from '../store/read/page-buffers.ts';
+
 /** Byte chunks in order; their concatenation is the body. */
 export class BodyChunks {
   /** the body's length in bytes, as Buffer's and string's `length` (so `body.length === 0` reads alike) */
@@ -43,4 +45,29 @@ export function bodyBuffer(body: ApiBody): Buffer {
 /** The body as text (UTF-8). */
 export function bodyText(body: ApiBody): string {
   return typeof body === 'string' ? body : body.toString();
+}
+
+/**
+ * The body with none of its bytes on the server's reusable page buffers (which go back to their
+ * pool once the answer that borrowed them is written): a copy where it has such bytes, else the
+ * body itself. For whatever keeps a body past its request (the answer cache).
+ */
+export function detachedBody(body: ApiBody): ApiBody {
+  if (typeof body === 'string') return body;
+  if (body instanceof BodyChunks ? !body.chunks.some(isPooled) : !isPooled(body)) return body;
+  const chunks = body instanceof BodyChunks ? body.chunks : [body];
+  const copy = Buffer.allocUnsafeSlow(body.length);
+  let at = 0;
+  for (const chunk of chunks) {
+    copy.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return copy;
+}
+
+/** Hands the body's pooled bytes back (see store/read/page-buffers.ts): only once it is written and nothing else holds it. */
+export function releaseBody(body: ApiBody): void {
+  if (typeof body === 'string') return;
+  if (body instanceof BodyChunks) body.chunks.forEach(releaseBuffer);
+  else releaseBuffer(body);
 }

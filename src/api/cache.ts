@@ -7,7 +7,7 @@
 // URL different: crawlers, filters typed letter by letter) storing each answer would cost a
 // copy and evict the answers that are actually repeated; with the doorkeeper a one-off costs a
 // hash and 4 bytes.
-import { bodyByteLength } from './body.ts';
+import { bodyByteLength, detachedBody } from './body.ts';
 import type { ApiResponse } from './respond.ts';
 
 export interface CacheLimits {
@@ -59,8 +59,20 @@ export class Doorkeeper {
   }
 }
 
+interface Entry {
+  response: ApiResponse;
+  weight: number;
+  /** asked for since it was stored or last passed over by eviction (CLOCK's reference bit) */
+  used: boolean;
+}
+
+/**
+ * LRU by "second chance" (CLOCK): a hit only sets a flag on its entry, where a strict LRU moved
+ * the key to the back of the Map on every hit (a delete and an insert, with the key hashed twice);
+ * eviction walks from the oldest and moves a flagged entry to the back instead of dropping it.
+ */
 export class ResponseCache {
-  private readonly map = new Map<string, ApiResponse>();
+  private readonly map = new Map<string, Entry>();
   private bytes = 0;
   /** remembers four times as many keys as the cache holds answers */
   private readonly doorkeeper: Doorkeeper;
@@ -76,28 +88,37 @@ export class ResponseCache {
 
   get(key: string): ApiResponse | undefined {
     const hit = this.map.get(key);
-    if (hit) {
-      // re-insert: Map iteration order is the recency order
-      this.map.delete(key);
-      this.map.set(key, hit);
-    }
-    return hit;
+    if (hit === undefined) return undefined;
+    hit.used = true;
+    return hit.response;
   }
 
+  /**
+   * Stores the answer; a body on the server's reusable page buffers is copied first, since the
+   * server gives those back once the answer that borrowed them is written.
+   */
   set(key: string, response: ApiResponse): void {
     const size = weight(key, response);
     if (size > this.limits.bytes / 8) return;
+    const body = detachedBody(response.body);
+    const kept = body === response.body ? response : { ...response, body };
     const old = this.map.get(key);
     if (old) {
       this.map.delete(key);
-      this.bytes -= weight(key, old);
+      this.bytes -= old.weight;
     }
-    this.map.set(key, response);
+    this.map.set(key, { response: kept, weight: size, used: false });
     this.bytes += size;
-    for (const [k, v] of this.map) {
+    // each entry is passed over at most once per call: the second time round it is dropped
+    for (const [k, entry] of this.map) {
       if (this.map.size <= this.limits.entries && this.bytes <= this.limits.bytes) break;
       this.map.delete(k);
-      this.bytes -= weight(k, v);
+      if (entry.used && k !== key) {
+        entry.used = false;
+        this.map.set(k, entry);
+      } else {
+        this.bytes -= entry.weight;
+      }
     }
   }
 

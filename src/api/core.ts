@@ -35,7 +35,11 @@ const MAX_IGNORED_HEADER = 1024;
  * character: what a header reflects from the request (parameter names, the path) is written as
  * printable ASCII, everything else percent-encoded as UTF-8.
  */
+/** Header values that need no rewriting: printable ASCII, short enough (every header the core makes itself). */
+const PLAIN_HEADER = /^[\x20-\x7e]{0,1024}$/;
+
 function headerValue(name: string, value: string): string {
+  if (PLAIN_HEADER.test(value)) return value;
   let v = value.replace(/[^\x20-\x7e]/gu, (c) => Array.from(Buffer.from(c), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
   if (name === 'X-Ignored-Parameters' && v.length > MAX_IGNORED_HEADER) {
     const cut = v.lastIndexOf(', ', MAX_IGNORED_HEADER - 5);
@@ -72,25 +76,27 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   const build = ds.manifest.build_id ?? datasetTag(manifestText, '');
 
   /** Adds what depends only on the answer itself: validator, caching policy, length. */
-  function complete(response: ApiResponse, key: string): ApiResponse {
+  function complete(response: ApiResponse, key: string): Finished {
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers)) headers[name] = headerValue(name, value);
+    for (const name in response.headers) headers[name] = headerValue(name, response.headers[name]);
     if (response.status === 200) {
       headers.ETag = etagFor(tag, key);
       headers['Cache-Control'] = cacheControl;
     }
     headers['X-Aula-Build'] = build;
     headers['Content-Length'] = String(bodyByteLength(response.body));
-    return { status: response.status, headers, body: response.body };
+    return finished(response.status, headers, response.body);
   }
 
   /** Adds what depends on the request: a 304 for a matching validator, no body for HEAD. */
-  function deliver(request: ApiRequest, response: ApiResponse): ApiResponse {
+  function deliver(request: ApiRequest, response: Finished): ApiResponse {
     const etag = response.headers.ETag;
-    if (etag && matchesEtag(request.headers['if-none-match'], etag)) {
-      return { status: 304, headers: pick(response.headers, ['ETag', 'Cache-Control', 'Vary', 'X-Ignored-Parameters', 'X-Aula-Build']), body: '' };
+    const conditional = request.headers['if-none-match'];
+    if (conditional !== undefined && etag && matchesEtag(conditional, etag)) {
+      // made once per answer: a cached answer revalidated over and over costs a lookup
+      return (response.notModified ??= finished(304, pick(response.headers, ['ETag', 'Cache-Control', 'Vary', 'X-Ignored-Parameters', 'X-Aula-Build']), ''));
     }
-    return request.method === 'HEAD' ? { ...response, body: '' } : response;
+    return request.method === 'HEAD' ? (response.head ??= finished(response.status, response.headers, '', response.headerList)) : response;
   }
 
   function answer(request: ApiRequest): ApiResponse {
@@ -130,7 +136,7 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
     // GET and HEAD share one entry: HEAD is GET without the body.
     const cacheable = request.method === 'GET' || request.method === 'HEAD';
     const key = `${cacheable ? '' : `${request.method} `}${request.path}?${request.query}\n${request.headers.accept ?? ''}`;
-    let response = cacheable ? cache.get(key) : undefined;
+    let response = cacheable ? (cache.get(key) as Finished | undefined) : undefined;
     if (!response) {
       // the key holds all an answer depends on besides the dataset: its tag is the answer's ETag
       response = complete(answer(request.method === 'HEAD' ? { ...request, method: 'GET' } : request), key);
@@ -138,6 +144,23 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
     }
     return deliver(request, response);
   };
+}
+
+/** A finished answer: its header list made once, and its HEAD and 304 forms once each when asked for. */
+interface Finished extends ApiResponse {
+  headerList: readonly string[];
+  head?: ApiResponse;
+  notModified?: ApiResponse;
+}
+
+function finished(status: number, headers: Record<string, string>, body: ApiResponse['body'], list?: readonly string[]): Finished {
+  let headerList = list;
+  if (!headerList) {
+    const flat: string[] = [];
+    for (const name in headers) flat.push(name, headers[name]);
+    headerList = flat;
+  }
+  return { status, headers, body, headerList };
 }
 
 function pick(headers: Record<string, string>, names: readonly string[]): Record<string, string> {

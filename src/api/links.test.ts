@@ -30,3 +30,23 @@ describe('linkTo', () => {
     expect(linkTo('https://x.org', '/v1/cms/event/', QueryParams.parse(''), {})).toBe('https://x.org/v1/cms/event/');
   });
 });
+
+describe('the fast paths of quotePlus and compareCodePoints', () => {
+  it('agree with the general encoding and the code-point comparison on mixed strings', () => {
+    const general = (text: string) =>
+      encodeURIComponent(text.toWellFormed()).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+    const byCodePoint = (a: string, b: string) => {
+      const x = Array.from(a, (c) => c.codePointAt(0)!);
+      const y = Array.from(b, (c) => c.codePointAt(0)!);
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return Math.sign(x[i] - y[i]);
+      return Math.sign(x.length - y.length);
+    };
+    const alphabet = ['a', 'Z', '0', '_', '.', '-', '~', ' ', '+', '!', '*', 'ä', '\uFF5E', '\u{1F600}', '%', '&', '='];
+    let seed = 7;
+    const pick = () => alphabet[(seed = (seed * 1103515245 + 12345) % 2147483648) % alphabet.length];
+    const strings = Array.from({ length: 400 }, () => Array.from({ length: 1 + (seed % 5) }, pick).join(''));
+    for (const text of strings) expect(quotePlus(text), text).toBe(general(text));
+    for (let i = 1; i < strings.length; i++) expect(Math.sign(compareCodePoints(strings[i - 1], strings[i]))).toBe(byCodePoint(strings[i - 1], strings[i]));
+  });
+});
+

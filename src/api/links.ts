@@ -3,14 +3,22 @@
 import { QueryParams } from '../query/query-dict.ts';
 
 /** Python's quote_plus: only ASCII letters, digits and `_.-~` stay; space becomes `+`. */
+const UNRESERVED = /^[A-Za-z0-9_.~-]*$/;
+
 export function quotePlus(text: string): string {
+  // most names and values (limit, offset, numbers, plain words) need no encoding at all
+  if (UNRESERVED.test(text)) return text;
   return encodeURIComponent(text.toWellFormed())
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, '+');
 }
 
 /** Python sorts strings by code point; JavaScript's default sort compares UTF-16 units. */
+const SURROGATE = /[\ud800-\udfff]/;
+
 export function compareCodePoints(a: string, b: string): number {
+  // without surrogates, UTF-16 units order as code points do
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
   const ia = a[Symbol.iterator]();
   const ib = b[Symbol.iterator]();
   for (;;) {

@@ -15,6 +15,11 @@ export interface ApiResponse {
   headers: Record<string, string>;
   /** text, or bytes, or byte chunks where the answer is joined from stored UTF-8 (events): see body.ts */
   body: ApiBody;
+  /**
+   * `headers` as node's flat [name, value, …] list, when the core made it with the answer (its
+   * finished answers have it): a server writes it as it is, with no per-request header work.
+   */
+  headerList?: readonly string[];
 }
 
 export const ALLOW = 'GET, HEAD, OPTIONS';

@@ -25,4 +25,20 @@ describe('accessLogger', () => {
     expect(writes).toHaveLength(1);
     expect(writes[0].split('\n')).toHaveLength(4);
   });
+
+  it('stamps each line with the current time (to the millisecond)', async () => {
+    const writes: string[] = [];
+    const log = accessLogger('text', (chunk) => writes.push(chunk));
+    const before = Date.now();
+    log({ method: 'GET', target: '/a', status: 200, bytes: 1, ms: 1 });
+    await new Promise((ok) => setTimeout(ok, 5));
+    log({ method: 'GET', target: '/b', status: 200, bytes: 1, ms: 1 });
+    const after = Date.now();
+    await new Promise((ok) => setImmediate(ok));
+    const times = writes.join('').trim().split('\n').map((line) => Date.parse(line.split(' ')[0]));
+    expect(times).toHaveLength(2);
+    expect(times[0]).toBeGreaterThanOrEqual(before);
+    expect(times[1]).toBeGreaterThan(times[0]);
+    expect(times[1]).toBeLessThanOrEqual(after);
+  });
 });

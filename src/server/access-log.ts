@@ -14,15 +14,17 @@ export interface AccessEntry {
 }
 
 /** Printable ASCII only: a request target cannot inject a line or a terminal escape into the log. */
+const PRINTABLE = /^[\x21-\x7e]*$/;
 const printable = (text: string) =>
-  text.replace(/[^\x21-\x7e]/gu, (c) => Array.from(Buffer.from(c), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+  PRINTABLE.test(text) ? text : text.replace(/[^\x21-\x7e]/gu, (c) => Array.from(Buffer.from(c), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 
-export function formatEntry(format: LogFormat, entry: AccessEntry, time: Date): string {
+export function formatEntry(format: LogFormat, entry: AccessEntry, time: Date | string): string {
   const ms = Math.round(entry.ms * 10) / 10;
+  const iso = typeof time === 'string' ? time : time.toISOString();
   if (format === 'json') {
-    return JSON.stringify({ time: time.toISOString(), method: entry.method, path: entry.target, status: entry.status, bytes: entry.bytes, ms });
+    return JSON.stringify({ time: iso, method: entry.method, path: entry.target, status: entry.status, bytes: entry.bytes, ms });
   }
-  return `${time.toISOString()} ${printable(entry.method)} ${printable(entry.target)} ${entry.status} ${entry.bytes} ${ms}ms`;
+  return `${iso} ${printable(entry.method)} ${printable(entry.target)} ${entry.status} ${entry.bytes} ${ms}ms`;
 }
 
 export function accessLogger(format: LogFormat, write: (chunk: string) => void): (entry: AccessEntry) => void {
@@ -32,8 +34,16 @@ export function accessLogger(format: LogFormat, write: (chunk: string) => void):
     lines = [];
     write(chunk);
   };
+  // the time as text, made once per millisecond: under load many lines share one
+  let stampMs = -1;
+  let stamp = '';
   return (entry) => {
     if (lines.length === 0) setImmediate(flush);
-    lines.push(formatEntry(format, entry, new Date()));
+    const now = Date.now();
+    if (now !== stampMs) {
+      stampMs = now;
+      stamp = new Date(now).toISOString();
+    }
+    lines.push(formatEntry(format, entry, stamp));
   };
 }

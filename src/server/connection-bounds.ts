@@ -52,13 +52,23 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
 
   const start = (socket: Socket, connection: Connection, req: IncomingMessage, res: ServerResponse) => {
     connection.answering++;
+    handle(req, res);
+    // Answered and every byte already taken by the kernel (the usual case for a synchronous
+    // answer): it pins nothing, so it is not counted, and costs no listener per request.
+    // Starting waiting requests is left to next()'s loop or to the close of a slow answer:
+    // requests only wait while `answering` is at the limit, so while one is waiting, this
+    // was started by next(), whose loop goes on.
+    if (res.socket !== null && res.writableFinished) {
+      connection.answering--;
+      if (connection.answering === 0 && connection.waiting.length === 0) idle(socket);
+      return;
+    }
     res.once('close', () => {
       connection.answering--;
       if (connections.get(socket) !== connection) return;
       next(socket, connection);
       if (connection.answering === 0 && connection.waiting.length === 0) idle(socket);
     });
-    handle(req, res);
   };
 
   const next = (socket: Socket, connection: Connection) => {

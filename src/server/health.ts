@@ -22,9 +22,11 @@ function answer(status: number, value: unknown): HealthAnswer {
   };
 }
 
+export const isHealthPath = (path: string) => path === '/healthz' || path === '/readyz';
+
 /** The answer for a health path, or null for every other request. */
 export function healthAnswer(method: string, path: string, state: { ready: boolean; builtAt: string }): HealthAnswer | null {
-  if (path !== '/healthz' && path !== '/readyz') return null;
+  if (!isHealthPath(path)) return null;
   if (method !== 'GET' && method !== 'HEAD') return null;
   if (path === '/healthz') return answer(200, { status: 'ok' });
   return state.ready

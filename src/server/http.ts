@@ -2,7 +2,7 @@
 // core; this file only wires the server's concerns together — connection bounds, protocol-level
 // refusals, live data and reloads, CORS, the access log, health checks, draining on shutdown —
 // each in its own module beside it.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiOptions } from '../api/core.ts';
@@ -59,6 +59,12 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
+/** Whether the request announces a body (RFC 9112 §6.3: Transfer-Encoding, or a Content-Length above 0). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? (() => {});
   const remote = isRemoteDist(options.dist);
@@ -76,7 +82,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const answeredEarly = new WeakSet<Duplex>();
   const bounds = connectionBounds((req, res) => {
     handle(req, res);
-    if (!req.complete) {
+    // (a request without a body is not complete yet either, until its parse ends in this tick)
+    if (!req.complete && hasBody(req)) {
       answeredEarly.add(req.socket);
       req.once('end', () => answeredEarly.delete(req.socket));
     }

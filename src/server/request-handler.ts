@@ -5,9 +5,9 @@ import type { Api } from '../api/core.ts';
 import { SERVER_ERROR_BODY } from '../api/respond.ts';
 import type { AccessEntry } from './access-log.ts';
 import type { Cors } from './cors.ts';
-import { healthAnswer } from './health.ts';
+import { healthAnswer, isHealthPath } from './health.ts';
 import type { StaticFiles } from './static-files.ts';
-import { endWith, flatHeaders, transportForm } from './transport.ts';
+import { endWith, flatHeaders, releaseWhenWritten, transportForm } from './transport.ts';
 
 export interface HandlerOptions {
   cors?: Cors;
@@ -35,8 +35,10 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
     let status: number;
     let bytes = 0;
     try {
-      const own = health ? healthAnswer(method, path, health()) : null;
-      const preflight = cors && !own ? cors.preflight(method, origin, header(req.headers['access-control-request-method']), header(req.headers['access-control-request-headers'])) : null;
+      // cheap tests first: an API request passes each with a comparison or two
+      const own = health && isHealthPath(path) ? healthAnswer(method, path, health()) : null;
+      const preflight = cors && !own && method === 'OPTIONS' ? cors.preflight(method, origin, header(req.headers['access-control-request-method']), header(req.headers['access-control-request-headers'])) : null;
+      const statics = files && !own && !preflight && (method === 'GET' || method === 'HEAD') ? files() : undefined;
       if (own) {
         status = own.status;
         res.writeHead(status, flatHeaders(cors ? cors.withHeaders(own.headers, origin) : own.headers));
@@ -46,7 +48,7 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
         status = 204;
         res.writeHead(status, preflight);
         res.end();
-      } else if (files?.().answer({
+      } else if (statics?.mayAnswer(path) && statics.answer({
         method,
         path,
         acceptEncoding: header(req.headers['accept-encoding']),
@@ -64,8 +66,10 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
         });
         const { headers, body } = transportForm(response, header(req.headers['accept-encoding']));
         status = response.status;
-        res.writeHead(status, flatHeaders(cors ? cors.withHeaders(headers, origin) : headers));
+        // the core's answers carry their header list, made once: written as it is
+        res.writeHead(status, cors ? flatHeaders(cors.withHeaders(headers, origin)) : headers === response.headers && response.headerList ? (response.headerList as string[]) : flatHeaders(headers));
         bytes = endWith(res, body);
+        releaseWhenWritten(res, response.body);
       }
     } catch (e) {
       console.error(e);

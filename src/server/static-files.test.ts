@@ -1,8 +1,10 @@
 // aula serve's public files over real HTTP (nginx-free; test/nginx.test.ts compares with nginx).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtAndServed, SAMPLE_CONTENT } from '../../test/helpers.ts';
+import { isPublicFile } from '../store/format/public-files.ts';
+import { StaticFiles } from './static-files.ts';
 
 let site: Awaited<ReturnType<typeof builtAndServed>>;
 beforeAll(async () => {
@@ -60,3 +62,21 @@ describe('public files from aula serve', () => {
     expect((await site.get('/api/events.ics', { method: 'POST' })).status).not.toBe(200);
   });
 });
+
+describe('the quick test before a public-file lookup', () => {
+  it('lets every public file of a built dist through, with and without the base path, and stops API paths', () => {
+    const files = new StaticFiles(site.dist, 'https://example.org/api');
+    const rels = (readdirSync(site.dist, { recursive: true }) as string[]).map((f) => f.split('\\').join('/')).filter(isPublicFile);
+    expect(rels.length).toBeGreaterThan(3);
+    const media = JSON.parse(readFileSync(join(site.dist, 'data', 'media-files.json'), 'utf8')) as { id: number }[];
+    const paths = [...rels.map((r) => `/${r}`), ...media.map((m) => `/cms/media/${m.id}/`)];
+    for (const path of paths) {
+      expect(files.mayAnswer(path), path).toBe(true);
+      expect(files.mayAnswer(`/api${path}`), path).toBe(true);
+    }
+    for (const path of ['/v1/cms/event/', '/api/v1/cms/event/?limit=1', '/', '/api/', '/healthz']) expect(files.mayAnswer(path), path).toBe(false);
+    // percent-encoded paths are decoded by the lookup itself
+    expect(files.mayAnswer('/%65vents.ics')).toBe(true);
+  });
+});
+

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { matchesEtag } from '../api/respond.ts';
 import { negotiateEncoding, type Encoding } from './compress.ts';
-import { IMMUTABLE_CACHE_CONTROL, isImmutableFile, MEDIA_FILES_INDEX, parseMediaFiles, publicTarget, publicType, type MediaFile } from '../store/format/public-files.ts';
+import { IMMUTABLE_CACHE_CONTROL, isImmutableFile, MEDIA_DIR, MEDIA_FILES_INDEX, parseMediaFiles, publicTarget, publicType, type MediaFile } from '../store/format/public-files.ts';
 import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 
 /** A strong validator from a file's bytes, hashed once when the file is first asked for. */
@@ -32,6 +32,12 @@ interface Loaded {
   etag: string;
   forms: Map<Encoding, Buffer | null>;
 }
+
+/**
+ * The first letters of the public names (PUBLIC_FILE_NAMES: events.ics, openapi.json, schemas/,
+ * autocomplete/; and the media directory); static-files.test.ts checks them against the names.
+ */
+const PUBLIC_FIRST_LETTERS = `eosa${MEDIA_DIR.charAt(0)}`;
 
 const EXTENSION: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 
@@ -58,6 +64,17 @@ export class StaticFiles {
     private readonly cacheControl = DEFAULT_CACHE_CONTROL,
   ) {
     this.prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  }
+
+  /**
+   * False when `path` cannot name a public file, decided without decoding it: every API request
+   * passes here first, and its path (`/v1/…`) starts with none of the public names' first letters.
+   */
+  mayAnswer(path: string): boolean {
+    if (path.includes('%')) return true;
+    const rel = this.prefix && path.startsWith(`${this.prefix}/`) ? path.slice(this.prefix.length) : path;
+    const first = rel.charAt(1);
+    return first !== '' && PUBLIC_FIRST_LETTERS.includes(first);
   }
 
   /** Writes the answer and returns true, or returns false when the path is not a public file. */

@@ -3,7 +3,7 @@
 // client allows a coding, and its headers as node's flat list made once — a cached answer is
 // written with no per-request work beyond node's own.
 import type { ServerResponse } from 'node:http';
-import { bodyBuffer, BodyChunks, type ApiBody } from '../api/body.ts';
+import { bodyBuffer, BodyChunks, releaseBody, type ApiBody } from '../api/body.ts';
 import type { ApiResponse } from '../api/respond.ts';
 import { compressFor, compressible, negotiateEncoding, type Encoding } from './compress.ts';
 
@@ -35,10 +35,10 @@ function packedBody(response: ApiResponse, encoding: Encoding): Buffer | null {
  */
 export function transportForm(response: ApiResponse, acceptEncoding: string | undefined): { headers: Record<string, string>; body?: ApiBody } {
   if (response.body.length === 0) return { headers: response.headers };
-  const body = wireBody(response);
-  const encoding = compressible(response.headers['Content-Type']) ? negotiateEncoding(acceptEncoding) : null;
-  const zipped = encoding && packedBody(response, encoding);
-  if (!encoding || !zipped) return { headers: response.headers, body };
+  // no Accept-Encoding (most API clients, every load generator): nothing to negotiate
+  const encoding = acceptEncoding === undefined ? null : negotiateEncoding(acceptEncoding);
+  const zipped = encoding && compressible(response.headers['Content-Type']) && packedBody(response, encoding);
+  if (!encoding || !zipped) return { headers: response.headers, body: wireBody(response) };
   let headers = zippedHeaders.get(zipped);
   if (!headers) {
     headers = { ...response.headers, 'Content-Encoding': encoding, 'Content-Length': String(zipped.length) };
@@ -81,4 +81,16 @@ export function endWith(res: ServerResponse, body: ApiBody | undefined): number 
   // end() uncorks fully: the headers and every chunk leave in one writev
   res.end();
   return body.length;
+}
+
+/**
+ * Gives the answer's pooled body bytes back (store/read/page-buffers.ts) once they have left for
+ * the socket: at once when the write went through synchronously (the usual case: the kernel took
+ * every byte), else when the response finishes. A response that never finishes (the client went
+ * away mid-write) keeps its bytes, which then are ordinary garbage.
+ */
+export function releaseWhenWritten(res: ServerResponse, body: ApiBody): void {
+  if (typeof body === 'string') return;
+  if (res.socket !== null && res.writableFinished) releaseBody(body);
+  else res.once('finish', () => releaseBody(body));
 }

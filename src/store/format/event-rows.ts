@@ -55,7 +55,7 @@ export class EventRows {
    */
   constructor(
     lines: Buffer | RowSource,
-    readonly starts: Uint32Array,
+    readonly starts: Uint32Array | Uint16Array,
   ) {
     if (starts.length % STRIDE !== 0) throw new Error('event offsets are not whole rows');
     const bytes = Buffer.isBuffer(lines) ? lines : null;
@@ -143,7 +143,7 @@ export class EventRows {
     const rowAt = (i: number) => (rows ? rows[i] : i);
     let total = head.byteLength + tail.byteLength + Math.max(0, to - from - 1);
     for (let i = from; i < to; i++) total += this.starts[rowAt(i) * STRIDE + FIELD_COUNT];
-    const out = Buffer.allocUnsafe(total);
+    const out = this.source.allocate?.(total) ?? Buffer.allocUnsafe(total);
     out.set(head, 0);
     let at = head.byteLength;
     let i = from;

@@ -10,6 +10,11 @@ export interface RowSource {
   readInto(target: Uint8Array, offset: number, at: number, length: number): void;
   /** releases what the source holds open; later reads throw */
   close?(): void;
+  /**
+   * A buffer of `length` bytes for an answer the rows are read into (file sources: from a pool
+   * the server gives back to once the answer is written, see store/read/page-buffers.ts).
+   */
+  allocate?(length: number): Buffer;
 }
 
 export function memoryRows(lines: Buffer): RowSource {

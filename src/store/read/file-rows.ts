@@ -5,6 +5,7 @@
 // that the edge worker's bundle, which has no file system, does not import node:fs.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { RowSource } from '../format/row-source.ts';
+import { takeBuffer } from './page-buffers.ts';
 
 /** Closes the descriptors of file sources nobody can read from any more (a dataset replaced and dropped). */
 let closer: FinalizationRegistry<number> | undefined;
@@ -36,6 +37,11 @@ export class FileRows implements RowSource {
       throw e;
     }
     (closer ??= new FinalizationRegistry(closeFd)).register(this, this.fd, this);
+  }
+
+  /** Answer bodies come from the page pool: the server gives them back after writing them. */
+  allocate(length: number): Buffer {
+    return takeBuffer(length);
   }
 
   read(at: number, length: number): Buffer {

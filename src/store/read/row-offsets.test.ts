@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../../model/event-fields.ts';
 import { EventRows, serializeEvent } from '../format/event-rows.ts';
-import { rowOffsetsProblem } from './row-offsets.ts';
+import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
 
 const event = (title: string) => serializeEvent(Object.fromEntries(EVENT_FIELDS.map((f) => [f, f === 'title' ? title : null])) as never);
 
@@ -35,3 +35,20 @@ describe('rowOffsetsProblem', () => {
     expect(rowOffsetsProblem(rows.lineBytes.subarray(0, 10), rows.starts)).toMatch(/event 0/);
   });
 });
+
+describe('compactOffsets', () => {
+  it('holds offsets in 16 bits when all fit, with the same values, and leaves them as they are when one does not', () => {
+    const rows = EventRows.from([event('eins'), event('zwei')]);
+    const compact = compactOffsets(rows.starts as Uint32Array);
+    expect(compact).toBeInstanceOf(Uint16Array);
+    expect(Array.from(compact)).toEqual(Array.from(rows.starts));
+    expect(rowOffsetsProblem(rows.lineBytes, compact)).toBeNull();
+    const big = EventRows.from([event('x'.repeat(70_000))]);
+    expect(compactOffsets(big.starts as Uint32Array)).toBe(big.starts);
+    // rows served from 16-bit offsets read as from the originals
+    const served = new EventRows(rows.lineBytes, compact);
+    expect(served.json(1)).toBe(rows.json(1));
+    expect(served.value(1, EVENT_FIELDS.indexOf('title'))).toBe('"zwei"');
+  });
+});
+

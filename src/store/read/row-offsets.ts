@@ -16,7 +16,7 @@ const COLON = 0x3a;
 const NEWLINE = 0x0a;
 
 /** What is wrong with the offsets of `lines`, or null when every field starts and ends where its row says. */
-export function rowOffsetsProblem(lines: Uint8Array, starts: Uint32Array): string | null {
+export function rowOffsetsProblem(lines: Uint8Array, starts: Uint32Array | Uint16Array): string | null {
   if (starts.length % STRIDE !== 0) return 'the offsets are not whole rows';
   const rows = starts.length / STRIDE;
   let at = 0;
@@ -45,4 +45,14 @@ export function rowOffsetsProblem(lines: Uint8Array, starts: Uint32Array): strin
     at = end + 1;
   }
   return null;
+}
+
+/**
+ * The offsets in 16 bits when every one fits (offsets are within a row, so they do whenever
+ * every row is shorter than 64 KiB): half the memory, 6.4 MB less at 100k events. Else the
+ * offsets as they are. The values are the same either way, and checked against the rows after.
+ */
+export function compactOffsets(starts: Uint32Array): Uint32Array | Uint16Array {
+  for (let i = 0; i < starts.length; i++) if (starts[i] > 0xffff) return starts;
+  return Uint16Array.from(starts);
 }

@@ -8,7 +8,7 @@ import type { EventTable } from '../format/event-table.ts';
 import { EventRows, serializeEvent } from '../format/event-rows.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
-import { rowOffsetsProblem } from './row-offsets.ts';
+import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
 import { FileRows } from './file-rows.ts';
 import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
 
@@ -87,7 +87,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, fi
   }
   const offsetBytes = source.bytes(DATA_FILES.offsets);
   if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
-  const starts = new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength));
+  const starts = compactOffsets(new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength)));
   let rows: EventRows;
   try {
     rows = new EventRows(file ?? Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength), starts);

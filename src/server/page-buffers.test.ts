@@ -1,0 +1,59 @@
+// Page bodies are read into reusable buffers that go back to their pool once written
+// (store/read/page-buffers.ts). Here: under pipelining and a client that reads late, so that
+// writes finish asynchronously and answers wait queued, every body is still its own page, and
+// an answer kept by the cache stays intact while its pooled original is reused.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtAndServed, SAMPLE_CONTENT } from '../../test/helpers.ts';
+
+let site: Awaited<ReturnType<typeof builtAndServed>>;
+beforeAll(async () => {
+  site = await builtAndServed(SAMPLE_CONTENT, { watch: false });
+});
+afterAll(() => site?.close());
+
+/** Sends the requests pipelined on one connection, reads nothing for `lateMs`, then parses the answers' bodies. */
+function pipelined(paths: string[], lateMs: number): Promise<Buffer[]> {
+  const { hostname, port } = new URL(site.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const parts: Buffer[] = [];
+    socket.on('error', reject);
+    socket.once('connect', () => {
+      socket.pause();
+      socket.write(paths.map((p, i) => `GET ${p} HTTP/1.1\r\nHost: x\r\n${i === paths.length - 1 ? 'Connection: close\r\n' : ''}\r\n`).join(''));
+      setTimeout(() => socket.resume(), lateMs);
+    });
+    socket.on('data', (d: Buffer) => parts.push(d));
+    socket.on('end', () => {
+      const all = Buffer.concat(parts);
+      const bodies: Buffer[] = [];
+      let at = 0;
+      while (at < all.length) {
+        const headEnd = all.indexOf('\r\n\r\n', at);
+        const head = all.subarray(at, headEnd).toString('latin1');
+        const length = Number(/content-length: (\d+)/i.exec(head)?.[1]);
+        bodies.push(all.subarray(headEnd + 4, headEnd + 4 + length));
+        at = headEnd + 4 + length;
+      }
+      resolve(bodies);
+    });
+  });
+}
+
+describe('pooled page bodies', () => {
+  it('are each their own page under pipelining and a client that reads late', async () => {
+    const paths = Array.from({ length: 40 }, (_, i) => `/v1/cms/event/?limit=${10 + (i % 7)}&offset=${(i * 13) % 180}`);
+    // the second and third ask of the same page: the cache admits a copy of it
+    paths.push(paths[3], paths[3]);
+    const expected = new Map<string, string>();
+    for (const p of new Set(paths)) expected.set(p, (await site.get(p)).text);
+    for (const late of [0, 150]) {
+      const bodies = await pipelined(paths, late);
+      expect(bodies.length).toBe(paths.length);
+      bodies.forEach((body, i) => expect(body.toString('utf8'), paths[i]).toBe(expected.get(paths[i])));
+    }
+    // the cached page, after many pooled pages have come and gone since it was admitted
+    expect((await site.get(paths[3])).text).toBe(expected.get(paths[3]));
+  });
+});

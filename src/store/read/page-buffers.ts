@@ -1,0 +1,73 @@
+// Reusable buffers for answer bodies read from events.jsonl. A fresh 48 KB buffer per distinct
+// page is a fresh ArrayBuffer outside the JS heap; at thousands of pages a second that external
+// memory made V8 run a full mark-compact of the ~270 MB heap several times a second, which was
+// about a third of the server's CPU for distinct pages (perf, 100k events). Here a body's block
+// is taken from a free list and given back once the answer has left for the socket.
+//
+// Safety rests on one rule: a block is reused only after an explicit `releaseBuffer`, which only
+// the server calls, for a body it has finished writing and that nothing else holds (the answer
+// cache keeps copies, see `detachedBody`). A block nobody gives back is ordinary garbage.
+
+/** per-block state, kept on the ArrayBuffer itself (no WeakMap: no ephemerons for the GC) */
+const STATE = Symbol('aula.page-buffer');
+const LENT = 1;
+const FREE = 2;
+
+type PooledBlock = ArrayBuffer & { [STATE]?: number };
+
+/** size classes: 4 KiB … 1 MiB, powers of two; larger bodies are allocated as they come */
+const MIN_SHIFT = 12;
+const MAX_SHIFT = 20;
+/** free bytes kept per class (at least two blocks, at most 64): bounds what the pool adds to RSS */
+const KEEP_BYTES = 2 * 1024 * 1024;
+
+const free: PooledBlock[][] = [];
+const keep: number[] = [];
+for (let shift = MIN_SHIFT; shift <= MAX_SHIFT; shift++) {
+  free.push([]);
+  keep.push(Math.max(2, Math.min(64, KEEP_BYTES >> shift)));
+}
+
+function classOf(length: number): number {
+  if (length <= 1 << MIN_SHIFT) return 0;
+  // 32 - clz32(n - 1): the shift of the smallest power of two ≥ n
+  const shift = 32 - Math.clz32(length - 1);
+  return shift <= MAX_SHIFT ? shift - MIN_SHIFT : -1;
+}
+
+/** A buffer of exactly `length` bytes (uninitialised), on a pooled block when a class fits. */
+export function takeBuffer(length: number): Buffer {
+  const c = length > 0 ? classOf(length) : -1;
+  if (c < 0) return Buffer.allocUnsafe(length);
+  let block = free[c].pop();
+  if (block === undefined) {
+    block = new ArrayBuffer(1 << (c + MIN_SHIFT)) as PooledBlock;
+  }
+  block[STATE] = LENT;
+  return Buffer.from(block, 0, length);
+}
+
+/** Whether `bytes` lies on a pooled block (lent or free). */
+export function isPooled(bytes: Uint8Array): boolean {
+  return (bytes.buffer as PooledBlock)[STATE] !== undefined;
+}
+
+/**
+ * Gives the block under `bytes` back. Only for a body whose answer has been written and that
+ * nothing else references; a second release of the same block (several chunks of one block)
+ * is ignored, so a block is never on the free list twice.
+ */
+export function releaseBuffer(bytes: Uint8Array): void {
+  const block = bytes.buffer as PooledBlock;
+  if (block[STATE] !== LENT) return;
+  block[STATE] = FREE;
+  const c = classOf(block.byteLength);
+  if (c >= 0 && free[c].length < keep[c]) free[c].push(block);
+}
+
+/** Free blocks held, in bytes (for tests and the memory report). */
+export function pooledBytes(): number {
+  let n = 0;
+  free.forEach((list, c) => (n += list.length << (c + MIN_SHIFT)));
+  return n;
+}

@@ -13,6 +13,7 @@ import type { TextColumn } from '../indexes/text-column.ts';
 import { type RowSet } from '../indexes/rowset.ts';
 import { ALL, type TrigramQuery } from '../indexes/trigram.ts';
 import { TEST_COST, type Condition } from './condition.ts';
+import type { Matches } from '../matches.ts';
 import { literalAlternatives, requiredLiterals } from './regex-literals.ts';
 import type { StringLookup } from '../catalog.ts';
 
@@ -89,6 +90,12 @@ export class TextCondition implements Condition {
   rows(lo: number, hi: number): RowSet {
     const whole = lo === 0 && hi >= this.column.rowValue.length;
     return this.column.rowsOf(whole ? this.matching() : this.matchingIn(lo, hi), lo, hi);
+  }
+
+  /** As rows(), as a count and pages, without sorting every matching row (see matches.ts). */
+  matches(lo: number, hi: number): Matches {
+    const whole = lo === 0 && hi >= this.column.rowValue.length;
+    return this.column.unionOf(whole ? this.matching() : this.matchingIn(lo, hi), lo, hi);
   }
 
   filter(candidates: RowSet): RowSet {

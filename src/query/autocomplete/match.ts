@@ -18,7 +18,7 @@ const CANDIDATE = 254; // candidate not (yet) matched by the current word; above
 /**
  * Cost of checking one word of a candidate relative to scanning one posting: the forward lists of
  * scattered candidates are random reads of two arrays, the postings one sequential run. At 200k
- * objects, 2–3 word queries took ~10 % less CPU with 3 than with 1 (measured in alternation).
+ * objects, 2–3 word queries took 5–10 % less CPU with 3 than with 1 (in alternation; noisy).
  */
 const CHECK_COST = 3;
 

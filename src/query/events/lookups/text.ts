@@ -14,7 +14,7 @@ import { type RowSet } from '../indexes/rowset.ts';
 import { ALL, type TrigramQuery } from '../indexes/trigram.ts';
 import { TEST_COST, type Condition } from './condition.ts';
 import type { Matches } from '../matches.ts';
-import { literalAlternatives, requiredLiterals } from './regex-literals.ts';
+import { literalAlternatives, literalSequences, matchesSequence, requiredLiterals } from './regex-literals.ts';
 import type { StringLookup } from '../catalog.ts';
 
 export type TextOp = 'exact' | StringLookup;
@@ -210,8 +210,12 @@ function makeTest(column: TextColumn, op: TextOp, key: string, regex: RE2JS | nu
   const values = column.values;
   if (regex !== null) {
     const plain = literalAlternatives(key, op === 'iregex');
-    if (plain !== null) {
-      const check = literalCheck({ kind: 'or', parts: plain.map((p) => ({ kind: 'run', ...p })) })!;
+    const sequences = plain === null ? literalSequences(key, op === 'iregex') : null;
+    if (plain !== null || sequences !== null) {
+      const check =
+        plain !== null
+          ? literalCheck({ kind: 'or', parts: plain.map((p) => ({ kind: 'run', ...p })) })!
+          : (s: string) => sequences!.some((seq) => matchesSequence(seq, s));
       if (op === 'regex') return (v) => check(values[v]);
       const folded = column.folded;
       if (!/i/i.test(key)) return (v) => check(folded[v]);

@@ -322,14 +322,21 @@ export interface LiteralSequence {
  * with the anchors outside (`(Kurs|Seminar)$`, `^(?:herz|lunge)`), and literals joined by `.*`
  * (`und.*stoffwechsel`): with `.` matching everything (DOTALL, as the lookups compile), such a
  * branch matches exactly when its literals occur in order without overlapping, which leftmost
- * occurrences decide (see matchesSequence). Null for anything else, and, for `iregex`, for
- * patterns that are not ASCII (the same bounds as literalAlternatives, for the same reason).
+ * occurrences decide (see matchesSequence). Null for anything else.
+ *
+ * For `iregex` the test runs on folded text, which is exact for every pattern character whose
+ * RE2 case orbit is exactly the characters folding to its fold: checked over the whole BMP
+ * against re2js, that is every fold-safe character but `ı` (fold() pairs it with `i`, RE2 does
+ * not), and `İ`, whose fold is two characters (`i` + U+0307, so U+0307 is refused as well);
+ * texts holding `ı`/`İ` go to the engine when the pattern has an `i` (as for literalAlternatives).
  */
 export function literalSequences(pattern: string, caseInsensitive: boolean): LiteralSequence[] | null {
   const group = /^(\^?)\((?:\?:)?([^()]*)\)(\$?)$/.exec(pattern);
   const body = group ? group[2] : pattern;
   if (body === '' || /[\\+?()[\]{}]/.test(body)) return null;
-  if (caseInsensitive && !/^[\x00-\x7f]*$/.test(body)) return null;
+  if (caseInsensitive && !/^[\x00-\x7f]*$/.test(body)) {
+    for (const ch of body) if (ch === '\u0131' || ch === '\u0307' || !foldSafeInCaseInsensitiveRegex(ch) || fold(ch).length !== 1) return null;
+  }
   const out: LiteralSequence[] = [];
   for (const branch of body.split('|')) {
     const m = /^(\^?)([^]*?)(\$?)$/.exec(branch)!;

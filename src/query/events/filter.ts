@@ -16,7 +16,7 @@ import { RelationCondition } from './lookups/relation.ts';
 import { TextCondition, type TextOptions } from './lookups/text.ts';
 import { evaluateMatches } from './planner.ts';
 import type { Matches } from './matches.ts';
-import { cleanBoolean, cleanChoices, cleanNumber, cleanRegex, cleanTimestamp, strip } from './values.ts';
+import { cleanBoolean, cleanChoices, cleanNumber, cleanRegexLazily, cleanTimestamp, strip } from './values.ts';
 
 export { FILTER_CATALOG, FILTER_PARAMETERS, type FieldFilters, type FilterParameter, type Lookup, type ValueType } from './catalog.ts';
 
@@ -112,7 +112,7 @@ function toClause(p: FilterParameter, params: QueryParams, ctx: FilterContext, i
       const field = p.field as TextField;
       const options: TextOptions = { trigrams: true, scanBelowValues: ix.options.scanBelowValues, fewRows: ix.options.fewRows };
       if (lookup === 'regex' || lookup === 'iregex') {
-        const re = cleanRegex(text, lookup === 'iregex');
+        const re = cleanRegexLazily(text, lookup === 'iregex');
         if (!re.ok) return { error: re.message };
         return condition(new TextCondition(p.name, ix.text(field), lookup, text, re.value, options), text);
       }

@@ -49,7 +49,8 @@ export class TextCondition implements Condition {
     private readonly column: TextColumn,
     private readonly op: TextOp,
     needle: string,
-    private readonly regex: RE2JS | null,
+    /** the compiled pattern of regex/iregex, asked for only when the engine must run */
+    private readonly regex: (() => RE2JS) | null,
     private readonly options: TextOptions,
   ) {
     this.folded = CASE_INSENSITIVE.has(op);
@@ -206,9 +207,9 @@ function hasTrigram(q: TrigramQuery): boolean {
   }
 }
 
-function makeTest(column: TextColumn, op: TextOp, key: string, regex: RE2JS | null, required: TrigramQuery): (v: number) => boolean {
+function makeTest(column: TextColumn, op: TextOp, key: string, lazyRegex: (() => RE2JS) | null, required: TrigramQuery): (v: number) => boolean {
   const values = column.values;
-  if (regex !== null) {
+  if (lazyRegex !== null) {
     const plain = literalAlternatives(key, op === 'iregex');
     const sequences = plain === null ? literalSequences(key, op === 'iregex') : null;
     if (plain !== null || sequences !== null) {
@@ -219,8 +220,9 @@ function makeTest(column: TextColumn, op: TextOp, key: string, regex: RE2JS | nu
       if (op === 'regex') return (v) => check(values[v]);
       const folded = column.folded;
       if (!/i/i.test(key)) return (v) => check(folded[v]);
-      return (v) => check(folded[v]) && (!DOTTED_OR_DOTLESS_I.test(values[v]) || regex.test(values[v]));
+      return (v) => check(folded[v]) && (!DOTTED_OR_DOTLESS_I.test(values[v]) || lazyRegex().test(values[v]));
     }
+    const regex = lazyRegex();
     // The literals the pattern requires are checked on the folded text first: native substring
     // search is an order of magnitude faster than the regex engine and rejects most candidates
     // (all of them when the index could not narrow the pattern down).

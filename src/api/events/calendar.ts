@@ -4,7 +4,7 @@ import { renderCalendar, type RenderedEvent } from '../ical/feed.ts';
 import type { Dataset } from '../../query/dataset.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
 import { baseHeaders, ignoredHeader, invalid, type ApiResponse } from '../respond.ts';
-import { filterEvents } from '../../query/events/filter.ts';
+import { matchEvents } from '../../query/events/filter.ts';
 import { LIST_RESERVED } from './list.ts';
 
 /** Most events one feed holds; a larger result is cut and says so in X-Calendar-Truncated. */
@@ -16,13 +16,14 @@ export function calendarName(baseUrl: string): string {
 
 export function eventCalendar(ds: Dataset, params: QueryParams): ApiResponse {
   const { table, rows } = ds.events;
-  const filtered = filterEvents(table, { timezone: ds.site.timezone, categoryIds: ds.categories.ids }, params, LIST_RESERVED);
+  const filtered = matchEvents(table, { timezone: ds.site.timezone, categoryIds: ds.categories.ids }, params, LIST_RESERVED);
   const ignored = ignoredHeader(filtered.ignored);
   if (!filtered.ok) return invalid(filtered.errors, ignored);
-  const count = filtered.rows ? filtered.rows.length : table.length;
+  const count = filtered.matches ? filtered.matches.count : table.length;
+  const kept = filtered.matches ? filtered.matches.slice(0, Math.min(count, CALENDAR_CAP)) : null;
   const events: RenderedEvent[] = [];
   for (let i = 0; i < Math.min(count, CALENDAR_CAP); i++) {
-    events.push(JSON.parse(rows.json(filtered.rows ? filtered.rows[i] : i)) as RenderedEvent);
+    events.push(JSON.parse(rows.json(kept ? kept[i] : i)) as RenderedEvent);
   }
   // DTSTAMP is the build time of the data, so the feed is a pure function of the dist (the build
   // writes events.ics by calling this, byte-identical to the server's answer).

@@ -4,7 +4,7 @@ import { BodyChunks } from '../body.ts';
 import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePythonInt, RESULT_SEPARATOR } from '../paginate.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
 import { ignoredHeader, invalid, json, notFound, type ApiResponse } from '../respond.ts';
-import { filterEvents } from '../../query/events/filter.ts';
+import { matchEvents } from '../../query/events/filter.ts';
 import { isPlain, parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
 
 const COMMA = 0x2c;
@@ -16,23 +16,26 @@ export const LIST_RESERVED: ReadonlySet<string> = new Set<string>(['limit', 'off
 export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   const { table, rows } = ds.events;
   const shape = parseShape(params);
-  const filtered = filterEvents(table, { timezone: ds.site.timezone, categoryIds: ds.categories.ids }, params, LIST_RESERVED);
+  const filtered = matchEvents(table, { timezone: ds.site.timezone, categoryIds: ds.categories.ids }, params, LIST_RESERVED);
   const ignored = ignoredHeader([...filtered.ignored, ...shape.ignored]);
   if (!filtered.ok) return invalid(filtered.errors, ignored);
-  const matches = filtered.rows;
-  const count = matches ? matches.length : table.length;
+  const { matches } = filtered;
+  const count = matches ? matches.count : table.length;
   const window = pageWindow(params, ds.site);
-  const [from, to] = pageRange(window, count);
+  const [first, last] = pageRange(window, count);
+  // the page's rows: of the matches only this slice is ever listed (see query/events/matches.ts)
+  const page = matches ? matches.slice(first, last) : null;
+  const [from, to] = page ? [0, page.length] : [first, last];
   const links = pageLinks(window, count, ds.baseUrl, EVENT_LIST_PATH, params);
-  const render = shapeRenderer(shape, rows, ds.categories.json);
   // Events as stored, from the file: read straight into the answer (see EventRows.joinRows).
   if (isPlain(shape) && !rows.inMemory) {
-    return json(200, rows.joinRows(matches, from, to, envelopeOpen(count, links), COMMA, ENVELOPE_CLOSE), ignored);
+    return json(200, rows.joinRows(page, from, to, envelopeOpen(count, links), COMMA, ENVELOPE_CLOSE), ignored);
   }
+  const render = shapeRenderer(shape, rows, ds.categories.json);
   // Otherwise the page stays a list of chunks (the stored rows' bytes among them): the server
   // writes them as they are, and joins them only to compress.
   const chunks: Uint8Array[] = [envelopeOpen(count, links)];
-  rows.eachRow(matches, from, to, (row, whole) => {
+  rows.eachRow(page, from, to, (row, whole) => {
     if (chunks.length > 1) chunks.push(RESULT_SEPARATOR);
     render(row, whole, chunks);
   });

@@ -58,21 +58,51 @@ export function isPlain(shape: Shape): boolean {
  */
 export type RowRenderer = (row: number, whole: Buffer, out: Uint8Array[]) => void;
 
+/**
+ * The expanded `categories` of each row, serialized once per dataset rather than per request:
+ * events share few distinct category lists, so a row's expansion is one of a few shared buffers,
+ * found by row without decoding the stored value again.
+ */
+interface Expansions {
+  categoryJson: ReadonlyMap<number, string>;
+  /** stored value text → expanded JSON bytes */
+  byValue: Map<string, Buffer>;
+  /** row → its expanded value (filled as rows are asked for) */
+  byRow: (Buffer | undefined)[];
+}
+
+const expansionsOf = new WeakMap<EventRows, Expansions>();
+
+function expansions(rows: EventRows, categoryJson: ReadonlyMap<number, string>): Expansions {
+  let e = expansionsOf.get(rows);
+  if (!e || e.categoryJson !== categoryJson) {
+    e = { categoryJson, byValue: new Map(), byRow: new Array<Buffer | undefined>(rows.length) };
+    expansionsOf.set(rows, e);
+  }
+  return e;
+}
+
+function expandedValue(e: Expansions, value: string): Buffer {
+  let json = e.byValue.get(value);
+  if (json === undefined) {
+    json = Buffer.from(`[${(JSON.parse(value) as number[]).map((id) => e.categoryJson.get(id)).join(',')}]`);
+    e.byValue.set(value, json);
+  }
+  return json;
+}
+
 export function shapeRenderer(shape: Shape, rows: EventRows, categoryJson: ReadonlyMap<number, string>): RowRenderer {
   if (isPlain(shape)) return (_row, whole, out) => void out.push(whole);
-  // events share few distinct category lists: expand each once per request
-  const expanded = new Map<string, string>();
-  const expandCategories = (value: string) => {
-    let json = expanded.get(value);
-    if (json === undefined) {
-      json = `[${(JSON.parse(value) as number[]).map((id) => categoryJson.get(id)).join(',')}]`;
-      expanded.set(value, json);
-    }
-    return json;
-  };
+  const e = expansions(rows, categoryJson);
+  const expandCategories = (value: string) => expandedValue(e, value).toString();
   if (shape.fields === null) {
-    // every field kept: splice the one expanded value into the stored text
-    return (row, whole, out) => rows.replaceValueInto(row, whole, CATEGORIES, expandCategories, out);
+    // every field kept: splice the row's expanded value, serialized once, between the stored bytes
+    return (row, whole, out) => {
+      const [from, to] = rows.valueSpan(row, CATEGORIES);
+      let json = e.byRow[row];
+      if (json === undefined) json = e.byRow[row] = expandedValue(e, whole.toString('utf8', from, to));
+      out.push(whole.subarray(0, from), json, whole.subarray(to));
+    };
   }
   const replace = new Map<number, (value: string) => string>();
   if (shape.expand.has('categories')) replace.set(CATEGORIES, expandCategories);

@@ -121,6 +121,11 @@ describe('typo tolerance', () => {
     expect(exactOnly('webe')).toEqual(['Weber']);
     expect(ac.search('wexer', null, { typos: false }).count).toBe(0);
     expect(ac.search('wexer', null, { typos: true }).count).toBe(1);
+    // the word's plan is kept between searches: with and without typos in turn, each as asked
+    expect(ac.search('wexer', null, { typos: false }).count).toBe(0);
+    expect(ac.search('hartnamn', null).count).toBeGreaterThan(0);
+    expect(exactOnly('hartnamn')).toEqual([]);
+    expect(ac.search('hartnamn', null).count).toBeGreaterThan(0);
   });
 
   it('counts length on the folded query word (ß is two characters)', () => {

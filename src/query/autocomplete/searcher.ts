@@ -6,10 +6,13 @@ import { listing, type DocPage } from './listing.ts';
 import { Matcher, type Candidates } from './match.ts';
 import { CTYPES, modelMask } from '../../model/directory-models.ts';
 import { addFuzzy, planWord, type WordPlan } from './plan.ts';
-import { queryWords } from './query-words.ts';
+import { queryWords, type QueryWord } from './query-words.ts';
 import { CONTRIB, MAX_RANKED_WORDS, NO_CONTRIB } from './rank.ts';
 import { RankedKeys } from './select.ts';
 import { renderSuggestion } from './suggestion.ts';
+
+/** Word plans kept (see Searcher.plan); each holds its term ranges and its few typo matches. */
+const PLAN_CACHE_ENTRIES = 4096;
 
 export interface Autocomplete {
   /** total number of objects */
@@ -53,8 +56,28 @@ class Searcher implements Autocomplete {
     const mask = modelMask(models);
     let words = queryWords(typeof q === 'string' ? q : '');
     if (options.typos === false) words = words.map((w) => ({ ...w, maxEdits: 0 }));
-    const docs = words.length === 0 ? listing(this.index, mask) : this.matches(words.map((w) => planWord(this.index, w)), mask);
+    const docs = words.length === 0 ? listing(this.index, mask) : this.matches(words.map((w) => this.plan(w)), mask);
     return new Result(this.index, docs);
+  }
+
+  // Type-ahead repeats words: "david", "david l", "david le" … each plan the word "david" anew,
+  // and its typo lookup (a walk of the term trie) is the costly part. Plans are pure functions of
+  // the word and the index, and never change once their typo matches are added, so the last
+  // ones are kept and shared.
+  private readonly plans = new Map<string, WordPlan>();
+
+  private plan(word: QueryWord): WordPlan {
+    const key = `${word.maxEdits}\n${word.forms.join('\n')}`;
+    let plan = this.plans.get(key);
+    if (plan) {
+      // Map iteration order is the recency order
+      this.plans.delete(key);
+    } else {
+      plan = planWord(this.index, word);
+      if (this.plans.size >= PLAN_CACHE_ENTRIES) this.plans.delete(this.plans.keys().next().value!);
+    }
+    this.plans.set(key, plan);
+    return plan;
   }
 
   private matches(plans: WordPlan[], mask: number): DocPage {

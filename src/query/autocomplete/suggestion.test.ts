@@ -18,3 +18,23 @@ describe('renderSuggestion', () => {
     expect(JSON.parse(renderSuggestion(2, 'structure.organization', 'A "B" \\ C', null, null)).presentation).toBe('A "B" \\ C\n');
   });
 });
+
+describe('renderSuggestion, against JSON.stringify of the object', () => {
+  it('gives the same bytes for any text and any numbers', () => {
+    const chars = ['a', 'Ö', '"', '\\', '\n', '\t', '\u0001', '\u2028', '\u2029', '\ud83d\ude00', '\ud800', '</', ' ', '€'];
+    const numbers = [0, -0, 1, 42, -7, 1.5, 2 ** 53, 1e21, 1e-7, NaN, Infinity, null];
+    let seed = 1;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(a: readonly T[]): T => a[Math.floor(next() * a.length)];
+    for (let i = 0; i < 2000; i++) {
+      const presentation = Array.from({ length: Math.floor(next() * 12) }, () => pick(chars)).join('');
+      const id = pick(numbers) ?? i;
+      const ctype = pick(['campus.person', 'geo.room', 'structure.organization', 'odd "ctype"\\']);
+      const level = pick(numbers);
+      const room = pick(numbers);
+      expect(renderSuggestion(id, ctype, presentation, level, room)).toBe(
+        JSON.stringify({ id, ctype, presentation: presentation + '\n', level_id: level, room_id: room }),
+      );
+    }
+  });
+});

@@ -14,8 +14,9 @@ import type { Clause, Condition } from './lookups/condition.ts';
 import { IdCondition } from './lookups/id.ts';
 import { RelationCondition } from './lookups/relation.ts';
 import { TextCondition, type TextOptions } from './lookups/text.ts';
-import { evaluate } from './planner.ts';
-import { cleanBoolean, cleanChoices, cleanNumber, cleanRegex, cleanTimestamp, strip } from './values.ts';
+import { evaluateMatches } from './planner.ts';
+import type { Matches } from './matches.ts';
+import { cleanBoolean, cleanChoices, cleanNumber, cleanRegexLazily, cleanTimestamp, strip } from './values.ts';
 
 export { FILTER_CATALOG, FILTER_PARAMETERS, type FieldFilters, type FilterParameter, type Lookup, type ValueType } from './catalog.ts';
 
@@ -32,12 +33,22 @@ export type FilterOutcome =
   | { ok: true; rows: Uint32Array | null; ignored: string[] }
   | { ok: false; errors: Record<string, string[]>; ignored: string[] };
 
+export type MatchOutcome =
+  /** matches: a count and pages of the ascending matching rows; null = no filter applied (all rows) */
+  | { ok: true; matches: Matches | null; ignored: string[] }
+  | { ok: false; errors: Record<string, string[]>; ignored: string[] };
+
 /**
  * Filters the events of `table` by the filter parameters in `params`. `reserved` names the
  * parameters handled elsewhere (limit, offset, format, expand, …): neither filters nor ignored.
  */
 export function filterEvents(table: EventTable, ctx: FilterContext, params: QueryParams, reserved: ReadonlySet<string>): FilterOutcome {
   return filterWithIndexes(indexesFor(table), ctx, params, reserved);
+}
+
+/** As filterEvents, as a count and pages: what a paged list needs, often without listing every match. */
+export function matchEvents(table: EventTable, ctx: FilterContext, params: QueryParams, reserved: ReadonlySet<string>): MatchOutcome {
+  return matchWithIndexes(indexesFor(table), ctx, params, reserved);
 }
 
 /**
@@ -51,10 +62,19 @@ export function prepareFilterIndexes(table: EventTable): void {
 
 /** As filterEvents, on explicitly configured indexes (tests, benchmarks). */
 export function filterWithIndexes(ix: TableIndexes, ctx: FilterContext, params: QueryParams, reserved: ReadonlySet<string>): FilterOutcome {
+  const r = matchWithIndexes(ix, ctx, params, reserved);
+  if (!r.ok || r.matches === null) return r.ok ? { ok: true, rows: null, ignored: r.ignored } : r;
+  return { ok: true, rows: r.matches.slice(0, r.matches.count), ignored: r.ignored };
+}
+
+/** As matchEvents, on explicitly configured indexes (tests, benchmarks). */
+export function matchWithIndexes(ix: TableIndexes, ctx: FilterContext, params: QueryParams, reserved: ReadonlySet<string>): MatchOutcome {
   const ignored = params.keys().filter((k) => !reserved.has(k) && !FILTER_PARAMETER_NAMES.has(k));
   const errors: Record<string, string[]> = {};
   let failed = false;
   const clauses: Clause[] = [];
+  // what the result depends on: each clause's parameter and parsed value, in catalog order
+  let key = '';
   for (const p of FILTER_PARAMETERS) {
     if (!params.has(p.name) || reserved.has(p.name)) continue;
     const r = toClause(p, params, ctx, ix);
@@ -62,16 +82,24 @@ export function filterWithIndexes(ix: TableIndexes, ctx: FilterContext, params: 
     if ('error' in r) {
       errors[p.name] = [r.error];
       failed = true;
-    } else if (!failed) clauses.push(r);
+    } else if (!failed) {
+      clauses.push(r.clause);
+      key += `${p.name}=${JSON.stringify(r.key)}\n`; // quoted: a value may hold a newline
+    }
   }
   if (failed) return { ok: false, errors, ignored };
-  if (clauses.length === 0) return { ok: true, rows: null, ignored };
-  return { ok: true, rows: evaluate(ix, clauses), ignored };
+  if (clauses.length === 0) return { ok: true, matches: null, ignored };
+  const cached = ix.results.get(key);
+  if (cached) return { ok: true, matches: cached, ignored };
+  const { matches, sieved } = evaluateMatches(ix, clauses);
+  ix.results.offer(key, matches, sieved);
+  return { ok: true, matches, ignored };
 }
 
-type ClauseOrError = Clause | { error: string } | null;
+/** A parsed filter and what identifies its value (the text as given, or the parsed value). */
+type ClauseOrError = { clause: Clause; key: string } | { error: string } | null;
 
-const condition = (c: Condition): Clause => ({ kind: 'condition', condition: c });
+const condition = (c: Condition, key: string) => ({ clause: { kind: 'condition', condition: c } as Clause, key });
 
 function toClause(p: FilterParameter, params: QueryParams, ctx: FilterContext, ix: TableIndexes): ClauseOrError {
   if (p.type === 'id-list') return relationClause(p, params, ctx, ix);
@@ -84,33 +112,33 @@ function toClause(p: FilterParameter, params: QueryParams, ctx: FilterContext, i
       const field = p.field as TextField;
       const options: TextOptions = { trigrams: true, scanBelowValues: ix.options.scanBelowValues, fewRows: ix.options.fewRows };
       if (lookup === 'regex' || lookup === 'iregex') {
-        const re = cleanRegex(text, lookup === 'iregex');
+        const re = cleanRegexLazily(text, lookup === 'iregex');
         if (!re.ok) return { error: re.message };
-        return condition(new TextCondition(p.name, ix.text(field), lookup, text, re.value, options));
+        return condition(new TextCondition(p.name, ix.text(field), lookup, text, re.value, options), text);
       }
-      return condition(new TextCondition(p.name, ix.text(field), lookup as 'exact', text, null, options));
+      return condition(new TextCondition(p.name, ix.text(field), lookup as 'exact', text, null, options), text);
     }
     case 'datetime': {
       const field = p.field as TimeField;
       if (lookup === 'contains' || lookup === 'startswith') {
         // ISO text has a dozen distinct characters: trigrams would not narrow anything down
         const options: TextOptions = { trigrams: false, scanBelowValues: Infinity, fewRows: ix.options.fewRows };
-        return condition(new TextCondition(p.name, ix.iso(field), lookup, text, null, options));
+        return condition(new TextCondition(p.name, ix.iso(field), lookup, text, null, options), text);
       }
       const t = cleanTimestamp(text, ctx.timezone);
       if (!t.ok) return { error: t.message };
-      return { kind: 'compare', param: p.name, column: field, op: lookup as 'exact', value: t.value };
+      return { clause: { kind: 'compare', param: p.name, column: field, op: lookup as 'exact', value: t.value }, key: String(t.value) };
     }
     case 'number': {
       const n = cleanNumber(text);
       if (!n.ok) return { error: n.message };
-      if (p.field === 'id') return condition(new IdCondition(p.name, n.value, ix));
-      return { kind: 'compare', param: p.name, column: 'dfp_points', op: lookup as 'exact', value: n.value };
+      if (p.field === 'id') return condition(new IdCondition(p.name, n.value, ix), String(n.value));
+      return { clause: { kind: 'compare', param: p.name, column: 'dfp_points', op: lookup as 'exact', value: n.value }, key: String(n.value) };
     }
     case 'boolean': {
       const b = cleanBoolean(text);
       if (!b.ok) return { error: b.message };
-      return condition(new BoolCondition(p.name, p.field as BoolField, b.value, ix));
+      return condition(new BoolCondition(p.name, p.field as BoolField, b.value, ix), String(b.value));
     }
   }
   return null;
@@ -124,7 +152,7 @@ function relationClause(p: FilterParameter, params: QueryParams, ctx: FilterCont
   const known = field === 'categories' ? categoryTexts(ctx.categoryIds) : index.idTexts;
   const ids = cleanChoices(texts, (t) => known.has(t));
   if (!ids.ok) return { error: ids.message };
-  return { kind: 'condition', condition: new RelationCondition(p.name, index, ids.value, ix) };
+  return condition(new RelationCondition(p.name, index, ids.value, ix), [...ids.value].sort((a, b) => a - b).join(','));
 }
 
 const categoryTextCache = new WeakMap<ReadonlySet<number>, ReadonlySet<string>>();

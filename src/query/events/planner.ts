@@ -8,13 +8,29 @@
 // 3. The others sieve that list, cheapest test first (typed arrays before strings before regex),
 //    and stop as soon as nothing is left.
 // No per-row objects are created; row sets are typed arrays, often views of cached ones.
+// A lone condition that can page without sorting (a string lookup: a union of per-value row
+// lists) is handed out as such, so that a page of twenty does not sort thousands of rows.
 import type { Span } from './indexes/ordered-column.ts';
 import { EMPTY, type RowSet } from './indexes/rowset.ts';
 import type { TableIndexes } from './indexes/table-indexes.ts';
 import { TEST_COST, type Clause, type Condition, type NumericColumn } from './lookups/condition.ts';
 import { SpanCondition } from './lookups/ordered.ts';
+import { materialized, type Matches } from './matches.ts';
 
+/** The matching rows, ascending. */
 export function evaluate(ix: TableIndexes, clauses: readonly Clause[]): RowSet {
+  const { matches } = evaluateMatches(ix, clauses);
+  return matches.slice(0, matches.count);
+}
+
+export interface Evaluation {
+  matches: Matches;
+  /** candidate rows the sieves tested: roughly what computing the matches again would cost */
+  sieved: number;
+}
+
+export function evaluateMatches(ix: TableIndexes, clauses: readonly Clause[]): Evaluation {
+  const done = (rows: RowSet, sieved = 0): Evaluation => ({ matches: materialized(rows), sieved });
   let lo = 0;
   let hi = ix.length;
   const conditions: Condition[] = [];
@@ -37,12 +53,12 @@ export function evaluate(ix: TableIndexes, clauses: readonly Clause[]): RowSet {
       lo = Math.max(lo, span.from);
       hi = Math.min(hi, span.to);
     } else {
-      if (span.to <= span.from) return EMPTY;
+      if (span.to <= span.from) return done(EMPTY);
       conditions.push(new SpanCondition(param, col, span, ix));
     }
   }
-  if (lo >= hi) return EMPTY;
-  if (conditions.length === 0) return ix.all.subarray(lo, hi);
+  if (lo >= hi) return done(EMPTY);
+  if (conditions.length === 0) return done(ix.all.subarray(lo, hi));
 
   // Typed-array conditions estimate in O(log n). String conditions may have to build an index
   // to estimate, which is pointless when a cheap condition already leaves a handful of rows.
@@ -59,14 +75,18 @@ export function evaluate(ix: TableIndexes, clauses: readonly Clause[]): RowSet {
       driver = i;
     }
   }
+  const lone = conditions.length === 1 && driver === 0 ? conditions[0] : null;
+  if (lone?.matches) return { matches: lone.matches(lo, hi), sieved: 0 };
   let rows = driver === -1 ? ix.all.subarray(lo, hi) : conditions[driver].rows(lo, hi);
   const rest = conditions
     .map((c, i) => ({ c, e: estimates[i], i }))
     .filter((x) => x.i !== driver)
     .sort((a, b) => a.c.testCost - b.c.testCost || a.e - b.e);
+  let sieved = 0;
   for (const { c } of rest) {
     if (rows.length === 0) break;
+    sieved += rows.length;
     rows = c.filter(rows);
   }
-  return rows;
+  return done(rows, sieved);
 }

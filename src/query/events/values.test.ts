@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cleanBoolean, cleanChoices, cleanNumber, cleanRegex, cleanTimestamp, MESSAGES, strip } from './values.ts';
+import { cleanBoolean, cleanChoices, cleanNumber, cleanRegex, cleanRegexLazily, cleanTimestamp, MESSAGES, strip } from './values.ts';
+import { RE2JS } from 're2js';
+import { prng } from './test-random.ts';
 
 describe('strip', () => {
   it('removes what Python str.strip() removes', () => {
@@ -103,5 +105,42 @@ describe('cleanRegex', () => {
     ['\\8', 'invalid escape sequence'],
   ])('refuses %j', (pattern, description) => {
     expect(cleanRegex(pattern, false)).toEqual({ ok: false, message: `Enter a valid regular expression: ${description}.` });
+  });
+});
+
+describe('cleanRegexLazily', () => {
+  it('accepts and refuses exactly what cleanRegex does, and its engine matches the same', () => {
+    const r = prng(5);
+    const atoms = [...'aAbßöİıσ ', '.*', '.', '*', '|', '^', '$', '(', '(?:', ')', '[', ']', '{', '}', '+', '?', '\\', '\u0000', '\ud800'];
+    let lazy = 0;
+    for (let i = 0; i < 5000; i++) {
+      const pattern = Array.from({ length: r.int(8) }, () => r.pick(atoms)).join('');
+      const ci = r.chance(0.5);
+      const eager = cleanRegex(pattern, ci);
+      let compiled = 0;
+      const spy = RE2JS.compile;
+      RE2JS.compile = ((...args: Parameters<typeof RE2JS.compile>) => {
+        compiled++;
+        return spy.apply(RE2JS, args);
+      }) as typeof RE2JS.compile;
+      let got: ReturnType<typeof cleanRegexLazily>;
+      try {
+        got = cleanRegexLazily(pattern, ci);
+      } finally {
+        RE2JS.compile = spy;
+      }
+      if (!eager.ok) {
+        expect(got, pattern).toEqual(eager);
+        continue;
+      }
+      expect(got.ok, pattern).toBe(true);
+      if (!got.ok) continue;
+      if (compiled === 0) lazy++;
+      for (const text of ['', 'a', 'ab', 'Aßb', 'xaöb', 'ı', 'İ', 'σ a\nb']) expect(got.value().test(text), `${pattern} ${text}`).toBe(eager.value.test(text));
+    }
+    expect(lazy).toBeGreaterThan(300); // the lazy path was taken
+  });
+  it('refuses a pattern over the length bound as cleanRegex does', () => {
+    expect(cleanRegexLazily('a'.repeat(1001), false)).toEqual(cleanRegex('a'.repeat(1001), false));
   });
 });

@@ -3,6 +3,7 @@
 import { RE2JS, RE2JSSyntaxException } from 're2js';
 import { parseTimestamp } from '../../time/parse.ts';
 import { asciiDigits, parsePythonInt, strip } from '../python-numbers.ts';
+import { literalAlternatives, literalSequences } from './lookups/regex-literals.ts';
 
 export const MESSAGES = {
   number: 'Enter a number.',
@@ -100,4 +101,24 @@ export function cleanRegex(pattern: string, caseInsensitive: boolean): Cleaned<R
     const description = e instanceof RE2JSSyntaxException ? e.getDescription() : e instanceof Error ? e.message : String(e);
     return { ok: false, message: MESSAGES.regex(description.replace(/\.$/, '')) };
   }
+}
+
+/**
+ * As cleanRegex, compiling only when the engine is needed. A pattern that is plain literals
+ * (alternatives, a group of them, literals joined by `.*`) is matched with string searches (see
+ * regex-literals.ts) and is valid RE2 by its shape, so its compilation — a third of the CPU of such
+ * a request — is left for the rare text that still needs the engine (an `ı`/`İ`). Patterns with
+ * control characters or surrogates are compiled at once, which checks them.
+ */
+export function cleanRegexLazily(pattern: string, caseInsensitive: boolean): Cleaned<() => RE2JS> {
+  const plain =
+    pattern.length <= MAX_REGEX_LENGTH &&
+    !/[\x00-\x1f\ud800-\udfff]/.test(pattern) &&
+    (literalAlternatives(pattern, caseInsensitive) !== null || literalSequences(pattern, caseInsensitive) !== null);
+  if (!plain) {
+    const r = cleanRegex(pattern, caseInsensitive);
+    return r.ok ? { ok: true, value: () => r.value } : r;
+  }
+  let compiled: RE2JS | null = null;
+  return { ok: true, value: () => (compiled ??= RE2JS.compile(pattern, RE2JS.DOTALL | (caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0))) };
 }

@@ -218,6 +218,12 @@ export class EventRows {
     out.push(whole.subarray(0, from), Buffer.from(replace(whole.subarray(from, to).toString('utf8'))), whole.subarray(to));
   }
 
+  /** Byte range [from, to) of one field's JSON value within the row's bytes. */
+  valueSpan(row: number, field: number): [number, number] {
+    const base = row * STRIDE;
+    return [this.starts[base + field] + KEY_PREFIX[field], this.starts[base + field + 1] - 1];
+  }
+
   /** The whole event with one field's value replaced, as one buffer. */
   replaceValue(row: number, field: number, replace: (valueJson: string) => string): Buffer {
     const parts: Uint8Array[] = [];

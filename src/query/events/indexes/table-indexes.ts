@@ -4,6 +4,7 @@ import { BOOL_FIELDS, TEXT_FIELDS, TIME_FIELDS, type BoolField, type EventTable,
 import { OrderedColumn } from './ordered-column.ts';
 import { EMPTY, iota, RowBits, unionAll, type RowSet } from './rowset.ts';
 import { TextColumn } from './text-column.ts';
+import { ResultCache } from '../result-cache.ts';
 
 export interface IndexOptions {
   /**
@@ -90,6 +91,8 @@ export class TableIndexes {
    * only on a match; results are copied out of it (never handed out as views).
    */
   readonly scratch: Uint32Array;
+  /** the last costly filter results, by filter (see result-cache.ts): 64 of them, ≤ 4 rows' worth per row */
+  readonly results: ResultCache;
   private allRows: RowSet | null = null;
   private readonly texts = new Map<string, TextColumn>();
   private readonly ordered = new Map<string, OrderedColumn>();
@@ -102,6 +105,7 @@ export class TableIndexes {
   ) {
     this.bits = new RowBits(table.length);
     this.scratch = new Uint32Array(table.length);
+    this.results = new ResultCache(64, Math.max(4096, 4 * table.length));
   }
 
   get length(): number {

@@ -8,6 +8,7 @@
 import { fold } from '../fold.ts';
 import { EMPTY, lowerBound, sortRows, type RowBits, type RowSet } from './rowset.ts';
 import { TrigramIndex } from './trigram.ts';
+import { UnionMatches, type Matches } from '../matches.ts';
 
 export class TextColumn {
   /** distinct non-null values, in order of first appearance */
@@ -176,6 +177,32 @@ export class TextColumn {
       }
     }
     return sortRows(bag.subarray(0, k), this.bits);
+  }
+
+  /**
+   * As rowsOf, as a count and pages (see matches.ts): each value's rows in [lo, hi) are one
+   * ascending list, so nothing is sorted unless a page deep in the list is asked for.
+   */
+  unionOf(valueIds: ArrayLike<number>, lo: number, hi: number): Matches {
+    const starts = this.valueRowStart;
+    const rows = this.valueRows;
+    const whole = lo === 0 && hi >= this.rowValue.length;
+    const pos = new Uint32Array(valueIds.length);
+    const end = new Uint32Array(valueIds.length);
+    let k = 0;
+    for (let i = 0; i < valueIds.length; i++) {
+      const v = valueIds[i];
+      let a = starts[v];
+      let b = starts[v + 1];
+      if (!whole) {
+        a = lowerBound(rows, lo, a, b);
+        b = lowerBound(rows, hi, a, b);
+      }
+      if (a === b) continue;
+      pos[k] = a;
+      end[k++] = b;
+    }
+    return new UnionMatches(rows, pos.subarray(0, k), end.subarray(0, k), () => this.rowsOf(valueIds, lo, hi));
   }
 
   /** Bytes held in typed arrays: dictionary mapping and the lazily built indexes. */

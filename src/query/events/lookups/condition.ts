@@ -4,6 +4,7 @@
 import type { TimeField } from '../../../store/format/event-table.ts';
 import type { Comparison } from '../indexes/ordered-column.ts';
 import type { RowSet } from '../indexes/rowset.ts';
+import type { Matches } from '../matches.ts';
 
 export interface Condition {
   /** the query parameter it came from (diagnostics, tests) */
@@ -16,6 +17,8 @@ export interface Condition {
   rows(lo: number, hi: number): RowSet;
   /** the members of `candidates` (ascending) that match, ascending */
   filter(candidates: RowSet): RowSet;
+  /** optional: rows(lo, hi) as a count and pages, for conditions that can page without sorting */
+  matches?(lo: number, hi: number): Matches;
 }
 
 export const TEST_COST = {

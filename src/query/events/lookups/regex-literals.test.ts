@@ -3,7 +3,7 @@ import { RE2JS } from 're2js';
 import { fold } from '../fold.ts';
 import type { TrigramQuery } from '../indexes/trigram.ts';
 import { prng, randomRegex, randomText, TRICKY } from '../test-random.ts';
-import { literalAlternatives, requiredLiterals } from './regex-literals.ts';
+import { literalAlternatives, literalSequences, matchesSequence, requiredLiterals } from './regex-literals.ts';
 
 const run = (text: string, atStart = false, atEnd = false): TrigramQuery => ({ kind: 'run', text, atStart, atEnd });
 
@@ -136,5 +136,55 @@ describe('literalAlternatives', () => {
       }
     }
     expect(answered).toBeGreaterThan(300);
+  });
+});
+
+describe('literalSequences', () => {
+  const seq = (parts: string[], atStart = false, atEnd = false) => ({ parts, atStart, atEnd });
+  it('recognises a group of alternatives with outer anchors, and literals joined by .*', () => {
+    expect(literalSequences('(Kurs|Seminar)$', true)).toEqual([seq(['kurs'], false, true), seq(['seminar'], false, true)]);
+    expect(literalSequences('^(?:Herz|lunge)', false)).toEqual([seq(['Herz'], true), seq(['lunge'], true)]);
+    expect(literalSequences('und.*Stoff.*wechsel$', true)).toEqual([seq(['und', 'stoff', 'wechsel'], false, true)]);
+    expect(literalSequences('^a.*b|c', false)).toEqual([seq(['a', 'b'], true), seq(['c'])]);
+  });
+  it('refuses anything else', () => {
+    for (const p of ['a.b', 'a.*', '.*a', 'a.*.*b', 'a.*?b', '(a|^b)', '(a)(b)', '((a))', 'a(b|c)', '(a|b)c', 'a\\.*b', '[a].*b', 'a$.*b', '', '()']) {
+      expect(literalSequences(p, false), p).toBe(null);
+    }
+    expect(literalSequences('(symposium|Angehörigen)$', true)).toEqual([seq(['symposium'], false, true), seq(['angehörigen'], false, true)]);
+    expect(literalSequences('(symposium|Angehörigen)$', false)).toEqual([seq(['symposium'], false, true), seq(['Angehörigen'], false, true)]);
+    // characters whose fold RE2 does not agree with, or that a folded İ holds
+    for (const p of ['ı.*a', 'a\u0307', 'İ', 'ΐ', 'ﬅ']) expect(literalSequences(p, true), p).toBe(null);
+  });
+  it('agrees with RE2 wherever it answers', () => {
+    const r = prng(21);
+    const atoms = [...'aAbBsSkKſKıİiIßẞöÖσςΣµμ\u0307', 'ab', 'ba', '.*', '.*', '|', '^', '$', '(', '(?:', ')'];
+    const alphabet = [...'aAbBsSkKſKıİiIßẞöÖσςΣµμΜ\u0307\n'];
+    let answered = 0;
+    let matched = 0;
+    for (let i = 0; i < 6000; i++) {
+      const pattern = Array.from({ length: 1 + r.int(7) }, () => r.pick(atoms)).join('');
+      const ci = r.chance(0.5);
+      let re: RE2JS;
+      try {
+        re = RE2JS.compile(pattern, RE2JS.DOTALL | (ci ? RE2JS.CASE_INSENSITIVE : 0));
+      } catch {
+        continue;
+      }
+      const seqs = literalSequences(pattern, ci);
+      if (seqs === null) continue;
+      answered++;
+      for (let j = 0; j < 30; j++) {
+        const text = randomText(r, 10, alphabet);
+        const found = seqs.some((s) => matchesSequence(s, ci ? fold(text) : text));
+        if (found) matched++;
+        // exact, except that ı and İ fold to i (the caller asks the engine for texts with them)
+        if (ci && /i/i.test(pattern) && /[ıİ]/.test(text)) {
+          if (re.test(text)) expect(found).toBe(true);
+        } else expect(found, `${pattern} ci=${ci} ${JSON.stringify(text)}`).toBe(re.test(text));
+      }
+    }
+    expect(answered).toBeGreaterThan(300);
+    expect(matched).toBeGreaterThan(1000);
   });
 });

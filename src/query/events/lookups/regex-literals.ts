@@ -309,3 +309,70 @@ export function requiredLiterals(pattern: string, caseInsensitive: boolean): Tri
     return ALL;
   }
 }
+
+/** A branch of literalSequences: literals that must occur in this order, without overlapping. */
+export interface LiteralSequence {
+  parts: string[];
+  atStart: boolean;
+  atEnd: boolean;
+}
+
+/**
+ * As literalAlternatives, for two more shapes people write: one group around the alternatives
+ * with the anchors outside (`(Kurs|Seminar)$`, `^(?:herz|lunge)`), and literals joined by `.*`
+ * (`und.*stoffwechsel`): with `.` matching everything (DOTALL, as the lookups compile), such a
+ * branch matches exactly when its literals occur in order without overlapping, which leftmost
+ * occurrences decide (see matchesSequence). Null for anything else.
+ *
+ * For `iregex` the test runs on folded text, which is exact for every pattern character whose
+ * RE2 case orbit is exactly the characters folding to its fold: checked over the whole BMP
+ * against re2js, that is every fold-safe character but `ı` (fold() pairs it with `i`, RE2 does
+ * not), and `İ`, whose fold is two characters (`i` + U+0307, so U+0307 is refused as well);
+ * texts holding `ı`/`İ` go to the engine when the pattern has an `i` (as for literalAlternatives).
+ */
+export function literalSequences(pattern: string, caseInsensitive: boolean): LiteralSequence[] | null {
+  const group = /^(\^?)\((?:\?:)?([^()]*)\)(\$?)$/.exec(pattern);
+  const body = group ? group[2] : pattern;
+  if (body === '' || /[\\+?()[\]{}]/.test(body)) return null;
+  if (caseInsensitive && !/^[\x00-\x7f]*$/.test(body)) {
+    for (const ch of body) if (ch === '\u0131' || ch === '\u0307' || !foldSafeInCaseInsensitiveRegex(ch) || fold(ch).length !== 1) return null;
+  }
+  const out: LiteralSequence[] = [];
+  for (const branch of body.split('|')) {
+    const m = /^(\^?)([^]*?)(\$?)$/.exec(branch)!;
+    // inside the group the anchors would bind to one branch only: leave those to the engine
+    if (group && (m[1] !== '' || m[3] !== '')) return null;
+    const parts = m[2].split('.*');
+    if (parts.some((p) => p === '' || /[.*^$]/.test(p))) return null;
+    out.push({
+      parts: caseInsensitive ? parts.map(fold) : parts,
+      atStart: group ? group[1] === '^' : m[1] === '^',
+      atEnd: group ? group[3] === '$' : m[3] === '$',
+    });
+  }
+  return out;
+}
+
+/** Whether `text` holds the sequence's literals in order, without overlapping, anchored as it says. */
+export function matchesSequence(seq: LiteralSequence, text: string): boolean {
+  const { parts, atStart, atEnd } = seq;
+  let pos = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
+    if (i === parts.length - 1 && atEnd) {
+      // the last literal ends the text and starts after the previous one
+      const at = text.length - p.length;
+      return at >= pos && text.endsWith(p) && (i > 0 || !atStart || at === 0);
+    }
+    if (i === 0 && atStart) {
+      if (!text.startsWith(p)) return false;
+      pos = p.length;
+      continue;
+    }
+    // the leftmost occurrence leaves the most room for the rest
+    const at = text.indexOf(p, pos);
+    if (at < 0) return false;
+    pos = at + p.length;
+  }
+  return true;
+}

@@ -13,7 +13,8 @@ import type { TextColumn } from '../indexes/text-column.ts';
 import { type RowSet } from '../indexes/rowset.ts';
 import { ALL, type TrigramQuery } from '../indexes/trigram.ts';
 import { TEST_COST, type Condition } from './condition.ts';
-import { literalAlternatives, requiredLiterals } from './regex-literals.ts';
+import type { Matches } from '../matches.ts';
+import { literalAlternatives, literalSequences, matchesSequence, requiredLiterals } from './regex-literals.ts';
 import type { StringLookup } from '../catalog.ts';
 
 export type TextOp = 'exact' | StringLookup;
@@ -48,7 +49,8 @@ export class TextCondition implements Condition {
     private readonly column: TextColumn,
     private readonly op: TextOp,
     needle: string,
-    private readonly regex: RE2JS | null,
+    /** the compiled pattern of regex/iregex, asked for only when the engine must run */
+    private readonly regex: (() => RE2JS) | null,
     private readonly options: TextOptions,
   ) {
     this.folded = CASE_INSENSITIVE.has(op);
@@ -89,6 +91,12 @@ export class TextCondition implements Condition {
   rows(lo: number, hi: number): RowSet {
     const whole = lo === 0 && hi >= this.column.rowValue.length;
     return this.column.rowsOf(whole ? this.matching() : this.matchingIn(lo, hi), lo, hi);
+  }
+
+  /** As rows(), as a count and pages, without sorting every matching row (see matches.ts). */
+  matches(lo: number, hi: number): Matches {
+    const whole = lo === 0 && hi >= this.column.rowValue.length;
+    return this.column.unionOf(whole ? this.matching() : this.matchingIn(lo, hi), lo, hi);
   }
 
   filter(candidates: RowSet): RowSet {
@@ -199,17 +207,22 @@ function hasTrigram(q: TrigramQuery): boolean {
   }
 }
 
-function makeTest(column: TextColumn, op: TextOp, key: string, regex: RE2JS | null, required: TrigramQuery): (v: number) => boolean {
+function makeTest(column: TextColumn, op: TextOp, key: string, lazyRegex: (() => RE2JS) | null, required: TrigramQuery): (v: number) => boolean {
   const values = column.values;
-  if (regex !== null) {
+  if (lazyRegex !== null) {
     const plain = literalAlternatives(key, op === 'iregex');
-    if (plain !== null) {
-      const check = literalCheck({ kind: 'or', parts: plain.map((p) => ({ kind: 'run', ...p })) })!;
+    const sequences = plain === null ? literalSequences(key, op === 'iregex') : null;
+    if (plain !== null || sequences !== null) {
+      const check =
+        plain !== null
+          ? literalCheck({ kind: 'or', parts: plain.map((p) => ({ kind: 'run', ...p })) })!
+          : (s: string) => sequences!.some((seq) => matchesSequence(seq, s));
       if (op === 'regex') return (v) => check(values[v]);
       const folded = column.folded;
       if (!/i/i.test(key)) return (v) => check(folded[v]);
-      return (v) => check(folded[v]) && (!DOTTED_OR_DOTLESS_I.test(values[v]) || regex.test(values[v]));
+      return (v) => check(folded[v]) && (!DOTTED_OR_DOTLESS_I.test(values[v]) || lazyRegex().test(values[v]));
     }
+    const regex = lazyRegex();
     // The literals the pattern requires are checked on the folded text first: native substring
     // search is an order of magnitude faster than the regex engine and rejects most candidates
     // (all of them when the index could not narrow the pattern down).

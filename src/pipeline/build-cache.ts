@@ -3,6 +3,9 @@
 // for events) and its exact text, so an unchanged file is neither parsed nor validated again.
 // Checks across files are not cached: they always run over the whole model.
 //
+// Beside the pack, a stat index (stat-index.ts) maps each file to its stat and key: a file whose
+// stat has not changed is taken from the pack without being read or hashed.
+//
 // One pack file per content folder holds the entries:
 //   AULACACHE\n {"cache":…,"aula":…,"format":…,"v8":…}\n   then per entry:
 //   "AUe1" | key (32 bytes) | payload length (u32 LE) | SHA-256 of the payload (32) | payload (v8.serialize)
@@ -11,12 +14,13 @@
 // and a truncated or garbled pack is read up to the damage. Nothing in the cache is ever needed:
 // reading or writing it may fail, and the build then just parses.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writevSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writevSync, type BigIntStats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { cachedDataVersionTag, deserialize, serialize } from 'node:v8';
 import type { Parsed } from '../content/records.ts';
 import { DIST_FORMAT } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
+import { fileSystemNow, readStatIndex, recordOf, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 
 /** Bump when what a parse returns changes shape or meaning without a new aula version. */
 export const CACHE_FORMAT = 1;
@@ -53,13 +57,14 @@ interface Slot {
   /** the payload's SHA-256 as stored; checked before the payload is trusted */
   sum: Buffer;
   verified: boolean;
-  /** written to the spill file already (the payload is not held) */
+  /** written to the next pack's file already (the payload is not held) */
   spilled?: boolean;
 }
 
 /**
- * Entries parsed anew in a one-off build go to a file next to the pack as they are made, so the
- * serialized records (hundreds of MB at 100k events) are not held beside the model.
+ * Entries parsed anew in a one-off build go to the next pack's file as they are made, so the
+ * serialized records (hundreds of MB at 100k events) are not held beside the model; save() then
+ * appends the entries taken from the old pack and renames the file over it.
  */
 interface Spill {
   path: string;
@@ -135,14 +140,27 @@ const stampOf = (path: string) => {
 
 export class BuildCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, corrupt: 0, foreign: false };
+  /** files taken by their stat alone, without reading them */
+  unread = 0;
   private previous: Map<string, Slot>;
+  /** the last build's stat index; none without a content folder or when unusable */
+  private statIndex: StatIndex | null = null;
+  /** this build's stat index: `safe` null when stats cannot be trusted or kept */
+  private nextStats: { safe: bigint | null; records: Map<string, StatRecord>; changed: boolean };
   private next = new Map<string, Slot>();
   private added = 0;
   /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
   private readonly inputs = new Map<string, string[]>();
   private spill: Spill | null | 'failed' = null;
 
-  constructor(private readonly path: string) {
+  /**
+   * `content`: the content folder's full path; without it no stat index is read or kept (every
+   * file is read and hashed).
+   */
+  constructor(
+    private readonly path: string,
+    private readonly content?: string,
+  ) {
     if (lastWritten?.path === path && lastWritten.stamp === stampOf(path)) {
       this.previous = lastWritten.slots;
     } else {
@@ -150,31 +168,90 @@ export class BuildCache {
       this.previous = read.slots;
       this.stats.foreign = read.foreign;
     }
+    let safe: bigint | null = null;
+    if (content !== undefined) {
+      try {
+        mkdirSync(dirname(path), { recursive: true });
+        // taken before any content file is stat'ed: what this build records is judged against it
+        safe = fileSystemNow(dirname(path));
+      } catch {
+        safe = null;
+      }
+      if (!this.stats.foreign) this.statIndex = readStatIndex(statPath(path), cacheIdentity(), content);
+    }
+    this.nextStats = { safe, records: new Map(), changed: false };
   }
 
-  /** The cached parse of `text`, or `parse()`'s result, which is then kept for the next build. */
-  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>): Parsed<T> {
-    const key = parseKey(kind, file, text).toString('hex');
+  /**
+   * The cached parse of a file whose stat is the one recorded when it was read for the last
+   * build, without reading it; undefined when the file must be read (then `parse` follows).
+   */
+  unchanged<T>(kind: string, file: string, path: string | Buffer): Parsed<T> | undefined {
+    const index = this.statIndex;
+    if (index === null || this.nextStats.safe === null) return undefined;
+    const id = `${kind}\0${file}`;
+    const record = index.records.get(id);
+    if (record === undefined) return undefined;
+    let stat: BigIntStats | undefined;
+    try {
+      stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+    if (stat === undefined || !stat.isFile() || !stillFresh(record, stat, index.safe)) return undefined;
+    const slot = this.next.get(record.key) ?? this.previous.get(record.key);
+    if (slot === undefined) return undefined;
+    const value = this.open(slot);
+    if (value === undefined) {
+      this.previous.delete(record.key); // counted corrupt once; parsed anew after a read
+      return undefined;
+    }
+    this.stats.hits++;
+    this.unread++;
+    this.next.set(record.key, slot);
+    this.addInput(kind, file, record.key);
+    this.nextStats.records.set(id, record);
+    return value as Parsed<T>;
+  }
+
+  /** A slot's parse, its checksum checked once; undefined (and counted) when it is damaged. */
+  private open(slot: Slot): Parsed<unknown> | undefined {
+    let value: unknown;
+    try {
+      if (!slot.verified && !sha256(slot.payload).equals(slot.sum)) throw new Error('checksum');
+      slot.verified = true;
+      value = deserialize(slot.payload);
+    } catch {
+      value = undefined;
+    }
+    if (isParsed(value)) return value;
+    this.stats.corrupt++;
+    return undefined;
+  }
+
+  private addInput(kind: string, file: string, key: string): void {
     const inputs = this.inputs.get(kind);
     if (inputs) inputs.push(`${file}\0${key}`);
     else this.inputs.set(kind, [`${file}\0${key}`]);
-    const again = this.next.get(key);
-    const slot = again ?? this.previous.get(key);
+  }
+
+  /**
+   * The cached parse of `text`, or `parse()`'s result, which is then kept for the next build.
+   * `stat`: the file's stat taken before `text` was read, recorded for the next build's
+   * unchanged(); absent, the file will be read again.
+   */
+  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T> {
+    const key = parseKey(kind, file, text).toString('hex');
+    this.addInput(kind, file, key);
+    this.recordStat(`${kind}\0${file}`, stat, key);
+    const slot = this.next.get(key) ?? this.previous.get(key);
     if (slot) {
-      let value: unknown;
-      try {
-        if (!slot.verified && !sha256(slot.payload).equals(slot.sum)) throw new Error('checksum');
-        slot.verified = true;
-        value = deserialize(slot.payload);
-      } catch {
-        value = undefined;
-      }
-      if (isParsed(value)) {
+      const value = this.open(slot);
+      if (value !== undefined) {
         this.stats.hits++;
         this.next.set(key, slot);
         return value as Parsed<T>;
       }
-      this.stats.corrupt++;
     }
     this.stats.misses++;
     const parsed = parse();
@@ -187,14 +264,22 @@ export class BuildCache {
     return parsed;
   }
 
-  /** Appends an entry to the spill file; false when there is none (the entry is then held). */
+  private recordStat(id: string, stat: BigIntStats | undefined, key: string): void {
+    const next = this.nextStats;
+    if (next.safe === null) return;
+    next.changed = true;
+    if (stat === undefined) next.records.delete(id);
+    else next.records.set(id, recordOf(stat, key));
+  }
+
+  /** Appends an entry to the next pack's file; false when there is none (the entry is then held). */
   private spillEntry(key: string, sum: Buffer, payload: Buffer): boolean {
     if (this.spill === 'failed') return false;
     try {
       if (this.spill === null) {
         mkdirSync(dirname(this.path), { recursive: true });
-        const path = `${this.path}.${process.pid}.spill`;
-        this.spill = { path, fd: openSync(path, 'w+'), parts: [], bytes: 0 };
+        const path = `${this.path}.${process.pid}.tmp`;
+        this.spill = { path, fd: openSync(path, 'w'), parts: [MAGIC, Buffer.from(`${cacheIdentity()}\n`)], bytes: 0 };
       }
       const spill = this.spill;
       spill.parts.push(...entryParts(key, sum, payload));
@@ -237,23 +322,44 @@ export class BuildCache {
   release(): void {
     this.previous = new Map();
     this.next = new Map();
+    this.statIndex = null;
+    this.nextStats.records = new Map();
     this.dropSpill();
   }
 
   /**
    * Writes the entries this build used (so the pack does not grow with every edit) beside the
-   * old pack, then renames it over: a crash leaves the old pack or the new one, never half.
+   * old pack, then renames it over: a crash leaves the old pack or the new one, never half. Then
+   * the stat index, which names only keys of the pack just written.
    */
   save(): void {
-    if (this.added === 0 && this.next.size === this.previous.size && !this.stats.foreign) return;
+    if (this.savePack()) this.saveStats();
+  }
+
+  /** False when the pack could not be written (the stat index is then left as it was). */
+  private savePack(): boolean {
+    if (this.added === 0 && this.next.size === this.previous.size && !this.stats.foreign) {
+      this.dropSpill();
+      return true;
+    }
     // a spill that failed lost entries: better no new pack than one missing them (the old stays)
-    if (this.spill === 'failed') return;
-    const temporary = `${this.path}.${process.pid}.tmp`;
+    if (this.spill === 'failed') return false;
+    const spill = this.spill;
+    const temporary = spill === null ? `${this.path}.${process.pid}.tmp` : spill.path;
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
-      const fd = openSync(temporary, 'w');
+      let fd: number;
+      let parts: Buffer[];
+      if (spill === null) {
+        mkdirSync(dirname(this.path), { recursive: true });
+        fd = openSync(temporary, 'w');
+        parts = [MAGIC, Buffer.from(`${cacheIdentity()}\n`)];
+      } else {
+        fd = spill.fd;
+        parts = spill.parts;
+        spill.parts = [];
+      }
+      this.spill = null; // its file is the new pack now, closed below
       try {
-        let parts: Buffer[] = [MAGIC, Buffer.from(`${cacheIdentity()}\n`)];
         for (const [key, slot] of this.next) {
           if (slot.spilled) continue;
           parts.push(...entryParts(key, slot.sum, slot.payload));
@@ -263,13 +369,12 @@ export class BuildCache {
           }
         }
         writeAllv(fd, parts);
-        if (this.spill !== null) copySpill(this.spill, fd);
       } finally {
         closeSync(fd);
-        this.dropSpill();
       }
       renameSync(temporary, this.path);
       if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next };
+      return true;
     } catch {
       // a read-only or full disk costs the next build its speed, never its result
       try {
@@ -277,9 +382,20 @@ export class BuildCache {
       } catch {
         // not created
       }
+      return false;
     }
   }
+
+  private saveStats(): void {
+    const { safe, records, changed } = this.nextStats;
+    const same = !changed && records.size === this.statIndex?.records.size;
+    if (this.content === undefined || safe === null || same || records.size === 0) return;
+    writeStatIndex(statPath(this.path), cacheIdentity(), this.content, { safe, records });
+  }
 }
+
+/** The stat index beside a pack. */
+export const statPath = (pack: string) => pack.replace(/\.bin$/, '') + '.stat';
 
 const EMPTY = Buffer.alloc(0);
 const SPILL_CHUNK = 8 << 20;
@@ -294,18 +410,6 @@ function flushSpill(spill: Spill): void {
   writeAllv(spill.fd, spill.parts);
   spill.parts = [];
   spill.bytes = 0;
-}
-
-/** Appends the whole spill file to `fd`. */
-function copySpill(spill: Spill, fd: number): void {
-  flushSpill(spill);
-  const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
-  for (let at = 0; ; ) {
-    const n = readSync(spill.fd, chunk, 0, chunk.length, at);
-    if (n === 0) break;
-    writeAllv(fd, [chunk.subarray(0, n)]);
-    at += n;
-  }
 }
 
 function writeAllv(fd: number, parts: Buffer[]): void {

@@ -14,13 +14,13 @@
 // and a truncated or garbled pack is read up to the damage. Nothing in the cache is ever needed:
 // reading or writing it may fail, and the build then just parses.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writevSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writevSync, type BigIntStats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { cachedDataVersionTag, deserialize, serialize } from 'node:v8';
 import type { Parsed } from '../content/records.ts';
 import { DIST_FORMAT } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
-import { fileSystemNow, readStatIndex, recordOf, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
+import { fileSystemNow, MARGIN_NS, readStatIndex, recordOf, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 
 /** Bump when what a parse returns changes shape or meaning without a new aula version. */
 export const CACHE_FORMAT = 1;
@@ -52,8 +52,11 @@ export function packPath(cacheDir: string, content: string): string {
 }
 
 interface Slot {
-  /** the payload, a view into the pack or a fresh serialization */
-  payload: Buffer;
+  /** the payload when held (a fresh serialization, or kept by a dev session); else in the pack */
+  payload: Buffer | null;
+  /** where the payload starts in the pack read, and its length */
+  at: number;
+  length: number;
   /** the payload's SHA-256 as stored; checked before the payload is trusted */
   sum: Buffer;
   verified: boolean;
@@ -82,31 +85,84 @@ export interface CacheStats {
   foreign: boolean;
 }
 
-/** Reads a pack into its entries by hex key; foreign or unreadable packs give none. */
-export function readPack(path: string): { slots: Map<string, Slot>; foreign: boolean } {
+/**
+ * A pack as read: `end` is its length when every byte of it was read as entries (new entries may
+ * then be appended to it), else null; `stamp` (stampOf) was taken before the read.
+ */
+interface PackFile {
+  stamp: string;
+  end: number | null;
+}
+
+/** Reads a pack's entries (where they are, not their payloads) by hex key; foreign or unreadable packs give none. */
+export function readPack(path: string): { slots: Map<string, Slot>; foreign: boolean; file: PackFile | null } {
+  const pack = openPack(path);
+  if (pack.fd !== null) closeSync(pack.fd);
+  return pack;
+}
+
+/**
+ * Opens a pack and finds its entries, reading it in chunks without keeping the payloads: they
+ * are read from `fd` when used (a pack at 100k events is ~330 MB, which a build must not hold).
+ */
+function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; file: PackFile | null; fd: number | null } {
   const slots = new Map<string, Slot>();
-  let bytes: Buffer;
+  const stamp = stampOf(path);
+  let fd: number;
   try {
-    bytes = readFileSync(path);
+    fd = openSync(path, 'r');
   } catch {
-    return { slots, foreign: false };
+    return { slots, foreign: false, file: null, fd: null };
   }
-  const identity = Buffer.from(`${cacheIdentity()}\n`);
-  const head = MAGIC.length + identity.length;
-  if (bytes.length < head || !bytes.subarray(0, MAGIC.length).equals(MAGIC) || !bytes.subarray(MAGIC.length, head).equals(identity)) {
-    return { slots, foreign: true };
+  try {
+    const size = fstatSync(fd).size;
+    const chunk = Buffer.allocUnsafe(Math.min(Math.max(size, 1), SCAN_CHUNK));
+    let chunkAt = 0;
+    let chunkEnd = 0;
+    /** `n` bytes at `at` (n ≤ the chunk's size), or null past the end */
+    const bytesAt = (at: number, n: number): Buffer | null => {
+      if (at + n > size) return null;
+      if (at < chunkAt || at + n > chunkEnd) {
+        chunkAt = at;
+        chunkEnd = at + readFully(fd, chunk, Math.min(chunk.length, size - at), at);
+        if (at + n > chunkEnd) return null;
+      }
+      return chunk.subarray(at - chunkAt, at - chunkAt + n);
+    };
+    const identity = Buffer.from(`${cacheIdentity()}\n`);
+    const head = MAGIC.length + identity.length;
+    const start = bytesAt(0, head);
+    if (start === null || !start.subarray(0, MAGIC.length).equals(MAGIC) || !start.subarray(MAGIC.length).equals(identity)) {
+      closeSync(fd);
+      return { slots, foreign: true, file: null, fd: null };
+    }
+    let at = head;
+    for (;;) {
+      const entry = bytesAt(at, ENTRY_HEAD);
+      if (entry === null || !entry.subarray(0, ENTRY.length).equals(ENTRY)) break; // the end, or garbled from here on
+      const key = entry.toString('hex', ENTRY.length, ENTRY.length + KEY_BYTES);
+      const length = entry.readUInt32LE(ENTRY.length + KEY_BYTES);
+      const sum = Buffer.from(entry.subarray(ENTRY.length + KEY_BYTES + 4));
+      if (at + ENTRY_HEAD + length > size) break; // truncated
+      slots.set(key, { payload: null, at: at + ENTRY_HEAD, length, sum, verified: false });
+      at += ENTRY_HEAD + length;
+    }
+    return { slots, foreign: false, file: { stamp, end: at === size ? at : null }, fd };
+  } catch {
+    closeSync(fd);
+    return { slots: new Map(), foreign: false, file: null, fd: null };
   }
-  for (let at = head; at + ENTRY_HEAD <= bytes.length; ) {
-    if (!bytes.subarray(at, at + ENTRY.length).equals(ENTRY)) break; // garbled from here on
-    const key = bytes.toString('hex', at + ENTRY.length, at + ENTRY.length + KEY_BYTES);
-    const length = bytes.readUInt32LE(at + ENTRY.length + KEY_BYTES);
-    const sumAt = at + ENTRY.length + KEY_BYTES + 4;
-    const start = sumAt + SUM_BYTES;
-    if (start + length > bytes.length) break; // truncated
-    slots.set(key, { payload: bytes.subarray(start, start + length), sum: bytes.subarray(sumAt, start), verified: false });
-    at = start + length;
+}
+
+/** Reads `n` bytes at `at` into the start of `into`; fewer only at the end of the file. */
+function readFully(fd: number, into: Buffer, n: number, at: number): number {
+  let filled = 0;
+  while (filled < n) {
+    const got = readSync(fd, into, filled, n - filled, at + filled);
+    if (got === 0) break;
+    filled += got;
   }
-  return { slots, foreign: false };
+  return filled;
 }
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
@@ -121,7 +177,7 @@ const isParsed = (v: unknown): v is Parsed<unknown> =>
 
 // A dev session rebuilds many times: the pack it wrote last is kept in memory rather than read
 // back. Only there: a one-off build must not hold the whole pack through its render phases.
-let lastWritten: { path: string; stamp: string; slots: Map<string, Slot> } | null = null;
+let lastWritten: { path: string; stamp: string; slots: Map<string, Slot>; end: number } | null = null;
 let keepWritten = false;
 
 /** Keeps the last pack written in memory for the next build of this process (`aula dev`). */
@@ -152,6 +208,13 @@ export class BuildCache {
   /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
   private readonly inputs = new Map<string, string[]>();
   private spill: Spill | null | 'failed' = null;
+  /** the pack read, if it may be appended to */
+  private readonly file: PackFile | null;
+  /** the pack read, open: the payloads of its entries are read from it when used */
+  private fd: number | null = null;
+  /** keys of the entries parsed anew and held (not spilled), and their payloads' bytes */
+  private fresh: string[] = [];
+  private freshBytes = 0;
 
   /**
    * `content`: the content folder's full path; without it no stat index is read or kept (every
@@ -160,13 +223,18 @@ export class BuildCache {
   constructor(
     private readonly path: string,
     private readonly content?: string,
+    /** how much older than the build a file's times must be to trust its stat (tests set 0) */
+    private readonly racyMarginNs = MARGIN_NS,
   ) {
     if (lastWritten?.path === path && lastWritten.stamp === stampOf(path)) {
       this.previous = lastWritten.slots;
+      this.file = { stamp: lastWritten.stamp, end: lastWritten.end };
     } else {
-      const read = readPack(path);
+      const read = openPack(path);
       this.previous = read.slots;
       this.stats.foreign = read.foreign;
+      this.file = read.file;
+      this.fd = read.fd;
     }
     let safe: bigint | null = null;
     if (content !== undefined) {
@@ -198,7 +266,7 @@ export class BuildCache {
     } catch {
       return undefined;
     }
-    if (stat === undefined || !stat.isFile() || !stillFresh(record, stat, index.safe)) return undefined;
+    if (stat === undefined || !stat.isFile() || !stillFresh(record, stat, index.safe, this.racyMarginNs)) return undefined;
     const slot = this.next.get(record.key) ?? this.previous.get(record.key);
     if (slot === undefined) return undefined;
     const value = this.open(slot);
@@ -218,15 +286,27 @@ export class BuildCache {
   private open(slot: Slot): Parsed<unknown> | undefined {
     let value: unknown;
     try {
-      if (!slot.verified && !sha256(slot.payload).equals(slot.sum)) throw new Error('checksum');
+      const payload = this.payloadOf(slot);
+      if (!slot.verified && !sha256(payload).equals(slot.sum)) throw new Error('checksum');
       slot.verified = true;
-      value = deserialize(slot.payload);
+      // a dev session keeps what it used in memory for its next build (see lastWritten)
+      if (keepWritten) slot.payload = payload;
+      value = deserialize(payload);
     } catch {
       value = undefined;
     }
     if (isParsed(value)) return value;
     this.stats.corrupt++;
     return undefined;
+  }
+
+  /** A slot's payload: held, or read from the pack. */
+  private payloadOf(slot: Slot): Buffer {
+    if (slot.payload !== null) return slot.payload;
+    if (this.fd === null) throw new Error('no pack');
+    const payload = Buffer.allocUnsafe(slot.length);
+    if (readFully(this.fd, payload, slot.length, slot.at) !== slot.length) throw new Error('cut');
+    return payload;
   }
 
   private addInput(kind: string, file: string, key: string): void {
@@ -259,9 +339,25 @@ export class BuildCache {
     const payload = serialize(parsed);
     const sum = sha256(payload);
     this.added++;
-    if (keepWritten || !this.spillEntry(key, sum, payload)) this.next.set(key, { payload, sum, verified: true });
-    else this.next.set(key, { payload: EMPTY, sum, verified: true, spilled: true });
+    // A few new entries are held, to be appended to the pack at save; past HOLD_BYTES the pack
+    // is written anew, so they go to its file as they are made (a one-off build must not hold
+    // them all beside the model; a dev session keeps its pack in memory anyway).
+    this.next.set(key, { payload, at: 0, length: payload.length, sum, verified: true });
+    this.fresh.push(key);
+    this.freshBytes += payload.length;
+    if (!keepWritten && (this.spill !== null || this.freshBytes > HOLD_BYTES)) this.spillFresh();
     return parsed;
+  }
+
+  /** Moves the held new entries to the next pack's file (where it cannot, they stay held). */
+  private spillFresh(): void {
+    for (const key of this.fresh) {
+      const slot = this.next.get(key)!;
+      if (!this.spillEntry(key, slot.sum, slot.payload!)) return;
+      this.next.set(key, { payload: null, at: 0, length: slot.length, sum: slot.sum, verified: true, spilled: true });
+    }
+    this.fresh = [];
+    this.freshBytes = 0;
   }
 
   private recordStat(id: string, stat: BigIntStats | undefined, key: string): void {
@@ -320,6 +416,7 @@ export class BuildCache {
 
   /** Lets go of every entry (after save): the model is built, the bytes are not needed any more. */
   release(): void {
+    this.closePack();
     this.previous = new Map();
     this.next = new Map();
     this.statIndex = null;
@@ -334,6 +431,17 @@ export class BuildCache {
    */
   save(): void {
     if (this.savePack()) this.saveStats();
+    this.closePack();
+  }
+
+  private closePack(): void {
+    if (this.fd === null) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // closed already
+    }
+    this.fd = null;
   }
 
   /** False when the pack could not be written (the stat index is then left as it was). */
@@ -344,6 +452,7 @@ export class BuildCache {
     }
     // a spill that failed lost entries: better no new pack than one missing them (the old stays)
     if (this.spill === 'failed') return false;
+    if (this.spill === null && this.appendFresh()) return true;
     const spill = this.spill;
     const temporary = spill === null ? `${this.path}.${process.pid}.tmp` : spill.path;
     try {
@@ -362,7 +471,13 @@ export class BuildCache {
       try {
         for (const [key, slot] of this.next) {
           if (slot.spilled) continue;
-          parts.push(...entryParts(key, slot.sum, slot.payload));
+          let payload: Buffer;
+          try {
+            payload = this.payloadOf(slot);
+          } catch {
+            continue; // unreadable now: left out (the file is parsed again next time)
+          }
+          parts.push(...entryParts(key, slot.sum, payload));
           if (parts.length >= 1000) {
             writeAllv(fd, parts);
             parts = [];
@@ -373,7 +488,7 @@ export class BuildCache {
         closeSync(fd);
       }
       renameSync(temporary, this.path);
-      if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next };
+      if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next, end: statSync(this.path).size };
       return true;
     } catch {
       // a read-only or full disk costs the next build its speed, never its result
@@ -384,6 +499,36 @@ export class BuildCache {
       }
       return false;
     }
+  }
+
+  /**
+   * Appends the new entries to the pack read, when it is still the file read, was read whole, and
+   * would then hold at most a quarter of entries no build uses: one edit then writes its entry,
+   * not the whole pack again. A crash while appending leaves a cut entry at the end, which the
+   * next read stops at (and the next save then writes the pack anew).
+   */
+  private appendFresh(): boolean {
+    const file = this.file;
+    if (this.stats.foreign || file === null || file.end === null || stampOf(this.path) !== file.stamp) return false;
+    let live = MAGIC.length + Buffer.byteLength(`${cacheIdentity()}\n`);
+    for (const slot of this.next.values()) live += ENTRY_HEAD + slot.length;
+    const total = file.end + this.fresh.length * ENTRY_HEAD + this.freshBytes;
+    if ((total - live) * 4 > total) return false;
+    try {
+      const fd = openSync(this.path, 'a');
+      try {
+        writeAllv(
+          fd,
+          this.fresh.flatMap((key) => entryParts(key, this.next.get(key)!.sum, this.next.get(key)!.payload!)),
+        );
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return false; // the pack may now end in a cut entry: written anew below
+    }
+    if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next, end: total };
+    return true;
   }
 
   private saveStats(): void {
@@ -397,8 +542,9 @@ export class BuildCache {
 /** The stat index beside a pack. */
 export const statPath = (pack: string) => pack.replace(/\.bin$/, '') + '.stat';
 
-const EMPTY = Buffer.alloc(0);
+const SCAN_CHUNK = 8 << 20;
 const SPILL_CHUNK = 8 << 20;
+const HOLD_BYTES = 16 << 20;
 
 function entryParts(key: string, sum: Buffer, payload: Buffer): Buffer[] {
   const length = Buffer.alloc(4);

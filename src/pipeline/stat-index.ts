@@ -20,7 +20,7 @@ const MAGIC = 'AULASTAT1\n';
  * Times within this margin of `safe` count as racy: the content may sit on another file system
  * than the cache folder, whose clock may differ a little; a racy file costs only a read and hash.
  */
-const MARGIN_NS = 2_000_000_000n;
+export const MARGIN_NS = 2_000_000_000n;
 
 /** The stat of a file when it was read (statText), and its parse's key (hex). */
 export interface StatRecord {
@@ -41,8 +41,8 @@ export const statText = (s: BigIntStats): string => `${s.size}:${s.mtimeNs}:${s.
 export const recordOf = (stat: BigIntStats, key: string): StatRecord => ({ stat: statText(stat), key });
 
 /** Whether `stat` is the recorded one and old enough (before `safe`) to be trusted. */
-export function stillFresh(record: StatRecord, stat: BigIntStats, safe: bigint): boolean {
-  const before = safe - MARGIN_NS;
+export function stillFresh(record: StatRecord, stat: BigIntStats, safe: bigint, margin = MARGIN_NS): boolean {
+  const before = safe - margin;
   return stat.mtimeNs < before && stat.ctimeNs < before && statText(stat) === record.stat;
 }
 

@@ -230,27 +230,32 @@ export function readContentFile(dir: string, file: string, raw?: Buffer, withSta
 
 const scratch = Buffer.allocUnsafe(64 << 10);
 
-/** open, fstat, read to the end, close: one fstat only, its size sizing the buffer. */
+/**
+ * open, fstat, read, close: one fstat only, as readFileSync does it (the bytes the stat's size
+ * counts; a file reporting size 0 is read to its end).
+ */
 function readWithStat(path: string | Buffer): { bytes: Buffer; stat: BigIntStats } {
   const fd = openSync(path, 'r');
   try {
     const stat = fstatSync(fd, { bigint: true });
-    const size = Number(stat.size);
-    const bytes = Buffer.allocUnsafe(size);
-    let filled = 0;
-    while (filled < size) {
-      const n = readSync(fd, bytes, filled, size - filled, null);
-      if (n === 0) break; // shrunk since the stat
-      filled += n;
+    const size = stat.isFile() ? Number(stat.size) : 0;
+    if (size > 0) {
+      const bytes = Buffer.allocUnsafe(size);
+      let filled = 0;
+      while (filled < size) {
+        const n = readSync(fd, bytes, filled, size - filled, null);
+        if (n === 0) break; // shrunk since the stat
+        filled += n;
+      }
+      return { bytes: filled === size ? bytes : bytes.subarray(0, filled), stat };
     }
-    // grown since the stat, or a file system that reports no size: read on to the end
-    const parts = [bytes.subarray(0, filled)];
+    const parts: Buffer[] = [];
     for (;;) {
       const n = readSync(fd, scratch, 0, scratch.length, null);
       if (n === 0) break;
       parts.push(Buffer.from(scratch.subarray(0, n)));
     }
-    return { bytes: parts.length === 1 ? parts[0] : Buffer.concat(parts), stat };
+    return { bytes: Buffer.concat(parts), stat };
   } finally {
     closeSync(fd);
   }

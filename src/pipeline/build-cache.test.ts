@@ -19,9 +19,12 @@ const parsedOf = (text: string): Parsed<{ text: string; n: number; gone: undefin
   problems: [],
 });
 
-/** Parses every text through a fresh cache over `path`; returns what it parsed anew. */
-function run(path: string, texts: string[]) {
-  const cache = new BuildCache(path);
+/**
+ * Parses every text through a fresh cache over `path`; returns what it parsed anew. `spill`: new
+ * entries go to the next pack's file as they come (as past 16 MB of them), not held.
+ */
+function run(path: string, texts: string[], spill = false) {
+  const cache = new BuildCache(path, undefined, spill ? { holdBytes: 0 } : {});
   const parsedAnew: string[] = [];
   const results = texts.map((t) => cache.parse('events', `${t}.yaml`, t, () => (parsedAnew.push(t), parsedOf(t))));
   cache.save();
@@ -62,7 +65,15 @@ describe('BuildCache', () => {
 
   it('leaves no spill file behind, and its entries in the pack', () => {
     const path = pack();
-    run(path, ['a', 'b', 'c']);
+    // the file's buffer fills more than once, and one entry is larger than it
+    const many = Array.from({ length: 3000 }, (_, i) => `entry ${i} `.repeat(i % 7 === 0 ? 2000 : 1));
+    many.push('x'.repeat(9 << 20));
+    expect(run(path, many, true).parsedAnew).toHaveLength(3001);
+    const again = run(path, many);
+    expect(again.parsedAnew).toEqual([]);
+    expect(again.results).toEqual(many.map(parsedOf));
+    expect(readdirSync(join(path, '..'))).toEqual([path.split('/').pop()]);
+    run(path, ['a', 'b', 'c'], true);
     const folder = join(path, '..');
     expect(readdirSync(folder)).toEqual([path.split('/').pop()]);
     expect(readPack(path).slots.size).toBe(3);

@@ -72,8 +72,13 @@ interface Slot {
 interface Spill {
   path: string;
   fd: number;
-  parts: Buffer[];
-  bytes: number;
+  /**
+   * Entries are copied into this buffer, written out when full: each payload is garbage as soon
+   * as it is copied. (Held until a write, they were promoted to the old generation, and their
+   * ~330 MB of backing stores, freed only by full collections, cost ~3 s of those.)
+   */
+  chunk: Buffer;
+  used: number;
 }
 
 export interface CacheStats {
@@ -223,8 +228,12 @@ export class BuildCache {
   constructor(
     private readonly path: string,
     private readonly content?: string,
-    /** how much older than the build a file's times must be to trust its stat (tests set 0) */
-    private readonly racyMarginNs = MARGIN_NS,
+    private readonly tuning: {
+      /** how much older than the build a file's times must be to trust its stat (tests set 0) */
+      racyMarginNs?: bigint;
+      /** bytes of new entries held before the pack is written anew as they come (tests set 0) */
+      holdBytes?: number;
+    } = {},
   ) {
     if (lastWritten?.path === path && lastWritten.stamp === stampOf(path)) {
       this.previous = lastWritten.slots;
@@ -266,7 +275,7 @@ export class BuildCache {
     } catch {
       return undefined;
     }
-    if (stat === undefined || !stat.isFile() || !stillFresh(record, stat, index.safe, this.racyMarginNs)) return undefined;
+    if (stat === undefined || !stat.isFile() || !stillFresh(record, stat, index.safe, this.tuning.racyMarginNs ?? MARGIN_NS)) return undefined;
     const slot = this.next.get(record.key) ?? this.previous.get(record.key);
     if (slot === undefined) return undefined;
     const value = this.open(slot);
@@ -345,7 +354,7 @@ export class BuildCache {
     this.next.set(key, { payload, at: 0, length: payload.length, sum, verified: true });
     this.fresh.push(key);
     this.freshBytes += payload.length;
-    if (!keepWritten && (this.spill !== null || this.freshBytes > HOLD_BYTES)) this.spillFresh();
+    if (!keepWritten && (this.spill !== null || this.freshBytes > (this.tuning.holdBytes ?? HOLD_BYTES))) this.spillFresh();
     return parsed;
   }
 
@@ -375,12 +384,23 @@ export class BuildCache {
       if (this.spill === null) {
         mkdirSync(dirname(this.path), { recursive: true });
         const path = `${this.path}.${process.pid}.tmp`;
-        this.spill = { path, fd: openSync(path, 'w'), parts: [MAGIC, Buffer.from(`${cacheIdentity()}\n`)], bytes: 0 };
+        const fd = openSync(path, 'w');
+        const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
+        const used = MAGIC.copy(chunk, 0);
+        this.spill = { path, fd, chunk, used: used + chunk.write(`${cacheIdentity()}\n`, used) };
       }
       const spill = this.spill;
-      spill.parts.push(...entryParts(key, sum, payload));
-      spill.bytes += ENTRY_HEAD + payload.length;
-      if (spill.bytes >= SPILL_CHUNK) flushSpill(spill);
+      const need = ENTRY_HEAD + payload.length;
+      if (spill.used + need > spill.chunk.length) flushSpill(spill);
+      if (need > spill.chunk.length) {
+        writeAllv(spill.fd, entryParts(key, sum, payload));
+      } else {
+        let at = spill.used + ENTRY.copy(spill.chunk, spill.used);
+        at += spill.chunk.write(key, at, 'hex');
+        at = spill.chunk.writeUInt32LE(payload.length, at);
+        at += sum.copy(spill.chunk, at);
+        spill.used = at + payload.copy(spill.chunk, at);
+      }
       return true;
     } catch {
       this.dropSpill();
@@ -464,8 +484,8 @@ export class BuildCache {
         parts = [MAGIC, Buffer.from(`${cacheIdentity()}\n`)];
       } else {
         fd = spill.fd;
-        parts = spill.parts;
-        spill.parts = [];
+        flushSpill(spill);
+        parts = [];
       }
       this.spill = null; // its file is the new pack now, closed below
       try {
@@ -553,14 +573,16 @@ function entryParts(key: string, sum: Buffer, payload: Buffer): Buffer[] {
 }
 
 function flushSpill(spill: Spill): void {
-  writeAllv(spill.fd, spill.parts);
-  spill.parts = [];
-  spill.bytes = 0;
+  if (spill.used > 0) writeAllv(spill.fd, [spill.chunk.subarray(0, spill.used)]);
+  spill.used = 0;
 }
 
 function writeAllv(fd: number, parts: Buffer[]): void {
   let first = 0;
-  while (first < parts.length) {
+  for (;;) {
+    // empty parts need no write (and writing only them would return 0 forever)
+    while (first < parts.length && parts[first].length === 0) first++;
+    if (first >= parts.length) return;
     let written = writevSync(fd, first === 0 ? parts : parts.slice(first));
     // a short write: skip what went out and continue with the rest
     while (written > 0 && first < parts.length) {

@@ -31,7 +31,7 @@ function writeEvent(content: string, name: string, title: string, keepTimes = tr
 
 /** One load through a fresh cache, saved; `margin`: 0 trusts any stat older than the build. */
 async function build(s: { content: string; cache: string }, margin?: bigint) {
-  const cache = new BuildCache(packPath(s.cache, s.content), s.content, margin);
+  const cache = new BuildCache(packPath(s.cache, s.content), s.content, { racyMarginNs: margin });
   const { model, problems } = await loadContent(s.content, { cache });
   expect(problems).toEqual([]);
   cache.save();

@@ -13,6 +13,10 @@
 // trusted only when its checksum matches when it is used; a corrupt one is a miss (parsed anew),
 // and a truncated or garbled pack is read up to the damage. Nothing in the cache is ever needed:
 // reading or writing it may fail, and the build then just parses.
+//
+// The pack is not held: its entries are found by one pass over it, and each payload is read from
+// the open file when used. A build that parsed a few files anew appends their entries; one that
+// left a quarter of the pack unused, or parsed more than HOLD_BYTES anew, writes it anew.
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writevSync, type BigIntStats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -1,5 +1,7 @@
 // loadContent: a content folder in, a validated Model or every problem with it out.
+import type { BigIntStats } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { DirectoryObject, Model, Site } from '../model/types.ts';
 import { isValidZone } from '../time/zone.ts';
 import { readCategory } from './categories.ts';
@@ -19,7 +21,13 @@ import { locateIssues } from './source.ts';
  * the text are everything a parse depends on, so a cached result stands for a parse.
  */
 export interface ParseCache {
-  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>): Parsed<T>;
+  /** `stat`: the file's stat, taken before its text was read */
+  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T>;
+  /**
+   * The parse of a file known not to have changed since it was parsed (by its stat), without
+   * reading it; undefined when it must be read.
+   */
+  unchanged?<T>(kind: string, file: string, path: string | Buffer): Parsed<T> | undefined;
 }
 
 export async function loadContent(dir: string, options: { cache?: ParseCache } = {}): Promise<{ model: Model | null; problems: Problem[] }> {
@@ -38,12 +46,16 @@ export async function loadContent(dir: string, options: { cache?: ParseCache } =
   const parseAll = <T>(kind: string, paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] => {
     const records: Sourced<T>[] = [];
     for (const file of paths) {
-      const read = readContentFile(dir, file, files.raw.get(file));
-      const parsed = !read.ok
-        ? { records: [], problems: [read.problem] }
-        : cache
-          ? cache.parse(kind, file, read.text, () => parse(file, read.text))
-          : parse(file, read.text);
+      const raw = files.raw.get(file);
+      let parsed = cache?.unchanged?.<T>(kind, file, raw ?? join(dir, file));
+      if (parsed === undefined) {
+        const read = readContentFile(dir, file, raw, cache?.unchanged !== undefined);
+        parsed = !read.ok
+          ? { records: [], problems: [read.problem] }
+          : cache
+            ? cache.parse(kind, file, read.text, () => parse(file, read.text), read.stat)
+            : parse(file, read.text);
+      }
       for (const record of parsed.records) records.push(record);
       for (const problem of parsed.problems) problems.push(problem);
     }

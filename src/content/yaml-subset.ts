@@ -97,7 +97,7 @@ class SubsetParser {
       if (colon < 0) throw BAIL;
       const key = keyAt(text, a, colon);
       // Duplicate keys are an error in `yaml`; keys like `null:` or `true:` are not strings.
-      if (Object.hasOwn(obj, key) || key === '__proto__' || typeof scalar(key) !== 'string') throw BAIL;
+      if (Object.hasOwn(obj, key) || key === '__proto__' || !isStringKey(key)) throw BAIL;
       let v = colon + 1;
       while (v < e && text.charCodeAt(v) === 32) v++;
       if (v === e) {
@@ -221,6 +221,18 @@ function keyAt(text: string, a: number, end: number): string {
   const key = text.slice(a, end);
   if (bucket.length < 32) bucket.push(key);
   return key;
+}
+
+/**
+ * Whether a key reads as a string (not `null:` or `true:`). Remembered for the keys records
+ * repeat: `title`, `name` or `teaser` would otherwise run the null and boolean patterns each time.
+ */
+const stringKeys = new Set<string>();
+function isStringKey(key: string): boolean {
+  if (stringKeys.has(key)) return true;
+  if (typeof scalar(key) !== 'string') return false;
+  if (stringKeys.size < 1024) stringKeys.add(key);
+  return true;
 }
 
 const indentations: RegExp[] = [];

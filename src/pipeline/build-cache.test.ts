@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
@@ -19,9 +19,12 @@ const parsedOf = (text: string): Parsed<{ text: string; n: number; gone: undefin
   problems: [],
 });
 
-/** Parses every text through a fresh cache over `path`; returns what it parsed anew. */
-function run(path: string, texts: string[]) {
-  const cache = new BuildCache(path);
+/**
+ * Parses every text through a fresh cache over `path`; returns what it parsed anew. `spill`: new
+ * entries go to the next pack's file as they come (as past 16 MB of them), not held.
+ */
+function run(path: string, texts: string[], spill = false) {
+  const cache = new BuildCache(path, undefined, spill ? { holdBytes: 0 } : {});
   const parsedAnew: string[] = [];
   const results = texts.map((t) => cache.parse('events', `${t}.yaml`, t, () => (parsedAnew.push(t), parsedOf(t))));
   cache.save();
@@ -62,13 +65,45 @@ describe('BuildCache', () => {
 
   it('leaves no spill file behind, and its entries in the pack', () => {
     const path = pack();
-    run(path, ['a', 'b', 'c']);
+    // the file's buffer fills more than once, and one entry is larger than it
+    const many = Array.from({ length: 3000 }, (_, i) => `entry ${i} `.repeat(i % 7 === 0 ? 2000 : 1));
+    many.push('x'.repeat(9 << 20));
+    expect(run(path, many, true).parsedAnew).toHaveLength(3001);
+    const again = run(path, many);
+    expect(again.parsedAnew).toEqual([]);
+    expect(again.results).toEqual(many.map(parsedOf));
+    expect(readdirSync(join(path, '..'))).toEqual([path.split('/').pop()]);
+    run(path, ['a', 'b', 'c'], true);
     const folder = join(path, '..');
     expect(readdirSync(folder)).toEqual([path.split('/').pop()]);
     expect(readPack(path).slots.size).toBe(3);
     expect(run(path, ['a', 'b', 'c', 'd']).parsedAnew).toEqual(['d']);
     expect(readPack(path).slots.size).toBe(4);
     expect(readdirSync(folder)).toHaveLength(1);
+  });
+
+  it('appends a few new entries to the pack; writes it anew once a quarter of it is unused, or after a cut', () => {
+    const path = pack();
+    const texts = Array.from({ length: 12 }, (_, i) => `text ${i}`);
+    run(path, texts);
+    const first = statSync(path);
+    const firstBytes = readFileSync(path);
+    expect(run(path, [...texts, 'new']).parsedAnew).toEqual(['new']);
+    const appended = statSync(path);
+    expect(appended.ino).toBe(first.ino); // the same file, grown by one entry
+    expect(appended.size).toBeGreaterThan(first.size);
+    expect(readFileSync(path).subarray(0, first.size).equals(firstBytes)).toBe(true);
+    expect(readPack(path).slots.size).toBe(13);
+    expect(run(path, [...texts, 'new']).parsedAnew).toEqual([]);
+    // 4 of 13 entries unused: written anew with the 9 used
+    run(path, texts.slice(0, 9));
+    expect(statSync(path).ino).not.toBe(first.ino);
+    expect(readPack(path).slots.size).toBe(9);
+    // a pack cut inside its last entry is never appended to (the new entry would sit past the cut)
+    writeFileSync(path, readFileSync(path).subarray(0, statSync(path).size - 3));
+    expect(run(path, [...texts.slice(0, 9), 'more']).parsedAnew).toEqual([texts[8], 'more']);
+    expect(readPack(path).slots.size).toBe(10);
+    expect(run(path, [...texts.slice(0, 9), 'more']).parsedAnew).toEqual([]);
   });
 
   it('keeps only the entries the last build used', () => {

@@ -3,6 +3,9 @@
 // for events) and its exact text, so an unchanged file is neither parsed nor validated again.
 // Checks across files are not cached: they always run over the whole model.
 //
+// Beside the pack, a stat index (stat-index.ts) maps each file to its stat and key: a file whose
+// stat has not changed is taken from the pack without being read or hashed.
+//
 // One pack file per content folder holds the entries:
 //   AULACACHE\n {"cache":…,"aula":…,"format":…,"v8":…}\n   then per entry:
 //   "AUe1" | key (32 bytes) | payload length (u32 LE) | SHA-256 of the payload (32) | payload (v8.serialize)
@@ -10,13 +13,18 @@
 // trusted only when its checksum matches when it is used; a corrupt one is a miss (parsed anew),
 // and a truncated or garbled pack is read up to the damage. Nothing in the cache is ever needed:
 // reading or writing it may fail, and the build then just parses.
+//
+// The pack is not held: its entries are found by one pass over it, and each payload is read from
+// the open file when used. A build that parsed a few files anew appends their entries; one that
+// left a quarter of the pack unused, or parsed more than HOLD_BYTES anew, writes it anew.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writevSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writevSync, type BigIntStats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { cachedDataVersionTag, deserialize, serialize } from 'node:v8';
 import type { Parsed } from '../content/records.ts';
 import { DIST_FORMAT } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
+import { fileSystemNow, MARGIN_NS, readStatIndex, recordOf, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 
 /** Bump when what a parse returns changes shape or meaning without a new aula version. */
 export const CACHE_FORMAT = 1;
@@ -48,24 +56,33 @@ export function packPath(cacheDir: string, content: string): string {
 }
 
 interface Slot {
-  /** the payload, a view into the pack or a fresh serialization */
-  payload: Buffer;
+  /** the payload when held (a fresh serialization, or kept by a dev session); else in the pack */
+  payload: Buffer | null;
+  /** where the payload starts in the pack read, and its length */
+  at: number;
+  length: number;
   /** the payload's SHA-256 as stored; checked before the payload is trusted */
   sum: Buffer;
   verified: boolean;
-  /** written to the spill file already (the payload is not held) */
+  /** written to the next pack's file already (the payload is not held) */
   spilled?: boolean;
 }
 
 /**
- * Entries parsed anew in a one-off build go to a file next to the pack as they are made, so the
- * serialized records (hundreds of MB at 100k events) are not held beside the model.
+ * Entries parsed anew in a one-off build go to the next pack's file as they are made, so the
+ * serialized records (hundreds of MB at 100k events) are not held beside the model; save() then
+ * appends the entries taken from the old pack and renames the file over it.
  */
 interface Spill {
   path: string;
   fd: number;
-  parts: Buffer[];
-  bytes: number;
+  /**
+   * Entries are copied into this buffer, written out when full: each payload is garbage as soon
+   * as it is copied. (Held until a write, they were promoted to the old generation, and their
+   * ~330 MB of backing stores, freed only by full collections, cost ~3 s of those.)
+   */
+  chunk: Buffer;
+  used: number;
 }
 
 export interface CacheStats {
@@ -77,31 +94,84 @@ export interface CacheStats {
   foreign: boolean;
 }
 
-/** Reads a pack into its entries by hex key; foreign or unreadable packs give none. */
-export function readPack(path: string): { slots: Map<string, Slot>; foreign: boolean } {
+/**
+ * A pack as read: `end` is its length when every byte of it was read as entries (new entries may
+ * then be appended to it), else null; `stamp` (stampOf) was taken before the read.
+ */
+interface PackFile {
+  stamp: string;
+  end: number | null;
+}
+
+/** Reads a pack's entries (where they are, not their payloads) by hex key; foreign or unreadable packs give none. */
+export function readPack(path: string): { slots: Map<string, Slot>; foreign: boolean; file: PackFile | null } {
+  const pack = openPack(path);
+  if (pack.fd !== null) closeSync(pack.fd);
+  return pack;
+}
+
+/**
+ * Opens a pack and finds its entries, reading it in chunks without keeping the payloads: they
+ * are read from `fd` when used (a pack at 100k events is ~330 MB, which a build must not hold).
+ */
+function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; file: PackFile | null; fd: number | null } {
   const slots = new Map<string, Slot>();
-  let bytes: Buffer;
+  const stamp = stampOf(path);
+  let fd: number;
   try {
-    bytes = readFileSync(path);
+    fd = openSync(path, 'r');
   } catch {
-    return { slots, foreign: false };
+    return { slots, foreign: false, file: null, fd: null };
   }
-  const identity = Buffer.from(`${cacheIdentity()}\n`);
-  const head = MAGIC.length + identity.length;
-  if (bytes.length < head || !bytes.subarray(0, MAGIC.length).equals(MAGIC) || !bytes.subarray(MAGIC.length, head).equals(identity)) {
-    return { slots, foreign: true };
+  try {
+    const size = fstatSync(fd).size;
+    const chunk = Buffer.allocUnsafe(Math.min(Math.max(size, 1), SCAN_CHUNK));
+    let chunkAt = 0;
+    let chunkEnd = 0;
+    /** `n` bytes at `at` (n ≤ the chunk's size), or null past the end */
+    const bytesAt = (at: number, n: number): Buffer | null => {
+      if (at + n > size) return null;
+      if (at < chunkAt || at + n > chunkEnd) {
+        chunkAt = at;
+        chunkEnd = at + readFully(fd, chunk, Math.min(chunk.length, size - at), at);
+        if (at + n > chunkEnd) return null;
+      }
+      return chunk.subarray(at - chunkAt, at - chunkAt + n);
+    };
+    const identity = Buffer.from(`${cacheIdentity()}\n`);
+    const head = MAGIC.length + identity.length;
+    const start = bytesAt(0, head);
+    if (start === null || !start.subarray(0, MAGIC.length).equals(MAGIC) || !start.subarray(MAGIC.length).equals(identity)) {
+      closeSync(fd);
+      return { slots, foreign: true, file: null, fd: null };
+    }
+    let at = head;
+    for (;;) {
+      const entry = bytesAt(at, ENTRY_HEAD);
+      if (entry === null || !entry.subarray(0, ENTRY.length).equals(ENTRY)) break; // the end, or garbled from here on
+      const key = entry.toString('hex', ENTRY.length, ENTRY.length + KEY_BYTES);
+      const length = entry.readUInt32LE(ENTRY.length + KEY_BYTES);
+      const sum = Buffer.from(entry.subarray(ENTRY.length + KEY_BYTES + 4));
+      if (at + ENTRY_HEAD + length > size) break; // truncated
+      slots.set(key, { payload: null, at: at + ENTRY_HEAD, length, sum, verified: false });
+      at += ENTRY_HEAD + length;
+    }
+    return { slots, foreign: false, file: { stamp, end: at === size ? at : null }, fd };
+  } catch {
+    closeSync(fd);
+    return { slots: new Map(), foreign: false, file: null, fd: null };
   }
-  for (let at = head; at + ENTRY_HEAD <= bytes.length; ) {
-    if (!bytes.subarray(at, at + ENTRY.length).equals(ENTRY)) break; // garbled from here on
-    const key = bytes.toString('hex', at + ENTRY.length, at + ENTRY.length + KEY_BYTES);
-    const length = bytes.readUInt32LE(at + ENTRY.length + KEY_BYTES);
-    const sumAt = at + ENTRY.length + KEY_BYTES + 4;
-    const start = sumAt + SUM_BYTES;
-    if (start + length > bytes.length) break; // truncated
-    slots.set(key, { payload: bytes.subarray(start, start + length), sum: bytes.subarray(sumAt, start), verified: false });
-    at = start + length;
+}
+
+/** Reads `n` bytes at `at` into the start of `into`; fewer only at the end of the file. */
+function readFully(fd: number, into: Buffer, n: number, at: number): number {
+  let filled = 0;
+  while (filled < n) {
+    const got = readSync(fd, into, filled, n - filled, at + filled);
+    if (got === 0) break;
+    filled += got;
   }
-  return { slots, foreign: false };
+  return filled;
 }
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
@@ -116,7 +186,7 @@ const isParsed = (v: unknown): v is Parsed<unknown> =>
 
 // A dev session rebuilds many times: the pack it wrote last is kept in memory rather than read
 // back. Only there: a one-off build must not hold the whole pack through its render phases.
-let lastWritten: { path: string; stamp: string; slots: Map<string, Slot> } | null = null;
+let lastWritten: { path: string; stamp: string; slots: Map<string, Slot>; end: number } | null = null;
 let keepWritten = false;
 
 /** Keeps the last pack written in memory for the next build of this process (`aula dev`). */
@@ -135,46 +205,146 @@ const stampOf = (path: string) => {
 
 export class BuildCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, corrupt: 0, foreign: false };
+  /** files taken by their stat alone, without reading them */
+  unread = 0;
   private previous: Map<string, Slot>;
+  /** the last build's stat index; none without a content folder or when unusable */
+  private statIndex: StatIndex | null = null;
+  /** this build's stat index: `safe` null when stats cannot be trusted or kept */
+  private nextStats: { safe: bigint | null; records: Map<string, StatRecord>; changed: boolean };
   private next = new Map<string, Slot>();
   private added = 0;
   /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
   private readonly inputs = new Map<string, string[]>();
   private spill: Spill | null | 'failed' = null;
+  /** the pack read, if it may be appended to */
+  private readonly file: PackFile | null;
+  /** the pack read, open: the payloads of its entries are read from it when used */
+  private fd: number | null = null;
+  /** keys of the entries parsed anew and held (not spilled), and their payloads' bytes */
+  private fresh: string[] = [];
+  private freshBytes = 0;
 
-  constructor(private readonly path: string) {
+  /**
+   * `content`: the content folder's full path; without it no stat index is read or kept (every
+   * file is read and hashed).
+   */
+  constructor(
+    private readonly path: string,
+    private readonly content?: string,
+    private readonly tuning: {
+      /** how much older than the build a file's times must be to trust its stat (tests set 0) */
+      racyMarginNs?: bigint;
+      /** bytes of new entries held before the pack is written anew as they come (tests set 0) */
+      holdBytes?: number;
+    } = {},
+  ) {
     if (lastWritten?.path === path && lastWritten.stamp === stampOf(path)) {
       this.previous = lastWritten.slots;
+      this.file = { stamp: lastWritten.stamp, end: lastWritten.end };
     } else {
-      const read = readPack(path);
+      const read = openPack(path);
       this.previous = read.slots;
       this.stats.foreign = read.foreign;
+      this.file = read.file;
+      this.fd = read.fd;
     }
+    let safe: bigint | null = null;
+    if (content !== undefined) {
+      try {
+        mkdirSync(dirname(path), { recursive: true });
+        // taken before any content file is stat'ed: what this build records is judged against it
+        safe = fileSystemNow(dirname(path));
+      } catch {
+        safe = null;
+      }
+      if (!this.stats.foreign) this.statIndex = readStatIndex(statPath(path), cacheIdentity(), content);
+    }
+    this.nextStats = { safe, records: new Map(), changed: false };
   }
 
-  /** The cached parse of `text`, or `parse()`'s result, which is then kept for the next build. */
-  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>): Parsed<T> {
-    const key = parseKey(kind, file, text).toString('hex');
+  /**
+   * The cached parse of a file whose stat is the one recorded when it was read for the last
+   * build, without reading it; undefined when the file must be read (then `parse` follows).
+   */
+  unchanged<T>(kind: string, file: string, path: string | Buffer): Parsed<T> | undefined {
+    const index = this.statIndex;
+    if (index === null || this.nextStats.safe === null) return undefined;
+    const id = `${kind}\0${file}`;
+    const record = index.records.get(id);
+    if (record === undefined) return undefined;
+    let stat: BigIntStats | undefined;
+    try {
+      stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+    if (stat === undefined || !stat.isFile() || !stillFresh(record, stat, index.safe, this.tuning.racyMarginNs ?? MARGIN_NS)) return undefined;
+    const slot = this.next.get(record.key) ?? this.previous.get(record.key);
+    if (slot === undefined) return undefined;
+    const value = this.open(slot);
+    if (value === undefined) {
+      this.previous.delete(record.key); // counted corrupt once; parsed anew after a read
+      return undefined;
+    }
+    this.stats.hits++;
+    this.unread++;
+    this.next.set(record.key, slot);
+    this.addInput(kind, file, record.key);
+    this.nextStats.records.set(id, record);
+    return value as Parsed<T>;
+  }
+
+  /** A slot's parse, its checksum checked once; undefined (and counted) when it is damaged. */
+  private open(slot: Slot): Parsed<unknown> | undefined {
+    let value: unknown;
+    try {
+      const payload = this.payloadOf(slot);
+      if (!slot.verified && !sha256(payload).equals(slot.sum)) throw new Error('checksum');
+      slot.verified = true;
+      // a dev session keeps what it used in memory for its next build (see lastWritten)
+      if (keepWritten) slot.payload = payload;
+      value = deserialize(payload);
+    } catch {
+      value = undefined;
+    }
+    if (isParsed(value)) return value;
+    this.stats.corrupt++;
+    return undefined;
+  }
+
+  /** A slot's payload: held, or read from the pack. */
+  private payloadOf(slot: Slot): Buffer {
+    if (slot.payload !== null) return slot.payload;
+    if (this.fd === null) throw new Error('no pack');
+    const payload = Buffer.allocUnsafe(slot.length);
+    if (readFully(this.fd, payload, slot.length, slot.at) !== slot.length) throw new Error('cut');
+    return payload;
+  }
+
+  private addInput(kind: string, file: string, key: string): void {
     const inputs = this.inputs.get(kind);
     if (inputs) inputs.push(`${file}\0${key}`);
     else this.inputs.set(kind, [`${file}\0${key}`]);
-    const again = this.next.get(key);
-    const slot = again ?? this.previous.get(key);
+  }
+
+  /**
+   * The cached parse of `text`, or `parse()`'s result, which is then kept for the next build.
+   * `stat`: the file's stat taken before `text` was read, recorded for the next build's
+   * unchanged(); absent, the file will be read again.
+   */
+  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T> {
+    const key = parseKey(kind, file, text).toString('hex');
+    this.addInput(kind, file, key);
+    this.recordStat(`${kind}\0${file}`, stat, key);
+    const slot = this.next.get(key) ?? this.previous.get(key);
     if (slot) {
-      let value: unknown;
-      try {
-        if (!slot.verified && !sha256(slot.payload).equals(slot.sum)) throw new Error('checksum');
-        slot.verified = true;
-        value = deserialize(slot.payload);
-      } catch {
-        value = undefined;
-      }
-      if (isParsed(value)) {
+      const value = this.open(slot);
+      if (value !== undefined) {
         this.stats.hits++;
         this.next.set(key, slot);
         return value as Parsed<T>;
       }
-      this.stats.corrupt++;
     }
     this.stats.misses++;
     const parsed = parse();
@@ -182,24 +352,59 @@ export class BuildCache {
     const payload = serialize(parsed);
     const sum = sha256(payload);
     this.added++;
-    if (keepWritten || !this.spillEntry(key, sum, payload)) this.next.set(key, { payload, sum, verified: true });
-    else this.next.set(key, { payload: EMPTY, sum, verified: true, spilled: true });
+    // A few new entries are held, to be appended to the pack at save; past HOLD_BYTES the pack
+    // is written anew, so they go to its file as they are made (a one-off build must not hold
+    // them all beside the model; a dev session keeps its pack in memory anyway).
+    this.next.set(key, { payload, at: 0, length: payload.length, sum, verified: true });
+    this.fresh.push(key);
+    this.freshBytes += payload.length;
+    if (!keepWritten && (this.spill !== null || this.freshBytes > (this.tuning.holdBytes ?? HOLD_BYTES))) this.spillFresh();
     return parsed;
   }
 
-  /** Appends an entry to the spill file; false when there is none (the entry is then held). */
+  /** Moves the held new entries to the next pack's file (where it cannot, they stay held). */
+  private spillFresh(): void {
+    for (const key of this.fresh) {
+      const slot = this.next.get(key)!;
+      if (!this.spillEntry(key, slot.sum, slot.payload!)) return;
+      this.next.set(key, { payload: null, at: 0, length: slot.length, sum: slot.sum, verified: true, spilled: true });
+    }
+    this.fresh = [];
+    this.freshBytes = 0;
+  }
+
+  private recordStat(id: string, stat: BigIntStats | undefined, key: string): void {
+    const next = this.nextStats;
+    if (next.safe === null) return;
+    next.changed = true;
+    if (stat === undefined) next.records.delete(id);
+    else next.records.set(id, recordOf(stat, key));
+  }
+
+  /** Appends an entry to the next pack's file; false when there is none (the entry is then held). */
   private spillEntry(key: string, sum: Buffer, payload: Buffer): boolean {
     if (this.spill === 'failed') return false;
     try {
       if (this.spill === null) {
         mkdirSync(dirname(this.path), { recursive: true });
-        const path = `${this.path}.${process.pid}.spill`;
-        this.spill = { path, fd: openSync(path, 'w+'), parts: [], bytes: 0 };
+        const path = `${this.path}.${process.pid}.tmp`;
+        const fd = openSync(path, 'w');
+        const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
+        const used = MAGIC.copy(chunk, 0);
+        this.spill = { path, fd, chunk, used: used + chunk.write(`${cacheIdentity()}\n`, used) };
       }
       const spill = this.spill;
-      spill.parts.push(...entryParts(key, sum, payload));
-      spill.bytes += ENTRY_HEAD + payload.length;
-      if (spill.bytes >= SPILL_CHUNK) flushSpill(spill);
+      const need = ENTRY_HEAD + payload.length;
+      if (spill.used + need > spill.chunk.length) flushSpill(spill);
+      if (need > spill.chunk.length) {
+        writeAllv(spill.fd, entryParts(key, sum, payload));
+      } else {
+        let at = spill.used + ENTRY.copy(spill.chunk, spill.used);
+        at += spill.chunk.write(key, at, 'hex');
+        at = spill.chunk.writeUInt32LE(payload.length, at);
+        at += sum.copy(spill.chunk, at);
+        spill.used = at + payload.copy(spill.chunk, at);
+      }
       return true;
     } catch {
       this.dropSpill();
@@ -235,41 +440,80 @@ export class BuildCache {
 
   /** Lets go of every entry (after save): the model is built, the bytes are not needed any more. */
   release(): void {
+    this.closePack();
     this.previous = new Map();
     this.next = new Map();
+    this.statIndex = null;
+    this.nextStats.records = new Map();
     this.dropSpill();
   }
 
   /**
    * Writes the entries this build used (so the pack does not grow with every edit) beside the
-   * old pack, then renames it over: a crash leaves the old pack or the new one, never half.
+   * old pack, then renames it over: a crash leaves the old pack or the new one, never half. Then
+   * the stat index, which names only keys of the pack just written.
    */
   save(): void {
-    if (this.added === 0 && this.next.size === this.previous.size && !this.stats.foreign) return;
-    // a spill that failed lost entries: better no new pack than one missing them (the old stays)
-    if (this.spill === 'failed') return;
-    const temporary = `${this.path}.${process.pid}.tmp`;
+    if (this.savePack()) this.saveStats();
+    this.closePack();
+  }
+
+  private closePack(): void {
+    if (this.fd === null) return;
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
-      const fd = openSync(temporary, 'w');
+      closeSync(this.fd);
+    } catch {
+      // closed already
+    }
+    this.fd = null;
+  }
+
+  /** False when the pack could not be written (the stat index is then left as it was). */
+  private savePack(): boolean {
+    if (this.added === 0 && this.next.size === this.previous.size && !this.stats.foreign) {
+      this.dropSpill();
+      return true;
+    }
+    // a spill that failed lost entries: better no new pack than one missing them (the old stays)
+    if (this.spill === 'failed') return false;
+    if (this.spill === null && this.appendFresh()) return true;
+    const spill = this.spill;
+    const temporary = spill === null ? `${this.path}.${process.pid}.tmp` : spill.path;
+    try {
+      let fd: number;
+      let parts: Buffer[];
+      if (spill === null) {
+        mkdirSync(dirname(this.path), { recursive: true });
+        fd = openSync(temporary, 'w');
+        parts = [MAGIC, Buffer.from(`${cacheIdentity()}\n`)];
+      } else {
+        fd = spill.fd;
+        flushSpill(spill);
+        parts = [];
+      }
+      this.spill = null; // its file is the new pack now, closed below
       try {
-        let parts: Buffer[] = [MAGIC, Buffer.from(`${cacheIdentity()}\n`)];
         for (const [key, slot] of this.next) {
           if (slot.spilled) continue;
-          parts.push(...entryParts(key, slot.sum, slot.payload));
+          let payload: Buffer;
+          try {
+            payload = this.payloadOf(slot);
+          } catch {
+            continue; // unreadable now: left out (the file is parsed again next time)
+          }
+          parts.push(...entryParts(key, slot.sum, payload));
           if (parts.length >= 1000) {
             writeAllv(fd, parts);
             parts = [];
           }
         }
         writeAllv(fd, parts);
-        if (this.spill !== null) copySpill(this.spill, fd);
       } finally {
         closeSync(fd);
-        this.dropSpill();
       }
       renameSync(temporary, this.path);
-      if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next };
+      if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next, end: statSync(this.path).size };
+      return true;
     } catch {
       // a read-only or full disk costs the next build its speed, never its result
       try {
@@ -277,12 +521,54 @@ export class BuildCache {
       } catch {
         // not created
       }
+      return false;
     }
+  }
+
+  /**
+   * Appends the new entries to the pack read, when it is still the file read, was read whole, and
+   * would then hold at most a quarter of entries no build uses: one edit then writes its entry,
+   * not the whole pack again. A crash while appending leaves a cut entry at the end, which the
+   * next read stops at (and the next save then writes the pack anew).
+   */
+  private appendFresh(): boolean {
+    const file = this.file;
+    if (this.stats.foreign || file === null || file.end === null || stampOf(this.path) !== file.stamp) return false;
+    let live = MAGIC.length + Buffer.byteLength(`${cacheIdentity()}\n`);
+    for (const slot of this.next.values()) live += ENTRY_HEAD + slot.length;
+    const total = file.end + this.fresh.length * ENTRY_HEAD + this.freshBytes;
+    if ((total - live) * 4 > total) return false;
+    try {
+      const fd = openSync(this.path, 'a');
+      try {
+        writeAllv(
+          fd,
+          this.fresh.flatMap((key) => entryParts(key, this.next.get(key)!.sum, this.next.get(key)!.payload!)),
+        );
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return false; // the pack may now end in a cut entry: written anew below
+    }
+    if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next, end: total };
+    return true;
+  }
+
+  private saveStats(): void {
+    const { safe, records, changed } = this.nextStats;
+    const same = !changed && records.size === this.statIndex?.records.size;
+    if (this.content === undefined || safe === null || same || records.size === 0) return;
+    writeStatIndex(statPath(this.path), cacheIdentity(), this.content, { safe, records });
   }
 }
 
-const EMPTY = Buffer.alloc(0);
+/** The stat index beside a pack. */
+export const statPath = (pack: string) => pack.replace(/\.bin$/, '') + '.stat';
+
+const SCAN_CHUNK = 8 << 20;
 const SPILL_CHUNK = 8 << 20;
+const HOLD_BYTES = 16 << 20;
 
 function entryParts(key: string, sum: Buffer, payload: Buffer): Buffer[] {
   const length = Buffer.alloc(4);
@@ -291,26 +577,16 @@ function entryParts(key: string, sum: Buffer, payload: Buffer): Buffer[] {
 }
 
 function flushSpill(spill: Spill): void {
-  writeAllv(spill.fd, spill.parts);
-  spill.parts = [];
-  spill.bytes = 0;
-}
-
-/** Appends the whole spill file to `fd`. */
-function copySpill(spill: Spill, fd: number): void {
-  flushSpill(spill);
-  const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
-  for (let at = 0; ; ) {
-    const n = readSync(spill.fd, chunk, 0, chunk.length, at);
-    if (n === 0) break;
-    writeAllv(fd, [chunk.subarray(0, n)]);
-    at += n;
-  }
+  if (spill.used > 0) writeAllv(spill.fd, [spill.chunk.subarray(0, spill.used)]);
+  spill.used = 0;
 }
 
 function writeAllv(fd: number, parts: Buffer[]): void {
   let first = 0;
-  while (first < parts.length) {
+  for (;;) {
+    // empty parts need no write (and writing only them would return 0 forever)
+    while (first < parts.length && parts[first].length === 0) first++;
+    if (first >= parts.length) return;
     let written = writevSync(fd, first === 0 ? parts : parts.slice(first));
     // a short write: skip what went out and continue with the rest
     while (written > 0 && first < parts.length) {

@@ -133,7 +133,7 @@ async function buildLocked(
   phases: Record<string, number>,
   phase: (name: string, next?: string) => void,
 ): Promise<BuildResult> {
-  const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content));
+  const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), resolve(options.content));
   let loaded: Awaited<ReturnType<typeof loadContent>>;
   try {
     loaded = await loadContent(resolve(options.content), { cache });

@@ -29,6 +29,10 @@ import { directoryFiles, outputsPath } from './directory-outputs.ts';
 import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';
 import { changesBetween, CHANGES_FILE, previousManifest, previousPublicFiles, sortedRecord } from './changes.ts';
 import { COMPRESSOR, compressedReuse } from './compressed-reuse.ts';
+import { cachedRows, eventKeys, rowsPath, type RowsCacheStats } from './render-cache.ts';
+import { DistLedger, ledgerPath, writeLedger, type Written } from './dist-ledger.ts';
+import { pageKeys } from './page-keys.ts';
+import type { RowMaker } from '../store/write/data-files.ts';
 
 export interface BuildOptions {
   content: string;
@@ -56,8 +60,17 @@ export interface BuildOptions {
 export { DEFAULT_UPSTREAM };
 
 export type BuildResult =
-  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cache?: CacheStats }
+  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cache?: CacheStats; reuse?: ReuseStats }
   | { ok: false; problems: Problem[]; cache?: CacheStats };
+
+/** What an incremental build took over instead of making it again. */
+export interface ReuseStats {
+  rows: RowsCacheStats;
+  /** event-list pages linked from the previous dist (not answered) */
+  pages: number;
+  /** other files (data, documents, autocomplete) linked from the previous dist (not written) */
+  files: number;
+}
 
 export const FIRST_PAGE = 'v1/cms/event/index.json';
 export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
@@ -154,8 +167,19 @@ async function buildLocked(
   const staging = createStaging(out);
   try {
     const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
-    const files = await renderDataFiles(model, baseUrl, (directory) =>
-      directoryFiles(kept('autocomplete'), directoryKeyed, () => buildAutocompleteFiles(directory)),
+    // with a cache, each event's row is kept under the key of its inputs (render-cache.ts)
+    const reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
+    let keys: Buffer[] | null = null;
+    const cacheDir = options.cache;
+    const rowsOf: RowMaker | undefined =
+      cacheDir === undefined
+        ? undefined
+        : (events, ctx) => cachedRows(rowsPath(cacheDir, options.content), events, (keys = eventKeys(events, ctx)), ctx, reused.rows);
+    const files = await renderDataFiles(
+      model,
+      baseUrl,
+      (directory) => directoryFiles(kept('autocomplete'), directoryKeyed, () => buildAutocompleteFiles(directory)),
+      rowsOf,
     );
     // content-hashed twins of the browser module and its index, cacheable as immutable
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
@@ -200,7 +224,24 @@ async function buildLocked(
     }
     files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
     files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
-    writeAll(staging, files);
+    // The previous build's record of its dist (dist-ledger.ts): a file proven to be what this
+    // build would write is linked from it, not written, hashed or compressed again.
+    const ledgerFile = cacheDir === undefined ? null : ledgerPath(cacheDir, options.content, out);
+    const ledger = ledgerFile === null ? null : DistLedger.read(ledgerFile, out);
+    const written: Written = new Map();
+    const shaOf = (rel: string, content: string | Uint8Array) => manifest.files[rel]?.sha256 ?? digestOf(content).sha256;
+    for (const [rel, content] of files) {
+      // the autocomplete files are written with their twins below
+      if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) continue;
+      if (rel === 'manifest.json') {
+        writeAll(staging, new Map([[rel, content]]));
+        continue;
+      }
+      const sha = shaOf(rel, content);
+      if (ledger?.reuse(rel, staging, { sha }, null)) reused.files++;
+      else writeAll(staging, new Map([[rel, content]]));
+      written.set(rel, { sha });
+    }
     phase('write data', 'load dataset');
 
     // The pages come from the API core over the data just written, read by the server's own
@@ -213,16 +254,39 @@ async function buildLocked(
     const pool = options.precompress !== false ? compressionPool(volume) : null;
     if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
     const reuse = pool ? compressedReuse(out, previous, staging, volume) : null;
-    const pages = new Map<string, string | Uint8Array>();
-    const emit = (rel: string, content: string | Uint8Array) => {
-      pages.set(rel, content);
-      if (!reuse?.(rel, content)) pool?.add(rel, content);
+    const twins = pool ? volume : null;
+    // Every served file this build makes, by its SHA-256 (public_files). Each is written as it is
+    // made, and its bytes are then left to the compression pool: no page is held past that.
+    const served = new Map<string, string>();
+    const emit = (rel: string, content: string | Uint8Array, inputs?: string, compress = true) => {
+      const sha = shaOf(rel, content);
+      const measure = typeof content === 'string' ? content.length : content.byteLength;
+      served.set(rel, sha);
+      written.set(rel, { sha, inputs, measure });
+      if (ledger?.reuse(rel, staging, { sha }, compress ? twins : null, measure)) {
+        reused.files++;
+        return;
+      }
+      writeAll(staging, new Map([[rel, content]]));
+      if (compress && !reuse?.(rel, content)) pool?.add(rel, content);
     };
+    // a page's key: its rows' keys, the count and what its envelope is made of (page-keys.ts)
+    const pageKeyOf = keys === null ? null : pageKeys(keys, { baseUrl, site: model.site, limit });
     for (let offset = 0; offset === 0 || offset < model.events.length; offset += limit) {
+      const rel = pageFile(offset);
+      const inputs = pageKeyOf?.(offset);
+      const proven = inputs === undefined ? null : ledger?.reuse(rel, staging, { inputs }, twins);
+      if (proven && inputs !== undefined) {
+        served.set(rel, proven.sha);
+        written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
+        reused.pages++;
+        options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
+        continue;
+      }
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
       const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
-      emit(pageFile(offset), bodyBuffer(response.body));
+      emit(rel, bodyBuffer(response.body), inputs);
       options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
     }
     for (const [rel, path, query] of DOCUMENTS) {
@@ -234,18 +298,16 @@ async function buildLocked(
     for (const [rel, text] of files) {
       if (!rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) continue;
       // a hashed copy of a file is compressed once: its twins are copied after the pool
-      if (hashed.copies.has(rel.slice(AUTOCOMPLETE_DIR.length + 1))) pages.set(rel, text);
-      else emit(rel, text);
+      emit(rel, text, undefined, !hashed.copies.has(rel.slice(AUTOCOMPLETE_DIR.length + 1)));
     }
-    phase('answer pages', 'write pages');
-    writeAll(staging, pages);
-    phase('write pages', 'compress');
+    phase('answer pages', 'compress');
     if (pool) {
       writeAll(staging, await pool.finish());
       copyTwins(staging, hashed.copies, AUTOCOMPLETE_DIR);
     }
     phase('compress', 'copy media');
-    const served = new Map<string, string>();
+    // the routing rules list the files made above; the media copies have rules of their own
+    const publicFiles = [...served.keys()].filter(isPublicFile).sort();
     for (const m of mediaFiles) {
       // read once: the copy and its hash in public_files are the same bytes
       const bytes = readFileSync(model.media.get(m.id)!.source!);
@@ -254,11 +316,8 @@ async function buildLocked(
       served.set(m.file, digestOf(bytes).sha256);
     }
     phase('copy media', 'manifest');
-    const publicFiles = [...pages.keys()].filter(isPublicFile).sort();
     writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
     if (options.edge) writeAll(staging, await (await import('./edge-bundle.ts')).edgeFiles());
-    // the data and autocomplete files were hashed for manifest.files already
-    for (const [rel, content] of pages) served.set(rel, manifest.files[rel]?.sha256 ?? digestOf(content).sha256);
     manifest.public_files = sortedRecord(served);
     const changes = changesBetween(previousPublicFiles(previous), manifest.public_files);
     writeAll(staging, new Map([
@@ -269,8 +328,11 @@ async function buildLocked(
     carryOver(out, staging);
     phase('carry over', 'swap');
     swapIn(staging, out);
+    // recorded once every file is in place: the identities a later build proves files by
+    if (ledgerFile !== null) writeLedger(ledgerFile, out, written, manifest.precompressed);
     phase('swap');
-    return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases, cache: cache?.stats };
+    const count = new Set([...files.keys(), ...served.keys()]).size;
+    return { ok: true, manifest, files: count, ms: performance.now() - started, phases, cache: cache?.stats, reuse: reused };
   } catch (e) {
     removeStaging(staging);
     throw e;

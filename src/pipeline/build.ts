@@ -14,8 +14,8 @@ import { renderDataFiles, type DistFiles } from '../store/write/data-files.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES } from '../store/format/dist-paths.ts';
 import { routingFiles } from './routing-files.ts';
 import { datasetFrom } from '../query/dataset.ts';
-import { memorySource } from '../store/read/dist-source.ts';
-import { buildIdOf, DIST_FORMAT, digestOf, digestsOf, type Manifest } from '../store/format/manifest.ts';
+import { buildSource } from './build-source.ts';
+import { buildIdOf, DIST_FORMAT, digestOf, digestsOf, type FileDigest, type Manifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../store/format/dist-paths.ts';
 import { copyTwins, hashedAutocompleteFiles } from '../store/write/hashed-files.ts';
@@ -95,6 +95,12 @@ function sizeOf(files: DistFiles, dir: string): number {
   let size = 0;
   for (const [rel, c] of files) if (rel.startsWith(`${dir}/`)) size += typeof c === 'string' ? c.length : c.byteLength;
   return size;
+}
+
+/** The digests of `files` and of those hashed already (`known`), in key order as digestsOf gives them. */
+function digestsWith(files: DistFiles, known: ReadonlyMap<string, FileDigest>): Record<string, FileDigest> {
+  const all = { ...digestsOf([...files].filter(([rel]) => !known.has(rel))), ...Object.fromEntries(known) };
+  return Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function writeAll(dir: string, files: DistFiles): void {
@@ -181,6 +187,29 @@ async function buildLocked(
       (directory) => directoryFiles(kept('autocomplete'), directoryKeyed, () => buildAutocompleteFiles(directory)),
       rowsOf,
     );
+    // what the manifest needs of the events, before they are dropped
+    const eventCount = model.events.length;
+    const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
+    // the events are in the data files now: their records (most of the model) need not outlive this
+    model.events.length = 0;
+    // The previous build's record of its dist (dist-ledger.ts): a file proven to be what this
+    // build would write is linked from it, not written, hashed or compressed again.
+    const ledgerFile = cacheDir === undefined ? null : ledgerPath(cacheDir, options.content, out);
+    const ledger = ledgerFile === null ? null : DistLedger.read(ledgerFile, out);
+    const written: Written = new Map();
+    // The data files are written now, before the directory is indexed, and the large ones leave
+    // the heap: the dataset reads them back from the staging folder (events.jsonl by offset).
+    const digests = new Map<string, FileDigest>();
+    const eventBytes = (files.get(DATA_FILES.events) as Uint8Array).byteLength;
+    for (const rel of Object.values(DATA_FILES)) {
+      const content = files.get(rel)!;
+      const digest = digestOf(content);
+      digests.set(rel, digest);
+      if (ledger?.reuse(rel, staging, { sha: digest.sha256 }, null)) reused.files++;
+      else writeAll(staging, new Map([[rel, content]]));
+      written.set(rel, { sha: digest.sha256 });
+    }
+    for (const rel of [DATA_FILES.events, DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
     // content-hashed twins of the browser module and its index, cacheable as immutable
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
@@ -201,20 +230,20 @@ async function buildLocked(
       format: DIST_FORMAT,
       version: AULA_VERSION,
       // not the clock: two builds of the same content are byte-identical (events.ics's DTSTAMP is this)
-      built_at: new Date(model.events.reduce((newest, e) => Math.max(newest, e.last_modified), 0)).toISOString(),
+      built_at: new Date(newest).toISOString(),
       base_url: baseUrl,
       site: { timezone: model.site.timezone, page_size: limit, max_page_size: model.site.max_page_size },
       counts: {
-        events: model.events.length,
+        events: eventCount,
         pages: model.pages.size,
         categories: model.categories.length,
         media: model.media.size,
         directory: model.directory.length,
-        event_list_pages: Math.max(1, Math.ceil(model.events.length / limit)),
+        event_list_pages: Math.max(1, Math.ceil(eventCount / limit)),
       },
       event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
       // the data files only: those are what the server loads and verifies
-      files: digestsOf(files),
+      files: digestsWith(files, digests),
     };
     manifest.build_id = buildIdOf(manifest);
     // media records backed by a file in content/ are answered from a copy at the URL the API gives
@@ -224,15 +253,10 @@ async function buildLocked(
     }
     files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
     files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
-    // The previous build's record of its dist (dist-ledger.ts): a file proven to be what this
-    // build would write is linked from it, not written, hashed or compressed again.
-    const ledgerFile = cacheDir === undefined ? null : ledgerPath(cacheDir, options.content, out);
-    const ledger = ledgerFile === null ? null : DistLedger.read(ledgerFile, out);
-    const written: Written = new Map();
     const shaOf = (rel: string, content: string | Uint8Array) => manifest.files[rel]?.sha256 ?? digestOf(content).sha256;
     for (const [rel, content] of files) {
       // the autocomplete files are written with their twins below
-      if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) continue;
+      if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`) || written.has(rel)) continue;
       if (rel === 'manifest.json') {
         writeAll(staging, new Map([[rel, content]]));
         continue;
@@ -245,13 +269,15 @@ async function buildLocked(
     phase('write data', 'load dataset');
 
     // The pages come from the API core over the data just written, read by the server's own
-    // loader (from memory rather than back from disk), exactly as the server will answer.
-    const api = createApi(datasetFrom(memorySource(files, staging)), { cacheLimits: { entries: 0, bytes: 0 } });
+    // loader (the large data files back from the staging folder), exactly as the server will answer.
+    const dataset = datasetFrom(buildSource(files, staging));
+    const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
     phase('load dataset', 'answer pages');
     // Every event appears on exactly one page, so the serialized events measure the pages'
     // volume before they exist; workers compress each page while the next ones are answered.
-    const volume = (files.get(DATA_FILES.events) as string).length + sizeOf(files, AUTOCOMPLETE_DIR);
-    const pool = options.precompress !== false ? compressionPool(volume) : null;
+    const volume = eventBytes + sizeOf(files, AUTOCOMPLETE_DIR);
+    // each .gz/.br is written as it comes back from the workers, not held until the end
+    const pool = options.precompress !== false ? compressionPool(volume, undefined, (rel, bytes) => writeAll(staging, new Map([[rel, bytes]]))) : null;
     if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
     const reuse = pool ? compressedReuse(out, previous, staging, volume) : null;
     const twins = pool ? volume : null;
@@ -272,7 +298,7 @@ async function buildLocked(
     };
     // a page's key: its rows' keys, the count and what its envelope is made of (page-keys.ts)
     const pageKeyOf = keys === null ? null : pageKeys(keys, { baseUrl, site: model.site, limit });
-    for (let offset = 0; offset === 0 || offset < model.events.length; offset += limit) {
+    for (let offset = 0; offset === 0 || offset < eventCount; offset += limit) {
       const rel = pageFile(offset);
       const inputs = pageKeyOf?.(offset);
       const proven = inputs === undefined ? null : ledger?.reuse(rel, staging, { inputs }, twins);
@@ -300,6 +326,7 @@ async function buildLocked(
       // a hashed copy of a file is compressed once: its twins are copied after the pool
       emit(rel, text, undefined, !hashed.copies.has(rel.slice(AUTOCOMPLETE_DIR.length + 1)));
     }
+    dataset.events.rows.close();
     phase('answer pages', 'compress');
     if (pool) {
       writeAll(staging, await pool.finish());

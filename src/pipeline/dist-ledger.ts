@@ -146,6 +146,7 @@ export function writeLedger(path: string, out: string, written: Written, precomp
     if (precompressed && gz !== null && br !== null) Object.assign(entry, { gz, br });
     files[rel] = entry;
   }
+  settleTimestamps(Object.values(files));
   const data: LedgerFile = { identity: cacheIdentity(), out: resolve(out), files };
   if (precompressed) data.precompressed = precompressed;
   const json = JSON.stringify(data);
@@ -163,11 +164,19 @@ export function writeLedger(path: string, out: string, written: Written, precomp
   }
 }
 
-/** Forgets the ledger (before a build changes the out folder, so a failed build leaves none that could mislead). */
-export function dropLedger(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // none
-  }
+/**
+ * File times come from a coarse clock (one tick is a few ms): a change made within the same tick
+ * as a file's last change would leave its ctime as it was. So the ledger is written only once
+ * the clock is past the tick of the newest change recorded: any later change then gets a later
+ * ctime. (A wait of at most SETTLE_MS, and only when a file changed that recently.)
+ */
+const SETTLE_MS = 50;
+
+function settleTimestamps(entries: readonly LedgerEntry[]): void {
+  // an identity ends with the ctime in ns
+  const ctimeMs = (id: string | undefined) => (id === undefined ? 0 : Number(BigInt(id.slice(id.lastIndexOf(':') + 1)) / 1_000_000n));
+  let newest = 0;
+  for (const e of entries) newest = Math.max(newest, ctimeMs(e.id), ctimeMs(e.gz), ctimeMs(e.br));
+  const wait = newest + SETTLE_MS - Date.now();
+  if (wait > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(wait, SETTLE_MS));
 }

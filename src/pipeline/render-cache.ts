@@ -16,7 +16,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writevSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { serialize } from 'node:v8';
 import type { Event } from '../model/types.ts';
 import { breadcrumb, renderEvent, renderMedia, type RenderContext } from '../render/event.ts';
 import { EventRows, FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
@@ -45,32 +44,36 @@ export function rowsPath(cacheDir: string, content: string): string {
 
 /**
  * The key of each event's row (events in list order): SHA-256 of the event's record and of the
- * parts of the context its rendering reads. Each part is self-delimiting (v8 serialization), and
- * the media and the trail follow from ids inside the record, so no two inputs share a key.
+ * parts of the context its rendering reads. The record goes in as JSON: a row is the JSON of the
+ * record's values (and instants formatted from its numbers, which JSON writes exactly), so two
+ * records with the same JSON render the same row. Each part is one line of JSON (JSON escapes
+ * newlines) and the media and the trail follow from ids inside the record, so no two different
+ * inputs run together into the same key. Strings, not serialized buffers: 100k short-lived
+ * strings cost a scavenge, 100k buffers hundreds of MB of memory outside the heap.
  */
 export function eventKeys(events: readonly Event[], ctx: RenderContext): Buffer[] {
-  const head = serialize([ROWS_FORMAT, cacheIdentity(), ctx.site.timezone, ctx.baseUrl]);
-  const trails = new Map<number | null, Buffer>();
-  const media = new Map<number, Buffer>();
+  const head = `${JSON.stringify([ROWS_FORMAT, cacheIdentity(), ctx.site.timezone, ctx.baseUrl])}\n`;
+  const trails = new Map<number | null, string>();
+  const media = new Map<number, string>();
   const trailOf = (page: number | null) => {
-    let bytes = trails.get(page);
-    if (!bytes) trails.set(page, (bytes = serialize(breadcrumb(page, ctx.pages))));
-    return bytes;
+    let json = trails.get(page);
+    if (json === undefined) trails.set(page, (json = `${JSON.stringify(breadcrumb(page, ctx.pages))}\n`));
+    return json;
   };
   const mediaOf = (id: number) => {
-    let bytes = media.get(id);
-    if (!bytes) {
+    let json = media.get(id);
+    if (json === undefined) {
       const m = ctx.media.get(id);
-      media.set(id, (bytes = serialize(m ? renderMedia(m, ctx.baseUrl) : null)));
+      media.set(id, (json = `${JSON.stringify(m ? renderMedia(m, ctx.baseUrl) : null)}\n`));
     }
-    return bytes;
+    return json;
   };
   return events.map((e) => {
-    const hash = sha256().update(head).update(serialize(e)).update(trailOf(e.page));
-    for (const id of e.media) hash.update(mediaOf(id));
-    if (e.header_image !== null) hash.update(mediaOf(e.header_image));
-    for (const r of e.related_media) hash.update(mediaOf(r.media));
-    return hash.digest();
+    let input = `${head}${JSON.stringify(e)}\n${trailOf(e.page)}`;
+    for (const id of e.media) input += mediaOf(id);
+    if (e.header_image !== null) input += mediaOf(e.header_image);
+    for (const r of e.related_media) input += mediaOf(r.media);
+    return sha256().update(input).digest();
   });
 }
 
@@ -138,7 +141,9 @@ function startsBytes(starts: Uint32Array | readonly number[]): Buffer {
 export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats): EventRows {
   const { entries, count, whole } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false } : readRows(path);
   const starts = new Uint32Array(events.length * STRIDE);
-  const lines: Buffer[] = new Array(events.length);
+  // a row is the cached bytes (a view of the file read) or the JSON just made, until both are
+  // copied into the one buffer of events.jsonl (its size is known from the offsets)
+  const lines: (Buffer | string)[] = new Array(events.length);
   const sums: (Buffer | null)[] = new Array(events.length);
   let total = Math.max(0, events.length - 1);
   events.forEach((e, row) => {
@@ -153,21 +158,24 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
     } else {
       const made = serializeEvent(renderEvent(e, ctx));
       starts.set(made.starts, row * STRIDE);
-      lines[row] = Buffer.from(made.json);
+      lines[row] = made.json;
       sums[row] = null;
       if (stats) stats.rendered++;
     }
-    total += lines[row].length;
+    total += starts[row * STRIDE + FIELD_COUNT];
   });
-  // one buffer for events.jsonl: the cached rows are copied out of the file's bytes, which go
   const bytes = Buffer.allocUnsafe(total);
+  const views: Buffer[] = new Array(events.length);
   let at = 0;
   lines.forEach((line, row) => {
     if (row > 0) bytes[at++] = 0x0a;
-    line.copy(bytes, at);
-    lines[row] = bytes.subarray(at, at + line.length);
-    at += line.length;
+    const length = starts[row * STRIDE + FIELD_COUNT];
+    if (typeof line === 'string') bytes.write(line, at);
+    else line.copy(bytes, at);
+    views[row] = bytes.subarray(at, at + length);
+    at += length;
   });
+  lines.length = 0;
   const rows = new EventRows(bytes, starts);
   if (path !== null) {
     const used = new Set(keys.map((k) => k.toString('hex')));
@@ -181,10 +189,10 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
     });
     writeRows(path, compact, rowsToWrite.map((row) => {
       const head = startsBytes(starts.subarray(row * STRIDE, (row + 1) * STRIDE));
-      const sum = sums[row] ?? sha256().update(head).update(lines[row]).digest();
+      const sum = sums[row] ?? sha256().update(head).update(views[row]).digest();
       const length = Buffer.allocUnsafe(4);
-      length.writeUInt32LE(head.length + lines[row].length);
-      return [keys[row], sum, length, head, lines[row]];
+      length.writeUInt32LE(head.length + views[row].length);
+      return [keys[row], sum, length, head, views[row]];
     }));
   }
   return rows;

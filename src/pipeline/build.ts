@@ -15,6 +15,7 @@ import { AUTOCOMPLETE_DIR, DATA_FILES } from '../store/format/dist-paths.ts';
 import { routingFiles } from './routing-files.ts';
 import { datasetFrom } from '../query/dataset.ts';
 import { buildSource } from './build-source.ts';
+import { collectGarbage } from './collect-garbage.ts';
 import { buildIdOf, DIST_FORMAT, digestOf, digestsOf, type FileDigest, type Manifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../store/format/dist-paths.ts';
@@ -180,7 +181,12 @@ async function buildLocked(
     const rowsOf: RowMaker | undefined =
       cacheDir === undefined
         ? undefined
-        : (events, ctx) => cachedRows(rowsPath(cacheDir, options.content), events, (keys = eventKeys(events, ctx)), ctx, reused.rows);
+        : (events, ctx) => {
+            const rows = cachedRows(rowsPath(cacheDir, options.content), events, (keys = eventKeys(events, ctx)), ctx, reused.rows);
+            // the rows as made are dead now: not part of the peak while the indexes are built
+            collectGarbage();
+            return rows;
+          };
     const files = await renderDataFiles(
       model,
       baseUrl,
@@ -210,6 +216,7 @@ async function buildLocked(
       written.set(rel, { sha: digest.sha256 });
     }
     for (const rel of [DATA_FILES.events, DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
+    collectGarbage();
     // content-hashed twins of the browser module and its index, cacheable as immutable
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));

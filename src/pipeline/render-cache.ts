@@ -41,7 +41,8 @@ const sha256 = () => createHash('sha256');
 const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
 const CHECKSUM = crc32 ? 'crc32' : 'sha256/4';
 
-function checksum(head: Uint8Array, body: Uint8Array): Buffer {
+/** The checksum of a payload, given whole or as its two parts (the same either way). */
+function checksum(head: Uint8Array, body: Uint8Array = new Uint8Array(0)): Buffer {
   const out = Buffer.allocUnsafe(SUM);
   if (crc32) out.writeUInt32LE(crc32(body, crc32(head)));
   else sha256().update(head).update(body).digest().copy(out, 0, 0, SUM);
@@ -93,9 +94,11 @@ export function eventKeys(events: readonly Event[], ctx: RenderContext): Buffer[
   });
 }
 
+/** Where an entry is in the file read: the file's bytes, the entry's start and its payload's length. */
 interface Stored {
-  payload: Buffer;
-  sum: Buffer;
+  file: Buffer;
+  at: number;
+  length: number;
 }
 
 export interface RowsCacheStats {
@@ -111,41 +114,47 @@ export interface RowsCacheStats {
 export function readRows(path: string): { entries: Map<string, Stored>; count: number; whole: boolean } {
   const entries = new Map<string, Stored>();
   let count = 0;
-  let bytes: Buffer;
+  let file: Buffer;
   try {
-    bytes = readFileSync(path);
+    file = readFileSync(path);
   } catch {
     return { entries, count, whole: false };
   }
   const head = header();
-  if (!bytes.subarray(0, head.length).equals(head)) return { entries, count, whole: false };
+  if (!file.subarray(0, head.length).equals(head)) return { entries, count, whole: false };
   let at = head.length;
-  while (at + HEAD <= bytes.length) {
-    const length = bytes.readUInt32LE(at + KEY + SUM);
+  while (at + HEAD <= file.length) {
+    const length = file.readUInt32LE(at + KEY + SUM);
     const end = at + HEAD + length;
-    if (end > bytes.length) break; // cut short: the rest is lost, what came before stands
-    entries.set(bytes.toString('latin1', at, at + KEY), { sum: bytes.subarray(at + KEY, at + KEY + SUM), payload: bytes.subarray(at + HEAD, end) });
+    if (end > file.length) break; // cut short: the rest is lost, what came before stands
+    entries.set(file.toString('latin1', at, at + KEY), { file, at, length });
     count++;
     at = end;
   }
-  return { entries, count, whole: at === bytes.length };
+  return { entries, count, whole: at === file.length };
 }
 
-/** A stored payload's offsets and JSON, or null when it is damaged (its checksum or shape is wrong). */
-function unpack(stored: Stored): { starts: Uint32Array; json: Buffer } | null {
-  const { payload } = stored;
-  if (payload.length <= STRIDE * 4) return null;
-  const head = STRIDE * 4;
-  if (!checksum(payload.subarray(0, head), payload.subarray(head)).equals(stored.sum)) return null;
-  const starts = new Uint32Array(STRIDE);
-  for (let i = 0; i < STRIDE; i++) starts[i] = payload.readUInt32LE(i * 4);
-  const json = payload.subarray(STRIDE * 4);
-  if (starts[FIELD_COUNT] !== json.length) return null;
-  return { starts, json };
+const OFFSETS = STRIDE * 4;
+/** The offsets are copied as bytes into the Uint32Array, which holds them in the host's order. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Copies a stored row's offsets into `starts` at `row` and returns where its JSON starts in the
+ * file, or -1 when the entry is damaged (its checksum or shape is wrong).
+ */
+function unpack(stored: Stored, starts: Uint32Array, startsBytes: Buffer, row: number): number {
+  const { file, at, length } = stored;
+  if (length <= OFFSETS) return -1;
+  const payload = at + HEAD;
+  if (!checksum(file.subarray(payload, payload + length)).equals(file.subarray(at + KEY, at + KEY + SUM))) return -1;
+  if (LITTLE_ENDIAN) file.copy(startsBytes, row * OFFSETS, payload, payload + OFFSETS);
+  else for (let i = 0; i < STRIDE; i++) starts[row * STRIDE + i] = file.readUInt32LE(payload + i * 4);
+  if (starts[row * STRIDE + FIELD_COUNT] !== length - OFFSETS) return -1;
+  return payload + OFFSETS;
 }
 
-function startsBytes(starts: Uint32Array | readonly number[]): Buffer {
-  const out = Buffer.allocUnsafe(STRIDE * 4);
+function offsetsBytes(starts: Uint32Array): Buffer {
+  const out = Buffer.allocUnsafe(OFFSETS);
   for (let i = 0; i < STRIDE; i++) out.writeUInt32LE(starts[i], i * 4);
   return out;
 }
@@ -158,59 +167,64 @@ function startsBytes(starts: Uint32Array | readonly number[]): Buffer {
 export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats): EventRows {
   const { entries, count, whole } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false } : readRows(path);
   const starts = new Uint32Array(events.length * STRIDE);
-  // a row is the cached bytes (a view of the file read) or the JSON just made, until both are
+  const startsBytes = Buffer.from(starts.buffer, starts.byteOffset, starts.byteLength);
+  // a row is where its JSON is in the cache file read, or the JSON just made, until both are
   // copied into the one buffer of events.jsonl (its size is known from the offsets)
-  const lines: (Buffer | string)[] = new Array(events.length);
-  const sums: (Buffer | null)[] = new Array(events.length);
+  const lines: (number | string)[] = new Array(events.length);
+  const files: (Buffer | null)[] = new Array(events.length);
+  const names = keys.map((k) => k.toString('latin1'));
+  const made = new Uint8Array(events.length);
+  let fresh = 0;
   let total = Math.max(0, events.length - 1);
   events.forEach((e, row) => {
-    const stored = entries.get(keys[row].toString('latin1'));
-    const hit = stored ? unpack(stored) : null;
-    if (stored && !hit && stats) stats.corrupt++;
-    if (hit) {
-      starts.set(hit.starts, row * STRIDE);
-      lines[row] = hit.json;
-      sums[row] = stored!.sum;
+    const stored = entries.get(names[row]);
+    const json = stored ? unpack(stored, starts, startsBytes, row) : -1;
+    if (stored && json < 0 && stats) stats.corrupt++;
+    if (json >= 0) {
+      lines[row] = json;
+      files[row] = stored!.file;
       if (stats) stats.reused++;
     } else {
-      const made = serializeEvent(renderEvent(e, ctx));
-      starts.set(made.starts, row * STRIDE);
-      lines[row] = made.json;
-      sums[row] = null;
+      const serialized = serializeEvent(renderEvent(e, ctx));
+      starts.set(serialized.starts, row * STRIDE);
+      lines[row] = serialized.json;
+      files[row] = null;
+      made[row] = 1;
+      fresh++;
       if (stats) stats.rendered++;
     }
     total += starts[row * STRIDE + FIELD_COUNT];
   });
   const bytes = Buffer.allocUnsafe(total);
-  const views: Buffer[] = new Array(events.length);
-  let at = 0;
+  const at: number[] = new Array(events.length);
+  let end = 0;
   lines.forEach((line, row) => {
-    if (row > 0) bytes[at++] = 0x0a;
+    if (row > 0) bytes[end++] = 0x0a;
     const length = starts[row * STRIDE + FIELD_COUNT];
-    if (typeof line === 'string') bytes.write(line, at);
-    else line.copy(bytes, at);
-    views[row] = bytes.subarray(at, at + length);
-    at += length;
+    if (typeof line === 'string') bytes.write(line, end);
+    else files[row]!.copy(bytes, end, line, line + length);
+    at[row] = end;
+    end += length;
   });
   lines.length = 0;
+  files.length = 0;
+  entries.clear();
   const rows = new EventRows(bytes, starts);
   if (path !== null) {
-    const used = new Set(keys.map((k) => k.toString('latin1')));
-    const fresh = sums.filter((s) => s === null).length;
+    const used = new Set(names).size;
     // appended while the file is whole and mostly live rows; rewritten when damaged (what follows
     // the damage could never be read) or when most of it is rows no longer used
-    const compact = !whole || count === 0 || count + fresh > 2 * used.size;
-    const rowsToWrite: number[] = [];
+    const compact = !whole || count === 0 || count + fresh > 2 * used;
+    const written: Buffer[][] = [];
     events.forEach((_, row) => {
-      if (compact || sums[row] === null) rowsToWrite.push(row);
-    });
-    writeRows(path, compact, rowsToWrite.map((row) => {
-      const head = startsBytes(starts.subarray(row * STRIDE, (row + 1) * STRIDE));
-      const sum = sums[row] ?? checksum(head, views[row]);
+      if (!compact && made[row] === 0) return;
+      const head = offsetsBytes(starts.subarray(row * STRIDE, (row + 1) * STRIDE));
+      const json = bytes.subarray(at[row], at[row] + starts[row * STRIDE + FIELD_COUNT]);
       const length = Buffer.allocUnsafe(4);
-      length.writeUInt32LE(head.length + views[row].length);
-      return [keys[row], sum, length, head, views[row]];
-    }));
+      length.writeUInt32LE(head.length + json.length);
+      written.push([keys[row], checksum(head, json), length, head, json]);
+    });
+    writeRows(path, compact, written);
   }
   return rows;
 }

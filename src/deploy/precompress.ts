@@ -68,7 +68,12 @@ export interface CompressionPool {
  * `expectedVolume` (bytes) picks the levels up front, so every file of one build gets the same
  * treatment as precompress() would give it.
  */
-export function compressionPool(expectedVolume: number, threads = Math.max(1, Math.min(4, availableParallelism()))): CompressionPool {
+export function compressionPool(
+  expectedVolume: number,
+  threads = Math.max(1, Math.min(4, availableParallelism())),
+  /** given: each result is handed to it as it comes back (and finish() returns none), so none is held */
+  sink?: (path: string, bytes: Uint8Array) => void,
+): CompressionPool {
   const out = new Map<string, Uint8Array>();
   let failed: unknown = null;
   // each worker answers its messages in order: a queue of waiters per worker
@@ -77,8 +82,17 @@ export function compressionPool(expectedVolume: number, threads = Math.max(1, Ma
     const waiting: (() => void)[] = [];
     worker.on('message', (results: { path: string; gz: Uint8Array; br: Uint8Array }[]) => {
       for (const r of results) {
-        out.set(`${r.path}.gz`, r.gz);
-        out.set(`${r.path}.br`, r.br);
+        try {
+          if (sink) {
+            sink(`${r.path}.gz`, r.gz);
+            sink(`${r.path}.br`, r.br);
+          } else {
+            out.set(`${r.path}.gz`, r.gz);
+            out.set(`${r.path}.br`, r.br);
+          }
+        } catch (e) {
+          failed ??= e;
+        }
       }
       waiting.shift()?.();
     });

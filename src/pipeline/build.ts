@@ -14,8 +14,9 @@ import { renderDataFiles, type DistFiles } from '../store/write/data-files.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES } from '../store/format/dist-paths.ts';
 import { routingFiles } from './routing-files.ts';
 import { datasetFrom } from '../query/dataset.ts';
-import { memorySource } from '../store/read/dist-source.ts';
-import { buildIdOf, DIST_FORMAT, digestOf, digestsOf, type Manifest } from '../store/format/manifest.ts';
+import { buildSource } from './build-source.ts';
+import { collectGarbage } from './collect-garbage.ts';
+import { buildIdOf, DIST_FORMAT, digestOf, digestsOf, type FileDigest, type Manifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../store/format/dist-paths.ts';
 import { copyTwins, hashedAutocompleteFiles } from '../store/write/hashed-files.ts';
@@ -29,6 +30,10 @@ import { directoryFiles, outputsPath } from './directory-outputs.ts';
 import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';
 import { changesBetween, CHANGES_FILE, previousManifest, previousPublicFiles, sortedRecord } from './changes.ts';
 import { COMPRESSOR, compressedReuse } from './compressed-reuse.ts';
+import { cachedRows, eventKeys, rowsPath, type RowsCacheStats } from './render-cache.ts';
+import { DistLedger, ledgerPath, writeLedger, type Written } from './dist-ledger.ts';
+import { pageKeys } from './page-keys.ts';
+import type { RowMaker } from '../store/write/data-files.ts';
 
 export interface BuildOptions {
   content: string;
@@ -56,8 +61,17 @@ export interface BuildOptions {
 export { DEFAULT_UPSTREAM };
 
 export type BuildResult =
-  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cache?: CacheStats }
+  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cache?: CacheStats; reuse?: ReuseStats }
   | { ok: false; problems: Problem[]; cache?: CacheStats };
+
+/** What an incremental build took over instead of making it again. */
+export interface ReuseStats {
+  rows: RowsCacheStats;
+  /** event-list pages linked from the previous dist (not answered) */
+  pages: number;
+  /** other files (data, documents, autocomplete) linked from the previous dist (not written) */
+  files: number;
+}
 
 export const FIRST_PAGE = 'v1/cms/event/index.json';
 export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
@@ -82,6 +96,12 @@ function sizeOf(files: DistFiles, dir: string): number {
   let size = 0;
   for (const [rel, c] of files) if (rel.startsWith(`${dir}/`)) size += typeof c === 'string' ? c.length : c.byteLength;
   return size;
+}
+
+/** The digests of `files` and of those hashed already (`known`), in key order as digestsOf gives them. */
+function digestsWith(files: DistFiles, known: ReadonlyMap<string, FileDigest>): Record<string, FileDigest> {
+  const all = { ...digestsOf([...files].filter(([rel]) => !known.has(rel))), ...Object.fromEntries(known) };
+  return Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function writeAll(dir: string, files: DistFiles): void {
@@ -154,9 +174,49 @@ async function buildLocked(
   const staging = createStaging(out);
   try {
     const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
-    const files = await renderDataFiles(model, baseUrl, (directory) =>
-      directoryFiles(kept('autocomplete'), directoryKeyed, () => buildAutocompleteFiles(directory)),
+    // with a cache, each event's row is kept under the key of its inputs (render-cache.ts)
+    const reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
+    let keys: Buffer[] | null = null;
+    const cacheDir = options.cache;
+    const rowsOf: RowMaker | undefined =
+      cacheDir === undefined
+        ? undefined
+        : (events, ctx) => {
+            const rows = cachedRows(rowsPath(cacheDir, options.content), events, (keys = eventKeys(events, ctx)), ctx, reused.rows);
+            // the rows as made are dead now: not part of the peak while the indexes are built
+            collectGarbage();
+            return rows;
+          };
+    const files = await renderDataFiles(
+      model,
+      baseUrl,
+      (directory) => directoryFiles(kept('autocomplete'), directoryKeyed, () => buildAutocompleteFiles(directory)),
+      rowsOf,
     );
+    // what the manifest needs of the events, before they are dropped
+    const eventCount = model.events.length;
+    const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
+    // the events are in the data files now: their records (most of the model) need not outlive this
+    model.events.length = 0;
+    // The previous build's record of its dist (dist-ledger.ts): a file proven to be what this
+    // build would write is linked from it, not written, hashed or compressed again.
+    const ledgerFile = cacheDir === undefined ? null : ledgerPath(cacheDir, options.content, out);
+    const ledger = ledgerFile === null ? null : DistLedger.read(ledgerFile, out);
+    const written: Written = new Map();
+    // The data files are written now, before the directory is indexed, and the large ones leave
+    // the heap: the dataset reads them back from the staging folder (events.jsonl by offset).
+    const digests = new Map<string, FileDigest>();
+    const eventBytes = (files.get(DATA_FILES.events) as Uint8Array).byteLength;
+    for (const rel of Object.values(DATA_FILES)) {
+      const content = files.get(rel)!;
+      const digest = digestOf(content);
+      digests.set(rel, digest);
+      if (ledger?.reuse(rel, staging, { sha: digest.sha256 }, null)) reused.files++;
+      else writeAll(staging, new Map([[rel, content]]));
+      written.set(rel, { sha: digest.sha256 });
+    }
+    for (const rel of [DATA_FILES.events, DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
+    collectGarbage();
     // content-hashed twins of the browser module and its index, cacheable as immutable
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
@@ -177,20 +237,20 @@ async function buildLocked(
       format: DIST_FORMAT,
       version: AULA_VERSION,
       // not the clock: two builds of the same content are byte-identical (events.ics's DTSTAMP is this)
-      built_at: new Date(model.events.reduce((newest, e) => Math.max(newest, e.last_modified), 0)).toISOString(),
+      built_at: new Date(newest).toISOString(),
       base_url: baseUrl,
       site: { timezone: model.site.timezone, page_size: limit, max_page_size: model.site.max_page_size },
       counts: {
-        events: model.events.length,
+        events: eventCount,
         pages: model.pages.size,
         categories: model.categories.length,
         media: model.media.size,
         directory: model.directory.length,
-        event_list_pages: Math.max(1, Math.ceil(model.events.length / limit)),
+        event_list_pages: Math.max(1, Math.ceil(eventCount / limit)),
       },
       event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
       // the data files only: those are what the server loads and verifies
-      files: digestsOf(files),
+      files: digestsWith(files, digests),
     };
     manifest.build_id = buildIdOf(manifest);
     // media records backed by a file in content/ are answered from a copy at the URL the API gives
@@ -200,29 +260,66 @@ async function buildLocked(
     }
     files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
     files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
-    writeAll(staging, files);
+    const shaOf = (rel: string, content: string | Uint8Array) => manifest.files[rel]?.sha256 ?? digestOf(content).sha256;
+    for (const [rel, content] of files) {
+      // the autocomplete files are written with their twins below
+      if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`) || written.has(rel)) continue;
+      if (rel === 'manifest.json') {
+        writeAll(staging, new Map([[rel, content]]));
+        continue;
+      }
+      const sha = shaOf(rel, content);
+      if (ledger?.reuse(rel, staging, { sha }, null)) reused.files++;
+      else writeAll(staging, new Map([[rel, content]]));
+      written.set(rel, { sha });
+    }
     phase('write data', 'load dataset');
 
     // The pages come from the API core over the data just written, read by the server's own
-    // loader (from memory rather than back from disk), exactly as the server will answer.
-    const api = createApi(datasetFrom(memorySource(files, staging)), { cacheLimits: { entries: 0, bytes: 0 } });
+    // loader (the large data files back from the staging folder), exactly as the server will answer.
+    const dataset = datasetFrom(buildSource(files, staging));
+    const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
     phase('load dataset', 'answer pages');
     // Every event appears on exactly one page, so the serialized events measure the pages'
     // volume before they exist; workers compress each page while the next ones are answered.
-    const volume = (files.get(DATA_FILES.events) as string).length + sizeOf(files, AUTOCOMPLETE_DIR);
-    const pool = options.precompress !== false ? compressionPool(volume) : null;
+    const volume = eventBytes + sizeOf(files, AUTOCOMPLETE_DIR);
+    // each .gz/.br is written as it comes back from the workers, not held until the end
+    const pool = options.precompress !== false ? compressionPool(volume, undefined, (rel, bytes) => writeAll(staging, new Map([[rel, bytes]]))) : null;
     if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
     const reuse = pool ? compressedReuse(out, previous, staging, volume) : null;
-    const pages = new Map<string, string | Uint8Array>();
-    const emit = (rel: string, content: string | Uint8Array) => {
-      pages.set(rel, content);
-      if (!reuse?.(rel, content)) pool?.add(rel, content);
+    const twins = pool ? volume : null;
+    // Every served file this build makes, by its SHA-256 (public_files). Each is written as it is
+    // made, and its bytes are then left to the compression pool: no page is held past that.
+    const served = new Map<string, string>();
+    const emit = (rel: string, content: string | Uint8Array, inputs?: string, compress = true) => {
+      const sha = shaOf(rel, content);
+      const measure = typeof content === 'string' ? content.length : content.byteLength;
+      served.set(rel, sha);
+      written.set(rel, { sha, inputs, measure });
+      if (ledger?.reuse(rel, staging, { sha }, compress ? twins : null, measure)) {
+        reused.files++;
+        return;
+      }
+      writeAll(staging, new Map([[rel, content]]));
+      if (compress && !reuse?.(rel, content)) pool?.add(rel, content);
     };
-    for (let offset = 0; offset === 0 || offset < model.events.length; offset += limit) {
+    // a page's key: its rows' keys, the count and what its envelope is made of (page-keys.ts)
+    const pageKeyOf = keys === null ? null : pageKeys(keys, { baseUrl, site: model.site, limit });
+    for (let offset = 0; offset === 0 || offset < eventCount; offset += limit) {
+      const rel = pageFile(offset);
+      const inputs = pageKeyOf?.(offset);
+      const proven = inputs === undefined ? null : ledger?.reuse(rel, staging, { inputs }, twins);
+      if (proven && inputs !== undefined) {
+        served.set(rel, proven.sha);
+        written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
+        reused.pages++;
+        options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
+        continue;
+      }
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
       const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
-      emit(pageFile(offset), bodyBuffer(response.body));
+      emit(rel, bodyBuffer(response.body), inputs);
       options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
     }
     for (const [rel, path, query] of DOCUMENTS) {
@@ -234,18 +331,17 @@ async function buildLocked(
     for (const [rel, text] of files) {
       if (!rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) continue;
       // a hashed copy of a file is compressed once: its twins are copied after the pool
-      if (hashed.copies.has(rel.slice(AUTOCOMPLETE_DIR.length + 1))) pages.set(rel, text);
-      else emit(rel, text);
+      emit(rel, text, undefined, !hashed.copies.has(rel.slice(AUTOCOMPLETE_DIR.length + 1)));
     }
-    phase('answer pages', 'write pages');
-    writeAll(staging, pages);
-    phase('write pages', 'compress');
+    dataset.events.rows.close();
+    phase('answer pages', 'compress');
     if (pool) {
       writeAll(staging, await pool.finish());
       copyTwins(staging, hashed.copies, AUTOCOMPLETE_DIR);
     }
     phase('compress', 'copy media');
-    const served = new Map<string, string>();
+    // the routing rules list the files made above; the media copies have rules of their own
+    const publicFiles = [...served.keys()].filter(isPublicFile).sort();
     for (const m of mediaFiles) {
       // read once: the copy and its hash in public_files are the same bytes
       const bytes = readFileSync(model.media.get(m.id)!.source!);
@@ -254,11 +350,8 @@ async function buildLocked(
       served.set(m.file, digestOf(bytes).sha256);
     }
     phase('copy media', 'manifest');
-    const publicFiles = [...pages.keys()].filter(isPublicFile).sort();
     writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
     if (options.edge) writeAll(staging, await (await import('./edge-bundle.ts')).edgeFiles());
-    // the data and autocomplete files were hashed for manifest.files already
-    for (const [rel, content] of pages) served.set(rel, manifest.files[rel]?.sha256 ?? digestOf(content).sha256);
     manifest.public_files = sortedRecord(served);
     const changes = changesBetween(previousPublicFiles(previous), manifest.public_files);
     writeAll(staging, new Map([
@@ -269,8 +362,11 @@ async function buildLocked(
     carryOver(out, staging);
     phase('carry over', 'swap');
     swapIn(staging, out);
+    // recorded once every file is in place: the identities a later build proves files by
+    if (ledgerFile !== null) writeLedger(ledgerFile, out, written, manifest.precompressed);
     phase('swap');
-    return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases, cache: cache?.stats };
+    const count = new Set([...files.keys(), ...served.keys()]).size;
+    return { ok: true, manifest, files: count, ms: performance.now() - started, phases, cache: cache?.stats, reuse: reused };
   } catch (e) {
     removeStaging(staging);
     throw e;

@@ -2,25 +2,33 @@
 import { buildAutocompleteFiles } from './autocomplete-files.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES } from '../format/dist-paths.ts';
 import type { Model } from '../../model/types.ts';
-import { compareListOrder, renderCategory, renderEvent } from '../../render/event.ts';
+import { compareListOrder, renderCategory, renderEvent, type RenderContext } from '../../render/event.ts';
+import type { Event } from '../../model/types.ts';
 import { toJson } from '../format/json.ts';
 import { columnsOf, textColumnsOf } from '../format/columns.ts';
 import { EventRows, serializeEvent } from '../format/event-rows.ts';
 
 export type DistFiles = Map<string, string | Uint8Array>;
 
+/** Makes the rows of events.jsonl from the events in list order (the build may take them from its cache). */
+export type RowMaker = (events: readonly Event[], ctx: RenderContext) => EventRows;
+
+export const renderRows: RowMaker = (events, ctx) => EventRows.from(events.map((e) => serializeEvent(renderEvent(e, ctx))));
+
 /**
  * Renders the model into the server's data files, keyed by path relative to dist/.
- * `autocomplete`: how to make the autocomplete files (the build may take them from its cache).
+ * `autocomplete`: how to make the autocomplete files (the build may take them from its cache);
+ * `rowsOf`: how to make the events' rows.
  */
 export async function renderDataFiles(
   model: Model,
   baseUrl: string,
   autocomplete: (directory: Model['directory']) => Promise<Record<string, string>> = buildAutocompleteFiles,
+  rowsOf: RowMaker = renderRows,
 ): Promise<DistFiles> {
   const events = [...model.events].sort(compareListOrder);
-  const ctx = { site: model.site, baseUrl, pages: model.pages, media: model.media };
-  const rows = EventRows.from(events.map((e) => serializeEvent(renderEvent(e, ctx))));
+  const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
+  const rows = rowsOf(events, ctx);
   const files: DistFiles = new Map();
   files.set(DATA_FILES.events, rows.lineBytes);
   files.set(DATA_FILES.offsets, new Uint8Array(rows.starts.buffer, rows.starts.byteOffset, rows.starts.byteLength));

@@ -1,0 +1,182 @@
+// The dist ledger: what the last build into an out folder wrote there, kept in the build cache —
+// per file its SHA-256, the key of the inputs it was made of (event-list pages, data files), the
+// size measure its compression levels were picked by, and the identity of the file and of its
+// .gz/.br twins as they stood after the swap (device, inode, size, mtime and ctime in ns).
+//
+// A later build proves a previous file unchanged by that identity: any write, truncation, touch,
+// chmod or replacement of the file changes its ctime (which no user call can set back), so a file
+// whose identity is the recorded one holds the recorded bytes. Such a file — a page whose rows and
+// envelope have the same key, a data file with the same SHA-256 — is hard-linked into the new dist
+// (with its twins) instead of being answered, written, hashed or compressed again. Anything that
+// does not match, a ledger of another aula or out folder, a damaged ledger, is simply not used.
+//
+// File: AULALEDGER\n <SHA-256 of the JSON, hex>\n <JSON>
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { compressionLevels } from '../deploy/precompress.ts';
+import { cacheIdentity, packPath } from './build-cache.ts';
+import { linkInto } from './carry-over.ts';
+import { COMPRESSOR } from './compressed-reuse.ts';
+
+const MAGIC = 'AULALEDGER\n';
+const TWINS = ['.gz', '.br'] as const;
+
+export interface LedgerEntry {
+  /** SHA-256 (hex) of the file */
+  sha: string;
+  /** the key of what the file was made of, when the build knows one */
+  inputs?: string;
+  /** the size its compression levels were chosen by (string length or byte length, as the pool measured it) */
+  measure?: number;
+  /** identities of the file, and of its twins when it had them */
+  id: string;
+  gz?: string;
+  br?: string;
+}
+
+interface LedgerFile {
+  identity: string;
+  out: string;
+  /** how the twins were made (absent: no twins) */
+  precompressed?: { compressor: string; volume: number };
+  files: Record<string, LedgerEntry>;
+}
+
+/** The ledger of one out folder built from one content folder. */
+export function ledgerPath(cacheDir: string, content: string, out: string): string {
+  const pack = packPath(cacheDir, content);
+  const outId = createHash('sha256').update(resolve(out)).digest('hex').slice(0, 16);
+  return join(dirname(pack), pack.slice(dirname(pack).length + 1).replace(/^parsed-(.*)\.bin$/, `dist-$1-${outId}.json`));
+}
+
+/** A regular file's identity, or null (absent, a link, a folder). */
+export function identityOf(path: string): string | null {
+  try {
+    const s = lstatSync(path, { bigint: true });
+    return s.isFile() ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What a file of the new dist is proven to be by (one of them). */
+export interface Proof {
+  inputs?: string;
+  sha?: string;
+}
+
+export class DistLedger {
+  private constructor(
+    private readonly out: string,
+    private readonly data: LedgerFile,
+  ) {}
+
+  /** The ledger at `path` for `out`, or null when there is none or it cannot be trusted. */
+  static read(path: string, out: string): DistLedger | null {
+    try {
+      const text = readFileSync(path, 'utf8');
+      if (!text.startsWith(MAGIC)) return null;
+      const sumEnd = text.indexOf('\n', MAGIC.length);
+      const json = text.slice(sumEnd + 1);
+      if (createHash('sha256').update(json).digest('hex') !== text.slice(MAGIC.length, sumEnd)) return null;
+      const data = JSON.parse(json) as LedgerFile;
+      if (data.identity !== cacheIdentity() || data.out !== resolve(out) || typeof data.files !== 'object' || data.files === null) return null;
+      return new DistLedger(resolve(out), data);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Links the previous dist's `rel` into `staging` when it is proven to be what this build would
+   * write (`proof`: the same inputs key or the same SHA-256), with its .gz/.br when `volume` is
+   * given (precompressing) and the twins are what the pool would make now. Returns the entry, or
+   * null having linked nothing.
+   */
+  reuse(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
+    const entry = Object.hasOwn(this.data.files, rel) ? this.data.files[rel] : undefined;
+    if (!entry) return null;
+    if (proof.inputs !== undefined ? entry.inputs !== proof.inputs : entry.sha !== proof.sha) return null;
+    const from = join(this.out, rel);
+    if (identityOf(from) !== entry.id) return null;
+    if (volume !== null) {
+      const then = this.data.precompressed;
+      const size = measure ?? entry.measure;
+      if (!then || then.compressor !== COMPRESSOR || size === undefined || entry.measure === undefined) return null;
+      const now = compressionLevels(size, volume);
+      const before = compressionLevels(entry.measure, then.volume);
+      if (size !== entry.measure || now.gzip !== before.gzip || now.brotli !== before.brotli) return null;
+      if (!entry.gz || !entry.br || identityOf(`${from}.gz`) !== entry.gz || identityOf(`${from}.br`) !== entry.br) return null;
+    }
+    const to = join(staging, rel);
+    const made: string[] = [];
+    try {
+      mkdirSync(dirname(to), { recursive: true });
+      for (const ext of volume === null ? [''] : ['', ...TWINS]) {
+        if (!linkInto(`${from}${ext}`, `${to}${ext}`)) throw new Error('not linked');
+        made.push(`${to}${ext}`);
+      }
+    } catch {
+      for (const path of made) unlinkSync(path);
+      return null;
+    }
+    return entry;
+  }
+}
+
+/** What the build knows of each file it wrote: rel → SHA-256, inputs key, size measure. */
+export type Written = Map<string, { sha: string; inputs?: string; measure?: number }>;
+
+/**
+ * Records the files of the swapped-in dist `out` (after every link and rename, so the identities
+ * are final). A file that is gone or not a regular file is left out. Failing to write is no error:
+ * the next build just proves nothing from it.
+ */
+export function writeLedger(path: string, out: string, written: Written, precompressed: { compressor: string; volume: number } | undefined): void {
+  const files: Record<string, LedgerEntry> = {};
+  for (const [rel, what] of [...written].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const id = identityOf(join(out, rel));
+    if (id === null) continue;
+    const entry: LedgerEntry = { sha: what.sha, id };
+    if (what.inputs !== undefined) entry.inputs = what.inputs;
+    if (what.measure !== undefined) entry.measure = what.measure;
+    const gz = identityOf(join(out, `${rel}.gz`));
+    const br = identityOf(join(out, `${rel}.br`));
+    if (precompressed && gz !== null && br !== null) Object.assign(entry, { gz, br });
+    files[rel] = entry;
+  }
+  settleTimestamps(Object.values(files));
+  const data: LedgerFile = { identity: cacheIdentity(), out: resolve(out), files };
+  if (precompressed) data.precompressed = precompressed;
+  const json = JSON.stringify(data);
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(temporary, `${MAGIC}${createHash('sha256').update(json).digest('hex')}\n${json}`);
+    renameSync(temporary, path);
+  } catch {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // not created
+    }
+  }
+}
+
+/**
+ * File times come from a coarse clock (one tick is a few ms): a change made within the same tick
+ * as a file's last change would leave its ctime as it was. So the ledger is written only once
+ * the clock is past the tick of the newest change recorded: any later change then gets a later
+ * ctime. (A wait of at most SETTLE_MS, and only when a file changed that recently.)
+ */
+const SETTLE_MS = 50;
+
+function settleTimestamps(entries: readonly LedgerEntry[]): void {
+  // an identity ends with the ctime in ns
+  const ctimeMs = (id: string | undefined) => (id === undefined ? 0 : Number(BigInt(id.slice(id.lastIndexOf(':') + 1)) / 1_000_000n));
+  let newest = 0;
+  for (const e of entries) newest = Math.max(newest, ctimeMs(e.id), ctimeMs(e.gz), ctimeMs(e.br));
+  const wait = newest + SETTLE_MS - Date.now();
+  if (wait > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(wait, SETTLE_MS));
+}

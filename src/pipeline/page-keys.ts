@@ -1,0 +1,30 @@
+// The key of an event-list page: what its bytes are made of. A default-list page is the envelope
+// (the count, and the links made from the offset, the limit, the count and the base URL) around
+// its rows' bytes, joined as stored; each row's bytes follow from its key (render-cache.ts). So
+// two builds whose page has the same key write the same page, and the later one may take the
+// earlier one's file (dist-ledger.ts). The site's settings (page sizes, zone) and the build's own
+// identity (aula, dist format) are in the key too, though only some of them shape a page: a key
+// may be broader than the page, never narrower.
+import { createHash } from 'node:crypto';
+import { serialize } from 'node:v8';
+import type { Site } from '../model/types.ts';
+import { cacheIdentity } from './build-cache.ts';
+
+/** Bump when a page's bytes start to depend on something the key does not cover. */
+export const PAGE_KEY_FORMAT = 1;
+
+export interface PageEnvelope {
+  baseUrl: string;
+  site: Site;
+  limit: number;
+}
+
+/** `keys`: the rows' keys in list order; returns the key (hex) of the page at each offset. */
+export function pageKeys(keys: readonly Buffer[], envelope: PageEnvelope): (offset: number) => string {
+  const head = serialize([PAGE_KEY_FORMAT, cacheIdentity(), envelope.baseUrl, envelope.site, envelope.limit, keys.length]);
+  return (offset) => {
+    const hash = createHash('sha256').update(head).update(serialize(offset));
+    for (let row = offset; row < Math.min(keys.length, offset + envelope.limit); row++) hash.update(keys[row]);
+    return hash.digest('hex');
+  };
+}

@@ -1,0 +1,132 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../test/helpers.ts';
+import { loadContent } from '../content/index.ts';
+import { generateContent } from '../gen/content-generator.ts';
+import type { Event, Model } from '../model/types.ts';
+import { compareListOrder, type RenderContext } from '../render/event.ts';
+import { renderRows } from '../store/write/data-files.ts';
+import { cachedRows, eventKeys, readRows, type RowsCacheStats } from './render-cache.ts';
+
+const root = tempDir('aula-rows-');
+afterAll(() => removeDir(root));
+
+let model: Model;
+let events: Event[];
+let ctx: RenderContext;
+beforeAll(async () => {
+  await generateContent({ events: 60, directory: 5, seed: 3, outDir: join(root, 'content') });
+  model = (await loadContent(join(root, 'content'))).model!;
+  events = [...model.events].sort(compareListOrder);
+  ctx = { site: model.site, baseUrl: 'https://example.org', pages: model.pages, media: model.media };
+});
+
+const stats = (): RowsCacheStats => ({ reused: 0, rendered: 0, corrupt: 0 });
+const hex = (keys: Buffer[]) => keys.map((k) => k.toString('hex'));
+
+describe('eventKeys', () => {
+  it('change with what the row is made of, and only with that', () => {
+    const keys = hex(eventKeys(events, ctx));
+    expect(new Set(keys).size).toBe(events.length);
+    expect(hex(eventKeys(events, { ...ctx }))).toEqual(keys);
+    // the zone and the base URL reach every row
+    expect(hex(eventKeys(events, { ...ctx, site: { ...ctx.site, timezone: 'UTC' } })).filter((k, i) => k === keys[i])).toEqual([]);
+    expect(hex(eventKeys(events, { ...ctx, baseUrl: 'https://example.org/x' })).filter((k, i) => k === keys[i])).toEqual([]);
+    // the page size does not shape a row
+    expect(hex(eventKeys(events, { ...ctx, site: { ...ctx.site, page_size: 3 } }))).toEqual(keys);
+
+    // one event's record
+    const edited = events.map((e, i) => (i === 7 ? { ...e, title: `${e.title}!` } : e));
+    expect(hex(eventKeys(edited, ctx)).map((k, i) => k !== keys[i])).toEqual(events.map((_, i) => i === 7));
+
+    // a media record: exactly the events that reference it
+    const withMedia = events.findIndex((e) => e.media.length > 0 || e.header_image !== null);
+    expect(withMedia).toBeGreaterThanOrEqual(0);
+    const id = events[withMedia].media[0] ?? events[withMedia].header_image!;
+    const media = new Map(ctx.media);
+    media.set(id, { ...media.get(id)!, filename: 'renamed.jpg' });
+    const uses = (e: Event) => e.media.includes(id) || e.header_image === id || e.related_media.some((r) => r.media === id);
+    expect(hex(eventKeys(events, { ...ctx, media })).map((k, i) => k !== keys[i])).toEqual(events.map(uses));
+
+    // a page of the tree: exactly the events whose breadcrumb passes through it
+    const onPage = events.findIndex((e) => e.page !== null && ctx.pages.has(e.page));
+    expect(onPage).toBeGreaterThanOrEqual(0);
+    const page = events[onPage].page!;
+    const pages = new Map(ctx.pages);
+    pages.set(page, { ...pages.get(page)!, title: 'Renamed' });
+    const changed = hex(eventKeys(events, { ...ctx, pages })).map((k, i) => k !== keys[i]);
+    expect(changed[onPage]).toBe(true);
+    expect(changed.filter(Boolean).length).toBe(events.filter((e) => e.page === page || (e.page !== null && trailHas(e.page, page))).length);
+  });
+});
+
+function trailHas(uid: number, page: number): boolean {
+  for (let at: number | null = uid, n = 0; at !== null && at !== 0 && n < 100; n++) {
+    if (at === page) return true;
+    at = ctx.pages.get(at)?.pid ?? null;
+  }
+  return false;
+}
+
+describe('cachedRows', () => {
+  it('gives the bytes a fresh render gives, from the cache on the second build', () => {
+    const path = join(root, 'rows-a.bin');
+    const keys = eventKeys(events, ctx);
+    const fresh = renderRows(events, ctx);
+    const first = stats();
+    const made = cachedRows(path, events, keys, ctx, first);
+    expect(first).toEqual({ reused: 0, rendered: events.length, corrupt: 0 });
+    expect(made.lineBytes.equals(fresh.lineBytes)).toBe(true);
+    expect([...made.starts]).toEqual([...fresh.starts]);
+
+    const second = stats();
+    const again = cachedRows(path, events, keys, ctx, second);
+    expect(second).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
+    expect(again.lineBytes.equals(fresh.lineBytes)).toBe(true);
+    expect([...again.starts]).toEqual([...fresh.starts]);
+
+    // one event edited: one row rendered, appended; the file still gives every live row
+    const edited = events.map((e, i) => (i === 4 ? { ...e, title: 'Neu' } : e));
+    const editedKeys = eventKeys(edited, ctx);
+    const third = stats();
+    const rows = cachedRows(path, edited, editedKeys, ctx, third);
+    expect(third).toEqual({ reused: events.length - 1, rendered: 1, corrupt: 0 });
+    expect(rows.lineBytes.equals(renderRows(edited, ctx).lineBytes)).toBe(true);
+    expect(readRows(path).entries.size).toBe(events.length + 1);
+  });
+
+  it('renders anew what is damaged, foreign or cut off, never using it', () => {
+    const path = join(root, 'rows-b.bin');
+    const keys = eventKeys(events, ctx);
+    const fresh = renderRows(events, ctx).lineBytes;
+    cachedRows(path, events, keys, ctx);
+    const good = readFileSync(path);
+
+    // a flipped byte inside one row's JSON: that row is corrupt and rendered, the rest reused
+    const flipped = Buffer.from(good);
+    const at = flipped.indexOf('"title":', good.length >> 1);
+    flipped[at + 10] ^= 0x01;
+    writeFileSync(path, flipped);
+    const damaged = stats();
+    expect(cachedRows(path, events, keys, ctx, damaged).lineBytes.equals(fresh)).toBe(true);
+    expect(damaged).toEqual({ reused: events.length - 1, rendered: 1, corrupt: 1 });
+
+    // cut short: the rows before the cut are used, the file rewritten whole
+    writeFileSync(path, good.subarray(0, good.length >> 1));
+    const cut = stats();
+    expect(cachedRows(path, events, keys, ctx, cut).lineBytes.equals(fresh)).toBe(true);
+    expect(cut.reused).toBeGreaterThan(0);
+    expect(cut.rendered).toBeGreaterThan(0);
+    expect(readRows(path).whole).toBe(true);
+
+    // another aula's file: nothing of it is read
+    writeFileSync(path, Buffer.from(good.toString('latin1').replace(/"aula":"[^"]*"/, '"aula":"9.9.9"'), 'latin1'));
+    const foreign = stats();
+    expect(cachedRows(path, events, keys, ctx, foreign).lineBytes.equals(fresh)).toBe(true);
+    expect(foreign).toEqual({ reused: 0, rendered: events.length, corrupt: 0 });
+
+    // no file at all: nothing to read, every row rendered
+    expect(readRows(join(root, 'absent.bin')).entries.size).toBe(0);
+  });
+});

@@ -1,0 +1,275 @@
+// The per-event render cache: an event's row of events.jsonl (its serialized JSON and the byte
+// offsets of its fields) is kept in the build cache folder under a key of everything the row is
+// made of — the event's record, and what renderEvent reads besides: the zone, the base URL, the
+// breadcrumb trail of its page and the rendered media it references. An unchanged event is then
+// neither rendered nor serialized again; an edit to one event re-renders one row.
+//
+// The keys are content hashes, never file names or times, so a rename or a touched file costs
+// nothing and an event that really changed can never be served from the cache.
+//
+// File: AULAROWS\n <identity> rows <format> <checksum>\n, then per row:
+//   key (32) | checksum of the payload (4) | payload length (u32 LE) | payload
+//   payload = the row's field offsets (FIELD_COUNT + 1 × u32 LE) | the row's JSON (UTF-8)
+// A file of another aula is ignored whole; an entry is used only when its checksum matches,
+// and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
+// is rewritten only when most of it is rows no longer used.
+import { createHash } from 'node:crypto';
+import * as zlib from 'node:zlib';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writevSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Event } from '../model/types.ts';
+import { breadcrumb, renderEvent, renderMedia, type RenderContext } from '../render/event.ts';
+import { EventRows, FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
+import { cacheIdentity, packPath } from './build-cache.ts';
+
+/** Bump when a row's bytes change meaning without a new aula version. */
+export const ROWS_FORMAT = 1;
+
+const MAGIC = Buffer.from('AULAROWS\n');
+const STRIDE = FIELD_COUNT + 1;
+const KEY = 32;
+const SUM = 4;
+const HEAD = KEY + SUM + 4;
+
+const sha256 = () => createHash('sha256');
+
+/**
+ * The entries' checksum, against damage (the keys are what must not collide, and they are
+ * SHA-256): CRC-32 where node has it (20.15+), a third of the cost of SHA-256 per row; the first
+ * 4 bytes of SHA-256 before that. The header names which, so neither reads the other's file.
+ */
+const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+const CHECKSUM = crc32 ? 'crc32' : 'sha256/4';
+
+/** The checksum of a payload, given whole or as its two parts (the same either way). */
+function checksum(head: Uint8Array, body: Uint8Array = new Uint8Array(0)): Buffer {
+  const out = Buffer.allocUnsafe(SUM);
+  if (crc32) out.writeUInt32LE(crc32(body, crc32(head)));
+  else sha256().update(head).update(body).digest().copy(out, 0, 0, SUM);
+  return out;
+}
+
+function header(): Buffer {
+  return Buffer.concat([MAGIC, Buffer.from(`${cacheIdentity()} rows ${ROWS_FORMAT} ${CHECKSUM}\n`)]);
+}
+
+/** Where the rows of one content folder are kept. */
+export function rowsPath(cacheDir: string, content: string): string {
+  const pack = packPath(cacheDir, content);
+  return join(dirname(pack), pack.slice(dirname(pack).length + 1).replace(/^parsed-/, 'rows-'));
+}
+
+/**
+ * The key of each event's row (events in list order): SHA-256 of the event's record and of the
+ * parts of the context its rendering reads. The record goes in as JSON: a row is the JSON of the
+ * record's values (and instants formatted from its numbers, which JSON writes exactly), so two
+ * records with the same JSON render the same row. Each part is one line of JSON (JSON escapes
+ * newlines) and the media and the trail follow from ids inside the record, so no two different
+ * inputs run together into the same key. Strings, not serialized buffers: 100k short-lived
+ * strings cost a scavenge, 100k buffers hundreds of MB of memory outside the heap.
+ */
+export function eventKeys(events: readonly Event[], ctx: RenderContext): Buffer[] {
+  const head = `${JSON.stringify([ROWS_FORMAT, cacheIdentity(), ctx.site.timezone, ctx.baseUrl])}\n`;
+  const trails = new Map<number | null, string>();
+  const media = new Map<number, string>();
+  const trailOf = (page: number | null) => {
+    let json = trails.get(page);
+    if (json === undefined) trails.set(page, (json = `${JSON.stringify(breadcrumb(page, ctx.pages))}\n`));
+    return json;
+  };
+  const mediaOf = (id: number) => {
+    let json = media.get(id);
+    if (json === undefined) {
+      const m = ctx.media.get(id);
+      media.set(id, (json = `${JSON.stringify(m ? renderMedia(m, ctx.baseUrl) : null)}\n`));
+    }
+    return json;
+  };
+  return events.map((e) => {
+    let input = `${head}${JSON.stringify(e)}\n${trailOf(e.page)}`;
+    for (const id of e.media) input += mediaOf(id);
+    if (e.header_image !== null) input += mediaOf(e.header_image);
+    for (const r of e.related_media) input += mediaOf(r.media);
+    return sha256().update(input).digest();
+  });
+}
+
+/** Where an entry is in the file read: the file's bytes, the entry's start and its payload's length. */
+interface Stored {
+  file: Buffer;
+  at: number;
+  length: number;
+}
+
+export interface RowsCacheStats {
+  /** rows taken from the cache */
+  reused: number;
+  /** rows rendered anew */
+  rendered: number;
+  /** entries that failed their checksum */
+  corrupt: number;
+}
+
+/** The entries of a rows file by key (its bytes as latin1); none when it is absent, foreign or unreadable. */
+export function readRows(path: string): { entries: Map<string, Stored>; count: number; whole: boolean } {
+  const entries = new Map<string, Stored>();
+  let count = 0;
+  let file: Buffer;
+  try {
+    file = readFileSync(path);
+  } catch {
+    return { entries, count, whole: false };
+  }
+  const head = header();
+  if (!file.subarray(0, head.length).equals(head)) return { entries, count, whole: false };
+  let at = head.length;
+  while (at + HEAD <= file.length) {
+    const length = file.readUInt32LE(at + KEY + SUM);
+    const end = at + HEAD + length;
+    if (end > file.length) break; // cut short: the rest is lost, what came before stands
+    entries.set(file.toString('latin1', at, at + KEY), { file, at, length });
+    count++;
+    at = end;
+  }
+  return { entries, count, whole: at === file.length };
+}
+
+const OFFSETS = STRIDE * 4;
+/** The offsets are copied as bytes into the Uint32Array, which holds them in the host's order. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Copies a stored row's offsets into `starts` at `row` and returns where its JSON starts in the
+ * file, or -1 when the entry is damaged (its checksum or shape is wrong).
+ */
+function unpack(stored: Stored, starts: Uint32Array, startsBytes: Buffer, row: number): number {
+  const { file, at, length } = stored;
+  if (length <= OFFSETS) return -1;
+  const payload = at + HEAD;
+  if (!checksum(file.subarray(payload, payload + length)).equals(file.subarray(at + KEY, at + KEY + SUM))) return -1;
+  if (LITTLE_ENDIAN) file.copy(startsBytes, row * OFFSETS, payload, payload + OFFSETS);
+  else for (let i = 0; i < STRIDE; i++) starts[row * STRIDE + i] = file.readUInt32LE(payload + i * 4);
+  if (starts[row * STRIDE + FIELD_COUNT] !== length - OFFSETS) return -1;
+  return payload + OFFSETS;
+}
+
+function offsetsBytes(starts: Uint32Array): Buffer {
+  const out = Buffer.allocUnsafe(OFFSETS);
+  for (let i = 0; i < STRIDE; i++) out.writeUInt32LE(starts[i], i * 4);
+  return out;
+}
+
+/**
+ * The rows of `events` (list order) with their keys, each taken from the cache at `path` when
+ * its key is there and intact, rendered otherwise; the rows made anew are added to the file.
+ * Nothing in the cache is needed: when it cannot be read or written the rows are just rendered.
+ */
+export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats): EventRows {
+  const { entries, count, whole } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false } : readRows(path);
+  const starts = new Uint32Array(events.length * STRIDE);
+  const startsBytes = Buffer.from(starts.buffer, starts.byteOffset, starts.byteLength);
+  // a row is where its JSON is in the cache file read, or the JSON just made, until both are
+  // copied into the one buffer of events.jsonl (its size is known from the offsets)
+  const lines: (number | string)[] = new Array(events.length);
+  const files: (Buffer | null)[] = new Array(events.length);
+  const names = keys.map((k) => k.toString('latin1'));
+  const made = new Uint8Array(events.length);
+  let fresh = 0;
+  let total = Math.max(0, events.length - 1);
+  events.forEach((e, row) => {
+    const stored = entries.get(names[row]);
+    const json = stored ? unpack(stored, starts, startsBytes, row) : -1;
+    if (stored && json < 0 && stats) stats.corrupt++;
+    if (json >= 0) {
+      lines[row] = json;
+      files[row] = stored!.file;
+      if (stats) stats.reused++;
+    } else {
+      const serialized = serializeEvent(renderEvent(e, ctx));
+      starts.set(serialized.starts, row * STRIDE);
+      lines[row] = serialized.json;
+      files[row] = null;
+      made[row] = 1;
+      fresh++;
+      if (stats) stats.rendered++;
+    }
+    total += starts[row * STRIDE + FIELD_COUNT];
+  });
+  const bytes = Buffer.allocUnsafe(total);
+  const at: number[] = new Array(events.length);
+  let end = 0;
+  lines.forEach((line, row) => {
+    if (row > 0) bytes[end++] = 0x0a;
+    const length = starts[row * STRIDE + FIELD_COUNT];
+    if (typeof line === 'string') bytes.write(line, end);
+    else files[row]!.copy(bytes, end, line, line + length);
+    at[row] = end;
+    end += length;
+  });
+  lines.length = 0;
+  files.length = 0;
+  entries.clear();
+  const rows = new EventRows(bytes, starts);
+  if (path !== null) {
+    const used = new Set(names).size;
+    // appended while the file is whole and mostly live rows; rewritten when damaged (what follows
+    // the damage could never be read) or when most of it is rows no longer used
+    const compact = !whole || count === 0 || count + fresh > 2 * used;
+    const written: Buffer[][] = [];
+    events.forEach((_, row) => {
+      if (!compact && made[row] === 0) return;
+      const head = offsetsBytes(starts.subarray(row * STRIDE, (row + 1) * STRIDE));
+      const json = bytes.subarray(at[row], at[row] + starts[row * STRIDE + FIELD_COUNT]);
+      const length = Buffer.allocUnsafe(4);
+      length.writeUInt32LE(head.length + json.length);
+      written.push([keys[row], checksum(head, json), length, head, json]);
+    });
+    writeRows(path, compact, written);
+  }
+  return rows;
+}
+
+/** Writes whole (to a temporary file renamed into place) or appends; a failure leaves no cache, never a wrong one. */
+function writeRows(path: string, whole: boolean, entries: Buffer[][]): void {
+  if (!whole && entries.length === 0) return;
+  const target = whole ? `${path}.${process.pid}.tmp` : path;
+  let fd: number | null = null;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    fd = openSync(target, whole ? 'w' : 'a');
+    let parts: Buffer[] = whole ? [header()] : [];
+    const flush = () => {
+      // writev takes at most IOV_MAX (1024) buffers; a short write is finished piece by piece
+      let written = writevSync(fd!, parts);
+      let left = parts.reduce((n, p) => n + p.length, 0) - written;
+      for (const p of parts) {
+        if (left <= 0) break;
+        if (written >= p.length) {
+          written -= p.length;
+          continue;
+        }
+        const rest = p.subarray(written);
+        written = 0;
+        let done = 0;
+        while (done < rest.length) done += writevSync(fd!, [rest.subarray(done)]);
+        left -= rest.length;
+      }
+      parts = [];
+    };
+    for (const entry of entries) {
+      parts.push(...entry);
+      if (parts.length >= 1000) flush();
+    }
+    flush();
+    closeSync(fd);
+    fd = null;
+    if (whole) renameSync(target, path);
+  } catch {
+    if (fd !== null) closeSync(fd);
+    try {
+      unlinkSync(whole ? target : path);
+    } catch {
+      // nothing to remove
+    }
+  }
+}

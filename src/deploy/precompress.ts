@@ -4,6 +4,7 @@
 // after everything else. Workers take files as they are produced and hand back both codings.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { TOP_LEVEL_LIMIT } from '../server/compress.ts';
 
 /** Text files worth compressing; everything else in dist/ is small or already compact. */
@@ -28,6 +29,35 @@ export async function precompress(files: ReadonlyMap<string, string | Uint8Array
   const pool = compressionPool(volume);
   for (const [path, c] of files) pool.add(path, c);
   return pool.finish();
+}
+
+/** A file compressed ahead of the pool (the directory indexes, on the thread that made them). */
+export interface Precompressed {
+  content: string | Uint8Array;
+  gzip: number;
+  brotli: number;
+  gz: Uint8Array;
+  br: Uint8Array;
+}
+
+/** The size the levels are chosen by (a string's length, as the pool measures it). */
+export function sizeOf(content: string | Uint8Array): number {
+  return typeof content === 'string' ? content.length : content.byteLength;
+}
+
+/**
+ * Both codings of one file, with the very settings of the pool's workers (WORKER below; a test
+ * holds them to the same bytes), for a thread that has a large file long before the pool runs.
+ */
+export function compressTwins(content: string | Uint8Array, levels: { gzip: number; brotli: number }): Precompressed {
+  const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+  const gz = gzipSync(bytes, { level: levels.gzip });
+  const br = brotliCompressSync(bytes, { params: {
+    [constants.BROTLI_PARAM_QUALITY]: levels.brotli,
+    [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+  } });
+  return { content, ...levels, gz, br };
 }
 
 // Plain JavaScript evaluated in the worker: it needs no TypeScript loader and nothing but zlib.
@@ -66,9 +96,14 @@ export interface CompressionPool {
 
 /**
  * `expectedVolume` (bytes) picks the levels up front, so every file of one build gets the same
- * treatment as precompress() would give it.
+ * treatment as precompress() would give it. `ready`: files compressed already (by path), taken
+ * as they are when the content and the levels are the ones this pool would use.
  */
-export function compressionPool(expectedVolume: number, threads = Math.max(1, Math.min(4, availableParallelism()))): CompressionPool {
+export function compressionPool(
+  expectedVolume: number,
+  threads = Math.max(1, Math.min(4, availableParallelism())),
+  ready: ReadonlyMap<string, Precompressed> = new Map(),
+): CompressionPool {
   const out = new Map<string, Uint8Array>();
   let failed: unknown = null;
   // each worker answers its messages in order: a queue of waiters per worker
@@ -105,8 +140,15 @@ export function compressionPool(expectedVolume: number, threads = Math.max(1, Ma
   return {
     add(path, content) {
       if (!PRECOMPRESSED.test(path)) return;
-      const size = typeof content === 'string' ? content.length : content.byteLength;
-      batch.push({ path, content, ...compressionLevels(size, expectedVolume) });
+      const size = sizeOf(content);
+      const levels = compressionLevels(size, expectedVolume);
+      const known = ready.get(path);
+      if (known && known.gzip === levels.gzip && known.brotli === levels.brotli && sameContent(known.content, content)) {
+        out.set(`${path}.gz`, known.gz);
+        out.set(`${path}.br`, known.br);
+        return;
+      }
+      batch.push({ path, content, ...levels });
       batchBytes += size;
       if (batchBytes >= 1 << 20) flush();
     },
@@ -118,4 +160,10 @@ export function compressionPool(expectedVolume: number, threads = Math.max(1, Ma
       return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     },
   };
+}
+
+function sameContent(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return a === b;
+  const bytes = (c: string | Uint8Array) => (typeof c === 'string' ? Buffer.from(c) : Buffer.from(c.buffer, c.byteOffset, c.byteLength));
+  return bytes(a).equals(bytes(b));
 }

@@ -25,8 +25,8 @@ import { checkOutFolder } from './out-folder.ts';
 import { createStaging, recoverDist, removeStaging, removeStaleStaging, swapIn } from './swap.ts';
 import { carryOver } from './carry-over.ts';
 import { BuildCache, packPath, type CacheStats } from './build-cache.ts';
-import { directoryFiles, outputsPath } from './directory-outputs.ts';
-import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';
+import { outputsPath } from './directory-outputs.ts';
+import { startDirectoryJob, type DirectoryJob } from './directory-job.ts';
 import { changesBetween, CHANGES_FILE, previousManifest, previousPublicFiles, sortedRecord } from './changes.ts';
 import { COMPRESSOR, compressedReuse } from './compressed-reuse.ts';
 
@@ -152,24 +152,20 @@ async function buildLocked(
 
   const previous = previousManifest(out);
   const staging = createStaging(out);
+  let directory: DirectoryJob | undefined;
   try {
     const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
-    const files = await renderDataFiles(model, baseUrl, (directory) =>
-      directoryFiles(kept('autocomplete'), directoryKeyed, () => buildAutocompleteFiles(directory)),
-    );
+    const minisearch = options.minisearch !== false;
+    // the directory indexes are made on a worker thread while this one renders the events
+    directory = startDirectoryJob(model.directory, { minisearch, compress: options.precompress !== false, kept, key: directoryKeyed });
+    const files = await renderDataFiles(model, baseUrl, () => directory!.autocomplete);
     // content-hashed twins of the browser module and its index, cacheable as immutable
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
     for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
-    const minisearch = options.minisearch !== false;
     phase('render data', minisearch ? 'minisearch' : 'write data');
     if (minisearch) {
-      const made = await directoryFiles(kept('minisearch'), directoryKeyed, async () => {
-        // imported only here: neither the server nor a build without it loads minisearch
-        const { buildMiniSearchFiles } = await import('../store/write/minisearch/build.ts');
-        return buildMiniSearchFiles(model.directory);
-      });
-      for (const [rel, text] of Object.entries(made)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+      for (const [rel, text] of Object.entries(await directory.minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
       phase('minisearch', 'write data');
     }
     const limit = model.site.page_size;
@@ -210,7 +206,7 @@ async function buildLocked(
     // Every event appears on exactly one page, so the serialized events measure the pages'
     // volume before they exist; workers compress each page while the next ones are answered.
     const volume = (files.get(DATA_FILES.events) as string).length + sizeOf(files, AUTOCOMPLETE_DIR);
-    const pool = options.precompress !== false ? compressionPool(volume) : null;
+    const pool = options.precompress !== false ? compressionPool(volume, undefined, await directory.compressed) : null;
     if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
     const reuse = pool ? compressedReuse(out, previous, staging, volume) : null;
     const pages = new Map<string, string | Uint8Array>();
@@ -272,6 +268,7 @@ async function buildLocked(
     phase('swap');
     return { ok: true, manifest, files: files.size + pages.size, ms: performance.now() - started, phases, cache: cache?.stats };
   } catch (e) {
+    directory?.cancel();
     removeStaging(staging);
     throw e;
   }

@@ -38,6 +38,15 @@ describe('precompress', () => {
   });
 });
 
+describe('compressionLevels', () => {
+  it('gives the best ratio to a small set, and levels that scale to a large one', () => {
+    const MB = 1024 * 1024;
+    expect(compressionLevels(50_000, 3 * MB)).toEqual({ gzip: 9, brotli: 11 });
+    expect(compressionLevels(50_000, 300 * MB)).toEqual({ gzip: 6, brotli: 6 });
+    for (const volume of [3 * MB, 300 * MB]) expect(compressionLevels(2 * MB, volume)).toEqual({ gzip: 6, brotli: 5 });
+  });
+});
+
 describe('compressionPool with files compressed ahead', () => {
   const big = 'y'.repeat(1024 * 1024 + 1) + page;
   const levels = compressionLevels(big.length, 1e9);

@@ -16,10 +16,22 @@ export const PRECOMPRESSED = /\.(?:json|js|ics)$/;
  */
 const BEST_EFFORT_VOLUME = 4 * 1024 * 1024;
 
-/** The levels a file gets, by its size and the volume of the whole set it belongs to. */
+/**
+ * Which level policy wrote a dist's .gz/.br (compressed-reuse.ts takes files of the previous dist
+ * only under the same policy): change it with compressionLevels.
+ */
+export const LEVEL_POLICY = 'levels 2';
+
+/**
+ * The levels a file gets, by its size and the volume of the whole set it belongs to. Beyond the
+ * best-effort volume gzip gets 6 as well: on 47 KB pages 9 costs 13 % more time (0.52 vs 0.46 ms)
+ * for 0.7 % fewer bytes, and gzip is only the fallback of clients without brotli (brotli keeps
+ * 6: its bytes are the ones most clients get).
+ */
 export function compressionLevels(size: number, volume: number): { gzip: number; brotli: number } {
   const small = size <= TOP_LEVEL_LIMIT;
-  return { gzip: small ? 9 : 6, brotli: !small ? 5 : volume <= BEST_EFFORT_VOLUME ? 11 : 6 };
+  const best = volume <= BEST_EFFORT_VOLUME;
+  return { gzip: small && best ? 9 : 6, brotli: !small ? 5 : best ? 11 : 6 };
 }
 
 /** `<path>.gz` and `<path>.br` for every compressible file, at the best ratio the volume allows. */

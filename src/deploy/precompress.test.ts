@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compressFor, compressible, MIN_COMPRESS_BYTES, negotiateEncoding } from '../server/compress.ts';
-import { precompress } from './precompress.ts';
+import { compressionLevels, compressionPool, compressTwins, precompress } from './precompress.ts';
 
 const page = JSON.stringify({ count: 3, results: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Vortrag über Herzgesundheit ${i}` })) });
 
@@ -35,6 +35,43 @@ describe('precompress', () => {
     const out = await precompress(new Map([['autocomplete/index.json', big]]));
     expect(brotliDecompressSync(out.get('autocomplete/index.json.br')!).toString()).toBe(big);
     expect(gunzipSync(out.get('autocomplete/index.json.gz')!).toString()).toBe(big);
+  });
+});
+
+describe('compressionLevels', () => {
+  it('gives the best ratio to a small set, and levels that scale to a large one', () => {
+    const MB = 1024 * 1024;
+    expect(compressionLevels(50_000, 3 * MB)).toEqual({ gzip: 9, brotli: 11 });
+    expect(compressionLevels(50_000, 300 * MB)).toEqual({ gzip: 6, brotli: 6 });
+    for (const volume of [3 * MB, 300 * MB]) expect(compressionLevels(2 * MB, volume)).toEqual({ gzip: 6, brotli: 5 });
+  });
+});
+
+describe('compressionPool with files compressed ahead', () => {
+  const big = 'y'.repeat(1024 * 1024 + 1) + page;
+  const levels = compressionLevels(big.length, 1e9);
+
+  it('compressTwins gives the bytes of the pool workers', async () => {
+    const pooled = await precompress(new Map([['autocomplete/minisearch.json', big], ['v1/a.json', page]]));
+    const twins = compressTwins(big, levels);
+    expect(Buffer.from(twins.gz).equals(pooled.get('autocomplete/minisearch.json.gz')!)).toBe(true);
+    expect(Buffer.from(twins.br).equals(pooled.get('autocomplete/minisearch.json.br')!)).toBe(true);
+    const small = compressTwins(page, compressionLevels(page.length, big.length + page.length));
+    expect(Buffer.from(small.br).equals(pooled.get('v1/a.json.br')!)).toBe(true);
+  });
+
+  it('takes a ready file only for the same content at the same levels', async () => {
+    const marked = (content: string, at: typeof levels) => ({ ...compressTwins(content, at), gz: new Uint8Array([1]), br: new Uint8Array([2]) });
+    const pool = compressionPool(1e9, 1, new Map([
+      ['same.json', marked(big, levels)],
+      ['other.json', marked(`${big} `, levels)],
+      ['levels.json', marked(big, { gzip: 9, brotli: 11 })],
+    ]));
+    for (const path of ['same.json', 'other.json', 'levels.json']) pool.add(path, big);
+    const out = await pool.finish();
+    expect([...out.get('same.json.gz')!]).toEqual([1]);
+    expect([...out.get('same.json.br')!]).toEqual([2]);
+    for (const path of ['other.json', 'levels.json']) expect(gunzipSync(out.get(`${path}.gz`)!).toString()).toBe(big);
   });
 });
 

@@ -26,8 +26,8 @@ import { checkOutFolder } from './out-folder.ts';
 import { createStaging, recoverDist, removeStaging, removeStaleStaging, swapIn } from './swap.ts';
 import { carryOver } from './carry-over.ts';
 import { BuildCache, packPath, type CacheStats } from './build-cache.ts';
-import { directoryFiles, outputsPath } from './directory-outputs.ts';
-import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';
+import { outputsPath } from './directory-outputs.ts';
+import { startDirectoryJob, type DirectoryJob } from './directory-job.ts';
 import { changesBetween, CHANGES_FILE, previousManifest, previousPublicFiles, sortedRecord } from './changes.ts';
 import { COMPRESSOR, compressedReuse } from './compressed-reuse.ts';
 import { cachedRows, eventKeys, rowsPath, type RowsCacheStats } from './render-cache.ts';
@@ -172,6 +172,7 @@ async function buildLocked(
 
   const previous = previousManifest(out);
   const staging = createStaging(out);
+  let directory: DirectoryJob | undefined;
   try {
     const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
     // with a cache, each event's row is kept under the key of its inputs (render-cache.ts)
@@ -187,12 +188,10 @@ async function buildLocked(
             collectGarbage();
             return rows;
           };
-    const files = await renderDataFiles(
-      model,
-      baseUrl,
-      (directory) => directoryFiles(kept('autocomplete'), directoryKeyed, () => buildAutocompleteFiles(directory)),
-      rowsOf,
-    );
+    const minisearch = options.minisearch !== false;
+    // the directory indexes are made on a worker thread while this one renders the events
+    directory = startDirectoryJob(model.directory, { minisearch, compress: options.precompress !== false, kept, key: directoryKeyed });
+    const files = await renderDataFiles(model, baseUrl, () => directory!.autocomplete, rowsOf);
     // what the manifest needs of the events, before they are dropped
     const eventCount = model.events.length;
     const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
@@ -221,15 +220,9 @@ async function buildLocked(
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
     for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
-    const minisearch = options.minisearch !== false;
     phase('render data', minisearch ? 'minisearch' : 'write data');
     if (minisearch) {
-      const made = await directoryFiles(kept('minisearch'), directoryKeyed, async () => {
-        // imported only here: neither the server nor a build without it loads minisearch
-        const { buildMiniSearchFiles } = await import('../store/write/minisearch/build.ts');
-        return buildMiniSearchFiles(model.directory);
-      });
-      for (const [rel, text] of Object.entries(made)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+      for (const [rel, text] of Object.entries(await directory.minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
       phase('minisearch', 'write data');
     }
     const limit = model.site.page_size;
@@ -283,8 +276,11 @@ async function buildLocked(
     // Every event appears on exactly one page, so the serialized events measure the pages'
     // volume before they exist; workers compress each page while the next ones are answered.
     const volume = eventBytes + sizeOf(files, AUTOCOMPLETE_DIR);
-    // each .gz/.br is written as it comes back from the workers, not held until the end
-    const pool = options.precompress !== false ? compressionPool(volume, undefined, (rel, bytes) => writeAll(staging, new Map([[rel, bytes]]))) : null;
+    // each .gz/.br is written as it comes back from the workers (or was made by the directory's), not held until the end
+    const pool =
+      options.precompress !== false
+        ? compressionPool(volume, undefined, await directory.compressed, (rel, bytes) => writeAll(staging, new Map([[rel, bytes]])))
+        : null;
     if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
     const reuse = pool ? compressedReuse(out, previous, staging, volume) : null;
     const twins = pool ? volume : null;
@@ -368,6 +364,7 @@ async function buildLocked(
     const count = new Set([...files.keys(), ...served.keys()]).size;
     return { ok: true, manifest, files: count, ms: performance.now() - started, phases, cache: cache?.stats, reuse: reused };
   } catch (e) {
+    directory?.cancel();
     removeStaging(staging);
     throw e;
   }

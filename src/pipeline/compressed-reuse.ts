@@ -5,13 +5,13 @@
 import { lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
-import { compressionLevels } from '../deploy/precompress.ts';
+import { compressionLevels, LEVEL_POLICY } from '../deploy/precompress.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 import { linkInto } from './carry-over.ts';
 
-/** Which compressors wrote the .gz/.br files: their output differs between versions. */
-export const COMPRESSOR = `zlib ${process.versions.zlib}, brotli ${process.versions.brotli ?? '?'}`;
+/** Which compressors (and level policy) wrote the .gz/.br files: their output differs between versions. */
+export const COMPRESSOR = `zlib ${process.versions.zlib}, brotli ${process.versions.brotli ?? '?'}, ${LEVEL_POLICY}`;
 
 
 /**

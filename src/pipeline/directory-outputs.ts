@@ -26,7 +26,8 @@ export function outputsPath(cacheDir: string, content: string, index: string): s
 const isStrings = (v: unknown): v is Record<string, string> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((s) => typeof s === 'string');
 
-function readStored(path: string, key: Buffer): DirectoryFiles | null {
+/** The files kept at `path` when they were made of the directory `key` stands for, else null. */
+export function readStored(path: string, key: Buffer): DirectoryFiles | null {
   try {
     const bytes = readFileSync(path);
     const head = Buffer.concat([MAGIC, Buffer.from(`${cacheIdentity()}\n`)]);
@@ -41,7 +42,8 @@ function readStored(path: string, key: Buffer): DirectoryFiles | null {
   }
 }
 
-function store(path: string, key: Buffer, files: DirectoryFiles): void {
+/** Keeps `files` at `path` under `key`; a failed write leaves no file (the next build makes them again). */
+export function store(path: string, key: Buffer, files: DirectoryFiles): void {
   const payload = serialize(files);
   const temporary = `${path}.${process.pid}.tmp`;
   try {

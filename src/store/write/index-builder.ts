@@ -50,9 +50,9 @@ export function objectTerms(o: DirectoryObject, forms: (raw: string) => string[]
   return out;
 }
 
-export function buildIndex(objects: readonly DirectoryObject[]): SerializedIndex {
+/** `docs`: the objects in listing order, when the caller has them already (the sort is a third of the index). */
+export function buildIndex(objects: readonly DirectoryObject[], docs: readonly DirectoryObject[] = listingOrder(objects)): SerializedIndex {
   if (objects.length > MAX_DOCS) throw new Error(`autocomplete: at most ${MAX_DOCS} directory objects are supported`);
-  const docs = listingOrder(objects);
   const byTerm = new Map<string, number[]>();
   const forms = memoized(wordForms);
   docs.forEach((o, doc) => {
@@ -100,6 +100,6 @@ export function memoized(fn: (raw: string) => string[]): (raw: string) => string
   };
 }
 
-export function buildIndexJson(objects: readonly DirectoryObject[]): string {
-  return JSON.stringify(buildIndex(objects));
+export function buildIndexJson(objects: readonly DirectoryObject[], docs?: readonly DirectoryObject[]): string {
+  return JSON.stringify(buildIndex(objects, docs));
 }

@@ -6,17 +6,18 @@ import { memoized } from '../index-builder.ts';
 import { browserModule } from '../browser-modules.ts';
 import { miniSearchDocuments } from './documents.ts';
 import { miniSearchOptions, processTerm } from './options.ts';
+import { miniSearchJson } from './serialize.ts';
 
 /** File names under dist/autocomplete/. */
 export const MINISEARCH_INDEX_FILE = 'minisearch.json';
 export const MINISEARCH_OPTIONS_FILE = 'minisearch-options.js';
 
-/** Relative paths under dist/autocomplete/ → contents. */
-export async function buildMiniSearchFiles(objects: readonly DirectoryObject[]): Promise<Record<string, string>> {
+/** Relative paths under dist/autocomplete/ → contents. `ordered`: the objects in listing order, when known. */
+export async function buildMiniSearchFiles(objects: readonly DirectoryObject[], ordered?: readonly DirectoryObject[]): Promise<Record<string, string>> {
   // esbuild bundles in its own process while this thread indexes
   const bundled = browserModule('minisearchOptions');
   // the same processTerm, normalizing each distinct word once (directory words repeat a lot)
   const miniSearch = new MiniSearch({ ...miniSearchOptions, processTerm: memoized(processTerm) });
-  miniSearch.addAll(miniSearchDocuments(objects));
-  return { [MINISEARCH_INDEX_FILE]: JSON.stringify(miniSearch), [MINISEARCH_OPTIONS_FILE]: await bundled };
+  miniSearch.addAll(miniSearchDocuments(objects, ordered));
+  return { [MINISEARCH_INDEX_FILE]: miniSearchJson(miniSearch), [MINISEARCH_OPTIONS_FILE]: await bundled };
 }

@@ -3,9 +3,12 @@ import { listingOrder } from '../index-builder.ts';
 import { directoryKind, type DirectoryObject } from '../../../model/types.ts';
 import type { MiniSearchDocument } from './options.ts';
 
-/** In listing order, so the serialized index does not depend on the order of the content files. */
-export function miniSearchDocuments(objects: readonly DirectoryObject[]): MiniSearchDocument[] {
-  return listingOrder(objects).map((o) => {
+/**
+ * In listing order, so the serialized index does not depend on the order of the content files.
+ * `ordered`: the objects in that order, when the caller has them already.
+ */
+export function miniSearchDocuments(objects: readonly DirectoryObject[], ordered: readonly DirectoryObject[] = listingOrder(objects)): MiniSearchDocument[] {
+  return ordered.map((o) => {
     const ctype = o.model.toLowerCase();
     // content-format: "level_id and room_id are the room's values, null for everything else"
     const room = directoryKind(o.model) === 'room';

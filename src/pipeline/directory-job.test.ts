@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../test/helpers.ts';
+import { syntheticDirectory } from '../query/autocomplete/test-fixtures.ts';
+import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';
+import { buildMiniSearchFiles } from '../store/write/minisearch/build.ts';
+import { startDirectoryJob, type DirectoryJob, type DirectoryJobOptions } from './directory-job.ts';
+import { outputsPath } from './directory-outputs.ts';
+
+const roots: string[] = [];
+afterEach(() => roots.splice(0).forEach(removeDir));
+
+// large enough for minisearch.json to pass the 1 MB above which the worker compresses it too
+const objects = syntheticDirectory(6000, 7);
+const noCache = { kept: () => null, key: null };
+
+async function outputs(job: DirectoryJob) {
+  return { autocomplete: await job.autocomplete, minisearch: await job.minisearch, compressed: await job.compressed };
+}
+
+describe('startDirectoryJob', () => {
+  it('makes what the builders make, on a worker thread (compiled) as on this one', async () => {
+    const expected = { ...(await buildAutocompleteFiles(objects)), ...(await buildMiniSearchFiles(objects)) };
+    const options: DirectoryJobOptions = { minisearch: true, compress: true, ...noCache };
+    // vitest runs the .ts sources, which have no worker entry: the compiled job is the one that spawns
+    const compiled = (await import(new URL('../../lib/pipeline/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
+    for (const job of [startDirectoryJob(objects, { ...options, inThread: true }), compiled.startDirectoryJob(objects, options)]) {
+      const made = await outputs(job);
+      // the browser modules are bundled from the sources (.ts) or prebundled from lib/ (.js): same
+      // code, not the same formatting; the indexes are the same bytes
+      const files = { ...made.autocomplete, ...made.minisearch };
+      expect(Object.keys(files).sort()).toEqual(Object.keys(expected).sort());
+      for (const name of ['index.json', 'minisearch.json']) expect(files[name]).toBe(expected[name]);
+      const big = 'autocomplete/minisearch.json';
+      expect([...made.compressed.keys()]).toEqual([big]);
+      const twins = made.compressed.get(big)!;
+      expect(twins).toMatchObject({ content: expected['minisearch.json'], gzip: 6, brotli: 5 });
+      expect(gunzipSync(twins.gz).toString()).toBe(expected['minisearch.json']);
+      expect(brotliDecompressSync(twins.br).toString()).toBe(expected['minisearch.json']);
+    }
+  });
+
+  it('reads the files kept for the same directory instead of making them, and makes only what is missing', async () => {
+    const root = tempDir('aula-dir-job-');
+    roots.push(root);
+    const kept = (index: string) => outputsPath(join(root, 'cache'), join(root, 'content'), index);
+    const key = createHash('sha256').update('the directory').digest();
+    const small = objects.slice(0, 300);
+    const first = await outputs(startDirectoryJob(small, { minisearch: false, compress: false, kept, key, inThread: true }));
+    expect(first.compressed.size).toBe(0);
+    // no objects at all: whatever comes back under the same key was kept
+    const again = await outputs(startDirectoryJob([], { minisearch: true, compress: false, kept, key, inThread: true }));
+    expect(again.autocomplete).toEqual(first.autocomplete);
+    expect(again.minisearch).toEqual(await buildMiniSearchFiles([]));
+    const other = createHash('sha256').update('another directory').digest();
+    const changed = await outputs(startDirectoryJob([], { minisearch: false, compress: false, kept, key: other, inThread: true }));
+    expect(changed.autocomplete).toEqual(await buildAutocompleteFiles([]));
+  });
+
+  it('rejects when the worker fails, and a job that is never awaited leaves no unhandled rejection', async () => {
+    const compiled = (await import(new URL('../../lib/pipeline/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
+    // a directory object without its fields makes the index builder throw on the worker
+    const broken = [{ model: 'campus.Person', id: 1 }] as unknown as typeof objects;
+    const job = compiled.startDirectoryJob(broken, { minisearch: true, compress: false, ...noCache });
+    await expect(job.autocomplete).rejects.toThrow();
+    const ignored = compiled.startDirectoryJob(broken, { minisearch: false, compress: false, ...noCache });
+    ignored.cancel();
+  });
+});

@@ -24,10 +24,12 @@ export function lockPath(out: string): string {
   return join(dirname(out), `.aula-lock-${basename(out)}`);
 }
 
+const PID = /^[1-9][0-9]{0,9}$/;
+
 /** The pid written in a lock file, or null when it is unreadable or malformed. */
 function ownerOf(path: string): number | null {
   const text = readSmallFile(path, 64)?.trim() ?? '';
-  return /^[1-9][0-9]{0,9}$/.test(text) ? Number(text) : null;
+  return PID.test(text) ? Number(text) : null;
 }
 
 function tryCreate(path: string): boolean {
@@ -99,8 +101,11 @@ export async function lockOut(out: string, options: LockOptions = {}): Promise<(
     // An empty lock is one being written this instant; if it stays empty, its writer died. Only
     // that is removed: anything else under the lock's name is not known to be aula's.
     if (owner === null) {
-      if (lstatSync(path, { throwIfNoEntry: false }) === undefined) continue; // released meanwhile
-      if (readSmallFile(path, 64)?.trim() !== '') {
+      const text = readSmallFile(path, 64)?.trim();
+      if (text === undefined && lstatSync(path, { throwIfNoEntry: false }) === undefined) continue; // released meanwhile
+      // released and taken by another build since ownerOf looked: a lock like any other, seen next turn
+      if (text !== undefined && PID.test(text)) continue;
+      if (text !== '') {
         throw new LockError(`${printable(path)} is in the way of the build lock and is not one aula wrote; remove it if no build is running`);
       }
       unreadableSince ??= Date.now();

@@ -19,10 +19,10 @@ describe('media', () => {
       'media/odd.yaml': lines('id: 4', 'filename: data.bin', 'file: media/files/data.bin'),
     });
     expect([...model.media.values()].sort((a, b) => a.id - b.id)).toEqual([
-      { id: 1, filename: 'poster.png', original: 'https://cms.example.org/poster.png', mimetype: 'image/png', size: PNG.length, source: expect.stringMatching(/\/media\/files\/poster\.png$/) },
-      { id: 2, filename: 'Programm.PDF', original: null, mimetype: 'application/pdf', size: 4, source: expect.stringMatching(/Programm\.PDF$/) },
+      { id: 1, filename: 'poster.png', original: 'https://cms.example.org/poster.png', mimetype: 'image/png', size: PNG.length, source: expect.stringMatching(/\/media\/files\/poster\.png$/), sourceName: 'poster.png' },
+      { id: 2, filename: 'Programm.PDF', original: null, mimetype: 'application/pdf', size: 4, source: expect.stringMatching(/Programm\.PDF$/), sourceName: 'Programm.PDF' },
       { id: 3, filename: 'talk.mp3', original: null, mimetype: 'audio/mpeg', size: 123456 },
-      { id: 4, filename: 'data.bin', original: null, mimetype: 'application/octet-stream', size: 2, source: expect.stringMatching(/data\.bin$/) },
+      { id: 4, filename: 'data.bin', original: null, mimetype: 'application/octet-stream', size: 2, source: expect.stringMatching(/data\.bin$/), sourceName: 'data.bin' },
     ]);
   });
 

@@ -368,13 +368,13 @@ async function startBaseline(bodyFile: string): Promise<{ server: Tracked; baseU
 
 /**
  * The sections a new matrix run keeps from the previous results file: earlier figures kept for
- * comparison, the written analysis and the soak, which the matrix does not measure (update the
+ * comparison, the written analysis, the soak and the MiniSearch comparison, which the matrix does not measure (update the
  * analysis when figures move).
  */
 function keptSections(file: string): string {
   if (!existsSync(file)) return '';
   const sections = readFileSync(file, 'utf8').split(/^(?=## )/m);
-  const kept = sections.filter((s) => /^## (Earlier|Analysis|Soak)/.test(s));
+  const kept = sections.filter((s) => /^## (Earlier|Analysis|Soak|MiniSearch)/.test(s));
   return kept.length ? `\n${kept.join('').trimEnd()}\n` : '';
 }
 

@@ -48,14 +48,16 @@ export function bodyText(body: ApiBody): string {
 }
 
 /**
- * The body with none of its bytes on the server's reusable page buffers (which go back to their
- * pool once the answer that borrowed them is written): a copy where it has such bytes, else the
- * body itself. For whatever keeps a body past its request (the answer cache).
+ * The body as one buffer of its own, for whatever keeps a body past its request (the answer
+ * cache): none of its bytes may stay on the server's reusable page buffers (they go back to their
+ * pool once the answer that borrowed them is written), and a kept answer is written far more often
+ * than it is copied once — as many slices (expand=categories: rows and category lists in turn) each
+ * write would hand the kernel dozens of pieces. A single buffer of its own is kept as it is.
  */
 export function detachedBody(body: ApiBody): ApiBody {
   if (typeof body === 'string') return body;
-  if (body instanceof BodyChunks ? !body.chunks.some(isPooled) : !isPooled(body)) return body;
   const chunks = body instanceof BodyChunks ? body.chunks : [body];
+  if (chunks.length === 1 && !isPooled(chunks[0])) return body;
   const copy = Buffer.allocUnsafeSlow(body.length);
   let at = 0;
   for (const chunk of chunks) {

@@ -207,11 +207,7 @@ export function resultsMarkdown(r: BenchReport): string {
     '',
     ...methodSection(r.generator, onePass),
     '',
-    '## Build, start, memory',
-    '',
-    '| figure | value | target | result |',
-    '|---|---:|---:|---|',
-    ...buildRows(r),
+    ...buildSection(r),
   ];
   const oneRss = onePass?.available ? onePass.rss?.bytes : undefined;
   for (const pass of r.passes) {
@@ -365,6 +361,11 @@ const NO_TARGET_EDIT = '– (none of its own: it changes the count on every list
 
 export type BuildFigures = Pick<BenchReport, 'generate' | 'build' | 'dist' | 'dev'>;
 
+/** The "Build, start, memory" table, as the full report and the builds-only report both open it. */
+function buildSection(r: BuildFigures): string[] {
+  return ['## Build, start, memory', '', '| figure | value | target | result |', '|---|---:|---:|---|', ...buildRows(r)];
+}
+
 /** The build rows of the "Build, start, memory" table: issue 16's targets and the figures around them. */
 export function buildRows(r: BuildFigures): string[] {
   const b = r.build;
@@ -456,11 +457,7 @@ export function buildOnlyMarkdown(r: BuildOnlyReport): string {
     `- content: ${fmt(r.settings.events)} events, ${fmt(r.settings.directory)} directory objects (generator seed ${r.settings.seed})`,
     '- targets are those of issue 16',
     '',
-    '## Build, start, memory',
-    '',
-    '| figure | value | target | result |',
-    '|---|---:|---:|---|',
-    ...buildRows(r),
+    ...buildSection(r),
     '',
     ...phaseSection(r.build),
     '',

@@ -23,6 +23,15 @@ function holds(q: TrigramQuery, folded: string): boolean {
   }
 }
 
+/** The pattern as RE2 compiles it (the reference every fast path is checked against), or null when RE2 refuses it. */
+function compiled(pattern: string, ci: boolean): RE2JS | null {
+  try {
+    return RE2JS.compile(pattern, RE2JS.DOTALL | (ci ? RE2JS.CASE_INSENSITIVE : 0));
+  } catch {
+    return null;
+  }
+}
+
 describe('requiredLiterals', () => {
   it.each<[string, boolean, TrigramQuery]>([
     ['Workshop', false, run('workshop')],
@@ -116,14 +125,9 @@ describe('literalAlternatives', () => {
     for (let i = 0; i < 3000; i++) {
       const pattern = randomText(r, 6, alphabet);
       const ci = r.chance(0.5);
-      let re: RE2JS;
-      try {
-        re = RE2JS.compile(pattern, RE2JS.DOTALL | (ci ? RE2JS.CASE_INSENSITIVE : 0));
-      } catch {
-        continue;
-      }
-      const alts = literalAlternatives(pattern, ci);
-      if (alts === null) continue;
+      const re = compiled(pattern, ci);
+      const alts = re && literalAlternatives(pattern, ci);
+      if (!re || !alts) continue;
       answered++;
       for (let j = 0; j < 20; j++) {
         const text = randomText(r, 8, alphabet);
@@ -165,14 +169,9 @@ describe('literalSequences', () => {
     for (let i = 0; i < 6000; i++) {
       const pattern = Array.from({ length: 1 + r.int(7) }, () => r.pick(atoms)).join('');
       const ci = r.chance(0.5);
-      let re: RE2JS;
-      try {
-        re = RE2JS.compile(pattern, RE2JS.DOTALL | (ci ? RE2JS.CASE_INSENSITIVE : 0));
-      } catch {
-        continue;
-      }
-      const seqs = literalSequences(pattern, ci);
-      if (seqs === null) continue;
+      const re = compiled(pattern, ci);
+      const seqs = re && literalSequences(pattern, ci);
+      if (!re || !seqs) continue;
       answered++;
       for (let j = 0; j < 30; j++) {
         const text = randomText(r, 10, alphabet);

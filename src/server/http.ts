@@ -14,6 +14,7 @@ import { liveData } from './live-data.ts';
 import { remoteData } from './remote-data.ts';
 import { isRemoteDist } from '../store/read/remote-source.ts';
 import { answerClientError, answerConnect, answerExpectation } from './protocol-errors.ts';
+import { hasBody } from './request-body.ts';
 import { requestHandler } from './request-handler.ts';
 import { drainOnClose } from './shutdown.ts';
 
@@ -57,12 +58,6 @@ export interface RunningServer {
   readonly baseUrl: string;
   /** stops accepting, lets in-flight requests finish (at most `graceMs`), then closes */
   close(graceMs?: number): Promise<void>;
-}
-
-/** Whether the request announces a body (RFC 9112 §6.3: Transfer-Encoding, or a Content-Length above 0). */
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {

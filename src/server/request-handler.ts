@@ -7,6 +7,7 @@ import type { AccessEntry } from './access-log.ts';
 import type { Cors } from './cors.ts';
 import { healthAnswer, isHealthPath } from './health.ts';
 import type { StaticFiles } from './static-files.ts';
+import { hasBody } from './request-body.ts';
 import { endWith, flatHeaders, releaseWhenWritten, transportForm } from './transport.ts';
 
 export interface HandlerOptions {
@@ -78,8 +79,9 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
       res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': String(SERVER_ERROR_BODY.length) });
       res.end(SERVER_ERROR_BODY);
     }
-    // a body sent with GET is not read; drain it so the connection stays usable
-    req.resume();
+    // a body sent with GET is not read; drain it so the connection stays usable (resuming a request
+    // that has none costs a stream state change per request: ~7 % of a cached answer's throughput)
+    if (hasBody(req)) req.resume();
     accessLog?.({ method, target: raw, status, bytes, ms: performance.now() - started });
   };
 }

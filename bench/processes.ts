@@ -221,3 +221,42 @@ export function treeRss(pid: number): { bytes: number; processes: number; each: 
   }
   return { bytes, processes, each };
 }
+
+/** CPU time (user + system, clock ticks) of a process and all its descendants, from /proc. */
+export function treeCpuTicks(pid: number): number {
+  let ticks = 0;
+  const queue = [pid];
+  while (queue.length > 0) {
+    const p = queue.pop()!;
+    try {
+      // the fields after the parenthesised name: utime and stime are the 12th and 13th
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // ended meanwhile
+    }
+    queue.push(...childPids(p));
+  }
+  return ticks;
+}
+
+/**
+ * Waits until a freshly started server has settled: its process tree spent at most `idleTicks`
+ * clock ticks of CPU (timers and the like) over the last `quietMs`. `aula serve` answers as soon
+ * as it listens and then builds its filter indexes in the background; a pass measured during that
+ * build would measure the build too, and the first pass would get that time for free while the
+ * baseline runs before it. Resolves false on timeout.
+ */
+export async function settled(pid: number, quietMs = 500, timeoutMs = 60_000, idleTicks = 2): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  const samples: { at: number; ticks: number }[] = [{ at: Date.now(), ticks: treeCpuTicks(pid) }];
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = { at: Date.now(), ticks: treeCpuTicks(pid) };
+    samples.push(now);
+    while (samples.length > 1 && now.at - samples[1].at >= quietMs) samples.shift();
+    if (now.at - samples[0].at >= quietMs && now.ticks - samples[0].ticks <= idleTicks) return true;
+  }
+  return false;
+}

@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { chooseGenerator, type GeneratorName, type LoadGenerator } from './generator.ts';
 import { probe, type LoadResult } from './load.ts';
 import {
-  cleanupNow, freePort, httpGet, installCleanup, registerTempDir, startServerProcess, stopTracked, treeRss,
+  cleanupNow, freePort, httpGet, installCleanup, registerTempDir, settled, startServerProcess, stopTracked, treeRss,
   type Tracked,
 } from './processes.ts';
 import { buildQuerySet, type QueryKind } from './queries.ts';
@@ -285,6 +285,8 @@ async function main(): Promise<void> {
 
     // --- 1 process
     try {
+      // both passes start on a server whose background index build is over (processes.ts, settled)
+      if (!(await settled(one.server.child.pid!))) log('aula serve: still busy after 60 s; measuring anyway');
       await measureBaseline('before the 1-process pass');
       const runs = await runMatrix(one.baseUrl, queries.kinds, durationS, warmupS, () => baselineRps);
       const rss = treeRss(one.server.child.pid!);
@@ -309,6 +311,7 @@ async function main(): Promise<void> {
       } else {
         try {
           log(`aula serve --workers 2: cold start ${two.coldStartMs.toFixed(0)} ms`);
+          if (!(await settled(two.server.child.pid!))) log('aula serve --workers 2: still busy after 60 s; measuring anyway');
           const runs = await runMatrix(two.baseUrl, queries.kinds, workersDurationS, workersWarmupS, () => baselineRps);
           const rss = treeRss(two.server.child.pid!);
           log(`aula serve --workers 2 RSS after load: ${(rss.bytes / 1024 ** 2).toFixed(0)} MiB in ${rss.processes} processes`);

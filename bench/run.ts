@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, sta
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { chooseGenerator, type GeneratorName, type LoadGenerator } from './generator.ts';
 import { probe, type LoadResult } from './load.ts';

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { staticPages } from '../src/deploy/static-pages.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
+import { LOADED_FILES } from '../src/store/format/dist-paths.ts';
 import type { Manifest } from '../src/store/format/manifest.ts';
 import { wrkGenerator } from './generator.ts';
 import { cleanupNow, freePort, httpGet, installCleanup, registerTempDir, spawnTracked, startServerProcess, stopTracked, treeRss } from './processes.ts';
@@ -64,8 +65,8 @@ async function origin(dir: string) {
   return { url: `http://${HOST}:${(server.address() as AddressInfo).port}/`, close: () => new Promise((ok) => server.close(ok)) };
 }
 
-const dataBytes = (dist: string, manifest: Manifest) =>
-  Object.entries(manifest.files).filter(([rel]) => rel.startsWith('data/') || rel === 'autocomplete/index.json').reduce((sum, [, d]) => sum + d.bytes, 0);
+/** What the server loads, as the manifest lists it (store/format/dist-paths.ts LOADED_FILES). */
+const dataBytes = (manifest: Manifest) => LOADED_FILES.reduce((sum, rel) => sum + (manifest.files[rel]?.bytes ?? 0), 0);
 
 interface SizeRow {
   events: number;
@@ -109,7 +110,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 1_500));
     const queries = buildQuerySet({ distDir: dist, contentDir: content, seed: 1, poolSize: 200 });
     for (const kind of queries.kinds) for (const path of kind.distinct.slice(0, 20)) await httpGet(`${one.url}${path}`);
-    const row: SizeRow = { events, buildS: buildMs / 1000, dataMiB: dataBytes(dist, manifest) / MiB, coldStartS: one.coldStartMs / 1000, rssMiB: treeRss(one.server.child.pid!).bytes / MiB };
+    const row: SizeRow = { events, buildS: buildMs / 1000, dataMiB: dataBytes(manifest) / MiB, coldStartS: one.coldStartMs / 1000, rssMiB: treeRss(one.server.child.pid!).bytes / MiB };
     log(`${events} events: cold start ${row.coldStartS.toFixed(2)} s, RSS ${row.rssMiB.toFixed(0)} MiB`);
 
     if (events === loadSize) {

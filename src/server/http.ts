@@ -2,7 +2,7 @@
 // core; this file only wires the server's concerns together — connection bounds, protocol-level
 // refusals, live data and reloads, CORS, the access log, health checks, draining on shutdown —
 // each in its own module beside it.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiOptions } from '../api/core.ts';

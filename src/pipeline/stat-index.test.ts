@@ -1,11 +1,11 @@
-import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
 import { loadContent } from '../content/load.ts';
 import { BuildCache, cacheIdentity, packPath, statPath } from './build-cache.ts';
-import { readStatIndex } from './stat-index.ts';
+import { fileSystemNow, readStatIndex } from './stat-index.ts';
 
 const roots: string[] = [];
 afterEach(() => roots.splice(0).forEach(removeDir));
@@ -117,5 +117,21 @@ describe('the stat index', () => {
     await build(s, 0n);
     writeFileSync(packPath(s.cache, s.content), 'not a pack');
     expect(await build(s, 0n)).toEqual({ titles: ['Alpha'], unread: 0, misses: 1, hits: 0 });
+  });
+});
+
+describe('fileSystemNow', () => {
+  it('reads the time from a probe it creates and removes, and never touches a file of that name it did not create', () => {
+    const dir = tempDir('aula-probe-');
+    try {
+      expect(typeof fileSystemNow(dir)).toBe('bigint');
+      expect(readdirSync(dir)).toEqual([]);
+      const theirs = join(dir, `stat-probe.${process.pid}.tmp`);
+      writeFileSync(theirs, 'not aula');
+      expect(fileSystemNow(dir)).toBe(null);
+      expect(readFileSync(theirs, 'utf8')).toBe('not aula');
+    } finally {
+      removeDir(dir);
+    }
   });
 });

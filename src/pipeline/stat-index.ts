@@ -53,7 +53,8 @@ export function stillFresh(record: StatRecord, stat: BigIntStats, safe: bigint, 
 export function fileSystemNow(folder: string): bigint | null {
   const probe = join(folder, `stat-probe.${process.pid}.tmp`);
   try {
-    const fd = openSync(probe, 'w');
+    // created, never opened: a file of that name that is not ours is neither truncated nor removed
+    const fd = openSync(probe, 'wx');
     try {
       writeFileSync(fd, 'x');
       return fstatSync(fd, { bigint: true }).mtimeNs;

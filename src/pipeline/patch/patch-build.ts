@@ -1,0 +1,584 @@
+// The patch build (issue 16): when only event files changed since the last build into --out and
+// that build left its event state (event-state.ts), the previous dist is patched instead of the
+// whole model being loaded and rendered again. Only the changed files are read, parsed and checked
+// (against the state: every event id, the page tree, category and media ids); their rows are
+// spliced into events.jsonl, its offsets and the column files; only the list pages whose key
+// changed and the documents are answered (by the API core, over the spliced data, as a full build
+// answers them); every other file is linked from the previous dist where the ledger proves it.
+// The dist is byte-identical to a clean build's (test/incremental.test.ts, patch-build.test.ts).
+//
+// Anything else — another file changed, no or a damaged state, a dist the ledger does not prove, a
+// problem in a changed file, anything unexpected — is not patched: the full build runs, and
+// reports problems exactly as ever. So the patch never has to report a problem itself.
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { basename, dirname, join, resolve } from 'node:path';
+import { bodyBuffer, bodyText } from '../../api/body.ts';
+import { createApi } from '../../api/core.ts';
+import { EVENT_LIST_PATH } from '../../api/events/list.ts';
+import { checkEvents } from '../../content/events.ts';
+import { parseEventFile } from '../../content/events.ts';
+import { findContentFiles, readContentFile } from '../../content/files.ts';
+import { resolveMediaFiles } from '../../content/media.ts';
+import type { FileIssue } from '../../content/problems.ts';
+import type { Sourced } from '../../content/records.ts';
+import { DEFAULT_UPSTREAM } from '../../defaults.ts';
+import { compressionPool } from '../../deploy/precompress.ts';
+import { contentSchemas } from '../../docs/content-schemas.ts';
+import type { Event } from '../../model/types.ts';
+import { createAutocomplete, type Autocomplete } from '../../query/autocomplete/searcher.ts';
+import type { Dataset } from '../../query/dataset.ts';
+import { renderEvent, type RenderContext } from '../../render/event.ts';
+import { columnsOf, textColumnsOf } from '../../store/format/columns.ts';
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../../store/format/dist-paths.ts';
+import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
+import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
+import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../../store/format/public-files.ts';
+import { readStore } from '../../store/read/stored-data.ts';
+import { AULA_VERSION } from '../../version.ts';
+import { parseKey } from '../build-cache.ts';
+import { eventKeys } from '../render-cache.ts';
+import { buildSource } from '../build-source.ts';
+import { carryFile } from '../carry-over.ts';
+import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../changes.ts';
+import { COMPRESSOR, compressedReuse } from '../compressed-reuse.ts';
+import { DistLedger, ledgerPath, writeLedger, type Written } from '../dist-ledger.ts';
+import { pageKeys } from '../page-keys.ts';
+import { routingFiles } from '../routing-files.ts';
+import { fileSystemNow, MARGIN_NS, statText, stillFresh } from '../stat-index.ts';
+import { calendarKey } from '../page-keys.ts';
+import { CALENDAR_CAP } from '../../api/events/calendar.ts';
+import { createStaging, removeStaging, swapIn } from '../swap.ts';
+import { eventStatePath, freshStat, KEY_BYTES, putStat, readEventState, STAT_FIELDS, writeEventState, type EventState, type StateRows } from './event-state.ts';
+import { spliceColumns } from './json-columns.ts';
+import { patchOptions } from './state-recorder.ts';
+
+const STRIDE = FIELD_COUNT + 1;
+const NON_EVENT_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
+
+export interface PatchOptions {
+  content: string;
+  baseUrl?: string;
+  upstream?: string;
+  precompress?: boolean;
+  minisearch?: boolean;
+  edge?: boolean;
+  progress?: (phase: string, done?: number, total?: number) => void;
+}
+
+/** What a patch did, or why the build was not patched. */
+export interface PatchStats {
+  taken: boolean;
+  /** why the full build ran instead */
+  reason?: string;
+  /** event files read and parsed (changed or added), and removed */
+  parsed?: number;
+  removed?: number;
+  /** rows rendered anew, and the list's length */
+  rendered?: number;
+  events?: number;
+  /** list pages answered, and linked from the previous dist */
+  answered?: number;
+  linked?: number;
+}
+
+export interface PatchHost {
+  out: string;
+  cacheDir: string;
+  /** the build's list-page and document names, and its base-URL rule (build.ts) */
+  pageFile: (offset: number) => string;
+  documents: readonly (readonly [string, string, string])[];
+  normalizeBaseUrl: (url: string) => string;
+  /** the build's phase clock: ends the phase `name` */
+  phase: (name: string, next?: string) => void;
+}
+
+export type Patched = { ok: true; manifest: Manifest; files: number; stats: PatchStats } | { ok: false; stats: PatchStats };
+
+class NoPatch extends Error {}
+function refuse(reason: string): never {
+  throw new NoPatch(reason);
+}
+
+/** Patches the previous dist when it can; otherwise changes nothing and says why. */
+export async function tryPatch(options: PatchOptions, host: PatchHost): Promise<Patched> {
+  let staging: string | null = null;
+  try {
+    const plan = await planPatch(options, host);
+    staging = createStaging(host.out);
+    return await applyPatch(options, host, plan, staging);
+  } catch (e) {
+    if (staging !== null) removeStaging(staging);
+    if (e instanceof NoPatch) return { ok: false, stats: { taken: false, reason: e.message } };
+    if (e instanceof Committed) throw e.cause;
+    // anything unexpected before the swap: the full build decides
+    return { ok: false, stats: { taken: false, reason: `unexpected: ${(e as Error).message}` } };
+  }
+}
+
+/** An error after the new dist was swapped in: not a reason to build again. */
+class Committed extends Error {}
+
+interface Plan {
+  state: EventState;
+  previous: Manifest;
+  ledger: DistLedger;
+  ledgerFile: string;
+  statePath: string;
+  content: string;
+  baseUrl: string;
+  safe: bigint;
+  /** the new non-event records (stats refreshed) */
+  others: string[];
+  /** state file index → new index, -1 for removed files; and the new file list */
+  fileMap: Int32Array;
+  eventFiles: string[];
+  eventStats: BigInt64Array;
+  /** the events of the changed and added files, in list order, with their files' new indexes */
+  fresh: Event[];
+  freshFiles: number[];
+  /** state rows that stay */
+  keep: Uint8Array;
+  parsed: number;
+  removed: number;
+}
+
+async function planPatch(options: PatchOptions, host: PatchHost): Promise<Plan> {
+  if (options.edge) refuse('--edge');
+  const content = resolve(options.content);
+  const out = host.out;
+  const ledgerFile = ledgerPath(host.cacheDir, options.content, out);
+  const statePath = eventStatePath(ledgerFile);
+  const state = readEventState(statePath, content, out) ?? refuse('no usable event state');
+  if (state.options !== patchOptions(options)) refuse('other build options');
+  let manifestText: Buffer;
+  try {
+    manifestText = readFileSync(join(out, 'manifest.json'));
+  } catch {
+    return refuse('no previous manifest');
+  }
+  if (createHash('sha256').update(manifestText).digest('hex') !== state.manifestSha) refuse('the dist is not the one the state describes');
+  const previous = JSON.parse(manifestText.toString('utf8')) as Manifest;
+  if (previous.version !== AULA_VERSION) refuse('another aula');
+  const ledger = DistLedger.read(ledgerFile, out) ?? refuse('no usable ledger');
+  const baseUrl = host.normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
+  if (baseUrl !== previous.base_url) refuse('another base URL');
+  // taken before any content file is stat'ed: the stats recorded now are judged against it
+  const safe = fileSystemNow(dirname(ledgerFile)) ?? refuse('the cache folder cannot be written');
+
+  const files = await findContentFiles(content);
+  if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
+  const statOf = (file: string): BigIntStats => statSync(join(content, file), { bigint: true });
+
+  // every other file: the same set, each unchanged (by its stat, else by its parse's key)
+  const recorded = new Map<string, [string, string]>();
+  for (let i = 0; i < state.others.length; i += 3) recorded.set(state.others[i], [state.others[i + 1], state.others[i + 2]]);
+  const others: string[] = [];
+  let count = 0;
+  for (const kind of NON_EVENT_KINDS) {
+    for (const file of files[kind]) {
+      count++;
+      const id = `${kind}\0${file}`;
+      const record = recorded.get(id) ?? refuse(`${file} is new`);
+      const stat = statOf(file);
+      if (!stillFresh({ stat: record[0], key: record[1] }, stat, state.safe)) {
+        const read = readContentFile(content, file, undefined, true);
+        if (!read.ok || parseKey(kind, file, read.text).toString('hex') !== record[1]) refuse(`${file} changed`);
+        others.push(id, statText(read.stat!), record[1]);
+      } else others.push(id, record[0], record[1]);
+    }
+  }
+  if (count !== recorded.size) refuse('a content file other than an event file was removed');
+
+  // the event files: unchanged by their stat, else read again (changed or added); the rest removed
+  const zone = state.zone;
+  if (zone !== state.site.timezone) refuse('the state is of another zone');
+  const index = new Map(state.eventFiles.map((f, i) => [f, i]));
+  const fileMap = new Int32Array(state.eventFiles.length).fill(-1);
+  const eventFiles: string[] = [];
+  const eventStats = new BigInt64Array(files.events.length * STAT_FIELDS);
+  const records: Sourced<Event>[] = [];
+  const recordFiles: number[] = [];
+  const reread = new Uint8Array(state.eventFiles.length);
+  let parsed = 0;
+  for (const file of files.events) {
+    const at = index.get(file);
+    const stat = statOf(file);
+    const now = eventFiles.length;
+    if (at !== undefined) fileMap[at] = now;
+    eventFiles.push(file);
+    if (at !== undefined && freshStat(state.eventStats, at, stat, state.safe, MARGIN_NS)) {
+      eventStats.set(state.eventStats.subarray(at * STAT_FIELDS, (at + 1) * STAT_FIELDS), now * STAT_FIELDS);
+      continue;
+    }
+    if (at !== undefined) reread[at] = 1;
+    const read = readContentFile(content, file, undefined, true);
+    if (!read.ok) refuse(`${file} cannot be read`);
+    const result = parseEventFile(file, read.text, zone);
+    if (result.problems.length > 0) refuse(`${file} has problems`);
+    putStat(eventStats, now, read.stat!);
+    for (const r of result.records) {
+      records.push(r);
+      recordFiles.push(now);
+    }
+    parsed++;
+  }
+  // the rows that stay: those of files neither gone nor read again
+  const n = state.rows.id.length;
+  const keep = new Uint8Array(n);
+  const ids = new Set<number>();
+  for (let row = 0; row < n; row++) {
+    const f = state.rows.file[row];
+    if (fileMap[f] >= 0 && reread[f] === 0) {
+      keep[row] = 1;
+      ids.add(state.rows.id[row]);
+    }
+  }
+  let removed = 0;
+  for (let f = 0; f < fileMap.length; f++) if (fileMap[f] < 0) removed++;
+
+  // the same checks a full build runs on these events: ids unique across all, references known
+  const issues: FileIssue[] = [];
+  checkEvents(records, { pages: state.pages, categories: new Map(state.categoryIds.map((id) => [id, true])), media: state.media }, issues);
+  if (issues.length > 0) refuse('a changed event has problems');
+  for (const r of records) {
+    if (ids.has(r.value.id)) refuse('a changed event repeats an id');
+    if (!Number.isFinite(r.value.start) || !Number.isFinite(r.value.end) || !Number.isFinite(r.value.last_modified)) refuse('an event has no time');
+  }
+  // the media records are resolved again: a file behind one that changed or moved means a full build
+  const media = structuredClone(state.mediaSources);
+  await resolveMediaFiles(content, media, issues);
+  if (issues.length > 0) refuse('a media file has problems');
+  for (const m of media) {
+    const before = state.media.get(m.value.media.id);
+    if (before === undefined || !sameMedia(before, m.value.media)) refuse('a media file changed');
+  }
+  host.phase('patch: find changes', 'patch: data');
+
+  const order = records.map((_, i) => i).sort((a, b) => listOrder(records[a].value, records[b].value));
+  return {
+    state, previous, ledger, ledgerFile, statePath, content, baseUrl, safe, others, fileMap, eventFiles, eventStats,
+    fresh: order.map((i) => records[i].value),
+    freshFiles: order.map((i) => recordFiles[i]),
+    keep, parsed, removed,
+  };
+}
+
+const sameMedia = (a: object, b: object) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+
+/** compareListOrder (render/event.ts) over the fields the state keeps. */
+const byOrder = (aStart: number, aEnd: number, aId: number, bStart: number, bEnd: number, bId: number) =>
+  bStart - aStart || bEnd - aEnd || aId - bId;
+const listOrder = (a: Event, b: Event) => byOrder(a.start, a.end, a.id, b.start, b.end, b.id);
+
+/** Writes `files` under `dir`, noting each in `wrote` (the files a carry-over must look at). */
+function writeAll(dir: string, files: ReadonlyMap<string, string | Uint8Array>, wrote?: string[]): void {
+  for (const [rel, content] of files) {
+    wrote?.push(rel);
+    const path = join(dir, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
+  }
+}
+
+async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, staging: string): Promise<Patched> {
+  const { state, previous, ledger, fresh } = plan;
+  const old = state.rows;
+  const n = old.id.length;
+
+  // the new list order: the rows that stay, merged with the new events
+  const order: number[] = [];
+  let f = 0;
+  for (let row = 0; row < n; row++) {
+    if (plan.keep[row] === 0) continue;
+    while (f < fresh.length && byOrder(fresh[f].start, fresh[f].end, fresh[f].id, old.start[row], old.end[row], old.id[row]) < 0) order.push(-(f++ + 1));
+    order.push(row);
+  }
+  while (f < fresh.length) order.push(-(f++ + 1));
+  const count = order.length;
+  const sequence = Int32Array.from(order);
+
+  const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
+  const made = fresh.map((e) => serializeEvent(renderEvent(e, ctx)));
+  const freshKeys = eventKeys(fresh, ctx);
+
+  // the previous data files, proven by the ledger to be what its manifest lists
+  const prior = (rel: string): Buffer => {
+    const digest = previous.files[rel];
+    if (!digest || !ledger.proves(rel, digest.sha256)) refuse(`${rel} is not proven`);
+    return readFileSync(join(host.out, rel));
+  };
+  const oldOffsets = prior(DATA_FILES.offsets);
+  if (oldOffsets.length !== n * STRIDE * 4) refuse('the offsets are not the state\'s rows');
+  const starts = new Uint32Array(oldOffsets.buffer, oldOffsets.byteOffset, oldOffsets.length / 4);
+  const lineStart = new Float64Array(n + 1);
+  for (let row = 0; row < n; row++) lineStart[row + 1] = lineStart[row] + starts[row * STRIDE + FIELD_COUNT] + 1;
+  const eventsDigest = previous.files[DATA_FILES.events];
+  if (!eventsDigest || !ledger.proves(DATA_FILES.events, eventsDigest.sha256) || Math.max(0, lineStart[n] - 1) !== eventsDigest.bytes) refuse('events.jsonl is not proven');
+
+  // events.jsonl and its offsets: runs of old rows read straight into place
+  const newStarts = new Uint32Array(count * STRIDE);
+  let total = Math.max(0, count - 1);
+  for (let i = 0; i < count; i++) {
+    const from = sequence[i];
+    if (from >= 0) newStarts.set(starts.subarray(from * STRIDE, (from + 1) * STRIDE), i * STRIDE);
+    else newStarts.set(made[-from - 1].starts, i * STRIDE);
+    total += newStarts[i * STRIDE + FIELD_COUNT];
+  }
+  const lines = Buffer.allocUnsafe(total);
+  const fd = openSync(join(host.out, DATA_FILES.events), 'r');
+  try {
+    let at = 0;
+    for (let i = 0; i < count; ) {
+      if (i > 0) lines[at++] = 0x0a;
+      const from = sequence[i];
+      if (from < 0) {
+        at += lines.write(made[-from - 1].json, at);
+        i++;
+        continue;
+      }
+      let k = i + 1;
+      while (k < count && sequence[k] === sequence[k - 1] + 1) k++;
+      const begin = lineStart[from];
+      const length = lineStart[sequence[k - 1] + 1] - 1 - begin;
+      for (let done = 0; done < length; ) {
+        const got = readSync(fd, lines, at + done, length - done, begin + done);
+        if (got === 0) refuse('events.jsonl is shorter than proven');
+        done += got;
+      }
+      at += length;
+      i = k;
+    }
+    if (at !== total) refuse('events.jsonl does not add up');
+  } finally {
+    closeSync(fd);
+  }
+  const columns = spliceColumns(prior(DATA_FILES.columns), n, Buffer.from(JSON.stringify(columnsOf(fresh))), fresh.length, sequence);
+  const text = spliceColumns(prior(DATA_FILES.text), n, Buffer.from(JSON.stringify(textColumnsOf(fresh, state.site.timezone))), fresh.length, sequence);
+  const data = new Map<string, string | Uint8Array>([
+    [DATA_FILES.events, lines],
+    [DATA_FILES.offsets, new Uint8Array(newStarts.buffer, newStarts.byteOffset, newStarts.byteLength)],
+    [DATA_FILES.columns, columns],
+    [DATA_FILES.text, text],
+  ]);
+
+  // the files no event shapes, linked from the previous dist: categories, the media index, the
+  // autocomplete files (with their twins when the levels they were made at still hold)
+  const written: Written = new Map();
+  /** every file this patch wrote into the staging folder (the rest are links) */
+  const wrote: string[] = [];
+  const served = new Map<string, string>();
+  let linked = 0;
+  const eventBytes = lines.byteLength;
+  const precompress = options.precompress !== false;
+  const then = ledger.precompressed;
+  if (precompress && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
+  const volume = precompress ? eventBytes + then!.volume - eventsDigest!.bytes : 0;
+  const twins = precompress ? volume : null;
+  for (const rel of [DATA_FILES.categories, MEDIA_FILES_INDEX]) {
+    const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
+    if (!ledger.reuse(rel, staging, { sha: entry.sha }, null)) refuse(`${rel} is not proven`);
+    written.set(rel, { sha: entry.sha });
+  }
+  if (previous.files[DATA_FILES.categories]?.sha256 !== written.get(DATA_FILES.categories)!.sha) refuse('categories.json is not the manifest\'s');
+  const autocomplete = Object.keys(previous.public_files ?? refuse('no public files')).filter((rel) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
+  for (const rel of autocomplete) {
+    const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
+    if (entry.sha !== previous.public_files![rel] || !ledger.reuse(rel, staging, { sha: entry.sha }, twins, entry.measure)) refuse(`${rel} is not proven`);
+    served.set(rel, entry.sha);
+    written.set(rel, { sha: entry.sha, measure: entry.measure });
+  }
+  for (const rel of Object.keys(previous.files)) {
+    if (!data.has(rel) && rel !== DATA_FILES.categories && !served.has(rel)) refuse(`${rel} is not accounted for`);
+  }
+
+  // the data files: written (or linked, when their bytes did not change)
+  const digests = new Map<string, FileDigest>();
+  for (const [rel, bytes] of data) {
+    const digest = digestOf(bytes);
+    digests.set(rel, digest);
+    if (!ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) writeAll(staging, new Map([[rel, bytes]]), wrote);
+    written.set(rel, { sha: digest.sha256 });
+  }
+  const files: Record<string, FileDigest> = { ...previous.files };
+  for (const [rel, digest] of digests) files[rel] = digest;
+  const limit = state.site.page_size;
+  let newest = 0;
+  for (let row = 0; row < n; row++) if (plan.keep[row] === 1) newest = Math.max(newest, old.lastModified[row]);
+  for (const e of fresh) newest = Math.max(newest, e.last_modified);
+  const manifest: Manifest = {
+    format: previous.format,
+    version: AULA_VERSION,
+    built_at: new Date(newest).toISOString(),
+    base_url: plan.baseUrl,
+    site: { timezone: state.site.timezone, page_size: limit, max_page_size: state.site.max_page_size },
+    counts: { ...previous.counts, events: count, event_list_pages: Math.max(1, Math.ceil(count / limit)) },
+    event_list: previous.event_list,
+    files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+  };
+  manifest.build_id = buildIdOf(manifest);
+  host.phase('patch: data', 'patch: load dataset');
+
+  // the dataset the pages are answered from: the spliced data, as the server reads it
+  const memory = new Map<string, string | Uint8Array>([...data, ['manifest.json', `${JSON.stringify(manifest, null, 2)}\n`]]);
+  const stored = readStore(buildSource(memory, staging));
+  let searcher: Autocomplete | undefined;
+  const dataset: Dataset = {
+    ...stored,
+    // no list page or document searches the directory: made only if one ever did
+    get autocomplete() {
+      return (searcher ??= createAutocomplete(readFileSync(join(staging, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE), 'utf8')));
+    },
+  };
+  const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
+  host.phase('patch: load dataset', 'patch: answer pages');
+
+  // from here on as a full build (build.ts): each file answered is written, and compressed unless
+  // its bytes and levels are the previous dist's
+  const pool = precompress ? compressionPool(volume, undefined, undefined, (rel, bytes) => writeAll(staging, new Map([[rel, bytes]]), wrote)) : null;
+  try {
+    if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
+    const reuse = pool ? compressedReuse(host.out, previous, staging, volume) : null;
+    const shaOf = (rel: string, content: string | Uint8Array) => manifest.files[rel]?.sha256 ?? digestOf(content).sha256;
+    const emit = (rel: string, content: string | Uint8Array, inputs?: string) => {
+      const sha = shaOf(rel, content);
+      const measure = typeof content === 'string' ? content.length : content.byteLength;
+      served.set(rel, sha);
+      written.set(rel, { sha, inputs, measure });
+      if (ledger.reuse(rel, staging, { sha }, twins, measure)) return;
+      writeAll(staging, new Map([[rel, content]]), wrote);
+      if (!reuse?.(rel, content)) pool?.add(rel, content);
+    };
+    const keys: Buffer[] = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const from = sequence[i];
+      keys[i] = from >= 0 ? old.keys.subarray(from * KEY_BYTES, (from + 1) * KEY_BYTES) : freshKeys[-from - 1];
+    }
+    const pageKeyOf = pageKeys(keys, { baseUrl: plan.baseUrl, site: state.site, limit });
+    let answered = 0;
+    for (let offset = 0; offset === 0 || offset < count; offset += limit) {
+      const rel = host.pageFile(offset);
+      const inputs = pageKeyOf(offset);
+      const proven = ledger.reuse(rel, staging, { inputs }, twins);
+      if (proven) {
+        served.set(rel, proven.sha);
+        written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
+        linked++;
+        continue;
+      }
+      const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
+      const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
+      if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
+      emit(rel, bodyBuffer(response.body), inputs);
+      answered++;
+    }
+    // the calendar feed holds the first rows: unchanged when they and its stamp are (calendarKey)
+    const rows = nextRows(plan, sequence, freshKeys);
+    const calendar = calendarKey(rows.keys, count, CALENDAR_CAP, { baseUrl: plan.baseUrl, site: state.site }, manifest.built_at);
+    for (const [rel, path, query] of host.documents) {
+      const entry = query === 'format=ics' && calendar === state.calendarKey ? ledger.entry(rel) : undefined;
+      if (entry && ledger.reuse(rel, staging, { sha: entry.sha }, twins, entry.measure)) {
+        served.set(rel, entry.sha);
+        written.set(rel, { sha: entry.sha, measure: entry.measure });
+        continue;
+      }
+      const response = api({ method: 'GET', path, query, headers: {} });
+      if (response.status !== 200) throw new Error(`${path}?${query} answered ${response.status}: ${bodyText(response.body)}`);
+      emit(rel, typeof response.body === 'string' ? response.body : bodyBuffer(response.body));
+    }
+    for (const [name, schema] of Object.entries(contentSchemas())) emit(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
+    dataset.events.rows.close();
+    host.phase('patch: answer pages', 'patch: compress');
+    if (pool) writeAll(staging, await pool.finish(), wrote);
+    host.phase('patch: compress', 'patch: manifest');
+
+    // media copies, routing rules, manifest and changes: as a full build makes them
+    const publicFiles = [...served.keys()].filter(isPublicFile).sort();
+    const mediaFiles: MediaFile[] = [];
+    for (const m of [...state.media.values()].sort((a, b) => a.id - b.id)) {
+      if (m.source) mediaFiles.push({ id: m.id, file: mediaFileName(m.id, m.sourceName ?? basename(m.source)), mimetype: m.mimetype });
+    }
+    if (`${JSON.stringify(mediaFiles)}\n` !== readFileSync(join(staging, MEDIA_FILES_INDEX), 'utf8')) refuse('the media index differs');
+    for (const m of mediaFiles) {
+      const bytes = readFileSync(state.media.get(m.id)!.source!);
+      mkdirSync(dirname(join(staging, m.file)), { recursive: true });
+      writeFileSync(join(staging, m.file), bytes);
+      wrote.push(m.file);
+      served.set(m.file, digestOf(bytes).sha256);
+    }
+    writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }), wrote);
+    manifest.public_files = sortedRecord(served);
+    const changes = changesBetween(previousPublicFiles(previous), manifest.public_files);
+    const manifestJson = `${JSON.stringify(manifest, null, 2)}\n`;
+    writeAll(staging, new Map([
+      ['manifest.json', manifestJson],
+      [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
+    ]), wrote);
+    host.phase('patch: manifest', 'patch: swap');
+    try {
+      // from here on a failure is the build's own, as in a full build (not a reason to build again)
+      // what was linked is the previous file already: only what was written may equal one
+      for (const rel of wrote) carryFile(join(host.out, rel), join(staging, rel));
+      swapIn(staging, host.out);
+      writeLedger(plan.ledgerFile, host.out, written, manifest.precompressed);
+      writeEventState(plan.statePath, {
+        ...state,
+        safe: plan.safe,
+        manifestSha: createHash('sha256').update(manifestJson).digest('hex'),
+        others: plan.others,
+        eventFiles: plan.eventFiles,
+        eventStats: plan.eventStats,
+        calendarKey: calendar,
+        rows,
+      });
+    } catch (e) {
+      throw new Committed('while swapping', { cause: e });
+    }
+    host.phase('patch: swap');
+    const all = new Set([...served.keys(), ...written.keys(), 'manifest.json']);
+    return {
+      ok: true,
+      manifest,
+      files: all.size,
+      stats: { taken: true, parsed: plan.parsed, removed: plan.removed, rendered: fresh.length, events: count, answered, linked },
+    };
+  } catch (e) {
+    await pool?.finish().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The state's rows for the new list order. */
+function nextRows(plan: Plan, sequence: Int32Array, freshKeys: readonly Buffer[]): StateRows {
+  const old = plan.state.rows;
+  const count = sequence.length;
+  const rows: StateRows = {
+    id: new Float64Array(count),
+    start: new Float64Array(count),
+    end: new Float64Array(count),
+    lastModified: new Float64Array(count),
+    file: new Uint32Array(count),
+    keys: Buffer.allocUnsafe(count * KEY_BYTES),
+  };
+  for (let i = 0; i < count; i++) {
+    const from = sequence[i];
+    if (from >= 0) {
+      rows.id[i] = old.id[from];
+      rows.start[i] = old.start[from];
+      rows.end[i] = old.end[from];
+      rows.lastModified[i] = old.lastModified[from];
+      rows.file[i] = plan.fileMap[old.file[from]];
+      old.keys.copy(rows.keys, i * KEY_BYTES, from * KEY_BYTES, (from + 1) * KEY_BYTES);
+    } else {
+      const j = -from - 1;
+      const e = plan.fresh[j];
+      rows.id[i] = e.id;
+      rows.start[i] = e.start;
+      rows.end[i] = e.end;
+      rows.lastModified[i] = e.last_modified;
+      rows.file[i] = plan.freshFiles[j];
+      freshKeys[j].copy(rows.keys, i * KEY_BYTES);
+    }
+  }
+  return rows;
+}

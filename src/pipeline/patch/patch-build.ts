@@ -34,11 +34,13 @@ import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../../sto
 import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
 import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../../store/format/public-files.ts';
-import { readStore } from '../../store/read/stored-data.ts';
+import { tableFromColumns, type ColumnsFile, type TextColumnsFile } from '../../store/format/columns.ts';
+import type { EventTable } from '../../store/format/event-table.ts';
+import { EventRows } from '../../store/format/event-rows.ts';
+import { toJson } from '../../store/format/json.ts';
 import { AULA_VERSION } from '../../version.ts';
 import { parseKey } from '../build-cache.ts';
 import { eventKeys } from '../render-cache.ts';
-import { buildSource } from '../build-source.ts';
 import { carryFile } from '../carry-over.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../changes.ts';
 import { COMPRESSOR, compressedReuse } from '../compressed-reuse.ts';
@@ -51,6 +53,7 @@ import { CALENDAR_CAP } from '../../api/events/calendar.ts';
 import { createStaging, removeStaging, swapIn } from '../swap.ts';
 import { eventStatePath, freshStat, KEY_BYTES, putStat, readEventState, STAT_FIELDS, writeEventState, type EventState, type StateRows } from './event-state.ts';
 import { spliceColumns } from './json-columns.ts';
+import { sha256Aside, sharedBuffer } from './hash-aside.ts';
 import { patchOptions } from './state-recorder.ts';
 
 const STRIDE = FIELD_COUNT + 1;
@@ -80,6 +83,8 @@ export interface PatchStats {
   /** list pages answered, and linked from the previous dist */
   answered?: number;
   linked?: number;
+  /** documents answered (the others were linked) */
+  documents?: number;
 }
 
 export interface PatchHost {
@@ -272,9 +277,9 @@ const byOrder = (aStart: number, aEnd: number, aId: number, bStart: number, bEnd
 const listOrder = (a: Event, b: Event) => byOrder(a.start, a.end, a.id, b.start, b.end, b.id);
 
 /** Writes `files` under `dir`, noting each in `wrote` (the files a carry-over must look at). */
-function writeAll(dir: string, files: ReadonlyMap<string, string | Uint8Array>, wrote?: string[]): void {
+function writeAll(dir: string, files: ReadonlyMap<string, string | Uint8Array>, wrote?: Set<string>): void {
   for (const [rel, content] of files) {
-    wrote?.push(rel);
+    wrote?.add(rel);
     const path = join(dir, rel);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, content);
@@ -316,31 +321,40 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const eventsDigest = previous.files[DATA_FILES.events];
   if (!eventsDigest || !ledger.proves(DATA_FILES.events, eventsDigest.sha256) || Math.max(0, lineStart[n] - 1) !== eventsDigest.bytes) refuse('events.jsonl is not proven');
 
+  // Unchanged keys in the same order: the data files are the previous ones (keys follow from
+  // everything a row and its columns are made of), linked as they are.
+  let same = count === n;
+  for (let i = 0; same && i < count; i++) {
+    const from = sequence[i];
+    same = from >= 0 ? from === i : freshKeys[-from - 1].equals(old.keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES));
+  }
+
   // events.jsonl and its offsets: runs of old rows read straight into place
   const newStarts = new Uint32Array(count * STRIDE);
   let total = Math.max(0, count - 1);
   for (let i = 0; i < count; i++) {
-    const from = sequence[i];
+    const from = same ? i : sequence[i];
     if (from >= 0) newStarts.set(starts.subarray(from * STRIDE, (from + 1) * STRIDE), i * STRIDE);
     else newStarts.set(made[-from - 1].starts, i * STRIDE);
     total += newStarts[i * STRIDE + FIELD_COUNT];
   }
-  const lines = Buffer.allocUnsafe(total);
+  // shared, so another thread can hash it meanwhile
+  const lines = sharedBuffer(total);
   const fd = openSync(join(host.out, DATA_FILES.events), 'r');
   try {
     let at = 0;
     for (let i = 0; i < count; ) {
       if (i > 0) lines[at++] = 0x0a;
-      const from = sequence[i];
+      const from = same ? i : sequence[i];
       if (from < 0) {
         at += lines.write(made[-from - 1].json, at);
         i++;
         continue;
       }
       let k = i + 1;
-      while (k < count && sequence[k] === sequence[k - 1] + 1) k++;
+      while (k < count && (same || sequence[k] === sequence[k - 1] + 1)) k++;
       const begin = lineStart[from];
-      const length = lineStart[sequence[k - 1] + 1] - 1 - begin;
+      const length = lineStart[(same ? k - 1 : sequence[k - 1]) + 1] - 1 - begin;
       for (let done = 0; done < length; ) {
         const got = readSync(fd, lines, at + done, length - done, begin + done);
         if (got === 0) refuse('events.jsonl is shorter than proven');
@@ -353,27 +367,24 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   } finally {
     closeSync(fd);
   }
-  const columns = spliceColumns(prior(DATA_FILES.columns), n, Buffer.from(JSON.stringify(columnsOf(fresh))), fresh.length, sequence);
-  const text = spliceColumns(prior(DATA_FILES.text), n, Buffer.from(JSON.stringify(textColumnsOf(fresh, state.site.timezone))), fresh.length, sequence);
-  const data = new Map<string, string | Uint8Array>([
-    [DATA_FILES.events, lines],
-    [DATA_FILES.offsets, new Uint8Array(newStarts.buffer, newStarts.byteOffset, newStarts.byteLength)],
-    [DATA_FILES.columns, columns],
-    [DATA_FILES.text, text],
-  ]);
+  const eventsSha = same ? Promise.resolve(eventsDigest.sha256) : sha256Aside(lines);
+  eventsSha.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  const offsets = new Uint8Array(newStarts.buffer, newStarts.byteOffset, newStarts.byteLength);
+  const columns = same ? prior(DATA_FILES.columns) : spliceColumns(prior(DATA_FILES.columns), n, Buffer.from(JSON.stringify(columnsOf(fresh))), fresh.length, sequence);
+  const text = same ? prior(DATA_FILES.text) : spliceColumns(prior(DATA_FILES.text), n, Buffer.from(JSON.stringify(textColumnsOf(fresh, state.site.timezone))), fresh.length, sequence);
 
   // the files no event shapes, linked from the previous dist: categories, the media index, the
   // autocomplete files (with their twins when the levels they were made at still hold)
   const written: Written = new Map();
-  /** every file this patch wrote into the staging folder (the rest are links) */
-  const wrote: string[] = [];
+  /** every file this patch wrote into the staging folder (the rest are links): what may equal a previous file */
+  const wrote = new Set<string>();
   const served = new Map<string, string>();
   let linked = 0;
   const eventBytes = lines.byteLength;
   const precompress = options.precompress !== false;
   const then = ledger.precompressed;
   if (precompress && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
-  const volume = precompress ? eventBytes + then!.volume - eventsDigest!.bytes : 0;
+  const volume = precompress ? eventBytes + then!.volume - eventsDigest.bytes : 0;
   const twins = precompress ? volume : null;
   for (const rel of [DATA_FILES.categories, MEDIA_FILES_INDEX]) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
@@ -388,18 +399,33 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     served.set(rel, entry.sha);
     written.set(rel, { sha: entry.sha, measure: entry.measure });
   }
+  const dataFiles: readonly string[] = [DATA_FILES.events, DATA_FILES.offsets, DATA_FILES.columns, DATA_FILES.text];
   for (const rel of Object.keys(previous.files)) {
-    if (!data.has(rel) && rel !== DATA_FILES.categories && !served.has(rel)) refuse(`${rel} is not accounted for`);
+    if (!dataFiles.includes(rel) && rel !== DATA_FILES.categories && !served.has(rel)) refuse(`${rel} is not accounted for`);
   }
 
-  // the data files: written (or linked, when their bytes did not change)
+  // the data files: linked when their bytes did not change, else written (events.jsonl while
+  // its hash is made on another thread)
   const digests = new Map<string, FileDigest>();
-  for (const [rel, bytes] of data) {
-    const digest = digestOf(bytes);
-    digests.set(rel, digest);
-    if (!ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) writeAll(staging, new Map([[rel, bytes]]), wrote);
-    written.set(rel, { sha: digest.sha256 });
+  if (same) {
+    for (const rel of dataFiles) {
+      const digest = previous.files[rel];
+      if (!digest || !ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) refuse(`${rel} is not proven`);
+      digests.set(rel, digest);
+    }
+  } else {
+    writeAll(staging, new Map([[DATA_FILES.events, lines]]));
+    for (const [rel, bytes] of [[DATA_FILES.offsets, offsets], [DATA_FILES.columns, columns], [DATA_FILES.text, text]] as const) {
+      const digest = digestOf(bytes);
+      digests.set(rel, digest);
+      if (!ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) writeAll(staging, new Map([[rel, bytes]]), wrote);
+    }
+    const sha = await eventsSha;
+    digests.set(DATA_FILES.events, { sha256: sha, bytes: eventBytes });
+    // the rows' keys changed, yet their bytes may not have: then kept as the previous file
+    if (sha === eventsDigest.sha256) wrote.add(DATA_FILES.events);
   }
+  for (const rel of dataFiles) written.set(rel, { sha: digests.get(rel)!.sha256 });
   const files: Record<string, FileDigest> = { ...previous.files };
   for (const [rel, digest] of digests) files[rel] = digest;
   const limit = state.site.page_size;
@@ -419,12 +445,32 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   manifest.build_id = buildIdOf(manifest);
   host.phase('patch: data', 'patch: load dataset');
 
-  // the dataset the pages are answered from: the spliced data, as the server reads it
-  const memory = new Map<string, string | Uint8Array>([...data, ['manifest.json', `${JSON.stringify(manifest, null, 2)}\n`]]);
-  const stored = readStore(buildSource(memory, staging));
+  // The dataset the pages are answered from: the spliced data as the server's loader would hold
+  // it (read/stored-data.ts), made from the bytes in hand; they are this build's own, so the
+  // loader's checks of a dist from elsewhere are not repeated. The columns are parsed only if an
+  // answer reads them (a default list page reads the rows alone).
+  let table: EventTable | undefined;
+  const full = () =>
+    (table ??= tableFromColumns(JSON.parse(columns.toString('utf8')) as ColumnsFile, () => JSON.parse(text.toString('utf8')) as TextColumnsFile));
+  const categories = JSON.parse(readFileSync(join(staging, DATA_FILES.categories), 'utf8')) as { id: number }[];
   let searcher: Autocomplete | undefined;
   const dataset: Dataset = {
-    ...stored,
+    manifest: { ...manifest },
+    baseUrl: manifest.base_url,
+    site: manifest.site,
+    events: {
+      table: {
+        length: count,
+        get columns() {
+          return full().columns;
+        },
+        get rowById() {
+          return full().rowById;
+        },
+      },
+      rows: new EventRows(lines, newStarts),
+    },
+    categories: { ids: new Set(categories.map((c) => c.id)), json: new Map(categories.map((c) => [c.id, toJson(c)])) },
     // no list page or document searches the directory: made only if one ever did
     get autocomplete() {
       return (searcher ??= createAutocomplete(readFileSync(join(staging, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE), 'utf8')));
@@ -475,6 +521,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     // the calendar feed holds the first rows: unchanged when they and its stamp are (calendarKey)
     const rows = nextRows(plan, sequence, freshKeys);
     const calendar = calendarKey(rows.keys, count, CALENDAR_CAP, { baseUrl: plan.baseUrl, site: state.site }, manifest.built_at);
+    let documents = 0;
     for (const [rel, path, query] of host.documents) {
       const entry = query === 'format=ics' && calendar === state.calendarKey ? ledger.entry(rel) : undefined;
       if (entry && ledger.reuse(rel, staging, { sha: entry.sha }, twins, entry.measure)) {
@@ -482,6 +529,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
         written.set(rel, { sha: entry.sha, measure: entry.measure });
         continue;
       }
+      documents++;
       const response = api({ method: 'GET', path, query, headers: {} });
       if (response.status !== 200) throw new Error(`${path}?${query} answered ${response.status}: ${bodyText(response.body)}`);
       emit(rel, typeof response.body === 'string' ? response.body : bodyBuffer(response.body));
@@ -503,7 +551,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       const bytes = readFileSync(state.media.get(m.id)!.source!);
       mkdirSync(dirname(join(staging, m.file)), { recursive: true });
       writeFileSync(join(staging, m.file), bytes);
-      wrote.push(m.file);
+      wrote.add(m.file);
       served.set(m.file, digestOf(bytes).sha256);
     }
     writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }), wrote);
@@ -540,7 +588,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       ok: true,
       manifest,
       files: all.size,
-      stats: { taken: true, parsed: plan.parsed, removed: plan.removed, rendered: fresh.length, events: count, answered, linked },
+      stats: { taken: true, parsed: plan.parsed, removed: plan.removed, rendered: fresh.length, events: count, answered, linked, documents },
     };
   } catch (e) {
     await pool?.finish().catch(() => undefined);

@@ -54,6 +54,7 @@ import { createStaging, removeStaging, swapIn } from '../swap.ts';
 import { eventStatePath, freshStat, KEY_BYTES, putStat, readEventState, STAT_FIELDS, writeEventState, type EventState, type StateRows } from './event-state.ts';
 import { spliceColumns } from './json-columns.ts';
 import { sha256Aside, sharedBuffer } from './hash-aside.ts';
+import { writeAside } from './write-aside.ts';
 import { patchOptions } from './state-recorder.ts';
 
 const STRIDE = FIELD_COUNT + 1;
@@ -407,6 +408,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   // the data files: linked when their bytes did not change, else written (events.jsonl while
   // its hash is made on another thread)
   const digests = new Map<string, FileDigest>();
+  let eventsWrite: Promise<void> = Promise.resolve();
   if (same) {
     for (const rel of dataFiles) {
       const digest = previous.files[rel];
@@ -414,7 +416,10 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       digests.set(rel, digest);
     }
   } else {
-    writeAll(staging, new Map([[DATA_FILES.events, lines]]));
+    // written on a libuv thread while the pages are answered (awaited before the swap)
+    mkdirSync(dirname(join(staging, DATA_FILES.events)), { recursive: true });
+    eventsWrite = writeAside(join(staging, DATA_FILES.events), lines);
+    eventsWrite.catch(() => undefined);
     for (const [rel, bytes] of [[DATA_FILES.offsets, offsets], [DATA_FILES.columns, columns], [DATA_FILES.text, text]] as const) {
       const digest = digestOf(bytes);
       digests.set(rel, digest);
@@ -538,6 +543,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     dataset.events.rows.close();
     host.phase('patch: answer pages', 'patch: compress');
     if (pool) writeAll(staging, await pool.finish(), wrote);
+    await eventsWrite;
     host.phase('patch: compress', 'patch: manifest');
 
     // media copies, routing rules, manifest and changes: as a full build makes them

@@ -118,7 +118,7 @@ describe('patch build', () => {
     const inode = statSync(join(out, 'data/events.jsonl')).ino;
     write(rel, read(rel));
     const { result, same } = await buildBoth();
-    expect(patched(result)).toMatchObject({ taken: true, answered: 0 });
+    expect(patched(result)).toMatchObject({ taken: true, parsed: 0, rendered: 0, answered: 0 });
     expect(same).toBe(true);
     expect(statSync(join(out, 'data/events.jsonl')).ino).toBe(inode);
   });

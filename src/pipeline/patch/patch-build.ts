@@ -55,10 +55,12 @@ import { eventStatePath, freshStat, KEY_BYTES, putStat, readEventState, STAT_FIE
 import { spliceColumns } from './json-columns.ts';
 import { sha256Aside, sharedBuffer } from './hash-aside.ts';
 import { writeAside } from './write-aside.ts';
-import { patchOptions } from './state-recorder.ts';
+import { EVENTS_KIND, patchOptions } from './state-recorder.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 const NON_EVENT_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
+/** At least this many event files may be parsed by a patch (else 5 % of them). */
+const MOST_PARSED = 1000;
 
 export interface PatchOptions {
   content: string;
@@ -140,6 +142,7 @@ interface Plan {
   fileMap: Int32Array;
   eventFiles: string[];
   eventStats: BigInt64Array;
+  eventKeys: Buffer;
   /** the events of the changed and added files, in list order, with their files' new indexes */
   fresh: Event[];
   freshFiles: number[];
@@ -203,6 +206,10 @@ async function planPatch(options: PatchOptions, host: PatchHost): Promise<Plan> 
   const fileMap = new Int32Array(state.eventFiles.length).fill(-1);
   const eventFiles: string[] = [];
   const eventStats = new BigInt64Array(files.events.length * STAT_FIELDS);
+  const eventKeys = Buffer.alloc(files.events.length * KEY_BYTES);
+  const kind = `${EVENTS_KIND}${zone}`;
+  // a patch parses without the parse cache: past a few thousand files the full build is quicker
+  const most = Math.max(MOST_PARSED, Math.ceil(files.events.length * 0.05));
   const records: Sourced<Event>[] = [];
   const recordFiles: number[] = [];
   const reread = new Uint8Array(state.eventFiles.length);
@@ -215,19 +222,24 @@ async function planPatch(options: PatchOptions, host: PatchHost): Promise<Plan> 
     eventFiles.push(file);
     if (at !== undefined && freshStat(state.eventStats, at, stat, state.safe, MARGIN_NS)) {
       eventStats.set(state.eventStats.subarray(at * STAT_FIELDS, (at + 1) * STAT_FIELDS), now * STAT_FIELDS);
+      state.eventKeys.copy(eventKeys, now * KEY_BYTES, at * KEY_BYTES, (at + 1) * KEY_BYTES);
       continue;
     }
-    if (at !== undefined) reread[at] = 1;
     const read = readContentFile(content, file, undefined, true);
     if (!read.ok) refuse(`${file} cannot be read`);
+    // touched, copied, or changed and changed back: the same text is the same events
+    const key = parseKey(kind, file, read.text);
+    putStat(eventStats, now, read.stat!);
+    key.copy(eventKeys, now * KEY_BYTES);
+    if (at !== undefined && state.eventStats[at * STAT_FIELDS] >= 0n && key.equals(state.eventKeys.subarray(at * KEY_BYTES, (at + 1) * KEY_BYTES))) continue;
+    if (at !== undefined) reread[at] = 1;
+    if (++parsed > most) refuse('too many event files changed');
     const result = parseEventFile(file, read.text, zone);
     if (result.problems.length > 0) refuse(`${file} has problems`);
-    putStat(eventStats, now, read.stat!);
     for (const r of result.records) {
       records.push(r);
       recordFiles.push(now);
     }
-    parsed++;
   }
   // the rows that stay: those of files neither gone nor read again
   const n = state.rows.id.length;
@@ -263,7 +275,7 @@ async function planPatch(options: PatchOptions, host: PatchHost): Promise<Plan> 
 
   const order = records.map((_, i) => i).sort((a, b) => listOrder(records[a].value, records[b].value));
   return {
-    state, previous, ledger, ledgerFile, statePath, content, baseUrl, safe, others, fileMap, eventFiles, eventStats,
+    state, previous, ledger, ledgerFile, statePath, content, baseUrl, safe, others, fileMap, eventFiles, eventStats, eventKeys,
     fresh: order.map((i) => records[i].value),
     freshFiles: order.map((i) => recordFiles[i]),
     keep, parsed, removed,
@@ -582,6 +594,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
         others: plan.others,
         eventFiles: plan.eventFiles,
         eventStats: plan.eventStats,
+        eventKeys: plan.eventKeys,
         calendarKey: calendar,
         rows,
       });

@@ -80,8 +80,12 @@ export class StateRecorder {
     const kind = `${EVENTS_KIND}${what.zone}\0`;
     const others: string[] = [];
     const eventStat = new Map<string, string>();
+    const eventKey = new Map<string, string>();
     for (const [id, record] of what.stats.records) {
-      if (id.startsWith(kind)) eventStat.set(id.slice(kind.length), record.stat);
+      if (id.startsWith(kind)) {
+        eventStat.set(id.slice(kind.length), record.stat);
+        eventKey.set(id.slice(kind.length), record.key);
+      }
       else others.push(id, record.stat, record.key);
     }
     for (const f of this.rowFiles) if (!eventStat.has(f)) eventStat.set(f, '');
@@ -99,11 +103,17 @@ export class StateRecorder {
       return;
     }
     const eventStats = new BigInt64Array(eventFiles.length * STAT_FIELDS);
+    const eventKeys = Buffer.alloc(eventFiles.length * KEY_BYTES);
     eventFiles.forEach((f, i) => {
       // statText: size:mtimeNs:ctimeNs:ino:dev
       const parts = eventStat.get(f)!.split(':');
-      if (parts.length !== STAT_FIELDS || !parts.every((p) => /^[0-9]+$/.test(p))) putStat(eventStats, i, null);
-      else putStat(eventStats, i, { size: BigInt(parts[0]), mtimeNs: BigInt(parts[1]), ctimeNs: BigInt(parts[2]), ino: BigInt(parts[3]), dev: BigInt(parts[4]) });
+      const key = eventKey.get(f) ?? '';
+      if (parts.length !== STAT_FIELDS || !parts.every((p) => /^[0-9]+$/.test(p)) || !/^[0-9a-f]{64}$/.test(key)) {
+        putStat(eventStats, i, null); // read again by the next patch
+        return;
+      }
+      eventKeys.write(key, i * KEY_BYTES, 'hex');
+      putStat(eventStats, i, { size: BigInt(parts[0]), mtimeNs: BigInt(parts[1]), ctimeNs: BigInt(parts[2]), ino: BigInt(parts[3]), dev: BigInt(parts[4]) });
     });
     const { model } = what;
     writeEventState(path, {
@@ -116,6 +126,7 @@ export class StateRecorder {
       others,
       eventFiles,
       eventStats,
+      eventKeys,
       calendarKey: calendarKey(rows.keys, rows.id.length, CALENDAR_CAP, { baseUrl: manifest.base_url, site: model.site }, manifest.built_at),
       site: model.site,
       pages: model.pages,

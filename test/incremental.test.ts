@@ -201,7 +201,6 @@ describe('incremental builds', () => {
       if (damage) expect(patched, `step ${step}: patched a damaged cache`).toBe(false);
       else if (incremental.ok && eventsOnly && previousOk) expect(incremental.patch, `step ${step}, ${did}`).toMatchObject({ taken: true });
       if (patched) patches++;
-      if (process.env.PATCH_LOG) console.log(step, did, damage ?? "", JSON.stringify(incremental.ok ? incremental.patch : "failed"));
       previousOk = incremental.ok;
       if (!incremental.ok) {
         failed.push(did);

@@ -37,6 +37,7 @@ import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '
 import { tableFromColumns, type ColumnsFile, type TextColumnsFile } from '../../store/format/columns.ts';
 import type { EventTable } from '../../store/format/event-table.ts';
 import { EventRows } from '../../store/format/event-rows.ts';
+import { FileRows } from '../../store/read/file-rows.ts';
 import { toJson } from '../../store/format/json.ts';
 import { AULA_VERSION } from '../../version.ts';
 import { parseKey } from '../build-cache.ts';
@@ -53,11 +54,11 @@ import { CALENDAR_CAP } from '../../api/events/calendar.ts';
 import { createStaging, removeStaging, swapIn } from '../swap.ts';
 import { eventStatePath, freshStat, KEY_BYTES, putStat, readEventState, STAT_FIELDS, writeEventState, type EventState, type StateRows } from './event-state.ts';
 import { spliceColumns } from './json-columns.ts';
-import { sha256Aside, sharedBuffer } from './hash-aside.ts';
-import { writeAside } from './write-aside.ts';
+import { writeEventsFile, type Segment } from './events-file.ts';
 import { EVENTS_KIND, patchOptions } from './state-recorder.ts';
 
 const STRIDE = FIELD_COUNT + 1;
+const NEWLINE = Buffer.from('\n');
 const NON_EVENT_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
 /** At least this many event files may be parsed by a patch (else 5 % of them). */
 const MOST_PARSED = 1000;
@@ -342,46 +343,37 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     same = from >= 0 ? from === i : freshKeys[-from - 1].equals(old.keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES));
   }
 
-  // events.jsonl and its offsets: runs of old rows read straight into place
+  // events.jsonl and its offsets: runs of old rows copied as they are, the new rows between
   const newStarts = new Uint32Array(count * STRIDE);
-  let total = Math.max(0, count - 1);
-  for (let i = 0; i < count; i++) {
-    const from = same ? i : sequence[i];
-    if (from >= 0) newStarts.set(starts.subarray(from * STRIDE, (from + 1) * STRIDE), i * STRIDE);
-    else newStarts.set(made[-from - 1].starts, i * STRIDE);
-    total += newStarts[i * STRIDE + FIELD_COUNT];
-  }
-  // shared, so another thread can hash it meanwhile
-  const lines = sharedBuffer(total);
-  const fd = openSync(join(host.out, DATA_FILES.events), 'r');
-  try {
-    let at = 0;
-    for (let i = 0; i < count; ) {
-      if (i > 0) lines[at++] = 0x0a;
-      const from = same ? i : sequence[i];
-      if (from < 0) {
-        at += lines.write(made[-from - 1].json, at);
-        i++;
-        continue;
-      }
-      let k = i + 1;
-      while (k < count && (same || sequence[k] === sequence[k - 1] + 1)) k++;
-      const begin = lineStart[from];
-      const length = lineStart[(same ? k - 1 : sequence[k - 1]) + 1] - 1 - begin;
-      for (let done = 0; done < length; ) {
-        const got = readSync(fd, lines, at + done, length - done, begin + done);
-        if (got === 0) refuse('events.jsonl is shorter than proven');
-        done += got;
-      }
-      at += length;
-      i = k;
+  let total = 0;
+  const segments: Segment[] = [];
+  for (let i = 0; i < count; ) {
+    if (i > 0) {
+      segments.push({ bytes: NEWLINE });
+      total++;
     }
-    if (at !== total) refuse('events.jsonl does not add up');
-  } finally {
-    closeSync(fd);
+    const from = same ? i : sequence[i];
+    if (from < 0) {
+      const row = made[-from - 1];
+      newStarts.set(row.starts, i * STRIDE);
+      total += row.starts[FIELD_COUNT];
+      segments.push({ bytes: Buffer.from(row.json) });
+      i++;
+      continue;
+    }
+    let k = i + 1;
+    while (k < count && (same || sequence[k] === sequence[k - 1] + 1)) k++;
+    const last = same ? k - 1 : sequence[k - 1];
+    newStarts.set(starts.subarray(from * STRIDE, (last + 1) * STRIDE), i * STRIDE);
+    total += lineStart[last + 1] - 1 - lineStart[from];
+    segments.push({ begin: lineStart[from], end: lineStart[last + 1] - 1 });
+    i = k;
   }
-  const eventsSha = same ? Promise.resolve(eventsDigest.sha256) : sha256Aside(lines);
-  eventsSha.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  const eventsPath = join(staging, DATA_FILES.events);
+  mkdirSync(dirname(eventsPath), { recursive: true });
+  // made on a worker thread while this one splices the columns and links the unchanged files
+  const eventsFile = same ? null : writeEventsFile(join(host.out, DATA_FILES.events), eventsPath, segments);
+  eventsFile?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   const offsets = new Uint8Array(newStarts.buffer, newStarts.byteOffset, newStarts.byteLength);
   const columns = same ? prior(DATA_FILES.columns) : spliceColumns(prior(DATA_FILES.columns), n, Buffer.from(JSON.stringify(columnsOf(fresh))), fresh.length, sequence);
   const text = same ? prior(DATA_FILES.text) : spliceColumns(prior(DATA_FILES.text), n, Buffer.from(JSON.stringify(textColumnsOf(fresh, state.site.timezone))), fresh.length, sequence);
@@ -393,7 +385,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const wrote = new Set<string>();
   const served = new Map<string, string>();
   let linked = 0;
-  const eventBytes = lines.byteLength;
+  const eventBytes = total;
   const precompress = options.precompress !== false;
   const then = ledger.precompressed;
   if (precompress && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
@@ -417,10 +409,8 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     if (!dataFiles.includes(rel) && rel !== DATA_FILES.categories && !served.has(rel)) refuse(`${rel} is not accounted for`);
   }
 
-  // the data files: linked when their bytes did not change, else written (events.jsonl while
-  // its hash is made on another thread)
+  // the data files: linked when their bytes did not change, else written
   const digests = new Map<string, FileDigest>();
-  let eventsWrite: Promise<void> = Promise.resolve();
   if (same) {
     for (const rel of dataFiles) {
       const digest = previous.files[rel];
@@ -428,24 +418,45 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       digests.set(rel, digest);
     }
   } else {
-    // written on a libuv thread while the pages are answered (awaited before the swap)
-    mkdirSync(dirname(join(staging, DATA_FILES.events)), { recursive: true });
-    eventsWrite = writeAside(join(staging, DATA_FILES.events), lines);
-    eventsWrite.catch(() => undefined);
     for (const [rel, bytes] of [[DATA_FILES.offsets, offsets], [DATA_FILES.columns, columns], [DATA_FILES.text, text]] as const) {
       const digest = digestOf(bytes);
       digests.set(rel, digest);
       if (!ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) writeAll(staging, new Map([[rel, bytes]]), wrote);
     }
-    const sha = await eventsSha;
-    digests.set(DATA_FILES.events, { sha256: sha, bytes: eventBytes });
+  }
+
+  // the list pages whose key is unchanged are linked meanwhile (they need no dataset)
+  const keys: Buffer[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const from = sequence[i];
+    keys[i] = from >= 0 ? old.keys.subarray(from * KEY_BYTES, (from + 1) * KEY_BYTES) : freshKeys[-from - 1];
+  }
+  const limit = state.site.page_size;
+  const pageKeyOf = pageKeys(keys, { baseUrl: plan.baseUrl, site: state.site, limit });
+  const unproven: [number, string][] = [];
+  for (let offset = 0; offset === 0 || offset < count; offset += limit) {
+    const rel = host.pageFile(offset);
+    const inputs = pageKeyOf(offset);
+    const proven = ledger.reuse(rel, staging, { inputs }, twins);
+    if (!proven) {
+      unproven.push([offset, inputs]);
+      continue;
+    }
+    served.set(rel, proven.sha);
+    written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
+    linked++;
+  }
+
+  if (eventsFile) {
+    const file = await eventsFile;
+    if (file.bytes !== total) refuse('events.jsonl does not add up');
+    digests.set(DATA_FILES.events, { sha256: file.sha, bytes: file.bytes });
     // the rows' keys changed, yet their bytes may not have: then kept as the previous file
-    if (sha === eventsDigest.sha256) wrote.add(DATA_FILES.events);
+    if (file.sha === eventsDigest.sha256) wrote.add(DATA_FILES.events);
   }
   for (const rel of dataFiles) written.set(rel, { sha: digests.get(rel)!.sha256 });
   const files: Record<string, FileDigest> = { ...previous.files };
   for (const [rel, digest] of digests) files[rel] = digest;
-  const limit = state.site.page_size;
   let newest = 0;
   for (let row = 0; row < n; row++) if (plan.keep[row] === 1) newest = Math.max(newest, old.lastModified[row]);
   for (const e of fresh) newest = Math.max(newest, e.last_modified);
@@ -485,7 +496,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
           return full().rowById;
         },
       },
-      rows: new EventRows(lines, newStarts),
+      rows: new EventRows(new FileRows(eventsPath), newStarts),
     },
     categories: { ids: new Set(categories.map((c) => c.id)), json: new Map(categories.map((c) => [c.id, toJson(c)])) },
     // no list page or document searches the directory: made only if one ever did
@@ -512,27 +523,12 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       writeAll(staging, new Map([[rel, content]]), wrote);
       if (!reuse?.(rel, content)) pool?.add(rel, content);
     };
-    const keys: Buffer[] = new Array(count);
-    for (let i = 0; i < count; i++) {
-      const from = sequence[i];
-      keys[i] = from >= 0 ? old.keys.subarray(from * KEY_BYTES, (from + 1) * KEY_BYTES) : freshKeys[-from - 1];
-    }
-    const pageKeyOf = pageKeys(keys, { baseUrl: plan.baseUrl, site: state.site, limit });
     let answered = 0;
-    for (let offset = 0; offset === 0 || offset < count; offset += limit) {
-      const rel = host.pageFile(offset);
-      const inputs = pageKeyOf(offset);
-      const proven = ledger.reuse(rel, staging, { inputs }, twins);
-      if (proven) {
-        served.set(rel, proven.sha);
-        written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
-        linked++;
-        continue;
-      }
+    for (const [offset, inputs] of unproven) {
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
       const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
-      emit(rel, bodyBuffer(response.body), inputs);
+      emit(host.pageFile(offset), bodyBuffer(response.body), inputs);
       answered++;
     }
     // the calendar feed holds the first rows: unchanged when they and its stamp are (calendarKey)
@@ -555,7 +551,6 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     dataset.events.rows.close();
     host.phase('patch: answer pages', 'patch: compress');
     if (pool) writeAll(staging, await pool.finish(), wrote);
-    await eventsWrite;
     host.phase('patch: compress', 'patch: manifest');
 
     // media copies, routing rules, manifest and changes: as a full build makes them

@@ -160,7 +160,7 @@ async function buildLocked(
   let patch: PatchStats | undefined;
   if (options.cache !== undefined) {
     const patched = await tryPatch(options, { out, cacheDir: options.cache, pageFile, documents: DOCUMENTS, normalizeBaseUrl, phase });
-    if (patched.ok) return { ok: true, manifest: patched.manifest, files: patched.files, ms: performance.now() - started, phases, patch: patched.stats };
+    if (patched.ok) return { ok: true, manifest: patched.manifest, files: patched.files, ms: performance.now() - started, phases, cache: patched.cache, reuse: patched.reuse, patch: patched.stats };
     patch = patched.stats;
   }
   const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), resolve(options.content));

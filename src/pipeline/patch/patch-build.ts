@@ -40,8 +40,8 @@ import { EventRows } from '../../store/format/event-rows.ts';
 import { FileRows } from '../../store/read/file-rows.ts';
 import { toJson } from '../../store/format/json.ts';
 import { AULA_VERSION } from '../../version.ts';
-import { parseKey } from '../build-cache.ts';
-import { eventKeys } from '../render-cache.ts';
+import { parseKey, type CacheStats } from '../build-cache.ts';
+import { appendRows, eventKeys, rowsPath, type RowsCacheStats } from '../render-cache.ts';
 import { carryFile } from '../carry-over.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../changes.ts';
 import { COMPRESSOR, compressedReuse } from '../compressed-reuse.ts';
@@ -102,7 +102,9 @@ export interface PatchHost {
   phase: (name: string, next?: string) => void;
 }
 
-export type Patched = { ok: true; manifest: Manifest; files: number; stats: PatchStats } | { ok: false; stats: PatchStats };
+export type Patched =
+  | { ok: true; manifest: Manifest; files: number; stats: PatchStats; cache: CacheStats; reuse: { rows: RowsCacheStats; pages: number; files: number } }
+  | { ok: false; stats: PatchStats };
 
 class NoPatch extends Error {}
 function refuse(reason: string): never {
@@ -151,6 +153,8 @@ interface Plan {
   keep: Uint8Array;
   parsed: number;
   removed: number;
+  /** every content file */
+  contentFiles: number;
 }
 
 async function planPatch(options: PatchOptions, host: PatchHost): Promise<Plan> {
@@ -280,6 +284,7 @@ async function planPatch(options: PatchOptions, host: PatchHost): Promise<Plan> 
     fresh: order.map((i) => records[i].value),
     freshFiles: order.map((i) => recordFiles[i]),
     keep, parsed, removed,
+    contentFiles: count + files.events.length,
   };
 }
 
@@ -305,21 +310,40 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const old = state.rows;
   const n = old.id.length;
 
-  // the new list order: the rows that stay, merged with the new events
+  // A new event whose row key is one of the rows that went (the other events of a list file one
+  // of them changed in, a file renamed or moved) is that row: its bytes and columns are taken
+  // from the previous files, not rendered again (render-cache.ts: the key covers all of them).
+  const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
+  const freshKeys = eventKeys(fresh, ctx);
+  const gone = new Map<string, number>();
+  for (let row = 0; row < n; row++) if (plan.keep[row] === 0) gone.set(old.keys.toString('latin1', row * KEY_BYTES, (row + 1) * KEY_BYTES), row);
+  const oldRowOf = new Int32Array(fresh.length).fill(-1);
+  freshKeys.forEach((key, j) => {
+    const row = gone.get(key.toString('latin1'));
+    if (row === undefined) return;
+    oldRowOf[j] = row;
+    gone.delete(key.toString('latin1'));
+  });
+  const made = fresh.map((e, j) => (oldRowOf[j] >= 0 ? null : serializeEvent(renderEvent(e, ctx))));
+  const rendered = made.filter((m) => m !== null).length;
+
+  // the new list order: the rows that stay, merged with the new events; and each row's file
   const order: number[] = [];
+  const fileOf: number[] = [];
   let f = 0;
+  const takeFresh = () => {
+    order.push(oldRowOf[f] >= 0 ? oldRowOf[f] : -(f + 1));
+    fileOf.push(plan.freshFiles[f++]);
+  };
   for (let row = 0; row < n; row++) {
     if (plan.keep[row] === 0) continue;
-    while (f < fresh.length && byOrder(fresh[f].start, fresh[f].end, fresh[f].id, old.start[row], old.end[row], old.id[row]) < 0) order.push(-(f++ + 1));
+    while (f < fresh.length && byOrder(fresh[f].start, fresh[f].end, fresh[f].id, old.start[row], old.end[row], old.id[row]) < 0) takeFresh();
     order.push(row);
+    fileOf.push(plan.fileMap[old.file[row]]);
   }
-  while (f < fresh.length) order.push(-(f++ + 1));
+  while (f < fresh.length) takeFresh();
   const count = order.length;
   const sequence = Int32Array.from(order);
-
-  const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
-  const made = fresh.map((e) => serializeEvent(renderEvent(e, ctx)));
-  const freshKeys = eventKeys(fresh, ctx);
 
   // the previous data files, proven by the ledger to be what its manifest lists
   const prior = (rel: string): Buffer => {
@@ -354,7 +378,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     }
     const from = same ? i : sequence[i];
     if (from < 0) {
-      const row = made[-from - 1];
+      const row = made[-from - 1]!;
       newStarts.set(row.starts, i * STRIDE);
       total += row.starts[FIELD_COUNT];
       segments.push({ bytes: Buffer.from(row.json) });
@@ -385,6 +409,8 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const wrote = new Set<string>();
   const served = new Map<string, string>();
   let linked = 0;
+  /** other files linked from the previous dist (not written) */
+  let filesLinked = 0;
   const eventBytes = total;
   const precompress = options.precompress !== false;
   const then = ledger.precompressed;
@@ -394,6 +420,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   for (const rel of [DATA_FILES.categories, MEDIA_FILES_INDEX]) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
     if (!ledger.reuse(rel, staging, { sha: entry.sha }, null)) refuse(`${rel} is not proven`);
+    filesLinked++;
     written.set(rel, { sha: entry.sha });
   }
   if (previous.files[DATA_FILES.categories]?.sha256 !== written.get(DATA_FILES.categories)!.sha) refuse('categories.json is not the manifest\'s');
@@ -401,6 +428,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   for (const rel of autocomplete) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
     if (entry.sha !== previous.public_files![rel] || !ledger.reuse(rel, staging, { sha: entry.sha }, twins, entry.measure)) refuse(`${rel} is not proven`);
+    filesLinked++;
     served.set(rel, entry.sha);
     written.set(rel, { sha: entry.sha, measure: entry.measure });
   }
@@ -415,13 +443,15 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     for (const rel of dataFiles) {
       const digest = previous.files[rel];
       if (!digest || !ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) refuse(`${rel} is not proven`);
+      filesLinked++;
       digests.set(rel, digest);
     }
   } else {
     for (const [rel, bytes] of [[DATA_FILES.offsets, offsets], [DATA_FILES.columns, columns], [DATA_FILES.text, text]] as const) {
       const digest = digestOf(bytes);
       digests.set(rel, digest);
-      if (!ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) writeAll(staging, new Map([[rel, bytes]]), wrote);
+      if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
+      else writeAll(staging, new Map([[rel, bytes]]), wrote);
     }
   }
 
@@ -509,6 +539,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
 
   // from here on as a full build (build.ts): each file answered is written, and compressed unless
   // its bytes and levels are the previous dist's
+  let poolDone = false;
   const pool = precompress ? compressionPool(volume, undefined, undefined, (rel, bytes) => writeAll(staging, new Map([[rel, bytes]]), wrote)) : null;
   try {
     if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
@@ -519,7 +550,10 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       const measure = typeof content === 'string' ? content.length : content.byteLength;
       served.set(rel, sha);
       written.set(rel, { sha, inputs, measure });
-      if (ledger.reuse(rel, staging, { sha }, twins, measure)) return;
+      if (ledger.reuse(rel, staging, { sha }, twins, measure)) {
+        filesLinked++;
+        return;
+      }
       writeAll(staging, new Map([[rel, content]]), wrote);
       if (!reuse?.(rel, content)) pool?.add(rel, content);
     };
@@ -532,12 +566,13 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       answered++;
     }
     // the calendar feed holds the first rows: unchanged when they and its stamp are (calendarKey)
-    const rows = nextRows(plan, sequence, freshKeys);
+    const rows = nextRows(plan, sequence, freshKeys, fileOf);
     const calendar = calendarKey(rows.keys, count, CALENDAR_CAP, { baseUrl: plan.baseUrl, site: state.site }, manifest.built_at);
     let documents = 0;
     for (const [rel, path, query] of host.documents) {
       const entry = query === 'format=ics' && calendar === state.calendarKey ? ledger.entry(rel) : undefined;
       if (entry && ledger.reuse(rel, staging, { sha: entry.sha }, twins, entry.measure)) {
+        filesLinked++;
         served.set(rel, entry.sha);
         written.set(rel, { sha: entry.sha, measure: entry.measure });
         continue;
@@ -551,6 +586,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     dataset.events.rows.close();
     host.phase('patch: answer pages', 'patch: compress');
     if (pool) writeAll(staging, await pool.finish(), wrote);
+    poolDone = true;
     host.phase('patch: compress', 'patch: manifest');
 
     // media copies, routing rules, manifest and changes: as a full build makes them
@@ -593,6 +629,8 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
         calendarKey: calendar,
         rows,
       });
+      // the rows made here, for the next full build's render cache
+      appendRows(rowsPath(host.cacheDir, options.content), made.flatMap((row, j) => (row === null ? [] : [{ key: freshKeys[j], json: row.json, starts: row.starts }])));
     } catch (e) {
       throw new Committed('while swapping', { cause: e });
     }
@@ -602,16 +640,19 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       ok: true,
       manifest,
       files: all.size,
-      stats: { taken: true, parsed: plan.parsed, removed: plan.removed, rendered: fresh.length, events: count, answered, linked, documents },
+      stats: { taken: true, parsed: plan.parsed, removed: plan.removed, rendered, events: count, answered, linked, documents },
+      // as a full build counts them (build.ts): files taken without a parse, rows not rendered, files linked
+      cache: { hits: plan.contentFiles - plan.parsed, misses: plan.parsed, corrupt: 0, foreign: false },
+      reuse: { rows: { reused: count - rendered, rendered, corrupt: 0 }, pages: linked, files: filesLinked },
     };
   } catch (e) {
-    await pool?.finish().catch(() => undefined);
+    if (!poolDone) await pool?.finish().catch(() => undefined);
     throw e;
   }
 }
 
 /** The state's rows for the new list order. */
-function nextRows(plan: Plan, sequence: Int32Array, freshKeys: readonly Buffer[]): StateRows {
+function nextRows(plan: Plan, sequence: Int32Array, freshKeys: readonly Buffer[], fileOf: readonly number[]): StateRows {
   const old = plan.state.rows;
   const count = sequence.length;
   const rows: StateRows = {
@@ -629,7 +670,7 @@ function nextRows(plan: Plan, sequence: Int32Array, freshKeys: readonly Buffer[]
       rows.start[i] = old.start[from];
       rows.end[i] = old.end[from];
       rows.lastModified[i] = old.lastModified[from];
-      rows.file[i] = plan.fileMap[old.file[from]];
+      rows.file[i] = fileOf[i];
       old.keys.copy(rows.keys, i * KEY_BYTES, from * KEY_BYTES, (from + 1) * KEY_BYTES);
     } else {
       const j = -from - 1;
@@ -638,7 +679,7 @@ function nextRows(plan: Plan, sequence: Int32Array, freshKeys: readonly Buffer[]
       rows.start[i] = e.start;
       rows.end[i] = e.end;
       rows.lastModified[i] = e.last_modified;
-      rows.file[i] = plan.freshFiles[j];
+      rows.file[i] = fileOf[i];
       freshKeys[j].copy(rows.keys, i * KEY_BYTES);
     }
   }

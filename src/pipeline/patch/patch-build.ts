@@ -2,22 +2,22 @@
 // that build left its event state (event-state.ts), the previous dist is patched instead of the
 // whole model being loaded and rendered again. Only the changed files are read, parsed and checked
 // (against the state: every event id, the page tree, category and media ids); their rows are
-// spliced into events.jsonl, its offsets and the column files; only the list pages whose key
-// changed and the documents are answered (by the API core, over the spliced data, as a full build
-// answers them); every other file is linked from the previous dist where the ledger proves it.
+// spliced into events.jsonl (made on a worker thread), its offsets and the column files; only the
+// list pages whose key changed and the documents are answered (by the API core, over the spliced
+// data, as a full build answers them; events.ics only when its first rows or stamp changed); every
+// other file is linked from the previous dist where the ledger proves it.
 // The dist is byte-identical to a clean build's (test/incremental.test.ts, patch-build.test.ts).
 //
 // Anything else — another file changed, no or a damaged state, a dist the ledger does not prove, a
 // problem in a changed file, anything unexpected — is not patched: the full build runs, and
 // reports problems exactly as ever. So the patch never has to report a problem itself.
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { bodyBuffer, bodyText } from '../../api/body.ts';
 import { createApi } from '../../api/core.ts';
 import { EVENT_LIST_PATH } from '../../api/events/list.ts';
-import { checkEvents } from '../../content/events.ts';
-import { parseEventFile } from '../../content/events.ts';
+import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { findContentFiles, readContentFile } from '../../content/files.ts';
 import { resolveMediaFiles } from '../../content/media.ts';
 import type { FileIssue } from '../../content/problems.ts';

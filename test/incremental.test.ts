@@ -58,6 +58,9 @@ function editLine(site: Site, rel: string, pattern: RegExp, replace: (line: stri
 
 type Edit = (site: Site) => string;
 
+/** The edits that touch event files alone: a build after a good one patches its dist. */
+const EVENT_EDITS = new Set(['add an event', 'change an event', 'delete an event file', 'rename an event file', 'move an event file to another folder']);
+
 const EDITS: Record<string, Edit> = {
   'add an event': (site) => {
     const n = site.serial++;
@@ -159,21 +162,26 @@ describe('incremental builds', () => {
     let previous: Map<string, string> | null = null;
     let previousPublic: Record<string, string> = {};
     let incrementalBuilds = 0;
+    let patches = 0;
+    let previousOk = false;
     let edits = 0;
     const failed: string[] = [];
 
     for (let step = 0; step < 15; step++) {
       let did = 'no edit (first build)';
+      let eventsOnly = false;
       if (step > 0) {
         if (site.undo) {
           write(site, site.undo.file, site.undo.text);
           did = site.undo.what;
+          eventsOnly = site.undo.file.startsWith('events/');
           site.undo = null;
         } else {
           // every kind of edit at least once, the rest at random
           const name = edits < names.length ? names[edits] : site.pick(names);
           edits++;
           did = `${name}: ${EDITS[name](site)}`;
+          eventsOnly = EVENT_EDITS.has(name);
         }
       }
       const damage = damages.get(step);
@@ -187,6 +195,13 @@ describe('incremental builds', () => {
       expect(incremental.ok, `step ${step}, ${did}`).toBe(clean.ok);
       if (damage === 'foreign') expect(incremental.cache?.foreign, `step ${step}`).toBe(true);
       if (damage === 'flip') expect(incremental.cache!.corrupt + incremental.cache!.misses, `step ${step}`).toBeGreaterThan(0);
+      // after a good build, an edit to event files alone patches its dist (patch-build.ts); a
+      // damaged cache never does
+      const patched = incremental.ok && incremental.patch?.taken === true;
+      if (damage) expect(patched, `step ${step}: patched a damaged cache`).toBe(false);
+      else if (incremental.ok && eventsOnly && previousOk) expect(incremental.patch, `step ${step}, ${did}`).toMatchObject({ taken: true });
+      if (patched) patches++;
+      previousOk = incremental.ok;
       if (!incremental.ok) {
         failed.push(did);
         // a failed build leaves the last good dist exactly as it was
@@ -194,7 +209,7 @@ describe('incremental builds', () => {
         continue;
       }
       incrementalBuilds++;
-      if (step > 0 && !damage) expect(incremental.cache!.hits, `step ${step}: the cache was used`).toBeGreaterThan(0);
+      if (step > 0 && !damage && !patched) expect(incremental.cache!.hits, `step ${step}: the cache was used`).toBeGreaterThan(0);
 
       const got = digests(out);
       const want = digests(cleanOut);
@@ -225,6 +240,7 @@ describe('incremental builds', () => {
       previousPublic = manifest.public_files;
     }
     expect(incrementalBuilds).toBeGreaterThan(8);
+    expect(patches, 'builds that patched the previous dist').toBeGreaterThanOrEqual(3);
     // the failing steps are the ones meant to fail, and each kind of edit was made
     expect(failed.map((d) => d.split(':')[0])).toEqual(expect.arrayContaining(['break a file', 'change site.yaml']));
     expect(edits).toBeGreaterThanOrEqual(names.length);

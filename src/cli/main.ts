@@ -118,6 +118,10 @@ program
     );
     if (opts.timings) {
       for (const [name, ms] of Object.entries(result.phases)) console.log(`  ${name.padEnd(14)} ${(ms / 1000).toFixed(2)} s`);
+      const patch = result.patch;
+      if (patch) console.log(patch.taken
+        ? `  patch          ${patch.parsed} event files read, ${patch.removed} removed, ${patch.rendered} rows rendered, ${patch.answered} pages answered, ${patch.linked} linked, ${patch.documents} documents answered`
+        : `  patch          not taken: ${patch.reason}`);
       if (result.cache) console.log(`  cache          ${result.cache.hits} files reused, ${result.cache.misses} parsed${result.cache.corrupt ? `, ${result.cache.corrupt} corrupt entries ignored` : ''}${result.cache.foreign ? ', a foreign cache ignored' : ''}`);
     }
   });

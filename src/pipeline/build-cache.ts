@@ -438,6 +438,11 @@ export class BuildCache {
     return hash.digest();
   }
 
+  /** This build's stat records (kind NUL file → stat, key) and the time they are judged by; null when none are kept. Before release(). */
+  statRecords(): { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null {
+    return this.nextStats.safe === null ? null : { safe: this.nextStats.safe, records: this.nextStats.records };
+  }
+
   /** Lets go of every entry (after save): the model is built, the bytes are not needed any more. */
   release(): void {
     this.closePack();

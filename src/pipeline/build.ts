@@ -34,6 +34,9 @@ import { cachedRows, eventKeys, rowsPath, type RowsCacheStats } from './render-c
 import { DistLedger, ledgerPath, writeLedger, type Written } from './dist-ledger.ts';
 import { pageKeys } from './page-keys.ts';
 import type { RowMaker } from '../store/write/data-files.ts';
+import { tryPatch, type PatchStats } from './patch/patch-build.ts';
+import { patchOptions, StateRecorder } from './patch/state-recorder.ts';
+import { eventStatePath } from './patch/event-state.ts';
 
 export interface BuildOptions {
   content: string;
@@ -61,7 +64,7 @@ export interface BuildOptions {
 export { DEFAULT_UPSTREAM };
 
 export type BuildResult =
-  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cache?: CacheStats; reuse?: ReuseStats }
+  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cache?: CacheStats; reuse?: ReuseStats; patch?: PatchStats }
   | { ok: false; problems: Problem[]; cache?: CacheStats };
 
 /** What an incremental build took over instead of making it again. */
@@ -153,10 +156,19 @@ async function buildLocked(
   phases: Record<string, number>,
   phase: (name: string, next?: string) => void,
 ): Promise<BuildResult> {
+  // only event files changed since the last build into `out`: its dist is patched (patch/patch-build.ts)
+  let patch: PatchStats | undefined;
+  if (options.cache !== undefined) {
+    const patched = await tryPatch(options, { out, cacheDir: options.cache, pageFile, documents: DOCUMENTS, normalizeBaseUrl, phase });
+    if (patched.ok) return { ok: true, manifest: patched.manifest, files: patched.files, ms: performance.now() - started, phases, cache: patched.cache, reuse: patched.reuse, patch: patched.stats };
+    patch = patched.stats;
+  }
   const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), resolve(options.content));
+  // what the next build needs to patch this one's dist (patch/event-state.ts)
+  const recorder = new StateRecorder();
   let loaded: Awaited<ReturnType<typeof loadContent>>;
   try {
-    loaded = await loadContent(resolve(options.content), { cache });
+    loaded = await loadContent(resolve(options.content), { cache: cache && recorder.wrap(cache) });
   } catch (e) {
     cache?.release(); // removes its spill file
     throw e;
@@ -165,6 +177,7 @@ async function buildLocked(
   cache?.save();
   // the directory indexes are kept under the directory files' key (directory-outputs.ts)
   const directoryKeyed = model && cache ? cache.inputsKey('directory') : null;
+  const statRecords = cache?.statRecords() ?? null;
   cache?.release();
   phase('load content', 'render data');
   if (!model) return { ok: false, problems, cache: cache?.stats };
@@ -184,6 +197,7 @@ async function buildLocked(
         ? undefined
         : (events, ctx) => {
             const rows = cachedRows(rowsPath(cacheDir, options.content), events, (keys = eventKeys(events, ctx)), ctx, reused.rows);
+            recorder.listOrder(events, keys);
             // the rows as made are dead now: not part of the peak while the indexes are built
             collectGarbage();
             return rows;
@@ -360,9 +374,10 @@ async function buildLocked(
     swapIn(staging, out);
     // recorded once every file is in place: the identities a later build proves files by
     if (ledgerFile !== null) writeLedger(ledgerFile, out, written, manifest.precompressed);
+    if (ledgerFile !== null) recorder.write(eventStatePath(ledgerFile), { content: resolve(options.content), out, options: patchOptions(options), zone: model.site.timezone, model, stats: statRecords });
     phase('swap');
     const count = new Set([...files.keys(), ...served.keys()]).size;
-    return { ok: true, manifest, files: count, ms: performance.now() - started, phases, cache: cache?.stats, reuse: reused };
+    return { ok: true, manifest, files: count, ms: performance.now() - started, phases, cache: cache?.stats, reuse: reused, patch };
   } catch (e) {
     directory?.cancel();
     removeStaging(staging);

@@ -12,11 +12,10 @@
 //
 // File: AULALEDGER\n <SHA-256 of the JSON, hex>\n <JSON>
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { compressionLevels } from '../deploy/precompress.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
-import { linkInto } from './carry-over.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
 
 const MAGIC = 'AULALEDGER\n';
@@ -67,6 +66,9 @@ export interface Proof {
 }
 
 export class DistLedger {
+  /** folders of the staging tree made already (a page folder holds thousands of files) */
+  private readonly folders = new Set<string>();
+
   private constructor(
     private readonly out: string,
     private readonly data: LedgerFile,
@@ -86,6 +88,22 @@ export class DistLedger {
     } catch {
       return null;
     }
+  }
+
+  /** The recorded entry of `rel`, if any (what the previous build wrote there). */
+  entry(rel: string): LedgerEntry | undefined {
+    return Object.hasOwn(this.data.files, rel) ? this.data.files[rel] : undefined;
+  }
+
+  /** How the previous dist's twins were made, if it had them. */
+  get precompressed(): { compressor: string; volume: number } | undefined {
+    return this.data.precompressed;
+  }
+
+  /** Whether the previous dist's `rel` is proven (by its identity) to hold the bytes of SHA-256 `sha`. */
+  proves(rel: string, sha: string): boolean {
+    const entry = this.entry(rel);
+    return entry !== undefined && entry.sha === sha && identityOf(join(this.out, rel)) === entry.id;
   }
 
   /**
@@ -112,9 +130,13 @@ export class DistLedger {
     const to = join(staging, rel);
     const made: string[] = [];
     try {
-      mkdirSync(dirname(to), { recursive: true });
+      if (!this.folders.has(dirname(to))) {
+        mkdirSync(dirname(to), { recursive: true });
+        this.folders.add(dirname(to));
+      }
+      // each was just proven a regular file (not a link) by its identity: linked without another lstat
       for (const ext of volume === null ? [''] : ['', ...TWINS]) {
-        if (!linkInto(`${from}${ext}`, `${to}${ext}`)) throw new Error('not linked');
+        linkSync(`${from}${ext}`, `${to}${ext}`);
         made.push(`${to}${ext}`);
       }
     } catch {

@@ -28,3 +28,17 @@ export function pageKeys(keys: readonly Buffer[], envelope: PageEnvelope): (offs
     return hash.digest('hex');
   };
 }
+
+/**
+ * The key of the calendar feed (events.ics): it holds the first `cap` rows of the default list,
+ * each rendered from its row's bytes (which follow from its key), stamped with the build time,
+ * named and linked after the base URL, in the site's zone. `keys`: the rows' keys in list order,
+ * 32 bytes each, one after another.
+ */
+export function calendarKey(keys: Buffer, count: number, cap: number, envelope: Omit<PageEnvelope, 'limit'>, builtAt: string): string {
+  const rows = Math.min(count, cap);
+  return createHash('sha256')
+    .update(serialize([PAGE_KEY_FORMAT, 'calendar', cacheIdentity(), envelope.baseUrl, envelope.site, builtAt, rows]))
+    .update(keys.subarray(0, rows * 32))
+    .digest('hex');
+}

@@ -15,7 +15,7 @@
 // is rewritten only when most of it is rows no longer used.
 import { createHash } from 'node:crypto';
 import * as zlib from 'node:zlib';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writevSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writevSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../model/types.ts';
 import { breadcrumb, renderEvent, renderMedia, type RenderContext } from '../render/event.ts';
@@ -227,6 +227,21 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
     writeRows(path, compact, written);
   }
   return rows;
+}
+
+/**
+ * Appends rows made elsewhere (a patch build, patch/patch-build.ts) to the rows file at `path`
+ * when there is one, so the next full build takes them from the cache too.
+ */
+export function appendRows(path: string, rows: readonly { key: Buffer; json: string; starts: readonly number[] }[]): void {
+  if (rows.length === 0 || !existsSync(path)) return;
+  writeRows(path, false, rows.map(({ key, json, starts }) => {
+    const head = offsetsBytes(Uint32Array.from(starts));
+    const body = Buffer.from(json);
+    const length = Buffer.allocUnsafe(4);
+    length.writeUInt32LE(head.length + body.length);
+    return [key, checksum(head, body), length, head, body];
+  }));
 }
 
 /** Writes whole (to a temporary file renamed into place) or appends; a failure leaves no cache, never a wrong one. */

@@ -1,0 +1,168 @@
+// The event state: what a patch build (patch-build.ts) needs of the last build into an out folder,
+// kept in the build cache beside the dist ledger, so a build after an edit to a few event files
+// need not load the whole model. Per event in list order: its id, the times it is sorted by, its
+// last_modified (the manifest's built_at), the file it came from and its row's key
+// (render-cache.ts); per content file its stat when read (and for the non-event files the key of
+// their parse); and the small parts of the model the events are checked and rendered against
+// (site, page tree, category ids, media with their sources).
+//
+// It is bound to one dist: the SHA-256 of the manifest.json that build wrote. Any other dist in
+// --out (a build without cache, a hand edit) and the state is not used.
+//
+// File: AULAEVENTS1\n <identity>\n <SHA-256 of the payload, hex>\n <payload: v8.serialize>
+// A damaged, foreign (other aula, dist format, V8) or misshapen state is ignored: the build is
+// then a full one, never a wrong one.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { MediaSource } from '../../content/media.ts';
+import type { Sourced } from '../../content/records.ts';
+import type { Media, PageNode, Site } from '../../model/types.ts';
+import { cacheIdentity } from '../build-cache.ts';
+
+const MAGIC = 'AULAEVENTS1\n';
+/** Bump when the state's shape or meaning changes without a new aula version. */
+export const EVENT_STATE_FORMAT = 1;
+
+/** The events in list order, one entry per row of events.jsonl. */
+export interface StateRows {
+  id: Float64Array;
+  start: Float64Array;
+  end: Float64Array;
+  lastModified: Float64Array;
+  /** index into `eventFiles` */
+  file: Uint32Array;
+  /** the rows' keys, 32 bytes each */
+  keys: Buffer;
+}
+
+export interface EventState {
+  content: string;
+  out: string;
+  /** the build options a dist depends on (patchOptions), as JSON */
+  options: string;
+  /** SHA-256 (hex) of the manifest.json written with this state */
+  manifestSha: string;
+  /** the zone event files were read in (their cache kind is `events in <zone>`) */
+  zone: string;
+  /** file-system time before the stats were taken (stat-index.ts) */
+  safe: bigint;
+  /** every other content file: kind NUL file, its stat, its parse's key — flat */
+  others: string[];
+  /** every event file, and its stat when read: STAT_FIELDS numbers each (size -1: none recorded, it is read again) */
+  eventFiles: string[];
+  eventStats: BigInt64Array;
+  /** and the key of its parse (build-cache.ts parseKey), 32 bytes each (meaningless where no stat is) */
+  eventKeys: Buffer;
+  /** the key of events.ics (page-keys.ts calendarKey) */
+  calendarKey: string;
+  site: Site;
+  pages: Map<number, PageNode>;
+  categoryIds: number[];
+  media: Map<number, Media>;
+  /** the media records as read and resolved (a patch resolves them again, to see that nothing moved) */
+  mediaSources: Sourced<MediaSource>[];
+  rows: StateRows;
+}
+
+export const KEY_BYTES = 32;
+
+/** A stat as the state keeps it: size, mtime (ns), ctime (ns), inode, device. */
+export const STAT_FIELDS = 5;
+
+/** Whether `stat` is the one recorded at `i` and old enough (before `safe` less `margin`) to be trusted (stat-index.ts). */
+export function freshStat(stats: BigInt64Array, i: number, stat: { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint; dev: bigint }, safe: bigint, margin: bigint): boolean {
+  const at = i * STAT_FIELDS;
+  const before = safe - margin;
+  return stats[at] >= 0n && stat.mtimeNs < before && stat.ctimeNs < before && stat.size === stats[at] && stat.mtimeNs === stats[at + 1] &&
+    stat.ctimeNs === stats[at + 2] && stat.ino === stats[at + 3] && stat.dev === stats[at + 4];
+}
+
+/** Puts a stat into `stats` at `i` (null: none). */
+export function putStat(stats: BigInt64Array, i: number, stat: { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint; dev: bigint } | null): void {
+  const at = i * STAT_FIELDS;
+  if (stat === null) stats.fill(-1n, at, at + STAT_FIELDS);
+  else {
+    stats[at] = stat.size;
+    stats[at + 1] = stat.mtimeNs;
+    stats[at + 2] = stat.ctimeNs;
+    stats[at + 3] = stat.ino;
+    stats[at + 4] = stat.dev;
+  }
+}
+
+/** Where the state of one content folder built into one out folder lives: beside its ledger. */
+export function eventStatePath(ledgerFile: string): string {
+  return ledgerFile.replace(/\.json$/, '') + '.events';
+}
+
+const sha256hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const identityLine = () => `${cacheIdentity()} events ${EVENT_STATE_FORMAT}\n`;
+
+/** Writes the state beside and then over `path`; a failure leaves no state (the next build is a full one). */
+export function writeEventState(path: string, state: EventState): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    const payload = serialize(state);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(temporary, Buffer.concat([Buffer.from(`${MAGIC}${identityLine()}${sha256hex(payload)}\n`), payload]));
+    renameSync(temporary, path);
+  } catch {
+    removeEventState(temporary);
+    removeEventState(path);
+  }
+}
+
+export function removeEventState(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // none
+  }
+}
+
+/** The state at `path` when it is intact, of this aula, and of `content` built into `out`; else null. */
+export function readEventState(path: string, content: string, out: string): EventState | null {
+  let file: Buffer;
+  try {
+    file = readFileSync(path);
+  } catch {
+    return null;
+  }
+  const head = Buffer.from(`${MAGIC}${identityLine()}`);
+  const sumEnd = head.length + 64;
+  if (file.length < sumEnd + 1 || !file.subarray(0, head.length).equals(head) || file[sumEnd] !== 0x0a) return null;
+  const payload = file.subarray(sumEnd + 1);
+  if (sha256hex(payload) !== file.toString('latin1', head.length, sumEnd)) return null;
+  let state: EventState;
+  try {
+    state = deserialize(payload) as EventState;
+  } catch {
+    return null;
+  }
+  return wellFormed(state) && state.content === content && state.out === out ? state : null;
+}
+
+const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+/** A checksum that matches over a state of the wrong shape: written by something else. */
+function wellFormed(s: EventState): boolean {
+  if (typeof s !== 'object' || s === null) return false;
+  if (typeof s.content !== 'string' || typeof s.out !== 'string' || typeof s.options !== 'string' || typeof s.manifestSha !== 'string') return false;
+  if (typeof s.zone !== 'string' || typeof s.safe !== 'bigint' || !strings(s.others) || s.others.length % 3 !== 0) return false;
+  if (!strings(s.eventFiles) || !(s.eventStats instanceof BigInt64Array) || s.eventFiles.length * STAT_FIELDS !== s.eventStats.length) return false;
+  if (typeof s.calendarKey !== 'string' || !(s.eventKeys instanceof Uint8Array) || s.eventKeys.length !== s.eventFiles.length * KEY_BYTES) return false;
+  s.eventKeys = Buffer.from(s.eventKeys.buffer, s.eventKeys.byteOffset, s.eventKeys.byteLength);
+  if (typeof s.site !== 'object' || s.site === null || !(s.pages instanceof Map) || !(s.media instanceof Map)) return false;
+  if (!Array.isArray(s.categoryIds) || !Array.isArray(s.mediaSources)) return false;
+  const r = s.rows;
+  if (typeof r !== 'object' || r === null) return false;
+  const n = r.id instanceof Float64Array ? r.id.length : -1;
+  if (n < 0 || !(r.start instanceof Float64Array) || !(r.end instanceof Float64Array) || !(r.lastModified instanceof Float64Array)) return false;
+  if (r.start.length !== n || r.end.length !== n || r.lastModified.length !== n) return false;
+  if (!(r.file instanceof Uint32Array) || r.file.length !== n || !(r.keys instanceof Uint8Array) || r.keys.length !== n * KEY_BYTES) return false;
+  for (const f of r.file) if (f >= s.eventFiles.length) return false;
+  r.keys = Buffer.from(r.keys.buffer, r.keys.byteOffset, r.keys.byteLength);
+  return true;
+}

@@ -1,0 +1,162 @@
+// The patch build against clean builds: each kind of event edit is patched and gives the bytes a
+// clean build gives; what a patch must not handle (a problem, another kind of file, a damaged
+// state, a dist that is not the one the state describes) falls back to the full build, which
+// reports exactly what a clean build reports.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { generateContent } from '../../gen/content-generator.ts';
+import { build, type BuildResult } from '../build.ts';
+import { listFiles } from '../carry-over.ts';
+import { ledgerPath } from '../dist-ledger.ts';
+import { eventStatePath } from './event-state.ts';
+
+const root = tempDir('aula-patch-');
+const content = join(root, 'content');
+const out = join(root, 'dist');
+const cache = join(root, 'cache');
+let cleanRuns = 0;
+
+beforeAll(async () => {
+  await generateContent({ events: 120, directory: 60, seed: 11, outDir: content });
+  // files changed within 2 s of a build are read again by the next one however they look
+  // (stat-index.ts, racy stats): past that, a patch reads only what changed
+  await new Promise((done) => setTimeout(done, 2100));
+  const first = await build({ content, out, cache });
+  expect(first.ok).toBe(true);
+}, 60_000);
+afterAll(() => removeDir(root));
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const digests = (dist: string) => new Map(listFiles(dist).filter((rel) => rel !== 'changes.json').map((rel) => [rel, sha(readFileSync(join(dist, rel)))]));
+const problemsOf = (r: BuildResult) => (r.ok ? [] : r.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.key}: ${p.message}`));
+const eventFiles = () => listFiles(join(content, 'events')).filter((f) => f.endsWith('.md')).sort().map((f) => `events/${f}`);
+const read = (rel: string) => readFileSync(join(content, rel), 'utf8');
+const write = (rel: string, text: string) => writeFileSync(join(content, rel), text);
+const setKey = (text: string, key: string, value: string) => text.replace(new RegExp(`^${key}: .*$`, 'm'), `${key}: ${value}`);
+const statePath = () => eventStatePath(ledgerPath(cache, content, out));
+
+/** Builds with the cache into `out` and without into a clean folder; both must agree. */
+async function buildBoth(): Promise<{ result: BuildResult; same: boolean }> {
+  const result = await build({ content, out, cache });
+  const cleanOut = join(root, `clean-${cleanRuns++}`);
+  const clean = await build({ content, out: cleanOut });
+  expect(problemsOf(result)).toEqual(problemsOf(clean));
+  const same = !result.ok || JSON.stringify([...digests(out)]) === JSON.stringify([...digests(cleanOut)]);
+  removeDir(cleanOut);
+  return { result, same };
+}
+
+const patched = (r: BuildResult) => (r.ok ? r.patch : undefined);
+
+describe('patch build', () => {
+  it('patches a changed title: one page answered, the rest linked, bytes of a clean build', async () => {
+    const rel = eventFiles()[3];
+    write(rel, setKey(read(rel), 'title', 'Patched title'));
+    const { result, same } = await buildBoth();
+    expect(patched(result)).toMatchObject({ taken: true, parsed: 1, rendered: 1, answered: 1 });
+    expect(patched(result)!.linked).toBeGreaterThan(0);
+    expect(same).toBe(true);
+  });
+
+  it('patches an added, a deleted and a moved event (another place in list order) and a changed id', async () => {
+    const [a, b, c] = eventFiles().slice(10, 13);
+    write('events/added-by-test.md', setKey(setKey(read(a), 'id', '987654'), 'title', 'Added'));
+    let run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: true, events: 121 });
+    expect(run.same).toBe(true);
+
+    unlinkSync(join(content, b));
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: true, removed: 1, events: 120 });
+    expect(run.same).toBe(true);
+
+    write(c, setKey(setKey(read(c), 'start', '2019-01-02T10:00:00'), 'end', '2019-01-02 12:00:00'));
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: true });
+    expect(run.same).toBe(true);
+
+    write(a, setKey(read(a), 'id', '987655'));
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: true });
+    expect(run.same).toBe(true);
+  });
+
+  it('falls back on a duplicate id, reports it as a clean build does, and patches again once fixed', async () => {
+    const [a, b] = eventFiles().slice(20, 22);
+    const before = read(b);
+    const before_dist = digests(out);
+    const id = /^id: (.*)$/m.exec(read(a))![1];
+    write(b, setKey(before, 'id', id));
+    let run = await buildBoth();
+    expect(run.result.ok).toBe(false);
+    expect(problemsOf(run.result).join('\n')).toMatch(/duplicate event id/);
+    expect(digests(out)).toEqual(before_dist);
+
+    write(b, before);
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: true });
+    expect(run.same).toBe(true);
+  });
+
+  it('falls back on a broken file, and patches once it is fixed', async () => {
+    const rel = eventFiles()[30];
+    const before = read(rel);
+    write(rel, before.replace(/^id: .*$/m, 'id: [unclosed'));
+    let run = await buildBoth();
+    expect(run.result.ok).toBe(false);
+    write(rel, before);
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: true });
+    expect(run.same).toBe(true);
+  });
+
+  it('links every data file when nothing but a file\'s times changed', async () => {
+    const rel = eventFiles()[40];
+    const inode = statSync(join(out, 'data/events.jsonl')).ino;
+    write(rel, read(rel));
+    const { result, same } = await buildBoth();
+    expect(patched(result)).toMatchObject({ taken: true, parsed: 0, rendered: 0, answered: 0 });
+    expect(same).toBe(true);
+    expect(statSync(join(out, 'data/events.jsonl')).ino).toBe(inode);
+  });
+
+  it('does not patch with a damaged or missing state, after an edit to another kind of file, or over another dist', async () => {
+    const rel = eventFiles()[50];
+    const state = readFileSync(statePath());
+    const flipped = Buffer.from(state);
+    flipped[Math.floor(flipped.length / 2)] ^= 0x5a;
+    writeFileSync(statePath(), flipped);
+    write(rel, setKey(read(rel), 'title', 'After damage'));
+    let run = await buildBoth();
+    expect(patched(run.result)).toEqual({ taken: false, reason: 'no usable event state' });
+    expect(run.same).toBe(true);
+
+    // the full build wrote a new state: the next event edit patches again
+    write(rel, setKey(read(rel), 'title', 'After damage, again'));
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: true });
+
+    write('categories.yaml', read('categories.yaml').replace(/^ {2}title: .*$/m, '  title: Geänderte Kategorie'));
+    write(rel, setKey(read(rel), 'title', 'With a category'));
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: false, reason: 'categories.yaml changed' });
+    expect(run.same).toBe(true);
+
+    // a build without cache into the same folder: its dist is not the one the state describes
+    await build({ content, out });
+    write(rel, setKey(read(rel), 'title', 'Over another dist'));
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: false });
+    expect(run.same).toBe(true);
+
+    unlinkSync(statePath());
+    write(rel, setKey(read(rel), 'title', 'Without a state'));
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: false, reason: 'no usable event state' });
+    expect(run.same).toBe(true);
+    expect(readdirSync(cache).some((f) => f.endsWith('.events'))).toBe(true);
+  });
+});

@@ -1,0 +1,486 @@
+// The patch build (issue 16): when only event files changed since the last build into --out and
+// that build left its event state (event-state.ts), the previous dist is patched instead of the
+// whole model being loaded and rendered again. Only the changed files are read, parsed and checked
+// (against the state: every event id, the page tree, category and media ids); their rows are
+// spliced into events.jsonl (made on a worker thread), its offsets and the column files; only the
+// list pages whose key changed and the documents are answered (by the API core, over the spliced
+// data, as a full build answers them; events.ics only when its first rows or stamp changed); every
+// other file is linked from the previous dist where the ledger proves it.
+// The dist is byte-identical to a clean build's (test/incremental.test.ts, patch-build.test.ts).
+//
+// Anything else — another file changed, no or a damaged state, a dist the ledger does not prove, a
+// problem in a changed file, anything unexpected — is not patched: the full build runs, and
+// reports problems exactly as ever. So the patch never has to report a problem itself.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { bodyBuffer, bodyText } from '../../api/body.ts';
+import { createApi } from '../../api/core.ts';
+import { CALENDAR_CAP } from '../../api/events/calendar.ts';
+import { EVENT_LIST_PATH } from '../../api/events/list.ts';
+import { DEFAULT_UPSTREAM } from '../../defaults.ts';
+import { compressionPool } from '../../deploy/precompress.ts';
+import { contentSchemas } from '../../docs/content-schemas.ts';
+import { createAutocomplete, type Autocomplete } from '../../query/autocomplete/searcher.ts';
+import type { Dataset } from '../../query/dataset.ts';
+import { renderEvent, type RenderContext } from '../../render/event.ts';
+import { columnsOf, tableFromColumns, textColumnsOf, type ColumnsFile, type TextColumnsFile } from '../../store/format/columns.ts';
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../../store/format/dist-paths.ts';
+import { EventRows, FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
+import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
+import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../../store/format/public-files.ts';
+import type { EventTable } from '../../store/format/event-table.ts';
+import { FileRows } from '../../store/read/file-rows.ts';
+import { toJson } from '../../store/format/json.ts';
+import { AULA_VERSION } from '../../version.ts';
+import type { CacheStats } from '../build-cache.ts';
+import { appendRows, eventKeys, rowsPath, type RowsCacheStats } from '../render-cache.ts';
+import { carryFile } from '../carry-over.ts';
+import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../changes.ts';
+import { COMPRESSOR, compressedReuse } from '../compressed-reuse.ts';
+import { writeLedger, type Written } from '../dist-ledger.ts';
+import { calendarKey, pageKeys } from '../page-keys.ts';
+import { routingFiles } from '../routing-files.ts';
+import { createStaging, removeStaging, swapIn } from '../swap.ts';
+import { KEY_BYTES, writeEventState, type StateRows } from './event-state.ts';
+import { spliceColumns } from './json-columns.ts';
+import { writeEventsFile, type Segment } from './events-file.ts';
+import { NoPatch, refuse } from './no-patch.ts';
+import { byOrder, planPatch, type PatchHost, type PatchOptions, type Plan } from './plan.ts';
+
+export type { PatchHost, PatchOptions } from './plan.ts';
+
+const STRIDE = FIELD_COUNT + 1;
+const NEWLINE = Buffer.from('\n');
+
+/** What a patch did, or why the build was not patched. */
+export interface PatchStats {
+  taken: boolean;
+  /** why the full build ran instead */
+  reason?: string;
+  /** event files read and parsed (changed or added), and removed */
+  parsed?: number;
+  removed?: number;
+  /** rows rendered anew, and the list's length */
+  rendered?: number;
+  events?: number;
+  /** list pages answered, and linked from the previous dist */
+  answered?: number;
+  linked?: number;
+  /** documents answered (the others were linked) */
+  documents?: number;
+}
+
+export type Patched =
+  | { ok: true; manifest: Manifest; files: number; stats: PatchStats; cache: CacheStats; reuse: { rows: RowsCacheStats; pages: number; files: number } }
+  | { ok: false; stats: PatchStats };
+
+/** Patches the previous dist when it can; otherwise changes nothing and says why. */
+export async function tryPatch(options: PatchOptions, host: PatchHost): Promise<Patched> {
+  let staging: string | null = null;
+  try {
+    const plan = await planPatch(options, host);
+    staging = createStaging(host.out);
+    return await applyPatch(options, host, plan, staging);
+  } catch (e) {
+    if (staging !== null) removeStaging(staging);
+    if (e instanceof NoPatch) return { ok: false, stats: { taken: false, reason: e.message } };
+    if (e instanceof Committed) throw e.cause;
+    // anything unexpected before the swap: the full build decides
+    return { ok: false, stats: { taken: false, reason: `unexpected: ${(e as Error).message}` } };
+  }
+}
+
+/** An error after the new dist was swapped in: not a reason to build again. */
+class Committed extends Error {}
+
+/** Writes `files` under `dir`, noting each in `wrote` (the files a carry-over must look at). */
+function writeAll(dir: string, files: ReadonlyMap<string, string | Uint8Array>, wrote?: Set<string>): void {
+  for (const [rel, content] of files) {
+    wrote?.add(rel);
+    const path = join(dir, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
+  }
+}
+
+async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, staging: string): Promise<Patched> {
+  const { state, previous, ledger, fresh } = plan;
+  const old = state.rows;
+  const n = old.id.length;
+
+  // A new event whose row key is one of the rows that went (the other events of a list file one
+  // of them changed in, a file renamed or moved) is that row: its bytes and columns are taken
+  // from the previous files, not rendered again (render-cache.ts: the key covers all of them).
+  const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
+  const freshKeys = eventKeys(fresh, ctx);
+  const gone = new Map<string, number>();
+  for (let row = 0; row < n; row++) if (plan.keep[row] === 0) gone.set(old.keys.toString('latin1', row * KEY_BYTES, (row + 1) * KEY_BYTES), row);
+  const oldRowOf = new Int32Array(fresh.length).fill(-1);
+  freshKeys.forEach((key, j) => {
+    const row = gone.get(key.toString('latin1'));
+    if (row === undefined) return;
+    oldRowOf[j] = row;
+    gone.delete(key.toString('latin1'));
+  });
+  const made = fresh.map((e, j) => (oldRowOf[j] >= 0 ? null : serializeEvent(renderEvent(e, ctx))));
+  const rendered = made.filter((m) => m !== null).length;
+
+  // the new list order: the rows that stay, merged with the new events; and each row's file
+  const order: number[] = [];
+  const fileOf: number[] = [];
+  let f = 0;
+  const takeFresh = () => {
+    order.push(oldRowOf[f] >= 0 ? oldRowOf[f] : -(f + 1));
+    fileOf.push(plan.freshFiles[f++]);
+  };
+  for (let row = 0; row < n; row++) {
+    if (plan.keep[row] === 0) continue;
+    while (f < fresh.length && byOrder(fresh[f].start, fresh[f].end, fresh[f].id, old.start[row], old.end[row], old.id[row]) < 0) takeFresh();
+    order.push(row);
+    fileOf.push(plan.fileMap[old.file[row]]);
+  }
+  while (f < fresh.length) takeFresh();
+  const count = order.length;
+  const sequence = Int32Array.from(order);
+
+  // the previous data files, proven by the ledger to be what its manifest lists
+  const prior = (rel: string): Buffer => {
+    const digest = previous.files[rel];
+    if (!digest || !ledger.proves(rel, digest.sha256)) refuse(`${rel} is not proven`);
+    return readFileSync(join(host.out, rel));
+  };
+  const oldOffsets = prior(DATA_FILES.offsets);
+  if (oldOffsets.length !== n * STRIDE * 4) refuse('the offsets are not the state\'s rows');
+  const starts = new Uint32Array(oldOffsets.buffer, oldOffsets.byteOffset, oldOffsets.length / 4);
+  const lineStart = new Float64Array(n + 1);
+  for (let row = 0; row < n; row++) lineStart[row + 1] = lineStart[row] + starts[row * STRIDE + FIELD_COUNT] + 1;
+  const eventsDigest = previous.files[DATA_FILES.events];
+  if (!eventsDigest || !ledger.proves(DATA_FILES.events, eventsDigest.sha256) || Math.max(0, lineStart[n] - 1) !== eventsDigest.bytes) refuse('events.jsonl is not proven');
+
+  // Unchanged keys in the same order: the data files are the previous ones (keys follow from
+  // everything a row and its columns are made of), linked as they are.
+  let same = count === n;
+  for (let i = 0; same && i < count; i++) {
+    const from = sequence[i];
+    same = from >= 0 ? from === i : freshKeys[-from - 1].equals(old.keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES));
+  }
+
+  // events.jsonl and its offsets: runs of old rows copied as they are, the new rows between
+  const newStarts = new Uint32Array(count * STRIDE);
+  let total = 0;
+  const segments: Segment[] = [];
+  for (let i = 0; i < count; ) {
+    if (i > 0) {
+      segments.push({ bytes: NEWLINE });
+      total++;
+    }
+    const from = same ? i : sequence[i];
+    if (from < 0) {
+      const row = made[-from - 1]!;
+      newStarts.set(row.starts, i * STRIDE);
+      total += row.starts[FIELD_COUNT];
+      segments.push({ bytes: Buffer.from(row.json) });
+      i++;
+      continue;
+    }
+    let k = i + 1;
+    while (k < count && (same || sequence[k] === sequence[k - 1] + 1)) k++;
+    const last = same ? k - 1 : sequence[k - 1];
+    newStarts.set(starts.subarray(from * STRIDE, (last + 1) * STRIDE), i * STRIDE);
+    total += lineStart[last + 1] - 1 - lineStart[from];
+    segments.push({ begin: lineStart[from], end: lineStart[last + 1] - 1 });
+    i = k;
+  }
+  const eventsPath = join(staging, DATA_FILES.events);
+  mkdirSync(dirname(eventsPath), { recursive: true });
+  // made on a worker thread while this one splices the columns and links the unchanged files
+  const eventsFile = same ? null : writeEventsFile(join(host.out, DATA_FILES.events), eventsPath, segments);
+  eventsFile?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  const offsets = new Uint8Array(newStarts.buffer, newStarts.byteOffset, newStarts.byteLength);
+  const columns = same ? prior(DATA_FILES.columns) : spliceColumns(prior(DATA_FILES.columns), n, Buffer.from(JSON.stringify(columnsOf(fresh))), fresh.length, sequence);
+  const text = same ? prior(DATA_FILES.text) : spliceColumns(prior(DATA_FILES.text), n, Buffer.from(JSON.stringify(textColumnsOf(fresh, state.site.timezone))), fresh.length, sequence);
+
+  // the files no event shapes, linked from the previous dist: categories, the media index, the
+  // autocomplete files (with their twins when the levels they were made at still hold)
+  const written: Written = new Map();
+  /** every file this patch wrote into the staging folder (the rest are links): what may equal a previous file */
+  const wrote = new Set<string>();
+  const served = new Map<string, string>();
+  let linked = 0;
+  /** other files linked from the previous dist (not written) */
+  let filesLinked = 0;
+  const eventBytes = total;
+  const precompress = options.precompress !== false;
+  const then = ledger.precompressed;
+  if (precompress && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
+  const volume = precompress ? eventBytes + then!.volume - eventsDigest.bytes : 0;
+  const twins = precompress ? volume : null;
+  for (const rel of [DATA_FILES.categories, MEDIA_FILES_INDEX]) {
+    const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
+    if (!ledger.reuse(rel, staging, { sha: entry.sha }, null)) refuse(`${rel} is not proven`);
+    filesLinked++;
+    written.set(rel, { sha: entry.sha });
+  }
+  if (previous.files[DATA_FILES.categories]?.sha256 !== written.get(DATA_FILES.categories)!.sha) refuse('categories.json is not the manifest\'s');
+  const autocomplete = Object.keys(previous.public_files ?? refuse('no public files')).filter((rel) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
+  for (const rel of autocomplete) {
+    const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
+    if (entry.sha !== previous.public_files![rel] || !ledger.reuse(rel, staging, { sha: entry.sha }, twins, entry.measure)) refuse(`${rel} is not proven`);
+    filesLinked++;
+    served.set(rel, entry.sha);
+    written.set(rel, { sha: entry.sha, measure: entry.measure });
+  }
+  const dataFiles: readonly string[] = [DATA_FILES.events, DATA_FILES.offsets, DATA_FILES.columns, DATA_FILES.text];
+  for (const rel of Object.keys(previous.files)) {
+    if (!dataFiles.includes(rel) && rel !== DATA_FILES.categories && !served.has(rel)) refuse(`${rel} is not accounted for`);
+  }
+
+  // the data files: linked when their bytes did not change, else written
+  const digests = new Map<string, FileDigest>();
+  if (same) {
+    for (const rel of dataFiles) {
+      const digest = previous.files[rel];
+      if (!digest || !ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) refuse(`${rel} is not proven`);
+      filesLinked++;
+      digests.set(rel, digest);
+    }
+  } else {
+    for (const [rel, bytes] of [[DATA_FILES.offsets, offsets], [DATA_FILES.columns, columns], [DATA_FILES.text, text]] as const) {
+      const digest = digestOf(bytes);
+      digests.set(rel, digest);
+      if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
+      else writeAll(staging, new Map([[rel, bytes]]), wrote);
+    }
+  }
+
+  // the list pages whose key is unchanged are linked meanwhile (they need no dataset)
+  const keys: Buffer[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const from = sequence[i];
+    keys[i] = from >= 0 ? old.keys.subarray(from * KEY_BYTES, (from + 1) * KEY_BYTES) : freshKeys[-from - 1];
+  }
+  const limit = state.site.page_size;
+  const pageKeyOf = pageKeys(keys, { baseUrl: plan.baseUrl, site: state.site, limit });
+  const unproven: [number, string][] = [];
+  for (let offset = 0; offset === 0 || offset < count; offset += limit) {
+    const rel = host.pageFile(offset);
+    const inputs = pageKeyOf(offset);
+    const proven = ledger.reuse(rel, staging, { inputs }, twins);
+    if (!proven) {
+      unproven.push([offset, inputs]);
+      continue;
+    }
+    served.set(rel, proven.sha);
+    written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
+    linked++;
+  }
+
+  if (eventsFile) {
+    const file = await eventsFile;
+    if (file.bytes !== total) refuse('events.jsonl does not add up');
+    digests.set(DATA_FILES.events, { sha256: file.sha, bytes: file.bytes });
+    // the rows' keys changed, yet their bytes may not have: then kept as the previous file
+    if (file.sha === eventsDigest.sha256) wrote.add(DATA_FILES.events);
+  }
+  for (const rel of dataFiles) written.set(rel, { sha: digests.get(rel)!.sha256 });
+  const files: Record<string, FileDigest> = { ...previous.files };
+  for (const [rel, digest] of digests) files[rel] = digest;
+  let newest = 0;
+  for (let row = 0; row < n; row++) if (plan.keep[row] === 1) newest = Math.max(newest, old.lastModified[row]);
+  for (const e of fresh) newest = Math.max(newest, e.last_modified);
+  const manifest: Manifest = {
+    format: previous.format,
+    version: AULA_VERSION,
+    built_at: new Date(newest).toISOString(),
+    base_url: plan.baseUrl,
+    site: { timezone: state.site.timezone, page_size: limit, max_page_size: state.site.max_page_size },
+    counts: { ...previous.counts, events: count, event_list_pages: Math.max(1, Math.ceil(count / limit)) },
+    event_list: previous.event_list,
+    files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+  };
+  manifest.build_id = buildIdOf(manifest);
+  host.phase('patch: data', 'patch: load dataset');
+
+  // The dataset the pages are answered from: the spliced data as the server's loader would hold
+  // it (read/stored-data.ts), made from the bytes in hand; they are this build's own, so the
+  // loader's checks of a dist from elsewhere are not repeated. The columns are parsed only if an
+  // answer reads them (a default list page reads the rows alone).
+  let table: EventTable | undefined;
+  const full = () =>
+    (table ??= tableFromColumns(JSON.parse(columns.toString('utf8')) as ColumnsFile, () => JSON.parse(text.toString('utf8')) as TextColumnsFile));
+  const categories = JSON.parse(readFileSync(join(staging, DATA_FILES.categories), 'utf8')) as { id: number }[];
+  let searcher: Autocomplete | undefined;
+  const dataset: Dataset = {
+    manifest: { ...manifest },
+    baseUrl: manifest.base_url,
+    site: manifest.site,
+    events: {
+      table: {
+        length: count,
+        get columns() {
+          return full().columns;
+        },
+        get rowById() {
+          return full().rowById;
+        },
+      },
+      rows: new EventRows(new FileRows(eventsPath), newStarts),
+    },
+    categories: { ids: new Set(categories.map((c) => c.id)), json: new Map(categories.map((c) => [c.id, toJson(c)])) },
+    // no list page or document searches the directory: made only if one ever did
+    get autocomplete() {
+      return (searcher ??= createAutocomplete(readFileSync(join(staging, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE), 'utf8')));
+    },
+  };
+  const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
+  host.phase('patch: load dataset', 'patch: answer pages');
+
+  // from here on as a full build (build.ts): each file answered is written, and compressed unless
+  // its bytes and levels are the previous dist's
+  let poolDone = false;
+  const pool = precompress ? compressionPool(volume, undefined, undefined, (rel, bytes) => writeAll(staging, new Map([[rel, bytes]]), wrote)) : null;
+  try {
+    if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
+    const reuse = pool ? compressedReuse(host.out, previous, staging, volume) : null;
+    const shaOf = (rel: string, content: string | Uint8Array) => manifest.files[rel]?.sha256 ?? digestOf(content).sha256;
+    const emit = (rel: string, content: string | Uint8Array, inputs?: string) => {
+      const sha = shaOf(rel, content);
+      const measure = typeof content === 'string' ? content.length : content.byteLength;
+      served.set(rel, sha);
+      written.set(rel, { sha, inputs, measure });
+      if (ledger.reuse(rel, staging, { sha }, twins, measure)) {
+        filesLinked++;
+        return;
+      }
+      writeAll(staging, new Map([[rel, content]]), wrote);
+      if (!reuse?.(rel, content)) pool?.add(rel, content);
+    };
+    let answered = 0;
+    for (const [offset, inputs] of unproven) {
+      const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
+      const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
+      if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
+      emit(host.pageFile(offset), bodyBuffer(response.body), inputs);
+      answered++;
+    }
+    // the calendar feed holds the first rows: unchanged when they and its stamp are (calendarKey)
+    const rows = nextRows(plan, sequence, freshKeys, fileOf);
+    const calendar = calendarKey(rows.keys, count, CALENDAR_CAP, { baseUrl: plan.baseUrl, site: state.site }, manifest.built_at);
+    let documents = 0;
+    for (const [rel, path, query] of host.documents) {
+      const entry = query === 'format=ics' && calendar === state.calendarKey ? ledger.entry(rel) : undefined;
+      if (entry && ledger.reuse(rel, staging, { sha: entry.sha }, twins, entry.measure)) {
+        filesLinked++;
+        served.set(rel, entry.sha);
+        written.set(rel, { sha: entry.sha, measure: entry.measure });
+        continue;
+      }
+      documents++;
+      const response = api({ method: 'GET', path, query, headers: {} });
+      if (response.status !== 200) throw new Error(`${path}?${query} answered ${response.status}: ${bodyText(response.body)}`);
+      emit(rel, typeof response.body === 'string' ? response.body : bodyBuffer(response.body));
+    }
+    for (const [name, schema] of Object.entries(contentSchemas())) emit(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
+    dataset.events.rows.close();
+    host.phase('patch: answer pages', 'patch: compress');
+    if (pool) writeAll(staging, await pool.finish(), wrote);
+    poolDone = true;
+    host.phase('patch: compress', 'patch: manifest');
+
+    // media copies, routing rules, manifest and changes: as a full build makes them
+    const publicFiles = [...served.keys()].filter(isPublicFile).sort();
+    const mediaFiles: MediaFile[] = [];
+    for (const m of [...state.media.values()].sort((a, b) => a.id - b.id)) {
+      if (m.source) mediaFiles.push({ id: m.id, file: mediaFileName(m.id, m.sourceName ?? basename(m.source)), mimetype: m.mimetype });
+    }
+    if (`${JSON.stringify(mediaFiles)}\n` !== readFileSync(join(staging, MEDIA_FILES_INDEX), 'utf8')) refuse('the media index differs');
+    for (const m of mediaFiles) {
+      const bytes = readFileSync(state.media.get(m.id)!.source!);
+      mkdirSync(dirname(join(staging, m.file)), { recursive: true });
+      writeFileSync(join(staging, m.file), bytes);
+      wrote.add(m.file);
+      served.set(m.file, digestOf(bytes).sha256);
+    }
+    writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }), wrote);
+    manifest.public_files = sortedRecord(served);
+    const changes = changesBetween(previousPublicFiles(previous), manifest.public_files);
+    const manifestJson = `${JSON.stringify(manifest, null, 2)}\n`;
+    writeAll(staging, new Map([
+      ['manifest.json', manifestJson],
+      [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
+    ]), wrote);
+    host.phase('patch: manifest', 'patch: swap');
+    try {
+      // from here on a failure is the build's own, as in a full build (not a reason to build again)
+      // what was linked is the previous file already: only what was written may equal one
+      for (const rel of wrote) carryFile(join(host.out, rel), join(staging, rel));
+      swapIn(staging, host.out);
+      writeLedger(plan.ledgerFile, host.out, written, manifest.precompressed);
+      writeEventState(plan.statePath, {
+        ...state,
+        safe: plan.safe,
+        manifestSha: createHash('sha256').update(manifestJson).digest('hex'),
+        others: plan.others,
+        eventFiles: plan.eventFiles,
+        eventStats: plan.eventStats,
+        eventKeys: plan.eventKeys,
+        calendarKey: calendar,
+        rows,
+      });
+      // the rows made here, for the next full build's render cache
+      appendRows(rowsPath(host.cacheDir, options.content), made.flatMap((row, j) => (row === null ? [] : [{ key: freshKeys[j], json: row.json, starts: row.starts }])));
+    } catch (e) {
+      throw new Committed('while swapping', { cause: e });
+    }
+    host.phase('patch: swap');
+    const all = new Set([...served.keys(), ...written.keys(), 'manifest.json']);
+    return {
+      ok: true,
+      manifest,
+      files: all.size,
+      stats: { taken: true, parsed: plan.parsed, removed: plan.removed, rendered, events: count, answered, linked, documents },
+      // as a full build counts them (build.ts): files taken without a parse, rows not rendered, files linked
+      cache: { hits: plan.contentFiles - plan.parsed, misses: plan.parsed, corrupt: 0, foreign: false },
+      reuse: { rows: { reused: count - rendered, rendered, corrupt: 0 }, pages: linked, files: filesLinked },
+    };
+  } catch (e) {
+    if (!poolDone) await pool?.finish().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The state's rows for the new list order. */
+function nextRows(plan: Plan, sequence: Int32Array, freshKeys: readonly Buffer[], fileOf: readonly number[]): StateRows {
+  const old = plan.state.rows;
+  const count = sequence.length;
+  const rows: StateRows = {
+    id: new Float64Array(count),
+    start: new Float64Array(count),
+    end: new Float64Array(count),
+    lastModified: new Float64Array(count),
+    file: new Uint32Array(count),
+    keys: Buffer.allocUnsafe(count * KEY_BYTES),
+  };
+  for (let i = 0; i < count; i++) {
+    const from = sequence[i];
+    if (from >= 0) {
+      rows.id[i] = old.id[from];
+      rows.start[i] = old.start[from];
+      rows.end[i] = old.end[from];
+      rows.lastModified[i] = old.lastModified[from];
+      rows.file[i] = fileOf[i];
+      old.keys.copy(rows.keys, i * KEY_BYTES, from * KEY_BYTES, (from + 1) * KEY_BYTES);
+    } else {
+      const j = -from - 1;
+      const e = plan.fresh[j];
+      rows.id[i] = e.id;
+      rows.start[i] = e.start;
+      rows.end[i] = e.end;
+      rows.lastModified[i] = e.last_modified;
+      rows.file[i] = fileOf[i];
+      freshKeys[j].copy(rows.keys, i * KEY_BYTES);
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,213 @@
+// The plan of a patch build (patch-build.ts): what changed since the build the event state
+// describes, found without loading the model. The state and the previous dist must be the ones
+// the state names; every content file other than the event files must be unchanged (by its stat,
+// else by its parse's key); the event files changed or added are read, parsed and checked as a
+// full build checks them (ids unique against the state's, references to pages, categories and
+// media), and the media files resolved again. Anything else refuses (NoPatch): the full build runs.
+import { readFileSync, statSync, type BigIntStats } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { checkEvents, parseEventFile } from '../../content/events.ts';
+import { findContentFiles, readContentFile } from '../../content/files.ts';
+import { resolveMediaFiles } from '../../content/media.ts';
+import type { FileIssue } from '../../content/problems.ts';
+import type { Sourced } from '../../content/records.ts';
+import type { Event } from '../../model/types.ts';
+import { compareListOrder } from '../../render/event.ts';
+import type { Manifest } from '../../store/format/manifest.ts';
+import { AULA_VERSION } from '../../version.ts';
+import { parseKey } from '../build-cache.ts';
+import { DistLedger, ledgerPath } from '../dist-ledger.ts';
+import { fileSystemNow, MARGIN_NS, statText, stillFresh } from '../stat-index.ts';
+import { eventStatePath, freshStat, KEY_BYTES, putStat, readEventState, STAT_FIELDS, type EventState } from './event-state.ts';
+import { refuse } from './no-patch.ts';
+import { EVENTS_KIND, patchOptions } from './state-recorder.ts';
+
+const NON_EVENT_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
+/** At least this many event files may be parsed by a patch (else 5 % of them). */
+const MOST_PARSED = 1000;
+
+export interface PatchOptions {
+  content: string;
+  baseUrl?: string;
+  upstream?: string;
+  precompress?: boolean;
+  minisearch?: boolean;
+  edge?: boolean;
+  progress?: (phase: string, done?: number, total?: number) => void;
+}
+
+export interface PatchHost {
+  out: string;
+  cacheDir: string;
+  /** the build's list-page and document names, and its base-URL rule (build.ts) */
+  pageFile: (offset: number) => string;
+  documents: readonly (readonly [string, string, string])[];
+  normalizeBaseUrl: (url: string) => string;
+  /** the build's phase clock: ends the phase `name` */
+  phase: (name: string, next?: string) => void;
+}
+
+export interface Plan {
+  state: EventState;
+  previous: Manifest;
+  ledger: DistLedger;
+  ledgerFile: string;
+  statePath: string;
+  content: string;
+  baseUrl: string;
+  safe: bigint;
+  /** the new non-event records (stats refreshed) */
+  others: string[];
+  /** state file index → new index, -1 for removed files; and the new file list */
+  fileMap: Int32Array;
+  eventFiles: string[];
+  eventStats: BigInt64Array;
+  eventKeys: Buffer;
+  /** the events of the changed and added files, in list order, with their files' new indexes */
+  fresh: Event[];
+  freshFiles: number[];
+  /** state rows that stay */
+  keep: Uint8Array;
+  parsed: number;
+  removed: number;
+  /** every content file */
+  contentFiles: number;
+}
+
+export async function planPatch(options: PatchOptions, host: PatchHost): Promise<Plan> {
+  if (options.edge) refuse('--edge');
+  const content = resolve(options.content);
+  const out = host.out;
+  const ledgerFile = ledgerPath(host.cacheDir, options.content, out);
+  const statePath = eventStatePath(ledgerFile);
+  const state = readEventState(statePath, content, out) ?? refuse('no usable event state');
+  if (state.options !== patchOptions(options)) refuse('other build options');
+  let manifestText: Buffer;
+  try {
+    manifestText = readFileSync(join(out, 'manifest.json'));
+  } catch {
+    return refuse('no previous manifest');
+  }
+  if (createHash('sha256').update(manifestText).digest('hex') !== state.manifestSha) refuse('the dist is not the one the state describes');
+  const previous = JSON.parse(manifestText.toString('utf8')) as Manifest;
+  if (previous.version !== AULA_VERSION) refuse('another aula');
+  const ledger = DistLedger.read(ledgerFile, out) ?? refuse('no usable ledger');
+  const baseUrl = host.normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
+  if (baseUrl !== previous.base_url) refuse('another base URL');
+  // taken before any content file is stat'ed: the stats recorded now are judged against it
+  const safe = fileSystemNow(dirname(ledgerFile)) ?? refuse('the cache folder cannot be written');
+
+  const files = await findContentFiles(content);
+  if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
+  const statOf = (file: string): BigIntStats => statSync(join(content, file), { bigint: true });
+
+  // every other file: the same set, each unchanged (by its stat, else by its parse's key)
+  const recorded = new Map<string, [string, string]>();
+  for (let i = 0; i < state.others.length; i += 3) recorded.set(state.others[i], [state.others[i + 1], state.others[i + 2]]);
+  const others: string[] = [];
+  let count = 0;
+  for (const kind of NON_EVENT_KINDS) {
+    for (const file of files[kind]) {
+      count++;
+      const id = `${kind}\0${file}`;
+      const record = recorded.get(id) ?? refuse(`${file} is new`);
+      const stat = statOf(file);
+      if (!stillFresh({ stat: record[0], key: record[1] }, stat, state.safe)) {
+        const read = readContentFile(content, file, undefined, true);
+        if (!read.ok || parseKey(kind, file, read.text).toString('hex') !== record[1]) refuse(`${file} changed`);
+        others.push(id, statText(read.stat!), record[1]);
+      } else others.push(id, record[0], record[1]);
+    }
+  }
+  if (count !== recorded.size) refuse('a content file other than an event file was removed');
+
+  // the event files: unchanged by their stat, else read again (changed or added); the rest removed
+  const zone = state.zone;
+  if (zone !== state.site.timezone) refuse('the state is of another zone');
+  const index = new Map(state.eventFiles.map((f, i) => [f, i]));
+  const fileMap = new Int32Array(state.eventFiles.length).fill(-1);
+  const eventFiles: string[] = [];
+  const eventStats = new BigInt64Array(files.events.length * STAT_FIELDS);
+  const eventKeys = Buffer.alloc(files.events.length * KEY_BYTES);
+  const kind = `${EVENTS_KIND}${zone}`;
+  // a patch parses without the parse cache: past a few thousand files the full build is quicker
+  const most = Math.max(MOST_PARSED, Math.ceil(files.events.length * 0.05));
+  const records: Sourced<Event>[] = [];
+  const recordFiles: number[] = [];
+  const reread = new Uint8Array(state.eventFiles.length);
+  let parsed = 0;
+  for (const file of files.events) {
+    const at = index.get(file);
+    const stat = statOf(file);
+    const now = eventFiles.length;
+    if (at !== undefined) fileMap[at] = now;
+    eventFiles.push(file);
+    if (at !== undefined && freshStat(state.eventStats, at, stat, state.safe, MARGIN_NS)) {
+      eventStats.set(state.eventStats.subarray(at * STAT_FIELDS, (at + 1) * STAT_FIELDS), now * STAT_FIELDS);
+      state.eventKeys.copy(eventKeys, now * KEY_BYTES, at * KEY_BYTES, (at + 1) * KEY_BYTES);
+      continue;
+    }
+    const read = readContentFile(content, file, undefined, true);
+    if (!read.ok) refuse(`${file} cannot be read`);
+    // touched, copied, or changed and changed back: the same text is the same events
+    const key = parseKey(kind, file, read.text);
+    putStat(eventStats, now, read.stat!);
+    key.copy(eventKeys, now * KEY_BYTES);
+    if (at !== undefined && state.eventStats[at * STAT_FIELDS] >= 0n && key.equals(state.eventKeys.subarray(at * KEY_BYTES, (at + 1) * KEY_BYTES))) continue;
+    if (at !== undefined) reread[at] = 1;
+    if (++parsed > most) refuse('too many event files changed');
+    const result = parseEventFile(file, read.text, zone);
+    if (result.problems.length > 0) refuse(`${file} has problems`);
+    for (const r of result.records) {
+      records.push(r);
+      recordFiles.push(now);
+    }
+  }
+  // the rows that stay: those of files neither gone nor read again
+  const n = state.rows.id.length;
+  const keep = new Uint8Array(n);
+  const ids = new Set<number>();
+  for (let row = 0; row < n; row++) {
+    const f = state.rows.file[row];
+    if (fileMap[f] >= 0 && reread[f] === 0) {
+      keep[row] = 1;
+      ids.add(state.rows.id[row]);
+    }
+  }
+  let removed = 0;
+  for (let f = 0; f < fileMap.length; f++) if (fileMap[f] < 0) removed++;
+
+  // the same checks a full build runs on these events: ids unique across all, references known
+  const issues: FileIssue[] = [];
+  checkEvents(records, { pages: state.pages, categories: new Map(state.categoryIds.map((id) => [id, true])), media: state.media }, issues);
+  if (issues.length > 0) refuse('a changed event has problems');
+  for (const r of records) {
+    if (ids.has(r.value.id)) refuse('a changed event repeats an id');
+    if (!Number.isFinite(r.value.start) || !Number.isFinite(r.value.end) || !Number.isFinite(r.value.last_modified)) refuse('an event has no time');
+  }
+  // the media records are resolved again: a file behind one that changed or moved means a full build
+  const media = structuredClone(state.mediaSources);
+  await resolveMediaFiles(content, media, issues);
+  if (issues.length > 0) refuse('a media file has problems');
+  for (const m of media) {
+    const before = state.media.get(m.value.media.id);
+    if (before === undefined || !sameMedia(before, m.value.media)) refuse('a media file changed');
+  }
+  host.phase('patch: find changes', 'patch: data');
+
+  const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
+  return {
+    state, previous, ledger, ledgerFile, statePath, content, baseUrl, safe, others, fileMap, eventFiles, eventStats, eventKeys,
+    fresh: order.map((i) => records[i].value),
+    freshFiles: order.map((i) => recordFiles[i]),
+    keep, parsed, removed,
+    contentFiles: count + files.events.length,
+  };
+}
+
+const sameMedia = (a: object, b: object) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+
+/** compareListOrder (render/event.ts) over the fields the state keeps of a row. */
+export const byOrder = (aStart: number, aEnd: number, aId: number, bStart: number, bEnd: number, bId: number) =>
+  bStart - aStart || bEnd - aEnd || aId - bId;

@@ -1,0 +1,139 @@
+// What a full build records for the next patch build (event-state.ts): it watches the parse cache
+// the loader calls (which file each event came from, the media records), takes the events' list
+// order and row keys as they are rendered, and writes the state once the dist is in place.
+import type { BigIntStats } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ParseCache } from '../../content/load.ts';
+import type { MediaSource } from '../../content/media.ts';
+import type { Parsed, Sourced } from '../../content/records.ts';
+import type { Event, Model } from '../../model/types.ts';
+import type { StatRecord } from '../stat-index.ts';
+import { CALENDAR_CAP } from '../../api/events/calendar.ts';
+import type { Manifest } from '../../store/format/manifest.ts';
+import { calendarKey } from '../page-keys.ts';
+import { KEY_BYTES, putStat, removeEventState, STAT_FIELDS, writeEventState, type StateRows } from './event-state.ts';
+
+export const EVENTS_KIND = 'events in ';
+
+/** The build options a dist depends on besides the content: a patch is made only under the same. */
+export function patchOptions(o: { baseUrl?: string; upstream?: string; precompress?: boolean; minisearch?: boolean; edge?: boolean }): string {
+  return JSON.stringify([o.baseUrl ?? null, o.upstream ?? null, o.precompress !== false, o.minisearch !== false, o.edge === true]);
+}
+
+export class StateRecorder {
+  private readonly fileOf = new Map<number, string>();
+  private mediaSources: Sourced<MediaSource>[] = [];
+  private rows: StateRows | null = null;
+  private rowFiles: string[] = [];
+
+  /** `cache` as the loader sees it, noting what the state needs of each parse. */
+  wrap<C extends ParseCache>(cache: C): ParseCache {
+    const note = <T>(kind: string, parsed: Parsed<T> | undefined): Parsed<T> | undefined => {
+      if (parsed === undefined) return parsed;
+      if (kind.startsWith(EVENTS_KIND)) for (const r of parsed.records as Sourced<Event>[]) this.fileOf.set(r.value.id, r.file);
+      else if (kind === 'media') this.mediaSources.push(...(parsed.records as Sourced<MediaSource>[]));
+      return parsed;
+    };
+    return {
+      parse: <T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats) => note(kind, cache.parse(kind, file, text, parse, stat))!,
+      unchanged: <T>(kind: string, file: string, path: string | Buffer) => note(kind, cache.unchanged?.<T>(kind, file, path)),
+    };
+  }
+
+  /** The events in list order with their rows' keys, as they are rendered. */
+  listOrder(events: readonly Event[], keys: readonly Buffer[]): void {
+    const n = events.length;
+    const rows: StateRows = {
+      id: new Float64Array(n),
+      start: new Float64Array(n),
+      end: new Float64Array(n),
+      lastModified: new Float64Array(n),
+      file: new Uint32Array(n),
+      keys: Buffer.allocUnsafe(n * KEY_BYTES),
+    };
+    this.rowFiles = new Array(n);
+    events.forEach((e, i) => {
+      rows.id[i] = e.id;
+      rows.start[i] = e.start;
+      rows.end[i] = e.end;
+      rows.lastModified[i] = e.last_modified;
+      keys[i].copy(rows.keys, i * KEY_BYTES);
+      this.rowFiles[i] = this.fileOf.get(e.id) ?? '';
+    });
+    this.rows = rows;
+    this.fileOf.clear();
+  }
+
+  /**
+   * Writes the state of the dist just swapped into `out`. `stats`: the build cache's records of
+   * this build (kind NUL file → stat, key) and the time they are judged by; without them, or
+   * without the rows, no state is kept (and an old one is removed: it describes another dist).
+   */
+  write(path: string, what: { content: string; out: string; options: string; zone: string; model: Model; stats: { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null }): void {
+    const rows = this.rows;
+    if (rows === null || what.stats === null || this.rowFiles.includes('')) {
+      removeEventState(path);
+      return;
+    }
+    const kind = `${EVENTS_KIND}${what.zone}\0`;
+    const others: string[] = [];
+    const eventStat = new Map<string, string>();
+    const eventKey = new Map<string, string>();
+    for (const [id, record] of what.stats.records) {
+      if (id.startsWith(kind)) {
+        eventStat.set(id.slice(kind.length), record.stat);
+        eventKey.set(id.slice(kind.length), record.key);
+      }
+      else others.push(id, record.stat, record.key);
+    }
+    for (const f of this.rowFiles) if (!eventStat.has(f)) eventStat.set(f, '');
+    const eventFiles = [...eventStat.keys()];
+    const index = new Map(eventFiles.map((f, i) => [f, i]));
+    this.rowFiles.forEach((f, i) => (rows.file[i] = index.get(f)!));
+    let manifestSha: string;
+    let manifest: Manifest;
+    try {
+      const text = readFileSync(join(what.out, 'manifest.json'));
+      manifestSha = createHash('sha256').update(text).digest('hex');
+      manifest = JSON.parse(text.toString('utf8')) as Manifest;
+    } catch {
+      removeEventState(path);
+      return;
+    }
+    const eventStats = new BigInt64Array(eventFiles.length * STAT_FIELDS);
+    const eventKeys = Buffer.alloc(eventFiles.length * KEY_BYTES);
+    eventFiles.forEach((f, i) => {
+      // statText: size:mtimeNs:ctimeNs:ino:dev
+      const parts = eventStat.get(f)!.split(':');
+      const key = eventKey.get(f) ?? '';
+      if (parts.length !== STAT_FIELDS || !parts.every((p) => /^[0-9]+$/.test(p)) || !/^[0-9a-f]{64}$/.test(key)) {
+        putStat(eventStats, i, null); // read again by the next patch
+        return;
+      }
+      eventKeys.write(key, i * KEY_BYTES, 'hex');
+      putStat(eventStats, i, { size: BigInt(parts[0]), mtimeNs: BigInt(parts[1]), ctimeNs: BigInt(parts[2]), ino: BigInt(parts[3]), dev: BigInt(parts[4]) });
+    });
+    const { model } = what;
+    writeEventState(path, {
+      content: what.content,
+      out: what.out,
+      options: what.options,
+      manifestSha,
+      zone: what.zone,
+      safe: what.stats.safe,
+      others,
+      eventFiles,
+      eventStats,
+      eventKeys,
+      calendarKey: calendarKey(rows.keys, rows.id.length, CALENDAR_CAP, { baseUrl: manifest.base_url, site: model.site }, manifest.built_at),
+      site: model.site,
+      pages: model.pages,
+      categoryIds: model.categories.map((c) => c.id),
+      media: model.media,
+      mediaSources: this.mediaSources,
+      rows,
+    });
+  }
+}

@@ -34,6 +34,7 @@ import { cachedRows, eventKeys, rowsPath, type RowsCacheStats } from './render-c
 import { DistLedger, ledgerPath, writeLedger, type Written } from './dist-ledger.ts';
 import { pageKeys } from './page-keys.ts';
 import type { RowMaker } from '../store/write/data-files.ts';
+import type { DirectoryObject } from '../model/types.ts';
 
 export interface BuildOptions {
   content: string;
@@ -154,27 +155,52 @@ async function buildLocked(
   phase: (name: string, next?: string) => void,
 ): Promise<BuildResult> {
   const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), resolve(options.content));
+  const minisearch = options.minisearch !== false;
+  const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
+  // The directory indexes are made on a worker thread from as soon as the directory is read:
+  // while this thread reads the events and renders them. They are kept under the directory
+  // files' key (directory-outputs.ts), complete once the directory is read.
+  let directory: DirectoryJob | undefined;
+  const onDirectory = (objects: readonly DirectoryObject[]) => {
+    const key = cache ? cache.inputsKey('directory') : null;
+    directory = startDirectoryJob(objects, { minisearch, compress: options.precompress !== false, kept, key });
+  };
   let loaded: Awaited<ReturnType<typeof loadContent>>;
   try {
-    loaded = await loadContent(resolve(options.content), { cache });
+    loaded = await loadContent(resolve(options.content), { cache, onDirectory });
   } catch (e) {
+    directory?.cancel();
     cache?.release(); // removes its spill file
     throw e;
   }
   const { model, problems } = loaded;
   cache?.save();
-  // the directory indexes are kept under the directory files' key (directory-outputs.ts)
-  const directoryKeyed = model && cache ? cache.inputsKey('directory') : null;
   cache?.release();
   phase('load content', 'render data');
-  if (!model) return { ok: false, problems, cache: cache?.stats };
-  const baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
+  if (!model) {
+    directory?.cancel();
+    return { ok: false, problems, cache: cache?.stats };
+  }
+  let baseUrl: string;
+  try {
+    baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
+  } catch (e) {
+    directory?.cancel();
+    throw e;
+  }
+  // the worker has its own copy of the objects: only their count is needed here
+  const directoryCount = model.directory.length;
+  if (directory) model.directory = [];
 
   const previous = previousManifest(out);
-  const staging = createStaging(out);
-  let directory: DirectoryJob | undefined;
+  let staging: string;
   try {
-    const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
+    staging = createStaging(out);
+  } catch (e) {
+    directory?.cancel();
+    throw e;
+  }
+  try {
     // with a cache, each event's row is kept under the key of its inputs (render-cache.ts)
     const reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
     let keys: Buffer[] | null = null;
@@ -188,9 +214,8 @@ async function buildLocked(
             collectGarbage();
             return rows;
           };
-    const minisearch = options.minisearch !== false;
-    // the directory indexes are made on a worker thread while this one renders the events
-    directory = startDirectoryJob(model.directory, { minisearch, compress: options.precompress !== false, kept, key: directoryKeyed });
+    // (a model whose directory was not handed over early: an empty one, loaded without a call)
+    directory ??= startDirectoryJob(model.directory, { minisearch, compress: options.precompress !== false, kept, key: cache ? cache.inputsKey('directory') : null });
     const files = await renderDataFiles(model, baseUrl, () => directory!.autocomplete, rowsOf);
     // what the manifest needs of the events, before they are dropped
     const eventCount = model.events.length;
@@ -238,7 +263,7 @@ async function buildLocked(
         pages: model.pages.size,
         categories: model.categories.length,
         media: model.media.size,
-        directory: model.directory.length,
+        directory: directoryCount,
         event_list_pages: Math.max(1, Math.ceil(eventCount / limit)),
       },
       event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },

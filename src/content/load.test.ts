@@ -95,7 +95,7 @@ describe('loadContent', () => {
     for (const files of [
       { 'directory/d.yaml': lines('- {model: geo.Room, id: 1, name: B}', '- {model: geo.Room, id: 1, name: A}') },
       { 'directory/d.yaml': directory, 'pages.yaml': 'broken: [\n' },
-    ]) {
+    ] as Record<string, string>[]) {
       calls = 0;
       const { model: none, problems } = await loadContent(await contentFolder(files), { onDirectory: () => calls++ });
       expect(none).toBeNull();

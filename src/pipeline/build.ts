@@ -74,6 +74,9 @@ export interface ReuseStats {
   files: number;
 }
 
+/** Bytes of pages handed to the compression workers and not compressed yet, at most. */
+const COMPRESS_AHEAD = 16 << 20;
+
 export const FIRST_PAGE = 'v1/cms/event/index.json';
 export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
 
@@ -342,6 +345,9 @@ async function buildLocked(
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
       emit(rel, bodyBuffer(response.body), inputs);
       options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
+      // pages are answered faster than two threads compress them: without a bound each waited
+      // as a copy in a worker's queue (at 100k events the peak RSS rose by ~0.5 GB while answering)
+      await pool?.settled(COMPRESS_AHEAD);
     }
     for (const [rel, path, query] of DOCUMENTS) {
       const response = api({ method: 'GET', path, query, headers: {} });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_FIELDS } from '../../model/event-fields.ts';
+import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 import { EventRows, FIELD_COUNT, serializeEvent } from '../format/event-rows.ts';
 import { RowBytes } from './row-bytes.ts';
 
 /** A rendered event whose text fields are `size` characters long (non-Latin-1 on odd rows). */
-function rendered(row: number, size: number): Record<string, unknown> {
+function rendered(row: number, size: number): Record<EventField, unknown> {
   const text = (row % 2 ? '„Zitat“ ' : 'plain ').repeat(size).slice(0, size);
-  return Object.fromEntries(EVENT_FIELDS.map((f, i) => [f, i % 3 === 0 ? text : i % 3 === 1 ? row * 1000 + i : [row, null]]));
+  return Object.fromEntries(EVENT_FIELDS.map((f, i) => [f, i % 3 === 0 ? text : i % 3 === 1 ? row * 1000 + i : [row, null]])) as Record<EventField, unknown>;
 }
 
 describe('RowBytes', () => {

@@ -219,7 +219,9 @@ async function buildLocked(
           };
     // (a model whose directory was not handed over early: an empty one, loaded without a call)
     directory ??= startDirectoryJob(model.directory, { minisearch, compress: options.precompress !== false, kept, key: cache ? cache.inputsKey('directory') : null });
-    const files = await renderDataFiles(model, baseUrl, () => directory!.autocomplete, rowsOf);
+    // The directory's files are awaited once the events and their data files have left the heap
+    // (below): a directory still being indexed then no longer adds to a heap holding them all.
+    const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf);
     // what the manifest needs of the events, before they are dropped
     const eventCount = model.events.length;
     const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
@@ -244,6 +246,8 @@ async function buildLocked(
     }
     for (const rel of [DATA_FILES.events, DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
     collectGarbage();
+    // where renderDataFiles puts them: after the data files (written and dropped already)
+    for (const [rel, text] of Object.entries(await directory.autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
     // content-hashed twins of the browser module and its index, cacheable as immutable
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));

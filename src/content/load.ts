@@ -30,7 +30,18 @@ export interface ParseCache {
   unchanged?<T>(kind: string, file: string, path: string | Buffer): Parsed<T> | undefined;
 }
 
-export async function loadContent(dir: string, options: { cache?: ParseCache } = {}): Promise<{ model: Model | null; problems: Problem[] }> {
+export interface LoadOptions {
+  cache?: ParseCache;
+  /**
+   * Called with the directory objects (the order of Model.directory) as soon as the directory
+   * files are read and valid among themselves, before the events are: what depends on the
+   * directory alone (its indexes) can then be made on another thread while the events are read.
+   * The content as a whole may still turn out to have problems.
+   */
+  onDirectory?: (objects: readonly DirectoryObject[]) => void;
+}
+
+export async function loadContent(dir: string, options: LoadOptions = {}): Promise<{ model: Model | null; problems: Problem[] }> {
   const folderProblem = (message: string) => ({ model: null, problems: [{ file: dir, line: 1, column: 1, key: '', message }] });
   const info = await stat(dir).catch(() => null);
   if (!info) return folderProblem('the content folder does not exist');
@@ -73,17 +84,26 @@ export async function loadContent(dir: string, options: { cache?: ParseCache } =
   const pages = parseAll('pages', files.pages, (file, text) => parseFile(file, text, readPage));
   const categories = parseAll('categories', files.categories, (file, text) => parseFile(file, text, readCategory));
   const media = parseAll('media', files.media, (file, text) => parseFile(file, text, readMedia));
+  // The directory before the events: its indexes, the longest job of a build after the events,
+  // can then be made on another thread while this one reads the events (options.onDirectory).
+  const directory = parseAll('directory', files.directory, parseDirectoryFile);
+  const issues: FileIssue[] = [];
+  checkDirectory(directory, issues);
+  let directoryObjects: DirectoryObject[] | null = null;
+  // (only when nothing so far has a problem: else the build fails and the indexes are not needed;
+  // the directory's issues concern its own files alone, so checking it first changes no order)
+  if (options.onDirectory && problems.length === 0 && issues.length === 0) {
+    directoryObjects = directory.map((r) => r.value).sort(compareDirectory);
+    options.onDirectory(directoryObjects);
+  }
   // an event's times are read in the site's zone: the zone is part of what its parse depends on
   const events = parseAll(`events in ${zone}`, files.events, (file, text) => parseEventFile(file, text, zone));
-  const directory = parseAll('directory', files.directory, parseDirectoryFile);
 
-  const issues: FileIssue[] = [];
   const pagesByUid = checkPages(pages, issues);
   const categoriesById = indexById(categories, (c) => c.id, 'category id', 'id', issues);
   const mediaById = indexById(media, (m) => m.media.id, 'media id', 'id', issues);
   await resolveMediaFiles(dir, media, issues);
   checkEvents(events, { pages: pagesByUid, categories: categoriesById, media: mediaById }, issues);
-  checkDirectory(directory, issues);
   problems.push(...locate(dir, issues, files.raw));
 
   if (problems.length > 0) return { model: null, problems: problems.sort(compareProblems) };
@@ -94,7 +114,7 @@ export async function loadContent(dir: string, options: { cache?: ParseCache } =
     media: new Map(Array.from(mediaById, ([id, r]) => [id, r.value.media])),
     // Sorted for determinism only; the API's list order is applied when rendering.
     events: events.map((r) => r.value).sort((a, b) => a.id - b.id),
-    directory: directory.map((r) => r.value).sort(compareDirectory),
+    directory: directoryObjects ?? directory.map((r) => r.value).sort(compareDirectory),
   };
   return { model, problems: [] };
 }

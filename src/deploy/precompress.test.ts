@@ -75,6 +75,32 @@ describe('compressionPool with files compressed ahead', () => {
   });
 });
 
+describe('compressionPool.settled', () => {
+  it('resolves once the workers are at most that many bytes behind, and the output is the same', async () => {
+    const files = Array.from({ length: 12 }, (_, i) => [`v1/p${i}.json`, `${page}${i}`.repeat(1 + ((1 << 20) / page.length) | 0)] as const);
+    const pool = compressionPool(1e9, 1);
+    let idle = false;
+    void pool.settled(0).then(() => (idle = true));
+    await new Promise((next) => setImmediate(next));
+    expect(idle).toBe(true);
+    // each file fills a batch of its own (≥ 1 MB): three are in flight before the first answer
+    for (const [path, content] of files.slice(0, 3)) pool.add(path, content);
+    let settled = false;
+    const wait = pool.settled(1 << 20).then(() => (settled = true));
+    expect(settled).toBe(false);
+    await wait;
+    expect(settled).toBe(true);
+    for (const [path, content] of files.slice(3)) {
+      pool.add(path, content);
+      await pool.settled(2 << 20);
+    }
+    const out = await pool.finish();
+    const all = await precompress(new Map(files));
+    expect([...out.keys()]).toEqual([...all.keys()]);
+    for (const [path, bytes] of all) expect(Buffer.from(out.get(path)!).equals(bytes)).toBe(true);
+  });
+});
+
 describe('negotiateEncoding', () => {
   const table: [string | undefined, 'br' | 'gzip' | null][] = [
     [undefined, null],

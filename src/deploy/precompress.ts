@@ -104,6 +104,11 @@ export interface CompressionPool {
   add(path: string, content: string | Uint8Array): void;
   /** waits for every queued file and stops the workers: `<path>.gz` and `<path>.br` */
   finish(): Promise<Map<string, Uint8Array>>;
+  /**
+   * Resolves once at most `bytes` handed to the workers are not compressed yet. A producer far
+   * faster than the workers awaits it, or every file waits as a copy in a worker's queue.
+   */
+  settled(bytes: number): Promise<void>;
 }
 
 /**
@@ -130,9 +135,18 @@ export function compressionPool(
     }
   };
   // each worker answers its messages in order: a queue of waiters per worker
+  /** bytes posted to the workers and not answered yet, and who waits for fewer (settled) */
+  let queued = 0;
+  let settling: { bytes: number; done: () => void }[] = [];
+  const answered = (bytes: number) => {
+    queued -= bytes;
+    const ready = settling.filter((w) => failed !== null || queued <= w.bytes);
+    settling = settling.filter((w) => !ready.includes(w));
+    for (const w of ready) w.done();
+  };
   const workers = Array.from({ length: threads }, () => {
     const worker = new Worker(WORKER, { eval: true });
-    const waiting: (() => void)[] = [];
+    const waiting: { bytes: number; done: () => void }[] = [];
     worker.on('message', (results: { path: string; gz: Uint8Array; br: Uint8Array }[]) => {
       for (const r of results) {
         try {
@@ -141,11 +155,16 @@ export function compressionPool(
           failed ??= e;
         }
       }
-      waiting.shift()?.();
+      const batch = waiting.shift();
+      batch?.done();
+      answered(batch?.bytes ?? 0);
     });
     worker.on('error', (e) => {
       failed = e;
-      for (const done of waiting.splice(0)) done();
+      for (const batch of waiting.splice(0)) {
+        batch.done();
+        answered(batch.bytes);
+      }
     });
     return { worker, waiting };
   });
@@ -157,7 +176,9 @@ export function compressionPool(
   const flush = () => {
     if (batch.length === 0) return;
     const { worker, waiting } = workers[turn++ % workers.length];
-    pending.push(new Promise<void>((done) => waiting.push(done)));
+    const bytes = batchBytes;
+    queued += bytes;
+    pending.push(new Promise<void>((done) => waiting.push({ bytes, done })));
     worker.postMessage(batch);
     batch = [];
     batchBytes = 0;
@@ -176,6 +197,10 @@ export function compressionPool(
       batch.push({ path, content, ...levels });
       batchBytes += size;
       if (batchBytes >= 1 << 20) flush();
+    },
+    settled(bytes) {
+      if (queued <= bytes || failed !== null) return Promise.resolve();
+      return new Promise<void>((done) => settling.push({ bytes, done }));
     },
     async finish() {
       flush();

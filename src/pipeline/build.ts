@@ -37,6 +37,7 @@ import type { RowMaker } from '../store/write/data-files.ts';
 import { tryPatch, type PatchStats } from './patch/patch-build.ts';
 import { patchOptions, StateRecorder } from './patch/state-recorder.ts';
 import { eventStatePath } from './patch/event-state.ts';
+import type { DirectoryObject } from '../model/types.ts';
 
 export interface BuildOptions {
   content: string;
@@ -75,6 +76,9 @@ export interface ReuseStats {
   /** other files (data, documents, autocomplete) linked from the previous dist (not written) */
   files: number;
 }
+
+/** Bytes of pages handed to the compression workers and not compressed yet, at most. */
+const COMPRESS_AHEAD = 16 << 20;
 
 export const FIRST_PAGE = 'v1/cms/event/index.json';
 export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
@@ -166,28 +170,53 @@ async function buildLocked(
   const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), resolve(options.content));
   // what the next build needs to patch this one's dist (patch/event-state.ts)
   const recorder = new StateRecorder();
+  const minisearch = options.minisearch !== false;
+  const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
+  // The directory indexes are made on a worker thread from as soon as the directory is read:
+  // while this thread reads the events and renders them. They are kept under the directory
+  // files' key (directory-outputs.ts), complete once the directory is read.
+  let directory: DirectoryJob | undefined;
+  const onDirectory = (objects: readonly DirectoryObject[]) => {
+    const key = cache ? cache.inputsKey('directory') : null;
+    directory = startDirectoryJob(objects, { minisearch, compress: options.precompress !== false, kept, key });
+  };
   let loaded: Awaited<ReturnType<typeof loadContent>>;
   try {
-    loaded = await loadContent(resolve(options.content), { cache: cache && recorder.wrap(cache) });
+    loaded = await loadContent(resolve(options.content), { cache: cache && recorder.wrap(cache), onDirectory });
   } catch (e) {
+    directory?.cancel();
     cache?.release(); // removes its spill file
     throw e;
   }
   const { model, problems } = loaded;
   cache?.save();
-  // the directory indexes are kept under the directory files' key (directory-outputs.ts)
-  const directoryKeyed = model && cache ? cache.inputsKey('directory') : null;
   const statRecords = cache?.statRecords() ?? null;
   cache?.release();
   phase('load content', 'render data');
-  if (!model) return { ok: false, problems, cache: cache?.stats };
-  const baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
+  if (!model) {
+    directory?.cancel();
+    return { ok: false, problems, cache: cache?.stats };
+  }
+  let baseUrl: string;
+  try {
+    baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
+  } catch (e) {
+    directory?.cancel();
+    throw e;
+  }
+  // the worker has its own copy of the objects: only their count is needed here
+  const directoryCount = model.directory.length;
+  if (directory) model.directory = [];
 
   const previous = previousManifest(out);
-  const staging = createStaging(out);
-  let directory: DirectoryJob | undefined;
+  let staging: string;
   try {
-    const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
+    staging = createStaging(out);
+  } catch (e) {
+    directory?.cancel();
+    throw e;
+  }
+  try {
     // with a cache, each event's row is kept under the key of its inputs (render-cache.ts)
     const reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
     let keys: Buffer[] | null = null;
@@ -202,10 +231,11 @@ async function buildLocked(
             collectGarbage();
             return rows;
           };
-    const minisearch = options.minisearch !== false;
-    // the directory indexes are made on a worker thread while this one renders the events
-    directory = startDirectoryJob(model.directory, { minisearch, compress: options.precompress !== false, kept, key: directoryKeyed });
-    const files = await renderDataFiles(model, baseUrl, () => directory!.autocomplete, rowsOf);
+    // (a model whose directory was not handed over early: an empty one, loaded without a call)
+    directory ??= startDirectoryJob(model.directory, { minisearch, compress: options.precompress !== false, kept, key: cache ? cache.inputsKey('directory') : null });
+    // The directory's files are awaited once the events and their data files have left the heap
+    // (below): a directory still being indexed then no longer adds to a heap holding them all.
+    const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf);
     // what the manifest needs of the events, before they are dropped
     const eventCount = model.events.length;
     const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
@@ -230,6 +260,8 @@ async function buildLocked(
     }
     for (const rel of [DATA_FILES.events, DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
     collectGarbage();
+    // where renderDataFiles puts them: after the data files (written and dropped already)
+    for (const [rel, text] of Object.entries(await directory.autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
     // content-hashed twins of the browser module and its index, cacheable as immutable
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
@@ -252,7 +284,7 @@ async function buildLocked(
         pages: model.pages.size,
         categories: model.categories.length,
         media: model.media.size,
-        directory: model.directory.length,
+        directory: directoryCount,
         event_list_pages: Math.max(1, Math.ceil(eventCount / limit)),
       },
       event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
@@ -331,6 +363,9 @@ async function buildLocked(
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
       emit(rel, bodyBuffer(response.body), inputs);
       options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
+      // pages are answered faster than two threads compress them: without a bound each waited
+      // as a copy in a worker's queue (at 100k events the peak RSS rose by ~0.5 GB while answering)
+      await pool?.settled(COMPRESS_AHEAD);
     }
     for (const [rel, path, query] of DOCUMENTS) {
       const response = api({ method: 'GET', path, query, headers: {} });

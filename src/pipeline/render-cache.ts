@@ -19,7 +19,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, u
 import { dirname, join } from 'node:path';
 import type { Event } from '../model/types.ts';
 import { breadcrumb, renderEvent, renderMedia, type RenderContext } from '../render/event.ts';
-import { EventRows, FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
+import { FIELD_COUNT, serializeEvent, type EventRows } from '../store/format/event-rows.ts';
+import { RowBytes } from '../store/write/row-bytes.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
 
 /** Bump when a row's bytes change meaning without a new aula version. */
@@ -85,12 +86,14 @@ export function eventKeys(events: readonly Event[], ctx: RenderContext): Buffer[
     }
     return json;
   };
+  // The parts are hashed one after the other, which is hashing them joined (the same key), without
+  // joining them: that copied each event's ~2.5 KB of JSON once more (two-byte where it is not Latin-1).
   return events.map((e) => {
-    let input = `${head}${JSON.stringify(e)}\n${trailOf(e.page)}`;
-    for (const id of e.media) input += mediaOf(id);
-    if (e.header_image !== null) input += mediaOf(e.header_image);
-    for (const r of e.related_media) input += mediaOf(r.media);
-    return sha256().update(input).digest();
+    const hash = sha256().update(head).update(JSON.stringify(e)).update('\n').update(trailOf(e.page));
+    for (const id of e.media) hash.update(mediaOf(id));
+    if (e.header_image !== null) hash.update(mediaOf(e.header_image));
+    for (const r of e.related_media) hash.update(mediaOf(r.media));
+    return hash.digest();
   });
 }
 
@@ -166,50 +169,29 @@ function offsetsBytes(starts: Uint32Array): Buffer {
  */
 export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats): EventRows {
   const { entries, count, whole } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false } : readRows(path);
-  const starts = new Uint32Array(events.length * STRIDE);
-  const startsBytes = Buffer.from(starts.buffer, starts.byteOffset, starts.byteLength);
-  // a row is where its JSON is in the cache file read, or the JSON just made, until both are
-  // copied into the one buffer of events.jsonl (its size is known from the offsets)
-  const lines: (number | string)[] = new Array(events.length);
-  const files: (Buffer | null)[] = new Array(events.length);
+  // each row goes into events.jsonl's buffer as soon as it is taken or made (row-bytes.ts)
+  const out = new RowBytes(events.length);
+  const { starts, startsBytes } = out;
   const names = keys.map((k) => k.toString('latin1'));
   const made = new Uint8Array(events.length);
   let fresh = 0;
-  let total = Math.max(0, events.length - 1);
   events.forEach((e, row) => {
     const stored = entries.get(names[row]);
     const json = stored ? unpack(stored, starts, startsBytes, row) : -1;
     if (stored && json < 0 && stats) stats.corrupt++;
     if (json >= 0) {
-      lines[row] = json;
-      files[row] = stored!.file;
+      out.addStored(stored!.file, json);
       if (stats) stats.reused++;
     } else {
       const serialized = serializeEvent(renderEvent(e, ctx));
-      starts.set(serialized.starts, row * STRIDE);
-      lines[row] = serialized.json;
-      files[row] = null;
+      out.addJson(serialized.json, serialized.starts);
       made[row] = 1;
       fresh++;
       if (stats) stats.rendered++;
     }
-    total += starts[row * STRIDE + FIELD_COUNT];
   });
-  const bytes = Buffer.allocUnsafe(total);
-  const at: number[] = new Array(events.length);
-  let end = 0;
-  lines.forEach((line, row) => {
-    if (row > 0) bytes[end++] = 0x0a;
-    const length = starts[row * STRIDE + FIELD_COUNT];
-    if (typeof line === 'string') bytes.write(line, end);
-    else files[row]!.copy(bytes, end, line, line + length);
-    at[row] = end;
-    end += length;
-  });
-  lines.length = 0;
-  files.length = 0;
   entries.clear();
-  const rows = new EventRows(bytes, starts);
+  const rows = out.finish();
   if (path !== null) {
     const used = new Set(names).size;
     // appended while the file is whole and mostly live rows; rewritten when damaged (what follows
@@ -219,7 +201,7 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
     events.forEach((_, row) => {
       if (!compact && made[row] === 0) return;
       const head = offsetsBytes(starts.subarray(row * STRIDE, (row + 1) * STRIDE));
-      const json = bytes.subarray(at[row], at[row] + starts[row * STRIDE + FIELD_COUNT]);
+      const json = out.row(row);
       const length = Buffer.allocUnsafe(4);
       length.writeUInt32LE(head.length + json.length);
       written.push([keys[row], checksum(head, json), length, head, json]);

@@ -6,14 +6,22 @@ import { compareListOrder, renderCategory, renderEvent, type RenderContext } fro
 import type { Event } from '../../model/types.ts';
 import { toJson } from '../format/json.ts';
 import { columnsOf, textColumnsOf } from '../format/columns.ts';
-import { EventRows, serializeEvent } from '../format/event-rows.ts';
+import { serializeEvent, type EventRows } from '../format/event-rows.ts';
+import { RowBytes } from './row-bytes.ts';
 
 export type DistFiles = Map<string, string | Uint8Array>;
 
 /** Makes the rows of events.jsonl from the events in list order (the build may take them from its cache). */
 export type RowMaker = (events: readonly Event[], ctx: RenderContext) => EventRows;
 
-export const renderRows: RowMaker = (events, ctx) => EventRows.from(events.map((e) => serializeEvent(renderEvent(e, ctx))));
+export const renderRows: RowMaker = (events, ctx) => {
+  const out = new RowBytes(events.length);
+  for (const e of events) {
+    const row = serializeEvent(renderEvent(e, ctx));
+    out.addJson(row.json, row.starts);
+  }
+  return out.finish();
+};
 
 /**
  * Renders the model into the server's data files, keyed by path relative to dist/.

@@ -411,7 +411,8 @@ async function buildLocked(
     if (ledgerFile !== null) writeLedger(ledgerFile, out, written, manifest.precompressed);
     if (ledgerFile !== null) recorder.write(eventStatePath(ledgerFile), { content: resolve(options.content), out, options: patchOptions(options), zone: model.site.timezone, model, stats: statRecords });
     phase('swap');
-    const count = new Set([...files.keys(), ...served.keys()]).size;
+    // the large data files left `files` once written; `written` still names them
+    const count = new Set([...files.keys(), ...served.keys(), ...written.keys()]).size;
     return { ok: true, manifest, files: count, ms: performance.now() - started, phases, cache: cache?.stats, reuse: reused, patch };
   } catch (e) {
     directory?.cancel();

@@ -3,16 +3,28 @@
 import type { DirectoryModel } from '../../model/types.ts';
 import { decodeIndex, type IndexData } from '../../store/format/autocomplete-index.ts';
 import { listing, type DocPage } from './listing.ts';
-import { Matcher, type Candidates } from './match.ts';
+import { Checker } from './match.ts';
 import { CTYPES, modelMask } from '../../model/directory-models.ts';
+import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { addFuzzy, planWord, type WordPlan } from './plan.ts';
 import { queryWords, type QueryWord } from './query-words.ts';
 import { CONTRIB, MAX_RANKED_WORDS, NO_CONTRIB } from './rank.ts';
 import { RankedKeys } from './select.ts';
 import { renderSuggestion } from './suggestion.ts';
+import { intersect, intersectFirst, startCandidates } from './intersect.ts';
+import { WordDocs, WordDocsBuilder } from './word-docs.ts';
 
 /** Word plans kept (see Searcher.plan); each holds its term ranges and its few typo matches. */
 const PLAN_CACHE_ENTRIES = 4096;
+/**
+ * Bytes of materialized word documents kept with the plans (see word-docs.ts). At 200k objects a
+ * broad word is 100–300 KB; the bench's 60,000 type-ahead queries use ~1,500 distinct words.
+ */
+export const WORD_DOCS_BUDGET = 32 * 1024 * 1024;
+const ALL_MODELS = (1 << DIRECTORY_MODELS.length) - 1;
+/** module-local: a hot loop reads it (an imported binding may be a getter where modules are transpiled) */
+const RANKED = CONTRIB;
+const UNRANKED = NO_CONTRIB;
 
 export interface Autocomplete {
   /** total number of objects */
@@ -33,18 +45,37 @@ export interface AutocompleteResult {
   page(offset: number, limit: number): string[];
 }
 
-export function createAutocomplete(indexJson: string): Autocomplete {
-  return new Searcher(decodeIndex(indexJson));
+export function createAutocomplete(indexJson: string, options: { wordDocsBudget?: number } = {}): Autocomplete {
+  return new Searcher(decodeIndex(indexJson), options.wordDocsBudget ?? WORD_DOCS_BUDGET);
+}
+
+/** A cached word: its plan and, once a query needed them, its documents. */
+interface Word {
+  key: string;
+  plan: WordPlan;
+  docs: WordDocs | null;
 }
 
 class Searcher implements Autocomplete {
-  private readonly matcher: Matcher;
+  private readonly checker: Checker;
+  private readonly builder: WordDocsBuilder;
+  /** candidates of a several-word query: ascending documents and their rank so far */
+  private readonly candDocs: Int32Array;
+  private readonly candRank: Int32Array;
   private readonly keys: Float64Array;
-  /** bumped by every match; a result whose scratch state was overwritten recomputes it */
+  /** bumped by every several-word match; a result whose scratch state was overwritten recomputes it */
   private generation = 0;
+  /** bytes of the kept words' documents */
+  private wordBytes = 0;
 
-  constructor(private readonly index: IndexData) {
-    this.matcher = new Matcher(index);
+  constructor(
+    private readonly index: IndexData,
+    private readonly budget: number,
+  ) {
+    this.checker = new Checker(index);
+    this.builder = new WordDocsBuilder(index);
+    this.candDocs = new Int32Array(index.size);
+    this.candRank = new Int32Array(index.size);
     this.keys = new Float64Array(index.size);
   }
 
@@ -56,60 +87,120 @@ class Searcher implements Autocomplete {
     const mask = modelMask(models);
     let words = queryWords(typeof q === 'string' ? q : '');
     if (options.typos === false) words = words.map((w) => ({ ...w, maxEdits: 0 }));
-    const docs = words.length === 0 ? listing(this.index, mask) : this.matches(words.map((w) => this.plan(w)), mask);
+    if (words.length === 0) return new Result(this.index, listing(this.index, mask));
+    const cached = words.map((w) => this.word(w));
+    const docs = cached.length === 1 ? this.single(cached[0], mask) : this.matches(cached, mask);
+    this.trim();
     return new Result(this.index, docs);
   }
 
   // Type-ahead repeats words: "david", "david l", "david le" … each plan the word "david" anew,
-  // and its typo lookup (a walk of the term trie) is the costly part. Plans are pure functions of
-  // the word and the index, and never change once their typo matches are added, so the last
-  // ones are kept and shared.
-  private readonly plans = new Map<string, WordPlan>();
+  // and its typo lookup (a walk of the term trie) and its documents are the costly part. Both
+  // are pure functions of the word and the index, so the last ones are kept and shared.
+  private readonly words = new Map<string, Word>();
 
-  private plan(word: QueryWord): WordPlan {
+  private word(word: QueryWord): Word {
     const key = `${word.maxEdits}\n${word.forms.join('\n')}`;
-    let plan = this.plans.get(key);
-    if (plan) {
+    let w = this.words.get(key);
+    if (w) {
       // Map iteration order is the recency order
-      this.plans.delete(key);
+      this.words.delete(key);
     } else {
-      plan = planWord(this.index, word);
-      if (this.plans.size >= PLAN_CACHE_ENTRIES) this.plans.delete(this.plans.keys().next().value!);
+      w = { key, plan: planWord(this.index, word), docs: null };
     }
-    this.plans.set(key, plan);
-    return plan;
+    this.words.set(key, w);
+    return w;
   }
 
-  private matches(plans: WordPlan[], mask: number): DocPage {
-    let state = this.match(plans, mask);
+  private docsOf(w: Word): WordDocs {
+    if (w.docs === null) {
+      w.docs = this.builder.build(w.plan);
+      // a word forgotten meanwhile (an older result recomputing) is not the cache's to count
+      if (this.words.get(w.key) === w) this.wordBytes += w.docs.bytes;
+    }
+    return w.docs;
+  }
+
+  /** Forgets the least recently used words beyond the limits; after a search, so none of its words goes mid-way. */
+  private trim(): void {
+    for (const [key, w] of this.words) {
+      if (this.words.size <= PLAN_CACHE_ENTRIES && this.wordBytes <= this.budget) break;
+      this.words.delete(key);
+      if (w.docs !== null) this.wordBytes -= w.docs.bytes;
+    }
+  }
+
+  /** One word: its documents in rank order are the result (the rank is its code's contribution, monotone in the code). */
+  private single(w: Word, mask: number): DocPage {
+    const wd = this.docsOf(w);
+    if (this.words.get(w.key) === w) {
+      // the rank order is made now (every answer pages it) and counted with the word
+      const before = wd.bytes;
+      wd.ranked();
+      this.wordBytes += wd.bytes - before;
+    }
+    if ((mask & ALL_MODELS) === ALL_MODELS) {
+      return { count: wd.length, docs: (offset, limit) => wd.ranked().subarray(offset, Math.min(wd.length, offset + limit)) };
+    }
+    const { model } = this.index;
+    return {
+      count: wd.countIn(model, mask),
+      docs: (offset, limit) => {
+        const ranked = wd.ranked();
+        const out: number[] = [];
+        let row = 0;
+        for (let i = 0; i < ranked.length && out.length < limit; i++) {
+          const d = ranked[i];
+          if (((1 << model[d]) & mask) === 0) continue;
+          if (row++ >= offset) out.push(d);
+        }
+        return out;
+      },
+    };
+  }
+
+  private matches(words: Word[], mask: number): DocPage {
+    let state = this.match(words, mask);
     const size = this.index.size;
     return {
       count: state.ranked.length,
       docs: (offset, limit) => {
-        if (state.generation !== this.generation) state = this.match(plans, mask);
+        if (state.generation !== this.generation) state = this.match(words, mask);
         return Array.from(state.ranked.page(offset, limit), (key) => key % size);
       },
     };
   }
 
-  private match(plans: WordPlan[], mask: number): { generation: number; ranked: RankedKeys } {
+  private match(words: Word[], mask: number): { generation: number; ranked: RankedKeys } {
     const generation = ++this.generation;
-    // Most selective word first, judged on exact+prefix postings: typo lookups are computed
-    // only for words actually reached, so a query that fails early costs almost nothing.
-    const order = plans.map((p, i) => ({ p, i })).sort((a, b) => a.p.cost - b.p.cost || a.i - b.i);
-    let cand: Candidates | null = null;
-    for (let k = 0; k < order.length; k++) {
-      const plan = order[k].p;
-      addFuzzy(this.index, plan);
-      const contrib = k < MAX_RANKED_WORDS ? CONTRIB : NO_CONTRIB;
-      if (cand === null) cand = this.matcher.first(plan, mask, contrib);
-      else this.matcher.refine(plan, cand, contrib);
-      if (cand.length === 0) break;
+    // Most selective word first: the candidates start as its documents and only shrink. A word
+    // not materialized yet is judged on its exact+prefix postings, and its typo matches and
+    // documents are computed only when it is reached, so a query that fails early costs little.
+    const cost = (w: Word) => (w.docs !== null ? w.docs.length : w.plan.cost);
+    const order = words.map((w, i) => ({ w, i, c: cost(w) })).sort((a, b) => a.c - b.c || a.i - b.i);
+    const { candDocs: docs, candRank: rank, index } = this;
+    const model = (mask & ALL_MODELS) === ALL_MODELS ? null : index.model;
+    const first = this.docsOf(order[0].w);
+    let n = -1; // not started: the candidates are still first's documents
+    for (let k = 1; k < order.length && n !== 0; k++) {
+      const w = order[k].w;
+      const contrib = k < MAX_RANKED_WORDS ? RANKED : UNRANKED;
+      if (w.docs === null && this.checker.cheaper(n < 0 ? first.length : n, w.plan)) {
+        if (n < 0) n = startCandidates(first, RANKED, docs, rank, model, mask);
+        addFuzzy(index, w.plan);
+        const c = { docs, rank, length: n };
+        this.checker.check(w.plan, c, contrib);
+        n = c.length;
+      } else if (n < 0) {
+        n = intersectFirst(first, RANKED, this.docsOf(w), contrib, docs, rank, model, mask);
+      } else {
+        n = intersect(docs, rank, n, this.docsOf(w), contrib, docs, rank);
+      }
     }
-    const n = cand === null ? 0 : cand.length;
+    if (n < 0) n = startCandidates(first, RANKED, docs, rank, model, mask);
     const keys = this.keys.subarray(0, n);
-    const size = this.index.size;
-    for (let i = 0; i < n; i++) keys[i] = cand!.rank[i] * size + cand!.docs[i];
+    const size = index.size;
+    for (let i = 0; i < n; i++) keys[i] = rank[i] * size + docs[i];
     return { generation, ranked: new RankedKeys(keys) };
   }
 }

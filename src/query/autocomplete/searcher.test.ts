@@ -380,8 +380,9 @@ describe('agreement with the reference reading of the rules', () => {
     const objects = syntheticDirectory(600, 42);
     const json = buildIndexJson(objects);
     const ac = createAutocomplete(json);
-    // a budget of nothing forgets every word's documents after each search: same answers
-    const forgetful = createAutocomplete(json, { wordDocsBudget: 0 });
+    // a budget of nothing forgets every word's documents after each search, and the rendered
+    // suggestions are forgotten every five: same answers
+    const forgetful = createAutocomplete(json, { wordDocsBudget: 0, renderedKept: 5 });
     const r = mulberry32(7);
     const pick = <T>(a: readonly T[]) => a[Math.floor(r() * a.length)];
     const mutate = (w: string) => {

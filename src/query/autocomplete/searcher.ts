@@ -45,8 +45,15 @@ export interface AutocompleteResult {
   page(offset: number, limit: number): string[];
 }
 
-export function createAutocomplete(indexJson: string, options: { wordDocsBudget?: number } = {}): Autocomplete {
-  return new Searcher(decodeIndex(indexJson), options.wordDocsBudget ?? WORD_DOCS_BUDGET);
+export interface SearcherLimits {
+  /** bytes of materialized word documents kept (default WORD_DOCS_BUDGET) */
+  wordDocsBudget?: number;
+  /** rendered suggestions kept before all are forgotten (default RENDERED_KEPT) */
+  renderedKept?: number;
+}
+
+export function createAutocomplete(indexJson: string, options: SearcherLimits = {}): Autocomplete {
+  return new Searcher(decodeIndex(indexJson), options.wordDocsBudget ?? WORD_DOCS_BUDGET, options.renderedKept ?? RENDERED_KEPT);
 }
 
 /** A cached word: its plan and, once a query needed them, its documents. */
@@ -67,16 +74,19 @@ class Searcher implements Autocomplete {
   private generation = 0;
   /** bytes of the kept words' documents */
   private wordBytes = 0;
+  private readonly rendered: Rendered;
 
   constructor(
     private readonly index: IndexData,
     private readonly budget: number,
+    renderedKept: number,
   ) {
     this.checker = new Checker(index);
     this.builder = new WordDocsBuilder(index);
     this.candDocs = new Int32Array(index.size);
     this.candRank = new Int32Array(index.size);
     this.keys = new Float64Array(index.size);
+    this.rendered = new Rendered(index, renderedKept);
   }
 
   get size(): number {
@@ -87,11 +97,11 @@ class Searcher implements Autocomplete {
     const mask = modelMask(models);
     let words = queryWords(typeof q === 'string' ? q : '');
     if (options.typos === false) words = words.map((w) => ({ ...w, maxEdits: 0 }));
-    if (words.length === 0) return new Result(this.index, listing(this.index, mask));
+    if (words.length === 0) return new Result(this.rendered, listing(this.index, mask));
     const cached = words.map((w) => this.word(w));
     const docs = cached.length === 1 ? this.single(cached[0], mask) : this.matches(cached, mask);
     this.trim();
-    return new Result(this.index, docs);
+    return new Result(this.rendered, docs);
   }
 
   // Type-ahead repeats words: "david", "david l", "david le" … each plan the word "david" anew,
@@ -205,11 +215,48 @@ class Searcher implements Autocomplete {
   }
 }
 
+/**
+ * Rendered suggestions by document, made when first shown: a suggestion is a pure function of its
+ * document, and the documents a directory's queries show again and again are few (each render is
+ * half a kilobyte of short-lived strings, twenty per answer). Bounded by forgetting them all once
+ * RENDERED_KEPT are held (~150 bytes each), which costs one re-render per document shown after.
+ */
+export const RENDERED_KEPT = 50_000;
+
+class Rendered {
+  // a dense array (one slot per document, 8 bytes each): filled sparsely, a plain [] would turn
+  // into a dictionary
+  private texts: (string | undefined)[];
+  private held = 0;
+
+  constructor(
+    private readonly index: IndexData,
+    private readonly kept: number,
+  ) {
+    this.texts = new Array<string | undefined>(index.size);
+  }
+
+  of(d: number): string {
+    let text = this.texts[d];
+    if (text === undefined) {
+      if (this.held >= this.kept) {
+        this.texts = new Array<string | undefined>(this.index.size);
+        this.held = 0;
+      }
+      const { id, model, presentation, level_id, room_id } = this.index;
+      text = renderSuggestion(id[d], CTYPES[model[d]], presentation[d], level_id[d], room_id[d]);
+      this.texts[d] = text;
+      this.held++;
+    }
+    return text;
+  }
+}
+
 class Result implements AutocompleteResult {
   readonly count: number;
 
   constructor(
-    private readonly index: IndexData,
+    private readonly rendered: Rendered,
     private readonly docs: DocPage,
   ) {
     this.count = docs.count;
@@ -219,10 +266,10 @@ class Result implements AutocompleteResult {
     const o = toCount(offset);
     const l = toCount(limit);
     if (l === 0 || o >= this.count) return [];
-    const { id, model, presentation, level_id, room_id } = this.index;
-    return Array.from(this.docs.docs(o, l), (d) =>
-      renderSuggestion(id[d], CTYPES[model[d]], presentation[d], level_id[d], room_id[d]),
-    );
+    const docs = this.docs.docs(o, l);
+    const out: string[] = [];
+    for (let i = 0; i < docs.length; i++) out.push(this.rendered.of(docs[i]));
+    return out;
   }
 }
 

@@ -18,9 +18,10 @@ import { WordDocs, WordDocsBuilder } from './word-docs.ts';
 const PLAN_CACHE_ENTRIES = 4096;
 /**
  * Bytes of materialized word documents kept with the plans (see word-docs.ts). At 200k objects a
- * broad word is 100–300 KB; the bench's 60,000 type-ahead queries use ~1,500 distinct words.
+ * broad word is 25–150 KB; the ~1,500 distinct words of the bench's 60,000 type-ahead queries
+ * take 19.5 MB together.
  */
-export const WORD_DOCS_BUDGET = 32 * 1024 * 1024;
+export const WORD_DOCS_BUDGET = 24 * 1024 * 1024;
 const ALL_MODELS = (1 << DIRECTORY_MODELS.length) - 1;
 /** module-local: a hot loop reads it (an imported binding may be a getter where modules are transpiled) */
 const RANKED = CONTRIB;
@@ -143,28 +144,15 @@ class Searcher implements Autocomplete {
   /** One word: its documents in rank order are the result (the rank is its code's contribution, monotone in the code). */
   private single(w: Word, mask: number): DocPage {
     const wd = this.docsOf(w);
-    if (this.words.get(w.key) === w) {
-      // the rank order is made now (every answer pages it) and counted with the word
-      const before = wd.bytes;
-      wd.ranked();
-      this.wordBytes += wd.bytes - before;
-    }
-    if ((mask & ALL_MODELS) === ALL_MODELS) {
-      return { count: wd.length, docs: (offset, limit) => wd.ranked().subarray(offset, Math.min(wd.length, offset + limit)) };
-    }
     const { model } = this.index;
     return {
       count: wd.countIn(model, mask),
       docs: (offset, limit) => {
-        const ranked = wd.ranked();
-        const out: number[] = [];
-        let row = 0;
-        for (let i = 0; i < ranked.length && out.length < limit; i++) {
-          const d = ranked[i];
-          if (((1 << model[d]) & mask) === 0) continue;
-          if (row++ >= offset) out.push(d);
-        }
-        return out;
+        const before = wd.bytes;
+        const page = wd.page(model, mask, offset, limit);
+        // a rank order made for this page is counted with the word, while the word is kept
+        if (wd.bytes !== before && this.words.get(w.key) === w) this.wordBytes += wd.bytes - before;
+        return page;
       },
     };
   }
@@ -219,9 +207,9 @@ class Searcher implements Autocomplete {
  * Rendered suggestions by document, made when first shown: a suggestion is a pure function of its
  * document, and the documents a directory's queries show again and again are few (each render is
  * half a kilobyte of short-lived strings, twenty per answer). Bounded by forgetting them all once
- * RENDERED_KEPT are held (~150 bytes each), which costs one re-render per document shown after.
+ * RENDERED_KEPT are held (~150–300 bytes each), which costs one re-render per document shown after.
  */
-export const RENDERED_KEPT = 50_000;
+export const RENDERED_KEPT = 20_000;
 
 class Rendered {
   // a dense array (one slot per document, 8 bytes each): filled sparsely, a plain [] would turn

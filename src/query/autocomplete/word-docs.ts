@@ -17,12 +17,16 @@ const NONE = 255;
 const CODES = 8;
 /** up to this many documents are ordered by insertion sort instead of a pass over the marks */
 const SMALL = 64;
+const MODELS = DIRECTORY_MODELS.length;
+const ALL_MODELS = (1 << MODELS) - 1;
+/** words of at most this many documents page by reading their entries, however sparse the page's code */
+const SPARSE_FROM = 1024;
 
 export class WordDocs {
   /** rank order of a one-word query (code, then document), made on first use */
   private byKey: Int32Array | null = null;
-  /** documents per model (by model index), made on first use with a model filter */
-  private perModel: Int32Array | null = null;
+  /** documents per (code, model), made on first use */
+  private perCode: Int32Array | null = null;
   /**
    * One bit per document of the index, for words holding at least 1/32 of all documents (the
    * bitmap is then at most as large as the list): a candidate is tested with one load instead
@@ -69,16 +73,70 @@ export class WordDocs {
     return out;
   }
 
+  /** Documents per (code, model): perCode[code × MODELS + model]. */
+  private counts(model: Uint8Array): Int32Array {
+    if (this.perCode === null) {
+      const per = new Int32Array(CODES * MODELS);
+      for (let i = 0; i < this.entries.length; i++) {
+        const e = this.entries[i];
+        per[(e & 7) * MODELS + model[e >> 3]]++;
+      }
+      this.perCode = per;
+    }
+    return this.perCode;
+  }
+
   /** How many of the documents belong to the models in the mask. */
   countIn(model: Uint8Array, mask: number): number {
-    if (this.perModel === null) {
-      const per = new Int32Array(DIRECTORY_MODELS.length);
-      for (let i = 0; i < this.entries.length; i++) per[model[this.entries[i] >> 3]]++;
-      this.perModel = per;
-    }
+    const per = this.counts(model);
     let n = 0;
-    for (let m = 0; m < this.perModel.length; m++) if ((mask & (1 << m)) !== 0) n += this.perModel[m];
+    for (let i = 0; i < per.length; i++) if ((mask & (1 << i % MODELS)) !== 0) n += per[i];
     return n;
+  }
+
+  /**
+   * Rows offset .. offset+limit−1 of a one-word query's order (code, then document) among the
+   * documents of the masked models. Whole codes before the page are skipped by their counts;
+   * within a code the entries are read in document order, which is that code's part of the order.
+   * When the page's code holds under 1/8 of the entries that read would mostly skip, so the
+   * whole order is made once (ranked()) and sliced instead.
+   */
+  page(model: Uint8Array, mask: number, offset: number, limit: number): ArrayLike<number> {
+    const { entries } = this;
+    const per = this.counts(model);
+    const all = (mask & ALL_MODELS) === ALL_MODELS;
+    if (all && this.byKey !== null) return this.byKey.subarray(offset, Math.min(entries.length, offset + limit));
+    const out: number[] = [];
+    let skip = offset;
+    for (let c = 0; c < CODES && out.length < limit; c++) {
+      let inCode = 0;
+      for (let m = 0; m < MODELS; m++) if ((mask & (1 << m)) !== 0) inCode += per[c * MODELS + m];
+      if (skip >= inCode) {
+        skip -= inCode;
+        continue;
+      }
+      if (inCode * 8 < entries.length && entries.length > SPARSE_FROM) return this.rankedPage(model, mask, offset, limit);
+      for (let i = 0; i < entries.length && out.length < limit; i++) {
+        const e = entries[i];
+        if ((e & 7) !== c || ((1 << model[e >> 3]) & mask) === 0) continue;
+        if (skip > 0) skip--;
+        else out.push(e >> 3);
+      }
+    }
+    return out;
+  }
+
+  private rankedPage(model: Uint8Array, mask: number, offset: number, limit: number): ArrayLike<number> {
+    const ranked = this.ranked();
+    if ((mask & ALL_MODELS) === ALL_MODELS) return ranked.subarray(offset, Math.min(ranked.length, offset + limit));
+    const out: number[] = [];
+    let row = 0;
+    for (let i = 0; i < ranked.length && out.length < limit; i++) {
+      const d = ranked[i];
+      if (((1 << model[d]) & mask) === 0) continue;
+      if (row++ >= offset) out.push(d);
+    }
+    return out;
   }
 }
 

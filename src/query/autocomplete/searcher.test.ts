@@ -289,6 +289,24 @@ describe('count and pages', () => {
     expect(single.page(0, 30)).toEqual(ac.search('schulz', null).page(0, 30));
   });
 
+  it('pages several-word results the same from any offset (within and past the best-ranked run)', () => {
+    const objects = syntheticDirectory(800, 9);
+    const many = load(objects);
+    const r = mulberry32(13);
+    let broad = 0;
+    for (let i = 0; i < 150; i++) {
+      const words = objects[Math.floor(r() * objects.length)].presentation.split(/[\s,.()-]+/).filter((w) => w.length > 0);
+      const q = [words[0].slice(0, 1 + Math.floor(r() * 2)), words[words.length - 1].slice(0, 1 + Math.floor(r() * 3))].join(' ');
+      const all = many.search(q, null).page(0, 100_000);
+      for (const [offset, limit] of [[0, 3], [0, 20], [Math.floor(r() * all.length), 1 + Math.floor(r() * 25)], [all.length - 1, 5]]) {
+        expect(many.search(q, null).page(offset, limit), `${q} ${offset} ${limit}`).toEqual(all.slice(offset, offset + limit));
+      }
+      if (all.length > 40) broad++;
+    }
+    // broad results, whose first pages come from their best-ranked run, must be among them
+    expect(broad).toBeGreaterThan(20);
+  });
+
   it('keeps an earlier result valid after later searches', () => {
     const first = ac.search('schulz', null);
     const expected = first.page(0, 30);

@@ -161,15 +161,53 @@ class Searcher implements Autocomplete {
     let state = this.match(words, mask);
     const size = this.index.size;
     return {
-      count: state.ranked.length,
+      count: state.length,
       docs: (offset, limit) => {
         if (state.generation !== this.generation) state = this.match(words, mask);
+        const best = this.bestRankPage(state.length, offset, limit);
+        if (best !== null) return best;
+        // the page reaches past the best-ranked candidates: order them all by (rank, document)
+        if (state.ranked === null) {
+          const keys = this.keys.subarray(0, state.length);
+          const { candDocs: docs, candRank: rank } = this;
+          for (let i = 0; i < keys.length; i++) keys[i] = rank[i] * size + docs[i];
+          state.ranked = new RankedKeys(keys);
+        }
         return Array.from(state.ranked.page(offset, limit), (key) => key % size);
       },
     };
   }
 
-  private match(words: Word[], mask: number): { generation: number; ranked: RankedKeys } {
+  /**
+   * The page when it lies within the candidates of the best rank, else null. Those come first,
+   * and among them the candidates are already in document order (the tie-break), so the page is
+   * a run of them: no sort keys, no selection over every candidate. Broad queries ("dr. me",
+   * 9,722 matches) mostly have a first page of equally ranked documents.
+   */
+  private bestRankPage(n: number, offset: number, limit: number): number[] | null {
+    const { candDocs: docs, candRank: rank } = this;
+    let min = 0;
+    let atMin = 0;
+    for (let i = 0; i < n; i++) {
+      const r = rank[i];
+      if (atMin === 0 || r < min) {
+        min = r;
+        atMin = 1;
+      } else if (r === min) atMin++;
+    }
+    if (atMin < offset + limit && atMin < n) return null;
+    const out: number[] = [];
+    let skip = offset;
+    for (let i = 0; i < n && out.length < limit; i++) {
+      if (rank[i] !== min) continue;
+      if (skip > 0) skip--;
+      else out.push(docs[i]);
+    }
+    return out;
+  }
+
+  /** Leaves the candidates, ascending, with their ranks in candDocs/candRank[0, length). */
+  private match(words: Word[], mask: number): { generation: number; length: number; ranked: RankedKeys | null } {
     const generation = ++this.generation;
     // Most selective word first: the candidates start as its documents and only shrink. A word
     // not materialized yet is judged on its exact+prefix postings, and its typo matches and
@@ -196,10 +234,7 @@ class Searcher implements Autocomplete {
       }
     }
     if (n < 0) n = startCandidates(first, RANKED, docs, rank, model, mask);
-    const keys = this.keys.subarray(0, n);
-    const size = index.size;
-    for (let i = 0; i < n; i++) keys[i] = rank[i] * size + docs[i];
-    return { generation, ranked: new RankedKeys(keys) };
+    return { generation, length: n, ranked: null };
   }
 }
 

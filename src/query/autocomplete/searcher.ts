@@ -240,37 +240,35 @@ class Searcher implements Autocomplete {
 
 /**
  * Rendered suggestions by document, made when first shown: a suggestion is a pure function of its
- * document, and the documents a directory's queries show again and again are few (each render is
- * half a kilobyte of short-lived strings, twenty per answer). Bounded by forgetting them all once
- * RENDERED_KEPT are held (~150–300 bytes each), which costs one re-render per document shown after.
+ * document, and the documents a directory's queries show come back again and again (each render is
+ * half a kilobyte of short-lived strings, twenty per answer). Two generations of RENDERED_KEPT
+ * (~150–300 bytes each): when the current one is full it becomes the previous one and the
+ * previous one is dropped, so the documents still being shown survive by being found again.
  */
-export const RENDERED_KEPT = 20_000;
+export const RENDERED_KEPT = 12_000;
 
 class Rendered {
-  // a dense array (one slot per document, 8 bytes each): filled sparsely, a plain [] would turn
-  // into a dictionary
-  private texts: (string | undefined)[];
-  private held = 0;
+  private current = new Map<number, string>();
+  private previous = new Map<number, string>();
 
   constructor(
     private readonly index: IndexData,
     private readonly kept: number,
-  ) {
-    this.texts = new Array<string | undefined>(index.size);
-  }
+  ) {}
 
   of(d: number): string {
-    let text = this.texts[d];
+    let text = this.current.get(d);
+    if (text !== undefined) return text;
+    text = this.previous.get(d);
     if (text === undefined) {
-      if (this.held >= this.kept) {
-        this.texts = new Array<string | undefined>(this.index.size);
-        this.held = 0;
-      }
       const { id, model, presentation, level_id, room_id } = this.index;
       text = renderSuggestion(id[d], CTYPES[model[d]], presentation[d], level_id[d], room_id[d]);
-      this.texts[d] = text;
-      this.held++;
     }
+    if (this.current.size >= this.kept) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(d, text);
     return text;
   }
 }

@@ -248,27 +248,34 @@ class Searcher implements Autocomplete {
 export const RENDERED_KEPT = 12_000;
 
 class Rendered {
-  private current = new Map<number, string>();
-  private previous = new Map<number, string>();
+  // dense arrays (one slot per document, 8 bytes each): filled sparsely, a plain [] would turn
+  // into a dictionary, and a Map measured slower (number keys hashed on every lookup)
+  private current: (string | undefined)[];
+  private previous: (string | undefined)[] = [];
+  private held = 0;
 
   constructor(
     private readonly index: IndexData,
     private readonly kept: number,
-  ) {}
+  ) {
+    this.current = new Array<string | undefined>(index.size);
+  }
 
   of(d: number): string {
-    let text = this.current.get(d);
+    let text = this.current[d];
     if (text !== undefined) return text;
-    text = this.previous.get(d);
+    text = this.previous[d];
     if (text === undefined) {
       const { id, model, presentation, level_id, room_id } = this.index;
       text = renderSuggestion(id[d], CTYPES[model[d]], presentation[d], level_id[d], room_id[d]);
     }
-    if (this.current.size >= this.kept) {
+    if (this.held >= this.kept) {
       this.previous = this.current;
-      this.current = new Map();
+      this.current = new Array<string | undefined>(this.index.size);
+      this.held = 0;
     }
-    this.current.set(d, text);
+    this.current[d] = text;
+    this.held++;
     return text;
   }
 }

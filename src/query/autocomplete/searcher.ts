@@ -19,9 +19,11 @@ const PLAN_CACHE_ENTRIES = 4096;
 /**
  * Bytes of materialized word documents kept with the plans (see word-docs.ts). At 200k objects a
  * broad word is 25–150 KB; the ~1,500 distinct words of the bench's 60,000 type-ahead queries
- * take 19.5 MB together.
+ * take 19.5 MB together, and 16 MiB keeps the several-word pools' words (ac1's one-word queries
+ * rebuild some). Held outside the JS heap, they cost RSS beyond their size (allocator pages):
+ * in process, after all 60,000 queries, +46 MB RSS over the previous searcher at 24 MiB.
  */
-export const WORD_DOCS_BUDGET = 24 * 1024 * 1024;
+export const WORD_DOCS_BUDGET = 16 * 1024 * 1024;
 const ALL_MODELS = (1 << DIRECTORY_MODELS.length) - 1;
 /** module-local: a hot loop reads it (an imported binding may be a getter where modules are transpiled) */
 const RANKED = CONTRIB;

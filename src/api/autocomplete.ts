@@ -16,5 +16,6 @@ export function autocomplete(ds: Dataset, params: QueryParams): ApiResponse {
   const window = pageWindow(params, ds.site);
   const [from, to] = pageRange(window, result.count);
   const links = pageLinks(window, result.count, ds.baseUrl, AUTOCOMPLETE_PATH, params);
-  return json(200, envelope(result.count, links, result.page(from, to - from)), ignored);
+  // encoded here, once: as text, its length and its bytes were each computed from the string again
+  return json(200, Buffer.from(envelope(result.count, links, result.page(from, to - from))), ignored);
 }

@@ -29,4 +29,16 @@ describe('negotiate', () => {
     expect(negotiate('json', 'text/html')).toEqual({ ok: false, status: 406 });
     expect(negotiate(undefined, 'application/json;q=0')).toEqual({ ok: false, status: 406 });
   });
+
+  it('decides the same when asked again, whatever else was asked meanwhile (its memo forgets and refills)', () => {
+    const formats = [undefined, '', 'api', 'json', 'xml', 'a\nb', '1:'];
+    const accepts = [undefined, '', '*/*', BROWSER, 'text/*', 'application/json;q=0', `${'x/y, '.repeat(80)}text/html`];
+    const pairs = formats.flatMap((f) => accepts.map((a) => [f, a] as const));
+    const first = pairs.map(([f, a]) => negotiate(f, a));
+    // more distinct headers than the memo holds
+    for (let i = 0; i < 600; i++) negotiate('api', `application/x-${i}, text/html;q=0.${i % 10}`);
+    pairs.forEach(([f, a], i) => expect(negotiate(f, a), `${f} ${a}`).toEqual(first[i]));
+    expect(negotiate('a', '\nb')).toEqual({ ok: false, status: 404 });
+    expect(negotiate(undefined, BROWSER)).toEqual({ ok: true, renderer: 'html' });
+  });
 });

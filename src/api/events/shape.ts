@@ -23,7 +23,11 @@ function names(params: QueryParams, key: string): string[] {
   return params.getAll(key).flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
 }
 
+/** The shape of a request without shaping parameters (most): shared, so never mutated. */
+const PLAIN: Shape = Object.freeze({ fields: null, expand: new Set<Expandable>(), ignored: Object.freeze([]) as unknown as string[] });
+
 export function parseShape(params: QueryParams): Shape {
+  if (!params.has('fields') && !params.has('omit') && !params.has('expand')) return PLAIN;
   const ignored: string[] = [];
   const pick = (key: string) => {
     const found = new Set<number>();

@@ -1,20 +1,26 @@
-// Refining candidates by one query word through the candidates' own words (the forward lists).
+// Intersecting query words over documents and accumulating the rank (see rank.ts).
 //
-// The searcher intersects materialized word lists (word-docs.ts, intersect.ts). When few
-// candidates are left and the next word is broad and not materialized yet ("schmidt a"),
-// looking up each candidate's few words is cheaper than collecting the word's postings: this
-// does that, in place, without materializing the word.
+// The first (most selective) word scans its postings and yields the candidates. Each further
+// word either scans its postings again, touching only candidates, or — when the candidates'
+// forward lists are shorter than its postings ("schmidt a") — checks each candidate's words.
+// All per-document state, the candidate lists included, lives in arrays sized once per index,
+// so even a one-letter query over 200k objects allocates no large buffers (it would otherwise
+// be ~1 MB of typed arrays per request). Candidates are therefore only valid until the next
+// first(); the searcher recomputes a result whose state was overwritten.
+import { DIRECTORY_MODELS } from '../../model/types.ts';
 import type { IndexData } from '../../store/format/autocomplete-index.ts';
 import type { WordPlan } from './plan.ts';
 import { TIER_EXACT, TIER_PREFIX } from './rank.ts';
 
-const NONE = 255; // not matched
+const ALL_MODELS = (1 << DIRECTORY_MODELS.length) - 1;
+const NONE = 255; // not a candidate / not matched yet
+const CANDIDATE = 254; // candidate not (yet) matched by the current word; above every code
 /**
  * Cost of checking one word of a candidate relative to scanning one posting: the forward lists of
  * scattered candidates are random reads of two arrays, the postings one sequential run. At 200k
  * objects, 2–3 word queries took 5–10 % less CPU with 3 than with 1 (in alternation; noisy).
  */
-export const CHECK_COST = 3;
+const CHECK_COST = 3;
 
 export interface Candidates {
   docs: Int32Array;
@@ -22,23 +28,90 @@ export interface Candidates {
   length: number;
 }
 
-export class Checker {
+export class Matcher {
+  private readonly best: Uint8Array;
+  private readonly candDocs: Int32Array;
+  private readonly candRank: Int32Array;
   private readonly termCode: Uint8Array;
-  /** mean number of words per document */
-  readonly avgForward: number;
+  private readonly avgForward: number;
 
   constructor(private readonly index: IndexData) {
+    this.best = new Uint8Array(index.size).fill(NONE);
+    this.candDocs = new Int32Array(index.size);
+    this.candRank = new Int32Array(index.size);
     this.termCode = new Uint8Array(index.terms.length).fill(NONE);
     this.avgForward = index.size === 0 ? 0 : index.forward.length / index.size;
   }
 
-  /** Whether checking `candidates` documents' words is expected to cost less than collecting the plan's postings. */
-  cheaper(candidates: number, plan: WordPlan): boolean {
-    return candidates * this.avgForward * CHECK_COST < plan.cost;
+  /** Documents of the allowed models matched by the word, with the word's contribution. */
+  first(plan: WordPlan, modelMask: number, contrib: Int32Array): Candidates {
+    const { postings, model } = this.index;
+    const { best, candDocs: docs, candRank: rank } = this;
+    const seg = plan.segments;
+    const allModels = (modelMask & ALL_MODELS) === ALL_MODELS; // spares a lookup per posting
+    let n = 0;
+    for (let s = 0; s < seg.length; s += 3) {
+      const end = seg[s + 1];
+      const base = seg[s + 2];
+      for (let p = seg[s]; p < end; p++) {
+        const e = postings[p];
+        const doc = e >> 1;
+        if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
+        const code = base + (e & 1);
+        const cur = best[doc];
+        if (code < cur) {
+          if (cur === NONE) docs[n++] = doc;
+          best[doc] = code;
+        }
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const doc = docs[i];
+      rank[i] = contrib[best[doc]];
+      best[doc] = NONE;
+    }
+    return { docs, rank, length: n };
   }
 
-  /** Keeps the candidates the word matches (in place, order kept) and adds its contribution. The plan's typo matches must be added. */
-  check(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
+  /** Keeps the candidates the word matches (in place) and adds its contribution. */
+  refine(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
+    if (c.length * this.avgForward * CHECK_COST < plan.cost) this.check(plan, c, contrib);
+    else this.scan(plan, c, contrib);
+  }
+
+  private scan(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
+    const { postings } = this.index;
+    const { best } = this;
+    const { docs, rank } = c;
+    for (let i = 0; i < c.length; i++) best[docs[i]] = CANDIDATE;
+    const seg = plan.segments;
+    for (let s = 0; s < seg.length; s += 3) {
+      const end = seg[s + 1];
+      const base = seg[s + 2];
+      for (let p = seg[s]; p < end; p++) {
+        const e = postings[p];
+        const doc = e >> 1;
+        const code = base + (e & 1);
+        if (code < best[doc]) {
+          // NONE (255) > CANDIDATE (254): non-candidates must stay NONE
+          if (best[doc] !== NONE) best[doc] = code;
+        }
+      }
+    }
+    let j = 0;
+    for (let i = 0; i < c.length; i++) {
+      const doc = docs[i];
+      const code = best[doc];
+      best[doc] = NONE;
+      if (code === CANDIDATE) continue;
+      docs[j] = doc;
+      rank[j] = rank[i] + contrib[code];
+      j++;
+    }
+    c.length = j;
+  }
+
+  private check(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
     const { forward, fwdStart } = this.index;
     const { termCode } = this;
     const { docs, rank } = c;

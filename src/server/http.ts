@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiOptions } from '../api/core.ts';
+import type { Dataset } from '../query/dataset.ts';
 import type { AccessEntry } from './access-log.ts';
 import { connectionBounds } from './connection-bounds.ts';
 import { cors, type CorsOrigins } from './cors.ts';
@@ -39,6 +40,8 @@ export interface ServeOptions extends ApiOptions {
   accessLog?: (entry: AccessEntry) => void;
   /** allowed cross-origin callers; CORS off when absent */
   cors?: CorsOrigins;
+  /** data made in memory (aula dev) to serve at start instead of dist/'s */
+  dataset?: Dataset;
   /** the deferred part of the data turned out corrupt after start-up (the CLI exits 1) */
   onFatal?: (error: Error) => void;
 }
@@ -52,6 +55,8 @@ export interface RunningServer {
    * and the load is retried with backoff until the dist is complete
    */
   reload(): boolean;
+  /** swaps in data made in memory (aula dev): one assignment, requests in flight finish on the old data */
+  use(dataset: Dataset): void;
   /** serving the current dist/: false while a reload fails or lags */
   readonly ready: boolean;
   /** the base URL the answers' links use */
@@ -120,6 +125,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server,
     url: `http://${host}:${address.port}`,
     reload: () => data.reload(),
+    use: (dataset) => {
+      if (!data.use) throw new Error('a remote dist is not replaced from memory');
+      data.use(dataset);
+    },
     get ready() {
       return data.ready;
     },

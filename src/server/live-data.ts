@@ -14,6 +14,8 @@ export interface LiveDataOptions extends ApiOptions {
   watch?: boolean;
   log(line: string): void;
   onFatal?(error: Error): void;
+  /** data made in memory (aula dev) to start with, instead of loading dist/ */
+  dataset?: Dataset;
 }
 
 export interface LiveData {
@@ -30,22 +32,31 @@ export interface LiveData {
   /** the background build of the current data's indexes, once started */
   readonly indexes: BackgroundBuild | undefined;
   reload(): boolean;
+  /** swaps in data made in memory (aula dev), and reads dist/'s public files afresh */
+  use?(dataset: Dataset): void;
   stop(): void;
 }
 
 /** Loads dist/ (throws DistError when it cannot be served) and keeps it current. */
 export function liveData(options: LiveDataOptions): LiveData {
-  const load = (warm: boolean) => {
-    const dataset = loadDataset(options.dist, { baseUrl: options.baseUrl });
+  const load = (warm: boolean, given?: Dataset) => {
+    const dataset = given ?? loadDataset(options.dist, { baseUrl: options.baseUrl });
     if (warm) warmDataset(dataset);
     return { dataset, api: createApi(dataset, options), files: new StaticFiles(options.dist, dataset.baseUrl, options.cacheControl) };
   };
-  let current = load(false);
+  let current = load(false, options.dataset);
   let warmUp: NodeJS.Timeout | undefined;
   let indexes: BackgroundBuild | undefined;
   const buildIndexes = (dataset: Dataset) => {
     indexes?.stop();
     indexes = prepareInBackground(dataset.events.table, (e) => options.log(`building the filter indexes: ${e.message}`));
+  };
+  const use = (given: Dataset) => {
+    const previous = current;
+    current = load(false, given);
+    // answers are made synchronously, so nothing reads the old rows any more
+    previous.dataset.events.rows.close();
+    buildIndexes(current.dataset);
   };
   const reloads = reloader({
     load() {
@@ -92,6 +103,7 @@ export function liveData(options: LiveDataOptions): LiveData {
       return indexes;
     },
     reload: () => reloads.reload(),
+    use,
     stop() {
       clearTimeout(warmUp);
       indexes?.stop();

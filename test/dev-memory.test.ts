@@ -1,15 +1,19 @@
 // `aula dev` serves an edit from memory before dist/ is written, and then writes dist/ behind:
 // a real dev server on 127.0.0.1 and real files in a temp folder, its answers compared with
 // `aula serve` over a clean build of the same content, and its dist/ with that clean build.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDev, type DevServer } from '../src/dev/dev.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
 import { listFiles } from '../src/pipeline/carry-over.ts';
 import { CHANGES_FILE } from '../src/pipeline/changes.ts';
-import { buildOk, removeDir, request, serve, tempDir } from './helpers.ts';
+import { removeDir, request, serve, tempDir } from './helpers.ts';
+
+const AULA = fileURLToPath(new URL('../bin/aula.js', import.meta.url));
 
 const root = tempDir('aula-dev-memory-');
 const content = join(root, 'content');
@@ -68,10 +72,15 @@ function pathsFor(id: string, term: string): string[] {
   ];
 }
 
-/** A clean build (no cache) of the content as it is now, served by `aula serve`. */
+/**
+ * A clean build (no cache) of the content as it is now by `aula build`, as dev writes dist/ (the
+ * browser module is bundled from lib/ there, so its bytes are those of the command line's builds),
+ * served by `aula serve`.
+ */
 async function cleanServe() {
   const dist = join(root, `clean-${cleanBuilds++}`);
-  await buildOk({ content, out: dist });
+  const built = spawnSync(process.execPath, [AULA, 'build', '--quiet', '--no-cache', '--content', content, '--out', dist], { encoding: 'utf8' });
+  expect(built.status, built.stderr).toBe(0);
   const server = await serve(dist);
   return { dist, url: server.url, close: () => server.close() };
 }

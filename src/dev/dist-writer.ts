@@ -1,5 +1,9 @@
-// dist/ written behind the edits `aula dev` serves from memory: the normal build (with the cache,
-// so dist/ is byte-identical to a clean build's) in a child process, one at a time. Edits that
+// dist/ written behind the edits `aula dev` serves from memory: `aula build` itself (with the
+// cache, so dist/ is byte-identical to a clean build's) in a child process, one at a time — the
+// build is seconds of work on one thread at 100k events, and the dev server's thread must stay
+// free to answer and to serve the next edit meanwhile. It runs through bin/aula.js, as `aula dev`
+// does, with the same V8 settings: the build cache is only shared between processes whose V8
+// agrees (cacheIdentity). Edits that
 // arrive while one runs are coalesced: when it ends, one more build starts if anything was asked
 // for since it began, and it reads the content as it is then. Each build is told by the number of
 // the last edit asked for when it started, so the caller can tell whether dist/ has caught up.
@@ -17,9 +21,17 @@ export interface WriteResult {
   failure?: string;
 }
 
-/** The child's module beside this one: compiled JavaScript, or TypeScript run through tsx (tests). */
-const CHILD = new URL(import.meta.url.endsWith('.ts') ? './build-child.ts' : './build-child.js', import.meta.url);
-const CHILD_ARGS = import.meta.url.endsWith('.ts') ? ['--import', 'tsx'] : [];
+/** The command line, from src/dev/ or lib/dev/ alike (from the sources, it runs the compiled lib/). */
+const AULA = fileURLToPath(new URL('../../bin/aula.js', import.meta.url));
+
+/** The build's own arguments for dev's options. */
+export function buildArguments(options: Pick<BuildOptions, 'content' | 'out' | 'baseUrl' | 'cache'>): string[] {
+  return [
+    'build', '--quiet', '--content', options.content, '--out', options.out,
+    ...(options.baseUrl !== undefined ? ['--base-url', options.baseUrl] : []),
+    ...(options.cache !== undefined ? ['--cache', options.cache] : ['--no-cache']),
+  ];
+}
 
 export class DistWriter {
   private child: ChildProcess | null = null;
@@ -51,10 +63,7 @@ export class DistWriter {
   private start(): void {
     const generation = this.asked;
     const started = performance.now();
-    // the build's own flags: the CLI would set the cache's default, dev passes its own (or none)
-    const child = spawn(process.execPath, [...CHILD_ARGS, fileURLToPath(CHILD), JSON.stringify(this.options)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, [AULA, ...buildArguments(this.options)], { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     try {
       // behind the edits served from memory: the dev server's own thread comes first
@@ -62,27 +71,27 @@ export class DistWriter {
     } catch {
       // not permitted here: it runs at the same priority
     }
-    let out = '';
+    // stderr holds the problems (dev has printed them already) or why the build failed
     let err = '';
-    child.stdout!.on('data', (d: Buffer) => void (out += d.toString()));
     child.stderr!.on('data', (d: Buffer) => void (err = (err + d.toString()).slice(-4000)));
     child.on('error', (e) => void (err += e.message));
     child.on('close', (code, signal) => {
       this.child = null;
-      let result: WriteResult;
-      try {
-        const line = JSON.parse(out.trim().split('\n').pop() ?? '') as { ok: boolean; ms?: number; failure?: string; problems?: number };
-        result = { ok: line.ok, generation, ms: line.ms ?? performance.now() - started, failure: line.failure };
-      } catch {
-        result = { ok: false, generation, failure: `the build ended without a result (${signal ?? `exit code ${code}`}): ${err.trim().split('\n').slice(-3).join(' / ')}` };
-      }
+      const ms = performance.now() - started;
+      const last = err.trim().split('\n').at(-1) ?? '';
+      const result: WriteResult =
+        code === 0
+          ? { ok: true, generation, ms }
+          : / problems? found; nothing was written\.$/.test(last)
+            ? { ok: false, generation, ms }
+            : { ok: false, generation, ms, failure: `${signal ?? `exit code ${code}`}: ${last.replace(/^aula: /, '')}` };
       if (!this.closed) this.done(result);
       if (!this.closed && this.asked > generation) this.start();
       else this.markIdle();
     });
   }
 
-  /** Stops a build under way (its staging folder is removed by the next build) and writes no more. */
+  /** Stops a build under way (its staging folder and lock are cleaned up by the next build) and writes no more. */
   async close(): Promise<void> {
     this.closed = true;
     const child = this.child;

@@ -19,7 +19,7 @@ import { checkOutFolder } from '../pipeline/out-folder.ts';
 import { formatProblem } from '../content/index.ts';
 import { printable } from '../util/printable.ts';
 import { startServer, type RunningServer } from '../server/http.ts';
-import { loadDataset, warmDataset, type Dataset } from '../query/dataset.ts';
+import { loadDataset, type Dataset } from '../query/dataset.ts';
 import { watchFolder } from './watch.ts';
 import { ContentState } from './content-state.ts';
 import { MemoryBuild } from './memory-build.ts';
@@ -35,7 +35,7 @@ export interface DevOptions {
   log: (line: string) => void;
   /** quiet time after the last change before rebuilding */
   debounceMs?: number;
-  /** build cache folder: a rebuild parses only the files that changed (none: every file) */
+  /** build cache folder: the first build takes unchanged files' parses from it, and dist/ is written with it (none: no cache) */
   cache?: string;
 }
 
@@ -54,6 +54,13 @@ export function localUrl(host: string, port: number): string {
   const name = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `http://${name}:${port}`;
 }
+
+/**
+ * How long the data served must stay before its filter indexes are built in the background:
+ * while edits come in quick succession they would be built for data replaced a moment later,
+ * and each step of that build holds up the next edit (a request that needs one meanwhile builds it).
+ */
+const INDEXES_AFTER_MS = 2_000;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -122,7 +129,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   serving.catch(() => {}); // a caller that never awaits it must not crash the process
   const startServing = async (dataset?: Dataset) => {
     try {
-      running = await startServer({ dist: out, port: options.port, host: options.host, watch: false, log, dataset });
+      running = await startServer({ dist: out, port: options.port, host: options.host, watch: false, log, dataset, indexesAfterMs: INDEXES_AFTER_MS });
       markServing(running.url);
     } catch (e) {
       failServing(e as Error);
@@ -142,9 +149,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     // newer edit is served from memory already (its write follows)
     if (result.generation !== generation || !running || building !== null) return;
     try {
-      const dataset = loadDataset(out);
-      warmDataset(dataset);
-      running.use(dataset);
+      // the text columns are read when first needed, as the memory data makes them
+      running.use(loadDataset(out), INDEXES_AFTER_MS);
     } catch (e) {
       log(`reading ${printable(options.out)}/ back failed: ${describeFailure(e)}; still serving from memory`);
     }
@@ -152,7 +158,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
 
   const served = async (dataset: Dataset) => {
     generation++;
-    if (running) running.use(dataset);
+    if (running) running.use(dataset, INDEXES_AFTER_MS);
     else await startServing(dataset);
     writer.write(generation);
   };

@@ -40,8 +40,10 @@ export interface ServeOptions extends ApiOptions {
   accessLog?: (entry: AccessEntry) => void;
   /** allowed cross-origin callers; CORS off when absent */
   cors?: CorsOrigins;
-  /** data made in memory (aula dev) to serve at start instead of dist/'s */
+  /** data made in memory (aula dev) to serve at start instead of dist/'s … */
   dataset?: Dataset;
+  /** … and when to build its filter indexes in the background (default 1 s after listening) */
+  indexesAfterMs?: number;
   /** the deferred part of the data turned out corrupt after start-up (the CLI exits 1) */
   onFatal?: (error: Error) => void;
 }
@@ -55,8 +57,11 @@ export interface RunningServer {
    * and the load is retried with backoff until the dist is complete
    */
   reload(): boolean;
-  /** swaps in data made in memory (aula dev): one assignment, requests in flight finish on the old data */
-  use(dataset: Dataset): void;
+  /**
+   * swaps in data made in memory (aula dev): one assignment, requests in flight finish on the old
+   * data; its filter indexes are built in the background after `indexesAfterMs`
+   */
+  use(dataset: Dataset, indexesAfterMs?: number): void;
   /** serving the current dist/: false while a reload fails or lags */
   readonly ready: boolean;
   /** the base URL the answers' links use */
@@ -117,7 +122,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     throw e;
   }
   // The text columns are deferred to keep the cold start short; read them a moment after listening.
-  data.warmLater(1_000);
+  data.warmLater(options.dataset ? (options.indexesAfterMs ?? 1_000) : 1_000);
 
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -125,9 +130,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server,
     url: `http://${host}:${address.port}`,
     reload: () => data.reload(),
-    use: (dataset) => {
+    use: (dataset, indexesAfterMs) => {
       if (!data.use) throw new Error('a remote dist is not replaced from memory');
-      data.use(dataset);
+      data.use(dataset, indexesAfterMs);
     },
     get ready() {
       return data.ready;

@@ -32,8 +32,12 @@ export interface LiveData {
   /** the background build of the current data's indexes, once started */
   readonly indexes: BackgroundBuild | undefined;
   reload(): boolean;
-  /** swaps in data made in memory (aula dev), and reads dist/'s public files afresh */
-  use?(dataset: Dataset): void;
+  /**
+   * swaps in data made in memory (aula dev), and reads dist/'s public files afresh; its filter
+   * indexes are built in the background after `indexesAfterMs` (until then a request builds
+   * what it needs), so a burst of edits does not build them for data replaced a moment later
+   */
+  use?(dataset: Dataset, indexesAfterMs?: number): void;
   stop(): void;
 }
 
@@ -51,12 +55,16 @@ export function liveData(options: LiveDataOptions): LiveData {
     indexes?.stop();
     indexes = prepareInBackground(dataset.events.table, (e) => options.log(`building the filter indexes: ${e.message}`));
   };
-  const use = (given: Dataset) => {
+  let indexesLater: NodeJS.Timeout | undefined;
+  const use = (given: Dataset, indexesAfterMs = 0) => {
     const previous = current;
     current = load(false, given);
     // answers are made synchronously, so nothing reads the old rows any more
     previous.dataset.events.rows.close();
-    buildIndexes(current.dataset);
+    indexes?.stop();
+    clearTimeout(indexesLater);
+    indexesLater = setTimeout(() => current.dataset === given && buildIndexes(given), indexesAfterMs);
+    indexesLater.unref();
   };
   const reloads = reloader({
     load() {
@@ -87,6 +95,8 @@ export function liveData(options: LiveDataOptions): LiveData {
       const first = current.dataset;
       warmUp = setTimeout(() => {
         if (current.dataset !== first) return;
+        // data made in memory has no file to turn out corrupt: only its indexes are built
+        if (first === options.dataset) return buildIndexes(first);
         try {
           warmDataset(first);
           buildIndexes(first);
@@ -106,6 +116,7 @@ export function liveData(options: LiveDataOptions): LiveData {
     use,
     stop() {
       clearTimeout(warmUp);
+      clearTimeout(indexesLater);
       indexes?.stop();
       stopWatching();
       reloads.stop();

@@ -220,7 +220,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       for (;;) {
         await building;
         await writer.settled();
-        if (building === null && pending.size === 0) return;
+        if (building === null && pending.size === 0 && !writer.busy) return;
       }
     },
     async close() {

@@ -55,6 +55,11 @@ export class DistWriter {
     }
   }
 
+  /** Whether a build runs. */
+  get busy(): boolean {
+    return this.child !== null;
+  }
+
   /** Resolves once no build runs and none is asked for. */
   settled(): Promise<void> {
     return this.idle;

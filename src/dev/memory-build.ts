@@ -98,10 +98,8 @@ export class MemoryBuild {
     ]);
     // made when first read: most edits are served, and replaced, before a text filter asks
     const zone = model.site.timezone;
-    let text: TextColumnsFile | undefined;
-    const textColumns = () => (text ??= last?.zone === zone && last.text() ? copiedColumns(events, from, runs, last.text()!, (e) => textColumnsOf(e, zone)) : textColumnsOf(events, zone));
-    let textFile: string | undefined;
-    const source = withLazyFile(memorySource(files, 'memory'), DATA_FILES.text, () => (textFile ??= JSON.stringify(textColumns())));
+    const text = lazyText(events, from, runs, zone, last?.zone === zone ? last.text() : undefined);
+    const source = withLazyFile(memorySource(files, 'memory'), DATA_FILES.text, text.file);
     phase('files');
     const kept = this.directory!;
     // the searcher is made from the index text: the same text, the same searcher
@@ -110,7 +108,7 @@ export class MemoryBuild {
     phase('dataset');
     const rowOf = new Map<Event, number>();
     events.forEach((e, row) => rowOf.set(e, row));
-    this.last = { events, rowOf, context, ...rows, columns, zone, text: () => text };
+    this.last = { events, rowOf, context, ...rows, columns, zone, text: text.made };
     phase('keep');
     return { dataset, stats, files: source };
   }
@@ -278,6 +276,22 @@ function mapColumns(file: object, column: (pick: (c: object) => unknown[]) => un
       return [key, Array.isArray(value) ? column(pick) : mapColumns(value as object, column, at)];
     }),
   );
+}
+
+/**
+ * The text columns of `events`, made when first asked for: copied (by `from` and `runs`) from the
+ * last make's when it made them in the same zone, else made from the events. A function of its
+ * own, so that what it keeps is what it names: nothing of the last make but its text columns.
+ */
+function lazyText(events: readonly Event[], from: Int32Array, runs: readonly Run[], zone: string, last: TextColumnsFile | undefined) {
+  let made: TextColumnsFile | undefined;
+  let file: string | undefined;
+  const columns = () => {
+    made ??= last ? copiedColumns(events, from, runs, last, (e) => textColumnsOf(e, zone)) : textColumnsOf(events, zone);
+    last = undefined;
+    return made;
+  };
+  return { made: () => made, file: () => (file ??= JSON.stringify(columns())) };
 }
 
 /** `source` with one more file, made when it is first read. */

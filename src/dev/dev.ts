@@ -197,6 +197,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     debounceMs: options.debounceMs ?? 150,
     ignore: ownOutput,
     onBatch: (changed) => {
+      // the edit comes first: the background index build would hold it up step by step
+      running?.deferIndexes(INDEXES_AFTER_MS);
       for (const path of changed) pending.add(path);
       building ??= drain().finally(() => {
         building = null;

@@ -62,6 +62,8 @@ export interface RunningServer {
    * data; its filter indexes are built in the background after `indexesAfterMs`
    */
   use(dataset: Dataset, indexesAfterMs?: number): void;
+  /** stops the background build of the filter indexes and starts it again after `ms` (aula dev: an edit is coming) */
+  deferIndexes(ms: number): void;
   /** serving the current dist/: false while a reload fails or lags */
   readonly ready: boolean;
   /** the base URL the answers' links use */
@@ -134,6 +136,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!data.use) throw new Error('a remote dist is not replaced from memory');
       data.use(dataset, indexesAfterMs);
     },
+    deferIndexes: (ms) => data.deferIndexes?.(ms),
     get ready() {
       return data.ready;
     },

@@ -38,6 +38,8 @@ export interface LiveData {
    * what it needs), so a burst of edits does not build them for data replaced a moment later
    */
   use?(dataset: Dataset, indexesAfterMs?: number): void;
+  /** stops the background build of the filter indexes and starts it again after `ms` (aula dev: an edit is coming) */
+  deferIndexes?(ms: number): void;
   stop(): void;
 }
 
@@ -61,9 +63,13 @@ export function liveData(options: LiveDataOptions): LiveData {
     current = load(false, given);
     // answers are made synchronously, so nothing reads the old rows any more
     previous.dataset.events.rows.close();
+    deferIndexes(indexesAfterMs);
+  };
+  const deferIndexes = (ms: number) => {
     indexes?.stop();
     clearTimeout(indexesLater);
-    indexesLater = setTimeout(() => current.dataset === given && buildIndexes(given), indexesAfterMs);
+    const data = current.dataset;
+    indexesLater = setTimeout(() => current.dataset === data && buildIndexes(data), ms);
     indexesLater.unref();
   };
   const reloads = reloader({
@@ -114,6 +120,7 @@ export function liveData(options: LiveDataOptions): LiveData {
     },
     reload: () => reloads.reload(),
     use,
+    deferIndexes,
     stop() {
       clearTimeout(warmUp);
       clearTimeout(indexesLater);

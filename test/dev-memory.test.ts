@@ -55,7 +55,21 @@ async function eventually<T>(what: string, probe: () => Promise<T>, ok: (value: 
   return last;
 }
 
-const detail = async (id: string) => (await request(`${dev.url}/v1/cms/event/${id}/?fields=title`)).json().title as string;
+/**
+ * A request, sent again once when the connection was reset: after the seconds a test waits for
+ * dist/ to be written, the client may reuse a kept-alive connection just as the server's
+ * keep-alive timeout closes it (a race of the client's, not an answer of the server's).
+ */
+async function get(url: string) {
+  try {
+    return await request(url);
+  } catch (e) {
+    if ((e as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw e;
+    return request(url);
+  }
+}
+
+const detail = async (id: string) => (await get(`${dev.url}/v1/cms/event/${id}/?fields=title`)).json().title as string;
 
 /** What is compared: lists, paging, filters (columns and text), expand, sparse fields, a detail, autocomplete. */
 function pathsFor(id: string, term: string): string[] {
@@ -88,7 +102,7 @@ async function cleanServe() {
 async function answers(url: string, paths: readonly string[]) {
   return Promise.all(
     paths.map(async (p) => {
-      const a = await request(`${url}${p}`);
+      const a = await get(`${url}${p}`);
       return { path: p, status: a.status, type: a.headers.get('content-type'), body: a.text, etag: a.headers.get('etag'), build: a.headers.get('x-aula-build') };
     }),
   );
@@ -127,7 +141,7 @@ describe('aula dev from memory', () => {
     retitle(rel, title);
     await eventually('the edit', () => detail(id), (t) => t === title);
     // answered by data made in memory: its build id is no dist's
-    const served = await request(`${dev.url}/v1/cms/event/${id}/`);
+    const served = await get(`${dev.url}/v1/cms/event/${id}/`);
     expect(served.headers.get('x-aula-build')).not.toBe(manifestBuild(out));
     expect(logs.filter((l) => l.startsWith('built in')).at(-1)).toMatch(/\(1 file parsed, \d+ kept in memory; 1 row rendered\)/);
     await expectSameAsClean(pathsFor(id, 'a'), 'after the edit');
@@ -170,12 +184,12 @@ describe('aula dev from memory', () => {
     await dev.settled();
     const { id } = anEvent();
     write('categories.yaml', read('categories.yaml').replace(/^ {2}title: .*$/m, '  title: Umbenannte Kategorie'));
-    await eventually('the category', async () => (await request(`${dev.url}/v1/cms/event/?categories=1&expand=categories`)).text, (t) => t.includes('Umbenannte Kategorie'));
+    await eventually('the category', async () => (await get(`${dev.url}/v1/cms/event/?categories=1&expand=categories`)).text, (t) => t.includes('Umbenannte Kategorie'));
     await expectSameAsClean(pathsFor(id, 'a'), 'after a category edit');
 
     const events = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).counts.events as number;
     write('site.yaml', read('site.yaml').replace(/^page_size: .*$/m, 'page_size: 9'));
-    await eventually('the page size', async () => (await request(`${dev.url}/v1/cms/event/`)).json().results.length, (n) => n === 9);
+    await eventually('the page size', async () => (await get(`${dev.url}/v1/cms/event/`)).json().results.length, (n) => n === 9);
     expect(logs.filter((l) => l.startsWith('built in')).at(-1)).toContain(`${events} rows rendered`);
     await expectSameAsClean(pathsFor(id, 'a'), 'after a site.yaml edit');
   });
@@ -184,7 +198,7 @@ describe('aula dev from memory', () => {
     await dev.settled();
     const rel = listFiles(join(content, 'directory')).map((f) => `directory/${f}`).find((f) => /^ {2}last_name: /m.test(read(f)))!;
     write(rel, read(rel).replace(/^ {2}last_name: .*$/m, '  last_name: Quastenflosser'));
-    const names = async () => (await request(`${dev.url}/v1/api/autocomplete/?q=quastenfl`)).text;
+    const names = async () => (await get(`${dev.url}/v1/api/autocomplete/?q=quastenfl`)).text;
     await eventually('the new name', names, (t) => t.includes('Quastenflosser'));
     await expectSameAsClean(pathsFor(anEvent().id, 'quastenfl'), 'after a directory edit');
   });

@@ -1,6 +1,7 @@
 // Issue 16 item 4, "an edit at 100k is served within 2 s": `aula dev` on the bench's content,
 // one event's title saved, and the time until the dev server's detail answer for that event
-// carries the new title (the watcher's debounce, the incremental build and the reload included).
+// carries the new title (the watcher's debounce, the rebuild in memory and the swap included;
+// dev writes dist/ behind it, so the edit is made while the first dist/ is still being written).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';

@@ -1,4 +1,5 @@
-// `aula dev` with the build cache: a rebuild after one edit parses that one file, and serves it.
+// `aula dev` with the build cache: the first build takes the parses from the cache; a rebuild after
+// one edit parses that one file (the rest is kept in memory), renders its one row, and serves it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('aula dev with a build cache', () => {
-  it('parses only the edited file on a rebuild and serves the edit', async () => {
+  it('parses only the edited file on a rebuild, renders its row, and serves the edit', async () => {
     const root = tempDir('aula-dev-cache-');
     cleanup.push(async () => removeDir(root));
     const content = writeContent(join(root, 'content'), FIXTURE_FILES);
@@ -21,7 +22,7 @@ describe('aula dev with a build cache', () => {
     const dev = await startDev({ content, out: join(root, 'dist'), port: 0, host: '127.0.0.1', cache: join(root, 'cache'), log: (l) => logs.push(l), debounceMs: 50 });
     cleanup.push(() => dev.close());
     const files = Object.keys(FIXTURE_FILES).filter((f) => !f.startsWith('media/')).length;
-    expect(logs.find((l) => l.startsWith('built'))).toContain(`(${files} files parsed, 0 from the cache)`);
+    expect(logs.find((l) => l.startsWith('built'))).toContain(`(${files} files parsed, 0 from the cache;`);
 
     const rel = join(content, 'events/2025/vortrag.md');
     writeFileSync(rel, readFileSync(rel, 'utf8').replace('Vortrag über Herzgesundheit', 'Vortrag über Nierengesundheit'));
@@ -32,6 +33,6 @@ describe('aula dev with a build cache', () => {
       title = (await request(`${dev.url}/v1/cms/event/42/?fields=title`)).json().title;
     }
     expect(title).toBe('Vortrag über Nierengesundheit');
-    expect(logs.filter((l) => l.startsWith('built'))[1]).toContain(`(1 file parsed, ${files - 1} from the cache)`);
+    expect(logs.filter((l) => l.startsWith('built'))[1]).toContain(`(1 file parsed, ${files - 1} kept in memory; 1 row rendered)`);
   });
 });

@@ -21,6 +21,8 @@ export interface ContentFiles {
   problems: Problem[];
   /** full paths, as bytes, of files whose names are not valid UTF-8 (by their shown name) */
   raw: Map<string, Buffer>;
+  /** a symbolic link was followed: a file's text may change under another name (aula dev rereads all) */
+  linked: boolean;
 }
 
 type Kind = 'site' | 'pages' | 'categories' | 'media' | 'events' | 'directory';
@@ -102,7 +104,7 @@ function listFolder(folder: string | Buffer): Entry[] {
 
 /** Content files by kind, as sorted paths relative to `dir` with forward slashes. */
 export async function findContentFiles(dir: string): Promise<ContentFiles> {
-  const found: ContentFiles = { site: [], pages: [], categories: [], media: [], events: [], directory: [], problems: [], raw: new Map() };
+  const found: ContentFiles = { site: [], pages: [], categories: [], media: [], events: [], directory: [], problems: [], raw: new Map(), linked: false };
   const problem = (file: string, message: string) => found.problems.push({ file, line: 1, column: 1, key: '', message });
   const root = realpathSync(dir, { encoding: 'buffer' });
   const rootSlash = Buffer.concat([root, Buffer.from(sep)]);
@@ -139,6 +141,7 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
       let info: Stats | null = null;
       try {
         if (entry.isSymbolicLink()) {
+          found.linked = true;
           let real: Buffer;
           try {
             real = realpathSync(path, { encoding: 'buffer' });

@@ -2,14 +2,14 @@
 import type { BigIntStats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DirectoryObject, Model, Site } from '../model/types.ts';
+import type { Category, DirectoryObject, Event, Model, PageNode, Site } from '../model/types.ts';
 import { isValidZone } from '../time/zone.ts';
 import { readCategory } from './categories.ts';
 import { checkDirectory, parseDirectoryFile } from './directory.ts';
 import { checkEvents, parseEventFile } from './events.ts';
 import { findContentFiles, readContentFile, type ContentFiles } from './files.ts';
 import { indexById } from './ids.ts';
-import { readMedia, resolveMediaFiles } from './media.ts';
+import { readMedia, resolveMediaFiles, type MediaSource } from './media.ts';
 import { checkPages, readPage } from './page-tree.ts';
 import { compareProblems, type FileIssue, type Problem } from './problems.ts';
 import { parseFile, type Parsed, type Sourced } from './records.ts';
@@ -57,54 +57,100 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
   const parseAll = <T>(kind: string, paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] => {
     const records: Sourced<T>[] = [];
     for (const file of paths) {
-      const raw = files.raw.get(file);
-      let parsed = cache?.unchanged?.<T>(kind, file, raw ?? join(dir, file));
-      if (parsed === undefined) {
-        const read = readContentFile(dir, file, raw, cache?.unchanged !== undefined);
-        parsed = !read.ok
-          ? { records: [], problems: [read.problem] }
-          : cache
-            ? cache.parse(kind, file, read.text, () => parse(file, read.text), read.stat)
-            : parse(file, read.text);
-      }
+      const parsed = parseContentFile(dir, file, files.raw.get(file), kind, parse, cache);
       for (const record of parsed.records) records.push(record);
       for (const problem of parsed.problems) problems.push(problem);
     }
     return records;
   };
 
-  for (const extra of files.site.slice(1)) {
-    problems.push({ file: extra, line: 1, column: 1, key: '', message: `only one site file may exist; ${files.site[0]} is another` });
-  }
-  const sites = parseAll('site', files.site, (file, text) => parseFile(file, text, readSite, 'one'));
+  problems.push(...extraSiteProblems(files));
+  const sites = parseAll('site', files.site, PARSERS.site);
   const site: Site = sites[0]?.value ?? { ...DEFAULT_SITE };
-  // A bad zone is already reported; reading naive times as UTC then adds no follow-up errors.
-  const zone = isValidZone(site.timezone) ? site.timezone : 'UTC';
+  const zone = zoneOf(site);
 
-  const pages = parseAll('pages', files.pages, (file, text) => parseFile(file, text, readPage));
-  const categories = parseAll('categories', files.categories, (file, text) => parseFile(file, text, readCategory));
-  const media = parseAll('media', files.media, (file, text) => parseFile(file, text, readMedia));
+  const pages = parseAll('pages', files.pages, PARSERS.pages);
+  const categories = parseAll('categories', files.categories, PARSERS.categories);
+  const media = parseAll('media', files.media, PARSERS.media);
+  // an event's times are read in the site's zone: the zone is part of what its parse depends on
   // The directory before the events: its indexes, the longest job of a build after the events,
   // can then be made on another thread while this one reads the events (options.onDirectory).
-  const directory = parseAll('directory', files.directory, parseDirectoryFile);
-  const issues: FileIssue[] = [];
-  checkDirectory(directory, issues);
-  let directoryObjects: DirectoryObject[] | null = null;
+  const directory = parseAll('directory', files.directory, PARSERS.directory);
+  const directoryIssues: FileIssue[] = [];
+  checkDirectory(directory, directoryIssues);
+  let directoryObjects: DirectoryObject[] | undefined;
   // (only when nothing so far has a problem: else the build fails and the indexes are not needed;
   // the directory's issues concern its own files alone, so checking it first changes no order)
-  if (options.onDirectory && problems.length === 0 && issues.length === 0) {
+  if (options.onDirectory && problems.length === 0 && directoryIssues.length === 0) {
     directoryObjects = directory.map((r) => r.value).sort(compareDirectory);
     options.onDirectory(directoryObjects);
   }
-  // an event's times are read in the site's zone: the zone is part of what its parse depends on
-  const events = parseAll(`events in ${zone}`, files.events, (file, text) => parseEventFile(file, text, zone));
+  const events = parseAll(eventsKind(zone), files.events, eventParser(zone));
+  return assembleModel(dir, files.raw, { site, pages, categories, media, events, directory }, problems, { directoryIssues, directoryObjects });
+}
 
+/** One file read and parsed (or its parse taken from the cache); a file that cannot be read is its problem. */
+export function parseContentFile<T>(dir: string, file: string, raw: Buffer | undefined, kind: string, parse: (file: string, text: string) => Parsed<T>, cache?: ParseCache): Parsed<T> {
+  const parsed = cache?.unchanged?.<T>(kind, file, raw ?? join(dir, file));
+  if (parsed !== undefined) return parsed;
+  const read = readContentFile(dir, file, raw, cache?.unchanged !== undefined);
+  if (!read.ok) return { records: [], problems: [read.problem] };
+  return cache ? cache.parse(kind, file, read.text, () => parse(file, read.text), read.stat) : parse(file, read.text);
+}
+
+/** The files' own parsers (events: eventParser), each a pure function of (file, text). */
+export const PARSERS = {
+  site: (file: string, text: string) => parseFile(file, text, readSite, 'one'),
+  pages: (file: string, text: string) => parseFile(file, text, readPage),
+  categories: (file: string, text: string) => parseFile(file, text, readCategory),
+  media: (file: string, text: string) => parseFile(file, text, readMedia),
+  directory: parseDirectoryFile,
+};
+
+/** A bad zone is already reported; reading naive times as UTC then adds no follow-up errors. */
+export const zoneOf = (site: Site): string => (isValidZone(site.timezone) ? site.timezone : 'UTC');
+/** What an event file's parse is kept under: its times are read in the zone. */
+export const eventsKind = (zone: string): string => `events in ${zone}`;
+export const eventParser = (zone: string) => (file: string, text: string) => parseEventFile(file, text, zone);
+
+export function extraSiteProblems(files: Pick<ContentFiles, 'site'>): Problem[] {
+  return files.site.slice(1).map((extra) => ({ file: extra, line: 1, column: 1, key: '', message: `only one site file may exist; ${files.site[0]} is another` }));
+}
+
+export interface ParsedRecords {
+  site: Site;
+  pages: Sourced<PageNode>[];
+  categories: Sourced<Category>[];
+  media: Sourced<MediaSource>[];
+  events: Sourced<Event>[];
+  directory: Sourced<DirectoryObject>[];
+}
+
+/**
+ * The checks across files over every parsed record, then the model: `problems` are those found
+ * so far (listing and parsing), in the order they were found. aula dev runs this over the
+ * records it keeps in memory, so a rebuild validates exactly as loadContent does.
+ */
+export async function assembleModel(
+  dir: string,
+  raw: ReadonlyMap<string, Buffer>,
+  parsed: ParsedRecords,
+  found: readonly Problem[],
+  /** the directory checked already (its issues) and sorted (its objects), as loadContent does before the events */
+  early: { directoryIssues?: readonly FileIssue[]; directoryObjects?: DirectoryObject[] } = {},
+): Promise<{ model: Model | null; problems: Problem[] }> {
+  const { site, pages, categories, media, events, directory } = parsed;
+  const problems = [...found];
+  const issues: FileIssue[] = [];
+  const directoryObjects = early.directoryObjects;
   const pagesByUid = checkPages(pages, issues);
   const categoriesById = indexById(categories, (c) => c.id, 'category id', 'id', issues);
   const mediaById = indexById(media, (m) => m.media.id, 'media id', 'id', issues);
   await resolveMediaFiles(dir, media, issues);
   checkEvents(events, { pages: pagesByUid, categories: categoriesById, media: mediaById }, issues);
-  problems.push(...locate(dir, issues, files.raw));
+  if (early.directoryIssues) issues.push(...early.directoryIssues);
+  else checkDirectory(directory, issues);
+  problems.push(...locate(dir, issues, raw));
 
   if (problems.length > 0) return { model: null, problems: problems.sort(compareProblems) };
   const model: Model = {

@@ -1,16 +1,29 @@
-// `aula dev`: build, serve, and rebuild on every change to the content folder. A rebuild that
-// fails validation prints every problem and leaves the last good build answering; a good one is
-// swapped in by the server's reload (one assignment: requests in flight finish on the old data).
+// `aula dev`: serve the content folder, and every change to it, from memory; write dist/ behind.
+//
+// A dev session is one long-lived process, so it keeps what a build would make again: the parse
+// of every content file (the watcher names the files that changed, see content-state.ts), each
+// event's rendered row and the autocomplete index (memory-build.ts). An edit is validated as a
+// build validates it (the checks across files run over every record), made into the data files
+// in memory and swapped into the running server (one assignment: requests in flight finish on
+// the old data) before anything is written. dist/ is then written by the normal build in a child
+// process (dist-writer.ts), so it stays byte-identical to a clean build; edits arriving meanwhile
+// are served from memory at once and the write catches up after. Once dist/ holds what is served,
+// the server reads it back from there (its validators and public files are then dist/'s).
+// A change that fails validation prints every problem and leaves the last good data answering.
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { build } from '../pipeline/build.ts';
-import { keepPacksInMemory } from '../pipeline/build-cache.ts';
+import { normalizeBaseUrl } from '../pipeline/build.ts';
+import { BuildCache, packPath } from '../pipeline/build-cache.ts';
 import { describeFailure } from '../util/failure.ts';
 import { checkOutFolder } from '../pipeline/out-folder.ts';
 import { formatProblem } from '../content/index.ts';
 import { printable } from '../util/printable.ts';
 import { startServer, type RunningServer } from '../server/http.ts';
+import { loadDataset, type Dataset } from '../query/dataset.ts';
 import { watchFolder } from './watch.ts';
+import { ContentState } from './content-state.ts';
+import { MemoryBuild } from './memory-build.ts';
+import { DistWriter, type WriteResult } from './dist-writer.ts';
 
 export interface DevOptions {
   content: string;
@@ -22,7 +35,7 @@ export interface DevOptions {
   log: (line: string) => void;
   /** quiet time after the last change before rebuilding */
   debounceMs?: number;
-  /** build cache folder: a rebuild parses only the files that changed (none: every file) */
+  /** build cache folder: the first build takes unchanged files' parses from it, and dist/ is written with it (none: no cache) */
   cache?: string;
 }
 
@@ -31,6 +44,8 @@ export interface DevServer {
   readonly url: string;
   /** resolves with the address once serving: at once after a good first build, else after the first fix */
   readonly serving: Promise<string>;
+  /** resolves once the changes seen so far are served and dist/ is written (tests) */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,6 +54,13 @@ export function localUrl(host: string, port: number): string {
   const name = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `http://${name}:${port}`;
 }
+
+/**
+ * How long the data served must stay before its filter indexes are built in the background:
+ * while edits come in quick succession they would be built for data replaced a moment later,
+ * and each step of that build holds up the next edit (a request that needs one meanwhile builds it).
+ */
+const INDEXES_AFTER_MS = 2_000;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -52,26 +74,47 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const content = resolve(options.content);
   const out = resolve(options.out);
   checkOutFolder(out, content);
-  // rebuilds reuse the cache pack they wrote last from memory instead of reading it back
-  if (options.cache !== undefined) keepPacksInMemory();
   // With port 0 the address is known only after listening, too late for the first build.
   const baseUrl = options.baseUrl ?? (options.port !== 0 ? localUrl(options.host, options.port) : undefined);
+  const state = new ContentState(content);
+  const memory = new MemoryBuild();
+  const whileBroken = () => (running ? 'still serving the last good build' : 'waiting for a fix');
 
-  /** One build; true when a new dist/ is in place. Never throws: dev keeps serving whatever happens. */
-  async function buildOnce(): Promise<boolean> {
+  /**
+   * The data of the content as it is now, made in memory; null when it has problems (printed).
+   * Never throws: dev keeps serving whatever happens. `first`: the build cache may give the parses.
+   */
+  async function buildInMemory(changed: readonly string[], first: boolean): Promise<Dataset | null> {
+    const started = performance.now();
+    const cache = first && options.cache !== undefined ? new BuildCache(packPath(options.cache, content), content) : undefined;
     try {
-      const result = await build({ content, out, baseUrl, cache: options.cache });
-      if (result.ok) {
-        const parsed = result.cache ? ` (${plural(result.cache.misses, 'file')} parsed, ${result.cache.hits} from the cache)` : '';
-        log(`built in ${(result.ms / 1000).toFixed(2)} s${parsed}: ${plural(result.manifest.counts.events, 'event')}, base URL ${printable(result.manifest.base_url)}`);
-        return true;
+      const update = await state.update(changed, cache);
+      if (cache) {
+        cache.save();
+        cache.release();
       }
-      for (const problem of result.problems) log(formatProblem(problem));
-      log(`${plural(result.problems.length, 'problem')} found; ${running ? 'still serving the last good build' : 'waiting for a fix'}`);
+      const { model, problems } = await state.model();
+      if (!model) {
+        for (const problem of problems) log(formatProblem(problem));
+        log(`${plural(problems.length, 'problem')} found; ${whileBroken()}`);
+        return null;
+      }
+      const url = normalizeBaseUrl(baseUrl ?? model.site.base_url);
+      const { dataset, stats } = memory.make(model, url);
+      const parsed = cache
+        ? `${plural(cache.stats.misses, 'file')} parsed, ${cache.stats.hits} from the cache`
+        : `${plural(update.parsed, 'file')} parsed, ${update.files - update.parsed} kept in memory${update.rescanned ? ', the folder read again' : ''}`;
+      const rows = `${plural(stats.rendered, 'row')} rendered`;
+      log(`built in ${((performance.now() - started) / 1000).toFixed(2)} s (${parsed}; ${rows}): ${plural(model.events.length, 'event')}, base URL ${printable(url)}`);
+      return dataset;
     } catch (e) {
-      log(`build failed: ${describeFailure(e)}; ${running ? 'still serving the last good build' : 'waiting for a fix'}`);
+      cache?.release();
+      // what is kept may be half updated: the next change reads everything again
+      state.forget();
+      memory.reset();
+      log(`build failed: ${describeFailure(e)}; ${whileBroken()}`);
+      return null;
     }
-    return false;
   }
 
   // Broken content at start is not fatal: dev waits for the fix (the watch below sees it) and
@@ -84,17 +127,49 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     failServing = fail;
   });
   serving.catch(() => {}); // a caller that never awaits it must not crash the process
-  const startServing = async () => {
+  const startServing = async (dataset?: Dataset) => {
     try {
-      running = await startServer({ dist: out, port: options.port, host: options.host, watch: false, log });
+      running = await startServer({ dist: out, port: options.port, host: options.host, watch: false, log, dataset, indexesAfterMs: INDEXES_AFTER_MS });
       markServing(running.url);
     } catch (e) {
       failServing(e as Error);
     }
   };
-  if ((await buildOnce()) || existsSync(join(out, 'manifest.json'))) {
-    await startServing();
+
+  /** the number of the good build served last */
+  let generation = 0;
+  const writer = new DistWriter({ content, out, baseUrl, cache: options.cache }, (result: WriteResult) => {
+    if (!result.ok) {
+      // a content problem was printed when it was served; anything else is news
+      if (result.failure !== undefined) log(`writing ${printable(options.out)}/ failed: ${result.failure}`);
+      return;
+    }
+    log(`wrote ${printable(options.out)}/ in ${((result.ms ?? 0) / 1000).toFixed(2)} s`);
+    // dist/ holds what is served: answer from it (its validators and public files), unless a
+    // newer edit is served from memory already (its write follows)
+    if (result.generation !== generation || !running || building !== null) return;
+    try {
+      // the text columns are read when first needed, as the memory data makes them
+      running.use(loadDataset(out), INDEXES_AFTER_MS);
+    } catch (e) {
+      log(`reading ${printable(options.out)}/ back failed: ${describeFailure(e)}; still serving from memory`);
+    }
+  });
+
+  const served = async (dataset: Dataset) => {
+    generation++;
+    if (running) running.use(dataset, INDEXES_AFTER_MS);
+    else await startServing(dataset);
+    writer.write(generation);
+  };
+
+  const first = await buildInMemory([], true);
+  if (first) {
+    await served(first);
     await serving; // a port in use is the caller's error at start
+  } else if (existsSync(join(out, 'manifest.json'))) {
+    await startServing();
+    await serving;
   } else {
     log(`nothing to serve until ${printable(options.content)}/ builds; waiting for a fix`);
   }
@@ -108,9 +183,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       const changed = [...pending].sort();
       pending.clear();
       log(`changed: ${printable(describeChanges(changed))}`);
-      if (!(await buildOnce()) || closed) continue;
-      if (running) running.reload();
-      else await startServing();
+      const dataset = await buildInMemory(changed, false);
+      if (dataset && !closed) await served(dataset);
     }
   };
 
@@ -123,12 +197,18 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     debounceMs: options.debounceMs ?? 150,
     ignore: ownOutput,
     onBatch: (changed) => {
+      // the edit comes first: the background index build would hold it up step by step
+      running?.deferIndexes(INDEXES_AFTER_MS);
       for (const path of changed) pending.add(path);
       building ??= drain().finally(() => {
         building = null;
       });
     },
-    onError: (e) => log(`watching ${printable(options.content)} failed: ${describeFailure(e)}; restart aula dev`),
+    onError: (e) => {
+      // changes may have been missed: the next build reads the whole folder again
+      state.forget();
+      log(`watching ${printable(options.content)} failed: ${describeFailure(e)}; restart aula dev`);
+    },
   });
   log(`watching ${printable(options.content)}/ for changes`);
 
@@ -137,10 +217,19 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       return running?.url ?? '';
     },
     serving,
+    async settled() {
+      // a write that ends may start another; a build from memory may ask for one
+      for (;;) {
+        await building;
+        await writer.settled();
+        if (building === null && pending.size === 0 && !writer.busy) return;
+      }
+    },
     async close() {
       closed = true;
       watcher.close();
       await building;
+      await writer.close();
       await running?.close(2_000);
     },
   };

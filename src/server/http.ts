@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiOptions } from '../api/core.ts';
+import type { Dataset } from '../query/dataset.ts';
 import type { AccessEntry } from './access-log.ts';
 import { connectionBounds } from './connection-bounds.ts';
 import { cors, type CorsOrigins } from './cors.ts';
@@ -39,6 +40,10 @@ export interface ServeOptions extends ApiOptions {
   accessLog?: (entry: AccessEntry) => void;
   /** allowed cross-origin callers; CORS off when absent */
   cors?: CorsOrigins;
+  /** data made in memory (aula dev) to serve at start instead of dist/'s … */
+  dataset?: Dataset;
+  /** … and when to build its filter indexes in the background (default 1 s after listening) */
+  indexesAfterMs?: number;
   /** the deferred part of the data turned out corrupt after start-up (the CLI exits 1) */
   onFatal?: (error: Error) => void;
 }
@@ -52,6 +57,13 @@ export interface RunningServer {
    * and the load is retried with backoff until the dist is complete
    */
   reload(): boolean;
+  /**
+   * swaps in data made in memory (aula dev): one assignment, requests in flight finish on the old
+   * data; its filter indexes are built in the background after `indexesAfterMs`
+   */
+  use(dataset: Dataset, indexesAfterMs?: number): void;
+  /** stops the background build of the filter indexes and starts it again after `ms` (aula dev: an edit is coming) */
+  deferIndexes(ms: number): void;
   /** serving the current dist/: false while a reload fails or lags */
   readonly ready: boolean;
   /** the base URL the answers' links use */
@@ -112,7 +124,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     throw e;
   }
   // The text columns are deferred to keep the cold start short; read them a moment after listening.
-  data.warmLater(1_000);
+  data.warmLater(options.dataset ? (options.indexesAfterMs ?? 1_000) : 1_000);
 
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -120,6 +132,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server,
     url: `http://${host}:${address.port}`,
     reload: () => data.reload(),
+    use: (dataset, indexesAfterMs) => {
+      if (!data.use) throw new Error('a remote dist is not replaced from memory');
+      data.use(dataset, indexesAfterMs);
+    },
+    deferIndexes: (ms) => data.deferIndexes?.(ms),
     get ready() {
       return data.ready;
     },

@@ -14,6 +14,8 @@ export interface LiveDataOptions extends ApiOptions {
   watch?: boolean;
   log(line: string): void;
   onFatal?(error: Error): void;
+  /** data made in memory (aula dev) to start with, instead of loading dist/ */
+  dataset?: Dataset;
 }
 
 export interface LiveData {
@@ -30,22 +32,45 @@ export interface LiveData {
   /** the background build of the current data's indexes, once started */
   readonly indexes: BackgroundBuild | undefined;
   reload(): boolean;
+  /**
+   * swaps in data made in memory (aula dev), and reads dist/'s public files afresh; its filter
+   * indexes are built in the background after `indexesAfterMs` (until then a request builds
+   * what it needs), so a burst of edits does not build them for data replaced a moment later
+   */
+  use?(dataset: Dataset, indexesAfterMs?: number): void;
+  /** stops the background build of the filter indexes and starts it again after `ms` (aula dev: an edit is coming) */
+  deferIndexes?(ms: number): void;
   stop(): void;
 }
 
 /** Loads dist/ (throws DistError when it cannot be served) and keeps it current. */
 export function liveData(options: LiveDataOptions): LiveData {
-  const load = (warm: boolean) => {
-    const dataset = loadDataset(options.dist, { baseUrl: options.baseUrl });
+  const load = (warm: boolean, given?: Dataset) => {
+    const dataset = given ?? loadDataset(options.dist, { baseUrl: options.baseUrl });
     if (warm) warmDataset(dataset);
     return { dataset, api: createApi(dataset, options), files: new StaticFiles(options.dist, dataset.baseUrl, options.cacheControl) };
   };
-  let current = load(false);
+  let current = load(false, options.dataset);
   let warmUp: NodeJS.Timeout | undefined;
   let indexes: BackgroundBuild | undefined;
   const buildIndexes = (dataset: Dataset) => {
     indexes?.stop();
     indexes = prepareInBackground(dataset.events.table, (e) => options.log(`building the filter indexes: ${e.message}`));
+  };
+  let indexesLater: NodeJS.Timeout | undefined;
+  const use = (given: Dataset, indexesAfterMs = 0) => {
+    const previous = current;
+    current = load(false, given);
+    // answers are made synchronously, so nothing reads the old rows any more
+    previous.dataset.events.rows.close();
+    deferIndexes(indexesAfterMs);
+  };
+  const deferIndexes = (ms: number) => {
+    indexes?.stop();
+    clearTimeout(indexesLater);
+    const data = current.dataset;
+    indexesLater = setTimeout(() => current.dataset === data && buildIndexes(data), ms);
+    indexesLater.unref();
   };
   const reloads = reloader({
     load() {
@@ -76,6 +101,8 @@ export function liveData(options: LiveDataOptions): LiveData {
       const first = current.dataset;
       warmUp = setTimeout(() => {
         if (current.dataset !== first) return;
+        // data made in memory has no file to turn out corrupt: only its indexes are built
+        if (first === options.dataset) return buildIndexes(first);
         try {
           warmDataset(first);
           buildIndexes(first);
@@ -92,8 +119,11 @@ export function liveData(options: LiveDataOptions): LiveData {
       return indexes;
     },
     reload: () => reloads.reload(),
+    use,
+    deferIndexes,
     stop() {
       clearTimeout(warmUp);
+      clearTimeout(indexesLater);
       indexes?.stop();
       stopWatching();
       reloads.stop();

@@ -1,0 +1,177 @@
+// What aula dev serves from memory after any sequence of edits is what a clean load and render of
+// the same content makes: the same problems, in the same order, for broken content; otherwise
+// the same data files (events.jsonl and its offsets byte for byte, the columns and the
+// autocomplete index as the server reads them). Seeded random edits of every kind, each applied
+// to the kept state by the paths a watcher would report.
+import { mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadContent, formatProblem } from '../content/index.ts';
+import { generateContent } from '../gen/content-generator.ts';
+import { listFiles } from '../pipeline/carry-over.ts';
+import { normalizeBaseUrl } from '../pipeline/build.ts';
+import { renderDataFiles } from '../store/write/data-files.ts';
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../store/format/dist-paths.ts';
+import { mulberry32 } from '../util/mulberry32.ts';
+import { removeDir, tempDir } from '../../test/helpers.ts';
+import { ContentState } from './content-state.ts';
+import { MemoryBuild } from './memory-build.ts';
+
+const root = tempDir('aula-memory-build-');
+afterAll(() => removeDir(root));
+
+interface Editor {
+  content: string;
+  pick<T>(list: readonly T[]): T;
+  serial: number;
+  /** an edit to undo at the next step (a broken file, another zone) */
+  undo: { file: string; text: string } | null;
+}
+
+const read = (ed: Editor, rel: string) => readFileSync(join(ed.content, rel), 'utf8');
+const write = (ed: Editor, rel: string, text: string) => {
+  mkdirSync(dirname(join(ed.content, rel)), { recursive: true });
+  writeFileSync(join(ed.content, rel), text);
+};
+const under = (ed: Editor, folder: string) => listFiles(join(ed.content, folder)).map((f) => `${folder}/${f}`);
+
+function editLine(ed: Editor, rel: string, pattern: RegExp, replace: (line: string) => string): void {
+  const text = read(ed, rel);
+  const matches = [...text.matchAll(pattern)];
+  if (matches.length === 0) return;
+  const m = ed.pick(matches);
+  write(ed, rel, text.slice(0, m.index) + replace(m[0]) + text.slice(m.index! + m[0].length));
+}
+
+/** Each edit returns the paths a watcher reports for it (a new folder: the folder). */
+const EDITS: Record<string, (ed: Editor) => string[]> = {
+  'change an event': (ed) => {
+    const rel = ed.pick(under(ed, 'events'));
+    editLine(ed, rel, /^(?: {2})?title: .*$/gm, (line) => `${line.startsWith(' ') ? '  ' : ''}title: Geändert ${ed.serial++}`);
+    return [rel];
+  },
+  'move an event': (ed) => {
+    const rel = ed.pick(under(ed, 'events'));
+    editLine(ed, rel, /^(?: {2})?start: .*$/gm, (line) => `${line.startsWith(' ') ? '  ' : ''}start: 2025-0${1 + (ed.serial++ % 9)}-11T09:00:00`);
+    return [rel];
+  },
+  'add an event': (ed) => {
+    const n = ed.serial++;
+    const rel = `events/2025/06/added-${n}.md`;
+    write(ed, rel, `---\nid: ${900_000 + n}\ntitle: Neu ${n}\nstart: 2025-06-0${1 + (n % 9)}T10:00:00\nend: 2025-06-0${1 + (n % 9)}T12:00:00\nlast_modified: 2025-05-01T08:00:00\ncategories:\n  - 1\n---\nText ${n}.\n`);
+    return [rel];
+  },
+  'add an event in a new folder': (ed) => {
+    const n = ed.serial++;
+    write(ed, `events/neu-${n}/fest.yaml`, `id: ${800_000 + n}\ntitle: Fest ${n}\nstart: 2026-07-01T10:00\nend: 2026-07-01T12:00\nlast_modified: 2026-05-20T12:00:00Z\n`);
+    return [`events/neu-${n}`];
+  },
+  'delete an event file': (ed) => {
+    const rel = ed.pick(under(ed, 'events'));
+    unlinkSync(join(ed.content, rel));
+    return [rel];
+  },
+  'rename an event file': (ed) => {
+    const rel = ed.pick(under(ed, 'events'));
+    const to = rel.replace(/([^/]+)$/, `renamed-${ed.serial++}-$1`);
+    renameSync(join(ed.content, rel), join(ed.content, to));
+    return [rel, to];
+  },
+  'remove a folder of events': (ed) => {
+    const folder = dirname(ed.pick(under(ed, 'events').filter((f) => f.split('/').length > 2)));
+    rmSync(join(ed.content, folder), { recursive: true });
+    return [folder];
+  },
+  'change a directory object': (ed) => {
+    const rel = ed.pick(under(ed, 'directory'));
+    editLine(ed, rel, /^ {2}(?:last_name|title|name): .*$/gm, (line) => `${line.slice(0, line.indexOf(':'))}: Neu${ed.serial++}`);
+    return [rel];
+  },
+  'change a category': (ed) => {
+    editLine(ed, 'categories.yaml', /^ {2}title: .*$/gm, () => `  title: Kategorie ${ed.serial++}`);
+    return ['categories.yaml'];
+  },
+  'change a page': (ed) => {
+    editLine(ed, 'pages.yaml', /^ {2}title: .*$/gm, () => `  title: Seite ${ed.serial++}`);
+    return ['pages.yaml'];
+  },
+  'change site.yaml': (ed) => {
+    const text = read(ed, 'site.yaml');
+    ed.undo = { file: 'site.yaml', text };
+    write(ed, 'site.yaml', text.replace(/^timezone: .*$/m, `timezone: ${ed.pick(['UTC', 'America/New_York'])}`).replace(/^page_size: .*$/m, 'page_size: 7'));
+    return ['site.yaml'];
+  },
+  'break a file': (ed) => {
+    const rel = ed.pick([...under(ed, 'events'), ...under(ed, 'directory')]);
+    ed.undo = { file: rel, text: read(ed, rel) };
+    write(ed, rel, read(ed, rel).replace(/^(?: {2})?id: .*$/m, (l) => `${l.slice(0, l.indexOf(':'))}: [unclosed`));
+    return [rel];
+  },
+  'duplicate an event id': (ed) => {
+    const rel = ed.pick(under(ed, 'events').filter((f) => f.endsWith('.md')));
+    const copy = rel.replace(/\.md$/, `-copy-${ed.serial++}.md`);
+    ed.undo = { file: copy, text: '' };
+    write(ed, copy, read(ed, rel));
+    return [copy];
+  },
+  'a file that is no content': (ed) => {
+    write(ed, `events/notes-${ed.serial++}.txt`, 'not an event');
+    return [`events/notes-${ed.serial - 1}.txt`];
+  },
+};
+
+const problemLines = (problems: readonly Parameters<typeof formatProblem>[0][]) => problems.map(formatProblem);
+
+describe('aula dev in memory', () => {
+  it('after every random edit, serves what a clean load and render of the content makes', { timeout: 120_000 }, async () => {
+    const content = join(root, 'content');
+    await generateContent({ events: 150, directory: 200, seed: 3, outDir: content });
+    const rnd = mulberry32(7);
+    const ed: Editor = { content, pick: (list) => list[Math.floor(rnd() * list.length)], serial: 1, undo: null };
+    const state = new ContentState(content);
+    const memory = new MemoryBuild();
+    const names = Object.keys(EDITS);
+    let reused = 0;
+    for (let step = 0; step < 40; step++) {
+      let changed: string[] = [];
+      let did = 'first load';
+      if (step > 0) {
+        if (ed.undo) {
+          const { file, text } = ed.undo;
+          if (text === '') unlinkSync(join(content, file));
+          else write(ed, file, text);
+          changed = [file];
+          did = `undo ${file}`;
+          ed.undo = null;
+        } else {
+          const name = step <= names.length ? names[step - 1] : ed.pick(names);
+          changed = EDITS[name](ed);
+          did = `${name}: ${changed.join(', ')}`;
+        }
+      }
+      await state.update(changed);
+      const kept = await state.model();
+      const clean = await loadContent(content);
+      expect(problemLines(kept.problems), `step ${step}, ${did}`).toEqual(problemLines(clean.problems));
+      expect(kept.model === null, `step ${step}, ${did}`).toBe(clean.model === null);
+      if (!kept.model || !clean.model) continue;
+      const baseUrl = normalizeBaseUrl(clean.model.site.base_url);
+      const made = memory.make(kept.model, baseUrl);
+      if (step > 0) reused += made.stats.reused;
+      const want = await renderDataFiles(clean.model, baseUrl);
+      const bytes = (rel: string) => Buffer.from(made.files.bytes(rel));
+      const wanted = (rel: string) => Buffer.from(want.get(rel)!);
+      for (const rel of [DATA_FILES.events, DATA_FILES.offsets, DATA_FILES.categories]) {
+        expect(bytes(rel).equals(wanted(rel)), `step ${step}, ${did}: ${rel}`).toBe(true);
+      }
+      for (const rel of [DATA_FILES.columns, DATA_FILES.text]) {
+        expect(JSON.parse(made.files.text(rel)), `step ${step}, ${did}: ${rel}`).toEqual(JSON.parse(wanted(rel).toString()));
+      }
+      const index = `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`;
+      expect(made.files.text(index) === wanted(index).toString(), `step ${step}, ${did}: ${index}`).toBe(true);
+      expect(made.dataset.manifest.counts.events, `step ${step}`).toBe(clean.model.events.length);
+    }
+    // the rows of unchanged events were taken over, not rendered again
+    expect(reused).toBeGreaterThan(1000);
+  });
+});

@@ -1,0 +1,305 @@
+// The data `aula dev` serves an edit from, made in memory before dist/ is written: the data files
+// the server loads (events.jsonl and its offsets, the columns, the categories, the autocomplete
+// index), read by the server's own loader (datasetFrom over the files in memory), so the answers
+// are those of the dist a build writes from the same content.
+//
+// What did not change is not made again. The content state keeps the record objects of files
+// that did not change, so an event is "the same" when its record is the same object:
+// - the list order is the last one with the events that went taken out and the new ones merged in;
+// - an event's row is copied from the last rows (runs of rows in one copy) when the render
+//   context is the same too: the site, the base URL, the pages and the media (as JSON, so a
+//   media file whose size changed counts); any change to those renders every row again;
+// - the filter columns are copied from the last ones the same way (they depend on the record alone);
+// - the text columns are made only when first read (a text filter): an edit is served without them;
+// - the autocomplete index and its searcher, when the directory's records are all the same objects.
+import { createHash, randomBytes } from 'node:crypto';
+import type { DirectoryObject, Event, Model } from '../model/types.ts';
+import { compareListOrder, renderCategory, renderEvent, type RenderContext } from '../render/event.ts';
+import { EventRows, FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
+import { columnsOf, textColumnsOf, type ColumnsFile, type TextColumnsFile } from '../store/format/columns.ts';
+import { toJson } from '../store/format/json.ts';
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../store/format/dist-paths.ts';
+import { DIST_FORMAT, type Manifest } from '../store/format/manifest.ts';
+import { memorySource, type DistSource } from '../store/read/dist-source.ts';
+import { readStore } from '../store/read/stored-data.ts';
+import { buildIndexJson } from '../store/write/index-builder.ts';
+import { datasetFrom, type Dataset } from '../query/dataset.ts';
+import { AULA_VERSION } from '../version.ts';
+import { FIRST_PAGE, FURTHER_PAGES } from '../pipeline/build.ts';
+
+const STRIDE = FIELD_COUNT + 1;
+const INDEX = `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`;
+
+export interface MemoryStats {
+  /** rows rendered anew / copied from the last rows */
+  rendered: number;
+  reused: number;
+  /** whether the autocomplete index was made anew */
+  directory: boolean;
+  /** ms per step */
+  phases: Record<string, number>;
+}
+
+/** What the last make made, by row, and which record each row came from. */
+interface Last {
+  events: readonly Event[];
+  rowOf: Map<Event, number>;
+  context: string;
+  rows: EventRows;
+  /** the rows' bytes (events.jsonl) and where each row's line starts in them */
+  bytes: Buffer;
+  lineAt: Float64Array;
+  columns: ColumnsFile;
+  /** the text columns, if they were made (they are made when first read), in `zone` */
+  zone: string;
+  text: () => TextColumnsFile | undefined;
+}
+
+/** A stretch of rows taken over from the last make: `count` rows from its row `was`. */
+type Run = { row: number; was: number; count: number };
+
+export class MemoryBuild {
+  private last: Last | null = null;
+  private directory: { objects: readonly DirectoryObject[]; index: string; dataset: Dataset | null } | null = null;
+  /** tells this session's builds apart from any other's (see manifestOf) */
+  private readonly session = randomBytes(8).toString('hex');
+  private made = 0;
+
+  /** The dataset of `model` served under `baseUrl` (normalized), what was made anew, and the data files it was read from. */
+  make(model: Model, baseUrl: string): { dataset: Dataset; stats: MemoryStats; files: DistSource } {
+    const stats: MemoryStats = { rendered: 0, reused: 0, directory: false, phases: {} };
+    let mark = performance.now();
+    const phase = (name: string) => {
+      const now = performance.now();
+      stats.phases[name] = Math.round(now - mark);
+      mark = now;
+    };
+    const last = this.last;
+    // the events in list order, where each row was in the last make (-1: new), and the
+    // stretches that kept their order
+    const { events, from } = listOrder(model.events, last);
+    const runs = runsOf(from);
+    phase('order');
+    const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
+    const context = JSON.stringify([ctx.site, ctx.baseUrl, [...ctx.pages], [...ctx.media]]);
+    const rows = context === last?.context ? copiedRows(events, from, runs, last, ctx, stats) : renderedRows(events, ctx, stats);
+    phase('rows');
+    const columns = last ? copiedColumns(events, from, runs, last.columns, columnsOf) : columnsOf(events);
+    phase('columns');
+    const index = this.index(model.directory, stats);
+    phase('index');
+    const files = new Map<string, string | Uint8Array>([
+      [DATA_FILES.events, rows.rows.lineBytes],
+      [DATA_FILES.offsets, new Uint8Array(rows.rows.starts.buffer, rows.rows.starts.byteOffset, rows.rows.starts.byteLength)],
+      [DATA_FILES.columns, JSON.stringify(columns)],
+      [DATA_FILES.categories, toJson(model.categories.map(renderCategory))],
+      [INDEX, index],
+      ['manifest.json', JSON.stringify(this.manifestOf(model, baseUrl, events.length))],
+    ]);
+    // made when first read: most edits are served, and replaced, before a text filter asks
+    const zone = model.site.timezone;
+    const text = lazyText(events, from, runs, zone, last?.zone === zone ? last.text() : undefined);
+    const source = withLazyFile(memorySource(files, 'memory'), DATA_FILES.text, text.file);
+    phase('files');
+    const kept = this.directory!;
+    // the searcher is made from the index text: the same text, the same searcher
+    const dataset = kept.dataset && !stats.directory ? { ...readStore(source), autocomplete: kept.dataset.autocomplete } : datasetFrom(source);
+    kept.dataset = dataset;
+    phase('dataset');
+    const rowOf = new Map<Event, number>();
+    events.forEach((e, row) => rowOf.set(e, row));
+    this.last = { events, rowOf, context, ...rows, columns, zone, text: text.made };
+    phase('keep');
+    return { dataset, stats, files: source };
+  }
+
+  /** Forgets everything kept (the next make renders every row). */
+  reset(): void {
+    this.last = null;
+    this.directory = null;
+  }
+
+  private index(objects: readonly DirectoryObject[], stats: MemoryStats): string {
+    const kept = this.directory;
+    if (kept && kept.objects.length === objects.length && kept.objects.every((o, i) => o === objects[i])) return kept.index;
+    stats.directory = true;
+    const index = buildIndexJson(objects);
+    this.directory = { objects, index, dataset: null };
+    return index;
+  }
+
+  /**
+   * The manifest the build writes, but for the checksums of the files (the server verifies no
+   * file of a trusted source, and hashing 240 MB of rows would be an eighth of the time an edit
+   * may take) and the build id: unique to each make of this session, so the answers' validators
+   * (made from the manifest) change whenever the data may have, and never match a dist's.
+   */
+  private manifestOf(model: Model, baseUrl: string, eventCount: number): Manifest {
+    const limit = model.site.page_size;
+    const manifest: Manifest = {
+      format: DIST_FORMAT,
+      version: AULA_VERSION,
+      built_at: new Date(model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0)).toISOString(),
+      base_url: baseUrl,
+      site: { timezone: model.site.timezone, page_size: limit, max_page_size: model.site.max_page_size },
+      counts: {
+        events: eventCount,
+        pages: model.pages.size,
+        categories: model.categories.length,
+        media: model.media.size,
+        directory: model.directory.length,
+        event_list_pages: Math.max(1, Math.ceil(eventCount / limit)),
+      },
+      event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
+      files: {},
+    };
+    manifest.build_id = createHash('sha256').update(`aula dev ${this.session} ${++this.made}\n${JSON.stringify(manifest)}`).digest('hex').slice(0, 16);
+    return manifest;
+  }
+}
+
+/**
+ * The events in list order, and where each was in the last make's rows (-1: new). After an edit
+ * most of them are the last make's records in the last order: those are kept in it, and the few
+ * new ones sorted and merged in (the order is total: ids are unique), the order a sort of all of
+ * them gives.
+ */
+function listOrder(events: readonly Event[], last: Last | null): { events: Event[]; from: Int32Array } {
+  const from = new Int32Array(events.length).fill(-1);
+  if (!last) return { events: [...events].sort(compareListOrder), from };
+  const fresh: Event[] = [];
+  const kept = new Uint8Array(last.events.length);
+  for (const e of events) {
+    const was = last.rowOf.get(e);
+    if (was === undefined) fresh.push(e);
+    else kept[was] = 1;
+  }
+  fresh.sort(compareListOrder);
+  const out: Event[] = new Array(events.length);
+  let n = 0;
+  let f = 0;
+  for (let was = 0; was < last.events.length; was++) {
+    if (kept[was] === 0) continue;
+    const e = last.events[was];
+    while (f < fresh.length && compareListOrder(fresh[f], e) < 0) out[n++] = fresh[f++];
+    from[n] = was;
+    out[n++] = e;
+  }
+  while (f < fresh.length) out[n++] = fresh[f++];
+  return { events: out, from };
+}
+
+/** The stretches of rows whose last rows follow each other. */
+function runsOf(from: Int32Array): Run[] {
+  const runs: Run[] = [];
+  for (let row = 0; row < from.length; ) {
+    if (from[row] < 0) {
+      row++;
+      continue;
+    }
+    let end = row + 1;
+    while (end < from.length && from[end] === from[end - 1] + 1) end++;
+    runs.push({ row, was: from[row], count: end - row });
+    row = end;
+  }
+  return runs;
+}
+
+type MadeRows = Pick<Last, 'rows' | 'bytes' | 'lineAt'>;
+
+function renderedRows(events: readonly Event[], ctx: RenderContext, stats: MemoryStats): MadeRows {
+  return copiedRows(events, new Int32Array(events.length).fill(-1), [], null, ctx, stats);
+}
+
+/** The rows: those in `runs` copied from the last rows, the others rendered. */
+function copiedRows(events: readonly Event[], from: Int32Array, runs: readonly Run[], last: Last | null, ctx: RenderContext, stats: MemoryStats): MadeRows {
+  const starts = new Uint32Array(events.length * STRIDE);
+  const made = new Map<number, string>();
+  let total = Math.max(0, events.length - 1);
+  for (let row = 0; row < events.length; row++) {
+    if (from[row] >= 0) continue;
+    const serialized = serializeEvent(renderEvent(events[row], ctx));
+    starts.set(serialized.starts, row * STRIDE);
+    made.set(row, serialized.json);
+    total += serialized.starts[FIELD_COUNT];
+  }
+  stats.rendered += made.size;
+  stats.reused += events.length - made.size;
+  for (const { row, was, count } of runs) {
+    starts.set(last!.rows.starts.subarray(was * STRIDE, (was + count) * STRIDE), row * STRIDE);
+    for (let r = row; r < row + count; r++) total += starts[r * STRIDE + FIELD_COUNT];
+  }
+  const bytes = Buffer.allocUnsafe(total);
+  const lineAt = new Float64Array(events.length);
+  let at = 0;
+  let next = 0;
+  for (let row = 0; row < events.length; ) {
+    if (row > 0) bytes[at++] = 0x0a;
+    const json = made.get(row);
+    if (json !== undefined) {
+      lineAt[row] = at;
+      at += bytes.write(json, at);
+      row++;
+      continue;
+    }
+    // a run is one copy: its lines with the line feeds between them, as they were
+    const { was, count } = runs[next++];
+    const first = last!.lineAt[was];
+    const end = last!.lineAt[was + count - 1] + last!.rows.starts[(was + count - 1) * STRIDE + FIELD_COUNT];
+    for (let k = 0; k < count; k++) lineAt[row + k] = at + last!.lineAt[was + k] - first;
+    at += last!.bytes.copy(bytes, at, first, end);
+    row += count;
+  }
+  return { rows: new EventRows(bytes, starts), bytes, lineAt };
+}
+
+/** Columns (filter or text): the values of rows in `runs` copied from the last ones, the others made from their events by `of`. */
+function copiedColumns<C extends object>(events: readonly Event[], from: Int32Array, runs: readonly Run[], last: C, of: (events: readonly Event[]) => C): C {
+  const fresh = new Map<number, C>();
+  for (let row = 0; row < events.length; row++) if (from[row] < 0) fresh.set(row, of([events[row]]));
+  const copy = (pick: (c: object) => unknown[]) => {
+    const was = pick(last);
+    const out: unknown[] = new Array(events.length);
+    for (const { row, was: at, count } of runs) for (let k = 0; k < count; k++) out[row + k] = was[at + k];
+    for (const [row, one] of fresh) out[row] = pick(one)[0];
+    return out;
+  };
+  return mapColumns(last, copy) as C;
+}
+
+/** The columns file with each column (a list, at any depth) replaced by `column(pick)`. */
+function mapColumns(file: object, column: (pick: (c: object) => unknown[]) => unknown[], path: string[] = []): object {
+  return Object.fromEntries(
+    Object.entries(file).map(([key, value]) => {
+      const at = [...path, key];
+      const pick = (c: object) => at.reduce<any>((v, k) => v[k], c) as unknown[];
+      return [key, Array.isArray(value) ? column(pick) : mapColumns(value as object, column, at)];
+    }),
+  );
+}
+
+/**
+ * The text columns of `events`, made when first asked for: copied (by `from` and `runs`) from the
+ * last make's when it made them in the same zone, else made from the events. A function of its
+ * own, so that what it keeps is what it names: nothing of the last make but its text columns.
+ */
+function lazyText(events: readonly Event[], from: Int32Array, runs: readonly Run[], zone: string, last: TextColumnsFile | undefined) {
+  let made: TextColumnsFile | undefined;
+  let file: string | undefined;
+  const columns = () => {
+    made ??= last ? copiedColumns(events, from, runs, last, (e) => textColumnsOf(e, zone)) : textColumnsOf(events, zone);
+    last = undefined;
+    return made;
+  };
+  return { made: () => made, file: () => (file ??= JSON.stringify(columns())) };
+}
+
+/** `source` with one more file, made when it is first read. */
+function withLazyFile(source: DistSource, rel: string, make: () => string): DistSource {
+  return {
+    ...source,
+    require: (r) => (r === rel ? undefined : source.require(r)),
+    text: (r) => (r === rel ? make() : source.text(r)),
+    bytes: (r) => (r === rel ? Buffer.from(make()) : source.bytes(r)),
+  };
+}

@@ -19,13 +19,12 @@ import { EventRows, FIELD_COUNT, serializeEvent } from '../store/format/event-ro
 import { columnsOf, textColumnsOf, type ColumnsFile, type TextColumnsFile } from '../store/format/columns.ts';
 import { toJson } from '../store/format/json.ts';
 import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../store/format/dist-paths.ts';
-import { DIST_FORMAT, type Manifest } from '../store/format/manifest.ts';
+import type { Manifest } from '../store/format/manifest.ts';
 import { memorySource, type DistSource } from '../store/read/dist-source.ts';
 import { readStore } from '../store/read/stored-data.ts';
 import { buildIndexJson } from '../store/write/index-builder.ts';
 import { datasetFrom, type Dataset } from '../query/dataset.ts';
-import { AULA_VERSION } from '../version.ts';
-import { FIRST_PAGE, FURTHER_PAGES } from '../pipeline/build.ts';
+import { manifestOf } from '../pipeline/manifest-of.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 const INDEX = `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`;
@@ -135,24 +134,13 @@ export class MemoryBuild {
    * (made from the manifest) change whenever the data may have, and never match a dist's.
    */
   private manifestOf(model: Model, baseUrl: string, eventCount: number): Manifest {
-    const limit = model.site.page_size;
-    const manifest: Manifest = {
-      format: DIST_FORMAT,
-      version: AULA_VERSION,
-      built_at: new Date(model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0)).toISOString(),
-      base_url: baseUrl,
-      site: { timezone: model.site.timezone, page_size: limit, max_page_size: model.site.max_page_size },
-      counts: {
-        events: eventCount,
-        pages: model.pages.size,
-        categories: model.categories.length,
-        media: model.media.size,
-        directory: model.directory.length,
-        event_list_pages: Math.max(1, Math.ceil(eventCount / limit)),
-      },
-      event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
-      files: {},
-    };
+    const manifest = manifestOf(model.site, baseUrl, model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0), {
+      events: eventCount,
+      pages: model.pages.size,
+      categories: model.categories.length,
+      media: model.media.size,
+      directory: model.directory.length,
+    });
     manifest.build_id = createHash('sha256').update(`aula dev ${this.session} ${++this.made}\n${JSON.stringify(manifest)}`).digest('hex').slice(0, 16);
     return manifest;
   }

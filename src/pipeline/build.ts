@@ -16,8 +16,8 @@ import { routingFiles } from './routing-files.ts';
 import { datasetFrom } from '../query/dataset.ts';
 import { buildSource } from './build-source.ts';
 import { collectGarbage } from './collect-garbage.ts';
-import { buildIdOf, DIST_FORMAT, digestOf, digestsOf, type FileDigest, type Manifest } from '../store/format/manifest.ts';
-import { AULA_VERSION } from '../version.ts';
+import { buildIdOf, digestOf, digestsOf, type FileDigest, type Manifest } from '../store/format/manifest.ts';
+import { FIRST_PAGE, FURTHER_PAGES, manifestOf } from './manifest-of.ts';
 import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../store/format/dist-paths.ts';
 import { copyTwins, hashedAutocompleteFiles } from '../store/write/hashed-files.ts';
 import { DEFAULT_UPSTREAM } from '../defaults.ts';
@@ -80,8 +80,7 @@ export interface ReuseStats {
 /** Bytes of pages handed to the compression workers and not compressed yet, at most. */
 const COMPRESS_AHEAD = 16 << 20;
 
-export const FIRST_PAGE = 'v1/cms/event/index.json';
-export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
+export { FIRST_PAGE, FURTHER_PAGES };
 
 /** Documents written from the API core's answers: [file, path, query]. */
 const DOCUMENTS: readonly [string, string, string][] = [
@@ -272,25 +271,15 @@ async function buildLocked(
       phase('minisearch', 'write data');
     }
     const limit = model.site.page_size;
-    const manifest: Manifest = {
-      format: DIST_FORMAT,
-      version: AULA_VERSION,
-      // not the clock: two builds of the same content are byte-identical (events.ics's DTSTAMP is this)
-      built_at: new Date(newest).toISOString(),
-      base_url: baseUrl,
-      site: { timezone: model.site.timezone, page_size: limit, max_page_size: model.site.max_page_size },
-      counts: {
-        events: eventCount,
-        pages: model.pages.size,
-        categories: model.categories.length,
-        media: model.media.size,
-        directory: directoryCount,
-        event_list_pages: Math.max(1, Math.ceil(eventCount / limit)),
-      },
-      event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
-      // the data files only: those are what the server loads and verifies
-      files: digestsWith(files, digests),
-    };
+    const manifest = manifestOf(model.site, baseUrl, newest, {
+      events: eventCount,
+      pages: model.pages.size,
+      categories: model.categories.length,
+      media: model.media.size,
+      directory: directoryCount,
+    });
+    // the data files only: those are what the server loads and verifies
+    manifest.files = digestsWith(files, digests);
     manifest.build_id = buildIdOf(manifest);
     // media records backed by a file in content/ are answered from a copy at the URL the API gives
     const mediaFiles: MediaFile[] = [];

@@ -1,0 +1,32 @@
+// The manifest's description of a build (everything but the file digests and the build id), made
+// the same way by the build and by `aula dev`'s in-memory builds, so the two cannot drift apart.
+import type { Site } from '../model/types.ts';
+import { DIST_FORMAT, type Manifest } from '../store/format/manifest.ts';
+import { AULA_VERSION } from '../version.ts';
+
+export const FIRST_PAGE = 'v1/cms/event/index.json';
+export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
+
+export interface BuildCounts {
+  events: number;
+  pages: number;
+  categories: number;
+  media: number;
+  directory: number;
+}
+
+/** `newest`: the latest last_modified of the events (ms): built_at is that, not the clock, so two builds of the same content are byte-identical. */
+export function manifestOf(site: Site, baseUrl: string, newest: number, counts: BuildCounts): Manifest {
+  const limit = site.page_size;
+  return {
+    format: DIST_FORMAT,
+    version: AULA_VERSION,
+    // (events.ics's DTSTAMP is this too)
+    built_at: new Date(newest).toISOString(),
+    base_url: baseUrl,
+    site: { timezone: site.timezone, page_size: limit, max_page_size: site.max_page_size },
+    counts: { ...counts, event_list_pages: Math.max(1, Math.ceil(counts.events / limit)) },
+    event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
+    files: {},
+  };
+}

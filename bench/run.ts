@@ -224,8 +224,9 @@ async function main(): Promise<void> {
     return;
   }
 
-  // The builds leave gigabytes of written pages for the kernel to flush; flushed now, not while
-  // the baseline and the load passes run (it was seen to take a third off a baseline sample).
+  // The builds leave gigabytes of written pages for the kernel to flush; flushed now, so their
+  // writeback cannot overlap the baseline and the load passes. (A first baseline sample a third
+  // below the later ones was suspected of this; the flush then took 0.0 s, so that was not it.)
   const flushed = performance.now();
   spawnSync('sync');
   log(`dirty pages flushed in ${((performance.now() - flushed) / 1000).toFixed(1)} s`);

@@ -13,6 +13,7 @@ import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '
 import { renderDataFiles, type DistFiles } from '../store/write/data-files.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES } from '../store/format/dist-paths.ts';
 import { routingFiles } from './routing-files.ts';
+import { writeFiles } from './write-files.ts';
 import { datasetFrom } from '../query/dataset.ts';
 import { buildSource } from './build-source.ts';
 import { collectGarbage } from './collect-garbage.ts';
@@ -108,21 +109,6 @@ function sizeOf(files: DistFiles, dir: string): number {
 function digestsWith(files: DistFiles, known: ReadonlyMap<string, FileDigest>): Record<string, FileDigest> {
   const all = { ...digestsOf([...files].filter(([rel]) => !known.has(rel))), ...Object.fromEntries(known) };
   return Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-function writeAll(dir: string, files: DistFiles): void {
-  for (const [rel, content] of files) {
-    const path = join(dir, rel);
-    try {
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, content);
-    } catch (e) {
-      // node names no path when the write itself fails (ENOSPC, EIO); the user needs to know where.
-      const errno = e as NodeJS.ErrnoException;
-      if (typeof errno.code === 'string' && errno.path === undefined) errno.path = path;
-      throw e;
-    }
-  }
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
@@ -254,7 +240,7 @@ async function buildLocked(
       const digest = digestOf(content);
       digests.set(rel, digest);
       if (ledger?.reuse(rel, staging, { sha: digest.sha256 }, null)) reused.files++;
-      else writeAll(staging, new Map([[rel, content]]));
+      else writeFiles(staging, new Map([[rel, content]]));
       written.set(rel, { sha: digest.sha256 });
     }
     for (const rel of [DATA_FILES.events, DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
@@ -293,12 +279,12 @@ async function buildLocked(
       // the autocomplete files are written with their twins below
       if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`) || written.has(rel)) continue;
       if (rel === 'manifest.json') {
-        writeAll(staging, new Map([[rel, content]]));
+        writeFiles(staging, new Map([[rel, content]]));
         continue;
       }
       const sha = shaOf(rel, content);
       if (ledger?.reuse(rel, staging, { sha }, null)) reused.files++;
-      else writeAll(staging, new Map([[rel, content]]));
+      else writeFiles(staging, new Map([[rel, content]]));
       written.set(rel, { sha });
     }
     phase('write data', 'load dataset');
@@ -314,7 +300,7 @@ async function buildLocked(
     // each .gz/.br is written as it comes back from the workers (or was made by the directory's), not held until the end
     const pool =
       options.precompress !== false
-        ? compressionPool(volume, undefined, await directory.compressed, (rel, bytes) => writeAll(staging, new Map([[rel, bytes]])))
+        ? compressionPool(volume, undefined, await directory.compressed, (rel, bytes) => writeFiles(staging, new Map([[rel, bytes]])))
         : null;
     if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
     const reuse = pool ? compressedReuse(out, previous, staging, volume) : null;
@@ -331,7 +317,7 @@ async function buildLocked(
         reused.files++;
         return;
       }
-      writeAll(staging, new Map([[rel, content]]));
+      writeFiles(staging, new Map([[rel, content]]));
       if (compress && !reuse?.(rel, content)) pool?.add(rel, content);
     };
     // a page's key: its rows' keys, the count and what its envelope is made of (page-keys.ts)
@@ -370,7 +356,7 @@ async function buildLocked(
     dataset.events.rows.close();
     phase('answer pages', 'compress');
     if (pool) {
-      writeAll(staging, await pool.finish());
+      writeFiles(staging, await pool.finish());
       copyTwins(staging, hashed.copies, AUTOCOMPLETE_DIR);
     }
     phase('compress', 'copy media');
@@ -384,11 +370,11 @@ async function buildLocked(
       served.set(m.file, digestOf(bytes).sha256);
     }
     phase('copy media', 'manifest');
-    writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
-    if (options.edge) writeAll(staging, await (await import('./edge-bundle.ts')).edgeFiles());
+    writeFiles(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
+    if (options.edge) writeFiles(staging, await (await import('./edge-bundle.ts')).edgeFiles());
     manifest.public_files = sortedRecord(served);
     const changes = changesBetween(previousPublicFiles(previous), manifest.public_files);
-    writeAll(staging, new Map([
+    writeFiles(staging, new Map([
       ['manifest.json', `${JSON.stringify(manifest, null, 2)}\n`],
       [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
     ]));

@@ -42,6 +42,7 @@ import { writeLedger, type Written } from '../dist-ledger.ts';
 import { calendarKey, pageKeys } from '../page-keys.ts';
 import { routingFiles } from '../routing-files.ts';
 import { createStaging, removeStaging, swapIn } from '../swap.ts';
+import { writeFiles } from '../write-files.ts';
 import { KEY_BYTES, writeEventState, type StateRows } from './event-state.ts';
 import { spliceColumns } from './json-columns.ts';
 import { writeEventsFile, type Segment } from './events-file.ts';
@@ -93,16 +94,6 @@ export async function tryPatch(options: PatchOptions, host: PatchHost): Promise<
 
 /** An error after the new dist was swapped in: not a reason to build again. */
 class Committed extends Error {}
-
-/** Writes `files` under `dir`, noting each in `wrote` (the files a carry-over must look at). */
-function writeAll(dir: string, files: ReadonlyMap<string, string | Uint8Array>, wrote?: Set<string>): void {
-  for (const [rel, content] of files) {
-    wrote?.add(rel);
-    const path = join(dir, rel);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, content);
-  }
-}
 
 async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, staging: string): Promise<Patched> {
   const { state, previous, ledger, fresh } = plan;
@@ -250,7 +241,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       const digest = digestOf(bytes);
       digests.set(rel, digest);
       if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
-      else writeAll(staging, new Map([[rel, bytes]]), wrote);
+      else writeFiles(staging, new Map([[rel, bytes]]), wrote);
     }
   }
 
@@ -339,7 +330,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   // from here on as a full build (build.ts): each file answered is written, and compressed unless
   // its bytes and levels are the previous dist's
   let poolDone = false;
-  const pool = precompress ? compressionPool(volume, undefined, undefined, (rel, bytes) => writeAll(staging, new Map([[rel, bytes]]), wrote)) : null;
+  const pool = precompress ? compressionPool(volume, undefined, undefined, (rel, bytes) => writeFiles(staging, new Map([[rel, bytes]]), wrote)) : null;
   try {
     if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
     const reuse = pool ? compressedReuse(host.out, previous, staging, volume) : null;
@@ -353,7 +344,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
         filesLinked++;
         return;
       }
-      writeAll(staging, new Map([[rel, content]]), wrote);
+      writeFiles(staging, new Map([[rel, content]]), wrote);
       if (!reuse?.(rel, content)) pool?.add(rel, content);
     };
     let answered = 0;
@@ -384,7 +375,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     for (const [name, schema] of Object.entries(contentSchemas())) emit(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
     dataset.events.rows.close();
     host.phase('patch: answer pages', 'patch: compress');
-    if (pool) writeAll(staging, await pool.finish(), wrote);
+    if (pool) writeFiles(staging, await pool.finish(), wrote);
     poolDone = true;
     host.phase('patch: compress', 'patch: manifest');
 
@@ -402,11 +393,11 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       wrote.add(m.file);
       served.set(m.file, digestOf(bytes).sha256);
     }
-    writeAll(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }), wrote);
+    writeFiles(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }), wrote);
     manifest.public_files = sortedRecord(served);
     const changes = changesBetween(previousPublicFiles(previous), manifest.public_files);
     const manifestJson = `${JSON.stringify(manifest, null, 2)}\n`;
-    writeAll(staging, new Map([
+    writeFiles(staging, new Map([
       ['manifest.json', manifestJson],
       [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
     ]), wrote);

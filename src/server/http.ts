@@ -75,7 +75,7 @@ export interface RunningServer {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? (() => {});
   const remote = isRemoteDist(options.dist);
-  const data = remote ? await remoteData({ ...options, log }) : liveData({ ...options, log });
+  const data = remote ? await remoteData({ ...options, log }) : await liveData({ ...options, log });
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   const handle = requestHandler(() => data.api, {

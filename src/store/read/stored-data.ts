@@ -11,6 +11,7 @@ import { corrupt, type DistSource } from './dist-source.ts';
 import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
 import { FileRows } from './file-rows.ts';
 import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
+import type { VerifyRows } from './rows-job.ts';
 
 export interface StoredData {
   manifest: Manifest;
@@ -58,6 +59,11 @@ export interface StoreOptions {
   baseUrl?: string;
   /** verifies the files of a source that is not `trusted`; passed in so the edge bundle needs no node:crypto */
   sha256?: Sha256;
+  /**
+   * checks the event rows read from a folder elsewhere (the server: on a worker thread, while this
+   * thread reads the rest); the caller awaits it before serving. Without it they are checked here.
+   */
+  verifyRows?: VerifyRows;
 }
 
 export function readStore(dist: DistSource, options: StoreOptions = {}): StoredData {
@@ -78,8 +84,13 @@ export function readStore(dist: DistSource, options: StoreOptions = {}): StoredD
 
 function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, file: FileRows | undefined, options: StoreOptions): StoredData {
   const { sha256 } = options;
-  let lines: Uint8Array;
-  if (file) {
+  const baseUrl = (options.baseUrl ?? manifest.base_url).replace(/\/+$/, '');
+  // rows rewritten for another base URL are parsed here, so they are checked here first
+  const elsewhere = file && !dist.trusted && options.verifyRows && baseUrl === manifest.base_url ? options.verifyRows : undefined;
+  let lines: Uint8Array | undefined;
+  if (elsewhere) {
+    lines = undefined;
+  } else if (file) {
     lines = file.readAll();
     if (!dist.trusted) checkDigest(dist, manifest, DATA_FILES.events, lines, sha256!);
   } else {
@@ -90,12 +101,17 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, fi
   const starts = compactOffsets(new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength)));
   let rows: EventRows;
   try {
-    rows = new EventRows(file ?? Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength), starts);
+    rows = new EventRows(file ?? Buffer.from(lines!.buffer, lines!.byteOffset, lines!.byteLength), starts);
   } catch (e) {
     if (e instanceof DistError) throw e;
     throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events}`);
   }
-  const offsetsProblem = rowOffsetsProblem(lines, starts);
+  if (elsewhere) {
+    const files = [DATA_FILES.events].map((rel) => ({ rel, ...manifest.files[rel] }));
+    if (files.some((f) => f.sha256 === undefined)) throw corrupt(source, DATA_FILES.events, 'is not listed in manifest.json');
+    elsewhere({ files, starts, offsetsRel: DATA_FILES.offsets, rowsName: DATA_FILES.events });
+  }
+  const offsetsProblem = lines ? rowOffsetsProblem(lines, starts) : null;
   if (offsetsProblem) throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events} (${offsetsProblem})`);
   // checked now, read when first needed: a dist must not turn out incomplete under load
   source.require(DATA_FILES.text);
@@ -114,7 +130,6 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, fi
   if (table.length !== rows.length || rows.length !== manifest.counts.events) {
     throw new DistError(`${source.where('data')}: event data is incomplete (${rows.length} rows, ${table.length} columns, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
   }
-  const baseUrl = (options.baseUrl ?? manifest.base_url).replace(/\/+$/, '');
   if (baseUrl !== manifest.base_url) {
     // rewritten rows are new bytes, held in memory; the file is not needed any more
     rows = rebaseRows(rows, manifest.base_url, baseUrl);

@@ -1,0 +1,114 @@
+// Runs the event rows' load check (store/read/rows-job.ts) on a worker thread, so that reading,
+// hashing and offset-checking ~240 MB at 100k events takes the second core while the main thread
+// parses the rest of the dist; the server awaits it before it listens. The thread reads its own
+// descriptors, opened here right after the rows' own (on this thread, in the same synchronous
+// load, so both are the same files short of a swap within microseconds); a size that differs
+// from the manifest is refused here at once, without reading.
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { DistError } from '../store/format/manifest.ts';
+import type { RowsJob, VerifyRows } from '../store/read/rows-job.ts';
+import { ChecksumMismatch } from '../store/read/verified-source.ts';
+import { checkRows, type RowsVerdict } from './rows-check.ts';
+
+// A source checkout (tsx, vitest) has no loader for a .ts worker: there the check runs on this thread.
+const COMPILED = !import.meta.url.endsWith('.ts');
+
+export type StartThread = (data: { fds: number[]; job: RowsJob }) => Worker;
+
+const compiledThread: StartThread = (workerData) => new Worker(new URL('./rows-check-worker.js', import.meta.url), { workerData });
+
+export interface RowsVerifierOptions {
+  /** starts the check's thread (default: the compiled rows-check-worker.js); null: on this thread, between chunks */
+  thread?: StartThread | null;
+}
+
+export interface RowsVerifier {
+  /** for readStore's options: starts the check */
+  verifyRows: VerifyRows;
+  /** resolves once the started check passed (at once when none was started); rejects with a DistError naming the file, or an Error when the check could not run */
+  done(): Promise<void>;
+  /** stops a check still running (the load failed elsewhere); done() then rejects */
+  cancel(): void;
+}
+
+export function rowsVerifier(dir: string, options: RowsVerifierOptions = {}): RowsVerifier {
+  const where = (rel: string) => join(dir, rel);
+  const refused = (rel: string, problem: string) => `${where(rel)}: ${problem}; rebuild with \`aula build\``;
+  const fds: number[] = [];
+  const closeAll = () => {
+    for (const fd of fds.splice(0)) closeSync(fd);
+  };
+  let running: Promise<RowsVerdict> | undefined;
+  let stop = () => {};
+
+  const open = (job: RowsJob) => {
+    for (const file of job.files) {
+      let fd: number;
+      try {
+        fd = openSync(where(file.rel), 'r');
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        throw new DistError(refused(file.rel, code === 'ENOENT' ? 'missing' : (e as Error).message));
+      }
+      fds.push(fd);
+      const size = fstatSync(fd).size;
+      if (size !== file.bytes) throw new ChecksumMismatch(refused(file.rel, `is ${size} bytes, manifest.json says ${file.bytes}`));
+    }
+  };
+
+  const onThread = (start: StartThread, job: RowsJob): Promise<RowsVerdict> => {
+    let worker: Worker;
+    try {
+      worker = start({ fds: fds.slice(), job });
+    } catch (e) {
+      closeAll();
+      return Promise.reject(new Error(`the check of the event rows could not start: ${(e as Error).message}`));
+    }
+    stop = () => void worker.terminate();
+    // the descriptors are closed once the thread is gone, never under its reads
+    worker.once('exit', closeAll);
+    return new Promise<RowsVerdict>((resolve, reject) => {
+      worker.once('message', (m: { verdict: RowsVerdict }) => resolve(m.verdict));
+      worker.once('error', (e) => reject(new Error(`the check of the event rows failed: ${e.message}`)));
+      worker.once('exit', (code) => reject(new Error(`the check of the event rows stopped (exit code ${code}) before it answered`)));
+    });
+  };
+
+  const inThread = (job: RowsJob): Promise<RowsVerdict> => {
+    let cancelled = false;
+    stop = () => {
+      cancelled = true;
+    };
+    const pause = () => new Promise<void>((resolve, reject) => setImmediate(() => (cancelled ? reject(new Error('the check of the event rows was stopped')) : resolve())));
+    const checked = checkRows(fds, job, pause);
+    void checked.finally(closeAll).catch(() => {});
+    return checked;
+  };
+
+  return {
+    verifyRows(job) {
+      if (running) throw new Error('rowsVerifier: one check per verifier');
+      try {
+        open(job);
+      } catch (e) {
+        closeAll();
+        throw e;
+      }
+      const thread = options.thread === undefined ? (COMPILED ? compiledThread : null) : options.thread;
+      running = thread ? onThread(thread, job) : inThread(job);
+      // a load that fails elsewhere cancels and may never await this
+      running.catch(() => {});
+    },
+    async done() {
+      const verdict = await running;
+      if (!verdict) return;
+      if (verdict.kind === 'offsets') throw new DistError(refused(verdict.rel, verdict.problem));
+      throw new ChecksumMismatch(refused(verdict.rel, verdict.problem));
+    },
+    cancel() {
+      stop();
+    },
+  };
+}

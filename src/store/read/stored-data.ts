@@ -99,17 +99,18 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, fi
   const offsetBytes = source.bytes(DATA_FILES.offsets);
   if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
   const starts = compactOffsets(new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength)));
+  // before the rows are measured against the offsets: a file of the wrong size is named as such
+  if (elsewhere) {
+    const files = [DATA_FILES.events].map((rel) => ({ rel, ...manifest.files[rel] }));
+    if (files.some((f) => f.sha256 === undefined)) throw corrupt(source, DATA_FILES.events, 'is not listed in manifest.json');
+    elsewhere({ files, starts, offsetsRel: DATA_FILES.offsets, rowsName: DATA_FILES.events });
+  }
   let rows: EventRows;
   try {
     rows = new EventRows(file ?? Buffer.from(lines!.buffer, lines!.byteOffset, lines!.byteLength), starts);
   } catch (e) {
     if (e instanceof DistError) throw e;
     throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events}`);
-  }
-  if (elsewhere) {
-    const files = [DATA_FILES.events].map((rel) => ({ rel, ...manifest.files[rel] }));
-    if (files.some((f) => f.sha256 === undefined)) throw corrupt(source, DATA_FILES.events, 'is not listed in manifest.json');
-    elsewhere({ files, starts, offsetsRel: DATA_FILES.offsets, rowsName: DATA_FILES.events });
   }
   const offsetsProblem = lines ? rowOffsetsProblem(lines, starts) : null;
   if (offsetsProblem) throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events} (${offsetsProblem})`);

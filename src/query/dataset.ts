@@ -55,13 +55,18 @@ export function datasetFrom(source: DistSource, options: DatasetOptions = {}): D
 function lazyAutocomplete(make: () => Autocomplete): Autocomplete {
   let made: Autocomplete | undefined;
   let failed: unknown;
+  // dropped once used: it holds the index's bytes (11 MB at 200k objects)
+  let maker: (() => Autocomplete) | undefined = make;
   const get = () => {
     if (made) return made;
     if (failed) throw failed;
     try {
-      return (made = make());
+      made = maker!();
+      maker = undefined;
+      return made;
     } catch (e) {
       failed = e;
+      maker = undefined;
       throw e;
     }
   };

@@ -14,6 +14,7 @@ import { listen } from './listen.ts';
 import { liveData } from './live-data.ts';
 import { remoteData } from './remote-data.ts';
 import { isRemoteDist } from '../store/read/remote-source.ts';
+import type { RowsVerifierOptions } from './rows-verifier.ts';
 import { answerClientError, answerConnect, answerExpectation } from './protocol-errors.ts';
 import { hasBody } from './request-body.ts';
 import { requestHandler } from './request-handler.ts';
@@ -24,6 +25,8 @@ export { requestHandler };
 export interface ServeOptions extends ApiOptions {
   /** a dist/ folder, or the http(s) URL of one on an origin (then polled, see remote-data.ts) */
   dist: string;
+  /** how a dist/ folder's event rows are checked at start (see rows-verifier.ts) */
+  rowsCheck?: RowsVerifierOptions;
   /** how often a remote dist's manifest is checked (default 30 s) */
   pollMs?: number;
   port: number;

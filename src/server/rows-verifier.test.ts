@@ -188,3 +188,45 @@ describe('aula serve over damaged event rows', () => {
     }
   });
 });
+
+describe('a check vouched for by another process (aula serve --workers: the primary)', () => {
+  const noThread: StartThread = () => {
+    throw new Error('checked again');
+  };
+
+  it('is not run again for the very files the vouch names, and the vouch names them', async () => {
+    const { checkRowsForWorkers } = await import('./primary-rows-check.ts');
+    const vouch = await checkRowsForWorkers(good, { thread: compiled });
+    expect(vouch.files).toHaveLength(1);
+    const verifier = rowsVerifier(good, { thread: noThread, vouched: async () => vouch });
+    const ds = loadDataset(good, { verifyRows: verifier.verifyRows });
+    await verifier.done();
+    ds.events.rows.close();
+  });
+
+  it('is run here when the files are others (replaced by a rename) or the job differs, or no vouch comes', async () => {
+    const { checkRowsForWorkers } = await import('./primary-rows-check.ts');
+    const dir = damaged(EVENTS, (b) => b);
+    const vouch = await checkRowsForWorkers(dir, { thread: null });
+    // the same bytes damaged and renamed into place: another inode, so checked (and refused) here
+    writeFileSync(join(dir, `${EVENTS}.new`), flipTitleByte(readFileSync(join(dir, EVENTS))));
+    renameSync(join(dir, `${EVENTS}.new`), join(dir, EVENTS));
+    for (const given of [vouch, { ...vouch, key: 'another job' }, null]) {
+      const verifier = rowsVerifier(dir, { thread: null, vouched: async () => given });
+      const ds = loadDataset(dir, { verifyRows: verifier.verifyRows });
+      await expect(verifier.done()).rejects.toThrow(`${join(dir, EVENTS)}: does not match its SHA-256`);
+      ds.events.rows.close();
+    }
+    // and a vouch for another job over the good files is not taken either
+    const verifier = rowsVerifier(good, { thread: noThread, vouched: async () => ({ ...vouch, key: 'another job' }) });
+    const ds = loadDataset(good, { verifyRows: verifier.verifyRows });
+    await expect(verifier.done()).rejects.toThrow(/checked again/);
+    ds.events.rows.close();
+  });
+
+  it('the primary refuses a damaged dist by name (its workers then check and report it themselves)', async () => {
+    const { checkRowsForWorkers } = await import('./primary-rows-check.ts');
+    const dir = damaged(EVENTS, flipTitleByte);
+    await expect(checkRowsForWorkers(dir, { thread: compiled })).rejects.toThrow(`${join(dir, EVENTS)}: does not match its SHA-256`);
+  });
+});

@@ -8,7 +8,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DistError } from '../store/format/manifest.ts';
-import type { RowsJob, VerifyRows } from '../store/read/rows-job.ts';
+import { rowsJobKey, type RowsJob, type VerifyRows } from '../store/read/rows-job.ts';
 import { ChecksumMismatch } from '../store/read/verified-source.ts';
 import { checkRows, type RowsVerdict } from './rows-check.ts';
 
@@ -19,9 +19,29 @@ export type StartThread = (data: { fds: number[]; job: RowsJob }) => Worker;
 
 const compiledThread: StartThread = (workerData) => new Worker(new URL('./rows-check-worker.js', import.meta.url), { workerData });
 
+/** What tells one file from another (a rename swapping a new file in changes the inode). */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
 export interface RowsVerifierOptions {
   /** starts the check's thread (default: the compiled rows-check-worker.js); null: on this thread, between chunks */
   thread?: StartThread | null;
+  /**
+   * the identities of the rows' files another process has checked already (`aula serve --workers`:
+   * the primary checks once for all); when they are the very files opened here, they are not
+   * checked again. null (no answer): checked here.
+   */
+  vouched?: () => Promise<Vouch | null>;
+}
+
+/** A check passed elsewhere: of which job (rowsJobKey), over which files. */
+export interface Vouch {
+  key: string;
+  files: readonly FileIdentity[];
 }
 
 export interface RowsVerifier {
@@ -31,17 +51,25 @@ export interface RowsVerifier {
   done(): Promise<void>;
   /** stops a check still running (the load failed elsewhere); done() then rejects */
   cancel(): void;
+  /** what a passed check vouches for (to be given to other processes' `vouched`), once verifyRows ran */
+  vouch(): Vouch;
 }
+
+const sameFiles = (a: readonly FileIdentity[], b: readonly FileIdentity[]) =>
+  a.length === b.length && a.every((x, i) => x.dev === b[i].dev && x.ino === b[i].ino && x.size === b[i].size && x.mtimeMs === b[i].mtimeMs);
 
 export function rowsVerifier(dir: string, options: RowsVerifierOptions = {}): RowsVerifier {
   const where = (rel: string) => join(dir, rel);
   const refused = (rel: string, problem: string) => `${where(rel)}: ${problem}; rebuild with \`aula build\``;
   const fds: number[] = [];
+  const identities: FileIdentity[] = [];
   const closeAll = () => {
     for (const fd of fds.splice(0)) closeSync(fd);
   };
   let running: Promise<RowsVerdict> | undefined;
   let stop = () => {};
+  let stopped = false;
+  let job: RowsJob | undefined;
 
   const open = (job: RowsJob) => {
     for (const file of job.files) {
@@ -53,7 +81,8 @@ export function rowsVerifier(dir: string, options: RowsVerifierOptions = {}): Ro
         throw new DistError(refused(file.rel, code === 'ENOENT' ? 'missing' : (e as Error).message));
       }
       fds.push(fd);
-      const size = fstatSync(fd).size;
+      const { dev, ino, size, mtimeMs } = fstatSync(fd);
+      identities.push({ dev, ino, size, mtimeMs });
       if (size !== file.bytes) throw new ChecksumMismatch(refused(file.rel, `is ${size} bytes, manifest.json says ${file.bytes}`));
     }
   };
@@ -88,16 +117,31 @@ export function rowsVerifier(dir: string, options: RowsVerifierOptions = {}): Ro
   };
 
   return {
-    verifyRows(job) {
+    verifyRows(given) {
       if (running) throw new Error('rowsVerifier: one check per verifier');
+      job = given;
+      const key = rowsJobKey(given);
       try {
-        open(job);
+        open(given);
       } catch (e) {
         closeAll();
         throw e;
       }
       const thread = options.thread === undefined ? (COMPILED ? compiledThread : null) : options.thread;
-      running = thread ? onThread(thread, job) : inThread(job);
+      const check = () => (thread ? onThread(thread, given) : inThread(given));
+      const { vouched } = options;
+      running = vouched
+        ? vouched()
+            .catch(() => null)
+            .then((vouch) => {
+              if (stopped || (vouch && vouch.key === key && sameFiles(vouch.files, identities))) {
+                closeAll();
+                if (stopped) throw new Error('the check of the event rows was stopped');
+                return null;
+              }
+              return check();
+            })
+        : check();
       // a load that fails elsewhere cancels and may never await this
       running.catch(() => {});
     },
@@ -108,7 +152,9 @@ export function rowsVerifier(dir: string, options: RowsVerifierOptions = {}): Ro
       throw new ChecksumMismatch(refused(verdict.rel, verdict.problem));
     },
     cancel() {
+      stopped = true;
       stop();
     },
+    vouch: () => ({ key: job ? rowsJobKey(job) : '', files: identities.slice() }),
   };
 }

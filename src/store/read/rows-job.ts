@@ -17,6 +17,8 @@ export interface RowsJob {
   starts: Uint32Array | Uint16Array;
   /** how a problem with the offsets is named: the offsets file, and what it must match */
   offsetsRel: string;
+  /** the offsets file's SHA-256 in the manifest (what makes two jobs the same check) */
+  offsetsSha256: string;
   rowsName: string;
 }
 
@@ -25,3 +27,8 @@ export interface RowsJob {
  * DistError at once for what it can tell without reading (a file missing or of the wrong size).
  */
 export type VerifyRows = (job: RowsJob) => void;
+
+/** Two jobs with the same key check the same bytes, given the same files (see rows-verifier.ts). */
+export function rowsJobKey(job: RowsJob): string {
+  return JSON.stringify([job.files.map((f) => [f.rel, f.sha256, f.bytes]), job.offsetsRel, job.offsetsSha256]);
+}

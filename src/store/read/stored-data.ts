@@ -11,7 +11,7 @@ import { corrupt, type DistSource } from './dist-source.ts';
 import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
 import { FileRows } from './file-rows.ts';
 import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
-import type { VerifyRows } from './rows-job.ts';
+import type { RowsJob, VerifyRows } from './rows-job.ts';
 
 export interface StoredData {
   manifest: Manifest;
@@ -66,6 +66,23 @@ export interface StoreOptions {
   verifyRows?: VerifyRows;
 }
 
+/** The per-field offsets of the event rows (events.offsets.bin, read through `source`). */
+export function eventOffsets(source: DistSource): Uint32Array | Uint16Array {
+  const offsetBytes = source.bytes(DATA_FILES.offsets);
+  if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
+  return compactOffsets(new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength)));
+}
+
+/** The load check of the event rows (see rows-job.ts): their files as the manifest lists them, and the offsets. */
+export function rowsJob(source: DistSource, manifest: Manifest, starts: Uint32Array | Uint16Array): RowsJob {
+  const files = [DATA_FILES.events].map((rel) => {
+    if (!Object.hasOwn(manifest.files, rel)) throw corrupt(source, rel, 'is not listed in manifest.json');
+    return { rel, ...manifest.files[rel] };
+  });
+  const offsetsSha256 = Object.hasOwn(manifest.files, DATA_FILES.offsets) ? manifest.files[DATA_FILES.offsets].sha256 : '';
+  return { files, starts, offsetsRel: DATA_FILES.offsets, offsetsSha256, rowsName: DATA_FILES.events };
+}
+
 export function readStore(dist: DistSource, options: StoreOptions = {}): StoredData {
   const manifest = parseManifest(dist.text('manifest.json'), dist.where('manifest.json'));
   const { sha256 } = options;
@@ -96,15 +113,9 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, fi
   } else {
     lines = source.bytes(DATA_FILES.events);
   }
-  const offsetBytes = source.bytes(DATA_FILES.offsets);
-  if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
-  const starts = compactOffsets(new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength)));
+  const starts = eventOffsets(source);
   // before the rows are measured against the offsets: a file of the wrong size is named as such
-  if (elsewhere) {
-    const files = [DATA_FILES.events].map((rel) => ({ rel, ...manifest.files[rel] }));
-    if (files.some((f) => f.sha256 === undefined)) throw corrupt(source, DATA_FILES.events, 'is not listed in manifest.json');
-    elsewhere({ files, starts, offsetsRel: DATA_FILES.offsets, rowsName: DATA_FILES.events });
-  }
+  if (elsewhere) elsewhere(rowsJob(source, manifest, starts));
   let rows: EventRows;
   try {
     rows = new EventRows(file ?? Buffer.from(lines!.buffer, lines!.byteOffset, lines!.byteLength), starts);

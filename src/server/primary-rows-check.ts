@@ -13,8 +13,9 @@ export async function checkRowsForWorkers(dist: string, options: Pick<RowsVerifi
   const source = directorySource(dist);
   const manifest = parseManifest(source.text('manifest.json'), source.where('manifest.json'));
   const checked = verifiedSource(source, manifest, sha256Hex);
+  const job = rowsJob(checked, manifest, eventOffsets(checked));
   const verifier = rowsVerifier(dist, options);
-  verifier.verifyRows(rowsJob(checked, manifest, eventOffsets(checked)));
+  verifier.verifyRows(job);
   await verifier.done();
   return verifier.vouch();
 }

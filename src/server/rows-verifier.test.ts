@@ -19,7 +19,7 @@ const BIN = join(ROOT, 'bin', 'aula.js');
 const EVENTS = 'data/events.jsonl';
 const OFFSETS = 'data/events.offsets.bin';
 /** the compiled thread (vitest's global setup compiles lib/), as `aula serve` starts it */
-const compiled: StartThread = (workerData) => new Worker(join(ROOT, 'lib', 'server', 'rows-check-worker.js'), { workerData });
+const compiled: StartThread = () => new Worker(join(ROOT, 'lib', 'server', 'rows-check-worker.js'));
 
 let root: string;
 let good: string;

@@ -15,9 +15,10 @@ import { checkRows, type RowsVerdict } from './rows-check.ts';
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there the check runs on this thread.
 const COMPILED = !import.meta.url.endsWith('.ts');
 
-export type StartThread = (data: { fds: number[]; job: RowsJob }) => Worker;
+/** Starts a thread that answers one message `{ fds, job }` with `{ verdict }` (rows-check-worker.ts). */
+export type StartThread = () => Worker;
 
-const compiledThread: StartThread = (workerData) => new Worker(new URL('./rows-check-worker.js', import.meta.url), { workerData });
+const compiledThread: StartThread = () => new Worker(new URL('./rows-check-worker.js', import.meta.url));
 
 /** What tells one file from another (a rename swapping a new file in changes the inode). */
 export interface FileIdentity {
@@ -87,22 +88,38 @@ export function rowsVerifier(dir: string, options: RowsVerifierOptions = {}): Ro
     }
   };
 
-  const onThread = (start: StartThread, job: RowsJob): Promise<RowsVerdict> => {
-    let worker: Worker;
+  const thread = options.thread === undefined ? (COMPILED ? compiledThread : null) : options.thread;
+  /** the thread, started or failed to start, and what it answered */
+  let started: { worker: Worker; answer: Promise<RowsVerdict> } | { error: Error } | undefined;
+  const startThread = (start: StartThread) => {
     try {
-      worker = start({ fds: fds.slice(), job });
+      const worker = start();
+      const answer = new Promise<RowsVerdict>((resolve, reject) => {
+        worker.once('message', (m: { verdict: RowsVerdict }) => resolve(m.verdict));
+        worker.once('error', (e) => reject(new Error(`the check of the event rows failed: ${e.message}`)));
+        worker.once('exit', (code) => reject(new Error(`the check of the event rows stopped (exit code ${code}) before it answered`)));
+      });
+      answer.catch(() => {});
+      // the descriptors are closed once the thread is gone, never under its reads
+      worker.once('exit', closeAll);
+      stop = () => void worker.terminate();
+      started = { worker, answer };
     } catch (e) {
-      closeAll();
-      return Promise.reject(new Error(`the check of the event rows could not start: ${(e as Error).message}`));
+      started = { error: new Error(`the check of the event rows could not start: ${(e as Error).message}`) };
     }
-    stop = () => void worker.terminate();
-    // the descriptors are closed once the thread is gone, never under its reads
-    worker.once('exit', closeAll);
-    return new Promise<RowsVerdict>((resolve, reject) => {
-      worker.once('message', (m: { verdict: RowsVerdict }) => resolve(m.verdict));
-      worker.once('error', (e) => reject(new Error(`the check of the event rows failed: ${e.message}`)));
-      worker.once('exit', (code) => reject(new Error(`the check of the event rows stopped (exit code ${code}) before it answered`)));
-    });
+  };
+  // started now, so that it boots while this thread parses the manifest and opens the rows
+  // (not when another process is to vouch for the rows: then it is usually not needed)
+  if (thread && !options.vouched) startThread(thread);
+
+  const onThread = (start: StartThread, job: RowsJob): Promise<RowsVerdict> => {
+    if (!started) startThread(start);
+    if ('error' in started!) {
+      closeAll();
+      return Promise.reject(started.error);
+    }
+    started!.worker.postMessage({ fds: fds.slice(), job });
+    return started!.answer;
   };
 
   const inThread = (job: RowsJob): Promise<RowsVerdict> => {
@@ -125,9 +142,9 @@ export function rowsVerifier(dir: string, options: RowsVerifierOptions = {}): Ro
         open(given);
       } catch (e) {
         closeAll();
+        stop();
         throw e;
       }
-      const thread = options.thread === undefined ? (COMPILED ? compiledThread : null) : options.thread;
       const check = () => (thread ? onThread(thread, given) : inThread(given));
       const { vouched } = options;
       running = vouched

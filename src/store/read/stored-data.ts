@@ -70,7 +70,13 @@ export interface StoreOptions {
 export function eventOffsets(source: DistSource): Uint32Array | Uint16Array {
   const offsetBytes = source.bytes(DATA_FILES.offsets);
   if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
-  return compactOffsets(new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength)));
+  // read through a view where aligned (a file read whole is): compacting copies them anyway, and
+  // only offsets that stay 32-bit are copied out of the source's bytes (12.8 MB less at 100k)
+  const aligned = offsetBytes.byteOffset % 4 === 0;
+  const buffer = aligned ? offsetBytes.buffer : offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength);
+  const view = new Uint32Array(buffer, aligned ? offsetBytes.byteOffset : 0, offsetBytes.byteLength / 4);
+  const starts = compactOffsets(view);
+  return starts === view && aligned ? view.slice() : starts;
 }
 
 /** The load check of the event rows (see rows-job.ts): their files as the manifest lists them, and the offsets. */

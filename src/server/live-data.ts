@@ -60,8 +60,12 @@ async function loadChecked(options: LiveDataOptions): Promise<Dataset> {
     throw e;
   }
   try {
+    // decoded while the thread checks the rows (this thread would wait for it otherwise): it
+    // would block the first requests if it came right after listening instead
+    warmAutocomplete(dataset);
     await verifier.done();
   } catch (e) {
+    verifier.cancel();
     dataset.events.rows.close();
     throw e;
   }

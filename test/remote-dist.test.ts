@@ -138,7 +138,7 @@ describe('a remote dist on an HTTP origin', () => {
   it('follows a new build published under load within a poll, with no failed request', async () => {
     const old = await count();
     const fetched = (rel: string) => origin.seen.files.get(`dist/${rel}`) ?? 0;
-    const before = { events: fetched('data/events.jsonl'), index: fetched('autocomplete/index.json'), categories: fetched('data/categories.json') };
+    const before = { events: fetched('data/events/00000.jsonl'), index: fetched('autocomplete/index.json'), categories: fetched('data/categories.json') };
     const failures: string[] = [];
     const counts = new Set<number>();
     const paths = ['/v1/cms/event/?limit=1', '/v1/cms/event/?title__icontains=e', '/v1/api/autocomplete/?q=m', '/v1/cms/event/43/', '/v1/cms/event/?start__gte=2025-01-01T00:00:00Z'];
@@ -187,7 +187,7 @@ describe('a remote dist on an HTTP origin', () => {
     expect(await readyz()).toBe(200);
     expect(logs.some((l) => /^loaded the build of .* from http:\/\/127\.0\.0\.1/.test(l))).toBe(true);
     // only the files that changed were downloaded: the directory and categories are the same
-    expect(fetched('data/events.jsonl')).toBe(before.events + 1);
+    expect(fetched('data/events/00000.jsonl')).toBe(before.events + 1);
     expect(fetched('autocomplete/index.json')).toBe(before.index);
     expect(fetched('data/categories.json')).toBe(before.categories);
   });
@@ -198,26 +198,26 @@ describe('a remote dist on an HTTP origin', () => {
     // the upload of the events was cut short (the manifest, as published, lists the whole file)
     const cut = join(root, 'build-c-cut');
     publish(builds.c, cut);
-    const events = readFileSync(join(builds.c, 'data/events.jsonl'));
-    writeFileSync(join(cut, 'data/events.jsonl'), events.subarray(0, events.length - 50));
+    const events = readFileSync(join(builds.c, 'data/events/00000.jsonl'));
+    writeFileSync(join(cut, 'data/events/00000.jsonl'), events.subarray(0, events.length - 50));
     publish(cut, dist);
     await until('/readyz says 503', async () => (await readyz()) === 503);
     const body = (await request(`${replica.url}/readyz`)).json();
     expect(body.ready).toBe(false);
     expect(await count()).toBe(old);
     expect((await request(`${replica.url}/v1/cms/event/43/`)).status).toBe(200);
-    expect(logs.some((l) => l.includes('data/events.jsonl') && /bytes, manifest.json says|SHA-256/.test(l) && l.startsWith('kept serving the previous data'))).toBe(true);
+    expect(logs.some((l) => l.includes('data/events/00000.jsonl') && /bytes, manifest.json says|SHA-256/.test(l) && l.startsWith('kept serving the previous data'))).toBe(true);
 
     // the other files of the build arrived whole: a retry fetches only the broken one
     const fetched = (rel: string) => origin.seen.files.get(`dist/${rel}`) ?? 0;
     const columns = fetched('data/events.columns.json');
-    const tries = fetched('data/events.jsonl');
-    await until('a retry', async () => fetched('data/events.jsonl') > tries);
+    const tries = fetched('data/events/00000.jsonl');
+    await until('a retry', async () => fetched('data/events/00000.jsonl') > tries);
     expect(fetched('data/events.columns.json')).toBe(columns);
     expect(await readyz()).toBe(503);
 
     // the file is fixed; the manifest is not touched, so only an unconditional re-fetch sees it
-    copyFileSync(join(builds.c, 'data/events.jsonl'), join(dist, 'data/events.jsonl'));
+    copyFileSync(join(builds.c, 'data/events/00000.jsonl'), join(dist, 'data/events/00000.jsonl'));
     await until('the replica recovers', async () => (await readyz()) === 200);
     expect(await count()).toBe(old + 2);
   });

@@ -3,10 +3,11 @@
 import { mediaUrl, type EventField } from '../../model/event-fields.ts';
 import { toJson } from '../format/json.ts';
 import { columnsShapeProblem, tableFromColumns, textColumnsShapeProblem, type ColumnsFile, type TextColumnsFile } from '../format/columns.ts';
-import { DATA_FILES } from '../format/dist-paths.ts';
+import { DATA_FILES, eventPartFiles } from '../format/dist-paths.ts';
 import type { EventTable } from '../format/event-table.ts';
 import { EventRows, serializeEvent } from '../format/event-rows.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
+import { joinParts, partRows, type RowSource } from '../format/row-source.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
 import { FileRows } from './file-rows.ts';
@@ -65,38 +66,45 @@ export function readStore(dist: DistSource, options: StoreOptions = {}): StoredD
   const { sha256 } = options;
   if (!dist.trusted && !sha256) throw new Error('readStore: a source that is not trusted needs options.sha256');
   const source = dist.trusted ? dist : verifiedSource(dist, manifest, sha256!);
-  // From a folder the rows are read by offset when answering (see row-source.ts): the file is
-  // read whole once here, through the descriptor kept, to check it, then dropped from memory.
-  const file = dist.open?.(DATA_FILES.events);
+  // From a folder the rows are read by offset when answering (see row-source.ts): the parts are
+  // read whole once here, through the descriptors kept, to check them, then dropped from memory.
+  const parts = eventPartFiles(manifest);
+  const file = dist.open?.(parts);
   try {
-    return storedWith(dist, source, manifest, file, options);
+    return storedWith(dist, source, manifest, parts, file, options);
   } catch (e) {
     file?.close();
     throw e;
   }
 }
 
-function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, file: FileRows | undefined, options: StoreOptions): StoredData {
+function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, parts: readonly string[], file: FileRows | undefined, options: StoreOptions): StoredData {
   const { sha256 } = options;
   let lines: Uint8Array;
+  let rowSource: RowSource | Buffer;
   if (file) {
     lines = file.readAll();
-    if (!dist.trusted) checkDigest(dist, manifest, DATA_FILES.events, lines, sha256!);
+    if (!dist.trusted) parts.forEach((rel, i) => checkDigest(dist, manifest, rel, file.part(lines, i), sha256!));
+    rowSource = file;
   } else {
-    lines = source.bytes(DATA_FILES.events);
+    // parts fetched one by one are kept as they are; `lines` (a copy then) is only for the checks
+    const bytes = parts.map((rel) => source.bytes(rel));
+    lines = joinParts(bytes);
+    rowSource = lines.buffer === bytes[0].buffer ? Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength) : partRows(bytes);
   }
+  const rowsName = `${parts[0].slice(0, parts[0].lastIndexOf('/'))}/`;
   const offsetBytes = source.bytes(DATA_FILES.offsets);
   if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
   const starts = compactOffsets(new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength)));
   let rows: EventRows;
   try {
-    rows = new EventRows(file ?? Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength), starts);
+    rows = new EventRows(rowSource, starts);
   } catch (e) {
     if (e instanceof DistError) throw e;
-    throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events}`);
+    throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName}`);
   }
   const offsetsProblem = rowOffsetsProblem(lines, starts);
-  if (offsetsProblem) throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events} (${offsetsProblem})`);
+  if (offsetsProblem) throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName} (${offsetsProblem})`);
   // checked now, read when first needed: a dist must not turn out incomplete under load
   source.require(DATA_FILES.text);
   const columns = parseJson<ColumnsFile>(source, DATA_FILES.columns);

@@ -1,6 +1,6 @@
 // What aula dev serves from memory after any sequence of edits is what a clean load and render of
 // the same content makes: the same problems, in the same order, for broken content; otherwise
-// the same data files (events.jsonl and its offsets byte for byte, the columns and the
+// the same data files (the event parts and their offsets byte for byte, the columns and the
 // autocomplete index as the server reads them). Seeded random edits of every kind, each applied
 // to the kept state by the paths a watcher would report.
 import { mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,6 @@
-// Where the bytes of events.jsonl come from when an answer needs them: in memory (the build, the
-// edge worker, tests), where a read is a view, or from the file (file-rows.ts, `aula serve`).
+// Where the bytes of the event rows (the concatenation of their parts, dist-paths.ts) come from
+// when an answer needs them: in memory (the build, the edge worker, tests), where a read is a
+// view, or from the part files (file-rows.ts, `aula serve`).
 export interface RowSource {
   readonly byteLength: number;
   /** true when reads are views of memory (free), false when each read is a system call */

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../src/api/core.ts';
 import { bodyText } from '../src/api/body.ts';
 import { listFiles } from '../src/pipeline/carry-over.ts';
-import { loadDataset } from '../src/query/dataset.ts';
+import { datasetFrom, loadDataset } from '../src/query/dataset.ts';
+import { memorySource } from '../src/store/read/dist-source.ts';
 import { eventPartFile } from '../src/store/format/dist-paths.ts';
-import { DistError } from '../src/store/format/manifest.ts';
+import { digestOf, DistError, sha256Hex } from '../src/store/format/manifest.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from './helpers.ts';
 
 let root: string;
@@ -87,6 +88,34 @@ describe('a dist with its event rows in many parts', () => {
       writeFileSync(path, text.slice(0, at) + (text[at] === 'X' ? 'Y' : 'X') + text.slice(at + 1));
     });
     expect(refusal(flipped)).toBe(`${join(flipped, eventPartFile(2))}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+  });
+
+  it('held in memory part by part (as a remote replica and the edge fetch it): answers the same, refuses parts cut elsewhere', () => {
+    const files = new Map<string, Uint8Array | string>(listFiles(parted).filter((rel) => rel === 'manifest.json' || rel.startsWith('data/') || rel.startsWith('autocomplete/')).map((rel) => [rel, readFileSync(join(parted, rel))]));
+    const fromMemory = (m: Map<string, Uint8Array | string>) => datasetFrom(memorySource(m, 'mem', false), { sha256: sha256Hex });
+    const api = createApi(fromMemory(files));
+    const disk = createApi(loadDataset(parted));
+    for (const query of ['limit=20&offset=10', 'limit=1000']) {
+      expect(bodyText(api({ method: 'GET', path: '/v1/cms/event/', query, headers: {} }).body), query).toBe(bodyText(disk({ method: 'GET', path: '/v1/cms/event/', query, headers: {} }).body));
+    }
+    // the first row of part 1 moved to the end of part 0, the checksums made to match: the
+    // concatenation is the same, but a part is not its rows
+    const [p0, p1] = [eventPartFile(0), eventPartFile(1)].map((rel) => Buffer.from(files.get(rel) as Uint8Array));
+    const cut = p1.indexOf(0x0a) + 1;
+    const moved = new Map(files);
+    moved.set(eventPartFile(0), Buffer.concat([p0, p1.subarray(0, cut)]));
+    moved.set(eventPartFile(1), p1.subarray(cut));
+    const manifest = JSON.parse(String(files.get('manifest.json')));
+    for (const rel of [eventPartFile(0), eventPartFile(1)]) manifest.files[rel] = digestOf(moved.get(rel)!);
+    moved.set('manifest.json', JSON.stringify(manifest));
+    let message = '';
+    try {
+      fromMemory(moved);
+    } catch (e) {
+      expect(e).toBeInstanceOf(DistError);
+      message = (e as Error).message;
+    }
+    expect(message).toBe('mem/data/events.offsets.bin: does not match the event rows in data/events/ (part 0 is not its rows\' length); rebuild with `aula build`');
   });
 
   it('refuses a dist of the format before the parts (one events.jsonl) with "rebuild"', () => {

@@ -90,13 +90,12 @@ export function partRows(parts: readonly Uint8Array[]): RowSource {
 }
 
 /**
- * The parts as one buffer: a view when they are consecutive views of one buffer (the build's and
- * `aula dev`'s, cut from the rows made in one piece), else a copy.
+ * The parts as one buffer when they are consecutive views of one buffer (the build's and `aula
+ * dev`'s, cut from the rows made in one piece): a view, no copy. Else null (parts held apart).
  */
-export function joinParts(parts: readonly Uint8Array[]): Buffer {
+export function joinedView(parts: readonly Uint8Array[]): Buffer | null {
   const first = parts[0];
   let end = first.byteOffset + first.byteLength;
   const adjacent = parts.every((p, i) => i === 0 || (p.buffer === first.buffer && p.byteOffset === end && ((end += p.byteLength), true)));
-  if (adjacent) return Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset);
-  return Buffer.concat(parts);
+  return adjacent ? Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset) : null;
 }

@@ -5,9 +5,10 @@ import { toJson } from '../format/json.ts';
 import { columnsShapeProblem, tableFromColumns, textColumnsShapeProblem, type ColumnsFile, type TextColumnsFile } from '../format/columns.ts';
 import { DATA_FILES, eventPartFiles } from '../format/dist-paths.ts';
 import type { EventTable } from '../format/event-table.ts';
-import { EventRows, serializeEvent } from '../format/event-rows.ts';
+import { EventRows, FIELD_COUNT, serializeEvent } from '../format/event-rows.ts';
+import { partBounds } from '../format/event-parts.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
-import { joinParts, partRows, type RowSource } from '../format/row-source.ts';
+import { joinedView, partRows, type RowSource } from '../format/row-source.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
 import { FileRows } from './file-rows.ts';
@@ -48,6 +49,22 @@ function rebaseRows(rows: EventRows, from: string, to: string): EventRows {
   );
 }
 
+/**
+ * rowOffsetsProblem over rows held as parts, part by part: each part must be its rows' bytes
+ * exactly (the parts are cut every `partRows` rows), and the rows in it must fit their offsets.
+ */
+function partsOffsetsProblem(parts: readonly Uint8Array[], starts: Uint32Array | Uint16Array, partRows: number): string | null {
+  const stride = FIELD_COUNT + 1;
+  const bounds = partBounds(starts, partRows);
+  if (bounds.length - 1 !== parts.length) return `${parts.length} parts for ${bounds.length - 1}`;
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i].byteLength !== bounds[i + 1] - bounds[i]) return `part ${i} is not its rows' length`;
+    const problem = rowOffsetsProblem(parts[i], starts.subarray(i * partRows * stride, (i + 1) * partRows * stride));
+    if (problem) return `part ${i}: ${problem}`;
+  }
+  return null;
+}
+
 /** Reads what the dataset defers (the text columns); throws DistError when that part is corrupt. */
 export function warmDataset(ds: StoredData): void {
   void ds.events.table.columns.text;
@@ -80,17 +97,20 @@ export function readStore(dist: DistSource, options: StoreOptions = {}): StoredD
 
 function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, parts: readonly string[], file: FileRows | undefined, options: StoreOptions): StoredData {
   const { sha256 } = options;
-  let lines: Uint8Array;
+  /** the rows' bytes as checked: whole, or the parts held apart */
+  let lines: Uint8Array[];
   let rowSource: RowSource | Buffer;
   if (file) {
-    lines = file.readAll();
-    if (!dist.trusted) parts.forEach((rel, i) => checkDigest(dist, manifest, rel, file.part(lines, i), sha256!));
+    const all = file.readAll();
+    if (!dist.trusted) parts.forEach((rel, i) => checkDigest(dist, manifest, rel, file.part(all, i), sha256!));
+    lines = [all];
     rowSource = file;
   } else {
-    // parts fetched one by one are kept as they are; `lines` (a copy then) is only for the checks
     const bytes = parts.map((rel) => source.bytes(rel));
-    lines = joinParts(bytes);
-    rowSource = lines.buffer === bytes[0].buffer ? Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength) : partRows(bytes);
+    const joined = joinedView(bytes);
+    // parts fetched one by one (remote, edge) are kept and checked as they are, never copied into one
+    lines = joined ? [joined] : bytes;
+    rowSource = joined ?? partRows(bytes);
   }
   const rowsName = `${parts[0].slice(0, parts[0].lastIndexOf('/'))}/`;
   const offsetBytes = source.bytes(DATA_FILES.offsets);
@@ -103,7 +123,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
     if (e instanceof DistError) throw e;
     throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName}`);
   }
-  const offsetsProblem = rowOffsetsProblem(lines, starts);
+  const offsetsProblem = lines.length === 1 ? rowOffsetsProblem(lines[0], starts) : partsOffsetsProblem(lines, starts, manifest.event_part_rows);
   if (offsetsProblem) throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName} (${offsetsProblem})`);
   // checked now, read when first needed: a dist must not turn out incomplete under load
   source.require(DATA_FILES.text);

@@ -2,7 +2,7 @@
 // that build left its event state (event-state.ts), the previous dist is patched instead of the
 // whole model being loaded and rendered again. Only the changed files are read, parsed and checked
 // (against the state: every event id, the page tree, category and media ids); their rows are
-// spliced into events.jsonl (made on a worker thread), its offsets and the column files; only the
+// spliced into the event parts that hold them (made on a worker thread), the offsets and the column files; only the
 // list pages whose key changed and the documents are answered (by the API core, over the spliced
 // data, as a full build answers them; events.ics only when its first rows or stamp changed); every
 // other file is linked from the previous dist where the ledger proves it.
@@ -25,7 +25,8 @@ import { createAutocomplete, type Autocomplete } from '../../query/autocomplete/
 import type { Dataset } from '../../query/dataset.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { columnsOf, tableFromColumns, textColumnsOf, type ColumnsFile, type TextColumnsFile } from '../../store/format/columns.ts';
-import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { partBounds } from '../../store/format/event-parts.ts';
 import { EventRows, FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
 import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../../store/format/public-files.ts';
@@ -45,7 +46,7 @@ import { createStaging, removeStaging, swapIn } from '../swap.ts';
 import { writeFiles } from '../write-files.ts';
 import { KEY_BYTES, writeEventState, type StateRows } from './event-state.ts';
 import { spliceColumns } from './json-columns.ts';
-import { writeEventsFile, type Segment } from './events-file.ts';
+import { writeEventParts, type PartJob, type Segment } from './events-file.ts';
 import { NoPatch, refuse } from './no-patch.ts';
 import { byOrder, planPatch, type PatchHost, type PatchOptions, type Plan } from './plan.ts';
 
@@ -146,8 +147,17 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const starts = new Uint32Array(oldOffsets.buffer, oldOffsets.byteOffset, oldOffsets.length / 4);
   const lineStart = new Float64Array(n + 1);
   for (let row = 0; row < n; row++) lineStart[row + 1] = lineStart[row] + starts[row * STRIDE + FIELD_COUNT] + 1;
-  const eventsDigest = previous.files[DATA_FILES.events];
-  if (!eventsDigest || !ledger.proves(DATA_FILES.events, eventsDigest.sha256) || Math.max(0, lineStart[n] - 1) !== eventsDigest.bytes) refuse('events.jsonl is not proven');
+  // the previous event parts, each proven, together the offsets' rows
+  const partRows = previous.event_part_rows;
+  if (partRows !== (options.eventPartRows ?? EVENT_PART_ROWS) || previous.counts.events !== n) refuse('other event parts');
+  const oldParts = eventPartFiles(previous);
+  const oldSizes = oldParts.map((rel) => {
+    const digest = previous.files[rel];
+    if (!digest || !ledger.proves(rel, digest.sha256)) refuse(`${rel} is not proven`);
+    return digest.bytes;
+  });
+  const oldBytes = oldSizes.reduce((sum, size) => sum + size, 0);
+  if (Math.max(0, lineStart[n] - 1) !== oldBytes) refuse('the event parts are not the offsets\' rows');
 
   // Unchanged keys in the same order: the data files are the previous ones (keys follow from
   // everything a row and its columns are made of), linked as they are.
@@ -157,13 +167,29 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     same = from >= 0 ? from === i : freshKeys[-from - 1].equals(old.keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES));
   }
 
-  // events.jsonl and its offsets: runs of old rows copied as they are, the new rows between
+  // The event parts: a part whose rows are the previous part's, row for row at the same places
+  // (and as much the last part as it was: every part but the last ends with a newline), has the
+  // previous part's bytes and is linked; the others are written.
+  const partCount = eventPartCount(count, partRows);
+  const parts = Array.from({ length: partCount }, (_, j) => eventPartFile(j));
+  const keptPart = parts.map((_, j) => {
+    const first = j * partRows;
+    const end = Math.min(first + partRows, count);
+    if (j >= oldParts.length || end !== Math.min(first + partRows, n) || (j === partCount - 1) !== (j === oldParts.length - 1)) return false;
+    for (let i = first; !same && i < end; i++) if (sequence[i] !== i) return false;
+    return true;
+  });
+  // the offsets, and the written parts' pieces: runs of old rows copied as they are, the new rows between
   const newStarts = new Uint32Array(count * STRIDE);
   let total = 0;
-  const segments: Segment[] = [];
+  const segmentsOf: Segment[][] = parts.map(() => []);
+  const partOf = (i: number) => Math.floor(i / partRows);
   for (let i = 0; i < count; ) {
+    const part = partOf(i);
+    const write = !keptPart[part];
+    // the newline after a row belongs to the row's part
     if (i > 0) {
-      segments.push({ bytes: NEWLINE });
+      if (!keptPart[partOf(i - 1)]) segmentsOf[partOf(i - 1)].push({ bytes: NEWLINE });
       total++;
     }
     const from = same ? i : sequence[i];
@@ -171,22 +197,32 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       const row = made[-from - 1]!;
       newStarts.set(row.starts, i * STRIDE);
       total += row.starts[FIELD_COUNT];
-      segments.push({ bytes: Buffer.from(row.json) });
+      if (write) segmentsOf[part].push({ bytes: Buffer.from(row.json) });
       i++;
       continue;
     }
+    // a run stays within its part
+    const partEnd = Math.min((part + 1) * partRows, count);
     let k = i + 1;
-    while (k < count && (same || sequence[k] === sequence[k - 1] + 1)) k++;
+    while (k < partEnd && (same || sequence[k] === sequence[k - 1] + 1)) k++;
     const last = same ? k - 1 : sequence[k - 1];
     newStarts.set(starts.subarray(from * STRIDE, (last + 1) * STRIDE), i * STRIDE);
     total += lineStart[last + 1] - 1 - lineStart[from];
-    segments.push({ begin: lineStart[from], end: lineStart[last + 1] - 1 });
+    if (write) segmentsOf[part].push({ begin: lineStart[from], end: lineStart[last + 1] - 1 });
     i = k;
   }
-  const eventsPath = join(staging, DATA_FILES.events);
-  mkdirSync(dirname(eventsPath), { recursive: true });
+  const bounds = partBounds(newStarts, partRows);
+  mkdirSync(join(staging, dirname(parts[0])), { recursive: true });
+  const jobs: PartJob[] = [];
+  /** the part each job writes */
+  const jobPart: number[] = [];
+  parts.forEach((rel, j) => {
+    if (keptPart[j]) return;
+    jobs.push({ to: join(staging, rel), segments: segmentsOf[j] });
+    jobPart.push(j);
+  });
   // made on a worker thread while this one splices the columns and links the unchanged files
-  const eventsFile = same ? null : writeEventsFile(join(host.out, DATA_FILES.events), eventsPath, segments);
+  const eventsFile = jobs.length === 0 ? null : writeEventParts({ paths: oldParts.map((rel) => join(host.out, rel)), sizes: oldSizes }, jobs);
   eventsFile?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   const offsets = new Uint8Array(newStarts.buffer, newStarts.byteOffset, newStarts.byteLength);
   const columns = same ? prior(DATA_FILES.columns) : spliceColumns(prior(DATA_FILES.columns), n, Buffer.from(JSON.stringify(columnsOf(fresh))), fresh.length, sequence);
@@ -205,7 +241,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const precompress = options.precompress !== false;
   const then = ledger.precompressed;
   if (precompress && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
-  const volume = precompress ? eventBytes + then!.volume - eventsDigest.bytes : 0;
+  const volume = precompress ? eventBytes + then!.volume - oldBytes : 0;
   const twins = precompress ? volume : null;
   for (const rel of [DATA_FILES.categories, MEDIA_FILES_INDEX]) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
@@ -222,13 +258,20 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     served.set(rel, entry.sha);
     written.set(rel, { sha: entry.sha, measure: entry.measure });
   }
-  const dataFiles: readonly string[] = [DATA_FILES.events, DATA_FILES.offsets, DATA_FILES.columns, DATA_FILES.text];
+  const dataFiles: readonly string[] = [DATA_FILES.offsets, DATA_FILES.columns, DATA_FILES.text];
   for (const rel of Object.keys(previous.files)) {
-    if (!dataFiles.includes(rel) && rel !== DATA_FILES.categories && !served.has(rel)) refuse(`${rel} is not accounted for`);
+    if (!dataFiles.includes(rel) && !oldParts.includes(rel) && rel !== DATA_FILES.categories && !served.has(rel)) refuse(`${rel} is not accounted for`);
   }
 
   // the data files: linked when their bytes did not change, else written
   const digests = new Map<string, FileDigest>();
+  parts.forEach((rel, j) => {
+    if (!keptPart[j]) return;
+    const digest = previous.files[rel];
+    if (digest.bytes !== bounds[j + 1] - bounds[j] || !ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) refuse(`${rel} is not proven`);
+    filesLinked++;
+    digests.set(rel, digest);
+  });
   if (same) {
     for (const rel of dataFiles) {
       const digest = previous.files[rel];
@@ -268,14 +311,20 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   }
 
   if (eventsFile) {
-    const file = await eventsFile;
-    if (file.bytes !== total) refuse('events.jsonl does not add up');
-    digests.set(DATA_FILES.events, { sha256: file.sha, bytes: file.bytes });
-    // the rows' keys changed, yet their bytes may not have: then kept as the previous file
-    if (file.sha === eventsDigest.sha256) wrote.add(DATA_FILES.events);
+    const partsWritten = await eventsFile;
+    partsWritten.forEach((file, m) => {
+      const j = jobPart[m];
+      if (file.bytes !== bounds[j + 1] - bounds[j]) refuse(`${parts[j]} does not add up`);
+      digests.set(parts[j], { sha256: file.sha, bytes: file.bytes });
+      // the rows' keys changed, yet their bytes may not have: then kept as the previous file
+      if (file.sha === previous.files[parts[j]]?.sha256) wrote.add(parts[j]);
+    });
   }
-  for (const rel of dataFiles) written.set(rel, { sha: digests.get(rel)!.sha256 });
+  if (bounds[partCount] !== total) refuse('the event parts do not add up');
+  for (const rel of [...parts, ...dataFiles]) written.set(rel, { sha: digests.get(rel)!.sha256 });
   const files: Record<string, FileDigest> = { ...previous.files };
+  // parts past the new last one are gone
+  for (const rel of oldParts) delete files[rel];
   for (const [rel, digest] of digests) files[rel] = digest;
   let newest = 0;
   for (let row = 0; row < n; row++) if (plan.keep[row] === 1) newest = Math.max(newest, old.lastModified[row]);
@@ -287,6 +336,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     base_url: plan.baseUrl,
     site: { timezone: state.site.timezone, page_size: limit, max_page_size: state.site.max_page_size },
     counts: { ...previous.counts, events: count, event_list_pages: Math.max(1, Math.ceil(count / limit)) },
+    event_part_rows: partRows,
     event_list: previous.event_list,
     files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   };
@@ -316,7 +366,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
           return full().rowById;
         },
       },
-      rows: new EventRows(new FileRows(eventsPath), newStarts),
+      rows: new EventRows(new FileRows(parts.map((rel) => join(staging, rel))), newStarts),
     },
     categories: { ids: new Set(categories.map((c) => c.id)), json: new Map(categories.map((c) => [c.id, toJson(c)])) },
     // no list page or document searches the directory: made only if one ever did

@@ -34,6 +34,8 @@ export interface PatchOptions {
   precompress?: boolean;
   minisearch?: boolean;
   edge?: boolean;
+  /** rows per part of the event rows (BuildOptions) */
+  eventPartRows?: number;
   progress?: (phase: string, done?: number, total?: number) => void;
 }
 

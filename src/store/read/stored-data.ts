@@ -3,10 +3,12 @@
 import { mediaUrl, type EventField } from '../../model/event-fields.ts';
 import { toJson } from '../format/json.ts';
 import { columnsShapeProblem, tableFromColumns, textColumnsShapeProblem, type ColumnsFile, type TextColumnsFile } from '../format/columns.ts';
-import { DATA_FILES } from '../format/dist-paths.ts';
+import { DATA_FILES, eventPartFiles } from '../format/dist-paths.ts';
 import type { EventTable } from '../format/event-table.ts';
-import { EventRows, serializeEvent } from '../format/event-rows.ts';
+import { EventRows, FIELD_COUNT, serializeEvent } from '../format/event-rows.ts';
+import { partBounds } from '../format/event-parts.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
+import { joinedView, partRows, type RowSource } from '../format/row-source.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
 import { FileRows } from './file-rows.ts';
@@ -47,6 +49,22 @@ function rebaseRows(rows: EventRows, from: string, to: string): EventRows {
   );
 }
 
+/**
+ * rowOffsetsProblem over rows held as parts, part by part: each part must be its rows' bytes
+ * exactly (the parts are cut every `partRows` rows), and the rows in it must fit their offsets.
+ */
+function partsOffsetsProblem(parts: readonly Uint8Array[], starts: Uint32Array | Uint16Array, partRows: number): string | null {
+  const stride = FIELD_COUNT + 1;
+  const bounds = partBounds(starts, partRows);
+  if (bounds.length - 1 !== parts.length) return `${parts.length} parts for ${bounds.length - 1}`;
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i].byteLength !== bounds[i + 1] - bounds[i]) return `part ${i} is not its rows' length`;
+    const problem = rowOffsetsProblem(parts[i], starts.subarray(i * partRows * stride, (i + 1) * partRows * stride));
+    if (problem) return `part ${i}: ${problem}`;
+  }
+  return null;
+}
+
 /** Reads what the dataset defers (the text columns); throws DistError when that part is corrupt. */
 export function warmDataset(ds: StoredData): void {
   void ds.events.table.columns.text;
@@ -65,38 +83,48 @@ export function readStore(dist: DistSource, options: StoreOptions = {}): StoredD
   const { sha256 } = options;
   if (!dist.trusted && !sha256) throw new Error('readStore: a source that is not trusted needs options.sha256');
   const source = dist.trusted ? dist : verifiedSource(dist, manifest, sha256!);
-  // From a folder the rows are read by offset when answering (see row-source.ts): the file is
-  // read whole once here, through the descriptor kept, to check it, then dropped from memory.
-  const file = dist.open?.(DATA_FILES.events);
+  // From a folder the rows are read by offset when answering (see row-source.ts): the parts are
+  // read whole once here, through the descriptors kept, to check them, then dropped from memory.
+  const parts = eventPartFiles(manifest);
+  const file = dist.open?.(parts);
   try {
-    return storedWith(dist, source, manifest, file, options);
+    return storedWith(dist, source, manifest, parts, file, options);
   } catch (e) {
     file?.close();
     throw e;
   }
 }
 
-function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, file: FileRows | undefined, options: StoreOptions): StoredData {
+function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, parts: readonly string[], file: FileRows | undefined, options: StoreOptions): StoredData {
   const { sha256 } = options;
-  let lines: Uint8Array;
+  /** the rows' bytes as checked: whole, or the parts held apart */
+  let lines: Uint8Array[];
+  let rowSource: RowSource | Buffer;
   if (file) {
-    lines = file.readAll();
-    if (!dist.trusted) checkDigest(dist, manifest, DATA_FILES.events, lines, sha256!);
+    const all = file.readAll();
+    if (!dist.trusted) parts.forEach((rel, i) => checkDigest(dist, manifest, rel, file.part(all, i), sha256!));
+    lines = [all];
+    rowSource = file;
   } else {
-    lines = source.bytes(DATA_FILES.events);
+    const bytes = parts.map((rel) => source.bytes(rel));
+    const joined = joinedView(bytes);
+    // parts fetched one by one (remote, edge) are kept and checked as they are, never copied into one
+    lines = joined ? [joined] : bytes;
+    rowSource = joined ?? partRows(bytes);
   }
+  const rowsName = `${parts[0].slice(0, parts[0].lastIndexOf('/'))}/`;
   const offsetBytes = source.bytes(DATA_FILES.offsets);
   if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
   const starts = compactOffsets(new Uint32Array(offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength)));
   let rows: EventRows;
   try {
-    rows = new EventRows(file ?? Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength), starts);
+    rows = new EventRows(rowSource, starts);
   } catch (e) {
     if (e instanceof DistError) throw e;
-    throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events}`);
+    throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName}`);
   }
-  const offsetsProblem = rowOffsetsProblem(lines, starts);
-  if (offsetsProblem) throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events} (${offsetsProblem})`);
+  const offsetsProblem = lines.length === 1 ? rowOffsetsProblem(lines[0], starts) : partsOffsetsProblem(lines, starts, manifest.event_part_rows);
+  if (offsetsProblem) throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName} (${offsetsProblem})`);
   // checked now, read when first needed: a dist must not turn out incomplete under load
   source.require(DATA_FILES.text);
   const columns = parseJson<ColumnsFile>(source, DATA_FILES.columns);

@@ -41,7 +41,7 @@ import { COMPRESSOR, compressedReuse } from '../compressed-reuse.ts';
 import { writeLedger, type Written } from '../dist-ledger.ts';
 import { calendarKey, pageKeys } from '../page-keys.ts';
 import { routingFiles } from '../routing-files.ts';
-import { createStaging, removeStaging, swapIn } from '../swap.ts';
+import { createStaging, removeStaging, swapInLater } from '../swap.ts';
 import { writeFiles } from '../write-files.ts';
 import { KEY_BYTES, writeEventState, type StateRows } from './event-state.ts';
 import { spliceColumns } from './json-columns.ts';
@@ -406,8 +406,10 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       // from here on a failure is the build's own, as in a full build (not a reason to build again)
       // what was linked is the previous file already: only what was written may equal one
       for (const rel of wrote) carryFile(join(host.out, rel), join(staging, rel));
-      swapIn(staging, host.out);
-      writeLedger(plan.ledgerFile, host.out, written, manifest.precompressed);
+      // the former dist is removed on a worker thread while this one writes the state and the
+      // rows; the ledger waits for it (an unlink changes the ctime of the files both dists share)
+      const removal = swapInLater(staging, host.out);
+      removal.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       writeEventState(plan.statePath, {
         ...state,
         safe: plan.safe,
@@ -421,6 +423,11 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       });
       // the rows made here, for the next full build's render cache
       appendRows(rowsPath(host.cacheDir, options.content), made.flatMap((row, j) => (row === null ? [] : [{ key: freshKeys[j], json: row.json, starts: row.starts }])));
+      // A failed removal fails the build as before, the new dist in place: without a ledger of it
+      // the state written above proves nothing (no file of the new dist has an identity the old
+      // ledger recorded), so the next build is a full one.
+      await removal;
+      writeLedger(plan.ledgerFile, host.out, written, manifest.precompressed);
     } catch (e) {
       throw new Committed('while swapping', { cause: e });
     }

@@ -79,11 +79,14 @@ export type Patched =
 /** Patches the previous dist when it can; otherwise changes nothing and says why. */
 export async function tryPatch(options: PatchOptions, host: PatchHost): Promise<Patched> {
   let staging: string | null = null;
+  let plan: Plan | null = null;
   try {
-    const plan = await planPatch(options, host);
+    plan = await planPatch(options, host);
     staging = createStaging(host.out);
     return await applyPatch(options, host, plan, staging);
   } catch (e) {
+    // links still being made into the staging folder would land in it while it is removed
+    await plan?.ledger.settled();
     if (staging !== null) removeStaging(staging);
     if (e instanceof NoPatch) return { ok: false, stats: { taken: false, reason: e.message } };
     if (e instanceof Committed) throw e.cause;
@@ -257,7 +260,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   for (let offset = 0; offset === 0 || offset < count; offset += limit) {
     const rel = host.pageFile(offset);
     const inputs = pageKeyOf(offset);
-    const proven = ledger.reuse(rel, staging, { inputs }, twins);
+    const proven = ledger.reuseLater(rel, staging, { inputs }, twins);
     if (!proven) {
       unproven.push([offset, inputs]);
       continue;
@@ -266,6 +269,10 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
     linked++;
   }
+  // proven here, linked on a worker thread meanwhile (~15k link calls at 100k events); awaited
+  // before the swap
+  const pageLinks = ledger.linkQueued();
+  pageLinks.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
 
   if (eventsFile) {
     const file = await eventsFile;
@@ -401,6 +408,8 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       ['manifest.json', manifestJson],
       [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
     ]), wrote);
+    // a page whose link failed would be missing: no patch then
+    await pageLinks.catch((e: Error) => refuse(`a list page could not be linked: ${e.message}`));
     host.phase('patch: manifest', 'patch: swap');
     try {
       // from here on a failure is the build's own, as in a full build (not a reason to build again)

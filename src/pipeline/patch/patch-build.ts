@@ -404,6 +404,19 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       ['manifest.json', manifestJson],
       [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
     ]), wrote);
+    // The next patch's state, written while the page links are still being made. It is bound to
+    // this manifest: should this build stop before its swap, it describes no dist and is not used.
+    writeEventState(plan.statePath, {
+      ...state,
+      safe: plan.safe,
+      manifestSha: createHash('sha256').update(manifestJson).digest('hex'),
+      others: plan.others,
+      eventFiles: plan.eventFiles,
+      eventStats: plan.eventStats,
+      eventKeys: plan.eventKeys,
+      calendarKey: calendar,
+      rows,
+    });
     // a page whose link failed would be missing: no patch then
     await pageLinks.catch((e: Error) => refuse(`a list page could not be linked: ${e.message}`));
     host.phase('patch: manifest', 'patch: swap');
@@ -411,26 +424,15 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       // from here on a failure is the build's own, as in a full build (not a reason to build again)
       // what was linked is the previous file already: only what was written may equal one
       for (const rel of wrote) carryFile(join(host.out, rel), join(staging, rel));
-      // the former dist is removed on a worker thread while this one writes the state and the
-      // rows; the ledger waits for it (an unlink changes the ctime of the files both dists share)
+      // the former dist is removed on a worker thread while this one writes the rows; the ledger
+      // waits for it (an unlink changes the ctime of the files both dists share)
       const removal = swapInLater(staging, host.out);
       removal.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-      writeEventState(plan.statePath, {
-        ...state,
-        safe: plan.safe,
-        manifestSha: createHash('sha256').update(manifestJson).digest('hex'),
-        others: plan.others,
-        eventFiles: plan.eventFiles,
-        eventStats: plan.eventStats,
-        eventKeys: plan.eventKeys,
-        calendarKey: calendar,
-        rows,
-      });
       // the rows made here, for the next full build's render cache
       appendRows(rowsPath(host.cacheDir, options.content), made.flatMap((row, j) => (row === null ? [] : [{ key: freshKeys[j], json: row.json, starts: row.starts }])));
       // A failed removal fails the build as before, the new dist in place: without a ledger of it
-      // the state written above proves nothing (no file of the new dist has an identity the old
-      // ledger recorded), so the next build is a full one.
+      // the state written before the swap proves nothing (no file of the new dist has an identity
+      // the old ledger recorded), so the next build is a full one.
       await removal;
       writeLedger(plan.ledgerFile, host.out, written, manifest.precompressed);
     } catch (e) {

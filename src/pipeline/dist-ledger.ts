@@ -71,8 +71,6 @@ export class DistLedger {
   private readonly folders = new Set<string>();
   /** links reuseLater proved, from and to one after another, not yet handed to a thread */
   private pending: string[] = [];
-  /** the thread making the links handed to it, until it ended */
-  private linking: Promise<void> | null = null;
 
   private constructor(
     private readonly out: string,
@@ -153,22 +151,14 @@ export class DistLedger {
   }
 
   /**
-   * Makes the links queued by reuseLater on a worker thread. Rejects with the first failure
-   * (the links after it are not made, so the caller gives up on the staging folder as a whole);
-   * `settled()` waits for the thread either way.
+   * Makes the links queued by reuseLater on a worker thread. Settles once the thread has ended:
+   * rejects with the first failure (the links after it are not made, so the caller gives up on
+   * the staging folder as a whole).
    */
   linkQueued(): Promise<void> {
     const pairs = this.pending;
     this.pending = [];
-    const linking = pairs.length === 0 ? Promise.resolve() : linkOnWorker(pairs);
-    const before = this.linking;
-    this.linking = linking.catch(() => undefined).then(() => before ?? undefined);
-    return linking;
-  }
-
-  /** Resolves once no thread started by linkQueued is still making links (into a folder about to be removed, say). */
-  async settled(): Promise<void> {
-    await this.linking;
+    return pairs.length === 0 ? Promise.resolve() : linkOnWorker(pairs);
   }
 
   private folder(dir: string): void {

@@ -42,7 +42,7 @@ import { writeLedger, type Written } from '../dist-ledger.ts';
 import { calendarKey, pageKeys } from '../page-keys.ts';
 import { routingFiles } from '../routing-files.ts';
 import { createStaging, removeStaging, swapInLater } from '../swap.ts';
-import { writeFiles } from '../write-files.ts';
+import { writeFiles, writeFilesLater } from '../write-files.ts';
 import { KEY_BYTES, writeEventState, type StateRows } from './event-state.ts';
 import { spliceColumns } from './json-columns.ts';
 import { writeEventsFile, type Segment } from './events-file.ts';
@@ -79,14 +79,14 @@ export type Patched =
 /** Patches the previous dist when it can; otherwise changes nothing and says why. */
 export async function tryPatch(options: PatchOptions, host: PatchHost): Promise<Patched> {
   let staging: string | null = null;
-  let plan: Plan | null = null;
+  const inFlight: Promise<unknown>[] = [];
   try {
-    plan = await planPatch(options, host);
+    const plan = await planPatch(options, host);
     staging = createStaging(host.out);
-    return await applyPatch(options, host, plan, staging);
+    return await applyPatch(options, host, plan, staging, inFlight);
   } catch (e) {
-    // links still being made into the staging folder would land in it while it is removed
-    await plan?.ledger.settled();
+    // links and writes still being made into the staging folder would land in it while it is removed
+    await Promise.allSettled(inFlight);
     if (staging !== null) removeStaging(staging);
     if (e instanceof NoPatch) return { ok: false, stats: { taken: false, reason: e.message } };
     if (e instanceof Committed) throw e.cause;
@@ -98,7 +98,8 @@ export async function tryPatch(options: PatchOptions, host: PatchHost): Promise<
 /** An error after the new dist was swapped in: not a reason to build again. */
 class Committed extends Error {}
 
-async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, staging: string): Promise<Patched> {
+/** `inFlight`: what this adds that is still being made into `staging` on other threads (awaited before it is removed). */
+async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, staging: string, inFlight: Promise<unknown>[]): Promise<Patched> {
   const { state, previous, ledger, fresh } = plan;
   const old = state.rows;
   const n = old.id.length;
@@ -239,14 +240,20 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       filesLinked++;
       digests.set(rel, digest);
     }
-  } else {
+  }
+  // the spliced ones written on libuv's pool meanwhile (~50 MB at 100k events), awaited before the swap
+  const dataFilesWritten = new Map<string, Uint8Array>();
+  if (!same) {
     for (const [rel, bytes] of [[DATA_FILES.offsets, offsets], [DATA_FILES.columns, columns], [DATA_FILES.text, text]] as const) {
       const digest = digestOf(bytes);
       digests.set(rel, digest);
       if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
-      else writeFiles(staging, new Map([[rel, bytes]]), wrote);
+      else dataFilesWritten.set(rel, bytes);
     }
   }
+  const dataWrites = writeFilesLater(staging, dataFilesWritten, wrote);
+  dataWrites.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  inFlight.push(dataWrites);
 
   // the list pages whose key is unchanged are linked meanwhile (they need no dataset); the rows'
   // keys in the new order are the next state's
@@ -270,6 +277,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   // before the swap
   const pageLinks = ledger.linkQueued();
   pageLinks.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  inFlight.push(pageLinks);
 
   if (eventsFile) {
     const file = await eventsFile;
@@ -419,6 +427,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     });
     // a page whose link failed would be missing: no patch then
     await pageLinks.catch((e: Error) => refuse(`a list page could not be linked: ${e.message}`));
+    await dataWrites;
     host.phase('patch: manifest', 'patch: swap');
     try {
       // from here on a failure is the build's own, as in a full build (not a reason to build again)

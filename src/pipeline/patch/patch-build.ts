@@ -42,8 +42,8 @@ import { COMPRESSOR, compressedReuse } from '../compressed-reuse.ts';
 import { writeLedger, type Written } from '../dist-ledger.ts';
 import { calendarKey, pageKeys } from '../page-keys.ts';
 import { routingFiles } from '../routing-files.ts';
-import { createStaging, removeStaging, swapIn } from '../swap.ts';
-import { writeFiles } from '../write-files.ts';
+import { createStaging, removeStaging, swapInLater } from '../swap.ts';
+import { writeFiles, writeFilesLater } from '../write-files.ts';
 import { KEY_BYTES, writeEventState, type StateRows } from './event-state.ts';
 import { spliceColumns } from './json-columns.ts';
 import { writeEventParts, type PartJob, type Segment } from './events-file.ts';
@@ -80,11 +80,14 @@ export type Patched =
 /** Patches the previous dist when it can; otherwise changes nothing and says why. */
 export async function tryPatch(options: PatchOptions, host: PatchHost): Promise<Patched> {
   let staging: string | null = null;
+  const inFlight: Promise<unknown>[] = [];
   try {
     const plan = await planPatch(options, host);
     staging = createStaging(host.out);
-    return await applyPatch(options, host, plan, staging);
+    return await applyPatch(options, host, plan, staging, inFlight);
   } catch (e) {
+    // links and writes still being made into the staging folder would land in it while it is removed
+    await Promise.allSettled(inFlight);
     if (staging !== null) removeStaging(staging);
     if (e instanceof NoPatch) return { ok: false, stats: { taken: false, reason: e.message } };
     if (e instanceof Committed) throw e.cause;
@@ -96,7 +99,8 @@ export async function tryPatch(options: PatchOptions, host: PatchHost): Promise<
 /** An error after the new dist was swapped in: not a reason to build again. */
 class Committed extends Error {}
 
-async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, staging: string): Promise<Patched> {
+/** `inFlight`: what this adds that is still being made into `staging` on other threads (awaited before it is removed). */
+async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, staging: string, inFlight: Promise<unknown>[]): Promise<Patched> {
   const { state, previous, ledger, fresh } = plan;
   const old = state.rows;
   const n = old.id.length;
@@ -279,28 +283,31 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       filesLinked++;
       digests.set(rel, digest);
     }
-  } else {
+  }
+  // the spliced ones written on libuv's pool meanwhile (~50 MB at 100k events), awaited before the swap
+  const dataFilesWritten = new Map<string, Uint8Array>();
+  if (!same) {
     for (const [rel, bytes] of [[DATA_FILES.offsets, offsets], [DATA_FILES.columns, columns], [DATA_FILES.text, text]] as const) {
       const digest = digestOf(bytes);
       digests.set(rel, digest);
       if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
-      else writeFiles(staging, new Map([[rel, bytes]]), wrote);
+      else dataFilesWritten.set(rel, bytes);
     }
   }
+  const dataWrites = writeFilesLater(staging, dataFilesWritten, wrote);
+  dataWrites.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  inFlight.push(dataWrites);
 
-  // the list pages whose key is unchanged are linked meanwhile (they need no dataset)
-  const keys: Buffer[] = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const from = sequence[i];
-    keys[i] = from >= 0 ? old.keys.subarray(from * KEY_BYTES, (from + 1) * KEY_BYTES) : freshKeys[-from - 1];
-  }
+  // the list pages whose key is unchanged are linked meanwhile (they need no dataset); the rows'
+  // keys in the new order are the next state's
+  const rows = nextRows(plan, sequence, freshKeys, fileOf);
   const limit = state.site.page_size;
-  const pageKeyOf = pageKeys(keys, { baseUrl: plan.baseUrl, site: state.site, limit });
+  const pageKeyOf = pageKeys(rows.keys, { baseUrl: plan.baseUrl, site: state.site, limit });
   const unproven: [number, string][] = [];
   for (let offset = 0; offset === 0 || offset < count; offset += limit) {
     const rel = host.pageFile(offset);
     const inputs = pageKeyOf(offset);
-    const proven = ledger.reuse(rel, staging, { inputs }, twins);
+    const proven = ledger.reuseLater(rel, staging, { inputs }, twins);
     if (!proven) {
       unproven.push([offset, inputs]);
       continue;
@@ -309,6 +316,11 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
     linked++;
   }
+  // proven here, linked on a worker thread meanwhile (~15k link calls at 100k events); awaited
+  // before the swap
+  const pageLinks = ledger.linkQueued();
+  pageLinks.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  inFlight.push(pageLinks);
 
   if (eventsFile) {
     const partsWritten = await eventsFile;
@@ -406,7 +418,6 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       answered++;
     }
     // the calendar feed holds the first rows: unchanged when they and its stamp are (calendarKey)
-    const rows = nextRows(plan, sequence, freshKeys, fileOf);
     const calendar = calendarKey(rows.keys, count, CALENDAR_CAP, { baseUrl: plan.baseUrl, site: state.site }, manifest.built_at);
     let documents = 0;
     for (const [rel, path, query] of host.documents) {
@@ -451,26 +462,38 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       ['manifest.json', manifestJson],
       [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
     ]), wrote);
+    // The next patch's state, written while the page links are still being made. It is bound to
+    // this manifest: should this build stop before its swap, it describes no dist and is not used.
+    writeEventState(plan.statePath, {
+      ...state,
+      safe: plan.safe,
+      manifestSha: createHash('sha256').update(manifestJson).digest('hex'),
+      others: plan.others,
+      eventFiles: plan.eventFiles,
+      eventStats: plan.eventStats,
+      eventKeys: plan.eventKeys,
+      calendarKey: calendar,
+      rows,
+    });
+    // a page whose link failed would be missing: no patch then
+    await pageLinks.catch((e: Error) => refuse(`a list page could not be linked: ${e.message}`));
+    await dataWrites;
     host.phase('patch: manifest', 'patch: swap');
     try {
       // from here on a failure is the build's own, as in a full build (not a reason to build again)
       // what was linked is the previous file already: only what was written may equal one
       for (const rel of wrote) carryFile(join(host.out, rel), join(staging, rel));
-      swapIn(staging, host.out);
-      writeLedger(plan.ledgerFile, host.out, written, manifest.precompressed);
-      writeEventState(plan.statePath, {
-        ...state,
-        safe: plan.safe,
-        manifestSha: createHash('sha256').update(manifestJson).digest('hex'),
-        others: plan.others,
-        eventFiles: plan.eventFiles,
-        eventStats: plan.eventStats,
-        eventKeys: plan.eventKeys,
-        calendarKey: calendar,
-        rows,
-      });
+      // the former dist is removed on a worker thread while this one writes the rows; the ledger
+      // waits for it (an unlink changes the ctime of the files both dists share)
+      const removal = swapInLater(staging, host.out);
+      removal.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       // the rows made here, for the next full build's render cache
       appendRows(rowsPath(host.cacheDir, options.content), made.flatMap((row, j) => (row === null ? [] : [{ key: freshKeys[j], json: row.json, starts: row.starts }])));
+      // A failed removal fails the build as before, the new dist in place: without a ledger of it
+      // the state written before the swap proves nothing (no file of the new dist has an identity
+      // the old ledger recorded), so the next build is a full one.
+      await removal;
+      writeLedger(plan.ledgerFile, host.out, written, manifest.precompressed);
     } catch (e) {
       throw new Committed('while swapping', { cause: e });
     }
@@ -511,7 +534,12 @@ function nextRows(plan: Plan, sequence: Int32Array, freshKeys: readonly Buffer[]
       rows.end[i] = old.end[from];
       rows.lastModified[i] = old.lastModified[from];
       rows.file[i] = fileOf[i];
-      old.keys.copy(rows.keys, i * KEY_BYTES, from * KEY_BYTES, (from + 1) * KEY_BYTES);
+      // the keys of a run of rows that stay in order: one copy (100k rows: 100k copies otherwise)
+      if (i === 0 || from === 0 || sequence[i - 1] !== from - 1) {
+        let end = i + 1;
+        while (end < count && sequence[end] === sequence[end - 1] + 1) end++;
+        old.keys.copy(rows.keys, i * KEY_BYTES, from * KEY_BYTES, (from + end - i) * KEY_BYTES);
+      }
     } else {
       const j = -from - 1;
       const e = plan.fresh[j];

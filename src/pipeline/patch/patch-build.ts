@@ -228,6 +228,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   // made on a worker thread while this one splices the columns and links the unchanged files
   const eventsFile = jobs.length === 0 ? null : writeEventParts({ paths: oldParts.map((rel) => join(host.out, rel)), sizes: oldSizes }, jobs);
   eventsFile?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  if (eventsFile) inFlight.push(eventsFile); // a refusal before it is awaited must not remove the folder it writes into
   const offsets = new Uint8Array(newStarts.buffer, newStarts.byteOffset, newStarts.byteLength);
   const columns = same ? prior(DATA_FILES.columns) : spliceColumns(prior(DATA_FILES.columns), n, Buffer.from(JSON.stringify(columnsOf(fresh))), fresh.length, sequence);
   const text = same ? prior(DATA_FILES.text) : spliceColumns(prior(DATA_FILES.text), n, Buffer.from(JSON.stringify(textColumnsOf(fresh, state.site.timezone))), fresh.length, sequence);

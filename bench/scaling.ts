@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { staticPages } from '../src/deploy/static-pages.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
-import { LOADED_FILES } from '../src/store/format/dist-paths.ts';
+import { loadedFiles } from '../src/store/format/dist-paths.ts';
 import type { Manifest } from '../src/store/format/manifest.ts';
 import { wrkGenerator } from './generator.ts';
 import { cleanupNow, freePort, httpGet, installCleanup, registerTempDir, spawnTracked, startServerProcess, stopTracked, treeRss } from './processes.ts';
@@ -65,8 +65,8 @@ async function origin(dir: string) {
   return { url: `http://${HOST}:${(server.address() as AddressInfo).port}/`, close: () => new Promise((ok) => server.close(ok)) };
 }
 
-/** What the server loads, as the manifest lists it (store/format/dist-paths.ts LOADED_FILES). */
-const dataBytes = (manifest: Manifest) => LOADED_FILES.reduce((sum, rel) => sum + (manifest.files[rel]?.bytes ?? 0), 0);
+/** What the server loads, as the manifest lists it (store/format/dist-paths.ts loadedFiles). */
+const dataBytes = (manifest: Manifest) => loadedFiles(manifest).reduce((sum, rel) => sum + (manifest.files[rel]?.bytes ?? 0), 0);
 
 interface SizeRow {
   events: number;

@@ -13,7 +13,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
 import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/pipeline/edge-bundle.ts';
-import { LOADED_FILES } from '../src/store/format/dist-paths.ts';
+import { loadedFiles } from '../src/store/format/dist-paths.ts';
 
 const pkg = 'workerd';
 const main = ((await import(pkg)) as { default: string | { default: string } }).default;
@@ -97,8 +97,8 @@ const api :Workerd.Worker = (
     if (status !== 200) return `${dist}: died or failed (status ${status})`;
     const warm = kb(child.pid!, 'VmRSS');
     const peak = kb(child.pid!, 'VmHWM');
-    const data = ['manifest.json', ...LOADED_FILES].reduce((sum, rel) => sum + statSync(join(dist, rel)).size, 0);
     const manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8'));
+    const data = ['manifest.json', ...loadedFiles(manifest)].reduce((sum, rel) => sum + statSync(join(dist, rel)).size, 0);
     const mb = (k: number) => (k / 1024).toFixed(0);
     return `${manifest.counts.events} events, ${manifest.counts.directory} directory: data files ${(data / 1e6).toFixed(1)} MB, first answer after ${firstAnswer.toFixed(1)} s (start + load), RSS loaded ${mb(loaded)} MB, after queries ${mb(warm)} MB, peak ${mb(peak)} MB (worst status ${status})`;
   } finally {
@@ -107,7 +107,9 @@ const api :Workerd.Worker = (
 }
 
 async function heapNeeded(dist: string): Promise<string> {
-  const external = ['data/events.jsonl', 'data/events.offsets.bin'].reduce((sum, rel) => sum + statSync(join(dist, rel)).size, 0) / 1e6;
+  const manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8'));
+  const rows = loadedFiles(manifest).filter((rel) => rel.startsWith('data/events/'));
+  const external = [...rows, 'data/events.offsets.bin'].reduce((sum, rel) => sum + statSync(join(dist, rel)).size, 0) / 1e6;
   let [low, high] = [8, 512]; // low fails, high passes (in MB)
   while (high - low > 8) {
     HEAP_MB = Math.round((low + high) / 16) * 8;

@@ -176,7 +176,7 @@ describe('aula dev from memory', () => {
     await eventually('the second edit', () => detail(id), (t) => t === 'Zweite Fassung');
     await dev.settled();
     expect(await detail(id)).toBe('Zweite Fassung');
-    expect(readFileSync(join(out, 'data/events.jsonl'), 'utf8')).toContain('"title":"Zweite Fassung"');
+    expect(readFileSync(join(out, 'data/events/00000.jsonl'), 'utf8')).toContain('"title":"Zweite Fassung"');
     await expectSameAsClean(pathsFor(id, 'a'), 'after two edits');
   });
 

@@ -134,7 +134,7 @@ function querySet(prefix: string): [string, RequestInit][] {
     `${prefix}/v1/schema/`, `${prefix}/v1/schema/?format=json`,
     '/', '/nope', `${event}%ZZ`, `${prefix}/v1/`, '/favicon.ico',
     // the data files and the worker itself are not public: the API's 404, as from the server
-    '/data/events.jsonl', `${prefix}/data/events.jsonl`, '/manifest.json', `${prefix}/manifest.json`, '/edge/worker.js', `${prefix}/edge/wrangler.toml`,
+    '/data/events/00000.jsonl', `${prefix}/data/events/00000.jsonl`, '/manifest.json', `${prefix}/manifest.json`, '/edge/worker.js', `${prefix}/edge/wrangler.toml`,
     `/${MEDIA_FILES_INDEX}`, `${prefix}/cms/media/999/`, `${prefix}/cms/media/11`, `${prefix}/autocomplete/index.json.br`, `${prefix}/autocomplete/%2e%2e/manifest.json`,
   ];
   const all: [string, RequestInit][] = gets.map((p) => [p, {}]);
@@ -311,7 +311,7 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
       mkdirSync(join(state.root, 'empty'));
       // a copy whose event data differs from the manifest in one byte (same size: only the SHA-256 tells)
       cpSync(dist, join(state.root, 'corrupt'), { recursive: true });
-      state.corruptFile = join(state.root, 'corrupt', 'data', 'events.jsonl');
+      state.corruptFile = join(state.root, 'corrupt', 'data', 'events', '00000.jsonl');
       state.original = readFileSync(state.corruptFile);
       const damaged = Buffer.from(state.original);
       const at = damaged.indexOf('"title"') + 1;
@@ -403,7 +403,7 @@ const config :Workerd.Config = (
         expect(res.status).toBe(503);
         expect(res.headers.get('content-type')).toBe('application/json');
         expect(await res.json()).toEqual({
-          detail: 'The API data cannot be read (dist/data/events.jsonl: does not match its SHA-256 in manifest.json; rebuild with `aula build`).',
+          detail: 'The API data cannot be read (dist/data/events/00000.jsonl: does not match its SHA-256 in manifest.json; rebuild with `aula build`).',
         });
       }
       // like a missing file it is retried (a deploy may have been half done): the repaired dist is served

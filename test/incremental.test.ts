@@ -188,9 +188,9 @@ describe('incremental builds', () => {
       if (damage && existsSync(pack)) damageCache(cache, damage);
 
       const before = existsSync(out) ? new Map(listFiles(out).map((rel) => [rel, statSync(join(out, rel)).ino])) : new Map<string, number>();
-      const incremental = await build({ content, out, cache });
+      const incremental = await build({ content, out, cache, eventPartRows: 32 });
       const cleanOut = join(root, `clean-${step}`);
-      const clean = await build({ content, out: cleanOut });
+      const clean = await build({ content, out: cleanOut, eventPartRows: 32 });
       expect(problemsOf(incremental), `step ${step}, ${did}`).toEqual(problemsOf(clean));
       expect(incremental.ok, `step ${step}, ${did}`).toBe(clean.ok);
       if (damage === 'foreign') expect(incremental.cache?.foreign, `step ${step}`).toBe(true);

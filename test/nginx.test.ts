@@ -248,8 +248,8 @@ if (!NGINX) {
     });
 
     it('reaches nothing else of dist/ through either', async () => {
-      const secret = readFileSync(join(dist, 'data', 'events.jsonl'));
-      for (const rel of ['manifest.json', 'data/events.jsonl', 'data/media-files.json', 'deploy/nginx-server.conf', '_redirects', 'vercel.json', 'events.ics.gz', 'v1/cms/event/index.json']) {
+      const secret = readFileSync(join(dist, 'data', 'events', '00000.jsonl'));
+      for (const rel of ['manifest.json', 'data/events/00000.jsonl', 'data/media-files.json', 'deploy/nginx-server.conf', '_redirects', 'vercel.json', 'events.ics.gz', 'v1/cms/event/index.json']) {
         for (const [via, answer] of [['nginx', await viaNginx(`${prefix}/${rel}`)], ['aula serve', await direct(`${prefix}/${rel}`)]] as const) {
           expect(answer.status, `${via} ${rel}`).toBe(404);
           expect(answer.body.includes(secret.subarray(0, 64)), `${via} ${rel}`).toBe(false);

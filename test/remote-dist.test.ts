@@ -14,8 +14,9 @@ import { DistError } from '../src/store/format/manifest.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { buildOk, removeDir, request, serve, tempDir, writeContent } from './helpers.ts';
 
+// older than the fixture's events: last in list order, so the event parts before them are unchanged
 const extraEvents = (n: number) =>
-  Array.from({ length: n }, (_, i) => `- id: ${900 + i}\n  title: Neu ${i}\n  start: 2025-07-0${i + 1}T10:00\n  end: 2025-07-0${i + 1}T12:00\n  last_modified: 2025-06-20T12:00:00Z\n`).join('');
+  Array.from({ length: n }, (_, i) => `- id: ${900 + i}\n  title: Neu ${i}\n  start: 2020-07-0${i + 1}T10:00\n  end: 2020-07-0${i + 1}T12:00\n  last_modified: 2025-06-20T12:00:00Z\n`).join('');
 
 function walk(dir: string, base = dir): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -93,7 +94,8 @@ describe('a remote dist on an HTTP origin', () => {
     for (const [name, extra] of [['a', 0], ['b', 1], ['c', 3]] as const) {
       const content = writeContent(join(root, `content-${name}`), { ...FIXTURE_FILES, ...(extra ? { 'events/extra.yaml': extraEvents(extra) } : {}) });
       builds[name] = join(root, `build-${name}`);
-      await buildOk({ content, out: builds[name], precompress: false });
+      // two rows a part: the builds' rows are several parts, fetched one by one
+      await buildOk({ content, out: builds[name], precompress: false, eventPartRows: 2 });
     }
     publish(builds.a, join(root, 'dist'));
     origin = staticOrigin(root);
@@ -108,6 +110,13 @@ describe('a remote dist on an HTTP origin', () => {
     if (root) removeDir(root);
   });
 
+  const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: Record<string, { sha256: string }> };
+  const partsOf = (dir: string) => Object.keys(manifestOf(dir).files).filter((rel) => rel.startsWith('data/events/')).sort();
+  /** a part of build `to` that no part of build `from` has the bytes of (the replica must fetch it) */
+  const newPart = (from: string, to: string) => {
+    const had = new Set(partsOf(from).map((rel) => manifestOf(from).files[rel].sha256));
+    return partsOf(to).find((rel) => !had.has(manifestOf(to).files[rel].sha256))!;
+  };
   const count = async () => (await request(`${replica.url}/v1/cms/event/?limit=1`)).json().count as number;
   const readyz = async () => (await request(`${replica.url}/readyz`)).status;
 
@@ -138,7 +147,9 @@ describe('a remote dist on an HTTP origin', () => {
   it('follows a new build published under load within a poll, with no failed request', async () => {
     const old = await count();
     const fetched = (rel: string) => origin.seen.files.get(`dist/${rel}`) ?? 0;
-    const before = { events: fetched('data/events.jsonl'), index: fetched('autocomplete/index.json'), categories: fetched('data/categories.json') };
+    const parts = partsOf(builds.b);
+    expect(parts.length).toBeGreaterThan(2);
+    const before = { parts: parts.map(fetched), index: fetched('autocomplete/index.json'), categories: fetched('data/categories.json') };
     const failures: string[] = [];
     const counts = new Set<number>();
     const paths = ['/v1/cms/event/?limit=1', '/v1/cms/event/?title__icontains=e', '/v1/api/autocomplete/?q=m', '/v1/cms/event/43/', '/v1/cms/event/?start__gte=2025-01-01T00:00:00Z'];
@@ -187,7 +198,11 @@ describe('a remote dist on an HTTP origin', () => {
     expect(await readyz()).toBe(200);
     expect(logs.some((l) => /^loaded the build of .* from http:\/\/127\.0\.0\.1/.test(l))).toBe(true);
     // only the files that changed were downloaded: the directory and categories are the same
-    expect(fetched('data/events.jsonl')).toBe(before.events + 1);
+    // an event part is fetched when no part of the build served has its bytes
+    const had = new Set(partsOf(builds.a).map((rel) => manifestOf(builds.a).files[rel].sha256));
+    const fetchedAgain = parts.map((rel, i) => fetched(rel) - before.parts[i]);
+    expect(fetchedAgain).toEqual(parts.map((rel) => (had.has(manifestOf(builds.b).files[rel].sha256) ? 0 : 1)));
+    expect(fetchedAgain).toContain(0);
     expect(fetched('autocomplete/index.json')).toBe(before.index);
     expect(fetched('data/categories.json')).toBe(before.categories);
   });
@@ -198,26 +213,27 @@ describe('a remote dist on an HTTP origin', () => {
     // the upload of the events was cut short (the manifest, as published, lists the whole file)
     const cut = join(root, 'build-c-cut');
     publish(builds.c, cut);
-    const events = readFileSync(join(builds.c, 'data/events.jsonl'));
-    writeFileSync(join(cut, 'data/events.jsonl'), events.subarray(0, events.length - 50));
+    const part = newPart(builds.b, builds.c);
+    const events = readFileSync(join(builds.c, part));
+    writeFileSync(join(cut, part), events.subarray(0, events.length - 50));
     publish(cut, dist);
     await until('/readyz says 503', async () => (await readyz()) === 503);
     const body = (await request(`${replica.url}/readyz`)).json();
     expect(body.ready).toBe(false);
     expect(await count()).toBe(old);
     expect((await request(`${replica.url}/v1/cms/event/43/`)).status).toBe(200);
-    expect(logs.some((l) => l.includes('data/events.jsonl') && /bytes, manifest.json says|SHA-256/.test(l) && l.startsWith('kept serving the previous data'))).toBe(true);
+    expect(logs.some((l) => l.includes(part) && /bytes, manifest.json says|SHA-256/.test(l) && l.startsWith('kept serving the previous data'))).toBe(true);
 
     // the other files of the build arrived whole: a retry fetches only the broken one
     const fetched = (rel: string) => origin.seen.files.get(`dist/${rel}`) ?? 0;
     const columns = fetched('data/events.columns.json');
-    const tries = fetched('data/events.jsonl');
-    await until('a retry', async () => fetched('data/events.jsonl') > tries);
+    const tries = fetched(part);
+    await until('a retry', async () => fetched(part) > tries);
     expect(fetched('data/events.columns.json')).toBe(columns);
     expect(await readyz()).toBe(503);
 
     // the file is fixed; the manifest is not touched, so only an unconditional re-fetch sees it
-    copyFileSync(join(builds.c, 'data/events.jsonl'), join(dist, 'data/events.jsonl'));
+    copyFileSync(join(builds.c, part), join(dist, part));
     await until('the replica recovers', async () => (await readyz()) === 200);
     expect(await count()).toBe(old + 2);
   });

@@ -1,5 +1,5 @@
 // The data `aula dev` serves an edit from, made in memory before dist/ is written: the data files
-// the server loads (events.jsonl and its offsets, the columns, the categories, the autocomplete
+// the server loads (the event rows' parts and their offsets, the columns, the categories, the autocomplete
 // index), read by the server's own loader (datasetFrom over the files in memory), so the answers
 // are those of the dist a build writes from the same content.
 //
@@ -18,7 +18,8 @@ import { compareListOrder, renderCategory, renderEvent, type RenderContext } fro
 import { EventRows, FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
 import { columnsOf, textColumnsOf, type ColumnsFile, type TextColumnsFile } from '../store/format/columns.ts';
 import { toJson } from '../store/format/json.ts';
-import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../store/format/dist-paths.ts';
+import { splitParts } from '../store/format/event-parts.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { memorySource, type DistSource } from '../store/read/dist-source.ts';
 import { readStore } from '../store/read/stored-data.ts';
@@ -45,7 +46,7 @@ interface Last {
   rowOf: Map<Event, number>;
   context: string;
   rows: EventRows;
-  /** the rows' bytes (events.jsonl) and where each row's line starts in them */
+  /** the rows' bytes (the event parts' concatenation) and where each row's line starts in them */
   bytes: Buffer;
   lineAt: Float64Array;
   columns: ColumnsFile;
@@ -87,8 +88,10 @@ export class MemoryBuild {
     phase('columns');
     const index = this.index(model.directory, stats);
     phase('index');
+    // the parts are views of the rows made in one piece (the loader joins them back without a copy)
+    const parts = splitParts(rows.rows.lineBytes, rows.rows.starts, EVENT_PART_ROWS);
     const files = new Map<string, string | Uint8Array>([
-      [DATA_FILES.events, rows.rows.lineBytes],
+      ...parts.map((part, i) => [eventPartFile(i), part] as const),
       [DATA_FILES.offsets, new Uint8Array(rows.rows.starts.buffer, rows.rows.starts.byteOffset, rows.rows.starts.byteLength)],
       [DATA_FILES.columns, JSON.stringify(columns)],
       [DATA_FILES.categories, toJson(model.categories.map(renderCategory))],

@@ -1,8 +1,9 @@
 // The files the build's dataset is read from: those still in memory, and the large data files
-// back from the staging folder they were just written to (events.jsonl read by offset, as the
-// server reads it), so events.jsonl is not held in the heap while the directory is indexed and
+// back from the staging folder they were just written to (the event parts read by offset, as the
+// server reads them), so the rows are not held in the heap while the directory is indexed and
 // the pages are answered. Trusted: they are the very bytes this build hashed for the manifest
 // (or files of the previous dist proven to be those bytes, dist-ledger.ts).
+import { eventPartFile } from '../store/format/dist-paths.ts';
 import { directorySource, memorySource, type DistSource } from '../store/read/dist-source.ts';
 
 export function buildSource(files: ReadonlyMap<string, string | Uint8Array>, staging: string): DistSource {
@@ -15,6 +16,6 @@ export function buildSource(files: ReadonlyMap<string, string | Uint8Array>, sta
     require: (rel) => from(rel).require(rel),
     text: (rel) => from(rel).text(rel),
     bytes: (rel) => from(rel).bytes(rel),
-    open: files.has('data/events.jsonl') ? undefined : disk.open,
+    open: files.has(eventPartFile(0)) ? undefined : disk.open,
   };
 }

@@ -11,7 +11,7 @@ import { loadContent, type Problem } from '../content/index.ts';
 import { compressionPool } from '../deploy/precompress.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../store/format/public-files.ts';
 import { renderDataFiles, type DistFiles } from '../store/write/data-files.ts';
-import { AUTOCOMPLETE_DIR, DATA_FILES } from '../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile } from '../store/format/dist-paths.ts';
 import { routingFiles } from './routing-files.ts';
 import { writeFiles } from './write-files.ts';
 import { datasetFrom } from '../query/dataset.ts';
@@ -61,6 +61,8 @@ export interface BuildOptions {
   edge?: boolean;
   /** build cache folder (the CLI's default is node_modules/.cache/aula); none when absent */
   cache?: string;
+  /** rows per part of the event rows (default EVENT_PART_ROWS, dist-paths.ts; tests make it small) */
+  eventPartRows?: number;
 }
 
 export { DEFAULT_UPSTREAM };
@@ -220,7 +222,8 @@ async function buildLocked(
     directory ??= startDirectoryJob(model.directory, { minisearch, compress: options.precompress !== false, kept, key: cache ? cache.inputsKey('directory') : null });
     // The directory's files are awaited once the events and their data files have left the heap
     // (below): a directory still being indexed then no longer adds to a heap holding them all.
-    const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf);
+    const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
+    const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows);
     // what the manifest needs of the events, before they are dropped
     const eventCount = model.events.length;
     const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
@@ -232,10 +235,12 @@ async function buildLocked(
     const ledger = ledgerFile === null ? null : DistLedger.read(ledgerFile, out);
     const written: Written = new Map();
     // The data files are written now, before the directory is indexed, and the large ones leave
-    // the heap: the dataset reads them back from the staging folder (events.jsonl by offset).
+    // the heap: the dataset reads them back from the staging folder (the event parts by offset).
+    // An event part whose rows did not change is linked like any other unchanged file.
     const digests = new Map<string, FileDigest>();
-    const eventBytes = (files.get(DATA_FILES.events) as Uint8Array).byteLength;
-    for (const rel of Object.values(DATA_FILES)) {
+    const parts = Array.from({ length: eventPartCount(eventCount, partRows) }, (_, i) => eventPartFile(i));
+    const eventBytes = parts.reduce((sum, rel) => sum + (files.get(rel) as Uint8Array).byteLength, 0);
+    for (const rel of [...parts, ...Object.values(DATA_FILES)]) {
       const content = files.get(rel)!;
       const digest = digestOf(content);
       digests.set(rel, digest);
@@ -243,7 +248,7 @@ async function buildLocked(
       else writeFiles(staging, new Map([[rel, content]]));
       written.set(rel, { sha: digest.sha256 });
     }
-    for (const rel of [DATA_FILES.events, DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
+    for (const rel of [...parts, DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
     collectGarbage();
     // where renderDataFiles puts them: after the data files (written and dropped already)
     for (const [rel, text] of Object.entries(await directory.autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
@@ -263,7 +268,7 @@ async function buildLocked(
       categories: model.categories.length,
       media: model.media.size,
       directory: directoryCount,
-    });
+    }, partRows);
     // the data files only: those are what the server loads and verifies
     manifest.files = digestsWith(files, digests);
     manifest.build_id = buildIdOf(manifest);

@@ -46,6 +46,32 @@ describe('the dist ledger', () => {
     expect(readFileSync(join(staging, 'data.json'), 'utf8')).toBe('data');
   });
 
+  it('reuseLater proves as reuse does and links only when linkQueued runs, on a worker thread', async () => {
+    const { out, staging, path } = setup();
+    const ledger = DistLedger.read(path, out)!;
+    expect(ledger.reuseLater(PAGE, staging, { inputs: 'other' }, 1000)).toBeNull();
+    expect(ledger.reuseLater(PAGE, staging, { inputs: 'k1' }, 1000)?.sha).toBe(SHA);
+    expect(ledger.reuseLater('data.json', staging, { sha: 'b'.repeat(64) }, null)).not.toBeNull();
+    expect(existsSync(join(staging, PAGE))).toBe(false);
+    await ledger.linkQueued();
+    for (const ext of ['', '.gz', '.br']) expect(statSync(join(staging, `${PAGE}${ext}`)).ino).toBe(statSync(join(out, `${PAGE}${ext}`)).ino);
+    expect(readFileSync(join(staging, 'data.json'), 'utf8')).toBe('data');
+    await ledger.linkQueued(); // nothing queued: nothing to do
+  });
+
+  it('a link that fails on the worker rejects with its code and paths once the thread has ended', async () => {
+    const { out, staging, path } = setup();
+    const ledger = DistLedger.read(path, out)!;
+    expect(ledger.reuseLater(PAGE, staging, { inputs: 'k1' }, 1000)).not.toBeNull();
+    // something took the name of the .gz twin meanwhile: that link fails, the .br is not made
+    writeFileSync(join(staging, `${PAGE}.gz`), 'in the way');
+    const failure = await ledger.linkQueued().then(() => null, (e: unknown) => e as NodeJS.ErrnoException);
+    expect(failure?.code).toBe('EEXIST');
+    expect(failure?.path).toBe(join(out, `${PAGE}.gz`));
+    expect(existsSync(join(staging, `${PAGE}.br`))).toBe(false);
+    expect(readFileSync(join(staging, `${PAGE}.gz`), 'utf8')).toBe('in the way');
+  });
+
   it('proves nothing of a file touched since: rewritten, truncated, chmod-ed, replaced, or a twin gone', () => {
     const edits: ((file: string) => void)[] = [
       (file) => writeFileSync(file, 'pagX'), // same size, other bytes

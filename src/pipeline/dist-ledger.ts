@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { compressionLevels } from '../deploy/precompress.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
@@ -68,6 +69,8 @@ export interface Proof {
 export class DistLedger {
   /** folders of the staging tree made already (a page folder holds thousands of files) */
   private readonly folders = new Set<string>();
+  /** links reuseLater proved, from and to one after another, not yet handed to a thread */
+  private pending: string[] = [];
 
   private constructor(
     private readonly out: string,
@@ -113,6 +116,59 @@ export class DistLedger {
    * null having linked nothing.
    */
   reuse(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
+    const entry = this.proven(rel, proof, volume, measure);
+    if (!entry) return null;
+    const from = join(this.out, rel);
+    const to = join(staging, rel);
+    const made: string[] = [];
+    try {
+      this.folder(dirname(to));
+      // each was just proven a regular file (not a link) by its identity: linked without another lstat
+      for (const ext of volume === null ? [''] : ['', ...TWINS]) {
+        linkSync(`${from}${ext}`, `${to}${ext}`);
+        made.push(`${to}${ext}`);
+      }
+    } catch {
+      for (const path of made) unlinkSync(path);
+      return null;
+    }
+    return entry;
+  }
+
+  /**
+   * As reuse, proven the same way on this thread, but the links are only queued: linkQueued()
+   * makes them on a worker thread while this one goes on (the list pages and their twins are
+   * ~15k link calls at 100k events). The file is in `staging` once that has resolved.
+   */
+  reuseLater(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
+    const entry = this.proven(rel, proof, volume, measure);
+    if (!entry) return null;
+    const from = join(this.out, rel);
+    const to = join(staging, rel);
+    this.folder(dirname(to));
+    for (const ext of volume === null ? [''] : ['', ...TWINS]) this.pending.push(`${from}${ext}`, `${to}${ext}`);
+    return entry;
+  }
+
+  /**
+   * Makes the links queued by reuseLater on a worker thread. Settles once the thread has ended:
+   * rejects with the first failure (the links after it are not made, so the caller gives up on
+   * the staging folder as a whole).
+   */
+  linkQueued(): Promise<void> {
+    const pairs = this.pending;
+    this.pending = [];
+    return pairs.length === 0 ? Promise.resolve() : linkOnWorker(pairs);
+  }
+
+  private folder(dir: string): void {
+    if (this.folders.has(dir)) return;
+    mkdirSync(dir, { recursive: true });
+    this.folders.add(dir);
+  }
+
+  /** The entry of `rel` when the previous file (and its twins, with `volume`) is proven to be what this build would write. */
+  private proven(rel: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
     const entry = Object.hasOwn(this.data.files, rel) ? this.data.files[rel] : undefined;
     if (!entry) return null;
     if (proof.inputs !== undefined ? entry.inputs !== proof.inputs : entry.sha !== proof.sha) return null;
@@ -127,24 +183,43 @@ export class DistLedger {
       if (size !== entry.measure || now.gzip !== before.gzip || now.brotli !== before.brotli) return null;
       if (!entry.gz || !entry.br || identityOf(`${from}.gz`) !== entry.gz || identityOf(`${from}.br`) !== entry.br) return null;
     }
-    const to = join(staging, rel);
-    const made: string[] = [];
-    try {
-      if (!this.folders.has(dirname(to))) {
-        mkdirSync(dirname(to), { recursive: true });
-        this.folders.add(dirname(to));
-      }
-      // each was just proven a regular file (not a link) by its identity: linked without another lstat
-      for (const ext of volume === null ? [''] : ['', ...TWINS]) {
-        linkSync(`${from}${ext}`, `${to}${ext}`);
-        made.push(`${to}${ext}`);
-      }
-    } catch {
-      for (const path of made) unlinkSync(path);
-      return null;
-    }
     return entry;
   }
+}
+
+// The link thread's whole program: the pairs in order, stopping at the first failure, which is
+// posted back as plain fields (an error crossing threads would lose its code and paths).
+const LINKER = `
+const { linkSync } = require('node:fs');
+const { parentPort, workerData } = require('node:worker_threads');
+const pairs = workerData;
+try {
+  for (let i = 0; i < pairs.length; i += 2) linkSync(pairs[i], pairs[i + 1]);
+  parentPort.postMessage(null);
+} catch (e) {
+  parentPort.postMessage({ message: String(e && e.message), code: e && e.code, path: e && e.path, dest: e && e.dest, syscall: e && e.syscall });
+}
+`;
+
+/** Hard-links each `from` (even indexes) to the `to` after it, on a worker thread. */
+export function linkOnWorker(pairs: readonly string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let failure: Error | null = null;
+    let answered = false;
+    const worker = new Worker(LINKER, { eval: true, workerData: pairs });
+    worker.on('message', (m: null | { message: string; code?: string; path?: string; dest?: string; syscall?: string }) => {
+      answered = true;
+      if (m !== null) failure = Object.assign(new Error(m.message), { code: m.code, path: m.path, dest: m.dest, syscall: m.syscall });
+    });
+    worker.on('error', (e) => {
+      failure ??= e;
+    });
+    worker.on('exit', () => {
+      if (failure === null && !answered) failure = new Error('the link thread stopped before it finished');
+      if (failure === null) resolve();
+      else reject(failure);
+    });
+  });
 }
 
 /** What the build knows of each file it wrote: rel → SHA-256, inputs key, size measure. */

@@ -1,6 +1,7 @@
 // The manifest's description of a build (everything but the file digests and the build id), made
 // the same way by the build and by `aula dev`'s in-memory builds, so the two cannot drift apart.
 import type { Site } from '../model/types.ts';
+import { EVENT_PART_ROWS } from '../store/format/dist-paths.ts';
 import { DIST_FORMAT, type Manifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 
@@ -16,7 +17,8 @@ export interface BuildCounts {
 }
 
 /** `newest`: the latest last_modified of the events (ms): built_at is that, not the clock, so two builds of the same content are byte-identical. */
-export function manifestOf(site: Site, baseUrl: string, newest: number, counts: BuildCounts): Manifest {
+/** `eventPartRows`: rows per part of the event rows (tests make it small). */
+export function manifestOf(site: Site, baseUrl: string, newest: number, counts: BuildCounts, eventPartRows = EVENT_PART_ROWS): Manifest {
   const limit = site.page_size;
   return {
     format: DIST_FORMAT,
@@ -26,6 +28,7 @@ export function manifestOf(site: Site, baseUrl: string, newest: number, counts: 
     base_url: baseUrl,
     site: { timezone: site.timezone, page_size: limit, max_page_size: site.max_page_size },
     counts: { ...counts, event_list_pages: Math.max(1, Math.ceil(counts.events / limit)) },
+    event_part_rows: eventPartRows,
     event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
     files: {},
   };

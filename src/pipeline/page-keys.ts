@@ -13,21 +13,33 @@ import { cacheIdentity } from './build-cache.ts';
 /** Bump when a page's bytes start to depend on something the key does not cover. */
 export const PAGE_KEY_FORMAT = 1;
 
+/** A row's key (render-cache.ts). */
+const KEY_BYTES = 32;
+
 export interface PageEnvelope {
   baseUrl: string;
   site: Site;
   limit: number;
 }
 
-/** `keys`: the rows' keys in list order; returns the key (hex) of the page at each offset. */
-export function pageKeys(keys: readonly Buffer[], envelope: PageEnvelope): (offset: number) => string {
-  const head = serialize([PAGE_KEY_FORMAT, cacheIdentity(), envelope.baseUrl, envelope.site, envelope.limit, keys.length]);
+/**
+ * `keys`: the rows' keys in list order, each a Buffer or all of them one after another in one
+ * (32 bytes each: a page's rows are then one update, the same hash); returns the key (hex) of the
+ * page at each offset.
+ */
+export function pageKeys(keys: readonly Buffer[] | Buffer, envelope: PageEnvelope): (offset: number) => string {
+  const count = Buffer.isBuffer(keys) ? keys.length / KEY_BYTES : keys.length;
+  const head = serialize([PAGE_KEY_FORMAT, cacheIdentity(), envelope.baseUrl, envelope.site, envelope.limit, count]);
   return (offset) => {
     const hash = createHash('sha256').update(head).update(serialize(offset));
-    for (let row = offset; row < Math.min(keys.length, offset + envelope.limit); row++) hash.update(keys[row]);
+    const end = Math.min(count, offset + envelope.limit);
+    if (Buffer.isBuffer(keys)) {
+      if (end > offset) hash.update(keys.subarray(offset * KEY_BYTES, end * KEY_BYTES));
+    } else for (let row = offset; row < end; row++) hash.update(keys[row]);
     return hash.digest('hex');
   };
 }
+
 
 /**
  * The key of the calendar feed (events.ics): it holds the first `cap` rows of the default list,
@@ -39,6 +51,6 @@ export function calendarKey(keys: Buffer, count: number, cap: number, envelope: 
   const rows = Math.min(count, cap);
   return createHash('sha256')
     .update(serialize([PAGE_KEY_FORMAT, 'calendar', cacheIdentity(), envelope.baseUrl, envelope.site, builtAt, rows]))
-    .update(keys.subarray(0, rows * 32))
+    .update(keys.subarray(0, rows * KEY_BYTES))
     .digest('hex');
 }

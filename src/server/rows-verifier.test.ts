@@ -16,7 +16,8 @@ import { rowsVerifier, type StartThread } from './rows-verifier.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'aula.js');
-const EVENTS = 'data/events.jsonl';
+/** the first (at this size the only) part of the event rows */
+const EVENTS = 'data/events/00000.jsonl';
 const OFFSETS = 'data/events.offsets.bin';
 /** the compiled thread (vitest's global setup compiles lib/), as `aula serve` starts it */
 const compiled: StartThread = () => new Worker(join(ROOT, 'lib', 'server', 'rows-check-worker.js'));
@@ -102,7 +103,7 @@ describe.each([
     const error = await startLoad(dir, thread);
     expect(error).toBeInstanceOf(DistError);
     expect(error).not.toBeInstanceOf(ChecksumMismatch);
-    expect((error as Error).message).toMatch(new RegExp(`^${join(dir, OFFSETS)}: does not match ${EVENTS} \\(field \\w+ of event 0 is not where its offset says\\); rebuild`));
+    expect((error as Error).message).toMatch(new RegExp(`^${join(dir, OFFSETS)}: does not match the event rows in data/events/ \\(field \\w+ of event 0 is not where its offset says\\); rebuild`));
   });
 
   it('refuses rows changed in place with the manifest fixed up, by the offsets check', async () => {

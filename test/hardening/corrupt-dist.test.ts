@@ -12,7 +12,7 @@ import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from '../helpers.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
 const FILES = [
-  'manifest.json', 'data/events.jsonl', 'data/events.offsets.bin', 'data/events.columns.json', 'data/events.text.json', 'data/categories.json',
+  'manifest.json', 'data/events/00000.jsonl', 'data/events.offsets.bin', 'data/events.columns.json', 'data/events.text.json', 'data/categories.json',
   'autocomplete/index.json',
 ];
 
@@ -28,8 +28,8 @@ const DAMAGES: Record<string, Damage> = {
   'JSON null': () => Buffer.from('null'),
 };
 const MANIFEST_DAMAGES: Record<string, (m: any) => unknown> = {
-  'another format': (m) => ({ ...m, format: 2 }),
-  'format as a string': (m) => ({ ...m, format: '1' }),
+  'another format (the one before the event parts)': (m) => ({ ...m, format: 1 }),
+  'format as a string': (m) => ({ ...m, format: '2' }),
   'no format': ({ format: _, ...m }) => m,
   'counts that do not match': (m) => ({ ...m, counts: { ...m.counts, events: m.counts.events + 1 } }),
   'an array': () => [],
@@ -142,8 +142,9 @@ describe('aula serve over a damaged dist/', () => {
 
   it('prints the file and exits 1, with one worker or several (no restart loop)', async () => {
     const cases: [string, string, string][] = [
-      [damaged('manifest.json', (b) => JSON.stringify({ ...JSON.parse(b.toString()), format: 2 })), 'manifest.json', '1'],
+      [damaged('manifest.json', (b) => JSON.stringify({ ...JSON.parse(b.toString()), format: 1 })), 'manifest.json', '1'],
       [damaged('data/categories.json', () => garbage(100)), 'data/categories.json', '2'],
+      [damaged('data/events/00000.jsonl', (b) => b.subarray(0, b.length - 1)), 'data/events/00000.jsonl', '2'],
       [damaged('data/events.columns.json', (b) => b.subarray(0, 100)), 'data/events.columns.json', '2'],
       // deferred: read a second after listening, then the server stops
       [damaged('data/events.text.json', (b) => b.subarray(0, 100)), 'data/events.text.json', '1'],

@@ -70,7 +70,7 @@ describe('a dist changed after the build is refused', () => {
   it('the build lists size and SHA-256 of every data and autocomplete file', () => {
     const manifest = JSON.parse(readFileSync(join(good, 'manifest.json'), 'utf8'));
     const listed = Object.keys(manifest.files).sort();
-    expect(listed).toEqual(expect.arrayContaining(['data/categories.json', 'data/events.columns.json', 'data/events.jsonl', OFFSETS, 'data/events.text.json']));
+    expect(listed).toEqual(expect.arrayContaining(['data/categories.json', 'data/events.columns.json', 'data/events/00000.jsonl', OFFSETS, 'data/events.text.json']));
     expect(listed.some((f) => f.startsWith('autocomplete/'))).toBe(true);
     for (const rel of listed) {
       const bytes = readFileSync(join(good, rel));
@@ -90,7 +90,7 @@ describe('a dist changed after the build is refused', () => {
     const dir = withOffsets(swap(5, 6), true);
     const message = refusal(dir);
     expect(message).toContain(join(dir, OFFSETS));
-    expect(message).toMatch(/does not match data\/events\.jsonl \(field \w+ of event 0 is not where its offset says\)/);
+    expect(message).toMatch(/does not match the event rows in data\/events\/ \(field \w+ of event 0 is not where its offset says\)/);
   });
 
   it('other hand-made offsets with matching checksums are refused too', () => {
@@ -111,13 +111,13 @@ describe('a dist changed after the build is refused', () => {
     }
   });
 
-  it('a changed byte inside a JSON string of events.jsonl (same length) → refused, naming the file', () => {
+  it('a changed byte inside a JSON string of an event part (same length) → refused, naming the part', () => {
     const dir = copy();
-    const path = join(dir, 'data/events.jsonl');
+    const path = join(dir, 'data/events/00000.jsonl');
     const text = readFileSync(path, 'utf8');
     const at = text.indexOf('"title":"') + 9;
     writeFileSync(path, text.slice(0, at) + (text[at] === 'X' ? 'Y' : 'X') + text.slice(at + 1));
-    expect(refusal(dir)).toContain(`${join(dir, 'data/events.jsonl')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+    expect(refusal(dir)).toContain(`${join(dir, 'data/events/00000.jsonl')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
   });
 
   it('a changed byte inside autocomplete/index.json (same length, still valid) → refused, naming the file', () => {

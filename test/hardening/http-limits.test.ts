@@ -311,7 +311,7 @@ describe('path traversal', () => {
     '/v1/cms/event/%c0%ae%c0%ae/', '/v1/cms/event/%2e%2e/', '/v1/cms/event/../', '/v1/cms/event/.%2e/', '/v1/cms/event/42/..%2f..%2f..%2fmanifest.json',
     '/v1/api/autocomplete/..%2f..%2f..%2fautocomplete%2findex.json', '/v1/api/autocomplete/../../../autocomplete/index.json',
     // (/events.ics, /openapi.json and /autocomplete/* are public files: test/nginx.test.ts serves them)
-    '/manifest.json', '/data/events.jsonl', '/data/events.columns.json', '/data/media-files.json', '/autocomplete/index.json.x',
+    '/manifest.json', '/data/events/00000.jsonl', '/data/events.columns.json', '/data/media-files.json', '/autocomplete/index.json.x',
     '/v1/cms/event/index.json', '/v1/cms/event/offset/20.json', '/events.ics.gz', '/_redirects', '/deploy/nginx.conf', '/deploy/nginx-server.conf',
     '/v1/cms/event/%00/', '/v1/cms/event/%2f/', '//etc/passwd', '/..%2f..%2f..%2f..%2fetc%2fpasswd', '/v1/cms/event/%2e%2e%5c%2e%2e%5cmanifest.json',
     '/v1/schema/..%2f..%2fmanifest.json', '/v1/cms/event/.%252e/.%252e/manifest.json', '/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd',

@@ -36,7 +36,7 @@ describe('a reload that finds the dist incomplete', () => {
       await sleep(written + 1_200 - Date.now());
       // … the data files 1.2 s later
       for (const dir of ['data', 'autocomplete']) {
-        for (const name of readdirSync(join(next, dir))) cpSync(join(next, dir, name), join(dist, dir, name));
+        for (const name of readdirSync(join(next, dir))) cpSync(join(next, dir, name), join(dist, dir, name), { recursive: true });
       }
       await expect.poll(title, { timeout: 8_000, interval: 50 }).toBe('Später');
       expect(running.ready).toBe(true);

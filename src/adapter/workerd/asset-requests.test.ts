@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_FILES } from '../../../test/fixture-content.ts';
 import { buildOk, removeDir, tempDir, writeContent } from '../../../test/helpers.ts';
-import { LOADED_FILES } from '../../store/format/dist-paths.ts';
+import { loadedFiles } from '../../store/format/dist-paths.ts';
 import { EdgeLoadError, loadEdgeDataset, type AssetFetcher } from './assets.ts';
 import { EdgePublicFiles } from './public-files.ts';
 
@@ -44,7 +44,7 @@ describe('loading the dataset', () => {
     const log: string[] = [];
     const ds = await loadEdgeDataset(assetsOf(dist, log), { maxDataBytes: 1e9 });
     expect(ds.events.table.length).toBeGreaterThan(0);
-    expect(log).toEqual(['GET manifest.json', ...LOADED_FILES.map((rel) => `GET ${rel}`)]);
+    expect(log).toEqual(['GET manifest.json', ...loadedFiles(ds.manifest).map((rel) => `GET ${rel}`)]);
   });
 
   it('refuses a dist over the bound from the manifest alone, before fetching the data', async () => {

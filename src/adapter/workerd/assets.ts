@@ -3,7 +3,7 @@
 // is fetched up front into memory; the isolate then answers from that copy until it is recycled.
 // The files are verified against the manifest's SHA-256 sums by the loader the server uses; only
 // the hashing differs (WebCrypto here, as the bundle has no node: modules).
-import { LOADED_FILES } from '../../store/format/dist-paths.ts';
+import { loadedFiles } from '../../store/format/dist-paths.ts';
 import { DistError, parseManifest } from '../../store/format/manifest.ts';
 import { datasetFrom, type Dataset } from '../../query/dataset.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
@@ -64,15 +64,18 @@ export interface EdgeLoadOptions {
 export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOptions): Promise<Dataset> {
   const manifestBytes = await fetchFile(assets, 'manifest.json');
   let listed: Record<string, { bytes: number }>;
+  let loaded: string[];
   try {
-    listed = parseManifest(new TextDecoder().decode(manifestBytes), 'manifest.json').files;
+    const manifest = parseManifest(new TextDecoder().decode(manifestBytes), 'manifest.json');
+    listed = manifest.files;
+    loaded = loadedFiles(manifest);
   } catch (e) {
     // a manifest from another aula or a damaged one: redeploying the same files will not help
     throw new EdgeLoadError(`The API data cannot be read (${(e as Error).message}).`, e instanceof DistError);
   }
   // the manifest lists every loaded file's size, so the sizes need no request of their own
   let total = 0;
-  for (const rel of LOADED_FILES) total += listed[rel]?.bytes ?? 0;
+  for (const rel of loaded) total += listed[rel]?.bytes ?? 0;
   if (total > options.maxDataBytes) {
     const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
     throw new EdgeLoadError(
@@ -81,7 +84,7 @@ export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOpt
     );
   }
   const files = new Map<string, Uint8Array>([['manifest.json', manifestBytes]]);
-  for (const rel of LOADED_FILES) files.set(rel, await fetchFile(assets, rel));
+  for (const rel of loaded) files.set(rel, await fetchFile(assets, rel));
   const sha256 = await precomputedSha256([...files].filter(([rel]) => rel !== 'manifest.json').map(([, bytes]) => bytes));
   try {
     const ds = datasetFrom(memorySource(files, 'dist', false), { baseUrl: options.baseUrl, sha256 });

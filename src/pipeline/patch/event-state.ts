@@ -13,7 +13,7 @@
 // A damaged, foreign (other aula, dist format, V8) or misshapen state is ignored: the build is
 // then a full one, never a wrong one.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
@@ -106,7 +106,14 @@ export function writeEventState(path: string, state: EventState): void {
   try {
     const payload = serialize(state);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temporary, Buffer.concat([Buffer.from(`${MAGIC}${identityLine()}${sha256hex(payload)}\n`), payload]));
+    // the head and the payload written one after the other: no copy of ~15 MB into one buffer
+    const fd = openSync(temporary, 'w');
+    try {
+      writeFileSync(fd, `${MAGIC}${identityLine()}${sha256hex(payload)}\n`);
+      writeFileSync(fd, payload);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temporary, path);
   } catch {
     removeEventState(temporary);

@@ -12,11 +12,14 @@ import { build, type BuildResult } from '../build.ts';
 import { listFiles } from '../carry-over.ts';
 import { ledgerPath } from '../dist-ledger.ts';
 import { eventStatePath } from './event-state.ts';
+import { eventPartFile } from '../../store/format/dist-paths.ts';
 
 const root = tempDir('aula-patch-');
 const content = join(root, 'content');
 const out = join(root, 'dist');
 const cache = join(root, 'cache');
+// rows per event part: small, so the 120 events are 8 parts and a patch links the parts it did not change
+const eventPartRows = 16;
 let cleanRuns = 0;
 
 beforeAll(async () => {
@@ -24,7 +27,7 @@ beforeAll(async () => {
   // files changed within 2 s of a build are read again by the next one however they look
   // (stat-index.ts, racy stats): past that, a patch reads only what changed
   await new Promise((done) => setTimeout(done, 2100));
-  const first = await build({ content, out, cache });
+  const first = await build({ content, out, cache, eventPartRows });
   expect(first.ok).toBe(true);
 }, 60_000);
 afterAll(() => removeDir(root));
@@ -40,9 +43,9 @@ const statePath = () => eventStatePath(ledgerPath(cache, content, out));
 
 /** Builds with the cache into `out` and without into a clean folder; both must agree. */
 async function buildBoth(): Promise<{ result: BuildResult; same: boolean }> {
-  const result = await build({ content, out, cache });
+  const result = await build({ content, out, cache, eventPartRows });
   const cleanOut = join(root, `clean-${cleanRuns++}`);
-  const clean = await build({ content, out: cleanOut });
+  const clean = await build({ content, out: cleanOut, eventPartRows });
   expect(problemsOf(result)).toEqual(problemsOf(clean));
   // the count the CLI prints ("N files") is the same whichever way the dist was made
   if (result.ok && clean.ok) expect(result.files).toBe(clean.files);
@@ -61,6 +64,21 @@ describe('patch build', () => {
     expect(patched(result)).toMatchObject({ taken: true, parsed: 1, rendered: 1, answered: 1 });
     expect(patched(result)!.linked).toBeGreaterThan(0);
     expect(same).toBe(true);
+  });
+
+  it('writes only the event part holding a changed title: the others are the previous files (same inodes)', async () => {
+    const parts = Array.from({ length: 8 }, (_, i) => join(out, eventPartFile(i)));
+    expect(statSync(join(out, eventPartFile(8)), { throwIfNoEntry: false })).toBeUndefined();
+    const rel = eventFiles()[70];
+    const title = 'Only this part changes';
+    write(rel, setKey(read(rel), 'title', title));
+    const before = parts.map((path) => statSync(path).ino);
+    const { result, same } = await buildBoth();
+    expect(patched(result)).toMatchObject({ taken: true, parsed: 1, rendered: 1 });
+    expect(same).toBe(true);
+    const holding = parts.map((path) => readFileSync(path, 'utf8').includes(`"title":"${title}"`));
+    expect(holding.filter(Boolean)).toHaveLength(1);
+    parts.forEach((path, i) => expect(statSync(path).ino === before[i], `part ${i}`).toBe(!holding[i]));
   });
 
   it('patches an added, a deleted and a moved event (another place in list order) and a changed id', async () => {
@@ -117,12 +135,13 @@ describe('patch build', () => {
 
   it('links every data file when nothing but a file\'s times changed', async () => {
     const rel = eventFiles()[40];
-    const inode = statSync(join(out, 'data/events.jsonl')).ino;
+    const inodes = () => Array.from({ length: 8 }, (_, i) => statSync(join(out, eventPartFile(i))).ino);
+    const inode = inodes();
     write(rel, read(rel));
     const { result, same } = await buildBoth();
     expect(patched(result)).toMatchObject({ taken: true, parsed: 0, rendered: 0, answered: 0 });
     expect(same).toBe(true);
-    expect(statSync(join(out, 'data/events.jsonl')).ino).toBe(inode);
+    expect(inodes()).toEqual(inode);
   });
 
   it('does not patch with a damaged or missing state, after an edit to another kind of file, or over another dist', async () => {
@@ -148,7 +167,7 @@ describe('patch build', () => {
     expect(run.same).toBe(true);
 
     // a build without cache into the same folder: its dist is not the one the state describes
-    await build({ content, out });
+    await build({ content, out, eventPartRows });
     write(rel, setKey(read(rel), 'title', 'Over another dist'));
     run = await buildBoth();
     expect(patched(run.result)).toMatchObject({ taken: false });

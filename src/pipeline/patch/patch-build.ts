@@ -2,7 +2,7 @@
 // that build left its event state (event-state.ts), the previous dist is patched instead of the
 // whole model being loaded and rendered again. Only the changed files are read, parsed and checked
 // (against the state: every event id, the page tree, category and media ids); their rows are
-// spliced into events.jsonl (made on a worker thread), its offsets and the column files; only the
+// spliced into the event parts that hold them (made on a worker thread), the offsets and the column files; only the
 // list pages whose key changed and the documents are answered (by the API core, over the spliced
 // data, as a full build answers them; events.ics only when its first rows or stamp changed); every
 // other file is linked from the previous dist where the ledger proves it.
@@ -25,7 +25,8 @@ import { createAutocomplete, type Autocomplete } from '../../query/autocomplete/
 import type { Dataset } from '../../query/dataset.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { columnsOf, tableFromColumns, textColumnsOf, type ColumnsFile, type TextColumnsFile } from '../../store/format/columns.ts';
-import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { partBounds } from '../../store/format/event-parts.ts';
 import { EventRows, FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
 import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../../store/format/public-files.ts';
@@ -41,11 +42,11 @@ import { COMPRESSOR, compressedReuse } from '../compressed-reuse.ts';
 import { writeLedger, type Written } from '../dist-ledger.ts';
 import { calendarKey, pageKeys } from '../page-keys.ts';
 import { routingFiles } from '../routing-files.ts';
-import { createStaging, removeStaging, swapIn } from '../swap.ts';
-import { writeFiles } from '../write-files.ts';
+import { createStaging, removeStaging, swapInLater } from '../swap.ts';
+import { writeFiles, writeFilesLater } from '../write-files.ts';
 import { KEY_BYTES, writeEventState, type StateRows } from './event-state.ts';
 import { spliceColumns } from './json-columns.ts';
-import { writeEventsFile, type Segment } from './events-file.ts';
+import { writeEventParts, type PartJob, type Segment } from './events-file.ts';
 import { NoPatch, refuse } from './no-patch.ts';
 import { byOrder, planPatch, type PatchHost, type PatchOptions, type Plan } from './plan.ts';
 
@@ -79,11 +80,14 @@ export type Patched =
 /** Patches the previous dist when it can; otherwise changes nothing and says why. */
 export async function tryPatch(options: PatchOptions, host: PatchHost): Promise<Patched> {
   let staging: string | null = null;
+  const inFlight: Promise<unknown>[] = [];
   try {
     const plan = await planPatch(options, host);
     staging = createStaging(host.out);
-    return await applyPatch(options, host, plan, staging);
+    return await applyPatch(options, host, plan, staging, inFlight);
   } catch (e) {
+    // links and writes still being made into the staging folder would land in it while it is removed
+    await Promise.allSettled(inFlight);
     if (staging !== null) removeStaging(staging);
     if (e instanceof NoPatch) return { ok: false, stats: { taken: false, reason: e.message } };
     if (e instanceof Committed) throw e.cause;
@@ -95,7 +99,8 @@ export async function tryPatch(options: PatchOptions, host: PatchHost): Promise<
 /** An error after the new dist was swapped in: not a reason to build again. */
 class Committed extends Error {}
 
-async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, staging: string): Promise<Patched> {
+/** `inFlight`: what this adds that is still being made into `staging` on other threads (awaited before it is removed). */
+async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, staging: string, inFlight: Promise<unknown>[]): Promise<Patched> {
   const { state, previous, ledger, fresh } = plan;
   const old = state.rows;
   const n = old.id.length;
@@ -146,8 +151,17 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const starts = new Uint32Array(oldOffsets.buffer, oldOffsets.byteOffset, oldOffsets.length / 4);
   const lineStart = new Float64Array(n + 1);
   for (let row = 0; row < n; row++) lineStart[row + 1] = lineStart[row] + starts[row * STRIDE + FIELD_COUNT] + 1;
-  const eventsDigest = previous.files[DATA_FILES.events];
-  if (!eventsDigest || !ledger.proves(DATA_FILES.events, eventsDigest.sha256) || Math.max(0, lineStart[n] - 1) !== eventsDigest.bytes) refuse('events.jsonl is not proven');
+  // the previous event parts, each proven, together the offsets' rows
+  const partRows = previous.event_part_rows;
+  if (partRows !== (options.eventPartRows ?? EVENT_PART_ROWS) || previous.counts.events !== n) refuse('other event parts');
+  const oldParts = eventPartFiles(previous);
+  const oldSizes = oldParts.map((rel) => {
+    const digest = previous.files[rel];
+    if (!digest || !ledger.proves(rel, digest.sha256)) refuse(`${rel} is not proven`);
+    return digest.bytes;
+  });
+  const oldBytes = oldSizes.reduce((sum, size) => sum + size, 0);
+  if (Math.max(0, lineStart[n] - 1) !== oldBytes) refuse('the event parts are not the offsets\' rows');
 
   // Unchanged keys in the same order: the data files are the previous ones (keys follow from
   // everything a row and its columns are made of), linked as they are.
@@ -157,13 +171,29 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     same = from >= 0 ? from === i : freshKeys[-from - 1].equals(old.keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES));
   }
 
-  // events.jsonl and its offsets: runs of old rows copied as they are, the new rows between
+  // The event parts: a part whose rows are the previous part's, row for row at the same places
+  // (and as much the last part as it was: every part but the last ends with a newline), has the
+  // previous part's bytes and is linked; the others are written.
+  const partCount = eventPartCount(count, partRows);
+  const parts = Array.from({ length: partCount }, (_, j) => eventPartFile(j));
+  const keptPart = parts.map((_, j) => {
+    const first = j * partRows;
+    const end = Math.min(first + partRows, count);
+    if (j >= oldParts.length || end !== Math.min(first + partRows, n) || (j === partCount - 1) !== (j === oldParts.length - 1)) return false;
+    for (let i = first; !same && i < end; i++) if (sequence[i] !== i) return false;
+    return true;
+  });
+  // the offsets, and the written parts' pieces: runs of old rows copied as they are, the new rows between
   const newStarts = new Uint32Array(count * STRIDE);
   let total = 0;
-  const segments: Segment[] = [];
+  const segmentsOf: Segment[][] = parts.map(() => []);
+  const partOf = (i: number) => Math.floor(i / partRows);
   for (let i = 0; i < count; ) {
+    const part = partOf(i);
+    const write = !keptPart[part];
+    // the newline after a row belongs to the row's part
     if (i > 0) {
-      segments.push({ bytes: NEWLINE });
+      if (!keptPart[partOf(i - 1)]) segmentsOf[partOf(i - 1)].push({ bytes: NEWLINE });
       total++;
     }
     const from = same ? i : sequence[i];
@@ -171,23 +201,34 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       const row = made[-from - 1]!;
       newStarts.set(row.starts, i * STRIDE);
       total += row.starts[FIELD_COUNT];
-      segments.push({ bytes: Buffer.from(row.json) });
+      if (write) segmentsOf[part].push({ bytes: Buffer.from(row.json) });
       i++;
       continue;
     }
+    // a run stays within its part
+    const partEnd = Math.min((part + 1) * partRows, count);
     let k = i + 1;
-    while (k < count && (same || sequence[k] === sequence[k - 1] + 1)) k++;
+    while (k < partEnd && (same || sequence[k] === sequence[k - 1] + 1)) k++;
     const last = same ? k - 1 : sequence[k - 1];
     newStarts.set(starts.subarray(from * STRIDE, (last + 1) * STRIDE), i * STRIDE);
     total += lineStart[last + 1] - 1 - lineStart[from];
-    segments.push({ begin: lineStart[from], end: lineStart[last + 1] - 1 });
+    if (write) segmentsOf[part].push({ begin: lineStart[from], end: lineStart[last + 1] - 1 });
     i = k;
   }
-  const eventsPath = join(staging, DATA_FILES.events);
-  mkdirSync(dirname(eventsPath), { recursive: true });
+  const bounds = partBounds(newStarts, partRows);
+  mkdirSync(join(staging, dirname(parts[0])), { recursive: true });
+  const jobs: PartJob[] = [];
+  /** the part each job writes */
+  const jobPart: number[] = [];
+  parts.forEach((rel, j) => {
+    if (keptPart[j]) return;
+    jobs.push({ to: join(staging, rel), segments: segmentsOf[j] });
+    jobPart.push(j);
+  });
   // made on a worker thread while this one splices the columns and links the unchanged files
-  const eventsFile = same ? null : writeEventsFile(join(host.out, DATA_FILES.events), eventsPath, segments);
+  const eventsFile = jobs.length === 0 ? null : writeEventParts({ paths: oldParts.map((rel) => join(host.out, rel)), sizes: oldSizes }, jobs);
   eventsFile?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  if (eventsFile) inFlight.push(eventsFile); // a refusal before it is awaited must not remove the folder it writes into
   const offsets = new Uint8Array(newStarts.buffer, newStarts.byteOffset, newStarts.byteLength);
   const columns = same ? prior(DATA_FILES.columns) : spliceColumns(prior(DATA_FILES.columns), n, Buffer.from(JSON.stringify(columnsOf(fresh))), fresh.length, sequence);
   const text = same ? prior(DATA_FILES.text) : spliceColumns(prior(DATA_FILES.text), n, Buffer.from(JSON.stringify(textColumnsOf(fresh, state.site.timezone))), fresh.length, sequence);
@@ -205,7 +246,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const precompress = options.precompress !== false;
   const then = ledger.precompressed;
   if (precompress && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
-  const volume = precompress ? eventBytes + then!.volume - eventsDigest.bytes : 0;
+  const volume = precompress ? eventBytes + then!.volume - oldBytes : 0;
   const twins = precompress ? volume : null;
   for (const rel of [DATA_FILES.categories, MEDIA_FILES_INDEX]) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
@@ -222,13 +263,20 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     served.set(rel, entry.sha);
     written.set(rel, { sha: entry.sha, measure: entry.measure });
   }
-  const dataFiles: readonly string[] = [DATA_FILES.events, DATA_FILES.offsets, DATA_FILES.columns, DATA_FILES.text];
+  const dataFiles: readonly string[] = [DATA_FILES.offsets, DATA_FILES.columns, DATA_FILES.text];
   for (const rel of Object.keys(previous.files)) {
-    if (!dataFiles.includes(rel) && rel !== DATA_FILES.categories && !served.has(rel)) refuse(`${rel} is not accounted for`);
+    if (!dataFiles.includes(rel) && !oldParts.includes(rel) && rel !== DATA_FILES.categories && !served.has(rel)) refuse(`${rel} is not accounted for`);
   }
 
   // the data files: linked when their bytes did not change, else written
   const digests = new Map<string, FileDigest>();
+  parts.forEach((rel, j) => {
+    if (!keptPart[j]) return;
+    const digest = previous.files[rel];
+    if (digest.bytes !== bounds[j + 1] - bounds[j] || !ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) refuse(`${rel} is not proven`);
+    filesLinked++;
+    digests.set(rel, digest);
+  });
   if (same) {
     for (const rel of dataFiles) {
       const digest = previous.files[rel];
@@ -236,28 +284,31 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       filesLinked++;
       digests.set(rel, digest);
     }
-  } else {
+  }
+  // the spliced ones written on libuv's pool meanwhile (~50 MB at 100k events), awaited before the swap
+  const dataFilesWritten = new Map<string, Uint8Array>();
+  if (!same) {
     for (const [rel, bytes] of [[DATA_FILES.offsets, offsets], [DATA_FILES.columns, columns], [DATA_FILES.text, text]] as const) {
       const digest = digestOf(bytes);
       digests.set(rel, digest);
       if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
-      else writeFiles(staging, new Map([[rel, bytes]]), wrote);
+      else dataFilesWritten.set(rel, bytes);
     }
   }
+  const dataWrites = writeFilesLater(staging, dataFilesWritten, wrote);
+  dataWrites.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  inFlight.push(dataWrites);
 
-  // the list pages whose key is unchanged are linked meanwhile (they need no dataset)
-  const keys: Buffer[] = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const from = sequence[i];
-    keys[i] = from >= 0 ? old.keys.subarray(from * KEY_BYTES, (from + 1) * KEY_BYTES) : freshKeys[-from - 1];
-  }
+  // the list pages whose key is unchanged are linked meanwhile (they need no dataset); the rows'
+  // keys in the new order are the next state's
+  const rows = nextRows(plan, sequence, freshKeys, fileOf);
   const limit = state.site.page_size;
-  const pageKeyOf = pageKeys(keys, { baseUrl: plan.baseUrl, site: state.site, limit });
+  const pageKeyOf = pageKeys(rows.keys, { baseUrl: plan.baseUrl, site: state.site, limit });
   const unproven: [number, string][] = [];
   for (let offset = 0; offset === 0 || offset < count; offset += limit) {
     const rel = host.pageFile(offset);
     const inputs = pageKeyOf(offset);
-    const proven = ledger.reuse(rel, staging, { inputs }, twins);
+    const proven = ledger.reuseLater(rel, staging, { inputs }, twins);
     if (!proven) {
       unproven.push([offset, inputs]);
       continue;
@@ -266,16 +317,27 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
     linked++;
   }
+  // proven here, linked on a worker thread meanwhile (~15k link calls at 100k events); awaited
+  // before the swap
+  const pageLinks = ledger.linkQueued();
+  pageLinks.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  inFlight.push(pageLinks);
 
   if (eventsFile) {
-    const file = await eventsFile;
-    if (file.bytes !== total) refuse('events.jsonl does not add up');
-    digests.set(DATA_FILES.events, { sha256: file.sha, bytes: file.bytes });
-    // the rows' keys changed, yet their bytes may not have: then kept as the previous file
-    if (file.sha === eventsDigest.sha256) wrote.add(DATA_FILES.events);
+    const partsWritten = await eventsFile;
+    partsWritten.forEach((file, m) => {
+      const j = jobPart[m];
+      if (file.bytes !== bounds[j + 1] - bounds[j]) refuse(`${parts[j]} does not add up`);
+      digests.set(parts[j], { sha256: file.sha, bytes: file.bytes });
+      // the rows' keys changed, yet their bytes may not have: then kept as the previous file
+      if (file.sha === previous.files[parts[j]]?.sha256) wrote.add(parts[j]);
+    });
   }
-  for (const rel of dataFiles) written.set(rel, { sha: digests.get(rel)!.sha256 });
+  if (bounds[partCount] !== total) refuse('the event parts do not add up');
+  for (const rel of [...parts, ...dataFiles]) written.set(rel, { sha: digests.get(rel)!.sha256 });
   const files: Record<string, FileDigest> = { ...previous.files };
+  // parts past the new last one are gone
+  for (const rel of oldParts) delete files[rel];
   for (const [rel, digest] of digests) files[rel] = digest;
   let newest = 0;
   for (let row = 0; row < n; row++) if (plan.keep[row] === 1) newest = Math.max(newest, old.lastModified[row]);
@@ -287,6 +349,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     base_url: plan.baseUrl,
     site: { timezone: state.site.timezone, page_size: limit, max_page_size: state.site.max_page_size },
     counts: { ...previous.counts, events: count, event_list_pages: Math.max(1, Math.ceil(count / limit)) },
+    event_part_rows: partRows,
     event_list: previous.event_list,
     files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   };
@@ -316,7 +379,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
           return full().rowById;
         },
       },
-      rows: new EventRows(new FileRows(eventsPath), newStarts),
+      rows: new EventRows(new FileRows(parts.map((rel) => join(staging, rel))), newStarts),
     },
     categories: { ids: new Set(categories.map((c) => c.id)), json: new Map(categories.map((c) => [c.id, toJson(c)])) },
     // no list page or document searches the directory: made only if one ever did
@@ -356,7 +419,6 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       answered++;
     }
     // the calendar feed holds the first rows: unchanged when they and its stamp are (calendarKey)
-    const rows = nextRows(plan, sequence, freshKeys, fileOf);
     const calendar = calendarKey(rows.keys, count, CALENDAR_CAP, { baseUrl: plan.baseUrl, site: state.site }, manifest.built_at);
     let documents = 0;
     for (const [rel, path, query] of host.documents) {
@@ -401,26 +463,38 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       ['manifest.json', manifestJson],
       [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
     ]), wrote);
+    // The next patch's state, written while the page links are still being made. It is bound to
+    // this manifest: should this build stop before its swap, it describes no dist and is not used.
+    writeEventState(plan.statePath, {
+      ...state,
+      safe: plan.safe,
+      manifestSha: createHash('sha256').update(manifestJson).digest('hex'),
+      others: plan.others,
+      eventFiles: plan.eventFiles,
+      eventStats: plan.eventStats,
+      eventKeys: plan.eventKeys,
+      calendarKey: calendar,
+      rows,
+    });
+    // a page whose link failed would be missing: no patch then
+    await pageLinks.catch((e: Error) => refuse(`a list page could not be linked: ${e.message}`));
+    await dataWrites;
     host.phase('patch: manifest', 'patch: swap');
     try {
       // from here on a failure is the build's own, as in a full build (not a reason to build again)
       // what was linked is the previous file already: only what was written may equal one
       for (const rel of wrote) carryFile(join(host.out, rel), join(staging, rel));
-      swapIn(staging, host.out);
-      writeLedger(plan.ledgerFile, host.out, written, manifest.precompressed);
-      writeEventState(plan.statePath, {
-        ...state,
-        safe: plan.safe,
-        manifestSha: createHash('sha256').update(manifestJson).digest('hex'),
-        others: plan.others,
-        eventFiles: plan.eventFiles,
-        eventStats: plan.eventStats,
-        eventKeys: plan.eventKeys,
-        calendarKey: calendar,
-        rows,
-      });
+      // the former dist is removed on a worker thread while this one writes the rows; the ledger
+      // waits for it (an unlink changes the ctime of the files both dists share)
+      const removal = swapInLater(staging, host.out);
+      removal.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       // the rows made here, for the next full build's render cache
       appendRows(rowsPath(host.cacheDir, options.content), made.flatMap((row, j) => (row === null ? [] : [{ key: freshKeys[j], json: row.json, starts: row.starts }])));
+      // A failed removal fails the build as before, the new dist in place: without a ledger of it
+      // the state written before the swap proves nothing (no file of the new dist has an identity
+      // the old ledger recorded), so the next build is a full one.
+      await removal;
+      writeLedger(plan.ledgerFile, host.out, written, manifest.precompressed);
     } catch (e) {
       throw new Committed('while swapping', { cause: e });
     }
@@ -461,7 +535,12 @@ function nextRows(plan: Plan, sequence: Int32Array, freshKeys: readonly Buffer[]
       rows.end[i] = old.end[from];
       rows.lastModified[i] = old.lastModified[from];
       rows.file[i] = fileOf[i];
-      old.keys.copy(rows.keys, i * KEY_BYTES, from * KEY_BYTES, (from + 1) * KEY_BYTES);
+      // the keys of a run of rows that stay in order: one copy (100k rows: 100k copies otherwise)
+      if (i === 0 || from === 0 || sequence[i - 1] !== from - 1) {
+        let end = i + 1;
+        while (end < count && sequence[end] === sequence[end - 1] + 1) end++;
+        old.keys.copy(rows.keys, i * KEY_BYTES, from * KEY_BYTES, (from + end - i) * KEY_BYTES);
+      }
     } else {
       const j = -from - 1;
       const e = plan.fresh[j];

@@ -2,7 +2,8 @@
 // marks a complete dist.
 import { createHash } from 'node:crypto';
 
-export const DIST_FORMAT = 1;
+// 2: the event rows stored as parts (data/events/NNNNN.jsonl, dist-paths.ts), not one events.jsonl
+export const DIST_FORMAT = 2;
 
 export interface Manifest {
   format: number;
@@ -11,6 +12,8 @@ export interface Manifest {
   base_url: string;
   site: { timezone: string; page_size: number; max_page_size: number };
   counts: { events: number; pages: number; categories: number; media: number; directory: number; event_list_pages: number };
+  /** rows per part of the event rows (dist-paths.ts): with counts.events, which parts there are */
+  event_part_rows: number;
   /** where the static pages of the default event list are, relative to dist/ */
   event_list: { first: string; further: string; limit: number };
   /**
@@ -86,6 +89,12 @@ export function parseManifest(text: string, where: string): Manifest {
   // format 1 dists written before checksums existed have no `files`: the same answer as an old format
   if (typeof m.files !== 'object' || m.files === null || Array.isArray(m.files)) {
     throw new DistError(`${where}: lists no file checksums (written by an older aula); rebuild with \`aula build\``);
+  }
+  // (part names have five digits: a manifest cannot make a reader list more than that many)
+  const { event_part_rows: partRows } = m;
+  const events = m.counts?.events;
+  if (!Number.isSafeInteger(partRows) || partRows < 1 || !Number.isSafeInteger(events) || events < 0 || Math.ceil(events / partRows) > 99_999) {
+    throw new DistError(`${where}: the event counts are malformed; rebuild with \`aula build\``);
   }
   if (m.build_id !== undefined && (typeof m.build_id !== 'string' || !/^[0-9a-f]{16}$/.test(m.build_id))) {
     throw new DistError(`${where}: build_id is malformed; rebuild with \`aula build\``);

@@ -13,7 +13,7 @@ describe('publicTarget', () => {
 
   it('names nothing else of dist/, and nothing for paths that cannot be decoded', () => {
     for (const path of [
-      '/manifest.json', '/data/events.jsonl', '/data/media-files.json', '/edge/worker.js', '/api/edge/wrangler.toml',
+      '/manifest.json', '/data/events/00000.jsonl', '/data/media-files.json', '/edge/worker.js', '/api/edge/wrangler.toml',
       '/openapi.json.br', '/events.ics.gz', '/autocomplete/../manifest.json', '/autocomplete/%2e%2e/manifest.json',
       '/cms/media/101', '/cms/media/x/', '/cms/media/1234567890123456/', '/cms/media/101/file.png', '/%ZZ', 'openapi.json', '/api',
     ]) {

@@ -1,5 +1,6 @@
-// Where the bytes of events.jsonl come from when an answer needs them: in memory (the build, the
-// edge worker, tests), where a read is a view, or from the file (file-rows.ts, `aula serve`).
+// Where the bytes of the event rows (the concatenation of their parts, dist-paths.ts) come from
+// when an answer needs them: in memory (the build, the edge worker, tests), where a read is a
+// view, or from the part files (file-rows.ts, `aula serve`).
 export interface RowSource {
   readonly byteLength: number;
   /** true when reads are views of memory (free), false when each read is a system call */
@@ -26,3 +27,75 @@ export function memoryRows(lines: Buffer): RowSource {
   };
 }
 
+
+/**
+ * Where each of several consecutive parts starts in their concatenation, and their total at the
+ * end: `[0, size0, size0 + size1, …, total]`.
+ */
+export function partStarts(sizes: readonly number[]): Float64Array {
+  const starts = new Float64Array(sizes.length + 1);
+  sizes.forEach((size, i) => (starts[i + 1] = starts[i] + size));
+  return starts;
+}
+
+/**
+ * Calls `each(part, at, length, done)` for the pieces of bytes [at, at + length) of the
+ * concatenation of parts starting at `starts` (partStarts), in order: `at` within the part,
+ * `done` the bytes before this piece. A read inside one part (the common page) is one piece.
+ */
+export function eachPiece(starts: Float64Array, at: number, length: number, each: (part: number, at: number, length: number, done: number) => void): void {
+  // the last part starting at or before `at` (binary search: a dist has up to tens of parts)
+  let lo = 0;
+  let hi = starts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  let done = 0;
+  for (let part = lo; done < length; part++) {
+    const from = at + done - starts[part];
+    const n = Math.min(length - done, starts[part + 1] - starts[part] - from);
+    if (n > 0) each(part, from, n, done);
+    done += Math.max(n, 0);
+  }
+}
+
+/** Rows in memory held as parts (fetched one by one): a read inside one part is a view, across two a copy. */
+export function partRows(parts: readonly Uint8Array[]): RowSource {
+  const buffers = parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+  if (buffers.length === 1) return memoryRows(buffers[0]);
+  const starts = partStarts(buffers.map((b) => b.length));
+  const byteLength = starts[buffers.length];
+  const readInto = (target: Uint8Array, offset: number, at: number, length: number) => {
+    if (at < 0 || length < 0 || at + length > byteLength) throw new RangeError(`bytes ${at}+${length} outside the event rows (${byteLength} bytes)`);
+    eachPiece(starts, at, length, (part, from, n, done) => void buffers[part].copy(target, offset + done, from, from + n));
+  };
+  return {
+    byteLength,
+    inMemory: true,
+    read(at, length) {
+      if (at < 0 || length < 0 || at + length > byteLength) throw new RangeError(`bytes ${at}+${length} outside the event rows (${byteLength} bytes)`);
+      let view: Buffer | null = null;
+      eachPiece(starts, at, length, (part, from, n) => {
+        if (n === length) view = buffers[part].subarray(from, from + n);
+      });
+      if (view) return view;
+      const out = Buffer.allocUnsafe(length);
+      readInto(out, 0, at, length);
+      return out;
+    },
+    readInto,
+  };
+}
+
+/**
+ * The parts as one buffer when they are consecutive views of one buffer (the build's and `aula
+ * dev`'s, cut from the rows made in one piece): a view, no copy. Else null (parts held apart).
+ */
+export function joinedView(parts: readonly Uint8Array[]): Buffer | null {
+  const first = parts[0];
+  let end = first.byteOffset + first.byteLength;
+  const adjacent = parts.every((p, i) => i === 0 || (p.buffer === first.buffer && p.byteOffset === end && ((end += p.byteLength), true)));
+  return adjacent ? Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset) : null;
+}

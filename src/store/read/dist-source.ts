@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DistError } from '../format/manifest.ts';
-import { FileRows } from './file-rows.ts';
+import { FileRows, PartOpenError } from './file-rows.ts';
 
 /** Where a dataset's files come from: a dist/ folder, or the build's files before they are written. */
 export interface DistSource {
@@ -15,8 +15,8 @@ export interface DistSource {
   require(rel: string): void;
   /** the very bytes the manifest's checksums were just computed from (the build's): not hashed again */
   trusted?: boolean;
-  /** opens a file to be read by offset (a dist/ folder's events.jsonl): its rows stay out of memory */
-  open?(rel: string): FileRows;
+  /** opens files to be read by offset as one (a dist/ folder's event parts): the rows stay out of memory */
+  open?(rels: readonly string[]): FileRows;
 }
 
 function missing(where: string, e: unknown): DistError {
@@ -40,11 +40,12 @@ export function directorySource(dir: string): DistSource {
       throw missing(where(rel), e);
     }
   };
-  const open = (rel: string) => {
+  const open = (rels: readonly string[]) => {
     try {
-      return new FileRows(where(rel));
+      return new FileRows(rels.map(where));
     } catch (e) {
-      throw missing(where(rel), e);
+      if (!(e instanceof PartOpenError)) throw e;
+      throw missing(where(rels[e.part]), e.cause);
     }
   };
   return { where, bytes, require, open, text: (rel) => bytes(rel).toString('utf8') };

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../../model/event-fields.ts';
 import { EventRows, fieldIndex, serializeEvent } from '../format/event-rows.ts';
-import { FileRows } from './file-rows.ts';
+import { splitParts } from '../format/event-parts.ts';
+import { FileRows, PartOpenError } from './file-rows.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'aula-file-rows-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -93,5 +94,68 @@ describe('FileRows', () => {
     const copy = join(dir, 'longer.jsonl');
     writeFileSync(copy, Buffer.concat([memory.lineBytes, Buffer.from('\n{}')]));
     expect(() => new EventRows(new FileRows(copy), memory.starts)).toThrow(/differ in length/);
+  });
+});
+
+describe('FileRows over event parts', () => {
+  // 60 rows in parts of 7: eight parts of 7 rows and one of 4, reads crossing from one into the next
+  const paths = splitParts(memory.lineBytes, memory.starts, 7).map((part, i) => {
+    const partPath = join(dir, `part-${i}.jsonl`);
+    writeFileSync(partPath, part);
+    return partPath;
+  });
+  const onParts = () => new EventRows(new FileRows(paths), memory.starts);
+
+  it('reads rows, runs and pages across part boundaries byte for byte as in memory', () => {
+    expect(paths).toHaveLength(9);
+    const rows = onParts();
+    for (let r = 0; r < rows.length; r++) expect(rows.bytes(r).equals(memory.bytes(r)), `row ${r}`).toBe(true);
+    expect(rows.lineBytes.equals(memory.lineBytes)).toBe(true);
+    const head = Buffer.from('[');
+    const tail = Buffer.from(']');
+    // rows 5..9 span parts 0 and 1; 0..60 every part
+    for (const [from, to] of [[5, 9], [6, 8], [7, 8], [0, 60], [50, 60]]) {
+      expect(rows.joinRows(null, from, to, head, 0x2c, tail).equals(memory.joinRows(null, from, to, head, 0x2c, tail)), `${from}..${to}`).toBe(true);
+      const seen: number[] = [];
+      rows.eachRow(null, from, to, (row, bytes) => {
+        expect(bytes.equals(memory.bytes(row))).toBe(true);
+        seen.push(row);
+      });
+      expect(seen).toHaveLength(to - from);
+    }
+    // a read spanning three parts at once
+    const source = new FileRows(paths);
+    const at = Number(memory.bytes(3).byteOffset - memory.bytes(0).byteOffset);
+    const length = Number(memory.bytes(20).byteOffset - memory.bytes(3).byteOffset);
+    expect(source.read(at, length).equals(memory.lineBytes.subarray(at, at + length))).toBe(true);
+    source.close();
+    rows.close();
+    expect(() => rows.bytes(0)).toThrow(/closed/);
+  });
+
+  it('names the part that cannot be opened, and closes the ones it opened', () => {
+    const missing = [...paths.slice(0, 3), join(dir, 'no-such-part.jsonl')];
+    let error: unknown;
+    try {
+      new FileRows(missing);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PartOpenError);
+    expect((error as PartOpenError).part).toBe(3);
+    expect(((error as PartOpenError).cause as NodeJS.ErrnoException).code).toBe('ENOENT');
+  });
+
+  it('a part truncated after loading: a read across it fails rather than handing out stale bytes', () => {
+    const copies = paths.map((p, i) => {
+      const copy = join(dir, `copy-part-${i}.jsonl`);
+      writeFileSync(copy, readFileSync(p));
+      return copy;
+    });
+    const rows = new EventRows(new FileRows(copies), memory.starts);
+    truncateSync(copies[1], 10);
+    expect(() => rows.bytes(10)).toThrow(/part 1 .*ended early/);
+    expect(rows.bytes(20).equals(memory.bytes(20))).toBe(true);
+    rows.close();
   });
 });

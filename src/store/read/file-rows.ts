@@ -1,42 +1,69 @@
-// The rows of events.jsonl read from the file by offset, for `aula serve`. Held in the JS heap
+// The event rows read from their part files by offset, for `aula serve`. Held in the JS heap
 // they were ~230 MB of private memory per process at 100k events, and again in every worker;
 // read by offset, the OS page cache holds them once for all workers and processes, and a page
-// of the default list is one contiguous range, so one pread. Kept apart from row-source.ts so
-// that the edge worker's bundle, which has no file system, does not import node:fs.
+// of the default list is one contiguous range, so one pread (two where it crosses from one part
+// into the next). Kept apart from row-source.ts so that the edge worker's bundle, which has no
+// file system, does not import node:fs.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { RowSource } from '../format/row-source.ts';
+import { eachPiece, partStarts, type RowSource } from '../format/row-source.ts';
 import { takeBuffer } from './page-buffers.ts';
 
 /** Closes the descriptors of file sources nobody can read from any more (a dataset replaced and dropped). */
-let closer: FinalizationRegistry<number> | undefined;
-const closeFd = (fd: number) => {
-  try {
-    closeSync(fd);
-  } catch {
-    // already closed: nothing held
+let closer: FinalizationRegistry<number[]> | undefined;
+const closeFds = (fds: number[]) => {
+  for (const fd of fds) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed: nothing held
+    }
   }
 };
 
+/** A part that cannot be opened: which one, and the open's error (ENOENT, EACCES, …). */
+export class PartOpenError extends Error {
+  constructor(
+    readonly part: number,
+    override readonly cause: unknown,
+  ) {
+    super((cause as Error).message);
+  }
+}
+
 /**
- * Rows read from an open file by offset. The descriptor stays on the file that was opened (and
- * verified): a build swaps a new dist/ in by renaming, so the old file keeps answering, unchanged,
- * until its dataset is dropped.
+ * Rows read by offset from open files, the parts of the rows in order. The descriptors stay on
+ * the files that were opened (and verified): a build swaps a new dist/ in by renaming, so the old
+ * files keep answering, unchanged, until their dataset is dropped.
  */
 export class FileRows implements RowSource {
   readonly inMemory = false;
   readonly byteLength: number;
-  private fd: number;
+  /** where each part starts in the rows, then their total */
+  private readonly starts: Float64Array;
+  private fds: number[];
 
-  /** Opens `path` for reading; throws the open's error (ENOENT, EACCES, …). */
-  constructor(path: string) {
-    this.fd = openSync(path, 'r');
+  /** Opens the parts for reading; throws PartOpenError naming the part that could not be. */
+  constructor(paths: string | readonly string[]) {
+    const fds: number[] = [];
+    const sizes: number[] = [];
     try {
-      this.byteLength = fstatSync(this.fd).size;
+      for (const path of typeof paths === 'string' ? [paths] : paths) {
+        try {
+          const fd = openSync(path, 'r');
+          fds.push(fd);
+          sizes.push(fstatSync(fd).size);
+        } catch (e) {
+          throw new PartOpenError(sizes.length, e);
+        }
+      }
     } catch (e) {
-      closeSync(this.fd);
+      closeFds(fds);
       throw e;
     }
-    (closer ??= new FinalizationRegistry(closeFd)).register(this, this.fd, this);
+    this.fds = fds;
+    this.starts = partStarts(sizes);
+    this.byteLength = this.starts[sizes.length];
+    (closer ??= new FinalizationRegistry(closeFds)).register(this, fds, this);
   }
 
   /** Answer bodies come from the page pool: the server gives them back after writing them. */
@@ -51,29 +78,36 @@ export class FileRows implements RowSource {
   }
 
   readInto(target: Uint8Array, offset: number, at: number, length: number): void {
-    if (this.fd < 0) throw new Error('events.jsonl was closed');
-    if (at < 0 || length < 0 || at + length > this.byteLength) throw new RangeError(`bytes ${at}+${length} outside events.jsonl (${this.byteLength} bytes)`);
+    if (this.fds.length === 0) throw new Error('the event rows were closed');
+    if (at < 0 || length < 0 || at + length > this.byteLength) throw new RangeError(`bytes ${at}+${length} outside the event rows (${this.byteLength} bytes)`);
     if (offset < 0 || offset + length > target.byteLength) throw new RangeError('target too small');
-    let done = 0;
-    while (done < length) {
-      const n = readSync(this.fd, target, offset + done, length - done, at + done);
-      // the file was truncated under us: never hand out uninitialised memory
-      if (n === 0) throw new Error('events.jsonl ended early (changed in place after it was loaded?)');
-      done += n;
-    }
+    eachPiece(this.starts, at, length, (part, from, n, before) => {
+      let done = 0;
+      while (done < n) {
+        const got = readSync(this.fds[part], target, offset + before + done, n - done, from + done);
+        // a part was truncated under us: never hand out uninitialised memory
+        if (got === 0) throw new Error(`part ${part} of the event rows ended early (changed in place after it was loaded?)`);
+        done += got;
+      }
+    });
   }
 
-  /** The whole file, read once (for its checksum and offset checks at load). */
+  /** The whole rows, read once (for their checksums and offset checks at load). */
   readAll(): Buffer {
     return this.read(0, this.byteLength);
   }
 
-  /** Closes the descriptor now; later reads throw rather than reading whatever reuses its number. */
+  /** Part `i`'s bytes within `all` (readAll's). */
+  part(all: Uint8Array, i: number): Uint8Array {
+    return all.subarray(this.starts[i], this.starts[i + 1]);
+  }
+
+  /** Closes the descriptors now; later reads throw rather than reading whatever reuses their numbers. */
   close(): void {
-    if (this.fd < 0) return;
+    if (this.fds.length === 0) return;
     closer?.unregister(this);
-    const fd = this.fd;
-    this.fd = -1;
-    closeSync(fd);
+    const fds = this.fds;
+    this.fds = [];
+    closeFds(fds);
   }
 }

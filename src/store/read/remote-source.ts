@@ -4,7 +4,7 @@
 // a truncated upload or a half-published build is refused by name before any of it is served.
 // The manifest is fetched conditionally (ETag / Last-Modified), so polling an unchanged origin
 // costs one 304.
-import { LOADED_FILES } from '../format/dist-paths.ts';
+import { loadedFiles } from '../format/dist-paths.ts';
 import { memorySource, type DistSource } from './dist-source.ts';
 import { DistError, parseManifest, sha256Hex } from '../format/manifest.ts';
 import { checkDigest } from './verified-source.ts';
@@ -151,8 +151,9 @@ export async function fetchRemoteDist(
     text,
   };
   const manifest = parseManifest(text, manifestUrl.href);
+  const loaded = loadedFiles(manifest);
   let total = 0;
-  for (const rel of LOADED_FILES) {
+  for (const rel of loaded) {
     if (!Object.hasOwn(manifest.files, rel)) throw new DistError(`${new URL(rel, base).href}: is not listed in manifest.json; rebuild with \`aula build\``);
     total += manifest.files[rel].bytes;
   }
@@ -165,10 +166,10 @@ export async function fetchRemoteDist(
   const good = new Map<string, Uint8Array>();
   /** files that arrived whole but are not the ones listed (a half-published build): the rest are still fetched */
   const wrong: DistError[] = [];
-  // one after another: the largest file is most of the total, and parallel downloads would only
+  // one after another: the event parts are most of the total, and parallel downloads would only
   // raise the peak of memory held by half-read bodies
   try {
-    for (const rel of LOADED_FILES) {
+    for (const rel of loaded) {
       const listed = manifest.files[rel];
       const reused = verified.get(listed.sha256);
       if (reused && reused.byteLength === listed.bytes) {

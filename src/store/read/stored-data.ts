@@ -3,10 +3,12 @@
 import { mediaUrl, type EventField } from '../../model/event-fields.ts';
 import { toJson } from '../format/json.ts';
 import { columnsShapeProblem, tableFromColumns, textColumnsShapeProblem, type ColumnsFile, type TextColumnsFile } from '../format/columns.ts';
-import { DATA_FILES } from '../format/dist-paths.ts';
+import { DATA_FILES, eventPartFiles } from '../format/dist-paths.ts';
 import type { EventTable } from '../format/event-table.ts';
-import { EventRows, serializeEvent } from '../format/event-rows.ts';
+import { EventRows, FIELD_COUNT, serializeEvent } from '../format/event-rows.ts';
+import { partBounds } from '../format/event-parts.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
+import { joinedView, partRows, type RowSource } from '../format/row-source.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
 import { FileRows } from './file-rows.ts';
@@ -48,6 +50,22 @@ function rebaseRows(rows: EventRows, from: string, to: string): EventRows {
   );
 }
 
+/**
+ * rowOffsetsProblem over rows held as parts, part by part: each part must be its rows' bytes
+ * exactly (the parts are cut every `partRows` rows), and the rows in it must fit their offsets.
+ */
+function partsOffsetsProblem(parts: readonly Uint8Array[], starts: Uint32Array | Uint16Array, partRows: number): string | null {
+  const stride = FIELD_COUNT + 1;
+  const bounds = partBounds(starts, partRows);
+  if (bounds.length - 1 !== parts.length) return `${parts.length} parts for ${bounds.length - 1}`;
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i].byteLength !== bounds[i + 1] - bounds[i]) return `part ${i} is not its rows' length`;
+    const problem = rowOffsetsProblem(parts[i], starts.subarray(i * partRows * stride, (i + 1) * partRows * stride));
+    if (problem) return `part ${i}: ${problem}`;
+  }
+  return null;
+}
+
 /** Reads what the dataset defers (the text columns); throws DistError when that part is corrupt. */
 export function warmDataset(ds: StoredData): void {
   void ds.events.table.columns.text;
@@ -81,12 +99,13 @@ export function eventOffsets(source: DistSource): Uint32Array | Uint16Array {
 
 /** The load check of the event rows (see rows-job.ts): their files as the manifest lists them, and the offsets. */
 export function rowsJob(source: DistSource, manifest: Manifest, starts: Uint32Array | Uint16Array): RowsJob {
-  const files = [DATA_FILES.events].map((rel) => {
+  const files = eventPartFiles(manifest).map((rel) => {
     if (!Object.hasOwn(manifest.files, rel)) throw corrupt(source, rel, 'is not listed in manifest.json');
     return { rel, ...manifest.files[rel] };
   });
   const offsetsSha256 = Object.hasOwn(manifest.files, DATA_FILES.offsets) ? manifest.files[DATA_FILES.offsets].sha256 : '';
-  return { files, starts, offsetsRel: DATA_FILES.offsets, offsetsSha256, rowsName: DATA_FILES.events };
+  const rowsDir = files[0].rel.slice(0, files[0].rel.lastIndexOf('/'));
+  return { files, starts, offsetsRel: DATA_FILES.offsets, offsetsSha256, rowsName: `the event rows in ${rowsDir}/` };
 }
 
 export function readStore(dist: DistSource, options: StoreOptions = {}): StoredData {
@@ -94,43 +113,54 @@ export function readStore(dist: DistSource, options: StoreOptions = {}): StoredD
   const { sha256 } = options;
   if (!dist.trusted && !sha256) throw new Error('readStore: a source that is not trusted needs options.sha256');
   const source = dist.trusted ? dist : verifiedSource(dist, manifest, sha256!);
-  // From a folder the rows are read by offset when answering (see row-source.ts): the file is
-  // read whole once here, through the descriptor kept, to check it, then dropped from memory.
-  const file = dist.open?.(DATA_FILES.events);
+  // From a folder the rows are read by offset when answering (see row-source.ts): the parts are
+  // read whole once here, through the descriptors kept, to check them, then dropped from memory.
+  const parts = eventPartFiles(manifest);
+  const file = dist.open?.(parts);
   try {
-    return storedWith(dist, source, manifest, file, options);
+    return storedWith(dist, source, manifest, parts, file, options);
   } catch (e) {
     file?.close();
     throw e;
   }
 }
 
-function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, file: FileRows | undefined, options: StoreOptions): StoredData {
+function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, parts: readonly string[], file: FileRows | undefined, options: StoreOptions): StoredData {
   const { sha256 } = options;
   const baseUrl = (options.baseUrl ?? manifest.base_url).replace(/\/+$/, '');
   // rows rewritten for another base URL are parsed here, so they are checked here first
   const elsewhere = file && !dist.trusted && options.verifyRows && baseUrl === manifest.base_url ? options.verifyRows : undefined;
-  let lines: Uint8Array | undefined;
-  if (elsewhere) {
-    lines = undefined;
-  } else if (file) {
-    lines = file.readAll();
-    if (!dist.trusted) checkDigest(dist, manifest, DATA_FILES.events, lines, sha256!);
+  /** the rows' bytes as checked here: whole, or the parts held apart (none: checked elsewhere) */
+  let lines: Uint8Array[] = [];
+  let rowSource: RowSource | Buffer;
+  if (file) {
+    rowSource = file;
+    if (!elsewhere) {
+      const all = file.readAll();
+      if (!dist.trusted) parts.forEach((rel, i) => checkDigest(dist, manifest, rel, file.part(all, i), sha256!));
+      lines = [all];
+    }
   } else {
-    lines = source.bytes(DATA_FILES.events);
+    const bytes = parts.map((rel) => source.bytes(rel));
+    const joined = joinedView(bytes);
+    // parts fetched one by one (remote, edge) are kept and checked as they are, never copied into one
+    lines = joined ? [joined] : bytes;
+    rowSource = joined ?? partRows(bytes);
   }
+  const rowsName = `${parts[0].slice(0, parts[0].lastIndexOf('/'))}/`;
   const starts = eventOffsets(source);
-  // before the rows are measured against the offsets: a file of the wrong size is named as such
+  // before the rows are measured against the offsets: a part of the wrong size is named as such
   if (elsewhere) elsewhere(rowsJob(source, manifest, starts));
   let rows: EventRows;
   try {
-    rows = new EventRows(file ?? Buffer.from(lines!.buffer, lines!.byteOffset, lines!.byteLength), starts);
+    rows = new EventRows(rowSource, starts);
   } catch (e) {
     if (e instanceof DistError) throw e;
-    throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events}`);
+    throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName}`);
   }
-  const offsetsProblem = lines ? rowOffsetsProblem(lines, starts) : null;
-  if (offsetsProblem) throw corrupt(source, DATA_FILES.offsets, `does not match ${DATA_FILES.events} (${offsetsProblem})`);
+  const offsetsProblem =
+    lines.length === 0 ? null : lines.length === 1 ? rowOffsetsProblem(lines[0], starts) : partsOffsetsProblem(lines, starts, manifest.event_part_rows);
+  if (offsetsProblem) throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName} (${offsetsProblem})`);
   // checked now, read when first needed: a dist must not turn out incomplete under load
   source.require(DATA_FILES.text);
   const columns = parseJson<ColumnsFile>(source, DATA_FILES.columns);

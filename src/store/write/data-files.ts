@@ -1,6 +1,7 @@
 // The data files the server needs, under dist/data/ and dist/autocomplete/, rendered from the model.
 import { buildAutocompleteFiles } from './autocomplete-files.ts';
-import { AUTOCOMPLETE_DIR, DATA_FILES } from '../format/dist-paths.ts';
+import { AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../format/dist-paths.ts';
+import { splitParts } from '../format/event-parts.ts';
 import type { Model } from '../../model/types.ts';
 import { compareListOrder, renderCategory, renderEvent, type RenderContext } from '../../render/event.ts';
 import type { Event } from '../../model/types.ts';
@@ -11,7 +12,7 @@ import { RowBytes } from './row-bytes.ts';
 
 export type DistFiles = Map<string, string | Uint8Array>;
 
-/** Makes the rows of events.jsonl from the events in list order (the build may take them from its cache). */
+/** Makes the event rows from the events in list order (the build may take them from its cache). */
 export type RowMaker = (events: readonly Event[], ctx: RenderContext) => EventRows;
 
 export const renderRows: RowMaker = (events, ctx) => {
@@ -26,19 +27,21 @@ export const renderRows: RowMaker = (events, ctx) => {
 /**
  * Renders the model into the server's data files, keyed by path relative to dist/.
  * `autocomplete`: how to make the autocomplete files (the build may take them from its cache);
- * `rowsOf`: how to make the events' rows.
+ * `rowsOf`: how to make the events' rows; `partRows`: rows per part of them (dist-paths.ts).
  */
 export async function renderDataFiles(
   model: Model,
   baseUrl: string,
   autocomplete: (directory: Model['directory']) => Promise<Record<string, string>> = buildAutocompleteFiles,
   rowsOf: RowMaker = renderRows,
+  partRows = EVENT_PART_ROWS,
 ): Promise<DistFiles> {
   const events = [...model.events].sort(compareListOrder);
   const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
   const rows = rowsOf(events, ctx);
   const files: DistFiles = new Map();
-  files.set(DATA_FILES.events, rows.lineBytes);
+  // the parts are views of the rows made in one piece
+  splitParts(rows.lineBytes, rows.starts, partRows).forEach((part, i) => files.set(eventPartFile(i), part));
   files.set(DATA_FILES.offsets, new Uint8Array(rows.starts.buffer, rows.starts.byteOffset, rows.starts.byteLength));
   files.set(DATA_FILES.columns, JSON.stringify(columnsOf(events)));
   files.set(DATA_FILES.text, JSON.stringify(textColumnsOf(events, model.site.timezone)));

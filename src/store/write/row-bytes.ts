@@ -1,4 +1,4 @@
-// events.jsonl built row by row into one buffer. Each row goes into its place as soon as it is
+// The event rows (their parts' concatenation, dist-paths.ts) built row by row into one buffer. Each row goes into its place as soon as it is
 // made (rendered, or copied from the render cache): no row is held as a string until all are
 // made, which at 100k events was ~240 MB of strings (two-byte where the text is not Latin-1)
 // beside the ~240 MB buffer they were then copied into.

@@ -5,6 +5,8 @@ import { accessLogger, type LogFormat } from './access-log.ts';
 import { parseCorsOrigins } from './cors.ts';
 import { startServer, type ServeOptions } from './http.ts';
 import { originWarning } from './listen.ts';
+import { isRemoteDist } from '../store/read/remote-source.ts';
+import { answerWorkers, askPrimary, checkRowsForWorkers } from './primary-rows-check.ts';
 
 export interface ServeCommandOptions extends Omit<ServeOptions, 'cors' | 'log'> {
   workers: number;
@@ -29,6 +31,8 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
     accessLog: options.quiet ? undefined : accessLogger(options.log ?? 'text', (chunk) => void process.stdout.write(chunk)),
     log: (line) => console.log(`aula: ${line}`),
     onFatal: () => process.exit(1),
+    // a worker's rows were checked by the primary (when they are the same files)
+    rowsCheck: cluster.isWorker && !isRemoteDist(options.dist) ? { vouched: askPrimary } : undefined,
   });
   if (announce) {
     console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${running.url}/v1/cms/event/`);
@@ -51,6 +55,8 @@ function runPrimary(options: ServeCommandOptions): void {
   let stopping = false;
   let failed = false;
   for (let i = 0; i < options.workers; i++) cluster.fork();
+  // once for all workers, while they load the rest (a remote dist is fetched by each worker)
+  if (!isRemoteDist(options.dist)) cluster.on('message', answerWorkers(checkRowsForWorkers(options.dist)));
   cluster.on('message', (_worker, message: { aula?: string; url?: string; baseUrl?: string }) => {
     if (message?.aula === 'listening' && ++listening === options.workers) {
       console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${message.url}/v1/cms/event/ with ${options.workers} workers`);

@@ -14,6 +14,7 @@ import { listen } from './listen.ts';
 import { liveData } from './live-data.ts';
 import { remoteData } from './remote-data.ts';
 import { isRemoteDist } from '../store/read/remote-source.ts';
+import type { RowsVerifierOptions } from './rows-verifier.ts';
 import { answerClientError, answerConnect, answerExpectation } from './protocol-errors.ts';
 import { hasBody } from './request-body.ts';
 import { requestHandler } from './request-handler.ts';
@@ -24,6 +25,8 @@ export { requestHandler };
 export interface ServeOptions extends ApiOptions {
   /** a dist/ folder, or the http(s) URL of one on an origin (then polled, see remote-data.ts) */
   dist: string;
+  /** how a dist/ folder's event rows are checked at start (see rows-verifier.ts) */
+  rowsCheck?: RowsVerifierOptions;
   /** how often a remote dist's manifest is checked (default 30 s) */
   pollMs?: number;
   port: number;
@@ -75,7 +78,7 @@ export interface RunningServer {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? (() => {});
   const remote = isRemoteDist(options.dist);
-  const data = remote ? await remoteData({ ...options, log }) : liveData({ ...options, log });
+  const data = remote ? await remoteData({ ...options, log }) : await liveData({ ...options, log });
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   const handle = requestHandler(() => data.api, {

@@ -16,7 +16,7 @@ afterAll(() => removeDir(root));
 describe('liveData', () => {
   it('builds every filter index in the background after the warm-up, and again for reloaded data', async () => {
     const lines: string[] = [];
-    const data = liveData({ dist, watch: false, log: (l) => lines.push(l) });
+    const data = await liveData({ dist, watch: false, log: (l) => lines.push(l) });
     try {
       expect(data.indexes).toBeUndefined();
       data.warmLater(0);

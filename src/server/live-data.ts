@@ -4,8 +4,9 @@
 import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import { prepareInBackground, type BackgroundBuild } from '../query/events/prepare-in-background.ts';
-import { loadDataset, warmDataset, type Dataset } from '../query/dataset.ts';
+import { loadDataset, warmAutocomplete, warmDataset, type Dataset } from '../query/dataset.ts';
 import { reloader, watchManifest } from './reload.ts';
+import { rowsVerifier, type RowsVerifierOptions } from './rows-verifier.ts';
 import { StaticFiles } from './static-files.ts';
 
 export interface LiveDataOptions extends ApiOptions {
@@ -16,6 +17,8 @@ export interface LiveDataOptions extends ApiOptions {
   onFatal?(error: Error): void;
   /** data made in memory (aula dev) to start with, instead of loading dist/ */
   dataset?: Dataset;
+  /** how the event rows are checked at start (tests: a thread that fails) */
+  rowsCheck?: RowsVerifierOptions;
 }
 
 export interface LiveData {
@@ -43,15 +46,43 @@ export interface LiveData {
   stop(): void;
 }
 
-/** Loads dist/ (throws DistError when it cannot be served) and keeps it current. */
-export function liveData(options: LiveDataOptions): LiveData {
+/**
+ * Loads dist/ at start: the event rows are checked on a worker thread while this one reads the
+ * rest, and both are done before this resolves. Nothing is served from a dist that fails either.
+ */
+async function loadChecked(options: LiveDataOptions): Promise<Dataset> {
+  const verifier = rowsVerifier(options.dist, options.rowsCheck);
+  let dataset: Dataset;
+  try {
+    dataset = loadDataset(options.dist, { baseUrl: options.baseUrl, verifyRows: verifier.verifyRows, lazyAutocomplete: true });
+  } catch (e) {
+    verifier.cancel();
+    throw e;
+  }
+  try {
+    // decoded while the thread checks the rows (this thread would wait for it otherwise): it
+    // would block the first requests if it came right after listening instead
+    warmAutocomplete(dataset);
+    await verifier.done();
+  } catch (e) {
+    verifier.cancel();
+    dataset.events.rows.close();
+    throw e;
+  }
+  return dataset;
+}
+
+/** Loads dist/ (rejects with a DistError when it cannot be served) and keeps it current. */
+export async function liveData(options: LiveDataOptions): Promise<LiveData> {
   const load = (warm: boolean, given?: Dataset) => {
+    // a reload checks on this thread (the old data answers meanwhile; reloads are rare)
     const dataset = given ?? loadDataset(options.dist, { baseUrl: options.baseUrl });
     if (warm) warmDataset(dataset);
     return { dataset, api: createApi(dataset, options), files: new StaticFiles(options.dist, dataset.baseUrl, options.cacheControl) };
   };
-  let current = load(false, options.dataset);
+  let current = load(false, options.dataset ?? (await loadChecked(options)));
   let warmUp: NodeJS.Timeout | undefined;
+  let autocompleteSoon: NodeJS.Immediate | undefined;
   let indexes: BackgroundBuild | undefined;
   const buildIndexes = (dataset: Dataset) => {
     indexes?.stop();
@@ -99,6 +130,22 @@ export function liveData(options: LiveDataOptions): LiveData {
     },
     warmLater(ms) {
       const first = current.dataset;
+      const failed = (e: unknown) => {
+        options.log((e as Error).message);
+        // the deferred file may belong to a dist that replaced this one before the watcher
+        // noticed: only when the dist on disk cannot be loaded either is the server done for
+        if (!reloads.reload()) options.onFatal?.(e as Error);
+      };
+      // the autocomplete index (loaded lazily) at once, so that no search pays for decoding it
+      autocompleteSoon = setImmediate(() => {
+        if (current.dataset !== first || first === options.dataset) return;
+        try {
+          warmAutocomplete(first);
+        } catch (e) {
+          failed(e);
+        }
+      });
+      autocompleteSoon.unref();
       warmUp = setTimeout(() => {
         if (current.dataset !== first) return;
         // data made in memory has no file to turn out corrupt: only its indexes are built
@@ -107,10 +154,7 @@ export function liveData(options: LiveDataOptions): LiveData {
           warmDataset(first);
           buildIndexes(first);
         } catch (e) {
-          options.log((e as Error).message);
-          // the deferred file may belong to a dist that replaced this one before the watcher
-          // noticed: only when the dist on disk cannot be loaded either is the server done for
-          if (!reloads.reload()) options.onFatal?.(e as Error);
+          failed(e);
         }
       }, ms);
       warmUp.unref();
@@ -123,6 +167,7 @@ export function liveData(options: LiveDataOptions): LiveData {
     deferIndexes,
     stop() {
       clearTimeout(warmUp);
+      clearImmediate(autocompleteSoon);
       clearTimeout(indexesLater);
       indexes?.stop();
       stopWatching();

@@ -60,7 +60,9 @@ export const ALLOWED: Record<string, readonly string[]> = {
 export const SERVE_LAYERS: readonly string[] = [...SERVE, 'adapter'];
 
 /** Packages that are build-time only: the serve layers must not import them. */
-export const BUILD_PACKAGES: readonly string[] = ['esbuild', 'markdown-it', 'fast-glob', 'yaml', 'minisearch', 'node:worker_threads'];
+// (node:worker_threads is not one: the server checks the event rows on a thread at start, in
+// src/server only; the edge bundle has no node: modules and fails to build with one)
+export const BUILD_PACKAGES: readonly string[] = ['esbuild', 'markdown-it', 'fast-glob', 'yaml', 'minisearch'];
 
 /** Test support beside the modules (fixtures, benches): not part of the layers. */
 export const NOT_A_MODULE = /(?:\.test\.ts|\.bench\.ts|\/test-[^/]*\.ts|-fixtures?\.ts)$/;

@@ -76,7 +76,22 @@ export function textColumnsShapeProblem(file: TextColumnsFile | null, length: nu
   return allLists(file.iso, TIME_FIELDS, length) && allLists(file.text, TEXT_FIELDS, length) ? null : `expected every column to hold ${length} rows`;
 }
 
-const floats = (values: readonly (number | null)[]) => Float64Array.from(values, (v) => (v === null ? NaN : v));
+// Plain loops: TypedArray.from goes through the iterator protocol (and the map callback) per
+// value, ~60 ms of the server's cold start for the 600k values at 100k events; these take ~3.
+function floats(values: readonly (number | null)[]): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out[i] = v === null ? NaN : v;
+  }
+  return out;
+}
+
+function bytes(values: readonly (0 | 1)[]): Uint8Array {
+  const out = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = values[i];
+  return out;
+}
 
 export function tableFromColumns(file: ColumnsFile, readText: () => TextColumnsFile): EventTable {
   let text: TextColumnsFile | undefined;
@@ -88,7 +103,7 @@ export function tableFromColumns(file: ColumnsFile, readText: () => TextColumnsF
       return lazyText().iso;
     },
     dfp_points: floats(file.dfp_points),
-    bool: byField(BOOL_FIELDS, (f) => Uint8Array.from(file.bool[f])),
+    bool: byField(BOOL_FIELDS, (f) => bytes(file.bool[f])),
     get text() {
       return lazyText().text;
     },
@@ -96,6 +111,6 @@ export function tableFromColumns(file: ColumnsFile, readText: () => TextColumnsF
     groups: file.groups,
   };
   const rowById = new Map<number, number>();
-  file.id.forEach((id, row) => rowById.set(id, row));
+  for (let row = 0; row < file.id.length; row++) rowById.set(file.id[row], row);
   return { length: file.id.length, columns, rowById };
 }

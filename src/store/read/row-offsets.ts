@@ -15,13 +15,17 @@ const QUOTE = 0x22;
 const COLON = 0x3a;
 const NEWLINE = 0x0a;
 
-/** What is wrong with the offsets of `lines`, or null when every field starts and ends where its row says. */
-export function rowOffsetsProblem(lines: Uint8Array, starts: Uint32Array | Uint16Array): string | null {
+/**
+ * What is wrong with the offsets of `lines`, or null when every field starts and ends where its row
+ * says. `firstRow`: the number of the first row in `starts` (messages name rows from the file's start).
+ */
+export function rowOffsetsProblem(lines: Uint8Array, starts: Uint32Array | Uint16Array, firstRow = 0): string | null {
   if (starts.length % STRIDE !== 0) return 'the offsets are not whole rows';
   const rows = starts.length / STRIDE;
   let at = 0;
-  for (let row = 0; row < rows; row++) {
-    const base = row * STRIDE;
+  for (let index = 0; index < rows; index++) {
+    const base = index * STRIDE;
+    const row = firstRow + index;
     const length = starts[base + FIELD_COUNT];
     const end = at + length;
     if (length < 2 || end > lines.length || lines[at] !== OPEN || lines[end - 1] !== CLOSE || (end < lines.length && lines[end] !== NEWLINE)) {
@@ -54,5 +58,82 @@ export function rowOffsetsProblem(lines: Uint8Array, starts: Uint32Array | Uint1
  */
 export function compactOffsets(starts: Uint32Array): Uint32Array | Uint16Array {
   for (let i = 0; i < starts.length; i++) if (starts[i] > 0xffff) return starts;
-  return Uint16Array.from(starts);
+  // the constructor converts in one native pass (from() iterates)
+  return new Uint16Array(starts);
+}
+
+/**
+ * rowOffsetsProblem over rows that arrive in pieces (read in chunks on the load check's thread,
+ * across part files): each call checks the rows whose bytes and newline have all arrived, keeping
+ * at most one row's bytes back, so the rows are never held whole.
+ */
+export class RowOffsetsCheck {
+  private carry: Uint8Array = new Uint8Array(0);
+  private row = 0;
+  private problem: string | null = null;
+  private readonly rows: number;
+
+  constructor(
+    private readonly starts: Uint32Array | Uint16Array,
+    /** the rows' total length in bytes: a row said to be longer cannot fit */
+    private readonly total: number,
+  ) {
+    this.rows = starts.length % STRIDE === 0 ? starts.length / STRIDE : -1;
+    if (this.rows < 0) this.problem = 'the offsets are not whole rows';
+  }
+
+  /** The next bytes of the rows (not kept: the caller may reuse the buffer). */
+  feed(bytes: Uint8Array): void {
+    // bytes after the last row: the rows' length is checked against the offsets elsewhere (EventRows)
+    if (this.problem !== null || this.row >= this.rows) return;
+    let data = bytes;
+    if (this.carry.length > 0) {
+      // the row begun in the bytes before: complete it (and its newline) from the head of these
+      const need = this.rowLength(this.row);
+      if (need < 0) return;
+      const missing = need + 1 - this.carry.length;
+      if (missing > bytes.length) {
+        this.carry = Buffer.concat([this.carry, bytes]);
+        return;
+      }
+      this.checkRows(Buffer.concat([this.carry, bytes.subarray(0, missing)]));
+      this.carry = new Uint8Array(0);
+      data = bytes.subarray(missing);
+    }
+    const at = this.checkRows(data);
+    // a copy: the caller may reuse what it fed (Buffer's slice would be a view on it)
+    if (this.problem === null) this.carry = Uint8Array.prototype.slice.call(data, at);
+  }
+
+  /** The length of row `row`, or -1 (and the problem noted) when it cannot fit the rows. */
+  private rowLength(row: number): number {
+    const length = this.starts[row * STRIDE + FIELD_COUNT];
+    if (length <= this.total) return length;
+    this.problem = `event ${row} does not fit its offsets`;
+    return -1;
+  }
+
+  /** Checks the whole rows (each with its newline) at the start of `data`; how many bytes they took. */
+  private checkRows(data: Uint8Array): number {
+    let at = 0;
+    let row = this.row;
+    while (row < this.rows && this.problem === null) {
+      const length = this.rowLength(row);
+      if (length < 0 || at + length + 1 > data.length) break;
+      at += length + 1;
+      row++;
+    }
+    if (row > this.row && this.problem === null) {
+      this.problem = rowOffsetsProblem(data.subarray(0, at), this.starts.subarray(this.row * STRIDE, row * STRIDE), this.row);
+      this.row = row;
+    }
+    return at;
+  }
+
+  /** After the last bytes: what is wrong, or null. */
+  finish(): string | null {
+    if (this.problem !== null) return this.problem;
+    if (this.row < this.rows) return rowOffsetsProblem(this.carry, this.starts.subarray(this.row * STRIDE), this.row);
+    return null;
+  }
 }

@@ -1,0 +1,40 @@
+// The event rows' load check itself (see store/read/rows-job.ts): each file read once in chunks,
+// hashed, its bytes fed on to the offsets check. Runs on the check's worker thread, or on the
+// main thread where there is no compiled worker (a source checkout), yielding between chunks.
+import { createHash } from 'node:crypto';
+import { readSync } from 'node:fs';
+import type { RowsJob } from '../store/read/rows-job.ts';
+import { RowOffsetsCheck } from '../store/read/row-offsets.ts';
+
+const CHUNK = 4 * 1024 * 1024;
+
+/** null: the rows are what the manifest lists and the offsets fit them; else what is wrong, and where. */
+export type RowsVerdict = null | { rel: string; kind: 'size' | 'sha256' | 'offsets'; problem: string };
+
+/** Checks `job` reading the open descriptors `fds` (one per file, in order); `pause` between chunks. */
+export async function checkRows(fds: readonly number[], job: RowsJob, pause?: () => Promise<void>): Promise<RowsVerdict> {
+  const total = job.files.reduce((sum, f) => sum + f.bytes, 0);
+  const offsets = new RowOffsetsCheck(job.starts, total);
+  const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(total, 1)));
+  // a file damaged in place is named for its checksum first, as readStore does; the offsets after
+  let digestVerdict: RowsVerdict = null;
+  for (let i = 0; i < job.files.length; i++) {
+    const file = job.files[i];
+    const hash = createHash('sha256');
+    let at = 0;
+    for (;;) {
+      const n = readSync(fds[i], chunk, 0, chunk.length, at);
+      if (n === 0) break;
+      at += n;
+      const bytes = chunk.subarray(0, n);
+      hash.update(bytes);
+      offsets.feed(bytes);
+      if (pause) await pause();
+    }
+    if (at !== file.bytes) digestVerdict ??= { rel: file.rel, kind: 'size', problem: `is ${at} bytes, manifest.json says ${file.bytes}` };
+    else if (hash.digest('hex') !== file.sha256) digestVerdict ??= { rel: file.rel, kind: 'sha256', problem: 'does not match its SHA-256 in manifest.json' };
+  }
+  if (digestVerdict) return digestVerdict;
+  const problem = offsets.finish();
+  return problem === null ? null : { rel: job.offsetsRel, kind: 'offsets', problem: `does not match ${job.rowsName} (${problem})` };
+}

@@ -115,6 +115,32 @@ describe.each([
   });
 });
 
+describe('a part replaced between the load opening it and the check opening it', () => {
+  it('is refused by name: the check must read the very files the server will answer from', async () => {
+    const dir = join(root, `copy-${copies++}`);
+    cpSync(good, dir, { recursive: true });
+    const verifier = rowsVerifier(dir, { thread: null });
+    let error: unknown;
+    try {
+      const ds = loadDataset(dir, {
+        verifyRows: (job) => {
+          // same bytes, another file: what a build swapping a new dist in at that moment leaves
+          writeFileSync(join(dir, `${EVENTS}.new`), readFileSync(join(dir, EVENTS)));
+          renameSync(join(dir, `${EVENTS}.new`), join(dir, EVENTS));
+          verifier.verifyRows(job);
+        },
+        lazyAutocomplete: true,
+      });
+      ds.events.rows.close();
+    } catch (e) {
+      error = e;
+    }
+    verifier.cancel();
+    expect(error).toBeInstanceOf(DistError);
+    expect(String((error as Error).message)).toContain(`${join(dir, EVENTS)}: was replaced while it was being loaded`);
+  });
+});
+
 describe('the check thread failing', () => {
   it('is an error when the thread exits before it answers, or throws, or cannot start — never a hang', async () => {
     const exits: StartThread = () => new Worker('process.exit(3)', { eval: true });

@@ -84,6 +84,9 @@ export function rowsVerifier(dir: string, options: RowsVerifierOptions = {}): Ro
       fds.push(fd);
       const { dev, ino, size, mtimeMs } = fstatSync(fd);
       identities.push({ dev, ino, size, mtimeMs });
+      // opened a moment after the loader's own descriptors: a dist swapped in between is other files
+      const opened = job.opened?.[identities.length - 1];
+      if (opened && (opened.dev !== dev || opened.ino !== ino)) throw new DistError(refused(file.rel, 'was replaced while it was being loaded'));
       if (size !== file.bytes) throw new ChecksumMismatch(refused(file.rel, `is ${size} bytes, manifest.json says ${file.bytes}`));
     }
   };

@@ -66,6 +66,14 @@ export class FileRows implements RowSource {
     (closer ??= new FinalizationRegistry(closeFds)).register(this, fds, this);
   }
 
+  /** Device and inode of each open part: which files these are (a rename swapping a new file in changes the inode). */
+  identities(): { dev: number; ino: number }[] {
+    return this.fds.map((fd) => {
+      const { dev, ino } = fstatSync(fd);
+      return { dev, ino };
+    });
+  }
+
   /** Answer bodies come from the page pool: the server gives them back after writing them. */
   allocate(length: number): Buffer {
     return takeBuffer(length);

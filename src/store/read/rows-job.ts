@@ -20,6 +20,8 @@ export interface RowsJob {
   /** the offsets file's SHA-256 in the manifest (what makes two jobs the same check) */
   offsetsSha256: string;
   rowsName: string;
+  /** device and inode of each file as the loader opened it: the check must read those very files */
+  opened?: readonly { dev: number; ino: number }[];
 }
 
 /**

@@ -150,7 +150,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
   const rowsName = `${parts[0].slice(0, parts[0].lastIndexOf('/'))}/`;
   const starts = eventOffsets(source);
   // before the rows are measured against the offsets: a part of the wrong size is named as such
-  if (elsewhere) elsewhere(rowsJob(source, manifest, starts));
+  if (elsewhere) elsewhere({ ...rowsJob(source, manifest, starts), opened: file!.identities() });
   let rows: EventRows;
   try {
     rows = new EventRows(rowSource, starts);

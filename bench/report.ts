@@ -172,6 +172,7 @@ export function methodSection(g: GeneratorInfo, pass?: Pick<Pass, 'durationS' | 
     '- **Generator ceiling.** The same bare server answering a 2-byte body, once per run: how many requests the generator can make on ' +
       "this machine while sharing its two cores with a Node server. The report compares the baseline and the ceiling with the fastest " +
       'page-sized aula row; if the baseline were not well above that row, the ratios would be measuring the generator.',
+    '- **Content age.** The cold build starts 2.5 s after the generated content was written and flushed: the build cache\'s stat index counts a file changed within 2 s of its record as racy and reads and hashes it again in the next build (as git does); built at once, the last ~16,000 generated files were racy and added 0.3–0.4 s to the first warm build, which no site whose files are older than two seconds pays.',
     '- **Settling.** Each pass starts once the server\'s process tree has spent next to no CPU (≤ 2 clock ticks) for 0.5 s: `aula serve` builds its filter indexes in the background after it starts listening, and a pass measured during that build would measure the build too.',
     '- **Probe.** 20 sequential requests per row before its load, to name the first URL that did not answer 2xx ' +
       '(the generators count failures but cannot say which URL failed).',

@@ -11,7 +11,7 @@ import { datasetFrom, loadDataset } from '../src/query/dataset.ts';
 import { memorySource } from '../src/store/read/dist-source.ts';
 import { eventPartFile } from '../src/store/format/dist-paths.ts';
 import { digestOf, DistError, sha256Hex } from '../src/store/format/manifest.ts';
-import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from './helpers.ts';
+import { buildOk, refusal, removeDir, SAMPLE_CONTENT, tempDir } from './helpers.ts';
 
 let root: string;
 let parted: string;
@@ -32,16 +32,6 @@ function damaged(change: (dir: string) => void): string {
   cpSync(parted, dir, { recursive: true });
   change(dir);
   return dir;
-}
-
-function refusal(dir: string): string {
-  try {
-    loadDataset(dir);
-  } catch (e) {
-    expect(e).toBeInstanceOf(DistError);
-    return (e as Error).message;
-  }
-  throw new Error('loaded without complaint');
 }
 
 describe('a dist with its event rows in many parts', () => {

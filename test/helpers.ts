@@ -3,10 +3,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build, type BuildOptions } from '../src/pipeline/build.ts';
+import { loadDataset } from '../src/query/dataset.ts';
+import { DistError } from '../src/store/format/manifest.ts';
 import { startServer, type RunningServer, type ServeOptions } from '../src/server/http.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 
@@ -130,4 +132,15 @@ export function listeningOrigin(child: ChildProcess, label = 'aula'): Promise<st
     child.stderr!.on('data', (d) => (out += d));
     child.once('exit', (code) => fail(new Error(`${label} exited ${code}: ${out}`)));
   });
+}
+
+/** The DistError message loading `dir` as `aula serve` does gives; fails the test when it loads. */
+export function refusal(dir: string): string {
+  try {
+    loadDataset(dir);
+  } catch (e) {
+    expect(e).toBeInstanceOf(DistError);
+    return (e as Error).message;
+  }
+  throw new Error('loaded without complaint');
 }

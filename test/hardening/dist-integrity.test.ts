@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../../src/model/event-fields.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
-import { DistError } from '../../src/store/format/manifest.ts';
-import { buildOk, removeDir, request, SAMPLE_CONTENT, serve, tempDir } from '../helpers.ts';
+import { buildOk, refusal, removeDir, request, SAMPLE_CONTENT, serve, tempDir } from '../helpers.ts';
 
 /** offsets per row: one per field, then the row's length */
 const FIELDS_PLUS_LENGTH = EVENT_FIELDS.length + 1;
@@ -51,16 +50,6 @@ function withOffsets(change: (starts: Uint32Array) => void, fixChecksum: boolean
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
   }
   return dir;
-}
-
-function refusal(dir: string): string {
-  try {
-    loadDataset(dir);
-  } catch (e) {
-    expect(e).toBeInstanceOf(DistError);
-    return (e as Error).message;
-  }
-  throw new Error('loaded without complaint');
 }
 
 const swap = (a: number, b: number) => (s: Uint32Array) => void ([s[a], s[b]] = [s[b], s[a]]);

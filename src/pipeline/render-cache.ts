@@ -1,4 +1,4 @@
-// The per-event render cache: an event's row of events.jsonl (its serialized JSON and the byte
+// The per-event render cache: an event's row in data/events/ (its serialized JSON and the byte
 // offsets of its fields) is kept in the build cache folder under a key of everything the row is
 // made of — the event's record, and what renderEvent reads besides: the zone, the base URL, the
 // breadcrumb trail of its page and the rendered media it references. An unchanged event is then
@@ -169,7 +169,7 @@ function offsetsBytes(starts: Uint32Array): Buffer {
  */
 export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats): EventRows {
   const { entries, count, whole } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false } : readRows(path);
-  // each row goes into events.jsonl's buffer as soon as it is taken or made (row-bytes.ts)
+  // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
   const out = new RowBytes(events.length);
   const { starts, startsBytes } = out;
   const names = keys.map((k) => k.toString('latin1'));

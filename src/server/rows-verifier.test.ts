@@ -84,14 +84,14 @@ describe.each([
     expect(await startLoad(good, thread)).toBeUndefined();
   });
 
-  it('refuses a byte changed in events.jsonl, naming the file', async () => {
+  it('refuses a byte changed in the event rows, naming the file', async () => {
     const dir = damaged(EVENTS, flipTitleByte);
     const error = await startLoad(dir, thread);
     expect(error).toBeInstanceOf(ChecksumMismatch);
     expect((error as Error).message).toBe(`${join(dir, EVENTS)}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
   });
 
-  it('refuses a truncated events.jsonl by its size, before reading it', async () => {
+  it('refuses a truncated part of the event rows by its size, before reading it', async () => {
     const dir = damaged(EVENTS, (b) => b.subarray(0, b.length - 10));
     const error = await startLoad(dir, thread);
     expect(error).toBeInstanceOf(ChecksumMismatch);

@@ -25,7 +25,7 @@ const MAGIC = 'AULAEVENTS1\n';
 /** Bump when the state's shape or meaning changes without a new aula version. */
 export const EVENT_STATE_FORMAT = 1;
 
-/** The events in list order, one entry per row of events.jsonl. */
+/** The events in list order, one entry per row of the event rows (data/events/). */
 export interface StateRows {
   id: Float64Array;
   start: Float64Array;

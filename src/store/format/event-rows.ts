@@ -43,12 +43,12 @@ export function serializeEvent(obj: Readonly<Record<EventField, unknown>>): { js
 const RUN_GAP = 16 * 1024;
 
 export class EventRows {
-  /** byte offset of each row's line in events.jsonl */
+  /** byte offset of each row's line in the event rows (the parts' bytes end to end) */
   private readonly lineStarts: Float64Array;
   private readonly source: RowSource;
 
   /**
-   * `lines`: the UTF-8 of events.jsonl, one event per line in list order (or where to read it);
+   * `lines`: the UTF-8 of the event rows (the parts end to end), one event per line in list order (or where to read it);
    * `starts`: rows × (FIELD_COUNT + 1) byte offsets from serializeEvent. Throws when the two do
    * not fit together (a truncated or mismatched file). A source that is not in memory is not
    * read here: its bytes must have been checked already (rowOffsetsProblem).
@@ -86,7 +86,7 @@ export class EventRows {
     return this.lineStarts.length;
   }
 
-  /** events.jsonl as written (read whole when it is not in memory) */
+  /** the rows as written, the parts end to end (read whole when it is not in memory) */
   get lineBytes(): Buffer {
     return this.source.read(0, this.source.byteLength);
   }

@@ -1,4 +1,4 @@
-// Reusable buffers for answer bodies read from events.jsonl. A fresh 48 KB buffer per distinct
+// Reusable buffers for answer bodies read from the event rows (data/events/). A fresh 48 KB buffer per distinct
 // page is a fresh ArrayBuffer outside the JS heap; at thousands of pages a second that external
 // memory made V8 run a full mark-compact of the ~270 MB heap several times a second, which was
 // about a third of the server's CPU for distinct pages (perf, 100k events). Here a body's block

@@ -81,10 +81,10 @@ function lazyAutocomplete(make: () => Autocomplete): Autocomplete {
 /** Reads and decodes what the dataset defers (the text columns, a lazy autocomplete); throws DistError when that part is corrupt. */
 export function warmDataset(ds: Dataset): void {
   warmStored(ds);
-  void ds.autocomplete.size;
+  warmAutocomplete(ds);
 }
 
-/** Decodes a lazy autocomplete index now (the server: right after it listens); throws DistError when it cannot be read. */
+/** Decodes a lazy autocomplete index now (the server: while the rows are checked, before it listens); throws DistError when it cannot be read. */
 export function warmAutocomplete(ds: Dataset): void {
   void ds.autocomplete.size;
 }

@@ -82,7 +82,6 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
   };
   let current = load(false, options.dataset ?? (await loadChecked(options)));
   let warmUp: NodeJS.Timeout | undefined;
-  let autocompleteSoon: NodeJS.Immediate | undefined;
   let indexes: BackgroundBuild | undefined;
   const buildIndexes = (dataset: Dataset) => {
     indexes?.stop();
@@ -130,22 +129,6 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
     },
     warmLater(ms) {
       const first = current.dataset;
-      const failed = (e: unknown) => {
-        options.log((e as Error).message);
-        // the deferred file may belong to a dist that replaced this one before the watcher
-        // noticed: only when the dist on disk cannot be loaded either is the server done for
-        if (!reloads.reload()) options.onFatal?.(e as Error);
-      };
-      // the autocomplete index (loaded lazily) at once, so that no search pays for decoding it
-      autocompleteSoon = setImmediate(() => {
-        if (current.dataset !== first || first === options.dataset) return;
-        try {
-          warmAutocomplete(first);
-        } catch (e) {
-          failed(e);
-        }
-      });
-      autocompleteSoon.unref();
       warmUp = setTimeout(() => {
         if (current.dataset !== first) return;
         // data made in memory has no file to turn out corrupt: only its indexes are built
@@ -154,7 +137,10 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
           warmDataset(first);
           buildIndexes(first);
         } catch (e) {
-          failed(e);
+          options.log((e as Error).message);
+          // the deferred file may belong to a dist that replaced this one before the watcher
+          // noticed: only when the dist on disk cannot be loaded either is the server done for
+          if (!reloads.reload()) options.onFatal?.(e as Error);
         }
       }, ms);
       warmUp.unref();
@@ -167,7 +153,6 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
     deferIndexes,
     stop() {
       clearTimeout(warmUp);
-      clearImmediate(autocompleteSoon);
       clearTimeout(indexesLater);
       indexes?.stop();
       stopWatching();

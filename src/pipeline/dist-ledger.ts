@@ -14,10 +14,10 @@
 import { createHash } from 'node:crypto';
 import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { compressionLevels } from '../deploy/precompress.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
+import { runFsThread } from './fs-thread.ts';
 
 const MAGIC = 'AULALEDGER\n';
 const TWINS = ['.gz', '.br'] as const;
@@ -187,39 +187,15 @@ export class DistLedger {
   }
 }
 
-// The link thread's whole program: the pairs in order, stopping at the first failure, which is
-// posted back as plain fields (an error crossing threads would lose its code and paths).
+// The link thread's program: the pairs in order, stopping at the first failure.
 const LINKER = `
 const { linkSync } = require('node:fs');
-const { parentPort, workerData } = require('node:worker_threads');
-const pairs = workerData;
-try {
-  for (let i = 0; i < pairs.length; i += 2) linkSync(pairs[i], pairs[i + 1]);
-  parentPort.postMessage(null);
-} catch (e) {
-  parentPort.postMessage({ message: String(e && e.message), code: e && e.code, path: e && e.path, dest: e && e.dest, syscall: e && e.syscall });
-}
+for (let i = 0; i < workerData.length; i += 2) linkSync(workerData[i], workerData[i + 1]);
 `;
 
 /** Hard-links each `from` (even indexes) to the `to` after it, on a worker thread. */
 export function linkOnWorker(pairs: readonly string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let failure: Error | null = null;
-    let answered = false;
-    const worker = new Worker(LINKER, { eval: true, workerData: pairs });
-    worker.on('message', (m: null | { message: string; code?: string; path?: string; dest?: string; syscall?: string }) => {
-      answered = true;
-      if (m !== null) failure = Object.assign(new Error(m.message), { code: m.code, path: m.path, dest: m.dest, syscall: m.syscall });
-    });
-    worker.on('error', (e) => {
-      failure ??= e;
-    });
-    worker.on('exit', () => {
-      if (failure === null && !answered) failure = new Error('the link thread stopped before it finished');
-      if (failure === null) resolve();
-      else reject(failure);
-    });
-  });
+  return runFsThread(LINKER, pairs, { stopped: 'the link thread stopped before it finished' });
 }
 
 /** What the build knows of each file it wrote: rel → SHA-256, inputs key, size measure. */

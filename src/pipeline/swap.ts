@@ -7,8 +7,8 @@
 // names must match exactly what this module writes — a user's `.aula-old-dist-notes` is not ours.
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { isAulaDist } from './out-folder.ts';
+import { runFsThread } from './fs-thread.ts';
 import { isRunning } from './process-alive.ts';
 
 const STAGING_MARKER = '.aula-staging';
@@ -90,15 +90,13 @@ function swapRenames(staged: string, out: string): string | null {
   return hadOld && provablyOurs(parked) ? parked : null;
 }
 
-// The worker's whole program. A dist is folders of plain files: each is unlinked as listed (the
+// The worker's program. A dist is folders of plain files: each is unlinked as listed (the
 // listing's types say which are folders; a symbolic link is unlinked, never followed), without
 // the lstat per entry rmSync makes (a third of its time). Anything unexpected on the way, and
-// rmSync finishes the job as swapIn would; its failure is posted back as plain fields (an error
-// crossing threads would lose its code and path, which the one line the CLI prints names).
+// rmSync finishes the job as swapIn would.
 const REMOVER = `
 const { readdirSync, rmdirSync, rmSync, unlinkSync } = require('node:fs');
 const { join } = require('node:path');
-const { parentPort, workerData } = require('node:worker_threads');
 function remove(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, e.name);
@@ -108,36 +106,15 @@ function remove(dir) {
   rmdirSync(dir);
 }
 try {
-  try {
-    remove(workerData);
-  } catch {
-    rmSync(workerData, { recursive: true, force: true });
-  }
-  parentPort.postMessage(null);
-} catch (e) {
-  parentPort.postMessage({ message: String(e && e.message), code: e && e.code, path: e && e.path, syscall: e && e.syscall });
+  remove(workerData);
+} catch {
+  rmSync(workerData, { recursive: true, force: true });
 }
 `;
 
 /** Removes `dir` (proven aula's by the caller) on a worker thread. */
 export function removeOnWorker(dir: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let failure: Error | null = null;
-    let answered = false;
-    const worker = new Worker(REMOVER, { eval: true, workerData: dir });
-    worker.on('message', (m: null | { message: string; code?: string; path?: string; syscall?: string }) => {
-      answered = true;
-      if (m !== null) failure = Object.assign(new Error(m.message), { code: m.code, path: m.path ?? dir, syscall: m.syscall });
-    });
-    worker.on('error', (e) => {
-      failure ??= e;
-    });
-    worker.on('exit', () => {
-      if (failure === null && !answered) failure = new Error(`the removal of ${dir} stopped before it finished`);
-      if (failure === null) resolve();
-      else reject(failure);
-    });
-  });
+  return runFsThread(REMOVER, dir, { stopped: `the removal of ${dir} stopped before it finished`, path: dir });
 }
 
 /** Staging folders of builds that are no longer running. */

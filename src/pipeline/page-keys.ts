@@ -9,12 +9,10 @@ import { createHash } from 'node:crypto';
 import { serialize } from 'node:v8';
 import type { Site } from '../model/types.ts';
 import { cacheIdentity } from './build-cache.ts';
+import { ROW_KEY_BYTES as KEY_BYTES } from './render-cache.ts';
 
 /** Bump when a page's bytes start to depend on something the key does not cover. */
 export const PAGE_KEY_FORMAT = 1;
-
-/** A row's key (render-cache.ts). */
-const KEY_BYTES = 32;
 
 export interface PageEnvelope {
   baseUrl: string;
@@ -39,7 +37,6 @@ export function pageKeys(keys: readonly Buffer[] | Buffer, envelope: PageEnvelop
     return hash.digest('hex');
   };
 }
-
 
 /**
  * The key of the calendar feed (events.ics): it holds the first `cap` rows of the default list,

@@ -28,7 +28,9 @@ export const ROWS_FORMAT = 1;
 
 const MAGIC = Buffer.from('AULAROWS\n');
 const STRIDE = FIELD_COUNT + 1;
-const KEY = 32;
+/** The length of a row's key (SHA-256, eventKeys). */
+export const ROW_KEY_BYTES = 32;
+const KEY = ROW_KEY_BYTES;
 const SUM = 4;
 const HEAD = KEY + SUM + 4;
 

@@ -128,9 +128,10 @@ export async function planPatch(options: PatchOptions, host: PatchHost): Promise
   const zone = state.zone;
   if (zone !== state.site.timezone) refuse('the state is of another zone');
   // The loop below runs once per event file (76k at 100k events): it is kept to the stat call and
-  // comparisons (no path joins, no map look-up, no per-file copies: they took half its time). The listing is sorted, as the state's is, so a file is usually found at its
-  // own index (the map is made only when one is not); the stats and keys are copied whole first
-  // and only those of files read again are put over them.
+  // comparisons (no path joins, no map look-up, no per-file copies: they took half its time). The
+  // listing is sorted, as the state's is, so a file is usually found at its own index (the map is
+  // made only when one is not); the stats and keys are copied whole first and only those of files
+  // read again are put over them.
   const previousFiles = state.eventFiles;
   let index: Map<string, number> | null = null;
   const fileMap = new Int32Array(previousFiles.length).fill(-1);

@@ -12,12 +12,16 @@ export function writeFiles(dir: string, files: ReadonlyMap<string, string | Uint
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, content);
     } catch (e) {
-      // node names no path when the write itself fails (ENOSPC, EIO); the user needs to know where.
-      const errno = e as NodeJS.ErrnoException;
-      if (typeof errno.code === 'string' && errno.path === undefined) errno.path = path;
-      throw e;
+      throw named(e, path);
     }
   }
+}
+
+/** node names no path when the write itself fails (ENOSPC, EIO); the user needs to know where. */
+function named(e: unknown, path: string): unknown {
+  const errno = e as NodeJS.ErrnoException;
+  if (typeof errno.code === 'string' && errno.path === undefined) errno.path = path;
+  return e;
 }
 
 /**
@@ -33,9 +37,7 @@ export async function writeFilesLater(dir: string, files: ReadonlyMap<string, st
       mkdirSync(dirname(path), { recursive: true });
       await writeFile(path, content);
     } catch (e) {
-      const errno = e as NodeJS.ErrnoException;
-      if (typeof errno.code === 'string' && errno.path === undefined) errno.path = path;
-      throw e;
+      throw named(e, path);
     }
   });
   for (const r of await Promise.allSettled(writes)) if (r.status === 'rejected') throw r.reason;

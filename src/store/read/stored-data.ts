@@ -99,14 +99,17 @@ export function eventOffsets(source: DistSource): Uint32Array | Uint16Array {
 
 /** The load check of the event rows (see rows-job.ts): their files as the manifest lists them, and the offsets. */
 export function rowsJob(source: DistSource, manifest: Manifest, starts: Uint32Array | Uint16Array): RowsJob {
-  const files = eventPartFiles(manifest).map((rel) => {
+  const parts = eventPartFiles(manifest);
+  const files = parts.map((rel) => {
     if (!Object.hasOwn(manifest.files, rel)) throw corrupt(source, rel, 'is not listed in manifest.json');
     return { rel, ...manifest.files[rel] };
   });
   const offsetsSha256 = Object.hasOwn(manifest.files, DATA_FILES.offsets) ? manifest.files[DATA_FILES.offsets].sha256 : '';
-  const rowsDir = files[0].rel.slice(0, files[0].rel.lastIndexOf('/'));
-  return { files, starts, offsetsRel: DATA_FILES.offsets, offsetsSha256, rowsName: `the event rows in ${rowsDir}/` };
+  return { files, starts, offsetsRel: DATA_FILES.offsets, offsetsSha256, rowsName: `the event rows in ${rowsFolder(parts)}` };
 }
+
+/** The folder of the event parts, as messages name it (`data/events/`). */
+const rowsFolder = (parts: readonly string[]) => `${parts[0].slice(0, parts[0].lastIndexOf('/'))}/`;
 
 export function readStore(dist: DistSource, options: StoreOptions = {}): StoredData {
   const manifest = parseManifest(dist.text('manifest.json'), dist.where('manifest.json'));
@@ -147,7 +150,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
     lines = joined ? [joined] : bytes;
     rowSource = joined ?? partRows(bytes);
   }
-  const rowsName = `${parts[0].slice(0, parts[0].lastIndexOf('/'))}/`;
+  const rowsName = rowsFolder(parts);
   const starts = eventOffsets(source);
   // before the rows are measured against the offsets: a part of the wrong size is named as such
   if (elsewhere) elsewhere({ ...rowsJob(source, manifest, starts), opened: file!.identities() });

@@ -109,13 +109,25 @@ function countKeysInText(text: string): number {
   return n;
 }
 
+/**
+ * Without recursion: JSON.parse reads any depth, and a recursive count then ran out of stack at a
+ * depth that depended on how deep the caller's stack already was (a parse thread's is not the
+ * main thread's), so one file got two different problems.
+ */
 function countKeysInValue(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
   let n = 0;
-  if (Array.isArray(value)) {
-    for (const v of value) n += countKeysInValue(v);
-  } else {
-    for (const key in value) n += 1 + countKeysInValue((value as Record<string, unknown>)[key]);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (const item of v) stack.push(item);
+    } else {
+      for (const key in v) {
+        n++;
+        stack.push((v as Record<string, unknown>)[key]);
+      }
+    }
   }
   return n;
 }

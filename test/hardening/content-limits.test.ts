@@ -39,7 +39,7 @@ describe('nesting depth', () => {
     const dir = writeContent(join(root, 'cli-deep'), { ...FIXTURE_FILES, 'events/deep.json': `{"id": 1, ${JSON_HEAD}, "keywords": ${nestedJson(5_000)}}` });
     const r = spawnSync(process.execPath, [BIN, 'build', '--content', dir, '--out', join(root, 'cli-deep-dist')], { encoding: 'utf8', timeout: 60_000 });
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^events\/deep\.json:1:\d+ nested deeper than 64 levels/m);
+    expect(r.stderr).toMatch(/^events\/deep\.json:1:\d+ keywords(\[0\]){63}: nested deeper than 64 levels/m);
     expect(r.stderr).not.toMatch(/RangeError|Maximum call stack|at .*\.ts:\d+/);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(2); // the problem and the summary
   });

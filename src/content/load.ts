@@ -39,6 +39,12 @@ export interface LoadOptions {
    * The content as a whole may still turn out to have problems.
    */
   onDirectory?: (objects: readonly DirectoryObject[]) => void;
+  /**
+   * Parses the files of one kind, each as parseContentFile would (with the cache), elsewhere:
+   * the build spreads the directory's and the events' files over threads (pipeline/parse-pool.ts).
+   * Results in the order of `files`. Without it they are parsed here, one after the other.
+   */
+  parseMany?: (kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>) => Promise<Parsed<unknown>[]>;
 }
 
 export async function loadContent(dir: string, options: LoadOptions = {}): Promise<{ model: Model | null; problems: Problem[] }> {
@@ -54,15 +60,22 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
   }
   const problems: Problem[] = [...files.problems];
   const { cache } = options;
-  const parseAll = <T>(kind: string, paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] => {
+  const collect = <T>(all: Iterable<Parsed<T>>): Sourced<T>[] => {
     const records: Sourced<T>[] = [];
-    for (const file of paths) {
-      const parsed = parseContentFile(dir, file, files.raw.get(file), kind, parse, cache);
+    for (const parsed of all) {
       for (const record of parsed.records) records.push(record);
       for (const problem of parsed.problems) problems.push(problem);
     }
     return records;
   };
+  const parseAll = <T>(kind: string, paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] =>
+    collect(paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parse, cache)));
+  // the bulk of a site: handed to parseMany when there is one, both kinds at once (its threads
+  // then never wait between them), their problems in the same order as parsed here
+  const parseBulk = <T>(kind: string, paths: string[], parser: ParserName, zone: string): Promise<Parsed<T>[]> | Parsed<T>[] =>
+    options.parseMany
+      ? (options.parseMany(kind, parser, zone, paths, files.raw) as Promise<Parsed<T>[]>)
+      : paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parserOf(parser, zone) as (file: string, text: string) => Parsed<T>, cache));
 
   problems.push(...extraSiteProblems(files));
   const sites = parseAll('site', files.site, PARSERS.site);
@@ -75,7 +88,11 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
   // an event's times are read in the site's zone: the zone is part of what its parse depends on
   // The directory before the events: its indexes, the longest job of a build after the events,
   // can then be made on another thread while this one reads the events (options.onDirectory).
-  const directory = parseAll('directory', files.directory, PARSERS.directory);
+  const parsedDirectory = parseBulk<DirectoryObject>('directory', files.directory, 'directory', zone);
+  const parsedEvents = parseBulk<Event>(eventsKind(zone), files.events, 'events', zone);
+  // (each awaited at once: a thread failing in one must not leave the other's rejection unheard)
+  void Promise.resolve(parsedEvents).catch(() => {});
+  const directory = collect(await parsedDirectory);
   const directoryIssues: FileIssue[] = [];
   checkDirectory(directory, directoryIssues);
   let directoryObjects: DirectoryObject[] | undefined;
@@ -85,7 +102,7 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
     directoryObjects = directory.map((r) => r.value).sort(compareDirectory);
     options.onDirectory(directoryObjects);
   }
-  const events = parseAll(eventsKind(zone), files.events, eventParser(zone));
+  const events = collect(await parsedEvents);
   return assembleModel(dir, files.raw, { site, pages, categories, media, events, directory }, problems, { directoryIssues, directoryObjects });
 }
 
@@ -93,6 +110,11 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
 export function parseContentFile<T>(dir: string, file: string, raw: Buffer | undefined, kind: string, parse: (file: string, text: string) => Parsed<T>, cache?: ParseCache): Parsed<T> {
   const parsed = cache?.unchanged?.<T>(kind, file, raw ?? join(dir, file));
   if (parsed !== undefined) return parsed;
+  return readAndParse(dir, file, raw, kind, parse, cache);
+}
+
+/** parseContentFile for a file known to need reading (the cache's unchanged() was asked already). */
+export function readAndParse<T>(dir: string, file: string, raw: Buffer | undefined, kind: string, parse: (file: string, text: string) => Parsed<T>, cache?: ParseCache): Parsed<T> {
   const read = readContentFile(dir, file, raw, cache?.unchanged !== undefined);
   if (!read.ok) return { records: [], problems: [read.problem] };
   return cache ? cache.parse(kind, file, read.text, () => parse(file, read.text), read.stat) : parse(file, read.text);
@@ -106,6 +128,13 @@ export const PARSERS = {
   media: (file: string, text: string) => parseFile(file, text, readMedia),
   directory: parseDirectoryFile,
 };
+
+/** The parsers a thread of its own can run, by name (with the site's zone for the events). */
+export type ParserName = keyof typeof PARSERS | 'events';
+
+export function parserOf(name: ParserName, zone: string): (file: string, text: string) => Parsed<unknown> {
+  return name === 'events' ? eventParser(zone) : PARSERS[name];
+}
 
 /** A bad zone is already reported; reading naive times as UTC then adds no follow-up errors. */
 export const zoneOf = (site: Site): string => (isValidZone(site.timezone) ? site.timezone : 'UTC');

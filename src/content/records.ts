@@ -93,7 +93,17 @@ function limitProblems(file: string, text: string, part: { text: string; lineOff
  * already (V8 makes views only of 13 characters and more).
  */
 function detached<T>(value: T): T {
-  return detach(value) as T;
+  return copyStrings ? (detach(value) as T) : value;
+}
+
+let copyStrings = true;
+
+/**
+ * For a thread whose parses are serialized before anyone keeps them (pipeline/parse-thread.ts):
+ * serializing copies every string already, so detaching them first would only copy them twice.
+ */
+export function keepSlicedStrings(): void {
+  copyStrings = false;
 }
 
 function detach(v: unknown): unknown {

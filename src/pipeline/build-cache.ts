@@ -24,7 +24,7 @@ import { cachedDataVersionTag, deserialize, serialize } from 'node:v8';
 import type { Parsed } from '../content/records.ts';
 import { DIST_FORMAT } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
-import { fileSystemNow, MARGIN_NS, readStatIndex, recordOf, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
+import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 
 /** Bump when what a parse returns changes shape or meaning without a new aula version. */
 export const CACHE_FORMAT = 1;
@@ -83,6 +83,18 @@ interface Spill {
    */
   chunk: Buffer;
   used: number;
+}
+
+/** A file's parse made elsewhere, serialized (BuildCache.adopt). */
+export interface MadeParse {
+  /** parseKey of the file's kind, name and text, as hex */
+  key: string;
+  /** v8.serialize of the Parsed */
+  payload: Buffer;
+  /** SHA-256 of the payload */
+  sum: Buffer;
+  /** statText of the file's stat, taken before its text was read; none: read again next time */
+  stat?: string;
 }
 
 export interface CacheStats {
@@ -336,7 +348,7 @@ export class BuildCache {
   parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T> {
     const key = parseKey(kind, file, text).toString('hex');
     this.addInput(kind, file, key);
-    this.recordStat(`${kind}\0${file}`, stat, key);
+    this.recordStat(`${kind}\0${file}`, stat && statText(stat), key);
     const slot = this.next.get(key) ?? this.previous.get(key);
     if (slot) {
       const value = this.open(slot);
@@ -350,7 +362,26 @@ export class BuildCache {
     const parsed = parse();
     // serialized now: later checks may add to the records (resolved media paths, expansions)
     const payload = serialize(parsed);
-    const sum = sha256(payload);
+    this.keep(key, payload, sha256(payload));
+    return parsed;
+  }
+
+  /**
+   * A parse made on another thread (parse-pool.ts), as parse() would have made and kept it: its
+   * key, its serialization and that payload's SHA-256, and the file's stat (statText) taken
+   * before its text was read. The records returned are a copy of the payload's, as a cached
+   * parse's are.
+   */
+  adopt<T>(kind: string, file: string, made: MadeParse): Parsed<T> {
+    this.addInput(kind, file, made.key);
+    this.recordStat(`${kind}\0${file}`, made.stat, made.key);
+    this.stats.misses++;
+    this.keep(made.key, made.payload, made.sum);
+    return deserialize(made.payload) as Parsed<T>;
+  }
+
+  /** A parse made in this build, kept for the next: held, or written to the next pack's file. */
+  private keep(key: string, payload: Buffer, sum: Buffer): void {
     this.added++;
     // A few new entries are held, to be appended to the pack at save; past HOLD_BYTES the pack
     // is written anew, so they go to its file as they are made (a one-off build must not hold
@@ -359,7 +390,6 @@ export class BuildCache {
     this.fresh.push(key);
     this.freshBytes += payload.length;
     if (!keepWritten && (this.spill !== null || this.freshBytes > (this.tuning.holdBytes ?? HOLD_BYTES))) this.spillFresh();
-    return parsed;
   }
 
   /** Moves the held new entries to the next pack's file (where it cannot, they stay held). */
@@ -373,12 +403,13 @@ export class BuildCache {
     this.freshBytes = 0;
   }
 
-  private recordStat(id: string, stat: BigIntStats | undefined, key: string): void {
+  /** `stat`: statText of the file's stat (none: the file is read again next time) */
+  private recordStat(id: string, stat: string | undefined, key: string): void {
     const next = this.nextStats;
     if (next.safe === null) return;
     next.changed = true;
     if (stat === undefined) next.records.delete(id);
-    else next.records.set(id, recordOf(stat, key));
+    else next.records.set(id, { stat, key });
   }
 
   /** Appends an entry to the next pack's file; false when there is none (the entry is then held). */

@@ -38,8 +38,6 @@ export interface StatIndex {
 /** What is compared of a stat, as one string (one comparison per file). */
 export const statText = (s: BigIntStats): string => `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.dev}`;
 
-export const recordOf = (stat: BigIntStats, key: string): StatRecord => ({ stat: statText(stat), key });
-
 /** Whether `stat` is the recorded one and old enough (before `safe`) to be trusted. */
 export function stillFresh(record: StatRecord, stat: BigIntStats, safe: bigint, margin = MARGIN_NS): boolean {
   const before = safe - margin;

@@ -10,6 +10,7 @@ import type { MediaSource } from '../../content/media.ts';
 import type { Parsed, Sourced } from '../../content/records.ts';
 import type { Event, Model } from '../../model/types.ts';
 import type { StatRecord } from '../stat-index.ts';
+import type { BuildCache, MadeParse } from '../build-cache.ts';
 import { CALENDAR_CAP } from '../../api/events/calendar.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { calendarKey } from '../page-keys.ts';
@@ -28,8 +29,8 @@ export class StateRecorder {
   private rows: StateRows | null = null;
   private rowFiles: string[] = [];
 
-  /** `cache` as the loader sees it, noting what the state needs of each parse. */
-  wrap<C extends ParseCache>(cache: C): ParseCache {
+  /** `cache` as the loader (and the parse threads' results) reach it, noting what the state needs of each parse. */
+  wrap(cache: ParseCache & Pick<BuildCache, 'adopt'>): ParseCache & Pick<BuildCache, 'adopt'> {
     const note = <T>(kind: string, parsed: Parsed<T> | undefined): Parsed<T> | undefined => {
       if (parsed === undefined) return parsed;
       if (kind.startsWith(EVENTS_KIND)) for (const r of parsed.records as Sourced<Event>[]) this.fileOf.set(r.value.id, r.file);
@@ -39,6 +40,7 @@ export class StateRecorder {
     return {
       parse: <T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats) => note(kind, cache.parse(kind, file, text, parse, stat))!,
       unchanged: <T>(kind: string, file: string, path: string | Buffer) => note(kind, cache.unchanged?.<T>(kind, file, path)),
+      adopt: <T>(kind: string, file: string, made: MadeParse) => note(kind, cache.adopt<T>(kind, file, made))!,
     };
   }
 

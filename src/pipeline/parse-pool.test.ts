@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../test/helpers.ts';
+import { loadContent } from '../content/load.ts';
+import { generateContent } from '../gen/content-generator.ts';
+import { BuildCache, packPath } from './build-cache.ts';
+import { listFiles } from './carry-over.ts';
+import { parseBatch } from './parse-batch.ts';
+import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
+
+// vitest runs the .ts sources, which have no worker entry: the compiled pool is the one with threads
+const compiled = () => import(new URL('../../lib/pipeline/parse-pool.js', import.meta.url).href) as Promise<typeof import('./parse-pool.ts')>;
+const compiledCache = () => import(new URL('../../lib/pipeline/build-cache.js', import.meta.url).href) as Promise<typeof import('./build-cache.ts')>;
+
+let root: string;
+let content: string;
+beforeAll(async () => {
+  root = tempDir('aula-parse-pool-');
+  content = join(root, 'content');
+  await generateContent({ events: 260, directory: 400, seed: 3, outDir: content });
+  // problems of every sort, in both kinds the threads parse: they must come out as parsed here
+  writeFileSync(join(content, 'events', 'broken.yaml'), 'id: [1,\n');
+  writeFileSync(join(content, 'events', 'latin1.md'), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xe9, 0x0a]));
+  writeFileSync(join(content, 'directory', 'bad.yaml'), '- model: nope\n  id: 1\n');
+});
+afterAll(() => removeDir(root));
+
+/** Threads for any number of files (the tests' folders are small). */
+const threads: ParsePoolOptions = { threads: 2, minFiles: 1 };
+
+async function loadWith(pool: ParsePool | null, cache?: BuildCache) {
+  try {
+    return await loadContent(content, { cache, parseMany: pool?.parseMany });
+  } finally {
+    pool?.close();
+  }
+}
+
+describe('ParsePool', () => {
+  it('gives the loader what it parses itself: records, problems and their order', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const here = await loadWith(null);
+    const there = await loadWith(new Compiled(content, undefined, threads) as unknown as ParsePool);
+    expect(here.problems.length).toBeGreaterThanOrEqual(3);
+    expect(there.problems).toEqual(here.problems);
+    expect(there.model).toEqual(here.model);
+  });
+
+  it('keeps each thread parse in the cache under the key an in-thread parse has, with the file stat', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const { BuildCache: CompiledCache } = await compiledCache();
+    const cacheDir = join(root, 'cache');
+    const pack = packPath(cacheDir, content);
+    const first = new CompiledCache(pack, content, { racyMarginNs: 0n });
+    const made = await loadWith(new Compiled(content, first, threads) as unknown as ParsePool, first as unknown as BuildCache);
+    first.save();
+    first.release();
+    expect(first.stats.misses).toBeGreaterThan(200);
+    expect(first.stats.hits).toBe(0);
+    // a build on this thread takes every file from that pack: by stat without reading it, and
+    // by key when it reads it (its stat index left out)
+    const byStat = new BuildCache(pack, content, { racyMarginNs: 0n });
+    const again = await loadContent(content, { cache: byStat });
+    expect(byStat.stats).toMatchObject({ misses: 0, corrupt: 0 });
+    expect(byStat.unread).toBe(byStat.stats.hits);
+    expect(again.model).toEqual(made.model);
+    const byKey = new BuildCache(pack);
+    await loadContent(content, { cache: byKey });
+    expect(byKey.stats).toMatchObject({ misses: 0, corrupt: 0 });
+    expect(byKey.stats.hits).toBe(byStat.stats.hits);
+  });
+
+  it('parses on this thread below minFiles, and when running from source', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    for (const pool of [new Compiled(content, undefined, { threads: 2, minFiles: 1e9 }), new ParsePool(content, undefined, threads)]) {
+      const loaded = await loadWith(pool as unknown as ParsePool);
+      expect(loaded.model === null && loaded.problems.length).toBeGreaterThanOrEqual(3);
+      // no thread was started: closing is all there is to do
+      expect((pool as unknown as { threads: unknown[] | null }).threads ?? []).toEqual([]);
+    }
+  });
+
+  it('rejects with one line when a thread fails, and fails every later parse the same way', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const pool = new Compiled(content, undefined, threads);
+    const files = ['events/broken.yaml', 'events/latin1.md'];
+    // a parser the thread does not have: it throws there, as a bug in a parser would
+    const failing = pool.parseMany('x', 'no such parser' as 'events', 'UTC', files, new Map());
+    await expect(failing).rejects.toThrow(/^a parse thread failed: /);
+    await expect(pool.parseMany('events in UTC', 'events', 'UTC', files, new Map())).rejects.toThrow(/^a parse thread failed: /);
+    pool.close();
+  });
+});
+
+describe('parseBatch', () => {
+  it('answers each file with its problem, or its payload, key, stat and checksum', () => {
+    const files = ['events/latin1.md', 'site.yaml', 'gone.yaml'];
+    const answer = parseBatch({ id: 7, dir: content, kind: 'site', parser: 'site', zone: 'UTC', files, raw: files.map(() => null), keyed: true });
+    expect(answer.id).toBe(7);
+    expect(answer.files[0]).toEqual({ problem: expect.objectContaining({ file: 'events/latin1.md', message: 'the file is not valid UTF-8' }) });
+    expect(answer.files[2]).toEqual({ problem: expect.objectContaining({ file: 'gone.yaml', message: 'cannot read the file (ENOENT)' }) });
+    const site = answer.files[1] as { end: number; key: string; stat: string };
+    expect(site.end).toBe(answer.bytes.byteLength);
+    expect(site.key).toMatch(/^[0-9a-f]{64}$/);
+    expect(site.stat.split(':')[0]).toBe(String(readFileSync(join(content, 'site.yaml')).length));
+    expect(answer.sums.byteLength).toBe(32);
+    const unkeyed = parseBatch({ id: 8, dir: content, kind: 'site', parser: 'site', zone: 'UTC', files: ['site.yaml'], raw: [null], keyed: false });
+    expect(unkeyed.files[0]).toEqual({ end: site.end, key: null, stat: null });
+    expect(unkeyed.sums.byteLength).toBe(0);
+  });
+});
+
+describe('aula build on parse threads', () => {
+  it('writes the very dist a build on one thread writes, with the cache and without', async () => {
+    const site = join(root, 'big');
+    // more event files than the pool's threshold (512), so the default build takes the threads
+    await generateContent({ events: 900, directory: 600, seed: 9, outDir: join(site, 'content') });
+    const { build } = (await import(new URL('../../lib/pipeline/build.js', import.meta.url).href)) as typeof import('./build.ts');
+    const digests = (dist: string) => new Map(listFiles(dist).map((rel) => [rel, createHash('sha256').update(readFileSync(join(dist, rel))).digest('hex')]));
+    const one = await build({ content: join(site, 'content'), out: join(site, 'one'), parseThreads: 0 });
+    const cached = await build({ content: join(site, 'content'), out: join(site, 'cached'), cache: join(site, 'cache') });
+    const threads = await build({ content: join(site, 'content'), out: join(site, 'threads'), parseThreads: 2 });
+    expect([one.ok, cached.ok, threads.ok]).toEqual([true, true, true]);
+    expect(cached.ok && cached.cache?.misses).toBeGreaterThan(512);
+    const expected = digests(join(site, 'one'));
+    expect(expected.size).toBeGreaterThan(50);
+    expect(digests(join(site, 'cached'))).toEqual(expected);
+    expect(digests(join(site, 'threads'))).toEqual(expected);
+  });
+});

@@ -1,0 +1,175 @@
+// The build's parse threads: the directory's and the events' files (nearly all of a site) are read
+// and parsed on worker threads, which hand back each parse serialized (parse-batch.ts); the main
+// thread adopts those bytes into the build cache and deserializes them, which costs a fraction of
+// the parse. At 100k events the parse was ~20 s of one thread, with the other core idle.
+//
+// A file whose stat says it is unchanged is still taken from the cache here, on the main thread
+// (a stat, no read); only the rest goes to the threads. Fewer than `minFiles` to parse are parsed
+// here too: a thread's start (~50 ms of loading modules) would cost more than it saves.
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { deserialize } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import { parserOf, readAndParse, type LoadOptions, type ParseCache, type ParserName } from '../content/load.ts';
+import type { Parsed } from '../content/records.ts';
+import type { BuildCache } from './build-cache.ts';
+import { SUM_BYTES, type BatchAnswer, type ParseBatch } from './parse-batch.ts';
+
+// A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
+const COMPILED = !import.meta.url.endsWith('.ts');
+
+export interface ParsePoolOptions {
+  /** threads to parse on (default: one per core, at most 4; 0: parse on this thread) */
+  threads?: number;
+  /** fewer files to parse than this are parsed on this thread (default 512) */
+  minFiles?: number;
+}
+
+/** The build cache as the loader reaches it, able to adopt a parse made on a thread. */
+export type AdoptingCache = ParseCache & Pick<BuildCache, 'adopt'>;
+
+/** Batches sent to a thread and not answered yet, at most: one parsed while the other waits. */
+const AHEAD = 2;
+const MAX_BATCH = 256;
+
+interface Queued {
+  batch: ParseBatch;
+  answered: (answer: BatchAnswer) => void;
+}
+
+interface Thread {
+  worker: Worker;
+  sent: Map<number, Queued>;
+}
+
+export class ParsePool {
+  private threads: Thread[] | null = null;
+  private readonly queue: Queued[] = [];
+  private failure: Error | null = null;
+  private readonly failed = new Set<(e: Error) => void>();
+  private closing = false;
+  private nextId = 0;
+  private readonly count: number;
+  private readonly minFiles: number;
+
+  constructor(
+    private readonly dir: string,
+    private readonly cache: AdoptingCache | undefined,
+    options: ParsePoolOptions = {},
+  ) {
+    this.count = COMPILED ? (options.threads ?? Math.min(availableParallelism(), 4)) : 0;
+    this.minFiles = options.minFiles ?? 512;
+  }
+
+  /** LoadOptions.parseMany over this pool. */
+  readonly parseMany: NonNullable<LoadOptions['parseMany']> = (kind, parser, zone, files, raw) => this.parse(kind, parser, zone, files, raw);
+
+  /** Stops the threads (after the load, or when it failed). */
+  close(): void {
+    this.closing = true;
+    for (const t of this.threads ?? []) void t.worker.terminate();
+    this.threads = [];
+  }
+
+  private async parse(kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): Promise<Parsed<unknown>[]> {
+    // Begun on a later turn of the event loop: the loader asks for the events before it has
+    // checked the directory and handed it over (so that threads go on to the events at once).
+    // Taken from the cache or parsed here, the events would otherwise all be made before that
+    // hand-over, and held beside the whole directory.
+    await new Promise((next) => setImmediate(next));
+    const { dir, cache } = this;
+    const parse = parserOf(parser, zone);
+    const results: Parsed<unknown>[] = new Array(files.length);
+    const todo: number[] = [];
+    files.forEach((file, i) => {
+      const unchanged = cache?.unchanged?.(kind, file, raw.get(file) ?? join(dir, file));
+      if (unchanged !== undefined) results[i] = unchanged;
+      else todo.push(i);
+    });
+    if (todo.length < this.minFiles || this.count === 0) {
+      for (const i of todo) results[i] = readAndParse(dir, files[i], raw.get(files[i]), kind, parse, cache);
+      return results;
+    }
+    return new Promise((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(todo.length / (this.count * 8))));
+      let left = Math.ceil(todo.length / size);
+      const onFailure = (e: Error) => reject(e);
+      this.failed.add(onFailure);
+      for (let from = 0; from < todo.length; from += size) {
+        const indices = todo.slice(from, from + size);
+        const names = indices.map((i) => files[i]);
+        const batch: ParseBatch = { id: this.nextId++, dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null), keyed: cache !== undefined };
+        this.queue.push({
+          batch,
+          answered: (answer) => {
+            this.adopt(kind, names, answer).forEach((parsed, j) => (results[indices[j]] = parsed));
+            if (--left === 0) {
+              this.failed.delete(onFailure);
+              resolve(results);
+            }
+          },
+        });
+      }
+      this.dispatch();
+    });
+  }
+
+  /** The parses of one answer, adopted into the cache (or only deserialized without one). */
+  private adopt(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
+    const { bytes, sums } = answer;
+    let start = 0;
+    let sum = 0;
+    return answer.files.map((f, j) => {
+      if ('problem' in f) return { records: [], problems: [f.problem] };
+      const payload = Buffer.from(bytes.buffer, bytes.byteOffset + start, f.end - start);
+      start = f.end;
+      if (this.cache === undefined || f.key === null) return deserialize(payload) as Parsed<unknown>;
+      const made = { key: f.key, payload, sum: Buffer.from(sums.buffer, sums.byteOffset + sum, SUM_BYTES), stat: f.stat ?? undefined };
+      sum += SUM_BYTES;
+      return this.cache.adopt(kind, names[j], made);
+    });
+  }
+
+  private dispatch(): void {
+    if (this.failure) return;
+    const threads = (this.threads ??= this.start());
+    for (const thread of threads) {
+      while (thread.sent.size < AHEAD && this.queue.length > 0) {
+        const next = this.queue.shift()!;
+        thread.sent.set(next.batch.id, next);
+        thread.worker.postMessage(next.batch);
+      }
+    }
+  }
+
+  private start(): Thread[] {
+    return Array.from({ length: this.count }, () => {
+      const worker = new Worker(new URL('./parse-thread.js', import.meta.url));
+      const thread: Thread = { worker, sent: new Map() };
+      worker.on('message', (answer: BatchAnswer) => {
+        const queued = thread.sent.get(answer.id);
+        thread.sent.delete(answer.id);
+        try {
+          queued?.answered(answer);
+        } catch (e) {
+          return this.fail(e as Error);
+        }
+        this.dispatch();
+      });
+      worker.on('error', (e) => this.fail(new Error(`a parse thread failed: ${e.message}`)));
+      worker.on('exit', (code) => {
+        if (!this.closing) this.fail(new Error(`a parse thread stopped (exit code ${code}) before it answered`));
+      });
+      return thread;
+    });
+  }
+
+  private fail(e: Error): void {
+    if (this.failure) return;
+    this.failure = e;
+    for (const reject of this.failed) reject(e);
+    this.failed.clear();
+    this.close();
+  }
+}

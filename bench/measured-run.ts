@@ -11,6 +11,8 @@ export interface BuildOutput {
   summary: string;
   /** phase → seconds, in the order the build ran them */
   phases: [string, number][];
+  /** phase → seconds of CPU (all threads), where the build printed them */
+  cpu?: [string, number][];
   cache?: { reused: number; parsed: number };
 }
 
@@ -33,8 +35,11 @@ export function parseBuildOutput(text: string): BuildOutput {
       out.cache = { reused: Number(cache[1]), parsed: Number(cache[2]) };
       continue;
     }
-    const phase = /^ {2}(\S(?:.*\S)?)\s+(\d+(?:\.\d+)?) s$/.exec(line);
-    if (phase) out.phases.push([phase[1], Number(phase[2])]);
+    const phase = /^ {2}(\S(?:.*\S)?)\s+(\d+(?:\.\d+)?) s(?:, (\d+(?:\.\d+)?) s CPU)?$/.exec(line);
+    if (phase) {
+      out.phases.push([phase[1], Number(phase[2])]);
+      if (phase[3] !== undefined) (out.cpu ??= []).push([phase[1], Number(phase[3])]);
+    }
   }
   return out;
 }

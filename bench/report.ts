@@ -420,12 +420,14 @@ export function phaseSection(b: BuildRuns): string[] {
   for (const [, run] of columns) for (const [name] of run.phases) if (!names.includes(name)) names.push(name);
   const cell = (run: MeasuredRun, name: string) => {
     const phase = run.phases.find(([n]) => n === name);
-    return phase ? fmt(phase[1], 2) : '–';
+    const cpu = run.cpu?.find(([n]) => n === name);
+    return phase ? (cpu ? `${fmt(phase[1], 2)} (${fmt(cpu[1], 2)})` : fmt(phase[1], 2)) : '–';
   };
   return [
     '## Build phases',
     '',
-    'Seconds per phase as `aula build --timings` prints them (the build\'s own clock, inside the process); the last rows are the ' +
+    'Seconds per phase as `aula build --timings` prints them (the build\'s own clock, inside the process), and in brackets the ' +
+      'CPU seconds of all the process\'s threads in that phase; the last rows are the ' +
       'process from start to exit, Node\'s start-up and module loading included, its CPU time (user + system) and its peak RSS: ' +
       'every process of the tree at its own peak, the larger of what it reports at exit (getrusage, bench/rusage-preload.mjs) and ' +
       'its VmHWM sampled from /proc every 100 ms.',

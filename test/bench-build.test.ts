@@ -22,8 +22,8 @@ describe('parseBuildOutput', () => {
       'aula build: load content',
       'aula build: swap',
       'built /tmp/d/ in 9.61 s: 2000 events (100 static pages), 4000 directory objects, 128 files; base URL http://127.0.0.1:8000',
-      '  load content   4.54 s',
-      '  answer pages   1.66 s',
+      '  load content   4.54 s, 7.80 s CPU',
+      '  answer pages   1.66 s, 2.10 s CPU',
       '  swap           0.00 s',
       '  cache          12 files reused, 1550 parsed, 3 corrupt entries ignored',
       '',
@@ -31,6 +31,7 @@ describe('parseBuildOutput', () => {
     expect(parseBuildOutput(text)).toEqual({
       summary: 'built /tmp/d/ in 9.61 s: 2000 events (100 static pages), 4000 directory objects, 128 files; base URL http://127.0.0.1:8000',
       phases: [['load content', 4.54], ['answer pages', 1.66], ['swap', 0]],
+      cpu: [['load content', 7.8], ['answer pages', 2.1]],
       cache: { reused: 12, parsed: 1550 },
     });
   });

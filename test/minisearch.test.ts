@@ -197,7 +197,7 @@ describe('aula build --no-minisearch', () => {
       expect(existsSync(join(work, 'without', 'autocomplete', 'minisearch-options.js'))).toBe(false);
       const withIt = run('with');
       expect(withIt.status).toBe(0);
-      expect(withIt.stdout).toMatch(/^ {2}minisearch +\d+\.\d\d s$/m);
+      expect(withIt.stdout).toMatch(/^ {2}minisearch +\d+\.\d\d s, \d+\.\d\d s CPU$/m);
       expect(existsSync(join(work, 'with', 'autocomplete', 'minisearch.json.br'))).toBe(true);
     } finally {
       removeDir(work);

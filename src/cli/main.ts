@@ -117,7 +117,7 @@ program
         `${counts.directory} directory objects, ${result.files} files; base URL ${printable(base_url)}`,
     );
     if (opts.timings) {
-      for (const [name, ms] of Object.entries(result.phases)) console.log(`  ${name.padEnd(14)} ${(ms / 1000).toFixed(2)} s`);
+      for (const [name, ms] of Object.entries(result.phases)) console.log(`  ${name.padEnd(14)} ${(ms / 1000).toFixed(2)} s, ${(result.cpu[name] / 1000).toFixed(2)} s CPU`);
       const patch = result.patch;
       if (patch) console.log(patch.taken
         ? `  patch          ${patch.parsed} event files read, ${patch.removed} removed, ${patch.rendered} rows rendered, ${patch.answered} pages answered, ${patch.linked} linked, ${patch.documents} documents answered`

@@ -44,6 +44,12 @@ export interface LoadOptions {
    * the build spreads the directory's and the events' files over threads (pipeline/parse-pool.ts).
    * Results in the order of `files`. Without it they are parsed here, one after the other.
    */
+  /**
+   * Called with the site, the pages and the media records as read (not checked across files yet)
+   * before the directory and the events are parsed: what is made of the events against them can
+   * start as they are parsed (the build's parse threads render the rows).
+   */
+  onContext?: (early: { site: Site; pages: readonly Sourced<PageNode>[]; media: readonly Sourced<MediaSource>[] }) => void;
   parseMany?: (kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>) => Promise<Parsed<unknown>[]>;
 }
 
@@ -88,6 +94,12 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
   // an event's times are read in the site's zone: the zone is part of what its parse depends on
   // The directory before the events: its indexes, the longest job of a build after the events,
   // can then be made on another thread while this one reads the events (options.onDirectory).
+  // The media files are resolved (sizes, types) before the events are parsed, so the rows made as
+  // they are parsed (onContext) see them as the build does; their issues join the others in
+  // assembleModel, where they were always found.
+  const mediaIssues: FileIssue[] = [];
+  await resolveMediaFiles(dir, media, mediaIssues);
+  options.onContext?.({ site, pages, media });
   const parsedDirectory = parseBulk<DirectoryObject>('directory', files.directory, 'directory', zone);
   const parsedEvents = parseBulk<Event>(eventsKind(zone), files.events, 'events', zone);
   // (each awaited at once: a thread failing in one must not leave the other's rejection unheard)
@@ -103,7 +115,7 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
     options.onDirectory(directoryObjects);
   }
   const events = collect(await parsedEvents);
-  return assembleModel(dir, files.raw, { site, pages, categories, media, events, directory }, problems, { directoryIssues, directoryObjects });
+  return assembleModel(dir, files.raw, { site, pages, categories, media, events, directory }, problems, { directoryIssues, directoryObjects, mediaIssues });
 }
 
 /** One file read and parsed (or its parse taken from the cache); a file that cannot be read is its problem. */
@@ -165,8 +177,11 @@ export async function assembleModel(
   raw: ReadonlyMap<string, Buffer>,
   parsed: ParsedRecords,
   found: readonly Problem[],
-  /** the directory checked already (its issues) and sorted (its objects), as loadContent does before the events */
-  early: { directoryIssues?: readonly FileIssue[]; directoryObjects?: DirectoryObject[] } = {},
+  /**
+   * the directory checked already (its issues) and sorted (its objects), and the media files
+   * resolved (their issues), as loadContent does before the events
+   */
+  early: { directoryIssues?: readonly FileIssue[]; directoryObjects?: DirectoryObject[]; mediaIssues?: readonly FileIssue[] } = {},
 ): Promise<{ model: Model | null; problems: Problem[] }> {
   const { site, pages, categories, media, events, directory } = parsed;
   const problems = [...found];
@@ -175,7 +190,8 @@ export async function assembleModel(
   const pagesByUid = checkPages(pages, issues);
   const categoriesById = indexById(categories, (c) => c.id, 'category id', 'id', issues);
   const mediaById = indexById(media, (m) => m.media.id, 'media id', 'id', issues);
-  await resolveMediaFiles(dir, media, issues);
+  if (early.mediaIssues) issues.push(...early.mediaIssues);
+  else await resolveMediaFiles(dir, media, issues);
   checkEvents(events, { pages: pagesByUid, categories: categoriesById, media: mediaById }, issues);
   if (early.directoryIssues) issues.push(...early.directoryIssues);
   else checkDirectory(directory, issues);

@@ -11,7 +11,11 @@ import { serialize } from 'node:v8';
 import { readContentFile } from '../content/files.ts';
 import { parserOf, type ParserName } from '../content/load.ts';
 import type { Problem } from '../content/problems.ts';
+import type { Event } from '../model/types.ts';
+import { renderEvent, type RenderContext } from '../render/event.ts';
+import { FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
 import { parseKey } from './build-cache.ts';
+import { rowKeyer } from './render-cache.ts';
 import { statText } from './stat-index.ts';
 
 export interface ParseBatch {
@@ -25,7 +29,32 @@ export interface ParseBatch {
   raw: (Buffer | null)[];
   /** the build keeps a cache: give each file's key, stat and payload checksum */
   keyed: boolean;
+  /** events: also render each record's row against the thread's context (Rower) */
+  render: boolean;
 }
+
+/**
+ * The rows of a batch's records, in record order across its files: each row's UTF-8 JSON end to
+ * end, its offsets (FIELD_COUNT + 1 each, serializeEvent's), its key (eventKeys'), and whether it
+ * was made (a record its context cannot render, e.g. one naming a media record that does not
+ * exist, is left to the main thread, where the build then fails on its problem).
+ */
+export interface BatchRows {
+  json: Uint8Array;
+  starts: Uint32Array;
+  keys: Uint8Array;
+  made: Uint8Array;
+}
+
+/** What rendering needs on a thread: the context and its keyer, made once per context. */
+export interface Rower {
+  ctx: RenderContext;
+  keyOf: (e: Event) => Buffer;
+}
+
+export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, keyOf: rowKeyer(ctx) });
+const STRIDE = FIELD_COUNT + 1;
+export const KEY_BYTES = 32;
 
 export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null };
 
@@ -35,14 +64,17 @@ export interface BatchAnswer {
   bytes: Uint8Array;
   /** 32 bytes per file with a payload, in order (empty when not keyed) */
   sums: Uint8Array;
+  /** when the batch asked for them and the thread has a context */
+  rows: BatchRows | null;
 }
 
 export const SUM_BYTES = 32;
 
-export function parseBatch(batch: ParseBatch): BatchAnswer {
+export function parseBatch(batch: ParseBatch, rower: Rower | null = null): BatchAnswer {
   const parse = parserOf(batch.parser, batch.zone);
   const files: FileAnswer[] = [];
   const payloads: Buffer[] = [];
+  const rows = batch.render && rower !== null ? new RowsMade(rower) : null;
   let total = 0;
   batch.files.forEach((file, i) => {
     const read = readContentFile(batch.dir, file, batch.raw[i] ?? undefined, batch.keyed);
@@ -50,7 +82,9 @@ export function parseBatch(batch: ParseBatch): BatchAnswer {
       files.push({ problem: read.problem });
       return;
     }
-    const payload = serialize(parse(file, read.text));
+    const parsed = parse(file, read.text);
+    const payload = serialize(parsed);
+    if (rows) for (const r of parsed.records) rows.add(r.value as Event);
     payloads.push(payload);
     total += payload.length;
     files.push({
@@ -68,5 +102,40 @@ export function parseBatch(batch: ParseBatch): BatchAnswer {
     at += payload.length;
     if (batch.keyed) sums.set(createHash('sha256').update(payload).digest(), i * SUM_BYTES);
   });
-  return { id: batch.id, files, bytes, sums };
+  return { id: batch.id, files, bytes, sums, rows: rows && rows.finish() };
+}
+
+/** A batch's rows as they are made, then put end to end (BatchRows). */
+class RowsMade {
+  private readonly json: string[] = [];
+  private readonly starts: number[] = [];
+  private readonly keys: Buffer[] = [];
+  private readonly made: number[] = [];
+  private bytes = 0;
+
+  constructor(private readonly rower: Rower) {}
+
+  add(e: Event): void {
+    let row: { json: string; starts: number[] };
+    try {
+      row = serializeEvent(renderEvent(e, this.rower.ctx));
+    } catch {
+      this.made.push(0);
+      return;
+    }
+    this.made.push(1);
+    this.json.push(row.json);
+    for (const at of row.starts) this.starts.push(at);
+    this.keys.push(this.rower.keyOf(e));
+    this.bytes += row.starts[FIELD_COUNT];
+  }
+
+  finish(): BatchRows {
+    const json = Buffer.allocUnsafeSlow(this.bytes);
+    let at = 0;
+    this.json.forEach((text, i) => (at += json.write(text, at, this.starts[i * STRIDE + FIELD_COUNT])));
+    const keys = new Uint8Array(this.keys.length * KEY_BYTES);
+    this.keys.forEach((k, i) => keys.set(k, i * KEY_BYTES));
+    return { json: new Uint8Array(json.buffer, 0, at), starts: Uint32Array.from(this.starts), keys, made: Uint8Array.from(this.made) };
+  }
 }

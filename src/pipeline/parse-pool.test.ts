@@ -7,6 +7,10 @@ import { loadContent } from '../content/load.ts';
 import { generateContent } from '../gen/content-generator.ts';
 import { BuildCache, packPath } from './build-cache.ts';
 import { listFiles } from './carry-over.ts';
+import { eventKeys } from './render-cache.ts';
+import { renderEvent, type RenderContext } from '../render/event.ts';
+import { serializeEvent } from '../store/format/event-rows.ts';
+import type { Event } from '../model/types.ts';
 import { parseBatch } from './parse-batch.ts';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
 
@@ -94,10 +98,64 @@ describe('ParsePool', () => {
   });
 });
 
+describe('rows made on the threads', () => {
+  it('are the rows and keys the build makes itself, handed over only for the context they were made against', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const pool = new Compiled(content, undefined, threads);
+    let ctx: RenderContext | undefined;
+    const loaded = await loadContent(content, {
+      parseMany: pool.parseMany,
+      onContext: ({ site, pages, media }) => {
+        ctx = { site, baseUrl: 'https://example.org/x', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) };
+        pool.render(ctx);
+      },
+    });
+    pool.close();
+    // the broken files make the content invalid; its events are parsed and rendered all the same
+    expect(loaded.model).toBeNull();
+    const events = [...(pool as unknown as { premade: Map<Event, unknown> }).premade.keys()];
+    expect(events.length).toBeGreaterThan(200);
+    expect(pool.rowsFor({ ...ctx!, baseUrl: 'https://example.org/y' })).toBeUndefined();
+    // (handed over once: the pool lets go of them)
+    expect(pool.rowsFor(ctx!)).toBeUndefined();
+  });
+
+  it('match serializeEvent and eventKeys byte for byte, and skip a record they cannot render', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    // a valid copy of the content: the broken files left out
+    const valid = join(root, 'valid');
+    await generateContent({ events: 260, directory: 10, seed: 3, outDir: valid });
+    // an event naming a media record that does not exist: not renderable (and a problem later)
+    writeFileSync(join(valid, 'events', 'dangling.yaml'), 'id: 99999\ntitle: t\nstart: 2026-01-01T10:00:00Z\nend: 2026-01-01T11:00:00Z\nlast_modified: 2026-01-01T09:00:00Z\nmedia: [424242]\n');
+    let ctx: RenderContext | undefined;
+    const validPool = new Compiled(valid, undefined, threads);
+    await loadContent(valid, {
+      parseMany: validPool.parseMany,
+      onContext: ({ site: s, pages, media }) => {
+        ctx = { site: s, baseUrl: 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) };
+        validPool.render(ctx);
+      },
+    });
+    validPool.close();
+    const premade = validPool.rowsFor(ctx!)!;
+    expect(premade.size).toBeGreaterThan(200);
+    const events = [...premade.keys()];
+    expect(events.some((e) => e.id === 99999)).toBe(false);
+    const keys = eventKeys(events, ctx!);
+    events.forEach((e, i) => {
+      const row = serializeEvent(renderEvent(e, ctx!));
+      const made = premade.get(e)!;
+      expect(Buffer.from(made.json).toString()).toBe(row.json);
+      expect([...made.starts]).toEqual(row.starts);
+      expect(made.key.equals(keys[i])).toBe(true);
+    });
+  });
+});
+
 describe('parseBatch', () => {
   it('answers each file with its problem, or its payload, key, stat and checksum', () => {
     const files = ['events/latin1.md', 'site.yaml', 'gone.yaml'];
-    const answer = parseBatch({ id: 7, dir: content, kind: 'site', parser: 'site', zone: 'UTC', files, raw: files.map(() => null), keyed: true });
+    const answer = parseBatch({ id: 7, dir: content, kind: 'site', parser: 'site', zone: 'UTC', files, raw: files.map(() => null), keyed: true, render: false });
     expect(answer.id).toBe(7);
     expect(answer.files[0]).toEqual({ problem: expect.objectContaining({ file: 'events/latin1.md', message: 'the file is not valid UTF-8' }) });
     expect(answer.files[2]).toEqual({ problem: expect.objectContaining({ file: 'gone.yaml', message: 'cannot read the file (ENOENT)' }) });
@@ -106,7 +164,7 @@ describe('parseBatch', () => {
     expect(site.key).toMatch(/^[0-9a-f]{64}$/);
     expect(site.stat.split(':')[0]).toBe(String(readFileSync(join(content, 'site.yaml')).length));
     expect(answer.sums.byteLength).toBe(32);
-    const unkeyed = parseBatch({ id: 8, dir: content, kind: 'site', parser: 'site', zone: 'UTC', files: ['site.yaml'], raw: [null], keyed: false });
+    const unkeyed = parseBatch({ id: 8, dir: content, kind: 'site', parser: 'site', zone: 'UTC', files: ['site.yaml'], raw: [null], keyed: false, render: false });
     expect(unkeyed.files[0]).toEqual({ end: site.end, key: null, stat: null });
     expect(unkeyed.sums.byteLength).toBe(0);
   });

@@ -13,7 +13,11 @@ import { Worker } from 'node:worker_threads';
 import { parserOf, readAndParse, type LoadOptions, type ParseCache, type ParserName } from '../content/load.ts';
 import type { Parsed } from '../content/records.ts';
 import type { BuildCache } from './build-cache.ts';
-import { SUM_BYTES, type BatchAnswer, type ParseBatch } from './parse-batch.ts';
+import type { Event } from '../model/types.ts';
+import type { RenderContext } from '../render/event.ts';
+import { FIELD_COUNT } from '../store/format/event-rows.ts';
+import { KEY_BYTES, SUM_BYTES, type BatchAnswer, type ParseBatch } from './parse-batch.ts';
+import { renderInputs, type PremadeRow, type PremadeRows } from './render-cache.ts';
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
 const COMPILED = !import.meta.url.endsWith('.ts');
@@ -51,6 +55,10 @@ export class ParsePool {
   private nextId = 0;
   private readonly count: number;
   private readonly minFiles: number;
+  /** the context the threads render the events' rows against (render()), and renderInputs of it */
+  private context: { ctx: RenderContext; inputs: string } | null = null;
+  /** the rows the threads made, by the event record they were made of */
+  private premade = new Map<Event, PremadeRow>();
 
   constructor(
     private readonly dir: string,
@@ -63,6 +71,24 @@ export class ParsePool {
 
   /** LoadOptions.parseMany over this pool. */
   readonly parseMany: NonNullable<LoadOptions['parseMany']> = (kind, parser, zone, files, raw) => this.parse(kind, parser, zone, files, raw);
+
+  /**
+   * The events parsed on threads from now on have their rows rendered there too, against `ctx`:
+   * the context as it stands before the events are parsed (the page tree and media records read,
+   * not checked yet). rowsFor() then hands them over only for a build whose own context is this.
+   */
+  render(ctx: RenderContext): void {
+    this.context = { ctx, inputs: renderInputs(ctx) };
+    for (const t of this.threads ?? []) t.worker.postMessage({ context: ctx });
+  }
+
+  /** The rows made ahead for a build rendering against `ctx`; none when they were made against another. Once. */
+  rowsFor(ctx: RenderContext): PremadeRows | undefined {
+    const same = this.context !== null && this.premade.size > 0 && renderInputs(ctx) === this.context.inputs;
+    const rows = same ? this.premade : undefined;
+    this.premade = new Map();
+    return rows;
+  }
 
   /** Stops the threads (after the load, or when it failed). */
   close(): void {
@@ -99,7 +125,10 @@ export class ParsePool {
       for (let from = 0; from < todo.length; from += size) {
         const indices = todo.slice(from, from + size);
         const names = indices.map((i) => files[i]);
-        const batch: ParseBatch = { id: this.nextId++, dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null), keyed: cache !== undefined };
+        const batch: ParseBatch = {
+          id: this.nextId++, dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null),
+          keyed: cache !== undefined, render: parser === 'events' && this.context !== null,
+        };
         this.queue.push({
           batch,
           answered: (answer) => {
@@ -115,8 +144,31 @@ export class ParsePool {
     });
   }
 
-  /** The parses of one answer, adopted into the cache (or only deserialized without one). */
+  /** The parses of one answer, adopted into the cache (or only deserialized without one), their rows kept. */
   private adopt(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
+    const parsed = this.parses(kind, names, answer);
+    const rows = answer.rows;
+    if (rows === null) return parsed;
+    // the rows follow the records, file by file, in order
+    const stride = FIELD_COUNT + 1;
+    let row = 0;
+    let made = 0;
+    let at = 0;
+    for (const p of parsed) {
+      for (const record of p.records) {
+        if (rows.made[row++] === 0) continue;
+        const starts = rows.starts.subarray(made * stride, (made + 1) * stride);
+        const end = at + starts[FIELD_COUNT];
+        const key = Buffer.from(rows.keys.buffer, rows.keys.byteOffset + made * KEY_BYTES, KEY_BYTES);
+        this.premade.set(record.value as Event, { json: rows.json.subarray(at, end), starts, key });
+        at = end;
+        made++;
+      }
+    }
+    return parsed;
+  }
+
+  private parses(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
     const { bytes, sums } = answer;
     let start = 0;
     let sum = 0;
@@ -146,6 +198,7 @@ export class ParsePool {
   private start(): Thread[] {
     return Array.from({ length: this.count }, () => {
       const worker = new Worker(new URL('./parse-thread.js', import.meta.url));
+      if (this.context) worker.postMessage({ context: this.context.ctx });
       const thread: Thread = { worker, sent: new Map() };
       worker.on('message', (answer: BatchAnswer) => {
         const queued = thread.sent.get(answer.id);

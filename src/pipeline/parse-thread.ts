@@ -2,12 +2,20 @@
 // parseBatch, handing the answer's buffers over rather than copying them.
 import { parentPort } from 'node:worker_threads';
 import { keepSlicedStrings } from '../content/records.ts';
-import { parseBatch, type ParseBatch } from './parse-batch.ts';
+import type { RenderContext } from '../render/event.ts';
+import { parseBatch, rowerOf, type ParseBatch, type Rower } from './parse-batch.ts';
 
 // every parse made here is serialized before the main thread sees it
 keepSlicedStrings();
-parentPort!.on('message', (batch: ParseBatch) => {
-  const answer = parseBatch(batch);
+// the context the events' rows are rendered against, sent before the batches that ask for rows
+let rower: Rower | null = null;
+parentPort!.on('message', (message: ParseBatch | { context: RenderContext }) => {
+  if ('context' in message) {
+    rower = rowerOf(message.context);
+    return;
+  }
+  const answer = parseBatch(message, rower);
   // (fresh ArrayBuffers of their own: parseBatch never answers with a slice of a shared one)
-  parentPort!.postMessage(answer, [answer.bytes.buffer as ArrayBuffer, answer.sums.buffer as ArrayBuffer]);
+  const buffers = [answer.bytes, answer.sums, ...(answer.rows ? [answer.rows.json, answer.rows.starts, answer.rows.keys, answer.rows.made] : [])];
+  parentPort!.postMessage(answer, buffers.map((b) => b.buffer as ArrayBuffer));
 });

@@ -71,7 +71,13 @@ export function rowsPath(cacheDir: string, content: string): string {
  * inputs run together into the same key. Strings, not serialized buffers: 100k short-lived
  * strings cost a scavenge, 100k buffers hundreds of MB of memory outside the heap.
  */
-export function eventKeys(events: readonly Event[], ctx: RenderContext): Buffer[] {
+export function eventKeys(events: readonly Event[], ctx: RenderContext, premade?: PremadeRows): Buffer[] {
+  const keyOf = rowKeyer(ctx);
+  return events.map((e) => premade?.get(e)?.key ?? keyOf(e));
+}
+
+/** eventKeys for one event at a time (a parse thread keys each event as it renders it). */
+export function rowKeyer(ctx: RenderContext): (e: Event) => Buffer {
   const head = `${JSON.stringify([ROWS_FORMAT, cacheIdentity(), ctx.site.timezone, ctx.baseUrl])}\n`;
   const trails = new Map<number | null, string>();
   const media = new Map<number, string>();
@@ -90,13 +96,34 @@ export function eventKeys(events: readonly Event[], ctx: RenderContext): Buffer[
   };
   // The parts are hashed one after the other, which is hashing them joined (the same key), without
   // joining them: that copied each event's ~2.5 KB of JSON once more (two-byte where it is not Latin-1).
-  return events.map((e) => {
+  return (e) => {
     const hash = sha256().update(head).update(JSON.stringify(e)).update('\n').update(trailOf(e.page));
     for (const id of e.media) hash.update(mediaOf(id));
     if (e.header_image !== null) hash.update(mediaOf(e.header_image));
     for (const r of e.related_media) hash.update(mediaOf(r.media));
     return hash.digest();
-  });
+  };
+}
+
+/** An event's row and key made ahead, on a parse thread (parse-batch.ts): its JSON's bytes and offsets. */
+export interface PremadeRow {
+  json: Uint8Array;
+  starts: Uint32Array;
+  key: Buffer;
+}
+
+/** Rows made ahead, by the very event record they were made of. */
+export type PremadeRows = ReadonlyMap<Event, PremadeRow>;
+
+/**
+ * Everything a row is made of besides its event, as one string: rows made ahead against one
+ * context are used only when it says the same as the build's own context (the page tree and
+ * media records are checked, and media files resolved, after the events are parsed).
+ */
+export function renderInputs(ctx: RenderContext): string {
+  const pages = [...ctx.pages.keys()].sort((a, b) => a - b).map((uid) => breadcrumb(uid, ctx.pages));
+  const media = [...ctx.media.values()].sort((a, b) => a.id - b.id).map((m) => renderMedia(m, ctx.baseUrl));
+  return JSON.stringify([ROWS_FORMAT, cacheIdentity(), ctx.site.timezone, ctx.baseUrl, pages, media]);
 }
 
 /** Where an entry is in the file read: the file's bytes, the entry's start and its payload's length. */
@@ -169,7 +196,7 @@ function offsetsBytes(starts: Uint32Array): Buffer {
  * its key is there and intact, rendered otherwise; the rows made anew are added to the file.
  * Nothing in the cache is needed: when it cannot be read or written the rows are just rendered.
  */
-export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats): EventRows {
+export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats, premade?: PremadeRows): EventRows {
   const { entries, count, whole } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false } : readRows(path);
   // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
   const out = new RowBytes(events.length);
@@ -185,8 +212,12 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
       out.addStored(stored!.file, json);
       if (stats) stats.reused++;
     } else {
-      const serialized = serializeEvent(renderEvent(e, ctx));
-      out.addJson(serialized.json, serialized.starts);
+      const ahead = premade?.get(e);
+      if (ahead) out.addBytes(ahead.json, ahead.starts);
+      else {
+        const serialized = serializeEvent(renderEvent(e, ctx));
+        out.addJson(serialized.json, serialized.starts);
+      }
       made[row] = 1;
       fresh++;
       if (stats) stats.rendered++;

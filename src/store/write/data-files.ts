@@ -15,14 +15,24 @@ export type DistFiles = Map<string, string | Uint8Array>;
 /** Makes the event rows from the events in list order (the build may take them from its cache). */
 export type RowMaker = (events: readonly Event[], ctx: RenderContext) => EventRows;
 
-export const renderRows: RowMaker = (events, ctx) => {
-  const out = new RowBytes(events.length);
-  for (const e of events) {
-    const row = serializeEvent(renderEvent(e, ctx));
-    out.addJson(row.json, row.starts);
-  }
-  return out.finish();
-};
+/** Rows rendered here, or taken from `ahead` (made elsewhere of the same event and context) where it has them. */
+export function rowsRenderer(ahead?: ReadonlyMap<Event, { json: Uint8Array; starts: ArrayLike<number> }>): RowMaker {
+  return (events, ctx) => {
+    const out = new RowBytes(events.length);
+    for (const e of events) {
+      const made = ahead?.get(e);
+      if (made) {
+        out.addBytes(made.json, made.starts);
+        continue;
+      }
+      const row = serializeEvent(renderEvent(e, ctx));
+      out.addJson(row.json, row.starts);
+    }
+    return out.finish();
+  };
+}
+
+export const renderRows: RowMaker = rowsRenderer();
 
 /**
  * Renders the model into the server's data files, keyed by path relative to dist/.

@@ -56,6 +56,17 @@ export class RowBytes {
     this.end += length;
   }
 
+  /** The next row, made elsewhere as UTF-8: its bytes and offsets (serializeEvent's). */
+  addBytes(json: Uint8Array, offsets: ArrayLike<number>): void {
+    const row = this.at.length;
+    const length = offsets[FIELD_COUNT];
+    if (json.byteLength !== length) throw new Error(`row ${row} does not fit its offsets`);
+    const at = this.place(length);
+    this.starts.set(offsets, row * STRIDE);
+    this.bytes.set(json, at);
+    this.end += length;
+  }
+
   /** The next row, copied from `source` at `from`; its offsets are in `starts` already. */
   addStored(source: Uint8Array, from: number): void {
     const row = this.at.length;

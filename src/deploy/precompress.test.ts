@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compressFor, compressible, MIN_COMPRESS_BYTES, negotiateEncoding } from '../server/compress.ts';
@@ -169,5 +172,41 @@ describe('compressible', () => {
     [undefined, false],
   ])('%s → %s', (type, expected) => {
     expect(compressible(type)).toBe(expected);
+  });
+});
+
+describe('compressionPool writing the twins itself', () => {
+  it('writes the very bytes finish() would return under the folder, each path told, none returned', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aula-twins-'));
+    try {
+      const files = new Map([['v1/cms/event/index.json', page], ['deep/er/x.json', `${page} `]]);
+      const wrote: string[] = [];
+      const ready = new Map([['ready.json', compressTwins(page, compressionLevels(page.length, 1e9))]]);
+      const pools = [compressionPool(1e9, 2, ready, { dir, wrote: (p) => wrote.push(p) }), compressionPool(1e9, 2, ready)];
+      for (const pool of pools) {
+        for (const [path, content] of files) pool.add(path, content);
+        pool.add('ready.json', page);
+      }
+      expect(await pools[0].finish()).toEqual(new Map());
+      const expected = await pools[1].finish();
+      expect(expected.size).toBe(6);
+      expect(wrote.sort()).toEqual([...expected.keys()].sort());
+      for (const [path, bytes] of expected) expect(readFileSync(join(dir, path)).equals(bytes)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails finish() with the error of a write, naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aula-twins-'));
+    try {
+      // a file where the twin's folder must be
+      writeFileSync(join(dir, 'v1'), 'not a folder');
+      const pool = compressionPool(1e9, 1, new Map(), { dir });
+      pool.add('v1/a.json', page);
+      await expect(pool.finish()).rejects.toMatchObject({ code: expect.stringMatching(/^E/), path: join(dir, 'v1', 'a.json.gz') });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

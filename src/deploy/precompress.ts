@@ -2,7 +2,9 @@
 // as they are, e.g. nginx's gzip_static), compressed on worker threads: a build produces thousands
 // of pages, and compressing them (br + gzip, ~1.2 ms a page) on the main thread would serialize it
 // after everything else. Workers take files as they are produced and hand back both codings.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { TOP_LEVEL_LIMIT } from '../server/compress.ts';
@@ -72,11 +74,14 @@ export function compressTwins(content: string | Uint8Array, levels: { gzip: numb
   return { content, ...levels, gz, br };
 }
 
-// Plain JavaScript evaluated in the worker: it needs no TypeScript loader and nothing but zlib.
+// Plain JavaScript evaluated in the worker: it needs no TypeScript loader and nothing but zlib
+// (and fs, to write the twins itself when told where: TwinSink).
 const WORKER = `
 const { parentPort } = require('node:worker_threads');
 const { brotliCompressSync, gzipSync, constants } = require('node:zlib');
-parentPort.on('message', (jobs) => {
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
+parentPort.on('message', ({ jobs, dir }) => {
   const out = [];
   for (const { path, content, gzip, brotli } of jobs) {
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
@@ -86,11 +91,33 @@ parentPort.on('message', (jobs) => {
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
       [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
     } });
-    out.push({ path, gz, br });
+    if (dir === null) {
+      out.push({ path, gz, br });
+      continue;
+    }
+    let failed = null;
+    for (const [twin, twinBytes] of [[path + '.gz', gz], [path + '.br', br]]) {
+      const file = join(dir, twin);
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, twinBytes);
+      } catch (e) {
+        failed = { message: e.message, code: e.code, path: file };
+        break;
+      }
+    }
+    out.push(failed ? { path, failed } : { path, written: true });
   }
   parentPort.postMessage(out);
 });
 `;
+
+/**
+ * Where the pool's twins go: handed to a function on this thread as they come back, or written
+ * under `dir` by the worker that made them (`wrote` is told each path), so that neither their
+ * bytes nor ~10,000 file writes at 100k events come back to this thread.
+ */
+export type TwinSink = ((path: string, bytes: Uint8Array) => void) | { dir: string; wrote?: (path: string) => void };
 
 interface Job {
   path: string;
@@ -120,13 +147,22 @@ export function compressionPool(
   expectedVolume: number,
   threads = Math.max(1, Math.min(4, availableParallelism())),
   ready: ReadonlyMap<string, Precompressed> = new Map(),
-  /** given: each result is handed to it as it comes back (and finish() returns none), so none is held */
-  sink?: (path: string, bytes: Uint8Array) => void,
+  /** given: each result goes there as it is made (and finish() returns none), so none is held */
+  sink?: TwinSink,
 ): CompressionPool {
   const out = new Map<string, Uint8Array>();
   let failed: unknown = null;
+  const dir = typeof sink === 'object' ? sink.dir : null;
   const deliver = (path: string, gz: Uint8Array, br: Uint8Array) => {
-    if (sink) {
+    if (typeof sink === 'object') {
+      // (a file made ahead of the pool, ReadyTwins: written here)
+      for (const [twin, bytes] of [[`${path}.gz`, gz], [`${path}.br`, br]] as const) {
+        const file = join(sink.dir, twin);
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, bytes);
+        sink.wrote?.(twin);
+      }
+    } else if (sink) {
       sink(`${path}.gz`, gz);
       sink(`${path}.br`, br);
     } else {
@@ -147,10 +183,13 @@ export function compressionPool(
   const workers = Array.from({ length: threads }, () => {
     const worker = new Worker(WORKER, { eval: true });
     const waiting: { bytes: number; done: () => void }[] = [];
-    worker.on('message', (results: { path: string; gz: Uint8Array; br: Uint8Array }[]) => {
+    worker.on('message', (results: ({ path: string; gz: Uint8Array; br: Uint8Array } | { path: string; written: true } | { path: string; failed: { message: string; code?: string; path: string } })[]) => {
       for (const r of results) {
         try {
-          deliver(r.path, r.gz, r.br);
+          if ('failed' in r) throw Object.assign(new Error(r.failed.message), { code: r.failed.code, path: r.failed.path });
+          if ('written' in r) {
+            if (typeof sink === 'object') for (const twin of [`${r.path}.gz`, `${r.path}.br`]) sink.wrote?.(twin);
+          } else deliver(r.path, r.gz, r.br);
         } catch (e) {
           failed ??= e;
         }
@@ -179,7 +218,7 @@ export function compressionPool(
     const bytes = batchBytes;
     queued += bytes;
     pending.push(new Promise<void>((done) => waiting.push({ bytes, done })));
-    worker.postMessage(batch);
+    worker.postMessage({ jobs: batch, dir });
     batch = [];
     batchBytes = 0;
   };

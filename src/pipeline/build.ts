@@ -9,7 +9,7 @@ import { SCHEMA_PATH } from '../api/router.ts';
 import { contentSchemas } from '../docs/content-schemas.ts';
 import { loadContent, type Problem } from '../content/index.ts';
 import type { LoadOptions } from '../content/load.ts';
-import { compressionPool } from '../deploy/precompress.ts';
+import { compressionPool, type CompressionPool } from '../deploy/precompress.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../store/format/public-files.ts';
 import { renderDataFiles, rowsRenderer, type DistFiles } from '../store/write/data-files.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile } from '../store/format/dist-paths.ts';
@@ -231,6 +231,7 @@ async function buildLocked(
     directory?.cancel();
     throw e;
   }
+  let pool: CompressionPool | null = null;
   try {
     // with a cache, each event's row is kept under the key of its inputs (render-cache.ts)
     const reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
@@ -341,10 +342,10 @@ async function buildLocked(
     // Every event appears on exactly one page, so the serialized events measure the pages'
     // volume before they exist; workers compress each page while the next ones are answered.
     const volume = eventBytes + sizeOf(files, AUTOCOMPLETE_DIR);
-    // each .gz/.br is written as it comes back from the workers (or was made by the directory's), not held until the end
-    const pool =
+    // each .gz/.br is written by the worker that made it (or here, made by the directory's), not held until the end
+    pool =
       options.precompress !== false
-        ? compressionPool(volume, undefined, await directory.compressed, (rel, bytes) => writeFiles(staging, new Map([[rel, bytes]])))
+        ? compressionPool(volume, undefined, await directory.compressed, { dir: staging })
         : null;
     if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
     const reuse = pool ? compressedReuse(out, previous, staging, volume) : null;
@@ -435,6 +436,8 @@ async function buildLocked(
     return { ok: true, manifest, files: count, ms: performance.now() - started, ...timings, cache: cache?.stats, reuse: reused, patch };
   } catch (e) {
     directory?.cancel();
+    // its workers write into the staging folder: done before it is removed
+    await pool?.finish().catch(() => undefined);
     removeStaging(staging);
     throw e;
   }

@@ -393,7 +393,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   // from here on as a full build (build.ts): each file answered is written, and compressed unless
   // its bytes and levels are the previous dist's
   let poolDone = false;
-  const pool = precompress ? compressionPool(volume, undefined, undefined, (rel, bytes) => writeFiles(staging, new Map([[rel, bytes]]), wrote)) : null;
+  const pool = precompress ? compressionPool(volume, undefined, undefined, { dir: staging, wrote: (rel) => wrote.add(rel) }) : null;
   try {
     if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
     const reuse = pool ? compressedReuse(host.out, previous, staging, volume) : null;

@@ -4,7 +4,7 @@
 // whoever needs the body whole (compression, the static build, the edge worker, the HTML
 // renderer) asks for it here.
 
-import { isPooled, releaseBuffer, takeBuffer } from '../store/read/page-buffers.ts';
+import { dropKept, isKept, isPooled, keepBuffer, keepLent, lendBack, pin, releaseBuffer, takeBuffer, unpin } from '../store/read/page-buffers.ts';
 
 /** Byte chunks in order; their concatenation is the body. */
 export class BodyChunks {
@@ -65,6 +65,52 @@ export function detachedBody(body: ApiBody): ApiBody {
     at += chunk.byteLength;
   }
   return copy;
+}
+
+/**
+ * As detachedBody, for the server's answer cache, whose copies live on the page pool's blocks and
+ * go back to it when the cache drops them (`dropKeptBody`): no fresh allocation per admitted
+ * answer. A body that is one lent block of its own (a page read for this answer) is taken over as
+ * it is, without a copy. Only for a cache whose bodies are pinned while a write of them is under
+ * way (see `pinBody`): the server's.
+ */
+export function keptBody(body: ApiBody): ApiBody {
+  if (typeof body === 'string') return body;
+  const chunks = body instanceof BodyChunks ? body.chunks : [body];
+  if (chunks.length === 1 && !isPooled(chunks[0])) return body;
+  if (!(body instanceof BodyChunks) && keepLent(body)) return body;
+  const copy = keepBuffer(body.length);
+  let at = 0;
+  for (const chunk of chunks) {
+    copy.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return copy;
+}
+
+/** The bytes a body holds: a kept body's whole block, else its length. */
+export function heldBytes(body: Buffer | BodyChunks): number {
+  return body instanceof BodyChunks || !isKept(body) ? body.length : body.buffer.byteLength;
+}
+
+/** The cache drops a body it kept (keptBody): its block goes back to the pool once no write of it is under way. */
+export function dropKeptBody(body: ApiBody): void {
+  if (typeof body !== 'string' && !(body instanceof BodyChunks)) dropKept(body);
+}
+
+/** Undoes keptBody's taking over of an answer's own block (the cache dropped it before it was written): the server releases it again. */
+export function lentBackBody(body: ApiBody): void {
+  if (typeof body !== 'string' && !(body instanceof BodyChunks)) lendBack(body);
+}
+
+/** A write of the body is under way and did not go through at once: a kept block is not reused before unpinBody. */
+export function pinBody(body: ApiBody): void {
+  if (typeof body !== 'string' && !(body instanceof BodyChunks)) pin(body);
+}
+
+/** The write pinBody announced is done. */
+export function unpinBody(body: ApiBody): void {
+  if (typeof body !== 'string' && !(body instanceof BodyChunks)) unpin(body);
 }
 
 /**

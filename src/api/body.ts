@@ -4,7 +4,7 @@
 // whoever needs the body whole (compression, the static build, the edge worker, the HTML
 // renderer) asks for it here.
 
-import { isPooled, releaseBuffer } from '../store/read/page-buffers.ts';
+import { dropKept, isKept, isPooled, keepBuffer, keepLent, lendBack, pin, releaseBuffer, takeBuffer, unpin } from '../store/read/page-buffers.ts';
 
 /** Byte chunks in order; their concatenation is the body. */
 export class BodyChunks {
@@ -65,6 +65,74 @@ export function detachedBody(body: ApiBody): ApiBody {
     at += chunk.byteLength;
   }
   return copy;
+}
+
+/**
+ * As detachedBody, for the server's answer cache, whose copies live on the page pool's blocks and
+ * go back to it when the cache drops them (`dropKeptBody`): no fresh allocation per admitted
+ * answer. A body that is one lent block of its own (a page read for this answer) is taken over as
+ * it is, without a copy. Only for a cache whose bodies are pinned while a write of them is under
+ * way (see `pinBody`): the server's.
+ */
+export function keptBody(body: ApiBody): ApiBody {
+  if (typeof body === 'string') return body;
+  const chunks = body instanceof BodyChunks ? body.chunks : [body];
+  if (chunks.length === 1 && !isPooled(chunks[0])) return body;
+  if (!(body instanceof BodyChunks) && keepLent(body)) return body;
+  const copy = keepBuffer(body.length);
+  let at = 0;
+  for (const chunk of chunks) {
+    copy.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return copy;
+}
+
+/** The bytes a body holds: a kept body's whole block, else its length. */
+export function heldBytes(body: Buffer | BodyChunks): number {
+  return body instanceof BodyChunks || !isKept(body) ? body.length : body.buffer.byteLength;
+}
+
+/** The cache drops a body it kept (keptBody): its block goes back to the pool once no write of it is under way. */
+export function dropKeptBody(body: ApiBody): void {
+  if (typeof body !== 'string' && !(body instanceof BodyChunks)) dropKept(body);
+}
+
+/** Undoes keptBody's taking over of an answer's own block (the cache dropped it before it was written): the server releases it again. */
+export function lentBackBody(body: ApiBody): void {
+  if (typeof body !== 'string' && !(body instanceof BodyChunks)) lendBack(body);
+}
+
+/** A write of the body is under way and did not go through at once: a kept block is not reused before unpinBody. */
+export function pinBody(body: ApiBody): void {
+  if (typeof body !== 'string' && !(body instanceof BodyChunks)) pin(body);
+}
+
+/** The write pinBody announced is done. */
+export function unpinBody(body: ApiBody): void {
+  if (typeof body !== 'string' && !(body instanceof BodyChunks)) unpin(body);
+}
+
+/**
+ * The chunks copied into one buffer from the server's page pool, their own pooled bytes handed
+ * back at once (nothing else may hold them: the rows read for this answer alone). For an answer
+ * spliced from many slices (expand=categories: three per event) one copy of ~50 KB costs far less
+ * than writing the slices one by one: each is a write() through node's stream machinery and an
+ * iovec of its own for the kernel, ~80 per page. The result is released like any pooled body,
+ * once written.
+ */
+export function joinedOnPool(chunks: readonly Uint8Array[]): Buffer {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.byteLength;
+  const out = takeBuffer(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  // after the copy: the output block was taken while these were still lent, so it is none of them
+  chunks.forEach(releaseBuffer);
+  return out;
 }
 
 /** Hands the body's pooled bytes back (see store/read/page-buffers.ts): only once it is written and nothing else holds it. */

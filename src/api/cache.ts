@@ -7,7 +7,7 @@
 // URL different: crawlers, filters typed letter by letter) storing each answer would cost a
 // copy and evict the answers that are actually repeated; with the doorkeeper a one-off costs a
 // hash and 4 bytes.
-import { bodyByteLength, detachedBody } from './body.ts';
+import { bodyByteLength, detachedBody, dropKeptBody, heldBytes, keptBody, lentBackBody } from './body.ts';
 import type { ApiResponse } from './respond.ts';
 
 export interface CacheLimits {
@@ -77,7 +77,15 @@ export class ResponseCache {
   /** remembers four times as many keys as the cache holds answers */
   private readonly doorkeeper: Doorkeeper;
 
-  constructor(private readonly limits: CacheLimits = DEFAULT_CACHE_LIMITS) {
+  /**
+   * `pooled`: bodies are kept on the page pool's blocks and given back when dropped (keptBody),
+   * for a caller that pins a body it has not finished writing (the server, transport.ts); else
+   * each kept body is a copy of its own.
+   */
+  constructor(
+    private readonly limits: CacheLimits = DEFAULT_CACHE_LIMITS,
+    private readonly pooled = false,
+  ) {
     this.doorkeeper = new Doorkeeper(limits.entries * 4);
   }
 
@@ -94,18 +102,20 @@ export class ResponseCache {
   }
 
   /**
-   * Stores the answer; a body on the server's reusable page buffers is copied first, since the
-   * server gives those back once the answer that borrowed them is written.
+   * Stores the answer; a body on the server's reusable page buffers is copied first (or, pooled,
+   * taken over), since the server gives those back once the answer that borrowed them is written.
    */
   set(key: string, response: ApiResponse): void {
-    const size = weight(key, response);
-    if (size > this.limits.bytes / 8) return;
-    const body = detachedBody(response.body);
+    if (weight(key, response) > this.limits.bytes / 8) return;
+    const body = this.pooled ? keptBody(response.body) : detachedBody(response.body);
     const kept = body === response.body ? response : { ...response, body };
+    // what the entry holds: a kept body's whole block
+    const size = key.length * 2 + (typeof body === 'string' ? body.length * 2 : heldBytes(body));
     const old = this.map.get(key);
     if (old) {
       this.map.delete(key);
       this.bytes -= old.weight;
+      if (old.response.body !== body) dropKeptBody(old.response.body);
     }
     this.map.set(key, { response: kept, weight: size, used: false });
     this.bytes += size;
@@ -118,6 +128,9 @@ export class ResponseCache {
         this.map.set(k, entry);
       } else {
         this.bytes -= entry.weight;
+        // the answer being stored, dropped at once: a block taken over is still the server's to write and release
+        if (entry.response === response) lentBackBody(entry.response.body);
+        else dropKeptBody(entry.response.body);
       }
     }
   }

@@ -21,6 +21,12 @@ export interface ApiOptions {
   cacheControl?: string;
   /** bounds of the in-memory cache of finished answers */
   cacheLimits?: CacheLimits;
+  /**
+   * The cache keeps its bodies on the page pool and gives them back when it drops them (see
+   * api/cache.ts): only for a caller that pins a cached body while a write of it is under way and
+   * keeps no body past that (the server, server/transport.ts).
+   */
+  pooledCache?: boolean;
 }
 
 export { DEFAULT_CACHE_CONTROL };
@@ -69,7 +75,7 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   const table = routes(describeRoutes);
   const prefix = basePath(ds.baseUrl);
   const cacheControl = options.cacheControl ?? DEFAULT_CACHE_CONTROL;
-  const cache = new ResponseCache(options.cacheLimits);
+  const cache = new ResponseCache(options.cacheLimits, options.pooledCache);
   const manifestText = JSON.stringify(ds.manifest);
   const tag = datasetTag(manifestText, ds.baseUrl);
   // which build answered, for checking a rolling deploy (dists from before build_id: a digest of the manifest)

@@ -30,20 +30,49 @@ export function compareCodePoints(a: string, b: string): number {
   }
 }
 
+/** A request's parameters encoded once: keys in code-point order, each key's `k=v&k=v2` part. */
+interface EncodedParams {
+  keys: readonly string[];
+  parts: ReadonlyMap<string, string>;
+}
+
+/** per request: a page's next and previous links encode the same parameters twice */
+const encodedOf = new WeakMap<QueryParams, EncodedParams>();
+
+function encodedParams(params: QueryParams): EncodedParams {
+  let e = encodedOf.get(params);
+  if (!e) {
+    const keys = params.keys().sort(compareCodePoints);
+    const parts = new Map<string, string>();
+    for (const key of keys) {
+      const k = quotePlus(key);
+      parts.set(key, params.getAll(key).map((v) => `${k}=${quotePlus(v)}`).join('&'));
+    }
+    e = { keys, parts };
+    encodedOf.set(params, e);
+  }
+  return e;
+}
+
 /** urlencode(sorted(parse_qs(query).items()), doseq=True) with `changes` applied (null removes). */
 export function encodeQuery(params: QueryParams, changes: Readonly<Record<string, string | null>>): string {
-  const grouped = new Map<string, string[]>();
-  for (const key of params.keys()) grouped.set(key, [...params.getAll(key)]);
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) grouped.delete(key);
-    else grouped.set(key, [value]);
+  const { keys, parts } = encodedParams(params);
+  const entries: [string, string][] = [];
+  for (const key of keys) {
+    if (!Object.hasOwn(changes, key)) entries.push([key, parts.get(key)!]);
   }
-  const parts: string[] = [];
-  for (const key of [...grouped.keys()].sort(compareCodePoints)) {
-    const k = quotePlus(key);
-    for (const v of grouped.get(key)!) parts.push(`${k}=${quotePlus(v)}`);
+  let added = false;
+  for (const key in changes) {
+    const value = changes[key];
+    if (value === null) continue;
+    entries.push([key, `${quotePlus(key)}=${quotePlus(value)}`]);
+    added = true;
   }
-  return parts.join('&');
+  // the request's own keys are in order already; a changed one goes to its place
+  if (added) entries.sort((a, b) => compareCodePoints(a[0], b[0]));
+  let query = '';
+  for (let i = 0; i < entries.length; i++) query += i === 0 ? entries[i][1] : `&${entries[i][1]}`;
+  return query;
 }
 
 export function linkTo(baseUrl: string, path: string, params: QueryParams, changes: Readonly<Record<string, string | null>>): string {

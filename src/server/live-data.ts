@@ -78,7 +78,7 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
     // a reload checks on this thread (the old data answers meanwhile; reloads are rare)
     const dataset = given ?? loadDataset(options.dist, { baseUrl: options.baseUrl });
     if (warm) warmDataset(dataset);
-    return { dataset, api: createApi(dataset, options), files: new StaticFiles(options.dist, dataset.baseUrl, options.cacheControl) };
+    return { dataset, api: createApi(dataset, { ...options, pooledCache: true }), files: new StaticFiles(options.dist, dataset.baseUrl, options.cacheControl) };
   };
   let current = load(false, options.dataset ?? (await loadChecked(options)));
   let warmUp: NodeJS.Timeout | undefined;

@@ -50,7 +50,7 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
     const dataset = datasetFrom(fetched.source, { baseUrl: options.baseUrl });
     // the deferred text column is read now: a bad build must fail before the swap
     warmDataset(dataset);
-    return { current: { dataset, api: createApi(dataset, options) }, validators: fetched.validators, verified: fetched.verified };
+    return { current: { dataset, api: createApi(dataset, { ...options, pooledCache: true }) }, validators: fetched.validators, verified: fetched.verified };
   };
 
   const first = (await load())!;

@@ -3,7 +3,7 @@
 // client allows a coding, and its headers as node's flat list made once — a cached answer is
 // written with no per-request work beyond node's own.
 import type { ServerResponse } from 'node:http';
-import { bodyBuffer, BodyChunks, releaseBody, type ApiBody } from '../api/body.ts';
+import { bodyBuffer, BodyChunks, pinBody, releaseBody, unpinBody, type ApiBody } from '../api/body.ts';
 import type { ApiResponse } from '../api/respond.ts';
 import { compressFor, compressible, negotiateEncoding, type Encoding } from './compress.ts';
 
@@ -87,10 +87,20 @@ export function endWith(res: ServerResponse, body: ApiBody | undefined): number 
  * Gives the answer's pooled body bytes back (store/read/page-buffers.ts) once they have left for
  * the socket: at once when the write went through synchronously (the usual case: the kernel took
  * every byte), else when the response finishes. A response that never finishes (the client went
- * away mid-write) keeps its bytes, which then are ordinary garbage.
+ * away mid-write) keeps its bytes, which then are ordinary garbage (a kept body's block stays
+ * pinned: never reused, dropped with its last reference).
  */
 export function releaseWhenWritten(res: ServerResponse, body: ApiBody): void {
   if (typeof body === 'string') return;
-  if (res.socket !== null && res.writableFinished) releaseBody(body);
-  else res.once('finish', () => releaseBody(body));
+  if (res.socket !== null && res.writableFinished) {
+    releaseBody(body);
+    return;
+  }
+  // a body the answer cache keeps is not the server's to release, but its block must not go back
+  // to the pool (when the cache drops it) while this write still reads it
+  pinBody(body);
+  res.once('finish', () => {
+    unpinBody(body);
+    releaseBody(body);
+  });
 }

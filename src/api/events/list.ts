@@ -1,6 +1,6 @@
 // GET /v1/cms/event/ and /v1/cms/event/<id>/.
 import type { Dataset } from '../../query/dataset.ts';
-import { BodyChunks } from '../body.ts';
+import { BodyChunks, joinedOnPool } from '../body.ts';
 import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePythonInt, RESULT_SEPARATOR } from '../paginate.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
 import { ignoredHeader, invalid, json, notFound, type ApiResponse } from '../respond.ts';
@@ -32,15 +32,17 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
     return json(200, rows.joinRows(page, from, to, envelopeOpen(count, links), COMMA, ENVELOPE_CLOSE), ignored);
   }
   const render = shapeRenderer(shape, rows, ds.categories.json);
-  // Otherwise the page stays a list of chunks (the stored rows' bytes among them): the server
-  // writes them as they are, and joins them only to compress.
+  // Otherwise the page is spliced from chunks (the stored rows' bytes among them). Read from the
+  // file, those rows are this answer's own pooled buffers: the chunks are joined into one (see
+  // joinedOnPool). In memory (the build, aula dev) they stay chunks, views of the rows: the server
+  // writes them as they are and joins them only to compress.
   const chunks: Uint8Array[] = [envelopeOpen(count, links)];
   rows.eachRow(page, from, to, (row, whole) => {
     if (chunks.length > 1) chunks.push(RESULT_SEPARATOR);
     render(row, whole, chunks);
   });
   chunks.push(ENVELOPE_CLOSE);
-  return json(200, new BodyChunks(chunks), ignored);
+  return json(200, rows.inMemory ? new BodyChunks(chunks) : joinedOnPool(chunks), ignored);
 }
 
 /** The one event: a read-only viewset's retrieve, with the list's field shaping. */

@@ -67,16 +67,29 @@ export function filterWithIndexes(ix: TableIndexes, ctx: FilterContext, params: 
   return { ok: true, rows: r.matches.slice(0, r.matches.count), ignored: r.ignored };
 }
 
+/** Each filter parameter's place in FILTER_PARAMETERS, by name. */
+const CATALOG_POSITION: ReadonlyMap<string, number> = new Map(FILTER_PARAMETERS.map((p, i) => [p.name, i]));
+
 /** As matchEvents, on explicitly configured indexes (tests, benchmarks). */
 export function matchWithIndexes(ix: TableIndexes, ctx: FilterContext, params: QueryParams, reserved: ReadonlySet<string>): MatchOutcome {
-  const ignored = params.keys().filter((k) => !reserved.has(k) && !FILTER_PARAMETER_NAMES.has(k));
+  const keys = params.keys();
+  const ignored = keys.filter((k) => !reserved.has(k) && !FILTER_PARAMETER_NAMES.has(k));
+  // the filters the request names, in catalog order: a request names a few of the catalog's
+  // parameters or none, so they are found from its keys rather than by asking for each parameter
+  const asked: number[] = [];
+  for (const k of keys) {
+    const at = CATALOG_POSITION.get(k);
+    if (at !== undefined && !reserved.has(k)) asked.push(at);
+  }
+  if (asked.length === 0) return { ok: true, matches: null, ignored };
+  asked.sort((a, b) => a - b);
   const errors: Record<string, string[]> = {};
   let failed = false;
   const clauses: Clause[] = [];
   // what the result depends on: each clause's parameter and parsed value, in catalog order
   let key = '';
-  for (const p of FILTER_PARAMETERS) {
-    if (!params.has(p.name) || reserved.has(p.name)) continue;
+  for (const at of asked) {
+    const p = FILTER_PARAMETERS[at];
     const r = toClause(p, params, ctx, ix);
     if (r === null) continue;
     if ('error' in r) {

@@ -79,8 +79,13 @@ export class FileRows implements RowSource {
     return takeBuffer(length);
   }
 
+  /**
+   * On a pooled buffer too (a caller may keep it: a block nobody releases is ordinary garbage).
+   * Rows read for an answer then cost no fresh allocation: a detail's row is its body, released
+   * once written, and a spliced page's runs are released as soon as they are joined (api/body.ts).
+   */
   read(at: number, length: number): Buffer {
-    const out = Buffer.allocUnsafe(length);
+    const out = takeBuffer(length);
     this.readInto(out, 0, at, length);
     return out;
   }

@@ -1,7 +1,7 @@
 // The bench's build measurements (issue 16): reading `aula build --timings`, the content edits it
 // times, peak RSS of a real process tree, the dist comparison, and the report rows. No timing is
 // asserted; memory is, as a lower bound of what the measured processes really allocated.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareDists, type BuildRuns } from '../bench/build-runs.ts';
@@ -97,6 +97,21 @@ describe('peak RSS of a process tree', () => {
     expect(peak.peakRssBytes).toBeLessThan(2048 * MiB);
     expect(peak.sampledRssBytes).toBeGreaterThan(120 * MiB);
     expect(peak.cpuMs).toBeGreaterThan(0);
+  });
+
+  it('counts a process with worker threads once', async () => {
+    const rusage = join(root, 'rusage-threads.jsonl');
+    // a worker from a file, as the build's are (the preload does not run in an eval'd one)
+    const worker = join(root, 'spin.js');
+    writeFileSync(worker, 'let x = 0; for (let i = 0; i < 3e7; i++) x += i;');
+    const script =
+      `const { Worker } = require('node:worker_threads');` +
+      `const done = () => new Promise((r) => new Worker(${JSON.stringify(worker)}).once('exit', r));` +
+      `Promise.all([done(), done()]).then(() => {});`;
+    const proc = spawnTracked(process.execPath, ['--import', PRELOAD, '-e', script], { env: { ...process.env, AULA_BENCH_RUSAGE: rusage } });
+    expect(await proc.exited).toBe(0);
+    const lines = parseRusage(readFileSync(rusage, 'utf8'));
+    expect(lines.map((l) => l.pid)).toEqual([proc.child.pid]);
   });
 });
 

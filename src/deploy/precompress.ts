@@ -3,11 +3,11 @@
 // of pages, and compressing them (br + gzip, ~1.2 ms a page) on the main thread would serialize it
 // after everything else. Workers take files as they are produced and hand back both codings.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { TOP_LEVEL_LIMIT } from '../server/compress.ts';
+import { defaultThreads } from '../util/threads.ts';
 
 /** Text files worth compressing; everything else in dist/ is small or already compact. */
 export const PRECOMPRESSED = /\.(?:json|js|ics)$/;
@@ -145,7 +145,7 @@ export interface CompressionPool {
  */
 export function compressionPool(
   expectedVolume: number,
-  threads = Math.max(1, Math.min(4, availableParallelism())),
+  threads = defaultThreads(),
   ready: ReadonlyMap<string, Precompressed> = new Map(),
   /** given: each result goes there as it is made (and finish() returns none), so none is held */
   sink?: TwinSink,

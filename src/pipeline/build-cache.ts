@@ -32,7 +32,8 @@ export const CACHE_FORMAT = 1;
 const MAGIC = Buffer.from('AULACACHE\n');
 const ENTRY = Buffer.from('AUe1');
 const KEY_BYTES = 32;
-const SUM_BYTES = 32;
+/** The length of an entry's payload checksum (SHA-256). */
+export const SUM_BYTES = 32;
 const ENTRY_HEAD = ENTRY.length + KEY_BYTES + 4 + SUM_BYTES;
 
 /** What a pack must declare to be read: anything else was written by another build of aula. */

@@ -14,8 +14,8 @@ import type { Problem } from '../content/problems.ts';
 import type { Event } from '../model/types.ts';
 import { renderEvent, type RenderContext } from '../render/event.ts';
 import { FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
-import { parseKey } from './build-cache.ts';
-import { rowKeyer } from './render-cache.ts';
+import { parseKey, SUM_BYTES } from './build-cache.ts';
+import { ROW_KEY_BYTES, rowKeyer } from './render-cache.ts';
 import { statText } from './stat-index.ts';
 
 export interface ParseBatch {
@@ -54,7 +54,6 @@ export interface Rower {
 
 export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, keyOf: rowKeyer(ctx) });
 const STRIDE = FIELD_COUNT + 1;
-export const KEY_BYTES = 32;
 
 export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null };
 
@@ -67,8 +66,6 @@ export interface BatchAnswer {
   /** when the batch asked for them and the thread has a context */
   rows: BatchRows | null;
 }
-
-export const SUM_BYTES = 32;
 
 export function parseBatch(batch: ParseBatch, rower: Rower | null = null): BatchAnswer {
   const parse = parserOf(batch.parser, batch.zone);
@@ -134,8 +131,8 @@ class RowsMade {
     const json = Buffer.allocUnsafeSlow(this.bytes);
     let at = 0;
     this.json.forEach((text, i) => (at += json.write(text, at, this.starts[i * STRIDE + FIELD_COUNT])));
-    const keys = new Uint8Array(this.keys.length * KEY_BYTES);
-    this.keys.forEach((k, i) => keys.set(k, i * KEY_BYTES));
+    const keys = new Uint8Array(this.keys.length * ROW_KEY_BYTES);
+    this.keys.forEach((k, i) => keys.set(k, i * ROW_KEY_BYTES));
     return { json: new Uint8Array(json.buffer, 0, at), starts: Uint32Array.from(this.starts), keys, made: Uint8Array.from(this.made) };
   }
 }

@@ -6,18 +6,18 @@
 // A file whose stat says it is unchanged is still taken from the cache here, on the main thread
 // (a stat, no read); only the rest goes to the threads. Fewer than `minFiles` to parse are parsed
 // here too: a thread's start (~50 ms of loading modules) would cost more than it saves.
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { parserOf, readAndParse, type LoadOptions, type ParseCache, type ParserName } from '../content/load.ts';
 import type { Parsed } from '../content/records.ts';
-import type { BuildCache } from './build-cache.ts';
+import { defaultThreads } from '../util/threads.ts';
 import type { Event } from '../model/types.ts';
 import type { RenderContext } from '../render/event.ts';
 import { FIELD_COUNT } from '../store/format/event-rows.ts';
-import { KEY_BYTES, SUM_BYTES, type BatchAnswer, type ParseBatch } from './parse-batch.ts';
-import { renderInputs, type PremadeRow, type PremadeRows } from './render-cache.ts';
+import { SUM_BYTES, type BuildCache } from './build-cache.ts';
+import type { BatchAnswer, ParseBatch } from './parse-batch.ts';
+import { renderInputs, ROW_KEY_BYTES, type PremadeRow, type PremadeRows } from './render-cache.ts';
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
 const COMPILED = !import.meta.url.endsWith('.ts');
@@ -65,7 +65,7 @@ export class ParsePool {
     private readonly cache: AdoptingCache | undefined,
     options: ParsePoolOptions = {},
   ) {
-    this.count = COMPILED ? (options.threads ?? Math.min(availableParallelism(), 4)) : 0;
+    this.count = COMPILED ? (options.threads ?? defaultThreads()) : 0;
     this.minFiles = options.minFiles ?? 512;
   }
 
@@ -159,7 +159,7 @@ export class ParsePool {
         if (rows.made[row++] === 0) continue;
         const starts = rows.starts.subarray(made * stride, (made + 1) * stride);
         const end = at + starts[FIELD_COUNT];
-        const key = Buffer.from(rows.keys.buffer, rows.keys.byteOffset + made * KEY_BYTES, KEY_BYTES);
+        const key = Buffer.from(rows.keys.buffer, rows.keys.byteOffset + made * ROW_KEY_BYTES, ROW_KEY_BYTES);
         this.premade.set(record.value as Event, { json: rows.json.subarray(at, end), starts, key });
         at = end;
         made++;

@@ -76,8 +76,8 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
   };
   const parseAll = <T>(kind: string, paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] =>
     collect(paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parse, cache)));
-  // the bulk of a site: handed to parseMany when there is one, both kinds at once (its threads
-  // then never wait between them), their problems in the same order as parsed here
+  // the bulk of a site: handed to parseMany when there is one, their problems in the same order as
+  // parsed here
   const parseBulk = <T>(kind: string, paths: string[], parser: ParserName, zone: string): Promise<Parsed<T>[]> | Parsed<T>[] =>
     options.parseMany
       ? (options.parseMany(kind, parser, zone, paths, files.raw) as Promise<Parsed<T>[]>)
@@ -101,9 +101,12 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
   await resolveMediaFiles(dir, media, mediaIssues);
   options.onContext?.({ site, pages, media });
   const parsedDirectory = parseBulk<DirectoryObject>('directory', files.directory, 'directory', zone);
-  const parsedEvents = parseBulk<Event>(eventsKind(zone), files.events, 'events', zone);
-  // (each awaited at once: a thread failing in one must not leave the other's rejection unheard)
-  void Promise.resolve(parsedEvents).catch(() => {});
+  // Parsed here, the events wait until the directory is handed over (they are not held beside it
+  // meanwhile); parseMany is asked for them at once, so that its threads go on to them.
+  const parseEvents = () => parseBulk<Event>(eventsKind(zone), files.events, 'events', zone);
+  const parsedEvents = options.parseMany ? Promise.resolve(parseEvents()) : null;
+  // (a thread failing in the events must not leave their rejection unheard while the directory is awaited)
+  void parsedEvents?.catch(() => {});
   const directory = collect(await parsedDirectory);
   const directoryIssues: FileIssue[] = [];
   checkDirectory(directory, directoryIssues);
@@ -114,7 +117,7 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
     directoryObjects = directory.map((r) => r.value).sort(compareDirectory);
     options.onDirectory(directoryObjects);
   }
-  const events = collect(await parsedEvents);
+  const events = collect(await (parsedEvents ?? parseEvents()));
   return assembleModel(dir, files.raw, { site, pages, categories, media, events, directory }, problems, { directoryIssues, directoryObjects, mediaIssues });
 }
 

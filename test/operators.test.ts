@@ -2,7 +2,7 @@
 // log, health and readiness, and one-line errors for what goes wrong at start.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessLogger } from '../src/server/access-log.ts';
@@ -223,13 +223,31 @@ describe('aula serve as a process', () => {
         const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 30_000 });
         expect(r.status, args.join(' ')).toBe(1);
         expect(r.stderr, args.join(' ')).toMatch(message);
+        // nothing it started goes on after it said it failed (dev used to leave its dist
+        // writer's `aula build` running, writing the out folder after the exit)
+        expect(processesNaming(root), args.join(' ')).toEqual([]);
       }
+      expect(existsSync(join(root, 'dev-out'))).toBe(false);
     } finally {
       blocker.close();
       rmSync(join(root, 'dev-out'), { recursive: true, force: true });
     }
   }, 60_000);
 });
+
+/** The processes (Linux's /proc) whose command line names `path`. */
+function processesNaming(path: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      if (command.includes(path)) found.push(`${pid}: ${command}`);
+    } catch {
+      // it ended meanwhile
+    }
+  }
+  return found;
+}
 
 function freePort(): Promise<number> {
   return new Promise((ok) => {

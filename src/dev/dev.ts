@@ -160,7 +160,9 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     generation++;
     if (running) running.use(dataset, INDEXES_AFTER_MS);
     else await startServing(dataset);
-    writer.write(generation);
+    // not serving (the port was in use): dev is about to end, and a build started now would go
+    // on writing the out folder after the process has said it failed
+    if (running) writer.write(generation);
   };
 
   const first = await buildInMemory([], true);

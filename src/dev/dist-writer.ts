@@ -70,6 +70,11 @@ export class DistWriter {
     const started = performance.now();
     const child = spawn(process.execPath, [AULA, ...buildArguments(this.options)], { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
+    // A dev process that ends without close() (process.exit on a failure, an uncaught error) must
+    // not leave its build writing the out folder behind it: the build is stopped as it ends (its
+    // staging folder and lock are cleaned up by the next build, as after close()).
+    const stopWithUs = () => void child.kill('SIGTERM');
+    process.once('exit', stopWithUs);
     try {
       // behind the edits served from memory: the dev server's own thread comes first
       if (child.pid !== undefined) setPriority(child.pid, 10);
@@ -81,6 +86,7 @@ export class DistWriter {
     child.stderr!.on('data', (d: Buffer) => void (err = (err + d.toString()).slice(-4000)));
     child.on('error', (e) => void (err += e.message));
     child.on('close', (code, signal) => {
+      process.off('exit', stopWithUs);
       this.child = null;
       const ms = performance.now() - started;
       const last = err.trim().split('\n').at(-1) ?? '';

@@ -1,0 +1,40 @@
+// The dist writer's build runs in a child process: it must not outlive the dev process that
+// started it, however that process ends.
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_FILES } from '../../test/fixture-content.ts';
+import { removeDir, tempDir, writeContent } from '../../test/helpers.ts';
+
+const WRITER = new URL('../../lib/dev/dist-writer.js', import.meta.url).href;
+let root: string;
+
+beforeAll(() => {
+  root = tempDir('aula-dist-writer-');
+});
+afterAll(() => removeDir(root));
+
+describe('DistWriter', () => {
+  it('stops its build when the process exits without close()', async () => {
+    const content = writeContent(join(root, 'content'), FIXTURE_FILES);
+    const out = join(root, 'out');
+    const script = join(root, 'exit-early.mjs');
+    // a process that asks for a write and ends at once, the build just started
+    writeFileSync(
+      script,
+      `import { DistWriter } from ${JSON.stringify(WRITER)};
+const writer = new DistWriter({ content: ${JSON.stringify(content)}, out: ${JSON.stringify(out)} }, () => {});
+writer.write(1);
+if (!writer.busy) process.exit(2);
+process.exit(3);
+`,
+    );
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(3);
+    // left running, the build of this small content would have written out/ well within this
+    await new Promise((ok) => setTimeout(ok, 4_000));
+    expect(existsSync(join(out, 'manifest.json'))).toBe(false);
+  }, 40_000);
+});

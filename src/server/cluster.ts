@@ -1,13 +1,14 @@
 // `aula serve` as a process: one server, or N worker processes sharing the port (node:cluster).
 // Signals: SIGTERM/SIGINT drain and exit 0; SIGHUP reloads dist/.
+//
+// The modules are loaded where they are used, not here: with --workers the primary forks first and
+// loads only what it needs while the workers boot (the server's own modules, ~70 ms to load, are
+// the workers' alone), so the first worker answers that much sooner.
 import cluster from 'node:cluster';
 import { setFlagsFromString } from 'node:v8';
-import { accessLogger, type LogFormat } from './access-log.ts';
-import { parseCorsOrigins } from './cors.ts';
-import { startServer, type ServeOptions } from './http.ts';
-import { originWarning } from './listen.ts';
-import { isRemoteDist } from '../store/read/remote-source.ts';
-import { answerWorkers, askPrimary, checkRowsForWorkers } from './primary-rows-check.ts';
+import type { LogFormat } from './access-log.ts';
+import type { ServeOptions } from './http.ts';
+import { describeFailure } from '../util/failure.ts';
 
 export interface ServeCommandOptions extends Omit<ServeOptions, 'cors' | 'log'> {
   workers: number;
@@ -20,7 +21,8 @@ export interface ServeCommandOptions extends Omit<ServeOptions, 'cors' | 'log'> 
 
 const GRACE_MS = 9_000;
 
-function warnAboutOrigin(baseUrl: string, url: string): void {
+async function warnAboutOrigin(baseUrl: string, url: string): Promise<void> {
+  const { originWarning } = await import('./listen.ts');
   const warning = originWarning(baseUrl, url);
   if (warning) console.error(`aula: ${warning}`);
 }
@@ -39,6 +41,13 @@ const HEAP_GROWING_PERCENT = 30;
 
 async function runOne(options: ServeCommandOptions, announce: boolean): Promise<void> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  const [{ accessLogger }, { parseCorsOrigins }, { startServer }, { isRemoteDist }, { askPrimary }] = await Promise.all([
+    import('./access-log.ts'),
+    import('./cors.ts'),
+    import('./http.ts'),
+    import('../store/read/remote-source.ts'),
+    import('./primary-rows-check.ts'),
+  ]);
   const running = await startServer({
     ...options,
     cors: options.cors ? parseCorsOrigins(options.cors) : undefined,
@@ -50,7 +59,7 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
   });
   if (announce) {
     console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${running.url}/v1/cms/event/`);
-    warnAboutOrigin(running.baseUrl, running.url);
+    await warnAboutOrigin(running.baseUrl, running.url);
   }
   if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url, baseUrl: running.baseUrl });
   let stopping = false;
@@ -69,12 +78,24 @@ function runPrimary(options: ServeCommandOptions): void {
   let stopping = false;
   let failed = false;
   for (let i = 0; i < options.workers; i++) cluster.fork();
-  // once for all workers, while they load the rest (a remote dist is fetched by each worker)
-  if (!isRemoteDist(options.dist)) cluster.on('message', answerWorkers(checkRowsForWorkers(options.dist)));
+  // The rows are checked once for all workers, while they load the rest (a remote dist is fetched
+  // by each worker). The handler is in place before anything is awaited, so no worker's question
+  // can arrive before it; it answers once the check's modules are loaded.
+  const answering = (async () => {
+    const { isRemoteDist } = await import('../store/read/remote-source.ts');
+    if (isRemoteDist(options.dist)) return null;
+    const { answerWorkers, checkRowsForWorkers } = await import('./primary-rows-check.ts');
+    return answerWorkers(checkRowsForWorkers(options.dist));
+  })();
+  answering.catch((e: unknown) => {
+    console.error(`aula: ${describeFailure(e)}`);
+    stop(true);
+  });
+  cluster.on('message', (worker, message: unknown) => void answering.then((answer) => answer?.(worker, message), () => {}));
   cluster.on('message', (_worker, message: { aula?: string; url?: string; baseUrl?: string }) => {
     if (message?.aula === 'listening' && ++listening === options.workers) {
       console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${message.url}/v1/cms/event/ with ${options.workers} workers`);
-      if (message.url && message.baseUrl) warnAboutOrigin(message.baseUrl, message.url);
+      if (message.url && message.baseUrl) void warnAboutOrigin(message.baseUrl, message.url);
     }
   });
   cluster.on('exit', (worker, code) => {
@@ -86,9 +107,7 @@ function runPrimary(options: ServeCommandOptions): void {
     // restart it in a loop. Later deaths are replaced.
     if (listening < options.workers) {
       console.error(`aula: worker ${worker.process.pid} exited (${code}) while starting; stopping`);
-      stopping = true;
-      failed = true;
-      for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
+      stop(true);
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
       return;
     }
@@ -96,12 +115,13 @@ function runPrimary(options: ServeCommandOptions): void {
     listening--;
     cluster.fork();
   });
-  const stop = () => {
+  function stop(failing = false): void {
     stopping = true;
+    failed ||= failing;
     for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  }
+  process.on('SIGTERM', () => stop());
+  process.on('SIGINT', () => stop());
   process.on('SIGHUP', () => {
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGHUP');
   });

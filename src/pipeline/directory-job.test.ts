@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,6 +58,39 @@ describe('startDirectoryJob', () => {
     const other = createHash('sha256').update('another directory').digest();
     const changed = await outputs(startDirectoryJob([], { minisearch: false, compress: false, kept, key: other, inThread: true }));
     expect(changed.autocomplete).toEqual(await buildAutocompleteFiles([]));
+  });
+
+  it('keeps what the worker made in a scratch folder of its own until it is asked for, then removes the folder', async () => {
+    const compiled = (await import(new URL('../../lib/pipeline/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
+    const temp = tempDir('aula-dir-scratch-');
+    roots.push(temp);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = temp; // os.tmpdir()
+    try {
+      const small = objects.slice(0, 500);
+      const job = compiled.startDirectoryJob(small, { minisearch: true, compress: false, ...noCache });
+      const [scratch] = readdirSync(temp);
+      expect(scratch).toMatch(/^aula-directory-/);
+      // written by the worker, and left there: nothing reads it before the build asks
+      await expect.poll(() => existsSync(join(temp, scratch, 'made.bin')), { timeout: 30_000, interval: 20 }).toBe(true);
+      await new Promise((ok) => setTimeout(ok, 200));
+      expect(existsSync(join(temp, scratch, 'made.bin'))).toBe(true);
+      const made = await outputs(job);
+      expect(made.autocomplete['index.json']).toBe((await buildAutocompleteFiles(small))['index.json']);
+      expect(made.minisearch['minisearch.json']).toBe((await buildMiniSearchFiles(small))['minisearch.json']);
+      expect(readdirSync(temp)).toEqual([]);
+      // asked again: the same files, not read again
+      expect(await job.autocomplete).toEqual(made.autocomplete);
+
+      const cancelled = compiled.startDirectoryJob(small, { minisearch: false, compress: false, ...noCache });
+      expect(readdirSync(temp)).toHaveLength(1);
+      cancelled.cancel();
+      expect(readdirSync(temp)).toEqual([]);
+      await expect(cancelled.autocomplete).rejects.toThrow();
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
   });
 
   it('rejects when the worker fails, and a job that is never awaited leaves no unhandled rejection', async () => {

@@ -2,6 +2,15 @@
 // the directory alone, so on a machine with a second core they are made while the main thread
 // renders the events and answers the pages (the build awaits them only where it needs the files).
 // Files kept in the build cache (directory-outputs.ts) are read here and never made again.
+//
+// The worker usually finishes while the events are still being read (at 100k/200k, ~5 s before
+// "render data"). What it made (~120 MB of index text and twins at 200k objects) then waits in a
+// scratch file of its own rather than in this thread's heap, and is read when the build asks for
+// it, once the events have left the heap: it is not part of the build's peak.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { DirectoryObject } from '../model/types.ts';
 import type { Precompressed } from '../deploy/precompress.ts';
@@ -22,6 +31,7 @@ export interface DirectoryJobOptions {
 }
 
 export interface DirectoryJob {
+  // Each is read when first asked for (not when the worker ends): ask for them where they are needed.
   /** autocomplete/'s own index and module, by name under dist/autocomplete/ */
   autocomplete: Promise<DirectoryFiles>;
   /** minisearch.json and its options module; an empty record when not asked for */
@@ -47,25 +57,84 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     keep: options.key === null ? null : { key: options.key, ...paths },
   };
   let cancel = () => {};
-  let made: Promise<DirectoryMade>;
+  /** what was made, read when first asked for */
+  let made: () => Promise<DirectoryMade>;
   if (!request.autocomplete && !request.minisearch) {
-    made = Promise.resolve({ autocomplete: null, minisearch: null, compressed: {} });
+    const nothing = Promise.resolve<DirectoryMade>({ autocomplete: null, minisearch: null, compressed: {} });
+    made = () => nothing;
   } else if (options.inThread ?? !COMPILED) {
-    made = makeDirectoryFiles(objects, request);
+    const inThread = makeDirectoryFiles(objects, request);
+    inThread.catch(() => {});
+    made = () => inThread;
   } else {
-    const worker = new Worker(new URL('./directory-worker.js', import.meta.url), { workerData: { objects, request } });
-    cancel = () => void worker.terminate();
-    made = new Promise<DirectoryMade>((resolve, reject) => {
+    const scratch = Scratch.create();
+    const worker = new Worker(new URL('./directory-worker.js', import.meta.url), { workerData: { objects, request, scratch: scratch?.dir ?? null } });
+    cancel = () => {
+      void worker.terminate();
+      scratch?.remove();
+    };
+    const answered = new Promise<WorkerAnswer>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
       worker.once('exit', (code) => reject(new Error(`the directory worker stopped (exit code ${code}) before it answered`)));
     });
+    // a build that fails before it asks for the files must not leave an unhandled rejection behind
+    answered.catch(() => scratch?.remove());
+    let read: Promise<DirectoryMade> | undefined;
+    made = () => (read ??= answered.then((answer) => ('made' in answer ? answer.made : scratch!.take(answer.file))));
   }
-  // a build that fails before it awaits the job must not leave an unhandled rejection behind
-  made.catch(() => {});
-  const autocomplete = made.then((m) => storedAutocomplete ?? m.autocomplete!);
-  const minisearch = made.then((m) => storedMiniSearch ?? m.minisearch!);
-  const compressed = made.then((m) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c])));
-  for (const p of [autocomplete, minisearch, compressed]) p.catch(() => {});
-  return { autocomplete, minisearch, compressed, cancel };
+  const compressedOf = (m: DirectoryMade) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c]));
+  return {
+    get autocomplete() {
+      return made().then((m) => storedAutocomplete ?? m.autocomplete!);
+    },
+    get minisearch() {
+      return made().then((m) => storedMiniSearch ?? m.minisearch!);
+    },
+    get compressed() {
+      return made().then(compressedOf);
+    },
+    cancel,
+  };
+}
+
+/** The worker's answer: where it wrote what it made (directory-worker.ts), or that itself when it could not write it. */
+export type WorkerAnswer = { file: string } | { made: DirectoryMade };
+
+/** The name of the file in the scratch folder the worker writes what it made to. */
+export const MADE_FILE = 'made.bin';
+
+/**
+ * A folder of this job's own under the system's temp folder: made here (mkdtemp, so it is this
+ * process's and nobody else's), removed once read, on cancel, and at the latest when the process
+ * exits. Null when none can be made: the worker then posts what it made.
+ */
+class Scratch {
+  private readonly atExit = () => this.remove();
+
+  private constructor(readonly dir: string) {
+    process.once('exit', this.atExit);
+  }
+
+  static create(): Scratch | null {
+    try {
+      return new Scratch(mkdtempSync(join(tmpdir(), 'aula-directory-')));
+    } catch {
+      return null;
+    }
+  }
+
+  /** The made files from the worker's `file` (in this folder), the folder then removed. */
+  take(file: string): DirectoryMade {
+    try {
+      return deserialize(readFileSync(file)) as DirectoryMade;
+    } finally {
+      this.remove();
+    }
+  }
+
+  remove(): void {
+    process.off('exit', this.atExit);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
 }

@@ -78,6 +78,31 @@ describe('compressionPool with files compressed ahead', () => {
   });
 });
 
+describe('compressionPool.add(…, posted)', () => {
+  it('tells once per file when its content is no longer read, so its memory can be reused', async () => {
+    const pool = compressionPool(1e9, 1, new Map([['ready.json', compressTwins(page, compressionLevels(page.length, 1e9))]]));
+    const told: string[] = [];
+    // a buffer the caller overwrites as soon as it is told: the twins must be of the bytes as added
+    const reused = Buffer.from(page);
+    pool.add('v1/a.json', reused, () => {
+      told.push('v1/a.json');
+      reused.fill(0x20);
+    });
+    // queued below the 1 MB batch: not posted yet, so not told yet
+    expect(told).toEqual([]);
+    pool.add('notes.txt', 'not compressed', () => told.push('notes.txt'));
+    pool.add('ready.json', page, () => told.push('ready.json'));
+    expect(told).toEqual(['notes.txt', 'ready.json']);
+    // a batch of 1 MB or more is posted at once
+    pool.add('v1/big.json', 'z'.repeat(1 << 20), () => told.push('v1/big.json'));
+    expect(told).toEqual(['notes.txt', 'ready.json', 'v1/a.json', 'v1/big.json']);
+    const out = await pool.finish();
+    expect(gunzipSync(out.get('v1/a.json.gz')!).toString()).toBe(page);
+    expect(brotliDecompressSync(out.get('v1/a.json.br')!).toString()).toBe(page);
+    expect(told).toHaveLength(4);
+  });
+});
+
 describe('compressionPool.settled', () => {
   it('resolves once the workers are at most that many bytes behind, and the output is the same', async () => {
     const files = Array.from({ length: 12 }, (_, i) => [`v1/p${i}.json`, `${page}${i}`.repeat(1 + ((1 << 20) / page.length) | 0)] as const);

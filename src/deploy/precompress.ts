@@ -126,9 +126,19 @@ interface Job {
   brotli: number;
 }
 
+/** A queued job, and who is told once its content has been copied to a worker. */
+interface Queued {
+  job: Job;
+  posted?: () => void;
+}
+
 export interface CompressionPool {
-  /** queues a file; files that are not compressible are skipped */
-  add(path: string, content: string | Uint8Array): void;
+  /**
+   * Queues a file; files that are not compressible are skipped. `posted` is called once the pool
+   * no longer reads `content` (copied to a worker, or not compressed here at all): the caller may
+   * then reuse its memory.
+   */
+  add(path: string, content: string | Uint8Array, posted?: () => void): void;
   /** waits for every queued file and stops the workers: `<path>.gz` and `<path>.br` */
   finish(): Promise<Map<string, Uint8Array>>;
   /**
@@ -208,7 +218,7 @@ export function compressionPool(
     return { worker, waiting };
   });
   const pending: Promise<void>[] = [];
-  let batch: Job[] = [];
+  let batch: Queued[] = [];
   let batchBytes = 0;
   let turn = 0;
 
@@ -218,22 +228,25 @@ export function compressionPool(
     const bytes = batchBytes;
     queued += bytes;
     pending.push(new Promise<void>((done) => waiting.push({ bytes, done })));
-    worker.postMessage({ jobs: batch, dir });
+    const sent = batch;
     batch = [];
     batchBytes = 0;
+    // postMessage copies the contents before it returns
+    worker.postMessage({ jobs: sent.map((q) => q.job), dir });
+    for (const q of sent) q.posted?.();
   };
 
   return {
-    add(path, content) {
-      if (!PRECOMPRESSED.test(path)) return;
+    add(path, content, posted) {
+      if (!PRECOMPRESSED.test(path)) return posted?.();
       const size = sizeOf(content);
       const levels = compressionLevels(size, expectedVolume);
       const known = ready.get(path);
       if (known && known.gzip === levels.gzip && known.brotli === levels.brotli && sameContent(known.content, content)) {
         deliver(path, known.gz, known.br);
-        return;
+        return posted?.();
       }
-      batch.push({ path, content, ...levels });
+      batch.push({ job: { path, content, ...levels }, posted });
       batchBytes += size;
       if (batchBytes >= 1 << 20) flush();
     },

@@ -80,15 +80,19 @@ describe('loadContent', () => {
     const directory = lines('- {model: geo.Room, id: 2, name: B}', '- {model: campus.Room, id: 9, name: C}', '- {model: geo.Room, id: 1, name: A}');
     const dir = await contentFolder({ 'directory/d.yaml': directory, 'events/a.yaml': event(1) });
     const handed: string[][] = [];
-    const { model } = await loadContent(dir, { onDirectory: (objects) => handed.push(objects.map((o) => `${o.model}:${o.id}`)) });
+    const { model } = await loadContent(dir, { onDirectory: (objects) => void handed.push(objects.map((o) => `${o.model}:${o.id}`)) });
     // in Model.directory's order, and the same objects the model holds
     expect(handed).toEqual([['campus.Room:9', 'geo.Room:1', 'geo.Room:2']]);
     expect(model?.directory.map((o) => `${o.model}:${o.id}`)).toEqual(handed[0]);
+    // taken (true): the model leaves them to the taker
+    const taken = await loadContent(dir, { onDirectory: () => true });
+    expect(taken.model?.directory).toEqual([]);
+    expect(taken.model?.events.map((e) => e.id)).toEqual([1]);
 
     // an event's problem comes later: the directory was handed over, the content still fails
     const broken = await contentFolder({ 'directory/d.yaml': directory, 'events/a.yaml': 'id: x\n' });
     let calls = 0;
-    expect((await loadContent(broken, { onDirectory: () => calls++ })).model).toBeNull();
+    expect((await loadContent(broken, { onDirectory: () => void calls++ })).model).toBeNull();
     expect(calls).toBe(1);
 
     // a duplicate in the directory, or a problem in a file read before it: not handed over
@@ -97,7 +101,7 @@ describe('loadContent', () => {
       { 'directory/d.yaml': directory, 'pages.yaml': 'broken: [\n' },
     ] as Record<string, string>[]) {
       calls = 0;
-      const { model: none, problems } = await loadContent(await contentFolder(files), { onDirectory: () => calls++ });
+      const { model: none, problems } = await loadContent(await contentFolder(files), { onDirectory: () => void calls++ });
       expect(none).toBeNull();
       expect(problems.length).toBeGreaterThan(0);
       expect(calls).toBe(0);

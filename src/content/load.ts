@@ -36,9 +36,11 @@ export interface LoadOptions {
    * Called with the directory objects (the order of Model.directory) as soon as the directory
    * files are read and valid among themselves, before the events are: what depends on the
    * directory alone (its indexes) can then be made on another thread while the events are read.
-   * The content as a whole may still turn out to have problems.
+   * The content as a whole may still turn out to have problems. Returning true takes the
+   * objects: the model's directory is then left empty, and they are not held here while the
+   * events are read (the build hands them to a worker thread; at 200k objects they are ~150 MB).
    */
-  onDirectory?: (objects: readonly DirectoryObject[]) => void;
+  onDirectory?: (objects: readonly DirectoryObject[]) => boolean | void;
   /**
    * Parses the files of one kind, each as parseContentFile would (with the cache), elsewhere:
    * the build spreads the directory's and the events' files over threads (pipeline/parse-pool.ts).
@@ -115,7 +117,10 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
   // the directory's issues concern its own files alone, so checking it first changes no order)
   if (options.onDirectory && problems.length === 0 && directoryIssues.length === 0) {
     directoryObjects = directory.map((r) => r.value).sort(compareDirectory);
-    options.onDirectory(directoryObjects);
+    if (options.onDirectory(directoryObjects) === true) {
+      directoryObjects = [];
+      directory.length = 0;
+    }
   }
   const events = collect(await (parsedEvents ?? parseEvents()));
   return assembleModel(dir, files.raw, { site, pages, categories, media, events, directory }, problems, { directoryIssues, directoryObjects, mediaIssues });

@@ -177,9 +177,13 @@ async function buildLocked(
   // while this thread reads the events and renders them. They are kept under the directory
   // files' key (directory-outputs.ts), complete once the directory is read.
   let directory: DirectoryJob | undefined;
+  /** the objects handed over early: the job has them (the loaded model's directory is left empty) */
+  let handedOver = 0;
   const onDirectory = (objects: readonly DirectoryObject[]) => {
     const key = cache ? cache.inputsKey('directory') : null;
     directory = startDirectoryJob(objects, { minisearch, compress: options.precompress !== false, kept, key });
+    handedOver = objects.length;
+    return true;
   };
   let loaded: Awaited<ReturnType<typeof loadContent>>;
   const parseCache = cache && recorder.wrap(cache);
@@ -221,9 +225,8 @@ async function buildLocked(
     directory?.cancel();
     throw e;
   }
-  // the worker has its own copy of the objects: only their count is needed here
-  const directoryCount = model.directory.length;
-  if (directory) model.directory = [];
+  // the job has the objects (a worker its own copy): only their count is needed here
+  const directoryCount = directory ? handedOver : model.directory.length;
 
   const previous = previousManifest(out);
   let staging: string;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -60,33 +60,44 @@ describe('startDirectoryJob', () => {
     expect(changed.autocomplete).toEqual(await buildAutocompleteFiles([]));
   });
 
-  it('keeps what the worker made in a scratch folder of its own until it is asked for, then removes the folder', async () => {
+  it('keeps what the worker made in an unlinked scratch file until it is asked for: nothing is ever left in the temp folder', async () => {
     const compiled = (await import(new URL('../../lib/pipeline/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
     const temp = tempDir('aula-dir-scratch-');
     roots.push(temp);
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = temp; // os.tmpdir()
+    /** this process's descriptors on a deleted scratch file, with their sizes */
+    const scratchFiles = () =>
+      readdirSync('/proc/self/fd').flatMap((fd) => {
+        try {
+          const target = readlinkSync(`/proc/self/fd/${fd}`);
+          return target.startsWith(join(temp, 'aula-directory-')) && target.endsWith(' (deleted)') ? [statSync(`/proc/self/fd/${fd}`).size] : [];
+        } catch {
+          return []; // closed meanwhile
+        }
+      });
     try {
       const small = objects.slice(0, 500);
       const job = compiled.startDirectoryJob(small, { minisearch: true, compress: false, ...noCache });
-      const [scratch] = readdirSync(temp);
-      expect(scratch).toMatch(/^aula-directory-/);
+      // the file has no name from the start, so no way of ending the process can leave it behind
+      expect(readdirSync(temp)).toEqual([]);
       // written by the worker, and left there: nothing reads it before the build asks
-      await expect.poll(() => existsSync(join(temp, scratch, 'made.bin')), { timeout: 30_000, interval: 20 }).toBe(true);
+      await expect.poll(() => scratchFiles()[0] ?? 0, { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
       await new Promise((ok) => setTimeout(ok, 200));
-      expect(existsSync(join(temp, scratch, 'made.bin'))).toBe(true);
+      expect(scratchFiles()).toHaveLength(1);
       const made = await outputs(job);
       expect(made.autocomplete['index.json']).toBe((await buildAutocompleteFiles(small))['index.json']);
       expect(made.minisearch['minisearch.json']).toBe((await buildMiniSearchFiles(small))['minisearch.json']);
-      expect(readdirSync(temp)).toEqual([]);
-      // asked again: the same files, not read again
+      // read once, then closed
+      expect(scratchFiles()).toEqual([]);
       expect(await job.autocomplete).toEqual(made.autocomplete);
 
       const cancelled = compiled.startDirectoryJob(small, { minisearch: false, compress: false, ...noCache });
-      expect(readdirSync(temp)).toHaveLength(1);
+      expect(scratchFiles()).toHaveLength(1);
       cancelled.cancel();
-      expect(readdirSync(temp)).toEqual([]);
       await expect(cancelled.autocomplete).rejects.toThrow();
+      await expect.poll(() => scratchFiles(), { timeout: 5_000, interval: 20 }).toEqual([]);
+      expect(readdirSync(temp)).toEqual([]);
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;

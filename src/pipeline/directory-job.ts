@@ -5,9 +5,12 @@
 //
 // The worker usually finishes while the events are still being read (at 100k/200k, ~5 s before
 // "render data"). What it made (~120 MB of index text and twins at 200k objects) then waits in a
-// scratch file of its own rather than in this thread's heap, and is read when the build asks for
-// it, once the events have left the heap: it is not part of the build's peak.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// scratch file rather than in this thread's heap, and is read when the build asks for it, once the
+// events have left the heap: it is not part of the build's peak. The scratch file is unlinked as
+// soon as it is opened and used through its descriptor alone (threads share the process's
+// descriptors), so however the process ends, killed mid-build included, nothing is left behind.
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deserialize } from 'node:v8';
@@ -68,20 +71,26 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     made = () => inThread;
   } else {
     const scratch = Scratch.create();
-    const worker = new Worker(new URL('./directory-worker.js', import.meta.url), { workerData: { objects, request, scratch: scratch?.dir ?? null } });
-    cancel = () => {
-      void worker.terminate();
-      scratch?.remove();
-    };
+    const worker = new Worker(new URL('./directory-worker.js', import.meta.url), { workerData: { objects, request, scratch: scratch?.fd ?? null } });
+    let inFile = false;
+    // closed only once the worker is gone: a descriptor number closed under a thread still
+    // writing could be reused by the next open, and its write land there
+    cancel = () => void worker.terminate().then(() => scratch?.close());
     const answered = new Promise<WorkerAnswer>((resolve, reject) => {
-      worker.once('message', resolve);
+      worker.once('message', (answer: WorkerAnswer) => {
+        inFile = 'length' in answer;
+        resolve(answer);
+      });
       worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the directory worker stopped (exit code ${code}) before it answered`)));
+      worker.once('exit', (code) => {
+        if (!inFile) scratch?.close();
+        reject(new Error(`the directory worker stopped (exit code ${code}) before it answered`));
+      });
     });
     // a build that fails before it asks for the files must not leave an unhandled rejection behind
-    answered.catch(() => scratch?.remove());
+    answered.catch(() => {});
     let read: Promise<DirectoryMade> | undefined;
-    made = () => (read ??= answered.then((answer) => ('made' in answer ? answer.made : scratch!.take(answer.file))));
+    made = () => (read ??= answered.then((answer) => ('made' in answer ? answer.made : scratch!.take(answer.length))));
   }
   const compressedOf = (m: DirectoryMade) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c]));
   return {
@@ -98,43 +107,61 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
   };
 }
 
-/** The worker's answer: where it wrote what it made (directory-worker.ts), or that itself when it could not write it. */
-export type WorkerAnswer = { file: string } | { made: DirectoryMade };
-
-/** The name of the file in the scratch folder the worker writes what it made to. */
-export const MADE_FILE = 'made.bin';
+/** The worker's answer: how many bytes of what it made it wrote to the scratch file (directory-worker.ts), or that itself when it could not. */
+export type WorkerAnswer = { length: number } | { made: DirectoryMade };
 
 /**
- * A folder of this job's own under the system's temp folder: made here (mkdtemp, so it is this
- * process's and nobody else's), removed once read, on cancel, and at the latest when the process
- * exits. Null when none can be made: the worker then posts what it made.
+ * A scratch file in the system's temp folder, made here (O_EXCL, a random name) and unlinked at
+ * once: only its descriptor names it, and the system frees it when that is closed or the process
+ * ends. Null when none can be made, or it cannot be unlinked while open (Windows): the worker then
+ * posts what it made.
  */
 class Scratch {
-  private readonly atExit = () => this.remove();
+  private closed = false;
 
-  private constructor(readonly dir: string) {
-    process.once('exit', this.atExit);
-  }
+  private constructor(readonly fd: number) {}
 
   static create(): Scratch | null {
+    const path = join(tmpdir(), `aula-directory-${process.pid}-${randomBytes(8).toString('hex')}`);
+    let fd: number;
     try {
-      return new Scratch(mkdtempSync(join(tmpdir(), 'aula-directory-')));
+      fd = openSync(path, 'wx+', 0o600);
     } catch {
       return null;
     }
+    try {
+      unlinkSync(path);
+    } catch {
+      closeSync(fd);
+      try {
+        unlinkSync(path);
+      } catch {
+        // made by this process, left empty: nothing more can be done here
+      }
+      return null;
+    }
+    return new Scratch(fd);
   }
 
-  /** The made files from the worker's `file` (in this folder), the folder then removed. */
-  take(file: string): DirectoryMade {
+  /** The made files, `length` bytes from the start of the file; the file is then closed (and gone). */
+  take(length: number): DirectoryMade {
     try {
-      return deserialize(readFileSync(file)) as DirectoryMade;
+      const bytes = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) {
+        const got = readSync(this.fd, bytes, done, length - done, done);
+        if (got === 0) throw new Error(`the directory's scratch file ended at ${done} of ${length} bytes`);
+        done += got;
+      }
+      return deserialize(bytes) as DirectoryMade;
     } finally {
-      this.remove();
+      this.close();
     }
   }
 
-  remove(): void {
-    process.off('exit', this.atExit);
-    rmSync(this.dir, { recursive: true, force: true });
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
   }
 }

@@ -7,6 +7,8 @@ import type { MeasuredRun } from './measured-run.ts';
 import type { LoadResult, ProbeResult } from './load.ts';
 import type { Group, QueryKind } from './queries.ts';
 import type { SoakResult } from './soak.ts';
+import { PARTS } from './cpu-profile.ts';
+import type { MissProfiles, ProfiledRow } from './miss-profiles.ts';
 
 /**
  * The targets of issue 13: ratios to the bare node:http baseline measured by the same generator
@@ -46,6 +48,16 @@ export interface KindRun {
   error?: string;
 }
 
+/** A server process's memory after the load, as it reported it (bench/memory-preload.mjs). */
+export interface ProcessMemory {
+  pid: number;
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
 export interface Pass {
   title: string;
   workers: number;
@@ -53,6 +65,8 @@ export interface Pass {
   note?: string;
   coldStartMs?: number;
   rss?: { bytes: number; processes: number; each: number[] };
+  /** each process's own account of its memory, smallest RSS first (the cluster primary) */
+  memory?: ProcessMemory[];
   durationS: number;
   warmupS: number;
   runs: KindRun[];
@@ -85,6 +99,8 @@ export interface BenchReport {
   autocomplete: InProcessAutocomplete;
   /** the same measurement over the bundled sample content/ */
   sampleAutocomplete: InProcessAutocomplete;
+  /** CPU profiles of the 1-process rows that missed their target (absent in older callers) */
+  missProfiles?: MissProfiles;
 }
 
 export interface SoakReport extends SoakResult {
@@ -105,6 +121,13 @@ const code = (text: string) => `\`${text.replaceAll('`', "'").replaceAll('|', '\
 
 export function targetOf(run: Pick<KindRun, 'kind' | 'mode'>): number {
   return run.mode === 'repeated' ? TARGETS.repeated : TARGETS.distinct[run.kind.group];
+}
+
+/** A load run that missed its ratio, its p99 or had failures (what passTable marks **missed**). */
+export function missed(run: KindRun, baselineRps: number): boolean {
+  const l = run.load;
+  if (!l) return true;
+  return l.rps / baselineRps < targetOf(run) || l.errors > 0 || l.failures > 0 || l.p99 > TARGETS.p99Ms;
 }
 
 export function machine(): string[] {
@@ -230,6 +253,7 @@ export function resultsMarkdown(r: BenchReport): string {
         out.push(`| ${what} | ${mib(pass.rss.bytes)} | ≤ ${TARGETS.workersRssRatio}× 1 process | – |`);
       }
     }
+    if (pass.memory && pass.memory.length > 0) out.push(`| ${memoryRow(who, pass.memory)} | – | – |`);
   }
   for (const [ac, where] of [[r.autocomplete, ''], [r.sampleAutocomplete, ', bundled sample'] ] as const) {
     if (ac.available) {
@@ -245,6 +269,7 @@ export function resultsMarkdown(r: BenchReport): string {
 
   out.push('', ...phaseSection(r.build));
   out.push('', ...baselineSection(r));
+  if (r.missProfiles) out.push('', ...missProfileSection(r.missProfiles));
 
   for (const pass of r.passes) {
     out.push('', `## ${pass.title}`, '');
@@ -466,4 +491,72 @@ export function buildOnlyMarkdown(r: BuildOnlyReport): string {
     ...phaseSection(r.build),
     '',
   ].join('\n');
+}
+
+/**
+ * What each process's RSS is made of, in MiB: V8's heap (allocated), memory outside the heap that
+ * V8 knows of (ArrayBuffers, strings' external bytes), and the rest (code, stacks, malloc, the
+ * page pool's free blocks are ArrayBuffers too).
+ */
+function memoryRow(who: string, memory: ProcessMemory[]): string {
+  const m = (b: number) => fmt(b / 1024 ** 2);
+  const each = memory.map((p) => `${m(p.rss)} = ${m(p.heapTotal)} + ${m(p.external)} + ${m(Math.max(0, p.rss - p.heapTotal - p.external))}`);
+  return `what the RSS is, ${who}, each process in MiB: RSS = V8 heap + outside the heap (ArrayBuffers …) + the rest (code, stacks, malloc) | ${each.join(' · ')}`;
+}
+
+const us = (n: number) => fmt(n, n < 10 ? 1 : 0);
+
+/** Per request, in µs: the main thread's sampled time of each part. */
+function profileCells(row: ProfiledRow): string[] {
+  const n = Math.max(1, row.requests);
+  const s = row.summary;
+  const idleShare = s.busyUs + s.idleUs > 0 ? s.idleUs / (s.busyUs + s.idleUs) : 0;
+  return [fmt(row.rps), us(row.cpuUsPerRequest), us(s.busyUs / n), ...PARTS.map((p) => us(s.parts[p] / n)), `${fmt(idleShare * 100)} %`];
+}
+
+/** Where the rows that missed spend their time, next to the bare server doing the same wire work. */
+export function missProfileSection(p: MissProfiles): string[] {
+  const out = ['## Why the missed rows missed: CPU profiles', ''];
+  if (!p.available) return [...out, `Not measured: ${p.reason}.`];
+  out.push(
+    `Each row of the 1-process pass that missed its target was run again for ${fmt(p.durationS, 1)} s (no warm-up) against a fresh ` +
+      '`aula serve` under `node --cpu-prof`; the server\'s profile was cut into one window per row (the profile\'s clock is ' +
+      "CLOCK_MONOTONIC, as process.hrtime's). The bare baseline server was profiled the same way. The profiler slows a server by a " +
+      'few per cent: read the req/s here as the profiled run\'s, the rest as costs per request. *CPU* is the whole process\'s ' +
+      '(all threads, from /proc); the other columns split the main thread\'s sampled time, in µs per request: *socket writes* ' +
+      "and *file reads* are the system calls' own time (the kernel's TCP/loopback send, which wakes the generator, and the copy " +
+      "from the page cache), *aula* its compiled modules, *node* node's JavaScript, *V8, native* what the profiler cannot attribute " +
+      'to JavaScript. Native calls made by JavaScript (a RegExp, a builtin) count for their caller. *Idle*: the share of the window ' +
+      'the thread waited for the network.',
+    '',
+    `| row | mode | req/s (profiled) | CPU µs/req | main thread µs/req | ${PARTS.join(' | ')} | idle |`,
+    `|---|---|---:|---:|---:|${PARTS.map(() => '---:').join('|')}|---:|`,
+  );
+  const rows = p.bare ? [p.bare, ...p.rows] : p.rows;
+  for (const row of rows) out.push(`| ${row.label} | ${row.mode} | ${profileCells(row).join(' | ')} |`);
+  out.push('', "Against the bare server, per request (the largest differences first), and aula's costliest modules and functions:", '');
+  for (const row of p.rows) out.push(`- **${row.label}, ${row.mode}:** ${difference(row, p.bare)}`);
+  return out;
+}
+
+function difference(row: ProfiledRow, bare: ProfiledRow | undefined): string {
+  const n = Math.max(1, row.requests);
+  const parts: string[] = [];
+  if (bare) {
+    const b = Math.max(1, bare.requests);
+    const cpu = row.cpuUsPerRequest - bare.cpuUsPerRequest;
+    const diffs = PARTS.map((part) => ({ part, d: row.summary.parts[part] / n - bare.summary.parts[part] / b }))
+      .filter((x) => Math.abs(x.d) >= 1)
+      .sort((a, c) => c.d - a.d)
+      .map((x) => `${x.part} ${x.d >= 0 ? '+' : '−'}${us(Math.abs(x.d))}`);
+    const where = diffs.length > 0 ? `; ${diffs.join(', ')}` : '; no part differs by 1 µs or more';
+    parts.push(`${us(row.cpuUsPerRequest)} µs of CPU per request against ${us(bare.cpuUsPerRequest)} (${cpu >= 0 ? '+' : '−'}${us(Math.abs(cpu))} µs)${where}.`);
+  } else {
+    parts.push(`${us(row.cpuUsPerRequest)} µs of CPU per request.`);
+  }
+  const modules = Object.entries(row.summary.aulaModules).sort((a, c) => c[1] - a[1]).slice(0, 4);
+  if (modules.length > 0) parts.push(`aula by module: ${modules.map(([m, t]) => `${m} ${us(t / n)}`).join(', ')}.`);
+  const fns = row.summary.aulaFunctions.slice(0, 4);
+  if (fns.length > 0) parts.push(`Costliest: ${fns.map((f) => `${code(f.name)} ${us(f.us / n)}`).join(', ')}.`);
+  return parts.join(' ');
 }

@@ -5,11 +5,11 @@
 //   npm run bench -- --only-build                   the build figures of issue 16 alone (no serving, no load)
 // Every option also reads an environment variable (BENCH_EVENTS, BENCH_DURATION, …), see --help.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { chooseGenerator, type GeneratorName, type LoadGenerator } from './generator.ts';
 import { probe, type LoadResult } from './load.ts';
@@ -22,9 +22,10 @@ import { MARGIN_NS } from '../src/pipeline/stat-index.ts';
 import { runBuilds } from './build-runs.ts';
 import { devEdit, type DevRun } from './dev-edit.ts';
 import {
-  buildOnlyMarkdown, resultsMarkdown, soakMarkdown, targetOf,
-  type BenchReport, type InProcessAutocomplete, type KindRun, type Mode, type Pass,
+  buildOnlyMarkdown, missed, resultsMarkdown, soakMarkdown, targetOf,
+  type BenchReport, type InProcessAutocomplete, type KindRun, type Mode, type Pass, type ProcessMemory,
 } from './report.ts';
+import { profileMisses, type MissProfiles } from './miss-profiles.ts';
 import { runSoak } from './soak.ts';
 import { wholeSeconds } from './wrk.ts';
 import { loadContent } from '../src/content/index.ts';
@@ -66,6 +67,7 @@ const program = new Command()
   .addOption(new Option('--soak [seconds]', 'run the soak instead of the matrix (default 300 s) and append it to the results').argParser(positiveNumber).env('BENCH_SOAK').preset(300))
   .addOption(new Option('--results <file>', 'markdown file to write (the soak appends)').env('BENCH_RESULTS').default(join(ROOT, 'bench/results.md')))
   .addOption(new Option('--only-build', 'measure the builds and `aula dev` only (issue 16), no serving or load; writes --results only when it is given').env('BENCH_ONLY_BUILD'))
+  .addOption(new Option('--skip-profiles', 'skip the CPU profiles of the rows that missed their target').env('BENCH_SKIP_PROFILES'))
   .addOption(new Option('--skip-dev', 'skip the `aula dev` edit-to-served measurement').env('BENCH_SKIP_DEV'))
   .addOption(new Option('--access-log', 'run aula serve with its access log on (the default of `aula serve`; off in the matrix)').env('BENCH_ACCESS_LOG'))
   .addOption(new Option('--keep', 'keep the temporary content and dist folders').env('BENCH_KEEP'))
@@ -90,6 +92,7 @@ interface Options {
   accessLog?: boolean;
   onlyBuild?: boolean;
   skipDev?: boolean;
+  skipProfiles?: boolean;
 }
 
 const opts = program.parse().opts<Options>();
@@ -115,15 +118,39 @@ async function generate(contentDir: string): Promise<BenchReport['generate']> {
   return { files, bytes, ms: performance.now() - t0 };
 }
 
-async function startAula(distDir: string, workers: number) {
+/**
+ * `aula serve` on a free port. `memoryDir`: every process of it writes its memoryUsage() there
+ * (bench/memory-preload.mjs); `nodeArgs` go to node before the script (--cpu-prof).
+ */
+async function startAula(distDir: string, workers: number, options: { memoryDir?: string; nodeArgs?: string[] } = {}) {
   const port = await freePort(HOST);
   // --quiet: the access log (one stdout line per request, on by default) is an operator's choice;
   // the matrix measures answering. Its cost is in bench/results.md, measured with it on.
-  const args = [AULA, 'serve', '--dist', distDir, '--port', String(port), '--host', HOST];
+  const args = [...(options.nodeArgs ?? []), AULA, 'serve', '--dist', distDir, '--port', String(port), '--host', HOST];
+  if (options.memoryDir) {
+    mkdirSync(options.memoryDir, { recursive: true });
+    args.unshift('--import', pathToFileURL(join(ROOT, 'bench/memory-preload.mjs')).href);
+  }
   if (!opts.accessLog) args.push('--quiet');
   if (workers > 1) args.push('--workers', String(workers));
-  const started = await startServerProcess(process.execPath, args, `http://${HOST}:${port}${EVENTS_PATH}`, { cwd: ROOT });
+  const env = options.memoryDir ? { ...process.env, AULA_BENCH_MEMORY: options.memoryDir } : process.env;
+  const started = await startServerProcess(process.execPath, args, `http://${HOST}:${port}${EVENTS_PATH}`, { cwd: ROOT, env });
   return { ...started, baseUrl: `http://${HOST}:${port}` };
+}
+
+/** What each process of a pass last wrote of its memory (bench/memory-preload.mjs). */
+function processMemory(dir: string): ProcessMemory[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .flatMap((f) => {
+      try {
+        return [JSON.parse(readFileSync(join(dir, f), 'utf8')) as ProcessMemory];
+      } catch {
+        return [];
+      }
+    })
+    .sort((a, b) => a.rss - b.rss);
 }
 
 let generator: LoadGenerator;
@@ -262,7 +289,7 @@ async function main(): Promise<void> {
   // The baseline answers the bytes of the default first page; the static page in dist/ is
   // byte-identical to the server's answer (README), so it needs no running aula.
   let bodyFile = join(distDir, 'v1/cms/event/index.json');
-  const one = await startAula(distDir, 1);
+  const one = await startAula(distDir, 1, { memoryDir: join(work, 'memory-1') });
   if (!one.ok) throw new Error(`aula serve did not start: ${one.message}`);
   log(`aula serve: cold start ${one.coldStartMs.toFixed(0)} ms`);
   if (!existsSync(bodyFile)) {
@@ -305,7 +332,8 @@ async function main(): Promise<void> {
       const runs = await runMatrix(one.baseUrl, queries.kinds, durationS, warmupS, () => baselineRps);
       const rss = treeRss(one.server.child.pid!);
       log(`aula serve RSS after load: ${(rss.bytes / 1024 ** 2).toFixed(0)} MiB`);
-      passes.push({ title: 'Load: aula serve, 1 process', workers: 1, available: true, coldStartMs: one.coldStartMs, rss, durationS, warmupS, runs });
+      const memory = processMemory(join(work, 'memory-1'));
+      passes.push({ title: 'Load: aula serve, 1 process', workers: 1, available: true, coldStartMs: one.coldStartMs, rss, memory, durationS, warmupS, runs });
     } finally {
       await stopTracked(one.server);
     }
@@ -318,7 +346,7 @@ async function main(): Promise<void> {
     if (opts.skipWorkers) {
       unavailable('skipped (--skip-workers)');
     } else {
-      const two = await startAula(distDir, 2);
+      const two = await startAula(distDir, 2, { memoryDir: join(work, 'memory-2') });
       if (!two.ok) {
         log(`workers: not available (${two.message.split('\n')[0]})`);
         unavailable(two.message.split('\n')[0]);
@@ -330,7 +358,8 @@ async function main(): Promise<void> {
           const rss = treeRss(two.server.child.pid!);
           log(`aula serve --workers 2 RSS after load: ${(rss.bytes / 1024 ** 2).toFixed(0)} MiB in ${rss.processes} processes`);
           const note = rss.processes < 3 ? `only ${rss.processes} server process(es) found: the flag may be accepted but not start workers` : undefined;
-          passes.push({ title: workersTitle, workers: 2, available: true, coldStartMs: two.coldStartMs, rss, durationS: workersDurationS, warmupS: workersWarmupS, runs, note });
+          const memory = processMemory(join(work, 'memory-2'));
+          passes.push({ title: workersTitle, workers: 2, available: true, coldStartMs: two.coldStartMs, rss, memory, durationS: workersDurationS, warmupS: workersWarmupS, runs, note });
         } finally {
           await stopTracked(two.server);
         }
@@ -340,6 +369,33 @@ async function main(): Promise<void> {
   } finally {
     await stopTracked(one.server);
     if (baseline) await stopTracked(baseline);
+  }
+
+  // --- a profile of every row of the 1-process pass that missed its target, against the bare server's
+  let missProfiles: MissProfiles = { available: false, reason: 'skipped (--skip-profiles)' };
+  if (!opts.skipProfiles) {
+    const onePass = passes.find((p) => p.workers === 1 && p.available);
+    const misses = (onePass?.runs ?? []).filter((run) => run.load && missed(run, baselineRps));
+    missProfiles = await profileMisses({
+      misses,
+      startAula: (nodeArgs) => startAula(distDir, 1, { nodeArgs }),
+      startBare: async (nodeArgs) => {
+        const port = await freePort(HOST);
+        const started = await startServerProcess(
+          process.execPath,
+          [...nodeArgs, '--import', 'tsx', join(ROOT, 'bench/baseline-server.ts'), '--body', bodyFile, '--port', String(port), '--host', HOST],
+          `http://${HOST}:${port}/`,
+          { cwd: ROOT },
+        );
+        return { ...started, baseUrl: `http://${HOST}:${port}` };
+      },
+      barePath: EVENTS_PATH,
+      generator,
+      durationS,
+      work,
+      root: ROOT,
+      log,
+    });
   }
 
   // --- in-process autocomplete, after the servers are gone so it has a core to itself
@@ -363,6 +419,7 @@ async function main(): Promise<void> {
     passes,
     autocomplete,
     sampleAutocomplete,
+    missProfiles,
   };
   const markdown = resultsMarkdown(report);
   writeFileSync(resolve(opts.results), markdown + keptSections(resolve(opts.results)));

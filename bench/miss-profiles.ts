@@ -53,14 +53,16 @@ export async function profileServer(options: {
   durationS: number;
   dir: string;
   lib: string;
+  /** how long the server must be quiet before it is measured (its deferred warm-up: processes.ts `settled`) */
+  quietMs?: number;
 }): Promise<ProfiledRow[]> {
-  const { start, rows, generator, durationS, dir, lib } = options;
+  const { start, rows, generator, durationS, dir, lib, quietMs = 500 } = options;
   const started = await start(['--cpu-prof', '--cpu-prof-dir', dir]);
   if (!started.ok || !started.baseUrl) throw new Error(started.ok ? 'no base URL' : started.message);
   const pid = started.server.child.pid!;
   const windows: { from: number; to: number; ticks: number; requests: number; rps: number }[] = [];
   try {
-    await settled(pid);
+    await settled(pid, quietMs);
     for (const row of rows) {
       const from = nowUs();
       const ticks = treeCpuTicks(pid);
@@ -95,6 +97,7 @@ export async function profileMisses(options: {
   durationS: number;
   work: string;
   root: string;
+  quietMs: number;
   log: (line: string) => void;
 }): Promise<MissProfiles> {
   const { misses, generator, durationS, work, root, log } = options;
@@ -109,6 +112,7 @@ export async function profileMisses(options: {
       durationS,
       dir: join(work, 'profiles-aula'),
       lib,
+      quietMs: options.quietMs,
     });
     const [bare] = await profileServer({
       start: options.startBare,
@@ -117,6 +121,7 @@ export async function profileMisses(options: {
       durationS,
       dir: join(work, 'profiles-bare'),
       lib,
+      quietMs: options.quietMs,
     });
     for (const r of [...rows, bare]) {
       log(`  ${r.label} (${r.mode}): ${r.cpuUsPerRequest.toFixed(0)} µs CPU per request at ${r.rps.toFixed(0)} req/s`);

@@ -196,7 +196,9 @@ export function methodSection(g: GeneratorInfo, pass?: Pick<Pass, 'durationS' | 
       "this machine while sharing its two cores with a Node server. The report compares the baseline and the ceiling with the fastest " +
       'page-sized aula row; if the baseline were not well above that row, the ratios would be measuring the generator.',
     '- **Content age.** The cold build starts 2.5 s after the generated content was written and flushed: the build cache\'s stat index counts a file changed within 2 s of its record as racy and reads and hashes it again in the next build (as git does); built at once, the last ~16,000 generated files were racy and added 0.3–0.4 s to the first warm build, which no site whose files are older than two seconds pays.',
-    '- **Settling.** Each pass starts once the server\'s process tree has spent next to no CPU (≤ 2 clock ticks) for 0.5 s: `aula serve` builds its filter indexes in the background after it starts listening, and a pass measured during that build would measure the build too.',
+    '- **Settling.** Nothing is measured (the ceiling and the baseline included, which share the cores) until each started `aula serve` has spent next to no CPU (≤ 2 clock ticks) for 2 s: ' +
+      '1 s after it starts listening it reads its deferred text columns and then builds its filter indexes in the background, and anything measured meanwhile would measure that too. ' +
+      '(A 0.5 s quiet spell, as before, could end before the warm-up began: it then ran during the first baseline sample and the first row of the workers pass.)',
     '- **Probe.** 20 sequential requests per row before its load, to name the first URL that did not answer 2xx ' +
       '(the generators count failures but cannot say which URL failed).',
   ];

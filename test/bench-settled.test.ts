@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { childPids, settled, treeCpuTicks } from '../bench/processes.ts';
+import { WARM_UP_AFTER_MS } from '../src/defaults.ts';
 
 describe('settled', () => {
   it('waits while the process tree is busy (here a child), and resolves once it is idle', async () => {
@@ -19,6 +20,22 @@ describe('settled', () => {
     } finally {
       for (const child of childPids(parent.pid!)) process.kill(child, 'SIGKILL');
       parent.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it("waits out a warm-up that starts after a quiet spell, as aula serve's does, when asked to be quiet for longer than the spell", async () => {
+    // quiet for 1 s after start (WARM_UP_AFTER_MS), then 1 s of CPU, then quiet again
+    const script = 'setTimeout(() => { const t = Date.now(); while (Date.now() - t < 1000); }, 1000); setInterval(() => {}, 1000);';
+    for (const [quietMs, waitsOut] of [[500, false], [WARM_UP_AFTER_MS + 1_000, true]] as const) {
+      const server = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+      try {
+        const started = Date.now();
+        expect(await settled(server.pid!, quietMs, 20_000)).toBe(true);
+        // the spin ends ~2 s after the start; a short quiet spell is over well before that
+        expect(Date.now() - started > 2000).toBe(waitsOut);
+      } finally {
+        server.kill('SIGKILL');
+      }
     }
   }, 30_000);
 

@@ -19,6 +19,7 @@ import { answerClientError, answerConnect, answerExpectation } from './protocol-
 import { hasBody } from './request-body.ts';
 import { requestHandler } from './request-handler.ts';
 import { drainOnClose } from './shutdown.ts';
+import { WARM_UP_AFTER_MS } from '../defaults.ts';
 
 export { requestHandler };
 
@@ -127,7 +128,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     throw e;
   }
   // The text columns are deferred to keep the cold start short; read them a moment after listening.
-  data.warmLater(options.dataset ? (options.indexesAfterMs ?? 1_000) : 1_000);
+  data.warmLater(options.dataset ? (options.indexesAfterMs ?? WARM_UP_AFTER_MS) : WARM_UP_AFTER_MS);
 
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -155,6 +155,28 @@ describe('matchWithIndexes: pages of string lookups and combined filters agree w
   });
 });
 
+describe("a table's filter result cache", () => {
+  it('holds two dozen combined filters of a third of the rows each, so paging through them at random sieves each once', () => {
+    // the bench's dfp_points__gte × register pool: 12 thresholds × 2 values, ~30 % of the rows each
+    const n = 20_000;
+    const events: FixtureEvent[] = Array.from({ length: n }, (_, i) => ({ id: i + 1, title: 'x', dfp_points: i % 13, register: (i >> 1) % 2 === 0 }));
+    const ix = new TableIndexes(buildTable(events));
+    const combos = Array.from({ length: 24 }, (_, c) => [['dfp_points__gte', String(c >> 1)], ['register', String(c % 2 === 0)]] as [string, string][]);
+    const held = combos.map((pairs) => {
+      const got = matchWithIndexes(ix, CTX, new QueryParams(pairs), NONE);
+      return got.ok && got.matches ? got.matches : null;
+    });
+    expect(Math.min(...held.map((m) => m!.count))).toBeGreaterThan(n / 30);
+    expect(held.reduce((sum, m) => sum + m!.count, 0)).toBeGreaterThan(4 * n); // more than the old bound (4 rows per row)
+    expect(ix.results.size).toBe(24);
+    // asked again in another order: every one is the very result kept the first time
+    for (const c of [5, 17, 0, 23, 11, 2, 19, 8]) {
+      const again = matchWithIndexes(ix, CTX, new QueryParams(combos[c]), NONE);
+      expect(again.ok && again.matches).toBe(held[c]);
+    }
+  });
+});
+
 describe('ResultCache', () => {
   const rows = (n: number) => materialized(new Uint32Array(n));
 

@@ -25,6 +25,9 @@ export interface IndexOptions {
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = { trigramBytesPerValue: 160, trigramMinBytes: 1 << 20, scanBelowValues: 256, fewRows: 256 };
 
+/** rows the filter result cache may hold in all, per row of the table (see `results`) */
+const RESULT_ROWS_PER_ROW = 16;
+
 /** Rows per id of a many-to-many field. */
 export class RelationIndex {
   readonly rowsById: ReadonlyMap<number, RowSet>;
@@ -91,7 +94,12 @@ export class TableIndexes {
    * only on a match; results are copied out of it (never handed out as views).
    */
   readonly scratch: Uint32Array;
-  /** the last costly filter results, by filter (see result-cache.ts): 64 of them, ≤ 4 rows' worth per row */
+  /**
+   * the last costly filter results, by filter (see result-cache.ts): 64 of them, ≤ 16 rows' worth
+   * per row in all (4 bytes each: 6.4 MB at 100k events). At 4, two dozen filter combinations
+   * paged at random (`dfp_points__gte` × `register`, ~30k rows each) did not fit: half the pages
+   * sieved 50k candidates again.
+   */
   readonly results: ResultCache;
   private allRows: RowSet | null = null;
   private readonly texts = new Map<string, TextColumn>();
@@ -105,7 +113,7 @@ export class TableIndexes {
   ) {
     this.bits = new RowBits(table.length);
     this.scratch = new Uint32Array(table.length);
-    this.results = new ResultCache(64, Math.max(4096, 4 * table.length));
+    this.results = new ResultCache(64, Math.max(4096, RESULT_ROWS_PER_ROW * table.length));
   }
 
   get length(): number {

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { summarizeWindow, type CpuProfile } from '../bench/cpu-profile.ts';
 import type { LoadGenerator } from '../bench/generator.ts';
 import type { LoadResult } from '../bench/load.ts';
-import { profileServer } from '../bench/miss-profiles.ts';
+import { profileServer, type ProfiledRow } from '../bench/miss-profiles.ts';
 import { freePort, startServerProcess } from '../bench/processes.ts';
 import { missProfileSection } from '../bench/report.ts';
 import { removeDir, tempDir } from './helpers.ts';
@@ -137,4 +137,29 @@ describe('bench/memory-preload.mjs', () => {
     for (const key of ['rss', 'heapTotal', 'heapUsed', 'external', 'arrayBuffers']) expect(m[key]).toBeGreaterThan(0);
     expect(m.rss).toBeGreaterThan(m.heapTotal);
   }, 20_000);
+});
+
+describe('missProfileSection', () => {
+  const summary = (aula: number): ProfiledRow['summary'] => ({
+    busyUs: 30_000 + aula,
+    idleUs: 0,
+    parts: { 'socket writes': 30_000, 'file reads': 0, GC: 0, aula, 'node HTTP': 0, 'node streams, net': 0, 'node, other': 0, 'V8, native': 0 },
+    aulaModules: aula > 0 ? { api: aula } : {},
+    aulaFunctions: aula > 0 ? [{ name: 'answer (api/core.js:80)', us: aula }] : [],
+  });
+  const row = (label: string, cpu: number, aula: number): ProfiledRow => ({ label, mode: 'distinct', requests: 1000, rps: 10_000, cpuUsPerRequest: cpu, summary: summary(aula) });
+
+  it("tells a miss that costs aula no more than the bare server (the run's) from one that costs more (aula's)", () => {
+    const bare = { ...row('bare', 40, 0), mode: 'repeated' as const };
+    const lines = missProfileSection({ available: true, rows: [row('cheap', 38, 0), row('costly', 120, 80_000)], bare, durationS: 3 });
+    const cheap = lines.find((l) => l.startsWith('- **cheap'))!;
+    const costly = lines.find((l) => l.startsWith('- **costly'))!;
+    expect(cheap).toContain('No more CPU per request than the bare server');
+    expect(costly).not.toContain('No more CPU per request');
+    // the costly row's difference names aula's part and its function, per request
+    expect(costly).toContain('120 µs of CPU per request against 40 (+80 µs); aula +80');
+    expect(costly).toContain('`answer (api/core.js:80)` 80');
+    // every profiled row, the bare server first, in the table
+    expect(lines.filter((l) => /^\| (bare|cheap|costly) \|/.test(l)).map((l) => l.split(' | ')[0])).toEqual(['| bare', '| cheap', '| costly']);
+  });
 });

@@ -271,7 +271,6 @@ export function resultsMarkdown(r: BenchReport): string {
 
   out.push('', ...phaseSection(r.build));
   out.push('', ...baselineSection(r));
-  if (r.missProfiles) out.push('', ...missProfileSection(r.missProfiles));
 
   for (const pass of r.passes) {
     out.push('', `## ${pass.title}`, '');
@@ -287,6 +286,8 @@ export function resultsMarkdown(r: BenchReport): string {
     );
     if (pass.note) out.push('', pass.note);
   }
+
+  if (r.missProfiles) out.push('', ...missProfileSection(r.missProfiles));
 
   if (onePass) {
     out.push('', '## Query kinds', '', '| kind | repeated URL | a distinct URL |', '|---|---|---|');

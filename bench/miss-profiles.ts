@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { summarizeWindow, type CpuProfile, type WindowSummary } from './cpu-profile.ts';
 import type { LoadGenerator } from './generator.ts';
-import { settled, stopTracked, treeCpuTicks, type Started } from './processes.ts';
+import { settled, stopTracked, treeCpuTicks, type Tracked } from './processes.ts';
 import type { QueryKind } from './queries.ts';
 
 export interface ProfiledRow {
@@ -27,7 +27,8 @@ export type MissProfiles =
   | { available: true; rows: ProfiledRow[]; bare?: ProfiledRow; durationS: number }
   | { available: false; reason: string };
 
-type StartServer = (nodeArgs: string[]) => Promise<Started & { baseUrl?: string }>;
+/** Starts a server with these node flags, listening at `baseUrl`. */
+type StartServer = (nodeArgs: string[]) => Promise<{ ok: true; server: Tracked; baseUrl: string } | { ok: false; message: string }>;
 
 const TICK_US = 1e6 / 100; // /proc counts CPU in clock ticks of 10 ms (USER_HZ 100 on Linux)
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -58,7 +59,7 @@ export async function profileServer(options: {
 }): Promise<ProfiledRow[]> {
   const { start, rows, generator, durationS, dir, lib, quietMs = 500 } = options;
   const started = await start(['--cpu-prof', '--cpu-prof-dir', dir]);
-  if (!started.ok || !started.baseUrl) throw new Error(started.ok ? 'no base URL' : started.message);
+  if (!started.ok) throw new Error(started.message);
   const pid = started.server.child.pid!;
   const windows: { from: number; to: number; ticks: number; requests: number; rps: number }[] = [];
   try {

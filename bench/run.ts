@@ -390,14 +390,7 @@ async function main(): Promise<void> {
       misses,
       startAula: (nodeArgs) => startAula(distDir, 1, { nodeArgs }),
       startBare: async (nodeArgs) => {
-        const port = await freePort(HOST);
-        const started = await startServerProcess(
-          process.execPath,
-          [...nodeArgs, '--import', 'tsx', join(ROOT, 'bench/baseline-server.ts'), '--body', bodyFile, '--port', String(port), '--host', HOST],
-          `http://${HOST}:${port}/`,
-          { cwd: ROOT },
-        );
-        return { ...started, baseUrl: `http://${HOST}:${port}` };
+        return { ok: true as const, ...(await startBaseline(bodyFile, nodeArgs)) };
       },
       barePath: EVENTS_PATH,
       generator,
@@ -438,12 +431,12 @@ async function main(): Promise<void> {
   log(`wrote ${resolve(opts.results)}`);
 }
 
-/** The bare node:http server (bench/baseline-server.ts) answering `bodyFile` to every request. */
-async function startBaseline(bodyFile: string): Promise<{ server: Tracked; baseUrl: string }> {
+/** The bare node:http server (bench/baseline-server.ts) answering `bodyFile` to every request; `nodeArgs` go to node (--cpu-prof). */
+async function startBaseline(bodyFile: string, nodeArgs: string[] = []): Promise<{ server: Tracked; baseUrl: string }> {
   const port = await freePort(HOST);
   const started = await startServerProcess(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'bench/baseline-server.ts'), '--body', bodyFile, '--port', String(port), '--host', HOST],
+    [...nodeArgs, '--import', 'tsx', join(ROOT, 'bench/baseline-server.ts'), '--body', bodyFile, '--port', String(port), '--host', HOST],
     `http://${HOST}:${port}/`,
     { cwd: ROOT },
   );

@@ -65,8 +65,7 @@ function classify(frame: CallFrame, lib: string): { part: Part; module?: string 
   if (url.startsWith(lib)) {
     const rest = url.slice(lib.length);
     const cut = rest.lastIndexOf('/');
-    const folders = cut < 0 ? '' : rest.slice(0, cut).split('/');
-    return { part: 'aula', module: folders === '' ? '(top)' : folders.slice(0, 2).join('/') };
+    return { part: 'aula', module: cut < 0 ? '(top)' : rest.slice(0, cut).split('/').slice(0, 2).join('/') };
   }
   if (url.startsWith('node:')) {
     const m = url.slice(5);
@@ -77,21 +76,20 @@ function classify(frame: CallFrame, lib: string): { part: Part; module?: string 
   return { part: 'V8, native' };
 }
 
+type Where = { part: Part; module?: string; fn?: string } | 'idle';
+
 /**
- * The main thread's time in [fromUs, toUs] (the profile's clock). `lib` is the URL prefix of
- * aula's compiled modules (file:///…/lib/).
+ * The main thread's time in each window [from, to] (the profile's clock), one summary per
+ * window. `lib` is the URL prefix of aula's compiled modules (file:///…/lib/). The profile's tree
+ * is indexed and each node classified once for all the windows.
  */
-export function summarizeWindow(profile: CpuProfile, fromUs: number, toUs: number, lib: string): WindowSummary {
+export function summarizeWindows(profile: CpuProfile, windows: readonly { from: number; to: number }[], lib: string): WindowSummary[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const parts = Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number>;
-  const aulaModules: Record<string, number> = {};
-  const fns = new Map<string, number>();
-  let idleUs = 0;
   // classified once per node: a profile has thousands of nodes and hundreds of thousands of samples
-  const memo = new Map<number, { part: Part; module?: string; fn?: string } | 'idle'>();
-  const resolve = (id: number): { part: Part; module?: string; fn?: string } | 'idle' => {
+  const memo = new Map<number, Where>();
+  const resolve = (id: number): Where => {
     let known = memo.get(id);
     if (known) return known;
     let at: number | undefined = id;
@@ -109,22 +107,28 @@ export function summarizeWindow(profile: CpuProfile, fromUs: number, toUs: numbe
     memo.set(id, known);
     return known;
   };
-  // samples[i] was taken at startTime + timeDeltas[0..i]; each stands for the interval before it
-  let t = profile.startTime;
-  for (let i = 0; i < profile.samples.length; i++) {
-    const d = profile.timeDeltas[i] ?? 0;
-    t += d;
-    if (t < fromUs || t > toUs) continue;
-    const where = resolve(profile.samples[i]);
-    if (where === 'idle') {
-      idleUs += d;
-      continue;
+  return windows.map(({ from, to }) => {
+    const parts = Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number>;
+    const aulaModules: Record<string, number> = {};
+    const fns = new Map<string, number>();
+    let idleUs = 0;
+    // samples[i] was taken at startTime + timeDeltas[0..i]; each stands for the interval before it
+    let t = profile.startTime;
+    for (let i = 0; i < profile.samples.length; i++) {
+      const d = profile.timeDeltas[i] ?? 0;
+      t += d;
+      if (t < from || t > to) continue;
+      const where = resolve(profile.samples[i]);
+      if (where === 'idle') {
+        idleUs += d;
+        continue;
+      }
+      parts[where.part] += d;
+      if (where.module !== undefined) aulaModules[where.module] = (aulaModules[where.module] ?? 0) + d;
+      if (where.fn !== undefined) fns.set(where.fn, (fns.get(where.fn) ?? 0) + d);
     }
-    parts[where.part] += d;
-    if (where.module !== undefined) aulaModules[where.module] = (aulaModules[where.module] ?? 0) + d;
-    if (where.fn !== undefined) fns.set(where.fn, (fns.get(where.fn) ?? 0) + d);
-  }
-  const busyUs = PARTS.reduce((s, p) => s + parts[p], 0);
-  const aulaFunctions = [...fns].map(([name, us]) => ({ name, us })).sort((a, b) => b.us - a.us);
-  return { busyUs, idleUs, parts, aulaModules, aulaFunctions };
+    const busyUs = PARTS.reduce((s, p) => s + parts[p], 0);
+    const aulaFunctions = [...fns].map(([name, us]) => ({ name, us })).sort((x, y) => y.us - x.us);
+    return { busyUs, idleUs, parts, aulaModules, aulaFunctions };
+  });
 }

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { summarizeWindow, type CpuProfile, type WindowSummary } from './cpu-profile.ts';
+import { summarizeWindows, type CpuProfile, type WindowSummary } from './cpu-profile.ts';
 import type { LoadGenerator } from './generator.ts';
 import { settled, stopTracked, treeCpuTicks, type Tracked } from './processes.ts';
 import type { QueryKind } from './queries.ts';
@@ -54,10 +54,10 @@ export async function profileServer(options: {
   durationS: number;
   dir: string;
   lib: string;
-  /** how long the server must be quiet before it is measured (its deferred warm-up: processes.ts `settled`) */
-  quietMs?: number;
+  /** how long the server must be quiet before it is measured: longer than aula serve's deferred warm-up (processes.ts `settled`) */
+  quietMs: number;
 }): Promise<ProfiledRow[]> {
-  const { start, rows, generator, durationS, dir, lib, quietMs = 500 } = options;
+  const { start, rows, generator, durationS, dir, lib, quietMs } = options;
   const started = await start(['--cpu-prof', '--cpu-prof-dir', dir]);
   if (!started.ok) throw new Error(started.message);
   const pid = started.server.child.pid!;
@@ -76,6 +76,7 @@ export async function profileServer(options: {
   }
   const profile = mainThreadProfile(dir, pid);
   if (!profile) throw new Error(`the server (pid ${pid}) wrote no main-thread profile into ${dir}`);
+  const summaries = summarizeWindows(profile, windows, lib);
   return rows.map((row, i) => {
     const w = windows[i];
     return {
@@ -84,7 +85,7 @@ export async function profileServer(options: {
       requests: w.requests,
       rps: w.rps,
       cpuUsPerRequest: w.requests > 0 ? (w.ticks * TICK_US) / w.requests : 0,
-      summary: summarizeWindow(profile, w.from, w.to, lib),
+      summary: summaries[i],
     };
   });
 }

@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { summarizeWindow, type CpuProfile } from '../bench/cpu-profile.ts';
+import { summarizeWindows, type CpuProfile } from '../bench/cpu-profile.ts';
 import type { LoadGenerator } from '../bench/generator.ts';
 import type { LoadResult } from '../bench/load.ts';
 import { profileServer, type ProfiledRow } from '../bench/miss-profiles.ts';
@@ -38,9 +38,9 @@ function madeUpProfile(): CpuProfile {
   };
 }
 
-describe('summarizeWindow', () => {
+describe('summarizeWindows', () => {
   it('splits the busy time into parts, counts native callees for their caller, and keeps idle apart', () => {
-    const s = summarizeWindow(madeUpProfile(), 0, 10_000, LIB);
+    const [s] = summarizeWindows(madeUpProfile(), [{ from: 0, to: 10_000 }], LIB);
     expect(s.idleUs).toBe(200);
     expect(s.busyUs).toBe(800);
     expect(s.parts).toMatchObject({ aula: 500, GC: 100, 'socket writes': 100, 'node HTTP': 100, 'file reads': 0 });
@@ -51,7 +51,7 @@ describe('summarizeWindow', () => {
 
   it('takes only the samples inside the window', () => {
     // samples at 1100 … 1500: answer, RegExp, idle, GC, writev
-    const s = summarizeWindow(madeUpProfile(), 1_050, 1_550, LIB);
+    const [s] = summarizeWindows(madeUpProfile(), [{ from: 1_050, to: 1_550 }], LIB);
     expect(s.idleUs).toBe(100);
     expect(s.parts).toMatchObject({ aula: 200, GC: 100, 'socket writes': 100, 'node HTTP': 0 });
   });
@@ -105,6 +105,7 @@ describe('profileServer', () => {
       durationS: 1,
       dir: join(dir, 'profiles'),
       lib: `${pathToFileURL(lib).href}/`,
+      quietMs: 500, // this server defers no work
     });
     expect(rows.map((r) => r.label)).toEqual(['cheap', 'burning']);
     const [cheap, burning] = rows;
@@ -124,7 +125,7 @@ describe('bench/memory-preload.mjs', () => {
   const dir = tempDir('aula-bench-memory-');
   afterAll(() => removeDir(dir));
 
-  it("writes the process's memoryUsage() under its pid, from the main thread only, and never keeps it alive", async () => {
+  it("writes the process's memoryUsage() under its pid, with a worker thread running, and never keeps it alive", async () => {
     const preload = pathToFileURL(join(import.meta.dirname, '../bench/memory-preload.mjs')).href;
     // a process that starts a worker thread (which inherits --import) and exits on its own
     const script = "const { Worker } = require('node:worker_threads'); new Worker('setTimeout(() => {}, 300)', { eval: true }); setTimeout(() => {}, 600);";

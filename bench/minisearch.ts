@@ -132,7 +132,7 @@ try {
   t0 = performance.now();
   const mini = await buildMiniSearchFiles(objects);
   const miniBuildMs = ms(t0);
-  const miniText = mini[MINISEARCH_INDEX_FILE];
+  const miniText = mini[MINISEARCH_INDEX_FILE].toString();
   log(`built: own ${ownBuildMs.toFixed(0)} ms, MiniSearch ${miniBuildMs.toFixed(0)} ms`);
 
   // what the umlaut vocabulary (see options.ts) costs: the same index with only the word forms

@@ -12,7 +12,8 @@ import { deserialize, serialize } from 'node:v8';
 import { cacheIdentity, packPath } from './build-cache.ts';
 
 /** Files by path, as the index builders return them. */
-export type DirectoryFiles = Record<string, string>;
+/** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, serialize.ts) */
+export type DirectoryFiles = Record<string, string | Uint8Array>;
 
 const MAGIC = Buffer.from('AULADIR\n');
 
@@ -23,8 +24,8 @@ export function outputsPath(cacheDir: string, content: string, index: string): s
 }
 
 
-const isStrings = (v: unknown): v is Record<string, string> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((s) => typeof s === 'string');
+const isFiles = (v: unknown): v is DirectoryFiles =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((s) => typeof s === 'string' || s instanceof Uint8Array);
 
 /** The files kept at `path` when they were made of the directory `key` stands for, else null. */
 export function readStored(path: string, key: Buffer): DirectoryFiles | null {
@@ -36,7 +37,7 @@ export function readStored(path: string, key: Buffer): DirectoryFiles | null {
     const payload = bytes.subarray(head.length + 64);
     if (!createHash('sha256').update(payload).digest().equals(bytes.subarray(head.length + 32, head.length + 64))) return null;
     const value: unknown = deserialize(payload);
-    return isStrings(value) ? value : null;
+    return isFiles(value) ? value : null;
   } catch {
     return null;
   }

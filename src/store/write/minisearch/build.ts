@@ -12,8 +12,14 @@ import { miniSearchJson } from './serialize.ts';
 export const MINISEARCH_INDEX_FILE = 'minisearch.json';
 export const MINISEARCH_OPTIONS_FILE = 'minisearch-options.js';
 
+/** The files by name under dist/autocomplete/: the index as UTF-8 (serialize.ts), the options module as text. */
+export type MiniSearchFiles = {
+  [MINISEARCH_INDEX_FILE]: Buffer;
+  [MINISEARCH_OPTIONS_FILE]: string;
+};
+
 /** Relative paths under dist/autocomplete/ → contents. `ordered`: the objects in listing order, when known. */
-export async function buildMiniSearchFiles(objects: readonly DirectoryObject[], ordered?: readonly DirectoryObject[]): Promise<Record<string, string>> {
+export async function buildMiniSearchFiles(objects: readonly DirectoryObject[], ordered?: readonly DirectoryObject[]): Promise<MiniSearchFiles> {
   // esbuild bundles in its own process while this thread indexes
   const bundled = browserModule('minisearchOptions');
   // the same processTerm, normalizing each distinct word once (directory words repeat a lot)

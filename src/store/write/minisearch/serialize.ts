@@ -1,6 +1,7 @@
-// minisearch.json written straight from the index's maps: the very string JSON.stringify(miniSearch)
-// gives, without MiniSearch.toJSON()'s intermediate copy of the whole index as plain objects (at
-// 200,000 directory objects that copy is a few hundred MB and most of the serialization time).
+// minisearch.json written straight from the index's maps: the very bytes of JSON.stringify(miniSearch),
+// without MiniSearch.toJSON()'s intermediate copy of the whole index as plain objects (at 200,000
+// directory objects that copy is a few hundred MB and most of the serialization time), and without
+// the whole JSON as one string (Utf8Chunks).
 // Only where it writes what toJSON() does (checked once on a small index, so a MiniSearch that
 // serializes differently is noticed): anything else takes JSON.stringify.
 import MiniSearch from 'minisearch';
@@ -41,82 +42,138 @@ function agreesWithToJson(): boolean {
     ]);
     probe.discard(7);
     probe.add({ id: 9, a: 'z', b: 'ü' });
-    agrees = write(probe) === JSON.stringify(probe);
+    const written = write(probe);
+    agrees = written !== null && written.equals(Buffer.from(JSON.stringify(probe)));
   }
   return agrees;
 }
 
-/** `JSON.stringify(miniSearch)`, byte for byte. */
-export function miniSearchJson<T>(miniSearch: MiniSearch<T>): string {
-  return agreesWithToJson() ? write(miniSearch) : JSON.stringify(miniSearch);
+/** `JSON.stringify(miniSearch)` as UTF-8, byte for byte. */
+export function miniSearchJson<T>(miniSearch: MiniSearch<T>): Buffer {
+  return (agreesWithToJson() ? write(miniSearch) : null) ?? Buffer.from(JSON.stringify(miniSearch));
 }
 
-function write<T>(miniSearch: MiniSearch<T>): string {
+/**
+ * The JSON written piece by piece into UTF-8 chunks of ~64 KB. At 200,000 directory objects it is
+ * ~48 million characters, two-byte ones among them: one string of it was ~97 MB of heap, made
+ * from parts as large (the stored fields alone ~34 million characters) and flattened once more
+ * to be written; the chunks are ~50 MB outside the heap, and the strings each is made of die young.
+ */
+class Utf8Chunks {
+  private readonly chunks: Buffer[] = [];
+  private pending = '';
+
+  add(text: string): void {
+    this.pending += text;
+    // a rope of millions of pieces is slow to flatten; strings of ~64 KB are not
+    if (this.pending.length > 65536) this.flush();
+  }
+
+  private flush(): void {
+    this.chunks.push(Buffer.from(this.pending));
+    this.pending = '';
+  }
+
+  finish(): Buffer {
+    this.flush();
+    return Buffer.concat(this.chunks);
+  }
+}
+
+/** The JSON, or null where this writer cannot tell that it writes what JSON.stringify would. */
+function write<T>(miniSearch: MiniSearch<T>): Buffer | null {
   const m = internals(miniSearch as unknown as MiniSearch<never>);
-  if (m === null) return JSON.stringify(miniSearch);
-  // everything but the index as toJSON() gives it, keys in its order
+  if (m === null) return null;
+  // everything but the maps as toJSON() gives it, keys in its order: the maps are written below
+  // where it has `{}`, the index where it has `[]`
   const head = JSON.stringify({
     documentCount: m._documentCount,
     nextId: m._nextId,
-    documentIds: Object.fromEntries(m._documentIds),
+    documentIds: {},
     fieldIds: m._fieldIds,
-    fieldLength: Object.fromEntries(m._fieldLength),
+    fieldLength: {},
     averageFieldLength: m._avgFieldLength,
-    storedFields: Object.fromEntries(m._storedFields),
+    storedFields: {},
     dirtCount: m._dirtCount,
     index: [],
     serializationVersion: 2,
   });
-  if (!head.endsWith(TAIL)) return JSON.stringify(miniSearch);
+  const parts = head.split(/(?<="(?:documentIds|fieldLength|storedFields)":\{|"index":\[)/);
+  if (parts.length !== 5 || !head.endsWith(TAIL)) return null;
+  const out = new Utf8Chunks();
   try {
-    return head.slice(0, head.length - TAIL.length + '"index":['.length) + indexJson(m) + '],"serializationVersion":2}';
+    out.add(parts[0]);
+    objectOf(out, m._documentIds, (id) => JSON.stringify(id));
+    out.add(parts[1]);
+    objectOf(out, m._fieldLength, (lengths) => JSON.stringify(lengths));
+    out.add(parts[2]);
+    objectOf(out, m._storedFields, (fields) => JSON.stringify(fields));
+    out.add(parts[3]);
+    indexJson(out, m);
+    out.add(parts[4]);
   } catch (e) {
-    if (e instanceof NotAnIndex) return JSON.stringify(miniSearch);
+    if (e instanceof NotAnIndex) return null;
     throw e;
   }
+  return out.finish();
 }
 
 class NotAnIndex extends Error {}
 
 /** The members of the index array. */
-function indexJson(m: Internals): string {
-  const chunks: string[] = [];
-  let chunk = '';
+function indexJson(out: Utf8Chunks, m: Internals): void {
   let first = true;
   for (const [term, fields] of m._index) {
-    chunk += `${first ? '' : ','}[${JSON.stringify(term)},{${objectOf(fields, (freqs) => `{${objectOf(freqs, String)}}`)}}]`;
+    out.add(`${first ? '' : ','}[${JSON.stringify(term)},{`);
+    objectOf(out, fields, (freqs) => {
+      const inner = new Utf8Text();
+      objectOf(inner, freqs, String);
+      return `{${inner.text}}`;
+    });
+    out.add('}]');
     first = false;
-    // a rope of millions of pieces is slow to flatten; strings of ~64 KB are not
-    if (chunk.length > 65536) {
-      chunks.push(chunk);
-      chunk = '';
-    }
   }
-  chunks.push(chunk);
-  return chunks.join('');
+}
+
+/** Utf8Chunks' add() into one short string (a term's frequencies). */
+class Utf8Text {
+  text = '';
+
+  add(text: string): void {
+    this.text += text;
+  }
 }
 
 /**
  * The members of Object.fromEntries(map) as JSON.stringify writes them: with integer keys (field
  * ids, short document ids) an object lists them in ascending order, whatever the map's order.
+ * A value JSON.stringify would leave out (undefined) is refused.
  */
-function objectOf<V>(map: Map<number, V>, value: (v: V) => string): string {
-  let out = '';
+function objectOf<V>(out: { add(text: string): void }, map: Map<number, V>, value: (v: V) => string | undefined): void {
   let previous = -1;
-  for (const [key, v] of map) {
+  for (const [key] of map) {
     // only array-index keys are ordered this way (MiniSearch's ids are; anything else is refused)
     if (!Number.isInteger(key) || key < 0 || key >= 2 ** 32 - 1) throw new NotAnIndex();
     // in insertion order, which is ascending unless documents were discarded and added again
-    if (key < previous) return sortedObjectOf(map, value);
-    out += `${previous === -1 ? '' : ','}"${key}":${value(v)}`;
+    if (key < previous) return sortedObjectOf(out, map, value);
     previous = key;
   }
-  return out;
+  let first = true;
+  for (const [key, v] of map) {
+    out.add(`${first ? '' : ','}"${key}":${written(value(v))}`);
+    first = false;
+  }
 }
 
-function sortedObjectOf<V>(map: Map<number, V>, value: (v: V) => string): string {
-  return [...map.keys()]
-    .sort((a, b) => a - b)
-    .map((key) => `"${key}":${value(map.get(key)!)}`)
-    .join(',');
+function sortedObjectOf<V>(out: { add(text: string): void }, map: Map<number, V>, value: (v: V) => string | undefined): void {
+  let first = true;
+  for (const key of [...map.keys()].sort((a, b) => a - b)) {
+    out.add(`${first ? '' : ','}"${key}":${written(value(map.get(key)!))}`);
+    first = false;
+  }
+}
+
+function written(json: string | undefined): string {
+  if (json === undefined) throw new NotAnIndex();
+  return json;
 }

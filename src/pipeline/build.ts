@@ -12,7 +12,7 @@ import type { LoadOptions } from '../content/load.ts';
 import { compressionPool, type CompressionPool } from '../deploy/precompress.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../store/format/public-files.ts';
 import { renderDataFiles, rowsRenderer, type DistFiles } from '../store/write/data-files.ts';
-import { AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile } from '../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS } from '../store/format/dist-paths.ts';
 import { routingFiles } from './routing-files.ts';
 import { writeFiles } from './write-files.ts';
 import { datasetFrom } from '../query/dataset.ts';
@@ -205,6 +205,7 @@ async function buildLocked(
   } catch (e) {
     directory?.cancel();
     cache?.release(); // removes its spill file
+    parsing.dropRows();
     throw e;
   } finally {
     parsing.close();
@@ -216,6 +217,7 @@ async function buildLocked(
   phase('load content', 'render data');
   if (!model) {
     directory?.cancel();
+    parsing.dropRows();
     return { ok: false, problems, cache: cache?.stats };
   }
   let baseUrl: string;
@@ -223,6 +225,7 @@ async function buildLocked(
     baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
   } catch (e) {
     directory?.cancel();
+    parsing.dropRows();
     throw e;
   }
   // the job has the objects (a worker its own copy): only their count is needed here
@@ -234,6 +237,7 @@ async function buildLocked(
     staging = createStaging(out);
   } catch (e) {
     directory?.cancel();
+    parsing.dropRows();
     throw e;
   }
   let pool: CompressionPool | null = null;
@@ -265,6 +269,8 @@ async function buildLocked(
         recorder.listOrder(events, keys);
       }
       premade = undefined;
+      // (the rows are in list order now: the threads' scratch files are closed)
+      parsing.dropRows();
       collectGarbage();
       return rows;
     };
@@ -273,32 +279,40 @@ async function buildLocked(
     // The directory's files are awaited once the events and their data files have left the heap
     // (below): a directory still being indexed then no longer adds to a heap holding them all.
     const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
-    const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows);
-    // what the manifest needs of the events, before they are dropped
-    const eventCount = model.events.length;
-    const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
-    // the events are in the data files now: their records (most of the model) need not outlive this
-    model.events.length = 0;
     // The previous build's record of its dist (dist-ledger.ts): a file proven to be what this
     // build would write is linked from it, not written, hashed or compressed again.
     const ledgerFile = cacheDir === undefined ? null : ledgerPath(cacheDir, options.content, out);
     const ledger = ledgerFile === null ? null : DistLedger.read(ledgerFile, out);
     const written: Written = new Map();
-    // The data files are written now, before the directory is indexed, and the large ones leave
-    // the heap: the dataset reads them back from the staging folder (the event parts by offset).
-    // An event part whose rows did not change is linked like any other unchanged file.
+    // The data files are written as they are made, before the directory is indexed, and the
+    // large ones leave the heap: the dataset reads them back from the staging folder (the event
+    // parts by offset). An event part whose rows did not change is linked like any other
+    // unchanged file.
     const digests = new Map<string, FileDigest>();
-    const parts = Array.from({ length: eventPartCount(eventCount, partRows) }, (_, i) => eventPartFile(i));
-    const eventBytes = parts.reduce((sum, rel) => sum + (files.get(rel) as Uint8Array).byteLength, 0);
-    for (const rel of [...parts, ...Object.values(DATA_FILES)]) {
-      const content = files.get(rel)!;
+    const writeData = (rel: string, content: string | Uint8Array) => {
       const digest = digestOf(content);
       digests.set(rel, digest);
       if (ledger?.reuse(rel, staging, { sha: digest.sha256 }, null)) reused.files++;
       else writeFiles(staging, new Map([[rel, content]]));
       written.set(rel, { sha: digest.sha256 });
-    }
-    for (const rel of [...parts, DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
+    };
+    // the event parts, as soon as the rows are made: written, they are not held while the other
+    // data files are made
+    let eventBytes = 0;
+    const takeParts = (parts: [string, Uint8Array][]) => {
+      for (const [rel, part] of parts) {
+        writeData(rel, part);
+        eventBytes += part.byteLength;
+      }
+    };
+    const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, takeParts);
+    // what the manifest needs of the events, before they are dropped
+    const eventCount = model.events.length;
+    const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
+    // the events are in the data files now: their records (most of the model) need not outlive this
+    model.events.length = 0;
+    for (const rel of Object.values(DATA_FILES)) writeData(rel, files.get(rel)!);
+    for (const rel of [DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
     collectGarbage();
     // where renderDataFiles puts them: after the data files (written and dropped already)
     for (const [rel, text] of Object.entries(await directory.autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
@@ -452,6 +466,7 @@ async function buildLocked(
     return { ok: true, manifest, files: count, ms: performance.now() - started, ...timings, cache: cache?.stats, reuse: reused, patch };
   } catch (e) {
     directory?.cancel();
+    parsing.dropRows();
     // its workers write into the staging folder: done before it is removed
     await pool?.finish().catch(() => undefined);
     removeStaging(staging);

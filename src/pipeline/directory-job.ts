@@ -9,16 +9,13 @@
 // events have left the heap: it is not part of the build's peak. The scratch file is unlinked as
 // soon as it is opened and used through its descriptor alone (threads share the process's
 // descriptors), so however the process ends, killed mid-build included, nothing is left behind.
-import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { DirectoryObject } from '../model/types.ts';
 import type { Precompressed } from '../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../store/format/dist-paths.ts';
 import { readStored, type DirectoryFiles } from './directory-outputs.ts';
+import { readAllAt, ScratchFile } from './scratch-file.ts';
 import { makeDirectoryFiles, type DirectoryMade, type DirectoryRequest } from './directory-make.ts';
 
 export interface DirectoryJobOptions {
@@ -70,7 +67,7 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     inThread.catch(() => {});
     made = () => inThread;
   } else {
-    const scratch = Scratch.create();
+    const scratch = ScratchFile.create('directory');
     const worker = new Worker(new URL('./directory-worker.js', import.meta.url), { workerData: { objects, request, scratch: scratch?.fd ?? null } });
     let inFile = false;
     // closed only once the worker is gone: a descriptor number closed under a thread still
@@ -90,7 +87,7 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     // a build that fails before it asks for the files must not leave an unhandled rejection behind
     answered.catch(() => {});
     let read: Promise<DirectoryMade> | undefined;
-    made = () => (read ??= answered.then((answer) => ('made' in answer ? answer.made : scratch!.take(answer.length))));
+    made = () => (read ??= answered.then((answer) => ('made' in answer ? answer.made : takeMade(scratch!, answer.length))));
   }
   const compressedOf = (m: DirectoryMade) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c]));
   return {
@@ -110,58 +107,13 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
 /** The worker's answer: how many bytes of what it made it wrote to the scratch file (directory-worker.ts), or that itself when it could not. */
 export type WorkerAnswer = { length: number } | { made: DirectoryMade };
 
-/**
- * A scratch file in the system's temp folder, made here (O_EXCL, a random name) and unlinked at
- * once: only its descriptor names it, and the system frees it when that is closed or the process
- * ends. Null when none can be made, or it cannot be unlinked while open (Windows): the worker then
- * posts what it made.
- */
-class Scratch {
-  private closed = false;
-
-  private constructor(readonly fd: number) {}
-
-  static create(): Scratch | null {
-    const path = join(tmpdir(), `aula-directory-${process.pid}-${randomBytes(8).toString('hex')}`);
-    let fd: number;
-    try {
-      fd = openSync(path, 'wx+', 0o600);
-    } catch {
-      return null;
-    }
-    try {
-      unlinkSync(path);
-    } catch {
-      closeSync(fd);
-      try {
-        unlinkSync(path);
-      } catch {
-        // made by this process, left empty: nothing more can be done here
-      }
-      return null;
-    }
-    return new Scratch(fd);
-  }
-
-  /** The made files, `length` bytes from the start of the file; the file is then closed (and gone). */
-  take(length: number): DirectoryMade {
-    try {
-      const bytes = Buffer.allocUnsafe(length);
-      let done = 0;
-      while (done < length) {
-        const got = readSync(this.fd, bytes, done, length - done, done);
-        if (got === 0) throw new Error(`the directory's scratch file ended at ${done} of ${length} bytes`);
-        done += got;
-      }
-      return deserialize(bytes) as DirectoryMade;
-    } finally {
-      this.close();
-    }
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    closeSync(this.fd);
+/** The directory worker's scratch file, read back whole once the build asks for what it made. */
+function takeMade(scratch: ScratchFile, length: number): DirectoryMade {
+  try {
+    const bytes = Buffer.allocUnsafe(length);
+    readAllAt(scratch.fd, bytes, 0, length, 0);
+    return deserialize(bytes) as DirectoryMade;
+  } finally {
+    scratch.close();
   }
 }

@@ -40,7 +40,8 @@ export interface ParseBatch {
  * exist, is left to the main thread, where the build then fails on its problem).
  */
 export interface BatchRows {
-  json: Uint8Array;
+  /** the JSON, or where in its thread's scratch file the thread wrote it (parse-thread.ts) */
+  json: Uint8Array | { position: number };
   starts: Uint32Array;
   keys: Uint8Array;
   made: Uint8Array;

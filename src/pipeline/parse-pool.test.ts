@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { fstatSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
@@ -9,10 +9,11 @@ import { BuildCache, packPath } from './build-cache.ts';
 import { listFiles } from './carry-over.ts';
 import { eventKeys } from './render-cache.ts';
 import { renderEvent, type RenderContext } from '../render/event.ts';
-import { serializeEvent } from '../store/format/event-rows.ts';
+import { FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
 import type { Event } from '../model/types.ts';
 import { parseBatch } from './parse-batch.ts';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
+import type { PremadeRow } from './render-cache.ts';
 
 // vitest runs the .ts sources, which have no worker entry: the compiled pool is the one with threads
 const compiled = () => import(new URL('../../lib/pipeline/parse-pool.js', import.meta.url).href) as Promise<typeof import('./parse-pool.ts')>;
@@ -30,6 +31,14 @@ beforeAll(async () => {
   writeFileSync(join(content, 'directory', 'bad.yaml'), '- model: nope\n  id: 1\n');
 });
 afterAll(() => removeDir(root));
+
+/** A row made on a thread, as text: from its bytes, or read from where the thread left it. */
+function bytesOf(made: PremadeRow): string {
+  if (made.json instanceof Uint8Array) return Buffer.from(made.json).toString();
+  const bytes = Buffer.alloc(made.starts[FIELD_COUNT]);
+  expect(readSync(made.json.fd, bytes, 0, bytes.length, made.json.position)).toBe(bytes.length);
+  return bytes.toString();
+}
 
 /** Threads for any number of files (the tests' folders are small). */
 const threads: ParsePoolOptions = { threads: 2, minFiles: 1 };
@@ -145,10 +154,18 @@ describe('rows made on the threads', () => {
     events.forEach((e, i) => {
       const row = serializeEvent(renderEvent(e, ctx!));
       const made = premade.get(e)!;
-      expect(Buffer.from(made.json).toString()).toBe(row.json);
+      expect(bytesOf(made)).toBe(row.json);
       expect([...made.starts]).toEqual(row.starts);
       expect(made.key.equals(keys[i])).toBe(true);
     });
+    // left in the threads' scratch files (not sent), which are closed once let go of
+    const fds = new Set([...premade.values()].map((made) => (made.json instanceof Uint8Array ? -1 : made.json.fd)));
+    expect(fds.has(-1)).toBe(false);
+    expect(fds.size).toBe(2);
+    for (const fd of fds) expect(fstatSync(fd).size).toBeGreaterThan(0);
+    validPool.dropRows();
+    await new Promise((done) => setTimeout(done, 100));
+    for (const fd of fds) expect(() => fstatSync(fd)).toThrow(/EBADF/);
   });
 });
 

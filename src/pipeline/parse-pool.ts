@@ -6,6 +6,12 @@
 // A file whose stat says it is unchanged is still taken from the cache here, on the main thread
 // (a stat, no read); only the rest goes to the threads. Fewer than `minFiles` to parse are parsed
 // here too: a thread's start (~50 ms of loading modules) would cost more than it saves.
+//
+// The rows the threads render (~240 MB at 100k events) are left in a scratch file per thread
+// (scratch-file.ts), not sent here: this thread holds where each is until the build puts them in
+// list order, reading each straight into its place (row-bytes.ts). Held here they were the largest
+// part of the heap outside V8 through the rest of the load and "render data" (where they were
+// copied once more).
 import { join } from 'node:path';
 import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
@@ -17,6 +23,7 @@ import type { RenderContext } from '../render/event.ts';
 import { FIELD_COUNT } from '../store/format/event-rows.ts';
 import { SUM_BYTES, type BuildCache } from './build-cache.ts';
 import type { BatchAnswer, ParseBatch } from './parse-batch.ts';
+import { ScratchFile } from './scratch-file.ts';
 import { renderInputs, ROW_KEY_BYTES, type PremadeRow, type PremadeRows } from './render-cache.ts';
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
@@ -38,12 +45,15 @@ const MAX_BATCH = 256;
 
 interface Queued {
   batch: ParseBatch;
-  answered: (answer: BatchAnswer) => void;
+  /** `rows`: the thread's scratch file, where its answer's rows are when they are not in it */
+  answered: (answer: BatchAnswer, rows: ScratchFile | null) => void;
 }
 
 interface Thread {
   worker: Worker;
   sent: Map<number, Queued>;
+  /** where the thread writes the rows it renders (null: it sends them) */
+  rows: ScratchFile | null;
 }
 
 export class ParsePool {
@@ -59,6 +69,10 @@ export class ParsePool {
   private context: { ctx: RenderContext; inputs: string } | null = null;
   /** the rows the threads made, by the event record they were made of */
   private premade = new Map<Event, PremadeRow>();
+  /** the threads' scratch files, closed by dropRows() once the threads are gone */
+  private readonly rowFiles: ScratchFile[] = [];
+  /** settles when every thread has stopped (close()) */
+  private stopped: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly dir: string,
@@ -90,11 +104,23 @@ export class ParsePool {
     return rows;
   }
 
-  /** Stops the threads (after the load, or when it failed). */
+  /** Stops the threads (after the load, or when it failed). The rows they made stay readable until dropRows(). */
   close(): void {
     this.closing = true;
-    for (const t of this.threads ?? []) void t.worker.terminate();
+    this.stopped = Promise.all((this.threads ?? []).map((t) => t.worker.terminate()));
     this.threads = [];
+  }
+
+  /**
+   * Lets go of the rows made on the threads: call once the build has put them in list order, or
+   * has failed. Their scratch files are closed once the threads are gone (a descriptor number
+   * closed under a thread still writing could be reused by the next open, and its write land there).
+   */
+  dropRows(): void {
+    if (!this.closing) this.close();
+    this.premade = new Map();
+    const files = this.rowFiles.splice(0);
+    void this.stopped.then(() => files.forEach((f) => f.close()));
   }
 
   private async parse(kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): Promise<Parsed<unknown>[]> {
@@ -131,8 +157,8 @@ export class ParsePool {
         };
         this.queue.push({
           batch,
-          answered: (answer) => {
-            this.adopt(kind, names, answer).forEach((parsed, j) => (results[indices[j]] = parsed));
+          answered: (answer, rowFile) => {
+            this.adopt(kind, names, answer, rowFile).forEach((parsed, j) => (results[indices[j]] = parsed));
             if (--left === 0) {
               this.failed.delete(onFailure);
               resolve(results);
@@ -145,7 +171,7 @@ export class ParsePool {
   }
 
   /** The parses of one answer, adopted into the cache (or only deserialized without one), their rows kept. */
-  private adopt(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
+  private adopt(kind: string, names: readonly string[], answer: BatchAnswer, rowFile: ScratchFile | null): Parsed<unknown>[] {
     const parsed = this.parses(kind, names, answer);
     const rows = answer.rows;
     if (rows === null) return parsed;
@@ -153,6 +179,8 @@ export class ParsePool {
     const stride = FIELD_COUNT + 1;
     let row = 0;
     let made = 0;
+    const inFile = rows.json instanceof Uint8Array ? null : rows.json.position;
+    if (inFile !== null && rowFile === null) throw new Error('a parse thread wrote rows to a file it was not given');
     let at = 0;
     for (const p of parsed) {
       for (const record of p.records) {
@@ -160,7 +188,8 @@ export class ParsePool {
         const starts = rows.starts.subarray(made * stride, (made + 1) * stride);
         const end = at + starts[FIELD_COUNT];
         const key = Buffer.from(rows.keys.buffer, rows.keys.byteOffset + made * ROW_KEY_BYTES, ROW_KEY_BYTES);
-        this.premade.set(record.value as Event, { json: rows.json.subarray(at, end), starts, key });
+        const json = inFile === null ? (rows.json as Uint8Array).subarray(at, end) : { fd: rowFile!.fd, position: inFile + at };
+        this.premade.set(record.value as Event, { json, starts, key });
         at = end;
         made++;
       }
@@ -197,14 +226,16 @@ export class ParsePool {
 
   private start(): Thread[] {
     return Array.from({ length: this.count }, () => {
-      const worker = new Worker(new URL('./parse-thread.js', import.meta.url));
+      const rows = ScratchFile.create('rows');
+      if (rows) this.rowFiles.push(rows);
+      const worker = new Worker(new URL('./parse-thread.js', import.meta.url), { workerData: { rowsFd: rows?.fd ?? null } });
       if (this.context) worker.postMessage({ context: this.context.ctx });
-      const thread: Thread = { worker, sent: new Map() };
+      const thread: Thread = { worker, sent: new Map(), rows };
       worker.on('message', (answer: BatchAnswer) => {
         const queued = thread.sent.get(answer.id);
         thread.sent.delete(answer.id);
         try {
-          queued?.answered(answer);
+          queued?.answered(answer, thread.rows);
         } catch (e) {
           return this.fail(e as Error);
         }

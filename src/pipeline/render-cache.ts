@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import type { Event } from '../model/types.ts';
 import { breadcrumb, renderEvent, renderMedia, type RenderContext } from '../render/event.ts';
 import { FIELD_COUNT, serializeEvent, type EventRows } from '../store/format/event-rows.ts';
-import { RowBytes } from '../store/write/row-bytes.ts';
+import { RowBytes, type RowInFile } from '../store/write/row-bytes.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
 
 /** Bump when a row's bytes change meaning without a new aula version. */
@@ -107,7 +107,8 @@ export function rowKeyer(ctx: RenderContext): (e: Event) => Buffer {
 
 /** An event's row and key made ahead, on a parse thread (parse-batch.ts): its JSON's bytes and offsets. */
 export interface PremadeRow {
-  json: Uint8Array;
+  /** its bytes, or where its thread left them (row-bytes.ts) */
+  json: Uint8Array | RowInFile;
   starts: Uint32Array;
   key: Buffer;
 }

@@ -6,9 +6,9 @@ import type { Model } from '../../model/types.ts';
 import { compareListOrder, renderCategory, renderEvent, type RenderContext } from '../../render/event.ts';
 import type { Event } from '../../model/types.ts';
 import { toJson } from '../format/json.ts';
-import { columnsOf, textColumnsOf } from '../format/columns.ts';
+import { columnsOf, textColumnsJson } from '../format/columns.ts';
 import { serializeEvent, type EventRows } from '../format/event-rows.ts';
-import { RowBytes } from './row-bytes.ts';
+import { RowBytes, type RowInFile } from './row-bytes.ts';
 
 export type DistFiles = Map<string, string | Uint8Array>;
 
@@ -16,7 +16,7 @@ export type DistFiles = Map<string, string | Uint8Array>;
 export type RowMaker = (events: readonly Event[], ctx: RenderContext) => EventRows;
 
 /** Rows rendered here, or taken from `ahead` (made elsewhere of the same event and context) where it has them. */
-export function rowsRenderer(ahead?: ReadonlyMap<Event, { json: Uint8Array; starts: ArrayLike<number> }>): RowMaker {
+export function rowsRenderer(ahead?: ReadonlyMap<Event, { json: Uint8Array | RowInFile; starts: ArrayLike<number> }>): RowMaker {
   return (events, ctx) => {
     const out = new RowBytes(events.length);
     for (const e of events) {
@@ -37,7 +37,10 @@ export const renderRows: RowMaker = rowsRenderer();
 /**
  * Renders the model into the server's data files, keyed by path relative to dist/.
  * `autocomplete`: how to make the autocomplete files (the build may take them from its cache);
- * `rowsOf`: how to make the events' rows; `partRows`: rows per part of them (dist-paths.ts).
+ * `rowsOf`: how to make the events' rows; `partRows`: rows per part of them (dist-paths.ts);
+ * `takeParts`: given, it is handed the event parts (path, bytes) as soon as they are made, and
+ * they are left out of the files returned: the build writes them then, and the rows (~240 MB at
+ * 100k events) are not held while the other files are made.
  */
 export async function renderDataFiles(
   model: Model,
@@ -45,16 +48,22 @@ export async function renderDataFiles(
   autocomplete: (directory: Model['directory']) => Promise<Record<string, string>> = buildAutocompleteFiles,
   rowsOf: RowMaker = renderRows,
   partRows = EVENT_PART_ROWS,
+  takeParts?: (parts: [string, Uint8Array][]) => void,
 ): Promise<DistFiles> {
   const events = [...model.events].sort(compareListOrder);
   const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
-  const rows = rowsOf(events, ctx);
   const files: DistFiles = new Map();
-  // the parts are views of the rows made in one piece
-  splitParts(rows.lineBytes, rows.starts, partRows).forEach((part, i) => files.set(eventPartFile(i), part));
-  files.set(DATA_FILES.offsets, new Uint8Array(rows.starts.buffer, rows.starts.byteOffset, rows.starts.byteLength));
+  // (in a block of its own: once the parts are taken, nothing here holds the rows)
+  {
+    const rows = rowsOf(events, ctx);
+    // the parts are views of the rows made in one piece
+    const parts = splitParts(rows.lineBytes, rows.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
+    if (takeParts) takeParts(parts);
+    else for (const [rel, part] of parts) files.set(rel, part);
+    files.set(DATA_FILES.offsets, new Uint8Array(rows.starts.buffer, rows.starts.byteOffset, rows.starts.byteLength));
+  }
   files.set(DATA_FILES.columns, JSON.stringify(columnsOf(events)));
-  files.set(DATA_FILES.text, JSON.stringify(textColumnsOf(events, model.site.timezone)));
+  files.set(DATA_FILES.text, textColumnsJson(events, model.site.timezone));
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));
   for (const [rel, text] of Object.entries(await autocomplete(model.directory))) {
     files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);

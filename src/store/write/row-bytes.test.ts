@@ -1,4 +1,7 @@
+import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 import { EventRows, FIELD_COUNT, serializeEvent } from '../format/event-rows.ts';
 import { RowBytes } from './row-bytes.ts';
@@ -32,6 +35,32 @@ describe('RowBytes', () => {
       out.addStored(stored, 2);
     });
     expect(out.finish().lineBytes.equals(EventRows.from(serialized).lineBytes)).toBe(true);
+  });
+
+  it('reads a row made elsewhere straight from its file, and refuses a file that ends first', () => {
+    const serialized = Array.from({ length: 4 }, (_, row) => serializeEvent(rendered(row, row === 1 ? 20_000 : 50)));
+    const dir = tempDir('aula-row-bytes-');
+    try {
+      // rows 1 and 3 where a parse thread leaves them: end to end in a file, behind other bytes
+      const file = join(dir, 'rows');
+      const one = Buffer.from(serialized[1].json);
+      writeFileSync(file, Buffer.concat([Buffer.from('head'), one, Buffer.from(serialized[3].json)]));
+      const fd = openSync(file, 'r');
+      try {
+        const out = new RowBytes(serialized.length);
+        out.addJson(serialized[0].json, serialized[0].starts);
+        out.addBytes({ fd, position: 4 }, serialized[1].starts);
+        out.addBytes(Buffer.from(serialized[2].json), serialized[2].starts);
+        out.addBytes({ fd, position: 4 + one.length }, serialized[3].starts);
+        expect(out.finish().lineBytes.equals(EventRows.from(serialized).lineBytes)).toBe(true);
+        const short = new RowBytes(1);
+        expect(() => short.addBytes({ fd, position: 4 + one.length + 10 }, serialized[3].starts)).toThrow(/file ended before the row did/);
+      } finally {
+        closeSync(fd);
+      }
+    } finally {
+      removeDir(dir);
+    }
   });
 
   it('refuses a row that does not fit its offsets, and a count not met', () => {

@@ -2,7 +2,14 @@
 // made (rendered, or copied from the render cache): no row is held as a string until all are
 // made, which at 100k events was ~240 MB of strings (two-byte where the text is not Latin-1)
 // beside the ~240 MB buffer they were then copied into.
+import { readSync } from 'node:fs';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
+
+/** A row's bytes in a file: the build's parse threads leave the rows they render in scratch files. */
+export interface RowInFile {
+  fd: number;
+  position: number;
+}
 
 const STRIDE = FIELD_COUNT + 1;
 /** a first guess of a row's bytes; the buffer grows by half when the rows are larger */
@@ -56,14 +63,22 @@ export class RowBytes {
     this.end += length;
   }
 
-  /** The next row, made elsewhere as UTF-8: its bytes and offsets (serializeEvent's). */
-  addBytes(json: Uint8Array, offsets: ArrayLike<number>): void {
+  /** The next row, made elsewhere as UTF-8: its bytes (or where they are) and offsets (serializeEvent's). */
+  addBytes(json: Uint8Array | RowInFile, offsets: ArrayLike<number>): void {
     const row = this.at.length;
     const length = offsets[FIELD_COUNT];
-    if (json.byteLength !== length) throw new Error(`row ${row} does not fit its offsets`);
+    if (json instanceof Uint8Array && json.byteLength !== length) throw new Error(`row ${row} does not fit its offsets`);
     const at = this.place(length);
     this.starts.set(offsets, row * STRIDE);
-    this.bytes.set(json, at);
+    if (json instanceof Uint8Array) this.bytes.set(json, at);
+    else {
+      // read straight into its place; the offsets say how long it is
+      for (let done = 0; done < length; ) {
+        const got = readSync(json.fd, this.bytes, at + done, length - done, json.position + done);
+        if (got === 0) throw new Error(`row ${row}'s file ended before the row did`);
+        done += got;
+      }
+    }
     this.end += length;
   }
 

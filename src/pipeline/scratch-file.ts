@@ -1,0 +1,63 @@
+// A scratch file: bytes a build's threads make and the build reads back later, kept in the page
+// cache instead of a heap until then (the directory worker's files, directory-job.ts; the rows the
+// parse threads render, parse-pool.ts). Made in the system's temp folder (O_EXCL, a random name)
+// and unlinked at once: only its descriptor names it (threads share the process's descriptors),
+// and the system frees it when that is closed or the process ends, killed mid-build included.
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export class ScratchFile {
+  private closed = false;
+
+  private constructor(readonly fd: number) {}
+
+  /**
+   * A new scratch file, its name starting `aula-<purpose>-`; null when none can be made, or it
+   * cannot be unlinked while open (Windows): the caller then keeps the bytes in memory.
+   */
+  static create(purpose: string): ScratchFile | null {
+    const path = join(tmpdir(), `aula-${purpose}-${process.pid}-${randomBytes(8).toString('hex')}`);
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx+', 0o600);
+    } catch {
+      return null;
+    }
+    try {
+      unlinkSync(path);
+    } catch {
+      closeSync(fd);
+      try {
+        unlinkSync(path);
+      } catch {
+        // made by this process, left empty: nothing more can be done here
+      }
+      return null;
+    }
+    return new ScratchFile(fd);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+}
+
+/** Writes all of `bytes` at `position` of `fd` (a short write is finished). */
+export function writeAllAt(fd: number, bytes: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < bytes.byteLength) done += writeSync(fd, bytes, done, bytes.byteLength - done, position + done);
+}
+
+/** Fills `into` from `at` with `length` bytes read at `position` of `fd`; a file that ends first is an error. */
+export function readAllAt(fd: number, into: Uint8Array, at: number, length: number, position: number): void {
+  let done = 0;
+  while (done < length) {
+    const got = readSync(fd, into, at + done, length - done, position + done);
+    if (got === 0) throw new Error(`a scratch file ended at ${position + done} of ${position + length} bytes`);
+    done += got;
+  }
+}

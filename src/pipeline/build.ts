@@ -41,8 +41,7 @@ import type { EventRows } from '../store/format/event-rows.ts';
 import { tryPatch, type PatchStats } from './patch/patch-build.ts';
 import { patchOptions, StateRecorder } from './patch/state-recorder.ts';
 import { eventStatePath } from './patch/event-state.ts';
-import type { DirectoryObject, Event } from '../model/types.ts';
-import type { RenderContext } from '../render/event.ts';
+import type { DirectoryObject } from '../model/types.ts';
 import { isPooled, releaseBuffer } from '../store/read/page-buffers.ts';
 
 export interface BuildOptions {
@@ -246,22 +245,14 @@ async function buildLocked(
     const reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
     let keys: Buffer[] | null = null;
     const cacheDir = options.cache;
-    // The rows the parse threads made, when they were made against this very context. Their
-    // events' bodies are then in the rows alone (nothing after the rows reads a body): ~110 MB
-    // of heap at 100k events, let go before the rows are put in list order.
-    const premadeFor = (events: readonly Event[], ctx: RenderContext) => {
-      const premade = parsing.rowsFor(ctx);
-      if (premade === undefined) return undefined;
-      for (const e of events) if (premade.has(e)) e.body = '';
-      collectGarbage();
-      return premade;
-    };
-    // The rows as made (the threads' buffers, ~240 MB at 100k, or strings) are dead once they are
-    // in list order: let go and collected before the rest of the data files is made, not part of
-    // the peak while the indexes are built. (`premade` is cleared, not left to go out of scope:
-    // the collection runs while this function's frame still holds it.)
+    // The rows as made (where the threads left them, or strings) are dead once they are in list
+    // order: let go and collected before the rest of the data files is made. (`premade` is
+    // cleared, not left to go out of scope: the collection runs while this function's frame
+    // still holds it.)
     const rowsOf: RowMaker = (events, ctx) => {
-      let premade = premadeFor(events, ctx);
+      // the rows the parse threads made, when they were made against this very context (their
+      // events' bodies are in the rows alone: parse-pool.ts let go of them as the parses came)
+      let premade = parsing.rowsFor(ctx);
       let rows: EventRows;
       if (cacheDir === undefined) rows = rowsRenderer(premade)(events, ctx);
       else {
@@ -305,7 +296,7 @@ async function buildLocked(
         eventBytes += part.byteLength;
       }
     };
-    const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, takeParts);
+    const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take: takeParts, taken: () => collectGarbage() });
     // what the manifest needs of the events, before they are dropped
     const eventCount = model.events.length;
     const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);

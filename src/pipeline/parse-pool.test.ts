@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { fstatSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { fstatSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import type { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
-import { loadContent } from '../content/load.ts';
+import { loadContent, type ParseCache } from '../content/load.ts';
 import { generateContent } from '../gen/content-generator.ts';
 import { BuildCache, packPath } from './build-cache.ts';
 import { listFiles } from './carry-over.ts';
@@ -51,6 +52,20 @@ async function loadWith(pool: ParsePool | null, cache?: BuildCache) {
   }
 }
 
+/** The events of every event file, parsed on this thread (the content is invalid: there is no model). */
+async function parsedEvents(dir = content): Promise<Event[]> {
+  const events: Event[] = [];
+  const cache: ParseCache = {
+    parse: (kind, _file, _text, parse) => {
+      const parsed = parse();
+      if (kind.startsWith('events')) for (const r of parsed.records) events.push(r.value as Event);
+      return parsed;
+    },
+  };
+  await loadContent(dir, { cache });
+  return events;
+}
+
 describe('ParsePool', () => {
   it('gives the loader what it parses itself: records, problems and their order', async () => {
     const { ParsePool: Compiled } = await compiled();
@@ -95,6 +110,26 @@ describe('ParsePool', () => {
     }
   });
 
+  it('stops its threads once nothing is left to parse, and starts new ones for a later parse', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const pool = new Compiled(content, undefined, threads);
+    const state = pool as unknown as { threads: { worker: Worker }[] | null; stopped: Promise<unknown> };
+    const files = readdirSync(join(content, 'events'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `events/${f}`);
+    expect(files.length).toBeGreaterThan(50);
+    const first = pool.parseMany('events in UTC', 'events', 'UTC', files, new Map());
+    await new Promise((next) => setImmediate(next));
+    const workers = state.threads!.map((t) => t.worker);
+    expect(workers).toHaveLength(2);
+    const exited = workers.map((w) => new Promise((done) => w.once('exit', done)));
+    const parsed = await first;
+    // the last answer stopped both threads: no failure, and the pool has none until it needs them
+    await Promise.all(exited);
+    expect(state.threads).toBeNull();
+    expect(await pool.parseMany('events in UTC', 'events', 'UTC', files, new Map())).toEqual(parsed);
+    expect(state.threads).toBeNull();
+    pool.close();
+  });
+
   it('rejects with one line when a thread fails, and fails every later parse the same way', async () => {
     const { ParsePool: Compiled } = await compiled();
     const pool = new Compiled(content, undefined, threads);
@@ -124,9 +159,15 @@ describe('rows made on the threads', () => {
     expect(loaded.model).toBeNull();
     const events = [...(pool as unknown as { premade: Map<Event, unknown> }).premade.keys()];
     expect(events.length).toBeGreaterThan(200);
+    // their bodies are in the rows alone until the rows turn out not to fit: then given back
+    expect(events.every((e) => e.body === '')).toBe(true);
     expect(pool.rowsFor({ ...ctx!, baseUrl: 'https://example.org/y' })).toBeUndefined();
+    const parsedHere = new Map((await parsedEvents()).map((e) => [e.id, e.body]));
+    expect(events.filter((e) => e.body !== '').length).toBeGreaterThan(200);
+    for (const e of events) expect(e.body).toBe(parsedHere.get(e.id));
     // (handed over once: the pool lets go of them)
     expect(pool.rowsFor(ctx!)).toBeUndefined();
+    pool.dropRows();
   });
 
   it('match serializeEvent and eventKeys byte for byte, and skip a record they cannot render', async () => {
@@ -150,9 +191,12 @@ describe('rows made on the threads', () => {
     expect(premade.size).toBeGreaterThan(200);
     const events = [...premade.keys()];
     expect(events.some((e) => e.id === 99999)).toBe(false);
-    const keys = eventKeys(events, ctx!);
+    // (their bodies let go of: the rows hold them) compared with the events as parsed here
+    expect(events.every((e) => e.body === '')).toBe(true);
+    const here = new Map((await parsedEvents(valid)).map((e) => [e.id, e]));
+    const keys = eventKeys(events.map((e) => here.get(e.id)!), ctx!);
     events.forEach((e, i) => {
-      const row = serializeEvent(renderEvent(e, ctx!));
+      const row = serializeEvent(renderEvent(here.get(e.id)!, ctx!));
       const made = premade.get(e)!;
       expect(bytesOf(made)).toBe(row.json);
       expect([...made.starts]).toEqual(row.starts);

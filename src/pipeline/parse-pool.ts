@@ -23,7 +23,8 @@ import type { RenderContext } from '../render/event.ts';
 import { FIELD_COUNT } from '../store/format/event-rows.ts';
 import { SUM_BYTES, type BuildCache } from './build-cache.ts';
 import type { BatchAnswer, ParseBatch } from './parse-batch.ts';
-import { ScratchFile } from './scratch-file.ts';
+import { readAllAt, ScratchFile } from './scratch-file.ts';
+import { EVENT_FIELDS } from '../model/event-fields.ts';
 import { renderInputs, ROW_KEY_BYTES, type PremadeRow, type PremadeRows } from './render-cache.ts';
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
@@ -39,9 +40,29 @@ export interface ParsePoolOptions {
 /** The build cache as the loader reaches it, able to adopt a parse made on a thread. */
 export type AdoptingCache = ParseCache & Pick<BuildCache, 'adopt'>;
 
+/** Where the body is among an event's fields (the rows' order). */
+const BODY = EVENT_FIELDS.indexOf('body');
+
+/** An event's body as its row holds it: the row's `"body":` value, parsed (JSON.parse undoes toJson's escapes). */
+export function bodyOf(row: PremadeRow): string {
+  const from = row.starts[BODY] + '"body":'.length;
+  // the field ends at the comma before the next one
+  const length = row.starts[BODY + 1] - 1 - from;
+  const bytes = Buffer.allocUnsafe(length);
+  if (row.json instanceof Uint8Array) bytes.set(row.json.subarray(from, from + length));
+  else readAllAt(row.json.fd, bytes, 0, length, row.json.position + from);
+  return JSON.parse(bytes.toString()) as string;
+}
+
 /** Batches sent to a thread and not answered yet, at most: one parsed while the other waits. */
 const AHEAD = 2;
-const MAX_BATCH = 256;
+/**
+ * Files per batch, at most. A thread holds a batch's parses and rows until it answers, and a file
+ * may hold many events (the sample's YAML batches hold 50 each): 256 such files were 12,800 events
+ * at once, and each thread's heap rose from ~85 to 113–155 MB at the end of a 100k build, at the
+ * build's peak. 32 kept them at 86–106 MB; the messages are a few thousand at 100k either way.
+ */
+const MAX_BATCH = 32;
 
 interface Queued {
   batch: ParseBatch;
@@ -52,6 +73,8 @@ interface Queued {
 interface Thread {
   worker: Worker;
   sent: Map<number, Queued>;
+  /** stopped because the pool had nothing left for it (retireIdle): its exit is no failure */
+  retired?: boolean;
   /** where the thread writes the rows it renders (null: it sends them) */
   rows: ScratchFile | null;
 }
@@ -96,19 +119,42 @@ export class ParsePool {
     for (const t of this.threads ?? []) t.worker.postMessage({ context: ctx });
   }
 
-  /** The rows made ahead for a build rendering against `ctx`; none when they were made against another. Once. */
+  /**
+   * The rows made ahead for a build rendering against `ctx`; none when they were made against
+   * another, and the events' bodies are then given back (adopt() let go of them). Once.
+   */
   rowsFor(ctx: RenderContext): PremadeRows | undefined {
     const same = this.context !== null && this.premade.size > 0 && renderInputs(ctx) === this.context.inputs;
-    const rows = same ? this.premade : undefined;
+    const rows = this.premade;
     this.premade = new Map();
-    return rows;
+    if (same) return rows;
+    for (const [e, row] of rows) e.body = bodyOf(row);
+    return undefined;
   }
 
   /** Stops the threads (after the load, or when it failed). The rows they made stay readable until dropRows(). */
   close(): void {
     this.closing = true;
-    this.stopped = Promise.all((this.threads ?? []).map((t) => t.worker.terminate()));
+    this.stop(this.threads ?? []);
     this.threads = [];
+  }
+
+  private stop(threads: readonly Thread[]): void {
+    const stopped = this.stopped;
+    this.stopped = Promise.all([stopped, ...threads.map((t) => t.worker.terminate())]);
+  }
+
+  /**
+   * Stops the threads once nothing is queued or being parsed: after the events, the loader
+   * checks and assembles the model for a second or so at 100k events, and the idle threads'
+   * heaps (~100 MB each) were part of the build's peak then. A later parse starts new ones.
+   */
+  private retireIdle(): void {
+    const threads = this.threads;
+    if (threads === null || threads.length === 0 || this.queue.length > 0 || threads.some((t) => t.sent.size > 0)) return;
+    for (const t of threads) t.retired = true;
+    this.stop(threads);
+    this.threads = null;
   }
 
   /**
@@ -162,6 +208,7 @@ export class ParsePool {
             if (--left === 0) {
               this.failed.delete(onFailure);
               resolve(results);
+              this.retireIdle();
             }
           },
         });
@@ -189,7 +236,12 @@ export class ParsePool {
         const end = at + starts[FIELD_COUNT];
         const key = Buffer.from(rows.keys.buffer, rows.keys.byteOffset + made * ROW_KEY_BYTES, ROW_KEY_BYTES);
         const json = inFile === null ? (rows.json as Uint8Array).subarray(at, end) : { fd: rowFile!.fd, position: inFile + at };
-        this.premade.set(record.value as Event, { json, starts, key });
+        const event = record.value as Event;
+        this.premade.set(event, { json, starts, key });
+        // The body is in the row now, which nothing after the rows reads (~110 MB of heap at
+        // 100k events, two-byte text): let go of while it is young, not held to "render data".
+        // rowsFor() gives it back from the row should the rows not be used.
+        event.body = '';
         at = end;
         made++;
       }
@@ -213,7 +265,8 @@ export class ParsePool {
   }
 
   private dispatch(): void {
-    if (this.failure) return;
+    // (nothing queued: no threads are started for it, and retired ones stay stopped)
+    if (this.failure || this.queue.length === 0) return;
     const threads = (this.threads ??= this.start());
     for (const thread of threads) {
       while (thread.sent.size < AHEAD && this.queue.length > 0) {
@@ -243,7 +296,7 @@ export class ParsePool {
       });
       worker.on('error', (e) => this.fail(new Error(`a parse thread failed: ${e.message}`)));
       worker.on('exit', (code) => {
-        if (!this.closing) this.fail(new Error(`a parse thread stopped (exit code ${code}) before it answered`));
+        if (!this.closing && !thread.retired) this.fail(new Error(`a parse thread stopped (exit code ${code}) before it answered`));
       });
       return thread;
     });

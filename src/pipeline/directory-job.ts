@@ -3,19 +3,19 @@
 // renders the events and answers the pages (the build awaits them only where it needs the files).
 // Files kept in the build cache (directory-outputs.ts) are read here and never made again.
 //
-// The worker usually finishes while the events are still being read (at 100k/200k, ~5 s before
-// "render data"). What it made (~120 MB of index text and twins at 200k objects) then waits in a
-// scratch file rather than in this thread's heap, and is read when the build asks for it, once the
-// events have left the heap: it is not part of the build's peak. The scratch file is unlinked as
-// soon as it is opened and used through its descriptor alone (threads share the process's
-// descriptors), so however the process ends, killed mid-build included, nothing is left behind.
-import { deserialize } from 'node:v8';
+// The worker usually finishes while the events are still being read (at 100k/200k, ~8 s before
+// "render data"). What it made (~100 MB of index text, MiniSearch's index and twins at 200k
+// objects) then waits in a scratch file (scratch-file.ts; its layout: directory-made-file.ts)
+// rather than in a heap, and is read when the build asks for it, once the events have left the
+// heap: it is not part of the build's peak. The file is unlinked as soon as it is opened, so
+// however the process ends, killed mid-build included, nothing is left behind.
 import { Worker } from 'node:worker_threads';
 import type { DirectoryObject } from '../model/types.ts';
 import type { Precompressed } from '../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../store/format/dist-paths.ts';
 import { readStored, type DirectoryFiles } from './directory-outputs.ts';
-import { readAllAt, ScratchFile } from './scratch-file.ts';
+import { ScratchFile } from './scratch-file.ts';
+import { readMade, type MadeLayout } from './directory-made-file.ts';
 import { makeDirectoryFiles, type DirectoryMade, type DirectoryRequest } from './directory-make.ts';
 
 export interface DirectoryJobOptions {
@@ -75,7 +75,7 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     cancel = () => void worker.terminate().then(() => scratch?.close());
     const answered = new Promise<WorkerAnswer>((resolve, reject) => {
       worker.once('message', (answer: WorkerAnswer) => {
-        inFile = 'length' in answer;
+        inFile = 'layout' in answer;
         resolve(answer);
       });
       worker.once('error', reject);
@@ -87,7 +87,7 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     // a build that fails before it asks for the files must not leave an unhandled rejection behind
     answered.catch(() => {});
     let read: Promise<DirectoryMade> | undefined;
-    made = () => (read ??= answered.then((answer) => ('made' in answer ? answer.made : takeMade(scratch!, answer.length))));
+    made = () => (read ??= answered.then((answer) => ('made' in answer ? answer.made : takeMade(scratch!, answer.layout))));
   }
   const compressedOf = (m: DirectoryMade) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c]));
   return {
@@ -104,15 +104,13 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
   };
 }
 
-/** The worker's answer: how many bytes of what it made it wrote to the scratch file (directory-worker.ts), or that itself when it could not. */
-export type WorkerAnswer = { length: number } | { made: DirectoryMade };
+/** The worker's answer: where what it made is in the scratch file (directory-made-file.ts), or that itself when it could not write it there. */
+export type WorkerAnswer = { layout: MadeLayout } | { made: DirectoryMade };
 
-/** The directory worker's scratch file, read back whole once the build asks for what it made. */
-function takeMade(scratch: ScratchFile, length: number): DirectoryMade {
+/** What the directory worker made, read back from its scratch file, which is then closed (and gone). */
+function takeMade(scratch: ScratchFile, layout: MadeLayout): DirectoryMade {
   try {
-    const bytes = Buffer.allocUnsafe(length);
-    readAllAt(scratch.fd, bytes, 0, length, 0);
-    return deserialize(bytes) as DirectoryMade;
+    return readMade(scratch.fd, layout);
   } finally {
     scratch.close();
   }

@@ -6,10 +6,11 @@
 // File: AULADIR\n <identity>\n key (32) | SHA-256 of the payload (32) | payload (v8.serialize)
 // Anything that does not match — another aula, a damaged file — is a miss, never trusted.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { cacheIdentity, packPath } from './build-cache.ts';
+import { writeAllAt } from './scratch-file.ts';
 
 /** Files by path, as the index builders return them. */
 /** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, serialize.ts) */
@@ -49,7 +50,17 @@ export function store(path: string, key: Buffer, files: DirectoryFiles): void {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temporary, Buffer.concat([MAGIC, Buffer.from(`${cacheIdentity()}\n`), key, createHash('sha256').update(payload).digest(), payload]));
+    // (the parts written one after the other: joined first, minisearch.json's ~60 MB payload was copied once more)
+    const fd = openSync(temporary, 'w');
+    try {
+      let at = 0;
+      for (const part of [MAGIC, Buffer.from(`${cacheIdentity()}\n`), key, createHash('sha256').update(payload).digest(), payload]) {
+        writeAllAt(fd, part, at);
+        at += part.byteLength;
+      }
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temporary, path);
   } catch {
     try {

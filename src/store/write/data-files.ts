@@ -38,9 +38,10 @@ export const renderRows: RowMaker = rowsRenderer();
  * Renders the model into the server's data files, keyed by path relative to dist/.
  * `autocomplete`: how to make the autocomplete files (the build may take them from its cache);
  * `rowsOf`: how to make the events' rows; `partRows`: rows per part of them (dist-paths.ts);
- * `takeParts`: given, it is handed the event parts (path, bytes) as soon as they are made, and
- * they are left out of the files returned: the build writes them then, and the rows (~240 MB at
- * 100k events) are not held while the other files are made.
+ * `parts`: given, its take() is handed the event parts (path, bytes) as soon as they are made,
+ * and they are left out of the files returned: the build writes them then, and the rows (~240 MB
+ * at 100k events) are not held while the other files are made; its taken() is called once nothing
+ * here holds them any more (the build collects them there: until a collection they stay resident).
  */
 export async function renderDataFiles(
   model: Model,
@@ -48,20 +49,22 @@ export async function renderDataFiles(
   autocomplete: (directory: Model['directory']) => Promise<Record<string, string>> = buildAutocompleteFiles,
   rowsOf: RowMaker = renderRows,
   partRows = EVENT_PART_ROWS,
-  takeParts?: (parts: [string, Uint8Array][]) => void,
+  parts?: { take: (parts: [string, Uint8Array][]) => void; taken: () => void },
 ): Promise<DistFiles> {
   const events = [...model.events].sort(compareListOrder);
   const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
   const files: DistFiles = new Map();
-  // (in a block of its own: once the parts are taken, nothing here holds the rows)
-  {
+  // (a function of its own: once the parts are taken, nothing here holds the rows)
+  const offsets = ((): Uint8Array => {
     const rows = rowsOf(events, ctx);
     // the parts are views of the rows made in one piece
-    const parts = splitParts(rows.lineBytes, rows.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
-    if (takeParts) takeParts(parts);
-    else for (const [rel, part] of parts) files.set(rel, part);
-    files.set(DATA_FILES.offsets, new Uint8Array(rows.starts.buffer, rows.starts.byteOffset, rows.starts.byteLength));
-  }
+    const made = splitParts(rows.lineBytes, rows.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
+    if (parts) parts.take(made);
+    else for (const [rel, part] of made) files.set(rel, part);
+    return new Uint8Array(rows.starts.buffer, rows.starts.byteOffset, rows.starts.byteLength);
+  })();
+  parts?.taken();
+  files.set(DATA_FILES.offsets, offsets);
   files.set(DATA_FILES.columns, JSON.stringify(columnsOf(events)));
   files.set(DATA_FILES.text, textColumnsJson(events, model.site.timezone));
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));

@@ -15,8 +15,8 @@ import type { Precompressed } from '../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../store/format/dist-paths.ts';
 import { readStored, type DirectoryFiles } from './directory-outputs.ts';
 import { ScratchFile } from './scratch-file.ts';
-import { readMade, type MadeLayout } from './directory-made-file.ts';
-import { makeDirectoryFiles, type DirectoryMade, type DirectoryRequest } from './directory-make.ts';
+import { readMade, type DirectoryMade, type MadeLayout } from './directory-made-file.ts';
+import { makeDirectoryFilesHeld, type DirectoryRequest } from './directory-make.ts';
 
 export interface DirectoryJobOptions {
   minisearch: boolean;
@@ -63,31 +63,31 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     const nothing = Promise.resolve<DirectoryMade>({ autocomplete: null, minisearch: null, compressed: {} });
     made = () => nothing;
   } else if (options.inThread ?? !COMPILED) {
-    const inThread = makeDirectoryFiles(objects, request);
+    const inThread = makeDirectoryFilesHeld(objects, request);
     inThread.catch(() => {});
     made = () => inThread;
   } else {
     const scratch = ScratchFile.create('directory');
     const worker = new Worker(new URL('./directory-worker.js', import.meta.url), { workerData: { objects, request, scratch: scratch?.fd ?? null } });
-    let inFile = false;
+    let answeredAlready = false;
     // closed only once the worker is gone: a descriptor number closed under a thread still
     // writing could be reused by the next open, and its write land there
     cancel = () => void worker.terminate().then(() => scratch?.close());
     const answered = new Promise<WorkerAnswer>((resolve, reject) => {
       worker.once('message', (answer: WorkerAnswer) => {
-        inFile = 'layout' in answer;
+        answeredAlready = true;
         resolve(answer);
       });
       worker.once('error', reject);
       worker.once('exit', (code) => {
-        if (!inFile) scratch?.close();
+        if (!answeredAlready) scratch?.close();
         reject(new Error(`the directory worker stopped (exit code ${code}) before it answered`));
       });
     });
     // a build that fails before it asks for the files must not leave an unhandled rejection behind
     answered.catch(() => {});
     let read: Promise<DirectoryMade> | undefined;
-    made = () => (read ??= answered.then((answer) => ('made' in answer ? answer.made : takeMade(scratch!, answer.layout))));
+    made = () => (read ??= answered.then((answer) => takeMade(scratch, answer)));
   }
   const compressedOf = (m: DirectoryMade) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c]));
   return {
@@ -104,14 +104,14 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
   };
 }
 
-/** The worker's answer: where what it made is in the scratch file (directory-made-file.ts), or that itself when it could not write it there. */
-export type WorkerAnswer = { layout: MadeLayout } | { made: DirectoryMade };
+/** The worker's answer: where what it made is in the scratch file (directory-made-file.ts), and what it could not write there. */
+export type WorkerAnswer = { layout: MadeLayout; rest: DirectoryMade };
 
 /** What the directory worker made, read back from its scratch file, which is then closed (and gone). */
-function takeMade(scratch: ScratchFile, layout: MadeLayout): DirectoryMade {
+function takeMade(scratch: ScratchFile | null, answer: WorkerAnswer): DirectoryMade {
   try {
-    return readMade(scratch.fd, layout);
+    return readMade(scratch?.fd ?? null, answer.layout, answer.rest);
   } finally {
-    scratch.close();
+    scratch?.close();
   }
 }

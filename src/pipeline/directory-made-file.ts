@@ -1,62 +1,107 @@
 // What the directory worker made, as it waits in the job's scratch file (directory-job.ts): each
-// file's bytes end to end, then each compressed twin's, described by a small layout posted with
-// the answer. Nothing is copied into one serialization first: at 200,000 directory objects that
-// was a ~110 MB buffer in the worker, and the same again in the build's thread when read back
-// (the buffer, then the values deserialized from it).
+// index's files and their compressed twins are written there as soon as that index is made
+// (MadeWriter), described by a small layout posted with the answer. Nothing is held until the end
+// or copied into one serialization first: at 200,000 directory objects that was a ~110 MB buffer
+// in the worker, and the same again in the build's thread when read back (the buffer, then the
+// values deserialized from it).
 import type { Precompressed } from '../deploy/precompress.ts';
-import type { DirectoryMade } from './directory-make.ts';
+import type { DirectoryFiles } from './directory-outputs.ts';
 import { readAllAt, writeAllAt } from './scratch-file.ts';
 
-type Group = 'autocomplete' | 'minisearch';
+export type Group = 'autocomplete' | 'minisearch';
 
-/** Where each file is: in order from the start of the file. */
-export interface MadeLayout {
-  /** which groups were made (a group not asked for is null in DirectoryMade) */
-  groups: Group[];
-  /** each file of a group: text (kept as UTF-16, as the string it was) or bytes */
-  files: { group: Group; name: string; text: boolean; length: number }[];
-  /** each compressed file: its levels and twins' lengths; its content is the file of that name */
-  twins: { name: string; gzip: number; brotli: number; gz: number; br: number }[];
+/** What the directory's files are made into (directory-make.ts), as the build takes them. */
+export interface DirectoryMade {
+  autocomplete: DirectoryFiles | null;
+  minisearch: DirectoryFiles | null;
+  /** by name under dist/autocomplete/ */
+  compressed: Record<string, Precompressed>;
 }
 
-const GROUPS: readonly Group[] = ['autocomplete', 'minisearch'];
+/** Where each file is in the scratch file. */
+export interface MadeLayout {
+  /** the groups written there */
+  groups: Group[];
+  /** each file of those groups: text (kept as UTF-16, as the string it was) or bytes */
+  files: { group: Group; name: string; text: boolean; at: number; length: number }[];
+  /** each compressed file: its levels and where its twins are; its content is the file of that name */
+  twins: { name: string; gzip: number; brotli: number; gz: [number, number]; br: [number, number] }[];
+}
 
-/** Writes `made` from the start of `fd`; returns its layout. */
-export function writeMade(fd: number, made: DirectoryMade): MadeLayout {
-  const layout: MadeLayout = { groups: GROUPS.filter((g) => made[g] !== null), files: [], twins: [] };
-  let at = 0;
-  const put = (bytes: Uint8Array) => {
-    writeAllAt(fd, bytes, at);
-    at += bytes.byteLength;
-    return bytes.byteLength;
+/** What a group's files are handed to as soon as they are made (directory-make.ts). */
+export type PutGroup = (group: Group, files: DirectoryFiles, twins: Record<string, Precompressed>) => void;
+
+/** Groups put into a DirectoryMade, held (a job on the build's own thread, or no scratch file). */
+export function intoMade(made: DirectoryMade): PutGroup {
+  return (group, files, twins) => {
+    made[group] = files;
+    Object.assign(made.compressed, twins);
   };
-  for (const group of layout.groups) {
-    for (const [name, content] of Object.entries(made[group]!)) {
+}
+
+/**
+ * Writes each group put to the scratch file `fd` (from its start), noting where in `layout`. What
+ * cannot be written (a full temp folder) is held in `rest` from then on, and posted as it is.
+ */
+export class MadeWriter {
+  readonly layout: MadeLayout = { groups: [], files: [], twins: [] };
+  readonly rest: DirectoryMade = { autocomplete: null, minisearch: null, compressed: {} };
+  private at = 0;
+  private failed = false;
+
+  constructor(private readonly fd: number | null) {}
+
+  readonly put: PutGroup = (group, files, twins) => {
+    if (this.fd !== null && !this.failed) {
+      try {
+        this.write(this.fd, group, files, twins);
+        return;
+      } catch {
+        this.failed = true;
+      }
+    }
+    intoMade(this.rest)(group, files, twins);
+  };
+
+  private write(fd: number, group: Group, files: DirectoryFiles, twins: Record<string, Precompressed>): void {
+    // noted only once all of the group is written: a failure part way leaves it out of the layout
+    const layout: MadeLayout = { groups: [group], files: [], twins: [] };
+    let at = this.at;
+    const put = (bytes: Uint8Array): [number, number] => {
+      writeAllAt(fd, bytes, at);
+      at += bytes.byteLength;
+      return [at - bytes.byteLength, bytes.byteLength];
+    };
+    for (const [name, content] of Object.entries(files)) {
       const text = typeof content === 'string';
       // UTF-16 gives back any string as it was (UTF-8 would not a lone surrogate)
-      layout.files.push({ group, name, text, length: put(text ? Buffer.from(content, 'utf16le') : content) });
+      const [start, length] = put(text ? Buffer.from(content, 'utf16le') : content);
+      layout.files.push({ group, name, text, at: start, length });
     }
+    for (const [name, made] of Object.entries(twins)) {
+      layout.twins.push({ name, gzip: made.gzip, brotli: made.brotli, gz: put(made.gz), br: put(made.br) });
+    }
+    this.at = at;
+    this.layout.groups.push(group);
+    this.layout.files.push(...layout.files);
+    this.layout.twins.push(...layout.twins);
   }
-  for (const [name, twins] of Object.entries(made.compressed)) {
-    layout.twins.push({ name, gzip: twins.gzip, brotli: twins.brotli, gz: put(twins.gz), br: put(twins.br) });
-  }
-  return layout;
 }
 
-/** What writeMade wrote from the start of `fd` with this layout. */
-export function readMade(fd: number, layout: MadeLayout): DirectoryMade {
-  const made: DirectoryMade = { autocomplete: null, minisearch: null, compressed: {} };
+/** What a MadeWriter wrote to `fd` (this layout) and held (`rest`), together. */
+export function readMade(fd: number | null, layout: MadeLayout, rest: DirectoryMade): DirectoryMade {
+  const made: DirectoryMade = { autocomplete: rest.autocomplete, minisearch: rest.minisearch, compressed: { ...rest.compressed } };
+  if (layout.files.length > 0 && fd === null) throw new Error("the directory's files are in a scratch file that is gone");
   for (const group of layout.groups) made[group] = {};
-  let at = 0;
-  const take = (length: number) => {
+  const take = ([at, length]: [number, number]) => {
     const bytes = Buffer.allocUnsafe(length);
-    readAllAt(fd, bytes, 0, length, at);
-    at += length;
+    readAllAt(fd!, bytes, 0, length, at);
     return bytes;
   };
   const byName = new Map<string, string | Uint8Array>();
-  for (const { group, name, text, length } of layout.files) {
-    const bytes = take(length);
+  for (const group of [made.autocomplete, made.minisearch]) for (const [name, content] of Object.entries(group ?? {})) byName.set(name, content);
+  for (const { group, name, text, at, length } of layout.files) {
+    const bytes = take([at, length]);
     const content = text ? bytes.toString('utf16le') : bytes;
     made[group]![name] = content;
     byName.set(name, content);

@@ -1,19 +1,21 @@
 // The files made from the directory alone — dist/autocomplete/'s own index and module, and the
 // MiniSearch index with its options — plus the compressed twins of the large ones. A pure
 // function of its request, run on a worker thread by directory-job.ts (or in the caller's thread).
+//
+// One index after the other, each handed on (kept in the cache, compressed, put where it waits for
+// the build) as soon as it is made, and the objects let go of once MiniSearch has indexed them: at
+// 200,000 objects the worker's heap held the own index's ~23 MB of text, the objects (~70 MB) and
+// MiniSearch's index together while the latter was written out, at the build's peak.
 import type { DirectoryObject } from '../model/types.ts';
 import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';
 import { listingOrder } from '../store/write/index-builder.ts';
 import { compressionLevels, compressTwins, PRECOMPRESSED, sizeOf, type Precompressed } from '../deploy/precompress.ts';
 import { TOP_LEVEL_LIMIT } from '../server/compress.ts';
 import { store, type DirectoryFiles } from './directory-outputs.ts';
+import { intoMade, type DirectoryMade, type Group, type PutGroup } from './directory-made-file.ts';
 import { collectGarbage } from './collect-garbage.ts';
 
-/**
- * Heap above which the garbage of one index is collected before the next is made: at 200,000
- * objects the worker's heap then peaked at ~310 instead of ~380 MB, while the build's own peak
- * (the parse threads and the events' records beside it) was being reached. Small builds skip it.
- */
+/** Heap above which the index is collected once written out (a small build skips it). */
 const COLLECT_ABOVE = 64 << 20;
 
 export interface DirectoryRequest {
@@ -27,40 +29,53 @@ export interface DirectoryRequest {
   keep: { key: Buffer | Uint8Array; autocomplete: string | null; minisearch: string | null } | null;
 }
 
-export interface DirectoryMade {
-  autocomplete: DirectoryFiles | null;
-  minisearch: DirectoryFiles | null;
-  /** by name under dist/autocomplete/ */
-  compressed: Record<string, Precompressed>;
+
+/** The directory's objects, taken (set to null) by makeDirectoryFiles: it lets go of them once indexed. */
+export interface DirectorySource {
+  objects: readonly DirectoryObject[] | null;
 }
 
-export async function makeDirectoryFiles(objects: readonly DirectoryObject[], request: DirectoryRequest): Promise<DirectoryMade> {
+/** Makes the files `request` asks for of the objects `source` holds, handing each group to `put` once made. */
+export async function makeDirectoryFiles(source: DirectorySource, request: DirectoryRequest, put: PutGroup): Promise<void> {
+  let objects = source.objects ?? [];
+  source.objects = null;
   // one sort for both indexes: listing order is a third of the own index's time
-  const ordered = listingOrder(objects);
-  const made: DirectoryMade = { autocomplete: null, minisearch: null, compressed: {} };
-  if (request.autocomplete) {
-    made.autocomplete = await buildAutocompleteFiles(objects, ordered);
-    collectGarbage(COLLECT_ABOVE);
-  }
+  let ordered: DirectoryObject[] | null = listingOrder(objects);
+  const done = (group: Group, files: DirectoryFiles) => {
+    const { keep } = request;
+    const path = keep?.[group];
+    if (keep && path) store(path, Buffer.from(keep.key.buffer, keep.key.byteOffset, keep.key.byteLength), files);
+    const twins: Record<string, Precompressed> = {};
+    if (request.compress) {
+      for (const [name, text] of Object.entries(files)) {
+        // above the limit the levels are fixed; below they depend on the build's whole volume
+        if (!PRECOMPRESSED.test(name) || sizeOf(text) <= TOP_LEVEL_LIMIT) continue;
+        twins[name] = compressTwins(text, compressionLevels(sizeOf(text), Number.MAX_SAFE_INTEGER));
+      }
+    }
+    put(group, files, twins);
+  };
+  if (request.autocomplete) done('autocomplete', await buildAutocompleteFiles(objects, ordered));
   if (request.minisearch) {
     // imported only here: neither the server nor a build without it loads minisearch
-    const { buildMiniSearchFiles } = await import('../store/write/minisearch/build.ts');
-    made.minisearch = await buildMiniSearchFiles(objects, ordered);
-    // (the index itself is garbage now: collected before the files are compressed and sent)
+    const { indexMiniSearch, miniSearchFiles } = await import('../store/write/minisearch/build.ts');
+    let indexed: ReturnType<typeof indexMiniSearch> | null = indexMiniSearch(objects, ordered);
+    // the index holds all the files need of the objects
+    objects = [];
+    ordered = null;
+    const files = await miniSearchFiles(indexed);
+    indexed = null;
+    // The index is garbage now, ~180 MB at 200k objects that V8 would collect only once the heap
+    // grew past it: collected before the files are kept, compressed and written (~150 MB of
+    // buffers beside it), which was the build's peak.
     collectGarbage(COLLECT_ABOVE);
+    done('minisearch', files);
   }
-  const { keep } = request;
-  if (keep) {
-    const key = Buffer.from(keep.key.buffer, keep.key.byteOffset, keep.key.byteLength);
-    if (made.autocomplete && keep.autocomplete) store(keep.autocomplete, key, made.autocomplete);
-    if (made.minisearch && keep.minisearch) store(keep.minisearch, key, made.minisearch);
-  }
-  if (request.compress) {
-    for (const [name, text] of [...Object.entries(made.autocomplete ?? {}), ...Object.entries(made.minisearch ?? {})]) {
-      // above the limit the levels are fixed; below they depend on the build's whole volume
-      if (!PRECOMPRESSED.test(name) || sizeOf(text) <= TOP_LEVEL_LIMIT) continue;
-      made.compressed[name] = compressTwins(text, compressionLevels(sizeOf(text), Number.MAX_SAFE_INTEGER));
-    }
-  }
+}
+
+/** makeDirectoryFiles' groups, held. */
+export async function makeDirectoryFilesHeld(objects: readonly DirectoryObject[], request: DirectoryRequest): Promise<DirectoryMade> {
+  const made: DirectoryMade = { autocomplete: null, minisearch: null, compressed: {} };
+  await makeDirectoryFiles({ objects }, request, intoMade(made));
   return made;
 }

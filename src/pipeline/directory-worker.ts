@@ -1,22 +1,20 @@
 // Entry point of the directory worker thread (directory-job.ts starts it with the objects and the
-// request as its workerData): makes the files and posts them back once.
-// The files go to the job's scratch file when it has one (a descriptor: threads share them): they
-// wait there, not in the build's heap, until the build asks for them (directory-job.ts).
+// request as its workerData): makes the files and posts back where they are, once.
+// The files go to the job's scratch file when it has one (a descriptor: threads share them), each
+// index's as soon as it is made: they wait there, not in a heap, until the build asks for them
+// (directory-job.ts). What cannot be written there is posted as it is.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DirectoryObject } from '../model/types.ts';
 import type { WorkerAnswer } from './directory-job.ts';
-import { makeDirectoryFiles, type DirectoryRequest } from './directory-make.ts';
-import { writeMade } from './directory-made-file.ts';
+import { makeDirectoryFiles, type DirectoryRequest, type DirectorySource } from './directory-make.ts';
+import { MadeWriter } from './directory-made-file.ts';
 
-const { objects, request, scratch } = workerData as { objects: DirectoryObject[]; request: DirectoryRequest; scratch: number | null };
+const data = workerData as { objects: DirectoryObject[] | null; request: DirectoryRequest; scratch: number | null };
+// the objects are handed over, not kept here: makeDirectoryFiles lets go of them once indexed
+const source: DirectorySource = { objects: data.objects };
+data.objects = null;
+const writer = new MadeWriter(data.scratch);
 // an error rejects the job through the worker's 'error' event
-const made = await makeDirectoryFiles(objects, request);
-let answer: WorkerAnswer = { made };
-if (scratch !== null) {
-  try {
-    answer = { layout: writeMade(scratch, made) };
-  } catch {
-    // a full temp folder: the files go by message, as they are
-  }
-}
+await makeDirectoryFiles(source, data.request, writer.put);
+const answer: WorkerAnswer = { layout: writer.layout, rest: writer.rest };
 parentPort!.postMessage(answer);

@@ -2,10 +2,10 @@
 // index, for front ends that already search with MiniSearch. Only `aula build` imports this.
 import MiniSearch from 'minisearch';
 import type { DirectoryObject } from '../../../model/types.ts';
-import { memoized } from '../index-builder.ts';
+import { listingOrder, memoized } from '../index-builder.ts';
 import { browserModule } from '../browser-modules.ts';
-import { miniSearchDocuments } from './documents.ts';
-import { miniSearchOptions, processTerm } from './options.ts';
+import { eachMiniSearchDocument } from './documents.ts';
+import { miniSearchOptions, processTerm, type MiniSearchDocument } from './options.ts';
 import { miniSearchJson } from './serialize.ts';
 
 /** File names under dist/autocomplete/. */
@@ -20,10 +20,32 @@ export type MiniSearchFiles = {
 
 /** Relative paths under dist/autocomplete/ → contents. `ordered`: the objects in listing order, when known. */
 export async function buildMiniSearchFiles(objects: readonly DirectoryObject[], ordered?: readonly DirectoryObject[]): Promise<MiniSearchFiles> {
+  return miniSearchFiles(indexMiniSearch(objects, ordered));
+}
+
+/** The objects indexed, the options module being bundled: what miniSearchFiles() writes out. */
+export interface MiniSearchIndexed {
+  miniSearch: MiniSearch<MiniSearchDocument>;
+  bundled: Promise<string>;
+}
+
+/**
+ * The first half of buildMiniSearchFiles: the index holds all the files need of the objects, so
+ * a caller can let go of them before the index is written out (the directory worker does).
+ */
+export function indexMiniSearch(objects: readonly DirectoryObject[], ordered?: readonly DirectoryObject[]): MiniSearchIndexed {
   // esbuild bundles in its own process while this thread indexes
   const bundled = browserModule('minisearchOptions');
+  // (a build that fails before the files are asked for must not leave the bundle's rejection unheard)
+  bundled.catch(() => {});
   // the same processTerm, normalizing each distinct word once (directory words repeat a lot)
-  const miniSearch = new MiniSearch({ ...miniSearchOptions, processTerm: memoized(processTerm) });
-  miniSearch.addAll(miniSearchDocuments(objects, ordered));
-  return { [MINISEARCH_INDEX_FILE]: miniSearchJson(miniSearch), [MINISEARCH_OPTIONS_FILE]: await bundled };
+  const miniSearch = new MiniSearch<MiniSearchDocument>({ ...miniSearchOptions, processTerm: memoized(processTerm) });
+  // (what addAll does with an array: each added in turn)
+  for (const document of eachMiniSearchDocument(ordered ?? listingOrder(objects))) miniSearch.add(document);
+  return { miniSearch, bundled };
+}
+
+/** The second half: the index written out, with the options module. */
+export async function miniSearchFiles(indexed: MiniSearchIndexed): Promise<MiniSearchFiles> {
+  return { [MINISEARCH_INDEX_FILE]: miniSearchJson(indexed.miniSearch), [MINISEARCH_OPTIONS_FILE]: await indexed.bundled };
 }

@@ -1,5 +1,6 @@
 // `aula dev` with the build cache: the first build takes the parses from the cache; a rebuild after
 // one edit parses that one file (the rest is kept in memory), renders its one row, and serves it.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +15,21 @@ afterEach(async () => {
 });
 
 describe('aula dev with a build cache', () => {
+  it('takes every parse from a cache `aula build` wrote (a process with V8 flags of its own)', async () => {
+    const root = tempDir('aula-dev-cache-');
+    cleanup.push(async () => removeDir(root));
+    const content = writeContent(join(root, 'content'), FIXTURE_FILES);
+    const cache = join(root, 'cache');
+    // the CLI sets its heap policy's V8 flag (heap-policy.ts); the cache must not depend on flags
+    const aula = join(import.meta.dirname, '..', 'bin', 'aula.js');
+    execFileSync(process.execPath, [aula, 'build', '--content', content, '--out', join(root, 'dist'), '--cache', cache, '--quiet'], { cwd: root });
+    const logs: string[] = [];
+    const dev = await startDev({ content, out: join(root, 'dev-out'), port: 0, host: '127.0.0.1', cache, log: (l) => logs.push(l), debounceMs: 50 });
+    cleanup.push(() => dev.close());
+    const files = Object.keys(FIXTURE_FILES).filter((f) => !f.startsWith('media/')).length;
+    expect(logs.find((l) => l.startsWith('built'))).toContain(`(0 files parsed, ${files} from the cache;`);
+  });
+
   it('parses only the edited file on a rebuild, renders its row, and serves the edit', async () => {
     const root = tempDir('aula-dev-cache-');
     cleanup.push(async () => removeDir(root));

@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writevSync, type BigIntStats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { cachedDataVersionTag, deserialize, serialize } from 'node:v8';
+import { deserialize, serialize } from 'node:v8';
 import type { Parsed } from '../content/records.ts';
 import { DIST_FORMAT } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
@@ -40,7 +40,11 @@ const ENTRY_HEAD = ENTRY.length + KEY_BYTES + 4 + SUM_BYTES;
 export function cacheIdentity(): string {
   return IDENTITY;
 }
-const IDENTITY = JSON.stringify({ cache: CACHE_FORMAT, aula: AULA_VERSION, format: DIST_FORMAT, v8: cachedDataVersionTag() });
+// The payloads are v8.serialize's, whose format is Node's and V8's: their versions, not V8's
+// cachedDataVersionTag(), which also hashes the process's V8 flags. `aula build` sets one
+// (heap-policy.ts), and a pack it wrote was then foreign to `aula dev` and to any build run
+// without it: every file parsed again, without a word.
+const IDENTITY = JSON.stringify({ cache: CACHE_FORMAT, aula: AULA_VERSION, format: DIST_FORMAT, node: process.version, v8: process.versions.v8 });
 
 /** The cache folder by default: node_modules/.cache/aula of the project the command runs in. */
 export function defaultCacheDir(cwd = process.cwd()): string {

@@ -17,6 +17,7 @@ import { FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
 import { parseKey, SUM_BYTES } from './build-cache.ts';
 import { ROW_KEY_BYTES, rowKeyer } from './render-cache.ts';
 import { statText } from './stat-index.ts';
+import { writeAllAt } from './scratch-file.ts';
 
 export interface ParseBatch {
   id: number;
@@ -135,5 +136,31 @@ class RowsMade {
     const keys = new Uint8Array(this.keys.length * ROW_KEY_BYTES);
     this.keys.forEach((k, i) => keys.set(k, i * ROW_KEY_BYTES));
     return { json: new Uint8Array(json.buffer, 0, at), starts: Uint32Array.from(this.starts), keys, made: Uint8Array.from(this.made) };
+  }
+}
+
+/**
+ * A parse thread's scratch file for the rows it renders (parse-pool.ts gives it one): each batch's
+ * rows are written after the last, and its answer says where instead of carrying them. A write
+ * that fails (a full temp folder) leaves that batch's rows in its answer, and every later batch's:
+ * the build then holds them, as it does without a scratch file, and does not fail.
+ */
+export class RowsFile {
+  private end = 0;
+
+  constructor(private fd: number | null) {}
+
+  /** Writes `rows`' JSON to the file when it can, and puts where in its place. */
+  take(rows: BatchRows | null): void {
+    if (rows === null || this.fd === null || !(rows.json instanceof Uint8Array)) return;
+    try {
+      writeAllAt(this.fd, rows.json, this.end);
+    } catch {
+      this.fd = null;
+      return;
+    }
+    const length = rows.json.byteLength;
+    rows.json = { position: this.end };
+    this.end += length;
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fstatSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { eventKeys } from './render-cache.ts';
 import { renderEvent, type RenderContext } from '../render/event.ts';
 import { FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
 import type { Event } from '../model/types.ts';
-import { parseBatch } from './parse-batch.ts';
+import { parseBatch, RowsFile, type BatchRows } from './parse-batch.ts';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
 import type { PremadeRow } from './render-cache.ts';
 
@@ -228,6 +228,38 @@ describe('parseBatch', () => {
     const unkeyed = parseBatch({ id: 8, dir: content, kind: 'site', parser: 'site', zone: 'UTC', files: ['site.yaml'], raw: [null], keyed: false, render: false });
     expect(unkeyed.files[0]).toEqual({ end: site.end, key: null, stat: null });
     expect(unkeyed.sums.byteLength).toBe(0);
+  });
+});
+
+describe('RowsFile', () => {
+  const batchRows = (text: string): BatchRows => ({ json: Buffer.from(text), starts: new Uint32Array(0), keys: new Uint8Array(0), made: new Uint8Array(0) });
+
+  it('writes each batch’s rows after the last and answers where; keeps them in the answer once a write fails', () => {
+    const file = join(root, 'rows-file');
+    writeFileSync(file, '');
+    const fd = openSync(file, 'r+');
+    try {
+      const rows = new RowsFile(fd);
+      const [a, b] = [batchRows('{"a":1}'), batchRows('{"b":22}')];
+      rows.take(a);
+      rows.take(b);
+      rows.take(null);
+      expect([a.json, b.json]).toEqual([{ position: 0 }, { position: 7 }]);
+      expect(readFileSync(file, 'utf8')).toBe('{"a":1}{"b":22}');
+    } finally {
+      closeSync(fd);
+    }
+    // a descriptor every write fails on (a full temp folder, as far as the thread can tell)
+    const readOnly = openSync(file, 'r');
+    try {
+      const rows = new RowsFile(readOnly);
+      const [c, d] = [batchRows('{"c":3}'), batchRows('{"d":4}')];
+      rows.take(c);
+      rows.take(d);
+      expect([Buffer.from(c.json as Uint8Array).toString(), Buffer.from(d.json as Uint8Array).toString()]).toEqual(['{"c":3}', '{"d":4}']);
+    } finally {
+      closeSync(readOnly);
+    }
   });
 });
 

@@ -13,10 +13,6 @@ import { compressionLevels, compressTwins, PRECOMPRESSED, sizeOf, type Precompre
 import { TOP_LEVEL_LIMIT } from '../server/compress.ts';
 import { store, type DirectoryFiles } from './directory-outputs.ts';
 import { intoMade, type DirectoryMade, type Group, type PutGroup } from './directory-made-file.ts';
-import { collectGarbage } from './collect-garbage.ts';
-
-/** Heap above which the index is collected once written out (a small build skips it). */
-const COLLECT_ABOVE = 64 << 20;
 
 export interface DirectoryRequest {
   /** make autocomplete/'s own index and module */
@@ -65,10 +61,6 @@ export async function makeDirectoryFiles(source: DirectorySource, request: Direc
     ordered = null;
     const files = await miniSearchFiles(indexed);
     indexed = null;
-    // The index is garbage now, ~180 MB at 200k objects that V8 would collect only once the heap
-    // grew past it: collected before the files are kept, compressed and written (~150 MB of
-    // buffers beside it), which was the build's peak.
-    collectGarbage(COLLECT_ABOVE);
     done('minisearch', files);
   }
 }

@@ -18,7 +18,8 @@
 // the open file when used. A build that parsed a few files anew appends their entries; one that
 // left a quarter of the pack unused, or parsed more than HOLD_BYTES anew, writes it anew.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writevSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writevSync, type BigIntStats } from 'node:fs';
+import { readFully } from '../util/positional-io.ts';
 import { dirname, join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { Parsed } from '../content/records.ts';
@@ -150,7 +151,7 @@ function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; f
       if (at + n > size) return null;
       if (at < chunkAt || at + n > chunkEnd) {
         chunkAt = at;
-        chunkEnd = at + readFully(fd, chunk, Math.min(chunk.length, size - at), at);
+        chunkEnd = at + readFully(fd, chunk, 0, Math.min(chunk.length, size - at), at);
         if (at + n > chunkEnd) return null;
       }
       return chunk.subarray(at - chunkAt, at - chunkAt + n);
@@ -178,17 +179,6 @@ function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; f
     closeSync(fd);
     return { slots: new Map(), foreign: false, file: null, fd: null };
   }
-}
-
-/** Reads `n` bytes at `at` into the start of `into`; fewer only at the end of the file. */
-function readFully(fd: number, into: Buffer, n: number, at: number): number {
-  let filled = 0;
-  while (filled < n) {
-    const got = readSync(fd, into, filled, n - filled, at + filled);
-    if (got === 0) break;
-    filled += got;
-  }
-  return filled;
 }
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
@@ -335,7 +325,7 @@ export class BuildCache {
     if (slot.payload !== null) return slot.payload;
     if (this.fd === null) throw new Error('no pack');
     const payload = Buffer.allocUnsafe(slot.length);
-    if (readFully(this.fd, payload, slot.length, slot.at) !== slot.length) throw new Error('cut');
+    if (readFully(this.fd, payload, 0, slot.length, slot.at) !== slot.length) throw new Error('cut');
     return payload;
   }
 

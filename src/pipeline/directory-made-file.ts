@@ -6,7 +6,7 @@
 // values deserialized from it).
 import type { Precompressed } from '../deploy/precompress.ts';
 import type { DirectoryFiles } from './directory-outputs.ts';
-import { readAllAt, writeAllAt } from './scratch-file.ts';
+import { readAllAt, writeAllAt } from '../util/positional-io.ts';
 
 export type Group = 'autocomplete' | 'minisearch';
 

@@ -10,7 +10,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync } 
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { cacheIdentity, packPath } from './build-cache.ts';
-import { writeAllAt } from './scratch-file.ts';
+import { writeAllAt } from '../util/positional-io.ts';
 
 /** Files by path, as the index builders return them. */
 /** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, serialize.ts) */

@@ -17,7 +17,7 @@ import { FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
 import { parseKey, SUM_BYTES } from './build-cache.ts';
 import { ROW_KEY_BYTES, rowKeyer } from './render-cache.ts';
 import { statText } from './stat-index.ts';
-import { writeAllAt } from './scratch-file.ts';
+import { writeAllAt } from '../util/positional-io.ts';
 
 export interface ParseBatch {
   id: number;

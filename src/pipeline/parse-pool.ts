@@ -23,7 +23,8 @@ import type { RenderContext } from '../render/event.ts';
 import { FIELD_COUNT } from '../store/format/event-rows.ts';
 import { SUM_BYTES, type BuildCache } from './build-cache.ts';
 import type { BatchAnswer, ParseBatch } from './parse-batch.ts';
-import { readAllAt, ScratchFile } from './scratch-file.ts';
+import { ScratchFile } from './scratch-file.ts';
+import { readAllAt } from '../util/positional-io.ts';
 import { EVENT_FIELDS } from '../model/event-fields.ts';
 import { renderInputs, ROW_KEY_BYTES, type PremadeRow, type PremadeRows } from './render-cache.ts';
 

@@ -4,7 +4,7 @@
 // and unlinked at once: only its descriptor names it (threads share the process's descriptors),
 // and the system frees it when that is closed or the process ends, killed mid-build included.
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -43,21 +43,5 @@ export class ScratchFile {
     if (this.closed) return;
     this.closed = true;
     closeSync(this.fd);
-  }
-}
-
-/** Writes all of `bytes` at `position` of `fd` (a short write is finished). */
-export function writeAllAt(fd: number, bytes: Uint8Array, position: number): void {
-  let done = 0;
-  while (done < bytes.byteLength) done += writeSync(fd, bytes, done, bytes.byteLength - done, position + done);
-}
-
-/** Fills `into` from `at` with `length` bytes read at `position` of `fd`; a file that ends first is an error. */
-export function readAllAt(fd: number, into: Uint8Array, at: number, length: number, position: number): void {
-  let done = 0;
-  while (done < length) {
-    const got = readSync(fd, into, at + done, length - done, position + done);
-    if (got === 0) throw new Error(`a scratch file ended at ${position + done} of ${position + length} bytes`);
-    done += got;
   }
 }

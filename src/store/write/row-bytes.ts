@@ -2,7 +2,7 @@
 // made (rendered, or copied from the render cache): no row is held as a string until all are
 // made, which at 100k events was ~240 MB of strings (two-byte where the text is not Latin-1)
 // beside the ~240 MB buffer they were then copied into.
-import { readSync } from 'node:fs';
+import { readFully } from '../../util/positional-io.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
 
 /** A row's bytes in a file: the build's parse threads leave the rows they render in scratch files. */
@@ -73,11 +73,7 @@ export class RowBytes {
     if (json instanceof Uint8Array) this.bytes.set(json, at);
     else {
       // read straight into its place; the offsets say how long it is
-      for (let done = 0; done < length; ) {
-        const got = readSync(json.fd, this.bytes, at + done, length - done, json.position + done);
-        if (got === 0) throw new Error(`row ${row}'s file ended before the row did`);
-        done += got;
-      }
+      if (readFully(json.fd, this.bytes, at, length, json.position) < length) throw new Error(`row ${row}'s file ended before the row did`);
     }
     this.end += length;
   }

@@ -188,6 +188,12 @@ async function buildLocked(
   const parseCache = cache && recorder.wrap(cache);
   // the directory's and the events' files are parsed on threads of their own (parse-pool.ts)
   const parsing = new ParsePool(resolve(options.content), parseCache, { threads: options.parseThreads });
+  // what a build that stops (failed, or with problems) lets go of: the directory's worker and the
+  // rows the parse threads left in their scratch files
+  const abandon = () => {
+    directory?.cancel();
+    parsing.dropRows();
+  };
   try {
     // the threads render the events' rows as they parse them, against the context as read (it is
     // checked against the build's own before they are used: rowsFor)
@@ -202,9 +208,8 @@ async function buildLocked(
     };
     loaded = await loadContent(resolve(options.content), { cache: parseCache, onDirectory, onContext, parseMany: parsing.parseMany });
   } catch (e) {
-    directory?.cancel();
+    abandon();
     cache?.release(); // removes its spill file
-    parsing.dropRows();
     throw e;
   } finally {
     parsing.close();
@@ -215,16 +220,14 @@ async function buildLocked(
   cache?.release();
   phase('load content', 'render data');
   if (!model) {
-    directory?.cancel();
-    parsing.dropRows();
+    abandon();
     return { ok: false, problems, cache: cache?.stats };
   }
   let baseUrl: string;
   try {
     baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
   } catch (e) {
-    directory?.cancel();
-    parsing.dropRows();
+    abandon();
     throw e;
   }
   // the job has the objects (a worker its own copy): only their count is needed here
@@ -235,8 +238,7 @@ async function buildLocked(
   try {
     staging = createStaging(out);
   } catch (e) {
-    directory?.cancel();
-    parsing.dropRows();
+    abandon();
     throw e;
   }
   let pool: CompressionPool | null = null;
@@ -456,8 +458,7 @@ async function buildLocked(
     const count = new Set([...files.keys(), ...served.keys(), ...written.keys()]).size;
     return { ok: true, manifest, files: count, ms: performance.now() - started, ...timings, cache: cache?.stats, reuse: reused, patch };
   } catch (e) {
-    directory?.cancel();
-    parsing.dropRows();
+    abandon();
     // its workers write into the staging folder: done before it is removed
     await pool?.finish().catch(() => undefined);
     removeStaging(staging);

@@ -234,32 +234,28 @@ describe('parseBatch', () => {
 describe('RowsFile', () => {
   const batchRows = (text: string): BatchRows => ({ json: Buffer.from(text), starts: new Uint32Array(0), keys: new Uint8Array(0), made: new Uint8Array(0) });
 
-  it('writes each batch’s rows after the last and answers where; keeps them in the answer once a write fails', () => {
-    const file = join(root, 'rows-file');
-    writeFileSync(file, '');
-    const fd = openSync(file, 'r+');
+  /** Two batches' rows through a RowsFile on `file` opened with `flags`. */
+  function twoBatches(file: string, flags: string): [BatchRows, BatchRows] {
+    const fd = openSync(file, flags);
     try {
       const rows = new RowsFile(fd);
-      const [a, b] = [batchRows('{"a":1}'), batchRows('{"b":22}')];
-      rows.take(a);
-      rows.take(b);
-      rows.take(null);
-      expect([a.json, b.json]).toEqual([{ position: 0 }, { position: 7 }]);
-      expect(readFileSync(file, 'utf8')).toBe('{"a":1}{"b":22}');
+      const batches: [BatchRows, BatchRows] = [batchRows('{"a":1}'), batchRows('{"b":22}')];
+      for (const batch of [...batches, null]) rows.take(batch);
+      return batches;
     } finally {
       closeSync(fd);
     }
+  }
+
+  it('writes each batch’s rows after the last and answers where; keeps them in the answer once a write fails', () => {
+    const file = join(root, 'rows-file');
+    writeFileSync(file, '');
+    const [a, b] = twoBatches(file, 'r+');
+    expect([a.json, b.json]).toEqual([{ position: 0 }, { position: 7 }]);
+    expect(readFileSync(file, 'utf8')).toBe('{"a":1}{"b":22}');
     // a descriptor every write fails on (a full temp folder, as far as the thread can tell)
-    const readOnly = openSync(file, 'r');
-    try {
-      const rows = new RowsFile(readOnly);
-      const [c, d] = [batchRows('{"c":3}'), batchRows('{"d":4}')];
-      rows.take(c);
-      rows.take(d);
-      expect([Buffer.from(c.json as Uint8Array).toString(), Buffer.from(d.json as Uint8Array).toString()]).toEqual(['{"c":3}', '{"d":4}']);
-    } finally {
-      closeSync(readOnly);
-    }
+    const [c, d] = twoBatches(file, 'r');
+    expect([Buffer.from(c.json as Uint8Array).toString(), Buffer.from(d.json as Uint8Array).toString()]).toEqual(['{"a":1}', '{"b":22}']);
   });
 });
 

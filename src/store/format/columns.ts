@@ -51,10 +51,15 @@ export function columnsOf(events: readonly Event[]): ColumnsFile {
   };
 }
 
+/** A time column as ISO strings in the site's zone (events.text.json's `iso`). */
+const isoColumn = (events: readonly Event[], f: TimeField, zone: string) => events.map((e) => (e[f] === null ? null : formatInstant(e[f], zone)));
+/** A text column as it is (events.text.json's `text`). */
+const textColumn = (events: readonly Event[], f: TextField) => events.map((e) => e[f]);
+
 export function textColumnsOf(events: readonly Event[], zone: string): TextColumnsFile {
   return {
-    iso: byField(TIME_FIELDS, (f) => events.map((e) => (e[f] === null ? null : formatInstant(e[f], zone)))),
-    text: byField(TEXT_FIELDS, (f) => events.map((e) => e[f])),
+    iso: byField(TIME_FIELDS, (f) => isoColumn(events, f, zone)),
+    text: byField(TEXT_FIELDS, (f) => textColumn(events, f)),
   };
 }
 
@@ -71,9 +76,9 @@ export function textColumnsJson(events: readonly Event[], zone: string): Buffer 
     parts.push(Buffer.from('}'));
   };
   parts.push(Buffer.from('{'));
-  group('iso', TIME_FIELDS, (f) => events.map((e) => (e[f] === null ? null : formatInstant(e[f], zone))));
+  group('iso', TIME_FIELDS, (f) => isoColumn(events, f, zone));
   parts.push(Buffer.from(','));
-  group('text', TEXT_FIELDS, (f) => events.map((e) => e[f]));
+  group('text', TEXT_FIELDS, (f) => textColumn(events, f));
   parts.push(Buffer.from('}'));
   return Buffer.concat(parts);
 }

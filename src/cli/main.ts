@@ -89,7 +89,7 @@ program
   .option('--no-cache', 'parse every content file, and neither read nor write the build cache')
   .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean; edge?: boolean; cache?: string | boolean }) => {
     // before anything of the build is allocated: its threads start with the same V8 flags
-    (await import('../pipeline/heap-policy.ts')).boundHeapGrowth();
+    (await import('../pipeline/heap-policy.ts')).boundBuildHeap();
     const { build } = await import('../pipeline/build.ts');
     const { defaultCacheDir } = await import('../pipeline/build-cache.ts');
     const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();

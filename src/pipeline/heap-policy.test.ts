@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { removeDir, SAMPLE_CONTENT, tempDir } from '../../test/helpers.ts';
-import { HEAP_GROWING_FLAG, HEAP_GROWING_PERCENT } from './heap-policy.ts';
+import { HEAP_GROWING_FLAG } from '../util/heap-growth.ts';
+import { HEAP_GROWING_PERCENT } from './heap-policy.ts';
 
 describe('the build process’s heap policy', () => {
   it('sets a V8 flag this Node has (an unknown one would be ignored without a word)', () => {

@@ -10,14 +10,11 @@
 // with room for the noise, for the least time.
 //
 // Set by `aula build` (cli/main.ts) for its own process, whose threads share V8's flags; build()
-// itself leaves a host process's heaps alone.
-import { setFlagsFromString } from 'node:v8';
+// itself leaves a host process's heaps alone. (`aula serve` sets its own bound: server/cluster.ts.)
+import { boundHeapGrowth } from '../util/heap-growth.ts';
 
 export const HEAP_GROWING_PERCENT = 50;
 
-/** The V8 flag, as `node --v8-options` lists it. */
-export const HEAP_GROWING_FLAG = '--heap-growing-percent';
-
-export function boundHeapGrowth(): void {
-  setFlagsFromString(`${HEAP_GROWING_FLAG}=${HEAP_GROWING_PERCENT}`);
+export function boundBuildHeap(): void {
+  boundHeapGrowth(HEAP_GROWING_PERCENT);
 }

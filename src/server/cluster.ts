@@ -5,7 +5,7 @@
 // loads only what it needs while the workers boot (the server's own modules, ~70 ms to load, are
 // the workers' alone), so the first worker answers that much sooner.
 import cluster from 'node:cluster';
-import { setFlagsFromString } from 'node:v8';
+import { boundHeapGrowth } from '../util/heap-growth.ts';
 import type { LogFormat } from './access-log.ts';
 import type { ServeOptions } from './http.ts';
 import { describeFailure } from '../util/failure.ts';
@@ -34,13 +34,12 @@ async function warnAboutOrigin(baseUrl: string, url: string): Promise<void> {
  * buffers and the cache's bodies are pooled, store/read/page-buffers.ts), so nothing else prompts
  * a full collection, and after load the heap stood anywhere between 1× and 2× the live data:
  * RSS after the bench's load varied from ~440 to ~580 MiB at 100k/200k. At 30 % it stayed at
- * ~390–400 MiB, with no CPU per request measurably added (A/B under wrk). Read by V8 at each
- * full collection, so setting it once the process runs takes effect.
+ * ~390–400 MiB, with no CPU per request measurably added (A/B under wrk) (util/heap-growth.ts).
  */
 const HEAP_GROWING_PERCENT = 30;
 
 async function runOne(options: ServeCommandOptions, announce: boolean): Promise<void> {
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  boundHeapGrowth(HEAP_GROWING_PERCENT);
   const [{ accessLogger }, { parseCorsOrigins }, { startServer }, { isRemoteDist }, { askPrimary }] = await Promise.all([
     import('./access-log.ts'),
     import('./cors.ts'),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,13 +100,29 @@ describe('ParsePool', () => {
     expect(byKey.stats.hits).toBe(byStat.stats.hits);
   });
 
-  it('parses on this thread below minFiles, and when running from source', async () => {
+  it('parses on this thread below minFiles and minBytes, and when running from source', async () => {
     const { ParsePool: Compiled } = await compiled();
-    for (const pool of [new Compiled(content, undefined, { threads: 2, minFiles: 1e9 }), new ParsePool(content, undefined, threads)]) {
+    for (const pool of [new Compiled(content, undefined, { threads: 2, minFiles: 1e9, minBytes: Infinity }), new ParsePool(content, undefined, threads)]) {
       const loaded = await loadWith(pool as unknown as ParsePool);
       expect(loaded.model === null && loaded.problems.length).toBeGreaterThanOrEqual(3);
       // no thread was started: closing is all there is to do
       expect((pool as unknown as { threads: unknown[] | null }).threads ?? []).toEqual([]);
+    }
+  });
+
+  it('parses few files on threads when they are large (a directory of a few hundred big files)', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const files = readdirSync(join(content, 'directory')).filter((f) => f.endsWith('.yaml') || f.endsWith('.json')).map((f) => `directory/${f}`);
+    const bytes = files.reduce((sum, f) => sum + statSync(join(content, f)).size, 0);
+    const here = await new ParsePool(content, undefined, { threads: 0 }).parseMany('directory', 'directory', 'UTC', files, new Map());
+    for (const [minBytes, started] of [[bytes, true], [bytes + 1, false]] as const) {
+      const pool = new Compiled(content, undefined, { threads: 2, minFiles: 1e9, minBytes });
+      const state = pool as unknown as { threads: unknown[] | null };
+      const parsing = pool.parseMany('directory', 'directory', 'UTC', files, new Map());
+      await new Promise((next) => setImmediate(next));
+      expect(state.threads !== null && state.threads.length > 0).toBe(started);
+      expect(await parsing).toEqual(here);
+      pool.close();
     }
   });
 

@@ -4,14 +4,16 @@
 // the parse. At 100k events the parse was ~20 s of one thread, with the other core idle.
 //
 // A file whose stat says it is unchanged is still taken from the cache here, on the main thread
-// (a stat, no read); only the rest goes to the threads. Fewer than `minFiles` to parse are parsed
-// here too: a thread's start (~50 ms of loading modules) would cost more than it saves.
+// (a stat, no read); only the rest goes to the threads. Fewer than `minFiles` to parse, holding
+// fewer than `minBytes` between them, are parsed here too: a thread's start (~50 ms of loading
+// modules) would cost more than it saves.
 //
 // The rows the threads render (~240 MB at 100k events) are left in a scratch file per thread
 // (scratch-file.ts), not sent here: this thread holds where each is until the build puts them in
 // list order, reading each straight into its place (row-bytes.ts). Held here they were the largest
 // part of the heap outside V8 through the rest of the load and "render data" (where they were
 // copied once more).
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
@@ -34,8 +36,10 @@ const COMPILED = !import.meta.url.endsWith('.ts');
 export interface ParsePoolOptions {
   /** threads to parse on (default: one per core, at most 4; 0: parse on this thread) */
   threads?: number;
-  /** fewer files to parse than this are parsed on this thread (default 512) */
+  /** fewer files to parse than this are parsed on this thread (default 512)... */
   minFiles?: number;
+  /** ...unless they hold this many bytes or more (default 1 MiB) */
+  minBytes?: number;
 }
 
 /** The build cache as the loader reaches it, able to adopt a parse made on a thread. */
@@ -65,6 +69,15 @@ const AHEAD = 2;
  */
 const MAX_BATCH = 32;
 
+/** A file's size; 0 when it cannot be stat'ed (its read will say why). */
+function sizeOf(path: string | Buffer): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
 interface Queued {
   batch: ParseBatch;
   /** `rows`: the thread's scratch file, where its answer's rows are when they are not in it */
@@ -89,6 +102,7 @@ export class ParsePool {
   private nextId = 0;
   private readonly count: number;
   private readonly minFiles: number;
+  private readonly minBytes: number;
   /** the context the threads render the events' rows against (render()), and renderInputs of it */
   private context: { ctx: RenderContext; inputs: string } | null = null;
   /** the rows the threads made, by the event record they were made of */
@@ -105,6 +119,7 @@ export class ParsePool {
   ) {
     this.count = COMPILED ? (options.threads ?? defaultThreads()) : 0;
     this.minFiles = options.minFiles ?? 512;
+    this.minBytes = options.minBytes ?? 1 << 20;
   }
 
   /** LoadOptions.parseMany over this pool. */
@@ -185,7 +200,7 @@ export class ParsePool {
       if (unchanged !== undefined) results[i] = unchanged;
       else todo.push(i);
     });
-    if (todo.length < this.minFiles || this.count === 0) {
+    if (this.count === 0 || !this.worthThreads(todo.map((i) => raw.get(files[i]) ?? join(dir, files[i])))) {
       for (const i of todo) results[i] = readAndParse(dir, files[i], raw.get(files[i]), kind, parse, cache);
       return results;
     }
@@ -216,6 +231,21 @@ export class ParsePool {
       }
       this.dispatch();
     });
+  }
+
+  /**
+   * Whether files are worth the threads: many, or few and large. A site's directory may be a few
+   * hundred files of a thousand objects each (400 files, 20 MB at 200,000 objects): parsed here,
+   * they took ~1.2 s of this thread while both cores' threads were still to start.
+   */
+  private worthThreads(paths: readonly (string | Buffer)[]): boolean {
+    if (paths.length >= this.minFiles) return true;
+    let bytes = 0;
+    for (const path of paths) {
+      bytes += sizeOf(path);
+      if (bytes >= this.minBytes) return true;
+    }
+    return false;
   }
 
   /** The parses of one answer, adopted into the cache (or only deserialized without one), their rows kept. */

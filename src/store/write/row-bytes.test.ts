@@ -54,9 +54,43 @@ describe('RowBytes', () => {
         out.addBytes({ fd, position: 4 + one.length }, serialized[3].starts);
         expect(out.finish().lineBytes.equals(EventRows.from(serialized).lineBytes)).toBe(true);
         const short = new RowBytes(1);
-        expect(() => short.addBytes({ fd, position: 4 + one.length + 10 }, serialized[3].starts)).toThrow(/file ended before the row did/);
+        short.addBytes({ fd, position: 4 + one.length + 10 }, serialized[3].starts);
+        expect(() => short.finish()).toThrow(/file ended before the row did/);
       } finally {
         closeSync(fd);
+      }
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('reads rows left in two files, in another order than theirs, a chunk at a time', () => {
+    // one row larger than a chunk (4 MB), read on its own; the others read with their neighbours
+    const serialized = Array.from({ length: 60 }, (_, row) => serializeEvent(rendered(row, row === 17 ? 500_000 : 50 + ((row * 7919) % 3000))));
+    expect(Buffer.byteLength(serialized[17].json)).toBeGreaterThan(4 << 20);
+    const dir = tempDir('aula-row-bytes-');
+    try {
+      // rows alternate between the two files, each file's rows end to end behind a few bytes
+      const files = [join(dir, 'a'), join(dir, 'b')].map((path) => ({ path, bytes: [Buffer.from('head')] }));
+      const where = serialized.map((s, row) => {
+        const file = files[row % 2];
+        const position = file.bytes.reduce((n, b) => n + b.length, 0);
+        file.bytes.push(Buffer.from(s.json));
+        return { file: row % 2, position };
+      });
+      files.forEach((f) => writeFileSync(f.path, Buffer.concat(f.bytes)));
+      const fds = files.map((f) => openSync(f.path, 'r'));
+      try {
+        // the list order: every seventh row in memory, the rest from the files
+        const order = serialized.map((_, row) => (row * 37) % serialized.length);
+        const out = new RowBytes(serialized.length);
+        for (const row of order) {
+          const json = row % 7 === 0 ? Buffer.from(serialized[row].json) : { fd: fds[where[row].file], position: where[row].position };
+          out.addBytes(json, serialized[row].starts);
+        }
+        expect(out.finish().lineBytes.equals(EventRows.from(order.map((row) => serialized[row])).lineBytes)).toBe(true);
+      } finally {
+        fds.forEach((fd) => closeSync(fd));
       }
     } finally {
       removeDir(dir);

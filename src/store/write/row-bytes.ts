@@ -14,6 +14,8 @@ export interface RowInFile {
 const STRIDE = FIELD_COUNT + 1;
 /** a first guess of a row's bytes; the buffer grows by half when the rows are larger */
 const GUESS = 3 << 10;
+/** bytes of a file read at once by finish(), at most */
+const CHUNK = 4 << 20;
 
 export class RowBytes {
   /** rows × (FIELD_COUNT + 1) field offsets, as serializeEvent gives them */
@@ -26,6 +28,8 @@ export class RowBytes {
   // address space, not memory.
   private bytes: Buffer;
   private end = 0;
+  /** rows placed whose bytes are still in their files (addBytes), read by finish() */
+  private unread: { fd: number; position: number; length: number; row: number }[] = [];
 
   constructor(readonly count: number) {
     this.starts = new Uint32Array(count * STRIDE);
@@ -71,11 +75,42 @@ export class RowBytes {
     const at = this.place(length);
     this.starts.set(offsets, row * STRIDE);
     if (json instanceof Uint8Array) this.bytes.set(json, at);
-    else {
-      // read straight into its place; the offsets say how long it is
-      if (readFully(json.fd, this.bytes, at, length, json.position) < length) throw new Error(`row ${row}'s file ended before the row did`);
-    }
+    // its place is kept, and the row read into it by finish() with the rows around it
+    else this.unread.push({ fd: json.fd, position: json.position, length, row });
     this.end += length;
+  }
+
+  /**
+   * Reads the rows left in files into their places: each file in order of position, a chunk of
+   * rows at a time. The rows of a file are end to end in the order a thread made them, and the
+   * list order is another: read one by one, 100k rows were 100k reads (0.3-0.5 s on one thread,
+   * against ~0.08 s in 4 MB chunks).
+   */
+  private readUnread(): void {
+    const unread = this.unread.sort((a, b) => a.fd - b.fd || a.position - b.position);
+    this.unread = [];
+    let chunk: Buffer | null = null;
+    for (let i = 0; i < unread.length; ) {
+      const first = unread[i];
+      // the rows that follow on in the same file and fit one chunk with it
+      let j = i + 1;
+      while (j < unread.length && unread[j].fd === first.fd && unread[j].position + unread[j].length - first.position <= CHUNK) j++;
+      const span = unread[j - 1].position + unread[j - 1].length - first.position;
+      if (span > CHUNK || j === i + 1) {
+        // a row alone (larger than a chunk, or far from the next): read straight into its place
+        if (readFully(first.fd, this.bytes, this.at[first.row], first.length, first.position) < first.length) throw new Error(`row ${first.row}'s file ended before the row did`);
+        i++;
+        continue;
+      }
+      chunk ??= Buffer.allocUnsafe(CHUNK);
+      const got = readFully(first.fd, chunk, 0, span, first.position);
+      for (; i < j; i++) {
+        const r = unread[i];
+        const from = r.position - first.position;
+        if (from + r.length > got) throw new Error(`row ${r.row}'s file ended before the row did`);
+        chunk.copy(this.bytes, this.at[r.row], from, from + r.length);
+      }
+    }
   }
 
   /** The next row, copied from `source` at `from`; its offsets are in `starts` already. */
@@ -95,6 +130,7 @@ export class RowBytes {
   /** The rows, once every row counted is in. */
   finish(): EventRows {
     if (this.at.length !== this.count) throw new Error(`${this.at.length} rows of ${this.count}`);
+    this.readUnread();
     return new EventRows(this.bytes.subarray(0, this.end), this.starts);
   }
 }

@@ -54,9 +54,12 @@ export async function renderDataFiles(
   const events = [...model.events].sort(compareListOrder);
   const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
   const files: DistFiles = new Map();
+  let text: Buffer | undefined;
   // (a function of its own: once the parts are taken, nothing here holds the rows)
   const offsets = ((): Uint8Array => {
     const rows = rowsOf(events, ctx);
+    // the text columns' values are in the rows as JSON already: copied from there
+    text = textColumnsJson(events, model.site.timezone, rows);
     // the parts are views of the rows made in one piece
     const made = splitParts(rows.lineBytes, rows.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
     if (parts) parts.take(made);
@@ -66,7 +69,7 @@ export async function renderDataFiles(
   parts?.taken();
   files.set(DATA_FILES.offsets, offsets);
   files.set(DATA_FILES.columns, JSON.stringify(columnsOf(events)));
-  files.set(DATA_FILES.text, textColumnsJson(events, model.site.timezone));
+  files.set(DATA_FILES.text, text!);
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));
   for (const [rel, text] of Object.entries(await autocomplete(model.directory))) {
     files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);

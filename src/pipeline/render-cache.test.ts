@@ -96,6 +96,23 @@ describe('cachedRows', () => {
     expect(readRows(path).entries.size).toBe(events.length + 1);
   });
 
+  it('keeps rows of several MB beside small ones, rewritten and appended', () => {
+    const path = join(root, 'rows-large.bin');
+    const large = events.map((e, i) => (i === 2 ? { ...e, title: 'groß '.repeat(1_000_000) } : e));
+    const keys = eventKeys(large, ctx);
+    cachedRows(path, large, keys, ctx, stats());
+    const read = stats();
+    expect(cachedRows(path, large, keys, ctx, read).lineBytes.equals(renderRows(large, ctx).lineBytes)).toBe(true);
+    expect(read).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
+    // appended: a second large row after the rows already there
+    const more = large.map((e, i) => (i === 5 ? { ...e, title: 'mehr '.repeat(1_000_000) } : e));
+    cachedRows(path, more, eventKeys(more, ctx), ctx, stats());
+    const after = stats();
+    expect(cachedRows(path, more, eventKeys(more, ctx), ctx, after).lineBytes.equals(renderRows(more, ctx).lineBytes)).toBe(true);
+    expect(after).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
+    expect(readRows(path)).toMatchObject({ count: events.length + 1, whole: true });
+  });
+
   it('renders anew what is damaged, foreign or cut off, never using it', () => {
     const path = join(root, 'rows-b.bin');
     const keys = eventKeys(events, ctx);

@@ -10,7 +10,7 @@
 //
 // The rows the threads render (~240 MB at 100k events) are left in a scratch file per thread
 // (scratch-file.ts), not sent here: this thread holds where each is until the build puts them in
-// list order, reading each straight into its place (row-bytes.ts). Held here they were the largest
+// list order, reading them into their places a chunk of each file at a time (row-bytes.ts). Held here they were the largest
 // part of the heap outside V8 through the rest of the load and "render data" (where they were
 // copied once more).
 import { statSync } from 'node:fs';
@@ -70,7 +70,7 @@ const AHEAD = 2;
 const MAX_BATCH = 32;
 
 /** A file's size; 0 when it cannot be stat'ed (its read will say why). */
-function sizeOf(path: string | Buffer): number {
+function fileSize(path: string | Buffer): number {
   try {
     return statSync(path).size;
   } catch {
@@ -242,7 +242,7 @@ export class ParsePool {
     if (paths.length >= this.minFiles) return true;
     let bytes = 0;
     for (const path of paths) {
-      bytes += sizeOf(path);
+      bytes += fileSize(path);
       if (bytes >= this.minBytes) return true;
     }
     return false;

@@ -53,15 +53,14 @@ export function columnsOf(events: readonly Event[]): ColumnsFile {
   };
 }
 
-/** A time column as ISO strings in the site's zone (events.text.json's `iso`). */
-const isoColumn = (events: readonly Event[], f: TimeField, zone: string) => events.map((e) => (e[f] === null ? null : formatInstant(e[f], zone)));
-/** A text column as it is (events.text.json's `text`). */
-const textColumn = (events: readonly Event[], f: TextField) => events.map((e) => e[f]);
+/** A time value as an ISO string in the site's zone (events.text.json's `iso`). */
+const isoValue = (e: Event, f: TimeField, zone: string) => (e[f] === null ? null : formatInstant(e[f], zone));
 
 export function textColumnsOf(events: readonly Event[], zone: string): TextColumnsFile {
   return {
-    iso: byField(TIME_FIELDS, (f) => isoColumn(events, f, zone)),
-    text: byField(TEXT_FIELDS, (f) => textColumn(events, f)),
+    iso: byField(TIME_FIELDS, (f) => events.map((e) => isoValue(e, f, zone))),
+    // (a text column is its values as they are)
+    text: byField(TEXT_FIELDS, (f) => events.map((e) => e[f])),
   };
 }
 
@@ -81,18 +80,19 @@ export function textColumnsJson(events: readonly Event[], zone: string, rows?: E
   if (rows !== undefined && rows.length !== events.length) throw new Error(`${rows.length} rows for ${events.length} events`);
   const view = rows === undefined ? null : rowView(rows);
   const parts: Buffer[] = [];
-  const group = <F extends EventField>(name: string, fields: readonly F[], column: (f: F) => unknown[], value: (e: Event, f: F) => unknown) => {
+  const group = <F extends EventField>(name: string, fields: readonly F[], value: (e: Event, f: F) => unknown) => {
     fields.forEach((f, i) => {
       const head = Buffer.from(`${i === 0 ? `"${name}":{` : ','}${JSON.stringify(f)}:`);
-      parts.push(head, view === null ? Buffer.from(JSON.stringify(column(f))) : columnFromRows(view, EVENT_FIELDS.indexOf(f), (row) => JSON.stringify(value(events[row], f))));
+      const exact = (row: number) => JSON.stringify(value(events[row], f));
+      parts.push(head, view === null ? Buffer.from(JSON.stringify(events.map((e) => value(e, f)))) : columnFromRows(view, EVENT_FIELDS.indexOf(f), exact));
     });
     if (fields.length === 0) parts.push(Buffer.from(`"${name}":{`));
     parts.push(Buffer.from('}'));
   };
   parts.push(Buffer.from('{'));
-  group('iso', TIME_FIELDS, (f) => isoColumn(events, f, zone), (e, f) => (e[f] === null ? null : formatInstant(e[f], zone)));
+  group('iso', TIME_FIELDS, (e, f) => isoValue(e, f, zone));
   parts.push(Buffer.from(','));
-  group('text', TEXT_FIELDS, (f) => textColumn(events, f), (e, f) => e[f]);
+  group('text', TEXT_FIELDS, (e, f) => e[f]);
   parts.push(Buffer.from('}'));
   return Buffer.concat(parts);
 }

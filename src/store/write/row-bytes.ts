@@ -1,7 +1,8 @@
 // The event rows (their parts' concatenation, dist-paths.ts) built row by row into one buffer. Each row goes into its place as soon as it is
 // made (rendered, or copied from the render cache): no row is held as a string until all are
 // made, which at 100k events was ~240 MB of strings (two-byte where the text is not Latin-1)
-// beside the ~240 MB buffer they were then copied into.
+// beside the ~240 MB buffer they were then copied into. A row a parse thread left in a file has
+// its place kept, and is read into it by finish() with its neighbours in that file.
 import { readFully } from '../../util/positional-io.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
 
@@ -122,7 +123,7 @@ export class RowBytes {
     this.end += length;
   }
 
-  /** A row's JSON as placed. */
+  /** A row's JSON as placed (once finish() has read the rows left in files). */
   row(row: number): Buffer {
     return this.bytes.subarray(this.at[row], this.at[row] + this.starts[row * STRIDE + FIELD_COUNT]);
   }

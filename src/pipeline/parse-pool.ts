@@ -45,18 +45,30 @@ export interface ParsePoolOptions {
 /** The build cache as the loader reaches it, able to adopt a parse made on a thread. */
 export type AdoptingCache = ParseCache & Pick<BuildCache, 'adopt'>;
 
-/** Where the body is among an event's fields (the rows' order). */
-const BODY = EVENT_FIELDS.indexOf('body');
+/**
+ * The text fields an adopted event lets go of: its row holds each as the JSON of the record's own
+ * value (renderEvent copies them as they are), and nothing after the rows reads them from the
+ * record. At 100k events the bodies were ~110 MB of heap (two-byte text), the rest ~40 MB at the
+ * build's peak in the load. rowsFor() gives them back from the rows should the rows not be used.
+ */
+export const LET_GO = ['title', 'organizer', 'location', 'teaser', 'body', 'attending_fees_info', 'contact', 'email'] as const satisfies readonly (keyof Event)[];
 
-/** An event's body as its row holds it: the row's `"body":` value, parsed (JSON.parse undoes toJson's escapes). */
-export function bodyOf(row: PremadeRow): string {
-  const from = row.starts[BODY] + '"body":'.length;
+/** A field of an event as its row holds it: the row's value, parsed (JSON.parse undoes toJson's escapes). */
+export function fieldOf(row: PremadeRow, field: (typeof LET_GO)[number]): string | null {
+  const i = EVENT_FIELDS.indexOf(field);
+  const from = row.starts[i] + field.length + 3; // after `"field":`
   // the field ends at the comma before the next one
-  const length = row.starts[BODY + 1] - 1 - from;
+  const length = row.starts[i + 1] - 1 - from;
   const bytes = Buffer.allocUnsafe(length);
   if (row.json instanceof Uint8Array) bytes.set(row.json.subarray(from, from + length));
   else readAllAt(row.json.fd, bytes, 0, length, row.json.position + from);
-  return JSON.parse(bytes.toString()) as string;
+  return JSON.parse(bytes.toString()) as string | null;
+}
+
+/** The fields an event let go of (adopt), given back from its row. */
+function giveBack(e: Event, row: PremadeRow): void {
+  const fields = e as unknown as Record<(typeof LET_GO)[number], string | null>;
+  for (const f of LET_GO) fields[f] = fieldOf(row, f);
 }
 
 /** Batches sent to a thread and not answered yet, at most: one parsed while the other waits. */
@@ -137,14 +149,14 @@ export class ParsePool {
 
   /**
    * The rows made ahead for a build rendering against `ctx`; none when they were made against
-   * another, and the events' bodies are then given back (adopt() let go of them). Once.
+   * another, and the events' text fields are then given back (adopt() let go of them). Once.
    */
   rowsFor(ctx: RenderContext): PremadeRows | undefined {
     const same = this.context !== null && this.premade.size > 0 && renderInputs(ctx) === this.context.inputs;
     const rows = this.premade;
     this.premade = new Map();
     if (same) return rows;
-    for (const [e, row] of rows) e.body = bodyOf(row);
+    for (const [e, row] of rows) giveBack(e, row);
     return undefined;
   }
 
@@ -269,10 +281,9 @@ export class ParsePool {
         const json = inFile === null ? (rows.json as Uint8Array).subarray(at, end) : { fd: rowFile!.fd, position: inFile + at };
         const event = record.value as Event;
         this.premade.set(event, { json, starts, key });
-        // The body is in the row now, which nothing after the rows reads (~110 MB of heap at
-        // 100k events, two-byte text): let go of while it is young, not held to "render data".
-        // rowsFor() gives it back from the row should the rows not be used.
-        event.body = '';
+        // The text is in the row now (LET_GO): let go of while it is young, not held to "render data".
+        const fields = event as unknown as Record<(typeof LET_GO)[number], string | null>;
+        for (const f of LET_GO) fields[f] = '';
         at = end;
         made++;
       }

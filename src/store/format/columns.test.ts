@@ -41,10 +41,12 @@ describe('textColumnsJson', () => {
     const ctx: RenderContext = { site: model.site, baseUrl: 'https://example.org', pages: model.pages, media: model.media };
     const rows = EventRows.from(all.map((e) => serializeEvent(renderEvent(e, ctx))));
     expect(rows.lineBytes.includes('\\u2028')).toBe(true);
-    const json = textColumnsJson(all, zone, rows);
+    // the events' own text is not read when the rows are given (the build has let go of it)
+    const blank = all.map((e) => ({ ...e, title: '', organizer: null, location: null, teaser: '', contact: null, email: null }));
+    const json = textColumnsJson(blank, zone, rows);
     expect(json.equals(textColumnsJson(all, zone))).toBe(true);
     expect(JSON.parse(json.toString()).text.title.slice(0, odd.length)).toEqual(odd);
-    expect(() => textColumnsJson(all.slice(1), zone, rows)).toThrow(/rows for/);
+    expect(() => textColumnsJson(blank.slice(1), zone, rows)).toThrow(/rows for/);
     expect(textColumnsJson([], 'UTC', EventRows.from([])).toString()).toBe(JSON.stringify(textColumnsOf([], 'UTC')));
   });
 });

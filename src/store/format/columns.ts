@@ -71,10 +71,11 @@ export function textColumnsOf(events: readonly Event[], zone: string): TextColum
  *
  * `rows`: the events' rows (list order, as `events`), whose fields hold these very values as
  * JSON: each value is then copied from its row, not formatted and stringified again (~0.8 s of
- * the build's main thread at 100k events, with the other core idle). A row holds the bytes of
+ * the build's main thread at 100k events, with the other core idle), and the events' own text
+ * fields are not read (the build has let go of them: parse-pool.ts). A row holds the bytes of
  * JSON.stringify(value) unless serializeEvent escaped a line or paragraph separator in it
- * (toJson): a value holding the text `\u202` is made here instead, which catches those (and,
- * harmlessly, a value that holds that text itself).
+ * (toJson): a value holding the text `\u202` is parsed from the row and stringified again, which
+ * undoes those escapes (and, harmlessly, takes a value that holds that text itself the long way).
  */
 export function textColumnsJson(events: readonly Event[], zone: string, rows?: EventRows): Buffer {
   if (rows !== undefined && rows.length !== events.length) throw new Error(`${rows.length} rows for ${events.length} events`);
@@ -83,8 +84,7 @@ export function textColumnsJson(events: readonly Event[], zone: string, rows?: E
   const group = <F extends EventField>(name: string, fields: readonly F[], value: (e: Event, f: F) => unknown) => {
     fields.forEach((f, i) => {
       const head = Buffer.from(`${i === 0 ? `"${name}":{` : ','}${JSON.stringify(f)}:`);
-      const exact = (row: number) => JSON.stringify(value(events[row], f));
-      parts.push(head, view === null ? Buffer.from(JSON.stringify(events.map((e) => value(e, f)))) : columnFromRows(view, EVENT_FIELDS.indexOf(f), exact));
+      parts.push(head, view === null ? Buffer.from(JSON.stringify(events.map((e) => value(e, f)))) : columnFromRows(view, EVENT_FIELDS.indexOf(f)));
     });
     if (fields.length === 0) parts.push(Buffer.from(`"${name}":{`));
     parts.push(Buffer.from('}'));
@@ -124,8 +124,8 @@ function rowView(rows: EventRows): RowView {
   return { bytes, starts, lineAt, escapes };
 }
 
-/** One column as JSON (`[v,v,…]`), each value copied from its row, or made by `exact` where the row may hold it escaped. */
-function columnFromRows(view: RowView, field: number, exact: (row: number) => string): Buffer {
+/** One column as JSON (`[v,v,…]`), each value copied from its row (stringified anew where the row may hold it escaped). */
+function columnFromRows(view: RowView, field: number): Buffer {
   const { bytes, starts, lineAt, escapes } = view;
   const count = lineAt.length;
   const from = new Float64Array(count);
@@ -139,7 +139,7 @@ function columnFromRows(view: RowView, field: number, exact: (row: number) => st
     to[row] = lineAt[row] + starts[row * STRIDE + field + 1] - 1;
     while (next < escapes.length && escapes[next] < from[row]) next++;
     if (next < escapes.length && escapes[next] < to[row]) {
-      const value = Buffer.from(exact(row));
+      const value = Buffer.from(JSON.stringify(JSON.parse(bytes.toString('utf8', from[row], to[row]))));
       made.set(row, value);
       length += value.length;
     } else length += to[row] - from[row];

@@ -10,9 +10,9 @@
 //
 // The rows the threads render (~240 MB at 100k events) are left in a scratch file per thread
 // (scratch-file.ts), not sent here: this thread holds where each is until the build puts them in
-// list order, reading them into their places a chunk of each file at a time (row-bytes.ts). Held here they were the largest
-// part of the heap outside V8 through the rest of the load and "render data" (where they were
-// copied once more).
+// list order, reading them into their places a chunk of each file at a time (row-bytes.ts). Held
+// here they were the largest part of the heap outside V8 through the rest of the load and "render
+// data" (where they were copied once more).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize } from 'node:v8';
@@ -22,7 +22,7 @@ import type { Parsed } from '../content/records.ts';
 import { defaultThreads } from '../util/threads.ts';
 import type { Event } from '../model/types.ts';
 import type { RenderContext } from '../render/event.ts';
-import { FIELD_COUNT } from '../store/format/event-rows.ts';
+import { FIELD_COUNT, valueSpanIn } from '../store/format/event-rows.ts';
 import { SUM_BYTES, type BuildCache } from './build-cache.ts';
 import type { BatchAnswer, ParseBatch } from './parse-batch.ts';
 import { ScratchFile } from './scratch-file.ts';
@@ -58,22 +58,21 @@ type LetGo = (typeof LET_GO)[number];
 /** An event's let-go fields, to be set. */
 const letGoOf = (e: Event) => e as unknown as Record<LetGo, string | null>;
 
-/** A field of an event as its row holds it: the row's value, parsed (JSON.parse undoes toJson's escapes). */
-export function fieldOf(row: PremadeRow, field: LetGo): string | null {
-  const i = EVENT_FIELDS.indexOf(field);
-  const from = row.starts[i] + field.length + 3; // after `"field":`
-  // the field ends at the comma before the next one
-  const length = row.starts[i + 1] - 1 - from;
-  const bytes = Buffer.allocUnsafe(length);
-  if (row.json instanceof Uint8Array) bytes.set(row.json.subarray(from, from + length));
-  else readAllAt(row.json.fd, bytes, 0, length, row.json.position + from);
-  return JSON.parse(bytes.toString()) as string | null;
-}
-
-/** The fields an event let go of (adopt), given back from its row. */
+/**
+ * The fields an event let go of (adopt), given back from its row (read once, where its thread left
+ * it): each the row's value, parsed (JSON.parse undoes toJson's escapes).
+ */
 function giveBack(e: Event, row: PremadeRow): void {
+  const length = row.starts[FIELD_COUNT];
+  let json: Uint8Array;
+  if (row.json instanceof Uint8Array) json = row.json;
+  else readAllAt(row.json.fd, (json = Buffer.allocUnsafe(length)), 0, length, row.json.position);
+  const text = Buffer.from(json.buffer, json.byteOffset, length);
   const fields = letGoOf(e);
-  for (const f of LET_GO) fields[f] = fieldOf(row, f);
+  for (const f of LET_GO) {
+    const [from, to] = valueSpanIn(row.starts, 0, EVENT_FIELDS.indexOf(f));
+    fields[f] = JSON.parse(text.toString('utf8', from, to)) as string | null;
+  }
 }
 
 /** Batches sent to a thread and not answered yet, at most: one parsed while the other waits. */

@@ -3,7 +3,7 @@
 import type { Event } from '../../model/types.ts';
 import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 import { formatInstant } from '../../time/zone.ts';
-import { FIELD_COUNT, type EventRows } from './event-rows.ts';
+import { FIELD_COUNT, valueSpanIn, type EventRows } from './event-rows.ts';
 import {
   BOOL_FIELDS, TEXT_FIELDS, TIME_FIELDS,
   type BoolField, type EventColumns, type EventTable, type TextField, type TimeField,
@@ -97,46 +97,37 @@ export function textColumnsJson(events: readonly Event[], zone: string, rows?: E
   return Buffer.concat(parts);
 }
 
-/** The rows' bytes, where each line starts, and where a separator escape (`\u202`) may be. */
+/** The rows, their bytes, and where a separator escape (`\u202`) may be in those. */
 interface RowView {
+  rows: EventRows;
   bytes: Buffer;
-  starts: Uint32Array | Uint16Array;
-  lineAt: Float64Array;
   /** offsets of `\u202` in `bytes`, ascending (usually none) */
   escapes: number[];
 }
 
 const STRIDE = FIELD_COUNT + 1;
 const ESCAPE = Buffer.from('\\u202');
-/** length of `"key":` per field (keys are ASCII) */
-const KEY_PREFIX = EVENT_FIELDS.map((f) => f.length + 3);
 
 function rowView(rows: EventRows): RowView {
   const bytes = rows.lineBytes;
-  const { starts } = rows;
-  const lineAt = new Float64Array(rows.length);
-  for (let row = 0, at = 0; row < rows.length; row++) {
-    lineAt[row] = at;
-    at += starts[row * STRIDE + FIELD_COUNT] + 1;
-  }
   const escapes: number[] = [];
   for (let at = bytes.indexOf(ESCAPE); at >= 0; at = bytes.indexOf(ESCAPE, at + 1)) escapes.push(at);
-  return { bytes, starts, lineAt, escapes };
+  return { rows, bytes, escapes };
 }
 
 /** One column as JSON (`[v,v,…]`), each value copied from its row (stringified anew where the row may hold it escaped). */
 function columnFromRows(view: RowView, field: number): Buffer {
-  const { bytes, starts, lineAt, escapes } = view;
-  const count = lineAt.length;
+  const { rows, bytes, escapes } = view;
+  const count = rows.length;
   const from = new Float64Array(count);
   const to = new Float64Array(count);
   const made = new Map<number, Buffer>();
   let length = 2 + Math.max(count - 1, 0);
   let next = 0;
   for (let row = 0; row < count; row++) {
-    // `"key":value` ends where the next field's key begins, less its comma (or the line's `}`)
-    from[row] = lineAt[row] + starts[row * STRIDE + field] + KEY_PREFIX[field];
-    to[row] = lineAt[row] + starts[row * STRIDE + field + 1] - 1;
+    const [a, b] = valueSpanIn(rows.starts, row * STRIDE, field);
+    from[row] = rows.lineStart(row) + a;
+    to[row] = rows.lineStart(row) + b;
     while (next < escapes.length && escapes[next] < from[row]) next++;
     if (next < escapes.length && escapes[next] < to[row]) {
       const value = Buffer.from(JSON.stringify(JSON.parse(bytes.toString('utf8', from[row], to[row]))));

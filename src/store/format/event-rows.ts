@@ -15,6 +15,14 @@ const COMMA = Buffer.from(',');
 const OPEN = Buffer.from('{');
 const CLOSE = Buffer.from('}');
 
+/**
+ * Byte range [from, to) of field `field`'s JSON value within a row, from the row's offsets at
+ * `starts[base..]` (serializeEvent's): after its `"key":`, up to the comma or `}` that ends it.
+ */
+export function valueSpanIn(starts: ArrayLike<number>, base: number, field: number): [number, number] {
+  return [starts[base + field] + KEY_PREFIX[field], starts[base + field + 1] - 1];
+}
+
 export function fieldIndex(field: string): number | undefined {
   return FIELD_INDEX.get(field);
 }
@@ -212,16 +220,18 @@ export class EventRows {
 
   /** Appends to `out` the whole event (`whole`: its bytes) with one field's value replaced. */
   replaceValueInto(row: number, whole: Buffer, field: number, replace: (valueJson: string) => string, out: Uint8Array[]): void {
-    const base = row * STRIDE;
-    const from = this.starts[base + field] + KEY_PREFIX[field];
-    const to = this.starts[base + field + 1] - 1;
+    const [from, to] = this.valueSpan(row, field);
     out.push(whole.subarray(0, from), Buffer.from(replace(whole.subarray(from, to).toString('utf8'))), whole.subarray(to));
   }
 
   /** Byte range [from, to) of one field's JSON value within the row's bytes. */
   valueSpan(row: number, field: number): [number, number] {
-    const base = row * STRIDE;
-    return [this.starts[base + field] + KEY_PREFIX[field], this.starts[base + field + 1] - 1];
+    return valueSpanIn(this.starts, row * STRIDE, field);
+  }
+
+  /** Where a row's line starts in the rows' bytes (lineBytes). */
+  lineStart(row: number): number {
+    return this.lineStarts[row];
   }
 
   /** The whole event with one field's value replaced, as one buffer. */

@@ -216,7 +216,8 @@ export class ParsePool {
       if (unchanged !== undefined) results[i] = unchanged;
       else todo.push(i);
     });
-    if (this.count === 0 || !this.worthThreads(todo.map((i) => raw.get(files[i]) ?? join(dir, files[i])))) {
+    // many files go to the threads; fewer only when they are large (their paths made only then)
+    if (this.count === 0 || (todo.length < this.minFiles && !this.largeEnough(todo.map((i) => raw.get(files[i]) ?? join(dir, files[i]))))) {
       for (const i of todo) results[i] = readAndParse(dir, files[i], raw.get(files[i]), kind, parse, cache);
       return results;
     }
@@ -250,12 +251,11 @@ export class ParsePool {
   }
 
   /**
-   * Whether files are worth the threads: many, or few and large. A site's directory may be a few
-   * hundred files of a thousand objects each (400 files, 20 MB at 200,000 objects): parsed here,
-   * they took ~1.2 s of this thread while both cores' threads were still to start.
+   * Whether files too few for the threads are worth them all the same: a site's directory may be
+   * a few hundred files of a thousand objects each (400 files, 20 MB at 200,000 objects): parsed
+   * here, they took ~1.2 s of this thread while both cores' threads were still to start.
    */
-  private worthThreads(paths: readonly (string | Buffer)[]): boolean {
-    if (paths.length >= this.minFiles) return true;
+  private largeEnough(paths: readonly (string | Buffer)[]): boolean {
     let bytes = 0;
     for (const path of paths) {
       bytes += fileSize(path);

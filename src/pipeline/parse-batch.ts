@@ -13,7 +13,7 @@ import { parserOf, type ParserName } from '../content/load.ts';
 import type { Problem } from '../content/problems.ts';
 import type { Event } from '../model/types.ts';
 import { renderEvent, type RenderContext } from '../render/event.ts';
-import { FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
+import { serializeEventBytes } from '../store/format/event-rows.ts';
 import { parseKey, SUM_BYTES } from './build-cache.ts';
 import { ROW_KEY_BYTES, rowKeyer } from './render-cache.ts';
 import { statText } from './stat-index.ts';
@@ -55,7 +55,6 @@ export interface Rower {
 }
 
 export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, keyOf: rowKeyer(ctx) });
-const STRIDE = FIELD_COUNT + 1;
 
 export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null };
 
@@ -104,9 +103,14 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
   return { id: batch.id, files, bytes, sums, rows: rows && rows.finish() };
 }
 
-/** A batch's rows as they are made, then put end to end (BatchRows). */
+/**
+ * The rows' UTF-8 end to end as a batch's are made, kept for the next batch: it grows by half to
+ * the largest batch's, and finish() copies each batch's into a buffer of its own.
+ */
+let rowsScratch = Buffer.allocUnsafeSlow(1 << 20);
+
+/** A batch's rows as they are made (BatchRows). */
 class RowsMade {
-  private readonly json: string[] = [];
   private readonly starts: number[] = [];
   private readonly keys: Buffer[] = [];
   private readonly made: number[] = [];
@@ -115,27 +119,33 @@ class RowsMade {
   constructor(private readonly rower: Rower) {}
 
   add(e: Event): void {
-    let row: { json: string; starts: number[] };
+    let row: { bytes: Buffer; starts: number[] };
     try {
-      row = serializeEvent(renderEvent(e, this.rower.ctx));
+      row = serializeEventBytes(renderEvent(e, this.rower.ctx));
     } catch {
       this.made.push(0);
       return;
     }
     this.made.push(1);
-    this.json.push(row.json);
+    const length = row.bytes.length;
+    if (this.bytes + length > rowsScratch.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes + length, Math.ceil(rowsScratch.length * 1.5)));
+      rowsScratch.copy(grown, 0, 0, this.bytes);
+      rowsScratch = grown;
+    }
+    // (copied at once: serializeEventBytes reuses its buffer)
+    this.bytes += row.bytes.copy(rowsScratch, this.bytes);
     for (const at of row.starts) this.starts.push(at);
     this.keys.push(this.rower.keyOf(e));
-    this.bytes += row.starts[FIELD_COUNT];
   }
 
   finish(): BatchRows {
+    // fresh, and not from Node's shared pool: it is transferred
     const json = Buffer.allocUnsafeSlow(this.bytes);
-    let at = 0;
-    this.json.forEach((text, i) => (at += json.write(text, at, this.starts[i * STRIDE + FIELD_COUNT])));
+    rowsScratch.copy(json, 0, 0, this.bytes);
     const keys = new Uint8Array(this.keys.length * ROW_KEY_BYTES);
     this.keys.forEach((k, i) => keys.set(k, i * ROW_KEY_BYTES));
-    return { json: new Uint8Array(json.buffer, 0, at), starts: Uint32Array.from(this.starts), keys, made: Uint8Array.from(this.made) };
+    return { json: new Uint8Array(json.buffer, 0, this.bytes), starts: Uint32Array.from(this.starts), keys, made: Uint8Array.from(this.made) };
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../../model/event-fields.ts';
-import { EventRows, fieldIndex, serializeEvent } from './event-rows.ts';
+import { EventRows, fieldIndex, serializeEvent, serializeEventBytes } from './event-rows.ts';
 
 type Rendered = Record<(typeof EVENT_FIELDS)[number], unknown>;
 
@@ -31,6 +31,26 @@ describe('serializeEvent', () => {
     expect(one.json(0)).toContain('"title":"a\\u2028b"');
     expect(one.json(0)).toContain('"body":"\\u2029"');
     EVENT_FIELDS.forEach((f, i) => expect(JSON.parse(one.value(0, i))).toEqual(odd[f]));
+  });
+
+  it('writes an object whose keys are in another order, or more, field by field in table order', () => {
+    const one = sample(4);
+    const reversed = Object.fromEntries(Object.entries(one).reverse()) as Rendered;
+    const more = { ...one, extra: 1 } as Rendered;
+    for (const odd of [reversed, more]) {
+      const row = serializeEventBytes(odd);
+      expect(row.json).toBe(serializeEvent(one).json);
+      expect(row.starts).toEqual(serializeEvent(one).starts);
+      expect(row.bytes.toString()).toBe(row.json);
+    }
+  });
+
+  it('gives the line as UTF-8 too, in a buffer the next call reuses', () => {
+    const first = serializeEventBytes(sample(5));
+    expect(first.bytes.toString()).toBe(first.json);
+    const kept = Buffer.from(first.bytes);
+    serializeEventBytes(sample(6));
+    expect(kept.toString()).toBe(first.json);
   });
 });
 

@@ -3,7 +3,8 @@
 // whole events, sparse fields, an expanded value spliced in — without decoding or
 // re-serializing anything per request.
 import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
-import { needsEscaping, toJson } from './json.ts';
+import { escapeSeparators, needsEscaping, toJson } from './json.ts';
+import { fieldOffsets } from './field-offsets.ts';
 import { memoryRows, type RowSource } from './row-source.ts';
 
 export const FIELD_COUNT = EVENT_FIELDS.length;
@@ -27,16 +28,40 @@ export function fieldIndex(field: string): number | undefined {
   return FIELD_INDEX.get(field);
 }
 
+/** Each field's `"key":` as bytes (the scan of a row checks them, field-offsets.ts). */
+const KEYS = EVENT_FIELDS.map((f) => Buffer.from(`"${f}":`));
+/** A row's UTF-8 while its offsets are found: grows to the largest row, kept for the next. */
+let scratch = Buffer.allocUnsafeSlow(64 << 10);
+
 /**
- * Serializes a rendered event. `starts[i]` is the UTF-8 byte offset of field i's `"key":`
- * within the line, `starts[FIELD_COUNT]` the line's byte length.
+ * Serializes a rendered event (keys in EVENT_FIELDS order, as renderEvent makes it) as one line
+ * of UTF-8 JSON. `starts[i]` is the byte offset of field i's `"key":` within the line,
+ * `starts[FIELD_COUNT]` the line's byte length; `bytes` is the line's UTF-8, a view of a buffer
+ * the next call reuses (copy it to keep it).
  */
+export function serializeEventBytes(obj: Readonly<Record<EventField, unknown>>): { json: string; bytes: Buffer; starts: number[] } {
+  const stringified = JSON.stringify(obj);
+  // U+2028/U+2029 are rare: test the whole event once, and only then escape
+  const json = needsEscaping(stringified) ? escapeSeparators(stringified) : stringified;
+  // (UTF-8 takes at most 3 bytes per UTF-16 unit)
+  if (scratch.length < json.length * 3) scratch = Buffer.allocUnsafeSlow(json.length * 3);
+  const length = scratch.write(json, 0);
+  const starts: number[] = [];
+  if (fieldOffsets(scratch, 0, length, KEYS, starts)) return { json, bytes: scratch.subarray(0, length), starts };
+  // not one field after the other as EVENT_FIELDS says (an object not made by renderEvent)
+  const row = serializeFieldByField(obj);
+  return { ...row, bytes: Buffer.from(row.json) };
+}
+
+/** serializeEventBytes' line as a string, and its offsets. */
 export function serializeEvent(obj: Readonly<Record<EventField, unknown>>): { json: string; starts: number[] } {
-  // Parts joined once: repeated `+=` builds a rope of 60 pieces per event that V8 must flatten.
-  const plain = EVENT_FIELDS.map((f) => `"${f}":${JSON.stringify(obj[f])}`);
-  // U+2028/U+2029 are rare: test the whole event once, and only then escape field by field
-  const json = `{${plain.join(',')}}`;
-  const parts = needsEscaping(json) ? EVENT_FIELDS.map((f) => `"${f}":${toJson(obj[f])}`) : plain;
+  const { json, starts } = serializeEventBytes(obj);
+  return { json, starts };
+}
+
+/** The same line made one field at a time, whatever the object's own keys and their order. */
+function serializeFieldByField(obj: Readonly<Record<EventField, unknown>>): { json: string; starts: number[] } {
+  const parts = EVENT_FIELDS.map((f) => `"${f}":${toJson(obj[f])}`);
   const starts: number[] = [];
   let at = 1;
   for (const part of parts) {
@@ -44,7 +69,7 @@ export function serializeEvent(obj: Readonly<Record<EventField, unknown>>): { js
     at += Buffer.byteLength(part) + 1;
   }
   starts.push(at);
-  return { json: parts === plain ? json : `{${parts.join(',')}}`, starts };
+  return { json: `{${parts.join(',')}}`, starts };
 }
 
 /** Rows closer than this in the file are read with the bytes between them, in one read. */

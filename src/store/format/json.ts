@@ -11,5 +11,10 @@ export function needsEscaping(json: string): boolean {
 export function toJson(value: unknown): string {
   const text = JSON.stringify(value);
   // `test` on a non-global pattern: a global one would carry lastIndex over to the next string
-  return SEPARATOR.test(text) ? text.replace(SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : text;
+  return SEPARATOR.test(text) ? escapeSeparators(text) : text;
+}
+
+/** JSON.stringify's output with U+2028/U+2029 escaped (they can only be inside its strings). */
+export function escapeSeparators(json: string): string {
+  return json.replace(SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
 }

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../test/helpers.ts';
+import { loadContent } from '../content/load.ts';
+import { generateContent } from '../gen/content-generator.ts';
+import { EVENT_FIELDS } from '../model/event-fields.ts';
+import type { Model } from '../model/types.ts';
+import { serializeEvent, serializeEventBytes } from '../store/format/event-rows.ts';
+import { renderEvent, type RenderContext } from './event.ts';
+
+let root: string;
+let model: Model;
+beforeAll(async () => {
+  root = tempDir('aula-render-');
+  await generateContent({ events: 200, directory: 5, seed: 9, outDir: join(root, 'content') });
+  model = (await loadContent(join(root, 'content'))).model!;
+});
+afterAll(() => removeDir(root));
+
+describe('renderEvent', () => {
+  it("makes each event's keys in table order, so that its row is one JSON.stringify (event-rows.ts)", () => {
+    const ctx: RenderContext = { site: model.site, baseUrl: 'https://example.org', pages: model.pages, media: model.media };
+    for (const e of model.events) {
+      const obj = renderEvent(e, ctx);
+      expect(Object.keys(obj)).toEqual([...EVENT_FIELDS]);
+      // the row is that object's JSON, its offsets those of its fields
+      const row = serializeEventBytes(obj);
+      expect(row.json).toBe(JSON.stringify(obj));
+      EVENT_FIELDS.forEach((f, i) => {
+        const [from, to] = [row.starts[i] + f.length + 3, row.starts[i + 1] - 1];
+        expect(JSON.parse(row.bytes.toString('utf8', from, to))).toEqual(obj[f]);
+      });
+      expect(serializeEvent(obj).starts).toEqual(row.starts);
+    }
+    // and the scan was what found them: the fallback (field by field) makes a buffer of its own
+    const [a, b] = model.events.slice(0, 2).map((e) => serializeEventBytes(renderEvent(e, ctx)).bytes.buffer);
+    expect(a).toBe(b);
+  });
+});

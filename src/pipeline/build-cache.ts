@@ -8,7 +8,7 @@
 //
 // One pack file per content folder holds the entries:
 //   AULACACHE\n {"cache":…,"aula":…,"format":…,"v8":…}\n   then per entry:
-//   "AUe1" | key (32 bytes) | payload length (u32 LE) | SHA-256 of the payload (32) | payload (v8.serialize)
+//   "AUe1" | key (32 bytes) | payload length (u32 LE) | checksum of the payload (4, util/checksum.ts) | payload (v8.serialize)
 // A pack written by another aula, dist format or V8 is foreign and ignored whole. An entry is
 // trusted only when its checksum matches when it is used; a corrupt one is a miss (parsed anew),
 // and a truncated or garbled pack is read up to the damage. Nothing in the cache is ever needed:
@@ -20,6 +20,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writevSync, type BigIntStats } from 'node:fs';
 import { readFully } from '../util/positional-io.ts';
+import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { Parsed } from '../content/records.ts';
@@ -28,13 +29,13 @@ import { AULA_VERSION } from '../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 
 /** Bump when what a parse returns changes shape or meaning without a new aula version. */
-export const CACHE_FORMAT = 1;
+export const CACHE_FORMAT = 2;
 
 const MAGIC = Buffer.from('AULACACHE\n');
 const ENTRY = Buffer.from('AUe1');
 const KEY_BYTES = 32;
-/** The length of an entry's payload checksum (SHA-256). */
-export const SUM_BYTES = 32;
+/** The length of an entry's payload checksum (util/checksum.ts). */
+export const SUM_BYTES = CHECKSUM_BYTES;
 const ENTRY_HEAD = ENTRY.length + KEY_BYTES + 4 + SUM_BYTES;
 
 /** What a pack must declare to be read: anything else was written by another build of aula. */
@@ -45,7 +46,7 @@ export function cacheIdentity(): string {
 // cachedDataVersionTag(), which also hashes the process's V8 flags. `aula build` sets one
 // (heap-policy.ts), and a pack it wrote was then foreign to `aula dev` and to any build run
 // without it: every file parsed again, without a word.
-const IDENTITY = JSON.stringify({ cache: CACHE_FORMAT, aula: AULA_VERSION, format: DIST_FORMAT, node: process.version, v8: process.versions.v8 });
+const IDENTITY = JSON.stringify({ cache: CACHE_FORMAT, aula: AULA_VERSION, format: DIST_FORMAT, node: process.version, v8: process.versions.v8, sum: CHECKSUM });
 
 /** The cache folder by default: node_modules/.cache/aula of the project the command runs in. */
 export function defaultCacheDir(cwd = process.cwd()): string {
@@ -67,7 +68,7 @@ interface Slot {
   /** where the payload starts in the pack read, and its length */
   at: number;
   length: number;
-  /** the payload's SHA-256 as stored; checked before the payload is trusted */
+  /** the payload's checksum as stored; checked before the payload is trusted */
   sum: Buffer;
   verified: boolean;
   /** written to the next pack's file already (the payload is not held) */
@@ -97,7 +98,7 @@ export interface MadeParse {
   key: string;
   /** v8.serialize of the Parsed */
   payload: Buffer;
-  /** SHA-256 of the payload */
+  /** the payload's checksum (util/checksum.ts) */
   sum: Buffer;
   /** statText of the file's stat, taken before its text was read; none: read again next time */
   stat?: string;
@@ -181,7 +182,6 @@ function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; f
   }
 }
 
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
 
 /** The key of one file's parse: everything its result depends on. */
 export function parseKey(kind: string, file: string, text: string): Buffer {
@@ -307,7 +307,7 @@ export class BuildCache {
     let value: unknown;
     try {
       const payload = this.payloadOf(slot);
-      if (!slot.verified && !sha256(payload).equals(slot.sum)) throw new Error('checksum');
+      if (!slot.verified && !checksum(payload).equals(slot.sum)) throw new Error('checksum');
       slot.verified = true;
       // a dev session keeps what it used in memory for its next build (see lastWritten)
       if (keepWritten) slot.payload = payload;
@@ -357,13 +357,13 @@ export class BuildCache {
     const parsed = parse();
     // serialized now: later checks may add to the records (resolved media paths, expansions)
     const payload = serialize(parsed);
-    this.keep(key, payload, sha256(payload));
+    this.keep(key, payload, checksum(payload));
     return parsed;
   }
 
   /**
    * A parse made on another thread (parse-pool.ts), as parse() would have made and kept it: its
-   * key, its serialization and that payload's SHA-256, and the file's stat (statText) taken
+   * key, its serialization and that payload's checksum, and the file's stat (statText) taken
    * before its text was read. The records returned are a copy of the payload's, as a cached
    * parse's are.
    */

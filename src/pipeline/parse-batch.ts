@@ -1,12 +1,11 @@
 // What a parse thread does with one batch of content files (parse-pool.ts): each file read (with
 // its stat when the build keeps a cache), parsed by the loader's own parser, and its parse handed
-// back serialized, with the cache key of its text and the payload's SHA-256, so the build's main
+// back serialized, with the cache key of its text and the payload's checksum, so the build's main
 // thread neither reads, hashes, parses nor serializes it (it adopts the bytes, build-cache.ts).
 //
 // Answer layout: the payloads end to end in `bytes` (one transferable buffer per batch, not one
-// message per file), their SHA-256s end to end in `sums`; per file either its problem or its
+// message per file), their checksums end to end in `sums`; per file either its problem or its
 // key, stat and where its payload ends.
-import { createHash } from 'node:crypto';
 import { serialize } from 'node:v8';
 import { readContentFile } from '../content/files.ts';
 import { parserOf, type ParserName } from '../content/load.ts';
@@ -18,6 +17,7 @@ import { parseKey, SUM_BYTES } from './build-cache.ts';
 import { ROW_KEY_BYTES, rowKeyer } from './render-cache.ts';
 import { statText } from './stat-index.ts';
 import { writeAllAt } from '../util/positional-io.ts';
+import { checksum } from '../util/checksum.ts';
 
 export interface ParseBatch {
   id: number;
@@ -62,7 +62,7 @@ export interface BatchAnswer {
   id: number;
   files: FileAnswer[];
   bytes: Uint8Array;
-  /** 32 bytes per file with a payload, in order (empty when not keyed) */
+  /** SUM_BYTES per file with a payload, in order (empty when not keyed) */
   sums: Uint8Array;
   /** when the batch asked for them and the thread has a context */
   rows: BatchRows | null;
@@ -98,7 +98,7 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
   payloads.forEach((payload, i) => {
     bytes.set(payload, at);
     at += payload.length;
-    if (batch.keyed) sums.set(createHash('sha256').update(payload).digest(), i * SUM_BYTES);
+    if (batch.keyed) sums.set(checksum(payload), i * SUM_BYTES);
   });
   return { id: batch.id, files, bytes, sums, rows: rows && rows.finish() };
 }

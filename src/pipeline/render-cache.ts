@@ -14,7 +14,6 @@
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
 import { createHash } from 'node:crypto';
-import * as zlib from 'node:zlib';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writevSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../model/types.ts';
@@ -22,6 +21,7 @@ import { breadcrumb, renderEvent, renderMedia, type RenderContext } from '../ren
 import { FIELD_COUNT, serializeEvent, type EventRows } from '../store/format/event-rows.ts';
 import { RowBytes, type RowInFile } from '../store/write/row-bytes.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
+import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../util/checksum.ts';
 
 /** Bump when a row's bytes change meaning without a new aula version. */
 export const ROWS_FORMAT = 1;
@@ -31,26 +31,10 @@ const STRIDE = FIELD_COUNT + 1;
 /** The length of a row's key (SHA-256, eventKeys). */
 export const ROW_KEY_BYTES = 32;
 const KEY = ROW_KEY_BYTES;
-const SUM = 4;
+const SUM = CHECKSUM_BYTES;
 const HEAD = KEY + SUM + 4;
 
 const sha256 = () => createHash('sha256');
-
-/**
- * The entries' checksum, against damage (the keys are what must not collide, and they are
- * SHA-256): CRC-32 where node has it (20.15+), a third of the cost of SHA-256 per row; the first
- * 4 bytes of SHA-256 before that. The header names which, so neither reads the other's file.
- */
-const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
-const CHECKSUM = crc32 ? 'crc32' : 'sha256/4';
-
-/** The checksum of a payload, given whole or as its two parts (the same either way). */
-function checksum(head: Uint8Array, body: Uint8Array = new Uint8Array(0)): Buffer {
-  const out = Buffer.allocUnsafe(SUM);
-  if (crc32) out.writeUInt32LE(crc32(body, crc32(head)));
-  else sha256().update(head).update(body).digest().copy(out, 0, 0, SUM);
-  return out;
-}
 
 function header(): Buffer {
   return Buffer.concat([MAGIC, Buffer.from(`${cacheIdentity()} rows ${ROWS_FORMAT} ${CHECKSUM}\n`)]);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTimestamp } from '../time/parse.ts';
+import { parseByPattern, parseTimestamp } from '../time/parse.ts';
 import { readTimestamp } from './timestamps.ts';
 
 // Zones with DST gaps and repeats, a half-hour DST (Lord Howe), a skipped calendar day
@@ -33,6 +33,17 @@ describe('readTimestamp', () => {
         for (let q = 0; q < 96; q++) {
           const text = `${day}T${String(Math.floor(q / 4)).padStart(2, '0')}:${String((q % 4) * 15).padStart(2, '0')}`;
           expect(readTimestamp(text, zone), `${text} in ${zone}`).toEqual(parseTimestamp(text, zone));
+        }
+      }
+    }
+  });
+
+  it('agrees with the pattern itself on the fixed form, years near the ends of the range included', () => {
+    for (const zone of ZONES) {
+      for (const day of [...DAYS, '0100-01-01', '0001-01-01', '9999-12-31', '2024-02-29', '1900-02-29']) {
+        for (const time of ['00:00:00', '12:34:56', '23:59:59']) {
+          const text = `${day} ${time}`;
+          expect(readTimestamp(text, zone), `${text} in ${zone}`).toEqual(parseByPattern(text, zone));
         }
       }
     }

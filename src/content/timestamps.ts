@@ -7,36 +7,58 @@
 // anyway with its ±1 day probes, so results are always parseTimestamp's own; days with a change,
 // and anything unusual, go to parseTimestamp unchanged. timestamps.test.ts checks this around
 // DST changes. (A memo inside src/time would serve every caller, rendering included.)
-import { parseTimestamp, type TimestampParse } from '../time/parse.ts';
+import { atOffset, parseTimestamp, readFixed, type TimestampParse } from '../time/parse.ts';
 
 const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ]\d/;
 const HAS_OFFSET = /(?:Z|[+-]\d{2}(?::\d{2}(?::\d{2})?|\d{2})?)$/;
 
-/** `${zone} ${date}` → that day's offset as `±hh:mm`, or null when it is not one offset. */
-const dayOffsets = new Map<string, string | null>();
+/** A day's one offset: as `±hh:mm`, and in milliseconds. */
+interface DayOffset {
+  text: string;
+  ms: number;
+}
+
+/** `${zone} ${date}` → that day's offset, or null when it is not one offset. */
+const dayOffsets = new Map<string, DayOffset | null>();
 
 export function readTimestamp(text: string, zone: string): TimestampParse {
+  // the common form (parse.ts readFixed), its day's offset applied as a number: the same instant
+  // parseTimestamp finds with the offset written out, without writing it out and reading it back
+  const fixed = readFixed(text);
+  if (fixed !== undefined) {
+    if (fixed.offsetMs !== null) return atOffset(fixed.wallMs, fixed.offsetMs, zone);
+    const offset = dayOffset(text.slice(0, 10), zone);
+    if (offset === null) return parseTimestamp(text, zone);
+    const r = atOffset(fixed.wallMs, offset.ms, zone);
+    return r.ok ? r : parseTimestamp(text, zone);
+  }
   const m = LOCAL_DATE_TIME.exec(text);
   if (!m || HAS_OFFSET.test(text)) return parseTimestamp(text, zone);
-  const key = `${zone} ${m[1]}`;
-  let offset = dayOffsets.get(key);
-  if (offset === undefined) {
-    offset = uniformOffset(m[1], zone);
-    dayOffsets.set(key, offset);
-  }
+  const offset = dayOffset(m[1], zone);
   if (offset === null) return parseTimestamp(text, zone);
-  const r = parseTimestamp(text + offset, zone);
+  const r = parseTimestamp(text + offset.text, zone);
   return r.ok ? r : parseTimestamp(text, zone);
 }
 
-function uniformOffset(date: string, zone: string): string | null {
+function dayOffset(date: string, zone: string): DayOffset | null {
+  const key = `${zone} ${date}`;
+  let offset = dayOffsets.get(key);
+  if (offset === undefined) {
+    offset = uniformOffset(date, zone);
+    dayOffsets.set(key, offset);
+  }
+  return offset;
+}
+
+function uniformOffset(date: string, zone: string): DayOffset | null {
   const first = offsetOf(`${date}T00:00:00`, zone);
   const last = offsetOf(`${date}T23:59:59.999`, zone);
   // The ISO grammar only writes whole-minute offsets (old local mean times have seconds).
-  if (first === null || first !== last || first % 60_000 !== 0) return null;
+  // (nor offsets of a day or more, which it refuses)
+  if (first === null || first !== last || first % 60_000 !== 0 || Math.abs(first) >= 86_400_000) return null;
   const minutes = Math.abs(first) / 60_000;
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${first < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+  return { text: `${first < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`, ms: first };
 }
 
 /** The zone's offset at a local time, or null when that time is invalid, skipped or repeated. */

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTimestamp } from './parse.ts';
+import { parseByPattern, parseTimestamp, readFixed } from './parse.ts';
 
 const VIE = 'Europe/Vienna';
 const at = (text: string) => parseTimestamp(text, VIE);
@@ -63,5 +64,53 @@ describe('parseTimestamp: what the API can write', () => {
     expect(at('1890-05-09T16:00:00+01:05:21')).toMatchObject({ ok: true, epochMs: Date.UTC(1890, 4, 9, 14, 54, 39) });
     expect(at('1890-05-09T16:00:00+01:05:60')).toEqual({ ok: false, reason: 'invalid' });
     expect(at('1890-05-09T16:00:00+0105:21')).toEqual({ ok: false, reason: 'invalid' });
+  });
+});
+
+describe('readFixed', () => {
+  const ZONES = ['Europe/Vienna', 'America/New_York', 'Pacific/Kiritimati', 'UTC'];
+  const p = (n: number, width = 2) => String(n).padStart(width, '0');
+
+  it('agrees with the pattern on the forms it reads, whatever their numbers', () => {
+    // every field out of range too (month 13, day 32, hour 24...), years near the ends of the range
+    const year = fc.oneof(fc.integer({ min: 0, max: 9999 }), fc.constantFrom(0, 1, 99, 100, 1900, 2000, 2024, 9999));
+    const offset = fc.oneof(
+      fc.constant(''),
+      fc.constant('Z'),
+      fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 70 })).map(([s, h, m]) => `${s}${p(h)}:${p(m)}`),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES), year, fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), fc.integer({ min: 0, max: 24 }),
+        fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }), fc.constantFrom('T', ' '), offset,
+        (zone, y, mo, d, h, mi, s, sep, tz) => {
+          const text = `${p(y, 4)}-${p(mo)}-${p(d)}${sep}${p(h)}:${p(mi)}:${p(s)}${tz}`;
+          expect(parseTimestamp(text, zone), `${text} in ${zone}`).toEqual(parseByPattern(text, zone));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('agrees with the pattern when any one character of the form is another', () => {
+    const base = '2024-02-29T23:59:59+01:00';
+    const chars = ['0', '9', '-', ':', 'T', ' ', 'Z', '+', 'x', '٣', '\u0000'];
+    for (const text of [base, base.slice(0, 20).replace('+', 'Z'), base.slice(0, 19)]) {
+      for (let i = 0; i < text.length; i++) {
+        for (const c of chars) {
+          const odd = text.slice(0, i) + c + text.slice(i + 1);
+          for (const zone of ZONES) expect(parseTimestamp(odd, zone), `${odd} in ${zone}`).toEqual(parseByPattern(odd, zone));
+        }
+      }
+    }
+  });
+
+  it('reads only the fixed forms, leaving the rest (and years before 100) to the pattern', () => {
+    expect(readFixed('2025-05-09T16:00:00+02:00')).toEqual({ wallMs: Date.UTC(2025, 4, 9, 16), offsetMs: 7_200_000 });
+    expect(readFixed('2025-05-09 16:00:00Z')).toEqual({ wallMs: Date.UTC(2025, 4, 9, 16), offsetMs: 0 });
+    expect(readFixed('2025-05-09 16:00:00')).toEqual({ wallMs: Date.UTC(2025, 4, 9, 16), offsetMs: null });
+    for (const text of ['2025-05-09T16:00', '2025-05-09T16:00:00.5Z', '2025-05-09T16:00:00+0200', '2025-05-09T16:00:00+02', '2025-5-09T16:00:00', '0099-05-09T16:00:00Z', '2025-05-09']) {
+      expect(readFixed(text), text).toBeUndefined();
+    }
   });
 });

@@ -20,6 +20,8 @@ interface DayOffset {
 
 /** `${zone} ${date}` → that day's offset, or null when it is not one offset. */
 const dayOffsets = new Map<string, DayOffset | null>();
+/** The same by zone and day number (days since 1970 of the wall time): no key string to make. */
+const dayOffsetsByNumber = new Map<string, Map<number, DayOffset | null>>();
 
 export function readTimestamp(text: string, zone: string): TimestampParse {
   // the common form (parse.ts readFixed), its day's offset applied as a number: the same instant
@@ -27,7 +29,11 @@ export function readTimestamp(text: string, zone: string): TimestampParse {
   const fixed = readFixed(text);
   if (fixed !== undefined) {
     if (fixed.offsetMs !== null) return atOffset(fixed.wallMs, fixed.offsetMs, zone);
-    const offset = dayOffset(text.slice(0, 10), zone);
+    let byDay = dayOffsetsByNumber.get(zone);
+    if (byDay === undefined) dayOffsetsByNumber.set(zone, (byDay = new Map()));
+    const dayNumber = Math.floor(fixed.wallMs / 86_400_000);
+    let offset = byDay.get(dayNumber);
+    if (offset === undefined) byDay.set(dayNumber, (offset = dayOffset(text.slice(0, 10), zone)));
     if (offset === null) return parseTimestamp(text, zone);
     const r = atOffset(fixed.wallMs, offset.ms, zone);
     return r.ok ? r : parseTimestamp(text, zone);

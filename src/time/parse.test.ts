@@ -83,8 +83,10 @@ describe('readFixed', () => {
       fc.property(
         fc.constantFrom(...ZONES), year, fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), fc.integer({ min: 0, max: 24 }),
         fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }), fc.constantFrom('T', ' '), offset,
-        (zone, y, mo, d, h, mi, s, sep, tz) => {
-          const text = `${p(y, 4)}-${p(mo)}-${p(d)}${sep}${p(h)}:${p(mi)}:${p(s)}${tz}`;
+        // no seconds, seconds, or seconds with a fraction of 1 to 7 digits
+        fc.oneof(fc.constant(null), fc.constant(''), fc.integer({ min: 0, max: 9_999_999 }).chain((f) => fc.integer({ min: 1, max: 7 }).map((n) => `.${String(f).padStart(7, '0').slice(0, n)}`))),
+        (zone, y, mo, d, h, mi, s, sep, tz, fraction) => {
+          const text = `${p(y, 4)}-${p(mo)}-${p(d)}${sep}${p(h)}:${p(mi)}${fraction === null ? '' : `:${p(s)}${fraction}`}${tz}`;
           expect(parseTimestamp(text, zone), `${text} in ${zone}`).toEqual(parseByPattern(text, zone));
         },
       ),
@@ -94,8 +96,8 @@ describe('readFixed', () => {
 
   it('agrees with the pattern when any one character of the form is another', () => {
     const base = '2024-02-29T23:59:59+01:00';
-    const chars = ['0', '9', '-', ':', 'T', ' ', 'Z', '+', 'x', '٣', '\u0000'];
-    for (const text of [base, base.slice(0, 20).replace('+', 'Z'), base.slice(0, 19)]) {
+    const chars = ['0', '9', '-', ':', '.', 'T', ' ', 'Z', '+', 'x', '٣', '\u0000'];
+    for (const text of [base, base.slice(0, 20).replace('+', 'Z'), base.slice(0, 19), '2024-02-29T23:59:59.999-03:30', '2024-02-29 23:59']) {
       for (let i = 0; i < text.length; i++) {
         for (const c of chars) {
           const odd = text.slice(0, i) + c + text.slice(i + 1);
@@ -109,7 +111,9 @@ describe('readFixed', () => {
     expect(readFixed('2025-05-09T16:00:00+02:00')).toEqual({ wallMs: Date.UTC(2025, 4, 9, 16), offsetMs: 7_200_000 });
     expect(readFixed('2025-05-09 16:00:00Z')).toEqual({ wallMs: Date.UTC(2025, 4, 9, 16), offsetMs: 0 });
     expect(readFixed('2025-05-09 16:00:00')).toEqual({ wallMs: Date.UTC(2025, 4, 9, 16), offsetMs: null });
-    for (const text of ['2025-05-09T16:00', '2025-05-09T16:00:00.5Z', '2025-05-09T16:00:00+0200', '2025-05-09T16:00:00+02', '2025-5-09T16:00:00', '0099-05-09T16:00:00Z', '2025-05-09']) {
+    expect(readFixed('2025-05-09T16:00')).toEqual({ wallMs: Date.UTC(2025, 4, 9, 16), offsetMs: null });
+    expect(readFixed('2025-05-09T16:00:01.250-01:30')).toEqual({ wallMs: Date.UTC(2025, 4, 9, 16, 0, 1, 250), offsetMs: -5_400_000 });
+    for (const text of ['2025-05-09T16:00:00.5Z', '2025-05-09T16:00:00.1234Z', '2025-05-09T16:00:00,250Z', '2025-05-09T16:00:00+0200', '2025-05-09T16:00:00+02', '2025-5-09T16:00:00', '0099-05-09T16:00:00Z', '2025-05-09']) {
       expect(readFixed(text), text).toBeUndefined();
     }
   });

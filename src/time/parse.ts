@@ -36,37 +36,54 @@ const digit = (text: string, at: number) => {
 const twoDigits = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1);
 
 /**
- * The form nearly every timestamp in content is written in, read without the pattern (~1 µs of
+ * The forms nearly every timestamp in content is written in, read without the pattern (~1 µs of
  * the regular expression, its captures and two Dates, ~4 times an event): `YYYY-MM-DD`, `T` or a
- * space, `hh:mm:ss`, then nothing, `Z` or `±hh:mm`. Its wall time as if it were UTC, and its
- * offset (null: none). Undefined for anything else, or anything doubtful (a year before 100, which
- * Date.UTC would read as 19xx), which parseByPattern then reads as it reads every form.
+ * space, `hh:mm`, optionally `:ss` and then optionally `.sss`, then nothing, `Z` or `±hh:mm`. Its
+ * wall time as if it were UTC, and its offset (null: none). Undefined for anything else, or
+ * anything doubtful (a year before 100, which Date.UTC would read as 19xx), which parseByPattern
+ * then reads as it reads every form.
  */
 export function readFixed(text: string): { wallMs: number; offsetMs: number | null } | undefined {
   const length = text.length;
-  if (length !== 19 && length !== 20 && length !== 25) return undefined;
+  if (length < 16 || length > 29) return undefined;
   const sep = text.charCodeAt(10);
-  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || (sep !== 84 && sep !== 32) || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || (sep !== 84 && sep !== 32) || text.charCodeAt(13) !== 58) return undefined;
   const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
   const month = twoDigits(text, 5);
   const day = twoDigits(text, 8);
   const hour = twoDigits(text, 11);
   const minute = twoDigits(text, 14);
-  const second = twoDigits(text, 17);
-  // (NaN fails every comparison: a non-digit anywhere is refused here)
-  if (!(year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= monthDays(year, month) && hour <= 23 && minute <= 59 && second <= 59)) return undefined;
-  let offsetMs: number | null = null;
-  if (length === 20) {
-    if (text.charCodeAt(19) !== 90) return undefined; // Z
-    offsetMs = 0;
-  } else if (length === 25) {
-    const sign = text.charCodeAt(19);
-    const hh = twoDigits(text, 20);
-    const mm = twoDigits(text, 23);
-    if ((sign !== 43 && sign !== 45) || text.charCodeAt(22) !== 58 || !(hh <= 23 && mm <= 59)) return undefined;
-    offsetMs = (sign === 45 ? -1 : 1) * (hh * 60 + mm) * 60_000;
+  let second = 0;
+  let millisecond = 0;
+  let at = 16;
+  if (text.charCodeAt(16) === 58) {
+    second = twoDigits(text, 17);
+    at = 19;
+    // a fraction of exactly three digits (the pattern reads others, up to twelve)
+    if (text.charCodeAt(19) === 46) {
+      millisecond = digit(text, 20) * 100 + twoDigits(text, 21);
+      const next = text.charCodeAt(23);
+      if (next >= 48 && next <= 57) return undefined;
+      at = 23;
+    }
   }
-  return { wallMs: Date.UTC(year, month - 1, day, hour, minute, second), offsetMs };
+  // (NaN fails every comparison: a non-digit anywhere is refused here)
+  if (!(year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= monthDays(year, month) && hour <= 23 && minute <= 59 && second <= 59 && millisecond >= 0)) return undefined;
+  let offsetMs: number | null = null;
+  const rest = length - at;
+  if (rest === 1) {
+    if (text.charCodeAt(at) !== 90) return undefined; // Z
+    offsetMs = 0;
+  } else if (rest === 6) {
+    const sign = text.charCodeAt(at);
+    const hh = twoDigits(text, at + 1);
+    const mm = twoDigits(text, at + 4);
+    if ((sign !== 43 && sign !== 45) || text.charCodeAt(at + 3) !== 58 || !(hh <= 23 && mm <= 59)) return undefined;
+    offsetMs = (sign === 45 ? -1 : 1) * (hh * 60 + mm) * 60_000;
+  } else if (rest !== 0) {
+    return undefined;
+  }
+  return { wallMs: Date.UTC(year, month - 1, day, hour, minute, second, millisecond), offsetMs };
 }
 
 /** daysInMonth without a Date: the Gregorian rule. */

@@ -7,14 +7,7 @@
 // Scanning finds where each element starts (no whitespace: JSON.stringify writes none); strings
 // are skipped with indexOf, so the cost is a pass over the bytes, not a parse into objects.
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
+import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE, stringEnd, valueEnd } from '../../store/format/json-scan.ts';
 
 /** One array of a columns file: where it opens ('[') and where each element starts, then its ']' + 1. */
 export interface ColumnArray {
@@ -27,47 +20,16 @@ export class ShapeError extends Error {}
 
 /** The end (exclusive) of the string whose opening quote is at `at`. */
 function skipString(b: Buffer, at: number): number {
-  let p = at + 1;
-  for (;;) {
-    const q = b.indexOf(QUOTE, p);
-    if (q < 0) throw new ShapeError('unterminated string');
-    let slashes = 0;
-    while (b[q - 1 - slashes] === BACKSLASH) slashes++;
-    if (slashes % 2 === 0) return q + 1;
-    p = q + 1;
-  }
+  const end = stringEnd(b, at);
+  if (end < 0) throw new ShapeError('unterminated string');
+  return end;
 }
 
 /** The end (exclusive) of the JSON value at `at`. */
 function skipValue(b: Buffer, at: number): number {
-  const c = b[at];
-  if (c === QUOTE) return skipString(b, at);
-  if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-    let depth = 0;
-    let p = at;
-    for (;;) {
-      const d = b[p];
-      if (d === undefined) throw new ShapeError('unterminated value');
-      if (d === QUOTE) {
-        p = skipString(b, p);
-        continue;
-      }
-      if (d === OPEN_ARRAY || d === OPEN_OBJECT) depth++;
-      else if (d === CLOSE_ARRAY || d === CLOSE_OBJECT) {
-        depth--;
-        if (depth === 0) return p + 1;
-      }
-      p++;
-    }
-  }
-  let p = at;
-  for (;;) {
-    const d = b[p];
-    if (d === undefined || d === COMMA || d === CLOSE_ARRAY || d === CLOSE_OBJECT) break;
-    p++;
-  }
-  if (p === at) throw new ShapeError(`no value at ${at}`);
-  return p;
+  const end = valueEnd(b, at);
+  if (end < 0) throw new ShapeError(`no whole value at ${at}`);
+  return end;
 }
 
 function scanArray(b: Buffer, at: number, rows: number): { array: ColumnArray; end: number } {

@@ -182,7 +182,6 @@ function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; f
   }
 }
 
-
 /** The key of one file's parse: everything its result depends on. */
 export function parseKey(kind: string, file: string, text: string): Buffer {
   return createHash('sha256').update(`${cacheIdentity()}\0${kind}\0${file}\0`).update(text).digest();

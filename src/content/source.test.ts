@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Issue } from './problems.ts';
 import { locateIssues, readData } from './source.ts';
@@ -89,5 +90,25 @@ describe('locateIssues', () => {
   it('counts lines of the whole Markdown file', () => {
     const [p] = locateIssues('events/a.md', '---\nid: 1\ntitle: 2\n---\nbody\n', [issue(null, ['title'], 'value')]);
     expect([p.line, p.column]).toEqual([3, 8]);
+  });
+});
+
+describe('the yaml library', () => {
+  it('is loaded only once a file needs it', () => {
+    // a process of its own (the compiled module): this one may have loaded it for other tests
+    const program = `
+      const { readData, locateIssues } = await import(${JSON.stringify(new URL('../../lib/content/source.js', import.meta.url).href)});
+      const { createRequire } = await import('node:module');
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes('/node_modules/yaml/'));
+      const seen = [];
+      readData('events/a.yaml', { text: 'id: 1\\ntitle: plain\\n', lineOffset: 0 });
+      seen.push(loaded());
+      // an anchor: outside the subset reader
+      const value = readData('events/b.yaml', { text: 'a: &x 1\\nb: *x\\n', lineOffset: 0 });
+      seen.push(loaded(), value.ok && value.value.b);
+      process.stdout.write(JSON.stringify(seen));
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual([false, true, 1]);
   });
 });

@@ -4,11 +4,17 @@
 // the YAML subset reader for plain YAML, and the `yaml` library otherwise. Positions always
 // come from `yaml` (parseDocument + LineCounter), which runs again only for the few files that
 // have a problem, so a clean build pays for no position bookkeeping at all.
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Node } from 'yaml';
 import { splitFrontMatter } from './front-matter.ts';
 import { formatKey, type Issue, type Path, type Problem } from './problems.ts';
 import { checkValue, MAX_DEPTH, positionOf, scanNesting, type ValueLimits } from './value-limits.ts';
 import { parseYamlSubset } from './yaml-subset.ts';
+
+// `yaml` is loaded the first time a file needs it (~30 ms of every process's start, and of every
+// parse thread's): a build of plain content, a patch or a dev rebuild may never need it.
+let yamlLibrary: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') => (yamlLibrary ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 export const isMarkdown = (file: string) => file.endsWith('.md');
 const isJson = (file: string) => file.endsWith('.json');
@@ -48,6 +54,7 @@ export function readData(file: string, part: { text: string; lineOffset: number 
     const { line, column } = positionOf(part.text, deepAt);
     return { ok: false, problems: [{ file, line: line + part.lineOffset, column, key: '', message: TOO_DEEP }] };
   }
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   let errors: { offset: number; message: string }[];
   let value: unknown;
@@ -136,6 +143,7 @@ function countKeysInValue(value: unknown): number {
 export function locateIssues(file: string, text: string, issues: readonly Issue[]): Problem[] {
   const part = dataPart(file, text);
   if (!part.ok) return issues.map((issue) => toProblem(file, issue, 1, 1));
+  const { isSeq, LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(part.text, { lineCounter, prettyErrors: false });
   return issues.map((issue) => {
@@ -154,6 +162,7 @@ function toProblem(file: string, issue: Issue, line: number, column: number): Pr
  * Falls back to the nearest enclosing node if the path does not resolve.
  */
 function offsetOf(root: unknown, path: Path, at: Issue['at']): number {
+  const { isMap, isScalar, isSeq } = yaml();
   let node = root;
   let offset = start(node) ?? 0;
   for (let i = 0; i < path.length; i++) {

@@ -71,12 +71,17 @@ export const KEY_BYTES = 32;
 /** A stat as the state keeps it: size, mtime (ns), ctime (ns), inode, device. */
 export const STAT_FIELDS = 5;
 
-/** Whether `stat` is the one recorded at `i` and old enough (before `safe` less `margin`) to be trusted (stat-index.ts). */
-export function freshStat(stats: BigInt64Array, i: number, stat: { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint; dev: bigint }, safe: bigint, margin: bigint): boolean {
+/**
+ * Whether the stat at `j` of `current` (stat-files.ts: STAT_FIELDS numbers each, in putStat's
+ * order) is the one recorded at `i`, and old enough (before `safe` less `margin`) to be trusted
+ * (stat-index.ts).
+ */
+export function freshStatAt(stats: BigInt64Array, i: number, current: BigInt64Array, j: number, safe: bigint, margin: bigint): boolean {
   const at = i * STAT_FIELDS;
+  const now = j * STAT_FIELDS;
   const before = safe - margin;
-  return stats[at] >= 0n && stat.mtimeNs < before && stat.ctimeNs < before && stat.size === stats[at] && stat.mtimeNs === stats[at + 1] &&
-    stat.ctimeNs === stats[at + 2] && stat.ino === stats[at + 3] && stat.dev === stats[at + 4];
+  return stats[at] >= 0n && current[now] >= 0n && current[now + 1] < before && current[now + 2] < before && current[now] === stats[at] &&
+    current[now + 1] === stats[at + 1] && current[now + 2] === stats[at + 2] && current[now + 3] === stats[at + 3] && current[now + 4] === stats[at + 4];
 }
 
 /** Puts a stat into `stats` at `i` (null: none). */

@@ -1,0 +1,46 @@
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { putStat, STAT_FIELDS } from './event-state.ts';
+import { statFiles } from './stat-files.ts';
+
+const root = tempDir('aula-stat-files-');
+afterAll(() => removeDir(root));
+
+describe('statFiles', () => {
+  const paths: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    const path = join(root, `f${i}.md`);
+    writeFileSync(path, 'x'.repeat(i));
+    paths.push(path);
+  }
+  mkdirSync(join(root, 'folder'));
+  // no file there, a folder, a path through a file: no stat to take
+  const odd = [join(root, 'gone.md'), join(root, 'folder'), join(root, 'f1.md', 'below')];
+
+  /** The numbers putStat writes for each path's own stat (all -1 where none). */
+  function expected(list: readonly string[]): BigInt64Array {
+    const out = new BigInt64Array(list.length * STAT_FIELDS);
+    list.forEach((path, i) => {
+      let s;
+      try {
+        s = statSync(path, { bigint: true, throwIfNoEntry: false });
+      } catch {
+        s = undefined; // ENOTDIR
+      }
+      putStat(out, i, s?.isFile() ? s : null);
+    });
+    return out;
+  }
+
+  it("gives each file's stat in putStat's order, on this thread and on two", async () => {
+    const all = [...paths, ...odd, ...paths.slice(0, 5)];
+    const want = expected(all);
+    expect(await statFiles(all)).toEqual(want);
+    // (the worker takes the second half: the odd paths and the repeats are in it)
+    expect(await statFiles(all, 1)).toEqual(want);
+    expect(await statFiles(odd, 1)).toEqual(new BigInt64Array(odd.length * STAT_FIELDS).fill(-1n));
+    expect(await statFiles([])).toEqual(new BigInt64Array(0));
+  });
+});

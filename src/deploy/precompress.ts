@@ -192,7 +192,10 @@ export function compressionPool(
     settling = settling.filter((w) => !ready.includes(w));
     for (const w of ready) w.done();
   };
-  const workers = Array.from({ length: threads }, () => {
+  // Each worker is started when it is first given a batch: a patch build compresses one page and
+  // a few documents, one batch, and a second worker's start (~30 ms of a core) would be wasted.
+  const workers: { worker: Worker; waiting: { bytes: number; done: () => void }[] }[] = [];
+  const start = () => {
     const worker = new Worker(WORKER, { eval: true });
     const waiting: { bytes: number; done: () => void }[] = [];
     worker.on('message', (results: ({ path: string; gz: Uint8Array; br: Uint8Array } | { path: string; written: true } | { path: string; failed: { message: string; code?: string; path: string } })[]) => {
@@ -218,7 +221,7 @@ export function compressionPool(
       }
     });
     return { worker, waiting };
-  });
+  };
   const pending: Promise<void>[] = [];
   let batch: Queued[] = [];
   let batchBytes = 0;
@@ -226,7 +229,8 @@ export function compressionPool(
 
   const flush = () => {
     if (batch.length === 0) return;
-    const { worker, waiting } = workers[turn++ % workers.length];
+    const slot = turn++ % Math.max(1, threads);
+    const { worker, waiting } = (workers[slot] ??= start());
     const bytes = batchBytes;
     queued += bytes;
     pending.push(new Promise<void>((done) => waiting.push({ bytes, done })));

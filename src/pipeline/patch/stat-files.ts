@@ -2,14 +2,14 @@
 // stat is ~3 µs of system time here, ~0.25 s for all of them on one thread, the largest part of
 // a one-event patch's search for changes (whose whole target is 2 s). Half go to a worker thread
 // while this one takes the other half, as git's index preload does with its lstats.
-import { statSync } from 'node:fs';
+import { statSync, type BigIntStats } from 'node:fs';
 import { runFsThread } from '../fs-thread.ts';
-import { STAT_FIELDS } from './event-state.ts';
+import { putStat, STAT_FIELDS } from './event-state.ts';
 
 /** Fewer files than this are stat'ed here alone: a thread's start (~30 ms) would cost more than it saves. */
 const TWO_THREADS_FROM = 8192;
 
-// statInto's loop, for the worker (plain JavaScript: a worker has no TypeScript loader)
+// statInto's loop for the worker, written out (plain JavaScript: a worker has no TypeScript loader)
 const STATTER = `
 const { statSync } = require('node:fs');
 const { paths, from, shared } = workerData;
@@ -34,25 +34,18 @@ for (let i = 0; i < paths.length; i++) {
 }
 `;
 
-function statInto(out: BigInt64Array, paths: readonly string[], from: number, to: number): void {
-  for (let i = from; i < to; i++) {
-    const at = i * STAT_FIELDS;
-    let s;
-    try {
-      s = statSync(paths[i], { bigint: true, throwIfNoEntry: false });
-    } catch {
-      s = undefined;
-    }
-    if (s === undefined || !s.isFile()) {
-      out.fill(-1n, at, at + STAT_FIELDS);
-      continue;
-    }
-    out[at] = s.size;
-    out[at + 1] = s.mtimeNs;
-    out[at + 2] = s.ctimeNs;
-    out[at + 3] = s.ino;
-    out[at + 4] = s.dev;
+/** A regular file's stat, or null (none there, not a file, not to be stat'ed). */
+function fileStat(path: string): BigIntStats | null {
+  try {
+    const s = statSync(path, { bigint: true, throwIfNoEntry: false });
+    return s?.isFile() ? s : null;
+  } catch {
+    return null;
   }
+}
+
+function statInto(out: BigInt64Array, paths: readonly string[], from: number, to: number): void {
+  for (let i = from; i < to; i++) putStat(out, i, fileStat(paths[i]));
 }
 
 /**

@@ -230,8 +230,9 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   eventsFile?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   if (eventsFile) inFlight.push(eventsFile); // a refusal before it is awaited must not remove the folder it writes into
   const offsets = new Uint8Array(newStarts.buffer, newStarts.byteOffset, newStarts.byteLength);
-  const columns = same ? prior(DATA_FILES.columns) : spliceColumns(prior(DATA_FILES.columns), n, Buffer.from(JSON.stringify(columnsOf(fresh))), fresh.length, sequence);
-  const text = same ? prior(DATA_FILES.text) : spliceColumns(prior(DATA_FILES.text), n, Buffer.from(JSON.stringify(textColumnsOf(fresh, state.site.timezone))), fresh.length, sequence);
+  // read (and proven) before any file is linked: a link changes the ctime its identity holds
+  const priorColumns = prior(DATA_FILES.columns);
+  const priorText = prior(DATA_FILES.text);
 
   // the files no event shapes, linked from the previous dist: categories, the media index, the
   // autocomplete files (with their twins when the levels they were made at still hold)
@@ -285,20 +286,6 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       digests.set(rel, digest);
     }
   }
-  // the spliced ones written on libuv's pool meanwhile (~50 MB at 100k events), awaited before the swap
-  const dataFilesWritten = new Map<string, Uint8Array>();
-  if (!same) {
-    for (const [rel, bytes] of [[DATA_FILES.offsets, offsets], [DATA_FILES.columns, columns], [DATA_FILES.text, text]] as const) {
-      const digest = digestOf(bytes);
-      digests.set(rel, digest);
-      if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
-      else dataFilesWritten.set(rel, bytes);
-    }
-  }
-  const dataWrites = writeFilesLater(staging, dataFilesWritten, wrote);
-  dataWrites.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-  inFlight.push(dataWrites);
-
   // the list pages whose key is unchanged are linked meanwhile (they need no dataset); the rows'
   // keys in the new order are the next state's
   const rows = nextRows(plan, sequence, freshKeys, fileOf);
@@ -322,6 +309,24 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const pageLinks = ledger.linkQueued();
   pageLinks.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   inFlight.push(pageLinks);
+
+  // The column files are spliced while that thread makes the links: started after the splicing,
+  // its ~0.3 s of links ran on after this thread's work, and the swap waited for them.
+  const columns = same ? priorColumns : spliceColumns(priorColumns, n, Buffer.from(JSON.stringify(columnsOf(fresh))), fresh.length, sequence);
+  const text = same ? priorText : spliceColumns(priorText, n, Buffer.from(JSON.stringify(textColumnsOf(fresh, state.site.timezone))), fresh.length, sequence);
+  // the spliced ones written on libuv's pool meanwhile (~50 MB at 100k events), awaited before the swap
+  const dataFilesWritten = new Map<string, Uint8Array>();
+  if (!same) {
+    for (const [rel, bytes] of [[DATA_FILES.offsets, offsets], [DATA_FILES.columns, columns], [DATA_FILES.text, text]] as const) {
+      const digest = digestOf(bytes);
+      digests.set(rel, digest);
+      if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
+      else dataFilesWritten.set(rel, bytes);
+    }
+  }
+  const dataWrites = writeFilesLater(staging, dataFilesWritten, wrote);
+  dataWrites.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  inFlight.push(dataWrites);
 
   if (eventsFile) {
     const partsWritten = await eventsFile;

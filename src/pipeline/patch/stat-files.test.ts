@@ -38,9 +38,15 @@ describe('statFiles', () => {
     const all = [...paths, ...odd, ...paths.slice(0, 5)];
     const want = expected(all);
     expect(await statFiles(all)).toEqual(want);
-    // (the worker takes the second half: the odd paths and the repeats are in it)
-    expect(await statFiles(all, 1)).toEqual(want);
-    expect(await statFiles(odd, 1)).toEqual(new BigInt64Array(odd.length * STAT_FIELDS).fill(-1n));
+    // on two threads, in shares of one file: whichever thread takes each, each is where it belongs
+    expect(await statFiles(all, 1, 1)).toEqual(want);
+    expect(await statFiles(all, 1, 7)).toEqual(want);
+    expect(await statFiles(odd, 1, 1)).toEqual(new BigInt64Array(odd.length * STAT_FIELDS).fill(-1n));
+    // enough files (~60 ms of stats) for the worker to have started and taken shares of them
+    const many = Array.from({ length: 70 }, () => all).flat();
+    const wantMany = new BigInt64Array(many.length * STAT_FIELDS);
+    for (let k = 0; k < 70; k++) wantMany.set(want, k * want.length);
+    expect(await statFiles(many, 1, 64)).toEqual(wantMany);
     expect(await statFiles([])).toEqual(new BigInt64Array(0));
   });
 });

@@ -1,7 +1,7 @@
 // The stats of many files (a patch's event files: 76k at 100k events), taken on two threads. A
 // stat is ~3 µs of system time here, ~0.25 s for all of them on one thread, the largest part of
-// a one-event patch's search for changes (whose whole target is 2 s). Half go to a worker thread
-// while this one takes the other half, as git's index preload does with its lstats.
+// a one-event patch's search for changes (whose whole target is 2 s). A worker thread takes
+// shares of them while this one does, as git's index preload does with its lstats.
 import { statSync, type BigIntStats } from 'node:fs';
 import { runFsThread } from '../fs-thread.ts';
 import { putStat, STAT_FIELDS } from './event-state.ts';
@@ -9,28 +9,35 @@ import { putStat, STAT_FIELDS } from './event-state.ts';
 /** Fewer files than this are stat'ed here alone: a thread's start (~30 ms) would cost more than it saves. */
 const TWO_THREADS_FROM = 8192;
 
+/** Files per share of the work, taken by whichever thread is free (Atomics on a shared counter). */
+const CHUNK = 256;
+
 // statInto's loop for the worker, written out (plain JavaScript: a worker has no TypeScript loader)
 const STATTER = `
 const { statSync } = require('node:fs');
-const { paths, from, shared } = workerData;
+const { paths, shared, counter, size } = workerData;
 const out = new BigInt64Array(shared);
-for (let i = 0; i < paths.length; i++) {
-  const at = (from + i) * ${STAT_FIELDS};
-  let s;
-  try {
-    s = statSync(paths[i], { bigint: true, throwIfNoEntry: false });
-  } catch {
-    s = undefined;
+const next = new Int32Array(counter);
+for (let chunk; (chunk = Atomics.add(next, 0, 1)) * size < paths.length; ) {
+  const to = Math.min(paths.length, (chunk + 1) * size);
+  for (let i = chunk * size; i < to; i++) {
+    const at = i * ${STAT_FIELDS};
+    let s;
+    try {
+      s = statSync(paths[i], { bigint: true, throwIfNoEntry: false });
+    } catch {
+      s = undefined;
+    }
+    if (s === undefined || !s.isFile()) {
+      out.fill(-1n, at, at + ${STAT_FIELDS});
+      continue;
+    }
+    out[at] = s.size;
+    out[at + 1] = s.mtimeNs;
+    out[at + 2] = s.ctimeNs;
+    out[at + 3] = s.ino;
+    out[at + 4] = s.dev;
   }
-  if (s === undefined || !s.isFile()) {
-    out.fill(-1n, at, at + ${STAT_FIELDS});
-    continue;
-  }
-  out[at] = s.size;
-  out[at + 1] = s.mtimeNs;
-  out[at + 2] = s.ctimeNs;
-  out[at + 3] = s.ino;
-  out[at + 4] = s.dev;
 }
 `;
 
@@ -52,7 +59,7 @@ function statInto(out: BigInt64Array, paths: readonly string[], from: number, to
  * The stats of `paths`, in order, STAT_FIELDS numbers each as putStat (event-state.ts) writes them:
  * size, mtime (ns), ctime (ns), inode, device; all -1 where there is no file to stat.
  */
-export async function statFiles(paths: readonly string[], twoThreadsFrom = TWO_THREADS_FROM): Promise<BigInt64Array> {
+export async function statFiles(paths: readonly string[], twoThreadsFrom = TWO_THREADS_FROM, size = CHUNK): Promise<BigInt64Array> {
   const n = paths.length;
   if (n < twoThreadsFrom) {
     const out = new BigInt64Array(n * STAT_FIELDS);
@@ -61,11 +68,14 @@ export async function statFiles(paths: readonly string[], twoThreadsFrom = TWO_T
   }
   const shared = new SharedArrayBuffer(n * STAT_FIELDS * 8);
   const out = new BigInt64Array(shared);
-  const half = n >> 1;
-  const other = runFsThread(STATTER, { paths: paths.slice(half), from: half, shared }, { stopped: 'the stat thread stopped before it finished' });
-  // (its rejection is heard below, after this thread's half)
+  // The files in shares, each taken by the first thread free: the worker starts ~30-50 ms after
+  // this thread begins, and halves made in advance left this one waiting for it.
+  const counter = new SharedArrayBuffer(4);
+  const next = new Int32Array(counter);
+  const other = runFsThread(STATTER, { paths, shared, counter, size }, { stopped: 'the stat thread stopped before it finished' });
+  // (its rejection is heard below, after this thread's shares)
   other.catch(() => {});
-  statInto(out, paths, 0, half);
+  for (let chunk; (chunk = Atomics.add(next, 0, 1)) * size < n; ) statInto(out, paths, chunk * size, Math.min(n, (chunk + 1) * size));
   await other;
   return out;
 }

@@ -130,10 +130,9 @@ export async function planPatch(options: PatchOptions, host: PatchHost): Promise
   if (zone !== state.site.timezone) refuse('the state is of another zone');
   // The loop below runs once per event file (76k at 100k events): it is kept to comparisons with
   // the stats taken before it (no path joins, no map look-up, no per-file copies: they took half
-  // its time, beside the stats). The
-  // listing is sorted, as the state's is, so a file is usually found at its own index (the map is
-  // made only when one is not); the stats and keys are copied whole first and only those of files
-  // read again are put over them.
+  // its time, beside the stats). The listing is sorted, as the state's is, so a file is usually
+  // found at its own index (the map is made only when one is not); the stats and keys are copied
+  // whole first and only those of files read again are put over them.
   const previousFiles = state.eventFiles;
   let index: Map<string, number> | null = null;
   const fileMap = new Int32Array(previousFiles.length).fill(-1);

@@ -22,12 +22,11 @@ import type { Parsed } from '../content/records.ts';
 import { defaultThreads } from '../util/threads.ts';
 import type { Event } from '../model/types.ts';
 import type { RenderContext } from '../render/event.ts';
-import { FIELD_COUNT, valueSpanIn } from '../store/format/event-rows.ts';
+import { FIELD_COUNT, fieldIndex, valueSpanIn } from '../store/format/event-rows.ts';
 import { SUM_BYTES, type BuildCache } from './build-cache.ts';
 import type { BatchAnswer, ParseBatch } from './parse-batch.ts';
 import { ScratchFile } from './scratch-file.ts';
 import { readAllAt } from '../util/positional-io.ts';
-import { EVENT_FIELDS } from '../model/event-fields.ts';
 import { renderInputs, ROW_KEY_BYTES, type PremadeRow, type PremadeRows } from './render-cache.ts';
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
@@ -55,6 +54,9 @@ export type AdoptingCache = ParseCache & Pick<BuildCache, 'adopt'>;
 export const LET_GO = ['title', 'organizer', 'location', 'teaser', 'body', 'attending_fees_info', 'contact', 'email'] as const satisfies readonly (keyof Event)[];
 type LetGo = (typeof LET_GO)[number];
 
+/** Where each of them is among a row's fields. */
+const LET_GO_FIELDS = LET_GO.map((f) => fieldIndex(f)!);
+
 /** An event's let-go fields, to be set. */
 const letGoOf = (e: Event) => e as unknown as Record<LetGo, string | null>;
 
@@ -69,10 +71,10 @@ function giveBack(e: Event, row: PremadeRow): void {
   else readAllAt(row.json.fd, (json = Buffer.allocUnsafe(length)), 0, length, row.json.position);
   const text = Buffer.from(json.buffer, json.byteOffset, length);
   const fields = letGoOf(e);
-  for (const f of LET_GO) {
-    const [from, to] = valueSpanIn(row.starts, 0, EVENT_FIELDS.indexOf(f));
+  LET_GO.forEach((f, i) => {
+    const [from, to] = valueSpanIn(row.starts, 0, LET_GO_FIELDS[i]);
     fields[f] = JSON.parse(text.toString('utf8', from, to)) as string | null;
-  }
+  });
 }
 
 /** Batches sent to a thread and not answered yet, at most: one parsed while the other waits. */

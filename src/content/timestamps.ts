@@ -18,9 +18,9 @@ interface DayOffset {
   ms: number;
 }
 
-/** `${zone} ${date}` → that day's offset, or null when it is not one offset. */
+/** `${zone} ${date}` → that day's offset, or null when it is not one offset (the other forms). */
 const dayOffsets = new Map<string, DayOffset | null>();
-/** The same by zone and day number (days since 1970 of the wall time): no key string to make. */
+/** The same for readFixed's forms, by zone and day number (days since 1970 of the wall time): no key string to make. */
 const dayOffsetsByNumber = new Map<string, Map<number, DayOffset | null>>();
 
 export function readTimestamp(text: string, zone: string): TimestampParse {
@@ -33,7 +33,7 @@ export function readTimestamp(text: string, zone: string): TimestampParse {
     if (byDay === undefined) dayOffsetsByNumber.set(zone, (byDay = new Map()));
     const dayNumber = Math.floor(fixed.wallMs / 86_400_000);
     let offset = byDay.get(dayNumber);
-    if (offset === undefined) byDay.set(dayNumber, (offset = dayOffset(text.slice(0, 10), zone)));
+    if (offset === undefined) byDay.set(dayNumber, (offset = uniformOffset(text.slice(0, 10), zone)));
     if (offset === null) return parseTimestamp(text, zone);
     const r = atOffset(fixed.wallMs, offset.ms, zone);
     return r.ok ? r : parseTimestamp(text, zone);

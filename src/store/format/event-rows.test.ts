@@ -49,7 +49,8 @@ describe('serializeEvent', () => {
     const first = serializeEventBytes(sample(5));
     expect(first.bytes.toString()).toBe(first.json);
     const kept = Buffer.from(first.bytes);
-    serializeEventBytes(sample(6));
+    const second = serializeEventBytes(sample(6));
+    expect(second.bytes.buffer).toBe(first.bytes.buffer);
     expect(kept.toString()).toBe(first.json);
   });
 });

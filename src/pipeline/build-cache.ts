@@ -18,8 +18,8 @@
 // the open file when used. A build that parsed a few files anew appends their entries; one that
 // left a quarter of the pack unused, or parsed more than HOLD_BYTES anew, writes it anew.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writevSync, type BigIntStats } from 'node:fs';
-import { readFully } from '../util/positional-io.ts';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
+import { readFully, writeAllv } from '../util/positional-io.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -609,24 +609,4 @@ function entryParts(key: string, sum: Buffer, payload: Buffer): Buffer[] {
 function flushSpill(spill: Spill): void {
   if (spill.used > 0) writeAllv(spill.fd, [spill.chunk.subarray(0, spill.used)]);
   spill.used = 0;
-}
-
-function writeAllv(fd: number, parts: Buffer[]): void {
-  let first = 0;
-  for (;;) {
-    // empty parts need no write (and writing only them would return 0 forever)
-    while (first < parts.length && parts[first].length === 0) first++;
-    if (first >= parts.length) return;
-    let written = writevSync(fd, first === 0 ? parts : parts.slice(first));
-    // a short write: skip what went out and continue with the rest
-    while (written > 0 && first < parts.length) {
-      if (written >= parts[first].length) {
-        written -= parts[first].length;
-        first++;
-      } else {
-        parts[first] = parts[first].subarray(written);
-        written = 0;
-      }
-    }
-  }
 }

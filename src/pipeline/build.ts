@@ -187,7 +187,10 @@ async function buildLocked(
   let loaded: Awaited<ReturnType<typeof loadContent>>;
   const parseCache = cache && recorder.wrap(cache);
   // the directory's and the events' files are parsed on threads of their own (parse-pool.ts)
-  const parsing = new ParsePool(resolve(options.content), parseCache, { threads: options.parseThreads });
+  const parsing = new ParsePool(resolve(options.content), parseCache, {
+    threads: options.parseThreads,
+    rowsPath: options.cache === undefined ? undefined : rowsPath(options.cache, options.content),
+  });
   // what a build that stops (failed, or with problems) lets go of: the directory's worker and the
   // rows the parse threads left in their scratch files
   const abandon = () => {
@@ -258,7 +261,9 @@ async function buildLocked(
       let rows: EventRows;
       if (cacheDir === undefined) rows = rowsRenderer(premade)(events, ctx);
       else {
-        rows = cachedRows(rowsPath(cacheDir, options.content), events, (keys = eventKeys(events, ctx, premade)), ctx, reused.rows, premade);
+        // (the threads' file of rows: kept as the rows file when it is written whole)
+        const made = premade ? parsing.rowsMade() : null;
+        rows = cachedRows(rowsPath(cacheDir, options.content), events, (keys = eventKeys(events, ctx, premade)), ctx, reused.rows, premade, made);
         recorder.listOrder(events, keys);
       }
       premade = undefined;

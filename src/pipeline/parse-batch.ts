@@ -12,12 +12,14 @@ import { parserOf, type ParserName } from '../content/load.ts';
 import type { Problem } from '../content/problems.ts';
 import type { Event } from '../model/types.ts';
 import { renderEvent, type RenderContext } from '../render/event.ts';
-import { serializeEventBytes } from '../store/format/event-rows.ts';
+import { FIELD_COUNT, serializeEventBytes } from '../store/format/event-rows.ts';
 import { parseKey, SUM_BYTES } from './build-cache.ts';
-import { ROW_KEY_BYTES, rowKeyer } from './render-cache.ts';
+import { putEntryHead, ROW_ENTRY_HEAD, ROW_KEY_BYTES, rowKeyer } from './render-cache.ts';
 import { statText } from './stat-index.ts';
 import { writeAllAt } from '../util/positional-io.ts';
 import { checksum } from '../util/checksum.ts';
+
+const STRIDE = FIELD_COUNT + 1;
 
 export interface ParseBatch {
   id: number;
@@ -41,7 +43,7 @@ export interface ParseBatch {
  * exist, is left to the main thread, where the build then fails on its problem).
  */
 export interface BatchRows {
-  /** the JSON, or where in its thread's scratch file the thread wrote it (parse-thread.ts) */
+  /** the JSON, or where in the rows file in the making its entries start (RowsFile) */
   json: Uint8Array | { position: number };
   starts: Uint32Array;
   keys: Uint8Array;
@@ -150,27 +152,45 @@ class RowsMade {
 }
 
 /**
- * A parse thread's scratch file for the rows it renders (parse-pool.ts gives it one): each batch's
- * rows are written after the last, and its answer says where instead of carrying them. A write
- * that fails (a full temp folder) leaves that batch's rows in its answer, and every later batch's:
- * the build then holds them, as it does without a scratch file, and does not fail.
+ * Where a parse thread leaves the rows it renders: the build's rows file in the making
+ * (rows-scratch.ts), shared by the threads. Each batch's rows go there as the file's entries
+ * (render-cache.ts), at room claimed from the shared `end`, and its answer says where instead of
+ * carrying them. A write that fails (a full disk) leaves that batch's rows in its answer, and
+ * every later batch's: the build then holds them, as it does without a file, and does not fail.
  */
 export class RowsFile {
-  private end = 0;
+  private entries = Buffer.allocUnsafeSlow(1 << 20);
 
-  constructor(private fd: number | null) {}
+  constructor(
+    private fd: number | null,
+    private readonly end: BigInt64Array | null,
+  ) {}
 
-  /** Writes `rows`' JSON to the file when it can, and puts where in its place. */
+  /** Writes `rows`' entries to the file when it can, and puts where in its place. */
   take(rows: BatchRows | null): void {
-    if (rows === null || this.fd === null || !(rows.json instanceof Uint8Array)) return;
+    if (rows === null || this.fd === null || this.end === null || !(rows.json instanceof Uint8Array)) return;
+    const { json, starts, keys } = rows;
+    const count = keys.length / ROW_KEY_BYTES;
+    let size = 0;
+    for (let k = 0; k < count; k++) size += ROW_ENTRY_HEAD + starts[k * STRIDE + FIELD_COUNT];
+    if (size > this.entries.length) this.entries = Buffer.allocUnsafeSlow(Math.max(size, Math.ceil(this.entries.length * 1.5)));
+    const out = this.entries;
+    let at = 0;
+    let from = 0;
+    for (let k = 0; k < count; k++) {
+      const row = json.subarray(from, from + starts[k * STRIDE + FIELD_COUNT]);
+      putEntryHead(out, at, keys.subarray(k * ROW_KEY_BYTES, (k + 1) * ROW_KEY_BYTES), starts.subarray(k * STRIDE, (k + 1) * STRIDE), row);
+      out.set(row, at + ROW_ENTRY_HEAD);
+      at += ROW_ENTRY_HEAD + row.byteLength;
+      from += row.byteLength;
+    }
+    const position = Number(Atomics.add(this.end, 0, BigInt(size)));
     try {
-      writeAllAt(this.fd, rows.json, this.end);
+      writeAllAt(this.fd, out.subarray(0, size), position);
     } catch {
       this.fd = null;
       return;
     }
-    const length = rows.json.byteLength;
-    rows.json = { position: this.end };
-    this.end += length;
+    rows.json = { position };
   }
 }

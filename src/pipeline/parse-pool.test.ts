@@ -8,7 +8,8 @@ import { loadContent, type ParseCache } from '../content/load.ts';
 import { generateContent } from '../gen/content-generator.ts';
 import { BuildCache, packPath } from './build-cache.ts';
 import { listFiles } from './carry-over.ts';
-import { eventKeys } from './render-cache.ts';
+import { eventKeys, readRows, ROW_ENTRY_HEAD, ROW_KEY_BYTES, rowsFileHeader } from './render-cache.ts';
+import { RowsScratch } from './rows-scratch.ts';
 import { checksum } from '../util/checksum.ts';
 import { renderEvent, type RenderContext } from '../render/event.ts';
 import { FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
@@ -222,10 +223,10 @@ describe('rows made on the threads', () => {
       expect([...made.starts]).toEqual(row.starts);
       expect(made.key.equals(keys[i])).toBe(true);
     });
-    // left in the threads' scratch files (not sent), which are closed once let go of
+    // left in the threads' one file (not sent), which is closed once let go of
     const fds = new Set([...premade.values()].map((made) => (made.json instanceof Uint8Array ? -1 : made.json.fd)));
     expect(fds.has(-1)).toBe(false);
-    expect(fds.size).toBe(2);
+    expect(fds.size).toBe(1);
     for (const fd of fds) expect(fstatSync(fd).size).toBeGreaterThan(0);
     validPool.dropRows();
     await new Promise((done) => setTimeout(done, 100));
@@ -253,30 +254,56 @@ describe('parseBatch', () => {
 });
 
 describe('RowsFile', () => {
-  const batchRows = (text: string): BatchRows => ({ json: Buffer.from(text), starts: new Uint32Array(0), keys: new Uint8Array(0), made: new Uint8Array(0) });
+  const key = (n: number) => Buffer.alloc(ROW_KEY_BYTES, n);
+  /** A batch's rows: each JSON end to end, its offsets (a single field here) and its key. */
+  const batchRows = (...rows: [string, number][]): BatchRows => {
+    const starts = new Uint32Array(rows.length * (FIELD_COUNT + 1));
+    rows.forEach(([json], i) => starts.fill(Buffer.byteLength(json), i * (FIELD_COUNT + 1) + 1, (i + 1) * (FIELD_COUNT + 1)));
+    return { json: Buffer.from(rows.map(([json]) => json).join('')), starts, keys: Buffer.concat(rows.map(([, n]) => key(n))), made: new Uint8Array(rows.length).fill(1) };
+  };
 
-  /** Two batches' rows through a RowsFile on `file` opened with `flags`. */
-  function twoBatches(file: string, flags: string): [BatchRows, BatchRows] {
-    const fd = openSync(file, flags);
+  it('writes each batch’s rows as a rows file’s entries where the shared end says, and answers where', () => {
+    const rowsPath = join(root, 'rows-cache', 'rows-x.bin');
+    const file = RowsScratch.create(rowsPath)!;
+    // two threads' files over the one file and its shared end
+    const [one, two] = [new RowsFile(file.fd, file.end), new RowsFile(file.fd, file.end)];
+    const a = batchRows(['{"a":1}', 1], ['{"b":22}', 2]);
+    const b = batchRows(['{"c":333}', 3]);
+    one.take(a);
+    two.take(b);
+    one.take(null);
+    const start = rowsFileHeader().length;
+    expect([a.json, b.json]).toEqual([{ position: start }, { position: start + 2 * ROW_ENTRY_HEAD + 7 + 8 }]);
+    // it is a rows file: kept under the rows file's name, the render cache reads every row
+    const made = file.inProgress()!;
+    expect(made.end).toBe(start + 3 * ROW_ENTRY_HEAD + 7 + 8 + 9);
+    expect(made.keepAs(rowsPath)).toBe(true);
+    file.close();
+    const read = readRows(rowsPath);
+    expect(read).toMatchObject({ count: 3, whole: true });
+    const json = (n: number) => {
+      const { file: bytes, at, length } = (read.entries as Map<string, { file: Buffer; at: number; length: number }>).get(key(n).toString('latin1'))!;
+      return bytes.toString('utf8', at + ROW_ENTRY_HEAD, at + ROW_ENTRY_HEAD - (FIELD_COUNT + 1) * 4 + length);
+    };
+    expect([json(1), json(2), json(3)]).toEqual(['{"a":1}', '{"b":22}', '{"c":333}']);
+    // nothing else is left beside it
+    expect(readdirSync(join(root, 'rows-cache'))).toEqual(['rows-x.bin']);
+  });
+
+  it('keeps a batch’s rows in the answer once a write fails, and every later batch’s', () => {
+    const path = join(root, 'read-only');
+    writeFileSync(path, '');
+    // a descriptor every write fails on (a full disk, as far as the thread can tell)
+    const fd = openSync(path, 'r');
     try {
-      const rows = new RowsFile(fd);
-      const batches: [BatchRows, BatchRows] = [batchRows('{"a":1}'), batchRows('{"b":22}')];
-      for (const batch of [...batches, null]) rows.take(batch);
-      return batches;
+      const rows = new RowsFile(fd, new BigInt64Array(new SharedArrayBuffer(8)));
+      const [c, d] = [batchRows(['{"a":1}', 1]), batchRows(['{"b":22}', 2])];
+      rows.take(c);
+      rows.take(d);
+      expect([Buffer.from(c.json as Uint8Array).toString(), Buffer.from(d.json as Uint8Array).toString()]).toEqual(['{"a":1}', '{"b":22}']);
     } finally {
       closeSync(fd);
     }
-  }
-
-  it('writes each batch’s rows after the last and answers where; keeps them in the answer once a write fails', () => {
-    const file = join(root, 'rows-file');
-    writeFileSync(file, '');
-    const [a, b] = twoBatches(file, 'r+');
-    expect([a.json, b.json]).toEqual([{ position: 0 }, { position: 7 }]);
-    expect(readFileSync(file, 'utf8')).toBe('{"a":1}{"b":22}');
-    // a descriptor every write fails on (a full temp folder, as far as the thread can tell)
-    const [c, d] = twoBatches(file, 'r');
-    expect([Buffer.from(c.json as Uint8Array).toString(), Buffer.from(d.json as Uint8Array).toString()]).toEqual(['{"a":1}', '{"b":22}']);
   });
 });
 

@@ -8,11 +8,12 @@
 // fewer than `minBytes` between them, are parsed here too: a thread's start (~50 ms of loading
 // modules) would cost more than it saves.
 //
-// The rows the threads render (~240 MB at 100k events) are left in a scratch file per thread
-// (scratch-file.ts), not sent here: this thread holds where each is until the build puts them in
-// list order, reading them into their places a chunk of each file at a time (row-bytes.ts). Held
-// here they were the largest part of the heap outside V8 through the rest of the load and "render
-// data" (where they were copied once more).
+// The rows the threads render (~240 MB at 100k events) are left in one file (rows-scratch.ts),
+// not sent here: this thread holds where each is until the build puts them in list order, reading
+// them into their places a chunk of the file at a time (row-bytes.ts). Held here they were the
+// largest part of the heap outside V8 through the rest of the load and "render data" (where they
+// were copied once more). The file is laid out as the render cache's rows file, which it becomes
+// in a cold build (render-cache.ts).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize } from 'node:v8';
@@ -25,9 +26,9 @@ import type { RenderContext } from '../render/event.ts';
 import { FIELD_COUNT, fieldIndex, valueSpanIn } from '../store/format/event-rows.ts';
 import { SUM_BYTES, type BuildCache } from './build-cache.ts';
 import type { BatchAnswer, ParseBatch } from './parse-batch.ts';
-import { ScratchFile } from './scratch-file.ts';
+import { RowsScratch } from './rows-scratch.ts';
 import { readAllAt } from '../util/positional-io.ts';
-import { renderInputs, ROW_KEY_BYTES, type PremadeRow, type PremadeRows } from './render-cache.ts';
+import { renderInputs, ROW_ENTRY_HEAD, ROW_KEY_BYTES, type PremadeRow, type PremadeRows, type RowsInProgress } from './render-cache.ts';
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
 const COMPILED = !import.meta.url.endsWith('.ts');
@@ -39,6 +40,8 @@ export interface ParsePoolOptions {
   minFiles?: number;
   /** ...unless they hold this many bytes or more (default 1 MiB) */
   minBytes?: number;
+  /** the render cache's rows file, when the build keeps one: the threads' rows go beside it (rows-scratch.ts) */
+  rowsPath?: string;
 }
 
 /** The build cache as the loader reaches it, able to adopt a parse made on a thread. */
@@ -98,8 +101,7 @@ function fileSize(path: string | Buffer): number {
 
 interface Queued {
   batch: ParseBatch;
-  /** `rows`: the thread's scratch file, where its answer's rows are when they are not in it */
-  answered: (answer: BatchAnswer, rows: ScratchFile | null) => void;
+  answered: (answer: BatchAnswer) => void;
 }
 
 interface Thread {
@@ -107,8 +109,6 @@ interface Thread {
   sent: Map<number, Queued>;
   /** stopped because the pool had nothing left for it (retireIdle): its exit is no failure */
   retired?: boolean;
-  /** where the thread writes the rows it renders (null: it sends them) */
-  rows: ScratchFile | null;
 }
 
 export class ParsePool {
@@ -125,8 +125,8 @@ export class ParsePool {
   private context: { ctx: RenderContext; inputs: string } | null = null;
   /** the rows the threads made, by the event record they were made of */
   private premade = new Map<Event, PremadeRow>();
-  /** the threads' scratch files, closed by dropRows() once the threads are gone */
-  private readonly rowFiles: ScratchFile[] = [];
+  /** the file the threads write their rows into (made with the first threads; undefined: not yet) */
+  private rows: RowsScratch | null | undefined;
   /** settles when every thread has stopped (close()) */
   private stopped: Promise<unknown> = Promise.resolve();
 
@@ -138,7 +138,10 @@ export class ParsePool {
     this.count = COMPILED ? (options.threads ?? defaultThreads()) : 0;
     this.minFiles = options.minFiles ?? 512;
     this.minBytes = options.minBytes ?? 1 << 20;
+    this.rowsPath = options.rowsPath ?? null;
   }
+
+  private readonly rowsPath: string | null;
 
   /** LoadOptions.parseMany over this pool. */
   readonly parseMany: NonNullable<LoadOptions['parseMany']> = (kind, parser, zone, files, raw) => this.parse(kind, parser, zone, files, raw);
@@ -192,15 +195,25 @@ export class ParsePool {
   }
 
   /**
+   * The file the threads wrote their rows into, for the render cache to keep as its rows file
+   * (cachedRows): once the threads are closed, and only when it holds every row they made.
+   */
+  rowsMade(): RowsInProgress | null {
+    return this.closing ? (this.rows?.inProgress() ?? null) : null;
+  }
+
+  /**
    * Lets go of the rows made on the threads: call once the build has put them in list order, or
-   * has failed. Their scratch files are closed once the threads are gone (a descriptor number
-   * closed under a thread still writing could be reused by the next open, and its write land there).
+   * has failed. Their file is closed once the threads are gone (a descriptor number closed under
+   * a thread still writing could be reused by the next open, and its write land there), and
+   * removed unless the render cache kept it.
    */
   dropRows(): void {
     if (!this.closing) this.close();
     this.premade = new Map();
-    const files = this.rowFiles.splice(0);
-    void this.stopped.then(() => files.forEach((f) => f.close()));
+    const rows = this.rows;
+    this.rows = null;
+    if (rows) void this.stopped.then(() => rows.close());
   }
 
   private async parse(kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): Promise<Parsed<unknown>[]> {
@@ -238,8 +251,8 @@ export class ParsePool {
         };
         this.queue.push({
           batch,
-          answered: (answer, rowFile) => {
-            this.adopt(kind, names, answer, rowFile).forEach((parsed, j) => (results[indices[j]] = parsed));
+          answered: (answer) => {
+            this.adopt(kind, names, answer).forEach((parsed, j) => (results[indices[j]] = parsed));
             if (--left === 0) {
               this.failed.delete(onFailure);
               resolve(results);
@@ -267,7 +280,7 @@ export class ParsePool {
   }
 
   /** The parses of one answer, adopted into the cache (or only deserialized without one), their rows kept. */
-  private adopt(kind: string, names: readonly string[], answer: BatchAnswer, rowFile: ScratchFile | null): Parsed<unknown>[] {
+  private adopt(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
     const parsed = this.parses(kind, names, answer);
     const rows = answer.rows;
     if (rows === null) return parsed;
@@ -276,20 +289,26 @@ export class ParsePool {
     let row = 0;
     let made = 0;
     const inFile = rows.json instanceof Uint8Array ? null : rows.json.position;
-    if (inFile !== null && rowFile === null) throw new Error('a parse thread wrote rows to a file it was not given');
+    const file = this.rows;
+    if (inFile !== null && !file) throw new Error('a parse thread wrote rows to a file it was not given');
+    // (sent instead: a write failed, and the file lacks them)
+    if (inFile === null && file) file.complete = false;
+    // where the row's JSON is in the answer, and where its entry is in the file
     let at = 0;
+    let entry = inFile ?? 0;
     for (const p of parsed) {
       for (const record of p.records) {
         if (rows.made[row++] === 0) continue;
         const starts = rows.starts.subarray(made * stride, (made + 1) * stride);
         const end = at + starts[FIELD_COUNT];
         const key = Buffer.from(rows.keys.buffer, rows.keys.byteOffset + made * ROW_KEY_BYTES, ROW_KEY_BYTES);
-        const json = inFile === null ? (rows.json as Uint8Array).subarray(at, end) : { fd: rowFile!.fd, position: inFile + at };
+        const json = inFile === null ? (rows.json as Uint8Array).subarray(at, end) : { fd: file!.fd, position: entry + ROW_ENTRY_HEAD };
         const event = record.value as Event;
         this.premade.set(event, { json, starts, key });
         // The text is in the row now (LET_GO): let go of while it is young, not held to "render data".
         const fields = letGoOf(event);
         for (const f of LET_GO) fields[f] = '';
+        entry += ROW_ENTRY_HEAD + (end - at);
         at = end;
         made++;
       }
@@ -326,17 +345,18 @@ export class ParsePool {
   }
 
   private start(): Thread[] {
+    // one file for every thread, and for the threads started after these retire (retireIdle)
+    if (this.rows === undefined) this.rows = RowsScratch.create(this.rowsPath);
+    const rows = this.rows;
     return Array.from({ length: this.count }, () => {
-      const rows = ScratchFile.create('rows');
-      if (rows) this.rowFiles.push(rows);
-      const worker = new Worker(new URL('./parse-thread.js', import.meta.url), { workerData: { rowsFd: rows?.fd ?? null } });
+      const worker = new Worker(new URL('./parse-thread.js', import.meta.url), { workerData: { rowsFd: rows?.fd ?? null, rowsEnd: rows?.end.buffer ?? null } });
       if (this.context) worker.postMessage({ context: this.context.ctx });
-      const thread: Thread = { worker, sent: new Map(), rows };
+      const thread: Thread = { worker, sent: new Map() };
       worker.on('message', (answer: BatchAnswer) => {
         const queued = thread.sent.get(answer.id);
         thread.sent.delete(answer.id);
         try {
-          queued?.answered(answer, thread.rows);
+          queued?.answered(answer);
         } catch (e) {
           return this.fail(e as Error);
         }

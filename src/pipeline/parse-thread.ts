@@ -9,10 +9,11 @@ import { parseBatch, rowerOf, RowsFile, type ParseBatch, type Rower } from './pa
 keepSlicedStrings();
 // the context the events' rows are rendered against, sent before the batches that ask for rows
 let rower: Rower | null = null;
-// The rows go to this thread's scratch file when the pool gave it one (parse-pool.ts), one batch's
-// after the other; the answer says where. They wait there, not in the build's heap, until the
-// build puts them in list order.
-const rowsFile = new RowsFile((workerData as { rowsFd: number | null } | undefined)?.rowsFd ?? null);
+// The rows go to the build's rows file in the making when the pool gave one (rows-scratch.ts),
+// each batch's entries where the thread claims room; the answer says where. They wait there, not
+// in the build's heap, until the build puts them in list order.
+const shared = workerData as { rowsFd: number | null; rowsEnd: SharedArrayBuffer | null } | undefined;
+const rowsFile = new RowsFile(shared?.rowsFd ?? null, shared?.rowsEnd ? new BigInt64Array(shared.rowsEnd) : null);
 parentPort!.on('message', (message: ParseBatch | { context: RenderContext }) => {
   if ('context' in message) {
     rower = rowerOf(message.context);

@@ -1,13 +1,16 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
 import { loadContent } from '../content/index.ts';
 import { generateContent } from '../gen/content-generator.ts';
 import type { Event, Model } from '../model/types.ts';
-import { compareListOrder, type RenderContext } from '../render/event.ts';
+import { compareListOrder, renderEvent, type RenderContext } from '../render/event.ts';
+import { serializeEvent } from '../store/format/event-rows.ts';
 import { renderRows } from '../store/write/data-files.ts';
-import { cachedRows, eventKeys, readRows, type RowsCacheStats } from './render-cache.ts';
+import { RowsFile } from './parse-batch.ts';
+import { cachedRows, eventKeys, readRows, ROW_ENTRY_HEAD, type PremadeRow, type RowsCacheStats } from './render-cache.ts';
+import { RowsScratch } from './rows-scratch.ts';
 
 const root = tempDir('aula-rows-');
 afterAll(() => removeDir(root));
@@ -94,6 +97,44 @@ describe('cachedRows', () => {
     expect(third).toEqual({ reused: events.length - 1, rendered: 1, corrupt: 0 });
     expect(rows.lineBytes.equals(renderRows(edited, ctx).lineBytes)).toBe(true);
     expect(readRows(path).entries.size).toBe(events.length + 1);
+  });
+
+  it('keeps the rows file the threads made as the rows file, with the rows it lacked added', () => {
+    const path = join(root, 'rows-made.bin');
+    const keys = eventKeys(events, ctx);
+    const fresh = renderRows(events, ctx);
+    // the threads made every other row, and wrote them into their file (parse-batch.ts)
+    const file = RowsScratch.create(path)!;
+    const threads = new RowsFile(file.fd, file.end);
+    const premade = new Map<Event, PremadeRow>();
+    events.forEach((e, i) => {
+      if (i % 2 === 1) return;
+      const row = serializeEvent(renderEvent(e, ctx));
+      const batch = { json: Buffer.from(row.json), starts: Uint32Array.from(row.starts), keys: keys[i], made: Uint8Array.of(1) };
+      threads.take(batch);
+      expect(batch.json).not.toBeInstanceOf(Uint8Array);
+      premade.set(e, { json: { fd: file.fd, position: (batch.json as unknown as { position: number }).position + ROW_ENTRY_HEAD }, starts: batch.starts, key: keys[i] });
+    });
+    const written = file.inProgress()!.end;
+    const first = stats();
+    const rows = cachedRows(path, events, keys, ctx, first, premade, file.inProgress());
+    file.close();
+    expect(first).toEqual({ reused: 0, rendered: events.length, corrupt: 0 });
+    expect(rows.lineBytes.equals(fresh.lineBytes)).toBe(true);
+    // the threads' file, renamed: its rows as they were, then the ones made here
+    const kept = readFileSync(path);
+    expect(kept.length).toBeGreaterThan(written);
+    expect(readdirSync(root).filter((name) => name.startsWith('rows-made.bin'))).toEqual(['rows-made.bin']);
+    expect(readRows(path)).toMatchObject({ count: events.length, whole: true });
+    const second = stats();
+    expect(cachedRows(path, events, keys, ctx, second).lineBytes.equals(fresh.lineBytes)).toBe(true);
+    expect(second).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
+    // not kept when the rows file is only appended to: the threads' file is then let go of
+    const again = RowsScratch.create(path)!;
+    cachedRows(path, events, keys, ctx, stats(), new Map(), again.inProgress());
+    again.close();
+    expect(readdirSync(root).filter((name) => name.startsWith('rows-made.bin'))).toEqual(['rows-made.bin']);
+    expect(readFileSync(path).equals(kept)).toBe(true);
   });
 
   it('keeps rows of several MB beside small ones, rewritten and appended', () => {

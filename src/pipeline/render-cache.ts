@@ -14,7 +14,7 @@
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writevSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../model/types.ts';
 import { breadcrumb, renderEvent, renderMedia, type RenderContext } from '../render/event.ts';
@@ -22,6 +22,7 @@ import { FIELD_COUNT, serializeEvent, type EventRows } from '../store/format/eve
 import { RowBytes, type RowInFile } from '../store/write/row-bytes.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../util/checksum.ts';
+import { writeAllAt, writeAllv } from '../util/positional-io.ts';
 
 /** Bump when a row's bytes change meaning without a new aula version. */
 export const ROWS_FORMAT = 1;
@@ -33,11 +34,46 @@ export const ROW_KEY_BYTES = 32;
 const KEY = ROW_KEY_BYTES;
 const SUM = CHECKSUM_BYTES;
 const HEAD = KEY + SUM + 4;
+const OFFSETS = STRIDE * 4;
+/** The bytes of an entry before its row's JSON: key, checksum, length and offsets. */
+export const ROW_ENTRY_HEAD = HEAD + OFFSETS;
 
 const sha256 = () => createHash('sha256');
 
-function header(): Buffer {
+/** What a rows file starts with. */
+export function rowsFileHeader(): Buffer {
   return Buffer.concat([MAGIC, Buffer.from(`${cacheIdentity()} rows ${ROWS_FORMAT} ${CHECKSUM}\n`)]);
+}
+
+/**
+ * Writes the head of a row's entry (ROW_ENTRY_HEAD bytes) into `out` at `at`: `offsets` are the
+ * row's FIELD_COUNT + 1 field offsets, `json` its bytes, which follow the head in the file.
+ */
+export function putEntryHead(out: Buffer, at: number, key: Uint8Array, offsets: ArrayLike<number>, json: Uint8Array): void {
+  out.set(key, at);
+  out.writeUInt32LE(OFFSETS + json.byteLength, at + KEY + SUM);
+  for (let i = 0; i < STRIDE; i++) out.writeUInt32LE(offsets[i], at + HEAD + i * 4);
+  checksum(out.subarray(at + HEAD, at + ROW_ENTRY_HEAD), json).copy(out, at + KEY);
+}
+
+function entryHead(key: Uint8Array, offsets: ArrayLike<number>, json: Uint8Array): Buffer {
+  const head = Buffer.allocUnsafe(ROW_ENTRY_HEAD);
+  putEntryHead(head, 0, key, offsets, json);
+  return head;
+}
+
+/**
+ * A rows file being made by the build's parse threads (parse-pool.ts): they write the entries of
+ * the rows they render into it, as a rows file holds them. When the build writes its rows file
+ * whole, it adds the rows missing from this one and keeps it as the rows file, instead of writing
+ * the ~250 MB (at 100k events) of rows the threads wrote already once more.
+ */
+export interface RowsInProgress {
+  fd: number;
+  /** where its entries end: the next one goes there */
+  end: number;
+  /** renames it to `path`; false when it could not (the build then writes the rows itself) */
+  keepAs(path: string): boolean;
 }
 
 /** Where the rows of one content folder are kept. */
@@ -137,7 +173,7 @@ export function readRows(path: string): { entries: Map<string, Stored>; count: n
   } catch {
     return { entries, count, whole: false };
   }
-  const head = header();
+  const head = rowsFileHeader();
   if (!file.subarray(0, head.length).equals(head)) return { entries, count, whole: false };
   let at = head.length;
   while (at + HEAD <= file.length) {
@@ -151,7 +187,6 @@ export function readRows(path: string): { entries: Map<string, Stored>; count: n
   return { entries, count, whole: at === file.length };
 }
 
-const OFFSETS = STRIDE * 4;
 /** The offsets are copied as bytes into the Uint32Array, which holds them in the host's order. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
@@ -170,25 +205,22 @@ function unpack(stored: Stored, starts: Uint32Array, startsBytes: Buffer, row: n
   return payload + OFFSETS;
 }
 
-function offsetsBytes(starts: Uint32Array): Buffer {
-  const out = Buffer.allocUnsafe(OFFSETS);
-  for (let i = 0; i < STRIDE; i++) out.writeUInt32LE(starts[i], i * 4);
-  return out;
-}
-
 /**
  * The rows of `events` (list order) with their keys, each taken from the cache at `path` when
  * its key is there and intact, rendered otherwise; the rows made anew are added to the file.
- * Nothing in the cache is needed: when it cannot be read or written the rows are just rendered.
+ * `made`: the file the parse threads wrote their rows into (premade rows point into it), kept as
+ * the rows file when the file is written whole. Nothing in the cache is needed: when it cannot be
+ * read or written the rows are just rendered.
  */
-export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats, premade?: PremadeRows): EventRows {
+export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats, premade?: PremadeRows, made?: RowsInProgress | null): EventRows {
   const { entries, count, whole } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false } : readRows(path);
   // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
   const out = new RowBytes(events.length);
   const { starts, startsBytes } = out;
   const names = keys.map((k) => k.toString('latin1'));
-  const made = new Uint8Array(events.length);
-  let fresh = 0;
+  /** per row: 0 taken from the cache, 1 made here, 2 made ahead and in `made` already */
+  const fresh = new Uint8Array(events.length);
+  let freshCount = 0;
   events.forEach((e, row) => {
     const stored = entries.get(names[row]);
     const json = stored ? unpack(stored, starts, startsBytes, row) : -1;
@@ -203,8 +235,8 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
         const serialized = serializeEvent(renderEvent(e, ctx));
         out.addJson(serialized.json, serialized.starts);
       }
-      made[row] = 1;
-      fresh++;
+      fresh[row] = ahead && !(ahead.json instanceof Uint8Array) && made && ahead.json.fd === made.fd ? 2 : 1;
+      freshCount++;
       if (stats) stats.rendered++;
     }
   });
@@ -214,19 +246,31 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
     const used = new Set(names).size;
     // appended while the file is whole and mostly live rows; rewritten when damaged (what follows
     // the damage could never be read) or when most of it is rows no longer used
-    const compact = !whole || count === 0 || count + fresh > 2 * used;
-    const written: Buffer[][] = [];
-    events.forEach((_, row) => {
-      if (!compact && made[row] === 0) return;
-      const head = offsetsBytes(starts.subarray(row * STRIDE, (row + 1) * STRIDE));
+    const compact = !whole || count === 0 || count + freshCount > 2 * used;
+    const entry = (row: number) => {
       const json = out.row(row);
-      const length = Buffer.allocUnsafe(4);
-      length.writeUInt32LE(head.length + json.length);
-      written.push([keys[row], checksum(head, json), length, head, json]);
-    });
-    writeRows(path, compact, written);
+      return [entryHead(keys[row], starts.subarray(row * STRIDE, (row + 1) * STRIDE), json), json];
+    };
+    // written whole: the threads' file with the rows it lacks added, when it can be kept
+    if (compact && made && addRows(made, events.flatMap((_, row) => (fresh[row] === 2 ? [] : entry(row)))) && made.keepAs(path)) return rows;
+    writeRows(path, compact, events.flatMap((_, row) => (compact || fresh[row] !== 0 ? entry(row) : [])));
   }
   return rows;
+}
+
+/** Writes `parts` at the end of a rows file being made; false when a write failed. */
+function addRows(made: RowsInProgress, parts: Buffer[]): boolean {
+  try {
+    for (let from = 0; from < parts.length; from += 1000) {
+      const chunk = parts.slice(from, from + 1000);
+      const length = chunk.reduce((n, p) => n + p.length, 0);
+      writeAllAt(made.fd, Buffer.concat(chunk, length), made.end);
+      made.end += length;
+    }
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -235,47 +279,22 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
  */
 export function appendRows(path: string, rows: readonly { key: Buffer; json: string; starts: readonly number[] }[]): void {
   if (rows.length === 0 || !existsSync(path)) return;
-  writeRows(path, false, rows.map(({ key, json, starts }) => {
-    const head = offsetsBytes(Uint32Array.from(starts));
+  writeRows(path, false, rows.flatMap(({ key, json, starts }) => {
     const body = Buffer.from(json);
-    const length = Buffer.allocUnsafe(4);
-    length.writeUInt32LE(head.length + body.length);
-    return [key, checksum(head, body), length, head, body];
+    return [entryHead(key, starts, body), body];
   }));
 }
 
 /** Writes whole (to a temporary file renamed into place) or appends; a failure leaves no cache, never a wrong one. */
-function writeRows(path: string, whole: boolean, entries: Buffer[][]): void {
-  if (!whole && entries.length === 0) return;
+function writeRows(path: string, whole: boolean, parts: Buffer[]): void {
+  if (!whole && parts.length === 0) return;
   const target = whole ? `${path}.${process.pid}.tmp` : path;
   let fd: number | null = null;
   try {
     mkdirSync(dirname(path), { recursive: true });
     fd = openSync(target, whole ? 'w' : 'a');
-    let parts: Buffer[] = whole ? [header()] : [];
-    const flush = () => {
-      // writev takes at most IOV_MAX (1024) buffers; a short write is finished piece by piece
-      let written = writevSync(fd!, parts);
-      let left = parts.reduce((n, p) => n + p.length, 0) - written;
-      for (const p of parts) {
-        if (left <= 0) break;
-        if (written >= p.length) {
-          written -= p.length;
-          continue;
-        }
-        const rest = p.subarray(written);
-        written = 0;
-        let done = 0;
-        while (done < rest.length) done += writevSync(fd!, [rest.subarray(done)]);
-        left -= rest.length;
-      }
-      parts = [];
-    };
-    for (const entry of entries) {
-      parts.push(...entry);
-      if (parts.length >= 1000) flush();
-    }
-    flush();
+    const all = whole ? [rowsFileHeader(), ...parts] : parts;
+    for (let from = 0; from < all.length; from += 1000) writeAllv(fd, all.slice(from, from + 1000));
     closeSync(fd);
     fd = null;
     if (whole) renameSync(target, path);

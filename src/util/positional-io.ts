@@ -1,7 +1,7 @@
 // Reads and writes at a position of a file descriptor, all of it: readSync and writeSync may move
 // fewer bytes than asked (a signal, a pipe, a network file system), and a short read of a file
 // someone truncated must not hand out the rest of a buffer unfilled.
-import { readSync, writeSync } from 'node:fs';
+import { readSync, writevSync, writeSync } from 'node:fs';
 
 /** Reads `length` bytes at `position` into `into` from `at`; returns how many, fewer only where the file ends. */
 export function readFully(fd: number, into: Uint8Array, at: number, length: number, position: number): number {
@@ -24,4 +24,25 @@ export function readAllAt(fd: number, into: Uint8Array, at: number, length: numb
 export function writeAllAt(fd: number, bytes: Uint8Array, position: number): void {
   let done = 0;
   while (done < bytes.byteLength) done += writeSync(fd, bytes, done, bytes.byteLength - done, position + done);
+}
+
+/** Writes all of `parts`, end to end, where `fd` stands (writev may write fewer bytes than asked). */
+export function writeAllv(fd: number, parts: Uint8Array[]): void {
+  let first = 0;
+  for (;;) {
+    // empty parts need no write (and writing only them would return 0 forever)
+    while (first < parts.length && parts[first].byteLength === 0) first++;
+    if (first >= parts.length) return;
+    let written = writevSync(fd, first === 0 ? parts : parts.slice(first));
+    // a short write: skip what went out and continue with the rest
+    while (written > 0 && first < parts.length) {
+      if (written >= parts[first].byteLength) {
+        written -= parts[first].byteLength;
+        first++;
+      } else {
+        parts[first] = parts[first].subarray(written);
+        written = 0;
+      }
+    }
+  }
 }

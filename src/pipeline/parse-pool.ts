@@ -125,6 +125,8 @@ export class ParsePool {
   private context: { ctx: RenderContext; inputs: string } | null = null;
   /** the rows the threads made, by the event record they were made of */
   private premade = new Map<Event, PremadeRow>();
+  /** the render cache's rows file, beside which the threads' file is made (null: no cache) */
+  private readonly rowsPath: string | null;
   /** the file the threads write their rows into (made with the first threads; undefined: not yet) */
   private rows: RowsScratch | null | undefined;
   /** settles when every thread has stopped (close()) */
@@ -140,8 +142,6 @@ export class ParsePool {
     this.minBytes = options.minBytes ?? 1 << 20;
     this.rowsPath = options.rowsPath ?? null;
   }
-
-  private readonly rowsPath: string | null;
 
   /** LoadOptions.parseMany over this pool. */
   readonly parseMany: NonNullable<LoadOptions['parseMany']> = (kind, parser, zone, files, raw) => this.parse(kind, parser, zone, files, raw);

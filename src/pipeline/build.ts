@@ -14,6 +14,7 @@ import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '
 import { renderDataFiles, rowsRenderer, type DistFiles } from '../store/write/data-files.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS } from '../store/format/dist-paths.ts';
 import { routingFiles } from './routing-files.ts';
+import { removeStaleTemps } from './stale-temps.ts';
 import { writeFiles } from './write-files.ts';
 import { datasetFrom } from '../query/dataset.ts';
 import { buildSource } from './build-source.ts';
@@ -163,6 +164,8 @@ async function buildLocked(
   // only event files changed since the last build into `out`: its dist is patched (patch/patch-build.ts)
   let patch: PatchStats | undefined;
   if (options.cache !== undefined) {
+    // what builds stopped mid-way left in the cache folder (stale-temps.ts)
+    removeStaleTemps(resolve(options.cache));
     const patched = await tryPatch(options, { out, cacheDir: options.cache, pageFile, documents: DOCUMENTS, normalizeBaseUrl, phase });
     if (patched.ok) return { ok: true, manifest: patched.manifest, files: patched.files, ms: performance.now() - started, ...timings, cache: patched.cache, reuse: patched.reuse, patch: patched.stats };
     patch = patched.stats;

@@ -9,12 +9,11 @@
 // (~250 MB at 100k events, a few tenths of a second of this thread on a host where new file pages
 // are dear). A build without a cache makes it as a scratch file (scratch-file.ts). Either way it is
 // removed when the build lets go of its rows, unless it became the rows file; one left by a
-// process that was killed is removed by the next build that makes one.
+// process that was stopped is removed by the next build (stale-temps.ts).
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { writeAllAt } from '../util/positional-io.ts';
-import { isRunning } from './process-alive.ts';
 import { rowsFileHeader, type RowsInProgress } from './render-cache.ts';
 import { ScratchFile } from './scratch-file.ts';
 
@@ -48,7 +47,6 @@ export class RowsScratch {
     let fd: number;
     try {
       mkdirSync(dirname(rowsPath), { recursive: true });
-      removeStale(rowsPath);
       fd = openSync(path, 'wx+', 0o644);
     } catch {
       return RowsScratch.create(null);
@@ -89,16 +87,6 @@ export class RowsScratch {
     this.closed = true;
     closeSync(this.fd);
     if (this.path !== null) unlinkQuietly(this.path);
-  }
-}
-
-/** Such files beside `rowsPath` left by processes no longer running (a build killed mid-way). */
-function removeStale(rowsPath: string): void {
-  const name = basename(rowsPath);
-  for (const entry of readdirSync(dirname(rowsPath))) {
-    if (!entry.startsWith(`${name}.`) || !entry.endsWith('.tmp')) continue;
-    const match = /^(\d+)-[0-9a-f]{12}$/.exec(entry.slice(name.length + 1, -'.tmp'.length));
-    if (match && Number(match[1]) !== process.pid && !isRunning(Number(match[1]))) unlinkQuietly(join(dirname(rowsPath), entry));
   }
 }
 

@@ -195,7 +195,7 @@ async function buildLocked(
     rowsPath: options.cache === undefined ? undefined : rowsPath(options.cache, options.content),
   });
   // what a build that stops (failed, or with problems) lets go of: the directory's worker and the
-  // rows the parse threads left in their scratch files
+  // rows the parse threads left in their file
   const abandon = () => {
     directory?.cancel();
     parsing.dropRows();
@@ -270,7 +270,7 @@ async function buildLocked(
         recorder.listOrder(events, keys);
       }
       premade = undefined;
-      // (the rows are in list order now: the threads' scratch files are closed)
+      // (the rows are in list order now: the threads' file is closed, and removed unless kept)
       parsing.dropRows();
       collectGarbage();
       return rows;

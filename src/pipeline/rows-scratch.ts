@@ -1,7 +1,8 @@
 // The one file a build's parse threads write the rows they render into (parse-batch.ts RowsFile),
 // laid out as a rows file of the render cache (render-cache.ts): its header, then an entry per
 // row. Each thread claims room for a batch's entries from a shared counter and writes them there,
-// so the threads never wait for each other and the file holds no gaps.
+// so the threads never wait for each other. (A write that fails leaves its room unwritten: the
+// file is then no rows file, and is not kept as one.)
 //
 // A build that keeps a cache makes it beside the rows file, under a temporary name: when the
 // rows file is written whole (a cold build), the build adds the rows it lacks and renames it into

@@ -46,8 +46,11 @@ export interface BatchRows {
   /** the JSON, or where in the rows file in the making its entries start (RowsFile) */
   json: Uint8Array | { position: number };
   starts: Uint32Array;
+  /** zeros when not `keyed` */
   keys: Uint8Array;
   made: Uint8Array;
+  /** the batch was keyed: a build without a cache needs no rows' keys, and none were made */
+  keyed: boolean;
 }
 
 /** What rendering needs on a thread: the context and its keyer, made once per context. */
@@ -74,7 +77,7 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
   const parse = parserOf(batch.parser, batch.zone);
   const files: FileAnswer[] = [];
   const payloads: Buffer[] = [];
-  const rows = batch.render && rower !== null ? new RowsMade(rower) : null;
+  const rows = batch.render && rower !== null ? new RowsMade(rower, batch.keyed) : null;
   let total = 0;
   batch.files.forEach((file, i) => {
     const read = readContentFile(batch.dir, file, batch.raw[i] ?? undefined, batch.keyed);
@@ -118,7 +121,11 @@ class RowsMade {
   private readonly made: number[] = [];
   private bytes = 0;
 
-  constructor(private readonly rower: Rower) {}
+  constructor(
+    private readonly rower: Rower,
+    /** key each row (eventKeys' key, ~11 µs an event: only a build with a cache uses them) */
+    private readonly keyed: boolean,
+  ) {}
 
   add(e: Event): void {
     let row: { bytes: Buffer; starts: number[] };
@@ -138,16 +145,17 @@ class RowsMade {
     // (copied at once: serializeEventBytes reuses its buffer)
     this.bytes += row.bytes.copy(rowsScratch, this.bytes);
     for (const at of row.starts) this.starts.push(at);
-    this.keys.push(this.rower.keyOf(e));
+    if (this.keyed) this.keys.push(this.rower.keyOf(e));
   }
 
   finish(): BatchRows {
     // fresh, and not from Node's shared pool: it is transferred
     const json = Buffer.allocUnsafeSlow(this.bytes);
     rowsScratch.copy(json, 0, 0, this.bytes);
-    const keys = new Uint8Array(this.keys.length * ROW_KEY_BYTES);
+    const count = this.starts.length / STRIDE;
+    const keys = new Uint8Array(count * ROW_KEY_BYTES);
     this.keys.forEach((k, i) => keys.set(k, i * ROW_KEY_BYTES));
-    return { json: new Uint8Array(json.buffer, 0, this.bytes), starts: Uint32Array.from(this.starts), keys, made: Uint8Array.from(this.made) };
+    return { json: new Uint8Array(json.buffer, 0, this.bytes), starts: Uint32Array.from(this.starts), keys, made: Uint8Array.from(this.made), keyed: this.keyed };
   }
 }
 

@@ -175,8 +175,11 @@ describe('rows made on the threads', () => {
     pool.close();
     // the broken files make the content invalid; its events are parsed and rendered all the same
     expect(loaded.model).toBeNull();
-    const events = [...(pool as unknown as { premade: Map<Event, unknown> }).premade.keys()];
+    const premade = (pool as unknown as { premade: Map<Event, PremadeRow> }).premade;
+    const events = [...premade.keys()];
     expect(events.length).toBeGreaterThan(200);
+    // a build without a cache uses no keys: none were made
+    expect([...premade.values()].every((made) => made.key === null)).toBe(true);
     // their text fields are in the rows alone until the rows turn out not to fit: then given back
     const text = (e: Event) => LET_GO.map((f) => e[f]);
     expect(events.every((e) => text(e).every((v) => v === ''))).toBe(true);
@@ -199,7 +202,10 @@ describe('rows made on the threads', () => {
     // an event naming a media record that does not exist: not renderable (and a problem later)
     writeFileSync(join(valid, 'events', 'dangling.yaml'), 'id: 99999\ntitle: t\nstart: 2026-01-01T10:00:00Z\nend: 2026-01-01T11:00:00Z\nlast_modified: 2026-01-01T09:00:00Z\nmedia: [424242]\n');
     let ctx: RenderContext | undefined;
-    const validPool = new Compiled(valid, undefined, threads);
+    // (with a cache: a build without one needs no keys, and the threads make none)
+    const { BuildCache: CompiledCache } = await compiledCache();
+    const cache = new CompiledCache(packPath(join(root, 'valid-cache'), valid), valid);
+    const validPool = new Compiled(valid, cache, threads);
     await loadContent(valid, {
       parseMany: validPool.parseMany,
       onContext: ({ site: s, pages, media }) => {
@@ -208,6 +214,7 @@ describe('rows made on the threads', () => {
       },
     });
     validPool.close();
+    cache.release();
     const premade = validPool.rowsFor(ctx!)!;
     expect(premade.size).toBeGreaterThan(200);
     const events = [...premade.keys()];
@@ -221,7 +228,7 @@ describe('rows made on the threads', () => {
       const made = premade.get(e)!;
       expect(bytesOf(made)).toBe(row.json);
       expect([...made.starts]).toEqual(row.starts);
-      expect(made.key.equals(keys[i])).toBe(true);
+      expect(made.key!.equals(keys[i])).toBe(true);
     });
     // left in the threads' one file (not sent), which is closed once let go of
     const fds = new Set([...premade.values()].map((made) => (made.json instanceof Uint8Array ? -1 : made.json.fd)));
@@ -259,7 +266,7 @@ describe('RowsFile', () => {
   const batchRows = (...rows: [string, number][]): BatchRows => {
     const starts = new Uint32Array(rows.length * (FIELD_COUNT + 1));
     rows.forEach(([json], i) => starts.fill(Buffer.byteLength(json), i * (FIELD_COUNT + 1) + 1, (i + 1) * (FIELD_COUNT + 1)));
-    return { json: Buffer.from(rows.map(([json]) => json).join('')), starts, keys: Buffer.concat(rows.map(([, n]) => key(n))), made: new Uint8Array(rows.length).fill(1) };
+    return { json: Buffer.from(rows.map(([json]) => json).join('')), starts, keys: Buffer.concat(rows.map(([, n]) => key(n))), made: new Uint8Array(rows.length).fill(1), keyed: true };
   };
 
   it('writes each batch’s rows as a rows file’s entries where the shared end says, and answers where', () => {

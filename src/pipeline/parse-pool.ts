@@ -301,7 +301,7 @@ export class ParsePool {
         if (rows.made[row++] === 0) continue;
         const starts = rows.starts.subarray(made * stride, (made + 1) * stride);
         const end = at + starts[FIELD_COUNT];
-        const key = Buffer.from(rows.keys.buffer, rows.keys.byteOffset + made * ROW_KEY_BYTES, ROW_KEY_BYTES);
+        const key = rows.keyed ? Buffer.from(rows.keys.buffer, rows.keys.byteOffset + made * ROW_KEY_BYTES, ROW_KEY_BYTES) : null;
         const json = inFile === null ? (rows.json as Uint8Array).subarray(at, end) : { fd: file!.fd, position: entry + ROW_ENTRY_HEAD };
         const event = record.value as Event;
         this.premade.set(event, { json, starts, key });

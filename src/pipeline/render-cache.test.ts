@@ -110,7 +110,7 @@ describe('cachedRows', () => {
     events.forEach((e, i) => {
       if (i % 2 === 1) return;
       const row = serializeEvent(renderEvent(e, ctx));
-      const batch = { json: Buffer.from(row.json), starts: Uint32Array.from(row.starts), keys: keys[i], made: Uint8Array.of(1) };
+      const batch = { json: Buffer.from(row.json), starts: Uint32Array.from(row.starts), keys: keys[i], made: Uint8Array.of(1), keyed: true };
       threads.take(batch);
       expect(batch.json).not.toBeInstanceOf(Uint8Array);
       premade.set(e, { json: { fd: file.fd, position: (batch.json as unknown as { position: number }).position + ROW_ENTRY_HEAD }, starts: batch.starts, key: keys[i] });

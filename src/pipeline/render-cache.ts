@@ -130,7 +130,8 @@ export interface PremadeRow {
   /** its bytes, or where its thread left them (row-bytes.ts) */
   json: Uint8Array | RowInFile;
   starts: Uint32Array;
-  key: Buffer;
+  /** null: made for a build without a cache, which needs no keys (eventKeys makes it) */
+  key: Buffer | null;
 }
 
 /** Rows made ahead, by the very event record they were made of. */

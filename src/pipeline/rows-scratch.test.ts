@@ -21,6 +21,12 @@ describe('RowsScratch', () => {
     expect(kept.inProgress()).toBeNull();
     kept.close();
     expect(readdirSync(dir)).toEqual(['rows-y.bin']);
+    // a file some thread could not write its rows to is never offered as a rows file
+    const short = RowsScratch.create(rowsPath)!;
+    short.complete = false;
+    expect(short.inProgress()).toBeNull();
+    short.close();
+    expect(readdirSync(dir)).toEqual(['rows-y.bin']);
     // without a cache: a scratch file, nameless from the start
     const scratch = RowsScratch.create(null)!;
     expect(scratch.inProgress()).toBeNull();

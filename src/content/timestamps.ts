@@ -7,7 +7,7 @@
 // anyway with its ±1 day probes, so results are always parseTimestamp's own; days with a change,
 // and anything unusual, go to parseTimestamp unchanged. timestamps.test.ts checks this around
 // DST changes. (A memo inside src/time would serve every caller, rendering included.)
-import { atOffset, parseTimestamp, readFixed, type TimestampParse } from '../time/parse.ts';
+import { atOffset, parseByPattern, parseTimestamp, readFixed, type TimestampParse } from '../time/parse.ts';
 
 const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ]\d/;
 const HAS_OFFSET = /(?:Z|[+-]\d{2}(?::\d{2}(?::\d{2})?|\d{2})?)$/;
@@ -26,6 +26,8 @@ const dayOffsetsByNumber = new Map<string, Map<number, DayOffset | null>>();
 export function readTimestamp(text: string, zone: string): TimestampParse {
   // the common form (parse.ts readFixed), its day's offset applied as a number: the same instant
   // parseTimestamp finds with the offset written out, without writing it out and reading it back
+  // (readFixed has read `text` here, or refused it: what parseTimestamp would do next is the
+  // pattern, so the fallbacks below go there, not through readFixed again)
   const fixed = readFixed(text);
   if (fixed !== undefined) {
     if (fixed.offsetMs !== null) return atOffset(fixed.wallMs, fixed.offsetMs, zone);
@@ -34,16 +36,16 @@ export function readTimestamp(text: string, zone: string): TimestampParse {
     const dayNumber = Math.floor(fixed.wallMs / 86_400_000);
     let offset = byDay.get(dayNumber);
     if (offset === undefined) byDay.set(dayNumber, (offset = uniformOffset(text.slice(0, 10), zone)));
-    if (offset === null) return parseTimestamp(text, zone);
+    if (offset === null) return parseByPattern(text, zone);
     const r = atOffset(fixed.wallMs, offset.ms, zone);
-    return r.ok ? r : parseTimestamp(text, zone);
+    return r.ok ? r : parseByPattern(text, zone);
   }
   const m = LOCAL_DATE_TIME.exec(text);
-  if (!m || HAS_OFFSET.test(text)) return parseTimestamp(text, zone);
+  if (!m || HAS_OFFSET.test(text)) return parseByPattern(text, zone);
   const offset = dayOffset(m[1], zone);
-  if (offset === null) return parseTimestamp(text, zone);
+  if (offset === null) return parseByPattern(text, zone);
   const r = parseTimestamp(text + offset.text, zone);
-  return r.ok ? r : parseTimestamp(text, zone);
+  return r.ok ? r : parseByPattern(text, zone);
 }
 
 function dayOffset(date: string, zone: string): DayOffset | null {

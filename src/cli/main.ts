@@ -2,11 +2,12 @@
 // Each command imports what it needs when it runs: `serve` should not pay at start-up for the
 // content loader, Markdown, YAML and the build.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Problem } from '../content/problems.ts';
 import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from '../defaults.ts';
 import { describeFailure } from '../util/failure.ts';
+import { tolerateClosedReader } from './closed-output.ts';
 import { printable } from '../util/printable.ts';
 import { parseDuration } from '../util/duration.ts';
 import { DistError, parseManifest } from '../store/format/manifest.ts';
@@ -67,6 +68,9 @@ async function reportProblems(problems: readonly Problem[]): Promise<void> {
   for (const p of problems) console.error(formatProblem(p));
   console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
 }
+
+tolerateClosedReader(process.stdout, 'standard output', (line) => writeSync(2, `${line}\n`));
+tolerateClosedReader(process.stderr, 'standard error', () => {});
 
 const program = new Command()
   .name('aula')

@@ -1,12 +1,12 @@
 // I/O failures of the CLI: one line on stderr naming the path and the cause, exit 1, and nothing
 // half-written left behind. A full disk and a read-only file system are real (small tmpfs mounts,
 // when the test may mount — it runs as root in CI); the rest are real paths.
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_FILES } from '../fixture-content.ts';
-import { removeDir, SAMPLE_CONTENT, tempDir, writeContent } from '../helpers.ts';
+import { listeningOrigin, removeDir, SAMPLE_CONTENT, tempDir, writeContent } from '../helpers.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
 /** uid and gid of `nobody` on Debian: who a root test run becomes to meet a permission error */
@@ -91,5 +91,62 @@ describe('I/O failures are one line naming the path and the cause', () => {
   it('missing files (ENOENT): serve and nginx name the file', () => {
     expectOneLine(aula('serve', '--dist', join(root, 'missing'), '--port', '0'), /^aula: .*missing.*/);
     expectOneLine(aula('nginx', '--dist', join(root, 'missing')), /^aula: .*missing\/manifest\.json: missing; build first with `aula build`$/);
+  });
+});
+
+/** Runs `aula args` with its standard output a pipe whose reader goes away at its first byte. */
+function withReaderGone(...args: string[]): Promise<{ code: number | null; err: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    child.once('exit', (code) => done({ code, err }));
+  });
+}
+
+describe('standard output nobody reads', () => {
+  it('a reader that goes away (`aula build | head -1`): the build carries on and succeeds, silently', async () => {
+    // Before, the next progress line raised EPIPE: a stack trace, exit 1 and no dist/.
+    const out = join(root, 'gone-dist');
+    const r = await withReaderGone('build', '--content', SAMPLE_CONTENT, '--out', out);
+    expect(r).toEqual({ code: 0, err: '' });
+    expect(existsSync(join(out, 'manifest.json'))).toBe(true);
+  });
+
+  it('aula serve goes on serving, and logging requests, once its log reader has gone', async () => {
+    const dist = join(root, 'gone-dist');
+    const child = spawn(process.execPath, [BIN, 'serve', '--dist', dist, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    try {
+      const origin = await listeningOrigin(child);
+      child.stdout!.destroy();
+      // each request writes an access log line to the closed pipe
+      for (let i = 0; i < 5; i++) {
+        const res = await fetch(`${origin}/v1/cms/event/?limit=${i + 1}`);
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { results: unknown[] }).results.length).toBeGreaterThan(0);
+      }
+      expect(child.exitCode).toBe(null);
+      // (a warning about the base URL, no stack trace)
+      expect(err).not.toMatch(/EPIPE|Error|\n\s+at /);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((ok) => (child.exitCode === null ? child.once('exit', ok) : ok(null)));
+    }
+  });
+
+  it('output that cannot be written (> /dev/full) is one line and exit 1, after the work is done', (ctx) => {
+    if (!existsSync('/dev/full')) return ctx.skip();
+    const out = join(root, 'full-dist');
+    const full = openSync('/dev/full', 'w');
+    const r = spawnSync(process.execPath, [BIN, 'build', '--content', content, '--out', out], { cwd: root, encoding: 'utf8', stdio: ['ignore', full, 'pipe'], timeout: 60_000 });
+    expectOneLine({ code: r.status, err: r.stderr }, /^aula: could not write to standard output \(ENOSPC\): some of its output is lost$/);
+    // the build was not cut short: its dist/ is whole and its lock is gone
+    expect(existsSync(join(out, 'manifest.json'))).toBe(true);
+    expect(readdirSync(root).filter((n) => n.startsWith('.aula-'))).toEqual([]);
+    const check = spawnSync(process.execPath, [BIN, 'check', '--content', content, '--format', 'json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', full, 'pipe'] });
+    expectOneLine({ code: check.status, err: check.stderr }, /^aula: could not write to standard output \(ENOSPC\)/);
   });
 });

@@ -42,11 +42,13 @@ describe('swapInLater', () => {
     writeFileSync(join(root, '.aula-old-dist-notes', 'a.txt'), 'mine');
     mkdirSync(join(root, 'elsewhere'));
     writeFileSync(join(root, 'elsewhere', 'keep.txt'), 'mine');
-    symlinkSync(join(root, 'elsewhere'), join(out, 'linked'));
+    // (inside a folder the new dist has too: the former dist lists nothing (.aula-files), and a name
+    // at its top that aula does not write would be the user's, moved into the new dist)
+    symlinkSync(join(root, 'elsewhere'), join(out, 'pages', 'linked'));
 
     const removal = swapInLater(staging, out);
     expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(manifest('new'));
-    expect(readdirSync(out).sort()).toEqual(['manifest.json', 'pages']);
+    expect(readdirSync(out).sort()).toEqual(['.aula-files', 'manifest.json', 'pages']);
     await removal;
     expect(readdirSync(root).sort()).toEqual(['.aula-old-dist-notes', 'dist', 'elsewhere']);
     expect(readFileSync(join(root, '.aula-old-dist-notes', 'a.txt'), 'utf8')).toBe('mine');
@@ -60,10 +62,10 @@ describe('swapInLater', () => {
     // a file deeper than PATH_MAX in the former dist: made by moving one deep folder into another
     // (each call's path stays short enough), it can be neither listed nor unlinked by its path
     const deep = Array.from({ length: 12 }, () => 'd'.repeat(200)).join('/');
-    mkdirSync(join(out, deep), { recursive: true });
+    mkdirSync(join(out, 'pages', deep), { recursive: true });
     mkdirSync(join(root, 'more', deep), { recursive: true });
     writeFileSync(join(root, 'more', deep, 'file'), 'x');
-    renameSync(join(root, 'more'), join(out, deep, 'more'));
+    renameSync(join(root, 'more'), join(out, 'pages', deep, 'more'));
 
     const removal = swapInLater(staging, out);
     const failure = await removal.then(() => null, (e: unknown) => e as NodeJS.ErrnoException);
@@ -75,7 +77,7 @@ describe('swapInLater', () => {
     expect(line).toContain('[ENAMETOOLONG]');
     // the new dist is in place and whole; what is left of the former one is under its parked name
     expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(manifest('new'));
-    expect(readdirSync(out).sort()).toEqual(['manifest.json', 'pages']);
+    expect(readdirSync(out).sort()).toEqual(['.aula-files', 'manifest.json', 'pages']);
     expect(readFileSync(join(out, 'pages', '0.json'), 'utf8')).toBe('new');
     expect(parkedIn(root)).toHaveLength(1);
   });

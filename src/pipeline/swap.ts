@@ -5,9 +5,16 @@
 // Nothing is removed that aula cannot prove it made: a staging folder carries a marker file from
 // its creation until it holds a manifest, a parked folder is a former dist (its manifest), and
 // names must match exactly what this module writes — a user's `.aula-old-dist-notes` is not ours.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+// Inside a former dist, what aula did not make (its .aula-files says) is moved into the new one
+// first (user-files.ts); a former dist that still holds any is left in place.
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { MADE_FILES, madeFilesText } from '../store/format/made-files.ts';
+import { printable } from '../util/printable.ts';
+import { listFiles } from './carry-over.ts';
 import { isAulaDist } from './out-folder.ts';
+import { readSmallFile } from './small-file.ts';
+import { moveUserEntries, userEntries } from './user-files.ts';
 import { runFsThread } from './fs-thread.ts';
 import { isRunning } from './process-alive.ts';
 
@@ -55,7 +62,17 @@ export function recoverDist(out: string): void {
     .filter((e) => pattern.test(e) && provablyOurs(join(parent, e)))
     .sort((a, b) => Number(a.split('-').pop()) - Number(b.split('-').pop()));
   if (!existsSync(out) && parked.length > 0) renameSync(join(parent, parked.pop()!), out);
-  for (const e of parked) rmSync(join(parent, e), { recursive: true, force: true });
+  // a swap stopped after its renames: the user's files may still be in the former dist
+  for (const e of parked) if (rescueUserEntries(join(parent, e), out)) rmSync(join(parent, e), { recursive: true, force: true });
+}
+
+/** Moves a parked dist's user entries into `out`; true when none are left in it. */
+function rescueUserEntries(parked: string, out: string): boolean {
+  try {
+    return moveUserEntries(parked, out, userEntries(parked, out, printable(out)));
+  } catch {
+    return false; // one would land on a file of the dist: the parked folder stays, with it
+  }
 }
 
 /** Moves `staged` to `out`, replacing what was there. */
@@ -80,14 +97,37 @@ export function swapInLater(staged: string, out: string): Promise<void> {
 
 /** The two renames of the swap; returns the parked former dist when there is one to remove. */
 function swapRenames(staged: string, out: string): string | null {
+  const hadOld = existsSync(out);
+  // what the user keeps in the former dist, and where it goes: refused before anything moves
+  const keep = hadOld ? userEntries(out, staged, printable(out)) : [];
+  writeMadeFiles(staged, hadOld ? out : null);
   // From here on the manifest proves the folder is aula's; the marker must not ship in the dist.
   unlinkSync(join(staged, STAGING_MARKER));
   const parked = join(dirname(out), `${parkedPrefix(out)}${process.pid}-${Date.now()}`);
-  const hadOld = existsSync(out);
   if (hadOld) renameSync(out, parked);
   renameSync(staged, out);
-  // checked here, on this thread, before anything is removed: only a folder aula made goes
-  return hadOld && provablyOurs(parked) ? parked : null;
+  const kept = moveUserEntries(parked, out, keep);
+  // checked here, on this thread, before anything is removed: only a folder aula made goes, and
+  // only once nothing of the user's is left in it (else the next build's recoverDist tries again)
+  return hadOld && kept && provablyOurs(parked) ? parked : null;
+}
+
+/**
+ * Lists every file of the new tree in its .aula-files; the former dist's file is linked instead
+ * when it says the same, so that an unchanged list keeps its mtime as every unchanged file does.
+ */
+function writeMadeFiles(staged: string, previous: string | null): void {
+  const text = madeFilesText([...listFiles(staged).filter((f) => f !== STAGING_MARKER), MADE_FILES]);
+  const path = join(staged, MADE_FILES);
+  if (previous !== null && readSmallFile(join(previous, MADE_FILES), Buffer.byteLength(text)) === text) {
+    try {
+      linkSync(join(previous, MADE_FILES), path);
+      return;
+    } catch {
+      // written below
+    }
+  }
+  writeFileSync(path, text);
 }
 
 // The worker's program. A dist is folders of plain files: each is unlinked as listed (the

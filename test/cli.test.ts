@@ -44,6 +44,24 @@ describe('aula CLI', () => {
     expect(r.out).toMatch(/4 events/);
   });
 
+  it('a usage error is one line on stderr and exit 1, a suggestion on the same line, no help dump', () => {
+    // (each printed commander's error, then 11–27 lines of usage)
+    const cases: [string[], RegExp][] = [
+      [['biuld'], /^error: unknown command 'biuld' \(Did you mean build\?\)$/],
+      [['build', '--contnet', 'content'], /^error: unknown option '--contnet' \(Did you mean --content\?\)$/],
+      [['build', '--base-url', 'x'], /^error: option '--base-url <url>' argument 'x' is invalid\. expected an absolute http\(s\) URL/],
+      [['check', 'extra-arg'], /^error: too many arguments for 'check'\./],
+      [['nginx', '--upstream', 'x'], /^error: option '--upstream <url>' argument 'x' is invalid/],
+      // a path the host rules cannot hold: refused here, not as an "unexpected error" at the build's end
+      [['build', '--base-url', 'http://x/ y'], /^error: option '--base-url <url>' argument 'http:\/\/x\/ y' is invalid\. its path may hold only letters, digits and \. _ ~ \/ -/],
+    ];
+    for (const [args, line] of cases) {
+      const r = aula(...args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.err.split('\n'), args.join(' ')).toEqual([expect.stringMatching(line), '']);
+    }
+  });
+
   it('rejects bad option values with a non-zero exit', () => {
     expect(aula('serve', '--port', 'http').code).not.toBe(0);
     expect(aula('build', '--base-url', 'not a url').code).not.toBe(0);

@@ -9,6 +9,7 @@ import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from '../defaults.ts';
 import { describeFailure } from '../util/failure.ts';
 import { tolerateClosedReader } from './closed-output.ts';
 import { printable } from '../util/printable.ts';
+import { PLAIN_BASE_PATH, plainBasePath } from '../util/base-path.ts';
 import { parseDuration } from '../util/duration.ts';
 import { DistError, parseManifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
@@ -37,13 +38,17 @@ function checkFormat(value: string): 'text' | 'json' {
 }
 
 function absoluteUrl(value: string): string {
+  let u: URL | null = null;
   try {
-    const u = new URL(value);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return value.replace(/\/+$/, '');
+    u = new URL(value);
   } catch {
-    // fall through
+    // not a URL
   }
-  throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. https://example.org/api');
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.search !== '' || u.hash !== '') {
+    throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. https://example.org/api');
+  }
+  if (plainBasePath(u) === null) throw new InvalidArgumentError(`its path may hold only ${PLAIN_BASE_PATH} (the host rules the build writes cannot hold others)`);
+  return value.replace(/\/+$/, '');
 }
 
 function corsOrigins(value: string): string {
@@ -76,7 +81,9 @@ const program = new Command()
   .name('aula')
   .description('Turns a folder of event and directory files into a precomputed JSON API, and serves it.')
   .version(AULA_VERSION)
-  .showHelpAfterError();
+  // A usage error is one line, as every failure: the option or command and what was expected,
+  // with commander's "(Did you mean …?)" on the same line; the full help was 11–27 lines of it.
+  .configureOutput({ outputError: (text, write) => write(`${text.trim().replace(/\s*\n\s*/g, ' ')}\n`) });
 
 program
   .command('build')
@@ -145,7 +152,6 @@ program
   .option('--cors <origins>', 'allow cross-origin calls from these origins (comma-separated, or *); off by default', corsOrigins)
   .addOption(new Option('--log <format>', 'access log format on stdout, one line per request').choices(['text', 'json']).default('text'))
   .option('--quiet', 'no access log')
-  .showHelpAfterError(false)
   .action(async ({ poll, ...opts }: { dist: string; poll: number; port: number; host: string; baseUrl?: string; cacheControl: string; workers: number; cors?: string; log: 'text' | 'json'; quiet?: boolean }) => {
     const { serveCommand } = await import('../server/cluster.ts');
     await serveCommand({ ...opts, pollMs: poll });
@@ -161,7 +167,6 @@ program
   .option('--base-url <url>', 'absolute URL for links (default: http://<host>:<port>)', absoluteUrl)
   .option('--cache <dir>', 'build cache folder (default: node_modules/.cache/aula)')
   .option('--no-cache', 'parse every content file on every rebuild')
-  .showHelpAfterError(false)
   .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string; cache?: string | boolean }) => {
     const { startDev } = await import('../dev/dev.ts');
     const { defaultCacheDir } = await import('../pipeline/build-cache.ts');

@@ -58,6 +58,8 @@ export class Fields {
   private readonly used: string[] = [];
   /** how many of the used keys the object has */
   private present = 0;
+  /** keys whose value a rule refused (read as its fallback) */
+  private readonly refusedKeys = new Set<string>();
 
   constructor(
     private readonly obj: Obj,
@@ -79,6 +81,11 @@ export class Fields {
   forbid(key: string, message: string): void {
     this.take(key);
     this.sink.add(this.path(key), 'key', message);
+  }
+
+  /** Whether read() refused the value of `key` (it read as the fallback): cross-field checks skip it. */
+  refused(key: string): boolean {
+    return this.refusedKeys.has(key);
   }
 
   has(key: string): boolean {
@@ -181,6 +188,7 @@ export class Fields {
 
   /** A value the rule refuses reads as its fallback (undefined when required), so that later checks skip it. */
   private invalid<T>(rule: Rule<T>, message: string): T {
+    this.refusedKeys.add(rule.key);
     this.sink.add(this.path(rule.key), 'value', message);
     return (rule.required ? undefined : rule.fallback) as T;
   }

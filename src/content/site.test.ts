@@ -19,6 +19,20 @@ describe('site.yaml', () => {
     expect(model.site.page_size).toBe(7);
   });
 
+  it('reports a base_url whose path the host rules cannot hold (it passed check, and failed the build at its end)', async () => {
+    for (const url of ['http://x/a b', 'https://example.org/%7Bx%7D', 'https://example.org/a%zz']) {
+      const { lines: out } = await load({ 'site.yaml': `base_url: "${url}"\n` });
+      expect(out).toEqual([`site.yaml:1:11 base_url: its path may hold only letters, digits and . _ ~ / - (the host rules the build writes cannot hold others), got ${JSON.stringify(url)}`]);
+    }
+    expect((await loadModel({ 'site.yaml': 'base_url: https://example.org/my_site.v2/~x-y/\n' })).site.base_url).toBe('https://example.org/my_site.v2/~x-y');
+  });
+
+  it('a refused page_size or max_page_size is not compared with the other (its default was never written)', async () => {
+    const { lines: out } = await load({ 'site.yaml': lines('page_size: 0', 'max_page_size: 5') });
+    expect(out).toEqual(['site.yaml:1:12 page_size: expected a positive integer, got 0']);
+    expect((await load({ 'site.yaml': lines('page_size: 50', 'max_page_size: 5') })).lines).toEqual(['site.yaml:1:12 page_size: page_size 50 is larger than max_page_size 5']);
+  });
+
   it('reports a bad time zone', async () => {
     const { lines: out, model } = await load({ 'site.yaml': 'timezone: Europe/Viena\n' });
     expect(model).toBeNull();

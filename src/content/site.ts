@@ -1,6 +1,7 @@
 // site.yaml: the site-wide settings.
 import type { Site } from '../model/types.ts';
 import { isValidZone } from '../time/zone.ts';
+import { PLAIN_BASE_PATH, plainBasePath } from '../util/base-path.ts';
 import type { Fields } from './fields.ts';
 import { describeValue } from './problems.ts';
 import { SITE } from './shapes.ts';
@@ -19,7 +20,8 @@ export function readSite(f: Fields): Site {
   if (!isValidZone(site.timezone)) {
     f.problem('timezone', `unknown time zone ${describeValue(site.timezone)} (expected an IANA name such as Europe/Vienna)`);
   }
-  if (site.page_size > site.max_page_size) {
+  // (a refused value reads as its default, which the user never wrote: no comparison then)
+  if (!f.refused('page_size') && !f.refused('max_page_size') && site.page_size > site.max_page_size) {
     f.problem('page_size', `page_size ${site.page_size} is larger than max_page_size ${site.max_page_size}`);
   }
   f.rejectUnknown();
@@ -38,6 +40,8 @@ function baseUrl(f: Fields): string {
     f.problem('base_url', `expected an absolute http:// or https:// URL, got ${describeValue(text)}`);
   } else if (url.search !== '' || url.hash !== '' || text.includes('?') || text.includes('#')) {
     f.problem('base_url', `expected an origin and optional path without query or fragment, got ${describeValue(text)}`);
+  } else if (plainBasePath(url) === null) {
+    f.problem('base_url', `its path may hold only ${PLAIN_BASE_PATH} (the host rules the build writes cannot hold others), got ${describeValue(text)}`);
   }
   return text.replace(/\/+$/, '');
 }

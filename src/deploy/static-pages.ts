@@ -2,6 +2,7 @@
 // dist/manifest.json, plus the request conditions under which a page file is the exact answer.
 import { EVENT_LIST_PATH } from '../api/events/list.ts';
 import type { Manifest } from '../store/format/manifest.ts';
+import { plainBasePath } from '../util/base-path.ts';
 
 export interface StaticPages {
   /** the base URL's path without a trailing slash: '' or e.g. '/api' (decoded) */
@@ -20,9 +21,8 @@ export interface StaticPages {
 
 // Only characters that mean nothing special in any of the config languages written from these
 // values (no quoting, no `*`/`:`/`(` patterns, no percent-encoding); others never occur in
-// practice and would each need escaping per target.
+// practice and would each need escaping per target (the base URL's: util/base-path.ts).
 const SAFE_FILE = /^[A-Za-z0-9._/-]+(\{offset\}[A-Za-z0-9._/-]*)?$/;
-const SAFE_PREFIX = /^[A-Za-z0-9._~/-]*$/;
 
 export function staticPages(manifest: Manifest): StaticPages {
   const { first, further, limit } = manifest.event_list;
@@ -30,8 +30,9 @@ export function staticPages(manifest: Manifest): StaticPages {
     throw new Error(`manifest event_list paths are not plain relative paths: ${first}, ${further}`);
   }
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`manifest event_list.limit is not a page size: ${limit}`);
-  const prefix = decodeURIComponent(new URL(manifest.base_url).pathname).replace(/\/+$/, '');
-  if (!SAFE_PREFIX.test(prefix)) throw new Error(`base URL path has characters a routing config cannot hold: ${prefix}`);
+  // (site.yaml and --base-url refuse such paths: only a hand-made manifest gets here with one)
+  const prefix = plainBasePath(new URL(manifest.base_url));
+  if (prefix === null) throw new Error(`base URL path has characters a routing config cannot hold: ${new URL(manifest.base_url).pathname}`);
   const pages = Math.max(1, manifest.counts.event_list_pages);
   return {
     prefix,

@@ -11,11 +11,12 @@
 // the server reads it back from there (its validators and public files are then dist/'s).
 // A change that fails validation prints every problem and leaves the last good data answering.
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, relative, resolve, sep } from 'node:path';
 import { normalizeBaseUrl } from '../pipeline/build.ts';
 import { BuildCache, packPath } from '../pipeline/build-cache.ts';
 import { describeFailure } from '../util/failure.ts';
-import { checkOutFolder } from '../pipeline/out-folder.ts';
+import { checkCacheFolder, checkOutFolder } from '../pipeline/out-folder.ts';
 import { formatProblem } from '../content/index.ts';
 import { printable } from '../util/printable.ts';
 import { startServer, type RunningServer } from '../server/http.ts';
@@ -69,13 +70,29 @@ function describeChanges(changed: readonly string[]): string {
   return changed.length > 5 ? `${shown} and ${changed.length - 5} more` : shown;
 }
 
+/** A TCP port free on `host` now (the OS picks it); the server binds it moments later. */
+function freePort(host: string): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => ok(port));
+    });
+  });
+}
+
 export async function startDev(options: DevOptions): Promise<DevServer> {
   const { log } = options;
   const content = resolve(options.content);
   const out = resolve(options.out);
   checkOutFolder(out, content);
-  // With port 0 the address is known only after listening, too late for the first build.
-  const baseUrl = options.baseUrl ?? (options.port !== 0 ? localUrl(options.host, options.port) : undefined);
+  if (options.cache !== undefined) checkCacheFolder(options.cache, content, out);
+  // The links name the port dev listens on, which the first build needs before it listens: port 0
+  // is turned into a free port first (with port 0 itself they named site.yaml's base_url, which
+  // is not this server, without a word).
+  const port = options.port === 0 ? await freePort(options.host) : options.port;
+  const baseUrl = options.baseUrl ?? localUrl(options.host, port);
   const state = new ContentState(content);
   const memory = new MemoryBuild();
   const whileBroken = () => (running ? 'still serving the last good build' : 'waiting for a fix');
@@ -129,7 +146,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   serving.catch(() => {}); // a caller that never awaits it must not crash the process
   const startServing = async (dataset?: Dataset) => {
     try {
-      running = await startServer({ dist: out, port: options.port, host: options.host, watch: false, log, dataset, indexesAfterMs: INDEXES_AFTER_MS });
+      running = await startServer({ dist: out, port, host: options.host, watch: false, log, dataset, indexesAfterMs: INDEXES_AFTER_MS });
       markServing(running.url);
     } catch (e) {
       failServing(e as Error);
@@ -170,6 +187,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     await served(first);
     await serving; // a port in use is the caller's error at start
   } else if (existsSync(join(out, 'manifest.json'))) {
+    log(`serving ${printable(options.out)}/ as an earlier run left it until ${printable(options.content)}/ builds`);
     await startServing();
     await serving;
   } else {

@@ -25,7 +25,7 @@ import { AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../store/form
 import { copyTwins, hashedAutocompleteFiles } from '../store/write/hashed-files.ts';
 import { DEFAULT_UPSTREAM } from '../defaults.ts';
 import { lockOut } from './lock.ts';
-import { checkOutFolder } from './out-folder.ts';
+import { checkCacheFolder, checkOutFolder } from './out-folder.ts';
 import { createStaging, recoverDist, removeStaging, removeStaleStaging, swapIn } from './swap.ts';
 import { carryOver } from './carry-over.ts';
 import { BuildCache, packPath, type CacheStats } from './build-cache.ts';
@@ -141,6 +141,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const out = resolve(options.out);
   // Refused before anything is created: --out is replaced wholesale, so it must be ours to replace.
   checkOutFolder(out, options.content);
+  if (options.cache !== undefined) checkCacheFolder(options.cache, options.content, out);
   mkdirSync(dirname(out), { recursive: true });
   const unlock = await lockOut(out, { onWait: options.onWait, waitMs: options.lockWaitMs });
   try {

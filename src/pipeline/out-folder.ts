@@ -101,3 +101,19 @@ export function checkOutFolder(out: string, content: string): void {
     `--out ${shown} is not empty and is not a dist written by aula (no aula manifest.json); refusing to replace it — give a new or empty folder`,
   );
 }
+
+/**
+ * Throws OutFolderError (one line) when the build cache folder `cache` would be written inside the
+ * content folder (its files would sit among the user's content) or inside `out` (the build
+ * replaces that folder: the cache would be swapped away with the old dist, every time).
+ */
+export function checkCacheFolder(cache: string, content: string, out: string): void {
+  const realCache = realpathOfMaybeMissing(cache);
+  const shown = printable(cache);
+  if (inside(realCache, realpathOfMaybeMissing(content))) {
+    throw new OutFolderError(`--cache ${shown} lies inside the content folder ${printable(content)}; choose a folder outside it (by default node_modules/.cache/aula)`);
+  }
+  if (inside(realCache, realpathOfMaybeMissing(out))) {
+    throw new OutFolderError(`--cache ${shown} lies inside --out ${printable(out)}, which every build replaces; choose a folder outside it (by default node_modules/.cache/aula)`);
+  }
+}

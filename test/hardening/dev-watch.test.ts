@@ -6,7 +6,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_FILES } from '../fixture-content.ts';
-import { freePort, removeDir, request, tempDir, writeContent } from '../helpers.ts';
+import { freePort, listeningOrigin, removeDir, request, tempDir, writeContent } from '../helpers.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
 const EVENT = 'events/2025/vortrag.md';
@@ -18,8 +18,7 @@ afterEach(async () => {
 });
 
 
-async function startDevProcess(files: Record<string, string>) {
-  const root = tempDir('aula-devproc-');
+async function startDevProcess(files: Record<string, string>, root = tempDir('aula-devproc-')) {
   cleanup.push(() => removeDir(root));
   const content = writeContent(join(root, 'content'), files);
   const port = await freePort();
@@ -89,5 +88,28 @@ describe('aula dev, a real process', () => {
     writeFileSync(join(dev.content, EVENT), FIXTURE_FILES[EVENT]);
     await eventually('serving after the fix', async () => (await status(`${dev.url}/v1/cms/event/42/`)) === 200);
     expect(dev.output()).toMatch(/serving on http:\/\/127\.0\.0\.1:\d+\/v1\/cms\/event\//);
+  }, 60_000);
+
+  it('with broken content at start and an --out an earlier run left, says it serves that until the content builds', async () => {
+    const root = tempDir('aula-devproc-');
+    const first = await startDevProcess(FIXTURE_FILES, root);
+    await eventually('written', () => first.output().includes('wrote '));
+    await cleanup.pop()!(); // stops the first run (its folder is removed with the second's)
+    const broken = FIXTURE_FILES[EVENT].replace('allday: false', 'allday: vielleicht');
+    const dev = await startDevProcess({ ...FIXTURE_FILES, [EVENT]: broken }, root);
+    await eventually('serving the earlier build', async () => (await status(`${dev.url}/v1/cms/event/42/`)) === 200);
+    expect(dev.output()).toMatch(/^aula: serving .*dev-dist\/ as an earlier run left it until .*content\/ builds$/m);
+  }, 60_000);
+
+  it('--port 0: the links name the port it listens on (they named site.yaml\'s base URL)', async () => {
+    const root = tempDir('aula-devproc-');
+    cleanup.push(() => removeDir(root));
+    const content = writeContent(join(root, 'content'), FIXTURE_FILES);
+    const child = spawn(process.execPath, [BIN, 'dev', '--content', content, '--out', join(root, 'dev-dist'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    cleanup.push(() => new Promise<void>((ok) => (child.exitCode !== null ? ok() : (child.once('exit', () => ok()), child.kill('SIGTERM')))));
+    const origin = await listeningOrigin(child, 'aula dev');
+    expect(origin).not.toBe('http://127.0.0.1:8000');
+    const page = (await request(`${origin}/v1/cms/event/?limit=1`)).json() as { next: string };
+    expect(page.next).toBe(`${origin}/v1/cms/event/?limit=1&offset=1`);
   }, 60_000);
 });

@@ -108,6 +108,26 @@ describe('aula build --out refuses folders that are not its own, touching nothin
   });
 });
 
+describe('--cache is refused where its files would land among the user\'s or be swapped away', () => {
+  it('inside the content folder, or inside --out: one line, nothing written', () => {
+    const project = join(root, 'project');
+    for (const [cache, pattern] of [
+      [content, /^aula: --cache .* lies inside the content folder .*; choose a folder outside it/],
+      [join(content, 'events', '.cache'), /^aula: --cache .* lies inside the content folder/],
+      [join(project, 'cache-dist'), /^aula: --cache .* lies inside --out .*, which every build replaces/],
+    ] as const) {
+      const before = snapshot(project);
+      const r = aula(project, 'build', '--content', content, '--out', join(project, 'cache-dist'), '--cache', cache);
+      expect(r.code).toBe(1);
+      expect(r.err.trimEnd().split('\n'), r.err).toEqual([expect.stringMatching(pattern)]);
+      expect(snapshot(project)).toEqual(before);
+    }
+    const dev = aula(project, 'dev', '--content', content, '--port', '0', '--cache', content);
+    expect(dev.code).toBe(1);
+    expect(dev.err.trimEnd().split('\n')).toEqual([expect.stringMatching(/^aula: --cache .* lies inside the content folder/)]);
+  });
+});
+
 describe('the swap removes only what aula made', () => {
   it('folders beside --out with look-alike names survive a build', async () => {
     const dir = tempDir('aula-lookalike-');

@@ -246,6 +246,9 @@ function closest(word: string, candidates: readonly string[]): string | undefine
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const c of candidates) {
+    // at least the lengths' difference apart: skipped unmeasured (a megabyte-long unknown key
+    // against every known one made a table of its length by theirs: minutes and gigabytes)
+    if (Math.abs(word.length - c.length) > limit) continue;
     const d = editDistance(word, c);
     if (d < bestDistance) [best, bestDistance] = [c, d];
   }

@@ -28,10 +28,14 @@ export function compareProblems(a: Problem, b: Problem): number {
 /** A step into a document: a mapping key or a list index. */
 export type Path = readonly (string | number)[];
 
+/** A key as a problem names it; one longer than this is cut (a problem line is read, not stored). */
+const KEY_SHOWN = 80;
+
 export function formatKey(path: Path): string {
   let out = '';
   for (const step of path) {
-    out += typeof step === 'number' ? `[${step}]` : out === '' ? step : `.${step}`;
+    const key = typeof step === 'string' && step.length > KEY_SHOWN ? `${step.slice(0, KEY_SHOWN - 3)}...` : step;
+    out += typeof key === 'number' ? `[${key}]` : out === '' ? key : `.${key}`;
   }
   return out;
 }

@@ -218,6 +218,13 @@ describe('aula serve as a process', () => {
         [['serve', '--dist', dist, '--port', 'abc'], /^error: option '--port <n>' argument 'abc' is invalid\. expected a port number 0–65535\n$/],
         [['serve', '--dist', dist, '--log', 'xml'], /^error: option '--log <format>' argument 'xml' is invalid\. Allowed choices are text, json\.\n$/],
         [['serve', '--dist', dist, '--cors', 'ftp://x'], /^error: option '--cors <origins>' argument 'ftp:\/\/x' is invalid\. .*\n$/],
+        // an empty "$HOST" listened on every interface, an empty "$PORT" on a random port
+        [['serve', '--dist', dist, '--host', ''], /^error: option '--host <h>' argument '' is invalid\. expected an address to listen on, e\.g\. 127\.0\.0\.1 .*\n$/],
+        [['dev', '--content', content, '--host', ' '], /^error: option '--host <h>' argument ' ' is invalid\. .*\n$/],
+        [['serve', '--dist', dist, '--port', ''], /^error: option '--port <n>' argument '' is invalid\. expected a port number 0–65535\n$/],
+        // a value Node cannot send made every 200 a 500 with a stack trace per request
+        [['serve', '--dist', dist, '--cache-control', 'a\r\nX-Injected: 1'], /^error: option '--cache-control <value>' argument 'a X-Injected: 1' is invalid\. expected a header value: printable characters, no line breaks\n$/],
+        [['serve', '--dist', dist, '--cache-control', 'max-age=60 €'], /^error: option '--cache-control <value>' argument 'max-age=60 €' is invalid\. /],
       ];
       for (const [args, message] of cases) {
         const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 30_000 });

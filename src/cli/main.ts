@@ -3,6 +3,7 @@
 // content loader, Markdown, YAML and the build.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync, writeSync } from 'node:fs';
+import { validateHeaderValue } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Problem } from '../content/problems.ts';
 import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from '../defaults.ts';
@@ -15,9 +16,26 @@ import { DistError, parseManifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 
 function port(value: string): number {
-  const n = Number(value);
+  // (Number('') is 0: an empty --port "$PORT" listened on a random port)
+  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0–65535');
   return n;
+}
+
+function address(value: string): string {
+  // An empty --host "$HOST" (an unset variable) listened on every interface: the opposite of the default.
+  if (value.trim() === '') throw new InvalidArgumentError('expected an address to listen on, e.g. 127.0.0.1 (0.0.0.0 for every interface)');
+  return value;
+}
+
+function headerValue(value: string): string {
+  // checked here: a value Node will not send (a line break, a non-Latin-1 character) made every 200 a 500
+  try {
+    validateHeaderValue('cache-control', value);
+  } catch {
+    throw new InvalidArgumentError('expected a header value: printable characters, no line breaks');
+  }
+  return value;
 }
 
 function positive(value: string): number {
@@ -145,9 +163,9 @@ program
   .option('--dist <dir>', 'built folder to serve, or its http(s) URL on an origin (see --poll)', 'dist')
   .option('--poll <duration>', 'with a URL as --dist: how often to check the origin for a new build (500ms, 30s, 2m)', duration, 30_000)
   .option('--port <n>', 'port to listen on', port, 8000)
-  .option('--host <h>', 'address to bind', '127.0.0.1')
+  .option('--host <h>', 'address to bind', address, '127.0.0.1')
   .option('--base-url <url>', 'absolute URL for links and media URLs (default: the one the dist was built with)', absoluteUrl)
-  .option('--cache-control <value>', 'Cache-Control header of successful answers', DEFAULT_CACHE_CONTROL)
+  .option('--cache-control <value>', 'Cache-Control header of successful answers', headerValue, DEFAULT_CACHE_CONTROL)
   .option('--workers <n>', 'number of server processes sharing the port', positive, 1)
   .option('--cors <origins>', 'allow cross-origin calls from these origins (comma-separated, or *); off by default', corsOrigins)
   .addOption(new Option('--log <format>', 'access log format on stdout, one line per request').choices(['text', 'json']).default('text'))
@@ -163,7 +181,7 @@ program
   .option('--content <dir>', 'content folder', 'content')
   .option('--out <dir>', 'output folder (not dist/: dev links point at this machine)', '.aula-dev')
   .option('--port <n>', 'port to listen on', port, 8000)
-  .option('--host <h>', 'address to bind', '127.0.0.1')
+  .option('--host <h>', 'address to bind', address, '127.0.0.1')
   .option('--base-url <url>', 'absolute URL for links (default: http://<host>:<port>)', absoluteUrl)
   .option('--cache <dir>', 'build cache folder (default: node_modules/.cache/aula)')
   .option('--no-cache', 'parse every content file on every rebuild')

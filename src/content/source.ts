@@ -58,9 +58,10 @@ export function readData(file: string, part: { text: string; lineOffset: number 
   const lineCounter = new LineCounter();
   let errors: { offset: number; message: string }[];
   let value: unknown;
+  let doc: ReturnType<typeof parseDocument> | undefined;
   try {
     // Integers as BigInt: one beyond 2^53-1 is then reported as written (see value-limits.ts).
-    const doc = parseDocument(part.text, { lineCounter, prettyErrors: false, intAsBigInt: true });
+    doc = parseDocument(part.text, { lineCounter, prettyErrors: false, intAsBigInt: true });
     errors = doc.errors.map((e) => ({ offset: e.pos[0], message: e.message }));
     if (errors.length === 0) value = doc.toJS();
   } catch (e) {
@@ -75,7 +76,11 @@ export function readData(file: string, part: { text: string; lineOffset: number 
     const limits = checkValue(value);
     // Numbers left unsafe here were written as floats (1e20): not integers that lost digits.
     limits.unsafe = limits.unsafe.filter((u) => u.text !== '');
-    return { ok: true, value, limits };
+    if (limits.size <= maxExpansion(part.text.length)) return { ok: true, value, limits };
+    // `yaml` bounds how often aliases are used, not what they repeat: a 1 MB string aliased 99
+    // times passed as 99 MB of values (7 such files made a 1.4 GB dist and a 3.5 GB build).
+    const at = firstAlias(doc!);
+    errors = [{ offset: at, message: `its aliases (*name) expand ${mb(part.text.length)} of text to ${mb(limits.size)} of values, more than ${EXPANSION} times the text and 1 MiB; write the values out, or alias less` }];
   }
   const language = isJson(file) ? 'JSON' : 'YAML';
   const problems = errors.map(({ offset, message }): Problem => {
@@ -83,6 +88,23 @@ export function readData(file: string, part: { text: string; lineOffset: number 
     return { file, line: line + part.lineOffset, column: col, key: '', message: `invalid ${language}: ${message}` };
   });
   return { ok: false, problems };
+}
+
+/** How much larger than its text a YAML file's values may be through aliases. */
+const EXPANSION = 4;
+const maxExpansion = (textLength: number) => EXPANSION * textLength + (1 << 20);
+const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+
+/** Where the first alias of `doc` is (0 when none is found). */
+function firstAlias(doc: import('yaml').Document): number {
+  let at = 0;
+  yaml().visit(doc, {
+    Alias(_, node) {
+      at = node.range?.[0] ?? 0;
+      return yaml().visit.BREAK;
+    },
+  });
+  return at;
 }
 
 /**

@@ -12,6 +12,12 @@ export interface ValueLimits {
   tooDeep: Path | null;
   /** integers outside the safe range, as written */
   unsafe: { path: Path; text: string }[];
+  /**
+   * The values' size as if written out: the characters of every string and key, one for any
+   * other value, a value reached twice counted twice. Only YAML's aliases make it larger than the
+   * text (source.ts bounds it).
+   */
+  size: number;
 }
 
 interface Step {
@@ -32,7 +38,7 @@ function pathOf(step: Step): Path {
  * integer as one) are turned into numbers in place; the others are reported.
  */
 export function checkValue(value: unknown): ValueLimits {
-  const result: ValueLimits = { tooDeep: null, unsafe: [] };
+  const result: ValueLimits = { tooDeep: null, unsafe: [], size: typeof value === 'string' ? value.length : 1 };
   const stack: Step[] = [{ value, depth: 0, parent: null, key: '' }];
   while (stack.length > 0) {
     const step = stack.pop()!;
@@ -51,6 +57,7 @@ export function checkValue(value: unknown): ValueLimits {
     for (let k = count - 1; k >= 0; k--) {
       const key = isArray ? k : keys![k];
       const item = container[key];
+      result.size += (isArray ? 0 : (key as string).length) + (typeof item === 'string' ? item.length : 1);
       if (typeof item === 'bigint') {
         if (item >= -MAX_SAFE && item <= MAX_SAFE) container[key] = Number(item);
         else result.unsafe.push({ path: pathOf({ value: item, depth, parent: step, key }), text: item.toString() });

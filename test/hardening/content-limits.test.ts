@@ -127,6 +127,26 @@ describe('unknown keys', () => {
   });
 });
 
+describe('YAML aliases', () => {
+  it('repeating a large value is a problem at the first alias; reusing a value is fine', async () => {
+    // `yaml` bounds how many aliases there are, not what they repeat: 1 MB aliased 99 times was
+    // 99 MB of values (seven such files: a 1.4 GB dist, 3.5 GB of memory, from 7 MB of content)
+    const bomb = `---\nid: 21\n${HEAD}description: &a "${'A'.repeat(1_000_000)}"\nkeywords: [${Array(99).fill('*a').join(', ')}]\n---\nBody\n`;
+    const { lines, ms, model } = await load({
+      'events/bomb.md': bomb,
+      'events/reuse.yaml': `id: 22\n${HEAD}organizer: &o Ärztekammer für Wien\nlocation: *o\nkeywords: [&k fortbildung, *k]\n`,
+    });
+    expect(ms).toBeLessThan(10_000);
+    expect(model).toBeNull();
+    expect(lines).toEqual([
+      'events/bomb.md:8:12 invalid YAML: its aliases (*name) expand 1.0 MB of text to 100.0 MB of values, more than 4 times the text and 1 MiB; write the values out, or alias less',
+    ]);
+    const fine = await load({ 'events/reuse.yaml': `id: 22\n${HEAD}organizer: &o Ärztekammer für Wien\nlocation: *o\nkeywords: [&k fortbildung, *k]\n` });
+    expect(fine.lines).toEqual([]);
+    expect(fine.model!.events.find((e) => e.id === 22)).toMatchObject({ organizer: 'Ärztekammer für Wien', location: 'Ärztekammer für Wien' });
+  });
+});
+
 describe('integers beyond 2^53-1', () => {
   it('are reported as written (…993, not …992) in YAML, JSON, front matter and list files', async () => {
     const { lines } = await load({

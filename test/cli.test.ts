@@ -52,6 +52,8 @@ describe('aula CLI', () => {
       [['build', '--base-url', 'x'], /^error: option '--base-url <url>' argument 'x' is invalid\. expected an absolute http\(s\) URL/],
       [['check', 'extra-arg'], /^error: too many arguments for 'check'\./],
       [['nginx', '--upstream', 'x'], /^error: option '--upstream <url>' argument 'x' is invalid/],
+      // refused only after the whole build before, as an "unexpected error"
+      [['build', '--upstream', 'http://h/x'], /^error: option '--upstream <url>' argument 'http:\/\/h\/x' is invalid\. expected an origin only, e\.g\. http:\/\/127\.0\.0\.1:8000/],
       // a path the host rules cannot hold: refused here, not as an "unexpected error" at the build's end
       [['build', '--base-url', 'http://x/ y'], /^error: option '--base-url <url>' argument 'http:\/\/x\/ y' is invalid\. its path may hold only letters, digits and \. _ ~ \/ -/],
     ];

@@ -215,6 +215,8 @@ describe('aula serve as a process', () => {
         [['serve', '--dist', dist, '--port', String(port)], new RegExp(`^aula: cannot listen on 127\\.0\\.0\\.1:${port}: the port is already in use \\(EADDRINUSE\\)\\n$`)],
         [['dev', '--content', content, '--out', join(root, 'dev-out'), '--port', String(port)], new RegExp(`^aula: cannot listen on 127\\.0\\.0\\.1:${port}: the port is already in use \\(EADDRINUSE\\)\\n$`)],
         [['serve', '--dist', join(root, 'nowhere')], /^aula: .*nowhere\/manifest\.json: missing; rebuild with `aula build`\n$/],
+        // a file given as --dist: the cause in words, not node's `ENOTDIR: not a directory, open '…'`
+        [['serve', '--dist', join(dist, 'manifest.json')], /^aula: .*manifest\.json\/manifest\.json: a part of the path is a file, not a folder \[ENOTDIR\]; rebuild with `aula build`\n$/],
         [['serve', '--dist', dist, '--port', 'abc'], /^error: option '--port <n>' argument 'abc' is invalid\. expected a port number 0–65535\n$/],
         [['serve', '--dist', dist, '--log', 'xml'], /^error: option '--log <format>' argument 'xml' is invalid\. Allowed choices are text, json\.\n$/],
         [['serve', '--dist', dist, '--cors', 'ftp://x'], /^error: option '--cors <origins>' argument 'ftp:\/\/x' is invalid\. .*\n$/],

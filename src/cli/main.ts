@@ -10,7 +10,7 @@ import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from '../defaults.ts';
 import { describeFailure } from '../util/failure.ts';
 import { tolerateClosedReader } from './closed-output.ts';
 import { printable } from '../util/printable.ts';
-import { PLAIN_BASE_PATH, plainBasePath } from '../util/base-path.ts';
+import { isOriginOnly, PLAIN_BASE_PATH, plainBasePath } from '../util/base-path.ts';
 import { parseDuration } from '../util/duration.ts';
 import { DistError, parseManifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
@@ -69,6 +69,13 @@ function absoluteUrl(value: string): string {
   return value.replace(/\/+$/, '');
 }
 
+function upstream(value: string): string {
+  const url = absoluteUrl(value);
+  // checked here, not after the whole build (where it was an "unexpected error")
+  if (!isOriginOnly(new URL(url))) throw new InvalidArgumentError('expected an origin only, e.g. http://127.0.0.1:8000: the host rules pass the request path on unchanged');
+  return url;
+}
+
 function corsOrigins(value: string): string {
   // checked here so a bad list is an option error; the server parses it again (it is cheap)
   if (value.trim() !== '*') {
@@ -109,7 +116,7 @@ program
   .option('--content <dir>', 'content folder', 'content')
   .option('--out <dir>', 'output folder', 'dist')
   .option('--base-url <url>', "absolute URL the API is served under (default: site.yaml's base_url)", absoluteUrl)
-  .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', absoluteUrl, DEFAULT_UPSTREAM)
+  .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', upstream, DEFAULT_UPSTREAM)
   .option('--timings', 'print how long each phase took')
   .option('--quiet', 'print nothing but problems (no progress, no summary)')
   .option('--edge', 'also bundle the API for Cloudflare Workers / workerd into <out>/edge/')
@@ -208,7 +215,7 @@ program
   .description('print the nginx include files (http {} and server {} parts) for a built dist/; see README "Deploying"')
   .option('--dist <dir>', 'built folder', 'dist')
   .option('--root <dir>', 'where dist/ is on the nginx host: prints the `set $aula_root` line for the server part')
-  .option('--upstream <url>', 'the aula server as nginx reaches it', absoluteUrl, DEFAULT_UPSTREAM)
+  .option('--upstream <url>', 'the aula server as nginx reaches it', upstream, DEFAULT_UPSTREAM)
   .action(async (opts: { dist: string; root?: string; upstream: string }) => {
     const { nginxSnippets } = await import('../pipeline/routing-files.ts');
     const { MEDIA_FILES_INDEX, parseMediaFiles } = await import('../store/format/public-files.ts');

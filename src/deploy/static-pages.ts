@@ -2,7 +2,7 @@
 // dist/manifest.json, plus the request conditions under which a page file is the exact answer.
 import { EVENT_LIST_PATH } from '../api/events/list.ts';
 import type { Manifest } from '../store/format/manifest.ts';
-import { plainBasePath } from '../util/base-path.ts';
+import { isOriginOnly, plainBasePath } from '../util/base-path.ts';
 
 export interface StaticPages {
   /** the base URL's path without a trailing slash: '' or e.g. '/api' (decoded) */
@@ -48,7 +48,7 @@ export function staticPages(manifest: Manifest): StaticPages {
 export function upstreamOrigin(upstream: string): string {
   const url = new URL(upstream);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`upstream must be http(s): ${upstream}`);
-  if (url.pathname !== '/' || url.search || url.hash || url.username) {
+  if (!isOriginOnly(url)) {
     throw new Error(`upstream must be an origin only (scheme://host:port), the request path is passed unchanged: ${upstream}`);
   }
   return url.origin;

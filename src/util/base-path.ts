@@ -19,3 +19,11 @@ export function plainBasePath(url: URL): string | null {
   }
   return PLAIN.test(path) ? path : null;
 }
+
+/**
+ * Whether `url` is an origin alone (scheme://host[:port]), as the upstream of the host rules must
+ * be: they pass the request's path on unchanged, so a path of the upstream's own would be lost.
+ */
+export function isOriginOnly(url: URL): boolean {
+  return url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+}

@@ -33,6 +33,12 @@ function isErrno(e: unknown): e is NodeJS.ErrnoException {
   return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && /^E[A-Z0-9]+$/.test((e as NodeJS.ErrnoException).code!);
 }
 
+/** The cause of a file-system error in words with its code (`is a folder, not a file [EISDIR]`), without the path. */
+export function causeOf(e: unknown): string {
+  if (!isErrno(e)) return e instanceof Error ? e.message.split('\n')[0] : String(e);
+  return `${CAUSES[e.code!] ?? e.message.replace(/^[A-Z0-9]+: /, '').replace(/,.*$/s, '')} [${e.code}]`;
+}
+
 /** A one-line description of a failure, without the `aula: ` prefix. */
 export function describeFailure(e: unknown): string {
   if (isErrno(e)) {

@@ -4,6 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DistError } from '../format/manifest.ts';
 import { FileRows, PartOpenError } from './file-rows.ts';
+import { causeOf } from '../../util/failure.ts';
 
 /** Where a dataset's files come from: a dist/ folder, or the build's files before they are written. */
 export interface DistSource {
@@ -21,7 +22,8 @@ export interface DistSource {
 
 function missing(where: string, e: unknown): DistError {
   const code = (e as NodeJS.ErrnoException).code;
-  return new DistError(`${where}: ${code === 'ENOENT' ? 'missing' : (e as Error).message}; rebuild with \`aula build\``);
+  // (node's message repeats the path, code first: `ENOTDIR: not a directory, open '…'`)
+  return new DistError(`${where}: ${code === 'ENOENT' ? 'missing' : causeOf(e)}; rebuild with \`aula build\``);
 }
 
 export function directorySource(dir: string): DistSource {

@@ -241,6 +241,12 @@ async function buildLocked(
   const directoryCount = directory ? handedOver : model.directory.length;
 
   const previous = previousManifest(out);
+  // A turn of the event loop between phases: a signal (Ctrl-C) is seen only there (stop-signals.ts),
+  // and from here on a small site's build ran to its end without one.
+  const nextPhase = async (name: string, next: string) => {
+    phase(name, next);
+    await new Promise((turn) => setImmediate(turn));
+  };
   let staging: string;
   try {
     staging = createStaging(out);
@@ -322,10 +328,10 @@ async function buildLocked(
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
     for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
-    phase('render data', minisearch ? 'minisearch' : 'write data');
+    await nextPhase('render data', minisearch ? 'minisearch' : 'write data');
     if (minisearch) {
       for (const [rel, text] of Object.entries(await directory.minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
-      phase('minisearch', 'write data');
+      await nextPhase('minisearch', 'write data');
     }
     const limit = model.site.page_size;
     const manifest = manifestOf(model.site, baseUrl, newest, {
@@ -358,13 +364,13 @@ async function buildLocked(
       else writeFiles(staging, new Map([[rel, content]]));
       written.set(rel, { sha });
     }
-    phase('write data', 'load dataset');
+    await nextPhase('write data', 'load dataset');
 
     // The pages come from the API core over the data just written, read by the server's own
     // loader (the large data files back from the staging folder), exactly as the server will answer.
     const dataset = datasetFrom(buildSource(files, staging));
     const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
-    phase('load dataset', 'answer pages');
+    await nextPhase('load dataset', 'answer pages');
     // Every event appears on exactly one page, so the serialized events measure the pages'
     // volume before they exist; workers compress each page while the next ones are answered.
     const volume = eventBytes + sizeOf(files, AUTOCOMPLETE_DIR);
@@ -431,12 +437,12 @@ async function buildLocked(
       emit(rel, text, undefined, !hashed.copies.has(rel.slice(AUTOCOMPLETE_DIR.length + 1)));
     }
     dataset.events.rows.close();
-    phase('answer pages', 'compress');
+    await nextPhase('answer pages', 'compress');
     if (pool) {
       writeFiles(staging, await pool.finish());
       copyTwins(staging, hashed.copies, AUTOCOMPLETE_DIR);
     }
-    phase('compress', 'copy media');
+    await nextPhase('compress', 'copy media');
     // the routing rules list the files made above; the media copies have rules of their own
     const publicFiles = [...served.keys()].filter(isPublicFile).sort();
     for (const m of mediaFiles) {
@@ -446,7 +452,7 @@ async function buildLocked(
       writeFileSync(join(staging, m.file), bytes);
       served.set(m.file, digestOf(bytes).sha256);
     }
-    phase('copy media', 'manifest');
+    await nextPhase('copy media', 'manifest');
     writeFiles(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
     if (options.edge) writeFiles(staging, await (await import('./edge-bundle.ts')).edgeFiles());
     manifest.public_files = sortedRecord(served);
@@ -455,9 +461,9 @@ async function buildLocked(
       ['manifest.json', `${JSON.stringify(manifest, null, 2)}\n`],
       [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
     ]));
-    phase('manifest', 'carry over');
+    await nextPhase('manifest', 'carry over');
     carryOver(out, staging);
-    phase('carry over', 'swap');
+    await nextPhase('carry over', 'swap');
     swapIn(staging, out);
     // recorded once every file is in place: the identities a later build proves files by
     if (ledgerFile !== null) writeLedger(ledgerFile, out, written, manifest.precompressed);

@@ -78,6 +78,18 @@ function takeOverEmpty(path: string): void {
 /** Locks this process holds: a lock naming our own pid but not in here was left by an earlier process that had our pid. */
 const held = new Set<string>();
 
+/** Releases every lock this process holds (a build stopped by a signal). */
+export function releaseHeldLocks(): void {
+  for (const path of held) {
+    held.delete(path);
+    try {
+      if (ownerOf(path) === process.pid) unlinkSync(path);
+    } catch {
+      // gone already
+    }
+  }
+}
+
 /** Takes the lock for `out`; resolves to its release. */
 export async function lockOut(out: string, options: LockOptions = {}): Promise<() => void> {
   const path = lockPath(out);

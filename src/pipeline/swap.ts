@@ -39,18 +39,53 @@ function provablyOurs(dir: string): boolean {
   return existsSync(join(dir, STAGING_MARKER)) || isAulaDist(dir) || isEmptyDir(dir);
 }
 
+/** The staging folders this process made and has neither swapped in nor removed yet. */
+const liveStaging = new Set<string>();
+/** Whether this process has begun to swap a new dist in (a build stopped after that may have replaced it). */
+let swapBegun = false;
+export const hasSwapped = () => swapBegun;
+
 /** Creates the staging folder (and --out's parent if needed) with its marker. */
 export function createStaging(out: string): string {
   const dir = join(dirname(out), `${stagingPrefix(out)}${process.pid}-${Date.now()}`);
   mkdirSync(dirname(out), { recursive: true });
   mkdirSync(dir); // not recursive: fails rather than adopting a folder that exists
+  liveStaging.add(dir);
   writeFileSync(join(dir, STAGING_MARKER), `${process.pid}\n`);
   return dir;
 }
 
 /** Removes a staging folder of this build (after a failure). */
 export function removeStaging(dir: string): void {
+  liveStaging.delete(dir);
   if (provablyOurs(dir)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Removes every staging folder of this process not swapped in yet (a build stopped by a signal).
+ * The build's threads may still be writing into one (the compression pool makes folders as it
+ * writes): it is removed again until it stays gone for a moment, for at most a few seconds.
+ */
+export function removeLiveStaging(): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const dir of liveStaging) {
+    const until = Date.now() + 3_000;
+    let quiet = 0;
+    while (quiet < 3 && Date.now() < until) {
+      try {
+        if (existsSync(dir)) {
+          quiet = 0;
+          rmSync(dir, { recursive: true, force: true });
+        } else {
+          quiet++;
+        }
+      } catch {
+        quiet = 0; // a thread wrote into it meanwhile: again
+      }
+      Atomics.wait(pause, 0, 0, 50);
+    }
+  }
+  liveStaging.clear();
 }
 
 /** Puts a parked dist back when a swap was interrupted, and clears leftovers of dead builds. */
@@ -102,6 +137,10 @@ function swapRenames(staged: string, out: string): string | null {
   const keep = hadOld ? userEntries(out, staged, printable(out)) : [];
   writeMadeFiles(staged, hadOld ? out : null);
   // From here on the manifest proves the folder is aula's; the marker must not ship in the dist.
+  // (Nor is it removed if the build is stopped now: it is about to be the dist, or the old one
+  // is parked, which the next build's recoverDist puts back.)
+  liveStaging.delete(staged);
+  swapBegun = true;
   unlinkSync(join(staged, STAGING_MARKER));
   const parked = join(dirname(out), `${parkedPrefix(out)}${process.pid}-${Date.now()}`);
   if (hadOld) renameSync(out, parked);

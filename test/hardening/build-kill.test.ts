@@ -42,8 +42,8 @@ function expectServable(dir: string, events: number) {
   expect(answer.status).toBe(200);
 }
 
-function runBuild(content: string): { exited: Promise<{ code: number | null; signal: string | null; output: string }>; pid: number; kill(): void } {
-  const child = spawn(process.execPath, [BIN, 'build', '--content', content, '--out', dist], { stdio: ['ignore', 'pipe', 'pipe'] });
+function runBuild(content: string, ...extra: string[]): { exited: Promise<{ code: number | null; signal: string | null; output: string }>; pid: number; kill(): void } {
+  const child = spawn(process.execPath, [BIN, 'build', '--content', content, '--out', dist, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -128,4 +128,30 @@ describe('kill -9 during aula build', () => {
     recoverDist(dist);
     expect(snapshot(dist)).toEqual(now);
   }, 30_000);
+
+  it('Ctrl-C (SIGINT) or SIGTERM: the build removes its staging folder and lock before it ends, in one line', async () => {
+    // Node's default ended the process at once: the lock and hundreds of MB of staging stayed in
+    // the project (in `git status`) until the next build.
+    const now = snapshot(dist);
+    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+      // (no cache: with one, the second build is quick enough to end before it is stopped)
+      const build = runBuild(big, '--no-cache');
+      let finished = false;
+      void build.exited.then(() => (finished = true));
+      // once its staging folder is there (a signal is seen between two turns of the event loop:
+      // much later, and the build may end first)
+      const started = Date.now();
+      while (!finished && stagingOf(build.pid) === null) {
+        if (Date.now() - started > 60_000) throw new Error('no staging folder was made');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(finished, 'the build ended before it could be stopped').toBe(false);
+      process.kill(build.pid, signal);
+      const exit = await build.exited;
+      expect(exit.code, exit.output).toBe(code);
+      expect(exit.output.trimEnd().split('\n').at(-1)).toBe(`aula: stopped by ${signal}; the previous dist stays as it was`);
+      expect(leftovers()).toEqual([]);
+      expect(snapshot(dist)).toEqual(now);
+    }
+  }, 120_000);
 });

@@ -93,7 +93,8 @@ function pathsFor(id: string, term: string): string[] {
  */
 async function cleanServe() {
   const dist = join(root, `clean-${cleanBuilds++}`);
-  const built = spawnSync(process.execPath, [AULA, 'build', '--quiet', '--no-cache', '--content', content, '--out', dist], { encoding: 'utf8' });
+  // (dev's links name the port it listens on, which --port 0 picked)
+  const built = spawnSync(process.execPath, [AULA, 'build', '--quiet', '--no-cache', '--content', content, '--out', dist, '--base-url', dev.url], { encoding: 'utf8' });
   expect(built.status, built.stderr).toBe(0);
   const server = await serve(dist);
   return { dist, url: server.url, close: () => server.close() };

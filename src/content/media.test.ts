@@ -50,6 +50,8 @@ describe('media', () => {
         '- {id: 2, filename: b, file: media/link.txt}',
         '- {id: 3, filename: c, file: /etc/hostname}',
         '- {id: 4, filename: d, file: media}',
+        "- {id: 5, filename: e, file: ''}",
+        '- {id: 6, filename: f, file: .}',
       ),
       'media/keep.txt': '',
     });
@@ -60,6 +62,8 @@ describe('media', () => {
       'media.yaml:2:30 file: "media/link.txt" leads outside the content folder',
       'media.yaml:3:30 file: expected a path inside the content folder, got "/etc/hostname"',
       'media.yaml:4:30 file: "media" is not a regular file',
+      'media.yaml:5:30 file: expected the path of a file inside the content folder, got ""',
+      'media.yaml:6:30 file: expected the path of a file inside the content folder, got "."',
     ]);
   });
 

@@ -1,6 +1,7 @@
 // media.yaml and media/**: media records, optionally backed by a file in the content folder.
 import type { Stats } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { access, realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { isAbsolute, join, posix, sep } from 'node:path';
 import type { Media } from '../model/types.ts';
 import type { Fields } from './fields.ts';
@@ -52,6 +53,8 @@ async function resolveOne(root: string, r: Sourced<MediaSource>, out: FileIssue[
   if (isAbsolute(file) || normal === '..' || normal.startsWith('../')) {
     return void refuse(`expected a path inside the content folder, got ${describeValue(file)}`);
   }
+  // ('' and '.' are the folder itself: "leads outside the content folder" said the opposite)
+  if (normal === '.' || normal === './') return void refuse(`expected the path of a file inside the content folder, got ${describeValue(file)}`);
   let real: string;
   let info: Stats;
   try {
@@ -63,6 +66,13 @@ async function resolveOne(root: string, r: Sourced<MediaSource>, out: FileIssue[
   // A symbolic link can lead out of the folder even when the written path does not.
   if (!real.startsWith(root + sep)) return void refuse(`${describeValue(file)} leads outside the content folder`);
   if (!info.isFile()) return void refuse(`${describeValue(file)} is not a regular file`);
+  // The build copies it: a file it may not read passed `aula check` and failed the build with a
+  // bare EACCES line, without the record that names it.
+  try {
+    await access(real, constants.R_OK);
+  } catch (e) {
+    return void refuse(`${describeValue(file)} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
 
   media.size = info.size;
   media.mimetype = mimetypeOf(normal);

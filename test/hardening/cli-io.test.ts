@@ -2,7 +2,7 @@
 // half-written left behind. A full disk and a read-only file system are real (small tmpfs mounts,
 // when the test may mount — it runs as root in CI); the rest are real paths.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_FILES } from '../fixture-content.ts';
@@ -86,6 +86,18 @@ describe('I/O failures are one line naming the path and the cause', () => {
     });
     expectOneLine({ code: r.status, err: r.stderr }, /^aula: .*locked\/\S+: permission denied \[EACCES\]/);
     expect(readdirSync(locked)).toEqual([]);
+  });
+
+  it('a media file the build may not read is a problem of aula check, naming its record', () => {
+    // it passed check, and the build failed copying it with a bare EACCES line
+    const asRoot = process.getuid?.() === 0;
+    const site = join(root, 'unreadable-media');
+    cpSync(SAMPLE_CONTENT, site, { recursive: true });
+    chmodSync(root, 0o755);
+    chmodSync(join(site, 'media', 'files', 'programm-beispiel.pdf'), 0o000);
+    const r = spawnSync(process.execPath, [BIN, 'check', '--content', site], { cwd: root, encoding: 'utf8', timeout: 60_000, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^media\/dateien\.yaml:14:\d+ file: "media\/files\/programm-beispiel\.pdf" cannot be read \(EACCES\)$/m);
   });
 
   it('missing files (ENOENT): serve and nginx name the file', () => {

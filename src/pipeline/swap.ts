@@ -14,11 +14,10 @@ import { printable } from '../util/printable.ts';
 import { listFiles } from './carry-over.ts';
 import { isAulaDist } from './out-folder.ts';
 import { readSmallFile } from './small-file.ts';
-import { moveUserEntries, userEntries } from './user-files.ts';
+import { moveUserEntries, STAGING_MARKER, userEntries } from './user-files.ts';
 import { runFsThread } from './fs-thread.ts';
 import { isRunning } from './process-alive.ts';
 
-const STAGING_MARKER = '.aula-staging';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const parkedPrefix = (out: string) => `.aula-old-${basename(out)}-`;

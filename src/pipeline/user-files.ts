@@ -17,12 +17,15 @@ import { printable } from '../util/printable.ts';
 import { OutFolderError } from './out-folder.ts';
 import { readSmallFile } from './small-file.ts';
 
+/** The marker of a staging folder (swap.ts): aula's, should a dist still hold one. */
+export const STAGING_MARKER = '.aula-staging';
+
 /** .aula-files of a 100k-event dist is ~0.6 MB; the cap only bounds what is read. */
 const LIST_LIMIT = 64 * 1024 * 1024;
 
 /** The names aula writes at the top of a dist (and wrote, before .aula-files listed them). */
 const AULA_TOP_NAMES = new Set([
-  MADE_FILES, 'manifest.json', 'changes.json', '_headers', '_redirects', 'vercel.json',
+  MADE_FILES, STAGING_MARKER, 'manifest.json', 'changes.json', '_headers', '_redirects', 'vercel.json',
   'openapi.json', 'openapi.json.gz', 'openapi.json.br', 'events.ics', 'events.ics.gz', 'events.ics.br',
   'v1', 'cms', 'data', 'autocomplete', 'schemas', 'deploy', 'edge',
 ]);
@@ -61,7 +64,7 @@ export function userEntries(old: string, staged: string, shownOut: string): stri
     const walk = (rel: string) => {
       for (const e of readdirSync(rel === '' ? old : join(old, rel), { withFileTypes: true }) as Dirent[]) {
         const path = rel === '' ? e.name : `${rel}/${e.name}`;
-        if (e.isDirectory() ? folders.has(path) : made.has(path)) {
+        if (e.isDirectory() ? folders.has(path) : made.has(path) || path === STAGING_MARKER) {
           if (e.isDirectory()) walk(path);
         } else {
           found.push({ rel: path, folder: e.isDirectory() });

@@ -18,7 +18,7 @@
 // the open file when used. A build that parsed a few files anew appends their entries; one that
 // left a quarter of the pack unused, or parsed more than HOLD_BYTES anew, writes it anew.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, renameSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
 import { readFully, writeAllv } from '../util/positional-io.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
@@ -27,6 +27,7 @@ import type { Parsed } from '../content/records.ts';
 import { DIST_FORMAT } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
+import { makeFolders } from '../util/make-folders.ts';
 
 /** Bump when what a parse returns changes shape or meaning without a new aula version. */
 export const CACHE_FORMAT = 2;
@@ -258,7 +259,7 @@ export class BuildCache {
     let safe: bigint | null = null;
     if (content !== undefined) {
       try {
-        mkdirSync(dirname(path), { recursive: true });
+        makeFolders(dirname(path));
         // taken before any content file is stat'ed: what this build records is judged against it
         safe = fileSystemNow(dirname(path));
       } catch {
@@ -411,7 +412,7 @@ export class BuildCache {
     if (this.spill === 'failed') return false;
     try {
       if (this.spill === null) {
-        mkdirSync(dirname(this.path), { recursive: true });
+        makeFolders(dirname(this.path));
         const path = `${this.path}.${process.pid}.tmp`;
         const fd = openSync(path, 'w');
         const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
@@ -513,7 +514,7 @@ export class BuildCache {
       let fd: number;
       let parts: Buffer[];
       if (spill === null) {
-        mkdirSync(dirname(this.path), { recursive: true });
+        makeFolders(dirname(this.path));
         fd = openSync(temporary, 'w');
         parts = [MAGIC, Buffer.from(`${cacheIdentity()}\n`)];
       } else {

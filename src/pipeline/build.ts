@@ -44,6 +44,7 @@ import { patchOptions, StateRecorder } from './patch/state-recorder.ts';
 import { eventStatePath } from './patch/event-state.ts';
 import type { DirectoryObject } from '../model/types.ts';
 import { isPooled, releaseBuffer } from '../store/read/page-buffers.ts';
+import { makeFolders } from '../util/make-folders.ts';
 
 export interface BuildOptions {
   content: string;
@@ -142,7 +143,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // Refused before anything is created: --out is replaced wholesale, so it must be ours to replace.
   checkOutFolder(out, options.content);
   if (options.cache !== undefined) checkCacheFolder(options.cache, options.content, out);
-  mkdirSync(dirname(out), { recursive: true });
+  makeFolders(dirname(out));
   const unlock = await lockOut(out, { onWait: options.onWait, waitMs: options.lockWaitMs });
   try {
     // Checked again under the lock: while this build waited, another may have changed --out.

@@ -6,11 +6,12 @@
 // File: AULADIR\n <identity>\n key (32) | SHA-256 of the payload (32) | payload (v8.serialize)
 // Anything that does not match — another aula, a damaged file — is a miss, never trusted.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { cacheIdentity, packPath } from './build-cache.ts';
 import { writeAllAt } from '../util/positional-io.ts';
+import { makeFolders } from '../util/make-folders.ts';
 
 /** Files by path, as the index builders return them. */
 /** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, serialize.ts) */
@@ -49,7 +50,7 @@ export function store(path: string, key: Buffer, files: DirectoryFiles): void {
   const payload = serialize(files);
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolders(dirname(path));
     // (the parts written one after the other: joined first, minisearch.json's ~60 MB payload was copied once more)
     const fd = openSync(temporary, 'w');
     try {

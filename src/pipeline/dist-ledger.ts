@@ -12,12 +12,13 @@
 //
 // File: AULALEDGER\n <SHA-256 of the JSON, hex>\n <JSON>
 import { createHash } from 'node:crypto';
-import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { compressionLevels } from '../deploy/precompress.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
 import { runFsThread } from './fs-thread.ts';
+import { makeFolders } from '../util/make-folders.ts';
 
 const MAGIC = 'AULALEDGER\n';
 const TWINS = ['.gz', '.br'] as const;
@@ -163,7 +164,7 @@ export class DistLedger {
 
   private folder(dir: string): void {
     if (this.folders.has(dir)) return;
-    mkdirSync(dir, { recursive: true });
+    makeFolders(dir);
     this.folders.add(dir);
   }
 
@@ -225,7 +226,7 @@ export function writeLedger(path: string, out: string, written: Written, precomp
   const json = JSON.stringify(data);
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolders(dirname(path));
     writeFileSync(temporary, `${MAGIC}${createHash('sha256').update(json).digest('hex')}\n${json}`);
     renameSync(temporary, path);
   } catch {

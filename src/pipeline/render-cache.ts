@@ -14,7 +14,7 @@
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../model/types.ts';
 import { breadcrumb, renderEvent, renderMedia, type RenderContext } from '../render/event.ts';
@@ -23,6 +23,7 @@ import { RowBytes, type RowInFile } from '../store/write/row-bytes.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../util/checksum.ts';
 import { writeAllAt, writeAllv } from '../util/positional-io.ts';
+import { makeFolders } from '../util/make-folders.ts';
 
 /** Bump when a row's bytes change meaning without a new aula version. */
 export const ROWS_FORMAT = 1;
@@ -292,7 +293,7 @@ function writeRows(path: string, whole: boolean, parts: Buffer[]): void {
   const target = whole ? `${path}.${process.pid}.tmp` : path;
   let fd: number | null = null;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolders(dirname(path));
     fd = openSync(target, whole ? 'w' : 'a');
     const all = whole ? [rowsFileHeader(), ...parts] : parts;
     for (let from = 0; from < all.length; from += 1000) writeAllv(fd, all.slice(from, from + 1000));

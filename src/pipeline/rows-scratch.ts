@@ -12,11 +12,12 @@
 // removed when the build lets go of its rows, unless it became the rows file; one left by a
 // process that was stopped is removed by the next build (stale-temps.ts).
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeAllAt } from '../util/positional-io.ts';
 import { rowsFileHeader, type RowsInProgress } from './render-cache.ts';
 import { ScratchFile } from './scratch-file.ts';
+import { makeFolders } from '../util/make-folders.ts';
 
 export class RowsScratch {
   /** where the entries end, shared with the threads (Atomics): the next batch's go there */
@@ -47,7 +48,7 @@ export class RowsScratch {
     const path = `${rowsPath}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
     let fd: number;
     try {
-      mkdirSync(dirname(rowsPath), { recursive: true });
+      makeFolders(dirname(rowsPath));
       fd = openSync(path, 'wx+', 0o644);
     } catch {
       return RowsScratch.create(null);

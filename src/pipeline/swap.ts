@@ -17,6 +17,7 @@ import { readSmallFile } from './small-file.ts';
 import { moveUserEntries, STAGING_MARKER, userEntries } from './user-files.ts';
 import { runFsThread } from './fs-thread.ts';
 import { isRunning } from './process-alive.ts';
+import { makeFolders } from '../util/make-folders.ts';
 
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -47,7 +48,7 @@ export const hasSwapped = () => swapBegun;
 /** Creates the staging folder (and --out's parent if needed) with its marker. */
 export function createStaging(out: string): string {
   const dir = join(dirname(out), `${stagingPrefix(out)}${process.pid}-${Date.now()}`);
-  mkdirSync(dirname(out), { recursive: true });
+  makeFolders(dirname(out));
   mkdirSync(dir); // not recursive: fails rather than adopting a folder that exists
   liveStaging.add(dir);
   writeFileSync(join(dir, STAGING_MARKER), `${process.pid}\n`);

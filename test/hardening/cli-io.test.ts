@@ -100,6 +100,16 @@ describe('I/O failures are one line naming the path and the cause', () => {
     expect(r.stderr).toMatch(/^media\/dateien\.yaml:14:\d+ file: "media\/files\/programm-beispiel\.pdf" cannot be read \(EACCES\)$/m);
   });
 
+  it('a folder the file system will not make (under /proc): one line, not a mkdir retried forever', (ctx) => {
+    // node's mkdirSync(recursive) retried mkdir("/proc/x") (ENOENT there) for as long as it was let
+    if (!existsSync('/proc/self')) return ctx.skip();
+    expectOneLine(aula('build', '--content', content, '--out', '/proc/aula-nowhere/dist'), /^aula: \/proc\/aula-nowhere: no such file or folder \[ENOENT\] \(mkdir\)$/);
+    // the cache is never needed: without one the build goes on
+    const r = aula('build', '--content', content, '--out', join(root, 'proc-cache-dist'), '--cache', '/proc/aula-nowhere');
+    expect(r.code, r.err).toBe(0);
+    expect(existsSync(join(root, 'proc-cache-dist', 'manifest.json'))).toBe(true);
+  });
+
   it('missing files (ENOENT): serve and nginx name the file', () => {
     expectOneLine(aula('serve', '--dist', join(root, 'missing'), '--port', '0'), /^aula: .*missing.*/);
     expectOneLine(aula('nginx', '--dist', join(root, 'missing')), /^aula: .*missing\/manifest\.json: missing; build first with `aula build`$/);

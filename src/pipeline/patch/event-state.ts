@@ -13,13 +13,14 @@
 // A damaged, foreign (other aula, dist format, V8) or misshapen state is ignored: the build is
 // then a full one, never a wrong one.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
 import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
 import { cacheIdentity } from '../build-cache.ts';
+import { makeFolders } from '../../util/make-folders.ts';
 
 const MAGIC = 'AULAEVENTS1\n';
 /** Bump when the state's shape or meaning changes without a new aula version. */
@@ -110,7 +111,7 @@ export function writeEventState(path: string, state: EventState): void {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     const payload = serialize(state);
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolders(dirname(path));
     // the head and the payload written one after the other: no copy of ~15 MB into one buffer
     const fd = openSync(temporary, 'w');
     try {

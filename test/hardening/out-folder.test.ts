@@ -202,6 +202,140 @@ describe('files somebody else put in a dist aula wrote are kept', () => {
     }
   });
 
+  /** Runs `test` on a dist built from the fixture into a fresh folder, removed afterwards. */
+  const withDist = (test: (dir: string, out: string) => void) => {
+    const dir = tempDir('aula-keep-');
+    try {
+      const out = join(dir, 'dist');
+      expect(aula(dir, 'build', '--content', content, '--out', out).code).toBe(0);
+      test(dir, out);
+    } finally {
+      removeDir(dir);
+    }
+  };
+
+  it('refuses, changing nothing, when one of theirs is where the build makes a file', () =>
+    withDist((dir, out) => {
+      rmSync(join(out, 'events.ics'));
+      writeContent(out, { 'events.ics/mine.txt': 'a folder of theirs where aula writes its feed\n' });
+      const before = snapshot(out);
+      const r = aula(dir, 'build', '--content', content, '--out', out);
+      expect(r.code).toBe(1);
+      expect(r.err.trimEnd().split('\n'), r.err).toEqual([
+        `aula: --out ${out}: events.ics in it was not made by aula, and this build makes a file or folder in its place; move it out of the folder and build again (nothing was changed)`,
+      ]);
+      expect(snapshot(out)).toEqual(before);
+      // no staging folder or lock left beside it
+      expect(readdirSync(dir).filter((n) => n.startsWith('.aula-'))).toEqual([]);
+    }));
+
+  it('a swap stopped between its renames and the move: the next build moves theirs out of the former dist before removing it', () =>
+    withDist((dir, out) => {
+      // the former dist as a killed build leaves it parked (a pid no process has), theirs still in it
+      const dead = spawnSync('true').pid!;
+      const parked = join(dir, `.aula-old-dist-${dead}-1`);
+      cpSync(out, parked, { recursive: true });
+      writeContent(parked, { CNAME: 'events.example.org\n' });
+      expect(aula(dir, 'build', '--content', content, '--out', out).code).toBe(0);
+      expect(readFileSync(join(out, 'CNAME'), 'utf8')).toBe('events.example.org\n');
+      expect(existsSync(parked)).toBe(false);
+    }));
+});
+
+describe('--cache is refused where its files would land among the user\'s or be swapped away', () => {
+  it('inside the content folder, or inside --out: one line, nothing written', () => {
+    const project = join(root, 'project');
+    for (const [cache, pattern] of [
+      [content, /^aula: --cache .* lies inside the content folder .*; choose a folder outside it/],
+      [join(content, 'events', '.cache'), /^aula: --cache .* lies inside the content folder/],
+      [join(project, 'cache-dist'), /^aula: --cache .* lies inside --out .*, which every build replaces/],
+    ] as const) {
+      const before = snapshot(project);
+      const r = aula(project, 'build', '--content', content, '--out', join(project, 'cache-dist'), '--cache', cache);
+      expect(r.code).toBe(1);
+      expect(r.err.trimEnd().split('\n'), r.err).toEqual([expect.stringMatching(pattern)]);
+      expect(snapshot(project)).toEqual(before);
+    }
+    const dev = aula(project, 'dev', '--content', content, '--port', '0', '--cache', content);
+    expect(dev.code).toBe(1);
+    expect(dev.err.trimEnd().split('\n')).toEqual([expect.stringMatching(/^aula: --cache .* lies inside the content folder/)]);
+  });
+});
+
+describe('the swap removes only what aula made', () => {
+  it('folders beside --out with look-alike names survive a build', async () => {
+    const dir = tempDir('aula-lookalike-');
+    try {
+      const dist = join(dir, 'dist');
+      await buildOk({ content, out: dist, precompress: false });
+      // a user's folders whose names resemble the parked and staging names, one even exactly
+      // (pid of no running process), but holding no aula marker or manifest
+      const mine = {
+        '.aula-old-dist-notes/a.txt': 'mine',
+        '.aula-old-dist-123-456/a.txt': 'mine',
+        '.aula-tmp-dist-999999-1/a.txt': 'mine',
+        '.aula-old-dist-foo-1-2/a.txt': 'mine',
+      };
+      writeContent(dir, mine);
+      await buildOk({ content, out: dist, precompress: false });
+      for (const [rel, text] of Object.entries(mine)) expect(readFileSync(join(dir, rel), 'utf8')).toBe(text);
+      expect(existsSync(join(dist, '.aula-staging'))).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('files somebody else put in a dist aula wrote are kept', () => {
+  const user = {
+    CNAME: 'events.example.org\n',
+    '.nojekyll': '',
+    'assets/site.css': 'body { margin: 0 }\n',
+    'robots.txt': 'User-agent: *\n',
+    // inside a folder aula writes, too: .aula-files proves it is not aula's
+    'v1/cms/notes.txt': 'mine\n',
+  };
+  const userFiles = (out: string) => Object.fromEntries(Object.keys(user).map((p) => [p, existsSync(join(out, p)) ? readFileSync(join(out, p), 'utf8') : null]));
+  const hasGit = spawnSync('git', ['--version']).status === 0;
+
+  it('a CNAME, assets/, a .git of a gh-pages worktree and a file in v1/ survive full, cached, patched and --no-cache builds', () => {
+    // Before, every build deleted them: --out was proved aula's by its manifest, then replaced whole.
+    const dir = tempDir('aula-keep-');
+    try {
+      const out = join(dir, 'dist');
+      const cache = join(dir, 'cache');
+      const site = writeContent(join(dir, 'content'), FIXTURE_FILES);
+      const build = (...extra: string[]) => {
+        const r = aula(dir, 'build', '--content', site, '--out', out, ...extra);
+        expect(r.code, r.err).toBe(0);
+        expect(userFiles(out)).toEqual(user);
+        if (hasGit) expect(spawnSync('git', ['-C', out, 'rev-parse', '--git-dir'], { encoding: 'utf8' }).stdout.trim()).toBe('.git');
+        else expect(readFileSync(join(out, '.git', 'HEAD'), 'utf8')).toBe('ref: refs/heads/gh-pages\n');
+        // what aula lists as its own never names theirs
+        const made = JSON.parse(readFileSync(join(out, '.aula-files'), 'utf8')) as { files: string[] };
+        expect(made.files).toContain('manifest.json');
+        expect(made.files.filter((f) => f in user || f.startsWith('.git'))).toEqual([]);
+      };
+      expect(aula(dir, 'build', '--content', site, '--out', out, '--cache', cache).code).toBe(0);
+      writeContent(out, user);
+      if (hasGit) expect(spawnSync('git', ['init', '-q', out]).status).toBe(0);
+      else writeContent(out, { '.git/HEAD': 'ref: refs/heads/gh-pages\n' });
+      build('--cache', cache);
+      // one event changed: the patch build (patch/patch-build.ts) swaps too
+      const event = Object.keys(FIXTURE_FILES).find((f) => f.startsWith('events/'))!;
+      writeFileSync(join(site, event), FIXTURE_FILES[event].replace(/title: .*/, 'title: Changed title'));
+      build('--cache', cache);
+      build('--no-cache');
+      // the dist, apart from theirs, is what a clean build makes
+      const clean = join(dir, 'clean');
+      expect(aula(dir, 'build', '--content', site, '--out', clean, '--no-cache').code).toBe(0);
+      const ours = (d: string) => [...snapshot(d)].filter(([p]) => !(p in user) && !p.startsWith('.git') && p !== 'assets' && !/changes\.json|manifest\.json/.test(p));
+      expect(ours(out)).toEqual(ours(clean));
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('refuses, changing nothing, when one of theirs is where the build makes a file', () => {
     const dir = tempDir('aula-keep-');
     try {

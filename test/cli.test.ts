@@ -64,6 +64,17 @@ describe('aula CLI', () => {
     }
   });
 
+  it('check and build warn of a name that looks meant as content but is not read, and go on', () => {
+    // content/event/ (for events/) passed in silence: its events were simply not published
+    const site = writeContent(join(root, 'typo'), { ...FIXTURE_FILES, 'event/extra.yaml': 'id: 77\n' });
+    const check = aula('check', '--content', site);
+    expect(check.code).toBe(0);
+    expect(check.err).toBe('aula: warning: event/ is not read (did you mean events/?)\n');
+    const build = aula('build', '--content', site, '--out', join(root, 'typo-dist'), '--quiet');
+    expect(build.code).toBe(0);
+    expect(build.err).toBe('aula: warning: event/ is not read (did you mean events/?)\n');
+  });
+
   it('rejects bad option values with a non-zero exit', () => {
     expect(aula('serve', '--port', 'http').code).not.toBe(0);
     expect(aula('build', '--base-url', 'not a url').code).not.toBe(0);

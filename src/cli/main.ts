@@ -99,6 +99,11 @@ async function reportProblems(problems: readonly Problem[]): Promise<void> {
   console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
 }
 
+/** One warning per name that looks meant as content but is not read (content/files.ts). */
+function warnNotRead(entries: readonly { path: string; like: string }[]): void {
+  for (const { path, like } of entries) console.error(printable(`aula: warning: ${path} is not read (did you mean ${like}?)`));
+}
+
 tolerateClosedReader(process.stdout, 'standard output', (line) => writeSync(2, `${line}\n`));
 tolerateClosedReader(process.stderr, 'standard error', () => {});
 
@@ -140,6 +145,7 @@ program
         cache,
         progress: display.update,
         onWait: (message) => console.error(`aula: ${message}`),
+        onNotRead: warnNotRead,
       });
     } finally {
       display.end();
@@ -240,7 +246,8 @@ program
   .option('--format <format>', 'text (path:line:column key: message) or json (an array of {file, line, column, key, message})', checkFormat, 'text')
   .action(async (opts: { content: string; format: 'text' | 'json' }) => {
     const { loadContent } = await import('../content/index.ts');
-    const { model, problems } = await loadContent(opts.content);
+    const { model, problems, notRead } = await loadContent(opts.content);
+    if (opts.format !== 'json') warnNotRead(notRead ?? []);
     if (opts.format === 'json') {
       const list = problems.map(({ file, line, column, key, message }) => ({ file, line, column, key, message }));
       console.log(JSON.stringify(list, null, 2));

@@ -256,7 +256,7 @@ function closest(word: string, candidates: readonly string[]): string | undefine
 }
 
 /** Edits (insert, delete, replace, swap two neighbours) that turn `a` into `b`. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++) {

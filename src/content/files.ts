@@ -9,6 +9,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type BigIntStats, type Dirent, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Problem } from './problems.ts';
+import { editDistance } from './fields.ts';
 
 export interface ContentFiles {
   site: string[];
@@ -23,6 +24,8 @@ export interface ContentFiles {
   raw: Map<string, Buffer>;
   /** a symbolic link was followed: a file's text may change under another name (aula dev rereads all) */
   linked: boolean;
+  /** entries that look meant as content but are not read (a typo in a name), with what they resemble */
+  notRead: { path: string; like: string }[];
 }
 
 type Kind = 'site' | 'pages' | 'categories' | 'media' | 'events' | 'directory';
@@ -31,6 +34,29 @@ const TOP_FILE = /^(site|pages|categories|media)\.(?:yaml|yml|json)$/;
 const TOP_DIRS: ReadonlySet<string> = new Set(['media', 'events', 'directory']);
 const DATA_FILE = /\.(?:yaml|yml|json)$/;
 const EVENT_FILE = /\.(?:md|yaml|yml|json)$/;
+
+/** What the top of a content folder holds: its files' stems and its folders. */
+const TOP_STEMS = ['site', 'pages', 'categories', 'media'];
+const TOP_FOLDERS = ['media', 'events', 'directory'];
+
+/**
+ * The name a name that is not read was likely meant as: `event/` events/, `categorie.yaml`
+ * categories.yaml, `Site.YAML` site.yaml, `x.YAML` in events/ x.yaml. Anything else (a README,
+ * the pictures in media/) is simply not content. Typos must not pass silently, as in keys.
+ */
+function resemblance(kind: Kind | null, name: string, isFolder: boolean): string | null {
+  const dot = name.lastIndexOf('.');
+  if (kind !== null) {
+    // only the extension's case can be wrong here: anything else in these folders is not content
+    const pattern = kind === 'events' ? EVENT_FILE : DATA_FILE;
+    return !isFolder && pattern.test(name.toLowerCase()) ? `${name.slice(0, dot)}${name.slice(dot).toLowerCase()}` : null;
+  }
+  const [stem, ext] = isFolder || dot <= 0 ? [name, ''] : [name.slice(0, dot), name.slice(dot)];
+  if (ext !== '' && !DATA_FILE.test(ext.toLowerCase())) return null;
+  const known = isFolder ? TOP_FOLDERS : TOP_STEMS;
+  const near = known.find((k) => k === stem.toLowerCase() || (stem.length >= 4 && editDistance(stem.toLowerCase(), k) <= 2));
+  return near === undefined ? null : isFolder ? `${near}/` : `${near}${ext === '' ? '.yaml' : ext.toLowerCase()}`;
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -104,7 +130,7 @@ function listFolder(folder: string | Buffer): Entry[] {
 
 /** Content files by kind, as sorted paths relative to `dir` with forward slashes. */
 export async function findContentFiles(dir: string): Promise<ContentFiles> {
-  const found: ContentFiles = { site: [], pages: [], categories: [], media: [], events: [], directory: [], problems: [], raw: new Map(), linked: false };
+  const found: ContentFiles = { site: [], pages: [], categories: [], media: [], events: [], directory: [], problems: [], raw: new Map(), linked: false, notRead: [] };
   const problem = (file: string, message: string) => found.problems.push({ file, line: 1, column: 1, key: '', message });
   const root = realpathSync(dir, { encoding: 'buffer' });
   const rootSlash = Buffer.concat([root, Buffer.from(sep)]);
@@ -134,7 +160,11 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
             ? folder.kind
             : null;
       const dirKind: Kind | null = folder.kind ?? (TOP_DIRS.has(name.text) ? (name.text as Kind) : null);
-      if (fileKind === null && dirKind === null) continue;
+      if (fileKind === null && dirKind === null) {
+        const like = resemblance(folder.kind, name.text, entry.isDirectory());
+        if (like !== null) found.notRead.push({ path: entry.isDirectory() ? `${shown}/` : shown, like });
+        continue;
+      }
 
       // Listing types decide for plain files and folders (a stat per file would cost ~0.2 s per
       // 100,000 files); links, and the rare file system that gives no type, are stat'ed.
@@ -193,6 +223,10 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
         found[fileKind].push(shown);
         // a path as bytes: this name or one on the way is not UTF-8, so `shown` cannot be opened
         if (typeof path !== 'string') found.raw.set(shown, path);
+      } else if (isFile) {
+        // a file in events/, directory/ or media/ that is not read
+        const like = resemblance(folder.kind, name.text, false);
+        if (like !== null) found.notRead.push({ path: shown, like });
       }
     }
   }

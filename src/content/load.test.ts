@@ -108,3 +108,36 @@ describe('loadContent', () => {
     }
   });
 });
+
+describe('names that look meant as content but are not read', () => {
+  it('are told with what they resemble: a folder or file name a typo away, an extension in capitals', async () => {
+    const dir = await contentFolder({
+      'event/a.yaml': 'id: 1\n',
+      'Events/b.yaml': 'id: 2\n',
+      'categorie.yaml': '[]\n',
+      'Site.YAML': 'page_size: 5\n',
+      'events/ok.yaml': lines('id: 3', 'title: T', 'start: 2025-03-01T10:00', 'end: 2025-03-01T11:00', 'last_modified: 2025-01-01'),
+      'events/x.YAML': 'id: 4\n',
+      'directory/people.Json': '[]\n',
+      // not content, and nothing like it: no word
+      'README.md': '# notes\n',
+      'images/logo.png': 'png',
+      'media/files/poster.PNG': 'png',
+      'events/notes.txt': 'n',
+      '.git/HEAD': 'ref',
+    });
+    const { model, notRead } = await loadContent(dir);
+    expect(model?.events.map((e) => e.id)).toEqual([3]);
+    expect(notRead).toEqual(
+      expect.arrayContaining([
+        { path: 'event/', like: 'events/' },
+        { path: 'Events/', like: 'events/' },
+        { path: 'categorie.yaml', like: 'categories.yaml' },
+        { path: 'Site.YAML', like: 'site.yaml' },
+        { path: 'events/x.YAML', like: 'x.yaml' },
+        { path: 'directory/people.Json', like: 'people.json' },
+      ]),
+    );
+    expect(notRead).toHaveLength(6);
+  });
+});

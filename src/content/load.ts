@@ -55,7 +55,15 @@ export interface LoadOptions {
   parseMany?: (kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>) => Promise<Parsed<unknown>[]>;
 }
 
-export async function loadContent(dir: string, options: LoadOptions = {}): Promise<{ model: Model | null; problems: Problem[] }> {
+/** What loadContent gives: the model, or the problems; and what looks meant as content but is not read. */
+export interface Loaded {
+  model: Model | null;
+  problems: Problem[];
+  /** names that resemble content but are not read (files.ts): worth a warning, not a failure */
+  notRead?: ContentFiles['notRead'];
+}
+
+export async function loadContent(dir: string, options: LoadOptions = {}): Promise<Loaded> {
   const folderProblem = (message: string) => ({ model: null, problems: [{ file: dir, line: 1, column: 1, key: '', message }] });
   const info = await stat(dir).catch(() => null);
   if (!info) return folderProblem('the content folder does not exist');
@@ -123,7 +131,8 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
     }
   }
   const events = collect(await (parsedEvents ?? parseEvents()));
-  return assembleModel(dir, files.raw, { site, pages, categories, media, events, directory }, problems, { directoryIssues, directoryObjects, mediaIssues });
+  const loaded = await assembleModel(dir, files.raw, { site, pages, categories, media, events, directory }, problems, { directoryIssues, directoryObjects, mediaIssues });
+  return { ...loaded, notRead: files.notRead };
 }
 
 /** One file read and parsed (or its parse taken from the cache); a file that cannot be read is its problem. */

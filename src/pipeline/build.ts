@@ -61,6 +61,8 @@ export interface BuildOptions {
   minisearch?: boolean;
   /** told when another build holds the lock on `out` and this one waits */
   onWait?: (message: string) => void;
+  /** told the names in the content folder that look meant as content but are not read (a typo), each with what it resembles */
+  onNotRead?: (entries: readonly { path: string; like: string }[]) => void;
   /** how long to wait for another build into `out` (default 10 minutes) */
   lockWaitMs?: number;
   /** also write dist/edge/: the API bundled as a Workers/workerd module, with example configs */
@@ -223,6 +225,7 @@ async function buildLocked(
     parsing.close();
   }
   const { model, problems } = loaded;
+  if (loaded.notRead && loaded.notRead.length > 0) options.onNotRead?.(loaded.notRead);
   cache?.save();
   const statRecords = cache?.statRecords() ?? null;
   cache?.release();

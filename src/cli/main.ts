@@ -93,10 +93,11 @@ function corsOrigins(value: string): string {
   return value;
 }
 
-async function reportProblems(problems: readonly Problem[]): Promise<void> {
+/** Every problem, then the count; `wrote`: the command writes (build): it says nothing was (check never writes). */
+async function reportProblems(problems: readonly Problem[], wrote = true): Promise<void> {
   const { formatProblem } = await import('../content/index.ts');
   for (const p of problems) console.error(formatProblem(p));
-  console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
+  console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} found${wrote ? '; nothing was written' : ''}.`);
 }
 
 /** One warning per name that looks meant as content but is not read (content/files.ts). */
@@ -255,7 +256,7 @@ program
       return;
     }
     if (!model) {
-      await reportProblems(problems);
+      await reportProblems(problems, false);
       process.exitCode = 1;
       return;
     }

@@ -261,8 +261,31 @@ export function readContentFile(dir: string, file: string, raw?: Buffer, withSta
   try {
     return stat ? { ok: true, text: utf8.decode(bytes), stat } : { ok: true, text: utf8.decode(bytes) };
   } catch {
-    return fail('the file is not valid UTF-8');
+    // where: an editor jumps there (1:1 left a long file to be searched by hand)
+    const at = firstInvalidUtf8(bytes);
+    const before = utf8.decode(bytes.subarray(0, at));
+    const line = before.split('\n').length;
+    const column = [...before.slice(before.lastIndexOf('\n') + 1)].length + 1;
+    return { ok: false, problem: { file, line, column, key: '', message: `the file is not valid UTF-8 (byte 0x${bytes[at].toString(16).padStart(2, '0')} here)` } };
   }
+}
+
+/** The offset of the first byte of `bytes` that does not start a valid UTF-8 sequence (the text is known to hold one). */
+function firstInvalidUtf8(bytes: Buffer): number {
+  for (let i = 0; i < bytes.length; ) {
+    const lead = bytes[i];
+    const n = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
+    if (n === 0 || i + n > bytes.length) return i;
+    if (n > 1) {
+      try {
+        utf8.decode(bytes.subarray(i, i + n));
+      } catch {
+        return i;
+      }
+    }
+    i += n;
+  }
+  return bytes.length - 1;
 }
 
 const scratch = Buffer.allocUnsafe(64 << 10);

@@ -53,11 +53,14 @@ describe('loadContent', () => {
   it('reports a file that is not UTF-8, and one that holds no objects', async () => {
     const { lines: out } = await load({
       'events/latin1.md': Buffer.from('---\nid: 1\ntitle: M\xfcller\n---\n', 'latin1'),
+      // the column counts characters (ö is one), the byte is the first that is not UTF-8
+      'events/later.md': Buffer.concat([Buffer.from('---\nid: 2\ntitle: Schön '), Buffer.from([0xe4, 0x28]), Buffer.from('\n---\n')]),
       'events/scalar.yaml': 'just text\n',
       'events/empty.yaml': '# nothing yet\n',
     });
     expect(out).toEqual([
-      'events/latin1.md:1:1 the file is not valid UTF-8',
+      'events/later.md:3:14 the file is not valid UTF-8 (byte 0xe4 here)',
+      'events/latin1.md:3:9 the file is not valid UTF-8 (byte 0xfc here)',
       'events/scalar.yaml:1:1 expected a mapping or a list of mappings, got "just text"',
     ]);
   });

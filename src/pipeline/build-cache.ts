@@ -330,6 +330,9 @@ export class BuildCache {
   }
 
   private addInput(kind: string, file: string, key: string): void {
+    // only the kinds inputsKey is asked for: the events' ~100k (a string each, holding its file's
+    // name) were kept through the whole load for nothing
+    if (!INPUT_KINDS.has(kind)) return;
     const inputs = this.inputs.get(kind);
     if (inputs) inputs.push(`${file}\0${key}`);
     else this.inputs.set(kind, [`${file}\0${key}`]);
@@ -459,6 +462,7 @@ export class BuildCache {
    * those files alone (the directory indexes) depends on.
    */
   inputsKey(kind: string): Buffer {
+    if (!INPUT_KINDS.has(kind)) throw new Error(`the build cache keeps no inputs of ${kind} files`);
     const hash = createHash('sha256').update(`${cacheIdentity()}\0${kind}\0`);
     for (const input of [...(this.inputs.get(kind) ?? [])].sort()) hash.update(`${input}\n`);
     return hash.digest();
@@ -593,6 +597,9 @@ export class BuildCache {
     writeStatIndex(statPath(this.path), cacheIdentity(), this.content, { safe, records });
   }
 }
+
+/** The kinds of files whose inputs (name and key) are kept for inputsKey: what the directory indexes are made of. */
+const INPUT_KINDS: ReadonlySet<string> = new Set(['directory']);
 
 /** The stat index beside a pack. */
 export const statPath = (pack: string) => pack.replace(/\.bin$/, '') + '.stat';

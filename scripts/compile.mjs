@@ -2,26 +2,26 @@
 // as JavaScript with declarations, plus the browser modules bundled once, so an
 // installed aula needs neither TypeScript nor esbuild at run time.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const lib = new URL('../lib/', import.meta.url);
-
-// a clean lib/: a module removed from src/ must not linger in the package
+// Built beside lib/ and swapped in whole at the end: a clean lib/ (a module removed from src/ must
+// not linger in the package), yet never a missing or half-written one. lib/ was removed first and
+// rewritten over a second or more, and every aula running from this checkout meanwhile (a test, `aula dev`,
+// a concurrent vitest's CLI runs) failed with "Cannot find module".
+const built = `.lib-build-${process.pid}`;
+const lib = new URL(`../${built}/`, import.meta.url);
 rmSync(lib, { recursive: true, force: true });
 // typescript's `exports` hide bin/, so find it from the package.json
 const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
-const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-if (r.status !== 0) process.exit(r.status ?? 1);
-
-const { bundle, BROWSER_MODULES } = await import(new URL('store/write/browser-modules.js', lib).href);
-for (const [name, module] of Object.entries(BROWSER_MODULES)) writeFileSync(new URL(`store/write/${module.prebundled}`, lib), await bundle(name));
-// the edge worker (`aula build --edge`), from src/ so it is byte for byte what a checkout bundles
-const { bundleWorkerFrom, PREBUNDLED_WORKER } = await import(new URL('pipeline/edge-bundle.js', lib).href);
-writeFileSync(new URL(`pipeline/${PREBUNDLED_WORKER}`, lib), await bundleWorkerFrom(join(root, 'src', 'adapter', 'workerd', 'worker.ts')));
+const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', built], { cwd: root, stdio: 'inherit' });
+if (r.status !== 0) {
+  rmSync(lib, { recursive: true, force: true });
+  process.exit(r.status ?? 1);
+}
 
 // tsc keeps `.ts` in the declarations' relative imports (it rewrites only the JavaScript); a
 // consumer's TypeScript wants the `.js` the files are published as.
@@ -32,3 +32,26 @@ for (const file of readdirSync(lib, { recursive: true })) {
   const fixed = text.replace(/((?:from|import)\s*\(?\s*['"])(\.{1,2}\/[^'"]+)\.ts(['"])/g, '$1$2.js$3');
   if (fixed !== text) writeFileSync(path, fixed);
 }
+
+// the swap: two renames, then the former lib/ goes
+const final = join(root, 'lib');
+const old = join(root, `.lib-old-${process.pid}`);
+if (existsSync(final)) renameSync(final, old);
+renameSync(fileURLToPath(lib), final);
+rmSync(old, { recursive: true, force: true });
+
+// Bundled from lib/ once it is in place: esbuild names each input's path in a comment, and a
+// folder named after this process would make two compiles (and the modules in every dist)
+// differ. Each file is written beside its name and renamed: a build reading it meanwhile gets
+// all of it, or none (and then bundles from source).
+const placed = new URL('../lib/', import.meta.url);
+const writeWhole = (url, text) => {
+  const path = fileURLToPath(url);
+  writeFileSync(`${path}.${process.pid}.tmp`, text);
+  renameSync(`${path}.${process.pid}.tmp`, path);
+};
+const { bundle, BROWSER_MODULES } = await import(new URL('store/write/browser-modules.js', placed).href);
+for (const [name, module] of Object.entries(BROWSER_MODULES)) writeWhole(new URL(`store/write/${module.prebundled}`, placed), await bundle(name));
+// the edge worker (`aula build --edge`), from src/ so it is byte for byte what a checkout bundles
+const { bundleWorkerFrom, PREBUNDLED_WORKER } = await import(new URL('pipeline/edge-bundle.js', placed).href);
+writeWhole(new URL(`pipeline/${PREBUNDLED_WORKER}`, placed), await bundleWorkerFrom(join(root, 'src', 'adapter', 'workerd', 'worker.ts')));

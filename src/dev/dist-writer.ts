@@ -71,8 +71,8 @@ export class DistWriter {
     const child = spawn(process.execPath, [AULA, ...buildArguments(this.options)], { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     // A dev process that ends without close() (process.exit on a failure, an uncaught error) must
-    // not leave its build writing the out folder behind it: the build is stopped as it ends (its
-    // staging folder and lock are cleaned up by the next build, as after close()).
+    // not leave its build writing the out folder behind it: the build is stopped as it ends (and
+    // removes its staging folder and lock as it stops: pipeline/stop-signals.ts).
     const stopWithUs = () => void child.kill('SIGTERM');
     process.once('exit', stopWithUs);
     try {
@@ -102,7 +102,7 @@ export class DistWriter {
     });
   }
 
-  /** Stops a build under way (its staging folder and lock are cleaned up by the next build) and writes no more. */
+  /** Stops a build under way (it removes its staging folder and lock as it stops) and writes no more. */
   async close(): Promise<void> {
     this.closed = true;
     const child = this.child;

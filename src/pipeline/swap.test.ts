@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers.ts';
 import { describeFailure } from '../util/failure.ts';
-import { createStaging, swapInLater } from './swap.ts';
+import { madeFilesText } from '../store/format/made-files.ts';
+import { createStaging, recoverDist, swapInLater } from './swap.ts';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -102,5 +103,26 @@ describe('swapInLater', () => {
     expect(parkedIn(root)).toEqual([]);
     expect(readdirSync(root).sort()).toEqual(['dist', 'swap.mjs']);
     expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(manifest('new'));
+  });
+});
+
+describe('recoverDist, for a former dist that was not wholly removed', () => {
+  it('moves what is not aula\'s into the dist and removes the rest: a file written during a swap, a removal stopped midway', () => {
+    const { root, out, staging } = dists();
+    // the dist a build swapped in, and its former one parked, as a removal stopped midway leaves
+    // it (listed files partly gone, the proof still there) with a file written into it late
+    const dead = spawnSync('true').pid!;
+    const parked = join(root, `.aula-old-dist-${dead}-1`);
+    mkdirSync(join(parked, 'pages'), { recursive: true });
+    writeFileSync(join(parked, 'manifest.json'), manifest('old'));
+    writeFileSync(join(parked, '.aula-files'), madeFilesText(['manifest.json', '.aula-files', 'pages/0.json', 'pages/1.json']));
+    writeFileSync(join(parked, 'pages', '1.json'), 'old');
+    writeFileSync(join(parked, 'pages', 'late.txt'), 'mine');
+    renameSync(staging, out + '-new');
+    rmSync(out, { recursive: true });
+    renameSync(out + '-new', out);
+    recoverDist(out);
+    expect(readFileSync(join(out, 'pages', 'late.txt'), 'utf8')).toBe('mine');
+    expect(existsSync(parked)).toBe(false);
   });
 });

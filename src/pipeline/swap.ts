@@ -7,14 +7,16 @@
 // names must match exactly what this module writes — a user's `.aula-old-dist-notes` is not ours.
 // Inside a former dist, what aula did not make (its .aula-files says) is moved into the new one
 // first (user-files.ts); a former dist that still holds any is left in place.
+import * as fs from 'node:fs';
 import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { basename, dirname, join } from 'node:path';
 import { MADE_FILES, madeFilesText } from '../store/format/made-files.ts';
 import { printable } from '../util/printable.ts';
 import { listFiles } from './carry-over.ts';
 import { isAulaDist } from './out-folder.ts';
 import { readSmallFile } from './small-file.ts';
-import { moveUserEntries, STAGING_MARKER, userEntries } from './user-files.ts';
+import { moveUserEntries, removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
 import { runFsThread } from './fs-thread.ts';
 import { isRunning } from './process-alive.ts';
 import { makeFolders } from '../util/make-folders.ts';
@@ -98,13 +100,17 @@ export function recoverDist(out: string): void {
     .sort((a, b) => Number(a.split('-').pop()) - Number(b.split('-').pop()));
   if (!existsSync(out) && parked.length > 0) renameSync(join(parent, parked.pop()!), out);
   // a swap stopped after its renames: the user's files may still be in the former dist
-  for (const e of parked) if (rescueUserEntries(join(parent, e), out)) rmSync(join(parent, e), { recursive: true, force: true });
+  for (const e of parked) rescueUserEntries(join(parent, e), out);
 }
 
 /** Moves a parked dist's user entries into `out`; true when none are left in it. */
 function rescueUserEntries(parked: string, out: string): boolean {
   try {
-    return moveUserEntries(parked, out, userEntries(parked, out, printable(out)));
+    const { entries, made } = userEntries(parked, out, printable(out));
+    const moved = moveUserEntries(parked, out, entries);
+    // what aula made goes; anything of the user's that did not move stays, with the proof
+    if (made !== null || moved) removeMade(fs, path, parked, made);
+    return false; // removed already, or to be tried again by the next build
   } catch {
     return false; // one would land on a file of the dist: the parked folder stays, with it
   }
@@ -113,7 +119,7 @@ function rescueUserEntries(parked: string, out: string): boolean {
 /** Moves `staged` to `out`, replacing what was there. */
 export function swapIn(staged: string, out: string): void {
   const parked = swapRenames(staged, out);
-  if (parked !== null) rmSync(parked, { recursive: true, force: true });
+  if (parked !== null) removeMade(fs, path, parked.dir, parked.made);
 }
 
 /**
@@ -127,14 +133,18 @@ export function swapIn(staged: string, out: string): void {
  */
 export function swapInLater(staged: string, out: string): Promise<void> {
   const parked = swapRenames(staged, out);
-  return parked === null ? Promise.resolve() : removeOnWorker(parked);
+  return parked === null ? Promise.resolve() : removeOnWorker(parked.dir, parked.made);
 }
 
-/** The two renames of the swap; returns the parked former dist when there is one to remove. */
-function swapRenames(staged: string, out: string): string | null {
+/**
+ * The two renames of the swap; returns the parked former dist when there is one to remove, with
+ * the files its .aula-files lists (null: it lists none, and all of it is aula's once the user's
+ * entries at its top are moved out).
+ */
+function swapRenames(staged: string, out: string): { dir: string; made: string[] | null } | null {
   const hadOld = existsSync(out);
   // what the user keeps in the former dist, and where it goes: refused before anything moves
-  const keep = hadOld ? userEntries(out, staged, printable(out)) : [];
+  const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: null };
   writeMadeFiles(staged, hadOld ? out : null);
   // From here on the manifest proves the folder is aula's; the marker must not ship in the dist.
   // (Nor is it removed if the build is stopped now: it is about to be the dist, or the old one
@@ -146,9 +156,11 @@ function swapRenames(staged: string, out: string): string | null {
   if (hadOld) renameSync(out, parked);
   renameSync(staged, out);
   const kept = moveUserEntries(parked, out, keep);
-  // checked here, on this thread, before anything is removed: only a folder aula made goes, and
-  // only once nothing of the user's is left in it (else the next build's recoverDist tries again)
-  return hadOld && kept && provablyOurs(parked) ? parked : null;
+  // checked here, on this thread, before anything is removed: only a folder aula made goes, and of
+  // it only what its list names (a file written into it meanwhile, or one that did not move, stays
+  // for the next build's recoverDist); without a list, only once every user entry has moved
+  if (!hadOld || !provablyOurs(parked) || (made === null && !kept)) return null;
+  return { dir: parked, made };
 }
 
 /**
@@ -169,31 +181,14 @@ function writeMadeFiles(staged: string, previous: string | null): void {
   writeFileSync(path, text);
 }
 
-// The worker's program. A dist is folders of plain files: each is unlinked as listed (the
-// listing's types say which are folders; a symbolic link is unlinked, never followed), without
-// the lstat per entry rmSync makes (a third of its time). Anything unexpected on the way, and
-// rmSync finishes the job as swapIn would.
-const REMOVER = `
-const { readdirSync, rmdirSync, rmSync, unlinkSync } = require('node:fs');
-const { join } = require('node:path');
-function remove(dir) {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) remove(path);
-    else unlinkSync(path);
-  }
-  rmdirSync(dir);
-}
-try {
-  remove(workerData);
-} catch {
-  rmSync(workerData, { recursive: true, force: true });
-}
-`;
+// The removal thread's program: removeMade (user-files.ts), from its own source, so the thread
+// loads no module of ours. Anything unexpected fails the removal, which leaves the rest for the
+// next build: nothing falls back to removing the folder whole, which would take what is not aula's.
+const REMOVER = `(${removeMade.toString()})(require('node:fs'), require('node:path'), workerData.dir, workerData.made);`;
 
-/** Removes `dir` (proven aula's by the caller) on a worker thread. */
-export function removeOnWorker(dir: string): Promise<void> {
-  return runFsThread(REMOVER, dir, { stopped: `the removal of ${dir} stopped before it finished`, path: dir });
+/** Removes what aula made of the former dist `dir` (proven aula's by the caller) on a worker thread. */
+export function removeOnWorker(dir: string, made: readonly string[] | null): Promise<void> {
+  return runFsThread(REMOVER, { dir, made }, { stopped: `the removal of ${dir} stopped before it finished`, path: dir });
 }
 
 /** Staging folders of builds that are no longer running. */

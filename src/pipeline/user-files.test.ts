@@ -3,7 +3,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
 import { MADE_FILES, madeFilesText, parseMadeFiles } from '../store/format/made-files.ts';
-import { moveUserEntries, userEntries } from './user-files.ts';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { moveUserEntries, removeMade, userEntries } from './user-files.ts';
 
 const root = tempDir('aula-user-files-');
 afterAll(() => removeDir(root));
@@ -40,13 +42,13 @@ describe('userEntries: what of a former dist aula did not make', () => {
   it('finds the files and folders .aula-files does not list, a folder of the user whole', () => {
     const old = tree(listed({ CNAME: 'site.example', '.git/HEAD': 'ref', '.git/objects/': '', 'assets/site.css': 'a{}', 'v1/cms/mine.txt': 'm', 'data/events/': '' }));
     const staged = tree(listed({ 'v1/cms/event/offset/20.json': '{}' }));
-    expect(userEntries(old, staged, 'dist').sort()).toEqual(['.git', 'CNAME', 'assets', 'v1/cms/mine.txt']);
+    expect(userEntries(old, staged, 'dist').entries.sort()).toEqual(['.git', 'CNAME', 'assets', 'v1/cms/mine.txt']);
   });
 
   it('a folder of the user where the new tree has one too: its files are placed one by one', () => {
     const old = tree(listed({ 'notes/a.txt': 'a', 'notes/deep/b.txt': 'b' }));
     const staged = tree(listed({ 'notes/made.txt': 'x' }));
-    expect(userEntries(old, staged, 'dist').sort()).toEqual(['notes/a.txt', 'notes/deep']);
+    expect(userEntries(old, staged, 'dist').entries.sort()).toEqual(['notes/a.txt', 'notes/deep']);
   });
 
   it('refuses, naming it, a user file where the new build makes a file or needs a folder', () => {
@@ -64,12 +66,12 @@ describe('userEntries: what of a former dist aula did not make', () => {
   it('a dist without .aula-files (an older aula): names at its top that aula does not write are the user\u2019s', () => {
     const old = tree({ 'manifest.json': '{}', 'v1/mine.txt': 'kept as aula\u2019s, as before', 'events.ics': 'x', CNAME: 'c', '.nojekyll': '', 'robots.txt': 'r', 'sitemap/a.xml': 's' });
     const staged = tree({ 'manifest.json': '{}', 'robots.txt': 'the new tree has one' });
-    expect(userEntries(old, staged, 'dist').sort()).toEqual(['.nojekyll', 'CNAME', 'sitemap']);
+    expect(userEntries(old, staged, 'dist').entries.sort()).toEqual(['.nojekyll', 'CNAME', 'sitemap']);
   });
 
   it('a damaged .aula-files is read as none', () => {
     const old = tree({ ...listed({ CNAME: 'c' }), [MADE_FILES]: '{"aula_files":1,"files":[' });
-    expect(userEntries(old, tree(listed()), 'dist').sort()).toEqual(['CNAME']);
+    expect(userEntries(old, tree(listed()), 'dist').entries.sort()).toEqual(['CNAME']);
   });
 });
 
@@ -82,5 +84,34 @@ describe('moveUserEntries', () => {
     expect(readFileSync(join(to, 'gone/sub/own.txt'), 'utf8')).toBe('o');
     expect(existsSync(join(from, 'CNAME'))).toBe(false);
     expect(moveUserEntries(from, to, ['missing'])).toBe(false);
+  });
+});
+
+describe('removeMade: only what aula made of a former dist goes', () => {
+  it('a file put there after the scan stays, with manifest.json and .aula-files to prove the folder to the next build', () => {
+    const parked = tree(listed({ 'v1/cms/event/offset/20.json': '{}', 'data/events/00001.jsonl': 'x' }));
+    // written into the former dist while the build swapped (a deploy script, an editor)
+    fs.writeFileSync(join(parked, 'v1', 'late.txt'), 'mine');
+    removeMade(fs, path, parked, [...MADE, 'v1/cms/event/offset/20.json', 'data/events/00001.jsonl']);
+    expect(fs.readdirSync(parked).sort()).toEqual(['.aula-files', 'manifest.json', 'v1']);
+    expect(fs.readdirSync(join(parked, 'v1'))).toEqual(['late.txt']);
+  });
+
+  it('with nothing else left, the proof goes last and the folder with it; without a list, everything goes', () => {
+    const parked = tree(listed({ 'v1/cms/event/offset/20.json': '{}' }));
+    removeMade(fs, path, parked, [...MADE, 'v1/cms/event/offset/20.json']);
+    expect(existsSync(parked)).toBe(false);
+    const older = tree({ 'manifest.json': '{}', 'v1/x.json': '{}', 'deep/er/y': 'y' });
+    removeMade(fs, path, older, null);
+    expect(existsSync(older)).toBe(false);
+  });
+
+  it('a symbolic link is unlinked, never followed', () => {
+    const outside = tree({ 'keep.txt': 'mine' });
+    const parked = tree(listed());
+    fs.symlinkSync(outside, join(parked, 'v1', 'link'));
+    removeMade(fs, path, parked, null);
+    expect(existsSync(parked)).toBe(false);
+    expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('mine');
   });
 });

@@ -50,7 +50,7 @@ const kind = (path: string): 'none' | 'folder' | 'other' => {
  * one path), placed where `staged` (the new tree) leaves room for them. Throws OutFolderError
  * naming the first that would land on something the new build makes.
  */
-export function userEntries(old: string, staged: string, shownOut: string): string[] {
+export function userEntries(old: string, staged: string, shownOut: string): { entries: string[]; made: string[] | null } {
   const made = madeFilesOf(old);
   const found: { rel: string; folder: boolean }[] = [];
   if (made === null) {
@@ -93,7 +93,44 @@ export function userEntries(old: string, staged: string, shownOut: string): stri
     );
   };
   for (const { rel, folder } of found) place(rel, folder);
-  return keep;
+  return { entries: keep, made: made && [...made] };
+}
+
+/**
+ * Removes from the former dist `dir` what aula made: every file `made` lists (every file, when it
+ * lists nothing: a dist of an older aula, whose user entries were moved out by name), and the
+ * folders left empty. Anything else — a file put there while the build ran, one that could not be
+ * moved — stays, and so do manifest.json and .aula-files, which prove the folder aula's to the
+ * next build (recoverDist moves those entries and removes the rest): they go last, with the
+ * folder, once nothing else is left. A symbolic link is unlinked, never followed.
+ *
+ * Self-contained (its modules are passed in): the removal thread runs its source (swap.ts).
+ */
+export function removeMade(fs: typeof import('node:fs'), path: typeof import('node:path'), dir: string, made: readonly string[] | null): void {
+  const proof = new Set(['manifest.json', '.aula-files']);
+  const listed = made === null ? null : new Set(made);
+  /** empties `rel` of what aula made; true when nothing is left in it */
+  const empty = (rel: string): boolean => {
+    let nothingLeft = true;
+    for (const e of fs.readdirSync(rel === '' ? dir : path.join(dir, rel), { withFileTypes: true })) {
+      const at = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (empty(at)) fs.rmdirSync(path.join(dir, at));
+        else nothingLeft = false;
+      } else if ((rel === '' && proof.has(e.name)) || (listed !== null && !listed.has(at))) {
+        nothingLeft = false;
+      } else {
+        fs.unlinkSync(path.join(dir, at));
+      }
+    }
+    return nothingLeft;
+  };
+  empty('');
+  const rest = fs.readdirSync(dir);
+  if (rest.every((name) => proof.has(name))) {
+    for (const name of rest) fs.unlinkSync(path.join(dir, name));
+    fs.rmdirSync(dir);
+  }
 }
 
 /**

@@ -106,6 +106,16 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     expect(existsSync(older)).toBe(false);
   });
 
+  it('a listed name that is now somebody\'s link stays; a link is never followed', () => {
+    const elsewhere = tree({ 'keep.txt': 'mine' });
+    const listedDist = tree(listed());
+    fs.rmSync(join(listedDist, 'v1', 'cms', 'event', 'index.json'));
+    fs.symlinkSync(join(elsewhere, 'keep.txt'), join(listedDist, 'v1', 'cms', 'event', 'index.json'));
+    removeMade(fs, path, listedDist, MADE);
+    expect(fs.readlinkSync(join(listedDist, 'v1', 'cms', 'event', 'index.json'))).toBe(join(elsewhere, 'keep.txt'));
+    expect(readFileSync(join(elsewhere, 'keep.txt'), 'utf8')).toBe('mine');
+  });
+
   it('a symbolic link is unlinked, never followed', () => {
     const outside = tree({ 'keep.txt': 'mine' });
     const parked = tree(listed());

@@ -102,7 +102,8 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
  * folders left empty. Anything else — a file put there while the build ran, one that could not be
  * moved — stays, and so do manifest.json and .aula-files, which prove the folder aula's to the
  * next build (recoverDist moves those entries and removes the rest): they go last, with the
- * folder, once nothing else is left. A symbolic link is unlinked, never followed.
+ * folder, once nothing else is left. A symbolic link is never followed (and, in a listed dist,
+ * never aula's: aula makes none).
  *
  * Self-contained (its modules are passed in): the removal thread runs its source (swap.ts).
  */
@@ -117,7 +118,8 @@ export function removeMade(fs: typeof import('node:fs'), path: typeof import('no
       if (e.isDirectory()) {
         if (empty(at)) fs.rmdirSync(path.join(dir, at));
         else nothingLeft = false;
-      } else if ((rel === '' && proof.has(e.name)) || (listed !== null && !listed.has(at))) {
+      } else if ((rel === '' && proof.has(e.name)) || (listed !== null && !(listed.has(at) && e.isFile()))) {
+        // (a listed name that is no longer a plain file is somebody's link or device: not aula's)
         nothingLeft = false;
       } else {
         fs.unlinkSync(path.join(dir, at));

@@ -147,6 +147,7 @@ program
         progress: display.update,
         onWait: (message) => console.error(`aula: ${message}`),
         onNotRead: warnNotRead,
+        onWarning: (message) => console.error(`aula: warning: ${message}`),
       });
     } finally {
       display.end();

@@ -61,6 +61,8 @@ export interface BuildOptions {
   minisearch?: boolean;
   /** told when another build holds the lock on `out` and this one waits */
   onWait?: (message: string) => void;
+  /** told, one line each, what the user should know of a build that succeeded (a file of theirs in --out that could not be kept in place) */
+  onWarning?: (message: string) => void;
   /** told the names in the content folder that look meant as content but are not read (a typo), each with what it resembles */
   onNotRead?: (entries: readonly { path: string; like: string }[]) => void;
   /** how long to wait for another build into `out` (default 10 minutes) */
@@ -150,7 +152,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   try {
     // Checked again under the lock: while this build waited, another may have changed --out.
     checkOutFolder(out, options.content);
-    recoverDist(out);
+    recoverDist(out, options.onWarning);
     removeStaleStaging(out);
     return await buildLocked(options, out, started, { phases, cpu }, phase);
   } finally {
@@ -468,7 +470,7 @@ async function buildLocked(
     await nextPhase('manifest', 'carry over');
     carryOver(out, staging);
     await nextPhase('carry over', 'swap');
-    swapIn(staging, out);
+    swapIn(staging, out, options.onWarning);
     // recorded once every file is in place: the identities a later build proves files by
     if (ledgerFile !== null) writeLedger(ledgerFile, out, written, manifest.precompressed);
     if (ledgerFile !== null) recorder.write(eventStatePath(ledgerFile), { content: resolve(options.content), out, options: patchOptions(options), zone: model.site.timezone, model, stats: statRecords });

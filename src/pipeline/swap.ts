@@ -90,8 +90,14 @@ export function removeLiveStaging(): void {
   liveStaging.clear();
 }
 
+/** What a swap tells of a user's entry it could not move into the new dist: one line, for the user. */
+export type SwapWarning = (message: string) => void;
+
+const strandedIn = (parked: string, out: string, warn: SwapWarning) => (rel: string, code: string) =>
+  warn(`${printable(join(out, rel))} could not be moved into the new dist (${code}): it stays in ${printable(join(parked, rel))}, and the next build tries again`);
+
 /** Puts a parked dist back when a swap was interrupted, and clears leftovers of dead builds. */
-export function recoverDist(out: string): void {
+export function recoverDist(out: string, warn: SwapWarning = () => {}): void {
   const parent = dirname(out);
   if (!existsSync(parent)) return;
   const pattern = ownName(parkedPrefix(out));
@@ -100,14 +106,14 @@ export function recoverDist(out: string): void {
     .sort((a, b) => Number(a.split('-').pop()) - Number(b.split('-').pop()));
   if (!existsSync(out) && parked.length > 0) renameSync(join(parent, parked.pop()!), out);
   // a swap stopped after its renames: the user's files may still be in the former dist
-  for (const e of parked) rescueUserEntries(join(parent, e), out);
+  for (const e of parked) rescueUserEntries(join(parent, e), out, warn);
 }
 
 /** Moves a parked dist's user entries into `out`; true when none are left in it. */
-function rescueUserEntries(parked: string, out: string): boolean {
+function rescueUserEntries(parked: string, out: string, warn: SwapWarning): boolean {
   try {
     const { entries, made } = userEntries(parked, out, printable(out));
-    const moved = moveUserEntries(parked, out, entries);
+    const moved = moveUserEntries(parked, out, entries, strandedIn(parked, out, warn));
     // what aula made goes; anything of the user's that did not move stays, with the proof
     if (made !== null || moved) removeMade(fs, path, parked, made);
     return false; // removed already, or to be tried again by the next build
@@ -117,8 +123,8 @@ function rescueUserEntries(parked: string, out: string): boolean {
 }
 
 /** Moves `staged` to `out`, replacing what was there. */
-export function swapIn(staged: string, out: string): void {
-  const parked = swapRenames(staged, out);
+export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}): void {
+  const parked = swapRenames(staged, out, warn);
   if (parked !== null) removeMade(fs, path, parked.dir, parked.made);
 }
 
@@ -131,8 +137,8 @@ export function swapIn(staged: string, out: string): void {
  * changes the ctime of the file the new dist shares) and before the build returns; the worker
  * keeps the process alive meanwhile.
  */
-export function swapInLater(staged: string, out: string): Promise<void> {
-  const parked = swapRenames(staged, out);
+export function swapInLater(staged: string, out: string, warn: SwapWarning = () => {}): Promise<void> {
+  const parked = swapRenames(staged, out, warn);
   return parked === null ? Promise.resolve() : removeOnWorker(parked.dir, parked.made);
 }
 
@@ -141,7 +147,7 @@ export function swapInLater(staged: string, out: string): Promise<void> {
  * the files its .aula-files lists (null: it lists none, and all of it is aula's once the user's
  * entries at its top are moved out).
  */
-function swapRenames(staged: string, out: string): { dir: string; made: string[] | null } | null {
+function swapRenames(staged: string, out: string, warn: SwapWarning): { dir: string; made: string[] | null } | null {
   const hadOld = existsSync(out);
   // what the user keeps in the former dist, and where it goes: refused before anything moves
   const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: null };
@@ -155,7 +161,7 @@ function swapRenames(staged: string, out: string): { dir: string; made: string[]
   const parked = join(dirname(out), `${parkedPrefix(out)}${process.pid}-${Date.now()}`);
   if (hadOld) renameSync(out, parked);
   renameSync(staged, out);
-  const kept = moveUserEntries(parked, out, keep);
+  const kept = moveUserEntries(parked, out, keep, strandedIn(parked, out, warn));
   // checked here, on this thread, before anything is removed: only a folder aula made goes, and of
   // it only what its list names (a file written into it meanwhile, or one that did not move, stays
   // for the next build's recoverDist); without a list, only once every user entry has moved

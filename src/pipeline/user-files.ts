@@ -136,17 +136,19 @@ export function removeMade(fs: typeof import('node:fs'), path: typeof import('no
 }
 
 /**
- * Moves the user's entries from the former dist `from` into the new one `to`; false when any of
- * them could not be moved (the former dist must then not be removed: they are still in it).
+ * Moves the user's entries from the former dist `from` into the new one `to`; each that could not
+ * be moved (a read-only folder of theirs, a name that is not UTF-8) is reported to `stranded` with
+ * its error code: it stays in the former dist, which must then not be removed whole.
  */
-export function moveUserEntries(from: string, to: string, entries: readonly string[]): boolean {
+export function moveUserEntries(from: string, to: string, entries: readonly string[], stranded: (rel: string, code: string) => void = () => {}): boolean {
   let all = true;
   for (const rel of entries) {
     try {
       mkdirSync(dirname(join(to, rel)), { recursive: true });
       renameSync(join(from, rel), join(to, rel));
-    } catch {
+    } catch (e) {
       all = false;
+      stranded(rel, (e as NodeJS.ErrnoException).code ?? 'error');
     }
   }
   return all;

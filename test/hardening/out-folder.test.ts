@@ -3,7 +3,7 @@
 // serialized by a lock. Real CLI processes on real folders.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockOut, lockPath } from '../../src/pipeline/lock.ts';
@@ -264,6 +264,37 @@ describe('files somebody else put in a dist aula wrote are kept', () => {
       removeDir(dir);
     }
   }, 60_000);
+
+  it('one of theirs that cannot be moved is named in a warning and kept in the former dist; the next build moves it', () => {
+    // A read-only folder cannot move to another parent (its '..' changes): it stayed behind in
+    // silence. As root the builds run as nobody, for whom the permission holds.
+    const asRoot = process.getuid?.() === 0;
+    const NOBODY = 65534;
+    const dir = tempDir('aula-keep-');
+    try {
+      const site = writeContent(join(dir, 'content'), FIXTURE_FILES);
+      if (asRoot) expect(spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, dir]).status).toBe(0);
+      const as = asRoot ? { uid: NOBODY, gid: NOBODY } : {};
+      const build = () => spawnSync(process.execPath, [BIN, 'build', '--quiet', '--content', site, '--out', join(dir, 'dist'), '--no-cache'], { cwd: dir, encoding: 'utf8', timeout: 60_000, ...as });
+      expect(build().status).toBe(0);
+      writeContent(join(dir, 'dist'), { 'assets/site.css': 'body {}\n' });
+      if (asRoot) expect(spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, join(dir, 'dist', 'assets')]).status).toBe(0);
+      chmodSync(join(dir, 'dist', 'assets'), 0o555);
+      const r = build();
+      expect(r.status, r.stderr).toBe(0);
+      const parked = readdirSync(dir).filter((n) => /^\.aula-old-dist-\d+-\d+$/.test(n));
+      expect(parked).toHaveLength(1);
+      expect(r.stderr).toBe(`aula: warning: ${join(dir, 'dist', 'assets')} could not be moved into the new dist (EACCES): it stays in ${join(dir, parked[0], 'assets')}, and the next build tries again\n`);
+      // the former dist keeps only it, and what proves the folder aula's
+      expect(readdirSync(join(dir, parked[0])).sort()).toEqual(['.aula-files', 'assets', 'manifest.json']);
+      chmodSync(join(dir, parked[0], 'assets'), 0o755);
+      expect(build().status).toBe(0);
+      expect(readFileSync(join(dir, 'dist', 'assets', 'site.css'), 'utf8')).toBe('body {}\n');
+      expect(readdirSync(dir).filter((n) => n.startsWith('.aula-'))).toEqual([]);
+    } finally {
+      removeDir(dir);
+    }
+  });
 
   it('a swap stopped between its renames and the move: the next build moves theirs out of the former dist before removing it', () =>
     withDist((dir, out) => {

@@ -491,7 +491,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       for (const rel of wrote) carryFile(join(host.out, rel), join(staging, rel));
       // the former dist is removed on a worker thread while this one writes the rows; the ledger
       // waits for it (an unlink changes the ctime of the files both dists share)
-      const removal = swapInLater(staging, host.out);
+      const removal = swapInLater(staging, host.out, options.onWarning);
       removal.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       // the rows made here, for the next full build's render cache
       appendRows(rowsPath(host.cacheDir, options.content), made.flatMap((row, j) => (row === null ? [] : [{ key: freshKeys[j], json: row.json, starts: row.starts }])));

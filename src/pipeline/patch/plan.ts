@@ -30,6 +30,8 @@ const MOST_PARSED = 1000;
 
 export interface PatchOptions {
   content: string;
+  /** as BuildOptions.onWarning */
+  onWarning?: (message: string) => void;
   baseUrl?: string;
   upstream?: string;
   precompress?: boolean;

@@ -151,6 +151,10 @@ function swapRenames(staged: string, out: string, warn: SwapWarning): { dir: str
   const hadOld = existsSync(out);
   // what the user keeps in the former dist, and where it goes: refused before anything moves
   const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: null };
+  // said once per such build: nested files of the user's cannot be told from aula's there
+  if (hadOld && made === null) {
+    warn(`${printable(join(out, MADE_FILES))} is missing or unreadable (a dist of an older aula, or damaged): of what aula did not make, only the names at the top of ${printable(out)} are kept`);
+  }
   writeMadeFiles(staged, hadOld ? out : null);
   // From here on the manifest proves the folder is aula's; the marker must not ship in the dist.
   // (Nor is it removed if the build is stopped now: it is about to be the dist, or the old one

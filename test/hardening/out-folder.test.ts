@@ -296,6 +296,18 @@ describe('files somebody else put in a dist aula wrote are kept', () => {
     }
   });
 
+  it('a dist whose .aula-files is missing (an older aula\'s, or damaged): its top-level names of theirs are kept, with a warning', () =>
+    withDist((dir, out) => {
+      rmSync(join(out, '.aula-files'));
+      writeContent(out, { CNAME: 'events.example.org\n' });
+      const r = aula(dir, 'build', '--content', content, '--out', out);
+      expect(r.code).toBe(0);
+      expect(r.err).toBe(`aula: warning: ${join(out, '.aula-files')} is missing or unreadable (a dist of an older aula, or damaged): of what aula did not make, only the names at the top of ${out} are kept\n`);
+      expect(readFileSync(join(out, 'CNAME'), 'utf8')).toBe('events.example.org\n');
+      // the build wrote a list again: the next one is silent
+      expect(aula(dir, 'build', '--content', content, '--out', out).err).toBe('');
+    }));
+
   it('a swap stopped between its renames and the move: the next build moves theirs out of the former dist before removing it', () =>
     withDist((dir, out) => {
       // the former dist as a killed build leaves it parked (a pid no process has), theirs still in it

@@ -60,6 +60,18 @@ function resemblance(kind: Kind | null, name: string, isFolder: boolean): string
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The UTF-8 sequence that starts at `i`, decoded, and its length in bytes; null when none does. */
+function sequenceAt(bytes: Buffer, i: number): { piece: string; length: number } | null {
+  const lead = bytes[i];
+  const n = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
+  if (n === 0 || i + n > bytes.length) return null;
+  try {
+    return { piece: utf8.decode(bytes.subarray(i, i + n)), length: n };
+  } catch {
+    return null;
+  }
+}
+
 /** A file name for messages: its UTF-8 text, with any byte that is not valid UTF-8 as `\xNN`. */
 function nameOf(bytes: Buffer): { text: string; exact: boolean } {
   try {
@@ -67,22 +79,13 @@ function nameOf(bytes: Buffer): { text: string; exact: boolean } {
   } catch {
     let text = '';
     for (let i = 0; i < bytes.length; ) {
-      const lead = bytes[i];
-      const n = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
-      let piece: string | null = null;
-      if (n > 0 && i + n <= bytes.length) {
-        try {
-          piece = utf8.decode(bytes.subarray(i, i + n));
-        } catch {
-          piece = null;
-        }
-      }
-      if (piece === null) {
-        text += `\\x${lead.toString(16).padStart(2, '0')}`;
+      const sequence = sequenceAt(bytes, i);
+      if (sequence === null) {
+        text += `\\x${bytes[i].toString(16).padStart(2, '0')}`;
         i++;
       } else {
-        text += piece;
-        i += n;
+        text += sequence.piece;
+        i += sequence.length;
       }
     }
     return { text, exact: false };
@@ -273,17 +276,9 @@ export function readContentFile(dir: string, file: string, raw?: Buffer, withSta
 /** The offset of the first byte of `bytes` that does not start a valid UTF-8 sequence (the text is known to hold one). */
 function firstInvalidUtf8(bytes: Buffer): number {
   for (let i = 0; i < bytes.length; ) {
-    const lead = bytes[i];
-    const n = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
-    if (n === 0 || i + n > bytes.length) return i;
-    if (n > 1) {
-      try {
-        utf8.decode(bytes.subarray(i, i + n));
-      } catch {
-        return i;
-      }
-    }
-    i += n;
+    const sequence = sequenceAt(bytes, i);
+    if (sequence === null) return i;
+    i += sequence.length;
   }
   return bytes.length - 1;
 }

@@ -78,12 +78,17 @@ function takeOverEmpty(path: string): void {
 /** Locks this process holds: a lock naming our own pid but not in here was left by an earlier process that had our pid. */
 const held = new Set<string>();
 
+/** Lets go of the lock at `path`, which this process took: removed unless another owns it by now. */
+function release(path: string): void {
+  held.delete(path);
+  if (ownerOf(path) === process.pid) unlinkSync(path);
+}
+
 /** Releases every lock this process holds (a build stopped by a signal). */
 export function releaseHeldLocks(): void {
   for (const path of held) {
-    held.delete(path);
     try {
-      if (ownerOf(path) === process.pid) unlinkSync(path);
+      release(path);
     } catch {
       // gone already
     }
@@ -99,10 +104,7 @@ export async function lockOut(out: string, options: LockOptions = {}): Promise<(
   for (;;) {
     if (tryCreate(path)) {
       held.add(path);
-      return () => {
-        held.delete(path);
-        if (ownerOf(path) === process.pid) unlinkSync(path);
-      };
+      return () => release(path);
     }
     const owner = ownerOf(path);
     const stale = owner === process.pid ? !held.has(path) : owner !== null && !isRunning(owner);

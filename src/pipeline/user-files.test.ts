@@ -71,7 +71,9 @@ describe('userEntries: what of a former dist aula did not make', () => {
 
   it('a damaged .aula-files is read as none', () => {
     const old = tree({ ...listed({ CNAME: 'c' }), [MADE_FILES]: '{"aula_files":1,"files":[' });
-    expect(userEntries(old, tree(listed()), 'dist').entries.sort()).toEqual(['CNAME']);
+    const { entries, made } = userEntries(old, tree(listed()), 'dist');
+    expect(made).toBeNull();
+    expect(entries.sort()).toEqual(['CNAME']);
   });
 });
 

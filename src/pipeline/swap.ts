@@ -109,16 +109,18 @@ export function recoverDist(out: string, warn: SwapWarning = () => {}): void {
   for (const e of parked) rescueUserEntries(join(parent, e), out, warn);
 }
 
-/** Moves a parked dist's user entries into `out`; true when none are left in it. */
-function rescueUserEntries(parked: string, out: string, warn: SwapWarning): boolean {
+/**
+ * Moves a parked dist's user entries into `out` and removes what aula made of it; what is left
+ * (an entry that did not move, with the proof) is tried again by the next build.
+ */
+function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void {
   try {
     const { entries, made } = userEntries(parked, out, printable(out));
     const moved = moveUserEntries(parked, out, entries, strandedIn(parked, out, warn));
-    // what aula made goes; anything of the user's that did not move stays, with the proof
+    // without a list, nothing goes until every user entry has moved
     if (made !== null || moved) removeMade(fs, path, parked, made);
-    return false; // removed already, or to be tried again by the next build
   } catch {
-    return false; // one would land on a file of the dist: the parked folder stays, with it
+    // one would land on a file of the dist: the parked folder stays, with it
   }
 }
 

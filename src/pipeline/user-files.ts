@@ -31,7 +31,7 @@ const AULA_TOP_NAMES = new Set([
 ]);
 
 /** The paths `dist` lists in its .aula-files, or null when it has none (or a damaged one). */
-export function madeFilesOf(dist: string): Set<string> | null {
+function madeFilesOf(dist: string): Set<string> | null {
   const text = readSmallFile(join(dist, MADE_FILES), LIST_LIMIT);
   const files = text === null ? null : parseMadeFiles(text);
   return files === null ? null : new Set(files);

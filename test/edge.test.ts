@@ -335,6 +335,7 @@ const config :Workerd.Config = (
     (name = "empty", worker = ${worker('nothing', {})}),
     (name = "configured", worker = ${worker('assets', { AULA_BASE_URL: BASE, AULA_CACHE_CONTROL: CACHE })}),
     (name = "corrupt", worker = ${worker('damaged', {})}),
+    (name = "badheader", worker = ${worker('assets', { AULA_CACHE_CONTROL: 'max-age=60\\r\\nSet-Cookie: x=1' })}),
     (name = "assets", disk = (path = "dist", writable = false)),
     (name = "nothing", disk = (path = "empty", writable = false)),
     (name = "damaged", disk = (path = "corrupt", writable = false)),
@@ -344,11 +345,12 @@ const config :Workerd.Config = (
     (name = "empty", address = "127.0.0.1:0", http = (), service = "empty"),
     (name = "configured", address = "127.0.0.1:0", http = (), service = "configured"),
     (name = "corrupt", address = "127.0.0.1:0", http = (), service = "corrupt"),
+    (name = "badheader", address = "127.0.0.1:0", http = (), service = "badheader"),
   ],
 );
 `,
       );
-      state.workerd = await startWorkerd(state.root, 'refuse.capnp', ['small', 'empty', 'configured', 'corrupt']);
+      state.workerd = await startWorkerd(state.root, 'refuse.capnp', ['small', 'empty', 'configured', 'corrupt', 'badheader']);
     }, 120_000);
     afterAll(async () => {
       await state.workerd?.stop();
@@ -383,6 +385,17 @@ const config :Workerd.Config = (
         expect(res.headers.get('content-type')).toBe('application/json');
         const { detail } = (await res.json()) as { detail: string };
         expect(detail).toMatch(/^The API data \(0\.\d MB\) is larger than an edge isolate can hold \(0\.0 MB of data files\); serve it with `aula serve` instead\.$/);
+      }
+    });
+
+    it('answers 503 JSON, not a 500 per answer, when AULA_CACHE_CONTROL cannot be sent as a header', async () => {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${state.workerd.urls.badheader}/v1/cms/event/?limit=1`);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('set-cookie')).toBeNull();
+        expect(await res.json()).toEqual({
+          detail: 'AULA_CACHE_CONTROL cannot be sent as a header value (printable characters only, no line breaks); set it as `aula serve --cache-control` takes it.',
+        });
       }
     });
 

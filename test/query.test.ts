@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../src/model/event-fields.ts';
 import { builtAndServed, fixtureSite, SAMPLE_CONTENT } from './helpers.ts';
+import { createApi, loadDataset, serve } from '../src/index.ts';
 
 const BASE = 'https://events.example.at/api';
 const XSS = '<script>alert("x")</script>';
@@ -166,6 +167,18 @@ describe('caching headers', () => {
     expect(again.text).toBe('');
     expect(again.headers.get('etag')).toBe(etag);
     expect((await site.get('/v1/cms/event/?limit=2', { headers: { 'If-None-Match': etag } })).status).toBe(200);
+  });
+
+  it('refuses a Cache-Control Node cannot send when a host program starts the server or makes the API, not with a 500 per answer', async () => {
+    const message = 'aula: cacheControl "max-age=60\\r\\nSet-Cookie: x=1" cannot be sent as a header value: printable characters only, no line breaks';
+    await expect(serve({ dist: site.dist, port: 0, cacheControl: 'max-age=60\r\nSet-Cookie: x=1' })).rejects.toThrow(new TypeError(message));
+    const dataset = loadDataset(site.dist);
+    try {
+      expect(() => createApi(dataset, { cacheControl: 'max-age=60\r\nSet-Cookie: x=1' })).toThrow(new TypeError(message));
+      expect(() => createApi(dataset, { cacheControl: 'max-age=60 \u20ac' })).toThrow(/^aula: cacheControl "max-age=60 \u20ac" cannot be sent/);
+    } finally {
+      dataset.events.rows.close();
+    }
   });
 
   it('takes Cache-Control from serve --cache-control', async () => {

@@ -15,6 +15,7 @@ import {
 } from './respond.ts';
 import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 import { matchRoute, routes } from './router.ts';
+import { sendableHeaderValue } from '../util/header-value.ts';
 
 export interface ApiOptions {
   /** Cache-Control of successful answers */
@@ -74,7 +75,8 @@ function basePath(baseUrl: string): string {
 export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   const table = routes(describeRoutes);
   const prefix = basePath(ds.baseUrl);
-  const cacheControl = options.cacheControl ?? DEFAULT_CACHE_CONTROL;
+  // refused here, once: a value Node will not send made every successful answer a 500
+  const cacheControl = sendableHeaderValue('cacheControl', options.cacheControl ?? DEFAULT_CACHE_CONTROL);
   const cache = new ResponseCache(options.cacheLimits, options.pooledCache);
   const manifestText = JSON.stringify(ds.manifest);
   const tag = datasetTag(manifestText, ds.baseUrl);

@@ -20,6 +20,7 @@ import { hasBody } from './request-body.ts';
 import { requestHandler } from './request-handler.ts';
 import { drainOnClose } from './shutdown.ts';
 import { WARM_UP_AFTER_MS } from '../defaults.ts';
+import { sendableHeaderValue } from '../util/header-value.ts';
 
 export { requestHandler };
 
@@ -77,6 +78,8 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  // before the dist is loaded: the API core refuses it too, but only once the data is read
+  if (options.cacheControl !== undefined) sendableHeaderValue('cacheControl', options.cacheControl);
   const log = options.log ?? (() => {});
   const remote = isRemoteDist(options.dist);
   const data = remote ? await remoteData({ ...options, log }) : await liveData({ ...options, log });

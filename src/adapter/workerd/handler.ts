@@ -8,6 +8,7 @@ import { SERVER_ERROR_BODY, splitTarget, type ApiRequest, type ApiResponse } fro
 import { DEFAULT_CACHE_CONTROL } from '../../defaults.ts';
 import { EdgeLoadError, loadEdgeDataset, type AssetFetcher } from './assets.ts';
 import { EdgePublicFiles } from './public-files.ts';
+import { isHeaderValue } from '../../util/header-value.ts';
 
 export interface Env {
   ASSETS: AssetFetcher;
@@ -72,6 +73,11 @@ function load(env: Env): Promise<Loaded> {
     const maxDataBytes = Number(env.AULA_MAX_DATA_BYTES) || DEFAULT_MAX_DATA_BYTES;
     const options = { maxDataBytes, baseUrl: env.AULA_BASE_URL || undefined };
     const cacheControl = env.AULA_CACHE_CONTROL || undefined;
+    // a value no answer could carry: said once, as the other refusals are, not a 500 per request
+    if (cacheControl !== undefined && !isHeaderValue(cacheControl)) {
+      loading = Promise.reject(new EdgeLoadError('AULA_CACHE_CONTROL cannot be sent as a header value (printable characters only, no line breaks); set it as `aula serve --cache-control` takes it.', true));
+      return loading;
+    }
     loading = loadEdgeDataset(env.ASSETS, options).then((ds) => ({
       api: createApi(ds, { cacheControl, cacheLimits: EDGE_CACHE_LIMITS }),
       files: new EdgePublicFiles(env.ASSETS, ds.baseUrl, cacheControl ?? DEFAULT_CACHE_CONTROL),

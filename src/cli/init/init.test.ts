@@ -48,6 +48,27 @@ describe('aula init', () => {
     expect(result.updated).toContain('package.json');
   });
 
+  it('writes package.json back in its own layout: one line, tabs, CRLF, a BOM, no final newline', () => {
+    const scripts = Object.entries(STARTER_SCRIPTS).map(([k, v]) => [JSON.stringify(k), JSON.stringify(v)]);
+    const oneLine = scripts.map(([k, v]) => `${k}:${v}`).join(',');
+    const lines = (indent: string, nl: string) => scripts.map(([k, v]) => `${indent}${indent}${k}: ${v}`).join(`,${nl}`);
+    const cases: [string, string][] = [
+      ['{"name":"mine","private":true}\n', `{"name":"mine","private":true,"scripts":{${oneLine}}}\n`],
+      ['{\n\t"name": "mine"\n}\n', `{\n\t"name": "mine",\n\t"scripts": {\n${lines('\t', '\n')}\n\t}\n}\n`],
+      ['{\r\n  "name": "mine"\r\n}\r\n', `{\r\n  "name": "mine",\r\n  "scripts": {\r\n${lines('  ', '\r\n')}\r\n  }\r\n}\r\n`],
+      ['\uFEFF{\n  "name": "mine"\n}', `\uFEFF{\n  "name": "mine",\n  "scripts": {\n${lines('  ', '\n')}\n  }\n}`],
+      ['{}\n', `{\n  "scripts": {\n${lines('  ', '\n')}\n  }\n}\n`],
+    ];
+    for (const [before, expected] of cases) {
+      dir = tempDir('aula-init-');
+      writeFileSync(join(dir, 'package.json'), before);
+      init(dir);
+      expect([before, readFileSync(join(dir, 'package.json'), 'utf8')]).toEqual([before, expected]);
+      removeDir(dir);
+    }
+    dir = tempDir('aula-init-');
+  });
+
   it('keeps an existing workflow and .gitignore lines, adding only missing entries', () => {
     dir = tempDir('aula-init-');
     mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });

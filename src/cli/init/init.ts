@@ -31,13 +31,48 @@ function packageName(dir: string): string {
   return name || 'site';
 }
 
-/** package.json as a plan: the parsed object and the indentation to write it back with. */
-function readPackage(file: string): { pkg: Record<string, unknown>; indent: string | number } | null {
+/**
+ * How a package.json is laid out, so that adding scripts changes only those lines in the user's
+ * diff (as npm keeps it): a byte-order mark, the indentation of its first key (none: written on one
+ * line), its line ending, and whether it ends with one.
+ */
+interface Layout {
+  bom: boolean;
+  indent: string;
+  newline: '\n' | '\r\n';
+  endsWithNewline: boolean;
+}
+
+function layoutOf(text: string): Layout {
+  const bom = text.startsWith('\uFEFF');
+  const body = bom ? text.slice(1) : text;
+  // what comes between `{` and the first key: a line break and the key's indentation, or none
+  // (one line); an object without keys has no layout to keep
+  const open = /^\s*\{(\s*)(\S)/.exec(body);
+  const gap = open?.[1] ?? '';
+  const indent = !open || open[2] === '}' ? '  ' : gap.includes('\n') ? gap.slice(gap.lastIndexOf('\n') + 1) || '  ' : '';
+  return {
+    bom,
+    indent,
+    newline: /\r\n/.test(body) ? '\r\n' : '\n',
+    endsWithNewline: /\n\s*$/.test(body),
+  };
+}
+
+function withLayout(value: unknown, layout: Layout): string {
+  // JSON.stringify escapes line breaks inside strings: every \n it writes is one between lines
+  const json = JSON.stringify(value, null, layout.indent).replace(/\n/g, layout.newline);
+  return `${layout.bom ? '\uFEFF' : ''}${json}${layout.endsWithNewline ? layout.newline : ''}`;
+}
+
+/** package.json as a plan: the parsed object and the layout to write it back in. */
+function readPackage(file: string): { pkg: Record<string, unknown>; layout: Layout } | null {
   if (!existsSync(file)) return null;
   const text = readFileSync(file, 'utf8');
+  const layout = layoutOf(text);
   let pkg: unknown;
   try {
-    pkg = JSON.parse(text);
+    pkg = JSON.parse(layout.bom ? text.slice(1) : text);
   } catch (e) {
     throw new InitError(`${file} is not valid JSON (${(e as Error).message}); fix it first, init changed nothing`);
   }
@@ -46,7 +81,7 @@ function readPackage(file: string): { pkg: Record<string, unknown>; indent: stri
   if (scripts !== undefined && (typeof scripts !== 'object' || scripts === null || Array.isArray(scripts))) {
     throw new InitError(`${file}: "scripts" is not an object; init changed nothing`);
   }
-  return { pkg: pkg as Record<string, unknown>, indent: /^\{\s*\n(\s+)"/.exec(text)?.[1] ?? 2 };
+  return { pkg: pkg as Record<string, unknown>, layout };
 }
 
 function create(file: string, text: string): void {
@@ -80,7 +115,7 @@ export function init(siteDir = '.'): InitResult {
       }
     }
     if (added > 0) {
-      writeFileSync(pkgFile, `${JSON.stringify({ ...existing.pkg, scripts }, null, existing.indent)}\n`);
+      writeFileSync(pkgFile, withLayout({ ...existing.pkg, scripts }, existing.layout));
       result.updated.push('package.json');
     }
   } else {

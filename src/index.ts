@@ -16,12 +16,21 @@ export { AULA_VERSION } from './version.ts';
 export type { BuildOptions, BuildResult, Dataset, Problem, RunningServer };
 export { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM };
 
+/** BuildOptions, with the folders defaulting as on the command line. */
+export type BuildCallOptions = Omit<BuildOptions, 'content' | 'out'> & {
+  /** the content folder (default `content`) */
+  content?: string;
+  /** the output folder (default `dist`) */
+  out?: string;
+};
+
 /**
  * Validates `options.content` and writes the API to `options.out` (swapped in only when complete).
  * Never throws for bad content: the problems come back in `{ ok: false, problems }`.
  */
-export function build(options: BuildOptions): Promise<BuildResult> {
-  return buildDist(options);
+export function build(options: BuildCallOptions = {}): Promise<BuildResult> {
+  // (build() with no options threw a TypeError from deep inside the build)
+  return buildDist({ ...options, content: options.content ?? 'content', out: options.out ?? 'dist' });
 }
 
 export interface CheckOptions {

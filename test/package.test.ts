@@ -118,6 +118,13 @@ describe('installed into a site folder', () => {
     expect(lines[2]).toMatch(/^http:\/\/127\.0\.0\.1:\d+ answers 2 events$/);
   });
 
+  it('build() without options builds content/ into dist/, as `aula build` does', () => {
+    writeFileSync(join(site, 'defaults.mjs'), "import { build } from 'aula';\nconst r = await build();\nconsole.log(r.ok, r.manifest.counts.events);\n");
+    const r = run(process.execPath, ['defaults.mjs'], site);
+    expect(r.stdout.trim()).toBe('true 2');
+    expect(existsSync(join(site, 'dist', 'manifest.json'))).toBe(true);
+  });
+
   it("type-checks a consumer of the API against the shipped declarations (strict, no skipLibCheck)", () => {
     writeFileSync(
       join(site, 'typed.mts'),
@@ -127,9 +134,9 @@ const checked = await check({ content: 'content' });
 const answer = createApi(loadDataset('dist'))({ method: 'GET', path: '/v1/cms/event/', query: '', headers: {} });
 const status: number = answer.status;
 const server = await serve({ port: 0 });
-// @ts-expect-error: build needs its options
-await build();
-console.log(built.ok, checked.ok, status, server.url);
+// every option has a default, as on the command line
+const again: BuildResult = await build();
+console.log(built.ok, checked.ok, status, server.url, again.ok);
 `,
     );
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');

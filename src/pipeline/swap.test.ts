@@ -125,4 +125,25 @@ describe('recoverDist, for a former dist that was not wholly removed', () => {
     expect(readFileSync(join(out, 'pages', 'late.txt'), 'utf8')).toBe('mine');
     expect(existsSync(parked)).toBe(false);
   });
+
+  it('says so when a parked dist without a list is emptied of all but the names at its top', () => {
+    const { root, out, staging } = dists();
+    const dead = spawnSync('true').pid!;
+    const parked = join(root, `.aula-old-dist-${dead}-1`);
+    // an older aula's dist (no .aula-files), parked: the user's top-level file moves, the rest goes
+    mkdirSync(join(parked, 'pages'), { recursive: true });
+    writeFileSync(join(parked, 'manifest.json'), manifest('old'));
+    writeFileSync(join(parked, 'pages', '0.json'), 'old');
+    writeFileSync(join(parked, 'CNAME'), 'example.org');
+    renameSync(staging, out + '-new');
+    rmSync(out, { recursive: true });
+    renameSync(out + '-new', out);
+    const warnings: string[] = [];
+    recoverDist(out, (w) => warnings.push(w));
+    expect(readFileSync(join(out, 'CNAME'), 'utf8')).toBe('example.org');
+    expect(existsSync(parked)).toBe(false);
+    expect(warnings).toEqual([
+      `${join(parked, '.aula-files')} is missing or unreadable (a dist of an older aula, or damaged): of what aula did not make, only the names at the top of ${parked} are kept`,
+    ]);
+  });
 });

@@ -117,12 +117,18 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void
   try {
     const { entries, made } = userEntries(parked, out, printable(out));
     const moved = moveUserEntries(parked, out, entries, strandedIn(parked, out, warn));
-    // without a list, nothing goes until every user entry has moved
+    // without a list, nothing goes until every user entry has moved; then said, as swapRenames
+    // says it of the dist it parks
+    if (made === null && moved) warn(noListWarning(parked));
     if (made !== null || moved) removeMade(fs, path, parked, made);
   } catch {
     // one would land on a file of the dist: the parked folder stays, with it
   }
 }
+
+/** A dist without its list: what of it was the user's can be told only at its top. */
+const noListWarning = (dist: string) =>
+  `${printable(join(dist, MADE_FILES))} is missing or unreadable (a dist of an older aula, or damaged): of what aula did not make, only the names at the top of ${printable(dist)} are kept`;
 
 /** Moves `staged` to `out`, replacing what was there. */
 export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}): void {
@@ -154,9 +160,7 @@ function swapRenames(staged: string, out: string, warn: SwapWarning): { dir: str
   // what the user keeps in the former dist, and where it goes: refused before anything moves
   const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: null };
   // said once per such build: nested files of the user's cannot be told from aula's there
-  if (hadOld && made === null) {
-    warn(`${printable(join(out, MADE_FILES))} is missing or unreadable (a dist of an older aula, or damaged): of what aula did not make, only the names at the top of ${printable(out)} are kept`);
-  }
+  if (hadOld && made === null) warn(noListWarning(out));
   writeMadeFiles(staged, hadOld ? out : null);
   // From here on the manifest proves the folder is aula's; the marker must not ship in the dist.
   // (Nor is it removed if the build is stopped now: it is about to be the dist, or the old one

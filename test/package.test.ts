@@ -47,21 +47,36 @@ describe('installed into a site folder', () => {
   let work: string;
   let site: string;
   let aula: string;
+  let manifestBefore: Buffer;
+  let installed: SpawnSyncReturns<string>;
 
   beforeAll(() => {
     work = tempDir('aula-package-');
     site = join(work, 'site');
-    run(NPM, ['pack', '--ignore-scripts', '--pack-destination', work], ROOT);
+    // with its scripts, as a release is packed: prepack compiles lib/ (swapped in whole, so the
+    // other tests' CLI runs meanwhile are unharmed) and packs a package.json without prepare
+    manifestBefore = readFileSync(join(ROOT, 'package.json'));
+    run(NPM, ['pack', '--pack-destination', work], ROOT);
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
     if (!tarball) throw new Error('npm pack wrote no tarball');
     run('mkdir', [site], work);
     writeFileSync(join(site, 'package.json'), '{ "name": "my-site", "private": true, "scripts": { "test": "echo mine" } }\n');
-    run(NPM, ['install', join(work, tarball), '--prefer-offline', '--no-audit', '--no-fund'], site);
+    installed = run(NPM, ['install', join(work, tarball), '--prefer-offline', '--no-audit', '--no-fund'], site);
     aula = join(site, 'node_modules', '.bin', 'aula');
   }, 180_000);
 
   afterAll(() => {
     if (work) removeDir(work);
+  });
+
+  it('declares no install-time script: npm installs it without a word, and the checkout keeps its own package.json', () => {
+    const manifest = JSON.parse(readFileSync(join(site, 'node_modules', 'aula', 'package.json'), 'utf8'));
+    expect(manifest.scripts.prepare).toBeUndefined();
+    expect(Object.keys(manifest.scripts).filter((s) => /^(pre|post)?install$|^prepare$/.test(s))).toEqual([]);
+    expect(`${installed.stdout}${installed.stderr}`).not.toMatch(/install.scripts|allowScripts/i);
+    // packing changed nothing of the checkout (scripts/pack-manifest.mjs put its bytes back)
+    expect(readFileSync(join(ROOT, 'package.json')).equals(manifestBefore)).toBe(true);
+    expect(existsSync(join(ROOT, '.package.json.packing'))).toBe(false);
   });
 
   it('installs compiled JavaScript only, with runtime dependencies and no TypeScript tooling', () => {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers.ts';
@@ -106,38 +106,41 @@ describe('swapInLater', () => {
   });
 });
 
+/**
+ * The dist a build swapped in, and its former one parked beside it by a process now gone, as a
+ * stopped build leaves them: `files` (path → text) are the parked dist's, its proof included.
+ */
+function swappedWithParked(files: Record<string, string>) {
+  const { root, out, staging } = dists();
+  const dead = spawnSync('true').pid!;
+  const parked = join(root, `.aula-old-dist-${dead}-1`);
+  for (const [rel, text] of Object.entries({ 'manifest.json': manifest('old'), ...files })) {
+    mkdirSync(dirname(join(parked, rel)), { recursive: true });
+    writeFileSync(join(parked, rel), text);
+  }
+  renameSync(staging, out + '-new');
+  rmSync(out, { recursive: true });
+  renameSync(out + '-new', out);
+  return { out, parked };
+}
+
 describe('recoverDist, for a former dist that was not wholly removed', () => {
   it('moves what is not aula\'s into the dist and removes the rest: a file written during a swap, a removal stopped midway', () => {
-    const { root, out, staging } = dists();
-    // the dist a build swapped in, and its former one parked, as a removal stopped midway leaves
-    // it (listed files partly gone, the proof still there) with a file written into it late
-    const dead = spawnSync('true').pid!;
-    const parked = join(root, `.aula-old-dist-${dead}-1`);
-    mkdirSync(join(parked, 'pages'), { recursive: true });
-    writeFileSync(join(parked, 'manifest.json'), manifest('old'));
-    writeFileSync(join(parked, '.aula-files'), madeFilesText(['manifest.json', '.aula-files', 'pages/0.json', 'pages/1.json']));
-    writeFileSync(join(parked, 'pages', '1.json'), 'old');
-    writeFileSync(join(parked, 'pages', 'late.txt'), 'mine');
-    renameSync(staging, out + '-new');
-    rmSync(out, { recursive: true });
-    renameSync(out + '-new', out);
+    // a removal stopped midway leaves it with listed files partly gone, the proof still there,
+    // and a file written into it late
+    const { out, parked } = swappedWithParked({
+      '.aula-files': madeFilesText(['manifest.json', '.aula-files', 'pages/0.json', 'pages/1.json']),
+      'pages/1.json': 'old',
+      'pages/late.txt': 'mine',
+    });
     recoverDist(out);
     expect(readFileSync(join(out, 'pages', 'late.txt'), 'utf8')).toBe('mine');
     expect(existsSync(parked)).toBe(false);
   });
 
   it('says so when a parked dist without a list is emptied of all but the names at its top', () => {
-    const { root, out, staging } = dists();
-    const dead = spawnSync('true').pid!;
-    const parked = join(root, `.aula-old-dist-${dead}-1`);
-    // an older aula's dist (no .aula-files), parked: the user's top-level file moves, the rest goes
-    mkdirSync(join(parked, 'pages'), { recursive: true });
-    writeFileSync(join(parked, 'manifest.json'), manifest('old'));
-    writeFileSync(join(parked, 'pages', '0.json'), 'old');
-    writeFileSync(join(parked, 'CNAME'), 'example.org');
-    renameSync(staging, out + '-new');
-    rmSync(out, { recursive: true });
-    renameSync(out + '-new', out);
+    // an older aula's dist (no .aula-files): the user's top-level file moves, the rest goes
+    const { out, parked } = swappedWithParked({ 'pages/0.json': 'old', CNAME: 'example.org' });
     const warnings: string[] = [];
     recoverDist(out, (w) => warnings.push(w));
     expect(readFileSync(join(out, 'CNAME'), 'utf8')).toBe('example.org');

@@ -405,10 +405,17 @@ export function buildRows(r: BuildFigures): string[] {
   const b = r.build;
   const coldS = b.cold.wallMs / 1000;
   const changeS = b.change.wallMs / 1000;
+  // judged on the median time of the cold builds, and on the highest peak of them
+  const several = b.coldRuns.length > 1;
+  const highest = b.coldRuns.reduce((top, run) => (run.peakRssBytes > top.peakRssBytes ? run : top), b.cold);
+  const coldTime = several
+    ? `median ${seconds(b.cold.wallMs)}${cpu(b.cold)} of ${b.coldRuns.length} runs: ${b.coldRuns.map((run) => seconds(run.wallMs)).join(', ')}`
+    : `${seconds(b.cold.wallMs)}${cpu(b.cold)}`;
+  const coldPeak = several ? `highest ${peak(highest)} of ${b.coldRuns.length} runs: ${b.coldRuns.map((run) => mib(run.peakRssBytes)).join(', ')}` : peak(b.cold);
   const rows = [
     `| content generated | ${fmt(r.generate.files)} files, ${mib(r.generate.bytes)} in ${fmt(r.generate.ms / 1000, 1)} s | – | – |`,
-    `| cold build, build cache on in a fresh folder (\`aula build\`, process start to exit) | ${seconds(b.cold.wallMs)}${cpu(b.cold)} | ≤ ${TARGETS.buildS} s | ${verdict(coldS <= TARGETS.buildS)} |`,
-    `| cold build, cache on: peak RSS | ${peak(b.cold)} | ≤ 1 GB (${mib(TARGETS.buildPeakRssBytes)}) | ${verdict(b.cold.peakRssBytes <= TARGETS.buildPeakRssBytes)} |`,
+    `| cold build, build cache on in a fresh folder (\`aula build\`, process start to exit) | ${coldTime} | ≤ ${TARGETS.buildS} s | ${verdict(coldS <= TARGETS.buildS)} |`,
+    `| cold build, cache on: peak RSS | ${coldPeak} | ≤ 1 GB (${mib(TARGETS.buildPeakRssBytes)}) | ${verdict(highest.peakRssBytes <= TARGETS.buildPeakRssBytes)} |`,
     `| cold build \`--no-cache\` (for comparison): time / peak RSS | ${seconds(b.noCache.wallMs)}${cpu(b.noCache)} / ${peak(b.noCache)} | – | – |`,
     `| build throughput (cold, cache on) | ${fmt(r.generate.files / coldS)} content files/s | – | – |`,
     `| one event's title changed (${code(b.files.changed)}), cache warm, same \`--out\`: time / peak RSS | ${seconds(b.change.wallMs)}${cpu(b.change)} / ${peak(b.change)} | ≤ ${TARGETS.changeS} s | ${verdict(changeS <= TARGETS.changeS)} |`,

@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareDists, type BuildRuns } from '../bench/build-runs.ts';
+import { compareDists, medianRun, type BuildRuns } from '../bench/build-runs.ts';
 import { frontMatterValue, markdownEvents, setFrontMatter, unusedEventId } from '../bench/content-edits.ts';
 import { parseBuildOutput, type MeasuredRun } from '../bench/measured-run.ts';
 import { combinePeaks, parseRusage, PRELOAD, sampleTree } from '../bench/peak-rss.ts';
@@ -143,6 +143,7 @@ describe('report: the build rows', () => {
   });
   const builds = (over: Partial<BuildRuns> = {}): BuildRuns => ({
     cold: run(18.5, 900, [['load content', 6.1], ['compress', 3.2]], 1000),
+    coldRuns: [run(18.5, 900, [['load content', 6.1], ['compress', 3.2]], 1000)],
     change: run(1.4, 400, [['load content', 0.3], ['carry over', 0.1]], 1),
     added: run(2.6, 410),
     deleted: run(2.5, 405),
@@ -171,6 +172,15 @@ describe('report: the build rows', () => {
     expect(row(rows, 'dist after the edits')).toMatch(/byte-identical \(5,000 files\) \| identical \| met \|$/);
     expect(row(rows, '`aula dev`: edit saved')).toMatch(/\| 1\.70 s \| ≤ 2 s \| met \|$/);
     expect(row(rows, 'cold build `--no-cache`')).toMatch(/17\.00 s \(CPU 15\.3 s\) \/ 880\.0 MiB \| – \| – \|$/);
+  });
+
+  it('judges several cold builds on their median time and their highest peak, and lists them all', () => {
+    const runs = [run(24.1, 900), run(19.2, 960), run(19.9, 880)];
+    const rows = buildRows(figures({ build: builds({ cold: medianRun(runs), coldRuns: runs }) }));
+    expect(medianRun(runs)).toBe(runs[2]);
+    expect(row(rows, 'cold build, build cache on')).toMatch(/\| median 19\.90 s \(CPU 17\.9 s\) of 3 runs: 24\.10 s, 19\.20 s, 19\.90 s \| ≤ 20 s \| met \|$/);
+    expect(row(rows, 'cold build, cache on: peak RSS')).toMatch(/\| highest 960\.0 MiB of 3 runs: 900\.0 MiB, 960\.0 MiB, 880\.0 MiB \| ≤ 1 GB \(953\.7 MiB\) \| \*\*missed\*\* \|$/);
+    expect(medianRun([runs[0], runs[1]])).toBe(runs[1]);
   });
 
   it('marks every miss, a differing dist and an unmeasured aula dev', () => {

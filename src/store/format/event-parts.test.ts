@@ -13,6 +13,14 @@ function rowsOf(count: number): EventRows {
   return EventRows.from(Array.from({ length: count }, (_, i) => serializeEvent({ ...empty, id: i + 1, title: `Ä ${'x'.repeat(i * 3)}` })));
 }
 
+/** A manifest as a build writes one (its files aside). */
+const VALID_MANIFEST = {
+  format: 2, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
+  site: { timezone: 'Europe/Vienna', page_size: 20, max_page_size: 1000 },
+  counts: { events: 10, pages: 0, categories: 0, media: 0, directory: 0, event_list_pages: 1 },
+  event_part_rows: 4, event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/{offset}.json', limit: 20 }, files: {},
+};
+
 describe('event parts', () => {
   for (const count of [0, 1, K - 1, K, K + 1, 2 * K, 2 * K + 1]) {
     it(`${count} rows: parts of ${K} rows whose concatenation is the rows, each but the last ending with its newline`, () => {
@@ -64,7 +72,7 @@ describe('event parts', () => {
   });
 
   it('refuses a manifest of the format before the parts, and one whose parts cannot be named', () => {
-    const manifest = { format: 2, counts: { events: 10 }, event_part_rows: 4, files: {} };
+    const manifest = VALID_MANIFEST;
     expect(parseManifest(JSON.stringify(manifest), 'm').event_part_rows).toBe(4);
     const refusal = (m: unknown) => {
       try {
@@ -76,8 +84,45 @@ describe('event parts', () => {
       return 'accepted';
     };
     expect(refusal({ ...manifest, format: 1 })).toMatch(/dist format 1 is not the one this aula reads \(2\); rebuild with `aula build`/);
-    for (const bad of [{ event_part_rows: 0 }, { event_part_rows: '4' }, { event_part_rows: undefined }, { counts: { events: -1 } }, { counts: { events: 1e9 }, event_part_rows: 1 }]) {
+    for (const bad of [{ event_part_rows: 0 }, { event_part_rows: '4' }, { event_part_rows: undefined }, { counts: { ...manifest.counts, events: -1 } }, { counts: { ...manifest.counts, events: 1e9 }, event_part_rows: 1 }]) {
       expect(refusal({ ...manifest, ...bad }), JSON.stringify(bad)).toMatch(/event counts are malformed; rebuild/);
+    }
+  });
+
+  it('refuses a manifest whose fields the server answers from are not as a build writes them, naming the field', () => {
+    const manifest = VALID_MANIFEST;
+    const refusal = (m: unknown) => {
+      try {
+        parseManifest(JSON.stringify(m), 'dist/manifest.json');
+        return 'accepted';
+      } catch (e) {
+        expect(e).toBeInstanceOf(DistError);
+        return (e as Error).message;
+      }
+    };
+    expect(refusal(manifest)).toBe('accepted');
+    // a host name that is not ASCII is a URL a site may have
+    expect(refusal({ ...manifest, base_url: 'https://bücher.example/x' })).toBe('accepted');
+    const site = manifest.site;
+    const cases: [string, Record<string, unknown>][] = [
+      ['version', { version: 2 }],
+      ['built_at', { built_at: '\u001b[31mRED\u0007' }],
+      ['built_at', { built_at: '2025-01-01' }],
+      ['base_url', { base_url: 'not a url\r\nX: y' }],
+      ['base_url', { base_url: 'ftp://example.org' }],
+      ['base_url', { base_url: 'https://example.org/x?y' }],
+      ['base_url', { base_url: 'https://example.org/a b' }],
+      ['site', { site: null }],
+      ['site.timezone', { site: { ...site, timezone: 'Mars/Base' } }],
+      ['site.page_size', { site: { ...site, page_size: 1.5 } }],
+      ['site.page_size', { site: { ...site, max_page_size: 'abc' } }],
+      ['site.page_size', { site: { ...site, page_size: 2000 } }],
+      ['counts.media', { counts: { ...manifest.counts, media: -1 } }],
+      ['event_list', { event_list: { ...manifest.event_list, limit: 0 } }],
+      ['event_list', { event_list: null }],
+    ];
+    for (const [field, bad] of cases) {
+      expect(refusal({ ...manifest, ...bad }), JSON.stringify(bad)).toBe(`dist/manifest.json: ${field} is malformed; rebuild with \`aula build\``);
     }
   });
 });

@@ -1,6 +1,7 @@
 // dist/manifest.json: what a dist holds and how it was built. Written last, so its presence
 // marks a complete dist.
 import { createHash } from 'node:crypto';
+import { isValidZone } from '../../time/zone.ts';
 
 // 2: the event rows stored as parts (data/events/NNNNN.jsonl, dist-paths.ts), not one events.jsonl
 export const DIST_FORMAT = 2;
@@ -102,5 +103,43 @@ export function parseManifest(text: string, where: string): Manifest {
   for (const [rel, digest] of Object.entries(m.files)) {
     if (!validDigest(digest)) throw new DistError(`${where}: the checksum entry of ${rel} is malformed; rebuild with \`aula build\``);
   }
+  const field = fieldProblem(m);
+  if (field !== null) throw new DistError(`${where}: ${field} is malformed; rebuild with \`aula build\``);
   return m;
+}
+
+const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+const pageSize = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 1;
+/** C0 and C1 controls, and space: none belongs in a URL the build wrote */
+const NOT_IN_URL = /[\x00-\x20\x7f-\x9f]/;
+
+function httpUrl(text: unknown): boolean {
+  if (typeof text !== 'string' || NOT_IN_URL.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.search === '' && url.hash === '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The manifest's fields the server answers from, as the build writes them (site.yaml's own
+ * rules): the name of the first that is not, else null. Checked at load, so a manifest edited by
+ * hand or on its way through an origin is refused by name instead of loading as ready and then
+ * answering 500 (an unknown time zone, a page size of 1.5, a base URL with a line break).
+ */
+function fieldProblem(m: Manifest): string | null {
+  if (typeof m.version !== 'string') return 'version';
+  if (typeof m.built_at !== 'string' || Number.isNaN(Date.parse(m.built_at)) || new Date(m.built_at).toISOString() !== m.built_at) return 'built_at';
+  if (!httpUrl(m.base_url)) return 'base_url';
+  const site = m.site as Partial<Manifest['site']> | null;
+  if (typeof site !== 'object' || site === null) return 'site';
+  if (typeof site.timezone !== 'string' || !isValidZone(site.timezone)) return 'site.timezone';
+  if (!pageSize(site.page_size) || !pageSize(site.max_page_size) || site.page_size! > site.max_page_size!) return 'site.page_size';
+  const counts = m.counts as Partial<Manifest['counts']> | null;
+  for (const key of ['pages', 'categories', 'media', 'directory', 'event_list_pages'] as const) if (!count(counts?.[key])) return `counts.${key}`;
+  const list = m.event_list as Partial<Manifest['event_list']> | null;
+  if (typeof list?.first !== 'string' || typeof list.further !== 'string' || !pageSize(list.limit)) return 'event_list';
+  return null;
 }

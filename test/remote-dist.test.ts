@@ -4,7 +4,8 @@
 // file (old data answering, /readyz 503) and recovers once the file is fixed.
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,8 +30,11 @@ function walk(dir: string, base = dir): string[] {
 function staticOrigin(root: string) {
   const seen = { manifest: 0, notModified: 0, files: new Map<string, number>() };
   let sendValidators = true;
+  /** answers a request itself (a misbehaving origin) when it returns true */
+  let misbehave: ((path: string, res: ServerResponse) => boolean) | null = null;
   const server: Server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url!, 'http://x').pathname)).replace(/^\/+/, '');
+    if (misbehave?.(path, res)) return;
     if (!path.startsWith('dist/') || path.includes('..')) return void res.writeHead(404).end();
     let bytes: Buffer;
     let info;
@@ -55,6 +59,9 @@ function staticOrigin(root: string) {
     seen,
     set validators(on: boolean) {
       sendValidators = on;
+    },
+    set misbehave(answer: ((path: string, res: ServerResponse) => boolean) | null) {
+      misbehave = answer;
     },
     listen: () => new Promise<string>((ok) => server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as AddressInfo).port}/dist/`))),
     close: () => new Promise<void>((ok) => server.close(() => ok())),
@@ -321,6 +328,77 @@ describe('fetchRemoteDist', () => {
   });
 });
 
+describe('fetchRemoteDist, against an origin that misbehaves', () => {
+  let root: string;
+  let origin: ReturnType<typeof staticOrigin>;
+  let base: URL;
+
+  beforeAll(async () => {
+    root = tempDir('aula-remote-odd-');
+    const content = writeContent(join(root, 'content'), FIXTURE_FILES);
+    await buildOk({ content, out: join(root, 'dist'), precompress: false });
+    origin = staticOrigin(root);
+    base = remoteBase(await origin.listen());
+  });
+
+  afterAll(async () => {
+    await origin?.close();
+    if (root) removeDir(root);
+  });
+
+  const failure = (known?: Parameters<typeof fetchRemoteDist>[1]) => fetchRemoteDist(base, known).then(() => null, (e: unknown) => e as Error);
+
+  it('takes bodies a compressing origin sends, however their encoded length compares', async () => {
+    // stored (level 0) gzip: every body's encoding is longer than the file the manifest lists
+    origin.misbehave = (path, res) => {
+      const bytes = gzipSync(readFileSync(join(root, path)), { level: 0 });
+      res.writeHead(200, { 'Content-Encoding': 'gzip', 'Content-Length': bytes.length }).end(bytes);
+      return true;
+    };
+    try {
+      expect(await failure()).toBeNull();
+    } finally {
+      origin.misbehave = null;
+    }
+  });
+
+  it('counts 408, 429, a 5xx data file and a download cut off midway as the origin failing, not the build', async () => {
+    const answers: [string, (res: ServerResponse) => void][] = [
+      ['dist/manifest.json', (res) => res.writeHead(429).end()],
+      ['dist/manifest.json', (res) => res.writeHead(408).end()],
+      ['dist/data/events.columns.json', (res) => res.writeHead(503).end()],
+      // the file's length promised, half of it sent, then the connection closes
+      ['dist/data/events.columns.json', (res) => {
+        const bytes = readFileSync(join(root, 'dist/data/events.columns.json'));
+        res.writeHead(200, { 'Content-Length': bytes.length });
+        res.write(bytes.subarray(0, bytes.length >> 1));
+        setTimeout(() => res.destroy(), 20);
+      }],
+    ];
+    for (const [file, answer] of answers) {
+      origin.misbehave = (path, res) => path === file && (answer(res), true);
+      try {
+        const error = await failure();
+        expect([file, error?.name, error?.message]).toEqual([file, 'OriginUnavailable', expect.stringMatching(/: the origin answers HTTP (429|408|503)$|: the download broke off after \d+ bytes/)]);
+      } finally {
+        origin.misbehave = null;
+      }
+    }
+    // a 404 still says the dist is not there
+    origin.misbehave = (path, res) => path === 'dist/data/events.columns.json' && (res.writeHead(404).end(), true);
+    try {
+      expect((await failure())?.name).toBe('RefusedBuild');
+    } finally {
+      origin.misbehave = null;
+    }
+  });
+
+  it('refuses a URL with credentials without printing them, and one that is not a URL, by name', () => {
+    expect(() => remoteBase('http://user:secret@127.0.0.1:1/dist/')).toThrow(new DistError('http://127.0.0.1:1/dist/: a remote dist URL may not hold a user name or password'));
+    expect(() => remoteBase('http://[::1')).toThrow(new DistError('http://[::1: not a valid URL'));
+  });
+});
+
 describe('aula serve --dist <URL> on the command line', () => {
   const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
   const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'serve', ...args], { encoding: 'utf8', timeout: 30_000 });
@@ -342,6 +420,38 @@ describe('aula serve --dist <URL> on the command line', () => {
       expect(err.trim().split('\n')).toEqual([`aula: ${url}/manifest.json: the origin answers HTTP 404`]);
     } finally {
       await new Promise((ok) => empty.close(ok));
+    }
+    // an origin that cannot be reached, and a URL of another scheme: the cause, not "unexpected error"
+    const down = run('--dist', 'http://127.0.0.1:1/dist/', '--port', '0');
+    expect(down.status).toBe(1);
+    expect(down.stderr).toMatch(/^aula: http:\/\/127\.0\.0\.1:1\/dist\/manifest\.json: cannot be fetched \([^)]+\)\n$/);
+    const ftp = run('--dist', 'ftp://127.0.0.1/dist', '--port', '0');
+    expect([ftp.status, ftp.stderr]).toEqual([1, 'aula: ftp://127.0.0.1/dist: a remote dist must be an http(s) URL\n']);
+  });
+
+  it('prints what a poll finds escaped: bytes of the origin never reach the log raw', async () => {
+    const root = tempDir('aula-remote-log-');
+    const content = writeContent(join(root, 'content'), FIXTURE_FILES);
+    await buildOk({ content, out: join(root, 'dist'), precompress: false });
+    const origin = staticOrigin(root);
+    const url = await origin.listen();
+    const child = spawn(process.execPath, [BIN, 'serve', '--dist', url, '--port', '0', '--poll', '100ms', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    try {
+      await until('serving', async () => out.includes('aula serving'));
+      // a manifest that is not JSON, with a terminal escape, a bell and a line forging a log entry
+      origin.misbehave = (path, res) => path === 'dist/manifest.json' && (res.writeHead(200).end('\x1b[31mEVIL\x07\n2026-01-01T00:00:00Z GET /admin 200 {'), true);
+      await until('the refusal is logged', async () => out.includes('kept serving the previous data'));
+      const line = out.split('\n').find((l) => l.includes('kept serving'))!;
+      expect(line).toMatch(/^aula: kept serving the previous data: http:\/\/127\.0\.0\.1:\d+\/dist\/manifest\.json: not valid JSON \(.*\\u001b.*\)/);
+      expect(out).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f]/);
+      expect(out.split('\n').filter((l) => l.includes('GET /admin'))).toEqual([]);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((ok) => child.once('exit', ok));
+      await origin.close();
+      removeDir(root);
     }
   });
 });

@@ -13,7 +13,8 @@ import { cors, type CorsOrigins } from './cors.ts';
 import { listen } from './listen.ts';
 import { liveData } from './live-data.ts';
 import { remoteData } from './remote-data.ts';
-import { isRemoteDist } from '../store/read/remote-source.ts';
+import { isOtherUrl, isRemoteDist } from '../store/read/remote-source.ts';
+import { DistError } from '../store/format/manifest.ts';
 import type { RowsVerifierOptions } from './rows-verifier.ts';
 import { answerClientError, answerConnect, answerExpectation } from './protocol-errors.ts';
 import { hasBody } from './request-body.ts';
@@ -81,6 +82,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // before the dist is loaded: the API core refuses it too, but only once the data is read
   if (options.cacheControl !== undefined) sendableHeaderValue('cacheControl', options.cacheControl);
   const log = options.log ?? (() => {});
+  // `ftp://…` was read as a folder of that name: "ftp:/host/dist/manifest.json: missing"
+  if (isOtherUrl(options.dist)) throw new DistError(`${options.dist}: a remote dist must be an http(s) URL`);
   const remote = isRemoteDist(options.dist);
   const data = remote ? await remoteData({ ...options, log }) : await liveData({ ...options, log });
   const headersTimeout = options.headersTimeoutMs ?? 10_000;

@@ -6,8 +6,14 @@
 // costs one 304.
 import { loadedFiles } from '../format/dist-paths.ts';
 import { memorySource, type DistSource } from './dist-source.ts';
-import { DistError, parseManifest, sha256Hex } from '../format/manifest.ts';
+import { createHash } from 'node:crypto';
+import { DistError, parseManifest } from '../format/manifest.ts';
 import { checkDigest } from './verified-source.ts';
+
+const sha256Hasher = (): Hasher => {
+  const hash = createHash('sha256');
+  return { update: (chunk) => void hash.update(chunk), digest: () => hash.digest('hex') };
+};
 
 
 export interface RemoteLimits {
@@ -49,8 +55,17 @@ export type VerifiedFiles = ReadonlyMap<string, Uint8Array>;
 
 /** `https://host/path` → `https://host/path/`, so relative names resolve below it. */
 export function remoteBase(url: string): URL {
-  const base = new URL(url);
+  let base: URL;
+  try {
+    base = new URL(url);
+  } catch {
+    throw new DistError(`${url}: not a valid URL`);
+  }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new DistError(`${url}: a remote dist must be an http(s) URL`);
+  // fetch refuses a URL holding credentials, and the password would be printed in every message
+  if (base.username !== '' || base.password !== '') {
+    throw new DistError(`${base.protocol}//${base.host}${base.pathname}: a remote dist URL may not hold a user name or password`);
+  }
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   base.search = '';
   base.hash = '';
@@ -61,34 +76,70 @@ export function isRemoteDist(dist: string): boolean {
   return /^https?:\/\//i.test(dist);
 }
 
-/** The body, refused once it passes `max` bytes (the origin's Content-Length is not trusted). */
-async function readCapped(response: Response, max: number, where: string): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? NaN);
+/** `ftp://…`, `s3://…`: meant as a URL, yet not one a remote dist can be (not a folder either). */
+export function isOtherUrl(dist: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(dist) && !isRemoteDist(dist);
+}
+
+/** A body as read: its bytes and, when asked for, their SHA-256 taken chunk by chunk as they came. */
+interface Body {
+  bytes: Uint8Array;
+  sha256?: string;
+}
+
+/**
+ * The body, refused once it passes `max` bytes (the origin's Content-Length is not trusted).
+ * Read into one buffer of at most `max` bytes, not into chunks joined at the end (which held
+ * twice a file's size), and hashed as it arrives when `hash` is given, so no single turn of the
+ * event loop hashes a whole data file.
+ */
+async function readCapped(response: Response, max: number, where: string, hash?: () => Hasher): Promise<Body> {
+  // the declared length is the encoded one: only a body sent as it is can be judged by it
+  const encoding = response.headers.get('content-encoding');
+  const declared = encoding === null || encoding === 'identity' ? Number(response.headers.get('content-length') ?? NaN) : NaN;
   if (declared > max) {
     await response.body?.cancel();
     throw new DistError(`${where}: the origin sends ${declared} bytes, more than the ${max} expected`);
   }
-  const chunks: Uint8Array[] = [];
+  // the size expected: a data file's is the listed one (max less the byte that proves it wrong)
+  let bytes = Buffer.allocUnsafe(Number.isSafeInteger(declared) && declared >= 0 ? declared : max);
   let total = 0;
+  const hasher = hash?.();
   try {
     if (response.body) {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        if (total + chunk.byteLength > max) throw new DistError(`${where}: the origin sends more than the ${max} bytes expected`);
+        if (total + chunk.byteLength > bytes.byteLength) {
+          // (a Content-Length below what is sent: room for all that may come, once)
+          const grown = Buffer.allocUnsafe(max);
+          bytes.copy(grown, 0, 0, total);
+          bytes = grown;
+        }
+        bytes.set(chunk, total);
         total += chunk.byteLength;
-        if (total > max) throw new DistError(`${where}: the origin sends more than the ${max} bytes expected`);
-        chunks.push(chunk);
+        hasher?.update(chunk);
       }
     }
   } catch (e) {
     if (e instanceof DistError) throw e;
-    // the timeout's abort or a reset connection, mid-body
-    throw new DistError(`${where}: the download broke off after ${total} bytes (${(e as Error).name === 'TimeoutError' ? 'timed out' : (e as Error).message})`);
+    // the timeout's abort or a reset connection, mid-body: the origin failed, not the build
+    throw new OriginUnavailable(`${where}: the download broke off after ${total} bytes (${(e as Error).name === 'TimeoutError' ? 'timed out' : (e as Error).message})`);
   }
-  return Buffer.concat(chunks, total);
+  return { bytes: bytes.subarray(0, total), sha256: hasher?.digest() };
 }
 
+/** An incremental SHA-256 (node:crypto's, hex). */
+export interface Hasher {
+  update(chunk: Uint8Array): void;
+  digest(): string;
+}
+
+/** HTTP answers that say the origin cannot serve now (it may later), not that the dist is wrong. */
+const UNAVAILABLE = (status: number) => status >= 500 || status === 408 || status === 429;
+
 /**
- * The origin did not answer for the manifest (down, timing out, a 5xx): that says nothing about
- * the build, so a server keeps what it has and stays ready.
+ * The origin did not answer (down, timing out, a 5xx, 408 or 429, a download cut off midway):
+ * that says nothing about the build, so a server keeps what it has and stays ready.
  */
 export class OriginUnavailable extends DistError {
   override name = 'OriginUnavailable';
@@ -140,10 +191,10 @@ export async function fetchRemoteDist(
   }
   if (response.status !== 200) {
     await response.body?.cancel();
-    const Failure = response.status >= 500 ? OriginUnavailable : DistError;
+    const Failure = UNAVAILABLE(response.status) ? OriginUnavailable : DistError;
     throw new Failure(`${manifestUrl.href}: the origin answers HTTP ${response.status}`);
   }
-  const text = Buffer.from(await readCapped(response, limits.maxManifestBytes, manifestUrl.href)).toString('utf8');
+  const text = Buffer.from((await readCapped(response, limits.maxManifestBytes, manifestUrl.href)).bytes).toString('utf8');
   if (known && text === known.text) return 'unchanged';
   const validators: Validators = {
     etag: response.headers.get('etag') ?? undefined,
@@ -178,15 +229,16 @@ export async function fetchRemoteDist(
         continue;
       }
       const url = new URL(rel, base);
-      const answer = await get(url, limits.fileTimeoutMs);
+      const answer = await get(url, limits.fileTimeoutMs, {}, OriginUnavailable);
       if (answer.status !== 200) {
         await answer.body?.cancel();
-        throw new DistError(`${url.href}: the origin answers HTTP ${answer.status}`);
+        const Failure = UNAVAILABLE(answer.status) ? OriginUnavailable : DistError;
+        throw new Failure(`${url.href}: the origin answers HTTP ${answer.status}`);
       }
       // one byte past the listed size is enough to know the file is not the one listed
-      const bytes = await readCapped(answer, listed.bytes + 1, url.href);
+      const { bytes, sha256 } = await readCapped(answer, listed.bytes + 1, url.href, sha256Hasher);
       try {
-        checkDigest(named, manifest, rel, bytes, sha256Hex);
+        checkDigest(named, manifest, rel, bytes, () => sha256!);
       } catch (e) {
         wrong.push(e as DistError);
         continue;
@@ -196,7 +248,8 @@ export async function fetchRemoteDist(
     }
     if (wrong.length > 0) throw wrong[0];
   } catch (e) {
-    if (!(e instanceof DistError)) throw e;
+    // the origin failing midway says nothing of the build: no refusal (the server stays ready)
+    if (!(e instanceof DistError) || e instanceof OriginUnavailable) throw e;
     const problems = wrong.includes(e) ? wrong : [...wrong, e];
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more file${problems.length > 2 ? 's' : ''})` : '';
     throw new RefusedBuild(`${problems[0].message}${more}`, good);

@@ -425,6 +425,10 @@ describe('aula serve --dist <URL> on the command line', () => {
     const down = run('--dist', 'http://127.0.0.1:1/dist/', '--port', '0');
     expect(down.status).toBe(1);
     expect(down.stderr).toMatch(/^aula: http:\/\/127\.0\.0\.1:1\/dist\/manifest\.json: cannot be fetched \([^)]+\)\n$/);
+    // with workers, said once (each worker failed alike, and the primary said one had exited)
+    const two = run('--dist', 'http://127.0.0.1:1/dist/', '--port', '0', '--workers', '2');
+    expect(two.status).toBe(1);
+    expect(two.stderr).toMatch(/^aula: http:\/\/127\.0\.0\.1:1\/dist\/manifest\.json: cannot be fetched \([^)]+\)\n$/);
     const ftp = run('--dist', 'ftp://127.0.0.1/dist', '--port', '0');
     expect([ftp.status, ftp.stderr]).toEqual([1, 'aula: ftp://127.0.0.1/dist: a remote dist must be an http(s) URL\n']);
   });

@@ -95,7 +95,14 @@ function runPrimary(options: ServeCommandOptions): void {
     stop(true);
   });
   cluster.on('message', (worker, message: unknown) => void answering.then((answer) => answer?.(worker, message), () => {}));
-  cluster.on('message', (_worker, message: { aula?: string; url?: string; baseUrl?: string }) => {
+  /** a worker said why it could not start: the one line printed for all */
+  let reported = false;
+  cluster.on('message', (_worker, message: { aula?: string; url?: string; baseUrl?: string; line?: string }) => {
+    if (message?.aula === 'failed') {
+      if (!reported && !stopping) console.error(`aula: ${message.line}`);
+      reported = true;
+      stop(true);
+    }
     if (message?.aula === 'listening' && ++listening === options.workers) {
       console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${message.url}/v1/cms/event/ with ${options.workers} workers`);
       if (message.url && message.baseUrl) void warnAboutOrigin(message.baseUrl, message.url);
@@ -109,7 +116,7 @@ function runPrimary(options: ServeCommandOptions): void {
     // A worker that fails before all are up means the dist cannot be served: stop rather than
     // restart it in a loop. Later deaths are replaced.
     if (listening < options.workers) {
-      console.error(`aula: worker ${worker.process.pid} exited (${code}) while starting; stopping`);
+      if (!reported) console.error(`aula: worker ${worker.process.pid} exited (${code}) while starting; stopping`);
       stop(true);
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
       return;
@@ -132,5 +139,14 @@ function runPrimary(options: ServeCommandOptions): void {
 
 export async function serveCommand(options: ServeCommandOptions): Promise<void> {
   if (options.workers > 1 && cluster.isPrimary) runPrimary(options);
-  else await runOne(options, cluster.isPrimary);
+  else if (cluster.isPrimary) await runOne(options, true);
+  else {
+    try {
+      await runOne(options, false);
+    } catch (e) {
+      // said once, by the primary: every worker fails to start the same way (--workers 2 printed
+      // the line twice, and a third saying a worker exited)
+      process.send?.({ aula: 'failed', line: describeFailure(e) }, () => process.exit(1));
+    }
+  }
 }

@@ -28,6 +28,7 @@ import { DIST_FORMAT } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 import { makeFolders } from '../util/make-folders.ts';
+import { openCacheFile, openCacheFileToAppend } from './cache-file.ts';
 
 /** Bump when what a parse returns changes shape or meaning without a new aula version. */
 export const CACHE_FORMAT = 2;
@@ -137,12 +138,8 @@ export function readPack(path: string): { slots: Map<string, Slot>; foreign: boo
 function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; file: PackFile | null; fd: number | null } {
   const slots = new Map<string, Slot>();
   const stamp = stampOf(path);
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return { slots, foreign: false, file: null, fd: null };
-  }
+  const fd = openCacheFile(path);
+  if (fd === null) return { slots, foreign: false, file: null, fd: null };
   try {
     const size = fstatSync(fd).size;
     const chunk = Buffer.allocUnsafe(Math.min(Math.max(size, 1), SCAN_CHUNK));
@@ -574,7 +571,8 @@ export class BuildCache {
     const total = file.end + this.fresh.length * ENTRY_HEAD + this.freshBytes;
     if ((total - live) * 4 > total) return false;
     try {
-      const fd = openSync(this.path, 'a');
+      const fd = openCacheFileToAppend(this.path);
+      if (fd === null) return false; // a link, or not a file: written anew below, by a rename
       try {
         writeAllv(
           fd,

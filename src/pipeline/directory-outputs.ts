@@ -6,12 +6,13 @@
 // File: AULADIR\n <identity>\n key (32) | SHA-256 of the payload (32) | payload (v8.serialize)
 // Anything that does not match — another aula, a damaged file — is a miss, never trusted.
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { cacheIdentity, packPath } from './build-cache.ts';
 import { writeAllAt } from '../util/positional-io.ts';
 import { makeFolders } from '../util/make-folders.ts';
+import { readCacheFile } from './cache-file.ts';
 
 /** Files by path, as the index builders return them. */
 /** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, serialize.ts) */
@@ -32,7 +33,8 @@ const isFiles = (v: unknown): v is DirectoryFiles =>
 /** The files kept at `path` when they were made of the directory `key` stands for, else null. */
 export function readStored(path: string, key: Buffer): DirectoryFiles | null {
   try {
-    const bytes = readFileSync(path);
+    const bytes = readCacheFile(path);
+    if (bytes === null) return null;
     const head = Buffer.concat([MAGIC, Buffer.from(`${cacheIdentity()}\n`)]);
     if (!bytes.subarray(0, head.length).equals(head)) return null;
     if (!bytes.subarray(head.length, head.length + 32).equals(key)) return null;

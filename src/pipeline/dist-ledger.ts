@@ -12,13 +12,14 @@
 //
 // File: AULALEDGER\n <SHA-256 of the JSON, hex>\n <JSON>
 import { createHash } from 'node:crypto';
-import { linkSync, lstatSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { compressionLevels } from '../deploy/precompress.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
 import { runFsThread } from './fs-thread.ts';
 import { makeFolders } from '../util/make-folders.ts';
+import { readCacheFile } from './cache-file.ts';
 
 const MAGIC = 'AULALEDGER\n';
 const TWINS = ['.gz', '.br'] as const;
@@ -81,8 +82,8 @@ export class DistLedger {
   /** The ledger at `path` for `out`, or null when there is none or it cannot be trusted. */
   static read(path: string, out: string): DistLedger | null {
     try {
-      const text = readFileSync(path, 'utf8');
-      if (!text.startsWith(MAGIC)) return null;
+      const text = readCacheFile(path)?.toString('utf8');
+      if (text === undefined || !text.startsWith(MAGIC)) return null;
       const sumEnd = text.indexOf('\n', MAGIC.length);
       const json = text.slice(sumEnd + 1);
       if (createHash('sha256').update(json).digest('hex') !== text.slice(MAGIC.length, sumEnd)) return null;

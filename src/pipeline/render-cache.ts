@@ -14,7 +14,7 @@
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../model/types.ts';
 import { breadcrumb, renderEvent, renderMedia, type RenderContext } from '../render/event.ts';
@@ -24,6 +24,7 @@ import { cacheIdentity, packPath } from './build-cache.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../util/checksum.ts';
 import { writeAllAt, writeAllv } from '../util/positional-io.ts';
 import { makeFolders } from '../util/make-folders.ts';
+import { openCacheFileToAppend, readCacheFile } from './cache-file.ts';
 
 /** Bump when a row's bytes change meaning without a new aula version. */
 export const ROWS_FORMAT = 1;
@@ -169,12 +170,8 @@ export interface RowsCacheStats {
 export function readRows(path: string): { entries: Map<string, Stored>; count: number; whole: boolean } {
   const entries = new Map<string, Stored>();
   let count = 0;
-  let file: Buffer;
-  try {
-    file = readFileSync(path);
-  } catch {
-    return { entries, count, whole: false };
-  }
+  const file = readCacheFile(path);
+  if (file === null) return { entries, count, whole: false };
   const head = rowsFileHeader();
   if (!file.subarray(0, head.length).equals(head)) return { entries, count, whole: false };
   let at = head.length;
@@ -294,7 +291,9 @@ function writeRows(path: string, whole: boolean, parts: Buffer[]): void {
   let fd: number | null = null;
   try {
     makeFolders(dirname(path));
-    fd = openSync(target, whole ? 'w' : 'a');
+    // a temporary of its own, or the rows file itself only when it is one (cache-file.ts)
+    fd = whole ? openSync(target, 'wx') : openCacheFileToAppend(target);
+    if (fd === null) throw new Error('not a rows file of its own');
     const all = whole ? [rowsFileHeader(), ...parts] : parts;
     for (let from = 0; from < all.length; from += 1000) writeAllv(fd, all.slice(from, from + 1000));
     closeSync(fd);

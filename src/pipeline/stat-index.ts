@@ -12,8 +12,9 @@
 // aula, dist format or V8), or written for another content folder, it is ignored whole, which costs
 // a build its speed (every file read and hashed, as without it), never its result.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, openSync, renameSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
+import { readCacheFile } from './cache-file.ts';
 
 const MAGIC = 'AULASTAT1\n';
 /**
@@ -71,12 +72,9 @@ const NUMBER = /^[0-9]+$/;
 
 /** The index at `path` if it is intact, of this `identity` and `content` folder; else null. */
 export function readStatIndex(path: string, identity: string, content: string): StatIndex | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
+  const bytes = readCacheFile(path);
+  if (bytes === null) return null;
+  const text = bytes.toString('utf8');
   if (!text.startsWith(MAGIC) || text.length < MAGIC.length + 66 || !text.endsWith('\n')) return null;
   const sumAt = text.length - 65;
   if (text[sumAt - 1] !== '\n' || sha256hex(text.slice(0, sumAt)) !== text.slice(sumAt, -1)) return null;

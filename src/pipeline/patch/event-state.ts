@@ -13,7 +13,7 @@
 // A damaged, foreign (other aula, dist format, V8) or misshapen state is ignored: the build is
 // then a full one, never a wrong one.
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
@@ -21,6 +21,7 @@ import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
 import { cacheIdentity } from '../build-cache.ts';
 import { makeFolders } from '../../util/make-folders.ts';
+import { readCacheFile } from '../cache-file.ts';
 
 const MAGIC = 'AULAEVENTS1\n';
 /** Bump when the state's shape or meaning changes without a new aula version. */
@@ -137,12 +138,8 @@ export function removeEventState(path: string): void {
 
 /** The state at `path` when it is intact, of this aula, and of `content` built into `out`; else null. */
 export function readEventState(path: string, content: string, out: string): EventState | null {
-  let file: Buffer;
-  try {
-    file = readFileSync(path);
-  } catch {
-    return null;
-  }
+  const file = readCacheFile(path);
+  if (file === null) return null;
   const head = Buffer.from(`${MAGIC}${identityLine()}`);
   const sumEnd = head.length + 64;
   if (file.length < sumEnd + 1 || !file.subarray(0, head.length).equals(head) || file[sumEnd] !== 0x0a) return null;

@@ -1,0 +1,45 @@
+import { spawnSync } from 'node:child_process';
+import { closeSync, linkSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../test/helpers.ts';
+import { openCacheFile, openCacheFileToAppend, readCacheFile } from './cache-file.ts';
+
+let dir: string;
+afterEach(() => removeDir(dir));
+
+describe('cache files', () => {
+  it('reads and appends to a regular file of its own', () => {
+    dir = tempDir('aula-cache-file-');
+    const path = join(dir, 'rows.bin');
+    writeFileSync(path, 'a');
+    const fd = openCacheFileToAppend(path)!;
+    writeSync(fd, 'b');
+    closeSync(fd);
+    expect(readCacheFile(path)?.toString()).toBe('ab');
+    expect(readCacheFile(join(dir, 'none'))).toBeNull();
+  });
+
+  it('takes no FIFO, device, folder or link for one, at once, and appends to no file shared with another name', () => {
+    dir = tempDir('aula-cache-file-');
+    const fifo = join(dir, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const outside = join(dir, 'outside.txt');
+    writeFileSync(outside, 'precious');
+    symlinkSync(outside, join(dir, 'link'));
+    symlinkSync('/dev/zero', join(dir, 'zero'));
+    linkSync(outside, join(dir, 'hard'));
+    const started = performance.now();
+    for (const name of ['fifo', 'link', 'zero']) {
+      expect([name, readCacheFile(join(dir, name))]).toEqual([name, null]);
+      expect([name, openCacheFileToAppend(join(dir, name))]).toEqual([name, null]);
+    }
+    expect(readCacheFile(dir)).toBeNull();
+    expect(openCacheFile('/dev/zero')).toBeNull();
+    // a hard link is the same file: read as it is, never appended to
+    expect(readCacheFile(join(dir, 'hard'))?.toString()).toBe('precious');
+    expect(openCacheFileToAppend(join(dir, 'hard'))).toBeNull();
+    expect(readFileSync(outside, 'utf8')).toBe('precious');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});

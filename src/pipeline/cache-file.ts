@@ -1,0 +1,51 @@
+// The build cache's files are aula's, yet anything may stand at their paths: a symbolic link, a
+// hard link shared with a file elsewhere, a FIFO, /dev/zero. A FIFO blocked a read for good (and
+// the build's signal handlers with it), /dev/zero filled memory, and an append through a link
+// wrote into a file outside the cache. So a cache file is opened without following a link and
+// used only when it is a regular file; one is appended to only when nothing else shares it.
+// Otherwise it is as if it were not there: the cache is never needed, and the build just works
+// without it (or writes it anew, replacing whatever stood there by a rename).
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+
+const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+function opened(path: string, flags: number, alone: boolean): number | null {
+  let fd: number;
+  try {
+    fd = openSync(path, flags);
+  } catch {
+    return null;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (info.isFile() && (!alone || info.nlink === 1)) return fd;
+  } catch {
+    // unusable as well
+  }
+  closeSync(fd);
+  return null;
+}
+
+/** A descriptor of the regular file at `path`, for reading; null for anything else or none. */
+export function openCacheFile(path: string): number | null {
+  return opened(path, READ, false);
+}
+
+/** A descriptor to append to the regular file at `path` that no other name shares; else null. */
+export function openCacheFileToAppend(path: string): number | null {
+  return opened(path, APPEND, true);
+}
+
+/** The bytes of the regular file at `path`; null for anything else or none. */
+export function readCacheFile(path: string): Buffer | null {
+  const fd = openCacheFile(path);
+  if (fd === null) return null;
+  try {
+    return readFileSync(fd);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}

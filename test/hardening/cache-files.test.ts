@@ -1,0 +1,63 @@
+// Whatever stands at a build cache file's path — a FIFO, a link to /dev/zero, a symbolic or hard
+// link to a file elsewhere — the build neither hangs, nor fills memory, nor writes through it:
+// it treats the file as absent (src/pipeline/cache-file.ts).
+import { spawnSync } from 'node:child_process';
+import { cpSync, linkSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeDir, SAMPLE_CONTENT, tempDir } from '../helpers.ts';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
+const roots: string[] = [];
+afterAll(() => roots.forEach(removeDir));
+
+const build = (content: string, out: string, cache: string) =>
+  spawnSync(process.execPath, [BIN, 'build', '--content', content, '--out', out, '--cache', cache, '--quiet'], { encoding: 'utf8', timeout: 60_000 });
+
+describe('cache files that are not what aula wrote', () => {
+  it('a FIFO, /dev/zero, and links to files elsewhere: the build ends, as a clean one, and writes nothing through them', () => {
+    const root = tempDir('aula-cache-files-');
+    roots.push(root);
+    const content = join(root, 'content');
+    cpSync(SAMPLE_CONTENT, content, { recursive: true });
+    const out = join(root, 'dist');
+    const cache = join(root, 'cache');
+    expect(build(content, out, cache).status).toBe(0);
+    const files = readdirSync(cache);
+    const named = (prefix: string, suffix: string) => join(cache, files.find((f) => f.startsWith(prefix) && f.endsWith(suffix))!);
+    const outside = (name: string) => {
+      const path = join(root, name);
+      writeFileSync(path, `precious ${name}\n`);
+      return path;
+    };
+    // the stat index a FIFO, the ledger /dev/zero, the event state a FIFO, the rows file and the
+    // pack links to files outside the cache (symbolic and hard)
+    const swap = (path: string, make: (path: string) => void) => {
+      rmSync(path);
+      make(path);
+    };
+    swap(named('parsed-', '.stat'), (p) => expect(spawnSync('mkfifo', [p]).status).toBe(0));
+    swap(named('dist-', '.json'), (p) => symlinkSync('/dev/zero', p));
+    swap(named('dist-', '.events'), (p) => expect(spawnSync('mkfifo', [p]).status).toBe(0));
+    const rowsVictim = outside('rows.txt');
+    swap(named('rows-', '.bin'), (p) => symlinkSync(rowsVictim, p));
+    const packVictim = outside('pack.txt');
+    swap(named('parsed-', '.bin'), (p) => linkSync(packVictim, p));
+    // an edit, so that the build has something to append
+    const event = readdirSync(join(content, 'events'), { recursive: true }).map(String).find((f) => f.endsWith('.md'))!;
+    const path = join(content, 'events', event);
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/^title: .*$/m, 'title: Changed by the test'));
+
+    const started = performance.now();
+    const r = build(content, out, cache);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(readFileSync(rowsVictim, 'utf8')).toBe('precious rows.txt\n');
+    expect(readFileSync(packVictim, 'utf8')).toBe('precious pack.txt\n');
+    // and the dist is what a build without the cache makes
+    const clean = join(root, 'clean');
+    expect(spawnSync(process.execPath, [BIN, 'build', '--content', content, '--out', clean, '--no-cache', '--quiet']).status).toBe(0);
+    const diff = spawnSync('diff', ['-r', '-x', 'changes.json', out, clean], { encoding: 'utf8' });
+    expect(diff.stdout).toBe('');
+  });
+});

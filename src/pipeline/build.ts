@@ -35,7 +35,7 @@ import { ParsePool } from './parse-pool.ts';
 import { changesBetween, CHANGES_FILE, previousManifest, previousPublicFiles, sortedRecord } from './changes.ts';
 import { COMPRESSOR, compressedReuse } from './compressed-reuse.ts';
 import { cachedRows, eventKeys, rowsPath, type RowsCacheStats } from './render-cache.ts';
-import { DistLedger, ledgerPath, writeLedger, type Written } from './dist-ledger.ts';
+import { DistLedger, ledgerPath, stagedIdentities, writeLedger, type Written } from './dist-ledger.ts';
 import { pageKeys } from './page-keys.ts';
 import type { RowMaker } from '../store/write/data-files.ts';
 import type { EventRows } from '../store/format/event-rows.ts';
@@ -480,9 +480,11 @@ async function buildLocked(
     await nextPhase('manifest', 'carry over');
     carryOver(out, staging);
     await nextPhase('carry over', 'swap');
+    // as written, before anybody else can reach them: what changes after the swap is not proven
+    const staged = ledgerFile === null ? null : stagedIdentities(staging, written);
     swapIn(staging, out, options.onWarning);
     // recorded once every file is in place: the identities a later build proves files by
-    if (ledgerFile !== null) writeLedger(ledgerFile, out, written, manifest.precompressed);
+    if (ledgerFile !== null) writeLedger(ledgerFile, out, written, manifest.precompressed, staged!);
     if (ledgerFile !== null) recorder.write(eventStatePath(ledgerFile), { content: resolve(options.content), out, options: patchOptions(options), zone: model.site.timezone, model, stats: statRecords });
     phase('swap');
     // the large data files left `files` once written; `written` still names them

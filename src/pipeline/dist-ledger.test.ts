@@ -1,9 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
-import { DistLedger, ledgerPath, writeLedger, type Written } from './dist-ledger.ts';
+import { DistLedger, ledgerPath, stagedIdentities, writeLedger, type Written } from './dist-ledger.ts';
 
 const roots: string[] = [];
 afterEach(() => roots.splice(0).forEach(removeDir));
@@ -26,11 +26,27 @@ function setup(volume = 1000) {
     ['data.json', { sha: 'b'.repeat(64) }],
   ]);
   const path = ledgerPath(join(root, 'cache'), join(root, 'content'), out);
-  writeLedger(path, out, written, { compressor: COMPRESSOR, volume });
-  return { root, out, staging, path };
+  writeLedger(path, out, written, { compressor: COMPRESSOR, volume }, stagedIdentities(out, written));
+  return { root, out, staging, path, written };
 }
 
 describe('the dist ledger', () => {
+  it('leaves out a file changed between the swap and the ledger, and keeps one whose ctime alone moved', () => {
+    const { root, out, staging, path, written } = setup();
+    const staged = stagedIdentities(out, written);
+    // (past the file-system clock's tick of the writes above: an edit in that same tick keeps the mtime)
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30);
+    // somebody edits the page in place (same size) while the build finishes; the former dist's
+    // hard link to data.json goes (its ctime moves, its bytes do not)
+    writeFileSync(join(out, PAGE), 'PAGE');
+    linkSync(join(out, 'data.json'), join(root, 'former-link'));
+    unlinkSync(join(root, 'former-link'));
+    writeLedger(path, out, written, { compressor: COMPRESSOR, volume: 1000 }, staged);
+    const ledger = DistLedger.read(path, out)!;
+    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)).toBeNull();
+    expect(ledger.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null)).not.toBeNull();
+  });
+
   it('links a file proven by its inputs or its hash, with its twins, and nothing else', () => {
     const { out, staging, path } = setup();
     const ledger = DistLedger.read(path, out)!;

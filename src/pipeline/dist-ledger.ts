@@ -62,6 +62,28 @@ export function identityOf(path: string): string | null {
   }
 }
 
+/** The identities of every file `written` names (and its .gz/.br) in the staging folder, before the swap. */
+export function stagedIdentities(staging: string, written: Written): Map<string, string> {
+  const staged = new Map<string, string>();
+  for (const rel of written.keys()) {
+    for (const name of [rel, `${rel}.gz`, `${rel}.br`]) {
+      const id = identityOf(join(staging, name));
+      if (id !== null) staged.set(name, id);
+    }
+  }
+  return staged;
+}
+
+/**
+ * The same file, unchanged since `before` was taken: all but the ctime agree. The ctime moves
+ * without any change of the bytes when the former dist's hard link to the file is removed (the
+ * link count changes); an edit moves the mtime.
+ */
+function unchangedSince(before: string | undefined, now: string | null): now is string {
+  if (before === undefined || now === null) return false;
+  return before.slice(0, before.lastIndexOf(':')) === now.slice(0, now.lastIndexOf(':'));
+}
+
 /** What a file of the new dist is proven to be by (one of them). */
 export interface Proof {
   inputs?: string;
@@ -205,19 +227,26 @@ export type Written = Map<string, { sha: string; inputs?: string; measure?: numb
 
 /**
  * Records the files of the swapped-in dist `out` (after every link and rename, so the identities
- * are final). A file that is gone or not a regular file is left out. Failing to write is no error:
- * the next build just proves nothing from it.
+ * are final). A file that is gone or not a regular file is left out, and so is one that changed
+ * since `staged` (stagedIdentities) was taken: somebody wrote into the dist between the swap and
+ * now, and recording its identity beside the SHA-256 of what aula wrote would prove their bytes
+ * to be aula's in every later build. Failing to write is no error: the next build just proves
+ * nothing from it.
  */
-export function writeLedger(path: string, out: string, written: Written, precompressed: { compressor: string; volume: number } | undefined): void {
+export function writeLedger(path: string, out: string, written: Written, precompressed: { compressor: string; volume: number } | undefined, staged: ReadonlyMap<string, string>): void {
   const files: Record<string, LedgerEntry> = {};
+  const current = (name: string) => {
+    const id = identityOf(join(out, name));
+    return unchangedSince(staged.get(name), id) ? id : null;
+  };
   for (const [rel, what] of [...written].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const id = identityOf(join(out, rel));
+    const id = current(rel);
     if (id === null) continue;
     const entry: LedgerEntry = { sha: what.sha, id };
     if (what.inputs !== undefined) entry.inputs = what.inputs;
     if (what.measure !== undefined) entry.measure = what.measure;
-    const gz = identityOf(join(out, `${rel}.gz`));
-    const br = identityOf(join(out, `${rel}.br`));
+    const gz = current(`${rel}.gz`);
+    const br = current(`${rel}.br`);
     if (precompressed && gz !== null && br !== null) Object.assign(entry, { gz, br });
     files[rel] = entry;
   }

@@ -39,7 +39,7 @@ import { appendRows, eventKeys, rowsPath, type RowsCacheStats } from '../render-
 import { carryFile } from '../carry-over.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../changes.ts';
 import { COMPRESSOR, compressedReuse } from '../compressed-reuse.ts';
-import { writeLedger, type Written } from '../dist-ledger.ts';
+import { stagedIdentities, writeLedger, type Written } from '../dist-ledger.ts';
 import { calendarKey, pageKeys } from '../page-keys.ts';
 import { routingFiles } from '../routing-files.ts';
 import { createStaging, removeStaging, swapInLater } from '../swap.ts';
@@ -489,6 +489,8 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       // from here on a failure is the build's own, as in a full build (not a reason to build again)
       // what was linked is the previous file already: only what was written may equal one
       for (const rel of wrote) carryFile(join(host.out, rel), join(staging, rel));
+      // as written, before anybody else can reach them: what changes after the swap is not proven
+      const staged = stagedIdentities(staging, written);
       // the former dist is removed on a worker thread while this one writes the rows; the ledger
       // waits for it (an unlink changes the ctime of the files both dists share)
       const removal = swapInLater(staging, host.out, options.onWarning);
@@ -499,7 +501,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       // the state written before the swap proves nothing (no file of the new dist has an identity
       // the old ledger recorded), so the next build is a full one.
       await removal;
-      writeLedger(plan.ledgerFile, host.out, written, manifest.precompressed);
+      writeLedger(plan.ledgerFile, host.out, written, manifest.precompressed, staged);
     } catch (e) {
       throw new Committed('while swapping', { cause: e });
     }

@@ -326,25 +326,6 @@ describe('fetchRemoteDist', () => {
     expect(missing).toBeInstanceOf(DistError);
     expect(missing).not.toBeInstanceOf(OriginUnavailable);
   });
-});
-
-describe('fetchRemoteDist, against an origin that misbehaves', () => {
-  let root: string;
-  let origin: ReturnType<typeof staticOrigin>;
-  let base: URL;
-
-  beforeAll(async () => {
-    root = tempDir('aula-remote-odd-');
-    const content = writeContent(join(root, 'content'), FIXTURE_FILES);
-    await buildOk({ content, out: join(root, 'dist'), precompress: false });
-    origin = staticOrigin(root);
-    base = remoteBase(await origin.listen());
-  });
-
-  afterAll(async () => {
-    await origin?.close();
-    if (root) removeDir(root);
-  });
 
   const failure = (known?: Parameters<typeof fetchRemoteDist>[1]) => fetchRemoteDist(base, known).then(() => null, (e: unknown) => e as Error);
 

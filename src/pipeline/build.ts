@@ -481,7 +481,7 @@ async function buildLocked(
     carryOver(out, staging);
     await nextPhase('carry over', 'swap');
     // as written, before anybody else can reach them: what changes after the swap is not proven
-    const staged = ledgerFile === null ? null : stagedIdentities(staging, written);
+    const staged = ledgerFile === null ? null : stagedIdentities(staging, written, ledger?.linked);
     swapIn(staging, out, options.onWarning);
     // recorded once every file is in place: the identities a later build proves files by
     if (ledgerFile !== null) writeLedger(ledgerFile, out, written, manifest.precompressed, staged!);

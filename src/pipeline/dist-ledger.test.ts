@@ -47,6 +47,24 @@ describe('the dist ledger', () => {
     expect(ledger.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null)).not.toBeNull();
   });
 
+  it('takes a linked file\'s staged identity from its proof, and leaves it out once edited after all', () => {
+    const { root, out, staging, path, written } = setup();
+    const ledger = DistLedger.read(path, out)!;
+    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)).not.toBeNull();
+    expect(ledger.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null)).not.toBeNull();
+    const staged = stagedIdentities(staging, written, ledger.linked);
+    expect(staged.get(PAGE)).toBe(ledger.entry(PAGE)!.id);
+    expect(staged.get(`${PAGE}.br`)).toBe(ledger.entry(PAGE)!.br);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30);
+    // the page's inode, shared by both dists, edited once linked
+    writeFileSync(join(staging, PAGE), 'PAGE');
+    const next = join(root, 'next-ledger.json');
+    writeLedger(next, staging, written, { compressor: COMPRESSOR, volume: 1000 }, staged);
+    const after = DistLedger.read(next, staging)!;
+    expect(after.entry(PAGE)).toBeUndefined();
+    expect(after.entry('data.json')).toBeDefined();
+  });
+
   it('links a file proven by its inputs or its hash, with its twins, and nothing else', () => {
     const { out, staging, path } = setup();
     const ledger = DistLedger.read(path, out)!;

@@ -490,7 +490,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       // what was linked is the previous file already: only what was written may equal one
       for (const rel of wrote) carryFile(join(host.out, rel), join(staging, rel));
       // as written, before anybody else can reach them: what changes after the swap is not proven
-      const staged = stagedIdentities(staging, written);
+      const staged = stagedIdentities(staging, written, ledger.linked);
       // the former dist is removed on a worker thread while this one writes the rows; the ledger
       // waits for it (an unlink changes the ctime of the files both dists share)
       const removal = swapInLater(staging, host.out, options.onWarning);

@@ -1,10 +1,11 @@
-// The build cache's files are aula's, yet anything may stand at their paths: a symbolic link, a
-// hard link shared with a file elsewhere, a FIFO, /dev/zero. A FIFO blocked a read for good (and
-// the build's signal handlers with it), /dev/zero filled memory, and an append through a link
-// wrote into a file outside the cache. So a cache file is opened without following a link and
-// used only when it is a regular file; one is appended to only when nothing else shares it.
-// Otherwise it is as if it were not there: the cache is never needed, and the build just works
-// without it (or writes it anew, replacing whatever stood there by a rename).
+// Files aula reads back — the build cache's, and the small bookkeeping files of an out folder (a
+// manifest, the list of made files, a lock) — are aula's, yet anything may stand at their paths:
+// a symbolic link, a hard link shared with a file elsewhere, a FIFO, /dev/zero. A FIFO blocked a
+// read for good (and the build's signal handlers with it), /dev/zero filled memory, and an append
+// through a link wrote into a file outside the cache. So such a file is opened without following
+// a link and used only when it is a regular file; one is appended to only when nothing else
+// shares it. Otherwise it is as if it were not there: the cache is never needed, and the build
+// just works without it (or writes it anew, replacing whatever stood there by a rename).
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -37,15 +38,20 @@ export function openCacheFileToAppend(path: string): number | null {
   return opened(path, APPEND, true);
 }
 
-/** The bytes of the regular file at `path`; null for anything else or none. */
-export function readCacheFile(path: string): Buffer | null {
+/** The bytes of the regular file at `path` when it holds at most `max`; null for anything else or none. */
+export function readCacheFile(path: string, max = Infinity): Buffer | null {
   const fd = openCacheFile(path);
   if (fd === null) return null;
   try {
-    return readFileSync(fd);
+    return fstatSync(fd).size > max ? null : readFileSync(fd);
   } catch {
     return null;
   } finally {
     closeSync(fd);
   }
+}
+
+/** A small bookkeeping file (a manifest, a lock) as text, read as readCacheFile reads; null past `max` bytes. */
+export function readSmallFile(path: string, max: number): string | null {
+  return readCacheFile(path, max)?.toString('utf8') ?? null;
 }

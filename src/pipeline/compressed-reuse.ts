@@ -2,13 +2,15 @@
 // compressed again (brotli is most of a rebuild's compress phase). Only when a clean build would
 // write the very same bytes: the same aula, the same zlib/brotli, the same page bytes, and the
 // same levels — which depend on the build's whole volume, so the manifest records it.
-import { lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { mkdirSync, unlinkSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { compressionLevels, LEVEL_POLICY } from '../deploy/precompress.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 import { linkInto } from './carry-over.ts';
+// a link (which could lead outside the dist) or a FIFO is never read
+import { readCacheFile } from './cache-file.ts';
 
 /** Which compressors (and level policy) wrote the .gz/.br files: their output differs between versions. */
 export const COMPRESSOR = `zlib ${process.versions.zlib}, brotli ${process.versions.brotli ?? '?'}, ${LEVEL_POLICY}`;
@@ -34,7 +36,7 @@ export function compressedReuse(
     const now = compressionLevels(size, volume);
     const before = compressionLevels(size, then.volume);
     if (now.gzip !== before.gzip || now.brotli !== before.brotli) return false;
-    const old = regularFile(join(previousDist, rel));
+    const old = readCacheFile(join(previousDist, rel));
     if (old === null) return false;
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
     if (!old.equals(bytes)) return false;
@@ -52,20 +54,11 @@ export function compressedReuse(
 }
 
 function decodesTo(path: string, decode: (b: Buffer) => Buffer, expected: Uint8Array): boolean {
-  const packed = regularFile(path);
+  const packed = readCacheFile(path);
   if (packed === null) return false;
   try {
     return decode(packed).equals(expected);
   } catch {
     return false;
-  }
-}
-
-/** A regular file's bytes, or null: a link (which could lead outside the dist) or a FIFO is never read. */
-function regularFile(path: string): Buffer | null {
-  try {
-    return lstatSync(path).isFile() ? readFileSync(path) : null;
-  } catch {
-    return null;
   }
 }

@@ -7,7 +7,7 @@ import { closeSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } fro
 import { basename, dirname, join } from 'node:path';
 import { printable } from '../util/printable.ts';
 import { isRunning } from './process-alive.ts';
-import { readSmallFile } from './small-file.ts';
+import { readSmallFile } from './cache-file.ts';
 
 export class LockError extends Error {
   override name = 'LockError';

@@ -5,7 +5,7 @@
 import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { printable } from '../util/printable.ts';
-import { readSmallFile } from './small-file.ts';
+import { readSmallFile } from './cache-file.ts';
 
 /**
  * A manifest lists a hash per public file (a page per 20 events, every media copy): 1 MiB is

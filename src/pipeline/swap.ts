@@ -15,7 +15,7 @@ import { MADE_FILES, madeFilesText } from '../store/format/made-files.ts';
 import { printable } from '../util/printable.ts';
 import { listFiles } from './carry-over.ts';
 import { isAulaDist } from './out-folder.ts';
-import { readSmallFile } from './small-file.ts';
+import { readSmallFile } from './cache-file.ts';
 import { moveUserEntries, removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
 import { runFsThread } from './fs-thread.ts';
 import { isRunning } from './process-alive.ts';

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { MADE_FILES, parseMadeFiles } from '../store/format/made-files.ts';
 import { printable } from '../util/printable.ts';
 import { OutFolderError } from './out-folder.ts';
-import { readSmallFile } from './small-file.ts';
+import { readSmallFile } from './cache-file.ts';
 
 /** The marker of a staging folder (swap.ts): aula's, should a dist still hold one. */
 export const STAGING_MARKER = '.aula-staging';

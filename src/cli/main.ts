@@ -201,7 +201,7 @@ program
     const { startDev } = await import('../dev/dev.ts');
     const { defaultCacheDir } = await import('../pipeline/build-cache.ts');
     const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();
-    const dev = await startDev({ ...opts, cache, log: (line) => console.log(`aula: ${printable(line)}`) });
+    const dev = await startDev({ ...opts, cache, log: (line) => console.log(`aula: ${line}`) });
     // With broken content at start, serving begins at the first good build.
     dev.serving.then(
       (url) => console.log(`aula dev serving on ${url}/v1/cms/event/ (watching ${printable(opts.content)}/)`),

@@ -4,7 +4,6 @@
 // The modules are loaded where they are used, not here: with --workers the primary forks first and
 // loads only what it needs while the workers boot (the server's own modules, ~70 ms to load, are
 // the workers' alone), so the first worker answers that much sooner.
-import { printable } from '../util/printable.ts';
 import cluster from 'node:cluster';
 import { boundHeapGrowth } from '../util/heap-growth.ts';
 import type { LogFormat } from './access-log.ts';
@@ -52,10 +51,8 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
     ...options,
     cors: options.cors ? parseCorsOrigins(options.cors) : undefined,
     accessLog: options.quiet ? undefined : accessLogger(options.log ?? 'text', (chunk) => void process.stdout.write(chunk)),
-    // escaped here, where every message of a running server is printed: a reload's problem and a
-    // remote manifest's built_at carry bytes of the dist or the origin (control characters, a
-    // line break forging a log line)
-    log: (line) => console.log(`aula: ${printable(line)}`),
+    // (escaped by startServer)
+    log: (line) => console.log(`aula: ${line}`),
     onFatal: () => process.exit(1),
     // a worker's rows were checked by the primary (when they are the same files)
     rowsCheck: cluster.isWorker && !isRemoteDist(options.dist) ? { vouched: askPrimary } : undefined,

@@ -22,6 +22,7 @@ import { requestHandler } from './request-handler.ts';
 import { drainOnClose } from './shutdown.ts';
 import { WARM_UP_AFTER_MS } from '../defaults.ts';
 import { sendableHeaderValue } from '../util/header-value.ts';
+import { printable } from '../util/printable.ts';
 
 export { requestHandler };
 
@@ -81,7 +82,11 @@ export interface RunningServer {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   // before the dist is loaded: the API core refuses it too, but only once the data is read
   if (options.cacheControl !== undefined) sendableHeaderValue('cacheControl', options.cacheControl);
-  const log = options.log ?? (() => {});
+  // escaped here, where every message of a server is made into a line (a reload's problem, a
+  // remote manifest's built_at carry bytes of the dist or the origin: control characters, a line
+  // break forging a log line), for the CLI's log and a host program's alike
+  const given = options.log;
+  const log = given ? (line: string) => given(printable(line)) : () => {};
   // `ftp://…` was read as a folder of that name: "ftp:/host/dist/manifest.json: missing"
   if (isOtherUrl(options.dist)) throw new DistError(`${options.dist}: a remote dist must be an http(s) URL`);
   const remote = isRemoteDist(options.dist);

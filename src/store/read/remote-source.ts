@@ -10,11 +10,6 @@ import { createHash } from 'node:crypto';
 import { DistError, parseManifest } from '../format/manifest.ts';
 import { checkDigest } from './verified-source.ts';
 
-const sha256Hasher = (): Hasher => {
-  const hash = createHash('sha256');
-  return { update: (chunk) => void hash.update(chunk), digest: () => hash.digest('hex') };
-};
-
 
 export interface RemoteLimits {
   /** a manifest larger than this is refused (default 4 MiB) */
@@ -128,11 +123,16 @@ async function readCapped(response: Response, max: number, where: string, hash?:
   return { bytes: bytes.subarray(0, total), sha256: hasher?.digest() };
 }
 
-/** An incremental SHA-256 (node:crypto's, hex). */
-export interface Hasher {
+/** An incremental SHA-256 (hex). */
+interface Hasher {
   update(chunk: Uint8Array): void;
   digest(): string;
 }
+
+const sha256Hasher = (): Hasher => {
+  const hash = createHash('sha256');
+  return { update: (chunk) => void hash.update(chunk), digest: () => hash.digest('hex') };
+};
 
 /** HTTP answers that say the origin cannot serve now (it may later), not that the dist is wrong. */
 const UNAVAILABLE = (status: number) => status >= 500 || status === 408 || status === 429;

@@ -7,10 +7,13 @@
 // 6.18 here) a file created within a minute or more of many deletions makes the kernel step over
 // each recently freed inode it meets (recently_deleted, in a perf profile of open()). Cold builds
 // that followed the removal of a previous dist and cache took 11.6-15.5 s of system time instead
-// of ~6-7 s. A CI machine building a fresh checkout has deleted nothing first.
+// of ~6-7 s. A CI machine building a fresh checkout has deleted nothing first. The bench cannot
+// know what ran before it, so it probes file creation where each build is about to write
+// (file-creation.ts) and reports it beside the build.
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { markdownEvents, setFrontMatter, unusedEventId } from './content-edits.ts';
+import { probeFileCreation } from './file-creation.ts';
 import { measuredAula, type MeasuredRun } from './measured-run.ts';
 
 export interface DistComparison {
@@ -20,21 +23,24 @@ export interface DistComparison {
   differingCount: number;
 }
 
+/** A build as measured, and how long creating a file took where it wrote, probed just before it (µs). */
+export type BuildRun = MeasuredRun & { createMicros?: number };
+
 export interface BuildRuns {
   /**
    * `aula build` with the build cache on, in a fresh cache folder (the CLI's default is on): the
    * run of median time among `coldRuns`
    */
-  cold: MeasuredRun;
+  cold: BuildRun;
   /** every cold build with the cache on, in the order they ran, each into fresh folders */
-  coldRuns: MeasuredRun[];
+  coldRuns: BuildRun[];
   change: MeasuredRun;
   added: MeasuredRun;
   deleted: MeasuredRun;
   /** the three edits undone, back to the generated content */
   restored: MeasuredRun;
   /** `aula build --no-cache` of the generated content into a fresh folder */
-  noCache: MeasuredRun;
+  noCache: BuildRun;
   /** the dist after the edits and their undo against the --no-cache build, changes.json aside */
   identical: DistComparison;
   /** the files edited, relative to the content folder */
@@ -80,7 +86,7 @@ export const ADDED_FILE = 'events/bench/added-event.md';
 export const COLD_RUNS = 3;
 
 /** The run of median wall time (the lower middle one of an even count). */
-export function medianRun(runs: readonly MeasuredRun[]): MeasuredRun {
+export function medianRun<T extends MeasuredRun>(runs: readonly T[]): T {
   const sorted = [...runs].sort((a, b) => a.wallMs - b.wallMs);
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
@@ -99,25 +105,29 @@ export async function runBuilds(options: {
   const cacheDir = join(work, 'build-cache');
   const scratch = join(work, 'rusage');
   mkdirSync(scratch, { recursive: true });
-  const build = async (label: string, out: string, cache: string[]) => {
+  let probes = 0;
+  /** `probe`: first measure file creation beside `out` (the cold builds, which write every file) */
+  const build = async (label: string, out: string, cache: string[], probe = false): Promise<BuildRun> => {
+    const createMicros = probe ? probeFileCreation(join(dirname(out), `.file-creation-${++probes}`)) : undefined;
     const run = await measuredAula(aula, ['build', '--content', contentDir, '--out', out, ...cache, '--timings'], { cwd: root, scratch });
     log(`${label.padEnd(22)} ${(run.wallMs / 1000).toFixed(2)} s wall, ${run.cpuMs === undefined ? '?' : (run.cpuMs / 1000).toFixed(2)} s CPU, ` +
-      `peak RSS ${(run.peakRssBytes / 1024 ** 2).toFixed(0)} MiB${run.cache ? `; ${run.cache.parsed} files parsed, ${run.cache.reused} reused` : ''}`);
-    return run;
+      `peak RSS ${(run.peakRssBytes / 1024 ** 2).toFixed(0)} MiB${run.cache ? `; ${run.cache.parsed} files parsed, ${run.cache.reused} reused` : ''}` +
+      `${createMicros === undefined ? '' : `; a file created beside it in ${createMicros.toFixed(0)} µs`}`);
+    return createMicros === undefined ? run : { ...run, createMicros };
   };
   const withCache = ['--cache', cacheDir];
 
   // of the generated content, as the content is again once the edits below are undone
   const cleanDir = join(work, 'dist-no-cache');
-  const noCache = await build('cold build, --no-cache', cleanDir, ['--no-cache']);
+  const noCache = await build('cold build, --no-cache', cleanDir, ['--no-cache'], true);
   // the first into the dist and cache the edits below build on; the others into folders of their
   // own, all kept until every build has run (deleting them first would slow the next ones down: above)
-  const coldRuns = [await build('cold build, cache on', distDir, withCache)];
+  const coldRuns = [await build('cold build, cache on', distDir, withCache, true)];
   const extraCold: string[] = [];
   for (let i = 2; i <= (options.coldRuns ?? COLD_RUNS); i++) {
     const dir = join(work, `cold-${i}`);
     extraCold.push(dir);
-    coldRuns.push(await build(`cold build ${i}, cache on`, join(dir, 'dist'), ['--cache', join(dir, 'build-cache')]));
+    coldRuns.push(await build(`cold build ${i}, cache on`, join(dir, 'dist'), ['--cache', join(dir, 'build-cache')], true));
   }
   const cold = medianRun(coldRuns);
 

@@ -1,6 +1,7 @@
 // Turns the figures of a bench run into bench/results.md: every figure next to its target.
 import { cpus, platform, release, totalmem } from 'node:os';
-import type { BuildRuns } from './build-runs.ts';
+import type { BuildRun, BuildRuns } from './build-runs.ts';
+import { PROBE_FILES, SLOW_CREATE_MICROS } from './file-creation.ts';
 import type { DevRun } from './dev-edit.ts';
 import type { GeneratorInfo } from './generator.ts';
 import type { MeasuredRun } from './measured-run.ts';
@@ -417,6 +418,7 @@ export function buildRows(r: BuildFigures): string[] {
     `| cold build, build cache on in a fresh folder (\`aula build\`, process start to exit) | ${coldTime} | ≤ ${TARGETS.buildS} s | ${verdict(coldS <= TARGETS.buildS)} |`,
     `| cold build, cache on: peak RSS | ${coldPeak} | ≤ 1 GB (${mib(TARGETS.buildPeakRssBytes)}) | ${verdict(highest.peakRssBytes <= TARGETS.buildPeakRssBytes)} |`,
     `| cold build \`--no-cache\` (for comparison): time / peak RSS | ${seconds(b.noCache.wallMs)}${cpu(b.noCache)} / ${peak(b.noCache)} | – | – |`,
+    ...fileCreationRow(b),
     `| build throughput (cold, cache on) | ${fmt(r.generate.files / coldS)} content files/s | – | – |`,
     `| one event's title changed (${code(b.files.changed)}), cache warm, same \`--out\`: time / peak RSS | ${seconds(b.change.wallMs)}${cpu(b.change)} / ${peak(b.change)} | ≤ ${TARGETS.changeS} s | ${verdict(changeS <= TARGETS.changeS)} |`,
     `| one event added (a new file, ${code(b.files.added)}): time / peak RSS | ${seconds(b.added.wallMs)}${cpu(b.added)} / ${peak(b.added)} | ${NO_TARGET_EDIT} | – |`,
@@ -436,6 +438,22 @@ export function buildRows(r: BuildFigures): string[] {
   }
   rows.push(`| dist size | ${mib(r.dist.bytes)} (${fmt(r.dist.bytes)} bytes, ${fmt(r.dist.files)} files) | – | – |`);
   return rows;
+}
+
+/**
+ * How long creating a file took where each cold build was about to write (file-creation.ts): the
+ * host's state, which can add seconds of system time to the same work.
+ */
+function fileCreationRow(b: BuildRuns): string[] {
+  const probed = [...b.coldRuns, b.noCache].filter((run) => run.createMicros !== undefined);
+  if (probed.length === 0) return [];
+  const us = (run: BuildRun) => `${fmt(run.createMicros!, 0)} µs`;
+  const slow = probed.some((run) => run.createMicros! > SLOW_CREATE_MICROS);
+  const value = `cache on: ${b.coldRuns.filter((run) => run.createMicros !== undefined).map(us).join(', ')}; \`--no-cache\`: ${b.noCache.createMicros === undefined ? '–' : us(b.noCache)}`;
+  const note = slow
+    ? ` — **slowed** (over ${SLOW_CREATE_MICROS} µs: many files were deleted nearby within the last minutes, and ext4 steps over recently freed inodes; the builds' system time includes it)`
+    : '';
+  return [`| a new file created, written (4 KB) and closed where each cold build then wrote (median of ${PROBE_FILES}, just before it) | ${value}${note} | – | – |`];
 }
 
 function identicalRow(b: BuildRuns): string {

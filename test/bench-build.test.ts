@@ -1,10 +1,11 @@
 // The bench's build measurements (issue 16): reading `aula build --timings`, the content edits it
 // times, peak RSS of a real process tree, the dist comparison, and the report rows. No timing is
 // asserted; memory is, as a lower bound of what the measured processes really allocated.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareDists, medianRun, type BuildRuns } from '../bench/build-runs.ts';
+import { probeFileCreation } from '../bench/file-creation.ts';
 import { frontMatterValue, markdownEvents, setFrontMatter, unusedEventId } from '../bench/content-edits.ts';
 import { parseBuildOutput, type MeasuredRun } from '../bench/measured-run.ts';
 import { combinePeaks, parseRusage, PRELOAD, sampleTree } from '../bench/peak-rss.ts';
@@ -130,6 +131,18 @@ describe('compareDists', () => {
   });
 });
 
+describe('probeFileCreation', () => {
+  it('creates its files in a new folder, leaves them there, and gives the median time of one', () => {
+    const dir = join(root, 'probe', 'here');
+    const us = probeFileCreation(dir, 50);
+    expect(us).toBeGreaterThan(0);
+    expect(readdirSync(dir)).toHaveLength(50);
+    expect(readFileSync(join(dir, '0.json')).length).toBe(4096);
+    // a second probe into the same folder would overwrite its files: it refuses instead
+    expect(() => probeFileCreation(dir, 1)).toThrow(/EEXIST/);
+  });
+});
+
 describe('report: the build rows', () => {
   const run = (wallS: number, peakMiB: number, phases: [string, number][] = [], parsed?: number): MeasuredRun => ({
     wallMs: wallS * 1000,
@@ -199,6 +212,21 @@ describe('report: the build rows', () => {
     expect(row(rows, '`aula dev`: edit saved')).toMatch(/not measured \(the edit was not served.*\| ≤ 2 s \| \*\*missed\*\* \|$/);
     expect(rows.every((r) => r.split(/(?<!\\)\|/).length === 6)).toBe(true);
     expect(TARGETS.buildPeakRssBytes).toBe(1e9);
+  });
+
+  it('says how long a file took to create where each cold build wrote, and when that was slowed', () => {
+    const probed = (r: MeasuredRun, us: number) => ({ ...r, createMicros: us });
+    // none probed (an older run's figures): no row
+    expect(row(buildRows(figures()), 'a new file created')).toBeUndefined();
+    const runs = [probed(run(19, 900), 16), probed(run(20, 900), 18), probed(run(21, 900), 15)];
+    const normal = row(buildRows(figures({ build: builds({ cold: medianRun(runs), coldRuns: runs, noCache: probed(run(17, 880), 17) }) })), 'a new file created');
+    expect(normal).toMatch(/\| cache on: 16 µs, 18 µs, 15 µs; `--no-cache`: 17 µs \| – \| – \|$/);
+    expect(normal).not.toContain('slowed');
+    const slowed = [probed(run(26, 900), 16), probed(run(27, 900), 540), probed(run(25, 900), 15)];
+    const row2 = row(buildRows(figures({ build: builds({ cold: medianRun(slowed), coldRuns: slowed, noCache: probed(run(17, 880), 17) }) })), 'a new file created');
+    expect(row2).toContain('cache on: 16 µs, 540 µs, 15 µs');
+    expect(row2).toMatch(/\*\*slowed\*\* \(over 100 µs.*\| – \| – \|$/);
+    expect(row2!.split(/(?<!\\)\|/).length).toBe(6);
   });
 
   it('puts every phase of every build in one table, in the order they ran, with files parsed and the process totals', () => {

@@ -266,7 +266,8 @@ async function buildLocked(
   try {
     // with a cache, each event's row is kept under the key of its inputs (render-cache.ts)
     const reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
-    let keys: Buffer[] | null = null;
+    /** the rows' hashes in list order (render-cache.ts rowHash), of which the pages' keys are made */
+    let hashes: Buffer | null = null;
     const cacheDir = options.cache;
     // The rows as made (where the threads left them, or strings) are dead once they are in list
     // order: let go and collected before the rest of the data files is made. (`premade` is
@@ -281,8 +282,10 @@ async function buildLocked(
       else {
         // (the threads' file of rows: kept as the rows file when it is written whole)
         const made = premade ? parsing.rowsMade() : null;
-        rows = cachedRows(rowsPath(cacheDir, options.content), events, (keys = eventKeys(events, ctx, premade)), ctx, reused.rows, premade, made);
-        recorder.listOrder(events, keys);
+        const cached = cachedRows(rowsPath(cacheDir, options.content), events, eventKeys(events, ctx, recorder.sourceKeyOf, premade), ctx, reused.rows, premade, made);
+        rows = cached.rows;
+        hashes = cached.hashes;
+        recorder.listOrder(events, hashes);
       }
       premade = undefined;
       // (the rows are in list order now: the threads' file is closed, and removed unless kept)
@@ -419,8 +422,8 @@ async function buildLocked(
       if (compress && pool && !reuse?.(rel, content)) pool.add(rel, content, release);
       else release?.();
     };
-    // a page's key: its rows' keys, the count and what its envelope is made of (page-keys.ts)
-    const pageKeyOf = keys === null ? null : pageKeys(keys, { baseUrl, site: model.site, limit });
+    // a page's key: its rows' hashes, the count and what its envelope is made of (page-keys.ts)
+    const pageKeyOf = hashes === null ? null : pageKeys(hashes, { baseUrl, site: model.site, limit });
     for (let offset = 0; offset === 0 || offset < eventCount; offset += limit) {
       const rel = pageFile(offset);
       const inputs = pageKeyOf?.(offset);

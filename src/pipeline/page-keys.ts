@@ -1,6 +1,6 @@
 // The key of an event-list page: what its bytes are made of. A default-list page is the envelope
 // (the count, and the links made from the offset, the limit, the count and the base URL) around
-// its rows' bytes, joined as stored; each row's bytes follow from its key (render-cache.ts). So
+// its rows' bytes, joined as stored, which the rows' hashes stand for (render-cache.ts rowHash). So
 // two builds whose page has the same key write the same page, and the later one may take the
 // earlier one's file (dist-ledger.ts). The site's settings (page sizes, zone) and the build's own
 // identity (aula, dist format) are in the key too, though only some of them shape a page: a key
@@ -9,10 +9,10 @@ import { createHash } from 'node:crypto';
 import { serialize } from 'node:v8';
 import type { Site } from '../model/types.ts';
 import { cacheIdentity } from './build-cache.ts';
-import { ROW_KEY_BYTES as KEY_BYTES } from './render-cache.ts';
+import { ROW_HASH_BYTES as KEY_BYTES } from './render-cache.ts';
 
 /** Bump when a page's bytes start to depend on something the key does not cover. */
-export const PAGE_KEY_FORMAT = 1;
+export const PAGE_KEY_FORMAT = 2;
 
 export interface PageEnvelope {
   baseUrl: string;
@@ -21,7 +21,7 @@ export interface PageEnvelope {
 }
 
 /**
- * `keys`: the rows' keys in list order, each a Buffer or all of them one after another in one
+ * `keys`: the rows' hashes in list order, each a Buffer or all of them one after another in one
  * (32 bytes each: a page's rows are then one update, the same hash); returns the key (hex) of the
  * page at each offset.
  */
@@ -40,8 +40,8 @@ export function pageKeys(keys: readonly Buffer[] | Buffer, envelope: PageEnvelop
 
 /**
  * The key of the calendar feed (events.ics): it holds the first `cap` rows of the default list,
- * each rendered from its row's bytes (which follow from its key), stamped with the build time,
- * named and linked after the base URL, in the site's zone. `keys`: the rows' keys in list order,
+ * each rendered from its row's bytes (which its hash stands for), stamped with the build time,
+ * named and linked after the base URL, in the site's zone. `keys`: the rows' hashes in list order,
  * 32 bytes each, one after another.
  */
 export function calendarKey(keys: Buffer, count: number, cap: number, envelope: Omit<PageEnvelope, 'limit'>, builtAt: string): string {

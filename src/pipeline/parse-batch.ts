@@ -14,7 +14,7 @@ import type { Event } from '../model/types.ts';
 import { renderEvent, type RenderContext } from '../render/event.ts';
 import { FIELD_COUNT, serializeEventBytes } from '../store/format/event-rows.ts';
 import { parseKey, SUM_BYTES } from './build-cache.ts';
-import { putEntryHead, ROW_ENTRY_HEAD, ROW_KEY_BYTES, rowKeyer } from './render-cache.ts';
+import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from './render-cache.ts';
 import { statText } from './stat-index.ts';
 import { writeAllAt } from '../util/positional-io.ts';
 import { checksum } from '../util/checksum.ts';
@@ -38,9 +38,9 @@ export interface ParseBatch {
 
 /**
  * The rows of a batch's records, in record order across its files: each row's UTF-8 JSON end to
- * end, its offsets (FIELD_COUNT + 1 each, serializeEvent's), its key (eventKeys'), and whether it
- * was made (a record its context cannot render, e.g. one naming a media record that does not
- * exist, is left to the main thread, where the build then fails on its problem).
+ * end, its offsets (FIELD_COUNT + 1 each, serializeEvent's), its key (eventKeys') and hash
+ * (rowHash), and whether it was made (a record its context cannot render, e.g. one naming a media
+ * record that does not exist, is left to the main thread, where the build then fails on its problem).
  */
 export interface BatchRows {
   /** the JSON, or where in the rows file in the making its entries start (RowsFile) */
@@ -48,6 +48,8 @@ export interface BatchRows {
   starts: Uint32Array;
   /** zeros when not `keyed` */
   keys: Uint8Array;
+  /** each row's rowHash (render-cache.ts); zeros when not `keyed` */
+  hashes: Uint8Array;
   made: Uint8Array;
   /** the batch was keyed: a build without a cache needs no rows' keys, and none were made */
   keyed: boolean;
@@ -56,7 +58,7 @@ export interface BatchRows {
 /** What rendering needs on a thread: the context and its keyer, made once per context. */
 export interface Rower {
   ctx: RenderContext;
-  keyOf: (e: Event) => Buffer;
+  keyOf: (e: Event, source: Uint8Array) => Buffer;
 }
 
 export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, keyOf: rowKeyer(ctx) });
@@ -87,14 +89,12 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
     }
     const parsed = parse(file, read.text);
     const payload = serialize(parsed);
-    if (rows) for (const r of parsed.records) rows.add(r.value as Event);
+    // the file's key is its events' source (their rows' keys are made of it: render-cache.ts)
+    const key = batch.keyed ? parseKey(batch.kind, file, read.text) : null;
+    if (rows) for (const r of parsed.records) rows.add(r.value as Event, key);
     payloads.push(payload);
     total += payload.length;
-    files.push({
-      end: total,
-      key: batch.keyed ? parseKey(batch.kind, file, read.text).toString('hex') : null,
-      stat: read.stat ? statText(read.stat) : null,
-    });
+    files.push({ end: total, key: key && key.toString('hex'), stat: read.stat ? statText(read.stat) : null });
   });
   // fresh buffers of their own (never a slice of Node's shared pool): they are transferred
   const bytes = new Uint8Array(total);
@@ -118,16 +118,18 @@ let rowsScratch = Buffer.allocUnsafeSlow(1 << 20);
 class RowsMade {
   private readonly starts: number[] = [];
   private readonly keys: Buffer[] = [];
+  private readonly hashes: Buffer[] = [];
   private readonly made: number[] = [];
   private bytes = 0;
 
   constructor(
     private readonly rower: Rower,
-    /** key each row (eventKeys' key, ~11 µs an event: only a build with a cache uses them) */
+    /** key and hash each row (eventKeys, rowHash: only a build with a cache uses them) */
     private readonly keyed: boolean,
   ) {}
 
-  add(e: Event): void {
+  /** `source`: the parse key of the event's file (null when not keyed) */
+  add(e: Event, source: Uint8Array | null): void {
     let row: { bytes: Buffer; starts: number[] };
     try {
       row = serializeEventBytes(renderEvent(e, this.rower.ctx));
@@ -145,7 +147,10 @@ class RowsMade {
     // (copied at once: serializeEventBytes reuses its buffer)
     this.bytes += row.bytes.copy(rowsScratch, this.bytes);
     for (const at of row.starts) this.starts.push(at);
-    if (this.keyed) this.keys.push(this.rower.keyOf(e));
+    if (this.keyed) {
+      this.keys.push(this.rower.keyOf(e, source!));
+      this.hashes.push(rowHash(row.bytes));
+    }
   }
 
   finish(): BatchRows {
@@ -155,7 +160,9 @@ class RowsMade {
     const count = this.starts.length / STRIDE;
     const keys = new Uint8Array(count * ROW_KEY_BYTES);
     this.keys.forEach((k, i) => keys.set(k, i * ROW_KEY_BYTES));
-    return { json: new Uint8Array(json.buffer, 0, this.bytes), starts: Uint32Array.from(this.starts), keys, made: Uint8Array.from(this.made), keyed: this.keyed };
+    const hashes = new Uint8Array(count * ROW_HASH_BYTES);
+    this.hashes.forEach((h, i) => hashes.set(h, i * ROW_HASH_BYTES));
+    return { json: new Uint8Array(json.buffer, 0, this.bytes), starts: Uint32Array.from(this.starts), keys, hashes, made: Uint8Array.from(this.made), keyed: this.keyed };
   }
 }
 
@@ -177,7 +184,7 @@ export class RowsFile {
   /** Writes `rows`' entries to the file when it can, and puts where in its place. */
   take(rows: BatchRows | null): void {
     if (rows === null || this.fd === null || this.end === null || !(rows.json instanceof Uint8Array)) return;
-    const { json, starts, keys } = rows;
+    const { json, starts, keys, hashes } = rows;
     const count = keys.length / ROW_KEY_BYTES;
     let size = 0;
     for (let k = 0; k < count; k++) size += ROW_ENTRY_HEAD + starts[k * STRIDE + FIELD_COUNT];
@@ -187,7 +194,7 @@ export class RowsFile {
     let from = 0;
     for (let k = 0; k < count; k++) {
       const row = json.subarray(from, from + starts[k * STRIDE + FIELD_COUNT]);
-      putEntryHead(out, at, keys.subarray(k * ROW_KEY_BYTES, (k + 1) * ROW_KEY_BYTES), starts.subarray(k * STRIDE, (k + 1) * STRIDE), row);
+      putEntryHead(out, at, keys.subarray(k * ROW_KEY_BYTES, (k + 1) * ROW_KEY_BYTES), hashes.subarray(k * ROW_HASH_BYTES, (k + 1) * ROW_HASH_BYTES), starts.subarray(k * STRIDE, (k + 1) * STRIDE), row);
       out.set(row, at + ROW_ENTRY_HEAD);
       at += ROW_ENTRY_HEAD + row.byteLength;
       from += row.byteLength;

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
 import { loadContent, type ParseCache } from '../content/load.ts';
 import { generateContent } from '../gen/content-generator.ts';
-import { BuildCache, packPath } from './build-cache.ts';
+import { BuildCache, packPath, parseKey } from './build-cache.ts';
 import { listFiles } from './carry-over.ts';
-import { eventKeys, readRows, ROW_ENTRY_HEAD, ROW_KEY_BYTES, rowsFileHeader } from './render-cache.ts';
+import { eventKeys, readRows, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowsFileHeader } from './render-cache.ts';
 import { RowsScratch } from './rows-scratch.ts';
 import { checksum } from '../util/checksum.ts';
 import { renderEvent, type RenderContext } from '../render/event.ts';
@@ -55,12 +55,17 @@ async function loadWith(pool: ParsePool | null, cache?: BuildCache) {
 }
 
 /** The events of every event file, parsed on this thread (the content is invalid: there is no model). */
-async function parsedEvents(dir = content): Promise<Event[]> {
+async function parsedEvents(dir = content, sources?: Map<number, Buffer>): Promise<Event[]> {
   const events: Event[] = [];
   const cache: ParseCache = {
-    parse: (kind, _file, _text, parse) => {
+    parse: (kind, file, text, parse) => {
       const parsed = parse();
-      if (kind.startsWith('events')) for (const r of parsed.records) events.push(r.value as Event);
+      if (!kind.startsWith('events')) return parsed;
+      for (const r of parsed.records) {
+        events.push(r.value as Event);
+        // each event's source: its file's parse key (render-cache.ts)
+        sources?.set((r.value as Event).id, parseKey(kind, file, text));
+      }
       return parsed;
     },
   };
@@ -221,14 +226,16 @@ describe('rows made on the threads', () => {
     expect(events.some((e) => e.id === 99999)).toBe(false);
     // (their text let go of: the rows hold it) compared with the events as parsed here
     expect(events.every((e) => LET_GO.every((f) => e[f] === ''))).toBe(true);
-    const here = new Map((await parsedEvents(valid)).map((e) => [e.id, e]));
-    const keys = eventKeys(events.map((e) => here.get(e.id)!), ctx!);
+    const sources = new Map<number, Buffer>();
+    const here = new Map((await parsedEvents(valid, sources)).map((e) => [e.id, e]));
+    const keys = eventKeys(events.map((e) => here.get(e.id)!), ctx!, (e) => sources.get(e.id)!);
     events.forEach((e, i) => {
       const row = serializeEvent(renderEvent(here.get(e.id)!, ctx!));
       const made = premade.get(e)!;
       expect(bytesOf(made)).toBe(row.json);
       expect([...made.starts]).toEqual(row.starts);
       expect(made.key!.equals(keys[i])).toBe(true);
+      expect(made.hash!.equals(rowHash(Buffer.from(row.json)))).toBe(true);
     });
     // left in the threads' one file (not sent), which is closed once let go of
     const fds = new Set([...premade.values()].map((made) => (made.json instanceof Uint8Array ? -1 : made.json.fd)));
@@ -266,7 +273,8 @@ describe('RowsFile', () => {
   const batchRows = (...rows: [string, number][]): BatchRows => {
     const starts = new Uint32Array(rows.length * (FIELD_COUNT + 1));
     rows.forEach(([json], i) => starts.fill(Buffer.byteLength(json), i * (FIELD_COUNT + 1) + 1, (i + 1) * (FIELD_COUNT + 1)));
-    return { json: Buffer.from(rows.map(([json]) => json).join('')), starts, keys: Buffer.concat(rows.map(([, n]) => key(n))), made: new Uint8Array(rows.length).fill(1), keyed: true };
+    const hashes = Buffer.concat(rows.map(([, n]) => Buffer.alloc(ROW_HASH_BYTES, 100 + n)));
+    return { json: Buffer.from(rows.map(([json]) => json).join('')), starts, keys: Buffer.concat(rows.map(([, n]) => key(n))), hashes, made: new Uint8Array(rows.length).fill(1), keyed: true };
   };
 
   it('writes each batch’s rows as a rows file’s entries where the shared end says, and answers where', () => {
@@ -290,7 +298,7 @@ describe('RowsFile', () => {
     expect(read).toMatchObject({ count: 3, whole: true });
     const json = (n: number) => {
       const { file: bytes, at, length } = (read.entries as Map<string, { file: Buffer; at: number; length: number }>).get(key(n).toString('latin1'))!;
-      return bytes.toString('utf8', at + ROW_ENTRY_HEAD, at + ROW_ENTRY_HEAD - (FIELD_COUNT + 1) * 4 + length);
+      return bytes.toString('utf8', at + ROW_ENTRY_HEAD, at + ROW_ENTRY_HEAD - (FIELD_COUNT + 1) * 4 - ROW_HASH_BYTES + length);
     };
     expect([json(1), json(2), json(3)]).toEqual(['{"a":1}', '{"b":22}', '{"c":333}']);
     // nothing else is left beside it

@@ -28,7 +28,7 @@ import { SUM_BYTES, type BuildCache } from './build-cache.ts';
 import type { BatchAnswer, ParseBatch } from './parse-batch.ts';
 import { RowsScratch } from './rows-scratch.ts';
 import { readAllAt } from '../util/positional-io.ts';
-import { renderInputs, ROW_ENTRY_HEAD, ROW_KEY_BYTES, type PremadeRow, type PremadeRows, type RowsInProgress } from './render-cache.ts';
+import { renderInputs, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, type PremadeRow, type PremadeRows, type RowsInProgress } from './render-cache.ts';
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
 const COMPILED = !import.meta.url.endsWith('.ts');
@@ -302,9 +302,10 @@ export class ParsePool {
         const starts = rows.starts.subarray(made * stride, (made + 1) * stride);
         const end = at + starts[FIELD_COUNT];
         const key = rows.keyed ? Buffer.from(rows.keys.buffer, rows.keys.byteOffset + made * ROW_KEY_BYTES, ROW_KEY_BYTES) : null;
+        const hash = rows.keyed ? Buffer.from(rows.hashes.buffer, rows.hashes.byteOffset + made * ROW_HASH_BYTES, ROW_HASH_BYTES) : null;
         const json = inFile === null ? (rows.json as Uint8Array).subarray(at, end) : { fd: file!.fd, position: entry + ROW_ENTRY_HEAD };
         const event = record.value as Event;
-        this.premade.set(event, { json, starts, key });
+        this.premade.set(event, { json, starts, key, hash });
         // The text is in the row now (LET_GO): let go of while it is young, not held to "render data".
         const fields = letGoOf(event);
         for (const f of LET_GO) fields[f] = '';

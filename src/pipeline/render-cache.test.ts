@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { compareListOrder, renderEvent, type RenderContext } from '../render/eve
 import { serializeEvent } from '../store/format/event-rows.ts';
 import { renderRows } from '../store/write/data-files.ts';
 import { RowsFile } from './parse-batch.ts';
-import { cachedRows, eventKeys, readRows, ROW_ENTRY_HEAD, type PremadeRow, type RowsCacheStats } from './render-cache.ts';
+import { cachedRows, eventKeys, readRows, ROW_ENTRY_HEAD, rowHash, type PremadeRow, type RowsCacheStats } from './render-cache.ts';
 import { RowsScratch } from './rows-scratch.ts';
 
 const root = tempDir('aula-rows-');
@@ -26,22 +27,27 @@ beforeAll(async () => {
 });
 
 const stats = (): RowsCacheStats => ({ reused: 0, rendered: 0, corrupt: 0 });
+/** Each event as if read from a file of its own whose parse key follows from the record: an edited record is an edited file. */
+const sourceOf = (e: Event) => createHash('sha256').update(JSON.stringify(e)).digest();
 const hex = (keys: Buffer[]) => keys.map((k) => k.toString('hex'));
+/** A row's hash as rendered from scratch; and a build's hashes, one per row. */
+const hashOf = (e: Event) => rowHash(Buffer.from(serializeEvent(renderEvent(e, ctx)).json));
+const split = (hashes: Buffer) => Array.from({ length: hashes.length / 32 }, (_, i) => hashes.subarray(i * 32, (i + 1) * 32));
 
 describe('eventKeys', () => {
   it('change with what the row is made of, and only with that', () => {
-    const keys = hex(eventKeys(events, ctx));
+    const keys = hex(eventKeys(events, ctx, sourceOf));
     expect(new Set(keys).size).toBe(events.length);
-    expect(hex(eventKeys(events, { ...ctx }))).toEqual(keys);
+    expect(hex(eventKeys(events, { ...ctx }, sourceOf))).toEqual(keys);
     // the zone and the base URL reach every row
-    expect(hex(eventKeys(events, { ...ctx, site: { ...ctx.site, timezone: 'UTC' } })).filter((k, i) => k === keys[i])).toEqual([]);
-    expect(hex(eventKeys(events, { ...ctx, baseUrl: 'https://example.org/x' })).filter((k, i) => k === keys[i])).toEqual([]);
+    expect(hex(eventKeys(events, { ...ctx, site: { ...ctx.site, timezone: 'UTC' } }, sourceOf)).filter((k, i) => k === keys[i])).toEqual([]);
+    expect(hex(eventKeys(events, { ...ctx, baseUrl: 'https://example.org/x' }, sourceOf)).filter((k, i) => k === keys[i])).toEqual([]);
     // the page size does not shape a row
-    expect(hex(eventKeys(events, { ...ctx, site: { ...ctx.site, page_size: 3 } }))).toEqual(keys);
+    expect(hex(eventKeys(events, { ...ctx, site: { ...ctx.site, page_size: 3 } }, sourceOf))).toEqual(keys);
 
     // one event's record
     const edited = events.map((e, i) => (i === 7 ? { ...e, title: `${e.title}!` } : e));
-    expect(hex(eventKeys(edited, ctx)).map((k, i) => k !== keys[i])).toEqual(events.map((_, i) => i === 7));
+    expect(hex(eventKeys(edited, ctx, sourceOf)).map((k, i) => k !== keys[i])).toEqual(events.map((_, i) => i === 7));
 
     // a media record: exactly the events that reference it
     const withMedia = events.findIndex((e) => e.media.length > 0 || e.header_image !== null);
@@ -50,7 +56,7 @@ describe('eventKeys', () => {
     const media = new Map(ctx.media);
     media.set(id, { ...media.get(id)!, filename: 'renamed.jpg' });
     const uses = (e: Event) => e.media.includes(id) || e.header_image === id || e.related_media.some((r) => r.media === id);
-    expect(hex(eventKeys(events, { ...ctx, media })).map((k, i) => k !== keys[i])).toEqual(events.map(uses));
+    expect(hex(eventKeys(events, { ...ctx, media }, sourceOf)).map((k, i) => k !== keys[i])).toEqual(events.map(uses));
 
     // a page of the tree: exactly the events whose breadcrumb passes through it
     const onPage = events.findIndex((e) => e.page !== null && ctx.pages.has(e.page));
@@ -58,9 +64,22 @@ describe('eventKeys', () => {
     const page = events[onPage].page!;
     const pages = new Map(ctx.pages);
     pages.set(page, { ...pages.get(page)!, title: 'Renamed' });
-    const changed = hex(eventKeys(events, { ...ctx, pages })).map((k, i) => k !== keys[i]);
+    const changed = hex(eventKeys(events, { ...ctx, pages }, sourceOf)).map((k, i) => k !== keys[i]);
     expect(changed[onPage]).toBe(true);
     expect(changed.filter(Boolean).length).toBe(events.filter((e) => e.page === page || (e.page !== null && trailHas(e.page, page))).length);
+  });
+
+  it('are made of the source, not the record: its file\'s parse key and the event\'s id in it', () => {
+    const file = createHash('sha256').update('one file').digest();
+    const [a, b] = events;
+    const keys = hex(eventKeys([a, b], ctx, () => file));
+    // two events of one file
+    expect(keys[0]).not.toBe(keys[1]);
+    // the same event read from another file (another path or text)
+    expect(hex(eventKeys([a], ctx, () => createHash('sha256').update('another file').digest()))[0]).not.toBe(keys[0]);
+    // the record is not read beyond what the context gives it (the same source is the same record)
+    expect(hex(eventKeys([{ ...a, title: 'not hashed' }], ctx, () => file))[0]).toBe(keys[0]);
+    expect(() => eventKeys([a], ctx, () => file.subarray(1))).toThrow(/32 bytes/);
   });
 });
 
@@ -75,33 +94,34 @@ function trailHas(uid: number, page: number): boolean {
 describe('cachedRows', () => {
   it('gives the bytes a fresh render gives, from the cache on the second build', () => {
     const path = join(root, 'rows-a.bin');
-    const keys = eventKeys(events, ctx);
+    const keys = eventKeys(events, ctx, sourceOf);
     const fresh = renderRows(events, ctx);
     const first = stats();
     const made = cachedRows(path, events, keys, ctx, first);
     expect(first).toEqual({ reused: 0, rendered: events.length, corrupt: 0 });
-    expect(made.lineBytes.equals(fresh.lineBytes)).toBe(true);
-    expect([...made.starts]).toEqual([...fresh.starts]);
+    expect(made.rows.lineBytes.equals(fresh.lineBytes)).toBe(true);
+    expect([...made.rows.starts]).toEqual([...fresh.starts]);
 
     const second = stats();
     const again = cachedRows(path, events, keys, ctx, second);
     expect(second).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
-    expect(again.lineBytes.equals(fresh.lineBytes)).toBe(true);
-    expect([...again.starts]).toEqual([...fresh.starts]);
+    expect(again.rows.lineBytes.equals(fresh.lineBytes)).toBe(true);
+    expect([...again.rows.starts]).toEqual([...fresh.starts]);
 
     // one event edited: one row rendered, appended; the file still gives every live row
     const edited = events.map((e, i) => (i === 4 ? { ...e, title: 'Neu' } : e));
-    const editedKeys = eventKeys(edited, ctx);
+    const editedKeys = eventKeys(edited, ctx, sourceOf);
     const third = stats();
     const rows = cachedRows(path, edited, editedKeys, ctx, third);
     expect(third).toEqual({ reused: events.length - 1, rendered: 1, corrupt: 0 });
-    expect(rows.lineBytes.equals(renderRows(edited, ctx).lineBytes)).toBe(true);
+    expect(rows.rows.lineBytes.equals(renderRows(edited, ctx).lineBytes)).toBe(true);
+    expect(hex(split(rows.hashes))).toEqual(hex(edited.map(hashOf)));
     expect(readRows(path).entries.size).toBe(events.length + 1);
   });
 
   it('keeps the rows file the threads made as the rows file, with the rows it lacked added', () => {
     const path = join(root, 'rows-made.bin');
-    const keys = eventKeys(events, ctx);
+    const keys = eventKeys(events, ctx, sourceOf);
     const fresh = renderRows(events, ctx);
     // the threads made every other row, and wrote them into their file (parse-batch.ts)
     const file = RowsScratch.create(path)!;
@@ -110,24 +130,26 @@ describe('cachedRows', () => {
     events.forEach((e, i) => {
       if (i % 2 === 1) return;
       const row = serializeEvent(renderEvent(e, ctx));
-      const batch = { json: Buffer.from(row.json), starts: Uint32Array.from(row.starts), keys: keys[i], made: Uint8Array.of(1), keyed: true };
+      const hash = hashOf(e);
+      const batch = { json: Buffer.from(row.json), starts: Uint32Array.from(row.starts), keys: keys[i], hashes: hash, made: Uint8Array.of(1), keyed: true };
       threads.take(batch);
       expect(batch.json).not.toBeInstanceOf(Uint8Array);
-      premade.set(e, { json: { fd: file.fd, position: (batch.json as unknown as { position: number }).position + ROW_ENTRY_HEAD }, starts: batch.starts, key: keys[i] });
+      premade.set(e, { json: { fd: file.fd, position: (batch.json as unknown as { position: number }).position + ROW_ENTRY_HEAD }, starts: batch.starts, key: keys[i], hash });
     });
     const written = file.inProgress()!.end;
     const first = stats();
     const rows = cachedRows(path, events, keys, ctx, first, premade, file.inProgress());
     file.close();
     expect(first).toEqual({ reused: 0, rendered: events.length, corrupt: 0 });
-    expect(rows.lineBytes.equals(fresh.lineBytes)).toBe(true);
+    expect(rows.rows.lineBytes.equals(fresh.lineBytes)).toBe(true);
+    expect(hex(split(rows.hashes))).toEqual(hex(events.map(hashOf)));
     // the threads' file, renamed: its rows as they were, then the ones made here
     const kept = readFileSync(path);
     expect(kept.length).toBeGreaterThan(written);
     expect(readdirSync(root).filter((name) => name.startsWith('rows-made.bin'))).toEqual(['rows-made.bin']);
     expect(readRows(path)).toMatchObject({ count: events.length, whole: true });
     const second = stats();
-    expect(cachedRows(path, events, keys, ctx, second).lineBytes.equals(fresh.lineBytes)).toBe(true);
+    expect(cachedRows(path, events, keys, ctx, second).rows.lineBytes.equals(fresh.lineBytes)).toBe(true);
     expect(second).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
     // not kept when the rows file is only appended to: the threads' file is then let go of
     const again = RowsScratch.create(path)!;
@@ -140,23 +162,23 @@ describe('cachedRows', () => {
   it('keeps rows of several MB beside small ones, rewritten and appended', () => {
     const path = join(root, 'rows-large.bin');
     const large = events.map((e, i) => (i === 2 ? { ...e, title: 'groß '.repeat(1_000_000) } : e));
-    const keys = eventKeys(large, ctx);
+    const keys = eventKeys(large, ctx, sourceOf);
     cachedRows(path, large, keys, ctx, stats());
     const read = stats();
-    expect(cachedRows(path, large, keys, ctx, read).lineBytes.equals(renderRows(large, ctx).lineBytes)).toBe(true);
+    expect(cachedRows(path, large, keys, ctx, read).rows.lineBytes.equals(renderRows(large, ctx).lineBytes)).toBe(true);
     expect(read).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
     // appended: a second large row after the rows already there
     const more = large.map((e, i) => (i === 5 ? { ...e, title: 'mehr '.repeat(1_000_000) } : e));
-    cachedRows(path, more, eventKeys(more, ctx), ctx, stats());
+    cachedRows(path, more, eventKeys(more, ctx, sourceOf), ctx, stats());
     const after = stats();
-    expect(cachedRows(path, more, eventKeys(more, ctx), ctx, after).lineBytes.equals(renderRows(more, ctx).lineBytes)).toBe(true);
+    expect(cachedRows(path, more, eventKeys(more, ctx, sourceOf), ctx, after).rows.lineBytes.equals(renderRows(more, ctx).lineBytes)).toBe(true);
     expect(after).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
     expect(readRows(path)).toMatchObject({ count: events.length + 1, whole: true });
   });
 
   it('renders anew what is damaged, foreign or cut off, never using it', () => {
     const path = join(root, 'rows-b.bin');
-    const keys = eventKeys(events, ctx);
+    const keys = eventKeys(events, ctx, sourceOf);
     const fresh = renderRows(events, ctx).lineBytes;
     cachedRows(path, events, keys, ctx);
     const good = readFileSync(path);
@@ -167,13 +189,13 @@ describe('cachedRows', () => {
     flipped[at + 10] ^= 0x01;
     writeFileSync(path, flipped);
     const damaged = stats();
-    expect(cachedRows(path, events, keys, ctx, damaged).lineBytes.equals(fresh)).toBe(true);
+    expect(cachedRows(path, events, keys, ctx, damaged).rows.lineBytes.equals(fresh)).toBe(true);
     expect(damaged).toEqual({ reused: events.length - 1, rendered: 1, corrupt: 1 });
 
     // cut short: the rows before the cut are used, the file rewritten whole
     writeFileSync(path, good.subarray(0, good.length >> 1));
     const cut = stats();
-    expect(cachedRows(path, events, keys, ctx, cut).lineBytes.equals(fresh)).toBe(true);
+    expect(cachedRows(path, events, keys, ctx, cut).rows.lineBytes.equals(fresh)).toBe(true);
     expect(cut.reused).toBeGreaterThan(0);
     expect(cut.rendered).toBeGreaterThan(0);
     expect(readRows(path).whole).toBe(true);
@@ -181,7 +203,7 @@ describe('cachedRows', () => {
     // another aula's file: nothing of it is read
     writeFileSync(path, Buffer.from(good.toString('latin1').replace(/"aula":"[^"]*"/, '"aula":"9.9.9"'), 'latin1'));
     const foreign = stats();
-    expect(cachedRows(path, events, keys, ctx, foreign).lineBytes.equals(fresh)).toBe(true);
+    expect(cachedRows(path, events, keys, ctx, foreign).rows.lineBytes.equals(fresh)).toBe(true);
     expect(foreign).toEqual({ reused: 0, rendered: events.length, corrupt: 0 });
 
     // no file at all: nothing to read, every row rendered

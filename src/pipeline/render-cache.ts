@@ -1,15 +1,21 @@
 // The per-event render cache: an event's row in data/events/ (its serialized JSON and the byte
 // offsets of its fields) is kept in the build cache folder under a key of everything the row is
-// made of — the event's record, and what renderEvent reads besides: the zone, the base URL, the
-// breadcrumb trail of its page and the rendered media it references. An unchanged event is then
-// neither rendered nor serialized again; an edit to one event re-renders one row.
+// made of — the event's source (the parse key of its file: its kind with the zone, its path and
+// its text; and the event's id in it), and what renderEvent reads besides: the zone, the base URL,
+// the breadcrumb trail of its page and the rendered media it references. An unchanged event is then
+// neither rendered nor serialized again; an edit to one event re-renders the rows of its file.
 //
-// The keys are content hashes, never file names or times, so a rename or a touched file costs
-// nothing and an event that really changed can never be served from the cache.
+// The keys are content hashes, never times, so a touched file costs nothing and an event that
+// really changed can never be served from the cache. An edited file's events are all rendered
+// again, and a renamed file's (its path is in the key): a few rows, at ~20 µs each.
+//
+// Each row also has a hash of its bytes (rowHash): a page is its rows' bytes in an envelope, so
+// the pages' keys are made of those (page-keys.ts), and a page none of whose rows' bytes changed
+// is linked, not answered, however the files its events came from changed.
 //
 // File: AULAROWS\n <identity> rows <format> <checksum>\n, then per row:
 //   key (32) | checksum of the payload (4) | payload length (u32 LE) | payload
-//   payload = the row's field offsets (FIELD_COUNT + 1 × u32 LE) | the row's JSON (UTF-8)
+//   payload = the row's hash (32) | its field offsets (FIELD_COUNT + 1 × u32 LE) | its JSON (UTF-8)
 // A file of another aula is ignored whole; an entry is used only when its checksum matches,
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
@@ -27,20 +33,28 @@ import { makeFolders } from '../util/make-folders.ts';
 import { openCacheFileToAppend, readCacheFile } from './cache-file.ts';
 
 /** Bump when a row's bytes change meaning without a new aula version. */
-export const ROWS_FORMAT = 1;
+export const ROWS_FORMAT = 2;
 
 const MAGIC = Buffer.from('AULAROWS\n');
 const STRIDE = FIELD_COUNT + 1;
 /** The length of a row's key (SHA-256, eventKeys). */
 export const ROW_KEY_BYTES = 32;
+/** The length of a row's hash (SHA-256 of its bytes, rowHash). */
+export const ROW_HASH_BYTES = 32;
 const KEY = ROW_KEY_BYTES;
+const HASH = ROW_HASH_BYTES;
 const SUM = CHECKSUM_BYTES;
 const HEAD = KEY + SUM + 4;
 const OFFSETS = STRIDE * 4;
-/** The bytes of an entry before its row's JSON: key, checksum, length and offsets. */
-export const ROW_ENTRY_HEAD = HEAD + OFFSETS;
+/** The bytes of an entry before its row's JSON: key, checksum, length, hash and offsets. */
+export const ROW_ENTRY_HEAD = HEAD + HASH + OFFSETS;
 
 const sha256 = () => createHash('sha256');
+
+/** A row's hash: SHA-256 of its JSON's bytes, all a page holds of it (page-keys.ts). */
+export function rowHash(json: Uint8Array): Buffer {
+  return sha256().update(json).digest();
+}
 
 /** What a rows file starts with. */
 export function rowsFileHeader(): Buffer {
@@ -48,19 +62,21 @@ export function rowsFileHeader(): Buffer {
 }
 
 /**
- * Writes the head of a row's entry (ROW_ENTRY_HEAD bytes) into `out` at `at`: `offsets` are the
- * row's FIELD_COUNT + 1 field offsets, `json` its bytes, which follow the head in the file.
+ * Writes the head of a row's entry (ROW_ENTRY_HEAD bytes) into `out` at `at`: `hash` is the row's
+ * rowHash, `offsets` its FIELD_COUNT + 1 field offsets, `json` its bytes, which follow the head in
+ * the file.
  */
-export function putEntryHead(out: Buffer, at: number, key: Uint8Array, offsets: ArrayLike<number>, json: Uint8Array): void {
+export function putEntryHead(out: Buffer, at: number, key: Uint8Array, hash: Uint8Array, offsets: ArrayLike<number>, json: Uint8Array): void {
   out.set(key, at);
-  out.writeUInt32LE(OFFSETS + json.byteLength, at + KEY + SUM);
-  for (let i = 0; i < STRIDE; i++) out.writeUInt32LE(offsets[i], at + HEAD + i * 4);
+  out.writeUInt32LE(HASH + OFFSETS + json.byteLength, at + KEY + SUM);
+  out.set(hash, at + HEAD);
+  for (let i = 0; i < STRIDE; i++) out.writeUInt32LE(offsets[i], at + HEAD + HASH + i * 4);
   checksum(out.subarray(at + HEAD, at + ROW_ENTRY_HEAD), json).copy(out, at + KEY);
 }
 
-function entryHead(key: Uint8Array, offsets: ArrayLike<number>, json: Uint8Array): Buffer {
+function entryHead(key: Uint8Array, hash: Uint8Array, offsets: ArrayLike<number>, json: Uint8Array): Buffer {
   const head = Buffer.allocUnsafe(ROW_ENTRY_HEAD);
-  putEntryHead(head, 0, key, offsets, json);
+  putEntryHead(head, 0, key, hash, offsets, json);
   return head;
 }
 
@@ -84,22 +100,26 @@ export function rowsPath(cacheDir: string, content: string): string {
   return join(dirname(pack), pack.slice(dirname(pack).length + 1).replace(/^parsed-/, 'rows-'));
 }
 
+/** The parse key (build-cache.ts parseKey, 32 bytes) of the file an event was read from. */
+export type SourceKeyOf = (e: Event) => Uint8Array;
+
 /**
- * The key of each event's row (events in list order): SHA-256 of the event's record and of the
- * parts of the context its rendering reads. The record goes in as JSON: a row is the JSON of the
- * record's values (and instants formatted from its numbers, which JSON writes exactly), so two
- * records with the same JSON render the same row. Each part is one line of JSON (JSON escapes
- * newlines) and the media and the trail follow from ids inside the record, so no two different
- * inputs run together into the same key. Strings, not serialized buffers: 100k short-lived
- * strings cost a scavenge, 100k buffers hundreds of MB of memory outside the heap.
+ * The key of each event's row (events in list order): SHA-256 of the event's source — its file's
+ * parse key and its id, which together name one record: a file's records are a function of its
+ * kind (with the zone), path and text, and ids are unique among them in any build that renders
+ * rows — and of the parts of the context its rendering reads. The record itself is not hashed:
+ * its JSON (~1.6 KB) and the hash of it took ~10 µs an event (1 s of a 100k build's CPU), against
+ * ~2 µs for these few short parts. Each part is fixed in length or one line (JSON escapes
+ * newlines), and the media and the trail follow from ids inside the record, so no two different
+ * inputs run together into the same key.
  */
-export function eventKeys(events: readonly Event[], ctx: RenderContext, premade?: PremadeRows): Buffer[] {
+export function eventKeys(events: readonly Event[], ctx: RenderContext, sourceKeyOf: SourceKeyOf, premade?: PremadeRows): Buffer[] {
   const keyOf = rowKeyer(ctx);
-  return events.map((e) => premade?.get(e)?.key ?? keyOf(e));
+  return events.map((e) => premade?.get(e)?.key ?? keyOf(e, sourceKeyOf(e)));
 }
 
 /** eventKeys for one event at a time (a parse thread keys each event as it renders it). */
-export function rowKeyer(ctx: RenderContext): (e: Event) => Buffer {
+export function rowKeyer(ctx: RenderContext): (e: Event, source: Uint8Array) => Buffer {
   const head = `${JSON.stringify([ROWS_FORMAT, cacheIdentity(), ctx.site.timezone, ctx.baseUrl])}\n`;
   const trails = new Map<number | null, string>();
   const media = new Map<number, string>();
@@ -116,10 +136,9 @@ export function rowKeyer(ctx: RenderContext): (e: Event) => Buffer {
     }
     return json;
   };
-  // The parts are hashed one after the other, which is hashing them joined (the same key), without
-  // joining them: that copied each event's ~2.5 KB of JSON once more (two-byte where it is not Latin-1).
-  return (e) => {
-    const hash = sha256().update(head).update(JSON.stringify(e)).update('\n').update(trailOf(e.page));
+  return (e, source) => {
+    if (source.byteLength !== ROW_KEY_BYTES) throw new Error(`a source key is ${ROW_KEY_BYTES} bytes, not ${source.byteLength}`);
+    const hash = sha256().update(head).update(source).update(`${e.id}\n`).update(trailOf(e.page));
     for (const id of e.media) hash.update(mediaOf(id));
     if (e.header_image !== null) hash.update(mediaOf(e.header_image));
     for (const r of e.related_media) hash.update(mediaOf(r.media));
@@ -127,13 +146,15 @@ export function rowKeyer(ctx: RenderContext): (e: Event) => Buffer {
   };
 }
 
-/** An event's row and key made ahead, on a parse thread (parse-batch.ts): its JSON's bytes and offsets. */
+/** An event's row, key and hash made ahead, on a parse thread (parse-batch.ts): its JSON's bytes and offsets. */
 export interface PremadeRow {
   /** its bytes, or where its thread left them (row-bytes.ts) */
   json: Uint8Array | RowInFile;
   starts: Uint32Array;
   /** null: made for a build without a cache, which needs no keys (eventKeys makes it) */
   key: Buffer | null;
+  /** its rowHash; null with `key` */
+  hash: Buffer | null;
 }
 
 /** Rows made ahead, by the very event record they were made of. */
@@ -190,18 +211,26 @@ export function readRows(path: string): { entries: Map<string, Stored>; count: n
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
- * Copies a stored row's offsets into `starts` at `row` and returns where its JSON starts in the
- * file, or -1 when the entry is damaged (its checksum or shape is wrong).
+ * Copies a stored row's hash into `hashes` and its offsets into `starts` at `row` and returns
+ * where its JSON starts in the file, or -1 when the entry is damaged (its checksum or shape is wrong).
  */
-function unpack(stored: Stored, starts: Uint32Array, startsBytes: Buffer, row: number): number {
+function unpack(stored: Stored, starts: Uint32Array, startsBytes: Buffer, hashes: Buffer, row: number): number {
   const { file, at, length } = stored;
-  if (length <= OFFSETS) return -1;
+  if (length <= HASH + OFFSETS) return -1;
   const payload = at + HEAD;
   if (!checksum(file.subarray(payload, payload + length)).equals(file.subarray(at + KEY, at + KEY + SUM))) return -1;
-  if (LITTLE_ENDIAN) file.copy(startsBytes, row * OFFSETS, payload, payload + OFFSETS);
-  else for (let i = 0; i < STRIDE; i++) starts[row * STRIDE + i] = file.readUInt32LE(payload + i * 4);
-  if (starts[row * STRIDE + FIELD_COUNT] !== length - OFFSETS) return -1;
-  return payload + OFFSETS;
+  const offsets = payload + HASH;
+  if (LITTLE_ENDIAN) file.copy(startsBytes, row * OFFSETS, offsets, offsets + OFFSETS);
+  else for (let i = 0; i < STRIDE; i++) starts[row * STRIDE + i] = file.readUInt32LE(offsets + i * 4);
+  if (starts[row * STRIDE + FIELD_COUNT] !== length - HASH - OFFSETS) return -1;
+  file.copy(hashes, row * HASH, payload, payload + HASH);
+  return offsets + OFFSETS;
+}
+
+/** The rows of a build's events, and each row's rowHash (ROW_HASH_BYTES each, in list order). */
+export interface CachedRows {
+  rows: EventRows;
+  hashes: Buffer;
 }
 
 /**
@@ -211,28 +240,35 @@ function unpack(stored: Stored, starts: Uint32Array, startsBytes: Buffer, row: n
  * the rows file when the file is written whole. Nothing in the cache is needed: when it cannot be
  * read or written the rows are just rendered.
  */
-export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats, premade?: PremadeRows, made?: RowsInProgress | null): EventRows {
+export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats, premade?: PremadeRows, made?: RowsInProgress | null): CachedRows {
   const { entries, count, whole } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false } : readRows(path);
   // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
   const out = new RowBytes(events.length);
   const { starts, startsBytes } = out;
+  const hashes = Buffer.alloc(events.length * HASH);
+  /** rows whose hash is made once they are all in place (rendered here) */
+  const unhashed: number[] = [];
   const names = keys.map((k) => k.toString('latin1'));
   /** per row: 0 taken from the cache, 1 made here, 2 made ahead and in `made` already */
   const fresh = new Uint8Array(events.length);
   let freshCount = 0;
   events.forEach((e, row) => {
     const stored = entries.get(names[row]);
-    const json = stored ? unpack(stored, starts, startsBytes, row) : -1;
+    const json = stored ? unpack(stored, starts, startsBytes, hashes, row) : -1;
     if (stored && json < 0 && stats) stats.corrupt++;
     if (json >= 0) {
       out.addStored(stored!.file, json);
       if (stats) stats.reused++;
     } else {
       const ahead = premade?.get(e);
-      if (ahead) out.addBytes(ahead.json, ahead.starts);
-      else {
+      if (ahead) {
+        out.addBytes(ahead.json, ahead.starts);
+        if (ahead.hash) ahead.hash.copy(hashes, row * HASH);
+        else unhashed.push(row);
+      } else {
         const serialized = serializeEvent(renderEvent(e, ctx));
         out.addJson(serialized.json, serialized.starts);
+        unhashed.push(row);
       }
       fresh[row] = ahead && !(ahead.json instanceof Uint8Array) && made && ahead.json.fd === made.fd ? 2 : 1;
       freshCount++;
@@ -241,6 +277,7 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
   });
   entries.clear();
   const rows = out.finish();
+  for (const row of unhashed) rowHash(out.row(row)).copy(hashes, row * HASH);
   if (path !== null) {
     const used = new Set(names).size;
     // appended while the file is whole and mostly live rows; rewritten when damaged (what follows
@@ -248,13 +285,13 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
     const compact = !whole || count === 0 || count + freshCount > 2 * used;
     const entry = (row: number) => {
       const json = out.row(row);
-      return [entryHead(keys[row], starts.subarray(row * STRIDE, (row + 1) * STRIDE), json), json];
+      return [entryHead(keys[row], hashes.subarray(row * HASH, (row + 1) * HASH), starts.subarray(row * STRIDE, (row + 1) * STRIDE), json), json];
     };
     // written whole: the threads' file with the rows it lacks added, when it can be kept
-    if (compact && made && addRows(made, events.flatMap((_, row) => (fresh[row] === 2 ? [] : entry(row)))) && made.keepAs(path)) return rows;
+    if (compact && made && addRows(made, events.flatMap((_, row) => (fresh[row] === 2 ? [] : entry(row)))) && made.keepAs(path)) return { rows, hashes };
     writeRows(path, compact, events.flatMap((_, row) => (compact || fresh[row] !== 0 ? entry(row) : [])));
   }
-  return rows;
+  return { rows, hashes };
 }
 
 /** Writes `parts` at the end of a rows file being made; false when a write failed. */
@@ -276,12 +313,9 @@ function addRows(made: RowsInProgress, parts: Buffer[]): boolean {
  * Appends rows made elsewhere (a patch build, patch/patch-build.ts) to the rows file at `path`
  * when there is one, so the next full build takes them from the cache too.
  */
-export function appendRows(path: string, rows: readonly { key: Buffer; json: string; starts: readonly number[] }[]): void {
+export function appendRows(path: string, rows: readonly { key: Buffer; hash: Buffer; json: Uint8Array; starts: readonly number[] }[]): void {
   if (rows.length === 0 || !existsSync(path)) return;
-  writeRows(path, false, rows.flatMap(({ key, json, starts }) => {
-    const body = Buffer.from(json);
-    return [entryHead(key, starts, body), body];
-  }));
+  writeRows(path, false, rows.flatMap(({ key, hash, json, starts }) => [entryHead(key, hash, starts, json), Buffer.from(json.buffer, json.byteOffset, json.byteLength)]));
 }
 
 /** Writes whole (to a temporary file renamed into place) or appends; a failure leaves no cache, never a wrong one. */

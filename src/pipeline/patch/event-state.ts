@@ -25,7 +25,7 @@ import { readCacheFile } from '../cache-file.ts';
 
 const MAGIC = 'AULAEVENTS1\n';
 /** Bump when the state's shape or meaning changes without a new aula version. */
-export const EVENT_STATE_FORMAT = 1;
+export const EVENT_STATE_FORMAT = 2;
 
 /** The events in list order, one entry per row of the event rows (data/events/). */
 export interface StateRows {
@@ -35,7 +35,7 @@ export interface StateRows {
   lastModified: Float64Array;
   /** index into `eventFiles` */
   file: Uint32Array;
-  /** the rows' keys, 32 bytes each */
+  /** the rows' hashes (render-cache.ts rowHash: of their bytes), 32 bytes each: the pages' keys are made of them */
   keys: Buffer;
 }
 

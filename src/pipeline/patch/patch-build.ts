@@ -35,7 +35,7 @@ import { FileRows } from '../../store/read/file-rows.ts';
 import { toJson } from '../../store/format/json.ts';
 import { AULA_VERSION } from '../../version.ts';
 import type { CacheStats } from '../build-cache.ts';
-import { appendRows, eventKeys, rowsPath, type RowsCacheStats } from '../render-cache.ts';
+import { appendRows, rowHash, rowKeyer, rowsPath, type RowsCacheStats } from '../render-cache.ts';
 import { carryFile } from '../carry-over.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../changes.ts';
 import { COMPRESSOR, compressedReuse } from '../compressed-reuse.ts';
@@ -105,29 +105,28 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const old = state.rows;
   const n = old.id.length;
 
-  // A new event whose row key is one of the rows that went (the other events of a list file one
-  // of them changed in, a file renamed or moved) is that row: its bytes and columns are taken
-  // from the previous files, not rendered again (render-cache.ts: the key covers all of them).
+  // The new events' rows are rendered: each is kept in the rows file under its source's key
+  // (render-cache.ts), its file's parse key, which no row of the previous build has (a file read
+  // again here has a path or text of its own). The pages' keys are made of the rows' hashes.
   const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
-  const freshKeys = eventKeys(fresh, ctx);
-  const gone = new Map<string, number>();
-  for (let row = 0; row < n; row++) if (plan.keep[row] === 0) gone.set(old.keys.toString('latin1', row * KEY_BYTES, (row + 1) * KEY_BYTES), row);
-  const oldRowOf = new Int32Array(fresh.length).fill(-1);
-  freshKeys.forEach((key, j) => {
-    const row = gone.get(key.toString('latin1'));
-    if (row === undefined) return;
-    oldRowOf[j] = row;
-    gone.delete(key.toString('latin1'));
+  const keyOf = rowKeyer(ctx);
+  const freshKeys = fresh.map((e, j) => {
+    const file = plan.freshFiles[j];
+    return keyOf(e, plan.eventKeys.subarray(file * KEY_BYTES, (file + 1) * KEY_BYTES));
   });
-  const made = fresh.map((e, j) => (oldRowOf[j] >= 0 ? null : serializeEvent(renderEvent(e, ctx))));
-  const rendered = made.filter((m) => m !== null).length;
+  const made = fresh.map((e) => {
+    const row = serializeEvent(renderEvent(e, ctx));
+    const bytes = Buffer.from(row.json);
+    return { bytes, starts: row.starts, hash: rowHash(bytes) };
+  });
+  const rendered = made.length;
 
   // the new list order: the rows that stay, merged with the new events; and each row's file
   const order: number[] = [];
   const fileOf: number[] = [];
   let f = 0;
   const takeFresh = () => {
-    order.push(oldRowOf[f] >= 0 ? oldRowOf[f] : -(f + 1));
+    order.push(-(f + 1));
     fileOf.push(plan.freshFiles[f++]);
   };
   for (let row = 0; row < n; row++) {
@@ -163,13 +162,10 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const oldBytes = oldSizes.reduce((sum, size) => sum + size, 0);
   if (Math.max(0, lineStart[n] - 1) !== oldBytes) refuse('the event parts are not the offsets\' rows');
 
-  // Unchanged keys in the same order: the data files are the previous ones (keys follow from
-  // everything a row and its columns are made of), linked as they are.
+  // Every row stays, at its place, and none is new (files only touched): the data files are the
+  // previous ones, linked as they are.
   let same = count === n;
-  for (let i = 0; same && i < count; i++) {
-    const from = sequence[i];
-    same = from >= 0 ? from === i : freshKeys[-from - 1].equals(old.keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES));
-  }
+  for (let i = 0; same && i < count; i++) same = sequence[i] === i;
 
   // The event parts: a part whose rows are the previous part's, row for row at the same places
   // (and as much the last part as it was: every part but the last ends with a newline), has the
@@ -198,10 +194,10 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     }
     const from = same ? i : sequence[i];
     if (from < 0) {
-      const row = made[-from - 1]!;
+      const row = made[-from - 1];
       newStarts.set(row.starts, i * STRIDE);
       total += row.starts[FIELD_COUNT];
-      if (write) segmentsOf[part].push({ bytes: Buffer.from(row.json) });
+      if (write) segmentsOf[part].push({ bytes: row.bytes });
       i++;
       continue;
     }
@@ -287,8 +283,8 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     }
   }
   // the list pages whose key is unchanged are linked meanwhile (they need no dataset); the rows'
-  // keys in the new order are the next state's
-  const rows = nextRows(plan, sequence, freshKeys, fileOf);
+  // hashes in the new order are the next state's
+  const rows = nextRows(plan, sequence, made.map((row) => row.hash), fileOf);
   const limit = state.site.page_size;
   const pageKeyOf = pageKeys(rows.keys, { baseUrl: plan.baseUrl, site: state.site, limit });
   const unproven: [number, string][] = [];
@@ -496,7 +492,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       const removal = swapInLater(staging, host.out, options.onWarning);
       removal.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       // the rows made here, for the next full build's render cache
-      appendRows(rowsPath(host.cacheDir, options.content), made.flatMap((row, j) => (row === null ? [] : [{ key: freshKeys[j], json: row.json, starts: row.starts }])));
+      appendRows(rowsPath(host.cacheDir, options.content), made.map((row, j) => ({ key: freshKeys[j], hash: row.hash, json: row.bytes, starts: row.starts })));
       // A failed removal fails the build as before, the new dist in place: without a ledger of it
       // the state written before the swap proves nothing (no file of the new dist has an identity
       // the old ledger recorded), so the next build is a full one.
@@ -523,7 +519,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
 }
 
 /** The state's rows for the new list order. */
-function nextRows(plan: Plan, sequence: Int32Array, freshKeys: readonly Buffer[], fileOf: readonly number[]): StateRows {
+function nextRows(plan: Plan, sequence: Int32Array, freshHashes: readonly Buffer[], fileOf: readonly number[]): StateRows {
   const old = plan.state.rows;
   const count = sequence.length;
   const rows: StateRows = {
@@ -542,7 +538,7 @@ function nextRows(plan: Plan, sequence: Int32Array, freshKeys: readonly Buffer[]
       rows.end[i] = old.end[from];
       rows.lastModified[i] = old.lastModified[from];
       rows.file[i] = fileOf[i];
-      // the keys of a run of rows that stay in order: one copy (100k rows: 100k copies otherwise)
+      // the hashes of a run of rows that stay in order: one copy (100k rows: 100k copies otherwise)
       if (i === 0 || from === 0 || sequence[i - 1] !== from - 1) {
         let end = i + 1;
         while (end < count && sequence[end] === sequence[end - 1] + 1) end++;
@@ -556,7 +552,7 @@ function nextRows(plan: Plan, sequence: Int32Array, freshKeys: readonly Buffer[]
       rows.end[i] = e.end;
       rows.lastModified[i] = e.last_modified;
       rows.file[i] = fileOf[i];
-      freshKeys[j].copy(rows.keys, i * KEY_BYTES);
+      freshHashes[j].copy(rows.keys, i * KEY_BYTES);
     }
   }
   return rows;

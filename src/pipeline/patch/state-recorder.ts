@@ -1,8 +1,8 @@
 // What a full build records for the next patch build (event-state.ts): it watches the parse cache
 // the loader calls (which file each event came from, the media records), takes the events' list
-// order and row keys as they are rendered, and writes the state once the dist is in place.
+// order and rows' hashes as they are rendered, and writes the state once the dist is in place.
 import type { BigIntStats } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ParseCache } from '../../content/load.ts';
@@ -28,17 +28,35 @@ export function patchOptions(o: { baseUrl?: string; upstream?: string; precompre
 }
 
 export class StateRecorder {
-  private readonly fileOf = new Map<number, string>();
+  /** each event's file, by the event's id: its number in `files` */
+  private readonly fileOf = new Map<number, number>();
+  /** the event files noted, and their parse keys (KEY_BYTES each, in that order): the events' sources */
+  private files: string[] = [];
+  private fileKeys = Buffer.alloc(0);
   private mediaSources: Sourced<MediaSource>[] = [];
   private rows: StateRows | null = null;
   private rowFiles: string[] = [];
 
-  /** `cache` as the loader (and the parse threads' results) reach it, noting what the state needs of each parse. */
-  wrap(cache: ParseCache & Pick<BuildCache, 'adopt'>): ParseCache & Pick<BuildCache, 'adopt'> {
+  /**
+   * `cache` as the loader (and the parse threads' results) reach it, noting what the state needs
+   * of each parse, and each event's source (sourceKeyOf).
+   */
+  wrap(cache: ParseCache & Pick<BuildCache, 'adopt' | 'lastKey'>): ParseCache & Pick<BuildCache, 'adopt'> {
     const note = <T>(kind: string, parsed: Parsed<T> | undefined): Parsed<T> | undefined => {
       if (parsed === undefined) return parsed;
-      if (kind.startsWith(EVENTS_KIND)) for (const r of parsed.records as Sourced<Event>[]) this.fileOf.set(r.value.id, r.file);
-      else if (kind === 'media') this.mediaSources.push(...(parsed.records as Sourced<MediaSource>[]));
+      if (kind.startsWith(EVENTS_KIND)) {
+        const records = parsed.records as Sourced<Event>[];
+        if (records.length === 0) return parsed;
+        const n = this.files.length;
+        this.files.push(records[0].file);
+        if ((n + 1) * KEY_BYTES > this.fileKeys.length) {
+          const grown = Buffer.alloc(Math.max(1024 * KEY_BYTES, this.fileKeys.length * 2));
+          this.fileKeys.copy(grown);
+          this.fileKeys = grown;
+        }
+        this.fileKeys.write(cache.lastKey(), n * KEY_BYTES, KEY_BYTES, 'hex');
+        for (const r of records) this.fileOf.set(r.value.id, n);
+      } else if (kind === 'media') this.mediaSources.push(...(parsed.records as Sourced<MediaSource>[]));
       return parsed;
     };
     return {
@@ -48,8 +66,18 @@ export class StateRecorder {
     };
   }
 
-  /** The events in list order with their rows' keys, as they are rendered. */
-  listOrder(events: readonly Event[], keys: readonly Buffer[]): void {
+  /**
+   * The parse key of the file an event was read from (render-cache.ts: the source its row's key is
+   * made of). An event the cache did not hand out (none should be) gets a key of its own that no
+   * row in the cache has: its row is rendered, never taken for another's.
+   */
+  readonly sourceKeyOf = (e: Event): Uint8Array => {
+    const n = this.fileOf.get(e.id);
+    return n === undefined ? randomBytes(KEY_BYTES) : this.fileKeys.subarray(n * KEY_BYTES, (n + 1) * KEY_BYTES);
+  };
+
+  /** The events in list order with their rows' hashes (render-cache.ts rowHash, KEY_BYTES each), as they are rendered. */
+  listOrder(events: readonly Event[], hashes: Buffer): void {
     const n = events.length;
     const rows: StateRows = {
       id: new Float64Array(n),
@@ -57,7 +85,7 @@ export class StateRecorder {
       end: new Float64Array(n),
       lastModified: new Float64Array(n),
       file: new Uint32Array(n),
-      keys: Buffer.allocUnsafe(n * KEY_BYTES),
+      keys: Buffer.from(hashes.subarray(0, n * KEY_BYTES)),
     };
     this.rowFiles = new Array(n);
     events.forEach((e, i) => {
@@ -65,11 +93,13 @@ export class StateRecorder {
       rows.start[i] = e.start;
       rows.end[i] = e.end;
       rows.lastModified[i] = e.last_modified;
-      keys[i].copy(rows.keys, i * KEY_BYTES);
-      this.rowFiles[i] = this.fileOf.get(e.id) ?? '';
+      const n = this.fileOf.get(e.id);
+      this.rowFiles[i] = n === undefined ? '' : this.files[n];
     });
     this.rows = rows;
     this.fileOf.clear();
+    this.files = [];
+    this.fileKeys = Buffer.alloc(0);
   }
 
   /**

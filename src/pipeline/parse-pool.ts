@@ -25,7 +25,8 @@ import type { Event } from '../model/types.ts';
 import type { RenderContext } from '../render/event.ts';
 import { FIELD_COUNT, fieldIndex, valueSpanIn } from '../store/format/event-rows.ts';
 import { SUM_BYTES, type BuildCache } from './build-cache.ts';
-import type { BatchAnswer, ParseBatch } from './parse-batch.ts';
+import type { BatchAnswer, BatchRows, ParseBatch } from './parse-batch.ts';
+import type { RowInFile } from '../store/write/row-bytes.ts';
 import { RowsScratch } from './rows-scratch.ts';
 import { readAllAt } from '../util/positional-io.ts';
 import { renderInputs, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, type PremadeRow, type PremadeRows, type RowsInProgress } from './render-cache.ts';
@@ -79,6 +80,44 @@ function giveBack(e: Event, row: PremadeRow): void {
     fields[f] = JSON.parse(text.toString('utf8', from, to)) as string | null;
   });
 }
+
+/**
+ * A row made ahead, as one of its batch's (PremadeRow): its views are made when asked for. Held for
+ * every event until "render data", three views each (offsets, key, hash) were ~20 MB of the main
+ * thread's heap at 100k events, through the load's peak.
+ */
+class BatchRow implements PremadeRow {
+  constructor(
+    private readonly batch: BatchRows,
+    /** its place among the batch's rows */
+    private readonly index: number,
+    /** where its JSON starts: in the batch's bytes, or in the file `fd` */
+    private readonly at: number,
+    /** the threads' rows file, or -1: the JSON is in the batch's bytes */
+    private readonly fd: number,
+  ) {}
+
+  get starts(): Uint32Array {
+    return this.batch.starts.subarray(this.index * STRIDE, (this.index + 1) * STRIDE);
+  }
+
+  get json(): Uint8Array | RowInFile {
+    if (this.fd >= 0) return { fd: this.fd, position: this.at };
+    return (this.batch.json as Uint8Array).subarray(this.at, this.at + this.batch.starts[this.index * STRIDE + FIELD_COUNT]);
+  }
+
+  get key(): Buffer | null {
+    const { keys, keyed } = this.batch;
+    return keyed ? Buffer.from(keys.buffer, keys.byteOffset + this.index * ROW_KEY_BYTES, ROW_KEY_BYTES) : null;
+  }
+
+  get hash(): Buffer | null {
+    const { hashes, keyed } = this.batch;
+    return keyed ? Buffer.from(hashes.buffer, hashes.byteOffset + this.index * ROW_HASH_BYTES, ROW_HASH_BYTES) : null;
+  }
+}
+
+const STRIDE = FIELD_COUNT + 1;
 
 /** Batches sent to a thread and not answered yet, at most: one parsed while the other waits. */
 const AHEAD = 2;
@@ -285,7 +324,6 @@ export class ParsePool {
     const rows = answer.rows;
     if (rows === null) return parsed;
     // the rows follow the records, file by file, in order
-    const stride = FIELD_COUNT + 1;
     let row = 0;
     let made = 0;
     const inFile = rows.json instanceof Uint8Array ? null : rows.json.position;
@@ -299,13 +337,9 @@ export class ParsePool {
     for (const p of parsed) {
       for (const record of p.records) {
         if (rows.made[row++] === 0) continue;
-        const starts = rows.starts.subarray(made * stride, (made + 1) * stride);
-        const end = at + starts[FIELD_COUNT];
-        const key = rows.keyed ? Buffer.from(rows.keys.buffer, rows.keys.byteOffset + made * ROW_KEY_BYTES, ROW_KEY_BYTES) : null;
-        const hash = rows.keyed ? Buffer.from(rows.hashes.buffer, rows.hashes.byteOffset + made * ROW_HASH_BYTES, ROW_HASH_BYTES) : null;
-        const json = inFile === null ? (rows.json as Uint8Array).subarray(at, end) : { fd: file!.fd, position: entry + ROW_ENTRY_HEAD };
+        const end = at + rows.starts[made * STRIDE + FIELD_COUNT];
         const event = record.value as Event;
-        this.premade.set(event, { json, starts, key, hash });
+        this.premade.set(event, new BatchRow(rows, made, inFile === null ? at : entry + ROW_ENTRY_HEAD, inFile === null ? -1 : file!.fd));
         // The text is in the row now (LET_GO): let go of while it is young, not held to "render data".
         const fields = letGoOf(event);
         for (const f of LET_GO) fields[f] = '';

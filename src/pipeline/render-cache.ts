@@ -261,16 +261,19 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
       if (stats) stats.reused++;
     } else {
       const ahead = premade?.get(e);
+      // (each of a row made ahead's fields is a view made when asked for: asked once)
+      const aheadIn = ahead?.json;
       if (ahead) {
-        out.addBytes(ahead.json, ahead.starts);
-        if (ahead.hash) ahead.hash.copy(hashes, row * HASH);
+        out.addBytes(aheadIn!, ahead.starts);
+        const hash = ahead.hash;
+        if (hash) hash.copy(hashes, row * HASH);
         else unhashed.push(row);
       } else {
         const serialized = serializeEvent(renderEvent(e, ctx));
         out.addJson(serialized.json, serialized.starts);
         unhashed.push(row);
       }
-      fresh[row] = ahead && !(ahead.json instanceof Uint8Array) && made && ahead.json.fd === made.fd ? 2 : 1;
+      fresh[row] = aheadIn && !(aheadIn instanceof Uint8Array) && made && aheadIn.fd === made.fd ? 2 : 1;
       freshCount++;
       if (stats) stats.rendered++;
     }

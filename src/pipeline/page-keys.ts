@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { serialize } from 'node:v8';
 import type { Site } from '../model/types.ts';
 import { cacheIdentity } from './build-cache.ts';
-import { ROW_HASH_BYTES as KEY_BYTES } from './render-cache.ts';
+import { ROW_HASH_BYTES as HASH_BYTES } from './render-cache.ts';
 
 /** Bump when a page's bytes start to depend on something the key does not cover. */
 export const PAGE_KEY_FORMAT = 2;
@@ -21,19 +21,19 @@ export interface PageEnvelope {
 }
 
 /**
- * `keys`: the rows' hashes in list order, each a Buffer or all of them one after another in one
+ * `rowHashes`: the rows' hashes in list order, each a Buffer or all of them one after another in one
  * (32 bytes each: a page's rows are then one update, the same hash); returns the key (hex) of the
  * page at each offset.
  */
-export function pageKeys(keys: readonly Buffer[] | Buffer, envelope: PageEnvelope): (offset: number) => string {
-  const count = Buffer.isBuffer(keys) ? keys.length / KEY_BYTES : keys.length;
+export function pageKeys(rowHashes: readonly Buffer[] | Buffer, envelope: PageEnvelope): (offset: number) => string {
+  const count = Buffer.isBuffer(rowHashes) ? rowHashes.length / HASH_BYTES : rowHashes.length;
   const head = serialize([PAGE_KEY_FORMAT, cacheIdentity(), envelope.baseUrl, envelope.site, envelope.limit, count]);
   return (offset) => {
     const hash = createHash('sha256').update(head).update(serialize(offset));
     const end = Math.min(count, offset + envelope.limit);
-    if (Buffer.isBuffer(keys)) {
-      if (end > offset) hash.update(keys.subarray(offset * KEY_BYTES, end * KEY_BYTES));
-    } else for (let row = offset; row < end; row++) hash.update(keys[row]);
+    if (Buffer.isBuffer(rowHashes)) {
+      if (end > offset) hash.update(rowHashes.subarray(offset * HASH_BYTES, end * HASH_BYTES));
+    } else for (let row = offset; row < end; row++) hash.update(rowHashes[row]);
     return hash.digest('hex');
   };
 }
@@ -41,13 +41,13 @@ export function pageKeys(keys: readonly Buffer[] | Buffer, envelope: PageEnvelop
 /**
  * The key of the calendar feed (events.ics): it holds the first `cap` rows of the default list,
  * each rendered from its row's bytes (which its hash stands for), stamped with the build time,
- * named and linked after the base URL, in the site's zone. `keys`: the rows' hashes in list order,
- * 32 bytes each, one after another.
+ * named and linked after the base URL, in the site's zone. `rowHashes`: the rows' hashes in list
+ * order, 32 bytes each, one after another.
  */
-export function calendarKey(keys: Buffer, count: number, cap: number, envelope: Omit<PageEnvelope, 'limit'>, builtAt: string): string {
+export function calendarKey(rowHashes: Buffer, count: number, cap: number, envelope: Omit<PageEnvelope, 'limit'>, builtAt: string): string {
   const rows = Math.min(count, cap);
   return createHash('sha256')
     .update(serialize([PAGE_KEY_FORMAT, 'calendar', cacheIdentity(), envelope.baseUrl, envelope.site, builtAt, rows]))
-    .update(keys.subarray(0, rows * KEY_BYTES))
+    .update(rowHashes.subarray(0, rows * HASH_BYTES))
     .digest('hex');
 }

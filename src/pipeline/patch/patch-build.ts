@@ -164,8 +164,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
 
   // Every row stays, at its place, and none is new (files only touched): the data files are the
   // previous ones, linked as they are.
-  let same = count === n;
-  for (let i = 0; same && i < count; i++) same = sequence[i] === i;
+  const same = fresh.length === 0 && count === n;
 
   // The event parts: a part whose rows are the previous part's, row for row at the same places
   // (and as much the last part as it was: every part but the last ends with a newline), has the

@@ -30,9 +30,9 @@ export function patchOptions(o: { baseUrl?: string; upstream?: string; precompre
 export class StateRecorder {
   /** each event's file, by the event's id: its number in `files` */
   private readonly fileOf = new Map<number, number>();
-  /** the event files noted, and their parse keys (KEY_BYTES each, in that order): the events' sources */
+  /** the event files noted, and their parse keys (hex, as the cache has them): the events' sources */
   private files: string[] = [];
-  private fileKeys = Buffer.alloc(0);
+  private fileKeys: string[] = [];
   private mediaSources: Sourced<MediaSource>[] = [];
   private rows: StateRows | null = null;
   private rowFiles: string[] = [];
@@ -49,12 +49,7 @@ export class StateRecorder {
         if (records.length === 0) return parsed;
         const n = this.files.length;
         this.files.push(records[0].file);
-        if ((n + 1) * KEY_BYTES > this.fileKeys.length) {
-          const grown = Buffer.alloc(Math.max(1024 * KEY_BYTES, this.fileKeys.length * 2));
-          this.fileKeys.copy(grown);
-          this.fileKeys = grown;
-        }
-        this.fileKeys.write(cache.lastKey(), n * KEY_BYTES, KEY_BYTES, 'hex');
+        this.fileKeys.push(cache.lastKey());
         for (const r of records) this.fileOf.set(r.value.id, n);
       } else if (kind === 'media') this.mediaSources.push(...(parsed.records as Sourced<MediaSource>[]));
       return parsed;
@@ -73,7 +68,7 @@ export class StateRecorder {
    */
   readonly sourceKeyOf = (e: Event): Uint8Array => {
     const n = this.fileOf.get(e.id);
-    return n === undefined ? randomBytes(KEY_BYTES) : this.fileKeys.subarray(n * KEY_BYTES, (n + 1) * KEY_BYTES);
+    return n === undefined ? randomBytes(KEY_BYTES) : Buffer.from(this.fileKeys[n], 'hex');
   };
 
   /** The events in list order with their rows' hashes (render-cache.ts rowHash, KEY_BYTES each), as they are rendered. */
@@ -99,7 +94,7 @@ export class StateRecorder {
     this.rows = rows;
     this.fileOf.clear();
     this.files = [];
-    this.fileKeys = Buffer.alloc(0);
+    this.fileKeys = [];
   }
 
   /**

@@ -10,7 +10,7 @@ import { compareListOrder, renderEvent, type RenderContext } from '../render/eve
 import { serializeEvent } from '../store/format/event-rows.ts';
 import { renderRows } from '../store/write/data-files.ts';
 import { RowsFile } from './parse-batch.ts';
-import { cachedRows, eventKeys, readRows, ROW_ENTRY_HEAD, rowHash, type PremadeRow, type RowsCacheStats } from './render-cache.ts';
+import { cachedRows, eventKeys, readRows, ROW_ENTRY_HEAD, rowHash, rowsFileHeader, type PremadeRow, type RowsCacheStats } from './render-cache.ts';
 import { RowsScratch } from './rows-scratch.ts';
 
 const root = tempDir('aula-rows-');
@@ -191,6 +191,16 @@ describe('cachedRows', () => {
     const damaged = stats();
     expect(cachedRows(path, events, keys, ctx, damaged).rows.lineBytes.equals(fresh)).toBe(true);
     expect(damaged).toEqual({ reused: events.length - 1, rendered: 1, corrupt: 1 });
+
+    // a flipped byte in the first entry's hash (after its key, checksum and length): never taken,
+    // so no page is keyed by a hash its row's bytes do not have
+    const badHash = Buffer.from(good);
+    badHash[rowsFileHeader().length + 32 + 4 + 4] ^= 0x01;
+    writeFileSync(path, badHash);
+    const hashDamaged = stats();
+    const retaken = cachedRows(path, events, keys, ctx, hashDamaged);
+    expect(hashDamaged).toEqual({ reused: events.length - 1, rendered: 1, corrupt: 1 });
+    expect(hex(split(retaken.hashes))).toEqual(hex(events.map(hashOf)));
 
     // cut short: the rows before the cut are used, the file rewritten whole
     writeFileSync(path, good.subarray(0, good.length >> 1));

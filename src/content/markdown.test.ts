@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from './markdown.ts';
+import { linkHref, markdownItHref, PLAIN_HTTP_URL, renderMarkdown } from './markdown.ts';
 
 describe('renderMarkdown', () => {
   it('renders CommonMark and trims the result', () => {
@@ -15,5 +16,25 @@ describe('renderMarkdown', () => {
 
   it('does not autolink bare URLs or use typographic quotes (CommonMark preset)', () => {
     expect(renderMarkdown('See https://example.org -- "quoted"')).toBe('<p>See https://example.org -- &quot;quoted&quot;</p>');
+  });
+});
+
+describe('linkHref', () => {
+  it('gives plain http(s) URLs back as they are, which is what markdown-it makes of them', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(PLAIN_HTTP_URL), (url) => {
+        fc.pre(url.length <= 200);
+        expect(linkHref(url)).toBe(url);
+        expect(markdownItHref(url)).toBe(url);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('encodes and refuses the others as markdown-it does', () => {
+    for (const url of ['https://EXAMPLE.org/x', 'https://bücher.example/ä', 'https://x.y/a b', 'https://x.y/%zz', 'mailto:a@b.c', '/relative']) {
+      expect(linkHref(url)).toBe(markdownItHref(url));
+    }
+    expect(linkHref('javascript:alert(1)')).toBeNull();
   });
 });

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadContent } from './load.ts';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { loadContent, parserOf, type LoadOptions } from './load.ts';
 import { contentFolder, lines, load, loadModel } from './test-folder.ts';
 
 const event = (id: number) =>
@@ -109,6 +112,34 @@ describe('loadContent', () => {
       expect(problems.length).toBeGreaterThan(0);
       expect(calls).toBe(0);
     }
+  });
+});
+
+describe('the directory handed over', () => {
+  it('is not held while the events are parsed', async () => {
+    const directory = lines('- {model: geo.Room, id: 2, name: B}', '- {model: campus.Room, id: 9, name: C}');
+    const dir = await contentFolder({ 'directory/d.yaml': directory, 'events/a.yaml': event(1) });
+    let parses: WeakRef<object> | undefined;
+    let record: WeakRef<object> | undefined;
+    let heldWhileEvents: boolean | undefined;
+    const parseMany: NonNullable<LoadOptions['parseMany']> = async (kind, parser, zone, files) => {
+      const parse = parserOf(parser, zone);
+      const parsed = files.map((file) => parse(file, readFileSync(join(dir, file), 'utf8')));
+      if (parser === 'directory') {
+        parses = new WeakRef(parsed);
+        record = new WeakRef(parsed[0].records[0]);
+        return parsed;
+      }
+      // the events are parsed once the directory was handed over: is any of it still reachable?
+      await new Promise((next) => setTimeout(next, 10));
+      setFlagsFromString('--expose-gc');
+      (runInNewContext('gc') as () => void)();
+      heldWhileEvents = parses!.deref() !== undefined || record!.deref() !== undefined;
+      return parsed;
+    };
+    const { model } = await loadContent(dir, { parseMany, onDirectory: () => true });
+    expect(model?.events.map((e) => e.id)).toEqual([1]);
+    expect(heldWhileEvents).toBe(false);
   });
 });
 

@@ -22,16 +22,17 @@ import { closeSync, existsSync, fstatSync, openSync, renameSync, statSync, unlin
 import { readFully, writeAllv } from '../util/positional-io.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
+import { serialize } from 'node:v8';
 import type { Parsed } from '../content/records.ts';
 import { DIST_FORMAT } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 import { makeFolders } from '../util/make-folders.ts';
 import { openCacheFile, openCacheFileToAppend } from './cache-file.ts';
+import { decodeParse } from './parse-payload.ts';
 
 /** Bump when what a parse returns changes shape or meaning without a new aula version. */
-export const CACHE_FORMAT = 2;
+export const CACHE_FORMAT = 3;
 
 const MAGIC = Buffer.from('AULACACHE\n');
 const ENTRY = Buffer.from('AUe1');
@@ -319,7 +320,7 @@ export class BuildCache {
       slot.verified = true;
       // a dev session keeps what it used in memory for its next build (see lastWritten)
       if (keepWritten) slot.payload = payload;
-      value = deserialize(payload);
+      value = decodeParse(payload, true);
     } catch {
       value = undefined;
     }
@@ -377,7 +378,8 @@ export class BuildCache {
    * A parse made on another thread (parse-pool.ts), as parse() would have made and kept it: its
    * key, its serialization and that payload's checksum, and the file's stat (statText) taken
    * before its text was read. The records returned are a copy of the payload's, as a cached
-   * parse's are.
+   * parse's are, but for the events' texts when the payload carries them apart (parse-payload.ts):
+   * those are '', and the thread's rows hold them.
    */
   adopt<T>(kind: string, file: string, made: MadeParse): Parsed<T> {
     this.last = made.key;
@@ -385,7 +387,8 @@ export class BuildCache {
     this.recordStat(`${kind}\0${file}`, made.stat, made.key);
     this.stats.misses++;
     this.keep(made.key, made.payload, made.sum);
-    return deserialize(made.payload) as Parsed<T>;
+    // (its events' texts are left out when the payload carries them apart: the thread's rows hold them)
+    return decodeParse(made.payload, false) as Parsed<T>;
   }
 
   /** A parse made in this build, kept for the next: held, or written to the next pack's file. */

@@ -18,6 +18,7 @@ import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, r
 import { statText } from './stat-index.ts';
 import { writeAllAt } from '../util/positional-io.ts';
 import { checksum } from '../util/checksum.ts';
+import { TextsApart } from './parse-payload.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 
@@ -88,10 +89,23 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
       return;
     }
     const parsed = parse(file, read.text);
-    const payload = serialize(parsed);
     // the file's key is its events' source (their rows' keys are made of it: render-cache.ts)
     const key = batch.keyed ? parseKey(batch.kind, file, read.text) : null;
-    if (rows) for (const r of parsed.records) rows.add(r.value as Event, key);
+    let payload: Buffer;
+    if (rows && parsed.records.length > 0) {
+      // the events' texts are carried apart from the parse when every one of them has its row
+      // (parse-payload.ts): the main thread lets go of them for the rows'
+      const texts = new TextsApart();
+      let all = true;
+      for (const r of parsed.records) {
+        const row = rows.add(r.value as Event, key);
+        if (row) texts.add(row.bytes, row.starts);
+        else all = false;
+      }
+      payload = all ? texts.payload(parsed) : serialize(parsed);
+    } else {
+      payload = serialize(parsed);
+    }
     payloads.push(payload);
     total += payload.length;
     files.push({ end: total, key: key && key.toString('hex'), stat: read.stat ? statText(read.stat) : null });
@@ -128,14 +142,17 @@ class RowsMade {
     private readonly keyed: boolean,
   ) {}
 
-  /** `source`: the parse key of the event's file (null when not keyed) */
-  add(e: Event, source: Uint8Array | null): void {
+  /**
+   * `source`: the parse key of the event's file (null when not keyed). The row made, its bytes a
+   * view the next call reuses; null when the event cannot be rendered here.
+   */
+  add(e: Event, source: Uint8Array | null): { bytes: Buffer; starts: number[] } | null {
     let row: { bytes: Buffer; starts: number[] };
     try {
       row = serializeEventBytes(renderEvent(e, this.rower.ctx));
     } catch {
       this.made.push(0);
-      return;
+      return null;
     }
     this.made.push(1);
     const length = row.bytes.length;
@@ -151,6 +168,7 @@ class RowsMade {
       this.keys.push(this.rower.keyOf(e, source!));
       this.hashes.push(rowHash(row.bytes));
     }
+    return row;
   }
 
   finish(): BatchRows {

@@ -4,7 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
-import { loadContent, type ParseCache } from '../content/load.ts';
+import { loadContent, type LoadOptions, type ParseCache } from '../content/load.ts';
 import { generateContent } from '../gen/content-generator.ts';
 import { BuildCache, packPath, parseKey } from './build-cache.ts';
 import { listFiles } from './carry-over.ts';
@@ -14,8 +14,10 @@ import { checksum } from '../util/checksum.ts';
 import { renderEvent, type RenderContext } from '../render/event.ts';
 import { FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
 import type { Event } from '../model/types.ts';
-import { parseBatch, RowsFile, type BatchRows } from './parse-batch.ts';
-import { LET_GO, ParsePool, type ParsePoolOptions } from './parse-pool.ts';
+import { parseBatch, rowerOf, RowsFile, type BatchRows } from './parse-batch.ts';
+import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
+import { decodeParse, LET_GO } from './parse-payload.ts';
+import type { Parsed } from '../content/records.ts';
 import type { PremadeRow } from './render-cache.ts';
 
 // vitest runs the .ts sources, which have no worker entry: the compiled pool is the one with threads
@@ -245,6 +247,56 @@ describe('rows made on the threads', () => {
     validPool.dropRows();
     await new Promise((done) => setTimeout(done, 100));
     for (const fd of fds) expect(() => fstatSync(fd)).toThrow(/EBADF/);
+  });
+});
+
+describe('events’ texts carried apart from their parse', () => {
+  it('are in the cache whole: a later build takes from it the events a build here parses', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const { BuildCache: CompiledCache } = await compiledCache();
+    const valid = join(root, 'valid-texts');
+    await generateContent({ events: 260, directory: 10, seed: 5, outDir: valid });
+    const pack = packPath(join(root, 'texts-cache'), valid);
+    const first = new CompiledCache(pack, valid, { racyMarginNs: 0n });
+    const pool = new Compiled(valid, first, threads);
+    const onContext: LoadOptions['onContext'] = ({ site, pages, media }) =>
+      pool.render({ site, baseUrl: 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) });
+    const cold = await loadContent(valid, { cache: first as unknown as BuildCache, parseMany: pool.parseMany, onContext });
+    pool.close();
+    pool.dropRows();
+    first.save();
+    first.release();
+    // (the build lets go of the texts the rows hold)
+    expect(cold.model!.events.filter((e) => e.body === '').length).toBeGreaterThan(200);
+    const here = await loadContent(valid);
+    const cache = new BuildCache(pack, valid, { racyMarginNs: 0n });
+    const warm = await loadContent(valid, { cache });
+    expect(cache.stats).toMatchObject({ misses: 0, corrupt: 0 });
+    expect(warm.model).toEqual(here.model);
+  });
+
+  it('are left out of a parse a thread makes when every event of the file has its row', async () => {
+    const files = readdirSync(join(content, 'events'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(md|yaml)$/.test(f) && !/broken|latin1/.test(f)).map((f) => `events/${f}`).slice(0, 20);
+    let ctx: RenderContext | undefined;
+    await loadContent(content, {
+      onContext: ({ site, pages, media }) => {
+        ctx = { site, baseUrl: 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) };
+      },
+    });
+    const rower = rowerOf(ctx!);
+    const answer = parseBatch({ id: 1, dir: content, kind: 'events', parser: 'events', zone: 'UTC', files, raw: files.map(() => null), keyed: true, render: true }, rower);
+    let start = 0;
+    answer.files.forEach((f, i) => {
+      if ('problem' in f) throw new Error(f.problem.message);
+      const payload = Buffer.from(answer.bytes.subarray(start, f.end));
+      start = f.end;
+      expect(payload[0], files[i]).toBe(0);
+      const whole = decodeParse(payload, true) as Parsed<Event>;
+      const slim = decodeParse(payload, false) as Parsed<Event>;
+      expect(whole.records.length).toBeGreaterThan(0);
+      expect(slim.records.every((r) => LET_GO.every((k) => r.value[k] === ''))).toBe(true);
+      expect(whole.records.some((r) => r.value.body !== '')).toBe(true);
+    });
   });
 });
 

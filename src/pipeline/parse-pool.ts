@@ -16,14 +16,14 @@
 // in a cold build (render-cache.ts).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { parserOf, readAndParse, type LoadOptions, type ParseCache, type ParserName } from '../content/load.ts';
 import type { Parsed } from '../content/records.ts';
 import { defaultThreads } from '../util/threads.ts';
 import type { Event } from '../model/types.ts';
 import type { RenderContext } from '../render/event.ts';
-import { FIELD_COUNT, fieldIndex, valueSpanIn } from '../store/format/event-rows.ts';
+import { FIELD_COUNT, valueSpanIn } from '../store/format/event-rows.ts';
+import { decodeParse, LET_GO, LET_GO_FIELDS, letGoOf } from './parse-payload.ts';
 import { SUM_BYTES, type BuildCache } from './build-cache.ts';
 import type { BatchAnswer, BatchRows, ParseBatch } from './parse-batch.ts';
 import type { RowInFile } from '../store/write/row-bytes.ts';
@@ -47,22 +47,6 @@ export interface ParsePoolOptions {
 
 /** The build cache as the loader reaches it, able to adopt a parse made on a thread. */
 export type AdoptingCache = ParseCache & Pick<BuildCache, 'adopt'>;
-
-/**
- * The text fields an adopted event lets go of: its row holds each as the JSON of the record's own
- * value (renderEvent copies them as they are), and nothing after the rows reads them from the
- * record. At 100k events the bodies were ~110 MB of heap (two-byte text); letting go of the others
- * too took the build's peak (in the load) down by ~37 MiB. rowsFor() gives them back from the
- * rows should the rows not be used.
- */
-export const LET_GO = ['title', 'organizer', 'location', 'teaser', 'body', 'attending_fees_info', 'contact', 'email'] as const satisfies readonly (keyof Event)[];
-type LetGo = (typeof LET_GO)[number];
-
-/** Where each of them is among a row's fields. */
-const LET_GO_FIELDS = LET_GO.map((f) => fieldIndex(f)!);
-
-/** An event's let-go fields, to be set. */
-const letGoOf = (e: Event) => e as unknown as Record<LetGo, string | null>;
 
 /**
  * The fields an event let go of (adopt), given back from its row (read once, where its thread left
@@ -340,7 +324,8 @@ export class ParsePool {
         const end = at + rows.starts[made * STRIDE + FIELD_COUNT];
         const event = record.value as Event;
         this.premade.set(event, new BatchRow(rows, made, inFile === null ? at : entry + ROW_ENTRY_HEAD, inFile === null ? -1 : file!.fd));
-        // The text is in the row now (LET_GO): let go of while it is young, not held to "render data".
+        // The text is in the row now (LET_GO): let go of while it is young, not held to "render data"
+        // (a payload that carried them apart was decoded without them already: parse-payload.ts).
         const fields = letGoOf(event);
         for (const f of LET_GO) fields[f] = '';
         entry += ROW_ENTRY_HEAD + (end - at);
@@ -359,7 +344,7 @@ export class ParsePool {
       if ('problem' in f) return { records: [], problems: [f.problem] };
       const payload = Buffer.from(bytes.buffer, bytes.byteOffset + start, f.end - start);
       start = f.end;
-      if (this.cache === undefined || f.key === null) return deserialize(payload) as Parsed<unknown>;
+      if (this.cache === undefined || f.key === null) return decodeParse(payload, false) as Parsed<unknown>;
       const made = { key: f.key, payload, sum: Buffer.from(sums.buffer, sums.byteOffset + sum, SUM_BYTES), stat: f.stat ?? undefined };
       sum += SUM_BYTES;
       return this.cache.adopt(kind, names[j], made);

@@ -38,6 +38,9 @@ export function compressionLevels(size: number, volume: number): { gzip: number;
   return { gzip: !small ? 5 : best ? 9 : 6, brotli: !small ? 5 : best ? 11 : 6 };
 }
 
+/** The levels of a file above the top-level limit, whatever the volume (the directory's indexes). */
+export const LARGE_FILE_LEVELS = compressionLevels(TOP_LEVEL_LIMIT + 1, Number.MAX_SAFE_INTEGER);
+
 /** `<path>.gz` and `<path>.br` for every compressible file, at the best ratio the volume allows. */
 export async function precompress(files: ReadonlyMap<string, string | Uint8Array>): Promise<Map<string, Uint8Array>> {
   let volume = 0;

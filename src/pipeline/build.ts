@@ -232,6 +232,8 @@ async function buildLocked(
   const statRecords = cache?.statRecords() ?? null;
   cache?.release();
   phase('load content', 'render data');
+  // the directory's large files are compressed on its thread while this one renders the data
+  directory?.compressNow();
   if (!model) {
     abandon();
     return { ok: false, problems, cache: cache?.stats };

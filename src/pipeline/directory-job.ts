@@ -40,6 +40,11 @@ export interface DirectoryJob {
   compressed: Promise<Map<string, Precompressed>>;
   /** stops the worker (a build that failed elsewhere) */
   cancel(): void;
+  /**
+   * The large files may be compressed now (the build's main thread works alone for a while):
+   * until then a worker waits with them, once they are made. Asking for any file says so too.
+   */
+  compressNow(): void;
 }
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there the job runs in-thread.
@@ -57,6 +62,7 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     keep: options.key === null ? null : { key: options.key, ...paths },
   };
   let cancel = () => {};
+  let compressNow = () => {};
   /** what was made, read when first asked for */
   let made: () => Promise<DirectoryMade>;
   if (!request.autocomplete && !request.minisearch) {
@@ -69,25 +75,54 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
   } else {
     const scratch = ScratchFile.create('directory');
     const worker = new Worker(new URL('./directory-worker.js', import.meta.url), { workerData: { objects, request, scratch: scratch?.fd ?? null } });
-    let answeredAlready = false;
-    // closed only once the worker is gone: a descriptor number closed under a thread still
-    // writing could be reused by the next open, and its write land there
-    cancel = () => void worker.terminate().then(() => scratch?.close());
+    let answer: WorkerAnswer | null = null;
+    // the large files' twins, once asked for (compressNow) and the worker has answered: none when
+    // it left none to compress. The compressing thread is started at once, in the call or in the
+    // answer's event: a promise's callback would wait for this thread's next await, which "render
+    // data" reaches only seconds later.
+    let twinsWanted = false;
+    let compressor: Worker | null = null;
+    let cancelled = false;
+    let twinsMade: (twins: MadeLayout['twins']) => void = () => {};
+    const twins = new Promise<MadeLayout['twins']>((resolve) => (twinsMade = resolve));
+    const compress = () => {
+      if (!twinsWanted || answer === null || compressor !== null) return;
+      const deferred = answer.deferred;
+      if (deferred.length === 0 || scratch === null || cancelled) return twinsMade([]);
+      const files = answer.layout.files.filter((f) => deferred.includes(f.name));
+      compressor = new Worker(new URL('./directory-compress-worker.js', import.meta.url), { workerData: { fd: scratch.fd, files, at: answer.end } });
+      void compressedTwins(compressor).then(twinsMade);
+    };
+    // (closed only once the workers are gone: a descriptor number closed under a thread still
+    // writing could be reused by the next open, and its write land there: cancel below)
     const answered = new Promise<WorkerAnswer>((resolve, reject) => {
-      worker.once('message', (answer: WorkerAnswer) => {
-        answeredAlready = true;
-        resolve(answer);
+      worker.once('message', (made: WorkerAnswer) => {
+        answer = made;
+        resolve(made);
+        compress();
       });
       worker.once('error', reject);
       worker.once('exit', (code) => {
-        if (!answeredAlready) scratch?.close();
+        if (answer === null) scratch?.close();
         reject(new Error(`the directory worker stopped (exit code ${code}) before it answered`));
       });
     });
     // a build that fails before it asks for the files must not leave an unhandled rejection behind
     answered.catch(() => {});
+    compressNow = () => {
+      twinsWanted = true;
+      compress();
+    };
+    cancel = () => {
+      cancelled = true;
+      void Promise.all([worker.terminate(), compressor?.terminate()]).then(() => scratch?.close());
+    };
     let read: Promise<DirectoryMade> | undefined;
-    made = () => (read ??= answered.then((answer) => takeMade(scratch, answer)));
+    made = () => {
+      compressNow();
+      read ??= Promise.all([answered, twins]).then(([made, more]) => takeMade(scratch, { ...made, layout: { ...made.layout, twins: [...made.layout.twins, ...more] } }));
+      return read;
+    };
   }
   const compressedOf = (m: DirectoryMade) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c]));
   return {
@@ -101,11 +136,28 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
       return made().then(compressedOf);
     },
     cancel,
+    compressNow: () => compressNow(),
   };
 }
 
-/** The worker's answer: where what it made is in the scratch file (directory-made-file.ts), and what it could not write there. */
-export type WorkerAnswer = { layout: MadeLayout; rest: DirectoryMade };
+/**
+ * The worker's answer: where what it made is in the scratch file (directory-made-file.ts), what it
+ * could not write there, the large files it left to compress there (directory-compress-worker.ts)
+ * and where the file's bytes end.
+ */
+export type WorkerAnswer = { layout: MadeLayout; rest: DirectoryMade; deferred: string[]; end: number };
+
+/**
+ * The layout entries of the twins the compressing thread wrote; none when it failed (a full temp
+ * folder): the build's own pool then compresses those files, as it does any other.
+ */
+function compressedTwins(worker: Worker): Promise<MadeLayout['twins']> {
+  return new Promise((resolve) => {
+    worker.once('message', (twins: MadeLayout['twins']) => resolve(twins));
+    worker.once('error', () => resolve([]));
+    worker.once('exit', () => resolve([]));
+  });
+}
 
 /** What the directory worker made, read back from its scratch file, which is then closed (and gone). */
 function takeMade(scratch: ScratchFile | null, answer: WorkerAnswer): DirectoryMade {

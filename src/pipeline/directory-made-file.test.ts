@@ -2,7 +2,7 @@ import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
-import { MadeWriter, readMade, type DirectoryMade } from './directory-made-file.ts';
+import { appendTwins, fileContent, MadeWriter, readMade, type DirectoryMade } from './directory-made-file.ts';
 
 const dir = tempDir('aula-made-file-');
 afterAll(() => removeDir(dir));
@@ -47,6 +47,34 @@ describe('the directory worker’s scratch file', () => {
     } finally {
       closeSync(fd);
     }
+  });
+
+  it('keeps a large text as UTF-8 when that gives it back as it was, gives a file back to be compressed, and takes its twins after', () => {
+    const large = `{"x":"${'Hörsaal „x“ '.repeat(100_000)}"}`;
+    const surrogate = `${large}\ud800`;
+    const fd = openSync(join(dir, 'large'), 'w+');
+    try {
+      const writer = new MadeWriter(fd);
+      writer.put('autocomplete', { 'index.json': large, 'other.json': surrogate }, {});
+      expect(writer.writing).toBe(true);
+      const byName = new Map(writer.layout.files.map((f) => [f.name, f]));
+      // half the bytes of UTF-16; a lone surrogate keeps it UTF-16
+      expect(byName.get('index.json')).toMatchObject({ text: true, utf8: true, length: Buffer.byteLength(large) });
+      expect(byName.get('other.json')!.utf8).toBeUndefined();
+      expect(Buffer.from(fileContent(fd, byName.get('index.json')!) as Uint8Array).toString()).toBe(large);
+      expect(fileContent(fd, byName.get('other.json')!)).toBe(surrogate);
+      // twins written after the rest (by another thread), their entries added to the layout
+      const appended = appendTwins(fd, writer.end, { 'index.json': { content: large, gzip: 5, brotli: 5, gz: new Uint8Array([7]), br: new Uint8Array([8, 9]) } });
+      expect(appended.end).toBe(writer.end + 3);
+      const layout = { ...writer.layout, twins: [...writer.layout.twins, ...appended.entries] };
+      const read = readMade(fd, structuredClone(layout), writer.rest);
+      expect(read.autocomplete).toEqual({ 'index.json': large, 'other.json': surrogate });
+      expect(read.compressed['index.json']).toMatchObject({ content: large, gzip: 5, brotli: 5 });
+      expect([...read.compressed['index.json'].gz, ...read.compressed['index.json'].br]).toEqual([7, 8, 9]);
+    } finally {
+      closeSync(fd);
+    }
+    expect(new MadeWriter(null).writing).toBe(false);
   });
 
   it('holds what it cannot write (no file, or a write that fails) and gives it back all the same', () => {

@@ -22,8 +22,11 @@ export interface DirectoryMade {
 export interface MadeLayout {
   /** the groups written there */
   groups: Group[];
-  /** each file of those groups: text (kept as UTF-16, as the string it was) or bytes */
-  files: { group: Group; name: string; text: boolean; at: number; length: number }[];
+  /**
+   * each file of those groups: text (kept as UTF-16, as the string it was; as UTF-8 when `utf8`,
+   * for a large one that UTF-8 gives back as it was) or bytes
+   */
+  files: { group: Group; name: string; text: boolean; utf8?: true; at: number; length: number }[];
   /** each compressed file: its levels and where its twins are; its content is the file of that name */
   twins: { name: string; gzip: number; brotli: number; gz: [number, number]; br: [number, number] }[];
 }
@@ -74,19 +77,52 @@ export class MadeWriter {
     };
     for (const [name, content] of Object.entries(files)) {
       const text = typeof content === 'string';
-      // UTF-16 gives back any string as it was (UTF-8 would not a lone surrogate)
-      const [start, length] = put(text ? Buffer.from(content, 'utf16le') : content);
-      layout.files.push({ group, name, text, at: start, length });
+      // UTF-16 gives back any string as it was (UTF-8 would not a lone surrogate); a large one
+      // without any is kept as UTF-8: half the bytes, and the bytes it is compressed from later
+      const utf8 = text && content.length > UTF8_FROM && content.isWellFormed();
+      const [start, length] = put(text ? Buffer.from(content, utf8 ? 'utf8' : 'utf16le') : content);
+      layout.files.push(utf8 ? { group, name, text, utf8, at: start, length } : { group, name, text, at: start, length });
     }
-    for (const [name, made] of Object.entries(twins)) {
-      layout.twins.push({ name, gzip: made.gzip, brotli: made.brotli, gz: put(made.gz), br: put(made.br) });
-    }
-    this.at = at;
+    const appended = appendTwins(fd, at, twins);
+    layout.twins.push(...appended.entries);
+    this.at = appended.end;
     this.layout.groups.push(group);
     this.layout.files.push(...layout.files);
     this.layout.twins.push(...layout.twins);
   }
+
+  /** Whether what is put goes to the scratch file (not held): its files can be read back there. */
+  get writing(): boolean {
+    return this.fd !== null && !this.failed;
+  }
+
+  /** Where the next bytes go in the scratch file. */
+  get end(): number {
+    return this.at;
+  }
 }
+
+/** A layout's file, read from the scratch file `fd` as it was put: text as UTF-8 bytes when kept so, else as the string. */
+export function fileContent(fd: number, file: MadeLayout['files'][number]): string | Uint8Array {
+  const bytes = Buffer.allocUnsafe(file.length);
+  readAllAt(fd, bytes, 0, file.length, file.at);
+  return file.text && !file.utf8 ? bytes.toString('utf16le') : bytes;
+}
+
+/** Writes `twins` to the scratch file `fd` from `at`: their entries of a layout, and where they end. */
+export function appendTwins(fd: number, at: number, twins: Record<string, Precompressed>): { entries: MadeLayout['twins']; end: number } {
+  const entries: MadeLayout['twins'] = [];
+  const put = (bytes: Uint8Array): [number, number] => {
+    writeAllAt(fd, bytes, at);
+    at += bytes.byteLength;
+    return [at - bytes.byteLength, bytes.byteLength];
+  };
+  for (const [name, made] of Object.entries(twins)) entries.push({ name, gzip: made.gzip, brotli: made.brotli, gz: put(made.gz), br: put(made.br) });
+  return { entries, end: at };
+}
+
+/** Text files longer than this (UTF-16 units) are kept as UTF-8 when they can be. */
+const UTF8_FROM = 1 << 20;
 
 /** What a MadeWriter wrote to `fd` (this layout) and held (`rest`), together. */
 export function readMade(fd: number | null, layout: MadeLayout, rest: DirectoryMade): DirectoryMade {
@@ -100,9 +136,9 @@ export function readMade(fd: number | null, layout: MadeLayout, rest: DirectoryM
   };
   const byName = new Map<string, string | Uint8Array>();
   for (const group of [made.autocomplete, made.minisearch]) for (const [name, content] of Object.entries(group ?? {})) byName.set(name, content);
-  for (const { group, name, text, at, length } of layout.files) {
+  for (const { group, name, text, utf8, at, length } of layout.files) {
     const bytes = take([at, length]);
-    const content = text ? bytes.toString('utf16le') : bytes;
+    const content = text ? bytes.toString(utf8 ? 'utf8' : 'utf16le') : bytes;
     made[group]![name] = content;
     byName.set(name, content);
   }

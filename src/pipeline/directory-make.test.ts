@@ -27,6 +27,17 @@ describe('makeDirectoryFiles', () => {
     expect(Buffer.from(minisearch['minisearch.json'] as Uint8Array).equals(mini['minisearch.json'])).toBe(true);
   });
 
+  it('leaves the large files to be compressed later when asked to, naming them', async () => {
+    const put: { group: Group; twins: string[] }[] = [];
+    const deferred: string[] = [];
+    await makeDirectoryFiles({ objects }, { autocomplete: true, minisearch: true, compress: true, keep: null }, (group, _files, twins) => put.push({ group, twins: Object.keys(twins) }), deferred);
+    expect(put).toEqual([
+      { group: 'autocomplete', twins: [] },
+      { group: 'minisearch', twins: [] },
+    ]);
+    expect(deferred).toEqual(['minisearch.json']);
+  });
+
   it('makes only the indexes asked for', async () => {
     const put: Group[] = [];
     await makeDirectoryFiles({ objects }, { autocomplete: false, minisearch: true, compress: false, keep: null }, (group) => put.push(group));

@@ -9,7 +9,7 @@
 import type { DirectoryObject } from '../model/types.ts';
 import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';
 import { listingOrder } from '../store/write/index-builder.ts';
-import { compressionLevels, compressTwins, PRECOMPRESSED, sizeOf, type Precompressed } from '../deploy/precompress.ts';
+import { compressTwins, LARGE_FILE_LEVELS, PRECOMPRESSED, sizeOf, type Precompressed } from '../deploy/precompress.ts';
 import { TOP_LEVEL_LIMIT } from '../server/compress.ts';
 import { store, type DirectoryFiles } from './directory-outputs.ts';
 import { intoMade, type DirectoryMade, type Group, type PutGroup } from './directory-made-file.ts';
@@ -31,8 +31,12 @@ export interface DirectorySource {
   objects: readonly DirectoryObject[] | null;
 }
 
-/** Makes the files `request` asks for of the objects `source` holds, handing each group to `put` once made. */
-export async function makeDirectoryFiles(source: DirectorySource, request: DirectoryRequest, put: PutGroup): Promise<void> {
+/**
+ * Makes the files `request` asks for of the objects `source` holds, handing each group to `put`
+ * once made. `deferred`: the large files are not compressed here but their names added to it, to
+ * be compressed later (the directory worker: directory-job.ts).
+ */
+export async function makeDirectoryFiles(source: DirectorySource, request: DirectoryRequest, put: PutGroup, deferred?: string[]): Promise<void> {
   let objects = source.objects ?? [];
   source.objects = null;
   // one sort for both indexes: listing order is a third of the own index's time
@@ -44,9 +48,9 @@ export async function makeDirectoryFiles(source: DirectorySource, request: Direc
     const twins: Record<string, Precompressed> = {};
     if (request.compress) {
       for (const [name, text] of Object.entries(files)) {
-        // above the limit the levels are fixed; below they depend on the build's whole volume
-        if (!PRECOMPRESSED.test(name) || sizeOf(text) <= TOP_LEVEL_LIMIT) continue;
-        twins[name] = compressTwins(text, compressionLevels(sizeOf(text), Number.MAX_SAFE_INTEGER));
+        if (!isLarge(name, text)) continue;
+        if (deferred) deferred.push(name);
+        else twins[name] = compressTwins(text, LARGE_FILE_LEVELS);
       }
     }
     put(group, files, twins);
@@ -63,6 +67,11 @@ export async function makeDirectoryFiles(source: DirectorySource, request: Direc
     indexed = null;
     done('minisearch', files);
   }
+}
+
+/** A file the directory's job compresses itself, ahead of the build's pool (its levels are fixed; below the limit they depend on the build's whole volume). */
+function isLarge(name: string, content: string | Uint8Array): boolean {
+  return PRECOMPRESSED.test(name) && sizeOf(content) > TOP_LEVEL_LIMIT;
 }
 
 /** makeDirectoryFiles' groups, held. */

@@ -14,7 +14,11 @@ const data = workerData as { objects: DirectoryObject[] | null; request: Directo
 const source: DirectorySource = { objects: data.objects };
 data.objects = null;
 const writer = new MadeWriter(data.scratch);
+// The large files are compressed later, on a thread of their own (directory-compress-worker.ts),
+// when the build's main thread works alone: while the events are parsed both cores are busy.
+// Only when they wait in the scratch file: held, they would be posted whole first.
+const deferred: string[] | undefined = writer.writing ? [] : undefined;
 // an error rejects the job through the worker's 'error' event
-await makeDirectoryFiles(source, data.request, writer.put);
-const answer: WorkerAnswer = { layout: writer.layout, rest: writer.rest };
+await makeDirectoryFiles(source, data.request, writer.put, deferred);
+const answer: WorkerAnswer = { layout: writer.layout, rest: writer.rest, deferred: writer.writing ? (deferred ?? []) : [], end: writer.end };
 parentPort!.postMessage(answer);

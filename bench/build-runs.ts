@@ -11,6 +11,7 @@
 // know what ran before it, so it probes file creation where each build is about to write
 // (file-creation.ts) and reports it beside the build.
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { markdownEvents, setFrontMatter, unusedEventId } from './content-edits.ts';
 import { probeFileCreation } from './file-creation.ts';
@@ -108,6 +109,11 @@ export async function runBuilds(options: {
   let probes = 0;
   /** `probe`: first measure file creation beside `out` (the cold builds, which write every file) */
   const build = async (label: string, out: string, cache: string[], probe = false): Promise<BuildRun> => {
+    // The builds before wrote ~1.4 GB each (dist and cache) and the kernel writes it back while
+    // the next one runs: a one-event build right after three cold ones spent 0.5 s of its swap
+    // waiting on that (its renames), with nothing of its own to write. Flushed first, each build
+    // is timed alone, as a user's build after an edit, or in CI, is.
+    spawnSync('sync');
     const createMicros = probe ? probeFileCreation(join(dirname(out), `.file-creation-${++probes}`)) : undefined;
     const run = await measuredAula(aula, ['build', '--content', contentDir, '--out', out, ...cache, '--timings'], { cwd: root, scratch });
     log(`${label.padEnd(22)} ${(run.wallMs / 1000).toFixed(2)} s wall, ${run.cpuMs === undefined ? '?' : (run.cpuMs / 1000).toFixed(2)} s CPU, ` +

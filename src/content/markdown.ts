@@ -1,4 +1,6 @@
-// Markdown event bodies to HTML: CommonMark, whose HTML blocks pass through unchanged.
+// Markdown event bodies to HTML: CommonMark, whose HTML blocks pass through unchanged. Most bodies
+// are rendered by markdown-subset.ts, which gives markdown-it's very output for the forms they are
+// written in, and declines the rest: markdown-it renders those.
 import MarkdownIt from 'markdown-it';
 import { renderMarkdownSubset, type LinkHref } from './markdown-subset.ts';
 
@@ -23,7 +25,7 @@ export const MAX_BODY_LENGTH = 4_194_304;
 export const PLAIN_HTTP_URL = /^https?:\/\/[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})*(?:\/[\w\-.~/]*)?(?:\?[\w\-.~=&]*)?(?:#[\w\-.~]*)?$/;
 
 /** A link destination's href as markdown-it makes it, or null where markdown-it refuses it. */
-const linkHref: LinkHref = (destination) => {
+export const linkHref: LinkHref = (destination) => {
   if (destination.length <= 200 && PLAIN_HTTP_URL.test(destination)) return destination;
   const href = md.normalizeLink(destination);
   return md.validateLink(href) ? href : null;
@@ -42,5 +44,3 @@ export function renderWithMarkdownIt(source: string): string {
 export function markdownItHref(destination: string): string {
   return md.normalizeLink(destination);
 }
-
-export { linkHref };

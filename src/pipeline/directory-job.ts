@@ -3,12 +3,14 @@
 // renders the events and answers the pages (the build awaits them only where it needs the files).
 // Files kept in the build cache (directory-outputs.ts) are read here and never made again.
 //
-// The worker usually finishes while the events are still being read (at 100k/200k, ~8 s before
-// "render data"). What it made (~100 MB of index text, MiniSearch's index and twins at 200k
-// objects) then waits in a scratch file (scratch-file.ts; its layout: directory-made-file.ts)
-// rather than in a heap, and is read when the build asks for it, once the events have left the
-// heap: it is not part of the build's peak. The file is unlinked as soon as it is opened, so
-// however the process ends, killed mid-build included, nothing is left behind.
+// The worker usually finishes while the events are still being read (at 100k/200k, ~2 s before
+// "render data"). What it made (~100 MB of index text and MiniSearch's index at 200k objects)
+// then waits in a scratch file (scratch-file.ts; its layout: directory-made-file.ts) rather than
+// in a heap, and is read when the build asks for it, once the events have left the heap: it is
+// not part of the build's peak. Its large files are compressed there when the build's main
+// thread works alone ("render data", compressNow), on a short-lived thread of their own
+// (directory-compress-worker.ts). The file is unlinked as soon as it is opened, so however the
+// process ends, killed mid-build included, nothing is left behind.
 import { Worker } from 'node:worker_threads';
 import type { DirectoryObject } from '../model/types.ts';
 import type { Precompressed } from '../deploy/precompress.ts';
@@ -42,7 +44,7 @@ export interface DirectoryJob {
   cancel(): void;
   /**
    * The large files may be compressed now (the build's main thread works alone for a while):
-   * until then a worker waits with them, once they are made. Asking for any file says so too.
+   * until then they wait uncompressed in the scratch file, once made. Asking for any file says so too.
    */
   compressNow(): void;
 }

@@ -25,7 +25,11 @@ export interface DistComparison {
 }
 
 /** A build as measured, and how long creating a file took where it wrote, probed just before it (µs). */
-export type BuildRun = MeasuredRun & { createMicros?: number };
+export type BuildRun = MeasuredRun & {
+  createMicros?: number;
+  /** how long the writes of what ran before took to reach the disk (`sync`, just before it), ms; null: sync failed */
+  flushMs?: number | null;
+};
 
 export interface BuildRuns {
   /**
@@ -113,13 +117,18 @@ export async function runBuilds(options: {
     // the next one runs: a one-event build right after three cold ones spent 0.5 s of its swap
     // waiting on that (its renames), with nothing of its own to write. Flushed first, each build
     // is timed alone, as a user's build after an edit, or in CI, is.
-    spawnSync('sync');
+    // (timed and reported: that writeback is charged to no build, and a build right after another,
+    // as in `aula dev`, may well meet some of it)
+    const flushStart = performance.now();
+    const synced = spawnSync('sync');
+    const flushMs = synced.error || synced.status !== 0 ? null : performance.now() - flushStart;
     const createMicros = probe ? probeFileCreation(join(dirname(out), `.file-creation-${++probes}`)) : undefined;
     const run = await measuredAula(aula, ['build', '--content', contentDir, '--out', out, ...cache, '--timings'], { cwd: root, scratch });
     log(`${label.padEnd(22)} ${(run.wallMs / 1000).toFixed(2)} s wall, ${run.cpuMs === undefined ? '?' : (run.cpuMs / 1000).toFixed(2)} s CPU, ` +
       `peak RSS ${(run.peakRssBytes / 1024 ** 2).toFixed(0)} MiB${run.cache ? `; ${run.cache.parsed} files parsed, ${run.cache.reused} reused` : ''}` +
-      `${createMicros === undefined ? '' : `; a file created beside it in ${createMicros.toFixed(0)} µs`}`);
-    return createMicros === undefined ? run : { ...run, createMicros };
+      `${createMicros === undefined ? '' : `; a file created beside it in ${createMicros.toFixed(0)} µs`}` +
+      `; ${flushMs === null ? 'earlier writes NOT flushed (sync failed)' : `earlier writes flushed first in ${(flushMs / 1000).toFixed(2)} s`}`);
+    return createMicros === undefined ? { ...run, flushMs } : { ...run, createMicros, flushMs };
   };
   const withCache = ['--cache', cacheDir];
 

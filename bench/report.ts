@@ -201,7 +201,7 @@ export function methodSection(g: GeneratorInfo, pass?: Pick<Pass, 'durationS' | 
       "this machine while sharing its two cores with a Node server. The report compares the baseline and the ceiling with the fastest " +
       'page-sized aula row; if the baseline were not well above that row, the ratios would be measuring the generator.',
     '- **Content age.** The cold build starts 2.5 s after the generated content was written and flushed: the build cache\'s stat index counts a file changed within 2 s of its record as racy and reads and hashes it again in the next build (as git does); built at once, the last ~16,000 generated files were racy and added 0.3–0.4 s to the first warm build, which no site whose files are older than two seconds pays.',
-    '- **Flushed writes.** Before each build the bench waits for the kernel to write back what the builds before it wrote (`sync`): a cold build writes ~1.4 GB, and a one-event build run right after three of them spent 0.5 s of its swap waiting on that writeback, with little of its own to write. Each build is timed alone, as a build after an edit, or in CI, runs.',
+    '- **Flushed writes.** Before each build the bench waits, untimed, for the kernel to write back what ran before it (`sync`): a cold build writes ~1.4 GB, and a one-event build run right after three of them spent 0.5 s of its swap waiting on that writeback, with little of its own to write. So each build is timed without the bench\'s earlier builds\' writeback, which no build is then charged with: the time each flush took is listed ("writes of what ran before"). Runs before 2026-11-27 17:57 did not flush; a build right after another, as in `aula dev`, may meet some of it.',
     '- **Settling.** Nothing is measured (the ceiling and the baseline included, which share the cores) until each started `aula serve` has spent next to no CPU (≤ 2 clock ticks) for 2 s: ' +
       '1 s after it starts listening it reads its deferred text columns and then builds its filter indexes in the background, and anything measured meanwhile would measure that too. ' +
       '(A 0.5 s quiet spell, as before, could end before the warm-up began: it then ran during the first baseline sample and the first row of the workers pass.)',
@@ -420,6 +420,7 @@ export function buildRows(r: BuildFigures): string[] {
     `| cold build, cache on: peak RSS | ${coldPeak} | ≤ 1 GB (${mib(TARGETS.buildPeakRssBytes)}) | ${verdict(highest.peakRssBytes <= TARGETS.buildPeakRssBytes)} |`,
     `| cold build \`--no-cache\` (for comparison): time / peak RSS | ${seconds(b.noCache.wallMs)}${cpu(b.noCache)} / ${peak(b.noCache)} | – | – |`,
     ...fileCreationRow(b),
+    ...flushRow(b),
     `| build throughput (cold, cache on) | ${fmt(r.generate.files / coldS)} content files/s | – | – |`,
     `| one event's title changed (${code(b.files.changed)}), cache warm, same \`--out\`: time / peak RSS | ${seconds(b.change.wallMs)}${cpu(b.change)} / ${peak(b.change)} | ≤ ${TARGETS.changeS} s | ${verdict(changeS <= TARGETS.changeS)} |`,
     `| one event added (a new file, ${code(b.files.added)}): time / peak RSS | ${seconds(b.added.wallMs)}${cpu(b.added)} / ${peak(b.added)} | ${NO_TARGET_EDIT} | – |`,
@@ -455,6 +456,17 @@ function fileCreationRow(b: BuildRuns): string[] {
     ? ` — **slowed** (over ${SLOW_CREATE_MICROS} µs: many files were deleted nearby within the last minutes, and ext4 steps over recently freed inodes; the builds' system time includes it)`
     : '';
   return [`| a new file created, written (4 KB) and closed where each cold build then wrote (median of ${PROBE_FILES}, just before it) | ${value}${note} | – | – |`];
+}
+
+/**
+ * How long the kernel took to write back what ran before each build (`sync`, untimed, just before
+ * it): the bench's own earlier builds, which would otherwise be written back during the next one.
+ */
+function flushRow(b: BuildRuns): string[] {
+  const runs: [string, BuildRun][] = [['`--no-cache`', b.noCache], ...b.coldRuns.map((run, i): [string, BuildRun] => [`cold ${i + 1}`, run]), ['title changed', b.change], ['added', b.added], ['deleted', b.deleted], ['undone', b.restored]];
+  if (runs.every(([, run]) => run.flushMs === undefined)) return [];
+  const value = runs.map(([label, run]) => `${label} ${run.flushMs === undefined ? '–' : run.flushMs === null ? '**not flushed** (sync failed)' : `${fmt(run.flushMs / 1000, 2)} s`}`).join(', ');
+  return [`| writes of what ran before, flushed to disk (\`sync\`) just before each build, untimed | ${value} | – | – |`];
 }
 
 function identicalRow(b: BuildRuns): string {

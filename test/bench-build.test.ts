@@ -229,6 +229,17 @@ describe('report: the build rows', () => {
     expect(row2!.split(/(?<!\\)\|/).length).toBe(6);
   });
 
+  it('says how long the writes before each build took to flush, and when a flush failed', () => {
+    // none flushed (an older run's figures): no row
+    expect(row(buildRows(figures()), 'writes of what ran before')).toBeUndefined();
+    const flushed = (r: MeasuredRun, ms: number | null) => ({ ...r, flushMs: ms });
+    const runs = [flushed(run(19, 900), 2100), flushed(run(20, 900), 1900), flushed(run(21, 900), null)];
+    const b = builds({ cold: medianRun(runs), coldRuns: runs, noCache: flushed(run(17, 880), 50) });
+    const line = row(buildRows(figures({ build: { ...b, change: flushed(b.change, 2300) } })), 'writes of what ran before');
+    expect(line).toContain('`--no-cache` 0.05 s, cold 1 2.10 s, cold 2 1.90 s, cold 3 **not flushed** (sync failed), title changed 2.30 s, added –');
+    expect(line!.split(/(?<!\\)\|/).length).toBe(6);
+  });
+
   it('puts every phase of every build in one table, in the order they ran, with files parsed and the process totals', () => {
     const table = phaseSection(builds());
     expect(table[0]).toBe('## Build phases');

@@ -11,6 +11,8 @@
 // markdown-it's own normalizeLink and validateLink (markdown.ts), so URLs are encoded by the
 // same code either way.
 
+import { escapeHtml } from 'markdown-it/lib/common/utils.mjs';
+
 export type LinkHref = (destination: string) => string | null;
 
 /** Thrown (as a bare object, no stack) to abandon the fast path. */
@@ -230,7 +232,7 @@ function isCloseFollow(c: number): boolean {
   return c === 46 || c === 44 || c === 59 || c === 58 || c === 33 || c === 63 || c === 41 || c === 39 || c === 34;
 }
 
-/** `&`, `>` and `"` as markdown-it's escapeHtml writes them (`<` never gets that far). */
+/** `&`, `>` and `"` as markdown-it's escapeHtml writes them (`<` never gets that far), for the one character the text loop is at. */
 function entityOf(c: number): string {
   return c === 38 ? '&amp;' : c === 62 ? '&gt;' : '&quot;';
 }
@@ -345,12 +347,4 @@ function inline(src: string, a: number, b: number, link: LinkHref, multiline: bo
   if (open !== 0) throw BAIL;
   if (b > from) out += src.slice(from, b);
   return out;
-}
-
-const NEEDS_ESCAPE = /[&<>"]/;
-const ESCAPE_ALL = /[&<>"]/g;
-const ESCAPED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-
-function escapeHtml(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? s.replace(ESCAPE_ALL, (ch) => ESCAPED[ch]) : s;
 }

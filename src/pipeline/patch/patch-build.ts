@@ -27,7 +27,7 @@ import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { columnsOf, tableFromColumns, textColumnsOf, type ColumnsFile, type TextColumnsFile } from '../../store/format/columns.ts';
 import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { partBounds } from '../../store/format/event-parts.ts';
-import { EventRows, FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
+import { EventRows, FIELD_COUNT, serializeEventBytes } from '../../store/format/event-rows.ts';
 import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../../store/format/public-files.ts';
 import type { EventTable } from '../../store/format/event-table.ts';
@@ -115,8 +115,9 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     return keyOf(e, plan.eventKeys.subarray(file * KEY_BYTES, (file + 1) * KEY_BYTES));
   });
   const made = fresh.map((e) => {
-    const row = serializeEvent(renderEvent(e, ctx));
-    const bytes = Buffer.from(row.json);
+    // (its UTF-8 as serialized, copied: serializeEventBytes reuses its buffer)
+    const row = serializeEventBytes(renderEvent(e, ctx));
+    const bytes = Buffer.from(row.bytes);
     return { bytes, starts: row.starts, hash: rowHash(bytes) };
   });
   const rendered = made.length;

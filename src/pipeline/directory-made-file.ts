@@ -69,12 +69,7 @@ export class MadeWriter {
   private write(fd: number, group: Group, files: DirectoryFiles, twins: Record<string, Precompressed>): void {
     // noted only once all of the group is written: a failure part way leaves it out of the layout
     const layout: MadeLayout = { groups: [group], files: [], twins: [] };
-    let at = this.at;
-    const put = (bytes: Uint8Array): [number, number] => {
-      writeAllAt(fd, bytes, at);
-      at += bytes.byteLength;
-      return [at - bytes.byteLength, bytes.byteLength];
-    };
+    const { put, end } = appender(fd, this.at);
     for (const [name, content] of Object.entries(files)) {
       const text = typeof content === 'string';
       // UTF-16 gives back any string as it was (UTF-8 would not a lone surrogate); a large one
@@ -83,7 +78,7 @@ export class MadeWriter {
       const [start, length] = put(text ? Buffer.from(content, utf8 ? 'utf8' : 'utf16le') : content);
       layout.files.push(utf8 ? { group, name, text, utf8, at: start, length } : { group, name, text, at: start, length });
     }
-    const appended = appendTwins(fd, at, twins);
+    const appended = appendTwins(fd, end(), twins);
     layout.twins.push(...appended.entries);
     this.at = appended.end;
     this.layout.groups.push(group);
@@ -111,14 +106,21 @@ export function fileContent(fd: number, file: MadeLayout['files'][number]): stri
 
 /** Writes `twins` to the scratch file `fd` from `at`: their entries of a layout, and where they end. */
 export function appendTwins(fd: number, at: number, twins: Record<string, Precompressed>): { entries: MadeLayout['twins']; end: number } {
-  const entries: MadeLayout['twins'] = [];
-  const put = (bytes: Uint8Array): [number, number] => {
-    writeAllAt(fd, bytes, at);
-    at += bytes.byteLength;
-    return [at - bytes.byteLength, bytes.byteLength];
+  const { put, end } = appender(fd, at);
+  const entries = Object.entries(twins).map(([name, made]) => ({ name, gzip: made.gzip, brotli: made.brotli, gz: put(made.gz), br: put(made.br) }));
+  return { entries, end: end() };
+}
+
+/** Writes byte runs one after another into `fd` from `at`: where each went ([at, length]), and where they end. */
+function appender(fd: number, at: number): { put: (bytes: Uint8Array) => [number, number]; end: () => number } {
+  return {
+    put: (bytes) => {
+      writeAllAt(fd, bytes, at);
+      at += bytes.byteLength;
+      return [at - bytes.byteLength, bytes.byteLength];
+    },
+    end: () => at,
   };
-  for (const [name, made] of Object.entries(twins)) entries.push({ name, gzip: made.gzip, brotli: made.brotli, gz: put(made.gz), br: put(made.br) });
-  return { entries, end: at };
 }
 
 /** Text files longer than this (UTF-16 units) are kept as UTF-8 when they can be. */

@@ -40,7 +40,8 @@ let scratch = Buffer.allocUnsafeSlow(64 << 10);
 
 /**
  * The texts of one file's events, as their rows are made (add each row's bytes and offsets in
- * record order), then the payload of the file's parse.
+ * record order), then the payload of the file's parse. One at a time per thread: they share the
+ * scratch buffer, which a new one starts over.
  */
 export class TextsApart {
   /** the JSON so far in `scratch`, from 0: `[` and the records' arrays */

@@ -77,7 +77,15 @@ function runPrimary(options: ServeCommandOptions): void {
   let listening = 0;
   let stopping = false;
   let failed = false;
-  for (let i = 0; i < options.workers; i++) cluster.fork();
+  // Workers alive, counted by their exits. Not `cluster.workers`: node removes a worker from it
+  // only once it has both exited and closed its channel, in either order, so on the last exit it
+  // may still be listed; the primary then waited for an exit that had been, and left with 0.
+  let alive = 0;
+  const fork = () => {
+    alive++;
+    cluster.fork();
+  };
+  for (let i = 0; i < options.workers; i++) fork();
   // The rows are checked once for all workers, while they load the rest (a remote dist is fetched
   // by each worker). The handler is in place before anything is awaited, so no worker's question
   // can arrive before it; it answers once the check's modules are loaded.
@@ -106,8 +114,9 @@ function runPrimary(options: ServeCommandOptions): void {
     }
   });
   cluster.on('exit', (worker, code) => {
+    alive--;
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failed ? 1 : 0);
+      if (alive === 0) process.exit(failed ? 1 : 0);
       return;
     }
     // A worker that fails before all are up means the dist cannot be served: stop rather than
@@ -115,16 +124,18 @@ function runPrimary(options: ServeCommandOptions): void {
     if (listening < options.workers) {
       if (!reported) console.error(`aula: worker ${worker.process.pid} exited (${code}) while starting; stopping`);
       stop(true);
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
+      if (alive === 0) process.exit(1);
       return;
     }
     console.error(`aula: worker ${worker.process.pid} exited (${code}); starting another`);
     listening--;
-    cluster.fork();
+    fork();
   });
   function stop(failing = false): void {
     stopping = true;
     failed ||= failing;
+    // should the process end by itself first, it ends with the same code
+    if (failed) process.exitCode = 1;
     for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
   }
   process.on('SIGTERM', () => stop());

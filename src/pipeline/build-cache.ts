@@ -18,7 +18,7 @@
 // the open file when used. A build that parsed a few files anew appends their entries; one that
 // left a quarter of the pack unused, or parsed more than HOLD_BYTES anew, writes it anew.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, renameSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, fstatSync, renameSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
 import { readFully, writeAllv } from '../util/positional-io.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
@@ -28,7 +28,7 @@ import { DIST_FORMAT } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 import { makeFolders } from '../util/make-folders.ts';
-import { openCacheFile, openCacheFileToAppend } from './cache-file.ts';
+import { openCacheFile, openCacheFileToAppend, openTemporary } from './cache-file.ts';
 import { decodeParse } from './parse-payload.ts';
 
 /** Bump when what a parse returns changes shape or meaning without a new aula version. */
@@ -429,8 +429,7 @@ export class BuildCache {
     try {
       if (this.spill === null) {
         makeFolders(dirname(this.path));
-        const path = `${this.path}.${process.pid}.tmp`;
-        const fd = openSync(path, 'w');
+        const { path, fd } = openTemporary(this.path);
         const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
         const used = MAGIC.copy(chunk, 0);
         this.spill = { path, fd, chunk, used: used + chunk.write(`${cacheIdentity()}\n`, used) };
@@ -526,13 +525,13 @@ export class BuildCache {
     if (this.spill === 'failed') return false;
     if (this.spill === null && this.appendFresh()) return true;
     const spill = this.spill;
-    const temporary = spill === null ? `${this.path}.${process.pid}.tmp` : spill.path;
+    let temporary = spill === null ? null : spill.path;
     try {
       let fd: number;
       let parts: Buffer[];
       if (spill === null) {
         makeFolders(dirname(this.path));
-        fd = openSync(temporary, 'w');
+        ({ path: temporary, fd } = openTemporary(this.path));
         parts = [MAGIC, Buffer.from(`${cacheIdentity()}\n`)];
       } else {
         fd = spill.fd;
@@ -559,15 +558,15 @@ export class BuildCache {
       } finally {
         closeSync(fd);
       }
-      renameSync(temporary, this.path);
+      renameSync(temporary!, this.path);
       if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next, end: statSync(this.path).size };
       return true;
     } catch {
       // a read-only or full disk costs the next build its speed, never its result
       try {
-        unlinkSync(temporary);
+        if (temporary !== null) unlinkSync(temporary);
       } catch {
-        // not created
+        // gone already
       }
       return false;
     }

@@ -3,7 +3,7 @@ import { closeSync, linkSync, readFileSync, symlinkSync, writeFileSync, writeSyn
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
-import { openCacheFile, openCacheFileToAppend, readCacheFile } from './cache-file.ts';
+import { openCacheFile, openCacheFileToAppend, openTemporary, readCacheFile, writeTemporary } from './cache-file.ts';
 
 let dir: string;
 afterEach(() => removeDir(dir));
@@ -41,5 +41,21 @@ describe('cache files', () => {
     expect(openCacheFileToAppend(join(dir, 'hard'))).toBeNull();
     expect(readFileSync(outside, 'utf8')).toBe('precious');
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('makes each temporary anew at a name of its own, and writes through nothing planted', () => {
+    dir = tempDir('aula-cache-file-');
+    const path = join(dir, 'parsed-0123456789abcdef.bin');
+    const outside = join(dir, 'outside.txt');
+    writeFileSync(outside, 'precious');
+    // the names temporaries had, each a link to a file elsewhere
+    symlinkSync(outside, `${path}.${process.pid}.tmp`);
+    const a = openTemporary(path);
+    closeSync(a.fd);
+    const b = writeTemporary(path, 'new');
+    expect(a.path).toMatch(new RegExp(`^${path.replace(/[.]/g, '\\.')}\\.${process.pid}-[0-9a-f]{12}\\.tmp$`));
+    expect(b).not.toBe(a.path);
+    expect(readFileSync(b, 'utf8')).toBe('new');
+    expect(readFileSync(outside, 'utf8')).toBe('precious');
   });
 });

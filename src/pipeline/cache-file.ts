@@ -6,7 +6,8 @@
 // a link and used only when it is a regular file; one is appended to only when nothing else
 // shares it. Otherwise it is as if it were not there: the cache is never needed, and the build
 // just works without it (or writes it anew, replacing whatever stood there by a rename).
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -54,4 +55,27 @@ export function readCacheFile(path: string, max = Infinity): Buffer | null {
 /** A small bookkeeping file (a manifest, a lock) as text, read as readCacheFile reads; null past `max` bytes. */
 export function readSmallFile(path: string, max: number): string | null {
   return readCacheFile(path, max)?.toString('utf8') ?? null;
+}
+
+/**
+ * A new temporary file beside `path`, to be renamed over it: `<path>.<pid>-<12 hex digits>.tmp`
+ * (the pid tells stale-temps.ts whether its writer still runs). Created exclusively at a name
+ * nobody can guess, it is never a link or file someone planted there: opened with 'w' at
+ * `<path>.<pid>.tmp`, a symbolic link placed at that name by anyone who can write to the cache
+ * folder was followed, and the file it named outside the cache overwritten.
+ */
+export function openTemporary(path: string): { path: string; fd: number } {
+  const temporary = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+  return { path: temporary, fd: openSync(temporary, 'wx', 0o644) };
+}
+
+/** openTemporary with `data` written and the file closed; its path. */
+export function writeTemporary(path: string, data: string | Uint8Array): string {
+  const { path: temporary, fd } = openTemporary(path);
+  try {
+    writeFileSync(fd, data);
+  } finally {
+    closeSync(fd);
+  }
+  return temporary;
 }

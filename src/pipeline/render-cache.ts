@@ -20,7 +20,7 @@
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../model/types.ts';
 import { breadcrumb, renderEvent, renderMedia, type RenderContext } from '../render/event.ts';
@@ -30,7 +30,7 @@ import { cacheIdentity, packPath } from './build-cache.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../util/checksum.ts';
 import { writeAllAt, writeAllv } from '../util/positional-io.ts';
 import { makeFolders } from '../util/make-folders.ts';
-import { openCacheFileToAppend, readCacheFile } from './cache-file.ts';
+import { openCacheFileToAppend, openTemporary, readCacheFile } from './cache-file.ts';
 
 /** Bump when a row's bytes change meaning without a new aula version. */
 export const ROWS_FORMAT = 2;
@@ -324,13 +324,14 @@ export function appendRows(path: string, rows: readonly { key: Buffer; hash: Buf
 /** Writes whole (to a temporary file renamed into place) or appends; a failure leaves no cache, never a wrong one. */
 function writeRows(path: string, whole: boolean, parts: Buffer[]): void {
   if (!whole && parts.length === 0) return;
-  const target = whole ? `${path}.${process.pid}.tmp` : path;
+  let target: string | null = whole ? null : path;
   let fd: number | null = null;
   try {
     makeFolders(dirname(path));
     // a temporary of its own, or the rows file itself only when it is one (cache-file.ts)
-    fd = whole ? openSync(target, 'wx') : openCacheFileToAppend(target);
-    if (fd === null) throw new Error('not a rows file of its own');
+    if (whole) ({ path: target, fd } = openTemporary(path));
+    else fd = openCacheFileToAppend(path);
+    if (fd === null || target === null) throw new Error('not a rows file of its own');
     const all = whole ? [rowsFileHeader(), ...parts] : parts;
     for (let from = 0; from < all.length; from += 1000) writeAllv(fd, all.slice(from, from + 1000));
     closeSync(fd);
@@ -339,7 +340,7 @@ function writeRows(path: string, whole: boolean, parts: Buffer[]): void {
   } catch {
     if (fd !== null) closeSync(fd);
     try {
-      unlinkSync(whole ? target : path);
+      if (target !== null) unlinkSync(target);
     } catch {
       // nothing to remove
     }

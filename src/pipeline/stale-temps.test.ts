@@ -28,6 +28,10 @@ describe('removeStaleTemps', () => {
       `dist-${ID}-${ID}.json.${DEAD}.tmp`,
       `dist-${ID}-${ID}.events.${DEAD}.tmp`,
       `stat-probe.${DEAD}.tmp`,
+      // as openTemporary names them (cache-file.ts)
+      `parsed-${ID}.bin.${DEAD}-0123456789ab.tmp`,
+      `dist-${ID}-${ID}.json.${DEAD}-0123456789ab.tmp`,
+      `stat-probe.${DEAD}-0123456789ab.tmp`,
     ];
     const kept = [
       // the cache's own files, a running process's temporaries (this one's, its parent's)

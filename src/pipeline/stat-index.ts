@@ -12,9 +12,9 @@
 // aula, dist format or V8), or written for another content folder, it is ignored whole, which costs
 // a build its speed (every file read and hashed, as without it), never its result.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, renameSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, renameSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import { readCacheFile } from './cache-file.ts';
+import { openTemporary, readCacheFile, writeTemporary } from './cache-file.ts';
 
 const MAGIC = 'AULASTAT1\n';
 /**
@@ -50,10 +50,9 @@ export function stillFresh(record: StatRecord, stat: BigIntStats, safe: bigint, 
  * there. Null when the folder cannot be written (then no index is kept).
  */
 export function fileSystemNow(folder: string): bigint | null {
-  const probe = join(folder, `stat-probe.${process.pid}.tmp`);
   try {
-    // created, never opened: a file of that name that is not ours is neither truncated nor removed
-    const fd = openSync(probe, 'wx');
+    // created at a name of its own (cache-file.ts): whatever else is in the folder is left alone
+    const { path: probe, fd } = openTemporary(join(folder, 'stat-probe'));
     try {
       writeFileSync(fd, 'x');
       return fstatSync(fd, { bigint: true }).mtimeNs;
@@ -105,15 +104,15 @@ export function writeStatIndex(path: string, identity: string, content: string, 
   const records: string[] = [];
   for (const [id, r] of index.records) records.push(id, r.stat, r.key);
   const head = MAGIC + JSON.stringify({ identity, content, safe: String(index.safe), records }) + '\n';
-  const temporary = `${path}.${process.pid}.tmp`;
+  let temporary: string | null = null;
   try {
-    writeFileSync(temporary, `${head}${sha256hex(head)}\n`);
+    temporary = writeTemporary(path, `${head}${sha256hex(head)}\n`);
     renameSync(temporary, path);
   } catch {
     try {
-      unlinkSync(temporary);
+      if (temporary !== null) unlinkSync(temporary);
     } catch {
-      // not created
+      // gone already
     }
   }
 }

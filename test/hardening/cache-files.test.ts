@@ -2,10 +2,10 @@
 // link to a file elsewhere — the build neither hangs, nor fills memory, nor writes through it:
 // it treats the file as absent (src/pipeline/cache-file.ts).
 import { spawnSync } from 'node:child_process';
-import { cpSync, linkSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, linkSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeDir, SAMPLE_CONTENT, tempDir } from '../helpers.ts';
+import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from '../helpers.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
 const roots: string[] = [];
@@ -59,5 +59,32 @@ describe('cache files that are not what aula wrote', () => {
     expect(spawnSync(process.execPath, [BIN, 'build', '--content', content, '--out', clean, '--no-cache', '--quiet']).status).toBe(0);
     const diff = spawnSync('diff', ['-r', '-x', 'changes.json', out, clean], { encoding: 'utf8' });
     expect(diff.stdout).toBe('');
+  });
+
+  it('a link planted where a temporary used to be named (<file>.<pid>.tmp) is not written through', async () => {
+    const root = tempDir('aula-cache-temps-');
+    roots.push(root);
+    const out = join(root, 'dist');
+    const cache = join(root, 'cache');
+    // in this process, so that its pid is the one a planted name would guess
+    await buildOk({ content: SAMPLE_CONTENT, out, cache });
+    const names = readdirSync(cache);
+    // every kind of file the cache keeps, each written anew by the next build
+    expect(names.map((n) => n.replace(/-[0-9a-f]{16}/g, '-ID')).sort()).toEqual(
+      ['autocomplete-ID.bin', 'dist-ID-ID.events', 'dist-ID-ID.json', 'minisearch-ID.bin', 'parsed-ID.bin', 'parsed-ID.stat', 'rows-ID.bin'],
+    );
+    const victims = names.map((name) => {
+      const victim = join(root, `victim-${name}`);
+      writeFileSync(victim, 'precious\n');
+      rmSync(join(cache, name));
+      symlinkSync(victim, join(cache, `${name}.${process.pid}.tmp`));
+      return victim;
+    });
+    symlinkSync(join(root, 'victim-probe'), join(cache, `stat-probe.${process.pid}.tmp`));
+    rmSync(out, { recursive: true });
+    await buildOk({ content: SAMPLE_CONTENT, out, cache });
+    for (const victim of victims) expect([victim, readFileSync(victim, 'utf8')]).toEqual([victim, 'precious\n']);
+    // the cache was written all the same, as files of its own
+    for (const name of names) expect([name, lstatSync(join(cache, name)).isFile()]).toEqual([name, true]);
   });
 });

@@ -13,7 +13,7 @@
 // A damaged, foreign (other aula, dist format, V8) or misshapen state is ignored: the build is
 // then a full one, never a wrong one.
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
@@ -21,7 +21,7 @@ import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
 import { cacheIdentity } from '../build-cache.ts';
 import { makeFolders } from '../../util/make-folders.ts';
-import { readCacheFile } from '../cache-file.ts';
+import { openTemporary, readCacheFile } from '../cache-file.ts';
 
 const MAGIC = 'AULAEVENTS1\n';
 /** Bump when the state's shape or meaning changes without a new aula version. */
@@ -109,12 +109,14 @@ const identityLine = () => `${cacheIdentity()} events ${EVENT_STATE_FORMAT}\n`;
 
 /** Writes the state beside and then over `path`; a failure leaves no state (the next build is a full one). */
 export function writeEventState(path: string, state: EventState): void {
-  const temporary = `${path}.${process.pid}.tmp`;
+  let temporary: string | null = null;
   try {
     const payload = serialize(state);
     makeFolders(dirname(path));
     // the head and the payload written one after the other: no copy of ~15 MB into one buffer
-    const fd = openSync(temporary, 'w');
+    const opened = openTemporary(path);
+    temporary = opened.path;
+    const fd = opened.fd;
     try {
       writeFileSync(fd, `${MAGIC}${identityLine()}${sha256hex(payload)}\n`);
       writeFileSync(fd, payload);
@@ -123,7 +125,7 @@ export function writeEventState(path: string, state: EventState): void {
     }
     renameSync(temporary, path);
   } catch {
-    removeEventState(temporary);
+    if (temporary !== null) removeEventState(temporary);
     removeEventState(path);
   }
 }

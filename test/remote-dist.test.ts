@@ -28,7 +28,7 @@ function walk(dir: string, base = dir): string[] {
 
 /** A static origin over `root`: ETag and Last-Modified from the file's mtime and size, 304 on a match. */
 function staticOrigin(root: string) {
-  const seen = { manifest: 0, notModified: 0, files: new Map<string, number>() };
+  const seen = { manifest: 0, notModified: 0, files: new Map<string, number>(), sent: new Map<string, number>() };
   let sendValidators = true;
   /** answers a request itself (a misbehaving origin) when it returns true */
   let misbehave: ((path: string, res: ServerResponse) => boolean) | null = null;
@@ -51,6 +51,7 @@ function staticOrigin(root: string) {
       seen.notModified++;
       return void res.writeHead(304, { ETag: etag }).end();
     }
+    seen.sent.set(path, (seen.sent.get(path) ?? 0) + 1);
     res.writeHead(200, { 'Content-Length': bytes.length, ...(sendValidators ? { ETag: etag, 'Last-Modified': info.mtime.toUTCString() } : {}) });
     res.end(bytes);
   });
@@ -231,12 +232,16 @@ describe('a remote dist on an HTTP origin', () => {
     expect((await request(`${replica.url}/v1/cms/event/43/`)).status).toBe(200);
     expect(logs.some((l) => l.includes(part) && /bytes, manifest.json says|SHA-256/.test(l) && l.startsWith('kept serving the previous data'))).toBe(true);
 
-    // the other files of the build arrived whole: a retry fetches only the broken one
+    // the other files of the build arrived whole: a retry asks only for the broken one, and as
+    // the origin still has it as it was (its ETag), is answered 304: it is not downloaded again
     const fetched = (rel: string) => origin.seen.files.get(`dist/${rel}`) ?? 0;
+    const sent = (rel: string) => origin.seen.sent.get(`dist/${rel}`) ?? 0;
     const columns = fetched('data/events.columns.json');
     const tries = fetched(part);
-    await until('a retry', async () => fetched(part) > tries);
+    const downloads = sent(part);
+    await until('two retries', async () => fetched(part) > tries + 1);
     expect(fetched('data/events.columns.json')).toBe(columns);
+    expect(sent(part)).toBe(downloads);
     expect(await readyz()).toBe(503);
 
     // the file is fixed; the manifest is not touched, so only an unconditional re-fetch sees it

@@ -6,7 +6,7 @@
 // it is whole.
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import { datasetFrom, warmDataset, type Dataset } from '../query/dataset.ts';
-import { fetchRemoteDist, OriginUnavailable, RefusedBuild, remoteBase, DEFAULT_REMOTE_LIMITS, type RemoteLimits, type Validators, type VerifiedFiles } from '../store/read/remote-source.ts';
+import { fetchRemoteDist, OriginUnavailable, RefusedBuild, remoteBase, DEFAULT_REMOTE_LIMITS, type RefusedFiles, type RemoteLimits, type Validators, type VerifiedFiles } from '../store/read/remote-source.ts';
 import type { LiveData } from './live-data.ts';
 import { prepareInBackground } from '../query/events/prepare-in-background.ts';
 
@@ -36,14 +36,16 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
   /** the current build's files, and those a refused attempt got right: not downloaded again */
   let verified: VerifiedFiles = new Map();
   let partial: VerifiedFiles = new Map();
+  /** those it got wrong: asked for conditionally */
+  let refused: RefusedFiles = new Map();
 
   /** Downloads and loads a build; null when the origin still has the one in `known`. */
   const load = async (known?: Validators): Promise<{ current: Current; validators: Validators; verified: VerifiedFiles } | null> => {
     let fetched;
     try {
-      fetched = await fetchRemoteDist(base, known, limits, new Map([...verified, ...partial]));
+      fetched = await fetchRemoteDist(base, known, limits, new Map([...verified, ...partial]), refused);
     } catch (e) {
-      if (e instanceof RefusedBuild) partial = e.verified;
+      if (e instanceof RefusedBuild) ({ verified: partial, refused } = e);
       throw e;
     }
     if (fetched === 'unchanged') return null;
@@ -77,6 +79,7 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
         validators = next.validators;
         verified = next.verified;
         partial = new Map();
+        refused = new Map();
         options.log(`loaded the build of ${current.dataset.manifest.built_at} from ${base.href}`);
       }
       ready = true;

@@ -3,7 +3,7 @@
 // that is verified against the manifest's sizes and SHA-256 sums — so a file from another build,
 // a truncated upload or a half-published build is refused by name before any of it is served.
 // The manifest is fetched conditionally (ETag / Last-Modified), so polling an unchanged origin
-// costs one 304.
+// costs one 304; so is a file a refused build had wrong, while the origin's ETag for it stands.
 import { loadedFiles } from '../format/dist-paths.ts';
 import { memorySource, type DistSource } from './dist-source.ts';
 import { createHash } from 'node:crypto';
@@ -47,6 +47,17 @@ export interface RemoteDist {
 
 /** Files already downloaded and checked, by SHA-256: a later build listing the same sum reuses them. */
 export type VerifiedFiles = ReadonlyMap<string, Uint8Array>;
+
+/**
+ * Files a refused build had wrong, by path, listed sum and size: the origin's strong ETag for the
+ * bytes it sent, and why they were refused. Asked for again with If-None-Match, a file the origin
+ * still has as it was costs a 304, not its download (a cut upload of a ~50 MB event part was
+ * downloaded again on every poll until it was fixed). Only a strong ETag: a weak one, or a
+ * Last-Modified of one-second grain, could call a file fixed within that second unchanged.
+ */
+export type RefusedFiles = ReadonlyMap<string, { etag: string; problem: DistError }>;
+
+const refusedKey = (rel: string, listed: { sha256: string; bytes: number }) => `${rel}\0${listed.sha256}\0${listed.bytes}`;
 
 /** `https://host/path` → `https://host/path/`, so relative names resolve below it. */
 export function remoteBase(url: string): URL {
@@ -145,12 +156,16 @@ export class OriginUnavailable extends DistError {
   override name = 'OriginUnavailable';
 }
 
-/** A build that cannot be loaded yet, and the files of it that were right (no need to fetch them again). */
+/**
+ * A build that cannot be loaded yet, the files of it that were right (no need to fetch them
+ * again), and those that were wrong (asked for conditionally next time).
+ */
 export class RefusedBuild extends DistError {
   override name = 'RefusedBuild';
   constructor(
     message: string,
     readonly verified: VerifiedFiles,
+    readonly refused: RefusedFiles = new Map(),
   ) {
     super(message);
   }
@@ -171,14 +186,16 @@ async function get(url: URL, timeoutMs: number, headers: Record<string, string> 
  * Fetches the dist at `base` unless its manifest is still the one `known` describes (then
  * 'unchanged'). Each file is checked against the manifest's size and SHA-256 as it arrives; a
  * file whose sum is among `verified` (the current build's, or those a refused attempt got right)
- * is not downloaded again, so a new build costs only the files that changed. Throws DistError
- * naming the URL when a file cannot be fetched or is not the one the manifest lists.
+ * is not downloaded again, so a new build costs only the files that changed; nor is a file
+ * `refused` had wrong while the origin answers 304 for it. Throws DistError naming the URL when a
+ * file cannot be fetched or is not the one the manifest lists (RefusedBuild: the build's).
  */
 export async function fetchRemoteDist(
   base: URL,
   known?: Validators,
   limits: RemoteLimits = DEFAULT_REMOTE_LIMITS,
   verified: VerifiedFiles = new Map(),
+  refused: RefusedFiles = new Map(),
 ): Promise<RemoteDist | 'unchanged'> {
   const manifestUrl = new URL('manifest.json', base);
   const conditional: Record<string, string> = {};
@@ -217,6 +234,7 @@ export async function fetchRemoteDist(
   const good = new Map<string, Uint8Array>();
   /** files that arrived whole but are not the ones listed (a half-published build): the rest are still fetched */
   const wrong: DistError[] = [];
+  const stillWrong = new Map<string, { etag: string; problem: DistError }>();
   // one after another: the event parts are most of the total, and parallel downloads would only
   // raise the peak of memory held by half-read bodies
   try {
@@ -229,7 +247,15 @@ export async function fetchRemoteDist(
         continue;
       }
       const url = new URL(rel, base);
-      const answer = await get(url, limits.fileTimeoutMs, {}, OriginUnavailable);
+      const key = refusedKey(rel, listed);
+      const before = refused.get(key);
+      const answer = await get(url, limits.fileTimeoutMs, before ? { 'If-None-Match': before.etag } : {}, OriginUnavailable);
+      if (answer.status === 304 && before) {
+        await answer.body?.cancel();
+        wrong.push(before.problem);
+        stillWrong.set(key, before);
+        continue;
+      }
       if (answer.status !== 200) {
         await answer.body?.cancel();
         const Failure = UNAVAILABLE(answer.status) ? OriginUnavailable : DistError;
@@ -241,6 +267,8 @@ export async function fetchRemoteDist(
         checkDigest(named, manifest, rel, bytes, () => sha256!);
       } catch (e) {
         wrong.push(e as DistError);
+        const etag = answer.headers.get('etag');
+        if (etag?.startsWith('"')) stillWrong.set(key, { etag, problem: e as DistError });
         continue;
       }
       files.set(rel, bytes);
@@ -252,7 +280,7 @@ export async function fetchRemoteDist(
     if (!(e instanceof DistError) || e instanceof OriginUnavailable) throw e;
     const problems = wrong.includes(e) ? wrong : [...wrong, e];
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more file${problems.length > 2 ? 's' : ''})` : '';
-    throw new RefusedBuild(`${problems[0].message}${more}`, good);
+    throw new RefusedBuild(`${problems[0].message}${more}`, good, stillWrong);
   }
   // every file was checked above: the loader need not hash them again
   return { source: named, validators, verified: good };

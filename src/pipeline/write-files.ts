@@ -5,11 +5,17 @@ import { dirname, join } from 'node:path';
 
 /** Writes `files` (paths relative to `dir`) under `dir`, noting each path in `wrote` when given. */
 export function writeFiles(dir: string, files: ReadonlyMap<string, string | Uint8Array>, wrote?: Set<string>): void {
+  // each folder made once: the 5,000 pages of a 100k-event list share one
+  const made = new Set<string>();
   for (const [rel, content] of files) {
     wrote?.add(rel);
     const path = join(dir, rel);
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      const folder = dirname(path);
+      if (!made.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        made.add(folder);
+      }
       writeFileSync(path, content);
     } catch (e) {
       throw named(e, path);

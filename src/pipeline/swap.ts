@@ -121,6 +121,7 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void
     // says it of the dist it parks
     if (made === null && moved) warn(noListWarning(parked));
     if (made !== null || moved) removeMade(fs, path, parked, made);
+    if (moved) warnLeft(parked, warn);
   } catch {
     // one would land on a file of the dist: the parked folder stays, with it
   }
@@ -133,7 +134,36 @@ const noListWarning = (dist: string) =>
 /** Moves `staged` to `out`, replacing what was there. */
 export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}): void {
   const parked = swapRenames(staged, out, warn);
-  if (parked !== null) removeMade(fs, path, parked.dir, parked.made);
+  if (parked === null) return;
+  removeMade(fs, path, parked.dir, parked.made);
+  if (parked.kept) warnLeft(parked.dir, warn);
+}
+
+/**
+ * Says why a former dist whose user entries all moved out is still there once aula's files are
+ * gone from it: something aula did not make stands at a path it did (a symbolic link put in place
+ * of one of its files, a device), which can neither be removed nor go into the new dist. It was
+ * left there in silence, build after build. (Entries that could not be moved are named as they
+ * fail: strandedIn.)
+ */
+function warnLeft(dir: string, warn: SwapWarning): void {
+  if (!existsSync(dir)) return;
+  const left: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(rel === '' ? dir : join(dir, rel), { withFileTypes: true })) {
+      const at = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(at);
+      else if (rel !== '' || (e.name !== 'manifest.json' && e.name !== MADE_FILES)) left.push(at);
+    }
+  };
+  try {
+    walk('');
+  } catch {
+    return; // gone meanwhile, or unreadable: nothing to say of it
+  }
+  if (left.length === 0) return;
+  const more = left.length > 1 ? ` (and ${left.length - 1} more)` : '';
+  warn(`${printable(join(dir, left[0]))}${more} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${printable(dir)} with it; remove that folder when it is no longer needed`);
 }
 
 /**
@@ -147,7 +177,10 @@ export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}
  */
 export function swapInLater(staged: string, out: string, warn: SwapWarning = () => {}): Promise<void> {
   const parked = swapRenames(staged, out, warn);
-  return parked === null ? Promise.resolve() : removeOnWorker(parked.dir, parked.made);
+  if (parked === null) return Promise.resolve();
+  return removeOnWorker(parked.dir, parked.made).then(() => {
+    if (parked.kept) warnLeft(parked.dir, warn);
+  });
 }
 
 /**
@@ -155,7 +188,7 @@ export function swapInLater(staged: string, out: string, warn: SwapWarning = () 
  * the files its .aula-files lists (null: it lists none, and all of it is aula's once the user's
  * entries at its top are moved out).
  */
-function swapRenames(staged: string, out: string, warn: SwapWarning): { dir: string; made: string[] | null } | null {
+function swapRenames(staged: string, out: string, warn: SwapWarning): { dir: string; made: string[] | null; kept: boolean } | null {
   const hadOld = existsSync(out);
   // what the user keeps in the former dist, and where it goes: refused before anything moves
   const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: null };
@@ -176,7 +209,7 @@ function swapRenames(staged: string, out: string, warn: SwapWarning): { dir: str
   // it only what its list names (a file written into it meanwhile, or one that did not move, stays
   // for the next build's recoverDist); without a list, only once every user entry has moved
   if (!hadOld || !provablyOurs(parked) || (made === null && !kept)) return null;
-  return { dir: parked, made };
+  return { dir: parked, made, kept };
 }
 
 /**

@@ -296,6 +296,36 @@ describe('files somebody else put in a dist aula wrote are kept', () => {
     }
   });
 
+  it('a link put in place of a file aula made is left, with the former dist, and named in a warning every build until removed', () => {
+    const dir = tempDir('aula-link-');
+    try {
+      const site = writeContent(join(dir, 'content'), FIXTURE_FILES);
+      const build = () => spawnSync(process.execPath, [BIN, 'build', '--quiet', '--content', site, '--out', join(dir, 'dist'), '--no-cache'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+      expect(build().status).toBe(0);
+      const victim = join(dir, 'victim.txt');
+      writeFileSync(victim, 'precious\n');
+      rmSync(join(dir, 'dist', 'openapi.json'));
+      symlinkSync(victim, join(dir, 'dist', 'openapi.json'));
+      const warning = (parked: string) =>
+        `aula: warning: ${join(dir, parked, 'openapi.json')} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${join(dir, parked)} with it; remove that folder when it is no longer needed\n`;
+      const first = build();
+      expect(first.status, first.stderr).toBe(0);
+      const parked = readdirSync(dir).filter((n) => /^\.aula-old-dist-\d+-\d+$/.test(n));
+      expect(parked).toHaveLength(1);
+      expect(first.stderr).toBe(warning(parked[0]));
+      expect(readdirSync(join(dir, parked[0])).sort()).toEqual(['.aula-files', 'manifest.json', 'openapi.json']);
+      // the next build finds it again, and says so again
+      expect(build().stderr).toBe(warning(parked[0]));
+      expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+      removeDir(join(dir, parked[0]));
+      const clean = build();
+      expect([clean.status, clean.stderr]).toEqual([0, '']);
+      expect(readdirSync(dir).filter((n) => n.startsWith('.aula-'))).toEqual([]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('a dist whose .aula-files is missing (an older aula\'s, or damaged): its top-level names of theirs are kept, with a warning', () =>
     withDist((dir, out) => {
       rmSync(join(out, '.aula-files'));

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, linkSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, readdirSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
@@ -57,5 +57,12 @@ describe('cache files', () => {
     expect(b).not.toBe(a.path);
     expect(readFileSync(b, 'utf8')).toBe('new');
     expect(readFileSync(outside, 'utf8')).toBe('precious');
+  });
+
+  it('removes a temporary whose write failed, leaving nothing behind', () => {
+    dir = tempDir('aula-cache-file-');
+    // (a write that fails once the file is open, as on a full disk)
+    expect(() => writeTemporary(join(dir, 'rows.bin'), 42 as unknown as string)).toThrow();
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

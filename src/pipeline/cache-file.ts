@@ -7,7 +7,7 @@
 // shares it. Otherwise it is as if it were not there: the cache is never needed, and the build
 // just works without it (or writes it anew, replacing whatever stood there by a rename).
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -66,16 +66,20 @@ export function readSmallFile(path: string, max: number): string | null {
  */
 export function openTemporary(path: string): { path: string; fd: number } {
   const temporary = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
-  return { path: temporary, fd: openSync(temporary, 'wx', 0o644) };
+  return { path: temporary, fd: openSync(temporary, 'wx') };
 }
 
-/** openTemporary with `data` written and the file closed; its path. */
+/** openTemporary with `data` written and the file closed; its path. A failed write removes it. */
 export function writeTemporary(path: string, data: string | Uint8Array): string {
   const { path: temporary, fd } = openTemporary(path);
   try {
     writeFileSync(fd, data);
-  } finally {
+  } catch (e) {
     closeSync(fd);
+    // (the caller has no name to clean up after: a full disk would keep it until a later build)
+    unlinkSync(temporary);
+    throw e;
   }
+  closeSync(fd);
   return temporary;
 }

@@ -3,14 +3,14 @@
 // follows a new build published under load without a failed request, refuses a truncated data
 // file (old data answering, /readyz 503) and recovers once the file is fixed.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/server/http.ts';
-import { fetchRemoteDist, OriginUnavailable, remoteBase } from '../src/store/read/remote-source.ts';
+import { fetchRemoteDist, OriginUnavailable, RefusedBuild, REFUSED_ETAG_TRUST_MS, remoteBase } from '../src/store/read/remote-source.ts';
 import { DistError } from '../src/store/format/manifest.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { buildOk, removeDir, request, serve, tempDir, writeContent } from './helpers.ts';
@@ -278,6 +278,36 @@ describe('fetchRemoteDist', () => {
   afterAll(async () => {
     await origin?.close();
     if (root) removeDir(root);
+  });
+
+  it('trusts a refused file\'s ETag for a while only: a fix that keeps it (same size, mtime kept) is taken after that', async () => {
+    const rel = 'data/categories.json';
+    const path = join(root, 'dist', rel);
+    const saved = readFileSync(path);
+    const broken = Buffer.from(saved);
+    broken[broken.length - 2] ^= 0x20; // the same size
+    const SECOND = 1_700_000_000;
+    writeFileSync(path, broken);
+    utimesSync(path, SECOND, SECOND);
+    try {
+      const sent = () => origin.seen.sent.get(`dist/${rel}`) ?? 0;
+      const refusal = (await fetchRemoteDist(base).then(() => null, (e: unknown) => e)) as RefusedBuild;
+      expect(refusal).toBeInstanceOf(RefusedBuild);
+      const downloads = sent();
+      // fixed, at the same size and mtime: its ETag is the one refused, as nginx's would be
+      writeFileSync(path, saved);
+      utimesSync(path, SECOND, SECOND);
+      const again = (await fetchRemoteDist(base, undefined, undefined, refusal.verified, refusal.refused).then(() => null, (e: unknown) => e)) as RefusedBuild;
+      expect(again).toBeInstanceOf(RefusedBuild);
+      expect(sent()).toBe(downloads);
+      // once that ETag has been trusted long enough, the file is downloaded again and the build taken
+      const aged = new Map([...again.refused].map(([key, v]) => [key, { ...v, downloadedAt: v.downloadedAt - REFUSED_ETAG_TRUST_MS }]));
+      expect(aged.size).toBe(1);
+      expect(await fetchRemoteDist(base, undefined, undefined, again.verified, aged)).not.toBe('unchanged');
+      expect(sent()).toBe(downloads + 1);
+    } finally {
+      writeFileSync(path, saved);
+    }
   });
 
   it('recognizes an unchanged manifest by its bytes when the origin sends no validators', async () => {

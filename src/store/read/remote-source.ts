@@ -50,12 +50,20 @@ export type VerifiedFiles = ReadonlyMap<string, Uint8Array>;
 
 /**
  * Files a refused build had wrong, by path, listed sum and size: the origin's strong ETag for the
- * bytes it sent, and why they were refused. Asked for again with If-None-Match, a file the origin
- * still has as it was costs a 304, not its download (a cut upload of a ~50 MB event part was
- * downloaded again on every poll until it was fixed). Only a strong ETag: a weak one, or a
- * Last-Modified of one-second grain, could call a file fixed within that second unchanged.
+ * bytes it sent, when they were downloaded, and why they were refused. Asked for again with
+ * If-None-Match, a file the origin still has as it was costs a 304, not its download (a cut
+ * upload of a ~50 MB event part was downloaded again on every poll until it was fixed).
+ *
+ * Only a strong ETag, and only for REFUSED_ETAG_TRUST_MS after the download: a weak ETag or a
+ * Last-Modified (one-second grain) may not change when a file is fixed within the second, and
+ * nginx's strong ETag is made of the mtime in seconds and the size alone, so a fix of the same
+ * size published with its mtime kept (rsync -a, cp -p, tar) keeps it too. Past that time the file
+ * is downloaded again whatever the origin says of it.
  */
-export type RefusedFiles = ReadonlyMap<string, { etag: string; problem: DistError }>;
+export type RefusedFiles = ReadonlyMap<string, { etag: string; problem: DistError; downloadedAt: number }>;
+
+/** How long a refused file's ETag is taken to mean its bytes have not changed (RefusedFiles). */
+export const REFUSED_ETAG_TRUST_MS = 5 * 60_000;
 
 const refusedKey = (rel: string, listed: { sha256: string; bytes: number }) => `${rel}\0${listed.sha256}\0${listed.bytes}`;
 
@@ -234,7 +242,7 @@ export async function fetchRemoteDist(
   const good = new Map<string, Uint8Array>();
   /** files that arrived whole but are not the ones listed (a half-published build): the rest are still fetched */
   const wrong: DistError[] = [];
-  const stillWrong = new Map<string, { etag: string; problem: DistError }>();
+  const stillWrong = new Map<string, { etag: string; problem: DistError; downloadedAt: number }>();
   // one after another: the event parts are most of the total, and parallel downloads would only
   // raise the peak of memory held by half-read bodies
   try {
@@ -248,7 +256,8 @@ export async function fetchRemoteDist(
       }
       const url = new URL(rel, base);
       const key = refusedKey(rel, listed);
-      const before = refused.get(key);
+      const known = refused.get(key);
+      const before = known && Date.now() - known.downloadedAt < REFUSED_ETAG_TRUST_MS ? known : undefined;
       const answer = await get(url, limits.fileTimeoutMs, before ? { 'If-None-Match': before.etag } : {}, OriginUnavailable);
       if (answer.status === 304 && before) {
         await answer.body?.cancel();
@@ -268,7 +277,7 @@ export async function fetchRemoteDist(
       } catch (e) {
         wrong.push(e as DistError);
         const etag = answer.headers.get('etag');
-        if (etag?.startsWith('"')) stillWrong.set(key, { etag, problem: e as DistError });
+        if (etag?.startsWith('"')) stillWrong.set(key, { etag, problem: e as DistError, downloadedAt: Date.now() });
         continue;
       }
       files.set(rel, bytes);

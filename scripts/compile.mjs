@@ -2,16 +2,18 @@
 // as JavaScript with declarations, plus the browser modules bundled once, so an
 // installed aula needs neither TypeScript nor esbuild at run time.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-// Built beside lib/ and swapped in whole at the end: a clean lib/ (a module removed from src/ must
-// not linger in the package), yet never a missing or half-written one. lib/ was removed first and
-// rewritten over a second or more, and every aula running from this checkout meanwhile (a test, `aula dev`,
-// a concurrent vitest's CLI runs) failed with "Cannot find module".
+// Built beside lib/ and moved into it file by file at the end: a clean lib/ (a module removed from
+// src/ must not linger in the package), yet never a missing or half-written file. lib/ was removed
+// first and rewritten over a second or more, and every aula running from this checkout meanwhile (a
+// test, `aula dev`, a concurrent vitest's CLI runs) failed with "Cannot find module". Swapped whole
+// by two renames, it was missing between them: microseconds, but a test saw it under load (Node has
+// no atomic exchange of two folders).
 const built = `.lib-build-${process.pid}`;
 const lib = new URL(`../${built}/`, import.meta.url);
 rmSync(lib, { recursive: true, force: true });
@@ -33,12 +35,33 @@ for (const file of readdirSync(lib, { recursive: true })) {
   if (fixed !== text) writeFileSync(path, fixed);
 }
 
-// the swap: two renames, then the former lib/ goes
+// Into place: each file renamed over its name (a file unchanged is left as it is: a compile of the
+// same sources changes nothing), then what lib/ has and the build has not is removed, but for the
+// bundles written below over their names.
 const final = join(root, 'lib');
-const old = join(root, `.lib-old-${process.pid}`);
-if (existsSync(final)) renameSync(final, old);
-renameSync(fileURLToPath(lib), final);
-rmSync(old, { recursive: true, force: true });
+const builtDir = fileURLToPath(lib);
+const filesOf = (dir) => readdirSync(dir, { recursive: true }).map(String).filter((rel) => statSync(join(dir, rel)).isFile());
+if (!existsSync(final)) {
+  renameSync(builtDir, final);
+} else {
+  const fresh = new Set(filesOf(builtDir));
+  for (const rel of fresh) {
+    const from = join(builtDir, rel);
+    const to = join(final, rel);
+    if (existsSync(to) && statSync(to).isDirectory()) rmSync(to, { recursive: true });
+    else if (existsSync(to) && readFileSync(to).equals(readFileSync(from))) continue;
+    mkdirSync(dirname(to), { recursive: true });
+    renameSync(from, to);
+  }
+  const { BROWSER_MODULES } = await import(new URL('store/write/browser-modules.js', lib).href);
+  const { PREBUNDLED_WORKER } = await import(new URL('pipeline/edge-bundle.js', lib).href);
+  const bundles = [...Object.values(BROWSER_MODULES).map((m) => join('store', 'write', m.prebundled)), join('pipeline', PREBUNDLED_WORKER)];
+  for (const rel of filesOf(final)) if (!fresh.has(rel) && !bundles.includes(rel)) unlinkSync(join(final, rel));
+  // folders left empty, deepest first
+  const folders = readdirSync(final, { recursive: true }).map(String).filter((rel) => statSync(join(final, rel)).isDirectory());
+  for (const rel of folders.sort((a, b) => b.length - a.length)) if (readdirSync(join(final, rel)).length === 0) rmdirSync(join(final, rel));
+  rmSync(builtDir, { recursive: true, force: true });
+}
 
 // Bundled from lib/ once it is in place: esbuild names each input's path in a comment, and a
 // folder named after this process would make two compiles (and the modules in every dist)

@@ -2,7 +2,7 @@
 // started by a concurrent vitest, `aula dev`) keeps finding its modules. It removed lib/ first and
 // rewrote it over a second or more, and such runs failed with "Cannot find module".
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -10,6 +10,11 @@ const ROOT = join(import.meta.dirname, '..');
 
 describe('npm run compile', () => {
   it('never leaves lib/ missing or partial while it works, and leaves no folder of its own behind', async () => {
+    // a lib/ that differs from what the sources compile to (files edited, one whose source is
+    // gone): each changed file is replaced while the sampling below looks for it
+    const watched = ['cli/main.js', 'pipeline/build.js', 'server/http.js'];
+    for (const rel of watched) appendFileSync(join(ROOT, 'lib', rel), '\n// not what the sources compile to\n');
+    writeFileSync(join(ROOT, 'lib', 'gone-from-src.js'), 'export {};\n');
     const child = spawn(process.execPath, [join(ROOT, 'scripts', 'compile.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
@@ -20,12 +25,14 @@ describe('npm run compile', () => {
     const missing: string[] = [];
     while (!done) {
       looks++;
-      for (const rel of ['cli/main.js', 'pipeline/build.js', 'server/http.js']) if (!existsSync(join(ROOT, 'lib', rel))) missing.push(rel);
+      for (const rel of watched) if (!existsSync(join(ROOT, 'lib', rel))) missing.push(rel);
       await new Promise((r) => setTimeout(r, 2));
     }
     expect(await exited, err).toBe(0);
     expect(looks).toBeGreaterThan(100);
     expect(missing).toEqual([]);
+    for (const rel of watched) expect(readFileSync(join(ROOT, 'lib', rel), 'utf8')).not.toContain('not what the sources compile to');
+    expect(existsSync(join(ROOT, 'lib', 'gone-from-src.js'))).toBe(false);
     expect(readdirSync(ROOT).filter((n) => n.startsWith('.lib-'))).toEqual([]);
   }, 120_000);
 });

@@ -32,7 +32,7 @@ export const linkHref: LinkHref = (destination) => {
 };
 
 export function renderMarkdown(source: string): string {
-  return renderMarkdownSubset(source, linkHref) ?? md.render(source).trim();
+  return renderMarkdownSubset(source, linkHref) ?? renderWithMarkdownIt(source);
 }
 
 /** markdown-it alone (markdown-subset.test.ts compares the two). */

@@ -60,7 +60,14 @@ export type VerifiedFiles = ReadonlyMap<string, Uint8Array>;
  * size published with its mtime kept (rsync -a, cp -p, tar) keeps it too. Past that time the file
  * is downloaded again whatever the origin says of it.
  */
-export type RefusedFiles = ReadonlyMap<string, { etag: string; problem: DistError; downloadedAt: number }>;
+export type RefusedFiles = ReadonlyMap<string, RefusedFile>;
+
+/** One of RefusedFiles: the origin's ETag for the bytes refused, when they were downloaded, and why. */
+export interface RefusedFile {
+  etag: string;
+  problem: DistError;
+  downloadedAt: number;
+}
 
 /** How long a refused file's ETag is taken to mean its bytes have not changed (RefusedFiles). */
 export const REFUSED_ETAG_TRUST_MS = 5 * 60_000;
@@ -242,7 +249,7 @@ export async function fetchRemoteDist(
   const good = new Map<string, Uint8Array>();
   /** files that arrived whole but are not the ones listed (a half-published build): the rest are still fetched */
   const wrong: DistError[] = [];
-  const stillWrong = new Map<string, { etag: string; problem: DistError; downloadedAt: number }>();
+  const stillWrong = new Map<string, RefusedFile>();
   // one after another: the event parts are most of the total, and parallel downloads would only
   // raise the peak of memory held by half-read bodies
   try {

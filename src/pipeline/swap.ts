@@ -149,6 +149,8 @@ export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}
 function warnLeft(dir: string, warn: SwapWarning): void {
   if (!existsSync(dir)) return;
   const left: string[] = [];
+  // (walked here: listFiles names regular files only, and readdirSync's `recursive` follows a
+  // linked folder, out of this one and round a loop)
   const walk = (rel: string) => {
     for (const e of readdirSync(rel === '' ? dir : join(dir, rel), { withFileTypes: true })) {
       const at = rel === '' ? e.name : `${rel}/${e.name}`;

@@ -2,7 +2,7 @@
 // as JavaScript with declarations, plus the browser modules bundled once, so an
 // installed aula needs neither TypeScript nor esbuild at run time.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, lstatSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,15 +40,31 @@ for (const file of readdirSync(lib, { recursive: true })) {
 // bundles written below over their names.
 const final = join(root, 'lib');
 const builtDir = fileURLToPath(lib);
-const filesOf = (dir) => readdirSync(dir, { recursive: true }).map(String).filter((rel) => statSync(join(dir, rel)).isFile());
+/**
+ * What is under `dir`, relative to it: its folders, and everything else (files, and links, which
+ * are not followed: readdirSync's `recursive` would follow a linked folder, and what is removed
+ * below would then be outside lib/).
+ */
+function entriesOf(dir, rel = '', found = { folders: [], files: [] }) {
+  for (const e of readdirSync(rel === '' ? dir : join(dir, rel), { withFileTypes: true })) {
+    const at = rel === '' ? e.name : join(rel, e.name);
+    if (e.isDirectory()) {
+      found.folders.push(at);
+      entriesOf(dir, at, found);
+    } else {
+      found.files.push(at);
+    }
+  }
+  return found;
+}
 if (!existsSync(final)) {
   renameSync(builtDir, final);
 } else {
-  const fresh = new Set(filesOf(builtDir));
+  const fresh = new Set(entriesOf(builtDir).files);
   for (const rel of fresh) {
     const from = join(builtDir, rel);
     const to = join(final, rel);
-    if (existsSync(to) && statSync(to).isDirectory()) rmSync(to, { recursive: true });
+    if (existsSync(to) && lstatSync(to).isDirectory()) rmSync(to, { recursive: true });
     else if (existsSync(to) && readFileSync(to).equals(readFileSync(from))) continue;
     mkdirSync(dirname(to), { recursive: true });
     renameSync(from, to);
@@ -56,9 +72,9 @@ if (!existsSync(final)) {
   const { BROWSER_MODULES } = await import(new URL('store/write/browser-modules.js', lib).href);
   const { PREBUNDLED_WORKER } = await import(new URL('pipeline/edge-bundle.js', lib).href);
   const bundles = [...Object.values(BROWSER_MODULES).map((m) => join('store', 'write', m.prebundled)), join('pipeline', PREBUNDLED_WORKER)];
-  for (const rel of filesOf(final)) if (!fresh.has(rel) && !bundles.includes(rel)) unlinkSync(join(final, rel));
+  const { folders, files } = entriesOf(final);
+  for (const rel of files) if (!fresh.has(rel) && !bundles.includes(rel)) unlinkSync(join(final, rel));
   // folders left empty, deepest first
-  const folders = readdirSync(final, { recursive: true }).map(String).filter((rel) => statSync(join(final, rel)).isDirectory());
   for (const rel of folders.sort((a, b) => b.length - a.length)) if (readdirSync(join(final, rel)).length === 0) rmdirSync(join(final, rel));
   rmSync(builtDir, { recursive: true, force: true });
 }

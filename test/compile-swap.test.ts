@@ -2,9 +2,10 @@
 // started by a concurrent vitest, `aula dev`) keeps finding its modules. It removed lib/ first and
 // rewrote it over a second or more, and such runs failed with "Cannot find module".
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { removeDir, tempDir, writeContent } from './helpers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -15,6 +16,10 @@ describe('npm run compile', () => {
     const watched = ['cli/main.js', 'pipeline/build.js', 'server/http.js'];
     for (const rel of watched) appendFileSync(join(ROOT, 'lib', rel), '\n// not what the sources compile to\n');
     writeFileSync(join(ROOT, 'lib', 'gone-from-src.js'), 'export {};\n');
+    // and a link to a folder elsewhere: it goes, what it leads to stays
+    const elsewhere = tempDir('aula-compile-elsewhere-');
+    writeContent(elsewhere, { 'keep.js': 'mine\n', 'sub/keep.js': 'mine too\n' });
+    symlinkSync(elsewhere, join(ROOT, 'lib', 'linked'));
     const child = spawn(process.execPath, [join(ROOT, 'scripts', 'compile.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
@@ -33,6 +38,10 @@ describe('npm run compile', () => {
     expect(missing).toEqual([]);
     for (const rel of watched) expect(readFileSync(join(ROOT, 'lib', rel), 'utf8')).not.toContain('not what the sources compile to');
     expect(existsSync(join(ROOT, 'lib', 'gone-from-src.js'))).toBe(false);
+    expect(() => lstatSync(join(ROOT, 'lib', 'linked'))).toThrow();
+    expect(readFileSync(join(elsewhere, 'keep.js'), 'utf8')).toBe('mine\n');
+    expect(readFileSync(join(elsewhere, 'sub', 'keep.js'), 'utf8')).toBe('mine too\n');
+    removeDir(elsewhere);
     expect(readdirSync(ROOT).filter((n) => n.startsWith('.lib-'))).toEqual([]);
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import { closeSync, linkSync, readdirSync, readFileSync, symlinkSync, writeFileS
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
-import { openCacheFile, openCacheFileToAppend, openTemporary, readCacheFile, writeTemporary } from './cache-file.ts';
+import { openCacheFile, openCacheFileToAppend, openTemporary, readCacheFile, replaceCacheFile } from './cache-file.ts';
 
 let dir: string;
 afterEach(() => removeDir(dir));
@@ -52,17 +52,24 @@ describe('cache files', () => {
     symlinkSync(outside, `${path}.${process.pid}.tmp`);
     const a = openTemporary(path);
     closeSync(a.fd);
-    const b = writeTemporary(path, 'new');
+    const b = openTemporary(path);
+    writeSync(b.fd, 'new');
+    closeSync(b.fd);
     expect(a.path).toMatch(new RegExp(`^${path.replace(/[.]/g, '\\.')}\\.${process.pid}-[0-9a-f]{12}\\.tmp$`));
-    expect(b).not.toBe(a.path);
-    expect(readFileSync(b, 'utf8')).toBe('new');
+    expect(b.path).not.toBe(a.path);
+    expect(readFileSync(b.path, 'utf8')).toBe('new');
+    // and a file replaced through one
+    expect(replaceCacheFile(path, (fd) => writeSync(fd, 'whole'))).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe('whole');
     expect(readFileSync(outside, 'utf8')).toBe('precious');
   });
 
   it('removes a temporary whose write failed, leaving nothing behind', () => {
     dir = tempDir('aula-cache-file-');
     // (a write that fails once the file is open, as on a full disk)
-    expect(() => writeTemporary(join(dir, 'rows.bin'), 42 as unknown as string)).toThrow();
+    expect(replaceCacheFile(join(dir, 'rows.bin'), () => {
+      throw new Error('ENOSPC');
+    })).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
   });
 });

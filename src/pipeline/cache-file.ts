@@ -7,7 +7,9 @@
 // shares it. Otherwise it is as if it were not there: the cache is never needed, and the build
 // just works without it (or writes it anew, replacing whatever stood there by a rename).
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { makeFolders } from '../util/make-folders.ts';
 
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -69,17 +71,30 @@ export function openTemporary(path: string): { path: string; fd: number } {
   return { path: temporary, fd: openSync(temporary, 'wx') };
 }
 
-/** openTemporary with `data` written and the file closed; its path. A failed write removes it. */
-export function writeTemporary(path: string, data: string | Uint8Array): string {
-  const { path: temporary, fd } = openTemporary(path);
+/**
+ * Writes the file at `path` anew: `write` fills a temporary of its own (openTemporary), which then
+ * replaces it by a rename, so a reader finds the old file or the new, never part of one. False when
+ * anything failed (a full or read-only disk): the temporary is then gone, and `path` as it was.
+ */
+export function replaceCacheFile(path: string, write: (fd: number) => void): boolean {
+  let temporary: string | null = null;
   try {
-    writeFileSync(fd, data);
-  } catch (e) {
-    closeSync(fd);
-    // (the caller has no name to clean up after: a full disk would keep it until a later build)
-    unlinkSync(temporary);
-    throw e;
+    makeFolders(dirname(path));
+    const opened = openTemporary(path);
+    temporary = opened.path;
+    try {
+      write(opened.fd);
+    } finally {
+      closeSync(opened.fd);
+    }
+    renameSync(temporary, path);
+    return true;
+  } catch {
+    try {
+      if (temporary !== null) unlinkSync(temporary);
+    } catch {
+      // gone already
+    }
+    return false;
   }
-  closeSync(fd);
-  return temporary;
 }

@@ -6,13 +6,11 @@
 // File: AULADIR\n <identity>\n key (32) | SHA-256 of the payload (32) | payload (v8.serialize)
 // Anything that does not match — another aula, a damaged file — is a miss, never trusted.
 import { createHash } from 'node:crypto';
-import { closeSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { cacheIdentity, packPath } from './build-cache.ts';
 import { writeAllAt } from '../util/positional-io.ts';
-import { makeFolders } from '../util/make-folders.ts';
-import { openTemporary, readCacheFile } from './cache-file.ts';
+import { readCacheFile, replaceCacheFile } from './cache-file.ts';
 
 /** Files by path, as the index builders return them. */
 /** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, serialize.ts) */
@@ -50,30 +48,14 @@ export function readStored(path: string, key: Buffer): DirectoryFiles | null {
 /** Keeps `files` at `path` under `key`; a failed write leaves no file (the next build makes them again). */
 export function store(path: string, key: Buffer, files: DirectoryFiles): void {
   const payload = serialize(files);
-  let temporary: string | null = null;
-  try {
-    makeFolders(dirname(path));
-    // (the parts written one after the other: joined first, minisearch.json's ~60 MB payload was copied once more)
-    const opened = openTemporary(path);
-    temporary = opened.path;
-    const fd = opened.fd;
-    try {
-      let at = 0;
-      for (const part of [MAGIC, Buffer.from(`${cacheIdentity()}\n`), key, createHash('sha256').update(payload).digest(), payload]) {
-        writeAllAt(fd, part, at);
-        at += part.byteLength;
-      }
-    } finally {
-      closeSync(fd);
+  // (the parts written one after the other: joined first, minisearch.json's ~60 MB payload was copied once more)
+  replaceCacheFile(path, (fd) => {
+    let at = 0;
+    for (const part of [MAGIC, Buffer.from(`${cacheIdentity()}\n`), key, createHash('sha256').update(payload).digest(), payload]) {
+      writeAllAt(fd, part, at);
+      at += part.byteLength;
     }
-    renameSync(temporary, path);
-  } catch {
-    try {
-      if (temporary !== null) unlinkSync(temporary);
-    } catch {
-      // gone already
-    }
-  }
+  });
 }
 
 /** `make()`'s files, or the stored ones when `key` (the directory) is the one they were made of. */

@@ -12,14 +12,14 @@
 //
 // File: AULALEDGER\n <SHA-256 of the JSON, hex>\n <JSON>
 import { createHash } from 'node:crypto';
-import { linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
+import { linkSync, lstatSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { compressionLevels } from '../deploy/precompress.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
 import { runFsThread } from './fs-thread.ts';
 import { makeFolders } from '../util/make-folders.ts';
-import { readCacheFile, writeTemporary } from './cache-file.ts';
+import { readCacheFile, replaceCacheFile } from './cache-file.ts';
 
 const MAGIC = 'AULALEDGER\n';
 const TWINS = ['.gz', '.br'] as const;
@@ -274,18 +274,7 @@ export function writeLedger(path: string, out: string, written: Written, precomp
   const data: LedgerFile = { identity: cacheIdentity(), out: resolve(out), files };
   if (precompressed) data.precompressed = precompressed;
   const json = JSON.stringify(data);
-  let temporary: string | null = null;
-  try {
-    makeFolders(dirname(path));
-    temporary = writeTemporary(path, `${MAGIC}${createHash('sha256').update(json).digest('hex')}\n${json}`);
-    renameSync(temporary, path);
-  } catch {
-    try {
-      if (temporary !== null) unlinkSync(temporary);
-    } catch {
-      // gone already
-    }
-  }
+  replaceCacheFile(path, (fd) => writeFileSync(fd, `${MAGIC}${createHash('sha256').update(json).digest('hex')}\n${json}`));
 }
 
 /**

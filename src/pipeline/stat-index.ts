@@ -12,9 +12,9 @@
 // aula, dist format or V8), or written for another content folder, it is ignored whole, which costs
 // a build its speed (every file read and hashed, as without it), never its result.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, renameSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import { openTemporary, readCacheFile, writeTemporary } from './cache-file.ts';
+import { openTemporary, readCacheFile, replaceCacheFile } from './cache-file.ts';
 
 const MAGIC = 'AULASTAT1\n';
 /**
@@ -104,15 +104,5 @@ export function writeStatIndex(path: string, identity: string, content: string, 
   const records: string[] = [];
   for (const [id, r] of index.records) records.push(id, r.stat, r.key);
   const head = MAGIC + JSON.stringify({ identity, content, safe: String(index.safe), records }) + '\n';
-  let temporary: string | null = null;
-  try {
-    temporary = writeTemporary(path, `${head}${sha256hex(head)}\n`);
-    renameSync(temporary, path);
-  } catch {
-    try {
-      if (temporary !== null) unlinkSync(temporary);
-    } catch {
-      // gone already
-    }
-  }
+  replaceCacheFile(path, (fd) => writeFileSync(fd, `${head}${sha256hex(head)}\n`));
 }

@@ -13,15 +13,13 @@
 // A damaged, foreign (other aula, dist format, V8) or misshapen state is ignored: the build is
 // then a full one, never a wrong one.
 import { createHash } from 'node:crypto';
-import { closeSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { unlinkSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
 import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
 import { cacheIdentity } from '../build-cache.ts';
-import { makeFolders } from '../../util/make-folders.ts';
-import { openTemporary, readCacheFile } from '../cache-file.ts';
+import { readCacheFile, replaceCacheFile } from '../cache-file.ts';
 
 const MAGIC = 'AULAEVENTS1\n';
 /** Bump when the state's shape or meaning changes without a new aula version. */
@@ -109,25 +107,13 @@ const identityLine = () => `${cacheIdentity()} events ${EVENT_STATE_FORMAT}\n`;
 
 /** Writes the state beside and then over `path`; a failure leaves no state (the next build is a full one). */
 export function writeEventState(path: string, state: EventState): void {
-  let temporary: string | null = null;
-  try {
+  const written = replaceCacheFile(path, (fd) => {
     const payload = serialize(state);
-    makeFolders(dirname(path));
     // the head and the payload written one after the other: no copy of ~15 MB into one buffer
-    const opened = openTemporary(path);
-    temporary = opened.path;
-    const fd = opened.fd;
-    try {
-      writeFileSync(fd, `${MAGIC}${identityLine()}${sha256hex(payload)}\n`);
-      writeFileSync(fd, payload);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
-  } catch {
-    if (temporary !== null) removeEventState(temporary);
-    removeEventState(path);
-  }
+    writeFileSync(fd, `${MAGIC}${identityLine()}${sha256hex(payload)}\n`);
+    writeFileSync(fd, payload);
+  });
+  if (!written) removeEventState(path);
 }
 
 export function removeEventState(path: string): void {

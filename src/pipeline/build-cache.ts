@@ -18,7 +18,7 @@
 // the open file when used. A build that parsed a few files anew appends their entries; one that
 // left a quarter of the pack unused, or parsed more than HOLD_BYTES anew, writes it anew.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, renameSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, fstatSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
 import { readFully, writeAllv } from '../util/positional-io.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
@@ -28,7 +28,7 @@ import { DIST_FORMAT } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 import { makeFolders } from '../util/make-folders.ts';
-import { openCacheFile, openCacheFileToAppend, openTemporary } from './cache-file.ts';
+import { openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile } from './cache-file.ts';
 import { decodeParse } from './parse-payload.ts';
 
 /** Bump when what a parse returns changes shape or meaning without a new aula version. */
@@ -525,21 +525,13 @@ export class BuildCache {
     if (this.spill === 'failed') return false;
     if (this.spill === null && this.appendFresh()) return true;
     const spill = this.spill;
-    let temporary = spill === null ? null : spill.path;
-    try {
-      let fd: number;
-      let parts: Buffer[];
-      if (spill === null) {
-        makeFolders(dirname(this.path));
-        ({ path: temporary, fd } = openTemporary(this.path));
-        parts = [MAGIC, Buffer.from(`${cacheIdentity()}\n`)];
-      } else {
-        fd = spill.fd;
-        flushSpill(spill);
-        parts = [];
-      }
-      this.spill = null; // its file is the new pack now, closed below
-      try {
+    this.spill = null; // its file is the new pack's, renamed into place or removed
+    // (a read-only or full disk costs the next build its speed, never its result)
+    const written = replaceCacheFile(
+      this.path,
+      (fd) => {
+        let parts: Buffer[] = spill === null ? [MAGIC, Buffer.from(`${cacheIdentity()}\n`)] : [];
+        if (spill !== null) flushSpill(spill);
         for (const [key, slot] of this.next) {
           if (slot.spilled) continue;
           let payload: Buffer;
@@ -555,21 +547,11 @@ export class BuildCache {
           }
         }
         writeAllv(fd, parts);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary!, this.path);
-      if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next, end: statSync(this.path).size };
-      return true;
-    } catch {
-      // a read-only or full disk costs the next build its speed, never its result
-      try {
-        if (temporary !== null) unlinkSync(temporary);
-      } catch {
-        // gone already
-      }
-      return false;
-    }
+      },
+      spill ?? undefined,
+    );
+    if (written && keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next, end: statSync(this.path).size };
+    return written;
   }
 
   /**

@@ -72,22 +72,26 @@ export function openTemporary(path: string): { path: string; fd: number } {
 }
 
 /**
- * Writes the file at `path` anew: `write` fills a temporary of its own (openTemporary), which then
- * replaces it by a rename, so a reader finds the old file or the new, never part of one. False when
- * anything failed (a full or read-only disk): the temporary is then gone, and `path` as it was.
+ * Writes the file at `path` anew: `write` fills a temporary of its own (openTemporary, or
+ * `begun`: one opened so already and partly written), which then replaces it by a rename, so a
+ * reader finds the old file or the new, never part of one. False when anything failed (a full or
+ * read-only disk): the temporary is then gone, and `path` as it was.
  */
-export function replaceCacheFile(path: string, write: (fd: number) => void): boolean {
-  let temporary: string | null = null;
+export function replaceCacheFile(path: string, write: (fd: number) => void, begun?: { path: string; fd: number }): boolean {
+  let temporary: string | null = begun?.path ?? null;
   try {
-    makeFolders(dirname(path));
-    const opened = openTemporary(path);
-    temporary = opened.path;
+    let opened = begun;
+    if (opened === undefined) {
+      makeFolders(dirname(path));
+      opened = openTemporary(path);
+      temporary = opened.path;
+    }
     try {
       write(opened.fd);
     } finally {
       closeSync(opened.fd);
     }
-    renameSync(temporary, path);
+    renameSync(opened.path, path);
     return true;
   } catch {
     try {

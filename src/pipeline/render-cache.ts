@@ -20,7 +20,7 @@
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../model/types.ts';
 import { breadcrumb, renderEvent, renderMedia, type RenderContext } from '../render/event.ts';
@@ -29,8 +29,7 @@ import { RowBytes, type RowInFile } from '../store/write/row-bytes.ts';
 import { cacheIdentity, packPath } from './build-cache.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../util/checksum.ts';
 import { writeAllAt, writeAllv } from '../util/positional-io.ts';
-import { makeFolders } from '../util/make-folders.ts';
-import { openCacheFileToAppend, openTemporary, readCacheFile } from './cache-file.ts';
+import { openCacheFileToAppend, readCacheFile, replaceCacheFile } from './cache-file.ts';
 
 /** Bump when a row's bytes change meaning without a new aula version. */
 export const ROWS_FORMAT = 2;
@@ -323,26 +322,27 @@ export function appendRows(path: string, rows: readonly { key: Buffer; hash: Buf
 
 /** Writes whole (to a temporary file renamed into place) or appends; a failure leaves no cache, never a wrong one. */
 function writeRows(path: string, whole: boolean, parts: Buffer[]): void {
-  if (!whole && parts.length === 0) return;
-  let target: string | null = whole ? null : path;
-  let fd: number | null = null;
-  try {
-    makeFolders(dirname(path));
-    // a temporary of its own, or the rows file itself only when it is one (cache-file.ts)
-    if (whole) ({ path: target, fd } = openTemporary(path));
-    else fd = openCacheFileToAppend(path);
-    if (fd === null || target === null) throw new Error('not a rows file of its own');
-    const all = whole ? [rowsFileHeader(), ...parts] : parts;
+  const writeAll = (fd: number, all: Buffer[]) => {
     for (let from = 0; from < all.length; from += 1000) writeAllv(fd, all.slice(from, from + 1000));
-    closeSync(fd);
-    fd = null;
-    if (whole) renameSync(target, path);
+  };
+  if (whole) {
+    replaceCacheFile(path, (fd) => writeAll(fd, [rowsFileHeader(), ...parts]));
+    return;
+  }
+  if (parts.length === 0) return;
+  // appended only when it is a rows file of its own (cache-file.ts); else, or when the append
+  // fails part way, it goes, and the next build writes it anew
+  const fd = openCacheFileToAppend(path);
+  try {
+    if (fd === null) throw new Error('not a rows file of its own');
+    writeAll(fd, parts);
   } catch {
-    if (fd !== null) closeSync(fd);
     try {
-      if (target !== null) unlinkSync(target);
+      unlinkSync(path);
     } catch {
       // nothing to remove
     }
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }

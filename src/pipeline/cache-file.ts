@@ -5,7 +5,9 @@
 // through a link wrote into a file outside the cache. So such a file is opened without following
 // a link and used only when it is a regular file; one is appended to only when nothing else
 // shares it. Otherwise it is as if it were not there: the cache is never needed, and the build
-// just works without it (or writes it anew, replacing whatever stood there by a rename).
+// just works without it (or writes it anew, replacing whatever stood there by a rename). What is
+// written anew goes through a temporary created exclusively at a name nobody can guess
+// (replaceCacheFile): a link planted at a temporary's name was written through as well.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';

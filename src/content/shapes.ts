@@ -13,6 +13,7 @@ export const DEFAULT_SITE: Readonly<Site> = {
   timezone: 'Europe/Vienna',
   page_size: 20,
   max_page_size: 1000,
+  title: null,
 };
 
 const POSITIVE = { value: 1, expected: 'a positive integer' };
@@ -25,6 +26,7 @@ export const SITE = shape('site', 'Site-wide settings; every key is optional.', 
   timezone: string('IANA time zone in which timestamps are written and read.', { default: DEFAULT_SITE.timezone, examples: ['Europe/Vienna'] }),
   page_size: int('Default `limit`; at most max_page_size.', { minimum: POSITIVE, default: DEFAULT_SITE.page_size }),
   max_page_size: int('Largest `limit` honoured; larger values are clamped.', { minimum: POSITIVE, default: DEFAULT_SITE.max_page_size }),
+  title: stringOrNull('Name of the site: the calendar name (X-WR-CALNAME) of events.ics and ?format=ics. Default: `Events (<host of base_url>)`.'),
 });
 
 export const PAGE = shape('page', 'A node of the page tree.', {

@@ -4,14 +4,14 @@ import { lines, load, loadModel } from './test-folder.ts';
 describe('site.yaml', () => {
   it('defaults every key, also without the file', async () => {
     const model = await loadModel({});
-    expect(model.site).toEqual({ base_url: 'http://localhost:8000', timezone: 'Europe/Vienna', page_size: 20, max_page_size: 1000 });
+    expect(model.site).toEqual({ base_url: 'http://localhost:8000', timezone: 'Europe/Vienna', page_size: 20, max_page_size: 1000, title: null });
   });
 
   it('reads every key and drops a trailing slash of base_url', async () => {
     const model = await loadModel({
-      'site.yaml': lines('base_url: https://example.org/events/', 'timezone: America/New_York', 'page_size: 5', 'max_page_size: 50', 'extra: {note: x}'),
+      'site.yaml': lines('base_url: https://example.org/events/', 'timezone: America/New_York', 'page_size: 5', 'max_page_size: 50', 'title: Kalender', 'extra: {note: x}'),
     });
-    expect(model.site).toEqual({ base_url: 'https://example.org/events', timezone: 'America/New_York', page_size: 5, max_page_size: 50 });
+    expect(model.site).toEqual({ base_url: 'https://example.org/events', timezone: 'America/New_York', page_size: 5, max_page_size: 50, title: 'Kalender' });
   });
 
   it('accepts site.json', async () => {
@@ -72,5 +72,13 @@ describe('site.yaml', () => {
     ]);
     const { lines: list } = await load({ 'site.yaml': '- page_size: 5\n' });
     expect(list).toEqual(['site.yaml:1:1 expected a mapping, got a list']);
+  });
+});
+
+describe("site.yaml's title", () => {
+  it('is a name: an empty one is reported, null is the default', async () => {
+    expect((await load({ 'site.yaml': 'title: "  "\n' })).lines).toEqual(['site.yaml:1:8 title: expected a name, got an empty string (leave title out for the default)']);
+    expect((await load({ 'site.yaml': 'title: 7\n' })).lines).toEqual(['site.yaml:1:8 title: expected a string or null, got 7']);
+    expect((await loadModel({ 'site.yaml': 'title: null\n' })).site.title).toBeNull();
   });
 });

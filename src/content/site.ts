@@ -16,7 +16,9 @@ export function readSite(f: Fields): Site {
     timezone: f.read(S.timezone),
     page_size: f.read(S.page_size),
     max_page_size: f.read(S.max_page_size),
+    title: f.read(S.title),
   };
+  if (site.title !== null && site.title.trim() === '') f.problem('title', 'expected a name, got an empty string (leave title out for the default)');
   if (!isValidZone(site.timezone)) {
     f.problem('timezone', `unknown time zone ${describeValue(site.timezone)} (expected an IANA name such as Europe/Vienna)`);
   }

@@ -12,6 +12,8 @@ export interface Site {
   timezone: string;
   page_size: number;
   max_page_size: number;
+  /** the site's name, e.g. the calendar's; null: none given (the calendar names the host) */
+  title: string | null;
 }
 
 export interface PageNode {

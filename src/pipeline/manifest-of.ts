@@ -16,6 +16,13 @@ export interface BuildCounts {
   directory: number;
 }
 
+/** site.yaml's settings as the manifest holds them (a title only when given, so dists without one keep their bytes). */
+export function manifestSite(site: Site): Manifest['site'] {
+  const settings: Manifest['site'] = { timezone: site.timezone, page_size: site.page_size, max_page_size: site.max_page_size };
+  if (site.title !== null && site.title !== undefined) settings.title = site.title;
+  return settings;
+}
+
 /** `newest`: the latest last_modified of the events (ms): built_at is that, not the clock, so two builds of the same content are byte-identical. */
 /** `eventPartRows`: rows per part of the event rows (tests make it small). */
 export function manifestOf(site: Site, baseUrl: string, newest: number, counts: BuildCounts, eventPartRows = EVENT_PART_ROWS): Manifest {
@@ -26,7 +33,7 @@ export function manifestOf(site: Site, baseUrl: string, newest: number, counts: 
     // (events.ics's DTSTAMP is this too)
     built_at: new Date(newest).toISOString(),
     base_url: baseUrl,
-    site: { timezone: site.timezone, page_size: limit, max_page_size: site.max_page_size },
+    site: manifestSite(site),
     counts: { ...counts, event_list_pages: Math.max(1, Math.ceil(counts.events / limit)) },
     event_part_rows: eventPartRows,
     event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },

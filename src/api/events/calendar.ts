@@ -10,8 +10,21 @@ import { LIST_RESERVED } from './list.ts';
 /** Most events one feed holds; a larger result is cut and says so in X-Calendar-Truncated. */
 export const CALENDAR_CAP = 10_000;
 
-export function calendarName(baseUrl: string): string {
-  return `Veranstaltungen (${new URL(baseUrl).host})`;
+/** site.yaml's `title`, else the host the API answers at: a subscriber's calendar app shows it. */
+export function calendarName(site: Dataset['site'], baseUrl: string): string {
+  return site.title ?? `Events (${new URL(baseUrl).host})`;
+}
+
+/** Each dataset's category titles by id, read once from the categories' JSON. */
+const titlesOf = new WeakMap<Dataset['categories'], ReadonlyMap<number, string>>();
+
+function categoryTitles(ds: Dataset): ReadonlyMap<number, string> {
+  let titles = titlesOf.get(ds.categories);
+  if (titles === undefined) {
+    titles = new Map([...ds.categories.json].map(([id, json]) => [id, String((JSON.parse(json) as { title: unknown }).title)]));
+    titlesOf.set(ds.categories, titles);
+  }
+  return titles;
 }
 
 export function eventCalendar(ds: Dataset, params: QueryParams): ApiResponse {
@@ -29,9 +42,10 @@ export function eventCalendar(ds: Dataset, params: QueryParams): ApiResponse {
   // writes events.ics by calling this, byte-identical to the server's answer).
   const body = renderCalendar(events, {
     timezone: ds.site.timezone,
-    name: calendarName(ds.baseUrl),
+    name: calendarName(ds.site, ds.baseUrl),
     baseUrl: ds.baseUrl,
     now: new Date(ds.manifest.built_at),
+    categoryTitles: categoryTitles(ds),
   });
   const headers = { ...baseHeaders('text/calendar; charset=utf-8'), ...ignored };
   if (count > CALENDAR_CAP) headers['X-Calendar-Truncated'] = `${CALENDAR_CAP} of ${count}`;

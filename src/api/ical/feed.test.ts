@@ -323,3 +323,13 @@ describe('years far apart and at the ends of the calendar', () => {
     expect(text).toContain('DTSTART;VALUE=DATE:00010101\r\nDTEND;VALUE=DATE:00010102\r\n');
   });
 });
+
+describe('category titles', () => {
+  it('name categories given by id, escaped; an id without a title stays an id', () => {
+    const titles = new Map([[3, 'Kurs, Teil 1'], [7, 'Öffentlich']]);
+    const text = renderCalendar([event('2025-05-12T18:00:00Z', '2025-05-12T19:00:00Z', { categories: [3, 7, 9] })], { ...options, categoryTitles: titles });
+    const [e] = vevents(text);
+    expect(e.getFirstProperty('categories')!.getValues()).toEqual(['Kurs, Teil 1', 'Öffentlich', '9']);
+    expect(unfold(text)).toContain('CATEGORIES:Kurs\\, Teil 1,Öffentlich,9\r\n');
+  });
+});

@@ -34,6 +34,8 @@ export interface CalendarOptions {
   baseUrl: string;
   /** the DTSTAMP of every event */
   now: Date;
+  /** category id → title: CATEGORIES names an event's categories by title, as people read them */
+  categoryTitles?: ReadonlyMap<number, string>;
 }
 
 const DAY = 86_400_000;
@@ -77,11 +79,13 @@ function alldayDates(start: number, end: number, zone: ZoneOffsets): [Date, Date
   return [first, midnight(exclusive) > midnight(first) ? exclusive : dayAfter(first)];
 }
 
-function categoryText(c: number | { title: string }): string {
-  return typeof c === 'number' ? String(c) : escapeText(String(c.title));
+function categoryText(c: number | { title: string }, titles: ReadonlyMap<number, string> | undefined): string {
+  if (typeof c !== 'number') return escapeText(String(c.title));
+  const title = titles?.get(c);
+  return title === undefined ? String(c) : escapeText(title);
 }
 
-function writeEvent(out: ContentLines, { event: e, start, end }: Span, zone: ZoneOffsets, stamp: string, host: string): void {
+function writeEvent(out: ContentLines, { event: e, start, end }: Span, zone: ZoneOffsets, stamp: string, host: string, titles?: ReadonlyMap<number, string>): void {
   out.add('BEGIN', 'VEVENT').add('UID', escapeText(`event-${e.id}@${host}`)).add('DTSTAMP', stamp);
   if (e.allday) {
     const [first, next] = alldayDates(start, end, zone);
@@ -103,7 +107,7 @@ function writeEvent(out: ContentLines, { event: e, start, end }: Span, zone: Zon
     out.add('ORGANIZER', `mailto:${cleanValue(e.email)}`, name ? { CN: paramValue(name) } : {});
   }
   if (e.contact) out.text('CONTACT', e.email ? `${e.contact} <${e.email}>` : e.contact);
-  if (e.categories?.length) out.add('CATEGORIES', e.categories.map(categoryText).join(','));
+  if (e.categories?.length) out.add('CATEGORIES', e.categories.map((c) => categoryText(c, titles)).join(','));
   out.add('END', 'VEVENT');
 }
 
@@ -127,7 +131,7 @@ export function renderCalendar(events: readonly RenderedEvent[], options: Calend
     if (spans.some((s) => !s.event.allday)) writeVtimezone(out, zone);
     const stamp = utcValue(options.now.getTime());
     const host = new URL(options.baseUrl).host;
-    for (const s of spans) writeEvent(out, s, zone, stamp, host);
+    for (const s of spans) writeEvent(out, s, zone, stamp, host, options.categoryTitles);
   }
   return out.add('END', 'VCALENDAR').toString();
 }

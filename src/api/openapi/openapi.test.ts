@@ -42,7 +42,7 @@ function rebased(document: any): any {
 const ajv = ajvFor(rebased(doc));
 
 const zone = 'Europe/Vienna';
-const site: Site = { base_url: BASE, timezone: zone, page_size: 20, max_page_size: 1000 };
+const site: Site = { base_url: BASE, timezone: zone, page_size: 20, max_page_size: 1000, title: null };
 const pages = new Map<number, PageNode>([
   [1, { uid: 1, pid: 0, title: 'Startseite', is_siteroot: true, domains: ['www.example.at'], uri: 'https://www.example.at/' }],
   [5, { uid: 5, pid: 1, title: 'Fortbildung', is_siteroot: false, domains: [], uri: null }],

@@ -38,6 +38,7 @@ import type { CacheStats } from '../build-cache.ts';
 import { appendRows, rowHash, rowKeyer, rowsPath, type RowsCacheStats } from '../render-cache.ts';
 import { carryFile } from '../carry-over.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../changes.ts';
+import { manifestSite } from '../manifest-of.ts';
 import { COMPRESSOR, compressedReuse } from '../compressed-reuse.ts';
 import { stagedIdentities, writeLedger, type Written } from '../dist-ledger.ts';
 import { calendarKey, pageKeys } from '../page-keys.ts';
@@ -348,7 +349,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     version: AULA_VERSION,
     built_at: new Date(newest).toISOString(),
     base_url: plan.baseUrl,
-    site: { timezone: state.site.timezone, page_size: limit, max_page_size: state.site.max_page_size },
+    site: manifestSite(state.site),
     counts: { ...previous.counts, events: count, event_list_pages: Math.max(1, Math.ceil(count / limit)) },
     event_part_rows: partRows,
     event_list: previous.event_list,

@@ -11,7 +11,8 @@ export interface Manifest {
   version: string;
   built_at: string;
   base_url: string;
-  site: { timezone: string; page_size: number; max_page_size: number };
+  /** site.yaml's settings the server answers by; `title` only when site.yaml gives one */
+  site: { timezone: string; page_size: number; max_page_size: number; title?: string };
   counts: { events: number; pages: number; categories: number; media: number; directory: number; event_list_pages: number };
   /** rows per part of the event rows (dist-paths.ts): with counts.events, which parts there are */
   event_part_rows: number;
@@ -137,6 +138,7 @@ function fieldProblem(m: Manifest): string | null {
   if (typeof site !== 'object' || site === null) return 'site';
   if (typeof site.timezone !== 'string' || !isValidZone(site.timezone)) return 'site.timezone';
   if (!pageSize(site.page_size) || !pageSize(site.max_page_size) || site.page_size! > site.max_page_size!) return 'site.page_size';
+  if (site.title !== undefined && typeof site.title !== 'string') return 'site.title';
   const counts = m.counts as Partial<Manifest['counts']> | null;
   for (const key of ['pages', 'categories', 'media', 'directory', 'event_list_pages'] as const) if (!count(counts?.[key])) return `counts.${key}`;
   const list = m.event_list as Partial<Manifest['event_list']> | null;

@@ -343,3 +343,33 @@ describe('parseEventFile', () => {
     expect(a.records[0]).toMatchObject({ file: 'events/a.md', item: null, value: { id: 1, body: '<p><em>x</em></p>', teaser: 'x' } });
   });
 });
+
+describe("events: an all-day event's date-only end", () => {
+  const evt = (start: string, end: string, allday: string) =>
+    lines('id: 1', 'title: T', `start: ${start}`, `end: ${end}`, `allday: ${allday}`, 'last_modified: 2025-05-01T00:00:00Z');
+  const endOf = async (start: string, end: string, allday: string, zone = VIE) => {
+    const model = await loadModel({ 'site.yaml': `timezone: ${zone}\n`, 'events/e.yaml': evt(start, end, allday) });
+    return new Date(model.events[0].end).toISOString();
+  };
+
+  it('is the last second of that local day', async () => {
+    expect(await endOf('2026-07-06', '2026-07-10', 'true')).toBe('2026-07-10T21:59:59.000Z');
+    expect(await endOf('2026-07-06', '2026-7-6', 'true')).toBe('2026-07-06T21:59:59.000Z');
+    // on a day that ends in another offset than it began (Vienna's autumn change)
+    expect(await endOf('2025-10-26', '2025-10-26', 'true')).toBe('2025-10-26T22:59:59.000Z');
+    expect(await endOf('2026-07-06', '2026-07-10', 'true', 'America/New_York')).toBe('2026-07-11T03:59:59.000Z');
+  });
+
+  it('is local midnight with a timestamp end, or when the event is not all-day', async () => {
+    expect(await endOf('2026-07-06', '2026-07-10T00:00', 'true')).toBe('2026-07-09T22:00:00.000Z');
+    expect(await endOf('2026-07-06', '2026-07-10', 'false')).toBe('2026-07-09T22:00:00.000Z');
+  });
+
+  it('is read as written when allday itself is refused, and both problems are named', async () => {
+    const { lines: out } = await load({ 'events/e.yaml': evt('2026-07-10T12:00', '2026-07-10', 'yes') });
+    expect(out).toEqual([
+      'events/e.yaml:4:6 end: end 2026-07-10T00:00:00+02:00 is before start 2026-07-10T12:00:00+02:00',
+      'events/e.yaml:5:9 allday: expected a boolean (true or false), got "yes"',
+    ]);
+  });
+});

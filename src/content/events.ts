@@ -22,7 +22,9 @@ export function readEvent(f: Fields, zone: string, markdown: string | null): Eve
   const id = idOrNaN(f.read(E.id));
   const title = f.read(E.title) ?? '';
   const start = f.timestamp(E.start, zone);
-  const end = f.timestamp(E.end, zone);
+  // An all-day event's date-only end is its last day, inclusive: the end of that day (allday is
+  // read in its turn below; only `true` itself changes the reading, anything else is refused there).
+  const end = f.timestamp(E.end, zone, f.peek(E.allday.key) === true);
   if (start !== undefined && end !== undefined && end < start) {
     f.problem(E.end.key, `end ${formatInstant(end, zone)} is before start ${formatInstant(start, zone)}`);
   }

@@ -51,6 +51,9 @@ function accepts(kind: ValueKind, v: unknown): boolean {
   }
 }
 
+/** A timestamp written as a date alone (time/parse.ts reads it as local midnight). */
+const DATE_ONLY = /^\d{4}-\d{1,2}-\d{1,2}$/;
+
 /** The key that is kept and ignored on every kind of object. */
 const EXTRA = 'extra';
 
@@ -134,14 +137,23 @@ export class Fields {
     return items;
   }
 
-  timestamp(rule: Rule<number | undefined, 'timestamp'>, zone: string): Instant | undefined;
+  /** The value of `key` as written, without reading it (a reader that must know it before its turn). */
+  peek(key: string): unknown {
+    return Object.hasOwn(this.obj, key) ? this.obj[key] : undefined;
+  }
+
+  /**
+   * `lastDay`: a date alone (`2026-07-10`) means the last second of that local day, 23:59:59, not
+   * its midnight: an all-day event's end names its last day.
+   */
+  timestamp(rule: Rule<number | undefined, 'timestamp'>, zone: string, lastDay?: boolean): Instant | undefined;
   timestamp(rule: Rule<number | null, 'timestampOrNull'>, zone: string): Instant | null;
-  timestamp(rule: Rule<number | null | undefined, 'timestamp' | 'timestampOrNull'>, zone: string): Instant | null | undefined {
+  timestamp(rule: Rule<number | null | undefined, 'timestamp' | 'timestampOrNull'>, zone: string, lastDay = false): Instant | null | undefined {
     const { key } = rule;
     const v = this.take(key);
     if (rule.kind === 'timestamp') {
       if (v === undefined) return this.missing(key);
-      return this.instant(key, v, zone, 'an ISO 8601 timestamp');
+      return this.instant(key, lastDay && typeof v === 'string' && DATE_ONLY.test(v) ? `${v}T23:59:59` : v, zone, 'an ISO 8601 timestamp');
     }
     if (v === undefined || v === null) return null;
     return this.instant(key, v, zone, 'an ISO 8601 timestamp or null') ?? null;

@@ -32,7 +32,7 @@ import { openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile }
 import { decodeParse } from './parse-payload.ts';
 
 /** Bump when what a parse returns changes shape or meaning without a new aula version. */
-export const CACHE_FORMAT = 3;
+export const CACHE_FORMAT = 4;
 
 const MAGIC = Buffer.from('AULACACHE\n');
 const ENTRY = Buffer.from('AUe1');

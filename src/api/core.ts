@@ -10,9 +10,10 @@ import { QueryParams } from '../query/query-dict.ts';
 import { bodyByteLength } from './body.ts';
 import { datasetTag, etagFor } from './etag.ts';
 import {
-  baseHeaders, detail, json, matchesEtag, notAcceptable, notFound,
+  baseHeaders, detail, json, matchesEtag, notAcceptable, notFound, tooExpensive,
   type ApiRequest, type ApiResponse,
 } from './respond.ts';
+import { DEFAULT_WORK_LIMIT, metered, unmetered, WorkLimitExceeded, WorkMeter } from '../query/work-budget.ts';
 import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 import { matchRoute, routes } from './router.ts';
 import { sendableHeaderValue } from '../util/header-value.ts';
@@ -28,6 +29,11 @@ export interface ApiOptions {
    * keeps no body past that (the server, server/transport.ts).
    */
   pooledCache?: boolean;
+  /**
+   * Units of work one request may do (query/work-budget.ts; default DEFAULT_WORK_LIMIT, about
+   * 50 ms of one core). A request that needs more is answered 400 "Too expensive".
+   */
+  workLimit?: number;
 }
 
 export { DEFAULT_CACHE_CONTROL };
@@ -53,6 +59,23 @@ function headerValue(name: string, value: string): string {
     v = `${v.slice(0, cut > 0 ? cut : MAX_IGNORED_HEADER - 5)}, ...`;
   }
   return v;
+}
+
+/** The route's answer, or the 400 of a request that needs more work than it may do (then shown as HTML to a browser, as other 400s are). */
+function refusedWhenTooExpensive(work: () => ApiResponse): ApiResponse {
+  try {
+    return work();
+  } catch (e) {
+    if (e instanceof WorkLimitExceeded) return tooExpensive(e.what, e.limit);
+    throw e;
+  }
+}
+
+/** The request's absolute URL under the base URL, as JSON: what a browser follows from a page too large to show whole. */
+function jsonUrl(baseUrl: string, path: string, params: QueryParams): string {
+  const pairs = params.pairs.filter(([k]) => k !== 'format');
+  pairs.push(['format', 'json']);
+  return `${baseUrl}${path}?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
 }
 
 function decodePath(path: string): string | null {
@@ -82,6 +105,12 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   const tag = datasetTag(manifestText, ds.baseUrl);
   // which build answered, for checking a rolling deploy (dists from before build_id: a digest of the manifest)
   const build = ds.manifest.build_id ?? datasetTag(manifestText, '');
+  const workLimit = options.workLimit ?? DEFAULT_WORK_LIMIT;
+
+  /** The answer, computed under the request's work limit. */
+  function budgeted(request: ApiRequest): ApiResponse {
+    return refusedWhenTooExpensive(() => metered(new WorkMeter(workLimit), () => answer(request)));
+  }
 
   /** Adds what depends only on the answer itself: validator, caching policy, length. */
   function complete(response: ApiResponse, key: string): Finished {
@@ -127,15 +156,25 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
     const { route, match } = found;
     const format = params.get('format');
     const formatted = format && request.method !== 'OPTIONS' ? route.formats?.[format] : undefined;
-    if (formatted) return formatted(ds, params);
+    if (formatted) return refusedWhenTooExpensive(() => formatted(ds, params));
     const negotiated = negotiate(format, request.headers.accept);
     if (!negotiated.ok) return negotiated.status === 404 ? notFound() : notAcceptable();
     const response =
-      request.method === 'OPTIONS' ? json(200, metadataBody(route.name, route.describe())) : route.handle(ds, params, match);
+      request.method === 'OPTIONS' ? json(200, metadataBody(route.name, route.describe())) : refusedWhenTooExpensive(() => route.handle(ds, params, match));
     if (negotiated.renderer === 'html') {
       const requestLine = `${request.path}${request.query ? `?${request.query}` : ''}`;
-      const page = renderHtml(response, { name: route.name, requestLine, params });
-      return { status: response.status, headers: { ...response.headers, 'Content-Type': 'text/html; charset=utf-8' }, body: page };
+      const info = { name: route.name, requestLine, params, jsonUrl: jsonUrl(ds.baseUrl, path, params) };
+      let shown = response;
+      let page: string;
+      try {
+        page = renderHtml(response, info);
+      } catch (e) {
+        if (!(e instanceof WorkLimitExceeded)) throw e;
+        // the refusal is a short page, made outside the request's spent budget
+        shown = tooExpensive(e.what, e.limit, pick(response.headers, ['X-Ignored-Parameters']));
+        page = unmetered(() => renderHtml(shown, info));
+      }
+      return { status: shown.status, headers: { ...shown.headers, 'Content-Type': 'text/html; charset=utf-8' }, body: page };
     }
     return response;
   }
@@ -147,7 +186,7 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
     let response = cacheable ? (cache.get(key) as Finished | undefined) : undefined;
     if (!response) {
       // the key holds all an answer depends on besides the dataset: its tag is the answer's ETag
-      response = complete(answer(request.method === 'HEAD' ? { ...request, method: 'GET' } : request), key);
+      response = complete(budgeted(request.method === 'HEAD' ? { ...request, method: 'GET' } : request), key);
       if (cacheable) cache.offer(key, response);
     }
     return deliver(request, response);

@@ -1,43 +1,46 @@
 // The browsable page a browser gets instead of JSON: the same response, pretty-printed, with
 // its links clickable and the request's parameters listed. Every piece of data is escaped.
 import { bodyText } from './body.ts';
+import { escapeHtml, prettyJsonHtml } from './pretty-json.ts';
 import type { QueryParams } from '../query/query-dict.ts';
 import type { ApiResponse } from './respond.ts';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-// Not entities' escapeUTF8: it writes &apos; where these pages have always had &#39;.
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
-
 const STATUS_TEXT: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 404: 'Not Found', 406: 'Not Acceptable' };
 
-function prettyBody(body: string): string {
-  let pretty: string;
-  try {
-    pretty = JSON.stringify(JSON.parse(body), null, 4);
-  } catch {
-    pretty = body;
-  }
-  // Only absolute http(s) strings become links; the escaped text cannot hold a quote, so the
-  // captured URL cannot break out of the attribute.
-  return escapeHtml(pretty).replace(/&quot;(https?:\/\/[^\s&]*(?:&amp;[^\s&]*)*?)&quot;/g, (_, url: string) => `&quot;<a href="${url}">${url}</a>&quot;`);
+/**
+ * The answer's `next` or `previous` link. A page's envelope names them before its results, so
+ * only that head is parsed: parsing a 1,000-event page whole for two links cost more than
+ * printing it.
+ */
+function linkOf(body: string, key: 'next' | 'previous'): string | null {
+  const results = body.startsWith('{"count":') ? body.indexOf(',"results":') : -1;
+  const value = (results === -1 ? null : parsedObject(`${body.slice(0, results)}}`)) ?? parsedObject(body);
+  const link = value?.[key];
+  return typeof link === 'string' && /^https?:\/\//.test(link) ? link : null;
 }
 
-function linkOf(body: string, key: 'next' | 'previous'): string | null {
+function parsedObject(text: string): Record<string, unknown> | null {
   try {
-    const value = (JSON.parse(body) as Record<string, unknown>)[key];
-    return typeof value === 'string' && /^https?:\/\//.test(value) ? value : null;
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
   }
 }
 
+/**
+ * Characters of an answer's JSON the page shows: about 400 events. Escaping and linking cost tens
+ * of nanoseconds a character, so a whole 1,000-event page would cost more work than a request
+ * may do (query/work-budget.ts); the JSON form of the answer is always whole.
+ */
+export const SHOWN_JSON = 1_000_000;
+
 export interface PageInfo {
   name: string;
   /** what the client asked for, as the path and raw query it sent */
   requestLine: string;
+  /** the same request's absolute URL with `format=json`, for an answer too large to show whole */
+  jsonUrl: string;
   params: QueryParams;
 }
 
@@ -56,6 +59,7 @@ export function renderHtml(response: ApiResponse, info: PageInfo): string {
     .map((url, i) => (url ? `<a rel="${i ? 'next' : 'prev'}" href="${escapeHtml(url)}">${i ? 'Next »' : '« Previous'}</a>` : ''))
     .join(' ');
   const title = escapeHtml(info.name);
+  const pretty = prettyJsonHtml(body, SHOWN_JSON);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -81,7 +85,7 @@ ${filters}
 <pre class="response"><b>HTTP ${response.status} ${STATUS_TEXT[response.status] ?? ''}</b>
 ${headers}
 
-${prettyBody(body)}</pre>
+${pretty.html}${pretty.whole ? '' : '\n…'}</pre>${pretty.whole ? '' : `\n<p class="cut">The answer has ${body.length} characters of JSON; this page shows the first ${SHOWN_JSON}. <a href="${escapeHtml(info.jsonUrl)}">The whole answer as JSON</a></p>`}
 </body>
 </html>
 `;

@@ -56,6 +56,19 @@ export function detail(status: number, message: string, extra: Record<string, st
 export const notFound = () => detail(404, 'Not found.');
 export const notAcceptable = () => detail(406, 'Could not satisfy the request Accept header.');
 
+/**
+ * The answer to a request that would need more work than one request may do (query/work-budget.ts):
+ * a 400 naming what was too expensive and the limit, never a partial result. Counted work, so the
+ * same request gets it on every machine and in every runtime.
+ */
+export function tooExpensive(what: string, limit: number, extra: Record<string, string> = {}): ApiResponse {
+  return detail(
+    400,
+    `Too expensive: ${what} needs more work than one request may do (${limit} units). Narrow the query: add a filter, give a pattern a longer literal text, or ask for fewer results.`,
+    extra,
+  );
+}
+
 /** A 400 in django-filter's shape: parameter name → messages. */
 export function invalid(errors: Readonly<Record<string, readonly string[]>>, extra: Record<string, string> = {}): ApiResponse {
   return json(400, JSON.stringify(errors), extra);

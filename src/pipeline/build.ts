@@ -390,7 +390,8 @@ async function buildLocked(
     // The pages come from the API core over the data just written, read by the server's own
     // loader (the large data files back from the staging folder), exactly as the server will answer.
     const dataset = datasetFrom(buildSource(files, staging));
-    const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
+    // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
+  const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
     await nextPhase('load dataset', 'answer pages');
     // Every event appears on exactly one page, so the serialized events measure the pages'
     // volume before they exist; workers compress each page while the next ones are answered.

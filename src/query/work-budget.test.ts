@@ -34,7 +34,7 @@ describe('work budget', () => {
     expect(activeMeter()).toBeNull();
   });
 
-  it('nests: an inner meter counts alone and the outer one is back after it', () => {
+  it('nests: an outer meter counts what an inner one does too, and is back after it', () => {
     const outer = new WorkMeter(1000);
     const inner = new WorkMeter(1000);
     metered(outer, () => {
@@ -42,7 +42,8 @@ describe('work budget', () => {
       metered(inner, () => charge(5, 'y'));
       charge(2, 'z');
     });
-    expect(outer.used).toBe(3);
+    expect(outer.used).toBe(8);
     expect(inner.used).toBe(5);
+    expect(() => metered(new WorkMeter(10), () => metered(new WorkMeter(100), () => charge(11, 'x')))).toThrow(WorkLimitExceeded);
   });
 });

@@ -6,6 +6,8 @@ import type { QueryParams } from '../../query/query-dict.ts';
 import { baseHeaders, ignoredHeader, invalid, type ApiResponse } from '../respond.ts';
 import { matchEvents } from '../../query/events/filter.ts';
 import { LIST_RESERVED } from './list.ts';
+import { fieldIndex } from '../../store/format/event-rows.ts';
+import { charge } from '../../query/work-budget.ts';
 
 /** Most events one feed holds; a larger result is cut and says so in X-Calendar-Truncated. */
 export const CALENDAR_CAP = 10_000;
@@ -27,17 +29,60 @@ function categoryTitles(ds: Dataset): ReadonlyMap<number, string> {
   return titles;
 }
 
+/**
+ * Work units (query/work-budget.ts) of one calendar entry: its fields taken from the columns and
+ * the row, formatted, escaped and folded. A feed is made per request, so the work limit bounds how
+ * many events an uncached feed can hold; the build's events.ics has no such limit.
+ */
+const UNITS_PER_ENTRY = 20_000;
+
+const URL_FIELD = fieldIndex('url')!;
+const LINK_FIELD = fieldIndex('link')!;
+
+/**
+ * The events a feed shows, as the calendar needs them: from the table's columns, which hold
+ * every field it shows but two (url, link: read from the rows' stored JSON, their values alone).
+ * Parsing each row whole would cost more than formatting it.
+ */
+function calendarEvents(ds: Dataset, rows: ArrayLike<number> | null, n: number): RenderedEvent[] {
+  const { id, time, iso, bool, text, categories } = ds.events.table.columns;
+  const stored = ds.events.rows;
+  const events: RenderedEvent[] = [];
+  const valueOf = (row: number, bytes: Buffer, field: number): string | null => {
+    const [from, to] = stored.valueSpan(row, field);
+    return JSON.parse(bytes.toString('utf8', from, to)) as string | null;
+  };
+  stored.eachRow(rows, 0, n, (row, bytes) => {
+    events.push({
+      id: id[row],
+      start: iso.start[row]!,
+      end: iso.end[row]!,
+      last_modified: iso.last_modified[row]!,
+      instants: { start: time.start[row], end: time.end[row], last_modified: time.last_modified[row] },
+      allday: bool.allday[row] === 1,
+      title: text.title[row]!,
+      teaser: text.teaser[row],
+      location: text.location[row],
+      url: valueOf(row, bytes, URL_FIELD),
+      link: valueOf(row, bytes, LINK_FIELD),
+      organizer: text.organizer[row],
+      contact: text.contact[row],
+      email: text.email[row],
+      categories: categories[row],
+    });
+  });
+  return events;
+}
+
 export function eventCalendar(ds: Dataset, params: QueryParams): ApiResponse {
-  const { table, rows } = ds.events;
+  const { table } = ds.events;
   const filtered = matchEvents(table, { timezone: ds.site.timezone, categoryIds: ds.categories.ids }, params, LIST_RESERVED);
   const ignored = ignoredHeader(filtered.ignored);
   if (!filtered.ok) return invalid(filtered.errors, ignored);
   const count = filtered.matches ? filtered.matches.count : table.length;
-  const kept = filtered.matches ? filtered.matches.slice(0, Math.min(count, CALENDAR_CAP)) : null;
-  const events: RenderedEvent[] = [];
-  for (let i = 0; i < Math.min(count, CALENDAR_CAP); i++) {
-    events.push(JSON.parse(rows.json(kept ? kept[i] : i)) as RenderedEvent);
-  }
+  const shown = Math.min(count, CALENDAR_CAP);
+  charge(shown * UNITS_PER_ENTRY, 'format=ics');
+  const events = calendarEvents(ds, filtered.matches ? filtered.matches.slice(0, shown) : null, shown);
   // DTSTAMP is the build time of the data, so the feed is a pure function of the dist (the build
   // writes events.ics by calling this, byte-identical to the server's answer).
   const body = renderCalendar(events, {

@@ -5,9 +5,17 @@ import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePy
 import type { QueryParams } from '../../query/query-dict.ts';
 import { ignoredHeader, invalid, json, notFound, type ApiResponse } from '../respond.ts';
 import { matchEvents } from '../../query/events/filter.ts';
+import { charge } from '../../query/work-budget.ts';
 import { isPlain, parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
 
 const COMMA = 0x2c;
+
+/**
+ * Work units (query/work-budget.ts) per byte of the events a page lists: as stored, they are
+ * copied; shaped by `fields`, `omit` or `expand`, each is cut up and spliced.
+ */
+const UNITS_PER_STORED_BYTE = 1;
+const UNITS_PER_SHAPED_BYTE = 5;
 
 export const EVENT_LIST_PATH = '/v1/cms/event/';
 
@@ -27,6 +35,10 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   const page = matches ? matches.slice(first, last) : null;
   const [from, to] = page ? [0, page.length] : [first, last];
   const links = pageLinks(window, count, ds.baseUrl, EVENT_LIST_PATH, params);
+  // the page's bytes are known before any is read: a page too large to make is refused first
+  let bytes = 0;
+  for (let i = from; i < to; i++) bytes += rows.byteLength(page ? page[i] : i);
+  charge(bytes * (isPlain(shape) ? UNITS_PER_STORED_BYTE : UNITS_PER_SHAPED_BYTE), `the page of ${to - from} events`);
   // Events as stored, from the file: read straight into the answer (see EventRows.joinRows).
   if (isPlain(shape) && !rows.inMemory) {
     return json(200, rows.joinRows(page, from, to, envelopeOpen(count, links), COMMA, ENVELOPE_CLOSE), ignored);

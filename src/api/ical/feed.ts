@@ -21,6 +21,11 @@ export interface RenderedEvent {
   organizer?: string | null;
   contact?: string | null;
   email?: string | null;
+  /**
+   * `start`, `end` and `last_modified` as epoch milliseconds, where the caller has them already
+   * (the event table's columns): then their text is not parsed again.
+   */
+  instants?: { start: number; end: number; last_modified: number };
   /** ids, or the Category objects of `expand=categories` */
   categories?: readonly (number | { id: number; title: string })[];
 }
@@ -98,7 +103,7 @@ function writeEvent(out: ContentLines, { event: e, start, end }: Span, zone: Zon
     // DTEND must be later than DTSTART (§3.8.2.2); without one a timed event is an instant.
     if (end > start) out.add('DTEND', ...dateTime(end, zone));
   }
-  if (e.last_modified) out.add('LAST-MODIFIED', utcValue(instant(e.last_modified, 'last_modified', e.id, zone.zone)));
+  if (e.last_modified) out.add('LAST-MODIFIED', utcValue(e.instants?.last_modified ?? instant(e.last_modified, 'last_modified', e.id, zone.zone)));
   out.text('SUMMARY', e.title).text('DESCRIPTION', e.teaser).text('LOCATION', e.location);
   const url = e.url || e.link;
   if (url) out.add('URL', cleanValue(url));
@@ -115,8 +120,8 @@ export function renderCalendar(events: readonly RenderedEvent[], options: Calend
   const tz = options.timezone;
   const spans: Span[] = events.map((event) => ({
     event,
-    start: instant(event.start, 'start', event.id, tz),
-    end: instant(event.end, 'end', event.id, tz),
+    start: event.instants?.start ?? instant(event.start, 'start', event.id, tz),
+    end: event.instants?.end ?? instant(event.end, 'end', event.id, tz),
   }));
   const out = new ContentLines()
     .add('BEGIN', 'VCALENDAR')

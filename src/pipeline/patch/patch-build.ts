@@ -389,7 +389,8 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       return (searcher ??= createAutocomplete(readFileSync(join(staging, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE), 'utf8')));
     },
   };
-  const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
+  // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
+  const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
   host.phase('patch: load dataset', 'patch: answer pages');
 
   // from here on as a full build (build.ts): each file answered is written, and compressed unless

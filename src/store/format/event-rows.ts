@@ -124,6 +124,11 @@ export class EventRows {
     return this.source.read(0, this.source.byteLength);
   }
 
+  /** The length in bytes of a row's serialized event. */
+  byteLength(row: number): number {
+    return this.starts[row * STRIDE + FIELD_COUNT];
+  }
+
   /** The whole serialized event as UTF-8 (a view when the rows are in memory). */
   bytes(row: number): Buffer {
     return this.source.read(this.lineStarts[row], this.starts[row * STRIDE + FIELD_COUNT]);

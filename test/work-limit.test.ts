@@ -1,0 +1,74 @@
+// The work limit of a request through the API core: a request that needs more work than it may do
+// is answered 400 "Too expensive", whole or not at all, the same way every time; the build's own
+// documents have no limit.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApi, type Api } from '../src/api/core.ts';
+import { loadDataset, type Dataset } from '../src/query/dataset.ts';
+import { metered, WorkMeter } from '../src/query/work-budget.ts';
+import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from './helpers.ts';
+
+let dir: string;
+let ds: Dataset;
+
+beforeAll(async () => {
+  dir = tempDir('aula-work-limit-');
+  await buildOk({ content: SAMPLE_CONTENT, out: join(dir, 'dist') });
+  ds = loadDataset(join(dir, 'dist'));
+});
+afterAll(() => removeDir(dir));
+
+const get = (api: Api, path: string, query: string, accept?: string) => api({ method: 'GET', path, query, headers: { accept } });
+
+/** The units a request spends with no limit, counted by a meter around the core. */
+function workOf(path: string, query: string, accept?: string): number {
+  const meter = new WorkMeter(Number.MAX_SAFE_INTEGER);
+  metered(meter, () => get(createApi(ds, { workLimit: Number.MAX_SAFE_INTEGER, cacheLimits: { entries: 0, bytes: 0 } }), path, query, accept));
+  return meter.used;
+}
+
+describe('the work limit of a request', () => {
+  const cases: [string, string, string?][] = [
+    ['/v1/cms/event/', 'limit=1000'],
+    ['/v1/cms/event/', 'limit=1000&expand=categories&fields=id,title,categories'],
+    ['/v1/cms/event/', 'limit=1000', 'text/html'],
+    ['/v1/cms/event/', 'format=ics'],
+    ['/v1/api/autocomplete/', 'q=a+e&limit=1000'],
+  ];
+
+  it.each(cases)('answers %s?%s whole under the default limit, and 400 "Too expensive" under a smaller one', (path, query, accept) => {
+    const needed = workOf(path, query, accept);
+    expect(needed).toBeGreaterThan(0);
+    const enough = createApi(ds, { workLimit: needed });
+    expect(get(enough, path, query, accept).status).toBe(200);
+    const short = createApi(ds, { workLimit: needed - 1 });
+    const refused = get(short, path, query, accept);
+    expect(refused.status).toBe(400);
+    const text = String(refused.body);
+    expect(text).toContain('Too expensive: ');
+    expect(text).toContain(`(${needed - 1} units)`);
+    if (accept === 'text/html') expect(refused.headers['Content-Type']).toMatch(/^text\/html/);
+    else expect(JSON.parse(text)).toEqual({ detail: expect.stringMatching(/^Too expensive: /) });
+    // counted, not timed: the same request is refused again, by a fresh core too
+    expect(String(get(short, path, query, accept).body)).toBe(text);
+    expect(String(get(createApi(ds, { workLimit: needed - 1 }), path, query, accept).body)).toBe(text);
+  });
+
+  it('costs the same whatever was asked before it (kept word plans and results charge again)', () => {
+    const api = createApi(ds, { workLimit: Number.MAX_SAFE_INTEGER, cacheLimits: { entries: 0, bytes: 0 } });
+    const once = (query: string) => {
+      const meter = new WorkMeter(Number.MAX_SAFE_INTEGER);
+      metered(meter, () => get(api, '/v1/api/autocomplete/', query));
+      return meter.used;
+    };
+    const first = once('q=muellerx+schmidtx');
+    expect(once('q=muellerx+schmidtx')).toBe(first);
+  });
+
+  it('leaves the build its documents whole: events.ics is the feed the core answers without a limit', () => {
+    const unlimited = createApi(ds, { workLimit: Number.MAX_SAFE_INTEGER });
+    const file = readFileSync(join(dir, 'dist', 'events.ics'), 'utf8');
+    expect(String(get(unlimited, '/v1/cms/event/', 'format=ics').body)).toBe(file);
+  });
+});

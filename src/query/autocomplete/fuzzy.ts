@@ -8,11 +8,13 @@
 // lookup on 40k–400k terms, and building its tree cost ~1 s at load for 400k terms.)
 import type { Trie } from '../../store/format/term-trie.ts';
 
-export function fuzzyTerms(trie: Trie, word: string, maxEdits: number, visit: (term: number, distance: number) => void): void {
+/** Every term within `maxEdits` of `word`, visited with its distance; returns the DP cells computed (its work). */
+export function fuzzyTerms(trie: Trie, word: string, maxEdits: number, visit: (term: number, distance: number) => void): number {
   const m = word.length;
   const k = maxEdits;
   const { char, end, term } = trie;
-  if (k <= 0 || end.length <= 1 || m - k > trie.maxDepth) return;
+  if (k <= 0 || end.length <= 1 || m - k > trie.maxDepth) return 0;
+  let cells = 0;
   const maxDepth = Math.min(trie.maxDepth, m + k);
   const INF = k + 1;
   const q = new Int32Array(m);
@@ -37,6 +39,7 @@ export function fuzzyTerms(trie: Trie, word: string, maxEdits: number, visit: (t
         cur[0] = nd;
         min = nd;
       }
+      cells += jhi - jlo + 1;
       for (let j = jlo; j <= jhi; j++) {
         let v = prev[j - 1] + (q[j - 1] === c ? 0 : 1);
         const del = prev[j] + 1;
@@ -53,4 +56,5 @@ export function fuzzyTerms(trie: Trie, word: string, maxEdits: number, visit: (t
     }
   };
   walk(0, 0, -1);
+  return cells;
 }

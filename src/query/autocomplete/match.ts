@@ -11,6 +11,14 @@ import { DIRECTORY_MODELS } from '../../model/types.ts';
 import type { IndexData } from '../../store/format/autocomplete-index.ts';
 import type { WordPlan } from './plan.ts';
 import { TIER_EXACT, TIER_PREFIX } from './rank.ts';
+import { charge } from '../work-budget.ts';
+
+/**
+ * Work units (query/work-budget.ts) of scanning one posting and of checking one word of a
+ * candidate's forward list: what a request's words cost, charged before each pass.
+ */
+const UNITS_PER_POSTING = 2;
+const UNITS_PER_FORWARD_WORD = 4;
 
 const ALL_MODELS = (1 << DIRECTORY_MODELS.length) - 1;
 const NONE = 255; // not a candidate / not matched yet
@@ -47,6 +55,7 @@ export class Matcher {
   first(plan: WordPlan, modelMask: number, contrib: Int32Array): Candidates {
     const { postings, model } = this.index;
     const { best, candDocs: docs, candRank: rank } = this;
+    charge(plan.cost * UNITS_PER_POSTING, 'q');
     const seg = plan.segments;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS; // spares a lookup per posting
     let n = 0;
@@ -75,8 +84,13 @@ export class Matcher {
 
   /** Keeps the candidates the word matches (in place) and adds its contribution. */
   refine(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
-    if (c.length * this.avgForward * CHECK_COST < plan.cost) this.check(plan, c, contrib);
-    else this.scan(plan, c, contrib);
+    if (c.length * this.avgForward * CHECK_COST < plan.cost) {
+      charge(Math.ceil(c.length * this.avgForward) * UNITS_PER_FORWARD_WORD, 'q');
+      this.check(plan, c, contrib);
+    } else {
+      charge((plan.cost + c.length) * UNITS_PER_POSTING, 'q');
+      this.scan(plan, c, contrib);
+    }
   }
 
   private scan(plan: WordPlan, c: Candidates, contrib: Int32Array): void {

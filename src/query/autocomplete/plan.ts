@@ -15,11 +15,15 @@ export interface WordPlan {
   segments: number[];
   /** number of postings in segments */
   cost: number;
+  /** number of exact and prefix postings: the cost before the typo matches are added */
+  prefixCost: number;
+  /** DP cells the typo lookup computed (addFuzzy), charged again whenever the plan is used */
+  fuzzyWork: number;
 }
 
 export function planWord(index: IndexData, word: QueryWord): WordPlan {
   const { terms, postStart } = index;
-  const plan: WordPlan = { word, ranges: [], fuzzy: null, segments: [], cost: 0 };
+  const plan: WordPlan = { word, ranges: [], fuzzy: null, segments: [], cost: 0, prefixCost: 0, fuzzyWork: 0 };
   for (const form of word.forms) {
     const [lo, hi] = prefixRange(terms, form);
     if (lo === hi) continue;
@@ -32,6 +36,7 @@ export function planWord(index: IndexData, word: QueryWord): WordPlan {
     }
     push(plan, postStart[from], postStart[hi], TIER_PREFIX * 2);
   }
+  plan.prefixCost = plan.cost;
   return plan;
 }
 
@@ -43,7 +48,7 @@ export function addFuzzy(index: IndexData, plan: WordPlan): void {
   if (plan.word.maxEdits === 0) return;
   const inRange = (t: number) => plan.ranges.some((r) => t >= r.lo && t < r.hi);
   for (const form of plan.word.forms) {
-    fuzzyTerms(index.trie, form, plan.word.maxEdits, (t, distance) => {
+    plan.fuzzyWork += fuzzyTerms(index.trie, form, plan.word.maxEdits, (t, distance) => {
       if (inRange(t)) return; // exact or prefix already, which ranks better
       const base = fuzzyTier(distance) * 2;
       const prev = fuzzy.get(t);

@@ -9,6 +9,15 @@ import { addFuzzy, planWord, type WordPlan } from './plan.ts';
 import { queryWords, type QueryWord } from './query-words.ts';
 import { CONTRIB, MAX_RANKED_WORDS, NO_CONTRIB } from './rank.ts';
 import { RankedKeys } from './select.ts';
+import { charge } from '../work-budget.ts';
+
+/**
+ * Work units (query/work-budget.ts) per cell of a typo lookup's edit-distance table, and per
+ * matching object ranked. A kept word plan charges its lookup again each time it is used, so a
+ * request costs the same whatever was asked before it.
+ */
+const UNITS_PER_FUZZY_CELL = 3;
+const UNITS_PER_RANKED = 3;
 import { renderSuggestion } from './suggestion.ts';
 
 /** Word plans kept (see Searcher.plan); each holds its term ranges and its few typo matches. */
@@ -96,17 +105,21 @@ class Searcher implements Autocomplete {
     const generation = ++this.generation;
     // Most selective word first, judged on exact+prefix postings: typo lookups are computed
     // only for words actually reached, so a query that fails early costs almost nothing.
-    const order = plans.map((p, i) => ({ p, i })).sort((a, b) => a.p.cost - b.p.cost || a.i - b.i);
+    // (prefixCost, not cost: a kept plan already has its typo matches, and the order, and so the
+    // work, must not depend on what was asked before)
+    const order = plans.map((p, i) => ({ p, i })).sort((a, b) => a.p.prefixCost - b.p.prefixCost || a.i - b.i);
     let cand: Candidates | null = null;
     for (let k = 0; k < order.length; k++) {
       const plan = order[k].p;
       addFuzzy(this.index, plan);
+      charge(plan.fuzzyWork * UNITS_PER_FUZZY_CELL, 'q');
       const contrib = k < MAX_RANKED_WORDS ? CONTRIB : NO_CONTRIB;
       if (cand === null) cand = this.matcher.first(plan, mask, contrib);
       else this.matcher.refine(plan, cand, contrib);
       if (cand.length === 0) break;
     }
     const n = cand === null ? 0 : cand.length;
+    charge(n * UNITS_PER_RANKED, 'q');
     const keys = this.keys.subarray(0, n);
     const size = this.index.size;
     for (let i = 0; i < n; i++) keys[i] = cand!.rank[i] * size + cand!.docs[i];

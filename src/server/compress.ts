@@ -1,5 +1,5 @@
 // On-the-fly compression of the server's answers: which coding a client accepts, and the body in it.
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 
 /**
  * Above this, the top levels cost seconds per file (the autocomplete index can be tens of MB):
@@ -12,14 +12,14 @@ export const MIN_COMPRESS_BYTES = 1024;
 
 export type Encoding = 'br' | 'gzip';
 
-function brotli(bytes: Uint8Array, quality: number): Buffer {
-  return brotliCompressSync(bytes, {
+function brotliOptions(bytes: Uint8Array, quality: number): BrotliOptions {
+  return {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: quality,
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
       [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
     },
-  });
+  };
 }
 
 /** A valid RFC 9110 weight, or null for a malformed one (the whole member is then ignored). */
@@ -67,9 +67,28 @@ export function negotiateEncoding(acceptEncoding: string | undefined): Encoding 
  */
 export function compressFor(encoding: Encoding | null, body: Buffer, dynamic: boolean): Buffer | null {
   if (encoding === null || body.byteLength < MIN_COMPRESS_BYTES) return null;
-  const small = body.byteLength <= TOP_LEVEL_LIMIT;
-  if (encoding === 'gzip') return gzipSync(body, { level: dynamic || !small ? 6 : 9 });
-  return brotli(body, dynamic ? 4 : small ? 11 : 5);
+  return encoding === 'gzip' ? gzipSync(body, gzipOptions(body, dynamic)) : brotliCompressSync(body, brotliOptions(body, brotliQuality(body, dynamic)));
+}
+
+/**
+ * As compressFor, on a thread of libuv's pool: the event loop goes on answering while a large
+ * answer is compressed (a 2 MB page takes tens of milliseconds of CPU).
+ */
+export function compressOffThread(encoding: Encoding, body: Buffer): Promise<Buffer | null> {
+  if (body.byteLength < MIN_COMPRESS_BYTES) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | null, result: Buffer) => (error ? reject(error) : resolve(result));
+    if (encoding === 'gzip') gzip(body, gzipOptions(body, true), done);
+    else brotliCompress(body, brotliOptions(body, brotliQuality(body, true)), done);
+  });
+}
+
+function gzipOptions(body: Uint8Array, dynamic: boolean): ZlibOptions {
+  return { level: dynamic || body.byteLength > TOP_LEVEL_LIMIT ? 6 : 9 };
+}
+
+function brotliQuality(body: Uint8Array, dynamic: boolean): number {
+  return dynamic ? 4 : body.byteLength <= TOP_LEVEL_LIMIT ? 11 : 5;
 }
 
 /** Content types worth compressing (the server's JSON, browsable HTML, calendars, scripts). */

@@ -8,7 +8,7 @@ import type { Cors } from './cors.ts';
 import { healthAnswer, isHealthPath } from './health.ts';
 import type { StaticFiles } from './static-files.ts';
 import { hasBody } from './request-body.ts';
-import { endWith, flatHeaders, releaseWhenWritten, transportForm } from './transport.ts';
+import { endWith, flatHeaders, releaseWhenWritten, transportForm, type TransportForm } from './transport.ts';
 
 export interface HandlerOptions {
   cors?: Cors;
@@ -65,23 +65,46 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
           query: q === -1 ? '' : target.slice(q + 1),
           headers: { accept: header(req.headers.accept), 'if-none-match': header(req.headers['if-none-match']) },
         });
-        const { headers, body } = transportForm(response, header(req.headers['accept-encoding']));
         status = response.status;
-        // the core's answers carry their header list, made once: written as it is
-        res.writeHead(status, cors ? flatHeaders(cors.withHeaders(headers, origin)) : headers === response.headers && response.headerList ? (response.headerList as string[]) : flatHeaders(headers));
-        bytes = endWith(res, body);
-        releaseWhenWritten(res, response.body);
+        const send = ({ headers, body }: TransportForm) => {
+          // the core's answers carry their header list, made once: written as it is
+          res.writeHead(status, cors ? flatHeaders(cors.withHeaders(headers, origin)) : headers === response.headers && response.headerList ? (response.headerList as string[]) : flatHeaders(headers));
+          bytes = endWith(res, body);
+          releaseWhenWritten(res, response.body);
+        };
+        const form = transportForm(response, header(req.headers['accept-encoding']));
+        if (form instanceof Promise) {
+          // a large answer compressed off the event loop: sent when it is ready
+          form.then(send, (e: unknown) => {
+            releaseWhenWritten(res, response.body);
+            failed(e);
+          }).finally(done);
+          return;
+        }
+        send(form);
       }
     } catch (e) {
+      failed(e);
+    }
+    done();
+
+    function failed(e: unknown): void {
       console.error(e);
       status = 500;
       bytes = SERVER_ERROR_BODY.length;
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
       res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': String(SERVER_ERROR_BODY.length) });
       res.end(SERVER_ERROR_BODY);
     }
-    // a body sent with GET is not read; drain it so the connection stays usable (resuming a request
-    // that has none costs a stream state change per request: ~7 % of a cached answer's throughput)
-    if (hasBody(req)) req.resume();
-    accessLog?.({ method, target: raw, status, bytes, ms: performance.now() - started });
+
+    function done(): void {
+      // a body sent with GET is not read; drain it so the connection stays usable (resuming a request
+      // that has none costs a stream state change per request: ~7 % of a cached answer's throughput)
+      if (hasBody(req)) req.resume();
+      accessLog?.({ method, target: raw, status, bytes, ms: performance.now() - started });
+    }
   };
 }

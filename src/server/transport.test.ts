@@ -1,10 +1,10 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BodyChunks } from '../api/body.ts';
 import { json } from '../api/respond.ts';
-import { endWith, flatHeaders, transportForm } from './transport.ts';
+import { endWith, flatHeaders, OFF_THREAD_BYTES, transportForm } from './transport.ts';
 
 // bigger than the smallest body worth compressing (1 KiB)
 const pieces = ['{"count":3,"results":[', '{"title":"Ä „x“ 🎉"}', ',', '', `{"title":"${'b'.repeat(3000)}"}`, ']}'].map((s) => Buffer.from(s));
@@ -14,8 +14,8 @@ const answer = json(200, new BodyChunks(pieces), { 'Content-Length': String(whol
 let server: Server;
 let url: string;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const { headers, body } = transportForm(answer, req.headers['accept-encoding']);
+  server = createServer(async (req, res) => {
+    const { headers, body } = await transportForm(answer, req.headers['accept-encoding']);
     res.writeHead(200, flatHeaders(headers));
     const written = endWith(res, body);
     if (written !== (body?.length ?? 0)) throw new Error('endWith miscounted');
@@ -58,5 +58,32 @@ describe('chunked bodies on the wire', () => {
     expect(body.toString()).toBe(whole.toString());
     expect(body.joined().equals(whole)).toBe(true);
     expect(new BodyChunks([]).length).toBe(0);
+  });
+});
+
+describe('large answers', () => {
+  const big = Buffer.from(JSON.stringify({ results: Array.from({ length: 4000 }, (_, i) => ({ id: i, title: `Vortrag ${i} über Ärzte` })) }));
+
+  it('are compressed off the event loop, once per coding, to bytes that decode to the answer', async () => {
+    expect(big.length).toBeGreaterThan(OFF_THREAD_BYTES);
+    const large = json(200, big);
+    const first = transportForm(large, 'br');
+    expect(first).toBeInstanceOf(Promise);
+    const again = transportForm(large, 'br, gzip');
+    const [a, b] = await Promise.all([first, again]);
+    expect(a.body).toBe(b.body);
+    expect(a.headers['Content-Encoding']).toBe('br');
+    expect(brotliDecompressSync(a.body as Buffer).equals(big)).toBe(true);
+    // once compressed, the form is at hand
+    const later = transportForm(large, 'br');
+    expect(later).not.toBeInstanceOf(Promise);
+    expect((later as { body: Buffer }).body).toBe(a.body);
+    const zipped = await transportForm(large, 'gzip');
+    expect(gunzipSync(zipped.body as Buffer).equals(big)).toBe(true);
+  });
+
+  it('are sent as they are to a client that accepts no coding, at once', () => {
+    const form = transportForm(json(200, big), undefined);
+    expect(form).not.toBeInstanceOf(Promise);
   });
 });

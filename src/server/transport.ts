@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { bodyBuffer, BodyChunks, pinBody, releaseBody, unpinBody, type ApiBody } from '../api/body.ts';
 import type { ApiResponse } from '../api/respond.ts';
-import { compressFor, compressible, negotiateEncoding, type Encoding } from './compress.ts';
+import { compressFor, compressible, compressOffThread, negotiateEncoding, type Encoding } from './compress.ts';
 
 /** Text bodies of answers encoded once, so a repeated (cached) answer is not re-encoded per request. */
 const encoded = new WeakMap<ApiResponse, Buffer>();
@@ -18,27 +18,55 @@ function wireBody(response: ApiResponse): Buffer | BodyChunks {
   return bytes;
 }
 
-/** Compressed bodies, per answer and coding: a cached answer is compressed once. */
-const packed = new WeakMap<ApiResponse, Map<Encoding, Buffer | null>>();
+/**
+ * Answers at least this large are compressed on libuv's thread pool rather than on the event
+ * loop: below it compressing takes well under a millisecond.
+ */
+export const OFF_THREAD_BYTES = 64 * 1024;
 
-function packedBody(response: ApiResponse, encoding: Encoding): Buffer | null {
+/** Compressed bodies, per answer and coding (or their compression under way): a cached answer is compressed once. */
+const packed = new WeakMap<ApiResponse, Map<Encoding, Buffer | null | Promise<Buffer | null>>>();
+
+function packedBody(response: ApiResponse, encoding: Encoding): Buffer | null | Promise<Buffer | null> {
   let forms = packed.get(response);
   if (!forms) packed.set(response, (forms = new Map()));
-  if (!forms.has(encoding)) forms.set(encoding, compressFor(encoding, bodyBuffer(wireBody(response)), true));
-  return forms.get(encoding)!;
+  let form = forms.get(encoding);
+  if (form === undefined) {
+    const body = bodyBuffer(wireBody(response));
+    if (body.byteLength < OFF_THREAD_BYTES) form = compressFor(encoding, body, true);
+    else {
+      const pending = compressOffThread(encoding, body);
+      form = pending;
+      void pending.then((done) => forms.set(encoding, done), () => forms.delete(encoding));
+    }
+    forms.set(encoding, form);
+  }
+  return form;
+}
+
+export interface TransportForm {
+  headers: Record<string, string>;
+  body?: ApiBody;
 }
 
 /**
- * The bytes to send: compressed when the client allows it. A compressed answer varies on
- * Accept-Encoding and gets a weak ETag (the core matches If-None-Match weakly, so a 304
- * still works for either form).
+ * The bytes to send: compressed when the client allows it; a promise of them while a large
+ * answer is being compressed off the event loop. A compressed answer varies on Accept-Encoding
+ * and gets a weak ETag (the core matches If-None-Match weakly, so a 304 still works for either
+ * form).
  */
-export function transportForm(response: ApiResponse, acceptEncoding: string | undefined): { headers: Record<string, string>; body?: ApiBody } {
+export function transportForm(response: ApiResponse, acceptEncoding: string | undefined): TransportForm | Promise<TransportForm> {
   if (response.body.length === 0) return { headers: response.headers };
   // no Accept-Encoding (most API clients, every load generator): nothing to negotiate
   const encoding = acceptEncoding === undefined ? null : negotiateEncoding(acceptEncoding);
-  const zipped = encoding && compressible(response.headers['Content-Type']) && packedBody(response, encoding);
-  if (!encoding || !zipped) return { headers: response.headers, body: wireBody(response) };
+  if (!encoding || !compressible(response.headers['Content-Type'])) return { headers: response.headers, body: wireBody(response) };
+  const zipped = packedBody(response, encoding);
+  if (zipped instanceof Promise) return zipped.then((done) => zippedForm(response, encoding, done));
+  return zippedForm(response, encoding, zipped);
+}
+
+function zippedForm(response: ApiResponse, encoding: Encoding, zipped: Buffer | null): TransportForm {
+  if (!zipped) return { headers: response.headers, body: wireBody(response) };
   let headers = zippedHeaders.get(zipped);
   if (!headers) {
     headers = { ...response.headers, 'Content-Encoding': encoding, 'Content-Length': String(zipped.length) };

@@ -32,6 +32,7 @@ import { wholeSeconds } from './wrk.ts';
 import { loadContent } from '../src/content/index.ts';
 import { benchAutocomplete } from './autocomplete-inprocess.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
+import { measureWorst, worstMarkdown } from './worst-requests.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AULA = join(ROOT, 'bin/aula.js');
@@ -80,6 +81,8 @@ const program = new Command()
   .addOption(new Option('--skip-dev', 'skip the `aula dev` edit-to-served measurement').env('BENCH_SKIP_DEV'))
   .addOption(new Option('--access-log', 'run aula serve with its access log on (the default of `aula serve`; off in the matrix)').env('BENCH_ACCESS_LOG'))
   .addOption(new Option('--keep', 'keep the temporary content and dist folders').env('BENCH_KEEP'))
+  .addOption(new Option('--only-worst', 'measure only the worst requests of each kind (issue 31) against one aula serve; writes --results only when it is given').env('BENCH_ONLY_WORST'))
+  .addOption(new Option('--dist <dir>', 'with --only-worst: a dist built already (no generating or building)').env('BENCH_DIST'))
   .showHelpAfterError();
 
 interface Options {
@@ -102,6 +105,8 @@ interface Options {
   onlyBuild?: boolean;
   skipDev?: boolean;
   skipProfiles?: boolean;
+  onlyWorst?: boolean;
+  dist?: string;
 }
 
 const opts = program.parse().opts<Options>();
@@ -215,7 +220,38 @@ async function inProcessAutocomplete(contentDir: string, queries: string[]): Pro
 
 const loadStart = loadavg()[0];
 
+/** `--only-worst`: one dist (given, or generated and built once), one aula serve, the worst requests. */
+async function onlyWorst(): Promise<void> {
+  let distDir = opts.dist ? resolve(opts.dist) : '';
+  if (!distDir) {
+    const work = mkdtempSync(join(tmpdir(), 'aula-bench-'));
+    registerTempDir(work);
+    log(`generating ${opts.events} events, ${opts.directory} directory objects (seed ${opts.seed})`);
+    await generate(join(work, 'content'));
+    distDir = join(work, 'dist');
+    const built = spawnSync(process.execPath, [AULA, 'build', '--content', join(work, 'content'), '--out', distDir, '--no-cache', '--quiet'], { stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('aula build failed');
+  }
+  generator = chooseGenerator(opts.generator, { threads: opts.threads, connections: opts.connections, timeoutS: 10, countStatuses: opts.countStatuses === true }, log);
+  const one = await startAula(distDir, 1);
+  if (!one.ok) throw new Error(`aula serve did not start: ${one.message}`);
+  try {
+    if (!(await settled(one.server.child.pid!, SERVER_QUIET_MS))) log('aula serve: still busy after 60 s; measuring anyway');
+    const durationS = generator.name === 'wrk' ? wholeSeconds(opts.duration) : opts.duration;
+    const result = await measureWorst({ origin: one.baseUrl, pid: one.server.child.pid!, dist: distDir, generator, durationS, log });
+    const markdown = worstMarkdown(result, generator.settings);
+    console.log(`\n${markdown}`);
+    if (program.getOptionValueSource('results') !== 'default') {
+      writeFileSync(resolve(opts.results), markdown);
+      log(`wrote ${resolve(opts.results)}`);
+    }
+  } finally {
+    await stopTracked(one.server);
+  }
+}
+
 async function main(): Promise<void> {
+  if (opts.onlyWorst) return onlyWorst();
   const started = new Date();
   const work = mkdtempSync(join(tmpdir(), 'aula-bench-'));
   registerTempDir(work);
@@ -290,6 +326,7 @@ async function main(): Promise<void> {
   const workersWarmupS = asRun(Math.min(0.5, warmupS));
 
   const passes: Pass[] = [];
+  let worst: Awaited<ReturnType<typeof measureWorst>> | undefined;
   const baselineRuns: { label: string; load: LoadResult }[] = [];
   let ceiling: BenchReport['baseline']['ceiling'];
   let baselineRps = 0;
@@ -342,6 +379,7 @@ async function main(): Promise<void> {
       const runs = await runMatrix(one.baseUrl, queries.kinds, durationS, warmupS, () => baselineRps);
       const rss = treeRss(one.server.child.pid!);
       log(`aula serve RSS after load: ${(rss.bytes / 1024 ** 2).toFixed(0)} MiB`);
+      worst = await measureWorst({ origin: one.baseUrl, pid: one.server.child.pid!, dist: distDir, generator, durationS, log });
       const memory = processMemory(join(work, 'memory-1'));
       passes.push({ title: 'Load: aula serve, 1 process', workers: 1, available: true, coldStartMs: one.coldStartMs, rss, memory, durationS, warmupS, runs });
     } finally {
@@ -425,7 +463,7 @@ async function main(): Promise<void> {
     sampleAutocomplete,
     missProfiles,
   };
-  const markdown = resultsMarkdown(report);
+  const markdown = resultsMarkdown(report) + (worst ? `\n${worstMarkdown(worst, generator.settings)}` : '');
   writeFileSync(resolve(opts.results), markdown + keptSections(resolve(opts.results)));
   console.log(`\n${markdown}`);
   log(`wrote ${resolve(opts.results)}`);

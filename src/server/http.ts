@@ -96,7 +96,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const handle = requestHandler(() => data.api, {
     cors: options.cors ? cors(options.cors) : undefined,
     accessLog: options.accessLog,
-    health: () => ({ ready: data.ready, builtAt: data.dataset.manifest.built_at }),
+    health: () => ({ ready: data.ready, builtAt: data.dataset.manifest.built_at, problem: data.ready ? undefined : data.problem }),
     // a remote dist's public files are the CDN's to serve (README, "Remote dist")
     files: remote ? undefined : () => data.files,
   });

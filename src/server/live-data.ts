@@ -27,6 +27,8 @@ export interface LiveData {
   /** dist/'s public files (calendar, OpenAPI, schemas, autocomplete module, media) */
   readonly files: StaticFiles;
   readonly ready: boolean;
+  /** why not ready, for /readyz (a remote dist's problem: its URLs are the origin's), while not ready */
+  readonly problem: string | undefined;
   /**
    * reads what loading deferred, after `ms` (corruption there surfaces at start, not under load),
    * then builds the filter indexes in the background
@@ -126,6 +128,10 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
     },
     get ready() {
       return reloads.ready;
+    },
+    // the log line names it: its paths are this machine's, not for a public answer
+    get problem() {
+      return undefined;
     },
     warmLater(ms) {
       const first = current.dataset;

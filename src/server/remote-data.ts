@@ -64,6 +64,8 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
   verified = first.verified;
   let ready = true;
   let lastProblem = '';
+  /** what keeps readiness false: the last problem that was the build's, not the origin's */
+  let notReady = '';
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;
@@ -89,7 +91,10 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
       // an origin that cannot be reached says nothing about the build: the replica keeps its data
       // and stays ready, or one origin outage would take every replica out of its load balancer
       const unreachable = e instanceof OriginUnavailable;
-      if (!unreachable) ready = false;
+      if (!unreachable) {
+        ready = false;
+        notReady = problem;
+      }
       if (problem !== lastProblem) {
         options.log(unreachable ? `kept serving the previous data: ${problem}` : `kept serving the previous data: ${problem} (retrying on every poll until the build is complete)`);
       }
@@ -124,6 +129,9 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
     },
     get ready() {
       return ready;
+    },
+    get problem() {
+      return ready ? undefined : notReady;
     },
     get indexes() {
       return indexes;

@@ -5,7 +5,7 @@ import type { Api } from '../api/core.ts';
 import { SERVER_ERROR_BODY } from '../api/respond.ts';
 import type { AccessEntry } from './access-log.ts';
 import type { Cors } from './cors.ts';
-import { healthAnswer, isHealthPath } from './health.ts';
+import { healthAnswer, isHealthPath, type HealthState } from './health.ts';
 import type { StaticFiles } from './static-files.ts';
 import { hasBody } from './request-body.ts';
 import { endWith, flatHeaders, releaseWhenWritten, transportForm, type TransportForm } from './transport.ts';
@@ -14,7 +14,7 @@ export interface HandlerOptions {
   cors?: Cors;
   accessLog?: (entry: AccessEntry) => void;
   /** answers /healthz and /readyz from this state; without it they are the core's (404) */
-  health?: () => { ready: boolean; builtAt: string };
+  health?: () => HealthState;
   /** dist/'s public files, answered before the API */
   files?: () => StaticFiles;
 }

@@ -186,14 +186,71 @@ export class RefusedBuild extends DistError {
   }
 }
 
-async function get(url: URL, timeoutMs: number, headers: Record<string, string> = {}, Failure = DistError): Promise<Response> {
+/** How many redirects one request follows at most. */
+export const MAX_REDIRECTS = 5;
+
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** A URL for a message: without a user name or password, and cut short when long (the origin chose it). */
+function shownUrl(url: URL): string {
+  const text = `${url.protocol}//${url.host}${url.pathname}${url.search}`;
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/**
+ * Where a redirect from `from` (a URL below `base`) to `location` leads, or why it is not
+ * followed. A remote dist is read from below its URL only: a redirect elsewhere — another
+ * host, port or scheme (so never from https to http), a path outside the dist's, a path with an
+ * encoded / or \ that a server may decode into one outside it — would make the replica a way to
+ * send GET requests to any host it can reach (an internal one, through an open redirect on a
+ * CDN), so it is refused, not followed.
+ */
+export function redirectTarget(base: URL, from: URL, location: string): URL | string {
+  let to: URL;
   try {
-    // no-cache: a CDN or proxy between here and the origin must revalidate, not answer from its copy
-    return await fetch(url, { headers: { 'Cache-Control': 'no-cache', ...headers }, signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
-  } catch (e) {
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    const why = (e as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? (e as Error).message);
-    throw new Failure(`${url.href}: cannot be fetched (${why})`);
+    to = new URL(location, from);
+  } catch {
+    const raw = JSON.stringify(location.length > 200 ? `${location.slice(0, 200)}…` : location);
+    return `refused a redirect to ${raw}, which is not a URL`;
+  }
+  const refused = (why: string) => `refused a redirect to ${shownUrl(to)} (${why}); a remote dist is read only from below ${base.href}`;
+  if (to.protocol !== 'http:' && to.protocol !== 'https:') return refused(`another scheme, ${to.protocol.slice(0, -1)}`);
+  if (from.protocol === 'https:' && to.protocol === 'http:') return refused('from https to http');
+  if (to.origin !== base.origin) return refused('another origin');
+  if (to.username !== '' || to.password !== '') return refused('a user name or password in the URL');
+  if (!to.pathname.startsWith(base.pathname)) return refused('outside the path of the dist');
+  if (/%2f|%5c/i.test(to.pathname.slice(base.pathname.length))) return refused('an encoded / or \\ in the path');
+  return to;
+}
+
+/**
+ * GET `url` (below `base`), following the origin's redirects only while they stay below `base`
+ * (redirectTarget), at most MAX_REDIRECTS, a loop refused when it comes round; `timeoutMs`
+ * bounds all of it. A failure to connect or a timeout throws `Failure`; a refused redirect is a
+ * DistError: the dist is not where its URL says, which the origin's operator must fix.
+ */
+async function get(base: URL, url: URL, timeoutMs: number, headers: Record<string, string> = {}, Failure = DistError): Promise<Response> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const asked = new Set([url.href]);
+  for (let at = url; ; ) {
+    let response: Response;
+    try {
+      // no-cache: a CDN or proxy between here and the origin must revalidate, not answer from its copy
+      response = await fetch(at, { headers: { 'Cache-Control': 'no-cache', ...headers }, signal, redirect: 'manual' });
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      const why = (e as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? (e as Error).message);
+      throw new Failure(`${at === url ? url.href : `${url.href} (redirected to ${shownUrl(at)})`}: cannot be fetched (${why})`);
+    }
+    const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+    if (location === null) return response;
+    await response.body?.cancel();
+    const next = redirectTarget(base, at, location);
+    if (typeof next === 'string') throw new DistError(`${url.href}: ${next}`);
+    if (asked.has(next.href)) throw new DistError(`${url.href}: refused a redirect to ${shownUrl(next)} (a loop: it was asked for already)`);
+    if (asked.size > MAX_REDIRECTS) throw new DistError(`${url.href}: refused a redirect to ${shownUrl(next)} (more than ${MAX_REDIRECTS} redirects)`);
+    asked.add(next.href);
+    at = next;
   }
 }
 
@@ -216,7 +273,7 @@ export async function fetchRemoteDist(
   const conditional: Record<string, string> = {};
   if (known?.etag) conditional['If-None-Match'] = known.etag;
   else if (known?.lastModified) conditional['If-Modified-Since'] = known.lastModified;
-  const response = await get(manifestUrl, limits.manifestTimeoutMs, conditional, OriginUnavailable);
+  const response = await get(base, manifestUrl, limits.manifestTimeoutMs, conditional, OriginUnavailable);
   if (response.status === 304 && known) {
     await response.body?.cancel();
     return 'unchanged';
@@ -265,7 +322,7 @@ export async function fetchRemoteDist(
       const key = refusedKey(rel, listed);
       const known = refused.get(key);
       const before = known && Date.now() - known.downloadedAt < REFUSED_ETAG_TRUST_MS ? known : undefined;
-      const answer = await get(url, limits.fileTimeoutMs, before ? { 'If-None-Match': before.etag } : {}, OriginUnavailable);
+      const answer = await get(base, url, limits.fileTimeoutMs, before ? { 'If-None-Match': before.etag } : {}, OriginUnavailable);
       if (answer.status === 304 && before) {
         await answer.body?.cancel();
         wrong.push(before.problem);

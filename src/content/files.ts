@@ -6,7 +6,7 @@
 // cannot make the walk run forever or grow without bound. Only regular files are read (a FIFO
 // named `x.yaml` would block the read forever). File names that are not valid UTF-8 are read
 // through their raw bytes and shown with `\xNN` escapes.
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type BigIntStats, type Dirent, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type BigIntStats, type Dirent, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Problem } from './problems.ts';
 import { editDistance } from './fields.ts';
@@ -241,6 +241,25 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
 export type FileText = { ok: true; text: string; stat?: BigIntStats } | { ok: false; problem: Problem };
 
 /**
+ * The most bytes a content file may hold. The largest event the rules allow fits with room to
+ * spare (its body is at most MAX_BODY_LENGTH, 4 Mi characters of HTML: at most 12 MiB of UTF-8,
+ * and far less as Markdown), and so do hundreds of events in a YAML or JSON list; a larger list
+ * is split into several files. Without a bound a 600 MB file was read, decoded and parsed for
+ * minutes before V8's string limit ended the run without naming it; its size is known from one
+ * fstat before a byte of it is read.
+ */
+export const MAX_CONTENT_FILE_BYTES = 16 * 1024 * 1024;
+
+const MiB = 1024 * 1024;
+
+/** `600 MiB`, `1.5 GiB`: rounded up, so a size just past a limit never reads as the limit. */
+export function describeSize(bytes: number): string {
+  const [value, unit] = bytes >= 1024 * MiB ? [bytes / (1024 * MiB), 'GiB'] : [bytes / MiB, 'MiB'];
+  const shown = value >= 100 ? Math.ceil(value) : Math.ceil(value * 10) / 10;
+  return `${shown} ${unit}`;
+}
+
+/**
  * Synchronous on purpose: for ~100,000 small files readFileSync measured 0.5–0.9 s against
  * 5–6 s for fs.promises.readFile at any concurrency (each read is several thread-pool round
  * trips), and the parsing that follows is on this thread anyway.
@@ -249,18 +268,21 @@ export type FileText = { ok: true; text: string; stat?: BigIntStats } | { ok: fa
  * `withStat`: also return the file's stat, taken on the open file before its bytes are read, so
  * that the stat never describes newer bytes than the text (the build cache's stat index relies
  * on that: an edit after the stat changes the stat the next build sees).
+ * A file of more than MAX_CONTENT_FILE_BYTES is a problem, and none of it is read.
  */
 export function readContentFile(dir: string, file: string, raw?: Buffer, withStat = false): FileText {
   const fail = (message: string): FileText => ({ ok: false, problem: { file, line: 1, column: 1, key: '', message } });
-  let bytes: Buffer;
-  let stat: BigIntStats | undefined;
+  let read: { bytes: Buffer; stat?: BigIntStats } | { tooLarge: number };
   try {
-    if (withStat) ({ bytes, stat } = readWithStat(raw ?? join(dir, file)));
-    else bytes = readFileSync(raw ?? join(dir, file));
+    read = readBounded(raw ?? join(dir, file), MAX_CONTENT_FILE_BYTES, withStat);
   } catch (e) {
     // The code only: node's message repeats the full path, which is outside the content's view.
     return fail(`cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
+  if ('tooLarge' in read) {
+    return fail(`is ${describeSize(read.tooLarge)}, more than the ${describeSize(MAX_CONTENT_FILE_BYTES)} a content file may have; split it into several files`);
+  }
+  const { bytes, stat } = read;
   try {
     return stat ? { ok: true, text: utf8.decode(bytes), stat } : { ok: true, text: utf8.decode(bytes) };
   } catch {
@@ -287,13 +309,17 @@ const scratch = Buffer.allocUnsafe(64 << 10);
 
 /**
  * open, fstat, read, close: one fstat only, as readFileSync does it (the bytes the stat's size
- * counts; a file reporting size 0 is read to its end).
+ * counts; a file reporting size 0 is read to its end). A file larger than `max` is not read: its
+ * size is returned instead (`tooLarge`; for one reporting size 0, the bytes read when it passed).
+ * The stat is returned `withStat` (a BigInt one, as the build cache keeps it).
  */
-function readWithStat(path: string | Buffer): { bytes: Buffer; stat: BigIntStats } {
+function readBounded(path: string | Buffer, max: number, withStat: boolean): { bytes: Buffer; stat?: BigIntStats } | { tooLarge: number } {
   const fd = openSync(path, 'r');
   try {
-    const stat = fstatSync(fd, { bigint: true });
-    const size = stat.isFile() ? Number(stat.size) : 0;
+    const stat = withStat ? fstatSync(fd, { bigint: true }) : undefined;
+    const info = stat ?? fstatSync(fd);
+    const size = info.isFile() ? Number(info.size) : 0;
+    if (size > max) return { tooLarge: size };
     if (size > 0) {
       const bytes = Buffer.allocUnsafe(size);
       let filled = 0;
@@ -305,9 +331,12 @@ function readWithStat(path: string | Buffer): { bytes: Buffer; stat: BigIntStats
       return { bytes: filled === size ? bytes : bytes.subarray(0, filled), stat };
     }
     const parts: Buffer[] = [];
+    let total = 0;
     for (;;) {
       const n = readSync(fd, scratch, 0, scratch.length, null);
       if (n === 0) break;
+      total += n;
+      if (total > max) return { tooLarge: total };
       parts.push(Buffer.from(scratch.subarray(0, n)));
     }
     return { bytes: Buffer.concat(parts), stat };

@@ -8,10 +8,21 @@ import type { Fields } from './fields.ts';
 import { idOrNaN, issueAt } from './ids.ts';
 import { mimetypeOf } from './mimetypes.ts';
 import { describeValue, type FileIssue } from './problems.ts';
+import { describeSize } from './files.ts';
 import type { Sourced } from './records.ts';
 import { MEDIA } from './shapes.ts';
 
 const M = MEDIA.fields;
+
+/**
+ * The most bytes a media file named by `file:` may have. It is copied into dist/, not parsed, so
+ * the limit is not the content files' (MAX_CONTENT_FILE_BYTES): the build reads each one whole,
+ * one at a time, to write the copy and hash the very bytes it wrote, so this is what a build may
+ * hold for one file on top of its own memory; node reads no more than 2 GiB in one piece at all,
+ * and a larger file ended the build with "unexpected error" naming no file. A media file is
+ * meant to be an image or a document beside an event, and video belongs on a video host.
+ */
+export const MAX_MEDIA_FILE_BYTES = 1024 * 1024 * 1024;
 
 export interface MediaSource {
   media: Media;
@@ -66,6 +77,9 @@ async function resolveOne(root: string, r: Sourced<MediaSource>, out: FileIssue[
   // A symbolic link can lead out of the folder even when the written path does not.
   if (!real.startsWith(root + sep)) return void refuse(`${describeValue(file)} leads outside the content folder`);
   if (!info.isFile()) return void refuse(`${describeValue(file)} is not a regular file`);
+  if (info.size > MAX_MEDIA_FILE_BYTES) {
+    return void refuse(`${describeValue(file)} is ${describeSize(info.size)}, more than the ${describeSize(MAX_MEDIA_FILE_BYTES)} a media file may have`);
+  }
   // The build copies it: a file it may not read passed `aula check` and failed the build with a
   // bare EACCES line, without the record that names it.
   try {

@@ -35,6 +35,13 @@ for (const file of readdirSync(lib, { recursive: true })) {
   if (fixed !== text) writeFileSync(path, fixed);
 }
 
+// The JSON Schemas of the content files, as a build writes them to dist/schemas/: shipped, so the
+// starter files `aula init` writes can name them (node_modules/aula/lib/schemas/) for an editor
+// before anything was built.
+const { contentSchemas } = await import(new URL('docs/content-schemas.js', lib).href);
+mkdirSync(new URL('schemas/', lib));
+for (const [name, schema] of Object.entries(contentSchemas())) writeFileSync(new URL(`schemas/${name}`, lib), `${JSON.stringify(schema, null, 2)}\n`);
+
 // Into place: each file renamed over its name (a file unchanged is left as it is: a compile of the
 // same sources changes nothing), then what lib/ has and the build has not is removed, but for the
 // bundles written below over their names.

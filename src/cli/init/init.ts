@@ -1,10 +1,19 @@
 // `aula init [dir]`: a starter content folder, npm scripts and a CI workflow in a site folder.
-// Never overwrites: a non-empty content/ refuses the whole run before anything is written, and
-// an existing script, workflow or ignore entry is kept and reported.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+//
+// All or nothing, and only inside the folder: every path it will write is checked first — a
+// symbolic link leading outside the folder (at the path or at a folder on the way), something
+// that is not a file or folder where one must go, a file it may not write, a content/ that is not
+// empty — and any of these refuses the whole run before a byte is written. A write that fails
+// anyway (a disk full, a change made meanwhile) undoes the run: the files it created are removed,
+// the folders it made removed when empty, and the files it changed get their bytes back. Never
+// overwrites: an existing script, workflow or ignore entry is kept and reported.
+import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { causeOf } from '../../util/failure.ts';
+import { printable } from '../../util/printable.ts';
 import { AULA_VERSION } from '../../version.ts';
-import { IGNORED, STARTER_CONTENT, STARTER_SCRIPTS, WORKFLOW, WORKFLOW_FILE } from './starter-content.ts';
+import { IGNORED, SCHEMAS_IN_PACKAGE, STARTER_CONTENT, STARTER_SCRIPTS, WORKFLOW, WORKFLOW_FILE, withSchemaHint } from './starter-content.ts';
 
 export class InitError extends Error {
   override name = 'InitError';
@@ -17,12 +26,13 @@ export interface InitResult {
   updated: string[];
   /** what was left as it was, and why */
   skipped: string[];
+  /** what may fail later, and what to do about it (printed as warnings; init succeeded) */
+  warnings: string[];
 }
 
-function isEmptyDir(dir: string): boolean {
-  if (!existsSync(dir)) return true;
-  if (!statSync(dir).isDirectory()) throw new InitError(`${dir} exists and is not a folder`);
-  return readdirSync(dir).length === 0;
+export interface InitOptions {
+  /** called before each file is written, with its path relative to the site folder (tests change the folder there) */
+  beforeWrite?(rel: string): void;
 }
 
 /** A package name npm accepts, from the folder's name. */
@@ -65,45 +75,200 @@ function withLayout(value: unknown, layout: Layout): string {
   return `${layout.bom ? '\uFEFF' : ''}${json}${layout.endsWithNewline ? layout.newline : ''}`;
 }
 
-/** package.json as a plan: the parsed object and the layout to write it back in. */
-function readPackage(file: string): { pkg: Record<string, unknown>; layout: Layout } | null {
-  if (!existsSync(file)) return null;
-  const text = readFileSync(file, 'utf8');
+/** package.json's text parsed: the object and the layout to write it back in. */
+function parsePackage(text: string, shown: string): { pkg: Record<string, unknown>; layout: Layout } {
   const layout = layoutOf(text);
   let pkg: unknown;
   try {
     pkg = JSON.parse(layout.bom ? text.slice(1) : text);
   } catch (e) {
-    throw new InitError(`${file} is not valid JSON (${(e as Error).message}); fix it first, init changed nothing`);
+    throw new InitError(`${shown} is not valid JSON (${(e as Error).message}); fix it first, init changed nothing`);
   }
-  if (typeof pkg !== 'object' || pkg === null || Array.isArray(pkg)) throw new InitError(`${file} does not hold a JSON object; init changed nothing`);
+  if (typeof pkg !== 'object' || pkg === null || Array.isArray(pkg)) throw new InitError(`${shown} does not hold a JSON object; init changed nothing`);
   const scripts = (pkg as Record<string, unknown>).scripts;
   if (scripts !== undefined && (typeof scripts !== 'object' || scripts === null || Array.isArray(scripts))) {
-    throw new InitError(`${file}: "scripts" is not an object; init changed nothing`);
+    throw new InitError(`${shown}: "scripts" is not an object; init changed nothing`);
   }
   return { pkg: pkg as Record<string, unknown>, layout };
 }
 
-function create(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  // 'wx': a file that appeared since the checks is not overwritten
-  writeFileSync(file, text, { flag: 'wx' });
+const isInside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+
+/** Where a link to nothing points: the real path of the nearest folder of its target that exists, and the rest. */
+function whereLinkLeads(link: string): string {
+  let rest = '';
+  for (let at = resolve(dirname(link), readlinkSync(link)); ; at = dirname(at)) {
+    try {
+      return join(realpathSync(at), rest);
+    } catch {
+      if (dirname(at) === at) return at;
+      rest = join(basename(at), rest);
+    }
+  }
 }
 
-export function init(siteDir = '.'): InitResult {
-  const site = resolve(siteDir);
-  const content = join(site, 'content');
-  if (!isEmptyDir(content)) throw new InitError(`${join(siteDir, 'content')}/ is not empty; init writes a starter content folder only where there is none`);
-  const pkgFile = join(site, 'package.json');
-  const existing = readPackage(pkgFile);
-  const result: InitResult = { created: [], updated: [], skipped: [] };
+/** What stands at a path init will write: nothing, or the thing (through links inside the folder) and the real path. */
+type Found = { exists: false } | { exists: true; real: string; stat: Stats };
 
-  for (const [rel, text] of STARTER_CONTENT) {
-    create(join(content, rel), text);
-    result.created.push(`content/${rel}`);
+/**
+ * The site folder as init sees it: paths in it are checked step by step, so that no write can
+ * reach outside it through a symbolic link, whether the link is the file itself or a folder on
+ * the way.
+ */
+class SiteFolder {
+  /** the folder's real path: what "inside" means */
+  readonly real: string | null;
+
+  constructor(
+    readonly path: string,
+    /** the folder as the user named it, for messages */
+    readonly shownAs: string,
+  ) {
+    let real: string | null = null;
+    try {
+      real = realpathSync(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new InitError(`${this.shown('')}: ${causeOf(e)}; init changed nothing`);
+    }
+    if (real !== null && !statSync(real).isDirectory()) throw new InitError(`${this.shown('')} exists and is not a folder; init changed nothing`);
+    this.real = real;
   }
 
-  if (existing) {
+  /** `rel` as the user would write it (`site/package.json`), escaped for a terminal */
+  shown(rel: string): string {
+    return printable(rel === '' ? this.shownAs : join(this.shownAs, rel));
+  }
+
+  get leadsOutside(): string {
+    return `is a symbolic link that leads outside ${this.shown('')}; init writes only inside it`;
+  }
+
+  refuse(rel: string, why: string): never {
+    throw new InitError(`${this.shown(rel)} ${why}; init changed nothing`);
+  }
+
+  /** What is at `rel`: each folder on the way must be a folder inside this one, and so must the end, through any link. */
+  find(rel: string): Found {
+    if (this.real === null) return { exists: false };
+    const parts = rel.split('/');
+    let at = this.path;
+    for (let i = 0; ; i++) {
+      const step = parts.slice(0, i + 1).join('/');
+      at = join(at, parts[i]);
+      let own: Stats;
+      try {
+        own = lstatSync(at);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false };
+        return this.refuse(step, `cannot be looked at (${causeOf(e)})`);
+      }
+      let real = at;
+      if (own.isSymbolicLink()) {
+        try {
+          real = realpathSync(at);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return this.refuse(step, `is a symbolic link that cannot be followed (${causeOf(e)})`);
+          if (!isInside(this.real, whereLinkLeads(at))) return this.refuse(step, this.leadsOutside);
+          return this.refuse(step, 'is a symbolic link to nothing; init writes no file through it');
+        }
+        if (!isInside(this.real, real)) return this.refuse(step, this.leadsOutside);
+      }
+      const stat = own.isSymbolicLink() ? statSync(real) : own;
+      if (i === parts.length - 1) return { exists: true, real, stat };
+      if (!stat.isDirectory()) return this.refuse(step, 'is not a folder');
+      at = real;
+    }
+  }
+
+  /** An existing file init will change: its real path and bytes, when it may be written. */
+  changeable(rel: string, found: Found & { exists: true }): { real: string; bytes: Buffer } {
+    if (!found.stat.isFile()) this.refuse(rel, 'is not a file');
+    try {
+      accessSync(found.real, constants.R_OK | constants.W_OK);
+      return { real: found.real, bytes: readFileSync(found.real) };
+    } catch (e) {
+      return this.refuse(rel, `cannot be changed (${causeOf(e)})`);
+    }
+  }
+}
+
+/** A change of one file, planned: created where there is none, or its bytes replaced. */
+type Write = { rel: string; kind: 'create'; text: string } | { rel: string; kind: 'change'; real: string; before: Buffer; text: string };
+
+/**
+ * Where an editor finds the JSON Schemas the starter files name: in the aula package node
+ * resolves from the site (node_modules/aula here, or in a folder above it, where a workspace
+ * installs it), else where `npm install aula` will put it.
+ */
+function schemasFolder(site: string): string {
+  for (let dir = site; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', 'aula', 'package.json'))) return join(dir, SCHEMAS_IN_PACKAGE);
+    if (dirname(dir) === dir) return join(site, SCHEMAS_IN_PACKAGE);
+  }
+}
+
+/**
+ * A warning when package.json takes aula from a `file:` path outside the repository: the CI
+ * checkout has only the repository, so the workflow's `npm ci` would fail there.
+ */
+function localDependencyWarning(site: string, pkg: Record<string, unknown>): string | null {
+  let spec: string | undefined;
+  for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) {
+    const deps = pkg[field];
+    if (typeof deps === 'object' && deps !== null && typeof (deps as Record<string, unknown>).aula === 'string') spec = (deps as Record<string, string>).aula;
+  }
+  if (spec === undefined) return null;
+  const local = spec.startsWith('file:') ? spec.slice(5) : /^(?:\.{1,2}\/|\/|~\/)/.test(spec) ? spec : null;
+  if (local === null) return null;
+  let path: string;
+  try {
+    path = local.startsWith('//') ? fileURLToPath(`file:${local}`) : resolve(site, local.replace(/^~(?=\/)/, process.env.HOME ?? '~'));
+  } catch {
+    return null;
+  }
+  // the repository: the nearest folder up from the site with a .git; none yet: the site folder
+  let repository = site;
+  for (let dir = site; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) {
+      repository = dir;
+      break;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  if (isInside(real(repository), real(path))) return null;
+  const inRepo = repository === site ? 'the site folder' : `the repository (${printable(relative(process.cwd(), repository) || '.')})`;
+  const name = basename(path);
+  return `package.json takes aula from ${JSON.stringify(spec)}, outside ${inRepo}: the CI workflow's \`npm ci\` will not find it there. Put the tarball inside the repository and commit it (\`npm install ./${name}\`), or publish it where CI can fetch it`;
+}
+
+/** Everything init will write, checked; throws InitError (nothing written) when anything stands in the way. */
+function plan(folder: SiteFolder): { writes: Write[]; result: InitResult } {
+  const result: InitResult = { created: [], updated: [], skipped: [], warnings: [] };
+  const writes: Write[] = [];
+
+  const content = folder.find('content');
+  if (content.exists) {
+    if (!content.stat.isDirectory()) folder.refuse('content', 'exists and is not a folder');
+    if (readdirSync(content.real).length > 0) throw new InitError(`${folder.shown('content')}/ is not empty; init writes a starter content folder only where there is none`);
+  }
+  const schemas = schemasFolder(folder.path);
+  for (const [rel, starter] of STARTER_CONTENT) {
+    const file = join(folder.path, 'content', rel);
+    const hint = relative(dirname(file), join(schemas, starter.schema)).split(sep).join('/');
+    writes.push({ rel: `content/${rel}`, kind: 'create', text: withSchemaHint(starter, hint) });
+  }
+
+  const pkgFile = folder.find('package.json');
+  if (pkgFile.exists) {
+    const { real, bytes } = folder.changeable('package.json', pkgFile);
+    const existing = parsePackage(bytes.toString('utf8'), folder.shown('package.json'));
     const scripts = { ...((existing.pkg.scripts as Record<string, string> | undefined) ?? {}) };
     let added = 0;
     for (const [name, command] of Object.entries(STARTER_SCRIPTS)) {
@@ -114,36 +279,96 @@ export function init(siteDir = '.'): InitResult {
         result.skipped.push(`package.json: kept your script "${name}" (${scripts[name]}); aula's would be "${command}"`);
       }
     }
-    if (added > 0) {
-      writeFileSync(pkgFile, withLayout({ ...existing.pkg, scripts }, existing.layout));
-      result.updated.push('package.json');
-    }
+    if (added > 0) writes.push({ rel: 'package.json', kind: 'change', real, before: bytes, text: withLayout({ ...existing.pkg, scripts }, existing.layout) });
+    const warning = localDependencyWarning(folder.real ?? folder.path, existing.pkg);
+    if (warning !== null) result.warnings.push(warning);
   } else {
     // with aula as a dependency, so `npm ci` in CI installs the version used here
-    const pkg = { name: packageName(site), private: true, scripts: STARTER_SCRIPTS, devDependencies: { aula: `^${AULA_VERSION}` } };
-    create(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
-    result.created.push('package.json');
+    const pkg = { name: packageName(folder.path), private: true, scripts: STARTER_SCRIPTS, devDependencies: { aula: `^${AULA_VERSION}` } };
+    writes.push({ rel: 'package.json', kind: 'create', text: `${JSON.stringify(pkg, null, 2)}\n` });
   }
 
-  const workflow = join(site, WORKFLOW_FILE);
-  if (existsSync(workflow)) result.skipped.push(`${WORKFLOW_FILE}: exists, left as it is`);
-  else {
-    create(workflow, WORKFLOW);
-    result.created.push(WORKFLOW_FILE);
-  }
+  if (folder.find(WORKFLOW_FILE).exists) result.skipped.push(`${WORKFLOW_FILE}: exists, left as it is`);
+  else writes.push({ rel: WORKFLOW_FILE, kind: 'create', text: WORKFLOW });
 
-  const ignoreFile = join(site, '.gitignore');
-  if (!existsSync(ignoreFile)) {
-    create(ignoreFile, `${IGNORED.join('\n')}\n`);
-    result.created.push('.gitignore');
+  const ignore = folder.find('.gitignore');
+  if (!ignore.exists) {
+    writes.push({ rel: '.gitignore', kind: 'create', text: `${IGNORED.join('\n')}\n` });
   } else {
-    const text = readFileSync(ignoreFile, 'utf8');
+    const { real, bytes } = folder.changeable('.gitignore', ignore);
+    const text = bytes.toString('utf8');
     const have = new Set(text.split(/\r?\n/).map((l) => l.trim()));
     const missing = IGNORED.filter((line) => !have.has(line) && !have.has(line.replace(/\/$/, '')) && !have.has(`/${line}`));
-    if (missing.length > 0) {
-      writeFileSync(ignoreFile, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${missing.join('\n')}\n`);
-      result.updated.push('.gitignore');
+    if (missing.length > 0) writes.push({ rel: '.gitignore', kind: 'change', real, before: bytes, text: `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${missing.join('\n')}\n` });
+  }
+  return { writes, result };
+}
+
+/**
+ * Makes the folders up to `dir` that do not exist, one by one (so each is known to be made
+ * here), and returns them; a link or file on the way was refused by the plan.
+ */
+function makeFolders(dir: string): string[] {
+  const missing: string[] = [];
+  for (let at = dir; !existsSync(at); at = dirname(at)) missing.unshift(at);
+  const made: string[] = [];
+  for (const folder of missing) {
+    mkdirSync(folder);
+    made.push(folder);
+  }
+  return made;
+}
+
+/** Writes all of it, or, when a write fails, undoes what was done and throws InitError naming the failure. */
+function carryOut(folder: SiteFolder, writes: Write[], options: InitOptions): void {
+  const undo: { what: string; run(): void }[] = [];
+  let failed: { rel: string; error: unknown } | null = null;
+  for (const write of writes) {
+    const path = join(folder.path, write.rel);
+    try {
+      options.beforeWrite?.(write.rel);
+      if (write.kind === 'create') {
+        for (const made of makeFolders(dirname(path))) undo.push({ what: relative(folder.path, made) || '.', run: () => rmdirSync(made) });
+        // 'wx': a file that appeared since the checks is neither overwritten nor written through
+        const fd = openSync(path, 'wx');
+        undo.push({ what: write.rel, run: () => unlinkSync(path) });
+        try {
+          writeSync(fd, write.text);
+        } finally {
+          closeSync(fd);
+        }
+      } else {
+        const { real, before } = write;
+        // a write that fails midway may have cut the file short: its bytes are put back
+        undo.push({ what: write.rel, run: () => !readFileSync(real).equals(before) && writeFileSync(real, before) });
+        writeFileSync(real, write.text);
+      }
+    } catch (error) {
+      failed = { rel: write.rel, error };
+      break;
     }
   }
+  if (failed === null) return;
+  const stuck: string[] = [];
+  for (const step of undo.reverse()) {
+    try {
+      step.run();
+    } catch {
+      stuck.push(step.what);
+    }
+  }
+  // the path the error names (a folder on the way, say), else the file being written
+  const at = (failed.error as NodeJS.ErrnoException).path;
+  const rel = typeof at === 'string' && isInside(folder.path, at) ? relative(folder.path, at) : failed.rel;
+  const cause = failed.error instanceof InitError ? failed.error.message : `${folder.shown(rel)}: ${causeOf(failed.error)}`;
+  throw new InitError(stuck.length === 0 ? `${cause}; init changed nothing` : `${cause}; init could not undo its changes to ${stuck.map((rel) => printable(rel)).join(', ')}`);
+}
+
+export function init(siteDir = '.', options: InitOptions = {}): InitResult {
+  const folder = new SiteFolder(resolve(siteDir), siteDir);
+  const { writes, result } = plan(folder);
+  // the files changed first: what fails after them has their bytes put back, which is tested
+  carryOut(folder, [...writes.filter((w) => w.kind === 'change'), ...writes.filter((w) => w.kind === 'create')], options);
+  for (const write of writes) (write.kind === 'create' ? result.created : result.updated).push(write.rel);
   return result;
 }

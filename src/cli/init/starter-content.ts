@@ -1,30 +1,62 @@
 // The files `aula init` writes: a small content folder that builds as it is and shows each kind
 // of source file once, the npm scripts, and a CI workflow.
 
+/**
+ * Where the installed package holds the JSON Schemas of the content files (scripts/compile.mjs
+ * writes them there; the same schemas a build writes to dist/schemas/), relative to the folder
+ * whose node_modules holds aula. The starter files name them in a `yaml-language-server` comment,
+ * so an editor validates and completes keys from the first edit, before anything was built: a
+ * path into dist/ would name nothing until the first build, and aula publishes no schema URL.
+ */
+export const SCHEMAS_IN_PACKAGE = 'node_modules/aula/lib/schemas';
+
+/** A starter file: its text, and the schema (a name in SCHEMAS_IN_PACKAGE) that describes it. */
+export interface StarterFile {
+  schema: string;
+  text: string;
+}
+
+/**
+ * The file with a first line naming its schema at `path` (relative to the file): YAML as a
+ * comment at the top, a Markdown event inside its front matter (which is YAML).
+ */
+export function withSchemaHint(file: StarterFile, path: string): string {
+  const hint = `# yaml-language-server: $schema=${path}\n`;
+  return file.text.startsWith('---\n') ? `---\n${hint}${file.text.slice(4)}` : `${hint}${file.text}`;
+}
+
 /** Relative to the content folder. */
-export const STARTER_CONTENT: ReadonlyMap<string, string> = new Map([
+export const STARTER_CONTENT: ReadonlyMap<string, StarterFile> = new Map([
   [
     'site.yaml',
-    `# Where the API will be served; links and media URLs in dist/ are built on it.
+    {
+      schema: 'site.schema.json',
+      text: `# Where the API will be served; links and media URLs in dist/ are built on it.
 base_url: http://127.0.0.1:8000
 timezone: Europe/Vienna
 page_size: 20
 max_page_size: 1000
 `,
+    },
   ],
   [
     'categories.yaml',
-    `- id: 1
+    {
+      schema: 'categories.schema.json',
+      text: `- id: 1
   title: Lecture
   slug: lecture
 - id: 2
   title: Workshop
   slug: workshop
 `,
+    },
   ],
   [
     'events/welcome-lecture.md',
-    `---
+    {
+      schema: 'event-front-matter.schema.json',
+      text: `---
 id: 1
 title: Welcome lecture
 start: 2030-01-15T18:00
@@ -37,10 +69,13 @@ last_modified: 2029-12-01T09:00:00Z
 
 The first event of the season. The body of a \`.md\` event is **Markdown**.
 `,
+    },
   ],
   [
     'events/workshop.yaml',
-    `# A .yaml event: body is HTML.
+    {
+      schema: 'event.schema.json',
+      text: `# A .yaml event: body is HTML.
 id: 2
 title: Hands-on workshop
 start: 2030-02-03T09:00:00+01:00
@@ -52,10 +87,13 @@ register: true
 last_modified: 2029-12-01T09:00:00Z
 body: <p>Bring a laptop.</p>
 `,
+    },
   ],
   [
     'directory/people.yaml',
-    `- model: campus.Person
+    {
+      schema: 'directory.schema.json',
+      text: `- model: campus.Person
   id: 1
   title: Dr.
   first_name: Ada
@@ -66,10 +104,13 @@ body: <p>Bring a laptop.</p>
   last_name: Turing
   title_after: PhD
 `,
+    },
   ],
   [
     'directory/places.yaml',
-    `- model: campus.Room
+    {
+      schema: 'directory.schema.json',
+      text: `- model: campus.Room
   id: 1
   name: Main hall
   code: HS 1
@@ -77,6 +118,7 @@ body: <p>Bring a laptop.</p>
   id: 1
   name: Events office
 `,
+    },
   ],
 ]);
 

@@ -16,7 +16,8 @@ import { remoteData } from './remote-data.ts';
 import { isOtherUrl, isRemoteDist } from '../store/read/remote-source.ts';
 import { DistError } from '../store/format/manifest.ts';
 import type { RowsVerifierOptions } from './rows-verifier.ts';
-import { answerClientError, answerConnect, answerExpectation } from './protocol-errors.ts';
+import { answerClientError, answerConnect, answerExpectation, headTooLarge } from './protocol-errors.ts';
+import { limitHeadBytes, MAX_HEAD_BYTES } from './head-limit.ts';
 import { hasBody } from './request-body.ts';
 import { requestHandler } from './request-handler.ts';
 import { drainOnClose } from './shutdown.ts';
@@ -116,7 +117,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       headersTimeout,
       // node checks the two timeouts on this interval (default 30 s, which would stretch them)
       connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4))),
-      maxHeaderSize: 16 * 1024,
+      // what node's parser counts of a head (target, names, values); limitHeadBytes counts all of it
+      maxHeaderSize: MAX_HEAD_BYTES,
       keepAliveTimeout: 5_000,
     },
     (req, res) => {
@@ -128,7 +130,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   bounds.onIdle((socket) => {
     if (drain.closing) socket.destroySoon();
   });
-  server.on('connection', (socket: Socket) => bounds.track(socket));
+  server.on('connection', (socket: Socket) => {
+    bounds.track(socket);
+    limitHeadBytes(socket, () => answerClientError(headTooLarge(), socket, answeredEarly.has(socket)));
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, answeredEarly.has(socket)));
   server.on('connect', answerConnect);
   server.on('checkExpectation', answerExpectation);

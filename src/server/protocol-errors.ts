@@ -12,6 +12,11 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout.'],
 };
 
+/** A head past MAX_HEAD_BYTES on the wire (head-limit.ts): answered as node's parser answers one past maxHeaderSize. */
+export function headTooLarge(): NodeJS.ErrnoException {
+  return Object.assign(new Error('request head too large'), { code: 'HPE_HEADER_OVERFLOW' });
+}
+
 /** `clientError`: `answered` when the request was answered and only its ignored body is late. */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, answered: boolean): void {
   // as node's default: answer only when no response has started on this socket (and not at all

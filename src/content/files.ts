@@ -244,8 +244,8 @@ export type FileText = { ok: true; text: string; stat?: BigIntStats } | { ok: fa
  * The most bytes a content file may hold. The largest event the rules allow fits with room to
  * spare (its body is at most MAX_BODY_LENGTH, 4 Mi characters of HTML: at most 12 MiB of UTF-8,
  * and far less as Markdown), and so do hundreds of events in a YAML or JSON list; a larger list
- * is split into several files. Without a bound a 600 MB file was read, decoded and parsed for
- * minutes before V8's string limit ended the run without naming it; its size is known from one
+ * is split into several files. Without a bound a 600 MB file is read, decoded and parsed for
+ * minutes before V8's string limit ends the run without naming it; its size is known from one
  * fstat before a byte of it is read.
  */
 export const MAX_CONTENT_FILE_BYTES = 16 * 1024 * 1024;

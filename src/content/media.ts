@@ -19,7 +19,7 @@ const M = MEDIA.fields;
  * the limit is not the content files' (MAX_CONTENT_FILE_BYTES): the build reads each one whole,
  * one at a time, to write the copy and hash the very bytes it wrote, so this is what a build may
  * hold for one file on top of its own memory; node reads no more than 2 GiB in one piece at all,
- * and a larger file ended the build with "unexpected error" naming no file. A media file is
+ * and past that the build would end with "unexpected error", naming no file. A media file is
  * meant to be an image or a document beside an event, and video belongs on a video host.
  */
 export const MAX_MEDIA_FILE_BYTES = 1024 * 1024 * 1024;

@@ -2,8 +2,8 @@
 // only the bytes its parser hands over — the request target and each header's name and value — not
 // the request line's method, spaces and version, a line's `:` and CR LF, the whitespace around a
 // value, nor the empty lines it skips before a request line. So 16,300 empty headers (65 KB on the
-// wire) were taken with a 200, and whitespace inside a head was taken without end (1 MB of it
-// before a header's value, 100 MB of empty lines before a request line: each a 200). Here every
+// wire) pass its limit, and whitespace inside a head passes it however long (a megabyte before a
+// header's value, a hundred megabytes of empty lines before a request line). Here every
 // byte of each head counts, from the first after the previous request to the end of the empty
 // line that closes it, and a head over the limit is refused at the chunk that passes it.
 //

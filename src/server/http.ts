@@ -16,8 +16,8 @@ import { remoteData } from './remote-data.ts';
 import { isOtherUrl, isRemoteDist } from '../store/read/remote-source.ts';
 import { DistError } from '../store/format/manifest.ts';
 import type { RowsVerifierOptions } from './rows-verifier.ts';
-import { answerClientError, answerConnect, answerExpectation, headTooLarge } from './protocol-errors.ts';
-import { limitHeadBytes, MAX_HEAD_BYTES } from './head-limit.ts';
+import { answerClientError, answerConnect, answerExpectation, answerHeadTooLarge } from './protocol-errors.ts';
+import { headBytes, MAX_HEAD_BYTES, MAX_HEADERS_KEPT } from './head-size.ts';
 import { hasBody } from './request-body.ts';
 import { requestHandler } from './request-handler.ts';
 import { drainOnClose } from './shutdown.ts';
@@ -117,22 +117,26 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       headersTimeout,
       // node checks the two timeouts on this interval (default 30 s, which would stretch them)
       connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4))),
-      // what node's parser counts of a head (target, names, values); limitHeadBytes counts all of it
+      // what node's parser counts of a head (target, names, values); headBytes counts the rest
       maxHeaderSize: MAX_HEAD_BYTES,
       keepAliveTimeout: 5_000,
     },
     (req, res) => {
+      if (headBytes(req) > MAX_HEAD_BYTES) {
+        answerHeadTooLarge(res);
+        return;
+      }
       if (drain.closing) res.shouldKeepAlive = false;
       bounds.accept(req, res);
     },
   );
+  server.maxHeadersCount = MAX_HEADERS_KEPT;
   const drain = drainOnClose(server, (socket) => bounds.busy(socket));
   bounds.onIdle((socket) => {
     if (drain.closing) socket.destroySoon();
   });
   server.on('connection', (socket: Socket) => {
     bounds.track(socket);
-    limitHeadBytes(socket, () => answerClientError(headTooLarge(), socket, answeredEarly.has(socket)));
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, answeredEarly.has(socket)));
   server.on('connect', answerConnect);

@@ -12,9 +12,16 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout.'],
 };
 
-/** A head past MAX_HEAD_BYTES on the wire (head-limit.ts): answered as node's parser answers one past maxHeaderSize. */
-export function headTooLarge(): NodeJS.ErrnoException {
-  return Object.assign(new Error('request head too large'), { code: 'HPE_HEADER_OVERFLOW' });
+/**
+ * A head past MAX_HEAD_BYTES (head-size.ts), parsed: answered as node's parser answers one past
+ * maxHeaderSize (431 and close), in its turn among the connection's answers.
+ */
+export function answerHeadTooLarge(res: ServerResponse): void {
+  const [status, message] = CLIENT_ERRORS.HPE_HEADER_OVERFLOW;
+  const body = JSON.stringify({ detail: message });
+  res.shouldKeepAlive = false;
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'X-Content-Type-Options': 'nosniff', Connection: 'close' });
+  res.end(body);
 }
 
 /** `clientError`: `answered` when the request was answered and only its ignored body is late. */

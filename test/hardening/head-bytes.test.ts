@@ -1,14 +1,13 @@
-// The request head is bounded by its bytes on the wire, whatever its shape: node's maxHeaderSize
-// counts only the target and the headers' names and values, so 16,300 empty headers (65 KB), a
-// value padded with whitespace or a request preceded by empty lines went through it. Over a real
-// socket: past 16,384 bytes of request line, header lines and the empty line, a 431 JSON and the
+// The request head is bounded by its bytes: node's maxHeaderSize counts only the target and the
+// headers' names and values, so 16,300 empty headers (65 KB) went through it. Over a real socket:
+// past 16,384 bytes of request line, header lines and the empty line, a 431 JSON and the
 // connection closed; a head of exactly 16,384 bytes answered; bodies and pipelined requests
-// unaffected.
+// unaffected. Whitespace node's parser skips is not counted (src/server/head-size.ts says why).
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/http.ts';
-import { MAX_HEAD_BYTES } from '../../src/server/head-limit.ts';
+import { MAX_HEAD_BYTES } from '../../src/server/head-size.ts';
 import { FIXTURE_FILES } from '../fixture-content.ts';
 import { buildOk, removeDir, serve, tempDir, writeContent } from '../helpers.ts';
 
@@ -73,11 +72,12 @@ function exchange(parts: Iterable<Buffer | string>): Promise<Result> {
 }
 
 const TOO_LARGE = '{"detail":"Request line or header fields too large."}';
-const start = 'GET /v1/cms/event/?limit=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n';
+// no whitespace after the colons: every byte of these heads counts (head-size.ts)
+const start = 'GET /v1/cms/event/?limit=1 HTTP/1.1\r\nHost:x\r\nConnection:close\r\n';
 
 /** A request head of exactly `bytes` bytes, its padding in one header's value. */
 function headOf(bytes: number, padding = (n: number) => 'a'.repeat(n)): string {
-  const before = `${start}X-Pad: `;
+  const before = `${start}X-Pad:`;
   return `${before}${padding(bytes - before.length - 4)}\r\n\r\n`;
 }
 
@@ -87,40 +87,35 @@ describe('the request head is bounded by its bytes on the wire', () => {
     expect(r).toMatchObject({ statuses: [431], bodies: [TOO_LARGE], closed: true });
   });
 
-  it('whitespace: before a value, after it, empty lines before the request line, spaces in the request line: 431 each', async () => {
-    for (const head of [
-      `${start}X-Pad:${' '.repeat(20_000)}v\r\n\r\n`,
-      `${start}X-Pad:${'\t'.repeat(20_000)}\r\n\r\n`,
-      `${'\r\n'.repeat(10_000)}${start}\r\n`,
-      `GET${' '.repeat(20_000)}/v1/cms/event/ HTTP/1.1\r\nHost: x\r\n\r\n`,
-    ]) {
+  it('whitespace node skips is not counted, and holds nothing: a padded value or empty lines before the request line are answered', async () => {
+    for (const head of [`${start}X-Pad:${' '.repeat(20_000)}v\r\n\r\n`, `${'\r\n'.repeat(10_000)}${start}\r\n`]) {
       const r = await exchange([head]);
-      expect(r, JSON.stringify(head.slice(0, 60))).toMatchObject({ statuses: [431], bodies: [TOO_LARGE], closed: true });
+      expect(r.statuses, JSON.stringify(head.slice(0, 60))).toEqual([200]);
     }
   });
 
-  it('many short headers (2,100 of 8 bytes; node counts 8 KB of them): 431', async () => {
-    const r = await exchange([`${start}${'X-A: b\r\n'.repeat(2_100)}\r\n`]);
+  it('many short headers (2,400 of 7 bytes; node counts 9.6 KB of them): 431', async () => {
+    const r = await exchange([`${start}${'X-A:b\r\n'.repeat(2_400)}\r\n`]);
     expect(r).toMatchObject({ statuses: [431], bodies: [TOO_LARGE] });
   });
 
-  it(`a head of exactly ${MAX_HEAD_BYTES} bytes is answered, one byte more is 431 — whitespace or not, sent whole or a byte at a time`, async () => {
+  it(`a head of exactly ${MAX_HEAD_BYTES} bytes is answered, one byte more is 431, sent whole or in pieces`, async () => {
     expect(headOf(MAX_HEAD_BYTES)).toHaveLength(MAX_HEAD_BYTES);
     expect((await exchange([headOf(MAX_HEAD_BYTES)])).statuses).toEqual([200]);
     expect((await exchange([headOf(MAX_HEAD_BYTES + 1)])).statuses).toEqual([431]);
-    const spaces = (n: number) => `${' '.repeat(n - 1)}v`;
-    expect((await exchange([headOf(MAX_HEAD_BYTES, spaces)])).statuses).toEqual([200]);
-    expect((await exchange([headOf(MAX_HEAD_BYTES + 1, spaces)])).statuses).toEqual([431]);
-    // in pieces of 1,000 bytes: the count goes on across the socket's chunks
     const pieces = (text: string) => text.match(/[\s\S]{1,1000}/g)!;
     expect((await exchange(pieces(headOf(MAX_HEAD_BYTES)))).statuses).toEqual([200]);
     expect((await exchange(pieces(headOf(MAX_HEAD_BYTES + 1)))).statuses).toEqual([431]);
+    // many headers: each line's separators count
+    const lines = (n: number) => `${start}${'X-A:b\r\n'.repeat(n)}\r\n`;
+    expect((await exchange([lines(2_000)])).statuses).toEqual([200]);
+    expect((await exchange([lines(2_400)])).statuses).toEqual([431]);
   });
 
-  it('a head that never ends is cut at the limit: the server stops reading, however much is sent', async () => {
-    const megabyte = Buffer.alloc(1 << 20, ' ');
+  it('a header that never ends is cut at the limit: the server stops reading, however much is sent', async () => {
+    const megabyte = Buffer.alloc(1 << 20, 'a');
     const endless = function* () {
-      yield `${start}X-Pad:`;
+      yield `${start}X-Pad: `;
       for (let i = 0; i < 256; i++) yield megabyte;
     };
     const r = await exchange(endless());

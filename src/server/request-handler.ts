@@ -57,7 +57,7 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
         withHeaders: cors ? (headers) => cors.withHeaders(headers, origin) : undefined,
       }, res)) {
         status = res.statusCode;
-        bytes = Number(res.getHeader('Content-Length') ?? 0);
+        bytes = method === 'HEAD' ? 0 : Number(res.getHeader('Content-Length') ?? 0);
       } else {
         const response = api()({
           method,

@@ -12,6 +12,15 @@ import { negotiateEncoding, type Encoding } from './compress.ts';
 import { IMMUTABLE_CACHE_CONTROL, isImmutableFile, MEDIA_DIR, MEDIA_FILES_INDEX, parseMediaFiles, publicTarget, publicType, type MediaFile } from '../store/format/public-files.ts';
 import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 
+/**
+ * writeHead with the headers set one by one: writeHead(status, object) alone sends them without
+ * keeping them, and the access log reads the body's length back with getHeader('Content-Length').
+ */
+function writeHeadKept(res: ServerResponse, status: number, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.writeHead(status);
+}
+
 /** A strong validator from a file's bytes, hashed once when the file is first asked for. */
 function fileEtag(bytes: Uint8Array): string {
   return `"${createHash('sha1').update(bytes).digest('base64url')}"`;
@@ -122,7 +131,7 @@ export class StaticFiles {
       return true;
     }
     headers['Content-Length'] = String(body.length);
-    res.writeHead(200, request.withHeaders?.(headers) ?? headers);
+    writeHeadKept(res, 200, request.withHeaders?.(headers) ?? headers);
     res.end(request.method === 'HEAD' ? undefined : body);
     return true;
   }
@@ -155,7 +164,7 @@ export class StaticFiles {
       'Cache-Control': this.cacheControl,
       'X-Content-Type-Options': 'nosniff',
     };
-    res.writeHead(200, request.withHeaders?.(headers) ?? headers);
+    writeHeadKept(res, 200, request.withHeaders?.(headers) ?? headers);
     if (request.method === 'HEAD') res.end();
     else createReadStream(path).on('error', () => res.destroy()).pipe(res);
     return true;

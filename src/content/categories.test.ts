@@ -31,7 +31,8 @@ describe('categories.yaml', () => {
       'categories.yaml': lines('- {id: 1, title: A}', '- {id: 1, title: B}', '- {id: x}', '- title: [t]'),
     });
     expect(out).toEqual([
-      'categories.yaml:2:8 id: duplicate category id 1 (first defined in categories.yaml, list item 1)',
+      'categories.yaml:1:8 id: duplicate category id 1 (also defined in categories.yaml, list item 2)',
+      'categories.yaml:2:8 id: duplicate category id 1 (also defined in categories.yaml, list item 1)',
       'categories.yaml:3:3 title: required key is missing',
       'categories.yaml:3:8 id: expected an integer, got "x"',
       'categories.yaml:4:3 id: required key is missing',

@@ -67,7 +67,10 @@ describe('directory', () => {
       'directory/a.yaml': lines('- {model: geo.Room, id: 1, name: A}', '- {model: campus.Room, id: 1, name: B}'),
       'directory/b/c.yaml': lines('model: geo.Room', 'id: 1', 'name: C'),
     });
-    expect(out).toEqual(['directory/b/c.yaml:2:5 id: duplicate geo.Room id 1 (first defined in directory/a.yaml, list item 1)']);
+    expect(out).toEqual([
+      'directory/a.yaml:1:25 id: duplicate geo.Room id 1 (also defined in directory/b/c.yaml)',
+      'directory/b/c.yaml:2:5 id: duplicate geo.Room id 1 (also defined in directory/a.yaml, list item 1)',
+    ]);
   });
 
   it('reports an unknown model, keys of another kind, missing and mistyped keys', async () => {

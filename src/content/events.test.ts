@@ -290,12 +290,13 @@ describe('events: problems', () => {
     ]);
   });
 
-  it('reports duplicate ids across files, naming the first', async () => {
+  it('reports duplicate ids across files in each file, naming the other', async () => {
     const { lines: out } = await load({
       'events/a.md': md(base(5)),
       'events/b/list.yaml': lines('- id: 6', '  title: x', '- id: 5'),
     });
-    expect(out).toContain('events/b/list.yaml:3:7 id: duplicate event id 5 (first defined in events/a.md)');
+    expect(out).toContain('events/a.md:2:5 id: duplicate event id 5 (also defined in events/b/list.yaml, list item 2)');
+    expect(out).toContain('events/b/list.yaml:3:7 id: duplicate event id 5 (also defined in events/a.md)');
   });
 
   it('reports dangling page, category, header image, media and related media references', async () => {
@@ -371,5 +372,15 @@ describe("events: an all-day event's date-only end", () => {
       'events/e.yaml:4:6 end: end 2026-07-10T00:00:00+02:00 is before start 2026-07-10T12:00:00+02:00',
       'events/e.yaml:5:9 allday: expected a boolean (true or false), got "yes"',
     ]);
+  });
+});
+
+describe('events: an id defined in many files', () => {
+  it('is reported in each, naming three of the others and how many more', async () => {
+    const files = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`events/${i}.md`, md(base(9))]));
+    const { lines: out } = await load(files);
+    expect(out).toHaveLength(6);
+    expect(out[0]).toBe('events/0.md:2:5 id: duplicate event id 9 (also defined in events/1.md; events/2.md; events/3.md; and 2 more)');
+    expect(out[5]).toBe('events/5.md:2:5 id: duplicate event id 9 (also defined in events/0.md; events/1.md; events/2.md; and 2 more)');
   });
 });

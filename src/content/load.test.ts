@@ -41,13 +41,14 @@ describe('loadContent', () => {
     expect(model).toBeNull();
     expect(out).toEqual([
       'directory/x.yaml:1:3 name: required key is missing',
+      'events/a.md:2:5 id: duplicate event id 2 (also defined in events/c.json, list item 1)',
       'events/a.md:8:14 categories[0]: no category has id 5',
       'events/b.yaml:3:1 invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
       'events/c.json:1:2 title: required key is missing',
       'events/c.json:1:2 start: required key is missing',
       'events/c.json:1:2 end: required key is missing',
       'events/c.json:1:2 last_modified: required key is missing',
-      'events/c.json:1:9 id: duplicate event id 2 (first defined in events/a.md)',
+      'events/c.json:1:9 id: duplicate event id 2 (also defined in events/a.md)',
       'pages.yaml:1:17 pid: no page has uid 2 (use 0 for a root)',
       'site.yaml:1:11 timezone: unknown time zone "Nowhere/City" (expected an IANA name such as Europe/Vienna)',
     ]);

@@ -89,6 +89,10 @@ describe('media', () => {
       'media.yaml': lines('id: 1', 'filename: a', 'mimetype: text/plain', 'size: 1', 'url: x'),
       'media/more.yaml': lines('id: 1', 'filename: b', 'mimetype: text/plain', 'size: 1'),
     });
-    expect(out).toEqual(['media.yaml:5:1 url: unknown key', 'media/more.yaml:1:5 id: duplicate media id 1 (first defined in media.yaml)']);
+    expect(out).toEqual([
+      'media.yaml:1:5 id: duplicate media id 1 (also defined in media/more.yaml)',
+      'media.yaml:5:1 url: unknown key',
+      'media/more.yaml:1:5 id: duplicate media id 1 (also defined in media.yaml)',
+    ]);
   });
 });

@@ -23,9 +23,12 @@ describe('pages.yaml', () => {
     expect(model.pages.get(2)?.title).toBe('Events');
   });
 
-  it('reports duplicate uids at the repeat', async () => {
+  it('reports duplicate uids at each of them', async () => {
     const { lines: out } = await load({ 'pages.yaml': lines('- {uid: 1, pid: 0, title: A}', '- {uid: 1, pid: 0, title: B}') });
-    expect(out).toEqual(['pages.yaml:2:9 uid: duplicate page uid 1 (first defined in pages.yaml, list item 1)']);
+    expect(out).toEqual([
+      'pages.yaml:1:9 uid: duplicate page uid 1 (also defined in pages.yaml, list item 2)',
+      'pages.yaml:2:9 uid: duplicate page uid 1 (also defined in pages.yaml, list item 1)',
+    ]);
   });
 
   it('reports a pid that names no node', async () => {

@@ -118,7 +118,7 @@ describe('a remote dist on an HTTP origin', () => {
     if (root) removeDir(root);
   });
 
-  const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: Record<string, { sha256: string }> };
+  const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: Record<string, { sha256: string }>; build_id: string };
   const partsOf = (dir: string) => Object.keys(manifestOf(dir).files).filter((rel) => rel.startsWith('data/events/')).sort();
   /** a part of build `to` that no part of build `from` has the bytes of (the replica must fetch it) */
   const newPart = (from: string, to: string) => {
@@ -204,7 +204,8 @@ describe('a remote dist on an HTTP origin', () => {
     // one poll interval (300 ms) plus the download and load; generous for a shared machine
     expect(followedAfter).toBeLessThan(5_000);
     expect(await readyz()).toBe(200);
-    expect(logs.some((l) => /^loaded the build of .* from http:\/\/127\.0\.0\.1/.test(l))).toBe(true);
+    // named by its build id (X-Aula-Build), which any change of the content changes
+    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^loaded build ${manifestOf(builds.b).build_id} from http://127\\.0\\.0\\.1`)));
     // only the files that changed were downloaded: the directory and categories are the same
     // an event part is fetched when no part of the build served has its bytes
     const had = new Set(partsOf(builds.a).map((rel) => manifestOf(builds.a).files[rel].sha256));

@@ -82,7 +82,7 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
         verified = next.verified;
         partial = new Map();
         refused = new Map();
-        options.log(`loaded the build of ${current.dataset.manifest.built_at} from ${base.href}`);
+        options.log(`loaded build ${current.dataset.manifest.build_id ?? `of ${current.dataset.manifest.built_at}`} from ${base.href}`);
       }
       ready = true;
       lastProblem = '';

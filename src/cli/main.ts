@@ -96,6 +96,19 @@ async function reportProblems(problems: readonly Problem[], wrote = true): Promi
   console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} found${wrote ? '; nothing was written' : ''}.`);
 }
 
+/**
+ * How many files the build made in `out`, as its .aula-files lists them (every one: the .gz/.br
+ * twins, the host rules and the manifest too); `counted` where that list cannot be read.
+ */
+async function madeFileCount(out: string, counted: number): Promise<number> {
+  const { MADE_FILES, parseMadeFiles } = await import('../store/format/made-files.ts');
+  try {
+    return parseMadeFiles(readFileSync(join(out, MADE_FILES), 'utf8'))?.length ?? counted;
+  } catch {
+    return counted;
+  }
+}
+
 /** One warning per name that looks meant as content but is not read (content/files.ts). */
 function warnNotRead(entries: readonly { path: string; like: string }[]): void {
   for (const { path, like } of entries) console.error(printable(`aula: warning: ${path} is not read (did you mean ${like}?)`));
@@ -118,7 +131,7 @@ program
   .option('--content <dir>', 'content folder', 'content')
   .option('--out <dir>', 'output folder', 'dist')
   .option('--base-url <url>', "absolute URL the API is served under (default: site.yaml's base_url)", absoluteUrl)
-  .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx.conf) reach it', upstream, DEFAULT_UPSTREAM)
+  .option('--upstream <url>', 'the aula server as the static-host rules (_redirects, vercel.json, deploy/nginx-upstream.conf) reach it', upstream, DEFAULT_UPSTREAM)
   .option('--timings', 'print how long each phase took')
   .option('--quiet', 'print nothing but problems (no progress, no summary)')
   .option('--edge', 'also bundle the API for Cloudflare Workers / workerd into <out>/edge/')
@@ -157,7 +170,7 @@ program
     const { counts, base_url } = result.manifest;
     console.log(
       `built ${printable(opts.out)}/ in ${(result.ms / 1000).toFixed(2)} s: ${counts.events} events (${counts.event_list_pages} static pages), ` +
-        `${counts.directory} directory objects, ${result.files} files; base URL ${printable(base_url)}`,
+        `${counts.directory} directory objects, ${await madeFileCount(opts.out, result.files)} files; base URL ${printable(base_url)}`,
     );
     if (opts.timings) {
       for (const [name, ms] of Object.entries(result.phases)) console.log(`  ${name.padEnd(14)} ${(ms / 1000).toFixed(2)} s, ${(result.cpu[name] / 1000).toFixed(2)} s CPU`);
@@ -173,7 +186,7 @@ program
   .command('serve')
   .description('answer every query of the API from a built dist/ folder')
   .option('--dist <dir>', 'built folder to serve, or its http(s) URL on an origin (see --poll)', 'dist')
-  .option('--poll <duration>', 'with a URL as --dist: how often to check the origin for a new build (500ms, 30s, 2m)', duration, 30_000)
+  .addOption(new Option('--poll <duration>', 'with a URL as --dist: how often to check the origin for a new build (500ms, 30s, 2m)').argParser(duration).default(30_000, '30s'))
   .option('--port <n>', 'port to listen on', port, 8000)
   .option('--host <h>', 'address to bind', address, '127.0.0.1')
   .option('--base-url <url>', 'absolute URL for links and media URLs (default: the one the dist was built with)', absoluteUrl)
@@ -217,7 +230,7 @@ program
 
 program
   .command('nginx')
-  .description('print the nginx include files (http {} and server {} parts) for a built dist/; see README "Deploying"')
+  .description('print the nginx include files (the http {} parts: maps and upstream; the server {} part) for a built dist/; see docs/deploying.md')
   .option('--dist <dir>', 'built folder', 'dist')
   .option('--root <dir>', 'where dist/ is on the nginx host: prints the `set $aula_root` line for the server part')
   .option('--upstream <url>', 'the aula server as nginx reaches it', upstream, DEFAULT_UPSTREAM)
@@ -245,7 +258,8 @@ program
   .action(async (opts: { content: string; format: 'text' | 'json' }) => {
     const { loadContent } = await import('../content/index.ts');
     const { model, problems, notRead } = await loadContent(opts.content);
-    if (opts.format !== 'json') warnNotRead(notRead ?? []);
+    // on stderr in both formats: stdout holds the JSON problems alone
+    warnNotRead(notRead ?? []);
     if (opts.format === 'json') {
       const list = problems.map(({ file, line, column, key, message }) => ({ file, line, column, key, message }));
       console.log(JSON.stringify(list, null, 2));

@@ -1,0 +1,76 @@
+// What the command line tells a user, checked against what is there: the files its help names,
+// the defaults it shows, the warnings of `check --format json`, the build summary's file count,
+// and the usage comment of the MiniSearch options module.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_FILES } from './fixture-content.ts';
+import { removeDir, tempDir, writeContent } from './helpers.ts';
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
+let root: string;
+let content: string;
+let dist: string;
+let built: ReturnType<typeof aula>;
+
+function aula(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** Every file below dir, relative, with forward slashes. */
+function walk(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((rel) => statSync(join(dir, rel)).isFile())
+    .map((rel) => relative(dir, join(dir, rel)).split('\\').join('/'));
+}
+
+beforeAll(() => {
+  root = tempDir('aula-cli-messages-');
+  // a misnamed folder, which check and build warn of
+  content = writeContent(join(root, 'content'), { ...FIXTURE_FILES, 'event/lost.md': '---\nid: 1\n---\n' });
+  dist = join(root, 'dist');
+  built = aula('build', '--content', content, '--out', dist, '--no-cache');
+});
+
+afterAll(() => removeDir(root));
+
+describe('the command line', () => {
+  it("names in build --help only the dist files a build writes", () => {
+    expect(built.code).toBe(0);
+    const help = aula('build', '--help').out.replace(/\s+/g, ' ');
+    const named = [...help.matchAll(/(?:_redirects|vercel\.json|deploy\/[a-z-]+\.conf)/g)].map((m) => m[0]);
+    expect(named).toContain('deploy/nginx-upstream.conf');
+    for (const rel of named) expect(existsSync(join(dist, rel)), rel).toBe(true);
+  });
+
+  it('shows durations as they are written, not in milliseconds', () => {
+    const help = aula('serve', '--help').out.replace(/\s+/g, ' ');
+    expect(help).toContain('(default: 30s)');
+    expect(help).not.toContain('30000');
+  });
+
+  it('check --format json prints the problems on stdout and the warnings on stderr, as text does', () => {
+    const json = aula('check', '--content', content, '--format', 'json');
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out)).toEqual([]);
+    expect(json.err).toBe('aula: warning: event/ is not read (did you mean events/?)\n');
+    expect(aula('check', '--content', content).err).toBe(json.err);
+  });
+
+  it('counts in the build summary every file the build made', () => {
+    const made = walk(dist);
+    expect(made.length).toBeGreaterThan(40);
+    expect(built.out).toContain(` ${made.length} files; `);
+    expect(JSON.parse(readFileSync(join(dist, '.aula-files'), 'utf8')).files).toEqual(made.sort());
+  });
+
+  it('tells in minisearch-options.js how a page imports it: URLs of dist/, not of aula’s sources', () => {
+    const module = readFileSync(join(dist, 'autocomplete', 'minisearch-options.js'), 'utf8');
+    const header = module.slice(0, module.indexOf('\n\n'));
+    const urls = [...header.matchAll(/(?:from|fetch\()\s*'([^']+)'/g)].map((m) => m[1]).filter((u) => u !== 'minisearch');
+    expect(urls).toEqual(['/autocomplete/minisearch-options.js', '/autocomplete/minisearch.json']);
+    for (const url of urls) expect(existsSync(join(dist, url)), url).toBe(true);
+  });
+});

@@ -94,7 +94,8 @@ describe('nginxConfig', () => {
     expect(server).toContain('add_header Vary "Accept" always;');
     expect(server).toContain('add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=60, stale-if-error=86400" always;');
     expect(server).toContain('location /api/v1/ {');
-    expect(server).toMatch(/location @aula \{\n {4}proxy_pass http:\/\/127\.0\.0\.1:8000;\n {4}proxy_set_header Host \$host;/);
+    expect(server).toMatch(/location @aula \{\n {4}proxy_pass http:\/\/aula;\n/);
+    expect(server).toMatch(/location @aula \{[^}]*proxy_http_version 1\.1;\n {4}proxy_set_header Connection "";\n {4}proxy_set_header Host \$host;/);
     // braces balance, so the snippet can be pasted into a server block
     expect(server.split('{').length).toBe(server.split('}').length);
   });
@@ -126,6 +127,32 @@ describe('nginxConfig', () => {
     expect(() => nginxConfig(manifest(), { upstream: 'http://127.0.0.1:8000/api' })).toThrow(/origin only/);
     expect(() => nginxConfig(manifest(), { upstream: 'unix:/run/aula.sock' })).toThrow(/http/);
     expect(() => nginxConfig(manifest(), { upstream: UPSTREAM, cacheControl: 'max-age=$x' })).toThrow(/nginx/);
+  });
+});
+
+describe('nginxConfig: the upstream and what a rebuild changes', () => {
+  it('defines the upstream group with idle connections kept, which both proxy locations use', () => {
+    const { upstream, server } = nginxConfig(manifest(), { upstream: UPSTREAM });
+    expect(upstream).toContain('upstream aula {\n    server 127.0.0.1:8000;\n    keepalive 16;\n    keepalive_timeout 4s;\n}\n');
+    expect(server.match(/proxy_pass http:\/\/aula;/g)).toHaveLength(2);
+    expect(server.match(/proxy_http_version 1\.1;\n {4}proxy_set_header Connection "";/g)).toHaveLength(2);
+  });
+
+  it('names the default port, and for https the server name TLS must check', () => {
+    expect(nginxConfig(manifest(), { upstream: 'http://aula' }).upstream).toContain('    server aula:80;\n');
+    expect(nginxConfig(manifest(), { upstream: 'http://[::1]:8000' }).upstream).toContain('    server [::1]:8000;\n');
+    const tls = nginxConfig(manifest(), { upstream: 'https://api.example.org' });
+    expect(tls.upstream).toContain('    server api.example.org:443;\n');
+    expect(tls.server).toContain('    proxy_pass https://aula;\n');
+    expect(tls.server).toContain('    proxy_ssl_server_name on;\n    proxy_ssl_name api.example.org;\n');
+  });
+
+  it('holds nothing of one build: another build of the same site writes the same files', () => {
+    const one = { ...manifest(), build_id: '0123456789abcdef' };
+    const other = { ...manifest(undefined, 90), build_id: 'fedcba9876543210', built_at: '2026-01-01T00:00:00.000Z' };
+    const [a, b] = [nginxConfig(one, { upstream: UPSTREAM, publicFiles: PUBLIC }), nginxConfig(other, { upstream: UPSTREAM, publicFiles: PUBLIC })];
+    expect(b).toEqual(a);
+    expect(Object.values(a).join('')).not.toContain('0123456789abcdef');
   });
 });
 

@@ -30,11 +30,26 @@ export interface NginxOptions {
 }
 
 export interface NginxSnippets {
-  /** for the http {} context */
+  /** for the http {} context: the maps */
   http: string;
+  /** for the http {} context: the upstream group `aula`, one server with idle connections kept */
+  upstream: string;
   /** for a server {} block */
   server: string;
 }
+
+/**
+ * The upstream group the generated locations proxy to. `aula nginx` and the build write one with
+ * the --upstream server in it; several replicas are a group of this name the operator writes.
+ */
+export const NGINX_UPSTREAM = 'aula';
+
+/**
+ * Idle connections to the server each nginx worker keeps: without them every proxied request
+ * opens a TCP connection of its own. Closed by nginx after 4 s idle, before the server's own 5 s
+ * keep-alive timeout (src/server/http.ts) could close one nginx is about to reuse.
+ */
+const KEEPALIVE = ['    keepalive 16;', '    keepalive_timeout 4s;'];
 
 /** A path nginx never finds, so try_files falls through to the server. */
 const NO_PAGE = '/.aula-no-static-page';
@@ -73,17 +88,32 @@ map $uri $aula_media_file {
 ${media.map((m) => `    ${mediaPath(pages.prefix, m.id)} /${m.file};`).join('\n')}
 }
 `;
-  // X-Aula-Build as the server sends it, so a rolling deploy can be checked through nginx too
-  const build = manifest.build_id ? { 'X-Aula-Build': manifest.build_id } : {};
-  const headers = Object.entries({ ...baseHeaders(), 'Cache-Control': options.cacheControl ?? DEFAULT_CACHE_CONTROL, ...build })
+  // Nothing of one build goes into these files (not its X-Aula-Build): nginx reads them once, at
+  // start or reload, and must serve every later build of the same site as it is.
+  const headers = Object.entries({ ...baseHeaders(), 'Cache-Control': options.cacheControl ?? DEFAULT_CACHE_CONTROL })
     .filter(([name]) => name !== 'Content-Type')
     .map(([name, value]) => `    add_header ${name} ${nginxString(value)} always;`);
+  const { protocol, hostname, host } = new URL(upstream);
+  const tls = protocol === 'https:' ? ['    proxy_ssl_server_name on;', `    proxy_ssl_name ${hostname};`] : [];
   const proxy = [
-    `    proxy_pass ${upstream};`,
+    `    proxy_pass ${protocol}//${NGINX_UPSTREAM};`,
+    '    # HTTP/1.1 without `Connection: close`, so the upstream keepalive connections are reused',
+    '    proxy_http_version 1.1;',
+    '    proxy_set_header Connection "";',
     '    proxy_set_header Host $host;',
     '    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
     '    proxy_set_header X-Forwarded-Proto $scheme;',
+    ...tls,
   ];
+  const upstreamBlock = [
+    `# aula: the aula server the locations of nginx-server.conf proxy to (aula build --upstream ${upstream}).`,
+    `# For several replicas, leave this file out and write your own \`upstream ${NGINX_UPSTREAM} {}\` with them.`,
+    `upstream ${NGINX_UPSTREAM} {`,
+    `    server ${host.includes(':') && !host.endsWith(']') ? host : `${host}:${protocol === 'https:' ? 443 : 80}`};`,
+    ...KEEPALIVE,
+    '}',
+    '',
+  ].join('\n');
   const prefixRegex = pages.prefix.replace(/[.~]/g, '\\$&');
   const plainHeaders = [
     `    add_header Cache-Control ${nginxString(options.cacheControl ?? DEFAULT_CACHE_CONTROL)} always;`,
@@ -133,7 +163,7 @@ ${media.map((m) => `    ${mediaPath(pages.prefix, m.id)} /${m.file};`).join('\n'
     '}',
     '',
   ].join('\n');
-  return { http, server };
+  return { http, upstream: upstreamBlock, server };
 }
 
 /** The body of an nginx location answering public files from dist/ (the name is its first capture). */

@@ -1,6 +1,6 @@
 // The MiniSearch index of a fresh build of the bundled sample, used as a front end uses it: the
 // options module imported from dist/, the index loaded with the real minisearch package, and
-// the README's snippet run as written against the files served over HTTP.
+// docs/api.md's snippet run as written against the files served over HTTP.
 import MiniSearch from 'minisearch';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,10 +16,10 @@ import { fold, rawWords } from '../src/store/format/words.ts';
 import { loadContent } from '../src/content/index.ts';
 import type * as OptionsModule from '../src/store/write/minisearch/options-entry.ts';
 import { mulberry32 as rng } from '../src/util/mulberry32.ts';
+import { blocksFor } from './docs/doc-blocks.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir, writeContent } from './helpers.ts';
 
-const README = join(import.meta.dirname, '..', 'README.md');
 const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
 // the package's ES build, which a bundler or an import map would hand the browser
 const MINISEARCH_ES = join(dirname(createRequire(import.meta.url).resolve('minisearch')), '..', 'es', 'index.js');
@@ -139,7 +139,7 @@ describe('MiniSearch vs the own autocomplete without typo tolerance', () => {
   });
 });
 
-describe('the README snippet', () => {
+describe('the docs snippet (docs/api.md, With MiniSearch)', () => {
   let server: Server;
   let base: string;
 
@@ -159,10 +159,9 @@ describe('the README snippet', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('runs as written and finds Müller and Mueller', async () => {
-    const readme = readFileSync(README, 'utf8');
-    const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).filter((b) => b.includes("from 'minisearch'"));
+    const blocks = blocksFor('minisearch');
     expect(blocks).toHaveLength(1);
-    const snippet = blocks[0].replace(/^ {2}/gm, '');
+    const snippet = blocks[0].text;
     expect(snippet).toContain("search('muel', { prefix: true, fuzzy: 0.2 })");
     // only the places the page would resolve against its own origin and import map change
     const runnable = snippet

@@ -37,12 +37,6 @@ export function get(url: string, headers: Record<string, string> = {}, method = 
   });
 }
 
-/** The README's ```nginx blocks. */
-export function readmeNginxBlocks(): string[] {
-  const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
-  return [...readme.matchAll(/```nginx\n([\s\S]*?)```/g)].map((m) => m[1]);
-}
-
 /** Everything else nginx needs outside the config, on its command line: pid, error log, user. */
 export function nginxArgs(dir: string): string[] {
   const globals = `daemon off; pid ${dir}/nginx.pid;${process.getuid?.() === 0 ? ' user root;' : ''}`;

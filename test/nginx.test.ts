@@ -1,9 +1,10 @@
-// The README's nginx.conf, verbatim but for its documented placeholders (the dist/ path and the
+// docs/deploying.md's nginx.conf, verbatim but for its documented placeholders (the dist/ path and the
 // listen port), in a real nginx in front of a real aula server: every page reached by following
 // `next` is served from its file and is byte-identical to the server's answer; every public file
 // and media file is served by nginx and by aula serve alike; whatever a file cannot answer
 // reaches the server; nothing else of dist/ is reachable.
 import { spawnSync, type ChildProcess } from 'node:child_process';
+import { connect, createServer as createNetServer, type Server } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -12,23 +13,24 @@ import { precompress } from '../src/deploy/precompress.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, publicType, type MediaFile } from '../src/store/format/public-files.ts';
 import type { RunningServer } from '../src/server/http.ts';
 import type { Manifest } from '../src/store/format/manifest.ts';
-import { buildOk, freePort, removeDir, SAMPLE_CONTENT, serve, tempDir } from './helpers.ts';
-import { findNginx, get, nginxArgs, NGINX_MISSING, startNginx as startNginxAt, stopProcess } from './nginx-process.ts';
+import { buildOk, freePort, removeDir, SAMPLE_CONTENT, serve, tempDir, writeContent } from './helpers.ts';
+import { FIXTURE_FILES } from './fixture-content.ts';
+import { findNginx, get, nginxArgs, NGINX_MISSING, nginxTest, startNginx as startNginxAt, stopProcess } from './nginx-process.ts';
+import { blocksFor } from './docs/doc-blocks.ts';
 
 const startNginx = (dir: string, port: number) => startNginxAt(NGINX!, dir, port);
 
 const NGINX = findNginx();
 const MISSING = NGINX_MISSING;
 
-/** The README's complete nginx.conf: the ```nginx block that has an `events {}` context. */
+/** docs/deploying.md's complete nginx.conf: the block marked `<!-- test: nginx -->`. */
 export function readmeNginxConf(): string {
-  const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```nginx\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => /^events \{/m.test(b));
-  if (!block) throw new Error('README.md has no complete ```nginx block (with events {})');
-  return block;
+  const blocks = blocksFor('nginx');
+  if (blocks.length !== 1 || !/^events \{/m.test(blocks[0].text)) throw new Error('the docs need one complete ```nginx block (with events {}) marked <!-- test: nginx -->');
+  return blocks[0].text;
 }
 
-/** Only the placeholders the README names: where dist/ is, and the port (here on loopback only). */
+/** Only the placeholders the docs name: where dist/ is, and the port (here on loopback only). */
 function nginxConf(dist: string, port: number): string {
   const conf = readmeNginxConf();
   expect(conf).toContain('/srv/site/dist');
@@ -264,3 +266,127 @@ if (!NGINX) {
     });
   });
 }
+
+// docs/deploying.md's promise: the include files hold nothing of one build, so nginx, started
+// once and never reloaded, serves every later build as it is; and its kept connections to the
+// server (keepalive in the generated upstream) are reused.
+describe.skipIf(!NGINX)('nginx across rebuilds, never reloaded', () => {
+  let root: string;
+  let content: string;
+  let dist: string;
+  let server: RunningServer;
+  let upstream: Server;
+  let nginx: ChildProcess | undefined;
+  let front: string;
+  let connections = 0;
+  const prefix = '/api';
+
+  const build = () => buildOk({ content, out: dist, baseUrl: `${front}${prefix}`, upstream: `http://127.0.0.1:${(upstream.address() as { port: number }).port}` });
+
+  beforeAll(async () => {
+    root = tempDir('aula-nginx-rebuild-');
+    dist = join(root, 'dist');
+    mkdirSync(join(root, 'logs'));
+    content = writeContent(join(root, 'content'), FIXTURE_FILES);
+    const port = await freePort();
+    front = `http://127.0.0.1:${port}`;
+    await buildOk({ content, out: dist, baseUrl: `${front}${prefix}` });
+    server = await serve(dist, { watch: false });
+    // between nginx and the server: counts the TCP connections nginx opens to it
+    const target = new URL(server.url);
+    upstream = createNetServer((socket) => {
+      connections++;
+      const to = connect(Number(target.port), target.hostname);
+      socket.pipe(to).pipe(socket);
+      socket.on('error', () => to.destroy());
+      to.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((ok) => upstream.listen(0, '127.0.0.1', ok));
+    await build();
+    server.reload();
+    writeFileSync(join(root, 'nginx.conf'), nginxConf(dist, port));
+    nginx = await startNginx(root, port);
+  });
+
+  afterAll(async () => {
+    await stopProcess(nginx);
+    await new Promise((ok) => upstream?.close(ok));
+    await server?.close();
+    if (root) removeDir(root);
+  });
+
+  const deployFiles = () => readdirSync(join(dist, 'deploy')).sort().map((name) => [name, readFileSync(join(dist, 'deploy', name), 'utf8')]);
+  const HEADERS = ['content-type', 'cache-control', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'allow'];
+
+  it('reuses its connections to the server: 30 filtered queries, from 30 client connections, over at most 2', async () => {
+    connections = 0;
+    for (let i = 0; i < 30; i++) {
+      const answer = await get(`${front}${prefix}/v1/cms/event/?title__icontains=${i % 2 ? 'a' : 'e'}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['last-modified'], 'from the server, not a file').toBeUndefined();
+    }
+    expect(connections).toBeGreaterThanOrEqual(1);
+    expect(connections).toBeLessThanOrEqual(2);
+  });
+
+  it("serves a rebuild's pages, with its headers, and proxies to the rebuilt server, without a reload", async () => {
+    // the page that holds event 42 (the fixture's page size is 2: 44, 45 | 43, 42)
+    const list = `${prefix}/v1/cms/event/?limit=2&offset=2`;
+    const filtered = `${prefix}/v1/cms/event/?title__icontains=vortrag`;
+    const rules = deployFiles();
+    const before = { page: await get(`${front}${list}`), build: (await get(`${front}${filtered}`)).headers['x-aula-build'] };
+    expect(before.page.headers['last-modified'], 'the first page comes from its file').toBeDefined();
+
+    writeFileSync(join(content, 'events/2025/vortrag.md'), FIXTURE_FILES['events/2025/vortrag.md'].replace('title: Vortrag über Herzgesundheit', 'title: Vortrag über Herzgesundheit (verlegt)'));
+    const rebuilt = await build();
+    server.reload();
+    expect(rebuilt.manifest.build_id).not.toBe(before.build);
+
+    // the include files nginx read at its start are the very bytes this build wrote
+    expect(deployFiles()).toEqual(rules);
+    const page = await get(`${front}${list}`);
+    const direct = await get(`${server.url}${list}`);
+    expect(page.headers['last-modified']).toBeDefined();
+    expect(page.body.toString('utf8')).toContain('Vortrag über Herzgesundheit (verlegt)');
+    expect(page.body.equals(direct.body), 'the new build page, byte for byte').toBe(true);
+    for (const name of HEADERS) expect(page.headers[name], name).toBe(direct.headers[name]);
+    // a build id only where the server answered, and then the new build's
+    expect(page.headers['x-aula-build']).toBeUndefined();
+    expect((await get(`${front}${filtered}`)).headers['x-aula-build']).toBe(rebuilt.manifest.build_id);
+    expect(direct.headers['x-aula-build']).toBe(rebuilt.manifest.build_id);
+  });
+});
+
+describe.skipIf(!NGINX)("docs/deploying.md's nginx with a cache", () => {
+  it('is accepted by nginx -t and answers through its cache', async () => {
+    const [block] = blocksFor('nginx-cache');
+    const root = tempDir('aula-nginx-cache-');
+    let nginx: ChildProcess | undefined;
+    let server: RunningServer | undefined;
+    try {
+      mkdirSync(join(root, 'logs'));
+      const dist = join(root, 'dist');
+      const port = await freePort();
+      await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: dist, baseUrl: `http://127.0.0.1:${port}/api` });
+      server = await serve(dist, { watch: false });
+      await buildOk({ content: join(root, 'content'), out: dist, baseUrl: `http://127.0.0.1:${port}/api`, upstream: server.url });
+      server.reload();
+      for (const placeholder of ['/srv/site/dist', 'listen 8080;', '/var/cache/aula']) expect(block.text).toContain(placeholder);
+      const conf = block.text.replaceAll('/srv/site/dist', dist).replace('listen 8080;', `listen 127.0.0.1:${port};`).replace('/var/cache/aula', join(root, 'cache'));
+      writeFileSync(join(root, 'nginx.conf'), conf);
+      const refused = nginxTest(NGINX!, root);
+      expect(refused, `nginx -t: ${refused}`).toBeNull();
+      nginx = await startNginx(root, port);
+      const path = '/api/v1/cms/event/?title__icontains=a';
+      const [first, second, direct] = [await get(`http://127.0.0.1:${port}${path}`), await get(`http://127.0.0.1:${port}${path}`), await get(`${server.url}${path}`)];
+      expect(first.status).toBe(200);
+      expect(second.body.equals(direct.body)).toBe(true);
+      // the cache wrote its entry
+      expect(readdirSync(join(root, 'cache'), { recursive: true }).length).toBeGreaterThan(0);
+    } finally {
+      await stopProcess(nginx);
+      await server?.close();
+      removeDir(root);
+    }
+  });
+});

@@ -1,28 +1,34 @@
-// Every `curl` line of the README, against the bundled sample served by a real `aula serve`:
-// each must answer 200 with something in it (a count above 0, results, or a non-empty body).
+// The examples of the README and docs/ that query a server, against the bundled sample served by
+// a real `aula serve`: every `curl` line of a `curl` block (and every curl in the README's
+// prose) must answer 200 with something in it; an `answer <path>` block is the body that path
+// answers; an `access-log` block has the shape of the server's log lines.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir, listeningOrigin } from './helpers.ts';
+import { at, blocksFor, docText, ROOT } from './docs/doc-blocks.ts';
 
-const ROOT = join(import.meta.dirname, '..');
-const README_ORIGIN = 'http://127.0.0.1:8000';
+const DOC_ORIGIN = 'http://127.0.0.1:8000';
 
-/** The URLs of every curl command in the README, in code blocks or inline. */
-export function readmeCurlUrls(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  return [...readme.matchAll(/\bcurl\s+'?(https?:\/\/[^\s'`]+)/g)].map((m) => m[1]);
+const URL_IN_CURL = /\bcurl(?:\s+-[a-zA-Z]+)*\s+'?(https?:\/\/[^\s'`]+)/g;
+
+/** Every URL a `curl` block of the pages asks for, and the curls in the README's prose. */
+export function docCurlUrls(): string[] {
+  const inBlocks = blocksFor('curl').flatMap((b) => [...b.text.matchAll(URL_IN_CURL)].map((m) => m[1]));
+  const prose = docText('README.md').replace(/```[\s\S]*?```/g, '');
+  return [...inBlocks, ...[...prose.matchAll(URL_IN_CURL)].map((m) => m[1])];
 }
 
 let dir: string;
 let child: ChildProcess;
 let origin: string;
+let log = '';
 
 beforeAll(async () => {
   dir = tempDir('aula-readme-');
   await buildOk({ content: SAMPLE_CONTENT, out: join(dir, 'dist') });
   child = spawn(process.execPath, [join(ROOT, 'bin', 'aula.js'), 'serve', '--dist', join(dir, 'dist'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d) => (log += d));
   origin = await listeningOrigin(child, 'aula serve');
 });
 
@@ -31,16 +37,18 @@ afterAll(() => {
   if (dir) removeDir(dir);
 });
 
-describe('README curl examples on the bundled sample', () => {
-  const urls = readmeCurlUrls();
+const fromDocs = (url: string) => origin + url.slice(DOC_ORIGIN.length);
+
+describe('the curl examples of the README and docs/, on the bundled sample', () => {
+  const urls = docCurlUrls();
 
   it('finds the examples', () => {
-    expect(urls.length).toBeGreaterThanOrEqual(8);
-    for (const url of urls) expect(url.startsWith(`${README_ORIGIN}/`), url).toBe(true);
+    expect(urls.length).toBeGreaterThanOrEqual(20);
+    for (const url of urls) expect(url.startsWith(`${DOC_ORIGIN}/`), url).toBe(true);
   });
 
   it.each(urls)('%s answers something', async (url) => {
-    const res = await fetch(origin + url.slice(README_ORIGIN.length));
+    const res = await fetch(fromDocs(url));
     const text = await res.text();
     expect(res.status, text.slice(0, 200)).toBe(200);
     expect(text.length).toBeGreaterThan(0);
@@ -49,5 +57,32 @@ describe('README curl examples on the bundled sample', () => {
       if ('count' in body) expect(body.count, url).toBeGreaterThan(0);
       if ('results' in body) expect(body.results.length, url).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the answers docs/ shows', () => {
+  const answers = blocksFor('answer');
+
+  it('finds them', () => expect(answers.length).toBeGreaterThan(0));
+
+  it.each(answers.map((b) => [at(b), b] as const))('%s is what its path answers', async (_, b) => {
+    expect(b.args).toHaveLength(1);
+    const res = await fetch(`${origin}${b.args[0]}`);
+    expect(await res.json()).toEqual(JSON.parse(b.text));
+  });
+});
+
+describe('the access log line docs/ shows', () => {
+  it('has the shape of the lines aula serve writes', async () => {
+    const [shown] = blocksFor('access-log');
+    const [time, method, target] = shown.text.trim().split(' ');
+    expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const answer = await fetch(`${origin}${target}`, { headers: { 'accept-encoding': 'identity' } });
+    const bytes = (await answer.arrayBuffer()).byteLength;
+    for (let i = 0; i < 100 && !log.includes(` ${target} `); i++) await new Promise((r) => setTimeout(r, 20));
+    const line = log.split('\n').find((l) => l.includes(` ${target} `))!;
+    expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z ${method} ${target.replace(/[?.]/g, '\\$&')} 200 ${bytes} \\d+(\\.\\d)?ms$`));
+    // the shown line is one such line
+    expect(shown.text.trim()).toMatch(/^\S+Z GET \S+ 200 \d+ \d+(\.\d)?ms$/);
   });
 });

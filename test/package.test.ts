@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir, listeningOrigin } from './helpers.ts';
+import { blocksFor } from './docs/doc-blocks.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -15,22 +16,24 @@ function run(command: string, args: string[], cwd: string): SpawnSyncReturns<str
   return r;
 }
 
-/** The README's programmatic API example (the first ```js block after its heading). */
+/** docs/api.md's example of the API from JavaScript (the block marked `<!-- test: js-api -->`). */
 export function readmeApiExample(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Programmatic API'));
-  const block = /```js\n([\s\S]*?)```/.exec(section);
-  if (!block) throw new Error('README.md has no ```js block under "### Programmatic API"');
-  return block[1];
+  const [block] = blocksFor('js-api');
+  if (!block) throw new Error('the docs have no ```js block marked <!-- test: js-api -->');
+  return block.text;
 }
 
 describe('npm pack', () => {
-  it('ships lib/, bin/, README and SECURITY.md only: no sources, tests, benchmarks or content', () => {
+  it('ships lib/, bin/, docs/, README, SECURITY.md and LICENSE only: no sources, tests, benchmarks or content', () => {
     // lib/ was compiled by the test setup; --ignore-scripts keeps pack from rebuilding it under other tests
     const r = run(NPM, ['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT);
     const files: string[] = JSON.parse(r.stdout)[0].files.map((f: { path: string }) => f.path);
-    const outside = files.filter((f) => !f.startsWith('lib/'));
-    expect(outside.sort()).toEqual(['README.md', 'SECURITY.md', 'bin/aula.js', 'package.json']);
+    const outside = files.filter((f) => !f.startsWith('lib/') && !f.startsWith('docs/'));
+    expect(outside.sort()).toEqual(['LICENSE', 'README.md', 'SECURITY.md', 'bin/aula.js', 'package.json']);
+    // every page the README links to
+    const linked = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/\]\((docs\/[a-z-]+\.md)\)/g)].map((m) => m[1]);
+    expect(linked.length).toBeGreaterThan(5);
+    for (const page of linked) expect(files, page).toContain(page);
     expect(files).toContain('lib/index.js');
     expect(files).toContain('lib/index.d.ts');
     expect(files).toContain('lib/cli/main.js');
@@ -124,7 +127,7 @@ describe('installed into a site folder', () => {
     }
   });
 
-  it("import('aula') runs the README's programmatic API example", () => {
+  it("import('aula') runs the docs' programmatic API example", () => {
     writeFileSync(join(site, 'example.mjs'), readmeApiExample());
     const r = run(process.execPath, ['example.mjs'], site);
     const lines = r.stdout.trim().split('\n');

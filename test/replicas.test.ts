@@ -1,4 +1,4 @@
-// The README's replicas block (an nginx `upstream` of aula replicas with passive health checks),
+// docs/deploying.md's replicas block (an nginx `upstream` of aula replicas with passive health checks),
 // verbatim but for its placeholders, in a real nginx in front of two real `aula serve`
 // processes: one is killed with SIGKILL under load and no request fails; the survivor answers
 // the very bytes the killed one did.
@@ -7,15 +7,16 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from './helpers.ts';
-import { findNginx, freePort, get, NGINX_MISSING, nginxTest, readmeNginxBlocks, startNginx, stopProcess } from './nginx-process.ts';
+import { findNginx, freePort, get, NGINX_MISSING, nginxTest, startNginx, stopProcess } from './nginx-process.ts';
+import { blocksFor } from './docs/doc-blocks.ts';
 
 const NGINX = findNginx();
 const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
 
-/** The README's block with an `upstream aula` group. */
+/** docs/deploying.md's block with an `upstream aula` group of replicas (`<!-- test: nginx-replicas -->`). */
 function replicasConf(dist: string, port: number, replicaPorts: number[]): string {
-  const block = readmeNginxBlocks().find((b) => /^events \{/m.test(b) && /upstream aula \{/.test(b));
-  if (!block) throw new Error('README.md has no complete ```nginx block with `upstream aula {`');
+  const block = blocksFor('nginx-replicas').map((b) => b.text).find((b) => /^events \{/m.test(b) && /upstream aula \{/.test(b));
+  if (!block) throw new Error('the docs have no complete ```nginx block with `upstream aula {` marked <!-- test: nginx-replicas -->');
   for (const placeholder of ['/srv/site/dist', 'listen 8080;', 'server 127.0.0.1:8001 ', 'server 127.0.0.1:8002 ', 'proxy_next_upstream error timeout http_502 http_503;']) {
     expect(block).toContain(placeholder);
   }
@@ -70,7 +71,7 @@ if (!NGINX) {
       mkdirSync(join(root, 'logs'));
       const [port, a, b] = [await freePort(), await freePort(), await freePort()];
       front = `http://127.0.0.1:${port}`;
-      await buildOk({ content: SAMPLE_CONTENT, out: dist, baseUrl: front, upstream: 'http://aula' });
+      await buildOk({ content: SAMPLE_CONTENT, out: dist, baseUrl: front });
       for (const p of [a, b]) {
         replicas.push(await startReplica(dist, p));
         replicaUrls.push(`http://127.0.0.1:${p}`);

@@ -22,7 +22,7 @@ export interface Env {
 
 /**
  * Data files above this are refused with a 503 instead of loaded: measured in workerd, a dist
- * of this size takes an isolate to about 100 MB, under the 128 MB limit (README, "On the edge").
+ * of this size takes an isolate to about 100 MB, under the 128 MB limit (docs/edge.md).
  */
 export const DEFAULT_MAX_DATA_BYTES = 40_000_000;
 

@@ -1,0 +1,84 @@
+// The content files the pages show (`<!-- test: content <path> -->`), each page's a content
+// folder of its own: it must be valid, build, and validate against the schema a first line names.
+// A file shown as broken (`content-broken <path>`) is added, and `aula check` must print exactly
+// the block after it (`check-output`).
+import Ajv2020 from 'ajv/dist/2020.js';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { splitFrontMatter } from '../../src/content/front-matter.ts';
+import { buildOk, removeDir, tempDir, writeContent } from '../helpers.ts';
+import { at, blocksFor, docPages, ROOT, type DocBlock } from './doc-blocks.ts';
+
+const BIN = join(ROOT, 'bin', 'aula.js');
+let work: string;
+
+beforeAll(() => {
+  work = tempDir('aula-doc-content-');
+});
+afterAll(() => removeDir(work));
+
+/** The files of a page's `content` blocks, path → text; the media files they name get a few bytes. */
+function contentOf(blocks: readonly DocBlock[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const b of blocks) {
+    expect(b.args, `${at(b)}: \`content\` needs the file's path`).toHaveLength(1);
+    files[b.args[0]] = b.text;
+  }
+  for (const text of Object.values(files)) {
+    for (const m of text.matchAll(/^\s*-?\s*file: (\S+)$/gm)) files[m[1]] ??= `%PDF-1.4 (a stand-in for ${m[1]})\n`;
+  }
+  return files;
+}
+
+const pages = docPages().filter((page) => blocksFor('content', [page]).length > 0);
+
+describe.each(pages)('the content shown in %s', (page) => {
+  let site: string;
+  let files: Record<string, string>;
+
+  beforeAll(async () => {
+    site = join(work, page.replace(/[/.]/g, '-'));
+    files = contentOf(blocksFor('content', [page]));
+    writeContent(join(site, 'content'), files);
+    await buildOk({ content: join(site, 'content'), out: join(site, 'dist') });
+  });
+
+  it('is valid and builds', () => {
+    expect(existsSync(join(site, 'dist', 'manifest.json'))).toBe(true);
+  });
+
+  it('validates against the schema its first line names, which the build wrote there', () => {
+    const named = Object.entries(files).filter(([, text]) => /^# yaml-language-server: \$schema=/.test(text));
+    for (const [path, text] of named) {
+      const rel = /^# yaml-language-server: \$schema=(\S+)/.exec(text)![1];
+      const schemaFile = resolve(dirname(join(site, 'content', path)), rel);
+      expect(existsSync(schemaFile), `${path}: ${rel}`).toBe(true);
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      for (const name of ['event', 'event-front-matter', 'site', 'pages', 'categories', 'media', 'directory']) {
+        ajv.addSchema(JSON.parse(readFileSync(join(site, 'dist', 'schemas', `${name}.schema.json`), 'utf8')));
+      }
+      const value = path.endsWith('.md') ? parse((splitFrontMatter(text) as { yaml: string }).yaml) : parse(text);
+      const validate = ajv.getSchema(JSON.parse(readFileSync(schemaFile, 'utf8')).$id)!;
+      expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
+    }
+  });
+
+  const broken = blocksFor('content-broken', [page]);
+  it.runIf(broken.length > 0)('with the broken file added, `aula check` prints the output shown', () => {
+    const output = blocksFor('check-output', [page]);
+    expect(output, `${page}: one check-output block`).toHaveLength(1);
+    const dir = join(site, 'broken');
+    cpSync(join(site, 'content'), dir, { recursive: true });
+    writeContent(dir, contentOf(broken));
+    const r = spawnSync(process.execPath, [BIN, 'check', '--content', dir], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(output[0].text);
+  });
+});
+
+it('finds the content of the README and of docs/content-format.md', () => {
+  expect(pages).toEqual(expect.arrayContaining(['README.md', 'docs/content-format.md']));
+});

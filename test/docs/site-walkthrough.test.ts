@@ -1,0 +1,216 @@
+// The commands the README and docs/ tell a user to run (`<!-- test: site -->` blocks), run as a
+// user runs them: in a folder made by `npm init -y` (so its package.json says "type":
+// "commonjs"), with the packed tarball, one line at a time through sh, page by page — the
+// README's first, which installs aula and builds the starter content, then docs/ in order.
+//
+// What a line names that a test machine does not have is replaced, and nothing else:
+// - the tarball's path → the tarball just packed (its version must be the package's);
+// - ports 8000, 8001, 8002, 8787 → free ones (`npx aula serve` and `npx aula dev` without
+//   `--port` get a free port of their own, and a later `127.0.0.1:8000` names the last of them);
+// - https://cdn.example.org/site/dist/ → a plain file server over the site folder;
+// - /srv/site/dist → the site's dist/;
+// - `npx workerd` → the workerd of this repository (a site installs it itself).
+// A line ending in `&`, and `aula serve`, `aula dev` and `workerd serve`, keep running in the
+// background until the page is done; the next line runs once they answer HTTP.
+// Then the JavaScript examples of docs/api.md run in the same folder.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join, normalize } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, removeDir, tempDir } from '../helpers.ts';
+import { at, blocksFor, docPages, ROOT, type DocBlock } from './doc-blocks.ts';
+
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+const WORKERD = join(ROOT, 'node_modules', '.bin', 'workerd');
+const workerdRuns = spawnSync(WORKERD, ['--version'], { encoding: 'utf8', timeout: 30_000 }).status === 0;
+
+let work: string;
+let site: string;
+let tarball: string;
+let files: Server;
+let filesOrigin: string;
+const ports = new Map<number, number>();
+/** free ports for the commands that listen on the default port */
+const spare: number[] = [];
+
+function run(command: string, args: string[], cwd: string) {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 180_000 });
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+beforeAll(async () => {
+  work = tempDir('aula-walkthrough-');
+  site = join(work, 'site');
+  mkdirSync(site);
+  run(NPM, ['pack', '--pack-destination', work], ROOT);
+  tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!);
+  run(NPM, ['init', '-y'], site);
+  const taken = new Set<number>();
+  const distinct = async () => {
+    let port: number;
+    do port = await freePort();
+    while (taken.has(port));
+    taken.add(port);
+    return port;
+  };
+  for (const p of [8000, 8001, 8002, 8787]) ports.set(p, await distinct());
+  for (let i = 0; i < 8; i++) spare.push(await distinct());
+  // a static origin for a remote dist: the site folder, as a CDN would publish it
+  files = createServer((req, res) => {
+    const rel = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^(\.\.[/\\])+/, '');
+    const path = join(site, rel);
+    if (!path.startsWith(site) || !existsSync(path) || !statSync(path).isFile()) return void res.writeHead(404).end();
+    res.writeHead(200).end(readFileSync(path));
+  });
+  await new Promise<void>((ok) => files.listen(0, '127.0.0.1', ok));
+  filesOrigin = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
+}, 300_000);
+
+afterAll(async () => {
+  await new Promise((ok) => files?.close(ok));
+  if (work) removeDir(work);
+});
+
+interface Running {
+  line: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
+/** The line with the test machine's names for what it names (see the top of the file). */
+function substitute(line: string, defaultPort: () => number, lastDefault: number | undefined): string {
+  let out = line
+    .replace(/\S*aula-\d+\.\d+\.\d+\.tgz/, (name) => {
+      expect(name, 'the tarball the docs name is this version').toContain(`aula-${VERSION}.tgz`);
+      return tarball;
+    })
+    .replaceAll('https://cdn.example.org/site/dist/', `${filesOrigin}/dist/`)
+    .replaceAll('/srv/site/dist', join(site, 'dist'))
+    .replace(/^npx workerd /, `${WORKERD} `);
+  for (const [doc, free] of ports) {
+    const mapped = doc === 8000 && lastDefault !== undefined ? lastDefault : free;
+    out = out.replaceAll(`127.0.0.1:${doc}`, `127.0.0.1:${mapped}`).replaceAll(`--port ${doc}`, `--port ${mapped}`);
+  }
+  if (/^npx aula (serve|dev)\b/.test(out) && !/--port\b/.test(out)) out = out.replace(/^(npx aula (?:serve|dev))/, `$1 --port ${defaultPort()}`);
+  if (out.startsWith(`${WORKERD} serve`)) out += ` --socket-addr http=127.0.0.1:${ports.get(8787)}`;
+  return out;
+}
+
+/** The port a background command listens on. */
+function portOf(command: string): number {
+  const m = /--port (\d+)/.exec(command) ?? /--socket-addr \S+=127\.0\.0\.1:(\d+)/.exec(command);
+  if (!m) throw new Error(`no port in ${command}`);
+  return Number(m[1]);
+}
+
+async function answers(port: number, running: Running): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (running.child.exitCode !== null) throw new Error(`${running.line} exited ${running.child.exitCode}:\n${running.output()}`);
+    try {
+      await fetch(`http://127.0.0.1:${port}/readyz`);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${running.line} did not answer within 60 s:\n${running.output()}`);
+}
+
+function stop(running: Running): Promise<void> {
+  const { child } = running;
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((ok) => {
+    const force = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      ok();
+    });
+    process.kill(-child.pid!, 'SIGTERM');
+  });
+}
+
+/** Runs the page's blocks line by line; returns what each foreground line printed. */
+async function walk(blocks: readonly DocBlock[]): Promise<{ line: string; stdout: string }[]> {
+  const background: Running[] = [];
+  const printed: { line: string; stdout: string }[] = [];
+  let lastDefault: number | undefined;
+  try {
+    for (const block of blocks) {
+      for (const raw of block.text.split('\n')) {
+        const line = raw.trim();
+        if (line === '' || line.startsWith('#')) continue;
+        let fresh: number | undefined;
+        const command = substitute(line.replace(/\s*&$/, ''), () => (fresh = spare.shift()!), lastDefault);
+        if (command.startsWith(`${WORKERD} `) && !workerdRuns) {
+          if (process.env.CI) throw new Error('workerd cannot run here; CI must run it');
+          console.warn(`${at(block)}: skipped (workerd cannot run on this machine): ${line}`);
+          continue;
+        }
+        if (line.endsWith('&') || /^(npx aula (serve|dev)|\S*workerd serve)\b/.test(command)) {
+          const child = spawn('sh', ['-c', command], { cwd: site, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+          let output = '';
+          child.stdout!.on('data', (d) => (output += d));
+          child.stderr!.on('data', (d) => (output += d));
+          const running = { line: `${at(block)}: ${line}`, child, output: () => output };
+          background.push(running);
+          await answers(portOf(command), running);
+          if (fresh !== undefined) lastDefault = fresh;
+        } else {
+          const r = spawnSync('sh', ['-c', command], { cwd: site, encoding: 'utf8', timeout: 180_000 });
+          expect(r.status, `${at(block)}: ${line}\n${r.stdout}\n${r.stderr}`).toBe(0);
+          printed.push({ line, stdout: r.stdout });
+        }
+      }
+    }
+  } finally {
+    for (const running of background) await stop(running);
+  }
+  return printed;
+}
+
+const pages = docPages().filter((page) => blocksFor('site', [page]).length > 0);
+
+describe('the commands of the README and docs/, in a site made by npm init -y', () => {
+  it('start with the README', () => {
+    expect(pages[0]).toBe('README.md');
+    expect(pages).toEqual(expect.arrayContaining(['docs/deploying.md', 'docs/edge.md', 'docs/operating.md']));
+  });
+
+  it("README.md: install, init, check, build, serve", async () => {
+    const printed = await walk(blocksFor('site', ['README.md']));
+    expect(JSON.parse(readFileSync(join(site, 'package.json'), 'utf8')).dependencies.aula).toMatch(/^file:.*\.tgz$/);
+    expect(printed.find((p) => p.line === 'npx aula check')!.stdout).toMatch(/^content\/ is valid: \d+ events/);
+    expect(existsSync(join(site, 'dist', 'manifest.json'))).toBe(true);
+  });
+
+  it.each(pages.slice(1))('%s', async (page) => {
+    await walk(blocksFor('site', [page]));
+  });
+
+  it("docs/api.md's JavaScript example runs as build.mjs where a .js file is CommonJS", () => {
+    // (npm 11 writes it; without it a .js file is CommonJS too)
+    expect(JSON.parse(readFileSync(join(site, 'package.json'), 'utf8')).type ?? 'commonjs').toBe('commonjs');
+    const [example] = blocksFor('js-api');
+    writeFileSync(join(site, 'build.mjs'), example.text);
+    const lines = run(process.execPath, ['build.mjs'], site).stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^built \d+ events$/);
+    expect(lines[1]).toMatch(/^200 \d+$/);
+    expect(lines[2]).toMatch(/^http:\/\/127\.0\.0\.1:\d+ answers \d+ events$/);
+    // as the docs say: the same file as .js is a syntax error there
+    writeFileSync(join(site, 'build.js'), example.text);
+    const asJs = spawnSync(process.execPath, ['build.js'], { cwd: site, encoding: 'utf8', timeout: 60_000 });
+    expect(asJs.status).not.toBe(0);
+    expect(asJs.stderr).toContain('SyntaxError');
+  });
+
+  it("docs/api.md's CommonJS example runs as check.cjs", () => {
+    const [example] = blocksFor('cjs-api');
+    const name = /^\/\/ (\S+\.cjs)$/m.exec(example.text)![1];
+    writeFileSync(join(site, name), example.text);
+    expect(run(process.execPath, [name], site).stdout).toBe('content is valid\n');
+  });
+});

@@ -1,0 +1,32 @@
+// Units of work the regex matcher counts, weighted so that a unit is about a nanosecond of CPU
+// (bench/work-units.ts measures ns per unit for each; see work-budget.ts for why work is counted,
+// not timed).
+export const COST = {
+  /** a call of the matcher on one text */
+  call: 20,
+  /** a character through a cached DFA transition */
+  step: 1,
+  /** a character taken outside the DFA's fast loop (beyond Latin-1, or a transition to compute) */
+  slowStep: 12,
+  /** a character of text searched for the program's literal prefix (indexOf), in 1/16 units */
+  scanSixteenths: 2,
+  /** computing a transition, besides the instructions it visits */
+  transition: 60,
+  /** each instruction visited while computing a transition or taking an NFA step */
+  inst: 4,
+  /** each thread of a DFA state looked up or built (sorting, hashing, comparing) */
+  kernel: 6,
+  /** a DFA state built: allocation and its row of the transition table, per class */
+  state: 120,
+  stateRow: 1,
+  /** an NFA step over one character, besides the instructions it visits */
+  nfaStep: 30,
+  /** classifying a character new to the matcher, and per character set asked */
+  classify: 120,
+  classifyPerSet: 8,
+  /** compiling a pattern with re2js: per call, per character, per instruction, per number of its classes' ranges */
+  compile: 2000,
+  compilePerCharacter: 50,
+  compilePerInstruction: 500,
+  compilePerRange: 30,
+} as const;

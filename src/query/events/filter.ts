@@ -17,6 +17,8 @@ import { TextCondition, type TextOptions } from './lookups/text.ts';
 import { evaluateMatches } from './planner.ts';
 import type { Matches } from './matches.ts';
 import { cleanBoolean, cleanChoices, cleanNumber, cleanRegexLazily, cleanTimestamp, strip } from './values.ts';
+import { activeMeter, charge } from '../work-budget.ts';
+import { WORK } from './work-costs.ts';
 
 export { FILTER_CATALOG, FILTER_PARAMETERS, type FieldFilters, type FilterParameter, type Lookup, type ValueType } from './catalog.ts';
 
@@ -104,8 +106,11 @@ export function matchWithIndexes(ix: TableIndexes, ctx: FilterContext, params: Q
   if (clauses.length === 0) return { ok: true, matches: null, ignored };
   const cached = ix.results.get(key);
   if (cached) return { ok: true, matches: cached, ignored };
+  const meter = activeMeter();
+  const before = meter?.used ?? 0;
   const { matches, sieved } = evaluateMatches(ix, clauses);
-  ix.results.offer(key, matches, sieved);
+  const what = clauses.map((c) => (c.kind === 'condition' ? c.condition.param : c.param)).join(', ');
+  ix.results.offer(key, matches, sieved, (meter?.used ?? 0) - before, what);
   return { ok: true, matches, ignored };
 }
 
@@ -125,7 +130,7 @@ function toClause(p: FilterParameter, params: QueryParams, ctx: FilterContext, i
       const field = p.field as TextField;
       const options: TextOptions = { trigrams: true, scanBelowValues: ix.options.scanBelowValues, fewRows: ix.options.fewRows };
       if (lookup === 'regex' || lookup === 'iregex') {
-        const re = cleanRegexLazily(text, lookup === 'iregex');
+        const re = cleanRegexLazily(text, lookup === 'iregex', p.name);
         if (!re.ok) return { error: re.message };
         return condition(new TextCondition(p.name, ix.text(field), lookup, text, re.value, options), text);
       }
@@ -158,7 +163,10 @@ function toClause(p: FilterParameter, params: QueryParams, ctx: FilterContext, i
 }
 
 function relationClause(p: FilterParameter, params: QueryParams, ctx: FilterContext, ix: TableIndexes): ClauseOrError {
-  const texts = params.getAll(p.name).map(strip).filter((t) => t !== '');
+  const all = params.getAll(p.name);
+  // each id is read, checked, and (below) looked up: a loop a request can make 10,000 long
+  charge(all.length * WORK.id, p.name);
+  const texts = all.map(strip).filter((t) => t !== '');
   if (texts.length === 0) return null;
   const field = p.field as 'categories' | 'groups';
   const index = ix.relation(field);

@@ -6,6 +6,8 @@
 // heads. Sorting every matching row into one array (a pass over all of them and a bit set over
 // the table, ~90 µs for 4,000 rows at 100k) is left for when a page lies deep in the list.
 import { EMPTY, type RowSet } from './indexes/rowset.ts';
+import { charge } from '../work-budget.ts';
+import { WORK } from './work-costs.ts';
 
 export interface Matches {
   /** number of matching rows */
@@ -24,7 +26,9 @@ export function materialized(rows: RowSet): Matches {
 
 /**
  * The union of `k` disjoint ascending lists, each a range [pos[i], end[i]) of `rows`. `sorted()`
- * gives the whole union as one ascending array (called at most once, then kept).
+ * gives the whole union as one ascending array (called at most once, then kept). A page is
+ * charged to `what` for the merge or the sort its position needs, also when the sort is already
+ * kept, so that a page costs the same whichever page was asked for before.
  */
 export class UnionMatches implements Matches {
   readonly count: number;
@@ -35,6 +39,7 @@ export class UnionMatches implements Matches {
     private readonly pos: Uint32Array,
     private readonly end: Uint32Array,
     private readonly sorted: () => RowSet,
+    private readonly what = 'rows',
   ) {
     let n = 0;
     for (let i = 0; i < pos.length; i++) n += end[i] - pos[i];
@@ -47,7 +52,9 @@ export class UnionMatches implements Matches {
     if (this.all === null && k === 1) return this.rows.subarray(this.pos[0] + from, this.pos[0] + to);
     // A merge costs a heap of k lists plus ~log2(k) steps per row up to `to`; sorting all rows
     // costs about one step per row (and is kept for the next page).
-    if (this.all === null && k + to * (32 - Math.clz32(k)) <= this.count) return this.merge(from, to);
+    const merging = k + to * (32 - Math.clz32(k)) <= this.count;
+    if (k > 1) charge((merging ? k + to * (32 - Math.clz32(k)) : 2 * this.count) * WORK.row, this.what);
+    if (this.all === null && merging) return this.merge(from, to);
     this.all ??= this.sorted();
     return this.all.subarray(from, to);
   }

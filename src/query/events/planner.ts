@@ -7,7 +7,8 @@
 //    its rows within the range.
 // 3. The others sieve that list, cheapest test first (typed arrays before strings before regex),
 //    and stop as soon as nothing is left.
-// No per-row objects are created; row sets are typed arrays, often views of cached ones.
+// No per-row objects are created; row sets are typed arrays, often views of cached ones. Each
+// sieve is charged to its condition's parameter per candidate it tests (work-budget.ts).
 // A lone condition that can page without sorting (a string lookup: a union of per-value row
 // lists) is handed out as such, so that a page of twenty does not sort thousands of rows.
 import type { Span } from './indexes/ordered-column.ts';
@@ -16,6 +17,8 @@ import type { TableIndexes } from './indexes/table-indexes.ts';
 import { TEST_COST, type Clause, type Condition, type NumericColumn } from './lookups/condition.ts';
 import { SpanCondition } from './lookups/ordered.ts';
 import { materialized, type Matches } from './matches.ts';
+import { charge } from '../work-budget.ts';
+import { WORK } from './work-costs.ts';
 
 /** The matching rows, ascending. */
 export function evaluate(ix: TableIndexes, clauses: readonly Clause[]): RowSet {
@@ -86,6 +89,7 @@ export function evaluateMatches(ix: TableIndexes, clauses: readonly Clause[]): E
   for (const { c } of rest) {
     if (rows.length === 0) break;
     sieved += rows.length;
+    charge(rows.length * WORK.candidate, c.param);
     rows = c.filter(rows);
   }
   return done(rows, sieved);

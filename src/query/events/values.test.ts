@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanBoolean, cleanChoices, cleanNumber, cleanRegex, cleanRegexLazily, cleanTimestamp, MESSAGES, strip } from './values.ts';
+import { cleanBoolean, cleanChoices, cleanNumber, cleanRegex, cleanRegexLazily, cleanTimestamp, MAX_REGEX_INSTRUCTIONS, MESSAGES, strip } from './values.ts';
+import { metered, WorkLimitExceeded, WorkMeter } from '../work-budget.ts';
 import { RE2JS } from 're2js';
 import { prng } from './test-random.ts';
 
@@ -142,5 +143,56 @@ describe('cleanRegexLazily', () => {
   });
   it('refuses a pattern over the length bound as cleanRegex does', () => {
     expect(cleanRegexLazily('a'.repeat(1001), false)).toEqual(cleanRegex('a'.repeat(1001), false));
+  });
+});
+
+describe('the size of a pattern', () => {
+  /** calls of RE2JS.compile while `f` runs, with their patterns */
+  function compiling<T>(f: () => T): { result: T; patterns: string[] } {
+    const patterns: string[] = [];
+    const spy = RE2JS.compile;
+    RE2JS.compile = ((...args: Parameters<typeof RE2JS.compile>) => {
+      patterns.push(args[0]);
+      return spy.apply(RE2JS, args);
+    }) as typeof RE2JS.compile;
+    try {
+      return { result: f(), patterns };
+    } finally {
+      RE2JS.compile = spy;
+    }
+  }
+
+  it("refuses the issue's patterns, saying how large they are and what is allowed, without compiling them", () => {
+    for (const [pattern, size] of [['(?:.{0,99}\\pL){10}\\p{Sm}', 1993], ['(?:.{0,30}[aeiou]){30}\\p{Sm}', 1833], ['.{0,1000}x.{0,1000}', 4003], ['.{0,1000}'.repeat(100), 200002]] as const) {
+      for (const ci of [false, true]) {
+        const { result, patterns } = compiling(() => cleanRegex(pattern, ci));
+        expect(result, pattern).toEqual({ ok: false, message: `This pattern is too large: it compiles to ${size} instructions, at most ${MAX_REGEX_INSTRUCTIONS} are allowed.` });
+        expect(result).toEqual(cleanRegexLazily(pattern, ci));
+        // only its syntax is checked, on the pattern with every repeat made {1}
+        expect(patterns.every((p) => !/\{\d+,\d*\}/.test(p)), patterns.join(' ')).toBe(true);
+      }
+    }
+  });
+
+  it('accepts what people write, up to the limit', () => {
+    const words = Array.from({ length: 100 }, (_, i) => `wort${String.fromCharCode(97 + (i % 26))}${i}`).join('|');
+    for (const pattern of ['^(seminar|workshop)', '\\d{4}', '.{0,50}', `\\b(${words})\\b`.slice(0, 1000), 'a'.repeat(1000), '[a-z]{1000}', `x{1000}y{${MAX_REGEX_INSTRUCTIONS - 1002}}`]) {
+      expect(cleanRegex(pattern, true).ok, pattern).toBe(true);
+    }
+    expect(cleanRegex(`x{1000}y{${MAX_REGEX_INSTRUCTIONS - 1001}}`, true)).toEqual({ ok: false, message: MESSAGES.regexSize(MAX_REGEX_INSTRUCTIONS + 1, MAX_REGEX_INSTRUCTIONS) });
+  });
+
+  it("says what is wrong with a pattern's syntax before how large it is", () => {
+    expect(cleanRegex('(.{0,1000}', false)).toEqual({ ok: false, message: 'Enter a valid regular expression: missing closing ).' });
+    expect(cleanRegex('.{0,1000}(a{10}){101}', false)).toEqual({ ok: false, message: 'Enter a valid regular expression: invalid repeat count.' });
+  });
+
+  it('charges compiling to the parameter, and refuses when that is over the limit', () => {
+    const meter = new WorkMeter(Infinity);
+    metered(meter, () => cleanRegex('\\pL{3}\\d', false, 'title__regex'));
+    expect(meter.used).toBeGreaterThan(0);
+    const small = new WorkMeter(10);
+    expect(() => metered(small, () => cleanRegex('\\pL{3}\\d', false, 'title__regex'))).toThrow(WorkLimitExceeded);
+    expect(() => metered(small, () => cleanRegex('\\pL{3}\\d', false, 'title__regex'))).toThrow(/^title__regex:/);
   });
 });

@@ -1,9 +1,12 @@
 // Cleaning of filter values, following the Django form fields django-filter uses, except where
 // aula deliberately differs (date-only timestamps accepted, bad booleans refused).
-import { RE2JS, RE2JSSyntaxException } from 're2js';
+import { RE2JSSyntaxException } from 're2js';
 import { parseTimestamp } from '../../time/parse.ts';
 import { asciiDigits, parsePythonInt, strip } from '../python-numbers.ts';
 import { literalAlternatives, literalSequences } from './lookups/regex-literals.ts';
+import { countInstructions } from '../regex/program-size.ts';
+import { compileRegex, type Regex } from '../regex/regex.ts';
+import { WorkLimitExceeded } from '../work-budget.ts';
 
 export const MESSAGES = {
   number: 'Enter a number.',
@@ -14,6 +17,8 @@ export const MESSAGES = {
   choice: (value: string) => `Select a valid choice. ${value} is not one of the available choices.`,
   pk: (value: string) => `“${value}” is not a valid value.`,
   regex: (description: string) => `Enter a valid regular expression: ${description}.`,
+  regexSize: (instructions: number, limit: number) =>
+    `This pattern is too large: it compiles to ${instructions} instructions, at most ${limit} are allowed.`,
 } as const;
 
 export type Cleaned<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -76,10 +81,11 @@ export function cleanChoices(texts: readonly string[], isChoice: (text: string) 
 }
 
 /**
- * A `regex`/`iregex` pattern, compiled by re2js so matching is linear in the text whatever the
- * pattern. The syntax is RE2's, not PostgreSQL's ARE that the reference used: e.g. `\b` is a
- * word boundary (ARE: backspace), `\m`/`\M`/`\y` and back-references do not exist, `\w` and
- * `[[:alpha:]]` are ASCII-only while `\pL` gives Unicode letters, and `\u00fc` is written
+ * A `regex`/`iregex` pattern, compiled by re2js and matched by our own counting automaton
+ * (src/query/regex/), so matching is linear in the text whatever the pattern and its work is
+ * charged to the request. The syntax is RE2's, not PostgreSQL's ARE that the reference used: e.g.
+ * `\b` is a word boundary (ARE: backspace), `\m`/`\M`/`\y` and back-references do not exist, `\w`
+ * and `[[:alpha:]]` are ASCII-only while `\pL` gives Unicode letters, and `\u00fc` is written
  * `\x{fc}`. As in ARE, `.` matches a newline and `^`/`$` anchor at the ends of the whole text.
  */
 /**
@@ -88,14 +94,40 @@ export function cleanChoices(texts: readonly string[], isChoice: (text: string) 
  */
 export const MAX_REGEX_LENGTH = 1000;
 
-export function cleanRegex(pattern: string, caseInsensitive: boolean): Cleaned<RE2JS> {
+/**
+ * Most instructions a pattern may compile to (counted as program-size.ts does). Patterns people
+ * write stay far below it (a 1,000-character alternation of words needs about 1,100); counted
+ * repetition of `.` or a class multiplies a few characters into thousands of instructions, which
+ * re2js would take up to a second and hundreds of megabytes to compile, and which makes every
+ * automaton step visit that many.
+ */
+export const MAX_REGEX_INSTRUCTIONS = 1500;
+
+const tooLarge = (instructions: number): Cleaned<never> => ({ ok: false, message: MESSAGES.regexSize(instructions, MAX_REGEX_INSTRUCTIONS) });
+
+/** `param`: the query parameter the pattern came from, charged for compiling it. */
+export function cleanRegex(pattern: string, caseInsensitive: boolean, param = 'regex'): Cleaned<Regex> {
   if (pattern.length > MAX_REGEX_LENGTH) {
     return { ok: false, message: `Ensure this value has at most ${MAX_REGEX_LENGTH} characters (it has ${pattern.length}).` };
   }
+  const counted = countInstructions(pattern);
+  if (!counted.invalidRepeat && counted.instructions > MAX_REGEX_INSTRUCTIONS) {
+    // a syntax error elsewhere says more: the pattern with its repeats made {1} has the same
+    // syntax and compiles at once
+    const syntax = compiled(counted.reduced, caseInsensitive, param);
+    return syntax.ok ? tooLarge(counted.instructions) : syntax;
+  }
+  const r = compiled(pattern, caseInsensitive, param);
+  // the count is an upper bound of re2js's size; this only guards the count itself
+  if (r.ok && r.value.program.size > MAX_REGEX_INSTRUCTIONS) return tooLarge(r.value.program.size);
+  return r;
+}
+
+function compiled(pattern: string, caseInsensitive: boolean, param: string): Cleaned<Regex> {
   try {
-    const flags = RE2JS.DOTALL | (caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
-    return { ok: true, value: RE2JS.compile(pattern, flags) };
+    return { ok: true, value: compileRegex(pattern, caseInsensitive, param) };
   } catch (e) {
+    if (e instanceof WorkLimitExceeded) throw e;
     // RE2JSSyntaxException carries the bare description ("missing closing )") apart from the
     // "error parsing regexp: …: `pattern`" message
     const description = e instanceof RE2JSSyntaxException ? e.getDescription() : e instanceof Error ? e.message : String(e);
@@ -110,15 +142,16 @@ export function cleanRegex(pattern: string, caseInsensitive: boolean): Cleaned<R
  * a request — is left for the rare text that still needs the engine (an `ı`/`İ`). Patterns with
  * control characters or surrogates are compiled at once, which checks them.
  */
-export function cleanRegexLazily(pattern: string, caseInsensitive: boolean): Cleaned<() => RE2JS> {
+export function cleanRegexLazily(pattern: string, caseInsensitive: boolean, param = 'regex'): Cleaned<() => Regex> {
   const plain =
     pattern.length <= MAX_REGEX_LENGTH &&
     !/[\x00-\x1f\ud800-\udfff]/.test(pattern) &&
-    (literalAlternatives(pattern, caseInsensitive) !== null || literalSequences(pattern, caseInsensitive) !== null);
+    (literalAlternatives(pattern, caseInsensitive) !== null || literalSequences(pattern, caseInsensitive) !== null) &&
+    countInstructions(pattern).instructions <= MAX_REGEX_INSTRUCTIONS;
   if (!plain) {
-    const r = cleanRegex(pattern, caseInsensitive);
+    const r = cleanRegex(pattern, caseInsensitive, param);
     return r.ok ? { ok: true, value: () => r.value } : r;
   }
-  let compiled: RE2JS | null = null;
-  return { ok: true, value: () => (compiled ??= RE2JS.compile(pattern, RE2JS.DOTALL | (caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0))) };
+  let regex: Regex | null = null;
+  return { ok: true, value: () => (regex ??= compileRegex(pattern, caseInsensitive, param)) };
 }

@@ -3,27 +3,27 @@
 // not timed).
 export const COST = {
   /** a call of the matcher on one text */
-  call: 20,
+  call: 80,
   /** a character through a cached DFA transition */
-  step: 1,
-  /** a character taken outside the DFA's fast loop (beyond Latin-1, or a transition to compute) */
-  slowStep: 12,
+  step: 4,
+  /** a character taken outside the DFA's fast loop (beyond its table, half a surrogate pair, a transition to compute) */
+  slowStep: 40,
   /** a character of text searched for the program's literal prefix (indexOf), in 1/16 units */
   scanSixteenths: 2,
   /** computing a transition, besides the instructions it visits */
-  transition: 60,
+  transition: 200,
   /** each instruction visited while computing a transition or taking an NFA step */
-  inst: 4,
+  inst: 8,
   /** each thread of a DFA state looked up or built (sorting, hashing, comparing) */
-  kernel: 6,
+  kernel: 20,
   /** a DFA state built: allocation and its row of the transition table, per class */
-  state: 120,
-  stateRow: 1,
+  state: 400,
+  stateRow: 2,
   /** an NFA step over one character, besides the instructions it visits */
-  nfaStep: 30,
+  nfaStep: 60,
   /** classifying a character new to the matcher, and per character set asked */
-  classify: 120,
-  classifyPerSet: 8,
+  classify: 150,
+  classifyPerSet: 10,
   /** compiling a pattern with re2js: per call, per character, per instruction, per number of its classes' ranges */
   compile: 2000,
   compilePerCharacter: 50,

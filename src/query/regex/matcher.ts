@@ -1,6 +1,6 @@
 // Whether a text matches a program anywhere, with every step counted (costs.ts) and charged to a
-// Work tally. The lazy DFA does the work; its cached transitions run in a tight loop over Latin-1
-// characters that counts them in one go and never goes beyond what the tally allows. When the DFA
+// Work tally. The lazy DFA does the work; its cached transitions run in a tight loop over the
+// characters below U+3000 that counts them in one go and never goes beyond what the tally allows. When the DFA
 // builds states about as fast as it reads characters (a pattern like `(.{0,99}\pL){10}` makes a new
 // state of hundreds of threads at almost every character) its cache fills; the rest of the request
 // then runs the NFA, which takes the same steps without building states.
@@ -8,7 +8,7 @@ import { UNCOUNTED, type Work } from '../work-tally.ts';
 import { COST } from './costs.ts';
 import { DEAD, FIRST_STATE, FULL, LazyDfa, MATCHES, UNKNOWN } from './dfa.ts';
 import type { Program } from './program.ts';
-import { END, RuneClasses } from './rune-classes.ts';
+import { END, RuneClasses, TABLED } from './rune-classes.ts';
 import { AT_BEGIN, MATCHED, Threads, contextAfter, contextMask, positionFlags } from './threads.ts';
 
 /** Bytes one matcher's DFA cache may hold. */
@@ -57,12 +57,12 @@ export class Matcher {
     if (this.nfaOnly) return this.nfa(text, 0, this.initial, this.initialContext, work);
     const dfa = this.dfa;
     const classes = this.classes;
-    const latin1 = classes.latin1;
+    const classOf = classes.table;
     const n = text.length;
     let s = this.startState;
     let i = 0;
     for (;;) {
-      // the cached transitions over Latin-1 text, up to what the tally allows
+      // the cached transitions, up to what the tally allows
       const allowance = work.allowance;
       const stop = allowance >= (n - i) * COST.step ? n : i + Math.max(1, Math.floor(allowance / COST.step));
       const from = i;
@@ -71,8 +71,8 @@ export class Matcher {
       const skip = this.skipState;
       while (i < stop) {
         const c = text.charCodeAt(i);
-        if (c >= 256 || s === skip) break;
-        const t = table[(s << shift) | latin1[c]];
+        if (c >= TABLED || s === skip) break;
+        const t = table[(s << shift) | classOf[c]];
         if (t < FIRST_STATE) break;
         s = t;
         i++;

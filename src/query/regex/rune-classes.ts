@@ -17,12 +17,17 @@ export const END = 1;
 export const NEWLINE = 1;
 export const WORD = 2;
 
-/** At most this many characters beyond Latin-1 keep their class in a map; the rest are classified each time. */
+/**
+ * Characters below this have their class in a table the automaton's fast loop reads (Latin,
+ * Greek, Cyrillic, punctuation such as “ ” – €: 24 KB); the others are looked up in a map.
+ */
+export const TABLED = 0x3000;
+/** At most this many characters beyond the table keep their class in a map; the rest are classified each time. */
 const REMEMBERED_OTHERS = 8192;
 
 export class RuneClasses {
-  /** the class of each character below 256, UNCLASSIFIED until first seen */
-  readonly latin1 = new Int32Array(256);
+  /** the class of each character below TABLED, UNCLASSIFIED until first seen */
+  readonly table = new Uint16Array(TABLED);
   /** per class: 1 for each set of the program that accepts it */
   readonly accepts: Uint8Array[];
   /** per class: NEWLINE, WORD */
@@ -44,8 +49,8 @@ export class RuneClasses {
 
   /** The class of `rune`, classifying it (counted) when it is new. */
   of(rune: number, work: Work): number {
-    if (rune < 256) {
-      const c = this.latin1[rune];
+    if (rune < TABLED) {
+      const c = this.table[rune];
       if (c !== UNCLASSIFIED) return c;
     } else {
       const c = this.others.get(rune);
@@ -72,8 +77,9 @@ export class RuneClasses {
       this.bits.push(bits);
       this.bySignature.set(signature, c);
     }
-    if (rune < 256) this.latin1[rune] = c;
-    else if (this.others.size < REMEMBERED_OTHERS) this.others.set(rune, c);
+    if (rune < TABLED) {
+      if (c <= 0xffff) this.table[rune] = c;
+    } else if (this.others.size < REMEMBERED_OTHERS) this.others.set(rune, c);
     return c;
   }
 }

@@ -9,6 +9,8 @@ import { fold } from '../fold.ts';
 import { EMPTY, lowerBound, sortRows, type RowBits, type RowSet } from './rowset.ts';
 import { TrigramIndex } from './trigram.ts';
 import { UnionMatches, type Matches } from '../matches.ts';
+import { UNCOUNTED, type Work } from '../../work-tally.ts';
+import { searchCost, WORK } from '../work-costs.ts';
 
 export class TextColumn {
   /** distinct non-null values, in order of first appearance */
@@ -118,9 +120,11 @@ export class TextColumn {
    * Strings starting with a prefix are contiguous in code-unit order, so this is two binary
    * searches over a permutation sorted once.
    */
-  valuesWithPrefix(key: string, folded: boolean, whole: boolean): Uint32Array {
+  valuesWithPrefix(key: string, folded: boolean, whole: boolean, work: Work = UNCOUNTED): Uint32Array {
     const texts = folded ? this.folded : this.values;
     const order = folded ? (this.byFolded ??= sortedOrder(texts)) : (this.byOriginal ??= sortedOrder(texts));
+    // two binary searches, each comparing the key with a value per halving
+    work.add(2 * (33 - Math.clz32(order.length)) * searchCost(key.length));
     let lo = 0;
     let hi = order.length;
     while (lo < hi) {
@@ -152,9 +156,10 @@ export class TextColumn {
   }
 
   /** Rows in [lo, hi) holding one of the given values (any order, no duplicates), ascending. */
-  rowsOf(valueIds: ArrayLike<number>, lo: number, hi: number): RowSet {
+  rowsOf(valueIds: ArrayLike<number>, lo: number, hi: number, work: Work = UNCOUNTED): RowSet {
     const starts = this.valueRowStart;
     const rows = this.valueRows;
+    work.add(valueIds.length * WORK.row);
     if (valueIds.length === 0) return EMPTY;
     const whole = lo === 0 && hi >= this.rowValue.length;
     if (valueIds.length === 1) {
@@ -166,6 +171,8 @@ export class TextColumn {
     }
     let total = 0;
     for (let i = 0; i < valueIds.length; i++) total += starts[valueIds[i] + 1] - starts[valueIds[i]];
+    // gathered, then sorted through a bit set over the rows
+    work.add(total * 2 * WORK.row + (this.rowValue.length >>> 5) * WORK.word);
     const bag = new Uint32Array(total);
     let k = 0;
     for (let i = 0; i < valueIds.length; i++) {
@@ -183,7 +190,8 @@ export class TextColumn {
    * As rowsOf, as a count and pages (see matches.ts): each value's rows in [lo, hi) are one
    * ascending list, so nothing is sorted unless a page deep in the list is asked for.
    */
-  unionOf(valueIds: ArrayLike<number>, lo: number, hi: number): Matches {
+  unionOf(valueIds: ArrayLike<number>, lo: number, hi: number, work: Work = UNCOUNTED, what = 'rows'): Matches {
+    work.add(valueIds.length * WORK.row);
     const starts = this.valueRowStart;
     const rows = this.valueRows;
     const whole = lo === 0 && hi >= this.rowValue.length;
@@ -202,7 +210,7 @@ export class TextColumn {
       pos[k] = a;
       end[k++] = b;
     }
-    return new UnionMatches(rows, pos.subarray(0, k), end.subarray(0, k), () => this.rowsOf(valueIds, lo, hi));
+    return new UnionMatches(rows, pos.subarray(0, k), end.subarray(0, k), () => this.rowsOf(valueIds, lo, hi), what);
   }
 
   /** Bytes held in typed arrays: dictionary mapping and the lazily built indexes. */

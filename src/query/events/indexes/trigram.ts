@@ -16,6 +16,8 @@
 //   arrays instead of a hash map.
 // A query yields candidate values, a superset of the matches, which the caller verifies.
 import { EMPTY, intersect, type RowSet } from './rowset.ts';
+import { UNCOUNTED, type Work } from '../../work-tally.ts';
+import { WORK } from '../work-costs.ts';
 
 /** What a pattern requires of a matching (folded) text. */
 export type TrigramQuery =
@@ -187,9 +189,10 @@ export class TrigramIndex {
 
   /**
    * Candidate value ids (ascending) that may satisfy the query, or null when the index cannot
-   * narrow it down (the caller scans every value).
+   * narrow it down (the caller scans every value). Counts its work (trigrams looked up, postings
+   * decoded and merged, bit set words) into `work`.
    */
-  candidates(q: TrigramQuery): RowSet | null {
+  candidates(q: TrigramQuery, work: Work = UNCOUNTED): RowSet | null {
     switch (q.kind) {
       case 'all':
         return null;
@@ -197,38 +200,41 @@ export class TrigramIndex {
       case 'and': {
         const postings: Posting[] = [];
         const sets: RowSet[] = [];
-        if (!this.collectAnd(q, postings, sets)) return EMPTY;
-        return this.intersectAll(postings, sets);
+        if (!this.collectAnd(q, postings, sets, work)) return EMPTY;
+        return this.intersectAll(postings, sets, work);
       }
       case 'or': {
         const parts: RowSet[] = [];
         for (const p of q.parts) {
-          const c = this.candidates(p);
+          const c = this.candidates(p, work);
           if (c === null) return null;
           if (c.length > 0) parts.push(c);
         }
         if (parts.length <= 1) return parts[0] ?? EMPTY;
         const bits = new Int32Array(this.words);
-        for (const p of parts) for (let i = 0; i < p.length; i++) bits[p[i] >>> 5] |= 1 << (p[i] & 31);
-        return extract(bits, this.valueCount);
+        for (const p of parts) {
+          work.add(p.length * WORK.posting);
+          for (let i = 0; i < p.length; i++) bits[p[i] >>> 5] |= 1 << (p[i] & 31);
+        }
+        return extract(bits, this.valueCount, work);
       }
     }
   }
 
   /** Upper bound on the number of candidates, without intersecting. */
-  estimate(q: TrigramQuery): number {
-    const e = this.estimateOf(q);
+  estimate(q: TrigramQuery, work: Work = UNCOUNTED): number {
+    const e = this.estimateOf(q, work);
     return e === null ? this.valueCount : Math.min(e, this.valueCount);
   }
 
   /** null: not narrowed down */
-  private estimateOf(q: TrigramQuery): number | null {
+  private estimateOf(q: TrigramQuery, work: Work): number | null {
     switch (q.kind) {
       case 'all':
         return null;
       case 'run': {
         let best: number | null = null;
-        for (const t of this.trigramsOf(q)) {
+        for (const t of this.trigramsOf(q, work)) {
           const k = this.slot(t);
           if (k < 0) return 0;
           if (this.kinds[k] !== UNINDEXED && (best === null || this.counts[k] < best)) best = this.counts[k];
@@ -238,7 +244,7 @@ export class TrigramIndex {
       case 'and': {
         let best: number | null = null;
         for (const p of q.parts) {
-          const e = this.estimateOf(p);
+          const e = this.estimateOf(p, work);
           if (e !== null && (best === null || e < best)) best = e;
         }
         return best;
@@ -246,7 +252,7 @@ export class TrigramIndex {
       case 'or': {
         let sum = 0;
         for (const p of q.parts) {
-          const e = this.estimateOf(p);
+          const e = this.estimateOf(p, work);
           if (e === null) return null;
           sum += e;
         }
@@ -256,9 +262,9 @@ export class TrigramIndex {
   }
 
   /** Flattens nested ANDs; false when the query cannot match any value. */
-  private collectAnd(q: TrigramQuery, postings: Posting[], sets: RowSet[]): boolean {
+  private collectAnd(q: TrigramQuery, postings: Posting[], sets: RowSet[], work: Work): boolean {
     if (q.kind === 'run') {
-      for (const t of this.trigramsOf(q)) {
+      for (const t of this.trigramsOf(q, work)) {
         const k = this.slot(t);
         if (k < 0) return false; // occurs nowhere
         const kind = this.kinds[k];
@@ -267,10 +273,10 @@ export class TrigramIndex {
       return true;
     }
     if (q.kind === 'and') {
-      for (const p of q.parts) if (!this.collectAnd(p, postings, sets)) return false;
+      for (const p of q.parts) if (!this.collectAnd(p, postings, sets, work)) return false;
       return true;
     }
-    const c = this.candidates(q);
+    const c = this.candidates(q, work);
     if (c !== null) {
       if (c.length === 0) return false;
       sets.push(c);
@@ -283,39 +289,47 @@ export class TrigramIndex {
    * of them are applied; a longer varint list is merged only while that is cheaper than
    * verifying the surplus candidates it could remove.
    */
-  private intersectAll(postings: Posting[], sets: RowSet[]): RowSet | null {
+  private intersectAll(postings: Posting[], sets: RowSet[], work: Work): RowSet | null {
     const lists = postings.filter((p) => p.kind === VARINT).sort((a, b) => a.count - b.count);
     const bitmaps = postings.filter((p) => p.kind === BITMAP);
     sets.sort((a, b) => a.length - b.length);
     let acc: RowSet | null = null;
     let nextList = 0;
     if (sets.length > 0 && (lists.length === 0 || sets[0].length <= lists[0].count)) acc = sets[0];
-    else if (lists.length > 0) acc = this.decode(lists[nextList++].slot);
+    else if (lists.length > 0) acc = this.decode(lists[nextList++].slot, work);
     if (acc === null) {
       if (bitmaps.length === 0) return null;
       // only frequent trigrams: AND their bit sets word by word
       const words = this.words;
+      work.add(bitmaps.length * words * WORK.word);
       const bits = this.bitmaps.slice(this.starts[bitmaps[0].slot] * words, (this.starts[bitmaps[0].slot] + 1) * words);
       for (let i = 1; i < bitmaps.length; i++) {
         const base = this.starts[bitmaps[i].slot] * words;
         for (let w = 0; w < words; w++) bits[w] &= this.bitmaps[base + w];
       }
-      return extract(bits, this.valueCount);
+      return extract(bits, this.valueCount, work);
     }
-    for (const s of sets) if (s !== acc && acc.length > 0) acc = intersect(acc, s);
+    for (const s of sets) {
+      if (s === acc || acc.length === 0) continue;
+      work.add((acc.length + s.length) * WORK.posting);
+      acc = intersect(acc, s);
+    }
     for (; nextList < lists.length && acc.length > 0; nextList++) {
       const l = lists[nextList];
       if (l.count > acc.length * MERGE_FACTOR) break;
+      work.add((l.count + acc.length) * WORK.posting);
       acc = this.intersectVarint(acc, l.slot);
     }
     for (const b of bitmaps) {
       if (acc.length === 0) break;
+      work.add(acc.length * WORK.posting);
       acc = this.filterBitmap(acc, b.slot);
     }
     return acc;
   }
 
-  private decode(k: number): RowSet {
+  private decode(k: number, work: Work): RowSet {
+    work.add(this.counts[k] * WORK.posting);
     const out = new Uint32Array(this.counts[k]);
     const bytes = this.varints;
     let at = this.starts[k];
@@ -372,7 +386,8 @@ export class TrigramIndex {
     return out.subarray(0, o);
   }
 
-  private trigramsOf(run: { text: string; atStart: boolean; atEnd: boolean }): number[] {
+  private trigramsOf(run: { text: string; atStart: boolean; atEnd: boolean }, work: Work): number[] {
+    work.add((run.text.length + 2) * WORK.trigram);
     const codes: number[] = [];
     if (run.atStart) codes.push(BOUNDARY);
     for (let i = 0; i < run.text.length; i++) codes.push(this.codeOf[run.text.charCodeAt(i)]);
@@ -400,7 +415,8 @@ function varintSize(x: number): number {
 }
 
 /** The set bits of a bit set, ascending. */
-function extract(bits: Int32Array, limit: number): RowSet {
+function extract(bits: Int32Array, limit: number, work: Work): RowSet {
+  work.add(bits.length * 2 * WORK.word);
   let total = 0;
   for (let w = 0; w < bits.length; w++) {
     let x = bits[w];
@@ -409,6 +425,7 @@ function extract(bits: Int32Array, limit: number): RowSet {
     x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
     total += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
   }
+  work.add(total * WORK.posting);
   const out = new Uint32Array(total);
   let k = 0;
   for (let w = 0; w < bits.length; w++) {

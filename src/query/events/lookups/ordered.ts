@@ -4,6 +4,8 @@ import type { OrderedColumn, Span } from '../indexes/ordered-column.ts';
 import { restrict, type RowSet } from '../indexes/rowset.ts';
 import type { TableIndexes } from '../indexes/table-indexes.ts';
 import { TEST_COST, type Condition } from './condition.ts';
+import { charge } from '../../work-budget.ts';
+import { WORK } from '../work-costs.ts';
 
 export class SpanCondition implements Condition {
   readonly testCost = TEST_COST.typed;
@@ -19,6 +21,9 @@ export class SpanCondition implements Condition {
   }
 
   rows(lo: number, hi: number): RowSet {
+    // the span's rows gathered and sorted through a bit set (or a scan of the column), charged
+    // also when the column kept them from an earlier request
+    charge((this.span.to - this.span.from) * WORK.row + (this.ix.length >>> 5) * WORK.word, this.param);
     return restrict(this.column.rows(this.span, this.ix.all, this.ix.bits, this.ix.scratch), lo, hi);
   }
 

@@ -7,7 +7,10 @@
 //   to candidates, which are verified one by one (needles under 3 characters, patterns without a
 //   usable literal and small columns scan every distinct value instead).
 // Null fields have no value id, so they never match.
-import type { RE2JS } from 're2js';
+//
+// Every loop here is charged to the request (work-costs.ts) under the condition's parameter:
+// values visited, characters searched, the regex automaton's steps, candidates sieved, rows
+// gathered.
 import { fold } from '../fold.ts';
 import type { TextColumn } from '../indexes/text-column.ts';
 import { type RowSet } from '../indexes/rowset.ts';
@@ -16,6 +19,9 @@ import { TEST_COST, type Condition } from './condition.ts';
 import type { Matches } from '../matches.ts';
 import { literalAlternatives, literalSequences, matchesSequence, requiredLiterals } from './regex-literals.ts';
 import type { StringLookup } from '../catalog.ts';
+import type { Regex } from '../../regex/regex.ts';
+import { WorkTally, type Work } from '../../work-tally.ts';
+import { searchCost, WORK } from '../work-costs.ts';
 
 export type TextOp = 'exact' | StringLookup;
 
@@ -50,7 +56,7 @@ export class TextCondition implements Condition {
     private readonly op: TextOp,
     needle: string,
     /** the compiled pattern of regex/iregex, asked for only when the engine must run */
-    private readonly regex: (() => RE2JS) | null,
+    private readonly regex: (() => Regex) | null,
     private readonly options: TextOptions,
   ) {
     this.folded = CASE_INSENSITIVE.has(op);
@@ -70,11 +76,11 @@ export class TextCondition implements Condition {
     this.mode = indexable ? 'trigram' : 'scan';
   }
 
-  /** Whether value `v` matches. Built on first use: it may need the folded values. */
-  private get test(): (v: number) => boolean {
+  /** Whether value `v` matches, counting the work into the tally. Built on first use: it may need the folded values. */
+  private get test(): (v: number, work: Work) => boolean {
     return (this.tester ??= makeTest(this.column, this.op, this.key, this.regex, this.query));
   }
-  private tester: ((v: number) => boolean) | null = null;
+  private tester: ((v: number, work: Work) => boolean) | null = null;
 
   estimate(): number {
     const perValue = this.column.rowsPerValue;
@@ -82,7 +88,7 @@ export class TextCondition implements Condition {
       case 'sorted':
         return Math.ceil(this.sortedValues().length * perValue);
       case 'trigram':
-        return Math.ceil(this.column.trigrams.estimate(this.query) * perValue);
+        return Math.ceil(this.counted((work) => this.column.trigrams.estimate(this.query, work)) * perValue);
       case 'scan':
         return this.column.nonNullRows;
     }
@@ -90,13 +96,15 @@ export class TextCondition implements Condition {
 
   rows(lo: number, hi: number): RowSet {
     const whole = lo === 0 && hi >= this.column.rowValue.length;
-    return this.column.rowsOf(whole ? this.matching() : this.matchingIn(lo, hi), lo, hi);
+    const values = whole ? this.matching() : this.matchingIn(lo, hi);
+    return this.counted((work) => this.column.rowsOf(values, lo, hi, work));
   }
 
   /** As rows(), as a count and pages, without sorting every matching row (see matches.ts). */
   matches(lo: number, hi: number): Matches {
     const whole = lo === 0 && hi >= this.column.rowValue.length;
-    return this.column.unionOf(whole ? this.matching() : this.matchingIn(lo, hi), lo, hi);
+    const values = whole ? this.matching() : this.matchingIn(lo, hi);
+    return this.counted((work) => this.column.unionOf(values, lo, hi, work, this.param));
   }
 
   filter(candidates: RowSet): RowSet {
@@ -107,14 +115,17 @@ export class TextCondition implements Condition {
     // than the values that set would have to look at.
     if (this.matched === null && (candidates.length <= this.options.fewRows || candidates.length < this.valuesToVisit())) {
       const test = this.test;
-      for (let i = 0; i < candidates.length; i++) {
-        const r = candidates[i];
-        const v = rowValue[r];
-        if (v >= 0 && test(v)) out[k++] = r;
-      }
-      return out.subarray(0, k);
+      return this.counted((work) => {
+        for (let i = 0; i < candidates.length; i++) {
+          const r = candidates[i];
+          const v = rowValue[r];
+          if (v >= 0 && test(v, work)) out[k++] = r;
+        }
+        return out.subarray(0, k);
+      });
     }
     const matched = this.matching();
+    this.counted((work) => work.add(matched.length * WORK.candidate + (this.column.valueCount >>> 3)));
     const mark = new Uint8Array(this.column.valueCount + 1); // slot 0 is the null value id -1
     for (let i = 0; i < matched.length; i++) mark[matched[i] + 1] = 1;
     for (let i = 0; i < candidates.length; i++) {
@@ -131,7 +142,7 @@ export class TextCondition implements Condition {
       case 'sorted':
         return this.sortedValues().length;
       case 'trigram':
-        return this.column.trigrams.estimate(this.query);
+        return this.counted((work) => this.column.trigrams.estimate(this.query, work));
       case 'scan':
         return this.column.valueCount;
     }
@@ -140,7 +151,7 @@ export class TextCondition implements Condition {
   private sortedCache: Uint32Array | null = null;
   private sortedValues(): Uint32Array {
     const whole = this.op === 'exact' || this.op === 'iexact';
-    return (this.sortedCache ??= this.column.valuesWithPrefix(this.key, this.folded, whole));
+    return (this.sortedCache ??= this.counted((work) => this.column.valuesWithPrefix(this.key, this.folded, whole, work)));
   }
 
   private matching(): ArrayLike<number> {
@@ -154,18 +165,31 @@ export class TextCondition implements Condition {
     const test = this.test;
     const narrow = hi !== Infinity;
     const out: number[] = [];
-    const candidates = this.mode === 'trigram' ? col.trigrams.candidates(this.query) : null;
-    if (candidates === null) {
-      for (let v = 0, n = col.valueCount; v < n; v++) {
-        if ((!narrow || col.hasRowIn(v, lo, hi)) && test(v)) out.push(v);
+    return this.counted((work) => {
+      const candidates = this.mode === 'trigram' ? col.trigrams.candidates(this.query, work) : null;
+      if (candidates === null) {
+        const n = col.valueCount;
+        work.add(n * WORK.value);
+        for (let v = 0; v < n; v++) {
+          if ((!narrow || col.hasRowIn(v, lo, hi)) && test(v, work)) out.push(v);
+        }
+      } else {
+        work.add(candidates.length * WORK.value);
+        for (let i = 0; i < candidates.length; i++) {
+          const v = candidates[i];
+          if ((!narrow || col.hasRowIn(v, lo, hi)) && test(v, work)) out.push(v);
+        }
       }
-    } else {
-      for (let i = 0; i < candidates.length; i++) {
-        const v = candidates[i];
-        if ((!narrow || col.hasRowIn(v, lo, hi)) && test(v)) out.push(v);
-      }
-    }
-    return out;
+      return out;
+    });
+  }
+
+  /** Runs `task` with a tally of this condition's parameter, charging all it counted when it ends. */
+  private counted<T>(task: (work: WorkTally) => T): T {
+    const work = new WorkTally(this.param);
+    const result = task(work);
+    work.settle();
+    return result;
   }
 }
 
@@ -194,6 +218,30 @@ function literalCheck(q: TrigramQuery): ((folded: string) => boolean) | null {
   }
 }
 
+/** How many string searches literalCheck(q) may make of one text: its literal runs. */
+function searchesOf(q: TrigramQuery): number {
+  switch (q.kind) {
+    case 'all':
+      return 0;
+    case 'run':
+      return 1;
+    case 'and':
+    case 'or':
+      return q.parts.reduce((n, p) => n + searchesOf(p), 0);
+  }
+}
+
+/** literalCheck(q), counting each search it may make over the text. */
+function countedCheck(q: TrigramQuery): ((folded: string, work: Work) => boolean) | null {
+  const check = literalCheck(q);
+  if (check === null) return null;
+  const searches = searchesOf(q);
+  return (s, work) => {
+    work.add(searches * searchCost(s.length));
+    return check(s);
+  };
+}
+
 function hasTrigram(q: TrigramQuery): boolean {
   switch (q.kind) {
     case 'all':
@@ -207,7 +255,13 @@ function hasTrigram(q: TrigramQuery): boolean {
   }
 }
 
-function makeTest(column: TextColumn, op: TextOp, key: string, lazyRegex: (() => RE2JS) | null, required: TrigramQuery): (v: number) => boolean {
+function makeTest(
+  column: TextColumn,
+  op: TextOp,
+  key: string,
+  lazyRegex: (() => Regex) | null,
+  required: TrigramQuery,
+): (v: number, work: Work) => boolean {
   const values = column.values;
   if (lazyRegex !== null) {
     const plain = literalAlternatives(key, op === 'iregex');
@@ -215,42 +269,74 @@ function makeTest(column: TextColumn, op: TextOp, key: string, lazyRegex: (() =>
     if (plain !== null || sequences !== null) {
       const check =
         plain !== null
-          ? literalCheck({ kind: 'or', parts: plain.map((p) => ({ kind: 'run', ...p })) })!
-          : (s: string) => sequences!.some((seq) => matchesSequence(seq, s));
-      if (op === 'regex') return (v) => check(values[v]);
+          ? countedCheck({ kind: 'or', parts: plain.map((p) => ({ kind: 'run', ...p })) })!
+          : (s: string, work: Work) => {
+              work.add(sequences!.length * searchCost(s.length));
+              return sequences!.some((seq) => matchesSequence(seq, s));
+            };
+      if (op === 'regex') return (v, work) => check(values[v], work);
       const folded = column.folded;
-      if (!/i/i.test(key)) return (v) => check(folded[v]);
-      return (v) => check(folded[v]) && (!DOTTED_OR_DOTLESS_I.test(values[v]) || lazyRegex().test(values[v]));
+      if (!/i/i.test(key)) return (v, work) => check(folded[v], work);
+      return (v, work) => {
+        if (!check(folded[v], work)) return false;
+        work.add(searchCost(values[v].length));
+        return !DOTTED_OR_DOTLESS_I.test(values[v]) || lazyRegex().test(values[v], work);
+      };
     }
     const regex = lazyRegex();
     // The literals the pattern requires are checked on the folded text first: native substring
     // search is an order of magnitude faster than the regex engine and rejects most candidates
     // (all of them when the index could not narrow the pattern down).
-    const literals = literalCheck(required);
-    if (literals === null) return (v) => regex.test(values[v]);
+    const literals = countedCheck(required);
+    if (literals === null) return (v, work) => regex.test(values[v], work);
     const folded = column.folded;
-    return (v) => literals(folded[v]) && regex.test(values[v]);
+    return (v, work) => literals(folded[v], work) && regex.test(values[v], work);
   }
+  const searches = (s: string) => searchCost(s.length + key.length);
   switch (op) {
     case 'exact':
-      return (v) => values[v] === key;
+      return (v, work) => {
+        work.add(WORK.search);
+        return values[v] === key;
+      };
     case 'contains':
-      return (v) => values[v].includes(key);
+      return (v, work) => {
+        work.add(searches(values[v]));
+        return values[v].includes(key);
+      };
     case 'startswith':
-      return (v) => values[v].startsWith(key);
+      return (v, work) => {
+        work.add(searches(values[v]));
+        return values[v].startsWith(key);
+      };
     case 'endswith':
-      return (v) => values[v].endsWith(key);
+      return (v, work) => {
+        work.add(searches(values[v]));
+        return values[v].endsWith(key);
+      };
   }
   const folded = column.folded;
   switch (op) {
     case 'iexact':
-      return (v) => folded[v] === key;
+      return (v, work) => {
+        work.add(WORK.search);
+        return folded[v] === key;
+      };
     case 'icontains':
-      return (v) => folded[v].includes(key);
+      return (v, work) => {
+        work.add(searches(folded[v]));
+        return folded[v].includes(key);
+      };
     case 'istartswith':
-      return (v) => folded[v].startsWith(key);
+      return (v, work) => {
+        work.add(searches(folded[v]));
+        return folded[v].startsWith(key);
+      };
     case 'iendswith':
-      return (v) => folded[v].endsWith(key);
+      return (v, work) => {
+        work.add(searches(folded[v]));
+        return folded[v].endsWith(key);
+      };
     case 'regex':
     case 'iregex':
       throw new Error('a regex lookup needs its compiled pattern');

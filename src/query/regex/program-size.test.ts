@@ -1,0 +1,91 @@
+import fc from 'fast-check';
+import { RE2JS, RE2JSSyntaxException } from 're2js';
+import { describe, expect, it } from 'vitest';
+import { countInstructions } from './program-size.ts';
+import { regexFlags } from './regex.ts';
+import { adversarialPattern } from './test-adversarial-patterns.ts';
+import { rePattern } from './test-patterns.ts';
+
+type Compiled = { size: number } | { error: string };
+
+function compile(pattern: string): Compiled {
+  try {
+    return { size: RE2JS.compile(pattern, regexFlags(false)).programSize() };
+  } catch (e) {
+    if (e instanceof RE2JSSyntaxException) return { error: e.getDescription() };
+    throw e;
+  }
+}
+
+/** Patterns whose repeats stay small enough to compile quickly, with syntax errors now and then. */
+const smallPattern = fc.oneof(
+  rePattern,
+  fc.string({ unit: fc.constantFrom(...'()[]{}*+?|^$.\\-,:=!<>aAzZ09 üpPLQEx'.split(''), '{2}', '{1,3}', '{0}', '{01}', '{2,}', '\\pL', '\\Q', '\\E', '(?i)', '(?:', '[:alpha:]'), maxLength: 30 }),
+);
+
+describe('countInstructions', () => {
+  it('never counts fewer instructions than re2js compiles, and exactly as many without alternation', () => {
+    fc.assert(
+      fc.property(smallPattern, (pattern) => {
+        const counted = countInstructions(pattern);
+        const c = compile(pattern);
+        if ('error' in c) return;
+        expect(counted.invalidRepeat, pattern).toBe(false);
+        expect(counted.instructions, pattern).toBeGreaterThanOrEqual(c.size);
+        // re2js drops x{0} from a sequence, where it is counted as a NOP (see expand)
+        if (!pattern.includes('|') && !/\\[QE]|\{0(,0)?\}/.test(pattern)) expect(counted.instructions, pattern).toBe(c.size);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('counts the adversarial patterns as re2js compiles them (or flags the repeats re2js refuses)', () => {
+    fc.assert(
+      fc.property(adversarialPattern, (pattern) => {
+        const counted = countInstructions(pattern);
+        // big counts compile slowly: only those within reach are compiled to compare
+        if (counted.instructions > 20_000 && !counted.invalidRepeat) return;
+        const c = compile(pattern);
+        if ('error' in c) expect(counted.invalidRepeat || c.error !== 'invalid repeat count', `${pattern}: ${c.error}`).toBe(true);
+        else expect(counted.instructions, pattern).toBeGreaterThanOrEqual(c.size);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads any text at all without throwing, in time linear in its length', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 1000 }), (text) => {
+        expect(countInstructions(text).instructions).toBeGreaterThanOrEqual(3);
+      }),
+    );
+    expect(countInstructions('('.repeat(1000)).instructions).toBe(2003);
+  });
+
+  it('flags exactly the repeat counts re2js refuses as invalid', () => {
+    for (const [pattern, invalid] of [
+      ['a{1000}', false], ['a{1001}', true], ['a{2,1}', true], ['(a{10}){100}', false], ['(a{10}){101}', true], ['((a{2}){2}){250}', false],
+      ['((a{2}){2}){251}', true], ['(a{0}){1000}', false], ['(a{0,}){1001}', true], ['(?:a{0}){2000}', true], ['a{,3}', false], ['a{01}', false],
+    ] as const) {
+      expect(countInstructions(pattern).invalidRepeat, pattern).toBe(invalid);
+      const c = compile(pattern);
+      expect('error' in c && c.error === 'invalid repeat count', pattern).toBe(invalid);
+    }
+  });
+
+  it("counts the issue's patterns as re2js does, without compiling them", () => {
+    expect(countInstructions('(?:.{0,99}\\pL){10}\\p{Sm}').instructions).toBe(1993);
+    expect(countInstructions('(?:.{0,30}[aeiou]){30}\\p{Sm}').instructions).toBe(1833);
+    expect(countInstructions('.{0,1000}x.{0,1000}').instructions).toBe(4003);
+    // 0.7 s and 250 MB for re2js: counted in microseconds
+    expect(countInstructions('.{0,1000}'.repeat(111)).instructions).toBe(222_002);
+  });
+
+  it('gives the pattern with its repeats made {1}, whose syntax errors are the same', () => {
+    expect(countInstructions('(a{2,}b){3}c{0}x{5,9}?').reduced).toBe('(a{1}b){1}c{1}x{1}?');
+    for (const pattern of ['(.{0,1000}', '.{0,1000}[a', 'x{2}{3}', '.{0,1000}\\8']) {
+      const original = compile(pattern);
+      expect('error' in original && original.error).toBe((compile(countInstructions(pattern).reduced) as { error: string }).error);
+    }
+  });
+});

@@ -19,6 +19,8 @@ export const COST = {
   /** a DFA state built: allocation and its row of the transition table, per class */
   state: 400,
   stateRow: 2,
+  /** an entry of the transition table allocated, copied or cleared (when it grows, or the cache is cleared) */
+  tableEntry: 0.25,
   /** an NFA step over one character, besides the instructions it visits */
   nfaStep: 60,
   /** classifying a character new to the matcher, and per character set asked */

@@ -78,13 +78,13 @@ export class LazyDfa {
     if (found === undefined) this.byHash.set(h, s);
     else if (typeof found === 'number') this.byHash.set(h, [found, s]);
     else found.push(s);
-    if ((s + 1) << this.shift > this.table.length) this.grow(this.shift, (s + 1) * 2);
+    if ((s + 1) << this.shift > this.table.length) this.grow(this.shift, (s + 1) * 2, work);
     return s;
   }
 
   /** The state after `s` over a character of class `cls` (END: the end of the text), computed and cached. */
   step(s: number, cls: number, work: Work): number {
-    if (cls >= 1 << this.shift) this.grow(strideShift(this.classes.count), this.table.length >> this.shift);
+    if (cls >= 1 << this.shift) this.grow(strideShift(this.classes.count), this.table.length >> this.shift, work);
     const classes = this.classes;
     const classBits = classes.bits[cls];
     const kernel = this.kernels[s];
@@ -107,6 +107,7 @@ export class LazyDfa {
   reset(s: number, work: Work): number {
     const kernel = this.kernels[s];
     const context = this.contexts[s];
+    work.add(this.table.length * COST.tableEntry);
     this.clear();
     return this.state(kernel, context, work);
   }
@@ -133,7 +134,8 @@ export class LazyDfa {
   }
 
   /** Re-lays the table for `shift` (more classes) and room for `states` states. */
-  private grow(shift: number, states: number): void {
+  private grow(shift: number, states: number, work: Work): void {
+    work.add((states << shift) * COST.tableEntry);
     const old = this.table;
     const oldShift = this.shift;
     const table = new Int32Array(states << shift);

@@ -4,9 +4,16 @@
 // with): counted repeats, nested, over `.` and classes, alternations and anchors. Shared so that
 // the same fuzz can run wherever the API core runs (node, workerd).
 import fc from 'fast-check';
+import { metered, WorkLimitExceeded, WorkMeter } from '../work-budget.ts';
 
 /** The patterns issue 31 reported (14 s of CPU on the 200-event sample; 15–18 s at 100k events). */
 export const ISSUE_PATTERNS = ['(?:.{0,99}\\pL){10}\\p{Sm}', '(?:.{0,30}[aeiou]){30}\\p{Sm}', '.{0,1000}x.{0,1000}'];
+
+/**
+ * The most work per character found under the size limit: every position keeps hundreds of
+ * threads alive and nothing ever matches (the sample's teasers: 120-310 million units unbounded).
+ */
+export const HEAVIEST_PATTERNS = ['(?:.{0,60}\\pL){12}\\p{Sm}', '(?:(?:.{0,6}\\pL){10}){10}\\p{Sm}', '(?:[^\\n]{0,60}\\b){12}\\p{Sm}', '(?:.{0,30}[aeiou]){23}\\p{Sm}'];
 
 /** Catastrophic for backtracking engines; linear for RE2. */
 export const BACKTRACKING_PATTERNS = [
@@ -51,6 +58,17 @@ export const adversarialPattern: fc.Arbitrary<string> = fc.letrec<{ piece: strin
 
 /** The issue's and the backtracking patterns, then generated ones. */
 export const adversarialPatterns: fc.Arbitrary<string> = fc.oneof(
-  { weight: 1, arbitrary: fc.constantFrom(...ISSUE_PATTERNS, ...BACKTRACKING_PATTERNS) },
+  { weight: 1, arbitrary: fc.constantFrom(...ISSUE_PATTERNS, ...HEAVIEST_PATTERNS, ...BACKTRACKING_PATTERNS) },
   { weight: 4, arbitrary: adversarialPattern },
 );
+
+/** What `answer` did under a meter of `limit` units: its result and the units it counted, or the refusal when it went past. */
+export function underLimit<T>(limit: number, answer: () => T): { result: T | null; refused: WorkLimitExceeded | null; used: number } {
+  const meter = new WorkMeter(limit);
+  try {
+    return { result: metered(meter, answer), refused: null, used: meter.used };
+  } catch (e) {
+    if (e instanceof WorkLimitExceeded) return { result: null, refused: e, used: meter.used };
+    throw e;
+  }
+}

@@ -80,20 +80,25 @@ function request(query: string | (() => string)): () => void {
 }
 
 const greek = Array.from({ length: 2000 }, () => Array.from({ length: 150 }, () => String.fromCharCode(0x3b1 + Math.floor(rand() * 25))).join(''));
+const cjkFew = Array.from({ length: 1000 }, () => Array.from({ length: 150 }, () => String.fromCharCode(0x4e00 + Math.floor(rand() * 200))).join(''));
 const cjk = [Array.from({ length: 200_000 }, () => String.fromCharCode(0x4e00 + Math.floor(rand() * 20_000))).join('')];
-const compiled = ['^(seminar|workshop)', '\\d{4}', 'foo.*bar', '[a-z]+ung\\b', '(?i)vortrag|lesung', '(?:.{0,20}\\pL){10}\\p{Sm}', '\\pL{3}\\PL\\p{Greek}'.repeat(20), '(?i)[\\p{Lu}\\pN]+'];
+const compiled = [
+  '^(seminar|workshop)', '\\d{4}', 'foo.*bar', '[a-z]+ung\\b', '(?i)vortrag|lesung', '(?:.{0,20}\\pL){10}\\p{Sm}', '\\pL{3}\\PL\\p{Greek}'.repeat(20),
+  '(?i)[\\p{Lu}\\pN]+', 'x{1000}y{496}', '(?:.{0,60}\\pL){12}\\p{Sm}', '[\\pL\\pN]{700}', '\\pL'.repeat(300),
+];
 const words = ['und', 'der', 'ung', 'ie', 'en'];
 
 export const SITES: Site[] = [
   { name: 'regex: cached DFA steps (Latin-1)', run: regexOver('\\d{4}x', teasers) },
-  { name: 'regex: steps beyond Latin-1', run: regexOver('\\d{4}x', greek) },
+  { name: 'regex: steps over Greek (table)', run: regexOver('\\d{4}x', greek) },
+  { name: 'regex: steps over CJK (map)', run: regexOver('\\d{4}x', cjkFew) },
   { name: 'regex: DFA states built', run: regexOver('(?:.{0,12}[aeiou]){6}\\p{Sm}', teasers.slice(0, 400), 1 << 30) },
   { name: 'regex: NFA steps', run: regexOver('(?:.{0,30}[aeiou]){12}\\p{Sm}', teasers.slice(0, 200), 1) },
   { name: 'regex: characters classified', run: regexOver(`(?:${Array.from({ length: 30 }, (_, i) => `[\\x{${(0x4e00 + i * 600).toString(16)}}-\\x{${(0x4e00 + i * 600 + 300).toString(16)}}]`).join('|')})x`, cjk) },
   { name: 'regex: literal prefix searched', run: regexOver('Zqx.*y', teasers) },
   { name: 'regex: compiling', run: () => { for (const p of compiled) compileRegex(p, false, 'bench'); } },
   { name: 'regex lookup: teaser__regex, no literal', run: request('teaser__regex=%5Cd%7B4%7Dx') },
-  { name: 'regex lookup: teaser__iregex, issue pattern', run: request(`teaser__iregex=${encodeURIComponent('(?:.{0,30}[aeiou]){8}\\p{Sm}')}`) },
+  { name: 'regex lookup: teaser__iregex, heavy pattern', run: request(`teaser__iregex=${encodeURIComponent('(?:.{0,30}[aeiou]){8}\\p{Sm}')}`) },
   { name: 'text: scan (needle < 3 characters)', run: request(() => `teaser__icontains=${synthetic.pick(words).slice(0, 2)}`) },
   { name: 'text: trigram candidates, verified', run: request(() => `teaser__icontains=${synthetic.pick(words)}`) },
   { name: 'text: rows of many values', run: request('title__icontains=e') },

@@ -29,6 +29,6 @@ export const COST = {
   /** compiling a pattern with re2js: per call, per character, per instruction, per number of its classes' ranges */
   compile: 2000,
   compilePerCharacter: 50,
-  compilePerInstruction: 500,
+  compilePerInstruction: 1000,
   compilePerRange: 30,
 } as const;

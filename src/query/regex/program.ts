@@ -49,7 +49,7 @@ export interface Program {
   readonly needs: number;
   /** characters every match begins with, matched case-sensitively ('' if none) */
   readonly prefix: string;
-  /** numbers in the rune instructions' ranges: what compiling the classes cost */
+  /** numbers in the ranges of the distinct classes: what compiling them cost (a repeated class is one) */
   readonly runeCount: number;
 }
 
@@ -133,10 +133,10 @@ export function programOf(re: RE2JS): Program {
       case RE2JS_OP.RUNE:
       case RE2JS_OP.RUNE1: {
         if (!(inst.runes instanceof Int32Array) || typeof inst.matchRune !== 'function') throw new Re2jsShapeError(`runes of instruction ${pc}`);
-        runeCount += inst.runes.length;
         const byRunes = setOf[inst.arg & FOLD_CASE];
         let index = byRunes.get(inst.runes);
         if (index === undefined) {
+          runeCount += inst.runes.length;
           index = sets.push({ any: false, matches: (r) => inst.matchRune(r) }) - 1;
           byRunes.set(inst.runes, index);
         }

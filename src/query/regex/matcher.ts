@@ -88,15 +88,9 @@ export class Matcher {
         if (at < 0) return false; // no match can begin anywhere further
         i = at;
       }
-      let rune = text.charCodeAt(i);
-      let width = 1;
-      if (rune >= 0xd800 && rune <= 0xdbff && i + 1 < n) {
-        const low = text.charCodeAt(i + 1);
-        if (low >= 0xdc00 && low <= 0xdfff) {
-          rune = 0x10000 + ((rune - 0xd800) << 10) + (low - 0xdc00);
-          width = 2;
-        }
-      }
+      // a surrogate pair is one character; a lone surrogate is one too, as re2js reads it
+      const rune = text.codePointAt(i)!;
+      const width = rune > 0xffff ? 2 : 1;
       const cls = classes.of(rune, work);
       let t = cls < 1 << dfa.shift ? dfa.table[(s << dfa.shift) | cls] : UNKNOWN;
       if (t === UNKNOWN) t = dfa.step(s, cls, work);
@@ -156,15 +150,9 @@ export class Matcher {
     let count = pcs.length;
     const n = text.length;
     while (i < n) {
-      let rune = text.charCodeAt(i);
-      let width = 1;
-      if (rune >= 0xd800 && rune <= 0xdbff && i + 1 < n) {
-        const low = text.charCodeAt(i + 1);
-        if (low >= 0xdc00 && low <= 0xdfff) {
-          rune = 0x10000 + ((rune - 0xd800) << 10) + (low - 0xdc00);
-          width = 2;
-        }
-      }
+      // a surrogate pair is one character; a lone surrogate is one too, as re2js reads it
+      const rune = text.codePointAt(i)!;
+      const width = rune > 0xffff ? 2 : 1;
       const cls = classes.of(rune, work);
       const bits = classes.bits[cls];
       const k = threads.step(current, count, withStart, positionFlags(context, cls, bits), classes.accepts[cls], next);

@@ -143,6 +143,14 @@ function problem(path: string, query: string, r: { status: number; headers: Reco
   }
   if (r.status === 400) {
     const keys = Object.keys(body);
+    if (keys.length === 1 && keys[0] === 'detail') {
+      // a request that needs more work than it may do: what was too expensive, a sent parameter
+      // (`teaser__iregex`, `q`, `format=ics`) or a part of the answer (`the page of 1000 events`)
+      const m = /^Too expensive: (.+?) needs more work than one request may do \(\d+ units\)\./.exec(String(body.detail));
+      if (!m) return `400 detail ${String(body.detail).slice(0, 80)}`;
+      const named = m[1].includes(' ') ? null : m[1].split('=')[0];
+      return named !== null && !params.has(named) ? `400 names ${named}, which was not sent` : null;
+    }
     if (keys.length === 0) return '400 names no parameter';
     for (const k of keys) {
       if (!params.has(k)) return `400 names ${k}, which was not sent`;

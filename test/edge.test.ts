@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/pipeline/edge-bundle.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, mediaPath, parseMediaFiles } from '../src/store/format/public-files.ts';
+import fc from 'fast-check';
 import { FIXTURE_FILES } from './fixture-content.ts';
+import { adversarialPatterns, BACKTRACKING_PATTERNS, HEAVIEST_PATTERNS, ISSUE_PATTERNS } from '../src/query/regex/test-adversarial-patterns.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir, writeContent, freePort } from './helpers.ts';
 
 /** The platform binary, as the workerd package resolves it (it ships for linux/darwin/windows x64 and arm64 only). */
@@ -297,6 +299,21 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
       for (const offset of [0, 20, 180, 199, 200, 201]) requests.push([`/v1/cms/event/?offset=${offset}`, {}]);
       const { mismatches } = await compareAll(site.server.url, site.workerd.url, requests);
       expect(mismatches).toEqual([]);
+    });
+
+    it('the work limit holds in workerd as in node: adversarial patterns and the costliest requests get the same answers, refusals included', async () => {
+      // counted work, so the isolate refuses exactly what the server refuses
+      const patterns = [...ISSUE_PATTERNS, ...HEAVIEST_PATTERNS, ...BACKTRACKING_PATTERNS.slice(0, 6), ...fc.sample(adversarialPatterns, { numRuns: 40, seed: 31 })];
+      const fields = ['title', 'teaser', 'organizer', 'location', 'contact', 'email'];
+      const requests: [string, RequestInit][] = patterns.map((p, i) => [`/v1/cms/event/?${fields[i % fields.length]}__${i % 2 ? 'iregex' : 'regex'}=${encodeURIComponent(p)}`, {}]);
+      const words = Array.from({ length: 1500 }, (_, i) => `${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + ((i * 7) % 26))}`).join('+');
+      for (const q of ['teaser__icontains=e&title__icontains=a&limit=1000&expand=*', 'limit=1000&expand=categories&omit=body', 'format=ics&x=1']) requests.push([`/v1/cms/event/?${q}`, {}]);
+      requests.push([`/v1/api/autocomplete/?q=${words}`, {}], ['/v1/cms/event/?limit=1000', { headers: { accept: BROWSER } }]);
+      const { mismatches, seen } = await compareAll(site.server.url, site.workerd.url, requests);
+      expect(mismatches).toEqual([]);
+      expect(seen.statuses).toContain(400);
+      const refused = await exchange(`${site.workerd.url}/v1/cms/event/?teaser__iregex=${encodeURIComponent(HEAVIEST_PATTERNS[0])}`, {});
+      expect(refused.body.toString()).toMatch(/^\{"detail":"Too expensive: teaser__iregex /);
     });
   });
 

@@ -31,7 +31,7 @@ export interface ApiOptions {
   pooledCache?: boolean;
   /**
    * Units of work one request may do (query/work-budget.ts; default DEFAULT_WORK_LIMIT, about
-   * 50 ms of one core). A request that needs more is answered 400 "Too expensive".
+   * 20 ms of one core). A request that needs more is answered 400 "Too expensive".
    */
   workLimit?: number;
 }

@@ -29,11 +29,11 @@ function parsedObject(text: string): Record<string, unknown> | null {
 }
 
 /**
- * Characters of an answer's JSON the page shows: about 400 events. Escaping and linking cost tens
+ * Characters of an answer's JSON the page shows: about 200 events. Escaping and linking cost tens
  * of nanoseconds a character, so a whole 1,000-event page would cost more work than a request
  * may do (query/work-budget.ts); the JSON form of the answer is always whole.
  */
-export const SHOWN_JSON = 1_000_000;
+export const SHOWN_JSON = 500_000;
 
 export interface PageInfo {
   name: string;

@@ -284,7 +284,7 @@ program
     for (const file of result.updated) console.log(`updated ${file}`);
     for (const note of result.skipped) console.log(`skipped ${note}`);
     for (const warning of result.warnings) console.error(printable(`aula: warning: ${warning}`));
-    console.log('next: npx aula check && npx aula build && npx aula serve');
+    console.log(`next: ${result.next.join(' && ')}`);
   });
 
 program.parseAsync().catch((e: unknown) => {

@@ -216,6 +216,8 @@ describe('aula taken from a file: path', () => {
     const { site } = folders();
     if (git) mkdirSync(join(site, '.git'));
     writeFileSync(join(site, 'package.json'), `${JSON.stringify({ name: 'mine', devDependencies: { aula: spec } })}\n`);
+    // (a lockfile, as npm install writes one: without it init warns of that instead)
+    writeFileSync(join(site, 'package-lock.json'), '{}\n');
     return site;
   };
 
@@ -224,14 +226,15 @@ describe('aula taken from a file: path', () => {
     const r = spawnSync(process.execPath, [BIN, 'init', site], { encoding: 'utf8', timeout: 60_000 });
     expect(r.status).toBe(0);
     expect(r.stderr.trimEnd().split('\n')).toEqual([
-      'aula: warning: package.json takes aula from "file:../aula-0.1.0.tgz", outside the site folder: the CI workflow\'s `npm ci` will not find it there. Put the tarball inside the repository and commit it (`npm install ./aula-0.1.0.tgz`), or publish it where CI can fetch it',
+      'aula: warning: package.json takes aula from "file:../aula-0.1.0.tgz", outside the site folder: the CI workflow\'s `npm ci` will not find it there. Copy the tarball into the site, run `npm install ./aula-0.1.0.tgz` and commit it with package-lock.json, or publish it where CI can fetch it',
     ]);
     // the repository is the nearest folder with .git: a site in a subfolder of it
     const { base } = folders();
     mkdirSync(join(base, '.git'));
     mkdirSync(join(base, 'web'));
     writeFileSync(join(base, 'web', 'package.json'), '{"dependencies":{"aula":"file:../../aula.tgz"}}');
-    expect(init(join(base, 'web')).warnings).toEqual([expect.stringContaining(`outside the repository (${relative(process.cwd(), base)})`)]);
+    writeFileSync(join(base, 'web', 'package-lock.json'), '{}');
+    expect(init(join(base, 'web')).warnings).toEqual([expect.stringContaining(`outside the repository (${relative(process.cwd(), base)})`), expect.stringMatching(/^the site is in the git repository /)]);
   });
 
   it('inside the repository, or from a registry: no warning', () => {
@@ -241,7 +244,9 @@ describe('aula taken from a file: path', () => {
     mkdirSync(join(base, '.git'));
     mkdirSync(join(base, 'web'));
     writeFileSync(join(base, 'web', 'package.json'), '{"dependencies":{"aula":"file:../aula.tgz"}}');
-    expect(init(join(base, 'web')).warnings).toEqual([]);
+    writeFileSync(join(base, 'web', 'package-lock.json'), '{}');
+    // (what it says is of the workflow's place, not of aula's)
+    expect(init(join(base, 'web')).warnings).toEqual([expect.stringMatching(/^the site is in the git repository /)]);
   });
 });
 

@@ -7,13 +7,18 @@
 // anyway (a disk full, a change made meanwhile) undoes the run: the files it created are removed,
 // the folders it made removed when empty, and the files it changed get their bytes back. Never
 // overwrites: an existing script, workflow or ignore entry is kept and reported.
+//
+// Never guesses where aula comes from: a dependency package.json lists is kept as written, one
+// is added only when the running aula can tell what it was installed from, and what CI will
+// miss (aula from a path outside the repository, no aula listed, no lockfile for `npm ci`) is a
+// warning that says what to do.
 import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { causeOf } from '../../util/failure.ts';
 import { printable } from '../../util/printable.ts';
 import { AULA_VERSION } from '../../version.ts';
-import { IGNORED, SCHEMAS_IN_PACKAGE, STARTER_CONTENT, STARTER_SCRIPTS, WORKFLOW, WORKFLOW_FILE, withSchemaHint } from './starter-content.ts';
+import { IGNORED, SCHEMAS_IN_PACKAGE, STARTER_CONTENT, STARTER_SCRIPTS, WORKFLOW_FILE, withSchemaHint, workflow } from './starter-content.ts';
 
 export class InitError extends Error {
   override name = 'InitError';
@@ -28,11 +33,15 @@ export interface InitResult {
   skipped: string[];
   /** what may fail later, and what to do about it (printed as warnings; init succeeded) */
   warnings: string[];
+  /** the commands to run next, in order */
+  next: string[];
 }
 
 export interface InitOptions {
   /** called before each file is written, with its path relative to the site folder (tests change the folder there) */
   beforeWrite?(rel: string): void;
+  /** the folder of the aula package that runs (default: this one's; tests name an npx cache's) */
+  aulaPackage?: string;
 }
 
 /** A package name npm accepts, from the folder's name. */
@@ -195,63 +204,113 @@ class SiteFolder {
 /** A change of one file, planned: created where there is none, or its bytes replaced. */
 type Write = { rel: string; kind: 'create'; text: string } | { rel: string; kind: 'change'; real: string; before: Buffer; text: string };
 
+/** The folder nearest the site (itself, or one above it) whose node_modules holds aula: where node finds aula from the site. */
+function installedFor(site: string): string | null {
+  for (let dir = site; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', 'aula', 'package.json'))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
 /**
  * Where an editor finds the JSON Schemas the starter files name: in the aula package node
  * resolves from the site (node_modules/aula here, or in a folder above it, where a workspace
  * installs it), else where `npm install aula` will put it.
  */
 function schemasFolder(site: string): string {
+  return join(installedFor(site) ?? site, SCHEMAS_IN_PACKAGE);
+}
+
+/** The top of the git repository the site is in: the nearest folder up from it with a .git; none yet: null. */
+function repositoryOf(site: string): string | null {
   for (let dir = site; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'node_modules', 'aula', 'package.json'))) return join(dir, SCHEMAS_IN_PACKAGE);
-    if (dirname(dir) === dir) return join(site, SCHEMAS_IN_PACKAGE);
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return null;
   }
+}
+
+const realOr = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};
+
+/** The fields of package.json that may list aula. */
+const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
+
+/** What package.json gives as aula's spec, when it lists aula. */
+function aulaSpec(pkg: Record<string, unknown>): string | undefined {
+  for (const field of DEPENDENCY_FIELDS) {
+    const deps = pkg[field];
+    if (typeof deps === 'object' && deps !== null && typeof (deps as Record<string, unknown>).aula === 'string') return (deps as Record<string, string>).aula;
+  }
+  return undefined;
+}
+
+/** The absolute path a spec names when it is a local path (`file:…`, `./…`, `/…`, `~/…`), relative to `from`; otherwise null. */
+function localPath(spec: string, from: string): string | null {
+  const local = spec.startsWith('file:') ? spec.slice(5) : /^(?:\.{1,2}\/|\/|~\/)/.test(spec) ? spec : null;
+  if (local === null) return null;
+  try {
+    return local.startsWith('//') ? fileURLToPath(`file:${local}`) : resolve(from, local.replace(/^~(?=\/)/, process.env.HOME ?? '~'));
+  } catch {
+    return null;
+  }
+}
+
+/** The folder of the aula package this code belongs to (lib/cli/init/ or src/cli/init/ in it). */
+const OWN_PACKAGE = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * The spec to add to a package.json that does not list aula: the one the running aula was
+ * installed with, when that can be known — aula runs from `<folder>/node_modules/aula`, outside
+ * the site and the folders above it, and that folder's package.json lists aula (npx keeps such a
+ * folder for `npx <tarball, git URL or version> init`, its package.json naming what it was given).
+ * A `file:` path is made relative to the site. Nothing is guessed: a version range (`^0.1.0`)
+ * installs from the npm registry only, where aula may not be, or a package of that name may be
+ * someone else's.
+ */
+function installedSpec(site: string, aulaPackage: string): string | null {
+  const pkgDir = realOr(aulaPackage);
+  if (basename(dirname(pkgDir)) !== 'node_modules') return null;
+  const holder = dirname(dirname(pkgDir));
+  if (isInside(holder, realOr(site))) return null;
+  let spec: string | undefined;
+  try {
+    spec = aulaSpec(JSON.parse(readFileSync(join(holder, 'package.json'), 'utf8')));
+  } catch {
+    return null;
+  }
+  if (spec === undefined) return null;
+  const path = localPath(spec, holder);
+  if (path === null) return spec;
+  const rel = relative(realOr(site), path).split(sep).join('/');
+  return `file:${rel === '' ? '.' : rel}`;
 }
 
 /**
  * A warning when package.json takes aula from a `file:` path outside the repository: the CI
  * checkout has only the repository, so the workflow's `npm ci` would fail there.
  */
-function localDependencyWarning(site: string, pkg: Record<string, unknown>): string | null {
-  let spec: string | undefined;
-  for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) {
-    const deps = pkg[field];
-    if (typeof deps === 'object' && deps !== null && typeof (deps as Record<string, unknown>).aula === 'string') spec = (deps as Record<string, string>).aula;
-  }
-  if (spec === undefined) return null;
-  const local = spec.startsWith('file:') ? spec.slice(5) : /^(?:\.{1,2}\/|\/|~\/)/.test(spec) ? spec : null;
-  if (local === null) return null;
-  let path: string;
-  try {
-    path = local.startsWith('//') ? fileURLToPath(`file:${local}`) : resolve(site, local.replace(/^~(?=\/)/, process.env.HOME ?? '~'));
-  } catch {
-    return null;
-  }
-  // the repository: the nearest folder up from the site with a .git; none yet: the site folder
-  let repository = site;
-  for (let dir = site; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) {
-      repository = dir;
-      break;
-    }
-    if (dirname(dir) === dir) break;
-  }
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return p;
-    }
-  };
-  if (isInside(real(repository), real(path))) return null;
-  const inRepo = repository === site ? 'the site folder' : `the repository (${printable(relative(process.cwd(), repository) || '.')})`;
+function localDependencyWarning(site: string, repository: string | null, spec: string): string | null {
+  const path = localPath(spec, site);
+  if (path === null) return null;
+  // no repository yet: the site folder is where `git init` will make it
+  const top = repository ?? site;
+  if (isInside(realOr(top), realOr(path))) return null;
+  const inRepo = top === site ? 'the site folder' : `the repository (${printable(relative(process.cwd(), top) || '.')})`;
   const name = basename(path);
-  return `package.json takes aula from ${JSON.stringify(spec)}, outside ${inRepo}: the CI workflow's \`npm ci\` will not find it there. Put the tarball inside the repository and commit it (\`npm install ./${name}\`), or publish it where CI can fetch it`;
+  return `package.json takes aula from ${JSON.stringify(spec)}, outside ${inRepo}: the CI workflow's \`npm ci\` will not find it there. Copy the tarball into the site, run \`npm install ./${name}\` and commit it with package-lock.json, or publish it where CI can fetch it`;
 }
 
 /** Everything init will write, checked; throws InitError (nothing written) when anything stands in the way. */
-function plan(folder: SiteFolder): { writes: Write[]; result: InitResult } {
-  const result: InitResult = { created: [], updated: [], skipped: [], warnings: [] };
+function plan(folder: SiteFolder, options: InitOptions): { writes: Write[]; result: InitResult } {
+  const result: InitResult = { created: [], updated: [], skipped: [], warnings: [], next: [] };
   const writes: Write[] = [];
+  const site = folder.real ?? folder.path;
+  const repository = repositoryOf(site);
 
   const content = folder.find('content');
   if (content.exists) {
@@ -265,6 +324,9 @@ function plan(folder: SiteFolder): { writes: Write[]; result: InitResult } {
     writes.push({ rel: `content/${rel}`, kind: 'create', text: withSchemaHint(starter, hint) });
   }
 
+  // aula as package.json lists it once init is done: a spec the user wrote is never changed
+  let listed: string | undefined;
+  const installedWith = () => installedSpec(site, options.aulaPackage ?? OWN_PACKAGE);
   const pkgFile = folder.find('package.json');
   if (pkgFile.exists) {
     const { real, bytes } = folder.changeable('package.json', pkgFile);
@@ -279,17 +341,46 @@ function plan(folder: SiteFolder): { writes: Write[]; result: InitResult } {
         result.skipped.push(`package.json: kept your script "${name}" (${scripts[name]}); aula's would be "${command}"`);
       }
     }
-    if (added > 0) writes.push({ rel: 'package.json', kind: 'change', real, before: bytes, text: withLayout({ ...existing.pkg, scripts }, existing.layout) });
-    const warning = localDependencyWarning(folder.real ?? folder.path, existing.pkg);
-    if (warning !== null) result.warnings.push(warning);
+    const pkg: Record<string, unknown> = { ...existing.pkg, scripts };
+    listed = aulaSpec(existing.pkg);
+    const deps = existing.pkg.dependencies;
+    const spec = listed === undefined && (deps === undefined || (typeof deps === 'object' && deps !== null && !Array.isArray(deps))) ? installedWith() : null;
+    if (spec !== null) {
+      pkg.dependencies = { ...(deps as Record<string, string> | undefined), aula: spec };
+      listed = spec;
+      added++;
+    }
+    if (added > 0) writes.push({ rel: 'package.json', kind: 'change', real, before: bytes, text: withLayout(pkg, existing.layout) });
   } else {
-    // with aula as a dependency, so `npm ci` in CI installs the version used here
-    const pkg = { name: packageName(folder.path), private: true, scripts: STARTER_SCRIPTS, devDependencies: { aula: `^${AULA_VERSION}` } };
+    const spec = installedWith();
+    if (spec !== null) listed = spec;
+    const pkg = { name: packageName(folder.path), private: true, scripts: STARTER_SCRIPTS, ...(spec !== null && { dependencies: { aula: spec } }) };
     writes.push({ rel: 'package.json', kind: 'create', text: `${JSON.stringify(pkg, null, 2)}\n` });
   }
+  const tarball = `aula-${AULA_VERSION}.tgz`;
+  if (listed === undefined) {
+    result.warnings.push(`package.json does not list aula, so the CI workflow's \`npm ci\` will not install it: copy the aula tarball into the site, run \`npm install ./${tarball}\` and commit both with package-lock.json`);
+  } else {
+    const warning = localDependencyWarning(site, repository, listed);
+    if (warning !== null) result.warnings.push(warning);
+  }
+  if (!existsSync(join(folder.path, 'package-lock.json')) && !existsSync(join(folder.path, 'npm-shrinkwrap.json'))) {
+    result.warnings.push("there is no package-lock.json: the CI workflow's `npm ci` (and setup-node's npm cache) need one. `npm install` writes it; commit it");
+  }
+  // `npx aula` where aula is not installed would look for it on the npm registry
+  const install = installedFor(folder.path) !== null ? [] : listed === undefined ? [`npm install ./${tarball}`] : ['npm install'];
+  result.next.push(...install, 'npx aula check', 'npx aula build', 'npx aula serve');
 
+  const siteDir = repository === null ? '' : relative(realOr(repository), site).split(sep).join('/');
   if (folder.find(WORKFLOW_FILE).exists) result.skipped.push(`${WORKFLOW_FILE}: exists, left as it is`);
-  else writes.push({ rel: WORKFLOW_FILE, kind: 'create', text: WORKFLOW });
+  else {
+    const nodeMajor = Math.max(20, Number(process.versions.node.split('.')[0]));
+    writes.push({ rel: WORKFLOW_FILE, kind: 'create', text: workflow({ siteDir, nodeMajor }) });
+    if (siteDir !== '') {
+      const top = printable(relative(process.cwd(), repository!) || '.');
+      result.warnings.push(`the site is in the git repository ${top}, below its top: GitHub runs only the workflows in ${join(top, WORKFLOW_FILE)}; move ${WORKFLOW_FILE} there (its steps run in ${printable(siteDir)}/)`);
+    }
+  }
 
   const ignore = folder.find('.gitignore');
   if (!ignore.exists) {
@@ -366,7 +457,7 @@ function carryOut(folder: SiteFolder, writes: Write[], options: InitOptions): vo
 
 export function init(siteDir = '.', options: InitOptions = {}): InitResult {
   const folder = new SiteFolder(resolve(siteDir), siteDir);
-  const { writes, result } = plan(folder);
+  const { writes, result } = plan(folder, options);
   // the files changed first: what fails after them has their bytes put back, which is tested
   carryOut(folder, [...writes.filter((w) => w.kind === 'change'), ...writes.filter((w) => w.kind === 'create')], options);
   for (const write of writes) (write.kind === 'create' ? result.created : result.updated).push(write.rel);

@@ -132,28 +132,58 @@ export const STARTER_SCRIPTS: Readonly<Record<string, string>> = {
 
 export const WORKFLOW_FILE = '.github/workflows/aula.yml';
 
-export const WORKFLOW = `# Validates content/ and builds the API on every push; the built dist/ is kept as an artifact.
-name: aula
-on:
-  push:
-  pull_request:
-jobs:
-  build:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-          cache: npm
-      - run: npm ci
-      - run: npx aula check
-      - run: npx aula build
-      - uses: actions/upload-artifact@v4
-        with:
-          name: dist
-          path: dist/
-`;
+/** Where the workflow runs: the site's place in its git repository, and the Node.js to run on. */
+export interface WorkflowPlace {
+  /** the site folder relative to the repository's top, with `/`; '' when the site is the top */
+  siteDir: string;
+  /** the major version of Node.js to install */
+  nodeMajor: number;
+}
+
+/** A YAML scalar: plain where YAML reads it as that string, else double-quoted (JSON's quoting is YAML's). */
+const yamlString = (s: string) => (/^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(s) ? s : JSON.stringify(s));
+
+/**
+ * The CI workflow: check and build on every push and pull request, dist/ kept as an artifact.
+ * `npm ci` installs what package-lock.json lists, so the lockfile is committed (setup-node's npm
+ * cache needs it too); `npx --no` runs the aula that `npm ci` installed and never downloads a
+ * package of that name from the registry. A site below the repository's top runs its steps
+ * there, and GitHub reads the workflow only from the top's .github/workflows/ (init says so).
+ */
+export function workflow({ siteDir, nodeMajor }: WorkflowPlace): string {
+  const at = (rel: string) => yamlString(siteDir === '' ? rel : `${siteDir}/${rel}`);
+  const lines = [
+    '# Checks content/ and builds dist/ on every push and pull request; dist/ is kept as an artifact.',
+    '# `npm ci` installs exactly what package-lock.json lists: commit it (and the aula tarball,',
+    '# when package.json takes aula from a file in the repository).',
+    'name: aula',
+    'on:',
+    '  push:',
+    '  pull_request:',
+    'permissions:',
+    '  contents: read',
+    'jobs:',
+    '  build:',
+    '    runs-on: ubuntu-latest',
+    ...(siteDir === '' ? [] : ['    defaults:', '      run:', `        working-directory: ${yamlString(siteDir)}`]),
+    '    steps:',
+    '      - uses: actions/checkout@v5',
+    '      - uses: actions/setup-node@v5',
+    '        with:',
+    `          node-version: ${nodeMajor}`,
+    '          cache: npm',
+    ...(siteDir === '' ? [] : [`          cache-dependency-path: ${at('package-lock.json')}`]),
+    '      - run: npm ci',
+    '      # --no: the aula npm ci installed, never a package of that name downloaded from the registry',
+    '      - run: npx --no aula check',
+    '      - run: npx --no aula build',
+    '      - uses: actions/upload-artifact@v6',
+    '        with:',
+    '          name: dist',
+    `          path: ${at('dist/')}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
 
 /** Lines \`aula init\` makes sure .gitignore has: build output is not source. */
 export const IGNORED = ['dist/', '.aula-dev/', 'node_modules/'];

@@ -1,5 +1,6 @@
 // The content files the pages show (`<!-- test: content <path> -->`), each page's a content
-// folder of its own: it must be valid, build, and validate against the schema a first line names.
+// folder of its own: it must be valid, build, and validate against the schema a first line names
+// (in dist/schemas/, or in node_modules/aula/lib/schemas/ as if aula were installed in the site).
 // A file shown as broken (`content-broken <path>`) is added, and `aula check` must print exactly
 // the block after it (`check-output`).
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -50,11 +51,14 @@ describe.each(pages)('the content shown in %s', (page) => {
     expect(existsSync(join(site, 'dist', 'manifest.json'))).toBe(true);
   });
 
-  it('validates against the schema its first line names, which the build wrote there', () => {
-    const named = Object.entries(files).filter(([, text]) => /^# yaml-language-server: \$schema=/.test(text));
+  it('validates against the schema its first line names: one the package ships, or the build wrote there', () => {
+    const named = Object.entries(files).filter(([, text]) => /^(?:---\n)?# yaml-language-server: \$schema=/.test(text));
     for (const [path, text] of named) {
-      const rel = /^# yaml-language-server: \$schema=(\S+)/.exec(text)![1];
-      const schemaFile = resolve(dirname(join(site, 'content', path)), rel);
+      const rel = /^(?:---\n)?# yaml-language-server: \$schema=(\S+)/.exec(text)![1];
+      let schemaFile = resolve(dirname(join(site, 'content', path)), rel);
+      // aula installed in the site, beside content/: this checkout stands in for the package
+      const installed = join(site, 'node_modules', 'aula');
+      if (schemaFile.startsWith(`${installed}/`)) schemaFile = join(ROOT, schemaFile.slice(installed.length + 1));
       expect(existsSync(schemaFile), `${path}: ${rel}`).toBe(true);
       const ajv = new Ajv2020({ strict: false, allErrors: true });
       for (const name of ['event', 'event-front-matter', 'site', 'pages', 'categories', 'media', 'directory']) {

@@ -1,11 +1,19 @@
 // docs/content-format.md against the rules the loader validates with (src/content/shapes.ts):
 // every shape has one table (`<!-- keys: <shape> -->`) listing exactly its keys, in order, each
 // with the type and the default (or "required") the rule declares. A key added to shapes.ts
-// without docs, or a rule changed under them, fails here.
+// without docs, or a rule changed under them, fails here. So do the limits the page states, and
+// the schema line it shows, against the loader's limits and what `aula init` writes.
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, ftruncateSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SCHEMAS_IN_PACKAGE } from '../../src/cli/init/starter-content.ts';
+import { describeSize, MAX_CONTENT_FILE_BYTES } from '../../src/content/files.ts';
+import { MAX_MEDIA_FILE_BYTES } from '../../src/content/media.ts';
 import type { AnyRule, Shape } from '../../src/content/rules.ts';
 import * as shapes from '../../src/content/shapes.ts';
-import { docText } from './doc-blocks.ts';
+import { removeDir, tempDir } from '../helpers.ts';
+import { blocksFor, docText, ROOT } from './doc-blocks.ts';
 
 const PAGE = 'docs/content-format.md';
 
@@ -72,5 +80,39 @@ describe('docs/content-format.md', () => {
     for (const [key, value] of Object.entries(shapes.DEFAULT_SITE)) {
       if (value !== null) expect(text, key).toContain(`| \`${key}\` | ${typeof value === 'number' ? 'integer' : 'string'} | \`${value}\` |`);
     }
+  });
+});
+
+describe("docs/content-format.md's limits and editor schemas", () => {
+  const text = () => docText(PAGE).replace(/\s+/g, ' ');
+
+  it("state the loader's limits of a content file and a media file", () => {
+    expect(text()).toContain(`a content file is at most ${describeSize(MAX_CONTENT_FILE_BYTES)}`);
+    expect(text()).toContain(`it may have up to ${describeSize(MAX_MEDIA_FILE_BYTES)}, beyond which it is a problem at its \`file:\` key`);
+  });
+
+  it('show the problem `aula check` prints for a larger content file', () => {
+    const shown = /\(`(events\/all\.yaml:1:1 is (\d+) MiB, [^`]+)`\)/.exec(text());
+    expect(shown).not.toBeNull();
+    const dir = tempDir('aula-doc-limit-');
+    try {
+      mkdirSync(join(dir, 'events'));
+      // sparse: the size without the bytes, as the loader reads none of it
+      const fd = openSync(join(dir, 'events', 'all.yaml'), 'w');
+      ftruncateSync(fd, Number(shown![2]) * 1024 * 1024);
+      closeSync(fd);
+      const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'aula.js'), 'check', '--content', dir], { encoding: 'utf8', timeout: 60_000 });
+      expect(r.status).toBe(1);
+      expect(r.stderr.split('\n')[0]).toBe(shown![1]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it("name the schemas where aula init's starter files do", () => {
+    const [block] = blocksFor('content', [PAGE]).filter((b) => b.text.startsWith('# yaml-language-server:'));
+    const file = join('content', block.args[0]);
+    const hint = relative(dirname(file), join(SCHEMAS_IN_PACKAGE, 'event.schema.json'));
+    expect(block.text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${hint}`);
   });
 });

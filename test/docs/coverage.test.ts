@@ -22,6 +22,7 @@ const RUNNERS: Record<string, string> = {
   'nginx-replicas': 'test/replicas.test.ts',
   'browser-autocomplete': 'test/docs/browser-snippets.test.ts',
   minisearch: 'test/minisearch.test.ts',
+  'readyz-remote': 'test/docs/remote-readyz.test.ts',
 };
 
 /** The README's section for the developers of aula itself: its commands are what CI runs. */

@@ -4,7 +4,8 @@
 // README's first, which installs aula and builds the starter content, then docs/ in order.
 //
 // What a line names that a test machine does not have is replaced, and nothing else:
-// - the tarball's path → the tarball just packed (its version must be the package's);
+// - the tarball's path outside the site (`../aula/aula-0.1.0.tgz`) → the tarball just packed
+//   (its version must be the package's); `./aula-0.1.0.tgz` is the copy in the site;
 // - ports 8000, 8001, 8002, 8787 → free ones (`npx aula serve` and `npx aula dev` without
 //   `--port` get a free port of their own, and a later `127.0.0.1:8000` names the last of them);
 // - https://cdn.example.org/site/dist/ → a plain file server over the site folder;
@@ -12,14 +13,20 @@
 // - `npx workerd` → the workerd of this repository (a site installs it itself).
 // A line ending in `&`, and `aula serve`, `aula dev` and `workerd serve`, keep running in the
 // background until the page is done; the next line runs once they answer HTTP.
+// After the README's commands, the site is committed to git and cloned, and the CI workflow
+// `aula init` wrote runs in the clone as GitHub Actions would run it: its `run:` steps in order,
+// with the workflow's shell, skipping only the `uses:` steps, whose needs are checked instead
+// (github-workflow.ts). So does the workflow of a site below the top of its repository.
 // Then the JavaScript examples of docs/api.md run in the same folder.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { join, normalize } from 'node:path';
+import { basename, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WORKFLOW_FILE } from '../../src/cli/init/starter-content.ts';
 import { freePort, removeDir, tempDir } from '../helpers.ts';
 import { at, blocksFor, docPages, ROOT, type DocBlock } from './doc-blocks.ts';
+import { runWorkflow } from './github-workflow.ts';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
@@ -34,6 +41,17 @@ let filesOrigin: string;
 const ports = new Map<number, number>();
 /** free ports for the commands that listen on the default port */
 const spare: number[] = [];
+
+/** git without the machine's configuration: an identity for commits, no signing, no hooks */
+const GIT = ['-c', 'user.name=Site Editor', '-c', 'user.email=editor@example.org', '-c', 'commit.gpgsign=false', '-c', 'core.hooksPath=/dev/null', '-c', 'init.defaultBranch=main'];
+
+/** Commits everything in `dir` that .gitignore does not leave out (a repository there, made when missing), and clones it to `to`. */
+function commitAndClone(dir: string, to: string): void {
+  run('git', [...GIT, 'init', '-q'], dir);
+  run('git', [...GIT, 'add', '-A'], dir);
+  run('git', [...GIT, 'commit', '-q', '-m', 'the site'], dir);
+  run('git', [...GIT, 'clone', '-q', dir, to], work);
+}
 
 function run(command: string, args: string[], cwd: string) {
   const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 180_000 });
@@ -85,7 +103,7 @@ interface Running {
 /** The line with the test machine's names for what it names (see the top of the file). */
 function substitute(line: string, defaultPort: () => number, lastDefault: number | undefined): string {
   let out = line
-    .replace(/\S*aula-\d+\.\d+\.\d+\.tgz/, (name) => {
+    .replace(/(?<=^|\s)(?!\.\/)\S*\/aula-\d+\.\d+\.\d+\.tgz/, (name) => {
       expect(name, 'the tarball the docs name is this version').toContain(`aula-${VERSION}.tgz`);
       return tarball;
     })
@@ -136,9 +154,9 @@ function stop(running: Running): Promise<void> {
 }
 
 /** Runs the page's blocks line by line; returns what each foreground line printed. */
-async function walk(blocks: readonly DocBlock[]): Promise<{ line: string; stdout: string }[]> {
+async function walk(blocks: readonly DocBlock[]): Promise<{ line: string; stdout: string; stderr: string }[]> {
   const background: Running[] = [];
-  const printed: { line: string; stdout: string }[] = [];
+  const printed: { line: string; stdout: string; stderr: string }[] = [];
   let lastDefault: number | undefined;
   try {
     for (const block of blocks) {
@@ -164,7 +182,7 @@ async function walk(blocks: readonly DocBlock[]): Promise<{ line: string; stdout
         } else {
           const r = spawnSync('sh', ['-c', command], { cwd: site, encoding: 'utf8', timeout: 180_000 });
           expect(r.status, `${at(block)}: ${line}\n${r.stdout}\n${r.stderr}`).toBe(0);
-          printed.push({ line, stdout: r.stdout });
+          printed.push({ line, stdout: r.stdout, stderr: r.stderr });
         }
       }
     }
@@ -184,9 +202,53 @@ describe('the commands of the README and docs/, in a site made by npm init -y', 
 
   it("README.md: install, init, check, build, serve", async () => {
     const printed = await walk(blocksFor('site', ['README.md']));
-    expect(JSON.parse(readFileSync(join(site, 'package.json'), 'utf8')).dependencies.aula).toMatch(/^file:.*\.tgz$/);
+    // the tarball in the site, so the repository has it: nothing for init to warn of
+    expect(JSON.parse(readFileSync(join(site, 'package.json'), 'utf8')).dependencies.aula).toBe(`file:aula-${VERSION}.tgz`);
+    const init = printed.find((p) => p.line === 'npx aula init')!;
+    expect([init.stderr, init.stdout.trimEnd().split('\n').at(-1)]).toEqual(['', 'next: npx aula check && npx aula build && npx aula serve']);
     expect(printed.find((p) => p.line === 'npx aula check')!.stdout).toMatch(/^content\/ is valid: \d+ events/);
     expect(existsSync(join(site, 'dist', 'manifest.json'))).toBe(true);
+  });
+
+  it('the CI workflow aula init wrote runs in a fresh clone of the site: npm ci, check, build', () => {
+    // the clone has what is committed: the tarball and package-lock.json, not node_modules/ or dist/
+    const clone = join(work, 'clone');
+    commitAndClone(site, clone);
+    expect(existsSync(join(clone, 'node_modules'))).toBe(false);
+    const steps = runWorkflow(clone, WORKFLOW_FILE);
+    expect(steps.map((s) => s.step.replace(/^build step \d+ \((.*)\)$/, '$1'))).toEqual([
+      'actions/checkout@v5',
+      'actions/setup-node@v5',
+      'npm ci',
+      'npx --no aula check',
+      'npx --no aula build',
+      'actions/upload-artifact@v6',
+    ]);
+    expect(steps[3].output).toMatch(/^content\/ is valid: 2 events/);
+    expect(readFileSync(join(clone, 'dist', 'manifest.json'), 'utf8')).toBe(readFileSync(join(site, 'dist', 'manifest.json'), 'utf8'));
+    // without the lockfile init warns of, setup-node's npm cache fails before npm ci would
+    rmSync(join(clone, 'package-lock.json'));
+    expect(() => runWorkflow(clone, WORKFLOW_FILE)).toThrow(/^build step 2 \(actions\/setup-node@v5\): cache: npm needs a lockfile/);
+  });
+
+  it('a site below the top of its repository: init says where the workflow goes, and moved there it runs', () => {
+    const repo = join(work, 'repository');
+    const web = join(repo, 'sites', 'events');
+    mkdirSync(web, { recursive: true });
+    run('git', [...GIT, 'init', '-q'], repo);
+    run(NPM, ['init', '-y'], web);
+    copyFileSync(tarball, join(web, basename(tarball)));
+    run(NPM, ['install', `./${basename(tarball)}`], web);
+    const r = spawnSync('npx', ['aula', 'init'], { cwd: web, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe(`aula: warning: the site is in the git repository ../.., below its top: GitHub runs only the workflows in ../../${WORKFLOW_FILE}; move ${WORKFLOW_FILE} there (its steps run in sites/events/)\n`);
+    mkdirSync(join(repo, '.github', 'workflows'), { recursive: true });
+    renameSync(join(web, WORKFLOW_FILE), join(repo, WORKFLOW_FILE));
+    const clone = join(work, 'repository-clone');
+    commitAndClone(repo, clone);
+    const steps = runWorkflow(clone, WORKFLOW_FILE);
+    expect(steps.at(-1)!.output).toBe('skipped: sites/events/dist/ would be uploaded as dist');
+    expect(existsSync(join(clone, 'sites', 'events', 'dist', 'manifest.json'))).toBe(true);
   });
 
   it.each(pages.slice(1))('%s', async (page) => {

@@ -11,6 +11,7 @@ const RUNNERS: Record<string, string> = {
   site: 'test/docs/site-walkthrough.test.ts',
   'js-api': 'test/docs/site-walkthrough.test.ts',
   'cjs-api': 'test/docs/site-walkthrough.test.ts',
+  'process-manager': 'test/docs/site-walkthrough.test.ts',
   curl: 'test/package-readme.test.ts',
   answer: 'test/package-readme.test.ts',
   'access-log': 'test/package-readme.test.ts',

@@ -1,11 +1,13 @@
 // docs/operating.md's `aula init` section quotes init's own words: each warning it lists begins
 // a warning init gives (and every warning init can give is listed), and its refusal is the line
-// init prints for a link out of the folder.
+// init prints for a link out of the folder. docs/deploying.md names the starter's base_url.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { init } from '../../src/cli/init/init.ts';
+import { STARTER_CONTENT } from '../../src/cli/init/starter-content.ts';
 import { removeDir, tempDir } from '../helpers.ts';
 import { docText, ROOT } from './doc-blocks.ts';
 
@@ -61,4 +63,9 @@ describe(`${PAGE}: aula init`, () => {
     const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'aula.js'), 'init', 'site'], { cwd: base, encoding: 'utf8', timeout: 60_000 });
     expect([r.status, r.stderr]).toEqual([1, `${shown}\n`]);
   });
+});
+
+it("docs/deploying.md names the base_url of init's site.yaml, to be set before publishing", () => {
+  const { base_url } = parse(STARTER_CONTENT.get('site.yaml')!.text);
+  expect(docText('docs/deploying.md').replace(/\s+/g, ' ')).toContain(`Set \`base_url\` in \`content/site.yaml\` to where the API will be public before you publish: every link and media URL in \`dist/\` is built on it, and the starter's is \`${base_url}\``);
 });

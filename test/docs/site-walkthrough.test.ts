@@ -17,7 +17,8 @@
 // `aula init` wrote runs in the clone as GitHub Actions would run it: its `run:` steps in order,
 // with the workflow's shell, skipping only the `uses:` steps, whose needs are checked instead
 // (github-workflow.ts). So does the workflow of a site below the top of its repository.
-// Then the JavaScript examples of docs/api.md run in the same folder.
+// Then the JavaScript examples of docs/api.md run in the same folder, and the command
+// docs/operating.md gives a process manager is stopped by a SIGTERM to its own process.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -269,6 +270,38 @@ describe('the commands of the README and docs/, in a site made by npm init -y', 
     const asJs = spawnSync(process.execPath, ['build.js'], { cwd: site, encoding: 'utf8', timeout: 60_000 });
     expect(asJs.status).not.toBe(0);
     expect(asJs.stderr).toContain('SyntaxError');
+  });
+
+  it("docs/operating.md's command for a process manager stops on a SIGTERM sent to it alone; through npx it would not", async () => {
+    const start = (command: string, args: string[], detached = false) => {
+      const child = spawn(command, args, { cwd: site, stdio: ['ignore', 'pipe', 'pipe'], detached });
+      let output = '';
+      child.stdout!.on('data', (d) => (output += d));
+      child.stderr!.on('data', (d) => (output += d));
+      return { line: `${command} ${args.join(' ')}`, child, output: () => output };
+    };
+    const exit = (child: ChildProcess) => new Promise<[number | null, string | null]>((ok) => child.once('exit', (code, signal) => ok([code, signal])));
+    const [block] = blocksFor('process-manager');
+    const port = await freePort();
+    const [command, ...args] = block.text.trim().replace('--port 8000', `--port ${port}`).split(/\s+/);
+    const direct = start(command, args);
+    await answers(port, direct);
+    const exited = exit(direct.child);
+    direct.child.kill('SIGTERM');
+    expect(await exited).toEqual([0, null]);
+    // what the page warns of: npm exits, and aula, started by npm's sh, answers on
+    const other = await freePort();
+    const viaNpx = start('npx', ['aula', ...args.slice(0, -2), '--port', String(other)], true);
+    try {
+      await answers(other, viaNpx);
+      const npmExited = exit(viaNpx.child);
+      viaNpx.child.kill('SIGTERM');
+      await npmExited;
+      expect((await fetch(`http://127.0.0.1:${other}/readyz`)).status).toBe(200);
+    } finally {
+      // its process group: npm's sh and aula with it
+      process.kill(-viaNpx.child.pid!, 'SIGKILL');
+    }
   });
 
   it("docs/api.md's CommonJS example runs as check.cjs", () => {

@@ -14,10 +14,10 @@
 // warning that says what to do.
 import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { causeOf } from '../../util/failure.ts';
 import { printable } from '../../util/printable.ts';
-import { AULA_VERSION } from '../../version.ts';
+import { aulaSpec, dependencyAdvice, installedFor, installedSpec, OWN_PACKAGE } from './aula-dependency.ts';
+import { isInside, realOr, repositoryOf } from './paths.ts';
 import { IGNORED, SCHEMAS_IN_PACKAGE, STARTER_CONTENT, STARTER_SCRIPTS, WORKFLOW_FILE, withSchemaHint, workflow } from './starter-content.ts';
 
 export class InitError extends Error {
@@ -100,8 +100,6 @@ function parsePackage(text: string, shown: string): { pkg: Record<string, unknow
   }
   return { pkg: pkg as Record<string, unknown>, layout };
 }
-
-const isInside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /** Where a link to nothing points: the real path of the nearest folder of its target that exists, and the rest. */
 function whereLinkLeads(link: string): string {
@@ -204,14 +202,6 @@ class SiteFolder {
 /** A change of one file, planned: created where there is none, or its bytes replaced. */
 type Write = { rel: string; kind: 'create'; text: string } | { rel: string; kind: 'change'; real: string; before: Buffer; text: string };
 
-/** The folder nearest the site (itself, or one above it) whose node_modules holds aula: where node finds aula from the site. */
-function installedFor(site: string): string | null {
-  for (let dir = site; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'node_modules', 'aula', 'package.json'))) return dir;
-    if (dirname(dir) === dir) return null;
-  }
-}
-
 /**
  * Where an editor finds the JSON Schemas the starter files name: in the aula package node
  * resolves from the site (node_modules/aula here, or in a folder above it, where a workspace
@@ -219,90 +209,6 @@ function installedFor(site: string): string | null {
  */
 function schemasFolder(site: string): string {
   return join(installedFor(site) ?? site, SCHEMAS_IN_PACKAGE);
-}
-
-/** The top of the git repository the site is in: the nearest folder up from it with a .git; none yet: null. */
-function repositoryOf(site: string): string | null {
-  for (let dir = site; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return null;
-  }
-}
-
-const realOr = (path: string) => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-};
-
-/** The fields of package.json that may list aula. */
-const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
-
-/** What package.json gives as aula's spec, when it lists aula. */
-function aulaSpec(pkg: Record<string, unknown>): string | undefined {
-  for (const field of DEPENDENCY_FIELDS) {
-    const deps = pkg[field];
-    if (typeof deps === 'object' && deps !== null && typeof (deps as Record<string, unknown>).aula === 'string') return (deps as Record<string, string>).aula;
-  }
-  return undefined;
-}
-
-/** The absolute path a spec names when it is a local path (`file:…`, `./…`, `/…`, `~/…`), relative to `from`; otherwise null. */
-function localPath(spec: string, from: string): string | null {
-  const local = spec.startsWith('file:') ? spec.slice(5) : /^(?:\.{1,2}\/|\/|~\/)/.test(spec) ? spec : null;
-  if (local === null) return null;
-  try {
-    return local.startsWith('//') ? fileURLToPath(`file:${local}`) : resolve(from, local.replace(/^~(?=\/)/, process.env.HOME ?? '~'));
-  } catch {
-    return null;
-  }
-}
-
-/** The folder of the aula package this code belongs to (lib/cli/init/ or src/cli/init/ in it). */
-const OWN_PACKAGE = fileURLToPath(new URL('../../../', import.meta.url));
-
-/**
- * The spec to add to a package.json that does not list aula: the one the running aula was
- * installed with, when that can be known — aula runs from `<folder>/node_modules/aula`, outside
- * the site and the folders above it, and that folder's package.json lists aula (npx keeps such a
- * folder for `npx <tarball, git URL or version> init`, its package.json naming what it was given).
- * A `file:` path is made relative to the site. Nothing is guessed: a version range (`^0.1.0`)
- * installs from the npm registry only, where aula may not be, or a package of that name may be
- * someone else's.
- */
-function installedSpec(site: string, aulaPackage: string): string | null {
-  const pkgDir = realOr(aulaPackage);
-  if (basename(dirname(pkgDir)) !== 'node_modules') return null;
-  const holder = dirname(dirname(pkgDir));
-  if (isInside(holder, realOr(site))) return null;
-  let spec: string | undefined;
-  try {
-    spec = aulaSpec(JSON.parse(readFileSync(join(holder, 'package.json'), 'utf8')));
-  } catch {
-    return null;
-  }
-  if (spec === undefined) return null;
-  const path = localPath(spec, holder);
-  if (path === null) return spec;
-  const rel = relative(realOr(site), path).split(sep).join('/');
-  return `file:${rel === '' ? '.' : rel}`;
-}
-
-/**
- * A warning when package.json takes aula from a `file:` path outside the repository: the CI
- * checkout has only the repository, so the workflow's `npm ci` would fail there.
- */
-function localDependencyWarning(site: string, repository: string | null, spec: string): string | null {
-  const path = localPath(spec, site);
-  if (path === null) return null;
-  // no repository yet: the site folder is where `git init` will make it
-  const top = repository ?? site;
-  if (isInside(realOr(top), realOr(path))) return null;
-  const inRepo = top === site ? 'the site folder' : `the repository (${printable(relative(process.cwd(), top) || '.')})`;
-  const name = basename(path);
-  return `package.json takes aula from ${JSON.stringify(spec)}, outside ${inRepo}: the CI workflow's \`npm ci\` will not find it there. Copy the tarball into the site, run \`npm install ./${name}\` and commit it with package-lock.json, or publish it where CI can fetch it`;
 }
 
 /** Everything init will write, checked; throws InitError (nothing written) when anything stands in the way. */
@@ -357,19 +263,9 @@ function plan(folder: SiteFolder, options: InitOptions): { writes: Write[]; resu
     const pkg = { name: packageName(folder.path), private: true, scripts: STARTER_SCRIPTS, ...(spec !== null && { dependencies: { aula: spec } }) };
     writes.push({ rel: 'package.json', kind: 'create', text: `${JSON.stringify(pkg, null, 2)}\n` });
   }
-  const tarball = `aula-${AULA_VERSION}.tgz`;
-  if (listed === undefined) {
-    result.warnings.push(`package.json does not list aula, so the CI workflow's \`npm ci\` will not install it: copy the aula tarball into the site, run \`npm install ./${tarball}\` and commit both with package-lock.json`);
-  } else {
-    const warning = localDependencyWarning(site, repository, listed);
-    if (warning !== null) result.warnings.push(warning);
-  }
-  if (!existsSync(join(folder.path, 'package-lock.json')) && !existsSync(join(folder.path, 'npm-shrinkwrap.json'))) {
-    result.warnings.push("there is no package-lock.json: the CI workflow's `npm ci` (and setup-node's npm cache) need one. `npm install` writes it; commit it");
-  }
-  // `npx aula` where aula is not installed would look for it on the npm registry
-  const install = installedFor(folder.path) !== null ? [] : listed === undefined ? [`npm install ./${tarball}`] : ['npm install'];
-  result.next.push(...install, 'npx aula check', 'npx aula build', 'npx aula serve');
+  const advice = dependencyAdvice(folder.path, site, repository, listed);
+  result.warnings.push(...advice.warnings);
+  result.next.push(...advice.next);
 
   const siteDir = repository === null ? '' : relative(realOr(repository), site).split(sep).join('/');
   if (folder.find(WORKFLOW_FILE).exists) result.skipped.push(`${WORKFLOW_FILE}: exists, left as it is`);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { ContentLines, escapeText, fold, paramValue } from './lines.ts';
+import { ContentLines, escapeText, fold, foldByOctets, paramValue } from './lines.ts';
 
 const octets = (s: string) => Buffer.byteLength(s, 'utf8');
 const mixed = fc.string({ unit: fc.constantFrom('a', ' ', ',', ';', '\\', 'ä', 'ß', '€', '\u{1F389}', '\n'), maxLength: 400 });
@@ -53,6 +53,31 @@ describe('escapeText and paramValue', () => {
         expect(event.getFirstPropertyValue('summary') ?? '').toBe(summary.replace(/\r\n?/g, '\n'));
         expect(event.getFirstProperty('organizer')!.getParameter('cn') ?? '').toBe(cn);
       }),
+    );
+  });
+});
+
+describe('the fast paths', () => {
+  it('fold cuts an ASCII line exactly as counting its octets does', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 400 }), (line) => {
+        expect(fold(line)).toBe(foldByOctets(line));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('escapeText in one pass is the three passes of §3.3.11: line breaks, then controls, then escapes', () => {
+    const threePasses = (text: string) =>
+      text
+        .replace(/\r\n?|\n/g, '\n')
+        .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '')
+        .replace(/[\\;,\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
+    fc.assert(
+      fc.property(fc.oneof(anyText, fc.string({ unit: fc.constantFrom('\r', '\n', '\r\n', ';', ',', '\\', '\x00', '\x7f', '\t', 'a'), maxLength: 50 })), (text) => {
+        expect(escapeText(text)).toBe(threePasses(text));
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -75,6 +75,12 @@ export interface BuildOptions {
   eventPartRows?: number;
   /** threads the content files are parsed on (default: one per core, at most 4; 0: none) */
   parseThreads?: number;
+  /**
+   * how much older than the last build a content file's times must be for its stat to be trusted
+   * (default MARGIN_NS, stat-index.ts: the content may sit on another file system than the cache,
+   * with a clock of its own); 0 where both share one, as in the tests
+   */
+  statMarginNs?: bigint;
 }
 
 export { DEFAULT_UPSTREAM };
@@ -176,7 +182,7 @@ async function buildLocked(
     if (patched.ok) return { ok: true, manifest: patched.manifest, files: patched.files, ms: performance.now() - started, ...timings, cache: patched.cache, reuse: patched.reuse, patch: patched.stats };
     patch = patched.stats;
   }
-  const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), resolve(options.content));
+  const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), resolve(options.content), { racyMarginNs: options.statMarginNs });
   // what the next build needs to patch this one's dist (patch/event-state.ts)
   const recorder = new StateRecorder();
   const minisearch = options.minisearch !== false;

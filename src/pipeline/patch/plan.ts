@@ -40,6 +40,8 @@ export interface PatchOptions {
   /** rows per part of the event rows (BuildOptions) */
   eventPartRows?: number;
   progress?: (phase: string, done?: number, total?: number) => void;
+  /** as BuildOptions.statMarginNs */
+  statMarginNs?: bigint;
 }
 
 export interface PatchHost {
@@ -103,6 +105,7 @@ export async function planPatch(options: PatchOptions, host: PatchHost): Promise
   // taken before any content file is stat'ed: the stats recorded now are judged against it
   const safe = fileSystemNow(dirname(ledgerFile)) ?? refuse('the cache folder cannot be written');
 
+  const margin = options.statMarginNs ?? MARGIN_NS;
   const files = await findContentFiles(content);
   if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
   const statOf = (file: string): BigIntStats => statSync(join(content, file), { bigint: true });
@@ -118,7 +121,7 @@ export async function planPatch(options: PatchOptions, host: PatchHost): Promise
       const id = `${kind}\0${file}`;
       const record = recorded.get(id) ?? refuse(`${file} is new`);
       const stat = statOf(file);
-      if (!stillFresh({ stat: record[0], key: record[1] }, stat, state.safe)) {
+      if (!stillFresh({ stat: record[0], key: record[1] }, stat, state.safe, margin)) {
         const read = readContentFile(content, file, undefined, true);
         if (!read.ok || parseKey(kind, file, read.text).toString('hex') !== record[1]) refuse(`${file} changed`);
         others.push(id, statText(read.stat!), record[1]);
@@ -161,7 +164,7 @@ export async function planPatch(options: PatchOptions, host: PatchHost): Promise
     if (current[now * STAT_FIELDS] < 0n) refuse(`${file} cannot be stat'ed`);
     if (at !== undefined) {
       fileMap[at] = now;
-      if (freshStatAt(stats, at, current, now, state.safe, MARGIN_NS)) {
+      if (freshStatAt(stats, at, current, now, state.safe, margin)) {
         if (at !== now) {
           eventStats.set(stats.subarray(at * STAT_FIELDS, (at + 1) * STAT_FIELDS), now * STAT_FIELDS);
           state.eventKeys.copy(eventKeys, now * KEY_BYTES, at * KEY_BYTES, (at + 1) * KEY_BYTES);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, linkSync, readdirSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, truncateSync, readdirSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
@@ -16,8 +16,22 @@ describe('cache files', () => {
     const fd = openCacheFileToAppend(path)!;
     writeSync(fd, 'b');
     closeSync(fd);
-    expect(readCacheFile(path)?.toString()).toBe('ab');
-    expect(readCacheFile(join(dir, 'none'))).toBeNull();
+    expect(readCacheFile(path, 2)?.toString()).toBe('ab');
+    expect(readCacheFile(join(dir, 'none'), 2)).toBeNull();
+  });
+
+  it('takes a file larger than its reader can use, or sparse, for none, from its stat alone', () => {
+    dir = tempDir('aula-cache-file-');
+    const path = join(dir, 'rows.bin');
+    writeFileSync(path, 'abc');
+    expect(readCacheFile(path, 2)).toBeNull();
+    expect(readCacheFile(path, 3)?.toString()).toBe('abc');
+    // 1.5 GB of which a few bytes are stored: a read of it would fill memory with zeros
+    truncateSync(path, 1.5e9);
+    expect(openCacheFile(path)).toBeNull();
+    expect(openCacheFileToAppend(path)).toBeNull();
+    expect(readCacheFile(path, 2 ** 31 - 1)).toBeNull();
+    expect(process.memoryUsage().arrayBuffers).toBeLessThan(1e9);
   });
 
   it('takes no FIFO, device, folder or link for one, at once, and appends to no file shared with another name', () => {
@@ -31,13 +45,13 @@ describe('cache files', () => {
     linkSync(outside, join(dir, 'hard'));
     const started = performance.now();
     for (const name of ['fifo', 'link', 'zero']) {
-      expect([name, readCacheFile(join(dir, name))]).toEqual([name, null]);
+      expect([name, readCacheFile(join(dir, name), 100)]).toEqual([name, null]);
       expect([name, openCacheFileToAppend(join(dir, name))]).toEqual([name, null]);
     }
-    expect(readCacheFile(dir)).toBeNull();
+    expect(readCacheFile(dir, 100)).toBeNull();
     expect(openCacheFile('/dev/zero')).toBeNull();
     // a hard link is the same file: read as it is, never appended to
-    expect(readCacheFile(join(dir, 'hard'))?.toString()).toBe('precious');
+    expect(readCacheFile(join(dir, 'hard'), 100)?.toString()).toBe('precious');
     expect(openCacheFileToAppend(join(dir, 'hard'))).toBeNull();
     expect(readFileSync(outside, 'utf8')).toBe('precious');
     expect(performance.now() - started).toBeLessThan(5_000);

@@ -8,10 +8,30 @@
 // just works without it (or writes it anew, replacing whatever stood there by a rename). What is
 // written anew goes through a temporary created exclusively at a name nobody can guess
 // (replaceCacheFile): a link planted at a temporary's name was written through as well.
+//
+// Every file is also size-checked before it is read, from its fstat alone: one larger than its
+// reader can use, or sparse (a hole costs nothing to make, yet as much to read as data), is
+// treated as absent. That costs one slower build, never a wrong one, and it is decided in O(1).
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
 import { dirname } from 'node:path';
+
+const { MAX_STRING_LENGTH } = bufferConstants;
 import { makeFolders } from '../util/make-folders.ts';
+
+/**
+ * Past this size a file is sparse when fewer than a quarter of its bytes are stored: a hole reads
+ * as zeros at the speed of memory, so a huge one made by a truncate held a build for seconds.
+ * (A file system that compresses, as ZFS, may store a cache file in fewer blocks than its size;
+ * a quarter is well past what it saves on these files, and a miss costs only speed.)
+ */
+const SPARSE_FROM = 1 << 20;
+
+/** Whether a regular file's stat says it is sparse (most of its size holes). */
+export function isSparse(info: { size: number; blocks: number }): boolean {
+  return info.size > SPARSE_FROM && info.blocks * 512 < info.size / 4;
+}
 
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -25,7 +45,7 @@ function opened(path: string, flags: number, alone: boolean): number | null {
   }
   try {
     const info = fstatSync(fd);
-    if (info.isFile() && (!alone || info.nlink === 1)) return fd;
+    if (info.isFile() && !isSparse(info) && (!alone || info.nlink === 1)) return fd;
   } catch {
     // unusable as well
   }
@@ -43,8 +63,13 @@ export function openCacheFileToAppend(path: string): number | null {
   return opened(path, APPEND, true);
 }
 
+/** The most any cache file may hold: what one Buffer can (node's own limit). */
+export const CACHE_FILE_MOST = 2 ** 31 - 1;
+/** The most a cache file read as text may hold: what one string can. */
+export const CACHE_TEXT_MOST = MAX_STRING_LENGTH;
+
 /** The bytes of the regular file at `path` when it holds at most `max`; null for anything else or none. */
-export function readCacheFile(path: string, max = Infinity): Buffer | null {
+export function readCacheFile(path: string, max: number): Buffer | null {
   const fd = openCacheFile(path);
   if (fd === null) return null;
   try {

@@ -36,7 +36,7 @@ export function compressedReuse(
     const now = compressionLevels(size, volume);
     const before = compressionLevels(size, then.volume);
     if (now.gzip !== before.gzip || now.brotli !== before.brotli) return false;
-    const old = readCacheFile(join(previousDist, rel));
+    const old = readCacheFile(join(previousDist, rel), bytesOf(content));
     if (old === null) return false;
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
     if (!old.equals(bytes)) return false;
@@ -53,8 +53,11 @@ export function compressedReuse(
   };
 }
 
+const bytesOf = (content: string | Uint8Array) => (typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength);
+
 function decodesTo(path: string, decode: (b: Buffer) => Buffer, expected: Uint8Array): boolean {
-  const packed = readCacheFile(path);
+  // gzip and brotli add at most a few bytes per block to what does not compress
+  const packed = readCacheFile(path, expected.byteLength + (expected.byteLength >> 6) + 1024);
   if (packed === null) return false;
   try {
     return decode(packed).equals(expected);

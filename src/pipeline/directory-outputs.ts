@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { cacheIdentity, packPath } from './build-cache.ts';
 import { writeAllAt } from '../util/positional-io.ts';
-import { readCacheFile, replaceCacheFile } from './cache-file.ts';
+import { CACHE_FILE_MOST, readCacheFile, replaceCacheFile } from './cache-file.ts';
 
 /** Files by path, as the index builders return them. */
 /** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, serialize.ts) */
@@ -31,7 +31,7 @@ const isFiles = (v: unknown): v is DirectoryFiles =>
 /** The files kept at `path` when they were made of the directory `key` stands for, else null. */
 export function readStored(path: string, key: Buffer): DirectoryFiles | null {
   try {
-    const bytes = readCacheFile(path);
+    const bytes = readCacheFile(path, CACHE_FILE_MOST);
     if (bytes === null) return null;
     const head = Buffer.concat([MAGIC, Buffer.from(`${cacheIdentity()}\n`)]);
     if (!bytes.subarray(0, head.length).equals(head)) return null;

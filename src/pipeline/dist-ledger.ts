@@ -19,7 +19,7 @@ import { cacheIdentity, packPath } from './build-cache.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
 import { runFsThread } from './fs-thread.ts';
 import { makeFolders } from '../util/make-folders.ts';
-import { readCacheFile, replaceCacheFile } from './cache-file.ts';
+import { CACHE_TEXT_MOST, readCacheFile, replaceCacheFile } from './cache-file.ts';
 
 const MAGIC = 'AULALEDGER\n';
 const TWINS = ['.gz', '.br'] as const;
@@ -113,7 +113,7 @@ export class DistLedger {
   /** The ledger at `path` for `out`, or null when there is none or it cannot be trusted. */
   static read(path: string, out: string): DistLedger | null {
     try {
-      const text = readCacheFile(path)?.toString('utf8');
+      const text = readCacheFile(path, CACHE_TEXT_MOST)?.toString('utf8');
       if (text === undefined || !text.startsWith(MAGIC)) return null;
       const sumEnd = text.indexOf('\n', MAGIC.length);
       const json = text.slice(sumEnd + 1);

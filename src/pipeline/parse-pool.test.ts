@@ -346,7 +346,7 @@ describe('RowsFile', () => {
     expect(made.end).toBe(start + 3 * ROW_ENTRY_HEAD + 7 + 8 + 9);
     expect(made.keepAs(rowsPath)).toBe(true);
     file.close();
-    const read = readRows(rowsPath);
+    const read = readRows(rowsPath, 1 << 30);
     expect(read).toMatchObject({ count: 3, whole: true });
     const json = (n: number) => {
       const { file: bytes, at, length } = (read.entries as Map<string, { file: Buffer; at: number; length: number }>).get(key(n).toString('latin1'))!;

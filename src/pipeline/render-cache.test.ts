@@ -116,7 +116,7 @@ describe('cachedRows', () => {
     expect(third).toEqual({ reused: events.length - 1, rendered: 1, corrupt: 0 });
     expect(rows.rows.lineBytes.equals(renderRows(edited, ctx).lineBytes)).toBe(true);
     expect(hex(split(rows.hashes))).toEqual(hex(edited.map(hashOf)));
-    expect(readRows(path).entries.size).toBe(events.length + 1);
+    expect(readRows(path, 1 << 30).entries.size).toBe(events.length + 1);
   });
 
   it('keeps the rows file the threads made as the rows file, with the rows it lacked added', () => {
@@ -147,7 +147,7 @@ describe('cachedRows', () => {
     const kept = readFileSync(path);
     expect(kept.length).toBeGreaterThan(written);
     expect(readdirSync(root).filter((name) => name.startsWith('rows-made.bin'))).toEqual(['rows-made.bin']);
-    expect(readRows(path)).toMatchObject({ count: events.length, whole: true });
+    expect(readRows(path, 1 << 30)).toMatchObject({ count: events.length, whole: true });
     const second = stats();
     expect(cachedRows(path, events, keys, ctx, second).rows.lineBytes.equals(fresh.lineBytes)).toBe(true);
     expect(second).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
@@ -173,7 +173,7 @@ describe('cachedRows', () => {
     const after = stats();
     expect(cachedRows(path, more, eventKeys(more, ctx, sourceOf), ctx, after).rows.lineBytes.equals(renderRows(more, ctx).lineBytes)).toBe(true);
     expect(after).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
-    expect(readRows(path)).toMatchObject({ count: events.length + 1, whole: true });
+    expect(readRows(path, 1 << 30)).toMatchObject({ count: events.length + 1, whole: true });
   });
 
   it('renders anew what is damaged, foreign or cut off, never using it', () => {
@@ -208,7 +208,7 @@ describe('cachedRows', () => {
     expect(cachedRows(path, events, keys, ctx, cut).rows.lineBytes.equals(fresh)).toBe(true);
     expect(cut.reused).toBeGreaterThan(0);
     expect(cut.rendered).toBeGreaterThan(0);
-    expect(readRows(path).whole).toBe(true);
+    expect(readRows(path, 1 << 30).whole).toBe(true);
 
     // another aula's file: nothing of it is read
     writeFileSync(path, Buffer.from(good.toString('latin1').replace(/"aula":"[^"]*"/, '"aula":"9.9.9"'), 'latin1'));
@@ -217,6 +217,6 @@ describe('cachedRows', () => {
     expect(foreign).toEqual({ reused: 0, rendered: events.length, corrupt: 0 });
 
     // no file at all: nothing to read, every row rendered
-    expect(readRows(join(root, 'absent.bin')).entries.size).toBe(0);
+    expect(readRows(join(root, 'absent.bin'), 1 << 30).entries.size).toBe(0);
   });
 });

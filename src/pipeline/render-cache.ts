@@ -186,11 +186,18 @@ export interface RowsCacheStats {
   corrupt: number;
 }
 
-/** The entries of a rows file by key (its bytes as latin1); none when it is absent, foreign or unreadable. */
-export function readRows(path: string): { entries: Map<string, Stored>; count: number; whole: boolean } {
+/**
+ * The most a rows file is read for, per event of the build: its rows and the stale ones of a few
+ * edits since the file was written whole stay far below it; a larger file is taken for damage.
+ */
+export const ROWS_FILE_PER_EVENT = 256 * 1024;
+export const ROWS_FILE_BASE = 16 << 20;
+
+/** The entries of a rows file by key (its bytes as latin1); none when it is absent, foreign, unreadable or over `most` bytes. */
+export function readRows(path: string, most: number): { entries: Map<string, Stored>; count: number; whole: boolean } {
   const entries = new Map<string, Stored>();
   let count = 0;
-  const file = readCacheFile(path);
+  const file = readCacheFile(path, most);
   if (file === null) return { entries, count, whole: false };
   const head = rowsFileHeader();
   if (!file.subarray(0, head.length).equals(head)) return { entries, count, whole: false };
@@ -240,7 +247,7 @@ export interface CachedRows {
  * read or written the rows are just rendered.
  */
 export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats, premade?: PremadeRows, made?: RowsInProgress | null): CachedRows {
-  const { entries, count, whole } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false } : readRows(path);
+  const { entries, count, whole } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false } : readRows(path, ROWS_FILE_BASE + events.length * ROWS_FILE_PER_EVENT);
   // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
   const out = new RowBytes(events.length);
   const { starts, startsBytes } = out;

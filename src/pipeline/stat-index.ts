@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import { openTemporary, readCacheFile, replaceCacheFile } from './cache-file.ts';
+import { CACHE_TEXT_MOST, openTemporary, readCacheFile, replaceCacheFile } from './cache-file.ts';
 
 const MAGIC = 'AULASTAT1\n';
 /**
@@ -71,7 +71,7 @@ const NUMBER = /^[0-9]+$/;
 
 /** The index at `path` if it is intact, of this `identity` and `content` folder; else null. */
 export function readStatIndex(path: string, identity: string, content: string): StatIndex | null {
-  const bytes = readCacheFile(path);
+  const bytes = readCacheFile(path, CACHE_TEXT_MOST);
   if (bytes === null) return null;
   const text = bytes.toString('utf8');
   if (!text.startsWith(MAGIC) || text.length < MAGIC.length + 66 || !text.endsWith('\n')) return null;

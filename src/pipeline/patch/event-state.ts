@@ -124,9 +124,9 @@ export function removeEventState(path: string): void {
   }
 }
 
-/** The state at `path` when it is intact, of this aula, and of `content` built into `out`; else null. */
-export function readEventState(path: string, content: string, out: string): EventState | null {
-  const file = readCacheFile(path);
+/** The state at `path` when it is intact, of this aula, of `content` built into `out`, and at most `most` bytes; else null. */
+export function readEventState(path: string, content: string, out: string, most: number): EventState | null {
+  const file = readCacheFile(path, most);
   if (file === null) return null;
   const head = Buffer.from(`${MAGIC}${identityLine()}`);
   const sumEnd = head.length + 64;

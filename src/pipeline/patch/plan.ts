@@ -4,7 +4,8 @@
 // else by its parse's key); the event files changed or added are read, parsed and checked as a
 // full build checks them (ids unique against the state's, references to pages, categories and
 // media), and the media files resolved again. Anything else refuses (NoPatch): the full build runs.
-import { readFileSync, statSync, type BigIntStats } from 'node:fs';
+import { statSync, type BigIntStats } from 'node:fs';
+import { readCacheFile } from '../cache-file.ts';
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
@@ -27,6 +28,12 @@ import { EVENTS_KIND, patchOptions } from './state-recorder.ts';
 const NON_EVENT_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
 /** At least this many event files may be parsed by a patch (else 5 % of them). */
 const MOST_PARSED = 1000;
+
+/** The most a previous manifest may hold (as out-folder.ts reads it). */
+const MANIFEST_LIMIT = 256 * 1024 * 1024;
+/** An event state's bound: what does not grow with the site, and a generous most per record. */
+const STATE_BASE = 16 << 20;
+const STATE_PER_RECORD = 4096;
 
 export interface PatchOptions {
   content: string;
@@ -88,16 +95,13 @@ export async function planPatch(options: PatchOptions, host: PatchHost): Promise
   const out = host.out;
   const ledgerFile = ledgerPath(host.cacheDir, options.content, out);
   const statePath = eventStatePath(ledgerFile);
-  const state = readEventState(statePath, content, out) ?? refuse('no usable event state');
-  if (state.options !== patchOptions(options)) refuse('other build options');
-  let manifestText: Buffer;
-  try {
-    manifestText = readFileSync(join(out, 'manifest.json'));
-  } catch {
-    return refuse('no previous manifest');
-  }
-  if (createHash('sha256').update(manifestText).digest('hex') !== state.manifestSha) refuse('the dist is not the one the state describes');
+  const manifestText = readCacheFile(join(out, 'manifest.json'), MANIFEST_LIMIT) ?? refuse('no previous manifest');
   const previous = JSON.parse(manifestText.toString('utf8')) as Manifest;
+  // the state holds a few hundred bytes per event, page, category and media record it describes
+  const described = ['events', 'pages', 'categories', 'media'].reduce((n, k) => n + (Number(previous.counts?.[k as 'events']) || 0), 0);
+  const state = readEventState(statePath, content, out, STATE_BASE + described * STATE_PER_RECORD) ?? refuse('no usable event state');
+  if (state.options !== patchOptions(options)) refuse('other build options');
+  if (createHash('sha256').update(manifestText).digest('hex') !== state.manifestSha) refuse('the dist is not the one the state describes');
   if (previous.version !== AULA_VERSION) refuse('another aula');
   const ledger = DistLedger.read(ledgerFile, out) ?? refuse('no usable ledger');
   const baseUrl = host.normalizeBaseUrl(options.baseUrl ?? state.site.base_url);

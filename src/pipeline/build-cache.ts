@@ -189,16 +189,6 @@ export function parseKey(kind: string, file: string, text: string): Buffer {
 const isParsed = (v: unknown): v is Parsed<unknown> =>
   typeof v === 'object' && v !== null && Array.isArray((v as Parsed<unknown>).records) && Array.isArray((v as Parsed<unknown>).problems);
 
-// A dev session rebuilds many times: the pack it wrote last is kept in memory rather than read
-// back. Only there: a one-off build must not hold the whole pack through its render phases.
-let lastWritten: { path: string; stamp: string; slots: Map<string, Slot>; end: number } | null = null;
-let keepWritten = false;
-
-/** Keeps the last pack written in memory for the next build of this process (`aula dev`). */
-export function keepPacksInMemory(on = true): void {
-  keepWritten = on;
-  if (!on) lastWritten = null;
-}
 const stampOf = (path: string) => {
   try {
     const s = statSync(path);
@@ -246,16 +236,11 @@ export class BuildCache {
       holdBytes?: number;
     } = {},
   ) {
-    if (lastWritten?.path === path && lastWritten.stamp === stampOf(path)) {
-      this.previous = lastWritten.slots;
-      this.file = { stamp: lastWritten.stamp, end: lastWritten.end };
-    } else {
-      const read = openPack(path);
-      this.previous = read.slots;
-      this.stats.foreign = read.foreign;
-      this.file = read.file;
-      this.fd = read.fd;
-    }
+    const read = openPack(path);
+    this.previous = read.slots;
+    this.stats.foreign = read.foreign;
+    this.file = read.file;
+    this.fd = read.fd;
     let safe: bigint | null = null;
     if (content !== undefined) {
       try {
@@ -318,8 +303,6 @@ export class BuildCache {
       const payload = this.payloadOf(slot);
       if (!slot.verified && !checksum(payload).equals(slot.sum)) throw new Error('checksum');
       slot.verified = true;
-      // a dev session keeps what it used in memory for its next build (see lastWritten)
-      if (keepWritten) slot.payload = payload;
       value = decodeParse(payload, true);
     } catch {
       value = undefined;
@@ -396,11 +379,11 @@ export class BuildCache {
     this.added++;
     // A few new entries are held, to be appended to the pack at save; past HOLD_BYTES the pack
     // is written anew, so they go to its file as they are made (a one-off build must not hold
-    // them all beside the model; a dev session keeps its pack in memory anyway).
+    // them all beside the model).
     this.next.set(key, { payload, at: 0, length: payload.length, sum, verified: true });
     this.fresh.push(key);
     this.freshBytes += payload.length;
-    if (!keepWritten && (this.spill !== null || this.freshBytes > (this.tuning.holdBytes ?? HOLD_BYTES))) this.spillFresh();
+    if (this.spill !== null || this.freshBytes > (this.tuning.holdBytes ?? HOLD_BYTES)) this.spillFresh();
   }
 
   /** Moves the held new entries to the next pack's file (where it cannot, they stay held). */
@@ -550,7 +533,6 @@ export class BuildCache {
       },
       spill ?? undefined,
     );
-    if (written && keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next, end: statSync(this.path).size };
     return written;
   }
 
@@ -581,7 +563,6 @@ export class BuildCache {
     } catch {
       return false; // the pack may now end in a cut entry: written anew below
     }
-    if (keepWritten) lastWritten = { path: this.path, stamp: stampOf(this.path), slots: this.next, end: total };
     return true;
   }
 

@@ -83,8 +83,6 @@ export interface BuildOptions {
   statMarginNs?: bigint;
 }
 
-export { DEFAULT_UPSTREAM };
-
 export type BuildResult =
   | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cpu: Record<string, number>; cache?: CacheStats; reuse?: ReuseStats; patch?: PatchStats }
   | { ok: false; problems: Problem[]; cache?: CacheStats };
@@ -100,8 +98,6 @@ export interface ReuseStats {
 
 /** Bytes of pages handed to the compression workers and not compressed yet, at most. */
 const COMPRESS_AHEAD = 16 << 20;
-
-export { FIRST_PAGE, FURTHER_PAGES };
 
 /** Documents written from the API core's answers: [file, path, query]. */
 const DOCUMENTS: readonly [string, string, string][] = [

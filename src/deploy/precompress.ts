@@ -4,9 +4,9 @@
 // after everything else. Workers take files as they are produced and hand back both codings.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { TOP_LEVEL_LIMIT } from '../server/compress.ts';
+import { startThread, threadModule, type Thread } from '../util/start-thread.ts';
 import { defaultThreads } from '../util/threads.ts';
 
 /** Text files worth compressing; everything else in dist/ is small or already compact. */
@@ -65,8 +65,8 @@ export function sizeOf(content: string | Uint8Array): number {
 }
 
 /**
- * Both codings of one file, with the very settings of the pool's workers (WORKER below; a test
- * holds them to the same bytes), for a thread that has a large file long before the pool runs.
+ * Both codings of one file, as the pool's workers make them (compress-worker.ts), and for a
+ * thread that has a large file long before the pool runs.
  */
 export function compressTwins(content: string | Uint8Array, levels: { gzip: number; brotli: number }): Precompressed {
   const bytes = typeof content === 'string' ? Buffer.from(content) : content;
@@ -79,44 +79,6 @@ export function compressTwins(content: string | Uint8Array, levels: { gzip: numb
   return { content, ...levels, gz, br };
 }
 
-// Plain JavaScript evaluated in the worker: it needs no TypeScript loader and nothing but zlib
-// (and fs, to write the twins itself when told where: TwinSink).
-const WORKER = `
-const { parentPort } = require('node:worker_threads');
-const { brotliCompressSync, gzipSync, constants } = require('node:zlib');
-const { mkdirSync, writeFileSync } = require('node:fs');
-const { dirname, join } = require('node:path');
-parentPort.on('message', ({ jobs, dir }) => {
-  const out = [];
-  for (const { path, content, gzip, brotli } of jobs) {
-    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-    const gz = gzipSync(bytes, { level: gzip });
-    const br = brotliCompressSync(bytes, { params: {
-      [constants.BROTLI_PARAM_QUALITY]: brotli,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
-    } });
-    if (dir === null) {
-      out.push({ path, gz, br });
-      continue;
-    }
-    let failed = null;
-    for (const [twin, twinBytes] of [[path + '.gz', gz], [path + '.br', br]]) {
-      const file = join(dir, twin);
-      try {
-        mkdirSync(dirname(file), { recursive: true });
-        writeFileSync(file, twinBytes);
-      } catch (e) {
-        failed = { message: e.message, code: e.code, path: file };
-        break;
-      }
-    }
-    out.push(failed ? { path, failed } : { path, written: true });
-  }
-  parentPort.postMessage(out);
-});
-`;
-
 /**
  * Where the pool's twins go: handed to a function on this thread as they come back, or written
  * under `dir` by the worker that made them (`wrote` is told each path), so that neither their
@@ -124,7 +86,7 @@ parentPort.on('message', ({ jobs, dir }) => {
  */
 export type TwinSink = ((path: string, bytes: Uint8Array) => void) | { dir: string; wrote?: (path: string) => void };
 
-interface Job {
+export interface Job {
   path: string;
   content: string | Uint8Array;
   gzip: number;
@@ -197,9 +159,9 @@ export function compressionPool(
   };
   // Each worker is started when it is first given a batch: a patch build compresses one page and
   // a few documents, one batch, and a second worker's start (~30 ms of a core) would be wasted.
-  const workers: { worker: Worker; waiting: { bytes: number; done: () => void }[] }[] = [];
+  const workers: { worker: Thread; waiting: { bytes: number; done: () => void }[] }[] = [];
   const start = () => {
-    const worker = new Worker(WORKER, { eval: true });
+    const worker = startThread(threadModule(import.meta.url, 'compress-worker'));
     const waiting: { bytes: number; done: () => void }[] = [];
     worker.on('message', (results: ({ path: string; gz: Uint8Array; br: Uint8Array } | { path: string; written: true } | { path: string; failed: { message: string; code?: string; path: string } })[]) => {
       for (const r of results) {

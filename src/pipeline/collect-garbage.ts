@@ -1,7 +1,7 @@
-// One full garbage collection at a phase boundary of a large build. Rendering 100k events leaves
-// ~1 GB of dead strings and buffers (the rows as made, the events' records); V8 collects them
-// only once its heap must grow past them, which at 100k is in the middle of the directory
-// indexing — and the peak RSS of the build is that garbage plus the index. Collected at the
+// One full garbage collection at a phase boundary of a large build. Rendering the events leaves
+// dead strings and buffers of several times the rows' size (the rows as made, the events'
+// records); V8 collects them only once its heap must grow past them, which in a large build is in
+// the middle of the directory indexing — and the peak RSS of the build is that garbage plus the index. Collected at the
 // boundary, it is never part of a peak. (--expose-gc is set for the moment it takes to get the
 // function: what node's own docs show for v8.setFlagsFromString; nothing else depends on it.)
 import { setFlagsFromString } from 'node:v8';

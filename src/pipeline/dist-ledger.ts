@@ -231,15 +231,9 @@ export class DistLedger {
   }
 }
 
-// The link thread's program: the pairs in order, stopping at the first failure.
-const LINKER = `
-const { linkSync } = require('node:fs');
-for (let i = 0; i < workerData.length; i += 2) linkSync(workerData[i], workerData[i + 1]);
-`;
-
 /** Hard-links each `from` (even indexes) to the `to` after it, on a worker thread. */
 export function linkOnWorker(pairs: readonly string[]): Promise<void> {
-  return runFsThread(LINKER, pairs, { stopped: 'the link thread stopped before it finished' });
+  return runFsThread({ job: 'link', pairs }, { stopped: 'the link thread stopped before it finished' });
 }
 
 /** What the build knows of each file it wrote: rel → SHA-256, inputs key, size measure. */

@@ -1,35 +1,19 @@
-// A short file-system program run on a worker thread while the build's own thread goes on (the
-// patch's page links, the former dist's removal). The program ends by posting nothing, or its
-// error as plain fields: an error crossing threads would lose its code and paths, which the one
-// line the CLI prints names.
-import { Worker } from 'node:worker_threads';
+// A short file-system job run on a thread of its own (fs-worker.ts) while the build's own thread goes
+// on: the patch's page links, the former dist's removal, a share of the stats. The thread answers
+// null, or its error as plain fields: an error crossing threads would lose its code and paths,
+// which the one line the CLI prints names.
+import { runOnThread, threadModule } from '../util/start-thread.ts';
 
-/** `body`: CommonJS statements using `workerData` (and `require`); throwing is the failure. */
-export function runFsThread(body: string, workerData: unknown, options: { stopped: string; path?: string }): Promise<void> {
-  const program = `
-const { parentPort, workerData } = require('node:worker_threads');
-try {
-${body}
-  parentPort.postMessage(null);
-} catch (e) {
-  parentPort.postMessage({ message: String(e && e.message), code: e && e.code, path: e && e.path, dest: e && e.dest, syscall: e && e.syscall });
-}
-`;
-  return new Promise((resolve, reject) => {
-    let failure: Error | null = null;
-    let answered = false;
-    const worker = new Worker(program, { eval: true, workerData });
-    worker.on('message', (m: null | { message: string; code?: string; path?: string; dest?: string; syscall?: string }) => {
-      answered = true;
-      if (m !== null) failure = Object.assign(new Error(m.message), { code: m.code, path: m.path ?? options.path, dest: m.dest, syscall: m.syscall });
-    });
-    worker.on('error', (e) => {
-      failure ??= e;
-    });
-    worker.on('exit', () => {
-      if (failure === null && !answered) failure = new Error(options.stopped);
-      if (failure === null) resolve();
-      else reject(failure);
-    });
-  });
+/** The jobs fs-worker.ts knows. */
+export type FsJob =
+  | { job: 'remove'; dir: string; made: readonly string[] | null }
+  | { job: 'link'; pairs: readonly string[] }
+  | { job: 'stat'; paths: readonly string[]; shared: SharedArrayBuffer; counter: SharedArrayBuffer; size: number };
+
+/** What fs-worker.ts posts: null when the job is done, else the error's fields. */
+export type FsAnswer = null | { message: string; code?: string; path?: string; dest?: string; syscall?: string };
+
+export async function runFsThread(job: FsJob, options: { stopped: string; path?: string }): Promise<void> {
+  const m = await runOnThread<FsAnswer>(threadModule(import.meta.url, 'fs-worker'), job, options.stopped);
+  if (m !== null) throw Object.assign(new Error(m.message), { code: m.code, path: m.path ?? options.path, dest: m.dest, syscall: m.syscall });
 }

@@ -7,9 +7,7 @@
 // names must match exactly what this module writes — a user's `.aula-old-dist-notes` is not ours.
 // Inside a former dist, what aula did not make (its .aula-files says) is moved into the new one
 // first (user-files.ts); a former dist that still holds any is left in place.
-import * as fs from 'node:fs';
 import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { basename, dirname, join } from 'node:path';
 import { MADE_FILES, madeFilesText } from '../store/format/made-files.ts';
 import { printable } from '../util/printable.ts';
@@ -120,7 +118,7 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void
     // without a list, nothing goes until every user entry has moved; then said, as swapRenames
     // says it of the dist it parks
     if (made === null && moved) warn(noListWarning(parked));
-    if (made !== null || moved) removeMade(fs, path, parked, made);
+    if (made !== null || moved) removeMade(parked, made);
     if (moved) warnLeft(parked, warn);
   } catch {
     // one would land on a file of the dist: the parked folder stays, with it
@@ -135,7 +133,7 @@ const noListWarning = (dist: string) =>
 export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}): void {
   const parked = swapRenames(staged, out, warn);
   if (parked === null) return;
-  removeMade(fs, path, parked.dir, parked.made);
+  removeMade(parked.dir, parked.made);
   if (parked.kept) warnLeft(parked.dir, warn);
 }
 
@@ -232,14 +230,9 @@ function writeMadeFiles(staged: string, previous: string | null): void {
   writeFileSync(path, text);
 }
 
-// The removal thread's program: removeMade (user-files.ts), from its own source, so the thread
-// loads no module of ours. Anything unexpected fails the removal, which leaves the rest for the
-// next build: nothing falls back to removing the folder whole, which would take what is not aula's.
-const REMOVER = `(${removeMade.toString()})(require('node:fs'), require('node:path'), workerData.dir, workerData.made);`;
-
 /** Removes what aula made of the former dist `dir` (proven aula's by the caller) on a worker thread. */
 export function removeOnWorker(dir: string, made: readonly string[] | null): Promise<void> {
-  return runFsThread(REMOVER, { dir, made }, { stopped: `the removal of ${dir} stopped before it finished`, path: dir });
+  return runFsThread({ job: 'remove', dir, made }, { stopped: `the removal of ${dir} stopped before it finished`, path: dir });
 }
 
 /** Staging folders of builds that are no longer running. */

@@ -4,7 +4,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
 import { MADE_FILES, madeFilesText, parseMadeFiles } from '../store/format/made-files.ts';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { moveUserEntries, removeMade, userEntries } from './user-files.ts';
 
 const root = tempDir('aula-user-files-');
@@ -94,17 +93,17 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     const parked = tree(listed({ 'v1/cms/event/offset/20.json': '{}', 'data/events/00001.jsonl': 'x' }));
     // written into the former dist while the build swapped (a deploy script, an editor)
     fs.writeFileSync(join(parked, 'v1', 'late.txt'), 'mine');
-    removeMade(fs, path, parked, [...MADE, 'v1/cms/event/offset/20.json', 'data/events/00001.jsonl']);
+    removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json', 'data/events/00001.jsonl']);
     expect(fs.readdirSync(parked).sort()).toEqual(['.aula-files', 'manifest.json', 'v1']);
     expect(fs.readdirSync(join(parked, 'v1'))).toEqual(['late.txt']);
   });
 
   it('with nothing else left, the proof goes last and the folder with it; without a list, everything goes', () => {
     const parked = tree(listed({ 'v1/cms/event/offset/20.json': '{}' }));
-    removeMade(fs, path, parked, [...MADE, 'v1/cms/event/offset/20.json']);
+    removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json']);
     expect(existsSync(parked)).toBe(false);
     const older = tree({ 'manifest.json': '{}', 'v1/x.json': '{}', 'deep/er/y': 'y' });
-    removeMade(fs, path, older, null);
+    removeMade(older, null);
     expect(existsSync(older)).toBe(false);
   });
 
@@ -113,7 +112,7 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     const listedDist = tree(listed());
     fs.rmSync(join(listedDist, 'v1', 'cms', 'event', 'index.json'));
     fs.symlinkSync(join(elsewhere, 'keep.txt'), join(listedDist, 'v1', 'cms', 'event', 'index.json'));
-    removeMade(fs, path, listedDist, MADE);
+    removeMade(listedDist, MADE);
     expect(fs.readlinkSync(join(listedDist, 'v1', 'cms', 'event', 'index.json'))).toBe(join(elsewhere, 'keep.txt'));
     expect(readFileSync(join(elsewhere, 'keep.txt'), 'utf8')).toBe('mine');
   });
@@ -122,7 +121,7 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     const outside = tree({ 'keep.txt': 'mine' });
     const parked = tree(listed());
     fs.symlinkSync(outside, join(parked, 'v1', 'link'));
-    removeMade(fs, path, parked, null);
+    removeMade(parked, null);
     expect(existsSync(parked)).toBe(false);
     expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('mine');
   });

@@ -1,6 +1,6 @@
 // Files somebody else put in a dist aula wrote are theirs, and a build keeps them. A build swaps a
-// whole new tree in place of --out (swap.ts), which deleted a CNAME, a .nojekyll, an assets/
-// folder or the .git of a gh-pages worktree without a word. Now the swap moves them into the new
+// whole new tree in place of --out (swap.ts), which would delete a CNAME, a .nojekyll, an assets/
+// folder or the .git of a gh-pages worktree without a word, so the swap moves them into the new
 // tree: what aula made is what the dist's .aula-files lists (store/format/made-files.ts), and
 // everything else there is the user's.
 //
@@ -10,7 +10,7 @@
 //
 // A user's file where the new build makes one cannot be kept in place: the build refuses, before
 // anything is moved, and says which.
-import { lstatSync, mkdirSync, readdirSync, renameSync, type Dirent } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, unlinkSync, type Dirent } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MADE_FILES, parseMadeFiles } from '../store/format/made-files.ts';
 import { printable } from '../util/printable.ts';
@@ -104,34 +104,32 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
  * next build (recoverDist moves those entries and removes the rest): they go last, with the
  * folder, once nothing else is left. A symbolic link is never followed (and, in a listed dist,
  * never aula's: aula makes none).
- *
- * Self-contained (its modules are passed in): the removal thread runs its source (swap.ts).
  */
-export function removeMade(fs: typeof import('node:fs'), path: typeof import('node:path'), dir: string, made: readonly string[] | null): void {
+export function removeMade(dir: string, made: readonly string[] | null): void {
   const proof = new Set(['manifest.json', '.aula-files']);
   const listed = made === null ? null : new Set(made);
   /** empties `rel` of what aula made; true when nothing is left in it */
   const empty = (rel: string): boolean => {
     let nothingLeft = true;
-    for (const e of fs.readdirSync(rel === '' ? dir : path.join(dir, rel), { withFileTypes: true })) {
+    for (const e of readdirSync(rel === '' ? dir : join(dir, rel), { withFileTypes: true })) {
       const at = rel === '' ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) {
-        if (empty(at)) fs.rmdirSync(path.join(dir, at));
+        if (empty(at)) rmdirSync(join(dir, at));
         else nothingLeft = false;
       } else if ((rel === '' && proof.has(e.name)) || (listed !== null && !(listed.has(at) && e.isFile()))) {
         // (a listed name that is no longer a plain file is somebody's link or device: not aula's)
         nothingLeft = false;
       } else {
-        fs.unlinkSync(path.join(dir, at));
+        unlinkSync(join(dir, at));
       }
     }
     return nothingLeft;
   };
   empty('');
-  const rest = fs.readdirSync(dir);
+  const rest = readdirSync(dir);
   if (rest.every((name) => proof.has(name))) {
-    for (const name of rest) fs.unlinkSync(path.join(dir, name));
-    fs.rmdirSync(dir);
+    for (const name of rest) unlinkSync(join(dir, name));
+    rmdirSync(dir);
   }
 }
 

@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { writeEventParts } from './events-file.ts';
 
+// the thread module on a real worker thread, as an installed aula runs it (start-thread.ts)
+process.env.AULA_THREADS = 'worker';
+
 const root = tempDir('aula-events-file-');
 afterAll(() => removeDir(root));
 

@@ -1,4 +1,4 @@
-// The patch build (issue 16): when only event files changed since the last build into --out and
+// The patch build: when only event files changed since the last build into --out and
 // that build left its event state (event-state.ts), the previous dist is patched instead of the
 // whole model being loaded and rendered again. Only the changed files are read, parsed and checked
 // (against the state: every event id, the page tree, category and media ids); their rows are

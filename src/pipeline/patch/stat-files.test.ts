@@ -5,6 +5,9 @@ import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { putStat, STAT_FIELDS } from './event-state.ts';
 import { statFiles } from './stat-files.ts';
 
+// the thread module on a real worker thread, as an installed aula runs it (start-thread.ts)
+process.env.AULA_THREADS = 'worker';
+
 const root = tempDir('aula-stat-files-');
 afterAll(() => removeDir(root));
 

@@ -12,35 +12,6 @@ const TWO_THREADS_FROM = 8192;
 /** Files per share of the work, taken by whichever thread is free (Atomics on a shared counter). */
 const CHUNK = 256;
 
-// statInto's loop for the worker, written out (plain JavaScript: a worker has no TypeScript loader)
-const STATTER = `
-const { statSync } = require('node:fs');
-const { paths, shared, counter, size } = workerData;
-const out = new BigInt64Array(shared);
-const next = new Int32Array(counter);
-for (let chunk; (chunk = Atomics.add(next, 0, 1)) * size < paths.length; ) {
-  const to = Math.min(paths.length, (chunk + 1) * size);
-  for (let i = chunk * size; i < to; i++) {
-    const at = i * ${STAT_FIELDS};
-    let s;
-    try {
-      s = statSync(paths[i], { bigint: true, throwIfNoEntry: false });
-    } catch {
-      s = undefined;
-    }
-    if (s === undefined || !s.isFile()) {
-      out.fill(-1n, at, at + ${STAT_FIELDS});
-      continue;
-    }
-    out[at] = s.size;
-    out[at + 1] = s.mtimeNs;
-    out[at + 2] = s.ctimeNs;
-    out[at + 3] = s.ino;
-    out[at + 4] = s.dev;
-  }
-}
-`;
-
 /** A regular file's stat, or null (none there, not a file, not to be stat'ed). */
 function fileStat(path: string): BigIntStats | null {
   try {
@@ -53,6 +24,11 @@ function fileStat(path: string): BigIntStats | null {
 
 function statInto(out: BigInt64Array, paths: readonly string[], from: number, to: number): void {
   for (let i = from; i < to; i++) putStat(out, i, fileStat(paths[i]));
+}
+
+/** Stats shares of `size` files into `out`, each share taken from `next` by whichever thread is free. */
+export function statShares(out: BigInt64Array, paths: readonly string[], next: Int32Array, size: number): void {
+  for (let chunk; (chunk = Atomics.add(next, 0, 1)) * size < paths.length; ) statInto(out, paths, chunk * size, Math.min(paths.length, (chunk + 1) * size));
 }
 
 /**
@@ -72,10 +48,10 @@ export async function statFiles(paths: readonly string[], twoThreadsFrom = TWO_T
   // this thread begins, and halves made in advance left this one waiting for it.
   const counter = new SharedArrayBuffer(4);
   const next = new Int32Array(counter);
-  const other = runFsThread(STATTER, { paths, shared, counter, size }, { stopped: 'the stat thread stopped before it finished' });
+  const other = runFsThread({ job: 'stat', paths, shared, counter, size }, { stopped: 'the stat thread stopped before it finished' });
   // (its rejection is heard below, after this thread's shares)
   other.catch(() => {});
-  for (let chunk; (chunk = Atomics.add(next, 0, 1)) * size < n; ) statInto(out, paths, chunk * size, Math.min(n, (chunk + 1) * size));
+  statShares(out, paths, next, size);
   await other;
   return out;
 }

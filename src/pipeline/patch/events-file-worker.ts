@@ -1,0 +1,116 @@
+// The thread module writeEventParts (events-file.ts) runs: writes the parts it is given. Chunks
+// are filled (old bytes read straight into them, new bytes copied), hashed here and written by
+// libuv's threads at their place in the file, three in flight: the writes' kernel copies run
+// beside the hashing instead of after it.
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, openSync, readSync, write } from 'node:fs';
+import type { PartJob, PartsAnswer, PreviousParts } from './events-file.ts';
+
+const CHUNK = 8 << 20;
+
+const writeAt = (fd: number, buffer: Buffer, n: number, at: number) =>
+  new Promise<void>((resolve, reject) => {
+    const next = (done: number) => {
+      if (done >= n) return resolve();
+      write(fd, buffer, done, n - done, at + done, (error, written) => (error ? reject(error) : next(done + written)));
+    };
+    next(0);
+  });
+
+/** One run's files and chunks: every file it opens is closed by `close`, once no write is under way. */
+class PartWriter {
+  private readonly chunks = [0, 1, 2].map(() => ({ buffer: Buffer.allocUnsafe(CHUNK), writing: Promise.resolve() }));
+  private readonly starts = [0];
+  private readonly inputs: number[];
+  private output = -1;
+  private hash: Hash = createHash('sha256');
+  private position = 0;
+  private current = 0;
+  private used = 0;
+
+  constructor(private readonly previous: PreviousParts) {
+    for (const size of previous.sizes) this.starts.push(this.starts[this.starts.length - 1] + size);
+    this.inputs = previous.paths.map(() => -1);
+  }
+
+  async part(job: PartJob): Promise<{ sha: string; bytes: number }> {
+    this.output = openSync(job.to, 'wx');
+    this.hash = createHash('sha256');
+    this.position = 0;
+    for (const s of job.segments) {
+      if ('bytes' in s) await this.copyBytes(s.bytes);
+      else await this.copyRange(s.begin, s.end);
+    }
+    await this.flush();
+    await Promise.all(this.chunks.map((c) => c.writing));
+    const fd = this.output;
+    this.output = -1;
+    closeSync(fd);
+    return { sha: this.hash.digest('hex'), bytes: this.position };
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.chunks.map((c) => c.writing));
+    for (const fd of this.inputs) if (fd >= 0) closeSync(fd);
+    if (this.output >= 0) closeSync(this.output);
+  }
+
+  private input(part: number): number {
+    if (this.inputs[part] < 0) this.inputs[part] = openSync(this.previous.paths[part], 'r');
+    return this.inputs[part];
+  }
+
+  private async flush(): Promise<void> {
+    if (this.used === 0) return;
+    const chunk = this.chunks[this.current];
+    this.hash.update(this.used === CHUNK ? chunk.buffer : chunk.buffer.subarray(0, this.used));
+    chunk.writing = writeAt(this.output, chunk.buffer, this.used, this.position);
+    this.position += this.used;
+    this.current = (this.current + 1) % this.chunks.length;
+    this.used = 0;
+    await this.chunks[this.current].writing; // the next chunk is free once its last write is done
+  }
+
+  private async copyBytes(given: Uint8Array): Promise<void> {
+    const bytes = Buffer.from(given.buffer, given.byteOffset, given.byteLength);
+    for (let at = 0; at < bytes.length; ) {
+      const n = Math.min(bytes.length - at, CHUNK - this.used);
+      bytes.copy(this.chunks[this.current].buffer, this.used, at, at + n);
+      this.used += n;
+      at += n;
+      if (this.used === CHUNK) await this.flush();
+    }
+  }
+
+  private async copyRange(begin: number, end: number): Promise<void> {
+    const { paths } = this.previous;
+    const starts = this.starts;
+    // the previous part holding byte `at` (a run of old rows may span two of them)
+    let p = 0;
+    for (let at = begin; at < end; ) {
+      while (p < paths.length && starts[p + 1] <= at) p++;
+      if (p >= paths.length) throw new Error('the previous event parts are shorter than proven');
+      const want = Math.min(CHUNK - this.used, end - at, starts[p + 1] - at);
+      const n = readSync(this.input(p), this.chunks[this.current].buffer, this.used, want, at - starts[p]);
+      if (n === 0) throw new Error('a previous event part is shorter than proven');
+      this.used += n;
+      at += n;
+      if (this.used === CHUNK) await this.flush();
+    }
+  }
+}
+
+/** Each job's part, in order; told only once every file is closed (and nothing is closed under a write). */
+export async function answer({ previous, jobs }: { previous: PreviousParts; jobs: PartJob[] }): Promise<PartsAnswer> {
+  const writer = new PartWriter(previous);
+  let result: PartsAnswer;
+  try {
+    const parts = [];
+    for (const job of jobs) parts.push(await writer.part(job));
+    result = { parts };
+  } catch (e) {
+    result = { error: String((e as Error)?.message ?? e) };
+  }
+  await writer.close();
+  return result;
+}

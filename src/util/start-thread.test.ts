@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { runOnThread, startThread, threadModule } from './start-thread.ts';
+
+const fixture = threadModule(import.meta.url, 'start-thread-fixture');
+const answers = (thread: ReturnType<typeof startThread>, n: number) =>
+  new Promise<unknown[]>((resolve, reject) => {
+    const got: unknown[] = [];
+    thread.on('message', (a: unknown) => {
+      got.push(a);
+      if (got.length === n) resolve(got);
+    });
+    thread.on('error', reject);
+  });
+
+afterEach(() => {
+  delete process.env.AULA_THREADS;
+});
+
+describe('startThread', () => {
+  it('from the sources, answers on this thread, in order, after a turn', async () => {
+    const thread = startThread(fixture);
+    const got = answers(thread, 2);
+    thread.postMessage(1);
+    thread.postMessage(5);
+    expect(await got).toEqual([{ answer: 2, mainThread: true }, { answer: 6, mainThread: true }]);
+    await thread.terminate();
+  });
+
+  it('on a worker thread when asked, the TypeScript module loaded there', async () => {
+    const thread = startThread(fixture, { threaded: true });
+    const got = answers(thread, 2);
+    thread.postMessage(41);
+    thread.postMessage(1);
+    expect(await got).toEqual([{ answer: 42, mainThread: false }, { answer: 2, mainThread: false }]);
+    await thread.terminate();
+  });
+
+  it('runs one message to its answer, on a worker under AULA_THREADS=worker', async () => {
+    expect(await runOnThread(fixture, 9, 'stopped')).toEqual({ answer: 10, mainThread: true });
+    process.env.AULA_THREADS = 'worker';
+    expect(await runOnThread(fixture, 9, 'stopped')).toEqual({ answer: 10, mainThread: false });
+  });
+});

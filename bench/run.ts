@@ -18,7 +18,7 @@ import {
   type Tracked,
 } from './processes.ts';
 import { buildQuerySet, type QueryKind } from './queries.ts';
-import { MARGIN_NS } from '../src/pipeline/stat-index.ts';
+import { MARGIN_NS } from '../src/pipeline/cache/stat-index.ts';
 import { WARM_UP_AFTER_MS } from '../src/defaults.ts';
 import { runBuilds } from './build-runs.ts';
 import { devEdit, type DevRun } from './dev-edit.ts';

@@ -77,8 +77,8 @@ if (!existsSync(final)) {
     renameSync(from, to);
   }
   const { BROWSER_MODULES } = await import(new URL('store/write/browser-modules.js', lib).href);
-  const { PREBUNDLED_WORKER } = await import(new URL('pipeline/edge-bundle.js', lib).href);
-  const bundles = [...Object.values(BROWSER_MODULES).map((m) => join('store', 'write', m.prebundled)), join('pipeline', PREBUNDLED_WORKER)];
+  const { PREBUNDLED_WORKER } = await import(new URL('pipeline/write/edge-bundle.js', lib).href);
+  const bundles = [...Object.values(BROWSER_MODULES).map((m) => join('store', 'write', m.prebundled)), join('pipeline', 'write', PREBUNDLED_WORKER)];
   const { folders, files } = entriesOf(final);
   for (const rel of files) if (!fresh.has(rel) && !bundles.includes(rel)) unlinkSync(join(final, rel));
   // folders left empty, deepest first
@@ -99,5 +99,5 @@ const writeWhole = (url, text) => {
 const { bundle, BROWSER_MODULES } = await import(new URL('store/write/browser-modules.js', placed).href);
 for (const [name, module] of Object.entries(BROWSER_MODULES)) writeWhole(new URL(`store/write/${module.prebundled}`, placed), await bundle(name));
 // the edge worker (`aula build --edge`), from src/ so it is byte for byte what a checkout bundles
-const { bundleWorkerFrom, PREBUNDLED_WORKER } = await import(new URL('pipeline/edge-bundle.js', placed).href);
-writeWhole(new URL(`pipeline/${PREBUNDLED_WORKER}`, placed), await bundleWorkerFrom(join(root, 'src', 'adapter', 'workerd', 'worker.ts')));
+const { bundleWorkerFrom, PREBUNDLED_WORKER } = await import(new URL('pipeline/write/edge-bundle.js', placed).href);
+writeWhole(new URL(`pipeline/write/${PREBUNDLED_WORKER}`, placed), await bundleWorkerFrom(join(root, 'src', 'adapter', 'workerd', 'worker.ts')));

@@ -140,10 +140,10 @@ program
   .option('--no-cache', 'parse every content file, and neither read nor write the build cache')
   .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean; edge?: boolean; cache?: string | boolean }) => {
     // before anything of the build is allocated: its threads start with the same V8 flags
-    (await import('../pipeline/heap-policy.ts')).boundBuildHeap();
-    (await import('../pipeline/stop-signals.ts')).cleanUpOnStop((line) => writeSync(2, `${line}\n`));
+    (await import('../pipeline/threads/heap-policy.ts')).boundBuildHeap();
+    (await import('../pipeline/out-folder/stop-signals.ts')).cleanUpOnStop((line) => writeSync(2, `${line}\n`));
     const { build } = await import('../pipeline/build.ts');
-    const { defaultCacheDir } = await import('../pipeline/build-cache.ts');
+    const { defaultCacheDir } = await import('../pipeline/cache/build-cache.ts');
     const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();
     const { progressDisplay } = await import('../pipeline/progress.ts');
     // progress on stdout, like the summary: stderr holds only the problems
@@ -212,7 +212,7 @@ program
   .option('--no-cache', 'parse every content file on every rebuild')
   .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string; cache?: string | boolean }) => {
     const { startDev } = await import('../dev/dev.ts');
-    const { defaultCacheDir } = await import('../pipeline/build-cache.ts');
+    const { defaultCacheDir } = await import('../pipeline/cache/build-cache.ts');
     const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();
     const dev = await startDev({ ...opts, cache, log: (line) => console.log(`aula: ${line}`) });
     // With broken content at start, serving begins at the first good build.
@@ -235,7 +235,7 @@ program
   .option('--root <dir>', 'where dist/ is on the nginx host: prints the `set $aula_root` line for the server part')
   .option('--upstream <url>', 'the aula server as nginx reaches it', upstream, DEFAULT_UPSTREAM)
   .action(async (opts: { dist: string; root?: string; upstream: string }) => {
-    const { nginxSnippets } = await import('../pipeline/routing-files.ts');
+    const { nginxSnippets } = await import('../pipeline/write/routing-files.ts');
     const { MEDIA_FILES_INDEX, parseMediaFiles } = await import('../store/format/public-files.ts');
     const read = (rel: string) => {
       try {

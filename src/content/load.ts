@@ -43,7 +43,7 @@ export interface LoadOptions {
   onDirectory?: (objects: readonly DirectoryObject[]) => boolean | void;
   /**
    * Parses the files of one kind, each as parseContentFile would (with the cache), elsewhere:
-   * the build spreads the directory's and the events' files over threads (pipeline/parse-pool.ts).
+   * the build spreads the directory's and the events' files over threads (pipeline/load/parse-pool.ts).
    * Results in the order of `files`. Without it they are parsed here, one after the other.
    */
   /**

@@ -99,7 +99,7 @@ function detached<T>(value: T): T {
 let copyStrings = true;
 
 /**
- * For a thread whose parses are serialized before anyone keeps them (pipeline/parse-thread.ts):
+ * For a thread whose parses are serialized before anyone keeps them (pipeline/load/parse-thread.ts):
  * serializing copies every string already, so detaching them first would only copy them twice.
  */
 export function keepSlicedStrings(): void {

@@ -72,7 +72,7 @@ export class DistWriter {
     this.child = child;
     // A dev process that ends without close() (process.exit on a failure, an uncaught error) must
     // not leave its build writing the out folder behind it: the build is stopped as it ends (and
-    // removes its staging folder and lock as it stops: pipeline/stop-signals.ts).
+    // removes its staging folder and lock as it stops: pipeline/out-folder/stop-signals.ts).
     const stopWithUs = () => void child.kill('SIGTERM');
     process.once('exit', stopWithUs);
     try {

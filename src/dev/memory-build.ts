@@ -25,7 +25,7 @@ import { memorySource, type DistSource } from '../store/read/dist-source.ts';
 import { readStore } from '../store/read/stored-data.ts';
 import { buildIndexJson } from '../store/write/index-builder.ts';
 import { datasetFrom, type Dataset } from '../query/dataset.ts';
-import { manifestOf } from '../pipeline/manifest-of.ts';
+import { manifestOf } from '../pipeline/write/manifest-of.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 const INDEX = `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`;

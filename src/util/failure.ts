@@ -1,7 +1,7 @@
 // The one line `aula` prints on stderr when a command fails. File-system errors name the path
 // and the cause in words (node's own message is `ENOSPC: no space left on device, write` — no
 // path for a write, and the code first); every path is printed escaped (see printable.ts).
-import { printable } from '../util/printable.ts';
+import { printable } from './printable.ts';
 
 const CAUSES: Record<string, string> = {
   ENOSPC: 'no space left on the device',

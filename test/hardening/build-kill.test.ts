@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, statSync } from 'nod
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/core.ts';
-import { recoverDist } from '../../src/pipeline/swap.ts';
+import { recoverDist } from '../../src/pipeline/out-folder/swap.ts';
 import { generateContent } from '../../src/gen/content-generator.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir, writeContent } from '../helpers.ts';

@@ -1,6 +1,6 @@
 // Whatever stands at a build cache file's path — a FIFO, a link to /dev/zero, a symbolic or hard
 // link to a file elsewhere — the build neither hangs, nor fills memory, nor writes through it:
-// it treats the file as absent (src/pipeline/cache-file.ts).
+// it treats the file as absent (src/pipeline/cache/cache-file.ts).
 import { spawnSync } from 'node:child_process';
 import { cpSync, linkSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // Every build cache file is size-checked before it is read: one made huge and sparse (a truncate
 // costs nothing, reading its holes a second per GB and as much memory) is ignored as if absent,
-// so the build stays small and gives the bytes a clean build gives (src/pipeline/cache-file.ts).
+// so the build stays small and gives the bytes a clean build gives (src/pipeline/cache/cache-file.ts).
 import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockOut, lockPath } from '../../src/pipeline/lock.ts';
+import { lockOut, lockPath } from '../../src/pipeline/out-folder/lock.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
 import { FIXTURE_FILES } from '../fixture-content.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir, writeContent } from '../helpers.ts';

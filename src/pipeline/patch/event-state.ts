@@ -18,8 +18,8 @@ import { deserialize, serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
 import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
-import { cacheIdentity } from '../build-cache.ts';
-import { readCacheFile, replaceCacheFile } from '../cache-file.ts';
+import { cacheIdentity } from '../cache/build-cache.ts';
+import { readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
 
 const MAGIC = 'AULAEVENTS1\n';
 /** Bump when the state's shape or meaning changes without a new aula version. */

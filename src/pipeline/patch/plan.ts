@@ -5,7 +5,7 @@
 // full build checks them (ids unique against the state's, references to pages, categories and
 // media), and the media files resolved again. Anything else refuses (NoPatch): the full build runs.
 import { statSync, type BigIntStats } from 'node:fs';
-import { readCacheFile } from '../cache-file.ts';
+import { readCacheFile } from '../cache/cache-file.ts';
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
@@ -17,9 +17,9 @@ import type { Event } from '../../model/types.ts';
 import { compareListOrder } from '../../render/event.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { AULA_VERSION } from '../../version.ts';
-import { parseKey } from '../build-cache.ts';
-import { DistLedger, ledgerPath } from '../dist-ledger.ts';
-import { fileSystemNow, MARGIN_NS, statText, stillFresh } from '../stat-index.ts';
+import { parseKey } from '../cache/build-cache.ts';
+import { DistLedger, ledgerPath } from '../publish/dist-ledger.ts';
+import { fileSystemNow, MARGIN_NS, statText, stillFresh } from '../cache/stat-index.ts';
 import { eventStatePath, freshStatAt, KEY_BYTES, putStat, readEventState, STAT_FIELDS, type EventState } from './event-state.ts';
 import { statFiles } from './stat-files.ts';
 import { refuse } from './no-patch.ts';

@@ -3,7 +3,7 @@
 // a one-event patch's search for changes (whose whole target is 2 s). A worker thread takes
 // shares of them while this one does, as git's index preload does with its lstats.
 import { statSync, type BigIntStats } from 'node:fs';
-import { runFsThread } from '../fs-thread.ts';
+import { runFsThread } from '../threads/fs-thread.ts';
 import { putStat, STAT_FIELDS } from './event-state.ts';
 
 /** Fewer files than this are stat'ed here alone: a thread's start (~30 ms) would cost more than it saves. */

@@ -9,11 +9,11 @@ import type { ParseCache } from '../../content/load.ts';
 import type { MediaSource } from '../../content/media.ts';
 import type { Parsed, Sourced } from '../../content/records.ts';
 import type { Event, Model } from '../../model/types.ts';
-import type { StatRecord } from '../stat-index.ts';
-import type { BuildCache, MadeParse } from '../build-cache.ts';
+import type { StatRecord } from '../cache/stat-index.ts';
+import type { BuildCache, MadeParse } from '../cache/build-cache.ts';
 import { CALENDAR_CAP } from '../../api/events/calendar.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
-import { calendarKey } from '../page-keys.ts';
+import { calendarKey } from '../render/page-keys.ts';
 import { KEY_BYTES, putStat, removeEventState, STAT_FIELDS, writeEventState, type StateRows } from './event-state.ts';
 
 export const EVENTS_KIND = 'events in ';

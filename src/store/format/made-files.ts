@@ -1,6 +1,6 @@
 // dist/.aula-files: every file a build put in its dist, so that the next build can tell them from
 // files somebody else put there (a CNAME, a .git of a gh-pages worktree, a robots.txt), which it
-// must keep (pipeline/user-files.ts). The manifest lists the public files only, not their .gz/.br
+// must keep (pipeline/out-folder/user-files.ts). The manifest lists the public files only, not their .gz/.br
 // twins, the data files or the host configs.
 //
 // File: JSON, {"aula_files": 1, "files": [path, …]}: paths relative to dist/ with forward slashes,

@@ -1,0 +1,162 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
+import type { Parsed } from '../../content/records.ts';
+import { BuildCache, cacheIdentity, packPath, readPack } from './build-cache.ts';
+
+const roots: string[] = [];
+afterEach(() => roots.splice(0).forEach(removeDir));
+
+function pack(): string {
+  const root = tempDir('aula-cache-');
+  roots.push(root);
+  return packPath(join(root, 'cache'), join(root, 'content'));
+}
+
+const parsedOf = (text: string): Parsed<{ text: string; n: number; gone: undefined; id: number }> => ({
+  records: [{ value: { text, n: text.length, gone: undefined, id: NaN }, file: 'a.yaml', item: null }],
+  problems: [],
+});
+
+/**
+ * Parses every text through a fresh cache over `path`; returns what it parsed anew. `spill`: new
+ * entries go to the next pack's file as they come (as past 16 MB of them), not held.
+ */
+function run(path: string, texts: string[], spill = false) {
+  const cache = new BuildCache(path, undefined, spill ? { holdBytes: 0 } : {});
+  const parsedAnew: string[] = [];
+  const results = texts.map((t) => cache.parse('events', `${t}.yaml`, t, () => (parsedAnew.push(t), parsedOf(t))));
+  cache.save();
+  return { cache, parsedAnew, results };
+}
+
+describe('BuildCache', () => {
+  it('returns what the parse returned, without parsing again, for the same kind, file and text', () => {
+    const path = pack();
+    expect(run(path, ['a', 'b']).parsedAnew).toEqual(['a', 'b']);
+    const again = run(path, ['a', 'b', 'c']);
+    expect(again.parsedAnew).toEqual(['c']);
+    expect(again.results[0]).toEqual(parsedOf('a'));
+    expect(Object.hasOwn(again.results[0].records[0].value, 'gone')).toBe(true);
+    expect(again.cache.stats).toMatchObject({ hits: 2, misses: 1, corrupt: 0, foreign: false });
+    // another kind, path or text is another key
+    const cache = new BuildCache(path);
+    let calls = 0;
+    cache.parse('directory', 'a.yaml', 'a', () => (calls++, parsedOf('a')));
+    cache.parse('events', 'other.yaml', 'a', () => (calls++, parsedOf('a')));
+    expect(calls).toBe(2);
+  });
+
+  it('inputsKey: one key per set of files of a kind with their texts, in any order', () => {
+    const path = pack();
+    const keyOf = (files: [string, string][]) => {
+      const cache = new BuildCache(path);
+      for (const [file, text] of files) cache.parse('directory', file, text, () => parsedOf(text));
+      cache.parse('events', 'e.yaml', String(files.length), () => parsedOf('e'));
+      return cache.inputsKey('directory').toString('hex');
+    };
+    const base = keyOf([['a.yaml', 'x'], ['b.yaml', 'y']]);
+    expect(keyOf([['b.yaml', 'y'], ['a.yaml', 'x']])).toBe(base);
+    expect(keyOf([['a.yaml', 'x'], ['b.yaml', 'z']])).not.toBe(base);
+    expect(keyOf([['a.yaml', 'x'], ['c.yaml', 'y']])).not.toBe(base);
+    expect(keyOf([['a.yaml', 'x']])).not.toBe(base);
+  });
+
+  it('leaves no spill file behind, and its entries in the pack', () => {
+    const path = pack();
+    // the file's buffer fills more than once, and one entry is larger than it
+    const many = Array.from({ length: 3000 }, (_, i) => `entry ${i} `.repeat(i % 7 === 0 ? 2000 : 1));
+    many.push('x'.repeat(9 << 20));
+    expect(run(path, many, true).parsedAnew).toHaveLength(3001);
+    const again = run(path, many);
+    expect(again.parsedAnew).toEqual([]);
+    expect(again.results).toEqual(many.map(parsedOf));
+    expect(readdirSync(join(path, '..'))).toEqual([path.split('/').pop()]);
+    run(path, ['a', 'b', 'c'], true);
+    const folder = join(path, '..');
+    expect(readdirSync(folder)).toEqual([path.split('/').pop()]);
+    expect(readPack(path).slots.size).toBe(3);
+    expect(run(path, ['a', 'b', 'c', 'd']).parsedAnew).toEqual(['d']);
+    expect(readPack(path).slots.size).toBe(4);
+    expect(readdirSync(folder)).toHaveLength(1);
+  });
+
+  it('appends a few new entries to the pack; writes it anew once a quarter of it is unused, or after a cut', () => {
+    const path = pack();
+    const texts = Array.from({ length: 12 }, (_, i) => `text ${i}`);
+    run(path, texts);
+    const first = statSync(path);
+    const firstBytes = readFileSync(path);
+    expect(run(path, [...texts, 'new']).parsedAnew).toEqual(['new']);
+    const appended = statSync(path);
+    expect(appended.ino).toBe(first.ino); // the same file, grown by one entry
+    expect(appended.size).toBeGreaterThan(first.size);
+    expect(readFileSync(path).subarray(0, first.size).equals(firstBytes)).toBe(true);
+    expect(readPack(path).slots.size).toBe(13);
+    expect(run(path, [...texts, 'new']).parsedAnew).toEqual([]);
+    // 4 of 13 entries unused: written anew with the 9 used
+    run(path, texts.slice(0, 9));
+    expect(statSync(path).ino).not.toBe(first.ino);
+    expect(readPack(path).slots.size).toBe(9);
+    // a pack cut inside its last entry is never appended to (the new entry would sit past the cut)
+    writeFileSync(path, readFileSync(path).subarray(0, statSync(path).size - 3));
+    expect(run(path, [...texts.slice(0, 9), 'more']).parsedAnew).toEqual([texts[8], 'more']);
+    expect(readPack(path).slots.size).toBe(10);
+    expect(run(path, [...texts.slice(0, 9), 'more']).parsedAnew).toEqual([]);
+  });
+
+  it('keeps only the entries the last build used', () => {
+    const path = pack();
+    run(path, ['a', 'b']);
+    run(path, ['b']);
+    expect(readPack(path).slots.size).toBe(1);
+  });
+
+  it('ignores an entry whose bytes were flipped and parses that file again', () => {
+    const path = pack();
+    run(path, ['first', 'second']);
+    const bytes = readFileSync(path);
+    bytes[bytes.length - 3] ^= 0xff; // inside the last payload
+    writeFileSync(path, bytes);
+    const again = run(path, ['first', 'second']);
+    expect(again.parsedAnew).toEqual(['second']);
+    expect(again.cache.stats.corrupt).toBe(1);
+    expect(again.results[1]).toEqual(parsedOf('second'));
+  });
+
+  it('reads a truncated pack up to the cut, and a pack of garbage as none', () => {
+    const path = pack();
+    run(path, ['first', 'second']);
+    const bytes = readFileSync(path);
+    writeFileSync(path, bytes.subarray(0, bytes.length - 10));
+    expect(run(path, ['first', 'second']).parsedAnew).toEqual(['second']);
+    writeFileSync(path, Buffer.alloc(5000, 0x41));
+    const garbage = run(path, ['first']);
+    expect(garbage.parsedAnew).toEqual(['first']);
+    expect(garbage.cache.stats.foreign).toBe(true);
+  });
+
+  it('ignores a pack written by another aula version whole', () => {
+    const path = pack();
+    run(path, ['a']);
+    const text = readFileSync(path, 'latin1');
+    const foreign = cacheIdentity().replace(/"aula":"[^"]*"/, '"aula":"0.0.0-other"');
+    expect(foreign).not.toBe(cacheIdentity());
+    writeFileSync(path, Buffer.from(text.replace(cacheIdentity(), foreign), 'latin1'));
+    const again = run(path, ['a']);
+    expect(again.parsedAnew).toEqual(['a']);
+    expect(again.cache.stats.foreign).toBe(true);
+    // and the next build writes a pack of its own version
+    expect(run(path, ['a']).parsedAnew).toEqual([]);
+  });
+
+  it('a cache folder that cannot be written costs nothing but speed', () => {
+    const root = tempDir('aula-cache-');
+    roots.push(root);
+    writeFileSync(join(root, 'file'), 'not a folder');
+    const path = packPath(join(root, 'file', 'cache'), root);
+    expect(run(path, ['a']).parsedAnew).toEqual(['a']);
+    expect(run(path, ['a']).parsedAnew).toEqual(['a']);
+  });
+});

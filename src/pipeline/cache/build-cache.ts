@@ -1,0 +1,596 @@
+// The build cache: each content file's parsed and validated records (and its own problems), kept
+// under a key made of the file's kind, path, the context its parse depends on (the site's zone
+// for events) and its exact text, so an unchanged file is neither parsed nor validated again.
+// Checks across files are not cached: they always run over the whole model.
+//
+// Beside the pack, a stat index (stat-index.ts) maps each file to its stat and key: a file whose
+// stat has not changed is taken from the pack without being read or hashed.
+//
+// One pack file per content folder holds the entries:
+//   AULACACHE\n {"cache":…,"aula":…,"format":…,"v8":…}\n   then per entry:
+//   "AUe1" | key (32 bytes) | payload length (u32 LE) | checksum of the payload (4, util/checksum.ts) | payload (v8.serialize)
+// A pack written by another aula, dist format or V8 is foreign and ignored whole. An entry is
+// trusted only when its checksum matches when it is used; a corrupt one is a miss (parsed anew),
+// and a truncated or garbled pack is read up to the damage. Nothing in the cache is ever needed:
+// reading or writing it may fail, and the build then just parses.
+//
+// The pack is not held: its entries are found by one pass over it, and each payload is read from
+// the open file when used. A build that parsed a few files anew appends their entries; one that
+// left a quarter of the pack unused, or parsed more than HOLD_BYTES anew, writes it anew.
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fstatSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
+import { readFully, writeAllv } from '../../util/positional-io.ts';
+import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
+import { dirname, join, resolve } from 'node:path';
+import { serialize } from 'node:v8';
+import type { Parsed } from '../../content/records.ts';
+import { DIST_FORMAT } from '../../store/format/manifest.ts';
+import { AULA_VERSION } from '../../version.ts';
+import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
+import { makeFolders } from '../../util/make-folders.ts';
+import { openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile } from './cache-file.ts';
+import { decodeParse } from '../load/parse-payload.ts';
+
+/** Bump when what a parse returns changes shape or meaning without a new aula version. */
+export const CACHE_FORMAT = 4;
+
+const MAGIC = Buffer.from('AULACACHE\n');
+const ENTRY = Buffer.from('AUe1');
+const KEY_BYTES = 32;
+/** The length of an entry's payload checksum (util/checksum.ts). */
+export const SUM_BYTES = CHECKSUM_BYTES;
+const ENTRY_HEAD = ENTRY.length + KEY_BYTES + 4 + SUM_BYTES;
+
+/** What a pack must declare to be read: anything else was written by another build of aula. */
+export function cacheIdentity(): string {
+  return IDENTITY;
+}
+// The payloads are v8.serialize's, whose format is Node's and V8's: their versions, not V8's
+// cachedDataVersionTag(), which also hashes the process's V8 flags. `aula build` sets one
+// (heap-policy.ts), and a pack it wrote was then foreign to `aula dev` and to any build run
+// without it: every file parsed again, without a word.
+const IDENTITY = JSON.stringify({ cache: CACHE_FORMAT, aula: AULA_VERSION, format: DIST_FORMAT, node: process.version, v8: process.versions.v8, sum: CHECKSUM });
+
+/** The cache folder by default: node_modules/.cache/aula of the project the command runs in. */
+export function defaultCacheDir(cwd = process.cwd()): string {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'node_modules', '.cache', 'aula');
+    if (dirname(dir) === dir) return join(resolve(cwd), 'node_modules', '.cache', 'aula');
+  }
+}
+
+/** The pack of one content folder (two sites sharing a cache folder must not evict each other). */
+export function packPath(cacheDir: string, content: string): string {
+  const id = createHash('sha256').update(resolve(content)).digest('hex').slice(0, 16);
+  return join(resolve(cacheDir), `parsed-${id}.bin`);
+}
+
+interface Slot {
+  /** the payload when held (a fresh serialization, or kept by a dev session); else in the pack */
+  payload: Buffer | null;
+  /** where the payload starts in the pack read, and its length */
+  at: number;
+  length: number;
+  /** the payload's checksum as stored; checked before the payload is trusted */
+  sum: Buffer;
+  verified: boolean;
+  /** written to the next pack's file already (the payload is not held) */
+  spilled?: boolean;
+}
+
+/**
+ * Entries parsed anew in a one-off build go to the next pack's file as they are made, so the
+ * serialized records (hundreds of MB at 100k events) are not held beside the model; save() then
+ * appends the entries taken from the old pack and renames the file over it.
+ */
+interface Spill {
+  path: string;
+  fd: number;
+  /**
+   * Entries are copied into this buffer, written out when full: each payload is garbage as soon
+   * as it is copied. (Held until a write, they were promoted to the old generation, and their
+   * ~330 MB of backing stores, freed only by full collections, cost ~3 s of those.)
+   */
+  chunk: Buffer;
+  used: number;
+}
+
+/** A file's parse made elsewhere, serialized (BuildCache.adopt). */
+export interface MadeParse {
+  /** parseKey of the file's kind, name and text, as hex */
+  key: string;
+  /** v8.serialize of the Parsed */
+  payload: Buffer;
+  /** the payload's checksum (util/checksum.ts) */
+  sum: Buffer;
+  /** statText of the file's stat, taken before its text was read; none: read again next time */
+  stat?: string;
+}
+
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  /** entries whose bytes did not match their checksum, or did not deserialize */
+  corrupt: number;
+  /** the pack was present but written by another aula/format/V8, or its header was damaged */
+  foreign: boolean;
+}
+
+/**
+ * A pack as read: `end` is its length when every byte of it was read as entries (new entries may
+ * then be appended to it), else null; `stamp` (stampOf) was taken before the read.
+ */
+interface PackFile {
+  stamp: string;
+  end: number | null;
+}
+
+/** Reads a pack's entries (where they are, not their payloads) by hex key; foreign or unreadable packs give none. */
+export function readPack(path: string): { slots: Map<string, Slot>; foreign: boolean; file: PackFile | null } {
+  const pack = openPack(path);
+  if (pack.fd !== null) closeSync(pack.fd);
+  return pack;
+}
+
+/**
+ * Opens a pack and finds its entries, reading it in chunks without keeping the payloads: they
+ * are read from `fd` when used (a pack at 100k events is ~330 MB, which a build must not hold).
+ */
+function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; file: PackFile | null; fd: number | null } {
+  const slots = new Map<string, Slot>();
+  const stamp = stampOf(path);
+  const fd = openCacheFile(path);
+  if (fd === null) return { slots, foreign: false, file: null, fd: null };
+  try {
+    const size = fstatSync(fd).size;
+    const chunk = Buffer.allocUnsafe(Math.min(Math.max(size, 1), SCAN_CHUNK));
+    let chunkAt = 0;
+    let chunkEnd = 0;
+    /** `n` bytes at `at` (n ≤ the chunk's size), or null past the end */
+    const bytesAt = (at: number, n: number): Buffer | null => {
+      if (at + n > size) return null;
+      if (at < chunkAt || at + n > chunkEnd) {
+        chunkAt = at;
+        chunkEnd = at + readFully(fd, chunk, 0, Math.min(chunk.length, size - at), at);
+        if (at + n > chunkEnd) return null;
+      }
+      return chunk.subarray(at - chunkAt, at - chunkAt + n);
+    };
+    const identity = Buffer.from(`${cacheIdentity()}\n`);
+    const head = MAGIC.length + identity.length;
+    const start = bytesAt(0, head);
+    if (start === null || !start.subarray(0, MAGIC.length).equals(MAGIC) || !start.subarray(MAGIC.length).equals(identity)) {
+      closeSync(fd);
+      return { slots, foreign: true, file: null, fd: null };
+    }
+    let at = head;
+    for (;;) {
+      const entry = bytesAt(at, ENTRY_HEAD);
+      if (entry === null || !entry.subarray(0, ENTRY.length).equals(ENTRY)) break; // the end, or garbled from here on
+      const key = entry.toString('hex', ENTRY.length, ENTRY.length + KEY_BYTES);
+      const length = entry.readUInt32LE(ENTRY.length + KEY_BYTES);
+      const sum = Buffer.from(entry.subarray(ENTRY.length + KEY_BYTES + 4));
+      if (at + ENTRY_HEAD + length > size) break; // truncated
+      slots.set(key, { payload: null, at: at + ENTRY_HEAD, length, sum, verified: false });
+      at += ENTRY_HEAD + length;
+    }
+    return { slots, foreign: false, file: { stamp, end: at === size ? at : null }, fd };
+  } catch {
+    closeSync(fd);
+    return { slots: new Map(), foreign: false, file: null, fd: null };
+  }
+}
+
+/** The key of one file's parse: everything its result depends on. */
+export function parseKey(kind: string, file: string, text: string): Buffer {
+  return createHash('sha256').update(`${cacheIdentity()}\0${kind}\0${file}\0`).update(text).digest();
+}
+
+const isParsed = (v: unknown): v is Parsed<unknown> =>
+  typeof v === 'object' && v !== null && Array.isArray((v as Parsed<unknown>).records) && Array.isArray((v as Parsed<unknown>).problems);
+
+const stampOf = (path: string) => {
+  try {
+    const s = statSync(path);
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return '';
+  }
+};
+
+export class BuildCache {
+  readonly stats: CacheStats = { hits: 0, misses: 0, corrupt: 0, foreign: false };
+  /** files taken by their stat alone, without reading them */
+  unread = 0;
+  private previous: Map<string, Slot>;
+  /** the last build's stat index; none without a content folder or when unusable */
+  private statIndex: StatIndex | null = null;
+  /** this build's stat index: `safe` null when stats cannot be trusted or kept */
+  private nextStats: { safe: bigint | null; records: Map<string, StatRecord>; changed: boolean };
+  private next = new Map<string, Slot>();
+  private added = 0;
+  /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
+  private readonly inputs = new Map<string, string[]>();
+  private spill: Spill | null | 'failed' = null;
+  /** the pack read, if it may be appended to */
+  private readonly file: PackFile | null;
+  /** the pack read, open: the payloads of its entries are read from it when used */
+  private fd: number | null = null;
+  /** keys of the entries parsed anew and held (not spilled), and their payloads' bytes */
+  private fresh: string[] = [];
+  private freshBytes = 0;
+  /** the key (hex) of the file parse(), adopt() or unchanged() handled last (lastKey) */
+  private last = '';
+
+  /**
+   * `content`: the content folder's full path; without it no stat index is read or kept (every
+   * file is read and hashed).
+   */
+  constructor(
+    private readonly path: string,
+    private readonly content?: string,
+    private readonly tuning: {
+      /** how much older than the build a file's times must be to trust its stat (tests set 0) */
+      racyMarginNs?: bigint;
+      /** bytes of new entries held before the pack is written anew as they come (tests set 0) */
+      holdBytes?: number;
+    } = {},
+  ) {
+    const read = openPack(path);
+    this.previous = read.slots;
+    this.stats.foreign = read.foreign;
+    this.file = read.file;
+    this.fd = read.fd;
+    let safe: bigint | null = null;
+    if (content !== undefined) {
+      try {
+        makeFolders(dirname(path));
+        // taken before any content file is stat'ed: what this build records is judged against it
+        safe = fileSystemNow(dirname(path));
+      } catch {
+        safe = null;
+      }
+      if (!this.stats.foreign) this.statIndex = readStatIndex(statPath(path), cacheIdentity(), content);
+    }
+    this.nextStats = { safe, records: new Map(), changed: false };
+  }
+
+  /**
+   * The cached parse of a file whose stat is the one recorded when it was read for the last
+   * build, without reading it; undefined when the file must be read (then `parse` follows).
+   */
+  unchanged<T>(kind: string, file: string, path: string | Buffer): Parsed<T> | undefined {
+    const index = this.statIndex;
+    if (index === null || this.nextStats.safe === null) return undefined;
+    const id = `${kind}\0${file}`;
+    const record = index.records.get(id);
+    if (record === undefined) return undefined;
+    let stat: BigIntStats | undefined;
+    try {
+      stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+    if (stat === undefined || !stat.isFile() || !stillFresh(record, stat, index.safe, this.tuning.racyMarginNs ?? MARGIN_NS)) return undefined;
+    const slot = this.next.get(record.key) ?? this.previous.get(record.key);
+    if (slot === undefined) return undefined;
+    const value = this.open(slot);
+    if (value === undefined) {
+      this.previous.delete(record.key); // counted corrupt once; parsed anew after a read
+      return undefined;
+    }
+    this.stats.hits++;
+    this.unread++;
+    this.last = record.key;
+    this.next.set(record.key, slot);
+    this.addInput(kind, file, record.key);
+    this.nextStats.records.set(id, record);
+    return value as Parsed<T>;
+  }
+
+  /**
+   * The parse key (hex) of the file whose parse parse(), adopt() or unchanged() returned last: what
+   * a caller wrapping this cache notes beside that parse (state-recorder.ts: its events' source).
+   */
+  lastKey(): string {
+    return this.last;
+  }
+
+  /** A slot's parse, its checksum checked once; undefined (and counted) when it is damaged. */
+  private open(slot: Slot): Parsed<unknown> | undefined {
+    let value: unknown;
+    try {
+      const payload = this.payloadOf(slot);
+      if (!slot.verified && !checksum(payload).equals(slot.sum)) throw new Error('checksum');
+      slot.verified = true;
+      value = decodeParse(payload, true);
+    } catch {
+      value = undefined;
+    }
+    if (isParsed(value)) return value;
+    this.stats.corrupt++;
+    return undefined;
+  }
+
+  /** A slot's payload: held, or read from the pack. */
+  private payloadOf(slot: Slot): Buffer {
+    if (slot.payload !== null) return slot.payload;
+    if (this.fd === null) throw new Error('no pack');
+    const payload = Buffer.allocUnsafe(slot.length);
+    if (readFully(this.fd, payload, 0, slot.length, slot.at) !== slot.length) throw new Error('cut');
+    return payload;
+  }
+
+  private addInput(kind: string, file: string, key: string): void {
+    // only the kinds inputsKey is asked for: the events' ~100k (a string each, holding its file's
+    // name) were kept through the whole load for nothing
+    if (!INPUT_KINDS.has(kind)) return;
+    const inputs = this.inputs.get(kind);
+    if (inputs) inputs.push(`${file}\0${key}`);
+    else this.inputs.set(kind, [`${file}\0${key}`]);
+  }
+
+  /**
+   * The cached parse of `text`, or `parse()`'s result, which is then kept for the next build.
+   * `stat`: the file's stat taken before `text` was read, recorded for the next build's
+   * unchanged(); absent, the file will be read again.
+   */
+  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T> {
+    const key = parseKey(kind, file, text).toString('hex');
+    this.last = key;
+    this.addInput(kind, file, key);
+    this.recordStat(`${kind}\0${file}`, stat && statText(stat), key);
+    const slot = this.next.get(key) ?? this.previous.get(key);
+    if (slot) {
+      const value = this.open(slot);
+      if (value !== undefined) {
+        this.stats.hits++;
+        this.next.set(key, slot);
+        return value as Parsed<T>;
+      }
+    }
+    this.stats.misses++;
+    const parsed = parse();
+    // serialized now: later checks may add to the records (resolved media paths, expansions)
+    const payload = serialize(parsed);
+    this.keep(key, payload, checksum(payload));
+    return parsed;
+  }
+
+  /**
+   * A parse made on another thread (parse-pool.ts), as parse() would have made and kept it: its
+   * key, its serialization and that payload's checksum, and the file's stat (statText) taken
+   * before its text was read. The records returned are a copy of the payload's, as a cached
+   * parse's are, but for the events' texts when the payload carries them apart (parse-payload.ts):
+   * those are '', and the thread's rows hold them.
+   */
+  adopt<T>(kind: string, file: string, made: MadeParse): Parsed<T> {
+    this.last = made.key;
+    this.addInput(kind, file, made.key);
+    this.recordStat(`${kind}\0${file}`, made.stat, made.key);
+    this.stats.misses++;
+    this.keep(made.key, made.payload, made.sum);
+    // (its events' texts are left out when the payload carries them apart: the thread's rows hold them)
+    return decodeParse(made.payload, false) as Parsed<T>;
+  }
+
+  /** A parse made in this build, kept for the next: held, or written to the next pack's file. */
+  private keep(key: string, payload: Buffer, sum: Buffer): void {
+    this.added++;
+    // A few new entries are held, to be appended to the pack at save; past HOLD_BYTES the pack
+    // is written anew, so they go to its file as they are made (a one-off build must not hold
+    // them all beside the model).
+    this.next.set(key, { payload, at: 0, length: payload.length, sum, verified: true });
+    this.fresh.push(key);
+    this.freshBytes += payload.length;
+    if (this.spill !== null || this.freshBytes > (this.tuning.holdBytes ?? HOLD_BYTES)) this.spillFresh();
+  }
+
+  /** Moves the held new entries to the next pack's file (where it cannot, they stay held). */
+  private spillFresh(): void {
+    for (const key of this.fresh) {
+      const slot = this.next.get(key)!;
+      if (!this.spillEntry(key, slot.sum, slot.payload!)) return;
+      this.next.set(key, { payload: null, at: 0, length: slot.length, sum: slot.sum, verified: true, spilled: true });
+    }
+    this.fresh = [];
+    this.freshBytes = 0;
+  }
+
+  /** `stat`: statText of the file's stat (none: the file is read again next time) */
+  private recordStat(id: string, stat: string | undefined, key: string): void {
+    const next = this.nextStats;
+    if (next.safe === null) return;
+    next.changed = true;
+    if (stat === undefined) next.records.delete(id);
+    else next.records.set(id, { stat, key });
+  }
+
+  /** Appends an entry to the next pack's file; false when there is none (the entry is then held). */
+  private spillEntry(key: string, sum: Buffer, payload: Buffer): boolean {
+    if (this.spill === 'failed') return false;
+    try {
+      if (this.spill === null) {
+        makeFolders(dirname(this.path));
+        const { path, fd } = openTemporary(this.path);
+        const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
+        const used = MAGIC.copy(chunk, 0);
+        this.spill = { path, fd, chunk, used: used + chunk.write(`${cacheIdentity()}\n`, used) };
+      }
+      const spill = this.spill;
+      const need = ENTRY_HEAD + payload.length;
+      if (spill.used + need > spill.chunk.length) flushSpill(spill);
+      if (need > spill.chunk.length) {
+        writeAllv(spill.fd, entryParts(key, sum, payload));
+      } else {
+        let at = spill.used + ENTRY.copy(spill.chunk, spill.used);
+        at += spill.chunk.write(key, at, 'hex');
+        at = spill.chunk.writeUInt32LE(payload.length, at);
+        at += sum.copy(spill.chunk, at);
+        spill.used = at + payload.copy(spill.chunk, at);
+      }
+      return true;
+    } catch {
+      this.dropSpill();
+      this.spill = 'failed';
+      return false;
+    }
+  }
+
+  private dropSpill(): void {
+    if (this.spill === null || this.spill === 'failed') return;
+    try {
+      closeSync(this.spill.fd);
+    } catch {
+      // closed already
+    }
+    try {
+      unlinkSync(this.spill.path);
+    } catch {
+      // gone already
+    }
+    this.spill = null;
+  }
+
+  /**
+   * One key for every file of `kind` this build read, with its content: what everything made from
+   * those files alone (the directory indexes) depends on.
+   */
+  inputsKey(kind: string): Buffer {
+    if (!INPUT_KINDS.has(kind)) throw new Error(`the build cache keeps no inputs of ${kind} files`);
+    const hash = createHash('sha256').update(`${cacheIdentity()}\0${kind}\0`);
+    for (const input of [...(this.inputs.get(kind) ?? [])].sort()) hash.update(`${input}\n`);
+    return hash.digest();
+  }
+
+  /** This build's stat records (kind NUL file → stat, key) and the time they are judged by; null when none are kept. Before release(). */
+  statRecords(): { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null {
+    return this.nextStats.safe === null ? null : { safe: this.nextStats.safe, records: this.nextStats.records };
+  }
+
+  /** Lets go of every entry (after save): the model is built, the bytes are not needed any more. */
+  release(): void {
+    this.closePack();
+    this.previous = new Map();
+    this.next = new Map();
+    this.statIndex = null;
+    this.nextStats.records = new Map();
+    this.dropSpill();
+  }
+
+  /**
+   * Writes the entries this build used (so the pack does not grow with every edit) beside the
+   * old pack, then renames it over: a crash leaves the old pack or the new one, never half. Then
+   * the stat index, which names only keys of the pack just written.
+   */
+  save(): void {
+    if (this.savePack()) this.saveStats();
+    this.closePack();
+  }
+
+  private closePack(): void {
+    if (this.fd === null) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // closed already
+    }
+    this.fd = null;
+  }
+
+  /** False when the pack could not be written (the stat index is then left as it was). */
+  private savePack(): boolean {
+    if (this.added === 0 && this.next.size === this.previous.size && !this.stats.foreign) {
+      this.dropSpill();
+      return true;
+    }
+    // a spill that failed lost entries: better no new pack than one missing them (the old stays)
+    if (this.spill === 'failed') return false;
+    if (this.spill === null && this.appendFresh()) return true;
+    const spill = this.spill;
+    this.spill = null; // its file is the new pack's, renamed into place or removed
+    // (a read-only or full disk costs the next build its speed, never its result)
+    const written = replaceCacheFile(
+      this.path,
+      (fd) => {
+        let parts: Buffer[] = spill === null ? [MAGIC, Buffer.from(`${cacheIdentity()}\n`)] : [];
+        if (spill !== null) flushSpill(spill);
+        for (const [key, slot] of this.next) {
+          if (slot.spilled) continue;
+          let payload: Buffer;
+          try {
+            payload = this.payloadOf(slot);
+          } catch {
+            continue; // unreadable now: left out (the file is parsed again next time)
+          }
+          parts.push(...entryParts(key, slot.sum, payload));
+          if (parts.length >= 1000) {
+            writeAllv(fd, parts);
+            parts = [];
+          }
+        }
+        writeAllv(fd, parts);
+      },
+      spill ?? undefined,
+    );
+    return written;
+  }
+
+  /**
+   * Appends the new entries to the pack read, when it is still the file read, was read whole, and
+   * would then hold at most a quarter of entries no build uses: one edit then writes its entry,
+   * not the whole pack again. A crash while appending leaves a cut entry at the end, which the
+   * next read stops at (and the next save then writes the pack anew).
+   */
+  private appendFresh(): boolean {
+    const file = this.file;
+    if (this.stats.foreign || file === null || file.end === null || stampOf(this.path) !== file.stamp) return false;
+    let live = MAGIC.length + Buffer.byteLength(`${cacheIdentity()}\n`);
+    for (const slot of this.next.values()) live += ENTRY_HEAD + slot.length;
+    const total = file.end + this.fresh.length * ENTRY_HEAD + this.freshBytes;
+    if ((total - live) * 4 > total) return false;
+    try {
+      const fd = openCacheFileToAppend(this.path);
+      if (fd === null) return false; // a link, or not a file: written anew below, by a rename
+      try {
+        writeAllv(
+          fd,
+          this.fresh.flatMap((key) => entryParts(key, this.next.get(key)!.sum, this.next.get(key)!.payload!)),
+        );
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return false; // the pack may now end in a cut entry: written anew below
+    }
+    return true;
+  }
+
+  private saveStats(): void {
+    const { safe, records, changed } = this.nextStats;
+    const same = !changed && records.size === this.statIndex?.records.size;
+    if (this.content === undefined || safe === null || same || records.size === 0) return;
+    writeStatIndex(statPath(this.path), cacheIdentity(), this.content, { safe, records });
+  }
+}
+
+/** The kinds of files whose inputs (name and key) are kept for inputsKey: what the directory indexes are made of. */
+const INPUT_KINDS: ReadonlySet<string> = new Set(['directory']);
+
+/** The stat index beside a pack. */
+export const statPath = (pack: string) => pack.replace(/\.bin$/, '') + '.stat';
+
+const SCAN_CHUNK = 8 << 20;
+const SPILL_CHUNK = 8 << 20;
+const HOLD_BYTES = 16 << 20;
+
+function entryParts(key: string, sum: Buffer, payload: Buffer): Buffer[] {
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(payload.length);
+  return [ENTRY, Buffer.from(key, 'hex'), length, sum, payload];
+}
+
+function flushSpill(spill: Spill): void {
+  if (spill.used > 0) writeAllv(spill.fd, [spill.chunk.subarray(0, spill.used)]);
+  spill.used = 0;
+}

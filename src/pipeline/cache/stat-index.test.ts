@@ -1,0 +1,139 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { loadContent } from '../../content/load.ts';
+import { BuildCache, cacheIdentity, packPath, statPath } from './build-cache.ts';
+import { fileSystemNow, readStatIndex } from './stat-index.ts';
+
+const roots: string[] = [];
+afterEach(() => roots.splice(0).forEach(removeDir));
+
+/** A content folder of events a…, each file's times set to an old whole second. */
+function site(titles: Record<string, string>): { content: string; cache: string } {
+  const root = tempDir('aula-stat-');
+  roots.push(root);
+  const content = join(root, 'content');
+  for (const [name, title] of Object.entries(titles)) writeEvent(content, name, title);
+  return { content, cache: join(root, 'cache') };
+}
+
+const OLD = 1_700_000_000; // whole seconds: utimes restores them exactly
+
+function writeEvent(content: string, name: string, title: string, keepTimes = true): void {
+  const id = name.charCodeAt(0);
+  const file = join(content, 'events', `${name}.yaml`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `id: ${id}\ntitle: ${title}\nstart: 2025-05-12T10:00:00Z\nend: 2025-05-12T12:00:00Z\nlast_modified: 2025-05-01T00:00:00Z\n`);
+  if (keepTimes) utimesSync(file, OLD, OLD);
+}
+
+/** One load through a fresh cache, saved; `margin`: 0 trusts any stat older than the build. */
+async function build(s: { content: string; cache: string }, margin?: bigint) {
+  const cache = new BuildCache(packPath(s.cache, s.content), s.content, { racyMarginNs: margin });
+  const { model, problems } = await loadContent(s.content, { cache });
+  expect(problems).toEqual([]);
+  cache.save();
+  cache.release();
+  return { titles: model!.events.map((e) => e.title), unread: cache.unread, misses: cache.stats.misses, hits: cache.stats.hits };
+}
+
+describe('the stat index', () => {
+  it('takes an unchanged old file without reading it; a file with a new stat is read', async () => {
+    const s = site({ a: 'Alpha', b: 'Beta' });
+    await sleep(50); // the file times (ctime: now) fall before the next builds' time
+    expect(await build(s, 0n)).toMatchObject({ unread: 0, misses: 2 });
+    expect(await build(s, 0n)).toEqual({ titles: ['Alpha', 'Beta'], unread: 2, misses: 0, hits: 2 });
+    writeEvent(s.content, 'b', 'Beta, longer now', false);
+    await sleep(50);
+    expect(await build(s, 0n)).toEqual({ titles: ['Alpha', 'Beta, longer now'], unread: 1, misses: 1, hits: 1 });
+    expect(await build(s, 0n)).toMatchObject({ unread: 2, misses: 0 });
+  });
+
+  it('notices an edit that keeps the size and mtime (by its ctime), and a file replaced by another (inode)', async () => {
+    const s = site({ a: 'Alpha', b: 'Beta' });
+    await sleep(50);
+    await build(s, 0n);
+    expect(await build(s, 0n)).toMatchObject({ unread: 2 });
+    const before = statSync(join(s.content, 'events', 'a.yaml'), { bigint: true });
+    writeEvent(s.content, 'a', 'Alpho'); // same size, mtime set back to the same whole second
+    const after = statSync(join(s.content, 'events', 'a.yaml'), { bigint: true });
+    expect([after.size, after.mtimeNs, after.ino]).toEqual([before.size, before.mtimeNs, before.ino]);
+    await sleep(50);
+    expect(await build(s, 0n)).toEqual({ titles: ['Alpho', 'Beta'], unread: 1, misses: 1, hits: 1 });
+    // the same bytes and times under a new inode: read (and found in the pack by its text)
+    const other = join(s.content, 'b.tmp');
+    writeFileSync(other, readFileSync(join(s.content, 'events', 'b.yaml')));
+    utimesSync(other, OLD, OLD);
+    renameSync(other, join(s.content, 'events', 'b.yaml'));
+    await sleep(50);
+    expect(await build(s, 0n)).toEqual({ titles: ['Alpho', 'Beta'], unread: 1, misses: 0, hits: 2 });
+  });
+
+  it('reads and hashes a racy file, whose times are not safely older than the build that recorded it', async () => {
+    const s = site({ a: 'Alpha' });
+    const file = join(s.content, 'events', 'a.yaml');
+    utimesSync(file, new Date(), new Date()); // just written, as far as the next builds can tell
+    await build(s); // the default margin: a file changed within seconds of a build is racy
+    const racy = await build(s);
+    expect(racy).toEqual({ titles: ['Alpha'], unread: 0, misses: 0, hits: 1 });
+    // an edit keeping size and mtime within the racy window is read, whatever the ctime says
+    const { mtime } = statSync(file);
+    writeEvent(s.content, 'a', 'Alpho', false);
+    utimesSync(file, mtime, mtime);
+    expect(await build(s)).toMatchObject({ titles: ['Alpho'], unread: 0, misses: 1 });
+  });
+
+  it('ignores a damaged stat index, and one written for another content folder or aula', async () => {
+    const s = site({ a: 'Alpha', b: 'Beta' });
+    await sleep(50);
+    await build(s, 0n);
+    expect(await build(s, 0n)).toMatchObject({ unread: 2 });
+    const path = statPath(packPath(s.cache, s.content));
+    const intact = readFileSync(path);
+    expect(readStatIndex(path, cacheIdentity(), s.content)?.records.size).toBe(2);
+    expect(readStatIndex(path, cacheIdentity(), `${s.content}-other`)).toBeNull();
+    expect(readStatIndex(path, cacheIdentity().replace('"aula":"', '"aula":"0.'), s.content)).toBeNull();
+
+    for (const damage of [
+      (b: Buffer) => (b[b.length >> 1] ^= 0x01), // one bit inside
+      (b: Buffer) => b.subarray(0, b.length - 1),
+      () => Buffer.from('garbage'),
+    ]) {
+      const bytes = Buffer.from(intact);
+      const damaged = damage(bytes);
+      writeFileSync(path, Buffer.isBuffer(damaged) ? damaged : bytes);
+      expect(readStatIndex(path, cacheIdentity(), s.content)).toBeNull();
+      expect(await build(s, 0n)).toEqual({ titles: ['Alpha', 'Beta'], unread: 0, misses: 0, hits: 2 });
+      // and that build wrote an intact one again
+      expect(await build(s, 0n)).toMatchObject({ unread: 2 });
+    }
+  });
+
+  it('a stat index naming a key the pack lacks costs only a read', async () => {
+    const s = site({ a: 'Alpha' });
+    await sleep(50);
+    await build(s, 0n);
+    writeFileSync(packPath(s.cache, s.content), 'not a pack');
+    expect(await build(s, 0n)).toEqual({ titles: ['Alpha'], unread: 0, misses: 1, hits: 0 });
+  });
+});
+
+describe('fileSystemNow', () => {
+  it('reads the time from a probe it creates and removes, and never touches a file it did not create', () => {
+    const dir = tempDir('aula-probe-');
+    try {
+      expect(typeof fileSystemNow(dir)).toBe('bigint');
+      expect(readdirSync(dir)).toEqual([]);
+      // at the name the probe once had: left alone, and in nobody's way
+      const theirs = join(dir, `stat-probe.${process.pid}.tmp`);
+      writeFileSync(theirs, 'not aula');
+      expect(typeof fileSystemNow(dir)).toBe('bigint');
+      expect(readdirSync(dir)).toEqual([`stat-probe.${process.pid}.tmp`]);
+      expect(readFileSync(theirs, 'utf8')).toBe('not aula');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

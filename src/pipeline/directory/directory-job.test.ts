@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readlinkSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { syntheticDirectory } from '../../query/autocomplete/test-fixtures.ts';
+import { buildAutocompleteFiles } from '../../store/write/autocomplete-files.ts';
+import { buildMiniSearchFiles } from '../../store/write/minisearch/build.ts';
+import { startDirectoryJob, type DirectoryJob, type DirectoryJobOptions } from './directory-job.ts';
+import { outputsPath } from './directory-outputs.ts';
+
+const roots: string[] = [];
+afterEach(() => roots.splice(0).forEach(removeDir));
+
+// large enough for minisearch.json to pass the 1 MB above which the worker compresses it too
+const objects = syntheticDirectory(6000, 7);
+const noCache = { kept: () => null, key: null };
+
+/** A file's text (minisearch.json is made as UTF-8 bytes, the rest as text) */
+const text = (content: string | Uint8Array | undefined) => (typeof content === 'string' || content === undefined ? content : Buffer.from(content).toString());
+
+async function outputs(job: DirectoryJob) {
+  return { autocomplete: await job.autocomplete, minisearch: await job.minisearch, compressed: await job.compressed };
+}
+
+describe('startDirectoryJob', () => {
+  it('makes what the builders make, on a worker thread (compiled) as on this one', async () => {
+    const expected: Record<string, string | Uint8Array> = { ...(await buildAutocompleteFiles(objects)), ...(await buildMiniSearchFiles(objects)) };
+    const options: DirectoryJobOptions = { minisearch: true, compress: true, ...noCache };
+    // vitest runs the .ts sources, which have no worker entry: the compiled job is the one that spawns
+    const compiled = (await import(new URL('../../../lib/pipeline/directory/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
+    for (const job of [startDirectoryJob(objects, { ...options, inThread: true }), compiled.startDirectoryJob(objects, options)]) {
+      const made = await outputs(job);
+      // the browser modules are bundled from the sources (.ts) or prebundled from lib/ (.js): same
+      // code, not the same formatting; the indexes are the same bytes
+      const files = { ...made.autocomplete, ...made.minisearch };
+      expect(Object.keys(files).sort()).toEqual(Object.keys(expected).sort());
+      for (const name of ['index.json', 'minisearch.json']) expect(text(files[name])).toBe(text(expected[name]));
+      const big = 'autocomplete/minisearch.json';
+      expect([...made.compressed.keys()]).toEqual([big]);
+      const twins = made.compressed.get(big)!;
+      // (above 1 MB: gzip 5 compresses as well as 6 here, in about half the time)
+      expect(twins).toMatchObject({ gzip: 5, brotli: 5 });
+      expect(text(twins.content)).toBe(text(expected['minisearch.json']));
+      expect(gunzipSync(twins.gz).toString()).toBe(text(expected['minisearch.json']));
+      expect(brotliDecompressSync(twins.br).toString()).toBe(text(expected['minisearch.json']));
+    }
+  });
+
+  it('reads the files kept for the same directory instead of making them, and makes only what is missing', async () => {
+    const root = tempDir('aula-dir-job-');
+    roots.push(root);
+    const kept = (index: string) => outputsPath(join(root, 'cache'), join(root, 'content'), index);
+    const key = createHash('sha256').update('the directory').digest();
+    const small = objects.slice(0, 300);
+    const first = await outputs(startDirectoryJob(small, { minisearch: false, compress: false, kept, key, inThread: true }));
+    expect(first.compressed.size).toBe(0);
+    // no objects at all: whatever comes back under the same key was kept
+    const again = await outputs(startDirectoryJob([], { minisearch: true, compress: false, kept, key, inThread: true }));
+    expect(again.autocomplete).toEqual(first.autocomplete);
+    expect(again.minisearch).toEqual(await buildMiniSearchFiles([]));
+    const other = createHash('sha256').update('another directory').digest();
+    const changed = await outputs(startDirectoryJob([], { minisearch: false, compress: false, kept, key: other, inThread: true }));
+    expect(changed.autocomplete).toEqual(await buildAutocompleteFiles([]));
+  });
+
+  it('keeps what the worker made in an unlinked scratch file until it is asked for: nothing is ever left in the temp folder', async () => {
+    const compiled = (await import(new URL('../../../lib/pipeline/directory/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
+    const temp = tempDir('aula-dir-scratch-');
+    roots.push(temp);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = temp; // os.tmpdir()
+    /** this process's descriptors on a deleted scratch file, with their sizes */
+    const scratchFiles = () =>
+      readdirSync('/proc/self/fd').flatMap((fd) => {
+        try {
+          const target = readlinkSync(`/proc/self/fd/${fd}`);
+          return target.startsWith(join(temp, 'aula-directory-')) && target.endsWith(' (deleted)') ? [statSync(`/proc/self/fd/${fd}`).size] : [];
+        } catch {
+          return []; // closed meanwhile
+        }
+      });
+    try {
+      const small = objects.slice(0, 500);
+      const job = compiled.startDirectoryJob(small, { minisearch: true, compress: false, ...noCache });
+      // the file has no name from the start, so no way of ending the process can leave it behind
+      expect(readdirSync(temp)).toEqual([]);
+      // written by the worker, and left there: nothing reads it before the build asks
+      await expect.poll(() => scratchFiles()[0] ?? 0, { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
+      await new Promise((ok) => setTimeout(ok, 200));
+      expect(scratchFiles()).toHaveLength(1);
+      const made = await outputs(job);
+      expect(made.autocomplete['index.json']).toBe((await buildAutocompleteFiles(small))['index.json']);
+      expect(made.minisearch['minisearch.json']).toEqual((await buildMiniSearchFiles(small))['minisearch.json']);
+      // read once, then closed
+      expect(scratchFiles()).toEqual([]);
+      expect(await job.autocomplete).toEqual(made.autocomplete);
+
+      const cancelled = compiled.startDirectoryJob(small, { minisearch: false, compress: false, ...noCache });
+      expect(scratchFiles()).toHaveLength(1);
+      cancelled.cancel();
+      await expect(cancelled.autocomplete).rejects.toThrow();
+      await expect.poll(() => scratchFiles(), { timeout: 5_000, interval: 20 }).toEqual([]);
+      expect(readdirSync(temp)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
+
+  it('rejects when the worker fails, and a job that is never awaited leaves no unhandled rejection', async () => {
+    const compiled = (await import(new URL('../../../lib/pipeline/directory/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
+    // a directory object without its fields makes the index builder throw on the worker
+    const broken = [{ model: 'campus.Person', id: 1 }] as unknown as typeof objects;
+    const job = compiled.startDirectoryJob(broken, { minisearch: true, compress: false, ...noCache });
+    await expect(job.autocomplete).rejects.toThrow();
+    const ignored = compiled.startDirectoryJob(broken, { minisearch: false, compress: false, ...noCache });
+    ignored.cancel();
+  });
+});

@@ -1,0 +1,171 @@
+// The directory side of a build on its own thread. The autocomplete index and MiniSearch depend on
+// the directory alone, so on a machine with a second core they are made while the main thread
+// renders the events and answers the pages (the build awaits them only where it needs the files).
+// Files kept in the build cache (directory-outputs.ts) are read here and never made again.
+//
+// The worker usually finishes while the events are still being read (at 100k/200k, ~2 s before
+// "render data"). What it made (~100 MB of index text and MiniSearch's index at 200k objects)
+// then waits in a scratch file (scratch-file.ts; its layout: directory-made-file.ts) rather than
+// in a heap, and is read when the build asks for it, once the events have left the heap: it is
+// not part of the build's peak. Its large files are compressed there when the build's main
+// thread works alone ("render data", compressNow), on a short-lived thread of their own
+// (directory-compress-worker.ts). The file is unlinked as soon as it is opened, so however the
+// process ends, killed mid-build included, nothing is left behind.
+import { Worker } from 'node:worker_threads';
+import type { DirectoryObject } from '../../model/types.ts';
+import type { Precompressed } from '../../deploy/precompress.ts';
+import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
+import { readStored, type DirectoryFiles } from './directory-outputs.ts';
+import { ScratchFile } from '../write/scratch-file.ts';
+import { readMade, type DirectoryMade, type MadeLayout } from './directory-made-file.ts';
+import { makeDirectoryFilesHeld, type DirectoryRequest } from './directory-make.ts';
+
+export interface DirectoryJobOptions {
+  minisearch: boolean;
+  /** compress the large files on the worker too */
+  compress: boolean;
+  /** where each index is kept in the build cache (null: no cache) */
+  kept: (index: 'autocomplete' | 'minisearch') => string | null;
+  /** the directory's key in the build cache (null: no cache) */
+  key: Buffer | null;
+  /** make the files on this thread (default: a worker, when running compiled) */
+  inThread?: boolean;
+}
+
+export interface DirectoryJob {
+  // Each is read when first asked for (not when the worker ends): ask for them where they are needed.
+  /** autocomplete/'s own index and module, by name under dist/autocomplete/ */
+  autocomplete: Promise<DirectoryFiles>;
+  /** minisearch.json and its options module; an empty record when not asked for */
+  minisearch: Promise<DirectoryFiles>;
+  /** the compressed twins made on the way, by path under dist/ (for compressionPool's `ready`) */
+  compressed: Promise<Map<string, Precompressed>>;
+  /** stops the worker (a build that failed elsewhere) */
+  cancel(): void;
+  /**
+   * The large files may be compressed now (the build's main thread works alone for a while):
+   * until then they wait uncompressed in the scratch file, once made. Asking for any file says so too.
+   */
+  compressNow(): void;
+}
+
+// A source checkout (tsx, vitest) has no loader for a .ts worker: there the job runs in-thread.
+const COMPILED = !import.meta.url.endsWith('.ts');
+
+export function startDirectoryJob(objects: readonly DirectoryObject[], options: DirectoryJobOptions): DirectoryJob {
+  const paths = { autocomplete: options.kept('autocomplete'), minisearch: options.minisearch ? options.kept('minisearch') : null };
+  const stored = (path: string | null) => (path !== null && options.key !== null ? readStored(path, options.key) : null);
+  const storedAutocomplete = stored(paths.autocomplete);
+  const storedMiniSearch = options.minisearch ? stored(paths.minisearch) : {};
+  const request: DirectoryRequest = {
+    autocomplete: storedAutocomplete === null,
+    minisearch: storedMiniSearch === null,
+    compress: options.compress,
+    keep: options.key === null ? null : { key: options.key, ...paths },
+  };
+  let cancel = () => {};
+  let compressNow = () => {};
+  /** what was made, read when first asked for */
+  let made: () => Promise<DirectoryMade>;
+  if (!request.autocomplete && !request.minisearch) {
+    const nothing = Promise.resolve<DirectoryMade>({ autocomplete: null, minisearch: null, compressed: {} });
+    made = () => nothing;
+  } else if (options.inThread ?? !COMPILED) {
+    const inThread = makeDirectoryFilesHeld(objects, request);
+    inThread.catch(() => {});
+    made = () => inThread;
+  } else {
+    const scratch = ScratchFile.create('directory');
+    const worker = new Worker(new URL('./directory-worker.js', import.meta.url), { workerData: { objects, request, scratch: scratch?.fd ?? null } });
+    let answer: WorkerAnswer | null = null;
+    // the large files' twins, once asked for (compressNow) and the worker has answered: none when
+    // it left none to compress. The compressing thread is started at once, in the call or in the
+    // answer's event: a promise's callback would wait for this thread's next await, which "render
+    // data" reaches only seconds later.
+    let twinsWanted = false;
+    let compressor: Worker | null = null;
+    let cancelled = false;
+    let twinsMade: (twins: MadeLayout['twins']) => void = () => {};
+    const twins = new Promise<MadeLayout['twins']>((resolve) => (twinsMade = resolve));
+    const compress = () => {
+      if (!twinsWanted || answer === null || compressor !== null) return;
+      const deferred = answer.deferred;
+      if (deferred.length === 0 || scratch === null || cancelled) return twinsMade([]);
+      const files = answer.layout.files.filter((f) => deferred.includes(f.name));
+      compressor = new Worker(new URL('./directory-compress-worker.js', import.meta.url), { workerData: { fd: scratch.fd, files, at: answer.end } });
+      void compressedTwins(compressor).then(twinsMade);
+    };
+    // (closed only once the workers are gone: a descriptor number closed under a thread still
+    // writing could be reused by the next open, and its write land there: cancel below)
+    const answered = new Promise<WorkerAnswer>((resolve, reject) => {
+      worker.once('message', (made: WorkerAnswer) => {
+        answer = made;
+        resolve(made);
+        compress();
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => {
+        if (answer === null) scratch?.close();
+        reject(new Error(`the directory worker stopped (exit code ${code}) before it answered`));
+      });
+    });
+    // a build that fails before it asks for the files must not leave an unhandled rejection behind
+    answered.catch(() => {});
+    compressNow = () => {
+      twinsWanted = true;
+      compress();
+    };
+    cancel = () => {
+      cancelled = true;
+      void Promise.all([worker.terminate(), compressor?.terminate()]).then(() => scratch?.close());
+    };
+    let read: Promise<DirectoryMade> | undefined;
+    made = () => {
+      compressNow();
+      read ??= Promise.all([answered, twins]).then(([made, more]) => takeMade(scratch, { ...made, layout: { ...made.layout, twins: [...made.layout.twins, ...more] } }));
+      return read;
+    };
+  }
+  const compressedOf = (m: DirectoryMade) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c]));
+  return {
+    get autocomplete() {
+      return made().then((m) => storedAutocomplete ?? m.autocomplete!);
+    },
+    get minisearch() {
+      return made().then((m) => storedMiniSearch ?? m.minisearch!);
+    },
+    get compressed() {
+      return made().then(compressedOf);
+    },
+    cancel,
+    compressNow: () => compressNow(),
+  };
+}
+
+/**
+ * The worker's answer: where what it made is in the scratch file (directory-made-file.ts), what it
+ * could not write there, the large files it left to compress there (directory-compress-worker.ts)
+ * and where the file's bytes end.
+ */
+export type WorkerAnswer = { layout: MadeLayout; rest: DirectoryMade; deferred: string[]; end: number };
+
+/**
+ * The layout entries of the twins the compressing thread wrote; none when it failed (a full temp
+ * folder): the build's own pool then compresses those files, as it does any other.
+ */
+function compressedTwins(worker: Worker): Promise<MadeLayout['twins']> {
+  return new Promise((resolve) => {
+    worker.once('message', (twins: MadeLayout['twins']) => resolve(twins));
+    worker.once('error', () => resolve([]));
+    worker.once('exit', () => resolve([]));
+  });
+}
+
+/** What the directory worker made, read back from its scratch file, which is then closed (and gone). */
+function takeMade(scratch: ScratchFile | null, answer: WorkerAnswer): DirectoryMade {
+  try {
+    return readMade(scratch?.fd ?? null, answer.layout, answer.rest);
+  } finally {
+    scratch?.close();
+  }
+}

@@ -1,0 +1,153 @@
+// What the directory worker made, as it waits in the job's scratch file (directory-job.ts): each
+// index's files and their compressed twins are written there as soon as that index is made
+// (MadeWriter), described by a small layout posted with the answer. Nothing is held until the end
+// or copied into one serialization first: at 200,000 directory objects that was a ~110 MB buffer
+// in the worker, and the same again in the build's thread when read back (the buffer, then the
+// values deserialized from it).
+import type { Precompressed } from '../../deploy/precompress.ts';
+import type { DirectoryFiles } from './directory-outputs.ts';
+import { readAllAt, writeAllAt } from '../../util/positional-io.ts';
+
+export type Group = 'autocomplete' | 'minisearch';
+
+/** What the directory's files are made into (directory-make.ts), as the build takes them. */
+export interface DirectoryMade {
+  autocomplete: DirectoryFiles | null;
+  minisearch: DirectoryFiles | null;
+  /** by name under dist/autocomplete/ */
+  compressed: Record<string, Precompressed>;
+}
+
+/** Where each file is in the scratch file. */
+export interface MadeLayout {
+  /** the groups written there */
+  groups: Group[];
+  /**
+   * each file of those groups: text (kept as UTF-16, as the string it was; as UTF-8 when `utf8`,
+   * for a large one that UTF-8 gives back as it was) or bytes
+   */
+  files: { group: Group; name: string; text: boolean; utf8?: true; at: number; length: number }[];
+  /** each compressed file: its levels and where its twins are; its content is the file of that name */
+  twins: { name: string; gzip: number; brotli: number; gz: [number, number]; br: [number, number] }[];
+}
+
+/** What a group's files are handed to as soon as they are made (directory-make.ts). */
+export type PutGroup = (group: Group, files: DirectoryFiles, twins: Record<string, Precompressed>) => void;
+
+/** Groups put into a DirectoryMade, held (a job on the build's own thread, or no scratch file). */
+export function intoMade(made: DirectoryMade): PutGroup {
+  return (group, files, twins) => {
+    made[group] = files;
+    Object.assign(made.compressed, twins);
+  };
+}
+
+/**
+ * Writes each group put to the scratch file `fd` (from its start), noting where in `layout`. What
+ * cannot be written (a full temp folder) is held in `rest` from then on, and posted as it is.
+ */
+export class MadeWriter {
+  readonly layout: MadeLayout = { groups: [], files: [], twins: [] };
+  readonly rest: DirectoryMade = { autocomplete: null, minisearch: null, compressed: {} };
+  private at = 0;
+  private failed = false;
+
+  constructor(private readonly fd: number | null) {}
+
+  readonly put: PutGroup = (group, files, twins) => {
+    if (this.fd !== null && !this.failed) {
+      try {
+        this.write(this.fd, group, files, twins);
+        return;
+      } catch {
+        this.failed = true;
+      }
+    }
+    intoMade(this.rest)(group, files, twins);
+  };
+
+  private write(fd: number, group: Group, files: DirectoryFiles, twins: Record<string, Precompressed>): void {
+    // noted only once all of the group is written: a failure part way leaves it out of the layout
+    const layout: MadeLayout = { groups: [group], files: [], twins: [] };
+    const { put, end } = appender(fd, this.at);
+    for (const [name, content] of Object.entries(files)) {
+      const text = typeof content === 'string';
+      // UTF-16 gives back any string as it was (UTF-8 would not a lone surrogate); a large one
+      // without any is kept as UTF-8: half the bytes, and the bytes it is compressed from later
+      const utf8 = text && content.length > UTF8_FROM && content.isWellFormed();
+      const [start, length] = put(text ? Buffer.from(content, utf8 ? 'utf8' : 'utf16le') : content);
+      layout.files.push(utf8 ? { group, name, text, utf8, at: start, length } : { group, name, text, at: start, length });
+    }
+    const appended = appendTwins(fd, end(), twins);
+    layout.twins.push(...appended.entries);
+    this.at = appended.end;
+    this.layout.groups.push(group);
+    this.layout.files.push(...layout.files);
+    this.layout.twins.push(...layout.twins);
+  }
+
+  /** Whether what is put goes to the scratch file (not held): its files can be read back there. */
+  get writing(): boolean {
+    return this.fd !== null && !this.failed;
+  }
+
+  /** Where the next bytes go in the scratch file. */
+  get end(): number {
+    return this.at;
+  }
+}
+
+/** A layout's file, read from the scratch file `fd` as it was put: text as UTF-8 bytes when kept so, else as the string. */
+export function fileContent(fd: number, file: MadeLayout['files'][number]): string | Uint8Array {
+  const bytes = Buffer.allocUnsafe(file.length);
+  readAllAt(fd, bytes, 0, file.length, file.at);
+  return file.text && !file.utf8 ? bytes.toString('utf16le') : bytes;
+}
+
+/** Writes `twins` to the scratch file `fd` from `at`: their entries of a layout, and where they end. */
+export function appendTwins(fd: number, at: number, twins: Record<string, Precompressed>): { entries: MadeLayout['twins']; end: number } {
+  const { put, end } = appender(fd, at);
+  const entries = Object.entries(twins).map(([name, made]) => ({ name, gzip: made.gzip, brotli: made.brotli, gz: put(made.gz), br: put(made.br) }));
+  return { entries, end: end() };
+}
+
+/** Writes byte runs one after another into `fd` from `at`: where each went ([at, length]), and where they end. */
+function appender(fd: number, at: number): { put: (bytes: Uint8Array) => [number, number]; end: () => number } {
+  return {
+    put: (bytes) => {
+      writeAllAt(fd, bytes, at);
+      at += bytes.byteLength;
+      return [at - bytes.byteLength, bytes.byteLength];
+    },
+    end: () => at,
+  };
+}
+
+/** Text files longer than this (UTF-16 units) are kept as UTF-8 when they can be. */
+const UTF8_FROM = 1 << 20;
+
+/** What a MadeWriter wrote to `fd` (this layout) and held (`rest`), together. */
+export function readMade(fd: number | null, layout: MadeLayout, rest: DirectoryMade): DirectoryMade {
+  const made: DirectoryMade = { autocomplete: rest.autocomplete, minisearch: rest.minisearch, compressed: { ...rest.compressed } };
+  if (layout.files.length > 0 && fd === null) throw new Error("the directory's files are in a scratch file that is gone");
+  for (const group of layout.groups) made[group] = {};
+  const take = ([at, length]: [number, number]) => {
+    const bytes = Buffer.allocUnsafe(length);
+    readAllAt(fd!, bytes, 0, length, at);
+    return bytes;
+  };
+  const byName = new Map<string, string | Uint8Array>();
+  for (const group of [made.autocomplete, made.minisearch]) for (const [name, content] of Object.entries(group ?? {})) byName.set(name, content);
+  for (const { group, name, text, utf8, at, length } of layout.files) {
+    const bytes = take([at, length]);
+    const content = text ? bytes.toString(utf8 ? 'utf8' : 'utf16le') : bytes;
+    made[group]![name] = content;
+    byName.set(name, content);
+  }
+  for (const { name, gzip, brotli, gz, br } of layout.twins) {
+    const content = byName.get(name);
+    if (content === undefined) throw new Error(`the directory's scratch file has twins of ${name} but not the file`);
+    made.compressed[name] = { content, gzip, brotli, gz: take(gz), br: take(br) } satisfies Precompressed;
+  }
+  return made;
+}

@@ -1,0 +1,82 @@
+// The files made from the directory alone — dist/autocomplete/'s own index and module, and the
+// MiniSearch index with its options — plus the compressed twins of the large ones. A pure
+// function of its request, run on a worker thread by directory-job.ts (or in the caller's thread).
+//
+// One index after the other, each handed on (kept in the cache, compressed, put where it waits for
+// the build) as soon as it is made, and the objects let go of once MiniSearch has indexed them: at
+// 200,000 objects the worker's heap held the own index's ~23 MB of text, the objects (~70 MB) and
+// MiniSearch's index together while the latter was written out, at the build's peak.
+import type { DirectoryObject } from '../../model/types.ts';
+import { buildAutocompleteFiles } from '../../store/write/autocomplete-files.ts';
+import { listingOrder } from '../../store/write/index-builder.ts';
+import { compressTwins, LARGE_FILE_LEVELS, PRECOMPRESSED, sizeOf, type Precompressed } from '../../deploy/precompress.ts';
+import { TOP_LEVEL_LIMIT } from '../../server/compress.ts';
+import { store, type DirectoryFiles } from './directory-outputs.ts';
+import { intoMade, type DirectoryMade, type Group, type PutGroup } from './directory-made-file.ts';
+
+export interface DirectoryRequest {
+  /** make autocomplete/'s own index and module */
+  autocomplete: boolean;
+  /** make minisearch.json and minisearch-options.js */
+  minisearch: boolean;
+  /** also compress the large files (their levels do not depend on the rest of the build) */
+  compress: boolean;
+  /** keep what is made in the build cache: the directory's key and a path per index */
+  keep: { key: Buffer | Uint8Array; autocomplete: string | null; minisearch: string | null } | null;
+}
+
+
+/** The directory's objects, taken (set to null) by makeDirectoryFiles: it lets go of them once indexed. */
+export interface DirectorySource {
+  objects: readonly DirectoryObject[] | null;
+}
+
+/**
+ * Makes the files `request` asks for of the objects `source` holds, handing each group to `put`
+ * once made. `deferred`: the large files are not compressed here but their names added to it, to
+ * be compressed later (the directory worker: directory-job.ts).
+ */
+export async function makeDirectoryFiles(source: DirectorySource, request: DirectoryRequest, put: PutGroup, deferred?: string[]): Promise<void> {
+  let objects = source.objects ?? [];
+  source.objects = null;
+  // one sort for both indexes: listing order is a third of the own index's time
+  let ordered: DirectoryObject[] | null = listingOrder(objects);
+  const done = (group: Group, files: DirectoryFiles) => {
+    const { keep } = request;
+    const path = keep?.[group];
+    if (keep && path) store(path, Buffer.from(keep.key.buffer, keep.key.byteOffset, keep.key.byteLength), files);
+    const twins: Record<string, Precompressed> = {};
+    if (request.compress) {
+      for (const [name, text] of Object.entries(files)) {
+        if (!isLarge(name, text)) continue;
+        if (deferred) deferred.push(name);
+        else twins[name] = compressTwins(text, LARGE_FILE_LEVELS);
+      }
+    }
+    put(group, files, twins);
+  };
+  if (request.autocomplete) done('autocomplete', await buildAutocompleteFiles(objects, ordered));
+  if (request.minisearch) {
+    // imported only here: neither the server nor a build without it loads minisearch
+    const { indexMiniSearch, miniSearchFiles } = await import('../../store/write/minisearch/build.ts');
+    let indexed: ReturnType<typeof indexMiniSearch> | null = indexMiniSearch(objects, ordered);
+    // the index holds all the files need of the objects
+    objects = [];
+    ordered = null;
+    const files = await miniSearchFiles(indexed);
+    indexed = null;
+    done('minisearch', files);
+  }
+}
+
+/** A file the directory's job compresses itself, ahead of the build's pool (its levels are fixed; below the limit they depend on the build's whole volume). */
+function isLarge(name: string, content: string | Uint8Array): boolean {
+  return PRECOMPRESSED.test(name) && sizeOf(content) > TOP_LEVEL_LIMIT;
+}
+
+/** makeDirectoryFiles' groups, held. */
+export async function makeDirectoryFilesHeld(objects: readonly DirectoryObject[], request: DirectoryRequest): Promise<DirectoryMade> {
+  const made: DirectoryMade = { autocomplete: null, minisearch: null, compressed: {} };
+  await makeDirectoryFiles({ objects }, request, intoMade(made));
+  return made;
+}

@@ -1,0 +1,229 @@
+// What a parse thread does with one batch of content files (parse-pool.ts): each file read (with
+// its stat when the build keeps a cache), parsed by the loader's own parser, and its parse handed
+// back serialized, with the cache key of its text and the payload's checksum, so the build's main
+// thread neither reads, hashes, parses nor serializes it (it adopts the bytes, build-cache.ts).
+//
+// Answer layout: the payloads end to end in `bytes` (one transferable buffer per batch, not one
+// message per file), their checksums end to end in `sums`; per file either its problem or its
+// key, stat and where its payload ends.
+import { serialize } from 'node:v8';
+import { readContentFile } from '../../content/files.ts';
+import { parserOf, type ParserName } from '../../content/load.ts';
+import type { Problem } from '../../content/problems.ts';
+import type { Event } from '../../model/types.ts';
+import { renderEvent, type RenderContext } from '../../render/event.ts';
+import { FIELD_COUNT, serializeEventBytes } from '../../store/format/event-rows.ts';
+import { parseKey, SUM_BYTES } from '../cache/build-cache.ts';
+import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../render/render-cache.ts';
+import { statText } from '../cache/stat-index.ts';
+import { writeAllAt } from '../../util/positional-io.ts';
+import { checksum } from '../../util/checksum.ts';
+import { TextsApart } from './parse-payload.ts';
+
+const STRIDE = FIELD_COUNT + 1;
+
+export interface ParseBatch {
+  id: number;
+  dir: string;
+  kind: string;
+  parser: ParserName;
+  zone: string;
+  files: string[];
+  /** the full path as bytes of each file whose name is not UTF-8 (files.ts), else null */
+  raw: (Buffer | null)[];
+  /** the build keeps a cache: give each file's key, stat and payload checksum */
+  keyed: boolean;
+  /** events: also render each record's row against the thread's context (Rower) */
+  render: boolean;
+}
+
+/**
+ * The rows of a batch's records, in record order across its files: each row's UTF-8 JSON end to
+ * end, its offsets (FIELD_COUNT + 1 each, serializeEvent's), its key (eventKeys') and hash
+ * (rowHash), and whether it was made (a record its context cannot render, e.g. one naming a media
+ * record that does not exist, is left to the main thread, where the build then fails on its problem).
+ */
+export interface BatchRows {
+  /** the JSON, or where in the rows file in the making its entries start (RowsFile) */
+  json: Uint8Array | { position: number };
+  starts: Uint32Array;
+  /** zeros when not `keyed` */
+  keys: Uint8Array;
+  /** each row's rowHash (render-cache.ts); zeros when not `keyed` */
+  hashes: Uint8Array;
+  made: Uint8Array;
+  /** the batch was keyed: a build without a cache needs no rows' keys, and none were made */
+  keyed: boolean;
+}
+
+/** What rendering needs on a thread: the context and its keyer, made once per context. */
+export interface Rower {
+  ctx: RenderContext;
+  keyOf: (e: Event, source: Uint8Array) => Buffer;
+}
+
+export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, keyOf: rowKeyer(ctx) });
+
+export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null };
+
+export interface BatchAnswer {
+  id: number;
+  files: FileAnswer[];
+  bytes: Uint8Array;
+  /** SUM_BYTES per file with a payload, in order (empty when not keyed) */
+  sums: Uint8Array;
+  /** when the batch asked for them and the thread has a context */
+  rows: BatchRows | null;
+}
+
+export function parseBatch(batch: ParseBatch, rower: Rower | null = null): BatchAnswer {
+  const parse = parserOf(batch.parser, batch.zone);
+  const files: FileAnswer[] = [];
+  const payloads: Buffer[] = [];
+  const rows = batch.render && rower !== null ? new RowsMade(rower, batch.keyed) : null;
+  let total = 0;
+  batch.files.forEach((file, i) => {
+    const read = readContentFile(batch.dir, file, batch.raw[i] ?? undefined, batch.keyed);
+    if (!read.ok) {
+      files.push({ problem: read.problem });
+      return;
+    }
+    const parsed = parse(file, read.text);
+    // the file's key is its events' source (their rows' keys are made of it: render-cache.ts)
+    const key = batch.keyed ? parseKey(batch.kind, file, read.text) : null;
+    let payload: Buffer;
+    if (rows && parsed.records.length > 0) {
+      // the events' texts are carried apart from the parse when every one of them has its row
+      // (parse-payload.ts): the main thread lets go of them for the rows'
+      const texts = new TextsApart();
+      let all = true;
+      for (const r of parsed.records) {
+        const row = rows.add(r.value as Event, key);
+        if (row) texts.add(row.bytes, row.starts);
+        else all = false;
+      }
+      payload = all ? texts.payload(parsed) : serialize(parsed);
+    } else {
+      payload = serialize(parsed);
+    }
+    payloads.push(payload);
+    total += payload.length;
+    files.push({ end: total, key: key && key.toString('hex'), stat: read.stat ? statText(read.stat) : null });
+  });
+  // fresh buffers of their own (never a slice of Node's shared pool): they are transferred
+  const bytes = new Uint8Array(total);
+  const sums = new Uint8Array(batch.keyed ? payloads.length * SUM_BYTES : 0);
+  let at = 0;
+  payloads.forEach((payload, i) => {
+    bytes.set(payload, at);
+    at += payload.length;
+    if (batch.keyed) sums.set(checksum(payload), i * SUM_BYTES);
+  });
+  return { id: batch.id, files, bytes, sums, rows: rows && rows.finish() };
+}
+
+/**
+ * The rows' UTF-8 end to end as a batch's are made, kept for the next batch: it grows by half to
+ * the largest batch's, and finish() copies each batch's into a buffer of its own.
+ */
+let rowsScratch = Buffer.allocUnsafeSlow(1 << 20);
+
+/** A batch's rows as they are made (BatchRows). */
+class RowsMade {
+  private readonly starts: number[] = [];
+  private readonly keys: Buffer[] = [];
+  private readonly hashes: Buffer[] = [];
+  private readonly made: number[] = [];
+  private bytes = 0;
+
+  constructor(
+    private readonly rower: Rower,
+    /** key and hash each row (eventKeys, rowHash: only a build with a cache uses them) */
+    private readonly keyed: boolean,
+  ) {}
+
+  /**
+   * `source`: the parse key of the event's file (null when not keyed). The row made, its bytes a
+   * view the next call reuses; null when the event cannot be rendered here.
+   */
+  add(e: Event, source: Uint8Array | null): { bytes: Buffer; starts: number[] } | null {
+    let row: { bytes: Buffer; starts: number[] };
+    try {
+      row = serializeEventBytes(renderEvent(e, this.rower.ctx));
+    } catch {
+      this.made.push(0);
+      return null;
+    }
+    this.made.push(1);
+    const length = row.bytes.length;
+    if (this.bytes + length > rowsScratch.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes + length, Math.ceil(rowsScratch.length * 1.5)));
+      rowsScratch.copy(grown, 0, 0, this.bytes);
+      rowsScratch = grown;
+    }
+    // (copied at once: serializeEventBytes reuses its buffer)
+    this.bytes += row.bytes.copy(rowsScratch, this.bytes);
+    for (const at of row.starts) this.starts.push(at);
+    if (this.keyed) {
+      this.keys.push(this.rower.keyOf(e, source!));
+      this.hashes.push(rowHash(row.bytes));
+    }
+    return row;
+  }
+
+  finish(): BatchRows {
+    // fresh, and not from Node's shared pool: it is transferred
+    const json = Buffer.allocUnsafeSlow(this.bytes);
+    rowsScratch.copy(json, 0, 0, this.bytes);
+    const count = this.starts.length / STRIDE;
+    const keys = new Uint8Array(count * ROW_KEY_BYTES);
+    this.keys.forEach((k, i) => keys.set(k, i * ROW_KEY_BYTES));
+    const hashes = new Uint8Array(count * ROW_HASH_BYTES);
+    this.hashes.forEach((h, i) => hashes.set(h, i * ROW_HASH_BYTES));
+    return { json: new Uint8Array(json.buffer, 0, this.bytes), starts: Uint32Array.from(this.starts), keys, hashes, made: Uint8Array.from(this.made), keyed: this.keyed };
+  }
+}
+
+/**
+ * Where a parse thread leaves the rows it renders: the build's rows file in the making
+ * (rows-scratch.ts), shared by the threads. Each batch's rows go there as the file's entries
+ * (render-cache.ts), at room claimed from the shared `end`, and its answer says where instead of
+ * carrying them. A write that fails (a full disk) leaves that batch's rows in its answer, and
+ * every later batch's: the build then holds them, as it does without a file, and does not fail.
+ */
+export class RowsFile {
+  private entries = Buffer.allocUnsafeSlow(1 << 20);
+
+  constructor(
+    private fd: number | null,
+    private readonly end: BigInt64Array | null,
+  ) {}
+
+  /** Writes `rows`' entries to the file when it can, and puts where in its place. */
+  take(rows: BatchRows | null): void {
+    if (rows === null || this.fd === null || this.end === null || !(rows.json instanceof Uint8Array)) return;
+    const { json, starts, keys, hashes } = rows;
+    const count = keys.length / ROW_KEY_BYTES;
+    let size = 0;
+    for (let k = 0; k < count; k++) size += ROW_ENTRY_HEAD + starts[k * STRIDE + FIELD_COUNT];
+    if (size > this.entries.length) this.entries = Buffer.allocUnsafeSlow(Math.max(size, Math.ceil(this.entries.length * 1.5)));
+    const out = this.entries;
+    let at = 0;
+    let from = 0;
+    for (let k = 0; k < count; k++) {
+      const row = json.subarray(from, from + starts[k * STRIDE + FIELD_COUNT]);
+      putEntryHead(out, at, keys.subarray(k * ROW_KEY_BYTES, (k + 1) * ROW_KEY_BYTES), hashes.subarray(k * ROW_HASH_BYTES, (k + 1) * ROW_HASH_BYTES), starts.subarray(k * STRIDE, (k + 1) * STRIDE), row);
+      out.set(row, at + ROW_ENTRY_HEAD);
+      at += ROW_ENTRY_HEAD + row.byteLength;
+      from += row.byteLength;
+    }
+    const position = Number(Atomics.add(this.end, 0, BigInt(size)));
+    try {
+      writeAllAt(this.fd, out.subarray(0, size), position);
+    } catch {
+      this.fd = null;
+      return;
+    }
+    rows.json = { position };
+  }
+}

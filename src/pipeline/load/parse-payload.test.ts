@@ -1,0 +1,48 @@
+import { serialize } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import type { Parsed } from '../../content/records.ts';
+import { EVENT_FIELDS } from '../../model/event-fields.ts';
+import type { Event } from '../../model/types.ts';
+import { serializeEventBytes } from '../../store/format/event-rows.ts';
+import { decodeParse, LET_GO, TextsApart } from './parse-payload.ts';
+
+/** A row's bytes and offsets as serializeEventBytes makes them, of `e`'s fields (null where it has none). */
+function rowOf(e: Record<string, unknown>) {
+  return serializeEventBytes(Object.fromEntries(EVENT_FIELDS.map((f) => [f, e[f] ?? null])) as Parameters<typeof serializeEventBytes>[0]);
+}
+
+const texts = (body: string) => ({
+  title: 'Ärzte „heute“', organizer: null, location: 'Hörsaal 1\u2028b', teaser: 'x "q" \\ y', body, attending_fees_info: '', contact: 'C', email: null,
+});
+
+describe('parse payloads', () => {
+  it('are v8.serialize of the parse unless texts are carried apart', () => {
+    const parsed: Parsed<unknown> = { records: [{ value: { id: 1, ...texts('b') }, file: 'a.yaml', item: null }], problems: [] };
+    const payload = serialize(parsed);
+    expect(decodeParse(payload, true)).toEqual(parsed);
+    expect(decodeParse(payload, false)).toEqual(parsed);
+  });
+
+  it('carry the events’ texts apart as their rows hold them: left out, or given back whole', () => {
+    const events = [{ id: 1, ...texts('<p>„eins“ – zwei</p>') }, { id: 2, ...texts('x'.repeat(70_000)) }];
+    const parsed: Parsed<unknown> = { records: events.map((value, i) => ({ value: { ...value }, file: 'events/a.yaml', item: i })), problems: [] };
+    const apart = new TextsApart();
+    for (const e of events) {
+      // a stand-in for the event's row: every field in EVENT_FIELDS order (the let-go ones matter)
+      const row = rowOf(e);
+      apart.add(row.bytes, row.starts);
+    }
+    const payload = apart.payload(parsed);
+    expect(payload[0]).toBe(0);
+    // the parse's own records have their texts blanked (they were serialized without them)
+    expect((parsed.records[0].value as Record<string, unknown>).body).toBe('');
+    const whole = decodeParse(payload, true) as Parsed<Event>;
+    expect(whole.records.map((r) => r.value)).toEqual(events);
+    const slim = decodeParse(payload, false) as Parsed<Event>;
+    expect(slim.records.map((r) => LET_GO.map((f) => r.value[f]))).toEqual(events.map(() => LET_GO.map(() => '')));
+    expect(slim.records.map((r) => r.value.id)).toEqual([1, 2]);
+    // damaged texts are refused, never given back wrong
+    expect(() => decodeParse(Buffer.concat([payload.subarray(0, payload.length - 2), Buffer.from(']')]), true)).toThrow();
+    expect(() => decodeParse(Buffer.concat([payload.subarray(0, payload.length - 1), Buffer.from(',[]]')]), true)).toThrow(/do not fit/);
+  });
+});

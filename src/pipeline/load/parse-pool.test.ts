@@ -1,0 +1,394 @@
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import type { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { loadContent, type LoadOptions, type ParseCache } from '../../content/load.ts';
+import { generateContent } from '../../gen/content-generator.ts';
+import { BuildCache, packPath, parseKey } from '../cache/build-cache.ts';
+import { listFiles } from '../out-folder/carry-over.ts';
+import { eventKeys, readRows, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowsFileHeader } from '../render/render-cache.ts';
+import { RowsScratch } from '../render/rows-scratch.ts';
+import { checksum } from '../../util/checksum.ts';
+import { renderEvent, type RenderContext } from '../../render/event.ts';
+import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
+import type { Event } from '../../model/types.ts';
+import { parseBatch, rowerOf, RowsFile, type BatchRows } from './parse-batch.ts';
+import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
+import { decodeParse, LET_GO } from './parse-payload.ts';
+import type { Parsed } from '../../content/records.ts';
+import type { PremadeRow } from '../render/render-cache.ts';
+
+// vitest runs the .ts sources, which have no worker entry: the compiled pool is the one with threads
+const compiled = () => import(new URL('../../../lib/pipeline/load/parse-pool.js', import.meta.url).href) as Promise<typeof import('./parse-pool.ts')>;
+const compiledCache = () => import(new URL('../../../lib/pipeline/cache/build-cache.js', import.meta.url).href) as Promise<typeof import('../cache/build-cache.ts')>;
+
+let root: string;
+let content: string;
+beforeAll(async () => {
+  root = tempDir('aula-parse-pool-');
+  content = join(root, 'content');
+  await generateContent({ events: 260, directory: 400, seed: 3, outDir: content });
+  // problems of every sort, in both kinds the threads parse: they must come out as parsed here
+  writeFileSync(join(content, 'events', 'broken.yaml'), 'id: [1,\n');
+  writeFileSync(join(content, 'events', 'latin1.md'), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xe9, 0x0a]));
+  writeFileSync(join(content, 'directory', 'bad.yaml'), '- model: nope\n  id: 1\n');
+});
+afterAll(() => removeDir(root));
+
+/** A row made on a thread, as text: from its bytes, or read from where the thread left it. */
+function bytesOf(made: PremadeRow): string {
+  if (made.json instanceof Uint8Array) return Buffer.from(made.json).toString();
+  const bytes = Buffer.alloc(made.starts[FIELD_COUNT]);
+  expect(readSync(made.json.fd, bytes, 0, bytes.length, made.json.position)).toBe(bytes.length);
+  return bytes.toString();
+}
+
+/** Threads for any number of files (the tests' folders are small). */
+const threads: ParsePoolOptions = { threads: 2, minFiles: 1 };
+
+async function loadWith(pool: ParsePool | null, cache?: BuildCache) {
+  try {
+    return await loadContent(content, { cache, parseMany: pool?.parseMany });
+  } finally {
+    pool?.close();
+  }
+}
+
+/** The events of every event file, parsed on this thread (the content is invalid: there is no model). */
+async function parsedEvents(dir = content, sources?: Map<number, Buffer>): Promise<Event[]> {
+  const events: Event[] = [];
+  const cache: ParseCache = {
+    parse: (kind, file, text, parse) => {
+      const parsed = parse();
+      if (!kind.startsWith('events')) return parsed;
+      for (const r of parsed.records) {
+        events.push(r.value as Event);
+        // each event's source: its file's parse key (render-cache.ts)
+        sources?.set((r.value as Event).id, parseKey(kind, file, text));
+      }
+      return parsed;
+    },
+  };
+  await loadContent(dir, { cache });
+  return events;
+}
+
+describe('ParsePool', () => {
+  it('gives the loader what it parses itself: records, problems and their order', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const here = await loadWith(null);
+    const there = await loadWith(new Compiled(content, undefined, threads) as unknown as ParsePool);
+    expect(here.problems.length).toBeGreaterThanOrEqual(3);
+    expect(there.problems).toEqual(here.problems);
+    expect(there.model).toEqual(here.model);
+  });
+
+  it('keeps each thread parse in the cache under the key an in-thread parse has, with the file stat', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const { BuildCache: CompiledCache } = await compiledCache();
+    const cacheDir = join(root, 'cache');
+    const pack = packPath(cacheDir, content);
+    const first = new CompiledCache(pack, content, { racyMarginNs: 0n });
+    const made = await loadWith(new Compiled(content, first, threads) as unknown as ParsePool, first as unknown as BuildCache);
+    first.save();
+    first.release();
+    expect(first.stats.misses).toBeGreaterThan(200);
+    expect(first.stats.hits).toBe(0);
+    // a build on this thread takes every file from that pack: by stat without reading it, and
+    // by key when it reads it (its stat index left out)
+    const byStat = new BuildCache(pack, content, { racyMarginNs: 0n });
+    const again = await loadContent(content, { cache: byStat });
+    expect(byStat.stats).toMatchObject({ misses: 0, corrupt: 0 });
+    expect(byStat.unread).toBe(byStat.stats.hits);
+    expect(again.model).toEqual(made.model);
+    const byKey = new BuildCache(pack);
+    await loadContent(content, { cache: byKey });
+    expect(byKey.stats).toMatchObject({ misses: 0, corrupt: 0 });
+    expect(byKey.stats.hits).toBe(byStat.stats.hits);
+  });
+
+  it('parses on this thread below minFiles and minBytes, and when running from source', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    for (const pool of [new Compiled(content, undefined, { threads: 2, minFiles: 1e9, minBytes: Infinity }), new ParsePool(content, undefined, threads)]) {
+      const loaded = await loadWith(pool as unknown as ParsePool);
+      expect(loaded.model === null && loaded.problems.length).toBeGreaterThanOrEqual(3);
+      // no thread was started: closing is all there is to do
+      expect((pool as unknown as { threads: unknown[] | null }).threads ?? []).toEqual([]);
+    }
+  });
+
+  it('parses few files on threads when they are large (a directory of a few hundred big files)', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const files = readdirSync(join(content, 'directory')).filter((f) => f.endsWith('.yaml') || f.endsWith('.json')).map((f) => `directory/${f}`);
+    const bytes = files.reduce((sum, f) => sum + statSync(join(content, f)).size, 0);
+    const here = await new ParsePool(content, undefined, { threads: 0 }).parseMany('directory', 'directory', 'UTC', files, new Map());
+    for (const [minBytes, started] of [[bytes, true], [bytes + 1, false]] as const) {
+      const pool = new Compiled(content, undefined, { threads: 2, minFiles: 1e9, minBytes });
+      const state = pool as unknown as { threads: unknown[] | null };
+      const parsing = pool.parseMany('directory', 'directory', 'UTC', files, new Map());
+      await new Promise((next) => setImmediate(next));
+      expect(state.threads !== null && state.threads.length > 0).toBe(started);
+      expect(await parsing).toEqual(here);
+      pool.close();
+    }
+  });
+
+  it('stops its threads once nothing is left to parse, and starts new ones for a later parse', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const pool = new Compiled(content, undefined, threads);
+    const state = pool as unknown as { threads: { worker: Worker }[] | null; stopped: Promise<unknown> };
+    const files = readdirSync(join(content, 'events'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `events/${f}`);
+    expect(files.length).toBeGreaterThan(50);
+    const first = pool.parseMany('events in UTC', 'events', 'UTC', files, new Map());
+    await new Promise((next) => setImmediate(next));
+    const workers = state.threads!.map((t) => t.worker);
+    expect(workers).toHaveLength(2);
+    const exited = workers.map((w) => new Promise((done) => w.once('exit', done)));
+    const parsed = await first;
+    // the last answer stopped both threads: no failure, and the pool has none until it needs them
+    await Promise.all(exited);
+    expect(state.threads).toBeNull();
+    expect(await pool.parseMany('events in UTC', 'events', 'UTC', files, new Map())).toEqual(parsed);
+    expect(state.threads).toBeNull();
+    pool.close();
+  });
+
+  it('rejects with one line when a thread fails, and fails every later parse the same way', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const pool = new Compiled(content, undefined, threads);
+    const files = ['events/broken.yaml', 'events/latin1.md'];
+    // a parser the thread does not have: it throws there, as a bug in a parser would
+    const failing = pool.parseMany('x', 'no such parser' as 'events', 'UTC', files, new Map());
+    await expect(failing).rejects.toThrow(/^a parse thread failed: /);
+    await expect(pool.parseMany('events in UTC', 'events', 'UTC', files, new Map())).rejects.toThrow(/^a parse thread failed: /);
+    pool.close();
+  });
+});
+
+describe('rows made on the threads', () => {
+  it('are the rows and keys the build makes itself, handed over only for the context they were made against', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const pool = new Compiled(content, undefined, threads);
+    let ctx: RenderContext | undefined;
+    const loaded = await loadContent(content, {
+      parseMany: pool.parseMany,
+      onContext: ({ site, pages, media }) => {
+        ctx = { site, baseUrl: 'https://example.org/x', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) };
+        pool.render(ctx);
+      },
+    });
+    pool.close();
+    // the broken files make the content invalid; its events are parsed and rendered all the same
+    expect(loaded.model).toBeNull();
+    const premade = (pool as unknown as { premade: Map<Event, PremadeRow> }).premade;
+    const events = [...premade.keys()];
+    expect(events.length).toBeGreaterThan(200);
+    // a build without a cache uses no keys: none were made
+    expect([...premade.values()].every((made) => made.key === null)).toBe(true);
+    // their text fields are in the rows alone until the rows turn out not to fit: then given back
+    const text = (e: Event) => LET_GO.map((f) => e[f]);
+    expect(events.every((e) => text(e).every((v) => v === ''))).toBe(true);
+    expect(pool.rowsFor({ ...ctx!, baseUrl: 'https://example.org/y' })).toBeUndefined();
+    const parsedHere = new Map((await parsedEvents()).map((e) => [e.id, e]));
+    expect(events.filter((e) => e.body !== '' && e.title !== '' && e.teaser !== '').length).toBeGreaterThan(200);
+    // (nulls among them: an event without an organizer, a contact or an e-mail address)
+    expect(events.some((e) => text(e).includes(null))).toBe(true);
+    for (const e of events) expect(text(e)).toEqual(text(parsedHere.get(e.id)!));
+    // (handed over once: the pool lets go of them)
+    expect(pool.rowsFor(ctx!)).toBeUndefined();
+    pool.dropRows();
+  });
+
+  it('match serializeEvent and eventKeys byte for byte, and skip a record they cannot render', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    // a valid copy of the content: the broken files left out
+    const valid = join(root, 'valid');
+    await generateContent({ events: 260, directory: 10, seed: 3, outDir: valid });
+    // an event naming a media record that does not exist: not renderable (and a problem later)
+    writeFileSync(join(valid, 'events', 'dangling.yaml'), 'id: 99999\ntitle: t\nstart: 2026-01-01T10:00:00Z\nend: 2026-01-01T11:00:00Z\nlast_modified: 2026-01-01T09:00:00Z\nmedia: [424242]\n');
+    let ctx: RenderContext | undefined;
+    // (with a cache: a build without one needs no keys, and the threads make none)
+    const { BuildCache: CompiledCache } = await compiledCache();
+    const cache = new CompiledCache(packPath(join(root, 'valid-cache'), valid), valid);
+    const validPool = new Compiled(valid, cache, threads);
+    await loadContent(valid, {
+      parseMany: validPool.parseMany,
+      onContext: ({ site: s, pages, media }) => {
+        ctx = { site: s, baseUrl: 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) };
+        validPool.render(ctx);
+      },
+    });
+    validPool.close();
+    cache.release();
+    const premade = validPool.rowsFor(ctx!)!;
+    expect(premade.size).toBeGreaterThan(200);
+    const events = [...premade.keys()];
+    expect(events.some((e) => e.id === 99999)).toBe(false);
+    // (their text let go of: the rows hold it) compared with the events as parsed here
+    expect(events.every((e) => LET_GO.every((f) => e[f] === ''))).toBe(true);
+    const sources = new Map<number, Buffer>();
+    const here = new Map((await parsedEvents(valid, sources)).map((e) => [e.id, e]));
+    const keys = eventKeys(events.map((e) => here.get(e.id)!), ctx!, (e) => sources.get(e.id)!);
+    events.forEach((e, i) => {
+      const row = serializeEvent(renderEvent(here.get(e.id)!, ctx!));
+      const made = premade.get(e)!;
+      expect(bytesOf(made)).toBe(row.json);
+      expect([...made.starts]).toEqual(row.starts);
+      expect(made.key!.equals(keys[i])).toBe(true);
+      expect(made.hash!.equals(rowHash(Buffer.from(row.json)))).toBe(true);
+    });
+    // left in the threads' one file (not sent), which is closed once let go of
+    const fds = new Set([...premade.values()].map((made) => (made.json instanceof Uint8Array ? -1 : made.json.fd)));
+    expect(fds.has(-1)).toBe(false);
+    expect(fds.size).toBe(1);
+    for (const fd of fds) expect(fstatSync(fd).size).toBeGreaterThan(0);
+    validPool.dropRows();
+    await new Promise((done) => setTimeout(done, 100));
+    for (const fd of fds) expect(() => fstatSync(fd)).toThrow(/EBADF/);
+  });
+});
+
+describe('events’ texts carried apart from their parse', () => {
+  it('are in the cache whole: a later build takes from it the events a build here parses', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const { BuildCache: CompiledCache } = await compiledCache();
+    const valid = join(root, 'valid-texts');
+    await generateContent({ events: 260, directory: 10, seed: 5, outDir: valid });
+    const pack = packPath(join(root, 'texts-cache'), valid);
+    const first = new CompiledCache(pack, valid, { racyMarginNs: 0n });
+    const pool = new Compiled(valid, first, threads);
+    const onContext: LoadOptions['onContext'] = ({ site, pages, media }) =>
+      pool.render({ site, baseUrl: 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) });
+    const cold = await loadContent(valid, { cache: first as unknown as BuildCache, parseMany: pool.parseMany, onContext });
+    pool.close();
+    pool.dropRows();
+    first.save();
+    first.release();
+    // (the build lets go of the texts the rows hold)
+    expect(cold.model!.events.filter((e) => e.body === '').length).toBeGreaterThan(200);
+    const here = await loadContent(valid);
+    const cache = new BuildCache(pack, valid, { racyMarginNs: 0n });
+    const warm = await loadContent(valid, { cache });
+    expect(cache.stats).toMatchObject({ misses: 0, corrupt: 0 });
+    expect(warm.model).toEqual(here.model);
+  });
+
+  it('are left out of a parse a thread makes when every event of the file has its row', async () => {
+    const files = readdirSync(join(content, 'events'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(md|yaml)$/.test(f) && !/broken|latin1/.test(f)).map((f) => `events/${f}`).slice(0, 20);
+    let ctx: RenderContext | undefined;
+    await loadContent(content, {
+      onContext: ({ site, pages, media }) => {
+        ctx = { site, baseUrl: 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) };
+      },
+    });
+    const rower = rowerOf(ctx!);
+    const answer = parseBatch({ id: 1, dir: content, kind: 'events', parser: 'events', zone: 'UTC', files, raw: files.map(() => null), keyed: true, render: true }, rower);
+    let start = 0;
+    answer.files.forEach((f, i) => {
+      if ('problem' in f) throw new Error(f.problem.message);
+      const payload = Buffer.from(answer.bytes.subarray(start, f.end));
+      start = f.end;
+      expect(payload[0], files[i]).toBe(0);
+      const whole = decodeParse(payload, true) as Parsed<Event>;
+      const slim = decodeParse(payload, false) as Parsed<Event>;
+      expect(whole.records.length).toBeGreaterThan(0);
+      expect(slim.records.every((r) => LET_GO.every((k) => r.value[k] === ''))).toBe(true);
+      expect(whole.records.some((r) => r.value.body !== '')).toBe(true);
+    });
+  });
+});
+
+describe('parseBatch', () => {
+  it('answers each file with its problem, or its payload, key, stat and checksum', () => {
+    const files = ['events/latin1.md', 'site.yaml', 'gone.yaml'];
+    const answer = parseBatch({ id: 7, dir: content, kind: 'site', parser: 'site', zone: 'UTC', files, raw: files.map(() => null), keyed: true, render: false });
+    expect(answer.id).toBe(7);
+    expect(answer.files[0]).toEqual({ problem: expect.objectContaining({ file: 'events/latin1.md', message: expect.stringMatching(/^the file is not valid UTF-8/) }) });
+    expect(answer.files[2]).toEqual({ problem: expect.objectContaining({ file: 'gone.yaml', message: 'cannot read the file (ENOENT)' }) });
+    const site = answer.files[1] as { end: number; key: string; stat: string };
+    expect(site.end).toBe(answer.bytes.byteLength);
+    expect(site.key).toMatch(/^[0-9a-f]{64}$/);
+    expect(site.stat.split(':')[0]).toBe(String(readFileSync(join(content, 'site.yaml')).length));
+    // the payload's checksum, as the cache computes it
+    expect(Buffer.from(answer.sums).equals(checksum(answer.bytes))).toBe(true);
+    const unkeyed = parseBatch({ id: 8, dir: content, kind: 'site', parser: 'site', zone: 'UTC', files: ['site.yaml'], raw: [null], keyed: false, render: false });
+    expect(unkeyed.files[0]).toEqual({ end: site.end, key: null, stat: null });
+    expect(unkeyed.sums.byteLength).toBe(0);
+  });
+});
+
+describe('RowsFile', () => {
+  const key = (n: number) => Buffer.alloc(ROW_KEY_BYTES, n);
+  /** A batch's rows: each JSON end to end, its offsets (a single field here) and its key. */
+  const batchRows = (...rows: [string, number][]): BatchRows => {
+    const starts = new Uint32Array(rows.length * (FIELD_COUNT + 1));
+    rows.forEach(([json], i) => starts.fill(Buffer.byteLength(json), i * (FIELD_COUNT + 1) + 1, (i + 1) * (FIELD_COUNT + 1)));
+    const hashes = Buffer.concat(rows.map(([, n]) => Buffer.alloc(ROW_HASH_BYTES, 100 + n)));
+    return { json: Buffer.from(rows.map(([json]) => json).join('')), starts, keys: Buffer.concat(rows.map(([, n]) => key(n))), hashes, made: new Uint8Array(rows.length).fill(1), keyed: true };
+  };
+
+  it('writes each batch’s rows as a rows file’s entries where the shared end says, and answers where', () => {
+    const rowsPath = join(root, 'rows-cache', 'rows-x.bin');
+    const file = RowsScratch.create(rowsPath)!;
+    // two threads' files over the one file and its shared end
+    const [one, two] = [new RowsFile(file.fd, file.end), new RowsFile(file.fd, file.end)];
+    const a = batchRows(['{"a":1}', 1], ['{"b":22}', 2]);
+    const b = batchRows(['{"c":333}', 3]);
+    one.take(a);
+    two.take(b);
+    one.take(null);
+    const start = rowsFileHeader().length;
+    expect([a.json, b.json]).toEqual([{ position: start }, { position: start + 2 * ROW_ENTRY_HEAD + 7 + 8 }]);
+    // it is a rows file: kept under the rows file's name, the render cache reads every row
+    const made = file.inProgress()!;
+    expect(made.end).toBe(start + 3 * ROW_ENTRY_HEAD + 7 + 8 + 9);
+    expect(made.keepAs(rowsPath)).toBe(true);
+    file.close();
+    const read = readRows(rowsPath, 1 << 30);
+    expect(read).toMatchObject({ count: 3, whole: true });
+    const json = (n: number) => {
+      const { file: bytes, at, length } = (read.entries as Map<string, { file: Buffer; at: number; length: number }>).get(key(n).toString('latin1'))!;
+      return bytes.toString('utf8', at + ROW_ENTRY_HEAD, at + ROW_ENTRY_HEAD - (FIELD_COUNT + 1) * 4 - ROW_HASH_BYTES + length);
+    };
+    expect([json(1), json(2), json(3)]).toEqual(['{"a":1}', '{"b":22}', '{"c":333}']);
+    // nothing else is left beside it
+    expect(readdirSync(join(root, 'rows-cache'))).toEqual(['rows-x.bin']);
+  });
+
+  it('keeps a batch’s rows in the answer once a write fails, and every later batch’s', () => {
+    const path = join(root, 'read-only');
+    writeFileSync(path, '');
+    // a descriptor every write fails on (a full disk, as far as the thread can tell)
+    const fd = openSync(path, 'r');
+    try {
+      const rows = new RowsFile(fd, new BigInt64Array(new SharedArrayBuffer(8)));
+      const [c, d] = [batchRows(['{"a":1}', 1]), batchRows(['{"b":22}', 2])];
+      rows.take(c);
+      rows.take(d);
+      expect([Buffer.from(c.json as Uint8Array).toString(), Buffer.from(d.json as Uint8Array).toString()]).toEqual(['{"a":1}', '{"b":22}']);
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
+
+describe('aula build on parse threads', () => {
+  it('writes the very dist a build on one thread writes, with the cache and without', { timeout: 120_000 }, async () => {
+    const site = join(root, 'big');
+    // more event files than the pool's threshold (512), so the default build takes the threads
+    await generateContent({ events: 900, directory: 600, seed: 9, outDir: join(site, 'content') });
+    const { build } = (await import(new URL('../../../lib/pipeline/build.js', import.meta.url).href)) as typeof import('../build.ts');
+    const digests = (dist: string) => new Map(listFiles(dist).map((rel) => [rel, createHash('sha256').update(readFileSync(join(dist, rel))).digest('hex')]));
+    const one = await build({ content: join(site, 'content'), out: join(site, 'one'), parseThreads: 0 });
+    const cached = await build({ content: join(site, 'content'), out: join(site, 'cached'), cache: join(site, 'cache') });
+    const threads = await build({ content: join(site, 'content'), out: join(site, 'threads'), parseThreads: 2 });
+    expect([one.ok, cached.ok, threads.ok]).toEqual([true, true, true]);
+    expect(cached.ok && cached.cache?.misses).toBeGreaterThan(512);
+    const expected = digests(join(site, 'one'));
+    expect(expected.size).toBeGreaterThan(50);
+    expect(digests(join(site, 'cached'))).toEqual(expected);
+    expect(digests(join(site, 'threads'))).toEqual(expected);
+  });
+});

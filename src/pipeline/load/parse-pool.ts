@@ -1,0 +1,400 @@
+// The build's parse threads: the directory's and the events' files (nearly all of a site) are read
+// and parsed on worker threads, which hand back each parse serialized (parse-batch.ts); the main
+// thread adopts those bytes into the build cache and deserializes them, which costs a fraction of
+// the parse. At 100k events the parse was ~20 s of one thread, with the other core idle.
+//
+// A file whose stat says it is unchanged is still taken from the cache here, on the main thread
+// (a stat, no read); only the rest goes to the threads. Fewer than `minFiles` to parse, holding
+// fewer than `minBytes` between them, are parsed here too: a thread's start (~50 ms of loading
+// modules) would cost more than it saves.
+//
+// The rows the threads render (~240 MB at 100k events) are left in one file (rows-scratch.ts),
+// not sent here: this thread holds where each is until the build puts them in list order, reading
+// them into their places a chunk of the file at a time (row-bytes.ts). Held here they were the
+// largest part of the heap outside V8 through the rest of the load and "render data" (where they
+// were copied once more). The file is laid out as the render cache's rows file, which it becomes
+// in a cold build (render-cache.ts).
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { parserOf, readAndParse, type LoadOptions, type ParseCache, type ParserName } from '../../content/load.ts';
+import type { Parsed } from '../../content/records.ts';
+import { defaultThreads } from '../../util/threads.ts';
+import type { Event } from '../../model/types.ts';
+import type { RenderContext } from '../../render/event.ts';
+import { FIELD_COUNT, valueSpanIn } from '../../store/format/event-rows.ts';
+import { decodeParse, LET_GO, LET_GO_FIELDS, letGoOf } from './parse-payload.ts';
+import { SUM_BYTES, type BuildCache } from '../cache/build-cache.ts';
+import type { BatchAnswer, BatchRows, ParseBatch } from './parse-batch.ts';
+import type { RowInFile } from '../../store/write/row-bytes.ts';
+import { RowsScratch } from '../render/rows-scratch.ts';
+import { readAllAt } from '../../util/positional-io.ts';
+import { renderInputs, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, type PremadeRow, type PremadeRows, type RowsInProgress } from '../render/render-cache.ts';
+
+// A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
+const COMPILED = !import.meta.url.endsWith('.ts');
+
+export interface ParsePoolOptions {
+  /** threads to parse on (default: one per core, at most 4; 0: parse on this thread) */
+  threads?: number;
+  /** fewer files to parse than this are parsed on this thread (default 512)... */
+  minFiles?: number;
+  /** ...unless they hold this many bytes or more (default 1 MiB) */
+  minBytes?: number;
+  /** the render cache's rows file, when the build keeps one: the threads' rows go beside it (rows-scratch.ts) */
+  rowsPath?: string;
+}
+
+/** The build cache as the loader reaches it, able to adopt a parse made on a thread. */
+export type AdoptingCache = ParseCache & Pick<BuildCache, 'adopt'>;
+
+/**
+ * The fields an event let go of (adopt), given back from its row (read once, where its thread left
+ * it): each the row's value, parsed (JSON.parse undoes toJson's escapes).
+ */
+function giveBack(e: Event, row: PremadeRow): void {
+  const length = row.starts[FIELD_COUNT];
+  let json: Uint8Array;
+  if (row.json instanceof Uint8Array) json = row.json;
+  else readAllAt(row.json.fd, (json = Buffer.allocUnsafe(length)), 0, length, row.json.position);
+  const text = Buffer.from(json.buffer, json.byteOffset, length);
+  const fields = letGoOf(e);
+  LET_GO.forEach((f, i) => {
+    const [from, to] = valueSpanIn(row.starts, 0, LET_GO_FIELDS[i]);
+    fields[f] = JSON.parse(text.toString('utf8', from, to)) as string | null;
+  });
+}
+
+/**
+ * A row made ahead, as one of its batch's (PremadeRow): its views are made when asked for. Held for
+ * every event until "render data", three views each (offsets, key, hash) were ~20 MB of the main
+ * thread's heap at 100k events, through the load's peak.
+ */
+class BatchRow implements PremadeRow {
+  constructor(
+    private readonly batch: BatchRows,
+    /** its place among the batch's rows */
+    private readonly index: number,
+    /** where its JSON starts: in the batch's bytes, or in the file `fd` */
+    private readonly at: number,
+    /** the threads' rows file, or -1: the JSON is in the batch's bytes */
+    private readonly fd: number,
+  ) {}
+
+  get starts(): Uint32Array {
+    return this.batch.starts.subarray(this.index * STRIDE, (this.index + 1) * STRIDE);
+  }
+
+  get json(): Uint8Array | RowInFile {
+    if (this.fd >= 0) return { fd: this.fd, position: this.at };
+    return (this.batch.json as Uint8Array).subarray(this.at, this.at + this.batch.starts[this.index * STRIDE + FIELD_COUNT]);
+  }
+
+  get key(): Buffer | null {
+    const { keys, keyed } = this.batch;
+    return keyed ? Buffer.from(keys.buffer, keys.byteOffset + this.index * ROW_KEY_BYTES, ROW_KEY_BYTES) : null;
+  }
+
+  get hash(): Buffer | null {
+    const { hashes, keyed } = this.batch;
+    return keyed ? Buffer.from(hashes.buffer, hashes.byteOffset + this.index * ROW_HASH_BYTES, ROW_HASH_BYTES) : null;
+  }
+}
+
+const STRIDE = FIELD_COUNT + 1;
+
+/** Batches sent to a thread and not answered yet, at most: one parsed while the other waits. */
+const AHEAD = 2;
+/**
+ * Files per batch, at most. A thread holds a batch's parses and rows until it answers, and a file
+ * may hold many events (the sample's YAML batches hold 50 each): 256 such files were 12,800 events
+ * at once, and each thread's heap rose from ~85 to 113–155 MB at the end of a 100k build, at the
+ * build's peak. 32 kept them at 86–106 MB; the messages are a few thousand at 100k either way.
+ */
+const MAX_BATCH = 32;
+
+/** A file's size; 0 when it cannot be stat'ed (its read will say why). */
+function fileSize(path: string | Buffer): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+interface Queued {
+  batch: ParseBatch;
+  answered: (answer: BatchAnswer) => void;
+}
+
+interface Thread {
+  worker: Worker;
+  sent: Map<number, Queued>;
+  /** stopped because the pool had nothing left for it (retireIdle): its exit is no failure */
+  retired?: boolean;
+}
+
+export class ParsePool {
+  private threads: Thread[] | null = null;
+  private readonly queue: Queued[] = [];
+  private failure: Error | null = null;
+  private readonly failed = new Set<(e: Error) => void>();
+  private closing = false;
+  private nextId = 0;
+  private readonly count: number;
+  private readonly minFiles: number;
+  private readonly minBytes: number;
+  /** the context the threads render the events' rows against (render()), and renderInputs of it */
+  private context: { ctx: RenderContext; inputs: string } | null = null;
+  /** the rows the threads made, by the event record they were made of */
+  private premade = new Map<Event, PremadeRow>();
+  /** the render cache's rows file, beside which the threads' file is made (null: no cache) */
+  private readonly rowsPath: string | null;
+  /** the file the threads write their rows into (made with the first threads; undefined: not yet) */
+  private rows: RowsScratch | null | undefined;
+  /** settles when every thread has stopped (close()) */
+  private stopped: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly dir: string,
+    private readonly cache: AdoptingCache | undefined,
+    options: ParsePoolOptions = {},
+  ) {
+    this.count = COMPILED ? (options.threads ?? defaultThreads()) : 0;
+    this.minFiles = options.minFiles ?? 512;
+    this.minBytes = options.minBytes ?? 1 << 20;
+    this.rowsPath = options.rowsPath ?? null;
+  }
+
+  /** LoadOptions.parseMany over this pool. */
+  readonly parseMany: NonNullable<LoadOptions['parseMany']> = (kind, parser, zone, files, raw) => this.parse(kind, parser, zone, files, raw);
+
+  /**
+   * The events parsed on threads from now on have their rows rendered there too, against `ctx`:
+   * the context as it stands before the events are parsed (the page tree and media records read,
+   * not checked yet). rowsFor() then hands them over only for a build whose own context is this.
+   */
+  render(ctx: RenderContext): void {
+    this.context = { ctx, inputs: renderInputs(ctx) };
+    for (const t of this.threads ?? []) t.worker.postMessage({ context: ctx });
+  }
+
+  /**
+   * The rows made ahead for a build rendering against `ctx`; none when they were made against
+   * another, and the events' text fields are then given back (adopt() let go of them). Once.
+   */
+  rowsFor(ctx: RenderContext): PremadeRows | undefined {
+    const same = this.context !== null && this.premade.size > 0 && renderInputs(ctx) === this.context.inputs;
+    const rows = this.premade;
+    this.premade = new Map();
+    if (same) return rows;
+    for (const [e, row] of rows) giveBack(e, row);
+    return undefined;
+  }
+
+  /** Stops the threads (after the load, or when it failed). The rows they made stay readable until dropRows(). */
+  close(): void {
+    this.closing = true;
+    this.stop(this.threads ?? []);
+    this.threads = [];
+  }
+
+  private stop(threads: readonly Thread[]): void {
+    const stopped = this.stopped;
+    this.stopped = Promise.all([stopped, ...threads.map((t) => t.worker.terminate())]);
+  }
+
+  /**
+   * Stops the threads once nothing is queued or being parsed: after the events, the loader
+   * checks and assembles the model for a second or so at 100k events, and the idle threads'
+   * heaps (~100 MB each) were part of the build's peak then. A later parse starts new ones.
+   */
+  private retireIdle(): void {
+    const threads = this.threads;
+    if (threads === null || threads.length === 0 || this.queue.length > 0 || threads.some((t) => t.sent.size > 0)) return;
+    for (const t of threads) t.retired = true;
+    this.stop(threads);
+    this.threads = null;
+  }
+
+  /**
+   * The file the threads wrote their rows into, for the render cache to keep as its rows file
+   * (cachedRows): once the threads are closed, and only when it holds every row they made.
+   */
+  rowsMade(): RowsInProgress | null {
+    return this.closing ? (this.rows?.inProgress() ?? null) : null;
+  }
+
+  /**
+   * Lets go of the rows made on the threads: call once the build has put them in list order, or
+   * has failed. Their file is closed once the threads are gone (a descriptor number closed under
+   * a thread still writing could be reused by the next open, and its write land there), and
+   * removed unless the render cache kept it.
+   */
+  dropRows(): void {
+    if (!this.closing) this.close();
+    this.premade = new Map();
+    const rows = this.rows;
+    this.rows = null;
+    if (rows) void this.stopped.then(() => rows.close());
+  }
+
+  private async parse(kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): Promise<Parsed<unknown>[]> {
+    // Begun on a later turn of the event loop: the loader asks for the events before it has
+    // checked the directory and handed it over (so that threads go on to the events at once).
+    // Taken from the cache or parsed here, the events would otherwise all be made before that
+    // hand-over, and held beside the whole directory.
+    await new Promise((next) => setImmediate(next));
+    const { dir, cache } = this;
+    const parse = parserOf(parser, zone);
+    const results: Parsed<unknown>[] = new Array(files.length);
+    const todo: number[] = [];
+    files.forEach((file, i) => {
+      const unchanged = cache?.unchanged?.(kind, file, raw.get(file) ?? join(dir, file));
+      if (unchanged !== undefined) results[i] = unchanged;
+      else todo.push(i);
+    });
+    // many files go to the threads; fewer only when they are large (their paths made only then)
+    if (this.count === 0 || (todo.length < this.minFiles && !this.largeEnough(todo.map((i) => raw.get(files[i]) ?? join(dir, files[i]))))) {
+      for (const i of todo) results[i] = readAndParse(dir, files[i], raw.get(files[i]), kind, parse, cache);
+      return results;
+    }
+    return new Promise((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(todo.length / (this.count * 8))));
+      let left = Math.ceil(todo.length / size);
+      const onFailure = (e: Error) => reject(e);
+      this.failed.add(onFailure);
+      for (let from = 0; from < todo.length; from += size) {
+        const indices = todo.slice(from, from + size);
+        const names = indices.map((i) => files[i]);
+        const batch: ParseBatch = {
+          id: this.nextId++, dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null),
+          keyed: cache !== undefined, render: parser === 'events' && this.context !== null,
+        };
+        this.queue.push({
+          batch,
+          answered: (answer) => {
+            this.adopt(kind, names, answer).forEach((parsed, j) => (results[indices[j]] = parsed));
+            if (--left === 0) {
+              this.failed.delete(onFailure);
+              resolve(results);
+              this.retireIdle();
+            }
+          },
+        });
+      }
+      this.dispatch();
+    });
+  }
+
+  /**
+   * Whether files too few for the threads are worth them all the same: a site's directory may be
+   * a few hundred files of a thousand objects each (400 files, 20 MB at 200,000 objects): parsed
+   * here, they took ~1.2 s of this thread while both cores' threads were still to start.
+   */
+  private largeEnough(paths: readonly (string | Buffer)[]): boolean {
+    let bytes = 0;
+    for (const path of paths) {
+      bytes += fileSize(path);
+      if (bytes >= this.minBytes) return true;
+    }
+    return false;
+  }
+
+  /** The parses of one answer, adopted into the cache (or only deserialized without one), their rows kept. */
+  private adopt(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
+    const parsed = this.parses(kind, names, answer);
+    const rows = answer.rows;
+    if (rows === null) return parsed;
+    // the rows follow the records, file by file, in order
+    let row = 0;
+    let made = 0;
+    const inFile = rows.json instanceof Uint8Array ? null : rows.json.position;
+    const file = this.rows;
+    if (inFile !== null && !file) throw new Error('a parse thread wrote rows to a file it was not given');
+    // (sent instead: a write failed, and the file lacks them)
+    if (inFile === null && file) file.complete = false;
+    // where the row's JSON is in the answer, and where its entry is in the file
+    let at = 0;
+    let entry = inFile ?? 0;
+    for (const p of parsed) {
+      for (const record of p.records) {
+        if (rows.made[row++] === 0) continue;
+        const end = at + rows.starts[made * STRIDE + FIELD_COUNT];
+        const event = record.value as Event;
+        this.premade.set(event, new BatchRow(rows, made, inFile === null ? at : entry + ROW_ENTRY_HEAD, inFile === null ? -1 : file!.fd));
+        // The text is in the row now (LET_GO): let go of while it is young, not held to "render data"
+        // (a payload that carried them apart was decoded without them already: parse-payload.ts).
+        const fields = letGoOf(event);
+        for (const f of LET_GO) fields[f] = '';
+        entry += ROW_ENTRY_HEAD + (end - at);
+        at = end;
+        made++;
+      }
+    }
+    return parsed;
+  }
+
+  private parses(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
+    const { bytes, sums } = answer;
+    let start = 0;
+    let sum = 0;
+    return answer.files.map((f, j) => {
+      if ('problem' in f) return { records: [], problems: [f.problem] };
+      const payload = Buffer.from(bytes.buffer, bytes.byteOffset + start, f.end - start);
+      start = f.end;
+      if (this.cache === undefined || f.key === null) return decodeParse(payload, false) as Parsed<unknown>;
+      const made = { key: f.key, payload, sum: Buffer.from(sums.buffer, sums.byteOffset + sum, SUM_BYTES), stat: f.stat ?? undefined };
+      sum += SUM_BYTES;
+      return this.cache.adopt(kind, names[j], made);
+    });
+  }
+
+  private dispatch(): void {
+    // (nothing queued: no threads are started for it, and retired ones stay stopped)
+    if (this.failure || this.queue.length === 0) return;
+    const threads = (this.threads ??= this.start());
+    for (const thread of threads) {
+      while (thread.sent.size < AHEAD && this.queue.length > 0) {
+        const next = this.queue.shift()!;
+        thread.sent.set(next.batch.id, next);
+        thread.worker.postMessage(next.batch);
+      }
+    }
+  }
+
+  private start(): Thread[] {
+    // one file for every thread, and for the threads started after these retire (retireIdle)
+    if (this.rows === undefined) this.rows = RowsScratch.create(this.rowsPath);
+    const rows = this.rows;
+    return Array.from({ length: this.count }, () => {
+      const worker = new Worker(new URL('./parse-thread.js', import.meta.url), { workerData: { rowsFd: rows?.fd ?? null, rowsEnd: rows?.end.buffer ?? null } });
+      if (this.context) worker.postMessage({ context: this.context.ctx });
+      const thread: Thread = { worker, sent: new Map() };
+      worker.on('message', (answer: BatchAnswer) => {
+        const queued = thread.sent.get(answer.id);
+        thread.sent.delete(answer.id);
+        try {
+          queued?.answered(answer);
+        } catch (e) {
+          return this.fail(e as Error);
+        }
+        this.dispatch();
+      });
+      worker.on('error', (e) => this.fail(new Error(`a parse thread failed: ${e.message}`)));
+      worker.on('exit', (code) => {
+        if (!this.closing && !thread.retired) this.fail(new Error(`a parse thread stopped (exit code ${code}) before it answered`));
+      });
+      return thread;
+    });
+  }
+
+  private fail(e: Error): void {
+    if (this.failure) return;
+    this.failure = e;
+    for (const reject of this.failed) reject(e);
+    this.failed.clear();
+    this.close();
+  }
+}

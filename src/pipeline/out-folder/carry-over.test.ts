@@ -1,0 +1,62 @@
+import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { carryOver, linkInto } from './carry-over.ts';
+
+const roots: string[] = [];
+afterEach(() => roots.splice(0).forEach(removeDir));
+
+function trees() {
+  const root = tempDir('aula-carry-');
+  roots.push(root);
+  const old = join(root, 'dist');
+  const staged = join(root, 'staged');
+  for (const dir of [old, staged]) mkdirSync(join(dir, 'sub'), { recursive: true });
+  return { old, staged };
+}
+
+describe('carryOver', () => {
+  it('links equal files (old inode and mtime) and leaves different or new ones as written', () => {
+    const { old, staged } = trees();
+    const big = Buffer.alloc(3 << 20, 7);
+    const bigChanged = Buffer.from(big);
+    bigChanged[(3 << 20) - 1] = 8; // differs only in the last chunk
+    const files: [string, Buffer | string, Buffer | string][] = [
+      ['same.json', 'x', 'x'],
+      ['sub/same.bin', big, big],
+      ['sub/late.bin', big, bigChanged],
+      ['size.json', 'ab', 'abc'],
+      ['bytes.json', 'ab', 'ac'],
+    ];
+    for (const [rel, before, now] of files) {
+      writeFileSync(join(old, rel), before);
+      utimesSync(join(old, rel), 1_000, 1_000);
+      writeFileSync(join(staged, rel), now);
+    }
+    writeFileSync(join(staged, 'new.json'), 'n');
+    expect(carryOver(old, staged)).toBe(2);
+    for (const rel of ['same.json', 'sub/same.bin']) {
+      expect(statSync(join(staged, rel)).ino).toBe(statSync(join(old, rel)).ino);
+      expect(statSync(join(staged, rel)).mtimeMs).toBe(1_000_000);
+    }
+    for (const [rel, , now] of files.slice(2)) {
+      expect(statSync(join(staged, rel)).ino).not.toBe(statSync(join(old, rel)).ino);
+      expect(readFileSync(join(staged, rel)).equals(Buffer.from(now))).toBe(true);
+    }
+  });
+  it('never links a symbolic link of the previous dist into the new one', () => {
+    const { old, staged } = trees();
+    const outside = join(old, '..', 'outside.txt');
+    writeFileSync(outside, 'secret');
+    symlinkSync(outside, join(old, 'link.json.gz'));
+    expect(linkInto(join(old, 'link.json.gz'), join(staged, 'link.json.gz'))).toBe(false);
+    expect(() => lstatSync(join(staged, 'link.json.gz'))).toThrow();
+  });
+
+  it('does nothing without a previous dist', () => {
+    const { staged } = trees();
+    writeFileSync(join(staged, 'a.json'), 'a');
+    expect(carryOver(join(staged, '..', 'missing'), staged)).toBe(0);
+  });
+});

@@ -1,0 +1,143 @@
+// One build at a time per --out: two builds swapping into the same folder would park and remove
+// each other's trees. The lock is a file beside --out, created with O_EXCL and holding the pid of
+// its owner. A second build waits for the first (it would replace the result anyway, and scripts
+// that start builds back to back should simply work), up to a bound, then gives up with one line.
+// A lock whose pid is no longer running (a build killed by kill -9) is taken over.
+import { closeSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { printable } from '../../util/printable.ts';
+import { isRunning } from './process-alive.ts';
+import { readSmallFile } from '../cache/cache-file.ts';
+
+export class LockError extends Error {
+  override name = 'LockError';
+}
+
+export interface LockOptions {
+  /** how long to wait for a running build before giving up (default 10 minutes) */
+  waitMs?: number;
+  /** told once when the lock is held by another build */
+  onWait?: (message: string) => void;
+}
+
+export function lockPath(out: string): string {
+  return join(dirname(out), `.aula-lock-${basename(out)}`);
+}
+
+const PID = /^[1-9][0-9]{0,9}$/;
+
+/** The pid written in a lock file, or null when it is unreadable or malformed. */
+function ownerOf(path: string): number | null {
+  const text = readSmallFile(path, 64)?.trim() ?? '';
+  return PID.test(text) ? Number(text) : null;
+}
+
+function tryCreate(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o644);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+  try {
+    writeSync(fd, `${process.pid}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Removes a lock left by a dead process. It is first renamed to a name of our own, so that of two
+ * builds taking over the same stale lock only one succeeds, and neither removes a fresh lock.
+ */
+function takeOverStale(path: string, deadPid: number): void {
+  const aside = `${path}.stale-${process.pid}-${Date.now()}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // someone else took it over (or it was released) first
+  }
+  if (ownerOf(aside) === deadPid) unlinkSync(aside);
+  else renameSync(aside, path); // a fresh lock slipped in between: put it back untouched
+}
+
+/** Removes a lock left empty by a writer that died between creating and writing it. */
+function takeOverEmpty(path: string): void {
+  const aside = `${path}.stale-${process.pid}-${Date.now()}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return;
+  }
+  if (readSmallFile(aside, 64)?.trim() === '') unlinkSync(aside);
+  else renameSync(aside, path);
+}
+
+/** Locks this process holds: a lock naming our own pid but not in here was left by an earlier process that had our pid. */
+const held = new Set<string>();
+
+/** Lets go of the lock at `path`, which this process took: removed unless another owns it by now. */
+function release(path: string): void {
+  held.delete(path);
+  if (ownerOf(path) === process.pid) unlinkSync(path);
+}
+
+/** Releases every lock this process holds (a build stopped by a signal). */
+export function releaseHeldLocks(): void {
+  for (const path of held) {
+    try {
+      release(path);
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** Takes the lock for `out`; resolves to its release. */
+export async function lockOut(out: string, options: LockOptions = {}): Promise<() => void> {
+  const path = lockPath(out);
+  const deadline = Date.now() + (options.waitMs ?? 600_000);
+  let told = false;
+  let unreadableSince: number | null = null;
+  for (;;) {
+    if (tryCreate(path)) {
+      held.add(path);
+      return () => release(path);
+    }
+    const owner = ownerOf(path);
+    const stale = owner === process.pid ? !held.has(path) : owner !== null && !isRunning(owner);
+    if (owner !== null && stale) {
+      takeOverStale(path, owner);
+      continue;
+    }
+    // An empty lock is one being written this instant; if it stays empty, its writer died. Only
+    // that is removed: anything else under the lock's name is not known to be aula's.
+    if (owner === null) {
+      const text = readSmallFile(path, 64)?.trim();
+      if (text === undefined && lstatSync(path, { throwIfNoEntry: false }) === undefined) continue; // released meanwhile
+      // released and taken by another build since ownerOf looked: a lock like any other, seen next turn
+      if (text !== undefined && PID.test(text)) continue;
+      if (text !== '') {
+        throw new LockError(`${printable(path)} is in the way of the build lock and is not one aula wrote; remove it if no build is running`);
+      }
+      unreadableSince ??= Date.now();
+      if (Date.now() - unreadableSince > 2_000) {
+        takeOverEmpty(path);
+        unreadableSince = null;
+        continue;
+      }
+    } else {
+      unreadableSince = null;
+    }
+    if (Date.now() > deadline) {
+      throw new LockError(`${printable(out)} is locked by another build (pid ${owner ?? 'unknown'}, lock file ${printable(path)}); try again when it has finished`);
+    }
+    if (!told && owner !== null) {
+      told = true;
+      options.onWait?.(`waiting for the build by pid ${owner} into ${printable(out)} to finish`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,152 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers.ts';
+import { describeFailure } from '../../util/failure.ts';
+import { madeFilesText } from '../../store/format/made-files.ts';
+import { createStaging, recoverDist, swapInLater } from './swap.ts';
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const root of roots.splice(0)) {
+    // a tree deeper than PATH_MAX (below) defeats rmSync: coreutils' rm walks it by handles
+    if (spawnSync('rm', ['-rf', root]).status !== 0) rmSync(root, { recursive: true, force: true });
+  }
+});
+
+const manifest = (version: string) => JSON.stringify({ format: 1, version, built_at: 'x', base_url: 'x', site: {}, counts: {}, event_list: {} });
+
+/** A former dist in `out` (many files) and a staged new one beside it. */
+function dists(files = 3) {
+  const root = tempDir('aula-swap-');
+  roots.push(root);
+  const out = join(root, 'dist');
+  mkdirSync(join(out, 'pages'), { recursive: true });
+  writeFileSync(join(out, 'manifest.json'), manifest('old'));
+  for (let i = 0; i < files; i++) writeFileSync(join(out, 'pages', `${i}.json`), 'old');
+  const staging = createStaging(out);
+  mkdirSync(join(staging, 'pages'));
+  writeFileSync(join(staging, 'manifest.json'), manifest('new'));
+  writeFileSync(join(staging, 'pages', '0.json'), 'new');
+  return { root, out, staging };
+}
+
+const parkedIn = (root: string) => readdirSync(root).filter((e) => /^\.aula-old-dist-[0-9]+-[0-9]+$/.test(e));
+
+describe('swapInLater', () => {
+  it('puts the new dist in place before it returns, then removes the former one, and nothing else', async () => {
+    const { root, out, staging } = dists(200);
+    // a user's folder with a look-alike name beside, and one outside the dist a link in it points to
+    mkdirSync(join(root, '.aula-old-dist-notes'));
+    writeFileSync(join(root, '.aula-old-dist-notes', 'a.txt'), 'mine');
+    mkdirSync(join(root, 'elsewhere'));
+    writeFileSync(join(root, 'elsewhere', 'keep.txt'), 'mine');
+    // (inside a folder the new dist has too: the former dist lists nothing (.aula-files), and a name
+    // at its top that aula does not write would be the user's, moved into the new dist)
+    symlinkSync(join(root, 'elsewhere'), join(out, 'pages', 'linked'));
+
+    const removal = swapInLater(staging, out);
+    expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(manifest('new'));
+    expect(readdirSync(out).sort()).toEqual(['.aula-files', 'manifest.json', 'pages']);
+    await removal;
+    expect(readdirSync(root).sort()).toEqual(['.aula-old-dist-notes', 'dist', 'elsewhere']);
+    expect(readFileSync(join(root, '.aula-old-dist-notes', 'a.txt'), 'utf8')).toBe('mine');
+    // the link was removed, not followed
+    expect(readFileSync(join(root, 'elsewhere', 'keep.txt'), 'utf8')).toBe('mine');
+    expect(readFileSync(join(out, 'pages', '0.json'), 'utf8')).toBe('new');
+  });
+
+  it('a removal that fails midway leaves the new dist whole and names the path in one line', async () => {
+    const { root, out, staging } = dists();
+    // a file deeper than PATH_MAX in the former dist: made by moving one deep folder into another
+    // (each call's path stays short enough), it can be neither listed nor unlinked by its path
+    const deep = Array.from({ length: 12 }, () => 'd'.repeat(200)).join('/');
+    mkdirSync(join(out, 'pages', deep), { recursive: true });
+    mkdirSync(join(root, 'more', deep), { recursive: true });
+    writeFileSync(join(root, 'more', deep, 'file'), 'x');
+    renameSync(join(root, 'more'), join(out, 'pages', deep, 'more'));
+
+    const removal = swapInLater(staging, out);
+    const failure = await removal.then(() => null, (e: unknown) => e as NodeJS.ErrnoException);
+    expect(failure).not.toBeNull();
+    expect(failure!.code).toBe('ENAMETOOLONG');
+    const line = describeFailure(failure);
+    expect(line).not.toContain('\n');
+    expect(line).toContain('.aula-old-dist-');
+    expect(line).toContain('[ENAMETOOLONG]');
+    // the new dist is in place and whole; what is left of the former one is under its parked name
+    expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(manifest('new'));
+    expect(readdirSync(out).sort()).toEqual(['.aula-files', 'manifest.json', 'pages']);
+    expect(readFileSync(join(out, 'pages', '0.json'), 'utf8')).toBe('new');
+    expect(parkedIn(root)).toHaveLength(1);
+  });
+
+  it('keeps the process alive until the former dist is gone, awaited or not', () => {
+    const { root, out, staging } = dists(1000);
+    const swap = fileURLToPath(new URL('../../../lib/pipeline/out-folder/swap.js', import.meta.url));
+    expect(existsSync(swap)).toBe(true);
+    // the script ends right after the call: only the worker can hold the process until it is done
+    const script = join(root, 'swap.mjs');
+    // what is beside the dist when the process exits (once nothing keeps it alive any more)
+    writeFileSync(script, [
+      `import { readdirSync } from 'node:fs';`,
+      `import { swapInLater } from ${JSON.stringify(swap)};`,
+      `process.on('exit', () => process.stdout.write(readdirSync(${JSON.stringify(root)}).sort().join(',')));`,
+      `swapInLater(${JSON.stringify(staging)}, ${JSON.stringify(out)});`,
+    ].join('\n'));
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('dist,swap.mjs');
+    expect(parkedIn(root)).toEqual([]);
+    expect(readdirSync(root).sort()).toEqual(['dist', 'swap.mjs']);
+    expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(manifest('new'));
+  });
+});
+
+/**
+ * The dist a build swapped in, and its former one parked beside it by a process now gone, as a
+ * stopped build leaves them: `files` (path → text) are the parked dist's, its proof included.
+ */
+function swappedWithParked(files: Record<string, string>) {
+  const { root, out, staging } = dists();
+  const dead = spawnSync('true').pid!;
+  const parked = join(root, `.aula-old-dist-${dead}-1`);
+  for (const [rel, text] of Object.entries({ 'manifest.json': manifest('old'), ...files })) {
+    mkdirSync(dirname(join(parked, rel)), { recursive: true });
+    writeFileSync(join(parked, rel), text);
+  }
+  renameSync(staging, out + '-new');
+  rmSync(out, { recursive: true });
+  renameSync(out + '-new', out);
+  return { out, parked };
+}
+
+describe('recoverDist, for a former dist that was not wholly removed', () => {
+  it('moves what is not aula\'s into the dist and removes the rest: a file written during a swap, a removal stopped midway', () => {
+    // a removal stopped midway leaves it with listed files partly gone, the proof still there,
+    // and a file written into it late
+    const { out, parked } = swappedWithParked({
+      '.aula-files': madeFilesText(['manifest.json', '.aula-files', 'pages/0.json', 'pages/1.json']),
+      'pages/1.json': 'old',
+      'pages/late.txt': 'mine',
+    });
+    recoverDist(out);
+    expect(readFileSync(join(out, 'pages', 'late.txt'), 'utf8')).toBe('mine');
+    expect(existsSync(parked)).toBe(false);
+  });
+
+  it('says so when a parked dist without a list is emptied of all but the names at its top', () => {
+    // an older aula's dist (no .aula-files): the user's top-level file moves, the rest goes
+    const { out, parked } = swappedWithParked({ 'pages/0.json': 'old', CNAME: 'example.org' });
+    const warnings: string[] = [];
+    recoverDist(out, (w) => warnings.push(w));
+    expect(readFileSync(join(out, 'CNAME'), 'utf8')).toBe('example.org');
+    expect(existsSync(parked)).toBe(false);
+    expect(warnings).toEqual([
+      `${join(parked, '.aula-files')} is missing or unreadable (a dist of an older aula, or damaged): of what aula did not make, only the names at the top of ${parked} are kept`,
+    ]);
+  });
+});

@@ -1,0 +1,248 @@
+// Replacing dist/ without ever leaving a half-written one in its place: the new tree is written
+// beside it, then swapped in by two renames. A crash between the two leaves the old tree under
+// its parked name, and `recoverDist` puts it back before anything reads or builds.
+//
+// Nothing is removed that aula cannot prove it made: a staging folder carries a marker file from
+// its creation until it holds a manifest, a parked folder is a former dist (its manifest), and
+// names must match exactly what this module writes — a user's `.aula-old-dist-notes` is not ours.
+// Inside a former dist, what aula did not make (its .aula-files says) is moved into the new one
+// first (user-files.ts); a former dist that still holds any is left in place.
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { MADE_FILES, madeFilesText } from '../../store/format/made-files.ts';
+import { printable } from '../../util/printable.ts';
+import { listFiles } from './carry-over.ts';
+import { isAulaDist } from './out-folder.ts';
+import { readSmallFile } from '../cache/cache-file.ts';
+import { moveUserEntries, removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
+import { runFsThread } from '../threads/fs-thread.ts';
+import { isRunning } from './process-alive.ts';
+import { makeFolders } from '../../util/make-folders.ts';
+
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const parkedPrefix = (out: string) => `.aula-old-${basename(out)}-`;
+const stagingPrefix = (out: string) => `.aula-tmp-${basename(out)}-`;
+/** `<prefix><pid>-<ms>`, nothing more: the pid is group 1. */
+const ownName = (prefix: string) => new RegExp(`^${escapeRegExp(prefix)}([1-9][0-9]*)-[0-9]+$`);
+
+function isEmptyDir(dir: string): boolean {
+  try {
+    return readdirSync(dir).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A folder this module made: a staging folder (marker or manifest) or a parked dist. */
+function provablyOurs(dir: string): boolean {
+  return existsSync(join(dir, STAGING_MARKER)) || isAulaDist(dir) || isEmptyDir(dir);
+}
+
+/** The staging folders this process made and has neither swapped in nor removed yet. */
+const liveStaging = new Set<string>();
+/** Whether this process has begun to swap a new dist in (a build stopped after that may have replaced it). */
+let swapBegun = false;
+export const hasSwapped = () => swapBegun;
+
+/** Creates the staging folder (and --out's parent if needed) with its marker. */
+export function createStaging(out: string): string {
+  const dir = join(dirname(out), `${stagingPrefix(out)}${process.pid}-${Date.now()}`);
+  makeFolders(dirname(out));
+  mkdirSync(dir); // not recursive: fails rather than adopting a folder that exists
+  liveStaging.add(dir);
+  writeFileSync(join(dir, STAGING_MARKER), `${process.pid}\n`);
+  return dir;
+}
+
+/** Removes a staging folder of this build (after a failure). */
+export function removeStaging(dir: string): void {
+  liveStaging.delete(dir);
+  if (provablyOurs(dir)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Removes every staging folder of this process not swapped in yet (a build stopped by a signal).
+ * The build's threads may still be writing into one (the compression pool makes folders as it
+ * writes): it is removed again until it stays gone for a moment, for at most a few seconds.
+ */
+export function removeLiveStaging(): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const dir of liveStaging) {
+    const until = Date.now() + 3_000;
+    let quiet = 0;
+    while (quiet < 3 && Date.now() < until) {
+      try {
+        if (existsSync(dir)) {
+          quiet = 0;
+          rmSync(dir, { recursive: true, force: true });
+        } else {
+          quiet++;
+        }
+      } catch {
+        quiet = 0; // a thread wrote into it meanwhile: again
+      }
+      Atomics.wait(pause, 0, 0, 50);
+    }
+  }
+  liveStaging.clear();
+}
+
+/** What a swap tells of a user's entry it could not move into the new dist: one line, for the user. */
+export type SwapWarning = (message: string) => void;
+
+const strandedIn = (parked: string, out: string, warn: SwapWarning) => (rel: string, code: string) =>
+  warn(`${printable(join(out, rel))} could not be moved into the new dist (${code}): it stays in ${printable(join(parked, rel))}, and the next build tries again`);
+
+/** Puts a parked dist back when a swap was interrupted, and clears leftovers of dead builds. */
+export function recoverDist(out: string, warn: SwapWarning = () => {}): void {
+  const parent = dirname(out);
+  if (!existsSync(parent)) return;
+  const pattern = ownName(parkedPrefix(out));
+  const parked = readdirSync(parent)
+    .filter((e) => pattern.test(e) && provablyOurs(join(parent, e)))
+    .sort((a, b) => Number(a.split('-').pop()) - Number(b.split('-').pop()));
+  if (!existsSync(out) && parked.length > 0) renameSync(join(parent, parked.pop()!), out);
+  // a swap stopped after its renames: the user's files may still be in the former dist
+  for (const e of parked) rescueUserEntries(join(parent, e), out, warn);
+}
+
+/**
+ * Moves a parked dist's user entries into `out` and removes what aula made of it; what is left
+ * (an entry that did not move, with the proof) is tried again by the next build.
+ */
+function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void {
+  try {
+    const { entries, made } = userEntries(parked, out, printable(out));
+    const moved = moveUserEntries(parked, out, entries, strandedIn(parked, out, warn));
+    // without a list, nothing goes until every user entry has moved; then said, as swapRenames
+    // says it of the dist it parks
+    if (made === null && moved) warn(noListWarning(parked));
+    if (made !== null || moved) removeMade(parked, made);
+    if (moved) warnLeft(parked, warn);
+  } catch {
+    // one would land on a file of the dist: the parked folder stays, with it
+  }
+}
+
+/** A dist without its list: what of it was the user's can be told only at its top. */
+const noListWarning = (dist: string) =>
+  `${printable(join(dist, MADE_FILES))} is missing or unreadable (a dist of an older aula, or damaged): of what aula did not make, only the names at the top of ${printable(dist)} are kept`;
+
+/** Moves `staged` to `out`, replacing what was there. */
+export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}): void {
+  const parked = swapRenames(staged, out, warn);
+  if (parked === null) return;
+  removeMade(parked.dir, parked.made);
+  if (parked.kept) warnLeft(parked.dir, warn);
+}
+
+/**
+ * Says why a former dist whose user entries all moved out is still there once aula's files are
+ * gone from it: something aula did not make stands at a path it did (a symbolic link put in place
+ * of one of its files, a device), which can neither be removed nor go into the new dist. It was
+ * left there in silence, build after build. (Entries that could not be moved are named as they
+ * fail: strandedIn.)
+ */
+function warnLeft(dir: string, warn: SwapWarning): void {
+  if (!existsSync(dir)) return;
+  const left: string[] = [];
+  // (walked here: listFiles names regular files only, and readdirSync's `recursive` follows a
+  // linked folder, out of this one and round a loop)
+  const walk = (rel: string) => {
+    for (const e of readdirSync(rel === '' ? dir : join(dir, rel), { withFileTypes: true })) {
+      const at = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(at);
+      else if (rel !== '' || (e.name !== 'manifest.json' && e.name !== MADE_FILES)) left.push(at);
+    }
+  };
+  try {
+    walk('');
+  } catch {
+    return; // gone meanwhile, or unreadable: nothing to say of it
+  }
+  if (left.length === 0) return;
+  const more = left.length > 1 ? ` (and ${left.length - 1} more)` : '';
+  warn(`${printable(join(dir, left[0]))}${more} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${printable(dir)} with it; remove that folder when it is no longer needed`);
+}
+
+/**
+ * Moves `staged` to `out` as swapIn does, and removes the former dist on a worker thread: the
+ * returned promise settles once it is gone (or failed to go, with the error of the removal). The
+ * new dist is in place before this returns; only the parked folder is left to remove, so a
+ * failure there costs nothing but that folder (the next build's recoverDist removes what is left).
+ * The caller awaits it before it reads the new dist's identities (an unlink of a hard link
+ * changes the ctime of the file the new dist shares) and before the build returns; the worker
+ * keeps the process alive meanwhile.
+ */
+export function swapInLater(staged: string, out: string, warn: SwapWarning = () => {}): Promise<void> {
+  const parked = swapRenames(staged, out, warn);
+  if (parked === null) return Promise.resolve();
+  return removeOnWorker(parked.dir, parked.made).then(() => {
+    if (parked.kept) warnLeft(parked.dir, warn);
+  });
+}
+
+/**
+ * The two renames of the swap; returns the parked former dist when there is one to remove, with
+ * the files its .aula-files lists (null: it lists none, and all of it is aula's once the user's
+ * entries at its top are moved out).
+ */
+function swapRenames(staged: string, out: string, warn: SwapWarning): { dir: string; made: string[] | null; kept: boolean } | null {
+  const hadOld = existsSync(out);
+  // what the user keeps in the former dist, and where it goes: refused before anything moves
+  const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: null };
+  // said once per such build: nested files of the user's cannot be told from aula's there
+  if (hadOld && made === null) warn(noListWarning(out));
+  writeMadeFiles(staged, hadOld ? out : null);
+  // From here on the manifest proves the folder is aula's; the marker must not ship in the dist.
+  // (Nor is it removed if the build is stopped now: it is about to be the dist, or the old one
+  // is parked, which the next build's recoverDist puts back.)
+  liveStaging.delete(staged);
+  swapBegun = true;
+  unlinkSync(join(staged, STAGING_MARKER));
+  const parked = join(dirname(out), `${parkedPrefix(out)}${process.pid}-${Date.now()}`);
+  if (hadOld) renameSync(out, parked);
+  renameSync(staged, out);
+  const kept = moveUserEntries(parked, out, keep, strandedIn(parked, out, warn));
+  // checked here, on this thread, before anything is removed: only a folder aula made goes, and of
+  // it only what its list names (a file written into it meanwhile, or one that did not move, stays
+  // for the next build's recoverDist); without a list, only once every user entry has moved
+  if (!hadOld || !provablyOurs(parked) || (made === null && !kept)) return null;
+  return { dir: parked, made, kept };
+}
+
+/**
+ * Lists every file of the new tree in its .aula-files; the former dist's file is linked instead
+ * when it says the same, so that an unchanged list keeps its mtime as every unchanged file does.
+ */
+function writeMadeFiles(staged: string, previous: string | null): void {
+  const text = madeFilesText([...listFiles(staged).filter((f) => f !== STAGING_MARKER), MADE_FILES]);
+  const path = join(staged, MADE_FILES);
+  if (previous !== null && readSmallFile(join(previous, MADE_FILES), Buffer.byteLength(text)) === text) {
+    try {
+      linkSync(join(previous, MADE_FILES), path);
+      return;
+    } catch {
+      // written below
+    }
+  }
+  writeFileSync(path, text);
+}
+
+/** Removes what aula made of the former dist `dir` (proven aula's by the caller) on a worker thread. */
+export function removeOnWorker(dir: string, made: readonly string[] | null): Promise<void> {
+  return runFsThread({ job: 'remove', dir, made }, { stopped: `the removal of ${dir} stopped before it finished`, path: dir });
+}
+
+/** Staging folders of builds that are no longer running. */
+export function removeStaleStaging(out: string): void {
+  const parent = dirname(out);
+  if (!existsSync(parent)) return;
+  const pattern = ownName(stagingPrefix(out));
+  for (const e of readdirSync(parent)) {
+    const pid = Number(pattern.exec(e)?.[1]);
+    if (!pid || pid === process.pid || isRunning(pid)) continue;
+    if (provablyOurs(join(parent, e))) rmSync(join(parent, e), { recursive: true, force: true });
+  }
+}

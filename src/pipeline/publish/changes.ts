@@ -1,0 +1,51 @@
+// dist/changes.json: which public URLs (paths under dist/ that are served) changed, were added or
+// were removed since the previous build, for a CDN purge. It is computed from the content hashes
+// the manifests list (`public_files`), so it is the same however the files were written.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Manifest } from '../../store/format/manifest.ts';
+
+export const CHANGES_FILE = 'changes.json';
+
+export interface Changes {
+  /** false on a first build, or after a dist whose manifest listed no public files */
+  since_previous: boolean;
+  changed: string[];
+  added: string[];
+  removed: string[];
+}
+
+/** The manifest of the dist being replaced, or null when there is none or it cannot be read. */
+export function previousManifest(out: string): Manifest | null {
+  try {
+    const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    return typeof m === 'object' && m !== null ? m : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The previous build's public hashes, when it listed well-formed ones. */
+export function previousPublicFiles(previous: Manifest | null): Record<string, string> | null {
+  const files = previous?.public_files;
+  if (typeof files !== 'object' || files === null || Array.isArray(files)) return null;
+  for (const hash of Object.values(files)) if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) return null;
+  return files;
+}
+
+/** Sorted keys, so the manifest is byte-identical for the same content. */
+export function sortedRecord(entries: Iterable<[string, string]>): Record<string, string> {
+  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+export function changesBetween(previous: Record<string, string> | null, current: Record<string, string>): Changes {
+  const changes: Changes = { since_previous: previous !== null, changed: [], added: [], removed: [] };
+  const before = previous ?? {};
+  for (const [rel, hash] of Object.entries(current)) {
+    if (!Object.hasOwn(before, rel)) changes.added.push(rel);
+    else if (before[rel] !== hash) changes.changed.push(rel);
+  }
+  for (const rel of Object.keys(before)) if (!Object.hasOwn(current, rel)) changes.removed.push(rel);
+  for (const list of [changes.changed, changes.added, changes.removed]) list.sort();
+  return changes;
+}

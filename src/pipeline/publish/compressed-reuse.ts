@@ -1,0 +1,67 @@
+// Precompressed copies of unchanged files are taken from the previous dist instead of being
+// compressed again (brotli is most of a rebuild's compress phase). Only when a clean build would
+// write the very same bytes: the same aula, the same zlib/brotli, the same page bytes, and the
+// same levels — which depend on the build's whole volume, so the manifest records it.
+import { mkdirSync, unlinkSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { dirname, join } from 'node:path';
+import { compressionLevels, LEVEL_POLICY } from '../../deploy/precompress.ts';
+import type { Manifest } from '../../store/format/manifest.ts';
+import { AULA_VERSION } from '../../version.ts';
+import { linkInto } from '../out-folder/carry-over.ts';
+// a link (which could lead outside the dist) or a FIFO is never read
+import { readCacheFile } from '../cache/cache-file.ts';
+
+/** Which compressors (and level policy) wrote the .gz/.br files: their output differs between versions. */
+export const COMPRESSOR = `zlib ${process.versions.zlib}, brotli ${process.versions.brotli ?? '?'}, ${LEVEL_POLICY}`;
+
+
+/**
+ * A function that links `<rel>.gz` and `<rel>.br` of the previous dist into `staging` when they
+ * are what compressing `content` now would give (true), or does nothing (false). Null when the
+ * previous dist cannot be reused at all.
+ */
+export function compressedReuse(
+  previousDist: string,
+  previous: Manifest | null,
+  staging: string,
+  volume: number,
+): ((rel: string, content: string | Uint8Array) => boolean) | null {
+  const then = previous?.precompressed;
+  if (!previous || previous.version !== AULA_VERSION || typeof then !== 'object' || then === null) return null;
+  if (then.compressor !== COMPRESSOR || !Number.isSafeInteger(then.volume)) return null;
+  return (rel, content) => {
+    // the same size measure compressionPool uses (string length), so the levels agree with it
+    const size = typeof content === 'string' ? content.length : content.byteLength;
+    const now = compressionLevels(size, volume);
+    const before = compressionLevels(size, then.volume);
+    if (now.gzip !== before.gzip || now.brotli !== before.brotli) return false;
+    const old = readCacheFile(join(previousDist, rel), bytesOf(content));
+    if (old === null) return false;
+    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+    if (!old.equals(bytes)) return false;
+    // not taken on trust: a damaged or hand-edited twin is compressed anew (decoding is cheap)
+    if (!decodesTo(join(previousDist, `${rel}.gz`), gunzipSync, bytes) || !decodesTo(join(previousDist, `${rel}.br`), brotliDecompressSync, bytes)) return false;
+    mkdirSync(dirname(join(staging, rel)), { recursive: true });
+    if (!linkInto(join(previousDist, `${rel}.gz`), join(staging, `${rel}.gz`))) return false;
+    if (!linkInto(join(previousDist, `${rel}.br`), join(staging, `${rel}.br`))) {
+      // the pool writes both now; a write must never go through a link into the previous dist
+      unlinkSync(join(staging, `${rel}.gz`));
+      return false;
+    }
+    return true;
+  };
+}
+
+const bytesOf = (content: string | Uint8Array) => (typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength);
+
+function decodesTo(path: string, decode: (b: Buffer) => Buffer, expected: Uint8Array): boolean {
+  // gzip and brotli add at most a few bytes per block to what does not compress
+  const packed = readCacheFile(path, expected.byteLength + (expected.byteLength >> 6) + 1024);
+  if (packed === null) return false;
+  try {
+    return decode(packed).equals(expected);
+  } catch {
+    return false;
+  }
+}

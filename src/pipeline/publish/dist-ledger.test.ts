@@ -1,0 +1,152 @@
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { COMPRESSOR } from './compressed-reuse.ts';
+import { DistLedger, ledgerPath, stagedIdentities, writeLedger, type Written } from './dist-ledger.ts';
+
+const roots: string[] = [];
+afterEach(() => roots.splice(0).forEach(removeDir));
+
+const SHA = 'a'.repeat(64);
+const PAGE = 'v1/cms/event/index.json';
+
+/** A previous dist with one page and its twins, its ledger, and an empty staging folder. */
+function setup(volume = 1000) {
+  const root = tempDir('aula-ledger-');
+  roots.push(root);
+  const out = join(root, 'dist');
+  const staging = join(root, 'staging');
+  mkdirSync(join(out, 'v1/cms/event'), { recursive: true });
+  mkdirSync(staging);
+  for (const ext of ['', '.gz', '.br']) writeFileSync(join(out, `${PAGE}${ext}`), `page${ext}`);
+  writeFileSync(join(out, 'data.json'), 'data');
+  const written: Written = new Map([
+    [PAGE, { sha: SHA, inputs: 'k1', measure: 4 }],
+    ['data.json', { sha: 'b'.repeat(64) }],
+  ]);
+  const path = ledgerPath(join(root, 'cache'), join(root, 'content'), out);
+  writeLedger(path, out, written, { compressor: COMPRESSOR, volume }, stagedIdentities(out, written));
+  return { root, out, staging, path, written };
+}
+
+describe('the dist ledger', () => {
+  it('leaves out a file changed between the swap and the ledger, and keeps one whose ctime alone moved', () => {
+    const { root, out, staging, path, written } = setup();
+    const staged = stagedIdentities(out, written);
+    // (past the file-system clock's tick of the writes above: an edit in that same tick keeps the mtime)
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30);
+    // somebody edits the page in place (same size) while the build finishes; the former dist's
+    // hard link to data.json goes (its ctime moves, its bytes do not)
+    writeFileSync(join(out, PAGE), 'PAGE');
+    linkSync(join(out, 'data.json'), join(root, 'former-link'));
+    unlinkSync(join(root, 'former-link'));
+    writeLedger(path, out, written, { compressor: COMPRESSOR, volume: 1000 }, staged);
+    const ledger = DistLedger.read(path, out)!;
+    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)).toBeNull();
+    expect(ledger.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null)).not.toBeNull();
+  });
+
+  it('takes a linked file\'s staged identity from its proof, and leaves it out once edited after all', () => {
+    const { root, out, staging, path, written } = setup();
+    const ledger = DistLedger.read(path, out)!;
+    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)).not.toBeNull();
+    expect(ledger.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null)).not.toBeNull();
+    const staged = stagedIdentities(staging, written, ledger.linked);
+    expect(staged.get(PAGE)).toBe(ledger.entry(PAGE)!.id);
+    expect(staged.get(`${PAGE}.br`)).toBe(ledger.entry(PAGE)!.br);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30);
+    // the page's inode, shared by both dists, edited once linked
+    writeFileSync(join(staging, PAGE), 'PAGE');
+    const next = join(root, 'next-ledger.json');
+    writeLedger(next, staging, written, { compressor: COMPRESSOR, volume: 1000 }, staged);
+    const after = DistLedger.read(next, staging)!;
+    expect(after.entry(PAGE)).toBeUndefined();
+    expect(after.entry('data.json')).toBeDefined();
+  });
+
+  it('links a file proven by its inputs or its hash, with its twins, and nothing else', () => {
+    const { out, staging, path } = setup();
+    const ledger = DistLedger.read(path, out)!;
+    expect(ledger).not.toBeNull();
+    expect(ledger.reuse(PAGE, staging, { inputs: 'other' }, 1000)).toBeNull();
+    expect(ledger.reuse('data.json', staging, { sha: 'c'.repeat(64) }, null)).toBeNull();
+    expect(ledger.reuse('absent.json', staging, { sha: SHA }, null)).toBeNull();
+    expect(existsSync(join(staging, PAGE))).toBe(false);
+
+    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)?.sha).toBe(SHA);
+    for (const ext of ['', '.gz', '.br']) expect(statSync(join(staging, `${PAGE}${ext}`)).ino).toBe(statSync(join(out, `${PAGE}${ext}`)).ino);
+    expect(ledger.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null)).not.toBeNull();
+    expect(readFileSync(join(staging, 'data.json'), 'utf8')).toBe('data');
+  });
+
+  it('reuseLater proves as reuse does and links only when linkQueued runs, on a worker thread', async () => {
+    const { out, staging, path } = setup();
+    const ledger = DistLedger.read(path, out)!;
+    expect(ledger.reuseLater(PAGE, staging, { inputs: 'other' }, 1000)).toBeNull();
+    expect(ledger.reuseLater(PAGE, staging, { inputs: 'k1' }, 1000)?.sha).toBe(SHA);
+    expect(ledger.reuseLater('data.json', staging, { sha: 'b'.repeat(64) }, null)).not.toBeNull();
+    expect(existsSync(join(staging, PAGE))).toBe(false);
+    await ledger.linkQueued();
+    for (const ext of ['', '.gz', '.br']) expect(statSync(join(staging, `${PAGE}${ext}`)).ino).toBe(statSync(join(out, `${PAGE}${ext}`)).ino);
+    expect(readFileSync(join(staging, 'data.json'), 'utf8')).toBe('data');
+    await ledger.linkQueued(); // nothing queued: nothing to do
+  });
+
+  it('a link that fails on the worker rejects with its code and paths once the thread has ended', async () => {
+    const { out, staging, path } = setup();
+    const ledger = DistLedger.read(path, out)!;
+    expect(ledger.reuseLater(PAGE, staging, { inputs: 'k1' }, 1000)).not.toBeNull();
+    // something took the name of the .gz twin meanwhile: that link fails, the .br is not made
+    writeFileSync(join(staging, `${PAGE}.gz`), 'in the way');
+    const failure = await ledger.linkQueued().then(() => null, (e: unknown) => e as NodeJS.ErrnoException);
+    expect(failure?.code).toBe('EEXIST');
+    expect(failure?.path).toBe(join(out, `${PAGE}.gz`));
+    expect(existsSync(join(staging, `${PAGE}.br`))).toBe(false);
+    expect(readFileSync(join(staging, `${PAGE}.gz`), 'utf8')).toBe('in the way');
+  });
+
+  it('proves nothing of a file touched since: rewritten, truncated, chmod-ed, replaced, or a twin gone', () => {
+    const edits: ((file: string) => void)[] = [
+      (file) => writeFileSync(file, 'pagX'), // same size, other bytes
+      (file) => writeFileSync(file, readFileSync(file)), // even the same bytes: not proven
+      (file) => chmodSync(file, 0o600),
+      (file) => {
+        unlinkSync(file);
+        writeFileSync(file, 'page');
+      },
+      (file) => unlinkSync(`${file}.br`),
+      (file) => writeFileSync(`${file}.gz`, 'other'),
+    ];
+    for (const edit of edits) {
+      const { out, staging, path } = setup();
+      edit(join(out, PAGE));
+      const ledger = DistLedger.read(path, out)!;
+      expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000), String(edit)).toBeNull();
+      // nothing half-linked is left behind
+      for (const ext of ['', '.gz', '.br']) expect(existsSync(join(staging, `${PAGE}${ext}`)), String(edit)).toBe(false);
+    }
+  });
+
+  it('links no twins made at other levels, and the page alone when not compressing', () => {
+    const { out, staging, path } = setup(1000);
+    const ledger = DistLedger.read(path, out)!;
+    // the whole set grew past the best-effort volume: small files get another brotli level now
+    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 64 << 20)).toBeNull();
+    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, null)).not.toBeNull();
+    expect(existsSync(join(staging, `${PAGE}.gz`))).toBe(false);
+  });
+
+  it('is not read when damaged, foreign, or of another out folder', () => {
+    const { root, out, path } = setup();
+    const good = readFileSync(path, 'utf8');
+    writeFileSync(path, good.replace('"k1"', '"k2"'));
+    expect(DistLedger.read(path, out)).toBeNull();
+    writeFileSync(path, good.slice(0, -5));
+    expect(DistLedger.read(path, out)).toBeNull();
+    writeFileSync(path, good);
+    expect(DistLedger.read(path, join(root, 'elsewhere'))).toBeNull();
+    expect(DistLedger.read(join(root, 'none.json'), out)).toBeNull();
+    expect(DistLedger.read(path, out)).not.toBeNull();
+  });
+});

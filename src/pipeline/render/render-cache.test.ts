@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { loadContent } from '../../content/index.ts';
+import { generateContent } from '../../gen/content-generator.ts';
+import type { Event, Model } from '../../model/types.ts';
+import { compareListOrder, renderEvent, type RenderContext } from '../../render/event.ts';
+import { serializeEvent } from '../../store/format/event-rows.ts';
+import { renderRows } from '../../store/write/data-files.ts';
+import { RowsFile } from '../load/parse-batch.ts';
+import { cachedRows, eventKeys, readRows, ROW_ENTRY_HEAD, rowHash, rowsFileHeader, type PremadeRow, type RowsCacheStats } from './render-cache.ts';
+import { RowsScratch } from './rows-scratch.ts';
+
+const root = tempDir('aula-rows-');
+afterAll(() => removeDir(root));
+
+let model: Model;
+let events: Event[];
+let ctx: RenderContext;
+beforeAll(async () => {
+  await generateContent({ events: 60, directory: 5, seed: 3, outDir: join(root, 'content') });
+  model = (await loadContent(join(root, 'content'))).model!;
+  events = [...model.events].sort(compareListOrder);
+  ctx = { site: model.site, baseUrl: 'https://example.org', pages: model.pages, media: model.media };
+});
+
+const stats = (): RowsCacheStats => ({ reused: 0, rendered: 0, corrupt: 0 });
+/** Each event as if read from a file of its own whose parse key follows from the record: an edited record is an edited file. */
+const sourceOf = (e: Event) => createHash('sha256').update(JSON.stringify(e)).digest();
+const hex = (keys: Buffer[]) => keys.map((k) => k.toString('hex'));
+/** A row's hash as rendered from scratch; and a build's hashes, one per row. */
+const hashOf = (e: Event) => rowHash(Buffer.from(serializeEvent(renderEvent(e, ctx)).json));
+const split = (hashes: Buffer) => Array.from({ length: hashes.length / 32 }, (_, i) => hashes.subarray(i * 32, (i + 1) * 32));
+
+describe('eventKeys', () => {
+  it('change with what the row is made of, and only with that', () => {
+    const keys = hex(eventKeys(events, ctx, sourceOf));
+    expect(new Set(keys).size).toBe(events.length);
+    expect(hex(eventKeys(events, { ...ctx }, sourceOf))).toEqual(keys);
+    // the zone and the base URL reach every row
+    expect(hex(eventKeys(events, { ...ctx, site: { ...ctx.site, timezone: 'UTC' } }, sourceOf)).filter((k, i) => k === keys[i])).toEqual([]);
+    expect(hex(eventKeys(events, { ...ctx, baseUrl: 'https://example.org/x' }, sourceOf)).filter((k, i) => k === keys[i])).toEqual([]);
+    // the page size does not shape a row
+    expect(hex(eventKeys(events, { ...ctx, site: { ...ctx.site, page_size: 3 } }, sourceOf))).toEqual(keys);
+
+    // one event's record
+    const edited = events.map((e, i) => (i === 7 ? { ...e, title: `${e.title}!` } : e));
+    expect(hex(eventKeys(edited, ctx, sourceOf)).map((k, i) => k !== keys[i])).toEqual(events.map((_, i) => i === 7));
+
+    // a media record: exactly the events that reference it
+    const withMedia = events.findIndex((e) => e.media.length > 0 || e.header_image !== null);
+    expect(withMedia).toBeGreaterThanOrEqual(0);
+    const id = events[withMedia].media[0] ?? events[withMedia].header_image!;
+    const media = new Map(ctx.media);
+    media.set(id, { ...media.get(id)!, filename: 'renamed.jpg' });
+    const uses = (e: Event) => e.media.includes(id) || e.header_image === id || e.related_media.some((r) => r.media === id);
+    expect(hex(eventKeys(events, { ...ctx, media }, sourceOf)).map((k, i) => k !== keys[i])).toEqual(events.map(uses));
+
+    // a page of the tree: exactly the events whose breadcrumb passes through it
+    const onPage = events.findIndex((e) => e.page !== null && ctx.pages.has(e.page));
+    expect(onPage).toBeGreaterThanOrEqual(0);
+    const page = events[onPage].page!;
+    const pages = new Map(ctx.pages);
+    pages.set(page, { ...pages.get(page)!, title: 'Renamed' });
+    const changed = hex(eventKeys(events, { ...ctx, pages }, sourceOf)).map((k, i) => k !== keys[i]);
+    expect(changed[onPage]).toBe(true);
+    expect(changed.filter(Boolean).length).toBe(events.filter((e) => e.page === page || (e.page !== null && trailHas(e.page, page))).length);
+  });
+
+  it('are made of the source, not the record: its file\'s parse key and the event\'s id in it', () => {
+    const file = createHash('sha256').update('one file').digest();
+    const [a, b] = events;
+    const keys = hex(eventKeys([a, b], ctx, () => file));
+    // two events of one file
+    expect(keys[0]).not.toBe(keys[1]);
+    // the same event read from another file (another path or text)
+    expect(hex(eventKeys([a], ctx, () => createHash('sha256').update('another file').digest()))[0]).not.toBe(keys[0]);
+    // the record is not read beyond what the context gives it (the same source is the same record)
+    expect(hex(eventKeys([{ ...a, title: 'not hashed' }], ctx, () => file))[0]).toBe(keys[0]);
+    expect(() => eventKeys([a], ctx, () => file.subarray(1))).toThrow(/32 bytes/);
+  });
+});
+
+function trailHas(uid: number, page: number): boolean {
+  for (let at: number | null = uid, n = 0; at !== null && at !== 0 && n < 100; n++) {
+    if (at === page) return true;
+    at = ctx.pages.get(at)?.pid ?? null;
+  }
+  return false;
+}
+
+describe('cachedRows', () => {
+  it('gives the bytes a fresh render gives, from the cache on the second build', () => {
+    const path = join(root, 'rows-a.bin');
+    const keys = eventKeys(events, ctx, sourceOf);
+    const fresh = renderRows(events, ctx);
+    const first = stats();
+    const made = cachedRows(path, events, keys, ctx, first);
+    expect(first).toEqual({ reused: 0, rendered: events.length, corrupt: 0 });
+    expect(made.rows.lineBytes.equals(fresh.lineBytes)).toBe(true);
+    expect([...made.rows.starts]).toEqual([...fresh.starts]);
+
+    const second = stats();
+    const again = cachedRows(path, events, keys, ctx, second);
+    expect(second).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
+    expect(again.rows.lineBytes.equals(fresh.lineBytes)).toBe(true);
+    expect([...again.rows.starts]).toEqual([...fresh.starts]);
+
+    // one event edited: one row rendered, appended; the file still gives every live row
+    const edited = events.map((e, i) => (i === 4 ? { ...e, title: 'Neu' } : e));
+    const editedKeys = eventKeys(edited, ctx, sourceOf);
+    const third = stats();
+    const rows = cachedRows(path, edited, editedKeys, ctx, third);
+    expect(third).toEqual({ reused: events.length - 1, rendered: 1, corrupt: 0 });
+    expect(rows.rows.lineBytes.equals(renderRows(edited, ctx).lineBytes)).toBe(true);
+    expect(hex(split(rows.hashes))).toEqual(hex(edited.map(hashOf)));
+    expect(readRows(path, 1 << 30).entries.size).toBe(events.length + 1);
+  });
+
+  it('keeps the rows file the threads made as the rows file, with the rows it lacked added', () => {
+    const path = join(root, 'rows-made.bin');
+    const keys = eventKeys(events, ctx, sourceOf);
+    const fresh = renderRows(events, ctx);
+    // the threads made every other row, and wrote them into their file (parse-batch.ts)
+    const file = RowsScratch.create(path)!;
+    const threads = new RowsFile(file.fd, file.end);
+    const premade = new Map<Event, PremadeRow>();
+    events.forEach((e, i) => {
+      if (i % 2 === 1) return;
+      const row = serializeEvent(renderEvent(e, ctx));
+      const hash = hashOf(e);
+      const batch = { json: Buffer.from(row.json), starts: Uint32Array.from(row.starts), keys: keys[i], hashes: hash, made: Uint8Array.of(1), keyed: true };
+      threads.take(batch);
+      expect(batch.json).not.toBeInstanceOf(Uint8Array);
+      premade.set(e, { json: { fd: file.fd, position: (batch.json as unknown as { position: number }).position + ROW_ENTRY_HEAD }, starts: batch.starts, key: keys[i], hash });
+    });
+    const written = file.inProgress()!.end;
+    const first = stats();
+    const rows = cachedRows(path, events, keys, ctx, first, premade, file.inProgress());
+    file.close();
+    expect(first).toEqual({ reused: 0, rendered: events.length, corrupt: 0 });
+    expect(rows.rows.lineBytes.equals(fresh.lineBytes)).toBe(true);
+    expect(hex(split(rows.hashes))).toEqual(hex(events.map(hashOf)));
+    // the threads' file, renamed: its rows as they were, then the ones made here
+    const kept = readFileSync(path);
+    expect(kept.length).toBeGreaterThan(written);
+    expect(readdirSync(root).filter((name) => name.startsWith('rows-made.bin'))).toEqual(['rows-made.bin']);
+    expect(readRows(path, 1 << 30)).toMatchObject({ count: events.length, whole: true });
+    const second = stats();
+    expect(cachedRows(path, events, keys, ctx, second).rows.lineBytes.equals(fresh.lineBytes)).toBe(true);
+    expect(second).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
+    // not kept when the rows file is only appended to: the threads' file is then let go of
+    const again = RowsScratch.create(path)!;
+    cachedRows(path, events, keys, ctx, stats(), new Map(), again.inProgress());
+    again.close();
+    expect(readdirSync(root).filter((name) => name.startsWith('rows-made.bin'))).toEqual(['rows-made.bin']);
+    expect(readFileSync(path).equals(kept)).toBe(true);
+  });
+
+  it('keeps rows of several MB beside small ones, rewritten and appended', () => {
+    const path = join(root, 'rows-large.bin');
+    const large = events.map((e, i) => (i === 2 ? { ...e, title: 'groß '.repeat(1_000_000) } : e));
+    const keys = eventKeys(large, ctx, sourceOf);
+    cachedRows(path, large, keys, ctx, stats());
+    const read = stats();
+    expect(cachedRows(path, large, keys, ctx, read).rows.lineBytes.equals(renderRows(large, ctx).lineBytes)).toBe(true);
+    expect(read).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
+    // appended: a second large row after the rows already there
+    const more = large.map((e, i) => (i === 5 ? { ...e, title: 'mehr '.repeat(1_000_000) } : e));
+    cachedRows(path, more, eventKeys(more, ctx, sourceOf), ctx, stats());
+    const after = stats();
+    expect(cachedRows(path, more, eventKeys(more, ctx, sourceOf), ctx, after).rows.lineBytes.equals(renderRows(more, ctx).lineBytes)).toBe(true);
+    expect(after).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
+    expect(readRows(path, 1 << 30)).toMatchObject({ count: events.length + 1, whole: true });
+  });
+
+  it('renders anew what is damaged, foreign or cut off, never using it', () => {
+    const path = join(root, 'rows-b.bin');
+    const keys = eventKeys(events, ctx, sourceOf);
+    const fresh = renderRows(events, ctx).lineBytes;
+    cachedRows(path, events, keys, ctx);
+    const good = readFileSync(path);
+
+    // a flipped byte inside one row's JSON: that row is corrupt and rendered, the rest reused
+    const flipped = Buffer.from(good);
+    const at = flipped.indexOf('"title":', good.length >> 1);
+    flipped[at + 10] ^= 0x01;
+    writeFileSync(path, flipped);
+    const damaged = stats();
+    expect(cachedRows(path, events, keys, ctx, damaged).rows.lineBytes.equals(fresh)).toBe(true);
+    expect(damaged).toEqual({ reused: events.length - 1, rendered: 1, corrupt: 1 });
+
+    // a flipped byte in the first entry's hash (after its key, checksum and length): never taken,
+    // so no page is keyed by a hash its row's bytes do not have
+    const badHash = Buffer.from(good);
+    badHash[rowsFileHeader().length + 32 + 4 + 4] ^= 0x01;
+    writeFileSync(path, badHash);
+    const hashDamaged = stats();
+    const retaken = cachedRows(path, events, keys, ctx, hashDamaged);
+    expect(hashDamaged).toEqual({ reused: events.length - 1, rendered: 1, corrupt: 1 });
+    expect(hex(split(retaken.hashes))).toEqual(hex(events.map(hashOf)));
+
+    // cut short: the rows before the cut are used, the file rewritten whole
+    writeFileSync(path, good.subarray(0, good.length >> 1));
+    const cut = stats();
+    expect(cachedRows(path, events, keys, ctx, cut).rows.lineBytes.equals(fresh)).toBe(true);
+    expect(cut.reused).toBeGreaterThan(0);
+    expect(cut.rendered).toBeGreaterThan(0);
+    expect(readRows(path, 1 << 30).whole).toBe(true);
+
+    // another aula's file: nothing of it is read
+    writeFileSync(path, Buffer.from(good.toString('latin1').replace(/"aula":"[^"]*"/, '"aula":"9.9.9"'), 'latin1'));
+    const foreign = stats();
+    expect(cachedRows(path, events, keys, ctx, foreign).rows.lineBytes.equals(fresh)).toBe(true);
+    expect(foreign).toEqual({ reused: 0, rendered: events.length, corrupt: 0 });
+
+    // no file at all: nothing to read, every row rendered
+    expect(readRows(join(root, 'absent.bin'), 1 << 30).entries.size).toBe(0);
+  });
+});

@@ -1,0 +1,126 @@
+// `aula build --edge`: the API as one ES module for Cloudflare Workers / workerd, written to
+// dist/edge/ with example configs. The worker reads the data files from dist/ through its ASSETS
+// binding, so the bundle holds code only and the same dist/ serves both.
+import type { Plugin } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+export const EDGE_DIR = 'edge';
+export const EDGE_WORKER = `${EDGE_DIR}/worker.js`;
+
+/** The date the worker was tested against in workerd; newer runtimes keep its behaviour. */
+export const COMPATIBILITY_DATE = '2025-09-01';
+/** nodejs_compat provides the global `Buffer` the core joins its answers with; nothing imports node: modules. */
+export const COMPATIBILITY_FLAGS = ['nodejs_compat'];
+
+/**
+ * node: modules are imported by modules the worker shares with the server (dataset.ts reads a dist
+ * folder with node:fs) but only from functions the worker never calls. Declaring them free of side
+ * effects lets esbuild drop those unused imports; a node: import the worker does use stays in the
+ * bundle, where the edge test refuses it.
+ */
+const nodeBuiltinsUnusedDrop: Plugin = {
+  name: 'node-builtins-unused-drop',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, external: true, sideEffects: false }));
+  },
+};
+
+/**
+ * An installed aula has no TypeScript sources (and no esbuild), so `npm run compile` bundles the
+ * worker from src/ once into this file beside the compiled edge-bundle.js; a checkout bundles on
+ * first use. Both bundle the same sources with the same options, so the bytes are the same.
+ */
+export const PREBUNDLED_WORKER = 'edge-worker.js';
+
+/** Bundles the worker module from its entry point (worker.ts in src/). */
+export async function bundleWorkerFrom(entry: string): Promise<string> {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2022',
+    minify: true,
+    charset: 'utf8',
+    legalComments: 'none',
+    write: false,
+    logLevel: 'silent',
+    plugins: [nodeBuiltinsUnusedDrop],
+  });
+  return result.outputFiles[0].text;
+}
+
+async function prebundledWorker(): Promise<string> {
+  // only the compiled module has it beside it; a .ts module always bundles from source
+  if (import.meta.url.endsWith('.ts')) return bundleWorkerFrom(fileURLToPath(new URL('../../adapter/workerd/worker.ts', import.meta.url)));
+  return readFile(new URL(`./${PREBUNDLED_WORKER}`, import.meta.url), 'utf8');
+}
+
+let cached: Promise<string> | null = null;
+
+/** The worker module's source; the input never changes within a process, so bundle once. */
+export function bundleEdgeWorker(): Promise<string> {
+  cached ??= prebundledWorker().catch((err: unknown) => {
+    cached = null;
+    throw err;
+  });
+  return cached;
+}
+
+function wranglerToml(): string {
+  return `# Cloudflare Workers: deploy dist/ with the worker in front of every path.
+# Run from the folder that holds dist/:  npx wrangler deploy -c dist/edge/wrangler.toml
+name = "aula-api"
+main = "worker.js"
+compatibility_date = "${COMPATIBILITY_DATE}"
+compatibility_flags = ${JSON.stringify(COMPATIBILITY_FLAGS)}
+
+[assets]
+directory = ".."
+binding = "ASSETS"
+# the worker answers every request, as \`aula serve\` does; it reads dist/data/ through ASSETS
+run_worker_first = true
+
+[vars]
+# data files above this many bytes get a 503 instead of running the isolate out of memory
+AULA_MAX_DATA_BYTES = "40000000"
+# as \`aula serve --base-url\` and \`--cache-control\`:
+# AULA_BASE_URL = "https://api.example.org"
+# AULA_CACHE_CONTROL = "public, max-age=60, s-maxage=300, stale-while-revalidate=60, stale-if-error=86400"
+`;
+}
+
+function workerdCapnp(): string {
+  return `# workerd: serve the API from dist/ on 127.0.0.1:8787.
+# Run from the folder that holds dist/:  npx workerd serve dist/edge/workerd.capnp
+# (another dist: --directory-path assets=/path/to/dist; another port: --socket-addr http=127.0.0.1:PORT)
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [
+    (name = "api", worker = .api),
+    (name = "assets", disk = (path = "dist", writable = false)),
+  ],
+  sockets = [(name = "http", address = "127.0.0.1:8787", http = (), service = "api")],
+);
+
+const api :Workerd.Worker = (
+  modules = [(name = "worker.js", esModule = embed "worker.js")],
+  compatibilityDate = "${COMPATIBILITY_DATE}",
+  compatibilityFlags = ${JSON.stringify(COMPATIBILITY_FLAGS)},
+  bindings = [(name = "ASSETS", service = "assets")],
+);
+`;
+}
+
+/** dist/edge/: the bundled worker and the two example configs, keyed by path relative to dist/. */
+export async function edgeFiles(): Promise<Map<string, string>> {
+  return new Map([
+    [EDGE_WORKER, await bundleEdgeWorker()],
+    [`${EDGE_DIR}/wrangler.toml`, wranglerToml()],
+    [`${EDGE_DIR}/workerd.capnp`, workerdCapnp()],
+  ]);
+}

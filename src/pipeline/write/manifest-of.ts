@@ -1,0 +1,42 @@
+// The manifest's description of a build (everything but the file digests and the build id), made
+// the same way by the build and by `aula dev`'s in-memory builds, so the two cannot drift apart.
+import type { Site } from '../../model/types.ts';
+import { EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
+import { DIST_FORMAT, type Manifest } from '../../store/format/manifest.ts';
+import { AULA_VERSION } from '../../version.ts';
+
+export const FIRST_PAGE = 'v1/cms/event/index.json';
+export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
+
+export interface BuildCounts {
+  events: number;
+  pages: number;
+  categories: number;
+  media: number;
+  directory: number;
+}
+
+/** site.yaml's settings as the manifest holds them (a title only when given, so dists without one keep their bytes). */
+export function manifestSite(site: Site): Manifest['site'] {
+  const settings: Manifest['site'] = { timezone: site.timezone, page_size: site.page_size, max_page_size: site.max_page_size };
+  if (site.title !== null && site.title !== undefined) settings.title = site.title;
+  return settings;
+}
+
+/** `newest`: the latest last_modified of the events (ms): built_at is that, not the clock, so two builds of the same content are byte-identical. */
+/** `eventPartRows`: rows per part of the event rows (tests make it small). */
+export function manifestOf(site: Site, baseUrl: string, newest: number, counts: BuildCounts, eventPartRows = EVENT_PART_ROWS): Manifest {
+  const limit = site.page_size;
+  return {
+    format: DIST_FORMAT,
+    version: AULA_VERSION,
+    // (events.ics's DTSTAMP is this too)
+    built_at: new Date(newest).toISOString(),
+    base_url: baseUrl,
+    site: manifestSite(site),
+    counts: { ...counts, event_list_pages: Math.max(1, Math.ceil(counts.events / limit)) },
+    event_part_rows: eventPartRows,
+    event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
+    files: {},
+  };
+}

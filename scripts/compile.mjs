@@ -78,7 +78,7 @@ if (!existsSync(final)) {
   }
   const { BROWSER_MODULES } = await import(new URL('store/write/browser-modules.js', lib).href);
   const { PREBUNDLED_WORKER } = await import(new URL('pipeline/write/edge-bundle.js', lib).href);
-  const bundles = [...Object.values(BROWSER_MODULES).map((m) => join('store', 'write', m.prebundled)), join('pipeline', 'write', PREBUNDLED_WORKER)];
+  const bundles = [...Object.values(BROWSER_MODULES).map((m) => join('store', 'write', m.prebundled)), join('pipeline', 'write', PREBUNDLED_WORKER), 'code-version.json'];
   const { folders, files } = entriesOf(final);
   for (const rel of files) if (!fresh.has(rel) && !bundles.includes(rel)) unlinkSync(join(final, rel));
   // folders left empty, deepest first
@@ -101,3 +101,7 @@ for (const [name, module] of Object.entries(BROWSER_MODULES)) writeWhole(new URL
 // the edge worker (`aula build --edge`), from src/ so it is byte for byte what a checkout bundles
 const { bundleWorkerFrom, PREBUNDLED_WORKER } = await import(new URL('pipeline/write/edge-bundle.js', placed).href);
 writeWhole(new URL(`pipeline/write/${PREBUNDLED_WORKER}`, placed), await bundleWorkerFrom(join(root, 'src', 'adapter', 'workerd', 'worker.ts')));
+// the code version every build cache entry is made under (pipeline/cache/code-version.ts): last,
+// over every module as it now is
+const { hashModules, CODE_VERSION_FILE } = await import(new URL('pipeline/cache/code-version.js', placed).href);
+writeWhole(new URL(CODE_VERSION_FILE, placed), `${JSON.stringify({ sha256: hashModules(fileURLToPath(placed), '.js') })}\n`);

@@ -82,7 +82,7 @@ export function renderEvent(e: Event, ctx: RenderContext): Record<EventField, un
 }
 
 /** The list order: start descending, then end descending, then id ascending. */
-export function compareListOrder(a: Event, b: Event): number {
+export function compareListOrder(a: Pick<Event, 'start' | 'end' | 'id'>, b: Pick<Event, 'start' | 'end' | 'id'>): number {
   return b.start - a.start || b.end - a.end || a.id - b.id;
 }
 

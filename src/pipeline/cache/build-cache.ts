@@ -28,11 +28,9 @@ import { DIST_FORMAT } from '../../store/format/manifest.ts';
 import { AULA_VERSION } from '../../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 import { makeFolders } from '../../util/make-folders.ts';
+import { codeVersion } from './code-version.ts';
 import { openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile } from './cache-file.ts';
 import { decodeParse } from '../load/parse-payload.ts';
-
-/** Bump when what a parse returns changes shape or meaning without a new aula version. */
-export const CACHE_FORMAT = 4;
 
 const MAGIC = Buffer.from('AULACACHE\n');
 const ENTRY = Buffer.from('AUe1');
@@ -49,7 +47,7 @@ export function cacheIdentity(): string {
 // cachedDataVersionTag(), which also hashes the process's V8 flags. `aula build` sets one
 // (heap-policy.ts), and a pack it wrote was then foreign to `aula dev` and to any build run
 // without it: every file parsed again, without a word.
-const IDENTITY = JSON.stringify({ cache: CACHE_FORMAT, aula: AULA_VERSION, format: DIST_FORMAT, node: process.version, v8: process.versions.v8, sum: CHECKSUM });
+const IDENTITY = JSON.stringify({ code: codeVersion(), aula: AULA_VERSION, format: DIST_FORMAT, node: process.version, v8: process.versions.v8, sum: CHECKSUM });
 
 /** The cache folder by default: node_modules/.cache/aula of the project the command runs in. */
 export function defaultCacheDir(cwd = process.cwd()): string {

@@ -22,8 +22,6 @@ import { cacheIdentity } from '../cache/build-cache.ts';
 import { readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
 
 const MAGIC = 'AULAEVENTS1\n';
-/** Bump when the state's shape or meaning changes without a new aula version. */
-export const EVENT_STATE_FORMAT = 2;
 
 /** The events in list order, one entry per row of the event rows (data/events/). */
 export interface StateRows {
@@ -103,7 +101,7 @@ export function eventStatePath(ledgerFile: string): string {
 }
 
 const sha256hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const identityLine = () => `${cacheIdentity()} events ${EVENT_STATE_FORMAT}\n`;
+const identityLine = () => `${cacheIdentity()} events\n`;
 
 /** Writes the state beside and then over `path`; a failure leaves no state (the next build is a full one). */
 export function writeEventState(path: string, state: EventState): void {

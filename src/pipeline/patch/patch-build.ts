@@ -23,7 +23,7 @@ import { compressionPool } from '../../deploy/precompress.ts';
 import { contentSchemas } from '../../docs/content-schemas.ts';
 import { createAutocomplete, type Autocomplete } from '../../query/autocomplete/searcher.ts';
 import type { Dataset } from '../../query/dataset.ts';
-import { renderEvent, type RenderContext } from '../../render/event.ts';
+import { compareListOrder, renderEvent, type RenderContext } from '../../render/event.ts';
 import { columnsOf, tableFromColumns, textColumnsOf, type ColumnsFile, type TextColumnsFile } from '../../store/format/columns.ts';
 import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { partBounds } from '../../store/format/event-parts.ts';
@@ -49,7 +49,7 @@ import { KEY_BYTES, writeEventState, type StateRows } from './event-state.ts';
 import { spliceColumns } from './json-columns.ts';
 import { writeEventParts, type PartJob, type Segment } from './events-file.ts';
 import { NoPatch, refuse } from './no-patch.ts';
-import { byOrder, planPatch, type PatchHost, type PatchOptions, type Plan } from './plan.ts';
+import { planPatch, type PatchHost, type PatchOptions, type Plan } from './plan.ts';
 
 export type { PatchHost, PatchOptions } from './plan.ts';
 
@@ -133,7 +133,9 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   };
   for (let row = 0; row < n; row++) {
     if (plan.keep[row] === 0) continue;
-    while (f < fresh.length && byOrder(fresh[f].start, fresh[f].end, fresh[f].id, old.start[row], old.end[row], old.id[row]) < 0) takeFresh();
+    // (the list order of the state's row, as renderers sort: render/event.ts)
+    const kept = { start: old.start[row], end: old.end[row], id: old.id[row] };
+    while (f < fresh.length && compareListOrder(fresh[f], kept) < 0) takeFresh();
     order.push(row);
     fileOf.push(plan.fileMap[old.file[row]]);
   }

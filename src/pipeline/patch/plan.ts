@@ -235,7 +235,3 @@ export async function planPatch(options: PatchOptions, host: PatchHost): Promise
 }
 
 const sameMedia = (a: object, b: object) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
-
-/** compareListOrder (render/event.ts) over the fields the state keeps of a row. */
-export const byOrder = (aStart: number, aEnd: number, aId: number, bStart: number, bEnd: number, bId: number) =>
-  bStart - aStart || bEnd - aEnd || aId - bId;

@@ -1,6 +1,7 @@
 // What a full build records for the next patch build (event-state.ts): it watches the parse cache
 // the loader calls (which file each event came from, the media records), takes the events' list
 // order and rows' hashes as they are rendered, and writes the state once the dist is in place.
+import { stableJson } from '../../util/stable-json.ts';
 import type { BigIntStats } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -22,9 +23,13 @@ export const EVENTS_KIND = 'events in ';
 const STAT_TEXT = /^([0-9]+):([0-9]+):([0-9]+):([0-9]+):([0-9]+)$/;
 const HEX_KEY = /^[0-9a-f]{64}$/;
 
-/** The build options a dist depends on besides the content: a patch is made only under the same. */
-export function patchOptions(o: { baseUrl?: string; upstream?: string; precompress?: boolean; minisearch?: boolean; edge?: boolean }): string {
-  return JSON.stringify([o.baseUrl ?? null, o.upstream ?? null, o.precompress !== false, o.minisearch !== false, o.edge === true]);
+/**
+ * The build's options as one string (every option but the callbacks): a patch is made only under
+ * the same. None is picked out as shaping the dist, so an option added later is in it already;
+ * one that does not shape it (a lock's wait) costs, when changed, one full build.
+ */
+export function patchOptions(o: object): string {
+  return stableJson(Object.fromEntries(Object.entries(o).filter(([, v]) => typeof v !== 'function' && v !== undefined)));
 }
 
 export class StateRecorder {

@@ -11,8 +11,6 @@ import type { Site } from '../../model/types.ts';
 import { cacheIdentity } from '../cache/build-cache.ts';
 import { ROW_HASH_BYTES as HASH_BYTES } from './render-cache.ts';
 
-/** Bump when a page's bytes start to depend on something the key does not cover. */
-export const PAGE_KEY_FORMAT = 2;
 
 export interface PageEnvelope {
   baseUrl: string;
@@ -27,7 +25,7 @@ export interface PageEnvelope {
  */
 export function pageKeys(rowHashes: readonly Buffer[] | Buffer, envelope: PageEnvelope): (offset: number) => string {
   const count = Buffer.isBuffer(rowHashes) ? rowHashes.length / HASH_BYTES : rowHashes.length;
-  const head = serialize([PAGE_KEY_FORMAT, cacheIdentity(), envelope.baseUrl, envelope.site, envelope.limit, count]);
+  const head = serialize([cacheIdentity(), envelope.baseUrl, envelope.site, envelope.limit, count]);
   return (offset) => {
     const hash = createHash('sha256').update(head).update(serialize(offset));
     const end = Math.min(count, offset + envelope.limit);
@@ -47,7 +45,7 @@ export function pageKeys(rowHashes: readonly Buffer[] | Buffer, envelope: PageEn
 export function calendarKey(rowHashes: Buffer, count: number, cap: number, envelope: Omit<PageEnvelope, 'limit'>, builtAt: string): string {
   const rows = Math.min(count, cap);
   return createHash('sha256')
-    .update(serialize([PAGE_KEY_FORMAT, 'calendar', cacheIdentity(), envelope.baseUrl, envelope.site, builtAt, rows]))
+    .update(serialize(['calendar', cacheIdentity(), envelope.baseUrl, envelope.site, builtAt, rows]))
     .update(rowHashes.subarray(0, rows * HASH_BYTES))
     .digest('hex');
 }

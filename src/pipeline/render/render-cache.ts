@@ -1,19 +1,19 @@
 // The per-event render cache: an event's row in data/events/ (its serialized JSON and the byte
 // offsets of its fields) is kept in the build cache folder under a key of everything the row is
 // made of — the event's source (the parse key of its file: its kind with the zone, its path and
-// its text; and the event's id in it), and what renderEvent reads besides: the zone, the base URL,
-// the breadcrumb trail of its page and the rendered media it references. An unchanged event is then
+// its text; and the event's id in it), the whole render context renderEvent is handed (site,
+// base URL, page tree, media) and the code's version (cacheIdentity). An unchanged event is then
 // neither rendered nor serialized again; an edit to one event re-renders the rows of its file.
 //
 // The keys are content hashes, never times, so a touched file costs nothing and an event that
 // really changed can never be served from the cache. An edited file's events are all rendered
-// again, and a renamed file's (its path is in the key): a few rows, at ~20 µs each.
+// again, and a renamed file's (its path is in the key): a few rows.
 //
 // Each row also has a hash of its bytes (rowHash): a page is its rows' bytes in an envelope, so
 // the pages' keys are made of those (page-keys.ts), and a page none of whose rows' bytes changed
 // is linked, not answered, however the files its events came from changed.
 //
-// File: AULAROWS\n <identity> rows <format> <checksum>\n, then per row:
+// File: AULAROWS\n <identity> rows <checksum>\n, then per row:
 //   key (32) | checksum of the payload (4) | payload length (u32 LE) | payload
 //   payload = the row's hash (32) | its field offsets (FIELD_COUNT + 1 × u32 LE) | its JSON (UTF-8)
 // A file of another aula is ignored whole; an entry is used only when its checksum matches,
@@ -23,16 +23,15 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../../model/types.ts';
-import { breadcrumb, renderEvent, renderMedia, type RenderContext } from '../../render/event.ts';
+import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEvent, type EventRows } from '../../store/format/event-rows.ts';
 import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
 import { cacheIdentity, packPath } from '../cache/build-cache.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
 import { writeAllAt, writeAllv } from '../../util/positional-io.ts';
+import { stableJson } from '../../util/stable-json.ts';
 import { openCacheFileToAppend, readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
 
-/** Bump when a row's bytes change meaning without a new aula version. */
-export const ROWS_FORMAT = 2;
 
 const MAGIC = Buffer.from('AULAROWS\n');
 const STRIDE = FIELD_COUNT + 1;
@@ -57,7 +56,7 @@ export function rowHash(json: Uint8Array): Buffer {
 
 /** What a rows file starts with. */
 export function rowsFileHeader(): Buffer {
-  return Buffer.concat([MAGIC, Buffer.from(`${cacheIdentity()} rows ${ROWS_FORMAT} ${CHECKSUM}\n`)]);
+  return Buffer.concat([MAGIC, Buffer.from(`${cacheIdentity()} rows ${CHECKSUM}\n`)]);
 }
 
 /**
@@ -103,14 +102,12 @@ export function rowsPath(cacheDir: string, content: string): string {
 export type SourceKeyOf = (e: Event) => Uint8Array;
 
 /**
- * The key of each event's row (events in list order): SHA-256 of the event's source — its file's
- * parse key and its id, which together name one record: a file's records are a function of its
- * kind (with the zone), path and text, and ids are unique among them in any build that renders
- * rows — and of the parts of the context its rendering reads. The record itself is not hashed:
- * its JSON (~1.6 KB) and the hash of it took ~10 µs an event (1 s of a 100k build's CPU), against
- * ~2 µs for these few short parts. Each part is fixed in length or one line (JSON escapes
- * newlines), and the media and the trail follow from ids inside the record, so no two different
- * inputs run together into the same key.
+ * The key of each event's row (events in list order): SHA-256 of the whole render context (every
+ * shared input a row may read: renderInputs) and of the event's source — its file's parse key and
+ * its id, which together name one record: a file's records are a function of its kind (with the
+ * zone), path and text, and ids are unique among them in any build that renders rows. Nothing is
+ * picked out of the context: whatever rendering comes to read of it is in the key already, at
+ * the price of every row made anew when any shared input changes (a page title, a media record).
  */
 export function eventKeys(events: readonly Event[], ctx: RenderContext, sourceKeyOf: SourceKeyOf, premade?: PremadeRows): Buffer[] {
   const keyOf = rowKeyer(ctx);
@@ -119,29 +116,10 @@ export function eventKeys(events: readonly Event[], ctx: RenderContext, sourceKe
 
 /** eventKeys for one event at a time (a parse thread keys each event as it renders it). */
 export function rowKeyer(ctx: RenderContext): (e: Event, source: Uint8Array) => Buffer {
-  const head = `${JSON.stringify([ROWS_FORMAT, cacheIdentity(), ctx.site.timezone, ctx.baseUrl])}\n`;
-  const trails = new Map<number | null, string>();
-  const media = new Map<number, string>();
-  const trailOf = (page: number | null) => {
-    let json = trails.get(page);
-    if (json === undefined) trails.set(page, (json = `${JSON.stringify(breadcrumb(page, ctx.pages))}\n`));
-    return json;
-  };
-  const mediaOf = (id: number) => {
-    let json = media.get(id);
-    if (json === undefined) {
-      const m = ctx.media.get(id);
-      media.set(id, (json = `${JSON.stringify(m ? renderMedia(m, ctx.baseUrl) : null)}\n`));
-    }
-    return json;
-  };
+  const context = sha256().update(renderInputs(ctx)).digest();
   return (e, source) => {
     if (source.byteLength !== ROW_KEY_BYTES) throw new Error(`a source key is ${ROW_KEY_BYTES} bytes, not ${source.byteLength}`);
-    const hash = sha256().update(head).update(source).update(`${e.id}\n`).update(trailOf(e.page));
-    for (const id of e.media) hash.update(mediaOf(id));
-    if (e.header_image !== null) hash.update(mediaOf(e.header_image));
-    for (const r of e.related_media) hash.update(mediaOf(r.media));
-    return hash.digest();
+    return sha256().update(context).update(source).update(`${e.id}`).digest();
   };
 }
 
@@ -160,14 +138,12 @@ export interface PremadeRow {
 export type PremadeRows = ReadonlyMap<Event, PremadeRow>;
 
 /**
- * Everything a row is made of besides its event, as one string: rows made ahead against one
- * context are used only when it says the same as the build's own context (the page tree and
- * media records are checked, and media files resolved, after the events are parsed).
+ * Everything a row is made of besides its event — the whole render context, and the code that
+ * renders — as one string (stableJson: maps as sorted entries, keys sorted). Rows made ahead
+ * against one context are used only when it says the same as the build's own context.
  */
 export function renderInputs(ctx: RenderContext): string {
-  const pages = [...ctx.pages.keys()].sort((a, b) => a - b).map((uid) => breadcrumb(uid, ctx.pages));
-  const media = [...ctx.media.values()].sort((a, b) => a.id - b.id).map((m) => renderMedia(m, ctx.baseUrl));
-  return JSON.stringify([ROWS_FORMAT, cacheIdentity(), ctx.site.timezone, ctx.baseUrl, pages, media]);
+  return stableJson([cacheIdentity(), ctx]);
 }
 
 /** Where an entry is in the file read: the file's bytes, the entry's start and its payload's length. */

@@ -1,0 +1,44 @@
+// The version of the code a cache entry was made by: a SHA-256 of aula's modules as they run. The
+// compile step hashes lib/'s JavaScript once into lib/code-version.json (scripts/compile.mjs); run
+// from the TypeScript sources, the sources are hashed at the first use. No format number has to be
+// remembered when what a stage makes changes: any change to the code makes every entry made
+// before it another aula's, and so a cold build's work once, never a stale answer.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The file the compile step writes beside the modules. */
+export const CODE_VERSION_FILE = 'code-version.json';
+
+const TEST = /(?:\.test\.ts|\.bench\.ts|-fixtures?\.ts)$/;
+
+/** SHA-256 (hex) of every module under `root` ending in `ext` (tests left out), by path in order. */
+export function hashModules(root: string, ext: '.js' | '.ts'): string {
+  const files = readdirSync(root, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(ext) && !f.endsWith('.d.ts') && !TEST.test(f))
+    .map((f) => f.split('\\').join('/'))
+    .sort();
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(`${file}\n`).update(readFileSync(join(root, file))).update('\n');
+  return hash.digest('hex');
+}
+
+let known: string | null = null;
+
+/** This aula's code version (computed once per process). */
+export function codeVersion(): string {
+  if (known !== null) return known;
+  const here = import.meta.url;
+  // this module is <root>/pipeline/cache/code-version.(ts|js)
+  const root = fileURLToPath(new URL('../../', here));
+  if (here.endsWith('.ts')) return (known = hashModules(root, '.ts'));
+  try {
+    const { sha256 } = JSON.parse(readFileSync(join(root, CODE_VERSION_FILE), 'utf8')) as { sha256: unknown };
+    if (typeof sha256 === 'string' && /^[0-9a-f]{64}$/.test(sha256)) return (known = sha256);
+  } catch {
+    // written by the compile step; hashed here as it would be
+  }
+  return (known = hashModules(root, '.js'));
+}

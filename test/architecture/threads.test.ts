@@ -26,7 +26,7 @@ describe('worker threads', () => {
       ...[...text.matchAll(/threadModule\(import\.meta\.url, '([^']+)'\)/g)].map((m) => join(dirname(rel), `${m[1]}.ts`)),
       ...[...text.matchAll(/new URL\('\.\/([^']+)\.js', import\.meta\.url\)/g)].map((m) => join(dirname(rel), `${m[1]}.ts`)),
     ]);
-    expect(named.length).toBeGreaterThanOrEqual(6);
+    expect(named.length).toBeGreaterThanOrEqual(8);
     expect(named.filter((rel) => !existsSync(join(SRC, rel)))).toEqual([]);
   });
 

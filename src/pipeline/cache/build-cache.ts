@@ -30,7 +30,7 @@ import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeSta
 import { makeFolders } from '../../util/make-folders.ts';
 import { codeVersion } from './code-version.ts';
 import { openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile } from './cache-file.ts';
-import { decodeParse } from '../load/parse-payload.ts';
+import { decodeParse } from './parse-payload.ts';
 
 const MAGIC = Buffer.from('AULACACHE\n');
 const ENTRY = Buffer.from('AUe1');

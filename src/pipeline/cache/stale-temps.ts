@@ -10,7 +10,7 @@
 // folder, are left alone.
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRunning } from '../out-folder/process-alive.ts';
+import { isRunning } from '../../util/process-alive.ts';
 
 const ID = '[0-9a-f]{16}';
 const TEMPORARY = new RegExp(

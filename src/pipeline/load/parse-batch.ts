@@ -18,7 +18,7 @@ import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, r
 import { statText } from '../cache/stat-index.ts';
 import { writeAllAt } from '../../util/positional-io.ts';
 import { checksum } from '../../util/checksum.ts';
-import { TextsApart } from './parse-payload.ts';
+import { TextsApart } from '../cache/parse-payload.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 

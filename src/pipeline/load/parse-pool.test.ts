@@ -16,7 +16,7 @@ import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
 import type { Event } from '../../model/types.ts';
 import { parseBatch, rowerOf, RowsFile, type BatchRows } from './parse-batch.ts';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
-import { decodeParse, LET_GO } from './parse-payload.ts';
+import { decodeParse, LET_GO } from '../cache/parse-payload.ts';
 import type { Parsed } from '../../content/records.ts';
 import type { PremadeRow } from '../render/render-cache.ts';
 

@@ -23,7 +23,7 @@ import { defaultThreads } from '../../util/threads.ts';
 import type { Event } from '../../model/types.ts';
 import type { RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, valueSpanIn } from '../../store/format/event-rows.ts';
-import { decodeParse, LET_GO, LET_GO_FIELDS, letGoOf } from './parse-payload.ts';
+import { decodeParse, LET_GO, LET_GO_FIELDS, letGoOf } from '../cache/parse-payload.ts';
 import { SUM_BYTES, type BuildCache } from '../cache/build-cache.ts';
 import type { BatchAnswer, BatchRows, ParseBatch } from './parse-batch.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';

@@ -6,7 +6,7 @@
 import { closeSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { printable } from '../../util/printable.ts';
-import { isRunning } from './process-alive.ts';
+import { isRunning } from '../../util/process-alive.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 
 export class LockError extends Error {

@@ -16,7 +16,8 @@ import { isAulaDist } from './out-folder.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 import { moveUserEntries, removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
 import { runFsThread } from '../threads/fs-thread.ts';
-import { isRunning } from './process-alive.ts';
+import { threadModule } from '../../util/start-thread.ts';
+import { isRunning } from '../../util/process-alive.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 
 
@@ -232,7 +233,7 @@ function writeMadeFiles(staged: string, previous: string | null): void {
 
 /** Removes what aula made of the former dist `dir` (proven aula's by the caller) on a worker thread. */
 export function removeOnWorker(dir: string, made: readonly string[] | null): Promise<void> {
-  return runFsThread({ job: 'remove', dir, made }, { stopped: `the removal of ${dir} stopped before it finished`, path: dir });
+  return runFsThread(threadModule(import.meta.url, 'remove-thread'), { dir, made }, { stopped: `the removal of ${dir} stopped before it finished`, path: dir });
 }
 
 /** Staging folders of builds that are no longer running. */

@@ -4,6 +4,7 @@
 // shares of them while this one does, as git's index preload does with its lstats.
 import { statSync, type BigIntStats } from 'node:fs';
 import { runFsThread } from '../threads/fs-thread.ts';
+import { threadModule } from '../../util/start-thread.ts';
 import { putStat, STAT_FIELDS } from './event-state.ts';
 
 /** Fewer files than this are stat'ed here alone: a thread's start (~30 ms) would cost more than it saves. */
@@ -48,7 +49,7 @@ export async function statFiles(paths: readonly string[], twoThreadsFrom = TWO_T
   // this thread begins, and halves made in advance left this one waiting for it.
   const counter = new SharedArrayBuffer(4);
   const next = new Int32Array(counter);
-  const other = runFsThread({ job: 'stat', paths, shared, counter, size }, { stopped: 'the stat thread stopped before it finished' });
+  const other = runFsThread(threadModule(import.meta.url, 'stat-thread'), { paths, shared, counter, size }, { stopped: 'the stat thread stopped before it finished' });
   // (its rejection is heard below, after this thread's shares)
   other.catch(() => {});
   statShares(out, paths, next, size);

@@ -18,6 +18,7 @@ import { compressionLevels } from '../../deploy/precompress.ts';
 import { cacheIdentity, packPath } from '../cache/build-cache.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
 import { runFsThread } from '../threads/fs-thread.ts';
+import { threadModule } from '../../util/start-thread.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { CACHE_TEXT_MOST, readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
 
@@ -233,7 +234,7 @@ export class DistLedger {
 
 /** Hard-links each `from` (even indexes) to the `to` after it, on a worker thread. */
 export function linkOnWorker(pairs: readonly string[]): Promise<void> {
-  return runFsThread({ job: 'link', pairs }, { stopped: 'the link thread stopped before it finished' });
+  return runFsThread(threadModule(import.meta.url, 'link-thread'), pairs, { stopped: 'the link thread stopped before it finished' });
 }
 
 /** What the build knows of each file it wrote: rel → SHA-256, inputs key, size measure. */

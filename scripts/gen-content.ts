@@ -21,14 +21,16 @@ const program = new Command()
   .option('--directory <n>', 'number of directory objects', nonNegativeInt, 1000)
   .option('--seed <n>', 'random seed; the same seed writes the same bytes', nonNegativeInt, 1)
   .option('--out <dir>', 'content folder to (re)write', 'content')
+  .option('--shape <shape>', 'files: mostly one Markdown file an event; lists: every event in a YAML list of three, bodies six times as long', 'files')
   .showHelpAfterError();
 
 program.parse();
-const opts = program.opts<{ events: number; directory: number; seed: number; out: string }>();
+const opts = program.opts<{ events: number; directory: number; seed: number; out: string; shape: string }>();
+if (opts.shape !== 'files' && opts.shape !== 'lists') program.error(`--shape must be files or lists, not ${opts.shape}`);
 
 const outDir = resolve(opts.out);
 const started = performance.now();
-const { files, bytes } = await generateContent({ events: opts.events, directory: opts.directory, seed: opts.seed, outDir });
+const { files, bytes } = await generateContent({ events: opts.events, directory: opts.directory, seed: opts.seed, outDir, shape: opts.shape as 'files' | 'lists' });
 const seconds = (performance.now() - started) / 1000;
 
 console.log(

@@ -359,6 +359,19 @@ describe('generateContent', () => {
     }
   });
 
+  it("in the 'lists' shape, writes every event into YAML lists of three, with longer bodies, that load", async () => {
+    const dir = await generate({ events: 20, directory: 10, seed: 2, shape: 'lists' });
+    const lists = walk(dir).filter((f) => f.startsWith('events/'));
+    expect(lists.every((f) => f.endsWith('.yaml'))).toBe(true);
+    expect(lists).toHaveLength(7);
+    const { model, problems } = await loadContent(dir);
+    expect(problems).toEqual([]);
+    expect(model!.events).toHaveLength(20);
+    const files = await generate({ events: 20, directory: 10, seed: 2 });
+    const bodies = (m: NonNullable<typeof model>) => m.events.reduce((n, e) => n + e.body.length, 0);
+    expect(bodies(model!)).toBeGreaterThan(4 * bodies((await loadContent(files)).model!));
+  });
+
   it('rejects invalid options', async () => {
     await expect(generateContent({ events: -1, directory: 0, seed: 1, outDir: tempDir() })).rejects.toThrow(RangeError);
     await expect(generateContent({ events: 1.5, directory: 0, seed: 1, outDir: tempDir() })).rejects.toThrow(RangeError);

@@ -16,7 +16,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Random } from './random.ts';
 import { writeDirectory } from './directory-generator.ts';
-import { writeEvents } from './event-files.ts';
+import { writeEvents, type EventShape } from './event-files.ts';
 import { writeMedia } from './media-records.ts';
 import { writeCategories, writePages, writeSite } from './site-files.ts';
 import { TreeWriter } from './tree-writer.ts';
@@ -26,6 +26,8 @@ export interface GenerateOptions {
   directory: number;
   seed: number;
   outDir: string;
+  /** how the events are spread over files (event-files.ts): `files` by default */
+  shape?: EventShape;
 }
 
 export interface GenerateResult {
@@ -48,7 +50,7 @@ export async function generateContent(opts: GenerateOptions): Promise<GenerateRe
   const pages = writePages(out, Random.derive(opts.seed, 'pages'));
   const categories = writeCategories(out);
   const media = writeMedia(out, Random.derive(opts.seed, 'media'));
-  writeEvents(out, Random.derive(opts.seed, 'events'), opts.events, { pages, categories, media });
+  writeEvents(out, Random.derive(opts.seed, 'events'), opts.events, { pages, categories, media }, opts.shape);
   writeDirectory(out, Random.derive(opts.seed, 'directory'), opts.directory);
 
   return { files: out.files, bytes: out.bytes };

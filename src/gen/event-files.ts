@@ -20,11 +20,24 @@ function markdownPath(event: GeneratedEvent): string {
   return `events/${year}/${month}/${event.id}-${slugify(event.title) || 'veranstaltung'}.md`;
 }
 
-function withHtmlBody(event: GeneratedEvent): EventFields {
-  return { ...event.fields, body: blocksToHtml(event.blocks) };
+function withHtmlBody(event: GeneratedEvent, bodyRepeat = 1): EventFields {
+  const body = blocksToHtml(event.blocks);
+  return { ...event.fields, body: bodyRepeat === 1 ? body : Array.from({ length: bodyRepeat }, () => body).join('\n') };
 }
 
-export function writeEvents(out: TreeWriter, rng: Random, count: number, ctx: EventContext): void {
+/**
+ * How the events are spread over files: `files` (the default) mostly one Markdown file each, a
+ * quarter in YAML lists; `lists` every event in a YAML list of a few, each body several times as
+ * long — fewer, larger files, as a CMS export tends to write them.
+ */
+export type EventShape = 'files' | 'lists';
+
+/** In `lists`: events per YAML list, and how many times a body's text stands in it. */
+const LIST_EVENTS = 3;
+const LIST_BODY_REPEAT = 6;
+
+export function writeEvents(out: TreeWriter, rng: Random, count: number, ctx: EventContext, shape: EventShape = 'files'): void {
+  if (shape === 'lists') return writeEventLists(out, rng, count, ctx);
   const generator = new EventGenerator(rng, ctx);
   // About a quarter go to YAML lists; five files or more, at most 50 events each.
   const yamlBatchSize = Math.min(50, Math.max(1, Math.ceil((count * 0.25) / 5)));
@@ -54,4 +67,22 @@ export function writeEvents(out: TreeWriter, rng: Random, count: number, ctx: Ev
   }
   flushYaml();
   if (jsonEvents.length > 0) out.write('events/import/cms-export.json', `${JSON.stringify(jsonEvents, null, 2)}\n`);
+}
+
+function writeEventLists(out: TreeWriter, rng: Random, count: number, ctx: EventContext): void {
+  const generator = new EventGenerator(rng, ctx);
+  let list: EventFields[] = [];
+  let files = 0;
+  const flush = (): void => {
+    if (list.length === 0) return;
+    const n = ++files;
+    // a hundred lists a folder
+    out.write(`events/lists/${String(Math.floor(n / 100)).padStart(4, '0')}/list-${n}.yaml`, toYaml(list));
+    list = [];
+  };
+  for (let i = 0; i < count; i++) {
+    list.push(withHtmlBody(generator.next(), LIST_BODY_REPEAT));
+    if (list.length >= LIST_EVENTS) flush();
+  }
+  flush();
 }

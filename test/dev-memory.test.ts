@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDev, type DevServer } from '../src/dev/dev.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
-import { listFiles } from '../src/pipeline/out-folder/carry-over.ts';
-import { CHANGES_FILE } from '../src/pipeline/publish/changes.ts';
+import { listFiles } from '../src/pipeline/ledger/carry-over.ts';
+import { CHANGES_FILE } from '../src/pipeline/ledger/changes.ts';
 import { removeDir, request, serve, tempDir } from './helpers.ts';
 
 const AULA = fileURLToPath(new URL('../bin/aula.js', import.meta.url));

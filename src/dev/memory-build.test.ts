@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadContent, formatProblem } from '../content/index.ts';
 import { generateContent } from '../gen/content-generator.ts';
-import { listFiles } from '../pipeline/out-folder/carry-over.ts';
+import { listFiles } from '../pipeline/ledger/carry-over.ts';
 import { normalizeBaseUrl } from '../pipeline/build.ts';
 import { renderDataFiles } from '../store/write/data-files.ts';
 import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../store/format/dist-paths.ts';

@@ -14,7 +14,7 @@ import type { Event } from '../../model/types.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEventBytes } from '../../store/format/event-rows.ts';
 import { parseKey, SUM_BYTES } from '../cache/build-cache.ts';
-import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../render/render-cache.ts';
+import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/render-cache.ts';
 import { statText } from '../cache/stat-index.ts';
 import { writeAllAt } from '../../util/positional-io.ts';
 import { checksum } from '../../util/checksum.ts';

@@ -7,9 +7,9 @@ import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { loadContent, type LoadOptions, type ParseCache } from '../../content/load.ts';
 import { generateContent } from '../../gen/content-generator.ts';
 import { BuildCache, packPath, parseKey } from '../cache/build-cache.ts';
-import { listFiles } from '../out-folder/carry-over.ts';
-import { eventKeys, readRows, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowsFileHeader } from '../render/render-cache.ts';
-import { RowsScratch } from '../render/rows-scratch.ts';
+import { listFiles } from '../ledger/carry-over.ts';
+import { eventKeys, readRows, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowsFileHeader } from '../rows/render-cache.ts';
+import { RowsScratch } from '../rows/rows-scratch.ts';
 import { checksum } from '../../util/checksum.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
@@ -18,7 +18,7 @@ import { parseBatch, rowerOf, RowsFile, type BatchRows } from './parse-batch.ts'
 import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
 import { decodeParse, LET_GO } from '../cache/parse-payload.ts';
 import type { Parsed } from '../../content/records.ts';
-import type { PremadeRow } from '../render/render-cache.ts';
+import type { PremadeRow } from '../rows/render-cache.ts';
 
 // vitest runs the .ts sources, which have no worker entry: the compiled pool is the one with threads
 const compiled = () => import(new URL('../../../lib/pipeline/load/parse-pool.js', import.meta.url).href) as Promise<typeof import('./parse-pool.ts')>;

@@ -27,9 +27,9 @@ import { decodeParse, LET_GO, LET_GO_FIELDS, letGoOf } from '../cache/parse-payl
 import { SUM_BYTES, type BuildCache } from '../cache/build-cache.ts';
 import type { BatchAnswer, BatchRows, ParseBatch } from './parse-batch.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';
-import { RowsScratch } from '../render/rows-scratch.ts';
+import { RowsScratch } from '../rows/rows-scratch.ts';
 import { readAllAt } from '../../util/positional-io.ts';
-import { renderInputs, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, type PremadeRow, type PremadeRows, type RowsInProgress } from '../render/render-cache.ts';
+import { renderInputs, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, type PremadeRow, type PremadeRows, type RowsInProgress } from '../rows/render-cache.ts';
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
 const COMPILED = !import.meta.url.endsWith('.ts');

@@ -11,7 +11,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, unlin
 import { basename, dirname, join } from 'node:path';
 import { MADE_FILES, madeFilesText } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
-import { listFiles } from './carry-over.ts';
+import { listFiles } from '../ledger/carry-over.ts';
 import { isAulaDist } from './out-folder.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 import { moveUserEntries, removeMade, STAGING_MARKER, userEntries } from './user-files.ts';

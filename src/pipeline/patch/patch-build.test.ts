@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { generateContent } from '../../gen/content-generator.ts';
 import { build, type BuildResult } from '../build.ts';
-import { listFiles } from '../out-folder/carry-over.ts';
-import { ledgerPath } from '../publish/dist-ledger.ts';
+import { listFiles } from '../ledger/carry-over.ts';
+import { ledgerPath } from '../ledger/dist-ledger.ts';
 import { eventStatePath } from './event-state.ts';
 import { eventPartFile } from '../../store/format/dist-paths.ts';
 

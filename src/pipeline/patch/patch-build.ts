@@ -11,6 +11,7 @@
 // Anything else — another file changed, no or a damaged state, a dist the ledger does not prove, a
 // problem in a changed file, anything unexpected — is not patched: the full build runs, and
 // reports problems exactly as ever. So the patch never has to report a problem itself.
+import { DOCUMENTS, pageFile } from '../write/manifest-of.ts';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
@@ -35,13 +36,13 @@ import { FileRows } from '../../store/read/file-rows.ts';
 import { toJson } from '../../store/format/json.ts';
 import { AULA_VERSION } from '../../version.ts';
 import type { CacheStats } from '../cache/build-cache.ts';
-import { appendRows, rowHash, rowKeyer, rowsPath, type RowsCacheStats } from '../render/render-cache.ts';
-import { carryFile } from '../out-folder/carry-over.ts';
-import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../publish/changes.ts';
+import { appendRows, rowHash, rowKeyer, rowsPath, type RowsCacheStats } from '../rows/render-cache.ts';
+import { carryFile } from '../ledger/carry-over.ts';
+import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';
 import { manifestSite } from '../write/manifest-of.ts';
-import { COMPRESSOR, compressedReuse } from '../publish/compressed-reuse.ts';
-import { stagedIdentities, writeLedger, type Written } from '../publish/dist-ledger.ts';
-import { calendarKey, pageKeys } from '../render/page-keys.ts';
+import { COMPRESSOR, compressedReuse } from '../ledger/compressed-reuse.ts';
+import { stagedIdentities, writeLedger, type Written } from '../ledger/dist-ledger.ts';
+import { calendarKey, pageKeys } from '../rows/page-keys.ts';
 import { routingFiles } from '../write/routing-files.ts';
 import { createStaging, removeStaging, swapInLater } from '../out-folder/swap.ts';
 import { writeFiles, writeFilesLater } from '../write/write-files.ts';
@@ -292,7 +293,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const pageKeyOf = pageKeys(rows.keys, { baseUrl: plan.baseUrl, site: state.site, limit });
   const unproven: [number, string][] = [];
   for (let offset = 0; offset === 0 || offset < count; offset += limit) {
-    const rel = host.pageFile(offset);
+    const rel = pageFile(offset);
     const inputs = pageKeyOf(offset);
     const proven = ledger.reuseLater(rel, staging, { inputs }, twins);
     if (!proven) {
@@ -420,13 +421,13 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
       const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
-      emit(host.pageFile(offset), bodyBuffer(response.body), inputs);
+      emit(pageFile(offset), bodyBuffer(response.body), inputs);
       answered++;
     }
     // the calendar feed holds the first rows: unchanged when they and its stamp are (calendarKey)
     const calendar = calendarKey(rows.keys, count, CALENDAR_CAP, { baseUrl: plan.baseUrl, site: state.site }, manifest.built_at);
     let documents = 0;
-    for (const [rel, path, query] of host.documents) {
+    for (const [rel, path, query] of DOCUMENTS) {
       const entry = query === 'format=ics' && calendar === state.calendarKey ? ledger.entry(rel) : undefined;
       if (entry && ledger.reuse(rel, staging, { sha: entry.sha }, twins, entry.measure)) {
         filesLinked++;

@@ -4,6 +4,7 @@
 // else by its parse's key); the event files changed or added are read, parsed and checked as a
 // full build checks them (ids unique against the state's, references to pages, categories and
 // media), and the media files resolved again. Anything else refuses (NoPatch): the full build runs.
+import { normalizeBaseUrl } from '../run.ts';
 import { statSync, type BigIntStats } from 'node:fs';
 import { readCacheFile } from '../cache/cache-file.ts';
 import { createHash } from 'node:crypto';
@@ -18,7 +19,7 @@ import { compareListOrder } from '../../render/event.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { AULA_VERSION } from '../../version.ts';
 import { parseKey } from '../cache/build-cache.ts';
-import { DistLedger, ledgerPath } from '../publish/dist-ledger.ts';
+import { DistLedger, ledgerPath } from '../ledger/dist-ledger.ts';
 import { fileSystemNow, MARGIN_NS, statText, stillFresh } from '../cache/stat-index.ts';
 import { eventStatePath, freshStatAt, KEY_BYTES, putStat, readEventState, STAT_FIELDS, type EventState } from './event-state.ts';
 import { statFiles } from './stat-files.ts';
@@ -54,10 +55,6 @@ export interface PatchOptions {
 export interface PatchHost {
   out: string;
   cacheDir: string;
-  /** the build's list-page and document names, and its base-URL rule (build.ts) */
-  pageFile: (offset: number) => string;
-  documents: readonly (readonly [string, string, string])[];
-  normalizeBaseUrl: (url: string) => string;
   /** the build's phase clock: ends the phase `name` */
   phase: (name: string, next?: string) => void;
 }
@@ -104,7 +101,7 @@ export async function planPatch(options: PatchOptions, host: PatchHost): Promise
   if (createHash('sha256').update(manifestText).digest('hex') !== state.manifestSha) refuse('the dist is not the one the state describes');
   if (previous.version !== AULA_VERSION) refuse('another aula');
   const ledger = DistLedger.read(ledgerFile, out) ?? refuse('no usable ledger');
-  const baseUrl = host.normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
+  const baseUrl = normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
   if (baseUrl !== previous.base_url) refuse('another base URL');
   // taken before any content file is stat'ed: the stats recorded now are judged against it
   const safe = fileSystemNow(dirname(ledgerFile)) ?? refuse('the cache folder cannot be written');

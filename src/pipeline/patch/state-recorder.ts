@@ -14,7 +14,7 @@ import type { StatRecord } from '../cache/stat-index.ts';
 import type { BuildCache, MadeParse } from '../cache/build-cache.ts';
 import { CALENDAR_CAP } from '../../api/events/calendar.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
-import { calendarKey } from '../render/page-keys.ts';
+import { calendarKey } from '../rows/page-keys.ts';
 import { KEY_BYTES, putStat, removeEventState, STAT_FIELDS, writeEventState, type StateRows } from './event-state.ts';
 
 export const EVENTS_KIND = 'events in ';

@@ -1,5 +1,7 @@
 // The manifest's description of a build (everything but the file digests and the build id), made
 // the same way by the build and by `aula dev`'s in-memory builds, so the two cannot drift apart.
+import { EVENT_LIST_PATH } from '../../api/events/list.ts';
+import { SCHEMA_PATH } from '../../api/router.ts';
 import type { Site } from '../../model/types.ts';
 import { EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
 import { DIST_FORMAT, type Manifest } from '../../store/format/manifest.ts';
@@ -7,6 +9,17 @@ import { AULA_VERSION } from '../../version.ts';
 
 export const FIRST_PAGE = 'v1/cms/event/index.json';
 export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
+
+/** The file of the event-list page at `offset`. */
+export function pageFile(offset: number): string {
+  return offset === 0 ? FIRST_PAGE : FURTHER_PAGES.replace('{offset}', String(offset));
+}
+
+/** Documents written from the API core's answers: [file, path, query]. */
+export const DOCUMENTS: readonly [string, string, string][] = [
+  ['openapi.json', SCHEMA_PATH, ''],
+  ['events.ics', EVENT_LIST_PATH, 'format=ics'],
+];
 
 export interface BuildCounts {
   events: number;

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { compressionLevels, LEVEL_POLICY } from '../../deploy/precompress.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { AULA_VERSION } from '../../version.ts';
-import { linkInto } from '../out-folder/carry-over.ts';
+import { linkInto } from './carry-over.ts';
 // a link (which could lead outside the dist) or a FIFO is never read
 import { readCacheFile } from '../cache/cache-file.ts';
 

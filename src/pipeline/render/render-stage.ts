@@ -1,0 +1,130 @@
+// The model rendered into the data files: the events' rows (from the rows the parse threads made,
+// the rows cache, or rendered here), their parts, columns and texts, written as they are made;
+// then the directory's indexes, and the manifest of it all.
+import { basename } from 'node:path';
+import type { Model } from '../../model/types.ts';
+import type { EventRows } from '../../store/format/event-rows.ts';
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
+import { buildIdOf, digestsOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
+import { MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../../store/format/public-files.ts';
+import { renderDataFiles, rowsRenderer, type DistFiles, type RowMaker } from '../../store/write/data-files.ts';
+import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
+import type { DirectoryJob } from '../directory/directory-job.ts';
+import type { ParsePool } from '../load/parse-pool.ts';
+import type { StateRecorder } from '../patch/state-recorder.ts';
+import type { BuildOptions, Clock } from '../run.ts';
+import { manifestOf } from '../write/manifest-of.ts';
+import type { StagedDist } from '../write/staged-dist.ts';
+import { collectGarbage } from './collect-garbage.ts';
+import { cachedRows, eventKeys, rowsPath } from '../rows/render-cache.ts';
+
+export interface Rendered {
+  /** the files not written yet (autocomplete, documents' inputs) and the small data files */
+  files: DistFiles;
+  manifest: Manifest;
+  /** the autocomplete files that are hashed copies of others (compressed once) */
+  hashedCopies: ReadonlyMap<string, string>;
+  /** the event parts' bytes: with the autocomplete files, the measure of the pages to compress */
+  eventBytes: number;
+  eventCount: number;
+  /** the rows' hashes in list order (render-cache.ts rowHash), of which the pages' keys are made; null without a cache */
+  hashes: Buffer | null;
+  mediaFiles: MediaFile[];
+}
+
+/** The digests of `files` and of those hashed already (`known`), in key order as digestsOf gives them. */
+function digestsWith(files: DistFiles, known: ReadonlyMap<string, FileDigest>): Record<string, FileDigest> {
+  const all = { ...digestsOf([...files].filter(([rel]) => !known.has(rel))), ...Object.fromEntries(known) };
+  return Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * The rows of the events in list order: the parse threads' where they were made against this
+ * very context, else from the rows cache by their keys (render-cache.ts), else rendered here.
+ * The rows as made are dead once they are in list order: let go and collected before the rest
+ * of the data files is made.
+ */
+function rowMaker(options: BuildOptions, parsing: ParsePool, recorder: StateRecorder, dist: StagedDist, hashed: (h: Buffer) => void): RowMaker {
+  return (events, ctx) => {
+    // (their events' bodies are in the rows alone: parse-pool.ts let go of them as the parses came)
+    let premade = parsing.rowsFor(ctx);
+    let rows: EventRows;
+    if (options.cache === undefined) rows = rowsRenderer(premade)(events, ctx);
+    else {
+      // (the threads' file of rows: kept as the rows file when it is written whole)
+      const made = premade ? parsing.rowsMade() : null;
+      const cached = cachedRows(rowsPath(options.cache, options.content), events, eventKeys(events, ctx, recorder.sourceKeyOf, premade), ctx, dist.reused.rows, premade, made);
+      rows = cached.rows;
+      hashed(cached.hashes);
+      recorder.listOrder(events, cached.hashes);
+    }
+    // (cleared, not left to go out of scope: the collection runs while this frame still holds it)
+    premade = undefined;
+    parsing.dropRows();
+    collectGarbage();
+    return rows;
+  };
+}
+
+/** The media records backed by a file in content/: answered from a copy at the URL the API gives. */
+function mediaFilesOf(model: Model): MediaFile[] {
+  const files: MediaFile[] = [];
+  for (const m of [...model.media.values()].sort((a, b) => a.id - b.id)) {
+    if (m.source) files.push({ id: m.id, file: mediaFileName(m.id, m.sourceName ?? basename(m.source)), mimetype: m.mimetype });
+  }
+  return files;
+}
+
+export async function renderStage(
+  options: BuildOptions,
+  clock: Clock,
+  input: { model: Model; baseUrl: string; parsing: ParsePool; recorder: StateRecorder; directory: DirectoryJob; directoryCount: number },
+  dist: StagedDist,
+): Promise<Rendered> {
+  const { model, baseUrl, directory } = input;
+  let hashes: Buffer | null = null;
+  const rowsOf = rowMaker(options, input.parsing, input.recorder, dist, (h) => (hashes = h));
+  const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
+  // The data files are written as they are made, before the directory is indexed, and the large
+  // ones leave the heap: the dataset reads them back from the staging folder (the event parts by
+  // offset). The event parts are written on libuv's pool while this thread makes the columns.
+  let eventBytes = 0;
+  const take = (parts: [string, Uint8Array][]) => {
+    const later = new Map<string, string | Uint8Array>();
+    for (const [rel, part] of parts) {
+      dist.data(rel, part, later);
+      eventBytes += part.byteLength;
+    }
+    dist.writeLater(later);
+  };
+  const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take, taken: () => collectGarbage() });
+  // what the manifest needs of the events, before their records (most of the model) are let go
+  const eventCount = model.events.length;
+  const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
+  model.events.length = 0;
+  for (const rel of Object.values(DATA_FILES)) dist.data(rel, files.get(rel)!);
+  for (const rel of [DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
+  collectGarbage();
+  // The directory's files are awaited only now that the events and their data files have left the
+  // heap: a directory still being indexed no longer adds to a heap holding them all.
+  for (const [rel, text] of Object.entries(await directory.autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+  // content-hashed twins of the browser module and its index, cacheable as immutable
+  const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
+  const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
+  for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
+  const minisearch = options.minisearch !== false;
+  await clock.nextPhase('render data', minisearch ? 'minisearch' : 'write data');
+  if (minisearch) {
+    for (const [rel, text] of Object.entries(await directory.minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+    await clock.nextPhase('minisearch', 'write data');
+  }
+  const counts = { events: eventCount, pages: model.pages.size, categories: model.categories.length, media: model.media.size, directory: input.directoryCount };
+  const manifest = manifestOf(model.site, baseUrl, newest, counts, partRows);
+  // the data files only: those are what the server loads and verifies
+  manifest.files = digestsWith(files, dist.digests);
+  manifest.build_id = buildIdOf(manifest);
+  const mediaFiles = mediaFilesOf(model);
+  files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
+  files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+  return { files, manifest, hashedCopies: hashed.copies, eventBytes, eventCount, hashes, mediaFiles };
+}

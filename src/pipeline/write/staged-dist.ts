@@ -1,0 +1,72 @@
+// The new dist as it is made, in its staging folder: each file written as it comes, or linked
+// from the previous dist where the previous build's ledger proves it is what this build would
+// write (publish/dist-ledger.ts) — a file's key (its bytes' SHA-256, or its inputs' key) to the
+// stored file, or the file made and stored. Without a cache there is no ledger, and every file is
+// written: the same code with an empty store.
+import type { FileDigest } from '../../store/format/manifest.ts';
+import { digestOf } from '../../store/format/manifest.ts';
+import { DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';
+import { writeFiles, writeFilesLater } from './write-files.ts';
+
+type Content = string | Uint8Array;
+
+/** What an incremental build took over instead of making it again. */
+export interface ReuseStats {
+  /** rows taken from the rows cache, rendered anew, and found damaged (rows/render-cache.ts) */
+  rows: { reused: number; rendered: number; corrupt: number };
+  /** event-list pages linked from the previous dist (not answered) */
+  pages: number;
+  /** other files (data, documents, autocomplete) linked from the previous dist (not written) */
+  files: number;
+}
+
+export class StagedDist {
+  /** the previous build's record of its dist, when there is a cache and it can be trusted */
+  readonly ledger: DistLedger | null;
+  readonly ledgerFile: string | null;
+  /** every file this build put in place, with its SHA-256 (and inputs' key), for the next ledger */
+  readonly written: Written = new Map();
+  /** the data files' digests, as the manifest lists them */
+  readonly digests = new Map<string, FileDigest>();
+  readonly reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
+  /** the files being written on libuv's pool (later): awaited before anything reads them back, and before the folder is removed */
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly staging: string,
+    out: string,
+    cache: { dir: string; content: string } | null,
+  ) {
+    this.ledgerFile = cache === null ? null : ledgerPath(cache.dir, cache.content, out);
+    this.ledger = this.ledgerFile === null ? null : DistLedger.read(this.ledgerFile, out);
+  }
+
+  /** Writes (or links, proven by its bytes) a data file; `later`: collected to be written on libuv's pool (writeLater). */
+  data(rel: string, content: Content, later?: Map<string, Content>): void {
+    const digest = digestOf(content);
+    this.digests.set(rel, digest);
+    if (this.ledger?.reuse(rel, this.staging, { sha: digest.sha256 }, null)) this.reused.files++;
+    else if (later) later.set(rel, content);
+    else writeFiles(this.staging, new Map([[rel, content]]));
+    this.written.set(rel, { sha: digest.sha256 });
+  }
+
+  /** Writes (or links, proven by `sha`) a file whose SHA-256 is known. */
+  file(rel: string, content: Content, sha: string): void {
+    if (this.ledger?.reuse(rel, this.staging, { sha }, null)) this.reused.files++;
+    else writeFiles(this.staging, new Map([[rel, content]]));
+    this.written.set(rel, { sha });
+  }
+
+  /** Writes files on libuv's pool while this thread goes on (settled: `settled`). */
+  writeLater(files: Map<string, Content>): void {
+    const writing = writeFilesLater(this.staging, files);
+    writing.catch(() => undefined); // awaited by settled(); not an unhandled rejection meanwhile
+    this.pending = this.pending.then(() => writing);
+  }
+
+  /** Every write begun with writeLater done (rejects with the first failure). */
+  settled(): Promise<void> {
+    return this.pending;
+  }
+}

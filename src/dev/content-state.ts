@@ -1,6 +1,6 @@
 // The content folder as `aula dev` keeps it between edits: every content file's parse, by path.
 // The watcher names the paths that changed, so a rebuild reads and parses just those files (no
-// walk, no stat of the other 76,000 at 100k events) and hands every record, changed or not, to
+// walk, no stat of the thousands of others) and hands every record, changed or not, to
 // the same checks across files loadContent runs: the problems are exactly a full load's.
 //
 // What the watcher's paths cannot account for is read again from the folder itself (a rescan:

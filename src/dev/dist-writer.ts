@@ -1,6 +1,6 @@
 // dist/ written behind the edits `aula dev` serves from memory: `aula build` itself (with the
 // cache, so dist/ is byte-identical to a clean build's) in a child process, one at a time — the
-// build is seconds of work on one thread at 100k events, and the dev server's thread must stay
+// build of a large site is seconds of work on one thread, and the dev server's thread must stay
 // free to answer and to serve the next edit meanwhile. It runs through bin/aula.js, as `aula dev`
 // does, with the same V8 settings: the build cache is only shared between processes whose V8
 // agrees (cacheIdentity). Edits that

@@ -15,7 +15,7 @@ export interface ProgressDisplay {
 }
 
 const BAR = 24;
-/** redraw at most this often: a 100k-event build reports thousands of pages */
+/** redraw at most this often: a large build reports thousands of pages */
 const REDRAW_MS = 80;
 
 export function progressDisplay(stream: ProgressStream, mode: 'auto' | 'quiet' = 'auto', now: () => number = Date.now): ProgressDisplay {

@@ -3,10 +3,10 @@
 // exports `answer`: each message the thread is posted is answered with what it returns, in order.
 //
 // Compiled, the module runs on a worker thread (thread-main.ts loads it). Run from the TypeScript
-// sources (vitest, tsx), a worker would need tsx's loader in every thread (~0.25 s of CPU each,
-// at every build of every test), so the module answers on this thread instead, after a turn of
-// the event loop, with its messages copied as postMessage copies them: the same code, the same
-// bytes. AULA_THREADS=worker (or `threaded`) runs them on real threads from the sources too, as
+// sources (vitest, tsx), a worker would need tsx's loader in every thread, a start far dearer
+// than the jobs (at every build of every test: bench/results.md, "The build's threads"), so the
+// module answers on this thread instead, after a turn of the event loop, with its messages copied
+// as postMessage copies them: the same code, the same bytes. AULA_THREADS=worker (or `threaded`) runs them on real threads from the sources too, as
 // the thread modules' own tests do.
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';

@@ -78,7 +78,7 @@ interface Slot {
 
 /**
  * Entries parsed anew in a one-off build go to the next pack's file as they are made, so the
- * serialized records (hundreds of MB at 100k events) are not held beside the model; save() then
+ * serialized records (as large as the content) are not held beside the model; save() then
  * appends the entries taken from the old pack and renames the file over it.
  */
 interface Spill {
@@ -86,8 +86,8 @@ interface Spill {
   fd: number;
   /**
    * Entries are copied into this buffer, written out when full: each payload is garbage as soon
-   * as it is copied. (Held until a write, they were promoted to the old generation, and their
-   * ~330 MB of backing stores, freed only by full collections, cost ~3 s of those.)
+   * as it is copied. (Held until a write, they would be promoted to the old generation, and their
+   * backing stores, as large as the pack, freed only by full collections.)
    */
   chunk: Buffer;
   used: number;
@@ -132,7 +132,7 @@ export function readPack(path: string): { slots: Map<string, Slot>; foreign: boo
 
 /**
  * Opens a pack and finds its entries, reading it in chunks without keeping the payloads: they
- * are read from `fd` when used (a pack at 100k events is ~330 MB, which a build must not hold).
+ * are read from `fd` when used (a pack is as large as the content, which a build must not hold).
  */
 function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; file: PackFile | null; fd: number | null } {
   const slots = new Map<string, Slot>();
@@ -320,7 +320,7 @@ export class BuildCache {
   }
 
   private addInput(kind: string, file: string, key: string): void {
-    // only the kinds inputsKey is asked for: the events' ~100k (a string each, holding its file's
+    // only the kinds inputsKey is asked for: the events' (a string each, holding its file's
     // name) were kept through the whole load for nothing
     if (!INPUT_KINDS.has(kind)) return;
     const inputs = this.inputs.get(kind);

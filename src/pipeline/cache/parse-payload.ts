@@ -9,7 +9,7 @@
 //
 // The build's main thread lets go of those fields as soon as it has a parse from a thread (the
 // rows hold them), so it decodes only the first part: a body with „ “ or – is a two-byte string
-// to V8, and the bodies were most of the 330 MB of payloads at 100k events, serialized on the
+// to V8, and the bodies are most of the payloads, serialized on the
 // threads, copied into the cache and deserialized on the main thread only to be dropped. A parse
 // taken from the cache is decoded whole.
 import { deserialize, serialize } from 'node:v8';
@@ -19,8 +19,8 @@ import { fieldIndex, valueSpanIn } from '../../store/format/event-rows.ts';
 
 /**
  * The text fields an event's row holds as the JSON of the record's own value (renderEvent copies
- * them as they are), and nothing after the rows reads from the record. At 100k events the bodies
- * were ~110 MB of the main thread's heap (two-byte text).
+ * them as they are), and nothing after the rows reads from the record: kept, the bodies would be
+ * the largest part of the main thread's heap (two-byte text).
  */
 export const LET_GO = ['title', 'organizer', 'location', 'teaser', 'body', 'attending_fees_info', 'contact', 'email'] as const satisfies readonly (keyof Event)[];
 export type LetGo = (typeof LET_GO)[number];

@@ -1,6 +1,6 @@
 // Temporary files a build left in the cache folder when it was stopped before it could rename or
-// remove them (Ctrl-C, a cancelled CI job, a killed process): the parse pack's spill alone is up
-// to ~330 MB at 100k events, and every such stop left one more. Each build that keeps a cache
+// remove them (Ctrl-C, a cancelled CI job, a killed process): the parse pack's spill alone is as
+// large as the content, and every such stop would leave one more. Each build that keeps a cache
 // removes them as it starts.
 //
 // Only files this code can prove aula made: named as the build cache names its files (the pack

@@ -2,7 +2,7 @@
 // it once the build's main thread works alone): each is read from the job's scratch file, where the
 // directory worker left it, and its twins are written there after everything else; their layout
 // entries are posted back, once. A thread of its own, started then, rather than the directory
-// worker waiting: that one's heap (hundreds of MB at 200,000 objects, garbage by then) is gone.
+// worker waiting: that one's heap (as large as the directory, garbage by then) is gone.
 import { parentPort, workerData } from 'node:worker_threads';
 import { compressTwins, LARGE_FILE_LEVELS } from '../../deploy/precompress.ts';
 import { appendTwins, fileContent, type MadeLayout } from './directory-made-file.ts';

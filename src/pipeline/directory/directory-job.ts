@@ -3,9 +3,8 @@
 // renders the events and answers the pages (the build awaits them only where it needs the files).
 // Files kept in the build cache (directory-outputs.ts) are read here and never made again.
 //
-// The worker usually finishes while the events are still being read (at 100k/200k, ~2 s before
-// "render data"). What it made (~100 MB of index text and MiniSearch's index at 200k objects)
-// then waits in a scratch file (scratch-file.ts; its layout: directory-made-file.ts) rather than
+// The worker usually finishes while the events are still being read. What it made (the index
+// text and MiniSearch's index, as large as the directory) then waits in a scratch file (scratch-file.ts; its layout: directory-made-file.ts) rather than
 // in a heap, and is read when the build asks for it, once the events have left the heap: it is
 // not part of the build's peak. Its large files are compressed there when the build's main
 // thread works alone ("render data", compressNow), on a short-lived thread of their own

@@ -1,9 +1,9 @@
 // What the directory worker made, as it waits in the job's scratch file (directory-job.ts): each
 // index's files and their compressed twins are written there as soon as that index is made
 // (MadeWriter), described by a small layout posted with the answer. Nothing is held until the end
-// or copied into one serialization first: at 200,000 directory objects that was a ~110 MB buffer
-// in the worker, and the same again in the build's thread when read back (the buffer, then the
-// values deserialized from it).
+// or copied into one serialization first: that would be a buffer as large as the indexes in the
+// worker, and the same again in the build's thread when read back (the buffer, then the values
+// deserialized from it).
 import type { Precompressed } from '../../deploy/precompress.ts';
 import type { DirectoryFiles } from './directory-outputs.ts';
 import { readAllAt, writeAllAt } from '../../util/positional-io.ts';

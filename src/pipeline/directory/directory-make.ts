@@ -3,9 +3,9 @@
 // function of its request, run on a worker thread by directory-job.ts (or in the caller's thread).
 //
 // One index after the other, each handed on (kept in the cache, compressed, put where it waits for
-// the build) as soon as it is made, and the objects let go of once MiniSearch has indexed them: at
-// 200,000 objects the worker's heap held the own index's ~23 MB of text, the objects (~70 MB) and
-// MiniSearch's index together while the latter was written out, at the build's peak.
+// the build) as soon as it is made, and the objects let go of once MiniSearch has indexed them: the
+// worker's heap never holds the own index's text, the objects and MiniSearch's index together
+// while the latter is written out, which would be at the build's peak.
 import type { DirectoryObject } from '../../model/types.ts';
 import { buildAutocompleteFiles } from '../../store/write/autocomplete-files.ts';
 import { listingOrder } from '../../store/write/index-builder.ts';

@@ -48,7 +48,7 @@ export function readStored(path: string, key: Buffer): DirectoryFiles | null {
 /** Keeps `files` at `path` under `key`; a failed write leaves no file (the next build makes them again). */
 export function store(path: string, key: Buffer, files: DirectoryFiles): void {
   const payload = serialize(files);
-  // (the parts written one after the other: joined first, minisearch.json's ~60 MB payload was copied once more)
+  // (the parts written one after the other: joined first, minisearch.json's payload would be copied once more)
   replaceCacheFile(path, (fd) => {
     let at = 0;
     for (const part of [MAGIC, Buffer.from(`${cacheIdentity()}\n`), key, createHash('sha256').update(payload).digest(), payload]) {

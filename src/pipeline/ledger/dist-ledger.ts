@@ -66,7 +66,7 @@ export function identityOf(path: string): string | null {
 /**
  * The identities of every file `written` names (and its .gz/.br) in the staging folder, before the
  * swap; those `linked` from the previous dist by the identity it proved them by (no lstat: a
- * patch build links nearly all of its ~15k files at 100k events).
+ * patch build links nearly all of its files).
  */
 export function stagedIdentities(staging: string, written: Written, linked: ReadonlyMap<string, string> = new Map()): Map<string, string> {
   const staged = new Map<string, string>();
@@ -182,7 +182,7 @@ export class DistLedger {
   /**
    * As reuse, proven the same way on this thread, but the links are only queued: linkQueued()
    * makes them on a worker thread while this one goes on (the list pages and their twins are
-   * ~15k link calls at 100k events). The file is in `staging` once that has resolved.
+   * a link call per file of the dist). The file is in `staging` once that has resolved.
    */
   reuseLater(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
     const entry = this.proven(rel, proof, volume, measure);

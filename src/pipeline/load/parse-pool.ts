@@ -1,14 +1,14 @@
 // The build's parse threads: the directory's and the events' files (nearly all of a site) are read
 // and parsed on worker threads, which hand back each parse serialized (parse-batch.ts); the main
 // thread adopts those bytes into the build cache and deserializes them, which costs a fraction of
-// the parse. At 100k events the parse was ~20 s of one thread, with the other core idle.
+// the parse, so that a large site's parse is spread over every core instead of one.
 //
 // A file whose stat says it is unchanged is still taken from the cache here, on the main thread
 // (a stat, no read); only the rest goes to the threads. Fewer than `minFiles` to parse, holding
-// fewer than `minBytes` between them, are parsed here too: a thread's start (~50 ms of loading
+// fewer than `minBytes` between them, are parsed here too: a thread's start (loading its
 // modules) would cost more than it saves.
 //
-// The rows the threads render (~240 MB at 100k events) are left in one file (rows-scratch.ts),
+// The rows the threads render (the largest thing a build makes) are left in one file (rows-scratch.ts),
 // not sent here: this thread holds where each is until the build puts them in list order, reading
 // them into their places a chunk of the file at a time (row-bytes.ts). Held here they were the
 // largest part of the heap outside V8 through the rest of the load and "render data" (where they
@@ -67,8 +67,8 @@ function giveBack(e: Event, row: PremadeRow): void {
 
 /**
  * A row made ahead, as one of its batch's (PremadeRow): its views are made when asked for. Held for
- * every event until "render data", three views each (offsets, key, hash) were ~20 MB of the main
- * thread's heap at 100k events, through the load's peak.
+ * every event until "render data", three views each (offsets, key, hash) would stand in the main
+ * thread's heap through the load's peak.
  */
 class BatchRow implements PremadeRow {
   constructor(
@@ -107,9 +107,9 @@ const STRIDE = FIELD_COUNT + 1;
 const AHEAD = 2;
 /**
  * Files per batch, at most. A thread holds a batch's parses and rows until it answers, and a file
- * may hold many events (the sample's YAML batches hold 50 each): 256 such files were 12,800 events
- * at once, and each thread's heap rose from ~85 to 113–155 MB at the end of a 100k build, at the
- * build's peak. 32 kept them at 86–106 MB; the messages are a few thousand at 100k either way.
+ * may hold many events (the sample's YAML batches hold 50 each): a larger batch holds thousands
+ * of events at once, and each thread's heap grows at the end of a large build, at the build's
+ * peak. The figures behind 32 are in bench/results.md (stop 13).
  */
 const MAX_BATCH = 32;
 
@@ -206,8 +206,8 @@ export class ParsePool {
 
   /**
    * Stops the threads once nothing is queued or being parsed: after the events, the loader
-   * checks and assembles the model for a second or so at 100k events, and the idle threads'
-   * heaps (~100 MB each) were part of the build's peak then. A later parse starts new ones.
+   * checks and assembles the model, and idle threads' heaps would be part of the build's peak
+   * then. A later parse starts new ones.
    */
   private retireIdle(): void {
     const threads = this.threads;
@@ -290,8 +290,8 @@ export class ParsePool {
 
   /**
    * Whether files too few for the threads are worth them all the same: a site's directory may be
-   * a few hundred files of a thousand objects each (400 files, 20 MB at 200,000 objects): parsed
-   * here, they took ~1.2 s of this thread while both cores' threads were still to start.
+   * a few hundred files of a thousand objects each: parsed here, they would hold this thread
+   * while the other cores' threads could parse them.
    */
   private largeEnough(paths: readonly (string | Buffer)[]): boolean {
     let bytes = 0;

@@ -20,7 +20,7 @@ import { readSmallFile } from '../cache/cache-file.ts';
 /** The marker of a staging folder (swap.ts): aula's, should a dist still hold one. */
 export const STAGING_MARKER = '.aula-staging';
 
-/** .aula-files of a 100k-event dist is ~0.6 MB; the cap only bounds what is read. */
+/** Far above what a large dist's .aula-files holds; the cap only bounds what is read. */
 const LIST_LIMIT = 64 * 1024 * 1024;
 
 /** The names aula writes at the top of a dist (and wrote, before .aula-files listed them). */

@@ -107,7 +107,7 @@ const identityLine = () => `${cacheIdentity()} events\n`;
 export function writeEventState(path: string, state: EventState): void {
   const written = replaceCacheFile(path, (fd) => {
     const payload = serialize(state);
-    // the head and the payload written one after the other: no copy of ~15 MB into one buffer
+    // the head and the payload written one after the other: no copy of the whole state into one buffer
     writeFileSync(fd, `${MAGIC}${identityLine()}${sha256hex(payload)}\n`);
     writeFileSync(fd, payload);
   });

@@ -1,8 +1,8 @@
 // The new event parts of a patch (the parts whose rows changed), made on a worker thread while the
 // patch goes on: the previous parts' runs of unchanged rows are copied through a few reused
 // chunks, the new rows written between them, and every byte hashed on the way. A changed title
-// is one part (~10 MB at 100k events), not the ~230 MB of all the rows; rows added or removed
-// shift the rows after them, so every part from the first change on is written (as one file was).
+// is one part, not all the rows; rows added or removed shift the rows after them, so every part
+// from the first change on is written.
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
 
 /**

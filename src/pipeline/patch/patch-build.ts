@@ -304,17 +304,17 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
     linked++;
   }
-  // proven here, linked on a worker thread meanwhile (~15k link calls at 100k events); awaited
+  // proven here, linked on a worker thread meanwhile (a link call per file); awaited
   // before the swap
   const pageLinks = ledger.linkQueued();
   pageLinks.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   inFlight.push(pageLinks);
 
   // The column files are spliced while that thread makes the links: started after the splicing,
-  // its ~0.3 s of links ran on after this thread's work, and the swap waited for them.
+  // its links would run on after this thread's work, and the swap wait for them.
   const columns = same ? priorColumns : spliceColumns(priorColumns, n, Buffer.from(JSON.stringify(columnsOf(fresh))), fresh.length, sequence);
   const text = same ? priorText : spliceColumns(priorText, n, Buffer.from(JSON.stringify(textColumnsOf(fresh, state.site.timezone))), fresh.length, sequence);
-  // the spliced ones written on libuv's pool meanwhile (~50 MB at 100k events), awaited before the swap
+  // the spliced ones written on libuv's pool meanwhile, awaited before the swap
   const dataFilesWritten = new Map<string, Uint8Array>();
   if (!same) {
     for (const [rel, bytes] of [[DATA_FILES.offsets, offsets], [DATA_FILES.columns, columns], [DATA_FILES.text, text]] as const) {
@@ -543,7 +543,7 @@ function nextRows(plan: Plan, sequence: Int32Array, freshHashes: readonly Buffer
       rows.end[i] = old.end[from];
       rows.lastModified[i] = old.lastModified[from];
       rows.file[i] = fileOf[i];
-      // the hashes of a run of rows that stay in order: one copy (100k rows: 100k copies otherwise)
+      // the hashes of a run of rows that stay in order: one copy, not one per row
       if (i === 0 || from === 0 || sequence[i - 1] !== from - 1) {
         let end = i + 1;
         while (end < count && sequence[end] === sequence[end - 1] + 1) end++;

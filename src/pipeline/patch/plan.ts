@@ -134,7 +134,7 @@ export async function planPatch(options: PatchOptions, host: PatchHost): Promise
   // the event files: unchanged by their stat, else read again (changed or added); the rest removed
   const zone = state.zone;
   if (zone !== state.site.timezone) refuse('the state is of another zone');
-  // The loop below runs once per event file (76k at 100k events): it is kept to comparisons with
+  // The loop below runs once per event file (most of a site's files): it is kept to comparisons with
   // the stats taken before it (no path joins, no map look-up, no per-file copies: they took half
   // its time, beside the stats). The listing is sorted, as the state's is, so a file is usually
   // found at its own index (the map is made only when one is not); the stats and keys are copied

@@ -1,13 +1,12 @@
-// The stats of many files (a patch's event files: 76k at 100k events), taken on two threads. A
-// stat is ~3 µs of system time here, ~0.25 s for all of them on one thread, the largest part of
-// a one-event patch's search for changes (whose whole target is 2 s). A worker thread takes
+// The stats of many files (a patch's event files: one per event, most of them), taken on two threads. The
+// stats are the largest part of a one-event patch's search for changes. A worker thread takes
 // shares of them while this one does, as git's index preload does with its lstats.
 import { statSync, type BigIntStats } from 'node:fs';
 import { runFsThread } from '../threads/fs-thread.ts';
 import { threadModule } from '../../util/start-thread.ts';
 import { putStat, STAT_FIELDS } from './event-state.ts';
 
-/** Fewer files than this are stat'ed here alone: a thread's start (~30 ms) would cost more than it saves. */
+/** Fewer files than this are stat'ed here alone: a thread's start would cost more than it saves. */
 const TWO_THREADS_FROM = 8192;
 
 /** Files per share of the work, taken by whichever thread is free (Atomics on a shared counter). */

@@ -113,9 +113,9 @@ export class StateRecorder {
       removeEventState(path);
       return;
     }
-    // One pass over the ~76k records at 100k events, each stat parsed by one match: split, six
-    // tests and two maps per file took ~0.35 s, at the end of every build with a cache, with
-    // nothing else left to run beside it.
+    // One pass over the records (one per content file), each stat parsed by one match: this runs
+    // at the end of every build with a cache, with nothing else left to run beside it, so it is
+    // kept to one match per file rather than a split, tests and maps.
     const prefix = `${EVENTS_KIND}${what.zone}\0`;
     const others: string[] = [];
     const eventFiles: string[] = [];

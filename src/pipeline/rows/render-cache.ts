@@ -82,7 +82,7 @@ function entryHead(key: Uint8Array, hash: Uint8Array, offsets: ArrayLike<number>
  * A rows file being made by the build's parse threads (parse-pool.ts): they write the entries of
  * the rows they render into it, as a rows file holds them. When the build writes its rows file
  * whole, it adds the rows missing from this one and keeps it as the rows file, instead of writing
- * the ~250 MB (at 100k events) of rows the threads wrote already once more.
+ * all the rows the threads wrote already once more.
  */
 export interface RowsInProgress {
   fd: number;

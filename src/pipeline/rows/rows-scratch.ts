@@ -7,8 +7,7 @@
 // A build that keeps a cache makes it beside the rows file, under a temporary name: when the
 // rows file is written whole (a cold build), the build adds the rows it lacks and renames it into
 // place (render-cache.ts cachedRows), instead of writing the rows the threads wrote once more
-// (~250 MB at 100k events, a few tenths of a second of this thread on a host where new file pages
-// are dear). A build without a cache makes it as a scratch file (scratch-file.ts). Either way it is
+// (every row, on a host where new file pages are dear). A build without a cache makes it as a scratch file (scratch-file.ts). Either way it is
 // removed when the build lets go of its rows, unless it became the rows file; one left by a
 // process that was stopped is removed by the next build (stale-temps.ts).
 import { randomBytes } from 'node:crypto';

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 
 /** Writes `files` (paths relative to `dir`) under `dir`, noting each path in `wrote` when given. */
 export function writeFiles(dir: string, files: ReadonlyMap<string, string | Uint8Array>, wrote?: Set<string>): void {
-  // each folder made once: the 5,000 pages of a 100k-event list share one
+  // each folder made once: the thousands of pages of a long list share one
   const made = new Set<string>();
   for (const [rel, content] of files) {
     wrote?.add(rel);
@@ -32,7 +32,7 @@ function named(e: unknown, path: string): unknown {
 
 /**
  * As writeFiles, the writes made on libuv's pool while this thread goes on (the patch build's
- * spliced data files: ~50 MB at 100k events). Settles when all are written; rejects with the
+ * spliced data files). Settles when all are written; rejects with the
  * first failure, its path named, once none is being written.
  */
 export async function writeFilesLater(dir: string, files: ReadonlyMap<string, string | Uint8Array>, wrote?: Set<string>): Promise<void> {

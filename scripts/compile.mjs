@@ -101,7 +101,7 @@ for (const [name, module] of Object.entries(BROWSER_MODULES)) writeWhole(new URL
 // the edge worker (`aula build --edge`), from src/ so it is byte for byte what a checkout bundles
 const { bundleWorkerFrom, PREBUNDLED_WORKER } = await import(new URL('pipeline/write/edge-bundle.js', placed).href);
 writeWhole(new URL(`pipeline/write/${PREBUNDLED_WORKER}`, placed), await bundleWorkerFrom(join(root, 'src', 'adapter', 'workerd', 'worker.ts')));
-// the code version every build cache entry is made under (pipeline/cache/code-version.ts): last,
-// over every module as it now is
+// the code version every build cache entry is made under (pipeline/cache/code-version.ts): of the
+// sources the modules were compiled from, as a run from those sources hashes them
 const { hashModules, CODE_VERSION_FILE } = await import(new URL('pipeline/cache/code-version.js', placed).href);
-writeWhole(new URL(CODE_VERSION_FILE, placed), `${JSON.stringify({ sha256: hashModules(fileURLToPath(placed), '.js') })}\n`);
+writeWhole(new URL(CODE_VERSION_FILE, placed), `${JSON.stringify({ sha256: hashModules(join(root, 'src'), '.ts') })}\n`);

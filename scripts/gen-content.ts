@@ -21,7 +21,7 @@ const program = new Command()
   .option('--directory <n>', 'number of directory objects', nonNegativeInt, 1000)
   .option('--seed <n>', 'random seed; the same seed writes the same bytes', nonNegativeInt, 1)
   .option('--out <dir>', 'content folder to (re)write', 'content')
-  .option('--shape <shape>', 'files: mostly one Markdown file an event; lists: every event in a YAML list of three, bodies six times as long', 'files')
+  .option('--shape <shape>', 'files: mostly one Markdown file an event; lists: every event in a YAML list of three, bodies twice as long', 'files')
   .showHelpAfterError();
 
 program.parse();

@@ -27,14 +27,14 @@ function withHtmlBody(event: GeneratedEvent, bodyRepeat = 1): EventFields {
 
 /**
  * How the events are spread over files: `files` (the default) mostly one Markdown file each, a
- * quarter in YAML lists; `lists` every event in a YAML list of a few, each body several times as
+ * quarter in YAML lists; `lists` every event in a YAML list of a few, each body twice as
  * long — fewer, larger files, as a CMS export tends to write them.
  */
 export type EventShape = 'files' | 'lists';
 
 /** In `lists`: events per YAML list, and how many times a body's text stands in it. */
 const LIST_EVENTS = 3;
-const LIST_BODY_REPEAT = 6;
+const LIST_BODY_REPEAT = 2;
 
 export function writeEvents(out: TreeWriter, rng: Random, count: number, ctx: EventContext, shape: EventShape = 'files'): void {
   if (shape === 'lists') return writeEventLists(out, rng, count, ctx);

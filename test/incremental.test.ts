@@ -215,6 +215,12 @@ const EDITS: Record<string, Edit> = {
     write(site, 'site.yaml', text.replace(/^max_page_size: .*$/m, `max_page_size: ${size}`));
     return `site.yaml (max page size ${size})`;
   },
+  "change site.yaml's title": (site) => {
+    const text = read(site, 'site.yaml');
+    const title = `Kalender ${site.serial++}`;
+    write(site, 'site.yaml', /^title: /m.test(text) ? text.replace(/^title: .*$/m, `title: ${title}`) : `${text.trimEnd()}\ntitle: ${title}\n`);
+    return `site.yaml (title ${title})`;
+  },
   "change site.yaml's time zone": (site) => {
     const text = read(site, 'site.yaml');
     // naive times then mean other instants (and some ends come before their starts: both builds

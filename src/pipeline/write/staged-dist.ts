@@ -29,8 +29,8 @@ export class StagedDist {
   /** the data files' digests, as the manifest lists them */
   readonly digests = new Map<string, FileDigest>();
   readonly reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
-  /** the files being written on libuv's pool (later): awaited before anything reads them back, and before the folder is removed */
-  private pending: Promise<void> = Promise.resolve();
+  /** the files being written on libuv's pool (writeLater): awaited before anything reads them back, and before the folder is removed */
+  private readonly pending: Promise<void>[] = [];
 
   constructor(
     readonly staging: string,
@@ -62,11 +62,13 @@ export class StagedDist {
   writeLater(files: Map<string, Content>): void {
     const writing = writeFilesLater(this.staging, files);
     writing.catch(() => undefined); // awaited by settled(); not an unhandled rejection meanwhile
-    this.pending = this.pending.then(() => writing);
+    this.pending.push(writing);
   }
 
-  /** Every write begun with writeLater done (rejects with the first failure). */
-  settled(): Promise<void> {
-    return this.pending;
+  /** Every write begun with writeLater done, failed or not; then rejects with the first failure. */
+  async settled(): Promise<void> {
+    const results = await Promise.allSettled(this.pending);
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }

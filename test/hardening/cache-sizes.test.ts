@@ -13,7 +13,7 @@ const roots: string[] = [];
 afterAll(() => roots.forEach(removeDir));
 
 describe('cache files grown huge', () => {
-  it('each of them 1.5 GB and sparse: ignored, the build small and its dist a clean build', () => {
+  it('each of them 1.5 GB and sparse: ignored, the build small and its dist a clean build', { timeout: 300_000 }, () => {
     const root = tempDir('aula-cache-sizes-');
     roots.push(root);
     const content = join(root, 'content');

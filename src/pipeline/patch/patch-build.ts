@@ -11,10 +11,9 @@
 // Anything else — another file changed, no or a damaged state, a dist the ledger does not prove, a
 // problem in a changed file, anything unexpected — is not patched: the full build runs, and
 // reports problems exactly as ever. So the patch never has to report a problem itself.
-import { DOCUMENTS, pageFile } from '../write/manifest-of.ts';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { bodyBuffer, bodyText } from '../../api/body.ts';
 import { createApi } from '../../api/core.ts';
 import { CALENDAR_CAP } from '../../api/events/calendar.ts';
@@ -30,7 +29,7 @@ import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS,
 import { partBounds } from '../../store/format/event-parts.ts';
 import { EventRows, FIELD_COUNT, serializeEventBytes } from '../../store/format/event-rows.ts';
 import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
-import { isPublicFile, MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../../store/format/public-files.ts';
+import { isPublicFile, MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
 import type { EventTable } from '../../store/format/event-table.ts';
 import { FileRows } from '../../store/read/file-rows.ts';
 import { toJson } from '../../store/format/json.ts';
@@ -39,7 +38,9 @@ import type { CacheStats } from '../cache/build-cache.ts';
 import { appendRows, rowHash, rowKeyer, rowsPath, type RowsCacheStats } from '../rows/render-cache.ts';
 import { carryFile } from '../ledger/carry-over.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';
-import { manifestSite } from '../write/manifest-of.ts';
+import { DOCUMENTS, manifestSite, pageFile } from '../write/manifest-of.ts';
+import { copyMediaFiles, mediaFilesOf } from '../write/media-copies.ts';
+import { shaIn } from '../write/write-stage.ts';
 import { COMPRESSOR, compressedReuse } from '../ledger/compressed-reuse.ts';
 import { stagedIdentities, writeLedger, type Written } from '../ledger/dist-ledger.ts';
 import { calendarKey, pageKeys } from '../rows/page-keys.ts';
@@ -403,9 +404,8 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   try {
     if (pool) manifest.precompressed = { compressor: COMPRESSOR, volume };
     const reuse = pool ? compressedReuse(host.out, previous, staging, volume) : null;
-    const shaOf = (rel: string, content: string | Uint8Array) => manifest.files[rel]?.sha256 ?? digestOf(content).sha256;
     const emit = (rel: string, content: string | Uint8Array, inputs?: string) => {
-      const sha = shaOf(rel, content);
+      const sha = shaIn(manifest, rel, content);
       const measure = typeof content === 'string' ? content.length : content.byteLength;
       served.set(rel, sha);
       written.set(rel, { sha, inputs, measure });
@@ -449,18 +449,9 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
 
     // media copies, routing rules, manifest and changes: as a full build makes them
     const publicFiles = [...served.keys()].filter(isPublicFile).sort();
-    const mediaFiles: MediaFile[] = [];
-    for (const m of [...state.media.values()].sort((a, b) => a.id - b.id)) {
-      if (m.source) mediaFiles.push({ id: m.id, file: mediaFileName(m.id, m.sourceName ?? basename(m.source)), mimetype: m.mimetype });
-    }
+    const mediaFiles = mediaFilesOf(state.media);
     if (`${JSON.stringify(mediaFiles)}\n` !== readFileSync(join(staging, MEDIA_FILES_INDEX), 'utf8')) refuse('the media index differs');
-    for (const m of mediaFiles) {
-      const bytes = readFileSync(state.media.get(m.id)!.source!);
-      mkdirSync(dirname(join(staging, m.file)), { recursive: true });
-      writeFileSync(join(staging, m.file), bytes);
-      wrote.add(m.file);
-      served.set(m.file, digestOf(bytes).sha256);
-    }
+    copyMediaFiles(mediaFiles, state.media, staging, served, wrote);
     writeFiles(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }), wrote);
     manifest.public_files = sortedRecord(served);
     const changes = changesBetween(previousPublicFiles(previous), manifest.public_files);

@@ -1,11 +1,10 @@
 // The last stage: the media copies, the routing rules, the manifest and what changed since the
 // previous build written; the previous dist's unchanged files carried over, the new dist swapped
 // in, and what the next build reuses (the ledger, the event state) recorded.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { DEFAULT_UPSTREAM } from '../../defaults.ts';
 import type { Model } from '../../model/types.ts';
-import { digestOf, type Manifest } from '../../store/format/manifest.ts';
+import type { Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile } from '../../store/format/public-files.ts';
 import type { StatRecord } from '../cache/stat-index.ts';
 import { carryOver } from '../ledger/carry-over.ts';
@@ -14,21 +13,12 @@ import { eventStatePath } from '../patch/event-state.ts';
 import { patchOptions, type StateRecorder } from '../patch/state-recorder.ts';
 import type { Rendered } from '../render/render-stage.ts';
 import type { BuildOptions, Clock } from '../run.ts';
+import { copyMediaFiles } from '../write/media-copies.ts';
 import { routingFiles } from '../write/routing-files.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { writeFiles } from '../write/write-files.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';
 import { stagedIdentities, writeLedger } from '../ledger/dist-ledger.ts';
-
-/** Copies each media file into the dist (read once: the copy and its hash are the same bytes). */
-function copyMedia(model: Model, rendered: Rendered, dist: StagedDist, served: Map<string, string>): void {
-  for (const m of rendered.mediaFiles) {
-    const bytes = readFileSync(model.media.get(m.id)!.source!);
-    mkdirSync(dirname(join(dist.staging, m.file)), { recursive: true });
-    writeFileSync(join(dist.staging, m.file), bytes);
-    served.set(m.file, digestOf(bytes).sha256);
-  }
-}
 
 export async function publishStage(
   options: BuildOptions,
@@ -42,7 +32,7 @@ export async function publishStage(
   const { manifest } = rendered;
   // the routing rules list the files made so far; the media copies have rules of their own
   const publicFiles = [...served.keys()].filter(isPublicFile).sort();
-  copyMedia(model, rendered, dist, served);
+  copyMediaFiles(rendered.mediaFiles, model.media, dist.staging, served);
   await clock.nextPhase('copy media', 'manifest');
   writeFiles(dist.staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: rendered.mediaFiles }));
   if (options.edge) writeFiles(dist.staging, await (await import('../write/edge-bundle.ts')).edgeFiles());

@@ -1,12 +1,11 @@
 // The model rendered into the data files: the events' rows (from the rows the parse threads made,
 // the rows cache, or rendered here), their parts, columns and texts, written as they are made;
 // then the directory's indexes, and the manifest of it all.
-import { basename } from 'node:path';
 import type { Model } from '../../model/types.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
 import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
 import { buildIdOf, digestsOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
-import { MEDIA_FILES_INDEX, mediaFileName, type MediaFile } from '../../store/format/public-files.ts';
+import { MEDIA_FILES_INDEX, type MediaFile } from '../../store/format/public-files.ts';
 import { renderDataFiles, rowsRenderer, type DistFiles, type RowMaker } from '../../store/write/data-files.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import type { DirectoryJob } from '../directory/directory-job.ts';
@@ -14,6 +13,7 @@ import type { ParsePool } from '../load/parse-pool.ts';
 import type { StateRecorder } from '../patch/state-recorder.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { manifestOf } from '../write/manifest-of.ts';
+import { mediaFilesOf } from '../write/media-copies.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { cachedRows, eventKeys, rowsPath } from '../rows/render-cache.ts';
@@ -66,15 +66,6 @@ function rowMaker(options: BuildOptions, parsing: ParsePool, recorder: StateReco
   };
 }
 
-/** The media records backed by a file in content/: answered from a copy at the URL the API gives. */
-function mediaFilesOf(model: Model): MediaFile[] {
-  const files: MediaFile[] = [];
-  for (const m of [...model.media.values()].sort((a, b) => a.id - b.id)) {
-    if (m.source) files.push({ id: m.id, file: mediaFileName(m.id, m.sourceName ?? basename(m.source)), mimetype: m.mimetype });
-  }
-  return files;
-}
-
 export async function renderStage(
   options: BuildOptions,
   clock: Clock,
@@ -123,7 +114,7 @@ export async function renderStage(
   // the data files only: those are what the server loads and verifies
   manifest.files = digestsWith(files, dist.digests);
   manifest.build_id = buildIdOf(manifest);
-  const mediaFiles = mediaFilesOf(model);
+  const mediaFiles = mediaFilesOf(model.media);
   files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
   files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
   return { files, manifest, hashedCopies: hashed.copies, eventBytes, eventCount, hashes, mediaFiles };

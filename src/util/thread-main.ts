@@ -1,10 +1,23 @@
 // The entry of every worker thread (start-thread.ts): loads the thread module named by its
-// workerData and answers each message with what the module's `answer` returns, in order.
+// workerData and answers each message with what the module's `answer` returns, in order. An answer
+// made at once is posted before the next message is taken, so that messages not yet answered wait
+// in the port, serialized, not in this thread's heap.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ThreadModule } from './start-thread.ts';
 
 const module = (await import(workerData as string)) as ThreadModule<unknown, unknown>;
-let queue: Promise<void> = Promise.resolve();
+/** the answers still being made, in order (a module whose `answer` is async) */
+let queue: Promise<void> | null = null;
 parentPort!.on('message', (message: unknown) => {
-  queue = queue.then(async () => parentPort!.postMessage(await module.answer(message)));
+  if (queue === null) {
+    const answer = module.answer(message);
+    if (!(answer instanceof Promise)) return parentPort!.postMessage(answer);
+    queue = answer.then((a) => parentPort!.postMessage(a));
+  } else {
+    queue = queue.then(async () => parentPort!.postMessage(await module.answer(message)));
+  }
+  const mine = queue;
+  void mine.then(() => {
+    if (queue === mine) queue = null;
+  });
 });

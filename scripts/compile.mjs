@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, lstatSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Built beside lib/ and moved into it file by file at the end: a clean lib/ (a module removed from
@@ -76,8 +76,9 @@ if (!existsSync(final)) {
     mkdirSync(dirname(to), { recursive: true });
     renameSync(from, to);
   }
-  const { BROWSER_MODULES } = await import(new URL('store/write/browser-modules.js', lib).href);
-  const { PREBUNDLED_WORKER } = await import(new URL('pipeline/write/edge-bundle.js', lib).href);
+  // (from lib/, where they now are: a module that changed was moved out of the build folder)
+  const { BROWSER_MODULES } = await import(pathToFileURL(join(final, 'store', 'write', 'browser-modules.js')).href);
+  const { PREBUNDLED_WORKER } = await import(pathToFileURL(join(final, 'pipeline', 'write', 'edge-bundle.js')).href);
   const bundles = [...Object.values(BROWSER_MODULES).map((m) => join('store', 'write', m.prebundled)), join('pipeline', 'write', PREBUNDLED_WORKER), 'code-version.json'];
   const { folders, files } = entriesOf(final);
   for (const rel of files) if (!fresh.has(rel) && !bundles.includes(rel)) unlinkSync(join(final, rel));

@@ -9,7 +9,7 @@
 // it or leaves it, whatever inode it has), and folders that appear or go are added or dropped.
 // macOS and Windows watch recursively in the kernel, by name; there node's own watch is used.
 import { lstatSync, readdirSync, watch, type FSWatcher } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 
 export interface WatchOptions {
   /** quiet time before a batch is reported */
@@ -56,6 +56,15 @@ function watchNative(dir: string, report: (path: string) => void, onError: (e: E
   });
   watcher.on('error', onError);
   return watcher;
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function watchEveryFolder(root: string, report: (path: string) => void, options: WatchOptions): { close(): void } {
@@ -107,8 +116,13 @@ function watchEveryFolder(root: string, report: (path: string) => void, options:
       report(relativePath(folder) || '(unknown file)');
       return;
     }
-    const abs = join(folder, name.toString());
-    report(relativePath(abs));
+    let abs = join(folder, name.toString());
+    // A change to the watched folder itself (its times, its mode, its removal) comes named by the
+    // folder's own name, as if a child of that name changed: it is the folder, unless such a child
+    // exists.
+    if (name.toString() === basename(folder) && !exists(abs)) abs = folder;
+    report(relativePath(abs) || '(unknown file)');
+    if (abs === folder) return;
     if (event !== 'rename') return;
     // A name appeared or went: a new folder (made, or moved in) is watched, a gone one dropped.
     let isFolder = false;

@@ -12,6 +12,14 @@ export interface ReloadOptions {
   firstRetryMs?: number;
   /** … up to this (default 5 s) */
   maxRetryMs?: number;
+  /** runs `retry` after `ms` and returns what cancels it (default: an unref'd setTimeout; tests pass their own clock) */
+  schedule?: (retry: () => void, ms: number) => () => void;
+}
+
+function afterDelay(retry: () => void, ms: number): () => void {
+  const timer = setTimeout(retry, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
 }
 
 export interface Reloader {
@@ -26,15 +34,16 @@ export interface Reloader {
 export function reloader(options: ReloadOptions): Reloader {
   const first = options.firstRetryMs ?? 100;
   const max = options.maxRetryMs ?? 5_000;
+  const schedule = options.schedule ?? afterDelay;
   let ready = true;
-  let retry: NodeJS.Timeout | undefined;
+  let cancelRetry: (() => void) | undefined;
   let delay = first;
   let lastProblem = '';
   let stopped = false;
 
   const attempt = (): boolean => {
-    clearTimeout(retry);
-    retry = undefined;
+    cancelRetry?.();
+    cancelRetry = undefined;
     try {
       options.load();
     } catch (e) {
@@ -44,8 +53,7 @@ export function reloader(options: ReloadOptions): Reloader {
         // one line per new problem, not one per retry: a dist that stays broken would flood the log
         if (problem !== lastProblem) options.log(`kept serving the previous data: ${problem} (retrying until the dist is complete)`);
         lastProblem = problem;
-        retry = setTimeout(attempt, delay);
-        retry.unref();
+        cancelRetry = schedule(attempt, delay);
         delay = Math.min(delay * 2, max);
       }
       return false;
@@ -67,7 +75,8 @@ export function reloader(options: ReloadOptions): Reloader {
     },
     stop() {
       stopped = true;
-      clearTimeout(retry);
+      cancelRetry?.();
+      cancelRetry = undefined;
     },
   };
 }

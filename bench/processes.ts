@@ -248,12 +248,25 @@ export function treeCpuTicks(pid: number): number {
  * build would measure the build too, and the first pass would get that time for free while the
  * baseline runs before it. Resolves false on timeout.
  */
-export async function settled(pid: number, quietMs = 500, timeoutMs = 60_000, idleTicks = 2): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  const samples: { at: number; ticks: number }[] = [{ at: Date.now(), ticks: treeCpuTicks(pid) }];
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    const now = { at: Date.now(), ticks: treeCpuTicks(pid) };
+/** What `settled` reads the time and the CPU from, and how it waits: the real ones, or a test's. */
+export interface SettleClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  cpuTicks(pid: number): number;
+}
+
+const REAL_CLOCK: SettleClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  cpuTicks: treeCpuTicks,
+};
+
+export async function settled(pid: number, quietMs = 500, timeoutMs = 60_000, idleTicks = 2, clock: SettleClock = REAL_CLOCK): Promise<boolean> {
+  const deadline = clock.now() + timeoutMs;
+  const samples: { at: number; ticks: number }[] = [{ at: clock.now(), ticks: clock.cpuTicks(pid) }];
+  while (clock.now() < deadline) {
+    await clock.sleep(100);
+    const now = { at: clock.now(), ticks: clock.cpuTicks(pid) };
     samples.push(now);
     while (samples.length > 1 && now.at - samples[1].at >= quietMs) samples.shift();
     if (now.at - samples[0].at >= quietMs && now.ticks - samples[0].ticks <= idleTicks) return true;

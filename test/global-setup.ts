@@ -7,7 +7,7 @@
 //   each file building it again; the teardown fails the run if a test changed it.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -47,7 +47,10 @@ function startSuite(): Suite {
   const root = mkdtempSync(join(tmpdir(), 'aula-suite-'));
   const temp = join(root, 'tmp');
   const fixtures = join(root, 'fixtures');
-  mkdirSync(temp);
+  // as the system's temp folder is: the tests that drop to `nobody` need it too
+  chmodSync(root, 0o755);
+  mkdirSync(temp, { mode: 0o1777 });
+  chmodSync(temp, 0o1777);
   mkdirSync(fixtures);
   const outerTemp = process.env.TMPDIR;
   // read by os.tmpdir() in every worker (forked after this) and in every child process they start

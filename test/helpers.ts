@@ -14,6 +14,13 @@ import { FIXTURE_FILES } from './fixture-content.ts';
 
 export const SAMPLE_CONTENT = join(import.meta.dirname, '..', 'content');
 
+/**
+ * `expect.poll(fn, EVENTUALLY)`: for something that happens after an event the test cannot wait
+ * on directly (a file watcher's poll, a retry). The timeout is a safety net, not a bound: a busy
+ * machine may take many times as long as a quiet one.
+ */
+export const EVENTUALLY = { timeout: 60_000, interval: 20 } as const;
+
 export function tempDir(prefix = 'aula-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

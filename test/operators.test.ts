@@ -1,16 +1,14 @@
 // The server as operators expect it (issue 12.5): an API root, CORS when asked for, an access
 // log, health and readiness, and one-line errors for what goes wrong at start.
-import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessLogger } from '../src/server/access-log.ts';
 import type { RunningServer } from '../src/server/http.ts';
+import { aula, startAula } from './aula-cli.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
-import { buildOk, removeDir, request, serve, tempDir, writeContent } from './helpers.ts';
-
-const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
+import { buildOk, EVENTUALLY, freePort, removeDir, request, serve, tempDir, writeContent } from './helpers.ts';
 const BASE = 'https://events.example.at/api';
 let root: string;
 let content: string;
@@ -72,7 +70,7 @@ describe('health and readiness', () => {
       } finally {
         writeFileSync(join(dist, 'manifest.json'), manifest);
       }
-      await expect.poll(async () => (await request(`${running.url}/readyz`)).status, { timeout: 5_000, interval: 50 }).toBe(200);
+      await expect.poll(async () => (await request(`${running.url}/readyz`)).status, EVENTUALLY).toBe(200);
     } finally {
       await running.close();
     }
@@ -152,7 +150,8 @@ describe('the access log', () => {
       const answer = await request(`${running.url}/v1/cms/event/?limit=1`);
       await request(`${running.url}/nowhere%0Ainjected`);
       await request(`${jsonRunning.url}/v1/cms/event/42/`, { method: 'HEAD' });
-      await new Promise((ok) => setTimeout(ok, 50));
+      // written once the answer has gone out, at the next turn of the server's event loop
+      await expect.poll(() => [written.split('\n').length - 1, json.split('\n').length - 1], EVENTUALLY).toEqual([2, 1]);
       const lines = written.trim().split('\n');
       expect(lines).toHaveLength(2);
       expect(lines[0]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z GET /v1/cms/event/\\?limit=1 200 ${Buffer.byteLength(answer.text)} [\\d.]+ms$`));
@@ -170,24 +169,17 @@ describe('the access log', () => {
 
 /** Runs `aula serve` until it prints its URL, makes one request, stops it; returns its output. */
 async function serveOnce(args: string[], path = '/v1/cms/event/?limit=1'): Promise<{ stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--dist', dist, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const url = await new Promise<string>((ok, fail) => {
-    child.stdout!.on('data', (d) => {
-      stdout += d;
-      const m = /on (http:\/\/[^/\s]+)\//.exec(stdout);
-      if (m) ok(m[1]);
-    });
-    child.once('exit', (code) => fail(new Error(`exited ${code}: ${stderr}`)));
-  });
-  await request(`${url}${path}`);
-  await new Promise((ok) => setTimeout(ok, 200));
-  const exited = new Promise((ok) => child.once('exit', ok));
-  child.kill('SIGTERM');
-  await exited;
-  return { stdout, stderr };
+  const serve = startAula(['serve', '--dist', dist, '--port', '0', ...args]);
+  try {
+    await request(`${await serve.origin}${path}`);
+  } catch (e) {
+    await serve.stop();
+    throw e;
+  }
+  // it drains on SIGTERM: what it logs for the request is out before it exits
+  const { code, out, err } = await serve.stop();
+  expect(code).toBe(0);
+  return { stdout: out, stderr: err };
 }
 
 describe('aula serve as a process', () => {
@@ -197,13 +189,16 @@ describe('aula serve as a process', () => {
     expect(JSON.parse(json.stdout.split('\n').find((l) => l.startsWith('{'))!)).toMatchObject({ method: 'GET', status: 200 });
     expect(quiet.stdout).not.toMatch(/GET/);
     expect(text.stderr).toMatch(/^aula: warning: answers link to https:\/\/events\.example\.at \(the base URL\), but this server listens on http:\/\/127\.0\.0\.1:\d+; .*--base-url\n$/);
-  }, 30_000);
+  });
 
   it('no origin warning when --base-url is where it listens', async () => {
     const port = await freePort();
-    const child = spawnSync(process.execPath, [BIN, 'serve', '--dist', dist, '--port', String(port), '--base-url', `http://127.0.0.1:${port}`], { timeout: 3_000, encoding: 'utf8', killSignal: 'SIGTERM' });
-    expect(child.stdout).toContain(`on http://127.0.0.1:${port}/`);
-    expect(child.stderr).toBe('');
+    const serve = startAula(['serve', '--dist', dist, '--port', String(port), '--base-url', `http://127.0.0.1:${port}`]);
+    // the address is its last line at start-up: a warning would be out before it
+    expect(await serve.origin).toBe(`http://127.0.0.1:${port}`);
+    const { code, err } = await serve.stop();
+    expect(code).toBe(0);
+    expect(err).toBe('');
   });
 
   it('one clear line and exit 1: port in use (serve and dev), missing dist, bad options', async () => {
@@ -229,9 +224,9 @@ describe('aula serve as a process', () => {
         [['serve', '--dist', dist, '--cache-control', 'max-age=60 €'], /^error: option '--cache-control <value>' argument 'max-age=60 €' is invalid\. /],
       ];
       for (const [args, message] of cases) {
-        const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 30_000 });
-        expect(r.status, args.join(' ')).toBe(1);
-        expect(r.stderr, args.join(' ')).toMatch(message);
+        const r = aula(args);
+        expect(r.code, args.join(' ')).toBe(1);
+        expect(r.err, args.join(' ')).toMatch(message);
         // nothing it started goes on after it said it failed (dev used to leave its dist
         // writer's `aula build` running, writing the out folder after the exit)
         expect(processesNaming(root), args.join(' ')).toEqual([]);
@@ -241,7 +236,7 @@ describe('aula serve as a process', () => {
       blocker.close();
       rmSync(join(root, 'dev-out'), { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 /** The processes (Linux's /proc) whose command line names `path`. */
@@ -256,14 +251,4 @@ function processesNaming(path: string): string[] {
     }
   }
   return found;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((ok) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => ok(port));
-    });
-  });
 }

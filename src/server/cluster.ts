@@ -57,11 +57,6 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
     // a worker's rows were checked by the primary (when they are the same files)
     rowsCheck: cluster.isWorker && !isRemoteDist(options.dist) ? { vouched: askPrimary } : undefined,
   });
-  if (announce) {
-    console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${running.url}/v1/cms/event/`);
-    await warnAboutOrigin(running.baseUrl, running.url);
-  }
-  if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url, baseUrl: running.baseUrl });
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -71,6 +66,13 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   process.on('SIGHUP', () => running.reload());
+  // Said last, the warning before the address: whoever waits for the address line (a supervisor,
+  // a test) may signal the process at once, and has every line of its start-up.
+  if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url, baseUrl: running.baseUrl });
+  if (announce) {
+    await warnAboutOrigin(running.baseUrl, running.url);
+    console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${running.url}/v1/cms/event/`);
+  }
 }
 
 function runPrimary(options: ServeCommandOptions): void {
@@ -109,8 +111,9 @@ function runPrimary(options: ServeCommandOptions): void {
       stop(true);
     }
     if (message?.aula === 'listening' && ++listening === options.workers) {
-      console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${message.url}/v1/cms/event/ with ${options.workers} workers`);
-      if (message.url && message.baseUrl) void warnAboutOrigin(message.baseUrl, message.url);
+      // the warning first, as with one process
+      const warned = message.url && message.baseUrl ? warnAboutOrigin(message.baseUrl, message.url) : Promise.resolve();
+      void warned.then(() => console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${message.url}/v1/cms/event/ with ${options.workers} workers`));
     }
   });
   cluster.on('exit', (worker, code) => {

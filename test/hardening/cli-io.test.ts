@@ -1,16 +1,13 @@
 // I/O failures of the CLI: one line on stderr naming the path and the cause, exit 1, and nothing
 // half-written left behind. A full disk and a read-only file system are real (small tmpfs mounts,
 // when the test may mount — it runs as root in CI); the rest are real paths.
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aula as run, startAula, type AulaOptions } from '../aula-cli.ts';
 import { FIXTURE_FILES } from '../fixture-content.ts';
-import { listeningOrigin, removeDir, SAMPLE_CONTENT, tempDir, writeContent } from '../helpers.ts';
-
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
-/** uid and gid of `nobody` on Debian: who a root test run becomes to meet a permission error */
-const NOBODY = 65534;
+import { removeDir, SAMPLE_CONTENT, tempDir, writeContent } from '../helpers.ts';
 
 let root: string;
 let content: string;
@@ -20,10 +17,8 @@ beforeAll(() => {
 });
 afterAll(() => removeDir(root));
 
-function aula(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const aula = (...args: string[]) => run(args, { cwd: root });
+const aulaWith = (options: AulaOptions, ...args: string[]) => run(args, { cwd: root, ...options });
 
 function expectOneLine(r: { code: number | null; err: string }, pattern: RegExp) {
   expect(r.code).toBe(1);
@@ -78,26 +73,20 @@ describe('I/O failures are one line naming the path and the cause', () => {
     const locked = join(root, 'locked');
     mkdirSync(locked, { mode: 0o555 });
     if (asRoot) chmodSync(root, 0o755); // nobody must read the content beside it
-    const r = spawnSync(process.execPath, [BIN, 'build', '--no-cache', '--content', content, '--out', join(locked, 'dist')], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 60_000,
-      ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
-    });
-    expectOneLine({ code: r.status, err: r.stderr }, /^aula: .*locked\/\S+: permission denied \[EACCES\]/);
+    const r = aulaWith({ asNobody: true }, 'build', '--no-cache', '--content', content, '--out', join(locked, 'dist'));
+    expectOneLine(r, /^aula: .*locked\/\S+: permission denied \[EACCES\]/);
     expect(readdirSync(locked)).toEqual([]);
   });
 
   it('a media file the build may not read is a problem of aula check, naming its record', () => {
     // it passed check, and the build failed copying it with a bare EACCES line
-    const asRoot = process.getuid?.() === 0;
     const site = join(root, 'unreadable-media');
     cpSync(SAMPLE_CONTENT, site, { recursive: true });
     chmodSync(root, 0o755);
     chmodSync(join(site, 'media', 'files', 'programm-beispiel.pdf'), 0o000);
-    const r = spawnSync(process.execPath, [BIN, 'check', '--content', site], { cwd: root, encoding: 'utf8', timeout: 60_000, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^media\/dateien\.yaml:14:\d+ file: "media\/files\/programm-beispiel\.pdf" cannot be read \(EACCES\)$/m);
+    const r = aulaWith({ asNobody: true }, 'check', '--content', site);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^media\/dateien\.yaml:14:\d+ file: "media\/files\/programm-beispiel\.pdf" cannot be read \(EACCES\)$/m);
   });
 
   it('a folder the file system will not make (under /proc): one line, not a mkdir retried forever', (ctx) => {
@@ -117,14 +106,11 @@ describe('I/O failures are one line naming the path and the cause', () => {
 });
 
 /** Runs `aula args` with its standard output a pipe whose reader goes away at its first byte. */
-function withReaderGone(...args: string[]): Promise<{ code: number | null; err: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.stdout.once('data', () => child.stdout.destroy());
-    child.once('exit', (code) => done({ code, err }));
-  });
+async function withReaderGone(...args: string[]): Promise<{ code: number | null; err: string }> {
+  const command = startAula(args, { cwd: root });
+  command.child.stdout!.once('data', () => command.child.stdout!.destroy());
+  const { code, err } = await command.exited;
+  return { code, err };
 }
 
 describe('standard output nobody reads', () => {
@@ -138,11 +124,10 @@ describe('standard output nobody reads', () => {
 
   it('aula serve goes on serving, and logging requests, once its log reader has gone', async () => {
     const dist = join(root, 'gone-dist');
-    const child = spawn(process.execPath, [BIN, 'serve', '--dist', dist, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
+    const serve = startAula(['serve', '--dist', dist, '--port', '0'], { cwd: root });
+    const { child } = serve;
     try {
-      const origin = await listeningOrigin(child);
+      const origin = await serve.origin;
       child.stdout!.destroy();
       // each request writes an access log line to the closed pipe
       for (let i = 0; i < 5; i++) {
@@ -152,10 +137,9 @@ describe('standard output nobody reads', () => {
       }
       expect(child.exitCode).toBe(null);
       // (a warning about the base URL, no stack trace)
-      expect(err).not.toMatch(/EPIPE|Error|\n\s+at /);
+      expect(serve.err).not.toMatch(/EPIPE|Error|\n\s+at /);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((ok) => (child.exitCode === null ? child.once('exit', ok) : ok(null)));
+      await serve.stop();
     }
   });
 
@@ -163,12 +147,16 @@ describe('standard output nobody reads', () => {
     if (!existsSync('/dev/full')) return ctx.skip();
     const out = join(root, 'full-dist');
     const full = openSync('/dev/full', 'w');
-    const r = spawnSync(process.execPath, [BIN, 'build', '--content', content, '--out', out], { cwd: root, encoding: 'utf8', stdio: ['ignore', full, 'pipe'], timeout: 60_000 });
-    expectOneLine({ code: r.status, err: r.stderr }, /^aula: could not write to standard output \(ENOSPC\): some of its output is lost$/);
-    // the build was not cut short: its dist/ is whole and its lock is gone
-    expect(existsSync(join(out, 'manifest.json'))).toBe(true);
-    expect(readdirSync(root).filter((n) => n.startsWith('.aula-'))).toEqual([]);
-    const check = spawnSync(process.execPath, [BIN, 'check', '--content', content, '--format', 'json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', full, 'pipe'] });
-    expectOneLine({ code: check.status, err: check.stderr }, /^aula: could not write to standard output \(ENOSPC\)/);
+    try {
+      const r = aulaWith({ stdio: ['ignore', full, 'pipe'] }, 'build', '--content', content, '--out', out);
+      expectOneLine(r, /^aula: could not write to standard output \(ENOSPC\): some of its output is lost$/);
+      // the build was not cut short: its dist/ is whole and its lock is gone
+      expect(existsSync(join(out, 'manifest.json'))).toBe(true);
+      expect(readdirSync(root).filter((n) => n.startsWith('.aula-'))).toEqual([]);
+      const check = aulaWith({ stdio: ['ignore', full, 'pipe'] }, 'check', '--content', content, '--format', 'json');
+      expectOneLine(check, /^aula: could not write to standard output \(ENOSPC\)/);
+    } finally {
+      closeSync(full);
+    }
   });
 });

@@ -1,18 +1,14 @@
 // The command line as a user runs it: `node bin/aula.js …`, exit codes and messages.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { aula as run } from './aula-cli.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { removeDir, tempDir, writeContent } from './helpers.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
 const root = tempDir();
 afterAll(() => removeDir(root));
 
-function aula(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const aula = (...args: string[]) => run(args, { cwd: root });
 
 describe('aula CLI', () => {
   it('has --help for every command', () => {

@@ -21,6 +21,17 @@ export const SAMPLE_CONTENT = join(import.meta.dirname, '..', 'content');
  */
 export const EVENTUALLY = { timeout: 60_000, interval: 20 } as const;
 
+/**
+ * CPU time (user + system, ms) this process spends in `work`: a bound on work that holds on a busy
+ * machine, where wall time does not (the tests never bound wall time).
+ */
+export async function cpuMs<T>(work: () => T | Promise<T>): Promise<{ result: T; ms: number }> {
+  const before = process.cpuUsage();
+  const result = await work();
+  const used = process.cpuUsage(before);
+  return { result, ms: (used.user + used.system) / 1000 };
+}
+
 export function tempDir(prefix = 'aula-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

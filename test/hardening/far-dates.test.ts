@@ -5,13 +5,11 @@
 // < 50 ms without holding up other requests, and a timestamp beyond year 9999 in UTC is a
 // file:line:column error, in content and a 400 in a query.
 import ICAL from 'ical.js';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aula as run, startAula, type AulaProcess } from '../aula-cli.ts';
 import { removeDir, request, tempDir, writeContent } from '../helpers.ts';
-
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
 
 const event = (id: number, title: string, start: string, end: string, more = '') =>
   `- id: ${id}\n  title: ${title}\n  start: ${start}\n  end: ${end}\n  last_modified: 2025-01-01T00:00:00Z\n${more}`;
@@ -29,29 +27,17 @@ const FAR_CONTENT = {
 let root: string;
 let dist: string;
 let buildMs: number;
-let server: ChildProcess | undefined;
+let server: AulaProcess | undefined;
 let url: string;
 
 function aula(args: string[]) {
-  return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = run(args);
+  return { status: r.code, stdout: r.out, stderr: r.err };
 }
 
 function serve(dir: string): Promise<string> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--dist', dir, '--host', '127.0.0.1', '--port', '0', '--workers', '1'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server = child;
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((ok, fail) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /on (http:\/\/[^/\s]+)\//.exec(out);
-      if (m) ok(m[1]);
-    });
-    child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${stderr}`)));
-  });
+  server = startAula(['serve', '--dist', dir, '--host', '127.0.0.1', '--port', '0', '--workers', '1']);
+  return server.origin;
 }
 
 beforeAll(async () => {
@@ -64,14 +50,10 @@ beforeAll(async () => {
   expect(built.stderr).toBe('');
   expect(built.status).toBe(0);
   url = await serve(dist);
-}, 60_000);
+});
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((ok) => server!.on('exit', ok));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   removeDir(root);
 });
 

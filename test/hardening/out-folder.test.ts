@@ -1,25 +1,21 @@
 // `aula build --out` replaces the folder it names, so it must refuse every folder that is not
 // provably its own — and leave such a folder byte-identical. Concurrent builds into one --out are
 // serialized by a lock. Real CLI processes on real folders.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockOut, lockPath } from '../../src/pipeline/out-folder/lock.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
+import { aula as run, NOBODY, startAula } from '../aula-cli.ts';
 import { FIXTURE_FILES } from '../fixture-content.ts';
-import { buildOk, removeDir, SAMPLE_CONTENT, tempDir, writeContent } from '../helpers.ts';
-
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
+import { buildOk, removeDir, tempDir, writeContent } from '../helpers.ts';
 
 let root: string;
 let content: string;
 
-function aula(cwd: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const aula = (cwd: string, ...args: string[]) => run(args, { cwd });
 
 /** Every path under `dir` (files and folders) → sha1 of a file's bytes or 'dir'. */
 function snapshot(dir: string): Map<string, string> {
@@ -236,7 +232,8 @@ describe('files somebody else put in a dist aula wrote are kept', () => {
     const dir = tempDir('aula-keep-');
     try {
       const out = join(dir, 'dist');
-      expect(aula(dir, 'build', '--content', SAMPLE_CONTENT, '--out', out, '--no-cache').code).toBe(0);
+      const site = writeContent(join(dir, 'content'), FIXTURE_FILES);
+      expect(aula(dir, 'build', '--content', site, '--out', out, '--no-cache').code).toBe(0);
       const written: string[] = [];
       let writing = true;
       const writer = (async () => {
@@ -251,44 +248,42 @@ describe('files somebody else put in a dist aula wrote are kept', () => {
         }
       })();
       for (let b = 0; b < 3; b++) {
-        const r = await new Promise<number | null>((ok) => spawn(process.execPath, [BIN, 'build', '--quiet', '--content', SAMPLE_CONTENT, '--out', out, '--no-cache'], { cwd: dir, stdio: 'ignore' }).once('exit', ok));
-        expect(r).toBe(0);
+        const r = await startAula(['build', '--quiet', '--content', site, '--out', out, '--no-cache'], { cwd: dir, stdio: 'ignore' }).exited;
+        expect(r.code).toBe(0);
       }
       writing = false;
       await writer;
-      expect(aula(dir, 'build', '--content', SAMPLE_CONTENT, '--out', out, '--no-cache').code).toBe(0);
+      expect(aula(dir, 'build', '--content', site, '--out', out, '--no-cache').code).toBe(0);
       expect(written.length).toBeGreaterThan(100);
       expect(written.filter((f) => !existsSync(join(out, f)))).toEqual([]);
       expect(readdirSync(dir).filter((n) => n.startsWith('.aula-'))).toEqual([]);
     } finally {
       removeDir(dir);
     }
-  }, 60_000);
+  });
 
   it('one of theirs that cannot be moved is named in a warning and kept in the former dist; the next build moves it', () => {
     // A read-only folder cannot move to another parent (its '..' changes): it stayed behind in
     // silence. As root the builds run as nobody, for whom the permission holds.
     const asRoot = process.getuid?.() === 0;
-    const NOBODY = 65534;
     const dir = tempDir('aula-keep-');
     try {
       const site = writeContent(join(dir, 'content'), FIXTURE_FILES);
       if (asRoot) expect(spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, dir]).status).toBe(0);
-      const as = asRoot ? { uid: NOBODY, gid: NOBODY } : {};
-      const build = () => spawnSync(process.execPath, [BIN, 'build', '--quiet', '--content', site, '--out', join(dir, 'dist'), '--no-cache'], { cwd: dir, encoding: 'utf8', timeout: 60_000, ...as });
-      expect(build().status).toBe(0);
+      const build = () => run(['build', '--quiet', '--content', site, '--out', join(dir, 'dist'), '--no-cache'], { cwd: dir, asNobody: true });
+      expect(build().code).toBe(0);
       writeContent(join(dir, 'dist'), { 'assets/site.css': 'body {}\n' });
       if (asRoot) expect(spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, join(dir, 'dist', 'assets')]).status).toBe(0);
       chmodSync(join(dir, 'dist', 'assets'), 0o555);
       const r = build();
-      expect(r.status, r.stderr).toBe(0);
+      expect(r.code, r.err).toBe(0);
       const parked = readdirSync(dir).filter((n) => /^\.aula-old-dist-\d+-\d+$/.test(n));
       expect(parked).toHaveLength(1);
-      expect(r.stderr).toBe(`aula: warning: ${join(dir, 'dist', 'assets')} could not be moved into the new dist (EACCES): it stays in ${join(dir, parked[0], 'assets')}, and the next build tries again\n`);
+      expect(r.err).toBe(`aula: warning: ${join(dir, 'dist', 'assets')} could not be moved into the new dist (EACCES): it stays in ${join(dir, parked[0], 'assets')}, and the next build tries again\n`);
       // the former dist keeps only it, and what proves the folder aula's
       expect(readdirSync(join(dir, parked[0])).sort()).toEqual(['.aula-files', 'assets', 'manifest.json']);
       chmodSync(join(dir, parked[0], 'assets'), 0o755);
-      expect(build().status).toBe(0);
+      expect(build().code).toBe(0);
       expect(readFileSync(join(dir, 'dist', 'assets', 'site.css'), 'utf8')).toBe('body {}\n');
       expect(readdirSync(dir).filter((n) => n.startsWith('.aula-'))).toEqual([]);
     } finally {
@@ -300,8 +295,8 @@ describe('files somebody else put in a dist aula wrote are kept', () => {
     const dir = tempDir('aula-link-');
     try {
       const site = writeContent(join(dir, 'content'), FIXTURE_FILES);
-      const build = () => spawnSync(process.execPath, [BIN, 'build', '--quiet', '--content', site, '--out', join(dir, 'dist'), '--no-cache'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
-      expect(build().status).toBe(0);
+      const build = () => aula(dir, 'build', '--quiet', '--content', site, '--out', join(dir, 'dist'), '--no-cache');
+      expect(build().code).toBe(0);
       const victim = join(dir, 'victim.txt');
       writeFileSync(victim, 'precious\n');
       rmSync(join(dir, 'dist', 'openapi.json'));
@@ -309,17 +304,17 @@ describe('files somebody else put in a dist aula wrote are kept', () => {
       const warning = (parked: string) =>
         `aula: warning: ${join(dir, parked, 'openapi.json')} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${join(dir, parked)} with it; remove that folder when it is no longer needed\n`;
       const first = build();
-      expect(first.status, first.stderr).toBe(0);
+      expect(first.code, first.err).toBe(0);
       const parked = readdirSync(dir).filter((n) => /^\.aula-old-dist-\d+-\d+$/.test(n));
       expect(parked).toHaveLength(1);
-      expect(first.stderr).toBe(warning(parked[0]));
+      expect(first.err).toBe(warning(parked[0]));
       expect(readdirSync(join(dir, parked[0])).sort()).toEqual(['.aula-files', 'manifest.json', 'openapi.json']);
       // the next build finds it again, and says so again
-      expect(build().stderr).toBe(warning(parked[0]));
+      expect(build().err).toBe(warning(parked[0]));
       expect(readFileSync(victim, 'utf8')).toBe('precious\n');
       removeDir(join(dir, parked[0]));
       const clean = build();
-      expect([clean.status, clean.stderr]).toEqual([0, '']);
+      expect([clean.code, clean.err]).toEqual([0, '']);
       expect(readdirSync(dir).filter((n) => n.startsWith('.aula-'))).toEqual([]);
     } finally {
       removeDir(dir);
@@ -352,13 +347,7 @@ describe('files somebody else put in a dist aula wrote are kept', () => {
 });
 
 describe('concurrent builds into one --out', () => {
-  function buildProcess(out: string) {
-    const child = spawn(process.execPath, [BIN, 'build', '--content', content, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    return new Promise<{ code: number | null; output: string }>((ok) => child.on('exit', (code) => ok({ code, output })));
-  }
+  const buildProcess = (out: string) => startAula(['build', '--content', content, '--out', out]).exited.then(({ code, out, err }) => ({ code, output: `${out}${err}` }));
 
   it('are serialized by the lock: both end cleanly, the dist is valid, no lock or staging left', async () => {
     const dir = tempDir('aula-concurrent-');
@@ -376,7 +365,7 @@ describe('concurrent builds into one --out', () => {
     } finally {
       removeDir(dir);
     }
-  }, 60_000);
+  });
 
   it('a stale lock of a dead process is taken over', async () => {
     const dir = tempDir('aula-stale-');
@@ -390,7 +379,7 @@ describe('concurrent builds into one --out', () => {
     } finally {
       removeDir(dir);
     }
-  }, 30_000);
+  });
 
   it('a live lock makes a build wait (with a message), and gives up with one line after the bound', async () => {
     const dir = tempDir('aula-live-');
@@ -400,8 +389,8 @@ describe('concurrent builds into one --out', () => {
       const told: string[] = [];
       await expect(lockOut(out, { waitMs: 300, onWait: (m) => told.push(m) })).rejects.toThrow(/is locked by another build \(pid \d+/);
       expect(told).toEqual([expect.stringMatching(/^waiting for the build by pid \d+ into .*dist to finish$/)]);
-      const second = lockOut(out, { waitMs: 5_000 });
-      setTimeout(release, 200);
+      // released once the second says it waits: it takes the lock then
+      const second = lockOut(out, { waitMs: 100_000, onWait: () => release() });
       (await second)();
       expect(existsSync(lockPath(out))).toBe(false);
     } finally {

@@ -2,13 +2,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtAndServed, SAMPLE_CONTENT } from './helpers.ts';
+import type { Manifest } from '../src/store/format/manifest.ts';
+import { servedSample } from './helpers.ts';
 
-let site: Awaited<ReturnType<typeof builtAndServed>>;
+let site: Awaited<ReturnType<typeof servedSample>> & { built: { manifest: Manifest } };
 let base: string;
 
 beforeAll(async () => {
-  site = await builtAndServed(SAMPLE_CONTENT);
+  const served = await servedSample();
+  site = { ...served, built: { manifest: JSON.parse(readFileSync(join(served.dist, 'manifest.json'), 'utf8')) as Manifest } };
   base = site.built.manifest.base_url;
 });
 afterAll(() => site.close());

@@ -1,9 +1,9 @@
 // Shared helpers of the integration tests: real files in temp dirs, a real server on an
 // ephemeral loopback port, real HTTP.
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build, type BuildOptions } from '../src/pipeline/build.ts';
@@ -13,6 +13,21 @@ import { startServer, type RunningServer, type ServeOptions } from '../src/serve
 import { FIXTURE_FILES } from './fixture-content.ts';
 
 export const SAMPLE_CONTENT = join(import.meta.dirname, '..', 'content');
+
+/**
+ * The sample content/ built once for the whole run (test/global-setup.ts), as `aula build` writes
+ * it by default. Shared by every test file: read and serve it, never change it — copy it first
+ * (`copyOfSampleDist`); the run fails if it was changed.
+ */
+export function sampleDist(): string {
+  return inject('sampleDist');
+}
+
+/** A copy of the sample dist in `dir` (created), for a test that changes it. */
+export function copyOfSampleDist(dir: string): string {
+  cpSync(sampleDist(), dir, { recursive: true });
+  return dir;
+}
 
 /**
  * `expect.poll(fn, EVENTUALLY)`: for something that happens after an event the test cannot wait
@@ -94,6 +109,18 @@ export async function builtAndServed(content: string, serveOptions: Partial<Serv
       await running.close();
       removeDir(root);
     },
+  };
+}
+
+/** A server over the shared sample dist (read only), for a describe block. */
+export async function servedSample(serveOptions: Partial<ServeOptions> = {}) {
+  const dist = sampleDist();
+  const running = await serve(dist, { watch: false, ...serveOptions });
+  return {
+    dist,
+    url: running.url,
+    get: (pathAndQuery: string, init: RequestInit = {}) => request(`${running.url}${pathAndQuery}`, init),
+    close: () => running.close(),
   };
 }
 

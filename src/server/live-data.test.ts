@@ -1,17 +1,12 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from '../../test/helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { EVENTUALLY, sampleDist } from '../../test/helpers.ts';
 import { indexesFor, TableIndexes } from '../query/events/indexes/table-indexes.ts';
 import { liveData } from './live-data.ts';
 
-let root: string;
 let dist: string;
-beforeAll(async () => {
-  root = tempDir('aula-live-data-');
-  dist = join(root, 'dist');
-  await buildOk({ content: SAMPLE_CONTENT, out: dist });
+beforeAll(() => {
+  dist = sampleDist();
 });
-afterAll(() => removeDir(root));
 
 describe('liveData', () => {
   it('builds every filter index in the background after the warm-up, and again for reloaded data', async () => {
@@ -20,7 +15,7 @@ describe('liveData', () => {
     try {
       expect(data.indexes).toBeUndefined();
       data.warmLater(0);
-      await expect.poll(() => data.indexes, { timeout: 5_000 }).toBeDefined();
+      await expect.poll(() => data.indexes, EVENTUALLY).toBeDefined();
       await data.indexes!.done;
       const reference = new TableIndexes(data.dataset.events.table);
       reference.prepare();

@@ -4,14 +4,14 @@
 // an answer kept by the cache stays intact while its pooled original is reused.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtAndServed, SAMPLE_CONTENT } from '../../test/helpers.ts';
+import { servedSample } from '../../test/helpers.ts';
 
-let site: Awaited<ReturnType<typeof builtAndServed>>;
-/** the same content with an answer cache of three entries: kept pages are dropped while still being written */
-let small: Awaited<ReturnType<typeof builtAndServed>>;
+let site: Awaited<ReturnType<typeof servedSample>>;
+/** the same dist with an answer cache of three entries: kept pages are dropped while still being written */
+let small: Awaited<ReturnType<typeof servedSample>>;
 beforeAll(async () => {
-  site = await builtAndServed(SAMPLE_CONTENT, { watch: false });
-  small = await builtAndServed(SAMPLE_CONTENT, { watch: false, cacheLimits: { entries: 3, bytes: 4 * 1024 * 1024 } });
+  site = await servedSample();
+  small = await servedSample({ cacheLimits: { entries: 3, bytes: 4 * 1024 * 1024 } });
 });
 afterAll(async () => {
   await site?.close();

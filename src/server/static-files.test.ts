@@ -2,13 +2,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtAndServed, SAMPLE_CONTENT } from '../../test/helpers.ts';
+import { SAMPLE_CONTENT, servedSample } from '../../test/helpers.ts';
 import { isPublicFile } from '../store/format/public-files.ts';
 import { StaticFiles } from './static-files.ts';
 
-let site: Awaited<ReturnType<typeof builtAndServed>>;
+let site: Awaited<ReturnType<typeof servedSample>>;
 beforeAll(async () => {
-  site = await builtAndServed(SAMPLE_CONTENT, { watch: false }, 'https://example.org/api');
+  // served under a base URL with a path, as behind a proxy at /api
+  site = await servedSample({ baseUrl: 'https://example.org/api' });
 });
 afterAll(() => site?.close());
 

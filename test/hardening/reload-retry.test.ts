@@ -5,7 +5,7 @@ import { cpSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURE_FILES } from '../fixture-content.ts';
-import { buildOk, removeDir, request, serve, tempDir, writeContent } from '../helpers.ts';
+import { buildOk, EVENTUALLY, removeDir, request, serve, tempDir, writeContent } from '../helpers.ts';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach(removeDir));
@@ -31,21 +31,22 @@ describe('a reload that finds the dist incomplete', () => {
       // the manifest first, as a plain copy would write it …
       writeFileSync(join(dist, 'manifest.json'), readFileSync(join(next, 'manifest.json')));
       const written = Date.now();
-      await expect.poll(() => running.ready, { timeout: 1_100, interval: 20 }).toBe(false);
+      // (the manifest watcher's next poll)
+      await expect.poll(() => running.ready, EVENTUALLY).toBe(false);
       expect(await title()).toBe('Vortrag über Herzgesundheit');
+      // … the data files 1.2 s later, a slow copy: the retries meanwhile find the dist incomplete
       await sleep(written + 1_200 - Date.now());
-      // … the data files 1.2 s later
       for (const dir of ['data', 'autocomplete']) {
         for (const name of readdirSync(join(next, dir))) cpSync(join(next, dir, name), join(dist, dir, name), { recursive: true });
       }
-      await expect.poll(title, { timeout: 8_000, interval: 50 }).toBe('Später');
+      await expect.poll(title, EVENTUALLY).toBe('Später');
       expect(running.ready).toBe(true);
       expect(logged.filter((l) => l.startsWith('kept serving the previous data')).length).toBeGreaterThanOrEqual(1);
       expect(logged.at(-1)).toBe(`reloaded ${dist}/`);
     } finally {
       await running.close();
     }
-  }, 20_000);
+  });
 
   it('a dist replaced before the deferred warm-up is reloaded, not fatal', async () => {
     const root = tempDir('aula-reload-');
@@ -63,7 +64,7 @@ describe('a reload that finds the dist incomplete', () => {
       renameSync(dist, join(root, 'old'));
       renameSync(next, dist);
       // no watcher: only the warm-up a second after start can notice the new dist
-      await expect.poll(async () => (await request(`${running.url}/v1/cms/event/42/?fields=title`)).json().title, { timeout: 5_000, interval: 100 }).toBe('Schnell');
+      await expect.poll(async () => (await request(`${running.url}/v1/cms/event/42/?fields=title`)).json().title, EVENTUALLY).toBe('Schnell');
       expect(fatal).toEqual([]);
       expect(running.ready).toBe(true);
     } finally {

@@ -2,12 +2,12 @@
 // refused by name, on this thread and on the compiled worker thread alike; a thread that fails or
 // exits is an error, never a hang; a real `aula serve` refuses before it answers anything; a
 // live reload of a damaged dist keeps the old data.
-import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOk, removeDir, request, SAMPLE_CONTENT, serve, tempDir } from '../../test/helpers.ts';
+import { startAula } from '../../test/aula-cli.ts';
+import { copyOfSampleDist, removeDir, request, serve, tempDir } from '../../test/helpers.ts';
 import { loadDataset } from '../query/dataset.ts';
 import { DistError, sha256Hex } from '../store/format/manifest.ts';
 import { ChecksumMismatch } from '../store/read/verified-source.ts';
@@ -15,7 +15,6 @@ import { liveData } from './live-data.ts';
 import { rowsVerifier, type StartThread } from './rows-verifier.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'aula.js');
 /** the first (at this size the only) part of the event rows */
 const EVENTS = 'data/events/00000.jsonl';
 const OFFSETS = 'data/events.offsets.bin';
@@ -25,10 +24,9 @@ const compiled: StartThread = () => new Worker(join(ROOT, 'lib', 'server', 'rows
 let root: string;
 let good: string;
 let copies = 0;
-beforeAll(async () => {
+beforeAll(() => {
   root = tempDir('aula-rows-check-');
-  good = join(root, 'dist');
-  await buildOk({ content: SAMPLE_CONTENT, out: good });
+  good = copyOfSampleDist(join(root, 'dist'));
 });
 afterAll(() => removeDir(root));
 
@@ -168,20 +166,7 @@ describe('the check thread failing', () => {
 });
 
 describe('aula serve over damaged event rows', () => {
-  function serveOnce(dist: string, workers: string): Promise<{ code: number | null; out: string; err: string }> {
-    const child = spawn(process.execPath, [BIN, 'serve', '--dist', dist, '--port', '0', '--host', '127.0.0.1', '--workers', workers], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (err += d));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    return new Promise((ok) =>
-      child.on('exit', (code) => {
-        clearTimeout(killer);
-        ok({ code, out, err });
-      }),
-    );
-  }
+  const serveOnce = (dist: string, workers: string) => startAula(['serve', '--dist', dist, '--port', '0', '--host', '127.0.0.1', '--workers', workers]).exited;
 
   it('exits 1 naming the file and never listens, with one process or two workers', async () => {
     const flipped = damaged(EVENTS, flipTitleByte);
@@ -194,7 +179,7 @@ describe('aula serve over damaged event rows', () => {
       // nothing was announced, so nothing listened (the announcement follows listen)
       expect(out).not.toMatch(/http:\/\//);
     });
-  }, 30_000);
+  });
 
   it('a live reload to damaged rows keeps answering from the old data', async () => {
     const dir = damaged(EVENTS, (b) => b);

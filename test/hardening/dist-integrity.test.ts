@@ -2,28 +2,27 @@
 // loads, and the per-field offsets are checked against the rows. A dist changed after the build
 // — even by the same number of bytes, even with the checksums fixed up to match — is refused by
 // name, at start (exit 1) and on reload (the old data keeps answering).
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../../src/model/event-fields.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
-import { buildOk, refusal, removeDir, request, SAMPLE_CONTENT, serve, tempDir } from '../helpers.ts';
+import { startAula } from '../aula-cli.ts';
+import { refusal, removeDir, request, sampleDist, serve, tempDir } from '../helpers.ts';
 
 /** offsets per row: one per field, then the row's length */
 const FIELDS_PLUS_LENGTH = EVENT_FIELDS.length + 1;
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
 const OFFSETS = 'data/events.offsets.bin';
 
 let root: string;
 let good: string;
 let copies = 0;
 
-beforeAll(async () => {
+beforeAll(() => {
   root = tempDir('aula-integrity-');
-  good = join(root, 'good');
-  await buildOk({ content: SAMPLE_CONTENT, out: good, precompress: false });
+  // read only: every change is made to a copy
+  good = sampleDist();
 });
 afterAll(() => removeDir(root));
 
@@ -127,14 +126,11 @@ describe('a dist changed after the build is refused', () => {
 
   it('aula serve refuses it at start: one line naming the file, exit 1', async () => {
     const dir = withOffsets(swap(5, 6), true);
-    const child = spawn(process.execPath, [BIN, 'serve', '--dist', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    const code = await new Promise<number | null>((ok) => child.on('exit', ok));
+    const { code, err } = await startAula(['serve', '--dist', dir, '--port', '0']).exited;
     expect(code).toBe(1);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toContain(`aula: ${join(dir, OFFSETS)}: does not match`);
-  }, 20_000);
+    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(err).toContain(`aula: ${join(dir, OFFSETS)}: does not match`);
+  });
 
   it('a reload refuses it and keeps answering from the old data', async () => {
     const dir = copy();

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build, type BuildOptions } from '../src/pipeline/build.ts';
+import { createApi, type Api, type ApiOptions } from '../src/api/core.ts';
+import { bodyText } from '../src/api/body.ts';
 import { loadDataset } from '../src/query/dataset.ts';
 import { DistError } from '../src/store/format/manifest.ts';
 import { startServer, type RunningServer, type ServeOptions } from '../src/server/http.ts';
@@ -92,6 +94,59 @@ export async function request(url: string, init: RequestInit = {}): Promise<Answ
   const res = await fetch(url, { redirect: 'manual', ...init, headers });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
+}
+
+/**
+ * Asks the API core in-process as `request()` asks a server over HTTP: `ask('/v1/cms/event/?limit=1',
+ * { method, headers: { accept, 'if-none-match' } })`. For the API's answers where the transport is
+ * not what a test is about (no compression, CORS, static files or health routes: those are the
+ * server's).
+ */
+export function asker(api: Api) {
+  return (pathAndQuery: string, init: { method?: string; headers?: Record<string, string> } = {}): Answer => {
+    const q = pathAndQuery.indexOf('?');
+    const headers = Object.fromEntries(Object.entries(init.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    const response = api({
+      method: init.method ?? 'GET',
+      path: q === -1 ? pathAndQuery : pathAndQuery.slice(0, q),
+      query: q === -1 ? '' : pathAndQuery.slice(q + 1),
+      headers: { accept: headers.accept, 'if-none-match': headers['if-none-match'] },
+    });
+    const text = bodyText(response.body);
+    return { status: response.status, headers: new Headers(response.headers), text, json: () => JSON.parse(text) };
+  };
+}
+
+/** The API core over `dist`, asked in-process (`asker`). */
+export function apiOver(dist: string, options: ApiOptions = {}) {
+  return asker(createApi(loadDataset(dist), options));
+}
+
+/**
+ * The fixture content (plus `extra` files) built for the test file that calls this, and the API
+ * core over it, asked in-process: `get` answers as `fixtureSite`'s does over HTTP.
+ */
+export function fixtureApi(extra: Record<string, string> = {}, options: ApiOptions = {}) {
+  let root: string | undefined;
+  let ask: ReturnType<typeof asker> | undefined;
+  beforeAll(async () => {
+    root = tempDir();
+    const content = writeContent(join(root, 'content'), { ...FIXTURE_FILES, ...extra });
+    await buildOk({ content, out: join(root, 'dist') });
+    ask = apiOver(join(root, 'dist'), options);
+  });
+  afterAll(() => {
+    if (root) removeDir(root);
+  });
+  return {
+    get: (pathAndQuery: string, init: { method?: string; headers?: Record<string, string> } = {}) => ask!(pathAndQuery, init),
+    get dist() {
+      return join(root!, 'dist');
+    },
+    get content() {
+      return join(root!, 'content');
+    },
+  };
 }
 
 /** A built dist and a server over it, for a describe block. */

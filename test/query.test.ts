@@ -1,8 +1,10 @@
-// The event query contract over HTTP: filters, errors, ignored parameters, expand/fields/omit,
-// negotiation, OPTIONS, ETag. The filter semantics in depth are tested beside the filter module.
+// The event query contract: filters, errors, ignored parameters, expand/fields/omit, negotiation,
+// OPTIONS, ETag — asked of the API core in-process, as the server asks it (test/http.test.ts and
+// the server's own tests cover the transport). The filter semantics in depth are tested beside the
+// filter module.
 import { describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../src/model/event-fields.ts';
-import { builtAndServed, fixtureSite, SAMPLE_CONTENT } from './helpers.ts';
+import { builtAndServed, fixtureApi, request, SAMPLE_CONTENT } from './helpers.ts';
 import { createApi, loadDataset, serve } from '../src/index.ts';
 import { DEFAULT_WORK_LIMIT } from '../src/query/work-budget.ts';
 import { underLimit } from '../src/query/regex/test-adversarial-patterns.ts';
@@ -10,13 +12,13 @@ import { underLimit } from '../src/query/regex/test-adversarial-patterns.ts';
 const BASE = 'https://events.example.at/api';
 const XSS = '<script>alert("x")</script>';
 
-const site = fixtureSite({
+const site = fixtureApi({
   'events/xss.yaml': `id: 66\ntitle: '${XSS}'\nstart: 2024-01-01T10:00\nend: 2024-01-01T11:00\nlast_modified: 2024-01-01\norganizer: "x\\" onmouseover=\\"alert(1)"\n`,
 });
 
 const ids = async (query: string) => (await site.get(`/v1/cms/event/?limit=3&${query}`)).json().results.map((e: any) => e.id);
 
-describe('filters over HTTP', () => {
+describe('filters', () => {
   it('filters, combines with AND and counts all matches', async () => {
     expect(await ids('title__icontains=KURS')).toEqual([44, 45]);
     expect(await ids('title__icontains=kurs&id=45')).toEqual([45]);
@@ -184,9 +186,9 @@ describe('caching headers', () => {
   });
 
   it('takes Cache-Control from serve --cache-control', async () => {
-    const other = await builtAndServed(site.content, { cacheControl: 'no-store' });
+    const other = await serve({ dist: site.dist, port: 0, host: '127.0.0.1', watch: false, cacheControl: 'no-store' });
     try {
-      expect((await other.get('/v1/cms/event/')).headers.get('cache-control')).toBe('no-store');
+      expect((await request(`${other.url}/v1/cms/event/`)).headers.get('cache-control')).toBe('no-store');
     } finally {
       await other.close();
     }

@@ -4,7 +4,6 @@
 // regexes are answered within the request's work budget (counted, not timed) or refused.
 import fc from 'fast-check';
 import { validateHeaderValue } from 'node:http';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, type Api } from '../../src/api/core.ts';
 import { FILTER_PARAMETERS, STRING_LOOKUPS, TIME_LOOKUPS } from '../../src/query/events/catalog.ts';
@@ -13,7 +12,7 @@ import type { ApiResponse } from '../../src/api/respond.ts';
 import { EVENT_FIELDS } from '../../src/model/event-fields.ts';
 import { TEXT_FIELDS } from '../../src/store/format/event-table.ts';
 import { loadDataset, type Dataset } from '../../src/query/dataset.ts';
-import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir } from '../helpers.ts';
+import { sampleDist, serve } from '../helpers.ts';
 import type { RunningServer } from '../../src/server/http.ts';
 import type { BodyChunks } from '../../src/api/body.ts';
 import { DEFAULT_WORK_LIMIT } from '../../src/query/work-budget.ts';
@@ -25,16 +24,14 @@ const RESERVED = ['limit', 'offset', 'format', 'expand', 'fields', 'omit', 'q', 
 const FILTER_NAMES = FILTER_PARAMETERS.map((p) => p.name);
 const NO_CACHE = { cacheLimits: { entries: 0, bytes: 0 } };
 
-let root: string;
 let ds: Dataset;
 let api: Api;
 let server: RunningServer;
 let eventIds: number[];
 
 beforeAll(async () => {
-  root = tempDir('aula-fuzz-');
-  const dist = join(root, 'dist');
-  await buildOk({ content: SAMPLE_CONTENT, out: dist });
+  // read only
+  const dist = sampleDist();
   ds = loadDataset(dist);
   api = createApi(ds);
   eventIds = [...ds.events.table.rowById.keys()].slice(0, 5);
@@ -42,7 +39,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close(1_000);
-  removeDir(root);
 });
 
 // ---------------------------------------------------------------------------------------------

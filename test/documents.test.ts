@@ -1,11 +1,12 @@
-// The documents a build writes and the server serves: OpenAPI, the calendar feed, the schemas.
+// The documents a build writes and the API answers (the core, in-process): OpenAPI, the calendar
+// feed, the schemas.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { fixtureSite } from './helpers.ts';
+import { fixtureApi } from './helpers.ts';
 
-const site = fixtureSite();
+const site = fixtureApi();
 
 const summaries = (text: string) =>
   new ICAL.Component(ICAL.parse(text)).getAllSubcomponents('vevent').map((v) => v.getFirstPropertyValue('summary'));

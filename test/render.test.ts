@@ -1,10 +1,12 @@
-// Rendering of every field, end to end: content files → build → server → JSON.
+// Rendering of every field, end to end: content files → build → API core → JSON (the core as the
+// server asks it, in-process; the base URL override goes over HTTP, where a Host header could try
+// to change it).
 import { describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../src/model/event-fields.ts';
 import { EVENT_42, FIXTURE_ORDER } from './fixture-content.ts';
-import { builtAndServed, fixtureSite } from './helpers.ts';
+import { builtAndServed, fixtureApi } from './helpers.ts';
 
-const site = fixtureSite();
+const site = fixtureApi();
 
 describe('event rendering', () => {
   it('renders every field of interface.md §2.1, keys in table order', async () => {

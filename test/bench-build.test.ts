@@ -83,8 +83,9 @@ describe('peak RSS of a process tree', () => {
 
   it('measures at least what a parent and its child really touched', async () => {
     const rusage = join(root, 'rusage.jsonl');
-    // the child allocates 120 MiB and lives 400 ms; the parent 80 MiB after the child has ended
-    const child = `const b = Buffer.alloc(120 * 2 ** 20, 1); setTimeout(() => b.length, 400);`;
+    // the child allocates 120 MiB and lives 2 s (the sampler, every 20 ms, sees it however busy the
+    // machine); the parent 80 MiB after the child has ended
+    const child = `const b = Buffer.alloc(120 * 2 ** 20, 1); setTimeout(() => b.length, 2000);`;
     const parent =
       `const { spawnSync } = require('node:child_process');` +
       `spawnSync(process.execPath, ['--import', ${JSON.stringify(PRELOAD)}, '-e', ${JSON.stringify(child)}], { stdio: 'inherit' });` +

@@ -63,7 +63,8 @@ async function startWorkerd(cwd: string, config: string, sockets = ['http']): Pr
       child.once('exit', () => ok());
       child.kill('SIGTERM');
     });
-  const deadline = Date.now() + 30_000;
+  // a safety net: a busy machine may take long to start it
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`workerd exited: ${output}`);
     try {
@@ -72,7 +73,7 @@ async function startWorkerd(cwd: string, config: string, sockets = ['http']): Pr
     } catch {
       if (Date.now() > deadline) {
         await stop();
-        throw new Error(`workerd did not listen within 30 s: ${output}`);
+        throw new Error(`workerd did not listen within 120 s: ${output}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }

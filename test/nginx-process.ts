@@ -57,7 +57,8 @@ export async function startNginx(nginx: string, dir: string, port: number): Prom
   child.stderr!.on('data', (d) => (output += d));
   let exited = false;
   child.on('exit', () => (exited = true));
-  const deadline = Date.now() + 10_000;
+  // a safety net: a busy machine may take long to start it
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (exited) {
       const log = existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : '';
@@ -71,7 +72,7 @@ export async function startNginx(nginx: string, dir: string, port: number): Prom
     }
   }
   child.kill('SIGKILL');
-  throw new Error(`nginx did not answer within 10 s: ${output}`);
+  throw new Error(`nginx did not answer within 120 s: ${output}`);
 }
 
 /** Stops a child process with `signal`, SIGKILL after 5 s. */

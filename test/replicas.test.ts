@@ -2,16 +2,16 @@
 // verbatim but for its placeholders, in a real nginx in front of two real `aula serve`
 // processes: one is killed with SIGKILL under load and no request fails; the survivor answers
 // the very bytes the killed one did.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAula } from './aula-cli.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from './helpers.ts';
 import { findNginx, freePort, get, NGINX_MISSING, nginxTest, startNginx, stopProcess } from './nginx-process.ts';
 import { blocksFor } from './docs/doc-blocks.ts';
 
 const NGINX = findNginx();
-const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
 
 /** docs/deploying.md's block with an `upstream aula` group of replicas (`<!-- test: nginx-replicas -->`). */
 function replicasConf(dist: string, port: number, replicaPorts: number[]): string {
@@ -27,24 +27,18 @@ function replicasConf(dist: string, port: number, replicaPorts: number[]): strin
     .replace('server 127.0.0.1:8002 ', `server 127.0.0.1:${replicaPorts[1]} `);
 }
 
-/** `aula serve` as its own process (a SIGKILL must kill a real server, not a test's object). */
+/** `aula serve` as its own process (a SIGKILL must kill a real server, not a test's object), once it is ready. */
 async function startReplica(dist: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--dist', dist, '--port', String(port), '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`aula serve exited: ${output}`);
-    try {
-      if ((await get(`http://127.0.0.1:${port}/readyz`)).status === 200) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  const replica = startAula(['serve', '--dist', dist, '--port', String(port), '--quiet']);
+  try {
+    await replica.origin;
+    // (the address is the last line of its start-up; /readyz says it has its data)
+    expect((await get(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+  } catch (e) {
+    await replica.stop('SIGKILL');
+    throw e;
   }
-  child.kill('SIGKILL');
-  throw new Error(`aula serve did not get ready within 20 s: ${output}`);
+  return replica.child;
 }
 
 if (!NGINX) {

@@ -32,6 +32,8 @@ describe('aula dev, a real process', () => {
   it('notices an atomic save, a later move out of the folder, and a move into it', async () => {
     const dev = await startDevProcess(FIXTURE_FILES);
     await dev.dev.waitFor(/serving on/);
+    // its watcher is in place: an edit from now on is seen
+    await dev.dev.waitFor(/watching .* for changes/);
     const event42 = `${dev.url}/v1/cms/event/42/?fields=title`;
     expect(await status(event42)).toBe(200);
 
@@ -55,6 +57,7 @@ describe('aula dev, a real process', () => {
     const broken = FIXTURE_FILES[EVENT].replace('allday: false', 'allday: vielleicht');
     const dev = await startDevProcess({ ...FIXTURE_FILES, [EVENT]: broken });
     await dev.dev.waitFor(/waiting for a fix/);
+    await dev.dev.waitFor(/watching .* for changes/);
     expect(dev.output()).toMatch(new RegExp(`^aula: ${EVENT}:6:\\d+ allday: `, 'm'));
     expect(await status(`${dev.url}/v1/cms/event/`)).toBe(0); // nothing listens yet
 

@@ -11,7 +11,6 @@ const SLOW = [
   // the package as npm packs and installs it
   'test/package.test.ts',
   'test/package-reproducible.test.ts',
-  'test/package-readme.test.ts',
   // real nginx, real workerd
   'test/nginx.test.ts',
   'test/replicas.test.ts',

@@ -118,7 +118,7 @@ describe('profileServer', () => {
     // and the report names it
     const section = missProfileSection({ available: true, rows, durationS: 1 }).join('\n');
     expect(section).toContain('`burn (work/burn.mjs:1)`');
-  }, 60_000);
+  });
 });
 
 describe('bench/memory-preload.mjs', () => {
@@ -137,7 +137,7 @@ describe('bench/memory-preload.mjs', () => {
     expect(m.pid).toBe(child.pid);
     for (const key of ['rss', 'heapTotal', 'heapUsed', 'external', 'arrayBuffers']) expect(m[key]).toBeGreaterThan(0);
     expect(m.rss).toBeGreaterThan(m.heapTotal);
-  }, 20_000);
+  });
 });
 
 describe('missProfileSection', () => {

@@ -243,5 +243,5 @@ describe.skipIf(!hasWrk)('runWrk against a local server', () => {
     expect(r.failures).toBeLessThan(r.requests);
     expect(r.errors).toBe(0);
     expect(r.p99).toBeGreaterThan(0);
-  }, 20_000);
+  });
 });

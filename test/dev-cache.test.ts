@@ -1,10 +1,10 @@
 // `aula dev` with the build cache: the first build takes the parses from the cache; a rebuild after
 // one edit parses that one file (the rest is kept in memory), renders its one row, and serves it.
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDev } from '../src/dev/dev.ts';
+import { aula } from './aula-cli.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { removeDir, request, tempDir, writeContent } from './helpers.ts';
 
@@ -21,8 +21,8 @@ describe('aula dev with a build cache', () => {
     const content = writeContent(join(root, 'content'), FIXTURE_FILES);
     const cache = join(root, 'cache');
     // the CLI sets its heap policy's V8 flag (heap-policy.ts); the cache must not depend on flags
-    const aula = join(import.meta.dirname, '..', 'bin', 'aula.js');
-    execFileSync(process.execPath, [aula, 'build', '--content', content, '--out', join(root, 'dist'), '--cache', cache, '--quiet'], { cwd: root });
+    const built = aula(['build', '--content', content, '--out', join(root, 'dist'), '--cache', cache, '--quiet'], { cwd: root });
+    expect(built.code, built.err).toBe(0);
     const logs: string[] = [];
     const dev = await startDev({ content, out: join(root, 'dev-out'), port: 0, host: '127.0.0.1', cache, log: (l) => logs.push(l), debounceMs: 50 });
     cleanup.push(() => dev.close());

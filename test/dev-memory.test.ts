@@ -1,19 +1,16 @@
 // `aula dev` serves an edit from memory before dist/ is written, and then writes dist/ behind:
 // a real dev server on 127.0.0.1 and real files in a temp folder, its answers compared with
 // `aula serve` over a clean build of the same content, and its dist/ with that clean build.
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDev, type DevServer } from '../src/dev/dev.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
 import { listFiles } from '../src/pipeline/ledger/carry-over.ts';
 import { CHANGES_FILE } from '../src/pipeline/ledger/changes.ts';
+import { aula } from './aula-cli.ts';
 import { removeDir, request, serve, tempDir } from './helpers.ts';
-
-const AULA = fileURLToPath(new URL('../bin/aula.js', import.meta.url));
 
 const root = tempDir('aula-dev-memory-');
 const content = join(root, 'content');
@@ -25,7 +22,7 @@ let cleanBuilds = 0;
 beforeAll(async () => {
   await generateContent({ events: 120, directory: 150, seed: 11, outDir: content });
   dev = await startDev({ content, out, port: 0, host: '127.0.0.1', cache: join(root, 'cache'), log: (l) => logs.push(l), debounceMs: 50 });
-}, 60_000);
+});
 afterAll(async () => {
   await dev?.close();
   removeDir(root);
@@ -94,8 +91,8 @@ function pathsFor(id: string, term: string): string[] {
 async function cleanServe() {
   const dist = join(root, `clean-${cleanBuilds++}`);
   // (dev's links name the port it listens on, which --port 0 picked)
-  const built = spawnSync(process.execPath, [AULA, 'build', '--quiet', '--no-cache', '--content', content, '--out', dist, '--base-url', dev.url], { encoding: 'utf8' });
-  expect(built.status, built.stderr).toBe(0);
+  const built = aula(['build', '--quiet', '--no-cache', '--content', content, '--out', dist, '--base-url', dev.url]);
+  expect(built.code, built.err).toBe(0);
   const server = await serve(dist);
   return { dist, url: server.url, close: () => server.close() };
 }

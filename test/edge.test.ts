@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/pipeline/write/edge-bundle.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, mediaPath, parseMediaFiles } from '../src/store/format/public-files.ts';
 import fc from 'fast-check';
+import { aula } from './aula-cli.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { adversarialPatterns, BACKTRACKING_PATTERNS, HEAVIEST_PATTERNS, ISSUE_PATTERNS } from '../src/query/regex/test-adversarial-patterns.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir, writeContent, freePort } from './helpers.ts';
@@ -210,18 +211,17 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
     it('`aula build --edge` on the command line writes the same bundle, and only with the flag', () => {
       const out = join(tempDir('aula-edge-cli-'), 'dist');
       try {
-        const bin = join(import.meta.dirname, '..', 'bin', 'aula.js');
         for (const flags of [['--edge'], []]) {
-          const run = spawnSync(process.execPath, [bin, 'build', '--content', content, '--out', out, ...flags], { encoding: 'utf8', timeout: 120_000 });
-          expect(run.stderr).toBe('');
-          expect(run.status).toBe(0);
+          const run = aula(['build', '--content', content, '--out', out, ...flags]);
+          expect(run.err).toBe('');
+          expect(run.code).toBe(0);
           if (flags.length) expect(readFileSync(join(out, 'edge/worker.js'), 'utf8')).toBe(readFileSync(join(site.dist, 'edge/worker.js'), 'utf8'));
           else expect(existsSync(join(out, 'edge'))).toBe(false);
         }
       } finally {
         removeDir(dirname(out));
       }
-    }, 120_000);
+    });
 
     it('same status, headers and bytes for every route, filter kind, error and method', async () => {
       const requests = [...querySet('/api'), ...querySet('')];

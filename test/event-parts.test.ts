@@ -24,7 +24,7 @@ beforeAll(async () => {
   whole = join(root, 'whole');
   await buildOk({ content: SAMPLE_CONTENT, out: parted, precompress: false, eventPartRows: 16 });
   await buildOk({ content: SAMPLE_CONTENT, out: whole, precompress: false });
-}, 60_000);
+});
 afterAll(() => removeDir(root));
 
 function damaged(change: (dir: string) => void): string {

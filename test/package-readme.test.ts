@@ -2,11 +2,10 @@
 // a real `aula serve`: every `curl` line of a `curl` block (and every curl in the README's
 // prose) must answer 200 with something in it; an `answer <path>` block is the body that path
 // answers; an `access-log` block has the shape of the server's log lines.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOk, removeDir, SAMPLE_CONTENT, tempDir, listeningOrigin } from './helpers.ts';
-import { at, blocksFor, docText, ROOT } from './docs/doc-blocks.ts';
+import { startAula, type AulaProcess } from './aula-cli.ts';
+import { sampleDist } from './helpers.ts';
+import { at, blocksFor, docText } from './docs/doc-blocks.ts';
 
 const DOC_ORIGIN = 'http://127.0.0.1:8000';
 
@@ -19,23 +18,15 @@ export function docCurlUrls(): string[] {
   return [...inBlocks, ...[...prose.matchAll(URL_IN_CURL)].map((m) => m[1])];
 }
 
-let dir: string;
-let child: ChildProcess;
+let serve: AulaProcess | undefined;
 let origin: string;
-let log = '';
 
 beforeAll(async () => {
-  dir = tempDir('aula-readme-');
-  await buildOk({ content: SAMPLE_CONTENT, out: join(dir, 'dist') });
-  child = spawn(process.execPath, [join(ROOT, 'bin', 'aula.js'), 'serve', '--dist', join(dir, 'dist'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d) => (log += d));
-  origin = await listeningOrigin(child, 'aula serve');
+  serve = startAula(['serve', '--dist', sampleDist(), '--port', '0']);
+  origin = await serve.origin;
 });
 
-afterAll(() => {
-  child?.kill('SIGTERM');
-  if (dir) removeDir(dir);
-});
+afterAll(() => serve?.stop());
 
 const fromDocs = (url: string) => origin + url.slice(DOC_ORIGIN.length);
 
@@ -79,8 +70,9 @@ describe('the access log line docs/ shows', () => {
     expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const answer = await fetch(`${origin}${target}`, { headers: { 'accept-encoding': 'identity' } });
     const bytes = (await answer.arrayBuffer()).byteLength;
-    for (let i = 0; i < 100 && !log.includes(` ${target} `); i++) await new Promise((r) => setTimeout(r, 20));
-    const line = log.split('\n').find((l) => l.includes(` ${target} `))!;
+    // logged once the answer has gone out
+    await serve!.waitFor(new RegExp(` ${target.replace(/[?.*+()[\]\\^$|{}]/g, '\\$&')} `));
+    const line = serve!.out.split('\n').find((l) => l.includes(` ${target} `))!;
     expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z ${method} ${target.replace(/[?.]/g, '\\$&')} 200 ${bytes} \\d+(\\.\\d)?ms$`));
     // the shown line is one such line
     expect(shown.text.trim()).toMatch(/^\S+Z GET \S+ 200 \d+ \d+(\.\d)?ms$/);

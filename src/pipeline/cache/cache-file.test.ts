@@ -43,7 +43,7 @@ describe('cache files', () => {
     symlinkSync(outside, join(dir, 'link'));
     symlinkSync('/dev/zero', join(dir, 'zero'));
     linkSync(outside, join(dir, 'hard'));
-    const started = performance.now();
+    // (a read that waited on the FIFO or read /dev/zero for ever would never return: no bound on time tells more)
     for (const name of ['fifo', 'link', 'zero']) {
       expect([name, readCacheFile(join(dir, name), 100)]).toEqual([name, null]);
       expect([name, openCacheFileToAppend(join(dir, name))]).toEqual([name, null]);
@@ -54,7 +54,6 @@ describe('cache files', () => {
     expect(readCacheFile(join(dir, 'hard'), 100)?.toString()).toBe('precious');
     expect(openCacheFileToAppend(join(dir, 'hard'))).toBeNull();
     expect(readFileSync(outside, 'utf8')).toBe('precious');
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('makes each temporary anew at a name of its own, and writes through nothing planted', () => {

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startAula } from '../../../test/aula-cli.ts';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { generateContent } from '../../gen/content-generator.ts';
 import { removeStaleTemps } from './stale-temps.ts';
@@ -56,10 +55,9 @@ describe('removeStaleTemps', () => {
     const content = join(root, 'site', 'content');
     await generateContent({ events: 3000, directory: 2000, seed: 5, outDir: content });
     const cache = join(root, 'site', 'cache');
-    const bin = fileURLToPath(new URL('../../../bin/aula.js', import.meta.url));
-    const args = [bin, 'build', '--content', content, '--out', join(root, 'site', 'dist'), '--cache', cache];
+    const args = ['build', '--content', content, '--out', join(root, 'site', 'dist'), '--cache', cache];
     // stopped as soon as it has begun writing its temporary files
-    const child = spawn(process.execPath, args, { stdio: 'ignore' });
+    const { child } = startAula(args, { stdio: 'ignore' });
     const temps = () => (existsSync(cache) ? readdirSync(cache).filter((name) => name.endsWith('.tmp')) : []);
     // (the pack's spill or the threads' rows: files that last while the content is loaded)
     const lasting = () => temps().filter((name) => /^(parsed|rows)-/.test(name));
@@ -68,8 +66,7 @@ describe('removeStaleTemps', () => {
     await new Promise((done) => child.once('exit', done));
     expect(lasting().length).toBeGreaterThan(0);
     // the next build removes them (their process is gone) and writes its cache
-    const next = spawn(process.execPath, args, { stdio: 'ignore' });
-    expect(await new Promise((done) => next.once('exit', done))).toBe(0);
+    expect((await startAula(args, { stdio: 'ignore' }).exited).code).toBe(0);
     expect(temps()).toEqual([]);
     expect(readdirSync(cache).some((name) => name.startsWith('parsed-') && name.endsWith('.bin'))).toBe(true);
   }, 120_000);

@@ -3,7 +3,7 @@ import { readdirSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { EVENTUALLY, removeDir, tempDir } from '../../../test/helpers.ts';
 import { syntheticDirectory } from '../../query/autocomplete/test-fixtures.ts';
 import { buildAutocompleteFiles } from '../../store/write/autocomplete-files.ts';
 import { buildMiniSearchFiles } from '../../store/write/minisearch/build.ts';
@@ -87,7 +87,7 @@ describe('startDirectoryJob', () => {
       // the file has no name from the start, so no way of ending the process can leave it behind
       expect(readdirSync(temp)).toEqual([]);
       // written by the worker, and left there: nothing reads it before the build asks
-      await expect.poll(() => scratchFiles()[0] ?? 0, { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
+      await expect.poll(() => scratchFiles()[0] ?? 0, EVENTUALLY).toBeGreaterThan(0);
       await new Promise((ok) => setTimeout(ok, 200));
       expect(scratchFiles()).toHaveLength(1);
       const made = await outputs(job);
@@ -101,7 +101,7 @@ describe('startDirectoryJob', () => {
       expect(scratchFiles()).toHaveLength(1);
       cancelled.cancel();
       await expect(cancelled.autocomplete).rejects.toThrow();
-      await expect.poll(() => scratchFiles(), { timeout: 5_000, interval: 20 }).toEqual([]);
+      await expect.poll(() => scratchFiles(), EVENTUALLY).toEqual([]);
       expect(readdirSync(temp)).toEqual([]);
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;

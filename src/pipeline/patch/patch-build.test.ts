@@ -29,7 +29,7 @@ beforeAll(async () => {
   await generateContent({ events: 120, directory: 60, seed: 11, outDir: content });
   const first = await build({ content, out, cache, eventPartRows, statMarginNs });
   expect(first.ok).toBe(true);
-}, 60_000);
+});
 afterAll(() => removeDir(root));
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');

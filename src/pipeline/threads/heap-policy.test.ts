@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { aula } from '../../../test/aula-cli.ts';
 import { removeDir, SAMPLE_CONTENT, tempDir } from '../../../test/helpers.ts';
 import { HEAP_GROWING_FLAG } from '../../util/heap-growth.ts';
 import { HEAP_GROWING_PERCENT } from './heap-policy.ts';
@@ -25,9 +26,13 @@ describe('the build process’s heap policy', () => {
         execFileSync(process.execPath, ['--import', preload, ...args], { cwd: dir, env: { ...process.env, TAG_FILE: file }, stdio: 'ignore' });
         return readFileSync(file, 'utf8');
       };
-      const aula = join(import.meta.dirname, '..', '..', '..', 'bin', 'aula.js');
-      const build = tag('build', [aula, 'build', '--content', SAMPLE_CONTENT, '--out', join(dir, 'dist'), '--no-cache', '--quiet']);
-      const help = tag('help', [aula, '--help']);
+      const aulaTag = (name: string, args: string[]) => {
+        const file = join(dir, name);
+        expect(aula(args, { node: ['--import', preload], cwd: dir, env: { ...process.env, TAG_FILE: file } }).code).toBe(0);
+        return readFileSync(file, 'utf8');
+      };
+      const build = aulaTag('build', ['build', '--content', SAMPLE_CONTENT, '--out', join(dir, 'dist'), '--no-cache', '--quiet']);
+      const help = aulaTag('help', ['--help']);
       expect(build).toBe(tag('flagged', [`${HEAP_GROWING_FLAG}=${HEAP_GROWING_PERCENT}`, '-e', '0']));
       expect(help).toBe(tag('plain', ['-e', '0']));
       expect(build).not.toBe(help);

@@ -62,7 +62,14 @@ describe('settled', () => {
 
   it("reads a real process tree's CPU, its children's too, and resolves once the tree is idle", async () => {
     // a parent that idles, and a child that spins for 0.6 s of its own CPU, says so, then idles
-    const child = `const t = process.cpuUsage(); while (process.cpuUsage(t).user < 600000); console.log('spun'); setInterval(() => {}, 1000);`;
+    const child = [
+      'const t = process.cpuUsage();',
+      'const spent = () => { const u = process.cpuUsage(t); return u.user + u.system; };',
+      'let x = 0;',
+      'while (spent() < 600000) for (let i = 0; i < 1e6; i++) x += i;',
+      "console.log('spun', x > 0);",
+      'setInterval(() => {}, 1000);',
+    ].join(' ');
     const script = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'inherit' }); setInterval(() => {}, 1000);`;
     const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {

@@ -41,7 +41,7 @@ function retitle(rel: string, title: string): void {
   write(rel, read(rel).replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`));
 }
 
-async function eventually<T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> {
+async function eventually<T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean, ms = 100_000): Promise<T> {
   const deadline = Date.now() + ms;
   let last = await probe();
   while (!ok(last)) {

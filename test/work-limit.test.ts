@@ -3,21 +3,17 @@
 // documents have no limit.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApi, type Api } from '../src/api/core.ts';
 import { loadDataset, type Dataset } from '../src/query/dataset.ts';
 import { metered, WorkMeter } from '../src/query/work-budget.ts';
-import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from './helpers.ts';
+import { sampleDist } from './helpers.ts';
 
-let dir: string;
 let ds: Dataset;
 
-beforeAll(async () => {
-  dir = tempDir('aula-work-limit-');
-  await buildOk({ content: SAMPLE_CONTENT, out: join(dir, 'dist') });
-  ds = loadDataset(join(dir, 'dist'));
+beforeAll(() => {
+  ds = loadDataset(sampleDist());
 });
-afterAll(() => removeDir(dir));
 
 const get = (api: Api, path: string, query: string, accept?: string) => api({ method: 'GET', path, query, headers: { accept } });
 
@@ -68,7 +64,7 @@ describe('the work limit of a request', () => {
 
   it('leaves the build its documents whole: events.ics is the feed the core answers without a limit', () => {
     const unlimited = createApi(ds, { workLimit: Number.MAX_SAFE_INTEGER });
-    const file = readFileSync(join(dir, 'dist', 'events.ics'), 'utf8');
+    const file = readFileSync(join(sampleDist(), 'events.ics'), 'utf8');
     expect(String(get(unlimited, '/v1/cms/event/', 'format=ics').body)).toBe(file);
   });
 });

@@ -34,8 +34,8 @@ export default defineConfig({
     maxWorkers: 2,
     // a safety net for a test that hangs, never a bound a test relies on: a busy machine may
     // take many times longer than a quiet one
-    testTimeout: 120_000,
-    hookTimeout: 180_000,
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     // (in each project, not here: here it would run a second time, for the root project)
     projects: [
       { extends: true, test: { name: 'fast', include: ALL, exclude: SLOW, globalSetup: ['test/global-setup.ts'] } },

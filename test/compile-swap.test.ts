@@ -32,7 +32,7 @@ describe('npm run compile', () => {
       rmSync(join(ROOT, 'lib', 'linked'), { force: true });
       removeDir(elsewhere);
     }
-  }, 120_000);
+  });
 });
 
 /** Runs the compile, looking for each of `watched` under lib/ every 2 ms until it ends. */

@@ -130,7 +130,7 @@ async function expectSameAsClean(paths: readonly string[], label: string) {
 }
 
 describe('aula dev from memory', () => {
-  it('serves an edit from memory before dist/ is written, then writes dist/ as a clean build does', { timeout: 120_000 }, async () => {
+  it('serves an edit from memory before dist/ is written, then writes dist/ as a clean build does', async () => {
     await dev.settled();
     const { rel, id } = anEvent();
     await expectSameAsClean(pathsFor(id, 'a'), 'at start');
@@ -145,7 +145,7 @@ describe('aula dev from memory', () => {
     await expectSameAsClean(pathsFor(id, 'a'), 'after the edit');
   });
 
-  it('keeps the last good answers on a broken edit, and serves the fix', { timeout: 120_000 }, async () => {
+  it('keeps the last good answers on a broken edit, and serves the fix', async () => {
     await dev.settled();
     const { rel, id } = anEvent();
     const paths = pathsFor(id, 'a');
@@ -164,7 +164,7 @@ describe('aula dev from memory', () => {
     await expectSameAsClean(paths, 'after the fix');
   });
 
-  it('serves the later of two quick edits, and dist/ catches up with it', { timeout: 120_000 }, async () => {
+  it('serves the later of two quick edits, and dist/ catches up with it', async () => {
     await dev.settled();
     const { rel, id } = anEvent();
     retitle(rel, 'Erste Fassung');
@@ -178,7 +178,7 @@ describe('aula dev from memory', () => {
     await expectSameAsClean(pathsFor(id, 'a'), 'after two edits');
   });
 
-  it('renders every row again when site.yaml changes, and expands a changed category', { timeout: 120_000 }, async () => {
+  it('renders every row again when site.yaml changes, and expands a changed category', async () => {
     await dev.settled();
     const { id } = anEvent();
     write('categories.yaml', read('categories.yaml').replace(/^ {2}title: .*$/m, '  title: Umbenannte Kategorie'));
@@ -192,7 +192,7 @@ describe('aula dev from memory', () => {
     await expectSameAsClean(pathsFor(id, 'a'), 'after a site.yaml edit');
   });
 
-  it('updates autocomplete after a directory edit', { timeout: 120_000 }, async () => {
+  it('updates autocomplete after a directory edit', async () => {
     await dev.settled();
     const rel = listFiles(join(content, 'directory')).map((f) => `directory/${f}`).find((f) => /^ {2}last_name: /m.test(read(f)))!;
     write(rel, read(rel).replace(/^ {2}last_name: .*$/m, '  last_name: Quastenflosser'));

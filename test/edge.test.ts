@@ -182,7 +182,7 @@ function edgeSite(content: () => string) {
     state.server = await serve(state.dist, { watch: false });
     // the shipped example config, run as its comment says: from the folder holding dist/
     state.workerd = await startWorkerd(state.root, 'dist/edge/workerd.capnp');
-  }, 120_000);
+  });
   afterAll(async () => {
     await state.workerd?.stop();
     await state.server?.close();
@@ -369,7 +369,7 @@ const config :Workerd.Config = (
 `,
       );
       state.workerd = await startWorkerd(state.root, 'refuse.capnp', ['small', 'empty', 'configured', 'corrupt', 'badheader']);
-    }, 120_000);
+    });
     afterAll(async () => {
       await state.workerd?.stop();
       await state.server?.close();

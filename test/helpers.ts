@@ -1,5 +1,5 @@
-// Shared helpers of the integration tests: real files in temp dirs, a real server on an
-// ephemeral loopback port, real HTTP.
+// Shared helpers of the integration tests: real files in temp dirs, the API core asked in-process,
+// or a real server on an ephemeral loopback port and real HTTP where the transport is the subject.
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -36,7 +36,7 @@ export function copyOfSampleDist(dir: string): string {
  * on directly (a file watcher's poll, a retry). The timeout is a safety net, not a bound: a busy
  * machine may take many times as long as a quiet one.
  */
-export const EVENTUALLY = { timeout: 60_000, interval: 20 } as const;
+export const EVENTUALLY = { timeout: 100_000, interval: 20 } as const;
 
 /**
  * CPU time (user + system, ms) this process spends in `work`: a bound on work that holds on a busy
@@ -128,14 +128,17 @@ export function apiOver(dist: string, options: ApiOptions = {}) {
  */
 export function fixtureApi(extra: Record<string, string> = {}, options: ApiOptions = {}) {
   let root: string | undefined;
+  let dataset: ReturnType<typeof loadDataset> | undefined;
   let ask: ReturnType<typeof asker> | undefined;
   beforeAll(async () => {
     root = tempDir();
     const content = writeContent(join(root, 'content'), { ...FIXTURE_FILES, ...extra });
     await buildOk({ content, out: join(root, 'dist') });
-    ask = apiOver(join(root, 'dist'), options);
+    dataset = loadDataset(join(root, 'dist'));
+    ask = asker(createApi(dataset, options));
   });
   afterAll(() => {
+    dataset?.events.rows.close();
     if (root) removeDir(root);
   });
   return {

@@ -66,7 +66,7 @@ describe('installed into a site folder', () => {
     writeFileSync(join(site, 'package.json'), '{ "name": "my-site", "private": true, "scripts": { "test": "echo mine" } }\n');
     installed = run(NPM, ['install', join(work, tarball), '--prefer-offline', '--no-audit', '--no-fund'], site);
     aula = join(site, 'node_modules', '.bin', 'aula');
-  }, 180_000);
+  });
 
   afterAll(() => {
     if (work) removeDir(work);

@@ -30,7 +30,7 @@ async function incremental(options: BuildOptions) {
 }
 
 describe('render and page reuse', () => {
-  it('renders only changed events, links only unchanged pages, and proves both', { timeout: 120_000 }, async () => {
+  it('renders only changed events, links only unchanged pages, and proves both', async () => {
     const content = join(root, 'content');
     await generateContent({ events: 200, directory: 30, seed: 11, outDir: content });
     const options = { content, out: join(root, 'dist'), cache: join(root, 'cache') };

@@ -123,7 +123,7 @@ const EDITS: Record<string, (ed: Editor) => string[]> = {
 const problemLines = (problems: readonly Parameters<typeof formatProblem>[0][]) => problems.map(formatProblem);
 
 describe('aula dev in memory', () => {
-  it('after every random edit, serves what a clean load and render of the content makes', { timeout: 120_000 }, async () => {
+  it('after every random edit, serves what a clean load and render of the content makes', async () => {
     const content = join(root, 'content');
     await generateContent({ events: 150, directory: 200, seed: 3, outDir: content });
     const rnd = mulberry32(7);

@@ -69,5 +69,5 @@ describe('removeStaleTemps', () => {
     expect((await startAula(args, { stdio: 'ignore' }).exited).code).toBe(0);
     expect(temps()).toEqual([]);
     expect(readdirSync(cache).some((name) => name.startsWith('parsed-') && name.endsWith('.bin'))).toBe(true);
-  }, 120_000);
+  });
 });

@@ -31,10 +31,14 @@ function killHogs() {
     }
   }
 }
+/** the tier running now, stopped with this script */
+let tier = null;
 process.on('exit', killHogs);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     killHogs();
+    // the tier's whole tree: npm, its shell, vitest and its workers
+    if (tier) process.kill(-tier.pid, signal);
     process.exit(130);
   });
 }
@@ -44,7 +48,9 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const results = [];
 for (const script of ['test', 'test:slow']) {
   const started = process.hrtime.bigint();
-  const code = await new Promise((done) => spawn(npm, ['run', '--silent', script], { stdio: 'inherit' }).once('exit', (c, signal) => done(c ?? signal)));
+  tier = spawn(npm, ['run', '--silent', script], { stdio: 'inherit', detached: true });
+  const code = await new Promise((done) => tier.once('exit', (c, signal) => done(c ?? signal)));
+  tier = null;
   const s = Number(process.hrtime.bigint() - started) / 1e9;
   results.push(`npm run ${script}: ${code === 0 ? 'passed' : `FAILED (${code})`} in ${Math.floor(s / 60)} min ${Math.round(s % 60)} s`);
 }

@@ -43,8 +43,27 @@ interface Suite {
 const SHARED = Symbol.for('aula.test-suite');
 const shared = globalThis as { [SHARED]?: Suite };
 
+/** Whether a process with this pid runs (on this machine, as far as this user may tell). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The temp folders of runs that were killed before their teardown (their vitest is gone). */
+function removeAbandonedSuites(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = /^aula-suite-(\d+)-\w+$/.exec(name)?.[1];
+    if (pid !== undefined && !isRunning(Number(pid))) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
 function startSuite(): Suite {
-  const root = mkdtempSync(join(tmpdir(), 'aula-suite-'));
+  removeAbandonedSuites();
+  const root = mkdtempSync(join(tmpdir(), `aula-suite-${process.pid}-`));
   const temp = join(root, 'tmp');
   const fixtures = join(root, 'fixtures');
   // as the system's temp folder is: the tests that drop to `nobody` need it too

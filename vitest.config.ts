@@ -11,6 +11,8 @@ const SLOW = [
   // the package as npm packs and installs it
   'test/package.test.ts',
   'test/package-reproducible.test.ts',
+  // the docs' commands run in a site that installs the packed tarball
+  'test/docs/site-walkthrough.test.ts',
   // real nginx, real workerd
   'test/nginx.test.ts',
   'test/replicas.test.ts',

@@ -1,23 +1,19 @@
 // What the command line tells a user, checked against what is there: the files its help names,
 // the defaults it shows, the warnings of `check --format json`, the build summary's file count,
 // and the usage comment of the MiniSearch options module.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aula as run } from './aula-cli.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { removeDir, tempDir, writeContent } from './helpers.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
 let root: string;
 let content: string;
 let dist: string;
 let built: ReturnType<typeof aula>;
 
-function aula(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const aula = (...args: string[]) => run(args, { cwd: root });
 
 /** Every file below dir, relative, with forward slashes. */
 function walk(dir: string): string[] {

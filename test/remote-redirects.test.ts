@@ -3,7 +3,7 @@
 // loop. Anything else — another host (127.0.0.2 beside 127.0.0.1: both loopback, so a redirect
 // there is what a redirect to an internal host would be), another path, https to http — is
 // refused: the other host is never asked, the old build keeps answering, /readyz says why.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -12,10 +12,10 @@ import { join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DistError } from '../src/store/format/manifest.ts';
 import { fetchRemoteDist, MAX_REDIRECTS, redirectTarget, remoteBase } from '../src/store/read/remote-source.ts';
+import { startAula } from './aula-cli.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { buildOk, removeDir, request, serve, tempDir, writeContent } from './helpers.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
 
 type Answer = (path: string, req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -45,7 +45,8 @@ const listen = (server: Server, host = '127.0.0.1', port = 0) =>
 const close = (server: Server) => new Promise<void>((ok) => server.close(() => ok()));
 const redirect = (res: ServerResponse, location: string, status = 302) => (res.writeHead(status, { Location: location }).end(), true);
 
-async function until(what: string, condition: () => Promise<boolean>, ms = 10_000): Promise<void> {
+/** Waits for what a poll brings about; the limit is a safety net, not a bound the test relies on. */
+async function until(what: string, condition: () => Promise<boolean>, ms = 100_000): Promise<void> {
   const started = Date.now();
   while (!(await condition())) {
     if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
@@ -259,16 +260,8 @@ describe.skipIf(!hasOpenssl)('aula serve --dist https://…: an https origin red
 
   it('is refused at start: one line, exit 1, nothing asked over http', async () => {
     const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/dist/`;
-    const child = spawn(process.execPath, [BIN, 'serve', '--dist', url, '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: join(root, 'cert.pem') },
-    });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    // (a replica that followed the redirect would serve on: stopped, so the test cannot leave it behind)
-    const stop = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const code = await new Promise<number | null>((ok) => child.once('exit', ok));
-    clearTimeout(stop);
+    // (a replica that followed the redirect would serve on: the runner's safety net stops it)
+    const { code, err } = await startAula(['serve', '--dist', url, '--port', '0'], { env: { ...process.env, NODE_EXTRA_CA_CERTS: join(root, 'cert.pem') } }).exited;
     expect([code, err.trim().split('\n')]).toEqual([1, [expect.stringMatching(new RegExp(`^aula: ${url.replace(/\./g, '\\.')}manifest\\.json: refused a redirect to http://127\\.0\\.0\\.1:\\d+/dist/manifest\\.json \\(from https to http\\); a remote dist is read only from below ${url.replace(/\./g, '\\.')}$`))]]);
     expect(plainAsked).toEqual([]);
   });

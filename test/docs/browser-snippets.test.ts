@@ -8,17 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyText } from '../../src/api/body.ts';
 import { createApi } from '../../src/api/core.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
-import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from '../helpers.ts';
+import { removeDir, sampleDist, tempDir } from '../helpers.ts';
 import { blocksFor } from './doc-blocks.ts';
 
 let root: string;
 let dist: string;
 const realFetch = globalThis.fetch;
 
-beforeAll(async () => {
+beforeAll(() => {
   root = tempDir('aula-doc-browser-');
-  dist = join(root, 'dist');
-  await buildOk({ content: SAMPLE_CONTENT, out: dist });
+  // the sample as `aula build` writes it (read only)
+  dist = sampleDist();
   globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     return url.protocol === 'file:' ? new Response(readFileSync(url)) : realFetch(input, init);

@@ -4,16 +4,15 @@
 // A file shown as broken (`content-broken <path>`) is added, and `aula check` must print exactly
 // the block after it (`check-output`).
 import Ajv2020 from 'ajv/dist/2020.js';
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { splitFrontMatter } from '../../src/content/front-matter.ts';
+import { aula } from '../aula-cli.ts';
 import { buildOk, removeDir, tempDir, writeContent } from '../helpers.ts';
 import { at, blocksFor, docPages, ROOT, type DocBlock } from './doc-blocks.ts';
 
-const BIN = join(ROOT, 'bin', 'aula.js');
 let work: string;
 
 beforeAll(() => {
@@ -77,9 +76,9 @@ describe.each(pages)('the content shown in %s', (page) => {
     const dir = join(site, 'broken');
     cpSync(join(site, 'content'), dir, { recursive: true });
     writeContent(dir, contentOf(broken));
-    const r = spawnSync(process.execPath, [BIN, 'check', '--content', dir], { encoding: 'utf8', timeout: 60_000 });
-    expect(r.status).toBe(1);
-    expect(r.stderr).toBe(output[0].text);
+    const r = aula(['check', '--content', dir]);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(output[0].text);
   });
 });
 

@@ -128,7 +128,8 @@ function portOf(command: string): number {
 }
 
 async function answers(port: number, running: Running): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  // a safety net: a busy machine may take long to start it
+  const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
     if (running.child.exitCode !== null) throw new Error(`${running.line} exited ${running.child.exitCode}:\n${running.output()}`);
     try {
@@ -138,7 +139,7 @@ async function answers(port: number, running: Running): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  throw new Error(`${running.line} did not answer within 60 s:\n${running.output()}`);
+  throw new Error(`${running.line} did not answer within 300 s:\n${running.output()}`);
 }
 
 function stop(running: Running): Promise<void> {

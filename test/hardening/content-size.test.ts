@@ -2,16 +2,15 @@
 // one past the limit is one line naming the file and the limit, at once — through `aula check`,
 // `aula build` and a running `aula dev`. The files are sparse (truncate), so 600 MB cost nothing.
 // Media files named by `file:` are copied, not parsed: their limit is their own.
-import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONTENT_FILE_BYTES, readContentFile } from '../../src/content/files.ts';
 import { MAX_MEDIA_FILE_BYTES } from '../../src/content/media.ts';
+import { aula as run, startAula } from '../aula-cli.ts';
 import { FIXTURE_FILES } from '../fixture-content.ts';
-import { freePort, removeDir, request, tempDir, writeContent } from '../helpers.ts';
+import { removeDir, request, tempDir, writeContent } from '../helpers.ts';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
 const MB600 = 600 * 1024 * 1024;
 const TOO_LARGE = (file: string) => `${file}:1:1 is 600 MiB, more than the 16 MiB a content file may have; split it into several files`;
 
@@ -32,7 +31,10 @@ function contentWith(huge: string[], bytes = MB600): string {
   return dir;
 }
 
-const aula = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+const aula = (...args: string[]) => {
+  const r = run(args);
+  return { status: r.code, stdout: r.out, stderr: r.err };
+};
 
 describe('a content file larger than the limit', () => {
   it('is one line naming the file and the limit in `aula check` and `aula build`, exit 1, nothing written', () => {
@@ -65,30 +67,22 @@ describe('a content file larger than the limit', () => {
 
   it('is reported by a running `aula dev`, which keeps serving what it served', async () => {
     const dir = writeContent(join(root, `c${n++}`), FIXTURE_FILES);
-    const port = await freePort();
-    const child = spawn(process.execPath, [BIN, 'dev', '--content', dir, '--out', join(root, `dev${n}`), '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const until = async (what: string, check: () => Promise<boolean> | boolean) => {
-      for (let i = 0; !(await check()); i++) {
-        if (i > 300 || child.exitCode !== null) throw new Error(`${what}: not seen; output:\n${output}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
-    const status = () => request(`http://127.0.0.1:${port}/v1/cms/event/42/`).then((a) => a.status, () => 0);
+    const dev = startAula(['dev', '--content', dir, '--out', join(root, `dev${n}`), '--port', '0']);
     try {
-      await until('serving', async () => (await status()) === 200);
+      const origin = await dev.origin;
+      const status = () => request(`${origin}/v1/cms/event/42/`).then((a) => a.status, () => 0);
+      expect(await status()).toBe(200);
+      // its watcher is in place: the file made from now on is seen
+      await dev.waitFor(/watching .* for changes/);
       writeFileSync(join(dir, 'events/huge.md'), '');
       truncateSync(join(dir, 'events/huge.md'), MB600);
-      await until('the problem printed', () => output.includes('events/huge.md:1:1'));
-      expect(output).toContain(TOO_LARGE('events/huge.md'));
+      await dev.waitFor(/events\/huge\.md:1:1/);
+      expect(`${dev.out}${dev.err}`).toContain(TOO_LARGE('events/huge.md'));
       expect(await status()).toBe(200);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((ok) => (child.exitCode !== null ? ok(null) : child.once('exit', ok)));
+      await dev.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe('a media file larger than its limit', () => {

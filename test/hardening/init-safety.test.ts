@@ -14,12 +14,16 @@ import { init, InitError } from '../../src/cli/init/init.ts';
 import { SCHEMAS_IN_PACKAGE, STARTER_CONTENT, WORKFLOW_FILE } from '../../src/cli/init/starter-content.ts';
 import { splitFrontMatter } from '../../src/content/front-matter.ts';
 import { contentSchemas } from '../../src/docs/content-schemas.ts';
+import { aula as run, NOBODY, type AulaOptions } from '../aula-cli.ts';
 import { removeDir, tempDir } from '../helpers.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'aula.js');
+/** `aula <args>` through the tests' runner, its result named as spawnSync names it */
+function aula(args: string[], options: AulaOptions = {}) {
+  const r = run(args, options);
+  return { status: r.code, stdout: r.out, stderr: r.err };
+}
 /** uid and gid of `nobody` on Debian: who a root test run becomes to meet a permission error */
-const NOBODY = 65534;
 
 let root: string;
 let n = 0;
@@ -123,7 +127,7 @@ describe('what stands in the way is found before anything is written', () => {
       chownSync(join(site, 'package.json'), NOBODY, NOBODY);
     }
     const before = snapshot(base);
-    const r = spawnSync(process.execPath, [BIN, 'init', site], { encoding: 'utf8', timeout: 60_000, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
+    const r = aula(['init', site], { asNobody: true });
     expect([r.status, r.stderr.trimEnd().split('\n')]).toEqual([1, [expect.stringMatching(/^aula: .*site\/package\.json cannot be changed \(permission denied \[EACCES\]\); init changed nothing$/)]]);
     expect(snapshot(base)).toEqual(before);
     expect(r.stdout).toBe('');
@@ -198,14 +202,14 @@ describe('a write that fails part-way', () => {
     if (asRoot && !mounted) return; // may not mount: covered by the test above
     try {
       const before = snapshot(base);
-      const r = spawnSync(process.execPath, [BIN, 'init', site], { encoding: 'utf8', timeout: 60_000 });
+      const r = aula(['init', site]);
       expect([r.status, r.stderr.trimEnd().split('\n')]).toEqual([1, [expect.stringMatching(/^aula: .*site\/\.github\/workflows\/aula\.yml: (read-only file system \[EROFS\]|permission denied \[EACCES\]); init changed nothing$/)]]);
       expect(snapshot(base)).toEqual(before);
     } finally {
       if (mounted) spawnSync('umount', [workflows]);
       else chmodSync(workflows, 0o755);
     }
-    const again = spawnSync(process.execPath, [BIN, 'init', site], { encoding: 'utf8', timeout: 60_000 });
+    const again = aula(['init', site]);
     expect(again.status, again.stderr).toBe(0);
     expect(existsSync(join(site, WORKFLOW_FILE))).toBe(true);
   });
@@ -223,7 +227,7 @@ describe('aula taken from a file: path', () => {
 
   it('outside the repository: a warning saying what to do, not a failure', () => {
     const site = withDependency('file:../aula-0.1.0.tgz');
-    const r = spawnSync(process.execPath, [BIN, 'init', site], { encoding: 'utf8', timeout: 60_000 });
+    const r = aula(['init', site]);
     expect(r.status).toBe(0);
     expect(r.stderr.trimEnd().split('\n')).toEqual([
       'aula: warning: package.json takes aula from "file:../aula-0.1.0.tgz", outside the site folder: the CI workflow\'s `npm ci` will not find it there. Copy the tarball into the site, run `npm install ./aula-0.1.0.tgz` and commit it with package-lock.json, or publish it where CI can fetch it',
@@ -295,7 +299,7 @@ describe('the starter files name their JSON Schemas', () => {
   it('and the starter still builds with no problem and no warning', () => {
     const { site } = folders();
     init(site);
-    const r = spawnSync(process.execPath, [BIN, 'build', '--content', join(site, 'content'), '--out', join(site, 'dist'), '--quiet'], { encoding: 'utf8', timeout: 60_000 });
+    const r = aula(['build', '--content', join(site, 'content'), '--out', join(site, 'dist'), '--quiet']);
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(existsSync(join(site, 'dist', 'schemas', 'event.schema.json'))).toBe(true);
   });

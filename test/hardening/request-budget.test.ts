@@ -2,13 +2,10 @@
 // answered (or refused, 400 "Too expensive") within a bounded amount of the server's CPU, cheap
 // requests sent alongside them are all answered, and SIGTERM during one ends the process. CPU time
 // of the server process (from /proc), never wall time, so a busy machine cannot fail it.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOk, listeningOrigin, removeDir, SAMPLE_CONTENT, tempDir } from '../helpers.ts';
-
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startAula } from '../aula-cli.ts';
+import { sampleDist } from '../helpers.ts';
 
 /**
  * Server CPU one request may take here: several times the work limit's ~50 ms, for what the limit
@@ -31,20 +28,16 @@ const EXPENSIVE: [string, Record<string, string>?][] = [
   ['/v1/api/autocomplete/?q=a&limit=1000&offset=0'],
 ];
 
-let root: string;
 let dist: string;
 
-beforeAll(async () => {
-  root = tempDir('aula-budget-');
-  dist = join(root, 'dist');
-  await buildOk({ content: SAMPLE_CONTENT, out: dist });
-}, 60_000);
-afterAll(() => removeDir(root));
+beforeAll(() => {
+  // read only
+  dist = sampleDist();
+});
 
-function startServe(): { child: ChildProcess; origin: Promise<string>; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN, 'serve', '--dist', dist, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
-  return { child, origin: listeningOrigin(child, 'aula serve'), exited };
+function startServe() {
+  const serve = startAula(['serve', '--dist', dist, '--port', '0', '--quiet']);
+  return { child: serve.child, origin: serve.origin, exited: serve.exited.then((r) => r.code) };
 }
 
 /** CPU time (user + system) of a process so far, in ms, from /proc (10 ms ticks). */

@@ -369,14 +369,14 @@ async function walk(name: string, { events, directory, names, extra, precompress
 const EXTRA = Number(process.env.AULA_INCREMENTAL_EDITS ?? 0);
 
 describe('incremental builds', () => {
-  it('after every kind of edit, the incremental dist is byte-identical to a clean build', { timeout: 180_000 }, async () => {
+  it('after every kind of edit, the incremental dist is byte-identical to a clean build', async () => {
     await walk('every-edit', {
       events: 150, directory: 250, names: Object.keys(EDITS), extra: EXTRA, precompress: false,
       damages: new Map([[4, 'flip'], [8, 'truncate'], [12, 'foreign']]),
     });
   });
 
-  it('with the .gz/.br twins, reused from the previous dist, as well', { timeout: 120_000 }, async () => {
+  it('with the .gz/.br twins, reused from the previous dist, as well', async () => {
     await walk('twins', {
       events: 60, directory: 80, extra: Math.floor(EXTRA / 10), precompress: true, damages: new Map(),
       names: ['change an event', 'add an event', 'delete an event file', "change site.yaml's base_url", 'change a directory object'],

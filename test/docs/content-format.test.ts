@@ -3,7 +3,6 @@
 // with the type and the default (or "required") the rule declares. A key added to shapes.ts
 // without docs, or a rule changed under them, fails here. So do the limits the page states, and
 // the schema line it shows, against the loader's limits and what `aula init` writes.
-import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, ftruncateSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { describeSize, MAX_CONTENT_FILE_BYTES } from '../../src/content/files.ts
 import { MAX_MEDIA_FILE_BYTES } from '../../src/content/media.ts';
 import type { AnyRule, Shape } from '../../src/content/rules.ts';
 import * as shapes from '../../src/content/shapes.ts';
+import { aula } from '../aula-cli.ts';
 import { removeDir, tempDir } from '../helpers.ts';
 import { blocksFor, docText, ROOT } from './doc-blocks.ts';
 
@@ -101,9 +101,9 @@ describe("docs/content-format.md's limits and editor schemas", () => {
       const fd = openSync(join(dir, 'events', 'all.yaml'), 'w');
       ftruncateSync(fd, Number(shown![2]) * 1024 * 1024);
       closeSync(fd);
-      const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'aula.js'), 'check', '--content', dir], { encoding: 'utf8', timeout: 60_000 });
-      expect(r.status).toBe(1);
-      expect(r.stderr.split('\n')[0]).toBe(shown![1]);
+      const r = aula(['check', '--content', dir]);
+      expect(r.code).toBe(1);
+      expect(r.err.split('\n')[0]).toBe(shown![1]);
     } finally {
       removeDir(dir);
     }

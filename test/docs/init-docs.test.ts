@@ -1,13 +1,13 @@
 // docs/operating.md's `aula init` section quotes init's own words: each warning it lists begins
 // a warning init gives (and every warning init can give is listed), and its refusal is the line
 // init prints for a link out of the folder. docs/deploying.md names the starter's base_url.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { init } from '../../src/cli/init/init.ts';
 import { STARTER_CONTENT } from '../../src/cli/init/starter-content.ts';
+import { aula } from '../aula-cli.ts';
 import { removeDir, tempDir } from '../helpers.ts';
 import { docText, ROOT } from './doc-blocks.ts';
 
@@ -60,8 +60,8 @@ describe(`${PAGE}: aula init`, () => {
     mkdirSync(join(base, 'site'), { recursive: true });
     writeFileSync(join(base, 'outside'), '');
     symlinkSync('../outside', join(base, 'site', '.gitignore'));
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'aula.js'), 'init', 'site'], { cwd: base, encoding: 'utf8', timeout: 60_000 });
-    expect([r.status, r.stderr]).toEqual([1, `${shown}\n`]);
+    const r = aula(['init', 'site'], { cwd: base });
+    expect([r.code, r.err]).toEqual([1, `${shown}\n`]);
   });
 });
 

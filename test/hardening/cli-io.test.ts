@@ -117,7 +117,7 @@ describe('standard output nobody reads', () => {
   it('a reader that goes away (`aula build | head -1`): the build carries on and succeeds, silently', async () => {
     // Before, the next progress line raised EPIPE: a stack trace, exit 1 and no dist/.
     const out = join(root, 'gone-dist');
-    const r = await withReaderGone('build', '--content', SAMPLE_CONTENT, '--out', out);
+    const r = await withReaderGone('build', '--content', content, '--out', out);
     expect(r).toEqual({ code: 0, err: '' });
     expect(existsSync(join(out, 'manifest.json'))).toBe(true);
   });

@@ -383,7 +383,7 @@ describe('RowsFile', () => {
 });
 
 describe('aula build on parse threads', () => {
-  it('writes the very dist a build on one thread writes, with the cache and without', { timeout: 120_000 }, async () => {
+  it('writes the very dist a build on one thread writes, with the cache and without', async () => {
     const site = join(root, 'big');
     // more event files than the pool's threshold (512), so the default build takes the threads
     await generateContent({ events: 900, directory: 600, seed: 9, outDir: join(site, 'content') });

@@ -20,7 +20,7 @@ async function workerdBinary(): Promise<string | { error: string }> {
     const pkg = 'workerd';
     const main = ((await import(pkg)) as { default: string | { default: string } }).default;
     const path = typeof main === 'string' ? main : main.default;
-    const run = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 180_000 });
     return run.status === 0 ? path : { error: (run.stderr || run.error?.message || `exit ${run.status}`).trim().split('\n')[0] };
   } catch (e) {
     return { error: (e as Error).message.split('\n')[0] };

@@ -1,7 +1,7 @@
 // Shared helpers of the integration tests: real files in temp dirs, the API core asked in-process,
 // or a real server on an ephemeral loopback port and real HTTP where the transport is the subject.
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { tmpdir } from 'node:os';
@@ -47,6 +47,15 @@ export async function cpuMs<T>(work: () => T | Promise<T>): Promise<{ result: T;
   const result = await work();
   const used = process.cpuUsage(before);
   return { result, ms: (used.user + used.system) / 1000 };
+}
+
+/**
+ * CPU time (user + system, ms) another process has spent so far, from /proc (in 10 ms ticks): a
+ * server's or a command's work, measured from outside without counting wall time.
+ */
+export function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 export function tempDir(prefix = 'aula-test-'): string {

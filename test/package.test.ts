@@ -11,7 +11,7 @@ const ROOT = join(import.meta.dirname, '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 180_000 });
   if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r;
 }

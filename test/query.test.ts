@@ -4,7 +4,7 @@
 // filter module.
 import { describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../src/model/event-fields.ts';
-import { builtAndServed, fixtureApi, request, SAMPLE_CONTENT } from './helpers.ts';
+import { fixtureApi, request, servedSample } from './helpers.ts';
 import { createApi, loadDataset, serve } from '../src/index.ts';
 import { DEFAULT_WORK_LIMIT } from '../src/query/work-budget.ts';
 import { underLimit } from '../src/query/regex/test-adversarial-patterns.ts';
@@ -59,7 +59,7 @@ describe('filters', () => {
   });
 
   it('answers catastrophic regexes on the sample data within a small share of the work budget', async () => {
-    const sample = await builtAndServed(SAMPLE_CONTENT);
+    const sample = await servedSample();
     try {
       const api = createApi(loadDataset(sample.dist), { cacheLimits: { entries: 0, bytes: 0 } });
       for (const pattern of ['(a+)+$', '(.*a){20}', '(x+x+)+y', '^(([a-z])+.)+[A-Z]([a-z])+$']) {

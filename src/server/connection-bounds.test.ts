@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EVENTUALLY } from '../../test/helpers.ts';
 import { connectionBounds, MAX_ANSWERING } from './connection-bounds.ts';
 
 let server: Server | undefined;
@@ -34,7 +35,7 @@ describe('connectionBounds', () => {
     await new Promise((ok) => socket.once('connect', ok));
     socket.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(100));
     // the server has read the requests and stopped reading more: the rest wait uncomputed
-    await expect.poll(() => sockets.length === 1 && sockets[0].isPaused() && counter.computed >= MAX_ANSWERING, { timeout: 60_000, interval: 5 }).toBe(true);
+    await expect.poll(() => sockets.length === 1 && sockets[0].isPaused() && counter.computed >= MAX_ANSWERING, EVENTUALLY).toBe(true);
     const [serverSide] = sockets;
     expect(bounds.busy(serverSide)).toBe(true);
     expect(counter.computed).toBeLessThanOrEqual(MAX_ANSWERING + 1);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EVENTUALLY } from '../../test/helpers.ts';
 import { reloader } from './reload.ts';
 
 /** A clock the test turns by hand: what the reloader scheduled, with its delay, until cancelled or run. */
@@ -111,7 +112,7 @@ describe('reloader', () => {
       firstRetryMs: 1,
     });
     r.reload();
-    await expect.poll(() => r.ready, { timeout: 60_000, interval: 5 }).toBe(true);
+    await expect.poll(() => r.ready, EVENTUALLY).toBe(true);
     expect(attempts).toBe(3);
   });
 });

@@ -32,7 +32,7 @@ import { runWorkflow } from './github-workflow.ts';
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 const WORKERD = join(ROOT, 'node_modules', '.bin', 'workerd');
-const workerdRuns = spawnSync(WORKERD, ['--version'], { encoding: 'utf8', timeout: 30_000 }).status === 0;
+const workerdRuns = spawnSync(WORKERD, ['--version'], { encoding: 'utf8', timeout: 180_000 }).status === 0;
 
 let work: string;
 let site: string;
@@ -88,7 +88,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((ok) => files.listen(0, '127.0.0.1', ok));
   filesOrigin = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
-}, 300_000);
+});
 
 afterAll(async () => {
   await new Promise((ok) => files?.close(ok));
@@ -241,7 +241,7 @@ describe('the commands of the README and docs/, in a site made by npm init -y', 
     run(NPM, ['init', '-y'], web);
     copyFileSync(tarball, join(web, basename(tarball)));
     run(NPM, ['install', `./${basename(tarball)}`], web);
-    const r = spawnSync('npx', ['aula', 'init'], { cwd: web, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync('npx', ['aula', 'init'], { cwd: web, encoding: 'utf8', timeout: 180_000 });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe(`aula: warning: the site is in the git repository ../.., below its top: GitHub runs only the workflows in ../../${WORKFLOW_FILE}; move ${WORKFLOW_FILE} there (its steps run in sites/events/)\n`);
     mkdirSync(join(repo, '.github', 'workflows'), { recursive: true });
@@ -268,7 +268,7 @@ describe('the commands of the README and docs/, in a site made by npm init -y', 
     expect(lines[2]).toMatch(/^http:\/\/127\.0\.0\.1:\d+ answers \d+ events$/);
     // as the docs say: the same file as .js is a syntax error there
     writeFileSync(join(site, 'build.js'), example.text);
-    const asJs = spawnSync(process.execPath, ['build.js'], { cwd: site, encoding: 'utf8', timeout: 60_000 });
+    const asJs = spawnSync(process.execPath, ['build.js'], { cwd: site, encoding: 'utf8', timeout: 180_000 });
     expect(asJs.status).not.toBe(0);
     expect(asJs.stderr).toContain('SyntaxError');
   });

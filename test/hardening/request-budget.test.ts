@@ -2,10 +2,9 @@
 // answered (or refused, 400 "Too expensive") within a bounded amount of the server's CPU, cheap
 // requests sent alongside them are all answered, and SIGTERM during one ends the process. CPU time
 // of the server process (from /proc), never wall time, so a busy machine cannot fail it.
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startAula } from '../aula-cli.ts';
-import { sampleDist } from '../helpers.ts';
+import { processCpuMs as cpuMs, sampleDist } from '../helpers.ts';
 
 /**
  * Server CPU one request may take here: several times the work limit's ~50 ms, for what the limit
@@ -38,12 +37,6 @@ beforeAll(() => {
 function startServe() {
   const serve = startAula(['serve', '--dist', dist, '--port', '0', '--quiet']);
   return { child: serve.child, origin: serve.origin, exited: serve.exited.then((r) => r.code) };
-}
-
-/** CPU time (user + system) of a process so far, in ms, from /proc (10 ms ticks). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 async function get(origin: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {

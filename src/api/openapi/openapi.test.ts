@@ -1,14 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { AUTOCOMPLETE_PARAMS } from '../autocomplete.ts';
 import { createApi, type Api } from '../core.ts';
 import { FILTER_CATALOG, FILTER_PARAMETERS } from '../../query/events/catalog.ts';
-import { build } from '../../pipeline/build.ts';
 import type { Event, Media, PageNode, Site } from '../../model/types.ts';
 import { EVENT_FIELDS } from '../../model/event-fields.ts';
 import { renderCategory, renderEvent, type RenderContext } from '../../render/event.ts';
@@ -198,16 +194,12 @@ function declared(path: string, status: number, contentType = 'application/json'
 }
 
 describe('the answers of the API over the sample content', () => {
-  let root: string;
   let api: Api;
 
-  beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'aula-openapi-'));
-    const result = await build({ content: join(import.meta.dirname, '..', '..', 'content'), out: join(root, 'dist') });
-    if (!result.ok) throw new Error(result.problems.map((p) => `${p.file}:${p.line} ${p.message}`).join('\n'));
-    api = createApi(loadDataset(join(root, 'dist')));
+  beforeAll(() => {
+    // the sample dist the test setup built once (test/global-setup.ts), read only
+    api = createApi(loadDataset(inject('sampleDist')));
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   const cases: [string, string, string, number][] = [
     ['list', '/v1/cms/event/', 'limit=1000', 200],

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readlinkSync, statSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,6 +23,32 @@ const text = (content: string | Uint8Array | undefined) => (typeof content === '
 
 async function outputs(job: DirectoryJob) {
   return { autocomplete: await job.autocomplete, minisearch: await job.minisearch, compressed: await job.compressed };
+}
+
+/**
+ * Runs `start` (which starts the job's worker) with node:worker_threads' Worker observed: resolves
+ * `answered` once the first worker started posts its answer, after the job's own listener heard it.
+ */
+function watchingWorkers<T>(start: () => T): { job: T; answered: Promise<void> } {
+  const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+  const Original = threads.Worker;
+  let answer: () => void = () => {};
+  const answered = new Promise<void>((ok) => (answer = ok));
+  threads.Worker = class extends Original {
+    constructor(...args: ConstructorParameters<typeof Original>) {
+      super(...args);
+      // (after the job's listener: those added in its constructor call run first)
+      queueMicrotask(() => this.once('message', () => answer()));
+    }
+  };
+  // what an ESM `import { Worker } from 'node:worker_threads'` sees, as the compiled job does
+  syncBuiltinESMExports();
+  try {
+    return { job: start(), answered };
+  } finally {
+    threads.Worker = Original;
+    syncBuiltinESMExports();
+  }
 }
 
 describe('startDirectoryJob', () => {
@@ -83,13 +110,14 @@ describe('startDirectoryJob', () => {
       });
     try {
       const small = objects.slice(0, 500);
-      const job = compiled.startDirectoryJob(small, { minisearch: true, compress: false, ...noCache });
+      const { job, answered } = watchingWorkers(() => compiled.startDirectoryJob(small, { minisearch: true, compress: false, ...noCache }));
       // the file has no name from the start, so no way of ending the process can leave it behind
       expect(readdirSync(temp)).toEqual([]);
-      // written by the worker, and left there: nothing reads it before the build asks
-      await expect.poll(() => scratchFiles()[0] ?? 0, EVENTUALLY).toBeGreaterThan(0);
-      await new Promise((ok) => setTimeout(ok, 200));
+      // written by the worker, and left there: the worker has answered (the job heard it first)
+      // and nothing has read the file, which waits until the build asks
+      await answered;
       expect(scratchFiles()).toHaveLength(1);
+      expect(scratchFiles()[0]).toBeGreaterThan(0);
       const made = await outputs(job);
       expect(made.autocomplete['index.json']).toBe((await buildAutocompleteFiles(small))['index.json']);
       expect(made.minisearch['minisearch.json']).toEqual((await buildMiniSearchFiles(small))['minisearch.json']);

@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * scale, of real outside programs (nginx, workerd, wrk), of processes killed and recovered, of
  * the packed package, and of the bench's tools. CI runs both (.ci/run).
  */
-const SLOW = [
+export const SLOW = [
   // the bench's tools
   'test/bench-*.test.ts',
   // the package as npm packs and installs it
@@ -23,7 +23,7 @@ const SLOW = [
   // long random walks of edits, each step checked against a clean build
   'test/incremental.test.ts',
   // real `aula build`, `aula serve` and `aula dev` processes looked at from outside
-  'src/pipeline/heap-policy.test.ts',
+  'src/pipeline/threads/heap-policy.test.ts',
   'test/hardening/pipelining.test.ts',
 ];
 

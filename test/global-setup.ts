@@ -5,12 +5,12 @@
 // - lib/ compiled from the current src/ (test/compile-lib.ts): the CLI tests run bin/aula.js → lib/;
 // - the sample content/ built once into a dist the tests read (`inject('sampleDist')`), instead of
 //   each file building it again; the teardown fails the run if a test changed it.
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { aula } from './aula-cli.ts';
 import compileLib from './compile-lib.ts';
 
 declare module 'vitest' {
@@ -74,15 +74,16 @@ function startSuite(): Suite {
   const outerTemp = process.env.TMPDIR;
   // read by os.tmpdir() in every worker (forked after this) and in every child process they start
   process.env.TMPDIR = temp;
+  // tsx (the loader of a thread started from the sources, src/util/start-thread.ts) would keep its
+  // transform cache in a tsx-<uid> folder there, outliving the test that started it
+  const outerTsxCache = process.env.TSX_DISABLE_CACHE;
+  process.env.TSX_DISABLE_CACHE = '1';
   const sampleDist = join(fixtures, 'sample-dist');
   let sampleBefore: Map<string, string>;
   try {
     compileLib();
-    const built = spawnSync(process.execPath, [join(REPO, 'bin', 'aula.js'), 'build', '--content', join(REPO, 'content'), '--out', sampleDist, '--no-cache', '--quiet'], {
-      cwd: fixtures,
-      encoding: 'utf8',
-    });
-    if (built.status !== 0) throw new Error(`building the sample content failed:\n${built.stdout}${built.stderr}`);
+    const built = aula(['build', '--content', join(REPO, 'content'), '--out', sampleDist, '--no-cache', '--quiet'], { cwd: fixtures });
+    if (built.code !== 0) throw new Error(`building the sample content failed:\n${built.out}${built.err}`);
     sampleBefore = digests(sampleDist);
   } catch (e) {
     rmSync(root, { recursive: true, force: true });
@@ -95,6 +96,8 @@ function startSuite(): Suite {
     teardown() {
       if (outerTemp === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = outerTemp;
+      if (outerTsxCache === undefined) delete process.env.TSX_DISABLE_CACHE;
+      else process.env.TSX_DISABLE_CACHE = outerTsxCache;
       const left = readdirSync(temp);
       const after = digests(sampleDist);
       const changed = [...new Set([...sampleBefore.keys(), ...after.keys()])].filter((rel) => sampleBefore.get(rel) !== after.get(rel));

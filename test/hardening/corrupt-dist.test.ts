@@ -1,20 +1,22 @@
 // A corrupt or partial dist/ at start: every data file missing, empty, truncated, garbage or of the
-// wrong shape, and a manifest of another format → a DistError naming the file (so `aula serve`
-// prints it and exits 1), never a dataset that loads and then answers broken JSON.
+// wrong shape, a binary file of another format version, and a manifest of another format → a
+// DistError naming the file (so `aula serve` prints it and exits 1), never a dataset that loads
+// and then answers broken JSON.
 import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/core.ts';
-import { loadDataset, warmDataset } from '../../src/query/dataset.ts';
+import { loadDataset } from '../../src/query/dataset.ts';
+import { COLUMN_FILES } from '../../src/store/format/column-files.ts';
+import { sha256Hex } from '../../src/store/format/manifest.ts';
 import { DistError } from '../../src/store/format/manifest.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, tempDir } from '../helpers.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'aula.js');
-const FILES = [
-  'manifest.json', 'data/events/00000.jsonl', 'data/events.offsets.bin', 'data/events.columns.json', 'data/events.text.json', 'data/categories.json',
-  'autocomplete/index.json',
-];
+const FILES = ['manifest.json', 'data/events/00000.jsonl', 'data/events.offsets.bin', ...COLUMN_FILES, 'data/categories.json', 'autocomplete/index.json'];
+/** the binary data files: a header naming their format and its version (src/store/format/sections.ts) */
+const BINARY_FILES = COLUMN_FILES;
 
 type Damage = (bytes: Buffer) => Buffer | null;
 const garbage = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7919 + 13) % 256));
@@ -29,6 +31,7 @@ const DAMAGES: Record<string, Damage> = {
 };
 const MANIFEST_DAMAGES: Record<string, (m: any) => unknown> = {
   'another format (the one before the event parts)': (m) => ({ ...m, format: 1 }),
+  'another format (the one before the column files)': (m) => ({ ...m, format: 2 }),
   'format as a string': (m) => ({ ...m, format: '2' }),
   'no format': ({ format: _, ...m }) => m,
   'counts that do not match': (m) => ({ ...m, counts: { ...m.counts, events: m.counts.events + 1 } }),
@@ -63,13 +66,9 @@ function damaged(rel: string, change: (bytes: Buffer) => Buffer | string | null)
   return dir;
 }
 
-/**
- * Loads the dist as the server does (the deferred text columns a moment after start) and, should
- * that succeed, answers every event: a dist that loads must answer valid JSON.
- */
+/** Loads the dist as the server does and, should that succeed, answers every event: a dist that loads must answer valid JSON. */
 function loadAndAnswer(dir: string): void {
   const ds = loadDataset(dir);
-  warmDataset(ds);
   const api = createApi(ds);
   for (const [path, query] of [
     ['/v1/cms/event/', 'limit=1000'],
@@ -106,6 +105,24 @@ describe('a damaged dist/ is refused with an error naming the file', () => {
       if (id === 'manifest.json: last byte cut') continue;
       (KNOWN_GAPS.has(id) ? it.fails : it)(id, () => expectNamed(damaged(rel, damage), rel));
     }
+  }
+
+  // a file as another aula would write it: its checksum in the manifest fixed up, so only its
+  // header can tell (bytes 8..11: the format's version)
+  for (const rel of BINARY_FILES) {
+    it(`${rel}: another format version, its checksum fixed up`, () => {
+      const dir = damaged(rel, (b) => {
+        const next = Buffer.from(b);
+        next.writeUInt32LE(next.readUInt32LE(8) + 1, 8);
+        return next;
+      });
+      const manifestPath = join(dir, 'manifest.json');
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+      manifest.files[rel].sha256 = sha256Hex(readFileSync(join(dir, rel)));
+      writeFileSync(manifestPath, JSON.stringify(manifest));
+      expectNamed(dir, rel);
+      expect(() => loadAndAnswer(dir)).toThrow(/made by another version of aula/);
+    });
   }
 
   for (const [name, change] of Object.entries(MANIFEST_DAMAGES)) {
@@ -145,9 +162,8 @@ describe('aula serve over a damaged dist/', () => {
       [damaged('manifest.json', (b) => JSON.stringify({ ...JSON.parse(b.toString()), format: 1 })), 'manifest.json', '1'],
       [damaged('data/categories.json', () => garbage(100)), 'data/categories.json', '2'],
       [damaged('data/events/00000.jsonl', (b) => b.subarray(0, b.length - 1)), 'data/events/00000.jsonl', '2'],
-      [damaged('data/events.columns.json', (b) => b.subarray(0, 100)), 'data/events.columns.json', '2'],
-      // deferred: read a second after listening, then the server stops
-      [damaged('data/events.text.json', (b) => b.subarray(0, 100)), 'data/events.text.json', '1'],
+      [damaged('data/columns/teaser.text.bin', (b) => b.subarray(0, 100)), 'data/columns/teaser.text.bin', '2'],
+      [damaged('data/columns/end.ordered.bin', (b) => b.subarray(0, 100)), 'data/columns/end.ordered.bin', '1'],
     ];
     const runs = await Promise.all(cases.map(([dir, , workers]) => serveOnce(dir, workers)));
     runs.forEach(({ code, stderr, ms }, i) => {

@@ -4,6 +4,7 @@
 import type { Model } from '../../model/types.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
 import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
+import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { buildIdOf, digestsOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { MEDIA_FILES_INDEX, type MediaFile } from '../../store/format/public-files.ts';
 import { renderDataFiles, rowsRenderer, type DistFiles, type RowMaker } from '../../store/write/data-files.ts';
@@ -93,8 +94,8 @@ export async function renderStage(
   const eventCount = model.events.length;
   const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
   model.events.length = 0;
-  for (const rel of Object.values(DATA_FILES)) dist.data(rel, files.get(rel)!);
-  for (const rel of [DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
+  for (const rel of [...Object.values(DATA_FILES), ...COLUMN_FILES]) dist.data(rel, files.get(rel)!);
+  for (const rel of COLUMN_FILES) files.delete(rel);
   collectGarbage();
   // The directory's files are awaited only now that the events and their data files have left the
   // heap: a directory still being indexed no longer adds to a heap holding them all.

@@ -44,7 +44,7 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
       input: (v: ColumnValues) => v.iso[f],
       // the ISO text is matched as it is (`contains`, `startswith`), and has a dozen distinct
       // characters: neither folded values nor trigrams would narrow anything down
-      make: (v: ColumnValues) => textColumnFile(buildTextColumn(v.iso[f], { folded: false, trigramBudget: () => null })),
+      make: (v: ColumnValues) => textColumnFile(buildTextColumn(v.iso[f], { folded: false, trigramBudget: () => null, presort: v.time[f] })),
     })),
     ...ORDERED_FIELDS.map((f) => {
       const of = (v: ColumnValues) => (f === 'id' ? v.id : f === 'dfp_points' ? v.dfp_points : v.time[f]);

@@ -12,6 +12,11 @@ export interface TextColumnOptions {
   folded: boolean;
   /** the trigram index's byte budget for a column of `values` distinct values, or null for none (see column-files.ts) */
   trigramBudget: (values: number) => number | null;
+  /**
+   * a number per row whose order mostly agrees with the text's (a timestamp's instant for its
+   * ISO text): the values are sorted from that order, which the sort then only has to mend
+   */
+  presort?: ArrayLike<number>;
 }
 
 /** A column as built: its distinct values as plain strings, with everything its file holds. */
@@ -55,6 +60,7 @@ export function buildTextColumn(column: readonly (string | null)[], options: Tex
   const budget = foldedList === null ? null : options.trigramBudget(values.length);
   const trigrams = budget === null ? null : buildTrigrams(foldedList!, budget);
   const list = stringList(values);
+  const byValue = sortedOrder(values, options.presort ? presorted(options.presort, valueRowStart, valueRows) : undefined, true);
   return {
     rows: column.length,
     values: list,
@@ -64,10 +70,11 @@ export function buildTextColumn(column: readonly (string | null)[], options: Tex
     valueRowStart,
     valueRows,
     nonNullRows: nonNull,
-    byValue: sortedOrder(values),
+    byValue,
     folded: foldedList === null ? null : stringList(foldedList),
     foldedList,
-    byFolded: foldedList === null ? null : sortedOrder(foldedList),
+    // folding changes little of the order (mostly a capital letter that starts every value)
+    byFolded: foldedList === null ? null : sortedOrder(foldedList, byValue, false),
     trigrams,
   };
 }
@@ -94,9 +101,29 @@ function trigramSections(t: TrigramData | null): Section[] {
   return [t.codeOf, t.keys, t.counts, t.kinds, t.starts, t.varints, t.bitmaps];
 }
 
-/** Value ids in code-unit order of their text (ties by id): the order in which a prefix's strings are contiguous. */
-export function sortedOrder(texts: readonly string[]): Uint32Array {
-  const order = Array.from(texts.keys());
-  order.sort((a, b) => (texts[a] < texts[b] ? -1 : texts[a] > texts[b] ? 1 : a - b));
+/**
+ * Value ids in code-unit order of their text (ties by id): the order in which a prefix's strings
+ * are contiguous. `from`: an order to start from, which the sort (a merge sort that takes runs as
+ * they come) mends in about one comparison per value where it is mostly right already; `distinct`:
+ * the texts are all different, so one comparison decides.
+ */
+export function sortedOrder(texts: readonly string[], from?: ArrayLike<number>, distinct = false): Uint32Array {
+  const order = from ? Array.from(from) : Array.from(texts.keys());
+  if (distinct) order.sort((a, b) => (texts[a] < texts[b] ? -1 : 1));
+  else {
+    order.sort((a, b) => {
+      const s = texts[a];
+      const t = texts[b];
+      return s < t ? -1 : s === t ? a - b : 1;
+    });
+  }
   return Uint32Array.from(order);
+}
+
+/** Value ids in the order of their first row's key (ties by id). */
+function presorted(key: ArrayLike<number>, valueRowStart: Uint32Array, valueRows: Uint32Array): number[] {
+  const n = valueRowStart.length - 1;
+  const first = new Float64Array(n);
+  for (let v = 0; v < n; v++) first[v] = key[valueRows[valueRowStart[v]]];
+  return Array.from(first.keys()).sort((a, b) => first[a] - first[b] || a - b);
 }

@@ -19,11 +19,25 @@ export function buildTrigrams(folded: readonly string[], budgetBytes: number): T
   const n = folded.length;
   const words = bitmapWords(n);
   const codeOf = alphabet(folded);
-  const count = new Int32Array(TRIGRAM_SPACE);
-  const bytes = new Int32Array(TRIGRAM_SPACE);
-  // stamp[t] = 1 + last value id seen with trigram t: de-duplicates within a value and gives the
-  // delta to encode
-  const stamp = new Int32Array(TRIGRAM_SPACE);
+  // Each trigram that occurs gets a dense slot when first seen, found through its first two codes
+  // (pairOf: 2^14 entries) and a block of 128 slots per pair that occurs (slotOf): the tables a
+  // column's text touches are a few hundred KB that stay in cache, where arrays indexed by the
+  // trigram itself (2^21 entries, 8 MB each) missed it at every character. Every array is sized
+  // for the most there can be, so none is regrown: a value of k characters has at most k + 1
+  // trigrams, and there are at most 2^14 pairs of codes.
+  let chars = 0;
+  for (const s of folded) chars += s.length + 1;
+  const most = Math.min(TRIGRAM_SPACE, chars);
+  const pairOf = new Int32Array(1 << 14);
+  let pairs = 0;
+  const slotOf = new Int32Array(Math.min(1 << 14, chars) << 7);
+  let slots = 0;
+  const trigramOf = new Int32Array(most);
+  const count = new Int32Array(most);
+  const bytes = new Int32Array(most);
+  // stamp[slot] = 1 + last value id seen with the trigram: de-duplicates within a value and gives
+  // the delta to encode
+  const stamp = new Int32Array(most);
   let total = 0;
   for (let v = 0; v < n; v++) {
     const s = folded[v];
@@ -33,30 +47,42 @@ export function buildTrigrams(folded: readonly string[], budgetBytes: number): T
     let b = codeOf[s.charCodeAt(0)];
     for (let i = 1; i <= s.length; i++) {
       const c = i < s.length ? codeOf[s.charCodeAt(i)] : BOUNDARY;
-      const t = (a << 14) | (b << 7) | c;
-      const seen = stamp[t];
-      if (seen !== mark) {
-        stamp[t] = mark;
-        count[t]++;
-        bytes[t] += varintSize(v - (seen - 1));
-        total++;
+      let pair = pairOf[(a << 7) | b] - 1;
+      if (pair < 0) {
+        pair = pairs++;
+        pairOf[(a << 7) | b] = pair + 1;
       }
+      let k = slotOf[(pair << 7) | c] - 1;
+      if (k < 0) {
+        k = slots++;
+        slotOf[(pair << 7) | c] = k + 1;
+        trigramOf[k] = (a << 14) | (b << 7) | c;
+      }
+      // branch-free: whether a trigram repeats within a value is what a branch would mispredict
+      const first = +(stamp[k] !== mark);
+      const gap = v + 1 - stamp[k];
+      stamp[k] = mark;
+      count[k] += first;
+      bytes[k] += first * (1 + +(gap >= 0x80) + +(gap >= 0x4000) + +(gap >= 0x200000) + +(gap >= 0x10000000));
+      total += first;
       a = b;
       b = c;
     }
   }
-  let keyCount = 0;
-  for (let t = 0; t < TRIGRAM_SPACE; t++) if (count[t] !== 0) keyCount++;
-  const keys = new Uint32Array(keyCount);
+  // every trigram that occurs, ascending
+  const bySlot = Array.from(trigramOf.subarray(0, slots)).sort((x, y) => x - y);
+  const keyCount = slots;
+  const keys = Uint32Array.from(bySlot);
   const counts = new Uint32Array(keyCount);
+  const keyBytes = new Int32Array(keyCount);
+  const slotOfKey = (t: number) => slotOf[((pairOf[t >>> 7] - 1) << 7) | (t & 0x7f)] - 1;
+  for (let k = 0; k < keyCount; k++) {
+    const slot = slotOfKey(keys[k]);
+    counts[k] = count[slot];
+    keyBytes[k] = bytes[slot];
+  }
   const kinds = new Uint8Array(keyCount);
   const starts = new Uint32Array(keyCount);
-  for (let t = 0, k = 0; t < TRIGRAM_SPACE; t++) {
-    if (count[t] === 0) continue;
-    keys[k] = t;
-    counts[k] = count[t];
-    k++;
-  }
   // rarest first (ties: the smaller trigram), each in its smaller form, until the budget is spent
   const byRarity = Array.from(keys.keys()).sort((x, y) => counts[x] - counts[y] || x - y);
   const bitmapBytes = words * 4;
@@ -65,7 +91,7 @@ export function buildTrigrams(folded: readonly string[], budgetBytes: number): T
   let bitmapCount = 0;
   let covered = 0;
   for (const k of byRarity) {
-    const b = bytes[keys[k]];
+    const b = keyBytes[k];
     const asBitmap = b * BITMAP_SHARE > bitmapBytes;
     const cost = asBitmap ? bitmapBytes : b;
     if (spent + cost > budgetBytes) break;
@@ -82,13 +108,14 @@ export function buildTrigrams(folded: readonly string[], budgetBytes: number): T
   }
   const varints = new Uint8Array(varintAt);
   const bitmaps = new Int32Array(bitmapCount * words);
-  // `count` becomes the write cursor of each varint trigram, -1 for bit sets, -2 for the rest;
-  // `bytes` the first word of each bit set
+  // per slot: the write cursor of a varint list, -1 for a bit set, -2 for the rest; `bytes` the
+  // first word of each bit set
   for (let k = 0; k < keyCount; k++) {
-    count[keys[k]] = kinds[k] === VARINT ? starts[k] : kinds[k] === BITMAP ? -1 : -2;
-    bytes[keys[k]] = kinds[k] === BITMAP ? starts[k] * words : 0;
+    const slot = slotOfKey(keys[k]);
+    count[slot] = kinds[k] === VARINT ? starts[k] : kinds[k] === BITMAP ? -1 : -2;
+    bytes[slot] = kinds[k] === BITMAP ? starts[k] * words : 0;
   }
-  stamp.fill(0);
+  stamp.fill(0, 0, slots);
   for (let v = 0; v < n; v++) {
     const s = folded[v];
     if (s.length === 0) continue;
@@ -97,11 +124,11 @@ export function buildTrigrams(folded: readonly string[], budgetBytes: number): T
     let b = codeOf[s.charCodeAt(0)];
     for (let i = 1; i <= s.length; i++) {
       const c = i < s.length ? codeOf[s.charCodeAt(i)] : BOUNDARY;
-      const t = (a << 14) | (b << 7) | c;
-      const seen = stamp[t];
+      const k = slotOf[((pairOf[(a << 7) | b] - 1) << 7) | c] - 1;
+      const seen = stamp[k];
       if (seen !== mark) {
-        stamp[t] = mark;
-        const at0 = count[t];
+        stamp[k] = mark;
+        const at0 = count[k];
         if (at0 >= 0) {
           let gap = v - (seen - 1);
           let at = at0;
@@ -110,9 +137,9 @@ export function buildTrigrams(folded: readonly string[], budgetBytes: number): T
             gap >>>= 7;
           }
           varints[at++] = gap;
-          count[t] = at;
+          count[k] = at;
         } else if (at0 === -1) {
-          bitmaps[bytes[t] + (v >>> 5)] |= 1 << (v & 31);
+          bitmaps[bytes[k] + (v >>> 5)] |= 1 << (v & 31);
         }
       }
       a = b;
@@ -120,10 +147,6 @@ export function buildTrigrams(folded: readonly string[], budgetBytes: number): T
     }
   }
   return { valueCount: n, codeOf, keys, counts, kinds, starts, varints, bitmaps, coverage: total === 0 ? 1 : covered / total };
-}
-
-function varintSize(x: number): number {
-  return x < 0x80 ? 1 : x < 0x4000 ? 2 : x < 0x200000 ? 3 : x < 0x10000000 ? 4 : 5;
 }
 
 /** Codes 1..126 for the most frequent code units (ties: the lower code unit), OTHER for the rest. */

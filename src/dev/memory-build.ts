@@ -21,7 +21,8 @@ import { columnValuesOf } from '../store/write/column-values.ts';
 import { columnFilesReusing, splicedColumnValues } from '../store/write/column-files.ts';
 import type { ColumnValues } from '../store/format/event-table.ts';
 import { toJson } from '../store/format/json.ts';
-import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../store/format/dist-paths.ts';
+import { autocompleteData } from '../pipeline/render/autocomplete-data.ts';
 import { splitParts } from '../store/format/event-parts.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { memorySource, type DistSource } from '../store/read/dist-source.ts';
@@ -63,7 +64,7 @@ type Run = { row: number; was: number; count: number };
 
 export class MemoryBuild {
   private last: Last | null = null;
-  private directory: { objects: readonly DirectoryObject[]; index: string; dataset: Dataset | null } | null = null;
+  private directory: { objects: readonly DirectoryObject[]; pageSize: number; index: string; data: Uint8Array; dataset: Dataset | null } | null = null;
   /** tells this session's builds apart from any other's (see manifestOf) */
   private readonly session = randomBytes(8).toString('hex');
   private made = 0;
@@ -91,7 +92,7 @@ export class MemoryBuild {
     const columns = last?.zone === zone ? copiedColumns(events, from, last.columns, zone) : columnValuesOf(events, zone);
     const columnFiles = columnFilesReusing(columns, last ? { values: last.columns, file: (rel) => last.columnFiles.get(rel)! } : null).files;
     phase('columns');
-    const index = this.index(model.directory, stats);
+    const { index, data: autocomplete } = this.index(model.directory, model.site.page_size, stats);
     phase('index');
     // the parts are views of the rows made in one piece (the loader joins them back without a copy)
     const parts = splitParts(rows.rows.lineBytes, rows.rows.starts, EVENT_PART_ROWS);
@@ -101,6 +102,7 @@ export class MemoryBuild {
       ...columnFiles,
       [DATA_FILES.categories, toJson(model.categories.map(renderCategory))],
       [INDEX, index],
+      [AUTOCOMPLETE_DATA_FILE, autocomplete],
       ['manifest.json', JSON.stringify(this.manifestOf(model, baseUrl, events.length))],
     ]);
     const source = memorySource(files, 'memory');
@@ -123,13 +125,15 @@ export class MemoryBuild {
     this.directory = null;
   }
 
-  private index(objects: readonly DirectoryObject[], stats: MemoryStats): string {
+  /** the browser's index and the server's (data/autocomplete.bin, whose tops hold a page of `pageSize`) */
+  private index(objects: readonly DirectoryObject[], pageSize: number, stats: MemoryStats): { index: string; data: Uint8Array } {
     const kept = this.directory;
-    if (kept && kept.objects.length === objects.length && kept.objects.every((o, i) => o === objects[i])) return kept.index;
+    if (kept && kept.pageSize === pageSize && kept.objects.length === objects.length && kept.objects.every((o, i) => o === objects[i])) return kept;
     stats.directory = true;
     const index = buildIndexJson(objects);
-    this.directory = { objects, index, dataset: null };
-    return index;
+    const data = autocompleteData(index, pageSize);
+    this.directory = { objects, pageSize, index, data, dataset: null };
+    return { index, data };
   }
 
   /**

@@ -110,13 +110,13 @@ describe('a dist changed after the build is refused', () => {
     expect(refusal(dir)).toContain(`${join(dir, 'data/events/00000.jsonl')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
   });
 
-  it('a changed byte inside autocomplete/index.json (same length, still valid) → refused, naming the file', () => {
+  it('a changed byte inside data/autocomplete.bin (same length) → refused, naming the file', () => {
     const dir = copy();
-    const path = join(dir, 'autocomplete/index.json');
-    const text = readFileSync(path, 'utf8');
-    const at = text.search(/[a-z]/);
-    writeFileSync(path, text.slice(0, at) + (text[at] === 'x' ? 'y' : 'x') + text.slice(at + 1));
-    expect(refusal(dir)).toContain(`${join(dir, 'autocomplete/index.json')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+    const path = join(dir, 'data/autocomplete.bin');
+    const bytes = readFileSync(path);
+    bytes[bytes.length - 1] ^= 1;
+    writeFileSync(path, bytes);
+    expect(refusal(dir)).toContain(`${join(dir, 'data/autocomplete.bin')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
   });
 
   it('a manifest without checksums (an older aula) → rebuild', () => {

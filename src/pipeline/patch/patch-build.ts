@@ -21,10 +21,11 @@ import { EVENT_LIST_PATH } from '../../api/events/list.ts';
 import { DEFAULT_UPSTREAM } from '../../defaults.ts';
 import { compressionPool } from '../../deploy/precompress.ts';
 import { contentSchemas } from '../../docs/content-schemas.ts';
-import { createAutocomplete, type Autocomplete } from '../../query/autocomplete/searcher.ts';
+import { autocompleteOf, type Autocomplete } from '../../query/autocomplete/searcher.ts';
+import { readAutocompleteFile } from '../../store/read/autocomplete-file.ts';
 import type { Dataset } from '../../query/dataset.ts';
 import { compareListOrder, renderEvent, type RenderContext } from '../../render/event.ts';
-import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { readColumns } from '../../store/read/column-files.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
@@ -253,7 +254,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   if (precompress && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
   const volume = precompress ? eventBytes + then!.volume - oldBytes : 0;
   const twins = precompress ? volume : null;
-  for (const rel of [DATA_FILES.categories, MEDIA_FILES_INDEX]) {
+  for (const rel of [DATA_FILES.categories, MEDIA_FILES_INDEX, AUTOCOMPLETE_DATA_FILE]) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
     if (!ledger.reuse(rel, staging, { sha: entry.sha }, null)) refuse(`${rel} is not proven`);
     filesLinked++;
@@ -270,7 +271,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   }
   const dataFiles: readonly string[] = [DATA_FILES.offsets, ...COLUMN_FILES];
   for (const rel of Object.keys(previous.files)) {
-    if (!dataFiles.includes(rel) && !oldParts.includes(rel) && rel !== DATA_FILES.categories && !served.has(rel)) refuse(`${rel} is not accounted for`);
+    if (!dataFiles.includes(rel) && !oldParts.includes(rel) && rel !== DATA_FILES.categories && rel !== AUTOCOMPLETE_DATA_FILE && !served.has(rel)) refuse(`${rel} is not accounted for`);
   }
 
   // the data files: linked when their bytes did not change, else written
@@ -395,7 +396,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     categories: { ids: new Set(categories.map((c) => c.id)), json: new Map(categories.map((c) => [c.id, toJson(c)])) },
     // no list page or document searches the directory: made only if one ever did
     get autocomplete() {
-      return (searcher ??= createAutocomplete(readFileSync(join(staging, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE), 'utf8')));
+      return (searcher ??= autocompleteOf(readAutocompleteFile(readFileSync(join(staging, AUTOCOMPLETE_DATA_FILE)))));
     },
   };
   // no work limit: the build answers its documents once (events.ics holds every event up to its cap)

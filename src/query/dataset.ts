@@ -30,6 +30,8 @@ export function datasetFrom(source: DistSource, options: StoreOptions = {}): Dat
   try {
     return { ...stored, autocomplete: autocompleteOf(readAutocompleteFile(checked.bytes(AUTOCOMPLETE_DATA_FILE))) };
   } catch (e) {
+    // (the rows' files readStore opened are not served: closed, as a failed reload must not keep them)
+    stored.events.rows.close();
     if (e instanceof FormatError) throw corrupt(source, AUTOCOMPLETE_DATA_FILE, e.message);
     throw e;
   }

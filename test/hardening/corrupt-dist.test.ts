@@ -67,6 +67,20 @@ function damaged(rel: string, change: (bytes: Buffer) => Buffer | string | null)
   return dir;
 }
 
+/** A copy whose binary file `rel` says another format version, its checksum in the manifest fixed up: only its header can tell. */
+function otherVersion(rel: string): string {
+  const dir = damaged(rel, (b) => {
+    const next = Buffer.from(b);
+    next.writeUInt32LE(next.readUInt32LE(8) + 1, 8);
+    return next;
+  });
+  const manifestPath = join(dir, 'manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  manifest.files[rel].sha256 = sha256Hex(readFileSync(join(dir, rel)));
+  writeFileSync(manifestPath, JSON.stringify(manifest));
+  return dir;
+}
+
 /** Loads the dist as the server does and, should that succeed, answers every event: a dist that loads must answer valid JSON. */
 function loadAndAnswer(dir: string): void {
   const ds = loadDataset(dir);
@@ -112,15 +126,7 @@ describe('a damaged dist/ is refused with an error naming the file', () => {
   // header can tell (bytes 8..11: the format's version)
   for (const rel of BINARY_FILES) {
     it(`${rel}: another format version, its checksum fixed up`, () => {
-      const dir = damaged(rel, (b) => {
-        const next = Buffer.from(b);
-        next.writeUInt32LE(next.readUInt32LE(8) + 1, 8);
-        return next;
-      });
-      const manifestPath = join(dir, 'manifest.json');
-      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-      manifest.files[rel].sha256 = sha256Hex(readFileSync(join(dir, rel)));
-      writeFileSync(manifestPath, JSON.stringify(manifest));
+      const dir = otherVersion(rel);
       expectNamed(dir, rel);
       expect(() => loadAndAnswer(dir)).toThrow(/made by another version of aula/);
     });
@@ -165,16 +171,21 @@ describe('aula serve over a damaged dist/', () => {
       [damaged('data/events/00000.jsonl', (b) => b.subarray(0, b.length - 1)), 'data/events/00000.jsonl', '2'],
       [damaged('data/columns/teaser.text.bin', (b) => b.subarray(0, 100)), 'data/columns/teaser.text.bin', '2'],
       [damaged('data/columns/end.ordered.bin', (b) => b.subarray(0, 100)), 'data/columns/end.ordered.bin', '1'],
+      [otherVersion('data/columns/title.text.bin'), 'data/columns/title.text.bin', '1'],
+      [otherVersion(AUTOCOMPLETE_DATA_FILE), AUTOCOMPLETE_DATA_FILE, '2'],
     ];
     const runs = await Promise.all(cases.map(([dir, , workers]) => serveOnce(dir, workers)));
     runs.forEach(({ code, stderr, ms }, i) => {
       const [dir, rel, workers] = cases[i];
       expect(code, stderr).toBe(1);
-      expect(stderr).toContain(`${join(dir, rel)}: `);
+      // one line, aula's own: `aula: <file>: <problem>; rebuild with `aula build``
+      expect(stderr).toContain(`aula: ${join(dir, rel)}: `);
       expect(stderr).toContain('rebuild with `aula build`');
       expect(ms).toBeLessThan(15_000);
       // each worker fails once at most; the primary stops instead of forking again
       expect(stderr.split(join(dir, rel)).length - 1).toBeLessThanOrEqual(Number(workers) * 2);
     });
+    // a binary file of another format version says so
+    for (const { stderr } of runs.slice(-2)) expect(stderr).toMatch(/aula: .*: an? [a-z ]+ file of format version \d+, made by another version of aula \(this one reads version \d+\); rebuild with `aula build`/);
   }, 30_000);
 });

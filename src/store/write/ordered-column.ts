@@ -2,6 +2,7 @@
 // which shape answers its ranges.
 import { ENVELOPE, MONOTONE, ORDERED_COLUMN_FORMAT, PERMUTATION, type Envelope, type OrderedColumnData } from '../format/ordered-column-file.ts';
 import { canonicalFloats, meta, packSections } from './sections.ts';
+import { firstIndex } from '../../util/first-index.ts';
 
 /** Below this many rows a column is never given an envelope (its permutation is cheap enough). */
 const ENVELOPE_MIN_ROWS = 1024;
@@ -63,18 +64,6 @@ function envelopeOf(v: Float64Array, ordered: Float64Array): Envelope | null {
     zone += Math.max(0, to - from);
   }
   return zone / (samples - 1) <= m / 32 ? { rows, values: compact, prefixMin, suffixMax } : null;
-}
-
-/** First i in [0, n) with pred(i), pred monotone false→true; n if none. */
-function firstIndex(n: number, pred: (i: number) => boolean): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (pred(mid)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 export function orderedColumnFile(c: OrderedColumnData): Uint8Array {

@@ -12,6 +12,7 @@
 //   a branch-free scan of the column.
 import type { RowBits, RowSet } from './rowset.ts';
 import { ENVELOPE, MONOTONE, type Envelope, type OrderedColumnData } from '../../../store/format/ordered-column-file.ts';
+import { firstIndex } from '../../../util/first-index.ts';
 
 export type Comparison = 'exact' | 'gt' | 'gte' | 'lt' | 'lte';
 
@@ -177,18 +178,6 @@ export class OrderedColumn {
     }
     return scan(values, env.rows, scratch, from, to, min, max);
   }
-}
-
-/** First i in [0, n) with pred(i), pred monotone false→true; n if none. */
-function firstIndex(n: number, pred: (i: number) => boolean): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (pred(mid)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /**

@@ -56,11 +56,8 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
     // a worker's rows were checked by the primary (when they are the same files)
     rowsCheck: cluster.isWorker && !isRemoteDist(options.dist) ? { vouched: askPrimary } : undefined,
   });
-  if (announce) {
-    console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${running.url}/v1/cms/event/`);
-    await warnAboutOrigin(running.baseUrl, running.url);
-  }
-  if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url, baseUrl: running.baseUrl });
+  // the signals are handled before the server says it listens: a signal sent as soon as it does
+  // (while the origin warning's module loads) drains and exits 0, not node's default death by it
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -70,6 +67,11 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   process.on('SIGHUP', () => running.reload());
+  if (announce) {
+    console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${running.url}/v1/cms/event/`);
+    await warnAboutOrigin(running.baseUrl, running.url);
+  }
+  if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url, baseUrl: running.baseUrl });
 }
 
 function runPrimary(options: ServeCommandOptions): void {

@@ -242,11 +242,16 @@ export function treeCpuTicks(pid: number): number {
 }
 
 /**
+ * How long a started server must be quiet before a pass is measured: aula serve does no work after
+ * its first answer (the start-up phase, bench/start-up.ts, measures what it does spend), but
+ * anything it did would otherwise be measured with the first pass, or with the baseline before it.
+ * Longer than a second, so work begun after a quiet second is waited out too.
+ */
+export const SERVER_QUIET_MS = 2_000;
+
+/**
  * Waits until a freshly started server has settled: its process tree spent at most `idleTicks`
- * clock ticks of CPU (timers and the like) over the last `quietMs`. `aula serve` answers as soon
- * as it listens and then builds its filter indexes in the background; a pass measured during that
- * build would measure the build too, and the first pass would get that time for free while the
- * baseline runs before it. Resolves false on timeout.
+ * clock ticks of CPU (timers and the like) over the last `quietMs`. Resolves false on timeout.
  */
 export async function settled(pid: number, quietMs = 500, timeoutMs = 60_000, idleTicks = 2): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

@@ -250,18 +250,27 @@ export function treeCpuTicks(pid: number): number {
 export const SERVER_QUIET_MS = 2_000;
 
 /**
+ * Waits until `read()` (a process tree's CPU so far, in any unit) grew by at most `idle` over the
+ * last `quietMs`, sampling every `stepMs`; returns the sample at the start of that quiet spell, or
+ * null after `timeoutMs`.
+ */
+export async function quietSpell(read: () => number, quietMs: number, idle: number, timeoutMs: number, stepMs = 100): Promise<{ at: number; value: number } | null> {
+  const deadline = performance.now() + timeoutMs;
+  const samples = [{ at: performance.now(), value: read() }];
+  while (performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, stepMs));
+    const now = { at: performance.now(), value: read() };
+    samples.push(now);
+    while (samples.length > 1 && now.at - samples[1].at >= quietMs) samples.shift();
+    if (now.at - samples[0].at >= quietMs && now.value - samples[0].value <= idle) return samples[0];
+  }
+  return null;
+}
+
+/**
  * Waits until a freshly started server has settled: its process tree spent at most `idleTicks`
  * clock ticks of CPU (timers and the like) over the last `quietMs`. Resolves false on timeout.
  */
 export async function settled(pid: number, quietMs = 500, timeoutMs = 60_000, idleTicks = 2): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  const samples: { at: number; ticks: number }[] = [{ at: Date.now(), ticks: treeCpuTicks(pid) }];
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    const now = { at: Date.now(), ticks: treeCpuTicks(pid) };
-    samples.push(now);
-    while (samples.length > 1 && now.at - samples[1].at >= quietMs) samples.shift();
-    if (now.at - samples[0].at >= quietMs && now.ticks - samples[0].ticks <= idleTicks) return true;
-  }
-  return false;
+  return (await quietSpell(() => treeCpuTicks(pid), quietMs, idleTicks, timeoutMs)) !== null;
 }

@@ -1,6 +1,7 @@
 // Start → full speed: what a started `aula serve` still spends once it answers, and what the first
 // request of each filter kind costs right after the start, when nothing has been asked before.
-//   npx tsx bench/start-up.ts --dist DIR      (a dist built by `aula build`; with --edge, workerd too)
+//   npx tsx bench/start-up.ts --dist DIR [--aula BIN]   (a dist built by `aula build`; with --edge, workerd too;
+//                                                     BIN: another checkout's bin/aula.js, for a before/after)
 // Also a phase of `npm run bench` (bench/run.ts), and `npm run bench -- --only-start-up`.
 //
 // CPU time throughout (every thread, /proc/<pid>/task/*/schedstat, nanoseconds): on a shared
@@ -14,10 +15,10 @@
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { childPids, freePort, httpGet, startServerProcess, stopTracked } from './processes.ts';
+import { childPids, freePort, httpGet, quietSpell, startServerProcess, stopTracked } from './processes.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AULA = join(ROOT, 'bin/aula.js');
@@ -100,24 +101,18 @@ export interface StartUp {
   first: FirstRequest[];
 }
 
-/** Waits until the tree spent at most `idleNsPerS` per second over `quietMs`; returns its CPU then. */
+/**
+ * Waits until the tree spent at most `idleNsPerS` per second over `quietMs`; returns its CPU at the
+ * start of that spell (never quiet: its CPU at the timeout, a lower bound).
+ */
 async function quiet(pid: number, quietMs: number, idleNsPerS = 20e6, timeoutMs = 120_000): Promise<{ ns: number; at: number }> {
-  const deadline = performance.now() + timeoutMs;
-  const samples: { at: number; ns: number }[] = [{ at: performance.now(), ns: treeCpuNs(pid) }];
-  while (performance.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    const now = { at: performance.now(), ns: treeCpuNs(pid) };
-    samples.push(now);
-    while (samples.length > 1 && now.at - samples[1].at >= quietMs) samples.shift();
-    const span = now.at - samples[0].at;
-    if (span >= quietMs && now.ns - samples[0].ns <= (idleNsPerS * span) / 1000) return samples[0];
-  }
-  return samples[samples.length - 1];
+  const calm = await quietSpell(() => treeCpuNs(pid), quietMs, (idleNsPerS * quietMs) / 1000, timeoutMs, 50);
+  return calm === null ? { ns: treeCpuNs(pid), at: performance.now() } : { ns: calm.value, at: calm.at };
 }
 
-async function startAula(dist: string) {
+async function startAula(dist: string, aula: string) {
   const port = await freePort(HOST);
-  const started = await startServerProcess(process.execPath, [AULA, 'serve', '--dist', dist, '--port', String(port), '--host', HOST, '--quiet'], `http://${HOST}:${port}${EVENTS}?limit=1`, { cwd: ROOT });
+  const started = await startServerProcess(process.execPath, [aula, 'serve', '--dist', dist, '--port', String(port), '--host', HOST, '--quiet'], `http://${HOST}:${port}${EVENTS}?limit=1`, { cwd: ROOT });
   if (!started.ok) throw new Error(`aula serve did not start: ${started.message}`);
   return { ...started, origin: `http://${HOST}:${port}` };
 }
@@ -135,9 +130,12 @@ async function timed(origin: string, pid: number, urls: readonly [string, string
   return out;
 }
 
-/** `settleMs`: how long the server must be quiet to count as settled (longer than any deferred warm-up). */
-export async function measureStartUp(dist: string, settleMs = 2_500): Promise<StartUp> {
-  const a = await startAula(dist);
+/**
+ * `settleMs`: how long the server must be quiet to count as settled (longer than the delay before
+ * any work a server defers); `aula`: the bin/aula.js to run (another checkout's, for a before/after).
+ */
+export async function measureStartUp(dist: string, settleMs = 2_500, aula = AULA): Promise<StartUp> {
+  const a = await startAula(dist, aula);
   let backgroundCpuMs: number;
   let settledAfterMs: number;
   let coldStartMs: number;
@@ -154,7 +152,7 @@ export async function measureStartUp(dist: string, settleMs = 2_500): Promise<St
   } finally {
     await stopTracked(a.server);
   }
-  const b = await startAula(dist);
+  const b = await startAula(dist, aula);
   try {
     const first = await timed(b.origin, b.server.child.pid!, firstUrls());
     return { coldStartMs, startCpuMs, backgroundCpuMs, settledAfterMs, first };
@@ -253,9 +251,13 @@ export function startUpMarkdown(s: StartUp, edge?: EdgeStartUp | { unavailable: 
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const i = process.argv.indexOf('--dist');
-  const dist = i >= 0 ? process.argv[i + 1] : undefined;
-  if (!dist) throw new Error('usage: tsx bench/start-up.ts --dist DIR');
-  const s = await measureStartUp(dist);
-  console.log(startUpMarkdown(s, await measureEdgeFirst(dist)));
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
+  const dist = arg('--dist');
+  if (!dist) throw new Error('usage: tsx bench/start-up.ts --dist DIR [--aula BIN]   (BIN: another checkout\'s bin/aula.js; workerd is measured with this one\'s only)');
+  const aula = arg('--aula');
+  const s = await measureStartUp(dist, undefined, aula ? resolve(aula) : AULA);
+  console.log(startUpMarkdown(s, aula ? undefined : await measureEdgeFirst(dist)));
 }

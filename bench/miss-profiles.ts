@@ -54,7 +54,7 @@ export async function profileServer(options: {
   durationS: number;
   dir: string;
   lib: string;
-  /** how long the server must be quiet before it is measured: longer than aula serve's deferred warm-up (processes.ts `settled`) */
+  /** how long the server must be quiet before it is measured (processes.ts `settled`, SERVER_QUIET_MS) */
   quietMs: number;
 }): Promise<ProfiledRow[]> {
   const { start, rows, generator, durationS, dir, lib, quietMs } = options;

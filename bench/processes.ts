@@ -242,34 +242,53 @@ export function treeCpuTicks(pid: number): number {
 }
 
 /**
- * Waits until a freshly started server has settled: its process tree spent at most `idleTicks`
- * clock ticks of CPU (timers and the like) over the last `quietMs`. `aula serve` answers as soon
- * as it listens and then builds its filter indexes in the background; a pass measured during that
- * build would measure the build too, and the first pass would get that time for free while the
- * baseline runs before it. Resolves false on timeout.
+ * How long a started server must be quiet before a pass is measured: aula serve does no work after
+ * its first answer (the start-up phase, bench/start-up.ts, measures what it does spend), but
+ * anything it did would otherwise be measured with the first pass, or with the baseline before it.
+ * Longer than a second, so work begun after a quiet second is waited out too.
  */
-/** What `settled` reads the time and the CPU from, and how it waits: the real ones, or a test's. */
+export const SERVER_QUIET_MS = 2_000;
+
+/** What a quiet spell is timed by and how it waits: the real clock, or a clock a test turns. */
 export interface SettleClock {
   now(): number;
   sleep(ms: number): Promise<void>;
-  cpuTicks(pid: number): number;
 }
 
 const REAL_CLOCK: SettleClock = {
-  now: () => Date.now(),
+  now: () => performance.now(),
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-  cpuTicks: treeCpuTicks,
 };
 
-export async function settled(pid: number, quietMs = 500, timeoutMs = 60_000, idleTicks = 2, clock: SettleClock = REAL_CLOCK): Promise<boolean> {
+/**
+ * Waits until `read()` (a process tree's CPU so far, in any unit) grew by at most `idle` over the
+ * last `quietMs`, sampling every `stepMs`; returns the sample at the start of that quiet spell, or
+ * null after `timeoutMs`.
+ */
+export async function quietSpell(
+  read: () => number,
+  quietMs: number,
+  idle: number,
+  timeoutMs: number,
+  stepMs = 100,
+  clock: SettleClock = REAL_CLOCK,
+): Promise<{ at: number; value: number } | null> {
   const deadline = clock.now() + timeoutMs;
-  const samples: { at: number; ticks: number }[] = [{ at: clock.now(), ticks: clock.cpuTicks(pid) }];
+  const samples = [{ at: clock.now(), value: read() }];
   while (clock.now() < deadline) {
-    await clock.sleep(100);
-    const now = { at: clock.now(), ticks: clock.cpuTicks(pid) };
+    await clock.sleep(stepMs);
+    const now = { at: clock.now(), value: read() };
     samples.push(now);
     while (samples.length > 1 && now.at - samples[1].at >= quietMs) samples.shift();
-    if (now.at - samples[0].at >= quietMs && now.ticks - samples[0].ticks <= idleTicks) return true;
+    if (now.at - samples[0].at >= quietMs && now.value - samples[0].value <= idle) return samples[0];
   }
-  return false;
+  return null;
+}
+
+/**
+ * Waits until a freshly started server has settled: its process tree spent at most `idleTicks`
+ * clock ticks of CPU (timers and the like) over the last `quietMs`. Resolves false on timeout.
+ */
+export async function settled(pid: number, quietMs = 500, timeoutMs = 60_000, idleTicks = 2, clock: SettleClock = REAL_CLOCK, cpuTicks = treeCpuTicks): Promise<boolean> {
+  return (await quietSpell(() => cpuTicks(pid), quietMs, idleTicks, timeoutMs, 100, clock)) !== null;
 }

@@ -5,6 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { mulberry32 } from '../src/util/mulberry32.ts';
+import { parseManifest } from '../src/store/format/manifest.ts';
+import { readColumns } from '../src/store/read/column-files.ts';
+import { directorySource } from '../src/store/read/dist-source.ts';
 
 /** Which target a kind's distinct mode is held to (see TARGETS in report.ts). */
 export type Group = 'pages' | 'substring' | 'regex' | 'autocomplete' | 'detail';
@@ -52,6 +55,22 @@ interface Columns {
   bool: { register: (0 | 1)[] };
 }
 
+/** The columns the pools draw from, as the server loads them (data/columns/). */
+function columnsOf(distDir: string): Columns {
+  const manifest = parseManifest(readFileSync(join(distDir, 'manifest.json'), 'utf8'), 'manifest.json');
+  const table = readColumns(directorySource(distDir), manifest.counts.events);
+  const { columns: c, length } = table;
+  const strings = (col: { at(row: number): string | null }) => Array.from({ length }, (_, row) => col.at(row));
+  const numbers = (a: Float64Array) => Array.from(a, (v) => (v === v ? v : null));
+  return {
+    id: Array.from(c.id),
+    time: { start: numbers(c.time.start) },
+    text: { title: strings(c.text.title), location: strings(c.text.location) },
+    dfp_points: numbers(c.dfp_points),
+    bool: { register: Array.from(c.bool.register) as (0 | 1)[] },
+  };
+}
+
 const EVENTS = '/v1/cms/event/';
 const AUTOCOMPLETE = '/v1/api/autocomplete/';
 const PAGE = 20;
@@ -62,10 +81,7 @@ const isoZ = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 export function buildQuerySet(options: { distDir: string; contentDir: string; seed: number; poolSize: number }): QuerySet {
   const { distDir, contentDir, seed, poolSize } = options;
   const rng = mulberry32(seed);
-  const cols = {
-    ...JSON.parse(readFileSync(join(distDir, 'data/events.columns.json'), 'utf8')),
-    ...JSON.parse(readFileSync(join(distDir, 'data/events.text.json'), 'utf8')),
-  } as Columns;
+  const cols = columnsOf(distDir);
   const count = cols.id.length;
   const titles = cols.text.title.filter((t): t is string => typeof t === 'string' && t.length > 0);
   const locations = [...new Set(cols.text.location.filter((t): t is string => typeof t === 'string' && t.length > 0))];

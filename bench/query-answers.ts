@@ -11,8 +11,6 @@
 import { createApi } from '../src/api/core.ts';
 import { releaseBody } from '../src/api/body.ts';
 import { loadDataset } from '../src/query/dataset.ts';
-import { prepareFilterIndexes } from '../src/query/events/filter.ts';
-import { warmDataset } from '../src/store/read/stored-data.ts';
 import { buildQuerySet } from './queries.ts';
 import { Session } from 'node:inspector';
 import { writeFileSync } from 'node:fs';
@@ -26,8 +24,6 @@ const warm = Number(process.env.WARM ?? 300);
 const kinds = only ? new Set(only.split(',')) : null;
 
 const ds = loadDataset(distDir);
-warmDataset(ds);
-prepareFilterIndexes(ds.events.table);
 const api = createApi(ds);
 const set = buildQuerySet({ distDir, contentDir, seed: 1, poolSize: 20_000 });
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -3,9 +3,10 @@
 //   npm run bench -- --events 2000 --directory 4000 --duration 2 --skip-workers    smoke run
 //   npm run bench -- --soak [SECONDS]               soak (issue 7) instead of the matrix, appended
 //   npm run bench -- --only-build                   the build figures of issue 16 alone (no serving, no load)
+//   npm run bench -- --only-start-up [--dist DIR]   start → full speed alone (issue 34), aula serve and workerd
 // Every option also reads an environment variable (BENCH_EVENTS, BENCH_DURATION, …), see --help.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,12 +15,11 @@ import { spawnSync } from 'node:child_process';
 import { chooseGenerator, type GeneratorName, type LoadGenerator } from './generator.ts';
 import { probe, type LoadResult } from './load.ts';
 import {
-  cleanupNow, freePort, httpGet, installCleanup, registerTempDir, settled, startServerProcess, stopTracked, treeRss,
+  cleanupNow, freePort, httpGet, installCleanup, registerTempDir, SERVER_QUIET_MS, settled, startServerProcess, stopTracked, treeRss,
   type Tracked,
 } from './processes.ts';
 import { buildQuerySet, type QueryKind } from './queries.ts';
 import { MARGIN_NS } from '../src/pipeline/cache/stat-index.ts';
-import { WARM_UP_AFTER_MS } from '../src/defaults.ts';
 import { runBuilds } from './build-runs.ts';
 import { devEdit, type DevRun } from './dev-edit.ts';
 import {
@@ -33,18 +33,11 @@ import { loadContent } from '../src/content/index.ts';
 import { benchAutocomplete } from './autocomplete-inprocess.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
 import { measureWorst, worstMarkdown } from './worst-requests.ts';
+import { measureEdgeFirst, measureStartUp, startUpMarkdown } from './start-up.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AULA = join(ROOT, 'bin/aula.js');
 const HOST = '127.0.0.1';
-/**
- * A started `aula serve` is measured once it has been quiet this long: longer than the delay
- * before its deferred warm-up (text columns, then the filter indexes in the background), so a quiet
- * spell between listening and the warm-up is not taken for the end of it. With 0.5 s, the warm-up
- * ran during the first baseline sample (1-process pass) and the first row (workers pass: the
- * default list, repeated, at 0.39–0.43 with a p99 of 179–233 ms).
- */
-const SERVER_QUIET_MS = WARM_UP_AFTER_MS + 1_000;
 const EVENTS_PATH = '/v1/cms/event/';
 
 function positiveNumber(value: string): number {
@@ -82,7 +75,9 @@ const program = new Command()
   .addOption(new Option('--access-log', 'run aula serve with its access log on (the default of `aula serve`; off in the matrix)').env('BENCH_ACCESS_LOG'))
   .addOption(new Option('--keep', 'keep the temporary content and dist folders').env('BENCH_KEEP'))
   .addOption(new Option('--only-worst', 'measure only the worst requests of each kind (issue 31) against one aula serve; writes --results only when it is given').env('BENCH_ONLY_WORST'))
-  .addOption(new Option('--dist <dir>', 'with --only-worst: a dist built already (no generating or building)').env('BENCH_DIST'))
+  .addOption(new Option('--skip-start-up', 'skip the start → full speed measurement (and the --edge build it needs)').env('BENCH_SKIP_START_UP'))
+  .addOption(new Option('--only-start-up', 'measure only start → full speed (issue 34): aula serve, and workerd over the dist\'s edge/; writes --results only when it is given').env('BENCH_ONLY_START_UP'))
+  .addOption(new Option('--dist <dir>', 'with --only-worst or --only-start-up: a dist built already (no generating or building)').env('BENCH_DIST'))
   .showHelpAfterError();
 
 interface Options {
@@ -106,6 +101,8 @@ interface Options {
   skipDev?: boolean;
   skipProfiles?: boolean;
   onlyWorst?: boolean;
+  skipStartUp?: boolean;
+  onlyStartUp?: boolean;
   dist?: string;
 }
 
@@ -220,18 +217,51 @@ async function inProcessAutocomplete(contentDir: string, queries: string[]): Pro
 
 const loadStart = loadavg()[0];
 
+/** `aula build --no-cache --quiet` of `content` into `out`, with `args`; throws if it fails. */
+function buildQuietly(content: string, out: string, args: string[] = []): void {
+  const built = spawnSync(process.execPath, [AULA, 'build', '--content', content, '--out', out, '--no-cache', '--quiet', ...args], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('aula build failed');
+}
+
+/** --dist, or a dist of freshly generated content built with `args`. */
+async function givenOrBuiltDist(args: string[] = []): Promise<string> {
+  if (opts.dist) return resolve(opts.dist);
+  const work = mkdtempSync(join(tmpdir(), 'aula-bench-'));
+  registerTempDir(work);
+  log(`generating ${opts.events} events, ${opts.directory} directory objects (seed ${opts.seed})`);
+  await generate(join(work, 'content'));
+  buildQuietly(join(work, 'content'), join(work, 'dist'), args);
+  return join(work, 'dist');
+}
+
+/** Writes a section measured alone to --results when it was given (bench/results.md holds the full run). */
+function writeAlone(markdown: string): void {
+  console.log(`\n${markdown}`);
+  if (program.getOptionValueSource('results') !== 'default') {
+    writeFileSync(resolve(opts.results), markdown);
+    log(`wrote ${resolve(opts.results)}`);
+  }
+}
+
+/** Start → full speed (bench/start-up.ts): aula serve over `distDir`, workerd over `edgeDist` (a dist built with --edge). */
+async function startUp(distDir: string, edgeDist: string): Promise<string> {
+  log('start → full speed: aula serve');
+  const serve = await measureStartUp(distDir);
+  log(`background CPU after the first answer ${serve.backgroundCpuMs.toFixed(0)} ms; workerd`);
+  const edge = await measureEdgeFirst(edgeDist);
+  const load = loadavg();
+  return `${startUpMarkdown(serve, edge)}\nLoad average (1, 5, 15 min) at the end: ${load.map((l) => l.toFixed(2)).join(', ')}; ${opts.events.toLocaleString('en-US')} events / ${opts.directory.toLocaleString('en-US')} directory objects unless --dist was given.\n`;
+}
+
+/** `--only-start-up`: one dist built with --edge (given, or generated and built once), start → full speed. */
+async function onlyStartUp(): Promise<void> {
+  const distDir = await givenOrBuiltDist(['--edge']);
+  writeAlone(await startUp(distDir, distDir));
+}
+
 /** `--only-worst`: one dist (given, or generated and built once), one aula serve, the worst requests. */
 async function onlyWorst(): Promise<void> {
-  let distDir = opts.dist ? resolve(opts.dist) : '';
-  if (!distDir) {
-    const work = mkdtempSync(join(tmpdir(), 'aula-bench-'));
-    registerTempDir(work);
-    log(`generating ${opts.events} events, ${opts.directory} directory objects (seed ${opts.seed})`);
-    await generate(join(work, 'content'));
-    distDir = join(work, 'dist');
-    const built = spawnSync(process.execPath, [AULA, 'build', '--content', join(work, 'content'), '--out', distDir, '--no-cache', '--quiet'], { stdio: 'inherit' });
-    if (built.status !== 0) throw new Error('aula build failed');
-  }
+  const distDir = await givenOrBuiltDist();
   generator = chooseGenerator(opts.generator, { threads: opts.threads, connections: opts.connections, timeoutS: 10, countStatuses: opts.countStatuses === true }, log);
   const one = await startAula(distDir, 1);
   if (!one.ok) throw new Error(`aula serve did not start: ${one.message}`);
@@ -239,12 +269,7 @@ async function onlyWorst(): Promise<void> {
     if (!(await settled(one.server.child.pid!, SERVER_QUIET_MS))) log('aula serve: still busy after 60 s; measuring anyway');
     const durationS = generator.name === 'wrk' ? wholeSeconds(opts.duration) : opts.duration;
     const result = await measureWorst({ origin: one.baseUrl, pid: one.server.child.pid!, dist: distDir, generator, durationS, log });
-    const markdown = worstMarkdown(result, generator.settings);
-    console.log(`\n${markdown}`);
-    if (program.getOptionValueSource('results') !== 'default') {
-      writeFileSync(resolve(opts.results), markdown);
-      log(`wrote ${resolve(opts.results)}`);
-    }
+    writeAlone(worstMarkdown(result, generator.settings));
   } finally {
     await stopTracked(one.server);
   }
@@ -252,6 +277,7 @@ async function onlyWorst(): Promise<void> {
 
 async function main(): Promise<void> {
   if (opts.onlyWorst) return onlyWorst();
+  if (opts.onlyStartUp) return onlyStartUp();
   const started = new Date();
   const work = mkdtempSync(join(tmpdir(), 'aula-bench-'));
   registerTempDir(work);
@@ -303,6 +329,16 @@ async function main(): Promise<void> {
     return;
   }
 
+  // Start → full speed, before the load passes: each server it starts is fresh. The workerd side
+  // needs the edge bundle, built into a folder of its own (not timed) and removed after.
+  let startUpSection = '';
+  if (!opts.skipStartUp) {
+    const edgeDist = join(work, 'dist-edge');
+    buildQuietly(contentDir, edgeDist, ['--edge']);
+    startUpSection = await startUp(distDir, edgeDist);
+    rmSync(edgeDist, { recursive: true, force: true });
+  }
+
   // The builds leave gigabytes of written pages for the kernel to flush; flushed now, so their
   // writeback cannot overlap the baseline and the load passes. (A first baseline sample a third
   // below the later ones was suspected of this; the flush then took 0.0 s, so that was not it.)
@@ -343,8 +379,8 @@ async function main(): Promise<void> {
     writeFileSync(bodyFile, (await httpGet(one.baseUrl + EVENTS_PATH)).body);
   }
   bodyBytes = statSync(bodyFile).size;
-  // Nothing is measured while aula serve warms up (its text columns, then its filter indexes in the
-  // background, processes.ts `settled`): the ceiling and the baseline share its two cores.
+  // Nothing is measured while aula serve is busy (processes.ts `settled`): the ceiling and the
+  // baseline share its two cores.
   if (!(await settled(one.server.child.pid!, SERVER_QUIET_MS))) log('aula serve: still busy after 60 s; measuring anyway');
 
   let baseline: Tracked | undefined;
@@ -463,7 +499,7 @@ async function main(): Promise<void> {
     sampleAutocomplete,
     missProfiles,
   };
-  const markdown = resultsMarkdown(report) + (worst ? `\n${worstMarkdown(worst, generator.settings)}` : '');
+  const markdown = resultsMarkdown(report) + (startUpSection ? `\n${startUpSection}` : '') + (worst ? `\n${worstMarkdown(worst, generator.settings)}` : '');
   writeFileSync(resolve(opts.results), markdown + keptSections(resolve(opts.results)));
   console.log(`\n${markdown}`);
   log(`wrote ${resolve(opts.results)}`);

@@ -18,6 +18,7 @@ import { filterWithIndexes, type FilterContext } from '../src/query/events/filte
 import { TableIndexes } from '../src/query/events/indexes/table-indexes.ts';
 import { QueryParams } from '../src/query/query-dict.ts';
 import { syntheticEvents } from '../src/query/events/test-synthetic-events.ts';
+import { stringsOf } from '../src/query/events/table-fixture.ts';
 import { mulberry32 } from '../src/util/mulberry32.ts';
 
 const ROWS = Number(process.argv[2] ?? 20_000);
@@ -52,8 +53,7 @@ export function nsPerUnit(site: Site): { ns: number; units: number; rounds: numb
 const synthetic = syntheticEvents(7);
 const table = synthetic.table(ROWS);
 const ix = new TableIndexes(table);
-ix.prepare();
-const teasers = table.columns.text.teaser as string[];
+const teasers = stringsOf(table.columns.text.teaser, table.length) as string[];
 const ctx: FilterContext = { timezone: 'Europe/Vienna', categoryIds: new Set(Array.from({ length: 40 }, (_, i) => i + 1)) };
 const reserved = new Set(['limit', 'offset']);
 const rand = mulberry32(3);

@@ -10,10 +10,3 @@ export const DEFAULT_CACHE_CONTROL = 'public, max-age=60, s-maxage=300, stale-wh
 
 /** Where static-host rules send what a file cannot answer: the bundled server. */
 export const DEFAULT_UPSTREAM = 'http://127.0.0.1:8000';
-
-/**
- * How long after listening the server reads what loading deferred (the text columns) and starts
- * building its filter indexes in the background: the first moment is left to the first answers.
- * (The bench waits this out before it measures: bench/run.ts.)
- */
-export const WARM_UP_AFTER_MS = 1_000;

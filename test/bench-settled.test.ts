@@ -1,11 +1,10 @@
-// bench/processes.ts `settled`: the bench waits for a started server to finish its background work
-// (aula serve builds its filter indexes after it listens) before a pass is measured. Its rule runs
+// bench/processes.ts `settled`: the bench waits for a started server to finish any background work
+// before a pass is measured. Its rule runs
 // here on a clock the test turns (a process tree's CPU ticks scripted against time), so no result
 // depends on how busy the machine is; one real process tree shows what it reads is that tree's.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { childPids, settled, treeCpuTicks, type SettleClock } from '../bench/processes.ts';
-import { WARM_UP_AFTER_MS } from '../src/defaults.ts';
+import { childPids, SERVER_QUIET_MS, settled, treeCpuTicks, type SettleClock } from '../bench/processes.ts';
 
 /**
  * A clock whose time moves only when `settled` sleeps, and a process tree that has spent
@@ -16,10 +15,10 @@ function scripted(ticksAt: (ms: number) => number) {
   const clock: SettleClock = {
     now: () => now,
     sleep: async (ms) => void (now += ms),
-    cpuTicks: () => ticksAt(now),
   };
   return {
     clock,
+    cpuTicks: () => ticksAt(now),
     get at() {
       return now;
     },
@@ -32,31 +31,31 @@ const busyBetween = (from: number, to: number) => (ms: number) => Math.max(0, Ma
 describe('settled', () => {
   it('waits while the process tree is busy, and resolves once it has been idle for the quiet time', async () => {
     const tree = scripted(busyBetween(0, 1_500));
-    expect(await settled(1, 500, 20_000, 2, tree.clock)).toBe(true);
+    expect(await settled(1, 500, 20_000, 2, tree.clock, tree.cpuTicks)).toBe(true);
     expect(tree.at).toBeGreaterThanOrEqual(2_000);
     expect(tree.at).toBeLessThanOrEqual(2_100);
   });
 
-  it("waits out a warm-up that starts after a quiet spell, as aula serve's does, when asked to be quiet for longer than the spell", async () => {
-    // quiet for WARM_UP_AFTER_MS after start, then 1 s of CPU, then quiet again
-    const warmUp = busyBetween(WARM_UP_AFTER_MS, WARM_UP_AFTER_MS + 1_000);
-    const short = scripted(warmUp);
-    expect(await settled(1, 500, 20_000, 2, short.clock)).toBe(true);
-    expect(short.at).toBeLessThan(WARM_UP_AFTER_MS);
-    const long = scripted(warmUp);
-    expect(await settled(1, WARM_UP_AFTER_MS + 1_000, 20_000, 2, long.clock)).toBe(true);
-    expect(long.at).toBeGreaterThanOrEqual(WARM_UP_AFTER_MS + 1_000 + WARM_UP_AFTER_MS + 1_000);
+  it("waits out work that starts after a quiet second when asked for the server's quiet time", async () => {
+    // quiet for 1 s after start, then 1 s of CPU, then quiet again
+    const late = busyBetween(1_000, 2_000);
+    const short = scripted(late);
+    expect(await settled(1, 500, 20_000, 2, short.clock, short.cpuTicks)).toBe(true);
+    expect(short.at).toBeLessThan(1_000);
+    const long = scripted(late);
+    expect(await settled(1, SERVER_QUIET_MS, 20_000, 2, long.clock, long.cpuTicks)).toBe(true);
+    expect(long.at).toBeGreaterThanOrEqual(2_000 + SERVER_QUIET_MS);
   });
 
   it('tolerates the few ticks an idle server spends on timers', async () => {
     // one tick every 300 ms
     const tree = scripted((ms) => Math.floor(ms / 300));
-    expect(await settled(1, 500, 20_000, 2, tree.clock)).toBe(true);
+    expect(await settled(1, 500, 20_000, 2, tree.clock, tree.cpuTicks)).toBe(true);
   });
 
   it('gives up after its bound when the tree never idles', async () => {
     const tree = scripted((ms) => ms / 10);
-    expect(await settled(1, 500, 1_500, 2, tree.clock)).toBe(false);
+    expect(await settled(1, 500, 1_500, 2, tree.clock, tree.cpuTicks)).toBe(false);
     expect(tree.at).toBeGreaterThanOrEqual(1_500);
   });
 

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../src/pipeline/build.ts';
-import { loadDataset, warmDataset } from '../src/query/dataset.ts';
+import { loadDataset } from '../src/query/dataset.ts';
 import { DistError } from '../src/store/format/manifest.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { buildOk, removeDir, tempDir, writeContent } from './helpers.ts';
@@ -38,12 +38,12 @@ describe('aula build', () => {
     const files = Object.keys(snapshot(dist)).sort();
     expect(files).toEqual(expect.arrayContaining([
       'manifest.json', 'v1/cms/event/index.json', 'v1/cms/event/offset/2.json',
-      'data/events/00000.jsonl', 'data/events.offsets.bin', 'data/events.columns.json', 'data/categories.json',
+      'data/events/00000.jsonl', 'data/events.offsets.bin', 'data/columns/title.text.bin', 'data/categories.json',
     ]));
     expect(files.some((f) => f.startsWith('autocomplete/'))).toBe(true);
     const manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({
-      format: 2,
+      format: 3,
       event_part_rows: 4096,
       base_url: 'https://events.example.at/api',
       counts: { events: 4, pages: 3, categories: 2, media: 2, directory: 3, event_list_pages: 2 },
@@ -85,17 +85,10 @@ describe('aula build', () => {
     const { content, dist } = setup();
     await buildOk({ content, out: dist });
     const { rmSync, writeFileSync } = await import('node:fs');
-    rmSync(join(dist, 'data/events.columns.json'));
+    rmSync(join(dist, 'data/columns/title.text.bin'));
     expect(() => loadDataset(dist)).toThrow(DistError);
-    expect(() => loadDataset(dist)).toThrow(/events\.columns\.json: missing/);
+    expect(() => loadDataset(dist)).toThrow(/columns\/title\.text\.bin: missing/);
     await buildOk({ content, out: dist });
-    rmSync(join(dist, 'data/events.text.json'));
-    expect(() => loadDataset(dist)).toThrow(/events\.text\.json: missing/);
-    await buildOk({ content, out: dist });
-    writeFileSync(join(dist, 'data/events.text.json'), '{"iso":');
-    const deferred = loadDataset(dist);
-    expect(() => warmDataset(deferred)).toThrow(DistError);
-    expect(() => warmDataset(deferred)).toThrow(/events\.text\.json: not valid JSON/);
     writeFileSync(join(dist, 'manifest.json'), '{"format": 99}');
     expect(() => loadDataset(dist)).toThrow(/dist format 99/);
     expect(() => loadDataset(join(dist, 'nowhere'))).toThrow(/manifest\.json: missing/);

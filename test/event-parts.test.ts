@@ -10,7 +10,7 @@ import { listFiles } from '../src/pipeline/ledger/carry-over.ts';
 import { datasetFrom, loadDataset } from '../src/query/dataset.ts';
 import { memorySource } from '../src/store/read/dist-source.ts';
 import { eventPartFile } from '../src/store/format/dist-paths.ts';
-import { digestOf, DistError, sha256Hex } from '../src/store/format/manifest.ts';
+import { digestOf, DIST_FORMAT, DistError, sha256Hex } from '../src/store/format/manifest.ts';
 import { buildOk, refusal, removeDir, SAMPLE_CONTENT, sampleDist, tempDir } from './helpers.ts';
 
 let root: string;
@@ -113,6 +113,6 @@ describe('a dist with its event rows in many parts', () => {
       const manifest = JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8'));
       writeFileSync(join(d, 'manifest.json'), JSON.stringify({ ...manifest, format: 1 }));
     });
-    expect(refusal(dir)).toMatch(/dist format 1 is not the one this aula reads \(2\); rebuild with `aula build`/);
+    expect(refusal(dir)).toContain(`dist format 1 is not the one this aula reads (${DIST_FORMAT}); rebuild with \`aula build\``);
   });
 });

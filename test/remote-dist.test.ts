@@ -157,7 +157,7 @@ describe('a remote dist on an HTTP origin', () => {
     const fetched = (rel: string) => origin.seen.files.get(`dist/${rel}`) ?? 0;
     const parts = partsOf(builds.b);
     expect(parts.length).toBeGreaterThan(2);
-    const before = { parts: parts.map(fetched), index: fetched('autocomplete/index.json'), categories: fetched('data/categories.json') };
+    const before = { parts: parts.map(fetched), index: fetched('data/autocomplete.bin'), categories: fetched('data/categories.json') };
     const failures: string[] = [];
     const counts = new Set<number>();
     const paths = ['/v1/cms/event/?limit=1', '/v1/cms/event/?title__icontains=e', '/v1/api/autocomplete/?q=m', '/v1/cms/event/43/', '/v1/cms/event/?start__gte=2025-01-01T00:00:00Z'];
@@ -210,7 +210,9 @@ describe('a remote dist on an HTTP origin', () => {
     const fetchedAgain = parts.map((rel, i) => fetched(rel) - before.parts[i]);
     expect(fetchedAgain).toEqual(parts.map((rel) => (had.has(manifestOf(builds.b).files[rel].sha256) ? 0 : 1)));
     expect(fetchedAgain).toContain(0);
-    expect(fetched('autocomplete/index.json')).toBe(before.index);
+    expect(fetched('data/autocomplete.bin')).toBe(before.index);
+    // the browser's index is the CDN's to serve: never downloaded
+    expect(fetched('autocomplete/index.json')).toBe(0);
     expect(fetched('data/categories.json')).toBe(before.categories);
   });
 
@@ -235,11 +237,11 @@ describe('a remote dist on an HTTP origin', () => {
     // the origin still has it as it was (its ETag), is answered 304: it is not downloaded again
     const fetched = (rel: string) => origin.seen.files.get(`dist/${rel}`) ?? 0;
     const sent = (rel: string) => origin.seen.sent.get(`dist/${rel}`) ?? 0;
-    const columns = fetched('data/events.columns.json');
+    const columns = fetched('data/columns/start.ordered.bin');
     const tries = fetched(part);
     const downloads = sent(part);
     await until('two retries', async () => fetched(part) > tries + 1);
-    expect(fetched('data/events.columns.json')).toBe(columns);
+    expect(fetched('data/columns/start.ordered.bin')).toBe(columns);
     expect(sent(part)).toBe(downloads);
     expect(await readyz()).toBe(503);
 
@@ -334,11 +336,11 @@ describe('fetchRemoteDist', () => {
   });
 
   it('names a missing file and a manifest larger than the limit', async () => {
-    const path = join(root, 'dist/data/events.columns.json');
+    const path = join(root, 'dist/data/columns/start.ordered.bin');
     const saved = readFileSync(path);
     rmSync(path);
     try {
-      await expect(fetchRemoteDist(base)).rejects.toThrow(/data\/events\.columns\.json: the origin answers HTTP 404/);
+      await expect(fetchRemoteDist(base)).rejects.toThrow(/data\/columns\/start\.ordered\.bin: the origin answers HTTP 404/);
     } finally {
       writeFileSync(path, saved);
     }
@@ -381,10 +383,10 @@ describe('fetchRemoteDist', () => {
     const answers: [string, (res: ServerResponse) => void][] = [
       ['dist/manifest.json', (res) => res.writeHead(429).end()],
       ['dist/manifest.json', (res) => res.writeHead(408).end()],
-      ['dist/data/events.columns.json', (res) => res.writeHead(503).end()],
+      ['dist/data/columns/start.ordered.bin', (res) => res.writeHead(503).end()],
       // the file's length promised, half of it sent, then the connection closes
-      ['dist/data/events.columns.json', (res) => {
-        const bytes = readFileSync(join(root, 'dist/data/events.columns.json'));
+      ['dist/data/columns/start.ordered.bin', (res) => {
+        const bytes = readFileSync(join(root, 'dist/data/columns/start.ordered.bin'));
         res.writeHead(200, { 'Content-Length': bytes.length });
         res.write(bytes.subarray(0, bytes.length >> 1), () => res.destroy());
       }],
@@ -399,7 +401,7 @@ describe('fetchRemoteDist', () => {
       }
     }
     // a 404 still says the dist is not there
-    origin.misbehave = (path, res) => path === 'dist/data/events.columns.json' && (res.writeHead(404).end(), true);
+    origin.misbehave = (path, res) => path === 'dist/data/columns/start.ordered.bin' && (res.writeHead(404).end(), true);
     try {
       expect((await failure())?.name).toBe('RefusedBuild');
     } finally {

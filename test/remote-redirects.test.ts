@@ -140,7 +140,7 @@ describe('fetchRemoteDist and the origin’s redirects', () => {
       const fetched = await fetchRemoteDist(base);
       expect(fetched).not.toBe('unchanged');
       expect(at.asked).toContain('/dist/builds/1/manifest.json');
-      expect(at.asked).toContain('/dist/builds/1/data/events.columns.json');
+      expect(at.asked).toContain('/dist/builds/1/data/columns/start.ordered.bin');
     } finally {
       at.answer = null;
       removeDir(join(root, 'dist', 'builds'));
@@ -154,7 +154,7 @@ describe('fetchRemoteDist and the origin’s redirects', () => {
       ['dist/manifest.json', `http://localhost:${port}/dist/manifest.json`, /\(another origin\)/],
       ['dist/manifest.json', '/admin/manifest.json', /\(outside the path of the dist\)/],
       ['dist/manifest.json', '/dist/../admin/manifest.json', /\(outside the path of the dist\)/],
-      ['dist/data/events.columns.json', '/dist/..%2fadmin', /\(an encoded \/ or \\ in the path\)/],
+      ['dist/data/columns/start.ordered.bin', '/dist/..%2fadmin', /\(an encoded \/ or \\ in the path\)/],
       ['dist/manifest.json', 'ftp://127.0.0.1/dist/manifest.json', /\(another scheme, ftp\)/],
     ];
     for (const [file, location, why] of cases) {

@@ -64,7 +64,7 @@ describe('reloading', () => {
     const { dist } = await fixture();
     const running = await serve(dist, { watch: false });
     try {
-      rmSync(join(dist, 'data/events.columns.json'));
+      rmSync(join(dist, 'data/columns/start.ordered.bin'));
       expect(running.reload()).toBe(false);
       expect(await titleOf(running.url)).toBe('Vortrag über Herzgesundheit');
     } finally {

@@ -56,13 +56,6 @@ export function localUrl(host: string, port: number): string {
   return `http://${name}:${port}`;
 }
 
-/**
- * How long the data served must stay before its filter indexes are built in the background:
- * while edits come in quick succession they would be built for data replaced a moment later,
- * and each step of that build holds up the next edit (a request that needs one meanwhile builds it).
- */
-const INDEXES_AFTER_MS = 2_000;
-
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function describeChanges(changed: readonly string[]): string {
@@ -146,7 +139,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   serving.catch(() => {}); // a caller that never awaits it must not crash the process
   const startServing = async (dataset?: Dataset) => {
     try {
-      running = await startServer({ dist: out, port, host: options.host, watch: false, log, dataset, indexesAfterMs: INDEXES_AFTER_MS });
+      running = await startServer({ dist: out, port, host: options.host, watch: false, log, dataset });
       markServing(running.url);
     } catch (e) {
       failServing(e as Error);
@@ -166,8 +159,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     // newer edit is served from memory already (its write follows)
     if (result.generation !== generation || !running || building !== null) return;
     try {
-      // the text columns are read when first needed, as the memory data makes them
-      running.use(loadDataset(out), INDEXES_AFTER_MS);
+      running.use(loadDataset(out));
     } catch (e) {
       log(`reading ${printable(options.out)}/ back failed: ${describeFailure(e)}; still serving from memory`);
     }
@@ -175,7 +167,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
 
   const served = async (dataset: Dataset) => {
     generation++;
-    if (running) running.use(dataset, INDEXES_AFTER_MS);
+    if (running) running.use(dataset);
     else await startServing(dataset);
     // not serving (the port was in use): dev is about to end, and a build started now would go
     // on writing the out folder after the process has said it failed
@@ -217,8 +209,6 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     debounceMs: options.debounceMs ?? 150,
     ignore: ownOutput,
     onBatch: (changed) => {
-      // the edit comes first: the background index build would hold it up step by step
-      running?.deferIndexes(INDEXES_AFTER_MS);
       for (const path of changed) pending.add(path);
       building ??= drain().finally(() => {
         building = null;

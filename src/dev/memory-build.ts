@@ -9,16 +9,20 @@
 // - an event's row is copied from the last rows (runs of rows in one copy) when the render
 //   context is the same too: the site, the base URL, the pages and the media (as JSON, so a
 //   media file whose size changed counts); any change to those renders every row again;
-// - the filter columns are copied from the last ones the same way (they depend on the record alone);
-// - the text columns are made only when first read (a text filter): an edit is served without them;
+// - the columns are copied from the last ones the same way (they depend on the record alone, and
+//   the zone), and a column file whose column did not change is the last one (an edited title
+//   makes the title's file again, and no other);
 // - the autocomplete index and its searcher, when the directory's records are all the same objects.
 import { createHash, randomBytes } from 'node:crypto';
 import type { DirectoryObject, Event, Model } from '../model/types.ts';
 import { compareListOrder, renderCategory, renderEvent, type RenderContext } from '../render/event.ts';
 import { EventRows, FIELD_COUNT, serializeEvent } from '../store/format/event-rows.ts';
-import { columnsOf, textColumnsOf, type ColumnsFile, type TextColumnsFile } from '../store/format/columns.ts';
+import { columnValuesOf } from '../store/write/column-values.ts';
+import { columnFilesReusing, splicedColumnValues } from '../store/write/column-files.ts';
+import type { ColumnValues } from '../store/format/event-table.ts';
 import { toJson } from '../store/format/json.ts';
-import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../store/format/dist-paths.ts';
+import { autocompleteData } from '../pipeline/render/autocomplete-data.ts';
 import { splitParts } from '../store/format/event-parts.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { memorySource, type DistSource } from '../store/read/dist-source.ts';
@@ -49,10 +53,10 @@ interface Last {
   /** the rows' bytes (the event parts' concatenation) and where each row's line starts in them */
   bytes: Buffer;
   lineAt: Float64Array;
-  columns: ColumnsFile;
-  /** the text columns, if they were made (they are made when first read), in `zone` */
+  /** the columns, their ISO text in `zone`, and their files */
+  columns: ColumnValues;
   zone: string;
-  text: () => TextColumnsFile | undefined;
+  columnFiles: ReadonlyMap<string, Uint8Array>;
 }
 
 /** A stretch of rows taken over from the last make: `count` rows from its row `was`. */
@@ -60,7 +64,7 @@ type Run = { row: number; was: number; count: number };
 
 export class MemoryBuild {
   private last: Last | null = null;
-  private directory: { objects: readonly DirectoryObject[]; index: string; dataset: Dataset | null } | null = null;
+  private directory: { objects: readonly DirectoryObject[]; pageSize: number; index: string; data: Uint8Array; dataset: Dataset | null } | null = null;
   /** tells this session's builds apart from any other's (see manifestOf) */
   private readonly session = randomBytes(8).toString('hex');
   private made = 0;
@@ -84,24 +88,24 @@ export class MemoryBuild {
     const context = JSON.stringify([ctx.site, ctx.baseUrl, [...ctx.pages], [...ctx.media]]);
     const rows = context === last?.context ? copiedRows(events, from, runs, last, ctx, stats) : renderedRows(events, ctx, stats);
     phase('rows');
-    const columns = last ? copiedColumns(events, from, runs, last.columns, columnsOf) : columnsOf(events);
+    const zone = model.site.timezone;
+    const columns = last?.zone === zone ? copiedColumns(events, from, last.columns, zone) : columnValuesOf(events, zone);
+    const columnFiles = columnFilesReusing(columns, last ? { values: last.columns, file: (rel) => last.columnFiles.get(rel)! } : null).files;
     phase('columns');
-    const index = this.index(model.directory, stats);
+    const { index, data: autocomplete } = this.index(model.directory, model.site.page_size, stats);
     phase('index');
     // the parts are views of the rows made in one piece (the loader joins them back without a copy)
     const parts = splitParts(rows.rows.lineBytes, rows.rows.starts, EVENT_PART_ROWS);
     const files = new Map<string, string | Uint8Array>([
       ...parts.map((part, i) => [eventPartFile(i), part] as const),
       [DATA_FILES.offsets, new Uint8Array(rows.rows.starts.buffer, rows.rows.starts.byteOffset, rows.rows.starts.byteLength)],
-      [DATA_FILES.columns, JSON.stringify(columns)],
+      ...columnFiles,
       [DATA_FILES.categories, toJson(model.categories.map(renderCategory))],
       [INDEX, index],
+      [AUTOCOMPLETE_DATA_FILE, autocomplete],
       ['manifest.json', JSON.stringify(this.manifestOf(model, baseUrl, events.length))],
     ]);
-    // made when first read: most edits are served, and replaced, before a text filter asks
-    const zone = model.site.timezone;
-    const text = lazyText(events, from, runs, zone, last?.zone === zone ? last.text() : undefined);
-    const source = withLazyFile(memorySource(files, 'memory'), DATA_FILES.text, text.file);
+    const source = memorySource(files, 'memory');
     phase('files');
     const kept = this.directory!;
     // the searcher is made from the index text: the same text, the same searcher
@@ -110,7 +114,7 @@ export class MemoryBuild {
     phase('dataset');
     const rowOf = new Map<Event, number>();
     events.forEach((e, row) => rowOf.set(e, row));
-    this.last = { events, rowOf, context, ...rows, columns, zone, text: text.made };
+    this.last = { events, rowOf, context, ...rows, columns, zone, columnFiles };
     phase('keep');
     return { dataset, stats, files: source };
   }
@@ -121,13 +125,15 @@ export class MemoryBuild {
     this.directory = null;
   }
 
-  private index(objects: readonly DirectoryObject[], stats: MemoryStats): string {
+  /** the browser's index and the server's (data/autocomplete.bin, whose tops hold a page of `pageSize`) */
+  private index(objects: readonly DirectoryObject[], pageSize: number, stats: MemoryStats): { index: string; data: Uint8Array } {
     const kept = this.directory;
-    if (kept && kept.objects.length === objects.length && kept.objects.every((o, i) => o === objects[i])) return kept.index;
+    if (kept && kept.pageSize === pageSize && kept.objects.length === objects.length && kept.objects.every((o, i) => o === objects[i])) return kept;
     stats.directory = true;
     const index = buildIndexJson(objects);
-    this.directory = { objects, index, dataset: null };
-    return index;
+    const data = autocompleteData(index, pageSize);
+    this.directory = { objects, pageSize, index, data, dataset: null };
+    return { index, data };
   }
 
   /**
@@ -244,53 +250,9 @@ function copiedRows(events: readonly Event[], from: Int32Array, runs: readonly R
   return { rows: new EventRows(bytes, starts), bytes, lineAt };
 }
 
-/** Columns (filter or text): the values of rows in `runs` copied from the last ones, the others made from their events by `of`. */
-function copiedColumns<C extends object>(events: readonly Event[], from: Int32Array, runs: readonly Run[], last: C, of: (events: readonly Event[]) => C): C {
-  const fresh = new Map<number, C>();
-  for (let row = 0; row < events.length; row++) if (from[row] < 0) fresh.set(row, of([events[row]]));
-  const copy = (pick: (c: object) => unknown[]) => {
-    const was = pick(last);
-    const out: unknown[] = new Array(events.length);
-    for (const { row, was: at, count } of runs) for (let k = 0; k < count; k++) out[row + k] = was[at + k];
-    for (const [row, one] of fresh) out[row] = pick(one)[0];
-    return out;
-  };
-  return mapColumns(last, copy) as C;
-}
-
-/** The columns file with each column (a list, at any depth) replaced by `column(pick)`. */
-function mapColumns(file: object, column: (pick: (c: object) => unknown[]) => unknown[], path: string[] = []): object {
-  return Object.fromEntries(
-    Object.entries(file).map(([key, value]) => {
-      const at = [...path, key];
-      const pick = (c: object) => at.reduce<any>((v, k) => v[k], c) as unknown[];
-      return [key, Array.isArray(value) ? column(pick) : mapColumns(value as object, column, at)];
-    }),
-  );
-}
-
-/**
- * The text columns of `events`, made when first asked for: copied (by `from` and `runs`) from the
- * last make's when it made them in the same zone, else made from the events. A function of its
- * own, so that what it keeps is what it names: nothing of the last make but its text columns.
- */
-function lazyText(events: readonly Event[], from: Int32Array, runs: readonly Run[], zone: string, last: TextColumnsFile | undefined) {
-  let made: TextColumnsFile | undefined;
-  let file: string | undefined;
-  const columns = () => {
-    made ??= last ? copiedColumns(events, from, runs, last, (e) => textColumnsOf(e, zone)) : textColumnsOf(events, zone);
-    last = undefined;
-    return made;
-  };
-  return { made: () => made, file: () => (file ??= JSON.stringify(columns())) };
-}
-
-/** `source` with one more file, made when it is first read. */
-function withLazyFile(source: DistSource, rel: string, make: () => string): DistSource {
-  return {
-    ...source,
-    require: (r) => (r === rel ? undefined : source.require(r)),
-    text: (r) => (r === rel ? make() : source.text(r)),
-    bytes: (r) => (r === rel ? Buffer.from(make()) : source.bytes(r)),
-  };
+/** The columns: those of rows the last make had copied from its columns, the others made from their events. */
+function copiedColumns(events: readonly Event[], from: Int32Array, last: ColumnValues, zone: string): ColumnValues {
+  const fresh: Event[] = [];
+  const order = Int32Array.from(from, (was, row) => (was >= 0 ? was : -(fresh.push(events[row]))));
+  return splicedColumnValues(last, columnValuesOf(fresh, zone), order);
 }

@@ -53,7 +53,6 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
     accessLog: options.quiet ? undefined : accessLogger(options.log ?? 'text', (chunk) => void process.stdout.write(chunk)),
     // (escaped by startServer)
     log: (line) => console.log(`aula: ${line}`),
-    onFatal: () => process.exit(1),
     // a worker's rows were checked by the primary (when they are the same files)
     rowsCheck: cluster.isWorker && !isRemoteDist(options.dist) ? { vouched: askPrimary } : undefined,
   });

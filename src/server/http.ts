@@ -21,7 +21,6 @@ import { headBytes, MAX_HEAD_BYTES, MAX_HEADERS_KEPT } from './head-size.ts';
 import { hasBody } from './request-body.ts';
 import { requestHandler } from './request-handler.ts';
 import { drainOnClose } from './shutdown.ts';
-import { WARM_UP_AFTER_MS } from '../defaults.ts';
 import { sendableHeaderValue } from '../util/header-value.ts';
 import { printable } from '../util/printable.ts';
 
@@ -48,12 +47,8 @@ export interface ServeOptions extends ApiOptions {
   accessLog?: (entry: AccessEntry) => void;
   /** allowed cross-origin callers; CORS off when absent */
   cors?: CorsOrigins;
-  /** data made in memory (aula dev) to serve at start instead of dist/'s … */
+  /** data made in memory (aula dev) to serve at start instead of dist/'s */
   dataset?: Dataset;
-  /** … and when to build its filter indexes in the background (default 1 s after listening) */
-  indexesAfterMs?: number;
-  /** the deferred part of the data turned out corrupt after start-up (the CLI exits 1) */
-  onFatal?: (error: Error) => void;
 }
 
 export interface RunningServer {
@@ -65,13 +60,8 @@ export interface RunningServer {
    * and the load is retried with backoff until the dist is complete
    */
   reload(): boolean;
-  /**
-   * swaps in data made in memory (aula dev): one assignment, requests in flight finish on the old
-   * data; its filter indexes are built in the background after `indexesAfterMs`
-   */
-  use(dataset: Dataset, indexesAfterMs?: number): void;
-  /** stops the background build of the filter indexes and starts it again after `ms` (aula dev: an edit is coming) */
-  deferIndexes(ms: number): void;
+  /** swaps in data made in memory (aula dev): one assignment, requests in flight finish on the old data */
+  use(dataset: Dataset): void;
   /** serving the current dist/: false while a reload fails or lags */
   readonly ready: boolean;
   /** the base URL the answers' links use */
@@ -147,8 +137,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     data.stop();
     throw e;
   }
-  // The text columns are deferred to keep the cold start short; read them a moment after listening.
-  data.warmLater(options.dataset ? (options.indexesAfterMs ?? WARM_UP_AFTER_MS) : WARM_UP_AFTER_MS);
 
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -156,11 +144,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server,
     url: `http://${host}:${address.port}`,
     reload: () => data.reload(),
-    use: (dataset, indexesAfterMs) => {
+    use: (dataset) => {
       if (!data.use) throw new Error('a remote dist is not replaced from memory');
-      data.use(dataset, indexesAfterMs);
+      data.use(dataset);
     },
-    deferIndexes: (ms) => data.deferIndexes?.(ms),
     get ready() {
       return data.ready;
     },

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EVENTUALLY, sampleDist } from '../../test/helpers.ts';
-import { indexesFor, TableIndexes } from '../query/events/indexes/table-indexes.ts';
+import { sampleDist } from '../../test/helpers.ts';
 import { liveData } from './live-data.ts';
 
 let dist: string;
@@ -9,23 +8,17 @@ beforeAll(() => {
 });
 
 describe('liveData', () => {
-  it('builds every filter index in the background after the warm-up, and again for reloaded data', async () => {
+  it('answers a filter at once after the load, and again from reloaded data', async () => {
     const lines: string[] = [];
     const data = await liveData({ dist, watch: false, log: (l) => lines.push(l) });
     try {
-      expect(data.indexes).toBeUndefined();
-      data.warmLater(0);
-      await expect.poll(() => data.indexes, EVENTUALLY).toBeDefined();
-      await data.indexes!.done;
-      const reference = new TableIndexes(data.dataset.events.table);
-      reference.prepare();
-      expect(indexesFor(data.dataset.events.table).byteSize()).toBe(reference.byteSize());
-
-      const first = data.indexes;
+      const ask = () => data.api({ method: 'GET', path: '/v1/cms/event/', query: 'teaser__icontains=e&end__gte=2020-01-01', headers: {} });
+      const first = ask();
+      expect(first.status).toBe(200);
+      const before = data.dataset;
       expect(data.reload()).toBe(true);
-      expect(data.indexes).not.toBe(first);
-      await data.indexes!.done;
-      expect(indexesFor(data.dataset.events.table).byteSize()).toBe(reference.byteSize());
+      expect(data.dataset).not.toBe(before);
+      expect(ask().body).toEqual(first.body);
       expect(lines).toEqual([`reloaded ${dist}/`]);
     } finally {
       data.stop();

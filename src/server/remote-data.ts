@@ -5,10 +5,9 @@
 // answering and readiness false, as a local reload does, and is tried again on every poll until
 // it is whole.
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
-import { datasetFrom, warmDataset, type Dataset } from '../query/dataset.ts';
+import { datasetFrom, type Dataset } from '../query/dataset.ts';
 import { fetchRemoteDist, OriginUnavailable, RefusedBuild, remoteBase, DEFAULT_REMOTE_LIMITS, type RefusedFiles, type RemoteLimits, type Validators, type VerifiedFiles } from '../store/read/remote-source.ts';
 import type { LiveData } from './live-data.ts';
-import { prepareInBackground } from '../query/events/prepare-in-background.ts';
 
 export interface RemoteDataOptions extends ApiOptions {
   /** the origin's URL of dist/ */
@@ -49,17 +48,13 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
       throw e;
     }
     if (fetched === 'unchanged') return null;
+    // every file is read and checked here: a bad build fails before the swap
     const dataset = datasetFrom(fetched.source, { baseUrl: options.baseUrl });
-    // the deferred text column is read now: a bad build must fail before the swap
-    warmDataset(dataset);
     return { current: { dataset, api: createApi(dataset, { ...options, pooledCache: true }) }, validators: fetched.validators, verified: fetched.verified };
   };
 
   const first = (await load())!;
   let current = first.current;
-  // as for a local dist: the filter indexes are built in the background for each dataset
-  const buildIndexes = () => prepareInBackground(current.dataset.events.table, (e) => options.log(`building the filter indexes: ${e.message}`));
-  let indexes = buildIndexes();
   let validators = first.validators;
   verified = first.verified;
   let ready = true;
@@ -76,8 +71,6 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
       const next = await load(ready ? validators : undefined);
       if (next) {
         current = next.current;
-        indexes.stop();
-        indexes = buildIndexes();
         validators = next.validators;
         verified = next.verified;
         partial = new Map();
@@ -133,11 +126,6 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
     get problem() {
       return ready ? undefined : notReady;
     },
-    get indexes() {
-      return indexes;
-    },
-    // everything was read and verified at load
-    warmLater() {},
     /** checks the origin now (SIGHUP); true while the current build is whole */
     reload() {
       void poll();
@@ -146,7 +134,6 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
     stop() {
       stopped = true;
       clearTimeout(timer);
-      indexes.stop();
     },
   };
 }

@@ -61,7 +61,7 @@ const swappedOffsets = (b: Buffer) => {
 async function startLoad(dir: string, thread?: StartThread | null): Promise<unknown> {
   const verifier = rowsVerifier(dir, { thread });
   try {
-    const ds = loadDataset(dir, { verifyRows: verifier.verifyRows, lazyAutocomplete: true });
+    const ds = loadDataset(dir, { verifyRows: verifier.verifyRows });
     try {
       await verifier.done();
     } finally {
@@ -127,7 +127,6 @@ describe('a part replaced between the load opening it and the check opening it',
           renameSync(join(dir, `${EVENTS}.new`), join(dir, EVENTS));
           verifier.verifyRows(job);
         },
-        lazyAutocomplete: true,
       });
       ds.events.rows.close();
     } catch (e) {

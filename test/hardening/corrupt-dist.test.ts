@@ -1,19 +1,22 @@
 // A corrupt or partial dist/ at start: every data file missing, empty, truncated, garbage or of the
-// wrong shape, and a manifest of another format → a DistError naming the file (so `aula serve`
-// prints it and exits 1), never a dataset that loads and then answers broken JSON.
+// wrong shape, a binary file of another format version, and a manifest of another format → a
+// DistError naming the file (so `aula serve` prints it and exits 1), never a dataset that loads
+// and then answers broken JSON.
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/core.ts';
-import { loadDataset, warmDataset } from '../../src/query/dataset.ts';
+import { loadDataset } from '../../src/query/dataset.ts';
+import { COLUMN_FILES } from '../../src/store/format/column-files.ts';
+import { AUTOCOMPLETE_DATA_FILE } from '../../src/store/format/dist-paths.ts';
+import { sha256Hex } from '../../src/store/format/manifest.ts';
 import { DistError } from '../../src/store/format/manifest.ts';
 import { startAula } from '../aula-cli.ts';
 import { removeDir, sampleDist, tempDir } from '../helpers.ts';
 
-const FILES = [
-  'manifest.json', 'data/events/00000.jsonl', 'data/events.offsets.bin', 'data/events.columns.json', 'data/events.text.json', 'data/categories.json',
-  'autocomplete/index.json',
-];
+const FILES = ['manifest.json', 'data/events/00000.jsonl', 'data/events.offsets.bin', ...COLUMN_FILES, 'data/categories.json', AUTOCOMPLETE_DATA_FILE];
+/** the binary data files: a header naming their format and its version (src/store/format/sections.ts) */
+const BINARY_FILES = [...COLUMN_FILES, AUTOCOMPLETE_DATA_FILE];
 
 type Damage = (bytes: Buffer) => Buffer | null;
 const garbage = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7919 + 13) % 256));
@@ -28,6 +31,7 @@ const DAMAGES: Record<string, Damage> = {
 };
 const MANIFEST_DAMAGES: Record<string, (m: any) => unknown> = {
   'another format (the one before the event parts)': (m) => ({ ...m, format: 1 }),
+  'another format (the one before the column files)': (m) => ({ ...m, format: 2 }),
   'format as a string': (m) => ({ ...m, format: '2' }),
   'no format': ({ format: _, ...m }) => m,
   'counts that do not match': (m) => ({ ...m, counts: { ...m.counts, events: m.counts.events + 1 } }),
@@ -62,13 +66,23 @@ function damaged(rel: string, change: (bytes: Buffer) => Buffer | string | null)
   return dir;
 }
 
-/**
- * Loads the dist as the server does (the deferred text columns a moment after start) and, should
- * that succeed, answers every event: a dist that loads must answer valid JSON.
- */
+/** A copy whose binary file `rel` says another format version, its checksum in the manifest fixed up: only its header can tell. */
+function otherVersion(rel: string): string {
+  const dir = damaged(rel, (b) => {
+    const next = Buffer.from(b);
+    next.writeUInt32LE(next.readUInt32LE(8) + 1, 8);
+    return next;
+  });
+  const manifestPath = join(dir, 'manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  manifest.files[rel].sha256 = sha256Hex(readFileSync(join(dir, rel)));
+  writeFileSync(manifestPath, JSON.stringify(manifest));
+  return dir;
+}
+
+/** Loads the dist as the server does and, should that succeed, answers every event: a dist that loads must answer valid JSON. */
 function loadAndAnswer(dir: string): void {
   const ds = loadDataset(dir);
-  warmDataset(ds);
   const api = createApi(ds);
   for (const [path, query] of [
     ['/v1/cms/event/', 'limit=1000'],
@@ -107,6 +121,16 @@ describe('a damaged dist/ is refused with an error naming the file', () => {
     }
   }
 
+  // a file as another aula would write it: its checksum in the manifest fixed up, so only its
+  // header can tell (bytes 8..11: the format's version)
+  for (const rel of BINARY_FILES) {
+    it(`${rel}: another format version, its checksum fixed up`, () => {
+      const dir = otherVersion(rel);
+      expectNamed(dir, rel);
+      expect(() => loadAndAnswer(dir)).toThrow(/made by another version of aula/);
+    });
+  }
+
   for (const [name, change] of Object.entries(MANIFEST_DAMAGES)) {
     it(`manifest.json: ${name}`, () => {
       const dir = damaged('manifest.json', (b) => JSON.stringify(change(JSON.parse(b.toString()))));
@@ -134,18 +158,22 @@ describe('aula serve over a damaged dist/', () => {
       [damaged('manifest.json', (b) => JSON.stringify({ ...JSON.parse(b.toString()), format: 1 })), 'manifest.json', '1'],
       [damaged('data/categories.json', () => garbage(100)), 'data/categories.json', '2'],
       [damaged('data/events/00000.jsonl', (b) => b.subarray(0, b.length - 1)), 'data/events/00000.jsonl', '2'],
-      [damaged('data/events.columns.json', (b) => b.subarray(0, 100)), 'data/events.columns.json', '2'],
-      // deferred: read a second after listening, then the server stops
-      [damaged('data/events.text.json', (b) => b.subarray(0, 100)), 'data/events.text.json', '1'],
+      [damaged('data/columns/teaser.text.bin', (b) => b.subarray(0, 100)), 'data/columns/teaser.text.bin', '2'],
+      [damaged('data/columns/end.ordered.bin', (b) => b.subarray(0, 100)), 'data/columns/end.ordered.bin', '1'],
+      [otherVersion('data/columns/title.text.bin'), 'data/columns/title.text.bin', '1'],
+      [otherVersion(AUTOCOMPLETE_DATA_FILE), AUTOCOMPLETE_DATA_FILE, '2'],
     ];
     const runs = await Promise.all(cases.map(([dir, , workers]) => serveOnce(dir, workers)));
     runs.forEach(({ code, stderr }, i) => {
       const [dir, rel, workers] = cases[i];
       expect(code, stderr).toBe(1);
-      expect(stderr).toContain(`${join(dir, rel)}: `);
+      // one line, aula's own: `aula: <file>: <problem>; rebuild with `aula build``
+      expect(stderr).toContain(`aula: ${join(dir, rel)}: `);
       expect(stderr).toContain('rebuild with `aula build`');
       // it ends by itself: each worker fails once at most; the primary stops instead of forking again
       expect(stderr.split(join(dir, rel)).length - 1).toBeLessThanOrEqual(Number(workers) * 2);
     });
+    // a binary file of another format version says so
+    for (const { stderr } of runs.slice(-2)) expect(stderr).toMatch(/aula: .*: an? [a-z ]+ file of format version \d+, made by another version of aula \(this one reads version \d+\); rebuild with `aula build`/);
   });
 });

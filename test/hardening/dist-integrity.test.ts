@@ -2,6 +2,7 @@
 // loads, and the per-field offsets are checked against the rows. A dist changed after the build
 // — even by the same number of bytes, even with the checksums fixed up to match — is refused by
 // name, at start (exit 1) and on reload (the old data keeps answering).
+import { COLUMN_FILES } from '../../src/store/format/column-files.ts';
 import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,7 +59,7 @@ describe('a dist changed after the build is refused', () => {
   it('the build lists size and SHA-256 of every data and autocomplete file', () => {
     const manifest = JSON.parse(readFileSync(join(good, 'manifest.json'), 'utf8'));
     const listed = Object.keys(manifest.files).sort();
-    expect(listed).toEqual(expect.arrayContaining(['data/categories.json', 'data/events.columns.json', 'data/events/00000.jsonl', OFFSETS, 'data/events.text.json']));
+    expect(listed).toEqual(expect.arrayContaining(['data/categories.json', 'data/events/00000.jsonl', OFFSETS, ...COLUMN_FILES]));
     expect(listed.some((f) => f.startsWith('autocomplete/'))).toBe(true);
     for (const rel of listed) {
       const bytes = readFileSync(join(good, rel));
@@ -108,13 +109,13 @@ describe('a dist changed after the build is refused', () => {
     expect(refusal(dir)).toContain(`${join(dir, 'data/events/00000.jsonl')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
   });
 
-  it('a changed byte inside autocomplete/index.json (same length, still valid) → refused, naming the file', () => {
+  it('a changed byte inside data/autocomplete.bin (same length) → refused, naming the file', () => {
     const dir = copy();
-    const path = join(dir, 'autocomplete/index.json');
-    const text = readFileSync(path, 'utf8');
-    const at = text.search(/[a-z]/);
-    writeFileSync(path, text.slice(0, at) + (text[at] === 'x' ? 'y' : 'x') + text.slice(at + 1));
-    expect(refusal(dir)).toContain(`${join(dir, 'autocomplete/index.json')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+    const path = join(dir, 'data/autocomplete.bin');
+    const bytes = readFileSync(path);
+    bytes[bytes.length - 1] ^= 1;
+    writeFileSync(path, bytes);
+    expect(refusal(dir)).toContain(`${join(dir, 'data/autocomplete.bin')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
   });
 
   it('a manifest without checksums (an older aula) → rebuild', () => {

@@ -268,7 +268,7 @@ describe('Host and X-Forwarded-* never change a URL in a response', () => {
   let withDetail: [string, Record<string, string>][];
 
   beforeAll(async () => {
-    const id = [...loadDataset(dist).events.table.rowById.keys()][0];
+    const id = loadDataset(dist).events.table.columns.id[0];
     withDetail = [...PATHS, [`/v1/cms/event/${id}/`, {}]];
     pristine = [];
     for (const [path, headers] of withDetail) pristine.push(await once(port, path, headers));
@@ -319,7 +319,7 @@ describe('path traversal', () => {
     '/v1/cms/event/%c0%ae%c0%ae/', '/v1/cms/event/%2e%2e/', '/v1/cms/event/../', '/v1/cms/event/.%2e/', '/v1/cms/event/42/..%2f..%2f..%2fmanifest.json',
     '/v1/api/autocomplete/..%2f..%2f..%2fautocomplete%2findex.json', '/v1/api/autocomplete/../../../autocomplete/index.json',
     // (/events.ics, /openapi.json and /autocomplete/* are public files: test/nginx.test.ts serves them)
-    '/manifest.json', '/data/events/00000.jsonl', '/data/events.columns.json', '/data/media-files.json', '/autocomplete/index.json.x',
+    '/manifest.json', '/data/events/00000.jsonl', '/data/columns/title.text.bin', '/data/media-files.json', '/autocomplete/index.json.x',
     '/v1/cms/event/index.json', '/v1/cms/event/offset/20.json', '/events.ics.gz', '/_redirects', '/deploy/nginx.conf', '/deploy/nginx-server.conf',
     '/v1/cms/event/%00/', '/v1/cms/event/%2f/', '//etc/passwd', '/..%2f..%2f..%2f..%2fetc%2fpasswd', '/v1/cms/event/%2e%2e%5c%2e%2e%5cmanifest.json',
     '/v1/schema/..%2f..%2fmanifest.json', '/v1/cms/event/.%252e/.%252e/manifest.json', '/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
@@ -339,7 +339,7 @@ describe('path traversal', () => {
   it('every traversal → 404 JSON, nothing of dist/ leaks', check);
 
   it('the server reads no file after start: with dist/ deleted it answers exactly as before', async () => {
-    const id = [...loadDataset(dist).events.table.rowById.keys()][0];
+    const id = loadDataset(dist).events.table.columns.id[0];
     const targets = ['/v1/cms/event/?limit=3&offset=3', `/v1/cms/event/${id}/`, '/v1/api/autocomplete/?q=mar', '/v1/schema/', '/v1/cms/event/?format=ics'];
     const before = await Promise.all(targets.map((t) => once(port, t)));
     removeDir(dist);

@@ -34,7 +34,7 @@ beforeAll(async () => {
   const dist = sampleDist();
   ds = loadDataset(dist);
   api = createApi(ds);
-  eventIds = [...ds.events.table.rowById.keys()].slice(0, 5);
+  eventIds = [...ds.events.table.columns.id.subarray(0, 5)];
   server = await serve(dist, { watch: false });
 });
 afterAll(async () => {

@@ -55,20 +55,20 @@ function calendarEvents(ds: Dataset, rows: ArrayLike<number> | null, n: number):
   stored.eachRow(rows, 0, n, (row, bytes) => {
     events.push({
       id: id[row],
-      start: iso.start[row]!,
-      end: iso.end[row]!,
-      last_modified: iso.last_modified[row]!,
+      start: iso.start.at(row)!,
+      end: iso.end.at(row)!,
+      last_modified: iso.last_modified.at(row)!,
       instants: { start: time.start[row], end: time.end[row], last_modified: time.last_modified[row] },
       allday: bool.allday[row] === 1,
-      title: text.title[row]!,
-      teaser: text.teaser[row],
-      location: text.location[row],
+      title: text.title.at(row)!,
+      teaser: text.teaser.at(row),
+      location: text.location.at(row),
       url: valueOf(row, bytes, URL_FIELD),
       link: valueOf(row, bytes, LINK_FIELD),
-      organizer: text.organizer[row],
-      contact: text.contact[row],
-      email: text.email[row],
-      categories: categories[row],
+      organizer: text.organizer.at(row),
+      contact: text.contact.at(row),
+      email: text.email.at(row),
+      categories: categories.at(row),
     });
   });
   return events;

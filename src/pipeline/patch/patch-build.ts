@@ -21,16 +21,22 @@ import { EVENT_LIST_PATH } from '../../api/events/list.ts';
 import { DEFAULT_UPSTREAM } from '../../defaults.ts';
 import { compressionPool } from '../../deploy/precompress.ts';
 import { contentSchemas } from '../../docs/content-schemas.ts';
-import { createAutocomplete, type Autocomplete } from '../../query/autocomplete/searcher.ts';
+import { autocompleteOf, type Autocomplete } from '../../query/autocomplete/searcher.ts';
+import { readAutocompleteFile } from '../../store/read/autocomplete-file.ts';
 import type { Dataset } from '../../query/dataset.ts';
 import { compareListOrder, renderEvent, type RenderContext } from '../../render/event.ts';
-import { columnsOf, tableFromColumns, textColumnsOf, type ColumnsFile, type TextColumnsFile } from '../../store/format/columns.ts';
-import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { COLUMN_FILES } from '../../store/format/column-files.ts';
+import { readColumns } from '../../store/read/column-files.ts';
+import { memorySource } from '../../store/read/dist-source.ts';
+import { columnValuesOf } from '../../store/write/column-values.ts';
+import { columnFilesReusing, columnValuesOfTable, splicedColumnValues } from '../../store/write/column-files.ts';
 import { partBounds } from '../../store/format/event-parts.ts';
 import { EventRows, FIELD_COUNT, serializeEventBytes } from '../../store/format/event-rows.ts';
 import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile, MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
 import type { EventTable } from '../../store/format/event-table.ts';
+import type { Event } from '../../model/types.ts';
 import { FileRows } from '../../store/read/file-rows.ts';
 import { toJson } from '../../store/format/json.ts';
 import { AULA_VERSION } from '../../version.ts';
@@ -48,7 +54,6 @@ import { routingFiles } from '../write/routing-files.ts';
 import { createStaging, removeStaging, swapInLater } from '../out-folder/swap.ts';
 import { writeFiles, writeFilesLater } from '../write/write-files.ts';
 import { KEY_BYTES, writeEventState, type StateRows } from './event-state.ts';
-import { spliceColumns } from './json-columns.ts';
 import { writeEventParts, type PartJob, type Segment } from './events-file.ts';
 import { NoPatch, refuse } from './no-patch.ts';
 import { planPatch, type PatchHost, type PatchOptions, type Plan } from './plan.ts';
@@ -232,8 +237,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   if (eventsFile) inFlight.push(eventsFile); // a refusal before it is awaited must not remove the folder it writes into
   const offsets = new Uint8Array(newStarts.buffer, newStarts.byteOffset, newStarts.byteLength);
   // read (and proven) before any file is linked: a link changes the ctime its identity holds
-  const priorColumns = prior(DATA_FILES.columns);
-  const priorText = prior(DATA_FILES.text);
+  const priorColumns = new Map(COLUMN_FILES.map((rel) => [rel, prior(rel)]));
 
   // the files no event shapes, linked from the previous dist: categories, the media index, the
   // autocomplete files (with their twins when the levels they were made at still hold)
@@ -250,7 +254,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   if (precompress && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
   const volume = precompress ? eventBytes + then!.volume - oldBytes : 0;
   const twins = precompress ? volume : null;
-  for (const rel of [DATA_FILES.categories, MEDIA_FILES_INDEX]) {
+  for (const rel of [DATA_FILES.categories, MEDIA_FILES_INDEX, AUTOCOMPLETE_DATA_FILE]) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
     if (!ledger.reuse(rel, staging, { sha: entry.sha }, null)) refuse(`${rel} is not proven`);
     filesLinked++;
@@ -265,9 +269,9 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     served.set(rel, entry.sha);
     written.set(rel, { sha: entry.sha, measure: entry.measure });
   }
-  const dataFiles: readonly string[] = [DATA_FILES.offsets, DATA_FILES.columns, DATA_FILES.text];
+  const dataFiles: readonly string[] = [DATA_FILES.offsets, ...COLUMN_FILES];
   for (const rel of Object.keys(previous.files)) {
-    if (!dataFiles.includes(rel) && !oldParts.includes(rel) && rel !== DATA_FILES.categories && !served.has(rel)) refuse(`${rel} is not accounted for`);
+    if (!dataFiles.includes(rel) && !oldParts.includes(rel) && rel !== DATA_FILES.categories && rel !== AUTOCOMPLETE_DATA_FILE && !served.has(rel)) refuse(`${rel} is not accounted for`);
   }
 
   // the data files: linked when their bytes did not change, else written
@@ -311,15 +315,15 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   pageLinks.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   inFlight.push(pageLinks);
 
-  // The column files are spliced while that thread makes the links: started after the splicing,
-  // its links would run on after this thread's work, and the swap wait for them.
-  const columns = same ? priorColumns : spliceColumns(priorColumns, n, Buffer.from(JSON.stringify(columnsOf(fresh))), fresh.length, sequence);
-  const text = same ? priorText : spliceColumns(priorText, n, Buffer.from(JSON.stringify(textColumnsOf(fresh, state.site.timezone))), fresh.length, sequence);
-  // the spliced ones written on libuv's pool meanwhile, awaited before the swap
+  // The column files are made while that thread makes the links: started after them, its links
+  // would run on after this thread's work, and the swap wait for them. A column whose values are
+  // the previous build's (every column but the title's when a title changed) keeps its file.
+  const columns = same ? { files: priorColumns, reused: new Set(COLUMN_FILES) } : patchedColumns(priorColumns, n, fresh, state.site.timezone, sequence);
+  // the others written on libuv's pool meanwhile, awaited before the swap
   const dataFilesWritten = new Map<string, Uint8Array>();
   if (!same) {
-    for (const [rel, bytes] of [[DATA_FILES.offsets, offsets], [DATA_FILES.columns, columns], [DATA_FILES.text, text]] as const) {
-      const digest = digestOf(bytes);
+    for (const [rel, bytes] of [[DATA_FILES.offsets, offsets] as const, ...columns.files]) {
+      const digest = columns.reused.has(rel) ? previous.files[rel] : digestOf(bytes);
       digests.set(rel, digest);
       if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
       else dataFilesWritten.set(rel, bytes);
@@ -362,13 +366,12 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   manifest.build_id = buildIdOf(manifest);
   host.phase('patch: data', 'patch: load dataset');
 
-  // The dataset the pages are answered from: the spliced data as the server's loader would hold
+  // The dataset the pages are answered from: the patched data as the server's loader would hold
   // it (read/stored-data.ts), made from the bytes in hand; they are this build's own, so the
-  // loader's checks of a dist from elsewhere are not repeated. The columns are parsed only if an
+  // loader's checks of a dist from elsewhere are not repeated. The columns are read only if an
   // answer reads them (a default list page reads the rows alone).
   let table: EventTable | undefined;
-  const full = () =>
-    (table ??= tableFromColumns(JSON.parse(columns.toString('utf8')) as ColumnsFile, () => JSON.parse(text.toString('utf8')) as TextColumnsFile));
+  const full = () => (table ??= readColumns(memorySource(columns.files, staging), count));
   const categories = JSON.parse(readFileSync(join(staging, DATA_FILES.categories), 'utf8')) as { id: number }[];
   let searcher: Autocomplete | undefined;
   const dataset: Dataset = {
@@ -384,13 +387,16 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
         get rowById() {
           return full().rowById;
         },
+        get stored() {
+          return full().stored;
+        },
       },
       rows: new EventRows(new FileRows(parts.map((rel) => join(staging, rel))), newStarts),
     },
     categories: { ids: new Set(categories.map((c) => c.id)), json: new Map(categories.map((c) => [c.id, toJson(c)])) },
     // no list page or document searches the directory: made only if one ever did
     get autocomplete() {
-      return (searcher ??= createAutocomplete(readFileSync(join(staging, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE), 'utf8')));
+      return (searcher ??= autocompleteOf(readAutocompleteFile(readFileSync(join(staging, AUTOCOMPLETE_DATA_FILE)))));
     },
   };
   // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
@@ -552,4 +558,15 @@ function nextRows(plan: Plan, sequence: Int32Array, freshHashes: readonly Buffer
     }
   }
   return rows;
+}
+
+/**
+ * The column files of the patched rows: the previous build's columns (read from its files) with
+ * the rows that stay at their new places and the new events' values between them; each file
+ * taken as it was where its column did not change.
+ */
+function patchedColumns(prior: ReadonlyMap<string, Uint8Array>, rows: number, fresh: readonly Event[], zone: string, sequence: Int32Array): { files: Map<string, Uint8Array>; reused: Set<string> } {
+  const old = columnValuesOfTable(readColumns(memorySource(prior, 'previous dist'), rows));
+  const values = splicedColumnValues(old, columnValuesOf(fresh, zone), sequence);
+  return columnFilesReusing(values, { values: old, file: (rel) => prior.get(rel)! });
 }

@@ -3,7 +3,9 @@
 // then the directory's indexes, and the manifest of it all.
 import type { Model } from '../../model/types.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
-import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
+import { COLUMN_FILES } from '../../store/format/column-files.ts';
+import { autocompleteData } from './autocomplete-data.ts';
 import { buildIdOf, digestsOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { MEDIA_FILES_INDEX, type MediaFile } from '../../store/format/public-files.ts';
 import { renderDataFiles, rowsRenderer, type DistFiles, type RowMaker } from '../../store/write/data-files.ts';
@@ -93,12 +95,14 @@ export async function renderStage(
   const eventCount = model.events.length;
   const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
   model.events.length = 0;
-  for (const rel of Object.values(DATA_FILES)) dist.data(rel, files.get(rel)!);
-  for (const rel of [DATA_FILES.columns, DATA_FILES.text]) files.delete(rel);
+  for (const rel of [...Object.values(DATA_FILES), ...COLUMN_FILES]) dist.data(rel, files.get(rel)!);
+  for (const rel of COLUMN_FILES) files.delete(rel);
   collectGarbage();
   // The directory's files are awaited only now that the events and their data files have left the
   // heap: a directory still being indexed no longer adds to a heap holding them all.
   for (const [rel, text] of Object.entries(await directory.autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+  // the server's own index, made from the browser's
+  files.set(AUTOCOMPLETE_DATA_FILE, autocompleteData(files.get(`${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`) as string, model.site.page_size));
   // content-hashed twins of the browser module and its index, cacheable as immutable
   const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
   const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));

@@ -4,6 +4,7 @@ import { fuzzyTerms } from './fuzzy.ts';
 import { lowerBound, prefixRange } from './prefix.ts';
 import { osa } from './test-fixtures.ts';
 import { buildTrie } from '../../store/format/term-trie.ts';
+import { stringList } from '../../store/format/string-table.ts';
 
 function lookup(terms: string[], word: string, k: number): Map<string, number> {
   const out = new Map<string, number>();
@@ -18,17 +19,17 @@ describe('prefixRange', () => {
   const terms = ['a', 'ab', 'abc', 'abd', 'b', 'ba', 'mueller', 'muller', 'mullers'].sort();
 
   it('finds the contiguous run of terms with the prefix, exact term first', () => {
-    const [lo, hi] = prefixRange(terms, 'ab');
+    const [lo, hi] = prefixRange(stringList(terms), 'ab');
     expect(terms.slice(lo, hi)).toEqual(['ab', 'abc', 'abd']);
-    const [lo2, hi2] = prefixRange(terms, 'mul');
+    const [lo2, hi2] = prefixRange(stringList(terms), 'mul');
     expect(terms.slice(lo2, hi2)).toEqual(['muller', 'mullers']);
   });
 
   it('gives an empty range when nothing starts with the word', () => {
-    const [lo, hi] = prefixRange(terms, 'abx');
+    const [lo, hi] = prefixRange(stringList(terms), 'abx');
     expect(hi - lo).toBe(0);
-    expect(lo).toBe(lowerBound(terms, 'abx'));
-    expect(prefixRange([], 'a')).toEqual([0, 0]);
+    expect(lo).toBe(lowerBound(stringList(terms), 'abx'));
+    expect(prefixRange(stringList([]), 'a')).toEqual([0, 0]);
   });
 });
 

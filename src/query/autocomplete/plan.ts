@@ -27,7 +27,7 @@ export function planWord(index: IndexData, word: QueryWord): WordPlan {
   for (const form of word.forms) {
     const [lo, hi] = prefixRange(terms, form);
     if (lo === hi) continue;
-    const exact = terms[lo] === form ? lo : -1;
+    const exact = terms.at(lo) === form ? lo : -1;
     plan.ranges.push({ lo, hi, exact });
     let from = lo;
     if (exact >= 0) {

@@ -19,6 +19,8 @@ import { charge } from '../work-budget.ts';
 const UNITS_PER_FUZZY_CELL = 3;
 const UNITS_PER_RANKED = 3;
 import { renderSuggestion } from './suggestion.ts';
+import { topsEntry, topsPage } from './tops-page.ts';
+import { topsKey } from './prefix-tops.ts';
 
 /** Word plans kept (see Searcher.plan); each holds its term ranges and its few typo matches. */
 const PLAN_CACHE_ENTRIES = 4096;
@@ -46,6 +48,11 @@ export function createAutocomplete(indexJson: string): Autocomplete {
   return new Searcher(decodeIndex(indexJson));
 }
 
+/** The searcher over an index as the server reads it (data/autocomplete.bin). */
+export function autocompleteOf(index: IndexData): Autocomplete {
+  return new Searcher(index);
+}
+
 class Searcher implements Autocomplete {
   private readonly matcher: Matcher;
   private readonly keys: Float64Array;
@@ -65,6 +72,12 @@ class Searcher implements Autocomplete {
     const mask = modelMask(models);
     let words = queryWords(typeof q === 'string' ? q : '');
     if (options.typos === false) words = words.map((w) => ({ ...w, maxEdits: 0 }));
+    else if (words.length === 1 && this.index.tops !== null) {
+      // a costly single word: its first page was answered at build time (prefix-tops.ts)
+      const tops = this.index.tops;
+      const at = topsEntry(tops, topsKey(words[0]));
+      if (at >= 0) return new Result(this.index, topsPage(tops, at, mask, this.index.size, () => this.matches([this.plan(words[0])], mask)));
+    }
     const docs = words.length === 0 ? listing(this.index, mask) : this.matches(words.map((w) => this.plan(w)), mask);
     return new Result(this.index, docs);
   }
@@ -142,9 +155,7 @@ class Result implements AutocompleteResult {
     const l = toCount(limit);
     if (l === 0 || o >= this.count) return [];
     const { id, model, presentation, level_id, room_id } = this.index;
-    return Array.from(this.docs.docs(o, l), (d) =>
-      renderSuggestion(id[d], CTYPES[model[d]], presentation[d], level_id[d], room_id[d]),
-    );
+    return Array.from(this.docs.docs(o, l), (d) => renderSuggestion(id[d], CTYPES[model[d]], presentation.at(d), level_id[d], room_id[d]));
   }
 }
 

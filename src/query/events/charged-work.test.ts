@@ -6,6 +6,7 @@ import { QueryParams } from '../query-dict.ts';
 import { filterWithIndexes, type FilterContext } from './filter.ts';
 import { TableIndexes } from './indexes/table-indexes.ts';
 import { syntheticEvents } from './test-synthetic-events.ts';
+import { buildTable } from './table-fixture.ts';
 
 const ctx: FilterContext = { timezone: 'Europe/Vienna', categoryIds: new Set(Array.from({ length: 40 }, (_, i) => i + 1)) };
 const reserved = new Set<string>();
@@ -86,8 +87,9 @@ describe('charged work', () => {
   });
 
   it('a 4 MB value does not run before it is counted: the automaton stops inside it', () => {
-    const table = syntheticEvents(5).table(10);
-    table.columns.text.teaser[0] = 'é'.repeat(4 << 20);
+    const events = syntheticEvents(5).makeEvents(10);
+    events[0].teaser = 'é'.repeat(4 << 20);
+    const table = buildTable(events);
     const meter = new WorkMeter(1_000_000);
     expect(() =>
       metered(meter, () => filterWithIndexes(new TableIndexes(table), ctx, QueryParams.parse('teaser__regex=%5Cd%7B4%7D'), reserved)),

@@ -9,13 +9,13 @@
 import { QueryParams } from '../query-dict.ts';
 import { filterWithIndexes, type FilterContext } from './filter.ts';
 import { TableIndexes } from './indexes/table-indexes.ts';
-import { buildTable } from './table-fixture.ts';
+import { buildTable, stringsOf } from './table-fixture.ts';
 import { syntheticEvents } from './test-synthetic-events.ts';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
 const PER_KIND = Number(process.argv[3] ?? 300);
 
-const { rand, int, pick, zipf, flat, STEMS, KINDS, NOUNS, PEOPLE, PLACES, makeEvents } = syntheticEvents(42);
+const { rand, int, pick, zipf, STEMS, KINDS, NOUNS, PEOPLE, PLACES, makeEvents } = syntheticEvents(42);
 /** [JS heap, typed-array backing stores (which live outside the heap)] after a full GC */
 const memory = () => {
   (globalThis as { gc?: () => void }).gc?.();
@@ -29,21 +29,13 @@ const base = heap();
 const events = makeEvents(ROWS);
 const table = buildTable(events);
 events.length = 0; // the table holds what it needs
-for (const cols of [table.columns.text, table.columns.iso] as Record<string, (string | null)[]>[]) {
-  for (const col of Object.values(cols)) for (let i = 0; i < col.length; i++) if (col[i] !== null) col[i] = flat(col[i]!);
-}
 const tableBytes = heap() - base;
-const titles = table.columns.text.title as string[];
-const teasers = table.columns.text.teaser as string[];
+const titles = stringsOf(table.columns.text.title, table.length) as string[];
+const teasers = stringsOf(table.columns.text.teaser, table.length) as string[];
 const ctx: FilterContext = { timezone: 'Europe/Vienna', categoryIds: new Set(Array.from({ length: 40 }, (_, i) => i + 1)) };
 const reserved = new Set(['limit', 'offset', 'format', 'expand', 'fields', 'omit']);
 const ix = new TableIndexes(table);
 const [jsBefore, buffersBefore] = memory();
-if (process.env.PREPARE !== '0') {
-  const t = performance.now();
-  ix.prepare();
-  console.log(`prepare(): all indexes built in ${(performance.now() - t).toFixed(0)} ms`);
-}
 
 const enc = encodeURIComponent;
 const day = (i: number) => new Date(Date.UTC(2021, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);

@@ -53,15 +53,6 @@ export function matchEvents(table: EventTable, ctx: FilterContext, params: Query
   return matchWithIndexes(indexesFor(table), ctx, params, reserved);
 }
 
-/**
- * Builds all filter indexes of `table` now instead of on first use, so that no request pays for
- * a build (2–4 s for 100k events with 300-character teasers, most of it the trigram indexes).
- * Optional: without it each index is built by the first request that needs it.
- */
-export function prepareFilterIndexes(table: EventTable): void {
-  indexesFor(table).prepare();
-}
-
 /** As filterEvents, on explicitly configured indexes (tests, benchmarks). */
 export function filterWithIndexes(ix: TableIndexes, ctx: FilterContext, params: QueryParams, reserved: ReadonlySet<string>): FilterOutcome {
   const r = matchWithIndexes(ix, ctx, params, reserved);
@@ -128,7 +119,7 @@ function toClause(p: FilterParameter, params: QueryParams, ctx: FilterContext, i
   switch (p.type) {
     case 'string': {
       const field = p.field as TextField;
-      const options: TextOptions = { trigrams: true, scanBelowValues: ix.options.scanBelowValues, fewRows: ix.options.fewRows };
+      const options: TextOptions = { trigrams: true, fewRows: ix.options.fewRows };
       if (lookup === 'regex' || lookup === 'iregex') {
         const re = cleanRegexLazily(text, lookup === 'iregex', p.name);
         if (!re.ok) return { error: re.message };
@@ -140,7 +131,7 @@ function toClause(p: FilterParameter, params: QueryParams, ctx: FilterContext, i
       const field = p.field as TimeField;
       if (lookup === 'contains' || lookup === 'startswith') {
         // ISO text has a dozen distinct characters: trigrams would not narrow anything down
-        const options: TextOptions = { trigrams: false, scanBelowValues: Infinity, fewRows: ix.options.fewRows };
+        const options: TextOptions = { trigrams: false, fewRows: ix.options.fewRows };
         return condition(new TextCondition(p.name, ix.iso(field), lookup, text, null, options), text);
       }
       const t = cleanTimestamp(text, ctx.timezone);
@@ -170,8 +161,8 @@ function relationClause(p: FilterParameter, params: QueryParams, ctx: FilterCont
   if (texts.length === 0) return null;
   const field = p.field as 'categories' | 'groups';
   const index = ix.relation(field);
-  const known = field === 'categories' ? categoryTexts(ctx.categoryIds) : index.idTexts;
-  const ids = cleanChoices(texts, (t) => known.has(t));
+  const known = field === 'categories' ? categoryTexts(ctx.categoryIds) : null;
+  const ids = cleanChoices(texts, (t) => (known ? known.has(t) : index.hasIdText(t)));
   if (!ids.ok) return { error: ids.message };
   return condition(new RelationCondition(p.name, index, ids.value, ix), [...ids.value].sort((a, b) => a - b).join(','));
 }

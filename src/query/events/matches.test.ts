@@ -4,11 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { QueryParams } from '../query-dict.ts';
 import { filterWithIndexes, matchWithIndexes, type FilterContext } from './filter.ts';
-import { fold } from './fold.ts';
+import { fold } from '../../store/format/fold.ts';
 import { TableIndexes } from './indexes/table-indexes.ts';
 import { materialized, UnionMatches } from './matches.ts';
 import { ResultCache } from './result-cache.ts';
-import { buildTable, ZONE, type FixtureEvent } from './table-fixture.ts';
+import { buildTable, ZONE, type FixtureEvent, stringsOf } from './table-fixture.ts';
 import { prng, type Random } from './test-random.ts';
 
 const CTX: FilterContext = { timezone: ZONE, categoryIds: new Set([1, 2, 3]) };
@@ -82,7 +82,7 @@ describe('matchWithIndexes: pages of string lookups and combined filters agree w
       register: r.chance(0.5),
     }));
     const table = buildTable(events);
-    const titles = table.columns.text.title as string[];
+    const titles = stringsOf(table.columns.text.title, table.length) as string[];
     const folded = titles.map(fold);
     const start = table.columns.time.start;
     const ix = new TableIndexes(table);

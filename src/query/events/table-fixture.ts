@@ -1,9 +1,13 @@
 // Test helper: an EventTable built from plain records, ordered and rendered as the real store
-// does (rows by start desc, end desc, id asc; ISO text in the site zone).
-import type { EventColumns, EventTable } from '../../store/format/event-table.ts';
+// does (rows by start desc, end desc, id asc; ISO text in the site zone), its column files written
+// by the build's writer and read back by the server's loader.
+import type { ColumnValues, EventTable } from '../../store/format/event-table.ts';
 import { BOOL_FIELDS, TEXT_FIELDS, TIME_FIELDS } from '../../store/format/event-table.ts';
 import { formatInstant } from '../../time/zone.ts';
 import { parseTimestamp } from '../../time/parse.ts';
+import { columnFiles, DEFAULT_COLUMN_FILE_OPTIONS, type ColumnFileOptions } from '../../store/write/column-files.ts';
+import { readColumns } from '../../store/read/column-files.ts';
+import { memorySource } from '../../store/read/dist-source.ts';
 
 export const ZONE = 'Europe/Vienna';
 
@@ -35,7 +39,20 @@ function instant(v: string | number, zone: string): number {
   return r.epochMs;
 }
 
-export function buildTable(events: readonly FixtureEvent[], zone = ZONE): EventTable {
+/** `options`: how the column files are made (the trigram budget, …), the build's defaults if not given. */
+export function buildTable(events: readonly FixtureEvent[], zone = ZONE, options?: Partial<ColumnFileOptions>): EventTable {
+  const values = columnValues(events, zone);
+  return tableFromValues(values, options);
+}
+
+/** The table the server loads from the column files made of `values`. */
+export function tableFromValues(values: ColumnValues, options?: Partial<ColumnFileOptions>): EventTable {
+  const files = columnFiles(values, { ...DEFAULT_COLUMN_FILE_OPTIONS, ...options });
+  return readColumns(memorySource(files, 'fixture'), values.id.length);
+}
+
+/** The columns of `events` in list order. */
+export function columnValues(events: readonly FixtureEvent[], zone = ZONE): ColumnValues {
   const base = Date.UTC(2025, 0, 1);
   const full = events.map((e) => {
     const start = instant(e.start ?? base + e.id * 3_600_000, zone);
@@ -49,24 +66,16 @@ export function buildTable(events: readonly FixtureEvent[], zone = ZONE): EventT
   });
   full.sort((a, b) => b.startMs - a.startMs || b.endMs - a.endMs || a.id - b.id);
   const n = full.length;
-  const time = Object.fromEntries(TIME_FIELDS.map((f) => [f, new Float64Array(n)])) as EventColumns['time'];
-  const iso = Object.fromEntries(TIME_FIELDS.map((f) => [f, new Array<string | null>(n)])) as EventColumns['iso'];
-  const text = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Array<string | null>(n)])) as EventColumns['text'];
-  const bool = Object.fromEntries(BOOL_FIELDS.map((f) => [f, new Uint8Array(n)])) as EventColumns['bool'];
-  const columns: EventColumns = {
-    id: new Float64Array(n),
-    time,
-    iso,
-    dfp_points: new Float64Array(n),
-    bool,
-    text,
-    categories: [],
-    groups: [],
-  };
-  const rowById = new Map<number, number>();
+  const time = Object.fromEntries(TIME_FIELDS.map((f) => [f, new Float64Array(n)])) as Record<(typeof TIME_FIELDS)[number], Float64Array>;
+  const iso = Object.fromEntries(TIME_FIELDS.map((f) => [f, new Array<string | null>(n)])) as Record<(typeof TIME_FIELDS)[number], (string | null)[]>;
+  const text = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Array<string | null>(n)])) as Record<(typeof TEXT_FIELDS)[number], (string | null)[]>;
+  const bool = Object.fromEntries(BOOL_FIELDS.map((f) => [f, new Uint8Array(n)])) as Record<(typeof BOOL_FIELDS)[number], Uint8Array>;
+  const id = new Float64Array(n);
+  const dfp = new Float64Array(n);
+  const categories: number[][] = [];
+  const groups: number[][] = [];
   full.forEach((e, r) => {
-    columns.id[r] = e.id;
-    rowById.set(e.id, r);
+    id[r] = e.id;
     const times = { start: e.startMs, end: e.endMs, registration_end: e.regMs, last_modified: e.modMs };
     for (const f of TIME_FIELDS) {
       const t = times[f];
@@ -76,10 +85,15 @@ export function buildTable(events: readonly FixtureEvent[], zone = ZONE): EventT
     text.title[r] = e.title ?? `Event ${e.id}`;
     text.teaser[r] = e.teaser ?? '';
     for (const f of ['organizer', 'location', 'contact', 'email'] as const) text[f][r] = e[f] ?? null;
-    columns.dfp_points[r] = e.dfp_points ?? NaN;
+    dfp[r] = e.dfp_points ?? NaN;
     for (const f of BOOL_FIELDS) bool[f][r] = e[f] ? 1 : 0;
-    columns.categories.push(e.categories ?? []);
-    columns.groups.push(e.groups ?? []);
+    categories.push(e.categories ?? []);
+    groups.push(e.groups ?? []);
   });
-  return { length: n, columns, rowById };
+  return { id, time, iso, dfp_points: dfp, bool, text, categories, groups };
+}
+
+/** A string column of a loaded table as an array (null where null). */
+export function stringsOf(column: { at(row: number): string | null }, rows: number): (string | null)[] {
+  return Array.from({ length: rows }, (_, row) => column.at(row));
 }

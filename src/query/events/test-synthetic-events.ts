@@ -77,14 +77,9 @@ export function syntheticEvents(seed = 42) {
     });
   }
 
-  /** `n` events in a table, their strings flat as parsed content is. */
+  /** `n` events in a table, as the server loads it. */
   function table(n: number): EventTable {
-    const events = makeEvents(n);
-    const t = buildTable(events);
-    for (const cols of [t.columns.text, t.columns.iso] as Record<string, (string | null)[]>[]) {
-      for (const col of Object.values(cols)) for (let i = 0; i < col.length; i++) if (col[i] !== null) col[i] = flat(col[i]!);
-    }
-    return t;
+    return buildTable(makeEvents(n));
   }
 
   return { rand, int, pick, zipf, flat, STEMS, KINDS, NOUNS, PEOPLE, PLACES, makeEvents, table };

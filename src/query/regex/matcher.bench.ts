@@ -6,6 +6,7 @@
 import { RE2JS } from 're2js';
 import { compileRegex, regexFlags } from './regex.ts';
 import { syntheticEvents } from '../events/test-synthetic-events.ts';
+import { stringsOf } from '../events/table-fixture.ts';
 
 const EVENTS = Number(process.argv[2] ?? 20_000);
 const ROUNDS = 15;
@@ -15,7 +16,7 @@ const PATTERNS = [
 ];
 
 const table = syntheticEvents(11).table(EVENTS);
-const columns = { title: table.columns.text.title as string[], teaser: table.columns.text.teaser as string[] };
+const columns = { title: stringsOf(table.columns.text.title, table.length) as string[], teaser: stringsOf(table.columns.text.teaser, table.length) as string[] };
 const cpuNs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) * 1000;

@@ -1,5 +1,6 @@
 // The serialized autocomplete index (dist/autocomplete/index.json) and its decoding into the
-// flat arrays the searcher works on. Bundled for the browser, so no node: imports.
+// flat arrays the searcher works on (IndexData), which the server reads ready-made from
+// data/autocomplete.bin instead (autocomplete-file.ts). Bundled for the browser, so no node: imports.
 //
 // Documents are numbered in listing order (presentation, then ctype, then id), so a document
 // number doubles as its tie-break rank and a no-q listing is just a run of document numbers.
@@ -10,6 +11,7 @@
 // terms with a given prefix are one contiguous run of terms and of postings.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { buildTrie, type Trie } from './term-trie.ts';
+import { stringList, type StringList } from './string-table.ts';
 
 export const INDEX_FORMAT = 'aula-autocomplete';
 export const INDEX_VERSION = 1;
@@ -43,11 +45,12 @@ export interface SerializedIndex {
 export interface IndexData {
   size: number;
   model: Uint8Array;
-  id: readonly number[];
-  presentation: readonly string[];
-  level_id: readonly (number | null)[];
-  room_id: readonly (number | null)[];
-  terms: readonly string[];
+  id: Float64Array;
+  presentation: StringList;
+  /** NaN where null */
+  level_id: Float64Array;
+  room_id: Float64Array;
+  terms: StringList;
   /** the terms as a trie, for typo lookups */
   trie: Trie;
   /** postings of term t: postings[postStart[t] .. postStart[t+1]), each doc × 2 + class, docs ascending */
@@ -58,6 +61,28 @@ export interface IndexData {
   forward: Int32Array;
   /** documents of each model (by model index), ascending */
   byModel: Int32Array[];
+  /** the first results of the costliest single words, made by the build (the server's file has them; index.json not) */
+  tops: PrefixTops | null;
+}
+
+/**
+ * For the query words whose terms have the most postings (short prefixes: "m", "mü"), what the
+ * searcher answers them with, made at build time by the searcher itself: per model, how many
+ * objects match and the first `page` of them in rank order.
+ */
+export interface PrefixTops {
+  /** how many results each key keeps per model: the list's page size */
+  readonly page: number;
+  /** the keys, sorted (UTF-16 code units): a query word's forms joined by "\n" (query-words.ts) */
+  readonly keys: StringList;
+  /** per key and model (key × models + model): how many objects match */
+  readonly counts: Uint32Array;
+  /** per key and model: where its first results are in `docs` and `ranks` (length keys × models + 1) */
+  readonly starts: Uint32Array;
+  /** the first results, each list by (rank, document) ascending */
+  readonly docs: Uint32Array;
+  /** each result's rank (rank.ts) */
+  readonly ranks: Uint32Array;
 }
 
 export function decodeIndex(json: string): IndexData {
@@ -111,19 +136,21 @@ export function decodeIndex(json: string): IndexData {
   counts.fill(0);
   for (let d = 0; d < size; d++) byModel[model[d]][counts[model[d]]++] = d;
 
+  const nullable = (values: readonly (number | null)[]) => Float64Array.from(values, (v) => (v === null ? NaN : v));
   return {
     size,
     model,
-    id: raw.id,
-    presentation: raw.presentation,
-    level_id: raw.level_id,
-    room_id: raw.room_id,
-    terms,
+    id: Float64Array.from(raw.id),
+    presentation: stringList(raw.presentation),
+    level_id: nullable(raw.level_id),
+    room_id: nullable(raw.room_id),
+    terms: stringList(terms),
     trie: buildTrie(terms),
     postStart,
     postings,
     fwdStart,
     forward,
     byModel,
+    tops: null,
   };
 }

@@ -1,11 +1,13 @@
 // Where each data file lives in dist/, relative to it: the one list the writer and the reader share.
+import { COLUMN_FILES } from './column-files.ts';
 
 export const DATA_FILES = {
   offsets: 'data/events.offsets.bin',
-  columns: 'data/events.columns.json',
-  text: 'data/events.text.json',
   categories: 'data/categories.json',
 } as const;
+
+/** The autocomplete's index as the server searches it (autocomplete-file.ts); autocomplete/ holds the browser's. */
+export const AUTOCOMPLETE_DATA_FILE = 'data/autocomplete.bin';
 
 export const AUTOCOMPLETE_DIR = 'autocomplete';
 
@@ -39,5 +41,5 @@ export function eventPartFiles(manifest: { counts: { events: number }; event_par
 
 /** The files under dist/ the API loads besides manifest.json; the rest of dist/ is for static hosts and CDNs. */
 export function loadedFiles(manifest: { counts: { events: number }; event_part_rows: number }): string[] {
-  return [...eventPartFiles(manifest), ...Object.values(DATA_FILES), `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`];
+  return [...eventPartFiles(manifest), ...Object.values(DATA_FILES), ...COLUMN_FILES, AUTOCOMPLETE_DATA_FILE];
 }

@@ -1,3 +1,4 @@
+import { COLUMN_FILES } from './column-files.ts';
 import { describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../../model/event-fields.ts';
 import { eventPartCount, eventPartFile, eventPartFiles, loadedFiles } from './dist-paths.ts';
@@ -15,7 +16,7 @@ function rowsOf(count: number): EventRows {
 
 /** A manifest as a build writes one (its files aside). */
 const VALID_MANIFEST = {
-  format: 2, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
+  format: 3, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
   site: { timezone: 'Europe/Vienna', page_size: 20, max_page_size: 1000 },
   counts: { events: 10, pages: 0, categories: 0, media: 0, directory: 0, event_list_pages: 1 },
   event_part_rows: 4, event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/{offset}.json', limit: 20 }, files: {},
@@ -67,8 +68,9 @@ describe('event parts', () => {
     expect(eventPartFiles({ counts: { events: 0 }, event_part_rows: 4096 })).toEqual(['data/events/00000.jsonl']);
     expect(eventPartFiles({ counts: { events: 8193 }, event_part_rows: 4096 })).toEqual(['data/events/00000.jsonl', 'data/events/00001.jsonl', 'data/events/00002.jsonl']);
     expect(loadedFiles({ counts: { events: 5 }, event_part_rows: 4 })).toEqual([
-      'data/events/00000.jsonl', 'data/events/00001.jsonl', 'data/events.offsets.bin', 'data/events.columns.json', 'data/events.text.json', 'data/categories.json', 'autocomplete/index.json',
+      'data/events/00000.jsonl', 'data/events/00001.jsonl', 'data/events.offsets.bin', 'data/categories.json', ...COLUMN_FILES, 'data/autocomplete.bin',
     ]);
+    expect(COLUMN_FILES).toContain('data/columns/teaser.text.bin');
   });
 
   it('refuses a manifest of the format before the parts, and one whose parts cannot be named', () => {
@@ -83,7 +85,8 @@ describe('event parts', () => {
       }
       return 'accepted';
     };
-    expect(refusal({ ...manifest, format: 1 })).toMatch(/dist format 1 is not the one this aula reads \(2\); rebuild with `aula build`/);
+    expect(refusal({ ...manifest, format: 1 })).toMatch(/dist format 1 is not the one this aula reads \(3\); rebuild with `aula build`/);
+    expect(refusal({ ...manifest, format: 2 })).toMatch(/dist format 2 is not the one this aula reads \(3\)/);
     for (const bad of [{ event_part_rows: 0 }, { event_part_rows: '4' }, { event_part_rows: undefined }, { counts: { ...manifest.counts, events: -1 } }, { counts: { ...manifest.counts, events: 1e9 }, event_part_rows: 1 }]) {
       expect(refusal({ ...manifest, ...bad }), JSON.stringify(bad)).toMatch(/event counts are malformed; rebuild/);
     }

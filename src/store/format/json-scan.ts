@@ -2,8 +2,7 @@
 // a string ends at the first quote no backslash escapes (found with Buffer.indexOf, so a long text
 // is not stepped through a byte at a time), a list or object at its matching bracket (strings inside
 // skipped the same way), anything else at the next comma or closing bracket. Used by the rows'
-// field offsets (field-offsets.ts) and the patch's splicing of the column files
-// (pipeline/patch/json-columns.ts).
+// field offsets (field-offsets.ts).
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;
 export const COMMA = 0x2c;

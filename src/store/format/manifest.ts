@@ -4,7 +4,9 @@ import { createHash } from 'node:crypto';
 import { isValidZone } from '../../time/zone.ts';
 
 // 2: the event rows stored as parts (data/events/NNNNN.jsonl, dist-paths.ts), not one events.jsonl
-export const DIST_FORMAT = 2;
+// 3: the columns and their indexes as binary files (data/columns/, column-files.ts), not
+//    events.columns.json and events.text.json
+export const DIST_FORMAT = 3;
 
 export interface Manifest {
   format: number;

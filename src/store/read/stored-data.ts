@@ -2,7 +2,6 @@
 // What the query engine adds on top (the autocomplete searcher) is src/query/dataset.ts.
 import { mediaUrl, type EventField } from '../../model/event-fields.ts';
 import { toJson } from '../format/json.ts';
-import { columnsShapeProblem, tableFromColumns, textColumnsShapeProblem, type ColumnsFile, type TextColumnsFile } from '../format/columns.ts';
 import { DATA_FILES, eventPartFiles } from '../format/dist-paths.ts';
 import type { EventTable } from '../format/event-table.ts';
 import { EventRows, FIELD_COUNT, serializeEvent } from '../format/event-rows.ts';
@@ -12,6 +11,7 @@ import { joinedView, partRows, type RowSource } from '../format/row-source.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
 import { FileRows } from './file-rows.ts';
+import { readColumns } from './column-files.ts';
 import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
 import type { RowsJob, VerifyRows } from './rows-job.ts';
 
@@ -64,11 +64,6 @@ function partsOffsetsProblem(parts: readonly Uint8Array[], starts: Uint32Array |
     if (problem) return `part ${i}: ${problem}`;
   }
   return null;
-}
-
-/** Reads what the dataset defers (the text columns); throws DistError when that part is corrupt. */
-export function warmDataset(ds: StoredData): void {
-  void ds.events.table.columns.text;
 }
 
 /** Reads the stored data; `baseUrl` overrides the one it was built with. Throws DistError when the dist is incomplete or corrupt. */
@@ -167,23 +162,11 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
   const offsetsProblem =
     lines.length === 0 ? null : lines.length === 1 ? rowOffsetsProblem(lines[0], starts) : partsOffsetsProblem(lines, starts, manifest.event_part_rows);
   if (offsetsProblem) throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName} (${offsetsProblem})`);
-  // checked now, read when first needed: a dist must not turn out incomplete under load
-  source.require(DATA_FILES.text);
-  const columns = parseJson<ColumnsFile>(source, DATA_FILES.columns);
-  const shape = columnsShapeProblem(columns, rows.length);
-  if (shape) throw corrupt(source, DATA_FILES.columns, shape);
-  const table = tableFromColumns(columns, () => {
-    // deferred: read unverified so a damaged file is named by what is wrong with it, then checked
-    const bytes = dist.bytes(DATA_FILES.text);
-    const text = parseJson<TextColumnsFile>(source, DATA_FILES.text, Buffer.from(bytes).toString('utf8'));
-    const problem = textColumnsShapeProblem(text, rows.length);
-    if (problem) throw corrupt(source, DATA_FILES.text, problem);
-    if (!dist.trusted) checkDigest(dist, manifest, DATA_FILES.text, bytes, sha256!);
-    return text;
-  });
-  if (table.length !== rows.length || rows.length !== manifest.counts.events) {
-    throw new DistError(`${source.where('data')}: event data is incomplete (${rows.length} rows, ${table.length} columns, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
+  if (rows.length !== manifest.counts.events) {
+    throw new DistError(`${source.where('data')}: event data is incomplete (${rows.length} rows, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
   }
+  // the columns and their indexes, as the build wrote them (each file checked against its checksum)
+  const table = readColumns(source, rows.length);
   if (baseUrl !== manifest.base_url) {
     // rewritten rows are new bytes, held in memory; the file is not needed any more
     rows = rebaseRows(rows, manifest.base_url, baseUrl);

@@ -6,7 +6,8 @@ import type { Model } from '../../model/types.ts';
 import { compareListOrder, renderCategory, renderEvent, type RenderContext } from '../../render/event.ts';
 import type { Event } from '../../model/types.ts';
 import { toJson } from '../format/json.ts';
-import { columnsOf, textColumnsJson } from '../format/columns.ts';
+import { columnValuesFromRows } from './column-values.ts';
+import { columnFiles } from './column-files.ts';
 import { serializeEvent, type EventRows } from '../format/event-rows.ts';
 import { RowBytes, type RowInFile } from './row-bytes.ts';
 
@@ -54,12 +55,12 @@ export async function renderDataFiles(
   const events = [...model.events].sort(compareListOrder);
   const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
   const files: DistFiles = new Map();
-  let text: Buffer | undefined;
+  let columns: Map<string, Uint8Array> | undefined;
   // (a function of its own: once the parts are taken, nothing here holds the rows)
   const offsets = ((): Uint8Array => {
     const rows = rowsOf(events, ctx);
-    // the text columns' values are in the rows as JSON already: copied from there
-    text = textColumnsJson(events, model.site.timezone, rows);
+    // the columns' strings are in the rows already: taken from there
+    columns = columnFiles(columnValuesFromRows(events, rows));
     // the parts are views of the rows made in one piece
     const made = splitParts(rows.lineBytes, rows.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
     if (parts) parts.take(made);
@@ -68,8 +69,7 @@ export async function renderDataFiles(
   })();
   parts?.taken();
   files.set(DATA_FILES.offsets, offsets);
-  files.set(DATA_FILES.columns, JSON.stringify(columnsOf(events)));
-  files.set(DATA_FILES.text, text!);
+  for (const [rel, bytes] of columns!) files.set(rel, bytes);
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));
   for (const [rel, text] of Object.entries(await autocomplete(model.directory))) {
     files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);

@@ -3,6 +3,11 @@ import { prng } from '../test-random.ts';
 import { OrderedColumn } from './ordered-column.ts';
 import { intersect, iota, restrict, RowBits, sortRows, unionAll } from './rowset.ts';
 import { TrigramIndex } from './trigram.ts';
+import { buildOrderedColumn } from '../../../store/write/ordered-column.ts';
+import { buildTrigrams } from '../../../store/write/trigram-builder.ts';
+
+const ordered = (values: Float64Array) => new OrderedColumn(buildOrderedColumn(values));
+const trigrams = (values: string[], budget: number) => new TrigramIndex(buildTrigrams(values, budget));
 
 const sortedSample = (r: ReturnType<typeof prng>, size: number, max: number) =>
   Uint32Array.from(new Set(Array.from({ length: size }, () => r.int(max)))).sort();
@@ -39,7 +44,7 @@ describe('row sets', () => {
 
 describe('OrderedColumn', () => {
   it('answers ranges on a descending column with row slices', () => {
-    const col = new OrderedColumn(Float64Array.of(9, 7, 7, 5, 3));
+    const col = ordered(Float64Array.of(9, 7, 7, 5, 3));
     expect(col.shape).toBe('monotone');
     expect(col.span('exact', 7)).toEqual({ from: 1, to: 3 });
     expect(col.span('gt', 7)).toEqual({ from: 0, to: 1 });
@@ -52,7 +57,7 @@ describe('OrderedColumn', () => {
 
   it('answers ranges on an unordered column with nulls through a permutation', () => {
     const values = Float64Array.of(4, NaN, 2, 4, 8, NaN, 1);
-    const col = new OrderedColumn(values);
+    const col = ordered(values);
     expect(col.shape).toBe('permutation');
     const all = iota(values.length);
     const bits = new RowBits(values.length);
@@ -70,7 +75,7 @@ describe('OrderedColumn', () => {
     const r = prng(5);
     const n = 5000;
     const values = Float64Array.from({ length: n }, () => r.int(1_000_000));
-    const col = new OrderedColumn(values);
+    const col = ordered(values);
     const all = iota(n);
     const bits = new RowBits(n);
     const scratch = new Uint32Array(n);
@@ -88,7 +93,7 @@ describe('OrderedColumn', () => {
 
 describe('TrigramIndex', () => {
   const values = ['workshop', 'work', 'shop', 'kardiologie', 'neurologie', ''];
-  const ix = TrigramIndex.build(values, 1 << 20);
+  const ix = trigrams(values, 1 << 20);
   const run = (text: string, atStart = false, atEnd = false) => ({ kind: 'run' as const, text, atStart, atEnd });
 
   it('gives a superset of the values containing the pattern', () => {
@@ -109,7 +114,7 @@ describe('TrigramIndex', () => {
 
   it('spends the budget on the rarest trigrams and still knows the others exist', () => {
     const many = Array.from({ length: 200 }, (_, i) => `common text ${i % 7} rare${String.fromCharCode(0x4e00 + i)}`);
-    const small = TrigramIndex.build(many, 600);
+    const small = trigrams(many, 600);
     expect(small.coverage).toBeLessThan(0.2);
     expect(small.stats.unindexed).toBeGreaterThan(0);
     // a frequent trigram only: not narrowed down

@@ -1,6 +1,5 @@
-// Range lookups on a numeric column (epoch ms of a timestamp field, dfp_points).
-//
-// Rows are in list order, start descending. Per column, the cheapest applicable shape is used:
+// Range lookups on a numeric column (epoch ms of a timestamp field, dfp_points), over its file as
+// loaded (src/store/format/ordered-column-file.ts), whose shape the build decided:
 // - monotone: the column is non-increasing in row order (always `start`): every range is a
 //   contiguous slice of rows, found by binary search, handed out as a view.
 // - envelope: the column roughly follows the row order (`end` does: an event ends a few hours
@@ -12,6 +11,8 @@
 //   re-sorted into row order through a bit set, or, when it covers much of the table, replaced by
 //   a branch-free scan of the column.
 import type { RowBits, RowSet } from './rowset.ts';
+import { ENVELOPE, MONOTONE, type Envelope, type OrderedColumnData } from '../../../store/format/ordered-column-file.ts';
+import { firstIndex } from '../../../util/first-index.ts';
 
 export type Comparison = 'exact' | 'gt' | 'gte' | 'lt' | 'lte';
 
@@ -23,56 +24,31 @@ export interface Span {
   to: number;
 }
 
-interface Envelope {
-  /** the non-null rows, ascending; null when there are no nulls (then it is 0..n-1) */
-  rows: Uint32Array | null;
-  /** the values of those rows */
-  values: Float64Array;
-  /** min of values[0..i] */
-  prefixMin: Float64Array;
-  /** max of values[i..m) */
-  suffixMax: Float64Array;
-}
-
 export class OrderedColumn {
   readonly monotone: boolean;
+  /** the column, NaN where null */
+  readonly values: Float64Array;
   /** permutation mode: non-null rows sorted by (value, row) */
   private readonly perm: Uint32Array | null;
   /** values in span order: the column itself (monotone) or the values of `perm` */
   private readonly ordered: Float64Array;
   /** number of positions: rows, or non-null rows in permutation mode */
   readonly length: number;
-  private envelope: Envelope | null | undefined = undefined;
+  private readonly envelope: Envelope | null;
 
-  constructor(readonly values: Float64Array) {
-    let monotone = true;
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      if (v !== v || (i > 0 && v > values[i - 1])) {
-        monotone = false;
-        break;
-      }
-    }
-    this.monotone = monotone;
-    if (monotone) {
-      this.perm = null;
-      this.ordered = values;
-      this.length = values.length;
-      return;
-    }
-    const rows: number[] = [];
-    for (let i = 0; i < values.length; i++) if (values[i] === values[i]) rows.push(i);
-    rows.sort((a, b) => values[a] - values[b] || a - b);
-    this.perm = Uint32Array.from(rows);
-    this.ordered = new Float64Array(rows.length);
-    for (let i = 0; i < rows.length; i++) this.ordered[i] = values[rows[i]];
-    this.length = rows.length;
+  constructor(data: OrderedColumnData) {
+    this.values = data.values;
+    this.monotone = data.shape === MONOTONE;
+    this.perm = this.monotone ? null : data.order;
+    this.ordered = this.monotone ? data.values : data.ordered;
+    this.length = this.monotone ? data.values.length : data.order.length;
+    this.envelope = data.shape === ENVELOPE ? data.envelope : null;
   }
 
-  /** Which of the shapes above answers wide spans (decided on first use). */
+  /** Which of the shapes above answers wide spans. */
   get shape(): 'monotone' | 'envelope' | 'permutation' {
     if (this.monotone) return 'monotone';
-    return this.length > 0 && this.getEnvelope() ? 'envelope' : 'permutation';
+    return this.envelope ? 'envelope' : 'permutation';
   }
 
   /** Bytes held besides the column itself (permutation, envelope, cached results). */
@@ -151,7 +127,7 @@ export class OrderedColumn {
 
   private computeRows(s: Span, all: RowSet, bits: RowBits, scratch: Uint32Array): RowSet {
     const [min, max] = this.bounds(s);
-    const env = this.getEnvelope();
+    const env = this.envelope;
     if (env) return this.rowsByEnvelope(env, min, max, all, scratch);
     const n = this.values.length;
     if ((s.to - s.from) * 4 > n) return scan(this.values, null, scratch, 0, n, min, max);
@@ -202,58 +178,6 @@ export class OrderedColumn {
     }
     return scan(values, env.rows, scratch, from, to, min, max);
   }
-
-  /**
-   * Envelopes pay off only if the column follows the row order closely; decided once by how wide
-   * the uncertain zone is for a few sample values.
-   */
-  private getEnvelope(): Envelope | null {
-    if (this.envelope !== undefined) return this.envelope;
-    this.envelope = null;
-    const v = this.values;
-    const n = v.length;
-    if (n < 1024) return null;
-    let rows: Uint32Array | null = null;
-    let compact = v;
-    if (this.length !== n) {
-      rows = new Uint32Array(this.length);
-      compact = new Float64Array(this.length);
-      for (let i = 0, k = 0; i < n; i++) {
-        if (v[i] !== v[i]) continue;
-        rows[k] = i;
-        compact[k++] = v[i];
-      }
-    }
-    const m = compact.length;
-    const prefixMin = new Float64Array(m);
-    const suffixMax = new Float64Array(m);
-    let acc = Infinity;
-    for (let i = 0; i < m; i++) prefixMin[i] = acc = Math.min(acc, compact[i]);
-    acc = -Infinity;
-    for (let i = m - 1; i >= 0; i--) suffixMax[i] = acc = Math.max(acc, compact[i]);
-    let zone = 0;
-    const samples = 16;
-    for (let k = 1; k < samples; k++) {
-      const x = this.ordered[Math.floor((k * this.length) / samples)];
-      const from = firstIndex(m, (i) => prefixMin[i] < x);
-      const to = firstIndex(m, (i) => suffixMax[i] < x);
-      zone += Math.max(0, to - from);
-    }
-    if (zone / (samples - 1) <= m / 32) this.envelope = { rows, values: compact, prefixMin, suffixMax };
-    return this.envelope;
-  }
-}
-
-/** First i in [0, n) with pred(i), pred monotone false→true; n if none. */
-function firstIndex(n: number, pred: (i: number) => boolean): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (pred(mid)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /**

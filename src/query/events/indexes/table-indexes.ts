@@ -1,6 +1,8 @@
-// All filter indexes of one EventTable, each built on first use and kept as long as the table
-// lives (a WeakMap keyed by the table, so a rebuilt table drops the old indexes with it).
-import { BOOL_FIELDS, TEXT_FIELDS, TIME_FIELDS, type BoolField, type EventTable, type TextField, type TimeField } from '../../../store/format/event-table.ts';
+// The filter indexes of one EventTable, over its column files as loaded: each column's lookup
+// object is made on first use (a wrapper of the loaded arrays, nothing built), and kept as long
+// as the table lives (a WeakMap keyed by the table, so a reloaded table drops them with it).
+import type { BoolField, EventTable, TextField, TimeField } from '../../../store/format/event-table.ts';
+import { idIndex, type RelationColumnData } from '../../../store/format/relation-column-file.ts';
 import { OrderedColumn } from './ordered-column.ts';
 import { EMPTY, iota, RowBits, unionAll, type RowSet } from './rowset.ts';
 import { TextColumn } from './text-column.ts';
@@ -8,53 +10,37 @@ import { ResultCache } from '../result-cache.ts';
 
 export interface IndexOptions {
   /**
-   * Byte budget of one text column's trigram postings, per distinct value: 64 B/value is 16
-   * postings per value, ≤ 6.4 MB per column at 100k values. See trigram.ts for what it trades.
-   */
-  trigramBytesPerValue: number;
-  /** lower bound of that budget, so that small tables always get a complete index */
-  trigramMinBytes: number;
-  /** text columns with at most this many distinct values are scanned, never trigram-indexed */
-  scanBelowValues: number;
-  /**
    * Candidate lists this short are tested row by row rather than through an index, and string
-   * conditions are not even estimated (which may build an index) once a cheap one leaves so few.
+   * conditions are not even estimated once a cheap one leaves so few.
    */
   fewRows: number;
 }
 
-export const DEFAULT_INDEX_OPTIONS: IndexOptions = { trigramBytesPerValue: 160, trigramMinBytes: 1 << 20, scanBelowValues: 256, fewRows: 256 };
+export const DEFAULT_INDEX_OPTIONS: IndexOptions = { fewRows: 256 };
 
 /** rows the filter result cache may hold in all, per row of the table (see `results`) */
 const RESULT_ROWS_PER_ROW = 16;
 
 /** Rows per id of a many-to-many field. */
 export class RelationIndex {
-  readonly rowsById: ReadonlyMap<number, RowSet>;
-  readonly idTexts: ReadonlySet<string>;
   private readonly size: number;
-  constructor(lists: readonly (readonly number[])[]) {
-    this.size = lists.length;
-    const acc = new Map<number, number[]>();
-    for (let r = 0; r < lists.length; r++) {
-      for (const id of lists[r]) {
-        let rows = acc.get(id);
-        if (!rows) acc.set(id, (rows = []));
-        if (rows[rows.length - 1] !== r) rows.push(r); // an id listed twice on one event
-      }
-    }
-    const rowsById = new Map<number, RowSet>();
-    for (const [id, rows] of acc) rowsById.set(id, Uint32Array.from(rows));
-    this.rowsById = rowsById;
-    this.idTexts = new Set([...acc.keys()].map(String));
+  constructor(private readonly data: RelationColumnData) {
+    this.size = data.rows;
   }
+
   rows(id: number): RowSet {
-    return this.rowsById.get(id) ?? EMPTY;
+    const i = idIndex(this.data, id);
+    return i < 0 ? EMPTY : this.data.idRows.subarray(this.data.idRowStart[i], this.data.idRowStart[i + 1]);
+  }
+
+  /** Whether `text` is the exact text of an id some event has (`03` is not, even if 3 is). */
+  hasIdText(text: string): boolean {
+    const id = Number(text);
+    return String(id) === text && idIndex(this.data, id) >= 0;
   }
 
   byteSize(): number {
     let bytes = 0;
-    for (const r of this.rowsById.values()) bytes += r.byteLength;
     for (const r of this.unions.values()) bytes += r.byteLength;
     return bytes;
   }
@@ -104,7 +90,6 @@ export class TableIndexes {
   private allRows: RowSet | null = null;
   private readonly texts = new Map<string, TextColumn>();
   private readonly ordered = new Map<string, OrderedColumn>();
-  private readonly bools = new Map<string, [RowSet, RowSet]>();
   private readonly relations = new Map<string, RelationIndex>();
 
   constructor(
@@ -126,101 +111,41 @@ export class TableIndexes {
   }
 
   text(field: TextField): TextColumn {
-    return this.textColumn(field, this.table.columns.text[field]);
+    let c = this.texts.get(field);
+    if (!c) this.texts.set(field, (c = new TextColumn(this.table.stored.text[field], this.bits)));
+    return c;
   }
 
   /** the rendered ISO strings of a timestamp field, as a string column */
   iso(field: TimeField): TextColumn {
-    return this.textColumn(`iso:${field}`, this.table.columns.iso[field]);
-  }
-
-  private textColumn(key: string, column: readonly (string | null)[]): TextColumn {
+    const key = `iso:${field}`;
     let c = this.texts.get(key);
-    if (!c) {
-      const { trigramBytesPerValue, trigramMinBytes } = this.options;
-      c = new TextColumn(column, this.bits, (n) => Math.max(trigramMinBytes, n * trigramBytesPerValue));
-      this.texts.set(key, c);
-    }
+    if (!c) this.texts.set(key, (c = new TextColumn(this.table.stored.iso[field], this.bits)));
     return c;
   }
 
   numeric(field: TimeField | 'dfp_points'): OrderedColumn {
     let c = this.ordered.get(field);
-    if (!c) {
-      const cols = this.table.columns;
-      c = new OrderedColumn(field === 'dfp_points' ? cols.dfp_points : cols.time[field]);
-      this.ordered.set(field, c);
-    }
+    if (!c) this.ordered.set(field, (c = new OrderedColumn(this.table.stored.ordered[field])));
     return c;
   }
 
   /** rows where the flag is false ([0]) and true ([1]) */
   boolRows(field: BoolField): readonly [RowSet, RowSet] {
-    let b = this.bools.get(field);
-    if (!b) {
-      const col = this.table.columns.bool[field];
-      const t: number[] = [];
-      const f: number[] = [];
-      for (let r = 0; r < col.length; r++) (col[r] ? t : f).push(r);
-      b = [Uint32Array.from(f), Uint32Array.from(t)];
-      this.bools.set(field, b);
-    }
-    return b;
+    return this.table.stored.bool[field].rows;
   }
 
   relation(field: 'categories' | 'groups'): RelationIndex {
     let r = this.relations.get(field);
-    if (!r) {
-      r = new RelationIndex(this.table.columns[field]);
-      this.relations.set(field, r);
-    }
+    if (!r) this.relations.set(field, (r = new RelationIndex(this.table.stored.relation[field])));
     return r;
   }
 
-  /** Builds every index now rather than on first use. */
-  prepare(): void {
-    for (const step of this.prepareSteps()) while (step() === true);
-  }
-
-  /**
-   * The builds of prepare(), in order, each a separate step (one column's value ids, its sort,
-   * its folded text, its trigrams …), so that a server can run them between requests. A step
-   * that returns true has more to do and is called again (the trigram index, a slice at a time).
-   */
-  prepareSteps(): (() => boolean | void)[] {
-    const steps: (() => boolean | void)[] = [() => void this.all];
-    for (const f of TEXT_FIELDS) {
-      steps.push(() => this.text(f).prepare(false));
-      steps.push(() => {
-        const c = this.text(f);
-        if (c.valueCount > this.options.scanBelowValues) void c.folded;
-      });
-      steps.push(() => {
-        const c = this.text(f);
-        return c.valueCount > this.options.scanBelowValues && c.trigramStep();
-      });
-      steps.push(() => {
-        const c = this.text(f);
-        c.prepare(c.valueCount > this.options.scanBelowValues);
-      });
-    }
-    for (const f of TIME_FIELDS) {
-      steps.push(() => this.iso(f).prepare(false));
-      steps.push(() => void this.numeric(f).shape);
-    }
-    steps.push(() => void this.numeric('dfp_points').shape);
-    for (const f of BOOL_FIELDS) steps.push(() => void this.boolRows(f));
-    steps.push(() => void this.relation('categories'));
-    steps.push(() => void this.relation('groups'));
-    return steps;
-  }
-
-  /** Approximate bytes held in typed arrays by the built indexes (strings not counted). */
+  /** Approximate bytes held in typed arrays by the indexes in use (strings not counted). */
   byteSize(): number {
     let bytes = this.bits.byteSize + this.scratch.byteLength + (this.allRows ? this.allRows.byteLength : 0);
     for (const c of this.texts.values()) bytes += c.indexBytes();
     for (const c of this.ordered.values()) bytes += c.byteSize();
-    for (const [f, t] of this.bools.values()) bytes += f.byteLength + t.byteLength;
     for (const r of this.relations.values()) bytes += r.byteSize();
     return bytes;
   }

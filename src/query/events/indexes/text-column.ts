@@ -1,72 +1,38 @@
-// A string column (a text field, or the rendered ISO text of a timestamp field) prepared for the
-// string lookups. Values are dictionary-encoded first: organizer, location, contact and email
-// repeat a lot, so every lookup works on the distinct values and maps them back to rows (for
-// unique-valued columns such as title and teaser the mapping is the identity, 12 bytes a row).
+// A string column (a text field, or the rendered ISO text of a timestamp field) as its lookups
+// use it, over its file as loaded (src/store/format/text-column-file.ts). Values are
+// dictionary-encoded: organizer, location, contact and email repeat a lot, so every lookup works on
+// the distinct values and maps them back to rows.
 //
 // Value ids follow first appearance in row order, so for a column whose values each occur once,
 // ascending value ids give ascending rows and no re-sorting is needed.
-import { fold } from '../fold.ts';
 import { EMPTY, lowerBound, sortRows, type RowBits, type RowSet } from './rowset.ts';
 import { TrigramIndex } from './trigram.ts';
 import { UnionMatches, type Matches } from '../matches.ts';
 import { UNCOUNTED, type Work } from '../../work-tally.ts';
 import { searchCost, WORK } from '../work-costs.ts';
+import type { StringList } from '../../../store/format/string-table.ts';
+import type { TextColumnData } from '../../../store/format/text-column-file.ts';
 
 export class TextColumn {
   /** distinct non-null values, in order of first appearance */
-  readonly values: readonly string[];
+  readonly values: StringList;
   /** row → value id, -1 for null */
   readonly rowValue: Int32Array;
   /** value id → rows (ascending): valueRows[valueRowStart[v] .. valueRowStart[v+1]) */
   private readonly valueRowStart: Uint32Array;
   private readonly valueRows: Uint32Array;
   readonly nonNullRows: number;
-
-  private foldedValues: string[] | null = null;
-  private byOriginal: Uint32Array | null = null;
-  private byFolded: Uint32Array | null = null;
   private trigramIndex: TrigramIndex | null = null;
 
   constructor(
-    column: readonly (string | null)[],
+    private readonly data: TextColumnData,
     private readonly bits: RowBits,
-    private readonly trigramBudget: (valueCount: number) => number,
   ) {
-    const ids = new Map<string, number>();
-    const values: string[] = [];
-    const rowValue = new Int32Array(column.length);
-    const counts: number[] = [];
-    let nonNull = 0;
-    for (let r = 0; r < column.length; r++) {
-      const s = column[r];
-      if (s === null || s === undefined) {
-        rowValue[r] = -1;
-        continue;
-      }
-      let id = ids.get(s);
-      if (id === undefined) {
-        id = values.length;
-        ids.set(s, id);
-        values.push(s);
-        counts.push(0);
-      }
-      rowValue[r] = id;
-      counts[id]++;
-      nonNull++;
-    }
-    const start = new Uint32Array(values.length + 1);
-    for (let v = 0; v < values.length; v++) start[v + 1] = start[v] + counts[v];
-    const cursor = start.slice(0, values.length);
-    const valueRows = new Uint32Array(nonNull);
-    for (let r = 0; r < column.length; r++) {
-      const v = rowValue[r];
-      if (v >= 0) valueRows[cursor[v]++] = r;
-    }
-    this.values = values;
-    this.rowValue = rowValue;
-    this.valueRowStart = start;
-    this.valueRows = valueRows;
-    this.nonNullRows = nonNull;
+    this.values = data.values;
+    this.rowValue = data.rowValue;
+    this.valueRowStart = data.valueRowStart;
+    this.valueRows = data.valueRows;
+    this.nonNullRows = data.nonNullRows;
   }
 
   get valueCount(): number {
@@ -78,41 +44,22 @@ export class TextColumn {
     return this.values.length === 0 ? 0 : this.nonNullRows / this.values.length;
   }
 
-  get folded(): readonly string[] {
-    return (this.foldedValues ??= this.values.map(fold));
+  /** the folded values (text fields have them; the ISO text is only ever matched as it is) */
+  get folded(): StringList {
+    const folded = this.data.folded;
+    if (folded === null) throw new Error('this column has no folded values');
+    return folded;
+  }
+
+  /** Whether the column has a trigram index (a text field with more values than a scan handles quickly). */
+  get hasTrigrams(): boolean {
+    return this.data.trigrams !== null;
   }
 
   get trigrams(): TrigramIndex {
-    return (this.trigramIndex ??= TrigramIndex.build(this.folded, this.trigramBudget(this.values.length)));
-  }
-
-  /**
-   * Builds the trigram index a slice at a time (see TrigramIndex.buildInSteps): each call does
-   * one slice; true while more remain. A request needing the index meanwhile builds it whole.
-   */
-  trigramStep(): boolean {
-    if (this.trigramIndex) return false;
-    this.pendingTrigrams ??= TrigramIndex.buildInSteps(this.folded, this.trigramBudget(this.values.length));
-    const r = this.pendingTrigrams.next();
-    if (!r.done) return true;
-    this.trigramIndex ??= r.value;
-    this.pendingTrigrams = null;
-    return false;
-  }
-
-  private pendingTrigrams: Generator<void, TrigramIndex> | null = null;
-
-  /** Builds the lazy parts now: sorted orders, and the folded text and trigrams if asked. */
-  prepare(text: boolean): void {
-    this.byOriginal ??= sortedOrder(this.values);
-    if (!text) return;
-    this.byFolded ??= sortedOrder(this.folded);
-    this.trigrams;
-  }
-
-  /** Whether the trigram index has been built (for memory reports and tests). */
-  get hasTrigrams(): boolean {
-    return this.trigramIndex !== null;
+    const data = this.data.trigrams;
+    if (data === null) throw new Error('this column has no trigram index');
+    return (this.trigramIndex ??= new TrigramIndex(data));
   }
 
   /**
@@ -122,21 +69,21 @@ export class TextColumn {
    */
   valuesWithPrefix(key: string, folded: boolean, whole: boolean, work: Work = UNCOUNTED): Uint32Array {
     const texts = folded ? this.folded : this.values;
-    const order = folded ? (this.byFolded ??= sortedOrder(texts)) : (this.byOriginal ??= sortedOrder(texts));
+    const order = folded ? this.data.byFolded! : this.data.byValue;
     // two binary searches, each comparing the key with a value per halving
     work.add(2 * (33 - Math.clz32(order.length)) * searchCost(key.length));
     let lo = 0;
     let hi = order.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (texts[order[mid]] < key) lo = mid + 1;
+      if (texts.at(order[mid]) < key) lo = mid + 1;
       else hi = mid;
     }
     const from = lo;
     hi = order.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const t = texts[order[mid]];
+      const t = texts.at(order[mid]);
       if (whole ? t === key : t.startsWith(key)) lo = mid + 1;
       else hi = mid;
     }
@@ -213,19 +160,11 @@ export class TextColumn {
     return new UnionMatches(rows, pos.subarray(0, k), end.subarray(0, k), () => this.rowsOf(valueIds, lo, hi), what);
   }
 
-  /** Bytes held in typed arrays: dictionary mapping and the lazily built indexes. */
+  /** Bytes held in typed arrays: the dictionary mapping, the orders, the trigrams. */
   indexBytes(): number {
-    let bytes = this.rowValue.byteLength + this.valueRowStart.byteLength + this.valueRows.byteLength;
-    if (this.trigramIndex) bytes += this.trigramIndex.byteSize;
-    if (this.byOriginal) bytes += this.byOriginal.byteLength;
-    if (this.byFolded) bytes += this.byFolded.byteLength;
+    let bytes = this.rowValue.byteLength + this.valueRowStart.byteLength + this.valueRows.byteLength + this.data.byValue.byteLength;
+    if (this.data.byFolded) bytes += this.data.byFolded.byteLength;
+    if (this.data.trigrams) bytes += this.trigrams.byteSize;
     return bytes;
   }
-}
-
-function sortedOrder(texts: readonly string[]): Uint32Array {
-  const order = Array.from(texts.keys());
-  // Code-unit order (not localeCompare): the order in which a prefix's strings are contiguous.
-  order.sort((a, b) => (texts[a] < texts[b] ? -1 : texts[a] > texts[b] ? 1 : a - b));
-  return Uint32Array.from(order);
 }

@@ -1,23 +1,13 @@
-// Trigram index over the folded distinct values of one text column.
-//
-// Sizes drive the design: 100k teasers of up to 300 characters hold ~18M (trigram, value) pairs,
-// 70 MB as plain 32-bit postings. So:
-// - Each trigram's value list is stored as delta-encoded varints (rare trigrams: a byte or two
-//   per value) or, once that would be half as big as a bit set over all values, as that bit set
-//   (n/8 bytes however many values have it). ~16 MB for those teasers, ~5 MB for titles.
-// - The column's index is bounded by a byte budget, spent on the rarest trigrams first (the
-//   most selective per byte). A trigram left out is still known to occur (a pattern needing a
-//   trigram that occurs nowhere is answered at once with nothing); it just cannot narrow the
-//   candidates. If none of a pattern's trigrams is indexed, the caller scans every value.
-// - Characters are mapped to a 7-bit alphabet: the 126 most frequent code units of the column
-//   get their own code, all others share one, and code 0 marks the start and the end of a value
-//   (so `endswith`, `^literal` and `literal$` get extra, selective trigrams). Sharing a code only
-//   adds candidates, never loses a match, and makes a trigram a 21-bit number, counted in flat
-//   arrays instead of a hash map.
-// A query yields candidate values, a superset of the matches, which the caller verifies.
+// Lookups in the trigram index of a text column's folded values, as the build wrote it
+// (src/store/format/trigram-file.ts says what it holds and why; store/write/trigram-builder.ts
+// makes it). A query yields candidate values, a superset of the matches, which the caller
+// verifies: a trigram the budget left out still tells that it occurs (a pattern needing a trigram
+// that occurs nowhere is answered at once with nothing), it just cannot narrow the candidates; if
+// none of a pattern's trigrams is held, the caller scans every value.
 import { EMPTY, intersect, type RowSet } from './rowset.ts';
 import { UNCOUNTED, type Work } from '../../work-tally.ts';
 import { WORK } from '../work-costs.ts';
+import { BITMAP, bitmapWords, BOUNDARY, UNINDEXED, VARINT, type TrigramData } from '../../../store/format/trigram-file.ts';
 
 /** What a pattern requires of a matching (folded) text. */
 export type TrigramQuery =
@@ -30,18 +20,6 @@ export const ALL: TrigramQuery = { kind: 'all' };
 
 /** a varint list is merged into candidates only if at most this many times longer (see intersectAll) */
 const MERGE_FACTOR = 8;
-/**
- * A trigram gets a bit set as soon as its varint list would be half the bit set's size: bit sets
- * are what make frequent trigrams cheap to apply (O(1) per candidate instead of a merge).
- */
-const BITMAP_SHARE = 2;
-const BOUNDARY = 0;
-const OTHER = 127;
-const SPACE = 1 << 21;
-
-const UNINDEXED = 0;
-const VARINT = 1;
-const BITMAP = 2;
 
 /** A trigram of a query, resolved against the index. */
 interface Posting {
@@ -53,24 +31,32 @@ interface Posting {
 export class TrigramIndex {
   /** 32-bit words per bit set */
   private readonly words: number;
+  readonly valueCount: number;
+  private readonly codeOf: Uint8Array;
+  /** every trigram that occurs, ascending */
+  private readonly keys: Uint32Array;
+  /** per key: number of values containing it (kept for unindexed ones too) */
+  private readonly counts: Uint32Array;
+  /** per key: UNINDEXED, VARINT or BITMAP */
+  private readonly kinds: Uint8Array;
+  /** per key: byte offset into `varints`, or bit set number in `bitmaps` */
+  private readonly starts: Uint32Array;
+  private readonly varints: Uint8Array;
+  private readonly bitmaps: Int32Array;
+  /** share of all (trigram, value) pairs represented; 1 = nothing left out */
+  readonly coverage: number;
 
-  private constructor(
-    readonly valueCount: number,
-    private readonly codeOf: Uint8Array,
-    /** every trigram that occurs, ascending */
-    private readonly keys: Uint32Array,
-    /** per key: number of values containing it (kept for unindexed ones too) */
-    private readonly counts: Uint32Array,
-    /** per key: UNINDEXED, VARINT or BITMAP */
-    private readonly kinds: Uint8Array,
-    /** per key: byte offset into `varints`, or bit set number in `bitmaps` */
-    private readonly starts: Uint32Array,
-    private readonly varints: Uint8Array,
-    private readonly bitmaps: Int32Array,
-    /** share of all (trigram, value) pairs represented; 1 = nothing left out */
-    readonly coverage: number,
-  ) {
-    this.words = (valueCount + 31) >>> 5;
+  constructor(data: TrigramData) {
+    this.valueCount = data.valueCount;
+    this.codeOf = data.codeOf;
+    this.keys = data.keys;
+    this.counts = data.counts;
+    this.kinds = data.kinds;
+    this.starts = data.starts;
+    this.varints = data.varints;
+    this.bitmaps = data.bitmaps;
+    this.coverage = data.coverage;
+    this.words = bitmapWords(this.valueCount);
   }
 
   /** How the trigrams are held: as varint lists, as bit sets, or left out by the budget. */
@@ -89,102 +75,6 @@ export class TrigramIndex {
       this.codeOf.byteLength + this.keys.byteLength + this.counts.byteLength + this.kinds.byteLength +
       this.starts.byteLength + this.varints.byteLength + this.bitmaps.byteLength
     );
-  }
-
-  static build(folded: readonly string[], budgetBytes: number): TrigramIndex {
-    const steps = TrigramIndex.buildInSteps(folded, budgetBytes);
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-    }
-  }
-
-  /**
-   * As build, pausing (yielding) after every `valuesPerStep` values of each of its two passes over
-   * the text, so that a server can build it between requests (teaser at 100k: ~0.4 s in one go).
-   */
-  static *buildInSteps(folded: readonly string[], budgetBytes: number, valuesPerStep = 8_192): Generator<void, TrigramIndex> {
-    const n = folded.length;
-    const words = (n + 31) >>> 5;
-    const codeOf = alphabet(folded);
-    const count = new Int32Array(SPACE);
-    const bytes = new Int32Array(SPACE);
-    // stamp[t] = 1 + last value id seen with trigram t: de-duplicates within a value and gives
-    // the delta to encode
-    const stamp = new Int32Array(SPACE);
-    let total = 0;
-    const countOne = (t: number, v: number, prev: number) => {
-      count[t]++;
-      bytes[t] += varintSize(v - prev);
-      total++;
-    };
-    for (let from = 0; from < n; from += valuesPerStep) {
-      forEachTrigram(folded, codeOf, stamp, countOne, from, Math.min(n, from + valuesPerStep));
-      yield;
-    }
-    let keyCount = 0;
-    for (let t = 0; t < SPACE; t++) if (count[t] !== 0) keyCount++;
-    const keys = new Uint32Array(keyCount);
-    const counts = new Uint32Array(keyCount);
-    const kinds = new Uint8Array(keyCount);
-    const starts = new Uint32Array(keyCount);
-    for (let t = 0, k = 0; t < SPACE; t++) {
-      if (count[t] === 0) continue;
-      keys[k] = t;
-      counts[k] = count[t];
-      k++;
-    }
-    // rarest first, each in its smaller form, until the budget is spent
-    const byRarity = Array.from(keys.keys()).sort((a, b) => counts[a] - counts[b]);
-    const bitmapBytes = words * 4;
-    let spent = 0;
-    let varintAt = 0;
-    let bitmapCount = 0;
-    let covered = 0;
-    for (const k of byRarity) {
-      const b = bytes[keys[k]];
-      const asBitmap = b * BITMAP_SHARE > bitmapBytes;
-      const cost = asBitmap ? bitmapBytes : b;
-      if (spent + cost > budgetBytes) break;
-      spent += cost;
-      covered += counts[k];
-      if (!asBitmap) {
-        kinds[k] = VARINT;
-        starts[k] = varintAt;
-        varintAt += b;
-      } else {
-        kinds[k] = BITMAP;
-        starts[k] = bitmapCount++;
-      }
-    }
-    const varints = new Uint8Array(varintAt);
-    const bitmaps = new Int32Array(bitmapCount * words);
-    // `count` becomes the write cursor of each varint trigram, -1 for bitmaps, -2 for the rest
-    for (let k = 0; k < keyCount; k++) {
-      count[keys[k]] = kinds[k] === VARINT ? starts[k] : kinds[k] === BITMAP ? -1 : -2;
-      bytes[keys[k]] = kinds[k] === BITMAP ? starts[k] * words : 0;
-    }
-    stamp.fill(0);
-    const writeOne = (t: number, v: number, prev: number) => {
-      const c = count[t];
-      if (c >= 0) {
-        let gap = v - prev;
-        let at = c;
-        while (gap >= 0x80) {
-          varints[at++] = (gap & 0x7f) | 0x80;
-          gap >>>= 7;
-        }
-        varints[at++] = gap;
-        count[t] = at;
-      } else if (c === -1) {
-        bitmaps[bytes[t] + (v >>> 5)] |= 1 << (v & 31);
-      }
-    };
-    for (let from = 0; from < n; from += valuesPerStep) {
-      yield;
-      forEachTrigram(folded, codeOf, stamp, writeOne, from, Math.min(n, from + valuesPerStep));
-    }
-    return new TrigramIndex(n, codeOf, keys, counts, kinds, starts, varints, bitmaps, total === 0 ? 1 : covered / total);
   }
 
   /**
@@ -410,10 +300,6 @@ export class TrigramIndex {
   }
 }
 
-function varintSize(x: number): number {
-  return x < 0x80 ? 1 : x < 0x4000 ? 2 : x < 0x200000 ? 3 : x < 0x10000000 ? 4 : 5;
-}
-
 /** The set bits of a bit set, ascending. */
 function extract(bits: Int32Array, limit: number, work: Work): RowSet {
   work.add(bits.length * 2 * WORK.word);
@@ -439,48 +325,4 @@ function extract(bits: Int32Array, limit: number, work: Work): RowSet {
     }
   }
   return out.subarray(0, k);
-}
-
-/** Codes 1..126 for the most frequent code units, OTHER for the rest. */
-function alphabet(folded: readonly string[]): Uint8Array {
-  const freq = new Float64Array(0x10000);
-  for (const s of folded) for (let i = 0; i < s.length; i++) freq[s.charCodeAt(i)]++;
-  const used: number[] = [];
-  for (let c = 0; c < 0x10000; c++) if (freq[c] > 0) used.push(c);
-  used.sort((a, b) => freq[b] - freq[a] || a - b);
-  const codeOf = new Uint8Array(0x10000).fill(OTHER);
-  for (let i = 0; i < used.length && i < OTHER - 1; i++) codeOf[used[i]] = i + 1;
-  return codeOf;
-}
-
-/**
- * Calls `emit` once per (trigram, value) pair, values ascending, with the previous value id
- * that had the trigram (-1 for none). `stamp` must be zeroed.
- */
-function forEachTrigram(
-  folded: readonly string[],
-  codeOf: Uint8Array,
-  stamp: Int32Array,
-  emit: (trigram: number, value: number, previous: number) => void,
-  from = 0,
-  to = folded.length,
-): void {
-  for (let v = from; v < to; v++) {
-    const s = folded[v];
-    if (s.length === 0) continue;
-    const mark = v + 1;
-    let a = BOUNDARY;
-    let b = codeOf[s.charCodeAt(0)];
-    for (let i = 1; i <= s.length; i++) {
-      const c = i < s.length ? codeOf[s.charCodeAt(i)] : BOUNDARY;
-      const t = (a << 14) | (b << 7) | c;
-      const seen = stamp[t];
-      if (seen !== mark) {
-        stamp[t] = mark;
-        emit(t, v, seen - 1);
-      }
-      a = b;
-      b = c;
-    }
-  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RE2JS } from 're2js';
-import { fold } from '../fold.ts';
+import { fold } from '../../../store/format/fold.ts';
 import type { TrigramQuery } from '../indexes/trigram.ts';
 import { prng, randomRegex, randomText, TRICKY } from '../test-random.ts';
 import { literalAlternatives, literalSequences, matchesSequence, requiredLiterals } from './regex-literals.ts';

@@ -11,7 +11,7 @@
 // text containing fold(x) because folding is context-free. For case-insensitive literals (iregex,
 // `(?i)`) RE2 also matches the other members of the character's case orbit; fold() maps a whole
 // orbit to one string except for a few characters, which are then treated as unknown.
-import { fold, foldSafeInCaseInsensitiveRegex } from '../fold.ts';
+import { fold, foldSafeInCaseInsensitiveRegex } from '../../../store/format/fold.ts';
 import { ALL, type TrigramQuery } from '../indexes/trigram.ts';
 
 interface Flags {

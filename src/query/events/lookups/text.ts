@@ -11,7 +11,7 @@
 // Every loop here is charged to the request (work-costs.ts) under the condition's parameter:
 // values visited, characters searched, the regex automaton's steps, candidates sieved, rows
 // gathered.
-import { fold } from '../fold.ts';
+import { fold } from '../../../store/format/fold.ts';
 import type { TextColumn } from '../indexes/text-column.ts';
 import { type RowSet } from '../indexes/rowset.ts';
 import { ALL, type TrigramQuery } from '../indexes/trigram.ts';
@@ -26,8 +26,6 @@ import { searchCost, WORK } from '../work-costs.ts';
 export type TextOp = 'exact' | StringLookup;
 
 export interface TextOptions {
-  /** columns with at most this many distinct values are scanned rather than trigram-indexed */
-  scanBelowValues: number;
   /** false for columns where trigrams do not narrow anything down (ISO timestamps) */
   trigrams: boolean;
   /** candidate lists this short are tested row by row, without consulting an index */
@@ -72,7 +70,8 @@ export class TextCondition implements Condition {
       regex !== null
         ? requiredLiterals(needle, op === 'iregex')
         : { kind: 'run', text: fold(needle), atStart: false, atEnd: op === 'endswith' || op === 'iendswith' };
-    const indexable = options.trigrams && column.valueCount > options.scanBelowValues && hasTrigram(this.query);
+    // (a column with few distinct values has no trigram index: scanning them is as quick)
+    const indexable = options.trigrams && column.hasTrigrams && hasTrigram(this.query);
     this.mode = indexable ? 'trigram' : 'scan';
   }
 
@@ -274,13 +273,14 @@ function makeTest(
               work.add(sequences!.length * searchCost(s.length));
               return sequences!.some((seq) => matchesSequence(seq, s));
             };
-      if (op === 'regex') return (v, work) => check(values[v], work);
+      if (op === 'regex') return (v, work) => check(values.at(v), work);
       const folded = column.folded;
-      if (!/i/i.test(key)) return (v, work) => check(folded[v], work);
+      if (!/i/i.test(key)) return (v, work) => check(folded.at(v), work);
       return (v, work) => {
-        if (!check(folded[v], work)) return false;
-        work.add(searchCost(values[v].length));
-        return !DOTTED_OR_DOTLESS_I.test(values[v]) || lazyRegex().test(values[v], work);
+        if (!check(folded.at(v), work)) return false;
+        const value = values.at(v);
+        work.add(searchCost(value.length));
+        return !DOTTED_OR_DOTLESS_I.test(value) || lazyRegex().test(value, work);
       };
     }
     const regex = lazyRegex();
@@ -288,31 +288,34 @@ function makeTest(
     // search is an order of magnitude faster than the regex engine and rejects most candidates
     // (all of them when the index could not narrow the pattern down).
     const literals = countedCheck(required);
-    if (literals === null) return (v, work) => regex.test(values[v], work);
+    if (literals === null) return (v, work) => regex.test(values.at(v), work);
     const folded = column.folded;
-    return (v, work) => literals(folded[v], work) && regex.test(values[v], work);
+    return (v, work) => literals(folded.at(v), work) && regex.test(values.at(v), work);
   }
   const searches = (s: string) => searchCost(s.length + key.length);
   switch (op) {
     case 'exact':
       return (v, work) => {
         work.add(WORK.search);
-        return values[v] === key;
+        return values.at(v) === key;
       };
     case 'contains':
       return (v, work) => {
-        work.add(searches(values[v]));
-        return values[v].includes(key);
+        const value = values.at(v);
+        work.add(searches(value));
+        return value.includes(key);
       };
     case 'startswith':
       return (v, work) => {
-        work.add(searches(values[v]));
-        return values[v].startsWith(key);
+        const value = values.at(v);
+        work.add(searches(value));
+        return value.startsWith(key);
       };
     case 'endswith':
       return (v, work) => {
-        work.add(searches(values[v]));
-        return values[v].endsWith(key);
+        const value = values.at(v);
+        work.add(searches(value));
+        return value.endsWith(key);
       };
   }
   const folded = column.folded;
@@ -320,22 +323,25 @@ function makeTest(
     case 'iexact':
       return (v, work) => {
         work.add(WORK.search);
-        return folded[v] === key;
+        return folded.at(v) === key;
       };
     case 'icontains':
       return (v, work) => {
-        work.add(searches(folded[v]));
-        return folded[v].includes(key);
+        const value = folded.at(v);
+        work.add(searches(value));
+        return value.includes(key);
       };
     case 'istartswith':
       return (v, work) => {
-        work.add(searches(folded[v]));
-        return folded[v].startsWith(key);
+        const value = folded.at(v);
+        work.add(searches(value));
+        return value.startsWith(key);
       };
     case 'iendswith':
       return (v, work) => {
-        work.add(searches(folded[v]));
-        return folded[v].endsWith(key);
+        const value = folded.at(v);
+        work.add(searches(value));
+        return value.endsWith(key);
       };
     case 'regex':
     case 'iregex':

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { RE2JS } from 're2js';
-import { fold, foldSafeInCaseInsensitiveRegex } from './fold.ts';
+import { FIXUPS, fixupsOf, fold, foldSafeInCaseInsensitiveRegex } from './fold.ts';
 
 describe('fold', () => {
+  it("writes out the fix-ups the running engine's Unicode tables give", () => {
+    expect(FIXUPS).toEqual(fixupsOf());
+  });
   it('lower-cases with full Unicode and keeps ß', () => {
     expect(fold('ÖSTERREICH')).toBe('österreich');
     expect(fold('WEIß')).toBe('weiß');

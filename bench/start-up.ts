@@ -1,0 +1,263 @@
+// Start → full speed: what a started `aula serve` still spends once it answers, and what the first
+// request of each filter kind costs right after the start, when nothing has been asked before.
+//   npx tsx bench/start-up.ts --dist DIR [--aula BIN]   (a dist built by `aula build`; with --edge, workerd too;
+//                                                     BIN: another checkout's bin/aula.js, for a before/after)
+// Also a phase of `npm run bench` (bench/run.ts), and `npm run bench -- --only-start-up`.
+//
+// CPU time throughout (every thread, /proc/<pid>/task/*/schedstat, nanoseconds): on a shared
+// machine a wall time measures the neighbours too.
+// - background CPU: the server's CPU from its first 200 answer until it has been quiet for the
+//   settling time (the quiet spell itself not counted);
+// - first request per kind: a fresh server, each kind's URL asked once right after the first 200,
+//   in sequence; the server's CPU for that one answer (and the client's wall time, for reference);
+// - workerd: a fresh workerd over the dist's edge/ bundle, one unfiltered request (the isolate
+//   loads the data), then each filtered kind's first request, the CPU workerd spent on it.
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { childPids, freePort, httpGet, quietSpell, startServerProcess, stopTracked } from './processes.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const AULA = join(ROOT, 'bin/aula.js');
+const HOST = '127.0.0.1';
+const EVENTS = '/v1/cms/event/';
+
+/** CPU nanoseconds of a process and its descendants, every thread (/proc/<pid>/task/<tid>/schedstat). */
+export function treeCpuNs(pid: number): number {
+  let ns = 0;
+  const queue = [pid];
+  while (queue.length > 0) {
+    const p = queue.pop()!;
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        ns += Number(readFileSync(`/proc/${p}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // ended meanwhile
+      }
+    }
+    queue.push(...childPids(p));
+  }
+  return ns;
+}
+
+/** One URL per filter kind: together they need every index the server uses. */
+export const FIRST_REQUESTS: readonly [kind: string, query: string][] = [
+  ['title__icontains', 'title__icontains=herz'],
+  ['teaser__icontains', 'teaser__icontains=patient'],
+  ['title__iregex', 'title__iregex=%5Efort'],
+  ['title__contains', 'title__contains=Kurs'],
+  ['organizer__icontains', 'organizer__icontains=klinik'],
+  ['location__istartswith', 'location__istartswith=h'],
+  ['contact__iexact', 'contact__iexact=x'],
+  ['email__iendswith', 'email__iendswith=.at'],
+  ['start__contains', 'start__contains=2025-05'],
+  ['start range', 'start__gte=2025-05-01&start__lt=2025-06-01'],
+  ['end__gte', 'end__gte=2025-06-01'],
+  ['registration_end__lte', 'registration_end__lte=2025-06-01'],
+  ['last_modified__gte', 'last_modified__gte=2025-01-01'],
+  ['dfp_points__gte + register', 'dfp_points__gte=3&register=true'],
+  ['allday', 'allday=true'],
+  ['attending_fees', 'attending_fees=false'],
+  ['categories', 'categories=1&categories=2'],
+  ['groups', 'groups=1'],
+  ['id', 'id=100016'],
+  ['expand=categories', 'expand=categories&offset=500'],
+];
+export const FIRST_AUTOCOMPLETE: readonly [kind: string, query: string][] = [
+  ['autocomplete, 1 word', 'q=a'],
+  ['autocomplete, 2 words', 'q=david%20le'],
+  ['autocomplete, umlaut', 'q=m%C3%BCl'],
+];
+
+const firstUrls = () => [
+  ...FIRST_REQUESTS.map(([kind, query]): [string, string] => [kind, `${EVENTS}?${query}`]),
+  ...FIRST_AUTOCOMPLETE.map(([kind, query]): [string, string] => [kind, `/v1/api/autocomplete/?${query}`]),
+];
+
+export interface FirstRequest {
+  kind: string;
+  status: number;
+  wallMs: number;
+  cpuMs: number;
+}
+
+export interface StartUp {
+  coldStartMs: number;
+  /** the server's CPU from spawn to its first answer (every thread: the rows are checked on one) */
+  startCpuMs: number;
+  /** server CPU from the first answer until settled, the idle rate taken out */
+  backgroundCpuMs: number;
+  /** how long after the first answer it took to settle */
+  settledAfterMs: number;
+  first: FirstRequest[];
+}
+
+/**
+ * Waits until the tree spent at most `idleNsPerS` per second over `quietMs`; returns its CPU at the
+ * start of that spell (never quiet: its CPU at the timeout, a lower bound).
+ */
+async function quiet(pid: number, quietMs: number, idleNsPerS = 20e6, timeoutMs = 120_000): Promise<{ ns: number; at: number }> {
+  const calm = await quietSpell(() => treeCpuNs(pid), quietMs, (idleNsPerS * quietMs) / 1000, timeoutMs, 50);
+  return calm === null ? { ns: treeCpuNs(pid), at: performance.now() } : { ns: calm.value, at: calm.at };
+}
+
+async function startAula(dist: string, aula: string) {
+  const port = await freePort(HOST);
+  const started = await startServerProcess(process.execPath, [aula, 'serve', '--dist', dist, '--port', String(port), '--host', HOST, '--quiet'], `http://${HOST}:${port}${EVENTS}?limit=1`, { cwd: ROOT });
+  if (!started.ok) throw new Error(`aula serve did not start: ${started.message}`);
+  return { ...started, origin: `http://${HOST}:${port}` };
+}
+
+/** Each URL once, in order: the client's wall time and the CPU `pid` spent meanwhile. */
+async function timed(origin: string, pid: number, urls: readonly [string, string][]): Promise<FirstRequest[]> {
+  const out: FirstRequest[] = [];
+  for (const [kind, url] of urls) {
+    const cpu = treeCpuNs(pid);
+    const t0 = performance.now();
+    const answer = await httpGet(origin + url, 30_000);
+    const wallMs = performance.now() - t0;
+    out.push({ kind, status: answer.status, wallMs, cpuMs: (treeCpuNs(pid) - cpu) / 1e6 });
+  }
+  return out;
+}
+
+/**
+ * `settleMs`: how long the server must be quiet to count as settled (longer than the delay before
+ * any work a server defers); `aula`: the bin/aula.js to run (another checkout's, for a before/after).
+ */
+export async function measureStartUp(dist: string, settleMs = 2_500, aula = AULA): Promise<StartUp> {
+  const a = await startAula(dist, aula);
+  let backgroundCpuMs: number;
+  let settledAfterMs: number;
+  let coldStartMs: number;
+  let startCpuMs: number;
+  try {
+    coldStartMs = a.coldStartMs;
+    const pid = a.server.child.pid!;
+    const t0 = performance.now();
+    const first = treeCpuNs(pid);
+    startCpuMs = first / 1e6;
+    const calm = await quiet(pid, settleMs);
+    settledAfterMs = calm.at - t0;
+    backgroundCpuMs = (calm.ns - first) / 1e6;
+  } finally {
+    await stopTracked(a.server);
+  }
+  const b = await startAula(dist, aula);
+  try {
+    const first = await timed(b.origin, b.server.child.pid!, firstUrls());
+    return { coldStartMs, startCpuMs, backgroundCpuMs, settledAfterMs, first };
+  } finally {
+    await stopTracked(b.server);
+  }
+}
+
+/** Whether something accepts connections on host:port. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+/** workerd's binary, as the workerd package resolves it; null when it cannot run here. */
+async function workerdBinary(): Promise<string | null> {
+  try {
+    const pkg = 'workerd';
+    const main = ((await import(pkg)) as { default: string | { default: string } }).default;
+    return typeof main === 'string' ? main : main.default;
+  } catch {
+    return null;
+  }
+}
+
+export interface EdgeStartUp {
+  /** the isolate's first request (it loads the data): its CPU */
+  loadCpuMs: number;
+  first: FirstRequest[];
+}
+
+/** `dist` built with --edge; `maxDataBytes` raised for a bench-sized dist. */
+export async function measureEdgeFirst(dist: string, maxDataBytes = 4e9): Promise<EdgeStartUp | { unavailable: string }> {
+  const binary = await workerdBinary();
+  if (binary === null) return { unavailable: 'the workerd package is not installed' };
+  if (!existsSync(join(dist, 'edge/workerd.capnp'))) return { unavailable: 'the dist has no edge/ (built without --edge)' };
+  const port = await freePort(HOST);
+  const config = readFileSync(join(dist, 'edge/workerd.capnp'), 'utf8');
+  // the bench's dist is larger than an isolate is allowed by default: the limit is a setting
+  const configured = config.replace(/bindings = \[/, `bindings = [ (name = "AULA_MAX_DATA_BYTES", text = "${maxDataBytes}"),`);
+  // beside the bundle, which it embeds by a relative name; removed below
+  const configFile = join(dist, 'edge/bench-workerd.capnp');
+  writeFileSync(configFile, configured);
+  const child = spawn(binary, ['serve', configFile, '--socket-addr', `http=${HOST}:${port}`, '--directory-path', `assets=${dist}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const origin = `http://${HOST}:${port}`;
+  try {
+    // listening (a connection accepted), without a request: the first request loads the data
+    const deadline = performance.now() + 30_000;
+    while (!(await accepts(HOST, port))) {
+      if (child.exitCode !== null || performance.now() > deadline) throw new Error(`workerd did not start: ${output.slice(-1000)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const [load] = await timed(origin, child.pid!, [['load', `${EVENTS}?limit=1`]]);
+    if (load.status !== 200) throw new Error(`workerd answered ${load.status}: ${output.slice(-1000)}`);
+    return { loadCpuMs: load.cpuMs, first: await timed(origin, child.pid!, firstUrls()) };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    rmSync(configFile, { force: true });
+  }
+}
+
+/** Targets of issue 34 (CPU ms): background work after the first answer, a first request, a workerd isolate's first filtered request. */
+export const START_UP_TARGETS = { backgroundMs: 1_000, firstMs: 20, edgeFirstMs: 50 };
+
+export function startUpMarkdown(s: StartUp, edge?: EdgeStartUp | { unavailable: string }): string {
+  const ms = (x: number) => x.toFixed(1);
+  const T = START_UP_TARGETS;
+  const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+  const e = edge && 'first' in edge ? edge : undefined;
+  const lines = [
+    '## Start → full speed',
+    '',
+    `Cold start (spawn → first 200) ${ms(s.coldStartMs)} ms wall, ${ms(s.startCpuMs)} ms of CPU. After its first answer the server spent **${ms(s.backgroundCpuMs)} ms** of CPU ` +
+      `(every thread, /proc schedstat) before it was quiet (target ≤ ${T.backgroundMs.toLocaleString('en-US')} ms: ${verdict(s.backgroundCpuMs <= T.backgroundMs)}; settled ${ms(s.settledAfterMs)} ms after). ` +
+      `Then a fresh server, each kind's first request right after its first 200, in this order; judged by the server's CPU for it (the wall time includes the client and the machine's other work):`,
+    '',
+    `| first request of | status | server CPU ms | ≤ ${T.firstMs} ms | wall ms |` + (e ? ` workerd CPU ms | ≤ ${T.edgeFirstMs} ms |` : ''),
+    '|---|---:|---:|---|---:|' + (e ? '---:|---|' : ''),
+  ];
+  s.first.forEach((f, i) => {
+    const w = e?.first[i];
+    lines.push(`| ${f.kind} | ${f.status} | ${ms(f.cpuMs)} | ${verdict(f.cpuMs <= T.firstMs)} | ${ms(f.wallMs)} |` + (w ? ` ${ms(w.cpuMs)} | ${verdict(w.cpuMs <= T.edgeFirstMs)} |` : ''));
+  });
+  if (e) lines.push('', `workerd: the isolate's first request (an unfiltered page; it loads and checks the data) took ${ms(e.loadCpuMs)} ms of CPU.`);
+  else if (edge && 'unavailable' in edge) lines.push('', `workerd: ${edge.unavailable}`);
+  return `${lines.join('\n')}\n`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
+  const dist = arg('--dist');
+  if (!dist) throw new Error('usage: tsx bench/start-up.ts --dist DIR [--aula BIN]   (BIN: another checkout\'s bin/aula.js; workerd is measured with this one\'s only)');
+  const aula = arg('--aula');
+  const s = await measureStartUp(dist, undefined, aula ? resolve(aula) : AULA);
+  console.log(startUpMarkdown(s, aula ? undefined : await measureEdgeFirst(dist)));
+}

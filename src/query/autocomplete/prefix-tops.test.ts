@@ -1,0 +1,61 @@
+// The server's searcher answers single costly words from the first pages the build made
+// (prefix-tops.ts), read back from data/autocomplete.bin: its answers must be the browser's, which
+// match every word as it is asked, for every word, model set and page.
+import { describe, expect, it } from 'vitest';
+import { DIRECTORY_MODELS, type DirectoryModel } from '../../model/types.ts';
+import { decodeIndex } from '../../store/format/autocomplete-index.ts';
+import { readAutocompleteFile } from '../../store/read/autocomplete-file.ts';
+import { autocompleteFile } from '../../store/write/autocomplete-file.ts';
+import { buildIndexJson } from '../../store/write/index-builder.ts';
+import { mulberry32 } from '../../util/mulberry32.ts';
+import { prefixTops } from './prefix-tops.ts';
+import { autocompleteOf, createAutocomplete } from './searcher.ts';
+import { syntheticDirectory } from './test-fixtures.ts';
+
+function both(n: number, seed: number, page: number, minPostings: number) {
+  const json = buildIndexJson(syntheticDirectory(n, seed));
+  const index = decodeIndex(json);
+  const tops = prefixTops(index, page, minPostings);
+  return { browser: createAutocomplete(json), server: autocompleteOf(readAutocompleteFile(autocompleteFile(index, tops))), tops };
+}
+
+const MODEL_SETS: (DirectoryModel[] | null)[] = [null, ['campus.Person'], ['campus.Room', 'geo.Room'], ['structure.Organization', 'campus.Student'], [...DIRECTORY_MODELS]];
+
+describe('prefix tops', () => {
+  it('answer every word as matching it does: count and every page, for every model set', () => {
+    const page = 7;
+    const { browser, server, tops } = both(600, 3, page, 1);
+    expect(tops.keys.length).toBeGreaterThan(100);
+    const r = mulberry32(9);
+    const keys = Array.from({ length: tops.keys.length }, (_, i) => tops.keys.at(i));
+    // the keys themselves (a form, or an umlaut word's forms), as a user types them, and others
+    const asked = [
+      ...keys.filter((k) => !k.includes('\n')),
+      'Mü', 'MÜL', 'Müll', 'Wei', 'Weiß', 'gro', 'Öz', 'ö', 'hörs', 'Sch', 'schmitd', 'annabel', 'x', '05', '05.0', 'Dr.', '',
+    ];
+    let fromTops = 0;
+    for (const q of asked) {
+      for (const models of MODEL_SETS) {
+        const a = browser.search(q, models);
+        const b = server.search(q, models);
+        expect(b.count, `${q} ${models}`).toBe(a.count);
+        for (const [offset, limit] of [[0, page], [0, 3], [2, 5], [page - 1, 1], [0, page + 1], [page, page], [r() * 20, 1 + r() * 10]]) {
+          expect(b.page(offset, limit), `${q} ${models} ${offset}+${limit}`).toEqual(a.page(offset, limit));
+        }
+      }
+      if (keys.includes(q)) fromTops++;
+    }
+    expect(fromTops).toBeGreaterThan(100);
+  });
+
+  it('keep only the words with enough postings, umlaut words with their forms', () => {
+    const { tops } = both(2000, 5, 20, 300);
+    const keys = Array.from({ length: tops.keys.length }, (_, i) => tops.keys.at(i));
+    expect(keys).toContain('m');
+    expect(keys).toContain('mu\nmue'); // "mü"
+    expect(keys.length).toBeLessThan(500);
+    expect([...keys].sort()).toEqual(keys);
+    // at most a page per model
+    for (let i = 0; i + 1 < tops.starts.length; i++) expect(tops.starts[i + 1] - tops.starts[i]).toBeLessThanOrEqual(20);
+  });
+});

@@ -1,0 +1,16 @@
+// data/columns/<field>.bool.bin: a boolean column of the event list (allday, register,
+// attending_fees) with the rows of each value, so that `field=true` lists its rows without a scan.
+//
+//   0  header: rows
+//   1  values      u8 × rows: 0 or 1
+//   2  false rows  u32, ascending
+//   3  true rows   u32, ascending
+import type { Format } from './sections.ts';
+
+export const BOOL_COLUMN_FORMAT: Format = { magic: 'aula-boo', version: 1, sections: 4, what: 'a boolean column' };
+
+export interface BoolColumnData {
+  readonly values: Uint8Array;
+  /** the rows where the flag is false ([0]) and true ([1]), ascending */
+  readonly rows: readonly [Uint32Array, Uint32Array];
+}

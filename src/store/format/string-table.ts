@@ -1,0 +1,30 @@
+// A list of strings as three sections of a binary file: their text, and where each starts in it.
+//
+//   text     the strings concatenated, as UTF-8
+//   starts   u32 × (count + 1): where string i starts in the decoded text, in UTF-16 code units
+//            (string i is text[starts[i] .. starts[i+1]))
+//   odd      UTF-8 JSON: [[i, string], …] for the strings that are not well-formed UTF-16 (a lone
+//            surrogate, which UTF-8 cannot carry): their text holds U+FFFD in its place, and the
+//            reader takes them from here. Usually [].
+//
+// The reader decodes the text with one TextDecoder call and hands out each string as a slice of
+// it when first asked for: loading a list of 100k strings is one decode, not 100k allocations
+// (JSON.parse of the same strings was half of the server's start). The decoded text is held once,
+// as V8 holds any string: one byte per character when every character fits Latin-1, two when
+// one does not. The strings are not split by that (a list whose few strings have a dash or a
+// quotation mark is held at two bytes per character), which costs at most the list's text once
+// more and keeps the reader a single decode.
+
+/** What a column's strings are read through: string i, made when first asked for. */
+export interface StringList {
+  readonly length: number;
+  at(i: number): string;
+}
+
+/** The sections of a string table, in order. */
+export const STRING_TABLE_SECTIONS = 3;
+
+/** A plain array as a StringList (the build's side, tests). */
+export function stringList(values: readonly string[]): StringList {
+  return { length: values.length, at: (i) => values[i] };
+}

@@ -1,0 +1,59 @@
+// Reads data/autocomplete.bin (src/store/format/autocomplete-file.ts): the index the searcher
+// works on, every array a view of the file, nothing decoded but its strings.
+import { DIRECTORY_MODELS } from '../../model/types.ts';
+import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
+import type { IndexData } from '../format/autocomplete-index.ts';
+import { check, checkBelow, checkStarts, Sections } from './sections.ts';
+import { StringTable } from './string-table.ts';
+
+const F = AUTOCOMPLETE_FILE_FORMAT;
+
+export function readAutocompleteFile(bytes: Uint8Array): IndexData {
+  const s = Sections.of(bytes, F);
+  const [size, termCount, postingCount, maxDepth, page, keyCount] = s.meta(AC.header, 6);
+  const models = s.json(AC.models, 'models');
+  check(Array.isArray(models) && models.join(',') === DIRECTORY_MODELS.join(','), F, 'made for a different list of models');
+  const model = s.u8(AC.model, 'models of objects', size);
+  check(model.every((m) => m < DIRECTORY_MODELS.length), F, 'whose objects name models it does not have');
+  const postStart = s.i32(AC.postStart, 'posting lists', termCount + 1);
+  checkStarts(postStart, postingCount, F, 'posting lists');
+  const postings = s.i32(AC.postings, 'postings', postingCount);
+  const fwdStart = s.i32(AC.fwdStart, 'forward lists', size + 1);
+  const forward = s.i32(AC.forward, 'forward lists', postingCount);
+  checkStarts(fwdStart, postingCount, F, 'forward lists');
+  for (let i = 0; i < postingCount; i++) {
+    check(postings[i] >= 0 && postings[i] >> 1 < size && forward[i] >= 0 && forward[i] >> 1 < termCount, F, 'whose postings point outside it');
+  }
+  const byModelStart = s.u32(AC.byModelStart, 'model lists', DIRECTORY_MODELS.length + 1);
+  const byModelAll = s.i32(AC.byModel, 'objects by model', size);
+  checkStarts(byModelStart, size, F, 'model lists');
+  checkBelow(byModelAll, size, F, 'objects by model');
+  const char = s.u16(AC.trieChar, 'trie');
+  const end = s.i32(AC.trieEnd, 'trie', char.length);
+  const term = s.i32(AC.trieTerm, 'trie', char.length);
+  for (let i = 0; i < char.length; i++) check(end[i] > i && end[i] <= char.length && term[i] >= -1 && term[i] < termCount, F, 'whose trie points outside it');
+  const models3 = DIRECTORY_MODELS.length;
+  const counts = s.u32(AC.topCounts, 'top counts', keyCount * models3);
+  const starts = s.u32(AC.topStarts, 'top lists', keyCount * models3 + 1);
+  const docs = s.u32(AC.topDocs, 'top results');
+  const ranks = s.u32(AC.topRanks, 'top ranks', docs.length);
+  checkStarts(starts, docs.length, F, 'top lists');
+  checkBelow(docs, size, F, 'top results');
+  for (let i = 0; i < keyCount * models3; i++) check(starts[i + 1] - starts[i] <= Math.min(page, counts[i]), F, 'whose top lists are longer than their page');
+  return {
+    size,
+    model,
+    id: s.f64(AC.id, 'ids', size),
+    presentation: StringTable.read(s, AC.presentation, 'presentations', size),
+    level_id: s.f64(AC.levelId, 'level ids', size),
+    room_id: s.f64(AC.roomId, 'room ids', size),
+    terms: StringTable.read(s, AC.terms, 'terms', termCount),
+    trie: { char, end, term, maxDepth },
+    postStart,
+    postings,
+    fwdStart,
+    forward,
+    byModel: Array.from({ length: models3 }, (_, m) => byModelAll.subarray(byModelStart[m], byModelStart[m + 1])),
+    tops: { page, keys: StringTable.read(s, AC.topKeys, 'top keys', keyCount), counts, starts, docs, ranks },
+  };
+}

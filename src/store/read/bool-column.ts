@@ -1,0 +1,18 @@
+// Reads a boolean column's file (src/store/format/bool-column-file.ts) as views of its bytes.
+import { BOOL_COLUMN_FORMAT, type BoolColumnData } from '../format/bool-column-file.ts';
+import { check, checkBelow, Sections } from './sections.ts';
+
+const F = BOOL_COLUMN_FORMAT;
+
+export function readBoolColumn(bytes: Uint8Array, rows: number): BoolColumnData {
+  const s = Sections.of(bytes, F);
+  const [rowCount] = s.meta(0, 1);
+  check(rowCount === rows, F, `of ${rowCount} rows, not the ${rows} of the event list`);
+  const values = s.u8(1, 'values', rows);
+  const falseRows = s.u32(2, 'rows of false');
+  const trueRows = s.u32(3, 'rows of true');
+  check(falseRows.length + trueRows.length === rows, F, 'whose rows do not add up');
+  checkBelow(falseRows, rows, F, 'rows of false');
+  checkBelow(trueRows, rows, F, 'rows of true');
+  return { values, rows: [falseRows, trueRows] };
+}

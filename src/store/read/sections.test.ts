@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { FormatError, type Format } from '../format/sections.ts';
+import { packSections, canonicalFloats } from '../write/sections.ts';
+import { stringTableSections } from '../write/string-table.ts';
+import { Sections } from './sections.ts';
+import { StringTable } from './string-table.ts';
+
+const F: Format = { magic: 'aula-tst', version: 3, sections: 4, what: 'a test' };
+
+describe('binary sections', () => {
+  it('views each section in place, every one starting at a multiple of 8', () => {
+    const bytes = packSections(F, [Uint8Array.of(1, 2, 3), Float64Array.of(1.5, NaN), new Uint32Array(0), Int32Array.of(-7)]);
+    expect(bytes.byteLength % 8).toBe(0);
+    const s = Sections.of(bytes, F);
+    expect([...s.u8(0, 'a')]).toEqual([1, 2, 3]);
+    const f = s.f64(1, 'b', 2);
+    expect(f[0]).toBe(1.5);
+    expect(f.buffer).toBe(bytes.buffer); // a view, not a copy
+    expect(s.u32(2, 'c').length).toBe(0);
+    expect([...s.i32(3, 'd')]).toEqual([-7]);
+    // bytes that do not start at a multiple of 8 (a slice of a larger buffer) are copied once
+    const shifted = new Uint8Array(bytes.byteLength + 3);
+    shifted.set(bytes, 3);
+    expect(Sections.of(shifted.subarray(3), F).f64(1, 'b')[0]).toBe(1.5);
+  });
+
+  it('refuses another format, another version, a cut file and a section of the wrong size, by what they are', () => {
+    const bytes = packSections(F, [Uint8Array.of(1), Float64Array.of(1), new Uint32Array(3), new Int32Array(0)]);
+    const refusal = (b: Uint8Array, read: (s: Sections) => unknown = (s) => s) => {
+      try {
+        read(Sections.of(b, F));
+      } catch (e) {
+        expect(e).toBeInstanceOf(FormatError);
+        return (e as Error).message;
+      }
+      return 'read';
+    };
+    expect(refusal(packSections({ ...F, magic: 'aula-xxx' }, [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0), new Uint8Array(0)]))).toMatch(/not a test file \(it starts with "aula-xxx", not "aula-tst"\)/);
+    expect(refusal(packSections({ ...F, version: 4 }, [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0), new Uint8Array(0)]))).toBe('a test file of format version 4, made by another version of aula (this one reads version 3)');
+    expect(refusal(bytes.subarray(0, 10))).toMatch(/no header/);
+    expect(refusal(bytes.subarray(0, bytes.byteLength - 8))).toMatch(/section 2 lies outside it/);
+    expect(refusal(bytes, (s) => s.u32(2, 'list', 4))).toBe('a test file whose list holds 3 values, not 4');
+    expect(refusal(bytes, (s) => s.f64(2, 'list'))).toMatch(/list is not a whole number of values/);
+    expect(refusal(new Uint8Array(64))).toMatch(/not a test file/);
+  });
+
+  it('writes every NaN as the one quiet NaN, whatever its bits', () => {
+    const odd = new Float64Array(1);
+    new Uint32Array(odd.buffer).set([1, 0x7ff00000]); // a signalling NaN
+    expect(Number.isNaN(odd[0])).toBe(true);
+    expect(Buffer.from(canonicalFloats(odd).buffer).equals(Buffer.from(Float64Array.of(NaN).buffer))).toBe(true);
+  });
+});
+
+describe('string tables', () => {
+  it('read back every string, lone surrogates, text beyond Latin-1 and empty strings included', () => {
+    const values = ['Vortrag', '', 'Müller', '„Herz“ – 😀', 'lone \ud800 surrogate', '\udfff', 'x'.repeat(1000)];
+    const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };
+    const table = StringTable.read(Sections.of(packSections(T, stringTableSections(values)), T), 0, 'values', values.length);
+    expect(table.length).toBe(values.length);
+    expect(Array.from({ length: values.length }, (_, i) => table.at(i))).toEqual(values);
+    expect(table.at(3)).toBe(table.at(3)); // kept once made
+    expect(() => StringTable.read(Sections.of(packSections(T, stringTableSections(values)), T), 0, 'values', values.length + 1)).toThrow(/values offsets holds 8 values, not 9/);
+  });
+});

@@ -1,0 +1,116 @@
+// Reads a binary data file's sections in place (src/store/format/sections.ts): each typed array a
+// view of the file's bytes, nothing parsed or copied (unless the bytes themselves sit at an
+// offset a typed array cannot start at, which a file read whole never does).
+import { FormatError, HEADER_BYTES, MAGIC_BYTES, SECTION_ALIGN, SECTION_ENTRY_BYTES, sectionsStart, type Format } from '../format/sections.ts';
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+type TypedArrayOf<T> = { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; readonly BYTES_PER_ELEMENT: number };
+
+/** The sections of one file, as typed arrays over its bytes. */
+export class Sections {
+  private constructor(
+    private readonly bytes: Uint8Array,
+    private readonly offsets: Uint32Array,
+    private readonly lengths: Uint32Array,
+    readonly format: Format,
+  ) {}
+
+  /** Checks the header (magic, version, section table) of `bytes` against `format`; throws FormatError. */
+  static of(bytes: Uint8Array, format: Format): Sections {
+    if (!LITTLE_ENDIAN) throw new FormatError('this machine is big-endian; aula reads its data files on little-endian machines only');
+    if (bytes.byteLength < HEADER_BYTES) throw new FormatError(`not ${format.what} file (${bytes.byteLength} bytes, no header)`);
+    let magic = '';
+    for (let i = 0; i < MAGIC_BYTES; i++) magic += String.fromCharCode(bytes[i]);
+    if (magic !== format.magic) throw new FormatError(`not ${format.what} file (it starts with ${JSON.stringify(magic)}, not ${JSON.stringify(format.magic)})`);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const version = view.getUint32(MAGIC_BYTES, true);
+    if (version !== format.version) {
+      throw new FormatError(`${format.what} file of format version ${version}, made by another version of aula (this one reads version ${format.version})`);
+    }
+    const count = view.getUint32(MAGIC_BYTES + 4, true);
+    if (count !== format.sections) throw new FormatError(`${format.what} file with ${count} sections, not ${format.sections}`);
+    if (bytes.byteLength < sectionsStart(count)) throw new FormatError(`${format.what} file cut short in its section table`);
+    // a file read whole starts at offset 0 of its own buffer; anything else is copied once
+    const aligned = bytes.byteOffset % SECTION_ALIGN === 0 ? bytes : bytes.slice();
+    const offsets = new Uint32Array(count);
+    const lengths = new Uint32Array(count);
+    for (let i = 0; i < count; i++) {
+      const offset = view.getUint32(HEADER_BYTES + i * SECTION_ENTRY_BYTES, true);
+      const length = view.getUint32(HEADER_BYTES + i * SECTION_ENTRY_BYTES + 4, true);
+      if (offset % SECTION_ALIGN !== 0 || offset < sectionsStart(count) || offset + length > bytes.byteLength) {
+        throw new FormatError(`${format.what} file whose section ${i} lies outside it (${bytes.byteLength} bytes: cut short?)`);
+      }
+      offsets[i] = offset;
+      lengths[i] = length;
+    }
+    return new Sections(aligned, offsets, lengths, format);
+  }
+
+  /** Bytes of section `i`. */
+  byteLength(i: number): number {
+    return this.lengths[i];
+  }
+
+  private view<T>(i: number, type: TypedArrayOf<T>, what: string, expected?: number): T {
+    const size = type.BYTES_PER_ELEMENT;
+    const length = this.lengths[i];
+    if (length % size !== 0) throw new FormatError(`${this.format.what} file whose ${what} is not a whole number of values`);
+    const n = length / size;
+    if (expected !== undefined && n !== expected) throw new FormatError(`${this.format.what} file whose ${what} holds ${n} values, not ${expected}`);
+    return new type(this.bytes.buffer, this.bytes.byteOffset + this.offsets[i], n);
+  }
+
+  u8(i: number, what: string, expected?: number): Uint8Array {
+    return this.view(i, Uint8Array, what, expected);
+  }
+  u16(i: number, what: string, expected?: number): Uint16Array {
+    return this.view(i, Uint16Array, what, expected);
+  }
+  i32(i: number, what: string, expected?: number): Int32Array {
+    return this.view(i, Int32Array, what, expected);
+  }
+  u32(i: number, what: string, expected?: number): Uint32Array {
+    return this.view(i, Uint32Array, what, expected);
+  }
+  f64(i: number, what: string, expected?: number): Float64Array {
+    return this.view(i, Float64Array, what, expected);
+  }
+
+  /** A section of small numbers (counts, flags), as a plain array. */
+  meta(i: number, expected: number): number[] {
+    return Array.from(this.f64(i, 'header record', expected));
+  }
+
+  /** A section that holds UTF-8 JSON. */
+  json(i: number, what: string): unknown {
+    const text = new TextDecoder().decode(this.u8(i, what));
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new FormatError(`${this.format.what} file whose ${what} is not valid JSON`);
+    }
+  }
+}
+
+/** Throws FormatError unless `ok`: a check of what a file says about itself. */
+export function check(ok: boolean, format: Format, problem: string): asserts ok {
+  if (!ok) throw new FormatError(`${format.what} file ${problem}`);
+}
+
+/**
+ * Checks that `starts` is a valid offsets array into a list of `total` items: it starts at 0,
+ * never decreases, and ends at `total`, so every range it gives lies inside the list.
+ */
+export function checkStarts(starts: Uint32Array | Int32Array, total: number, format: Format, what: string): void {
+  let ok = starts.length > 0 && starts[0] === 0 && starts[starts.length - 1] === total;
+  for (let i = 1; ok && i < starts.length; i++) if (starts[i] < starts[i - 1]) ok = false;
+  check(ok, format, `whose ${what} do not fit its lists`);
+}
+
+/** Checks that every value of `ids` is below `bound` (an index into a list of that length). */
+export function checkBelow(ids: Uint32Array | Int32Array, bound: number, format: Format, what: string): void {
+  let ok = true;
+  for (let i = 0; i < ids.length; i++) if (!(ids[i] >= 0 && ids[i] < bound)) ok = false;
+  check(ok, format, `whose ${what} point outside it`);
+}

@@ -1,0 +1,41 @@
+// Writes data/autocomplete.bin (src/store/format/autocomplete-file.ts) from the decoded index and
+// its tops.
+import { DIRECTORY_MODELS } from '../../model/types.ts';
+import { AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
+import type { IndexData, PrefixTops } from '../format/autocomplete-index.ts';
+import type { StringList } from '../format/string-table.ts';
+import { canonicalFloats, jsonSection, meta, packSections } from './sections.ts';
+import { stringTableSections } from './string-table.ts';
+
+const strings = (list: StringList) => Array.from({ length: list.length }, (_, i) => list.at(i));
+
+export function autocompleteFile(index: IndexData, tops: PrefixTops): Uint8Array {
+  const byModelStart = new Uint32Array(index.byModel.length + 1);
+  index.byModel.forEach((list, m) => (byModelStart[m + 1] = byModelStart[m] + list.length));
+  const byModel = new Int32Array(byModelStart[index.byModel.length]);
+  index.byModel.forEach((list, m) => byModel.set(list, byModelStart[m]));
+  return packSections(AUTOCOMPLETE_FILE_FORMAT, [
+    meta(index.size, index.terms.length, index.postings.length, index.trie.maxDepth, tops.page, tops.keys.length),
+    jsonSection(DIRECTORY_MODELS),
+    index.model,
+    canonicalFloats(index.id),
+    ...stringTableSections(strings(index.presentation)),
+    canonicalFloats(index.level_id),
+    canonicalFloats(index.room_id),
+    ...stringTableSections(strings(index.terms)),
+    index.postStart,
+    index.postings,
+    index.fwdStart,
+    index.forward,
+    byModel,
+    byModelStart,
+    index.trie.char,
+    index.trie.end,
+    index.trie.term,
+    ...stringTableSections(strings(tops.keys)),
+    tops.counts,
+    tops.starts,
+    tops.docs,
+    tops.ranks,
+  ]);
+}

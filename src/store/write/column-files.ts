@@ -1,0 +1,132 @@
+// The column files of the event list (src/store/format/column-files.ts), written from the columns'
+// values: a pure function of the values and the options, so a patch build that makes them from
+// the same values writes the same bytes as a clean build.
+import { columnFile } from '../format/column-files.ts';
+import { BOOL_FIELDS, ORDERED_FIELDS, RELATION_FIELDS, TEXT_FIELDS, TIME_FIELDS, type ColumnValues, type EventTable } from '../format/event-table.ts';
+import type { TextColumnData } from '../format/text-column-file.ts';
+import { boolColumnFile, buildBoolColumn } from './bool-column.ts';
+import { buildOrderedColumn, orderedColumnFile } from './ordered-column.ts';
+import { buildRelationColumn, relationColumnFile } from './relation-column.ts';
+import { buildTextColumn, textColumnFile } from './text-column.ts';
+
+export interface ColumnFileOptions {
+  /**
+   * Byte budget of one text column's trigram postings, per distinct value: 160 B/value is 40
+   * postings per value, ≤ 16 MB per column at 100k values. See trigram-builder.ts for what it trades.
+   */
+  trigramBytesPerValue: number;
+  /** lower bound of that budget, so that small tables always get a complete index */
+  trigramMinBytes: number;
+  /** text columns with at most this many distinct values get no trigram index: a scan of them is as quick */
+  scanBelowValues: number;
+}
+
+export const DEFAULT_COLUMN_FILE_OPTIONS: ColumnFileOptions = { trigramBytesPerValue: 160, trigramMinBytes: 1 << 20, scanBelowValues: 256 };
+
+/** One column file: where it goes, and how it is made from the values (reading only `input` of them). */
+export interface ColumnFileMaker {
+  rel: string;
+  /** the column it is made of (a patch build compares it with the previous build's) */
+  input(values: ColumnValues): ArrayLike<unknown>;
+  make(values: ColumnValues): Uint8Array;
+}
+
+export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FILE_OPTIONS): ColumnFileMaker[] {
+  const budget = (n: number) => (n > options.scanBelowValues ? Math.max(options.trigramMinBytes, n * options.trigramBytesPerValue) : null);
+  return [
+    ...TEXT_FIELDS.map((f) => ({
+      rel: columnFile.text(f),
+      input: (v: ColumnValues) => v.text[f],
+      make: (v: ColumnValues) => textColumnFile(buildTextColumn(v.text[f], { folded: true, trigramBudget: budget })),
+    })),
+    ...TIME_FIELDS.map((f) => ({
+      rel: columnFile.iso(f),
+      input: (v: ColumnValues) => v.iso[f],
+      // the ISO text is matched as it is (`contains`, `startswith`), and has a dozen distinct
+      // characters: neither folded values nor trigrams would narrow anything down
+      make: (v: ColumnValues) => textColumnFile(buildTextColumn(v.iso[f], { folded: false, trigramBudget: () => null, presort: v.time[f] })),
+    })),
+    ...ORDERED_FIELDS.map((f) => {
+      const of = (v: ColumnValues) => (f === 'id' ? v.id : f === 'dfp_points' ? v.dfp_points : v.time[f]);
+      return { rel: columnFile.ordered(f), input: of, make: (v: ColumnValues) => orderedColumnFile(buildOrderedColumn(of(v))) };
+    }),
+    ...BOOL_FIELDS.map((f) => ({ rel: columnFile.bool(f), input: (v: ColumnValues) => v.bool[f], make: (v: ColumnValues) => boolColumnFile(buildBoolColumn(v.bool[f])) })),
+    ...RELATION_FIELDS.map((f) => ({ rel: columnFile.relation(f), input: (v: ColumnValues) => v[f], make: (v: ColumnValues) => relationColumnFile(buildRelationColumn(v[f])) })),
+  ];
+}
+
+/** Every column file of these values, by path under dist/. */
+export function columnFiles(values: ColumnValues, options?: ColumnFileOptions): Map<string, Uint8Array> {
+  return new Map(columnFileMakers(options).map((m) => [m.rel, m.make(values)]));
+}
+
+/** The columns of a table as loaded, as plain values (the strings made from its string tables). */
+export function columnValuesOfTable(table: EventTable): ColumnValues {
+  const { stored } = table;
+  const strings = (c: TextColumnData) => Array.from({ length: table.length }, (_, row) => c.at(row));
+  return {
+    id: stored.ordered.id.values,
+    time: byField(TIME_FIELDS, (f) => stored.ordered[f].values),
+    iso: byField(TIME_FIELDS, (f) => strings(stored.iso[f])),
+    dfp_points: stored.ordered.dfp_points.values,
+    bool: byField(BOOL_FIELDS, (f) => stored.bool[f].values),
+    text: byField(TEXT_FIELDS, (f) => strings(stored.text[f])),
+    categories: Array.from({ length: table.length }, (_, row) => stored.relation.categories.at(row)),
+    groups: Array.from({ length: table.length }, (_, row) => stored.relation.groups.at(row)),
+  };
+}
+
+/**
+ * The columns of a new row order: row i is `old`'s row `order[i]`, or, where that is negative,
+ * `fresh`'s row -order[i] - 1 (a patch build's rows that stay and its new events).
+ */
+export function splicedColumnValues(old: ColumnValues, fresh: ColumnValues, order: Int32Array): ColumnValues {
+  const pick = <T>(a: ArrayLike<T>, b: ArrayLike<T>): T[] => Array.from(order, (from) => (from >= 0 ? a[from] : b[-from - 1]));
+  const floats = (a: ArrayLike<number>, b: ArrayLike<number>) => Float64Array.from(pick(a, b));
+  return {
+    id: floats(old.id, fresh.id),
+    time: byField(TIME_FIELDS, (f) => floats(old.time[f], fresh.time[f])),
+    iso: byField(TIME_FIELDS, (f) => pick(old.iso[f], fresh.iso[f])),
+    dfp_points: floats(old.dfp_points, fresh.dfp_points),
+    bool: byField(BOOL_FIELDS, (f) => Uint8Array.from(pick(old.bool[f], fresh.bool[f]))),
+    text: byField(TEXT_FIELDS, (f) => pick(old.text[f], fresh.text[f])),
+    categories: pick(old.categories, fresh.categories),
+    groups: pick(old.groups, fresh.groups),
+  };
+}
+
+/**
+ * The column files of `values`, each taken as it is from `previous` (not made again) where its
+ * column holds the same values there: a file is a pure function of its column, so it would come
+ * out the same bytes. `reused` names those.
+ */
+export function columnFilesReusing(
+  values: ColumnValues,
+  previous: { values: ColumnValues; file: (rel: string) => Uint8Array } | null,
+  options?: ColumnFileOptions,
+): { files: Map<string, Uint8Array>; reused: Set<string> } {
+  const files = new Map<string, Uint8Array>();
+  const reused = new Set<string>();
+  for (const m of columnFileMakers(options)) {
+    if (previous && sameColumn(m.input(values), m.input(previous.values))) {
+      files.set(m.rel, previous.file(m.rel));
+      reused.add(m.rel);
+    } else files.set(m.rel, m.make(values));
+  }
+  return { files, reused };
+}
+
+/** Whether two columns hold the same values (numbers bit for bit as written: NaN is NaN, -0 is not 0). */
+function sameColumn(a: ArrayLike<unknown>, b: ArrayLike<unknown>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (Object.is(x, y)) continue;
+    if (Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, k) => Object.is(v, y[k]))) continue;
+    return false;
+  }
+  return true;
+}
+
+const byField = <F extends string, V>(fields: readonly F[], value: (f: F) => V) => Object.fromEntries(fields.map((f) => [f, value(f)])) as Record<F, V>;

@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { loadContent } from '../../content/load.ts';
+import { generateContent } from '../../gen/content-generator.ts';
+import type { Event, Model } from '../../model/types.ts';
+import { renderEvent, type RenderContext } from '../../render/event.ts';
+import { EventRows, serializeEvent } from '../format/event-rows.ts';
+import { columnValuesFromRows, columnValuesOf } from './column-values.ts';
+
+let root: string;
+let events: Event[];
+let model: Model;
+beforeAll(async () => {
+  root = tempDir('aula-columns-');
+  await generateContent({ events: 300, directory: 5, seed: 4, outDir: join(root, 'content') });
+  model = (await loadContent(join(root, 'content'))).model!;
+  events = model.events;
+});
+afterAll(() => removeDir(root));
+
+describe('columnValuesFromRows', () => {
+  it("takes the strings from the events' rows, the same values columnValuesOf takes from the events", () => {
+    // separators a row holds escaped (in one field, beside plain ones), the escape's text itself,
+    // a surrogate pair, a lone surrogate, empty and null values
+    const odd = ['a\u2028b', 'x\u2029', '\\u2028 as text', '😀 „x“', '', 'lone \ud800'];
+    const all = events.map((e, i) => (i < odd.length ? { ...e, title: odd[i], location: i === 1 ? null : e.location, teaser: i === 2 ? 'c\u2028' : e.teaser, registration_end: null } : e)) as Event[];
+    const zone = model.site.timezone;
+    const ctx: RenderContext = { site: model.site, baseUrl: 'https://example.org', pages: model.pages, media: model.media };
+    const rows = EventRows.from(all.map((e) => serializeEvent(renderEvent(e, ctx))));
+    expect(rows.lineBytes.includes('\\u2028')).toBe(true);
+    // the events' own text is not read when the rows are given (the build has let go of it)
+    const blank = all.map((e) => ({ ...e, title: '', organizer: null, location: null, teaser: '', contact: null, email: null }));
+    const fromRows = columnValuesFromRows(blank, rows);
+    expect(fromRows).toEqual(columnValuesOf(all, zone));
+    expect(fromRows.text.title.slice(0, odd.length)).toEqual(odd);
+    expect(fromRows.iso.registration_end[0]).toBe(null);
+    expect(() => columnValuesFromRows(blank.slice(1), rows)).toThrow(/rows for/);
+    expect(columnValuesFromRows([], EventRows.from([]))).toEqual(columnValuesOf([], 'UTC'));
+  });
+});

@@ -1,0 +1,129 @@
+// Builds a string column's file (src/store/format/text-column-file.ts) from its values in row order.
+import { fold } from '../format/fold.ts';
+import { meta, packSections, type Section } from './sections.ts';
+import { stringList } from '../format/string-table.ts';
+import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, type TextColumnData } from '../format/text-column-file.ts';
+import { TRIGRAM_SECTIONS, type TrigramData } from '../format/trigram-file.ts';
+import { stringTableSections } from './string-table.ts';
+import { buildTrigrams } from './trigram-builder.ts';
+
+export interface TextColumnOptions {
+  /** whether the column has folded values (the case-insensitive lookups) */
+  folded: boolean;
+  /** the trigram index's byte budget for a column of `values` distinct values, or null for none (see column-files.ts) */
+  trigramBudget: (values: number) => number | null;
+  /**
+   * a number per row whose order mostly agrees with the text's (a timestamp's instant for its
+   * ISO text): the values are sorted from that order, which the sort then only has to mend
+   */
+  presort?: ArrayLike<number>;
+}
+
+/** A column as built: its distinct values as plain strings, with everything its file holds. */
+export interface BuiltTextColumn extends TextColumnData {
+  readonly valueList: readonly string[];
+  readonly foldedList: readonly string[] | null;
+}
+
+export function buildTextColumn(column: readonly (string | null)[], options: TextColumnOptions): BuiltTextColumn {
+  const ids = new Map<string, number>();
+  const values: string[] = [];
+  const rowValue = new Int32Array(column.length);
+  const counts: number[] = [];
+  let nonNull = 0;
+  for (let r = 0; r < column.length; r++) {
+    const s = column[r];
+    if (s === null || s === undefined) {
+      rowValue[r] = -1;
+      continue;
+    }
+    let id = ids.get(s);
+    if (id === undefined) {
+      id = values.length;
+      ids.set(s, id);
+      values.push(s);
+      counts.push(0);
+    }
+    rowValue[r] = id;
+    counts[id]++;
+    nonNull++;
+  }
+  const valueRowStart = new Uint32Array(values.length + 1);
+  for (let v = 0; v < values.length; v++) valueRowStart[v + 1] = valueRowStart[v] + counts[v];
+  const cursor = valueRowStart.slice(0, values.length);
+  const valueRows = new Uint32Array(nonNull);
+  for (let r = 0; r < column.length; r++) {
+    const v = rowValue[r];
+    if (v >= 0) valueRows[cursor[v]++] = r;
+  }
+  const foldedList = options.folded ? values.map(fold) : null;
+  const budget = foldedList === null ? null : options.trigramBudget(values.length);
+  const trigrams = budget === null ? null : buildTrigrams(foldedList!, budget);
+  const list = stringList(values);
+  const byValue = sortedOrder(values, options.presort ? presorted(options.presort, valueRowStart, valueRows) : undefined, true);
+  return {
+    rows: column.length,
+    values: list,
+    at: stringAtRow(list, rowValue),
+    valueList: values,
+    rowValue,
+    valueRowStart,
+    valueRows,
+    nonNullRows: nonNull,
+    byValue,
+    folded: foldedList === null ? null : stringList(foldedList),
+    foldedList,
+    // folding changes little of the order (mostly a capital letter that starts every value)
+    byFolded: foldedList === null ? null : sortedOrder(foldedList, byValue, false),
+    trigrams,
+  };
+}
+
+/** The column's file. */
+export function textColumnFile(c: BuiltTextColumn): Uint8Array {
+  const flags = (c.foldedList !== null ? TEXT_FLAGS.folded : 0) | (c.trigrams !== null ? TEXT_FLAGS.trigrams : 0);
+  const none: Section[] = [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0)];
+  return packSections(TEXT_COLUMN_FORMAT, [
+    meta(c.rows, c.valueList.length, c.nonNullRows, flags, c.trigrams?.coverage ?? 1),
+    c.rowValue,
+    c.valueRowStart,
+    c.valueRows,
+    c.byValue,
+    ...stringTableSections(c.valueList),
+    c.byFolded ?? new Uint32Array(0),
+    ...(c.foldedList !== null ? stringTableSections(c.foldedList) : none),
+    ...trigramSections(c.trigrams),
+  ]);
+}
+
+function trigramSections(t: TrigramData | null): Section[] {
+  if (t === null) return Array.from({ length: TRIGRAM_SECTIONS }, () => new Uint8Array(0));
+  return [t.codeOf, t.keys, t.counts, t.kinds, t.starts, t.varints, t.bitmaps];
+}
+
+/**
+ * Value ids in code-unit order of their text (ties by id): the order in which a prefix's strings
+ * are contiguous. `from`: an order to start from, which the sort (a merge sort that takes runs as
+ * they come) mends in about one comparison per value where it is mostly right already; `distinct`:
+ * the texts are all different, so one comparison decides.
+ */
+export function sortedOrder(texts: readonly string[], from?: ArrayLike<number>, distinct = false): Uint32Array {
+  const order = from ? Array.from(from) : Array.from(texts.keys());
+  if (distinct) order.sort((a, b) => (texts[a] < texts[b] ? -1 : 1));
+  else {
+    order.sort((a, b) => {
+      const s = texts[a];
+      const t = texts[b];
+      return s < t ? -1 : s === t ? a - b : 1;
+    });
+  }
+  return Uint32Array.from(order);
+}
+
+/** Value ids in the order of their first row's key (ties by id). */
+function presorted(key: ArrayLike<number>, valueRowStart: Uint32Array, valueRows: Uint32Array): number[] {
+  const n = valueRowStart.length - 1;
+  const first = new Float64Array(n);
+  for (let v = 0; v < n; v++) first[v] = key[valueRows[valueRowStart[v]]];
+  return Array.from(first.keys()).sort((a, b) => first[a] - first[b] || a - b);
+}

@@ -11,6 +11,7 @@ import { generateContent } from '../gen/content-generator.ts';
 import { listFiles } from '../pipeline/ledger/carry-over.ts';
 import { normalizeBaseUrl } from '../pipeline/build.ts';
 import { renderDataFiles } from '../store/write/data-files.ts';
+import { calendarData } from '../pipeline/render/calendar-data.ts';
 import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../store/format/column-files.ts';
 import { mulberry32 } from '../util/mulberry32.ts';
@@ -159,12 +160,12 @@ describe('aula dev in memory', () => {
       const baseUrl = normalizeBaseUrl(clean.model.site.base_url);
       const made = memory.make(kept.model, baseUrl);
       if (step > 0) reused += made.stats.reused;
-      const want = await renderDataFiles(clean.model, baseUrl);
+      const want = await renderDataFiles(clean.model, baseUrl, undefined, undefined, undefined, undefined, calendarData);
       const bytes = (rel: string) => Buffer.from(made.files.bytes(rel));
       const wanted = (rel: string) => Buffer.from(want.get(rel)!);
       const parts = [...want.keys()].filter((rel) => rel.startsWith('data/events/'));
       expect(parts.length).toBeGreaterThan(0);
-      for (const rel of [...parts, DATA_FILES.offsets, DATA_FILES.categories, ...COLUMN_FILES]) {
+      for (const rel of [...parts, DATA_FILES.offsets, DATA_FILES.categories, DATA_FILES.calendar, ...COLUMN_FILES]) {
         expect(bytes(rel).equals(wanted(rel)), `step ${step}, ${did}: ${rel}`).toBe(true);
       }
       const index = `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`;

@@ -23,6 +23,8 @@ import type { ColumnValues } from '../store/format/event-table.ts';
 import { toJson } from '../store/format/json.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../store/format/dist-paths.ts';
 import { autocompleteData } from '../pipeline/render/autocomplete-data.ts';
+import { calendarReusing } from '../pipeline/render/calendar-data.ts';
+import { readCalendarFile } from '../store/read/calendar-file.ts';
 import { splitParts } from '../store/format/event-parts.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { memorySource, type DistSource } from '../store/read/dist-source.ts';
@@ -57,6 +59,8 @@ interface Last {
   columns: ColumnValues;
   zone: string;
   columnFiles: ReadonlyMap<string, Uint8Array>;
+  /** data/calendar.bin */
+  calendar: Uint8Array;
 }
 
 /** A stretch of rows taken over from the last make: `count` rows from its row `was`. */
@@ -91,6 +95,7 @@ export class MemoryBuild {
     const zone = model.site.timezone;
     const columns = last?.zone === zone ? copiedColumns(events, from, last.columns, zone) : columnValuesOf(events, zone);
     const columnFiles = columnFilesReusing(columns, last ? { values: last.columns, file: (rel) => last.columnFiles.get(rel)! } : null).files;
+    const calendar = calendarReusing(events, zone, from, last?.zone === zone ? readCalendarFile(last.calendar, last.events.length) : null);
     phase('columns');
     const { index, data: autocomplete } = this.index(model.directory, model.site.page_size, stats);
     phase('index');
@@ -100,6 +105,7 @@ export class MemoryBuild {
       ...parts.map((part, i) => [eventPartFile(i), part] as const),
       [DATA_FILES.offsets, new Uint8Array(rows.rows.starts.buffer, rows.rows.starts.byteOffset, rows.rows.starts.byteLength)],
       ...columnFiles,
+      [DATA_FILES.calendar, calendar],
       [DATA_FILES.categories, toJson(model.categories.map(renderCategory))],
       [INDEX, index],
       [AUTOCOMPLETE_DATA_FILE, autocomplete],
@@ -114,7 +120,7 @@ export class MemoryBuild {
     phase('dataset');
     const rowOf = new Map<Event, number>();
     events.forEach((e, row) => rowOf.set(e, row));
-    this.last = { events, rowOf, context, ...rows, columns, zone, columnFiles };
+    this.last = { events, rowOf, context, ...rows, columns, zone, columnFiles, calendar };
     phase('keep');
     return { dataset, stats, files: source };
   }

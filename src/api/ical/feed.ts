@@ -1,7 +1,7 @@
 // The event list as an iCalendar file (RFC 5545), from the events as the API renders them, so a
 // calendar answer and the JSON answer for the same query cannot disagree.
 import { parseTimestamp } from '../../time/parse.ts';
-import { ContentLines, cleanValue, escapeText, paramValue } from './lines.ts';
+import { ContentLines, CRLF, cleanValue, escapeText, paramValue } from './lines.ts';
 import { dateTimeValue, dateValue, utcValue, writeVtimezone } from './vtimezone.ts';
 import { ZoneOffsets } from './zone-offsets.ts';
 
@@ -30,6 +30,15 @@ export interface RenderedEvent {
   categories?: readonly (number | { id: number; title: string })[];
 }
 
+/** What an entry's stored lines are made of (entryBody): an event's fields, its times as instants. */
+export interface EntryFields extends Pick<RenderedEvent, 'allday' | 'title' | 'teaser' | 'location' | 'url' | 'link' | 'organizer' | 'contact' | 'email'> {
+  /** epoch ms */
+  start: number;
+  end: number;
+  /** epoch ms, null for none */
+  last_modified: number | null;
+}
+
 export interface CalendarOptions {
   /** the site's IANA zone: all-day dates are its local dates, timed events its wall times */
   timezone: string;
@@ -45,11 +54,6 @@ export interface CalendarOptions {
 
 const DAY = 86_400_000;
 
-interface Span {
-  event: RenderedEvent;
-  start: number;
-  end: number;
-}
 
 /** An API timestamp as an instant; a naive one (the API writes none) would be site time. */
 function instant(text: string, key: string, id: number, zone: string): number {
@@ -90,8 +94,15 @@ function categoryText(c: number | { title: string }, titles: ReadonlyMap<number,
   return title === undefined ? String(c) : escapeText(title);
 }
 
-function writeEvent(out: ContentLines, { event: e, start, end }: Span, zone: ZoneOffsets, stamp: string, host: string, titles?: ReadonlyMap<number, string>): void {
-  out.add('BEGIN', 'VEVENT').add('UID', escapeText(`event-${e.id}@${host}`)).add('DTSTAMP', stamp);
+/**
+ * The lines of an entry that depend on the event and the site zone alone (DTSTART to CONTACT),
+ * folded, CRLF after each: what the build stores per event (data/calendar.bin), so that a feed is
+ * assembled from them and not formatted per request. The zone's `wall` and `isRepeated` are
+ * functions of the instant: any ZoneOffsets of the site zone gives the same lines.
+ */
+export function entryBody(e: EntryFields, zone: ZoneOffsets): string {
+  const { start, end } = e;
+  const out = new ContentLines();
   if (e.allday) {
     const [first, next] = alldayDates(start, end, zone);
     out.add('DTSTART', dateValue(first), { VALUE: 'DATE' });
@@ -103,7 +114,7 @@ function writeEvent(out: ContentLines, { event: e, start, end }: Span, zone: Zon
     // DTEND must be later than DTSTART (§3.8.2.2); without one a timed event is an instant.
     if (end > start) out.add('DTEND', ...dateTime(end, zone));
   }
-  if (e.last_modified) out.add('LAST-MODIFIED', utcValue(e.instants?.last_modified ?? instant(e.last_modified, 'last_modified', e.id, zone.zone)));
+  if (e.last_modified !== null) out.add('LAST-MODIFIED', utcValue(e.last_modified));
   out.text('SUMMARY', e.title).text('DESCRIPTION', e.teaser).text('LOCATION', e.location);
   const url = e.url || e.link;
   if (url) out.add('URL', cleanValue(url));
@@ -112,31 +123,70 @@ function writeEvent(out: ContentLines, { event: e, start, end }: Span, zone: Zon
     out.add('ORGANIZER', `mailto:${cleanValue(e.email)}`, name ? { CN: paramValue(name) } : {});
   }
   if (e.contact) out.text('CONTACT', e.email ? `${e.contact} <${e.email}>` : e.contact);
-  if (e.categories?.length) out.add('CATEGORIES', e.categories.map((c) => categoryText(c, titles)).join(','));
-  out.add('END', 'VEVENT');
+  return out.toString();
 }
 
-export function renderCalendar(events: readonly RenderedEvent[], options: CalendarOptions): string {
-  const tz = options.timezone;
-  const spans: Span[] = events.map((event) => ({
-    event,
-    start: event.instants?.start ?? instant(event.start, 'start', event.id, tz),
-    end: event.instants?.end ?? instant(event.end, 'end', event.id, tz),
-  }));
-  const out = new ContentLines()
+/**
+ * What an entry writes before its stored lines: the UID (unique by the host the API answers at,
+ * which `aula serve --base-url` may change) and the DTSTAMP (the data's build time).
+ */
+export function entryOpening(id: number, host: string, stamp: string): string {
+  return new ContentLines().add('BEGIN', 'VEVENT').add('UID', escapeText(`event-${id}@${host}`)).add('DTSTAMP', stamp).toString();
+}
+
+/** What an entry writes after its stored lines: CATEGORIES (`texts`: each category escaped), END. */
+export function entryClosing(texts: readonly string[]): string {
+  const out = new ContentLines();
+  if (texts.length > 0) out.add('CATEGORIES', texts.join(','));
+  return out.add('END', 'VEVENT').toString();
+}
+
+/** The lines before the entries: the calendar's properties, its name and zone. */
+export function calendarOpening(name: string, timezone: string): string {
+  return new ContentLines()
     .add('BEGIN', 'VCALENDAR')
     .add('VERSION', '2.0')
     .add('PRODID', '-//aula//aula events//EN')
     .add('CALSCALE', 'GREGORIAN')
-    .text('X-WR-CALNAME', options.name)
-    .add('X-WR-TIMEZONE', escapeText(tz));
+    .text('X-WR-CALNAME', name)
+    .add('X-WR-TIMEZONE', escapeText(timezone))
+    .toString();
+}
+
+export const CALENDAR_CLOSING = `END:VCALENDAR${CRLF}`;
+
+/**
+ * The VTIMEZONE of a feed whose entries span `instants`, or '' when none is timed: only timed
+ * events refer to the zone by TZID, all-day dates need none.
+ */
+export function calendarZone(zone: ZoneOffsets, anyTimed: boolean): string {
+  if (!anyTimed) return '';
+  const out = new ContentLines();
+  writeVtimezone(out, zone);
+  return out.toString();
+}
+
+export function renderCalendar(events: readonly RenderedEvent[], options: CalendarOptions): string {
+  const tz = options.timezone;
+  const spans = events.map((e) => ({
+    event: e,
+    fields: {
+      ...e,
+      start: e.instants?.start ?? instant(e.start, 'start', e.id, tz),
+      end: e.instants?.end ?? instant(e.end, 'end', e.id, tz),
+      last_modified: e.last_modified ? (e.instants?.last_modified ?? instant(e.last_modified, 'last_modified', e.id, tz)) : null,
+    },
+  }));
+  let text = calendarOpening(options.name, tz);
   if (spans.length > 0) {
-    const zone = new ZoneOffsets(tz, spans.flatMap((s) => [s.start, s.end]));
-    // Only timed events refer to the zone by TZID; all-day dates need no VTIMEZONE.
-    if (spans.some((s) => !s.event.allday)) writeVtimezone(out, zone);
+    const zone = new ZoneOffsets(tz, spans.flatMap((s) => [s.fields.start, s.fields.end]));
+    text += calendarZone(zone, spans.some((s) => !s.event.allday));
     const stamp = utcValue(options.now.getTime());
     const host = new URL(options.baseUrl).host;
-    for (const s of spans) writeEvent(out, s, zone, stamp, host, options.categoryTitles);
+    const titles = options.categoryTitles;
+    for (const { event: e, fields } of spans) {
+      text += entryOpening(e.id, host, stamp) + entryBody(fields, zone) + entryClosing((e.categories ?? []).map((c) => categoryText(c, titles)));
+    }
   }
-  return out.add('END', 'VCALENDAR').toString();
+  return text + CALENDAR_CLOSING;
 }

@@ -28,6 +28,8 @@ import { compareListOrder, renderEvent, type RenderContext } from '../../render/
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { readColumns } from '../../store/read/column-files.ts';
+import { readCalendarFile } from '../../store/read/calendar-file.ts';
+import { patchedCalendar } from '../render/calendar-data.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
 import { columnValuesOf } from '../../store/write/column-values.ts';
 import { columnFilesReusing, columnValuesOfTable, splicedColumnValues } from '../../store/write/column-files.ts';
@@ -238,6 +240,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const offsets = new Uint8Array(newStarts.buffer, newStarts.byteOffset, newStarts.byteLength);
   // read (and proven) before any file is linked: a link changes the ctime its identity holds
   const priorColumns = new Map(COLUMN_FILES.map((rel) => [rel, prior(rel)]));
+  const priorCalendar = prior(DATA_FILES.calendar);
 
   // the files no event shapes, linked from the previous dist: categories, the media index, the
   // autocomplete files (with their twins when the levels they were made at still hold)
@@ -269,7 +272,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     served.set(rel, entry.sha);
     written.set(rel, { sha: entry.sha, measure: entry.measure });
   }
-  const dataFiles: readonly string[] = [DATA_FILES.offsets, ...COLUMN_FILES];
+  const dataFiles: readonly string[] = [DATA_FILES.offsets, DATA_FILES.calendar, ...COLUMN_FILES];
   for (const rel of Object.keys(previous.files)) {
     if (!dataFiles.includes(rel) && !oldParts.includes(rel) && rel !== DATA_FILES.categories && rel !== AUTOCOMPLETE_DATA_FILE && !served.has(rel)) refuse(`${rel} is not accounted for`);
   }
@@ -319,10 +322,11 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   // would run on after this thread's work, and the swap wait for them. A column whose values are
   // the previous build's (every column but the title's when a title changed) keeps its file.
   const columns = same ? { files: priorColumns, reused: new Set(COLUMN_FILES) } : patchedColumns(priorColumns, n, fresh, state.site.timezone, sequence);
+  const calendar = same ? priorCalendar : patchedCalendar(readCalendarFile(priorCalendar, n), sequence, fresh, state.site.timezone);
   // the others written on libuv's pool meanwhile, awaited before the swap
   const dataFilesWritten = new Map<string, Uint8Array>();
   if (!same) {
-    for (const [rel, bytes] of [[DATA_FILES.offsets, offsets] as const, ...columns.files]) {
+    for (const [rel, bytes] of [[DATA_FILES.offsets, offsets] as const, [DATA_FILES.calendar, calendar] as const, ...columns.files]) {
       const digest = columns.reused.has(rel) ? previous.files[rel] : digestOf(bytes);
       digests.set(rel, digest);
       if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
@@ -392,6 +396,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
         },
       },
       rows: new EventRows(new FileRows(parts.map((rel) => join(staging, rel))), newStarts),
+      calendar: readCalendarFile(calendar, count),
     },
     categories: { ids: new Set(categories.map((c) => c.id)), json: new Map(categories.map((c) => [c.id, toJson(c)])) },
     // no list page or document searches the directory: made only if one ever did

@@ -9,6 +9,7 @@ import { autocompleteData } from './autocomplete-data.ts';
 import { buildIdOf, digestsOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { MEDIA_FILES_INDEX, type MediaFile } from '../../store/format/public-files.ts';
 import { renderDataFiles, rowsRenderer, type DistFiles, type RowMaker } from '../../store/write/data-files.ts';
+import { calendarData } from './calendar-data.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import type { DirectoryJob } from '../directory/directory-job.ts';
 import type { ParsePool } from '../load/parse-pool.ts';
@@ -90,7 +91,7 @@ export async function renderStage(
     }
     dist.writeLater(later);
   };
-  const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take, taken: () => collectGarbage() });
+  const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take, taken: () => collectGarbage() }, calendarData);
   // what the manifest needs of the events, before their records (most of the model) are let go
   const eventCount = model.events.length;
   const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);

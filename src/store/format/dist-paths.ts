@@ -4,6 +4,7 @@ import { COLUMN_FILES } from './column-files.ts';
 export const DATA_FILES = {
   offsets: 'data/events.offsets.bin',
   categories: 'data/categories.json',
+  calendar: 'data/calendar.bin',
 } as const;
 
 /** The autocomplete's index as the server searches it (autocomplete-file.ts); autocomplete/ holds the browser's. */

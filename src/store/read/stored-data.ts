@@ -12,6 +12,8 @@ import { corrupt, type DistSource } from './dist-source.ts';
 import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
 import { FileRows } from './file-rows.ts';
 import { readColumns } from './column-files.ts';
+import { readCalendar } from './calendar-file.ts';
+import type { CalendarEntries } from '../format/calendar-file.ts';
 import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
 import type { RowsJob, VerifyRows } from './rows-job.ts';
 
@@ -20,7 +22,7 @@ export interface StoredData {
   /** the base URL links and media URLs use: the build's, or the server's override */
   baseUrl: string;
   site: Manifest['site'];
-  events: { table: EventTable; rows: EventRows };
+  events: { table: EventTable; rows: EventRows; calendar: CalendarEntries };
   categories: { ids: ReadonlySet<number>; json: ReadonlyMap<number, string> };
 }
 
@@ -180,7 +182,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
     manifest,
     baseUrl,
     site: manifest.site,
-    events: { table, rows },
+    events: { table, rows, calendar: readCalendar(source, rows.length) },
     categories: {
       ids: new Set(categories.map((c) => c.id)),
       json: new Map(categories.map((c) => [c.id, toJson(c)])),

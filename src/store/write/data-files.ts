@@ -9,9 +9,13 @@ import { toJson } from '../format/json.ts';
 import { columnValuesFromRows } from './column-values.ts';
 import { columnFiles } from './column-files.ts';
 import { serializeEvent, type EventRows } from '../format/event-rows.ts';
+import type { ColumnValues } from '../format/event-table.ts';
 import { RowBytes, type RowInFile } from './row-bytes.ts';
 
 export type DistFiles = Map<string, string | Uint8Array>;
+
+/** Makes data/calendar.bin from the list's columns and rows, with the feed's formatter (an upper layer's: pipeline/calendar-data.ts). */
+export type CalendarMaker = (values: ColumnValues, rows: EventRows, timezone: string) => Uint8Array;
 
 /** Makes the event rows from the events in list order (the build may take them from its cache). */
 export type RowMaker = (events: readonly Event[], ctx: RenderContext) => EventRows;
@@ -42,7 +46,8 @@ export const renderRows: RowMaker = rowsRenderer();
  * `parts`: given, its take() is handed the event parts (path, bytes) as soon as they are made,
  * and they are left out of the files returned: the build writes them then, and the rows (~240 MB
  * at 100k events) are not held while the other files are made; its taken() is called once nothing
- * here holds them any more (the build collects them there: until a collection they stay resident).
+ * here holds them any more (the build collects them there: until a collection they stay resident);
+ * `calendar`: how to make data/calendar.bin.
  */
 export async function renderDataFiles(
   model: Model,
@@ -50,17 +55,21 @@ export async function renderDataFiles(
   autocomplete: (directory: Model['directory']) => Promise<Record<string, string>> = buildAutocompleteFiles,
   rowsOf: RowMaker = renderRows,
   partRows = EVENT_PART_ROWS,
-  parts?: { take: (parts: [string, Uint8Array][]) => void; taken: () => void },
+  parts: { take: (parts: [string, Uint8Array][]) => void; taken: () => void } | undefined,
+  calendar: CalendarMaker,
 ): Promise<DistFiles> {
   const events = [...model.events].sort(compareListOrder);
   const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
   const files: DistFiles = new Map();
   let columns: Map<string, Uint8Array> | undefined;
+  let entries: Uint8Array | undefined;
   // (a function of its own: once the parts are taken, nothing here holds the rows)
   const offsets = ((): Uint8Array => {
     const rows = rowsOf(events, ctx);
     // the columns' strings are in the rows already: taken from there
-    columns = columnFiles(columnValuesFromRows(events, rows));
+    const values = columnValuesFromRows(events, rows);
+    columns = columnFiles(values);
+    entries = calendar(values, rows, model.site.timezone);
     // the parts are views of the rows made in one piece
     const made = splitParts(rows.lineBytes, rows.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
     if (parts) parts.take(made);
@@ -70,6 +79,7 @@ export async function renderDataFiles(
   parts?.taken();
   files.set(DATA_FILES.offsets, offsets);
   for (const [rel, bytes] of columns!) files.set(rel, bytes);
+  files.set(DATA_FILES.calendar, entries!);
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));
   for (const [rel, text] of Object.entries(await autocomplete(model.directory))) {
     files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);

@@ -57,8 +57,17 @@ export function eventCalendar(ds: Dataset, params: QueryParams): ApiResponse {
     bytes += calendar.starts[row + 1] - calendar.starts[row];
   }
   charge(bytes * UNITS_PER_ENTRY_BYTE + shown * UNITS_PER_ENTRY, 'format=ics');
-  const { id, time, bool, categories } = table.columns;
+  const { id, time, bool } = table.columns;
+  const { rowStart, rowIds } = table.stored.relation.categories;
   const texts = categoryTexts(ds);
+  const categoriesOf = (row: number): string | null => {
+    const from = rowStart[row];
+    const to = rowStart[row + 1];
+    if (from === to) return null;
+    let joined = texts.get(rowIds[from]) ?? String(rowIds[from]);
+    for (let k = from + 1; k < to; k++) joined += `,${texts.get(rowIds[k]) ?? String(rowIds[k])}`;
+    return joined;
+  };
   const entries: StoredEntries = {
     count: shown,
     id: (i) => id[rowAt(i)],
@@ -66,7 +75,7 @@ export function eventCalendar(ds: Dataset, params: QueryParams): ApiResponse {
     end: (i) => time.end[rowAt(i)],
     allday: (i) => bool.allday[rowAt(i)] === 1,
     body: (i) => entryOf(calendar, rowAt(i)),
-    categories: (i) => categories.at(rowAt(i)).map((c) => texts.get(c) ?? String(c)),
+    categories: (i) => categoriesOf(rowAt(i)),
   };
   // DTSTAMP is the build time of the data, so the feed is a pure function of the dist (the build
   // writes events.ics by calling this, byte-identical to the server's answer).

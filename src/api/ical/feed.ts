@@ -1,7 +1,7 @@
 // The event list as an iCalendar file (RFC 5545), from the events as the API renders them, so a
 // calendar answer and the JSON answer for the same query cannot disagree.
 import { parseTimestamp } from '../../time/parse.ts';
-import { ContentLines, CRLF, cleanValue, escapeText, paramValue } from './lines.ts';
+import { ContentLines, CRLF, cleanValue, escapeText, fold, paramValue } from './lines.ts';
 import { dateTimeValue, dateValue, utcValue, writeVtimezone } from './vtimezone.ts';
 import { ZoneOffsets } from './zone-offsets.ts';
 
@@ -127,18 +127,22 @@ export function entryBody(e: EntryFields, zone: ZoneOffsets): string {
 }
 
 /**
- * What an entry writes before its stored lines: the UID (unique by the host the API answers at,
- * which `aula serve --base-url` may change) and the DTSTAMP (the data's build time).
+ * What an entry writes before its stored lines, for the entries of one feed: BEGIN, the UID
+ * (unique by the host the API answers at, which `aula serve --base-url` may change) and DTSTAMP
+ * (the data's build time). What is the same for every entry is made once.
  */
-export function entryOpening(id: number, host: string, stamp: string): string {
-  return new ContentLines().add('BEGIN', 'VEVENT').add('UID', escapeText(`event-${id}@${host}`)).add('DTSTAMP', stamp).toString();
+export function entryOpener(host: string, stamp: string): (id: number) => string {
+  // escapeText(`event-${id}@${host}`): nothing before the host is escaped
+  const uidTail = `@${escapeText(host)}`;
+  const stampLine = `${CRLF}${fold(`DTSTAMP:${stamp}`)}${CRLF}`;
+  return (id) => `BEGIN:VEVENT${CRLF}${fold(`UID:event-${id}${uidTail}`)}${stampLine}`;
 }
 
-/** What an entry writes after its stored lines: CATEGORIES (`texts`: each category escaped), END. */
-export function entryClosing(texts: readonly string[]): string {
-  const out = new ContentLines();
-  if (texts.length > 0) out.add('CATEGORIES', texts.join(','));
-  return out.add('END', 'VEVENT').toString();
+const END_VEVENT = `END:VEVENT${CRLF}`;
+
+/** What an entry writes after its stored lines: CATEGORIES (`categories`: the escaped texts joined by commas; null for none), END. */
+export function entryClosing(categories: string | null): string {
+  return categories === null ? END_VEVENT : `${fold(`CATEGORIES:${categories}`)}${CRLF}${END_VEVENT}`;
 }
 
 /** The lines before the entries: the calendar's properties, its name and zone. */
@@ -182,10 +186,10 @@ export function renderCalendar(events: readonly RenderedEvent[], options: Calend
     const zone = new ZoneOffsets(tz, spans.flatMap((s) => [s.fields.start, s.fields.end]));
     text += calendarZone(zone, spans.some((s) => !s.event.allday));
     const stamp = utcValue(options.now.getTime());
-    const host = new URL(options.baseUrl).host;
+    const opening = entryOpener(new URL(options.baseUrl).host, stamp);
     const titles = options.categoryTitles;
     for (const { event: e, fields } of spans) {
-      text += entryOpening(e.id, host, stamp) + entryBody(fields, zone) + entryClosing((e.categories ?? []).map((c) => categoryText(c, titles)));
+      text += opening(e.id) + entryBody(fields, zone) + entryClosing(e.categories?.length ? e.categories.map((c) => categoryText(c, titles)).join(',') : null);
     }
   }
   return text + CALENDAR_CLOSING;

@@ -94,7 +94,7 @@ describe('a feed assembled from the stored entries (data/calendar.bin)', () => {
             end: (i) => events[i].start + events[i].length,
             allday: (i) => events[i].allday,
             body: (i) => entryOf(file, i),
-            categories: (i) => events[i].categories.map((c) => (titles.has(c) ? escapeText(titles.get(c)!) : String(c))),
+            categories: (i) => (events[i].categories.length ? events[i].categories.map((c) => (titles.has(c) ? escapeText(titles.get(c)!) : String(c))).join(',') : null),
           };
           const got = assembleCalendar(stored, options);
           expect(got.equals(want)).toBe(true);

@@ -31,6 +31,7 @@ export const WORST_REQUESTS: readonly WorstRequest[] = [
   { kind: 'browsable page, 1,000', path: '/v1/cms/event/?limit=1000', headers: { accept: 'text/html' } },
   { kind: 'page, 1,000 compressed', path: '/v1/cms/event/?limit=1000&offset=50000', headers: { 'accept-encoding': 'br' } },
   { kind: 'calendar, whole list', path: '/v1/cms/event/?format=ics' },
+  { kind: 'calendar, a start range', path: '/v1/cms/event/?format=ics&start__gte=2026-01-01T00:00:00Z' },
   { kind: 'autocomplete, 1,500 words', path: `/v1/api/autocomplete/?q=${words(1500)}` },
   { kind: 'autocomplete, 1 letter, 1,000', path: '/v1/api/autocomplete/?q=a&limit=1000' },
 ];

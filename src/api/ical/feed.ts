@@ -1,5 +1,8 @@
 // The event list as an iCalendar file (RFC 5545), from the events as the API renders them, so a
-// calendar answer and the JSON answer for the same query cannot disagree.
+// calendar answer and the JSON answer for the same query cannot disagree. Its pieces are shared:
+// the build stores each event's entryBody (data/calendar.bin) and a feed is assembled from those
+// with the same openings and closings (stored-feed.ts); renderCalendar makes the whole of it from
+// the events, the same bytes.
 import { parseTimestamp } from '../../time/parse.ts';
 import { ContentLines, CRLF, cleanValue, escapeText, fold, paramValue } from './lines.ts';
 import { dateTimeValue, dateValue, utcValue, writeVtimezone } from './vtimezone.ts';
@@ -160,8 +163,8 @@ export function calendarOpening(name: string, timezone: string): string {
 export const CALENDAR_CLOSING = `END:VCALENDAR${CRLF}`;
 
 /**
- * The VTIMEZONE of a feed whose entries span `instants`, or '' when none is timed: only timed
- * events refer to the zone by TZID, all-day dates need none.
+ * The VTIMEZONE of a feed (`zone`: made of its entries' instants), or '' when no entry is timed:
+ * only timed events refer to the zone by TZID, all-day dates need none.
  */
 export function calendarZone(zone: ZoneOffsets, anyTimed: boolean): string {
   if (!anyTimed) return '';

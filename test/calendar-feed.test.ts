@@ -19,10 +19,10 @@ const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
 const EVENTS = 3000;
 
 /**
- * Main-thread CPU one whole-list feed of EVENTS events may take: a few times what it takes on a
- * quiet machine (its VTIMEZONE, a UID, DTSTAMP and CATEGORIES line per entry, the stored lines
- * copied), for CPU time stretched by a busy one. Formatted per request, the entries alone took
- * several times this.
+ * Main-thread CPU one whole-list feed of EVENTS events may take: its VTIMEZONE, a UID, DTSTAMP and
+ * CATEGORIES line per entry, the stored lines copied (bench/results.md has the figures), bounded
+ * generously for a busy machine. A feed whose entries were formatted per request took about ten
+ * times as much, and was refused under the work limit.
  */
 const CPU_BOUND_MS = 150;
 

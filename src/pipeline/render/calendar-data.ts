@@ -12,15 +12,13 @@ import { entryOf, type CalendarEntries } from '../../store/format/calendar-file.
 
 const URL_FIELD = fieldIndex('url')!;
 const LINK_FIELD = fieldIndex('link')!;
-const encoder = new TextEncoder();
 
-const entryBytes = (e: EntryFields, zone: ZoneOffsets) => encoder.encode(entryBody(e, zone));
 
 /** The entries of the list's rows: the columns' values, and url and link (no column holds them) from the rows' JSON. */
 export function calendarData(values: ColumnValues, rows: EventRows, timezone: string): Uint8Array {
   const zone = new ZoneOffsets(timezone, []);
   const { time, bool, text } = values;
-  const entries: Uint8Array[] = new Array(rows.length);
+  const entries: string[] = new Array(rows.length);
   rows.eachRow(null, 0, rows.length, (row, bytes) => {
     const valueOf = (field: number): string | null => {
       const [from, to] = rows.valueSpan(row, field);
@@ -40,14 +38,14 @@ export function calendarData(values: ColumnValues, rows: EventRows, timezone: st
       contact: text.contact[row],
       email: text.email[row],
     };
-    entries[row] = entryBytes(e, zone);
+    entries[row] = entryBody(e, zone);
   });
   return calendarFile(rows.length, (row) => entries[row]);
 }
 
 /** The stored lines of a model event (a patch's or an edit's), as calendarData makes them from its row. */
-function calendarEntryOf(e: Event, zone: ZoneOffsets): Uint8Array {
-  return entryBytes(e, zone);
+function calendarEntryOf(e: Event, zone: ZoneOffsets): string {
+  return entryBody(e, zone);
 }
 
 /**

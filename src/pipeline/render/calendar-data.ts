@@ -1,7 +1,8 @@
 // data/calendar.bin, made with the feed's own formatter (api/ical/feed.ts entryBody): every
 // event's stored calendar lines, in list order. The full build makes them from the columns and the
 // rows; a patch and `aula dev` take a row's bytes from the previous file where its event stayed
-// (store/write/calendar-file.ts) and make only the new events' (calendarEntryOf).
+// (store/write/calendar-file.ts) and make only the new events', from the model's fields (the same
+// values the rows hold).
 import { entryBody, type EntryFields } from '../../api/ical/feed.ts';
 import { ZoneOffsets } from '../../api/ical/zone-offsets.ts';
 import type { Event } from '../../model/types.ts';
@@ -12,7 +13,6 @@ import { entryOf, type CalendarEntries } from '../../store/format/calendar-file.
 
 const URL_FIELD = fieldIndex('url')!;
 const LINK_FIELD = fieldIndex('link')!;
-
 
 /** The entries of the list's rows: the columns' values, and url and link (no column holds them) from the rows' JSON. */
 export function calendarData(values: ColumnValues, rows: EventRows, timezone: string): Uint8Array {
@@ -43,22 +43,17 @@ export function calendarData(values: ColumnValues, rows: EventRows, timezone: st
   return calendarFile(rows.length, (row) => entries[row]);
 }
 
-/** The stored lines of a model event (a patch's or an edit's), as calendarData makes them from its row. */
-function calendarEntryOf(e: Event, zone: ZoneOffsets): string {
-  return entryBody(e, zone);
-}
-
 /**
  * The entries of `events` (list order), row r's bytes taken from `last` at row `from[r]` where that
  * is not negative (the same event, in the same zone), else made from its event.
  */
 export function calendarReusing(events: readonly Event[], timezone: string, from: ArrayLike<number>, last: CalendarEntries | null): Uint8Array {
   const zone = new ZoneOffsets(timezone, []);
-  return calendarFile(events.length, (row) => (last && from[row] >= 0 ? entryOf(last, from[row]) : calendarEntryOf(events[row], zone)));
+  return calendarFile(events.length, (row) => (last && from[row] >= 0 ? entryOf(last, from[row]) : entryBody(events[row], zone)));
 }
 
 /** The entries of a patch's new row order (splicedCalendarFile): the new events' made here. */
 export function patchedCalendar(old: CalendarEntries, order: ArrayLike<number>, fresh: readonly Event[], timezone: string): Uint8Array {
   const zone = new ZoneOffsets(timezone, []);
-  return splicedCalendarFile(old, order, (j) => calendarEntryOf(fresh[j], zone));
+  return splicedCalendarFile(old, order, (j) => entryBody(fresh[j], zone));
 }

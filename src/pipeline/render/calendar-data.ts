@@ -8,8 +8,8 @@ import { ZoneOffsets } from '../../api/ical/zone-offsets.ts';
 import type { Event } from '../../model/types.ts';
 import type { ColumnValues } from '../../store/format/event-table.ts';
 import { fieldIndex, type EventRows } from '../../store/format/event-rows.ts';
-import { calendarFile, splicedCalendarFile } from '../../store/write/calendar-file.ts';
-import { entryOf, type CalendarEntries } from '../../store/format/calendar-file.ts';
+import { calendarFile, calendarFileReusing, splicedCalendarFile } from '../../store/write/calendar-file.ts';
+import type { CalendarEntries } from '../../store/format/calendar-file.ts';
 
 const URL_FIELD = fieldIndex('url')!;
 const LINK_FIELD = fieldIndex('link')!;
@@ -18,29 +18,30 @@ const LINK_FIELD = fieldIndex('link')!;
 export function calendarData(values: ColumnValues, rows: EventRows, timezone: string): Uint8Array {
   const zone = new ZoneOffsets(timezone, []);
   const { time, bool, text } = values;
-  const entries: string[] = new Array(rows.length);
-  rows.eachRow(null, 0, rows.length, (row, bytes) => {
+  return calendarFile(rows.length, (row) => {
+    const bytes = rows.bytes(row);
     const valueOf = (field: number): string | null => {
       const [from, to] = rows.valueSpan(row, field);
       return JSON.parse(bytes.toString('utf8', from, to)) as string | null;
     };
-    const e: EntryFields = {
-      start: time.start[row],
-      end: time.end[row],
-      last_modified: time.last_modified[row],
-      allday: bool.allday[row] === 1,
-      title: text.title[row]!,
-      teaser: text.teaser[row],
-      location: text.location[row],
-      url: valueOf(URL_FIELD),
-      link: valueOf(LINK_FIELD),
-      organizer: text.organizer[row],
-      contact: text.contact[row],
-      email: text.email[row],
-    };
-    entries[row] = entryBody(e, zone);
+    return entryBody(
+      {
+        start: time.start[row],
+        end: time.end[row],
+        last_modified: time.last_modified[row],
+        allday: bool.allday[row] === 1,
+        title: text.title[row]!,
+        teaser: text.teaser[row],
+        location: text.location[row],
+        url: valueOf(URL_FIELD),
+        link: valueOf(LINK_FIELD),
+        organizer: text.organizer[row],
+        contact: text.contact[row],
+        email: text.email[row],
+      },
+      zone,
+    );
   });
-  return calendarFile(rows.length, (row) => entries[row]);
 }
 
 /**
@@ -49,7 +50,7 @@ export function calendarData(values: ColumnValues, rows: EventRows, timezone: st
  */
 export function calendarReusing(events: readonly Event[], timezone: string, from: ArrayLike<number>, last: CalendarEntries | null): Uint8Array {
   const zone = new ZoneOffsets(timezone, []);
-  return calendarFile(events.length, (row) => (last && from[row] >= 0 ? entryOf(last, from[row]) : entryBody(events[row], zone)));
+  return calendarFileReusing(events.length, last, from, (row) => entryBody(events[row], zone));
 }
 
 /** The entries of a patch's new row order (splicedCalendarFile): the new events' made here. */

@@ -1,8 +1,14 @@
 // Writes a binary data file: its format's header, then its sections (src/store/format/sections.ts).
 import { alignUp, HEADER_BYTES, MAGIC_BYTES, SECTION_ENTRY_BYTES, sectionsStart, type Format } from '../format/sections.ts';
 
-/** A section as written: any typed array (its bytes as they are in memory, little-endian). */
-export type Section = ArrayBufferView;
+/**
+ * A section as written: any typed array (its bytes as they are in memory, little-endian), or the
+ * pieces of one in order (a large section made piece by piece is then copied once, into the file).
+ */
+export type Section = ArrayBufferView | readonly ArrayBufferView[];
+
+const piecesOf = (s: Section): readonly ArrayBufferView[] => (Array.isArray(s) ? s : [s as ArrayBufferView]);
+const lengthOf = (s: Section): number => piecesOf(s).reduce((n, p) => n + p.byteLength, 0);
 
 /** The file's bytes: the header, the section table, the sections each padded to 8 bytes. */
 export function packSections(format: Format, sections: readonly Section[]): Uint8Array {
@@ -11,7 +17,7 @@ export function packSections(format: Format, sections: readonly Section[]): Uint
   let at = sectionsStart(sections.length);
   const offsets = sections.map((s) => {
     const from = at;
-    at = alignUp(at + s.byteLength);
+    at = alignUp(at + lengthOf(s));
     return from;
   });
   if (at > 0xffff_ffff) throw new Error(`${format.what}: ${at} bytes, more than a u32 offset reaches`);
@@ -22,8 +28,12 @@ export function packSections(format: Format, sections: readonly Section[]): Uint
   view.setUint32(MAGIC_BYTES + 4, sections.length, true);
   sections.forEach((s, i) => {
     view.setUint32(HEADER_BYTES + i * SECTION_ENTRY_BYTES, offsets[i], true);
-    view.setUint32(HEADER_BYTES + i * SECTION_ENTRY_BYTES + 4, s.byteLength, true);
-    out.set(new Uint8Array(s.buffer, s.byteOffset, s.byteLength), offsets[i]);
+    view.setUint32(HEADER_BYTES + i * SECTION_ENTRY_BYTES + 4, lengthOf(s), true);
+    let to = offsets[i];
+    for (const p of piecesOf(s)) {
+      out.set(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), to);
+      to += p.byteLength;
+    }
   });
   return out;
 }

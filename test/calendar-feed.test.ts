@@ -2,7 +2,6 @@
 // (not refused as too expensive), byte for byte the feed renderCalendar makes of the events the API
 // lists, within the work limit by the core's own count, and within a bounded CPU time of the
 // server's main thread (from /proc, never wall time).
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +12,9 @@ import { renderCalendar, type RenderedEvent } from '../src/api/ical/feed.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
 import { loadDataset, type Dataset } from '../src/query/dataset.ts';
 import { DEFAULT_WORK_LIMIT, metered, WorkMeter } from '../src/query/work-budget.ts';
-import { buildOk, listeningOrigin, removeDir, tempDir } from './helpers.ts';
+import { startAula } from './aula-cli.ts';
+import { buildOk, removeDir, tempDir } from './helpers.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
 const EVENTS = 3000;
 
 /**
@@ -62,11 +61,10 @@ describe('the calendar of a generated site of a few thousand events', () => {
   });
 
   it('takes a bounded main-thread CPU time of aula serve per uncached feed', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--dist', dist, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise((ok) => child.once('exit', ok));
+    const serve = startAula(['serve', '--dist', dist, '--port', '0', '--quiet']);
     try {
-      const origin = await listeningOrigin(child, 'aula serve');
-      const pid = child.pid!;
+      const origin = await serve.origin;
+      const pid = serve.child.pid!;
       /** CPU time (user + system) of the main thread so far, in ms (10 ms ticks) */
       const mainThreadMs = () => {
         const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
@@ -91,8 +89,7 @@ describe('the calendar of a generated site of a few thousand events', () => {
       spent.sort((a, b) => a - b);
       expect(spent[Math.floor(spent.length / 2)], `main-thread CPU per feed: ${spent.join(', ')} ms`).toBeLessThanOrEqual(CPU_BOUND_MS);
     } finally {
-      child.kill('SIGKILL');
-      await exited;
+      await serve.stop('SIGKILL');
     }
   });
 });

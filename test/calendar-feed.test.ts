@@ -50,7 +50,7 @@ describe('the calendar of a generated site of a few thousand events', () => {
   it.each([
     ['as built', undefined],
     ['under another base URL (aula serve --base-url)', `https://${'calendar-'.repeat(8)}host.example.org:8443/prefix`],
-  ])('answers ?format=ics over the whole list %s: 200, renderCalendar\'s bytes, within the work limit', (_, baseUrl) => {
+  ])("answers ?format=ics over the whole list %s: 200, renderCalendar's bytes, within the work limit", (_, baseUrl) => {
     const ds = loadDataset(dist, { baseUrl });
     expect(ds.events.table.length).toBe(EVENTS);
     const meter = new WorkMeter(Number.MAX_SAFE_INTEGER);

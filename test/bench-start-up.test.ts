@@ -11,7 +11,7 @@ const dist = join(root, 'dist');
 afterAll(() => removeDir(root));
 beforeAll(async () => {
   await buildOk({ content: SAMPLE_CONTENT, out: dist, edge: true, precompress: false });
-}, 120_000);
+});
 
 describe('start → full speed', () => {
   let serve: StartUp;
@@ -24,7 +24,7 @@ describe('start → full speed', () => {
     for (const f of serve.first) expect(f.status, f.kind).toBe(200);
     expect(serve.backgroundCpuMs).toBeGreaterThanOrEqual(0);
     expect(serve.startCpuMs).toBeGreaterThan(0);
-  }, 60_000);
+  });
 
   it('measures workerd over the edge bundle the same way, and leaves no config behind in the dist', async () => {
     edge = await measureEdgeFirst(dist);
@@ -33,7 +33,7 @@ describe('start → full speed', () => {
     expect(edge.loadCpuMs).toBeGreaterThan(0);
     const { existsSync } = await import('node:fs');
     expect(existsSync(join(dist, 'edge/bench-workerd.capnp'))).toBe(false);
-  }, 60_000);
+  });
 
   it('reports a verdict per row by CPU time against the targets', () => {
     const markdown = startUpMarkdown(serve, edge);

@@ -29,8 +29,10 @@ import { splitParts } from '../store/format/event-parts.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { memorySource, type DistSource } from '../store/read/dist-source.ts';
 import { readStore } from '../store/read/stored-data.ts';
+import { withSearchFile } from '../store/read/search-index.ts';
 import { buildIndexJson } from '../store/write/index-builder.ts';
-import { datasetFrom, type Dataset } from '../query/dataset.ts';
+import { searchIndexOf } from '../store/write/search-index.ts';
+import { datasetFrom, searchOf, type Dataset } from '../query/dataset.ts';
 import { manifestOf } from '../pipeline/write/manifest-of.ts';
 
 const STRIDE = FIELD_COUNT + 1;
@@ -111,11 +113,13 @@ export class MemoryBuild {
       [AUTOCOMPLETE_DATA_FILE, autocomplete],
       ['manifest.json', JSON.stringify(this.manifestOf(model, baseUrl, events.length))],
     ]);
-    const source = memorySource(files, 'memory');
+    // the search index made when first read: most edits are served, and replaced, before a request searches
+    const source = withSearchFile(memorySource(files, 'memory'), () => searchIndexOf(rows.rows));
     phase('files');
     const kept = this.directory!;
     // the searcher is made from the index text: the same text, the same searcher
-    const dataset = kept.dataset && !stats.directory ? { ...readStore(source), autocomplete: kept.dataset.autocomplete } : datasetFrom(source);
+    const stored = kept.dataset && !stats.directory ? readStore(source) : null;
+    const dataset = stored ? { ...stored, autocomplete: kept.dataset!.autocomplete, search: searchOf(source, stored, true) } : datasetFrom(source, { lazySearch: true });
     kept.dataset = dataset;
     phase('dataset');
     const rowOf = new Map<Event, number>();

@@ -9,9 +9,18 @@ import { readAutocompleteFile } from '../store/read/autocomplete-file.ts';
 import { corrupt, directorySource, type DistSource } from '../store/read/dist-source.ts';
 import { readStore, type StoreOptions, type StoredData } from '../store/read/stored-data.ts';
 import { verifiedSource } from '../store/read/verified-source.ts';
+import { readSearchIndex } from '../store/read/search-index.ts';
+import { WordIndex } from './events/search/word-index.ts';
 
 export interface Dataset extends StoredData {
   autocomplete: Autocomplete;
+  /** what `search` on the event list answers from */
+  search: WordIndex;
+}
+
+export interface DatasetOptions extends StoreOptions {
+  /** read the search index when first searched (`aula dev`, which makes it only then) */
+  lazySearch?: boolean;
 }
 
 /**
@@ -23,16 +32,23 @@ export function loadDataset(dir: string, options: Pick<StoreOptions, 'baseUrl' |
   return datasetFrom(directorySource(dir), { ...options, sha256: sha256Hex });
 }
 
-export function datasetFrom(source: DistSource, options: StoreOptions = {}): Dataset {
+export function datasetFrom(source: DistSource, options: DatasetOptions = {}): Dataset {
   const stored = readStore(source, options);
   // the index is checked against the manifest like the data files readStore read
   const checked = source.trusted ? source : verifiedSource(source, stored.manifest, options.sha256!);
   try {
-    return { ...stored, autocomplete: autocompleteOf(readAutocompleteFile(checked.bytes(AUTOCOMPLETE_DATA_FILE))) };
+    const autocomplete = autocompleteOf(readAutocompleteFile(checked.bytes(AUTOCOMPLETE_DATA_FILE)));
+    return { ...stored, autocomplete, search: searchOf(checked, stored, options.lazySearch) };
   } catch (e) {
     // (the rows' files readStore opened are not served: closed, as a failed reload must not keep them)
     stored.events.rows.close();
     if (e instanceof FormatError) throw corrupt(source, AUTOCOMPLETE_DATA_FILE, e.message);
     throw e;
   }
+}
+
+/** The search index of the stored data, read (and checked, like the data files) through `source`: now, or when first searched. */
+export function searchOf(source: DistSource, stored: StoredData, lazy = false): WordIndex {
+  const read = () => readSearchIndex(source, stored.events.rows.length);
+  return new WordIndex(lazy ? read : read());
 }

@@ -8,8 +8,7 @@ import { entryOf } from '../../store/format/calendar-file.ts';
 import type { Dataset } from '../../query/dataset.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
 import { baseHeaders, ignoredHeader, invalid, type ApiResponse } from '../respond.ts';
-import { matchEvents } from '../../query/events/filter.ts';
-import { LIST_RESERVED } from './list.ts';
+import { listQuery } from './list.ts';
 import { charge } from '../../query/work-budget.ts';
 
 /** Most events one feed holds; a larger result is cut and says so in X-Calendar-Truncated. */
@@ -43,12 +42,13 @@ export const UNITS_PER_ENTRY = 600;
 
 export function eventCalendar(ds: Dataset, params: QueryParams): ApiResponse {
   const { table, calendar } = ds.events;
-  const filtered = matchEvents(table, { timezone: ds.site.timezone, categoryIds: ds.categories.ids }, params, LIST_RESERVED);
-  const ignored = ignoredHeader(filtered.ignored);
-  if (!filtered.ok) return invalid(filtered.errors, ignored);
-  const count = filtered.matches ? filtered.matches.count : table.length;
+  const query = listQuery(ds, params);
+  const ignored = ignoredHeader(query.ignored);
+  if (!query.ok) return invalid(query.errors, ignored);
+  const { count } = query;
   const shown = Math.min(count, CALENDAR_CAP);
-  const rows = filtered.matches ? filtered.matches.slice(0, shown) : null;
+  // in the query's order (`ordering=start`: the soonest first), cut after the first CALENDAR_CAP
+  const rows = query.slice(0, shown);
   const rowAt = rows ? (i: number) => rows[i] : (i: number) => i;
   // the feed's bytes are known before any is copied: a feed too large to make is refused first
   let bytes = 0;

@@ -5,6 +5,10 @@ import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePy
 import type { QueryParams } from '../../query/query-dict.ts';
 import { ignoredHeader, invalid, json, notFound, type ApiResponse } from '../respond.ts';
 import { matchEvents } from '../../query/events/filter.ts';
+import { orderSourceOf } from '../../query/events/ordering/field-orders.ts';
+import { orderedPage } from '../../query/events/ordering/ordered-page.ts';
+import { ORDERING_PARAM, parseOrdering } from '../../query/events/ordering/ordering-param.ts';
+import { SEARCH_PARAM } from '../../query/events/search/search.ts';
 import { charge } from '../../query/work-budget.ts';
 import { isPlain, parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
 
@@ -20,20 +24,35 @@ const UNITS_PER_SHAPED_BYTE = 4;
 
 export const EVENT_LIST_PATH = '/v1/cms/event/';
 
-export const LIST_RESERVED: ReadonlySet<string> = new Set<string>(['limit', 'offset', 'format', ...SHAPE_PARAMS]);
+export const LIST_RESERVED: ReadonlySet<string> = new Set<string>(['limit', 'offset', 'format', ORDERING_PARAM, SEARCH_PARAM, ...SHAPE_PARAMS]);
 
-export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
-  const { table, rows } = ds.events;
-  const shape = parseShape(params);
-  const filtered = matchEvents(table, { timezone: ds.site.timezone, categoryIds: ds.categories.ids }, params, LIST_RESERVED);
-  const ignored = ignoredHeader([...filtered.ignored, ...shape.ignored]);
-  if (!filtered.ok) return invalid(filtered.errors, ignored);
+/** The events a list or calendar query asks for: the matches (null: every event), in its order. */
+export function listQuery(ds: Dataset, params: QueryParams) {
+  const { table } = ds.events;
+  const ordering = parseOrdering(params);
+  const filtered = matchEvents(table, { timezone: ds.site.timezone, categoryIds: ds.categories.ids, search: { index: ds.search, rows: ds.events.rows } }, params, LIST_RESERVED);
+  const ignored = [...filtered.ignored, ...ordering.ignored];
+  if (!filtered.ok) return { ok: false as const, errors: filtered.errors, ignored };
   const { matches } = filtered;
   const count = matches ? matches.count : table.length;
+  /** the events at places [from, to) of the answer: of the matches only this slice is ever listed (see query/events/matches.ts) */
+  const slice = (from: number, to: number): Uint32Array | null => {
+    if (ordering.keys.length > 0) return orderedPage(orderSourceOf(table), ordering.keys, matches, from, to);
+    return matches ? matches.slice(from, to) : null;
+  };
+  return { ok: true as const, count, slice, ignored };
+}
+
+export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
+  const { rows } = ds.events;
+  const shape = parseShape(params);
+  const query = listQuery(ds, params);
+  const ignored = ignoredHeader([...query.ignored, ...shape.ignored]);
+  if (!query.ok) return invalid(query.errors, ignored);
+  const { count } = query;
   const window = pageWindow(params, ds.site);
   const [first, last] = pageRange(window, count);
-  // the page's rows: of the matches only this slice is ever listed (see query/events/matches.ts)
-  const page = matches ? matches.slice(first, last) : null;
+  const page = query.slice(first, last);
   const [from, to] = page ? [0, page.length] : [first, last];
   const links = pageLinks(window, count, ds.baseUrl, EVENT_LIST_PATH, params);
   // the page's bytes are known before any is read: a page too large to make is refused first

@@ -40,6 +40,9 @@ import { isPublicFile, MEDIA_FILES_INDEX } from '../../store/format/public-files
 import type { EventTable } from '../../store/format/event-table.ts';
 import type { Event } from '../../model/types.ts';
 import { FileRows } from '../../store/read/file-rows.ts';
+import { decodeSearchIndex } from '../../store/format/search/search-index-file.ts';
+import { patchedSearchIndex } from '../../store/write/search-index.ts';
+import { WordIndex } from '../../query/events/search/word-index.ts';
 import { toJson } from '../../store/format/json.ts';
 import { AULA_VERSION } from '../../version.ts';
 import type { CacheStats } from '../cache/build-cache.ts';
@@ -241,6 +244,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   // read (and proven) before any file is linked: a link changes the ctime its identity holds
   const priorColumns = new Map(COLUMN_FILES.map((rel) => [rel, prior(rel)]));
   const priorCalendar = prior(DATA_FILES.calendar);
+  const priorSearch = prior(DATA_FILES.search);
 
   // the files no event shapes, linked from the previous dist: categories, the media index, the
   // autocomplete files (with their twins when the levels they were made at still hold)
@@ -272,7 +276,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     served.set(rel, entry.sha);
     written.set(rel, { sha: entry.sha, measure: entry.measure });
   }
-  const dataFiles: readonly string[] = [DATA_FILES.offsets, DATA_FILES.calendar, ...COLUMN_FILES];
+  const dataFiles: readonly string[] = [DATA_FILES.offsets, DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES];
   for (const rel of Object.keys(previous.files)) {
     if (!dataFiles.includes(rel) && !oldParts.includes(rel) && rel !== DATA_FILES.categories && rel !== AUTOCOMPLETE_DATA_FILE && !served.has(rel)) refuse(`${rel} is not accounted for`);
   }
@@ -323,10 +327,11 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   // the previous build's (every column but the title's when a title changed) keeps its file.
   const columns = same ? { files: priorColumns, reused: new Set(COLUMN_FILES) } : patchedColumns(priorColumns, n, fresh, state.site.timezone, sequence);
   const calendar = same ? priorCalendar : patchedCalendar(readCalendarFile(priorCalendar, n), sequence, fresh, state.site.timezone);
+  const search = same ? priorSearch : patchedSearchIndex(priorSearch, sequence, made.map((row) => ({ bytes: row.bytes, starts: row.starts, base: 0 })));
   // the others written on libuv's pool meanwhile, awaited before the swap
   const dataFilesWritten = new Map<string, Uint8Array>();
   if (!same) {
-    for (const [rel, bytes] of [[DATA_FILES.offsets, offsets] as const, [DATA_FILES.calendar, calendar] as const, ...columns.files]) {
+    for (const [rel, bytes] of [[DATA_FILES.offsets, offsets] as const, [DATA_FILES.calendar, calendar] as const, [DATA_FILES.search, search] as const, ...columns.files]) {
       const digest = columns.reused.has(rel) ? previous.files[rel] : digestOf(bytes);
       digests.set(rel, digest);
       if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
@@ -403,6 +408,8 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     get autocomplete() {
       return (searcher ??= autocompleteOf(readAutocompleteFile(readFileSync(join(staging, AUTOCOMPLETE_DATA_FILE)))));
     },
+    // nor the events
+    search: new WordIndex(() => decodeSearchIndex(search)),
   };
   // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
   const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });

@@ -18,6 +18,11 @@ import { evaluateMatches } from './planner.ts';
 import type { Matches } from './matches.ts';
 import { cleanBoolean, cleanChoices, cleanNumber, cleanRegexLazily, cleanTimestamp, strip } from './values.ts';
 import { activeMeter, charge } from '../work-budget.ts';
+import type { EventRows } from '../../store/format/event-rows.ts';
+import { SearchCondition } from './search/condition.ts';
+import { SEARCH_PARAM } from './search/search.ts';
+import { parseSearch } from './search/terms.ts';
+import type { WordIndex } from './search/word-index.ts';
 import { WORK } from './work-costs.ts';
 
 export { FILTER_CATALOG, FILTER_PARAMETERS, type FieldFilters, type FilterParameter, type Lookup, type ValueType } from './catalog.ts';
@@ -27,6 +32,8 @@ export interface FilterContext {
   timezone: string;
   /** ids of the existing categories (valid choices of `categories`) */
   categoryIds: ReadonlySet<number>;
+  /** what `search` answers from (search/): without it, `search` is not read */
+  search?: { index: WordIndex; rows: EventRows };
 }
 
 export type FilterOutcome =
@@ -74,7 +81,8 @@ export function matchWithIndexes(ix: TableIndexes, ctx: FilterContext, params: Q
     const at = CATALOG_POSITION.get(k);
     if (at !== undefined && !reserved.has(k)) asked.push(at);
   }
-  if (asked.length === 0) return { ok: true, matches: null, ignored };
+  const search = searchClause(ctx, params);
+  if (asked.length === 0 && search === null) return { ok: true, matches: null, ignored };
   asked.sort((a, b) => a - b);
   const errors: Record<string, string[]> = {};
   let failed = false;
@@ -93,6 +101,14 @@ export function matchWithIndexes(ix: TableIndexes, ctx: FilterContext, params: Q
       key += `${p.name}=${JSON.stringify(r.key)}\n`; // quoted: a value may hold a newline
     }
   }
+  // DRF's SearchFilter runs after django-filter: its error shows only when the filters have none
+  if (!failed && search !== null && 'error' in search) {
+    errors[SEARCH_PARAM] = [search.error];
+    failed = true;
+  } else if (!failed && search !== null && 'clause' in search) {
+    clauses.push(search.clause);
+    key += `${SEARCH_PARAM}=${search.key}\n`;
+  }
   if (failed) return { ok: false, errors, ignored };
   if (clauses.length === 0) return { ok: true, matches: null, ignored };
   const cached = ix.results.get(key);
@@ -103,6 +119,17 @@ export function matchWithIndexes(ix: TableIndexes, ctx: FilterContext, params: Q
   const what = clauses.map((c) => (c.kind === 'condition' ? c.condition.param : c.param)).join(', ');
   ix.results.offer(key, matches, sieved, (meter?.used ?? 0) - before, what);
   return { ok: true, matches, ignored };
+}
+
+/** `search`'s clause (null: no search asked, or no term in it). */
+function searchClause(ctx: FilterContext, params: QueryParams): ClauseOrError {
+  const value = ctx.search && params.get(SEARCH_PARAM);
+  if (!value) return null;
+  const parsed = parseSearch(value);
+  if (!parsed.ok) return { error: parsed.error };
+  if (parsed.terms.length === 0) return null;
+  const { index, rows } = ctx.search!;
+  return { clause: { kind: 'condition', condition: new SearchCondition(index, rows, parsed.terms) }, key: JSON.stringify(parsed.terms) };
 }
 
 /** A parsed filter and what identifies its value (the text as given, or the parsed value). */

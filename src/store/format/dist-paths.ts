@@ -5,6 +5,8 @@ export const DATA_FILES = {
   offsets: 'data/events.offsets.bin',
   categories: 'data/categories.json',
   calendar: 'data/calendar.bin',
+  /** what `search` answers from (search/search-index-file.ts) */
+  search: 'data/search.bin',
 } as const;
 
 /** The autocomplete's index as the server searches it (autocomplete-file.ts); autocomplete/ holds the browser's. */

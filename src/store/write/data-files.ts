@@ -11,6 +11,7 @@ import { columnFiles } from './column-files.ts';
 import { serializeEvent, type EventRows } from '../format/event-rows.ts';
 import type { ColumnValues } from '../format/event-table.ts';
 import { RowBytes, type RowInFile } from './row-bytes.ts';
+import { searchIndexOf } from './search-index.ts';
 
 export type DistFiles = Map<string, string | Uint8Array>;
 
@@ -70,6 +71,7 @@ export async function renderDataFiles(
     const values = columnValuesFromRows(events, rows);
     columns = columnFiles(values);
     entries = calendar(values, rows, model.site.timezone);
+    files.set(DATA_FILES.search, searchIndexOf(rows));
     // the parts are views of the rows made in one piece
     const made = splitParts(rows.lineBytes, rows.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
     if (parts) parts.take(made);

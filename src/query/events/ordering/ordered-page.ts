@@ -1,0 +1,128 @@
+// A page of the list in an `ordering`: the rows at places [from, to) of the matching rows sorted
+// by the keys, ties broken by row (the default order).
+//
+// By the first key, every row has a place of its own in that field's order (field-orders.ts), so
+// the matching rows are put in order without comparing values: all of them are that order itself
+// (a page is a slice of it); many are marked in a bit set over the places and read back in order;
+// a few are sorted by their places. Where the first key ties, the tied rows on the page (and the
+// rest of their run of ties) are put in order by the next key the same way.
+//
+// Charged to `ordering`: rows placed and read back, bit-set words scanned, sort steps.
+import { charge } from '../../work-budget.ts';
+import type { Matches } from '../matches.ts';
+import { popcount32, wordsFor } from '../search/bits.ts';
+import { WORK } from '../work-costs.ts';
+import type { OrderSource } from './field-orders.ts';
+import { ORDERING_PARAM, type OrderKey } from './ordering-param.ts';
+
+/** Rows of a page in `keys` order: of all rows (`matches` null) or of the matches. */
+export function orderedPage(source: OrderSource, keys: readonly OrderKey[], matches: Matches | null, from: number, to: number): Uint32Array {
+  if (to <= from) return new Uint32Array(0);
+  const rows = matches === null ? null : matches.slice(0, matches.count);
+  return ordered(source, keys, rows, from, to);
+}
+
+/** `rows` (null: every row) at places [from, to) of `keys` order. */
+function ordered(source: OrderSource, keys: readonly OrderKey[], rows: Uint32Array | null, from: number, to: number): Uint32Array {
+  if (keys.length === 0) {
+    // only the tie-break is left: row order
+    const sorted = rows === null ? null : sortedRows(rows);
+    return sorted === null ? iotaSlice(from, to) : sorted.subarray(from, to);
+  }
+  const order = source.field(keys[0].field);
+  const perm = keys[0].descending ? order.descending : order.ascending;
+  const place = keys[0].descending ? order.descendingPlace : order.ascendingPlace;
+  const m = rows === null ? source.rows : rows.length;
+  if (keys.length === 1) {
+    if (rows === null) {
+      charge((to - from) * WORK.row, ORDERING_PARAM);
+      return perm.slice(from, to);
+    }
+    return byPlace(rows, perm, place, source.rows, from, to);
+  }
+  // every row of the runs of ties the page touches, in the first key's order
+  const inOrder = rows === null ? perm : byPlace(rows, perm, place, source.rows, 0, m);
+  let start = from;
+  let end = to;
+  const rank = order.rank;
+  while (start > 0 && rank[inOrder[start - 1]] === rank[inOrder[from]]) start--;
+  while (end < m && rank[inOrder[end]] === rank[inOrder[to - 1]]) end++;
+  charge((from - start + end - to) * WORK.row, ORDERING_PARAM);
+  const out = new Uint32Array(to - from);
+  let k = 0;
+  for (let i = start; i < end; ) {
+    let j = i + 1;
+    while (j < end && rank[inOrder[j]] === rank[inOrder[i]]) j++;
+    const a = Math.max(i, from);
+    const b = Math.min(j, to);
+    if (j - i === 1) out[k++] = inOrder[i];
+    else {
+      // the run of ties, in the remaining keys' order: only its part on the page is kept
+      const run = ordered(source, keys.slice(1), inOrder.slice(i, j), a - i, b - i);
+      out.set(run, k);
+      k += run.length;
+    }
+    i = j;
+  }
+  return out;
+}
+
+/** `rows` at places [from, to) of the order `perm` (`place`: each row's place in it), over `n` rows. */
+function byPlace(rows: Uint32Array, perm: Uint32Array, place: Uint32Array, n: number, from: number, to: number): Uint32Array {
+  const m = rows.length;
+  to = Math.min(to, m);
+  if (to <= from) return new Uint32Array(0);
+  const steps = 32 - Math.clz32(m);
+  if (m * steps * 2 < m + wordsFor(n)) {
+    // few: sorted by their places
+    charge(m * steps * WORK.row, ORDERING_PARAM);
+    const places = new Uint32Array(m);
+    for (let i = 0; i < m; i++) places[i] = place[rows[i]];
+    places.sort();
+    const out = new Uint32Array(to - from);
+    for (let i = from; i < to; i++) out[i - from] = perm[places[i]];
+    return out;
+  }
+  // many: marked in a bit set over the places, read back from the place of the page's first
+  charge(m * WORK.row + wordsFor(n) * WORK.word + (to - from) * WORK.row, ORDERING_PARAM);
+  const bits = new Int32Array(wordsFor(n));
+  for (let i = 0; i < m; i++) {
+    const p = place[rows[i]];
+    bits[p >>> 5] |= 1 << (p & 31);
+  }
+  let seen = 0;
+  let w = 0;
+  for (; w < bits.length; w++) {
+    const c = popcount32(bits[w]);
+    if (seen + c > from) break;
+    seen += c;
+  }
+  const out = new Uint32Array(to - from);
+  let k = 0;
+  for (; w < bits.length && k < out.length; w++) {
+    let x = bits[w];
+    while (x !== 0 && k < out.length) {
+      const low = x & -x;
+      if (seen >= from) out[k++] = perm[(w << 5) | (31 - Math.clz32(low))];
+      seen++;
+      x ^= low;
+    }
+  }
+  return out;
+}
+
+function sortedRows(rows: Uint32Array): Uint32Array {
+  for (let i = 1; i < rows.length; i++) {
+    if (rows[i] < rows[i - 1]) {
+      charge(rows.length * (32 - Math.clz32(rows.length)) * WORK.row, ORDERING_PARAM);
+      return rows.slice().sort();
+    }
+  }
+  return rows;
+}
+
+function iotaSlice(from: number, to: number): Uint32Array {
+  const out = new Uint32Array(to - from);
+  for (let i = 0; i < out.length; i++) out[i] = from + i;
+  return out;
+}

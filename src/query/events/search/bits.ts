@@ -1,0 +1,116 @@
+// Bit sets over the rows of the event table (an Int32Array, row r at bit r & 31 of word r >>> 5):
+// what a search term's rows are gathered into, ANDed and counted. A table of 100k rows is 3,125
+// words, so whole-set operations cost a few microseconds and are charged per word.
+import { charge } from '../../work-budget.ts';
+import { WORK } from '../work-costs.ts';
+import { EMPTY, type RowSet } from '../indexes/rowset.ts';
+import type { Matches } from '../matches.ts';
+
+export type Bits = Int32Array;
+
+export const wordsFor = (rows: number) => (rows + 31) >>> 5;
+
+/** Set bits of one 32-bit word. */
+export function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Every row of a table of `rows` rows. */
+export function allBits(rows: number): Bits {
+  const bits = new Int32Array(wordsFor(rows)).fill(-1);
+  if (rows & 31) bits[bits.length - 1] = (1 << (rows & 31)) - 1;
+  return bits;
+}
+
+/** `a` &= `b`, charged to `what`. */
+export function andInto(a: Bits, b: Bits, what: string): void {
+  charge(a.length * WORK.word, what);
+  for (let i = 0; i < a.length; i++) a[i] &= b[i];
+}
+
+/** `a` |= `b`, charged to `what`. */
+export function orInto(a: Bits, b: Bits, what: string): void {
+  charge(a.length * WORK.word, what);
+  for (let i = 0; i < a.length; i++) a[i] |= b[i];
+}
+
+/** Set bits of rows [lo, hi). */
+export function countIn(bits: Bits, lo: number, hi: number): number {
+  if (hi <= lo) return 0;
+  const a = lo >>> 5;
+  const b = (hi - 1) >>> 5;
+  let n = 0;
+  for (let w = a; w <= b; w++) {
+    let x = bits[w];
+    if (w === a) x &= -1 << (lo & 31);
+    if (w === b && (hi & 31) !== 0) x &= (1 << (hi & 31)) - 1;
+    n += popcount32(x);
+  }
+  return n;
+}
+
+/** The set rows of [lo, hi), ascending. */
+export function rowsIn(bits: Bits, lo: number, hi: number, count = countIn(bits, lo, hi)): RowSet {
+  if (count === 0) return EMPTY;
+  const out = new Uint32Array(count);
+  let k = 0;
+  const a = lo >>> 5;
+  const b = (hi - 1) >>> 5;
+  for (let w = a; w <= b && k < count; w++) {
+    let x = bits[w];
+    if (w === a) x &= -1 << (lo & 31);
+    if (w === b && (hi & 31) !== 0) x &= (1 << (hi & 31)) - 1;
+    const base = w << 5;
+    while (x !== 0) {
+      const low = x & -x;
+      out[k++] = base | (31 - Math.clz32(low));
+      x ^= low;
+    }
+  }
+  return out;
+}
+
+/** Whether row `r` is set. */
+export const has = (bits: Bits, r: number) => (bits[r >>> 5] & (1 << (r & 31))) !== 0;
+
+/**
+ * The rows of a bit set as a count and pages (matches.ts). A page is found by counting whole words
+ * up to where it starts, then listing its rows: both charged to `what` per word, whatever page was
+ * asked before.
+ */
+export class BitsMatches implements Matches {
+  constructor(
+    readonly bits: Bits,
+    readonly count: number,
+    private readonly what: string,
+  ) {}
+
+  slice(from: number, to: number): RowSet {
+    if (to <= from) return EMPTY;
+    const bits = this.bits;
+    let seen = 0;
+    let w = 0;
+    for (; w < bits.length; w++) {
+      const n = popcount32(bits[w]);
+      if (seen + n > from) break;
+      seen += n;
+    }
+    charge((w + 1) * WORK.word, this.what);
+    const out = new Uint32Array(to - from);
+    let k = 0;
+    for (; w < bits.length && k < out.length; w++) {
+      let x = bits[w];
+      const base = w << 5;
+      while (x !== 0 && k < out.length) {
+        const low = x & -x;
+        if (seen >= from) out[k++] = base | (31 - Math.clz32(low));
+        seen++;
+        x ^= low;
+      }
+    }
+    charge(out.length * WORK.row, this.what);
+    return k === out.length ? out : out.subarray(0, k);
+  }
+}

@@ -1,0 +1,74 @@
+// `search` as one of the list's conditions (lookups/condition.ts): the planner lets it drive, or
+// sieves candidates with it, like any filter. Its rows are a bit set, made once per request.
+import type { EventRows } from '../../../store/format/event-rows.ts';
+import { TEST_COST, type Condition } from '../lookups/condition.ts';
+import type { RowSet } from '../indexes/rowset.ts';
+import type { Matches } from '../matches.ts';
+import { BitsMatches, countIn, has, rowsIn } from './bits.ts';
+import { searchRows, SEARCH_PARAM, type SearchResult } from './search.ts';
+import type { WordIndex } from './word-index.ts';
+import { charge } from '../../work-budget.ts';
+import { WORK } from '../work-costs.ts';
+
+export class SearchCondition implements Condition {
+  readonly param = SEARCH_PARAM;
+  readonly testCost = TEST_COST.typed;
+  private result: SearchResult | null = null;
+
+  constructor(
+    private readonly index: WordIndex,
+    private readonly events: EventRows,
+    private readonly terms: readonly string[],
+  ) {}
+
+  private get found(): SearchResult {
+    return (this.result ??= searchRows(this.index, this.events, this.terms));
+  }
+
+  estimate(lo: number, hi: number): number {
+    const { bits, count } = this.found;
+    if (lo === 0 && hi >= this.index.rows) return count;
+    charge(((hi - lo) >>> 5) * WORK.word, this.param);
+    return countIn(bits, lo, hi);
+  }
+
+  rows(lo: number, hi: number): RowSet {
+    const { bits } = this.found;
+    const count = countIn(bits, lo, hi);
+    charge(((hi - lo) >>> 5) * WORK.word * 2 + count * WORK.row, this.param);
+    return rowsIn(bits, lo, hi, count);
+  }
+
+  filter(candidates: RowSet): RowSet {
+    const { bits } = this.found;
+    const out = new Uint32Array(candidates.length);
+    let k = 0;
+    for (let i = 0; i < candidates.length; i++) {
+      const r = candidates[i];
+      out[k] = r;
+      k += has(bits, r) ? 1 : 0;
+    }
+    return out.subarray(0, k);
+  }
+
+  matches(lo: number, hi: number): Matches {
+    const { bits, count } = this.found;
+    if (lo === 0 && hi >= this.index.rows) return new BitsMatches(bits, count, this.param);
+    charge(bits.length * WORK.word * 2, this.param);
+    return new BitsMatches(masked(bits, lo, hi), countIn(bits, lo, hi), this.param);
+  }
+}
+
+/** The bits of rows [lo, hi) only. */
+function masked(bits: Int32Array, lo: number, hi: number): Int32Array {
+  const out = new Int32Array(bits.length);
+  const a = lo >>> 5;
+  const b = (hi - 1) >>> 5;
+  for (let w = a; w <= b; w++) {
+    let x = bits[w];
+    if (w === a) x &= -1 << (lo & 31);
+    if (w === b && (hi & 31) !== 0) x &= (1 << (hi & 31)) - 1;
+    out[w] = x;
+  }
+  return out;
+}

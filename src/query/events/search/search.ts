@@ -1,0 +1,130 @@
+// `search` on the event list: the rows where every term occurs in one of the searched fields, as a
+// bit set over the rows.
+//
+// A term is searched in each of its forms (search-text.ts: folded, and transliterated when it
+// has umlauts); a row matches a term when one of the term's forms occurs in one of the row's
+// field forms. Each form is answered from the index (search-index-file.ts):
+// - letters and digits only: the rows of the words that contain it (a single character: the rows
+//   that have it);
+// - no whitespace, but another character: the rows of the spans that contain it (a single
+//   character: the rows that have it);
+// - a phrase (whitespace inside): its space-separated parts narrow the candidates (the first must
+//   end a word or span, the last start one, those between be one), and each candidate's text is
+//   read and checked.
+// Terms that need no reading go first, so a phrase is checked only on the rows every other term
+// left. Every loop is charged to `search`: words and grams looked up, postings and bit-set words
+// merged, rows read and folded.
+import { fieldText, searchForms, SEARCH_FIELDS } from '../../../store/format/search/search-text.ts';
+import { fieldIndex, type EventRows } from '../../../store/format/event-rows.ts';
+import { WorkTally, type Work } from '../../work-tally.ts';
+import { WORK } from '../work-costs.ts';
+import { allBits, countIn, rowsIn, type Bits, wordsFor } from './bits.ts';
+import type { Place, WordIndex } from './word-index.ts';
+
+/** The parameter every unit of a search is charged to. */
+export const SEARCH_PARAM = 'search';
+
+/** A term's form as the index answers it. */
+type Plan =
+  | { kind: 'all' }
+  | { kind: 'none' }
+  /** the rows of these lists, exactly */
+  | { kind: 'lists'; lists: number[] }
+  /** candidates: rows in every one of these unions of lists; then each read and checked for `text` */
+  | { kind: 'phrase'; parts: number[][]; text: string };
+
+const WORD_ONLY = /^[\p{L}\p{N}]+$/u;
+const SINGLE = /^[\s\S][\udc00-\udfff]?$/;
+
+/** Units per byte of a candidate's fields read and folded to check a phrase (JSON, HTML, folding). */
+const UNITS_PER_CHECKED_BYTE = 40;
+/** Units of a term before any lookup: its forms folded. */
+const UNITS_PER_TERM = 2_000;
+
+export interface SearchResult {
+  bits: Bits;
+  count: number;
+}
+
+/**
+ * The rows matching every term (DRF's SearchFilter: AND over terms, each an OR over the fields),
+ * read from `rows` where a phrase must be checked.
+ */
+export function searchRows(index: WordIndex, rows: EventRows, terms: readonly string[]): SearchResult {
+  const work = new WorkTally(SEARCH_PARAM);
+  const n = index.rows;
+  const plans: Plan[][] = [];
+  for (const term of new Set(terms)) {
+    work.add(UNITS_PER_TERM + term.length * WORK.searchSixteen);
+    plans.push(searchForms(term).map((form) => planOf(index, form, work)));
+  }
+  // a term with a form that matches every row matches every row
+  const needed = plans.filter((forms) => !forms.some((p) => p.kind === 'all'));
+  const reading = (forms: Plan[]) => forms.some((p) => p.kind === 'phrase');
+  needed.sort((a, b) => Number(reading(a)) - Number(reading(b)));
+  const result = allBits(n);
+  for (const forms of needed) {
+    const bits = new Int32Array(wordsFor(n));
+    for (const plan of forms) {
+      if (plan.kind === 'lists') for (const list of plan.lists) index.orRows(list, bits, work);
+      else if (plan.kind === 'phrase') orPhrase(index, rows, plan, result, bits, work);
+    }
+    work.add(result.length * WORK.word);
+    let any = 0;
+    for (let w = 0; w < result.length; w++) any |= result[w] &= bits[w];
+    if (any === 0) break;
+  }
+  work.settle();
+  return { bits: result, count: countIn(result, 0, n) };
+}
+
+/** How the index answers one form of a term. */
+function planOf(index: WordIndex, form: string, work: Work): Plan {
+  if (form === '') return { kind: 'all' };
+  if (SINGLE.test(form)) {
+    const list = index.charList(form);
+    return list < 0 ? { kind: 'none' } : { kind: 'lists', lists: [list] };
+  }
+  if (!form.includes(' ')) {
+    const lists = index.tokensWith(form, 'contains', WORD_ONLY.test(form) ? 'words' : 'spans', work);
+    return lists.length === 0 ? { kind: 'none' } : { kind: 'lists', lists };
+  }
+  const pieces = form.split(' ');
+  const parts: number[][] = [];
+  pieces.forEach((piece, i) => {
+    const place: Place = i === 0 ? 'suffix' : i === pieces.length - 1 ? 'prefix' : 'exact';
+    if (SINGLE.test(piece) && place !== 'exact') {
+      const list = index.charList(piece);
+      parts.push(list < 0 ? [] : [list]);
+    } else parts.push(index.tokensWith(piece, place, WORD_ONLY.test(piece) ? 'both' : 'spans', work));
+  });
+  if (parts.some((p) => p.length === 0)) return { kind: 'none' };
+  return { kind: 'phrase', parts, text: form };
+}
+
+const FIELDS = SEARCH_FIELDS.map((f) => fieldIndex(f)!);
+
+/** ORs into `bits` the rows among `within` that hold the phrase. */
+function orPhrase(index: WordIndex, rows: EventRows, plan: Extract<Plan, { kind: 'phrase' }>, within: Bits, bits: Bits, work: Work): void {
+  const candidates = Int32Array.from(within);
+  for (const lists of plan.parts) {
+    const part = new Int32Array(candidates.length);
+    for (const list of lists) index.orRows(list, part, work);
+    work.add(candidates.length * WORK.word);
+    for (let w = 0; w < candidates.length; w++) candidates[w] &= part[w];
+  }
+  const listed = rowsIn(candidates, 0, index.rows);
+  work.add(listed.length * WORK.row);
+  rows.eachRow(listed, 0, listed.length, (row, bytes) => {
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = 0; i < FIELDS.length; i++) {
+      const [from, to] = rows.valueSpan(row, FIELDS[i]);
+      work.add((to - from) * UNITS_PER_CHECKED_BYTE);
+      const value = fieldText(SEARCH_FIELDS[i], JSON.parse(text.toString('utf8', from, to)) as string | null);
+      if (value !== null && searchForms(value).some((f) => f.includes(plan.text))) {
+        bits[row >>> 5] |= 1 << (row & 31);
+        return;
+      }
+    }
+  });
+}

@@ -1,0 +1,292 @@
+// The text `search` looks in, and how it is folded: shared by the index the build writes
+// (store/write/search-index.ts) and the server that checks its candidates (query/events/search/),
+// so that both see the same characters.
+//
+// An event is searched in five fields: title, teaser, location, organizer, and the body's text
+// (its HTML as a reader sees it: tags removed, character references decoded, comments, scripts
+// and styles left out). A text is searched in its folded forms: each raw word (a run of letters,
+// digits and combining marks) folded as the autocomplete folds words (words.ts) — lower case,
+// compatibility-decomposed, without diacritics, `ß` as `ss` — and each other character likewise;
+// and, when a word has umlauts, a second form with them transliterated (`ä` as `ae`), so
+// `müller`, `mueller` and `muller` all find "Müller", and `müller` finds "Mueller". A run of
+// whitespace counts as one space, and none at either end.
+//
+// Words are folded one at a time, through a cache: a text's words repeat, across events too, and
+// folding a whole body (NFKD, marks removed) costs more than looking its words up.
+import { decodeHTML } from 'entities';
+import { fold, transliterate } from '../words.ts';
+
+/** The fields of an event `search` looks in. */
+export const SEARCH_FIELDS = ['title', 'teaser', 'location', 'organizer', 'body'] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+/** One raw word or other character of a text, folded. */
+interface Folded {
+  /** the folded form */
+  f: string;
+  /** the transliterated form, where it differs from `f` */
+  t: string | null;
+  /** the words and characters of `f` and of `t`, once asked for */
+  fTerms: PieceTerms | null;
+  tTerms: PieceTerms | null;
+}
+
+// JavaScript's \s, and what Python's str.split() also splits on (DRF splits terms with it)
+const WHITESPACE = /^[\s\x1c-\x1f\x85]$/u;
+const WHITESPACE_RUN = /[\s\x1c-\x1f\x85]+/gu;
+const RAW_WORD_UNIT = /^[\p{L}\p{N}\p{M}]$/u;
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+const FINAL_SIGMA = /ς/g;
+const SPACE: Folded = { f: ' ', t: null, fTerms: null, tTerms: null };
+
+/** Per UTF-16 unit: 0 not classified yet, 1 part of a raw word, 2 whitespace, 3 another character. */
+const unitClass = new Uint8Array(0x10000);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  unitClass[c] = RAW_WORD_UNIT.test(ch) ? 1 : WHITESPACE.test(ch) ? 2 : 3;
+}
+
+function classOf(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  let k = unitClass[c];
+  if (k !== 0) return k;
+  if (c >= 0xd800 && c <= 0xdfff) {
+    // a surrogate pair is one character, classified whole (not cached); a lone one is punctuation
+    const cp = text.codePointAt(i)!;
+    if (cp <= 0xffff) return 3;
+    return RAW_WORD_UNIT.test(String.fromCodePoint(cp)) ? 1 : 3;
+  }
+  const ch = String.fromCharCode(c);
+  k = RAW_WORD_UNIT.test(ch) ? 1 : WHITESPACE.test(ch) ? 2 : 3;
+  unitClass[c] = k;
+  return k;
+}
+
+const cache = new Map<string, Folded>();
+/** Distinct raw words kept folded; beyond, the cache starts over (a build sees a few hundred thousand). */
+const CACHE_LIMIT = 200_000;
+
+function foldedPiece(raw: string): Folded {
+  let hit = cache.get(raw);
+  if (hit !== undefined) return hit;
+  const f = fold(raw).replace(FINAL_SIGMA, 'σ');
+  const t = transliterate(raw)?.replace(FINAL_SIGMA, 'σ') ?? null;
+  hit = { f, t: t === f ? null : t, fTerms: null, tTerms: null };
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(raw, hit);
+  return hit;
+}
+
+/** A text cut into its raw words and other characters, each folded; whitespace is one SPACE each. */
+export function foldedPieces(text: string): Folded[] {
+  const out: Folded[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const k = classOf(text, i);
+    const width = text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff && i + 1 < n ? 2 : 1;
+    if (k === 1) {
+      let j = i + width;
+      while (j < n && classOf(text, j) === 1) j += text.charCodeAt(j) >= 0xd800 && text.charCodeAt(j) <= 0xdbff && j + 1 < n ? 2 : 1;
+      out.push(foldedPiece(text.slice(i, j)));
+      i = j;
+    } else {
+      out.push(k === 2 ? SPACE : foldedPiece(text.slice(i, i + width)));
+      i += width;
+    }
+  }
+  return out;
+}
+
+/** Whether any piece has a transliterated form of its own. */
+function hasSecondForm(pieces: readonly Folded[]): boolean {
+  for (const p of pieces) if (p.t !== null) return true;
+  return false;
+}
+
+/** One form of the pieces as a string, whitespace collapsed. */
+function formOf(pieces: readonly Folded[], second: boolean): string {
+  let s = '';
+  for (const p of pieces) s += second && p.t !== null ? p.t : p.f;
+  return s.replace(WHITESPACE_RUN, ' ').trim();
+}
+
+/**
+ * The forms a text is searched in: folded, and (only when a word of it has umlauts)
+ * transliterated. A term matches a text when one of the term's forms occurs in one of the text's.
+ */
+export function searchForms(text: string): string[] {
+  const pieces = foldedPieces(text);
+  return hasSecondForm(pieces) ? [formOf(pieces, false), formOf(pieces, true)] : [formOf(pieces, false)];
+}
+
+export function isWordChar(ch: string): boolean {
+  return WORD_CHAR.test(ch);
+}
+
+/** Words: maximal runs of letters and digits of a folded form. */
+export const WORD_SPLIT = /[^\p{L}\p{N}]+/u;
+
+/**
+ * What a text is indexed by, in its forms: the words; the spans (maximal runs without whitespace
+ * that hold a character other than a letter or digit: `e-mail`, `18:00`, `(vor`); the characters
+ * but whitespace. A term without whitespace occurs in a form exactly when it occurs in one of its
+ * words (a term of letters and digits) or spans (any other).
+ */
+export interface TermSink {
+  word(w: string): void;
+  span(s: string): void;
+  char(c: string): void;
+}
+
+/** A folded piece's words and characters, found once per distinct piece (and kept with it). */
+interface PieceTerms {
+  /** its words (WORD_SPLIT), in order */
+  words: string[];
+  /** whether it starts and ends with a letter or digit (then its first and last word may join a neighbour's) */
+  opens: boolean;
+  closes: boolean;
+  /** its characters but whitespace, each once */
+  chars: string[];
+  /** whether it is letters and digits only, and whether it holds whitespace */
+  pure: boolean;
+  spaced: boolean;
+  /** the last pass that gave its characters, and its word as a whole (see textTerms) */
+  charsIn: number;
+  wordIn: number;
+}
+
+const OPENS = /^[\p{L}\p{N}]/u;
+const HAS_SPACE = /[\s\x1c-\x1f\x85]/u;
+const NOT_WORD = /[^\p{L}\p{N}]/u;
+const CLOSES = /[\p{L}\p{N}]$/u;
+
+function pieceTerms(form: string): PieceTerms {
+  const chars = new Set<string>();
+  for (const ch of form) if (!WHITESPACE.test(ch)) chars.add(ch);
+  const words = form.split(WORD_SPLIT).filter((w) => w !== '');
+  const pure = words.length === 1 && words[0].length === form.length;
+  return { words, opens: OPENS.test(form), closes: CLOSES.test(form), chars: [...chars], pure, spaced: HAS_SPACE.test(form), charsIn: 0, wordIn: 0 };
+}
+
+let passes = 0;
+
+/**
+ * A new pass for textTerms: within one pass a piece's characters, and a word that is a piece on
+ * its own, are given to the sink once, however often they occur (an event's words repeat).
+ */
+export function newPass(): number {
+  return ++passes;
+}
+
+/** Gives `sink` every word, span and character of one form of the pieces. */
+function formTerms(pieces: readonly Folded[], second: boolean, sink: TermSink, pass: number): void {
+  // the word still open at the end of the pieces so far (the next piece may continue it), and the
+  // piece it is, when it is one piece's only word (then given once per pass)
+  let open = '';
+  let whole: PieceTerms | null = null;
+  // the run of pieces without whitespace so far: where it starts, and whether it is a span
+  let runStart = 0;
+  let mixed = false;
+  const formAt = (i: number) => (second && pieces[i].t !== null ? pieces[i].t! : pieces[i].f);
+  const endRun = (end: number) => {
+    if (mixed) {
+      let run = '';
+      for (let i = runStart; i < end; i++) run += formAt(i);
+      // (a piece folded to text with whitespace in it splits the run)
+      for (const part of run.split(WHITESPACE_RUN)) if (NOT_WORD.test(part)) sink.span(part);
+    }
+    runStart = end + 1;
+    mixed = false;
+  };
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i];
+    const own = second && p.t !== null;
+    const form = own ? p.t! : p.f;
+    // (marks alone fold to nothing: they split nothing)
+    if (form === '') continue;
+    let t: PieceTerms | null = null;
+    if (p === SPACE) endRun(i);
+    else {
+      t = own ? (p.tTerms ??= pieceTerms(form)) : (p.fTerms ??= pieceTerms(form));
+      if (!t.pure) mixed = true;
+      if (t.charsIn !== pass) {
+        t.charsIn = pass;
+        for (const c of t.chars) sink.char(c);
+      }
+    }
+    const words = t === null ? NO_WORDS : t.words;
+    const joins = t !== null && t.opens && open !== '' && words.length > 0;
+    if (!joins && open !== '') {
+      // the open word ends here
+      if (whole === null) sink.word(open);
+      else if (whole.wordIn !== pass) {
+        whole.wordIn = pass;
+        sink.word(open);
+      }
+      open = '';
+      whole = null;
+    }
+    if (t === null || words.length === 0) continue;
+    const first = joins ? open + words[0] : words[0];
+    const alone = !joins && t.pure;
+    open = '';
+    whole = null;
+    if (words.length === 1) {
+      if (t.closes) {
+        open = first;
+        whole = alone ? t : null;
+      } else sink.word(first);
+      continue;
+    }
+    sink.word(first);
+    for (let k = 1; k < words.length - 1; k++) sink.word(words[k]);
+    if (t.closes) open = words[words.length - 1];
+    else sink.word(words[words.length - 1]);
+  }
+  endRun(pieces.length);
+  if (open !== '' && (whole === null || whole.wordIn !== pass)) {
+    if (whole !== null) whole.wordIn = pass;
+    sink.word(open);
+  }
+}
+
+const NO_WORDS: string[] = [];
+
+/**
+ * Gives `sink` the words, spans and characters of every form of `text`, each at least once;
+ * within one pass (newPass) most of them only once.
+ */
+export function textTerms(text: string, sink: TermSink, pass: number): void {
+  const pieces = foldedPieces(text);
+  formTerms(pieces, false, sink, pass);
+  if (hasSecondForm(pieces)) formTerms(pieces, true, sink, pass);
+}
+
+// Elements whose start and end break the text, as a browser lays them out: a word never runs on
+// across them ("<p>Herz</p><p>Kurs</p>" is "Herz Kurs"; "<em>Herz</em>kurs" is "Herzkurs").
+const BLOCK = new Set([
+  'address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',
+  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'iframe', 'img',
+  'li', 'main', 'nav', 'ol', 'option', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead',
+  'tr', 'ul', 'video', 'audio', 'picture', 'source', 'input', 'select', 'textarea', 'button', 'label',
+]);
+// A comment, a script or style element with its content, a tag (quoted attribute values may hold
+// `>`), or another markup declaration (`<!doctype …>`, `<?…>`). No part runs past the next `<`
+// unless it must (a comment, a script's content): a match tried at every `<` of a body full of
+// unclosed tags then reads each character once, not once per `<` before it.
+const MARKUP = /<!--[\s\S]*?(?:-->|$)|<(script|style)\b(?:[^<>"']|"[^"<]*"|'[^'<]*')*>[\s\S]*?(?:<\/\1\s*>|$)|<\/?([A-Za-z][^\s/<>]*)(?:[^<>"']|"[^"<]*"|'[^'<]*')*>|<[!?][^<>]*>/gi;
+
+/** The text of an HTML fragment as a reader sees it (see above), whitespace not yet collapsed. */
+export function htmlText(html: string): string {
+  if (!html.includes('<') && !html.includes('&')) return html;
+  const text = html.replace(MARKUP, (_, script: string | undefined, tag: string | undefined) =>
+    script !== undefined || (tag !== undefined && BLOCK.has(tag.toLowerCase())) ? ' ' : '');
+  return text.includes('&') ? decodeHTML(text) : text;
+}
+
+/** A field's stored value as the text `search` looks in (null: the field is null). */
+export function fieldText(field: SearchField, value: string | null): string | null {
+  if (value === null) return null;
+  return field === 'body' ? htmlText(value) : value;
+}

@@ -1,0 +1,187 @@
+// Writes data/search.bin (store/format/search/search-index-file.ts) from the event rows: the full
+// build and `aula dev` from every row, the patch build from the previous index, the rows' new
+// places and the rows it made anew. Both give the same bytes for the same rows: the file is a
+// function of which words and characters each row has, whatever the order they were added in.
+import { fieldIndex, FIELD_COUNT, valueSpanIn, type EventRows } from '../format/event-rows.ts';
+import {
+  BITMAP_REF, bitmapWords, ByteList, decodeSearchIndex, eachListed, encodeList, encodeSearchIndex, listBytes,
+} from '../format/search/search-index-file.ts';
+import { fieldText, newPass, SEARCH_FIELDS, textTerms, type TermSink } from '../format/search/search-text.ts';
+
+const STRIDE = FIELD_COUNT + 1;
+const FIELDS = SEARCH_FIELDS.map((f) => fieldIndex(f)!);
+
+/** A row as serialized: its bytes and its field offsets (serializeEvent's `starts`, from `base`). */
+export interface RowBytes {
+  bytes: Uint8Array;
+  starts: ArrayLike<number>;
+  base: number;
+}
+
+/** Gives `sink` the words and characters of one serialized row's searched fields. */
+export function rowTerms(row: RowBytes, sink: TermSink): void {
+  const text = Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
+  const pass = newPass();
+  SEARCH_FIELDS.forEach((field, i) => {
+    const [from, to] = valueSpanIn(row.starts, row.base, FIELDS[i]);
+    const value = fieldText(field, JSON.parse(text.toString('utf8', from, to)) as string | null);
+    if (value !== null) textTerms(value, sink, pass);
+  });
+}
+
+/** Each word's, span's and character's rows, ascending, as rows are added in ascending order. */
+class Postings {
+  readonly words = new Map<string, number[]>();
+  readonly spans = new Map<string, number[]>();
+  readonly chars = new Map<string, number[]>();
+  private row = -1;
+  private readonly sink: TermSink = {
+    word: (w) => add(this.words, w, this.row),
+    span: (s) => add(this.spans, s, this.row),
+    char: (c) => add(this.chars, c, this.row),
+  };
+
+  add(rowNumber: number, row: RowBytes): void {
+    this.row = rowNumber;
+    rowTerms(row, this.sink);
+  }
+}
+
+/** Adds `row` to `key`'s list unless it is its last already (a word occurs many times in a row). */
+function add(map: Map<string, number[]>, key: string, row: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [row]);
+  else if (list[list.length - 1] !== row) list.push(row);
+}
+
+/** The search index of `rows` (in list order), as the file's bytes. */
+export function searchIndexOf(rows: EventRows): Uint8Array {
+  const postings = new Postings();
+  rows.eachRow(null, 0, rows.length, (row, bytes) => postings.add(row, { bytes, starts: rows.starts, base: row * STRIDE }));
+  return encodeIndex(rows.length, postings);
+}
+
+/**
+ * The search index of the rows after a patch: `prior` is the index of the previous rows,
+ * `sequence[i]` the previous row that is row i now, or -(j + 1) for `fresh[j]`, a row made anew.
+ * The same bytes as searchIndexOf over the new rows.
+ */
+export function patchedSearchIndex(prior: Uint8Array, sequence: Int32Array, fresh: readonly RowBytes[]): Uint8Array {
+  const old = decodeSearchIndex(prior);
+  const now = new Int32Array(old.rows).fill(-1);
+  for (let i = 0; i < sequence.length; i++) if (sequence[i] >= 0) now[sequence[i]] = i;
+  const postings = new Postings();
+  const strings = stringsOf(old.text, old.textStart);
+  const perBitmap = bitmapWords(old.rows);
+  const listed = (i: number): number[] => {
+    const out: number[] = [];
+    const ref = old.lists[2 * i];
+    const count = old.lists[2 * i + 1];
+    const keep = (r: number) => {
+      // the previous rows keep their order among themselves: the list stays ascending
+      if (now[r] >= 0) out.push(now[r]);
+    };
+    if (ref & BITMAP_REF) {
+      const base = (ref & ~BITMAP_REF) * perBitmap;
+      for (let w = 0; w < perBitmap; w++) {
+        let x = old.bitmaps[base + w];
+        while (x !== 0) {
+          const low = x & -x;
+          keep((w << 5) | (31 - Math.clz32(low)));
+          x ^= low;
+        }
+      }
+    } else if (!eachListed(old.varints, ref, count, old.rows, keep)) throw new Error('the previous search index is damaged');
+    return out;
+  };
+  const kinds = [postings.words, postings.spans, postings.chars];
+  const ends = [old.words, old.words + old.spans, old.words + old.spans + old.chars];
+  for (let i = 0, kind = 0; i < ends[2]; i++) {
+    while (i >= ends[kind]) kind++;
+    const list = listed(i);
+    if (list.length > 0) kinds[kind].set(strings[i], list);
+  }
+  const added = new Postings();
+  for (let i = 0; i < sequence.length; i++) if (sequence[i] < 0) added.add(i, fresh[-sequence[i] - 1]);
+  const merge = (into: Map<string, number[]>, from: Map<string, number[]>) => {
+    for (const [key, rows] of from) {
+      const list = into.get(key);
+      if (!list) into.set(key, rows);
+      else {
+        list.push(...rows);
+        list.sort((a, b) => a - b);
+      }
+    }
+  };
+  merge(postings.words, added.words);
+  merge(postings.spans, added.spans);
+  merge(postings.chars, added.chars);
+  return encodeIndex(sequence.length, postings);
+}
+
+function stringsOf(text: Uint16Array, starts: Uint32Array): string[] {
+  const all = new TextDecoder('utf-16le').decode(text);
+  const out: string[] = [];
+  for (let i = 0; i + 1 < starts.length; i++) out.push(all.slice(starts[i], starts[i + 1]));
+  return out;
+}
+
+/** Code-unit order, as the reader's binary searches compare. */
+const byUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function encodeIndex(rows: number, postings: Postings): Uint8Array {
+  const words = [...postings.words.keys()].sort(byUnits);
+  const spans = [...postings.spans.keys()].sort(byUnits);
+  const chars = [...postings.chars.keys()].sort(byUnits);
+  // every distinct 2- and 3-unit string of the words and spans, with those holding it (ascending)
+  const gramWords = new Map<string, number[]>();
+  [...words, ...spans].forEach((w, id) => {
+    const seen = new Set<string>();
+    for (let n = 2; n <= 3; n++) {
+      for (let i = 0; i + n <= w.length; i++) seen.add(w.slice(i, i + n));
+    }
+    for (const g of seen) add(gramWords, g, id);
+  });
+  const grams = [...gramWords.keys()].sort(byUnits);
+  const strings = [...words, ...spans, ...chars, ...grams];
+  const textStart = new Uint32Array(strings.length + 1);
+  for (let i = 0; i < strings.length; i++) textStart[i + 1] = textStart[i] + strings[i].length;
+  const text = new Uint16Array(textStart[strings.length]);
+  strings.forEach((s, i) => {
+    for (let k = 0; k < s.length; k++) text[textStart[i] + k] = s.charCodeAt(k);
+  });
+  const perBitmap = bitmapWords(rows);
+  const lists = new Uint32Array(2 * (words.length + spans.length + chars.length));
+  const varints = new ByteList();
+  const bitmaps: Int32Array[] = [];
+  const rowLists = [
+    ...words.map((w) => postings.words.get(w)!), ...spans.map((w) => postings.spans.get(w)!), ...chars.map((c) => postings.chars.get(c)!),
+  ];
+  rowLists.forEach((list, i) => {
+    lists[2 * i + 1] = list.length;
+    // a bit set where the varints would not be half its size: they are applied a word at a time
+    if (listBytes(list) * 2 > perBitmap * 4) {
+      const bits = new Int32Array(perBitmap);
+      for (const r of list) bits[r >>> 5] |= 1 << (r & 31);
+      lists[2 * i] = BITMAP_REF | bitmaps.length;
+      bitmaps.push(bits);
+    } else {
+      lists[2 * i] = varints.length;
+      encodeList(list, varints);
+    }
+  });
+  const gramLists = new Uint32Array(2 * grams.length);
+  const gramVarints = new ByteList();
+  grams.forEach((g, i) => {
+    const list = gramWords.get(g)!;
+    gramLists[2 * i] = gramVarints.length;
+    gramLists[2 * i + 1] = list.length;
+    encodeList(list, gramVarints);
+  });
+  const allBits = new Int32Array(bitmaps.length * perBitmap);
+  bitmaps.forEach((b, i) => allBits.set(b, i * perBitmap));
+  return encodeSearchIndex({
+    rows, words: words.length, spans: spans.length, chars: chars.length, grams: grams.length,
+    text, textStart, lists, varints: varints.done(), bitmaps: allBits, gramLists, gramVarints: gramVarints.done(),
+  });
+}

@@ -4,6 +4,9 @@ import { FILTER_CATALOG } from '../query/events/filter.ts';
 import { EXPANDABLE } from './events/shape.ts';
 import { EVENT_FIELDS } from '../model/event-fields.ts';
 import { DIRECTORY_MODELS } from '../model/types.ts';
+import { ORDER_FIELDS, ORDERING_PARAM } from '../query/events/ordering/ordering-param.ts';
+import { SEARCH_PARAM } from '../query/events/search/search.ts';
+import { SEARCH_FIELDS } from '../store/format/search/search-text.ts';
 import type { RouteDescriptions } from './router.ts';
 
 export const RENDERS = ['application/json', 'text/html'];
@@ -18,6 +21,9 @@ export const describeRoutes: RouteDescriptions = {
   eventList: () => ({
     pagination: { parameters: ['limit', 'offset'] },
     filters: FILTER_CATALOG,
+    // as DRF's OrderingFilter and SearchFilter name them
+    ordering: { parameter: ORDERING_PARAM, fields: [...ORDER_FIELDS], default: ['-start', '-end', 'id'] },
+    search: { parameter: SEARCH_PARAM, fields: [...SEARCH_FIELDS] },
     ...shaping,
   }),
   eventDetail: () => shaping,

@@ -3,6 +3,7 @@ import type { Dataset } from '../../query/dataset.ts';
 import { BodyChunks, joinedOnPool } from '../body.ts';
 import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePythonInt, RESULT_SEPARATOR } from '../paginate.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
+import type { EventRows } from '../../store/format/event-rows.ts';
 import { ignoredHeader, invalid, json, notFound, type ApiResponse } from '../respond.ts';
 import { matchEvents } from '../../query/events/filter.ts';
 import { orderSourceOf } from '../../query/events/ordering/field-orders.ts';
@@ -59,8 +60,11 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   let bytes = 0;
   for (let i = from; i < to; i++) bytes += rows.byteLength(page ? page[i] : i);
   charge(bytes * (isPlain(shape) ? UNITS_PER_STORED_BYTE : UNITS_PER_SHAPED_BYTE), `the page of ${to - from} events`);
+  // An ordered page lists rows out of their order in the file: read in file order (a run of them
+  // in one read, as a default page is), then put in the page's order.
+  const visit = page !== null && !rows.inMemory && !ascending(page) ? inPageOrder(rows, page) : null;
   // Events as stored, from the file: read straight into the answer (see EventRows.joinRows).
-  if (isPlain(shape) && !rows.inMemory) {
+  if (isPlain(shape) && !rows.inMemory && visit === null) {
     return json(200, rows.joinRows(page, from, to, envelopeOpen(count, links), COMMA, ENVELOPE_CLOSE), ignored);
   }
   const render = shapeRenderer(shape, rows, ds.categories.json);
@@ -69,12 +73,29 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   // joinedOnPool). In memory (the build, aula dev) they stay chunks, views of the rows: the server
   // writes them as they are and joins them only to compress.
   const chunks: Uint8Array[] = [envelopeOpen(count, links)];
-  rows.eachRow(page, from, to, (row, whole) => {
+  const add = (row: number, whole: Buffer) => {
     if (chunks.length > 1) chunks.push(RESULT_SEPARATOR);
     render(row, whole, chunks);
-  });
+  };
+  if (visit) visit(add);
+  else rows.eachRow(page, from, to, add);
   chunks.push(ENVELOPE_CLOSE);
   return json(200, rows.inMemory ? new BodyChunks(chunks) : joinedOnPool(chunks), ignored);
+}
+
+function ascending(rows: Uint32Array): boolean {
+  for (let i = 1; i < rows.length; i++) if (rows[i] < rows[i - 1]) return false;
+  return true;
+}
+
+/** Visits the rows of `page` in its order, having read them in the file's. */
+function inPageOrder(rows: EventRows, page: Uint32Array): (visit: (row: number, whole: Buffer) => void) => void {
+  return (visit) => {
+    const sorted = page.slice().sort();
+    const read = new Map<number, Buffer>();
+    rows.eachRow(sorted, 0, sorted.length, (row, whole) => read.set(row, whole));
+    for (const row of page) visit(row, read.get(row)!);
+  };
 }
 
 /** The one event: a read-only viewset's retrieve, with the list's field shaping. */

@@ -132,7 +132,7 @@ describe('the OpenAPI document', () => {
     const filters = params.filter((p) => FILTER_PARAMETERS.some((f) => f.name === p.name)).map((p) => p.name);
     expect(filters).toEqual(FILTER_PARAMETERS.map((f) => f.name));
     const rest = names.filter((n) => !filters.includes(n));
-    expect(rest).toEqual(['limit', 'offset', 'format', 'expand', 'fields', 'omit', 'If-None-Match']);
+    expect(rest).toEqual(['limit', 'offset', 'format', 'expand', 'fields', 'omit', 'ordering', 'search', 'If-None-Match']);
   });
 
   it('types the filter values by their kind', () => {
@@ -146,6 +146,11 @@ describe('the OpenAPI document', () => {
     expect(param('format').schema.enum).toEqual(['json', 'api', 'ics']);
     expect(param('expand').schema.items.enum).toEqual(['categories', '*']);
     expect(param('fields').schema.items.enum).toEqual([...EVENT_FIELDS]);
+    expect(param('ordering')).toMatchObject({ style: 'form', explode: false, schema: { type: 'array' } });
+    expect(param('ordering').schema.items.enum).toContain('-dfp_points');
+    expect(param('ordering').examples.upcoming.value).toEqual(['start']);
+    expect(param('search').schema).toEqual({ type: 'string' });
+    expect(Object.keys(param('search').examples)).toEqual(['words', 'phrase', 'folded']);
     for (const p of doc.paths['/v1/cms/event/'].get.parameters) expect(p.description, p.name).toBeTruthy();
   });
 

@@ -4,7 +4,7 @@ import { AUTOCOMPLETE_PATH } from '../autocomplete.ts';
 import { EVENT_LIST_PATH } from '../events/list.ts';
 import { ALLOW } from '../respond.ts';
 import {
-  autocompleteParameters, filterParameters, formatParameter, ifNoneMatch, paginationParameters, shapeParameters,
+  autocompleteParameters, filterParameters, formatParameter, ifNoneMatch, orderingSearchParameters, paginationParameters, shapeParameters,
   type PageDefaults,
 } from './parameters.ts';
 import { componentSchemas, ref, type Schema } from './schemas.ts';
@@ -63,9 +63,9 @@ function paths(d: PageDefaults) {
         operationId: 'listEvents',
         summary: 'List events',
         description:
-          'Events in descending order of `start` (then `end` descending, `id` ascending), filtered by every filter parameter given (AND). Unknown parameters are ignored and named in `X-Ignored-Parameters`.',
+          'Events in descending order of `start` (then `end` descending, `id` ascending) unless `ordering` names another order, filtered by every filter parameter given and by `search` (AND). Unknown parameters are ignored and named in `X-Ignored-Parameters`.',
         tags: ['events'],
-        parameters: [...page, formatParameter(['json', 'api', 'ics']), ...shape, ...filterParameters(), ifNoneMatch],
+        parameters: [...page, formatParameter(['json', 'api', 'ics']), ...shape, ...orderingSearchParameters(), ...filterParameters(), ifNoneMatch],
         responses: {
           '200': ok('A page of events.', ref('EventPage'), {
             'text/calendar': {
@@ -138,7 +138,7 @@ const components = () => ({
     Vary: { description: 'The answer depends on the `Accept` header.', schema: { type: 'string', const: 'Accept' } },
     'X-Ignored-Parameters': {
       description:
-        'The query parameters that were not understood and so had no effect, comma-separated (`expand=`, `fields=` and `omit=` items as `name=value`). Absent when there are none.',
+        'The query parameters that were not understood and so had no effect, comma-separated (`expand=`, `fields=`, `omit=` items and `ordering=` terms as `name=value`). Absent when there are none.',
       schema: { type: 'string' },
     },
     Allow: { description: 'The methods the endpoint answers.', schema: { type: 'string', const: ALLOW } },

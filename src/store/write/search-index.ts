@@ -29,11 +29,34 @@ export function rowTerms(row: RowBytes, sink: TermSink): void {
   });
 }
 
+/** Rows in a typed array that grows (a list of plain numbers takes twice the memory). */
+class RowList {
+  rows = new Uint32Array(4);
+  length = 0;
+
+  push(row: number): void {
+    if (this.length === this.rows.length) {
+      const grown = new Uint32Array(this.rows.length * 2);
+      grown.set(this.rows);
+      this.rows = grown;
+    }
+    this.rows[this.length++] = row;
+  }
+
+  get last(): number {
+    return this.length === 0 ? -1 : this.rows[this.length - 1];
+  }
+
+  get list(): Uint32Array {
+    return this.rows.subarray(0, this.length);
+  }
+}
+
 /** Each word's, span's and character's rows, ascending, as rows are added in ascending order. */
 class Postings {
-  readonly words = new Map<string, number[]>();
-  readonly spans = new Map<string, number[]>();
-  readonly chars = new Map<string, number[]>();
+  readonly words = new Map<string, RowList>();
+  readonly spans = new Map<string, RowList>();
+  readonly chars = new Map<string, RowList>();
   private row = -1;
   private readonly sink: TermSink = {
     word: (w) => add(this.words, w, this.row),
@@ -48,10 +71,10 @@ class Postings {
 }
 
 /** Adds `row` to `key`'s list unless it is its last already (a word occurs many times in a row). */
-function add(map: Map<string, number[]>, key: string, row: number): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [row]);
-  else if (list[list.length - 1] !== row) list.push(row);
+function add(map: Map<string, RowList>, key: string, row: number): void {
+  let list = map.get(key);
+  if (list === undefined) map.set(key, (list = new RowList()));
+  if (list.last !== row) list.push(row);
 }
 
 /** The search index of `rows` (in list order), as the file's bytes. */
@@ -73,8 +96,8 @@ export function patchedSearchIndex(prior: Uint8Array, sequence: Int32Array, fres
   const postings = new Postings();
   const strings = stringsOf(old.text, old.textStart);
   const perBitmap = bitmapWords(old.rows);
-  const listed = (i: number): number[] => {
-    const out: number[] = [];
+  const listed = (i: number): RowList => {
+    const out = new RowList();
     const ref = old.lists[2 * i];
     const count = old.lists[2 * i + 1];
     const keep = (r: number) => {
@@ -103,13 +126,13 @@ export function patchedSearchIndex(prior: Uint8Array, sequence: Int32Array, fres
   }
   const added = new Postings();
   for (let i = 0; i < sequence.length; i++) if (sequence[i] < 0) added.add(i, fresh[-sequence[i] - 1]);
-  const merge = (into: Map<string, number[]>, from: Map<string, number[]>) => {
+  const merge = (into: Map<string, RowList>, from: Map<string, RowList>) => {
     for (const [key, rows] of from) {
       const list = into.get(key);
       if (!list) into.set(key, rows);
       else {
-        list.push(...rows);
-        list.sort((a, b) => a - b);
+        for (const r of rows.list) list.push(r);
+        list.list.sort();
       }
     }
   };
@@ -134,7 +157,7 @@ function encodeIndex(rows: number, postings: Postings): Uint8Array {
   const spans = [...postings.spans.keys()].sort(byUnits);
   const chars = [...postings.chars.keys()].sort(byUnits);
   // every distinct 2- and 3-unit string of the words and spans, with those holding it (ascending)
-  const gramWords = new Map<string, number[]>();
+  const gramWords = new Map<string, RowList>();
   [...words, ...spans].forEach((w, id) => {
     const seen = new Set<string>();
     for (let n = 2; n <= 3; n++) {
@@ -155,7 +178,7 @@ function encodeIndex(rows: number, postings: Postings): Uint8Array {
   const varints = new ByteList();
   const bitmaps: Int32Array[] = [];
   const rowLists = [
-    ...words.map((w) => postings.words.get(w)!), ...spans.map((w) => postings.spans.get(w)!), ...chars.map((c) => postings.chars.get(c)!),
+    ...words.map((w) => postings.words.get(w)!.list), ...spans.map((w) => postings.spans.get(w)!.list), ...chars.map((c) => postings.chars.get(c)!.list),
   ];
   rowLists.forEach((list, i) => {
     lists[2 * i + 1] = list.length;
@@ -173,7 +196,7 @@ function encodeIndex(rows: number, postings: Postings): Uint8Array {
   const gramLists = new Uint32Array(2 * grams.length);
   const gramVarints = new ByteList();
   grams.forEach((g, i) => {
-    const list = gramWords.get(g)!;
+    const list = gramWords.get(g)!.list;
     gramLists[2 * i] = gramVarints.length;
     gramLists[2 * i + 1] = list.length;
     encodeList(list, gramVarints);

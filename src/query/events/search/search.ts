@@ -18,7 +18,8 @@ import { fieldText, searchForms, SEARCH_FIELDS } from '../../../store/format/sea
 import { fieldIndex, type EventRows } from '../../../store/format/event-rows.ts';
 import { WorkTally, type Work } from '../../work-tally.ts';
 import { WORK } from '../work-costs.ts';
-import { allBits, countIn, rowsIn, type Bits, wordsFor } from './bits.ts';
+import { allBits, countIn, popcount32, rowsIn, type Bits, wordsFor } from './bits.ts';
+import type { TermRows } from './term-cache.ts';
 import type { Place, WordIndex } from './word-index.ts';
 
 /** The parameter every unit of a search is charged to. */
@@ -36,8 +37,12 @@ type Plan =
 const WORD_ONLY = /^[\p{L}\p{N}]+$/u;
 const SINGLE = /^[\s\S][\udc00-\udfff]?$/;
 
-/** Units per byte of a candidate's fields read and folded to check a phrase (JSON, HTML, folding). */
+/** Units per byte of a candidate's fields parsed and folded to check a phrase (JSON, HTML, folding). */
 const UNITS_PER_CHECKED_BYTE = 40;
+/** … and per byte of its row read (from the page cache, as a page's rows are) */
+const UNITS_PER_READ_BYTE = 1;
+/** Candidates read at a time. */
+const CHECK_CHUNK = 64;
 /** Units of a term before any lookup: its forms folded. */
 const UNITS_PER_TERM = 2_000;
 
@@ -53,29 +58,73 @@ export interface SearchResult {
 export function searchRows(index: WordIndex, rows: EventRows, terms: readonly string[]): SearchResult {
   const work = new WorkTally(SEARCH_PARAM);
   const n = index.rows;
-  const plans: Plan[][] = [];
+  const found: TermRows[] = [];
+  const phrases: Plan[][] = [];
   for (const term of new Set(terms)) {
     work.add(UNITS_PER_TERM + term.length * WORK.searchSixteen);
-    plans.push(searchForms(term).map((form) => planOf(index, form, work)));
-  }
-  // a term with a form that matches every row matches every row
-  const needed = plans.filter((forms) => !forms.some((p) => p.kind === 'all'));
-  const reading = (forms: Plan[]) => forms.some((p) => p.kind === 'phrase');
-  needed.sort((a, b) => Number(reading(a)) - Number(reading(b)));
-  const result = allBits(n);
-  for (const forms of needed) {
-    const bits = new Int32Array(wordsFor(n));
-    for (const plan of forms) {
-      if (plan.kind === 'lists') for (const list of plan.lists) index.orRows(list, bits, work);
-      else if (plan.kind === 'phrase') orPhrase(index, rows, plan, result, bits, work);
+    const forms = searchForms(term);
+    // (a term that folds to nothing is in every text)
+    if (forms.includes('')) continue;
+    const key = forms.join('\n');
+    const kept = index.terms.get(key);
+    if (kept) {
+      work.add(kept.units);
+      found.push(kept);
+      continue;
     }
-    work.add(result.length * WORK.word);
-    let any = 0;
-    for (let w = 0; w < result.length; w++) any |= result[w] &= bits[w];
-    if (any === 0) break;
+    let units = 0;
+    const counted: Work = {
+      add(u) {
+        units += u;
+        work.add(u);
+      },
+      get allowance() {
+        return work.allowance;
+      },
+    };
+    const plans = forms.map((form) => planOf(index, form, counted));
+    if (plans.some((p) => p.kind === 'phrase')) {
+      phrases.push(plans);
+      continue;
+    }
+    const bits = new Int32Array(wordsFor(n));
+    for (const plan of plans) if (plan.kind === 'lists') for (const list of plan.lists) index.orRows(list, bits, counted);
+    counted.add(bits.length * WORK.word);
+    const rowsOf: TermRows = { bits, count: countIn(bits, 0, n), units };
+    index.terms.offer(key, rowsOf);
+    found.push(rowsOf);
+  }
+  // the rarest first: an empty one ends the search
+  found.sort((a, b) => a.count - b.count);
+  let result: SearchResult;
+  if (found.length === 0) result = { bits: allBits(n), count: n };
+  else if (found.length === 1 && phrases.length === 0) result = found[0];
+  else {
+    const bits = found[0].bits.slice();
+    let count = found[0].count;
+    for (let i = 1; i < found.length && count > 0; i++) {
+      const other = found[i].bits;
+      work.add(bits.length * WORK.word);
+      count = 0;
+      for (let w = 0; w < bits.length; w++) count += popcount32((bits[w] &= other[w]));
+    }
+    result = { bits, count };
+  }
+  // phrases last, each checked only on the rows the other terms left
+  for (const plans of phrases) {
+    if (result.count === 0) break;
+    const bits = new Int32Array(wordsFor(n));
+    for (const plan of plans) {
+      if (plan.kind === 'lists') for (const list of plan.lists) index.orRows(list, bits, work);
+      else if (plan.kind === 'phrase') orPhrase(index, rows, plan, result.bits, bits, work);
+    }
+    work.add(bits.length * WORK.word);
+    let count = 0;
+    for (let w = 0; w < bits.length; w++) count += popcount32((bits[w] &= result.bits[w]));
+    result = { bits, count };
   }
   work.settle();
-  return { bits: result, count: countIn(result, 0, n) };
+  return result;
 }
 
 /** How the index answers one form of a term. */
@@ -115,16 +164,24 @@ function orPhrase(index: WordIndex, rows: EventRows, plan: Extract<Plan, { kind:
   }
   const listed = rowsIn(candidates, 0, index.rows);
   work.add(listed.length * WORK.row);
-  rows.eachRow(listed, 0, listed.length, (row, bytes) => {
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let i = 0; i < FIELDS.length; i++) {
-      const [from, to] = rows.valueSpan(row, FIELDS[i]);
-      work.add((to - from) * UNITS_PER_CHECKED_BYTE);
-      const value = fieldText(SEARCH_FIELDS[i], JSON.parse(text.toString('utf8', from, to)) as string | null);
-      if (value !== null && searchForms(value).some((f) => f.includes(plan.text))) {
-        bits[row >>> 5] |= 1 << (row & 31);
-        return;
+  // a chunk at a time, its rows' bytes charged before they are read: a phrase of common words
+  // is refused before it reads more than the request may
+  for (let at = 0; at < listed.length; at += CHECK_CHUNK) {
+    const end = Math.min(listed.length, at + CHECK_CHUNK);
+    let bytes = 0;
+    for (let i = at; i < end; i++) bytes += rows.byteLength(listed[i]);
+    work.add(bytes * UNITS_PER_READ_BYTE);
+    rows.eachRow(listed, at, end, (row, bytes) => {
+      const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      for (let i = 0; i < FIELDS.length; i++) {
+        const [from, to] = rows.valueSpan(row, FIELDS[i]);
+        work.add((to - from) * UNITS_PER_CHECKED_BYTE);
+        const value = fieldText(SEARCH_FIELDS[i], JSON.parse(text.toString('utf8', from, to)) as string | null);
+        if (value !== null && searchForms(value).some((f) => f.includes(plan.text))) {
+          bits[row >>> 5] |= 1 << (row & 31);
+          return;
+        }
       }
-    }
-  });
+    });
+  }
 }

@@ -5,6 +5,10 @@ import { BITMAP_REF, bitmapWords, eachListed, type SearchIndexData } from '../..
 import type { Work } from '../../work-tally.ts';
 import { searchCost, WORK } from '../work-costs.ts';
 import type { Bits } from './bits.ts';
+import { TermCache } from './term-cache.ts';
+
+/** Bytes of term rows kept (term-cache.ts): 16 MB is 1,300 terms at 100k events. */
+const TERM_CACHE_BYTES = 16 << 20;
 
 /** Where a piece of a term must stand in the words it is found in. */
 export type Place = 'contains' | 'prefix' | 'suffix' | 'exact';
@@ -16,6 +20,8 @@ export class WordIndex {
   private decoded: { words: string[]; spans: string[]; chars: Map<string, number>; grams: Map<string, number> } | null = null;
   private loaded: SearchIndexData | null;
   private perBitmap = 0;
+  /** the rows of the last terms searched for */
+  readonly terms = new TermCache(TERM_CACHE_BYTES);
 
   /** `data`: the index, or how to read it when first needed (`aula dev`, which may never search). */
   constructor(private readonly load: SearchIndexData | (() => SearchIndexData)) {

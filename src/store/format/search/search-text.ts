@@ -26,7 +26,7 @@ interface Folded {
   f: string;
   /** the transliterated form, where it differs from `f` */
   t: string | null;
-  /** the words and characters of `f` and of `t`, once asked for */
+  /** the words and characters of `f` and of `t` (null: SPACE, or a form that is empty) */
   fTerms: PieceTerms | null;
   tTerms: PieceTerms | null;
 }
@@ -46,56 +46,80 @@ for (let c = 0; c < 128; c++) {
   unitClass[c] = RAW_WORD_UNIT.test(ch) ? 1 : WHITESPACE.test(ch) ? 2 : 3;
 }
 
-function classOf(text: string, i: number): number {
+/** The class of the character at `i` (a unit not classified yet, or a surrogate), and its width in units. */
+function classify(text: string, i: number): number {
   const c = text.charCodeAt(i);
-  let k = unitClass[c];
-  if (k !== 0) return k;
   if (c >= 0xd800 && c <= 0xdfff) {
-    // a surrogate pair is one character, classified whole (not cached); a lone one is punctuation
+    // a surrogate pair is one character, classified whole (not kept); a lone one is punctuation
     const cp = text.codePointAt(i)!;
-    if (cp <= 0xffff) return 3;
-    return RAW_WORD_UNIT.test(String.fromCodePoint(cp)) ? 1 : 3;
+    return cp <= 0xffff ? 3 : RAW_WORD_UNIT.test(String.fromCodePoint(cp)) ? 1 : 3;
   }
   const ch = String.fromCharCode(c);
-  k = RAW_WORD_UNIT.test(ch) ? 1 : WHITESPACE.test(ch) ? 2 : 3;
+  const k = RAW_WORD_UNIT.test(ch) ? 1 : WHITESPACE.test(ch) ? 2 : 3;
   unitClass[c] = k;
   return k;
 }
 
+const isPair = (text: string, i: number) => {
+  const c = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+};
+
 const cache = new Map<string, Folded>();
 /** Distinct raw words kept folded; beyond, the cache starts over (a build sees a few hundred thousand). */
 const CACHE_LIMIT = 200_000;
+/** Single characters of the BMP other than whitespace, folded, by code. */
+const charPieces: (Folded | undefined)[] = [];
 
 function foldedPiece(raw: string): Folded {
   let hit = cache.get(raw);
   if (hit !== undefined) return hit;
   const f = fold(raw).replace(FINAL_SIGMA, 'σ');
   const t = transliterate(raw)?.replace(FINAL_SIGMA, 'σ') ?? null;
-  hit = { f, t: t === f ? null : t, fTerms: null, tTerms: null };
+  const own = t === f ? null : t;
+  hit = { f, t: own, fTerms: f === '' ? null : pieceTerms(f), tTerms: own === null || own === '' ? null : pieceTerms(own) };
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(raw, hit);
   return hit;
 }
 
-/** A text cut into its raw words and other characters, each folded; whitespace is one SPACE each. */
-export function foldedPieces(text: string): Folded[] {
-  const out: Folded[] = [];
+/** `text` cut into its raw words and other characters, each folded (whitespace: SPACE), into `out`. */
+function piecesInto(text: string, out: Folded[]): Folded[] {
+  out.length = 0;
   const n = text.length;
   let i = 0;
   while (i < n) {
-    const k = classOf(text, i);
-    const width = text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff && i + 1 < n ? 2 : 1;
+    let k = unitClass[text.charCodeAt(i)];
+    if (k === 0) k = classify(text, i);
     if (k === 1) {
-      let j = i + width;
-      while (j < n && classOf(text, j) === 1) j += text.charCodeAt(j) >= 0xd800 && text.charCodeAt(j) <= 0xdbff && j + 1 < n ? 2 : 1;
+      let j = isPair(text, i) ? i + 2 : i + 1;
+      for (;;) {
+        if (j >= n) break;
+        let kj = unitClass[text.charCodeAt(j)];
+        if (kj === 0) kj = classify(text, j);
+        if (kj !== 1) break;
+        j += isPair(text, j) ? 2 : 1;
+      }
       out.push(foldedPiece(text.slice(i, j)));
       i = j;
+    } else if (k === 2) {
+      out.push(SPACE);
+      i++;
+    } else if (isPair(text, i)) {
+      out.push(foldedPiece(text.slice(i, i + 2)));
+      i += 2;
     } else {
-      out.push(k === 2 ? SPACE : foldedPiece(text.slice(i, i + width)));
-      i += width;
+      const c = text.charCodeAt(i);
+      out.push((charPieces[c] ??= foldedPiece(text[i])));
+      i++;
     }
   }
   return out;
+}
+
+/** A text cut into its raw words and other characters, each folded; whitespace is one SPACE each. */
+export function foldedPieces(text: string): Folded[] {
+  return piecesInto(text, []);
 }
 
 /** Whether any piece has a transliterated form of its own. */
@@ -179,44 +203,51 @@ export function newPass(): number {
   return ++passes;
 }
 
-/** Gives `sink` every word, span and character of one form of the pieces. */
-function formTerms(pieces: readonly Folded[], second: boolean, sink: TermSink, pass: number): void {
+/**
+ * Gives `sink` every word, span and character of one form of a run of pieces [from, to) (a run:
+ * no whitespace between them; words and spans never reach across whitespace, so each run stands
+ * alone). Within a pass, a piece's characters, and its word when it is a word on its own, are
+ * given once.
+ */
+function runTerms(pieces: readonly Folded[], from: number, to: number, second: boolean, sink: TermSink, pass: number): void {
+  if (to - from === 1) {
+    // most runs: one piece
+    const p = pieces[from];
+    const t = second && p.t !== null ? p.tTerms : p.fTerms;
+    if (t === null) return;
+    if (t.charsIn !== pass) {
+      t.charsIn = pass;
+      for (let k = 0; k < t.chars.length; k++) sink.char(t.chars[k]);
+    }
+    if (t.pure) {
+      if (t.wordIn !== pass) {
+        t.wordIn = pass;
+        sink.word(t.words[0]);
+      }
+      return;
+    }
+  }
   // the word still open at the end of the pieces so far (the next piece may continue it), and the
-  // piece it is, when it is one piece's only word (then given once per pass)
+  // piece it is, when it is one piece's only word
   let open = '';
   let whole: PieceTerms | null = null;
-  // the run of pieces without whitespace so far: where it starts, and whether it is a span
-  let runStart = 0;
   let mixed = false;
-  const formAt = (i: number) => (second && pieces[i].t !== null ? pieces[i].t! : pieces[i].f);
-  const endRun = (end: number) => {
-    if (mixed) {
-      let run = '';
-      for (let i = runStart; i < end; i++) run += formAt(i);
-      // (a piece folded to text with whitespace in it splits the run)
-      for (const part of run.split(WHITESPACE_RUN)) if (NOT_WORD.test(part)) sink.span(part);
-    }
-    runStart = end + 1;
-    mixed = false;
-  };
-  for (let i = 0; i < pieces.length; i++) {
+  let spaced = false;
+  for (let i = from; i < to; i++) {
     const p = pieces[i];
-    const own = second && p.t !== null;
-    const form = own ? p.t! : p.f;
+    const t = second && p.t !== null ? p.tTerms : p.fTerms;
     // (marks alone fold to nothing: they split nothing)
-    if (form === '') continue;
-    let t: PieceTerms | null = null;
-    if (p === SPACE) endRun(i);
-    else {
-      t = own ? (p.tTerms ??= pieceTerms(form)) : (p.fTerms ??= pieceTerms(form));
-      if (!t.pure) mixed = true;
-      if (t.charsIn !== pass) {
-        t.charsIn = pass;
-        for (const c of t.chars) sink.char(c);
-      }
+    if (t === null) continue;
+    if (!t.pure) {
+      mixed = true;
+      if (t.spaced) spaced = true;
     }
-    const words = t === null ? NO_WORDS : t.words;
-    const joins = t !== null && t.opens && open !== '' && words.length > 0;
+    if (t.charsIn !== pass) {
+      t.charsIn = pass;
+      for (let k = 0; k < t.chars.length; k++) sink.char(t.chars[k]);
+    }
+    const words = t.words;
+    const joins = t.opens && open !== '' && words.length > 0;
     if (!joins && open !== '') {
       // the open word ends here
       if (whole === null) sink.word(open);
@@ -227,7 +258,7 @@ function formTerms(pieces: readonly Folded[], second: boolean, sink: TermSink, p
       open = '';
       whole = null;
     }
-    if (t === null || words.length === 0) continue;
+    if (words.length === 0) continue;
     const first = joins ? open + words[0] : words[0];
     const alone = !joins && t.pure;
     open = '';
@@ -244,23 +275,43 @@ function formTerms(pieces: readonly Folded[], second: boolean, sink: TermSink, p
     if (t.closes) open = words[words.length - 1];
     else sink.word(words[words.length - 1]);
   }
-  endRun(pieces.length);
   if (open !== '' && (whole === null || whole.wordIn !== pass)) {
     if (whole !== null) whole.wordIn = pass;
     sink.word(open);
   }
+  if (!mixed) return;
+  let run = '';
+  for (let i = from; i < to; i++) run += second && pieces[i].t !== null ? pieces[i].t! : pieces[i].f;
+  if (!spaced) sink.span(run);
+  // (a piece folded to text with whitespace in it splits the run)
+  else for (const part of run.split(WHITESPACE_RUN)) if (NOT_WORD.test(part)) sink.span(part);
 }
 
-const NO_WORDS: string[] = [];
+/** The pieces of the text being indexed (textTerms is not re-entered: its sink only collects). */
+const scratch: Folded[] = [];
 
 /**
  * Gives `sink` the words, spans and characters of every form of `text`, each at least once;
- * within one pass (newPass) most of them only once.
+ * within one pass (newPass) most of them only once. The transliterated form differs from the
+ * folded one only in the runs that hold a word with umlauts: only those are read twice.
  */
 export function textTerms(text: string, sink: TermSink, pass: number): void {
-  const pieces = foldedPieces(text);
-  formTerms(pieces, false, sink, pass);
-  if (hasSecondForm(pieces)) formTerms(pieces, true, sink, pass);
+  const pieces = piecesInto(text, scratch);
+  const n = pieces.length;
+  let from = 0;
+  let second = false;
+  for (let i = 0; i <= n; i++) {
+    if (i < n && pieces[i] !== SPACE) {
+      if (pieces[i].t !== null) second = true;
+      continue;
+    }
+    if (i > from) {
+      runTerms(pieces, from, i, false, sink, pass);
+      if (second) runTerms(pieces, from, i, true, sink, pass);
+    }
+    from = i + 1;
+    second = false;
+  }
 }
 
 // Elements whose start and end break the text, as a browser lays them out: a word never runs on

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { htmlText, newPass, searchForms, textTerms } from './search-text.ts';
+
+function terms(text: string) {
+  const words = new Set<string>();
+  const spans = new Set<string>();
+  const chars = new Set<string>();
+  textTerms(text, { word: (w) => words.add(w), span: (s) => spans.add(s), char: (c) => chars.add(c) }, newPass());
+  return { words: [...words].sort(), spans: [...spans].sort(), chars: [...chars].sort() };
+}
+
+describe('the text search looks in', () => {
+  it('folds case and diacritics, ß as ss, a final sigma as sigma; transliterates umlauts in a second form', () => {
+    expect(searchForms('Herz')).toEqual(['herz']);
+    expect(searchForms('École Straße ΟΔΟΣ')).toEqual(['ecole strasse οδοσ']);
+    expect(searchForms('Müller')).toEqual(['muller', 'mueller']);
+    expect(searchForms('Mu\u0308ller')).toEqual(['muller', 'mueller']);
+    expect(searchForms('Mueller')).toEqual(['mueller']);
+  });
+
+  it('counts a run of whitespace as one space, none at either end', () => {
+    expect(searchForms(' herz \n\t kurs\u00a0 wien ')).toEqual(['herz kurs wien']);
+  });
+
+  it('reads HTML as a reader sees it', () => {
+    expect(htmlText('<p>Herz</p><p>Kurs</p>').trim()).toBe('Herz  Kurs');
+    expect(htmlText('<em>Herz</em>kurs')).toBe('Herzkurs');
+    expect(htmlText('a<br>b<br/>c')).toBe('a b c');
+    expect(htmlText('<!-- geheim -->x<script>var y = "<p>";</script>z<style>p{}</style>')).toBe('x z ');
+    expect(htmlText('<a href="x>y" title=\'t\'>Link</a> &amp; &auml; &#228; &lt;p&gt;')).toBe('Link & ä ä <p>');
+    expect(htmlText('3 < 4 and 5 > 4')).toBe('3 < 4 and 5 > 4');
+    expect(htmlText('<!doctype html><?xml?>Text')).toBe('Text');
+  });
+
+  it('reads a body of unclosed tags in linear time', () => {
+    const start = process.cpuUsage();
+    expect(htmlText('<a '.repeat(100_000)).length).toBeGreaterThan(0);
+    expect(htmlText('<a "'.repeat(50_000) + '>').length).toBeGreaterThanOrEqual(0);
+    const used = process.cpuUsage(start);
+    expect((used.user + used.system) / 1000).toBeLessThan(2_000);
+  });
+
+  it('indexes words, spans (runs without whitespace holding punctuation) and characters of every form', () => {
+    expect(terms('Per E-Mail, bis 18:00 (Müller)')).toEqual({
+      words: ['00', '18', 'bis', 'e', 'mail', 'mueller', 'muller', 'per'],
+      spans: ['(mueller)', '(muller)', '18:00', 'e-mail,'],
+      chars: ['(', ')', ',', '-', '0', '1', '8', ':', 'a', 'b', 'e', 'i', 'l', 'm', 'p', 'r', 's', 'u'],
+    });
+  });
+
+  it('joins what folding makes of neighbouring characters into one word, as the folded text has it', () => {
+    // ™ is not a letter, but folds to two: "x™y" is the word "xtmy"
+    expect(terms('x™y').words).toEqual(['xtmy']);
+    expect(searchForms('x™y')).toEqual(['xtmy']);
+    // ½ folds to "1⁄2": two words and a span
+    expect(terms('a½b')).toMatchObject({ words: ['2b', 'a1'], spans: ['a1⁄2b'] });
+    // combining marks alone fold to nothing and split nothing
+    expect(terms('herz\u0301kurs').words).toEqual(['herzkurs']);
+  });
+});

@@ -4,13 +4,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { ORDER_FIELDS } from '../src/query/events/ordering/ordering-param.ts';
 import { mulberry32 } from '../src/util/mulberry32.ts';
 import { parseManifest } from '../src/store/format/manifest.ts';
 import { readColumns } from '../src/store/read/column-files.ts';
 import { directorySource } from '../src/store/read/dist-source.ts';
 
 /** Which target a kind's distinct mode is held to (see TARGETS in report.ts). */
-export type Group = 'pages' | 'substring' | 'regex' | 'autocomplete' | 'detail';
+export type Group = 'pages' | 'substring' | 'regex' | 'autocomplete' | 'detail' | 'ordering' | 'search' | 'search-combined';
 
 export interface QueryKind {
   key: string;
@@ -181,6 +182,27 @@ export function buildQuerySet(options: { distDir: string; contentDir: string; se
   add('expand', 'expand=categories', 'pages', `${EVENTS}?expand=categories`,
     pool(poolSize, () => `${EVENTS}?expand=categories&limit=${PAGE}&offset=${randomOffset(1, count - PAGE)}`));
 
+  // ordering (issue 36): any orderable field, either direction, a page anywhere in the list
+  const ordering = () => `${EVENTS}?ordering=${rng() < 0.5 ? '-' : ''}${pick(rng, ORDER_FIELDS)}&limit=${PAGE}&offset=${randomOffset(0, count - PAGE)}`;
+  add('ordering', 'ordering (random field, direction, offset)', 'ordering', `${EVENTS}?ordering=title&offset=40`, pool(poolSize, ordering));
+
+  // search: 1–3 words as people type them, drawn from the titles and the bodies (a part's worth)
+  const searchWords = [...new Set([...titles, ...bodyTexts(distDir)].flatMap((t) => t.match(/\p{L}{3,}/gu) ?? []))];
+  const terms = () => Array.from({ length: int(rng, 1, 3) }, () => randomCase(rng, pick(rng, searchWords))).join(' ');
+  const searches = searchWords.length > 0 ? pool(poolSize, () => `${EVENTS}?search=${q(terms())}`) : [];
+  add('search', 'search (1–3 words from titles and bodies)', 'search', searches[0] ?? `${EVENTS}?search=kurs`, searches);
+  // …with a filter and an ordering
+  const filters = [
+    () => `start__gte=${q(isoZ(pick(rng, starts)))}`,
+    () => `register=${rng() < 0.5 ? 'true' : 'false'}`,
+    () => `dfp_points__gte=${int(rng, 1, 8)}`,
+    () => `end__lt=${q(isoZ(pick(rng, starts)))}`,
+  ];
+  const combined = () =>
+    `${EVENTS}?search=${q(terms())}&${pick(rng, filters)()}&ordering=${rng() < 0.5 ? '-' : ''}${pick(rng, ORDER_FIELDS)}`;
+  const combinedUrls = searchWords.length > 0 && starts.length > 0 ? pool(poolSize, combined) : [];
+  add('search+', 'search + a filter + ordering', 'search-combined', combinedUrls[0] ?? `${EVENTS}?search=kurs&register=true&ordering=start`, combinedUrls);
+
   const ids = cols.id;
   add('detail', 'detail /v1/cms/event/<id>/', 'detail', `${EVENTS}${ids[0]}/`,
     pool(poolSize, () => `${EVENTS}${pick(rng, ids)}/`));
@@ -205,6 +227,17 @@ export function buildQuerySet(options: { distDir: string; contentDir: string; se
   }
 
   return { kinds, autocompleteQueries, eventCount: count, directorySampled: names.length };
+}
+
+/** The text of the bodies of the first part of the event rows (4,096 events): words to search for. */
+function bodyTexts(distDir: string): string[] {
+  let lines: string[];
+  try {
+    lines = readFileSync(join(distDir, 'data/events/00000.jsonl'), 'utf8').split('\n');
+  } catch {
+    return [];
+  }
+  return lines.filter((l) => l !== '').map((l) => String((JSON.parse(l) as { body: unknown }).body ?? '').replace(/<[^>]*>/g, ' '));
 }
 
 interface DirectoryRecord {

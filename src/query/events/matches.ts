@@ -17,6 +17,8 @@ export interface Matches {
    * be a view of an array that is kept: never write to it.
    */
   slice(from: number, to: number): RowSet;
+  /** the matching rows as a bit set over the rows, when they are held so (search/bits.ts): never write to it */
+  readonly bits?: Int32Array;
 }
 
 /** Matches held as one ascending array. */

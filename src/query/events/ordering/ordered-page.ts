@@ -10,43 +10,58 @@
 // Charged to `ordering`: rows placed and read back, bit-set words scanned, sort steps.
 import { charge } from '../../work-budget.ts';
 import type { Matches } from '../matches.ts';
-import { popcount32, wordsFor } from '../search/bits.ts';
+import { popcount32, rowsIn, wordsFor } from '../search/bits.ts';
 import { WORK } from '../work-costs.ts';
 import type { OrderSource } from './field-orders.ts';
 import { ORDERING_PARAM, type OrderKey } from './ordering-param.ts';
 
+/** The rows a page is taken from: every row, a list, or a bit set over the rows. */
+type RowsIn = null | Uint32Array | { bits: Int32Array; count: number };
+
 /** Rows of a page in `keys` order: of all rows (`matches` null) or of the matches. */
 export function orderedPage(source: OrderSource, keys: readonly OrderKey[], matches: Matches | null, from: number, to: number): Uint32Array {
   if (to <= from) return new Uint32Array(0);
-  const rows = matches === null ? null : matches.slice(0, matches.count);
+  const rows: RowsIn = matches === null ? null : matches.bits ? { bits: matches.bits, count: matches.count } : matches.slice(0, matches.count);
   return ordered(source, keys, rows, from, to);
 }
 
-/** `rows` (null: every row) at places [from, to) of `keys` order. */
-function ordered(source: OrderSource, keys: readonly OrderKey[], rows: Uint32Array | null, from: number, to: number): Uint32Array {
+const sizeOf = (rows: RowsIn, n: number) => (rows === null ? n : rows instanceof Uint32Array ? rows.length : rows.count);
+
+/** `rows` at places [from, to) of `keys` order. */
+function ordered(source: OrderSource, keys: readonly OrderKey[], rows: RowsIn, from: number, to: number): Uint32Array {
+  const n = source.rows;
   if (keys.length === 0) {
     // only the tie-break is left: row order
-    const sorted = rows === null ? null : sortedRows(rows);
-    return sorted === null ? iotaSlice(from, to) : sorted.subarray(from, to);
+    if (rows === null) return iotaSlice(from, to);
+    if (rows instanceof Uint32Array) return sortedRows(rows).subarray(from, to);
+    return listOf(rows, n).subarray(from, to);
   }
   const order = source.field(keys[0].field);
   const perm = keys[0].descending ? order.descending : order.ascending;
   const place = keys[0].descending ? order.descendingPlace : order.ascendingPlace;
-  const m = rows === null ? source.rows : rows.length;
-  if (keys.length === 1) {
-    if (rows === null) {
-      charge((to - from) * WORK.row, ORDERING_PARAM);
-      return perm.slice(from, to);
-    }
-    return byPlace(rows, perm, place, source.rows, from, to);
+  const m = sizeOf(rows, n);
+  to = Math.min(to, m);
+  if (to <= from) return new Uint32Array(0);
+  const rank = order.rank;
+  // the rows up to `to` in the first key's order, and (with more keys) the rest of the run of
+  // ties that reaches past it
+  let inOrder: Uint32Array;
+  if (rows === null) inOrder = perm;
+  else if (!(rows instanceof Uint32Array) && to * (n / m) < m + wordsFor(n)) inOrder = walk(perm, rows.bits, to, keys.length > 1 ? rank : null);
+  else {
+    const list = rows instanceof Uint32Array ? rows : listOf(rows, n);
+    if (keys.length === 1) return byPlace(list, perm, place, n, from, to);
+    inOrder = byPlace(list, perm, place, n, 0, m);
   }
-  // every row of the runs of ties the page touches, in the first key's order
-  const inOrder = rows === null ? perm : byPlace(rows, perm, place, source.rows, 0, m);
+  if (keys.length === 1) {
+    charge((to - from) * WORK.row, ORDERING_PARAM);
+    return inOrder.slice(from, to);
+  }
+  const known = inOrder === perm ? m : inOrder.length;
   let start = from;
   let end = to;
-  const rank = order.rank;
   while (start > 0 && rank[inOrder[start - 1]] === rank[inOrder[from]]) start--;
-  while (end < m && rank[inOrder[end]] === rank[inOrder[to - 1]]) end++;
+  while (end < known && rank[inOrder[end]] === rank[inOrder[to - 1]]) end++;
   charge((from - start + end - to) * WORK.row, ORDERING_PARAM);
   const out = new Uint32Array(to - from);
   let k = 0;
@@ -65,6 +80,34 @@ function ordered(source: OrderSource, keys: readonly OrderKey[], rows: Uint32Arr
     i = j;
   }
   return out;
+}
+
+/** The rows of a bit set over `n` rows, ascending: every word scanned, every row listed. */
+function listOf(rows: { bits: Int32Array; count: number }, n: number): Uint32Array {
+  charge(wordsFor(n) * WORK.word + rows.count * WORK.row, ORDERING_PARAM);
+  return rowsIn(rows.bits, 0, n, rows.count);
+}
+
+/**
+ * The first `to` rows of `bits` in the order `perm`, read by walking it (and, with `rank`, those
+ * after them that tie with the last): for a page near the start of many matches, far less than
+ * placing every match.
+ */
+function walk(perm: Uint32Array, bits: Int32Array, to: number, rank: Uint32Array | null): Uint32Array {
+  const out: number[] = [];
+  let i = 0;
+  for (; i < perm.length; i++) {
+    const r = perm[i];
+    if ((bits[r >>> 5] & (1 << (r & 31))) === 0) continue;
+    if (out.length >= to && (rank === null || rank[r] !== rank[out[out.length - 1]])) break;
+    out.push(r);
+    if (out.length === to && rank === null) {
+      i++;
+      break;
+    }
+  }
+  charge(i * WORK.row, ORDERING_PARAM);
+  return Uint32Array.from(out);
 }
 
 /** `rows` at places [from, to) of the order `perm` (`place`: each row's place in it), over `n` rows. */

@@ -6,6 +6,11 @@ import { WorkTally } from '../../work-tally.ts';
 
 const WHITESPACE = /[\s\x1c-\x1f\x85]/u;
 const QUOTES = '"\'';
+const ASCII_SPACE = new Uint8Array(128).map((_, c) => (WHITESPACE.test(String.fromCharCode(c)) ? 1 : 0));
+const isSpace = (c: string) => {
+  const code = c.charCodeAt(0);
+  return code < 128 ? ASCII_SPACE[code] === 1 : WHITESPACE.test(c);
+};
 
 export type ParsedSearch = { ok: true; terms: string[] } | { ok: false; error: string };
 
@@ -55,10 +60,10 @@ function* smartSplit(text: string): Generator<string> {
     failed[q] = [at, i];
     return -1;
   };
-  const plain = (c: string) => !WHITESPACE.test(c) && !QUOTES.includes(c);
+  const plain = (c: string) => c !== '"' && c !== "'" && !isSpace(c);
   let i = 0;
   while (i < n) {
-    if (WHITESPACE.test(text[i])) {
+    if (isSpace(text[i])) {
       i++;
       continue;
     }
@@ -75,7 +80,7 @@ function* smartSplit(text: string): Generator<string> {
     }
     if (end < 0) {
       end = i;
-      while (end < n && !WHITESPACE.test(text[end])) end++;
+      while (end < n && !isSpace(text[end])) end++;
     }
     yield text.slice(i, end);
     i = end;
@@ -93,8 +98,8 @@ function stripCommas(s: string): string {
 function pythonStrip(s: string): string {
   let a = 0;
   let b = s.length;
-  while (a < b && WHITESPACE.test(s[a])) a++;
-  while (b > a && WHITESPACE.test(s[b - 1])) b--;
+  while (a < b && isSpace(s[a])) a++;
+  while (b > a && isSpace(s[b - 1])) b--;
   return s.slice(a, b);
 }
 

@@ -129,6 +129,9 @@ function querySet(prefix: string): [string, RequestInit][] {
       'titel=x&title__gt=a&limit=1&expand=categories,foo&format=json', 'limit=2&fields=id&expand=categories',
       // formats
       'format=json', 'format=api', 'format=xml', 'format=ics', 'format=ics&title__icontains=kurs', 'format=ics&id=x',
+      // ordering and search
+      'ordering=start', 'ordering=-dfp_points,title&offset=3', 'ordering=titel,-end', 'search=kurs', 'search=m%C3%BCller%20herz&ordering=title',
+      'search=kurs&register=true&ordering=-registration_end', 'search=a%00b', 'format=ics&ordering=start&end__gte=2025-06-01', 'format=api&ordering=title&search=kurs',
     ].map((q) => `${event}?${q}`),
     `${event}42/`, `${event}42/?fields=title,id`, `${event}42/?expand=categories&omit=body`, `${event}999999/`, `${event}abc/`,
     `${event}1215/`, `${event}42/?format=ics`,

@@ -14,6 +14,7 @@ const RUNNERS: Record<string, string> = {
   'process-manager': 'test/docs/site-walkthrough.test.ts',
   curl: 'test/package-readme.test.ts',
   answer: 'test/package-readme.test.ts',
+  upcoming: 'test/ordering-search.test.ts',
   'access-log': 'test/package-readme.test.ts',
   content: 'test/docs/content-examples.test.ts',
   'content-broken': 'test/docs/content-examples.test.ts',

@@ -1,5 +1,5 @@
-// `ordering` and `search` where users meet them, over the sample content built and served by a
-// real `aula serve` (the rows read from their file, an ordered page read in file order): the JSON
+// `ordering` and `search` where users meet them, over the sample dist (built once for the run) served
+// by a real server (the rows read from their file, an ordered page read in file order): the JSON
 // list against a plain reference over the content's events, the browsable HTML page, the calendar
 // in the asked order, and the README's "upcoming events" recipe run as it is written.
 import { execFile, spawnSync } from 'node:child_process';
@@ -12,15 +12,15 @@ import type { Event } from '../src/model/types.ts';
 import { ORDER_FIELDS, type OrderKey } from '../src/query/events/ordering/ordering-param.ts';
 import { defaultOrder, referenceOrder, referenceSearch } from '../src/api/events/test-ordering-events.ts';
 import { blocksFor } from './docs/doc-blocks.ts';
-import { builtAndServed, removeDir, SAMPLE_CONTENT, tempDir } from './helpers.ts';
+import { removeDir, SAMPLE_CONTENT, servedSample, tempDir } from './helpers.ts';
 
 const DOC_ORIGIN = 'http://127.0.0.1:8000';
 
-let site: Awaited<ReturnType<typeof builtAndServed>>;
+let site: Awaited<ReturnType<typeof servedSample>>;
 let events: Event[];
 
 beforeAll(async () => {
-  site = await builtAndServed(SAMPLE_CONTENT);
+  site = await servedSample();
   const { model } = await loadContent(SAMPLE_CONTENT);
   events = [...model!.events].sort(defaultOrder);
 });

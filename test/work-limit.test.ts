@@ -31,6 +31,10 @@ describe('the work limit of a request', () => {
     ['/v1/cms/event/', 'limit=1000', 'text/html'],
     ['/v1/cms/event/', 'format=ics'],
     ['/v1/api/autocomplete/', 'q=a+e&limit=1000'],
+    ['/v1/cms/event/', 'ordering=-registration_end,title&limit=1000&offset=20'],
+    ['/v1/cms/event/', 'search=e%20kurs&ordering=-dfp_points,title&register=true&offset=3'],
+    ['/v1/cms/event/', 'search=%22in%20der%22'],
+    ['/v1/cms/event/', 'format=ics&end__gte=2025-06-01&ordering=start'],
   ];
 
   it.each(cases)('answers %s?%s whole under the default limit, and 400 "Too expensive" under a smaller one', (path, query, accept) => {

@@ -6,9 +6,11 @@
 // point order but for characters beyond U+FFFF (PostgreSQL's C collation, as the original's
 // database compared them): upper case before lower case, `Zoo` before `Ärzte`.
 //
-// OrderSource is the one place that knows where these come from: today they are computed from the
-// table's columns, once per table, on first use (like the filter indexes, an index built for the
-// table and not charged to a request); the dist's own ordered columns can supply them instead.
+// The sorting is the build's: a numeric field's column file holds its rows sorted by (value, row),
+// the title's its values sorted by their text and each value's rows (store/format/). From that one
+// order, the other direction, the places and the ties are laid out once per table, when a field is
+// first ordered by: a pass over the rows, no comparison (like the filters' views, kept with the
+// table and not charged to a request).
 import type { EventTable } from '../../../store/format/event-table.ts';
 import type { OrderField } from './ordering-param.ts';
 
@@ -50,48 +52,53 @@ export function orderSourceOf(table: EventTable): OrderSource {
 const sources = new WeakMap<EventTable, OrderSource>();
 
 function orderOfColumn(table: EventTable, field: OrderField): FieldOrder {
-  const { columns } = table;
-  if (field === 'title') return fromSorted(sortedBy(table.length, columns.text.title));
-  const values = field === 'id' ? columns.id : field === 'dfp_points' ? columns.dfp_points : columns.time[field];
-  return fromSorted(sortedByNumber(values));
+  if (field === 'title') return titleOrder(table);
+  const { values, order } = table.stored.ordered[field];
+  const n = table.length;
+  // the non-null rows as the build sorted them, then the null ones (NaN), by row
+  let rows = order;
+  if (order.length < n) {
+    rows = new Uint32Array(n);
+    rows.set(order);
+    let at = order.length;
+    for (let r = 0; r < n; r++) if (values[r] !== values[r]) rows[at++] = r;
+  }
+  const tie = new Uint8Array(n);
+  for (let i = 1; i < n; i++) {
+    const a = values[rows[i - 1]];
+    const b = values[rows[i]];
+    tie[i] = a === b || (a !== a && b !== b) ? 1 : 0;
+  }
+  return fromSorted({ rows, tie });
 }
 
-/** The rows in ascending order of `values` (NaN last), ties by row; and where ties start. */
+/** The rows in ascending order, ties by row; and where ties start. */
 interface Sorted {
   rows: Uint32Array;
   /** 1 where rows[i] ties with rows[i - 1] */
   tie: Uint8Array;
 }
 
-function sortedByNumber(values: Float64Array): Sorted {
-  const rows = new Uint32Array(values.length);
-  for (let i = 0; i < rows.length; i++) rows[i] = i;
-  const key = (r: number) => (values[r] === values[r] ? values[r] : Infinity);
-  const nulls = (r: number) => (values[r] === values[r] ? 0 : 1);
-  rows.sort((a, b) => nulls(a) - nulls(b) || key(a) - key(b) || a - b);
-  const tie = new Uint8Array(rows.length);
-  for (let i = 1; i < rows.length; i++) {
-    const a = values[rows[i - 1]];
-    const b = values[rows[i]];
-    tie[i] = a === b || (a !== a && b !== b) ? 1 : 0;
-  }
-  return { rows, tie };
-}
-
-function sortedBy(n: number, texts: readonly (string | null)[]): Sorted {
+/** Each value of the title column in its text order, each value's rows ascending. */
+function titleOrder(table: EventTable): FieldOrder {
+  const { byValue, valueRowStart, valueRows, rowValue } = table.stored.text.title;
+  const n = table.length;
   const rows = new Uint32Array(n);
-  for (let i = 0; i < n; i++) rows[i] = i;
-  rows.sort((a, b) => {
-    const x = texts[a];
-    const y = texts[b];
-    if (x === y) return a - b;
-    if (x === null) return 1;
-    if (y === null) return -1;
-    return x < y ? -1 : x > y ? 1 : a - b;
-  });
   const tie = new Uint8Array(n);
-  for (let i = 1; i < n; i++) tie[i] = texts[rows[i - 1]] === texts[rows[i]] ? 1 : 0;
-  return { rows, tie };
+  let at = 0;
+  for (const v of byValue) {
+    for (let k = valueRowStart[v]; k < valueRowStart[v + 1]; k++) {
+      tie[at] = k > valueRowStart[v] ? 1 : 0;
+      rows[at++] = valueRows[k];
+    }
+  }
+  // (a dist whose titles hold nulls is no build's, but is ordered as the other fields: nulls last)
+  for (let r = 0; at < n && r < n; r++) {
+    if (rowValue[r] >= 0) continue;
+    tie[at] = at > 0 && rowValue[rows[at - 1]] < 0 ? 1 : 0;
+    rows[at++] = r;
+  }
+  return fromSorted({ rows, tie });
 }
 
 /**

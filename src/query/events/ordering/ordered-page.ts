@@ -155,6 +155,7 @@ function byPlace(rows: Uint32Array, perm: Uint32Array, place: Uint32Array, n: nu
 }
 
 function sortedRows(rows: Uint32Array): Uint32Array {
+  charge(rows.length * WORK.word, ORDERING_PARAM);
   for (let i = 1; i < rows.length; i++) {
     if (rows[i] < rows[i - 1]) {
       charge(rows.length * (32 - Math.clz32(rows.length)) * WORK.row, ORDERING_PARAM);

@@ -10,7 +10,7 @@
 // Charged to `ordering`: rows placed and read back, bit-set words scanned, sort steps.
 import { charge } from '../../work-budget.ts';
 import type { Matches } from '../matches.ts';
-import { popcount32, rowsIn, wordsFor } from '../search/bits.ts';
+import { rowsIn, setBitsAt, wordsFor } from '../search/bits.ts';
 import { WORK } from '../work-costs.ts';
 import type { OrderSource } from './field-orders.ts';
 import { ORDERING_PARAM, type OrderKey } from './ordering-param.ts';
@@ -133,24 +133,9 @@ function byPlace(rows: Uint32Array, perm: Uint32Array, place: Uint32Array, n: nu
     const p = place[rows[i]];
     bits[p >>> 5] |= 1 << (p & 31);
   }
-  let seen = 0;
-  let w = 0;
-  for (; w < bits.length; w++) {
-    const c = popcount32(bits[w]);
-    if (seen + c > from) break;
-    seen += c;
-  }
-  const out = new Uint32Array(to - from);
-  let k = 0;
-  for (; w < bits.length && k < out.length; w++) {
-    let x = bits[w];
-    while (x !== 0 && k < out.length) {
-      const low = x & -x;
-      if (seen >= from) out[k++] = perm[(w << 5) | (31 - Math.clz32(low))];
-      seen++;
-      x ^= low;
-    }
-  }
+  const { rows: places } = setBitsAt(bits, from, to);
+  const out = new Uint32Array(places.length);
+  for (let i = 0; i < places.length; i++) out[i] = perm[places[i]];
   return out;
 }
 

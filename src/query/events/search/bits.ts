@@ -89,28 +89,36 @@ export class BitsMatches implements Matches {
 
   slice(from: number, to: number): RowSet {
     if (to <= from) return EMPTY;
-    const bits = this.bits;
-    let seen = 0;
-    let w = 0;
-    for (; w < bits.length; w++) {
-      const n = popcount32(bits[w]);
-      if (seen + n > from) break;
-      seen += n;
-    }
-    charge((w + 1) * WORK.word, this.what);
-    const out = new Uint32Array(to - from);
-    let k = 0;
-    for (; w < bits.length && k < out.length; w++) {
-      let x = bits[w];
-      const base = w << 5;
-      while (x !== 0 && k < out.length) {
-        const low = x & -x;
-        if (seen >= from) out[k++] = base | (31 - Math.clz32(low));
-        seen++;
-        x ^= low;
-      }
-    }
-    charge(out.length * WORK.row, this.what);
-    return k === out.length ? out : out.subarray(0, k);
+    const { rows, words } = setBitsAt(this.bits, from, to);
+    charge(words * WORK.word + (to - from) * WORK.row, this.what);
+    return rows;
   }
+}
+
+/**
+ * The set bits at places [from, to) of the set ones, ascending (fewer where the set ends first):
+ * found by counting whole words up to where they start; `words`: how many were counted.
+ */
+export function setBitsAt(bits: Bits, from: number, to: number): { rows: Uint32Array; words: number } {
+  let seen = 0;
+  let w = 0;
+  for (; w < bits.length; w++) {
+    const n = popcount32(bits[w]);
+    if (seen + n > from) break;
+    seen += n;
+  }
+  const words = w + 1;
+  const out = new Uint32Array(to - from);
+  let k = 0;
+  for (; w < bits.length && k < out.length; w++) {
+    let x = bits[w];
+    const base = w << 5;
+    while (x !== 0 && k < out.length) {
+      const low = x & -x;
+      if (seen >= from) out[k++] = base | (31 - Math.clz32(low));
+      seen++;
+      x ^= low;
+    }
+  }
+  return { rows: k === out.length ? out : out.subarray(0, k), words };
 }

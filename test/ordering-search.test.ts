@@ -102,6 +102,15 @@ describe('ordering and search on a served dist, against a plain reference', () =
   });
 });
 
+describe('OPTIONS on the list', () => {
+  it('names the ordering fields, the default order and the search fields', async () => {
+    const r = await site.get('/v1/cms/event/', { method: 'OPTIONS' });
+    const body = r.json();
+    expect(body.ordering).toEqual({ parameter: 'ordering', fields: [...ORDER_FIELDS], default: ['-start', '-end', 'id'] });
+    expect(body.search).toEqual({ parameter: 'search', fields: ['title', 'teaser', 'location', 'organizer', 'body'] });
+  });
+});
+
 describe('the browsable HTML page', () => {
   it('shows the ordered matches, the parameters, and a next link that keeps them', async () => {
     const r = await site.get('/v1/cms/event/?ordering=title&search=kurs&limit=3', { headers: { accept: 'text/html' } });

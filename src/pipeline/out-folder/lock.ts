@@ -18,6 +18,11 @@ export interface LockOptions {
   waitMs?: number;
   /** told once when the lock is held by another build */
   onWait?: (message: string) => void;
+  /**
+   * How long a lock file must stay empty before its writer is taken for dead (default 2 s): a
+   * live writer fills it within moments of creating it.
+   */
+  emptyGraceMs?: number;
 }
 
 export function lockPath(out: string): string {
@@ -123,7 +128,7 @@ export async function lockOut(out: string, options: LockOptions = {}): Promise<(
         throw new LockError(`${printable(path)} is in the way of the build lock and is not one aula wrote; remove it if no build is running`);
       }
       unreadableSince ??= Date.now();
-      if (Date.now() - unreadableSince > 2_000) {
+      if (Date.now() - unreadableSince >= (options.emptyGraceMs ?? 2_000)) {
         takeOverEmpty(path);
         unreadableSince = null;
         continue;

@@ -1,13 +1,17 @@
 // One request → one answer: the API core's, or the server's own for health checks and CORS
-// preflights; then CORS headers and an access-log line where configured.
+// preflights; then CORS headers and an access-log line where configured. An API request whose
+// shape the core counted as expensive is answered after the cheap ones waiting (cheap-first.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from '../api/core.ts';
 import { SERVER_ERROR_BODY } from '../api/respond.ts';
+import { metered, WorkMeter } from '../query/work-budget.ts';
 import type { AccessEntry } from './access-log.ts';
+import { cheapFirst } from './cheap-first.ts';
 import type { Cors } from './cors.ts';
 import { healthAnswer, isHealthPath, type HealthState } from './health.ts';
 import type { StaticFiles } from './static-files.ts';
 import { hasBody } from './request-body.ts';
+import { requestCosts, shapeOf, type RequestCosts } from './request-costs.ts';
 import { endWith, flatHeaders, releaseWhenWritten, transportForm, type TransportForm } from './transport.ts';
 
 export interface HandlerOptions {
@@ -17,6 +21,8 @@ export interface HandlerOptions {
   health?: () => HealthState;
   /** dist/'s public files, answered before the API */
   files?: () => StaticFiles;
+  /** what each shape of request cost (default: a new bounded record per handler) */
+  costs?: RequestCosts;
 }
 
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
@@ -24,6 +30,8 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 
 export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
   const { cors, accessLog, health, files } = options;
+  const costs = options.costs ?? requestCosts();
+  const expensive = cheapFirst();
   return (req: IncomingMessage, res: ServerResponse) => {
     const started = accessLog ? performance.now() : 0;
     const raw = req.url ?? '/';
@@ -59,34 +67,56 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
         status = res.statusCode;
         bytes = method === 'HEAD' ? 0 : Number(res.getHeader('Content-Length') ?? 0);
       } else {
-        const response = api()({
-          method,
-          path,
-          query: q === -1 ? '' : target.slice(q + 1),
-          headers: { accept: header(req.headers.accept), 'if-none-match': header(req.headers['if-none-match']) },
-        });
-        status = response.status;
-        const send = ({ headers, body }: TransportForm) => {
-          // the core's answers carry their header list, made once: written as it is
-          res.writeHead(status, cors ? flatHeaders(cors.withHeaders(headers, origin)) : headers === response.headers && response.headerList ? (response.headerList as string[]) : flatHeaders(headers));
-          bytes = endWith(res, body);
-          releaseWhenWritten(res, response.body);
-        };
-        const form = transportForm(response, header(req.headers['accept-encoding']));
-        if (form instanceof Promise) {
-          // a large answer compressed off the event loop: sent when it is ready
-          form.then(send, (e: unknown) => {
-            releaseWhenWritten(res, response.body);
-            failed(e);
-          }).finally(done);
+        const query = q === -1 ? '' : target.slice(q + 1);
+        const accept = header(req.headers.accept);
+        const shape = shapeOf(method, path, query, accept);
+        if (costs.expensive(shape)) {
+          expensive.later(() => {
+            // a connection closed while its answer waited: nobody reads it
+            if (res.destroyed) return;
+            try {
+              if (answerApi(query, accept, shape)) return;
+            } catch (e) {
+              failed(e);
+            }
+            done();
+          });
           return;
         }
-        send(form);
+        if (answerApi(query, accept, shape)) return;
       }
     } catch (e) {
       failed(e);
     }
     done();
+
+    /** Answers from the API core and records the work it counted; true when the answer is sent later. */
+    function answerApi(query: string, accept: string | undefined, shape: string): boolean {
+      // counts what the core's own meter charges (it nests), including a refused request's work
+      const meter = new WorkMeter(Infinity);
+      const response = metered(meter, () =>
+        api()({ method, path, query, headers: { accept, 'if-none-match': header(req.headers['if-none-match']) } }),
+      );
+      costs.record(shape, meter.used);
+      status = response.status;
+      const send = ({ headers, body }: TransportForm) => {
+        // the core's answers carry their header list, made once: written as it is
+        res.writeHead(status, cors ? flatHeaders(cors.withHeaders(headers, origin)) : headers === response.headers && response.headerList ? (response.headerList as string[]) : flatHeaders(headers));
+        bytes = endWith(res, body);
+        releaseWhenWritten(res, response.body);
+      };
+      const form = transportForm(response, header(req.headers['accept-encoding']));
+      if (form instanceof Promise) {
+        // a large answer compressed off the event loop: sent when it is ready
+        form.then(send, (e: unknown) => {
+          releaseWhenWritten(res, response.body);
+          failed(e);
+        }).finally(done);
+        return true;
+      }
+      send(form);
+      return false;
+    }
 
     function failed(e: unknown): void {
       console.error(e);

@@ -1,0 +1,122 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EVENTUALLY } from '../../test/helpers.ts';
+import type { Api } from '../api/core.ts';
+import { charge } from '../query/work-budget.ts';
+import type { AccessEntry } from './access-log.ts';
+import { connectionBounds } from './connection-bounds.ts';
+import { requestCosts, shapeOf } from './request-costs.ts';
+import { requestHandler } from './request-handler.ts';
+
+let server: Server | undefined;
+const clients: Socket[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.destroy();
+  await new Promise<void>((ok) => (server ? server.close(() => ok()) : ok()));
+  server = undefined;
+});
+
+/**
+ * A real server over a stand-in core: `/e` charges 50,000,000 units (work the core counts, not
+ * time), everything else 10; each answer's body is its request target. `answered`: the targets
+ * in the order the server answered them (its access log); `onAnswer` runs as each is logged.
+ */
+async function serve(onAnswer: (target: string) => void = () => {}) {
+  const answered: string[] = [];
+  const api: Api = (request) => {
+    charge(request.path === '/e' ? 50_000_000 : 10, 'work');
+    const body = `${request.path}?${request.query}`;
+    return { status: 200, headers: { 'Content-Type': 'text/plain', 'Content-Length': String(body.length) }, body };
+  };
+  const handle = requestHandler(() => api, {
+    accessLog: (entry: AccessEntry) => {
+      answered.push(entry.target);
+      onAnswer(entry.target);
+    },
+  });
+  const bounds = connectionBounds(handle);
+  server = createServer((req, res) => bounds.accept(req, res));
+  server.on('connection', (socket: Socket) => bounds.track(socket));
+  await new Promise<void>((ok) => server!.listen(0, '127.0.0.1', ok));
+  const port = (server.address() as AddressInfo).port;
+  const open = async () => {
+    const socket = connect(port, '127.0.0.1');
+    clients.push(socket);
+    let text = '';
+    socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
+    await new Promise((ok) => socket.once('connect', ok));
+    /** the bodies of the answers received so far, in the order they arrived */
+    const bodies = () => [...text.matchAll(/\r\n\r\n([^\r\n]*?)(?=HTTP\/1\.1 |$)/g)].map((m) => m[1]);
+    return { socket, bodies };
+  };
+  return { answered, open };
+}
+
+const get = (target: string) => `GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`;
+
+describe('cheap requests first', () => {
+  it('answers a cheap request pipelined behind expensive ones first, and sends the answers in request order', async () => {
+    const { answered, open } = await serve();
+    const client = await open();
+    // the first request of a shape teaches its cost: answered at once
+    client.socket.write(get('/e?n=0'));
+    await expect.poll(() => client.bodies().length, EVENTUALLY).toBe(1);
+    client.socket.write(get('/e?n=1') + get('/e?n=2') + get('/c?n=3'));
+    await expect.poll(() => client.bodies().length, EVENTUALLY).toBe(4);
+    expect(answered).toEqual(['/e?n=0', '/c?n=3', '/e?n=1', '/e?n=2']);
+    expect(client.bodies()).toEqual(['/e?n=0', '/e?n=1', '/e?n=2', '/c?n=3']);
+  });
+
+  it('answers a cheap request that arrives while expensive ones wait before the next expensive one', async () => {
+    let cheapClient: Socket | undefined;
+    const { answered, open } = await serve((target) => {
+      // sent while the other two expensive requests are waiting: it arrives before the next turn
+      if (target === '/e?n=1') cheapClient!.write(get('/c?n=9'));
+    });
+    const attacker = await open();
+    const cheap = await open();
+    cheapClient = cheap.socket;
+    attacker.socket.write(get('/e?n=0'));
+    await expect.poll(() => attacker.bodies().length, EVENTUALLY).toBe(1);
+    attacker.socket.write(get('/e?n=1') + get('/e?n=2') + get('/e?n=3'));
+    await expect.poll(() => attacker.bodies().length + cheap.bodies().length, EVENTUALLY).toBe(5);
+    expect(answered).toEqual(['/e?n=0', '/e?n=1', '/c?n=9', '/e?n=2', '/e?n=3']);
+    expect(cheap.bodies()).toEqual(['/c?n=9']);
+  });
+});
+
+describe('requestCosts', () => {
+  it('counts an unknown shape as cheap, learns an expensive one, and keeps it over a few kept answers', () => {
+    const costs = requestCosts({ shapes: 8, expensiveUnits: 1000 });
+    expect(costs.expensive('a')).toBe(false);
+    costs.record('a', 5000);
+    expect(costs.expensive('a')).toBe(true);
+    costs.record('a', 0);
+    costs.record('a', 0);
+    expect(costs.expensive('a')).toBe(true);
+    costs.record('a', 0);
+    expect(costs.expensive('a')).toBe(false);
+  });
+
+  it('remembers a bounded number of shapes, forgetting the least recently answered', () => {
+    const costs = requestCosts({ shapes: 3, expensiveUnits: 1000 });
+    for (const shape of ['a', 'b', 'c']) costs.record(shape, 5000);
+    costs.record('a', 5000);
+    costs.record('d', 5000);
+    expect(costs.size).toBe(3);
+    expect(['a', 'b', 'c', 'd'].map((s) => costs.expensive(s))).toEqual([true, false, true, true]);
+  });
+});
+
+describe('shapeOf', () => {
+  it('is the path, the parameter names, the representation and the size of a page: not the values', () => {
+    const shape = (target: string, accept?: string) => shapeOf('GET', target.split('?')[0], target.split('?')[1] ?? '', accept);
+    expect(shape('/v1/cms/event/?teaser__iregex=a&_v=1')).toBe(shape('/v1/cms/event/?_v=2&teaser__iregex=%5Cd'));
+    expect(shape('/v1/cms/event/?teaser__iregex=a')).not.toBe(shape('/v1/cms/event/?teaser__icontains=a'));
+    expect(shape('/v1/cms/event/?limit=1')).not.toBe(shape('/v1/cms/event/?limit=1000'));
+    expect(shape('/v1/cms/event/?limit=1')).not.toBe(shape('/v1/cms/event/?limit=1', 'text/html'));
+    expect(shape('/v1/cms/event/?format=json')).not.toBe(shape('/v1/cms/event/?format=ics'));
+    expect(shape(`/v1/cms/event/?${'x'.repeat(10_000)}=1`).length).toBeLessThanOrEqual(512);
+  });
+});

@@ -6,7 +6,7 @@ import type { Api } from '../api/core.ts';
 import { charge } from '../query/work-budget.ts';
 import type { AccessEntry } from './access-log.ts';
 import { connectionBounds } from './connection-bounds.ts';
-import { requestCosts, shapeOf } from './request-costs.ts';
+import { requestCosts, requestShapes } from './request-costs.ts';
 import { requestHandler } from './request-handler.ts';
 
 let server: Server | undefined;
@@ -87,36 +87,65 @@ describe('cheap requests first', () => {
 });
 
 describe('requestCosts', () => {
+  const shape = (key: string, ...parts: string[]) => ({ key, parts });
+
   it('counts an unknown shape as cheap, learns an expensive one, and keeps it over a few kept answers', () => {
     const costs = requestCosts({ shapes: 8, expensiveUnits: 1000 });
-    expect(costs.expensive('a')).toBe(false);
-    costs.record('a', 5000);
-    expect(costs.expensive('a')).toBe(true);
-    costs.record('a', 0);
-    costs.record('a', 0);
-    expect(costs.expensive('a')).toBe(true);
-    costs.record('a', 0);
-    expect(costs.expensive('a')).toBe(false);
+    expect(costs.expensive(shape('a'))).toBe(false);
+    costs.record(shape('a'), 5000);
+    expect(costs.expensive(shape('a'))).toBe(true);
+    costs.record(shape('a'), 0);
+    costs.record(shape('a'), 0);
+    expect(costs.expensive(shape('a'))).toBe(true);
+    costs.record(shape('a'), 0);
+    expect(costs.expensive(shape('a'))).toBe(false);
+  });
+
+  it('judges a shape not seen yet by its names: a new combination of an expensive name is expensive', () => {
+    const costs = requestCosts({ shapes: 16, expensiveUnits: 1000 });
+    costs.record(shape('regex', '~regex'), 5000);
+    costs.record(shape('title', '~title'), 10);
+    expect(costs.expensive(shape('regex+title', '~regex', '~title'))).toBe(true);
+    expect(costs.expensive(shape('title+limit', '~title', '~limit'))).toBe(false);
+    // once answered cheaply, the combination is judged by its own cost
+    costs.record(shape('regex+title', '~regex', '~title'), 10);
+    expect(costs.expensive(shape('regex+title', '~regex', '~title'))).toBe(false);
   });
 
   it('remembers a bounded number of shapes, forgetting the least recently answered', () => {
     const costs = requestCosts({ shapes: 3, expensiveUnits: 1000 });
-    for (const shape of ['a', 'b', 'c']) costs.record(shape, 5000);
-    costs.record('a', 5000);
-    costs.record('d', 5000);
+    for (const key of ['a', 'b', 'c']) costs.record(shape(key), 5000);
+    costs.record(shape('a'), 5000);
+    costs.record(shape('d'), 5000);
     expect(costs.size).toBe(3);
-    expect(['a', 'b', 'c', 'd'].map((s) => costs.expensive(s))).toEqual([true, false, true, true]);
+    expect(['a', 'b', 'c', 'd'].map((key) => costs.expensive(shape(key)))).toEqual([true, false, true, true]);
   });
 });
 
-describe('shapeOf', () => {
-  it('is the path, the parameter names, the representation and the size of a page: not the values', () => {
-    const shape = (target: string, accept?: string) => shapeOf('GET', target.split('?')[0], target.split('?')[1] ?? '', accept);
-    expect(shape('/v1/cms/event/?teaser__iregex=a&_v=1')).toBe(shape('/v1/cms/event/?_v=2&teaser__iregex=%5Cd'));
+describe('requestShapes', () => {
+  const shapes = requestShapes({ names: 8 });
+  const shape = (target: string, accept?: string) => shapes.shapeOf('GET', target.split('?')[0], target.split('?')[1] ?? '', accept).key;
+  shapes.learn('teaser__iregex=a&teaser__icontains=b&limit=1&format=json&_v=1', 200, '_v');
+
+  it('is the path, the parameter names the API takes, the representation and the size of a page: not the values', () => {
+    expect(shape('/v1/cms/event/?teaser__iregex=a')).toBe(shape('/v1/cms/event/?teaser__iregex=%5Cd'));
     expect(shape('/v1/cms/event/?teaser__iregex=a')).not.toBe(shape('/v1/cms/event/?teaser__icontains=a'));
     expect(shape('/v1/cms/event/?limit=1')).not.toBe(shape('/v1/cms/event/?limit=1000'));
     expect(shape('/v1/cms/event/?limit=1')).not.toBe(shape('/v1/cms/event/?limit=1', 'text/html'));
     expect(shape('/v1/cms/event/?format=json')).not.toBe(shape('/v1/cms/event/?format=ics'));
+  });
+
+  it('leaves out the names the API ignores, so varying them makes no new shape', () => {
+    expect(shape('/v1/cms/event/?teaser__iregex=a&_v=1')).toBe(shape('/v1/cms/event/?_v=2&teaser__iregex=a&x1=3'));
+    // a list the core cut short teaches nothing; a route it does not know (404) neither
+    shapes.learn('x2=1', 200, 'y, ...');
+    shapes.learn('x3=1', 404, undefined);
+    expect(shape('/v1/cms/event/?x2=1&x3=1')).toBe(shape('/v1/cms/event/'));
     expect(shape(`/v1/cms/event/?${'x'.repeat(10_000)}=1`).length).toBeLessThanOrEqual(512);
+  });
+
+  it('learns a bounded number of names', () => {
+    for (let i = 0; i < 20; i++) shapes.learn(`n${i}=1`, 200, undefined);
+    expect(shapes.knownNames).toBe(8);
   });
 });

@@ -1,64 +1,131 @@
 // What requests of one shape cost, as the API core counted it. A shape is what a request's cost
-// mostly depends on and its values mostly do not: the path, the parameter names (with their
-// lookups, `teaser__iregex`), how the answer is represented (`format`, a browser's Accept) and the
-// order of magnitude of `limit`. The cheap-first scheduler (cheap-first.ts) answers requests of a
-// shape known to be expensive after the cheap ones waiting.
+// mostly depends on and its values mostly do not: the path, the parameter names the API takes
+// (with their lookups, `teaser__iregex`), how the answer is represented (`format`, a browser's
+// Accept) and the order of magnitude of `limit`. The cheap-first scheduler (cheap-first.ts)
+// answers requests of a shape known to be expensive after the cheap ones waiting.
 //
 // Learned, not listed: every answer's counted work is recorded against its shape, so a new filter
 // or a change of the data moves a shape between the two queues with no list to keep. A shape not
-// seen yet counts as cheap: its first request is answered at once, bounded like every request by
-// the work limit, and teaches the shape's cost.
+// seen yet counts as cheap unless one of its names came with an expensive answer lately: its
+// first request is answered at once, bounded like every request by the work limit, and teaches
+// the shape's cost.
 
-/** Shapes remembered; the least recently answered is forgotten first. */
+/** Shapes (and names per route) remembered; the least recently answered is forgotten first. */
 export const MAX_SHAPES = 4096;
 
 /** Work (units, about 1 ns each) above which a shape's requests are answered after the cheap ones. */
 export const EXPENSIVE_UNITS = 2_000_000;
 
-/** characters of a shape kept: a longer one (hundreds of parameter names) is cut, not stored whole */
+/** Parameter names the API was seen to take: its filters and lookups are a finite set. */
+export const MAX_KNOWN_NAMES = 1024;
+
+/** characters of a shape's key kept: a longer one (hundreds of parameter names) is cut */
 const MAX_SHAPE_CHARS = 512;
 
-/** The shape of a request: equal for requests whose cost the core counts alike. */
-export function shapeOf(method: string, path: string, query: string, accept: string | undefined): string {
-  const names: string[] = [];
-  let format = '';
-  let limit = 0;
-  if (query !== '') {
-    for (const pair of query.split('&')) {
-      const eq = pair.indexOf('=');
-      const name = eq === -1 ? pair : pair.slice(0, eq);
-      if (name === 'format') format = pair.slice(eq + 1, eq + 9);
-      // 1, 10, 100, 1000: a page's size in digits
-      else if (name === 'limit') limit = Math.min(pair.length - eq - 1, 5);
-      names.push(name);
-    }
-    names.sort();
-  }
-  const html = accept !== undefined && accept.includes('html') ? 'h' : '';
-  const shape = `${method} ${path} ${format}${html}${limit} ${names.join('&')}`;
-  return shape.length > MAX_SHAPE_CHARS ? shape.slice(0, MAX_SHAPE_CHARS) : shape;
+/** names the API may know: written as they are in X-Ignored-Parameters, so comparable with it */
+const PLAIN_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+
+export interface Shape {
+  /** the whole shape */
+  key: string;
+  /** each known name on its own with the path and representation: what an unseen shape is judged by */
+  parts: string[];
+}
+
+export interface RequestShapes {
+  /** The shape of a request: equal for requests whose cost the core counts alike. */
+  shapeOf(method: string, path: string, query: string, accept: string | undefined): Shape;
+  /**
+   * Learns which of a request's parameter names the API takes, from its answer: those it did not
+   * name in `X-Ignored-Parameters` (`ignored`). Only from answers of a known route (200, 400) whose
+   * list is whole. True when it learned a name.
+   */
+  learn(query: string, status: number, ignored: string | undefined): boolean;
+  readonly knownNames: number;
+}
+
+const namesOf = (query: string) => (query === '' ? [] : query.split('&').map((pair) => (pair.includes('=') ? pair.slice(0, pair.indexOf('=')) : pair)));
+
+/**
+ * Shapes made of the parameter names the API takes. A name it ignores (`_v`, `x1`, …) is left
+ * out: varying one makes no new shape, so a client cannot pass every request off as a shape never
+ * seen (a name counts as taken once an answer did not call it ignored).
+ */
+export function requestShapes(limits = { names: MAX_KNOWN_NAMES }): RequestShapes {
+  const known = new Set<string>();
+  return {
+    shapeOf(method, path, query, accept) {
+      const kept: string[] = [];
+      let format = '';
+      let limit = 0;
+      for (const pair of query === '' ? [] : query.split('&')) {
+        const eq = pair.indexOf('=');
+        const name = eq === -1 ? pair : pair.slice(0, eq);
+        if (!known.has(name)) continue;
+        if (name === 'format') format = pair.slice(eq + 1, eq + 9);
+        // 1, 10, 100, 1000: a page's size in digits
+        else if (name === 'limit') limit = Math.min(pair.length - eq - 1, 5);
+        kept.push(name);
+      }
+      kept.sort();
+      const html = accept !== undefined && accept.includes('html') ? 'h' : '';
+      const base = `${method} ${path} ${format}${html}${limit}`;
+      const key = `${base} ${kept.join('&')}`;
+      return { key: key.length > MAX_SHAPE_CHARS ? key.slice(0, MAX_SHAPE_CHARS) : key, parts: [...new Set(kept)].map((name) => `${base} ~${name}`) };
+    },
+    learn(query, status, ignored) {
+      // a list cut at its cap names only some of what was ignored
+      if ((status !== 200 && status !== 400) || query === '' || ignored?.endsWith(', ...')) return false;
+      const skip = new Set(ignored ? ignored.split(', ') : []);
+      let learned = false;
+      for (const name of namesOf(query)) {
+        if (known.size >= limits.names) break;
+        if (PLAIN_NAME.test(name) && !skip.has(name) && !known.has(name)) {
+          known.add(name);
+          learned = true;
+        }
+      }
+      return learned;
+    },
+    get knownNames() {
+      return known.size;
+    },
+  };
 }
 
 export interface RequestCosts {
-  /** whether requests of this shape were expensive when last answered */
-  expensive(shape: string): boolean;
+  /**
+   * Whether requests of this shape were expensive when last answered; for a shape not seen yet,
+   * whether one of its names was, with the same path and representation (the shapes are every
+   * combination of the names: a client varying them would otherwise always send a new one).
+   */
+  expensive(shape: Shape): boolean;
   /** records the work the core counted for one answer of this shape */
-  record(shape: string, units: number): void;
+  record(shape: Shape, units: number): void;
   readonly size: number;
 }
 
 export function requestCosts(limits = { shapes: MAX_SHAPES, expensiveUnits: EXPENSIVE_UNITS }): RequestCosts {
-  // insertion order is recency order: a recorded shape is moved to the end
+  // insertion order is recency order: a recorded key is moved to the end
   const units = new Map<string, number>();
+  const note = (key: string, used: number) => {
+    const before = units.get(key);
+    if (before !== undefined) units.delete(key);
+    else if (units.size >= limits.shapes) units.delete(units.keys().next().value!);
+    // an answer the core kept (a cache hit) costs nothing: halving the estimate, not dropping
+    // it, keeps an expensive shape expensive across a few of those
+    units.set(key, Math.max(used, (before ?? 0) / 2));
+  };
   return {
-    expensive: (shape) => (units.get(shape) ?? 0) > limits.expensiveUnits,
+    expensive(shape) {
+      const whole = units.get(shape.key);
+      if (whole !== undefined) return whole > limits.expensiveUnits;
+      for (const part of shape.parts) if ((units.get(part) ?? 0) > limits.expensiveUnits) return true;
+      return false;
+    },
     record(shape, used) {
-      const before = units.get(shape);
-      if (before !== undefined) units.delete(shape);
-      else if (units.size >= limits.shapes) units.delete(units.keys().next().value!);
-      // an answer the core kept (a cache hit) costs nothing: halving the estimate, not dropping
-      // it, keeps an expensive shape expensive across a few of those
-      units.set(shape, Math.max(used, (before ?? 0) / 2));
+      note(shape.key, used);
+      for (const part of shape.parts) note(part, used);
     },
     get size() {
       return units.size;

@@ -11,7 +11,7 @@ import type { Cors } from './cors.ts';
 import { healthAnswer, isHealthPath, type HealthState } from './health.ts';
 import type { StaticFiles } from './static-files.ts';
 import { hasBody } from './request-body.ts';
-import { requestCosts, shapeOf, type RequestCosts } from './request-costs.ts';
+import { requestCosts, requestShapes, type RequestCosts, type Shape } from './request-costs.ts';
 import { endWith, flatHeaders, releaseWhenWritten, transportForm, type TransportForm } from './transport.ts';
 
 export interface HandlerOptions {
@@ -31,6 +31,7 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
   const { cors, accessLog, health, files } = options;
   const costs = options.costs ?? requestCosts();
+  const shapes = requestShapes();
   const expensive = cheapFirst();
   return (req: IncomingMessage, res: ServerResponse) => {
     const started = accessLog ? performance.now() : 0;
@@ -69,7 +70,7 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
       } else {
         const query = q === -1 ? '' : target.slice(q + 1);
         const accept = header(req.headers.accept);
-        const shape = shapeOf(method, path, query, accept);
+        const shape = shapes.shapeOf(method, path, query, accept);
         if (costs.expensive(shape)) {
           expensive.later(() => {
             // a connection closed while its answer waited: nobody reads it
@@ -91,12 +92,14 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
     done();
 
     /** Answers from the API core and records the work it counted; true when the answer is sent later. */
-    function answerApi(query: string, accept: string | undefined, shape: string): boolean {
+    function answerApi(query: string, accept: string | undefined, shape: Shape): boolean {
       // counts what the core's own meter charges (it nests), including a refused request's work
       const meter = new WorkMeter(Infinity);
       const response = metered(meter, () =>
         api()({ method, path, query, headers: { accept, 'if-none-match': header(req.headers['if-none-match']) } }),
       );
+      // a name first seen here is known from now on: its cost is the new shape's, not the old one's
+      if (shapes.learn(query, response.status, response.headers['X-Ignored-Parameters'])) shape = shapes.shapeOf(method, path, query, accept);
       costs.record(shape, meter.used);
       status = response.status;
       const send = ({ headers, body }: TransportForm) => {

@@ -5,6 +5,7 @@ import { EVENTUALLY } from '../../test/helpers.ts';
 import type { Api } from '../api/core.ts';
 import { charge } from '../query/work-budget.ts';
 import type { AccessEntry } from './access-log.ts';
+import { cheapFirst } from './cheap-first.ts';
 import { connectionBounds } from './connection-bounds.ts';
 import { requestCosts, requestShapes } from './request-costs.ts';
 import { requestHandler } from './request-handler.ts';
@@ -83,6 +84,45 @@ describe('cheap requests first', () => {
     await expect.poll(() => attacker.bodies().length + cheap.bodies().length, EVENTUALLY).toBe(5);
     expect(answered).toEqual(['/e?n=0', '/e?n=1', '/c?n=9', '/e?n=2', '/e?n=3']);
     expect(cheap.bodies()).toEqual(['/c?n=9']);
+  });
+});
+
+describe('cheapFirst', () => {
+  const turn = () => new Promise((ok) => setImmediate(ok));
+
+  it('answers one expensive request per turn, in the order queued', async () => {
+    const queue = cheapFirst();
+    const done: number[] = [];
+    for (const n of [1, 2, 3]) queue.later(() => done.push(n));
+    expect(done).toEqual([]);
+    await turn();
+    expect(done).toEqual([1]);
+    await turn();
+    await turn();
+    expect(done).toEqual([1, 2, 3]);
+    expect(queue.waiting).toBe(0);
+  });
+
+  it('waits a turn while connections are accepted, at most its number of turns in a row', async () => {
+    const queue = cheapFirst(3);
+    const done: number[] = [];
+    queue.later(() => done.push(1));
+    queue.connected();
+    await turn();
+    expect(done).toEqual([]);
+    // no connection in that turn: answered in the next
+    await turn();
+    expect(done).toEqual([1]);
+    queue.later(() => done.push(2));
+    for (let i = 0; i < 3; i++) {
+      queue.connected();
+      await turn();
+    }
+    expect(done).toEqual([1]);
+    // a fourth turn with a connection: answered anyway
+    queue.connected();
+    await turn();
+    expect(done).toEqual([1, 2]);
   });
 });
 

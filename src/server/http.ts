@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { ApiOptions } from '../api/core.ts';
 import type { Dataset } from '../query/dataset.ts';
 import type { AccessEntry } from './access-log.ts';
+import { cheapFirst } from './cheap-first.ts';
 import { connectionBounds } from './connection-bounds.ts';
 import { cors, type CorsOrigins } from './cors.ts';
 import { listen } from './listen.ts';
@@ -84,7 +85,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const data = remote ? await remoteData({ ...options, log }) : await liveData({ ...options, log });
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
+  const expensive = cheapFirst();
   const handle = requestHandler(() => data.api, {
+    expensive,
     cors: options.cors ? cors(options.cors) : undefined,
     accessLog: options.accessLog,
     health: () => ({ ready: data.ready, builtAt: data.dataset.manifest.built_at, problem: data.ready ? undefined : data.problem }),
@@ -127,6 +130,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   server.on('connection', (socket: Socket) => {
     bounds.track(socket);
+    expensive.connected();
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, answeredEarly.has(socket)));
   server.on('connect', answerConnect);

@@ -6,7 +6,7 @@ import type { Api } from '../api/core.ts';
 import { SERVER_ERROR_BODY } from '../api/respond.ts';
 import { metered, WorkMeter } from '../query/work-budget.ts';
 import type { AccessEntry } from './access-log.ts';
-import { cheapFirst } from './cheap-first.ts';
+import { cheapFirst, type CheapFirst } from './cheap-first.ts';
 import type { Cors } from './cors.ts';
 import { healthAnswer, isHealthPath, type HealthState } from './health.ts';
 import type { StaticFiles } from './static-files.ts';
@@ -23,6 +23,8 @@ export interface HandlerOptions {
   files?: () => StaticFiles;
   /** what each shape of request cost (default: a new bounded record per handler) */
   costs?: RequestCosts;
+  /** the queue of expensive answers (default: one per handler); the server tells it of new connections */
+  expensive?: CheapFirst;
 }
 
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
@@ -32,7 +34,7 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
   const { cors, accessLog, health, files } = options;
   const costs = options.costs ?? requestCosts();
   const shapes = requestShapes();
-  const expensive = cheapFirst();
+  const expensive = options.expensive ?? cheapFirst();
   return (req: IncomingMessage, res: ServerResponse) => {
     const started = accessLog ? performance.now() : 0;
     const raw = req.url ?? '/';

@@ -13,8 +13,13 @@
 /** Shapes (and names per route) remembered; the least recently answered is forgotten first. */
 export const MAX_SHAPES = 4096;
 
-/** Work (units, about 1 ns each) above which a shape's requests are answered after the cheap ones. */
-export const EXPENSIVE_UNITS = 2_000_000;
+/**
+ * Work (units) above which a shape's requests are answered after the cheap ones: about a page of
+ * a hundred events. Far below the limit, because units track CPU only roughly (the autocomplete's
+ * costliest answers count a tenth of their CPU): a moderate request queued waits a turn, an
+ * expensive one taken for cheap delays every cheap request read after it.
+ */
+export const EXPENSIVE_UNITS = 150_000;
 
 /** Parameter names the API was seen to take: its filters and lookups are a finite set. */
 export const MAX_KNOWN_NAMES = 1024;

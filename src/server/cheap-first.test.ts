@@ -184,6 +184,12 @@ describe('requestShapes', () => {
     expect(shape(`/v1/cms/event/?${'x'.repeat(10_000)}=1`).length).toBeLessThanOrEqual(512);
   });
 
+  it('reads names and the format as the core does: an escaped or `+` spelling is the same shape', () => {
+    expect(shape('/v1/cms/event/?teaser%5F%5Firegex=a')).toBe(shape('/v1/cms/event/?teaser__iregex=a'));
+    expect(shape('/v1/cms/event/?format=%69cs')).toBe(shape('/v1/cms/event/?format=ics'));
+    expect(shape('/v1/cms/event/?teaser%5F%5Firegex=a')).not.toBe(shape('/v1/cms/event/'));
+  });
+
   it('learns a bounded number of names', () => {
     for (let i = 0; i < 20; i++) shapes.learn(`n${i}=1`, 200, undefined);
     expect(shapes.knownNames).toBe(8);

@@ -49,7 +49,22 @@ export interface RequestShapes {
   readonly knownNames: number;
 }
 
-const namesOf = (query: string) => (query === '' ? [] : query.split('&').map((pair) => (pair.includes('=') ? pair.slice(0, pair.indexOf('=')) : pair)));
+/**
+ * Text of a query string as the core reads it (URLSearchParams: `+` as space, escapes decoded; an
+ * invalid escape kept): `teaser%5F%5Firegex` is the name `teaser__iregex`, not a name never seen.
+ */
+function decoded(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text;
+  return new URLSearchParams(`n=${text}`).get('n') ?? text;
+}
+
+/** A pair's name and the index of its `=` (-1 without one). */
+function nameOf(pair: string): [string, number] {
+  const eq = pair.indexOf('=');
+  return [decoded(eq === -1 ? pair : pair.slice(0, eq)), eq];
+}
+
+const pairsOf = (query: string) => (query === '' ? [] : query.split('&'));
 
 /**
  * Shapes made of the parameter names the API takes. A name it ignores (`_v`, `x1`, …) is left
@@ -63,11 +78,10 @@ export function requestShapes(limits = { names: MAX_KNOWN_NAMES }): RequestShape
       const kept: string[] = [];
       let format = '';
       let limit = 0;
-      for (const pair of query === '' ? [] : query.split('&')) {
-        const eq = pair.indexOf('=');
-        const name = eq === -1 ? pair : pair.slice(0, eq);
+      for (const pair of pairsOf(query)) {
+        const [name, eq] = nameOf(pair);
         if (!known.has(name)) continue;
-        if (name === 'format') format = pair.slice(eq + 1, eq + 9);
+        if (name === 'format') format = decoded(pair.slice(eq + 1, eq + 25)).slice(0, 8);
         // 1, 10, 100, 1000: a page's size in digits
         else if (name === 'limit') limit = Math.min(pair.length - eq - 1, 5);
         kept.push(name);
@@ -83,7 +97,7 @@ export function requestShapes(limits = { names: MAX_KNOWN_NAMES }): RequestShape
       if ((status !== 200 && status !== 400) || query === '' || ignored?.endsWith(', ...')) return false;
       const skip = new Set(ignored ? ignored.split(', ') : []);
       let learned = false;
-      for (const name of namesOf(query)) {
+      for (const [name] of pairsOf(query).map(nameOf)) {
         if (known.size >= limits.names) break;
         if (PLAIN_NAME.test(name) && !skip.has(name) && !known.has(name)) {
           known.add(name);

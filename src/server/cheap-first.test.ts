@@ -7,7 +7,7 @@ import { charge } from '../query/work-budget.ts';
 import type { AccessEntry } from './access-log.ts';
 import { cheapFirst } from './cheap-first.ts';
 import { connectionBounds } from './connection-bounds.ts';
-import { requestCosts, requestShapes } from './request-costs.ts';
+import { MAX_PARTS, requestCosts, requestShapes } from './request-costs.ts';
 import { requestHandler } from './request-handler.ts';
 
 let server: Server | undefined;
@@ -188,6 +188,13 @@ describe('requestShapes', () => {
     expect(shape('/v1/cms/event/?teaser%5F%5Firegex=a')).toBe(shape('/v1/cms/event/?teaser__iregex=a'));
     expect(shape('/v1/cms/event/?format=%69cs')).toBe(shape('/v1/cms/event/?format=ics'));
     expect(shape('/v1/cms/event/?teaser%5F%5Firegex=a')).not.toBe(shape('/v1/cms/event/'));
+  });
+
+  it('judges and records at most MAX_PARTS names of one request on their own', () => {
+    const many = requestShapes({ names: 100 });
+    const names = Array.from({ length: 100 }, (_, i) => `n${i}`);
+    many.learn(names.map((n) => `${n}=1`).join('&'), 200, undefined);
+    expect(many.shapeOf('GET', '/v1/cms/event/', names.map((n) => `${n}=1`).join('&'), undefined).parts).toHaveLength(MAX_PARTS);
   });
 
   it('learns a bounded number of names', () => {

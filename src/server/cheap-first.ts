@@ -33,14 +33,14 @@ export function cheapFirst(maxYields = MAX_YIELDS): CheapFirst {
 
   const drainOne = () => {
     scheduled = false;
-    if (accepted && yields < maxYields) {
+    const connecting = accepted;
+    accepted = false;
+    if (connecting && yields < maxYields) {
       // a connection came in this turn: let the next turn accept the next one first
-      accepted = false;
       yields++;
       schedule();
       return;
     }
-    accepted = false;
     yields = 0;
     const answer = queue[head];
     queue[head++] = undefined!;

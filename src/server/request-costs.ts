@@ -24,6 +24,12 @@ export const EXPENSIVE_UNITS = 150_000;
 /** Parameter names the API was seen to take: its filters and lookups are a finite set. */
 export const MAX_KNOWN_NAMES = 1024;
 
+/**
+ * Names of one request judged and recorded on their own: enough for any real query, and few
+ * enough that one request naming every known name cannot push the learned shapes out.
+ */
+export const MAX_PARTS = 16;
+
 /** characters of a shape's key kept: a longer one (hundreds of parameter names) is cut */
 const MAX_SHAPE_CHARS = 512;
 
@@ -90,11 +96,11 @@ export function requestShapes(limits = { names: MAX_KNOWN_NAMES }): RequestShape
       const html = accept !== undefined && accept.includes('html') ? 'h' : '';
       const base = `${method} ${path} ${format}${html}${limit}`;
       const key = `${base} ${kept.join('&')}`;
-      return { key: key.length > MAX_SHAPE_CHARS ? key.slice(0, MAX_SHAPE_CHARS) : key, parts: [...new Set(kept)].map((name) => `${base} ~${name}`) };
+      return { key: key.length > MAX_SHAPE_CHARS ? key.slice(0, MAX_SHAPE_CHARS) : key, parts: [...new Set(kept)].slice(0, MAX_PARTS).map((name) => `${base} ~${name}`) };
     },
     learn(query, status, ignored) {
       // a list cut at its cap names only some of what was ignored
-      if ((status !== 200 && status !== 400) || query === '' || ignored?.endsWith(', ...')) return false;
+      if (known.size >= limits.names || (status !== 200 && status !== 400) || query === '' || ignored?.endsWith(', ...')) return false;
       const skip = new Set(ignored ? ignored.split(', ') : []);
       let learned = false;
       for (const [name] of pairsOf(query).map(nameOf)) {

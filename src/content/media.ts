@@ -64,7 +64,7 @@ async function resolveOne(root: string, r: Sourced<MediaSource>, out: FileIssue[
   if (isAbsolute(file) || normal === '..' || normal.startsWith('../')) {
     return void refuse(`expected a path inside the content folder, got ${describeValue(file)}`);
   }
-  // ('' and '.' are the folder itself: "leads outside the content folder" said the opposite)
+  // ('' and '.' are the folder itself, which is inside it: the message says what is expected)
   if (normal === '.' || normal === './') return void refuse(`expected the path of a file inside the content folder, got ${describeValue(file)}`);
   let real: string;
   let info: Stats;
@@ -80,8 +80,8 @@ async function resolveOne(root: string, r: Sourced<MediaSource>, out: FileIssue[
   if (info.size > MAX_MEDIA_FILE_BYTES) {
     return void refuse(`${describeValue(file)} is ${describeSize(info.size)}, more than the ${describeSize(MAX_MEDIA_FILE_BYTES)} a media file may have`);
   }
-  // The build copies it: a file it may not read passed `aula check` and failed the build with a
-  // bare EACCES line, without the record that names it.
+  // The build copies it: a file it may not read is reported here, with the record that names it,
+  // so `aula check` finds what would stop the build.
   try {
     await access(real, constants.R_OK);
   } catch (e) {

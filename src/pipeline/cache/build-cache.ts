@@ -44,9 +44,9 @@ export function cacheIdentity(): string {
   return IDENTITY;
 }
 // The payloads are v8.serialize's, whose format is Node's and V8's: their versions, not V8's
-// cachedDataVersionTag(), which also hashes the process's V8 flags. `aula build` sets one
-// (heap-policy.ts), and a pack it wrote was then foreign to `aula dev` and to any build run
-// without it: every file parsed again, without a word.
+// cachedDataVersionTag(), which also hashes the process's V8 flags: `aula build` sets one
+// (heap-policy.ts), and its packs must stay readable by `aula dev` and by any build run without
+// it.
 const IDENTITY = JSON.stringify({ code: codeVersion(), aula: AULA_VERSION, format: DIST_FORMAT, node: process.version, v8: process.versions.v8, sum: CHECKSUM });
 
 /** The cache folder by default: node_modules/.cache/aula of the project the command runs in. */

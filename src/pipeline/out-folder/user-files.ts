@@ -23,7 +23,7 @@ export const STAGING_MARKER = '.aula-staging';
 /** Far above what a large dist's .aula-files holds; the cap only bounds what is read. */
 const LIST_LIMIT = 64 * 1024 * 1024;
 
-/** The names aula writes at the top of a dist (and wrote, before .aula-files listed them). */
+/** The names aula writes at the top of a dist: in one without .aula-files, every other entry is the user's. */
 const AULA_TOP_NAMES = new Set([
   MADE_FILES, STAGING_MARKER, 'manifest.json', 'changes.json', '_headers', '_redirects', 'vercel.json',
   'openapi.json', 'openapi.json.gz', 'openapi.json.br', 'events.ics', 'events.ics.gz', 'events.ics.br',

@@ -9,7 +9,7 @@
 //
 // The reader decodes the text with one TextDecoder call and hands out each string as a slice of
 // it when first asked for: loading a list of 100k strings is one decode, not 100k allocations
-// (JSON.parse of the same strings was half of the server's start). The decoded text is held once,
+// (a parse per string would dominate the server's start). The decoded text is held once,
 // as V8 holds any string: one byte per character when every character fits Latin-1, two when
 // one does not. The strings are not split by that (a list whose few strings have a dash or a
 // quotation mark is held at two bytes per character), which costs at most the list's text once
@@ -20,9 +20,6 @@ export interface StringList {
   readonly length: number;
   at(i: number): string;
 }
-
-/** The sections of a string table, in order. */
-export const STRING_TABLE_SECTIONS = 3;
 
 /** A plain array as a StringList (the build's side, tests). */
 export function stringList(values: readonly string[]): StringList {

@@ -88,15 +88,8 @@ export class OrderedColumn {
 
   /** First position whose value satisfies `pred`; `pred` must be monotone along the order. */
   private first(pred: (v: number) => boolean): number {
-    let lo = 0;
-    let hi = this.length;
     const a = this.ordered;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (pred(a[mid])) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
+    return firstIndex(this.length, (i) => pred(a[i]));
   }
 
   /** Inclusive value bounds of a non-empty span: a row matches iff min <= value <= max. */

@@ -24,18 +24,6 @@ export function allBits(rows: number): Bits {
   return bits;
 }
 
-/** `a` &= `b`, charged to `what`. */
-export function andInto(a: Bits, b: Bits, what: string): void {
-  charge(a.length * WORK.word, what);
-  for (let i = 0; i < a.length; i++) a[i] &= b[i];
-}
-
-/** `a` |= `b`, charged to `what`. */
-export function orInto(a: Bits, b: Bits, what: string): void {
-  charge(a.length * WORK.word, what);
-  for (let i = 0; i < a.length; i++) a[i] |= b[i];
-}
-
 /** Set bits of rows [lo, hi). */
 export function countIn(bits: Bits, lo: number, hi: number): number {
   if (hi <= lo) return 0;

@@ -58,11 +58,6 @@ export class WordIndex {
     return (this.decoded = { words: range(0, words), spans: range(words, words + spans), chars: charMap, grams: gramMap });
   }
 
-  /** Decodes the strings now (a server warming up), not on the first search. */
-  prepare(): void {
-    void this.strings;
-  }
-
   /** The row list of a character, or -1 when no event has it. */
   charList(ch: string): number {
     return this.strings.chars.get(ch) ?? -1;

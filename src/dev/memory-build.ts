@@ -7,8 +7,9 @@
 // that did not change, so an event is "the same" when its record is the same object:
 // - the list order is the last one with the events that went taken out and the new ones merged in;
 // - an event's row is copied from the last rows (runs of rows in one copy) when the render
-//   context is the same too: the site, the base URL, the pages and the media (as JSON, so a
-//   media file whose size changed counts); any change to those renders every row again;
+//   context is the same too: the whole render context as the rows cache keys it (renderInputs,
+//   so a media file whose size changed counts, and so does anything the context gains); any
+//   change to it renders every row again;
 // - the columns are copied from the last ones the same way (they depend on the record alone, and
 //   the zone), and a column file whose column did not change is the last one (an edited title
 //   makes the title's file again, and no other);
@@ -24,6 +25,7 @@ import { toJson } from '../store/format/json.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../store/format/dist-paths.ts';
 import { autocompleteData } from '../pipeline/render/autocomplete-data.ts';
 import { calendarReusing } from '../pipeline/render/calendar-data.ts';
+import { renderInputs } from '../pipeline/rows/render-cache.ts';
 import { readCalendarFile } from '../store/read/calendar-file.ts';
 import { splitParts } from '../store/format/event-parts.ts';
 import type { Manifest } from '../store/format/manifest.ts';
@@ -91,7 +93,7 @@ export class MemoryBuild {
     const runs = runsOf(from);
     phase('order');
     const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
-    const context = JSON.stringify([ctx.site, ctx.baseUrl, [...ctx.pages], [...ctx.media]]);
+    const context = renderInputs(ctx);
     const rows = context === last?.context ? copiedRows(events, from, runs, last, ctx, stats) : renderedRows(events, ctx, stats);
     phase('rows');
     const zone = model.site.timezone;

@@ -35,7 +35,7 @@ import { withSearchFile } from '../store/read/search-index.ts';
 import { buildIndexJson } from '../store/write/index-builder.ts';
 import { searchIndexOf } from '../store/write/search-index.ts';
 import { datasetFrom, searchOf, type Dataset } from '../query/dataset.ts';
-import { manifestOf } from '../pipeline/write/manifest-of.ts';
+import { manifestOf, newestOf } from '../pipeline/write/manifest-of.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 const INDEX = `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`;
@@ -155,7 +155,7 @@ export class MemoryBuild {
    * (made from the manifest) change whenever the data may have, and never match a dist's.
    */
   private manifestOf(model: Model, baseUrl: string, eventCount: number): Manifest {
-    const manifest = manifestOf(model.site, baseUrl, model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0), {
+    const manifest = manifestOf(model.site, baseUrl, newestOf(model.events), {
       events: eventCount,
       pages: model.pages.size,
       categories: model.categories.length,

@@ -15,7 +15,7 @@ import type { DirectoryJob } from '../directory/directory-job.ts';
 import type { ParsePool } from '../load/parse-pool.ts';
 import type { StateRecorder } from '../patch/state-recorder.ts';
 import type { BuildOptions, Clock } from '../run.ts';
-import { manifestOf } from '../write/manifest-of.ts';
+import { manifestOf, newestOf } from '../write/manifest-of.ts';
 import { mediaFilesOf } from '../write/media-copies.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { collectGarbage } from './collect-garbage.ts';
@@ -94,7 +94,7 @@ export async function renderStage(
   const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take, taken: () => collectGarbage() }, calendarData);
   // what the manifest needs of the events, before their records (most of the model) are let go
   const eventCount = model.events.length;
-  const newest = model.events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
+  const newest = newestOf(model.events);
   model.events.length = 0;
   for (const rel of [...Object.values(DATA_FILES), ...COLUMN_FILES]) dist.data(rel, files.get(rel)!);
   for (const rel of COLUMN_FILES) files.delete(rel);

@@ -21,6 +21,11 @@ export const DOCUMENTS: readonly [string, string, string][] = [
   ['events.ics', EVENT_LIST_PATH, 'format=ics'],
 ];
 
+/** The newest `last_modified` of the events (epoch ms; 0 for none): the manifest's built_at. */
+export function newestOf(events: readonly { last_modified: number }[]): number {
+  return events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
+}
+
 export interface BuildCounts {
   events: number;
   pages: number;

@@ -42,7 +42,3 @@ export interface TrigramData {
   readonly coverage: number;
 }
 
-/** 32-bit words of one bit set over `values` values. */
-export function bitmapWords(values: number): number {
-  return (values + 31) >>> 5;
-}

@@ -3,7 +3,8 @@
 // its bounds), so a hand-made file that passed the checksums cannot make a lookup read outside it.
 import type { TextColumnData } from '../format/text-column-file.ts';
 import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, TEXT_SECTION } from '../format/text-column-file.ts';
-import { bitmapWords, type TrigramData } from '../format/trigram-file.ts';
+import { bitmapWords } from '../format/bitmap.ts';
+import type { TrigramData } from '../format/trigram-file.ts';
 import { check, checkBelow, checkStarts, Sections } from './sections.ts';
 import { StringTable } from './string-table.ts';
 

@@ -3,8 +3,9 @@
 // places and the rows it made anew. Both give the same bytes for the same rows: the file is a
 // function of which words and characters each row has, whatever the order they were added in.
 import { fieldIndex, FIELD_COUNT, valueSpanIn, type EventRows } from '../format/event-rows.ts';
+import { bitmapWords } from '../format/bitmap.ts';
 import {
-  BITMAP_REF, bitmapWords, ByteList, decodeSearchIndex, eachListed, encodeList, encodeSearchIndex, listBytes,
+  BITMAP_REF, ByteList, decodeSearchIndex, eachListed, encodeList, encodeSearchIndex, listBytes,
 } from '../format/search/search-index-file.ts';
 import { fieldText, newPass, SEARCH_FIELDS, textTerms, type TermSink } from '../format/search/search-text.ts';
 

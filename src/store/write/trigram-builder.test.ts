@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prng, randomText } from '../../query/events/test-random.ts';
-import { BITMAP, bitmapWords, BOUNDARY, OTHER, UNINDEXED, VARINT, type TrigramData } from '../format/trigram-file.ts';
+import { bitmapWords } from '../format/bitmap.ts';
+import { BITMAP, BOUNDARY, OTHER, UNINDEXED, VARINT, type TrigramData } from '../format/trigram-file.ts';
 import { buildTrigrams } from './trigram-builder.ts';
 
 /** The index as trigram-file.ts describes it, made the plainest way: lists in maps, then encoded. */

@@ -7,7 +7,8 @@
 // per byte). Two passes over the text: one counts each trigram's values and list bytes, the other
 // writes the lists; both are flat loops over typed arrays indexed by the 21-bit trigram, so the
 // whole is a few passes over the text however many trigrams there are.
-import { BITMAP, bitmapWords, BOUNDARY, OTHER, TRIGRAM_SPACE, VARINT, type TrigramData } from '../format/trigram-file.ts';
+import { bitmapWords } from '../format/bitmap.ts';
+import { BITMAP, BOUNDARY, OTHER, TRIGRAM_SPACE, VARINT, type TrigramData } from '../format/trigram-file.ts';
 
 /**
  * A varint list gets a bit set instead as soon as it would be half the bit set's size: bit sets

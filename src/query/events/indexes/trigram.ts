@@ -7,7 +7,8 @@
 import { EMPTY, intersect, type RowSet } from './rowset.ts';
 import { UNCOUNTED, type Work } from '../../work-tally.ts';
 import { WORK } from '../work-costs.ts';
-import { BITMAP, bitmapWords, BOUNDARY, UNINDEXED, VARINT, type TrigramData } from '../../../store/format/trigram-file.ts';
+import { bitmapWords } from '../../../store/format/bitmap.ts';
+import { BITMAP, BOUNDARY, UNINDEXED, VARINT, type TrigramData } from '../../../store/format/trigram-file.ts';
 
 /** What a pattern requires of a matching (folded) text. */
 export type TrigramQuery =

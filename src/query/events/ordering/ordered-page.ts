@@ -10,7 +10,8 @@
 // Charged to `ordering`: rows placed and read back, bit-set words scanned, sort steps.
 import { charge } from '../../work-budget.ts';
 import type { Matches } from '../matches.ts';
-import { rowsIn, setBitsAt, wordsFor } from '../search/bits.ts';
+import { bitmapWords } from '../../../store/format/bitmap.ts';
+import { rowsIn, setBitsAt } from '../search/bits.ts';
 import { WORK } from '../work-costs.ts';
 import type { OrderSource } from './field-orders.ts';
 import { ORDERING_PARAM, type OrderKey } from './ordering-param.ts';
@@ -47,7 +48,7 @@ function ordered(source: OrderSource, keys: readonly OrderKey[], rows: RowsIn, f
   // ties that reaches past it
   let inOrder: Uint32Array;
   if (rows === null) inOrder = perm;
-  else if (!(rows instanceof Uint32Array) && to * (n / m) < m + wordsFor(n)) inOrder = walk(perm, rows.bits, to, keys.length > 1 ? rank : null);
+  else if (!(rows instanceof Uint32Array) && to * (n / m) < m + bitmapWords(n)) inOrder = walk(perm, rows.bits, to, keys.length > 1 ? rank : null);
   else {
     const list = rows instanceof Uint32Array ? rows : listOf(rows, n);
     if (keys.length === 1) return byPlace(list, perm, place, n, from, to);
@@ -84,7 +85,7 @@ function ordered(source: OrderSource, keys: readonly OrderKey[], rows: RowsIn, f
 
 /** The rows of a bit set over `n` rows, ascending: every word scanned, every row listed. */
 function listOf(rows: { bits: Int32Array; count: number }, n: number): Uint32Array {
-  charge(wordsFor(n) * WORK.word + rows.count * WORK.row, ORDERING_PARAM);
+  charge(bitmapWords(n) * WORK.word + rows.count * WORK.row, ORDERING_PARAM);
   return rowsIn(rows.bits, 0, n, rows.count);
 }
 
@@ -116,7 +117,7 @@ function byPlace(rows: Uint32Array, perm: Uint32Array, place: Uint32Array, n: nu
   to = Math.min(to, m);
   if (to <= from) return new Uint32Array(0);
   const steps = 32 - Math.clz32(m);
-  if (m * steps * 2 < m + wordsFor(n)) {
+  if (m * steps * 2 < m + bitmapWords(n)) {
     // few: sorted by their places
     charge(m * steps * WORK.row, ORDERING_PARAM);
     const places = new Uint32Array(m);
@@ -127,8 +128,8 @@ function byPlace(rows: Uint32Array, perm: Uint32Array, place: Uint32Array, n: nu
     return out;
   }
   // many: marked in a bit set over the places, read back from the place of the page's first
-  charge(m * WORK.row + wordsFor(n) * WORK.word + (to - from) * WORK.row, ORDERING_PARAM);
-  const bits = new Int32Array(wordsFor(n));
+  charge(m * WORK.row + bitmapWords(n) * WORK.word + (to - from) * WORK.row, ORDERING_PARAM);
+  const bits = new Int32Array(bitmapWords(n));
   for (let i = 0; i < m; i++) {
     const p = place[rows[i]];
     bits[p >>> 5] |= 1 << (p & 31);

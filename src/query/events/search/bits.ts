@@ -1,6 +1,7 @@
 // Bit sets over the rows of the event table (an Int32Array, row r at bit r & 31 of word r >>> 5):
 // what a search term's rows are gathered into, ANDed and counted. A table of 100k rows is 3,125
 // words, so whole-set operations cost a few microseconds and are charged per word.
+import { bitmapWords } from '../../../store/format/bitmap.ts';
 import { charge } from '../../work-budget.ts';
 import { WORK } from '../work-costs.ts';
 import { EMPTY, type RowSet } from '../indexes/rowset.ts';
@@ -8,7 +9,6 @@ import type { Matches } from '../matches.ts';
 
 export type Bits = Int32Array;
 
-export const wordsFor = (rows: number) => (rows + 31) >>> 5;
 
 /** Set bits of one 32-bit word. */
 export function popcount32(x: number): number {
@@ -19,7 +19,7 @@ export function popcount32(x: number): number {
 
 /** Every row of a table of `rows` rows. */
 export function allBits(rows: number): Bits {
-  const bits = new Int32Array(wordsFor(rows)).fill(-1);
+  const bits = new Int32Array(bitmapWords(rows)).fill(-1);
   if (rows & 31) bits[bits.length - 1] = (1 << (rows & 31)) - 1;
   return bits;
 }

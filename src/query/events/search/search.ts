@@ -18,7 +18,8 @@ import { fieldText, searchForms, SEARCH_FIELDS } from '../../../store/format/sea
 import { fieldIndex, type EventRows } from '../../../store/format/event-rows.ts';
 import { WorkTally, type Work } from '../../work-tally.ts';
 import { WORK } from '../work-costs.ts';
-import { allBits, countIn, popcount32, rowsIn, type Bits, wordsFor } from './bits.ts';
+import { bitmapWords } from '../../../store/format/bitmap.ts';
+import { allBits, countIn, popcount32, rowsIn, type Bits } from './bits.ts';
 import type { TermRows } from './term-cache.ts';
 import type { Place, WordIndex } from './word-index.ts';
 
@@ -87,7 +88,7 @@ export function searchRows(index: WordIndex, rows: EventRows, terms: readonly st
       phrases.push(plans);
       continue;
     }
-    const bits = new Int32Array(wordsFor(n));
+    const bits = new Int32Array(bitmapWords(n));
     for (const plan of plans) if (plan.kind === 'lists') for (const list of plan.lists) index.orRows(list, bits, counted);
     counted.add(bits.length * WORK.word);
     const rowsOf: TermRows = { bits, count: countIn(bits, 0, n), units };
@@ -113,7 +114,7 @@ export function searchRows(index: WordIndex, rows: EventRows, terms: readonly st
   // phrases last, each checked only on the rows the other terms left
   for (const plans of phrases) {
     if (result.count === 0) break;
-    const bits = new Int32Array(wordsFor(n));
+    const bits = new Int32Array(bitmapWords(n));
     for (const plan of plans) {
       if (plan.kind === 'lists') for (const list of plan.lists) index.orRows(list, bits, work);
       else if (plan.kind === 'phrase') orPhrase(index, rows, plan, result.bits, bits, work);

@@ -1,7 +1,8 @@
 // The search index (store/format/search/search-index-file.ts) as the server reads it: which rows
 // have a word or a character, and which words hold a piece of text. Its strings are decoded on
 // first use (the words of 100k events are a few hundred thousand at most).
-import { BITMAP_REF, bitmapWords, eachListed, type SearchIndexData } from '../../../store/format/search/search-index-file.ts';
+import { bitmapWords } from '../../../store/format/bitmap.ts';
+import { BITMAP_REF, eachListed, type SearchIndexData } from '../../../store/format/search/search-index-file.ts';
 import type { Work } from '../../work-tally.ts';
 import { searchCost, WORK } from '../work-costs.ts';
 import type { Bits } from './bits.ts';

@@ -37,6 +37,7 @@
 //   7 gramVarints u8: lists of words and spans, by number (the words' 0.., the spans' after
 //                 them), encoded as the row lists
 // Numbers are little-endian, as typed arrays hold them where Node and workerd run.
+import { bitmapWords } from '../bitmap.ts';
 
 export const SEARCH_INDEX_MAGIC = 'aula-sch';
 export const SEARCH_INDEX_VERSION = 1;
@@ -62,7 +63,6 @@ export interface SearchIndexData {
 }
 
 /** 32-bit words of one bit set over `rows` rows. */
-export const bitmapWords = (rows: number) => (rows + 31) >>> 5;
 
 const align = (n: number) => (n + 7) & ~7;
 

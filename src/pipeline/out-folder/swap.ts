@@ -14,7 +14,7 @@ import { printable } from '../../util/printable.ts';
 import { listFiles } from '../ledger/carry-over.ts';
 import { isAulaDist } from './out-folder.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
-import { moveUserEntries, removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
+import { moveUserEntries, removeMade, STAGING_MARKER, userEntries, type MadeList } from './user-files.ts';
 import { runFsThread } from '../threads/fs-thread.ts';
 import { threadModule } from '../../util/start-thread.ts';
 import { isRunning } from '../../util/process-alive.ts';
@@ -118,8 +118,8 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void
     const moved = moveUserEntries(parked, out, entries, strandedIn(parked, out, warn));
     // without a list, nothing goes until every user entry has moved; then said, as swapRenames
     // says it of the dist it parks
-    if (made === null && moved) warn(noListWarning(parked));
-    if (made !== null || moved) removeMade(parked, made);
+    if ('top' in made && moved) warn(noListWarning(parked));
+    if ('files' in made || moved) removeMade(parked, made);
     if (moved) warnLeft(parked, warn);
   } catch {
     // one would land on a file of the dist: the parked folder stays, with it
@@ -189,12 +189,12 @@ export function swapInLater(staged: string, out: string, warn: SwapWarning = () 
  * the files its .aula-files lists (null: it lists none, and all of it is aula's once the user's
  * entries at its top are moved out).
  */
-function swapRenames(staged: string, out: string, warn: SwapWarning): { dir: string; made: string[] | null; kept: boolean } | null {
+function swapRenames(staged: string, out: string, warn: SwapWarning): { dir: string; made: MadeList; kept: boolean } | null {
   const hadOld = existsSync(out);
   // what the user keeps in the former dist, and where it goes: refused before anything moves
-  const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: null };
+  const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: { files: [] } };
   // said once per such build: nested files of the user's cannot be told from aula's there
-  if (hadOld && made === null) warn(noListWarning(out));
+  if (hadOld && 'top' in made) warn(noListWarning(out));
   writeMadeFiles(staged, hadOld ? out : null);
   // From here on the manifest proves the folder is aula's; the marker must not ship in the dist.
   // (Nor is it removed if the build is stopped now: it is about to be the dist, or the old one
@@ -209,7 +209,7 @@ function swapRenames(staged: string, out: string, warn: SwapWarning): { dir: str
   // checked here, on this thread, before anything is removed: only a folder aula made goes, and of
   // it only what its list names (a file written into it meanwhile, or one that did not move, stays
   // for the next build's recoverDist); without a list, only once every user entry has moved
-  if (!hadOld || !provablyOurs(parked) || (made === null && !kept)) return null;
+  if (!hadOld || !provablyOurs(parked) || ('top' in made && !kept)) return null;
   return { dir: parked, made, kept };
 }
 
@@ -232,7 +232,7 @@ function writeMadeFiles(staged: string, previous: string | null): void {
 }
 
 /** Removes what aula made of the former dist `dir` (proven aula's by the caller) on a worker thread. */
-export function removeOnWorker(dir: string, made: readonly string[] | null): Promise<void> {
+export function removeOnWorker(dir: string, made: MadeList): Promise<void> {
   return runFsThread(threadModule(import.meta.url, 'remove-thread'), { dir, made }, { stopped: `the removal of ${dir} stopped before it finished`, path: dir });
 }
 

@@ -65,13 +65,16 @@ describe('userEntries: what of a former dist aula did not make', () => {
   it('a dist without .aula-files (an older aula): names at its top that aula does not write are the user\u2019s', () => {
     const old = tree({ 'manifest.json': '{}', 'v1/mine.txt': 'kept as aula\u2019s, as before', 'events.ics': 'x', CNAME: 'c', '.nojekyll': '', 'robots.txt': 'r', 'sitemap/a.xml': 's' });
     const staged = tree({ 'manifest.json': '{}', 'robots.txt': 'the new tree has one' });
-    expect(userEntries(old, staged, 'dist').entries.sort()).toEqual(['.nojekyll', 'CNAME', 'sitemap']);
+    const { entries, made } = userEntries(old, staged, 'dist');
+    expect(entries.sort()).toEqual(['.nojekyll', 'CNAME', 'sitemap']);
+    // what a removal of the former dist may then take: these names, and no name put there later
+    expect('top' in made && [...made.top].sort()).toEqual(['events.ics', 'manifest.json', 'robots.txt', 'v1']);
   });
 
   it('a damaged .aula-files is read as none', () => {
     const old = tree({ ...listed({ CNAME: 'c' }), [MADE_FILES]: '{"aula_files":1,"files":[' });
     const { entries, made } = userEntries(old, tree(listed()), 'dist');
-    expect(made).toBeNull();
+    expect(made).toEqual({ top: expect.arrayContaining(['manifest.json', MADE_FILES]) });
     expect(entries.sort()).toEqual(['CNAME']);
   });
 });
@@ -93,18 +96,25 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     const parked = tree(listed({ 'v1/cms/event/offset/20.json': '{}', 'data/events/00001.jsonl': 'x' }));
     // written into the former dist while the build swapped (a deploy script, an editor)
     fs.writeFileSync(join(parked, 'v1', 'late.txt'), 'mine');
-    removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json', 'data/events/00001.jsonl']);
+    removeMade(parked, { files: [...MADE, 'v1/cms/event/offset/20.json', 'data/events/00001.jsonl'] });
     expect(fs.readdirSync(parked).sort()).toEqual(['.aula-files', 'manifest.json', 'v1']);
     expect(fs.readdirSync(join(parked, 'v1'))).toEqual(['late.txt']);
   });
 
-  it('with nothing else left, the proof goes last and the folder with it; without a list, everything goes', () => {
+  it('with nothing else left, the proof goes last and the folder with it; without a list, everything under aula\u2019s top names goes', () => {
     const parked = tree(listed({ 'v1/cms/event/offset/20.json': '{}' }));
-    removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json']);
+    removeMade(parked, { files: [...MADE, 'v1/cms/event/offset/20.json'] });
     expect(existsSync(parked)).toBe(false);
-    const older = tree({ 'manifest.json': '{}', 'v1/x.json': '{}', 'deep/er/y': 'y' });
-    removeMade(older, null);
+    const older = tree({ 'manifest.json': '{}', 'v1/x.json': '{}', 'pages/deep/er/y': 'y', 'events.ics': 'x' });
+    removeMade(older, { top: ['manifest.json', 'v1', 'pages', 'events.ics'] });
     expect(existsSync(older)).toBe(false);
+  });
+
+  it('without a list, a name at the top aula does not write stays (put there after the user\u2019s entries moved), with the proof', () => {
+    const older = tree({ 'manifest.json': '{}', 'v1/x.json': '{}', 'CNAME': 'example.org', 'notes/todo.txt': 'mine' });
+    removeMade(older, { top: ['manifest.json', 'v1'] });
+    expect(fs.readdirSync(older).sort()).toEqual(['CNAME', 'manifest.json', 'notes']);
+    expect(readFileSync(join(older, 'notes', 'todo.txt'), 'utf8')).toBe('mine');
   });
 
   it('a listed name that is now somebody\'s link stays; a link is never followed', () => {
@@ -112,7 +122,7 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     const listedDist = tree(listed());
     fs.rmSync(join(listedDist, 'v1', 'cms', 'event', 'index.json'));
     fs.symlinkSync(join(elsewhere, 'keep.txt'), join(listedDist, 'v1', 'cms', 'event', 'index.json'));
-    removeMade(listedDist, MADE);
+    removeMade(listedDist, { files: MADE });
     expect(fs.readlinkSync(join(listedDist, 'v1', 'cms', 'event', 'index.json'))).toBe(join(elsewhere, 'keep.txt'));
     expect(readFileSync(join(elsewhere, 'keep.txt'), 'utf8')).toBe('mine');
   });
@@ -121,7 +131,7 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     const outside = tree({ 'keep.txt': 'mine' });
     const parked = tree(listed());
     fs.symlinkSync(outside, join(parked, 'v1', 'link'));
-    removeMade(parked, null);
+    removeMade(parked, { top: fs.readdirSync(parked) });
     expect(existsSync(parked)).toBe(false);
     expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('mine');
   });

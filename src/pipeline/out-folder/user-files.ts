@@ -30,6 +30,13 @@ const AULA_TOP_NAMES = new Set([
   'v1', 'cms', 'data', 'autocomplete', 'schemas', 'deploy', 'edge',
 ]);
 
+/**
+ * What aula made of a former dist: the files its .aula-files lists, or, in a dist of an older
+ * aula without one, the names at its top taken as aula's when its user entries were found (a name
+ * put there later is the user's).
+ */
+export type MadeList = { files: readonly string[] } | { top: readonly string[] };
+
 /** The paths `dist` lists in its .aula-files, or null when it has none (or a damaged one). */
 function madeFilesOf(dist: string): Set<string> | null {
   const text = readSmallFile(join(dist, MADE_FILES), LIST_LIMIT);
@@ -50,12 +57,14 @@ const kind = (path: string): 'none' | 'folder' | 'other' => {
  * one path), placed where `staged` (the new tree) leaves room for them. Throws OutFolderError
  * naming the first that would land on something the new build makes.
  */
-export function userEntries(old: string, staged: string, shownOut: string): { entries: string[]; made: string[] | null } {
+export function userEntries(old: string, staged: string, shownOut: string): { entries: string[]; made: MadeList } {
   const made = madeFilesOf(old);
   const found: { rel: string; folder: boolean }[] = [];
+  const top: string[] = [];
   if (made === null) {
     for (const e of readdirSync(old, { withFileTypes: true })) {
       if (!AULA_TOP_NAMES.has(e.name) && kind(join(staged, e.name)) === 'none') found.push({ rel: e.name, folder: e.isDirectory() });
+      else top.push(e.name);
     }
   } else {
     // the folders holding made files: only these are looked into
@@ -93,27 +102,30 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
     );
   };
   for (const { rel, folder } of found) place(rel, folder);
-  return { entries: keep, made: made && [...made] };
+  return { entries: keep, made: made === null ? { top } : { files: [...made] } };
 }
 
 /**
- * Removes from the former dist `dir` what aula made: every file `made` lists (every file, when it
- * lists nothing: a dist of an older aula, whose user entries were moved out by name), and the
- * folders left empty. Anything else — a file put there while the build ran, one that could not be
+ * Removes from the former dist `dir` what aula made: every file `made` lists (in a dist of an
+ * older aula without a list, whose user entries were moved out by name, every file under the top
+ * names taken as aula's, and nothing under another), and the folders left empty. Anything else — a file put there while the build ran, one that could not be
  * moved — stays, and so do manifest.json and .aula-files, which prove the folder aula's to the
  * next build (recoverDist moves those entries and removes the rest): they go last, with the
  * folder, once nothing else is left. A symbolic link is never followed (and, in a listed dist,
  * never aula's: aula makes none).
  */
-export function removeMade(dir: string, made: readonly string[] | null): void {
+export function removeMade(dir: string, made: MadeList): void {
   const proof = new Set(['manifest.json', '.aula-files']);
-  const listed = made === null ? null : new Set(made);
+  const listed = 'files' in made ? new Set(made.files) : null;
+  const top = 'top' in made ? new Set(made.top) : null;
   /** empties `rel` of what aula made; true when nothing is left in it */
   const empty = (rel: string): boolean => {
     let nothingLeft = true;
     for (const e of readdirSync(rel === '' ? dir : join(dir, rel), { withFileTypes: true })) {
       const at = rel === '' ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) {
+      if (top !== null && rel === '' && !top.has(e.name)) {
+        nothingLeft = false;
+      } else if (e.isDirectory()) {
         if (empty(at)) rmdirSync(join(dir, at));
         else nothingLeft = false;
       } else if ((rel === '' && proof.has(e.name)) || (listed !== null && !(listed.has(at) && e.isFile()))) {

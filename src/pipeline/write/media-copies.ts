@@ -1,7 +1,12 @@
 // The media records backed by a file in content/: answered from a copy in the dist at the URL the
 // API gives them, listed in the media index (MEDIA_FILES_INDEX) and given routing rules of their
 // own. Made the same way by a full build and by a patch.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+//
+// The file was checked when the content was loaded (inside the content folder, a regular file,
+// its size); it is copied later, and may have been replaced meanwhile — in a long `aula dev`
+// session, by a link out of the folder. So the copy reads only the file it checked: opened without
+// following a link, still at the real path it was found at, of the size it was checked at.
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Media } from '../../model/types.ts';
 import { digestOf } from '../../store/format/manifest.ts';
@@ -16,10 +21,44 @@ export function mediaFilesOf(media: ReadonlyMap<number, Media>): MediaFile[] {
   return files;
 }
 
+/** The bytes of the checked file `m.source`, or an error naming it when it is no longer that file. */
+function checkedBytes(m: Media): Buffer {
+  const source = m.source!;
+  const changed = (what: string) => new Error(`media file ${m.sourceName ?? basename(source)} (id ${m.id}) ${what} since the content was checked; build again`);
+  let fd: number;
+  try {
+    fd = openSync(source, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (e) {
+    throw changed(`cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    const info = fstatSync(fd);
+    let there: { dev: number; ino: number } | null = null;
+    try {
+      // a folder on its path replaced by a link moves the real path: then it is not the checked file
+      there = realpathSync(source) === source ? statSync(source) : null;
+    } catch {
+      there = null;
+    }
+    if (!info.isFile() || there === null || there.dev !== info.dev || there.ino !== info.ino) throw changed('was replaced');
+    if (info.size !== m.size) throw changed(`changed size (${m.size} → ${info.size} bytes)`);
+    const bytes = Buffer.allocUnsafe(info.size);
+    let at = 0;
+    while (at < bytes.length) {
+      const n = readSync(fd, bytes, at, bytes.length - at, at);
+      if (n === 0) throw changed('was cut short');
+      at += n;
+    }
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Copies each into `staging` (read once: the copy and its hash in `served` are the same bytes); `wrote` is told each. */
 export function copyMediaFiles(files: readonly MediaFile[], media: ReadonlyMap<number, Media>, staging: string, served: Map<string, string>, wrote?: Set<string>): void {
   for (const m of files) {
-    const bytes = readFileSync(media.get(m.id)!.source!);
+    const bytes = checkedBytes(media.get(m.id)!);
     mkdirSync(dirname(join(staging, m.file)), { recursive: true });
     writeFileSync(join(staging, m.file), bytes);
     wrote?.add(m.file);

@@ -9,6 +9,7 @@ import { readAutocompleteFile } from '../store/read/autocomplete-file.ts';
 import { corrupt, directorySource, type DistSource } from '../store/read/dist-source.ts';
 import { readStore, type StoreOptions, type StoredData } from '../store/read/stored-data.ts';
 import { verifiedSource } from '../store/read/verified-source.ts';
+import { once } from '../store/read/per-need.ts';
 import { readSearchIndex } from '../store/read/search-index.ts';
 import { WordIndex } from './events/search/word-index.ts';
 
@@ -36,13 +37,24 @@ export function datasetFrom(source: DistSource, options: DatasetOptions = {}): D
   const stored = readStore(source, options);
   // the index is checked against the manifest like the data files readStore read
   const checked = source.trusted ? source : verifiedSource(source, stored.manifest, options.sha256!);
+  const readAutocomplete = () => {
+    try {
+      return autocompleteOf(readAutocompleteFile(checked.bytes(AUTOCOMPLETE_DATA_FILE)));
+    } catch (e) {
+      if (e instanceof FormatError) throw corrupt(source, AUTOCOMPLETE_DATA_FILE, e.message);
+      throw e;
+    }
+  };
+  // a source loading per need reads the directory's index when it is first searched
+  if (source.perNeed) {
+    const autocomplete = once(readAutocomplete);
+    return Object.defineProperty({ ...stored, search: searchOf(checked, stored, true) }, 'autocomplete', { get: autocomplete, enumerable: true }) as Dataset;
+  }
   try {
-    const autocomplete = autocompleteOf(readAutocompleteFile(checked.bytes(AUTOCOMPLETE_DATA_FILE)));
-    return { ...stored, autocomplete, search: searchOf(checked, stored, options.lazySearch) };
+    return { ...stored, autocomplete: readAutocomplete(), search: searchOf(checked, stored, options.lazySearch) };
   } catch (e) {
     // (the rows' files readStore opened are not served: closed, as a failed reload must not keep them)
     stored.events.rows.close();
-    if (e instanceof FormatError) throw corrupt(source, AUTOCOMPLETE_DATA_FILE, e.message);
     throw e;
   }
 }

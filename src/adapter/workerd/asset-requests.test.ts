@@ -1,12 +1,18 @@
-// How many requests the edge worker makes of its ASSETS binding: the dataset's files once each and
-// no HEADs (their sizes are in the manifest); a public file once on its first request (the read that
-// gives its ETag also answers), then once per answer, and not at all for a 304.
-import { readFileSync, statSync } from 'node:fs';
+// How many requests the edge worker makes of its ASSETS binding: the dataset's files once each, when
+// an answer first needs them, and no HEADs (their sizes are in the manifest); a public file once on
+// its first request (the read that gives its ETag also answers), then once per answer, and not at
+// all for a 304.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_FILES } from '../../../test/fixture-content.ts';
 import { buildOk, removeDir, tempDir, writeContent } from '../../../test/helpers.ts';
-import { loadedFiles } from '../../store/format/dist-paths.ts';
+import { createApi } from '../../api/core.ts';
+import { bodyBuffer } from '../../api/body.ts';
+import type { ApiResponse } from '../../api/respond.ts';
+import { loadDataset } from '../../query/dataset.ts';
+import { DATA_FILES, eventPartFile } from '../../store/format/dist-paths.ts';
+import { columnFile } from '../../store/format/column-files.ts';
 import { EdgeLoadError, loadEdgeDataset, type AssetFetcher } from './assets.ts';
 import { EdgePublicFiles } from './public-files.ts';
 
@@ -39,12 +45,62 @@ function assetsOf(folder: string, log: string[]): AssetFetcher {
   };
 }
 
-describe('loading the dataset', () => {
-  it('fetches the manifest and each loaded file once, and makes no HEAD request', async () => {
+const ask = (path: string, query = '') => ({ method: 'GET', path, query, headers: {} });
+const bytesOf = (answer: ApiResponse) => (typeof answer.body === 'string' ? Buffer.from(answer.body) : bodyBuffer(answer.body));
+
+describe('loading the dataset per need', () => {
+  it('fetches the manifest and the categories to start, then each file once, when an answer first reads it; no HEAD request', async () => {
     const log: string[] = [];
-    const ds = await loadEdgeDataset(assetsOf(dist, log), { maxDataBytes: 1e9 });
-    expect(ds.events.table.length).toBeGreaterThan(0);
-    expect(log).toEqual(['GET manifest.json', ...loadedFiles(ds.manifest).map((rel) => `GET ${rel}`)]);
+    const { dataset, files } = await loadEdgeDataset(assetsOf(dist, log), { maxDataBytes: 1e9 });
+    expect(log).toEqual(['GET manifest.json', `GET ${DATA_FILES.categories}`]);
+    const api = createApi(dataset);
+    expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=1')))).status).toBe(200);
+    expect(log.slice(2)).toEqual([`GET ${DATA_FILES.offsets}`, `GET ${eventPartFile(0)}`]);
+    expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'title__icontains=a&limit=2')))).status).toBe(200);
+    expect(log.slice(4)).toEqual([`GET ${columnFile.text('title')}`]);
+    // two answers needing the same file at once: one fetch
+    const both = await Promise.all([
+      files.whenLoaded(() => api(ask('/v1/cms/event/', 'allday=true'))),
+      files.whenLoaded(() => api(ask('/v1/cms/event/', 'allday=false'))),
+    ]);
+    expect(both.map((a) => a.status)).toEqual([200, 200]);
+    expect(log.slice(5)).toEqual([`GET ${columnFile.bool('allday')}`]);
+    expect(new Set(log).size).toBe(log.length);
+  });
+
+  it('answers the bytes the node loader answers', async () => {
+    const node = createApi(loadDataset(dist));
+    const { dataset, files } = await loadEdgeDataset(assetsOf(dist, []), { maxDataBytes: 1e9 });
+    const edge = createApi(dataset);
+    const queries = ['', 'limit=2&offset=1', 'title__icontains=a', 'start__gte=2020-01-01', 'dfp_points__gte=1&register=true', 'categories=1', 'id=1', 'expand=categories', 'format=ics', 'search=kurs'];
+    for (const q of queries) {
+      const want = node(ask('/v1/cms/event/', q));
+      const got = await files.whenLoaded(() => edge(ask('/v1/cms/event/', q)));
+      expect([got.status, got.headers, bytesOf(got).toString()]).toEqual([want.status, want.headers, bytesOf(want).toString()]);
+    }
+    const want = node(ask('/v1/api/autocomplete/', 'q=a'));
+    const got = await files.whenLoaded(() => edge(ask('/v1/api/autocomplete/', 'q=a')));
+    expect(bytesOf(got).equals(bytesOf(want))).toBe(true);
+  });
+
+  it('a file that does not match the manifest is refused when an answer needs it, the others still answer, and it is fetched again later', async () => {
+    const copy = join(root, 'corrupt-dist');
+    await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: copy, precompress: false });
+    const column = join(copy, columnFile.text('title'));
+    const original = readFileSync(column);
+    const damaged = Buffer.from(original);
+    damaged[damaged.length - 1] ^= 1;
+    writeFileSync(column, damaged);
+    const log: string[] = [];
+    const { dataset, files } = await loadEdgeDataset(assetsOf(copy, log), { maxDataBytes: 1e9 });
+    const api = createApi(dataset);
+    const refused = await files.whenLoaded(() => api(ask('/v1/cms/event/', 'title__icontains=a'))).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(EdgeLoadError);
+    expect((refused as EdgeLoadError).detail).toBe(`The API data cannot be read (dist/${columnFile.text('title')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\`).`);
+    expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=1')))).status).toBe(200);
+    writeFileSync(column, original);
+    expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'title__icontains=a')))).status).toBe(200);
+    expect(log.filter((l) => l === `GET ${columnFile.text('title')}`)).toHaveLength(2);
   });
 
   it('refuses a dist over the bound from the manifest alone, before fetching the data', async () => {

@@ -1,13 +1,16 @@
-// The dataset of an edge isolate, read once from the ASSETS binding (Workers static assets, or a
-// workerd disk service over dist/). The core reads its files synchronously, so every file it needs
-// is fetched up front into memory; the isolate then answers from that copy until it is recycled.
-// The files are verified against the manifest's SHA-256 sums by the loader the server uses; only
-// the hashing differs (WebCrypto here, as the bundle has no node: modules).
+// The dataset of an edge isolate, read from the ASSETS binding (Workers static assets, or a
+// workerd disk service over dist/) per need: the manifest on the first request, then each data
+// file when an answer first reads it (the event rows a part at a time, a column when a filter
+// first reads it), fetched once and checked against the manifest's size and SHA-256 before any
+// of it is used. The core reads synchronously, so a file not at hand yet is asked for by a throw
+// (store/read/per-need.ts); `whenLoaded` fetches it and runs the answer again. The isolate then
+// answers from its copies until it is recycled.
 import { loadedFiles } from '../../store/format/dist-paths.ts';
-import { DistError, parseManifest } from '../../store/format/manifest.ts';
+import { DistError, parseManifest, type Manifest } from '../../store/format/manifest.ts';
 import { datasetFrom, type Dataset } from '../../query/dataset.ts';
-import { memorySource } from '../../store/read/dist-source.ts';
-import { ChecksumMismatch, type Sha256 } from '../../store/read/verified-source.ts';
+import type { DistSource } from '../../store/read/dist-source.ts';
+import { FileNeeded } from '../../store/read/per-need.ts';
+import { checkDigest, ChecksumMismatch } from '../../store/read/verified-source.ts';
 
 /** The part of the Fetcher binding this worker uses. */
 export interface AssetFetcher {
@@ -22,6 +25,9 @@ export class EdgeLoadError extends Error {
   }
 }
 
+/** `rel` as the messages name it (as the node loader names a file of dist/) */
+const where = (rel: string) => `dist/${rel}`;
+
 async function fetchFile(assets: AssetFetcher, rel: string): Promise<Uint8Array> {
   // the host is ignored by both bindings; only the path names the file
   const response = await assets.fetch(`https://assets.invalid/${rel}`, { method: 'GET' });
@@ -35,18 +41,79 @@ async function fetchFile(assets: AssetFetcher, rel: string): Promise<Uint8Array>
 
 const hex = (digest: ArrayBuffer) => Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 
-/**
- * The loader hashes synchronously and WebCrypto only asynchronously, so every fetched file is
- * hashed ahead; the loader's hash function then answers for those very byte arrays.
- */
-async function precomputedSha256(files: Iterable<Uint8Array>): Promise<Sha256> {
-  const digests = new WeakMap<Uint8Array, string>();
-  for (const bytes of files) digests.set(bytes, hex(await crypto.subtle.digest('SHA-256', bytes)));
-  return (bytes) => {
-    const digest = digests.get(bytes);
-    if (digest === undefined) throw new Error('no SHA-256 was computed for these bytes');
-    return digest;
-  };
+/** The isolate's data files: each fetched once, when first needed, and held once verified. */
+export class EdgeFiles {
+  private readonly held = new Map<string, Uint8Array>();
+  /** fetches under way: two answers needing the same file wait for one fetch */
+  private readonly pending = new Map<string, Promise<void>>();
+  readonly source: DistSource;
+
+  constructor(
+    private readonly assets: AssetFetcher,
+    private readonly manifest: Manifest,
+    manifestBytes: Uint8Array,
+  ) {
+    this.held.set('manifest.json', manifestBytes);
+    const bytes = (rel: string) => {
+      const held = this.held.get(rel);
+      if (held === undefined) throw new FileNeeded(rel);
+      return held;
+    };
+    this.source = {
+      where,
+      // every file held has been checked against the manifest (need)
+      trusted: true,
+      perNeed: true,
+      bytes,
+      text: (rel) => new TextDecoder().decode(bytes(rel)),
+      require: (rel) => void bytes(rel),
+    };
+  }
+
+  /** Fetches `rel` and checks it against the manifest; a failure is not kept (a deploy may be under way). */
+  need(rel: string): Promise<void> {
+    let fetching = this.pending.get(rel);
+    if (!fetching) {
+      fetching = this.fetchChecked(rel).finally(() => this.pending.delete(rel));
+      this.pending.set(rel, fetching);
+    }
+    return fetching;
+  }
+
+  private async fetchChecked(rel: string): Promise<void> {
+    const bytes = await fetchFile(this.assets, rel);
+    // WebCrypto hashes only asynchronously: the digest is made here and checked as the node loader checks its files
+    const digest = hex(await crypto.subtle.digest('SHA-256', bytes));
+    try {
+      checkDigest(this.source, this.manifest, rel, bytes, () => digest);
+    } catch (e) {
+      throw new EdgeLoadError(`The API data cannot be read (${(e as Error).message}).`, false);
+    }
+    this.held.set(rel, bytes);
+  }
+
+  /**
+   * `answer()`, run again after each file it needs has been fetched, until it needs none. A file
+   * the loader finds damaged (a DistError) is answered as a dataset that cannot be read.
+   */
+  async whenLoaded<T>(answer: () => T): Promise<T> {
+    // each round fetches a file not held before: at most one round per file
+    for (let rounds = 0; rounds <= this.manifestFiles(); rounds++) {
+      try {
+        return answer();
+      } catch (e) {
+        if (e instanceof FileNeeded) await this.need(e.rel);
+        // damage found in a file that matches its checksum: another deploy of the same files will not help
+        else if (e instanceof DistError) throw new EdgeLoadError(`The API data cannot be read (${e.message}).`, !(e instanceof ChecksumMismatch));
+        else throw e;
+      }
+    }
+    throw new Error('an answer kept needing files that were fetched');
+  }
+
+  private manifestFiles(): number {
+    return Object.keys(this.manifest.files).length + 1;
+  }
 }
 
 export interface EdgeLoadOptions {
@@ -57,17 +124,17 @@ export interface EdgeLoadOptions {
 }
 
 /**
- * Loads the data files into a dataset. Refuses, before reading the data, a dist whose data files
- * are larger than `maxDataBytes`: past that an isolate runs out of memory, which kills it with
- * no answer at all; a refusal answers 503 with the reason instead.
+ * The dataset over the isolate's files, each fetched when first read. Refuses, before reading the
+ * data, a dist whose data files are larger than `maxDataBytes`: past that an isolate that came to
+ * need them all would run out of memory, which kills it with no answer at all; a refusal answers
+ * 503 with the reason instead.
  */
-export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOptions): Promise<Dataset> {
+export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOptions): Promise<{ dataset: Dataset; files: EdgeFiles }> {
   const manifestBytes = await fetchFile(assets, 'manifest.json');
-  let listed: Record<string, { bytes: number }>;
+  let manifest: Manifest;
   let loaded: string[];
   try {
-    const manifest = parseManifest(new TextDecoder().decode(manifestBytes), 'manifest.json');
-    listed = manifest.files;
+    manifest = parseManifest(new TextDecoder().decode(manifestBytes), 'manifest.json');
     loaded = loadedFiles(manifest);
   } catch (e) {
     // a manifest from another aula or a damaged one: redeploying the same files will not help
@@ -75,7 +142,7 @@ export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOpt
   }
   // the manifest lists every loaded file's size, so the sizes need no request of their own
   let total = 0;
-  for (const rel of loaded) total += listed[rel]?.bytes ?? 0;
+  for (const rel of loaded) total += manifest.files[rel]?.bytes ?? 0;
   if (total > options.maxDataBytes) {
     const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
     throw new EdgeLoadError(
@@ -83,13 +150,6 @@ export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOpt
       true,
     );
   }
-  const files = new Map<string, Uint8Array>([['manifest.json', manifestBytes]]);
-  for (const rel of loaded) files.set(rel, await fetchFile(assets, rel));
-  const sha256 = await precomputedSha256([...files].filter(([rel]) => rel !== 'manifest.json').map(([, bytes]) => bytes));
-  try {
-    return datasetFrom(memorySource(files, 'dist', false), { baseUrl: options.baseUrl, sha256 });
-  } catch (e) {
-    // a file that does not match the manifest may be a deploy under way: retried, as a missing one is
-    throw new EdgeLoadError(`The API data cannot be read (${(e as Error).message}).`, !(e instanceof ChecksumMismatch));
-  }
+  const files = new EdgeFiles(assets, manifest, manifestBytes);
+  return { dataset: await files.whenLoaded(() => datasetFrom(files.source, { baseUrl: options.baseUrl })), files };
 }

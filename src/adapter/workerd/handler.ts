@@ -6,7 +6,7 @@ import { bodyBuffer, bodyByteLength } from '../../api/body.ts';
 import { createApi, type Api } from '../../api/core.ts';
 import { SERVER_ERROR_BODY, splitTarget, type ApiRequest, type ApiResponse } from '../../api/respond.ts';
 import { DEFAULT_CACHE_CONTROL } from '../../defaults.ts';
-import { EdgeLoadError, loadEdgeDataset, type AssetFetcher } from './assets.ts';
+import { EdgeLoadError, loadEdgeDataset, type AssetFetcher, type EdgeFiles } from './assets.ts';
 import { EdgePublicFiles } from './public-files.ts';
 import { isHeaderValue } from '../../util/header-value.ts';
 
@@ -22,7 +22,8 @@ export interface Env {
 
 /**
  * Data files above this are refused with a 503 instead of loaded: measured in workerd, a dist
- * of this size takes an isolate to about 100 MB, under the 128 MB limit (docs/edge.md).
+ * of this size takes an isolate to about 100 MB, under the 128 MB limit (docs/edge.md), once its
+ * answers have needed every file.
  */
 export const DEFAULT_MAX_DATA_BYTES = 40_000_000;
 
@@ -61,6 +62,8 @@ export function toResponse(answer: ApiResponse): Response {
 
 interface Loaded {
   api: Api;
+  /** the data files, fetched as answers first need them */
+  data: EdgeFiles;
   /** dist/'s public files, answered before the API as by `aula serve` */
   files: EdgePublicFiles;
 }
@@ -78,9 +81,10 @@ function load(env: Env): Promise<Loaded> {
       loading = Promise.reject(new EdgeLoadError('AULA_CACHE_CONTROL cannot be sent as a header value (printable characters only, no line breaks); set it as `aula serve --cache-control` takes it.', true));
       return loading;
     }
-    loading = loadEdgeDataset(env.ASSETS, options).then((ds) => ({
-      api: createApi(ds, { cacheControl, cacheLimits: EDGE_CACHE_LIMITS }),
-      files: new EdgePublicFiles(env.ASSETS, ds.baseUrl, cacheControl ?? DEFAULT_CACHE_CONTROL),
+    loading = loadEdgeDataset(env.ASSETS, options).then(({ dataset, files }) => ({
+      api: createApi(dataset, { cacheControl, cacheLimits: EDGE_CACHE_LIMITS }),
+      data: files,
+      files: new EdgePublicFiles(env.ASSETS, dataset.baseUrl, cacheControl ?? DEFAULT_CACHE_CONTROL),
     }));
     loading.catch((e) => {
       if (!(e instanceof EdgeLoadError && e.permanent)) loading = null;
@@ -101,8 +105,10 @@ export async function handle(request: Request, env: Env): Promise<Response> {
   try {
     const apiRequest = toApiRequest(request);
     const file = await loaded.files.answer({ method: apiRequest.method, path: apiRequest.path, ifNoneMatch: apiRequest.headers['if-none-match'] });
-    return file ?? toResponse(loaded.api(apiRequest));
+    return file ?? toResponse(await loaded.data.whenLoaded(() => loaded.api(apiRequest)));
   } catch (e) {
+    // a data file this answer needs could not be fetched, or does not match the manifest
+    if (e instanceof EdgeLoadError) return unavailable(e.detail);
     console.error(e);
     // as the node server answers it
     return new Response(SERVER_ERROR_BODY, { status: 500, headers: { 'Content-Type': 'application/json' } });

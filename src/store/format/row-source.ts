@@ -65,11 +65,19 @@ export function eachPiece(starts: Float64Array, at: number, length: number, each
 export function partRows(parts: readonly Uint8Array[]): RowSource {
   const buffers = parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
   if (buffers.length === 1) return memoryRows(buffers[0]);
-  const starts = partStarts(buffers.map((b) => b.length));
-  const byteLength = starts[buffers.length];
+  return partsOf(buffers.map((b) => b.length), (part) => buffers[part]);
+}
+
+/**
+ * Rows in memory held as parts of the given sizes, each part's bytes from `part` as a read first
+ * reaches it (a source loading per need fetches a part then, store/read/per-need.ts).
+ */
+export function partsOf(sizes: readonly number[], part: (i: number) => Buffer): RowSource {
+  const starts = partStarts(sizes);
+  const byteLength = starts[sizes.length];
   const readInto = (target: Uint8Array, offset: number, at: number, length: number) => {
     if (at < 0 || length < 0 || at + length > byteLength) throw new RangeError(`bytes ${at}+${length} outside the event rows (${byteLength} bytes)`);
-    eachPiece(starts, at, length, (part, from, n, done) => void buffers[part].copy(target, offset + done, from, from + n));
+    eachPiece(starts, at, length, (i, from, n, done) => void part(i).copy(target, offset + done, from, from + n));
   };
   return {
     byteLength,
@@ -77,8 +85,8 @@ export function partRows(parts: readonly Uint8Array[]): RowSource {
     read(at, length) {
       if (at < 0 || length < 0 || at + length > byteLength) throw new RangeError(`bytes ${at}+${length} outside the event rows (${byteLength} bytes)`);
       let view: Buffer | null = null;
-      eachPiece(starts, at, length, (part, from, n) => {
-        if (n === length) view = buffers[part].subarray(from, from + n);
+      eachPiece(starts, at, length, (i, from, n) => {
+        if (n === length) view = part(i).subarray(from, from + n);
       });
       if (view) return view;
       const out = Buffer.allocUnsafe(length);

@@ -14,8 +14,16 @@ export interface DistSource {
   bytes(rel: string): Uint8Array;
   /** throws the same DistError as reading would, without reading */
   require(rel: string): void;
-  /** the very bytes the manifest's checksums were just computed from (the build's): not hashed again */
+  /**
+   * the very bytes the manifest's checksums were just computed from (the build's), or bytes the
+   * source verified against them itself (per need): not hashed again
+   */
   trusted?: boolean;
+  /**
+   * files are fetched as answers first need them (the edge): the loader reads each only when first
+   * used, and `bytes` of one not at hand yet throws FileNeeded (per-need.ts)
+   */
+  perNeed?: boolean;
   /** opens files to be read by offset as one (a dist/ folder's event parts): the rows stay out of memory */
   open?(rels: readonly string[]): FileRows;
 }

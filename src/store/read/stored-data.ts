@@ -7,7 +7,7 @@ import type { EventTable } from '../format/event-table.ts';
 import { EventRows, FIELD_COUNT, serializeEvent } from '../format/event-rows.ts';
 import { partBounds } from '../format/event-parts.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
-import { joinedView, partRows, type RowSource } from '../format/row-source.ts';
+import { joinedView, partRows, partsOf, type RowSource } from '../format/row-source.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
 import { FileRows } from './file-rows.ts';
@@ -16,6 +16,7 @@ import { readCalendar } from './calendar-file.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
 import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
 import type { RowsJob, VerifyRows } from './rows-job.ts';
+import { once } from './per-need.ts';
 
 export interface StoredData {
   manifest: Manifest;
@@ -116,6 +117,7 @@ export function readStore(dist: DistSource, options: StoreOptions = {}): StoredD
   // From a folder the rows are read by offset when answering (see row-source.ts): the parts are
   // read whole once here, through the descriptors kept, to check them, then dropped from memory.
   const parts = eventPartFiles(manifest);
+  if (dist.perNeed) return storedPerNeed(dist, manifest, parts, options);
   const file = dist.open?.(parts);
   try {
     return storedWith(dist, source, manifest, parts, file, options);
@@ -123,6 +125,88 @@ export function readStore(dist: DistSource, options: StoreOptions = {}): StoredD
     file?.close();
     throw e;
   }
+}
+
+/** The checks of storedWith, made per need: the event rows when first read, each part when a read first reaches it. */
+function storedPerNeed(source: DistSource, manifest: Manifest, parts: readonly string[], options: StoreOptions): StoredData {
+  const baseUrl = (options.baseUrl ?? manifest.base_url).replace(/\/+$/, '');
+  const count = manifest.counts.events;
+  const stored = once(() => rowsPerNeed(source, manifest, parts));
+  const rows = once(() => {
+    const made = stored();
+    if (baseUrl === manifest.base_url) return made.rows;
+    // every row is rewritten: every part first, so that no row is rewritten twice while they arrive
+    for (let i = 0; i < parts.length; i++) made.part(i);
+    return rebaseRows(made.rows, manifest.base_url, baseUrl);
+  });
+  const calendar = once(() => readCalendar(source, count));
+  return {
+    manifest,
+    baseUrl,
+    site: manifest.site,
+    events: {
+      table: readColumns(source, count),
+      get rows() {
+        return rows();
+      },
+      get calendar() {
+        return calendar();
+      },
+    },
+    categories: categoriesOf(source),
+  };
+}
+
+/**
+ * The event rows of a source loading per need: the offsets now, each part when a read first
+ * reaches it, checked then against the offsets (its size was checked by the source, against the
+ * manifest, and against the offsets here).
+ */
+function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly string[]): { rows: EventRows; part(i: number): Buffer } {
+  const rowsName = rowsFolder(parts);
+  const starts = eventOffsets(source);
+  const stride = FIELD_COUNT + 1;
+  const partRowCount = manifest.event_part_rows;
+  if (starts.length / stride !== manifest.counts.events) {
+    throw new DistError(`${source.where('data')}: event data is incomplete (${starts.length / stride} rows, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
+  }
+  const sizes = parts.map((rel) => {
+    if (!Object.hasOwn(manifest.files, rel)) throw corrupt(source, rel, 'is not listed in manifest.json');
+    return manifest.files[rel].bytes;
+  });
+  const bounds = partBounds(starts, partRowCount);
+  const misfit = sizes.findIndex((size, i) => size !== bounds[i + 1] - bounds[i]);
+  if (bounds.length - 1 !== parts.length || misfit >= 0) {
+    const problem = bounds.length - 1 !== parts.length ? `${parts.length} parts for ${bounds.length - 1}` : `part ${misfit} is not its rows' length`;
+    throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName} (${problem})`);
+  }
+  const part = parts.map((rel, i) =>
+    once(() => {
+      const bytes = source.bytes(rel);
+      const problem = rowOffsetsProblem(bytes, starts.subarray(i * partRowCount * stride, (i + 1) * partRowCount * stride));
+      if (problem) throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName} (part ${i}: ${problem})`);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }),
+  );
+  let rows: EventRows;
+  try {
+    rows = new EventRows(partsOf(sizes, (i) => part[i]()), starts);
+  } catch (e) {
+    if (e instanceof DistError) throw e;
+    throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName}`);
+  }
+  return { rows, part: (i) => part[i]() };
+}
+
+function categoriesOf(source: DistSource): StoredData['categories'] {
+  const categories = parseJson<{ id: number }[]>(source, DATA_FILES.categories);
+  if (!Array.isArray(categories) || !categories.every((c) => typeof c === 'object' && c !== null && Number.isInteger(c.id))) {
+    throw corrupt(source, DATA_FILES.categories, 'expected a list of categories with integer ids');
+  }
+  return {
+    ids: new Set(categories.map((c) => c.id)),
+    json: new Map(categories.map((c) => [c.id, toJson(c)])),
+  };
 }
 
 function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, parts: readonly string[], file: FileRows | undefined, options: StoreOptions): StoredData {
@@ -174,18 +258,6 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
     rows = rebaseRows(rows, manifest.base_url, baseUrl);
     file?.close();
   }
-  const categories = parseJson<{ id: number }[]>(source, DATA_FILES.categories);
-  if (!Array.isArray(categories) || !categories.every((c) => typeof c === 'object' && c !== null && Number.isInteger(c.id))) {
-    throw corrupt(source, DATA_FILES.categories, 'expected a list of categories with integer ids');
-  }
-  return {
-    manifest,
-    baseUrl,
-    site: manifest.site,
-    events: { table, rows, calendar: readCalendar(source, rows.length) },
-    categories: {
-      ids: new Set(categories.map((c) => c.id)),
-      json: new Map(categories.map((c) => [c.id, toJson(c)])),
-    },
-  };
+  const categories = categoriesOf(source);
+  return { manifest, baseUrl, site: manifest.site, events: { table, rows, calendar: readCalendar(source, rows.length) }, categories };
 }

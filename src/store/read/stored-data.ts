@@ -12,7 +12,8 @@ import { corrupt, type DistSource } from './dist-source.ts';
 import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
 import { FileRows } from './file-rows.ts';
 import { readColumns } from './column-files.ts';
-import { readCalendar } from './calendar-file.ts';
+import { readCalendar, readCalendarFile } from './calendar-file.ts';
+import { FormatError } from '../format/sections.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
 import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
 import type { RowsJob, VerifyRows } from './rows-job.ts';
@@ -80,6 +81,8 @@ export interface StoreOptions {
    * thread reads the rest); the caller awaits it before serving. Without it they are checked here.
    */
   verifyRows?: VerifyRows;
+  /** manifest.json of the source, already read and parsed by the caller (the edge reads it first, to size the data) */
+  manifest?: Manifest;
 }
 
 /** The per-field offsets of the event rows (events.offsets.bin, read through `source`). */
@@ -110,7 +113,7 @@ export function rowsJob(source: DistSource, manifest: Manifest, starts: Uint32Ar
 const rowsFolder = (parts: readonly string[]) => `${parts[0].slice(0, parts[0].lastIndexOf('/'))}/`;
 
 export function readStore(dist: DistSource, options: StoreOptions = {}): StoredData {
-  const manifest = parseManifest(dist.text('manifest.json'), dist.where('manifest.json'));
+  const manifest = options.manifest ?? parseManifest(dist.text('manifest.json'), dist.where('manifest.json'));
   const { sha256 } = options;
   if (!dist.trusted && !sha256) throw new Error('readStore: a source that is not trusted needs options.sha256');
   const source = dist.trusted ? dist : verifiedSource(dist, manifest, sha256!);
@@ -259,5 +262,47 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
     file?.close();
   }
   const categories = categoriesOf(source);
-  return { manifest, baseUrl, site: manifest.site, events: { table, rows, calendar: readCalendar(source, rows.length) }, categories };
+  const count = rows.length;
+  if (!file) return { manifest, baseUrl, site: manifest.site, events: { table, rows, calendar: readCalendar(source, count) }, categories };
+  const calendar = pinnedCalendar(dist, manifest, count, sha256);
+  return {
+    manifest,
+    baseUrl,
+    site: manifest.site,
+    events: {
+      table,
+      rows,
+      get calendar() {
+        return calendar();
+      },
+    },
+    categories,
+  };
+}
+
+/**
+ * The calendar of a dist/ folder, checked now and read again when an answer first needs it: only
+ * the iCalendar answers read it, and held from the start it is the largest file in memory (~60 MB
+ * at 100k events). Its descriptor stays on the file that was checked, as the rows' do (file-rows.ts).
+ */
+function pinnedCalendar(dist: DistSource, manifest: Manifest, rows: number, sha256: Sha256 | undefined): () => CalendarEntries {
+  const rel = DATA_FILES.calendar;
+  const file = dist.open!([rel]);
+  const read = (checked: boolean) => {
+    const bytes = file.readAll();
+    if (!checked && !dist.trusted) checkDigest(dist, manifest, rel, bytes, sha256!);
+    try {
+      return readCalendarFile(bytes, rows);
+    } catch (e) {
+      if (e instanceof FormatError) throw corrupt(dist, rel, e.message);
+      throw e;
+    }
+  };
+  try {
+    read(false);
+  } catch (e) {
+    file.close();
+    throw e;
+  }
+  return once(() => read(true));
 }

@@ -151,5 +151,5 @@ export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOpt
     );
   }
   const files = new EdgeFiles(assets, manifest, manifestBytes);
-  return { dataset: await files.whenLoaded(() => datasetFrom(files.source, { baseUrl: options.baseUrl })), files };
+  return { dataset: await files.whenLoaded(() => datasetFrom(files.source, { baseUrl: options.baseUrl, manifest })), files };
 }

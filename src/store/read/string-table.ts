@@ -14,10 +14,14 @@ export class StringTable implements StringList {
     private readonly odd: Map<number, string>,
   ) {}
 
-  /** The table in sections `first`, `first + 1`, `first + 2` of `s`; `what` names it in messages. */
-  static read(s: Sections, first: number, what: string, expected?: number): StringTable {
+  /**
+   * The table in sections `first`, `first + 1`, `first + 2` of `s`; `what` names it in messages.
+   * `copied`: its offsets are copied out of the file's bytes (which are then not held by the table).
+   */
+  static read(s: Sections, first: number, what: string, expected?: number, copied = false): StringTable {
     const format: Format = s.format;
-    const starts = s.u32(first + 1, `${what} offsets`, expected === undefined ? undefined : expected + 1);
+    const offsets = s.u32(first + 1, `${what} offsets`, expected === undefined ? undefined : expected + 1);
+    const starts = copied ? offsets.slice() : offsets;
     const text = new TextDecoder().decode(s.u8(first, `${what} text`));
     check(starts.length > 0 && starts[0] === 0 && starts[starts.length - 1] === text.length, format, `whose ${what} do not fit their text`);
     for (let i = 1; i < starts.length; i++) check(starts[i] >= starts[i - 1], format, `whose ${what} do not fit their text`);

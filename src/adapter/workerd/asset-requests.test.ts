@@ -13,6 +13,7 @@ import type { ApiResponse } from '../../api/respond.ts';
 import { loadDataset } from '../../query/dataset.ts';
 import { DATA_FILES, eventPartFile } from '../../store/format/dist-paths.ts';
 import { columnFile } from '../../store/format/column-files.ts';
+import { sha256Hex } from '../../store/format/manifest.ts';
 import { EdgeLoadError, loadEdgeDataset, type AssetFetcher } from './assets.ts';
 import { EdgePublicFiles } from './public-files.ts';
 
@@ -101,6 +102,27 @@ describe('loading the dataset per need', () => {
     writeFileSync(column, original);
     expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'title__icontains=a')))).status).toBe(200);
     expect(log.filter((l) => l === `GET ${columnFile.text('title')}`)).toHaveLength(2);
+  });
+
+  it('a part whose rows do not fit the offsets is refused by name when an answer first reads it, though both match their checksums', async () => {
+    const copy = join(root, 'misfit-dist');
+    await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: copy, precompress: false });
+    const offsetsPath = join(copy, DATA_FILES.offsets);
+    const offsets = readFileSync(offsetsPath);
+    // the second field of the first event one byte later than it is
+    offsets.writeUInt32LE(offsets.readUInt32LE(4) + 1, 4);
+    writeFileSync(offsetsPath, offsets);
+    const manifestPath = join(copy, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    manifest.files[DATA_FILES.offsets].sha256 = sha256Hex(offsets);
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    const { dataset, files } = await loadEdgeDataset(assetsOf(copy, []), { maxDataBytes: 1e9 });
+    const api = createApi(dataset);
+    const refused = await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=1'))).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(EdgeLoadError);
+    expect((refused as EdgeLoadError).detail).toMatch(
+      /^The API data cannot be read \(dist\/data\/events\.offsets\.bin: does not match the event rows in data\/events\/ \(part 0: field \w+ of event 0 is not where its offset says\); rebuild with `aula build`\)\.$/,
+    );
   });
 
   it('refuses a dist over the bound from the manifest alone, before fetching the data', async () => {

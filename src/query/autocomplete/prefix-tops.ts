@@ -10,7 +10,7 @@
 // "mü" is "mu" and "mue"), made from every prefix of the objects' own words that have them. Any
 // other word is cheap to answer, or matches nothing.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
-import type { IndexData, PrefixTops } from '../../store/format/autocomplete-index.ts';
+import type { DecodedIndex, PrefixTops } from '../../store/format/autocomplete-index.ts';
 import { codePointLength, maxEditsFor, rawWords } from '../../store/format/words.ts';
 import { stringList } from '../../store/format/string-table.ts';
 import { Matcher } from './match.ts';
@@ -27,7 +27,7 @@ const ALL_MODELS = (1 << DIRECTORY_MODELS.length) - 1;
 /** The key of a word in PrefixTops: its forms, as the searcher looks it up. */
 export const topsKey = (word: QueryWord) => word.forms.join('\n');
 
-export function prefixTops(index: IndexData, page: number, minPostings = MIN_POSTINGS): PrefixTops {
+export function prefixTops(index: DecodedIndex, page: number, minPostings = MIN_POSTINGS): PrefixTops {
   const words = new Map<string, QueryWord>();
   const cost = (word: QueryWord) => planWord(index, word).prefixCost;
   const add = (word: QueryWord) => {

@@ -4,7 +4,7 @@ import type { DirectoryModel } from '../../model/types.ts';
 import { decodeIndex, type IndexData } from '../../store/format/autocomplete-index.ts';
 import { listing, type DocPage } from './listing.ts';
 import { Matcher, type Candidates } from './match.ts';
-import { CTYPES, modelMask } from '../../model/directory-models.ts';
+import { modelMask } from '../../model/directory-models.ts';
 import { addFuzzy, planWord, type WordPlan } from './plan.ts';
 import { queryWords, type QueryWord } from './query-words.ts';
 import { CONTRIB, MAX_RANKED_WORDS, NO_CONTRIB } from './rank.ts';
@@ -18,7 +18,6 @@ import { charge } from '../work-budget.ts';
  */
 const UNITS_PER_FUZZY_CELL = 3;
 const UNITS_PER_RANKED = 3;
-import { renderSuggestion } from './suggestion.ts';
 import { topsEntry, topsPage } from './tops-page.ts';
 import { topsKey } from './prefix-tops.ts';
 
@@ -42,6 +41,8 @@ export interface AutocompleteResult {
   count: number;
   /** compact JSON suggestions for rows offset .. offset+limit−1 of the ranked list */
   page(offset: number, limit: number): string[];
+  /** the same suggestions as UTF-8 bytes (views of the stored ones, where they are stored: read only) */
+  pageBytes(offset: number, limit: number): Uint8Array[];
 }
 
 export function createAutocomplete(indexJson: string): Autocomplete {
@@ -151,11 +152,19 @@ class Result implements AutocompleteResult {
   }
 
   page(offset: number, limit: number): string[] {
+    const { suggestions } = this.index;
+    return Array.from(this.docsOf(offset, limit), (d) => suggestions.json(d));
+  }
+
+  pageBytes(offset: number, limit: number): Uint8Array[] {
+    const { suggestions } = this.index;
+    return Array.from(this.docsOf(offset, limit), (d) => suggestions.bytes(d));
+  }
+
+  private docsOf(offset: number, limit: number): ArrayLike<number> {
     const o = toCount(offset);
     const l = toCount(limit);
-    if (l === 0 || o >= this.count) return [];
-    const { id, model, presentation, level_id, room_id } = this.index;
-    return Array.from(this.docs.docs(o, l), (d) => renderSuggestion(id[d], CTYPES[model[d]], presentation.at(d), level_id[d], room_id[d]));
+    return l === 0 || o >= this.count ? [] : this.docs.docs(o, l);
   }
 }
 

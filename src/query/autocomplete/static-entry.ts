@@ -9,7 +9,7 @@ import { createAutocomplete, type Autocomplete } from './searcher.ts';
 import { parseModels } from '../../model/directory-models.ts';
 
 export { parseModels } from '../../model/directory-models.ts';
-export { renderSuggestion } from './suggestion.ts';
+export { renderSuggestion } from '../../store/format/autocomplete-suggestion.ts';
 
 export interface Suggestion {
   id: number;

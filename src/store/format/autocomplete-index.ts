@@ -9,7 +9,9 @@
 // prefix queries 20–640 ms (it BM25-scores and materializes every matching document), against
 // a 1.5 s cold start and a 2 ms p99. This loads with one JSON.parse plus linear passes, and all
 // terms with a given prefix are one contiguous run of terms and of postings.
+import { CTYPES } from '../../model/directory-models.ts';
 import { DIRECTORY_MODELS } from '../../model/types.ts';
+import { renderedSuggestions, type SuggestionList } from './autocomplete-suggestion.ts';
 import { buildTrie, type Trie } from './term-trie.ts';
 import { stringList, type StringList } from './string-table.ts';
 
@@ -45,11 +47,8 @@ export interface SerializedIndex {
 export interface IndexData {
   size: number;
   model: Uint8Array;
-  id: Float64Array;
-  presentation: StringList;
-  /** NaN where null */
-  level_id: Float64Array;
-  room_id: Float64Array;
+  /** what a page shows of each object */
+  suggestions: SuggestionList;
   terms: StringList;
   /** the terms as a trie, for typo lookups */
   trie: Trie;
@@ -85,7 +84,12 @@ export interface PrefixTops {
   readonly ranks: Uint32Array;
 }
 
-export function decodeIndex(json: string): IndexData {
+/** The index as index.json holds it: with each object's presentation, whose words the build reads. */
+export interface DecodedIndex extends IndexData {
+  presentation: StringList;
+}
+
+export function decodeIndex(json: string): DecodedIndex {
   const raw = JSON.parse(json) as SerializedIndex;
   if (raw?.format !== INDEX_FORMAT || raw.version !== INDEX_VERSION) {
     throw new Error(`autocomplete index: expected ${INDEX_FORMAT} version ${INDEX_VERSION}`);
@@ -137,13 +141,19 @@ export function decodeIndex(json: string): IndexData {
   for (let d = 0; d < size; d++) byModel[model[d]][counts[model[d]]++] = d;
 
   const nullable = (values: readonly (number | null)[]) => Float64Array.from(values, (v) => (v === null ? NaN : v));
+  const presentation = stringList(raw.presentation);
+  const suggestions = renderedSuggestions({
+    ctype: (d) => CTYPES[model[d]],
+    id: Float64Array.from(raw.id),
+    presentation,
+    level_id: nullable(raw.level_id),
+    room_id: nullable(raw.room_id),
+  });
   return {
     size,
     model,
-    id: Float64Array.from(raw.id),
-    presentation: stringList(raw.presentation),
-    level_id: nullable(raw.level_id),
-    room_id: nullable(raw.room_id),
+    suggestions,
+    presentation,
     terms: stringList(terms),
     trie: buildTrie(terms),
     postStart,

@@ -1,8 +1,9 @@
 // Reads data/autocomplete.bin (src/store/format/autocomplete-file.ts): the index the searcher
-// works on, every array a view of the file, nothing decoded but its strings.
+// works on, every array a view of the file, nothing decoded but its terms and tops keys.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
 import type { IndexData } from '../format/autocomplete-index.ts';
+import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
 import { check, checkBelow, checkStarts, Sections } from './sections.ts';
 import { StringTable } from './string-table.ts';
 
@@ -15,6 +16,9 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   check(Array.isArray(models) && models.join(',') === DIRECTORY_MODELS.join(','), F, 'made for a different list of models');
   const model = s.u8(AC.model, 'models of objects', size);
   check(model.every((m) => m < DIRECTORY_MODELS.length), F, 'whose objects name models it does not have');
+  const suggestionStarts = s.u32(AC.suggestionStarts, 'suggestion offsets', size + 1);
+  const suggestionBytes = s.u8(AC.suggestions, 'suggestions');
+  checkStarts(suggestionStarts, suggestionBytes.length, F, 'suggestions');
   const postStart = s.i32(AC.postStart, 'posting lists', termCount + 1);
   checkStarts(postStart, postingCount, F, 'posting lists');
   const postings = s.i32(AC.postings, 'postings', postingCount);
@@ -43,10 +47,7 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   return {
     size,
     model,
-    id: s.f64(AC.id, 'ids', size),
-    presentation: StringTable.read(s, AC.presentation, 'presentations', size),
-    level_id: s.f64(AC.levelId, 'level ids', size),
-    room_id: s.f64(AC.roomId, 'room ids', size),
+    suggestions: storedSuggestions(suggestionBytes, suggestionStarts),
     terms: StringTable.read(s, AC.terms, 'terms', termCount),
     trie: { char, end, term, maxDepth },
     postStart,

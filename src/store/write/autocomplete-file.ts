@@ -4,12 +4,17 @@ import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
 import type { IndexData, PrefixTops } from '../format/autocomplete-index.ts';
 import type { StringList } from '../format/string-table.ts';
-import { canonicalFloats, jsonSection, meta, packSections } from './sections.ts';
+import { jsonSection, meta, packSections } from './sections.ts';
 import { stringTableSections } from './string-table.ts';
 
 const strings = (list: StringList) => Array.from({ length: list.length }, (_, i) => list.at(i));
 
 export function autocompleteFile(index: IndexData, tops: PrefixTops): Uint8Array {
+  const suggestions = Array.from({ length: index.size }, (_, d) => index.suggestions.bytes(d));
+  const suggestionStarts = new Uint32Array(index.size + 1);
+  suggestions.forEach((bytes, d) => (suggestionStarts[d + 1] = suggestionStarts[d] + bytes.length));
+  const suggestionBytes = new Uint8Array(suggestionStarts[index.size]);
+  suggestions.forEach((bytes, d) => suggestionBytes.set(bytes, suggestionStarts[d]));
   const byModelStart = new Uint32Array(index.byModel.length + 1);
   index.byModel.forEach((list, m) => (byModelStart[m + 1] = byModelStart[m] + list.length));
   const byModel = new Int32Array(byModelStart[index.byModel.length]);
@@ -18,10 +23,8 @@ export function autocompleteFile(index: IndexData, tops: PrefixTops): Uint8Array
     meta(index.size, index.terms.length, index.postings.length, index.trie.maxDepth, tops.page, tops.keys.length),
     jsonSection(DIRECTORY_MODELS),
     index.model,
-    canonicalFloats(index.id),
-    ...stringTableSections(strings(index.presentation)),
-    canonicalFloats(index.level_id),
-    canonicalFloats(index.room_id),
+    suggestionBytes,
+    suggestionStarts,
     ...stringTableSections(strings(index.terms)),
     index.postStart,
     index.postings,

@@ -62,13 +62,13 @@ describe('serialized index', () => {
   const decoded = decodeIndex(buildIndexJson(objects));
   const docs = listingOrder(objects);
   const terms = Array.from({ length: decoded.terms.length }, (_, t) => decoded.terms.at(t));
-  const nullable = (a: Float64Array) => Array.from(a, (v) => (Number.isNaN(v) ? null : v));
+  const suggestions = Array.from({ length: decoded.size }, (_, d) => JSON.parse(decoded.suggestions.json(d)) as { id: number; room_id: number | null });
 
   it('stores documents in listing order', () => {
     expect(decoded.size).toBe(250);
     expect(Array.from({ length: 250 }, (_, d) => decoded.presentation.at(d))).toEqual(docs.map((o) => o.presentation));
-    expect(Array.from(decoded.id)).toEqual(docs.map((o) => o.id));
-    expect(nullable(decoded.room_id)).toEqual(docs.map((o) => o.room_id));
+    expect(suggestions.map((s) => s.id)).toEqual(docs.map((o) => o.id));
+    expect(suggestions.map((s) => s.room_id)).toEqual(docs.map((o) => o.room_id ?? null));
   });
 
   it('decodes postings and forward lists that both equal each object\'s terms', () => {

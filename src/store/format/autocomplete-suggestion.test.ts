@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderSuggestion } from './suggestion.ts';
+import { renderSuggestion } from './autocomplete-suggestion.ts';
 
 describe('renderSuggestion', () => {
   it('writes compact JSON in spec key order with a trailing line feed', () => {

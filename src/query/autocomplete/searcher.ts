@@ -117,16 +117,20 @@ class Searcher implements Autocomplete {
 
   private match(plans: WordPlan[], mask: number): { generation: number; ranked: RankedKeys } {
     const generation = ++this.generation;
-    // Most selective word first, judged on exact+prefix postings: typo lookups are computed
-    // only for words actually reached, so a query that fails early costs almost nothing.
-    // (prefixCost, not cost: a kept plan already has its typo matches, and the order, and so the
-    // work, must not depend on what was asked before)
-    const order = plans.map((p, i) => ({ p, i })).sort((a, b) => a.p.prefixCost - b.p.prefixCost || a.i - b.i);
+    // The rarest word yields the candidates and every other word is checked against them, rarest
+    // first, so a query costs about the postings of its rarest word whatever the others match.
+    // Rarest counts the typo matches: "auer" has few postings of its own but one edit away lies
+    // "bauer", and a driver chosen by its own postings alone makes "auer phd" rank every Bauer.
+    // So every word's typo lookup is made first (a kept plan has it already, and is charged for
+    // it all the same, so the order and the work never depend on what was asked before).
+    for (const plan of plans) {
+      addFuzzy(this.index, plan);
+      charge(plan.fuzzyWork * UNITS_PER_FUZZY_CELL, 'q');
+    }
+    const order = plans.map((p, i) => ({ p, i })).sort((a, b) => a.p.cost - b.p.cost || a.i - b.i);
     let cand: Candidates | null = null;
     for (let k = 0; k < order.length; k++) {
       const plan = order[k].p;
-      addFuzzy(this.index, plan);
-      charge(plan.fuzzyWork * UNITS_PER_FUZZY_CELL, 'q');
       const contrib = k < MAX_RANKED_WORDS ? CONTRIB : NO_CONTRIB;
       if (cand === null) cand = this.matcher.first(plan, mask, contrib);
       else this.matcher.refine(plan, cand, contrib);

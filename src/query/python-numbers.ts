@@ -49,6 +49,16 @@ export function asciiDigits(text: string): string {
 
 /** Python's int(text) in base 10, or null where int() raises ValueError. */
 export function parsePythonInt(text: string): bigint | null {
+  // the common case (limit, offset, an id): up to 15 ASCII digits, exact as a double
+  if (text.length > 0 && text.length <= 15 && asciiDigitsOnly(text)) return BigInt(Number(text));
   const m = INT.exec(asciiDigits(text));
   return m ? BigInt(m[1].replace(/_/g, '')) : null;
+}
+
+function asciiDigitsOnly(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }

@@ -60,11 +60,8 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   let bytes = 0;
   for (let i = from; i < to; i++) bytes += rows.byteLength(page ? page[i] : i);
   charge(bytes * (isPlain(shape) ? UNITS_PER_STORED_BYTE : UNITS_PER_SHAPED_BYTE), `the page of ${to - from} events`);
-  // An ordered page lists rows out of their order in the file: read in file order (a run of them
-  // in one read, as a default page is), then put in the page's order.
-  const visit = page !== null && !rows.inMemory && !ascending(page) ? inPageOrder(rows, page) : null;
-  // Events as stored, from the file: read straight into the answer (see EventRows.joinRows).
-  if (isPlain(shape) && !rows.inMemory && visit === null) {
+  // Events as stored, from the file: read straight into the answer, in the file's order (see EventRows.joinRows).
+  if (isPlain(shape) && !rows.inMemory) {
     return json(200, rows.joinRows(page, from, to, envelopeOpen(count, links), COMMA, ENVELOPE_CLOSE), ignored);
   }
   const render = shapeRenderer(shape, rows, ds.categories.json);
@@ -77,7 +74,9 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
     if (chunks.length > 1) chunks.push(RESULT_SEPARATOR);
     render(row, whole, chunks);
   };
-  if (visit) visit(add);
+  // An ordered page lists rows out of their order in the file: read in file order (a run of them
+  // in one read, as a default page is), then put in the page's order.
+  if (page !== null && !rows.inMemory && !ascending(page)) inPageOrder(rows, page, add);
   else rows.eachRow(page, from, to, add);
   chunks.push(ENVELOPE_CLOSE);
   return json(200, rows.inMemory ? new BodyChunks(chunks) : joinedOnPool(chunks), ignored);
@@ -89,13 +88,11 @@ function ascending(rows: Uint32Array): boolean {
 }
 
 /** Visits the rows of `page` in its order, having read them in the file's. */
-function inPageOrder(rows: EventRows, page: Uint32Array): (visit: (row: number, whole: Buffer) => void) => void {
-  return (visit) => {
-    const sorted = page.slice().sort();
-    const read = new Map<number, Buffer>();
-    rows.eachRow(sorted, 0, sorted.length, (row, whole) => read.set(row, whole));
-    for (const row of page) visit(row, read.get(row)!);
-  };
+function inPageOrder(rows: EventRows, page: Uint32Array, visit: (row: number, whole: Buffer) => void): void {
+  const sorted = page.slice().sort();
+  const read = new Map<number, Buffer>();
+  rows.eachRow(sorted, 0, sorted.length, (row, whole) => read.set(row, whole));
+  for (const row of page) visit(row, read.get(row)!);
 }
 
 /** The one event: a read-only viewset's retrieve, with the list's field shaping. */

@@ -64,6 +64,30 @@ describe('FileRows', () => {
     }
   });
 
+  it('joinRows puts rows listed out of the file\'s order in their places, reading neighbours together', () => {
+    const head = Buffer.from('{"results":[');
+    const tail = Buffer.from(']}');
+    const expected = (rows: number[]) => Buffer.concat([head, Buffer.from(rows.map((r) => memory.json(r)).join(',')), tail]).toString();
+    const rows = new EventRows(new FileRows(path), memory.starts);
+    const reads: number[] = [];
+    const source = (rows as unknown as { source: FileRows }).source;
+    const readInto = source.readInto.bind(source);
+    source.readInto = (target, offset, at, length) => {
+      reads.push(length);
+      readInto(target, offset, at, length);
+    };
+    // neighbours in reverse (read as one run, placed apart), a row of 40 KB, rows far apart
+    const picks = Uint32Array.from([22, 21, 20, 0, 59, 2, 1, 43, 7, 8, 9, 6]);
+    for (const [from, to] of [[0, picks.length], [1, 3], [3, 8], [4, 5]]) {
+      reads.length = 0;
+      expect(rows.joinRows(picks, from, to, head, 0x2c, tail).toString(), `${from}..${to}`).toBe(expected([...picks.subarray(from, to)]));
+      expect(rows.joinRows(picks, from, to, head, 0x2c, tail).equals(memory.joinRows(picks, from, to, head, 0x2c, tail))).toBe(true);
+    }
+    reads.length = 0;
+    rows.joinRows(picks, 0, 3, head, 0x2c, tail);
+    expect(reads).toHaveLength(1);
+  });
+
   it('shapes rows read from the file as from memory', () => {
     const rows = onFile();
     const cats = fieldIndex('categories')!;

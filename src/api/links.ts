@@ -3,11 +3,28 @@
 import { QueryParams } from '../query/query-dict.ts';
 
 /** Python's quote_plus: only ASCII letters, digits and `_.-~` stay; space becomes `+`. */
-const UNRESERVED = /^[A-Za-z0-9_.~-]*$/;
-
 export function quotePlus(text: string): string {
-  // most names and values (limit, offset, numbers, plain words) need no encoding at all
-  if (UNRESERVED.test(text)) return text;
+  // most names and values (limit, offset, numbers, plain words, dates) are ASCII: encoded here
+  // in one pass, a character at a time; anything else as encodeURIComponent does, adjusted
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80 && STAYS[c] === 1) continue;
+    if (c >= 0x80) return quoteOther(text);
+    out += text.slice(from, i) + (c === 0x20 ? '+' : ESCAPED[c]);
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** ASCII characters quote_plus keeps as they are */
+const STAYS = new Uint8Array(0x80);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~-') STAYS[c.charCodeAt(0)] = 1;
+/** `%XX` of each ASCII character */
+const ESCAPED = Array.from({ length: 0x80 }, (_, c) => `%${c.toString(16).toUpperCase().padStart(2, '0')}`);
+
+function quoteOther(text: string): string {
   return encodeURIComponent(text.toWellFormed())
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, '+');
@@ -33,7 +50,7 @@ export function compareCodePoints(a: string, b: string): number {
 /** A request's parameters encoded once: keys in code-point order, each key's `k=v&k=v2` part. */
 interface EncodedParams {
   keys: readonly string[];
-  parts: ReadonlyMap<string, string>;
+  parts: readonly string[];
 }
 
 /** per request: a page's next and previous links encode the same parameters twice */
@@ -43,11 +60,12 @@ function encodedParams(params: QueryParams): EncodedParams {
   let e = encodedOf.get(params);
   if (!e) {
     const keys = params.keys().sort(compareCodePoints);
-    const parts = new Map<string, string>();
-    for (const key of keys) {
+    const parts = keys.map((key) => {
       const k = quotePlus(key);
-      parts.set(key, params.getAll(key).map((v) => `${k}=${quotePlus(v)}`).join('&'));
-    }
+      let part = '';
+      for (const v of params.getAll(key)) part += part === '' ? `${k}=${quotePlus(v)}` : `&${k}=${quotePlus(v)}`;
+      return part;
+    });
     e = { keys, parts };
     encodedOf.set(params, e);
   }
@@ -57,25 +75,23 @@ function encodedParams(params: QueryParams): EncodedParams {
 /** urlencode(sorted(parse_qs(query).items()), doseq=True) with `changes` applied (null removes). */
 export function encodeQuery(params: QueryParams, changes: Readonly<Record<string, string | null>>): string {
   const { keys, parts } = encodedParams(params);
-  const entries: [string, string][] = [];
-  for (const key of keys) {
-    if (!Object.hasOwn(changes, key)) entries.push([key, parts.get(key)!]);
-  }
-  let added = false;
-  for (const key in changes) {
-    const value = changes[key];
-    if (value === null) continue;
-    entries.push([key, `${quotePlus(key)}=${quotePlus(value)}`]);
-    added = true;
-  }
-  // the request's own keys are in order already; a changed one goes to its place
-  if (added) entries.sort((a, b) => compareCodePoints(a[0], b[0]));
+  // the changed keys that stay, in order; merged below with the request's own, in order already
+  const added: string[] = [];
+  for (const key in changes) if (changes[key] !== null) added.push(key);
+  if (added.length > 1) added.sort(compareCodePoints);
   let query = '';
-  for (let i = 0; i < entries.length; i++) query += i === 0 ? entries[i][1] : `&${entries[i][1]}`;
+  const append = (part: string) => (query = query === '' ? part : `${query}&${part}`);
+  let a = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    for (; a < added.length && compareCodePoints(added[a], key) < 0; a++) append(`${quotePlus(added[a])}=${quotePlus(changes[added[a]]!)}`);
+    if (!Object.hasOwn(changes, key)) append(parts[i]);
+  }
+  for (; a < added.length; a++) append(`${quotePlus(added[a])}=${quotePlus(changes[added[a]]!)}`);
   return query;
 }
 
 export function linkTo(baseUrl: string, path: string, params: QueryParams, changes: Readonly<Record<string, string | null>>): string {
   const query = encodeQuery(params, changes);
-  return `${baseUrl}${path}${query ? `?${query}` : ''}`;
+  return query === '' ? `${baseUrl}${path}` : `${baseUrl}${path}?${query}`;
 }

@@ -64,13 +64,22 @@ function decoded(text: string): string {
   return new URLSearchParams(`n=${text}`).get('n') ?? text;
 }
 
-/** A pair's name and the index of its `=` (-1 without one). */
-function nameOf(pair: string): [string, number] {
-  const eq = pair.indexOf('=');
-  return [decoded(eq === -1 ? pair : pair.slice(0, eq)), eq];
+/**
+ * Calls `each(name, from, eq, end)` for each `&`-separated pair of `query` (empty ones too, as
+ * split('&') gives them): its name decoded, where it starts and ends, and its `=` (-1 without).
+ */
+function eachName(query: string, each: (name: string, from: number, eq: number, end: number) => void): void {
+  if (query === '') return;
+  for (let from = 0; ; ) {
+    let end = query.indexOf('&', from);
+    if (end === -1) end = query.length;
+    let eq = query.indexOf('=', from);
+    if (eq >= end) eq = -1;
+    each(decoded(query.slice(from, eq === -1 ? end : eq)), from, eq, end);
+    if (end === query.length) return;
+    from = end + 1;
+  }
 }
-
-const pairsOf = (query: string) => (query === '' ? [] : query.split('&'));
 
 /**
  * Shapes made of the parameter names the API takes. A name it ignores (`_v`, `x1`, …) is left
@@ -79,37 +88,54 @@ const pairsOf = (query: string) => (query === '' ? [] : query.split('&'));
  */
 export function requestShapes(limits = { names: MAX_KNOWN_NAMES }): RequestShapes {
   const known = new Set<string>();
+  /**
+   * Shapes made, by key: most requests are of a few shapes, whose parts are made once. Only
+   * shapes without a `format` (whose decoded value could hold any character) and not cut: their
+   * key says which base and names they are made of.
+   */
+  const made = new Map<string, Shape>();
   return {
     shapeOf(method, path, query, accept) {
       const kept: string[] = [];
       let format = '';
       let limit = 0;
-      for (const pair of pairsOf(query)) {
-        const [name, eq] = nameOf(pair);
-        if (!known.has(name)) continue;
-        if (name === 'format') format = decoded(pair.slice(eq + 1, eq + 25)).slice(0, 8);
+      eachName(query, (name, from, eq, end) => {
+        if (!known.has(name)) return;
+        // (`eq` within the pair, -1 without one)
+        const at = eq === -1 ? -1 : eq - from;
+        if (name === 'format') format = decoded(query.slice(from + at + 1, Math.min(end, from + at + 25))).slice(0, 8);
         // 1, 10, 100, 1000: a page's size in digits
-        else if (name === 'limit') limit = Math.min(pair.length - eq - 1, 5);
+        else if (name === 'limit') limit = Math.min(end - from - at - 1, 5);
         kept.push(name);
-      }
-      kept.sort();
+      });
+      if (kept.length > 1) kept.sort();
       const html = accept !== undefined && accept.includes('html') ? 'h' : '';
       const base = `${method} ${path} ${format}${html}${limit}`;
       const key = `${base} ${kept.join('&')}`;
-      return { key: key.length > MAX_SHAPE_CHARS ? key.slice(0, MAX_SHAPE_CHARS) : key, parts: [...new Set(kept)].slice(0, MAX_PARTS).map((name) => `${base} ~${name}`) };
+      const reusable = format === '' && key.length <= MAX_SHAPE_CHARS;
+      const shape = reusable ? made.get(key) : undefined;
+      if (shape) return shape;
+      const fresh = { key: key.length > MAX_SHAPE_CHARS ? key.slice(0, MAX_SHAPE_CHARS) : key, parts: [...new Set(kept)].slice(0, MAX_PARTS).map((name) => `${base} ~${name}`) };
+      if (reusable) {
+        if (made.size >= MAX_SHAPES) made.delete(made.keys().next().value!);
+        made.set(key, fresh);
+      }
+      return fresh;
     },
     learn(query, status, ignored) {
       // a list cut at its cap names only some of what was ignored
       if (known.size >= limits.names || (status !== 200 && status !== 400) || query === '' || ignored?.endsWith(', ...')) return false;
-      const skip = new Set(ignored ? ignored.split(', ') : []);
+      let skip: Set<string> | undefined;
       let learned = false;
-      for (const [name] of pairsOf(query).map(nameOf)) {
-        if (known.size >= limits.names) break;
-        if (PLAIN_NAME.test(name) && !skip.has(name) && !known.has(name)) {
+      eachName(query, (name) => {
+        // most requests name only names known already
+        if (known.size >= limits.names || known.has(name) || !PLAIN_NAME.test(name)) return;
+        skip ??= new Set(ignored ? ignored.split(', ') : []);
+        if (!skip.has(name)) {
           known.add(name);
           learned = true;
         }
-      }
+      });
       return learned;
     },
     get knownNames() {

@@ -130,8 +130,15 @@ export function joinedOnPool(chunks: readonly Uint8Array[]): Buffer {
     out.set(chunk, at);
     at += chunk.byteLength;
   }
-  // after the copy: the output block was taken while these were still lent, so it is none of them
-  chunks.forEach(releaseBuffer);
+  // after the copy: the output block was taken while these were still lent, so it is none of them.
+  // Most chunks are slices of a few blocks (the rows' runs, the shared expansions): each block is
+  // looked at once per stretch of its chunks, not once per chunk.
+  let last: ArrayBufferLike | null = null;
+  for (const chunk of chunks) {
+    if (chunk.buffer === last) continue;
+    last = chunk.buffer;
+    releaseBuffer(chunk);
+  }
   return out;
 }
 

@@ -11,7 +11,8 @@ import { orderedPage } from '../../query/events/ordering/ordered-page.ts';
 import { ORDERING_PARAM, parseOrdering } from '../../query/events/ordering/ordering-param.ts';
 import { SEARCH_PARAM } from '../../query/events/search/search.ts';
 import { charge } from '../../query/work-budget.ts';
-import { isPlain, parseShape, shapeRenderer, SHAPE_PARAMS } from './shape.ts';
+import { isPlain, parseShape, rowSplicer, shapeRenderer, SHAPE_PARAMS, type RowSplicer } from './shape.ts';
+import { releaseBuffer, takeBuffer } from '../../store/read/page-buffers.ts';
 
 const COMMA = 0x2c;
 
@@ -64,6 +65,9 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   if (isPlain(shape) && !rows.inMemory) {
     return json(200, rows.joinRows(page, from, to, envelopeOpen(count, links), COMMA, ENVELOPE_CLOSE), ignored);
   }
+  const ordered = page !== null && !rows.inMemory && !ascending(page);
+  const splice = rows.inMemory ? null : rowSplicer(shape, rows, ds.categories.json);
+  if (splice) return json(200, splicedPage(rows, page, from, to, ordered, envelopeOpen(count, links), splice), ignored);
   const render = shapeRenderer(shape, rows, ds.categories.json);
   // Otherwise the page is spliced from chunks (the stored rows' bytes among them). Read from the
   // file, those rows are this answer's own pooled buffers: the chunks are joined into one (see
@@ -76,10 +80,41 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   };
   // An ordered page lists rows out of their order in the file: read in file order (a run of them
   // in one read, as a default page is), then put in the page's order.
-  if (page !== null && !rows.inMemory && !ascending(page)) inPageOrder(rows, page, add);
+  if (ordered) inPageOrder(rows, page, add);
   else rows.eachRow(page, from, to, add);
   chunks.push(ENVELOPE_CLOSE);
   return json(200, rows.inMemory ? new BodyChunks(chunks) : joinedOnPool(chunks), ignored);
+}
+
+/**
+ * The page's rows, read from the file, spliced straight into one pooled buffer after `head`; the
+ * rows' own pooled buffers handed back once copied (nothing else holds them: read for this answer).
+ */
+function splicedPage(rows: EventRows, page: Uint32Array | null, from: number, to: number, ordered: boolean, head: Buffer, splice: RowSplicer): Buffer {
+  const listed: number[] = [];
+  const read: Buffer[] = [];
+  let total = head.length + ENVELOPE_CLOSE.length + Math.max(0, to - from - 1);
+  const add = (row: number, whole: Buffer) => {
+    listed.push(row);
+    read.push(whole);
+    total += splice.size(row, whole);
+  };
+  if (ordered) inPageOrder(rows, page!, add);
+  else rows.eachRow(page, from, to, add);
+  const out = takeBuffer(total);
+  let at = head.copy(out, 0);
+  for (let i = 0; i < listed.length; i++) {
+    if (i > 0) out[at++] = COMMA;
+    at = splice.write(listed[i], read[i], out, at);
+  }
+  ENVELOPE_CLOSE.copy(out, at);
+  let last: ArrayBufferLike | null = null;
+  for (const whole of read) {
+    if (whole.buffer === last) continue;
+    last = whole.buffer;
+    releaseBuffer(whole);
+  }
+  return out;
 }
 
 function ascending(rows: Uint32Array): boolean {

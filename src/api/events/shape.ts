@@ -112,3 +112,38 @@ export function shapeRenderer(shape: Shape, rows: EventRows, categoryJson: Reado
   if (shape.expand.has('categories')) replace.set(CATEGORIES, expandCategories);
   return (row, whole, out) => rows.projectInto(row, whole, shape.fields!, replace, out);
 }
+
+/**
+ * A row under a shape that keeps every field and expands `categories` (the common `expand`), as
+ * its size and a copy into place: the stored bytes around the value and the value's expansion,
+ * copied straight into the answer, where chunks would be two slices per row and a join. Null for
+ * any other shape.
+ */
+export interface RowSplicer {
+  /** the row's size in the answer; call before `write`, for every row, in order */
+  size(row: number, whole: Buffer): number;
+  /** copies the row into `out` at `at`; returns where it ends */
+  write(row: number, whole: Buffer, out: Buffer, at: number): number;
+}
+
+export function rowSplicer(shape: Shape, rows: EventRows, categoryJson: ReadonlyMap<number, string>): RowSplicer | null {
+  if (shape.fields !== null || !shape.expand.has('categories')) return null;
+  const e = expansions(rows, categoryJson);
+  const expanded = (row: number, whole: Buffer, from: number, to: number) => {
+    let json = e.byRow[row];
+    if (json === undefined) json = e.byRow[row] = expandedValue(e, whole.toString('utf8', from, to));
+    return json;
+  };
+  return {
+    size(row, whole) {
+      const [from, to] = rows.valueSpan(row, CATEGORIES);
+      return whole.length - (to - from) + expanded(row, whole, from, to).length;
+    },
+    write(row, whole, out, at) {
+      const [from, to] = rows.valueSpan(row, CATEGORIES);
+      at += whole.copy(out, at, 0, from);
+      at += expanded(row, whole, from, to).copy(out, at);
+      return at + whole.copy(out, at, to);
+    },
+  };
+}

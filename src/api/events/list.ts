@@ -11,7 +11,7 @@ import { orderedPage } from '../../query/events/ordering/ordered-page.ts';
 import { ORDERING_PARAM, parseOrdering } from '../../query/events/ordering/ordering-param.ts';
 import { SEARCH_PARAM } from '../../query/events/search/search.ts';
 import { charge } from '../../query/work-budget.ts';
-import { isPlain, parseShape, rowSplicer, shapeRenderer, SHAPE_PARAMS, type RowSplicer } from './shape.ts';
+import { isPlain, isSpliced, parseShape, rowSplicer, shapeRenderer, SHAPE_PARAMS, type RowSplicer } from './shape.ts';
 import { releaseBuffer, takeBuffer } from '../../store/read/page-buffers.ts';
 
 const COMMA = 0x2c;
@@ -23,6 +23,12 @@ const COMMA = 0x2c;
  */
 const UNITS_PER_STORED_BYTE = 0.6;
 const UNITS_PER_SHAPED_BYTE = 4;
+/**
+ * … and with every field kept and `categories` expanded (rowSplicer), copied around the value's
+ * expansion, made once per distinct value (~0.5 ns a byte from the file into one buffer, ~0.2 as
+ * chunks in memory, measured on 2.4 MB pages at 100k events).
+ */
+const UNITS_PER_SPLICED_BYTE = 1;
 
 export const EVENT_LIST_PATH = '/v1/cms/event/';
 
@@ -60,13 +66,14 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   // the page's bytes are known before any is read: a page too large to make is refused first
   let bytes = 0;
   for (let i = from; i < to; i++) bytes += rows.byteLength(page ? page[i] : i);
-  charge(bytes * (isPlain(shape) ? UNITS_PER_STORED_BYTE : UNITS_PER_SHAPED_BYTE), `the page of ${to - from} events`);
+  const perByte = isPlain(shape) ? UNITS_PER_STORED_BYTE : isSpliced(shape) ? UNITS_PER_SPLICED_BYTE : UNITS_PER_SHAPED_BYTE;
+  charge(bytes * perByte, `the page of ${to - from} events`);
   // Events as stored, from the file: read straight into the answer, in the file's order (see EventRows.joinRows).
   if (isPlain(shape) && !rows.inMemory) {
     return json(200, rows.joinRows(page, from, to, envelopeOpen(count, links), COMMA, ENVELOPE_CLOSE), ignored);
   }
   const ordered = page !== null && !rows.inMemory && !ascending(page);
-  const splice = rows.inMemory ? null : rowSplicer(shape, rows, ds.categories.json);
+  const splice = rows.inMemory || !isSpliced(shape) ? null : rowSplicer(shape, rows, ds.categories.json);
   if (splice) return json(200, splicedPage(rows, page, from, to, ordered, envelopeOpen(count, links), splice), ignored);
   const render = shapeRenderer(shape, rows, ds.categories.json);
   // Otherwise the page is spliced from chunks (the stored rows' bytes among them). Read from the

@@ -126,8 +126,13 @@ export interface RowSplicer {
   write(row: number, whole: Buffer, out: Buffer, at: number): number;
 }
 
+/** Whether the shape keeps every field and expands `categories`: what rowSplicer splices. */
+export function isSpliced(shape: Shape): boolean {
+  return shape.fields === null && shape.expand.has('categories');
+}
+
 export function rowSplicer(shape: Shape, rows: EventRows, categoryJson: ReadonlyMap<number, string>): RowSplicer | null {
-  if (shape.fields !== null || !shape.expand.has('categories')) return null;
+  if (!isSpliced(shape)) return null;
   const e = expansions(rows, categoryJson);
   const expanded = (row: number, whole: Buffer, from: number, to: number) => {
     let json = e.byRow[row];

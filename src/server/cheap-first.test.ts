@@ -141,6 +141,22 @@ describe('requestCosts', () => {
     expect(costs.expensive(shape('a'))).toBe(false);
   });
 
+  it('is not made expensive by one costlier answer among cheap ones, and is by a few of them', () => {
+    const costs = requestCosts({ shapes: 8, expensiveUnits: 1000 });
+    for (let i = 0; i < 5; i++) costs.record(shape('a'), 300);
+    costs.record(shape('a'), 3000);
+    expect(costs.expensive(shape('a'))).toBe(false);
+    costs.record(shape('a'), 300);
+    expect(costs.expensive(shape('a'))).toBe(false);
+    costs.record(shape('a'), 3000);
+    costs.record(shape('a'), 3000);
+    expect(costs.expensive(shape('a'))).toBe(true);
+    // far costlier at once: expensive after one
+    costs.record(shape('b'), 300);
+    costs.record(shape('b'), 100_000);
+    expect(costs.expensive(shape('b'))).toBe(true);
+  });
+
   it('judges a shape not seen yet by its names: a new combination of an expensive name is expensive', () => {
     const costs = requestCosts({ shapes: 16, expensiveUnits: 1000 });
     costs.record(shape('regex', '~regex'), 5000);

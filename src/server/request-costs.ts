@@ -163,9 +163,13 @@ export function requestCosts(limits = { shapes: MAX_SHAPES, expensiveUnits: EXPE
     const before = units.get(key);
     if (before !== undefined) units.delete(key);
     else if (units.size >= limits.shapes) units.delete(units.keys().next().value!);
-    // an answer the core kept (a cache hit) costs nothing: halving the estimate, not dropping
-    // it, keeps an expensive shape expensive across a few of those
-    units.set(key, Math.max(used, (before ?? 0) / 2));
+    // An answer the core kept (a cache hit) costs nothing: halving the estimate, not dropping
+    // it, keeps an expensive shape expensive across a few of those. A costlier answer than the
+    // estimate moves it a quarter of the way there: a shape's occasional costly answer (a short
+    // substring among longer ones) does not send the answers after it to the queue, where they
+    // wait behind the cheap ones read in each turn; a shape that costs that much again soon (a
+    // client sending its worst requests) is expensive after one or two of them.
+    units.set(key, before === undefined ? used : used > before ? before + (used - before) / 4 : Math.max(used, before / 2));
   };
   return {
     expensive(shape) {

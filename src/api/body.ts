@@ -130,16 +130,23 @@ export function joinedOnPool(chunks: readonly Uint8Array[]): Buffer {
     out.set(chunk, at);
     at += chunk.byteLength;
   }
-  // after the copy: the output block was taken while these were still lent, so it is none of them.
-  // Most chunks are slices of a few blocks (the rows' runs, the shared expansions): each block is
-  // looked at once per stretch of its chunks, not once per chunk.
+  // after the copy: the output block was taken while these were still lent, so it is none of them
+  releaseAll(chunks);
+  return out;
+}
+
+/**
+ * Hands back the pooled blocks under `chunks` (only bytes read for one answer, copied and held by
+ * nothing else). Most chunks are slices of a few blocks (the rows' runs, the shared expansions):
+ * each block is looked at once per stretch of its chunks, not once per chunk.
+ */
+export function releaseAll(chunks: readonly Uint8Array[]): void {
   let last: ArrayBufferLike | null = null;
   for (const chunk of chunks) {
     if (chunk.buffer === last) continue;
     last = chunk.buffer;
     releaseBuffer(chunk);
   }
-  return out;
 }
 
 /** Hands the body's pooled bytes back (see store/read/page-buffers.ts): only once it is written and nothing else holds it. */

@@ -1,6 +1,6 @@
 // GET /v1/cms/event/ and /v1/cms/event/<id>/.
 import type { Dataset } from '../../query/dataset.ts';
-import { BodyChunks, joinedOnPool } from '../body.ts';
+import { BodyChunks, joinedOnPool, releaseAll } from '../body.ts';
 import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePythonInt, RESULT_SEPARATOR } from '../paginate.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
@@ -12,7 +12,7 @@ import { ORDERING_PARAM, parseOrdering } from '../../query/events/ordering/order
 import { SEARCH_PARAM } from '../../query/events/search/search.ts';
 import { charge } from '../../query/work-budget.ts';
 import { isPlain, isSpliced, parseShape, rowSplicer, shapeRenderer, SHAPE_PARAMS, type RowSplicer } from './shape.ts';
-import { releaseBuffer, takeBuffer } from '../../store/read/page-buffers.ts';
+import { takeBuffer } from '../../store/read/page-buffers.ts';
 
 const COMMA = 0x2c;
 
@@ -115,12 +115,7 @@ function splicedPage(rows: EventRows, page: Uint32Array | null, from: number, to
     at = splice.write(listed[i], read[i], out, at);
   }
   ENVELOPE_CLOSE.copy(out, at);
-  let last: ArrayBufferLike | null = null;
-  for (const whole of read) {
-    if (whole.buffer === last) continue;
-    last = whole.buffer;
-    releaseBuffer(whole);
-  }
+  releaseAll(read);
   return out;
 }
 

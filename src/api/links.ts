@@ -34,7 +34,22 @@ function quoteOther(text: string): string {
 const SURROGATE = /[\ud800-\udfff]/;
 
 export function compareCodePoints(a: string, b: string): number {
-  // without surrogates, UTF-16 units order as code points do
+  // where the first differing units, and the unit before them, are no surrogates, UTF-16 units
+  // order as code points do
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  const x = i < a.length ? a.charCodeAt(i) : 0;
+  const y = i < b.length ? b.charCodeAt(i) : 0;
+  if (!isSurrogate(x) && !isSurrogate(y) && (i === 0 || !isSurrogate(a.charCodeAt(i - 1)))) {
+    return i === n ? a.length - b.length : x - y;
+  }
+  return byCodePoints(a, b);
+}
+
+const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
+
+function byCodePoints(a: string, b: string): number {
   if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
   const ia = a[Symbol.iterator]();
   const ib = b[Symbol.iterator]();
@@ -53,11 +68,16 @@ interface EncodedParams {
   parts: readonly string[];
 }
 
-/** per request: a page's next and previous links encode the same parameters twice */
-const encodedOf = new WeakMap<QueryParams, EncodedParams>();
+/**
+ * The last parameters encoded: a page's next and previous links, made one after the other,
+ * encode the same parameters twice. One entry, not a WeakMap: an entry per request in a WeakMap
+ * costs the garbage collector more than the encoding it spares.
+ */
+let lastParams: QueryParams | null = null;
+let lastEncoded: EncodedParams | null = null;
 
 function encodedParams(params: QueryParams): EncodedParams {
-  let e = encodedOf.get(params);
+  let e = params === lastParams ? lastEncoded : null;
   if (!e) {
     const keys = params.keys().sort(compareCodePoints);
     const parts = keys.map((key) => {
@@ -67,7 +87,8 @@ function encodedParams(params: QueryParams): EncodedParams {
       return part;
     });
     e = { keys, parts };
-    encodedOf.set(params, e);
+    lastParams = params;
+    lastEncoded = e;
   }
   return e;
 }

@@ -182,54 +182,76 @@ export class EventRows {
 
   /**
    * `head`, the whole rows `rows[from..to)` (any order; null: the rows themselves) separated by
-   * `separator`, then `tail`, as one buffer. From the file, rows are read in the file's order:
-   * a run of rows that follow each other both in the file and in the answer (a default-list page
-   * is one) is read straight into place with one read, and the newlines between them become
-   * separators; rows that follow each other in the file but not in the answer (an ordered page)
-   * are read together into a scratch buffer and copied into place; any other row with a read of
-   * its own, straight into place.
+   * `separator`, then `tail`, as one buffer. From the file, each run of rows that follow each
+   * other in the file (a default-list page is one) is read straight into place with one read, and
+   * the newlines between them become separators: the rows' bytes are copied once, from the page
+   * cache into the answer. Rows listed out of the file's order (an ordered page) are read in the
+   * file's order and put in their places (joinPlaced).
    */
   joinRows(rows: ArrayLike<number> | null, from: number, to: number, head: Uint8Array, separator: number, tail: Uint8Array): Buffer {
+    if (rows !== null) {
+      for (let i = from + 1; i < to; i++) if (rows[i] < rows[i - 1]) return this.joinPlaced(rows, from, to, head, separator, tail);
+    }
+    const rowAt = (i: number) => (rows ? rows[i] : i);
+    let total = head.byteLength + tail.byteLength + Math.max(0, to - from - 1);
+    for (let i = from; i < to; i++) total += this.starts[rowAt(i) * STRIDE + FIELD_COUNT];
+    const out = this.source.allocate?.(total) ?? Buffer.allocUnsafe(total);
+    out.set(head, 0);
+    let at = head.byteLength;
+    let i = from;
+    while (i < to) {
+      // a run: rows that follow each other in the file, one newline apart
+      let j = i + 1;
+      while (j < to && rowAt(j) === rowAt(j - 1) + 1) j++;
+      const first = this.lineStarts[rowAt(i)];
+      const length = this.lineEnd(rowAt(j - 1)) - first;
+      this.source.readInto(out, at, first, length);
+      for (let k = i; k < j - 1; k++) {
+        const end = at + this.lineEnd(rowAt(k)) - first;
+        // the separator goes where the newline was
+        out[end] = separator;
+      }
+      at += length;
+      if (j < to) out[at++] = separator;
+      i = j;
+    }
+    out.set(tail, at);
+    return out;
+  }
+
+  /** joinRows of rows out of the file's order: read in the file's order, each put in its place. */
+  private joinPlaced(rows: ArrayLike<number>, from: number, to: number, head: Uint8Array, separator: number, tail: Uint8Array): Buffer {
     const n = Math.max(0, to - from);
-    const rowAt = (i: number) => (rows ? rows[from + i] : from + i);
+    const rowAt = (i: number) => rows[from + i];
     /** where each row (in the answer's order) goes in the answer */
     const places = new Float64Array(n);
     let total = head.byteLength;
-    let ascending = true;
     for (let i = 0; i < n; i++) {
-      if (i > 0) {
-        total++;
-        if (rowAt(i) < rowAt(i - 1)) ascending = false;
-      }
+      if (i > 0) total++;
       places[i] = total;
       total += this.starts[rowAt(i) * STRIDE + FIELD_COUNT];
     }
     total += tail.byteLength;
     const out = this.source.allocate?.(total) ?? Buffer.allocUnsafe(total);
     out.set(head, 0);
-    // the answer's rows in the file's order
-    let order: Float64Array | null = null;
-    if (!ascending) {
-      // row × n + place: sorted as numbers (no comparator), the places come in the rows' order
-      order = new Float64Array(n);
-      for (let i = 0; i < n; i++) order[i] = rowAt(i) * n + i;
-      order.sort();
-      for (let k = 0; k < n; k++) order[k] %= n;
-    }
-    const indexAt = order ? (k: number) => order[k] : (k: number) => k;
+    // row × n + place: sorted as numbers (no comparator), the places come in the rows' order
+    const order = new Float64Array(n);
+    for (let i = 0; i < n; i++) order[i] = rowAt(i) * n + i;
+    order.sort();
+    for (let k = 0; k < n; k++) order[k] %= n;
     let k = 0;
     while (k < n) {
-      const first = indexAt(k);
+      const first = order[k];
       const start = this.lineStarts[rowAt(first)];
       let end = this.lineEnd(rowAt(first));
       /** whether the run so far is one stretch of the file in the answer's order too */
       let inPlace = true;
       let m = k + 1;
       while (m < n) {
-        const next = indexAt(m);
+        const next = order[m];
         const at = this.lineStarts[rowAt(next)];
         if (at < end || at - end > JOIN_GAP || this.lineEnd(rowAt(next)) - start > JOIN_SPAN) break;
-        if (next !== indexAt(m - 1) + 1 || at !== end + 1) inPlace = false;
+        if (next !== order[m - 1] + 1 || at !== end + 1) inPlace = false;
         end = this.lineEnd(rowAt(next));
         m++;
       }
@@ -239,7 +261,7 @@ export class EventRows {
         if (joinScratch.length < end - start) joinScratch = Buffer.allocUnsafeSlow(Math.max(end - start, joinScratch.length * 2));
         this.source.readInto(joinScratch, 0, start, end - start);
         for (let r = k; r < m; r++) {
-          const i = indexAt(r);
+          const i = order[r];
           const at = this.lineStarts[rowAt(i)] - start;
           joinScratch.copy(out, places[i], at, at + this.starts[rowAt(i) * STRIDE + FIELD_COUNT]);
         }

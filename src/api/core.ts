@@ -101,7 +101,11 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   // refused here, once: a value Node will not send made every successful answer a 500
   const cacheControl = sendableHeaderValue('cacheControl', options.cacheControl ?? DEFAULT_CACHE_CONTROL);
   const cache = new ResponseCache(options.cacheLimits, options.pooledCache);
-  const manifestText = JSON.stringify(ds.manifest);
+  // Answers depend on the data the manifest describes, not on its list of public files or how
+  // they were compressed: those (most of a large dist's manifest) are left out of the tag, which
+  // is then made in a fraction of the time on every start of a process or an isolate.
+  const { public_files: _files, precompressed: _compressed, ...described } = ds.manifest;
+  const manifestText = JSON.stringify(described);
   const tag = datasetTag(manifestText, ds.baseUrl);
   // which build answered, for checking a rolling deploy (dists from before build_id: a digest of the manifest)
   const build = ds.manifest.build_id ?? datasetTag(manifestText, '');

@@ -4,12 +4,9 @@
 // is one part, not all the rows; rows added or removed shift the rows after them, so every part
 // from the first change on is written.
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
+import type { Segment } from '../../store/write/event-data.ts';
 
-/**
- * A piece of a new part: bytes [begin, end) of the previous parts' concatenation (the offsets'
- * positions), or bytes given.
- */
-export type Segment = { begin: number; end: number } | { bytes: Uint8Array };
+export type { Segment } from '../../store/write/event-data.ts';
 
 /** A part to write: the new file (which must not exist) and its pieces in order. */
 export interface PartJob {

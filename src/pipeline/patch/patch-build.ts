@@ -2,7 +2,8 @@
 // that build left its event state (event-state.ts), the previous dist is patched instead of the
 // whole model being loaded and rendered again. Only the changed files are read, parsed and checked
 // (against the state: every event id, the page tree, category and media ids); their rows are
-// spliced into the event parts that hold them (made on a worker thread), the offsets and the column files; only the
+// rendered, and the event data files made by the build's one stage (store/write/event-data.ts)
+// from them and the previous dist's (the changed event parts written on a worker thread); only the
 // list pages whose key changed and the documents are answered (by the API core, over the spliced
 // data, as a full build answers them; events.ics only when its first rows or stamp changed); every
 // other file is linked from the previous dist where the ledger proves it.
@@ -25,23 +26,21 @@ import { autocompleteOf, type Autocomplete } from '../../query/autocomplete/sear
 import { readAutocompleteFile } from '../../store/read/autocomplete-file.ts';
 import type { Dataset } from '../../query/dataset.ts';
 import { compareListOrder, renderEvent, type RenderContext } from '../../render/event.ts';
-import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartCount, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { readColumns } from '../../store/read/column-files.ts';
 import { readCalendarFile } from '../../store/read/calendar-file.ts';
-import { patchedCalendar } from '../render/calendar-data.ts';
+import { calendarData } from '../render/calendar-data.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
-import { columnValuesOf } from '../../store/write/column-values.ts';
-import { columnFilesReusing, columnValuesOfTable, splicedColumnValues } from '../../store/write/column-files.ts';
+import { columnValuesOfTable } from '../../store/write/column-files.ts';
 import { partBounds } from '../../store/format/event-parts.ts';
 import { EventRows, FIELD_COUNT, serializeEventBytes } from '../../store/format/event-rows.ts';
 import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile, MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
 import type { EventTable } from '../../store/format/event-table.ts';
-import type { Event } from '../../model/types.ts';
 import { FileRows } from '../../store/read/file-rows.ts';
 import { decodeSearchIndex } from '../../store/format/search/search-index-file.ts';
-import { patchedSearchIndex } from '../../store/write/search-index.ts';
+import { eventData } from '../../store/write/event-data.ts';
 import { WordIndex } from '../../query/events/search/word-index.ts';
 import { toJson } from '../../store/format/json.ts';
 import { AULA_VERSION } from '../../version.ts';
@@ -59,7 +58,7 @@ import { routingFiles } from '../write/routing-files.ts';
 import { createStaging, removeStaging, swapInLater } from '../out-folder/swap.ts';
 import { writeFiles, writeFilesLater } from '../write/write-files.ts';
 import { KEY_BYTES, writeEventState, type StateRows } from './event-state.ts';
-import { writeEventParts, type PartJob, type Segment } from './events-file.ts';
+import { writeEventParts, type PartJob } from './events-file.ts';
 import { NoPatch, refuse } from './no-patch.ts';
 import { planPatch, type PatchHost, type PatchOptions, type Plan } from './plan.ts';
 
@@ -134,6 +133,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     return { bytes, starts: row.starts, hash: rowHash(bytes) };
   });
   const rendered = made.length;
+  const freshRows = new EventRows(Buffer.concat(made.flatMap((row, j) => (j === 0 ? [row.bytes] : [NEWLINE, row.bytes]))), Uint32Array.from(made.flatMap((row) => row.starts)));
 
   // the new list order: the rows that stay, merged with the new events; and each row's file
   const order: number[] = [];
@@ -164,8 +164,8 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const oldOffsets = prior(DATA_FILES.offsets);
   if (oldOffsets.length !== n * STRIDE * 4) refuse('the offsets are not the state\'s rows');
   const starts = new Uint32Array(oldOffsets.buffer, oldOffsets.byteOffset, oldOffsets.length / 4);
-  const lineStart = new Float64Array(n + 1);
-  for (let row = 0; row < n; row++) lineStart[row + 1] = lineStart[row] + starts[row * STRIDE + FIELD_COUNT] + 1;
+  let rowBytes = Math.max(0, n - 1);
+  for (let row = 0; row < n; row++) rowBytes += starts[row * STRIDE + FIELD_COUNT];
   // the previous event parts, each proven, together the offsets' rows
   const partRows = previous.event_part_rows;
   if (partRows !== (options.eventPartRows ?? EVENT_PART_ROWS) || previous.counts.events !== n) refuse('other event parts');
@@ -176,75 +176,38 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     return digest.bytes;
   });
   const oldBytes = oldSizes.reduce((sum, size) => sum + size, 0);
-  if (Math.max(0, lineStart[n] - 1) !== oldBytes) refuse('the event parts are not the offsets\' rows');
+  if (rowBytes !== oldBytes) refuse('the event parts are not the offsets\' rows');
 
-  // Every row stays, at its place, and none is new (files only touched): the data files are the
-  // previous ones, linked as they are.
-  const same = fresh.length === 0 && count === n;
-
-  // The event parts: a part whose rows are the previous part's, row for row at the same places
-  // (and as much the last part as it was: every part but the last ends with a newline), has the
-  // previous part's bytes and is linked; the others are written.
-  const partCount = eventPartCount(count, partRows);
-  const parts = Array.from({ length: partCount }, (_, j) => eventPartFile(j));
-  const keptPart = parts.map((_, j) => {
-    const first = j * partRows;
-    const end = Math.min(first + partRows, count);
-    if (j >= oldParts.length || end !== Math.min(first + partRows, n) || (j === partCount - 1) !== (j === oldParts.length - 1)) return false;
-    for (let i = first; !same && i < end; i++) if (sequence[i] !== i) return false;
-    return true;
+  // read (and proven) before any file is linked: a link changes the ctime its identity holds
+  const priorFiles = new Map([DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES].map((rel) => [rel, prior(rel)]));
+  // the event data files (store/write/event-data.ts): what stays taken from the previous ones
+  const data = eventData({
+    rows: freshRows,
+    events: fresh,
+    order: sequence,
+    previous: { starts, bounds: partBounds(starts, partRows), values: () => columnValuesOfTable(readColumns(memorySource(priorFiles, 'previous dist'), n)), file: (rel) => priorFiles.get(rel)!, calendar: () => readCalendarFile(priorFiles.get(DATA_FILES.calendar)!, n) },
+    timezone: state.site.timezone,
+    partRows,
+    calendar: calendarData,
   });
-  // the offsets, and the written parts' pieces: runs of old rows copied as they are, the new rows between
-  const newStarts = new Uint32Array(count * STRIDE);
-  let total = 0;
-  const segmentsOf: Segment[][] = parts.map(() => []);
-  const partOf = (i: number) => Math.floor(i / partRows);
-  for (let i = 0; i < count; ) {
-    const part = partOf(i);
-    const write = !keptPart[part];
-    // the newline after a row belongs to the row's part
-    if (i > 0) {
-      if (!keptPart[partOf(i - 1)]) segmentsOf[partOf(i - 1)].push({ bytes: NEWLINE });
-      total++;
-    }
-    const from = same ? i : sequence[i];
-    if (from < 0) {
-      const row = made[-from - 1];
-      newStarts.set(row.starts, i * STRIDE);
-      total += row.starts[FIELD_COUNT];
-      if (write) segmentsOf[part].push({ bytes: row.bytes });
-      i++;
-      continue;
-    }
-    // a run stays within its part
-    const partEnd = Math.min((part + 1) * partRows, count);
-    let k = i + 1;
-    while (k < partEnd && (same || sequence[k] === sequence[k - 1] + 1)) k++;
-    const last = same ? k - 1 : sequence[k - 1];
-    newStarts.set(starts.subarray(from * STRIDE, (last + 1) * STRIDE), i * STRIDE);
-    total += lineStart[last + 1] - 1 - lineStart[from];
-    if (write) segmentsOf[part].push({ begin: lineStart[from], end: lineStart[last + 1] - 1 });
-    i = k;
-  }
-  const bounds = partBounds(newStarts, partRows);
+  const { bounds, starts: newStarts } = data;
+  const partCount = data.parts.length;
+  const parts = Array.from({ length: partCount }, (_, j) => eventPartFile(j));
+  const keptPart = data.parts.map((segments) => segments === null);
+  const total = bounds[partCount];
   mkdirSync(join(staging, dirname(parts[0])), { recursive: true });
   const jobs: PartJob[] = [];
   /** the part each job writes */
   const jobPart: number[] = [];
   parts.forEach((rel, j) => {
     if (keptPart[j]) return;
-    jobs.push({ to: join(staging, rel), segments: segmentsOf[j] });
+    jobs.push({ to: join(staging, rel), segments: data.parts[j]! });
     jobPart.push(j);
   });
   // made on a worker thread while this one splices the columns and links the unchanged files
   const eventsFile = jobs.length === 0 ? null : writeEventParts({ paths: oldParts.map((rel) => join(host.out, rel)), sizes: oldSizes }, jobs);
   eventsFile?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   if (eventsFile) inFlight.push(eventsFile); // a refusal before it is awaited must not remove the folder it writes into
-  const offsets = new Uint8Array(newStarts.buffer, newStarts.byteOffset, newStarts.byteLength);
-  // read (and proven) before any file is linked: a link changes the ctime its identity holds
-  const priorColumns = new Map(COLUMN_FILES.map((rel) => [rel, prior(rel)]));
-  const priorCalendar = prior(DATA_FILES.calendar);
-  const priorSearch = prior(DATA_FILES.search);
 
   // the files no event shapes, linked from the previous dist: categories, the media index, the
   // autocomplete files (with their twins when the levels they were made at still hold)
@@ -290,14 +253,6 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     filesLinked++;
     digests.set(rel, digest);
   });
-  if (same) {
-    for (const rel of dataFiles) {
-      const digest = previous.files[rel];
-      if (!digest || !ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) refuse(`${rel} is not proven`);
-      filesLinked++;
-      digests.set(rel, digest);
-    }
-  }
   // the list pages whose key is unchanged are linked meanwhile (they need no dataset); the rows'
   // hashes in the new order are the next state's
   const rows = nextRows(plan, sequence, made.map((row) => row.hash), fileOf);
@@ -322,21 +277,14 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   pageLinks.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   inFlight.push(pageLinks);
 
-  // The column files are made while that thread makes the links: started after them, its links
-  // would run on after this thread's work, and the swap wait for them. A column whose values are
-  // the previous build's (every column but the title's when a title changed) keeps its file.
-  const columns = same ? { files: priorColumns, reused: new Set(COLUMN_FILES) } : patchedColumns(priorColumns, n, fresh, state.site.timezone, sequence);
-  const calendar = same ? priorCalendar : patchedCalendar(readCalendarFile(priorCalendar, n), sequence, fresh, state.site.timezone);
-  const search = same ? priorSearch : patchedSearchIndex(priorSearch, sequence, made.map((row) => ({ bytes: row.bytes, starts: row.starts, base: 0 })));
-  // the others written on libuv's pool meanwhile, awaited before the swap
+  // the data files: linked where their bytes are the previous ones, the others written on
+  // libuv's pool meanwhile, awaited before the swap
   const dataFilesWritten = new Map<string, Uint8Array>();
-  if (!same) {
-    for (const [rel, bytes] of [[DATA_FILES.offsets, offsets] as const, [DATA_FILES.calendar, calendar] as const, [DATA_FILES.search, search] as const, ...columns.files]) {
-      const digest = columns.reused.has(rel) ? previous.files[rel] : digestOf(bytes);
-      digests.set(rel, digest);
-      if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
-      else dataFilesWritten.set(rel, bytes);
-    }
+  for (const [rel, bytes] of data.files) {
+    const digest = data.reused.has(rel) ? previous.files[rel] : digestOf(bytes);
+    digests.set(rel, digest);
+    if (ledger.reuse(rel, staging, { sha: digest.sha256 }, null)) filesLinked++;
+    else dataFilesWritten.set(rel, bytes);
   }
   const dataWrites = writeFilesLater(staging, dataFilesWritten, wrote);
   dataWrites.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
@@ -380,7 +328,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   // loader's checks of a dist from elsewhere are not repeated. The columns are read only if an
   // answer reads them (a default list page reads the rows alone).
   let table: EventTable | undefined;
-  const full = () => (table ??= readColumns(memorySource(columns.files, staging), count));
+  const full = () => (table ??= readColumns(memorySource(data.files, staging), count));
   const categories = JSON.parse(readFileSync(join(staging, DATA_FILES.categories), 'utf8')) as { id: number }[];
   let searcher: Autocomplete | undefined;
   const dataset: Dataset = {
@@ -401,7 +349,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
         },
       },
       rows: new EventRows(new FileRows(parts.map((rel) => join(staging, rel))), newStarts),
-      calendar: readCalendarFile(calendar, count),
+      calendar: readCalendarFile(data.files.get(DATA_FILES.calendar)!, count),
     },
     categories: { ids: new Set(categories.map((c) => c.id)), json: new Map(categories.map((c) => [c.id, toJson(c)])) },
     // no list page or document searches the directory: made only if one ever did
@@ -409,7 +357,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       return (searcher ??= autocompleteOf(readAutocompleteFile(readFileSync(join(staging, AUTOCOMPLETE_DATA_FILE)))));
     },
     // nor the events
-    search: new WordIndex(() => decodeSearchIndex(search)),
+    search: new WordIndex(() => decodeSearchIndex(data.files.get(DATA_FILES.search)!)),
   };
   // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
   const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
@@ -570,15 +518,4 @@ function nextRows(plan: Plan, sequence: Int32Array, freshHashes: readonly Buffer
     }
   }
   return rows;
-}
-
-/**
- * The column files of the patched rows: the previous build's columns (read from its files) with
- * the rows that stay at their new places and the new events' values between them; each file
- * taken as it was where its column did not change.
- */
-function patchedColumns(prior: ReadonlyMap<string, Uint8Array>, rows: number, fresh: readonly Event[], zone: string, sequence: Int32Array): { files: Map<string, Uint8Array>; reused: Set<string> } {
-  const old = columnValuesOfTable(readColumns(memorySource(prior, 'previous dist'), rows));
-  const values = splicedColumnValues(old, columnValuesOf(fresh, zone), sequence);
-  return columnFilesReusing(values, { values: old, file: (rel) => prior.get(rel)! });
 }

@@ -61,11 +61,3 @@ export function calendarFileReusing(rows: number, old: CalendarEntries | null, o
 export function calendarFile(rows: number, entry: (row: number) => string | Uint8Array): Uint8Array {
   return calendarFileReusing(rows, null, null, entry);
 }
-
-/**
- * The file of a new row order: row i is `old`'s row `order[i]` (its bytes copied as they are), or,
- * where that is negative, `fresh(-order[i] - 1)` (a patch's or an edit's new events).
- */
-export function splicedCalendarFile(old: CalendarEntries, order: ArrayLike<number>, fresh: (j: number) => string | Uint8Array): Uint8Array {
-  return calendarFileReusing(order.length, old, order, (i) => fresh(-order[i] - 1));
-}

@@ -1,22 +1,20 @@
 // The data files the server needs, under dist/data/ and dist/autocomplete/, rendered from the model.
 import { buildAutocompleteFiles } from './autocomplete-files.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../format/dist-paths.ts';
-import { splitParts } from '../format/event-parts.ts';
 import type { Model } from '../../model/types.ts';
 import { compareListOrder, renderCategory, renderEvent, type RenderContext } from '../../render/event.ts';
 import type { Event } from '../../model/types.ts';
 import { toJson } from '../format/json.ts';
-import { columnValuesFromRows } from './column-values.ts';
-import { columnFiles } from './column-files.ts';
 import { serializeEvent, type EventRows } from '../format/event-rows.ts';
-import type { ColumnValues } from '../format/event-table.ts';
+import { eventData, partBytes, type CalendarMaker } from './event-data.ts';
 import { RowBytes, type RowInFile } from './row-bytes.ts';
-import { searchIndexOf } from './search-index.ts';
 
+export type { CalendarMaker } from './event-data.ts';
 export type DistFiles = Map<string, string | Uint8Array>;
 
-/** Makes data/calendar.bin from the list's columns and rows, with the feed's formatter (an upper layer's: pipeline/calendar-data.ts). */
-export type CalendarMaker = (values: ColumnValues, rows: EventRows, timezone: string) => Uint8Array;
+const noPrevious = (): Uint8Array => {
+  throw new Error('no previous rows');
+};
 
 /** Makes the event rows from the events in list order (the build may take them from its cache). */
 export type RowMaker = (events: readonly Event[], ctx: RenderContext) => EventRows;
@@ -62,26 +60,16 @@ export async function renderDataFiles(
   const events = [...model.events].sort(compareListOrder);
   const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
   const files: DistFiles = new Map();
-  let columns: Map<string, Uint8Array> | undefined;
-  let entries: Uint8Array | undefined;
   // (a function of its own: once the parts are taken, nothing here holds the rows)
-  const offsets = ((): Uint8Array => {
-    const rows = rowsOf(events, ctx);
-    // the columns' strings are in the rows already: taken from there
-    const values = columnValuesFromRows(events, rows);
-    columns = columnFiles(values);
-    entries = calendar(values, rows, model.site.timezone);
-    files.set(DATA_FILES.search, searchIndexOf(rows));
-    // the parts are views of the rows made in one piece
-    const made = splitParts(rows.lineBytes, rows.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
+  (() => {
+    const data = eventData({ rows: rowsOf(events, ctx), events, order: null, previous: null, timezone: model.site.timezone, partRows, calendar });
+    // every row is new: each part is a view of the rows made in one piece
+    const made = data.parts.map((segments, i): [string, Uint8Array] => [eventPartFile(i), partBytes(segments!, noPrevious)]);
     if (parts) parts.take(made);
     else for (const [rel, part] of made) files.set(rel, part);
-    return new Uint8Array(rows.starts.buffer, rows.starts.byteOffset, rows.starts.byteLength);
+    for (const [rel, bytes] of data.files) files.set(rel, bytes);
   })();
   parts?.taken();
-  files.set(DATA_FILES.offsets, offsets);
-  for (const [rel, bytes] of columns!) files.set(rel, bytes);
-  files.set(DATA_FILES.calendar, entries!);
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));
   for (const [rel, text] of Object.entries(await autocomplete(model.directory))) {
     files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);

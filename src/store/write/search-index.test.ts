@@ -5,7 +5,7 @@ import { decodeSearchIndex, encodeSearchIndex } from '../format/search/search-in
 import { mulberry32 } from '../../util/mulberry32.ts';
 import { orderingModel } from '../../api/events/test-ordering-events.ts';
 import type { Event } from '../../model/types.ts';
-import { patchedSearchIndex, searchIndexOf } from './search-index.ts';
+import { searchIndex, searchIndexOf } from './search-index.ts';
 
 const model = orderingModel(300, 3);
 const ctx: RenderContext = { site: model.site, baseUrl: model.site.base_url, pages: model.pages, media: model.media };
@@ -58,17 +58,17 @@ describe('the search index file', () => {
       next.sort(compareListOrder);
       const rowOf = new Map(events.map((e, i) => [e, i]));
       const sequence = new Int32Array(next.length);
-      const made: { bytes: Uint8Array; starts: number[]; base: number }[] = [];
+      const made: { json: string; starts: number[] }[] = [];
       next.forEach((e, i) => {
         if (!fresh.has(e)) {
           sequence[i] = rowOf.get(e)!;
           return;
         }
         const row = serializeEvent(renderEvent(e, ctx));
-        made.push({ bytes: Buffer.from(row.json), starts: row.starts, base: 0 });
+        made.push(row);
         sequence[i] = -made.length;
       });
-      index = patchedSearchIndex(index, sequence, made);
+      index = searchIndex(index, sequence, EventRows.from(made));
       expect(index, `step ${step}`).toEqual(searchIndexOf(rowsOf(next)));
       events = next;
     }

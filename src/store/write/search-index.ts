@@ -1,7 +1,7 @@
-// Writes data/search.bin (store/format/search/search-index-file.ts) from the event rows: the full
-// build and `aula dev` from every row, the patch build from the previous index, the rows' new
-// places and the rows it made anew. Both give the same bytes for the same rows: the file is a
-// function of which words and characters each row has, whatever the order they were added in.
+// Writes data/search.bin (store/format/search/search-index-file.ts) from the event rows: the rows
+// that stay taken from the previous index at their new places, the rows made anew read here (with
+// no previous index, every row). The file is a function of which words and characters each row
+// has, whatever the order they were added in: spliced or made whole, the same bytes.
 import { fieldIndex, FIELD_COUNT, valueSpanIn, type EventRows } from '../format/event-rows.ts';
 import { bitmapWords } from '../format/bitmap.ts';
 import {
@@ -58,17 +58,13 @@ class Postings {
   readonly words = new Map<string, RowList>();
   readonly spans = new Map<string, RowList>();
   readonly chars = new Map<string, RowList>();
-  private row = -1;
-  private readonly sink: TermSink = {
+  /** the row `sink` adds terms of */
+  row = -1;
+  readonly sink: TermSink = {
     word: (w) => add(this.words, w, this.row),
     span: (s) => add(this.spans, s, this.row),
     char: (c) => add(this.chars, c, this.row),
   };
-
-  add(rowNumber: number, row: RowBytes): void {
-    this.row = rowNumber;
-    rowTerms(row, this.sink);
-  }
 }
 
 /** Adds `row` to `key`'s list unless it is its last already (a word occurs many times in a row). */
@@ -80,20 +76,52 @@ function add(map: Map<string, RowList>, key: string, row: number): void {
 
 /** The search index of `rows` (in list order), as the file's bytes. */
 export function searchIndexOf(rows: EventRows): Uint8Array {
-  const postings = new Postings();
-  rows.eachRow(null, 0, rows.length, (row, bytes) => postings.add(row, { bytes, starts: rows.starts, base: row * STRIDE }));
-  return encodeIndex(rows.length, postings);
+  return searchIndex(null, null, rows);
 }
 
 /**
- * The search index of the rows after a patch: `prior` is the index of the previous rows,
- * `sequence[i]` the previous row that is row i now, or -(j + 1) for `fresh[j]`, a row made anew.
- * The same bytes as searchIndexOf over the new rows.
+ * The search index of a list of rows: row i is the previous row `order[i]` (its terms read from
+ * `prior`, the previous rows' index), or, where that is negative, the row -order[i] - 1 of
+ * `fresh` (the rows made anew, in list order). No `order`: the rows are `fresh`'s, every one. The
+ * same bytes as an index made of every row, the file being a function of each row's terms.
  */
-export function patchedSearchIndex(prior: Uint8Array, sequence: Int32Array, fresh: readonly RowBytes[]): Uint8Array {
+export function searchIndex(prior: Uint8Array | null, order: Int32Array | null, fresh: EventRows): Uint8Array {
+  const count = order ? order.length : fresh.length;
+  const postings = prior && order ? keptPostings(prior, order) : new Postings();
+  const added = new Postings();
+  fresh.eachRow(null, 0, fresh.length, (j, bytes) => {
+    added.row = j;
+    rowTerms({ bytes, starts: fresh.starts, base: j * STRIDE }, added.sink);
+  });
+  // the fresh rows' numbers, as they were added, are their places in the fresh rows: to the list's
+  const place = new Uint32Array(fresh.length);
+  for (let i = 0; i < count; i++) {
+    const from = order ? order[i] : -(i + 1);
+    if (from < 0) place[-from - 1] = i;
+  }
+  const merge = (into: Map<string, RowList>, from: Map<string, RowList>) => {
+    for (const [key, rows] of from) {
+      const list = into.get(key);
+      const fromRows = rows.list;
+      for (let k = 0; k < fromRows.length; k++) fromRows[k] = place[fromRows[k]];
+      if (!list) into.set(key, rows);
+      else {
+        for (const r of fromRows) list.push(r);
+        list.list.sort();
+      }
+    }
+  };
+  merge(postings.words, added.words);
+  merge(postings.spans, added.spans);
+  merge(postings.chars, added.chars);
+  return encodeIndex(count, postings);
+}
+
+/** The postings of the previous rows that stay (row `order[i]` of `prior`'s is row i now). */
+function keptPostings(prior: Uint8Array, order: Int32Array): Postings {
   const old = decodeSearchIndex(prior);
   const now = new Int32Array(old.rows).fill(-1);
-  for (let i = 0; i < sequence.length; i++) if (sequence[i] >= 0) now[sequence[i]] = i;
+  for (let i = 0; i < order.length; i++) if (order[i] >= 0) now[order[i]] = i;
   const postings = new Postings();
   const strings = stringsOf(old.text, old.textStart);
   const perBitmap = bitmapWords(old.rows);
@@ -125,22 +153,7 @@ export function patchedSearchIndex(prior: Uint8Array, sequence: Int32Array, fres
     const list = listed(i);
     if (list.length > 0) kinds[kind].set(strings[i], list);
   }
-  const added = new Postings();
-  for (let i = 0; i < sequence.length; i++) if (sequence[i] < 0) added.add(i, fresh[-sequence[i] - 1]);
-  const merge = (into: Map<string, RowList>, from: Map<string, RowList>) => {
-    for (const [key, rows] of from) {
-      const list = into.get(key);
-      if (!list) into.set(key, rows);
-      else {
-        for (const r of rows.list) list.push(r);
-        list.list.sort();
-      }
-    }
-  };
-  merge(postings.words, added.words);
-  merge(postings.spans, added.spans);
-  merge(postings.chars, added.chars);
-  return encodeIndex(sequence.length, postings);
+  return postings;
 }
 
 function stringsOf(text: Uint16Array, starts: Uint32Array): string[] {

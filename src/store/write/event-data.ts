@@ -1,0 +1,209 @@
+// The event data files — the event parts and their offsets, the column files, data/calendar.bin
+// and data/search.bin — made from the list's rows in one place, whichever build asks: the full
+// build, the patch and `aula dev` hand it the rows they made and, when they have it, the previous
+// build's data with each row's place in it. A row that is a previous row has its bytes, values,
+// entry and terms taken from the previous data; the rows made anew are read; a file whose bytes
+// come out as the previous one's is that file, and named so. With no previous data every row is
+// made anew: the same code, with nothing to take.
+import type { Event } from '../../model/types.ts';
+import type { CalendarEntries } from '../format/calendar-file.ts';
+import { partBounds } from '../format/event-parts.ts';
+import { FIELD_COUNT, type EventRows } from '../format/event-rows.ts';
+import type { ColumnValues } from '../format/event-table.ts';
+import { COLUMN_FILES } from '../format/column-files.ts';
+import { DATA_FILES, eventPartCount } from '../format/dist-paths.ts';
+import { calendarFileReusing } from './calendar-file.ts';
+import { columnFilesReusing, splicedColumnValues } from './column-files.ts';
+import { columnValuesFromRows } from './column-values.ts';
+import { searchIndex } from './search-index.ts';
+
+const STRIDE = FIELD_COUNT + 1;
+const NEWLINE = new Uint8Array([0x0a]);
+
+/** Makes the calendar entries (data/calendar.bin) of rows from their columns and rows, with the feed's formatter (an upper layer's). */
+export type CalendarMaker = (values: ColumnValues, rows: EventRows, timezone: string) => (row: number) => string | Uint8Array;
+
+/**
+ * A piece of a new event part: bytes [begin, end) of the previous parts' concatenation (where
+ * the previous offsets place them), or bytes given (the new rows', as views of their buffer).
+ */
+export type Segment = { begin: number; end: number } | { bytes: Uint8Array };
+
+/** What the previous build made of its rows, each file as its bytes. */
+export interface PreviousData {
+  /** its offsets: rows × (FIELD_COUNT + 1) */
+  starts: Uint32Array;
+  /** where each of its event parts starts in their concatenation, then their length */
+  bounds: readonly number[];
+  /** its column values (read only when a row stays), and its column files by path */
+  values: () => ColumnValues;
+  file: (rel: string) => Uint8Array;
+  /** its data/calendar.bin as read */
+  calendar: () => CalendarEntries;
+}
+
+export interface EventDataInput {
+  /** the rows made anew, in list order, and their events (whose numbers make the columns) */
+  rows: EventRows;
+  events: readonly Event[];
+  /** row i of the list is the previous row order[i], or, where that is negative, the new row -order[i] - 1; null: the new rows are the list */
+  order: Int32Array | null;
+  previous: PreviousData | null;
+  timezone: string;
+  partRows: number;
+  calendar: CalendarMaker;
+  /** false: data/search.bin is left for the caller to make when it is read (searchIndexOf over every row) */
+  search?: boolean;
+}
+
+export interface EventData {
+  /** the offsets, rows × (FIELD_COUNT + 1) */
+  starts: Uint32Array;
+  /** each part's pieces, or null where the part is the previous part as it is */
+  parts: (Segment[] | null)[];
+  /** where each part starts in the rows' bytes, then their length */
+  bounds: number[];
+  /** the other data files, by path; `reused` names those whose bytes are the previous build's */
+  files: Map<string, Uint8Array>;
+  reused: Set<string>;
+  /** the list's column values (what the next build's `previous.values` gives) */
+  values: () => ColumnValues;
+}
+
+/** The event data files of the list described by `input`. */
+export function eventData(input: EventDataInput): EventData {
+  const { rows, order, previous } = input;
+  const count = order ? order.length : rows.length;
+  const kept = previous && order ? order : null;
+  const fresh = columnValuesFromRows(input.events, rows);
+  const { starts, parts } = partsOf(count, kept, rows, previous, input.partRows);
+  const files = new Map<string, Uint8Array>([[DATA_FILES.offsets, new Uint8Array(starts.buffer, starts.byteOffset, starts.byteLength)]]);
+  const reused = new Set<string>();
+  const before = kept && previous ? previous : null;
+  const unchanged = before !== null && rows.length === 0 && count === before.starts.length / STRIDE && kept!.every((from, i) => from === i);
+  let values = (): ColumnValues => fresh;
+  if (unchanged) {
+    values = before.values;
+    // every row the previous one at its place: every file is the previous one
+    for (const rel of [DATA_FILES.offsets, DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES]) reused.add(rel);
+    for (const rel of COLUMN_FILES) files.set(rel, before.file(rel));
+  } else {
+    const priorValues = before ? before.values() : null;
+    const spliced = priorValues ? splicedColumnValues(priorValues, fresh, kept!) : fresh;
+    values = () => spliced;
+    const columns = columnFilesReusing(spliced, priorValues ? { values: priorValues, file: before!.file } : null);
+    for (const [rel, bytes] of columns.files) files.set(rel, bytes);
+    for (const rel of columns.reused) reused.add(rel);
+  }
+  // the new rows' entries made, between the previous rows' as they are
+  if (unchanged) files.set(DATA_FILES.calendar, before.file(DATA_FILES.calendar));
+  else {
+    const entry = input.calendar(fresh, rows, input.timezone);
+    files.set(DATA_FILES.calendar, calendarFileReusing(count, before ? before.calendar() : null, kept, (i) => entry(kept ? -kept[i] - 1 : i)));
+  }
+  if (unchanged) files.set(DATA_FILES.search, before.file(DATA_FILES.search));
+  else if (input.search !== false) files.set(DATA_FILES.search, searchIndex(before ? before.file(DATA_FILES.search) : null, kept, rows));
+  return { starts, parts, bounds: partBounds(starts, input.partRows), files, reused, values };
+}
+
+/**
+ * The offsets and each part's pieces: runs of previous rows as ranges of the previous parts, runs
+ * of new rows as views of their bytes. A part whose rows are the previous part's, row for row at
+ * the same places (and as much the last part as it was: every part but the last ends with a
+ * newline), is that part (null).
+ */
+function partsOf(count: number, order: Int32Array | null, rows: EventRows, previous: PreviousData | null, partRows: number): { starts: Uint32Array; parts: (Segment[] | null)[] } {
+  const fromOf = (i: number) => (order ? order[i] : -(i + 1));
+  const n = previous ? previous.starts.length / STRIDE : 0;
+  const oldParts = previous ? previous.bounds.length - 1 : 0;
+  const partCount = eventPartCount(count, partRows);
+  const lineStart = new Float64Array(n + 1);
+  if (previous) for (let row = 0; row < n; row++) lineStart[row + 1] = lineStart[row] + previous.starts[row * STRIDE + FIELD_COUNT] + 1;
+  const keptPart = Array.from({ length: partCount }, (_, j) => {
+    const first = j * partRows;
+    const end = Math.min(first + partRows, count);
+    if (!order || j >= oldParts || end !== Math.min(first + partRows, n) || (j === partCount - 1) !== (j === oldParts - 1)) return false;
+    for (let i = first; i < end; i++) if (order[i] !== i) return false;
+    return true;
+  });
+  if (!order && rows.length === count) {
+    // every row new, in order: the offsets are the rows' own
+    return { starts: rows.starts instanceof Uint32Array ? rows.starts : Uint32Array.from(rows.starts), parts: Array.from({ length: partCount }, (_, j) => freshParts(rows, j, partRows)) };
+  }
+  const starts = new Uint32Array(count * STRIDE);
+  const parts: (Segment[] | null)[] = keptPart.map((k) => (k ? null : []));
+  const bytes = rows.length > 0 ? rows.lineBytes : Buffer.alloc(0);
+  for (let i = 0; i < count; ) {
+    const part = Math.floor(i / partRows);
+    const segments = parts[part];
+    // the newline after a row belongs to the row's part
+    if (i > 0 && i % partRows === 0) parts[part - 1]?.push({ bytes: NEWLINE });
+    else if (i > 0) segments?.push({ bytes: NEWLINE });
+    // a run stays within its part: previous rows in order, or new rows
+    const from = fromOf(i);
+    const partEnd = Math.min((part + 1) * partRows, count);
+    let k = i + 1;
+    while (k < partEnd && fromOf(k) === fromOf(k - 1) + (from < 0 ? -1 : 1)) k++;
+    if (from >= 0) {
+      const last = fromOf(k - 1);
+      starts.set(previous!.starts.subarray(from * STRIDE, (last + 1) * STRIDE), i * STRIDE);
+      segments?.push({ begin: lineStart[from], end: lineStart[last + 1] - 1 });
+    } else {
+      const first = -from - 1;
+      const last = -fromOf(k - 1) - 1;
+      starts.set(rows.starts.subarray(first * STRIDE, (last + 1) * STRIDE), i * STRIDE);
+      segments?.push({ bytes: bytes.subarray(rows.lineStart(first), rows.lineStart(last) + rows.byteLength(last)) });
+    }
+    i = k;
+  }
+  return { starts, parts: parts.map((segments) => joined(segments, lineStart[n] - 1)) };
+}
+
+/** Part j of rows that are all new: one view of their bytes, with the newline that ends it. */
+function freshParts(rows: EventRows, j: number, partRows: number): Segment[] {
+  const first = j * partRows;
+  const last = Math.min(first + partRows, rows.length) - 1;
+  if (last < first) return [{ bytes: Buffer.alloc(0) }];
+  const bytes = rows.lineBytes;
+  const end = rows.lineStart(last) + rows.byteLength(last) + (last + 1 < rows.length ? 1 : 0);
+  return [{ bytes: bytes.subarray(rows.lineStart(first), end) }];
+}
+
+/** The segments with each newline joined to the range before it where the previous bytes (`total` of them) have it next. */
+function joined(segments: Segment[] | null, total: number): Segment[] | null {
+  if (!segments) return null;
+  const out: Segment[] = [];
+  for (const s of segments) {
+    const last = out[out.length - 1];
+    if ('bytes' in s && s.bytes === NEWLINE && last && 'begin' in last && last.end < total) {
+      out[out.length - 1] = { begin: last.begin, end: last.end + 1 };
+      continue;
+    }
+    out.push(s);
+  }
+  return out;
+}
+
+/**
+ * A part's bytes in memory: `previous(begin, end)` gives bytes of the previous parts'
+ * concatenation. A part of one piece of new rows is a view of them, not a copy.
+ */
+export function partBytes(segments: readonly Segment[], previous: (begin: number, end: number) => Uint8Array): Uint8Array {
+  if (segments.length === 1 && 'bytes' in segments[0]) return segments[0].bytes;
+  const pieces = segments.map((s) => ('bytes' in s ? s.bytes : previous(s.begin, s.end)));
+  return Buffer.concat(pieces);
+}
+
+/** Bytes [begin, end) of `parts` end to end (`bounds`: where each starts, then their length): a view where one part holds them. */
+export function bytesOfParts(parts: readonly Uint8Array[], bounds: readonly number[], begin: number, end: number): Uint8Array {
+  let p = 0;
+  while (p + 1 < parts.length && bounds[p + 1] <= begin) p++;
+  if (end <= bounds[p + 1]) return parts[p].subarray(begin - bounds[p], end - bounds[p]);
+  const pieces: Uint8Array[] = [];
+  for (let at = begin; at < end; p++) {
+    const to = Math.min(end, bounds[p + 1]);
+    pieces.push(parts[p].subarray(at - bounds[p], to - bounds[p]));
+    at = to;
+  }
+  return Buffer.concat(pieces);
+}

@@ -80,7 +80,7 @@ async function buildStages(options: BuildOptions, out: string, clock: Clock, pat
     const dist = new StagedDist(staging, out, options.cache === undefined ? null : { dir: options.cache, content: options.content });
     settle = () => dist.settled();
     const directory = loaded.directory!;
-    const rendered = await renderStage(options, clock, { model, baseUrl, parsing: loaded.parsing, recorder, directory, directoryCount: loaded.directoryCount }, dist);
+    const rendered = await renderStage(options, clock, { out, model, baseUrl, parsing: loaded.parsing, recorder, directory, directoryCount: loaded.directoryCount }, dist);
     await writeStage(rendered, dist);
     await clock.nextPhase('write data', 'load dataset');
     const served = await answerStage(options, clock, { out, previous, baseUrl, site: model.site, directory }, rendered, dist);

@@ -86,11 +86,13 @@ export interface Plan {
   contentFiles: number;
 }
 
-export async function planPatch(options: PatchOptions, host: PatchHost): Promise<Plan> {
-  if (options.edge) refuse('--edge');
+/**
+ * The previous build into `out`: its manifest, the event state written with it (for the same
+ * content and options) and its ledger; refuses (NoPatch) where any is missing or not the others'.
+ */
+export function previousBuild(options: object & { content: string }, out: string, cacheDir: string): { ledgerFile: string; statePath: string; previous: Manifest; state: EventState; ledger: DistLedger } {
   const content = resolve(options.content);
-  const out = host.out;
-  const ledgerFile = ledgerPath(host.cacheDir, options.content, out);
+  const ledgerFile = ledgerPath(cacheDir, options.content, out);
   const statePath = eventStatePath(ledgerFile);
   const manifestText = readCacheFile(join(out, 'manifest.json'), MANIFEST_LIMIT) ?? refuse('no previous manifest');
   const previous = JSON.parse(manifestText.toString('utf8')) as Manifest;
@@ -101,6 +103,14 @@ export async function planPatch(options: PatchOptions, host: PatchHost): Promise
   if (createHash('sha256').update(manifestText).digest('hex') !== state.manifestSha) refuse('the dist is not the one the state describes');
   if (previous.version !== AULA_VERSION) refuse('another aula');
   const ledger = DistLedger.read(ledgerFile, out) ?? refuse('no usable ledger');
+  return { ledgerFile, statePath, previous, state, ledger };
+}
+
+export async function planPatch(options: PatchOptions, host: PatchHost): Promise<Plan> {
+  if (options.edge) refuse('--edge');
+  const content = resolve(options.content);
+  const out = host.out;
+  const { ledgerFile, statePath, previous, state, ledger } = previousBuild(options, out, host.cacheDir);
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
   if (baseUrl !== previous.base_url) refuse('another base URL');
   // taken before any content file is stat'ed: the stats recorded now are judged against it

@@ -1,6 +1,7 @@
 // The model rendered into the data files: the events' rows (from the rows the parse threads made,
-// the rows cache, or rendered here), their parts, columns and texts, written as they are made;
-// then the directory's indexes, and the manifest of it all.
+// the rows cache, or rendered here), their parts, columns and texts (taken from the previous
+// dist's where it has the same rows), written as they are made; then the directory's indexes,
+// and the manifest of it all.
 import type { Model } from '../../model/types.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
@@ -19,6 +20,7 @@ import { manifestOf, newestOf } from '../write/manifest-of.ts';
 import { mediaFilesOf } from '../write/media-copies.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { collectGarbage } from './collect-garbage.ts';
+import { previousData } from './previous-data.ts';
 import { cachedRows, eventKeys, rowsPath } from '../rows/render-cache.ts';
 
 export interface Rendered {
@@ -72,7 +74,7 @@ function rowMaker(options: BuildOptions, parsing: ParsePool, recorder: StateReco
 export async function renderStage(
   options: BuildOptions,
   clock: Clock,
-  input: { model: Model; baseUrl: string; parsing: ParsePool; recorder: StateRecorder; directory: DirectoryJob; directoryCount: number },
+  input: { out: string; model: Model; baseUrl: string; parsing: ParsePool; recorder: StateRecorder; directory: DirectoryJob; directoryCount: number },
   dist: StagedDist,
 ): Promise<Rendered> {
   const { model, baseUrl, directory } = input;
@@ -91,7 +93,9 @@ export async function renderStage(
     }
     dist.writeLater(later);
   };
-  const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take, taken: () => collectGarbage() }, calendarData);
+  // the previous dist's data where the ledger proves it: what its rows have in common is taken from it
+  const reuse = () => (options.cache === undefined || hashes === null ? null : previousData(options, input.out, options.cache, model.site.timezone, partRows, hashes));
+  const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take, taken: () => collectGarbage() }, calendarData, reuse);
   // what the manifest needs of the events, before their records (most of the model) are let go
   const eventCount = model.events.length;
   const newest = newestOf(model.events);

@@ -6,15 +6,12 @@ import { compareListOrder, renderCategory, renderEvent, type RenderContext } fro
 import type { Event } from '../../model/types.ts';
 import { toJson } from '../format/json.ts';
 import { serializeEvent, type EventRows } from '../format/event-rows.ts';
-import { eventData, partBytes, type CalendarMaker } from './event-data.ts';
+import { eventData, someRows, type CalendarMaker, type Reuse } from './event-data.ts';
+import { splitParts } from '../format/event-parts.ts';
 import { RowBytes, type RowInFile } from './row-bytes.ts';
 
 export type { CalendarMaker } from './event-data.ts';
 export type DistFiles = Map<string, string | Uint8Array>;
-
-const noPrevious = (): Uint8Array => {
-  throw new Error('no previous rows');
-};
 
 /** Makes the event rows from the events in list order (the build may take them from its cache). */
 export type RowMaker = (events: readonly Event[], ctx: RenderContext) => EventRows;
@@ -46,7 +43,8 @@ export const renderRows: RowMaker = rowsRenderer();
  * and they are left out of the files returned: the build writes them then, and the rows (~240 MB
  * at 100k events) are not held while the other files are made; its taken() is called once nothing
  * here holds them any more (the build collects them there: until a collection they stay resident);
- * `calendar`: how to make data/calendar.bin.
+ * `calendar`: how to make data/calendar.bin's entries; `reuse`: the previous build's data and
+ * each row's place in it, given the rows (the build's, where it can prove them).
  */
 export async function renderDataFiles(
   model: Model,
@@ -56,15 +54,21 @@ export async function renderDataFiles(
   partRows = EVENT_PART_ROWS,
   parts: { take: (parts: [string, Uint8Array][]) => void; taken: () => void } | undefined,
   calendar: CalendarMaker,
+  reuse?: (rows: EventRows) => Reuse | null,
 ): Promise<DistFiles> {
   const events = [...model.events].sort(compareListOrder);
   const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
   const files: DistFiles = new Map();
   // (a function of its own: once the parts are taken, nothing here holds the rows)
   (() => {
-    const data = eventData({ rows: rowsOf(events, ctx), events, order: null, previous: null, timezone: model.site.timezone, partRows, calendar });
-    // every row is new: each part is a view of the rows made in one piece
-    const made = data.parts.map((segments, i): [string, Uint8Array] => [eventPartFile(i), partBytes(segments!, noPrevious)]);
+    const all = rowsOf(events, ctx);
+    // with the previous data: the rows it has are taken from it, the others made (event-data.ts)
+    const prior = reuse?.(all) ?? null;
+    const rows = prior ? someRows(all, prior.fresh) : all;
+    const fresh = prior ? prior.fresh.map((i) => events[i]) : events;
+    const data = eventData({ rows, events: fresh, order: prior?.order ?? null, previous: prior?.previous ?? null, timezone: model.site.timezone, partRows, calendar });
+    // every row is here: each part is a view of them, made in one piece
+    const made = splitParts(all.lineBytes, all.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
     if (parts) parts.take(made);
     else for (const [rel, part] of made) files.set(rel, part);
     for (const [rel, bytes] of data.files) files.set(rel, bytes);

@@ -8,7 +8,7 @@
 import type { Event } from '../../model/types.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
 import { partBounds } from '../format/event-parts.ts';
-import { FIELD_COUNT, type EventRows } from '../format/event-rows.ts';
+import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
 import type { ColumnValues } from '../format/event-table.ts';
 import { COLUMN_FILES } from '../format/column-files.ts';
 import { DATA_FILES, eventPartCount } from '../format/dist-paths.ts';
@@ -40,6 +40,14 @@ export interface PreviousData {
   file: (rel: string) => Uint8Array;
   /** its data/calendar.bin as read */
   calendar: () => CalendarEntries;
+}
+
+/** Row i of a list: the previous row order[i], else the new row -order[i] - 1, `fresh[-order[i] - 1]` of the list. */
+export interface Reuse {
+  order: Int32Array;
+  previous: PreviousData;
+  /** the new rows' places in the list, ascending */
+  fresh: number[];
 }
 
 export interface EventDataInput {
@@ -206,4 +214,11 @@ export function bytesOfParts(parts: readonly Uint8Array[], bounds: readonly numb
     at = to;
   }
   return Buffer.concat(pieces);
+}
+
+/** The rows `fresh` (ascending) of `rows`, as rows of their own. */
+export function someRows(rows: EventRows, fresh: readonly number[]): EventRows {
+  const starts = new Uint32Array(fresh.length * STRIDE);
+  fresh.forEach((row, j) => starts.set(rows.starts.subarray(row * STRIDE, (row + 1) * STRIDE), j * STRIDE));
+  return new EventRows(Buffer.concat(fresh.flatMap((row, j) => (j === 0 ? [rows.bytes(row)] : [NEWLINE, rows.bytes(row)]))), starts);
 }

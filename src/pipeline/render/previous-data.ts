@@ -1,0 +1,76 @@
+// The previous build's event data, for a full build to take what its rows have in common with it
+// (store/write/event-data.ts): read from the previous dist where the ledger proves every file
+// read, the build the event state describes (patch/plan.ts previousBuild), made with the same
+// options and in the same zone. Each row of it is known by its hash (the state's keys): a row of
+// this build with the same hash has the same bytes, so the same values, entry and terms.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DATA_FILES, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { COLUMN_FILES } from '../../store/format/column-files.ts';
+import { FIELD_COUNT } from '../../store/format/event-rows.ts';
+import { readCalendarFile } from '../../store/read/calendar-file.ts';
+import { readColumns } from '../../store/read/column-files.ts';
+import { memorySource } from '../../store/read/dist-source.ts';
+import { columnValuesOfTable } from '../../store/write/column-files.ts';
+import type { Reuse } from '../../store/write/event-data.ts';
+import { NoPatch } from '../patch/no-patch.ts';
+import { previousBuild } from '../patch/plan.ts';
+import { ROW_HASH_BYTES } from '../rows/render-cache.ts';
+
+const STRIDE = FIELD_COUNT + 1;
+
+/**
+ * The previous data and each row's place in it, given this build's rows' `hashes` in list order;
+ * null where the previous build cannot be proven or shares no row with this one.
+ */
+export function previousData(options: object & { content: string }, out: string, cacheDir: string, zone: string, partRows: number, hashes: Buffer): Reuse | null {
+  let build: ReturnType<typeof previousBuild>;
+  try {
+    build = previousBuild(options, out, cacheDir);
+  } catch (e) {
+    if (e instanceof NoPatch) return null;
+    throw e;
+  }
+  const { previous, state, ledger } = build;
+  const n = state.rows.id.length;
+  if (state.zone !== zone || previous.event_part_rows !== partRows || previous.counts.events !== n) return null;
+  const rowOf = new Map<string, number>();
+  for (let r = 0; r < n; r++) rowOf.set(state.rows.keys.toString('latin1', r * ROW_HASH_BYTES, (r + 1) * ROW_HASH_BYTES), r);
+  const count = hashes.length / ROW_HASH_BYTES;
+  const order = new Int32Array(count);
+  const fresh: number[] = [];
+  let last = -1;
+  for (let i = 0; i < count; i++) {
+    const was = rowOf.get(hashes.toString('latin1', i * ROW_HASH_BYTES, (i + 1) * ROW_HASH_BYTES));
+    // the rows that stay keep their order among themselves (their list order is their bytes')
+    if (was === undefined || was <= last) order[i] = -fresh.push(i);
+    else order[i] = last = was;
+  }
+  if (fresh.length === count) return null;
+  const files = new Map<string, Uint8Array>();
+  for (const rel of [DATA_FILES.offsets, DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES]) {
+    const digest = previous.files[rel];
+    if (!digest || !ledger.proves(rel, digest.sha256)) return null;
+    files.set(rel, readFileSync(join(out, rel)));
+  }
+  const bounds = [0];
+  for (const rel of eventPartFiles(previous)) {
+    const digest = previous.files[rel];
+    if (!digest || !ledger.proves(rel, digest.sha256)) return null;
+    bounds.push(bounds[bounds.length - 1] + digest.bytes);
+  }
+  const offsets = files.get(DATA_FILES.offsets)!;
+  if (offsets.byteLength !== n * STRIDE * 4) return null;
+  const starts = new Uint32Array(offsets.buffer, offsets.byteOffset, offsets.byteLength / 4);
+  return {
+    order,
+    fresh,
+    previous: {
+      starts,
+      bounds,
+      values: () => columnValuesOfTable(readColumns(memorySource(files, 'previous dist'), n)),
+      file: (rel) => files.get(rel)!,
+      calendar: () => readCalendarFile(files.get(DATA_FILES.calendar)!, n),
+    },
+  };
+}

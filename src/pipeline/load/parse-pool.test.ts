@@ -357,10 +357,13 @@ describe('RowsFile', () => {
     const read = readRows(rowsPath, 1 << 30);
     expect(read).toMatchObject({ count: 3, whole: true });
     const json = (n: number) => {
-      const { file: bytes, at, length } = (read.entries as Map<string, { file: Buffer; at: number; length: number }>).get(key(n).toString('latin1'))!;
-      return bytes.toString('utf8', at + ROW_ENTRY_HEAD, at + ROW_ENTRY_HEAD - (FIELD_COUNT + 1) * 4 - ROW_HASH_BYTES + length);
+      const { json: at, length } = read.entries.get(key(n).toString('latin1'))!;
+      const bytes = Buffer.alloc(length - (FIELD_COUNT + 1) * 4 - ROW_HASH_BYTES);
+      readSync(read.fd!, bytes, 0, bytes.length, at);
+      return bytes.toString('utf8');
     };
     expect([json(1), json(2), json(3)]).toEqual(['{"a":1}', '{"b":22}', '{"c":333}']);
+    closeSync(read.fd!);
     // nothing else is left beside it
     expect(readdirSync(join(root, 'rows-cache'))).toEqual(['rows-x.bin']);
   });

@@ -20,7 +20,7 @@
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../../model/types.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
@@ -28,9 +28,9 @@ import { FIELD_COUNT, serializeEvent, type EventRows } from '../../store/format/
 import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
 import { cacheIdentity, packPath } from '../cache/build-cache.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
-import { writeAllAt, writeAllv } from '../../util/positional-io.ts';
+import { readFully, writeAllAt, writeAllv } from '../../util/positional-io.ts';
 import { stableJson } from '../../util/stable-json.ts';
-import { openCacheFileToAppend, readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
+import { openCacheFile, openCacheFileToAppend, readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
 
 
 const MAGIC = Buffer.from('AULAROWS\n');
@@ -146,11 +146,12 @@ export function renderInputs(ctx: RenderContext): string {
   return stableJson([cacheIdentity(), ctx]);
 }
 
-/** Where an entry is in the file read: the file's bytes, the entry's start and its payload's length. */
+/** An entry of the file read: where its row's JSON is in the file, its length, and its hash and offsets (null: the entry is damaged). */
 interface Stored {
-  file: Buffer;
-  at: number;
+  json: number;
   length: number;
+  /** its hash then its offsets, as stored */
+  head: Buffer | null;
 }
 
 export interface RowsCacheStats {
@@ -169,24 +170,56 @@ export interface RowsCacheStats {
 export const ROWS_FILE_PER_EVENT = 256 * 1024;
 export const ROWS_FILE_BASE = 16 << 20;
 
-/** The entries of a rows file by key (its bytes as latin1); none when it is absent, foreign, unreadable or over `most` bytes. */
-export function readRows(path: string, most: number): { entries: Map<string, Stored>; count: number; whole: boolean } {
+/** Bytes of a rows file read at a time: the file is read through, never held whole. */
+const CHUNK = 16 << 20;
+
+/**
+ * The entries of a rows file by key (its bytes as latin1), each checked against its checksum;
+ * none when it is absent, foreign, unreadable or over `most` bytes. The file is read a chunk at
+ * a time, and its rows' JSON left in it: `fd` stays open for them to be read from (close it).
+ */
+export function readRows(path: string, most: number): { entries: Map<string, Stored>; count: number; whole: boolean; fd: number | null } {
   const entries = new Map<string, Stored>();
-  let count = 0;
-  const file = readCacheFile(path, most);
-  if (file === null) return { entries, count, whole: false };
-  const head = rowsFileHeader();
-  if (!file.subarray(0, head.length).equals(head)) return { entries, count, whole: false };
-  let at = head.length;
-  while (at + HEAD <= file.length) {
-    const length = file.readUInt32LE(at + KEY + SUM);
-    const end = at + HEAD + length;
-    if (end > file.length) break; // cut short: the rest is lost, what came before stands
-    entries.set(file.toString('latin1', at, at + KEY), { file, at, length });
-    count++;
-    at = end;
+  const none = { entries, count: 0, whole: false, fd: null };
+  const fd = openCacheFile(path);
+  if (fd === null) return none;
+  try {
+    const size = fstatSync(fd).size;
+    const head = rowsFileHeader();
+    if (size > most || size < head.length) throw new Error('not a rows file');
+    let chunk = Buffer.allocUnsafe(Math.min(CHUNK, size));
+    let from = 0;
+    let to = 0;
+    /** bytes [at, at + length) of the file, read in chunks; null past its end */
+    const bytes = (at: number, length: number): Buffer | null => {
+      if (at + length > size) return null;
+      if (at < from || at + length > to) {
+        if (chunk.length < length) chunk = Buffer.allocUnsafe(length);
+        from = at;
+        to = at + readFully(fd, chunk, 0, Math.min(chunk.length, size - at), at);
+        if (at + length > to) return null;
+      }
+      return chunk.subarray(at - from, at - from + length);
+    };
+    if (!bytes(0, head.length)?.equals(head)) throw new Error('not a rows file');
+    let count = 0;
+    let at = head.length;
+    while (at + HEAD <= size) {
+      const length = bytes(at, HEAD)!.readUInt32LE(KEY + SUM);
+      // cut short: the rest is lost, what came before stands
+      const entry = bytes(at, HEAD + length);
+      if (entry === null) break;
+      const payload = entry.subarray(HEAD);
+      const intact = length > HASH + OFFSETS && checksum(payload).equals(entry.subarray(KEY, KEY + SUM));
+      entries.set(entry.toString('latin1', 0, KEY), { json: at + HEAD + HASH + OFFSETS, length, head: intact ? Buffer.from(payload.subarray(0, HASH + OFFSETS)) : null });
+      count++;
+      at += HEAD + length;
+    }
+    return { entries, count, whole: at === size, fd };
+  } catch {
+    closeSync(fd);
+    return none;
   }
-  return { entries, count, whole: at === file.length };
 }
 
 /** The offsets are copied as bytes into the Uint32Array, which holds them in the host's order. */
@@ -197,16 +230,13 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
  * where its JSON starts in the file, or -1 when the entry is damaged (its checksum or shape is wrong).
  */
 function unpack(stored: Stored, starts: Uint32Array, startsBytes: Buffer, hashes: Buffer, row: number): number {
-  const { file, at, length } = stored;
-  if (length <= HASH + OFFSETS) return -1;
-  const payload = at + HEAD;
-  if (!checksum(file.subarray(payload, payload + length)).equals(file.subarray(at + KEY, at + KEY + SUM))) return -1;
-  const offsets = payload + HASH;
-  if (LITTLE_ENDIAN) file.copy(startsBytes, row * OFFSETS, offsets, offsets + OFFSETS);
-  else for (let i = 0; i < STRIDE; i++) starts[row * STRIDE + i] = file.readUInt32LE(offsets + i * 4);
+  const { head, length } = stored;
+  if (head === null) return -1;
+  if (LITTLE_ENDIAN) head.copy(startsBytes, row * OFFSETS, HASH, HASH + OFFSETS);
+  else for (let i = 0; i < STRIDE; i++) starts[row * STRIDE + i] = head.readUInt32LE(HASH + i * 4);
   if (starts[row * STRIDE + FIELD_COUNT] !== length - HASH - OFFSETS) return -1;
-  file.copy(hashes, row * HASH, payload, payload + HASH);
-  return offsets + OFFSETS;
+  head.copy(hashes, row * HASH, 0, HASH);
+  return stored.json;
 }
 
 /** The rows of a build's events, and each row's rowHash (ROW_HASH_BYTES each, in list order). */
@@ -223,7 +253,7 @@ export interface CachedRows {
  * read or written the rows are just rendered.
  */
 export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats, premade?: PremadeRows, made?: RowsInProgress | null): CachedRows {
-  const { entries, count, whole } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false } : readRows(path, ROWS_FILE_BASE + events.length * ROWS_FILE_PER_EVENT);
+  const { entries, count, whole, fd } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false, fd: null } : readRows(path, ROWS_FILE_BASE + events.length * ROWS_FILE_PER_EVENT);
   // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
   const out = new RowBytes(events.length);
   const { starts, startsBytes } = out;
@@ -239,7 +269,8 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
     const json = stored ? unpack(stored, starts, startsBytes, hashes, row) : -1;
     if (stored && json < 0 && stats) stats.corrupt++;
     if (json >= 0) {
-      out.addStored(stored!.file, json);
+      // read into its place by finish(), with its neighbours in the file
+      out.addBytes({ fd: fd!, position: json }, starts.subarray(row * STRIDE, (row + 1) * STRIDE));
       if (stats) stats.reused++;
     } else {
       const ahead = premade?.get(e);
@@ -261,7 +292,12 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
     }
   });
   entries.clear();
-  const rows = out.finish();
+  let rows: EventRows;
+  try {
+    rows = out.finish();
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
   for (const row of unhashed) rowHash(out.row(row)).copy(hashes, row * HASH);
   if (path !== null) {
     const used = new Set(names).size;

@@ -25,18 +25,6 @@ describe('RowBytes', () => {
     expect(out.row(5).toString()).toBe(serialized[5].json);
   });
 
-  it('copies stored rows whose offsets are set in place, between rendered ones', () => {
-    const serialized = Array.from({ length: 6 }, (_, row) => serializeEvent(rendered(row, 50)));
-    const stored = Buffer.from(`xx${serialized[2].json}yy`);
-    const out = new RowBytes(serialized.length);
-    serialized.forEach((s, row) => {
-      if (row !== 2) return out.addJson(s.json, s.starts);
-      out.starts.set(s.starts, row * (FIELD_COUNT + 1));
-      out.addStored(stored, 2);
-    });
-    expect(out.finish().lineBytes.equals(EventRows.from(serialized).lineBytes)).toBe(true);
-  });
-
   it('reads a row made elsewhere straight from its file, and refuses a file that ends first', () => {
     const serialized = Array.from({ length: 4 }, (_, row) => serializeEvent(rendered(row, row === 1 ? 20_000 : 50)));
     const dir = tempDir('aula-row-bytes-');

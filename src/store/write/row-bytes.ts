@@ -114,15 +114,6 @@ export class RowBytes {
     }
   }
 
-  /** The next row, copied from `source` at `from`; its offsets are in `starts` already. */
-  addStored(source: Uint8Array, from: number): void {
-    const row = this.at.length;
-    const length = this.starts[row * STRIDE + FIELD_COUNT];
-    const at = this.place(length);
-    this.bytes.set(source.subarray(from, from + length), at);
-    this.end += length;
-  }
-
   /** A row's JSON as placed (once finish() has read the rows left in files). */
   row(row: number): Buffer {
     return this.bytes.subarray(this.at[row], this.at[row] + this.starts[row * STRIDE + FIELD_COUNT]);

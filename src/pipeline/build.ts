@@ -18,6 +18,7 @@ import { loadStage } from './load/load-stage.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
 import { tryPatch, type PatchStats } from './patch/patch-build.ts';
 import { StateRecorder } from './patch/state-recorder.ts';
+import { onePreviousBuild, type PreviousBuild } from './patch/plan.ts';
 import { answerStage } from './publish/answer-stage.ts';
 import { publishStage } from './publish/publish-stage.ts';
 import { renderStage } from './render/render-stage.ts';
@@ -42,21 +43,22 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   options.progress?.('load content');
   return withLockedOut(options, async (out) => {
     let patch: PatchStats | undefined;
+    const prior = onePreviousBuild(options, out, options.cache ?? '');
     if (options.cache !== undefined) {
       // what builds stopped mid-way left in the cache folder (stale-temps.ts)
       removeStaleTemps(resolve(options.cache));
       // only event files changed since the last build into `out`: its dist is patched
-      const patched = await tryPatch(options, { out, cacheDir: options.cache, phase: clock.phase });
+      const patched = await tryPatch(options, { out, cacheDir: options.cache, phase: clock.phase, previous: prior });
       if (patched.ok) return { ok: true, manifest: patched.manifest, files: patched.files, ...timings(clock), cache: patched.cache, reuse: patched.reuse, patch: patched.stats };
       patch = patched.stats;
     }
-    return buildStages(options, out, clock, patch);
+    return buildStages(options, out, clock, patch, prior);
   });
 }
 
 const timings = (clock: Clock) => ({ ms: performance.now() - clock.started, phases: clock.phases, cpu: clock.cpu });
 
-async function buildStages(options: BuildOptions, out: string, clock: Clock, patch: PatchStats | undefined): Promise<BuildResult> {
+async function buildStages(options: BuildOptions, out: string, clock: Clock, patch: PatchStats | undefined, prior: () => PreviousBuild): Promise<BuildResult> {
   // what the next build needs to patch this one's dist (patch/event-state.ts)
   const recorder = new StateRecorder();
   const loaded = await loadStage(options, recorder);
@@ -80,7 +82,7 @@ async function buildStages(options: BuildOptions, out: string, clock: Clock, pat
     const dist = new StagedDist(staging, out, options.cache === undefined ? null : { dir: options.cache, content: options.content });
     settle = () => dist.settled();
     const directory = loaded.directory!;
-    const rendered = await renderStage(options, clock, { out, model, baseUrl, parsing: loaded.parsing, recorder, directory, directoryCount: loaded.directoryCount }, dist);
+    const rendered = await renderStage(options, clock, { out, previous: prior, model, baseUrl, parsing: loaded.parsing, recorder, directory, directoryCount: loaded.directoryCount }, dist);
     await writeStage(rendered, dist);
     await clock.nextPhase('write data', 'load dataset');
     const served = await answerStage(options, clock, { out, previous, baseUrl, site: model.site, directory }, rendered, dist);

@@ -55,6 +55,8 @@ export interface PatchOptions {
 export interface PatchHost {
   out: string;
   cacheDir: string;
+  /** the previous build into `out` (previousBuild), read once for the patch and the full build */
+  previous: () => PreviousBuild;
   /** the build's phase clock: ends the phase `name` */
   phase: (name: string, next?: string) => void;
 }
@@ -86,11 +88,35 @@ export interface Plan {
   contentFiles: number;
 }
 
+export interface PreviousBuild {
+  ledgerFile: string;
+  statePath: string;
+  previous: Manifest;
+  state: EventState;
+  ledger: DistLedger;
+}
+
+/** previousBuild, read when first asked for: its answer, or its refusal, every time after. */
+export function onePreviousBuild(options: object & { content: string }, out: string, cacheDir: string): () => PreviousBuild {
+  let read: { build: PreviousBuild } | { refused: unknown } | null = null;
+  return () => {
+    if (read === null) {
+      try {
+        read = { build: previousBuild(options, out, cacheDir) };
+      } catch (e) {
+        read = { refused: e };
+      }
+    }
+    if ('refused' in read) throw read.refused;
+    return read.build;
+  };
+}
+
 /**
  * The previous build into `out`: its manifest, the event state written with it (for the same
  * content and options) and its ledger; refuses (NoPatch) where any is missing or not the others'.
  */
-export function previousBuild(options: object & { content: string }, out: string, cacheDir: string): { ledgerFile: string; statePath: string; previous: Manifest; state: EventState; ledger: DistLedger } {
+export function previousBuild(options: object & { content: string }, out: string, cacheDir: string): PreviousBuild {
   const content = resolve(options.content);
   const ledgerFile = ledgerPath(cacheDir, options.content, out);
   const statePath = eventStatePath(ledgerFile);
@@ -110,7 +136,7 @@ export async function planPatch(options: PatchOptions, host: PatchHost): Promise
   if (options.edge) refuse('--edge');
   const content = resolve(options.content);
   const out = host.out;
-  const { ledgerFile, statePath, previous, state, ledger } = previousBuild(options, out, host.cacheDir);
+  const { ledgerFile, statePath, previous, state, ledger } = host.previous();
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
   if (baseUrl !== previous.base_url) refuse('another base URL');
   // taken before any content file is stat'ed: the stats recorded now are judged against it

@@ -14,7 +14,7 @@ import { memorySource } from '../../store/read/dist-source.ts';
 import { columnValuesOfTable } from '../../store/write/column-files.ts';
 import type { Reuse } from '../../store/write/event-data.ts';
 import { NoPatch } from '../patch/no-patch.ts';
-import { previousBuild } from '../patch/plan.ts';
+import type { PreviousBuild } from '../patch/plan.ts';
 import { ROW_HASH_BYTES } from '../rows/render-cache.ts';
 
 const STRIDE = FIELD_COUNT + 1;
@@ -23,10 +23,10 @@ const STRIDE = FIELD_COUNT + 1;
  * The previous data and each row's place in it, given this build's rows' `hashes` in list order;
  * null where the previous build cannot be proven or shares no row with this one.
  */
-export function previousData(options: object & { content: string }, out: string, cacheDir: string, zone: string, partRows: number, hashes: Buffer): Reuse | null {
-  let build: ReturnType<typeof previousBuild>;
+export function previousData(prior: () => PreviousBuild, out: string, zone: string, partRows: number, hashes: Buffer): Reuse | null {
+  let build: PreviousBuild;
   try {
-    build = previousBuild(options, out, cacheDir);
+    build = prior();
   } catch (e) {
     if (e instanceof NoPatch) return null;
     throw e;

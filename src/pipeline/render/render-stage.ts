@@ -21,6 +21,7 @@ import { mediaFilesOf } from '../write/media-copies.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { previousData } from './previous-data.ts';
+import type { PreviousBuild } from '../patch/plan.ts';
 import { cachedRows, eventKeys, rowsPath } from '../rows/render-cache.ts';
 
 export interface Rendered {
@@ -74,7 +75,7 @@ function rowMaker(options: BuildOptions, parsing: ParsePool, recorder: StateReco
 export async function renderStage(
   options: BuildOptions,
   clock: Clock,
-  input: { out: string; model: Model; baseUrl: string; parsing: ParsePool; recorder: StateRecorder; directory: DirectoryJob; directoryCount: number },
+  input: { out: string; previous: () => PreviousBuild; model: Model; baseUrl: string; parsing: ParsePool; recorder: StateRecorder; directory: DirectoryJob; directoryCount: number },
   dist: StagedDist,
 ): Promise<Rendered> {
   const { model, baseUrl, directory } = input;
@@ -94,7 +95,7 @@ export async function renderStage(
     dist.writeLater(later);
   };
   // the previous dist's data where the ledger proves it: what its rows have in common is taken from it
-  const reuse = () => (options.cache === undefined || hashes === null ? null : previousData(options, input.out, options.cache, model.site.timezone, partRows, hashes));
+  const reuse = () => (options.cache === undefined || hashes === null ? null : previousData(input.previous, input.out, model.site.timezone, partRows, hashes));
   const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take, taken: () => collectGarbage() }, calendarData, reuse);
   // what the manifest needs of the events, before their records (most of the model) are let go
   const eventCount = model.events.length;

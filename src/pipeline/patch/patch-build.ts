@@ -25,16 +25,16 @@ import { contentSchemas } from '../../docs/content-schemas.ts';
 import { autocompleteOf, type Autocomplete } from '../../query/autocomplete/searcher.ts';
 import { readAutocompleteFile } from '../../store/read/autocomplete-file.ts';
 import type { Dataset } from '../../query/dataset.ts';
-import { compareListOrder, renderEvent, type RenderContext } from '../../render/event.ts';
+import { compareListOrder, type RenderContext } from '../../render/event.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { readColumns } from '../../store/read/column-files.ts';
 import { readCalendarFile } from '../../store/read/calendar-file.ts';
 import { calendarData } from '../render/calendar-data.ts';
+import { previousFiles } from '../render/previous-data.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
-import { columnValuesOfTable } from '../../store/write/column-files.ts';
-import { partBounds } from '../../store/format/event-parts.ts';
-import { EventRows, FIELD_COUNT, serializeEventBytes } from '../../store/format/event-rows.ts';
+import { EventRows, FIELD_COUNT } from '../../store/format/event-rows.ts';
+import { renderRows } from '../../store/write/data-files.ts';
 import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile, MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
 import type { EventTable } from '../../store/format/event-table.ts';
@@ -65,7 +65,6 @@ import { planPatch, type PatchHost, type PatchOptions, type Plan } from './plan.
 export type { PatchHost, PatchOptions } from './plan.ts';
 
 const STRIDE = FIELD_COUNT + 1;
-const NEWLINE = Buffer.from('\n');
 
 /** What a patch did, or why the build was not patched. */
 export interface PatchStats {
@@ -126,14 +125,9 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     const file = plan.freshFiles[j];
     return keyOf(e, plan.eventKeys.subarray(file * KEY_BYTES, (file + 1) * KEY_BYTES));
   });
-  const made = fresh.map((e) => {
-    // (its UTF-8 as serialized, copied: serializeEventBytes reuses its buffer)
-    const row = serializeEventBytes(renderEvent(e, ctx));
-    const bytes = Buffer.from(row.bytes);
-    return { bytes, starts: row.starts, hash: rowHash(bytes) };
-  });
-  const rendered = made.length;
-  const freshRows = new EventRows(Buffer.concat(made.flatMap((row, j) => (j === 0 ? [row.bytes] : [NEWLINE, row.bytes]))), Uint32Array.from(made.flatMap((row) => row.starts)));
+  const freshRows = renderRows(fresh, ctx);
+  const hashes = fresh.map((_, j) => rowHash(freshRows.bytes(j)));
+  const rendered = fresh.length;
 
   // the new list order: the rows that stay, merged with the new events; and each row's file
   const order: number[] = [];
@@ -155,37 +149,19 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const count = order.length;
   const sequence = Int32Array.from(order);
 
-  // the previous data files, proven by the ledger to be what its manifest lists
-  const prior = (rel: string): Buffer => {
-    const digest = previous.files[rel];
-    if (!digest || !ledger.proves(rel, digest.sha256)) refuse(`${rel} is not proven`);
-    return readFileSync(join(host.out, rel));
-  };
-  const oldOffsets = prior(DATA_FILES.offsets);
-  if (oldOffsets.length !== n * STRIDE * 4) refuse('the offsets are not the state\'s rows');
-  const starts = new Uint32Array(oldOffsets.buffer, oldOffsets.byteOffset, oldOffsets.length / 4);
-  let rowBytes = Math.max(0, n - 1);
-  for (let row = 0; row < n; row++) rowBytes += starts[row * STRIDE + FIELD_COUNT];
-  // the previous event parts, each proven, together the offsets' rows
+  // the previous data files and event parts, proven by the ledger
   const partRows = previous.event_part_rows;
-  if (partRows !== (options.eventPartRows ?? EVENT_PART_ROWS) || previous.counts.events !== n) refuse('other event parts');
+  const before = previousFiles(plan, host.out, options.eventPartRows ?? EVENT_PART_ROWS) ?? refuse('the previous data files are not proven');
   const oldParts = eventPartFiles(previous);
-  const oldSizes = oldParts.map((rel) => {
-    const digest = previous.files[rel];
-    if (!digest || !ledger.proves(rel, digest.sha256)) refuse(`${rel} is not proven`);
-    return digest.bytes;
-  });
-  const oldBytes = oldSizes.reduce((sum, size) => sum + size, 0);
-  if (rowBytes !== oldBytes) refuse('the event parts are not the offsets\' rows');
+  const oldSizes = oldParts.map((_, j) => before.bounds[j + 1] - before.bounds[j]);
+  const oldBytes = before.bounds[oldParts.length];
 
-  // read (and proven) before any file is linked: a link changes the ctime its identity holds
-  const priorFiles = new Map([DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES].map((rel) => [rel, prior(rel)]));
   // the event data files (store/write/event-data.ts): what stays taken from the previous ones
   const data = eventData({
     rows: freshRows,
     events: fresh,
     order: sequence,
-    previous: { starts, bounds: partBounds(starts, partRows), values: () => columnValuesOfTable(readColumns(memorySource(priorFiles, 'previous dist'), n)), file: (rel) => priorFiles.get(rel)!, calendar: () => readCalendarFile(priorFiles.get(DATA_FILES.calendar)!, n) },
+    previous: before,
     timezone: state.site.timezone,
     partRows,
     calendar: calendarData,
@@ -255,7 +231,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   });
   // the list pages whose key is unchanged are linked meanwhile (they need no dataset); the rows'
   // hashes in the new order are the next state's
-  const rows = nextRows(plan, sequence, made.map((row) => row.hash), fileOf);
+  const rows = nextRows(plan, sequence, hashes, fileOf);
   const limit = state.site.page_size;
   const pageKeyOf = pageKeys(rows.keys, { baseUrl: plan.baseUrl, site: state.site, limit });
   const unproven: [number, string][] = [];
@@ -454,7 +430,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
       const removal = swapInLater(staging, host.out, options.onWarning);
       removal.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       // the rows made here, for the next full build's render cache
-      appendRows(rowsPath(host.cacheDir, options.content), made.map((row, j) => ({ key: freshKeys[j], hash: row.hash, json: row.bytes, starts: row.starts })));
+      appendRows(rowsPath(host.cacheDir, options.content), hashes.map((hash, j) => ({ key: freshKeys[j], hash, json: freshRows.bytes(j), starts: freshRows.starts.subarray(j * STRIDE, (j + 1) * STRIDE) })));
       // A failed removal fails the build as before, the new dist in place: without a ledger of it
       // the state written before the swap proves nothing (no file of the new dist has an identity
       // the old ledger recorded), so the next build is a full one.

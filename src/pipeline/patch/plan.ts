@@ -98,17 +98,17 @@ export interface PreviousBuild {
 
 /** previousBuild, read when first asked for: its answer, or its refusal, every time after. */
 export function onePreviousBuild(options: object & { content: string }, out: string, cacheDir: string): () => PreviousBuild {
-  let read: { build: PreviousBuild } | { refused: unknown } | null = null;
+  let read: (() => PreviousBuild) | null = null;
   return () => {
     if (read === null) {
       try {
-        read = { build: previousBuild(options, out, cacheDir) };
+        const build = previousBuild(options, out, cacheDir);
+        read = () => build;
       } catch (e) {
-        read = { refused: e };
+        read = () => { throw e; };
       }
     }
-    if ('refused' in read) throw read.refused;
-    return read.build;
+    return read();
   };
 }
 

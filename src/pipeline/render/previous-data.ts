@@ -12,7 +12,7 @@ import { readCalendarFile } from '../../store/read/calendar-file.ts';
 import { readColumns } from '../../store/read/column-files.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
 import { columnValuesOfTable } from '../../store/write/column-files.ts';
-import type { Reuse } from '../../store/write/event-data.ts';
+import type { PreviousData, Reuse } from '../../store/write/event-data.ts';
 import { NoPatch } from '../patch/no-patch.ts';
 import type { PreviousBuild } from '../patch/plan.ts';
 import { ROW_HASH_BYTES } from '../rows/render-cache.ts';
@@ -31,9 +31,9 @@ export function previousData(prior: () => PreviousBuild, out: string, zone: stri
     if (e instanceof NoPatch) return null;
     throw e;
   }
-  const { previous, state, ledger } = build;
+  const { state } = build;
   const n = state.rows.id.length;
-  if (state.zone !== zone || previous.event_part_rows !== partRows || previous.counts.events !== n) return null;
+  if (state.zone !== zone) return null;
   const rowOf = new Map<string, number>();
   for (let r = 0; r < n; r++) rowOf.set(state.rows.keys.toString('latin1', r * ROW_HASH_BYTES, (r + 1) * ROW_HASH_BYTES), r);
   const count = hashes.length / ROW_HASH_BYTES;
@@ -47,6 +47,18 @@ export function previousData(prior: () => PreviousBuild, out: string, zone: stri
     else order[i] = last = was;
   }
   if (fresh.length === count) return null;
+  const data = previousFiles(build, out, partRows);
+  return data && { order, fresh, previous: data };
+}
+
+/**
+ * The previous dist's event data files, each proven by the ledger to be what its manifest lists
+ * (read before any file is linked: a link changes the ctime its identity holds), and its event
+ * parts', together the offsets' rows; null where any is not.
+ */
+export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, 'previous' | 'state' | 'ledger'>, out: string, partRows: number): PreviousData | null {
+  const n = state.rows.id.length;
+  if (previous.event_part_rows !== partRows || previous.counts.events !== n) return null;
   const files = new Map<string, Uint8Array>();
   for (const rel of [DATA_FILES.offsets, DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES]) {
     const digest = previous.files[rel];
@@ -62,15 +74,14 @@ export function previousData(prior: () => PreviousBuild, out: string, zone: stri
   const offsets = files.get(DATA_FILES.offsets)!;
   if (offsets.byteLength !== n * STRIDE * 4) return null;
   const starts = new Uint32Array(offsets.buffer, offsets.byteOffset, offsets.byteLength / 4);
+  let rowBytes = Math.max(0, n - 1);
+  for (let row = 0; row < n; row++) rowBytes += starts[row * STRIDE + FIELD_COUNT];
+  if (rowBytes !== bounds[bounds.length - 1]) return null;
   return {
-    order,
-    fresh,
-    previous: {
-      starts,
-      bounds,
-      values: () => columnValuesOfTable(readColumns(memorySource(files, 'previous dist'), n)),
-      file: (rel) => files.get(rel)!,
-      calendar: () => readCalendarFile(files.get(DATA_FILES.calendar)!, n),
-    },
+    starts,
+    bounds,
+    values: () => columnValuesOfTable(readColumns(memorySource(files, 'previous dist'), n)),
+    file: (rel) => files.get(rel)!,
+    calendar: () => readCalendarFile(files.get(DATA_FILES.calendar)!, n),
   };
 }

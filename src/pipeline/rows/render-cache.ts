@@ -334,7 +334,7 @@ function addRows(made: RowsInProgress, parts: Buffer[]): boolean {
  * Appends rows made elsewhere (a patch build, patch/patch-build.ts) to the rows file at `path`
  * when there is one, so the next full build takes them from the cache too.
  */
-export function appendRows(path: string, rows: readonly { key: Buffer; hash: Buffer; json: Uint8Array; starts: readonly number[] }[]): void {
+export function appendRows(path: string, rows: readonly { key: Buffer; hash: Buffer; json: Uint8Array; starts: ArrayLike<number> }[]): void {
   if (rows.length === 0 || !existsSync(path)) return;
   writeRows(path, false, rows.flatMap(({ key, hash, json, starts }) => [entryHead(key, hash, starts, json), Buffer.from(json.buffer, json.byteOffset, json.byteLength)]));
 }

@@ -105,16 +105,24 @@ export function searchIndex(prior: Uint8Array | null, order: Int32Array | null, 
       const fromRows = rows.list;
       for (let k = 0; k < fromRows.length; k++) fromRows[k] = place[fromRows[k]];
       if (!list) into.set(key, rows);
-      else {
-        for (const r of fromRows) list.push(r);
-        list.list.sort();
-      }
+      else if (fromRows[0] > list.last) for (const r of fromRows) list.push(r);
+      else into.set(key, merged(list.list, fromRows));
     }
   };
   merge(postings.words, added.words);
   merge(postings.spans, added.spans);
   merge(postings.chars, added.chars);
   return encodeIndex(count, postings);
+}
+
+/** Two ascending lists of distinct rows as one. */
+function merged(a: Uint32Array, b: Uint32Array): RowList {
+  const out = new RowList();
+  out.rows = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) out.rows[out.length++] = j >= b.length || (i < a.length && a[i] < b[j]) ? a[i++] : b[j++];
+  return out;
 }
 
 /** The postings of the previous rows that stay (row `order[i]` of `prior`'s is row i now). */

@@ -5,7 +5,7 @@ import { EVENTUALLY } from '../../test/helpers.ts';
 import type { Api } from '../api/core.ts';
 import { charge } from '../query/work-budget.ts';
 import type { AccessEntry } from './access-log.ts';
-import { cheapFirst } from './cheap-first.ts';
+import { cheapFirst, MAX_YIELDS } from './cheap-first.ts';
 import { connectionBounds } from './connection-bounds.ts';
 import { MAX_PARTS, requestCosts, requestShapes } from './request-costs.ts';
 import { requestHandler } from './request-handler.ts';
@@ -87,13 +87,52 @@ describe('cheap requests first', () => {
   });
 });
 
+describe('a queued request whose connection closes', () => {
+  it('is not answered, and is logged with status 499 when its turn comes', async () => {
+    const log: AccessEntry[] = [];
+    const api: Api = (request) => {
+      charge(50_000_000, 'work');
+      return { status: 200, headers: { 'Content-Type': 'text/plain', 'Content-Length': '2' }, body: 'ok' };
+    };
+    // a queue whose turns the test runs itself
+    const waiting: (() => number)[] = [];
+    const expensive = { later: (answer: () => number) => void waiting.push(answer), connected: () => {}, waiting: 0 };
+    const closed: Promise<void>[] = [];
+    const handle = requestHandler(() => api, { accessLog: (entry) => log.push(entry), expensive });
+    server = createServer((req, res) => {
+      closed.push(new Promise((ok) => res.once('close', () => ok())));
+      handle(req, res);
+    });
+    await new Promise<void>((ok) => server!.listen(0, '127.0.0.1', ok));
+    const port = (server.address() as AddressInfo).port;
+    const send = async (target: string) => {
+      const socket = connect(port, '127.0.0.1');
+      clients.push(socket);
+      await new Promise((ok) => socket.once('connect', ok));
+      socket.write(get(target));
+      return socket;
+    };
+    // the first teaches the shape's cost; the second is queued
+    const first = await send('/e?n=0');
+    let firstAnswer = '';
+    first.setEncoding('latin1').on('data', (chunk: string) => (firstAnswer += chunk));
+    await expect.poll(() => firstAnswer, EVENTUALLY).toContain('\r\n\r\nok');
+    const second = await send('/e?n=1');
+    await expect.poll(() => waiting.length, EVENTUALLY).toBe(1);
+    second.destroy();
+    await closed[1];
+    expect(waiting[0]()).toBe(0);
+    expect(log.map((e) => [e.target, e.status])).toEqual([['/e?n=0', 200], ['/e?n=1', 499]]);
+  });
+});
+
 describe('cheapFirst', () => {
   const turn = () => new Promise((ok) => setImmediate(ok));
 
-  it('answers one expensive request per turn, in the order queued', async () => {
+  it('answers one request near the work limit per turn, in the order queued', async () => {
     const queue = cheapFirst();
     const done: number[] = [];
-    for (const n of [1, 2, 3]) queue.later(() => done.push(n));
+    for (const n of [1, 2, 3]) queue.later(() => (done.push(n), 20_000_000));
     expect(done).toEqual([]);
     await turn();
     expect(done).toEqual([1]);
@@ -103,17 +142,36 @@ describe('cheapFirst', () => {
     expect(queue.waiting).toBe(0);
   });
 
+  it('answers as many queued requests in a turn as fit in its units, at least one', async () => {
+    const queue = cheapFirst(MAX_YIELDS, 1_000);
+    const done: number[] = [];
+    // 400 + 400 + 400 reach 1,000 with the third: the fourth waits a turn
+    for (const n of [1, 2, 3, 4, 5]) queue.later(() => (done.push(n), 400));
+    await turn();
+    expect(done).toEqual([1, 2, 3]);
+    expect(queue.waiting).toBe(2);
+    await turn();
+    expect(done).toEqual([1, 2, 3, 4, 5]);
+    // an answer counting more than a turn's units alone is still made, one per turn
+    queue.later(() => (done.push(6), 5_000));
+    queue.later(() => (done.push(7), 5_000));
+    await turn();
+    expect(done.slice(5)).toEqual([6]);
+    await turn();
+    expect(done.slice(5)).toEqual([6, 7]);
+  });
+
   it('waits a turn while connections are accepted, at most its number of turns in a row', async () => {
     const queue = cheapFirst(3);
     const done: number[] = [];
-    queue.later(() => done.push(1));
+    queue.later(() => (done.push(1), 0));
     queue.connected();
     await turn();
     expect(done).toEqual([]);
     // no connection in that turn: answered in the next
     await turn();
     expect(done).toEqual([1]);
-    queue.later(() => done.push(2));
+    queue.later(() => (done.push(2), 0));
     for (let i = 0; i < 3; i++) {
       queue.connected();
       await turn();

@@ -46,6 +46,8 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
     const origin = cors ? header(req.headers.origin) : undefined;
     let status: number;
     let bytes = 0;
+    /** the work the core counted for this request's answer */
+    let spent = 0;
     try {
       // cheap tests first: an API request passes each with a comparison or two
       const own = health && isHealthPath(path) ? healthAnswer(method, path, health()) : null;
@@ -75,14 +77,20 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
         const shape = shapes.shapeOf(method, path, query, accept);
         if (costs.expensive(shape)) {
           expensive.later(() => {
-            // a connection closed while its answer waited: nobody reads it
-            if (res.destroyed) return;
+            if (res.destroyed) {
+              // the connection closed while its answer waited: nobody reads it (logged as nginx
+              // logs a client that closed before its answer, 499)
+              status = 499;
+              done();
+              return 0;
+            }
             try {
-              if (answerApi(query, accept, shape)) return;
+              if (answerApi(query, accept, shape)) return spent;
             } catch (e) {
               failed(e);
             }
             done();
+            return spent;
           });
           return;
         }
@@ -103,6 +111,7 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
       // a name first seen here is known from now on: its cost is the new shape's, not the old one's
       if (shapes.learn(query, response.status, response.headers['X-Ignored-Parameters'])) shape = shapes.shapeOf(method, path, query, accept);
       costs.record(shape, meter.used);
+      spent = meter.used;
       status = response.status;
       const send = ({ headers, body }: TransportForm) => {
         // the core's answers carry their header list, made once: written as it is

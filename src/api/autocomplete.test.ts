@@ -1,5 +1,6 @@
 // The answer is joined from the stored suggestion bytes: it must be the envelope around the
 // rendered suggestions, byte for byte, for no result, one and a page of them, at any offset.
+import { prefixCodes } from '../query/autocomplete/prefix-codes.ts';
 import { describe, expect, it } from 'vitest';
 import { autocompleteOf } from '../query/autocomplete/searcher.ts';
 import { prefixTops } from '../query/autocomplete/prefix-tops.ts';
@@ -16,7 +17,7 @@ import { envelope, pageLinks, pageRange, pageWindow } from './paginate.ts';
 
 describe('GET /v1/api/autocomplete/', () => {
   const index = decodeIndex(buildIndexJson(syntheticDirectory(300, 4)));
-  const stored = autocompleteOf(readAutocompleteFile(autocompleteFile(index, prefixTops(index, 20))));
+  const stored = autocompleteOf(readAutocompleteFile(autocompleteFile(index, prefixTops(index, 20), prefixCodes(index, 2))));
   const site = { page_size: 20, max_page_size: 1000 };
   const ds = { autocomplete: stored, site, baseUrl: 'https://events.example.org' } as unknown as Dataset;
 

@@ -8,7 +8,7 @@
 // be ~1 MB of typed arrays per request). Candidates are therefore only valid until the next
 // first(); the searcher recomputes a result whose state was overwritten.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
-import type { IndexData } from '../../store/format/autocomplete-index.ts';
+import { codeStride, NO_CODE, type IndexData } from '../../store/format/autocomplete-index.ts';
 import type { WordPlan } from './plan.ts';
 import { TIER_EXACT, TIER_PREFIX } from './rank.ts';
 import { charge } from '../work-budget.ts';
@@ -19,6 +19,8 @@ import { charge } from '../work-budget.ts';
  */
 const UNITS_PER_POSTING = 2;
 const UNITS_PER_FORWARD_WORD = 4;
+/** Work units of looking one candidate's code up in one prefix's table (PrefixCodes). */
+const UNITS_PER_CODE = 1;
 
 const ALL_MODELS = (1 << DIRECTORY_MODELS.length) - 1;
 const NONE = 255; // not a candidate / not matched yet
@@ -84,7 +86,12 @@ export class Matcher {
 
   /** Keeps the candidates the word matches (in place) and adds its contribution. */
   refine(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
-    if (c.length * this.avgForward * CHECK_COST < plan.cost) {
+    // a broad word's prefix codes: a lookup per candidate and form, then its typo matches' postings
+    const lookups = plan.tables === null ? Infinity : c.length * plan.tables.length + plan.cost - plan.prefixCost;
+    if (lookups < plan.cost + c.length && lookups < c.length * this.avgForward * CHECK_COST) {
+      charge(c.length * plan.tables!.length * UNITS_PER_CODE + (plan.cost - plan.prefixCost + c.length) * UNITS_PER_POSTING, 'q');
+      this.lookup(plan, c, contrib);
+    } else if (c.length * this.avgForward * CHECK_COST < plan.cost) {
       charge(Math.ceil(c.length * this.avgForward) * UNITS_PER_FORWARD_WORD, 'q');
       this.check(plan, c, contrib);
     } else {
@@ -112,6 +119,65 @@ export class Matcher {
         }
       }
     }
+    this.keepMatched(c, contrib);
+  }
+
+  private lookup(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
+    const { codes } = this.index.codes!;
+    const stride = codeStride(this.index.size);
+    const bases = plan.tables!.map((k) => k * stride);
+    const { docs, rank } = c;
+    const seg = plan.segments;
+    if (plan.prefixSegments === seg.length) {
+      let j = 0;
+      for (let i = 0; i < c.length; i++) {
+        const doc = docs[i];
+        const at = doc >> 1;
+        const shift = (doc & 1) << 2;
+        let code = NO_CODE;
+        for (let b = 0; b < bases.length; b++) {
+          const v = (codes[bases[b] + at] >> shift) & 15;
+          if (v < code) code = v;
+        }
+        if (code === NO_CODE) continue;
+        docs[j] = doc;
+        rank[j] = rank[i] + contrib[code];
+        j++;
+      }
+      c.length = j;
+      return;
+    }
+    // typo matches as well: the codes go where scan marks its candidates, then their postings
+    const { best } = this;
+    const { postings } = this.index;
+    for (let i = 0; i < c.length; i++) {
+      const doc = docs[i];
+      const at = doc >> 1;
+      const shift = (doc & 1) << 2;
+      let code = NO_CODE;
+      for (let b = 0; b < bases.length; b++) {
+        const v = (codes[bases[b] + at] >> shift) & 15;
+        if (v < code) code = v;
+      }
+      best[doc] = code === NO_CODE ? CANDIDATE : code;
+    }
+    for (let s = plan.prefixSegments; s < seg.length; s += 3) {
+      const end = seg[s + 1];
+      const base = seg[s + 2];
+      for (let p = seg[s]; p < end; p++) {
+        const e = postings[p];
+        const doc = e >> 1;
+        const code = base + (e & 1);
+        if (code < best[doc] && best[doc] !== NONE) best[doc] = code;
+      }
+    }
+    this.keepMatched(c, contrib);
+  }
+
+  /** Keeps the candidates whose code in `best` is a match, adding its contribution; clears `best`. */
+  private keepMatched(c: Candidates, contrib: Int32Array): void {
+    const { best } = this;
+    const { docs, rank } = c;
     let j = 0;
     for (let i = 0; i < c.length; i++) {
       const doc = docs[i];

@@ -1,7 +1,7 @@
 // Which postings one query word matches, and with which tier: term lookup only, no documents.
 import type { IndexData } from '../../store/format/autocomplete-index.ts';
 import type { QueryWord } from './query-words.ts';
-import { prefixRange } from './prefix.ts';
+import { lowerBound, prefixRange } from './prefix.ts';
 import { fuzzyTerms } from './fuzzy.ts';
 import { TIER_EXACT, TIER_PREFIX, fuzzyTier } from './rank.ts';
 
@@ -11,8 +11,12 @@ export interface WordPlan {
   ranges: { lo: number; hi: number; exact: number }[];
   /** fuzzy-only terms (inside no range) with their tier × 2, filled by addFuzzy */
   fuzzy: Map<number, number> | null;
-  /** posting runs as (start, end, tier × 2) triples */
+  /** posting runs as (start, end, tier × 2) triples: the ranges' first, then the typo matches' */
   segments: number[];
+  /** length of segments before the typo matches' runs */
+  prefixSegments: number;
+  /** per range, its prefix's place in the index's PrefixCodes, when every range has one; else null */
+  tables: number[] | null;
   /** number of postings in segments */
   cost: number;
   /** number of exact and prefix postings: the cost before the typo matches are added */
@@ -23,12 +27,17 @@ export interface WordPlan {
 
 export function planWord(index: IndexData, word: QueryWord): WordPlan {
   const { terms, postStart } = index;
-  const plan: WordPlan = { word, ranges: [], fuzzy: null, segments: [], cost: 0, prefixCost: 0, fuzzyWork: 0 };
+  const plan: WordPlan = { word, ranges: [], fuzzy: null, segments: [], prefixSegments: 0, tables: null, cost: 0, prefixCost: 0, fuzzyWork: 0 };
+  const tables: number[] = [];
   for (const form of word.forms) {
     const [lo, hi] = prefixRange(terms, form);
     if (lo === hi) continue;
     const exact = terms.at(lo) === form ? lo : -1;
     plan.ranges.push({ lo, hi, exact });
+    if (index.codes !== null) {
+      const at = lowerBound(index.codes.keys, form);
+      if (at < index.codes.keys.length && index.codes.keys.at(at) === form) tables.push(at);
+    }
     let from = lo;
     if (exact >= 0) {
       push(plan, postStart[lo], postStart[lo + 1], TIER_EXACT * 2);
@@ -37,6 +46,8 @@ export function planWord(index: IndexData, word: QueryWord): WordPlan {
     push(plan, postStart[from], postStart[hi], TIER_PREFIX * 2);
   }
   plan.prefixCost = plan.cost;
+  plan.prefixSegments = plan.segments.length;
+  if (tables.length > 0 && tables.length === plan.ranges.length) plan.tables = tables;
   return plan;
 }
 

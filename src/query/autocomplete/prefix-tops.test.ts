@@ -1,6 +1,7 @@
 // The server's searcher answers single costly words from the first pages the build made
 // (prefix-tops.ts), read back from data/autocomplete.bin: its answers must be the browser's, which
 // match every word as it is asked, for every word, model set and page.
+import { prefixCodes } from './prefix-codes.ts';
 import { describe, expect, it } from 'vitest';
 import { DIRECTORY_MODELS, type DirectoryModel } from '../../model/types.ts';
 import { decodeIndex } from '../../store/format/autocomplete-index.ts';
@@ -16,7 +17,7 @@ function both(n: number, seed: number, page: number, minPostings: number) {
   const json = buildIndexJson(syntheticDirectory(n, seed));
   const index = decodeIndex(json);
   const tops = prefixTops(index, page, minPostings);
-  return { browser: createAutocomplete(json), server: autocompleteOf(readAutocompleteFile(autocompleteFile(index, tops))), tops };
+  return { browser: createAutocomplete(json), server: autocompleteOf(readAutocompleteFile(autocompleteFile(index, tops, prefixCodes(index, 2)))), tops };
 }
 
 const MODEL_SETS: (DirectoryModel[] | null)[] = [null, ['campus.Person'], ['campus.Room', 'geo.Room'], ['structure.Organization', 'campus.Student'], [...DIRECTORY_MODELS]];

@@ -10,7 +10,7 @@
 // "mü" is "mu" and "mue"), made from every prefix of the objects' own words that have them. Any
 // other word is cheap to answer, or matches nothing.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
-import type { DecodedIndex, PrefixTops } from '../../store/format/autocomplete-index.ts';
+import type { DecodedIndex, IndexData, PrefixTops } from '../../store/format/autocomplete-index.ts';
 import { codePointLength, maxEditsFor, rawWords } from '../../store/format/words.ts';
 import { stringList } from '../../store/format/string-table.ts';
 import { Matcher } from './match.ts';
@@ -27,15 +27,13 @@ const ALL_MODELS = (1 << DIRECTORY_MODELS.length) - 1;
 /** The key of a word in PrefixTops: its forms, as the searcher looks it up. */
 export const topsKey = (word: QueryWord) => word.forms.join('\n');
 
-export function prefixTops(index: DecodedIndex, page: number, minPostings = MIN_POSTINGS): PrefixTops {
-  const words = new Map<string, QueryWord>();
-  const cost = (word: QueryWord) => planWord(index, word).prefixCost;
-  const add = (word: QueryWord) => {
-    const key = topsKey(word);
-    if (!words.has(key) && cost(word) >= minPostings) words.set(key, word);
-  };
-  // every term prefix worth it: a walk of the trie (a node's subtree is (node, end[node]), its
-  // children are found by hopping from node + 1 to end[child])
+/**
+ * Every prefix of the terms whose exact and prefix postings reach `minPostings`, in trie order: a
+ * walk of the term trie (a node's subtree is (node, end[node]), its children are found by hopping
+ * from node + 1 to end[child]) that leaves a subtree as soon as its prefix is cheaper.
+ */
+export function broadPrefixes(index: IndexData, minPostings: number): string[] {
+  const out: string[] = [];
   const { char, end } = index.trie;
   const walk = (node: number, prefix: string) => {
     for (let child = node + 1; child < end[node]; child = end[child]) {
@@ -46,13 +44,23 @@ export function prefixTops(index: DecodedIndex, page: number, minPostings = MIN_
         walk(child, text);
         continue;
       }
-      const word = { forms: [text], maxEdits: maxEditsFor(codePointLength(text)) };
-      if (cost(word) < minPostings) continue;
-      add(word);
+      if (planWord(index, { forms: [text], maxEdits: 0 }).prefixCost < minPostings) continue;
+      out.push(text);
       walk(child, text);
     }
   };
   if (char.length > 0) walk(0, '');
+  return out;
+}
+
+export function prefixTops(index: DecodedIndex, page: number, minPostings = MIN_POSTINGS): PrefixTops {
+  const words = new Map<string, QueryWord>();
+  const cost = (word: QueryWord) => planWord(index, word).prefixCost;
+  const add = (word: QueryWord) => {
+    const key = topsKey(word);
+    if (!words.has(key) && cost(word) >= minPostings) words.set(key, word);
+  };
+  for (const prefix of broadPrefixes(index, minPostings)) add({ forms: [prefix], maxEdits: maxEditsFor(codePointLength(prefix)) });
   // words of several forms, from the prefixes of the objects' words that make them
   const seen = new Set<string>();
   for (let d = 0; d < index.size; d++) {

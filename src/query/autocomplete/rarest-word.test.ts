@@ -3,6 +3,7 @@
 // browser's), and its work must follow the rarest word, not a word with few postings of its own
 // and many one edit away. The server's answer is made of the stored suggestion bytes: they must
 // be the browser's rendered suggestions.
+import { prefixCodes } from './prefix-codes.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DirectoryModel } from '../../model/types.ts';
@@ -17,7 +18,7 @@ import { person, syntheticDirectory } from './test-fixtures.ts';
 
 function serverAndBrowser(json: string): { server: Autocomplete; browser: Autocomplete } {
   const index = decodeIndex(json);
-  return { server: autocompleteOf(readAutocompleteFile(autocompleteFile(index, prefixTops(index, 20)))), browser: createAutocomplete(json) };
+  return { server: autocompleteOf(readAutocompleteFile(autocompleteFile(index, prefixTops(index, 20), prefixCodes(index, 2)))), browser: createAutocomplete(json) };
 }
 
 const units = (work: () => void): number => {

@@ -62,7 +62,27 @@ export interface IndexData {
   byModel: Int32Array[];
   /** the first results of the costliest single words, made by the build (the server's file has them; index.json not) */
   tops: PrefixTops | null;
+  /** each object's match code for the broadest word prefixes, made by the build (the server's file has them; index.json not) */
+  codes: PrefixCodes | null;
 }
+
+/**
+ * For the word prefixes with the most postings ("a", "sch"), each object's best code (tier × 2 +
+ * class, rank.ts) among the terms starting with the prefix, exact and prefix tiers only: a further
+ * word of a query checks its candidates with one lookup each instead of scanning those postings.
+ */
+export interface PrefixCodes {
+  /** the prefixes, sorted (UTF-16 code units) */
+  readonly keys: StringList;
+  /** per key, ceil(size / 2) bytes: object d's code in the low (d even) or high (d odd) 4 bits, NO_CODE if none */
+  readonly codes: Uint8Array;
+}
+
+/** The 4-bit code of an object no term of the prefix belongs to. */
+export const NO_CODE = 15;
+
+/** Bytes of one prefix's codes in PrefixCodes. */
+export const codeStride = (size: number) => (size + 1) >> 1;
 
 /**
  * For the query words whose terms have the most postings (short prefixes: "m", "mü"), what the
@@ -162,5 +182,6 @@ export function decodeIndex(json: string): DecodedIndex {
     forward,
     byModel,
     tops: null,
+    codes: null,
   };
 }

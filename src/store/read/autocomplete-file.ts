@@ -2,7 +2,7 @@
 // works on, every array a view of the file, nothing decoded but its terms and tops keys.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
-import type { IndexData } from '../format/autocomplete-index.ts';
+import { codeStride, type IndexData } from '../format/autocomplete-index.ts';
 import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
 import { check, checkBelow, checkStarts, Sections } from './sections.ts';
 import { StringTable } from './string-table.ts';
@@ -11,7 +11,7 @@ const F = AUTOCOMPLETE_FILE_FORMAT;
 
 export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   const s = Sections.of(bytes, F);
-  const [size, termCount, postingCount, maxDepth, page, keyCount] = s.meta(AC.header, 6);
+  const [size, termCount, postingCount, maxDepth, page, keyCount, codeKeyCount] = s.meta(AC.header, 7);
   const models = s.json(AC.models, 'models');
   check(Array.isArray(models) && models.join(',') === DIRECTORY_MODELS.join(','), F, 'made for a different list of models');
   const model = s.u8(AC.model, 'models of objects', size);
@@ -44,6 +44,7 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   checkStarts(starts, docs.length, F, 'top lists');
   checkBelow(docs, size, F, 'top results');
   for (let i = 0; i < keyCount * models3; i++) check(starts[i + 1] - starts[i] <= Math.min(page, counts[i]), F, 'whose top lists are longer than their page');
+  const codes = s.u8(AC.codes, 'prefix codes', codeKeyCount * codeStride(size));
   return {
     size,
     model,
@@ -56,5 +57,6 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
     forward,
     byModel: Array.from({ length: models3 }, (_, m) => byModelAll.subarray(byModelStart[m], byModelStart[m + 1])),
     tops: { page, keys: StringTable.read(s, AC.topKeys, 'top keys', keyCount), counts, starts, docs, ranks },
+    codes: { keys: StringTable.read(s, AC.codeKeys, 'prefix code keys', codeKeyCount), codes },
   };
 }

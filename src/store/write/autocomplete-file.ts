@@ -2,14 +2,14 @@
 // its tops.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
-import type { IndexData, PrefixTops } from '../format/autocomplete-index.ts';
+import type { IndexData, PrefixCodes, PrefixTops } from '../format/autocomplete-index.ts';
 import type { StringList } from '../format/string-table.ts';
 import { jsonSection, meta, packSections } from './sections.ts';
 import { stringTableSections } from './string-table.ts';
 
 const strings = (list: StringList) => Array.from({ length: list.length }, (_, i) => list.at(i));
 
-export function autocompleteFile(index: IndexData, tops: PrefixTops): Uint8Array {
+export function autocompleteFile(index: IndexData, tops: PrefixTops, codes: PrefixCodes): Uint8Array {
   const suggestions = Array.from({ length: index.size }, (_, d) => index.suggestions.bytes(d));
   const suggestionStarts = new Uint32Array(index.size + 1);
   suggestions.forEach((bytes, d) => (suggestionStarts[d + 1] = suggestionStarts[d] + bytes.length));
@@ -20,7 +20,7 @@ export function autocompleteFile(index: IndexData, tops: PrefixTops): Uint8Array
   const byModel = new Int32Array(byModelStart[index.byModel.length]);
   index.byModel.forEach((list, m) => byModel.set(list, byModelStart[m]));
   return packSections(AUTOCOMPLETE_FILE_FORMAT, [
-    meta(index.size, index.terms.length, index.postings.length, index.trie.maxDepth, tops.page, tops.keys.length),
+    meta(index.size, index.terms.length, index.postings.length, index.trie.maxDepth, tops.page, tops.keys.length, codes.keys.length),
     jsonSection(DIRECTORY_MODELS),
     index.model,
     suggestionBytes,
@@ -40,5 +40,7 @@ export function autocompleteFile(index: IndexData, tops: PrefixTops): Uint8Array
     tops.starts,
     tops.docs,
     tops.ranks,
+    ...stringTableSections(strings(codes.keys)),
+    codes.codes,
   ]);
 }

@@ -13,7 +13,7 @@ import { autocompleteOf, createAutocomplete } from './searcher.ts';
 import { syntheticDirectory } from './test-fixtures.ts';
 
 describe('prefix codes', () => {
-  const objects = syntheticDirectory(1200, 5);
+  const objects = syntheticDirectory(1202, 5);
   const json = buildIndexJson(objects);
   const index = decodeIndex(json);
   const codes = prefixCodes(index, 100);
@@ -64,5 +64,17 @@ describe('prefix codes', () => {
       }
     }
     expect(cheaper).toBeGreaterThan(0);
+  });
+
+  it('are refused when a code is none of an exact or prefix match, in any of the bytes', () => {
+    const file = (bytes: Uint8Array) => autocompleteFile(index, prefixTops(index, 20), { keys: codes.keys, codes: bytes });
+    expect(() => readAutocompleteFile(file(codes.codes))).not.toThrow();
+    for (const at of [0, 5, codes.codes.length - 1]) {
+      for (const bad of [0x04, 0x70, 0xe3, 0x3e]) {
+        const bytes = codes.codes.slice();
+        bytes[at] = bad;
+        expect(() => readAutocompleteFile(file(bytes))).toThrow(/prefix codes/);
+      }
+    }
   });
 });

@@ -2,12 +2,30 @@
 // works on, every array a view of the file, nothing decoded but its terms and tops keys.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
-import { codeStride, type IndexData } from '../format/autocomplete-index.ts';
+import { codeStride, NO_CODE, type IndexData } from '../format/autocomplete-index.ts';
 import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
 import { check, checkBelow, checkStarts, Sections } from './sections.ts';
 import { StringTable } from './string-table.ts';
 
 const F = AUTOCOMPLETE_FILE_FORMAT;
+
+/**
+ * Whether every 4 bits of `codes` are 0..3 or NO_CODE (15), 32 bits at a time (the section is
+ * aligned): a nibble with either of its upper bits set must have all four set.
+ */
+function validCodes(codes: Uint8Array): boolean {
+  const words = new Uint32Array(codes.buffer, codes.byteOffset, codes.length >> 2);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    const high = w & 0xcccccccc;
+    const mask = (((high >>> 2) | (high >>> 3)) & 0x11111111) * 15;
+    if ((w & mask) >>> 0 !== mask) return false;
+  }
+  for (let i = words.length << 2; i < codes.length; i++) {
+    for (const v of [codes[i] & 15, codes[i] >> 4]) if (v > 3 && v !== NO_CODE) return false;
+  }
+  return true;
+}
 
 export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   const s = Sections.of(bytes, F);
@@ -45,6 +63,9 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   checkBelow(docs, size, F, 'top results');
   for (let i = 0; i < keyCount * models3; i++) check(starts[i + 1] - starts[i] <= Math.min(page, counts[i]), F, 'whose top lists are longer than their page');
   const codes = s.u8(AC.codes, 'prefix codes', codeKeyCount * codeStride(size));
+  // each 4 bits a code (0..3, tier × 2 + class of an exact or prefix match) or NO_CODE (15)
+  const codesValid = validCodes(codes);
+  check(codesValid, F, 'whose prefix codes are no codes');
   return {
     size,
     model,

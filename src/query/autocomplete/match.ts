@@ -101,24 +101,10 @@ export class Matcher {
   }
 
   private scan(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
-    const { postings } = this.index;
     const { best } = this;
-    const { docs, rank } = c;
+    const { docs } = c;
     for (let i = 0; i < c.length; i++) best[docs[i]] = CANDIDATE;
-    const seg = plan.segments;
-    for (let s = 0; s < seg.length; s += 3) {
-      const end = seg[s + 1];
-      const base = seg[s + 2];
-      for (let p = seg[s]; p < end; p++) {
-        const e = postings[p];
-        const doc = e >> 1;
-        const code = base + (e & 1);
-        if (code < best[doc]) {
-          // NONE (255) > CANDIDATE (254): non-candidates must stay NONE
-          if (best[doc] !== NONE) best[doc] = code;
-        }
-      }
-    }
+    this.mark(plan.segments, 0);
     this.keepMatched(c, contrib);
   }
 
@@ -126,30 +112,11 @@ export class Matcher {
     const { codes } = this.index.codes!;
     const stride = codeStride(this.index.size);
     const bases = plan.tables!.map((k) => k * stride);
-    const { docs, rank } = c;
-    const seg = plan.segments;
-    if (plan.prefixSegments === seg.length) {
-      let j = 0;
-      for (let i = 0; i < c.length; i++) {
-        const doc = docs[i];
-        const at = doc >> 1;
-        const shift = (doc & 1) << 2;
-        let code = NO_CODE;
-        for (let b = 0; b < bases.length; b++) {
-          const v = (codes[bases[b] + at] >> shift) & 15;
-          if (v < code) code = v;
-        }
-        if (code === NO_CODE) continue;
-        docs[j] = doc;
-        rank[j] = rank[i] + contrib[code];
-        j++;
-      }
-      c.length = j;
-      return;
-    }
-    // typo matches as well: the codes go where scan marks its candidates, then their postings
     const { best } = this;
-    const { postings } = this.index;
+    const { docs, rank } = c;
+    // with typo matches, the codes go where scan marks its candidates, then their postings
+    const typos = plan.prefixSegments < plan.segments.length;
+    let j = 0;
     for (let i = 0; i < c.length; i++) {
       const doc = docs[i];
       const at = doc >> 1;
@@ -159,19 +126,36 @@ export class Matcher {
         const v = (codes[bases[b] + at] >> shift) & 15;
         if (v < code) code = v;
       }
-      best[doc] = code === NO_CODE ? CANDIDATE : code;
+      if (typos) best[doc] = code === NO_CODE ? CANDIDATE : code;
+      else if (code !== NO_CODE) {
+        docs[j] = doc;
+        rank[j] = rank[i] + contrib[code];
+        j++;
+      }
     }
-    for (let s = plan.prefixSegments; s < seg.length; s += 3) {
+    if (!typos) {
+      c.length = j;
+      return;
+    }
+    this.mark(plan.segments, plan.prefixSegments);
+    this.keepMatched(c, contrib);
+  }
+
+  /** Lowers the marked candidates' codes in `best` by the postings of segments from `from` on. */
+  private mark(seg: number[], from: number): void {
+    const { postings } = this.index;
+    const { best } = this;
+    for (let s = from; s < seg.length; s += 3) {
       const end = seg[s + 1];
       const base = seg[s + 2];
       for (let p = seg[s]; p < end; p++) {
         const e = postings[p];
         const doc = e >> 1;
         const code = base + (e & 1);
+        // NONE (255) > CANDIDATE (254): non-candidates must stay NONE
         if (code < best[doc] && best[doc] !== NONE) best[doc] = code;
       }
     }
-    this.keepMatched(c, contrib);
   }
 
   /** Keeps the candidates whose code in `best` is a match, adding its contribution; clears `best`. */

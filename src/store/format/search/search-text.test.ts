@@ -58,3 +58,22 @@ describe('the text search looks in', () => {
     expect(terms('herz\u0301kurs').words).toEqual(['herzkurs']);
   });
 });
+
+describe('the terms of a text, read once per run', () => {
+  it('gives each pass every term of its text, however often a run was read before', () => {
+    const text = 'Per E-Mail, Müller Müller e-mail, ' + 'x'.repeat(100) + '-y';
+    const first = terms(text);
+    expect(terms(text)).toEqual(first);
+    expect(terms('Müller')).toEqual({ words: ['mueller', 'muller'], spans: [], chars: ['e', 'l', 'm', 'r', 'u'] });
+    expect(first.spans).toContain('x'.repeat(100) + '-y');
+  });
+
+  it('gives a term once within one pass', () => {
+    const given: string[] = [];
+    const pass = newPass();
+    const sink = { word: (w: string) => given.push(w), span: (s: string) => given.push(s), char: (c: string) => given.push(c) };
+    textTerms('herz, herz herz.', sink, pass);
+    textTerms('herz', sink, pass);
+    expect(given.slice().sort()).toEqual([...new Set(given)].sort());
+  });
+});

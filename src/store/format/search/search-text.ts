@@ -287,31 +287,142 @@ function runTerms(pieces: readonly Folded[], from: number, to: number, second: b
   else for (const part of run.split(WHITESPACE_RUN)) if (NOT_WORD.test(part)) sink.span(part);
 }
 
-/** The pieces of the text being indexed (textTerms is not re-entered: its sink only collects). */
+/** The pieces of a run being read (runEntry is not re-entered: its sink only collects). */
 const scratch: Folded[] = [];
 
+/** A word, span or character, given to a sink once per pass however many runs of a text hold it. */
+interface Term {
+  s: string;
+  in: number;
+}
+
+/** A run's terms (of every form), each once, and the last pass that gave them. */
+interface RunEntry {
+  words: Term[];
+  spans: Term[];
+  chars: Term[];
+  in: number;
+}
+
 /**
- * Gives `sink` the words, spans and characters of every form of `text`, each at least once;
- * within one pass (newPass) most of them only once. The transliterated form differs from the
- * folded one only in the runs that hold a word with umlauts: only those are read twice.
+ * Runs (maximal texts without whitespace) read already, and the terms they hold (one object per
+ * string), in a hash table of their code units: a run is looked up where it lies in the text,
+ * without being cut out of it as a string of its own.
+ */
+const runs: RunEntry[] = [];
+const runText: string[] = [];
+const TABLE_BITS = 20;
+const TABLE_MASK = (1 << TABLE_BITS) - 1;
+/** 1 + the run at each slot (open addressing, linear probing), 0 for none */
+const table = new Int32Array(1 << TABLE_BITS);
+const termsOf = { words: new Map<string, Term>(), spans: new Map<string, Term>(), chars: new Map<string, Term>() };
+/** Distinct runs (and terms of a kind) kept, at most half the table; beyond, the caches start over (a term then may be given twice in a pass: harmless). */
+const RUN_LIMIT = 1 << (TABLE_BITS - 1);
+
+const collected = { words: new Set<string>(), spans: new Set<string>(), chars: new Set<string>() };
+const collector: TermSink = {
+  word: (w) => collected.words.add(w),
+  span: (s) => collected.spans.add(s),
+  char: (c) => collected.chars.add(c),
+};
+
+function interned(kind: 'words' | 'spans' | 'chars'): Term[] {
+  const map = termsOf[kind];
+  const out: Term[] = [];
+  for (const s of collected[kind]) {
+    let term = map.get(s);
+    if (term === undefined) map.set(s, (term = { s, in: 0 }));
+    out.push(term);
+  }
+  collected[kind].clear();
+  return out;
+}
+
+/** The longest run kept (a longer one, rare, is read each time). */
+const RUN_KEPT = 64;
+
+/** `s` as a string of its own, not a view of the text it was cut from (which a kept view would keep). */
+const own = (s: string) => (s.length < 13 ? s : (s + ' ').slice(0, -1));
+
+/** The terms of a run (no whitespace in it), read from its pieces in each form, kept at the free `slot` (-1: not kept). */
+function runEntry(run: string, slot: number): RunEntry {
+  const pieces = piecesInto(run, scratch);
+  const pass = ++passes;
+  runTerms(pieces, 0, pieces.length, false, collector, pass);
+  if (hasSecondForm(pieces)) runTerms(pieces, 0, pieces.length, true, collector, pass);
+  const entry = { words: interned('words'), spans: interned('spans'), chars: interned('chars'), in: 0 };
+  if (slot < 0) return entry;
+  if (runs.length >= RUN_LIMIT || termsOf.words.size >= RUN_LIMIT || termsOf.spans.size >= RUN_LIMIT) {
+    // (the entry is given, not kept)
+    runs.length = 0;
+    runText.length = 0;
+    table.fill(0);
+    termsOf.words.clear();
+    termsOf.spans.clear();
+    termsOf.chars.clear();
+    return entry;
+  }
+  runs.push(entry);
+  runText.push(run);
+  table[slot] = runs.length;
+  return entry;
+}
+
+/**
+ * Gives `sink` the words, spans and characters of every form of `text`, each once within one
+ * pass (newPass). Words and spans never reach across whitespace, so each run between whitespace
+ * stands alone: a run is read (cut into pieces, folded, its terms found) once per process, and
+ * its terms kept; a text's runs repeat, across events too.
  */
 export function textTerms(text: string, sink: TermSink, pass: number): void {
-  const pieces = piecesInto(text, scratch);
-  const n = pieces.length;
-  let from = 0;
-  let second = false;
-  for (let i = 0; i <= n; i++) {
-    if (i < n && pieces[i] !== SPACE) {
-      if (pieces[i].t !== null) second = true;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    let k = unitClass[c];
+    if (k === 0) k = classify(text, i);
+    if (k === 2) {
+      i++;
       continue;
     }
-    if (i > from) {
-      runTerms(pieces, from, i, false, sink, pass);
-      if (second) runTerms(pieces, from, i, true, sink, pass);
+    // FNV-1a over the run's code units
+    let h = Math.imul(0x811c9dc5 ^ c, 0x01000193);
+    let j = i + 1;
+    while (j < n) {
+      c = text.charCodeAt(j);
+      let kj = unitClass[c];
+      if (kj === 0) kj = classify(text, j);
+      if (kj === 2) break;
+      h = Math.imul(h ^ c, 0x01000193);
+      j++;
     }
-    from = i + 1;
-    second = false;
+    let slot = (h ^ (h >>> TABLE_BITS)) & TABLE_MASK;
+    let entry: RunEntry | undefined;
+    for (;;) {
+      const at = table[slot];
+      if (at === 0) {
+        entry = runEntry(own(text.slice(i, j)), j - i <= RUN_KEPT ? slot : -1);
+        break;
+      }
+      const run = runText[at - 1];
+      if (run.length === j - i && text.startsWith(run, i)) {
+        entry = runs[at - 1];
+        break;
+      }
+      slot = (slot + 1) & TABLE_MASK;
+    }
+    i = j;
+    if (entry.in === pass) continue;
+    entry.in = pass;
+    for (const term of entry.words) if (term.in !== pass) sink.word(given(term, pass));
+    for (const term of entry.spans) if (term.in !== pass) sink.span(given(term, pass));
+    for (const term of entry.chars) if (term.in !== pass) sink.char(given(term, pass));
   }
+}
+
+function given(term: Term, pass: number): string {
+  term.in = pass;
+  return term.s;
 }
 
 // Elements whose start and end break the text, as a browser lays them out: a word never runs on

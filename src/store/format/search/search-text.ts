@@ -300,7 +300,9 @@ interface Term {
 interface RunEntry {
   words: Term[];
   spans: Term[];
+  /** its characters outside ASCII; those in ASCII as bits (code c: bit c & 31 of ascii[c >> 5]) */
   chars: Term[];
+  ascii: Int32Array;
   in: number;
 }
 
@@ -326,10 +328,14 @@ const collector: TermSink = {
   char: (c) => collected.chars.add(c),
 };
 
-function interned(kind: 'words' | 'spans' | 'chars'): Term[] {
+function interned(kind: 'words' | 'spans' | 'chars', ascii?: Int32Array): Term[] {
   const map = termsOf[kind];
   const out: Term[] = [];
   for (const s of collected[kind]) {
+    if (ascii && s.length === 1 && s.charCodeAt(0) < 128) {
+      ascii[s.charCodeAt(0) >> 5] |= 1 << (s.charCodeAt(0) & 31);
+      continue;
+    }
     let term = map.get(s);
     if (term === undefined) map.set(s, (term = { s, in: 0 }));
     out.push(term);
@@ -350,7 +356,8 @@ function runEntry(run: string, slot: number): RunEntry {
   const pass = ++passes;
   runTerms(pieces, 0, pieces.length, false, collector, pass);
   if (hasSecondForm(pieces)) runTerms(pieces, 0, pieces.length, true, collector, pass);
-  const entry = { words: interned('words'), spans: interned('spans'), chars: interned('chars'), in: 0 };
+  const ascii = new Int32Array(4);
+  const entry = { words: interned('words'), spans: interned('spans'), chars: interned('chars', ascii), ascii, in: 0 };
   if (slot < 0) return entry;
   if (runs.length >= RUN_LIMIT || termsOf.words.size >= RUN_LIMIT || termsOf.spans.size >= RUN_LIMIT) {
     // (the entry is given, not kept)
@@ -417,8 +424,27 @@ export function textTerms(text: string, sink: TermSink, pass: number): void {
     for (const term of entry.words) if (term.in !== pass) sink.word(given(term, pass));
     for (const term of entry.spans) if (term.in !== pass) sink.span(given(term, pass));
     for (const term of entry.chars) if (term.in !== pass) sink.char(given(term, pass));
+    if (asciiIn !== pass) {
+      asciiIn = pass;
+      asciiSeen.fill(0);
+    }
+    for (let w = 0; w < 4; w++) {
+      let fresh = entry.ascii[w] & ~asciiSeen[w];
+      if (fresh === 0) continue;
+      asciiSeen[w] |= fresh;
+      while (fresh !== 0) {
+        const low = fresh & -fresh;
+        sink.char(ASCII[(w << 5) | (31 - Math.clz32(low))]);
+        fresh ^= low;
+      }
+    }
   }
 }
+
+/** The ASCII characters given in pass `asciiIn`, as bits. */
+const asciiSeen = new Int32Array(4);
+let asciiIn = 0;
+const ASCII = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
 
 function given(term: Term, pass: number): string {
   term.in = pass;

@@ -19,7 +19,21 @@ export function groupIds(groups: readonly unknown[]): number[] {
 const byField = <F extends string, V>(fields: readonly F[], value: (f: F) => V) =>
   Object.fromEntries(fields.map((f) => [f, value(f)])) as Record<F, V>;
 
-const floats = (values: readonly (number | null)[]) => Float64Array.from(values, (v) => (v === null ? NaN : v));
+/** A number of each event (null: NaN), filled in place: no list of plain numbers first. */
+function floats<E>(events: readonly E[], value: (e: E) => number | null): Float64Array {
+  const out = new Float64Array(events.length);
+  for (let i = 0; i < events.length; i++) {
+    const v = value(events[i]);
+    out[i] = v === null ? NaN : v;
+  }
+  return out;
+}
+
+function flags(events: readonly Event[], field: (typeof BOOL_FIELDS)[number]): Uint8Array {
+  const out = new Uint8Array(events.length);
+  for (let i = 0; i < events.length; i++) out[i] = events[i][field] ? 1 : 0;
+  return out;
+}
 
 /** The columns of `events` (list order) whose fields are all there; ISO text in `zone`. */
 export function columnValuesOf(events: readonly Event[], zone: string): ColumnValues {
@@ -32,10 +46,10 @@ export function columnValuesOf(events: readonly Event[], zone: string): ColumnVa
 
 function numberColumns(events: readonly Event[]): Omit<ColumnValues, 'iso' | 'text'> {
   return {
-    id: floats(events.map((e) => e.id)),
-    time: byField(TIME_FIELDS, (f) => floats(events.map((e) => e[f]))),
-    dfp_points: floats(events.map((e) => e.dfp_points)),
-    bool: byField(BOOL_FIELDS, (f) => Uint8Array.from(events, (e) => (e[f] ? 1 : 0))),
+    id: floats(events, (e) => e.id),
+    time: byField(TIME_FIELDS, (f) => floats(events, (e) => e[f])),
+    dfp_points: floats(events, (e) => e.dfp_points),
+    bool: byField(BOOL_FIELDS, (f) => flags(events, f)),
     categories: events.map((e) => e.categories),
     groups: events.map((e) => groupIds(e.groups)),
   };

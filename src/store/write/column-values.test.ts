@@ -6,7 +6,7 @@ import { generateContent } from '../../gen/content-generator.ts';
 import type { Event, Model } from '../../model/types.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { EventRows, serializeEvent } from '../format/event-rows.ts';
-import { columnValuesFromRows, columnValuesOf } from './column-values.ts';
+import { columnValuesFromRows, columnValuesOf, groupIds } from './column-values.ts';
 
 let root: string;
 let events: Event[];
@@ -35,6 +35,13 @@ describe('columnValuesFromRows', () => {
     expect(fromRows).toEqual(columnValuesOf(all, zone));
     expect(fromRows.text.title.slice(0, odd.length)).toEqual(odd);
     expect(fromRows.iso.registration_end[0]).toBe(null);
+    // the numbers and flags are the events' own, null as NaN
+    expect(Array.from(fromRows.id)).toEqual(all.map((e) => e.id));
+    expect(Array.from(fromRows.time.start)).toEqual(all.map((e) => e.start));
+    expect(Array.from(fromRows.time.registration_end)).toEqual(all.map((e) => e.registration_end ?? NaN));
+    expect(Array.from(fromRows.dfp_points)).toEqual(all.map((e) => e.dfp_points ?? NaN));
+    expect(Array.from(fromRows.bool.allday)).toEqual(all.map((e) => (e.allday ? 1 : 0)));
+    expect(fromRows.groups[0]).toEqual(groupIds(all[0].groups));
     expect(() => columnValuesFromRows(blank.slice(1), rows)).toThrow(/rows for/);
     expect(columnValuesFromRows([], EventRows.from([]))).toEqual(columnValuesOf([], 'UTC'));
   });

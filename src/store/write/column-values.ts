@@ -19,22 +19,6 @@ export function groupIds(groups: readonly unknown[]): number[] {
 const byField = <F extends string, V>(fields: readonly F[], value: (f: F) => V) =>
   Object.fromEntries(fields.map((f) => [f, value(f)])) as Record<F, V>;
 
-/** A number of each event (null: NaN), filled in place: no list of plain numbers first. */
-function floats<E>(events: readonly E[], value: (e: E) => number | null): Float64Array {
-  const out = new Float64Array(events.length);
-  for (let i = 0; i < events.length; i++) {
-    const v = value(events[i]);
-    out[i] = v === null ? NaN : v;
-  }
-  return out;
-}
-
-function flags(events: readonly Event[], field: (typeof BOOL_FIELDS)[number]): Uint8Array {
-  const out = new Uint8Array(events.length);
-  for (let i = 0; i < events.length; i++) out[i] = events[i][field] ? 1 : 0;
-  return out;
-}
-
 /** The columns of `events` (list order) whose fields are all there; ISO text in `zone`. */
 export function columnValuesOf(events: readonly Event[], zone: string): ColumnValues {
   return {
@@ -44,15 +28,30 @@ export function columnValuesOf(events: readonly Event[], zone: string): ColumnVa
   };
 }
 
+/**
+ * The number, flag and id-list columns, filled in place in one pass over the events: each event
+ * is read once while it is in cache, and no list of plain numbers is made first.
+ */
 function numberColumns(events: readonly Event[]): Omit<ColumnValues, 'iso' | 'text'> {
-  return {
-    id: floats(events, (e) => e.id),
-    time: byField(TIME_FIELDS, (f) => floats(events, (e) => e[f])),
-    dfp_points: floats(events, (e) => e.dfp_points),
-    bool: byField(BOOL_FIELDS, (f) => flags(events, f)),
-    categories: events.map((e) => e.categories),
-    groups: events.map((e) => groupIds(e.groups)),
-  };
+  const n = events.length;
+  const id = new Float64Array(n);
+  const time = byField(TIME_FIELDS, () => new Float64Array(n));
+  const times = TIME_FIELDS.map((f) => time[f]);
+  const dfp_points = new Float64Array(n);
+  const bool = byField(BOOL_FIELDS, () => new Uint8Array(n));
+  const bools = BOOL_FIELDS.map((f) => bool[f]);
+  const categories: Event['categories'][] = new Array(n);
+  const groups: number[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const e = events[i];
+    id[i] = e.id ?? NaN;
+    for (let k = 0; k < TIME_FIELDS.length; k++) times[k][i] = e[TIME_FIELDS[k]] ?? NaN;
+    dfp_points[i] = e.dfp_points ?? NaN;
+    for (let k = 0; k < BOOL_FIELDS.length; k++) bools[k][i] = e[BOOL_FIELDS[k]] ? 1 : 0;
+    categories[i] = e.categories;
+    groups[i] = groupIds(e.groups);
+  }
+  return { id, time, dfp_points, bool, categories, groups };
 }
 
 /**

@@ -110,7 +110,7 @@ export function eventData(input: EventDataInput): EventData {
     files.set(DATA_FILES.calendar, calendarFileReusing(count, before ? before.calendar() : null, kept, (i) => entry(kept ? -kept[i] - 1 : i)));
   }
   if (unchanged) files.set(DATA_FILES.search, before.file(DATA_FILES.search));
-  else if (input.search !== false) files.set(DATA_FILES.search, searchIndex(before ? before.file(DATA_FILES.search) : null, kept, rows));
+  else if (input.search !== false) files.set(DATA_FILES.search, searchIndex(before ? before.file(DATA_FILES.search) : null, kept, rows, fresh.text));
   return { starts, parts, bounds: partBounds(starts, input.partRows), files, reused, values };
 }
 

@@ -5,6 +5,7 @@ import { decodeSearchIndex, encodeSearchIndex } from '../format/search/search-in
 import { mulberry32 } from '../../util/mulberry32.ts';
 import { orderingModel } from '../../api/events/test-ordering-events.ts';
 import type { Event } from '../../model/types.ts';
+import { columnValuesFromRows } from './column-values.ts';
 import { searchIndex, searchIndexOf } from './search-index.ts';
 
 const model = orderingModel(300, 3);
@@ -32,6 +33,15 @@ describe('the search index file', () => {
 
   it('is the same bytes for the same rows, whatever else', () => {
     expect(searchIndexOf(rowsOf(model.events))).toEqual(searchIndexOf(rowsOf([...model.events].reverse())));
+  });
+
+  it("is the same bytes when the text columns' values are given, not read from the rows", () => {
+    const rows = rowsOf(model.events);
+    const values = columnValuesFromRows([...model.events].sort(compareListOrder), rows);
+    expect(searchIndex(null, null, rows, values.text)).toEqual(searchIndexOf(rows));
+    // what is given is what is indexed
+    const blank = { ...values.text, title: values.text.title.map(() => 'zzqx') };
+    expect(searchIndex(null, null, rows, blank)).not.toEqual(searchIndexOf(rows));
   });
 
   it('patched is what a full build writes: rows removed, changed, added, moved', () => {

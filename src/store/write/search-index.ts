@@ -7,7 +7,7 @@ import { bitmapWords } from '../format/bitmap.ts';
 import {
   BITMAP_REF, ByteList, decodeSearchIndex, eachListed, encodeList, encodeSearchIndex, listBytes,
 } from '../format/search/search-index-file.ts';
-import { fieldText, newPass, SEARCH_FIELDS, textTerms, type TermSink } from '../format/search/search-text.ts';
+import { fieldText, newPass, SEARCH_FIELDS, textTerms, type SearchField, type TermSink } from '../format/search/search-text.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 const FIELDS = SEARCH_FIELDS.map((f) => fieldIndex(f)!);
@@ -19,15 +19,28 @@ export interface RowBytes {
   base: number;
 }
 
-/** Gives `sink` the words and characters of one serialized row's searched fields. */
-export function rowTerms(row: RowBytes, sink: TermSink): void {
+/** The searched fields' values of the fresh rows, by field, where the caller has them decoded already (the text columns). */
+export type FieldValues = Partial<Record<SearchField, readonly (string | null)[]>>;
+
+/**
+ * Gives `sink` the words and characters of one serialized row's searched fields: a field's value
+ * from `known` where it is given, else from the row's JSON.
+ */
+export function rowTerms(row: RowBytes, sink: TermSink, known?: FieldValues, index = 0): void {
   const text = Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
   const pass = newPass();
-  SEARCH_FIELDS.forEach((field, i) => {
-    const [from, to] = valueSpanIn(row.starts, row.base, FIELDS[i]);
-    const value = fieldText(field, JSON.parse(text.toString('utf8', from, to)) as string | null);
+  for (let i = 0; i < SEARCH_FIELDS.length; i++) {
+    const field = SEARCH_FIELDS[i];
+    const given = known?.[field];
+    let raw: string | null;
+    if (given !== undefined) raw = given[index];
+    else {
+      const [from, to] = valueSpanIn(row.starts, row.base, FIELDS[i]);
+      raw = JSON.parse(text.toString('utf8', from, to)) as string | null;
+    }
+    const value = fieldText(field, raw);
     if (value !== null) textTerms(value, sink, pass);
-  });
+  }
 }
 
 /** Rows in a typed array that grows (a list of plain numbers takes twice the memory). */
@@ -84,14 +97,15 @@ export function searchIndexOf(rows: EventRows): Uint8Array {
  * `prior`, the previous rows' index), or, where that is negative, the row -order[i] - 1 of
  * `fresh` (the rows made anew, in list order). No `order`: the rows are `fresh`'s, every one. The
  * same bytes as an index made of every row, the file being a function of each row's terms.
+ * `known`: fields' values of the fresh rows (in their order) decoded already, not read again from the rows.
  */
-export function searchIndex(prior: Uint8Array | null, order: Int32Array | null, fresh: EventRows): Uint8Array {
+export function searchIndex(prior: Uint8Array | null, order: Int32Array | null, fresh: EventRows, known?: FieldValues): Uint8Array {
   const count = order ? order.length : fresh.length;
   const postings = prior && order ? keptPostings(prior, order) : new Postings();
   const added = new Postings();
   fresh.eachRow(null, 0, fresh.length, (j, bytes) => {
     added.row = j;
-    rowTerms({ bytes, starts: fresh.starts, base: j * STRIDE }, added.sink);
+    rowTerms({ bytes, starts: fresh.starts, base: j * STRIDE }, added.sink, known, j);
   });
   // the fresh rows' numbers, as they were added, are their places in the fresh rows: to the list's
   const place = new Uint32Array(fresh.length);

@@ -315,8 +315,8 @@ const runs: RunEntry[] = [];
 const runText: string[] = [];
 const TABLE_BITS = 20;
 const TABLE_MASK = (1 << TABLE_BITS) - 1;
-/** 1 + the run at each slot (open addressing, linear probing), 0 for none */
-const table = new Int32Array(1 << TABLE_BITS);
+/** 1 + the run at each slot (open addressing, linear probing), 0 for none; made by the first textTerms (the query side never needs it) */
+let table = new Int32Array(0);
 const termsOf = { words: new Map<string, Term>(), spans: new Map<string, Term>(), chars: new Map<string, Term>() };
 /** Distinct runs (and terms of a kind) kept, at most half the table; beyond, the caches start over (a term then may be given twice in a pass: harmless). */
 const RUN_LIMIT = 1 << (TABLE_BITS - 1);
@@ -382,6 +382,7 @@ function runEntry(run: string, slot: number): RunEntry {
  * its terms kept; a text's runs repeat, across events too.
  */
 export function textTerms(text: string, sink: TermSink, pass: number): void {
+  if (table.length === 0) table = new Int32Array(1 << TABLE_BITS);
   const n = text.length;
   let i = 0;
   while (i < n) {

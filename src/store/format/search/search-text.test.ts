@@ -68,6 +68,12 @@ describe('the terms of a text, read once per run', () => {
     expect(first.spans).toContain('x'.repeat(100) + '-y');
   });
 
+  it('gives every term still when more runs have been read than are kept', () => {
+    const many = Array.from({ length: 300_000 }, (_, i) => `w${i.toString(36)}`);
+    expect(terms(many.join(' ')).words.length).toBe(many.length);
+    expect(terms('Müller, w0')).toEqual({ words: ['mueller', 'muller', 'w0'], spans: ['mueller,', 'muller,'], chars: [',', '0', 'e', 'l', 'm', 'r', 'u', 'w'] });
+  });
+
   it('gives a term once within one pass', () => {
     const given: string[] = [];
     const pass = newPass();

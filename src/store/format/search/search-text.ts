@@ -313,7 +313,7 @@ interface RunEntry {
  */
 const runs: RunEntry[] = [];
 const runText: string[] = [];
-const TABLE_BITS = 20;
+const TABLE_BITS = 18;
 const TABLE_MASK = (1 << TABLE_BITS) - 1;
 /** 1 + the run at each slot (open addressing, linear probing), 0 for none; made by the first textTerms (the query side never needs it) */
 let table = new Int32Array(0);

@@ -38,13 +38,13 @@ describe('aula build', () => {
     const files = Object.keys(snapshot(dist)).sort();
     expect(files).toEqual(expect.arrayContaining([
       'manifest.json', 'v1/cms/event/index.json', 'v1/cms/event/offset/2.json',
-      'data/events/00000.jsonl', 'data/events.offsets.bin', 'data/columns/title.text.bin', 'data/categories.json',
+      'data/events/00000.jsonl', 'data/events/00000.offsets.bin', 'data/columns/title.text.bin', 'data/categories.json',
     ]));
     expect(files.some((f) => f.startsWith('autocomplete/'))).toBe(true);
     const manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({
-      format: 3,
-      event_part_rows: 4096,
+      format: 4,
+      event_part_rows: 1024,
       base_url: 'https://events.example.at/api',
       counts: { events: 4, pages: 3, categories: 2, media: 2, directory: 3, event_list_pages: 2 },
       event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/offset/{offset}.json', limit: 2 },

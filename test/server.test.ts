@@ -97,9 +97,9 @@ describe('aula serve process', () => {
 
   it('refuses a corrupt dist/ with a clear error and a non-zero exit', async () => {
     const { dist } = await fixture();
-    rmSync(join(dist, 'data/events.offsets.bin'));
+    rmSync(join(dist, 'data/events/00000.offsets.bin'));
     for (const workers of ['1', '2']) {
-      await expect(spawnServe(['--dist', dist, '--workers', workers])).rejects.toThrow(/ended \(1\) before printing.*events\.offsets\.bin: missing/s);
+      await expect(spawnServe(['--dist', dist, '--workers', workers])).rejects.toThrow(/ended \(1\) before printing.*events\/00000\.offsets\.bin: missing/s);
     }
   });
 });

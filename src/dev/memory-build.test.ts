@@ -165,7 +165,7 @@ describe('aula dev in memory', () => {
       const wanted = (rel: string) => Buffer.from(want.get(rel)!);
       const parts = [...want.keys()].filter((rel) => rel.startsWith('data/events/'));
       expect(parts.length).toBeGreaterThan(0);
-      for (const rel of [...parts, DATA_FILES.offsets, DATA_FILES.categories, DATA_FILES.calendar, ...COLUMN_FILES]) {
+      for (const rel of [...parts, DATA_FILES.categories, DATA_FILES.calendar, ...COLUMN_FILES]) {
         expect(bytes(rel).equals(wanted(rel)), `step ${step}, ${did}: ${rel}`).toBe(true);
       }
       const index = `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`;

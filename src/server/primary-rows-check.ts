@@ -13,7 +13,7 @@ export async function checkRowsForWorkers(dist: string, options: Pick<RowsVerifi
   const source = directorySource(dist);
   const manifest = parseManifest(source.text('manifest.json'), source.where('manifest.json'));
   const checked = verifiedSource(source, manifest, sha256Hex);
-  const job = rowsJob(checked, manifest, eventOffsets(checked));
+  const job = rowsJob(checked, manifest, eventOffsets(checked, manifest));
   const verifier = rowsVerifier(dist, options);
   verifier.verifyRows(job);
   await verifier.done();

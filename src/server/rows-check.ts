@@ -36,5 +36,7 @@ export async function checkRows(fds: readonly number[], job: RowsJob, pause?: ()
   }
   if (digestVerdict) return digestVerdict;
   const problem = offsets.finish();
-  return problem === null ? null : { rel: job.offsetsRel, kind: 'offsets', problem: `does not match ${job.rowsName} (${problem})` };
+  if (problem === null) return null;
+  const rel = job.offsetsRels[Math.min(Math.floor(offsets.failedRow / job.partRows), job.offsetsRels.length - 1)];
+  return { rel, kind: 'offsets', problem: `does not match ${job.rowsName} (${problem})` };
 }

@@ -17,7 +17,7 @@ import { rowsVerifier, type StartThread } from './rows-verifier.ts';
 const ROOT = join(import.meta.dirname, '..', '..');
 /** the first (at this size the only) part of the event rows */
 const EVENTS = 'data/events/00000.jsonl';
-const OFFSETS = 'data/events.offsets.bin';
+const OFFSETS = 'data/events/00000.offsets.bin';
 /** the compiled thread (vitest's global setup compiles lib/), as `aula serve` starts it */
 const compiled: StartThread = () => new Worker(join(ROOT, 'lib', 'server', 'rows-check-worker.js'));
 
@@ -109,7 +109,7 @@ describe.each([
     const dir = damaged(EVENTS, (b) => Buffer.from(b.toString('latin1').replace('"title":', '"titlE":'), 'latin1'), true);
     expect(await startLoad(dir, thread)).toBeUndefined();
     const moved = damaged(EVENTS, (b) => Buffer.from(b.toString('latin1').replace('{"', '{ '), 'latin1'), true);
-    expect((await startLoad(moved, thread)) as Error).toMatchObject({ message: expect.stringMatching(/events\.offsets\.bin: does not match .*event 0/) });
+    expect((await startLoad(moved, thread)) as Error).toMatchObject({ message: expect.stringMatching(/events\/00000\.offsets\.bin: does not match .*event 0/) });
   });
 });
 

@@ -14,7 +14,7 @@ import { DistError } from '../../src/store/format/manifest.ts';
 import { startAula } from '../aula-cli.ts';
 import { removeDir, sampleDist, tempDir } from '../helpers.ts';
 
-const FILES = ['manifest.json', 'data/events/00000.jsonl', 'data/events.offsets.bin', ...COLUMN_FILES, DATA_FILES.calendar, 'data/categories.json', AUTOCOMPLETE_DATA_FILE];
+const FILES = ['manifest.json', 'data/events/00000.jsonl', 'data/events/00000.offsets.bin', ...COLUMN_FILES, DATA_FILES.calendar, 'data/categories.json', AUTOCOMPLETE_DATA_FILE];
 /** the binary data files: a header naming their format and its version (src/store/format/sections.ts) */
 const BINARY_FILES = [...COLUMN_FILES, DATA_FILES.calendar, AUTOCOMPLETE_DATA_FILE];
 

@@ -14,7 +14,7 @@ import { refusal, removeDir, request, sampleDist, serve, tempDir } from '../help
 
 /** offsets per row: one per field, then the row's length */
 const FIELDS_PLUS_LENGTH = EVENT_FIELDS.length + 1;
-const OFFSETS = 'data/events.offsets.bin';
+const OFFSETS = 'data/events/00000.offsets.bin';
 
 let root: string;
 let good: string;
@@ -68,7 +68,7 @@ describe('a dist changed after the build is refused', () => {
     expect(() => loadDataset(good)).not.toThrow();
   });
 
-  it('two u32 swapped in events.offsets.bin (same length) → refused by the checksum, naming the file', () => {
+  it('two u32 swapped in a part\'s offsets file (same length) → refused by the checksum, naming the file', () => {
     const dir = withOffsets(swap(5, 6), false);
     const message = refusal(dir);
     expect(message).toContain(join(dir, OFFSETS));

@@ -11,7 +11,7 @@ import { createApi } from '../../api/core.ts';
 import { bodyBuffer } from '../../api/body.ts';
 import type { ApiResponse } from '../../api/respond.ts';
 import { loadDataset } from '../../query/dataset.ts';
-import { DATA_FILES, eventPartFile } from '../../store/format/dist-paths.ts';
+import { DATA_FILES, eventOffsetsFile, eventPartFile } from '../../store/format/dist-paths.ts';
 import { columnFile } from '../../store/format/column-files.ts';
 import { sha256Hex } from '../../store/format/manifest.ts';
 import { EdgeLoadError, loadEdgeDataset, type AssetFetcher } from './assets.ts';
@@ -56,7 +56,7 @@ describe('loading the dataset per need', () => {
     expect(log).toEqual(['GET manifest.json', `GET ${DATA_FILES.categories}`]);
     const api = createApi(dataset);
     expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=1')))).status).toBe(200);
-    expect(log.slice(2)).toEqual([`GET ${DATA_FILES.offsets}`, `GET ${eventPartFile(0)}`]);
+    expect(log.slice(2)).toEqual([`GET ${eventOffsetsFile(0)}`, `GET ${eventPartFile(0)}`]);
     expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'title__icontains=a&limit=2')))).status).toBe(200);
     expect(log.slice(4)).toEqual([`GET ${columnFile.text('title')}`]);
     // two answers needing the same file at once: one fetch
@@ -107,21 +107,21 @@ describe('loading the dataset per need', () => {
   it('a part whose rows do not fit the offsets is refused by name when an answer first reads it, though both match their checksums', async () => {
     const copy = join(root, 'misfit-dist');
     await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: copy, precompress: false });
-    const offsetsPath = join(copy, DATA_FILES.offsets);
+    const offsetsPath = join(copy, eventOffsetsFile(0));
     const offsets = readFileSync(offsetsPath);
     // the second field of the first event one byte later than it is
     offsets.writeUInt32LE(offsets.readUInt32LE(4) + 1, 4);
     writeFileSync(offsetsPath, offsets);
     const manifestPath = join(copy, 'manifest.json');
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-    manifest.files[DATA_FILES.offsets].sha256 = sha256Hex(offsets);
+    manifest.files[eventOffsetsFile(0)].sha256 = sha256Hex(offsets);
     writeFileSync(manifestPath, JSON.stringify(manifest));
     const { dataset, files } = await loadEdgeDataset(assetsOf(copy, []), { maxDataBytes: 1e9 });
     const api = createApi(dataset);
     const refused = await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=1'))).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(EdgeLoadError);
     expect((refused as EdgeLoadError).detail).toMatch(
-      /^The API data cannot be read \(dist\/data\/events\.offsets\.bin: does not match the event rows in data\/events\/ \(part 0: field \w+ of event 0 is not where its offset says\); rebuild with `aula build`\)\.$/,
+      /^The API data cannot be read \(dist\/data\/events\/00000\.offsets\.bin: does not match the event rows in data\/events\/ \(part 0: field \w+ of event 0 is not where its offset says\); rebuild with `aula build`\)\.$/,
     );
   });
 

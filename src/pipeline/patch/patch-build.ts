@@ -26,7 +26,7 @@ import { autocompleteOf, type Autocomplete } from '../../query/autocomplete/sear
 import { readAutocompleteFile } from '../../store/read/autocomplete-file.ts';
 import type { Dataset } from '../../query/dataset.ts';
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
-import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFile, eventOffsetsFiles, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { readColumns } from '../../store/read/column-files.ts';
 import { readCalendarFile } from '../../store/read/calendar-file.ts';
@@ -215,9 +215,10 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
     served.set(rel, entry.sha);
     written.set(rel, { sha: entry.sha, measure: entry.measure });
   }
-  const dataFiles: readonly string[] = [DATA_FILES.offsets, DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES];
+  const dataFiles: readonly string[] = [...parts.map((_, j) => eventOffsetsFile(j)), DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES];
+  const oldOffsets = eventOffsetsFiles(previous);
   for (const rel of Object.keys(previous.files)) {
-    if (!dataFiles.includes(rel) && !oldParts.includes(rel) && rel !== DATA_FILES.categories && rel !== AUTOCOMPLETE_DATA_FILE && !served.has(rel)) refuse(`${rel} is not accounted for`);
+    if (!dataFiles.includes(rel) && !oldParts.includes(rel) && !oldOffsets.includes(rel) && rel !== DATA_FILES.categories && rel !== AUTOCOMPLETE_DATA_FILE && !served.has(rel)) refuse(`${rel} is not accounted for`);
   }
 
   // the data files: linked when their bytes did not change, else written
@@ -280,7 +281,7 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   for (const rel of [...parts, ...dataFiles]) written.set(rel, { sha: digests.get(rel)!.sha256 });
   const files: Record<string, FileDigest> = { ...previous.files };
   // parts past the new last one are gone
-  for (const rel of oldParts) delete files[rel];
+  for (const rel of [...oldParts, ...oldOffsets]) delete files[rel];
   for (const [rel, digest] of digests) files[rel] = digest;
   let newest = 0;
   for (let row = 0; row < n; row++) if (plan.keep[row] === 1) newest = Math.max(newest, old.lastModified[row]);

@@ -5,7 +5,7 @@
 // this build with the same hash has the same bytes, so the same values, entry and terms.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DATA_FILES, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { DATA_FILES, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
 import { readCalendarFile } from '../../store/read/calendar-file.ts';
@@ -60,7 +60,7 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
   const n = state.rows.id.length;
   if (previous.event_part_rows !== partRows || previous.counts.events !== n) return null;
   const files = new Map<string, Uint8Array>();
-  for (const rel of [DATA_FILES.offsets, DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES]) {
+  for (const rel of [DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES]) {
     const digest = previous.files[rel];
     if (!digest || !ledger.proves(rel, digest.sha256)) return null;
     files.set(rel, readFileSync(join(out, rel)));
@@ -71,9 +71,18 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
     if (!digest || !ledger.proves(rel, digest.sha256)) return null;
     bounds.push(bounds[bounds.length - 1] + digest.bytes);
   }
-  const offsets = files.get(DATA_FILES.offsets)!;
-  if (offsets.byteLength !== n * STRIDE * 4) return null;
-  const starts = new Uint32Array(offsets.buffer, offsets.byteOffset, offsets.byteLength / 4);
+  // each part's offsets, end to end
+  const starts = new Uint32Array(n * STRIDE);
+  let at = 0;
+  for (const rel of eventOffsetsFiles(previous)) {
+    const digest = previous.files[rel];
+    if (!digest || !ledger.proves(rel, digest.sha256) || digest.bytes % 4 !== 0 || at + digest.bytes / 4 > starts.length) return null;
+    const bytes = readFileSync(join(out, rel));
+    if (bytes.byteLength !== digest.bytes) return null;
+    new Uint8Array(starts.buffer, at * 4, bytes.byteLength).set(bytes);
+    at += bytes.byteLength / 4;
+  }
+  if (at !== starts.length) return null;
   let rowBytes = Math.max(0, n - 1);
   for (let row = 0; row < n; row++) rowBytes += starts[row * STRIDE + FIELD_COUNT];
   if (rowBytes !== bounds[bounds.length - 1]) return null;

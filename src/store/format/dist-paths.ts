@@ -2,7 +2,6 @@
 import { COLUMN_FILES } from './column-files.ts';
 
 export const DATA_FILES = {
-  offsets: 'data/events.offsets.bin',
   categories: 'data/categories.json',
   calendar: 'data/calendar.bin',
   /** what `search` answers from (search/search-index-file.ts) */
@@ -22,10 +21,12 @@ export const AUTOCOMPLETE_MODULE_FILE = 'autocomplete.js';
  * The event rows (one serialized event a line, `\n` between rows, none after the last) are stored
  * as parts of this many rows each: files whose concatenation is the rows' bytes, cut at row
  * boundaries, every part but the last ending with its `\n`. A patch that changes one title then
- * writes one part (~10 MB at 100k events) and links the others, instead of rewriting ~240 MB.
- * The offsets (events.offsets.bin) stay absolute over the concatenation.
+ * writes one part (~2.4 MB at 100k events) and links the others, instead of rewriting ~240 MB.
+ * Each part has its rows' field offsets beside it (eventOffsetsFile): a loader that fetches a
+ * part when an answer first reads it (the edge worker) fetches only that part's offsets with it,
+ * not every row's (~13 MB at 100k events), and the part is small enough to fetch and hash fast.
  */
-export const EVENT_PART_ROWS = 4096;
+export const EVENT_PART_ROWS = 1024;
 
 /** How many parts `rows` rows make, `partRows` a part: at least one (an empty one when there are no rows). */
 export function eventPartCount(rows: number, partRows: number): number {
@@ -37,12 +38,27 @@ export function eventPartFile(i: number): string {
   return `data/events/${String(i).padStart(5, '0')}.jsonl`;
 }
 
+/**
+ * The field offsets of part `i`'s rows, relative to dist/: rows × (FIELD_COUNT + 1) u32 LE
+ * (serializeEvent's), relative to each row's own start.
+ */
+export function eventOffsetsFile(i: number): string {
+  return `data/events/${String(i).padStart(5, '0')}.offsets.bin`;
+}
+
+type PartsOf = { counts: { events: number }; event_part_rows: number };
+
 /** The event parts a dist holds, in order, from what its manifest says. */
-export function eventPartFiles(manifest: { counts: { events: number }; event_part_rows: number }): string[] {
+export function eventPartFiles(manifest: PartsOf): string[] {
   return Array.from({ length: eventPartCount(manifest.counts.events, manifest.event_part_rows) }, (_, i) => eventPartFile(i));
 }
 
+/** The offsets files of the event parts, in the parts' order. */
+export function eventOffsetsFiles(manifest: PartsOf): string[] {
+  return Array.from({ length: eventPartCount(manifest.counts.events, manifest.event_part_rows) }, (_, i) => eventOffsetsFile(i));
+}
+
 /** The files under dist/ the API loads besides manifest.json; the rest of dist/ is for static hosts and CDNs. */
-export function loadedFiles(manifest: { counts: { events: number }; event_part_rows: number }): string[] {
-  return [...eventPartFiles(manifest), ...Object.values(DATA_FILES), ...COLUMN_FILES, AUTOCOMPLETE_DATA_FILE];
+export function loadedFiles(manifest: PartsOf): string[] {
+  return [...eventPartFiles(manifest), ...eventOffsetsFiles(manifest), ...Object.values(DATA_FILES), ...COLUMN_FILES, AUTOCOMPLETE_DATA_FILE];
 }

@@ -87,22 +87,29 @@ let joinScratch = Buffer.allocUnsafeSlow(0);
 
 export class EventRows {
   /** byte offset of each row's line in the event rows (the parts' bytes end to end) */
-  private readonly lineStarts: Float64Array;
+  protected readonly lineStarts: Float64Array;
   private readonly source: RowSource;
 
   /**
    * `lines`: the UTF-8 of the event rows (the parts end to end), one event per line in list order (or where to read it);
    * `starts`: rows × (FIELD_COUNT + 1) byte offsets from serializeEvent. Throws when the two do
    * not fit together (a truncated or mismatched file). A source that is not in memory is not
-   * read here: its bytes must have been checked already (rowOffsetsProblem).
+   * read here: its bytes must have been checked already (rowOffsetsProblem). `lineStarts`: each
+   * row's line start, made and checked by the caller (rows whose offsets arrive per part,
+   * store/read/parted-rows.ts), filled in as they arrive.
    */
   constructor(
     lines: Buffer | RowSource,
     readonly starts: Uint32Array | Uint16Array,
+    lineStarts?: Float64Array,
   ) {
     if (starts.length % STRIDE !== 0) throw new Error('event offsets are not whole rows');
     const bytes = Buffer.isBuffer(lines) ? lines : null;
     this.source = bytes ? memoryRows(bytes) : (lines as RowSource);
+    if (lineStarts) {
+      this.lineStarts = lineStarts;
+      return;
+    }
     const total = this.source.byteLength;
     const count = starts.length / STRIDE;
     this.lineStarts = new Float64Array(count);

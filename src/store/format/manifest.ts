@@ -6,7 +6,9 @@ import { isValidZone } from '../../time/zone.ts';
 // 2: the event rows stored as parts (data/events/NNNNN.jsonl, dist-paths.ts), not one events.jsonl
 // 3: the columns and their indexes as binary files (data/columns/, column-files.ts), not
 //    events.columns.json and events.text.json
-export const DIST_FORMAT = 3;
+// 4: the field offsets stored per event part (data/events/NNNNN.offsets.bin), not one
+//    events.offsets.bin
+export const DIST_FORMAT = 4;
 
 export interface Manifest {
   format: number;

@@ -1,4 +1,4 @@
-// A cheap check of the per-field offsets in events.offsets.bin against events.jsonl. Checksums
+// A cheap check of the per-field offsets (data/events/NNNNN.offsets.bin) against the event rows. Checksums
 // prove the files are the ones the build wrote; this proves the offsets describe the rows, so a
 // hand-made dist with matching checksums but wrong offsets cannot make the server slice invalid
 // JSON. Per field it reads four bytes: `{"` or `,"` where the key starts and `":` where it ends.
@@ -20,7 +20,13 @@ const NEWLINE = 0x0a;
  * says. `firstRow`: the number of the first row in `starts` (messages name rows from the file's start).
  */
 export function rowOffsetsProblem(lines: Uint8Array, starts: Uint32Array | Uint16Array, firstRow = 0): string | null {
-  if (starts.length % STRIDE !== 0) return 'the offsets are not whole rows';
+  return rowOffsetsFault(lines, starts, firstRow)?.problem ?? null;
+}
+
+/** rowOffsetsProblem, with the row it is found at (the offsets' first row when they are not whole rows). */
+export function rowOffsetsFault(lines: Uint8Array, starts: Uint32Array | Uint16Array, firstRow = 0): { row: number; problem: string } | null {
+  const fault = (row: number, problem: string) => ({ row, problem });
+  if (starts.length % STRIDE !== 0) return fault(firstRow, 'the offsets are not whole rows');
   const rows = starts.length / STRIDE;
   let at = 0;
   for (let index = 0; index < rows; index++) {
@@ -29,7 +35,7 @@ export function rowOffsetsProblem(lines: Uint8Array, starts: Uint32Array | Uint1
     const length = starts[base + FIELD_COUNT];
     const end = at + length;
     if (length < 2 || end > lines.length || lines[at] !== OPEN || lines[end - 1] !== CLOSE || (end < lines.length && lines[end] !== NEWLINE)) {
-      return `event ${row} does not fit its offsets`;
+      return fault(row, `event ${row} does not fit its offsets`);
     }
     let previous = 0;
     for (let field = 0; field < FIELD_COUNT; field++) {
@@ -40,12 +46,12 @@ export function rowOffsetsProblem(lines: Uint8Array, starts: Uint32Array | Uint1
         lines[at + start - 1] !== (field === 0 ? OPEN : COMMA) || lines[at + start] !== QUOTE ||
         lines[at + keyEnd - 1] !== QUOTE || lines[at + keyEnd] !== COLON
       ) {
-        return `field ${EVENT_FIELDS[field]} of event ${row} is not where its offset says`;
+        return fault(row, `field ${EVENT_FIELDS[field]} of event ${row} is not where its offset says`);
       }
       previous = start;
     }
     // the last value ends where the row's closing brace is
-    if (starts[base + FIELD_COUNT - 1] >= length - 1) return `event ${row} does not fit its offsets`;
+    if (starts[base + FIELD_COUNT - 1] >= length - 1) return fault(row, `event ${row} does not fit its offsets`);
     at = end + 1;
   }
   return null;
@@ -71,6 +77,8 @@ export class RowOffsetsCheck {
   private carry: Uint8Array = new Uint8Array(0);
   private row = 0;
   private problem: string | null = null;
+  /** the row the problem is found at */
+  failedRow = 0;
   private readonly rows: number;
 
   constructor(
@@ -110,6 +118,7 @@ export class RowOffsetsCheck {
     const length = this.starts[row * STRIDE + FIELD_COUNT];
     if (length <= this.total) return length;
     this.problem = `event ${row} does not fit its offsets`;
+    this.failedRow = row;
     return -1;
   }
 
@@ -124,7 +133,7 @@ export class RowOffsetsCheck {
       row++;
     }
     if (row > this.row && this.problem === null) {
-      this.problem = rowOffsetsProblem(data.subarray(0, at), this.starts.subarray(this.row * STRIDE, row * STRIDE), this.row);
+      this.note(rowOffsetsFault(data.subarray(0, at), this.starts.subarray(this.row * STRIDE, row * STRIDE), this.row));
       this.row = row;
     }
     return at;
@@ -133,7 +142,11 @@ export class RowOffsetsCheck {
   /** After the last bytes: what is wrong, or null. */
   finish(): string | null {
     if (this.problem !== null) return this.problem;
-    if (this.row < this.rows) return rowOffsetsProblem(this.carry, this.starts.subarray(this.row * STRIDE), this.row);
-    return null;
+    if (this.row < this.rows) this.note(rowOffsetsFault(this.carry, this.starts.subarray(this.row * STRIDE), this.row));
+    return this.problem;
+  }
+
+  private note(fault: { row: number; problem: string } | null): void {
+    if (fault) [this.failedRow, this.problem] = [fault.row, fault.problem];
   }
 }

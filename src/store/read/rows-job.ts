@@ -13,12 +13,13 @@ export interface RowsJobFile extends FileDigest {
 export interface RowsJob {
   /** the files holding the rows, in order; their bytes end to end are the rows */
   files: readonly RowsJobFile[];
-  /** the per-field offsets (events.offsets.bin, already checked against the manifest) */
+  /** the per-field offsets (each part's offsets file, end to end, already checked against the manifest) */
   starts: Uint32Array | Uint16Array;
-  /** how a problem with the offsets is named: the offsets file, and what it must match */
-  offsetsRel: string;
-  /** the offsets file's SHA-256 in the manifest (what makes two jobs the same check) */
-  offsetsSha256: string;
+  /** how a problem with the offsets is named: each part's offsets file (a row's is that of its part), and what they must match */
+  offsetsRels: readonly string[];
+  partRows: number;
+  /** the offsets files' SHA-256 in the manifest (what makes two jobs the same check) */
+  offsetsSha256: readonly string[];
   rowsName: string;
   /** device and inode of each file as the loader opened it: the check must read those very files */
   opened?: readonly { dev: number; ino: number }[];
@@ -32,5 +33,5 @@ export type VerifyRows = (job: RowsJob) => void;
 
 /** Two jobs with the same key check the same bytes, given the same files (see rows-verifier.ts). */
 export function rowsJobKey(job: RowsJob): string {
-  return JSON.stringify([job.files.map((f) => [f.rel, f.sha256, f.bytes]), job.offsetsRel, job.offsetsSha256]);
+  return JSON.stringify([job.files.map((f) => [f.rel, f.sha256, f.bytes]), job.offsetsRels, job.partRows, job.offsetsSha256]);
 }

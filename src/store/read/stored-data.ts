@@ -2,14 +2,15 @@
 // What the query engine adds on top (the autocomplete searcher) is src/query/dataset.ts.
 import { mediaUrl, type EventField } from '../../model/event-fields.ts';
 import { toJson } from '../format/json.ts';
-import { DATA_FILES, eventPartFiles } from '../format/dist-paths.ts';
+import { DATA_FILES, eventOffsetsFile, eventOffsetsFiles, eventPartFiles } from '../format/dist-paths.ts';
 import type { EventTable } from '../format/event-table.ts';
 import { EventRows, FIELD_COUNT, serializeEvent } from '../format/event-rows.ts';
 import { partBounds } from '../format/event-parts.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
-import { joinedView, partRows, partsOf, type RowSource } from '../format/row-source.ts';
+import { joinedView, partRows, partsOf, partStarts, type RowSource } from '../format/row-source.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
+import { PartedRows } from './parted-rows.ts';
 import { FileRows } from './file-rows.ts';
 import { readColumns } from './column-files.ts';
 import { readCalendar, readCalendarFile } from './calendar-file.ts';
@@ -54,18 +55,30 @@ function rebaseRows(rows: EventRows, from: string, to: string): EventRows {
   );
 }
 
+const STRIDE = FIELD_COUNT + 1;
+
 /**
- * rowOffsetsProblem over rows held as parts, part by part: each part must be its rows' bytes
- * exactly (the parts are cut every `partRows` rows), and the rows in it must fit their offsets.
+ * Where each part starts in the rows' bytes (partBounds) checked against the parts' sizes the
+ * manifest lists: a part of another length than its offsets say names that part's offsets file.
  */
-function partsOffsetsProblem(parts: readonly Uint8Array[], starts: Uint32Array | Uint16Array, partRows: number): string | null {
-  const stride = FIELD_COUNT + 1;
-  const bounds = partBounds(starts, partRows);
-  if (bounds.length - 1 !== parts.length) return `${parts.length} parts for ${bounds.length - 1}`;
+function partsFit(source: DistSource, manifest: Manifest, parts: readonly string[], starts: Uint32Array | Uint16Array): void {
+  const bounds = partBounds(starts, manifest.event_part_rows);
+  parts.forEach((rel, i) => {
+    // (`aula dev`'s manifest lists no files: its parts are the rows just made)
+    if (Object.hasOwn(manifest.files, rel) && manifest.files[rel].bytes !== bounds[i + 1] - bounds[i]) {
+      throw corrupt(source, eventOffsetsFile(i), `does not match the event rows in ${rowsFolder(parts)} (part ${i} is not its rows' length)`);
+    }
+  });
+}
+
+/**
+ * rowOffsetsProblem over rows held as parts, part by part (the parts are cut every `partRows`
+ * rows): the rows in each must fit their offsets. The problem names the part's offsets file.
+ */
+function partsOffsetsFault(parts: readonly Uint8Array[], starts: Uint32Array | Uint16Array, partRows: number): { rel: string; problem: string } | null {
   for (let i = 0; i < parts.length; i++) {
-    if (parts[i].byteLength !== bounds[i + 1] - bounds[i]) return `part ${i} is not its rows' length`;
-    const problem = rowOffsetsProblem(parts[i], starts.subarray(i * partRows * stride, (i + 1) * partRows * stride));
-    if (problem) return `part ${i}: ${problem}`;
+    const problem = rowOffsetsProblem(parts[i], starts.subarray(i * partRows * STRIDE, (i + 1) * partRows * STRIDE), i * partRows);
+    if (problem) return { rel: eventOffsetsFile(i), problem };
   }
   return null;
 }
@@ -85,17 +98,49 @@ export interface StoreOptions {
   manifest?: Manifest;
 }
 
-/** The per-field offsets of the event rows (events.offsets.bin, read through `source`). */
-export function eventOffsets(source: DistSource): Uint32Array | Uint16Array {
-  const offsetBytes = source.bytes(DATA_FILES.offsets);
-  if (offsetBytes.byteLength % 4 !== 0) throw corrupt(source, DATA_FILES.offsets, 'its length is not a whole number of offsets');
-  // read through a view where aligned (a file read whole is): compacting copies them anyway, and
-  // only offsets that stay 32-bit are copied out of the source's bytes (12.8 MB less at 100k)
-  const aligned = offsetBytes.byteOffset % 4 === 0;
-  const buffer = aligned ? offsetBytes.buffer : offsetBytes.buffer.slice(offsetBytes.byteOffset, offsetBytes.byteOffset + offsetBytes.byteLength);
-  const view = new Uint32Array(buffer, aligned ? offsetBytes.byteOffset : 0, offsetBytes.byteLength / 4);
-  const starts = compactOffsets(view);
-  return starts === view && aligned ? view.slice() : starts;
+/** How many rows part `i` holds. */
+const rowsOfPart = (manifest: Manifest, i: number) => Math.max(0, Math.min(manifest.event_part_rows, manifest.counts.events - i * manifest.event_part_rows));
+
+/** `bytes` of offsets as u32 values: a view where aligned (a file read whole is), else a copy. */
+function u32(bytes: Uint8Array): Uint32Array {
+  if (bytes.byteOffset % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+  return new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.byteLength & ~3)));
+}
+
+/** Part `i`'s offsets, `bytes` (its offsets file as read): its part's rows' worth, else the file is refused. */
+function partOffsets(source: DistSource, manifest: Manifest, i: number, bytes: Uint8Array): Uint32Array {
+  const rows = rowsOfPart(manifest, i);
+  if (bytes.byteLength !== rows * STRIDE * 4) {
+    throw corrupt(source, eventOffsetsFile(i), `holds ${bytes.byteLength} bytes of offsets, its part's ${rows} rows need ${rows * STRIDE * 4}`);
+  }
+  return u32(bytes);
+}
+
+/**
+ * Refuses, before reading them, offsets files whose sizes in the manifest do not add up to its
+ * count of events (a manifest of other data), and an offsets file it does not list.
+ */
+function offsetsListed(source: DistSource, manifest: Manifest): void {
+  let rows = 0;
+  for (const rel of eventOffsetsFiles(manifest)) {
+    if (!Object.hasOwn(manifest.files, rel)) throw corrupt(source, rel, 'is not listed in manifest.json');
+    rows += manifest.files[rel].bytes / (STRIDE * 4);
+  }
+  if (rows !== manifest.counts.events) throw incomplete(source, rows, manifest);
+}
+
+const incomplete = (source: DistSource, rows: number, manifest: Manifest) =>
+  new DistError(`${source.where('data')}: event data is incomplete (${rows} rows, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
+
+/** The per-field offsets of the event rows (each part's offsets file end to end, read through `source`). */
+export function eventOffsets(source: DistSource, manifest: Manifest): Uint32Array | Uint16Array {
+  const files = eventOffsetsFiles(manifest).map((rel) => source.bytes(rel));
+  const rows = files.reduce((sum, bytes) => sum + bytes.byteLength / (STRIDE * 4), 0);
+  // offsets of another number of rows than the manifest's: the manifest is of other data
+  if (rows !== manifest.counts.events) throw incomplete(source, Math.floor(rows), manifest);
+  const all = new Uint32Array(manifest.counts.events * STRIDE);
+  files.forEach((bytes, i) => all.set(partOffsets(source, manifest, i, bytes), i * manifest.event_part_rows * STRIDE));
+  return compactOffsets(all);
 }
 
 /** The load check of the event rows (see rows-job.ts): their files as the manifest lists them, and the offsets. */
@@ -105,8 +150,9 @@ export function rowsJob(source: DistSource, manifest: Manifest, starts: Uint32Ar
     if (!Object.hasOwn(manifest.files, rel)) throw corrupt(source, rel, 'is not listed in manifest.json');
     return { rel, ...manifest.files[rel] };
   });
-  const offsetsSha256 = Object.hasOwn(manifest.files, DATA_FILES.offsets) ? manifest.files[DATA_FILES.offsets].sha256 : '';
-  return { files, starts, offsetsRel: DATA_FILES.offsets, offsetsSha256, rowsName: `the event rows in ${rowsFolder(parts)}` };
+  const offsetsRels = eventOffsetsFiles(manifest);
+  const offsetsSha256 = offsetsRels.map((rel) => (Object.hasOwn(manifest.files, rel) ? manifest.files[rel].sha256 : ''));
+  return { files, starts, offsetsRels, partRows: manifest.event_part_rows, offsetsSha256, rowsName: `the event rows in ${rowsFolder(parts)}` };
 }
 
 /** The folder of the event parts, as messages name it (`data/events/`). */
@@ -161,43 +207,49 @@ function storedPerNeed(source: DistSource, manifest: Manifest, parts: readonly s
 }
 
 /**
- * The event rows of a source loading per need: the offsets now, each part when a read first
- * reaches it, checked then against the offsets (its size was checked by the source, against the
- * manifest, and against the offsets here).
+ * The event rows of a source loading per need: each part's offsets when a row of the part is
+ * first read (PartedRows), checked against the part's size in the manifest, and the part's bytes
+ * when a read first reaches them, checked then against its offsets (its size and checksum were
+ * checked by the source).
  */
 function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly string[]): { rows: EventRows; part(i: number): Buffer } {
   const rowsName = rowsFolder(parts);
-  const starts = eventOffsets(source);
-  const stride = FIELD_COUNT + 1;
+  const count = manifest.counts.events;
   const partRowCount = manifest.event_part_rows;
-  if (starts.length / stride !== manifest.counts.events) {
-    throw new DistError(`${source.where('data')}: event data is incomplete (${starts.length / stride} rows, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
-  }
+  offsetsListed(source, manifest);
   const sizes = parts.map((rel) => {
     if (!Object.hasOwn(manifest.files, rel)) throw corrupt(source, rel, 'is not listed in manifest.json');
     return manifest.files[rel].bytes;
   });
-  const bounds = partBounds(starts, partRowCount);
-  const misfit = sizes.findIndex((size, i) => size !== bounds[i + 1] - bounds[i]);
-  if (bounds.length - 1 !== parts.length || misfit >= 0) {
-    const problem = bounds.length - 1 !== parts.length ? `${parts.length} parts for ${bounds.length - 1}` : `part ${misfit} is not its rows' length`;
-    throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName} (${problem})`);
-  }
+  const begins = partStarts(sizes);
+  const starts = new Uint32Array(count * STRIDE);
+  const lineStarts = new Float64Array(count);
+  const offsets = parts.map((_, i) =>
+    once(() => {
+      const own = partOffsets(source, manifest, i, source.bytes(eventOffsetsFile(i)));
+      const first = i * partRowCount;
+      const rows = own.length / STRIDE;
+      // the part is its rows, a newline after each but the dist's last
+      let at = 0;
+      for (let row = 0; row < rows; row++) {
+        lineStarts[first + row] = begins[i] + at;
+        at += own[row * STRIDE + FIELD_COUNT] + 1;
+      }
+      const length = i === parts.length - 1 ? Math.max(0, at - 1) : at;
+      if (length !== sizes[i]) throw corrupt(source, eventOffsetsFile(i), `does not match the event rows in ${rowsName} (part ${i} is not its rows' length)`);
+      starts.set(own, first * STRIDE);
+    }),
+  );
   const part = parts.map((rel, i) =>
     once(() => {
+      offsets[i]();
       const bytes = source.bytes(rel);
-      const problem = rowOffsetsProblem(bytes, starts.subarray(i * partRowCount * stride, (i + 1) * partRowCount * stride));
-      if (problem) throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName} (part ${i}: ${problem})`);
+      const problem = rowOffsetsProblem(bytes, starts.subarray(i * partRowCount * STRIDE, Math.min((i + 1) * partRowCount, count) * STRIDE));
+      if (problem) throw corrupt(source, eventOffsetsFile(i), `does not match the event rows in ${rowsName} (part ${i}: ${problem})`);
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }),
   );
-  let rows: EventRows;
-  try {
-    rows = new EventRows(partsOf(sizes, (i) => part[i]()), starts);
-  } catch (e) {
-    if (e instanceof DistError) throw e;
-    throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName}`);
-  }
+  const rows = new PartedRows(partsOf(sizes, (i) => part[i]()), starts, lineStarts, partRowCount, (i) => offsets[i]());
   return { rows, part: (i) => part[i]() };
 }
 
@@ -238,19 +290,22 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
     rowSource = joined ?? partRows(bytes);
   }
   const rowsName = rowsFolder(parts);
-  const starts = eventOffsets(source);
+  const starts = eventOffsets(source, manifest);
   // before the rows are measured against the offsets: a part of the wrong size is named as such
   if (elsewhere) elsewhere({ ...rowsJob(source, manifest, starts), opened: file!.identities() });
+  partsFit(source, manifest, parts, starts);
   let rows: EventRows;
   try {
     rows = new EventRows(rowSource, starts);
   } catch (e) {
     if (e instanceof DistError) throw e;
-    throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName}`);
+    throw corrupt(source, eventOffsetsFile(0), `does not match the event rows in ${rowsName}`);
   }
-  const offsetsProblem =
-    lines.length === 0 ? null : lines.length === 1 ? rowOffsetsProblem(lines[0], starts) : partsOffsetsProblem(lines, starts, manifest.event_part_rows);
-  if (offsetsProblem) throw corrupt(source, DATA_FILES.offsets, `does not match the event rows in ${rowsName} (${offsetsProblem})`);
+  // the rows read whole are checked part by part, each part against its offsets file
+  const bounds = partBounds(starts, manifest.event_part_rows);
+  const held = lines.length === 1 && parts.length > 1 ? bounds.slice(1).map((end, i) => lines[0].subarray(bounds[i], end)) : lines;
+  const fault = held.length === 0 ? null : partsOffsetsFault(held, starts, manifest.event_part_rows);
+  if (fault) throw corrupt(source, fault.rel, `does not match the event rows in ${rowsName} (${fault.problem})`);
   if (rows.length !== manifest.counts.events) {
     throw new DistError(`${source.where('data')}: event data is incomplete (${rows.length} rows, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
   }

@@ -1,4 +1,4 @@
-// The event data files — the event parts and their offsets, the column files, data/calendar.bin
+// The event data files — the event parts and each part's offsets, the column files, data/calendar.bin
 // and data/search.bin — made from the list's rows in one place, whichever build asks: the full
 // build, the patch and `aula dev` hand it the rows they made and, when they have it, the previous
 // build's data with each row's place in it. A row that is a previous row has its bytes, values,
@@ -11,7 +11,7 @@ import { partBounds } from '../format/event-parts.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
 import type { ColumnValues } from '../format/event-table.ts';
 import { COLUMN_FILES } from '../format/column-files.ts';
-import { DATA_FILES, eventPartCount } from '../format/dist-paths.ts';
+import { DATA_FILES, eventOffsetsFile, eventPartCount } from '../format/dist-paths.ts';
 import { calendarFileReusing } from './calendar-file.ts';
 import { columnFilesReusing, splicedColumnValues } from './column-files.ts';
 import { columnValuesFromRows } from './column-values.ts';
@@ -85,15 +85,22 @@ export function eventData(input: EventDataInput): EventData {
   const kept = previous && order ? order : null;
   const fresh = columnValuesFromRows(input.events, rows);
   const { starts, parts } = partsOf(count, kept, rows, previous, input.partRows);
-  const files = new Map<string, Uint8Array>([[DATA_FILES.offsets, new Uint8Array(starts.buffer, starts.byteOffset, starts.byteLength)]]);
+  const files = new Map<string, Uint8Array>();
   const reused = new Set<string>();
+  // each part's offsets beside it: a part kept as it is keeps its offsets too
+  parts.forEach((segments, j) => {
+    const rel = eventOffsetsFile(j);
+    const own = starts.subarray(j * input.partRows * STRIDE, Math.min((j + 1) * input.partRows, count) * STRIDE);
+    files.set(rel, new Uint8Array(own.buffer, own.byteOffset, own.byteLength));
+    if (segments === null) reused.add(rel);
+  });
   const before = kept && previous ? previous : null;
   const unchanged = before !== null && rows.length === 0 && count === before.starts.length / STRIDE && kept!.every((from, i) => from === i);
   let values = (): ColumnValues => fresh;
   if (unchanged) {
     values = before.values;
     // every row the previous one at its place: every file is the previous one
-    for (const rel of [DATA_FILES.offsets, DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES]) reused.add(rel);
+    for (const rel of [DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES]) reused.add(rel);
     for (const rel of COLUMN_FILES) files.set(rel, before.file(rel));
   } else {
     const priorValues = before ? before.values() : null;

@@ -1,0 +1,77 @@
+// The event rows of a source loading per need (the edge worker): each part's offsets are read
+// when a row of that part is first asked for, with the part, so an isolate's first answer reads
+// the offsets of the parts it touches, not every row's. Every method that reads a row's offsets
+// first makes sure its part's are in (a part not at hand yet throws FileNeeded, per-need.ts).
+import { EventRows } from '../format/event-rows.ts';
+import type { RowSource } from '../format/row-source.ts';
+
+export class PartedRows extends EventRows {
+  private readonly loaded: Uint8Array;
+
+  /**
+   * `count` rows in parts of `partRows`; `load(part)` reads that part's offsets into `starts`
+   * and its rows' line starts into `lineStarts` (checking them), or throws.
+   */
+  constructor(
+    source: RowSource,
+    starts: Uint32Array,
+    lineStarts: Float64Array,
+    private readonly partRows: number,
+    private readonly load: (part: number) => void,
+  ) {
+    super(source, starts, lineStarts);
+    this.loaded = new Uint8Array(Math.ceil(lineStarts.length / partRows));
+  }
+
+  private need(row: number): void {
+    const part = Math.floor(row / this.partRows);
+    if (this.loaded[part] === 0) {
+      this.load(part);
+      this.loaded[part] = 1;
+    }
+  }
+
+  private needAll(rows: ArrayLike<number> | null, from: number, to: number): void {
+    for (let i = from; i < to; i++) this.need(rows ? rows[i] : i);
+  }
+
+  override byteLength(row: number): number {
+    this.need(row);
+    return super.byteLength(row);
+  }
+
+  override bytes(row: number): Buffer {
+    this.need(row);
+    return super.bytes(row);
+  }
+
+  override eachRow(rows: ArrayLike<number> | null, from: number, to: number, visit: (row: number, bytes: Buffer) => void): void {
+    this.needAll(rows, from, to);
+    super.eachRow(rows, from, to, visit);
+  }
+
+  override joinRows(rows: ArrayLike<number> | null, from: number, to: number, head: Uint8Array, separator: number, tail: Uint8Array): Buffer {
+    this.needAll(rows, from, to);
+    return super.joinRows(rows, from, to, head, separator, tail);
+  }
+
+  override projectInto(...args: Parameters<EventRows['projectInto']>): void {
+    this.need(args[0]);
+    super.projectInto(...args);
+  }
+
+  override replaceValueInto(...args: Parameters<EventRows['replaceValueInto']>): void {
+    this.need(args[0]);
+    super.replaceValueInto(...args);
+  }
+
+  override valueSpan(row: number, field: number): [number, number] {
+    this.need(row);
+    return super.valueSpan(row, field);
+  }
+
+  override lineStart(row: number): number {
+    this.need(row);
+    return super.lineStart(row);
+  }
+}

@@ -42,6 +42,20 @@ describe('zones', () => {
     expect(isValidZone('Europe/Viena')).toBe(false);
     expect(isValidZone('')).toBe(false);
   });
+  it('takes what a formatter takes: every canonical name, and aliases and other spellings too', () => {
+    const formatterTakes = (zone: string) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const zone of [...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/GMT+5', 'Asia/Calcutta', 'europe/vienna', 'Mars/Olympus']) {
+      expect(isValidZone(zone), zone).toBe(formatterTakes(zone));
+    }
+    expect(isValidZone('UTC')).toBe(true);
+  });
   it('reports offsets in milliseconds', () => {
     expect(offsetAt(Date.UTC(2025, 0, 1), VIE)).toBe(3_600_000);
   });

@@ -4,8 +4,16 @@ import { offsetAt, offsetFormatter } from './offsets.ts';
 
 export { offsetAt } from './offsets.ts';
 
+/** The canonical zone names ICU knows: a list far cheaper to make than a first formatter (which loads ICU's formatting data). */
+let canonicalZones: ReadonlySet<string> | null = null;
+
 export function isValidZone(zone: string): boolean {
   if (typeof zone !== 'string' || zone === '') return false;
+  // a canonical name is valid without a formatter: a process or isolate that answers nothing
+  // in the site's local time (a text filter) never starts ICU's formatting; aliases ("UTC",
+  // "Asia/Calcutta") and other spellings are asked of a formatter, as Intl takes them
+  canonicalZones ??= new Set(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []);
+  if (canonicalZones.has(zone)) return true;
   try {
     offsetFormatter(zone);
     return true;

@@ -9,7 +9,7 @@ import { partBounds } from '../format/event-parts.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
 import { joinedView, partRows, partsOf, partStarts, type RowSource } from '../format/row-source.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
-import { compactOffsets, rowOffsetsProblem } from './row-offsets.ts';
+import { fitIn16Bits, rowOffsetsProblem } from './row-offsets.ts';
 import { PartedRows } from './parted-rows.ts';
 import { FileRows } from './file-rows.ts';
 import { readColumns } from './column-files.ts';
@@ -138,9 +138,12 @@ export function eventOffsets(source: DistSource, manifest: Manifest): Uint32Arra
   const rows = files.reduce((sum, bytes) => sum + bytes.byteLength / (STRIDE * 4), 0);
   // offsets of another number of rows than the manifest's: the manifest is of other data
   if (rows !== manifest.counts.events) throw incomplete(source, Math.floor(rows), manifest);
-  const all = new Uint32Array(manifest.counts.events * STRIDE);
-  files.forEach((bytes, i) => all.set(partOffsets(source, manifest, i, bytes), i * manifest.event_part_rows * STRIDE));
-  return compactOffsets(all);
+  const views = files.map((bytes, i) => partOffsets(source, manifest, i, bytes));
+  // copied once, into 16 bits where every offset fits (compactOffsets)
+  const narrow = views.every(fitIn16Bits);
+  const all = narrow ? new Uint16Array(manifest.counts.events * STRIDE) : new Uint32Array(manifest.counts.events * STRIDE);
+  views.forEach((view, i) => all.set(view, i * manifest.event_part_rows * STRIDE));
+  return all;
 }
 
 /** The load check of the event rows (see rows-job.ts): their files as the manifest lists them, and the offsets. */

@@ -34,13 +34,14 @@ import { calendarData } from '../render/calendar-data.ts';
 import { previousFiles } from '../render/previous-data.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
 import { EventRows, FIELD_COUNT } from '../../store/format/event-rows.ts';
+import type { Event } from '../../model/types.ts';
 import { renderRows } from '../../store/write/data-files.ts';
 import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile, MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
 import type { EventTable } from '../../store/format/event-table.ts';
 import { FileRows } from '../../store/read/file-rows.ts';
 import { decodeSearchIndex } from '../../store/format/search/search-index-file.ts';
-import { eventData } from '../../store/write/event-data.ts';
+import { eventData, type EventData } from '../../store/write/event-data.ts';
 import { WordIndex } from '../../query/events/search/word-index.ts';
 import { toJson } from '../../store/format/json.ts';
 import { AULA_VERSION } from '../../version.ts';
@@ -107,6 +108,19 @@ export async function tryPatch(options: PatchOptions, host: PatchHost): Promise<
   }
 }
 
+/**
+ * The patch's event data, from the previous data files (proven by the ledger) and the rows made
+ * anew, and the sizes of the previous parts. A function of its own: the previous files read and
+ * the columns' values made from them are let go when it returns, not held by the patch's frame
+ * while it answers the pages; only what the new files take of them stays.
+ */
+function patchedData(plan: Plan, out: string, partRows: number, made: { rows: EventRows; events: readonly Event[]; order: Int32Array }): { data: Omit<EventData, 'values'>; oldSizes: number[]; oldBytes: number } {
+  const before = previousFiles(plan, out, partRows) ?? refuse('the previous data files are not proven');
+  const oldSizes = eventPartFiles(plan.previous).map((_, j) => before.bounds[j + 1] - before.bounds[j]);
+  const { values: _values, ...data } = eventData({ ...made, previous: before, timezone: plan.state.site.timezone, partRows: plan.previous.event_part_rows, calendar: calendarData });
+  return { data, oldSizes, oldBytes: before.bounds[oldSizes.length] };
+}
+
 /** An error after the new dist was swapped in: not a reason to build again. */
 class Committed extends Error {}
 
@@ -149,23 +163,10 @@ async function applyPatch(options: PatchOptions, host: PatchHost, plan: Plan, st
   const count = order.length;
   const sequence = Int32Array.from(order);
 
-  // the previous data files and event parts, proven by the ledger
-  const partRows = previous.event_part_rows;
-  const before = previousFiles(plan, host.out, options.eventPartRows ?? EVENT_PART_ROWS) ?? refuse('the previous data files are not proven');
-  const oldParts = eventPartFiles(previous);
-  const oldSizes = oldParts.map((_, j) => before.bounds[j + 1] - before.bounds[j]);
-  const oldBytes = before.bounds[oldParts.length];
-
   // the event data files (store/write/event-data.ts): what stays taken from the previous ones
-  const data = eventData({
-    rows: freshRows,
-    events: fresh,
-    order: sequence,
-    previous: before,
-    timezone: state.site.timezone,
-    partRows,
-    calendar: calendarData,
-  });
+  const partRows = previous.event_part_rows;
+  const oldParts = eventPartFiles(previous);
+  const { data, oldSizes, oldBytes } = patchedData(plan, host.out, options.eventPartRows ?? EVENT_PART_ROWS, { rows: freshRows, events: fresh, order: sequence });
   const { bounds, starts: newStarts } = data;
   const partCount = data.parts.length;
   const parts = Array.from({ length: partCount }, (_, j) => eventPartFile(j));

@@ -96,6 +96,16 @@ export function eventData(input: EventDataInput): EventData {
   });
   const before = kept && previous ? previous : null;
   const unchanged = before !== null && rows.length === 0 && count === before.starts.length / STRIDE && kept!.every((from, i) => from === i);
+  // the new rows' entries made, between the previous rows' as they are
+  if (unchanged) files.set(DATA_FILES.calendar, before.file(DATA_FILES.calendar));
+  else {
+    const entry = input.calendar(fresh, rows, input.timezone);
+    files.set(DATA_FILES.calendar, calendarFileReusing(count, before ? before.calendar() : null, kept, (i) => entry(kept ? -kept[i] - 1 : i)));
+  }
+  if (unchanged) files.set(DATA_FILES.search, before.file(DATA_FILES.search));
+  else if (input.search !== false) files.set(DATA_FILES.search, searchIndex(before ? before.file(DATA_FILES.search) : null, kept, rows, fresh.text));
+  // the columns last: their values (every row's strings) are not held while the calendar and the
+  // search index are made
   let values = (): ColumnValues => fresh;
   if (unchanged) {
     values = before.values;
@@ -110,14 +120,6 @@ export function eventData(input: EventDataInput): EventData {
     for (const [rel, bytes] of columns.files) files.set(rel, bytes);
     for (const rel of columns.reused) reused.add(rel);
   }
-  // the new rows' entries made, between the previous rows' as they are
-  if (unchanged) files.set(DATA_FILES.calendar, before.file(DATA_FILES.calendar));
-  else {
-    const entry = input.calendar(fresh, rows, input.timezone);
-    files.set(DATA_FILES.calendar, calendarFileReusing(count, before ? before.calendar() : null, kept, (i) => entry(kept ? -kept[i] - 1 : i)));
-  }
-  if (unchanged) files.set(DATA_FILES.search, before.file(DATA_FILES.search));
-  else if (input.search !== false) files.set(DATA_FILES.search, searchIndex(before ? before.file(DATA_FILES.search) : null, kept, rows, fresh.text));
   return { starts, parts, bounds: partBounds(starts, input.partRows), files, reused, values };
 }
 

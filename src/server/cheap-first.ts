@@ -55,9 +55,9 @@ export function cheapFirst(maxYields = MAX_YIELDS, turnUnits = TURN_UNITS): Chea
       const answer = queue[head];
       queue[head++] = undefined!;
       if (head === queue.length) queue.length = head = 0;
-      if (head < queue.length) schedule();
       spent += answer();
     }
+    if (head < queue.length) schedule();
   };
   const schedule = () => {
     if (scheduled) return;

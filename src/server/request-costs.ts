@@ -15,8 +15,8 @@ export const MAX_SHAPES = 4096;
 
 /**
  * Work (units) above which a shape's requests are answered after the cheap ones: about a page of
- * a hundred events. Far below the limit, because units track CPU only roughly (the autocomplete's
- * costliest answers count a tenth of their CPU): a moderate request queued waits a turn, an
+ * a hundred events. Far below the limit, because units track CPU only roughly (some answers count
+ * less than their CPU): a moderate request queued waits a turn, an
  * expensive one taken for cheap delays every cheap request read after it.
  */
 export const EXPENSIVE_UNITS = 150_000;

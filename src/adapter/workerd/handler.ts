@@ -21,9 +21,9 @@ export interface Env {
 }
 
 /**
- * Data files above this are refused with a 503 instead of loaded: measured in workerd, a dist
- * of this size takes an isolate to about 100 MB, under the 128 MB limit (docs/edge.md), once its
- * answers have needed every file.
+ * Data files above this are refused with a 503 instead of loaded: an isolate holds every file its
+ * answers have read and what it made of them, and a dist of this size stays under the 128 MB
+ * limit (docs/edge.md) once its answers have needed every file.
  */
 export const DEFAULT_MAX_DATA_BYTES = 40_000_000;
 

@@ -18,15 +18,14 @@ const COMMA = 0x2c;
 
 /**
  * Work units (query/work-budget.ts) per byte of the events a page lists: as stored, they are
- * copied into the answer (~0.6 ns a byte, measured on 24 and 120 MB pages); shaped by `fields`,
- * `omit` or `expand`, each is cut up and spliced (~3.5 ns a byte).
+ * copied into the answer; shaped by `fields`, `omit` or `expand`, each is cut up and spliced,
+ * several times the work a byte (bench/results.md has the figures).
  */
 const UNITS_PER_STORED_BYTE = 0.6;
 const UNITS_PER_SHAPED_BYTE = 4;
 /**
  * … and with every field kept and `categories` expanded (rowSplicer), copied around the value's
- * expansion, made once per distinct value (~0.5 ns a byte from the file into one buffer, ~0.2 as
- * chunks in memory, measured on 2.4 MB pages at 100k events).
+ * expansion, made once per distinct value: close to a plain copy, far from a splice.
  */
 const UNITS_PER_SPLICED_BYTE = 1;
 

@@ -21,10 +21,10 @@ export const AUTOCOMPLETE_MODULE_FILE = 'autocomplete.js';
  * The event rows (one serialized event a line, `\n` between rows, none after the last) are stored
  * as parts of this many rows each: files whose concatenation is the rows' bytes, cut at row
  * boundaries, every part but the last ending with its `\n`. A patch that changes one title then
- * writes one part (~2.4 MB at 100k events) and links the others, instead of rewriting ~240 MB.
+ * writes one part and links the others, instead of rewriting every row.
  * Each part has its rows' field offsets beside it (eventOffsetsFile): a loader that fetches a
  * part when an answer first reads it (the edge worker) fetches only that part's offsets with it,
- * not every row's (~13 MB at 100k events), and the part is small enough to fetch and hash fast.
+ * not every row's, and the part is small enough to fetch and hash fast.
  */
 export const EVENT_PART_ROWS = 1024;
 

@@ -76,8 +76,8 @@ function serializeFieldByField(obj: Readonly<Record<EventField, unknown>>): { js
 const RUN_GAP = 16 * 1024;
 /**
  * joinRows reads rows that follow each other in the file together, and only those: reading the
- * bytes between rows farther apart costs more than the read it saves (a filtered page: ~16 KB
- * copied per read saved, measured in-process on the bench's pools at 100k events). Their runs are
+ * bytes between rows farther apart costs more than the read it saves (a filtered page's rows lie
+ * far apart, and copying the gaps costs more than the system calls). Their runs are
  * read into a scratch buffer of at most JOIN_SPAN bytes at once.
  */
 const JOIN_GAP = 1;

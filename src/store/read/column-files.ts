@@ -6,7 +6,7 @@ import { BOOL_FIELDS, ORDERED_FIELDS, RELATION_FIELDS, TEXT_FIELDS, TIME_FIELDS,
 import type { OrderedColumnData } from '../format/ordered-column-file.ts';
 import { FormatError } from '../format/sections.ts';
 import { readBoolColumn } from './bool-column.ts';
-import { lazyRecord, once } from './per-need.ts';
+import { lazyRecord, makeAll, once } from './per-need.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { readOrderedColumn } from './ordered-column.ts';
 import { readRelationColumn } from './relation-column.ts';
@@ -38,7 +38,7 @@ export function readColumns(source: DistSource, rows: number): EventTable {
     bool: lazyRecord(BOOL_FIELDS, (f) => read(columnFile.bool(f), readBoolColumn)),
     relation: lazyRecord(RELATION_FIELDS, (f) => read(columnFile.relation(f), readRelationColumn)),
   };
-  if (!source.perNeed) for (const kind of Object.values(stored)) Object.values(kind);
+  if (!source.perNeed) makeAll(stored);
   return tableOf(stored, rows);
 }
 

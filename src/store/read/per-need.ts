@@ -36,3 +36,11 @@ export function lazyRecord<K extends string, V>(names: readonly K[], make: (name
   }
   return record;
 }
+
+/**
+ * Makes every value of lazy records now: a source that is not read per need is checked whole at
+ * load, so a bad file is refused before the first answer, not by it.
+ */
+export function makeAll(records: object): void {
+  for (const record of Object.values(records) as Record<string, unknown>[]) for (const name of Object.keys(record)) void record[name];
+}

@@ -65,7 +65,7 @@ export function fitIn16Bits(starts: Uint32Array): boolean {
 
 /**
  * The offsets in 16 bits when every one fits (offsets are within a row, so they do whenever
- * every row is shorter than 64 KiB): half the memory, 6.4 MB less at 100k events. Else the
+ * every row is shorter than 64 KiB): half the memory. Else the
  * offsets as they are. The values are the same either way, and checked against the rows after.
  */
 export function compactOffsets(starts: Uint32Array): Uint32Array | Uint16Array {

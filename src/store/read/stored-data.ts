@@ -61,8 +61,7 @@ const STRIDE = FIELD_COUNT + 1;
  * Where each part starts in the rows' bytes (partBounds) checked against the parts' sizes the
  * manifest lists: a part of another length than its offsets say names that part's offsets file.
  */
-function partsFit(source: DistSource, manifest: Manifest, parts: readonly string[], starts: Uint32Array | Uint16Array): void {
-  const bounds = partBounds(starts, manifest.event_part_rows);
+function partsFit(source: DistSource, manifest: Manifest, parts: readonly string[], bounds: readonly number[]): void {
   parts.forEach((rel, i) => {
     // (`aula dev`'s manifest lists no files: its parts are the rows just made)
     if (Object.hasOwn(manifest.files, rel) && manifest.files[rel].bytes !== bounds[i + 1] - bounds[i]) {
@@ -278,8 +277,8 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
   if (file) {
     rowSource = file;
     // A trusted folder (the build's staging, read back to answer its pages) holds the rows the
-    // offsets were just made with: nothing to check, and reading them whole there left ~230 MB
-    // of garbage through the build's "answer pages" at 100k events.
+    // offsets were just made with: nothing to check, and reading them whole there would leave
+    // every row's bytes as garbage through the build's "answer pages".
     if (!elsewhere && !dist.trusted) {
       const all = file.readAll();
       parts.forEach((rel, i) => checkDigest(dist, manifest, rel, file.part(all, i), sha256!));
@@ -296,7 +295,8 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
   const starts = eventOffsets(source, manifest);
   // before the rows are measured against the offsets: a part of the wrong size is named as such
   if (elsewhere) elsewhere({ ...rowsJob(source, manifest, starts), opened: file!.identities() });
-  partsFit(source, manifest, parts, starts);
+  const bounds = partBounds(starts, manifest.event_part_rows);
+  partsFit(source, manifest, parts, bounds);
   let rows: EventRows;
   try {
     rows = new EventRows(rowSource, starts);
@@ -305,13 +305,9 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
     throw corrupt(source, eventOffsetsFile(0), `does not match the event rows in ${rowsName}`);
   }
   // the rows read whole are checked part by part, each part against its offsets file
-  const bounds = partBounds(starts, manifest.event_part_rows);
   const held = lines.length === 1 && parts.length > 1 ? bounds.slice(1).map((end, i) => lines[0].subarray(bounds[i], end)) : lines;
   const fault = held.length === 0 ? null : partsOffsetsFault(held, starts, manifest.event_part_rows);
   if (fault) throw corrupt(source, fault.rel, `does not match the event rows in ${rowsName} (${fault.problem})`);
-  if (rows.length !== manifest.counts.events) {
-    throw new DistError(`${source.where('data')}: event data is incomplete (${rows.length} rows, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
-  }
   // the columns and their indexes, as the build wrote them (each file checked against its checksum)
   const table = readColumns(source, rows.length);
   if (baseUrl !== manifest.base_url) {
@@ -340,8 +336,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
 
 /**
  * The calendar of a dist/ folder, checked now and read again when an answer first needs it: only
- * the iCalendar answers read it, and held from the start it is the largest file in memory (~60 MB
- * at 100k events). Its descriptor stays on the file that was checked, as the rows' do (file-rows.ts).
+ * the iCalendar answers read it, and held from the start it is the largest file in memory. Its descriptor stays on the file that was checked, as the rows' do (file-rows.ts).
  */
 function pinnedCalendar(dist: DistSource, manifest: Manifest, rows: number, sha256: Sha256 | undefined): () => CalendarEntries {
   const rel = DATA_FILES.calendar;

@@ -1,8 +1,8 @@
 // Reads a string column's file (src/store/format/text-column-file.ts): typed arrays over its bytes,
 // the strings decoded once (string-table.ts). Its shape is checked (every list and order within
 // its bounds), so a hand-made file that passed the checksums cannot make a lookup read outside it.
-// Where the strings' UTF-8 is most of the file (the teasers: 30 of 38.5 MB at 100k events), the
-// rest is copied out instead, so that the file's bytes, all decoded, are not held beside the strings.
+// Where the strings' UTF-8 is most of the file (a long text such as the teasers), the rest is
+// copied out instead, so that the file's bytes, all decoded, are not held beside the strings.
 import type { TextColumnData } from '../format/text-column-file.ts';
 import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, TEXT_SECTION } from '../format/text-column-file.ts';
 import { bitmapWords } from '../format/bitmap.ts';

@@ -65,6 +65,20 @@ export function envelopeOpen(count: number, links: PageLinks): Buffer {
 export const RESULT_SEPARATOR = Buffer.from(',');
 export const ENVELOPE_CLOSE = Buffer.from(']}');
 
+/** The envelope around results serialized already: one buffer the size of the answer, each result copied in once. */
+export function joinResults(open: Buffer, results: readonly Uint8Array[]): Buffer {
+  const parts: Uint8Array[] = [open];
+  for (let i = 0; i < results.length; i++) {
+    if (i > 0) parts.push(RESULT_SEPARATOR);
+    parts.push(results[i]);
+  }
+  parts.push(ENVELOPE_CLOSE);
+  return Buffer.concat(parts);
+}
+
+/** Work units (query/work-budget.ts) per byte of results serialized already, copied into an answer as they are. */
+export const UNITS_PER_STORED_BYTE = 0.6;
+
 /** The envelope, joined from pre-serialized results. */
 export function envelope(count: number, links: PageLinks, results: readonly string[]): string {
   return `{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[${results.join(',')}]}`;

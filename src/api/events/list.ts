@@ -1,7 +1,7 @@
 // GET /v1/cms/event/ and /v1/cms/event/<id>/.
 import type { Dataset } from '../../query/dataset.ts';
 import { BodyChunks, joinedOnPool, releaseAll } from '../body.ts';
-import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePythonInt, RESULT_SEPARATOR } from '../paginate.ts';
+import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePythonInt, RESULT_SEPARATOR, UNITS_PER_STORED_BYTE } from '../paginate.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
 import { ignoredHeader, invalid, json, notFound, type ApiResponse } from '../respond.ts';
@@ -18,10 +18,9 @@ const COMMA = 0x2c;
 
 /**
  * Work units (query/work-budget.ts) per byte of the events a page lists: as stored, they are
- * copied into the answer; shaped by `fields`, `omit` or `expand`, each is cut up and spliced,
- * several times the work a byte (bench/results.md has the figures).
+ * copied into the answer (UNITS_PER_STORED_BYTE); shaped by `fields`, `omit` or `expand`, each is
+ * cut up and spliced, several times the work a byte (bench/results.md has the figures).
  */
-const UNITS_PER_STORED_BYTE = 0.6;
 const UNITS_PER_SHAPED_BYTE = 4;
 /**
  * … and with every field kept and `categories` expanded (rowSplicer), copied around the value's

@@ -51,7 +51,7 @@ export function planWord(index: IndexData, word: QueryWord): WordPlan {
   return plan;
 }
 
-/** Adds the typo matches. Separate because it is the costly part and may be skipped when the query already failed. */
+/** Adds the typo matches: the costly part of a word's plan, made (and charged) once it is known to be needed. */
 export function addFuzzy(index: IndexData, plan: WordPlan): void {
   if (plan.fuzzy !== null) return;
   const fuzzy = new Map<number, number>();

@@ -14,8 +14,8 @@ import { TIER_EXACT, TIER_PREFIX } from './rank.ts';
  * MIN_CODE_POSTINGS, are scanned as they are asked: a table costs size / 2 bytes whatever the
  * prefix matches, and pays where scanning its postings costs many times a candidate's lookup.
  */
-export const CODE_SHARE = 1 / 32;
-export const MIN_CODE_POSTINGS = 512;
+const CODE_SHARE = 1 / 32;
+const MIN_CODE_POSTINGS = 512;
 
 export function prefixCodes(index: IndexData, minPostings = Math.max(MIN_CODE_POSTINGS, Math.ceil(index.size * CODE_SHARE))): PrefixCodes {
   const keys = broadPrefixes(index, minPostings).sort();

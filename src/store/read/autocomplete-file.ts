@@ -1,5 +1,5 @@
 // Reads data/autocomplete.bin (src/store/format/autocomplete-file.ts): the index the searcher
-// works on, every array a view of the file, nothing decoded but its terms and tops keys.
+// works on, every array a view of the file, nothing decoded but its terms and the keys of its tops and prefix codes.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
 import { codeStride, NO_CODE, type IndexData } from '../format/autocomplete-index.ts';

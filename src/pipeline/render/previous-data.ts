@@ -47,7 +47,13 @@ export function previousData(prior: () => PreviousBuild, out: string, zone: stri
     else order[i] = last = was;
   }
   if (fresh.length === count) return null;
-  const data = previousFiles(build, out, partRows);
+  let data: ReturnType<typeof previousFiles>;
+  try {
+    data = previousFiles(build, out, partRows);
+  } catch {
+    // the previous dist changed while it was read (a file gone, unreadable): it is only a saving
+    return null;
+  }
   return data && { order, fresh, previous: data };
 }
 

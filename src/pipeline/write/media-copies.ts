@@ -6,7 +6,8 @@
 // its size); it is copied later, and may have been replaced meanwhile — in a long `aula dev`
 // session, by a link out of the folder. So the copy reads only the file it checked: opened without
 // following a link, still at the real path it was found at, of the size it was checked at.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { readFully } from '../../util/positional-io.ts';
 import { basename, dirname, join } from 'node:path';
 import type { Media } from '../../model/types.ts';
 import { digestOf } from '../../store/format/manifest.ts';
@@ -27,7 +28,8 @@ function checkedBytes(m: Media): Buffer {
   const changed = (what: string) => new Error(`media file ${m.sourceName ?? basename(source)} (id ${m.id}) ${what} since the content was checked; build again`);
   let fd: number;
   try {
-    fd = openSync(source, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // (non-blocking: a FIFO put in its place is refused below, not waited on for ever)
+    fd = openSync(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (e) {
     throw changed(`cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
@@ -43,12 +45,7 @@ function checkedBytes(m: Media): Buffer {
     if (!info.isFile() || there === null || there.dev !== info.dev || there.ino !== info.ino) throw changed('was replaced');
     if (info.size !== m.size) throw changed(`changed size (${m.size} → ${info.size} bytes)`);
     const bytes = Buffer.allocUnsafe(info.size);
-    let at = 0;
-    while (at < bytes.length) {
-      const n = readSync(fd, bytes, at, bytes.length - at, at);
-      if (n === 0) throw changed('was cut short');
-      at += n;
-    }
+    if (readFully(fd, bytes, 0, bytes.length, 0) < bytes.length) throw changed('was cut short');
     return bytes;
   } finally {
     closeSync(fd);

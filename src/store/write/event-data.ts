@@ -102,7 +102,7 @@ export function eventData(input: EventDataInput): EventData {
     const entry = input.calendar(fresh, rows, input.timezone);
     files.set(DATA_FILES.calendar, calendarFileReusing(count, before ? before.calendar() : null, kept, (i) => entry(kept ? -kept[i] - 1 : i)));
   }
-  if (unchanged) files.set(DATA_FILES.search, before.file(DATA_FILES.search));
+  if (unchanged && input.search !== false) files.set(DATA_FILES.search, before.file(DATA_FILES.search));
   else if (input.search !== false) files.set(DATA_FILES.search, searchIndex(before ? before.file(DATA_FILES.search) : null, kept, rows, fresh.text));
   // the columns last: their values (every row's strings) are not held while the calendar and the
   // search index are made
@@ -110,7 +110,7 @@ export function eventData(input: EventDataInput): EventData {
   if (unchanged) {
     values = before.values;
     // every row the previous one at its place: every file is the previous one
-    for (const rel of [DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES]) reused.add(rel);
+    for (const rel of [DATA_FILES.calendar, ...(input.search !== false ? [DATA_FILES.search] : []), ...COLUMN_FILES]) reused.add(rel);
     for (const rel of COLUMN_FILES) files.set(rel, before.file(rel));
   } else {
     const priorValues = before ? before.values() : null;

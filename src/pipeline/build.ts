@@ -17,7 +17,8 @@ import { removeStaleTemps } from './cache/stale-temps.ts';
 import { loadStage } from './load/load-stage.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
 import { tryPatch, type PatchStats } from './patch/patch-build.ts';
-import { StateRecorder } from './patch/state-recorder.ts';
+import { patchOptions, StateRecorder } from './patch/state-recorder.ts';
+import { eventStatePath } from './patch/event-state.ts';
 import { onePreviousBuild, type PreviousBuild } from './patch/plan.ts';
 import { answerStage } from './publish/answer-stage.ts';
 import { publishStage } from './publish/publish-stage.ts';
@@ -48,7 +49,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       // what builds stopped mid-way left in the cache folder (stale-temps.ts)
       removeStaleTemps(resolve(options.cache));
       // only event files changed since the last build into `out`: its dist is patched
-      const patched = await tryPatch(options, { out, cacheDir: options.cache, phase: clock.phase, previous: prior });
+      const patched = await tryPatch(options, { out, cacheDir: options.cache, clock, previous: prior });
       if (patched.ok) return { ok: true, manifest: patched.manifest, files: patched.files, ...timings(clock), cache: patched.cache, reuse: patched.reuse, patch: patched.stats };
       patch = patched.stats;
     }
@@ -85,10 +86,14 @@ async function buildStages(options: BuildOptions, out: string, clock: Clock, pat
     const rendered = await renderStage(options, clock, { out, previous: prior, model, baseUrl, parsing: loaded.parsing, recorder, directory, directoryCount: loaded.directoryCount }, dist);
     await writeStage(rendered, dist);
     await clock.nextPhase('write data', 'load dataset');
-    const served = await answerStage(options, clock, { out, previous, baseUrl, site: model.site, directory }, rendered, dist);
-    await publishStage(options, clock, { out, previous, model, recorder, statRecords: loaded.statRecords }, rendered, served, dist);
+    await answerStage(options, clock, { out, previous, baseUrl, site: model.site, directoryTwins: directory.compressed }, rendered, dist);
+    // what the next build needs to patch this one's dist (patch/event-state.ts)
+    const record = (manifestJson: string) => recorder.write(eventStatePath(dist.ledgerFile!), {
+      content: resolve(options.content), out, options: patchOptions(options), zone: model.site.timezone, model, stats: loaded.statRecords, manifestJson,
+    });
+    await publishStage(options, clock, { out, previous, media: model.media, record }, rendered, dist);
     // the large data files left `files` once written; `written` still names them
-    const count = new Set([...rendered.files.keys(), ...served.keys(), ...dist.written.keys()]).size;
+    const count = new Set([...rendered.files.keys(), ...dist.served.keys(), ...dist.written.keys()]).size;
     return { ok: true, manifest: rendered.manifest, files: count, ...timings(clock), cache, reuse: dist.reused, patch };
   }, () => settle());
 }

@@ -45,8 +45,8 @@ export function datasetFrom(source: DistSource, options: DatasetOptions = {}): D
       throw e;
     }
   };
-  // a source loading per need reads the directory's index when it is first searched
-  if (source.perNeed) {
+  // a source loading per need, or a lazy dataset, reads the directory's index when it is first searched
+  if (source.perNeed || options.lazy) {
     const autocomplete = once(readAutocomplete);
     return Object.defineProperty({ ...stored, search: searchOf(checked, stored, true) }, 'autocomplete', { get: autocomplete, enumerable: true }) as Dataset;
   }

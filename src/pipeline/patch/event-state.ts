@@ -53,8 +53,6 @@ export interface EventState {
   eventStats: BigInt64Array;
   /** and the key of its parse (build-cache.ts parseKey), 32 bytes each (meaningless where no stat is) */
   eventKeys: Buffer;
-  /** the key of events.ics (page-keys.ts calendarKey) */
-  calendarKey: string;
   site: Site;
   pages: Map<number, PageNode>;
   categoryIds: number[];
@@ -148,7 +146,7 @@ function wellFormed(s: EventState): boolean {
   if (typeof s.content !== 'string' || typeof s.out !== 'string' || typeof s.options !== 'string' || typeof s.manifestSha !== 'string') return false;
   if (typeof s.zone !== 'string' || typeof s.safe !== 'bigint' || !strings(s.others) || s.others.length % 3 !== 0) return false;
   if (!strings(s.eventFiles) || !(s.eventStats instanceof BigInt64Array) || s.eventFiles.length * STAT_FIELDS !== s.eventStats.length) return false;
-  if (typeof s.calendarKey !== 'string' || !(s.eventKeys instanceof Uint8Array) || s.eventKeys.length !== s.eventFiles.length * KEY_BYTES) return false;
+  if (!(s.eventKeys instanceof Uint8Array) || s.eventKeys.length !== s.eventFiles.length * KEY_BYTES) return false;
   s.eventKeys = Buffer.from(s.eventKeys.buffer, s.eventKeys.byteOffset, s.eventKeys.byteLength);
   if (typeof s.site !== 'object' || s.site === null || !(s.pages instanceof Map) || !(s.media instanceof Map)) return false;
   if (!Array.isArray(s.categoryIds) || !Array.isArray(s.mediaSources)) return false;

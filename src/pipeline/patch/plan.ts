@@ -4,7 +4,7 @@
 // else by its parse's key); the event files changed or added are read, parsed and checked as a
 // full build checks them (ids unique against the state's, references to pages, categories and
 // media), and the media files resolved again. Anything else refuses (NoPatch): the full build runs.
-import { normalizeBaseUrl } from '../run.ts';
+import { normalizeBaseUrl, type Clock } from '../run.ts';
 import { statSync, type BigIntStats } from 'node:fs';
 import { readCacheFile } from '../cache/cache-file.ts';
 import { createHash } from 'node:crypto';
@@ -57,8 +57,8 @@ export interface PatchHost {
   cacheDir: string;
   /** the previous build into `out` (previousBuild), read once for the patch and the full build */
   previous: () => PreviousBuild;
-  /** the build's phase clock: ends the phase `name` */
-  phase: (name: string, next?: string) => void;
+  /** the build's phase clock */
+  clock: Clock;
 }
 
 export interface Plan {
@@ -133,7 +133,6 @@ export function previousBuild(options: object & { content: string }, out: string
 }
 
 export async function planPatch(options: PatchOptions, host: PatchHost): Promise<Plan> {
-  if (options.edge) refuse('--edge');
   const content = resolve(options.content);
   const out = host.out;
   const { ledgerFile, statePath, previous, state, ledger } = host.previous();
@@ -255,7 +254,7 @@ export async function planPatch(options: PatchOptions, host: PatchHost): Promise
     const before = state.media.get(m.value.media.id);
     if (before === undefined || !sameMedia(before, m.value.media)) refuse('a media file changed');
   }
-  host.phase('patch: find changes', 'patch: data');
+  host.clock.phase('patch: find changes', 'patch: data');
 
   const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
   return {

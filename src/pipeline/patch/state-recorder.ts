@@ -4,17 +4,12 @@
 import { stableJson } from '../../util/stable-json.ts';
 import type { BigIntStats } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ParseCache } from '../../content/load.ts';
 import type { MediaSource } from '../../content/media.ts';
 import type { Parsed, Sourced } from '../../content/records.ts';
 import type { Event, Model } from '../../model/types.ts';
 import type { StatRecord } from '../cache/stat-index.ts';
 import type { BuildCache, MadeParse } from '../cache/build-cache.ts';
-import { CALENDAR_CAP } from '../../api/events/calendar.ts';
-import type { Manifest } from '../../store/format/manifest.ts';
-import { calendarKey } from '../rows/page-keys.ts';
 import { KEY_BYTES, putStat, removeEventState, STAT_FIELDS, writeEventState, type StateRows } from './event-state.ts';
 
 export const EVENTS_KIND = 'events in ';
@@ -103,11 +98,12 @@ export class StateRecorder {
   }
 
   /**
-   * Writes the state of the dist just swapped into `out`. `stats`: the build cache's records of
-   * this build (kind NUL file → stat, key) and the time they are judged by; without them, or
-   * without the rows, no state is kept (and an old one is removed: it describes another dist).
+   * Writes the state of the dist whose manifest is `manifestJson`, about to be swapped into `out`.
+   * `stats`: the build cache's records of this build (kind NUL file → stat, key) and the time they
+   * are judged by; without them, or without the rows, no state is kept (and an old one is
+   * removed: it describes another dist).
    */
-  write(path: string, what: { content: string; out: string; options: string; zone: string; model: Model; stats: { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null }): void {
+  write(path: string, what: { content: string; out: string; options: string; zone: string; model: Model; stats: { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null; manifestJson: string }): void {
     const rows = this.rows;
     if (rows === null || what.stats === null || this.rowFiles.includes('')) {
       removeEventState(path);
@@ -144,16 +140,7 @@ export class StateRecorder {
       }
       rows.file[i] = at;
     });
-    let manifestSha: string;
-    let manifest: Manifest;
-    try {
-      const text = readFileSync(join(what.out, 'manifest.json'));
-      manifestSha = createHash('sha256').update(text).digest('hex');
-      manifest = JSON.parse(text.toString('utf8')) as Manifest;
-    } catch {
-      removeEventState(path);
-      return;
-    }
+    const manifestSha = createHash('sha256').update(what.manifestJson).digest('hex');
     const eventStats = new BigInt64Array(eventFiles.length * STAT_FIELDS);
     const eventKeys = Buffer.alloc(eventFiles.length * KEY_BYTES);
     for (let i = 0; i < eventFiles.length; i++) {
@@ -178,7 +165,6 @@ export class StateRecorder {
       eventFiles,
       eventStats,
       eventKeys,
-      calendarKey: calendarKey(rows.keys, rows.id.length, CALENDAR_CAP, { baseUrl: manifest.base_url, site: model.site }, manifest.built_at),
       site: model.site,
       pages: model.pages,
       categoryIds: model.categories.map((c) => c.id),

@@ -1,7 +1,8 @@
 // The pages, documents and schemas of the dist, answered by the API core over the data just
 // written (read back by the server's own loader, exactly as the server will answer), each written
-// as it comes and compressed by the pool's threads meanwhile. A list page whose key (its rows'
-// hashes and envelope: render/page-keys.ts) the previous build's ledger proves is linked instead.
+// as it comes and compressed by the pool's threads meanwhile. A list page or the calendar feed
+// whose key (its rows' hashes and envelope: rows/page-keys.ts) the previous build's ledger proves
+// is linked instead, on a worker thread while the others are answered.
 import { bodyBuffer, bodyText } from '../../api/body.ts';
 import { createApi, type Api } from '../../api/core.ts';
 import { EVENT_LIST_PATH } from '../../api/events/list.ts';
@@ -10,12 +11,14 @@ import { contentSchemas } from '../../docs/content-schemas.ts';
 import type { Site } from '../../model/types.ts';
 import { datasetFrom } from '../../query/dataset.ts';
 import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
-import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DIR, DATA_FILES } from '../../store/format/dist-paths.ts';
+import { createHash } from 'node:crypto';
 import type { Manifest } from '../../store/format/manifest.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { copyTwins } from '../../store/write/hashed-files.ts';
-import type { DirectoryJob } from '../directory/directory-job.ts';
-import { pageKeys } from '../rows/page-keys.ts';
+import type { Precompressed } from '../../deploy/precompress.ts';
+import { CALENDAR_CAP } from '../../api/events/calendar.ts';
+import { calendarKey, pageKeys } from '../rows/page-keys.ts';
 import type { Rendered } from '../render/render-stage.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { DOCUMENTS, pageFile } from '../write/manifest-of.ts';
@@ -28,21 +31,17 @@ import { COMPRESSOR, compressedReuse } from '../ledger/compressed-reuse.ts';
 /** Bytes of pages handed to the compression threads and not compressed yet, at most. */
 const COMPRESS_AHEAD = 16 << 20;
 
-function sizeOf(files: DistFiles, dir: string): number {
-  let size = 0;
-  for (const [rel, c] of files) if (rel.startsWith(`${dir}/`)) size += typeof c === 'string' ? c.length : c.byteLength;
-  return size;
-}
-
-/** What answering writes through: every served file by its SHA-256, and the pool compressing them. */
+/** What answering writes through: the pool compressing the files, and what links or writes each. */
 interface Emitter {
-  served: Map<string, string>;
   pool: CompressionPool | null;
+  twins: number | null;
   emit(rel: string, content: string | Uint8Array, inputs?: string, compress?: boolean): void;
+  /** links the previous dist's `rel` (with its twins) on the link thread when the ledger proves `inputs` its key */
+  linked(rel: string, inputs: string | undefined): boolean;
 }
 
 function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | null, reuse: ReturnType<typeof compressedReuse> | null, twins: number | null): Emitter {
-  const served = new Map<string, string>();
+  const { served } = dist;
   const emit = (rel: string, content: string | Uint8Array, inputs?: string, compress = true) => {
     const sha = shaIn(rendered.manifest, rel, content);
     const measure = typeof content === 'string' ? content.length : content.byteLength;
@@ -60,22 +59,26 @@ function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | n
     if (compress && pool && !reuse?.(rel, content)) pool.add(rel, content, release);
     else release?.();
   };
-  return { served, pool, emit };
+  const linked = (rel: string, inputs: string | undefined) => {
+    const proven = inputs === undefined ? null : dist.ledger?.reuseLater(rel, dist.staging, { inputs }, twins);
+    if (!proven) return false;
+    served.set(rel, proven.sha);
+    dist.written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
+    return true;
+  };
+  return { pool, twins, emit, linked };
 }
 
-async function answerPages(options: BuildOptions, api: Api, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }, twins: number | null): Promise<void> {
+async function answerPages(options: BuildOptions, api: Api, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): Promise<void> {
   const { manifest, eventCount, hashes } = rendered;
   const limit = envelope.site.page_size;
   const pageKeyOf = hashes === null ? null : pageKeys(hashes, { ...envelope, limit });
   for (let offset = 0; offset === 0 || offset < eventCount; offset += limit) {
     const rel = pageFile(offset);
     const inputs = pageKeyOf?.(offset);
-    const proven = inputs === undefined ? null : dist.ledger?.reuse(rel, dist.staging, { inputs }, twins);
-    if (proven && inputs !== undefined) {
-      out.served.set(rel, proven.sha);
-      dist.written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
-      dist.reused.pages++;
-    } else {
+    const proven = out.linked(rel, inputs);
+    if (proven) dist.reused.pages++;
+    else {
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
       const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
@@ -88,11 +91,20 @@ async function answerPages(options: BuildOptions, api: Api, out: Emitter, render
   }
 }
 
-function answerDocuments(api: Api, out: Emitter, rendered: Rendered): void {
+/** The documents, the schemas and the autocomplete files; returns how many documents were answered (not linked). */
+function answerDocuments(api: Api, out: Emitter, rendered: Rendered, envelope: { baseUrl: string; site: Site }): number {
+  // the calendar feed holds the first rows and the categories' titles: unchanged when they and its stamp are
+  const categories = rendered.manifest.files[DATA_FILES.categories]?.sha256;
+  const rows = rendered.hashes === null || categories === undefined ? undefined : calendarKey(rendered.hashes, rendered.eventCount, CALENDAR_CAP, envelope, rendered.manifest.built_at);
+  const calendar = rows && createHash('sha256').update(rows).update(categories!).digest('hex');
+  let answered = 0;
   for (const [rel, path, query] of DOCUMENTS) {
+    const inputs = query === 'format=ics' ? calendar : undefined;
+    if (out.linked(rel, inputs)) continue;
+    answered++;
     const response = api({ method: 'GET', path, query, headers: {} });
     if (response.status !== 200) throw new Error(`${path}?${query} answered ${response.status}: ${bodyText(response.body)}`);
-    out.emit(rel, typeof response.body === 'string' ? response.body : bodyBuffer(response.body));
+    out.emit(rel, typeof response.body === 'string' ? response.body : bodyBuffer(response.body), inputs);
   }
   for (const [name, schema] of Object.entries(contentSchemas())) out.emit(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
   for (const [rel, text] of rendered.files) {
@@ -100,33 +112,39 @@ function answerDocuments(api: Api, out: Emitter, rendered: Rendered): void {
     // a hashed copy of a file is compressed once: its twins are copied after the pool
     out.emit(rel, text, undefined, !rendered.hashedCopies.has(rel.slice(AUTOCOMPLETE_DIR.length + 1)));
   }
+  return answered;
 }
 
-/** Answers and writes every served file but the media copies; resolves with them by SHA-256. */
+/** Answers and writes every served file but the media copies (dist.served); resolves with the documents answered. */
 export async function answerStage(
   options: BuildOptions,
   clock: Clock,
-  input: { out: string; previous: Manifest | null; baseUrl: string; site: Site; directory: DirectoryJob },
+  input: { out: string; previous: Manifest | null; baseUrl: string; site: Site; directoryTwins: Promise<ReadonlyMap<string, Precompressed>> | null },
   rendered: Rendered,
   dist: StagedDist,
-): Promise<Map<string, string>> {
-  const dataset = datasetFrom(buildSource(rendered.files, dist.staging));
+): Promise<number> {
+  // (the columns and the directory's index are read only if an answer reads them: a list page reads the rows alone)
+  const dataset = datasetFrom(buildSource(rendered.files, dist.staging), { lazy: true });
   // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
   const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
   await clock.nextPhase('load dataset', 'answer pages');
   // Every event appears on exactly one page, so the serialized events measure the pages' volume
   // before they exist. Each .gz/.br is written by the thread that made it (or here, made by the
   // directory's), not held until the end.
-  const volume = rendered.eventBytes + sizeOf(rendered.files, AUTOCOMPLETE_DIR);
-  const pool = options.precompress !== false ? compressionPool(volume, undefined, await input.directory.compressed, { dir: dist.staging }) : null;
+  const volume = rendered.volume;
+  const pool = options.precompress !== false ? compressionPool(volume, undefined, (await input.directoryTwins) ?? undefined, { dir: dist.staging }) : null;
   if (pool) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume };
   const reuse = pool ? compressedReuse(input.out, input.previous, dist.staging, volume) : null;
   const twins = pool ? volume : null;
   const out = emitter(rendered, dist, pool, reuse, twins);
+  const envelope = { baseUrl: input.baseUrl, site: input.site };
+  let documents: number;
   try {
-    await answerPages(options, api, out, rendered, dist, { baseUrl: input.baseUrl, site: input.site }, twins);
-    answerDocuments(api, out, rendered);
+    await answerPages(options, api, out, rendered, dist, envelope);
+    documents = answerDocuments(api, out, rendered, envelope);
     dataset.events.rows.close();
+    // a page whose link failed would be missing: the build fails rather than swap in a dist without it
+    await dist.ledger?.linkQueued();
     await clock.nextPhase('answer pages', 'compress');
     if (pool) {
       writeFiles(dist.staging, await pool.finish());
@@ -138,5 +156,5 @@ export async function answerStage(
     throw e;
   }
   await clock.nextPhase('compress', 'copy media');
-  return out.served;
+  return documents;
 }

@@ -1,17 +1,12 @@
 // The last stage: the media copies, the routing rules, the manifest and what changed since the
 // previous build written; the previous dist's unchanged files carried over, the new dist swapped
 // in, and what the next build reuses (the ledger, the event state) recorded.
-import { resolve } from 'node:path';
 import { DEFAULT_UPSTREAM } from '../../defaults.ts';
-import type { Model } from '../../model/types.ts';
+import type { Media } from '../../model/types.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
-import { isPublicFile } from '../../store/format/public-files.ts';
-import type { StatRecord } from '../cache/stat-index.ts';
+import { isPublicFile, type MediaFile } from '../../store/format/public-files.ts';
 import { carryOver } from '../ledger/carry-over.ts';
 import { swapIn } from '../out-folder/swap.ts';
-import { eventStatePath } from '../patch/event-state.ts';
-import { patchOptions, type StateRecorder } from '../patch/state-recorder.ts';
-import type { Rendered } from '../render/render-stage.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { copyMediaFiles } from '../write/media-copies.ts';
 import { routingFiles } from '../write/routing-files.ts';
@@ -20,38 +15,48 @@ import { writeFiles } from '../write/write-files.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';
 import { stagedIdentities, writeLedger } from '../ledger/dist-ledger.ts';
 
+export interface PublishInput {
+  out: string;
+  previous: Manifest | null;
+  media: ReadonlyMap<number, Media>;
+  /**
+   * records what the next build reuses of this one (the event state), bound to the manifest as
+   * written: before the swap, so that a build stopped before it leaves a state describing no dist
+   */
+  record?: (manifestJson: string) => void;
+}
+
 export async function publishStage(
   options: BuildOptions,
   clock: Clock,
-  input: { out: string; previous: Manifest | null; model: Model; recorder: StateRecorder; statRecords: { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null },
-  rendered: Rendered,
-  served: Map<string, string>,
+  input: PublishInput,
+  rendered: { manifest: Manifest; mediaFiles: MediaFile[] },
   dist: StagedDist,
 ): Promise<void> {
-  const { out, model } = input;
+  const { out } = input;
   const { manifest } = rendered;
+  const { served } = dist;
   // the routing rules list the files made so far; the media copies have rules of their own
   const publicFiles = [...served.keys()].filter(isPublicFile).sort();
-  copyMediaFiles(rendered.mediaFiles, model.media, dist.staging, served);
+  copyMediaFiles(rendered.mediaFiles, input.media, dist.staging, served);
   await clock.nextPhase('copy media', 'manifest');
   writeFiles(dist.staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: rendered.mediaFiles }));
   if (options.edge) writeFiles(dist.staging, await (await import('../write/edge-bundle.ts')).edgeFiles());
   manifest.public_files = sortedRecord(served);
   const changes = changesBetween(previousPublicFiles(input.previous), manifest.public_files);
+  const manifestJson = `${JSON.stringify(manifest, null, 2)}\n`;
   writeFiles(dist.staging, new Map([
-    ['manifest.json', `${JSON.stringify(manifest, null, 2)}\n`],
+    ['manifest.json', manifestJson],
     [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
   ]));
   await clock.nextPhase('manifest', 'carry over');
   carryOver(out, dist.staging);
   await clock.nextPhase('carry over', 'swap');
+  if (dist.ledgerFile !== null) input.record?.(manifestJson);
   // as written, before anybody else can reach them: what changes after the swap is not proven
   const staged = dist.ledgerFile === null ? null : stagedIdentities(dist.staging, dist.written, dist.ledger?.linked);
   swapIn(dist.staging, out, options.onWarning);
   // recorded once every file is in place: the identities a later build proves files by
-  if (dist.ledgerFile !== null) {
-    writeLedger(dist.ledgerFile, out, dist.written, manifest.precompressed, staged!);
-    input.recorder.write(eventStatePath(dist.ledgerFile), { content: resolve(options.content), out, options: patchOptions(options), zone: model.site.timezone, model, stats: input.statRecords });
-  }
+  if (dist.ledgerFile !== null) writeLedger(dist.ledgerFile, out, dist.written, manifest.precompressed, staged!);
   clock.phase('swap');
 }

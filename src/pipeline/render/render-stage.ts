@@ -30,8 +30,13 @@ export interface Rendered {
   manifest: Manifest;
   /** the autocomplete files that are hashed copies of others (compressed once) */
   hashedCopies: ReadonlyMap<string, string>;
-  /** the event parts' bytes: with the autocomplete files, the measure of the pages to compress */
+  /** the event parts' bytes */
   eventBytes: number;
+  /**
+   * the measure of what the dist compresses, known before the pages exist (every event appears on
+   * exactly one page): the event parts' bytes and the autocomplete files'
+   */
+  volume: number;
   eventCount: number;
   /** the rows' hashes in list order (render-cache.ts rowHash), of which the pages' keys are made; null without a cache */
   hashes: Buffer | null;
@@ -127,5 +132,7 @@ export async function renderStage(
   const mediaFiles = mediaFilesOf(model.media);
   files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
   files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
-  return { files, manifest, hashedCopies: hashed.copies, eventBytes, eventCount, hashes, mediaFiles };
+  let volume = eventBytes;
+  for (const [rel, c] of files) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) volume += typeof c === 'string' ? c.length : c.byteLength;
+  return { files, manifest, hashedCopies: hashed.copies, eventBytes, volume, eventCount, hashes, mediaFiles };
 }

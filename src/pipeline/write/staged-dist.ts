@@ -26,29 +26,47 @@ export class StagedDist {
   readonly ledgerFile: string | null;
   /** every file this build put in place, with its SHA-256 (and inputs' key), for the next ledger */
   readonly written: Written = new Map();
+  /** the files the dist serves (routing-files.ts lists them), by SHA-256: the manifest's public files */
+  readonly served = new Map<string, string>();
   /** the data files' digests, as the manifest lists them */
   readonly digests = new Map<string, FileDigest>();
   readonly reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
   /** the files being written on libuv's pool (writeLater): awaited before anything reads them back, and before the folder is removed */
   private readonly pending: Promise<void>[] = [];
 
+  /** `ledger`: the previous build's, when the caller has read it already */
   constructor(
     readonly staging: string,
     out: string,
     cache: { dir: string; content: string } | null,
+    ledger?: DistLedger,
   ) {
     this.ledgerFile = cache === null ? null : ledgerPath(cache.dir, cache.content, out);
-    this.ledger = this.ledgerFile === null ? null : DistLedger.read(this.ledgerFile, out);
+    this.ledger = this.ledgerFile === null ? null : (ledger ?? DistLedger.read(this.ledgerFile, out));
   }
 
-  /** Writes (or links, proven by its bytes) a data file; `later`: collected to be written on libuv's pool (writeLater). */
-  data(rel: string, content: Content, later?: Map<string, Content>): void {
-    const digest = digestOf(content);
+  /**
+   * Writes (or links, proven by its bytes) a data file; `later`: collected to be written on libuv's
+   * pool (writeLater); `digest`: its digest, when known without hashing it again.
+   */
+  data(rel: string, content: Content, later?: Map<string, Content>, digest: FileDigest = digestOf(content)): void {
     this.digests.set(rel, digest);
     if (this.ledger?.reuse(rel, this.staging, { sha: digest.sha256 }, null)) this.reused.files++;
     else if (later) later.set(rel, content);
     else writeFiles(this.staging, new Map([[rel, content]]));
     this.written.set(rel, { sha: digest.sha256 });
+  }
+
+  /**
+   * Links the previous dist's `rel`, proven by `sha` (with its twins made at `volume`, when given),
+   * and a file the dist serves when `served`; false when the ledger does not prove it.
+   */
+  carried(rel: string, sha: string, how: { volume: number | null; measure?: number; served?: boolean }): boolean {
+    if (!this.ledger?.reuse(rel, this.staging, { sha }, how.volume, how.measure)) return false;
+    this.reused.files++;
+    if (how.served) this.served.set(rel, sha);
+    this.written.set(rel, how.measure === undefined ? { sha } : { sha, measure: how.measure });
+    return true;
   }
 
   /** Writes (or links, proven by `sha`) a file whose SHA-256 is known. */

@@ -14,9 +14,10 @@ import { readTextColumn } from './text-column.ts';
 
 /**
  * The column files of a list of `rows` events, each read when first used (every one now unless
- * the source loads per need); a read throws DistError naming a file that is not what it should be.
+ * the source loads per need, or `lazy`); a read throws DistError naming a file that is not what
+ * it should be.
  */
-export function readColumns(source: DistSource, rows: number): EventTable {
+export function readColumns(source: DistSource, rows: number, lazy = source.perNeed): EventTable {
   const read = <T>(rel: string, reader: (bytes: Uint8Array, rows: number) => T): T => {
     const bytes = source.bytes(rel);
     try {
@@ -38,7 +39,7 @@ export function readColumns(source: DistSource, rows: number): EventTable {
     bool: lazyRecord(BOOL_FIELDS, (f) => read(columnFile.bool(f), readBoolColumn)),
     relation: lazyRecord(RELATION_FIELDS, (f) => read(columnFile.relation(f), readRelationColumn)),
   };
-  if (!source.perNeed) makeAll(stored);
+  if (!lazy) makeAll(stored);
   return tableOf(stored, rows);
 }
 

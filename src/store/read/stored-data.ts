@@ -95,6 +95,8 @@ export interface StoreOptions {
   verifyRows?: VerifyRows;
   /** manifest.json of the source, already read and parsed by the caller (the edge reads it first, to size the data) */
   manifest?: Manifest;
+  /** each column read when first used, as a source loading per need has them (the build: most of its answers read the rows alone) */
+  lazy?: boolean;
 }
 
 /** How many rows part `i` holds. */
@@ -309,7 +311,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
   const fault = held.length === 0 ? null : partsOffsetsFault(held, starts, manifest.event_part_rows);
   if (fault) throw corrupt(source, fault.rel, `does not match the event rows in ${rowsName} (${fault.problem})`);
   // the columns and their indexes, as the build wrote them (each file checked against its checksum)
-  const table = readColumns(source, rows.length);
+  const table = readColumns(source, rows.length, options.lazy);
   if (baseUrl !== manifest.base_url) {
     // rewritten rows are new bytes, held in memory; the file is not needed any more
     rows = rebaseRows(rows, manifest.base_url, baseUrl);

@@ -45,6 +45,20 @@ describe('carryOver', () => {
       expect(readFileSync(join(staged, rel)).equals(Buffer.from(now))).toBe(true);
     }
   });
+  it('reads no file it is told differs, and compares the rest', () => {
+    const { old, staged } = trees();
+    for (const rel of ['a.json', 'b.json']) {
+      writeFileSync(join(old, rel), 'same');
+      writeFileSync(join(staged, rel), 'same');
+    }
+    const asked: string[] = [];
+    // (told a.json differs though its bytes are equal: not carried, its own inode kept)
+    expect(carryOver(old, staged, (rel) => (asked.push(rel), rel === 'a.json'))).toBe(1);
+    expect(asked.sort()).toEqual(['a.json', 'b.json']);
+    expect(statSync(join(staged, 'a.json')).ino).not.toBe(statSync(join(old, 'a.json')).ino);
+    expect(statSync(join(staged, 'b.json')).ino).toBe(statSync(join(old, 'b.json')).ino);
+  });
+
   it('never links a symbolic link of the previous dist into the new one', () => {
     const { old, staged } = trees();
     const outside = join(old, '..', 'outside.txt');

@@ -71,11 +71,19 @@ export function carryFile(previous: string, staged: string): boolean {
   return true;
 }
 
-/** Links every unchanged staged file to its previous copy; returns how many were carried. */
-export function carryOver(previousDist: string, staging: string): number {
+/**
+ * Links every unchanged staged file to its previous copy; returns how many were carried.
+ * `differs`: true for a file known to differ from the previous one (its bytes' SHA-256 is not
+ * the one the previous build recorded), which is then not read to compare: a file the previous
+ * build recorded otherwise and a hand then made equal is only not carried, never carried wrongly.
+ */
+export function carryOver(previousDist: string, staging: string, differs: (rel: string) => boolean = () => false): number {
   if (!statOrNull(previousDist)?.isDirectory()) return 0;
   let carried = 0;
-  for (const rel of listFiles(staging)) if (carryFile(join(previousDist, rel), join(staging, rel))) carried++;
+  for (const rel of listFiles(staging)) {
+    if (differs(rel)) continue;
+    if (carryFile(join(previousDist, rel), join(staging, rel))) carried++;
+  }
   return carried;
 }
 

@@ -80,6 +80,18 @@ describe('the dist ledger', () => {
     expect(readFileSync(join(staging, 'data.json'), 'utf8')).toBe('data');
   });
 
+  it('knows a file and its twins differ where this build wrote other bytes than it recorded, and only there', () => {
+    const { out, path } = setup();
+    const ledger = DistLedger.read(path, out)!;
+    const now: Written = new Map([
+      [PAGE, { sha: 'c'.repeat(64) }],
+      ['data.json', { sha: 'b'.repeat(64) }],
+      ['new.json', { sha: SHA }],
+    ]);
+    expect([PAGE, `${PAGE}.gz`, `${PAGE}.br`].map((rel) => ledger.differs(rel, now))).toEqual([true, true, true]);
+    expect(['data.json', 'new.json', 'unwritten.json'].map((rel) => ledger.differs(rel, now))).toEqual([false, false, false]);
+  });
+
   it('reuseLater proves as reuse does and links only when linkQueued runs, on a worker thread', async () => {
     const { out, staging, path } = setup();
     const ledger = DistLedger.read(path, out)!;

@@ -137,6 +137,18 @@ export class DistLedger {
     return this.data.precompressed;
   }
 
+  /**
+   * Whether `rel` (or its .gz/.br twin) is known to differ from the previous build's: `written`
+   * holds the SHA-256 of what this build wrote there, and the previous build recorded another.
+   * (Twins of other bytes are other bytes: a compressed file decompresses to one text.)
+   */
+  differs(rel: string, written: Written): boolean {
+    const base = rel.endsWith('.gz') || rel.endsWith('.br') ? rel.slice(0, -3) : rel;
+    const now = written.get(base);
+    const then = this.entry(base);
+    return now !== undefined && then !== undefined && now.sha !== then.sha;
+  }
+
   /** Whether the previous dist's `rel` is proven (by its identity) to hold the bytes of SHA-256 `sha`. */
   proves(rel: string, sha: string): boolean {
     const entry = this.entry(rel);

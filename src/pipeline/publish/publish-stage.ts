@@ -50,7 +50,8 @@ export async function publishStage(
     [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
   ]));
   await clock.nextPhase('manifest', 'carry over');
-  carryOver(out, dist.staging);
+  const { ledger } = dist;
+  carryOver(out, dist.staging, ledger ? (rel) => ledger.differs(rel, dist.written) : undefined);
   await clock.nextPhase('carry over', 'swap');
   if (dist.ledgerFile !== null) input.record?.(manifestJson);
   // as written, before anybody else can reach them: what changes after the swap is not proven

@@ -9,7 +9,7 @@ import { BuildCache, packPath } from '../cache/build-cache.ts';
 import type { StatRecord } from '../cache/stat-index.ts';
 import { startDirectoryJob, type DirectoryJob } from '../directory/directory-job.ts';
 import { outputsPath } from '../directory/directory-outputs.ts';
-import type { StateRecorder } from '../patch/state-recorder.ts';
+import type { StateRecorder } from '../state/state-recorder.ts';
 import { rowsPath } from '../rows/render-cache.ts';
 import { normalizeBaseUrl, type BuildOptions } from '../run.ts';
 import { ParsePool } from './parse-pool.ts';

@@ -22,7 +22,7 @@ import { calendarKey, pageKeys } from '../rows/page-keys.ts';
 import type { Rendered } from '../render/render-stage.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { DOCUMENTS, pageFile } from '../write/manifest-of.ts';
-import { buildSource } from '../write/build-source.ts';
+import { buildSource } from './build-source.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { writeFiles } from '../write/write-files.ts';
 import { shaIn } from '../write/write-stage.ts';

@@ -9,7 +9,7 @@ import { carryOver } from '../ledger/carry-over.ts';
 import { swapIn } from '../out-folder/swap.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { copyMediaFiles } from '../write/media-copies.ts';
-import { routingFiles } from '../write/routing-files.ts';
+import { routingFiles } from './routing-files.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { writeFiles } from '../write/write-files.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';
@@ -41,7 +41,7 @@ export async function publishStage(
   copyMediaFiles(rendered.mediaFiles, input.media, dist.staging, served);
   await clock.nextPhase('copy media', 'manifest');
   writeFiles(dist.staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: rendered.mediaFiles }));
-  if (options.edge) writeFiles(dist.staging, await (await import('../write/edge-bundle.ts')).edgeFiles());
+  if (options.edge) writeFiles(dist.staging, await (await import('./edge-bundle.ts')).edgeFiles());
   manifest.public_files = sortedRecord(served);
   const changes = changesBetween(previousPublicFiles(input.previous), manifest.public_files);
   const manifestJson = `${JSON.stringify(manifest, null, 2)}\n`;

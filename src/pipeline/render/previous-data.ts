@@ -13,8 +13,8 @@ import { readColumns } from '../../store/read/column-files.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
 import { columnValuesOfTable } from '../../store/write/column-files.ts';
 import type { PreviousData, Reuse } from '../../store/write/event-data.ts';
-import { NoPatch } from '../patch/no-patch.ts';
-import type { PreviousBuild } from '../patch/plan.ts';
+import { NoPatch } from '../state/no-patch.ts';
+import type { PreviousBuild } from '../state/previous-build.ts';
 import { ROW_HASH_BYTES } from '../rows/render-cache.ts';
 
 const STRIDE = FIELD_COUNT + 1;

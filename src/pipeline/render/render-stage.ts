@@ -14,14 +14,14 @@ import { calendarData } from './calendar-data.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import type { DirectoryJob } from '../directory/directory-job.ts';
 import type { ParsePool } from '../load/parse-pool.ts';
-import type { StateRecorder } from '../patch/state-recorder.ts';
+import type { StateRecorder } from '../state/state-recorder.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { manifestOf, newestOf } from '../write/manifest-of.ts';
 import { mediaFilesOf } from '../write/media-copies.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { previousData } from './previous-data.ts';
-import type { PreviousBuild } from '../patch/plan.ts';
+import type { PreviousBuild } from '../state/previous-build.ts';
 import { cachedRows, eventKeys, rowsPath } from '../rows/render-cache.ts';
 
 export interface Rendered {

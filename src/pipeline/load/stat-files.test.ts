@@ -2,7 +2,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { putStat, STAT_FIELDS } from './event-state.ts';
+import { putStat, STAT_FIELDS } from '../state/event-state.ts';
 import { statFiles } from './stat-files.ts';
 
 // the thread module on a real worker thread, as an installed aula runs it (start-thread.ts)

@@ -4,7 +4,7 @@
 import { statSync, type BigIntStats } from 'node:fs';
 import { runFsThread } from '../threads/fs-thread.ts';
 import { threadModule } from '../../util/start-thread.ts';
-import { putStat, STAT_FIELDS } from './event-state.ts';
+import { putStat, STAT_FIELDS } from '../state/event-state.ts';
 
 /** Fewer files than this are stat'ed here alone: a thread's start would cost more than it saves. */
 const TWO_THREADS_FROM = 8192;

@@ -1,0 +1,219 @@
+// The load stage over the event state (state/event-state.ts): what changed since the build the
+// state describes, found without loading the model. The state and the previous dist must be the
+// ones the state names; every content file other than the event files must be unchanged (by its
+// stat, else by its parse's key); the event files changed or added are read, parsed and checked
+// as a full build checks them (ids unique against the state's, references to pages, categories
+// and media), and the media files resolved again. Anything else refuses (NoPatch): the content is
+// then loaded whole (load-stage.ts).
+import { statSync, type BigIntStats } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { checkEvents, parseEventFile } from '../../content/events.ts';
+import { findContentFiles, readContentFile, type ContentFiles } from '../../content/files.ts';
+import { resolveMediaFiles } from '../../content/media.ts';
+import type { FileIssue } from '../../content/problems.ts';
+import type { Sourced } from '../../content/records.ts';
+import type { Event } from '../../model/types.ts';
+import { compareListOrder } from '../../render/event.ts';
+import type { Manifest } from '../../store/format/manifest.ts';
+import { parseKey } from '../cache/build-cache.ts';
+import type { DistLedger } from '../ledger/dist-ledger.ts';
+import { fileSystemNow, MARGIN_NS, statText, stillFresh } from '../cache/stat-index.ts';
+import { normalizeBaseUrl, type BuildOptions, type Clock } from '../run.ts';
+import { freshStatAt, KEY_BYTES, putStat, STAT_FIELDS, type EventState } from '../state/event-state.ts';
+import { refuse } from '../state/no-patch.ts';
+import type { PreviousBuild } from '../state/previous-build.ts';
+import { EVENTS_KIND } from '../state/state-recorder.ts';
+import { statFiles } from './stat-files.ts';
+
+const NON_EVENT_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
+/** At least this many event files may be parsed over the state (else 5 % of them). */
+const MOST_PARSED = 1000;
+
+export interface StateHost {
+  out: string;
+  cacheDir: string;
+  /** the previous build into `out` (previousBuild), read once for this stage and the full load's reuse */
+  previous: () => PreviousBuild;
+  /** the build's phase clock */
+  clock: Clock;
+}
+
+/** The event files as they are now against the state's: which changed, which stay. */
+interface EventFiles {
+  /** state file index → new index, -1 for removed files; and the new file list */
+  fileMap: Int32Array;
+  eventFiles: string[];
+  eventStats: BigInt64Array;
+  eventKeys: Buffer;
+  /** the records of the files read again (changed or added), with their files' new indexes */
+  records: Sourced<Event>[];
+  recordFiles: number[];
+  /** state file indexes read again */
+  reread: Uint8Array;
+  parsed: number;
+}
+
+export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'reread'> {
+  state: EventState;
+  previous: Manifest;
+  ledger: DistLedger;
+  ledgerFile: string;
+  statePath: string;
+  content: string;
+  baseUrl: string;
+  safe: bigint;
+  /** the new non-event records (stats refreshed) */
+  others: string[];
+  /** the events of the changed and added files, in list order, with their files' new indexes */
+  fresh: Event[];
+  freshFiles: number[];
+  /** state rows that stay */
+  keep: Uint8Array;
+  removed: number;
+  /** every content file */
+  contentFiles: number;
+}
+
+export async function loadFromState(options: BuildOptions, host: StateHost): Promise<Plan> {
+  const content = resolve(options.content);
+  const { ledgerFile, statePath, previous, state, ledger } = host.previous();
+  const baseUrl = normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
+  if (baseUrl !== previous.base_url) refuse('another base URL');
+  // taken before any content file is stat'ed: the stats recorded now are judged against it
+  const safe = fileSystemNow(dirname(ledgerFile)) ?? refuse('the cache folder cannot be written');
+  const margin = options.statMarginNs ?? MARGIN_NS;
+  const files = await findContentFiles(content);
+  if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
+  const others = unchangedOthers(content, files, state, margin);
+  if (state.zone !== state.site.timezone) refuse('the state is of another zone');
+  const events = await eventFileChanges(content, files.events, state, margin);
+  const { keep, removed } = rowsThatStay(state, events);
+  await checkFresh(content, state, events.records, keep);
+  host.clock.phase('patch: find changes', 'patch: data');
+  const { records, recordFiles, reread: _reread, ...rest } = events;
+  const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
+  return {
+    ...rest, state, previous, ledger, ledgerFile, statePath, content, baseUrl, safe, others: others.records,
+    fresh: order.map((i) => records[i].value),
+    freshFiles: order.map((i) => recordFiles[i]),
+    keep, removed,
+    contentFiles: others.count + files.events.length,
+  };
+}
+
+/** Every other content file: the same set as the state's, each unchanged (by its stat, else by its parse's key); their records, stats refreshed. */
+function unchangedOthers(content: string, files: ContentFiles, state: EventState, margin: bigint): { records: string[]; count: number } {
+  const recorded = new Map<string, [string, string]>();
+  for (let i = 0; i < state.others.length; i += 3) recorded.set(state.others[i], [state.others[i + 1], state.others[i + 2]]);
+  const records: string[] = [];
+  let count = 0;
+  for (const kind of NON_EVENT_KINDS) {
+    for (const file of files[kind]) {
+      count++;
+      const id = `${kind}\0${file}`;
+      const record = recorded.get(id) ?? refuse(`${file} is new`);
+      const stat = statSync(join(content, file), { bigint: true });
+      if (!stillFresh({ stat: record[0], key: record[1] }, stat, state.safe, margin)) {
+        const read = readContentFile(content, file, undefined, true);
+        if (!read.ok || parseKey(kind, file, read.text).toString('hex') !== record[1]) refuse(`${file} changed`);
+        records.push(id, statText(read.stat!), record[1]);
+      } else records.push(id, record[0], record[1]);
+    }
+  }
+  if (count !== recorded.size) refuse('a content file other than an event file was removed');
+  return { records, count };
+}
+
+/**
+ * The event files: unchanged by their stat, else read again (changed or added) and parsed; the
+ * rest removed. The loop runs once per event file (most of a site's files): it is kept to
+ * comparisons with the stats taken before it (no path joins, no map look-up, no per-file copies).
+ * The listing is sorted, as the state's is, so a file is usually found at its own index (the map
+ * is made only when one is not); the stats and keys are copied whole first and only those of
+ * files read again are put over them.
+ */
+async function eventFileChanges(content: string, eventFiles: string[], state: EventState, margin: bigint): Promise<EventFiles> {
+  const previousFiles = state.eventFiles;
+  let index: Map<string, number> | null = null;
+  const fileMap = new Int32Array(previousFiles.length).fill(-1);
+  const eventStats = new BigInt64Array(eventFiles.length * STAT_FIELDS);
+  const eventKeys = Buffer.alloc(eventFiles.length * KEY_BYTES);
+  const common = Math.min(eventFiles.length, previousFiles.length);
+  eventStats.set(state.eventStats.subarray(0, common * STAT_FIELDS));
+  state.eventKeys.copy(eventKeys, 0, 0, common * KEY_BYTES);
+  const kind = `${EVENTS_KIND}${state.zone}`;
+  // parsed without the parse cache: past a few thousand files the full load is quicker
+  const most = Math.max(MOST_PARSED, Math.ceil(eventFiles.length * 0.05));
+  const changes: EventFiles = { fileMap, eventFiles, eventStats, eventKeys, records: [], recordFiles: [], reread: new Uint8Array(previousFiles.length), parsed: 0 };
+  const stats = state.eventStats;
+  // every event file's stat, taken at once on two threads (stat-files.ts)
+  const prefix = join(content, '/');
+  const current = await statFiles(eventFiles.map((file) => prefix + file));
+  for (let now = 0; now < eventFiles.length; now++) {
+    const file = eventFiles[now];
+    const at = now < previousFiles.length && previousFiles[now] === file ? now : (index ??= new Map(previousFiles.map((f, i) => [f, i]))).get(file);
+    if (current[now * STAT_FIELDS] < 0n) refuse(`${file} cannot be stat'ed`);
+    if (at !== undefined) {
+      fileMap[at] = now;
+      if (freshStatAt(stats, at, current, now, state.safe, margin)) {
+        if (at !== now) {
+          eventStats.set(stats.subarray(at * STAT_FIELDS, (at + 1) * STAT_FIELDS), now * STAT_FIELDS);
+          state.eventKeys.copy(eventKeys, now * KEY_BYTES, at * KEY_BYTES, (at + 1) * KEY_BYTES);
+        }
+        continue;
+      }
+    }
+    const read = readContentFile(content, file, undefined, true);
+    if (!read.ok) refuse(`${file} cannot be read`);
+    // touched, copied, or changed and changed back: the same text is the same events
+    const key = parseKey(kind, file, read.text);
+    putStat(eventStats, now, read.stat!);
+    key.copy(eventKeys, now * KEY_BYTES);
+    if (at !== undefined && stats[at * STAT_FIELDS] >= 0n && key.equals(state.eventKeys.subarray(at * KEY_BYTES, (at + 1) * KEY_BYTES))) continue;
+    if (at !== undefined) changes.reread[at] = 1;
+    if (++changes.parsed > most) refuse('too many event files changed');
+    const result = parseEventFile(file, read.text, state.zone);
+    if (result.problems.length > 0) refuse(`${file} has problems`);
+    for (const r of result.records) {
+      changes.records.push(r);
+      changes.recordFiles.push(now);
+    }
+  }
+  return changes;
+}
+
+/** The state's rows that stay (those of files neither gone nor read again), and how many files went. */
+function rowsThatStay(state: EventState, events: EventFiles): { keep: Uint8Array; removed: number } {
+  const n = state.rows.id.length;
+  const keep = new Uint8Array(n);
+  for (let row = 0; row < n; row++) {
+    const f = state.rows.file[row];
+    if (events.fileMap[f] >= 0 && events.reread[f] === 0) keep[row] = 1;
+  }
+  let removed = 0;
+  for (let f = 0; f < events.fileMap.length; f++) if (events.fileMap[f] < 0) removed++;
+  return { keep, removed };
+}
+
+/** The same checks a full build runs on the new events: ids unique across all, references known; and the media files unchanged. */
+async function checkFresh(content: string, state: EventState, records: Sourced<Event>[], keep: Uint8Array): Promise<void> {
+  const ids = new Set<number>();
+  for (let row = 0; row < keep.length; row++) if (keep[row] === 1) ids.add(state.rows.id[row]);
+  const issues: FileIssue[] = [];
+  checkEvents(records, { pages: state.pages, categories: new Map(state.categoryIds.map((id) => [id, true])), media: state.media }, issues);
+  if (issues.length > 0) refuse('a changed event has problems');
+  for (const r of records) {
+    if (ids.has(r.value.id)) refuse('a changed event repeats an id');
+    if (!Number.isFinite(r.value.start) || !Number.isFinite(r.value.end) || !Number.isFinite(r.value.last_modified)) refuse('an event has no time');
+  }
+  // the media records are resolved again: a file behind one that changed or moved means a full build
+  const media = structuredClone(state.mediaSources);
+  await resolveMediaFiles(content, media, issues);
+  if (issues.length > 0) refuse('a media file has problems');
+  for (const m of media) {
+    const before = state.media.get(m.value.media.id);
+    if (before === undefined || !sameMedia(before, m.value.media)) refuse('a media file changed');
+  }
+}
+
+const sameMedia = (a: object, b: object) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());

@@ -1,0 +1,78 @@
+// The event parts of a build over the event state: the parts whose rows are the previous ones
+// linked from the previous dist, the others made on a worker thread while the build goes on: the previous parts' runs of unchanged rows are copied through a few reused
+// chunks, the new rows written between them, and every byte hashed on the way. A changed title
+// is one part, not all the rows; rows added or removed shift the rows after them, so every part
+// from the first change on is written.
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
+import type { FileDigest, Manifest } from '../../store/format/manifest.ts';
+import type { EventData, Segment } from '../../store/write/event-data.ts';
+import { runOnThread, threadModule } from '../../util/start-thread.ts';
+import { refuse } from '../state/no-patch.ts';
+import type { StagedDist } from './staged-dist.ts';
+
+export type { Segment } from '../../store/write/event-data.ts';
+
+/** A part to write: the new file (which must not exist) and its pieces in order. */
+export interface PartJob {
+  to: string;
+  segments: Segment[];
+}
+
+/** The thread's answer: each part's SHA-256 (hex) and length, or why it failed. */
+export type PartsAnswer = { parts: { sha: string; bytes: number }[] } | { error: string };
+
+/** The previous parts, in order, and their sizes (proven by the ledger). */
+export interface PreviousParts {
+  paths: readonly string[];
+  sizes: readonly number[];
+}
+
+/**
+ * Writes each job's part from its segments, reading the previous parts; resolves with each
+ * part's SHA-256 (hex) and length, in the jobs' order; rejects on any failure.
+ */
+export async function writeEventParts(previous: PreviousParts, jobs: readonly PartJob[]): Promise<{ sha: string; bytes: number }[]> {
+  const m = await runOnThread<PartsAnswer>(threadModule(import.meta.url, 'events-file-worker'), { previous, jobs }, "the event parts' thread stopped");
+  if ('error' in m) throw new Error(m.error);
+  return m.parts;
+}
+
+/**
+ * The event parts in the staging folder: those whose rows are the previous ones linked, the
+ * others written on a worker thread (`inFlight` holds it until it is awaited); resolves with
+ * every part's digest.
+ */
+export async function eventParts(input: { previous: Manifest; out: string; data: Pick<EventData, 'parts' | 'bounds'>; oldSizes: number[] }, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<Map<string, FileDigest>> {
+  const { previous, out, data, oldSizes } = input;
+  const { bounds } = data;
+  const parts = data.parts.map((_, j) => eventPartFile(j));
+  mkdirSync(join(dist.staging, dirname(parts[0])), { recursive: true });
+  const jobs: PartJob[] = [];
+  /** the part each job writes */
+  const jobPart: number[] = [];
+  parts.forEach((rel, j) => {
+    if (data.parts[j] === null) return;
+    jobs.push({ to: join(dist.staging, rel), segments: data.parts[j]! });
+    jobPart.push(j);
+  });
+  const writing = jobs.length === 0 ? Promise.resolve([]) : writeEventParts({ paths: eventPartFiles(previous).map((rel) => join(out, rel)), sizes: oldSizes }, jobs);
+  writing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  inFlight.push(writing); // a refusal before it is awaited must not remove the folder it writes into
+  const digests = new Map<string, FileDigest>();
+  parts.forEach((rel, j) => {
+    if (data.parts[j] !== null) return;
+    const digest = previous.files[rel];
+    if (digest.bytes !== bounds[j + 1] - bounds[j] || !dist.ledger?.reuse(rel, dist.staging, { sha: digest.sha256 }, null)) refuse(`${rel} is not proven`);
+    dist.reused.files++;
+    digests.set(rel, digest);
+  });
+  (await writing).forEach((file, m) => {
+    const j = jobPart[m];
+    if (file.bytes !== bounds[j + 1] - bounds[j]) refuse(`${parts[j]} does not add up`);
+    digests.set(parts[j], { sha256: file.sha, bytes: file.bytes });
+  });
+  for (const [rel, digest] of digests) dist.written.set(rel, { sha: digest.sha256 });
+  return digests;
+}

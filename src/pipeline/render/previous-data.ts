@@ -12,6 +12,7 @@ import { readCalendarFile } from '../../store/read/calendar-file.ts';
 import { readColumns } from '../../store/read/column-files.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
 import { columnValuesOfTable } from '../../store/write/column-files.ts';
+import type { EventTable } from '../../store/format/event-table.ts';
 import type { PreviousData, Reuse } from '../../store/write/event-data.ts';
 import { NoPatch } from '../state/no-patch.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
@@ -92,10 +93,14 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
   let rowBytes = Math.max(0, n - 1);
   for (let row = 0; row < n; row++) rowBytes += starts[row * STRIDE + FIELD_COUNT];
   if (rowBytes !== bounds[bounds.length - 1]) return null;
+  // the columns read when first used: a build where rows changed in place reads only the columns that changed
+  let read: EventTable | null = null;
+  const table = () => (read ??= readColumns(memorySource(files, 'previous dist'), n, true));
   return {
     starts,
     bounds,
-    values: () => columnValuesOfTable(readColumns(memorySource(files, 'previous dist'), n)),
+    table,
+    values: () => columnValuesOfTable(table()),
     file: (rel) => files.get(rel)!,
     calendar: () => readCalendarFile(files.get(DATA_FILES.calendar)!, n),
   };

@@ -26,8 +26,10 @@ export const DEFAULT_COLUMN_FILE_OPTIONS: ColumnFileOptions = { trigramBytesPerV
 /** One column file: where it goes, and how it is made from the values (reading only `input` of them). */
 export interface ColumnFileMaker {
   rel: string;
-  /** the column it is made of (a patch build compares it with the previous build's) */
+  /** the column it is made of (a build over the previous one compares it with the previous build's) */
   input(values: ColumnValues): ArrayLike<unknown>;
+  /** the value at `row` of this column as a table loaded from its file holds it (as `input` gives it) */
+  at(table: EventTable, row: number): unknown;
   make(values: ColumnValues): Uint8Array;
 }
 
@@ -37,21 +39,24 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
     ...TEXT_FIELDS.map((f) => ({
       rel: columnFile.text(f),
       input: (v: ColumnValues) => v.text[f],
+      at: (t: EventTable, row: number) => t.stored.text[f].at(row),
       make: (v: ColumnValues) => textColumnFile(buildTextColumn(v.text[f], { folded: true, trigramBudget: budget })),
     })),
     ...TIME_FIELDS.map((f) => ({
       rel: columnFile.iso(f),
       input: (v: ColumnValues) => v.iso[f],
+      at: (t: EventTable, row: number) => t.stored.iso[f].at(row),
       // the ISO text is matched as it is (`contains`, `startswith`), and has a dozen distinct
       // characters: neither folded values nor trigrams would narrow anything down
       make: (v: ColumnValues) => textColumnFile(buildTextColumn(v.iso[f], { folded: false, trigramBudget: () => null, presort: v.time[f] })),
     })),
     ...ORDERED_FIELDS.map((f) => {
       const of = (v: ColumnValues) => (f === 'id' ? v.id : f === 'dfp_points' ? v.dfp_points : v.time[f]);
-      return { rel: columnFile.ordered(f), input: of, make: (v: ColumnValues) => orderedColumnFile(buildOrderedColumn(of(v))) };
+      const at = (t: EventTable, row: number) => t.stored.ordered[f].values[row];
+      return { rel: columnFile.ordered(f), input: of, at, make: (v: ColumnValues) => orderedColumnFile(buildOrderedColumn(of(v))) };
     }),
-    ...BOOL_FIELDS.map((f) => ({ rel: columnFile.bool(f), input: (v: ColumnValues) => v.bool[f], make: (v: ColumnValues) => boolColumnFile(buildBoolColumn(v.bool[f])) })),
-    ...RELATION_FIELDS.map((f) => ({ rel: columnFile.relation(f), input: (v: ColumnValues) => v[f], make: (v: ColumnValues) => relationColumnFile(buildRelationColumn(v[f])) })),
+    ...BOOL_FIELDS.map((f) => ({ rel: columnFile.bool(f), input: (v: ColumnValues) => v.bool[f], at: (t: EventTable, row: number) => t.stored.bool[f].values[row], make: (v: ColumnValues) => boolColumnFile(buildBoolColumn(v.bool[f])) })),
+    ...RELATION_FIELDS.map((f) => ({ rel: columnFile.relation(f), input: (v: ColumnValues) => v[f], at: (t: EventTable, row: number) => t.stored.relation[f].at(row), make: (v: ColumnValues) => relationColumnFile(buildRelationColumn(v[f])) })),
   ];
 }
 
@@ -60,39 +65,64 @@ export function columnFiles(values: ColumnValues, options?: ColumnFileOptions): 
   return new Map(columnFileMakers(options).map((m) => [m.rel, m.make(values)]));
 }
 
-/** The columns of a table as loaded, as plain values (the strings made from its string tables). */
+/**
+ * The columns of a table as loaded, as plain values (the strings made from its string tables),
+ * each column made when first read: a build over the previous one reads only the columns that
+ * changed.
+ */
 export function columnValuesOfTable(table: EventTable): ColumnValues {
   const { stored } = table;
   const strings = (c: TextColumnData) => Array.from({ length: table.length }, (_, row) => c.at(row));
-  return {
-    id: stored.ordered.id.values,
-    time: byField(TIME_FIELDS, (f) => stored.ordered[f].values),
-    iso: byField(TIME_FIELDS, (f) => strings(stored.iso[f])),
-    dfp_points: stored.ordered.dfp_points.values,
-    bool: byField(BOOL_FIELDS, (f) => stored.bool[f].values),
-    text: byField(TEXT_FIELDS, (f) => strings(stored.text[f])),
-    categories: Array.from({ length: table.length }, (_, row) => stored.relation.categories.at(row)),
-    groups: Array.from({ length: table.length }, (_, row) => stored.relation.groups.at(row)),
-  };
+  return lazyFields({
+    id: () => stored.ordered.id.values,
+    time: () => lazyFields(byField(TIME_FIELDS, (f) => () => stored.ordered[f].values)),
+    iso: () => lazyFields(byField(TIME_FIELDS, (f) => () => strings(stored.iso[f]))),
+    dfp_points: () => stored.ordered.dfp_points.values,
+    bool: () => lazyFields(byField(BOOL_FIELDS, (f) => () => stored.bool[f].values)),
+    text: () => lazyFields(byField(TEXT_FIELDS, (f) => () => strings(stored.text[f]))),
+    categories: () => Array.from({ length: table.length }, (_, row) => stored.relation.categories.at(row)),
+    groups: () => Array.from({ length: table.length }, (_, row) => stored.relation.groups.at(row)),
+  });
 }
 
 /**
  * The columns of a new row order: row i is `old`'s row `order[i]`, or, where that is negative,
- * `fresh`'s row -order[i] - 1 (a patch build's rows that stay and its new events).
+ * `fresh`'s row -order[i] - 1 (the rows of a build over the previous one that stay, and its new
+ * events); each column made when first read.
  */
 export function splicedColumnValues(old: ColumnValues, fresh: ColumnValues, order: Int32Array): ColumnValues {
   const pick = <T>(a: ArrayLike<T>, b: ArrayLike<T>): T[] => Array.from(order, (from) => (from >= 0 ? a[from] : b[-from - 1]));
   const floats = (a: ArrayLike<number>, b: ArrayLike<number>) => Float64Array.from(pick(a, b));
-  return {
-    id: floats(old.id, fresh.id),
-    time: byField(TIME_FIELDS, (f) => floats(old.time[f], fresh.time[f])),
-    iso: byField(TIME_FIELDS, (f) => pick(old.iso[f], fresh.iso[f])),
-    dfp_points: floats(old.dfp_points, fresh.dfp_points),
-    bool: byField(BOOL_FIELDS, (f) => Uint8Array.from(pick(old.bool[f], fresh.bool[f]))),
-    text: byField(TEXT_FIELDS, (f) => pick(old.text[f], fresh.text[f])),
-    categories: pick(old.categories, fresh.categories),
-    groups: pick(old.groups, fresh.groups),
-  };
+  return lazyFields({
+    id: () => floats(old.id, fresh.id),
+    time: () => lazyFields(byField(TIME_FIELDS, (f) => () => floats(old.time[f], fresh.time[f]))),
+    iso: () => lazyFields(byField(TIME_FIELDS, (f) => () => pick(old.iso[f], fresh.iso[f]))),
+    dfp_points: () => floats(old.dfp_points, fresh.dfp_points),
+    bool: () => lazyFields(byField(BOOL_FIELDS, (f) => () => Uint8Array.from(pick(old.bool[f], fresh.bool[f])))),
+    text: () => lazyFields(byField(TEXT_FIELDS, (f) => () => pick(old.text[f], fresh.text[f]))),
+    categories: () => pick(old.categories, fresh.categories),
+    groups: () => pick(old.groups, fresh.groups),
+  });
+}
+
+/** An object whose every field is made by its function when first read, then kept. */
+function lazyFields<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
+  const record = {} as T;
+  for (const name of Object.keys(makers) as (keyof T)[]) {
+    let made = false;
+    let value: T[keyof T];
+    Object.defineProperty(record, name, {
+      enumerable: true,
+      get: () => {
+        if (!made) {
+          value = makers[name]();
+          made = true;
+        }
+        return value;
+      },
+    });
+  }
+  return record;
 }
 
 /**

@@ -9,11 +9,11 @@ import type { Event } from '../../model/types.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
 import { partBounds } from '../format/event-parts.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
-import type { ColumnValues } from '../format/event-table.ts';
+import type { ColumnValues, EventTable } from '../format/event-table.ts';
 import { COLUMN_FILES } from '../format/column-files.ts';
 import { DATA_FILES, eventOffsetsFile, eventPartCount } from '../format/dist-paths.ts';
 import { calendarFileReusing } from './calendar-file.ts';
-import { columnFilesReusing, splicedColumnValues } from './column-files.ts';
+import { columnFileMakers, columnFilesReusing, splicedColumnValues } from './column-files.ts';
 import { columnValuesFromRows } from './column-values.ts';
 import { searchIndex } from './search-index.ts';
 
@@ -37,6 +37,8 @@ export interface PreviousData {
   bounds: readonly number[];
   /** its column values (read only when a row stays), and its column files by path */
   values: () => ColumnValues;
+  /** its columns as loaded from their files, each read when first used (where the caller has them) */
+  table?: () => EventTable;
   file: (rel: string) => Uint8Array;
   /** its data/calendar.bin as read */
   calendar: () => CalendarEntries;
@@ -112,6 +114,12 @@ export function eventData(input: EventDataInput): EventData {
     // every row the previous one at its place: every file is the previous one
     for (const rel of [DATA_FILES.calendar, ...(input.search !== false ? [DATA_FILES.search] : []), ...COLUMN_FILES]) reused.add(rel);
     for (const rel of COLUMN_FILES) files.set(rel, before.file(rel));
+  } else if (before?.table && inPlace(kept!, before)) {
+    const spliced = splicedColumnValues(before.values(), fresh, kept!);
+    values = () => spliced;
+    const { files: columns, reused: same } = columnsInPlace(spliced, fresh, kept!, before as Required<PreviousData>);
+    for (const [rel, bytes] of columns) files.set(rel, bytes);
+    for (const rel of same) reused.add(rel);
   } else {
     const priorValues = before ? before.values() : null;
     const spliced = priorValues ? splicedColumnValues(priorValues, fresh, kept!) : fresh;
@@ -121,6 +129,40 @@ export function eventData(input: EventDataInput): EventData {
     for (const rel of columns.reused) reused.add(rel);
   }
   return { starts, parts, bounds: partBounds(starts, input.partRows), files, reused, values };
+}
+
+/** Whether every previous row is at its own place in the new list, and the list as long: new rows only stand in for others. */
+function inPlace(order: Int32Array, previous: PreviousData): boolean {
+  if (order.length !== previous.starts.length / STRIDE) return false;
+  for (let i = 0; i < order.length; i++) if (order[i] >= 0 && order[i] !== i) return false;
+  return true;
+}
+
+/**
+ * The column files of a list whose previous rows are all at their own places (inPlace): a column
+ * is the previous one unless a new row's value differs from the previous row's at its place,
+ * read from the previous file row by row, so only the columns that changed are read whole.
+ */
+function columnsInPlace(values: ColumnValues, fresh: ColumnValues, order: Int32Array, previous: Required<PreviousData>): { files: Map<string, Uint8Array>; reused: Set<string> } {
+  const table = previous.table();
+  const places: number[] = [];
+  for (let i = 0; i < order.length; i++) if (order[i] < 0) places.push(i);
+  const files = new Map<string, Uint8Array>();
+  const reused = new Set<string>();
+  for (const m of columnFileMakers()) {
+    const now = m.input(fresh);
+    if (places.every((i) => sameValue(now[-order[i] - 1], m.at(table, i)))) {
+      files.set(m.rel, previous.file(m.rel));
+      reused.add(m.rel);
+    } else files.set(m.rel, m.make(values));
+  }
+  return { files, reused };
+}
+
+/** Two values of a column as written: numbers bit for bit (NaN is NaN, -0 is not 0), lists element by element. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, k) => Object.is(v, b[k]));
 }
 
 /**

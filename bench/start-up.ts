@@ -2,6 +2,8 @@
 // request of each filter kind costs right after the start, when nothing has been asked before.
 //   npx tsx bench/start-up.ts --dist DIR [--aula BIN]   (a dist built by `aula build`; with --edge, workerd too;
 //                                                     BIN: another checkout's bin/aula.js, for a before/after)
+//   npx tsx bench/start-up.ts --dist DIR --edge-only [--worker JS]   (workerd alone; JS: another build's
+//                                                     edge/worker.js over DIR's data files, for a before/after)
 // Also a phase of `npm run bench` (bench/run.ts), and `npm run bench -- --only-start-up`.
 //
 // CPU time throughout (every thread, /proc/<pid>/task/*/schedstat, nanoseconds): on a shared
@@ -17,7 +19,7 @@
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { childPids, freePort, httpGet, quietSpell, startServerProcess, stopTracked } from './processes.ts';
@@ -194,12 +196,17 @@ export interface EdgeStartUp {
   fresh: FirstRequest[];
 }
 
-/** A workerd over `dist` (its edge/ bundle) with `maxDataBytes` raised, listening (a connection accepted), no request made yet. */
-async function startWorkerd(binary: string, dist: string, maxDataBytes: number) {
+/**
+ * A workerd over `dist` (its edge/ bundle, or `worker`: another build's worker.js over the same
+ * data, for a before/after) with `maxDataBytes` raised, listening (a connection accepted), no
+ * request made yet.
+ */
+async function startWorkerd(binary: string, dist: string, maxDataBytes: number, worker?: string) {
   const port = await freePort(HOST);
   const config = readFileSync(join(dist, 'edge/workerd.capnp'), 'utf8');
   // the bench's dist is larger than an isolate is allowed by default: the limit is a setting
-  const configured = config.replace(/bindings = \[/, `bindings = [ (name = "AULA_MAX_DATA_BYTES", text = "${maxDataBytes}"),`);
+  let configured = config.replace(/bindings = \[/, `bindings = [ (name = "AULA_MAX_DATA_BYTES", text = "${maxDataBytes}"),`);
+  if (worker !== undefined) configured = configured.replace('embed "worker.js"', `embed ${JSON.stringify(relative(join(dist, 'edge'), resolve(worker)))}`);
   // beside the bundle, which it embeds by a relative name; removed by stop()
   const configFile = join(dist, `edge/bench-workerd-${port}.capnp`);
   writeFileSync(configFile, configured);
@@ -225,12 +232,12 @@ async function startWorkerd(binary: string, dist: string, maxDataBytes: number) 
   return { origin: `http://${HOST}:${port}`, pid: child.pid!, output: () => output, stop };
 }
 
-/** `dist` built with --edge; `maxDataBytes` raised for a bench-sized dist. */
-export async function measureEdgeFirst(dist: string, maxDataBytes = 4e9): Promise<EdgeStartUp | { unavailable: string }> {
+/** `dist` built with --edge; `maxDataBytes` raised for a bench-sized dist; `worker`: another worker.js than the dist's. */
+export async function measureEdgeFirst(dist: string, maxDataBytes = 4e9, worker?: string): Promise<EdgeStartUp | { unavailable: string }> {
   const binary = await workerdBinary();
   if (binary === null) return { unavailable: 'the workerd package is not installed' };
   if (!existsSync(join(dist, 'edge/workerd.capnp'))) return { unavailable: 'the dist has no edge/ (built without --edge)' };
-  const w = await startWorkerd(binary, dist, maxDataBytes);
+  const w = await startWorkerd(binary, dist, maxDataBytes, worker);
   let loadCpuMs: number;
   let first: FirstRequest[];
   try {
@@ -243,7 +250,7 @@ export async function measureEdgeFirst(dist: string, maxDataBytes = 4e9): Promis
   }
   const fresh: FirstRequest[] = [];
   for (const url of firstUrls()) {
-    const f = await startWorkerd(binary, dist, maxDataBytes);
+    const f = await startWorkerd(binary, dist, maxDataBytes, worker);
     try {
       fresh.push(...(await timed(f.origin, f.pid, [url])));
     } finally {
@@ -290,14 +297,38 @@ export function startUpMarkdown(s: StartUp, edge?: EdgeStartUp | { unavailable: 
   return `${lines.join('\n')}\n`;
 }
 
+/** The workerd rows alone (`--edge-only`): each kind's CPU after the isolate's first request and as a fresh isolate's first. */
+export function edgeMarkdown(e: EdgeStartUp): string {
+  const ms = (x: number) => x.toFixed(1);
+  const lines = [
+    `workerd: the isolate's first request (an unfiltered page) ${ms(e.loadCpuMs)} ms of CPU`,
+    '',
+    `| first request of | status | workerd CPU ms, after the isolate's first | workerd CPU ms, a fresh isolate's first | ≤ ${START_UP_TARGETS.edgeFirstMs} ms |`,
+    '|---|---:|---:|---:|---|',
+  ];
+  e.fresh.forEach((fresh, i) => {
+    const verdict = fresh.cpuMs <= START_UP_TARGETS.edgeFirstMs ? 'met' : '**missed**';
+    lines.push(`| ${fresh.kind} | ${fresh.status} | ${ms(e.first[i].cpuMs)} | ${ms(fresh.cpuMs)} | ${verdict} |`);
+  });
+  return `${lines.join('\n')}\n`;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const arg = (name: string) => {
     const i = process.argv.indexOf(name);
     return i >= 0 ? process.argv[i + 1] : undefined;
   };
   const dist = arg('--dist');
-  if (!dist) throw new Error('usage: tsx bench/start-up.ts --dist DIR [--aula BIN]   (BIN: another checkout\'s bin/aula.js; workerd is measured with this one\'s only)');
-  const aula = arg('--aula');
-  const s = await measureStartUp(dist, undefined, aula ? resolve(aula) : AULA);
-  console.log(startUpMarkdown(s, aula ? undefined : await measureEdgeFirst(dist)));
+  if (!dist) {
+    throw new Error("usage: tsx bench/start-up.ts --dist DIR [--aula BIN] [--edge-only [--worker JS]]   (BIN: another checkout's bin/aula.js; workerd is measured with this one's only; JS: another build's edge/worker.js over DIR's data)");
+  }
+  if (process.argv.includes('--edge-only')) {
+    const worker = arg('--worker');
+    const edge = await measureEdgeFirst(dist, undefined, worker);
+    console.log('first' in edge ? edgeMarkdown(edge) : `workerd: ${edge.unavailable}`);
+  } else {
+    const aula = arg('--aula');
+    const s = await measureStartUp(dist, undefined, aula ? resolve(aula) : AULA);
+    console.log(startUpMarkdown(s, aula ? undefined : await measureEdgeFirst(dist)));
+  }
 }

@@ -125,6 +125,44 @@ describe('loading the dataset per need', () => {
     );
   });
 
+  it('a page reaching several parts fetches every part it reaches, offsets and rows, in one round: the answer runs twice', async () => {
+    const parted = join(root, 'parted-dist');
+    await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: parted, precompress: false, eventPartRows: 2 });
+    const node = createApi(loadDataset(parted));
+    const log: string[] = [];
+    const { dataset, files } = await loadEdgeDataset(assetsOf(parted, log), { maxDataBytes: 1e9 });
+    const api = createApi(dataset);
+    let runs = 0;
+    const got = await files.whenLoaded(() => {
+      runs++;
+      return api(ask('/v1/cms/event/', 'limit=4'));
+    });
+    expect(runs).toBe(2);
+    expect(log.slice(2).sort()).toEqual([eventOffsetsFile(0), eventOffsetsFile(1), eventPartFile(0), eventPartFile(1)].map((rel) => `GET ${rel}`).sort());
+    expect(bytesOf(got).equals(bytesOf(node(ask('/v1/cms/event/', 'limit=4'))))).toBe(true);
+  });
+
+  it('a damaged file among those fetched in one round is refused by name; the others are kept, it is fetched again', async () => {
+    const parted = join(root, 'parted-damaged-dist');
+    await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: parted, precompress: false, eventPartRows: 2 });
+    const part = join(parted, eventPartFile(1));
+    const original = readFileSync(part);
+    const damaged = Buffer.from(original);
+    damaged[damaged.indexOf('"title"') + 1] ^= 1;
+    writeFileSync(part, damaged);
+    const log: string[] = [];
+    const { dataset, files } = await loadEdgeDataset(assetsOf(parted, log), { maxDataBytes: 1e9 });
+    const api = createApi(dataset);
+    const refused = await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=4'))).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(EdgeLoadError);
+    expect((refused as EdgeLoadError).detail).toBe(`The API data cannot be read (dist/${eventPartFile(1)}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\`).`);
+    writeFileSync(part, original);
+    expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=4')))).status).toBe(200);
+    // part 0 and both offsets files were held from the refused round; the damaged part alone is fetched again
+    expect(log.slice(2).filter((l) => l === `GET ${eventPartFile(1)}`)).toHaveLength(2);
+    expect(new Set(log.filter((l) => l !== `GET ${eventPartFile(1)}`)).size).toBe(log.length - 2);
+  });
+
   it('refuses a dist over the bound from the manifest alone, before fetching the data', async () => {
     const log: string[] = [];
     const refused = await loadEdgeDataset(assetsOf(dist, log), { maxDataBytes: 1000 }).catch((e: unknown) => e);

@@ -80,6 +80,12 @@ export class EdgeFiles {
     return fetching;
   }
 
+  /** Every file of `rels`, fetched at once: settled all before the first failure is thrown. */
+  async needAll(rels: readonly string[]): Promise<void> {
+    const settled = await Promise.allSettled(rels.map((rel) => this.need(rel)));
+    for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+  }
+
   private async fetchChecked(rel: string): Promise<void> {
     const bytes = await fetchFile(this.assets, rel);
     // WebCrypto hashes only asynchronously: the digest is made here and checked as the node loader checks its files
@@ -93,7 +99,7 @@ export class EdgeFiles {
   }
 
   /**
-   * `answer()`, run again after each file it needs has been fetched, until it needs none. A file
+   * `answer()`, run again after the files it needs have been fetched, until it needs none. A file
    * the loader finds damaged (a DistError) is answered as a dataset that cannot be read.
    */
   async whenLoaded<T>(answer: () => T): Promise<T> {
@@ -102,7 +108,8 @@ export class EdgeFiles {
       try {
         return answer();
       } catch (e) {
-        if (e instanceof FileNeeded) await this.need(e.rel);
+        // the files asked for together are fetched together (a failure of one is the round's)
+        if (e instanceof FileNeeded) await this.needAll(e.rels);
         // damage found in a file that matches its checksum: another deploy of the same files will not help
         else if (e instanceof DistError) throw new EdgeLoadError(`The API data cannot be read (${e.message}).`, !(e instanceof ChecksumMismatch));
         else throw e;

@@ -63,6 +63,7 @@ export function eventList(ds: Dataset, params: QueryParams): ApiResponse {
   const links = pageLinks(window, count, ds.baseUrl, EVENT_LIST_PATH, params);
   // the page's bytes are known before any is read: a page too large to make is refused first
   let bytes = 0;
+  rows.willRead(page, from, to);
   for (let i = from; i < to; i++) bytes += rows.byteLength(page ? page[i] : i);
   const perByte = isPlain(shape) ? UNITS_PER_STORED_BYTE : isSpliced(shape) ? UNITS_PER_SPLICED_BYTE : UNITS_PER_SHAPED_BYTE;
   charge(bytes * perByte, `the page of ${to - from} events`);

@@ -141,6 +141,12 @@ export class EventRows {
     return this.source.read(0, this.source.byteLength);
   }
 
+  /**
+   * Says that rows[from..to) (row numbers themselves when `rows` is null) are about to be read: a
+   * source loading per need (parted-rows.ts) asks for all their parts at once. Nothing to do here.
+   */
+  willRead(_rows: ArrayLike<number> | null, _from: number, _to: number): void {}
+
   /** The length in bytes of a row's serialized event. */
   byteLength(row: number): number {
     return this.starts[row * STRIDE + FIELD_COUNT];

@@ -1,9 +1,11 @@
 // The event rows of a source loading per need (the edge worker): each part's offsets are read
 // when a row of that part is first asked for, with the part, so an isolate's first answer reads
 // the offsets of the parts it touches, not every row's. Every method that reads a row's offsets
-// first makes sure its part's are in (a part not at hand yet throws FileNeeded, per-need.ts).
+// first makes sure its part's are in (a part not at hand yet throws FileNeeded, per-need.ts); a
+// read of many rows asks at once for every part it reaches that is not at hand.
 import { EventRows } from '../format/event-rows.ts';
 import type { RowSource } from '../format/row-source.ts';
+import { gatherNeeds } from './per-need.ts';
 
 export class PartedRows extends EventRows {
   private readonly loaded: Uint8Array;
@@ -31,8 +33,18 @@ export class PartedRows extends EventRows {
     }
   }
 
+  override willRead(rows: ArrayLike<number> | null, from: number, to: number): void {
+    this.needAll(rows, from, to);
+  }
+
+  /** Every part the rows reach: those not at hand yet asked for in one FileNeeded. */
   private needAll(rows: ArrayLike<number> | null, from: number, to: number): void {
-    for (let i = from; i < to; i++) this.need(rows ? rows[i] : i);
+    let missing: Set<number> | null = null;
+    for (let i = from; i < to; i++) {
+      const part = Math.floor((rows ? rows[i] : i) / this.partRows);
+      if (this.loaded[part] === 0) (missing ??= new Set()).add(part);
+    }
+    if (missing !== null) gatherNeeds([...missing].map((part) => () => this.need(part * this.partRows)));
   }
 
   override byteLength(row: number): number {

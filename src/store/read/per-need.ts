@@ -2,13 +2,43 @@
 // whose isolate would otherwise fetch and hash every data file before its first answer) holds a
 // file only once it has been fetched and verified. The loader reads through it synchronously, so
 // a file not at hand yet is asked for by throwing FileNeeded; the caller fetches it and asks again.
+// Files read together are asked for together (gather), so the caller fetches them in one round
+// and the answer is run again once, not once per file.
 // Everything the loader makes from a file is made when first read, and kept.
+import type { DistSource } from './dist-source.ts';
 
-/** A file an answer needs that the source has not fetched yet: fetch (and verify) it, then ask again. */
+/** Files an answer needs that the source has not fetched yet: fetch (and verify) them, then ask again. */
 export class FileNeeded extends Error {
-  constructor(readonly rel: string) {
-    super(`${rel} is not loaded yet`);
+  readonly rels: readonly string[];
+
+  constructor(rels: string | readonly string[]) {
+    const list = typeof rels === 'string' ? [rels] : [...new Set(rels)];
+    super(`${list.join(', ')} ${list.length === 1 ? 'is' : 'are'} not loaded yet`);
+    this.rels = list;
   }
+}
+
+/**
+ * Runs each of `steps`; those that need files not at hand yet are all tried before one FileNeeded
+ * names every file they need (any other error is thrown at once). `steps` are independent: one
+ * that failed for a file does not keep the next from running.
+ */
+export function gatherNeeds(steps: Iterable<() => void>): void {
+  let missing: string[] | null = null;
+  for (const step of steps) {
+    try {
+      step();
+    } catch (e) {
+      if (!(e instanceof FileNeeded)) throw e;
+      (missing ??= []).push(...e.rels);
+    }
+  }
+  if (missing !== null) throw new FileNeeded(missing);
+}
+
+/** Makes sure every file of `rels` is at hand: one FileNeeded names all those that are not. */
+export function requireAll(source: DistSource, rels: readonly string[]): void {
+  gatherNeeds(rels.map((rel) => () => source.require(rel)));
 }
 
 /**

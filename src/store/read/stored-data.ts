@@ -18,7 +18,7 @@ import { FormatError } from '../format/sections.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
 import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
 import type { RowsJob, VerifyRows } from './rows-job.ts';
-import { once } from './per-need.ts';
+import { once, requireAll } from './per-need.ts';
 
 export interface StoredData {
   manifest: Manifest;
@@ -230,6 +230,8 @@ function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly str
   const lineStarts = new Float64Array(count);
   const offsets = parts.map((_, i) =>
     once(() => {
+      // a part's rows are read after its offsets: both are asked for in one round
+      requireAll(source, [eventOffsetsFile(i), parts[i]]);
       const own = partOffsets(source, manifest, i, source.bytes(eventOffsetsFile(i)));
       const first = i * partRowCount;
       const rows = own.length / STRIDE;

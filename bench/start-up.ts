@@ -4,6 +4,8 @@
 //                                                     BIN: another checkout's bin/aula.js, for a before/after)
 //   npx tsx bench/start-up.ts --dist DIR --edge-only [--worker JS]   (workerd alone; JS: another build's
 //                                                     edge/worker.js over DIR's data files, for a before/after)
+//   npx tsx bench/start-up.ts --dist DIR --edge-only --worker A.js --worker B.js [--repeat N]   (each kind
+//                                                     as a fresh isolate's first, N times per worker in turn: medians)
 // Also a phase of `npm run bench` (bench/run.ts), and `npm run bench -- --only-start-up`.
 //
 // CPU time throughout (every thread, /proc/<pid>/task/*/schedstat, nanoseconds): on a shared
@@ -260,6 +262,51 @@ export async function measureEdgeFirst(dist: string, maxDataBytes = 4e9, worker?
   return { loadCpuMs, first, fresh };
 }
 
+/**
+ * Each kind's request as a fresh isolate's first, `repeat` times per worker.js of `workers`, the
+ * workers taken in turn for every sample (A, B, A, B: the same minutes for each): the median CPU
+ * ms per kind and worker, and each sample.
+ */
+export async function compareEdgeFirst(dist: string, workers: readonly string[], repeat: number, maxDataBytes = 4e9): Promise<{ kind: string; samples: number[][] }[] | { unavailable: string }> {
+  const binary = await workerdBinary();
+  if (binary === null) return { unavailable: 'the workerd package is not installed' };
+  const out: { kind: string; samples: number[][] }[] = [];
+  for (const url of firstUrls()) {
+    const samples = workers.map((): number[] => []);
+    for (let r = 0; r < repeat; r++) {
+      for (let w = 0; w < workers.length; w++) {
+        const f = await startWorkerd(binary, dist, maxDataBytes, workers[w]);
+        try {
+          const [one] = await timed(f.origin, f.pid, [url]);
+          if (one.status !== 200) throw new Error(`${workers[w]} answered ${one.status} to ${url[1]}: ${f.output().slice(-1000)}`);
+          samples[w].push(one.cpuMs);
+        } finally {
+          await f.stop();
+        }
+      }
+    }
+    out.push({ kind: url[0], samples });
+  }
+  return out;
+}
+
+const median = (xs: readonly number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+export function compareMarkdown(workers: readonly string[], rows: { kind: string; samples: number[][] }[]): string {
+  const lines = [
+    `| first request of (a fresh isolate's) | ${workers.map((w) => `${w}: median CPU ms`).join(' | ')} | samples |`,
+    `|---|${workers.map(() => '---:|').join('')}---|`,
+  ];
+  for (const { kind, samples } of rows) {
+    lines.push(`| ${kind} | ${samples.map((s) => median(s).toFixed(1)).join(' | ')} | ${samples.map((s) => s.map((x) => x.toFixed(0)).join(' ')).join(' / ')} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** Targets of issue 34 (CPU ms): background work after the first answer, a first request, a workerd isolate's first filtered request. */
 export const START_UP_TARGETS = { backgroundMs: 1_000, firstMs: 20, edgeFirstMs: 50 };
 
@@ -322,7 +369,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (!dist) {
     throw new Error("usage: tsx bench/start-up.ts --dist DIR [--aula BIN] [--edge-only [--worker JS]]   (BIN: another checkout's bin/aula.js; workerd is measured with this one's only; JS: another build's edge/worker.js over DIR's data)");
   }
-  if (process.argv.includes('--edge-only')) {
+  const workers = process.argv.flatMap((a, i) => (a === '--worker' ? [process.argv[i + 1]] : []));
+  if (process.argv.includes('--edge-only') && workers.length > 1) {
+    const rows = await compareEdgeFirst(dist, workers, Number(arg('--repeat') ?? 5));
+    console.log('unavailable' in rows ? `workerd: ${rows.unavailable}` : compareMarkdown(workers, rows));
+  } else if (process.argv.includes('--edge-only')) {
     const worker = arg('--worker');
     const edge = await measureEdgeFirst(dist, undefined, worker);
     console.log('first' in edge ? edgeMarkdown(edge) : `workerd: ${edge.unavailable}`);

@@ -18,7 +18,7 @@ import { FormatError } from '../format/sections.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
 import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
 import type { RowsJob, VerifyRows } from './rows-job.ts';
-import { once, requireAll } from './per-need.ts';
+import { once, requireAll, zeroedAsWritten } from './per-need.ts';
 
 export interface StoredData {
   manifest: Manifest;
@@ -226,8 +226,9 @@ function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly str
     return manifest.files[rel].bytes;
   });
   const begins = partStarts(sizes);
-  const starts = new Uint32Array(count * STRIDE);
-  const lineStarts = new Float64Array(count);
+  // over every row, filled a part at a time as answers reach them
+  const starts = new Uint32Array(zeroedAsWritten(count * STRIDE * Uint32Array.BYTES_PER_ELEMENT));
+  const lineStarts = new Float64Array(zeroedAsWritten(count * Float64Array.BYTES_PER_ELEMENT));
   const offsets = parts.map((_, i) =>
     once(() => {
       // a part's rows are read after its offsets: both are asked for in one round

@@ -14,7 +14,7 @@ import { loadDataset } from '../../query/dataset.ts';
 import { DATA_FILES, eventOffsetsFile, eventPartFile } from '../../store/format/dist-paths.ts';
 import { columnFile } from '../../store/format/column-files.ts';
 import { sha256Hex } from '../../store/format/manifest.ts';
-import { EdgeLoadError, loadEdgeDataset, type AssetFetcher } from './assets.ts';
+import { EdgeLoadError, loadEdgeDataset, withoutPublicFiles, type AssetFetcher } from './assets.ts';
 import { EdgePublicFiles } from './public-files.ts';
 
 let root: string;
@@ -73,7 +73,8 @@ describe('loading the dataset per need', () => {
     const node = createApi(loadDataset(dist));
     const { dataset, files } = await loadEdgeDataset(assetsOf(dist, []), { maxDataBytes: 1e9 });
     const edge = createApi(dataset);
-    const queries = ['', 'limit=2&offset=1', 'title__icontains=a', 'start__gte=2020-01-01', 'dfp_points__gte=1&register=true', 'categories=1', 'id=1', 'expand=categories', 'format=ics', 'search=kurs'];
+    // the text columns are decoded per need: each list when an answer first reads it
+    const queries = ['', 'limit=2&offset=1', 'title__icontains=a', 'title__iexact=x', 'title__contains=Kurs', 'organizer__icontains=a', 'location__istartswith=w', 'start__gte=2020-01-01', 'dfp_points__gte=1&register=true', 'categories=1', 'id=1', 'expand=categories', 'format=ics', 'search=kurs'];
     for (const q of queries) {
       const want = node(ask('/v1/cms/event/', q));
       const got = await files.whenLoaded(() => edge(ask('/v1/cms/event/', q)));
@@ -161,6 +162,21 @@ describe('loading the dataset per need', () => {
     // part 0 and both offsets files were held from the refused round; the damaged part alone is fetched again
     expect(log.slice(2).filter((l) => l === `GET ${eventPartFile(1)}`)).toHaveLength(2);
     expect(new Set(log.filter((l) => l !== `GET ${eventPartFile(1)}`)).size).toBe(log.length - 2);
+  });
+
+  it('reads the manifest without its public files, as the node loader reads the rest of it', () => {
+    const text = readFileSync(join(dist, 'manifest.json'), 'utf8');
+    const { public_files: files, ...rest } = JSON.parse(text);
+    expect(Object.keys(files).length).toBeGreaterThan(0);
+    const cut = withoutPublicFiles(text);
+    expect(cut.length).toBeLessThan(text.length);
+    expect(JSON.parse(cut)).toEqual(rest);
+    // not the last member: the comma after it goes with it
+    const { public_files: _, ...others } = JSON.parse(text);
+    const first = `${JSON.stringify({ public_files: files, ...others }, null, 2)}\n`;
+    expect(JSON.parse(withoutPublicFiles(first))).toEqual(others);
+    // written otherwise: left whole
+    expect(withoutPublicFiles(JSON.stringify(JSON.parse(text)))).toBe(JSON.stringify(JSON.parse(text)));
   });
 
   it('refuses a dist over the bound from the manifest alone, before fetching the data', async () => {

@@ -123,6 +123,38 @@ export class EdgeFiles {
   }
 }
 
+/**
+ * The manifest's text without its list of public files, which the isolate does not read (it
+ * fetches a public file when asked for it): most of a large dist's manifest, and most of what
+ * parsing it would make. The build writes the manifest indented by two spaces, so the member is
+ * the one line that starts `  "public_files": {` (a JSON string holds no line break) to the
+ * first line that is `  }` after it; a manifest written otherwise is parsed whole.
+ */
+export function withoutPublicFiles(text: string): string {
+  const start = text.indexOf('\n  "public_files": {\n');
+  if (start === -1) return text;
+  const close = text.indexOf('\n  }', start);
+  if (close === -1) return text;
+  const end = close + '\n  }'.length;
+  // the member and one comma beside it: the one after it, or (the last member) the one before it
+  if (text[end] === ',') return text.slice(0, start) + text.slice(end + 1);
+  if (text[start - 1] === ',') return text.slice(0, start - 1) + text.slice(end);
+  return text;
+}
+
+/** The manifest without its public files; one the cut does not leave whole is parsed (and judged) whole. */
+function parseEdgeManifest(text: string): Manifest {
+  const cut = withoutPublicFiles(text);
+  if (cut !== text) {
+    try {
+      return parseManifest(cut, 'manifest.json');
+    } catch {
+      // judged whole below: its own problem, named as the node loader names it
+    }
+  }
+  return parseManifest(text, 'manifest.json');
+}
+
 export interface EdgeLoadOptions {
   /** bytes of data files above which the isolate does not try to load them (it would exceed its memory) */
   maxDataBytes: number;
@@ -141,7 +173,7 @@ export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOpt
   let manifest: Manifest;
   let loaded: string[];
   try {
-    manifest = parseManifest(new TextDecoder().decode(manifestBytes), 'manifest.json');
+    manifest = parseEdgeManifest(new TextDecoder().decode(manifestBytes));
     loaded = loadedFiles(manifest);
   } catch (e) {
     // a manifest from another aula or a damaged one: redeploying the same files will not help

@@ -11,6 +11,7 @@ import { corrupt, type DistSource } from './dist-source.ts';
 import { readOrderedColumn } from './ordered-column.ts';
 import { readRelationColumn } from './relation-column.ts';
 import { readTextColumn } from './text-column.ts';
+import type { Fault } from './string-table.ts';
 
 /**
  * The column files of a list of `rows` events, each read when first used (every one now unless
@@ -18,10 +19,11 @@ import { readTextColumn } from './text-column.ts';
  * it should be.
  */
 export function readColumns(source: DistSource, rows: number, lazy = source.perNeed): EventTable {
-  const read = <T>(rel: string, reader: (bytes: Uint8Array, rows: number) => T): T => {
+  const read = <T>(rel: string, reader: (bytes: Uint8Array, rows: number, fault?: Fault) => T): T => {
     const bytes = source.bytes(rel);
     try {
-      return reader(bytes, rows);
+      // read per need, a text is decoded when first read: a problem found then names the file as one found now
+      return reader(bytes, rows, source.perNeed ? (problem) => corrupt(source, rel, problem) : undefined);
     } catch (e) {
       if (e instanceof FormatError) throw corrupt(source, rel, `${e.message}`);
       throw e;

@@ -13,7 +13,12 @@ export class FileNeeded extends Error {
 
   constructor(rels: string | readonly string[]) {
     const list = typeof rels === 'string' ? [rels] : [...new Set(rels)];
+    // thrown to be caught, never shown: no stack (taking one makes V8 work out the source
+    // positions of every function on it, which a fresh isolate has not needed yet)
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`${list.join(', ')} ${list.length === 1 ? 'is' : 'are'} not loaded yet`);
+    Error.stackTraceLimit = limit;
     this.rels = list;
   }
 }

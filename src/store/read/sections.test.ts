@@ -62,4 +62,27 @@ describe('string tables', () => {
     expect(table.at(3)).toBe(table.at(3)); // kept once made
     expect(() => StringTable.read(Sections.of(packSections(T, stringTableSections(values)), T), 0, 'values', values.length + 1)).toThrow(/values offsets holds 8 values, not 9/);
   });
+
+  it('read per need, decode when a string is first asked for and give every string as a table read whole does; a text that does not fit is the fault given, then', () => {
+    const values = ['Vortrag', '', 'Müller', '„Herz“ – 😀', 'lone \ud800 surrogate', '\udfff', 'x'.repeat(1000)];
+    const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };
+    const bytes = packSections(T, stringTableSections(values));
+    const whole = StringTable.read(Sections.of(bytes, T), 0, 'values', values.length);
+    const faults: string[] = [];
+    const fault = (problem: string) => {
+      faults.push(problem);
+      return new Error(`the file: ${problem}`);
+    };
+    const lazy = StringTable.read(Sections.of(bytes, T), 0, 'values', values.length, false, fault);
+    expect(Array.from({ length: values.length }, (_, i) => lazy.at(i))).toEqual(Array.from({ length: values.length }, (_, i) => whole.at(i)));
+    // a text one byte short of its offsets: read whole it is refused at once, per need when first asked for
+    const sections = stringTableSections(values);
+    const text = sections[0] as Uint8Array;
+    const short = packSections(T, [text.subarray(0, text.length - 1), ...sections.slice(1)]);
+    expect(() => StringTable.read(Sections.of(short, T), 0, 'values', values.length)).toThrow(new FormatError('a table file whose values do not fit their text'));
+    const later = StringTable.read(Sections.of(short, T), 0, 'values', values.length, false, fault);
+    expect(faults).toEqual([]);
+    expect(() => later.at(0)).toThrow('the file: a table file whose values do not fit their text');
+    expect(faults).toHaveLength(1);
+  });
 });

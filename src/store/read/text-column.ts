@@ -3,18 +3,21 @@
 // its bounds), so a hand-made file that passed the checksums cannot make a lookup read outside it.
 // Where the strings' UTF-8 is most of the file (a long text such as the teasers), the rest is
 // copied out instead, so that the file's bytes, all decoded, are not held beside the strings.
+// Read per need (`fault` given), the other columns' strings are decoded when first asked for, each
+// list on its own (an answer matching folded values never decodes the values).
 import type { TextColumnData } from '../format/text-column-file.ts';
 import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, TEXT_SECTION } from '../format/text-column-file.ts';
 import { bitmapWords } from '../format/bitmap.ts';
 import type { TrigramData } from '../format/trigram-file.ts';
 import { check, checkBelow, checkStarts, Sections } from './sections.ts';
-import { StringTable } from './string-table.ts';
+import { StringTable, type Fault } from './string-table.ts';
 
 const F = TEXT_COLUMN_FORMAT;
 
 type Sectioned = Int32Array | Uint32Array | Uint8Array;
 
-export function readTextColumn(bytes: Uint8Array, rows: number): TextColumnData {
+/** `fault`: the column is read per need; what a string list that does not fit its text throws when first read. */
+export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): TextColumnData {
   const s = Sections.of(bytes, F);
   const decoded = s.byteLength(TEXT_SECTION.values) + s.byteLength(TEXT_SECTION.folded);
   const copied = decoded * 2 > bytes.byteLength;
@@ -30,13 +33,13 @@ export function readTextColumn(bytes: Uint8Array, rows: number): TextColumnData 
   checkBelow(valueRows, rows, F, 'rows of values');
   const byValue = own(s.u32(TEXT_SECTION.byValue, 'value order', valueCount));
   checkBelow(byValue, valueCount, F, 'value order');
-  const values = StringTable.read(s, TEXT_SECTION.values, 'values', valueCount, copied);
+  const values = StringTable.read(s, TEXT_SECTION.values, 'values', valueCount, copied, fault);
   let folded: StringTable | null = null;
   let byFolded: Uint32Array | null = null;
   if (flags & TEXT_FLAGS.folded) {
     byFolded = own(s.u32(TEXT_SECTION.byFolded, 'folded order', valueCount));
     checkBelow(byFolded, valueCount, F, 'folded order');
-    folded = StringTable.read(s, TEXT_SECTION.folded, 'folded values', valueCount, copied);
+    folded = StringTable.read(s, TEXT_SECTION.folded, 'folded values', valueCount, copied, fault);
   }
   const trigrams = flags & TEXT_FLAGS.trigrams ? readTrigrams(s, valueCount, coverage, own) : null;
   return { rows, values, rowValue, valueRowStart, valueRows, nonNullRows, byValue, folded, byFolded, trigrams, at: stringAtRow(values, rowValue) };

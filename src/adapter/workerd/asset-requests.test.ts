@@ -5,7 +5,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_FILES } from '../../../test/fixture-content.ts';
+import { FIXTURE_FILES, FIXTURE_ORDER } from '../../../test/fixture-content.ts';
 import { buildOk, removeDir, tempDir, writeContent } from '../../../test/helpers.ts';
 import { createApi } from '../../api/core.ts';
 import { bodyBuffer } from '../../api/body.ts';
@@ -124,6 +124,10 @@ describe('loading the dataset per need', () => {
     expect((refused as EdgeLoadError).detail).toMatch(
       /^The API data cannot be read \(dist\/data\/events\/00000\.offsets\.bin: does not match the event rows in data\/events\/ \(part 0: field \w+ of event 0 is not where its offset says\); rebuild with `aula build`\)\.$/,
     );
+    // each row is checked when an answer first reads it: the part's other rows answer
+    const byId = await Promise.all(FIXTURE_ORDER.map((id) => files.whenLoaded(() => api(ask('/v1/cms/event/', `id=${id}`))).then((a) => a.status, (e: unknown) => e)));
+    expect(byId.filter((s) => s === 200)).toHaveLength(FIXTURE_ORDER.length - 1);
+    expect(byId.filter((s) => s instanceof EdgeLoadError)).toHaveLength(1);
   });
 
   it('a page reaching several parts fetches every part it reaches, offsets and rows, in one round: the answer runs twice', async () => {

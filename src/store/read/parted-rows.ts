@@ -1,6 +1,7 @@
 // The event rows of a source loading per need (the edge worker): each part's offsets are read
 // when a row of that part is first asked for, with the part, so an isolate's first answer reads
-// the offsets of the parts it touches, not every row's. Every method that reads a row's offsets
+// the offsets of the parts it touches, not every row's; and each row is checked against its
+// offsets when first asked for, not every row of the part. Every method that reads a row's offsets
 // first makes sure its part's are in (a part not at hand yet throws FileNeeded, per-need.ts); a
 // read of many rows asks at once for every part it reaches that is not at hand.
 import { EventRows } from '../format/event-rows.ts';
@@ -9,10 +10,13 @@ import { gatherNeeds } from './per-need.ts';
 
 export class PartedRows extends EventRows {
   private readonly loaded: Uint8Array;
+  /** the rows checked against their offsets (1) */
+  private readonly checked: Uint8Array;
 
   /**
    * `count` rows in parts of `partRows`; `load(part)` reads that part's offsets into `starts`
-   * and its rows' line starts into `lineStarts` (checking them), or throws.
+   * and its rows' line starts into `lineStarts` (checking them), or throws; `check(row)`, once
+   * its part is loaded, checks a row's bytes against its offsets before it is first read, or throws.
    */
   constructor(
     source: RowSource,
@@ -20,17 +24,18 @@ export class PartedRows extends EventRows {
     lineStarts: Float64Array,
     private readonly partRows: number,
     private readonly load: (part: number) => void,
+    private readonly check: (row: number) => void,
   ) {
     super(source, starts, lineStarts);
     this.loaded = new Uint8Array(Math.ceil(lineStarts.length / partRows));
+    this.checked = new Uint8Array(lineStarts.length);
   }
 
   private need(row: number): void {
-    const part = Math.floor(row / this.partRows);
-    if (this.loaded[part] === 0) {
-      this.load(part);
-      this.loaded[part] = 1;
-    }
+    if (this.checked[row] === 1) return;
+    this.loadPart(Math.floor(row / this.partRows));
+    this.check(row);
+    this.checked[row] = 1;
   }
 
   override willRead(rows: ArrayLike<number> | null, from: number, to: number): void {
@@ -44,7 +49,15 @@ export class PartedRows extends EventRows {
       const part = Math.floor((rows ? rows[i] : i) / this.partRows);
       if (this.loaded[part] === 0) (missing ??= new Set()).add(part);
     }
-    if (missing !== null) gatherNeeds([...missing].map((part) => () => this.need(part * this.partRows)));
+    if (missing !== null) gatherNeeds([...missing].map((part) => () => this.loadPart(part)));
+    for (let i = from; i < to; i++) this.need(rows ? rows[i] : i);
+  }
+
+  private loadPart(part: number): void {
+    if (this.loaded[part] === 0) {
+      this.load(part);
+      this.loaded[part] = 1;
+    }
   }
 
   override byteLength(row: number): number {

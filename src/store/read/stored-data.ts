@@ -9,7 +9,7 @@ import { partBounds } from '../format/event-parts.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
 import { joinedView, partRows, partsOf, partStarts, type RowSource } from '../format/row-source.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
-import { fitIn16Bits, rowOffsetsProblem } from './row-offsets.ts';
+import { fitIn16Bits, rowOffsetsFault, rowOffsetsProblem } from './row-offsets.ts';
 import { PartedRows } from './parted-rows.ts';
 import { FileRows } from './file-rows.ts';
 import { readColumns } from './column-files.ts';
@@ -212,9 +212,9 @@ function storedPerNeed(source: DistSource, manifest: Manifest, parts: readonly s
 
 /**
  * The event rows of a source loading per need: each part's offsets when a row of the part is
- * first read (PartedRows), checked against the part's size in the manifest, and the part's bytes
- * when a read first reaches them, checked then against its offsets (its size and checksum were
- * checked by the source).
+ * first read (PartedRows), checked against the part's size in the manifest, and each row's bytes
+ * when it is first read, checked then against its offsets (the part's size and checksum were
+ * checked by the source): an answer's rows are checked, not every row of the parts they are in.
  */
 function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly string[]): { rows: EventRows; part(i: number): Buffer } {
   const rowsName = rowsFolder(parts);
@@ -251,12 +251,18 @@ function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly str
     once(() => {
       offsets[i]();
       const bytes = source.bytes(rel);
-      const problem = rowOffsetsProblem(bytes, starts.subarray(i * partRowCount * STRIDE, Math.min((i + 1) * partRowCount, count) * STRIDE));
-      if (problem) throw corrupt(source, eventOffsetsFile(i), `does not match the event rows in ${rowsName} (part ${i}: ${problem})`);
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }),
   );
-  const rows = new PartedRows(partsOf(sizes, (i) => part[i]()), starts, lineStarts, partRowCount, (i) => offsets[i]());
+  /** a row's bytes against its offsets, and the newline after it (the dist's last row has none) */
+  const checkRow = (row: number) => {
+    const i = Math.floor(row / partRowCount);
+    const at = lineStarts[row] - begins[i];
+    const end = at + starts[row * STRIDE + FIELD_COUNT] + (row === count - 1 ? 0 : 1);
+    const fault = rowOffsetsFault(part[i]().subarray(at, end), starts.subarray(row * STRIDE, (row + 1) * STRIDE), row - i * partRowCount);
+    if (fault) throw corrupt(source, eventOffsetsFile(i), `does not match the event rows in ${rowsName} (part ${i}: ${fault.problem})`);
+  };
+  const rows = new PartedRows(partsOf(sizes, (i) => part[i]()), starts, lineStarts, partRowCount, (i) => offsets[i](), checkRow);
   return { rows, part: (i) => part[i]() };
 }
 

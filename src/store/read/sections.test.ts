@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FormatError, type Format } from '../format/sections.ts';
 import { packSections, canonicalFloats } from '../write/sections.ts';
 import { stringTableSections } from '../write/string-table.ts';
-import { Sections } from './sections.ts';
+import { checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
 import { StringTable } from './string-table.ts';
 
 const F: Format = { magic: 'aula-tst', version: 3, sections: 4, what: 'a test' };
@@ -42,6 +42,29 @@ describe('binary sections', () => {
     expect(refusal(bytes, (s) => s.u32(2, 'list', 4))).toBe('a test file whose list holds 3 values, not 4');
     expect(refusal(bytes, (s) => s.f64(2, 'list'))).toMatch(/list is not a whole number of values/);
     expect(refusal(new Uint8Array(64))).toMatch(/not a test file/);
+  });
+
+  it('checks lists against their bounds: every value within, offsets from 0 to the total, never decreasing', () => {
+    const refused = (run: () => void) => {
+      try {
+        run();
+        return null;
+      } catch (e) {
+        expect(e).toBeInstanceOf(FormatError);
+        return (e as Error).message;
+      }
+    };
+    expect(refused(() => checkBelow(Uint32Array.of(0, 4, 2), 5, F, 'ids'))).toBeNull();
+    expect(refused(() => checkBelow(new Uint32Array(0), 0, F, 'ids'))).toBeNull();
+    expect(refused(() => checkBelow(Uint32Array.of(0, 5, 2), 5, F, 'ids'))).toBe('a test file whose ids point outside it');
+    expect(refused(() => checkBelow(Int32Array.of(3, -1), 5, F, 'ids'))).toBe('a test file whose ids point outside it');
+    expect(refused(() => checkBelow(Uint32Array.of(0), 0, F, 'ids'))).toBe('a test file whose ids point outside it');
+    expect(refused(() => checkWithin(Int32Array.of(-1, 4, -1), -1, 5, F, 'whose rows are odd'))).toBeNull();
+    expect(refused(() => checkWithin(Int32Array.of(4, -2), -1, 5, F, 'whose rows are odd'))).toBe('a test file whose rows are odd');
+    expect(refused(() => checkStarts(Uint32Array.of(0, 2, 2, 7), 7, F, 'lists'))).toBeNull();
+    for (const starts of [Uint32Array.of(0, 3, 2, 7), Uint32Array.of(1, 2, 7), Uint32Array.of(0, 2, 6), new Uint32Array(0)]) {
+      expect(refused(() => checkStarts(starts, 7, F, 'lists'))).toBe('a test file whose lists do not fit its lists');
+    }
   });
 
   it('writes every NaN as the one quiet NaN, whatever its bits', () => {

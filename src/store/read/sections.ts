@@ -103,14 +103,32 @@ export function check(ok: boolean, format: Format, problem: string): asserts ok 
  * never decreases, and ends at `total`, so every range it gives lies inside the list.
  */
 export function checkStarts(starts: Uint32Array | Int32Array, total: number, format: Format, what: string): void {
-  let ok = starts.length > 0 && starts[0] === 0 && starts[starts.length - 1] === total;
-  for (let i = 1; ok && i < starts.length; i++) if (starts[i] < starts[i - 1]) ok = false;
-  check(ok, format, `whose ${what} do not fit its lists`);
+  // the loops here run cold in a fresh edge isolate, where each bytecode of an iteration counts: one compare a value
+  const n = starts.length;
+  let previous = 0;
+  let i = 0;
+  for (; i < n; i++) {
+    const start = starts[i];
+    if (start < previous) break;
+    previous = start;
+  }
+  check(n > 0 && i === n && starts[0] === 0 && starts[n - 1] === total, format, `whose ${what} do not fit its lists`);
+}
+
+/** Checks that every value of `values` is at least `min` and below `bound`; `problem` says what it is if not. */
+export function checkWithin(values: Uint32Array | Int32Array, min: number, bound: number, format: Format, problem: string): void {
+  const n = values.length;
+  let low = min;
+  let high = min;
+  for (let i = 0; i < n; i++) {
+    const value = values[i];
+    if (value > high) high = value;
+    else if (value < low) low = value;
+  }
+  check(n === 0 || (low >= min && high < bound), format, problem);
 }
 
 /** Checks that every value of `ids` is below `bound` (an index into a list of that length). */
 export function checkBelow(ids: Uint32Array | Int32Array, bound: number, format: Format, what: string): void {
-  let ok = true;
-  for (let i = 0; i < ids.length; i++) if (!(ids[i] >= 0 && ids[i] < bound)) ok = false;
-  check(ok, format, `whose ${what} point outside it`);
+  checkWithin(ids, 0, bound, format, `whose ${what} point outside it`);
 }

@@ -9,7 +9,7 @@ import type { TextColumnData } from '../format/text-column-file.ts';
 import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, TEXT_SECTION } from '../format/text-column-file.ts';
 import { bitmapWords } from '../format/bitmap.ts';
 import type { TrigramData } from '../format/trigram-file.ts';
-import { check, checkBelow, checkStarts, Sections } from './sections.ts';
+import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
 import { StringTable, type Fault } from './string-table.ts';
 
 const F = TEXT_COLUMN_FORMAT;
@@ -26,7 +26,7 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
   check(rowCount === rows, F, `of ${rowCount} rows, not the ${rows} of the event list`);
   check(Number.isInteger(valueCount) && valueCount >= 0 && Number.isInteger(nonNullRows) && nonNullRows <= rows, F, 'whose header is not a count of values and rows');
   const rowValue = own(s.i32(TEXT_SECTION.rowValue, 'row values', rows));
-  for (let r = 0; r < rows; r++) check(rowValue[r] >= -1 && rowValue[r] < valueCount, F, 'whose rows name values it does not have');
+  checkWithin(rowValue, -1, valueCount, F, 'whose rows name values it does not have');
   const valueRowStart = own(s.u32(TEXT_SECTION.valueRowStart, 'value lists', valueCount + 1));
   checkStarts(valueRowStart, nonNullRows, F, 'value lists');
   const valueRows = own(s.u32(TEXT_SECTION.valueRows, 'rows of values', nonNullRows));

@@ -115,20 +115,32 @@ export function checkStarts(starts: Uint32Array | Int32Array, total: number, for
   check(n > 0 && i === n && starts[0] === 0 && starts[n - 1] === total, format, `whose ${what} do not fit its lists`);
 }
 
-/** Checks that every value of `values` is at least `min` and below `bound`; `problem` says what it is if not. */
-export function checkWithin(values: Uint32Array | Int32Array, min: number, bound: number, format: Format, problem: string): void {
+/**
+ * Checks that every row's value is -1 (none) or below `bound`; `problem` says what it is if not.
+ * A loop of its own, for signed values: the checks above see one type of array each, which
+ * keeps them fast from their first call.
+ */
+export function checkWithin(values: Int32Array, bound: number, format: Format, problem: string): void {
   const n = values.length;
-  let low = min;
-  let high = min;
+  let low = -1;
+  let high = -1;
   for (let i = 0; i < n; i++) {
     const value = values[i];
     if (value > high) high = value;
     else if (value < low) low = value;
   }
-  check(n === 0 || (low >= min && high < bound), format, problem);
+  check(low >= -1 && high < bound, format, problem);
 }
 
 /** Checks that every value of `ids` is below `bound` (an index into a list of that length). */
 export function checkBelow(ids: Uint32Array | Int32Array, bound: number, format: Format, what: string): void {
-  checkWithin(ids, 0, bound, format, `whose ${what} point outside it`);
+  const n = ids.length;
+  let low = 0;
+  let high = 0;
+  for (let i = 0; i < n; i++) {
+    const id = ids[i];
+    if (id > high) high = id;
+    else if (id < low) low = id;
+  }
+  check(n === 0 || (low >= 0 && high < bound), format, `whose ${what} point outside it`);
 }

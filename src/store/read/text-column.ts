@@ -26,7 +26,7 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
   check(rowCount === rows, F, `of ${rowCount} rows, not the ${rows} of the event list`);
   check(Number.isInteger(valueCount) && valueCount >= 0 && Number.isInteger(nonNullRows) && nonNullRows <= rows, F, 'whose header is not a count of values and rows');
   const rowValue = own(s.i32(TEXT_SECTION.rowValue, 'row values', rows));
-  checkWithin(rowValue, -1, valueCount, F, 'whose rows name values it does not have');
+  checkWithin(rowValue, valueCount, F, 'whose rows name values it does not have');
   const valueRowStart = own(s.u32(TEXT_SECTION.valueRowStart, 'value lists', valueCount + 1));
   checkStarts(valueRowStart, nonNullRows, F, 'value lists');
   const valueRows = own(s.u32(TEXT_SECTION.valueRows, 'rows of values', nonNullRows));

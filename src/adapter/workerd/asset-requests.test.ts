@@ -47,6 +47,22 @@ function assetsOf(folder: string, log: string[]): AssetFetcher {
 }
 
 const ask = (path: string, query = '') => ({ method: 'GET', path, query, headers: {} });
+
+/** Flips one bit of the file at `path`, at the byte `at` picks; its bytes as they were. */
+function damage(path: string, at: (bytes: Buffer) => number): Buffer {
+  const original = readFileSync(path);
+  const damaged = Buffer.from(original);
+  damaged[at(damaged)] ^= 1;
+  writeFileSync(path, damaged);
+  return original;
+}
+
+/** What an answer that cannot be loaded is refused with (an EdgeLoadError's detail). */
+async function refusal(answer: Promise<unknown>): Promise<string> {
+  const refused = await answer.then(() => null, (e: unknown) => e);
+  expect(refused).toBeInstanceOf(EdgeLoadError);
+  return (refused as EdgeLoadError).detail;
+}
 const bytesOf = (answer: ApiResponse) => (typeof answer.body === 'string' ? Buffer.from(answer.body) : bodyBuffer(answer.body));
 
 describe('loading the dataset per need', () => {
@@ -89,16 +105,13 @@ describe('loading the dataset per need', () => {
     const copy = join(root, 'corrupt-dist');
     await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: copy, precompress: false });
     const column = join(copy, columnFile.text('title'));
-    const original = readFileSync(column);
-    const damaged = Buffer.from(original);
-    damaged[damaged.length - 1] ^= 1;
-    writeFileSync(column, damaged);
+    const original = damage(column, (bytes) => bytes.length - 1);
     const log: string[] = [];
     const { dataset, files } = await loadEdgeDataset(assetsOf(copy, log), { maxDataBytes: 1e9 });
     const api = createApi(dataset);
-    const refused = await files.whenLoaded(() => api(ask('/v1/cms/event/', 'title__icontains=a'))).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(EdgeLoadError);
-    expect((refused as EdgeLoadError).detail).toBe(`The API data cannot be read (dist/${columnFile.text('title')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\`).`);
+    expect(await refusal(files.whenLoaded(() => api(ask('/v1/cms/event/', 'title__icontains=a'))))).toBe(
+      `The API data cannot be read (dist/${columnFile.text('title')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\`).`,
+    );
     expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=1')))).status).toBe(200);
     writeFileSync(column, original);
     expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'title__icontains=a')))).status).toBe(200);
@@ -151,16 +164,13 @@ describe('loading the dataset per need', () => {
     const parted = join(root, 'parted-damaged-dist');
     await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: parted, precompress: false, eventPartRows: 2 });
     const part = join(parted, eventPartFile(1));
-    const original = readFileSync(part);
-    const damaged = Buffer.from(original);
-    damaged[damaged.indexOf('"title"') + 1] ^= 1;
-    writeFileSync(part, damaged);
+    const original = damage(part, (bytes) => bytes.indexOf('"title"') + 1);
     const log: string[] = [];
     const { dataset, files } = await loadEdgeDataset(assetsOf(parted, log), { maxDataBytes: 1e9 });
     const api = createApi(dataset);
-    const refused = await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=4'))).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(EdgeLoadError);
-    expect((refused as EdgeLoadError).detail).toBe(`The API data cannot be read (dist/${eventPartFile(1)}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\`).`);
+    expect(await refusal(files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=4'))))).toBe(
+      `The API data cannot be read (dist/${eventPartFile(1)}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\`).`,
+    );
     writeFileSync(part, original);
     expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=4')))).status).toBe(200);
     // part 0 and both offsets files were held from the refused round; the damaged part alone is fetched again

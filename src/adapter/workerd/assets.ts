@@ -124,35 +124,39 @@ export class EdgeFiles {
 }
 
 /**
- * The manifest's text without its list of public files, which the isolate does not read (it
- * fetches a public file when asked for it): most of a large dist's manifest, and most of what
+ * The manifest without its list of public files, which the isolate does not read (it fetches a
+ * public file when asked for it): most of a large dist's manifest, and most of what decoding and
  * parsing it would make. The build writes the manifest indented by two spaces, so the member is
  * the one line that starts `  "public_files": {` (a JSON string holds no line break) to the
- * first line that is `  }` after it; a manifest written otherwise is parsed whole.
+ * first line that is `  }` after it; the bytes are searched as they are (natively), not decoded
+ * first. A manifest written otherwise is left whole.
  */
-export function withoutPublicFiles(text: string): string {
-  const start = text.indexOf('\n  "public_files": {\n');
-  if (start === -1) return text;
-  const close = text.indexOf('\n  }', start);
-  if (close === -1) return text;
+export function withoutPublicFiles(bytes: Uint8Array): Uint8Array {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const start = b.indexOf('\n  "public_files": {\n');
+  if (start === -1) return bytes;
+  const close = b.indexOf('\n  }', start);
+  if (close === -1) return bytes;
   const end = close + '\n  }'.length;
   // the member and one comma beside it: the one after it, or (the last member) the one before it
-  if (text[end] === ',') return text.slice(0, start) + text.slice(end + 1);
-  if (text[start - 1] === ',') return text.slice(0, start - 1) + text.slice(end);
-  return text;
+  if (b[end] === COMMA) return Buffer.concat([b.subarray(0, start), b.subarray(end + 1)]);
+  if (b[start - 1] === COMMA) return Buffer.concat([b.subarray(0, start - 1), b.subarray(end)]);
+  return bytes;
 }
 
+const COMMA = 0x2c;
+
 /** The manifest without its public files; one the cut does not leave whole is parsed (and judged) whole. */
-function parseEdgeManifest(text: string): Manifest {
-  const cut = withoutPublicFiles(text);
-  if (cut !== text) {
+function parseEdgeManifest(bytes: Uint8Array): Manifest {
+  const cut = withoutPublicFiles(bytes);
+  if (cut !== bytes) {
     try {
-      return parseManifest(cut, 'manifest.json');
+      return parseManifest(new TextDecoder().decode(cut), 'manifest.json');
     } catch {
       // judged whole below: its own problem, named as the node loader names it
     }
   }
-  return parseManifest(text, 'manifest.json');
+  return parseManifest(new TextDecoder().decode(bytes), 'manifest.json');
 }
 
 export interface EdgeLoadOptions {
@@ -173,7 +177,7 @@ export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOpt
   let manifest: Manifest;
   let loaded: string[];
   try {
-    manifest = parseEdgeManifest(new TextDecoder().decode(manifestBytes));
+    manifest = parseEdgeManifest(manifestBytes);
     loaded = loadedFiles(manifest);
   } catch (e) {
     // a manifest from another aula or a damaged one: redeploying the same files will not help

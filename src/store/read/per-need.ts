@@ -48,9 +48,10 @@ export function requireAll(source: DistSource, rels: readonly string[]): void {
 
 /**
  * A zeroed buffer of `bytes` whose memory is taken as it is written: a resizable buffer, whose
- * pages are the system's zero pages until touched, not zero-filled whole when made (workerd fills
- * a plain one, ~1 ms of CPU per 2 MB). For arrays over every row of which an isolate fills the
- * few parts its answers reach.
+ * pages are the system's zero pages until touched, not zero-filled whole when made (as workerd
+ * fills a plain one). For arrays over every row of which an isolate fills the few parts its
+ * answers reach: their elements are slower to read than a plain array's, which costs a first
+ * answer less than filling the whole array would.
  */
 export function zeroedAsWritten(bytes: number): ArrayBuffer {
   return new ArrayBuffer(bytes, { maxByteLength: bytes });

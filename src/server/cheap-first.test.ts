@@ -7,7 +7,7 @@ import { charge } from '../query/work-budget.ts';
 import type { AccessEntry } from './access-log.ts';
 import { cheapFirst, MAX_YIELDS } from './cheap-first.ts';
 import { connectionBounds } from './connection-bounds.ts';
-import { MAX_PARTS, requestCosts, requestShapes } from './request-costs.ts';
+import { MAX_PARTS, pathShape, requestCosts, requestShapes } from './request-costs.ts';
 import { requestHandler } from './request-handler.ts';
 
 let server: Server | undefined;
@@ -247,6 +247,16 @@ describe('requestShapes', () => {
     expect(shape('/v1/cms/event/?limit=1')).not.toBe(shape('/v1/cms/event/?limit=1000'));
     expect(shape('/v1/cms/event/?limit=1')).not.toBe(shape('/v1/cms/event/?limit=1', 'text/html'));
     expect(shape('/v1/cms/event/?format=json')).not.toBe(shape('/v1/cms/event/?format=ics'));
+  });
+
+  it('holds the id of an event, or any segment of digits, as one: every detail is one shape', () => {
+    expect(shape('/v1/cms/event/12/')).toBe(shape('/v1/cms/event/345678/'));
+    expect(shape('/v1/cms/event/12/')).toBe('GET /v1/cms/event/#/ 0 ');
+    expect(shape('/v1/cms/event/12?format=json')).toBe(shape('/v1/cms/event/9?format=json'));
+    expect(pathShape('/v1/cms/event/12a/')).toBe('/v1/cms/event/12a/');
+    expect(pathShape('/v1/1/2')).toBe('/v1/#/#');
+    expect(pathShape('/v1/cms/event/')).toBe('/v1/cms/event/');
+    expect(pathShape('/')).toBe('/');
   });
 
   it('leaves out the names the API ignores, so varying them makes no new shape', () => {

@@ -1,5 +1,6 @@
 // What requests of one shape cost, as the API core counted it. A shape is what a request's cost
-// mostly depends on and its values mostly do not: the path, the parameter names the API takes
+// mostly depends on and its values mostly do not: the path (a segment of digits alike whatever
+// they are: every event's detail is one shape), the parameter names the API takes
 // (with their lookups, `teaser__iregex`), how the answer is represented (`format`, a browser's
 // Accept) and the order of magnitude of `limit`. The cheap-first scheduler (cheap-first.ts)
 // answers requests of a shape known to be expensive after the cheap ones waiting.
@@ -10,7 +11,7 @@
 // first request is answered at once, bounded like every request by the work limit, and teaches
 // the shape's cost.
 
-/** Shapes (and names per route) remembered; the least recently answered is forgotten first. */
+/** Shapes (and names per route) remembered; one not answered lately is forgotten first (CLOCK, see requestCosts). */
 export const MAX_SHAPES = 4096;
 
 /**
@@ -82,6 +83,51 @@ function eachName(query: string, each: (name: string, from: number, eq: number, 
 }
 
 /**
+ * The path as a shape holds it: each segment made only of ASCII digits (an event's id) as `#`, so
+ * the details of twenty thousand events are one shape, learned once and held in one entry, not
+ * twenty thousand that push every other shape out. The path itself where it has none.
+ */
+export function pathShape(path: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 1; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c < 0x30 || c > 0x39 || path.charCodeAt(i - 1) !== 47) continue;
+    let end = i + 1;
+    while (end < path.length && path.charCodeAt(end) >= 0x30 && path.charCodeAt(end) <= 0x39) end++;
+    if (end < path.length && path.charCodeAt(end) !== 47) {
+      i = end;
+      continue;
+    }
+    out += `${path.slice(from, i)}#`;
+    from = i = end;
+  }
+  return from === 0 ? path : out + path.slice(from);
+}
+
+/**
+ * Keys remembered in the order they came, at most `capacity`: `add` gives the key it pushed out.
+ * A Map's own order cannot do this cheaply: each `keys().next()` after deleting the oldest walks
+ * over every entry deleted since V8 last rehashed the table (~1.6 µs at 4,096 keys).
+ */
+class KeyRing {
+  private readonly keys: (string | undefined)[];
+  private next = 0;
+
+  constructor(capacity: number) {
+    this.keys = new Array<string | undefined>(Math.max(1, capacity)).fill(undefined);
+  }
+
+  /** Remembers `key` in the oldest slot; the key that held it, if any. */
+  add(key: string): string | undefined {
+    const old = this.keys[this.next];
+    this.keys[this.next] = key;
+    this.next = (this.next + 1) % this.keys.length;
+    return old;
+  }
+}
+
+/**
  * Shapes made of the parameter names the API takes. A name it ignores (`_v`, `x1`, …) is left
  * out: varying one makes no new shape, so a client cannot pass every request off as a shape never
  * seen (a name counts as taken once an answer did not call it ignored).
@@ -94,6 +140,7 @@ export function requestShapes(limits = { names: MAX_KNOWN_NAMES }): RequestShape
    * key says which base and names they are made of.
    */
   const made = new Map<string, Shape>();
+  const madeOrder = new KeyRing(MAX_SHAPES);
   return {
     shapeOf(method, path, query, accept) {
       const kept: string[] = [];
@@ -110,14 +157,15 @@ export function requestShapes(limits = { names: MAX_KNOWN_NAMES }): RequestShape
       });
       if (kept.length > 1) kept.sort();
       const html = accept !== undefined && accept.includes('html') ? 'h' : '';
-      const base = `${method} ${path} ${format}${html}${limit}`;
+      const base = `${method} ${pathShape(path)} ${format}${html}${limit}`;
       const key = `${base} ${kept.join('&')}`;
       const reusable = format === '' && key.length <= MAX_SHAPE_CHARS;
       const shape = reusable ? made.get(key) : undefined;
       if (shape) return shape;
       const fresh = { key: key.length > MAX_SHAPE_CHARS ? key.slice(0, MAX_SHAPE_CHARS) : key, parts: [...new Set(kept)].slice(0, MAX_PARTS).map((name) => `${base} ~${name}`) };
       if (reusable) {
-        if (made.size >= MAX_SHAPES) made.delete(made.keys().next().value!);
+        const old = madeOrder.add(key);
+        if (old !== undefined) made.delete(old);
         made.set(key, fresh);
       }
       return fresh;
@@ -157,25 +205,49 @@ export interface RequestCosts {
 }
 
 export function requestCosts(limits = { shapes: MAX_SHAPES, expensiveUnits: EXPENSIVE_UNITS }): RequestCosts {
-  // insertion order is recency order: a recorded key is moved to the end
-  const units = new Map<string, number>();
+  /** each key's estimate and whether it was recorded since the hand last passed it (CLOCK's reference bit) */
+  const units = new Map<string, { units: number; used: boolean }>();
+  /**
+   * The keys in their slots, for eviction by "second chance" (CLOCK, as the answer cache): a record
+   * of a known key only sets its flag, where moving it to the back of the Map (a delete and a set)
+   * left a deleted entry for every later eviction's walk from the front to step over.
+   */
+  const slots: string[] = [];
+  let hand = 0;
   const note = (key: string, used: number) => {
-    const before = units.get(key);
-    if (before !== undefined) units.delete(key);
-    else if (units.size >= limits.shapes) units.delete(units.keys().next().value!);
+    const entry = units.get(key);
+    if (entry === undefined) {
+      if (slots.length < limits.shapes) slots.push(key);
+      else {
+        // the least recently recorded, nearly: a key recorded since the hand last passed is passed over once
+        for (;;) {
+          const passed = units.get(slots[hand])!;
+          if (!passed.used) break;
+          passed.used = false;
+          hand = (hand + 1) % slots.length;
+        }
+        units.delete(slots[hand]);
+        slots[hand] = key;
+        hand = (hand + 1) % slots.length;
+      }
+      units.set(key, { units: used, used: false });
+      return;
+    }
     // An answer the core kept (a cache hit) costs nothing: halving the estimate, not dropping
     // it, keeps an expensive shape expensive across a few of those. A costlier answer than the
     // estimate moves it a quarter of the way there: a shape's occasional costly answer (a short
     // substring among longer ones) does not send the answers after it to the queue, where they
     // wait behind the cheap ones read in each turn; a shape that costs that much again soon (a
     // client sending its worst requests) is expensive after one or two of them.
-    units.set(key, before === undefined ? used : used > before ? before + (used - before) / 4 : Math.max(used, before / 2));
+    const before = entry.units;
+    entry.units = used > before ? before + (used - before) / 4 : Math.max(used, before / 2);
+    entry.used = true;
   };
   return {
     expensive(shape) {
       const whole = units.get(shape.key);
-      if (whole !== undefined) return whole > limits.expensiveUnits;
-      for (const part of shape.parts) if ((units.get(part) ?? 0) > limits.expensiveUnits) return true;
+      if (whole !== undefined) return whole.units > limits.expensiveUnits;
+      for (const part of shape.parts) if ((units.get(part)?.units ?? 0) > limits.expensiveUnits) return true;
       return false;
     },
     record(shape, used) {

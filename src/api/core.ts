@@ -51,6 +51,9 @@ const MAX_IGNORED_HEADER = 1024;
 /** Header values that need no rewriting: printable ASCII, short enough (every header the core makes itself). */
 const PLAIN_HEADER = /^[\x20-\x7e]{0,1024}$/;
 
+/** The values of the headers every answer carries (baseHeaders): written as they are, without a test. */
+const BASE_VALUES = new Set([...Object.values(baseHeaders()), ...Object.values(baseHeaders('text/html; charset=utf-8'))]);
+
 function headerValue(name: string, value: string): string {
   if (PLAIN_HEADER.test(value)) return value;
   let v = value.replace(/[^\x20-\x7e]/gu, (c) => Array.from(Buffer.from(c), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
@@ -79,6 +82,7 @@ function jsonUrl(baseUrl: string, path: string, params: QueryParams): string {
 }
 
 function decodePath(path: string): string | null {
+  if (!path.includes('%')) return path;
   try {
     return decodeURIComponent(path);
   } catch {
@@ -118,15 +122,24 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
 
   /** Adds what depends only on the answer itself: validator, caching policy, length. */
   function complete(response: ApiResponse, key: string): Finished {
+    // the header object and node's flat list of it, made in one pass
     const headers: Record<string, string> = {};
-    for (const name in response.headers) headers[name] = headerValue(name, response.headers[name]);
-    if (response.status === 200) {
-      headers.ETag = etagFor(tag, key);
-      headers['Cache-Control'] = cacheControl;
+    const list: string[] = [];
+    const add = (name: string, value: string) => {
+      headers[name] = value;
+      list.push(name, value);
+    };
+    for (const name in response.headers) {
+      const value = response.headers[name];
+      add(name, BASE_VALUES.has(value) ? value : headerValue(name, value));
     }
-    headers['X-Aula-Build'] = build;
-    headers['Content-Length'] = String(bodyByteLength(response.body));
-    return finished(response.status, headers, response.body);
+    if (response.status === 200) {
+      add('ETag', etagFor(tag, key));
+      add('Cache-Control', cacheControl);
+    }
+    add('X-Aula-Build', build);
+    add('Content-Length', String(bodyByteLength(response.body)));
+    return finished(response.status, headers, response.body, list);
   }
 
   /** Adds what depends on the request: a 304 for a matching validator, no body for HEAD. */
@@ -153,7 +166,7 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
       }
       return notFound();
     }
-    if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
       return detail(405, `Method "${request.method}" not allowed.`);
     }
     const params = QueryParams.parse(request.query);

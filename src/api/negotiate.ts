@@ -55,7 +55,11 @@ const MEMO_ENTRIES = 256;
 const MEMO_HEADER = 256;
 const memo = new Map<string, Negotiation>();
 
+/** the decision for a request with neither (most API clients, every load generator) */
+let plain: Negotiation | undefined;
+
 export function negotiate(format: string | undefined, accept: string | undefined): Negotiation {
+  if (format === undefined && accept === undefined) return (plain ??= decide(undefined, undefined));
   if (accept !== undefined && accept.length > MEMO_HEADER) return decide(format, accept);
   // the format's length first: no pair of (format, Accept) shares a key
   const f = format ?? '';

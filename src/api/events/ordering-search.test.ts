@@ -32,6 +32,8 @@ const FILTERS: Filter[] = [
   { param: 'register=true', keep: (e) => e.register },
   { param: 'start__gte=2025-01-06', keep: (e) => e.start >= Date.UTC(2025, 0, 5, 23) },
   { param: 'categories=1', keep: (e) => e.categories.includes(1) },
+  { param: 'register=false&dfp_points__gte=1', keep: (e) => !e.register && e.dfp_points !== null && e.dfp_points >= 1 },
+  { param: 'end__lt=2025-01-08&register=true', keep: (e) => e.end < Date.UTC(2025, 0, 7, 23) && e.register },
 ];
 
 const key = fc.record({ field: fc.constantFrom(...ORDER_FIELDS), descending: fc.boolean() });

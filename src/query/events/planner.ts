@@ -17,6 +17,8 @@ import type { TableIndexes } from './indexes/table-indexes.ts';
 import { TEST_COST, type Clause, type Condition, type NumericColumn } from './lookups/condition.ts';
 import { SpanCondition } from './lookups/ordered.ts';
 import { materialized, type Matches } from './matches.ts';
+import { BitsMatches } from './search/bits.ts';
+import { bitmapWords } from '../../store/format/bitmap.ts';
 import { charge } from '../work-budget.ts';
 import { WORK } from './work-costs.ts';
 
@@ -80,6 +82,8 @@ export function evaluateMatches(ix: TableIndexes, clauses: readonly Clause[]): E
   }
   const lone = conditions.length === 1 && driver === 0 ? conditions[0] : null;
   if (lone?.matches) return { matches: lone.matches(lo, hi), sieved: 0 };
+  const inBits = bitsPlan(conditions, best, ix.length);
+  if (inBits) return inBits(lo, hi);
   let rows = driver === -1 ? ix.all.subarray(lo, hi) : conditions[driver].rows(lo, hi);
   const rest = conditions
     .map((c, i) => ({ c, e: estimates[i], i }))
@@ -93,4 +97,29 @@ export function evaluateMatches(ix: TableIndexes, clauses: readonly Clause[]): E
     rows = c.filter(rows);
   }
   return done(rows, sieved);
+}
+
+/**
+ * When one condition holds its rows as a bit set (a search) and every other can sieve one, and
+ * no condition leaves fewer rows than the set has words: the matches as a bit set, the others
+ * ANDed into a copy of it (a word at a time, or a test per row still set), never listed. A list
+ * of thousands of candidates, sieved and listed again, then placed in an ordering, costs a pass
+ * over each of them per step; the bit set is also what an ordered page walks (ordered-page.ts).
+ */
+function bitsPlan(conditions: readonly Condition[], fewest: number, rows: number) {
+  const base = conditions.find((c) => c.bitsIn);
+  if (!base || conditions.length < 2 || fewest * 2 < bitmapWords(rows)) return null;
+  if (!conditions.every((c) => c === base || c.sieveBits)) return null;
+  const rest = conditions.filter((c) => c !== base).sort((a, b) => a.testCost - b.testCost);
+  return (lo: number, hi: number): Evaluation => {
+    const { bits, count: found } = base.bitsIn!(lo, hi);
+    let count = found;
+    let sieved = 0;
+    for (const c of rest) {
+      if (count === 0) break;
+      sieved += count;
+      count = c.sieveBits!(bits, count);
+    }
+    return { matches: new BitsMatches(bits, count, base.param), sieved };
+  };
 }

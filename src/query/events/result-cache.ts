@@ -47,13 +47,13 @@ export class ResultCache {
    * candidates or more; `work` is what computing it counted, charged to `what`.
    */
   offer(key: string, matches: Matches, sieved: number, work = 0, what = 'filters'): void {
-    if (sieved < MIN_SIEVED || matches.count > this.maxRows / 4 || this.map.has(key)) return;
+    if (sieved < MIN_SIEVED || heldRows(matches) > this.maxRows / 4 || this.map.has(key)) return;
     this.map.set(key, { matches, work, what });
-    this.rows += matches.count;
+    this.rows += heldRows(matches);
     for (const [k, m] of this.map) {
       if (this.map.size <= this.maxEntries && this.rows <= this.maxRows) break;
       this.map.delete(k);
-      this.rows -= m.matches.count;
+      this.rows -= heldRows(m.matches);
     }
   }
 
@@ -61,3 +61,6 @@ export class ResultCache {
     return this.map.size;
   }
 }
+
+/** What a result holds, in rows of 4 bytes: its list, or its bit set's words. */
+const heldRows = (m: Matches) => (m.bits ? m.bits.length : m.count);

@@ -19,6 +19,13 @@ export interface Condition {
   filter(candidates: RowSet): RowSet;
   /** optional: rows(lo, hi) as a count and pages, for conditions that can page without sorting */
   matches?(lo: number, hi: number): Matches;
+  /**
+   * optional: clears in `bits` (a bit set over the rows, search/bits.ts) the rows that do not
+   * match, `count` of them set; returns how many are left set
+   */
+  sieveBits?(bits: Int32Array, count: number): number;
+  /** optional: its rows in [lo, hi) as a fresh bit set over the rows, and their count */
+  bitsIn?(lo: number, hi: number): { bits: Int32Array; count: number };
 }
 
 export const TEST_COST = {

@@ -6,6 +6,7 @@ import type { TableIndexes } from '../indexes/table-indexes.ts';
 import { TEST_COST, type Condition } from './condition.ts';
 import { charge } from '../../work-budget.ts';
 import { WORK } from '../work-costs.ts';
+import { popcount32 } from '../search/bits.ts';
 
 export class SpanCondition implements Condition {
   readonly testCost = TEST_COST.typed;
@@ -41,5 +42,31 @@ export class SpanCondition implements Condition {
       k += +(v >= min) & +(v <= max); // branch-free; NaN (null) fails both
     }
     return out.slice(0, k);
+  }
+
+  sieveBits(bits: Int32Array, count: number): number {
+    charge(bits.length * WORK.word + count * WORK.candidate, this.param);
+    if (this.span.to <= this.span.from) {
+      bits.fill(0);
+      return 0;
+    }
+    const [min, max] = this.column.bounds(this.span);
+    const values = this.column.values;
+    let left = 0;
+    for (let w = 0; w < bits.length; w++) {
+      let x = bits[w];
+      if (x === 0) continue;
+      let kept = x;
+      const base = w << 5;
+      while (x !== 0) {
+        const low = x & -x;
+        const v = values[base | (31 - Math.clz32(low))];
+        if (!(v >= min && v <= max)) kept ^= low; // NaN (null) fails both
+        x ^= low;
+      }
+      bits[w] = kept;
+      left += popcount32(kept);
+    }
+    return left;
   }
 }

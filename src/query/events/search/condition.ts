@@ -4,7 +4,7 @@ import type { EventRows } from '../../../store/format/event-rows.ts';
 import { TEST_COST, type Condition } from '../lookups/condition.ts';
 import type { RowSet } from '../indexes/rowset.ts';
 import type { Matches } from '../matches.ts';
-import { BitsMatches, countIn, has, rowsIn } from './bits.ts';
+import { BitsMatches, countIn, has, popcount32, rowsIn } from './bits.ts';
 import { searchRows, SEARCH_PARAM, type SearchResult } from './search.ts';
 import type { WordIndex } from './word-index.ts';
 import { charge } from '../../work-budget.ts';
@@ -49,6 +49,21 @@ export class SearchCondition implements Condition {
       k += has(bits, r) ? 1 : 0;
     }
     return out.subarray(0, k);
+  }
+
+  bitsIn(lo: number, hi: number): { bits: Int32Array; count: number } {
+    const { bits, count } = this.found;
+    charge(bits.length * WORK.word * 2, this.param);
+    if (lo === 0 && hi >= this.index.rows) return { bits: bits.slice(), count };
+    return { bits: masked(bits, lo, hi), count: countIn(bits, lo, hi) };
+  }
+
+  sieveBits(bits: Int32Array): number {
+    const own = this.found.bits;
+    charge(bits.length * WORK.word, this.param);
+    let left = 0;
+    for (let w = 0; w < bits.length; w++) left += popcount32((bits[w] &= own[w]));
+    return left;
   }
 
   matches(lo: number, hi: number): Matches {

@@ -61,7 +61,8 @@ export class SpanCondition implements Condition {
       while (x !== 0) {
         const low = x & -x;
         const v = values[base | (31 - Math.clz32(low))];
-        if (!(v >= min && v <= max)) kept ^= low; // NaN (null) fails both
+        // branch-free; NaN (null) fails both
+        kept ^= low & ((+(v >= min) & +(v <= max)) - 1);
         x ^= low;
       }
       bits[w] = kept;

@@ -46,11 +46,15 @@ function ordered(source: OrderSource, keys: readonly OrderKey[], rows: RowsIn, f
   const rank = order.rank;
   // the rows up to `to` in the first key's order, and (with more keys) the rest of the run of
   // ties that reaches past it
-  let inOrder: Uint32Array;
+  let inOrder: Uint32Array | null = null;
+  // a walk costs `to * n / m` steps when the matches are spread evenly over the order; matches
+  // bunched at its far end (a filter on a field the order follows) would cost up to every row, so
+  // a walk gives up after twice what placing every match costs, and they are placed
+  const placing = m + bitmapWords(n);
   if (rows === null) inOrder = perm;
-  else if (!(rows instanceof Uint32Array) && to * (n / m) < m + bitmapWords(n)) inOrder = walk(perm, rows.bits, to, keys.length > 1 ? rank : null);
-  else {
-    const list = rows instanceof Uint32Array ? rows : listOf(rows, n);
+  else if (!(rows instanceof Uint32Array) && to * (n / m) < placing) inOrder = walk(perm, rows.bits, to, keys.length > 1 ? rank : null, 2 * placing);
+  if (inOrder === null) {
+    const list = rows instanceof Uint32Array ? rows : listOf(rows!, n);
     if (keys.length === 1) return byPlace(list, perm, place, n, from, to);
     inOrder = byPlace(list, perm, place, n, 0, m);
   }
@@ -92,12 +96,16 @@ function listOf(rows: { bits: Int32Array; count: number }, n: number): Uint32Arr
 /**
  * The first `to` rows of `bits` in the order `perm`, read by walking it (and, with `rank`, those
  * after them that tie with the last): for a page near the start of many matches, far less than
- * placing every match.
+ * placing every match. Null once it has taken `steps` steps without them.
  */
-function walk(perm: Uint32Array, bits: Int32Array, to: number, rank: Uint32Array | null): Uint32Array {
+function walk(perm: Uint32Array, bits: Int32Array, to: number, rank: Uint32Array | null, steps: number): Uint32Array | null {
   const out: number[] = [];
   let i = 0;
   for (; i < perm.length; i++) {
+    if (i >= steps) {
+      charge(i * WORK.row, ORDERING_PARAM);
+      return null;
+    }
     const r = perm[i];
     if ((bits[r >>> 5] & (1 << (r & 31))) === 0) continue;
     if (out.length >= to && (rank === null || rank[r] !== rank[out[out.length - 1]])) break;

@@ -13,10 +13,13 @@
 import type { RowBits, RowSet } from './rowset.ts';
 import { ENVELOPE, MONOTONE, type Envelope, type OrderedColumnData } from '../../../store/format/ordered-column-file.ts';
 import { firstIndex } from '../../../util/first-index.ts';
+import { bitmapWords } from '../../../store/format/bitmap.ts';
 
 export type Comparison = 'exact' | 'gt' | 'gte' | 'lt' | 'lte';
 
 const CACHE_ENTRIES = 64;
+/** span bit sets kept per column (12.5 KB each at 100k rows) */
+const SPAN_SETS = 16;
 
 /** Half-open interval of positions in the column's order (rows, or permutation). */
 export interface Span {
@@ -57,6 +60,7 @@ export class OrderedColumn {
     const e = this.envelope;
     if (e) bytes += e.prefixMin.byteLength + e.suffixMax.byteLength + (e.rows ? e.rows.byteLength + e.values.byteLength : 0);
     for (const r of this.cache.values()) bytes += r.byteLength;
+    for (const b of this.spanSets.values()) bytes += b.byteLength;
     return bytes;
   }
 
@@ -143,6 +147,34 @@ export class OrderedColumn {
       this.cache.delete(k);
       this.cachedRows -= r.length;
     }
+  }
+
+  // The rows of the last spans as bit sets over the rows: a span ANDed into a search's matches
+  // (lookups/ordered.ts) repeats as its rows' lists do, and a bit set is a few words a row.
+  private readonly spanSets = new Map<number, Int32Array>();
+
+  /** The rows of a span as a bit set over the rows (kept, never write to it); null for a monotone column. */
+  spanBits(s: Span): Int32Array | null {
+    const perm = this.perm;
+    if (perm === null) return null;
+    const key = s.from * (this.length + 1) + s.to;
+    let bits = this.spanSets.get(key);
+    if (bits) {
+      this.spanSets.delete(key);
+      this.spanSets.set(key, bits);
+      return bits;
+    }
+    bits = new Int32Array(bitmapWords(this.values.length));
+    for (let i = s.from; i < s.to; i++) {
+      const r = perm[i];
+      bits[r >>> 5] |= 1 << (r & 31);
+    }
+    this.spanSets.set(key, bits);
+    for (const k of this.spanSets.keys()) {
+      if (this.spanSets.size <= SPAN_SETS) break;
+      this.spanSets.delete(k);
+    }
+    return bits;
   }
 
   /**

@@ -45,10 +45,18 @@ export class SpanCondition implements Condition {
   }
 
   sieveBits(bits: Int32Array, count: number): number {
-    charge(bits.length * WORK.word + count * WORK.candidate, this.param);
-    if (this.span.to <= this.span.from) {
+    const size = this.span.to - this.span.from;
+    // the fewer of the span's rows (marked in a bit set, ANDed) and the rows left (each tested)
+    charge(bits.length * WORK.word + Math.min(size * WORK.row, count * WORK.candidate), this.param);
+    if (size <= 0) {
       bits.fill(0);
       return 0;
+    }
+    const spanBits = size * WORK.row < count * WORK.candidate ? this.column.spanBits(this.span) : null;
+    if (spanBits) {
+      let left = 0;
+      for (let w = 0; w < bits.length; w++) left += popcount32((bits[w] &= spanBits[w]));
+      return left;
     }
     const [min, max] = this.column.bounds(this.span);
     const values = this.column.values;

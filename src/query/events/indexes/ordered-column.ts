@@ -149,6 +149,26 @@ export class OrderedColumn {
     }
   }
 
+  /**
+   * For a column close to the row order (an envelope over every row): rows outside [from, to) do
+   * not match the span and rows in [sureFrom, sureTo) all do, so only the rows between need their
+   * values tested. Null for the other shapes.
+   */
+  rowBands(s: Span): { from: number; to: number; sureFrom: number; sureTo: number } | null {
+    const env = this.envelope;
+    if (!env || env.rows || s.to <= s.from) return null;
+    const [min, max] = this.bounds(s);
+    const { prefixMin, suffixMax } = env;
+    const m = env.values.length;
+    // as rowsByEnvelope finds them
+    const from = firstIndex(m, (i) => prefixMin[i] <= max);
+    const to = firstIndex(m, (i) => suffixMax[i] < min);
+    if (from >= to) return { from, to: from, sureFrom: from, sureTo: from };
+    if (max >= suffixMax[0]) return { from, to, sureFrom: from, sureTo: Math.min(to, Math.max(from, firstIndex(m, (i) => prefixMin[i] < min))) };
+    if (min <= prefixMin[m - 1]) return { from, to, sureFrom: Math.min(to, Math.max(from, firstIndex(m, (i) => suffixMax[i] <= max))), sureTo: to };
+    return { from, to, sureFrom: from, sureTo: from };
+  }
+
   // The rows of the last spans as bit sets over the rows: a span ANDed into a search's matches
   // (lookups/ordered.ts) repeats as its rows' lists do, and a bit set is a few words a row.
   private readonly spanSets = new Map<number, Int32Array>();

@@ -52,7 +52,10 @@ export class SpanCondition implements Condition {
       bits.fill(0);
       return 0;
     }
-    const spanBits = size * WORK.row < count * WORK.candidate ? this.column.spanBits(this.span) : null;
+    // a column close to the row order: whole words of rows that cannot match, or surely match, are
+    // not tested row by row
+    const bands = this.column.rowBands(this.span);
+    const spanBits = bands === null && size * WORK.row < count * WORK.candidate ? this.column.spanBits(this.span) : null;
     if (spanBits) {
       let left = 0;
       for (let w = 0; w < bits.length; w++) left += popcount32((bits[w] &= spanBits[w]));
@@ -60,12 +63,21 @@ export class SpanCondition implements Condition {
     }
     const [min, max] = this.column.bounds(this.span);
     const values = this.column.values;
+    const { from, to, sureFrom, sureTo } = bands ?? { from: 0, to: bits.length << 5, sureFrom: 0, sureTo: 0 };
     let left = 0;
     for (let w = 0; w < bits.length; w++) {
       let x = bits[w];
       if (x === 0) continue;
-      let kept = x;
       const base = w << 5;
+      if (base + 32 <= from || base >= to) {
+        bits[w] = 0;
+        continue;
+      }
+      if (base >= sureFrom && base + 32 <= sureTo) {
+        left += popcount32(x);
+        continue;
+      }
+      let kept = x;
       while (x !== 0) {
         const low = x & -x;
         const v = values[base | (31 - Math.clz32(low))];

@@ -173,8 +173,11 @@ export class OrderedColumn {
   // (lookups/ordered.ts) repeats as its rows' lists do, and a bit set is a few words a row.
   private readonly spanSets = new Map<number, Int32Array>();
 
-  /** The rows of a span as a bit set over the rows (kept, never write to it); null for a monotone column. */
-  spanBits(s: Span): Int32Array | null {
+  /**
+   * The rows of a span as a bit set over the rows (kept, never write to it); null for a monotone
+   * column, and unless `make`, when it is not kept already.
+   */
+  spanBits(s: Span, make: boolean): Int32Array | null {
     const perm = this.perm;
     if (perm === null) return null;
     const key = s.from * (this.length + 1) + s.to;
@@ -184,6 +187,7 @@ export class OrderedColumn {
       this.spanSets.set(key, bits);
       return bits;
     }
+    if (!make) return null;
     bits = new Int32Array(bitmapWords(this.values.length));
     for (let i = s.from; i < s.to; i++) {
       const r = perm[i];

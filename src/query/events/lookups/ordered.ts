@@ -55,7 +55,8 @@ export class SpanCondition implements Condition {
     // a column close to the row order: whole words of rows that cannot match, or surely match, are
     // not tested row by row
     const bands = this.column.rowBands(this.span);
-    const spanBits = bands === null && size * WORK.row < count * WORK.candidate ? this.column.spanBits(this.span) : null;
+    // else the span's rows as a bit set, when it is kept or has fewer rows than are left to test
+    const spanBits = bands === null ? this.column.spanBits(this.span, size * WORK.row < count * WORK.candidate) : null;
     if (spanBits) {
       let left = 0;
       for (let w = 0; w < bits.length; w++) left += popcount32((bits[w] &= spanBits[w]));

@@ -110,13 +110,8 @@ export class OrderedColumn {
     const perm = this.perm!;
     if (this.ordered[s.from] === this.ordered[s.to - 1]) return perm.subarray(s.from, s.to);
     const key = s.from * (this.length + 1) + s.to;
-    const hit = this.cache.get(key);
-    if (hit) {
-      // refresh its place in the LRU order
-      this.cache.delete(key);
-      this.cache.set(key, hit);
-      return hit;
-    }
+    const hit = touched(this.cache, key);
+    if (hit) return hit;
     const rows = this.computeRows(s, all, bits, scratch);
     this.remember(key, rows);
     return rows;
@@ -181,14 +176,9 @@ export class OrderedColumn {
     const perm = this.perm;
     if (perm === null) return null;
     const key = s.from * (this.length + 1) + s.to;
-    let bits = this.spanSets.get(key);
-    if (bits) {
-      this.spanSets.delete(key);
-      this.spanSets.set(key, bits);
-      return bits;
-    }
-    if (!make) return null;
-    bits = new Int32Array(bitmapWords(this.values.length));
+    const kept = touched(this.spanSets, key);
+    if (kept || !make) return kept ?? null;
+    const bits = new Int32Array(bitmapWords(this.values.length));
     for (let i = s.from; i < s.to; i++) {
       const r = perm[i];
       bits[r >>> 5] |= 1 << (r & 31);
@@ -227,6 +217,16 @@ export class OrderedColumn {
     }
     return scan(values, env.rows, scratch, from, to, min, max);
   }
+}
+
+/** The entry of `key`, moved to the end of the map's order (the most recently used). */
+function touched<V>(map: Map<number, V>, key: number): V | undefined {
+  const hit = map.get(key);
+  if (hit !== undefined) {
+    map.delete(key);
+    map.set(key, hit);
+  }
+  return hit;
 }
 
 /**

@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers.ts';
 import { describeFailure } from '../../util/failure.ts';
 import { madeFilesText } from '../../store/format/made-files.ts';
-import { createStaging, recoverDist, swapInLater } from './swap.ts';
+import { createStaging, recoverDist, swapIn } from './swap.ts';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -35,8 +34,8 @@ function dists(files = 3) {
 
 const parkedIn = (root: string) => readdirSync(root).filter((e) => /^\.aula-old-dist-[0-9]+-[0-9]+$/.test(e));
 
-describe('swapInLater', () => {
-  it('puts the new dist in place before it returns, then removes the former one, and nothing else', async () => {
+describe('swapIn', () => {
+  it('puts the new dist in place, then removes the former one, and nothing else', () => {
     const { root, out, staging } = dists(200);
     // a user's folder with a look-alike name beside, and one outside the dist a link in it points to
     mkdirSync(join(root, '.aula-old-dist-notes'));
@@ -47,10 +46,9 @@ describe('swapInLater', () => {
     // at its top that aula does not write would be the user's, moved into the new dist)
     symlinkSync(join(root, 'elsewhere'), join(out, 'pages', 'linked'));
 
-    const removal = swapInLater(staging, out);
+    swapIn(staging, out);
     expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(manifest('new'));
     expect(readdirSync(out).sort()).toEqual(['.aula-files', 'manifest.json', 'pages']);
-    await removal;
     expect(readdirSync(root).sort()).toEqual(['.aula-old-dist-notes', 'dist', 'elsewhere']);
     expect(readFileSync(join(root, '.aula-old-dist-notes', 'a.txt'), 'utf8')).toBe('mine');
     // the link was removed, not followed
@@ -58,7 +56,7 @@ describe('swapInLater', () => {
     expect(readFileSync(join(out, 'pages', '0.json'), 'utf8')).toBe('new');
   });
 
-  it('a removal that fails midway leaves the new dist whole and names the path in one line', async () => {
+  it('a removal that fails midway leaves the new dist whole and names the path in one line', () => {
     const { root, out, staging } = dists();
     // a file deeper than PATH_MAX in the former dist: made by moving one deep folder into another
     // (each call's path stays short enough), it can be neither listed nor unlinked by its path
@@ -68,8 +66,12 @@ describe('swapInLater', () => {
     writeFileSync(join(root, 'more', deep, 'file'), 'x');
     renameSync(join(root, 'more'), join(out, 'pages', deep, 'more'));
 
-    const removal = swapInLater(staging, out);
-    const failure = await removal.then(() => null, (e: unknown) => e as NodeJS.ErrnoException);
+    let failure: NodeJS.ErrnoException | null = null;
+    try {
+      swapIn(staging, out);
+    } catch (e) {
+      failure = e as NodeJS.ErrnoException;
+    }
     expect(failure).not.toBeNull();
     expect(failure!.code).toBe('ENAMETOOLONG');
     const line = describeFailure(failure);
@@ -81,28 +83,6 @@ describe('swapInLater', () => {
     expect(readdirSync(out).sort()).toEqual(['.aula-files', 'manifest.json', 'pages']);
     expect(readFileSync(join(out, 'pages', '0.json'), 'utf8')).toBe('new');
     expect(parkedIn(root)).toHaveLength(1);
-  });
-
-  it('keeps the process alive until the former dist is gone, awaited or not', () => {
-    const { root, out, staging } = dists(1000);
-    const swap = fileURLToPath(new URL('../../../lib/pipeline/out-folder/swap.js', import.meta.url));
-    expect(existsSync(swap)).toBe(true);
-    // the script ends right after the call: only the worker can hold the process until it is done
-    const script = join(root, 'swap.mjs');
-    // what is beside the dist when the process exits (once nothing keeps it alive any more)
-    writeFileSync(script, [
-      `import { readdirSync } from 'node:fs';`,
-      `import { swapInLater } from ${JSON.stringify(swap)};`,
-      `process.on('exit', () => process.stdout.write(readdirSync(${JSON.stringify(root)}).sort().join(',')));`,
-      `swapInLater(${JSON.stringify(staging)}, ${JSON.stringify(out)});`,
-    ].join('\n'));
-    const run = spawnSync(process.execPath, [script], { encoding: 'utf8' });
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    expect(run.stdout).toBe('dist,swap.mjs');
-    expect(parkedIn(root)).toEqual([]);
-    expect(readdirSync(root).sort()).toEqual(['dist', 'swap.mjs']);
-    expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(manifest('new'));
   });
 });
 

@@ -15,8 +15,6 @@ import { listFiles } from '../ledger/carry-over.ts';
 import { isAulaDist } from './out-folder.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 import { moveUserEntries, removeMade, STAGING_MARKER, userEntries, type MadeList } from './user-files.ts';
-import { runFsThread } from '../threads/fs-thread.ts';
-import { threadModule } from '../../util/start-thread.ts';
 import { isRunning } from '../../util/process-alive.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 
@@ -168,23 +166,6 @@ function warnLeft(dir: string, warn: SwapWarning): void {
 }
 
 /**
- * Moves `staged` to `out` as swapIn does, and removes the former dist on a worker thread: the
- * returned promise settles once it is gone (or failed to go, with the error of the removal). The
- * new dist is in place before this returns; only the parked folder is left to remove, so a
- * failure there costs nothing but that folder (the next build's recoverDist removes what is left).
- * The caller awaits it before it reads the new dist's identities (an unlink of a hard link
- * changes the ctime of the file the new dist shares) and before the build returns; the worker
- * keeps the process alive meanwhile.
- */
-export function swapInLater(staged: string, out: string, warn: SwapWarning = () => {}): Promise<void> {
-  const parked = swapRenames(staged, out, warn);
-  if (parked === null) return Promise.resolve();
-  return removeOnWorker(parked.dir, parked.made).then(() => {
-    if (parked.kept) warnLeft(parked.dir, warn);
-  });
-}
-
-/**
  * The two renames of the swap; returns the parked former dist when there is one to remove, with
  * the files its .aula-files lists (null: it lists none, and all of it is aula's once the user's
  * entries at its top are moved out).
@@ -229,11 +210,6 @@ function writeMadeFiles(staged: string, previous: string | null): void {
     }
   }
   writeFileSync(path, text);
-}
-
-/** Removes what aula made of the former dist `dir` (proven aula's by the caller) on a worker thread. */
-export function removeOnWorker(dir: string, made: MadeList): Promise<void> {
-  return runFsThread(threadModule(import.meta.url, 'remove-thread'), { dir, made }, { stopped: `the removal of ${dir} stopped before it finished`, path: dir });
 }
 
 /** Staging folders of builds that are no longer running. */

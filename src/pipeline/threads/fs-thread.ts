@@ -1,6 +1,5 @@
 // A short file-system job run on a thread of its own while the build's own thread goes on: the
-// patch's page links (publish/link-thread.ts), the former dist's removal (out-folder/
-// remove-thread.ts), a share of the stats (patch/stat-thread.ts). Each is a thread module whose
+// pages' links (ledger/link-thread.ts), a share of the stats (load/stat-thread.ts). Each is a thread module whose
 // `answer` does the job and gives null, or the error as plain fields (fsAnswer): an error crossing
 // threads would lose its code and paths, which the one line the CLI prints names.
 import { runOnThread } from '../../util/start-thread.ts';

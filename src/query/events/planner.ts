@@ -22,12 +22,6 @@ import { bitmapWords } from '../../store/format/bitmap.ts';
 import { charge } from '../work-budget.ts';
 import { WORK } from './work-costs.ts';
 
-/** The matching rows, ascending. */
-export function evaluate(ix: TableIndexes, clauses: readonly Clause[]): RowSet {
-  const { matches } = evaluateMatches(ix, clauses);
-  return matches.slice(0, matches.count);
-}
-
 export interface Evaluation {
   matches: Matches;
   /** candidate rows the sieves tested: roughly what computing the matches again would cost */

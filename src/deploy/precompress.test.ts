@@ -201,13 +201,12 @@ describe('compressible', () => {
 });
 
 describe('compressionPool writing the twins itself', () => {
-  it('writes the very bytes finish() would return under the folder, each path told, none returned', async () => {
+  it('writes the very bytes finish() would return under the folder, none returned', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aula-twins-'));
     try {
       const files = new Map([['v1/cms/event/index.json', page], ['deep/er/x.json', `${page} `]]);
-      const wrote: string[] = [];
       const ready = new Map([['ready.json', compressTwins(page, compressionLevels(page.length, 1e9))]]);
-      const pools = [compressionPool(1e9, 2, ready, { dir, wrote: (p) => wrote.push(p) }), compressionPool(1e9, 2, ready)];
+      const pools = [compressionPool(1e9, 2, ready, { dir }), compressionPool(1e9, 2, ready)];
       for (const pool of pools) {
         for (const [path, content] of files) pool.add(path, content);
         pool.add('ready.json', page);
@@ -215,7 +214,6 @@ describe('compressionPool writing the twins itself', () => {
       expect(await pools[0].finish()).toEqual(new Map());
       const expected = await pools[1].finish();
       expect(expected.size).toBe(6);
-      expect(wrote.sort()).toEqual([...expected.keys()].sort());
       for (const [path, bytes] of expected) expect(readFileSync(join(dir, path)).equals(bytes)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -81,10 +81,10 @@ export function compressTwins(content: string | Uint8Array, levels: { gzip: numb
 
 /**
  * Where the pool's twins go: handed to a function on this thread as they come back, or written
- * under `dir` by the worker that made them (`wrote` is told each path), so that neither their
- * bytes nor ~10,000 file writes at 100k events come back to this thread.
+ * under `dir` by the worker that made them, so that neither their bytes nor ~10,000 file writes at
+ * 100k events come back to this thread.
  */
-export type TwinSink = ((path: string, bytes: Uint8Array) => void) | { dir: string; wrote?: (path: string) => void };
+export type TwinSink = ((path: string, bytes: Uint8Array) => void) | { dir: string };
 
 export interface Job {
   path: string;
@@ -137,7 +137,6 @@ export function compressionPool(
         const file = join(sink.dir, twin);
         mkdirSync(dirname(file), { recursive: true });
         writeFileSync(file, bytes);
-        sink.wrote?.(twin);
       }
     } else if (sink) {
       sink(`${path}.gz`, gz);
@@ -167,9 +166,7 @@ export function compressionPool(
       for (const r of results) {
         try {
           if ('failed' in r) throw Object.assign(new Error(r.failed.message), { code: r.failed.code, path: r.failed.path });
-          if ('written' in r) {
-            if (typeof sink === 'object') for (const twin of [`${r.path}.gz`, `${r.path}.br`]) sink.wrote?.(twin);
-          } else deliver(r.path, r.gz, r.br);
+          if (!('written' in r)) deliver(r.path, r.gz, r.br);
         } catch (e) {
           failed ??= e;
         }

@@ -14,7 +14,6 @@
 // makes the rest; without a cache the same code runs with an empty store. What the next build
 // reuses of this one is recorded as it is published (state/, ledger/).
 import { existsSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { previousManifest } from './ledger/changes.ts';
 import { removeStaleTemps } from './cache/stale-temps.ts';
@@ -22,7 +21,7 @@ import { loadStage } from './load/load-stage.ts';
 import { loadFromState, type StateHost } from './load/state-load.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
 import { createStaging, removeStaging } from './out-folder/swap.ts';
-import { eventStatePath, writeEventState } from './state/event-state.ts';
+import { eventStatePath, nextEventState, writeEventState } from './state/event-state.ts';
 import { NoPatch } from './state/no-patch.ts';
 import { onePreviousBuild, type PreviousBuild } from './state/previous-build.ts';
 import { patchOptions, StateRecorder } from './state/state-recorder.ts';
@@ -106,10 +105,9 @@ async function stagesOverState(options: BuildOptions, host: StateHost): Promise<
     rendered.keepRows();
     // from here on a failure is the build's own, as in a full build (not a reason to build again)
     publishing = true;
-    const record = (manifestJson: string) => writeEventState(plan.statePath, {
-      ...state, safe: plan.safe, manifestSha: createHash('sha256').update(manifestJson).digest('hex'),
-      others: plan.others, eventFiles: plan.eventFiles, eventStats: plan.eventStats, eventKeys: plan.eventKeys, rows: rendered.stateRows,
-    });
+    const { safe, others, eventFiles, eventStats, eventKeys } = plan;
+    const changed = { safe, others, eventFiles, eventStats, eventKeys, rows: rendered.stateRows };
+    const record = (manifestJson: string) => writeEventState(plan.statePath, nextEventState(state, changed, manifestJson));
     await publishStage(options, host.clock, { out: host.out, previous: plan.previous, media: state.media, record }, rendered, dist);
     const count = rendered.eventCount;
     const rows = plan.fresh.length;

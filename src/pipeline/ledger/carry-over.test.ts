@@ -45,7 +45,7 @@ describe('carryOver', () => {
       expect(readFileSync(join(staged, rel)).equals(Buffer.from(now))).toBe(true);
     }
   });
-  it('reads no file it is told differs, and compares the rest', () => {
+  it('reads no file it is told is settled (linked already, or known to differ), and compares the rest', () => {
     const { old, staged } = trees();
     for (const rel of ['a.json', 'b.json']) {
       writeFileSync(join(old, rel), 'same');

@@ -72,16 +72,17 @@ export function carryFile(previous: string, staged: string): boolean {
 }
 
 /**
- * Links every unchanged staged file to its previous copy; returns how many were carried.
- * `differs`: true for a file known to differ from the previous one (its bytes' SHA-256 is not
- * the one the previous build recorded), which is then not read to compare: a file the previous
- * build recorded otherwise and a hand then made equal is only not carried, never carried wrongly.
+ * Links every unchanged staged file to its previous copy; returns how many were compared and
+ * carried. `settled`: true for a file not to compare — one linked from the previous dist already,
+ * or one known to differ from it (its bytes' SHA-256 is not the one the previous build recorded):
+ * a file the previous build recorded otherwise and a hand then made equal is only not carried,
+ * never carried wrongly.
  */
-export function carryOver(previousDist: string, staging: string, differs: (rel: string) => boolean = () => false): number {
+export function carryOver(previousDist: string, staging: string, settled: (rel: string) => boolean = () => false): number {
   if (!statOrNull(previousDist)?.isDirectory()) return 0;
   let carried = 0;
   for (const rel of listFiles(staging)) {
-    if (differs(rel)) continue;
+    if (settled(rel)) continue;
     if (carryFile(join(previousDist, rel), join(staging, rel))) carried++;
   }
   return carried;

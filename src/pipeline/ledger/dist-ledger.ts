@@ -143,9 +143,12 @@ export class DistLedger {
    * (Twins of other bytes are other bytes: a compressed file decompresses to one text.)
    */
   differs(rel: string, written: Written): boolean {
-    const base = rel.endsWith('.gz') || rel.endsWith('.br') ? rel.slice(0, -3) : rel;
-    const now = written.get(base);
-    const then = this.entry(base);
+    const base = rel.endsWith('.gz') || rel.endsWith('.br') ? rel.slice(0, -3) : null;
+    // a twin's file is the one it was made of, when the previous build recorded twins of that one
+    const twinOf = base === null ? undefined : this.entry(base);
+    const file = twinOf?.gz !== undefined ? base! : rel;
+    const now = written.get(file);
+    const then = this.entry(file);
     return now !== undefined && then !== undefined && now.sha !== then.sha;
   }
 

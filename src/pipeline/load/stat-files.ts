@@ -1,6 +1,6 @@
-// The stats of many files (a patch's event files: one per event, most of them), taken on two threads. The
-// stats are the largest part of a one-event patch's search for changes. A worker thread takes
-// shares of them while this one does, as git's index preload does with its lstats.
+// The stats of many files (the event files: one per event, most of them), taken on two threads:
+// the largest part of the search for changes over the event state (state-load.ts). A worker
+// thread takes shares of them while this one does, as git's index preload does with its lstats.
 import { statSync, type BigIntStats } from 'node:fs';
 import { runFsThread } from '../threads/fs-thread.ts';
 import { threadModule } from '../../util/start-thread.ts';

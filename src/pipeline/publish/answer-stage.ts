@@ -34,7 +34,6 @@ const COMPRESS_AHEAD = 16 << 20;
 /** What answering writes through: the pool compressing the files, and what links or writes each. */
 interface Emitter {
   pool: CompressionPool | null;
-  twins: number | null;
   emit(rel: string, content: string | Uint8Array, inputs?: string, compress?: boolean): void;
   /** links the previous dist's `rel` (with its twins) on the link thread when the ledger proves `inputs` its key */
   linked(rel: string, inputs: string | undefined): boolean;
@@ -66,7 +65,7 @@ function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | n
     dist.written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
     return true;
   };
-  return { pool, twins, emit, linked };
+  return { pool, emit, linked };
 }
 
 async function answerPages(options: BuildOptions, api: Api, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): Promise<void> {

@@ -51,7 +51,7 @@ export async function publishStage(
   ]));
   await clock.nextPhase('manifest', 'carry over');
   const { ledger } = dist;
-  carryOver(out, dist.staging, ledger ? (rel) => ledger.differs(rel, dist.written) : undefined);
+  carryOver(out, dist.staging, ledger ? (rel) => ledger.linked.has(rel) || ledger.differs(rel, dist.written) : undefined);
   await clock.nextPhase('carry over', 'swap');
   if (dist.ledgerFile !== null) input.record?.(manifestJson);
   // as written, before anybody else can reach them: what changes after the swap is not proven

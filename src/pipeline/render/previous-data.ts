@@ -1,6 +1,6 @@
 // The previous build's event data, for a full build to take what its rows have in common with it
 // (store/write/event-data.ts): read from the previous dist where the ledger proves every file
-// read, the build the event state describes (patch/plan.ts previousBuild), made with the same
+// read, the build the event state describes (state/previous-build.ts), made with the same
 // options and in the same zone. Each row of it is known by its hash (the state's keys): a row of
 // this build with the same hash has the same bytes, so the same values, entry and terms.
 import { readFileSync } from 'node:fs';

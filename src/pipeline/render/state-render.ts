@@ -23,7 +23,7 @@ import type { Plan, StateHost } from '../load/state-load.ts';
 import type { BuildOptions } from '../run.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { eventParts } from '../write/events-file.ts';
-import { KEY_BYTES, type StateRows } from '../state/event-state.ts';
+import { KEY_BYTES, stateRows, type StateRows } from '../state/event-state.ts';
 import { refuse } from '../state/no-patch.ts';
 import { calendarData } from './calendar-data.ts';
 import { previousFiles } from './previous-data.ts';
@@ -79,12 +79,12 @@ function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[] } {
 }
 
 /**
- * The patch's event data, from the previous data files (proven by the ledger) and the rows made
- * anew, and the sizes of the previous parts. A function of its own: the previous files read and
- * the columns' values made from them are let go when it returns, not held by the patch's frame
- * while it answers the pages; only what the new files take of them stays.
+ * The event data over the state, from the previous data files (proven by the ledger) and the rows
+ * made anew, and the sizes of the previous parts. A function of its own: the previous files read
+ * and the columns' values made from them are let go when it returns, not held by the caller's
+ * frame while the pages are answered; only what the new files take of them stays.
  */
-function patchedData(plan: Plan, out: string, partRows: number, made: { rows: EventRows; events: readonly Event[]; order: Int32Array }): { data: Omit<EventData, 'values'>; oldSizes: number[]; oldBytes: number } {
+function stateData(plan: Plan, out: string, partRows: number, made: { rows: EventRows; events: readonly Event[]; order: Int32Array }): { data: Omit<EventData, 'values'>; oldSizes: number[]; oldBytes: number } {
   const before = previousFiles(plan, out, partRows) ?? refuse('the previous data files are not proven');
   const oldSizes = eventPartFiles(plan.previous).map((_, j) => before.bounds[j + 1] - before.bounds[j]);
   const { values: _values, ...data } = eventData({ ...made, previous: before, timezone: plan.state.site.timezone, partRows: plan.previous.event_part_rows, calendar: calendarData });
@@ -128,7 +128,7 @@ export async function renderFromState(options: BuildOptions, host: StateHost, pl
   const fresh = freshRows(plan);
   const { sequence, fileOf } = mergedOrder(plan);
   const count = sequence.length;
-  const { data, oldSizes, oldBytes } = patchedData(plan, host.out, options.eventPartRows ?? EVENT_PART_ROWS, { rows: fresh.rows, events: plan.fresh, order: sequence });
+  const { data, oldSizes, oldBytes } = stateData(plan, host.out, options.eventPartRows ?? EVENT_PART_ROWS, { rows: fresh.rows, events: plan.fresh, order: sequence });
   const eventBytes = data.bounds[data.parts.length];
   const twins = carriedFiles(options, plan, eventBytes, oldBytes, dist);
   const oldFiles = new Set([...eventPartFiles(previous), ...eventOffsetsFiles(previous)]);
@@ -144,9 +144,9 @@ export async function renderFromState(options: BuildOptions, host: StateHost, pl
   for (const rel of oldFiles) delete files[rel];
   for (const rel of data.reused) digests.set(rel, previous.files[rel]);
   for (const [rel, digest] of digests) files[rel] = digest;
-  const stateRows = nextRows(plan, sequence, fresh.hashes, fileOf);
+  const next = nextRows(plan, sequence, fresh.hashes, fileOf);
   let newest = 0;
-  for (let row = 0; row < count; row++) newest = Math.max(newest, stateRows.lastModified[row]);
+  for (let row = 0; row < count; row++) newest = Math.max(newest, next.lastModified[row]);
   const limit = state.site.page_size;
   const manifest: Manifest = {
     format: previous.format,
@@ -165,21 +165,14 @@ export async function renderFromState(options: BuildOptions, host: StateHost, pl
   out.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
   out.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
   const keepRows = () => appendRows(rowsPath(host.cacheDir, options.content), fresh.hashes.map((hash, j) => ({ key: fresh.keys[j], hash, json: fresh.rows.bytes(j), starts: fresh.rows.starts.subarray(j * STRIDE, (j + 1) * STRIDE) })));
-  return { files: out, manifest, hashedCopies: new Map(), eventBytes, volume: twins ?? 0, eventCount: count, hashes: stateRows.keys, mediaFiles, stateRows, keepRows };
+  return { files: out, manifest, hashedCopies: new Map(), eventBytes, volume: twins ?? 0, eventCount: count, hashes: next.keys, mediaFiles, stateRows: next, keepRows };
 }
 
 /** The state's rows for the new list order. */
 function nextRows(plan: Plan, sequence: Int32Array, freshHashes: readonly Buffer[], fileOf: readonly number[]): StateRows {
   const old = plan.state.rows;
   const count = sequence.length;
-  const rows: StateRows = {
-    id: new Float64Array(count),
-    start: new Float64Array(count),
-    end: new Float64Array(count),
-    lastModified: new Float64Array(count),
-    file: new Uint32Array(count),
-    keys: Buffer.allocUnsafe(count * KEY_BYTES),
-  };
+  const rows = stateRows(count);
   for (let i = 0; i < count; i++) {
     const from = sequence[i];
     if (from >= 0) {

@@ -331,7 +331,7 @@ function addRows(made: RowsInProgress, parts: Buffer[]): boolean {
 }
 
 /**
- * Appends rows made elsewhere (a patch build, patch/patch-build.ts) to the rows file at `path`
+ * Appends rows made elsewhere (a build over the event state, render/state-render.ts) to the rows file at `path`
  * when there is one, so the next full build takes them from the cache too.
  */
 export function appendRows(path: string, rows: readonly { key: Buffer; hash: Buffer; json: Uint8Array; starts: ArrayLike<number> }[]): void {

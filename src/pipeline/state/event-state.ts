@@ -1,8 +1,8 @@
-// The event state: what a patch build (patch-build.ts) needs of the last build into an out folder,
-// kept in the build cache beside the dist ledger, so a build after an edit to a few event files
-// need not load the whole model. Per event in list order: its id, the times it is sorted by, its
-// last_modified (the manifest's built_at), the file it came from and its row's key
-// (render-cache.ts); per content file its stat when read (and for the non-event files the key of
+// The event state: what a build over the previous one (load/state-load.ts, render/state-render.ts)
+// needs of the last build into an out folder, kept in the build cache beside the dist ledger, so a
+// build after an edit to a few event files need not load the whole model. Per event in list order:
+// its id, the times it is sorted by, its last_modified (the manifest's built_at), the file it came
+// from and its row's hash (rows/render-cache.ts rowHash); per content file its stat when read (and for the non-event files the key of
 // their parse); and the small parts of the model the events are checked and rendered against
 // (site, page tree, category ids, media with their sources).
 //
@@ -35,6 +35,23 @@ export interface StateRows {
   keys: Buffer;
 }
 
+/** Rows for `count` events, to be filled. */
+export function stateRows(count: number): StateRows {
+  return {
+    id: new Float64Array(count),
+    start: new Float64Array(count),
+    end: new Float64Array(count),
+    lastModified: new Float64Array(count),
+    file: new Uint32Array(count),
+    keys: Buffer.allocUnsafe(count * KEY_BYTES),
+  };
+}
+
+/** The state a build over `previous` leaves: the previous one's, with what changed in the content and the rows. */
+export function nextEventState(previous: EventState, changed: Pick<EventState, 'safe' | 'others' | 'eventFiles' | 'eventStats' | 'eventKeys' | 'rows'>, manifestJson: string): EventState {
+  return { ...previous, ...changed, manifestSha: createHash('sha256').update(manifestJson).digest('hex') };
+}
+
 export interface EventState {
   content: string;
   out: string;
@@ -57,7 +74,7 @@ export interface EventState {
   pages: Map<number, PageNode>;
   categoryIds: number[];
   media: Map<number, Media>;
-  /** the media records as read and resolved (a patch resolves them again, to see that nothing moved) */
+  /** the media records as read and resolved (a build over the state resolves them again, to see that nothing moved) */
   mediaSources: Sourced<MediaSource>[];
   rows: StateRows;
 }

@@ -1,4 +1,4 @@
-// What a full build records for the next patch build (event-state.ts): it watches the parse cache
+// What a full build records for the next build over its state (event-state.ts): it watches the parse cache
 // the loader calls (which file each event came from, the media records), takes the events' list
 // order and rows' hashes as they are rendered, and writes the state once the dist is in place.
 import { stableJson } from '../../util/stable-json.ts';
@@ -10,7 +10,7 @@ import type { Parsed, Sourced } from '../../content/records.ts';
 import type { Event, Model } from '../../model/types.ts';
 import type { StatRecord } from '../cache/stat-index.ts';
 import type { BuildCache, MadeParse } from '../cache/build-cache.ts';
-import { KEY_BYTES, putStat, removeEventState, STAT_FIELDS, writeEventState, type StateRows } from './event-state.ts';
+import { KEY_BYTES, putStat, removeEventState, STAT_FIELDS, stateRows, writeEventState, type StateRows } from './event-state.ts';
 
 export const EVENTS_KIND = 'events in ';
 
@@ -19,8 +19,8 @@ const STAT_TEXT = /^([0-9]+):([0-9]+):([0-9]+):([0-9]+):([0-9]+)$/;
 const HEX_KEY = /^[0-9a-f]{64}$/;
 
 /**
- * The build's options as one string (every option but the callbacks): a patch is made only under
- * the same. None is picked out as shaping the dist, so an option added later is in it already;
+ * The build's options as one string (every option but the callbacks): a build over the event
+ * state is made only under the same. None is picked out as shaping the dist, so an option added later is in it already;
  * one that does not shape it (a lock's wait) costs, when changed, one full build.
  */
 export function patchOptions(o: object): string {
@@ -74,14 +74,8 @@ export class StateRecorder {
   /** The events in list order with their rows' hashes (render-cache.ts rowHash, KEY_BYTES each), as they are rendered. */
   listOrder(events: readonly Event[], hashes: Buffer): void {
     const n = events.length;
-    const rows: StateRows = {
-      id: new Float64Array(n),
-      start: new Float64Array(n),
-      end: new Float64Array(n),
-      lastModified: new Float64Array(n),
-      file: new Uint32Array(n),
-      keys: Buffer.from(hashes.subarray(0, n * KEY_BYTES)),
-    };
+    const rows = stateRows(n);
+    hashes.copy(rows.keys, 0, 0, n * KEY_BYTES);
     this.rowFiles = new Array(n);
     events.forEach((e, i) => {
       rows.id[i] = e.id;

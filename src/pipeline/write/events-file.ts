@@ -1,8 +1,9 @@
 // The event parts of a build over the event state: the parts whose rows are the previous ones
-// linked from the previous dist, the others made on a worker thread while the build goes on: the previous parts' runs of unchanged rows are copied through a few reused
-// chunks, the new rows written between them, and every byte hashed on the way. A changed title
-// is one part, not all the rows; rows added or removed shift the rows after them, so every part
-// from the first change on is written.
+// linked from the previous dist, the others made on a worker thread while the build goes on. The
+// previous parts' runs of unchanged rows are copied through a few reused chunks, the new rows
+// written between them, and every byte hashed on the way. A changed title is one part, not all
+// the rows; rows added or removed shift the rows after them, so every part from the first change
+// on is written.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
@@ -11,8 +12,6 @@ import type { EventData, Segment } from '../../store/write/event-data.ts';
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
 import { refuse } from '../state/no-patch.ts';
 import type { StagedDist } from './staged-dist.ts';
-
-export type { Segment } from '../../store/write/event-data.ts';
 
 /** A part to write: the new file (which must not exist) and its pieces in order. */
 export interface PartJob {

@@ -1,6 +1,6 @@
 // The media records backed by a file in content/: answered from a copy in the dist at the URL the
 // API gives them, listed in the media index (MEDIA_FILES_INDEX) and given routing rules of their
-// own. Made the same way by a full build and by a patch.
+// own. Made by the publish stage of every build.
 //
 // The file was checked when the content was loaded (inside the content folder, a regular file,
 // its size); it is copied later, and may have been replaced meanwhile — in a long `aula dev`
@@ -52,13 +52,12 @@ function checkedBytes(m: Media): Buffer {
   }
 }
 
-/** Copies each into `staging` (read once: the copy and its hash in `served` are the same bytes); `wrote` is told each. */
-export function copyMediaFiles(files: readonly MediaFile[], media: ReadonlyMap<number, Media>, staging: string, served: Map<string, string>, wrote?: Set<string>): void {
+/** Copies each into `staging` (read once: the copy and its hash in `served` are the same bytes). */
+export function copyMediaFiles(files: readonly MediaFile[], media: ReadonlyMap<number, Media>, staging: string, served: Map<string, string>): void {
   for (const m of files) {
     const bytes = checkedBytes(media.get(m.id)!);
     mkdirSync(dirname(join(staging, m.file)), { recursive: true });
     writeFileSync(join(staging, m.file), bytes);
-    wrote?.add(m.file);
     served.set(m.file, digestOf(bytes).sha256);
   }
 }

@@ -45,11 +45,9 @@ export class StagedDist {
     this.ledger = this.ledgerFile === null ? null : (ledger ?? DistLedger.read(this.ledgerFile, out));
   }
 
-  /**
-   * Writes (or links, proven by its bytes) a data file; `later`: collected to be written on libuv's
-   * pool (writeLater); `digest`: its digest, when known without hashing it again.
-   */
-  data(rel: string, content: Content, later?: Map<string, Content>, digest: FileDigest = digestOf(content)): void {
+  /** Writes (or links, proven by its bytes) a data file; `later`: collected to be written on libuv's pool (writeLater). */
+  data(rel: string, content: Content, later?: Map<string, Content>): void {
+    const digest = digestOf(content);
     this.digests.set(rel, digest);
     if (this.ledger?.reuse(rel, this.staging, { sha: digest.sha256 }, null)) this.reused.files++;
     else if (later) later.set(rel, content);

@@ -8,14 +8,12 @@ const roots: string[] = [];
 afterEach(() => roots.splice(0).forEach(removeDir));
 
 describe('writeFilesLater', () => {
-  it('writes every file, its folders made, and notes each', async () => {
+  it('writes every file, its folders made', async () => {
     const dir = tempDir('aula-write-');
     roots.push(dir);
-    const wrote = new Set<string>();
-    await writeFilesLater(dir, new Map<string, string | Uint8Array>([['a/b/c.json', 'c'], ['d.bin', Buffer.from([1, 2])]]), wrote);
+    await writeFilesLater(dir, new Map<string, string | Uint8Array>([['a/b/c.json', 'c'], ['d.bin', Buffer.from([1, 2])]]));
     expect(readFileSync(join(dir, 'a/b/c.json'), 'utf8')).toBe('c');
     expect([...readFileSync(join(dir, 'd.bin'))]).toEqual([1, 2]);
-    expect([...wrote].sort()).toEqual(['a/b/c.json', 'd.bin']);
   });
 
   it('rejects with the path named once every write has ended', async () => {

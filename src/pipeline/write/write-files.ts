@@ -1,14 +1,13 @@
-// Files written under a folder (the staging folder of a build or a patch), their folders made.
+// Files written under a folder (a build's staging folder), their folders made.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-/** Writes `files` (paths relative to `dir`) under `dir`, noting each path in `wrote` when given. */
-export function writeFiles(dir: string, files: ReadonlyMap<string, string | Uint8Array>, wrote?: Set<string>): void {
+/** Writes `files` (paths relative to `dir`) under `dir`. */
+export function writeFiles(dir: string, files: ReadonlyMap<string, string | Uint8Array>): void {
   // each folder made once: the thousands of pages of a long list share one
   const made = new Set<string>();
   for (const [rel, content] of files) {
-    wrote?.add(rel);
     const path = join(dir, rel);
     try {
       const folder = dirname(path);
@@ -31,13 +30,12 @@ function named(e: unknown, path: string): unknown {
 }
 
 /**
- * As writeFiles, the writes made on libuv's pool while this thread goes on (the patch build's
- * spliced data files). Settles when all are written; rejects with the
- * first failure, its path named, once none is being written.
+ * As writeFiles, the writes made on libuv's pool while this thread goes on (the event parts the
+ * render stage makes). Settles when all are written; rejects with the first failure, its path
+ * named, once none is being written.
  */
-export async function writeFilesLater(dir: string, files: ReadonlyMap<string, string | Uint8Array>, wrote?: Set<string>): Promise<void> {
+export async function writeFilesLater(dir: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
   const writes = [...files].map(async ([rel, content]) => {
-    wrote?.add(rel);
     const path = join(dir, rel);
     try {
       mkdirSync(dirname(path), { recursive: true });

@@ -1,5 +1,5 @@
 // Where each column file lives under dist/ (data/columns/), by kind and field: the one list the
-// writer, the loader and the patch build share.
+// writer, the loader and a build over the previous one share.
 import { BOOL_FIELDS, ORDERED_FIELDS, RELATION_FIELDS, TEXT_FIELDS, TIME_FIELDS, type BoolField, type OrderedField, type RelationField, type TextField, type TimeField } from './event-table.ts';
 
 export const COLUMNS_DIR = 'data/columns';

@@ -1,6 +1,6 @@
 // The column files of the event list (src/store/format/column-files.ts), written from the columns'
-// values: a pure function of the values and the options, so a patch build that makes them from
-// the same values writes the same bytes as a clean build.
+// values: a pure function of the values and the options, so a build over the previous one that
+// makes them from the same values writes the same bytes as a clean build.
 import { columnFile } from '../format/column-files.ts';
 import { BOOL_FIELDS, ORDERED_FIELDS, RELATION_FIELDS, TEXT_FIELDS, TIME_FIELDS, type ColumnValues, type EventTable } from '../format/event-table.ts';
 import type { TextColumnData } from '../format/text-column-file.ts';
@@ -105,24 +105,34 @@ export function splicedColumnValues(old: ColumnValues, fresh: ColumnValues, orde
   });
 }
 
-/** An object whose every field is made by its function when first read, then kept. */
+/**
+ * An object whose every field is made by its function when first read, then kept. A function is
+ * let go once it has made its field: what it reads (a previous build's values, which `aula dev`
+ * splices build after build) is not held by the values made from it.
+ */
 function lazyFields<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
   const record = {} as T;
   for (const name of Object.keys(makers) as (keyof T)[]) {
-    let made = false;
+    let make: (() => T[keyof T]) | null = makers[name];
     let value: T[keyof T];
     Object.defineProperty(record, name, {
       enumerable: true,
       get: () => {
-        if (!made) {
-          value = makers[name]();
-          made = true;
+        if (make !== null) {
+          value = make();
+          make = null;
         }
         return value;
       },
     });
   }
   return record;
+}
+
+/** Two values of a column as written: numbers bit for bit (NaN is NaN, -0 is not 0), lists element by element. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, k) => Object.is(v, b[k]));
 }
 
 /**
@@ -146,16 +156,10 @@ export function columnFilesReusing(
   return { files, reused };
 }
 
-/** Whether two columns hold the same values (numbers bit for bit as written: NaN is NaN, -0 is not 0). */
+/** Whether two columns hold the same values (sameValue, row by row). */
 function sameColumn(a: ArrayLike<unknown>, b: ArrayLike<unknown>): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (Object.is(x, y)) continue;
-    if (Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, k) => Object.is(v, y[k]))) continue;
-    return false;
-  }
+  for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
   return true;
 }
 

@@ -20,6 +20,15 @@ beforeAll(async () => {
 afterAll(() => removeDir(root));
 
 describe('columnValuesFromRows', () => {
+  it('writes a -0 as 0, as the row holds it: the columns are a function of the rows', () => {
+    const ctx: RenderContext = { site: model.site, baseUrl: 'https://example.org', pages: model.pages, media: model.media };
+    const signed = events.slice(0, 2).map((e) => ({ ...e, dfp_points: -0 })) as Event[];
+    const plain = events.slice(0, 2).map((e) => ({ ...e, dfp_points: 0 })) as Event[];
+    const rowsOf = (list: Event[]) => EventRows.from(list.map((e) => serializeEvent(renderEvent(e, ctx))));
+    expect(rowsOf(signed).lineBytes.equals(rowsOf(plain).lineBytes)).toBe(true);
+    expect(Object.is(columnValuesFromRows(signed, rowsOf(signed)).dfp_points[0], 0)).toBe(true);
+  });
+
   it("takes the strings from the events' rows, the same values columnValuesOf takes from the events", () => {
     // separators a row holds escaped (in one field, beside plain ones), the escape's text itself,
     // a surrogate pair, a lone surrogate, empty and null values

@@ -30,7 +30,9 @@ export function columnValuesOf(events: readonly Event[], zone: string): ColumnVa
 
 /**
  * The number, flag and id-list columns, filled in place in one pass over the events: each event
- * is read once while it is in cache, and no list of plain numbers is made first.
+ * is read once while it is in cache, and no list of plain numbers is made first. A -0 is written
+ * as 0 (`+ 0`), as its row's JSON has it: a column is a function of the rows' bytes, which a build
+ * over the previous one reuses rows by.
  */
 function numberColumns(events: readonly Event[]): Omit<ColumnValues, 'iso' | 'text'> {
   const n = events.length;
@@ -44,9 +46,9 @@ function numberColumns(events: readonly Event[]): Omit<ColumnValues, 'iso' | 'te
   const groups: number[][] = new Array(n);
   for (let i = 0; i < n; i++) {
     const e = events[i];
-    id[i] = e.id ?? NaN;
-    for (let k = 0; k < TIME_FIELDS.length; k++) times[k][i] = e[TIME_FIELDS[k]] ?? NaN;
-    dfp_points[i] = e.dfp_points ?? NaN;
+    id[i] = (e.id ?? NaN) + 0;
+    for (let k = 0; k < TIME_FIELDS.length; k++) times[k][i] = (e[TIME_FIELDS[k]] ?? NaN) + 0;
+    dfp_points[i] = (e.dfp_points ?? NaN) + 0;
     for (let k = 0; k < BOOL_FIELDS.length; k++) bools[k][i] = e[BOOL_FIELDS[k]] ? 1 : 0;
     categories[i] = e.categories;
     groups[i] = groupIds(e.groups);

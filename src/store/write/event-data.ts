@@ -1,6 +1,6 @@
 // The event data files — the event parts and each part's offsets, the column files, data/calendar.bin
 // and data/search.bin — made from the list's rows in one place, whichever build asks: the full
-// build, the patch and `aula dev` hand it the rows they made and, when they have it, the previous
+// build, the build over the event state and `aula dev` hand it the rows they made and, when they have it, the previous
 // build's data with each row's place in it. A row that is a previous row has its bytes, values,
 // entry and terms taken from the previous data; the rows made anew are read; a file whose bytes
 // come out as the previous one's is that file, and named so. With no previous data every row is
@@ -13,7 +13,7 @@ import type { ColumnValues, EventTable } from '../format/event-table.ts';
 import { COLUMN_FILES } from '../format/column-files.ts';
 import { DATA_FILES, eventOffsetsFile, eventPartCount } from '../format/dist-paths.ts';
 import { calendarFileReusing } from './calendar-file.ts';
-import { columnFileMakers, columnFilesReusing, splicedColumnValues } from './column-files.ts';
+import { columnFileMakers, columnFilesReusing, sameValue, splicedColumnValues } from './column-files.ts';
 import { columnValuesFromRows } from './column-values.ts';
 import { searchIndex } from './search-index.ts';
 
@@ -157,12 +157,6 @@ function columnsInPlace(values: ColumnValues, fresh: ColumnValues, order: Int32A
     } else files.set(m.rel, m.make(values));
   }
   return { files, reused };
-}
-
-/** Two values of a column as written: numbers bit for bit (NaN is NaN, -0 is not 0), lists element by element. */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, k) => Object.is(v, b[k]));
 }
 
 /**

@@ -194,6 +194,11 @@ export class DistLedger {
     }
   }
 
+  /** Whether reuse would link `rel` (its proof, identity and twins checked), linking nothing. */
+  wouldReuse(rel: string, proof: Proof, volume: number | null, measure?: number): boolean {
+    return this.proven(rel, proof, volume, measure) !== null;
+  }
+
   /**
    * As reuse, proven the same way on this thread, but the links are only queued: linkQueued()
    * makes them on a worker thread while this one goes on (the list pages and their twins are

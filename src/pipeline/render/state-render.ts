@@ -92,27 +92,35 @@ function stateData(plan: Plan, out: string, partRows: number, made: { rows: Even
 }
 
 /**
- * The files no event shapes, linked from the previous dist: categories, the autocomplete files
- * (with their twins when the levels they were made at still hold); returns the twins' volume
- * (null without them). Every other file of the previous manifest must be one the data stage makes.
+ * The files no event shapes, to be linked from the previous dist: categories, the autocomplete
+ * files (with their twins when the levels they were made at still hold); and the twins' volume
+ * (null without them). Each is proven before any is linked: a link changes the previous file's
+ * ctime, which the ledger proves it by, so a refusal after one would cost the full build that
+ * follows its reuse of that file.
  */
-function carriedFiles(options: BuildOptions, plan: Plan, eventBytes: number, oldBytes: number, dist: StagedDist): number | null {
+function carriedFiles(options: BuildOptions, plan: Plan, eventBytes: number, oldBytes: number, dist: StagedDist): { twins: number | null; link(): void } {
   const { previous, ledger } = plan;
   const then = ledger.precompressed;
   const precompress = options.precompress !== false;
   if (precompress && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
   const twins = precompress ? eventBytes + then!.volume - oldBytes : null;
+  const carried: [string, string, { volume: number | null; measure?: number; served?: boolean }][] = [];
   for (const rel of [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE]) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
-    if (!dist.carried(rel, entry.sha, { volume: null })) refuse(`${rel} is not proven`);
+    carried.push([rel, entry.sha, { volume: null }]);
   }
   if (previous.files[DATA_FILES.categories]?.sha256 !== ledger.entry(DATA_FILES.categories)!.sha) refuse("categories.json is not the manifest's");
   const publicFiles = previous.public_files ?? refuse('no public files');
   for (const rel of Object.keys(publicFiles).filter((r) => r.startsWith(`${AUTOCOMPLETE_DIR}/`))) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
-    if (entry.sha !== publicFiles[rel] || !dist.carried(rel, entry.sha, { volume: twins, measure: entry.measure, served: true })) refuse(`${rel} is not proven`);
+    if (entry.sha !== publicFiles[rel]) refuse(`${rel} is not proven`);
+    carried.push([rel, entry.sha, { volume: twins, measure: entry.measure, served: true }]);
   }
-  return twins;
+  for (const [rel, sha, how] of carried) if (!ledger.wouldReuse(rel, { sha }, how.volume, how.measure)) refuse(`${rel} is not proven`);
+  const link = () => {
+    for (const [rel, sha, how] of carried) if (!dist.carried(rel, sha, how)) refuse(`${rel} could not be linked`);
+  };
+  return { twins, link };
 }
 
 export interface StateRendered extends Rendered {
@@ -130,13 +138,15 @@ export async function renderFromState(options: BuildOptions, host: StateHost, pl
   const count = sequence.length;
   const { data, oldSizes, oldBytes } = stateData(plan, host.out, options.eventPartRows ?? EVENT_PART_ROWS, { rows: fresh.rows, events: plan.fresh, order: sequence });
   const eventBytes = data.bounds[data.parts.length];
-  const twins = carriedFiles(options, plan, eventBytes, oldBytes, dist);
   const oldFiles = new Set([...eventPartFiles(previous), ...eventOffsetsFiles(previous)]);
   const made = new Set([...data.files.keys(), DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE, MEDIA_FILES_INDEX]);
   for (const rel of Object.keys(previous.files)) {
-    if (!made.has(rel) && !oldFiles.has(rel) && !dist.served.has(rel)) refuse(`${rel} is not accounted for`);
+    if (!made.has(rel) && !oldFiles.has(rel) && !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) refuse(`${rel} is not accounted for`);
   }
+  const carried = carriedFiles(options, plan, eventBytes, oldBytes, dist);
+  const twins = carried.twins;
   const digests = await eventParts({ previous, out: host.out, data, oldSizes }, dist, inFlight);
+  carried.link();
   // the data files' digests: the previous ones where their bytes are, else of their bytes
   for (const [rel, bytes] of data.files) if (!data.reused.has(rel)) digests.set(rel, digestOf(bytes));
   const files: Record<string, FileDigest> = { ...previous.files };

@@ -60,13 +60,19 @@ export async function eventParts(input: { previous: Manifest; out: string; data:
   writing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   inFlight.push(writing); // a refusal before it is awaited must not remove the folder it writes into
   const digests = new Map<string, FileDigest>();
+  // every part kept proven before any is linked (a link moves the ctime the ledger proves it by)
+  const kept = parts.filter((_, j) => data.parts[j] === null);
   parts.forEach((rel, j) => {
     if (data.parts[j] !== null) return;
     const digest = previous.files[rel];
-    if (digest.bytes !== bounds[j + 1] - bounds[j] || !dist.ledger?.reuse(rel, dist.staging, { sha: digest.sha256 }, null)) refuse(`${rel} is not proven`);
+    if (digest?.bytes !== bounds[j + 1] - bounds[j] || !dist.ledger?.wouldReuse(rel, { sha: digest.sha256 }, null)) refuse(`${rel} is not proven`);
+  });
+  for (const rel of kept) {
+    const digest = previous.files[rel];
+    if (!dist.ledger!.reuse(rel, dist.staging, { sha: digest.sha256 }, null)) refuse(`${rel} could not be linked`);
     dist.reused.files++;
     digests.set(rel, digest);
-  });
+  }
   (await writing).forEach((file, m) => {
     const j = jobPart[m];
     if (file.bytes !== bounds[j + 1] - bounds[j]) refuse(`${parts[j]} does not add up`);

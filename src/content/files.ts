@@ -238,7 +238,8 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
   return found;
 }
 
-export type FileText = { ok: true; text: string; stat?: BigIntStats } | { ok: false; problem: Problem };
+/** `bytes`: the file's bytes, of which `text` is the UTF-8 (a leading byte order mark left out) */
+export type FileText = { ok: true; text: string; bytes: Buffer; stat?: BigIntStats } | { ok: false; problem: Problem };
 
 /**
  * The most bytes a content file may hold. The largest event the rules allow fits with room to
@@ -284,7 +285,7 @@ export function readContentFile(dir: string, file: string, raw?: Buffer, withSta
   }
   const { bytes, stat } = read;
   try {
-    return stat ? { ok: true, text: utf8.decode(bytes), stat } : { ok: true, text: utf8.decode(bytes) };
+    return stat ? { ok: true, text: utf8.decode(bytes), bytes, stat } : { ok: true, text: utf8.decode(bytes), bytes };
   } catch {
     // where: an editor jumps there (1:1 left a long file to be searched by hand)
     const at = firstInvalidUtf8(bytes);

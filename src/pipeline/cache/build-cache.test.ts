@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import type { Parsed } from '../../content/records.ts';
-import { BuildCache, cacheIdentity, packPath, readPack } from './build-cache.ts';
+import { readContentFile } from '../../content/files.ts';
+import { BuildCache, cacheIdentity, packPath, parseKey, readPack } from './build-cache.ts';
 
 const roots: string[] = [];
 afterEach(() => roots.splice(0).forEach(removeDir));
@@ -30,6 +31,26 @@ function run(path: string, texts: string[], spill = false) {
   cache.save();
   return { cache, parsedAnew, results };
 }
+
+describe('parseKey', () => {
+  it('is the same of a file read as bytes as of its text, a byte order mark and all', () => {
+    const dir = tempDir('aula-parse-key-');
+    try {
+      const texts = ['title: Café – „quoted“ 🎉\n', '\ufefftitle: with a mark\n', '', '\ufeff', 'a\ufeffb'];
+      for (const [i, text] of texts.entries()) {
+        writeFileSync(join(dir, `${i}.yaml`), text);
+        const read = readContentFile(dir, `${i}.yaml`);
+        if (!read.ok) throw new Error('not read');
+        expect(read.text).toBe(text.replace(/^\ufeff/, ''));
+        expect(parseKey('events', `${i}.yaml`, read.bytes).equals(parseKey('events', `${i}.yaml`, read.text))).toBe(true);
+      }
+      // and it still tells texts apart
+      expect(parseKey('events', 'a', Buffer.from('x')).equals(parseKey('events', 'a', 'y'))).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
 
 describe('BuildCache', () => {
   it('returns what the parse returned, without parsing again, for the same kind, file and text', () => {

@@ -31,6 +31,7 @@ import { makeFolders } from '../../util/make-folders.ts';
 import { codeVersion } from './code-version.ts';
 import { openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile } from './cache-file.ts';
 import { decodeParse } from './parse-payload.ts';
+import { sha256 } from './sha256.ts';
 
 const MAGIC = Buffer.from('AULACACHE\n');
 const ENTRY = Buffer.from('AUe1');
@@ -179,9 +180,15 @@ function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; f
   }
 }
 
-/** The key of one file's parse: everything its result depends on. */
-export function parseKey(kind: string, file: string, text: string): Buffer {
-  return createHash('sha256').update(`${cacheIdentity()}\0${kind}\0${file}\0`).update(text).digest();
+/**
+ * The key of one file's parse: everything its result depends on. `text` is the file's text, or its
+ * bytes as read (readContentFile's `bytes`), which give the same key: the text is their UTF-8 but
+ * for a leading byte order mark, left out here as the decoder leaves it out. (Hashed as bytes, the
+ * text is not encoded again.)
+ */
+export function parseKey(kind: string, file: string, text: string | Uint8Array): Buffer {
+  const bom = typeof text !== 'string' && text.length >= 3 && text[0] === 0xef && text[1] === 0xbb && text[2] === 0xbf;
+  return sha256(`${cacheIdentity()}\0${kind}\0${file}\0`, bom ? text.subarray(3) : text);
 }
 
 const isParsed = (v: unknown): v is Parsed<unknown> =>

@@ -90,7 +90,7 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
     }
     const parsed = parse(file, read.text);
     // the file's key is its events' source (their rows' keys are made of it: render-cache.ts)
-    const key = batch.keyed ? parseKey(batch.kind, file, read.text) : null;
+    const key = batch.keyed ? parseKey(batch.kind, file, read.bytes) : null;
     let payload: Buffer;
     if (rows && parsed.records.length > 0) {
       // the events' texts are carried apart from the parse when every one of them has its row

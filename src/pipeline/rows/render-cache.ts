@@ -19,7 +19,6 @@
 // A file of another aula is ignored whole; an entry is used only when its checksum matches,
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
-import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../../model/types.ts';
@@ -27,6 +26,7 @@ import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEvent, type EventRows } from '../../store/format/event-rows.ts';
 import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
 import { cacheIdentity, packPath } from '../cache/build-cache.ts';
+import { sha256 } from '../cache/sha256.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
 import { readFully, writeAllAt, writeAllv } from '../../util/positional-io.ts';
 import { stableJson } from '../../util/stable-json.ts';
@@ -47,11 +47,10 @@ const OFFSETS = STRIDE * 4;
 /** The bytes of an entry before its row's JSON: key, checksum, length, hash and offsets. */
 export const ROW_ENTRY_HEAD = HEAD + HASH + OFFSETS;
 
-const sha256 = () => createHash('sha256');
 
 /** A row's hash: SHA-256 of its JSON's bytes, all a page holds of it (page-keys.ts). */
 export function rowHash(json: Uint8Array): Buffer {
-  return sha256().update(json).digest();
+  return sha256(json);
 }
 
 /** What a rows file starts with. */
@@ -116,10 +115,10 @@ export function eventKeys(events: readonly Event[], ctx: RenderContext, sourceKe
 
 /** eventKeys for one event at a time (a parse thread keys each event as it renders it). */
 export function rowKeyer(ctx: RenderContext): (e: Event, source: Uint8Array) => Buffer {
-  const context = sha256().update(renderInputs(ctx)).digest();
+  const context = sha256(renderInputs(ctx));
   return (e, source) => {
     if (source.byteLength !== ROW_KEY_BYTES) throw new Error(`a source key is ${ROW_KEY_BYTES} bytes, not ${source.byteLength}`);
-    return sha256().update(context).update(source).update(`${e.id}`).digest();
+    return sha256(context, source, `${e.id}`);
   };
 }
 

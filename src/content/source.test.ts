@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Issue } from './problems.ts';
 import { locateIssues, readData } from './source.ts';
+import { checkValue, MAX_DEPTH } from './value-limits.ts';
 
 const read = (file: string, text: string) => readData(file, { text, lineOffset: 0 });
 
@@ -53,6 +54,23 @@ describe('readData', () => {
     expect(!r.ok && r.problems).toEqual([
       { file: 'a.yaml', line: 1, column: 1, key: '', message: 'invalid YAML: Excessive alias count indicates a resource exhaustion attack' },
     ]);
+  });
+
+  it('finds values nested too deep as checkValue does, whichever reader read them', () => {
+    // mappings in mappings, a list of lists, and a flow list as the deepest level
+    const nested = (levels: number) => Array.from({ length: levels }, (_, i) => `${' '.repeat(2 * i)}a:`).join('\n') + ' 1\n';
+    const lists = (levels: number) => `${'- '.repeat(levels)}x\n`;
+    const flow = (levels: number) => Array.from({ length: levels - 1 }, (_, i) => `${' '.repeat(2 * i)}a:`).join('\n') + ' [1]\n';
+    for (const make of [nested, lists, flow]) {
+      for (const levels of [1, MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1]) {
+        const text = make(levels);
+        const read = readData('events/deep.yaml', { text, lineOffset: 0 });
+        if (!read.ok) throw new Error(`not read: ${text}`);
+        expect(read.limits.tooDeep, text).toStrictEqual(checkValue(read.value).tooDeep);
+        expect(read.limits.tooDeep === null, text).toBe(levels <= MAX_DEPTH);
+        expect(read.limits.unsafe).toStrictEqual([]);
+      }
+    }
   });
 
   it('reports a key repeated in YAML', () => {

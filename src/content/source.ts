@@ -37,14 +37,23 @@ export const TOO_DEEP = `nested deeper than ${MAX_DEPTH} levels (lists and mappi
 
 export function readData(file: string, part: { text: string; lineOffset: number }): DataValue {
   let fast: ReturnType<typeof readJson>;
+  /** how deep the YAML subset's value nests, as its reader counted (-1: none read, or JSON) */
+  let depth = -1;
   try {
-    fast = isJson(file) ? readJson(part.text) : parseYamlSubset(part.text);
+    if (isJson(file)) fast = readJson(part.text);
+    else {
+      const subset = parseYamlSubset(part.text);
+      fast = subset;
+      depth = subset?.depth ?? -1;
+    }
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
     fast = undefined; // nested deep enough to exhaust the stack: judged below
   }
   if (fast && 'value' in fast) {
-    const limits = checkValue(fast.value);
+    // The YAML subset's values need no walk: its reader counted their depth, and gives no integer
+    // past 2^53-1 (it declines them) and no alias (so they are at most the text's size).
+    const limits = depth >= 0 && depth <= MAX_DEPTH ? { tooDeep: null, unsafe: [], size: part.text.length } : checkValue(fast.value);
     // JSON.parse has rounded an integer beyond 2^53-1: read again, keeping its digits.
     if (!(isJson(file) && limits.unsafe.length > 0)) return { ok: true, value: fast.value, limits };
   }

@@ -16,6 +16,13 @@ function expectAgreement(text: string): void {
   const ref = reference(text);
   expect(ref, `yaml rejects what the subset reader accepted:\n${text}`).not.toBe('error');
   expect(fast.value, text).toStrictEqual((ref as { value: unknown }).value);
+  expect(fast.depth, text).toBe(depthOf(fast.value));
+}
+
+/** How deep lists and mappings nest in `value`, as checkValue counts (value-limits.ts). */
+function depthOf(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  return 1 + Math.max(0, ...Object.values(value).map(depthOf));
 }
 
 const TRICKY = [
@@ -121,6 +128,7 @@ describe('parseYamlSubset', () => {
         body: '<p>One</p>\n\n  <p>Two</p>\n',
         extra: { nested: { deep: ['a', 'b'] } },
       },
+      depth: 4,
     });
     expectAgreement(text);
   });
@@ -128,8 +136,9 @@ describe('parseYamlSubset', () => {
   it('reads a list of objects and an empty document', () => {
     expect(parseYamlSubset('- model: geo.Room\n  id: 1\n- model: campus.Person\n  id: 2\n')).toStrictEqual({
       value: [{ model: 'geo.Room', id: 1 }, { model: 'campus.Person', id: 2 }],
+      depth: 2,
     });
-    expect(parseYamlSubset('# nothing\n\n')).toStrictEqual({ value: null });
+    expect(parseYamlSubset('# nothing\n\n')).toStrictEqual({ value: null, depth: 0 });
   });
 
   it.each([

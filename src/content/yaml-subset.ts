@@ -23,10 +23,17 @@ const OTHER_NUMBER =
 // A plain scalar cannot start with an indicator character (YAML 1.2 §7.3.3).
 const INDICATOR_START = /^(?:[[\]{}#&*!|>'"%@`,]|[-?:](?: |$))/;
 
-export function parseYamlSubset(text: string): { value: unknown } | undefined {
+/**
+ * `depth`: how deep the value's lists and mappings nest, counted as checkValue counts (a list or
+ * mapping at the top is 1 deep, one inside it 2, an empty one too), so the caller need not walk
+ * the value to learn it.
+ */
+export function parseYamlSubset(text: string): { value: unknown; depth: number } | undefined {
   if (UNSUPPORTED_CHARS.test(text)) return undefined;
   try {
-    return { value: new SubsetParser(text).document() };
+    const parser = new SubsetParser(text);
+    const value = parser.document();
+    return { value, depth: parser.deepest };
   } catch (e) {
     // Nesting deep enough to exhaust the stack is `yaml`'s to judge as well.
     if (e === BAIL || e instanceof RangeError) return undefined;
@@ -45,6 +52,9 @@ class SubsetParser {
   private readonly end: number[] = [];
   private readonly n: number;
   private i = 0;
+  /** how deep the list or mapping being read is (checkValue's depth), and the deepest so far */
+  private level = 0;
+  deepest = 0;
 
   constructor(private readonly text: string) {
     for (let start = 0; ; ) {
@@ -88,6 +98,24 @@ class SubsetParser {
   }
 
   private map(indent: number): Record<string, unknown> {
+    this.reach(++this.level);
+    const value = this.mapBody(indent);
+    this.level--;
+    return value;
+  }
+
+  private seq(indent: number): unknown[] {
+    this.reach(++this.level);
+    const value = this.seqBody(indent);
+    this.level--;
+    return value;
+  }
+
+  private reach(level: number): void {
+    if (level > this.deepest) this.deepest = level;
+  }
+
+  private mapBody(indent: number): Record<string, unknown> {
     const { text } = this;
     const obj: Record<string, unknown> = {};
     for (;;) {
@@ -119,7 +147,7 @@ class SubsetParser {
     }
   }
 
-  private seq(indent: number): unknown[] {
+  private seqBody(indent: number): unknown[] {
     const { text } = this;
     const arr: unknown[] = [];
     for (;;) {
@@ -176,6 +204,8 @@ class SubsetParser {
     this.i++;
     if (c === 34 /* " */) return doubleQuoted(value);
     if (c === 39 /* ' */) return singleQuoted(value);
+    // a flow list or mapping is one deeper than the one holding it
+    if (c === 91 || c === 123) this.reach(this.level + 1);
     if (c === 91 /* [ */) return flowSeq(value);
     if (c === 123 /* { */) {
       if (trimSpaces(value) !== '{}') throw BAIL;

@@ -17,7 +17,7 @@
 // The pack is not held: its entries are found by one pass over it, and each payload is read from
 // the open file when used. A build that parsed a few files anew appends their entries; one that
 // left a quarter of the pack unused, or parsed more than HOLD_BYTES anew, writes it anew.
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { closeSync, existsSync, fstatSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
 import { readFully, writeAllv } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
@@ -31,7 +31,6 @@ import { makeFolders } from '../../util/make-folders.ts';
 import { codeVersion } from './code-version.ts';
 import { openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile } from './cache-file.ts';
 import { decodeParse } from './parse-payload.ts';
-import { sha256 } from './sha256.ts';
 
 const MAGIC = Buffer.from('AULACACHE\n');
 const ENTRY = Buffer.from('AUe1');
@@ -60,7 +59,7 @@ export function defaultCacheDir(cwd = process.cwd()): string {
 
 /** The pack of one content folder (two sites sharing a cache folder must not evict each other). */
 export function packPath(cacheDir: string, content: string): string {
-  const id = createHash('sha256').update(resolve(content)).digest('hex').slice(0, 16);
+  const id = crypto.createHash('sha256').update(resolve(content)).digest('hex').slice(0, 16);
   return join(resolve(cacheDir), `parsed-${id}.bin`);
 }
 
@@ -178,6 +177,38 @@ function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; f
     closeSync(fd);
     return { slots: new Map(), foreign: false, file: null, fd: null };
   }
+}
+
+// SHA-256 of a few parts end to end, for the keys and hashes made once per content file or row
+// (parseKey, the rows' keys and hashes): there a Hash object's making, updates and digest cost
+// several times the hashing itself (the parts are a few KB at most, and the CPU hashes in hardware). The
+// parts are copied into one buffer and hashed in one call (crypto.hash, Node 20.12+; a Hash where
+// it is missing). The digest is the same as a Hash's over the same bytes.
+const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'buffer') => Buffer }).hash;
+
+/** The parts copied end to end: grows to the largest, kept for the next call (one per thread). */
+let hashScratch = Buffer.allocUnsafeSlow(4096);
+
+/** SHA-256 of `parts` end to end; a string part counts as its UTF-8. */
+export function sha256(...parts: (Uint8Array | string)[]): Buffer {
+  if (!oneShot) {
+    const hash = crypto.createHash('sha256');
+    for (const part of parts) hash.update(part);
+    return hash.digest();
+  }
+  if (parts.length === 1 && typeof parts[0] !== 'string') return oneShot('sha256', parts[0], 'buffer');
+  let length = 0;
+  for (const part of parts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
+  if (length > hashScratch.length) hashScratch = Buffer.allocUnsafeSlow(Math.max(length, hashScratch.length * 2));
+  let at = 0;
+  for (const part of parts) {
+    if (typeof part === 'string') at += hashScratch.write(part, at);
+    else {
+      hashScratch.set(part, at);
+      at += part.byteLength;
+    }
+  }
+  return oneShot('sha256', hashScratch.subarray(0, at), 'buffer');
 }
 
 /**
@@ -463,7 +494,7 @@ export class BuildCache {
    */
   inputsKey(kind: string): Buffer {
     if (!INPUT_KINDS.has(kind)) throw new Error(`the build cache keeps no inputs of ${kind} files`);
-    const hash = createHash('sha256').update(`${cacheIdentity()}\0${kind}\0`);
+    const hash = crypto.createHash('sha256').update(`${cacheIdentity()}\0${kind}\0`);
     for (const input of [...(this.inputs.get(kind) ?? [])].sort()) hash.update(`${input}\n`);
     return hash.digest();
   }

@@ -189,24 +189,20 @@ const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encodi
 /** The parts copied end to end: grows to the largest, kept for the next call (one per thread). */
 let hashScratch = Buffer.allocUnsafeSlow(4096);
 
-/** SHA-256 of `parts` end to end; a string part counts as its UTF-8. */
-export function sha256(...parts: (Uint8Array | string)[]): Buffer {
+/** SHA-256 of `parts` end to end. */
+export function sha256(...parts: Uint8Array[]): Buffer {
   if (!oneShot) {
     const hash = crypto.createHash('sha256');
     for (const part of parts) hash.update(part);
     return hash.digest();
   }
-  if (parts.length === 1 && typeof parts[0] !== 'string') return oneShot('sha256', parts[0], 'buffer');
-  let length = 0;
-  for (const part of parts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
+  if (parts.length === 1) return oneShot('sha256', parts[0], 'buffer');
+  const length = parts.reduce((n, part) => n + part.byteLength, 0);
   if (length > hashScratch.length) hashScratch = Buffer.allocUnsafeSlow(Math.max(length, hashScratch.length * 2));
   let at = 0;
   for (const part of parts) {
-    if (typeof part === 'string') at += hashScratch.write(part, at);
-    else {
-      hashScratch.set(part, at);
-      at += part.byteLength;
-    }
+    hashScratch.set(part, at);
+    at += part.byteLength;
   }
   return oneShot('sha256', hashScratch.subarray(0, at), 'buffer');
 }
@@ -219,7 +215,7 @@ export function sha256(...parts: (Uint8Array | string)[]): Buffer {
  */
 export function parseKey(kind: string, file: string, text: string | Uint8Array): Buffer {
   const bom = typeof text !== 'string' && text.length >= 3 && text[0] === 0xef && text[1] === 0xbb && text[2] === 0xbf;
-  return sha256(`${cacheIdentity()}\0${kind}\0${file}\0`, bom ? text.subarray(3) : text);
+  return sha256(Buffer.from(`${cacheIdentity()}\0${kind}\0${file}\0`), typeof text === 'string' ? Buffer.from(text) : bom ? text.subarray(3) : text);
 }
 
 const isParsed = (v: unknown): v is Parsed<unknown> =>

@@ -114,10 +114,10 @@ export function eventKeys(events: readonly Event[], ctx: RenderContext, sourceKe
 
 /** eventKeys for one event at a time (a parse thread keys each event as it renders it). */
 export function rowKeyer(ctx: RenderContext): (e: Event, source: Uint8Array) => Buffer {
-  const context = sha256(renderInputs(ctx));
+  const context = sha256(Buffer.from(renderInputs(ctx)));
   return (e, source) => {
     if (source.byteLength !== ROW_KEY_BYTES) throw new Error(`a source key is ${ROW_KEY_BYTES} bytes, not ${source.byteLength}`);
-    return sha256(context, source, `${e.id}`);
+    return sha256(context, source, Buffer.from(`${e.id}`));
   };
 }
 

@@ -11,9 +11,7 @@ const MOST_LINES = 80;
 const MOST_FILES = 12;
 
 /** Functions over MOST_LINES today, by `file:name`, with their lines. */
-const LONG_FUNCTIONS: Record<string, number> = {
-  'directory/directory-job.ts:startDirectoryJob': 89,
-};
+const LONG_FUNCTIONS: Record<string, number> = {};
 /** Folders over MOST_FILES today, with their files. */
 const FULL_FOLDERS: Record<string, number> = {};
 

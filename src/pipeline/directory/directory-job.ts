@@ -73,58 +73,7 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     const inThread = makeDirectoryFilesHeld(objects, request);
     inThread.catch(() => {});
     made = () => inThread;
-  } else {
-    const scratch = ScratchFile.create('directory');
-    const worker = new Worker(new URL('./directory-worker.js', import.meta.url), { workerData: { objects, request, scratch: scratch?.fd ?? null } });
-    let answer: WorkerAnswer | null = null;
-    // the large files' twins, once asked for (compressNow) and the worker has answered: none when
-    // it left none to compress. The compressing thread is started at once, in the call or in the
-    // answer's event: a promise's callback would wait for this thread's next await, which "render
-    // data" reaches only seconds later.
-    let twinsWanted = false;
-    let compressor: Worker | null = null;
-    let cancelled = false;
-    let twinsMade: (twins: MadeLayout['twins']) => void = () => {};
-    const twins = new Promise<MadeLayout['twins']>((resolve) => (twinsMade = resolve));
-    const compress = () => {
-      if (!twinsWanted || answer === null || compressor !== null) return;
-      const deferred = answer.deferred;
-      if (deferred.length === 0 || scratch === null || cancelled) return twinsMade([]);
-      const files = answer.layout.files.filter((f) => deferred.includes(f.name));
-      compressor = new Worker(new URL('./directory-compress-worker.js', import.meta.url), { workerData: { fd: scratch.fd, files, at: answer.end } });
-      void compressedTwins(compressor).then(twinsMade);
-    };
-    // (closed only once the workers are gone: a descriptor number closed under a thread still
-    // writing could be reused by the next open, and its write land there: cancel below)
-    const answered = new Promise<WorkerAnswer>((resolve, reject) => {
-      worker.once('message', (made: WorkerAnswer) => {
-        answer = made;
-        resolve(made);
-        compress();
-      });
-      worker.once('error', reject);
-      worker.once('exit', (code) => {
-        if (answer === null) scratch?.close();
-        reject(new Error(`the directory worker stopped (exit code ${code}) before it answered`));
-      });
-    });
-    // a build that fails before it asks for the files must not leave an unhandled rejection behind
-    answered.catch(() => {});
-    compressNow = () => {
-      twinsWanted = true;
-      compress();
-    };
-    cancel = () => {
-      cancelled = true;
-      void Promise.all([worker.terminate(), compressor?.terminate()]).then(() => scratch?.close());
-    };
-    let read: Promise<DirectoryMade> | undefined;
-    made = () => {
-      compressNow();
-      read ??= Promise.all([answered, twins]).then(([made, more]) => takeMade(scratch, { ...made, layout: { ...made.layout, twins: [...made.layout.twins, ...more] } }));
-      return read;
-    };
-  }
+  } else ({ made, compressNow, cancel } = onWorker(objects, request));
   const compressedOf = (m: DirectoryMade) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c]));
   return {
     get autocomplete() {
@@ -139,6 +88,64 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     cancel,
     compressNow: () => compressNow(),
   };
+}
+
+/**
+ * The directory's files made on a worker thread, its large files' twins on another once asked
+ * for (compressNow), read back from its scratch file when first asked for (made).
+ */
+function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest): { made: () => Promise<DirectoryMade>; compressNow: () => void; cancel: () => void } {
+  const scratch = ScratchFile.create('directory');
+  const worker = new Worker(new URL('./directory-worker.js', import.meta.url), { workerData: { objects, request, scratch: scratch?.fd ?? null } });
+  let answer: WorkerAnswer | null = null;
+  // the large files' twins, once asked for (compressNow) and the worker has answered: none when
+  // it left none to compress. The compressing thread is started at once, in the call or in the
+  // answer's event: a promise's callback would wait for this thread's next await, which "render
+  // data" reaches only seconds later.
+  let twinsWanted = false;
+  let compressor: Worker | null = null;
+  let cancelled = false;
+  let twinsMade: (twins: MadeLayout['twins']) => void = () => {};
+  const twins = new Promise<MadeLayout['twins']>((resolve) => (twinsMade = resolve));
+  const compress = () => {
+    if (!twinsWanted || answer === null || compressor !== null) return;
+    const deferred = answer.deferred;
+    if (deferred.length === 0 || scratch === null || cancelled) return twinsMade([]);
+    const files = answer.layout.files.filter((f) => deferred.includes(f.name));
+    compressor = new Worker(new URL('./directory-compress-worker.js', import.meta.url), { workerData: { fd: scratch.fd, files, at: answer.end } });
+    void compressedTwins(compressor).then(twinsMade);
+  };
+  // (closed only once the workers are gone: a descriptor number closed under a thread still
+  // writing could be reused by the next open, and its write land there: cancel below)
+  const answered = new Promise<WorkerAnswer>((resolve, reject) => {
+    worker.once('message', (made: WorkerAnswer) => {
+      answer = made;
+      resolve(made);
+      compress();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (answer === null) scratch?.close();
+      reject(new Error(`the directory worker stopped (exit code ${code}) before it answered`));
+    });
+  });
+  // a build that fails before it asks for the files must not leave an unhandled rejection behind
+  answered.catch(() => {});
+  const compressNow = () => {
+    twinsWanted = true;
+    compress();
+  };
+  const cancel = () => {
+    cancelled = true;
+    void Promise.all([worker.terminate(), compressor?.terminate()]).then(() => scratch?.close());
+  };
+  let read: Promise<DirectoryMade> | undefined;
+  const made = () => {
+    compressNow();
+    read ??= Promise.all([answered, twins]).then(([made, more]) => takeMade(scratch, { ...made, layout: { ...made.layout, twins: [...made.layout.twins, ...more] } }));
+    return read;
+  };
+  return { made, compressNow, cancel };
 }
 
 /**

@@ -119,6 +119,20 @@ export class Matcher {
     // with typo matches, the codes go where scan marks its candidates, then their postings
     const typos = plan.prefixSegments < plan.segments.length;
     let j = 0;
+    if (!typos && bases.length === 1) {
+      // the common case (one form, no typo matches), its loop kept free of both
+      const base = bases[0];
+      for (let i = 0; i < c.length; i++) {
+        const doc = docs[i];
+        const code = (codes[base + (doc >> 1)] >> ((doc & 1) << 2)) & 15;
+        if (code === NO_CODE) continue;
+        docs[j] = doc;
+        rank[j] = rank[i] + contrib[code];
+        j++;
+      }
+      c.length = j;
+      return;
+    }
     for (let i = 0; i < c.length; i++) {
       const doc = docs[i];
       const at = doc >> 1;

@@ -119,12 +119,18 @@ export class Matcher {
     // with typo matches, the codes go where scan marks its candidates, then their postings
     const typos = plan.prefixSegments < plan.segments.length;
     let j = 0;
-    if (!typos && bases.length === 1) {
-      // the common case (one form, no typo matches), its loop kept free of both
-      const base = bases[0];
+    if (!typos && bases.length <= 2) {
+      // the common cases (one form or two, "für": fur, fuer; no typo matches), their loop kept
+      // free of the loop over forms and the typo branch; one form reads its table twice
+      const b0 = bases[0];
+      const b1 = bases[bases.length - 1];
       for (let i = 0; i < c.length; i++) {
         const doc = docs[i];
-        const code = (codes[base + (doc >> 1)] >> ((doc & 1) << 2)) & 15;
+        const at = doc >> 1;
+        const shift = (doc & 1) << 2;
+        const c0 = (codes[b0 + at] >> shift) & 15;
+        const c1 = (codes[b1 + at] >> shift) & 15;
+        const code = c0 < c1 ? c0 : c1;
         if (code === NO_CODE) continue;
         docs[j] = doc;
         rank[j] = rank[i] + contrib[code];

@@ -140,7 +140,10 @@ class Searcher implements Autocomplete {
     charge(n * UNITS_PER_RANKED, 'q');
     const keys = this.keys.subarray(0, n);
     const size = this.index.size;
-    for (let i = 0; i < n; i++) keys[i] = cand!.rank[i] * size + cand!.docs[i];
+    if (cand !== null) {
+      const { rank, docs } = cand;
+      for (let i = 0; i < n; i++) keys[i] = rank[i] * size + docs[i];
+    }
     return { generation, ranked: new RankedKeys(keys) };
   }
 }

@@ -28,6 +28,8 @@ import type { Manifest } from '../store/format/manifest.ts';
 import { memorySource, type DistSource } from '../store/read/dist-source.ts';
 import { readStore } from '../store/read/stored-data.ts';
 import { readCalendarFile } from '../store/read/calendar-file.ts';
+import { readColumns } from '../store/read/column-files.ts';
+import type { EventTable } from '../store/format/event-table.ts';
 import { withSearchFile } from '../store/read/search-index.ts';
 import { buildIndexJson } from '../store/write/index-builder.ts';
 import { searchIndexOf } from '../store/write/search-index.ts';
@@ -110,7 +112,10 @@ export class MemoryBuild {
     const rowOf = new Map<Event, number>();
     events.forEach((e, row) => rowOf.set(e, row));
     const made = data.files;
-    this.last = { events, rowOf, context, parts, data: { starts: data.starts, bounds: data.bounds, values: data.values, file: (rel) => made.get(rel)!, calendar: () => readCalendarFile(made.get(DATA_FILES.calendar)!, events.length) } };
+    // the next make reads these columns row by row where its changes are in place (event-data.ts)
+    let table: EventTable | null = null;
+    const columns = () => (table ??= readColumns(memorySource(made, 'memory'), events.length, true));
+    this.last = { events, rowOf, context, parts, data: { starts: data.starts, bounds: data.bounds, values: data.values, file: (rel) => made.get(rel)!, calendar: () => readCalendarFile(made.get(DATA_FILES.calendar)!, events.length), table: columns } };
     phase('keep');
     return { dataset, stats, files: source };
   }

@@ -1,0 +1,97 @@
+// eventData with the previous build's data gives the bytes eventData gives without it: after
+// edits in place (the in-place column path), deletions, insertions and moves (the splice), and
+// with no row changed at all, every part, offsets file, column file, calendar and search index.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { loadContent } from '../../content/load.ts';
+import { generateContent } from '../../gen/content-generator.ts';
+import type { Event, Model } from '../../model/types.ts';
+import { calendarData } from '../../pipeline/render/calendar-data.ts';
+import { compareListOrder, type RenderContext } from '../../render/event.ts';
+import { readCalendarFile } from '../read/calendar-file.ts';
+import { readColumns } from '../read/column-files.ts';
+import { memorySource } from '../read/dist-source.ts';
+import { mulberry32 } from '../../util/mulberry32.ts';
+import { DATA_FILES } from '../format/dist-paths.ts';
+import { renderRows } from './data-files.ts';
+import { bytesOfParts, eventData, partBytes, type EventData, type PreviousData } from './event-data.ts';
+
+const PART_ROWS = 16;
+
+let root: string;
+let model: Model;
+let ctx: RenderContext;
+beforeAll(async () => {
+  root = tempDir('aula-event-data-');
+  await generateContent({ events: 150, directory: 5, seed: 7, outDir: join(root, 'content') });
+  model = (await loadContent(join(root, 'content'))).model!;
+  ctx = { site: model.site, baseUrl: 'https://example.org', pages: model.pages, media: model.media };
+});
+afterAll(() => removeDir(root));
+
+/** The data of `events` (list order), made whole, and its parts' bytes. */
+function whole(events: readonly Event[]): { data: EventData; parts: Uint8Array[] } {
+  const data = eventData({ rows: renderRows(events, ctx), events, order: null, previous: null, timezone: model.site.timezone, partRows: PART_ROWS, calendar: calendarData });
+  return { data, parts: data.parts.map((segments) => partBytes(segments!, () => { throw new Error('no previous parts'); })) };
+}
+
+/** What a later build knows of `made`: its data as PreviousData, with its columns as loaded from their files. */
+function previousOf(made: { data: EventData }, count: number): PreviousData {
+  const { files } = made.data;
+  return {
+    starts: made.data.starts,
+    bounds: made.data.bounds,
+    values: made.data.values,
+    file: (rel) => files.get(rel)!,
+    calendar: () => readCalendarFile(files.get(DATA_FILES.calendar)!, count),
+    table: () => readColumns(memorySource(files, 'previous'), count, true),
+  };
+}
+
+/** `after` made over `before`'s data: the rows that are `before`'s found by identity, the rest rendered. */
+function over(before: readonly Event[], made: { data: EventData; parts: Uint8Array[] }, after: readonly Event[]) {
+  const place = new Map(before.map((e, i) => [e, i]));
+  const order = new Int32Array(after.length);
+  const fresh: Event[] = [];
+  let last = -1;
+  after.forEach((e, i) => {
+    const was = place.get(e);
+    if (was === undefined || was <= last) order[i] = -fresh.push(e);
+    else order[i] = last = was;
+  });
+  const data = eventData({ rows: renderRows(fresh, ctx), events: fresh, order, previous: previousOf(made, before.length), timezone: model.site.timezone, partRows: PART_ROWS, calendar: calendarData });
+  const parts = data.parts.map((segments, j) => (segments ? partBytes(segments, (b, e) => bytesOfParts(made.parts, made.data.bounds, b, e)) : made.parts[j]));
+  return { data, parts };
+}
+
+function expectSame(a: { data: EventData; parts: Uint8Array[] }, b: { data: EventData; parts: Uint8Array[] }, what: string) {
+  expect(b.parts.map((p) => Buffer.from(p).toString('base64')), what).toEqual(a.parts.map((p) => Buffer.from(p).toString('base64')));
+  expect([...b.data.files.keys()].sort(), what).toEqual([...a.data.files.keys()].sort());
+  for (const [rel, bytes] of a.data.files) expect(Buffer.from(b.data.files.get(rel)!).equals(Buffer.from(bytes)), `${what}: ${rel}`).toBe(true);
+}
+
+const sorted = (events: Event[]) => events.sort(compareListOrder);
+
+describe('eventData over the previous data', () => {
+  it('gives the bytes of the data made whole, after edits in place, deletions, insertions and moves', () => {
+    const rnd = mulberry32(11);
+    const base = sorted([...model.events]);
+    const made = whole(base);
+    let serial = 0;
+    const edits: Record<string, (list: Event[]) => Event[]> = {
+      'nothing changed': (list) => list,
+      // in place: the list order holds (title, teaser, dfp_points, flags, a null, a -0)
+      'titles and teasers in place': (list) => list.map((e) => (rnd() < 0.1 ? { ...e, title: `Neu ${serial++} ${e.title}`, teaser: rnd() < 0.5 ? '' : `Kurz ${serial}` } : e)),
+      'numbers and flags in place': (list) => list.map((e) => (rnd() < 0.1 ? { ...e, dfp_points: rnd() < 0.3 ? -0 : Math.floor(rnd() * 10), register: !e.register, location: null } : e)),
+      'one event in place, its values all the same': (list) => list.map((e, i) => (i === 7 ? { ...e } : e)),
+      deletions: (list) => list.filter(() => rnd() > 0.1),
+      insertions: (list) => sorted([...list, ...list.slice(0, 5).map((e) => ({ ...e, id: 900_000 + serial++, title: `Eingefügt ${serial}` }))]),
+      'a start moved': (list) => sorted(list.map((e, i) => (i === 3 ? { ...e, start: e.start + 400 * 86_400_000, end: e.end + 400 * 86_400_000 } : e))),
+    };
+    for (const [what, edit] of Object.entries(edits)) {
+      const after = edit([...base]);
+      expectSame(whole(after), over(base, made, after), what);
+    }
+  });
+});

@@ -356,9 +356,14 @@ export function baselineSection(r: Pick<BenchReport, 'baseline' | 'passes' | 'ge
           ? ` **The ${c ? 'generator ceiling' : 'baseline'} is under 1.5× this row: the generator may be what limits these runs.**`
           : '') +
         (r.baseline.rps < best.load.rps
-          ? ' The baseline ran slower than this row: its samples were disturbed (see the load average), and every ratio of this run with them.'
+          ? ' The baseline ran slower than this row: both are at what the generator reaches beside a server on these cores, so this row measures the generator, not aula.'
           : ''),
     );
+  }
+  // the distinct rows are the ones that measure the server: the baseline must be well above them
+  const distinct = large.filter((run) => run.mode === 'distinct').reduce<KindRun | undefined>((b, run) => (b && b.load!.rps >= run.load!.rps ? b : run), undefined);
+  if (distinct?.load && distinct !== best) {
+    out.push('', `The fastest page-sized distinct row (${distinct.kind.label}) ran ${fmt(distinct.load.rps)} req/s: the baseline is ${fmt(r.baseline.rps / distinct.load.rps, 1)}× that.`);
   }
   if (r.generator.capped) out.push('', `**Capped:** ${AUTOCANNON_CAP}.`);
   return out;

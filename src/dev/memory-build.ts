@@ -106,7 +106,7 @@ export class MemoryBuild {
     const kept = this.directory!;
     // the searcher is made from the index text: the same text, the same searcher
     const stored = kept.dataset && !stats.directory ? readStore(source) : null;
-    const dataset = stored ? { ...stored, autocomplete: kept.dataset!.autocomplete, search: searchOf(source, stored, true) } : datasetFrom(source, { lazySearch: true });
+    const dataset = stored ? { ...stored, autocomplete: kept.dataset!.autocomplete, search: searchOf(source, stored, true) } : datasetFrom(source, { lazy: true });
     kept.dataset = dataset;
     phase('dataset');
     const rowOf = new Map<Event, number>();

@@ -19,10 +19,8 @@ export interface Dataset extends StoredData {
   search: WordIndex;
 }
 
-export interface DatasetOptions extends StoreOptions {
-  /** read the search index when first searched (`aula dev`, which makes it only then) */
-  lazySearch?: boolean;
-}
+/** `lazy` (StoreOptions): the directory's index and the search index too are read when an answer first reads them. */
+export type DatasetOptions = StoreOptions;
 
 /**
  * Loads a dist/ folder; `baseUrl` overrides the one it was built with. Throws DistError when the
@@ -45,13 +43,13 @@ export function datasetFrom(source: DistSource, options: DatasetOptions = {}): D
       throw e;
     }
   };
-  // a source loading per need, or a lazy dataset, reads the directory's index when it is first searched
+  // a source loading per need, or a lazy dataset, reads the directory's and the search index when first searched
   if (source.perNeed || options.lazy) {
     const autocomplete = once(readAutocomplete);
     return Object.defineProperty({ ...stored, search: searchOf(checked, stored, true) }, 'autocomplete', { get: autocomplete, enumerable: true }) as Dataset;
   }
   try {
-    return { ...stored, autocomplete: readAutocomplete(), search: searchOf(checked, stored, options.lazySearch) };
+    return { ...stored, autocomplete: readAutocomplete(), search: searchOf(checked, stored) };
   } catch (e) {
     // (the rows' files readStore opened are not served: closed, as a failed reload must not keep them)
     stored.events.rows.close();

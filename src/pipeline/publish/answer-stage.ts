@@ -12,7 +12,6 @@ import type { Site } from '../../model/types.ts';
 import { datasetFrom } from '../../query/dataset.ts';
 import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES } from '../../store/format/dist-paths.ts';
-import { createHash } from 'node:crypto';
 import type { Manifest } from '../../store/format/manifest.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { copyTwins } from '../../store/write/hashed-files.ts';
@@ -94,8 +93,7 @@ async function answerPages(options: BuildOptions, api: Api, out: Emitter, render
 function answerDocuments(api: Api, out: Emitter, rendered: Rendered, envelope: { baseUrl: string; site: Site }): number {
   // the calendar feed holds the first rows and the categories' titles: unchanged when they and its stamp are
   const categories = rendered.manifest.files[DATA_FILES.categories]?.sha256;
-  const rows = rendered.hashes === null || categories === undefined ? undefined : calendarKey(rendered.hashes, rendered.eventCount, CALENDAR_CAP, envelope, rendered.manifest.built_at);
-  const calendar = rows && createHash('sha256').update(rows).update(categories!).digest('hex');
+  const calendar = rendered.hashes === null || categories === undefined ? undefined : calendarKey(rendered.hashes, rendered.eventCount, CALENDAR_CAP, envelope, rendered.manifest.built_at, categories);
   let answered = 0;
   for (const [rel, path, query] of DOCUMENTS) {
     const inputs = query === 'format=ics' ? calendar : undefined;

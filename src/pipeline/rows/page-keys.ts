@@ -38,14 +38,15 @@ export function pageKeys(rowHashes: readonly Buffer[] | Buffer, envelope: PageEn
 
 /**
  * The key of the calendar feed (events.ics): it holds the first `cap` rows of the default list,
- * each rendered from its row's bytes (which its hash stands for), stamped with the build time,
- * named and linked after the base URL, in the site's zone. `rowHashes`: the rows' hashes in list
- * order, 32 bytes each, one after another.
+ * each rendered from its row's bytes (which its hash stands for) with its categories' titles (the
+ * categories file, by its SHA-256 `categories`), stamped with the build time, named and linked
+ * after the base URL, in the site's zone. `rowHashes`: the rows' hashes in list order, 32 bytes
+ * each, one after another.
  */
-export function calendarKey(rowHashes: Buffer, count: number, cap: number, envelope: Omit<PageEnvelope, 'limit'>, builtAt: string): string {
+export function calendarKey(rowHashes: Buffer, count: number, cap: number, envelope: Omit<PageEnvelope, 'limit'>, builtAt: string, categories: string): string {
   const rows = Math.min(count, cap);
   return createHash('sha256')
-    .update(serialize(['calendar', cacheIdentity(), envelope.baseUrl, envelope.site, builtAt, rows]))
+    .update(serialize(['calendar', cacheIdentity(), envelope.baseUrl, envelope.site, builtAt, rows, categories]))
     .update(rowHashes.subarray(0, rows * HASH_BYTES))
     .digest('hex');
 }

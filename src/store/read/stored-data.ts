@@ -95,7 +95,7 @@ export interface StoreOptions {
   verifyRows?: VerifyRows;
   /** manifest.json of the source, already read and parsed by the caller (the edge reads it first, to size the data) */
   manifest?: Manifest;
-  /** each column read when first used, as a source loading per need has them (the build: most of its answers read the rows alone) */
+  /** each column read when an answer first uses it, as a source loading per need has them (not all checked at load) */
   lazy?: boolean;
 }
 

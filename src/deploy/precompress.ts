@@ -81,8 +81,8 @@ export function compressTwins(content: string | Uint8Array, levels: { gzip: numb
 
 /**
  * Where the pool's twins go: handed to a function on this thread as they come back, or written
- * under `dir` by the worker that made them, so that neither their bytes nor ~10,000 file writes at
- * 100k events come back to this thread.
+ * under `dir` by the worker that made them, so that neither their bytes nor their writes (two per
+ * page) come back to this thread.
  */
 export type TwinSink = ((path: string, bytes: Uint8Array) => void) | { dir: string };
 

@@ -44,8 +44,8 @@ export async function statFiles(paths: readonly string[], twoThreadsFrom = TWO_T
   }
   const shared = new SharedArrayBuffer(n * STAT_FIELDS * 8);
   const out = new BigInt64Array(shared);
-  // The files in shares, each taken by the first thread free: the worker starts ~30-50 ms after
-  // this thread begins, and halves made in advance left this one waiting for it.
+  // The files in shares, each taken by the first thread free: the worker starts well after this
+  // thread begins, so this one never waits for it to take a share fixed in advance.
   const counter = new SharedArrayBuffer(4);
   const next = new Int32Array(counter);
   const other = runFsThread(threadModule(import.meta.url, 'stat-thread'), { paths, shared, counter, size }, { stopped: 'the stat thread stopped before it finished' });

@@ -77,6 +77,7 @@ export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'rere
 export async function loadFromState(options: BuildOptions, host: StateHost): Promise<Plan> {
   const content = resolve(options.content);
   const { ledgerFile, statePath, previous, state, ledger } = host.previous();
+  if (state.zone !== state.site.timezone) refuse('the state is of another zone');
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
   if (baseUrl !== previous.base_url) refuse('another base URL');
   // taken before any content file is stat'ed: the stats recorded now are judged against it
@@ -85,7 +86,6 @@ export async function loadFromState(options: BuildOptions, host: StateHost): Pro
   const files = await findContentFiles(content);
   if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
   const others = unchangedOthers(content, files, state, margin);
-  if (state.zone !== state.site.timezone) refuse('the state is of another zone');
   const events = await eventFileChanges(content, files.events, state, margin);
   const { keep, removed } = rowsThatStay(state, events);
   await checkFresh(content, state, events.records, keep);
@@ -115,7 +115,7 @@ function unchangedOthers(content: string, files: ContentFiles, state: EventState
       const stat = statSync(join(content, file), { bigint: true });
       if (!stillFresh({ stat: record[0], key: record[1] }, stat, state.safe, margin)) {
         const read = readContentFile(content, file, undefined, true);
-        if (!read.ok || parseKey(kind, file, read.text).toString('hex') !== record[1]) refuse(`${file} changed`);
+        if (!read.ok || parseKey(kind, file, read.bytes).toString('hex') !== record[1]) refuse(`${file} changed`);
         records.push(id, statText(read.stat!), record[1]);
       } else records.push(id, record[0], record[1]);
     }
@@ -166,7 +166,7 @@ async function eventFileChanges(content: string, eventFiles: string[], state: Ev
     const read = readContentFile(content, file, undefined, true);
     if (!read.ok) refuse(`${file} cannot be read`);
     // touched, copied, or changed and changed back: the same text is the same events
-    const key = parseKey(kind, file, read.text);
+    const key = parseKey(kind, file, read.bytes);
     putStat(eventStats, now, read.stat!);
     key.copy(eventKeys, now * KEY_BYTES);
     if (at !== undefined && stats[at * STAT_FIELDS] >= 0n && key.equals(state.eventKeys.subarray(at * KEY_BYTES, (at + 1) * KEY_BYTES))) continue;

@@ -11,7 +11,7 @@ import { readSmallFile } from '../cache/cache-file.ts';
  * A manifest lists a hash per public file (a page per 20 events, every media copy): 1 MiB is
  * passed at ~10,000 pages. The cap only bounds what is read; lstat already refuses non-files.
  */
-const MANIFEST_LIMIT = 256 * 1024 * 1024;
+export const MANIFEST_LIMIT = 256 * 1024 * 1024;
 
 export class OutFolderError extends Error {
   override name = 'OutFolderError';

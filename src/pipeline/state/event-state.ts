@@ -12,12 +12,12 @@
 // File: AULAEVENTS1\n <identity>\n <SHA-256 of the payload, hex>\n <payload: v8.serialize>
 // A damaged, foreign (other aula, dist format, V8) or misshapen state is ignored: the build is
 // then a full one, never a wrong one.
-import { createHash } from 'node:crypto';
 import { unlinkSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
 import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
+import { sha256Hex } from '../../store/format/manifest.ts';
 import { cacheIdentity } from '../cache/build-cache.ts';
 import { readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
 
@@ -49,7 +49,12 @@ export function stateRows(count: number): StateRows {
 
 /** The state a build over `previous` leaves: the previous one's, with what changed in the content and the rows. */
 export function nextEventState(previous: EventState, changed: Pick<EventState, 'safe' | 'others' | 'eventFiles' | 'eventStats' | 'eventKeys' | 'rows'>, manifestJson: string): EventState {
-  return { ...previous, ...changed, manifestSha: createHash('sha256').update(manifestJson).digest('hex') };
+  return { ...previous, ...changed, manifestSha: manifestShaOf(manifestJson) };
+}
+
+/** The SHA-256 (hex) a state is bound to: of the manifest.json text as written, and as read back. */
+export function manifestShaOf(manifest: string | Uint8Array): string {
+  return sha256Hex(typeof manifest === 'string' ? Buffer.from(manifest) : manifest);
 }
 
 export interface EventState {
@@ -115,7 +120,6 @@ export function eventStatePath(ledgerFile: string): string {
   return ledgerFile.replace(/\.json$/, '') + '.events';
 }
 
-const sha256hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const identityLine = () => `${cacheIdentity()} events\n`;
 
 /** Writes the state beside and then over `path`; a failure leaves no state (the next build is a full one). */
@@ -123,7 +127,7 @@ export function writeEventState(path: string, state: EventState): void {
   const written = replaceCacheFile(path, (fd) => {
     const payload = serialize(state);
     // the head and the payload written one after the other: no copy of the whole state into one buffer
-    writeFileSync(fd, `${MAGIC}${identityLine()}${sha256hex(payload)}\n`);
+    writeFileSync(fd, `${MAGIC}${identityLine()}${sha256Hex(payload)}\n`);
     writeFileSync(fd, payload);
   });
   if (!written) removeEventState(path);
@@ -145,7 +149,7 @@ export function readEventState(path: string, content: string, out: string, most:
   const sumEnd = head.length + 64;
   if (file.length < sumEnd + 1 || !file.subarray(0, head.length).equals(head) || file[sumEnd] !== 0x0a) return null;
   const payload = file.subarray(sumEnd + 1);
-  if (sha256hex(payload) !== file.toString('latin1', head.length, sumEnd)) return null;
+  if (sha256Hex(payload) !== file.toString('latin1', head.length, sumEnd)) return null;
   let state: EventState;
   try {
     state = deserialize(payload) as EventState;

@@ -3,18 +3,16 @@
 // others' and made with the same content folder and options. Read once per build, for the event
 // state to stand in for the content (load/state-load.ts) and for the previous data files' reuse
 // (render/previous-data.ts).
-import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { AULA_VERSION } from '../../version.ts';
 import { readCacheFile } from '../cache/cache-file.ts';
 import { DistLedger, ledgerPath } from '../ledger/dist-ledger.ts';
-import { eventStatePath, readEventState, type EventState } from './event-state.ts';
+import { eventStatePath, manifestShaOf, readEventState, type EventState } from './event-state.ts';
+import { MANIFEST_LIMIT } from '../out-folder/out-folder.ts';
 import { refuse } from './no-patch.ts';
 import { patchOptions } from './state-recorder.ts';
 
-/** The most a previous manifest may hold (as out-folder.ts reads it). */
-const MANIFEST_LIMIT = 256 * 1024 * 1024;
 /** An event state's bound: what does not grow with the site, and a generous most per record. */
 const STATE_BASE = 16 << 20;
 const STATE_PER_RECORD = 4096;
@@ -57,7 +55,7 @@ export function previousBuild(options: object & { content: string }, out: string
   const described = ['events', 'pages', 'categories', 'media'].reduce((n, k) => n + (Number(previous.counts?.[k as 'events']) || 0), 0);
   const state = readEventState(statePath, content, out, STATE_BASE + described * STATE_PER_RECORD) ?? refuse('no usable event state');
   if (state.options !== patchOptions(options)) refuse('other build options');
-  if (createHash('sha256').update(manifestText).digest('hex') !== state.manifestSha) refuse('the dist is not the one the state describes');
+  if (manifestShaOf(manifestText) !== state.manifestSha) refuse('the dist is not the one the state describes');
   if (previous.version !== AULA_VERSION) refuse('another aula');
   const ledger = DistLedger.read(ledgerFile, out) ?? refuse('no usable ledger');
   return { ledgerFile, statePath, previous, state, ledger };

@@ -3,14 +3,14 @@
 // order and rows' hashes as they are rendered, and writes the state once the dist is in place.
 import { stableJson } from '../../util/stable-json.ts';
 import type { BigIntStats } from 'node:fs';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ParseCache } from '../../content/load.ts';
 import type { MediaSource } from '../../content/media.ts';
 import type { Parsed, Sourced } from '../../content/records.ts';
 import type { Event, Model } from '../../model/types.ts';
 import type { StatRecord } from '../cache/stat-index.ts';
 import type { BuildCache, MadeParse } from '../cache/build-cache.ts';
-import { KEY_BYTES, putStat, removeEventState, STAT_FIELDS, stateRows, writeEventState, type StateRows } from './event-state.ts';
+import { KEY_BYTES, manifestShaOf, putStat, removeEventState, STAT_FIELDS, stateRows, writeEventState, type StateRows } from './event-state.ts';
 
 export const EVENTS_KIND = 'events in ';
 
@@ -134,7 +134,7 @@ export class StateRecorder {
       }
       rows.file[i] = at;
     });
-    const manifestSha = createHash('sha256').update(what.manifestJson).digest('hex');
+    const manifestSha = manifestShaOf(what.manifestJson);
     const eventStats = new BigInt64Array(eventFiles.length * STAT_FIELDS);
     const eventKeys = Buffer.alloc(eventFiles.length * KEY_BYTES);
     for (let i = 0; i < eventFiles.length; i++) {

@@ -61,16 +61,10 @@ export async function eventParts(input: { previous: Manifest; out: string; data:
   inFlight.push(writing); // a refusal before it is awaited must not remove the folder it writes into
   const digests = new Map<string, FileDigest>();
   // every part kept proven before any is linked (a link moves the ctime the ledger proves it by)
-  const kept = parts.filter((_, j) => data.parts[j] === null);
-  parts.forEach((rel, j) => {
-    if (data.parts[j] !== null) return;
-    const digest = previous.files[rel];
-    if (digest?.bytes !== bounds[j + 1] - bounds[j] || !dist.ledger?.wouldReuse(rel, { sha: digest.sha256 }, null)) refuse(`${rel} is not proven`);
-  });
-  for (const rel of kept) {
-    const digest = previous.files[rel];
-    if (!dist.ledger!.reuse(rel, dist.staging, { sha: digest.sha256 }, null)) refuse(`${rel} could not be linked`);
-    dist.reused.files++;
+  const kept = parts.flatMap((rel, j) => (data.parts[j] === null ? [{ rel, digest: previous.files[rel], bytes: bounds[j + 1] - bounds[j] }] : []));
+  for (const { rel, digest, bytes } of kept) if (digest?.bytes !== bytes || !dist.ledger?.wouldReuse(rel, { sha: digest.sha256 }, null)) refuse(`${rel} is not proven`);
+  for (const { rel, digest } of kept) {
+    if (!dist.carried(rel, digest.sha256, { volume: null })) refuse(`${rel} could not be linked`);
     digests.set(rel, digest);
   }
   (await writing).forEach((file, m) => {

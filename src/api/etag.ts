@@ -11,7 +11,7 @@ const DIGITS = '0123456789abcdefghijklmnopqrstuv';
 /**
  * 53 bits of a string (two multiplicative 32-bit lanes, mixed), as 11 base-32 digits. Written
  * digit by digit from the two lanes: Number's toString(36) of a 53-bit value takes V8's general
- * double-to-radix path, which cost several times the hashing of a request's key.
+ * double-to-radix path, which costs more than the hashing of a request's key.
  */
 export function hash53(text: string, seed = 0): string {
   let h1 = 0xdeadbeef ^ seed;

@@ -51,13 +51,17 @@ export function cheapFirst(maxYields = MAX_YIELDS, turnUnits = TURN_UNITS): Chea
     yields = 0;
     // the next turn first reads what arrived meanwhile and answers it
     let spent = 0;
-    while (head < queue.length && spent < turnUnits) {
-      const answer = queue[head];
-      queue[head++] = undefined!;
-      if (head === queue.length) queue.length = head = 0;
-      spent += answer();
+    try {
+      while (head < queue.length && spent < turnUnits) {
+        const answer = queue[head];
+        queue[head++] = undefined!;
+        if (head === queue.length) queue.length = head = 0;
+        spent += answer();
+      }
+    } finally {
+      // (an answer that throws leaves the rest of the queue for the next turn, not for the next request)
+      if (head < queue.length) schedule();
     }
-    if (head < queue.length) schedule();
   };
   const schedule = () => {
     if (scheduled) return;

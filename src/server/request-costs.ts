@@ -108,7 +108,7 @@ export function pathShape(path: string): string {
 /**
  * Keys remembered in the order they came, at most `capacity`: `add` gives the key it pushed out.
  * A Map's own order cannot do this cheaply: each `keys().next()` after deleting the oldest walks
- * over every entry deleted since V8 last rehashed the table (~1.6 µs at 4,096 keys).
+ * over every entry deleted since V8 last rehashed the table.
  */
 class KeyRing {
   private readonly keys: (string | undefined)[];
@@ -208,9 +208,9 @@ export function requestCosts(limits = { shapes: MAX_SHAPES, expensiveUnits: EXPE
   /** each key's estimate and whether it was recorded since the hand last passed it (CLOCK's reference bit) */
   const units = new Map<string, { units: number; used: boolean }>();
   /**
-   * The keys in their slots, for eviction by "second chance" (CLOCK, as the answer cache): a record
-   * of a known key only sets its flag, where moving it to the back of the Map (a delete and a set)
-   * left a deleted entry for every later eviction's walk from the front to step over.
+   * The keys in their slots, for eviction by "second chance" (CLOCK): a record of a known key only
+   * sets its flag, as moving it to the back of the Map (a delete and a set) would leave a deleted
+   * entry for every later eviction's walk from the front to step over.
    */
   const slots: string[] = [];
   let hand = 0;

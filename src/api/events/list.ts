@@ -30,7 +30,7 @@ const UNITS_PER_SPLICED_BYTE = 1;
 /**
  * … and per read of the file beyond the first: the rows of an ordered or filtered page lie apart
  * in the file, a system call each, which costs about what copying the row's bytes does: counted
- * by the bytes alone, such a page was charged a fraction of its CPU.
+ * by the bytes alone, such a page would be charged a fraction of its CPU.
  */
 const UNITS_PER_READ = 2_000;
 

@@ -18,7 +18,7 @@ import { bitmapWords } from '../../../store/format/bitmap.ts';
 export type Comparison = 'exact' | 'gt' | 'gte' | 'lt' | 'lte';
 
 const CACHE_ENTRIES = 64;
-/** span bit sets kept per column (12.5 KB each at 100k rows) */
+/** span bit sets kept per column (a bit per row each) */
 const SPAN_SETS = 16;
 
 /** Half-open interval of positions in the column's order (rows, or permutation). */

@@ -145,11 +145,16 @@ export class OrderedColumn {
   }
 
   /**
-   * For a column close to the row order (an envelope over every row): rows outside [from, to) do
-   * not match the span and rows in [sureFrom, sureTo) all do, so only the rows between need their
-   * values tested. Null for the other shapes.
+   * For a column in or close to the row order (monotone, or an envelope over every row): rows
+   * outside [from, to) do not match the span and rows in [sureFrom, sureTo) all do, so only the
+   * rows between need their values tested. Null for a permutation.
    */
   rowBands(s: Span): { from: number; to: number; sureFrom: number; sureTo: number } | null {
+    // a monotone column's span is its rows, in row order: every row of it matches
+    if (this.monotone) {
+      const to = Math.max(s.from, s.to);
+      return { from: s.from, to, sureFrom: s.from, sureTo: to };
+    }
     const env = this.envelope;
     if (!env || env.rows || s.to <= s.from) return null;
     const [min, max] = this.bounds(s);

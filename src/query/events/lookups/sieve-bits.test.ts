@@ -64,7 +64,8 @@ describe('sieving a bit set', () => {
   it('keeps the rows a span keeps, on every column shape', () => {
     expect(ix.numeric('end').shape).toBe('envelope');
     expect(ix.numeric('last_modified').shape).toBe('permutation');
-    for (const column of ['end', 'registration_end', 'last_modified', 'dfp_points'] as const) {
+    expect(ix.numeric('start').shape).toBe('monotone');
+    for (const column of ['start', 'end', 'registration_end', 'last_modified', 'dfp_points'] as const) {
       const col = ix.numeric(column);
       const present = [...col.values].filter((v) => v === v);
       for (let k = 0; k < 12; k++) {

@@ -64,11 +64,13 @@ const STRIDE = FIELD_COUNT + 1;
 function partsFit(source: DistSource, manifest: Manifest, parts: readonly string[], bounds: readonly number[]): void {
   parts.forEach((rel, i) => {
     // (`aula dev`'s manifest lists no files: its parts are the rows just made)
-    if (Object.hasOwn(manifest.files, rel) && manifest.files[rel].bytes !== bounds[i + 1] - bounds[i]) {
-      throw corrupt(source, eventOffsetsFile(i), `does not match the event rows in ${rowsFolder(parts)} (part ${i} is not its rows' length)`);
-    }
+    if (Object.hasOwn(manifest.files, rel) && manifest.files[rel].bytes !== bounds[i + 1] - bounds[i]) throw partMisfit(source, i, rowsFolder(parts));
   });
 }
+
+/** Part `i`'s offsets say another length than the part has. */
+const partMisfit = (source: DistSource, i: number, rowsName: string) =>
+  corrupt(source, eventOffsetsFile(i), `does not match the event rows in ${rowsName} (part ${i} is not its rows' length)`);
 
 /**
  * rowOffsetsProblem over rows held as parts, part by part (the parts are cut every `partRows`
@@ -243,7 +245,7 @@ function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly str
         at += own[row * STRIDE + FIELD_COUNT] + 1;
       }
       const length = i === parts.length - 1 ? Math.max(0, at - 1) : at;
-      if (length !== sizes[i]) throw corrupt(source, eventOffsetsFile(i), `does not match the event rows in ${rowsName} (part ${i} is not its rows' length)`);
+      if (length !== sizes[i]) throw partMisfit(source, i, rowsName);
       starts.set(own, first * STRIDE);
     }),
   );

@@ -80,6 +80,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   });
 }
 
+/** The files a build made or linked (the large data files left `rendered.files` once written; `written` still names them). */
+const filesMade = (rendered: { files: ReadonlyMap<string, unknown> }, dist: StagedDist) => new Set([...rendered.files.keys(), ...dist.served.keys(), ...dist.written.keys()]).size;
+
 const timings = (clock: Clock) => ({ ms: performance.now() - clock.started, phases: clock.phases, cpu: clock.cpu });
 
 /**
@@ -115,7 +118,7 @@ async function stagesOverState(options: BuildOptions, host: StateHost): Promise<
     return {
       ok: true,
       manifest: rendered.manifest,
-      files: new Set([...dist.served.keys(), ...dist.written.keys(), 'manifest.json']).size,
+      files: filesMade(rendered, dist),
       ...timings(host.clock),
       // as a full build counts them: files taken without a parse, rows not rendered, files linked
       cache: { hits: plan.contentFiles - plan.parsed, misses: plan.parsed, corrupt: 0, foreign: false },
@@ -165,8 +168,6 @@ async function buildStages(options: BuildOptions, out: string, clock: Clock, pat
       content: resolve(options.content), out, options: patchOptions(options), zone: model.site.timezone, model, stats: loaded.statRecords, manifestJson,
     });
     await publishStage(options, clock, { out, previous, media: model.media, record }, rendered, dist);
-    // the large data files left `files` once written; `written` still names them
-    const count = new Set([...rendered.files.keys(), ...dist.served.keys(), ...dist.written.keys()]).size;
-    return { ok: true, manifest: rendered.manifest, files: count, ...timings(clock), cache, reuse: dist.reused, patch };
+    return { ok: true, manifest: rendered.manifest, files: filesMade(rendered, dist), ...timings(clock), cache, reuse: dist.reused, patch };
   }, () => settle());
 }

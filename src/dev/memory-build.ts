@@ -87,8 +87,7 @@ export class MemoryBuild {
     phase('rows');
     // the search index made when first read: most edits are served, and replaced, before a request searches
     const data = eventData({ rows, events: fresh, order, previous: last?.data ?? null, timezone: model.site.timezone, partRows: EVENT_PART_ROWS, calendar: calendarData, search: false });
-    const previousBytes = (begin: number, end: number) => bytesOfParts(last!.parts, last!.data.bounds, begin, end);
-    const parts = data.parts.map((segments, i) => (segments ? partBytes(segments, previousBytes) : last!.parts[i]));
+    const parts = data.parts.map((segments, i) => (segments ? partBytes(segments, (begin, end) => last!.data.bytes(begin, end)) : last!.parts[i]));
     phase('columns');
     const { index, data: autocomplete } = this.index(model.directory, model.site.page_size, stats);
     phase('index');
@@ -115,7 +114,7 @@ export class MemoryBuild {
     // the next make reads these columns row by row where its changes are in place (event-data.ts)
     let table: EventTable | null = null;
     const columns = () => (table ??= readColumns(memorySource(made, 'memory'), events.length, true));
-    this.last = { events, rowOf, context, parts, data: { starts: data.starts, bounds: data.bounds, values: data.values, file: (rel) => made.get(rel)!, calendar: () => readCalendarFile(made.get(DATA_FILES.calendar)!, events.length), table: columns } };
+    this.last = { events, rowOf, context, parts, data: { starts: data.starts, bounds: data.bounds, values: data.values, file: (rel) => made.get(rel)!, calendar: () => readCalendarFile(made.get(DATA_FILES.calendar)!, events.length), table: columns, bytes: (begin, end) => bytesOfParts(parts, data.bounds, begin, end) } };
     phase('keep');
     return { dataset, stats, files: source };
   }

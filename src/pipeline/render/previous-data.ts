@@ -3,7 +3,7 @@
 // read, the build the event state describes (state/previous-build.ts), made with the same
 // options and in the same zone. Each row of it is known by its hash (the state's keys): a row of
 // this build with the same hash has the same bytes, so the same values, entry and terms.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATA_FILES, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
@@ -73,7 +73,8 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
     files.set(rel, readFileSync(join(out, rel)));
   }
   const bounds = [0];
-  for (const rel of eventPartFiles(previous)) {
+  const parts = eventPartFiles(previous);
+  for (const rel of parts) {
     const digest = previous.files[rel];
     if (!digest || !ledger.proves(rel, digest.sha256)) return null;
     bounds.push(bounds[bounds.length - 1] + digest.bytes);
@@ -103,5 +104,27 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
     values: () => columnValuesOfTable(table()),
     file: (rel) => files.get(rel)!,
     calendar: () => readCalendarFile(files.get(DATA_FILES.calendar)!, n),
+    bytes: (begin, end) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end),
   };
+}
+
+/** Bytes [begin, end) of the files `paths` end to end (`bounds`: where each starts, then their length). */
+function partsRange(paths: readonly string[], bounds: readonly number[], begin: number, end: number): Buffer {
+  const out = Buffer.allocUnsafe(end - begin);
+  for (let p = 0, at = begin; at < end; p++) {
+    if (bounds[p + 1] <= at) continue;
+    const to = Math.min(end, bounds[p + 1]);
+    const fd = openSync(paths[p], 'r');
+    try {
+      for (let done = 0; done < to - at; ) {
+        const got = readSync(fd, out, at - begin + done, to - at - done, at - bounds[p] + done);
+        if (got === 0) throw new NoPatch(`${paths[p]} ended early`);
+        done += got;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    at = to;
+  }
+  return out;
 }

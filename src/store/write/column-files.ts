@@ -23,13 +23,23 @@ export interface ColumnFileOptions {
 
 export const DEFAULT_COLUMN_FILE_OPTIONS: ColumnFileOptions = { trigramBytesPerValue: 160, trigramMinBytes: 1 << 20, scanBelowValues: 256 };
 
+/**
+ * A previous build's list, read at single rows: its columns as loaded from their files, and the
+ * string fields as its rows hold them (a text column's file decodes all its text to give one
+ * string; a row's field is a few bytes).
+ */
+export interface PreviousColumns {
+  table(): EventTable;
+  string(field: string, row: number): string | null;
+}
+
 /** One column file: where it goes, and how it is made from the values (reading only `input` of them). */
 export interface ColumnFileMaker {
   rel: string;
   /** the column it is made of (a build over the previous one compares it with the previous build's) */
   input(values: ColumnValues): ArrayLike<unknown>;
-  /** the value at `row` of this column as a table loaded from its file holds it (as `input` gives it) */
-  at(table: EventTable, row: number): unknown;
+  /** the value at `row` of this column in the previous build (as `input` gives it) */
+  at(previous: PreviousColumns, row: number): unknown;
   make(values: ColumnValues): Uint8Array;
 }
 
@@ -39,24 +49,24 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
     ...TEXT_FIELDS.map((f) => ({
       rel: columnFile.text(f),
       input: (v: ColumnValues) => v.text[f],
-      at: (t: EventTable, row: number) => t.stored.text[f].at(row),
+      at: (p: PreviousColumns, row: number) => p.string(f, row),
       make: (v: ColumnValues) => textColumnFile(buildTextColumn(v.text[f], { folded: true, trigramBudget: budget })),
     })),
     ...TIME_FIELDS.map((f) => ({
       rel: columnFile.iso(f),
       input: (v: ColumnValues) => v.iso[f],
-      at: (t: EventTable, row: number) => t.stored.iso[f].at(row),
+      at: (p: PreviousColumns, row: number) => p.string(f, row),
       // the ISO text is matched as it is (`contains`, `startswith`), and has a dozen distinct
       // characters: neither folded values nor trigrams would narrow anything down
       make: (v: ColumnValues) => textColumnFile(buildTextColumn(v.iso[f], { folded: false, trigramBudget: () => null, presort: v.time[f] })),
     })),
     ...ORDERED_FIELDS.map((f) => {
       const of = (v: ColumnValues) => (f === 'id' ? v.id : f === 'dfp_points' ? v.dfp_points : v.time[f]);
-      const at = (t: EventTable, row: number) => t.stored.ordered[f].values[row];
+      const at = (p: PreviousColumns, row: number) => p.table().stored.ordered[f].values[row];
       return { rel: columnFile.ordered(f), input: of, at, make: (v: ColumnValues) => orderedColumnFile(buildOrderedColumn(of(v))) };
     }),
-    ...BOOL_FIELDS.map((f) => ({ rel: columnFile.bool(f), input: (v: ColumnValues) => v.bool[f], at: (t: EventTable, row: number) => t.stored.bool[f].values[row], make: (v: ColumnValues) => boolColumnFile(buildBoolColumn(v.bool[f])) })),
-    ...RELATION_FIELDS.map((f) => ({ rel: columnFile.relation(f), input: (v: ColumnValues) => v[f], at: (t: EventTable, row: number) => t.stored.relation[f].at(row), make: (v: ColumnValues) => relationColumnFile(buildRelationColumn(v[f])) })),
+    ...BOOL_FIELDS.map((f) => ({ rel: columnFile.bool(f), input: (v: ColumnValues) => v.bool[f], at: (p: PreviousColumns, row: number) => p.table().stored.bool[f].values[row], make: (v: ColumnValues) => boolColumnFile(buildBoolColumn(v.bool[f])) })),
+    ...RELATION_FIELDS.map((f) => ({ rel: columnFile.relation(f), input: (v: ColumnValues) => v[f], at: (p: PreviousColumns, row: number) => p.table().stored.relation[f].at(row), make: (v: ColumnValues) => relationColumnFile(buildRelationColumn(v[f])) })),
   ];
 }
 

@@ -76,19 +76,24 @@ const STRIDE = FIELD_COUNT + 1;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** One string field of every row: a JSON string decoded from its bytes (parsed only when it holds an escape), or null. */
+/** One string field of every row (rowString). */
 function stringsFromRows(rows: EventRows, bytes: Buffer, field: number): (string | null)[] {
   const out: (string | null)[] = new Array(rows.length);
-  for (let row = 0; row < rows.length; row++) {
-    const [a, b] = valueSpanIn(rows.starts, row * STRIDE, field);
-    const from = rows.lineStart(row) + a;
-    const to = rows.lineStart(row) + b;
-    if (bytes[from] !== QUOTE) {
-      out[row] = null; // `null`: the only other value a string field holds
-      continue;
-    }
-    const escaped = bytes.indexOf(BACKSLASH, from);
-    out[row] = escaped >= 0 && escaped < to ? (JSON.parse(bytes.toString('utf8', from, to)) as string) : bytes.toString('utf8', from + 1, to - 1);
-  }
+  for (let row = 0; row < rows.length; row++) out[row] = rowString(bytes, rows.lineStart(row), rows.starts, row * STRIDE, field);
   return out;
+}
+
+/**
+ * String field `field` of the row whose line starts at `lineStart` in `bytes` (its offsets at
+ * `base` of `starts`), as its column holds it: the JSON string decoded (parsed only when it holds
+ * an escape), or null.
+ */
+export function rowString(bytes: Buffer, lineStart: number, starts: ArrayLike<number>, base: number, field: number): string | null {
+  const [a, b] = valueSpanIn(starts, base, field);
+  const from = lineStart + a;
+  const to = lineStart + b;
+  // `null`: the only other value a string field holds
+  if (bytes[from] !== QUOTE) return null;
+  const escaped = bytes.indexOf(BACKSLASH, from);
+  return escaped >= 0 && escaped < to ? (JSON.parse(bytes.toString('utf8', from, to)) as string) : bytes.toString('utf8', from + 1, to - 1);
 }

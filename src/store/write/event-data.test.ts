@@ -14,6 +14,7 @@ import { readColumns } from '../read/column-files.ts';
 import { memorySource } from '../read/dist-source.ts';
 import { mulberry32 } from '../../util/mulberry32.ts';
 import { DATA_FILES } from '../format/dist-paths.ts';
+import { COLUMN_FILES, columnFile } from '../format/column-files.ts';
 import { renderRows } from './data-files.ts';
 import { bytesOfParts, eventData, partBytes, type EventData, type PreviousData } from './event-data.ts';
 
@@ -37,7 +38,7 @@ function whole(events: readonly Event[]): { data: EventData; parts: Uint8Array[]
 }
 
 /** What a later build knows of `made`: its data as PreviousData, with its columns as loaded from their files. */
-function previousOf(made: { data: EventData }, count: number): PreviousData {
+function previousOf(made: { data: EventData; parts: Uint8Array[] }, count: number): PreviousData {
   const { files } = made.data;
   return {
     starts: made.data.starts,
@@ -46,6 +47,7 @@ function previousOf(made: { data: EventData }, count: number): PreviousData {
     file: (rel) => files.get(rel)!,
     calendar: () => readCalendarFile(files.get(DATA_FILES.calendar)!, count),
     table: () => readColumns(memorySource(files, 'previous'), count, true),
+    bytes: (begin, end) => bytesOfParts(made.parts, made.data.bounds, begin, end),
   };
 }
 
@@ -85,6 +87,7 @@ describe('eventData over the previous data', () => {
       'titles and teasers in place': (list) => list.map((e) => (rnd() < 0.1 ? { ...e, title: `Neu ${serial++} ${e.title}`, teaser: rnd() < 0.5 ? '' : `Kurz ${serial}` } : e)),
       'numbers and flags in place': (list) => list.map((e) => (rnd() < 0.1 ? { ...e, dfp_points: rnd() < 0.3 ? -0 : Math.floor(rnd() * 10), register: !e.register, location: null } : e)),
       'one event in place, its values all the same': (list) => list.map((e, i) => (i === 7 ? { ...e } : e)),
+      'texts with escapes in place': (list) => list.map((e, i) => (i % 9 === 4 ? { ...e, title: `Sag "Hallo" \\ ${serial++}\u2028Ende`, organizer: i % 2 ? null : 'Ärztekammer\tWien' } : e)),
       deletions: (list) => list.filter(() => rnd() > 0.1),
       insertions: (list) => sorted([...list, ...list.slice(0, 5).map((e) => ({ ...e, id: 900_000 + serial++, title: `Eingefügt ${serial}` }))]),
       'a start moved': (list) => sorted(list.map((e, i) => (i === 3 ? { ...e, start: e.start + 400 * 86_400_000, end: e.end + 400 * 86_400_000 } : e))),
@@ -93,5 +96,14 @@ describe('eventData over the previous data', () => {
       const after = edit([...base]);
       expectSame(whole(after), over(base, made, after), what);
     }
+  });
+
+  it('takes every column file as it is when the rows in place hold the same values', () => {
+    const base = sorted([...model.events]);
+    const made = whole(base);
+    const { data } = over(base, made, base.map((e, i) => (i === 7 || i === 40 ? { ...e } : e)));
+    for (const rel of COLUMN_FILES) expect(data.reused.has(rel), rel).toBe(true);
+    const retitled = over(base, made, base.map((e, i) => (i === 7 ? { ...e, title: `${e.title} neu` } : e)));
+    expect([...COLUMN_FILES].filter((rel) => !retitled.data.reused.has(rel))).toEqual([columnFile.text('title')]);
   });
 });

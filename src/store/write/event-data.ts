@@ -14,7 +14,8 @@ import { COLUMN_FILES } from '../format/column-files.ts';
 import { DATA_FILES, eventOffsetsFile, eventPartCount } from '../format/dist-paths.ts';
 import { calendarFileReusing } from './calendar-file.ts';
 import { columnFileMakers, columnFilesReusing, sameValue, splicedColumnValues } from './column-files.ts';
-import { columnValuesFromRows } from './column-values.ts';
+import { columnValuesFromRows, rowString } from './column-values.ts';
+import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 import { searchIndex } from './search-index.ts';
 
 const STRIDE = FIELD_COUNT + 1;
@@ -42,6 +43,8 @@ export interface PreviousData {
   file: (rel: string) => Uint8Array;
   /** its data/calendar.bin as read */
   calendar: () => CalendarEntries;
+  /** bytes [begin, end) of its event parts end to end */
+  bytes: (begin: number, end: number) => Uint8Array;
 }
 
 /** Row i of a list: the previous row order[i], else the new row -order[i] - 1, `fresh[-order[i] - 1]` of the list. */
@@ -144,14 +147,20 @@ function inPlace(order: Int32Array, previous: PreviousData): boolean {
  * read from the previous file row by row, so only the columns that changed are read whole.
  */
 function columnsInPlace(values: ColumnValues, fresh: ColumnValues, order: Int32Array, previous: Required<PreviousData>): { files: Map<string, Uint8Array>; reused: Set<string> } {
-  const table = previous.table();
+  const table = previous.table;
+  const lineStart = lineStarts(previous);
+  const string = (field: string, row: number) => {
+    const bytes = previous.bytes(lineStart[row], lineStart[row + 1] - 1);
+    const line = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return rowString(line, 0, previous.starts, row * STRIDE, EVENT_FIELDS.indexOf(field as EventField));
+  };
   const places: number[] = [];
   for (let i = 0; i < order.length; i++) if (order[i] < 0) places.push(i);
   const files = new Map<string, Uint8Array>();
   const reused = new Set<string>();
   for (const m of columnFileMakers()) {
     const now = m.input(fresh);
-    if (places.every((i) => sameValue(now[-order[i] - 1], m.at(table, i)))) {
+    if (places.every((i) => sameValue(now[-order[i] - 1], m.at({ table, string }, i)))) {
       files.set(m.rel, previous.file(m.rel));
       reused.add(m.rel);
     } else files.set(m.rel, m.make(values));
@@ -170,8 +179,7 @@ function partsOf(count: number, order: Int32Array | null, rows: EventRows, previ
   const n = previous ? previous.starts.length / STRIDE : 0;
   const oldParts = previous ? previous.bounds.length - 1 : 0;
   const partCount = eventPartCount(count, partRows);
-  const lineStart = new Float64Array(n + 1);
-  if (previous) for (let row = 0; row < n; row++) lineStart[row + 1] = lineStart[row] + previous.starts[row * STRIDE + FIELD_COUNT] + 1;
+  const lineStart = previous ? lineStarts(previous) : new Float64Array(1);
   const keptPart = Array.from({ length: partCount }, (_, j) => {
     const first = j * partRows;
     const end = Math.min(first + partRows, count);
@@ -210,6 +218,14 @@ function partsOf(count: number, order: Int32Array | null, rows: EventRows, previ
     i = k;
   }
   return { starts, parts: parts.map((segments) => joined(segments, lineStart[n] - 1)) };
+}
+
+/** Where each previous row's line starts in its parts end to end, then their length and one (a newline after the last). */
+function lineStarts(previous: PreviousData): Float64Array {
+  const n = previous.starts.length / STRIDE;
+  const lineStart = new Float64Array(n + 1);
+  for (let row = 0; row < n; row++) lineStart[row + 1] = lineStart[row] + previous.starts[row * STRIDE + FIELD_COUNT] + 1;
+  return lineStart;
 }
 
 /** Part j of rows that are all new: one view of their bytes, with the newline that ends it. */

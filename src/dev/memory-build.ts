@@ -104,7 +104,7 @@ export class MemoryBuild {
     phase('files');
     const kept = this.directory!;
     // the searcher is made from the index text: the same text, the same searcher
-    const stored = kept.dataset && !stats.directory ? readStore(source) : null;
+    const stored = kept.dataset && !stats.directory ? readStore(source, { lazy: true }) : null;
     const dataset = stored ? { ...stored, autocomplete: kept.dataset!.autocomplete, search: searchOf(source, stored, true) } : datasetFrom(source, { lazy: true });
     kept.dataset = dataset;
     phase('dataset');

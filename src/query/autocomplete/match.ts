@@ -34,6 +34,10 @@ const CANDIDATE = 254; // candidate not (yet) matched by the current word; above
  */
 const CHECK_COST = 3;
 
+const EMPTY_LIST = new Int32Array(0);
+/** above every doc × 4 + code (documents are fewer than MAX_DOCS, 2^22) */
+const END_OF_LIST = 0x7fffffff;
+
 export interface Candidates {
   docs: Int32Array;
   rank: Int32Array;
@@ -46,6 +50,8 @@ export class Matcher {
   private readonly candRank: Int32Array;
   private readonly termCode: Uint8Array;
   private readonly avgForward: number;
+  /** per prefix of the index's PrefixCodes, made on first use: its objects ascending, each doc × 4 + code */
+  private readonly listed: (Int32Array | undefined)[] = [];
 
   constructor(private readonly index: IndexData) {
     this.best = new Uint8Array(index.size).fill(NONE);
@@ -60,9 +66,25 @@ export class Matcher {
     const { postings, model } = this.index;
     const { best, candDocs: docs, candRank: rank } = this;
     charge(plan.cost * UNITS_PER_POSTING, 'q');
+    // a broad word with stored codes and no typo matches: its objects once each, in order
+    if (plan.tables !== null && plan.tables.length <= 2 && plan.prefixSegments === plan.segments.length) return this.firstListed(plan.tables, modelMask, contrib);
     const seg = plan.segments;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS; // spares a lookup per posting
     let n = 0;
+    if (seg.length === 3 && plan.ranges.length === 1 && plan.ranges[0].hi - plan.ranges[0].lo === 1) {
+      // one term's postings (a whole word, or a prefix only one term has): each object once
+      const end = seg[1];
+      const base = seg[2];
+      for (let p = seg[0]; p < end; p++) {
+        const e = postings[p];
+        const doc = e >> 1;
+        if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
+        docs[n] = doc;
+        rank[n] = contrib[base + (e & 1)];
+        n++;
+      }
+      return { docs, rank, length: n };
+    }
     for (let s = 0; s < seg.length; s += 3) {
       const end = seg[s + 1];
       const base = seg[s + 2];
@@ -84,6 +106,56 @@ export class Matcher {
       best[doc] = NONE;
     }
     return { docs, rank, length: n };
+  }
+
+  /**
+   * first() for a word whose forms (one or two) all have codes: their objects' lists merged, each
+   * object with its best code. A broad prefix's postings hold each object once per term it has
+   * ("universitätsklinik", "universitätsklinikum"), and deduplicating them is most of a scan's work.
+   */
+  private firstListed(tables: number[], modelMask: number, contrib: Int32Array): Candidates {
+    const { model } = this.index;
+    const { candDocs: docs, candRank: rank } = this;
+    const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
+    const a = this.listOf(tables[0]);
+    const b = tables.length === 2 ? this.listOf(tables[1]) : EMPTY_LIST;
+    let n = 0;
+    let i = 0;
+    let j = 0;
+    while (i < a.length || j < b.length) {
+      const x = i < a.length ? a[i] : END_OF_LIST;
+      const y = j < b.length ? b[j] : END_OF_LIST;
+      const dx = x >> 2;
+      const dy = y >> 2;
+      // the same object in both lists: its better code (doc × 4 + code compares as the code)
+      const e = dx < dy ? x : dy < dx ? y : x < y ? x : y;
+      if (dx <= dy) i++;
+      if (dy <= dx) j++;
+      const doc = e >> 2;
+      if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
+      docs[n] = doc;
+      rank[n] = contrib[e & 3];
+      n++;
+    }
+    return { docs, rank, length: n };
+  }
+
+  /** The objects prefix k of the codes matches, ascending, each doc × 4 + its code (0..3). */
+  private listOf(k: number): Int32Array {
+    const made = this.listed[k];
+    if (made !== undefined) return made;
+    const { codes } = this.index.codes!;
+    const { size } = this.index;
+    const base = k * codeStride(size);
+    const { candDocs: scratch } = this;
+    let n = 0;
+    for (let doc = 0; doc < size; doc++) {
+      const code = (codes[base + (doc >> 1)] >> ((doc & 1) << 2)) & 15;
+      if (code !== NO_CODE) scratch[n++] = (doc << 2) | code;
+    }
+    const list = scratch.slice(0, n);
+    this.listed[k] = list;
+    return list;
   }
 
   /** Keeps the candidates the word matches (in place) and adds its contribution. */

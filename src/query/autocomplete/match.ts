@@ -42,10 +42,14 @@ export interface Candidates {
   docs: Int32Array;
   rank: Int32Array;
   length: number;
+  /** whether docs ascend: then a further word's postings are merged with them, not marked in a table */
+  sorted: boolean;
 }
 
 export class Matcher {
   private readonly best: Uint8Array;
+  /** per candidate (by its place in the candidates), the best code a merge found; see merge() */
+  private readonly found: Uint8Array;
   private readonly candDocs: Int32Array;
   private readonly candRank: Int32Array;
   private readonly termCode: Uint8Array;
@@ -55,6 +59,7 @@ export class Matcher {
 
   constructor(private readonly index: IndexData) {
     this.best = new Uint8Array(index.size).fill(NONE);
+    this.found = new Uint8Array(index.size);
     this.candDocs = new Int32Array(index.size);
     this.candRank = new Int32Array(index.size);
     this.termCode = new Uint8Array(index.terms.length).fill(NONE);
@@ -83,7 +88,7 @@ export class Matcher {
         rank[n] = contrib[base + (e & 1)];
         n++;
       }
-      return { docs, rank, length: n };
+      return { docs, rank, length: n, sorted: true };
     }
     for (let s = 0; s < seg.length; s += 3) {
       const end = seg[s + 1];
@@ -105,7 +110,7 @@ export class Matcher {
       rank[i] = contrib[best[doc]];
       best[doc] = NONE;
     }
-    return { docs, rank, length: n };
+    return { docs, rank, length: n, sorted: false };
   }
 
   /**
@@ -137,7 +142,7 @@ export class Matcher {
       rank[n] = contrib[e & 3];
       n++;
     }
-    return { docs, rank, length: n };
+    return { docs, rank, length: n, sorted: true };
   }
 
   /** The objects prefix k of the codes matches, ascending, each doc × 4 + its code (0..3). */
@@ -175,6 +180,12 @@ export class Matcher {
   }
 
   private scan(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
+    if (c.sorted) {
+      this.found.fill(CANDIDATE, 0, c.length);
+      this.merge(plan.segments, 0, c);
+      this.keepFound(c, contrib);
+      return;
+    }
     const { best } = this;
     const { docs } = c;
     for (let i = 0; i < c.length; i++) best[docs[i]] = CANDIDATE;
@@ -220,8 +231,10 @@ export class Matcher {
         const v = (codes[bases[b] + at] >> shift) & 15;
         if (v < code) code = v;
       }
-      if (typos) best[doc] = code === NO_CODE ? CANDIDATE : code;
-      else if (code !== NO_CODE) {
+      if (typos) {
+        if (c.sorted) this.found[i] = code === NO_CODE ? CANDIDATE : code;
+        else best[doc] = code === NO_CODE ? CANDIDATE : code;
+      } else if (code !== NO_CODE) {
         docs[j] = doc;
         rank[j] = rank[i] + contrib[code];
         j++;
@@ -231,8 +244,83 @@ export class Matcher {
       c.length = j;
       return;
     }
+    if (c.sorted) {
+      this.merge(plan.segments, plan.prefixSegments, c);
+      this.keepFound(c, contrib);
+      return;
+    }
     this.mark(plan.segments, plan.prefixSegments);
     this.keepMatched(c, contrib);
+  }
+
+  /**
+   * mark() for ascending candidates: each term's postings (ascending runs, back to back in a
+   * segment) merged with the candidates, the best codes kept in `found` by candidate place. The
+   * candidates and `found` are read in order, not an object's entry in a table as large as the
+   * directory; a short run leaps over candidates (galloping search).
+   */
+  private merge(seg: number[], from: number, c: Candidates): void {
+    const { postings } = this.index;
+    const { found } = this;
+    const { docs } = c;
+    const n = c.length;
+    if (n === 0) return;
+    for (let s = from; s < seg.length; s += 3) {
+      const end = seg[s + 1];
+      const base = seg[s + 2];
+      let i = 0;
+      let prev = -1;
+      for (let p = seg[s]; p < end; p++) {
+        const e = postings[p];
+        const doc = e >> 1;
+        // the next term's run starts again from the smallest objects
+        if (doc <= prev) i = 0;
+        prev = doc;
+        if (docs[i] < doc) {
+          // gallop: the first candidate at or after doc lies in (lo, hi]
+          let lo = i;
+          let step = 1;
+          let hi = i + 1;
+          while (hi < n && docs[hi] < doc) {
+            lo = hi;
+            step <<= 1;
+            hi = lo + step;
+          }
+          if (hi >= n) hi = n;
+          lo++;
+          while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            if (docs[mid] < doc) lo = mid + 1;
+            else hi = mid;
+          }
+          i = lo;
+          if (i === n) {
+            // no candidate left in this run: on to its next term, or the next segment
+            i = n - 1;
+            continue;
+          }
+        }
+        if (docs[i] === doc) {
+          const code = base + (e & 1);
+          if (code < found[i]) found[i] = code;
+        }
+      }
+    }
+  }
+
+  /** Keeps the candidates whose code in `found` is a match, adding its contribution. */
+  private keepFound(c: Candidates, contrib: Int32Array): void {
+    const { found } = this;
+    const { docs, rank } = c;
+    let j = 0;
+    for (let i = 0; i < c.length; i++) {
+      const code = found[i];
+      if (code === CANDIDATE) continue;
+      docs[j] = docs[i];
+      rank[j] = rank[i] + contrib[code];
+      j++;
+    }
+    c.length = j;
   }
 
   /** Lowers the marked candidates' codes in `best` by the postings of segments from `from` on. */

@@ -35,6 +35,7 @@ const CANDIDATE = 254; // candidate not (yet) matched by the current word; above
 const CHECK_COST = 3;
 
 const EMPTY_LIST = new Int32Array(0);
+const EMPTY_WORDS = new Uint32Array(0);
 /** above every doc × 4 + code (documents are fewer than MAX_DOCS, 2^22) */
 const END_OF_LIST = 0x7fffffff;
 
@@ -151,16 +152,30 @@ export class Matcher {
     if (made !== undefined) return made;
     const { codes } = this.index.codes!;
     const { size } = this.index;
-    const base = k * codeStride(size);
+    const stride = codeStride(size);
+    const base = k * stride;
     const { candDocs: scratch } = this;
     let n = 0;
-    for (let doc = 0; doc < size; doc++) {
-      const code = (codes[base + (doc >> 1)] >> ((doc & 1) << 2)) & 15;
-      if (code !== NO_CODE) scratch[n++] = (doc << 2) | code;
+    // most objects have no code: four bytes (eight objects) of NO_CODE are skipped at once
+    const aligned = (codes.byteOffset + base) % 4 === 0;
+    const words = aligned ? new Uint32Array(codes.buffer, codes.byteOffset + base, stride >> 2) : EMPTY_WORDS;
+    for (let w = 0; w < words.length; w++) {
+      if (words[w] === 0xffffffff) continue;
+      for (let at = w << 2; at < (w + 1) << 2; at++) n = this.listByte(codes[base + at], at, scratch, n);
     }
+    for (let at = words.length << 2; at < stride; at++) n = this.listByte(codes[base + at], at, scratch, n);
+    // an odd count of objects leaves the last byte's upper half to no object, whatever it holds
+    if (n > 0 && scratch[n - 1] >> 2 >= size) n--;
     const list = scratch.slice(0, n);
     this.listed[k] = list;
     return list;
+  }
+
+  /** Adds the objects of a byte of codes (objects 2 × at and 2 × at + 1) to a list at n; the new n. */
+  private listByte(byte: number, at: number, list: Int32Array, n: number): number {
+    if ((byte & 15) !== NO_CODE) list[n++] = (at << 3) | (byte & 15);
+    if (byte >> 4 !== NO_CODE) list[n++] = (((at << 1) | 1) << 2) | (byte >> 4);
+    return n;
   }
 
   /** Keeps the candidates the word matches (in place) and adds its contribution. */

@@ -19,42 +19,60 @@ export function fuzzyTerms(trie: Trie, word: string, maxEdits: number, visit: (t
   const INF = k + 1;
   const q = new Int32Array(m);
   for (let j = 0; j < m; j++) q[j] = word.charCodeAt(j);
-  // rows[d][j] = distance between the walked prefix of length d and word[0, j). Only the band
-  // is ever written; cells outside stay INF, which is exactly what the recurrence needs there.
-  const rows: Int32Array[] = [];
-  for (let d = 0; d <= maxDepth; d++) rows.push(new Int32Array(m + 1).fill(INF));
-  for (let j = 0; j <= Math.min(m, k); j++) rows[0][j] = j;
-
-  const walk = (node: number, d: number, prevChar: number): void => {
-    const prev = rows[d];
-    const cur = rows[d + 1];
-    const pp = d > 0 ? rows[d - 1] : prev;
+  // Row d (cells d × width .. d × width + m) = distance between the walked prefix of length d and
+  // word[0, j). Only the band is ever written; cells outside stay INF, which is exactly what the
+  // recurrence needs there.
+  const width = m + 1;
+  const rows = new Int32Array((maxDepth + 1) * width).fill(INF);
+  for (let j = 0; j <= Math.min(m, k); j++) rows[j] = j;
+  // The walk as a loop over a stack of depths (no call per node): at depth d, the node whose
+  // children are walked, the next of them, and the character into the node.
+  const parent = new Int32Array(maxDepth + 1);
+  const next = new Int32Array(maxDepth + 1);
+  const into = new Int32Array(maxDepth + 1);
+  parent[0] = 0;
+  next[0] = 1;
+  into[0] = -1;
+  let d = 0;
+  while (d >= 0) {
+    const child = next[d];
+    if (child >= end[parent[d]]) {
+      d--;
+      continue;
+    }
+    next[d] = end[child];
+    const prevChar = into[d];
+    const prev = d * width;
+    const cur = prev + width;
+    const pp = d > 0 ? prev - width : prev;
     const nd = d + 1;
     const jlo = Math.max(1, nd - k);
     const jhi = Math.min(m, nd + k);
-    for (let child = node + 1; child < end[node]; child = end[child]) {
-      const c = char[child];
-      let min = INF;
-      if (nd <= k) {
-        cur[0] = nd;
-        min = nd;
-      }
-      cells += jhi - jlo + 1;
-      for (let j = jlo; j <= jhi; j++) {
-        let v = prev[j - 1] + (q[j - 1] === c ? 0 : 1);
-        const del = prev[j] + 1;
-        if (del < v) v = del;
-        const ins = cur[j - 1] + 1;
-        if (ins < v) v = ins;
-        if (j > 1 && d > 0 && c === q[j - 2] && prevChar === q[j - 1] && pp[j - 2] + 1 < v) v = pp[j - 2] + 1;
-        cur[j] = v;
-        if (v < min) min = v;
-      }
-      if (min > k) continue;
-      if (term[child] >= 0 && cur[m] <= k) visit(term[child], cur[m]);
-      if (nd < maxDepth) walk(child, nd, c);
+    const c = char[child];
+    let min = INF;
+    if (nd <= k) {
+      rows[cur] = nd;
+      min = nd;
     }
-  };
-  walk(0, 0, -1);
+    cells += jhi - jlo + 1;
+    for (let j = jlo; j <= jhi; j++) {
+      let v = rows[prev + j - 1] + (q[j - 1] === c ? 0 : 1);
+      const del = rows[prev + j] + 1;
+      if (del < v) v = del;
+      const ins = rows[cur + j - 1] + 1;
+      if (ins < v) v = ins;
+      if (j > 1 && d > 0 && c === q[j - 2] && prevChar === q[j - 1] && rows[pp + j - 2] + 1 < v) v = rows[pp + j - 2] + 1;
+      rows[cur + j] = v;
+      if (v < min) min = v;
+    }
+    if (min > k) continue;
+    if (term[child] >= 0 && rows[cur + m] <= k) visit(term[child], rows[cur + m]);
+    if (nd < maxDepth) {
+      d = nd;
+      parent[d] = child;
+      next[d] = child + 1;
+      into[d] = c;
+    }
+  }
   return cells;
 }

@@ -66,6 +66,45 @@ describe('prefix codes', () => {
     expect(cheaper).toBeGreaterThan(0);
   });
 
+  it('answer broad prefixes together, and with a word that has typo matches, as the postings do, on every page', () => {
+    // the rarest word's candidates come from its prefix's objects (ascending), and further words
+    // are looked up or merged with them; the browser's index has no codes and scans the postings
+    const server = autocompleteOf(readAutocompleteFile(autocompleteFile(index, prefixTops(index, 20), codes)));
+    const browser = createAutocomplete(json);
+    const broad = Array.from({ length: codes.keys.length }, (_, k) => codes.keys.at(k));
+    const typo = objects.map((o) => o.presentation.split(/[\s,.()-]+/).find((w) => w.length >= 8)).filter((w): w is string => w !== undefined);
+    const queries = [...broad.flatMap((a, i) => broad.slice(i + 1, i + 4).map((b) => `${a} ${b}`)), ...broad.slice(0, 10).map((a, i) => `${a} ${typo[i].slice(0, -1)}x`)];
+    let many = 0;
+    for (const q of queries) {
+      for (const models of [null, ['campus.Person'], ['structure.Organization', 'geo.Room']] as const) {
+        const a = server.search(q, models === null ? null : [...models]);
+        const b = browser.search(q, models === null ? null : [...models]);
+        expect(a.count, q).toBe(b.count);
+        for (let offset = 0; offset < a.count; offset += 97) expect(a.page(offset, 30), q).toEqual(b.page(offset, 30));
+        if (a.count > 100) many++;
+      }
+    }
+    expect(many).toBeGreaterThan(10);
+  });
+
+  it('name no object past the last when the spare half of the last byte (odd directory) holds a code', () => {
+    const odd = decodeIndex(buildIndexJson(syntheticDirectory(1201, 5)));
+    const oddCodes = prefixCodes(odd, 100);
+    const bytes = oddCodes.codes.slice();
+    const stride = codeStride(odd.size);
+    // the upper half of each prefix's last byte belongs to no object (1201 is odd)
+    for (let k = 0; k < oddCodes.keys.length; k++) bytes[k * stride + stride - 1] &= 0x0f;
+    const damaged = autocompleteOf(readAutocompleteFile(autocompleteFile(odd, prefixTops(odd, 20), { keys: oddCodes.keys, codes: bytes })));
+    const good = autocompleteOf(readAutocompleteFile(autocompleteFile(odd, prefixTops(odd, 20), oddCodes)));
+    for (let k = 0; k < oddCodes.keys.length; k++) {
+      // past the stored first page of a single word, so its objects' list answers it
+      const q = oddCodes.keys.at(k);
+      const a = damaged.search(q, null);
+      expect(a.count).toBe(good.search(q, null).count);
+      expect(a.page(20, 2000)).toEqual(good.search(q, null).page(20, 2000));
+    }
+  });
+
   it('are refused when a code is none of an exact or prefix match, in any of the bytes', () => {
     const file = (bytes: Uint8Array) => autocompleteFile(index, prefixTops(index, 20), { keys: codes.keys, codes: bytes });
     expect(() => readAutocompleteFile(file(codes.codes))).not.toThrow();

@@ -1,10 +1,12 @@
 // Intersecting query words over documents and accumulating the rank (see rank.ts).
 //
-// The first (most selective) word scans its postings and yields the candidates. Each further
-// word either scans its postings again, touching only candidates, or — when the candidates'
-// forward lists are shorter than its postings ("schmidt a") — checks each candidate's words, or —
-// for a broad prefix whose match codes the build stored (prefix-codes.ts) — looks up each
-// candidate's code; whichever costs least.
+// The first (most selective) word scans its postings and yields the candidates: a word of one
+// term, or a broad prefix whose match codes the build stored (prefix-codes.ts, read as the list of
+// its objects), yields them ascending and without deduplicating. Each further word either scans
+// its postings again, touching only candidates (merged with them when they ascend), or — when the
+// candidates' forward lists are shorter than its postings ("schmidt a") — checks each
+// candidate's words, or — for a broad prefix with stored codes — looks up each candidate's code;
+// whichever costs least.
 // All per-document state, the candidate lists included, lives in arrays sized once per index,
 // so even a one-letter query over 200k objects allocates no large buffers (it would otherwise
 // be ~1 MB of typed arrays per request). Candidates are therefore only valid until the next

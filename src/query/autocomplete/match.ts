@@ -200,7 +200,7 @@ export class Matcher {
     if (c.sorted) {
       this.found.fill(CANDIDATE, 0, c.length);
       this.merge(plan.segments, 0, c);
-      this.keepFound(c, contrib);
+      this.keepMatched(c, contrib, true);
       return;
     }
     const { best } = this;
@@ -263,7 +263,7 @@ export class Matcher {
     }
     if (c.sorted) {
       this.merge(plan.segments, plan.prefixSegments, c);
-      this.keepFound(c, contrib);
+      this.keepMatched(c, contrib, true);
       return;
     }
     this.mark(plan.segments, plan.prefixSegments);
@@ -325,21 +325,6 @@ export class Matcher {
     }
   }
 
-  /** Keeps the candidates whose code in `found` is a match, adding its contribution. */
-  private keepFound(c: Candidates, contrib: Int32Array): void {
-    const { found } = this;
-    const { docs, rank } = c;
-    let j = 0;
-    for (let i = 0; i < c.length; i++) {
-      const code = found[i];
-      if (code === CANDIDATE) continue;
-      docs[j] = docs[i];
-      rank[j] = rank[i] + contrib[code];
-      j++;
-    }
-    c.length = j;
-  }
-
   /** Lowers the marked candidates' codes in `best` by the postings of segments from `from` on. */
   private mark(seg: number[], from: number): void {
     const { postings } = this.index;
@@ -357,15 +342,22 @@ export class Matcher {
     }
   }
 
-  /** Keeps the candidates whose code in `best` is a match, adding its contribution; clears `best`. */
-  private keepMatched(c: Candidates, contrib: Int32Array): void {
-    const { best } = this;
+  /**
+   * Keeps the candidates whose code is a match, adding its contribution: the code in `found` by
+   * the candidate's place (merged), or in `best` by its object (marked), which is cleared.
+   */
+  private keepMatched(c: Candidates, contrib: Int32Array, merged = false): void {
+    const { best, found } = this;
     const { docs, rank } = c;
     let j = 0;
     for (let i = 0; i < c.length; i++) {
       const doc = docs[i];
-      const code = best[doc];
-      best[doc] = NONE;
+      let code: number;
+      if (merged) code = found[i];
+      else {
+        code = best[doc];
+        best[doc] = NONE;
+      }
       if (code === CANDIDATE) continue;
       docs[j] = doc;
       rank[j] = rank[i] + contrib[code];

@@ -10,7 +10,10 @@
 // All per-document state, the candidate lists included, lives in arrays sized once per index,
 // so even a one-letter query over 200k objects allocates no large buffers (it would otherwise
 // be ~1 MB of typed arrays per request). Candidates are therefore only valid until the next
-// first(); the searcher recomputes a result whose state was overwritten.
+// first(); the searcher recomputes a result whose state was overwritten. The one thing kept
+// beyond a request is a broad prefix's list of objects, made from its stored codes when first
+// asked for (a pass over its codes, charged with its postings) and kept with the index: at most
+// one per prefix with codes, 4 bytes per object it matches.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { codeStride, NO_CODE, type IndexData } from '../../store/format/autocomplete-index.ts';
 import type { WordPlan } from './plan.ts';

@@ -94,6 +94,6 @@ export function rowString(bytes: Buffer, lineStart: number, starts: ArrayLike<nu
   const to = lineStart + b;
   // `null`: the only other value a string field holds
   if (bytes[from] !== QUOTE) return null;
-  const escaped = bytes.indexOf(BACKSLASH, from);
-  return escaped >= 0 && escaped < to ? (JSON.parse(bytes.toString('utf8', from, to)) as string) : bytes.toString('utf8', from + 1, to - 1);
+  // looked for within the value: past it, indexOf would run on to the next backslash anywhere in the rows
+  return bytes.subarray(from, to).includes(BACKSLASH) ? (JSON.parse(bytes.toString('utf8', from, to)) as string) : bytes.toString('utf8', from + 1, to - 1);
 }

@@ -52,7 +52,7 @@ function previousOf(made: { data: EventData; parts: Uint8Array[] }, count: numbe
 }
 
 /** `after` made over `before`'s data: the rows that are `before`'s found by identity, the rest rendered. */
-function over(before: readonly Event[], made: { data: EventData; parts: Uint8Array[] }, after: readonly Event[]) {
+function over(before: readonly Event[], made: { data: EventData; parts: Uint8Array[] }, after: readonly Event[], unreadable = false) {
   const place = new Map(before.map((e, i) => [e, i]));
   const order = new Int32Array(after.length);
   const fresh: Event[] = [];
@@ -62,7 +62,7 @@ function over(before: readonly Event[], made: { data: EventData; parts: Uint8Arr
     if (was === undefined || was <= last) order[i] = -fresh.push(e);
     else order[i] = last = was;
   });
-  const data = eventData({ rows: renderRows(fresh, ctx), events: fresh, order, previous: previousOf(made, before.length), timezone: model.site.timezone, partRows: PART_ROWS, calendar: calendarData });
+  const data = eventData({ rows: renderRows(fresh, ctx), events: fresh, order, previous: { ...previousOf(made, before.length), ...(unreadable && { bytes: () => { throw new Error('the previous parts are gone'); } }) }, timezone: model.site.timezone, partRows: PART_ROWS, calendar: calendarData });
   const parts = data.parts.map((segments, j) => (segments ? partBytes(segments, (b, e) => bytesOfParts(made.parts, made.data.bounds, b, e)) : made.parts[j]));
   return { data, parts };
 }
@@ -105,5 +105,14 @@ describe('eventData over the previous data', () => {
     for (const rel of COLUMN_FILES) expect(data.reused.has(rel), rel).toBe(true);
     const retitled = over(base, made, base.map((e, i) => (i === 7 ? { ...e, title: `${e.title} neu` } : e)));
     expect([...COLUMN_FILES].filter((rel) => !retitled.data.reused.has(rel))).toEqual([columnFile.text('title')]);
+  });
+
+  it('compares with the previous column files where the previous rows cannot be read', () => {
+    const base = sorted([...model.events]);
+    const made = whole(base);
+    const after = base.map((e, i) => (i === 7 ? { ...e, title: `${e.title} neu` } : i === 40 ? { ...e } : e));
+    const unreadable = over(base, made, after, true);
+    expect([...COLUMN_FILES].filter((rel) => !unreadable.data.reused.has(rel))).toEqual([columnFile.text('title')]);
+    expectSame(whole(after), unreadable, 'rows unreadable');
   });
 });

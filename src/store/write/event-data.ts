@@ -9,7 +9,7 @@ import type { Event } from '../../model/types.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
 import { partBounds } from '../format/event-parts.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
-import type { ColumnValues, EventTable } from '../format/event-table.ts';
+import { TIME_FIELDS, type ColumnValues, type EventTable, type TextField, type TimeField } from '../format/event-table.ts';
 import { COLUMN_FILES } from '../format/column-files.ts';
 import { DATA_FILES, eventOffsetsFile, eventPartCount } from '../format/dist-paths.ts';
 import { calendarFileReusing } from './calendar-file.ts';
@@ -149,9 +149,25 @@ function inPlace(order: Int32Array, previous: PreviousData): boolean {
 function columnsInPlace(values: ColumnValues, fresh: ColumnValues, order: Int32Array, previous: Required<PreviousData>): { files: Map<string, Uint8Array>; reused: Set<string> } {
   const table = previous.table;
   const lineStart = lineStarts(previous);
+  /** each place's previous line, read once; null where it cannot be read (its parts gone or changed) */
+  const lines = new Map<number, Buffer | null>();
+  const lineAt = (row: number): Buffer | null => {
+    let line = lines.get(row);
+    if (line === undefined) {
+      try {
+        const bytes = previous.bytes(lineStart[row], lineStart[row + 1] - 1);
+        line = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      } catch {
+        line = null;
+      }
+      lines.set(row, line);
+    }
+    return line;
+  };
+  // the column file holds the same string, all its text decoded to give it: only where the row is not there
   const string = (field: string, row: number) => {
-    const bytes = previous.bytes(lineStart[row], lineStart[row + 1] - 1);
-    const line = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const line = lineAt(row);
+    if (line === null) return (TIME_FIELDS.includes(field as TimeField) ? table().stored.iso[field as TimeField] : table().stored.text[field as TextField]).at(row);
     return rowString(line, 0, previous.starts, row * STRIDE, EVENT_FIELDS.indexOf(field as EventField));
   };
   const places: number[] = [];

@@ -34,7 +34,10 @@ export interface DevOptions {
   /** links and media URLs; default: this server's own address (the site's base_url on port 0) */
   baseUrl?: string;
   log: (line: string) => void;
-  /** quiet time after the last change before rebuilding */
+  /**
+   * quiet time after the last change before rebuilding (default 50 ms: an editor's save and a
+   * checkout's files come milliseconds apart, and the wait is part of every edit's time to show)
+   */
   debounceMs?: number;
   /** build cache folder: the first build takes unchanged files' parses from it, and dist/ is written with it (none: no cache) */
   cache?: string;
@@ -206,7 +209,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     path.split('/').some((segment) => segment.startsWith('.aula-')) ||
     (!outInside.startsWith('..') && (path === outInside || path.startsWith(`${outInside}/`)));
   const watcher = watchFolder(content, {
-    debounceMs: options.debounceMs ?? 150,
+    debounceMs: options.debounceMs ?? 50,
     ignore: ownOutput,
     onBatch: (changed) => {
       for (const path of changed) pending.add(path);

@@ -13,6 +13,23 @@ import { defaultThreads } from '../util/threads.ts';
 export const PRECOMPRESSED = /\.(?:json|js|ics)$/;
 
 /**
+ * The event list's pages get twins only up to this offset (the first 1,000 events: 50 pages at
+ * the default page size, every page of a site of up to 1,000 events). Clients reach the list
+ * from its first page and follow `next`, so the first pages take nearly all of its requests; a
+ * deeper page is compressed by the front server when it is asked for (nginx `gzip on`, a CDN's
+ * own compression). Every page changes when an event is added or removed (the count and the
+ * offsets shift), so twins of every page would be compressed again by each such build, and
+ * they would be two files more per page of a large site. Bounded by events, not pages, so that
+ * a larger page size does not make the compressed volume larger.
+ */
+export const TWINNED_EVENTS = 1000;
+
+/** Whether the event-list page at `offset` gets `.gz`/`.br` twins (TWINNED_EVENTS). */
+export function pageHasTwins(offset: number): boolean {
+  return offset < TWINNED_EVENTS;
+}
+
+/**
  * Brotli 11 takes ~65 ms for a 47 KB page and brotli 6 ~0.7 ms for 9 % more bytes: a dist
  * with thousands of pages (100k events = 5,000 pages, 5.5 minutes at 11) gets 6.
  */

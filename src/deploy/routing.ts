@@ -51,6 +51,12 @@ export const NGINX_UPSTREAM = 'aula';
  */
 const KEEPALIVE = ['    keepalive 16;', '    keepalive_timeout 4s;'];
 
+/**
+ * nginx's gzip level for a page without a .gz: asked for seldom, compressed per request. 5
+ * writes ~15 % fewer bytes than nginx's default 1 for ~20 % more of a core's time on a list page.
+ */
+const DYNAMIC_GZIP_LEVEL = 5;
+
 /** A path nginx never finds, so try_files falls through to the server. */
 const NO_PAGE = '/.aula-no-static-page';
 
@@ -135,8 +141,12 @@ ${media.map((m) => `    ${mediaPath(pages.prefix, m.id)} /${m.file};`).join('\n'
     '    types { }',
     '    default_type application/json;',
     ...headers,
-    '    # <page>.json.gz, when the build wrote one, for clients that accept gzip',
+    '    # for clients that accept gzip: <page>.json.gz where the build wrote one (the first pages),',
+    '    # else the page compressed here (deeper pages have no twins: precompress.ts, pageHasTwins)',
     '    gzip_static on;',
+    '    gzip on;',
+    '    gzip_types application/json;',
+    `    gzip_comp_level ${DYNAMIC_GZIP_LEVEL};`,
     '    gzip_vary on;',
     '    try_files $aula_event_page @aula;',
     '}',

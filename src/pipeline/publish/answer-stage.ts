@@ -6,7 +6,7 @@
 import { bodyBuffer, bodyText } from '../../api/body.ts';
 import { createApi, type Api } from '../../api/core.ts';
 import { EVENT_LIST_PATH } from '../../api/events/list.ts';
-import { compressionPool, type CompressionPool } from '../../deploy/precompress.ts';
+import { compressionPool, pageHasTwins, type CompressionPool } from '../../deploy/precompress.ts';
 import { contentSchemas } from '../../docs/content-schemas.ts';
 import type { Site } from '../../model/types.ts';
 import { datasetFrom } from '../../query/dataset.ts';
@@ -34,8 +34,11 @@ const COMPRESS_AHEAD = 16 << 20;
 interface Emitter {
   pool: CompressionPool | null;
   emit(rel: string, content: string | Uint8Array, inputs?: string, compress?: boolean): void;
-  /** links the previous dist's `rel` (with its twins) on the link thread when the ledger proves `inputs` its key */
-  linked(rel: string, inputs: string | undefined): boolean;
+  /**
+   * links the previous dist's `rel` (with its twins when `compress`) on the link thread when the
+   * ledger proves `inputs` its key
+   */
+  linked(rel: string, inputs: string | undefined, compress?: boolean): boolean;
 }
 
 function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | null, reuse: ReturnType<typeof compressedReuse> | null, twins: number | null): Emitter {
@@ -57,8 +60,9 @@ function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | n
     if (compress && pool && !reuse?.(rel, content)) pool.add(rel, content, release);
     else release?.();
   };
-  const linked = (rel: string, inputs: string | undefined) => {
-    const proven = inputs === undefined ? null : dist.ledger?.reuseLater(rel, dist.staging, { inputs }, twins);
+  const linked = (rel: string, inputs: string | undefined, compress = true) => {
+    // a file without twins now is linked without them, whatever twins the previous dist had
+    const proven = inputs === undefined ? null : dist.ledger?.reuseLater(rel, dist.staging, { inputs }, compress ? twins : null);
     if (!proven) return false;
     served.set(rel, proven.sha);
     dist.written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
@@ -74,13 +78,14 @@ async function answerPages(options: BuildOptions, api: Api, out: Emitter, render
   for (let offset = 0; offset === 0 || offset < eventCount; offset += limit) {
     const rel = pageFile(offset);
     const inputs = pageKeyOf?.(offset);
-    const proven = out.linked(rel, inputs);
+    const compress = pageHasTwins(offset);
+    const proven = out.linked(rel, inputs, compress);
     if (proven) dist.reused.pages++;
     else {
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
       const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
-      out.emit(rel, bodyBuffer(response.body), inputs);
+      out.emit(rel, bodyBuffer(response.body), inputs, compress);
     }
     options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
     // pages are answered faster than two threads compress them: bounded, so that they do not
@@ -126,8 +131,10 @@ export async function answerStage(
   const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
   await clock.nextPhase('load dataset', 'answer pages');
   // Every event appears on exactly one page, so the serialized events measure the pages' volume
-  // before they exist. Each .gz/.br is written by the thread that made it (or here, made by the
-  // directory's), not held until the end.
+  // before they exist. The levels follow that whole volume even though only the first pages get
+  // twins (pageHasTwins): a large site's first pages are compressed at the levels of a large
+  // site, as every page of it changes with one event added. Each .gz/.br is written by the
+  // thread that made it (or here, made by the directory's), not held until the end.
   const volume = rendered.volume;
   const pool = options.precompress !== false ? compressionPool(volume, undefined, (await input.directoryTwins) ?? undefined, { dir: dist.staging }) : null;
   if (pool) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume };

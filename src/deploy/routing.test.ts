@@ -90,6 +90,10 @@ describe('nginxConfig', () => {
     expect(server).not.toMatch(/^\s*root "?\//m);
     expect(server).toContain('try_files $aula_event_page @aula;');
     expect(server).toContain('gzip_static on;');
+    // a page without a .gz (past the twinned ones) compressed by nginx: only in the list location
+    const list = server.slice(server.indexOf('location = /api/v1/cms/event/ {'));
+    expect(list.slice(0, list.indexOf('\n}'))).toMatch(/gzip_static on;\n {4}gzip on;\n {4}gzip_types application\/json;\n {4}gzip_comp_level 5;/);
+    expect(server.match(/gzip on;/g)).toHaveLength(1);
     expect(server).toContain('default_type application/json;');
     expect(server).toContain('add_header Vary "Accept" always;');
     expect(server).toContain('add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=60, stale-if-error=86400" always;');

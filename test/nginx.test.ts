@@ -271,29 +271,28 @@ if (!NGINX) {
 // pages are sent as the build's .gz files.
 describe.skipIf(!NGINX)('nginx in front of a list with pages past the twinned ones', () => {
   const PAGE_SIZE = 250;
-  let root: string;
-  let dist: string;
-  let nginx: ChildProcess | undefined;
-  let front: string;
+  // (made once the suite runs: a skipped suite leaves no folder behind)
+  const site = { root: '', front: '', nginx: undefined as ChildProcess | undefined };
 
   beforeAll(async () => {
-    root = tempDir('aula-nginx-deep-');
-    dist = join(root, 'dist');
-    mkdirSync(join(root, 'logs'));
-    const content = manyEventsContent(join(root, 'content'), TWINNED_EVENTS + 10, PAGE_SIZE);
+    site.root = tempDir('aula-nginx-deep-');
+    mkdirSync(join(site.root, 'logs'));
     const port = await freePort();
-    front = `http://127.0.0.1:${port}`;
-    await buildOk({ content, out: dist, baseUrl: front });
-    writeFileSync(join(root, 'nginx.conf'), nginxConf(dist, port));
-    nginx = await startNginx(root, port);
+    site.front = `http://127.0.0.1:${port}`;
+    const dist = join(site.root, 'dist');
+    await buildOk({ content: manyEventsContent(join(site.root, 'content'), TWINNED_EVENTS + 10, PAGE_SIZE), out: dist, baseUrl: site.front });
+    writeFileSync(join(site.root, 'nginx.conf'), nginxConf(dist, port));
+    site.nginx = await startNginx(site.root, port);
   });
 
   afterAll(async () => {
-    await stopProcess(nginx);
-    if (root) removeDir(root);
+    await stopProcess(site.nginx);
+    if (site.root) removeDir(site.root);
   });
 
   it('sends a deeper page compressed by nginx, and a first page as its .gz file', async () => {
+    const { front } = site;
+    const dist = join(site.root, 'dist');
     const deep = `v1/cms/event/offset/${TWINNED_EVENTS}.json`;
     const first = `v1/cms/event/offset/${TWINNED_EVENTS - PAGE_SIZE}.json`;
     expect(existsSync(join(dist, `${deep}.gz`)), 'a deeper page has no twin').toBe(false);

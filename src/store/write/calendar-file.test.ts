@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entryOf } from '../format/calendar-file.ts';
+import { CALENDAR_FORMAT, entryOf } from '../format/calendar-file.ts';
 import { readCalendarFile } from '../read/calendar-file.ts';
 import { calendarFile, calendarFileReusing } from './calendar-file.ts';
+import { meta, packSections } from './sections.ts';
 
 const text = fc.string({ unit: fc.constantFrom('a', 'ä', '€', '\u{1F389}', '\ud800', '\r\n'), maxLength: 30 });
 const bytesOf = (file: Uint8Array, rows: number) => {
@@ -31,5 +32,13 @@ describe('data/calendar.bin as written', () => {
     const old = readCalendarFile(file, rows);
     const order = Int32Array.from({ length: rows }, (_, i) => (i === 5000 ? -1 : i));
     expect(Buffer.from(calendarFileReusing(rows, old, order, () => entry(5000))).equals(Buffer.from(file))).toBe(true);
+  });
+
+  it('is the header, the starts and the entries packed as sections, entries larger than the first guess among them', () => {
+    const entries = Array.from({ length: 300 }, (_, r) => `BEGIN ${r} ${'x€'.repeat(r % 5 === 0 ? 3000 : r)}\r\n`);
+    const starts = new Uint32Array(entries.length + 1);
+    entries.forEach((e, r) => (starts[r + 1] = starts[r] + Buffer.byteLength(e)));
+    const want = packSections(CALENDAR_FORMAT, [meta(entries.length), starts, Buffer.from(entries.join(''))]);
+    expect(Buffer.from(calendarFile(entries.length, (r) => entries[r])).equals(Buffer.from(want))).toBe(true);
   });
 });

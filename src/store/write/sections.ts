@@ -10,10 +10,14 @@ export type Section = ArrayBufferView | readonly ArrayBufferView[];
 const piecesOf = (s: Section): readonly ArrayBufferView[] => (Array.isArray(s) ? s : [s as ArrayBufferView]);
 const lengthOf = (s: Section): number => piecesOf(s).reduce((n, p) => n + p.byteLength, 0);
 
+function checkFormat(format: Format, sections: number): void {
+  if (sections !== format.sections) throw new Error(`${format.what}: ${sections} sections for ${format.sections}`);
+  if (format.magic.length !== MAGIC_BYTES || !/^[\x20-\x7e]+$/.test(format.magic)) throw new Error(`bad magic ${format.magic}`);
+}
+
 /** The file's bytes: the header, the section table, the sections each padded to 8 bytes. */
 export function packSections(format: Format, sections: readonly Section[]): Uint8Array {
-  if (sections.length !== format.sections) throw new Error(`${format.what}: ${sections.length} sections for ${format.sections}`);
-  if (format.magic.length !== MAGIC_BYTES || !/^[\x20-\x7e]+$/.test(format.magic)) throw new Error(`bad magic ${format.magic}`);
+  checkFormat(format, sections.length);
   let at = sectionsStart(sections.length);
   const offsets = sections.map((s) => {
     const from = at;
@@ -36,6 +40,92 @@ export function packSections(format: Format, sections: readonly Section[]): Uint
     }
   });
   return out;
+}
+
+/**
+ * A file whose last section is written piece by piece straight into its place (packSections
+ * copies a section made of pieces once more, and the pieces stay behind as garbage): the other
+ * sections' sizes are known up front, their contents given at the end (finish). The buffer is
+ * allocated for a guess of the whole and grows by half when the guess is short; pages past what
+ * is written are never touched, so a generous guess costs address space, not memory.
+ */
+export class TailPacker {
+  private out: Buffer;
+  private readonly offsets: number[];
+  /** where the last section starts */
+  private readonly tailStart: number;
+  private end: number;
+
+  constructor(
+    private readonly format: Format,
+    /** the byte length of each section but the last */
+    private readonly headLengths: readonly number[],
+    guess: number,
+  ) {
+    checkFormat(format, headLengths.length + 1);
+    let at = sectionsStart(format.sections);
+    this.offsets = headLengths.map((length) => {
+      const from = at;
+      at = alignUp(at + length);
+      return from;
+    });
+    this.tailStart = this.end = at;
+    this.out = Buffer.allocUnsafe(Math.max(guess, at));
+  }
+
+  /** The tail's bytes so far. */
+  get tailLength(): number {
+    return this.end - this.tailStart;
+  }
+
+  private room(n: number): void {
+    if (this.end + n <= this.out.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.end + n, Math.ceil(this.out.length * 1.5)));
+    this.out.copy(grown, 0, 0, this.end);
+    this.out = grown;
+  }
+
+  /** Appends `text` as UTF-8 to the last section; returns its byte length. */
+  text(text: string): number {
+    // (UTF-8 takes at most 3 bytes per UTF-16 unit)
+    this.room(text.length * 3);
+    const n = this.out.write(text, this.end);
+    this.end += n;
+    return n;
+  }
+
+  /** Appends bytes to the last section. */
+  bytes(bytes: Uint8Array): void {
+    this.room(bytes.byteLength);
+    this.out.set(bytes, this.end);
+    this.end += bytes.byteLength;
+  }
+
+  /** The file's bytes, with `heads` (of the lengths given) as its first sections; a view of the buffer. */
+  finish(heads: readonly ArrayBufferView[]): Uint8Array {
+    const { format } = this;
+    if (heads.length !== this.headLengths.length || heads.some((h, i) => h.byteLength !== this.headLengths[i])) throw new Error(`${format.what}: sections of other lengths than announced`);
+    const size = alignUp(this.end);
+    if (size > 0xffff_ffff) throw new Error(`${format.what}: ${size} bytes, more than a u32 offset reaches`);
+    this.room(size - this.end);
+    const out = this.out;
+    // the header, the heads and every padding as packSections writes them: zeros between
+    out.fill(0, 0, this.tailStart);
+    out.fill(0, this.end, size);
+    out.write(format.magic, 0, 'latin1');
+    out.writeUInt32LE(format.version, MAGIC_BYTES);
+    out.writeUInt32LE(format.sections, MAGIC_BYTES + 4);
+    const entry = (i: number, offset: number, length: number) => {
+      out.writeUInt32LE(offset, HEADER_BYTES + i * SECTION_ENTRY_BYTES);
+      out.writeUInt32LE(length, HEADER_BYTES + i * SECTION_ENTRY_BYTES + 4);
+    };
+    heads.forEach((h, i) => {
+      entry(i, this.offsets[i], h.byteLength);
+      out.set(new Uint8Array(h.buffer, h.byteOffset, h.byteLength), this.offsets[i]);
+    });
+    entry(heads.length, this.tailStart, this.end - this.tailStart);
+    return out.subarray(0, size);
+  }
 }
 
 const NAN_HIGH = 0x7ff8_0000;

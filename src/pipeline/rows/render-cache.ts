@@ -258,12 +258,13 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
   const hashes = Buffer.alloc(events.length * HASH);
   /** rows whose hash is made once they are all in place (rendered here) */
   const unhashed: number[] = [];
-  const names = keys.map((k) => k.toString('latin1'));
+  // (a cold build has no stored rows: no names to look up)
+  const names = entries.size === 0 ? null : keys.map((k) => k.toString('latin1'));
   /** per row: 0 taken from the cache, 1 made here, 2 made ahead and in `made` already */
   const fresh = new Uint8Array(events.length);
   let freshCount = 0;
   events.forEach((e, row) => {
-    const stored = entries.get(names[row]);
+    const stored = names === null ? undefined : entries.get(names[row]);
     const json = stored ? unpack(stored, starts, startsBytes, hashes, row) : -1;
     if (stored && json < 0 && stats) stats.corrupt++;
     if (json >= 0) {
@@ -298,10 +299,9 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
   }
   for (const row of unhashed) rowHash(out.row(row)).copy(hashes, row * HASH);
   if (path !== null) {
-    const used = new Set(names).size;
     // appended while the file is whole and mostly live rows; rewritten when damaged (what follows
     // the damage could never be read) or when most of it is rows no longer used
-    const compact = !whole || count === 0 || count + freshCount > 2 * used;
+    const compact = !whole || count === 0 || count + freshCount > 2 * new Set(names ?? keys.map((k) => k.toString('latin1'))).size;
     const entry = (row: number) => {
       const json = out.row(row);
       return [entryHead(keys[row], hashes.subarray(row * HASH, (row + 1) * HASH), starts.subarray(row * STRIDE, (row + 1) * STRIDE), json), json];

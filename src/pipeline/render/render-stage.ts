@@ -69,10 +69,10 @@ function rowMaker(options: BuildOptions, parsing: ParsePool, recorder: StateReco
       hashed(cached.hashes);
       recorder.listOrder(events, cached.hashes);
     }
-    // (cleared, not left to go out of scope: the collection runs while this frame still holds it)
+    // (cleared, not left to go out of scope: the collection that follows, once the events too
+    // are let go of (eventsTaken), runs while this frame is on the stack)
     premade = undefined;
     parsing.dropRows();
-    collectGarbage();
     return rows;
   };
 }
@@ -101,11 +101,11 @@ export async function renderStage(
   };
   // the previous dist's data where the ledger proves it: what its rows have in common is taken from it
   const reuse = () => (options.cache === undefined || hashes === null ? null : previousData(input.previous, input.out, model.site.timezone, partRows, hashes));
-  const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take, taken: () => collectGarbage() }, calendarData, reuse);
   // what the manifest needs of the events, before their records (most of the model) are let go
+  // of, once their columns' values are made (eventsTaken: with the rows as made, collected there)
   const eventCount = model.events.length;
   const newest = newestOf(model.events);
-  model.events.length = 0;
+  const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take, taken: () => collectGarbage(), eventsTaken: () => collectGarbage() }, calendarData, reuse);
   for (const rel of [...Object.values(DATA_FILES), ...COLUMN_FILES]) dist.data(rel, files.get(rel)!);
   for (const rel of COLUMN_FILES) files.delete(rel);
   collectGarbage();

@@ -6,6 +6,7 @@ import { compareListOrder, renderCategory, renderEvent, type RenderContext } fro
 import type { Event } from '../../model/types.ts';
 import { toJson } from '../format/json.ts';
 import { serializeEvent, type EventRows } from '../format/event-rows.ts';
+import { columnValuesFromRows } from './column-values.ts';
 import { eventData, someRows, type CalendarMaker, type Reuse } from './event-data.ts';
 import { splitParts } from '../format/event-parts.ts';
 import { RowBytes, type RowInFile } from './row-bytes.ts';
@@ -43,8 +44,12 @@ export const renderRows: RowMaker = rowsRenderer();
  * and they are left out of the files returned: the build writes them then, and the rows (~240 MB
  * at 100k events) are not held while the other files are made; its taken() is called once nothing
  * here holds them any more (the build collects them there: until a collection they stay resident);
- * `calendar`: how to make data/calendar.bin's entries; `reuse`: the previous build's data and
- * each row's place in it, given the rows (the build's, where it can prove them).
+ * its eventsTaken(), when given, has the model's events let go of (model.events emptied) as soon
+ * as their columns' values are made, and is called then: nothing after reads their records, which
+ * held would be part of the build's peak (the build collects them there, before the calendar, the
+ * search index and the columns are made); `calendar`: how to make data/calendar.bin's entries;
+ * `reuse`: the previous build's data and each row's place in it, given the rows (the build's,
+ * where it can prove them).
  */
 export async function renderDataFiles(
   model: Model,
@@ -52,7 +57,7 @@ export async function renderDataFiles(
   autocomplete: (directory: Model['directory']) => Promise<Record<string, string>> = buildAutocompleteFiles,
   rowsOf: RowMaker = renderRows,
   partRows = EVENT_PART_ROWS,
-  parts: { take: (parts: [string, Uint8Array][]) => void; taken: () => void } | undefined,
+  parts: { take: (parts: [string, Uint8Array][]) => void; taken: () => void; eventsTaken?: () => void } | undefined,
   calendar: CalendarMaker,
   reuse?: (rows: EventRows) => Reuse | null,
 ): Promise<DistFiles> {
@@ -66,7 +71,12 @@ export async function renderDataFiles(
     const prior = reuse?.(all) ?? null;
     const rows = prior ? someRows(all, prior.fresh) : all;
     const fresh = prior ? prior.fresh.map((i) => events[i]) : events;
-    const data = eventData({ rows, events: fresh, order: prior?.order ?? null, previous: prior?.previous ?? null, timezone: model.site.timezone, partRows, calendar });
+    const values = columnValuesFromRows(fresh, rows);
+    if (parts?.eventsTaken) {
+      for (const list of [fresh, events, model.events]) list.length = 0;
+      parts.eventsTaken();
+    }
+    const data = eventData({ rows, events: fresh, values, order: prior?.order ?? null, previous: prior?.previous ?? null, timezone: model.site.timezone, partRows, calendar });
     // every row is here: each part is a view of them, made in one piece
     const made = splitParts(all.lineBytes, all.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
     if (parts) parts.take(made);

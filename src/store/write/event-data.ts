@@ -59,6 +59,8 @@ export interface EventDataInput {
   /** the rows made anew, in list order, and their events (whose numbers make the columns) */
   rows: EventRows;
   events: readonly Event[];
+  /** the new rows' column values, when the caller made them already (of `rows` and `events`: columnValuesFromRows) */
+  values?: ColumnValues;
   /** row i of the list is the previous row order[i], or, where that is negative, the new row -order[i] - 1; null: the new rows are the list */
   order: Int32Array | null;
   previous: PreviousData | null;
@@ -88,7 +90,7 @@ export function eventData(input: EventDataInput): EventData {
   const { rows, order, previous } = input;
   const count = order ? order.length : rows.length;
   const kept = previous && order ? order : null;
-  const fresh = columnValuesFromRows(input.events, rows);
+  const fresh = input.values ?? columnValuesFromRows(input.events, rows);
   const { starts, parts } = partsOf(count, kept, rows, previous, input.partRows);
   const files = new Map<string, Uint8Array>();
   const reused = new Set<string>();

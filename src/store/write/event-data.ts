@@ -16,7 +16,8 @@ import { calendarFileReusing } from './calendar-file.ts';
 import { columnFileMakers, columnFilesReusing, sameValue, splicedColumnValues } from './column-files.ts';
 import { columnValuesFromRows, rowString } from './column-values.ts';
 import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
-import { searchIndex } from './search-index.ts';
+import { rowTerms, searchIndex, type FieldValues } from './search-index.ts';
+import { searchIndexInPlace, type RowChange } from './search-splice.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 const NEWLINE = new Uint8Array([0x0a]);
@@ -110,7 +111,7 @@ export function eventData(input: EventDataInput): EventData {
     files.set(DATA_FILES.calendar, calendarFileReusing(count, before ? before.calendar() : null, kept, (i) => entry(kept ? -kept[i] - 1 : i)));
   }
   if (unchanged && input.search !== false) files.set(DATA_FILES.search, before.file(DATA_FILES.search));
-  else if (input.search !== false) files.set(DATA_FILES.search, searchIndex(before ? before.file(DATA_FILES.search) : null, kept, rows, fresh.text));
+  else if (input.search !== false) files.set(DATA_FILES.search, searchFile(before, kept, rows, fresh.text));
   // the columns last: their values (every row's strings) are not held while the calendar and the
   // search index are made
   let values = (): ColumnValues => fresh;
@@ -236,6 +237,27 @@ function partsOf(count: number, order: Int32Array | null, rows: EventRows, previ
     i = k;
   }
   return { starts, parts: parts.map((segments) => joined(segments, lineStart[n] - 1)) };
+}
+
+/**
+ * data/search.bin of the list: where rows changed in place, the previous file spliced at the
+ * level of its lists (search-splice.ts: the terms a changed row leaves are its previous row's),
+ * else made of the previous index's rows that stay and the new rows' terms.
+ */
+function searchFile(before: PreviousData | null, order: Int32Array | null, rows: EventRows, known: FieldValues): Uint8Array {
+  if (!before || !order || !inPlace(order, before)) return searchIndex(before ? before.file(DATA_FILES.search) : null, order, rows, known);
+  const lineStart = lineStarts(before);
+  const changes: RowChange[] = [];
+  for (let i = 0; i < order.length; i++) {
+    if (order[i] >= 0) continue;
+    const j = -order[i] - 1;
+    changes.push({
+      place: i,
+      before: (sink) => rowTerms({ bytes: before.bytes(lineStart[i], lineStart[i + 1] - 1), starts: before.starts, base: i * STRIDE }, sink),
+      after: (sink) => rowTerms({ bytes: rows.bytes(j), starts: rows.starts, base: j * STRIDE }, sink, known, j),
+    });
+  }
+  return searchIndexInPlace(before.file(DATA_FILES.search), changes);
 }
 
 /** Where each previous row's line starts in its parts end to end, then their length and one (a newline after the last). */

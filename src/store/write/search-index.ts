@@ -178,7 +178,8 @@ function keptPostings(prior: Uint8Array, order: Int32Array): Postings {
   return postings;
 }
 
-function stringsOf(text: Uint16Array, starts: Uint32Array): string[] {
+/** The strings of a string table (UTF-16 code units, `starts` where each begins). */
+export function stringsOf(text: Uint16Array, starts: Uint32Array): string[] {
   const all = new TextDecoder('utf-16le').decode(text);
   const out: string[] = [];
   for (let i = 0; i + 1 < starts.length; i++) out.push(all.slice(starts[i], starts[i + 1]));
@@ -186,12 +187,19 @@ function stringsOf(text: Uint16Array, starts: Uint32Array): string[] {
 }
 
 /** Code-unit order, as the reader's binary searches compare. */
-const byUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+export const byUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function encodeIndex(rows: number, postings: Postings): Uint8Array {
-  const words = [...postings.words.keys()].sort(byUnits);
-  const spans = [...postings.spans.keys()].sort(byUnits);
-  const chars = [...postings.chars.keys()].sort(byUnits);
+/** The sections a set of strings makes (a function of the strings alone): their text and the grams of the words and spans. */
+export interface StringSections {
+  text: Uint16Array;
+  textStart: Uint32Array;
+  grams: number;
+  gramLists: Uint32Array;
+  gramVarints: Uint8Array;
+}
+
+/** The strings' sections: `words`, `spans` and `chars` each sorted by code units. */
+export function stringSections(words: readonly string[], spans: readonly string[], chars: readonly string[]): StringSections {
   // every distinct 2- and 3-unit string of the words and spans, with those holding it (ascending)
   const gramWords = new Map<string, RowList>();
   [...words, ...spans].forEach((w, id) => {
@@ -209,6 +217,25 @@ function encodeIndex(rows: number, postings: Postings): Uint8Array {
   strings.forEach((s, i) => {
     for (let k = 0; k < s.length; k++) text[textStart[i] + k] = s.charCodeAt(k);
   });
+  const gramLists = new Uint32Array(2 * grams.length);
+  const gramVarints = new ByteList();
+  grams.forEach((g, i) => {
+    const list = gramWords.get(g)!.list;
+    gramLists[2 * i] = gramVarints.length;
+    gramLists[2 * i + 1] = list.length;
+    encodeList(list, gramVarints);
+  });
+  return { text, textStart, grams: grams.length, gramLists, gramVarints: gramVarints.done() };
+}
+
+/** Whether a list of `bytes` varint bytes is kept as a bit set of `perBitmap` words instead: where the varints would not be half its size (a bit set is applied a word at a time). */
+export const asBitmap = (bytes: number, perBitmap: number) => bytes * 2 > perBitmap * 4;
+
+function encodeIndex(rows: number, postings: Postings): Uint8Array {
+  const words = [...postings.words.keys()].sort(byUnits);
+  const spans = [...postings.spans.keys()].sort(byUnits);
+  const chars = [...postings.chars.keys()].sort(byUnits);
+  const strings = stringSections(words, spans, chars);
   const perBitmap = bitmapWords(rows);
   const lists = new Uint32Array(2 * (words.length + spans.length + chars.length));
   const varints = new ByteList();
@@ -218,29 +245,25 @@ function encodeIndex(rows: number, postings: Postings): Uint8Array {
   ];
   rowLists.forEach((list, i) => {
     lists[2 * i + 1] = list.length;
-    // a bit set where the varints would not be half its size: they are applied a word at a time
-    if (listBytes(list) * 2 > perBitmap * 4) {
-      const bits = new Int32Array(perBitmap);
-      for (const r of list) bits[r >>> 5] |= 1 << (r & 31);
+    if (asBitmap(listBytes(list), perBitmap)) {
       lists[2 * i] = BITMAP_REF | bitmaps.length;
-      bitmaps.push(bits);
+      bitmaps.push(bitmapOf(list, perBitmap));
     } else {
       lists[2 * i] = varints.length;
       encodeList(list, varints);
     }
   });
-  const gramLists = new Uint32Array(2 * grams.length);
-  const gramVarints = new ByteList();
-  grams.forEach((g, i) => {
-    const list = gramWords.get(g)!.list;
-    gramLists[2 * i] = gramVarints.length;
-    gramLists[2 * i + 1] = list.length;
-    encodeList(list, gramVarints);
-  });
   const allBits = new Int32Array(bitmaps.length * perBitmap);
   bitmaps.forEach((b, i) => allBits.set(b, i * perBitmap));
   return encodeSearchIndex({
-    rows, words: words.length, spans: spans.length, chars: chars.length, grams: grams.length,
-    text, textStart, lists, varints: varints.done(), bitmaps: allBits, gramLists, gramVarints: gramVarints.done(),
+    rows, words: words.length, spans: spans.length, chars: chars.length, ...strings,
+    lists, varints: varints.done(), bitmaps: allBits,
   });
+}
+
+/** The bit set of the ascending rows `list`. */
+export function bitmapOf(list: ArrayLike<number>, perBitmap: number): Int32Array {
+  const bits = new Int32Array(perBitmap);
+  for (let k = 0; k < list.length; k++) bits[list[k] >>> 5] |= 1 << (list[k] & 31);
+  return bits;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { putStat, STAT_FIELDS } from '../state/event-state.ts';
-import { statFiles } from './stat-files.ts';
+import { beginStats, statFiles } from './stat-files.ts';
 
 // the thread module on a real worker thread, as an installed aula runs it (start-thread.ts)
 process.env.AULA_THREADS = 'worker';
@@ -51,5 +51,9 @@ describe('statFiles', () => {
     for (let k = 0; k < 70; k++) wantMany.set(want, k * want.length);
     expect(await statFiles(many, 1, 64)).toEqual(wantMany);
     expect(await statFiles([])).toEqual(new BigInt64Array(0));
+    // begun, the worker taking shares while this thread does other work, then finished here
+    const begun = beginStats(many, 1, 64);
+    expected(many);
+    expect(await begun.finish()).toEqual(wantMany);
   });
 });

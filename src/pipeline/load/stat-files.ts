@@ -31,27 +31,53 @@ export function statShares(out: BigInt64Array, paths: readonly string[], next: I
   for (let chunk; (chunk = Atomics.add(next, 0, 1)) * size < paths.length; ) statInto(out, paths, chunk * size, Math.min(paths.length, (chunk + 1) * size));
 }
 
+/** Stats being taken: a worker thread takes shares from the start (of many files), this thread the rest when it asks for them. */
+export interface Stating {
+  /** takes the shares not taken yet here, and gives every stat once the worker is done */
+  finish(): Promise<BigInt64Array>;
+  /** no more shares taken (the stats are not wanted after all); the worker ends after the one it is on */
+  abandon(): void;
+}
+
+/**
+ * Begins to take the stats of `paths` (as statFiles gives them): the worker thread starts now and
+ * takes shares while this thread does other work (the content folder listed), and `finish` takes
+ * the rest here.
+ */
+export function beginStats(paths: readonly string[], twoThreadsFrom = TWO_THREADS_FROM, size = CHUNK): Stating {
+  const n = paths.length;
+  if (n < twoThreadsFrom) {
+    return {
+      finish: async () => {
+        const out = new BigInt64Array(n * STAT_FIELDS);
+        statInto(out, paths, 0, n);
+        return out;
+      },
+      abandon: () => {},
+    };
+  }
+  const out = new BigInt64Array(new SharedArrayBuffer(n * STAT_FIELDS * 8));
+  // The files in shares, each taken by the first thread free: the worker starts well before this
+  // thread begins, or after, so neither waits for a share fixed in advance.
+  const counter = new SharedArrayBuffer(4);
+  const next = new Int32Array(counter);
+  const other = runFsThread(threadModule(import.meta.url, 'stat-thread'), { paths, shared: out.buffer, counter, size }, { stopped: 'the stat thread stopped before it finished' });
+  // (its rejection is heard in finish, after this thread's shares)
+  other.catch(() => {});
+  return {
+    async finish() {
+      statShares(out, paths, next, size);
+      await other;
+      return out;
+    },
+    abandon: () => void Atomics.store(next, 0, Math.ceil(n / size) + 1),
+  };
+}
+
 /**
  * The stats of `paths`, in order, STAT_FIELDS numbers each as putStat (event-state.ts) writes them:
  * size, mtime (ns), ctime (ns), inode, device; all -1 where there is no file to stat.
  */
 export async function statFiles(paths: readonly string[], twoThreadsFrom = TWO_THREADS_FROM, size = CHUNK): Promise<BigInt64Array> {
-  const n = paths.length;
-  if (n < twoThreadsFrom) {
-    const out = new BigInt64Array(n * STAT_FIELDS);
-    statInto(out, paths, 0, n);
-    return out;
-  }
-  const shared = new SharedArrayBuffer(n * STAT_FIELDS * 8);
-  const out = new BigInt64Array(shared);
-  // The files in shares, each taken by the first thread free: the worker starts well after this
-  // thread begins, so this one never waits for it to take a share fixed in advance.
-  const counter = new SharedArrayBuffer(4);
-  const next = new Int32Array(counter);
-  const other = runFsThread(threadModule(import.meta.url, 'stat-thread'), { paths, shared, counter, size }, { stopped: 'the stat thread stopped before it finished' });
-  // (its rejection is heard below, after this thread's shares)
-  other.catch(() => {});
-  statShares(out, paths, next, size);
-  await other;
-  return out;
+  return beginStats(paths, twoThreadsFrom, size).finish();
 }

@@ -23,7 +23,7 @@ import { freshStatAt, KEY_BYTES, putStat, STAT_FIELDS, type EventState } from '.
 import { refuse } from '../state/no-patch.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
 import { EVENTS_KIND } from '../state/state-recorder.ts';
-import { statFiles } from './stat-files.ts';
+import { beginStats, type Stating } from './stat-files.ts';
 
 const NON_EVENT_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
 /** At least this many event files may be parsed over the state (else 5 % of them). */
@@ -83,10 +83,22 @@ export async function loadFromState(options: BuildOptions, host: StateHost): Pro
   // taken before any content file is stat'ed: the stats recorded now are judged against it
   const safe = fileSystemNow(dirname(ledgerFile)) ?? refuse('the cache folder cannot be written');
   const margin = options.statMarginNs ?? MARGIN_NS;
-  const files = await findContentFiles(content);
-  if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
-  const others = unchangedOthers(content, files, state, margin);
-  const events = await eventFileChanges(content, files.events, state, margin);
+  // the state's event files stat'ed on two threads (stat-files.ts) while this one lists the
+  // content folder: the files listed that the state has not are stat'ed as they are read
+  const prefix = join(content, '/');
+  const stating = beginStats(state.eventFiles.map((file) => prefix + file));
+  let files: ContentFiles;
+  let events: EventFiles;
+  let others: { records: string[]; count: number };
+  try {
+    files = await findContentFiles(content);
+    if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
+    others = unchangedOthers(content, files, state, margin);
+    events = await eventFileChanges(content, files.events, state, margin, stating);
+  } catch (e) {
+    stating.abandon();
+    throw e;
+  }
   const { keep, removed } = rowsThatStay(state, events);
   await checkFresh(content, state, events.records, keep);
   host.clock.phase('patch: find changes', 'patch: data');
@@ -125,14 +137,14 @@ function unchangedOthers(content: string, files: ContentFiles, state: EventState
 }
 
 /**
- * The event files: unchanged by their stat, else read again (changed or added) and parsed; the
- * rest removed. The loop runs once per event file (most of a site's files): it is kept to
+ * The event files: unchanged by their stat (`stating`: the state's files' stats, by the state's
+ * order), else read again (changed or added) and parsed; the rest removed. The loop runs once per event file (most of a site's files): it is kept to
  * comparisons with the stats taken before it (no path joins, no map look-up, no per-file copies).
  * The listing is sorted, as the state's is, so a file is usually found at its own index (the map
  * is made only when one is not); the stats and keys are copied whole first and only those of
  * files read again are put over them.
  */
-async function eventFileChanges(content: string, eventFiles: string[], state: EventState, margin: bigint): Promise<EventFiles> {
+async function eventFileChanges(content: string, eventFiles: string[], state: EventState, margin: bigint, stating: Stating): Promise<EventFiles> {
   const previousFiles = state.eventFiles;
   let index: Map<string, number> | null = null;
   const fileMap = new Int32Array(previousFiles.length).fill(-1);
@@ -146,16 +158,14 @@ async function eventFileChanges(content: string, eventFiles: string[], state: Ev
   const most = Math.max(MOST_PARSED, Math.ceil(eventFiles.length * 0.05));
   const changes: EventFiles = { fileMap, eventFiles, eventStats, eventKeys, records: [], recordFiles: [], reread: new Uint8Array(previousFiles.length), parsed: 0 };
   const stats = state.eventStats;
-  // every event file's stat, taken at once on two threads (stat-files.ts)
-  const prefix = join(content, '/');
-  const current = await statFiles(eventFiles.map((file) => prefix + file));
+  const current = await stating.finish();
   for (let now = 0; now < eventFiles.length; now++) {
     const file = eventFiles[now];
     const at = now < previousFiles.length && previousFiles[now] === file ? now : (index ??= new Map(previousFiles.map((f, i) => [f, i]))).get(file);
-    if (current[now * STAT_FIELDS] < 0n) refuse(`${file} cannot be stat'ed`);
     if (at !== undefined) {
+      if (current[at * STAT_FIELDS] < 0n) refuse(`${file} cannot be stat'ed`);
       fileMap[at] = now;
-      if (freshStatAt(stats, at, current, now, state.safe, margin)) {
+      if (freshStatAt(stats, at, current, at, state.safe, margin)) {
         if (at !== now) {
           eventStats.set(stats.subarray(at * STAT_FIELDS, (at + 1) * STAT_FIELDS), now * STAT_FIELDS);
           state.eventKeys.copy(eventKeys, now * KEY_BYTES, at * KEY_BYTES, (at + 1) * KEY_BYTES);

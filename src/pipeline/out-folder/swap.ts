@@ -128,7 +128,11 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void
 const noListWarning = (dist: string) =>
   `${printable(join(dist, MADE_FILES))} is missing or unreadable (a dist of an older aula, or damaged): of what aula did not make, only the names at the top of ${printable(dist)} are kept`;
 
-/** Moves `staged` to `out`, replacing what was there. */
+/**
+ * Moves `staged` to `out`, replacing what was there. The former dist is removed before this
+ * returns, and so before the new dist's ledger records its files' identities: most of its files
+ * are hard links to the new dist's, and each unlink changes the ctime the ledger proves a file by.
+ */
 export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}): void {
   const parked = swapRenames(staged, out, warn);
   if (parked === null) return;

@@ -242,7 +242,8 @@ function partsOf(count: number, order: Int32Array | null, rows: EventRows, previ
 /**
  * data/search.bin of the list: where rows changed in place, the previous file spliced at the
  * level of its lists (search-splice.ts: the terms a changed row leaves are its previous row's),
- * else made of the previous index's rows that stay and the new rows' terms.
+ * else (or where a previous row cannot be read) made of the previous index's rows that stay and
+ * the new rows' terms.
  */
 function searchFile(before: PreviousData | null, order: Int32Array | null, rows: EventRows, known: FieldValues): Uint8Array {
   if (!before || !order || !inPlace(order, before)) return searchIndex(before ? before.file(DATA_FILES.search) : null, order, rows, known);
@@ -251,9 +252,16 @@ function searchFile(before: PreviousData | null, order: Int32Array | null, rows:
   for (let i = 0; i < order.length; i++) {
     if (order[i] >= 0) continue;
     const j = -order[i] - 1;
+    let line: Uint8Array;
+    try {
+      line = before.bytes(lineStart[i], lineStart[i + 1] - 1);
+    } catch {
+      // the previous parts gone or changed: the previous index's lists decoded whole instead
+      return searchIndex(before.file(DATA_FILES.search), order, rows, known);
+    }
     changes.push({
       place: i,
-      before: (sink) => rowTerms({ bytes: before.bytes(lineStart[i], lineStart[i + 1] - 1), starts: before.starts, base: i * STRIDE }, sink),
+      before: (sink) => rowTerms({ bytes: line, starts: before.starts, base: i * STRIDE }, sink),
       after: (sink) => rowTerms({ bytes: rows.bytes(j), starts: rows.starts, base: j * STRIDE }, sink, known, j),
     });
   }

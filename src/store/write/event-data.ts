@@ -92,7 +92,8 @@ export function eventData(input: EventDataInput): EventData {
   const count = order ? order.length : rows.length;
   const kept = previous && order ? order : null;
   const fresh = input.values ?? columnValuesFromRows(input.events, rows);
-  const { starts, parts } = partsOf(count, kept, rows, previous, input.partRows);
+  const lineStart = previous ? lineStarts(previous) : new Float64Array(1);
+  const { starts, parts } = partsOf(count, kept, rows, previous, input.partRows, lineStart);
   const files = new Map<string, Uint8Array>();
   const reused = new Set<string>();
   // each part's offsets beside it: a part kept as it is keeps its offsets too
@@ -104,6 +105,8 @@ export function eventData(input: EventDataInput): EventData {
   });
   const before = kept && previous ? previous : null;
   const unchanged = before !== null && rows.length === 0 && count === before.starts.length / STRIDE && kept!.every((from, i) => from === i);
+  // every previous row at its own place: the previous rows at the new rows' places, for the search index and the columns
+  const lines = before && inPlace(kept!, before) ? placedLines(before, lineStart) : null;
   // the new rows' entries made, between the previous rows' as they are
   if (unchanged) files.set(DATA_FILES.calendar, before.file(DATA_FILES.calendar));
   else {
@@ -111,7 +114,7 @@ export function eventData(input: EventDataInput): EventData {
     files.set(DATA_FILES.calendar, calendarFileReusing(count, before ? before.calendar() : null, kept, (i) => entry(kept ? -kept[i] - 1 : i)));
   }
   if (unchanged && input.search !== false) files.set(DATA_FILES.search, before.file(DATA_FILES.search));
-  else if (input.search !== false) files.set(DATA_FILES.search, searchFile(before, kept, rows, fresh.text));
+  else if (input.search !== false) files.set(DATA_FILES.search, searchFile(before, kept, rows, fresh.text, lines));
   // the columns last: their values (every row's strings) are not held while the calendar and the
   // search index are made
   let values = (): ColumnValues => fresh;
@@ -120,10 +123,10 @@ export function eventData(input: EventDataInput): EventData {
     // every row the previous one at its place: every file is the previous one
     for (const rel of [DATA_FILES.calendar, ...(input.search !== false ? [DATA_FILES.search] : []), ...COLUMN_FILES]) reused.add(rel);
     for (const rel of COLUMN_FILES) files.set(rel, before.file(rel));
-  } else if (before?.table && inPlace(kept!, before)) {
+  } else if (before?.table && lines) {
     const spliced = splicedColumnValues(before.values(), fresh, kept!);
     values = () => spliced;
-    const { files: columns, reused: same } = columnsInPlace(spliced, fresh, kept!, before as Required<PreviousData>);
+    const { files: columns, reused: same } = columnsInPlace(spliced, fresh, kept!, before as Required<PreviousData>, lines);
     for (const [rel, bytes] of columns) files.set(rel, bytes);
     for (const rel of same) reused.add(rel);
   } else {
@@ -149,27 +152,11 @@ function inPlace(order: Int32Array, previous: PreviousData): boolean {
  * is the previous one unless a new row's value differs from the previous row's at its place,
  * read from the previous file row by row, so only the columns that changed are read whole.
  */
-function columnsInPlace(values: ColumnValues, fresh: ColumnValues, order: Int32Array, previous: Required<PreviousData>): { files: Map<string, Uint8Array>; reused: Set<string> } {
+function columnsInPlace(values: ColumnValues, fresh: ColumnValues, order: Int32Array, previous: Required<PreviousData>, lines: PlacedLines): { files: Map<string, Uint8Array>; reused: Set<string> } {
   const table = previous.table;
-  const lineStart = lineStarts(previous);
-  /** each place's previous line, read once; null where it cannot be read (its parts gone or changed) */
-  const lines = new Map<number, Buffer | null>();
-  const lineAt = (row: number): Buffer | null => {
-    let line = lines.get(row);
-    if (line === undefined) {
-      try {
-        const bytes = previous.bytes(lineStart[row], lineStart[row + 1] - 1);
-        line = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      } catch {
-        line = null;
-      }
-      lines.set(row, line);
-    }
-    return line;
-  };
   // the column file holds the same string, all its text decoded to give it: only where the row is not there
   const string = (field: string, row: number) => {
-    const line = lineAt(row);
+    const line = lines(row);
     if (line === null) return (TIME_FIELDS.includes(field as TimeField) ? table().stored.iso[field as TimeField] : table().stored.text[field as TextField]).at(row);
     return rowString(line, 0, previous.starts, row * STRIDE, EVENT_FIELDS.indexOf(field as EventField));
   };
@@ -193,12 +180,11 @@ function columnsInPlace(values: ColumnValues, fresh: ColumnValues, order: Int32A
  * the same places (and as much the last part as it was: every part but the last ends with a
  * newline), is that part (null).
  */
-function partsOf(count: number, order: Int32Array | null, rows: EventRows, previous: PreviousData | null, partRows: number): { starts: Uint32Array; parts: (Segment[] | null)[] } {
+function partsOf(count: number, order: Int32Array | null, rows: EventRows, previous: PreviousData | null, partRows: number, lineStart: Float64Array): { starts: Uint32Array; parts: (Segment[] | null)[] } {
   const fromOf = (i: number) => (order ? order[i] : -(i + 1));
   const n = previous ? previous.starts.length / STRIDE : 0;
   const oldParts = previous ? previous.bounds.length - 1 : 0;
   const partCount = eventPartCount(count, partRows);
-  const lineStart = previous ? lineStarts(previous) : new Float64Array(1);
   const keptPart = Array.from({ length: partCount }, (_, j) => {
     const first = j * partRows;
     const end = Math.min(first + partRows, count);
@@ -245,20 +231,15 @@ function partsOf(count: number, order: Int32Array | null, rows: EventRows, previ
  * else (or where a previous row cannot be read) made of the previous index's rows that stay and
  * the new rows' terms.
  */
-function searchFile(before: PreviousData | null, order: Int32Array | null, rows: EventRows, known: FieldValues): Uint8Array {
-  if (!before || !order || !inPlace(order, before)) return searchIndex(before ? before.file(DATA_FILES.search) : null, order, rows, known);
-  const lineStart = lineStarts(before);
+function searchFile(before: PreviousData | null, order: Int32Array | null, rows: EventRows, known: FieldValues, lines: PlacedLines | null): Uint8Array {
+  if (!before || !order || !lines) return searchIndex(before ? before.file(DATA_FILES.search) : null, order, rows, known);
   const changes: RowChange[] = [];
   for (let i = 0; i < order.length; i++) {
     if (order[i] >= 0) continue;
     const j = -order[i] - 1;
-    let line: Uint8Array;
-    try {
-      line = before.bytes(lineStart[i], lineStart[i + 1] - 1);
-    } catch {
-      // the previous parts gone or changed: the previous index's lists decoded whole instead
-      return searchIndex(before.file(DATA_FILES.search), order, rows, known);
-    }
+    const line = lines(i);
+    // the previous parts gone or changed: the previous index's lists decoded whole instead
+    if (line === null) return searchIndex(before.file(DATA_FILES.search), order, rows, known);
     changes.push({
       place: i,
       before: (sink) => rowTerms({ bytes: line, starts: before.starts, base: i * STRIDE }, sink),
@@ -266,6 +247,26 @@ function searchFile(before: PreviousData | null, order: Int32Array | null, rows:
     });
   }
   return searchIndexInPlace(before.file(DATA_FILES.search), changes);
+}
+
+/** The previous row at a place, its line read once; null where it cannot be read (its parts gone or changed). */
+type PlacedLines = (row: number) => Buffer | null;
+
+function placedLines(previous: PreviousData, lineStart: Float64Array): PlacedLines {
+  const lines = new Map<number, Buffer | null>();
+  return (row) => {
+    let line = lines.get(row);
+    if (line === undefined) {
+      try {
+        const bytes = previous.bytes(lineStart[row], lineStart[row + 1] - 1);
+        line = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      } catch {
+        line = null;
+      }
+      lines.set(row, line);
+    }
+    return line;
+  };
 }
 
 /** Where each previous row's line starts in its parts end to end, then their length and one (a newline after the last). */

@@ -13,6 +13,9 @@ import { loadDataset } from '../src/query/dataset.ts';
 import { DistError } from '../src/store/format/manifest.ts';
 import { startServer, type RunningServer, type ServeOptions } from '../src/server/http.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
+import { generateContent } from '../src/gen/content-generator.ts';
+import { loadContent } from '../src/content/load.ts';
+import type { Model } from '../src/model/types.ts';
 
 export const SAMPLE_CONTENT = join(import.meta.dirname, '..', 'content');
 
@@ -60,6 +63,12 @@ export function processCpuMs(pid: number): number {
 
 export function tempDir(prefix = 'aula-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The model of content generated (`options`) into `root`/content and loaded from there. */
+export async function generatedModel(root: string, options: { events: number; directory: number; seed: number }): Promise<Model> {
+  await generateContent({ ...options, outDir: join(root, 'content') });
+  return (await loadContent(join(root, 'content'))).model!;
 }
 
 export function removeDir(dir: string): void {

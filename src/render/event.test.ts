@@ -1,8 +1,5 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, tempDir } from '../../test/helpers.ts';
-import { loadContent } from '../content/load.ts';
-import { generateContent } from '../gen/content-generator.ts';
+import { generatedModel, removeDir, tempDir } from '../../test/helpers.ts';
 import { EVENT_FIELDS } from '../model/event-fields.ts';
 import type { Model } from '../model/types.ts';
 import { serializeEvent, serializeEventBytes } from '../store/format/event-rows.ts';
@@ -12,8 +9,7 @@ let root: string;
 let model: Model;
 beforeAll(async () => {
   root = tempDir('aula-render-');
-  await generateContent({ events: 200, directory: 5, seed: 9, outDir: join(root, 'content') });
-  model = (await loadContent(join(root, 'content'))).model!;
+  model = await generatedModel(root, { events: 200, directory: 5, seed: 9 });
 });
 afterAll(() => removeDir(root));
 

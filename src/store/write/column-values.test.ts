@@ -1,8 +1,5 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { loadContent } from '../../content/load.ts';
-import { generateContent } from '../../gen/content-generator.ts';
+import { generatedModel, removeDir, tempDir } from '../../../test/helpers.ts';
 import type { Event, Model } from '../../model/types.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { EventRows, serializeEvent } from '../format/event-rows.ts';
@@ -13,8 +10,7 @@ let events: Event[];
 let model: Model;
 beforeAll(async () => {
   root = tempDir('aula-columns-');
-  await generateContent({ events: 300, directory: 5, seed: 4, outDir: join(root, 'content') });
-  model = (await loadContent(join(root, 'content'))).model!;
+  model = await generatedModel(root, { events: 300, directory: 5, seed: 4 });
   events = model.events;
 });
 afterAll(() => removeDir(root));

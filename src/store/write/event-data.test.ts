@@ -1,11 +1,8 @@
 // eventData with the previous build's data gives the bytes eventData gives without it: after
 // edits in place (the in-place column path), deletions, insertions and moves (the splice), and
 // with no row changed at all, every part, offsets file, column file, calendar and search index.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { loadContent } from '../../content/load.ts';
-import { generateContent } from '../../gen/content-generator.ts';
+import { generatedModel, removeDir, tempDir } from '../../../test/helpers.ts';
 import type { Event, Model } from '../../model/types.ts';
 import { calendarData } from '../../pipeline/render/calendar-data.ts';
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
@@ -25,8 +22,7 @@ let model: Model;
 let ctx: RenderContext;
 beforeAll(async () => {
   root = tempDir('aula-event-data-');
-  await generateContent({ events: 150, directory: 5, seed: 7, outDir: join(root, 'content') });
-  model = (await loadContent(join(root, 'content'))).model!;
+  model = await generatedModel(root, { events: 150, directory: 5, seed: 7 });
   ctx = { site: model.site, baseUrl: 'https://example.org', pages: model.pages, media: model.media };
 });
 afterAll(() => removeDir(root));

@@ -15,24 +15,42 @@ function checkFormat(format: Format, sections: number): void {
   if (format.magic.length !== MAGIC_BYTES || !/^[\x20-\x7e]+$/.test(format.magic)) throw new Error(`bad magic ${format.magic}`);
 }
 
+/** Where each of `count` sections of these byte lengths starts (each padded to 8 bytes), and where the last ends. */
+function layout(lengths: readonly number[], count: number): { offsets: number[]; end: number } {
+  let end = sectionsStart(count);
+  const offsets = lengths.map((length) => {
+    const from = end;
+    end = alignUp(end + length);
+    return from;
+  });
+  return { offsets, end };
+}
+
+function checkSize(format: Format, size: number): void {
+  if (size > 0xffff_ffff) throw new Error(`${format.what}: ${size} bytes, more than a u32 offset reaches`);
+}
+
+/** The header and the section table, written into the start of `out`. */
+function writeHeader(out: Uint8Array, format: Format, offsets: readonly number[], lengths: readonly number[]): void {
+  for (let i = 0; i < MAGIC_BYTES; i++) out[i] = format.magic.charCodeAt(i);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  view.setUint32(MAGIC_BYTES, format.version, true);
+  view.setUint32(MAGIC_BYTES + 4, lengths.length, true);
+  lengths.forEach((length, i) => {
+    view.setUint32(HEADER_BYTES + i * SECTION_ENTRY_BYTES, offsets[i], true);
+    view.setUint32(HEADER_BYTES + i * SECTION_ENTRY_BYTES + 4, length, true);
+  });
+}
+
 /** The file's bytes: the header, the section table, the sections each padded to 8 bytes. */
 export function packSections(format: Format, sections: readonly Section[]): Uint8Array {
   checkFormat(format, sections.length);
-  let at = sectionsStart(sections.length);
-  const offsets = sections.map((s) => {
-    const from = at;
-    at = alignUp(at + lengthOf(s));
-    return from;
-  });
-  if (at > 0xffff_ffff) throw new Error(`${format.what}: ${at} bytes, more than a u32 offset reaches`);
-  const out = new Uint8Array(at);
-  for (let i = 0; i < MAGIC_BYTES; i++) out[i] = format.magic.charCodeAt(i);
-  const view = new DataView(out.buffer);
-  view.setUint32(MAGIC_BYTES, format.version, true);
-  view.setUint32(MAGIC_BYTES + 4, sections.length, true);
+  const lengths = sections.map(lengthOf);
+  const { offsets, end } = layout(lengths, sections.length);
+  checkSize(format, end);
+  const out = new Uint8Array(end);
+  writeHeader(out, format, offsets, lengths);
   sections.forEach((s, i) => {
-    view.setUint32(HEADER_BYTES + i * SECTION_ENTRY_BYTES, offsets[i], true);
-    view.setUint32(HEADER_BYTES + i * SECTION_ENTRY_BYTES + 4, lengthOf(s), true);
     let to = offsets[i];
     for (const p of piecesOf(s)) {
       out.set(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), to);
@@ -63,14 +81,10 @@ export class TailPacker {
     guess: number,
   ) {
     checkFormat(format, headLengths.length + 1);
-    let at = sectionsStart(format.sections);
-    this.offsets = headLengths.map((length) => {
-      const from = at;
-      at = alignUp(at + length);
-      return from;
-    });
-    this.tailStart = this.end = at;
-    this.out = Buffer.allocUnsafe(Math.max(guess, at));
+    const { offsets, end } = layout(headLengths, format.sections);
+    this.offsets = offsets;
+    this.tailStart = this.end = end;
+    this.out = Buffer.allocUnsafe(Math.max(guess, end));
   }
 
   /** The tail's bytes so far. */
@@ -106,24 +120,14 @@ export class TailPacker {
     const { format } = this;
     if (heads.length !== this.headLengths.length || heads.some((h, i) => h.byteLength !== this.headLengths[i])) throw new Error(`${format.what}: sections of other lengths than announced`);
     const size = alignUp(this.end);
-    if (size > 0xffff_ffff) throw new Error(`${format.what}: ${size} bytes, more than a u32 offset reaches`);
+    checkSize(format, size);
     this.room(size - this.end);
     const out = this.out;
     // the header, the heads and every padding as packSections writes them: zeros between
     out.fill(0, 0, this.tailStart);
     out.fill(0, this.end, size);
-    out.write(format.magic, 0, 'latin1');
-    out.writeUInt32LE(format.version, MAGIC_BYTES);
-    out.writeUInt32LE(format.sections, MAGIC_BYTES + 4);
-    const entry = (i: number, offset: number, length: number) => {
-      out.writeUInt32LE(offset, HEADER_BYTES + i * SECTION_ENTRY_BYTES);
-      out.writeUInt32LE(length, HEADER_BYTES + i * SECTION_ENTRY_BYTES + 4);
-    };
-    heads.forEach((h, i) => {
-      entry(i, this.offsets[i], h.byteLength);
-      out.set(new Uint8Array(h.buffer, h.byteOffset, h.byteLength), this.offsets[i]);
-    });
-    entry(heads.length, this.tailStart, this.end - this.tailStart);
+    writeHeader(out, format, [...this.offsets, this.tailStart], [...this.headLengths, this.end - this.tailStart]);
+    heads.forEach((h, i) => out.set(new Uint8Array(h.buffer, h.byteOffset, h.byteLength), this.offsets[i]));
     return out.subarray(0, size);
   }
 }

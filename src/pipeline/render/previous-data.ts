@@ -3,7 +3,8 @@
 // read, the build the event state describes (state/previous-build.ts), made with the same
 // options and in the same zone. Each row of it is known by its hash (the state's keys): a row of
 // this build with the same hash has the same bytes, so the same values, entry and terms.
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { readAllAt } from '../../util/positional-io.ts';
 import { join } from 'node:path';
 import { DATA_FILES, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
@@ -116,11 +117,7 @@ function partsRange(paths: readonly string[], bounds: readonly number[], begin: 
     const to = Math.min(end, bounds[p + 1]);
     const fd = openSync(paths[p], 'r');
     try {
-      for (let done = 0; done < to - at; ) {
-        const got = readSync(fd, out, at - begin + done, to - at - done, at - bounds[p] + done);
-        if (got === 0) throw new NoPatch(`${paths[p]} ended early`);
-        done += got;
-      }
+      readAllAt(fd, out, at - begin, to - at, at - bounds[p]);
     } finally {
       closeSync(fd);
     }

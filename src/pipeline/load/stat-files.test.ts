@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { putStat, STAT_FIELDS } from '../state/event-state.ts';
-import { beginStats, statFiles } from './stat-files.ts';
+import { beginStats } from './stat-files.ts';
+
+const statFiles = (paths: readonly string[], twoThreadsFrom?: number, size?: number) => beginStats(paths, twoThreadsFrom, size).finish();
 
 // the thread module on a real worker thread, as an installed aula runs it (start-thread.ts)
 process.env.AULA_THREADS = 'worker';

@@ -40,9 +40,10 @@ export interface Stating {
 }
 
 /**
- * Begins to take the stats of `paths` (as statFiles gives them): the worker thread starts now and
- * takes shares while this thread does other work (the content folder listed), and `finish` takes
- * the rest here.
+ * Begins to take the stats of `paths`, in order, STAT_FIELDS numbers each as putStat
+ * (event-state.ts) writes them: size, mtime (ns), ctime (ns), inode, device; all -1 where there is
+ * no file to stat. The worker thread starts now and takes shares while this thread does other work
+ * (the content folder listed), and `finish` takes the rest here.
  */
 export function beginStats(paths: readonly string[], twoThreadsFrom = TWO_THREADS_FROM, size = CHUNK): Stating {
   const n = paths.length;
@@ -74,10 +75,3 @@ export function beginStats(paths: readonly string[], twoThreadsFrom = TWO_THREAD
   };
 }
 
-/**
- * The stats of `paths`, in order, STAT_FIELDS numbers each as putStat (event-state.ts) writes them:
- * size, mtime (ns), ctime (ns), inode, device; all -1 where there is no file to stat.
- */
-export async function statFiles(paths: readonly string[], twoThreadsFrom = TWO_THREADS_FROM, size = CHUNK): Promise<BigInt64Array> {
-  return beginStats(paths, twoThreadsFrom, size).finish();
-}

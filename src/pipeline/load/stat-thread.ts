@@ -1,4 +1,4 @@
-// The thread module statFiles (stat-files.ts) runs: stat shares taken beside the build's thread.
+// The thread module beginStats (stat-files.ts) runs: stat shares taken beside the build's thread.
 import { fsAnswer, type FsAnswer } from '../threads/fs-thread.ts';
 import { statShares } from './stat-files.ts';
 

@@ -105,10 +105,10 @@ export async function renderStage(
   // of, once their columns' values are made (eventsTaken: with the rows as made, collected there)
   const eventCount = model.events.length;
   const newest = newestOf(model.events);
-  const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take, taken: () => {}, eventsTaken: () => collectGarbage() }, calendarData, reuse);
+  const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take, eventsTaken: () => collectGarbage() }, calendarData, reuse);
   for (const rel of [...Object.values(DATA_FILES), ...COLUMN_FILES]) dist.data(rel, files.get(rel)!);
   for (const rel of COLUMN_FILES) files.delete(rel);
-  // one collection for the rows as taken (renderDataFiles' taken: they are written meanwhile) and the columns' files
+  // one collection for the rows as taken (written meanwhile) and the columns' files
   collectGarbage();
   // The directory's files are awaited only now that the events and their data files have left the
   // heap: a directory still being indexed no longer adds to a heap holding them all.

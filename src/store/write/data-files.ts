@@ -41,10 +41,8 @@ export const renderRows: RowMaker = rowsRenderer();
  * `autocomplete`: how to make the autocomplete files (the build may take them from its cache);
  * `rowsOf`: how to make the events' rows; `partRows`: rows per part of them (dist-paths.ts);
  * `parts`: given, its take() is handed the event parts (path, bytes) as soon as they are made,
- * and they are left out of the files returned: the build writes them then, and the rows (~240 MB
- * at 100k events) are not held while the other files are made; its taken() is called once nothing
- * here holds them any more (the build collects them there: until a collection they stay resident);
- * its eventsTaken(), when given, has the model's events let go of (model.events emptied) as soon
+ * and they are left out of the files returned: the build writes them then, and the rows are not
+ * held while the other files are made; its eventsTaken(), when given, has the model's events let go of (model.events emptied) as soon
  * as their columns' values are made, and is called then: nothing after reads their records, which
  * held would be part of the build's peak (the build collects them there, before the calendar, the
  * search index and the columns are made); `calendar`: how to make data/calendar.bin's entries;
@@ -57,7 +55,7 @@ export async function renderDataFiles(
   autocomplete: (directory: Model['directory']) => Promise<Record<string, string>> = buildAutocompleteFiles,
   rowsOf: RowMaker = renderRows,
   partRows = EVENT_PART_ROWS,
-  parts: { take: (parts: [string, Uint8Array][]) => void; taken: () => void; eventsTaken?: () => void } | undefined,
+  parts: { take: (parts: [string, Uint8Array][]) => void; eventsTaken?: () => void } | undefined,
   calendar: CalendarMaker,
   reuse?: (rows: EventRows) => Reuse | null,
 ): Promise<DistFiles> {
@@ -83,7 +81,6 @@ export async function renderDataFiles(
     else for (const [rel, part] of made) files.set(rel, part);
     for (const [rel, bytes] of data.files) files.set(rel, bytes);
   })();
-  parts?.taken();
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));
   for (const [rel, text] of Object.entries(await autocomplete(model.directory))) {
     files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);

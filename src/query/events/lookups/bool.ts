@@ -4,7 +4,7 @@ import { restrict, type RowSet } from '../indexes/rowset.ts';
 import type { TableIndexes } from '../indexes/table-indexes.ts';
 import { TEST_COST, type Condition } from './condition.ts';
 import { bitmapWords } from '../../../store/format/bitmap.ts';
-import { popcount32 } from '../search/bits.ts';
+import { andCount } from '../search/bits.ts';
 import { charge } from '../../work-budget.ts';
 import { WORK } from '../work-costs.ts';
 
@@ -45,9 +45,7 @@ export class BoolCondition implements Condition {
   sieveBits(bits: Int32Array): number {
     const flag = flagBits(this.ix.table.columns.bool[this.field], this.value);
     charge(bits.length * WORK.word, this.param);
-    let left = 0;
-    for (let w = 0; w < bits.length; w++) left += popcount32((bits[w] &= flag[w]));
-    return left;
+    return andCount(bits, flag);
   }
 }
 

@@ -6,7 +6,7 @@ import type { TableIndexes } from '../indexes/table-indexes.ts';
 import { TEST_COST, type Condition } from './condition.ts';
 import { charge } from '../../work-budget.ts';
 import { WORK } from '../work-costs.ts';
-import { popcount32 } from '../search/bits.ts';
+import { andCount, popcount32 } from '../search/bits.ts';
 
 export class SpanCondition implements Condition {
   readonly testCost = TEST_COST.typed;
@@ -57,11 +57,7 @@ export class SpanCondition implements Condition {
     const bands = this.column.rowBands(this.span);
     // else the span's rows as a bit set, when it is kept or has fewer rows than are left to test
     const spanBits = bands === null ? this.column.spanBits(this.span, size * WORK.row < count * WORK.candidate) : null;
-    if (spanBits) {
-      let left = 0;
-      for (let w = 0; w < bits.length; w++) left += popcount32((bits[w] &= spanBits[w]));
-      return left;
-    }
+    if (spanBits) return andCount(bits, spanBits);
     const [min, max] = this.column.bounds(this.span);
     const values = this.column.values;
     const { from, to, sureFrom, sureTo } = bands ?? { from: 0, to: bits.length << 5, sureFrom: 0, sureTo: 0 };

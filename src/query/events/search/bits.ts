@@ -17,6 +17,13 @@ export function popcount32(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
+/** `bits` &= `other`, word by word; the set bits left. */
+export function andCount(bits: Bits, other: Bits): number {
+  let left = 0;
+  for (let w = 0; w < bits.length; w++) left += popcount32((bits[w] &= other[w]));
+  return left;
+}
+
 /** Every row of a table of `rows` rows. */
 export function allBits(rows: number): Bits {
   const bits = new Int32Array(bitmapWords(rows)).fill(-1);

@@ -4,7 +4,7 @@ import type { EventRows } from '../../../store/format/event-rows.ts';
 import { TEST_COST, type Condition } from '../lookups/condition.ts';
 import type { RowSet } from '../indexes/rowset.ts';
 import type { Matches } from '../matches.ts';
-import { BitsMatches, countIn, has, popcount32, rowsIn } from './bits.ts';
+import { andCount, BitsMatches, countIn, has, rowsIn } from './bits.ts';
 import { searchRows, SEARCH_PARAM, type SearchResult } from './search.ts';
 import type { WordIndex } from './word-index.ts';
 import { charge } from '../../work-budget.ts';
@@ -61,9 +61,7 @@ export class SearchCondition implements Condition {
   sieveBits(bits: Int32Array): number {
     const own = this.found.bits;
     charge(bits.length * WORK.word, this.param);
-    let left = 0;
-    for (let w = 0; w < bits.length; w++) left += popcount32((bits[w] &= own[w]));
-    return left;
+    return andCount(bits, own);
   }
 
   matches(lo: number, hi: number): Matches {

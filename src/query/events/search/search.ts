@@ -19,7 +19,7 @@ import { fieldIndex, type EventRows } from '../../../store/format/event-rows.ts'
 import { WorkTally, type Work } from '../../work-tally.ts';
 import { WORK } from '../work-costs.ts';
 import { bitmapWords } from '../../../store/format/bitmap.ts';
-import { allBits, countIn, popcount32, rowsIn, type Bits } from './bits.ts';
+import { allBits, andCount, countIn, rowsIn, type Bits } from './bits.ts';
 import type { TermRows } from './term-cache.ts';
 import type { Place, WordIndex } from './word-index.ts';
 
@@ -106,8 +106,7 @@ export function searchRows(index: WordIndex, rows: EventRows, terms: readonly st
     for (let i = 1; i < found.length && count > 0; i++) {
       const other = found[i].bits;
       work.add(bits.length * WORK.word);
-      count = 0;
-      for (let w = 0; w < bits.length; w++) count += popcount32((bits[w] &= other[w]));
+      count = andCount(bits, other);
     }
     result = { bits, count };
   }
@@ -120,9 +119,7 @@ export function searchRows(index: WordIndex, rows: EventRows, terms: readonly st
       else if (plan.kind === 'phrase') orPhrase(index, rows, plan, result.bits, bits, work);
     }
     work.add(bits.length * WORK.word);
-    let count = 0;
-    for (let w = 0; w < bits.length; w++) count += popcount32((bits[w] &= result.bits[w]));
-    result = { bits, count };
+    result = { bits, count: andCount(bits, result.bits) };
   }
   work.settle();
   return result;

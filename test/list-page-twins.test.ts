@@ -1,5 +1,5 @@
 // Which files of a dist get .gz/.br twins: the event-list pages below TWINNED_EVENTS and every
-// other compressible public file. A dist made when every page had twins (the policy before it)
+// other compressible public file. A dist whose every page has twins (as an older aula wrote it)
 // hands none of its deeper pages' twins to a later build: an incremental build over it, by the
 // patch path (pages linked) and by the full one (pages answered), writes the dist a clean build
 // writes.
@@ -13,7 +13,7 @@ import { pageFile } from '../src/pipeline/write/manifest-of.ts';
 import { buildOk, removeDir, tempDir } from './helpers.ts';
 import { manyEventsContent } from './many-events.ts';
 
-// the policy before: every page with twins (only while `everyPage` is set)
+// every page with twins, as an older aula wrote them (only while `everyPage` is set)
 const policy = vi.hoisted(() => ({ everyPage: false }));
 vi.mock('../src/deploy/precompress.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../src/deploy/precompress.ts')>();

@@ -203,12 +203,19 @@ export interface EdgeStartUp {
  * data, for a before/after) with `maxDataBytes` raised, listening (a connection accepted), no
  * request made yet.
  */
+/** `text` with `pattern` replaced; throws where it is not there (the measurement would be of another configuration). */
+function replaced(text: string, pattern: string | RegExp, by: string): string {
+  const out = text.replace(pattern, by);
+  if (out === text) throw new Error(`bench: the edge config has no ${String(pattern)} to replace`);
+  return out;
+}
+
 async function startWorkerd(binary: string, dist: string, maxDataBytes: number, worker?: string) {
   const port = await freePort(HOST);
   const config = readFileSync(join(dist, 'edge/workerd.capnp'), 'utf8');
   // the bench's dist is larger than an isolate is allowed by default: the limit is a setting
-  let configured = config.replace(/bindings = \[/, `bindings = [ (name = "AULA_MAX_DATA_BYTES", text = "${maxDataBytes}"),`);
-  if (worker !== undefined) configured = configured.replace('embed "worker.js"', `embed ${JSON.stringify(relative(join(dist, 'edge'), resolve(worker)))}`);
+  let configured = replaced(config, /bindings = \[/, `bindings = [ (name = "AULA_MAX_DATA_BYTES", text = "${maxDataBytes}"),`);
+  if (worker !== undefined) configured = replaced(configured, 'embed "worker.js"', `embed ${JSON.stringify(relative(join(dist, 'edge'), resolve(worker)))}`);
   // beside the bundle, which it embeds by a relative name; removed by stop()
   const configFile = join(dist, `edge/bench-workerd-${port}.capnp`);
   writeFileSync(configFile, configured);
@@ -267,7 +274,7 @@ export async function measureEdgeFirst(dist: string, maxDataBytes = 4e9, worker?
  * workers taken in turn for every sample (A, B, A, B: the same minutes for each): the median CPU
  * ms per kind and worker, and each sample.
  */
-export async function compareEdgeFirst(dist: string, workers: readonly string[], repeat: number, maxDataBytes = 4e9): Promise<{ kind: string; samples: number[][] }[] | { unavailable: string }> {
+async function compareEdgeFirst(dist: string, workers: readonly string[], repeat: number, maxDataBytes = 4e9): Promise<{ kind: string; samples: number[][] }[] | { unavailable: string }> {
   const binary = await workerdBinary();
   if (binary === null) return { unavailable: 'the workerd package is not installed' };
   const out: { kind: string; samples: number[][] }[] = [];
@@ -296,7 +303,7 @@ const median = (xs: readonly number[]) => {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-export function compareMarkdown(workers: readonly string[], rows: { kind: string; samples: number[][] }[]): string {
+function compareMarkdown(workers: readonly string[], rows: { kind: string; samples: number[][] }[]): string {
   const lines = [
     `| first request of (a fresh isolate's) | ${workers.map((w) => `${w}: median CPU ms`).join(' | ')} | samples |`,
     `|---|${workers.map(() => '---:|').join('')}---|`,
@@ -345,7 +352,7 @@ export function startUpMarkdown(s: StartUp, edge?: EdgeStartUp | { unavailable: 
 }
 
 /** The workerd rows alone (`--edge-only`): each kind's CPU after the isolate's first request and as a fresh isolate's first. */
-export function edgeMarkdown(e: EdgeStartUp): string {
+function edgeMarkdown(e: EdgeStartUp): string {
   const ms = (x: number) => x.toFixed(1);
   const lines = [
     `workerd: the isolate's first request (an unfiltered page) ${ms(e.loadCpuMs)} ms of CPU`,

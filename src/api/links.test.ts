@@ -65,11 +65,14 @@ describe('encodeQuery on parameters encoded once per request', () => {
       for (const key of [...grouped.keys()].sort(compareCodePoints)) for (const v of grouped.get(key)!) parts.push(`${quotePlus(key)}=${quotePlus(v)}`);
       return parts.join('&');
     };
+    // a few names (most requests: sorted by insertion), and some rounds with more than sixteen
     const names = ['limit', 'offset', 'a', 'Z', 'title__icontains', 'ä', '\u{1F600}', 'categories', 'x y'];
+    const many = [...names, ...Array.from({ length: 30 }, (_, i) => `n${(i * 7) % 30}_${'ÿ'.repeat(i % 3)}`)];
     let seed = 11;
     const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
     for (let round = 0; round < 300; round++) {
-      const pairs = Array.from({ length: next(6) }, () => `${encodeURIComponent(names[next(names.length)])}=${encodeURIComponent(['1', 'mül', 'a b', '', '+'][next(5)])}`);
+      const pool = round % 10 === 0 ? many : names;
+      const pairs = Array.from({ length: round % 10 === 0 ? 20 + next(40) : next(6) }, () => `${encodeURIComponent(pool[next(pool.length)])}=${encodeURIComponent(['1', 'mül', 'a b', '', '+'][next(5)])}`);
       const params = QueryParams.parse(pairs.join('&'));
       for (let call = 0; call < 3; call++) {
         const changes: Record<string, string | null> = {};

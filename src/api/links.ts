@@ -47,6 +47,25 @@ export function compareCodePoints(a: string, b: string): number {
   return byCodePoints(a, b);
 }
 
+/** names up to which sortByCodePoints sorts by insertion; past it the steps grow as n² */
+const FEW_NAMES = 16;
+
+/**
+ * Sorts names in place by code point. A request's few (most have two to four) by insertion:
+ * Array#sort's set-up for a list of two or three costs more than the sorting, and its garbage is
+ * collected per request.
+ */
+function sortByCodePoints(names: string[]): string[] {
+  if (names.length > FEW_NAMES) return names.sort(compareCodePoints);
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i];
+    let j = i;
+    for (; j > 0 && compareCodePoints(names[j - 1], name) > 0; j--) names[j] = names[j - 1];
+    names[j] = name;
+  }
+  return names;
+}
+
 const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
 
 function byCodePoints(a: string, b: string): number {
@@ -79,7 +98,7 @@ let lastEncoded: EncodedParams | null = null;
 function encodedParams(params: QueryParams): EncodedParams {
   let e = params === lastParams ? lastEncoded : null;
   if (!e) {
-    const keys = params.keys().sort(compareCodePoints);
+    const keys = sortByCodePoints(params.keys());
     const parts = keys.map((key) => {
       const k = quotePlus(key);
       let part = '';
@@ -99,7 +118,7 @@ export function encodeQuery(params: QueryParams, changes: Readonly<Record<string
   // the changed keys that stay, in order; merged below with the request's own, in order already
   const added: string[] = [];
   for (const key in changes) if (changes[key] !== null) added.push(key);
-  if (added.length > 1) added.sort(compareCodePoints);
+  if (added.length > 1) sortByCodePoints(added);
   let query = '';
   const append = (part: string) => (query = query === '' ? part : `${query}&${part}`);
   let a = 0;

@@ -6,7 +6,7 @@ import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 import { EventRows, serializeEvent } from '../../store/format/event-rows.ts';
 import { QueryParams } from '../../query/query-dict.ts';
 import { mulberry32 } from '../../util/mulberry32.ts';
-import { parseShape, shapeRenderer } from './shape.ts';
+import { parseShape, rowSplicer, shapeRenderer } from './shape.ts';
 
 function dataset(seed: number, events: number) {
   const rand = mulberry32(seed);
@@ -60,5 +60,40 @@ describe('expand=categories', () => {
       // the same rows with other category objects (a reloaded categories file)
       expect(render(a.rows, b.categoryJson, 'expand=categories', row)).toBe(reference(a.objects[row], b.categoryJson, null));
     }
+  });
+
+  it('sizes a row without its bytes once its expansion is made and no shorter than its value, and moves it forward in place', () => {
+    const { categoryJson, objects, rows } = dataset(4, 120);
+    // categories 1–4 unknown: their ids expand to nothing, shorter than the stored value
+    const partial = new Map([...categoryJson].filter(([id]) => id > 4));
+    let shorterSeen = 0;
+    for (const json of [categoryJson, partial]) {
+      const splice = rowSplicer(parseShape(QueryParams.parse('expand=categories')), rows, json)!;
+      for (let row = 0; row < rows.length; row++) {
+        expect(splice.knownSize(row)).toBe(-1);
+        const whole = rows.bytes(row);
+        const size = splice.size(row, whole);
+        const ids = objects[row].categories as number[];
+        const shorter = `[${ids.map((id) => json.get(id)).join(',')}]`.length < JSON.stringify(ids).length;
+        expect(splice.knownSize(row)).toBe(shorter ? -1 : size);
+        if (shorter) {
+          shorterSeen++;
+          continue;
+        }
+        // the row's bytes ahead of its place by at least its growth, as the page leaves them
+        for (const ahead of [size - whole.length, size - whole.length + 3]) {
+          const out = Buffer.alloc(ahead + whole.length + 5, 0x20);
+          whole.copy(out, ahead + 2);
+          const end = splice.moveWithin(row, out, ahead + 2, 2);
+          expect(end).toBe(2 + size);
+          const written = out.subarray(2, end).toString('utf8');
+          const chunks: Uint8Array[] = [];
+          shapeRenderer(parseShape(QueryParams.parse('expand=categories')), rows, json)(row, whole, chunks);
+          expect(written).toBe(Buffer.concat(chunks).toString('utf8'));
+          if (json === categoryJson) expect(written).toBe(reference(objects[row], json, null));
+        }
+      }
+    }
+    expect(shorterSeen).toBeGreaterThan(0);
   });
 });

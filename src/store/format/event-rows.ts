@@ -232,6 +232,35 @@ export class EventRows {
     return out;
   }
 
+  /**
+   * The rows `rows[from..to)` (ascending; null: the rows themselves) read into `target` at `at`
+   * back to back: each run of rows that follow each other in the file with one read, the newlines
+   * between its rows kept, one run right after the other. Returns the bytes read (runsLength's).
+   */
+  readRuns(rows: ArrayLike<number> | null, from: number, to: number, target: Uint8Array, at: number): number {
+    const start = at;
+    let i = from;
+    while (i < to) {
+      const first = rows ? rows[i] : i;
+      let last = first;
+      while (++i < to && (rows ? rows[i] : i) === last + 1) last++;
+      const length = this.lineEnd(last) - this.lineStarts[first];
+      this.source.readInto(target, at, this.lineStarts[first], length);
+      at += length;
+    }
+    return at - start;
+  }
+
+  /** What readRuns reads: the rows' bytes and the newlines within their runs. */
+  runsLength(rows: ArrayLike<number> | null, from: number, to: number): number {
+    let length = 0;
+    for (let i = from; i < to; i++) {
+      const row = rows ? rows[i] : i;
+      length += this.starts[row * STRIDE + FIELD_COUNT] + (i > from && (rows ? rows[i - 1] : i - 1) === row - 1 ? 1 : 0);
+    }
+    return length;
+  }
+
   /** joinRows of rows out of the file's order: read in the file's order, each put in its place. */
   private joinPlaced(rows: ArrayLike<number>, from: number, to: number, head: Uint8Array, separator: number, tail: Uint8Array): Buffer {
     const n = Math.max(0, to - from);

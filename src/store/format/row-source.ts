@@ -38,13 +38,8 @@ export function partStarts(sizes: readonly number[]): Float64Array {
   return starts;
 }
 
-/**
- * Calls `each(part, at, length, done)` for the pieces of bytes [at, at + length) of the
- * concatenation of parts starting at `starts` (partStarts), in order: `at` within the part,
- * `done` the bytes before this piece. A read inside one part (the common page) is one piece.
- */
-export function eachPiece(starts: Float64Array, at: number, length: number, each: (part: number, at: number, length: number, done: number) => void): void {
-  // the last part starting at or before `at` (binary search: a dist has up to tens of parts)
+/** The last part starting at or before `at` (binary search: a dist has up to a hundred parts). */
+export function partAt(starts: Float64Array, at: number): number {
   let lo = 0;
   let hi = starts.length - 2;
   while (lo < hi) {
@@ -52,8 +47,17 @@ export function eachPiece(starts: Float64Array, at: number, length: number, each
     if (starts[mid] <= at) lo = mid;
     else hi = mid - 1;
   }
+  return lo;
+}
+
+/**
+ * Calls `each(part, at, length, done)` for the pieces of bytes [at, at + length) of the
+ * concatenation of parts starting at `starts` (partStarts), in order: `at` within the part,
+ * `done` the bytes before this piece. A read inside one part (the common page) is one piece.
+ */
+export function eachPiece(starts: Float64Array, at: number, length: number, each: (part: number, at: number, length: number, done: number) => void): void {
   let done = 0;
-  for (let part = lo; done < length; part++) {
+  for (let part = partAt(starts, at); done < length; part++) {
     const from = at + done - starts[part];
     const n = Math.min(length - done, starts[part + 1] - starts[part] - from);
     if (n > 0) each(part, from, n, done);

@@ -88,6 +88,34 @@ describe('FileRows', () => {
     expect(reads).toHaveLength(1);
   });
 
+  it('readRuns reads each run of neighbours once, the runs back to back at a place in a buffer', () => {
+    const rows = onFile();
+    const source = (rows as unknown as { source: FileRows }).source;
+    const readInto = source.readInto.bind(source);
+    let reads = 0;
+    source.readInto = (target, offset, at, length) => {
+      reads++;
+      readInto(target, offset, at, length);
+    };
+    const picks = Uint32Array.from([0, 1, 2, 5, 6, 9, 20, 21, 22, 43, 59]);
+    for (const [list, from, to, runs] of [[picks, 0, picks.length, 6], [picks, 3, 5, 1], [null, 10, 30, 1], [picks, 4, 4, 0]] as const) {
+      const length = rows.runsLength(list, from, to);
+      const target = Buffer.alloc(length + 9, 0x2e);
+      reads = 0;
+      expect(rows.readRuns(list, from, to, target, 5)).toBe(length);
+      expect(reads).toBe(runs);
+      // each run as the file holds it (its rows and the newlines between them), then the next
+      const expected: Buffer[] = [];
+      for (let i = from; i < to; i++) {
+        const row = list ? list[i] : i;
+        if (i > from && (list ? list[i - 1] : i - 1) === row - 1) expected.push(Buffer.from('\n'));
+        expected.push(memory.bytes(row));
+      }
+      expect(target.subarray(5, 5 + length).equals(Buffer.concat(expected))).toBe(true);
+      expect(target.subarray(0, 5).toString() + target.subarray(5 + length).toString()).toBe('.........');
+    }
+  });
+
   it('shapes rows read from the file as from memory', () => {
     const rows = onFile();
     const cats = fieldIndex('categories')!;

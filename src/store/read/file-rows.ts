@@ -5,7 +5,7 @@
 // into the next). Kept apart from row-source.ts so that the edge worker's bundle, which has no
 // file system, does not import node:fs.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { eachPiece, partStarts, type RowSource } from '../format/row-source.ts';
+import { eachPiece, partAt, partStarts, type RowSource } from '../format/row-source.ts';
 import { takeBuffer } from './page-buffers.ts';
 
 /** Closes the descriptors of file sources nobody can read from any more (a dataset replaced and dropped). */
@@ -94,15 +94,25 @@ export class FileRows implements RowSource {
     if (this.fds.length === 0) throw new Error('the event rows were closed');
     if (at < 0 || length < 0 || at + length > this.byteLength) throw new RangeError(`bytes ${at}+${length} outside the event rows (${this.byteLength} bytes)`);
     if (offset < 0 || offset + length > target.byteLength) throw new RangeError('target too small');
-    eachPiece(this.starts, at, length, (part, from, n, before) => {
-      let done = 0;
-      while (done < n) {
-        const got = readSync(this.fds[part], target, offset + before + done, n - done, from + done);
-        // a part was truncated under us: never hand out uninitialised memory
-        if (got === 0) throw new Error(`part ${part} of the event rows ended early (changed in place after it was loaded?)`);
-        done += got;
-      }
-    });
+    // A scattered page is a read per row, nearly each inside one part: read straight from it,
+    // without eachPiece's callback (across parts, piece by piece).
+    const part = partAt(this.starts, at);
+    if (at + length <= this.starts[part + 1]) {
+      this.readPart(part, target, offset, at - this.starts[part], length);
+      return;
+    }
+    eachPiece(this.starts, at, length, (part, from, n, before) => this.readPart(part, target, offset + before, from, n));
+  }
+
+  /** `n` bytes from `from` within part `part` into `target` at `offset`. */
+  private readPart(part: number, target: Uint8Array, offset: number, from: number, n: number): void {
+    let done = 0;
+    while (done < n) {
+      const got = readSync(this.fds[part], target, offset + done, n - done, from + done);
+      // a part was truncated under us: never hand out uninitialised memory
+      if (got === 0) throw new Error(`part ${part} of the event rows ended early (changed in place after it was loaded?)`);
+      done += got;
+    }
   }
 
   /** The whole rows, read once (for their checksums and offset checks at load). */

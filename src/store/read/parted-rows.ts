@@ -80,6 +80,16 @@ export class PartedRows extends EventRows {
     return super.joinRows(rows, from, to, head, separator, tail);
   }
 
+  override readRuns(rows: ArrayLike<number> | null, from: number, to: number, target: Uint8Array, at: number): number {
+    this.needAll(rows, from, to);
+    return super.readRuns(rows, from, to, target, at);
+  }
+
+  override runsLength(rows: ArrayLike<number> | null, from: number, to: number): number {
+    this.needAll(rows, from, to);
+    return super.runsLength(rows, from, to);
+  }
+
   override projectInto(...args: Parameters<EventRows['projectInto']>): void {
     this.need(args[0]);
     super.projectInto(...args);

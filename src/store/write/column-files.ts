@@ -146,22 +146,16 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The column files of `values`, each taken as it is from `previous` (not made again) where its
- * column holds the same values there: a file is a pure function of its column, so it would come
- * out the same bytes. `reused` names those.
+ * The column files of `values`, made, but where the column holds the same values in `previous`:
+ * a file is a pure function of its column, so it would come out the previous file's bytes.
+ * `reused` names those (the caller takes them from the previous build).
  */
-export function columnFilesReusing(
-  values: ColumnValues,
-  previous: { values: ColumnValues; file: (rel: string) => Uint8Array } | null,
-  options?: ColumnFileOptions,
-): { files: Map<string, Uint8Array>; reused: Set<string> } {
+export function columnFilesReusing(values: ColumnValues, previous: ColumnValues | null, options?: ColumnFileOptions): { files: Map<string, Uint8Array>; reused: Set<string> } {
   const files = new Map<string, Uint8Array>();
   const reused = new Set<string>();
   for (const m of columnFileMakers(options)) {
-    if (previous && sameColumn(m.input(values), m.input(previous.values))) {
-      files.set(m.rel, previous.file(m.rel));
-      reused.add(m.rel);
-    } else files.set(m.rel, m.make(values));
+    if (previous && sameColumn(m.input(values), m.input(previous))) reused.add(m.rel);
+    else files.set(m.rel, m.make(values));
   }
   return { files, reused };
 }

@@ -142,7 +142,7 @@ export function eventData(input: EventDataInput): EventData {
     const priorValues = before ? before.values() : null;
     const spliced = priorValues ? splicedColumnValues(priorValues, fresh, kept!) : fresh;
     values = () => spliced;
-    const columns = columnFilesReusing(spliced, priorValues);
+    const columns = columnFilesReusing(spliced, priorValues, undefined, before?.table);
     for (const [rel, bytes] of columns.files) files.set(rel, bytes);
     for (const rel of columns.reused) keep(rel);
   }
@@ -177,7 +177,7 @@ function columnsInPlace(values: ColumnValues, fresh: ColumnValues, order: Int32A
   for (const m of columnFileMakers()) {
     const now = m.input(fresh);
     if (places.every((i) => sameValue(now[-order[i] - 1], m.at({ table, string }, i)))) reused.add(m.rel);
-    else files.set(m.rel, m.make(values));
+    else files.set(m.rel, m.make(values, table));
   }
   return { files, reused };
 }

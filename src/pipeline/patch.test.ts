@@ -12,6 +12,9 @@ import { build, type BuildResult } from './build.ts';
 import { listFiles } from './ledger/carry-over.ts';
 import { ledgerPath } from './ledger/dist-ledger.ts';
 import { eventStatePath } from './state/event-state.ts';
+import { NoPatch } from './state/no-patch.ts';
+import { onePreviousBuild } from './state/previous-build.ts';
+import { previousFiles } from './render/previous-data.ts';
 import { eventPartFile } from '../store/format/dist-paths.ts';
 
 const root = tempDir('aula-patch-');
@@ -142,6 +145,36 @@ describe('patch build', () => {
     expect(patched(result)).toMatchObject({ taken: true, parsed: 0, rendered: 0, answered: 0 });
     expect(same).toBe(true);
     expect(inodes()).toEqual(inode);
+  });
+
+  it('links the column files whose values stay; falls back when a previous data file is missing or changes once proven', async () => {
+    const column = (name: string) => join(out, 'data', 'columns', name);
+    const rel = eventFiles()[20];
+    const location = statSync(column('location.text.bin')).ino;
+    write(rel, setKey(read(rel), 'title', 'Linked columns'));
+    let run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: true, rendered: 1 });
+    expect(run.same).toBe(true);
+    expect(statSync(column('location.text.bin')).ino).toBe(location);
+
+    // read when first used, a previous file is proven again once read: a change since is refused
+    const options = { content, out, cache, eventPartRows, statMarginNs };
+    const data = previousFiles(onePreviousBuild(options, out, cache)(), out, eventPartRows, true)!;
+    expect(Buffer.from(data.file('data/columns/location.text.bin')).equals(readFileSync(column('location.text.bin')))).toBe(true);
+    writeFileSync(column('title.text.bin'), readFileSync(column('title.text.bin')));
+    expect(() => data.file('data/columns/title.text.bin')).toThrow(NoPatch);
+    write(rel, setKey(read(rel), 'title', 'After a column was rewritten'));
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: false });
+    expect(run.same).toBe(true);
+
+    unlinkSync(column('title.text.bin'));
+    write(rel, setKey(read(rel), 'title', 'Without the previous title column'));
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: false });
+    expect(run.same).toBe(true);
+    write(rel, setKey(read(rel), 'title', 'Patched again'));
+    expect(patched((await buildBoth()).result)).toMatchObject({ taken: true });
   });
 
   it('does not patch with a damaged or missing state, after an edit to another kind of file, or over another dist', async () => {

@@ -56,8 +56,9 @@ export function ledgerPath(cacheDir: string, content: string, out: string): stri
 /** A regular file's identity, or null (absent, a link, a folder). */
 export function identityOf(path: string): string | null {
   try {
-    const s = lstatSync(path, { bigint: true });
-    return s.isFile() ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : null;
+    // (no throw where there is no file: most pages have no .gz/.br, and a throw costs more than the lstat)
+    const s = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    return s?.isFile() ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : null;
   } catch {
     return null;
   }

@@ -11,7 +11,7 @@ import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
 import { readCalendarFile } from '../../store/read/calendar-file.ts';
 import { readColumns } from '../../store/read/column-files.ts';
-import { memorySource } from '../../store/read/dist-source.ts';
+import type { DistSource } from '../../store/read/dist-source.ts';
 import { columnValuesOfTable } from '../../store/write/column-files.ts';
 import type { EventTable } from '../../store/format/event-table.ts';
 import type { PreviousData, Reuse } from '../../store/write/event-data.ts';
@@ -62,17 +62,27 @@ export function previousData(prior: () => PreviousBuild, out: string, zone: stri
 /**
  * The previous dist's event data files, each proven by the ledger to be what its manifest lists
  * (read before any file is linked: a link changes the ctime its identity holds), and its event
- * parts', together the offsets' rows; null where any is not.
+ * parts', together the offsets' rows; null where any is not. `lazy`: each data file is read only
+ * when asked for, and proven again once read (a file changed since is refused: NoPatch), so that
+ * the files a build links as they are (event-data.ts `linkReused`) are never read; for a caller
+ * for which a refusal midway costs nothing but the saving (the build over the state).
  */
-export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, 'previous' | 'state' | 'ledger'>, out: string, partRows: number): PreviousData | null {
+export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, 'previous' | 'state' | 'ledger'>, out: string, partRows: number, lazy = false): PreviousData | null {
   const n = state.rows.id.length;
   if (previous.event_part_rows !== partRows || previous.counts.events !== n) return null;
   const files = new Map<string, Uint8Array>();
   for (const rel of [DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES]) {
     const digest = previous.files[rel];
     if (!digest || !ledger.proves(rel, digest.sha256)) return null;
-    files.set(rel, readFileSync(join(out, rel)));
+    if (!lazy) files.set(rel, readFileSync(join(out, rel)));
   }
+  // (not kept: each is asked for once, and a build's peak is not to hold the calendar's bytes)
+  const provenRead = (rel: string): Uint8Array => {
+    const bytes = readFileSync(join(out, rel));
+    if (!ledger.proves(rel, previous.files[rel]!.sha256)) throw new NoPatch(`${rel} changed while the build ran`);
+    return bytes;
+  };
+  const file = (rel: string) => files.get(rel) ?? provenRead(rel);
   const bounds = [0];
   const parts = eventPartFiles(previous);
   for (const rel of parts) {
@@ -97,14 +107,15 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
   if (rowBytes !== bounds[bounds.length - 1]) return null;
   // the columns read when first used: a build where rows changed in place reads only the columns that changed
   let read: EventTable | null = null;
-  const table = () => (read ??= readColumns(memorySource(files, 'previous dist'), n, true));
+  const source: DistSource = { where: (rel) => `previous dist/${rel}`, trusted: true, require: () => {}, bytes: file, text: (rel) => Buffer.from(file(rel)).toString('utf8') };
+  const table = () => (read ??= readColumns(source, n, true));
   return {
     starts,
     bounds,
     table,
     values: () => columnValuesOfTable(table()),
-    file: (rel) => files.get(rel)!,
-    calendar: () => readCalendarFile(files.get(DATA_FILES.calendar)!, n),
+    file,
+    calendar: () => readCalendarFile(file(DATA_FILES.calendar), n),
     bytes: (begin, end) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end),
   };
 }

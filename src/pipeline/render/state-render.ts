@@ -85,26 +85,28 @@ function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[] } {
  * frame while the pages are answered; only what the new files take of them stays.
  */
 function stateData(plan: Plan, out: string, partRows: number, made: { rows: EventRows; events: readonly Event[]; order: Int32Array }): { data: Omit<EventData, 'values'>; oldSizes: number[]; oldBytes: number } {
-  const before = previousFiles(plan, out, partRows) ?? refuse('the previous data files are not proven');
+  const before = previousFiles(plan, out, partRows, true) ?? refuse('the previous data files are not proven');
   const oldSizes = eventPartFiles(plan.previous).map((_, j) => before.bounds[j + 1] - before.bounds[j]);
-  const { values: _values, ...data } = eventData({ ...made, previous: before, timezone: plan.state.site.timezone, partRows: plan.previous.event_part_rows, calendar: calendarData });
+  const { values: _values, ...data } = eventData({ ...made, previous: before, timezone: plan.state.site.timezone, partRows: plan.previous.event_part_rows, calendar: calendarData, linkReused: true });
   return { data, oldSizes, oldBytes: before.bounds[oldSizes.length] };
 }
 
 /**
- * The files no event shapes, to be linked from the previous dist: categories, the autocomplete
- * files (with their twins when the levels they were made at still hold); and the twins' volume
+ * The files to be linked from the previous dist: those no event shapes — categories, the
+ * autocomplete files (with their twins when the levels they were made at still hold) — and the
+ * event data files whose bytes are the previous ones (`reused`, never read); and the twins' volume
  * (null without them). Each is proven before any is linked: a link changes the previous file's
  * ctime, which the ledger proves it by, so a refusal after one would cost the full build that
  * follows its reuse of that file.
  */
-function carriedFiles(options: BuildOptions, plan: Plan, eventBytes: number, oldBytes: number, dist: StagedDist): { twins: number | null; link(): void } {
+function carriedFiles(options: BuildOptions, plan: Plan, eventBytes: number, oldBytes: number, dist: StagedDist, reused: Iterable<string>): { twins: number | null; link(): void } {
   const { previous, ledger } = plan;
   const then = ledger.precompressed;
   const precompress = options.precompress !== false;
   if (precompress && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
   const twins = precompress ? eventBytes + then!.volume - oldBytes : null;
   const carried: [string, string, { volume: number | null; measure?: number; served?: boolean }][] = [];
+  for (const rel of reused) carried.push([rel, previous.files[rel]?.sha256 ?? refuse(`${rel} is not in the manifest`), { volume: null }]);
   for (const rel of [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE]) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
     carried.push([rel, entry.sha, { volume: null }]);
@@ -139,11 +141,11 @@ export async function renderFromState(options: BuildOptions, host: StateHost, pl
   const { data, oldSizes, oldBytes } = stateData(plan, host.out, options.eventPartRows ?? EVENT_PART_ROWS, { rows: fresh.rows, events: plan.fresh, order: sequence });
   const eventBytes = data.bounds[data.parts.length];
   const oldFiles = new Set([...eventPartFiles(previous), ...eventOffsetsFiles(previous)]);
-  const made = new Set([...data.files.keys(), DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE, MEDIA_FILES_INDEX]);
+  const made = new Set([...data.files.keys(), ...data.reused, DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE, MEDIA_FILES_INDEX]);
   for (const rel of Object.keys(previous.files)) {
     if (!made.has(rel) && !oldFiles.has(rel) && !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) refuse(`${rel} is not accounted for`);
   }
-  const carried = carriedFiles(options, plan, eventBytes, oldBytes, dist);
+  const carried = carriedFiles(options, plan, eventBytes, oldBytes, dist, data.reused);
   const twins = carried.twins;
   const digests = await eventParts({ previous, out: host.out, data, oldSizes }, dist, inFlight);
   carried.link();

@@ -40,7 +40,8 @@ export interface ColumnFileMaker {
   input(values: ColumnValues): ArrayLike<unknown>;
   /** the value at `row` of this column in the previous build (as `input` gives it) */
   at(previous: PreviousColumns, row: number): unknown;
-  make(values: ColumnValues): Uint8Array;
+  /** `before`: a previous build's columns, where the caller has them (its sorted values speed up the sorts; the file is the same) */
+  make(values: ColumnValues, before?: () => EventTable): Uint8Array;
 }
 
 export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FILE_OPTIONS): ColumnFileMaker[] {
@@ -50,7 +51,7 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
       rel: columnFile.text(f),
       input: (v: ColumnValues) => v.text[f],
       at: (p: PreviousColumns, row: number) => p.string(f, row),
-      make: (v: ColumnValues) => textColumnFile(buildTextColumn(v.text[f], { folded: true, trigramBudget: budget })),
+      make: (v: ColumnValues, before?: () => EventTable) => textColumnFile(buildTextColumn(v.text[f], { folded: true, trigramBudget: budget, sortedBefore: before && (() => sortedValues(before().stored.text[f])) })),
     })),
     ...TIME_FIELDS.map((f) => ({
       rel: columnFile.iso(f),
@@ -58,7 +59,7 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
       at: (p: PreviousColumns, row: number) => p.string(f, row),
       // the ISO text is matched as it is (`contains`, `startswith`), and has a dozen distinct
       // characters: neither folded values nor trigrams would narrow anything down
-      make: (v: ColumnValues) => textColumnFile(buildTextColumn(v.iso[f], { folded: false, trigramBudget: () => null, presort: v.time[f] })),
+      make: (v: ColumnValues, before?: () => EventTable) => textColumnFile(buildTextColumn(v.iso[f], { folded: false, trigramBudget: () => null, presort: v.time[f], sortedBefore: before && (() => sortedValues(before().stored.iso[f])) })),
     })),
     ...ORDERED_FIELDS.map((f) => {
       const of = (v: ColumnValues) => (f === 'id' ? v.id : f === 'dfp_points' ? v.dfp_points : v.time[f]);
@@ -68,6 +69,11 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
     ...BOOL_FIELDS.map((f) => ({ rel: columnFile.bool(f), input: (v: ColumnValues) => v.bool[f], at: (p: PreviousColumns, row: number) => p.table().stored.bool[f].values[row], make: (v: ColumnValues) => boolColumnFile(buildBoolColumn(v.bool[f])) })),
     ...RELATION_FIELDS.map((f) => ({ rel: columnFile.relation(f), input: (v: ColumnValues) => v[f], at: (p: PreviousColumns, row: number) => p.table().stored.relation[f].at(row), make: (v: ColumnValues) => relationColumnFile(buildRelationColumn(v[f])) })),
   ];
+}
+
+/** A column's values in its sorted order (byValue), each decoded as it is reached. */
+function* sortedValues(c: TextColumnData): Iterable<string> {
+  for (let k = 0; k < c.byValue.length; k++) yield c.values.at(c.byValue[k]);
 }
 
 /** Every column file of these values, by path under dist/. */
@@ -146,22 +152,16 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The column files of `values`, each taken as it is from `previous` (not made again) where its
- * column holds the same values there: a file is a pure function of its column, so it would come
- * out the same bytes. `reused` names those.
+ * The column files of `values`, made, but where the column holds the same values in `previous`:
+ * a file is a pure function of its column, so it would come out the previous file's bytes.
+ * `reused` names those (the caller takes them from the previous build).
  */
-export function columnFilesReusing(
-  values: ColumnValues,
-  previous: { values: ColumnValues; file: (rel: string) => Uint8Array } | null,
-  options?: ColumnFileOptions,
-): { files: Map<string, Uint8Array>; reused: Set<string> } {
+export function columnFilesReusing(values: ColumnValues, previous: ColumnValues | null, options?: ColumnFileOptions, before?: () => EventTable): { files: Map<string, Uint8Array>; reused: Set<string> } {
   const files = new Map<string, Uint8Array>();
   const reused = new Set<string>();
   for (const m of columnFileMakers(options)) {
-    if (previous && sameColumn(m.input(values), m.input(previous.values))) {
-      files.set(m.rel, previous.file(m.rel));
-      reused.add(m.rel);
-    } else files.set(m.rel, m.make(values));
+    if (previous && sameColumn(m.input(values), m.input(previous))) reused.add(m.rel);
+    else files.set(m.rel, m.make(values, before));
   }
   return { files, reused };
 }

@@ -70,6 +70,11 @@ export interface EventDataInput {
   calendar: CalendarMaker;
   /** false: data/search.bin is left for the caller to make when it is read (searchIndexOf over every row) */
   search?: boolean;
+  /**
+   * true: the files of `reused` are left out of `files`, for the caller to link from the previous
+   * build: a file that stays is then not even read (previous.file is not called for it)
+   */
+  linkReused?: boolean;
 }
 
 export interface EventData {
@@ -79,7 +84,7 @@ export interface EventData {
   parts: (Segment[] | null)[];
   /** where each part starts in the rows' bytes, then their length */
   bounds: number[];
-  /** the other data files, by path; `reused` names those whose bytes are the previous build's */
+  /** the other data files, by path; `reused` names those whose bytes are the previous build's (not in `files` with `linkReused`) */
   files: Map<string, Uint8Array>;
   reused: Set<string>;
   /** the list's column values (what the next build's `previous.values` gives) */
@@ -96,6 +101,11 @@ export function eventData(input: EventDataInput): EventData {
   const { starts, parts } = partsOf(count, kept, rows, previous, input.partRows, lineStart);
   const files = new Map<string, Uint8Array>();
   const reused = new Set<string>();
+  /** a file whose bytes are the previous build's */
+  const keep = (rel: string) => {
+    reused.add(rel);
+    if (!input.linkReused) files.set(rel, previous!.file(rel));
+  };
   // each part's offsets beside it: a part kept as it is keeps its offsets too
   parts.forEach((segments, j) => {
     const rel = eventOffsetsFile(j);
@@ -108,12 +118,12 @@ export function eventData(input: EventDataInput): EventData {
   // every previous row at its own place: the previous rows at the new rows' places, for the search index and the columns
   const lines = before && inPlace(kept!, before) ? placedLines(before, lineStart) : null;
   // the new rows' entries made, between the previous rows' as they are
-  if (unchanged) files.set(DATA_FILES.calendar, before.file(DATA_FILES.calendar));
+  if (unchanged) keep(DATA_FILES.calendar);
   else {
     const entry = input.calendar(fresh, rows, input.timezone);
     files.set(DATA_FILES.calendar, calendarFileReusing(count, before ? before.calendar() : null, kept, (i) => entry(kept ? -kept[i] - 1 : i)));
   }
-  if (unchanged && input.search !== false) files.set(DATA_FILES.search, before.file(DATA_FILES.search));
+  if (unchanged && input.search !== false) keep(DATA_FILES.search);
   else if (input.search !== false) files.set(DATA_FILES.search, searchFile(before, kept, rows, fresh.text, lines));
   // the columns last: their values (every row's strings) are not held while the calendar and the
   // search index are made
@@ -121,21 +131,20 @@ export function eventData(input: EventDataInput): EventData {
   if (unchanged) {
     values = before.values;
     // every row the previous one at its place: every file is the previous one
-    for (const rel of [DATA_FILES.calendar, ...(input.search !== false ? [DATA_FILES.search] : []), ...COLUMN_FILES]) reused.add(rel);
-    for (const rel of COLUMN_FILES) files.set(rel, before.file(rel));
+    for (const rel of COLUMN_FILES) keep(rel);
   } else if (before?.table && lines) {
     const spliced = splicedColumnValues(before.values(), fresh, kept!);
     values = () => spliced;
     const { files: columns, reused: same } = columnsInPlace(spliced, fresh, kept!, before as Required<PreviousData>, lines);
     for (const [rel, bytes] of columns) files.set(rel, bytes);
-    for (const rel of same) reused.add(rel);
+    for (const rel of same) keep(rel);
   } else {
     const priorValues = before ? before.values() : null;
     const spliced = priorValues ? splicedColumnValues(priorValues, fresh, kept!) : fresh;
     values = () => spliced;
-    const columns = columnFilesReusing(spliced, priorValues ? { values: priorValues, file: before!.file } : null);
+    const columns = columnFilesReusing(spliced, priorValues, undefined, before?.table);
     for (const [rel, bytes] of columns.files) files.set(rel, bytes);
-    for (const rel of columns.reused) reused.add(rel);
+    for (const rel of columns.reused) keep(rel);
   }
   return { starts, parts, bounds: partBounds(starts, input.partRows), files, reused, values };
 }
@@ -148,9 +157,10 @@ function inPlace(order: Int32Array, previous: PreviousData): boolean {
 }
 
 /**
- * The column files of a list whose previous rows are all at their own places (inPlace): a column
- * is the previous one unless a new row's value differs from the previous row's at its place,
- * read from the previous file row by row, so only the columns that changed are read whole.
+ * The column files of a list whose previous rows are all at their own places (inPlace), but those
+ * that are the previous ones (`reused`): a column is the previous one unless a new row's value
+ * differs from the previous row's at its place, read from the previous file row by row, so only
+ * the columns that changed are read whole.
  */
 function columnsInPlace(values: ColumnValues, fresh: ColumnValues, order: Int32Array, previous: Required<PreviousData>, lines: PlacedLines): { files: Map<string, Uint8Array>; reused: Set<string> } {
   const table = previous.table;
@@ -166,10 +176,8 @@ function columnsInPlace(values: ColumnValues, fresh: ColumnValues, order: Int32A
   const reused = new Set<string>();
   for (const m of columnFileMakers()) {
     const now = m.input(fresh);
-    if (places.every((i) => sameValue(now[-order[i] - 1], m.at({ table, string }, i)))) {
-      files.set(m.rel, previous.file(m.rel));
-      reused.add(m.rel);
-    } else files.set(m.rel, m.make(values));
+    if (places.every((i) => sameValue(now[-order[i] - 1], m.at({ table, string }, i)))) reused.add(m.rel);
+    else files.set(m.rel, m.make(values, table));
   }
   return { files, reused };
 }

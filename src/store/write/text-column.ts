@@ -17,6 +17,12 @@ export interface TextColumnOptions {
    * ISO text): the values are sorted from that order, which the sort then only has to mend
    */
   presort?: ArrayLike<number>;
+  /**
+   * the values of a previous column of the same field in their sorted order (byValue), mostly
+   * this column's: the values are sorted from that order (new ones last), which the sort then
+   * only has to mend. The order made is the same whatever the hint: the sort's is a total order.
+   */
+  sortedBefore?: () => Iterable<string>;
 }
 
 /** A column as built: its distinct values as plain strings, with everything its file holds. */
@@ -60,7 +66,8 @@ export function buildTextColumn(column: readonly (string | null)[], options: Tex
   const budget = foldedList === null ? null : options.trigramBudget(values.length);
   const trigrams = budget === null ? null : buildTrigrams(foldedList!, budget);
   const list = stringList(values);
-  const byValue = sortedOrder(values, options.presort ? presorted(options.presort, valueRowStart, valueRows) : undefined, true);
+  const start = options.sortedBefore ? hinted(options.sortedBefore(), ids, values.length) : options.presort ? presorted(options.presort, valueRowStart, valueRows) : undefined;
+  const byValue = sortedOrder(values, start, true);
   return {
     rows: column.length,
     values: list,
@@ -118,6 +125,20 @@ export function sortedOrder(texts: readonly string[], from?: ArrayLike<number>, 
     });
   }
   return Uint32Array.from(order);
+}
+
+/** The value ids of `ids` in the order their texts come in `sorted`, then those not there (in id order). */
+function hinted(sorted: Iterable<string>, ids: ReadonlyMap<string, number>, count: number): number[] {
+  const placed = new Uint8Array(count);
+  const order: number[] = [];
+  for (const text of sorted) {
+    const id = ids.get(text);
+    if (id === undefined || placed[id] === 1) continue;
+    placed[id] = 1;
+    order.push(id);
+  }
+  for (let v = 0; v < count; v++) if (placed[v] === 0) order.push(v);
+  return order;
 }
 
 /** Value ids in the order of their first row's key (ties by id). */

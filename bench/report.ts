@@ -191,7 +191,10 @@ export function methodSection(g: GeneratorInfo, pass?: Pick<Pass, 'durationS' | 
             "starting where the warm-up's requests ended, so distinct paths are not already cached when measured. `done()` prints requests, " +
             'duration, bytes, connect/read/write/timeout errors, the 4xx/5xx count and p50/p90/p99/max latency as one JSON line; the 4xx/5xx ' +
             'count is cross-checked against wrk\'s "Non-2xx or 3xx responses" line. Per-code status counts (`--count-statuses`, a ' +
-            '`response()` callback) cost wrk some throughput, since wrk then copies every answer into Lua, so they are off by default (README, "Performance").',
+            '`response()` callback) cost wrk some throughput, since wrk then copies every answer into Lua, so they are off by default (README, "Performance"). ' +
+            'Requests carry only wrk\'s Host header, as a server-to-server client or curl sends them: no `Accept` (JSON, the default form) and no ' +
+            '`Accept-Encoding`, so every answer is measured uncompressed; a browser asking for gzip or br is answered from the static pages\' twins ' +
+            'or compressed off the event loop, which these figures do not include.',
         ]
       : [`- **Generator.** ${g.name} ${g.version} (${g.settings}), ${run} per run after a ${warm} warm-up. ${AUTOCANNON_CAP}.`];
   return [

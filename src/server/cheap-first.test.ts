@@ -161,6 +161,28 @@ describe('cheapFirst', () => {
     expect(done.slice(5)).toEqual([6, 7]);
   });
 
+  it('leaves the rest of the queue for the next turn when an answer throws', async () => {
+    const queue = cheapFirst();
+    const done: number[] = [];
+    const thrown: unknown[] = [];
+    // the throw surfaces as an uncaught exception of the immediate: caught here, not by the runner
+    const runners = process.listeners('uncaughtException');
+    process.removeAllListeners('uncaughtException');
+    process.on('uncaughtException', (e) => thrown.push(e));
+    try {
+      queue.later(() => {
+        throw new Error('answer failed');
+      });
+      queue.later(() => (done.push(2), 0));
+      await expect.poll(() => thrown.length, EVENTUALLY).toBe(1);
+      await expect.poll(() => done, EVENTUALLY).toEqual([2]);
+      expect(queue.waiting).toBe(0);
+    } finally {
+      process.removeAllListeners('uncaughtException');
+      for (const l of runners) process.on('uncaughtException', l);
+    }
+  });
+
   it('waits a turn while connections are accepted, at most its number of turns in a row', async () => {
     const queue = cheapFirst(3);
     const done: number[] = [];

@@ -108,7 +108,9 @@ export async function renderStage(
   const files = await renderDataFiles(model, baseUrl, async () => ({}), rowsOf, partRows, { take, eventsTaken: () => collectGarbage() }, calendarData, reuse);
   for (const rel of [...Object.values(DATA_FILES), ...COLUMN_FILES]) dist.data(rel, files.get(rel)!);
   for (const rel of COLUMN_FILES) files.delete(rel);
-  // one collection for the rows as taken (written meanwhile) and the columns' files
+  // one collection for the rows as taken and the columns' files: once the parts are written (they
+  // were while the columns were made), nothing holds the rows
+  await dist.settled();
   collectGarbage();
   // The directory's files are awaited only now that the events and their data files have left the
   // heap: a directory still being indexed no longer adds to a heap holding them all.

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
@@ -14,6 +14,30 @@ describe('writeFilesLater', () => {
     await writeFilesLater(dir, new Map<string, string | Uint8Array>([['a/b/c.json', 'c'], ['d.bin', Buffer.from([1, 2])]]));
     expect(readFileSync(join(dir, 'a/b/c.json'), 'utf8')).toBe('c');
     expect([...readFileSync(join(dir, 'd.bin'))]).toEqual([1, 2]);
+  });
+
+  it('writes a file whole while this thread does not yield', async () => {
+    const dir = tempDir('aula-write-');
+    roots.push(dir);
+    // many times the 512 KiB a step of fs/promises' writeFile, each step of which waits for a turn of this thread
+    const bytes = Buffer.alloc(8 << 20, 7);
+    const writing = writeFilesLater(dir, new Map([['part.bin', bytes]]));
+    const path = join(dir, 'part.bin');
+    // the thread blocked (no turn of its event loop) until the file is whole; the deadline is only a safety net
+    const nap = new Int32Array(new SharedArrayBuffer(4));
+    const deadline = Date.now() + 60_000;
+    const size = () => (existsSync(path) ? statSync(path).size : -1);
+    while (size() < bytes.byteLength && Date.now() < deadline) Atomics.wait(nap, 0, 0, 5);
+    expect(size()).toBe(bytes.byteLength);
+    await writing;
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
+  it('writes an empty file', async () => {
+    const dir = tempDir('aula-write-');
+    roots.push(dir);
+    await writeFilesLater(dir, new Map([['empty.json', '']]));
+    expect(readFileSync(join(dir, 'empty.json'), 'utf8')).toBe('');
   });
 
   it('rejects with the path named once every write has ended', async () => {

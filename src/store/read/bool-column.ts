@@ -1,4 +1,5 @@
 // Reads a boolean column's file (src/store/format/bool-column-file.ts) as views of its bytes.
+import { bitmapWords } from '../format/bitmap.ts';
 import { BOOL_COLUMN_FORMAT, type BoolColumnData } from '../format/bool-column-file.ts';
 import { check, checkBelow, Sections } from './sections.ts';
 
@@ -14,5 +15,7 @@ export function readBoolColumn(bytes: Uint8Array, rows: number): BoolColumnData 
   check(falseRows.length + trueRows.length === rows, F, 'whose rows do not add up');
   checkBelow(falseRows, rows, F, 'rows of false');
   checkBelow(trueRows, rows, F, 'rows of true');
-  return { values, rows: [falseRows, trueRows] };
+  const falseBits = s.i32(4, 'bits of false', bitmapWords(rows));
+  const trueBits = s.i32(5, 'bits of true', bitmapWords(rows));
+  return { values, rows: [falseRows, trueRows], bits: [falseBits, trueBits] };
 }

@@ -74,11 +74,12 @@ export async function renderDataFiles(
       for (const list of [fresh, events, model.events]) list.length = 0;
       parts.eventsTaken();
     }
-    const data = eventData({ rows, events: fresh, values, order: prior?.order ?? null, previous: prior?.previous ?? null, timezone: model.site.timezone, partRows, calendar });
-    // every row is here: each part is a view of them, made in one piece
+    // every row is here: each part is a view of them, made in one piece, and taken (written) while
+    // the columns, the calendar and the search index are made from them
     const made = splitParts(all.lineBytes, all.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
     if (parts) parts.take(made);
     else for (const [rel, part] of made) files.set(rel, part);
+    const data = eventData({ rows, events: fresh, values, order: prior?.order ?? null, previous: prior?.previous ?? null, timezone: model.site.timezone, partRows, calendar });
     for (const [rel, bytes] of data.files) files.set(rel, bytes);
   })();
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));

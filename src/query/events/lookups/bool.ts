@@ -3,7 +3,6 @@ import type { BoolField } from '../../../store/format/event-table.ts';
 import { restrict, type RowSet } from '../indexes/rowset.ts';
 import type { TableIndexes } from '../indexes/table-indexes.ts';
 import { TEST_COST, type Condition } from './condition.ts';
-import { bitmapWords } from '../../../store/format/bitmap.ts';
 import { andCount } from '../search/bits.ts';
 import { charge } from '../../work-budget.ts';
 import { WORK } from '../work-costs.ts';
@@ -43,24 +42,8 @@ export class BoolCondition implements Condition {
   }
 
   sieveBits(bits: Int32Array): number {
-    const flag = flagBits(this.ix.table.columns.bool[this.field], this.value);
+    const flag = this.ix.table.stored.bool[this.field].bits[this.value ? 1 : 0];
     charge(bits.length * WORK.word, this.param);
     return andCount(bits, flag);
   }
 }
-
-/**
- * The rows of a flag column that are `value`, as a bit set over the rows: made on first use (a
- * pass over the column) and kept with the column, as the other indexes are.
- */
-function flagBits(column: Uint8Array, value: boolean): Int32Array {
-  let both = flagSets.get(column);
-  if (!both) {
-    both = [new Int32Array(bitmapWords(column.length)), new Int32Array(bitmapWords(column.length))];
-    for (let r = 0; r < column.length; r++) both[column[r] ? 1 : 0][r >>> 5] |= 1 << (r & 31);
-    flagSets.set(column, both);
-  }
-  return both[value ? 1 : 0];
-}
-
-const flagSets = new WeakMap<Uint8Array, [Int32Array, Int32Array]>();

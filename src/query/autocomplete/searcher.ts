@@ -128,13 +128,17 @@ class Searcher implements Autocomplete {
       charge(plan.fuzzyWork * UNITS_PER_FUZZY_CELL, 'q');
     }
     const order = plans.map((p, i) => ({ p, i })).sort((a, b) => a.p.cost - b.p.cost || a.i - b.i);
+    const contrib = (k: number) => (k < MAX_RANKED_WORDS ? CONTRIB : NO_CONTRIB);
     let cand: Candidates | null = null;
-    for (let k = 0; k < order.length; k++) {
+    let k = 0;
+    if (order.length >= 2) {
+      cand = this.matcher.firstPair(order[0].p, order[1].p, mask, contrib(0), contrib(1));
+      if (cand !== null) k = 2;
+    }
+    for (; k < order.length && (cand === null || cand.length > 0); k++) {
       const plan = order[k].p;
-      const contrib = k < MAX_RANKED_WORDS ? CONTRIB : NO_CONTRIB;
-      if (cand === null) cand = this.matcher.first(plan, mask, contrib);
-      else this.matcher.refine(plan, cand, contrib);
-      if (cand.length === 0) break;
+      if (cand === null) cand = this.matcher.first(plan, mask, contrib(k));
+      else this.matcher.refine(plan, cand, contrib(k));
     }
     const n = cand === null ? 0 : cand.length;
     charge(n * UNITS_PER_RANKED, 'q');

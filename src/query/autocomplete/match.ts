@@ -225,48 +225,62 @@ export class Matcher {
   }
 
   /**
-   * first() then refine() for two words, in one pass where that is the same work: when the first
-   * is one term's postings (its objects ascending, each once) and the second is scanned, or
-   * looked up in its prefix codes without typo matches, the first's postings are read once and
-   * only the objects both match are written. Else null (the caller goes word by word).
+   * first() then refine() for two words, in one pass where that is the same work or less: when
+   * the first is one term's postings (its objects ascending, each once) and the second is
+   * scanned, or looked up in its prefix codes without typo matches, the first's postings are read
+   * once and only the objects both match are written. When the first is several terms' (a prefix,
+   * typo matches) and the second one term's that would be scanned, the second's postings are read
+   * against the first's stamps: the same objects, in another order (their ranks order them).
+   * Else null (the caller goes word by word).
    */
   firstPair(one: WordPlan, two: WordPlan, modelMask: number, contribOne: Int32Array, contribTwo: Int32Array): Candidates | null {
-    if (!isOneTerm(one)) return null;
     const path = this.pathOf(two, one.cost);
-    const lookup = path === LOOKUP && two.prefixSegments === two.segments.length && two.tables!.length <= 2;
-    if (!lookup && path !== SCAN) return null;
+    if (!isOneTerm(one)) {
+      if (!isOneTerm(two) || path !== SCAN) return null;
+      charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
+      return this.stampedPair(two, contribTwo, one, contribOne, modelMask);
+    }
+    if (path === SCAN) {
+      charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
+      return this.stampedPair(one, contribOne, two, contribTwo, modelMask);
+    }
+    if (path !== LOOKUP || two.prefixSegments < two.segments.length || two.tables!.length > 2) return null;
+    charge(one.cost * UNITS_PER_POSTING + one.cost * two.tables!.length * UNITS_PER_CODE, 'q');
+    const { postings, model } = this.index;
+    const { candDocs: docs, candRank: rank } = this;
+    const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
+    const [from, end, base] = one.segments;
+    const { codes } = this.index.codes!;
+    const stride = codeStride(this.index.size);
+    // one form reads its table twice, as lookup() does
+    const b0 = two.tables![0] * stride;
+    const b1 = two.tables![two.tables!.length - 1] * stride;
+    let n = 0;
+    for (let p = from; p < end; p++) {
+      const e = postings[p];
+      const doc = e >> 1;
+      if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
+      const at = doc >> 1;
+      const shift = (doc & 1) << 2;
+      const c0 = (codes[b0 + at] >> shift) & 15;
+      const c1 = (codes[b1 + at] >> shift) & 15;
+      const code = c0 < c1 ? c0 : c1;
+      if (code === NO_CODE) continue;
+      docs[n] = doc;
+      rank[n] = contribOne[base + (e & 1)] + contribTwo[code];
+      n++;
+    }
+    return { docs, rank, length: n };
+  }
+
+  /** The objects of one term's postings (`read`) that `stamped`'s postings match, read against its stamps. */
+  private stampedPair(read: WordPlan, contribRead: Int32Array, stamped: WordPlan, contribStamped: Int32Array, modelMask: number): Candidates {
     const { postings, model } = this.index;
     const { candDocs: docs, candRank: rank, stamp } = this;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
-    const from = one.segments[0];
-    const end = one.segments[1];
-    const base = one.segments[2];
+    const [from, end, base] = read.segments;
+    const epoch = this.stampWord(stamped.segments, 0);
     let n = 0;
-    if (lookup) {
-      charge(one.cost * UNITS_PER_POSTING + one.cost * two.tables!.length * UNITS_PER_CODE, 'q');
-      const { codes } = this.index.codes!;
-      const stride = codeStride(this.index.size);
-      // one form reads its table twice, as lookup() does
-      const b0 = two.tables![0] * stride;
-      const b1 = two.tables![two.tables!.length - 1] * stride;
-      for (let p = from; p < end; p++) {
-        const e = postings[p];
-        const doc = e >> 1;
-        if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
-        const at = doc >> 1;
-        const shift = (doc & 1) << 2;
-        const c0 = (codes[b0 + at] >> shift) & 15;
-        const c1 = (codes[b1 + at] >> shift) & 15;
-        const code = c0 < c1 ? c0 : c1;
-        if (code === NO_CODE) continue;
-        docs[n] = doc;
-        rank[n] = contribOne[base + (e & 1)] + contribTwo[code];
-        n++;
-      }
-      return { docs, rank, length: n };
-    }
-    charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
-    const epoch = this.stampWord(two.segments, 0);
     for (let p = from; p < end; p++) {
       const e = postings[p];
       const doc = e >> 1;
@@ -274,7 +288,7 @@ export class Matcher {
       if (v >>> 3 !== epoch) continue;
       if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
       docs[n] = doc;
-      rank[n] = contribOne[base + (e & 1)] + contribTwo[v & 7];
+      rank[n] = contribRead[base + (e & 1)] + contribStamped[v & 7];
       n++;
     }
     return { docs, rank, length: n };

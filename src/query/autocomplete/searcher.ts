@@ -21,7 +21,7 @@ const UNITS_PER_RANKED = 3;
 import { topsEntry, topsPage } from './tops-page.ts';
 import { topsKey } from './prefix-tops.ts';
 
-/** Word plans kept (see Searcher.plan); each holds its term ranges and its few typo matches. */
+/** Word plans kept, at most (see Searcher.plan); each holds its term ranges and its few typo matches. */
 const PLAN_CACHE_ENTRIES = 4096;
 
 export interface Autocomplete {
@@ -86,20 +86,24 @@ class Searcher implements Autocomplete {
   // Type-ahead repeats words: "david", "david l", "david le" … each plan the word "david" anew,
   // and its typo lookup (a walk of the term trie) is the costly part. Plans are pure functions of
   // the word and the index, and never change once their typo matches are added, so the last
-  // ones are kept and shared.
-  private readonly plans = new Map<string, WordPlan>();
+  // ones are kept and shared: in two generations, a plan asked for again moving to the newer, the
+  // older let go of whole when the newer is full. Nothing is deleted from a Map one key at a
+  // time: V8 keeps a deleted key's slot until the table is rebuilt, and finding the oldest key
+  // walks every such slot before it, which with distinct words cost more than the plans saved.
+  private recentPlans = new Map<string, WordPlan>();
+  private olderPlans = new Map<string, WordPlan>();
 
   private plan(word: QueryWord): WordPlan {
     const key = `${word.maxEdits}\n${word.forms.join('\n')}`;
-    let plan = this.plans.get(key);
-    if (plan) {
-      // Map iteration order is the recency order
-      this.plans.delete(key);
-    } else {
-      plan = planWord(this.index, word);
-      if (this.plans.size >= PLAN_CACHE_ENTRIES) this.plans.delete(this.plans.keys().next().value!);
+    let plan = this.recentPlans.get(key);
+    if (plan === undefined) {
+      plan = this.olderPlans.get(key) ?? planWord(this.index, word);
+      if (this.recentPlans.size >= PLAN_CACHE_ENTRIES / 2) {
+        this.olderPlans = this.recentPlans;
+        this.recentPlans = new Map();
+      }
+      this.recentPlans.set(key, plan);
     }
-    this.plans.set(key, plan);
     return plan;
   }
 

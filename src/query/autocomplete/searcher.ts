@@ -114,7 +114,11 @@ class Searcher implements Autocomplete {
       count: state.ranked.length,
       docs: (offset, limit) => {
         if (state.generation !== this.generation) state = this.match(plans, mask);
-        return Array.from(state.ranked.page(offset, limit), (key) => key % size);
+        const keys = state.ranked.page(offset, limit);
+        // a loop, not Array.from(keys, f): that iterates the typed array generically
+        const docs = new Array<number>(keys.length);
+        for (let i = 0; i < keys.length; i++) docs[i] = keys[i] % size;
+        return docs;
       },
     };
   }
@@ -173,7 +177,10 @@ class Result implements AutocompleteResult {
 
   pageBytes(offset: number, limit: number): Uint8Array[] {
     const { suggestions } = this.index;
-    return Array.from(this.docsOf(offset, limit), (d) => suggestions.bytes(d));
+    const docs = this.docsOf(offset, limit);
+    const out = new Array<Uint8Array>(docs.length);
+    for (let i = 0; i < docs.length; i++) out[i] = suggestions.bytes(docs[i]);
+    return out;
   }
 
   private docsOf(offset: number, limit: number): ArrayLike<number> {

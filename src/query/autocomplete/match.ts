@@ -45,6 +45,15 @@ const CHECK = 1;
 const SCAN = 2;
 type Path = typeof LOOKUP | typeof CHECK | typeof SCAN;
 
+/** An object's better code in two prefixes' tables of codes (at b0 and b1; the same for one form), or NO_CODE. */
+function codeIn(codes: Uint8Array, b0: number, b1: number, doc: number): number {
+  const at = doc >> 1;
+  const shift = (doc & 1) << 2;
+  const c0 = (codes[b0 + at] >> shift) & 15;
+  const c1 = (codes[b1 + at] >> shift) & 15;
+  return c0 < c1 ? c0 : c1;
+}
+
 /** Whether a word is one term's postings: its objects ascending, each once (no typo matches). */
 const isOneTerm = (plan: WordPlan) => plan.segments.length === 3 && plan.ranges.length === 1 && plan.ranges[0].hi - plan.ranges[0].lo === 1;
 /**
@@ -260,11 +269,7 @@ export class Matcher {
       const e = postings[p];
       const doc = e >> 1;
       if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
-      const at = doc >> 1;
-      const shift = (doc & 1) << 2;
-      const c0 = (codes[b0 + at] >> shift) & 15;
-      const c1 = (codes[b1 + at] >> shift) & 15;
-      const code = c0 < c1 ? c0 : c1;
+      const code = codeIn(codes, b0, b1, doc);
       if (code === NO_CODE) continue;
       docs[n] = doc;
       rank[n] = contribOne[base + (e & 1)] + contribTwo[code];
@@ -354,11 +359,7 @@ export class Matcher {
       const b1 = bases[bases.length - 1];
       for (let i = 0; i < c.length; i++) {
         const doc = docs[i];
-        const at = doc >> 1;
-        const shift = (doc & 1) << 2;
-        const c0 = (codes[b0 + at] >> shift) & 15;
-        const c1 = (codes[b1 + at] >> shift) & 15;
-        const code = c0 < c1 ? c0 : c1;
+        const code = codeIn(codes, b0, b1, doc);
         if (code === NO_CODE) continue;
         docs[j] = doc;
         rank[j] = rank[i] + contrib[code];

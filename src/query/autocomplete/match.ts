@@ -3,10 +3,12 @@
 // The first (most selective) word scans its postings and yields the candidates: a word of one
 // term, or a broad prefix whose match codes the build stored (prefix-codes.ts, read as the list of
 // its objects), yields them ascending and without deduplicating. Each further word either scans
-// its postings again, touching only candidates (merged with them when they ascend), or — when the
-// candidates' forward lists are shorter than its postings ("schmidt a") — checks each
-// candidate's words, or — for a broad prefix with stored codes — looks up each candidate's code;
-// whichever costs least.
+// its postings, stamping each object it matches with its code, and keeps the stamped candidates,
+// or — when the candidates' forward lists are shorter than its postings ("schmidt a") — checks
+// each candidate's words, or — for a broad prefix with stored codes — looks up each candidate's
+// code; whichever costs least. Where the first word is one term, the second is checked as its
+// postings are read (firstPair): the first's objects are never written out but for those both
+// words match, which is most of a two-word query's work saved.
 // All per-document state, the candidate lists included, lives in arrays sized once per index,
 // so even a one-letter query over 200k objects allocates no large buffers (it would otherwise
 // be ~1 MB of typed arrays per request). Candidates are therefore only valid until the next
@@ -31,7 +33,29 @@ const UNITS_PER_CODE = 1;
 
 const ALL_MODELS = (1 << DIRECTORY_MODELS.length) - 1;
 const NONE = 255; // not a candidate / not matched yet
-const CANDIDATE = 254; // candidate not (yet) matched by the current word; above every code
+/**
+ * The last epoch of `stamp` before it is cleared: epoch × 8 + code fits a byte, so the table is
+ * a byte per object (it is read at random, and stays in a nearer cache than 4 bytes would).
+ */
+const MAX_EPOCH = 31;
+
+/** How a further word is checked against the candidates (Matcher.pathOf). */
+const LOOKUP = 0;
+const CHECK = 1;
+const SCAN = 2;
+type Path = typeof LOOKUP | typeof CHECK | typeof SCAN;
+
+/** An object's better code in two prefixes' tables of codes (at b0 and b1; the same for one form), or NO_CODE. */
+function codeIn(codes: Uint8Array, b0: number, b1: number, doc: number): number {
+  const at = doc >> 1;
+  const shift = (doc & 1) << 2;
+  const c0 = (codes[b0 + at] >> shift) & 15;
+  const c1 = (codes[b1 + at] >> shift) & 15;
+  return c0 < c1 ? c0 : c1;
+}
+
+/** Whether a word is one term's postings: its objects ascending, each once (no typo matches). */
+const isOneTerm = (plan: WordPlan) => plan.segments.length === 3 && plan.ranges.length === 1 && plan.ranges[0].hi - plan.ranges[0].lo === 1;
 /**
  * Cost of checking one word of a candidate relative to scanning one posting: the forward lists of
  * scattered candidates are random reads of two arrays, the postings one sequential run. At 200k
@@ -48,14 +72,13 @@ export interface Candidates {
   docs: Int32Array;
   rank: Int32Array;
   length: number;
-  /** whether docs ascend: then a further word's postings are merged with them, not marked in a table */
-  sorted: boolean;
 }
 
 export class Matcher {
   private readonly best: Uint8Array;
-  /** per candidate (by its place in the candidates), the best code a merge found; see merge() */
-  private readonly found: Uint8Array;
+  /** per object, epoch × 8 + its best code in the postings stamped last with that epoch (stampWord) */
+  private readonly stamp: Uint8Array;
+  private epoch = 0;
   private readonly candDocs: Int32Array;
   private readonly candRank: Int32Array;
   private readonly termCode: Uint8Array;
@@ -65,7 +88,7 @@ export class Matcher {
 
   constructor(private readonly index: IndexData) {
     this.best = new Uint8Array(index.size).fill(NONE);
-    this.found = new Uint8Array(index.size);
+    this.stamp = new Uint8Array(index.size);
     this.candDocs = new Int32Array(index.size);
     this.candRank = new Int32Array(index.size);
     this.termCode = new Uint8Array(index.terms.length).fill(NONE);
@@ -82,7 +105,7 @@ export class Matcher {
     const seg = plan.segments;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS; // spares a lookup per posting
     let n = 0;
-    if (seg.length === 3 && plan.ranges.length === 1 && plan.ranges[0].hi - plan.ranges[0].lo === 1) {
+    if (isOneTerm(plan)) {
       // one term's postings (a whole word, or a prefix only one term has): each object once
       const end = seg[1];
       const base = seg[2];
@@ -94,7 +117,7 @@ export class Matcher {
         rank[n] = contrib[base + (e & 1)];
         n++;
       }
-      return { docs, rank, length: n, sorted: true };
+      return { docs, rank, length: n };
     }
     for (let s = 0; s < seg.length; s += 3) {
       const end = seg[s + 1];
@@ -116,7 +139,7 @@ export class Matcher {
       rank[i] = contrib[best[doc]];
       best[doc] = NONE;
     }
-    return { docs, rank, length: n, sorted: false };
+    return { docs, rank, length: n };
   }
 
   /**
@@ -148,7 +171,7 @@ export class Matcher {
       rank[n] = contrib[e & 3];
       n++;
     }
-    return { docs, rank, length: n, sorted: true };
+    return { docs, rank, length: n };
   }
 
   /** The objects prefix k of the codes matches, ascending, each doc × 4 + its code (0..3). */
@@ -185,12 +208,11 @@ export class Matcher {
 
   /** Keeps the candidates the word matches (in place) and adds its contribution. */
   refine(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
-    // a broad word's prefix codes: a lookup per candidate and form, then its typo matches' postings
-    const lookups = plan.tables === null ? Infinity : c.length * plan.tables.length + plan.cost - plan.prefixCost;
-    if (lookups < plan.cost + c.length && lookups < c.length * this.avgForward * CHECK_COST) {
+    const path = this.pathOf(plan, c.length);
+    if (path === LOOKUP) {
       charge(c.length * plan.tables!.length * UNITS_PER_CODE + (plan.cost - plan.prefixCost + c.length) * UNITS_PER_POSTING, 'q');
       this.lookup(plan, c, contrib);
-    } else if (c.length * this.avgForward * CHECK_COST < plan.cost) {
+    } else if (path === CHECK) {
       charge(Math.ceil(c.length * this.avgForward) * UNITS_PER_FORWARD_WORD, 'q');
       this.check(plan, c, contrib);
     } else {
@@ -199,27 +221,135 @@ export class Matcher {
     }
   }
 
-  private scan(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
-    if (c.sorted) {
-      this.found.fill(CANDIDATE, 0, c.length);
-      this.merge(plan.segments, 0, c);
-      this.keepMatched(c, contrib, true);
-      return;
+  /**
+   * How a word is checked against `candidates` candidates, whichever costs least: a broad word's
+   * prefix codes (a lookup per candidate and form, then its typo matches' postings), the
+   * candidates' forward lists, or its postings.
+   */
+  private pathOf(plan: WordPlan, candidates: number): Path {
+    const lookups = plan.tables === null ? Infinity : candidates * plan.tables.length + plan.cost - plan.prefixCost;
+    const checks = candidates * this.avgForward * CHECK_COST;
+    if (lookups < plan.cost + candidates && lookups < checks) return LOOKUP;
+    return checks < plan.cost ? CHECK : SCAN;
+  }
+
+  /**
+   * first() then refine() for two words, in one pass where that is the same work or less: when
+   * the first is one term's postings (its objects ascending, each once) and the second is
+   * scanned, or looked up in its prefix codes without typo matches, the first's postings are read
+   * once and only the objects both match are written. When the first is several terms' (a prefix,
+   * typo matches) and the second one term's that would be scanned, the second's postings are read
+   * against the first's stamps: the same objects, in another order (their ranks order them).
+   * Else null (the caller goes word by word).
+   */
+  firstPair(one: WordPlan, two: WordPlan, modelMask: number, contribOne: Int32Array, contribTwo: Int32Array): Candidates | null {
+    const path = this.pathOf(two, one.cost);
+    if (!isOneTerm(one)) {
+      if (!isOneTerm(two) || path !== SCAN) return null;
+      charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
+      return this.stampedPair(two, contribTwo, one, contribOne, modelMask);
     }
-    const { best } = this;
-    const { docs } = c;
-    for (let i = 0; i < c.length; i++) best[docs[i]] = CANDIDATE;
-    this.mark(plan.segments, 0);
-    this.keepMatched(c, contrib);
+    if (path === SCAN) {
+      charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
+      return this.stampedPair(one, contribOne, two, contribTwo, modelMask);
+    }
+    if (path !== LOOKUP || two.prefixSegments < two.segments.length || two.tables!.length > 2) return null;
+    charge(one.cost * UNITS_PER_POSTING + one.cost * two.tables!.length * UNITS_PER_CODE, 'q');
+    const { postings, model } = this.index;
+    const { candDocs: docs, candRank: rank } = this;
+    const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
+    const [from, end, base] = one.segments;
+    const { codes } = this.index.codes!;
+    const stride = codeStride(this.index.size);
+    // one form reads its table twice, as lookup() does
+    const b0 = two.tables![0] * stride;
+    const b1 = two.tables![two.tables!.length - 1] * stride;
+    let n = 0;
+    for (let p = from; p < end; p++) {
+      const e = postings[p];
+      const doc = e >> 1;
+      if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
+      const code = codeIn(codes, b0, b1, doc);
+      if (code === NO_CODE) continue;
+      docs[n] = doc;
+      rank[n] = contribOne[base + (e & 1)] + contribTwo[code];
+      n++;
+    }
+    return { docs, rank, length: n };
+  }
+
+  /** The objects of one term's postings (`read`) that `stamped`'s postings match, read against its stamps. */
+  private stampedPair(read: WordPlan, contribRead: Int32Array, stamped: WordPlan, contribStamped: Int32Array, modelMask: number): Candidates {
+    const { postings, model } = this.index;
+    const { candDocs: docs, candRank: rank, stamp } = this;
+    const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
+    const [from, end, base] = read.segments;
+    const epoch = this.stampWord(stamped.segments, 0);
+    let n = 0;
+    for (let p = from; p < end; p++) {
+      const e = postings[p];
+      const doc = e >> 1;
+      const v = stamp[doc];
+      if (v >>> 3 !== epoch) continue;
+      if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
+      docs[n] = doc;
+      rank[n] = contribRead[base + (e & 1)] + contribStamped[v & 7];
+      n++;
+    }
+    return { docs, rank, length: n };
+  }
+
+  private scan(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
+    const epoch = this.stampWord(plan.segments, 0);
+    const { stamp } = this;
+    const { docs, rank } = c;
+    let j = 0;
+    for (let i = 0; i < c.length; i++) {
+      const doc = docs[i];
+      const v = stamp[doc];
+      if (v >>> 3 !== epoch) continue;
+      docs[j] = doc;
+      rank[j] = rank[i] + contrib[v & 7];
+      j++;
+    }
+    c.length = j;
+  }
+
+  /**
+   * Stamps each object of the postings of segments from `from` on with a new epoch and its best
+   * code there (epoch × 8 + code, in `stamp`): an object stamped with an older epoch is not
+   * matched, so no pass clears the table after each use, only once every MAX_EPOCH uses.
+   * Returns the epoch.
+   */
+  private stampWord(seg: number[], from: number): number {
+    const { postings } = this.index;
+    const { stamp } = this;
+    if (this.epoch === MAX_EPOCH) {
+      stamp.fill(0);
+      this.epoch = 0;
+    }
+    const epoch = ++this.epoch;
+    const mark = epoch << 3;
+    for (let s = from; s < seg.length; s += 3) {
+      const end = seg[s + 1];
+      const base = seg[s + 2];
+      for (let p = seg[s]; p < end; p++) {
+        const e = postings[p];
+        const doc = e >> 1;
+        const code = mark | (base + (e & 1));
+        const v = stamp[doc];
+        if (v >>> 3 !== epoch || code < v) stamp[doc] = code;
+      }
+    }
+    return epoch;
   }
 
   private lookup(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
     const { codes } = this.index.codes!;
     const stride = codeStride(this.index.size);
     const bases = plan.tables!.map((k) => k * stride);
-    const { best } = this;
     const { docs, rank } = c;
-    // with typo matches, the codes go where scan marks its candidates, then their postings
+    // with typo matches, their postings are stamped first and each candidate takes the better code
     const typos = plan.prefixSegments < plan.segments.length;
     let j = 0;
     if (!typos && bases.length <= 2) {
@@ -229,11 +359,7 @@ export class Matcher {
       const b1 = bases[bases.length - 1];
       for (let i = 0; i < c.length; i++) {
         const doc = docs[i];
-        const at = doc >> 1;
-        const shift = (doc & 1) << 2;
-        const c0 = (codes[b0 + at] >> shift) & 15;
-        const c1 = (codes[b1 + at] >> shift) & 15;
-        const code = c0 < c1 ? c0 : c1;
+        const code = codeIn(codes, b0, b1, doc);
         if (code === NO_CODE) continue;
         docs[j] = doc;
         rank[j] = rank[i] + contrib[code];
@@ -242,6 +368,8 @@ export class Matcher {
       c.length = j;
       return;
     }
+    const epoch = typos ? this.stampWord(plan.segments, plan.prefixSegments) : 0;
+    const { stamp } = this;
     for (let i = 0; i < c.length; i++) {
       const doc = docs[i];
       const at = doc >> 1;
@@ -251,117 +379,8 @@ export class Matcher {
         const v = (codes[bases[b] + at] >> shift) & 15;
         if (v < code) code = v;
       }
-      if (typos) {
-        if (c.sorted) this.found[i] = code === NO_CODE ? CANDIDATE : code;
-        else best[doc] = code === NO_CODE ? CANDIDATE : code;
-      } else if (code !== NO_CODE) {
-        docs[j] = doc;
-        rank[j] = rank[i] + contrib[code];
-        j++;
-      }
-    }
-    if (!typos) {
-      c.length = j;
-      return;
-    }
-    if (c.sorted) {
-      this.merge(plan.segments, plan.prefixSegments, c);
-      this.keepMatched(c, contrib, true);
-      return;
-    }
-    this.mark(plan.segments, plan.prefixSegments);
-    this.keepMatched(c, contrib);
-  }
-
-  /**
-   * mark() for ascending candidates: each term's postings (ascending runs, back to back in a
-   * segment) merged with the candidates, the best codes kept in `found` by candidate place. The
-   * candidates and `found` are read in order, not an object's entry in a table as large as the
-   * directory; a short run leaps over candidates (galloping search).
-   */
-  private merge(seg: number[], from: number, c: Candidates): void {
-    const { postings } = this.index;
-    const { found } = this;
-    const { docs } = c;
-    const n = c.length;
-    if (n === 0) return;
-    for (let s = from; s < seg.length; s += 3) {
-      const end = seg[s + 1];
-      const base = seg[s + 2];
-      let i = 0;
-      let prev = -1;
-      for (let p = seg[s]; p < end; p++) {
-        const e = postings[p];
-        const doc = e >> 1;
-        // the next term's run starts again from the smallest objects
-        if (doc <= prev) i = 0;
-        prev = doc;
-        if (docs[i] < doc) {
-          // gallop: the first candidate at or after doc lies in (lo, hi]
-          let lo = i;
-          let step = 1;
-          let hi = i + 1;
-          while (hi < n && docs[hi] < doc) {
-            lo = hi;
-            step <<= 1;
-            hi = lo + step;
-          }
-          if (hi >= n) hi = n;
-          lo++;
-          while (lo < hi) {
-            const mid = (lo + hi) >> 1;
-            if (docs[mid] < doc) lo = mid + 1;
-            else hi = mid;
-          }
-          i = lo;
-          if (i === n) {
-            // no candidate left in this run: on to its next term, or the next segment
-            i = n - 1;
-            continue;
-          }
-        }
-        if (docs[i] === doc) {
-          const code = base + (e & 1);
-          if (code < found[i]) found[i] = code;
-        }
-      }
-    }
-  }
-
-  /** Lowers the marked candidates' codes in `best` by the postings of segments from `from` on. */
-  private mark(seg: number[], from: number): void {
-    const { postings } = this.index;
-    const { best } = this;
-    for (let s = from; s < seg.length; s += 3) {
-      const end = seg[s + 1];
-      const base = seg[s + 2];
-      for (let p = seg[s]; p < end; p++) {
-        const e = postings[p];
-        const doc = e >> 1;
-        const code = base + (e & 1);
-        // NONE (255) > CANDIDATE (254): non-candidates must stay NONE
-        if (code < best[doc] && best[doc] !== NONE) best[doc] = code;
-      }
-    }
-  }
-
-  /**
-   * Keeps the candidates whose code is a match, adding its contribution: the code in `found` by
-   * the candidate's place (merged), or in `best` by its object (marked), which is cleared.
-   */
-  private keepMatched(c: Candidates, contrib: Int32Array, merged = false): void {
-    const { best, found } = this;
-    const { docs, rank } = c;
-    let j = 0;
-    for (let i = 0; i < c.length; i++) {
-      const doc = docs[i];
-      let code: number;
-      if (merged) code = found[i];
-      else {
-        code = best[doc];
-        best[doc] = NONE;
-      }
-      if (code === CANDIDATE) continue;
+      if (typos && stamp[doc] >>> 3 === epoch && (stamp[doc] & 7) < code) code = stamp[doc] & 7;
+      if (code === NO_CODE) continue;
       docs[j] = doc;
       rank[j] = rank[i] + contrib[code];
       j++;

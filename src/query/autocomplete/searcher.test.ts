@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { DirectoryModel, DirectoryObject } from '../../model/types.ts';
 import { buildIndexJson, listingOrder, objectTerms } from '../../store/write/index-builder.ts';
-import { createAutocomplete, type Autocomplete } from './searcher.ts';
+import { autocompleteOf, createAutocomplete, type Autocomplete } from './searcher.ts';
+import { decodeIndex } from '../../store/format/autocomplete-index.ts';
+import { readAutocompleteFile } from '../../store/read/autocomplete-file.ts';
+import { autocompleteFile } from '../../store/write/autocomplete-file.ts';
+import { prefixCodes } from './prefix-codes.ts';
+import { prefixTops } from './prefix-tops.ts';
 import { queryWords } from './query-words.ts';
 import { mulberry32 } from '../../util/mulberry32.ts';
 import { org, osa, person, room, syntheticDirectory } from './test-fixtures.ts';
@@ -363,9 +368,14 @@ function reference(objects: DirectoryObject[], q: string, models: DirectoryModel
 }
 
 describe('agreement with the reference reading of the rules', () => {
-  it('gives the same matches in the same order for generated queries', () => {
-    const objects = syntheticDirectory(600, 42);
-    const ac = load(objects);
+  const objects = syntheticDirectory(600, 42);
+  const decoded = decodeIndex(buildIndexJson(objects));
+  // the server's file: broad words' first results and prefix codes, low thresholds so that many have them
+  const server = autocompleteOf(readAutocompleteFile(autocompleteFile(decoded, prefixTops(decoded, 20, 30), prefixCodes(decoded, 20))));
+  it.each([
+    ['the browser module', load(objects)],
+    ['the server, with prefix tops and codes', server],
+  ])('gives the same matches in the same order for generated queries (%s)', (_, ac) => {
     const r = mulberry32(7);
     const pick = <T>(a: readonly T[]) => a[Math.floor(r() * a.length)];
     const mutate = (w: string) => {
@@ -397,6 +407,9 @@ describe('agreement with the reference reading of the rules', () => {
       expect(result.count, q).toBe(expected.length);
       const got = result.page(0, 1000).map((s) => JSON.parse(s) as Row).map((x) => `${x.ctype}/${x.id}`);
       expect(got, q).toEqual(expected);
+      // a first page alone: from the tops where the word has them
+      const first = ac.search(q, models).page(0, 20).map((s) => JSON.parse(s) as Row).map((x) => `${x.ctype}/${x.id}`);
+      expect(first, q).toEqual(expected.slice(0, 20));
       if (expected.length > 0) nonEmpty++;
     }
     expect(nonEmpty).toBeGreaterThan(180); // the comparison must not be vacuous

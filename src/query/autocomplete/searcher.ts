@@ -21,7 +21,7 @@ const UNITS_PER_RANKED = 3;
 import { topsEntry, topsPage } from './tops-page.ts';
 import { topsKey } from './prefix-tops.ts';
 
-/** Word plans kept (see Searcher.plan); each holds its term ranges and its few typo matches. */
+/** Word plans kept, at most (see Searcher.plan); each holds its term ranges and its few typo matches. */
 const PLAN_CACHE_ENTRIES = 4096;
 
 export interface Autocomplete {
@@ -86,20 +86,24 @@ class Searcher implements Autocomplete {
   // Type-ahead repeats words: "david", "david l", "david le" … each plan the word "david" anew,
   // and its typo lookup (a walk of the term trie) is the costly part. Plans are pure functions of
   // the word and the index, and never change once their typo matches are added, so the last
-  // ones are kept and shared.
-  private readonly plans = new Map<string, WordPlan>();
+  // ones are kept and shared: in two generations, a plan asked for again moving to the newer, the
+  // older let go of whole when the newer is full. Nothing is deleted from a Map one key at a
+  // time: V8 keeps a deleted key's slot until the table is rebuilt, and finding the oldest key
+  // walks every such slot before it, which with distinct words cost more than the plans saved.
+  private recentPlans = new Map<string, WordPlan>();
+  private olderPlans = new Map<string, WordPlan>();
 
   private plan(word: QueryWord): WordPlan {
     const key = `${word.maxEdits}\n${word.forms.join('\n')}`;
-    let plan = this.plans.get(key);
-    if (plan) {
-      // Map iteration order is the recency order
-      this.plans.delete(key);
-    } else {
-      plan = planWord(this.index, word);
-      if (this.plans.size >= PLAN_CACHE_ENTRIES) this.plans.delete(this.plans.keys().next().value!);
+    let plan = this.recentPlans.get(key);
+    if (plan === undefined) {
+      plan = this.olderPlans.get(key) ?? planWord(this.index, word);
+      if (this.recentPlans.size >= PLAN_CACHE_ENTRIES / 2) {
+        this.olderPlans = this.recentPlans;
+        this.recentPlans = new Map();
+      }
+      this.recentPlans.set(key, plan);
     }
-    this.plans.set(key, plan);
     return plan;
   }
 
@@ -110,7 +114,11 @@ class Searcher implements Autocomplete {
       count: state.ranked.length,
       docs: (offset, limit) => {
         if (state.generation !== this.generation) state = this.match(plans, mask);
-        return Array.from(state.ranked.page(offset, limit), (key) => key % size);
+        const keys = state.ranked.page(offset, limit);
+        // a loop, not Array.from(keys, f): that iterates the typed array generically
+        const docs = new Array<number>(keys.length);
+        for (let i = 0; i < keys.length; i++) docs[i] = keys[i] % size;
+        return docs;
       },
     };
   }
@@ -128,13 +136,17 @@ class Searcher implements Autocomplete {
       charge(plan.fuzzyWork * UNITS_PER_FUZZY_CELL, 'q');
     }
     const order = plans.map((p, i) => ({ p, i })).sort((a, b) => a.p.cost - b.p.cost || a.i - b.i);
+    const contrib = (k: number) => (k < MAX_RANKED_WORDS ? CONTRIB : NO_CONTRIB);
     let cand: Candidates | null = null;
-    for (let k = 0; k < order.length; k++) {
+    let k = 0;
+    if (order.length >= 2) {
+      cand = this.matcher.firstPair(order[0].p, order[1].p, mask, contrib(0), contrib(1));
+      if (cand !== null) k = 2;
+    }
+    for (; k < order.length && (cand === null || cand.length > 0); k++) {
       const plan = order[k].p;
-      const contrib = k < MAX_RANKED_WORDS ? CONTRIB : NO_CONTRIB;
-      if (cand === null) cand = this.matcher.first(plan, mask, contrib);
-      else this.matcher.refine(plan, cand, contrib);
-      if (cand.length === 0) break;
+      if (cand === null) cand = this.matcher.first(plan, mask, contrib(k));
+      else this.matcher.refine(plan, cand, contrib(k));
     }
     const n = cand === null ? 0 : cand.length;
     charge(n * UNITS_PER_RANKED, 'q');
@@ -165,7 +177,10 @@ class Result implements AutocompleteResult {
 
   pageBytes(offset: number, limit: number): Uint8Array[] {
     const { suggestions } = this.index;
-    return Array.from(this.docsOf(offset, limit), (d) => suggestions.bytes(d));
+    const docs = this.docsOf(offset, limit);
+    const out = new Array<Uint8Array>(docs.length);
+    for (let i = 0; i < docs.length; i++) out[i] = suggestions.bytes(docs[i]);
+    return out;
   }
 
   private docsOf(offset: number, limit: number): ArrayLike<number> {

@@ -155,8 +155,7 @@ export class DistLedger {
 
   /** Whether the previous dist's `rel` is proven (by its identity) to hold the bytes of SHA-256 `sha`. */
   proves(rel: string, sha: string): boolean {
-    const entry = this.entry(rel);
-    return entry !== undefined && entry.sha === sha && identityOf(join(this.out, rel)) === entry.id;
+    return this.proven(rel, { sha }, null) !== null;
   }
 
   /**
@@ -166,33 +165,22 @@ export class DistLedger {
    * null having linked nothing.
    */
   reuse(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
-    const entry = this.proven(rel, proof, volume, measure);
-    if (!entry) return null;
-    const from = join(this.out, rel);
-    const to = join(staging, rel);
     const made: string[] = [];
-    this.noteLinked(rel, entry, volume);
+    let links;
     try {
-      this.folder(dirname(to));
+      links = this.prove(rel, staging, proof, volume, measure);
+      if (!links) return null;
       // each was just proven a regular file (not a link) by its identity: linked without another lstat
-      for (const ext of volume === null ? [''] : ['', ...TWINS]) {
-        linkSync(`${from}${ext}`, `${to}${ext}`);
-        made.push(`${to}${ext}`);
+      for (let i = 0; i < links.pairs.length; i += 2) {
+        linkSync(links.pairs[i], links.pairs[i + 1]);
+        made.push(links.pairs[i + 1]);
       }
     } catch {
       for (const path of made) unlinkSync(path);
       for (const ext of ['', ...TWINS]) this.linked.delete(`${rel}${ext}`);
       return null;
     }
-    return entry;
-  }
-
-  private noteLinked(rel: string, entry: LedgerEntry, volume: number | null): void {
-    this.linked.set(rel, entry.id);
-    if (volume !== null && entry.gz !== undefined && entry.br !== undefined) {
-      this.linked.set(`${rel}.gz`, entry.gz);
-      this.linked.set(`${rel}.br`, entry.br);
-    }
+    return links.entry;
   }
 
   /** Whether reuse would link `rel` (its proof, identity and twins checked), linking nothing. */
@@ -206,14 +194,25 @@ export class DistLedger {
    * a link call per file of the dist). The file is in `staging` once that has resolved.
    */
   reuseLater(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
+    const links = this.prove(rel, staging, proof, volume, measure);
+    if (!links) return null;
+    this.pending.push(...links.pairs);
+    return links.entry;
+  }
+
+  /** As proven; then its folder in `staging` made, its links noted, and the links to make: from and to, one after another. */
+  private prove(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): { entry: LedgerEntry; pairs: string[] } | null {
     const entry = this.proven(rel, proof, volume, measure);
     if (!entry) return null;
     const from = join(this.out, rel);
     const to = join(staging, rel);
     this.folder(dirname(to));
-    for (const ext of volume === null ? [''] : ['', ...TWINS]) this.pending.push(`${from}${ext}`, `${to}${ext}`);
-    this.noteLinked(rel, entry, volume);
-    return entry;
+    this.linked.set(rel, entry.id);
+    if (volume !== null && entry.gz !== undefined && entry.br !== undefined) {
+      this.linked.set(`${rel}.gz`, entry.gz);
+      this.linked.set(`${rel}.br`, entry.br);
+    }
+    return { entry, pairs: (volume === null ? [''] : ['', ...TWINS]).flatMap((ext) => [`${from}${ext}`, `${to}${ext}`]) };
   }
 
   /**
@@ -235,7 +234,7 @@ export class DistLedger {
 
   /** The entry of `rel` when the previous file (and its twins, with `volume`) is proven to be what this build would write. */
   private proven(rel: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
-    const entry = Object.hasOwn(this.data.files, rel) ? this.data.files[rel] : undefined;
+    const entry = this.entry(rel);
     if (!entry) return null;
     if (proof.inputs !== undefined ? entry.inputs !== proof.inputs : entry.sha !== proof.sha) return null;
     const from = join(this.out, rel);

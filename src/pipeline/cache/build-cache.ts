@@ -29,7 +29,7 @@ import { AULA_VERSION } from '../../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { codeVersion } from './code-version.ts';
-import { openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile } from './cache-file.ts';
+import { chunkReader, openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile } from './cache-file.ts';
 import { decodeParse } from './parse-payload.ts';
 
 const MAGIC = Buffer.from('AULACACHE\n');
@@ -141,19 +141,7 @@ function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; f
   if (fd === null) return { slots, foreign: false, file: null, fd: null };
   try {
     const size = fstatSync(fd).size;
-    const chunk = Buffer.allocUnsafe(Math.min(Math.max(size, 1), SCAN_CHUNK));
-    let chunkAt = 0;
-    let chunkEnd = 0;
-    /** `n` bytes at `at` (n ≤ the chunk's size), or null past the end */
-    const bytesAt = (at: number, n: number): Buffer | null => {
-      if (at + n > size) return null;
-      if (at < chunkAt || at + n > chunkEnd) {
-        chunkAt = at;
-        chunkEnd = at + readFully(fd, chunk, 0, Math.min(chunk.length, size - at), at);
-        if (at + n > chunkEnd) return null;
-      }
-      return chunk.subarray(at - chunkAt, at - chunkAt + n);
-    };
+    const bytesAt = chunkReader(fd, size, SCAN_CHUNK);
     const identity = Buffer.from(`${cacheIdentity()}\n`);
     const head = MAGIC.length + identity.length;
     const start = bytesAt(0, head);

@@ -19,6 +19,7 @@ import { dirname } from 'node:path';
 
 const { MAX_STRING_LENGTH } = bufferConstants;
 import { makeFolders } from '../../util/make-folders.ts';
+import { readFully } from '../../util/positional-io.ts';
 
 /**
  * Past this size a file is sparse when fewer than a quarter of its bytes are stored: a hole reads
@@ -128,4 +129,25 @@ export function replaceCacheFile(path: string, write: (fd: number) => void, begu
     }
     return false;
   }
+}
+
+/**
+ * The file `fd` of `size` bytes, read a chunk at a time as it is asked for (a cache file is as
+ * large as the content, which a build must not hold): bytes(at, n) is a view of the n bytes at
+ * `at`, good until the next call, or null past the end.
+ */
+export function chunkReader(fd: number, size: number, chunkBytes: number): (at: number, n: number) => Buffer | null {
+  let chunk = Buffer.allocUnsafe(Math.max(1, Math.min(size, chunkBytes)));
+  let from = 0;
+  let to = 0;
+  return (at, n) => {
+    if (at + n > size) return null;
+    if (at < from || at + n > to) {
+      if (chunk.length < n) chunk = Buffer.allocUnsafe(n);
+      from = at;
+      to = at + readFully(fd, chunk, 0, Math.min(chunk.length, size - at), at);
+      if (at + n > to) return null;
+    }
+    return chunk.subarray(at - from, at - from + n);
+  };
 }

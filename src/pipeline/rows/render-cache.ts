@@ -28,9 +28,9 @@ import { FIELD_COUNT, serializeEvent, type EventRows } from '../../store/format/
 import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
 import { cacheIdentity, packPath, sha256 } from '../cache/build-cache.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
-import { readFully, writeAllAt, writeAllv } from '../../util/positional-io.ts';
+import { writeAllAt, writeAllv } from '../../util/positional-io.ts';
 import { stableJson } from '../../util/stable-json.ts';
-import { openCacheFile, openCacheFileToAppend, readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
+import { chunkReader, openCacheFile, openCacheFileToAppend, replaceCacheFile } from '../cache/cache-file.ts';
 
 
 const MAGIC = Buffer.from('AULAROWS\n');
@@ -194,20 +194,7 @@ export function readRows(path: string, most: number): { entries: Map<string, Sto
     const size = fstatSync(fd).size;
     const head = rowsFileHeader();
     if (size > most || size < head.length) throw new Error('not a rows file');
-    let chunk = Buffer.allocUnsafe(Math.min(CHUNK, size));
-    let from = 0;
-    let to = 0;
-    /** bytes [at, at + length) of the file, read in chunks; null past its end */
-    const bytes = (at: number, length: number): Buffer | null => {
-      if (at + length > size) return null;
-      if (at < from || at + length > to) {
-        if (chunk.length < length) chunk = Buffer.allocUnsafe(length);
-        from = at;
-        to = at + readFully(fd, chunk, 0, Math.min(chunk.length, size - at), at);
-        if (at + length > to) return null;
-      }
-      return chunk.subarray(at - from, at - from + length);
-    };
+    const bytes = chunkReader(fd, size, CHUNK);
     if (!bytes(0, head.length)?.equals(head)) throw new Error('not a rows file');
     let count = 0;
     let at = head.length;

@@ -342,8 +342,7 @@ export class BuildCache {
   }
 
   private addInput(kind: string, file: string, key: string): void {
-    // only the kinds inputsKey is asked for: the events' (a string each, holding its file's
-    // name) were kept through the whole load for nothing
+    // only the kinds inputsKey is asked for: the events' would be a string each, held through the load
     if (!INPUT_KINDS.has(kind)) return;
     const inputs = this.inputs.get(kind);
     if (inputs) inputs.push(`${file}\0${key}`);
@@ -381,8 +380,8 @@ export class BuildCache {
    * A parse made on another thread (parse-pool.ts), as parse() would have made and kept it: its
    * key, its serialization and that payload's checksum, and the file's stat (statText) taken
    * before its text was read. The records returned are a copy of the payload's, as a cached
-   * parse's are, but for the events' texts when the payload carries them apart (parse-payload.ts):
-   * those are '', and the thread's rows hold them.
+   * parse's are, but textless where the payload carries its events' texts apart (parse-payload.ts):
+   * the thread's rows hold them.
    */
   adopt<T>(kind: string, file: string, made: MadeParse): Parsed<T> {
     this.last = made.key;
@@ -390,7 +389,6 @@ export class BuildCache {
     this.recordStat(`${kind}\0${file}`, made.stat, made.key);
     this.stats.misses++;
     this.keep(made.key, made.payload, made.sum);
-    // (its events' texts are left out when the payload carries them apart: the thread's rows hold them)
     return decodeParse(made.payload, false) as Parsed<T>;
   }
 

@@ -1,13 +1,12 @@
 // Files aula reads back — the build cache's, and the small bookkeeping files of an out folder (a
 // manifest, the list of made files, a lock) — are aula's, yet anything may stand at their paths:
-// a symbolic link, a hard link shared with a file elsewhere, a FIFO, /dev/zero. A FIFO blocked a
-// read for good (and the build's signal handlers with it), /dev/zero filled memory, and an append
-// through a link wrote into a file outside the cache. So such a file is opened without following
-// a link and used only when it is a regular file; one is appended to only when nothing else
-// shares it. Otherwise it is as if it were not there: the cache is never needed, and the build
-// just works without it (or writes it anew, replacing whatever stood there by a rename). What is
-// written anew goes through a temporary created exclusively at a name nobody can guess
-// (replaceCacheFile): a link planted at a temporary's name was written through as well.
+// a symbolic link, a hard link shared with a file elsewhere, a FIFO (a read blocks for good),
+// /dev/zero (a read fills memory). So such a file is opened without following a link and used
+// only when it is a regular file; one is appended to only when nothing else shares it (an append
+// through a link writes outside the cache). Otherwise it is as if it were not there: the cache
+// is never needed, and the build just works without it (or writes it anew, replacing whatever
+// stood there by a rename). What is written anew goes through a temporary created exclusively at
+// a name nobody can guess (replaceCacheFile).
 //
 // Every file is also size-checked before it is read, from its fstat alone: one larger than its
 // reader can use, or sparse (a hole costs nothing to make, yet as much to read as data), is
@@ -90,9 +89,8 @@ export function readSmallFile(path: string, max: number): string | null {
 /**
  * A new temporary file beside `path`, to be renamed over it: `<path>.<pid>-<12 hex digits>.tmp`
  * (the pid tells stale-temps.ts whether its writer still runs). Created exclusively at a name
- * nobody can guess, it is never a link or file someone planted there: opened with 'w' at
- * `<path>.<pid>.tmp`, a symbolic link placed at that name by anyone who can write to the cache
- * folder was followed, and the file it named outside the cache overwritten.
+ * nobody can guess, it is never a link or file someone planted there (which a write would follow
+ * to a file outside the cache).
  */
 export function openTemporary(path: string): { path: string; fd: number } {
   const temporary = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;

@@ -10,10 +10,9 @@
 //
 // The rows the threads render (the largest thing a build makes) are left in one file (rows-scratch.ts),
 // not sent here: this thread holds where each is until the build puts them in list order, reading
-// them into their places a chunk of the file at a time (row-bytes.ts). Held here they were the
-// largest part of the heap outside V8 through the rest of the load and "render data" (where they
-// were copied once more). The file is laid out as the render cache's rows file, which it becomes
-// in a cold build (render-cache.ts).
+// them into their places a chunk of the file at a time (row-bytes.ts): held here, they would be
+// the largest part of the heap outside V8 through the rest of the load. The file is laid out as
+// the render cache's rows file, which it becomes in a cold build (render-cache.ts).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';

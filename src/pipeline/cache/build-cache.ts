@@ -18,7 +18,7 @@
 // the open file when used. A build that parsed a few files anew appends their entries; one that
 // left a quarter of the pack unused, or parsed more than HOLD_BYTES anew, writes it anew.
 import * as crypto from 'node:crypto';
-import { closeSync, existsSync, fstatSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, fstatSync, statSync, type BigIntStats } from 'node:fs';
 import { readFully, writeAllv } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
@@ -29,7 +29,7 @@ import { AULA_VERSION } from '../../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { codeVersion } from './code-version.ts';
-import { chunkReader, openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile } from './cache-file.ts';
+import { chunkReader, openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile, unlinkQuietly } from './cache-file.ts';
 import { decodeParse } from './parse-payload.ts';
 
 const MAGIC = Buffer.from('AULACACHE\n');
@@ -462,11 +462,7 @@ export class BuildCache {
     } catch {
       // closed already
     }
-    try {
-      unlinkSync(this.spill.path);
-    } catch {
-      // gone already
-    }
+    unlinkQuietly(this.spill.path);
     this.spill = null;
   }
 

@@ -86,6 +86,15 @@ export function readSmallFile(path: string, max: number): string | null {
   return readCacheFile(path, max)?.toString('utf8') ?? null;
 }
 
+/** Removes the file at `path` if it can: one gone already, or not removable, is no error here. */
+export function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already, or not ours to remove
+  }
+}
+
 /**
  * A new temporary file beside `path`, to be renamed over it: `<path>.<pid>-<12 hex digits>.tmp`
  * (the pid tells stale-temps.ts whether its writer still runs). Created exclusively at a name
@@ -120,11 +129,7 @@ export function replaceCacheFile(path: string, write: (fd: number) => void, begu
     renameSync(opened.path, path);
     return true;
   } catch {
-    try {
-      if (temporary !== null) unlinkSync(temporary);
-    } catch {
-      // gone already
-    }
+    if (temporary !== null) unlinkQuietly(temporary);
     return false;
   }
 }

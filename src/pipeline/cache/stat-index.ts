@@ -11,7 +11,7 @@
 // The file is `AULASTAT1\n`, a JSON line, and the SHA-256 of both in hex: damaged, foreign (other
 // aula, dist format or V8), or written for another content folder, it is ignored whole, which costs
 // a build its speed (every file read and hashed, as without it), never its result.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../store/format/manifest.ts';
 import { closeSync, fstatSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { CACHE_TEXT_MOST, openTemporary, readCacheFile, replaceCacheFile } from './cache-file.ts';
@@ -65,8 +65,6 @@ export function fileSystemNow(folder: string): bigint | null {
   }
 }
 
-const sha256hex = (text: string) => createHash('sha256').update(text).digest('hex');
-
 const NUMBER = /^[0-9]+$/;
 
 /** The index at `path` if it is intact, of this `identity` and `content` folder; else null. */
@@ -76,7 +74,7 @@ export function readStatIndex(path: string, identity: string, content: string): 
   const text = bytes.toString('utf8');
   if (!text.startsWith(MAGIC) || text.length < MAGIC.length + 66 || !text.endsWith('\n')) return null;
   const sumAt = text.length - 65;
-  if (text[sumAt - 1] !== '\n' || sha256hex(text.slice(0, sumAt)) !== text.slice(sumAt, -1)) return null;
+  if (text[sumAt - 1] !== '\n' || sha256Hex(Buffer.from(text.slice(0, sumAt))) !== text.slice(sumAt, -1)) return null;
   let body: unknown;
   try {
     body = JSON.parse(text.slice(MAGIC.length, sumAt - 1));
@@ -104,5 +102,5 @@ export function writeStatIndex(path: string, identity: string, content: string, 
   const records: string[] = [];
   for (const [id, r] of index.records) records.push(id, r.stat, r.key);
   const head = MAGIC + JSON.stringify({ identity, content, safe: String(index.safe), records }) + '\n';
-  replaceCacheFile(path, (fd) => writeFileSync(fd, `${head}${sha256hex(head)}\n`));
+  replaceCacheFile(path, (fd) => writeFileSync(fd, `${head}${sha256Hex(Buffer.from(head))}\n`));
 }

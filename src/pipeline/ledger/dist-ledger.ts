@@ -17,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { compressionLevels } from '../../deploy/precompress.ts';
 import { cacheIdentity, packPath } from '../cache/build-cache.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
+import { sha256Hex } from '../../store/format/manifest.ts';
 import { runFsThread } from '../threads/fs-thread.ts';
 import { threadModule } from '../../util/start-thread.ts';
 import { makeFolders } from '../../util/make-folders.ts';
@@ -119,7 +120,7 @@ export class DistLedger {
       if (text === undefined || !text.startsWith(MAGIC)) return null;
       const sumEnd = text.indexOf('\n', MAGIC.length);
       const json = text.slice(sumEnd + 1);
-      if (createHash('sha256').update(json).digest('hex') !== text.slice(MAGIC.length, sumEnd)) return null;
+      if (sha256Hex(Buffer.from(json)) !== text.slice(MAGIC.length, sumEnd)) return null;
       const data = JSON.parse(json) as LedgerFile;
       if (data.identity !== cacheIdentity() || data.out !== resolve(out) || typeof data.files !== 'object' || data.files === null) return null;
       return new DistLedger(resolve(out), data);
@@ -289,7 +290,7 @@ export function writeLedger(path: string, out: string, written: Written, precomp
   const data: LedgerFile = { identity: cacheIdentity(), out: resolve(out), files };
   if (precompressed) data.precompressed = precompressed;
   const json = JSON.stringify(data);
-  replaceCacheFile(path, (fd) => writeFileSync(fd, `${MAGIC}${createHash('sha256').update(json).digest('hex')}\n${json}`));
+  replaceCacheFile(path, (fd) => writeFileSync(fd, `${MAGIC}${sha256Hex(Buffer.from(json))}\n${json}`));
 }
 
 /**

@@ -19,7 +19,7 @@
 // A file of another aula is ignored whole; an entry is used only when its checksum matches,
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
-import { closeSync, existsSync, fstatSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
@@ -30,7 +30,7 @@ import { cacheIdentity, packPath, sha256 } from '../cache/build-cache.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
 import { writeAllAt, writeAllv } from '../../util/positional-io.ts';
 import { stableJson } from '../../util/stable-json.ts';
-import { chunkReader, openCacheFile, openCacheFileToAppend, replaceCacheFile } from '../cache/cache-file.ts';
+import { chunkReader, openCacheFile, openCacheFileToAppend, replaceCacheFile, unlinkQuietly } from '../cache/cache-file.ts';
 
 
 const MAGIC = Buffer.from('AULAROWS\n');
@@ -358,11 +358,7 @@ function writeRows(path: string, whole: boolean, parts: Buffer[]): void {
     if (fd === null) throw new Error('not a rows file of its own');
     writeAll(fd, parts);
   } catch {
-    try {
-      unlinkSync(path);
-    } catch {
-      // nothing to remove
-    }
+    unlinkQuietly(path);
   } finally {
     if (fd !== null) closeSync(fd);
   }

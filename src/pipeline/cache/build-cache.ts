@@ -48,6 +48,8 @@ export function cacheIdentity(): string {
 // (heap-policy.ts), and its packs must stay readable by `aula dev` and by any build run without
 // it.
 const IDENTITY = JSON.stringify({ code: codeVersion(), aula: AULA_VERSION, format: DIST_FORMAT, node: process.version, v8: process.versions.v8, sum: CHECKSUM });
+/** What a pack starts with. */
+const PACK_HEAD = Buffer.concat([MAGIC, Buffer.from(`${IDENTITY}\n`)]);
 
 /** The cache folder by default: node_modules/.cache/aula of the project the command runs in. */
 export function defaultCacheDir(cwd = process.cwd()): string {
@@ -142,14 +144,11 @@ function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; f
   try {
     const size = fstatSync(fd).size;
     const bytesAt = chunkReader(fd, size, SCAN_CHUNK);
-    const identity = Buffer.from(`${cacheIdentity()}\n`);
-    const head = MAGIC.length + identity.length;
-    const start = bytesAt(0, head);
-    if (start === null || !start.subarray(0, MAGIC.length).equals(MAGIC) || !start.subarray(MAGIC.length).equals(identity)) {
+    if (!bytesAt(0, PACK_HEAD.length)?.equals(PACK_HEAD)) {
       closeSync(fd);
       return { slots, foreign: true, file: null, fd: null };
     }
-    let at = head;
+    let at = PACK_HEAD.length;
     for (;;) {
       const entry = bytesAt(at, ENTRY_HEAD);
       if (entry === null || !entry.subarray(0, ENTRY.length).equals(ENTRY)) break; // the end, or garbled from here on
@@ -432,21 +431,14 @@ export class BuildCache {
         makeFolders(dirname(this.path));
         const { path, fd } = openTemporary(this.path);
         const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
-        const used = MAGIC.copy(chunk, 0);
-        this.spill = { path, fd, chunk, used: used + chunk.write(`${cacheIdentity()}\n`, used) };
+        this.spill = { path, fd, chunk, used: PACK_HEAD.copy(chunk, 0) };
       }
       const spill = this.spill;
       const need = ENTRY_HEAD + payload.length;
       if (spill.used + need > spill.chunk.length) flushSpill(spill);
-      if (need > spill.chunk.length) {
-        writeAllv(spill.fd, entryParts(key, sum, payload));
-      } else {
-        let at = spill.used + ENTRY.copy(spill.chunk, spill.used);
-        at += spill.chunk.write(key, at, 'hex');
-        at = spill.chunk.writeUInt32LE(payload.length, at);
-        at += sum.copy(spill.chunk, at);
-        spill.used = at + payload.copy(spill.chunk, at);
-      }
+      const parts = entryParts(key, sum, payload);
+      if (need > spill.chunk.length) writeAllv(spill.fd, parts);
+      else for (const part of parts) spill.used += part.copy(spill.chunk, spill.used);
       return true;
     } catch {
       this.dropSpill();
@@ -527,7 +519,7 @@ export class BuildCache {
     const written = replaceCacheFile(
       this.path,
       (fd) => {
-        let parts: Buffer[] = spill === null ? [MAGIC, Buffer.from(`${cacheIdentity()}\n`)] : [];
+        let parts: Buffer[] = spill === null ? [PACK_HEAD] : [];
         if (spill !== null) flushSpill(spill);
         for (const [key, slot] of this.next) {
           if (slot.spilled) continue;
@@ -559,7 +551,7 @@ export class BuildCache {
   private appendFresh(): boolean {
     const file = this.file;
     if (this.stats.foreign || file === null || file.end === null || stampOf(this.path) !== file.stamp) return false;
-    let live = MAGIC.length + Buffer.byteLength(`${cacheIdentity()}\n`);
+    let live = PACK_HEAD.length;
     for (const slot of this.next.values()) live += ENTRY_HEAD + slot.length;
     const total = file.end + this.fresh.length * ENTRY_HEAD + this.freshBytes;
     if ((total - live) * 4 > total) return false;

@@ -10,18 +10,17 @@
 // (with its twins) instead of being answered, written, hashed or compressed again. Anything that
 // does not match, a ledger of another aula or out folder, a damaged ledger, is simply not used.
 //
-// File: AULALEDGER\n <SHA-256 of the JSON, hex>\n <JSON>
+// File: AULALEDGER\n <SHA-256 of the JSON, hex>\n <JSON> (cache-file.ts writeSealed)
 import { createHash } from 'node:crypto';
-import { linkSync, lstatSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { compressionLevels } from '../../deploy/precompress.ts';
 import { cacheIdentity, packPath } from '../cache/build-cache.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
-import { sha256Hex } from '../../store/format/manifest.ts';
 import { runFsThread } from '../threads/fs-thread.ts';
 import { threadModule } from '../../util/start-thread.ts';
 import { makeFolders } from '../../util/make-folders.ts';
-import { CACHE_TEXT_MOST, readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
+import { CACHE_TEXT_MOST, readSealed, writeSealed } from '../cache/cache-file.ts';
 
 const MAGIC = 'AULALEDGER\n';
 const TWINS = ['.gz', '.br'] as const;
@@ -116,11 +115,8 @@ export class DistLedger {
   /** The ledger at `path` for `out`, or null when there is none or it cannot be trusted. */
   static read(path: string, out: string): DistLedger | null {
     try {
-      const text = readCacheFile(path, CACHE_TEXT_MOST)?.toString('utf8');
-      if (text === undefined || !text.startsWith(MAGIC)) return null;
-      const sumEnd = text.indexOf('\n', MAGIC.length);
-      const json = text.slice(sumEnd + 1);
-      if (sha256Hex(Buffer.from(json)) !== text.slice(MAGIC.length, sumEnd)) return null;
+      const json = readSealed(path, MAGIC, CACHE_TEXT_MOST)?.toString('utf8');
+      if (json === undefined) return null;
       const data = JSON.parse(json) as LedgerFile;
       if (data.identity !== cacheIdentity() || data.out !== resolve(out) || typeof data.files !== 'object' || data.files === null) return null;
       return new DistLedger(resolve(out), data);
@@ -289,8 +285,7 @@ export function writeLedger(path: string, out: string, written: Written, precomp
   settleTimestamps(Object.values(files));
   const data: LedgerFile = { identity: cacheIdentity(), out: resolve(out), files };
   if (precompressed) data.precompressed = precompressed;
-  const json = JSON.stringify(data);
-  replaceCacheFile(path, (fd) => writeFileSync(fd, `${MAGIC}${sha256Hex(Buffer.from(json))}\n${json}`));
+  writeSealed(path, MAGIC, [Buffer.from(JSON.stringify(data))]);
 }
 
 /**

@@ -78,8 +78,8 @@ if (!existsSync(final)) {
   }
   // (from lib/, where they now are: a module that changed was moved out of the build folder)
   const { BROWSER_MODULES } = await import(pathToFileURL(join(final, 'store', 'write', 'browser-modules.js')).href);
-  const { PREBUNDLED_WORKER } = await import(pathToFileURL(join(final, 'pipeline', 'publish', 'edge-bundle.js')).href);
-  const bundles = [...Object.values(BROWSER_MODULES).map((m) => join('store', 'write', m.prebundled)), join('pipeline', 'publish', PREBUNDLED_WORKER), 'code-version.json'];
+  const { PREBUNDLED_WORKER } = await import(pathToFileURL(join(final, 'deploy', 'edge-bundle.js')).href);
+  const bundles = [...Object.values(BROWSER_MODULES).map((m) => join('store', 'write', m.prebundled)), join('deploy', PREBUNDLED_WORKER), 'code-version.json'];
   const { folders, files } = entriesOf(final);
   for (const rel of files) if (!fresh.has(rel) && !bundles.includes(rel)) unlinkSync(join(final, rel));
   // folders left empty, deepest first
@@ -100,8 +100,8 @@ const writeWhole = (url, text) => {
 const { bundle, BROWSER_MODULES } = await import(new URL('store/write/browser-modules.js', placed).href);
 for (const [name, module] of Object.entries(BROWSER_MODULES)) writeWhole(new URL(`store/write/${module.prebundled}`, placed), await bundle(name));
 // the edge worker (`aula build --edge`), from src/ so it is byte for byte what a checkout bundles
-const { bundleWorkerFrom, PREBUNDLED_WORKER } = await import(new URL('pipeline/publish/edge-bundle.js', placed).href);
-writeWhole(new URL(`pipeline/publish/${PREBUNDLED_WORKER}`, placed), await bundleWorkerFrom(join(root, 'src', 'adapter', 'workerd', 'worker.ts')));
+const { bundleWorkerFrom, PREBUNDLED_WORKER } = await import(new URL('deploy/edge-bundle.js', placed).href);
+writeWhole(new URL(`deploy/${PREBUNDLED_WORKER}`, placed), await bundleWorkerFrom(join(root, 'src', 'adapter', 'workerd', 'worker.ts')));
 // the code version every build cache entry is made under (pipeline/cache/code-version.ts): of the
 // sources the modules were compiled from, as a run from those sources hashes them
 const { hashModules, CODE_VERSION_FILE } = await import(new URL('pipeline/cache/code-version.js', placed).href);

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
-import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/pipeline/publish/edge-bundle.ts';
+import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/deploy/edge-bundle.ts';
 import { loadedFiles } from '../src/store/format/dist-paths.ts';
 
 const pkg = 'workerd';

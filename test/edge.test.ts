@@ -5,7 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/pipeline/publish/edge-bundle.ts';
+import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/deploy/edge-bundle.ts';
 import { isPublicFile, MEDIA_FILES_INDEX, mediaPath, parseMediaFiles } from '../src/store/format/public-files.ts';
 import fc from 'fast-check';
 import { aula } from './aula-cli.ts';

@@ -39,7 +39,7 @@ describe('npm pack', () => {
     expect(files).toContain('lib/cli/main.js');
     expect(files).toContain('lib/store/write/static-module.js');
     expect(files).toContain('lib/store/write/minisearch-options-module.js');
-    expect(files).toContain('lib/pipeline/publish/edge-worker.js');
+    expect(files).toContain('lib/deploy/edge-worker.js');
     expect(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     // lib/content/ is the content loader; the sample content/ folder is not shipped
     expect(files.filter((f) => /^(test|bench|content|scripts|src)\/|\.test\.|\.bench\.|fixture/.test(f))).toEqual([]);

@@ -145,7 +145,7 @@ program
     const { build } = await import('../pipeline/build.ts');
     const { defaultCacheDir } = await import('../pipeline/cache/build-cache.ts');
     const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();
-    const { progressDisplay } = await import('../pipeline/progress.ts');
+    const { progressDisplay } = await import('./progress.ts');
     // progress on stdout, like the summary: stderr holds only the problems
     const display = progressDisplay(process.stdout, opts.quiet ? 'quiet' : 'auto');
     let result;

@@ -18,7 +18,7 @@
 // the open file when used. A build that parsed a few files anew appends their entries; one that
 // left a quarter of the pack unused, or parsed more than HOLD_BYTES anew, writes it anew.
 import * as crypto from 'node:crypto';
-import { closeSync, existsSync, fstatSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, fstatSync, statSync, type BigIntStats } from 'node:fs';
 import { readFully, writeAllv } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
@@ -29,7 +29,7 @@ import { AULA_VERSION } from '../../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { codeVersion } from './code-version.ts';
-import { openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile } from './cache-file.ts';
+import { chunkReader, openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile, unlinkQuietly } from './cache-file.ts';
 import { decodeParse } from './parse-payload.ts';
 
 const MAGIC = Buffer.from('AULACACHE\n');
@@ -48,6 +48,8 @@ export function cacheIdentity(): string {
 // (heap-policy.ts), and its packs must stay readable by `aula dev` and by any build run without
 // it.
 const IDENTITY = JSON.stringify({ code: codeVersion(), aula: AULA_VERSION, format: DIST_FORMAT, node: process.version, v8: process.versions.v8, sum: CHECKSUM });
+/** What a pack starts with. */
+const PACK_HEAD = Buffer.concat([MAGIC, Buffer.from(`${IDENTITY}\n`)]);
 
 /** The cache folder by default: node_modules/.cache/aula of the project the command runs in. */
 export function defaultCacheDir(cwd = process.cwd()): string {
@@ -141,27 +143,12 @@ function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; f
   if (fd === null) return { slots, foreign: false, file: null, fd: null };
   try {
     const size = fstatSync(fd).size;
-    const chunk = Buffer.allocUnsafe(Math.min(Math.max(size, 1), SCAN_CHUNK));
-    let chunkAt = 0;
-    let chunkEnd = 0;
-    /** `n` bytes at `at` (n ≤ the chunk's size), or null past the end */
-    const bytesAt = (at: number, n: number): Buffer | null => {
-      if (at + n > size) return null;
-      if (at < chunkAt || at + n > chunkEnd) {
-        chunkAt = at;
-        chunkEnd = at + readFully(fd, chunk, 0, Math.min(chunk.length, size - at), at);
-        if (at + n > chunkEnd) return null;
-      }
-      return chunk.subarray(at - chunkAt, at - chunkAt + n);
-    };
-    const identity = Buffer.from(`${cacheIdentity()}\n`);
-    const head = MAGIC.length + identity.length;
-    const start = bytesAt(0, head);
-    if (start === null || !start.subarray(0, MAGIC.length).equals(MAGIC) || !start.subarray(MAGIC.length).equals(identity)) {
+    const bytesAt = chunkReader(fd, size, SCAN_CHUNK);
+    if (!bytesAt(0, PACK_HEAD.length)?.equals(PACK_HEAD)) {
       closeSync(fd);
       return { slots, foreign: true, file: null, fd: null };
     }
-    let at = head;
+    let at = PACK_HEAD.length;
     for (;;) {
       const entry = bytesAt(at, ENTRY_HEAD);
       if (entry === null || !entry.subarray(0, ENTRY.length).equals(ENTRY)) break; // the end, or garbled from here on
@@ -354,8 +341,7 @@ export class BuildCache {
   }
 
   private addInput(kind: string, file: string, key: string): void {
-    // only the kinds inputsKey is asked for: the events' (a string each, holding its file's
-    // name) were kept through the whole load for nothing
+    // only the kinds inputsKey is asked for: the events' would be a string each, held through the load
     if (!INPUT_KINDS.has(kind)) return;
     const inputs = this.inputs.get(kind);
     if (inputs) inputs.push(`${file}\0${key}`);
@@ -393,8 +379,8 @@ export class BuildCache {
    * A parse made on another thread (parse-pool.ts), as parse() would have made and kept it: its
    * key, its serialization and that payload's checksum, and the file's stat (statText) taken
    * before its text was read. The records returned are a copy of the payload's, as a cached
-   * parse's are, but for the events' texts when the payload carries them apart (parse-payload.ts):
-   * those are '', and the thread's rows hold them.
+   * parse's are, but textless where the payload carries its events' texts apart (parse-payload.ts):
+   * the thread's rows hold them.
    */
   adopt<T>(kind: string, file: string, made: MadeParse): Parsed<T> {
     this.last = made.key;
@@ -402,7 +388,6 @@ export class BuildCache {
     this.recordStat(`${kind}\0${file}`, made.stat, made.key);
     this.stats.misses++;
     this.keep(made.key, made.payload, made.sum);
-    // (its events' texts are left out when the payload carries them apart: the thread's rows hold them)
     return decodeParse(made.payload, false) as Parsed<T>;
   }
 
@@ -446,21 +431,14 @@ export class BuildCache {
         makeFolders(dirname(this.path));
         const { path, fd } = openTemporary(this.path);
         const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
-        const used = MAGIC.copy(chunk, 0);
-        this.spill = { path, fd, chunk, used: used + chunk.write(`${cacheIdentity()}\n`, used) };
+        this.spill = { path, fd, chunk, used: PACK_HEAD.copy(chunk, 0) };
       }
       const spill = this.spill;
       const need = ENTRY_HEAD + payload.length;
       if (spill.used + need > spill.chunk.length) flushSpill(spill);
-      if (need > spill.chunk.length) {
-        writeAllv(spill.fd, entryParts(key, sum, payload));
-      } else {
-        let at = spill.used + ENTRY.copy(spill.chunk, spill.used);
-        at += spill.chunk.write(key, at, 'hex');
-        at = spill.chunk.writeUInt32LE(payload.length, at);
-        at += sum.copy(spill.chunk, at);
-        spill.used = at + payload.copy(spill.chunk, at);
-      }
+      const parts = entryParts(key, sum, payload);
+      if (need > spill.chunk.length) writeAllv(spill.fd, parts);
+      else for (const part of parts) spill.used += part.copy(spill.chunk, spill.used);
       return true;
     } catch {
       this.dropSpill();
@@ -476,11 +454,7 @@ export class BuildCache {
     } catch {
       // closed already
     }
-    try {
-      unlinkSync(this.spill.path);
-    } catch {
-      // gone already
-    }
+    unlinkQuietly(this.spill.path);
     this.spill = null;
   }
 
@@ -545,7 +519,7 @@ export class BuildCache {
     const written = replaceCacheFile(
       this.path,
       (fd) => {
-        let parts: Buffer[] = spill === null ? [MAGIC, Buffer.from(`${cacheIdentity()}\n`)] : [];
+        let parts: Buffer[] = spill === null ? [PACK_HEAD] : [];
         if (spill !== null) flushSpill(spill);
         for (const [key, slot] of this.next) {
           if (slot.spilled) continue;
@@ -577,7 +551,7 @@ export class BuildCache {
   private appendFresh(): boolean {
     const file = this.file;
     if (this.stats.foreign || file === null || file.end === null || stampOf(this.path) !== file.stamp) return false;
-    let live = MAGIC.length + Buffer.byteLength(`${cacheIdentity()}\n`);
+    let live = PACK_HEAD.length;
     for (const slot of this.next.values()) live += ENTRY_HEAD + slot.length;
     const total = file.end + this.fresh.length * ENTRY_HEAD + this.freshBytes;
     if ((total - live) * 4 > total) return false;

@@ -1,24 +1,25 @@
 // Files aula reads back — the build cache's, and the small bookkeeping files of an out folder (a
 // manifest, the list of made files, a lock) — are aula's, yet anything may stand at their paths:
-// a symbolic link, a hard link shared with a file elsewhere, a FIFO, /dev/zero. A FIFO blocked a
-// read for good (and the build's signal handlers with it), /dev/zero filled memory, and an append
-// through a link wrote into a file outside the cache. So such a file is opened without following
-// a link and used only when it is a regular file; one is appended to only when nothing else
-// shares it. Otherwise it is as if it were not there: the cache is never needed, and the build
-// just works without it (or writes it anew, replacing whatever stood there by a rename). What is
-// written anew goes through a temporary created exclusively at a name nobody can guess
-// (replaceCacheFile): a link planted at a temporary's name was written through as well.
+// a symbolic link, a hard link shared with a file elsewhere, a FIFO (a read blocks for good),
+// /dev/zero (a read fills memory). So such a file is opened without following a link and used
+// only when it is a regular file; one is appended to only when nothing else shares it (an append
+// through a link writes outside the cache). Otherwise it is as if it were not there: the cache
+// is never needed, and the build just works without it (or writes it anew, replacing whatever
+// stood there by a rename). What is written anew goes through a temporary created exclusively at
+// a name nobody can guess (replaceCacheFile).
 //
 // Every file is also size-checked before it is read, from its fstat alone: one larger than its
 // reader can use, or sparse (a hole costs nothing to make, yet as much to read as data), is
 // treated as absent. That costs one slower build, never a wrong one, and it is decided in O(1).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
 import { dirname } from 'node:path';
 
 const { MAX_STRING_LENGTH } = bufferConstants;
 import { makeFolders } from '../../util/make-folders.ts';
+import { readFully, writeAllv } from '../../util/positional-io.ts';
+import { sha256Hex } from '../../store/format/manifest.ts';
 
 /**
  * Past this size a file is sparse when fewer than a quarter of its bytes are stored: a hole reads
@@ -86,12 +87,20 @@ export function readSmallFile(path: string, max: number): string | null {
   return readCacheFile(path, max)?.toString('utf8') ?? null;
 }
 
+/** Removes the file at `path` if it can: one gone already, or not removable, is no error here. */
+export function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already, or not ours to remove
+  }
+}
+
 /**
  * A new temporary file beside `path`, to be renamed over it: `<path>.<pid>-<12 hex digits>.tmp`
  * (the pid tells stale-temps.ts whether its writer still runs). Created exclusively at a name
- * nobody can guess, it is never a link or file someone planted there: opened with 'w' at
- * `<path>.<pid>.tmp`, a symbolic link placed at that name by anyone who can write to the cache
- * folder was followed, and the file it named outside the cache overwritten.
+ * nobody can guess, it is never a link or file someone planted there (which a write would follow
+ * to a file outside the cache).
  */
 export function openTemporary(path: string): { path: string; fd: number } {
   const temporary = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
@@ -121,11 +130,49 @@ export function replaceCacheFile(path: string, write: (fd: number) => void, begu
     renameSync(opened.path, path);
     return true;
   } catch {
-    try {
-      if (temporary !== null) unlinkSync(temporary);
-    } catch {
-      // gone already
-    }
+    if (temporary !== null) unlinkQuietly(temporary);
     return false;
   }
+}
+
+/**
+ * The file `fd` of `size` bytes, read a chunk at a time as it is asked for (a cache file is as
+ * large as the content, which a build must not hold): bytes(at, n) is a view of the n bytes at
+ * `at`, good until the next call, or null past the end.
+ */
+export function chunkReader(fd: number, size: number, chunkBytes: number): (at: number, n: number) => Buffer | null {
+  let chunk = Buffer.allocUnsafe(Math.max(1, Math.min(size, chunkBytes)));
+  let from = 0;
+  let to = 0;
+  return (at, n) => {
+    if (at + n > size) return null;
+    if (at < from || at + n > to) {
+      if (chunk.length < n) chunk = Buffer.allocUnsafe(n);
+      from = at;
+      to = at + readFully(fd, chunk, 0, Math.min(chunk.length, size - at), at);
+      if (at + n > to) return null;
+    }
+    return chunk.subarray(at - from, at - from + n);
+  };
+}
+
+/**
+ * Writes `parts` end to end at `path` (anew: replaceCacheFile) after `head` (what the file is, and
+ * which aula wrote it) and the parts' SHA-256 in hex on a line: readSealed tells a damaged file
+ * from an intact one by it. False when it could not be written.
+ */
+export function writeSealed(path: string, head: string, parts: readonly Uint8Array[]): boolean {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return replaceCacheFile(path, (fd) => writeAllv(fd, [Buffer.from(`${head}${hash.digest('hex')}\n`), ...parts]));
+}
+
+/** What writeSealed wrote at `path` after `head`, when the file is intact and at most `most` bytes; else null. */
+export function readSealed(path: string, head: string, most: number): Buffer | null {
+  const file = readCacheFile(path, most);
+  const start = Buffer.from(head);
+  const end = start.length + 64;
+  if (file === null || file.length <= end || !file.subarray(0, start.length).equals(start) || file[end] !== 0x0a) return null;
+  const payload = file.subarray(end + 1);
+  return sha256Hex(payload) === file.toString('latin1', start.length, end) ? payload : null;
 }

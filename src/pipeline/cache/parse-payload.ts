@@ -1,35 +1,30 @@
 // A file's parse as the parse threads hand it over and the build cache keeps it (its payload).
 //
 // Most payloads are v8.serialize of the parse. An events file whose every record had its row
-// made on its thread (parse-batch.ts) is written in two parts instead: the parse without its
-// events' text fields (LET_GO: their values are '' there), then those fields' JSON as the rows
-// hold them (UTF-8, copied from the rows' bytes), as one JSON array per file:
+// made on its thread (parse-batch.ts) is written in two parts instead: the parse with its events
+// textless (EVENT_TEXTS absent), then those fields' JSON as the rows hold them (UTF-8, copied from
+// the rows' bytes), as one JSON array per file:
 //
-//   0x00 · u32 LE length of the first part · v8.serialize(parse without the texts) · [[…8 values…], …]
+//   0x00 · u32 LE length of the first part · v8.serialize(textless parse) · [[…8 values…], …]
 //
-// The build's main thread lets go of those fields as soon as it has a parse from a thread (the
-// rows hold them), so it decodes only the first part: a body with „ “ or – is a two-byte string
-// to V8, and the bodies are most of the payloads, serialized on the
-// threads, copied into the cache and deserialized on the main thread only to be dropped. A parse
-// taken from the cache is decoded whole.
+// The build's main thread decodes only the first part of a parse a thread made now: its rows hold
+// the texts. A body with „ “ or – is a two-byte string to V8, and the bodies are most of the
+// payloads; decoded, they would be the largest part of the main thread's heap. A parse taken from
+// the cache is decoded whole.
 import { deserialize, serialize } from 'node:v8';
 import type { Parsed } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
+import { EVENT_TEXTS, type TextlessEvent } from '../../model/event-texts.ts';
 import { fieldIndex, valueSpanIn } from '../../store/format/event-rows.ts';
 
-/**
- * The text fields an event's row holds as the JSON of the record's own value (renderEvent copies
- * them as they are), and nothing after the rows reads from the record: kept, the bodies would be
- * the largest part of the main thread's heap (two-byte text).
- */
-export const LET_GO = ['title', 'organizer', 'location', 'teaser', 'body', 'attending_fees_info', 'contact', 'email'] as const satisfies readonly (keyof Event)[];
-export type LetGo = (typeof LET_GO)[number];
+/** Where each text is among a row's fields. */
+export const TEXT_FIELDS = EVENT_TEXTS.map((f) => fieldIndex(f)!);
 
-/** Where each of them is among a row's fields. */
-export const LET_GO_FIELDS = LET_GO.map((f) => fieldIndex(f)!);
-
-/** An event's let-go fields, to be set. */
-export const letGoOf = (e: Event) => e as unknown as Record<LetGo, string | null>;
+/** `e` without its texts: a copy (the names are EVENT_TEXTS'; a test checks that none is left). */
+function textless(e: Event): TextlessEvent {
+  const { title, organizer, location, teaser, body, attending_fees_info, contact, email, ...rest } = e;
+  return rest;
+}
 
 /** The first byte of a payload in two parts (v8.serialize's payloads start with 0xff). */
 const APART = 0x00;
@@ -52,10 +47,10 @@ export class TextsApart {
     scratch[0] = 0x5b; // [
   }
 
-  /** A record's row: its let-go fields' JSON is copied out of `row` (which may be reused after). */
+  /** A record's row: its texts' JSON is copied out of `row` (which may be reused after). */
   add(row: Uint8Array, starts: ArrayLike<number>): void {
     // at most the row's length, the commas and brackets
-    const room = this.bytes + row.byteLength + LET_GO.length + 3;
+    const room = this.bytes + row.byteLength + EVENT_TEXTS.length + 3;
     if (room > scratch.length) {
       const grown = Buffer.allocUnsafeSlow(Math.max(room, Math.ceil(scratch.length * 1.5)));
       scratch.copy(grown, 0, 0, this.bytes);
@@ -64,7 +59,7 @@ export class TextsApart {
     let at = this.bytes;
     if (this.count > 0) scratch[at++] = 0x2c; // ,
     scratch[at++] = 0x5b;
-    LET_GO_FIELDS.forEach((field, f) => {
+    TEXT_FIELDS.forEach((field, f) => {
       if (f > 0) scratch[at++] = 0x2c;
       const [from, to] = valueSpanIn(starts, 0, field);
       scratch.set(row.subarray(from, to), at);
@@ -75,14 +70,10 @@ export class TextsApart {
     this.count++;
   }
 
-  /**
-   * The payload of `parsed`, whose records are the ones added (in order): its let-go fields are
-   * set to '' in place, and carried in the second part.
-   */
-  payload(parsed: Parsed<unknown>): Buffer {
+  /** The payload of `parsed`, whose records are the ones added (in order): its events textless, their texts in the second part. */
+  payload(parsed: Parsed<Event>): Buffer {
     if (parsed.records.length !== this.count) throw new Error('the texts do not fit the records');
-    for (const r of parsed.records) for (const f of LET_GO) letGoOf(r.value as Event)[f] = '';
-    const first = serialize(parsed);
+    const first = serialize({ ...parsed, records: parsed.records.map((r) => ({ ...r, value: textless(r.value) })) });
     const out = Buffer.allocUnsafe(HEAD + first.length + this.bytes + 1);
     out[0] = APART;
     out.writeUInt32LE(first.length, 1);
@@ -94,8 +85,9 @@ export class TextsApart {
 }
 
 /**
- * A payload's parse. `texts`: with its events' let-go fields (a parse from the cache); without,
- * they are '' (a parse a thread made now, whose rows hold them). Throws on a payload it cannot read.
+ * A payload's parse. `texts`: with its events' texts (a parse from the cache); without, its events
+ * are textless where the payload carries their texts apart (a parse a thread made now, whose rows
+ * hold them). Throws on a payload it cannot read.
  */
 export function decodeParse(payload: Buffer, texts: boolean): unknown {
   if (payload[0] !== APART) return deserialize(payload);
@@ -107,9 +99,9 @@ export function decodeParse(payload: Buffer, texts: boolean): unknown {
   if (!Array.isArray(values) || !Array.isArray(records) || values.length !== records.length) throw new Error('the texts do not fit the records');
   records.forEach((r, i) => {
     const v = values[i] as unknown;
-    if (!Array.isArray(v) || v.length !== LET_GO.length) throw new Error('the texts do not fit the records');
-    const fields = letGoOf(r.value as Event);
-    LET_GO.forEach((f, j) => (fields[f] = v[j] as string | null));
+    if (!Array.isArray(v) || v.length !== EVENT_TEXTS.length) throw new Error('the texts do not fit the records');
+    const fields = r.value as Record<string, unknown>;
+    EVENT_TEXTS.forEach((f, j) => (fields[f] = v[j]));
   });
   return parsed;
 }

@@ -8,13 +8,13 @@
 // build that wrote the index: a file whose mtime or ctime is not safely older than that is read and
 // hashed anyway. The ctime also catches an mtime set back with utimes.
 //
-// The file is `AULASTAT1\n`, a JSON line, and the SHA-256 of both in hex: damaged, foreign (other
-// aula, dist format or V8), or written for another content folder, it is ignored whole, which costs
-// a build its speed (every file read and hashed, as without it), never its result.
-import { createHash } from 'node:crypto';
+// The file is `AULASTAT1\n` and a JSON line, sealed by its SHA-256 (cache-file.ts writeSealed):
+// damaged, foreign (other aula, dist format or V8), or written for another content folder, it is
+// ignored whole, which costs a build its speed (every file read and hashed, as without it), never
+// its result.
 import { closeSync, fstatSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import { CACHE_TEXT_MOST, openTemporary, readCacheFile, replaceCacheFile } from './cache-file.ts';
+import { CACHE_TEXT_MOST, openTemporary, readSealed, writeSealed } from './cache-file.ts';
 
 const MAGIC = 'AULASTAT1\n';
 /**
@@ -65,21 +65,15 @@ export function fileSystemNow(folder: string): bigint | null {
   }
 }
 
-const sha256hex = (text: string) => createHash('sha256').update(text).digest('hex');
-
 const NUMBER = /^[0-9]+$/;
 
 /** The index at `path` if it is intact, of this `identity` and `content` folder; else null. */
 export function readStatIndex(path: string, identity: string, content: string): StatIndex | null {
-  const bytes = readCacheFile(path, CACHE_TEXT_MOST);
-  if (bytes === null) return null;
-  const text = bytes.toString('utf8');
-  if (!text.startsWith(MAGIC) || text.length < MAGIC.length + 66 || !text.endsWith('\n')) return null;
-  const sumAt = text.length - 65;
-  if (text[sumAt - 1] !== '\n' || sha256hex(text.slice(0, sumAt)) !== text.slice(sumAt, -1)) return null;
+  const json = readSealed(path, MAGIC, CACHE_TEXT_MOST)?.toString('utf8');
+  if (json === undefined) return null;
   let body: unknown;
   try {
-    body = JSON.parse(text.slice(MAGIC.length, sumAt - 1));
+    body = JSON.parse(json);
   } catch {
     return null;
   }
@@ -103,6 +97,5 @@ export function readStatIndex(path: string, identity: string, content: string): 
 export function writeStatIndex(path: string, identity: string, content: string, index: StatIndex): void {
   const records: string[] = [];
   for (const [id, r] of index.records) records.push(id, r.stat, r.key);
-  const head = MAGIC + JSON.stringify({ identity, content, safe: String(index.safe), records }) + '\n';
-  replaceCacheFile(path, (fd) => writeFileSync(fd, `${head}${sha256hex(head)}\n`));
+  writeSealed(path, MAGIC, [Buffer.from(JSON.stringify({ identity, content, safe: String(index.safe), records }))]);
 }

@@ -4,7 +4,8 @@
 // links are made inside the staging folder, before it is renamed into place.
 //
 // The bytes are compared, never assumed from a manifest: a hand-edited dist file is not carried.
-import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, unlinkSync, utimesSync, type Stats } from 'node:fs';
+import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, utimesSync, type Stats } from 'node:fs';
+import { unlinkQuietly } from '../cache/cache-file.ts';
 import { join } from 'node:path';
 
 /** Every regular file under `dir`, relative to it with forward slashes. */
@@ -61,11 +62,7 @@ export function carryFile(previous: string, staged: string): boolean {
     renameSync(temporary, staged);
   } catch {
     // No hard links here (another file system, FAT, a permission): same bytes, old mtime.
-    try {
-      unlinkSync(temporary);
-    } catch {
-      // not created
-    }
+    unlinkQuietly(temporary);
     utimesSync(staged, old.atime, old.mtime);
   }
   return true;

@@ -10,9 +10,9 @@
 // (with its twins) instead of being answered, written, hashed or compressed again. Anything that
 // does not match, a ledger of another aula or out folder, a damaged ledger, is simply not used.
 //
-// File: AULALEDGER\n <SHA-256 of the JSON, hex>\n <JSON>
+// File: AULALEDGER\n <SHA-256 of the JSON, hex>\n <JSON> (cache-file.ts writeSealed)
 import { createHash } from 'node:crypto';
-import { linkSync, lstatSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { compressionLevels } from '../../deploy/precompress.ts';
 import { cacheIdentity, packPath } from '../cache/build-cache.ts';
@@ -20,7 +20,7 @@ import { COMPRESSOR } from './compressed-reuse.ts';
 import { runFsThread } from '../threads/fs-thread.ts';
 import { threadModule } from '../../util/start-thread.ts';
 import { makeFolders } from '../../util/make-folders.ts';
-import { CACHE_TEXT_MOST, readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
+import { CACHE_TEXT_MOST, readSealed, writeSealed } from '../cache/cache-file.ts';
 
 const MAGIC = 'AULALEDGER\n';
 const TWINS = ['.gz', '.br'] as const;
@@ -115,11 +115,8 @@ export class DistLedger {
   /** The ledger at `path` for `out`, or null when there is none or it cannot be trusted. */
   static read(path: string, out: string): DistLedger | null {
     try {
-      const text = readCacheFile(path, CACHE_TEXT_MOST)?.toString('utf8');
-      if (text === undefined || !text.startsWith(MAGIC)) return null;
-      const sumEnd = text.indexOf('\n', MAGIC.length);
-      const json = text.slice(sumEnd + 1);
-      if (createHash('sha256').update(json).digest('hex') !== text.slice(MAGIC.length, sumEnd)) return null;
+      const json = readSealed(path, MAGIC, CACHE_TEXT_MOST)?.toString('utf8');
+      if (json === undefined) return null;
       const data = JSON.parse(json) as LedgerFile;
       if (data.identity !== cacheIdentity() || data.out !== resolve(out) || typeof data.files !== 'object' || data.files === null) return null;
       return new DistLedger(resolve(out), data);
@@ -155,8 +152,7 @@ export class DistLedger {
 
   /** Whether the previous dist's `rel` is proven (by its identity) to hold the bytes of SHA-256 `sha`. */
   proves(rel: string, sha: string): boolean {
-    const entry = this.entry(rel);
-    return entry !== undefined && entry.sha === sha && identityOf(join(this.out, rel)) === entry.id;
+    return this.proven(rel, { sha }, null) !== null;
   }
 
   /**
@@ -166,33 +162,22 @@ export class DistLedger {
    * null having linked nothing.
    */
   reuse(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
-    const entry = this.proven(rel, proof, volume, measure);
-    if (!entry) return null;
-    const from = join(this.out, rel);
-    const to = join(staging, rel);
     const made: string[] = [];
-    this.noteLinked(rel, entry, volume);
+    let links;
     try {
-      this.folder(dirname(to));
+      links = this.prove(rel, staging, proof, volume, measure);
+      if (!links) return null;
       // each was just proven a regular file (not a link) by its identity: linked without another lstat
-      for (const ext of volume === null ? [''] : ['', ...TWINS]) {
-        linkSync(`${from}${ext}`, `${to}${ext}`);
-        made.push(`${to}${ext}`);
+      for (let i = 0; i < links.pairs.length; i += 2) {
+        linkSync(links.pairs[i], links.pairs[i + 1]);
+        made.push(links.pairs[i + 1]);
       }
     } catch {
       for (const path of made) unlinkSync(path);
       for (const ext of ['', ...TWINS]) this.linked.delete(`${rel}${ext}`);
       return null;
     }
-    return entry;
-  }
-
-  private noteLinked(rel: string, entry: LedgerEntry, volume: number | null): void {
-    this.linked.set(rel, entry.id);
-    if (volume !== null && entry.gz !== undefined && entry.br !== undefined) {
-      this.linked.set(`${rel}.gz`, entry.gz);
-      this.linked.set(`${rel}.br`, entry.br);
-    }
+    return links.entry;
   }
 
   /** Whether reuse would link `rel` (its proof, identity and twins checked), linking nothing. */
@@ -206,14 +191,25 @@ export class DistLedger {
    * a link call per file of the dist). The file is in `staging` once that has resolved.
    */
   reuseLater(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
+    const links = this.prove(rel, staging, proof, volume, measure);
+    if (!links) return null;
+    this.pending.push(...links.pairs);
+    return links.entry;
+  }
+
+  /** As proven; then its folder in `staging` made, its links noted, and the links to make: from and to, one after another. */
+  private prove(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): { entry: LedgerEntry; pairs: string[] } | null {
     const entry = this.proven(rel, proof, volume, measure);
     if (!entry) return null;
     const from = join(this.out, rel);
     const to = join(staging, rel);
     this.folder(dirname(to));
-    for (const ext of volume === null ? [''] : ['', ...TWINS]) this.pending.push(`${from}${ext}`, `${to}${ext}`);
-    this.noteLinked(rel, entry, volume);
-    return entry;
+    this.linked.set(rel, entry.id);
+    if (volume !== null && entry.gz !== undefined && entry.br !== undefined) {
+      this.linked.set(`${rel}.gz`, entry.gz);
+      this.linked.set(`${rel}.br`, entry.br);
+    }
+    return { entry, pairs: (volume === null ? [''] : ['', ...TWINS]).flatMap((ext) => [`${from}${ext}`, `${to}${ext}`]) };
   }
 
   /**
@@ -235,7 +231,7 @@ export class DistLedger {
 
   /** The entry of `rel` when the previous file (and its twins, with `volume`) is proven to be what this build would write. */
   private proven(rel: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
-    const entry = Object.hasOwn(this.data.files, rel) ? this.data.files[rel] : undefined;
+    const entry = this.entry(rel);
     if (!entry) return null;
     if (proof.inputs !== undefined ? entry.inputs !== proof.inputs : entry.sha !== proof.sha) return null;
     const from = join(this.out, rel);
@@ -289,8 +285,7 @@ export function writeLedger(path: string, out: string, written: Written, precomp
   settleTimestamps(Object.values(files));
   const data: LedgerFile = { identity: cacheIdentity(), out: resolve(out), files };
   if (precompressed) data.precompressed = precompressed;
-  const json = JSON.stringify(data);
-  replaceCacheFile(path, (fd) => writeFileSync(fd, `${MAGIC}${createHash('sha256').update(json).digest('hex')}\n${json}`));
+  writeSealed(path, MAGIC, [Buffer.from(JSON.stringify(data))]);
 }
 
 /**

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { loadContent } from '../../content/index.ts';
 import type { LoadOptions } from '../../content/load.ts';
 import type { DirectoryObject } from '../../model/types.ts';
+import type { BuildModel } from '../../model/event-texts.ts';
 import { BuildCache, packPath } from '../cache/build-cache.ts';
 import type { StatRecord } from '../cache/stat-index.ts';
 import { startDirectoryJob, type DirectoryJob } from '../directory/directory-job.ts';
@@ -15,7 +16,8 @@ import { normalizeBaseUrl, type BuildOptions } from '../run.ts';
 import { ParsePool } from './parse-pool.ts';
 
 export interface Loaded {
-  result: Awaited<ReturnType<typeof loadContent>>;
+  /** the model's events come without their texts where the parse threads made their rows (parse-payload.ts) */
+  result: Omit<Awaited<ReturnType<typeof loadContent>>, 'model'> & { model: BuildModel | null };
   cache: BuildCache | undefined;
   /** the stat index this build read its files by (for the next build's patch) */
   statRecords: { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null;

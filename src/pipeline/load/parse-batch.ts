@@ -10,6 +10,7 @@ import { serialize } from 'node:v8';
 import { readContentFile } from '../../content/files.ts';
 import { parserOf, type ParserName } from '../../content/load.ts';
 import type { Problem } from '../../content/problems.ts';
+import type { Parsed } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEventBytes } from '../../store/format/event-rows.ts';
@@ -102,7 +103,7 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
         if (row) texts.add(row.bytes, row.starts);
         else all = false;
       }
-      payload = all ? texts.payload(parsed) : serialize(parsed);
+      payload = all ? texts.payload(parsed as Parsed<Event>) : serialize(parsed);
     } else {
       payload = serialize(parsed);
     }

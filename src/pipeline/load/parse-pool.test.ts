@@ -14,9 +14,10 @@ import { checksum } from '../../util/checksum.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
 import type { Event } from '../../model/types.ts';
+import { EVENT_TEXTS, hasTexts, type TextlessEvent } from '../../model/event-texts.ts';
 import { parseBatch, rowerOf, RowsFile, type BatchRows } from './parse-batch.ts';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
-import { decodeParse, LET_GO } from '../cache/parse-payload.ts';
+import { decodeParse } from '../cache/parse-payload.ts';
 import type { Parsed } from '../../content/records.ts';
 import type { PremadeRow } from '../rows/render-cache.ts';
 
@@ -182,22 +183,26 @@ describe('rows made on the threads', () => {
     pool.close();
     // the broken files make the content invalid; its events are parsed and rendered all the same
     expect(loaded.model).toBeNull();
-    const premade = (pool as unknown as { premade: Map<Event, PremadeRow> }).premade;
+    const premade = (pool as unknown as { premade: Map<TextlessEvent, PremadeRow> }).premade;
     const events = [...premade.keys()];
     expect(events.length).toBeGreaterThan(200);
     // a build without a cache uses no keys: none were made
     expect([...premade.values()].every((made) => made.key === null)).toBe(true);
-    // their text fields are in the rows alone until the rows turn out not to fit: then given back
-    const text = (e: Event) => LET_GO.map((f) => e[f]);
-    expect(events.every((e) => text(e).every((v) => v === ''))).toBe(true);
-    expect(pool.rowsFor({ ...ctx!, baseUrl: 'https://example.org/y' })).toBeUndefined();
+    // their text fields are in the rows alone (absent from the events) and made whole from them
+    // when the rows turn out not to fit
+    expect(events.some((e) => hasTexts(e) || EVENT_TEXTS.some((f) => f in e))).toBe(false);
+    const other = pool.rowsFor({ ...ctx!, baseUrl: 'https://example.org/y' });
+    expect(other.premade).toBeUndefined();
     const parsedHere = new Map((await parsedEvents()).map((e) => [e.id, e]));
-    expect(events.filter((e) => e.body !== '' && e.title !== '' && e.teaser !== '').length).toBeGreaterThan(200);
+    const wholes = events.map(other.whole);
+    expect(wholes.filter((e) => e.body !== '' && e.title !== '' && e.teaser !== '').length).toBeGreaterThan(200);
     // (nulls among them: an event without an organizer, a contact or an e-mail address)
-    expect(events.some((e) => text(e).includes(null))).toBe(true);
-    for (const e of events) expect(text(e)).toEqual(text(parsedHere.get(e.id)!));
-    // (handed over once: the pool lets go of them)
-    expect(pool.rowsFor(ctx!)).toBeUndefined();
+    expect(wholes.some((e) => EVENT_TEXTS.some((f) => e[f] === null))).toBe(true);
+    for (const e of wholes) expect(e).toEqual(parsedHere.get(e.id)!);
+    // (handed over once: the pool lets go of them, and an event without its texts is refused)
+    const again = pool.rowsFor(ctx!);
+    expect(again.premade).toBeUndefined();
+    expect(() => again.whole(events[0])).toThrow(/no texts/);
     pool.dropRows();
   });
 
@@ -222,12 +227,12 @@ describe('rows made on the threads', () => {
     });
     validPool.close();
     cache.release();
-    const premade = validPool.rowsFor(ctx!)!;
+    const premade = validPool.rowsFor(ctx!).premade!;
     expect(premade.size).toBeGreaterThan(200);
     const events = [...premade.keys()];
     expect(events.some((e) => e.id === 99999)).toBe(false);
-    // (their text let go of: the rows hold it) compared with the events as parsed here
-    expect(events.every((e) => LET_GO.every((f) => e[f] === ''))).toBe(true);
+    // (without their texts: the rows hold them) compared with the events as parsed here
+    expect(events.some((e) => hasTexts(e))).toBe(false);
     const sources = new Map<number, Buffer>();
     const here = new Map((await parsedEvents(valid, sources)).map((e) => [e.id, e]));
     const keys = eventKeys(events.map((e) => here.get(e.id)!), ctx!, (e) => sources.get(e.id)!);
@@ -274,8 +279,8 @@ describe('events’ texts carried apart from their parse', () => {
     pool.dropRows();
     first.save();
     first.release();
-    // (the build lets go of the texts the rows hold)
-    expect(cold.model!.events.filter((e) => e.body === '').length).toBeGreaterThan(200);
+    // (the build's events come without the texts the rows hold)
+    expect(cold.model!.events.filter((e) => !hasTexts(e)).length).toBeGreaterThan(200);
     const here = await loadContent(valid);
     const cache = new BuildCache(pack, valid, { racyMarginNs: 0n });
     const warm = await loadContent(valid, { cache });
@@ -302,7 +307,7 @@ describe('events’ texts carried apart from their parse', () => {
       const whole = decodeParse(payload, true) as Parsed<Event>;
       const slim = decodeParse(payload, false) as Parsed<Event>;
       expect(whole.records.length).toBeGreaterThan(0);
-      expect(slim.records.every((r) => LET_GO.every((k) => r.value[k] === ''))).toBe(true);
+      expect(slim.records.some((r) => hasTexts(r.value))).toBe(false);
       expect(whole.records.some((r) => r.value.body !== '')).toBe(true);
     });
   });

@@ -10,10 +10,9 @@
 //
 // The rows the threads render (the largest thing a build makes) are left in one file (rows-scratch.ts),
 // not sent here: this thread holds where each is until the build puts them in list order, reading
-// them into their places a chunk of the file at a time (row-bytes.ts). Held here they were the
-// largest part of the heap outside V8 through the rest of the load and "render data" (where they
-// were copied once more). The file is laid out as the render cache's rows file, which it becomes
-// in a cold build (render-cache.ts).
+// them into their places a chunk of the file at a time (row-bytes.ts): held here, they would be
+// the largest part of the heap outside V8 through the rest of the load. The file is laid out as
+// the render cache's rows file, which it becomes in a cold build (render-cache.ts).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -21,15 +20,16 @@ import { parserOf, readAndParse, type LoadOptions, type ParseCache, type ParserN
 import type { Parsed } from '../../content/records.ts';
 import { defaultThreads } from '../../util/threads.ts';
 import type { Event } from '../../model/types.ts';
+import { EVENT_TEXTS, hasTexts, wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import type { RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, valueSpanIn } from '../../store/format/event-rows.ts';
-import { decodeParse, LET_GO, LET_GO_FIELDS, letGoOf } from '../cache/parse-payload.ts';
+import { decodeParse, TEXT_FIELDS } from '../cache/parse-payload.ts';
 import { SUM_BYTES, type BuildCache } from '../cache/build-cache.ts';
 import type { BatchAnswer, BatchRows, ParseBatch } from './parse-batch.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
 import { readAllAt } from '../../util/positional-io.ts';
-import { renderInputs, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, type PremadeRow, type PremadeRows, type RowsInProgress } from '../rows/render-cache.ts';
+import { renderInputs, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, type PremadeRow, type RowsAhead, type RowsInProgress } from '../rows/render-cache.ts';
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
 const COMPILED = !import.meta.url.endsWith('.ts');
@@ -48,21 +48,18 @@ export interface ParsePoolOptions {
 /** The build cache as the loader reaches it, able to adopt a parse made on a thread. */
 export type AdoptingCache = ParseCache & Pick<BuildCache, 'adopt'>;
 
-/**
- * The fields an event let go of (adopt), given back from its row (read once, where its thread left
- * it): each the row's value, parsed (JSON.parse undoes toJson's escapes).
- */
-function giveBack(e: Event, row: PremadeRow): void {
+/** `e` whole: its texts read from its row (where its thread left it), each the row's value parsed (JSON.parse undoes toJson's escapes). */
+function withTexts(e: TextlessEvent, row: PremadeRow): Event {
   const length = row.starts[FIELD_COUNT];
   let json: Uint8Array;
   if (row.json instanceof Uint8Array) json = row.json;
   else readAllAt(row.json.fd, (json = Buffer.allocUnsafe(length)), 0, length, row.json.position);
   const text = Buffer.from(json.buffer, json.byteOffset, length);
-  const fields = letGoOf(e);
-  LET_GO.forEach((f, i) => {
-    const [from, to] = valueSpanIn(row.starts, 0, LET_GO_FIELDS[i]);
-    fields[f] = JSON.parse(text.toString('utf8', from, to)) as string | null;
+  const texts = EVENT_TEXTS.map((f, i) => {
+    const [from, to] = valueSpanIn(row.starts, 0, TEXT_FIELDS[i]);
+    return [f, JSON.parse(text.toString('utf8', from, to))];
   });
+  return { ...e, ...Object.fromEntries(texts) } as Event;
 }
 
 /**
@@ -147,7 +144,7 @@ export class ParsePool {
   /** the context the threads render the events' rows against (render()), and renderInputs of it */
   private context: { ctx: RenderContext; inputs: string } | null = null;
   /** the rows the threads made, by the event record they were made of */
-  private premade = new Map<Event, PremadeRow>();
+  private premade = new Map<TextlessEvent, PremadeRow>();
   /** the render cache's rows file, beside which the threads' file is made (null: no cache) */
   private readonly rowsPath: string | null;
   /** the file the threads write their rows into (made with the first threads; undefined: not yet) */
@@ -180,16 +177,18 @@ export class ParsePool {
   }
 
   /**
-   * The rows made ahead for a build rendering against `ctx`; none when they were made against
-   * another, and the events' text fields are then given back (adopt() let go of them). Once.
+   * The rows made ahead for a build rendering against `ctx`, none when they were made against
+   * another; the events made textless by their rows are whole again from them (RowsAhead). Once.
    */
-  rowsFor(ctx: RenderContext): PremadeRows | undefined {
+  rowsFor(ctx: RenderContext): RowsAhead {
     const same = this.context !== null && this.premade.size > 0 && renderInputs(ctx) === this.context.inputs;
     const rows = this.premade;
     this.premade = new Map();
-    if (same) return rows;
-    for (const [e, row] of rows) giveBack(e, row);
-    return undefined;
+    const whole = (e: TextlessEvent) => {
+      const row = hasTexts(e) ? undefined : rows.get(e);
+      return row ? withTexts(e, row) : wholeEvent(e);
+    };
+    return { premade: same ? rows : undefined, whole };
   }
 
   /** Stops the threads (after the load, or when it failed). The rows they made stay readable until dropRows(). */
@@ -322,12 +321,8 @@ export class ParsePool {
       for (const record of p.records) {
         if (rows.made[row++] === 0) continue;
         const end = at + rows.starts[made * STRIDE + FIELD_COUNT];
-        const event = record.value as Event;
-        this.premade.set(event, new BatchRow(rows, made, inFile === null ? at : entry + ROW_ENTRY_HEAD, inFile === null ? -1 : file!.fd));
-        // The text is in the row now (LET_GO): let go of while it is young, not held to "render data"
-        // (a payload that carried them apart was decoded without them already: parse-payload.ts).
-        const fields = letGoOf(event);
-        for (const f of LET_GO) fields[f] = '';
+        // (its texts are in the row: a payload that carried them apart was decoded without them, parse-payload.ts)
+        this.premade.set(record.value as TextlessEvent, new BatchRow(rows, made, inFile === null ? at : entry + ROW_ENTRY_HEAD, inFile === null ? -1 : file!.fd));
         entry += ROW_ENTRY_HEAD + (end - at);
         at = end;
         made++;

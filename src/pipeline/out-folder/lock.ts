@@ -54,30 +54,19 @@ function tryCreate(path: string): boolean {
 }
 
 /**
- * Removes a lock left by a dead process. It is first renamed to a name of our own, so that of two
+ * Removes a lock that `stale` says was left behind (by a dead process, or empty by a writer that
+ * died between creating and writing it). It is first renamed to a name of our own, so that of two
  * builds taking over the same stale lock only one succeeds, and neither removes a fresh lock.
  */
-function takeOverStale(path: string, deadPid: number): void {
+function takeOver(path: string, stale: (aside: string) => boolean): void {
   const aside = `${path}.stale-${process.pid}-${Date.now()}`;
   try {
     renameSync(path, aside);
   } catch {
     return; // someone else took it over (or it was released) first
   }
-  if (ownerOf(aside) === deadPid) unlinkSync(aside);
+  if (stale(aside)) unlinkSync(aside);
   else renameSync(aside, path); // a fresh lock slipped in between: put it back untouched
-}
-
-/** Removes a lock left empty by a writer that died between creating and writing it. */
-function takeOverEmpty(path: string): void {
-  const aside = `${path}.stale-${process.pid}-${Date.now()}`;
-  try {
-    renameSync(path, aside);
-  } catch {
-    return;
-  }
-  if (readSmallFile(aside, 64)?.trim() === '') unlinkSync(aside);
-  else renameSync(aside, path);
 }
 
 /** Locks this process holds: a lock naming our own pid but not in here was left by an earlier process that had our pid. */
@@ -114,7 +103,7 @@ export async function lockOut(out: string, options: LockOptions = {}): Promise<(
     const owner = ownerOf(path);
     const stale = owner === process.pid ? !held.has(path) : owner !== null && !isRunning(owner);
     if (owner !== null && stale) {
-      takeOverStale(path, owner);
+      takeOver(path, (aside) => ownerOf(aside) === owner);
       continue;
     }
     // An empty lock is one being written this instant; if it stays empty, its writer died. Only
@@ -129,7 +118,7 @@ export async function lockOut(out: string, options: LockOptions = {}): Promise<(
       }
       unreadableSince ??= Date.now();
       if (Date.now() - unreadableSince >= (options.emptyGraceMs ?? 2_000)) {
-        takeOverEmpty(path);
+        takeOver(path, (aside) => readSmallFile(aside, 64)?.trim() === '');
         unreadableSince = null;
         continue;
       }

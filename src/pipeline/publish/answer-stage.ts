@@ -13,7 +13,6 @@ import { datasetFrom } from '../../query/dataset.ts';
 import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES } from '../../store/format/dist-paths.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
-import type { DistFiles } from '../../store/write/data-files.ts';
 import { copyTwins } from '../../store/write/hashed-files.ts';
 import type { Precompressed } from '../../deploy/precompress.ts';
 import { CALENDAR_CAP } from '../../api/events/calendar.ts';

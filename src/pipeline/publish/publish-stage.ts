@@ -41,7 +41,7 @@ export async function publishStage(
   copyMediaFiles(rendered.mediaFiles, input.media, dist.staging, served);
   await clock.nextPhase('copy media', 'manifest');
   writeFiles(dist.staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: rendered.mediaFiles }));
-  if (options.edge) writeFiles(dist.staging, await (await import('./edge-bundle.ts')).edgeFiles());
+  if (options.edge) writeFiles(dist.staging, await (await import('../../deploy/edge-bundle.ts')).edgeFiles());
   manifest.public_files = sortedRecord(served);
   const changes = changesBetween(previousPublicFiles(input.previous), manifest.public_files);
   const manifestJson = `${JSON.stringify(manifest, null, 2)}\n`;

@@ -2,7 +2,7 @@
 // the rows cache, or rendered here), their parts, columns and texts (taken from the previous
 // dist's where it has the same rows), written as they are made; then the directory's indexes,
 // and the manifest of it all.
-import type { Model } from '../../model/types.ts';
+import type { BuildModel } from '../../model/event-texts.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
@@ -22,7 +22,7 @@ import type { StagedDist } from '../write/staged-dist.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { previousData } from './previous-data.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
-import { cachedRows, eventKeys, rowsPath } from '../rows/render-cache.ts';
+import { cachedRows, eventKeys, rowsPath, type RowsAhead } from '../rows/render-cache.ts';
 
 export interface Rendered {
   /** the files not written yet (autocomplete, documents' inputs) and the small data files */
@@ -57,21 +57,21 @@ function digestsWith(files: DistFiles, known: ReadonlyMap<string, FileDigest>): 
  */
 function rowMaker(options: BuildOptions, parsing: ParsePool, recorder: StateRecorder, dist: StagedDist, hashed: (h: Buffer) => void): RowMaker {
   return (events, ctx) => {
-    // (their events' bodies are in the rows alone: parse-pool.ts let go of them as the parses came)
-    let premade = parsing.rowsFor(ctx);
+    // (the rows made ahead hold their events' texts: those events came without them, parse-payload.ts)
+    let ahead: RowsAhead | undefined = parsing.rowsFor(ctx);
     let rows: EventRows;
-    if (options.cache === undefined) rows = rowsRenderer(premade)(events, ctx);
+    if (options.cache === undefined) rows = rowsRenderer(ahead.premade, ahead.whole)(events, ctx);
     else {
       // (the threads' file of rows: kept as the rows file when it is written whole)
-      const made = premade ? parsing.rowsMade() : null;
-      const cached = cachedRows(rowsPath(options.cache, options.content), events, eventKeys(events, ctx, recorder.sourceKeyOf, premade), ctx, dist.reused.rows, premade, made);
+      const made = ahead.premade ? parsing.rowsMade() : null;
+      const cached = cachedRows(rowsPath(options.cache, options.content), events, eventKeys(events, ctx, recorder.sourceKeyOf, ahead.premade), ctx, dist.reused.rows, ahead, made);
       rows = cached.rows;
       hashed(cached.hashes);
       recorder.listOrder(events, cached.hashes);
     }
     // (cleared, not left to go out of scope: the collection that follows, once the events too
     // are let go of (eventsTaken), runs while this frame is on the stack)
-    premade = undefined;
+    ahead = undefined;
     parsing.dropRows();
     return rows;
   };
@@ -80,7 +80,7 @@ function rowMaker(options: BuildOptions, parsing: ParsePool, recorder: StateReco
 export async function renderStage(
   options: BuildOptions,
   clock: Clock,
-  input: { out: string; previous: () => PreviousBuild; model: Model; baseUrl: string; parsing: ParsePool; recorder: StateRecorder; directory: DirectoryJob; directoryCount: number },
+  input: { out: string; previous: () => PreviousBuild; model: BuildModel; baseUrl: string; parsing: ParsePool; recorder: StateRecorder; directory: DirectoryJob; directoryCount: number },
   dist: StagedDist,
 ): Promise<Rendered> {
   const { model, baseUrl, directory } = input;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedModel, removeDir, tempDir } from '../../../test/helpers.ts';
 import type { Event, Model } from '../../model/types.ts';
+import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import { compareListOrder, renderEvent, type RenderContext } from '../../render/event.ts';
 import { serializeEvent } from '../../store/format/event-rows.ts';
 import { renderRows } from '../../store/write/data-files.ts';
@@ -25,7 +26,7 @@ beforeAll(async () => {
 
 const stats = (): RowsCacheStats => ({ reused: 0, rendered: 0, corrupt: 0 });
 /** Each event as if read from a file of its own whose parse key follows from the record: an edited record is an edited file. */
-const sourceOf = (e: Event) => createHash('sha256').update(JSON.stringify(e)).digest();
+const sourceOf = (e: TextlessEvent) => createHash('sha256').update(JSON.stringify(e)).digest();
 const hex = (keys: Buffer[]) => keys.map((k) => k.toString('hex'));
 /** A row's hash as rendered from scratch; and a build's hashes, one per row. */
 const hashOf = (e: Event) => rowHash(Buffer.from(serializeEvent(renderEvent(e, ctx)).json));
@@ -57,7 +58,7 @@ describe('eventKeys', () => {
     expect(hex(eventKeys(events, reordered, sourceOf))).toEqual(keys);
 
     // one event's source: its row alone
-    const sources = new Map(events.map((e) => [e, sourceOf(e)]));
+    const sources = new Map<TextlessEvent, Buffer>(events.map((e) => [e, sourceOf(e)]));
     const edited = events[7];
     sources.set(edited, createHash('sha256').update('edited').digest());
     expect(hex(eventKeys(events, ctx, (e) => sources.get(e)!)).map((k, i) => k !== keys[i])).toEqual(events.map((_, i) => i === 7));
@@ -72,7 +73,8 @@ describe('eventKeys', () => {
     // the same event read from another file (another path or text)
     expect(hex(eventKeys([a], ctx, () => createHash('sha256').update('another file').digest()))[0]).not.toBe(keys[0]);
     // the record is not read beyond what the context gives it (the same source is the same record)
-    expect(hex(eventKeys([{ ...a, title: 'not hashed' }], ctx, () => file))[0]).toBe(keys[0]);
+    const retitled: Event = { ...a, title: 'not hashed' };
+    expect(hex(eventKeys([retitled], ctx, () => file))[0]).toBe(keys[0]);
     expect(() => eventKeys([a], ctx, () => file.subarray(1))).toThrow(/32 bytes/);
   });
 });
@@ -124,7 +126,7 @@ describe('cachedRows', () => {
     });
     const written = file.inProgress()!.end;
     const first = stats();
-    const rows = cachedRows(path, events, keys, ctx, first, premade, file.inProgress());
+    const rows = cachedRows(path, events, keys, ctx, first, { premade, whole: wholeEvent }, file.inProgress());
     file.close();
     expect(first).toEqual({ reused: 0, rendered: events.length, corrupt: 0 });
     expect(rows.rows.lineBytes.equals(fresh.lineBytes)).toBe(true);
@@ -139,7 +141,7 @@ describe('cachedRows', () => {
     expect(second).toEqual({ reused: events.length, rendered: 0, corrupt: 0 });
     // not kept when the rows file is only appended to: the threads' file is then let go of
     const again = RowsScratch.create(path)!;
-    cachedRows(path, events, keys, ctx, stats(), new Map(), again.inProgress());
+    cachedRows(path, events, keys, ctx, stats(), { premade: new Map(), whole: wholeEvent }, again.inProgress());
     again.close();
     expect(readdirSync(root).filter((name) => name.startsWith('rows-made.bin'))).toEqual(['rows-made.bin']);
     expect(readFileSync(path).equals(kept)).toBe(true);

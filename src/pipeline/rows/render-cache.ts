@@ -19,17 +19,18 @@
 // A file of another aula is ignored whole; an entry is used only when its checksum matches,
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
-import { closeSync, existsSync, fstatSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../../model/types.ts';
+import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEvent, type EventRows } from '../../store/format/event-rows.ts';
 import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
 import { cacheIdentity, packPath, sha256 } from '../cache/build-cache.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
-import { readFully, writeAllAt, writeAllv } from '../../util/positional-io.ts';
+import { writeAllAt, writeAllv } from '../../util/positional-io.ts';
 import { stableJson } from '../../util/stable-json.ts';
-import { openCacheFile, openCacheFileToAppend, readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
+import { chunkReader, openCacheFile, openCacheFileToAppend, replaceCacheFile, unlinkQuietly } from '../cache/cache-file.ts';
 
 
 const MAGIC = Buffer.from('AULAROWS\n');
@@ -97,7 +98,7 @@ export function rowsPath(cacheDir: string, content: string): string {
 }
 
 /** The parse key (build-cache.ts parseKey, 32 bytes) of the file an event was read from. */
-export type SourceKeyOf = (e: Event) => Uint8Array;
+export type SourceKeyOf = (e: TextlessEvent) => Uint8Array;
 
 /**
  * The key of each event's row (events in list order): SHA-256 of the whole render context (every
@@ -107,13 +108,13 @@ export type SourceKeyOf = (e: Event) => Uint8Array;
  * picked out of the context: whatever rendering comes to read of it is in the key already, at
  * the price of every row made anew when any shared input changes (a page title, a media record).
  */
-export function eventKeys(events: readonly Event[], ctx: RenderContext, sourceKeyOf: SourceKeyOf, premade?: PremadeRows): Buffer[] {
+export function eventKeys(events: readonly TextlessEvent[], ctx: RenderContext, sourceKeyOf: SourceKeyOf, premade?: PremadeRows): Buffer[] {
   const keyOf = rowKeyer(ctx);
   return events.map((e) => premade?.get(e)?.key ?? keyOf(e, sourceKeyOf(e)));
 }
 
 /** eventKeys for one event at a time (a parse thread keys each event as it renders it). */
-export function rowKeyer(ctx: RenderContext): (e: Event, source: Uint8Array) => Buffer {
+export function rowKeyer(ctx: RenderContext): (e: TextlessEvent, source: Uint8Array) => Buffer {
   const context = sha256(Buffer.from(renderInputs(ctx)));
   return (e, source) => {
     if (source.byteLength !== ROW_KEY_BYTES) throw new Error(`a source key is ${ROW_KEY_BYTES} bytes, not ${source.byteLength}`);
@@ -133,7 +134,15 @@ export interface PremadeRow {
 }
 
 /** Rows made ahead, by the very event record they were made of. */
-export type PremadeRows = ReadonlyMap<Event, PremadeRow>;
+export type PremadeRows = ReadonlyMap<TextlessEvent, PremadeRow>;
+
+/** The rows made ahead for a build (ParsePool.rowsFor), and its events whole for those it renders. */
+export interface RowsAhead {
+  /** none when they were made against another context than the build's */
+  premade: PremadeRows | undefined;
+  /** an event whole: as it is, or with its texts from its row when it came without them */
+  whole: (e: TextlessEvent) => Event;
+}
 
 /**
  * Everything a row is made of besides its event — the whole render context, and the code that
@@ -185,20 +194,7 @@ export function readRows(path: string, most: number): { entries: Map<string, Sto
     const size = fstatSync(fd).size;
     const head = rowsFileHeader();
     if (size > most || size < head.length) throw new Error('not a rows file');
-    let chunk = Buffer.allocUnsafe(Math.min(CHUNK, size));
-    let from = 0;
-    let to = 0;
-    /** bytes [at, at + length) of the file, read in chunks; null past its end */
-    const bytes = (at: number, length: number): Buffer | null => {
-      if (at + length > size) return null;
-      if (at < from || at + length > to) {
-        if (chunk.length < length) chunk = Buffer.allocUnsafe(length);
-        from = at;
-        to = at + readFully(fd, chunk, 0, Math.min(chunk.length, size - at), at);
-        if (at + length > to) return null;
-      }
-      return chunk.subarray(at - from, at - from + length);
-    };
+    const bytes = chunkReader(fd, size, CHUNK);
     if (!bytes(0, head.length)?.equals(head)) throw new Error('not a rows file');
     let count = 0;
     let at = head.length;
@@ -245,12 +241,20 @@ export interface CachedRows {
 
 /**
  * The rows of `events` (list order) with their keys, each taken from the cache at `path` when
- * its key is there and intact, rendered otherwise; the rows made anew are added to the file.
- * `made`: the file the parse threads wrote their rows into (premade rows point into it), kept as
+ * its key is there and intact, else made ahead (`ahead`), else rendered; the rows made anew are
+ * added to the file. `made`: the file the parse threads wrote their rows into (premade rows point into it), kept as
  * the rows file when the file is written whole. Nothing in the cache is needed: when it cannot be
  * read or written the rows are just rendered.
  */
-export function cachedRows(path: string | null, events: readonly Event[], keys: readonly Buffer[], ctx: RenderContext, stats?: RowsCacheStats, premade?: PremadeRows, made?: RowsInProgress | null): CachedRows {
+export function cachedRows(
+  path: string | null,
+  events: readonly TextlessEvent[],
+  keys: readonly Buffer[],
+  ctx: RenderContext,
+  stats?: RowsCacheStats,
+  { premade, whole: wholeOf }: RowsAhead = { premade: undefined, whole: wholeEvent },
+  made?: RowsInProgress | null,
+): CachedRows {
   const { entries, count, whole, fd } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false, fd: null } : readRows(path, ROWS_FILE_BASE + events.length * ROWS_FILE_PER_EVENT);
   // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
   const out = new RowBytes(events.length);
@@ -281,7 +285,7 @@ export function cachedRows(path: string | null, events: readonly Event[], keys: 
         if (hash) hash.copy(hashes, row * HASH);
         else unhashed.push(row);
       } else {
-        const serialized = serializeEvent(renderEvent(e, ctx));
+        const serialized = serializeEvent(renderEvent(wholeOf(e), ctx));
         out.addJson(serialized.json, serialized.starts);
         unhashed.push(row);
       }
@@ -354,11 +358,7 @@ function writeRows(path: string, whole: boolean, parts: Buffer[]): void {
     if (fd === null) throw new Error('not a rows file of its own');
     writeAll(fd, parts);
   } catch {
-    try {
-      unlinkSync(path);
-    } catch {
-      // nothing to remove
-    }
+    unlinkQuietly(path);
   } finally {
     if (fd !== null) closeSync(fd);
   }

@@ -11,7 +11,8 @@
 // removed when the build lets go of its rows, unless it became the rows file; one left by a
 // process that was stopped is removed by the next build (stale-temps.ts).
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, renameSync } from 'node:fs';
+import { unlinkQuietly } from '../cache/cache-file.ts';
 import { dirname } from 'node:path';
 import { writeAllAt } from '../../util/positional-io.ts';
 import { rowsFileHeader, type RowsInProgress } from './render-cache.ts';
@@ -88,13 +89,5 @@ export class RowsScratch {
     this.closed = true;
     closeSync(this.fd);
     if (this.path !== null) unlinkQuietly(this.path);
-  }
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // gone already
   }
 }

@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import type { ParseCache } from '../../content/load.ts';
 import type { MediaSource } from '../../content/media.ts';
 import type { Parsed, Sourced } from '../../content/records.ts';
-import type { Event, Model } from '../../model/types.ts';
+import type { Event } from '../../model/types.ts';
+import type { BuildModel, TextlessEvent } from '../../model/event-texts.ts';
 import type { StatRecord } from '../cache/stat-index.ts';
 import type { BuildCache, MadeParse } from '../cache/build-cache.ts';
 import { KEY_BYTES, manifestShaOf, putStat, removeEventState, STAT_FIELDS, stateRows, writeEventState, type StateRows } from './event-state.ts';
@@ -66,13 +67,13 @@ export class StateRecorder {
    * made of). An event the cache did not hand out (none should be) gets a key of its own that no
    * row in the cache has: its row is rendered, never taken for another's.
    */
-  readonly sourceKeyOf = (e: Event): Uint8Array => {
+  readonly sourceKeyOf = (e: TextlessEvent): Uint8Array => {
     const n = this.fileOf.get(e.id);
     return n === undefined ? randomBytes(KEY_BYTES) : Buffer.from(this.fileKeys[n], 'hex');
   };
 
   /** The events in list order with their rows' hashes (render-cache.ts rowHash, KEY_BYTES each), as they are rendered. */
-  listOrder(events: readonly Event[], hashes: Buffer): void {
+  listOrder(events: readonly TextlessEvent[], hashes: Buffer): void {
     const n = events.length;
     const rows = stateRows(n);
     hashes.copy(rows.keys, 0, 0, n * KEY_BYTES);
@@ -97,7 +98,7 @@ export class StateRecorder {
    * are judged by; without them, or without the rows, no state is kept (and an old one is
    * removed: it describes another dist).
    */
-  write(path: string, what: { content: string; out: string; options: string; zone: string; model: Model; stats: { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null; manifestJson: string }): void {
+  write(path: string, what: { content: string; out: string; options: string; zone: string; model: BuildModel; stats: { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null; manifestJson: string }): void {
     const rows = this.rows;
     if (rows === null || what.stats === null || this.rowFiles.includes('')) {
       removeEventState(path);

@@ -1,6 +1,7 @@
 // The columns of the event list (what data/columns/ is written from), from the events in list
 // order: the numbers and flags from the events, the strings as the rows hold them.
 import type { Event } from '../../model/types.ts';
+import type { TextlessEvent } from '../../model/event-texts.ts';
 import { EVENT_FIELDS } from '../../model/event-fields.ts';
 import { formatInstant } from '../../time/zone.ts';
 import { FIELD_COUNT, valueSpanIn, type EventRows } from '../format/event-rows.ts';
@@ -34,7 +35,7 @@ export function columnValuesOf(events: readonly Event[], zone: string): ColumnVa
  * as 0 (`+ 0`), as its row's JSON has it: a column is a function of the rows' bytes, which a build
  * over the previous one reuses rows by.
  */
-function numberColumns(events: readonly Event[]): Omit<ColumnValues, 'iso' | 'text'> {
+function numberColumns(events: readonly TextlessEvent[]): Omit<ColumnValues, 'iso' | 'text'> {
   const n = events.length;
   const id = new Float64Array(n);
   const time = byField(TIME_FIELDS, () => new Float64Array(n));
@@ -58,10 +59,10 @@ function numberColumns(events: readonly Event[]): Omit<ColumnValues, 'iso' | 'te
 
 /**
  * As columnValuesOf, the strings (text fields, ISO text) taken from `rows`, the events' rows in
- * the same order, which hold them as JSON: the build has let go of the events' own text fields
- * (parse-pool.ts), and the ISO text is there formatted already.
+ * the same order, which hold them as JSON: the build's events may come without their texts
+ * (TextlessEvent), and the ISO text is there formatted already.
  */
-export function columnValuesFromRows(events: readonly Event[], rows: EventRows): ColumnValues {
+export function columnValuesFromRows(events: readonly TextlessEvent[], rows: EventRows): ColumnValues {
   if (rows.length !== events.length) throw new Error(`${rows.length} rows for ${events.length} events`);
   const bytes = rows.lineBytes;
   const strings = (field: string) => stringsFromRows(rows, bytes, EVENT_FIELDS.indexOf(field as (typeof EVENT_FIELDS)[number]));

@@ -1,9 +1,9 @@
 // The data files the server needs, under dist/data/ and dist/autocomplete/, rendered from the model.
 import { buildAutocompleteFiles } from './autocomplete-files.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../format/dist-paths.ts';
-import type { Model } from '../../model/types.ts';
-import { compareListOrder, renderCategory, renderEvent, type RenderContext } from '../../render/event.ts';
 import type { Event } from '../../model/types.ts';
+import { wholeEvent, type BuildModel, type TextlessEvent } from '../../model/event-texts.ts';
+import { compareListOrder, renderCategory, renderEvent, type RenderContext } from '../../render/event.ts';
 import { toJson } from '../format/json.ts';
 import { serializeEvent, type EventRows } from '../format/event-rows.ts';
 import { columnValuesFromRows } from './column-values.ts';
@@ -15,10 +15,13 @@ export type { CalendarMaker } from './event-data.ts';
 export type DistFiles = Map<string, string | Uint8Array>;
 
 /** Makes the event rows from the events in list order (the build may take them from its cache). */
-export type RowMaker = (events: readonly Event[], ctx: RenderContext) => EventRows;
+export type RowMaker = (events: readonly TextlessEvent[], ctx: RenderContext) => EventRows;
 
-/** Rows rendered here, or taken from `ahead` (made elsewhere of the same event and context) where it has them. */
-export function rowsRenderer(ahead?: ReadonlyMap<Event, { json: Uint8Array | RowInFile; starts: ArrayLike<number> }>): RowMaker {
+/**
+ * Rows rendered here, or taken from `ahead` (made elsewhere of the same event and context) where
+ * it has them; `whole`: an event with its texts, to render.
+ */
+export function rowsRenderer(ahead?: ReadonlyMap<TextlessEvent, { json: Uint8Array | RowInFile; starts: ArrayLike<number> }>, whole: (e: TextlessEvent) => Event = wholeEvent): RowMaker {
   return (events, ctx) => {
     const out = new RowBytes(events.length);
     for (const e of events) {
@@ -27,7 +30,7 @@ export function rowsRenderer(ahead?: ReadonlyMap<Event, { json: Uint8Array | Row
         out.addBytes(made.json, made.starts);
         continue;
       }
-      const row = serializeEvent(renderEvent(e, ctx));
+      const row = serializeEvent(renderEvent(whole(e), ctx));
       out.addJson(row.json, row.starts);
     }
     return out.finish();
@@ -50,9 +53,9 @@ export const renderRows: RowMaker = rowsRenderer();
  * where it can prove them).
  */
 export async function renderDataFiles(
-  model: Model,
+  model: BuildModel,
   baseUrl: string,
-  autocomplete: (directory: Model['directory']) => Promise<Record<string, string>> = buildAutocompleteFiles,
+  autocomplete: (directory: BuildModel['directory']) => Promise<Record<string, string>> = buildAutocompleteFiles,
   rowsOf: RowMaker = renderRows,
   partRows = EVENT_PART_ROWS,
   parts: { take: (parts: [string, Uint8Array][]) => void; eventsTaken?: () => void } | undefined,

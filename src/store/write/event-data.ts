@@ -5,7 +5,7 @@
 // entry and terms taken from the previous data; the rows made anew are read; a file whose bytes
 // come out as the previous one's is that file, and named so. With no previous data every row is
 // made anew: the same code, with nothing to take.
-import type { Event } from '../../model/types.ts';
+import type { TextlessEvent } from '../../model/event-texts.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
 import { partBounds } from '../format/event-parts.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
@@ -59,7 +59,7 @@ export interface Reuse {
 export interface EventDataInput {
   /** the rows made anew, in list order, and their events (whose numbers make the columns) */
   rows: EventRows;
-  events: readonly Event[];
+  events: readonly TextlessEvent[];
   /** the new rows' column values, when the caller made them already (of `rows` and `events`: columnValuesFromRows) */
   values?: ColumnValues;
   /** row i of the list is the previous row order[i], or, where that is negative, the new row -order[i] - 1; null: the new rows are the list */

@@ -55,7 +55,7 @@ export async function bundleWorkerFrom(entry: string): Promise<string> {
 
 async function prebundledWorker(): Promise<string> {
   // only the compiled module has it beside it; a .ts module always bundles from source
-  if (import.meta.url.endsWith('.ts')) return bundleWorkerFrom(fileURLToPath(new URL('../../adapter/workerd/worker.ts', import.meta.url)));
+  if (import.meta.url.endsWith('.ts')) return bundleWorkerFrom(fileURLToPath(new URL('../adapter/workerd/worker.ts', import.meta.url)));
   return readFile(new URL(`./${PREBUNDLED_WORKER}`, import.meta.url), 'utf8');
 }
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleDist } from '../../test/helpers.ts';
+import { zoneWarm } from '../time/offsets.ts';
 import { liveData } from './live-data.ts';
 
 let dist: string;
@@ -8,6 +9,15 @@ beforeAll(() => {
 });
 
 describe('liveData', () => {
+  it("has the site zone's formatter made before it answers (its first date filter loads no zone data)", async () => {
+    const data = await liveData({ dist, watch: false, log: () => {} });
+    try {
+      expect(zoneWarm(data.dataset.site.timezone)).toBe(true);
+    } finally {
+      data.stop();
+    }
+  });
+
   it('answers a filter at once after the load, and again from reloaded data', async () => {
     const lines: string[] = [];
     const data = await liveData({ dist, watch: false, log: (l) => lines.push(l) });

@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import { loadDataset, type Dataset } from '../query/dataset.ts';
+import { warmZone } from '../time/offsets.ts';
 import { reloader, watchManifest } from './reload.ts';
 import { rowsVerifier, type RowsVerifierOptions } from './rows-verifier.ts';
 import { StaticFiles } from './static-files.ts';
@@ -42,6 +43,8 @@ async function loadChecked(options: LiveDataOptions): Promise<Dataset> {
   let dataset: Dataset;
   try {
     dataset = loadDataset(options.dist, { baseUrl: options.baseUrl, verifyRows: verifier.verifyRows });
+    // while the thread checks the rows: a date filter's first request then reads no zone data
+    warmZone(dataset.site.timezone);
   } catch (e) {
     verifier.cancel();
     throw e;

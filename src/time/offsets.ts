@@ -68,14 +68,14 @@ export function offsetFormatter(zone: string): Intl.DateTimeFormat {
 }
 
 /**
- * Makes the zone's formatter now. The first formatter of a process loads ICU's zone data (~12 ms
- * of CPU), which the first request whose dates are in the zone would otherwise pay.
+ * Makes the zone's formatter now. The first formatter of a process loads ICU's zone data, which
+ * the first request whose dates are in the zone would otherwise pay.
  */
 export function warmZone(zone: string): void {
   offsetFormatter(zone).format(0);
 }
 
-/** Whether the zone's formatter is made already (warmZone, or a date read in it). */
+/** Whether the zone's formatter is made already (warmZone, or a date read in it): what the server's test of its start asks. */
 export const zoneWarm = (zone: string): boolean => offsetFormatters.has(zone);
 
 const GMT = /GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/;

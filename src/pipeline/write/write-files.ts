@@ -34,9 +34,9 @@ function named(e: unknown, path: string): unknown {
  * named, once none is being written.
  *
  * Each file is opened here and handed to the pool as one write of its whole bytes, which the pool
- * finishes without this thread. fs/promises' writeFile writes 512 KiB a step, each step waiting
- * for a turn of this thread's event loop: behind a render stage that does not yield, a 50 MB part
- * waited for a hundred turns, and every part's bytes stayed in memory until the stage ended.
+ * finishes without this thread: fs/promises' writeFile writes 512 KiB a step, each step waiting
+ * for a turn of this thread's event loop, which a render stage that does not yield never gives,
+ * so the parts would be written, and their bytes let go of, only once the stage ends.
  */
 export async function writeFilesLater(dir: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
   const writes = [...files].map(([rel, content]) => {
@@ -50,28 +50,25 @@ export async function writeFilesLater(dir: string, files: ReadonlyMap<string, st
 
 /** `content` written to `path` on libuv's pool: opened now, then written whole (a short write goes on from where it ended), then closed. */
 function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
-  // The bytes are let go of once written: the last callback is still on the stack when the steps
-  // awaiting the write run, and what its closures hold cannot be collected there (the rows).
-  let bytes: Uint8Array | null = typeof content === 'string' ? Buffer.from(content) : content;
-  content = '';
+  const bytes = typeof content === 'string' ? Buffer.from(content) : content;
   return new Promise((done, failed) => {
     let fd: number;
     try {
       mkdirSync(dirname(path), { recursive: true });
       fd = openSync(path, 'w');
     } catch (e) {
-      bytes = null;
       failed(e);
       return;
     }
-    const end = (error: unknown) => {
-      bytes = null;
-      close(fd, (closing) => (error || closing ? failed(error ?? closing) : done()));
-    };
+    const end = (error: unknown) => close(fd, (closing) => (error || closing ? failed(error ?? closing) : done()));
     const from = (at: number) => {
-      const all = bytes!;
-      if (at === all.byteLength) return end(null);
-      write(fd, all, at, all.byteLength - at, at, (e, n) => (e ? end(e) : n === 0 ? end(new Error('the write wrote nothing')) : from(at + n)));
+      if (at === bytes.byteLength) return end(null);
+      try {
+        write(fd, bytes, at, bytes.byteLength - at, at, (e, n) => (e ? end(e) : n === 0 ? end(Object.assign(new Error('the write wrote nothing'), { code: 'EIO' })) : from(at + n)));
+      } catch (e) {
+        // (a write refused before it is queued: the descriptor is still closed, the failure still named)
+        end(e);
+      }
     };
     from(0);
   });

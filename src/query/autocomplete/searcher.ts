@@ -89,7 +89,7 @@ class Searcher implements Autocomplete {
   // ones are kept and shared: in two generations, a plan asked for again moving to the newer, the
   // older let go of whole when the newer is full. Nothing is deleted from a Map one key at a
   // time: V8 keeps a deleted key's slot until the table is rebuilt, and finding the oldest key
-  // walks every such slot before it, which with distinct words cost more than the plans saved.
+  // walks every such slot before it, a cost that grows with every distinct word asked.
   private recentPlans = new Map<string, WordPlan>();
   private olderPlans = new Map<string, WordPlan>();
 

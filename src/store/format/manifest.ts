@@ -8,7 +8,8 @@ import { isValidZone } from '../../time/zone.ts';
 //    events.columns.json and events.text.json
 // 4: the field offsets stored per event part (data/events/NNNNN.offsets.bin), not one
 //    events.offsets.bin
-export const DIST_FORMAT = 4;
+// 5: a boolean column's file holds each value's rows as bit sets too (bool-column-file.ts)
+export const DIST_FORMAT = 5;
 
 export interface Manifest {
   format: number;

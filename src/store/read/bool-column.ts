@@ -17,5 +17,25 @@ export function readBoolColumn(bytes: Uint8Array, rows: number): BoolColumnData 
   checkBelow(trueRows, rows, F, 'rows of true');
   const falseBits = s.i32(4, 'bits of false', bitmapWords(rows));
   const trueBits = s.i32(5, 'bits of true', bitmapWords(rows));
+  // a search narrowed by the flag reads the bits, a filter the rows: both must say the same
+  check(holds(falseBits, falseRows) && holds(trueBits, trueRows), F, 'whose bit sets are not its rows');
   return { values, rows: [falseRows, trueRows], bits: [falseBits, trueBits] };
+}
+
+/** The set bits of `bits`. */
+function bitCount(bits: Int32Array): number {
+  let n = 0;
+  for (let w of bits) {
+    w -= (w >>> 1) & 0x55555555;
+    w = (w & 0x33333333) + ((w >>> 2) & 0x33333333);
+    n += (Math.imul((w + (w >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  }
+  return n;
+}
+
+/** Whether `bits` are exactly the (distinct) `rows`: each listed row's bit set, and no other. */
+function holds(bits: Int32Array, rows: Uint32Array): boolean {
+  if (bitCount(bits) !== rows.length) return false;
+  for (const r of rows) if (!((bits[r >>> 5] >>> (r & 31)) & 1)) return false;
+  return true;
 }

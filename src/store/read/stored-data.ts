@@ -348,7 +348,8 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
 }
 
 /**
- * The calendar of a dist/ folder, checked now and read again when an answer first needs it: only
+ * The calendar of a dist/ folder, checked now (unless the folder is trusted: the build's staging)
+ * and read again when an answer first needs it: only
  * the iCalendar answers read it, and held from the start it is the largest file in memory. Its descriptor stays on the file that was checked, as the rows' do (file-rows.ts).
  */
 function pinnedCalendar(dist: DistSource, manifest: Manifest, rows: number, sha256: Sha256 | undefined): () => CalendarEntries {

@@ -21,6 +21,20 @@ describe('boolean column file', () => {
     }
   });
 
+  it('refuses a file whose bit sets are not its rows', () => {
+    const made = buildBoolColumn(flags(70, 3));
+    const moved = made.bits.map((b) => b.slice()) as [Int32Array, Int32Array];
+    // a true row's bit moved to a false row: same count, other rows
+    const t = made.rows[1][0];
+    const f = made.rows[0][0];
+    moved[1][t >>> 5] &= ~(1 << (t & 31));
+    moved[1][f >>> 5] |= 1 << (f & 31);
+    expect(() => readBoolColumn(boolColumnFile({ ...made, bits: moved }), 70)).toThrow(/bit sets are not its rows/);
+    const extra = made.bits.map((b) => b.slice()) as [Int32Array, Int32Array];
+    extra[0][2] |= 1 << 31; // past the 70 rows
+    expect(() => readBoolColumn(boolColumnFile({ ...made, bits: extra }), 70)).toThrow(/bit sets are not its rows/);
+  });
+
   it('refuses a file of another row count', () => {
     expect(() => readBoolColumn(boolColumnFile(buildBoolColumn(flags(40, 1))), 41)).toThrow(FormatError);
   });

@@ -65,7 +65,7 @@ export async function renderDataFiles(
   const events = [...model.events].sort(compareListOrder);
   const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
   const files: DistFiles = new Map();
-  // (a function of its own: once the parts are taken, nothing here holds the rows)
+  // (a function of its own: once it returns, nothing here holds the rows)
   (() => {
     const all = rowsOf(events, ctx);
     // with the previous data: the rows it has are taken from it, the others made (event-data.ts)

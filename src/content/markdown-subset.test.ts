@@ -38,6 +38,7 @@ describe('renderMarkdownSubset', () => {
       'Emphasis at the end *here*\nand **strong**, *in (brackets)* or *quoted*" too',
       'Escapes: \\* \\_ \\[ \\] \\< \\> \\\\ \\` \\# and *em\\*with a star*',
       '[a link](https://example.org/ä) to encode, [another](mailto:x@example.org) and [a path](/x/y%20z)',
+      '[a "quoted" label](https://x.at/?a=1&b=2) and [another](mailto:a&b@x.at)',
       '<div class="hinweis">\n<p>Die Veranstaltung wird aufgezeichnet.</p>\n</div>\n\nAfter.',
       'Before\n\n<div class="box" data-x=\'1\'>\n  <p>Raw <b>HTML</b> &nbsp;</p>\n</div>',
       '<p>\n  text *not* emphasis\n</p>',

@@ -11,7 +11,6 @@
 // markdown-it's own normalizeLink and validateLink (markdown.ts), so URLs are encoded by the
 // same code either way.
 
-import { escapeHtml } from 'markdown-it/lib/common/utils.mjs';
 
 export type LinkHref = (destination: string) => string | null;
 
@@ -235,6 +234,14 @@ function isCloseFollow(c: number): boolean {
 /** `&`, `>` and `"` as markdown-it's escapeHtml writes them (`<` never gets that far), for the one character the text loop is at. */
 function entityOf(c: number): string {
   return c === 38 ? '&amp;' : c === 62 ? '&gt;' : '&quot;';
+}
+
+/**
+ * markdown-it's escapeHtml (`&`, `<`, `>` and `"` as entities), here rather than imported: its
+ * module loads mdurl, uc.micro and entities, which a build whose bodies this renders never needs.
+ */
+function escapeHtml(text: string): string {
+  return /[&<>"]/.test(text) ? text.replace(/[&<>"]/g, (c) => (c === '<' ? '&lt;' : entityOf(c.charCodeAt(0)))) : text;
 }
 
 /**

@@ -1,15 +1,28 @@
 // Markdown event bodies to HTML: CommonMark, whose HTML blocks pass through unchanged. Most bodies
 // are rendered by markdown-subset.ts, which gives markdown-it's very output for the forms they are
 // written in, and declines the rest: markdown-it renders those.
-import MarkdownIt from 'markdown-it';
+import { createRequire } from 'node:module';
+import type MarkdownIt from 'markdown-it';
 import { renderMarkdownSubset, type LinkHref } from './markdown-subset.ts';
 
-// Nested blockquotes and lists beyond this depth stay text: each level costs markdown-it a
-// recursion and the page a wrapper, and 3,000 levels must not become megabytes of markup.
-// (The commonmark preset's value too; set here because the bound is a guarantee, see SECURITY.md.)
-const md = new MarkdownIt('commonmark');
-// (not in @types/markdown-it's Options, but read by the block and inline parsers)
-Object.assign(md.options, { maxNesting: 20 });
+let markdownIt: MarkdownIt | undefined;
+
+/**
+ * markdown-it, loaded the first time a body or link needs it (its one-file CommonJS build, which
+ * loads faster than its many ES modules): a build of bodies the subset renders, a build over the
+ * state or a parse thread may never need it.
+ */
+function md(): MarkdownIt {
+  if (markdownIt) return markdownIt;
+  const MarkdownItClass = createRequire(import.meta.url)('markdown-it') as typeof MarkdownIt;
+  // Nested blockquotes and lists beyond this depth stay text: each level costs markdown-it a
+  // recursion and the page a wrapper, and 3,000 levels must not become megabytes of markup.
+  // (The commonmark preset's value too; set here because the bound is a guarantee, see SECURITY.md.)
+  const made = new MarkdownItClass('commonmark');
+  // (not in @types/markdown-it's Options, but read by the block and inline parsers)
+  Object.assign(made.options, { maxNesting: 20 });
+  return (markdownIt = made);
+}
 
 /**
  * The largest body (HTML, in UTF-16 code units) an event may have: 4 Mi, far above real events
@@ -27,8 +40,8 @@ export const PLAIN_HTTP_URL = /^https?:\/\/[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})*
 /** A link destination's href as markdown-it makes it, or null where markdown-it refuses it. */
 export const linkHref: LinkHref = (destination) => {
   if (destination.length <= 200 && PLAIN_HTTP_URL.test(destination)) return destination;
-  const href = md.normalizeLink(destination);
-  return md.validateLink(href) ? href : null;
+  const href = md().normalizeLink(destination);
+  return md().validateLink(href) ? href : null;
 };
 
 export function renderMarkdown(source: string): string {
@@ -37,10 +50,10 @@ export function renderMarkdown(source: string): string {
 
 /** markdown-it alone (markdown-subset.test.ts compares the two). */
 export function renderWithMarkdownIt(source: string): string {
-  return md.render(source).trim();
+  return md().render(source).trim();
 }
 
 /** markdown-it's own href of a link destination (markdown.test.ts checks linkHref's shortcut against it). */
 export function markdownItHref(destination: string): string {
-  return md.normalizeLink(destination);
+  return md().normalizeLink(destination);
 }

@@ -17,7 +17,6 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { previousManifest } from './ledger/changes.ts';
 import { removeStaleTemps } from './cache/stale-temps.ts';
-import { loadStage } from './load/load-stage.ts';
 import { loadFromState, type StateHost } from './load/state-load.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
 import { createStaging, removeStaging } from './out-folder/swap.ts';
@@ -27,7 +26,6 @@ import { onePreviousBuild, type PreviousBuild } from './state/previous-build.ts'
 import { patchOptions, StateRecorder } from './state/state-recorder.ts';
 import { answerStage } from './publish/answer-stage.ts';
 import { publishStage } from './publish/publish-stage.ts';
-import { renderStage } from './render/render-stage.ts';
 import { renderFromState } from './render/state-render.ts';
 import { normalizeBaseUrl, startClock, type BuildOptions, type Clock } from './run.ts';
 import type { Problem } from '../content/index.ts';
@@ -137,6 +135,8 @@ async function stagesOverState(options: BuildOptions, host: StateHost): Promise<
 
 /** The stages over the content loaded whole. */
 async function buildStages(options: BuildOptions, out: string, clock: Clock, patch: PatchStats | undefined, prior: () => PreviousBuild): Promise<BuildResult> {
+  // imported here: a build over the state needs neither the content loader nor the full render
+  const [{ loadStage }, { renderStage }] = await Promise.all([import('./load/load-stage.ts'), import('./render/render-stage.ts')]);
   // what the next build needs to build over this one's state (state/event-state.ts)
   const recorder = new StateRecorder();
   const loaded = await loadStage(options, recorder);

@@ -2,7 +2,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { putStat, STAT_FIELDS } from '../state/event-state.ts';
+import { putStat, STAT_FIELDS } from '../state/stat-fields.ts';
 import { beginStats } from './stat-files.ts';
 
 const statFiles = (paths: readonly string[], twoThreadsFrom?: number, size?: number) => beginStats(paths, twoThreadsFrom, size).finish();

@@ -4,7 +4,7 @@
 import { statSync, type BigIntStats } from 'node:fs';
 import { runFsThread } from '../threads/fs-thread.ts';
 import { threadModule } from '../../util/start-thread.ts';
-import { putStat, STAT_FIELDS } from '../state/event-state.ts';
+import { putStat, STAT_FIELDS } from '../state/stat-fields.ts';
 
 /** Fewer files than this are stat'ed here alone: a thread's start would cost more than it saves. */
 const TWO_THREADS_FROM = 8192;
@@ -41,7 +41,7 @@ export interface Stating {
 
 /**
  * Begins to take the stats of `paths`, in order, STAT_FIELDS numbers each as putStat
- * (event-state.ts) writes them: size, mtime (ns), ctime (ns), inode, device; all -1 where there is
+ * (state/stat-fields.ts) writes them: size, mtime (ns), ctime (ns), inode, device; all -1 where there is
  * no file to stat. The worker thread starts now and takes shares while this thread does other work
  * (the content folder listed), and `finish` takes the rest here.
  */

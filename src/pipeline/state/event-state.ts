@@ -19,6 +19,7 @@ import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
 import { sha256Hex } from '../../store/format/manifest.ts';
 import { cacheIdentity } from '../cache/build-cache.ts';
+import { STAT_FIELDS } from './stat-fields.ts';
 import { readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
 
 const MAGIC = 'AULAEVENTS1\n';
@@ -85,35 +86,6 @@ export interface EventState {
 }
 
 export const KEY_BYTES = 32;
-
-/** A stat as the state keeps it: size, mtime (ns), ctime (ns), inode, device. */
-export const STAT_FIELDS = 5;
-
-/**
- * Whether the stat at `j` of `current` (stat-files.ts: STAT_FIELDS numbers each, in putStat's
- * order) is the one recorded at `i`, and old enough (before `safe` less `margin`) to be trusted
- * (stat-index.ts).
- */
-export function freshStatAt(stats: BigInt64Array, i: number, current: BigInt64Array, j: number, safe: bigint, margin: bigint): boolean {
-  const at = i * STAT_FIELDS;
-  const now = j * STAT_FIELDS;
-  const before = safe - margin;
-  return stats[at] >= 0n && current[now] >= 0n && current[now + 1] < before && current[now + 2] < before && current[now] === stats[at] &&
-    current[now + 1] === stats[at + 1] && current[now + 2] === stats[at + 2] && current[now + 3] === stats[at + 3] && current[now + 4] === stats[at + 4];
-}
-
-/** Puts a stat into `stats` at `i` (null: none). */
-export function putStat(stats: BigInt64Array, i: number, stat: { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint; dev: bigint } | null): void {
-  const at = i * STAT_FIELDS;
-  if (stat === null) stats.fill(-1n, at, at + STAT_FIELDS);
-  else {
-    stats[at] = stat.size;
-    stats[at + 1] = stat.mtimeNs;
-    stats[at + 2] = stat.ctimeNs;
-    stats[at + 3] = stat.ino;
-    stats[at + 4] = stat.dev;
-  }
-}
 
 /** Where the state of one content folder built into one out folder lives: beside its ledger. */
 export function eventStatePath(ledgerFile: string): string {

@@ -11,7 +11,8 @@ import type { Event } from '../../model/types.ts';
 import type { BuildModel, TextlessEvent } from '../../model/event-texts.ts';
 import type { StatRecord } from '../cache/stat-index.ts';
 import type { BuildCache, MadeParse } from '../cache/build-cache.ts';
-import { KEY_BYTES, manifestShaOf, putStat, removeEventState, STAT_FIELDS, stateRows, writeEventState, type StateRows } from './event-state.ts';
+import { KEY_BYTES, manifestShaOf, removeEventState, stateRows, writeEventState, type StateRows } from './event-state.ts';
+import { putStat, STAT_FIELDS } from './stat-fields.ts';
 
 export const EVENTS_KIND = 'events in ';
 

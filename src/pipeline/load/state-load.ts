@@ -5,7 +5,7 @@
 // as a full build checks them (ids unique against the state's, references to pages, categories
 // and media), and the media files resolved again. Anything else refuses (NoPatch): the content is
 // then loaded whole (load-stage.ts).
-import { statSync, type BigIntStats } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { findContentFiles, readContentFile, type ContentFiles } from '../../content/files.ts';

@@ -1,7 +1,7 @@
 // data/calendar.bin of rows, made with the feed's own formatter (api/ical/feed.ts entryBody) from
 // their columns and their rows: the event data stage (store/write/event-data.ts) makes the entries
 // of the rows it makes anew with it, and takes the others' from the previous file.
-import { entryBody, type EntryFields } from '../../api/ical/feed.ts';
+import { entryBody } from '../../api/ical/feed.ts';
 import { ZoneOffsets } from '../../api/ical/zone-offsets.ts';
 import type { ColumnValues } from '../../store/format/event-table.ts';
 import { fieldIndex, type EventRows } from '../../store/format/event-rows.ts';

@@ -4,8 +4,6 @@
 // on a worker thread (write/events-file.ts), the files no event shapes linked from the previous
 // dist where the ledger proves them, and the manifest. What it gives the next stages is what the
 // full render stage gives them (render-stage.ts Rendered).
-import { dirname, join } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { EventRows, FIELD_COUNT } from '../../store/format/event-rows.ts';

@@ -198,11 +198,6 @@ export interface EdgeStartUp {
   fresh: FirstRequest[];
 }
 
-/**
- * A workerd over `dist` (its edge/ bundle, or `worker`: another build's worker.js over the same
- * data, for a before/after) with `maxDataBytes` raised, listening (a connection accepted), no
- * request made yet.
- */
 /** `text` with `pattern` replaced; throws where it is not there (the measurement would be of another configuration). */
 function replaced(text: string, pattern: string | RegExp, by: string): string {
   const out = text.replace(pattern, by);
@@ -210,6 +205,11 @@ function replaced(text: string, pattern: string | RegExp, by: string): string {
   return out;
 }
 
+/**
+ * A workerd over `dist` (its edge/ bundle, or `worker`: another build's worker.js over the same
+ * data, for a before/after) with `maxDataBytes` raised, listening (a connection accepted), no
+ * request made yet.
+ */
 async function startWorkerd(binary: string, dist: string, maxDataBytes: number, worker?: string) {
   const port = await freePort(HOST);
   const config = readFileSync(join(dist, 'edge/workerd.capnp'), 'utf8');

@@ -2,16 +2,21 @@
 // straight into its answer's buffer and each row moved into place there (list.ts,
 // splicedInPlace); any other is spliced from rows read on their own. Both must give the same
 // bytes, and the first must read each run of rows once, into the answer itself.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sampleDist } from '../../../test/helpers.ts';
-import { createApi } from '../core.ts';
+import { createApi, type Api } from '../core.ts';
 import { bodyBuffer } from '../body.ts';
-import { loadDataset } from '../../query/dataset.ts';
+import { loadDataset, type Dataset } from '../../query/dataset.ts';
 import type { FileRows } from '../../store/read/file-rows.ts';
 
-const dataset = loadDataset(sampleDist());
-afterAll(() => dataset.events.rows.close());
-const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
+// each test on data of its own: the rows' known expansions (what takes a page in place) are kept with them
+let dataset: Dataset;
+let api: Api;
+beforeEach(() => {
+  dataset = loadDataset(sampleDist());
+  api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
+});
+afterEach(() => dataset.events.rows.close());
 
 /** the reads of the rows' file while `work` runs: where each went and how long it was */
 function reads<T>(work: () => T): { result: T; targets: ArrayBufferLike[]; lengths: number[] } {

@@ -18,7 +18,7 @@ import { EVENT_TEXTS, type TextlessEvent } from '../../model/event-texts.ts';
 import { fieldIndex, valueSpanIn } from '../../store/format/event-rows.ts';
 
 /** Where each text is among a row's fields. */
-export const TEXT_FIELDS = EVENT_TEXTS.map((f) => fieldIndex(f)!);
+export const TEXT_FIELD_INDEXES = EVENT_TEXTS.map((f) => fieldIndex(f)!);
 
 /** `e` without its texts: a copy (the names are EVENT_TEXTS'; a test checks that none is left). */
 function textless(e: Event): TextlessEvent {
@@ -59,7 +59,7 @@ export class TextsApart {
     let at = this.bytes;
     if (this.count > 0) scratch[at++] = 0x2c; // ,
     scratch[at++] = 0x5b;
-    TEXT_FIELDS.forEach((field, f) => {
+    TEXT_FIELD_INDEXES.forEach((field, f) => {
       if (f > 0) scratch[at++] = 0x2c;
       const [from, to] = valueSpanIn(starts, 0, field);
       scratch.set(row.subarray(from, to), at);

@@ -23,7 +23,7 @@ import type { Event } from '../../model/types.ts';
 import { EVENT_TEXTS, hasTexts, wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import type { RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, valueSpanIn } from '../../store/format/event-rows.ts';
-import { decodeParse, TEXT_FIELDS } from '../cache/parse-payload.ts';
+import { decodeParse, TEXT_FIELD_INDEXES } from '../cache/parse-payload.ts';
 import { SUM_BYTES, type BuildCache } from '../cache/build-cache.ts';
 import type { BatchAnswer, BatchRows, ParseBatch } from './parse-batch.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';
@@ -56,7 +56,7 @@ function withTexts(e: TextlessEvent, row: PremadeRow): Event {
   else readAllAt(row.json.fd, (json = Buffer.allocUnsafe(length)), 0, length, row.json.position);
   const text = Buffer.from(json.buffer, json.byteOffset, length);
   const texts = EVENT_TEXTS.map((f, i) => {
-    const [from, to] = valueSpanIn(row.starts, 0, TEXT_FIELDS[i]);
+    const [from, to] = valueSpanIn(row.starts, 0, TEXT_FIELD_INDEXES[i]);
     return [f, JSON.parse(text.toString('utf8', from, to))];
   });
   return { ...e, ...Object.fromEntries(texts) } as Event;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareListOrder, renderEvent, type RenderContext } from '../../render/event.ts';
 import { EventRows, FIELD_COUNT, serializeEvent } from '../format/event-rows.ts';
-import { decodeSearchIndex } from '../format/search/search-index-file.ts';
+import { BITMAP_REF, decodeSearchIndex } from '../format/search/search-index-file.ts';
 import { mulberry32 } from '../../util/mulberry32.ts';
 import { orderingModel } from '../../api/events/test-ordering-events.ts';
 import type { Event } from '../../model/types.ts';
@@ -30,7 +30,7 @@ function forms(index: Uint8Array): Map<string, boolean> {
   const d = decodeSearchIndex(index);
   const text = new TextDecoder('utf-16le').decode(d.text);
   const out = new Map<string, boolean>();
-  for (let i = 0; i < d.lists.length / 2; i++) out.set(text.slice(d.textStart[i], d.textStart[i + 1]), (d.lists[2 * i] & 0x8000_0000) !== 0);
+  for (let i = 0; i < d.lists.length / 2; i++) out.set(text.slice(d.textStart[i], d.textStart[i + 1]), (d.lists[2 * i] & BITMAP_REF) !== 0);
   return out;
 }
 

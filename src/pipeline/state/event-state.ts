@@ -12,7 +12,6 @@
 // File: AULAEVENTS1\n <identity>\n <SHA-256 of the payload, hex>\n <payload: v8.serialize>
 // A damaged, foreign (other aula, dist format, V8) or misshapen state is ignored: the build is
 // then a full one, never a wrong one.
-import { unlinkSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
 import type { Sourced } from '../../content/records.ts';
@@ -20,7 +19,7 @@ import type { Media, PageNode, Site } from '../../model/types.ts';
 import { sha256Hex } from '../../store/format/manifest.ts';
 import { cacheIdentity } from '../cache/build-cache.ts';
 import { STAT_FIELDS } from './stat-fields.ts';
-import { readCacheFile, replaceCacheFile } from '../cache/cache-file.ts';
+import { readSealed, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 
 const MAGIC = 'AULAEVENTS1\n';
 
@@ -96,32 +95,13 @@ const identityLine = () => `${cacheIdentity()} events\n`;
 
 /** Writes the state beside and then over `path`; a failure leaves no state (the next build is a full one). */
 export function writeEventState(path: string, state: EventState): void {
-  const written = replaceCacheFile(path, (fd) => {
-    const payload = serialize(state);
-    // the head and the payload written one after the other: no copy of the whole state into one buffer
-    writeFileSync(fd, `${MAGIC}${identityLine()}${sha256Hex(payload)}\n`);
-    writeFileSync(fd, payload);
-  });
-  if (!written) removeEventState(path);
-}
-
-export function removeEventState(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // none
-  }
+  if (!writeSealed(path, `${MAGIC}${identityLine()}`, [serialize(state)])) unlinkQuietly(path);
 }
 
 /** The state at `path` when it is intact, of this aula, of `content` built into `out`, and at most `most` bytes; else null. */
 export function readEventState(path: string, content: string, out: string, most: number): EventState | null {
-  const file = readCacheFile(path, most);
-  if (file === null) return null;
-  const head = Buffer.from(`${MAGIC}${identityLine()}`);
-  const sumEnd = head.length + 64;
-  if (file.length < sumEnd + 1 || !file.subarray(0, head.length).equals(head) || file[sumEnd] !== 0x0a) return null;
-  const payload = file.subarray(sumEnd + 1);
-  if (sha256Hex(payload) !== file.toString('latin1', head.length, sumEnd)) return null;
+  const payload = readSealed(path, `${MAGIC}${identityLine()}`, most);
+  if (payload === null) return null;
   let state: EventState;
   try {
     state = deserialize(payload) as EventState;

@@ -11,7 +11,8 @@ import type { Event } from '../../model/types.ts';
 import type { BuildModel, TextlessEvent } from '../../model/event-texts.ts';
 import type { StatRecord } from '../cache/stat-index.ts';
 import type { BuildCache, MadeParse } from '../cache/build-cache.ts';
-import { KEY_BYTES, manifestShaOf, removeEventState, stateRows, writeEventState, type StateRows } from './event-state.ts';
+import { KEY_BYTES, manifestShaOf, stateRows, writeEventState, type StateRows } from './event-state.ts';
+import { unlinkQuietly } from '../cache/cache-file.ts';
 import { putStat, STAT_FIELDS } from './stat-fields.ts';
 
 export const EVENTS_KIND = 'events in ';
@@ -102,7 +103,7 @@ export class StateRecorder {
   write(path: string, what: { content: string; out: string; options: string; zone: string; model: BuildModel; stats: { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null; manifestJson: string }): void {
     const rows = this.rows;
     if (rows === null || what.stats === null || this.rowFiles.includes('')) {
-      removeEventState(path);
+      unlinkQuietly(path);
       return;
     }
     // One pass over the records (one per content file), each stat parsed by one match: this runs

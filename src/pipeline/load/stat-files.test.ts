@@ -57,5 +57,18 @@ describe('statFiles', () => {
     const begun = beginStats(many, 1, 64);
     expected(many);
     expect(await begun.finish()).toEqual(wantMany);
+    // abandoned at once (before the worker can have begun): finish resolves once the worker has
+    // ended, every share either taken whole or left untaken (zeros), and not all taken
+    const abandoned = beginStats(many, 1, 64);
+    abandoned.abandon();
+    const got = await abandoned.finish();
+    const share = 64 * STAT_FIELDS;
+    let untaken = 0;
+    for (let at = 0; at < got.length; at += share) {
+      const part = got.subarray(at, at + share);
+      if (part.every((v) => v === 0n)) untaken++;
+      else expect(part).toEqual(wantMany.subarray(at, at + share));
+    }
+    expect(untaken).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,5 @@
 // Reads a boolean column's file (src/store/format/bool-column-file.ts) as views of its bytes.
-import { bitmapWords } from '../format/bitmap.ts';
+import { bitCount, bitmapWords } from '../format/bitmap.ts';
 import { BOOL_COLUMN_FORMAT, type BoolColumnData } from '../format/bool-column-file.ts';
 import { check, checkBelow, Sections } from './sections.ts';
 
@@ -20,17 +20,6 @@ export function readBoolColumn(bytes: Uint8Array, rows: number): BoolColumnData 
   // a search narrowed by the flag reads the bits, a filter the rows: both must say the same
   check(holds(falseBits, falseRows) && holds(trueBits, trueRows), F, 'whose bit sets are not its rows');
   return { values, rows: [falseRows, trueRows], bits: [falseBits, trueBits] };
-}
-
-/** The set bits of `bits`. */
-function bitCount(bits: Int32Array): number {
-  let n = 0;
-  for (let w of bits) {
-    w -= (w >>> 1) & 0x55555555;
-    w = (w & 0x33333333) + ((w >>> 2) & 0x33333333);
-    n += (Math.imul((w + (w >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-  }
-  return n;
 }
 
 /** Whether `bits` are exactly the (distinct) `rows`: each listed row's bit set, and no other. */

@@ -3,9 +3,9 @@
 // no previous index, every row). The file is a function of which words and characters each row
 // has, whatever the order they were added in: spliced or made whole, the same bytes.
 import { fieldIndex, FIELD_COUNT, valueSpanIn, type EventRows } from '../format/event-rows.ts';
-import { bitmapWords } from '../format/bitmap.ts';
+import { bitmapOf, bitmapWords } from '../format/bitmap.ts';
 import {
-  BITMAP_REF, ByteList, decodeSearchIndex, eachListed, encodeList, encodeSearchIndex, listBytes,
+  BITMAP_REF, ByteList, decodeSearchIndex, eachPosting, encodeList, encodeSearchIndex, listBytes,
 } from '../format/search/search-index-file.ts';
 import { fieldText, newPass, SEARCH_FIELDS, textTerms, type SearchField, type TermSink } from '../format/search/search-text.ts';
 
@@ -146,26 +146,13 @@ function keptPostings(prior: Uint8Array, order: Int32Array): Postings {
   for (let i = 0; i < order.length; i++) if (order[i] >= 0) now[order[i]] = i;
   const postings = new Postings();
   const strings = stringsOf(old.text, old.textStart);
-  const perBitmap = bitmapWords(old.rows);
   const listed = (i: number): RowList => {
     const out = new RowList();
-    const ref = old.lists[2 * i];
-    const count = old.lists[2 * i + 1];
-    const keep = (r: number) => {
+    const whole = eachPosting(old, i, (r) => {
       // the previous rows keep their order among themselves: the list stays ascending
       if (now[r] >= 0) out.push(now[r]);
-    };
-    if (ref & BITMAP_REF) {
-      const base = (ref & ~BITMAP_REF) * perBitmap;
-      for (let w = 0; w < perBitmap; w++) {
-        let x = old.bitmaps[base + w];
-        while (x !== 0) {
-          const low = x & -x;
-          keep((w << 5) | (31 - Math.clz32(low)));
-          x ^= low;
-        }
-      }
-    } else if (!eachListed(old.varints, ref, count, old.rows, keep)) throw new Error('the previous search index is damaged');
+    });
+    if (!whole) throw new Error('the previous search index is damaged');
     return out;
   };
   const kinds = [postings.words, postings.spans, postings.chars];
@@ -259,11 +246,4 @@ function encodeIndex(rows: number, postings: Postings): Uint8Array {
     rows, words: words.length, spans: spans.length, chars: chars.length, ...strings,
     lists, varints: varints.done(), bitmaps: allBits,
   });
-}
-
-/** The bit set of the ascending rows `list`. */
-export function bitmapOf(list: ArrayLike<number>, perBitmap: number): Int32Array {
-  const bits = new Int32Array(perBitmap);
-  for (let k = 0; k < list.length; k++) bits[list[k] >>> 5] |= 1 << (list[k] & 31);
-  return bits;
 }

@@ -6,10 +6,10 @@
 // disappears, and then made from the strings as the full writer makes them. The file is the one
 // search-index.ts writes for the same rows: each list is encoded by the same rule, in the same
 // order (the lists' bytes lie in the file in the order of their strings).
-import { bitmapWords } from '../format/bitmap.ts';
-import { BITMAP_REF, ByteList, decodeSearchIndex, eachListed, encodeList, encodeSearchIndex, listBytes, type SearchIndexData } from '../format/search/search-index-file.ts';
+import { bitmapOf, bitmapWords } from '../format/bitmap.ts';
+import { BITMAP_REF, ByteList, decodeSearchIndex, eachPosting, encodeList, encodeSearchIndex, listBytes, type SearchIndexData } from '../format/search/search-index-file.ts';
 import type { TermSink } from '../format/search/search-text.ts';
-import { asBitmap, bitmapOf, byUnits, stringSections, stringsOf, type StringSections } from './search-index.ts';
+import { asBitmap, byUnits, stringSections, stringsOf, type StringSections } from './search-index.ts';
 
 /** A row changed in place: its place in the list, and what gives a sink its terms before and after. */
 export interface RowChange {
@@ -77,24 +77,10 @@ function lowerBound(d: SearchIndexData, term: string, lo: number, hi: number): n
 }
 
 /** The rows of list i, ascending. */
-function listOf(d: SearchIndexData, i: number, perBitmap: number): Uint32Array {
-  const ref = d.lists[2 * i];
+function listOf(d: SearchIndexData, i: number): Uint32Array {
   const out = new Uint32Array(d.lists[2 * i + 1]);
   let n = 0;
-  if (ref & BITMAP_REF) {
-    const base = (ref & ~BITMAP_REF) * perBitmap;
-    if (base + perBitmap > d.bitmaps.length) throw damaged();
-    for (let w = 0; w < perBitmap; w++) {
-      let x = d.bitmaps[base + w];
-      while (x !== 0) {
-        const low = x & -x;
-        if (n === out.length) throw damaged();
-        out[n++] = (w << 5) | (31 - Math.clz32(low));
-        x ^= low;
-      }
-    }
-  } else if (!eachListed(d.varints, ref, out.length, d.rows, (r) => (out[n++] = r))) throw damaged();
-  if (n !== out.length) throw damaged();
+  if (!eachPosting(d, i, (r) => (out[n++] = r))) throw damaged();
   return out;
 }
 
@@ -236,7 +222,7 @@ export function searchIndexInPlace(prior: Uint8Array, changes: readonly RowChang
     for (const [term, e] of edits[k]) {
       const at = lowerBound(old, term, bounds[k], bounds[k + 1]);
       const known = at < bounds[k + 1] && compareTo(old, term, at) === 0;
-      const rows = edited(known ? listOf(old, at, perBitmap) : new Uint32Array(0), e);
+      const rows = edited(known ? listOf(old, at) : new Uint32Array(0), e);
       if (known) replaced.set(at, rows);
       else added[k].push({ term, rows });
       if (known && rows.length === 0) gone++;

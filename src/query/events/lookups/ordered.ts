@@ -6,7 +6,8 @@ import type { TableIndexes } from '../indexes/table-indexes.ts';
 import { TEST_COST, type Condition } from './condition.ts';
 import { charge } from '../../work-budget.ts';
 import { WORK } from '../work-costs.ts';
-import { andCount, popcount32 } from '../search/bits.ts';
+import { popcount32 } from '../../../store/format/bitmap.ts';
+import { andCount } from '../search/bits.ts';
 
 export class SpanCondition implements Condition {
   readonly testCost = TEST_COST.typed;

@@ -1,21 +1,13 @@
 // Bit sets over the rows of the event table (an Int32Array, row r at bit r & 31 of word r >>> 5):
 // what a search term's rows are gathered into, ANDed and counted. A table of 100k rows is 3,125
 // words, so whole-set operations cost a few microseconds and are charged per word.
-import { bitmapWords } from '../../../store/format/bitmap.ts';
+import { bitmapWords, popcount32 } from '../../../store/format/bitmap.ts';
 import { charge } from '../../work-budget.ts';
 import { WORK } from '../work-costs.ts';
 import { EMPTY, type RowSet } from '../indexes/rowset.ts';
 import type { Matches } from '../matches.ts';
 
 export type Bits = Int32Array;
-
-
-/** Set bits of one 32-bit word. */
-export function popcount32(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
 
 /** `bits` &= `other`, word by word; the set bits left. */
 export function andCount(bits: Bits, other: Bits): number {

@@ -37,7 +37,7 @@
 //   7 gramVarints u8: lists of words and spans, by number (the words' 0.., the spans' after
 //                 them), encoded as the row lists
 // Numbers are little-endian, as typed arrays hold them where Node and workerd run.
-import { bitmapWords } from '../bitmap.ts';
+import { bitCount, bitmapWords, eachSetBit } from '../bitmap.ts';
 
 export const SEARCH_INDEX_MAGIC = 'aula-sch';
 export const SEARCH_INDEX_VERSION = 1;
@@ -61,8 +61,6 @@ export interface SearchIndexData {
   readonly gramLists: Uint32Array;
   readonly gramVarints: Uint8Array;
 }
-
-/** 32-bit words of one bit set over `rows` rows. */
 
 const align = (n: number) => (n + 7) & ~7;
 
@@ -161,6 +159,26 @@ export function eachListed(bytes: Uint8Array, at: number, count: number, below: 
     if (prev >= below) return false;
     each(prev);
   }
+  return true;
+}
+
+/**
+ * Calls `each` with the rows of word, span or character list `i` of `d`, ascending; false where
+ * the list is not whole (its bit set or varints run past their section or past the rows, or it
+ * does not hold its count).
+ */
+export function eachPosting(d: SearchIndexData, i: number, each: (row: number) => void): boolean {
+  const ref = d.lists[2 * i];
+  const count = d.lists[2 * i + 1];
+  if (!(ref & BITMAP_REF)) return eachListed(d.varints, ref, count, d.rows, each);
+  const words = bitmapWords(d.rows);
+  const at = (ref & ~BITMAP_REF) * words;
+  if (at + words > d.bitmaps.length) return false;
+  const bits = d.bitmaps.subarray(at, at + words);
+  // no bit past the rows, as many as the count says
+  if ((d.rows & 31) !== 0 && bits[words - 1] >>> (d.rows & 31) !== 0) return false;
+  if (bitCount(bits) !== count) return false;
+  eachSetBit(bits, each);
   return true;
 }
 

@@ -75,9 +75,6 @@ export function warmZone(zone: string): void {
   offsetFormatter(zone).format(0);
 }
 
-/** Whether the zone's formatter is made already (warmZone, or a date read in it): what the server's test of its start asks. */
-export const zoneWarm = (zone: string): boolean => offsetFormatters.has(zone);
-
 const GMT = /GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /** The offset Intl reports for the whole second of `t` (several microseconds a call). */

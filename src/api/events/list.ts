@@ -3,7 +3,7 @@ import type { Dataset } from '../../query/dataset.ts';
 import { BodyChunks, joinedOnPool, releaseAll } from '../body.ts';
 import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePythonInt, RESULT_SEPARATOR, UNITS_PER_STORED_BYTE } from '../paginate.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
-import type { EventRows } from '../../store/format/event-rows.ts';
+import { nextInFile, type EventRows } from '../../store/format/event-rows.ts';
 import { ignoredHeader, invalid, json, notFound, type ApiResponse } from '../respond.ts';
 import { matchEvents } from '../../query/events/filter.ts';
 import { orderSourceOf } from '../../query/events/ordering/field-orders.ts';
@@ -138,9 +138,13 @@ function splicedPage(rows: EventRows, page: Uint32Array | null, from: number, to
  */
 function splicedInPlace(rows: EventRows, page: Uint32Array | null, from: number, to: number, head: Buffer, splice: RowSplicer): Buffer | null {
   let total = head.length + ENVELOPE_CLOSE.length + Math.max(0, to - from - 1);
+  const spans: [number, number][] = [];
   for (let i = from; i < to; i++) {
-    const size = splice.knownSize(page ? page[i] : i);
+    const row = page ? page[i] : i;
+    const span = splice.span(row);
+    const size = splice.knownSize(row, span);
     if (size < 0) return null;
+    spans.push(span);
     total += size;
   }
   const out = takeBuffer(total);
@@ -152,9 +156,9 @@ function splicedInPlace(rows: EventRows, page: Uint32Array | null, from: number,
     if (i > from) {
       out[at++] = COMMA;
       // the newline between two rows of one run
-      if ((page ? page[i - 1] : i - 1) === row - 1) source++;
+      if (nextInFile(page, i)) source++;
     }
-    at = splice.moveWithin(row, out, source, at);
+    at = splice.moveWithin(row, spans[i - from], out, source, at);
     source += rows.byteLength(row);
   }
   ENVELOPE_CLOSE.copy(out, at);

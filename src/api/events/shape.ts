@@ -124,18 +124,20 @@ export interface RowSplicer {
   size(row: number, whole: Buffer): number;
   /** copies the row into `out` at `at`; returns where it ends */
   write(row: number, whole: Buffer, out: Buffer, at: number): number;
+  /** Where the expanded value lies in the row's stored bytes, [from, to): what knownSize and moveWithin take. */
+  span(row: number): [number, number];
   /**
    * The row's size in the answer without its bytes: known once its expansion is made (an earlier
    * answer listed it), and only where the expansion is no shorter than the stored value (else
    * moveWithin could not move it forward). -1 otherwise.
    */
-  knownSize(row: number): number;
+  knownSize(row: number, span: [number, number]): number;
   /**
    * Moves the row, its stored bytes at `from` within `out`, to `at` with its value expanded
    * (knownSize's), and returns where it ends. The caller keeps `from - at` at least the row's
    * growth, so the expansion never reaches the bytes after the value before they are moved.
    */
-  moveWithin(row: number, out: Buffer, from: number, at: number): number;
+  moveWithin(row: number, span: [number, number], out: Buffer, from: number, at: number): number;
 }
 
 /** Whether the shape keeps every field and expands `categories`: what rowSplicer splices. */
@@ -151,25 +153,25 @@ export function rowSplicer(shape: Shape, rows: EventRows, categoryJson: Readonly
     if (json === undefined) json = e.byRow[row] = expandedValue(e, whole.toString('utf8', from, to));
     return json;
   };
+  const span = (row: number) => rows.valueSpan(row, CATEGORIES);
   return {
     size(row, whole) {
-      const [from, to] = rows.valueSpan(row, CATEGORIES);
+      const [from, to] = span(row);
       return whole.length - (to - from) + expanded(row, whole, from, to).length;
     },
     write(row, whole, out, at) {
-      const [from, to] = rows.valueSpan(row, CATEGORIES);
+      const [from, to] = span(row);
       at += whole.copy(out, at, 0, from);
       at += expanded(row, whole, from, to).copy(out, at);
       return at + whole.copy(out, at, to);
     },
-    knownSize(row) {
+    span,
+    knownSize(row, [from, to]) {
       const json = e.byRow[row];
       if (json === undefined) return -1;
-      const [from, to] = rows.valueSpan(row, CATEGORIES);
       return json.length < to - from ? -1 : rows.byteLength(row) - (to - from) + json.length;
     },
-    moveWithin(row, out, source, at) {
-      const [from, to] = rows.valueSpan(row, CATEGORIES);
+    moveWithin(row, [from, to], out, source, at) {
       const json = e.byRow[row]!;
       out.copyWithin(at, source, source + from);
       out.set(json, at + from);

@@ -24,6 +24,14 @@ export function valueSpanIn(starts: ArrayLike<number>, base: number, field: numb
   return [starts[base + field] + KEY_PREFIX[field], starts[base + field + 1] - 1];
 }
 
+/**
+ * Whether the i-th of listed rows (null: the rows themselves) is the row after the one listed
+ * before it: the two lie one newline apart in the file, one run of its bytes.
+ */
+export function nextInFile(rows: ArrayLike<number> | null, i: number): boolean {
+  return rows === null || rows[i] === rows[i - 1] + 1;
+}
+
 export function fieldIndex(field: string): number | undefined {
   return FIELD_INDEX.get(field);
 }
@@ -215,7 +223,7 @@ export class EventRows {
     while (i < to) {
       // a run: rows that follow each other in the file, one newline apart
       let j = i + 1;
-      while (j < to && rowAt(j) === rowAt(j - 1) + 1) j++;
+      while (j < to && nextInFile(rows, j)) j++;
       const first = this.lineStarts[rowAt(i)];
       const length = this.lineEnd(rowAt(j - 1)) - first;
       this.source.readInto(out, at, first, length);
@@ -243,7 +251,7 @@ export class EventRows {
     while (i < to) {
       const first = rows ? rows[i] : i;
       let last = first;
-      while (++i < to && (rows ? rows[i] : i) === last + 1) last++;
+      while (++i < to && nextInFile(rows, i)) last++;
       const length = this.lineEnd(last) - this.lineStarts[first];
       this.source.readInto(target, at, this.lineStarts[first], length);
       at += length;
@@ -256,7 +264,7 @@ export class EventRows {
     let length = 0;
     for (let i = from; i < to; i++) {
       const row = rows ? rows[i] : i;
-      length += this.starts[row * STRIDE + FIELD_COUNT] + (i > from && (rows ? rows[i - 1] : i - 1) === row - 1 ? 1 : 0);
+      length += this.starts[row * STRIDE + FIELD_COUNT] + (i > from && nextInFile(rows, i) ? 1 : 0);
     }
     return length;
   }

@@ -6,6 +6,7 @@
 // loads would bring it back unseen, costing every small edit's build its start-up time.
 import { describe, expect, it } from 'vitest';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { aula } from '../aula-cli.ts';
@@ -64,7 +65,8 @@ describe('aula build over the event state: module graph', () => {
       const file = join(month, readdirSync(month).filter((f) => f.endsWith('.md')).sort()[0]);
       const text = readFileSync(file, 'utf8');
       const bodyAt = text.indexOf('\n---\n', 4) + 5;
-      writeFileSync(file, `${text.slice(0, bodyAt).replace(/^title: .*$/m, 'title: "A changed title"')}\nA *plain* paragraph with [a link](https://example.org/x).\n`);
+      const head = text.slice(0, bodyAt).replace(/^title: .*$/m, 'title: "A changed title"');
+      writeFileSync(file, `${head}\nA *plain* paragraph with [a link](https://example.org/x).\n`);
       const second = loggedBuild(dir, args, 2);
       expect(second.out).toMatch(/patch {10}1 event files read/);
       // the log saw the state build (guards against a hook that logs nothing)
@@ -73,6 +75,13 @@ describe('aula build over the event state: module graph', () => {
       expect(fullBuildOnly(second.ours)).toEqual([]);
       expect(server(second.ours)).toEqual([]);
       expect(second.packages).toEqual([]);
+
+      // a body outside the subset: markdown-it is required (createRequire), which only the hook's
+      // require() half logs (guards against that half logging nothing, and so the line above passing unseen)
+      writeFileSync(file, `${head}\nA [reference][r] link.\n\n[r]: https://example.org/r\n`);
+      const third = loggedBuild(dir, args, 3);
+      expect(third.out).toMatch(/patch {10}1 event files read/);
+      expect(third.packages).toContain(pathToFileURL(createRequire(import.meta.url).resolve('markdown-it')).href);
     } finally {
       removeDir(dir);
     }

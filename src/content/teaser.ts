@@ -1,5 +1,5 @@
 // The plain-text teaser derived from an event body when none is written.
-import { decodeHTML } from 'entities';
+import { decodeHTML } from 'entities/decode';
 import { collapseWhitespace } from './whitespace.ts';
 
 /** Start and end tags, comments, doctypes and processing instructions; not a lone `<`. */

@@ -51,5 +51,9 @@ describe('aula serve module graph', () => {
     expect(cli.length).toBeGreaterThan(0);
     const packages = loaded.filter((u) => /node_modules\/(?:markdown-it|fast-glob|yaml|minisearch|esbuild|tsx)\//.test(u));
     expect(packages).toEqual([]);
+    // of entities, its decoder alone (search-text.ts): its index loads the encoders and their tables too
+    const entities = loaded.filter((u) => /node_modules\/entities\//.test(u)).map((u) => u.replace(/^.*node_modules\/entities\/dist\//, ''));
+    expect(entities).toContain('decode.js');
+    expect(entities.filter((f) => !/^(?:decode|decode-codepoint|generated\/decode-data-html|internal\/.*)\.js$/.test(f))).toEqual([]);
   });
 });

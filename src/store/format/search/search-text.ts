@@ -13,7 +13,7 @@
 //
 // Words are folded one at a time, through a cache: a text's words repeat, across events too, and
 // folding a whole body (NFKD, marks removed) costs more than looking its words up.
-import { decodeHTML } from 'entities';
+import { decodeHTML } from 'entities/decode';
 import { fold, transliterate } from '../words.ts';
 
 /** The fields of an event `search` looks in. */

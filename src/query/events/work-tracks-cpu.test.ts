@@ -27,6 +27,11 @@ describe('counted work tracks CPU time', () => {
       `teaser__regex=${enc('.{0,700}\\p{Sm}')}`,
       `title__iregex=${enc('[a-z]+ung\\b')}`,
       `teaser__iregex=${enc('(?:\\w+\\s+){3}\\pN')}`,
+      // re2js's parser folds each class range a code point at a time, and copies each table
+      `title__iregex=${enc('[b-\\x{10FFFF}]'.repeat(4))}`,
+      `teaser__regex=${enc(`(?i)${'[\\x{100}-\\x{1e900}]'.repeat(3)}`)}`,
+      `teaser__iregex=${enc('\\pL'.repeat(60))}`,
+      `teaser__regex=${enc('[\\PL\\p{Greek}]'.repeat(40))}`,
       'teaser__icontains=ie',
       'teaser__icontains=und',
       Array.from({ length: 10_000 }, (_, i) => `categories=${1 + (i % 40)}`).join('&'),

@@ -31,4 +31,8 @@ export const COST = {
   compilePerCharacter: 50,
   compilePerInstruction: 1000,
   compilePerRange: 30,
+  /** re2js's parser, before compiling: a code point of a class range folded one by one, and a Unicode table copied (folded: with its fold table) */
+  foldedRune: 30,
+  table: 60_000,
+  foldedTable: 200_000,
 } as const;

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { RE2JS, RE2JSSyntaxException } from 're2js';
-import { describe, expect, it } from 'vitest';
-import { countInstructions } from './program-size.ts';
-import { regexFlags } from './regex.ts';
-import { adversarialPattern } from './test-adversarial-patterns.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_WORK_LIMIT } from '../work-budget.ts';
+import { countInstructions, foldedWidth, MAX_FOLD, MIN_FOLD } from './program-size.ts';
+import { compileRegex, regexFlags } from './regex.ts';
+import { adversarialPattern, underLimit } from './test-adversarial-patterns.ts';
 import { rePattern } from './test-patterns.ts';
 
 type Compiled = { size: number } | { error: string };
@@ -86,6 +87,55 @@ describe('countInstructions', () => {
     for (const pattern of ['(.{0,1000}', '.{0,1000}[a', 'x{2}{3}', '.{0,1000}\\8']) {
       const original = compile(pattern);
       expect('error' in original && original.error).toBe((compile(countInstructions(pattern).reduced) as { error: string }).error);
+    }
+  });
+});
+
+describe('the parser work a pattern costs', () => {
+  /** A code point as a class may hold it: itself, `\x{…}`, or `\xHH` (below 256). */
+  const written = (cp: number, form: number) =>
+    form === 0 ? String.fromCodePoint(cp) : form === 1 || cp > 0xff ? `\\x{${cp.toString(16)}}` : `\\x${cp.toString(16).padStart(2, '0')}`;
+  const point = fc.oneof(
+    fc.integer({ min: 0x20, max: 0x7e }).filter((c) => !'\\]-^['.includes(String.fromCharCode(c))),
+    fc.integer({ min: 0xa0, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff),
+  );
+
+  it("counts the code points of a class range re2js folds one by one, by the values re2js reads its ends as", () => {
+    fc.assert(
+      fc.property(point, point, fc.nat(2), fc.nat(2), (a, b, fa, fb) => {
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        const pattern = `[${written(lo, fa)}-${written(hi, fb)}]`;
+        const re = RE2JS.compile(pattern, regexFlags(false));
+        expect(re.matches(String.fromCodePoint(lo)) && re.matches(String.fromCodePoint(hi)), pattern).toBe(true);
+        expect(countInstructions(pattern, true).foldedRunes, pattern).toBe(foldedWidth(lo, hi));
+        expect(countInstructions(`(?i)${pattern}`).foldedRunes, pattern).toBe(foldedWidth(lo, hi));
+        expect(countInstructions(pattern).foldedRunes, pattern).toBe(0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('counts ranges past the folding code points, or spanning all of them, as re2js adds them: whole', () => {
+    expect(foldedWidth(0, 0x40)).toBe(0);
+    expect(foldedWidth(0, 0x10ffff)).toBe(0);
+    expect(foldedWidth(MAX_FOLD + 1, 0x10ffff)).toBe(0);
+    expect(foldedWidth(0x62, 0x10ffff)).toBe(MAX_FOLD - 0x62 + 1);
+    expect(foldedWidth(0, MAX_FOLD - 1)).toBe(MAX_FOLD - MIN_FOLD);
+    expect(countInstructions('[\\101-\\132\\x{e0}-\\x{ff}\\d\\pL]', true)).toMatchObject({ foldedRunes: 26 + 32, tables: 1, folds: true });
+    expect(countInstructions('\\pL[^\\PN]x', false)).toMatchObject({ foldedRunes: 0, tables: 2, folds: false });
+  });
+
+  it('refuses a pattern whose folding would cost seconds before re2js parses it', () => {
+    const compile = vi.spyOn(RE2JS, 'compile');
+    try {
+      // 996 characters; re2js folds 125,154 code points per class: 0.6 s of CPU unbounded
+      const r = underLimit(DEFAULT_WORK_LIMIT, () => compileRegex('[b-\\x{10FFFF}]'.repeat(166), true, 'title__iregex'));
+      expect(r.refused?.what).toBe('title__iregex');
+      expect(compile).not.toHaveBeenCalled();
+      expect(underLimit(DEFAULT_WORK_LIMIT, () => compileRegex('\\pL'.repeat(150), true, 'teaser__iregex')).refused?.what).toBe('teaser__iregex');
+      expect(underLimit(DEFAULT_WORK_LIMIT, () => compileRegex('(?i)[a-zäöü]+ung\\b', false, 'title__regex')).refused).toBeNull();
+    } finally {
+      compile.mockRestore();
     }
   });
 });

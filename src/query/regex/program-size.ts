@@ -11,6 +11,12 @@
 // does (`ab|ac` → `a[bc]`): it is an upper bound, equal to re2js's size for patterns without `|`
 // (program-size.test.ts checks both). RE2's own limits on repeat counts (at most 1000, also
 // nested) are left to re2js to report.
+//
+// The same pass counts what re2js's parser does that the program does not show: under case
+// folding it adds a class's range one code point at a time (with each point's fold orbit), so
+// `(?i)[b-\x{10FFFF}]`, a dozen characters, is 125,000 steps; and each Unicode table (`\pL`) it
+// copies range by range. The request is charged for both before the pattern is compiled
+// (regex.ts), so such a pattern is refused, not compiled.
 
 export interface CountedSize {
   instructions: number;
@@ -18,6 +24,21 @@ export interface CountedSize {
   invalidRepeat: boolean;
   /** the pattern with every counted repeat made `{1}`: valid RE2 exactly when the pattern's other syntax is, and cheap to compile */
   reduced: string;
+  /** code points re2js's parser folds one by one (class ranges under case folding) */
+  foldedRunes: number;
+  /** Unicode tables (`\p…`, `\P…`) it copies, and whether it folds them too */
+  tables: number;
+  folds: boolean;
+}
+
+/** The code points with a case fold (re2js's Unicode.MIN_FOLD and MAX_FOLD): a range past them is added whole. */
+export const MIN_FOLD = 0x41;
+export const MAX_FOLD = 0x1e943;
+
+/** The code points of [lo, hi] re2js's appendFoldedRange visits one by one. */
+export function foldedWidth(lo: number, hi: number): number {
+  if (hi < lo || (lo <= MIN_FOLD && hi >= MAX_FOLD) || hi < MIN_FOLD || lo > MAX_FOLD) return 0;
+  return Math.min(hi, MAX_FOLD) - Math.max(lo, MIN_FOLD) + 1;
 }
 
 /** RE2's largest repeat count, also for the product of nested ones. */
@@ -42,8 +63,12 @@ const EMPTY_SEQUENCE: Piece = { size: 1, nullable: true, product: 1, empty: true
 const ONE: Piece = { size: 1, nullable: false, product: 1 };
 const EMPTY_WIDTH: Piece = { size: 1, nullable: true, product: 1 };
 
-export function countInstructions(pattern: string): CountedSize {
-  const counter = new Counter(pattern);
+/**
+ * `caseInsensitive`: compiled with case folding (`__iregex`); a `(?i)` in the pattern folds too
+ * (counted as folding the whole pattern: an upper bound).
+ */
+export function countInstructions(pattern: string, caseInsensitive = false): CountedSize {
+  const counter = new Counter(pattern, caseInsensitive);
   // FAIL (instruction 0) and MATCH, around what the pattern compiles to
   let instructions = 2 + counter.alternation().size;
   // after a stray `)`, a syntax error re2js reports: counted on
@@ -55,7 +80,7 @@ export function countInstructions(pattern: string): CountedSize {
     at = to;
   }
   reduced += pattern.slice(at);
-  return { instructions, invalidRepeat: counter.invalidRepeat, reduced };
+  return { instructions, invalidRepeat: counter.invalidRepeat, reduced, foldedRunes: counter.foldedRunes, tables: counter.tables, folds: counter.folds };
 }
 
 class Counter {
@@ -67,9 +92,16 @@ class Counter {
   private quoted = 0;
   /** where the counted repeats are, [from, to) of their braces */
   readonly repeats: [number, number][] = [];
+  readonly folds: boolean;
+  foldedRunes = 0;
+  tables = 0;
 
-  constructor(private readonly src: string) {
+  constructor(
+    private readonly src: string,
+    caseInsensitive: boolean,
+  ) {
     this.ungreedy = /\(\?[A-Za-z]*U/.test(src);
+    this.folds = caseInsensitive || /\(\?[A-Za-z-]*i/.test(src);
   }
 
   skipStray(): boolean {
@@ -192,6 +224,7 @@ class Counter {
       return ONE;
     }
     if (c === 'p' || c === 'P' || c === 'x') {
+      if (c !== 'x') this.tables++;
       if (src[this.i] === '{') {
         const end = src.indexOf('}', this.i);
         this.i = end < 0 ? src.length : end + 1;
@@ -206,7 +239,7 @@ class Counter {
     return c === 'A' || c === 'z' || c === 'b' || c === 'B' ? EMPTY_WIDTH : ONE;
   }
 
-  /** Skips a bracketed class as RE2 reads it: a leading `]`, `[:name:]`, `\\p{…}`, ranges of single characters. */
+  /** Skips a bracketed class as RE2 reads it: a leading `]`, `[:name:]`, `\\p{…}`, ranges of single characters; counts its folded ranges and tables. */
   private skipClass(): void {
     const src = this.src;
     this.i++; // [
@@ -219,31 +252,64 @@ class Counter {
           continue;
         }
       }
-      this.skipClassCharacter();
+      const lo = this.classCharacter();
+      let hi = lo;
       if (src[this.i] === '-' && this.i + 1 < src.length && src[this.i + 1] !== ']') {
         this.i++;
-        this.skipClassCharacter();
+        hi = this.classCharacter();
       }
+      if (this.folds && lo >= 0 && hi >= 0) this.foldedRunes = Math.min(this.foldedRunes + foldedWidth(lo, hi), HUGE);
     }
     this.i++; // ]
   }
 
-  /** One character of a class: itself, an escape (`\\x{…}`, `\\p{…}`, octal…) or a surrogate pair. */
-  private skipClassCharacter(): void {
+  /**
+   * One item of a class: a character (itself, an escape such as `\\x{…}` or octal, a surrogate
+   * pair), its code point returned; or a class escape (`\\p{…}`, `\\d`…), -1.
+   */
+  private classCharacter(): number {
     const src = this.src;
     if (src[this.i] !== '\\') {
+      const cp = src.codePointAt(this.i) ?? -1;
       this.i += pairAt(src, this.i) ? 2 : 1;
-      return;
+      return cp;
     }
     const c = src[this.i + 1];
     this.i += 2;
-    if ((c === 'p' || c === 'P' || c === 'x') && src[this.i] === '{') {
-      const end = src.indexOf('}', this.i);
-      this.i = end < 0 ? src.length : end + 1;
-    } else if (c === 'p' || c === 'P') this.i++;
-    else if (c === 'x') this.i += 2;
-    else if (c >= '0' && c <= '7') for (let k = 0; k < 2 && src[this.i] >= '0' && src[this.i] <= '7'; k++) this.i++;
-    else if (c !== undefined && pairAt(src, this.i - 1)) this.i++;
+    if (c === undefined) return -1;
+    if (c === 'p' || c === 'P') {
+      this.tables++;
+      if (src[this.i] === '{') {
+        const end = src.indexOf('}', this.i);
+        this.i = end < 0 ? src.length : end + 1;
+      } else this.i++;
+      return -1;
+    }
+    if (c === 'x') {
+      let digits: string;
+      if (src[this.i] === '{') {
+        const end = src.indexOf('}', this.i);
+        digits = src.slice(this.i + 1, end < 0 ? src.length : end);
+        this.i = end < 0 ? src.length : end + 1;
+      } else {
+        digits = src.slice(this.i, this.i + 2);
+        this.i += 2;
+      }
+      return /^[0-9A-Fa-f]{1,8}$/.test(digits) ? parseInt(digits, 16) : -1;
+    }
+    if (c >= '0' && c <= '7') {
+      let digits = c;
+      for (let k = 0; k < 2 && src[this.i] >= '0' && src[this.i] <= '7'; k++) digits += src[this.i++];
+      return parseInt(digits, 8);
+    }
+    if (pairAt(src, this.i - 1)) {
+      this.i++;
+      return src.codePointAt(this.i - 2)!;
+    }
+    const named = NAMED_ESCAPES[c];
+    if (named !== undefined) return named;
+    // \d, \w, \s and their negations: a class of its own; anything else is the character itself
+    return 'dDwWsS'.includes(c) ? -1 : c.charCodeAt(0);
   }
 
   /** The atom with the repetition operators that follow it. */
@@ -303,6 +369,9 @@ class Counter {
     return { size: Math.min(size, HUGE), nullable: min === 0 || x.nullable, product, top: min === 0 ? `?${lazy}` : undefined };
   }
 }
+
+/** The escapes RE2 reads as one control character. */
+const NAMED_ESCAPES: Record<string, number> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
 
 /** Whether a surrogate pair (one character) begins at `i`. */
 function pairAt(s: string, i: number): boolean {

@@ -8,6 +8,7 @@ import { UNCOUNTED, type Work } from '../work-tally.ts';
 import { COST } from './costs.ts';
 import { Matcher } from './matcher.ts';
 import { programOf, type Program } from './program.ts';
+import { countInstructions } from './program-size.ts';
 
 export class Regex {
   private matcher: Matcher | null = null;
@@ -31,13 +32,21 @@ export function regexFlags(caseInsensitive: boolean): number {
 /**
  * Compiles `pattern` (throws re2js's syntax errors) and charges the request `what` is part of
  * for it. Compiling runs before it can be counted; the callers bound it first (the pattern's
- * length, and its size counted from its text: program-size.ts).
+ * length, and its size counted from its text: program-size.ts), and the parser's work the
+ * program does not show (folded class ranges, Unicode tables) is charged before it runs.
  */
 export function compileRegex(pattern: string, caseInsensitive: boolean, what: string): Regex {
+  charge(parseCost(pattern, caseInsensitive), what);
   const re = RE2JS.compile(pattern, regexFlags(caseInsensitive));
   const program = programOf(re);
   charge(compileCost(pattern.length, program), what);
   return new Regex(re, program);
+}
+
+/** Units for what re2js's parser does with `pattern` beyond what its program shows (program-size.ts counts it from the text). */
+export function parseCost(pattern: string, caseInsensitive: boolean): number {
+  const counted = countInstructions(pattern, caseInsensitive);
+  return counted.foldedRunes * COST.foldedRune + counted.tables * (counted.folds ? COST.foldedTable : COST.table);
 }
 
 /** Units for compiling a pattern of `length` characters to `program`: re2js's parser and compiler are linear in these. */

@@ -2,12 +2,10 @@
 import { decodeHTML } from 'entities/decode';
 import { collapseWhitespace } from './whitespace.ts';
 
-/** Start and end tags, comments, doctypes and processing instructions; not a lone `<`. */
-const MARKUP = /<\/?[A-Za-z][^>]*>|<!--[\s\S]*?-->|<![^>]*>|<\?[^>]*>/g;
 const MAX = 300;
 
 export function deriveTeaser(html: string): string {
-  const stripped = html.replace(MARKUP, '');
+  const stripped = withoutMarkup(html);
   const text = collapseWhitespace(stripped.includes('&') ? decodeHTML(stripped) : stripped);
   // Longer than MAX code points: cut after MAX - 1, back to a word end unless one is there.
   if (afterCodePoints(text, MAX) >= text.length) return text;
@@ -29,4 +27,47 @@ function afterCodePoints(text: string, n: number): number {
     i += c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
   }
   return i;
+}
+
+const isLetter = (c: number) => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+
+/**
+ * `html` without its start and end tags (`<` letter or `</` letter, to the next `>`), comments
+ * (`<!--` to the next `-->`), doctypes (`<!` to the next `>`) and processing instructions (`<?`
+ * to the next `>`); a `<` that starts none of them, or has no end after it, stays. (What the
+ * pattern /<\/?[A-Za-z][^>]*>|<!--[\s\S]*?-->|<![^>]*>|<\?[^>]*>/g removes, in one pass: that
+ * pattern looks for the end again from every unclosed `<`, a body full of them costs minutes.)
+ * Each end is looked for once: the next `>` (or `-->`) found from one place is the next from
+ * every later place before it, and none found means none after.
+ */
+export function withoutMarkup(html: string): string {
+  let gt = -2; // the next '>' from the last place asked, -1 for none, -2 before the first
+  const nextGt = (at: number) => (gt === -1 || gt >= at ? gt : (gt = html.indexOf('>', at)));
+  let dashes = -2;
+  const nextDashes = (at: number) => (dashes === -1 || dashes >= at ? dashes : (dashes = html.indexOf('-->', at)));
+  let out = '';
+  let kept = 0;
+  for (let i = html.indexOf('<'); i >= 0; i = html.indexOf('<', i + 1)) {
+    const c = html.charCodeAt(i + 1);
+    let end = -1; // the index after the markup at i
+    if (isLetter(c) || (c === 0x2f && isLetter(html.charCodeAt(i + 2)))) {
+      const gtAt = nextGt(i + (c === 0x2f ? 3 : 2));
+      if (gtAt >= 0) end = gtAt + 1;
+    } else if (c === 0x21) {
+      const close = html.startsWith('<!--', i) ? nextDashes(i + 4) : -1;
+      if (close >= 0) end = close + 3;
+      else {
+        const gtAt = nextGt(i + 2);
+        if (gtAt >= 0) end = gtAt + 1;
+      }
+    } else if (c === 0x3f) {
+      const gtAt = nextGt(i + 2);
+      if (gtAt >= 0) end = gtAt + 1;
+    }
+    if (end < 0) continue;
+    out += html.slice(kept, i);
+    kept = end;
+    i = end - 1;
+  }
+  return kept === 0 ? html : out + html.slice(kept);
 }

@@ -46,4 +46,17 @@ describe('prettyJsonHtml', () => {
     metered(full, () => prettyJsonHtml(text));
     expect(meter.used * 10).toBeLessThan(full.used);
   });
+
+  it('cuts a string longer than what is left to show, and the slow pass too', () => {
+    const body = `<p>${'Herz ü 😀 '.repeat(200_000)}</p>`;
+    for (const text of [JSON.stringify({ id: 1, body }), JSON.stringify({ id: 1, more: { 2025: body } })]) {
+      const meter = new WorkMeter(Number.MAX_SAFE_INTEGER);
+      const cut = metered(meter, () => prettyJsonHtml(text, 10_000));
+      expect(cut.whole).toBe(false);
+      // every character shown is escaped to at most six
+      expect(cut.html.length).toBeLessThanOrEqual(6 * 10_000);
+      expect(prettyJsonHtmlByParsing(text).startsWith(cut.html)).toBe(true);
+      expect(cut.html).not.toMatch(/[\ud800-\udbff]$/);
+    }
+  });
 });

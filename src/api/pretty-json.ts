@@ -14,6 +14,8 @@ import { charge } from '../query/work-budget.ts';
 
 /** Work units per character of JSON printed (a unit is about a nanosecond: see query/work-budget.ts). */
 const UNITS_PER_CHARACTER = 30;
+/** Units per character the slow pass parses and prints beyond what it shows (JSON.parse and JSON.stringify of the whole). */
+const UNITS_PER_PARSED_CHARACTER = 10;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -31,13 +33,22 @@ function linked(escaped: string): string {
 
 /** The slow, exact form: what the fast pass must equal. */
 export function prettyJsonHtmlByParsing(text: string): string {
-  let pretty: string;
+  return linked(escapeHtml(reprinted(text)));
+}
+
+/** The text parsed and printed again, indented (itself when it is not JSON). */
+function reprinted(text: string): string {
   try {
-    pretty = JSON.stringify(JSON.parse(text), null, 4);
+    return JSON.stringify(JSON.parse(text), null, 4);
   } catch {
-    pretty = text;
+    return text;
   }
-  return linked(escapeHtml(pretty));
+}
+
+/** The first `limit` units of `text`, not ending inside a surrogate pair. */
+function headOf(text: string, limit: number): string {
+  const cut = (text.charCodeAt(limit - 1) & 0xfc00) === 0xd800 ? limit - 1 : limit;
+  return text.slice(0, cut);
 }
 
 /**
@@ -49,7 +60,12 @@ export function prettyJsonHtml(text: string, limit = Infinity): { html: string; 
   const shown = Math.min(text.length, limit);
   charge(shown * UNITS_PER_CHARACTER, 'the browsable page');
   const pretty = printed(text, shown);
-  if (pretty === null) return { html: prettyJsonHtmlByParsing(text), whole: true };
+  if (pretty === null) {
+    // the slow pass reads the whole answer, and shows at most as much as the fast one would
+    charge((text.length - shown) * UNITS_PER_PARSED_CHARACTER, 'the browsable page');
+    const all = reprinted(text);
+    return all.length <= limit ? { html: linked(escapeHtml(all)), whole: true } : { html: linked(escapeHtml(headOf(all, limit))), whole: false };
+  }
   return { html: linked(escapeHtml(pretty.text)), whole: pretty.whole };
 }
 
@@ -58,8 +74,9 @@ const PLAIN_NUMBER = /^(?:0|-?[1-9]\d{0,14})$/;
 const WHITESPACE = /[ \n\r\t]/;
 
 /**
- * The fast pass: the text indented, not yet escaped. It stops at the first token that ends past
- * `limit` (then `whole` is false). Null where only the slow pass is exact.
+ * The fast pass: the text indented, not yet escaped. It stops at the first token that starts at or
+ * past `limit`, and inside a string that ends past it (then `whole` is false). Null where only
+ * the slow pass is exact.
  */
 function printed(text: string, limit: number): { text: string; whole: boolean } | null {
   const out: string[] = [];
@@ -127,6 +144,11 @@ function printed(text: string, limit: number): { text: string; whole: boolean } 
         end = text.indexOf('"', end + 1);
       }
       if (end === -1) return null;
+      if (end >= limit) {
+        // a string longer than what is left to show: its first part
+        out.push(headOf(text, Math.max(limit, i + 1)).slice(i));
+        return { text: out.join(''), whole: false };
+      }
       let token = text.slice(i, end + 1);
       if (token.includes('\\')) {
         try {

@@ -4,7 +4,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BodyChunks } from '../api/body.ts';
 import { json } from '../api/respond.ts';
-import { endWith, flatHeaders, OFF_THREAD_BYTES, transportForm } from './transport.ts';
+import { endWith, flatHeaders, MOST_COMPRESSED_BYTES, OFF_THREAD_BYTES, transportForm } from './transport.ts';
 
 // bigger than the smallest body worth compressing (1 KiB)
 const pieces = ['{"count":3,"results":[', '{"title":"Ä „x“ 🎉"}', ',', '', `{"title":"${'b'.repeat(3000)}"}`, ']}'].map((s) => Buffer.from(s));
@@ -85,5 +85,15 @@ describe('large answers', () => {
   it('are sent as they are to a client that accepts no coding, at once', () => {
     const form = transportForm(json(200, big), undefined);
     expect(form).not.toBeInstanceOf(Promise);
+  });
+
+  it('are sent as they are past MOST_COMPRESSED_BYTES, whatever the client accepts, at once', () => {
+    const huge = Buffer.alloc(MOST_COMPRESSED_BYTES + 1, 'a');
+    for (const accept of ['br', 'gzip', 'br, gzip;q=0.5']) {
+      const form = transportForm(json(200, huge), accept);
+      expect(form).not.toBeInstanceOf(Promise);
+      expect((form as { headers: Record<string, string> }).headers['Content-Encoding']).toBeUndefined();
+      expect((form as { body: Buffer }).body).toBe(huge);
+    }
   });
 });

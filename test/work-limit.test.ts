@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApi, type Api } from '../src/api/core.ts';
 import { loadDataset, type Dataset } from '../src/query/dataset.ts';
 import { metered, WorkMeter } from '../src/query/work-budget.ts';
-import { sampleDist } from './helpers.ts';
+import { apiOver, buildOk, removeDir, sampleDist, tempDir, writeContent } from './helpers.ts';
 
 let ds: Dataset;
 
@@ -70,5 +70,28 @@ describe('the work limit of a request', () => {
     const unlimited = createApi(ds, { workLimit: Number.MAX_SAFE_INTEGER });
     const file = readFileSync(join(sampleDist(), 'events.ics'), 'utf8');
     expect(String(get(unlimited, '/v1/cms/event/', 'format=ics').body)).toBe(file);
+  });
+});
+
+describe('a list page larger than the server answers', () => {
+  it('is built whole, and the build says the server refuses it', async () => {
+    const root = tempDir();
+    try {
+      // ten events of 4 MB bodies on one page: ~40 MB, past what one request may read
+      const body = `${'Herz und Kreislauf. '.repeat(200_000)}\n`;
+      const files: Record<string, string> = { 'site.yaml': 'base_url: http://127.0.0.1:8000\ntimezone: Europe/Vienna\npage_size: 10\n' };
+      for (let i = 10; i < 20; i++) files[`events/e${i}.md`] = `---\nid: ${i}\ntitle: Vortrag ${i}\nstart: 2026-03-${i}T09:00\nend: 2026-03-${i}T12:00\nlast_modified: 2026-01-01T00:00:00Z\n---\n\n${body}`;
+      const content = writeContent(join(root, 'content'), files);
+      const out = join(root, 'dist');
+      const warnings: string[] = [];
+      await buildOk({ content, out, precompress: false, minisearch: false, onWarning: (m) => warnings.push(m) });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^1 event list page \(the largest v1\/cms\/event\/index\.json, 4\d\.\d MB\) need more work than aula serve does for one request: it answers them 400 "Too expensive"/);
+      expect(JSON.parse(readFileSync(join(out, 'v1/cms/event/index.json'), 'utf8')).results).toHaveLength(10);
+      expect(apiOver(out)('/v1/cms/event/').status).toBe(400);
+      expect(apiOver(out)('/v1/cms/event/?limit=5').status).toBe(200);
+    } finally {
+      removeDir(root);
+    }
   });
 });

@@ -70,8 +70,14 @@ function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | n
   return { pool, emit, linked };
 }
 
-async function answerPages(options: BuildOptions, api: Api, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): Promise<void> {
+/**
+ * The list pages, each answered as `aula serve` would (`served`, its work limit) and, where that
+ * refuses it, by `api` (none): the static page is written whole, and the user is told that the
+ * server refuses it.
+ */
+async function answerPages(options: BuildOptions, apis: { api: Api; served: Api }, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): Promise<void> {
   const { manifest, eventCount, hashes } = rendered;
+  const refused: { rel: string; bytes: number }[] = [];
   const limit = envelope.site.page_size;
   const pageKeyOf = hashes === null ? null : pageKeys(hashes, { ...envelope, limit });
   for (let offset = 0; offset === 0 || offset < eventCount; offset += limit) {
@@ -82,7 +88,12 @@ async function answerPages(options: BuildOptions, api: Api, out: Emitter, render
     if (proven) dist.reused.pages++;
     else {
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
-      const response = api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} });
+      const request = { method: 'GET', path: EVENT_LIST_PATH, query, headers: {} };
+      let response = apis.served(request);
+      if (response.status !== 200) {
+        response = apis.api(request);
+        if (response.status === 200) refused.push({ rel, bytes: response.body.length });
+      }
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
       out.emit(rel, bodyBuffer(response.body), inputs, compress);
     }
@@ -90,6 +101,11 @@ async function answerPages(options: BuildOptions, api: Api, out: Emitter, render
     // pages are answered faster than two threads compress them: bounded, so that they do not
     // wait as copies in the threads' queues
     if (!proven) await out.pool?.settled(COMPRESS_AHEAD);
+  }
+  if (refused.length > 0) {
+    const largest = refused.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+    const mb = (largest.bytes / 1e6).toFixed(1);
+    options.onWarning?.(`${refused.length} event list page${refused.length === 1 ? '' : 's'} (the largest ${largest.rel}, ${mb} MB) need more work than aula serve does for one request: it answers them 400 "Too expensive" where a static host serves the file; set a smaller page_size in site.yaml, or shorten the longest bodies`);
   }
 }
 
@@ -128,6 +144,8 @@ export async function answerStage(
   const dataset = datasetFrom(buildSource(rendered.files, dist.staging), { lazy: true });
   // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
   const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
+  // the server's: a list page it would refuse is written all the same, and the user told
+  const served = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
   await clock.nextPhase('load dataset', 'answer pages');
   // Every event appears on exactly one page, so the serialized events measure the pages' volume
   // before they exist. The levels follow that whole volume even though only the first pages get
@@ -143,7 +161,7 @@ export async function answerStage(
   const envelope = { baseUrl: input.baseUrl, site: input.site };
   let documents: number;
   try {
-    await answerPages(options, api, out, rendered, dist, envelope);
+    await answerPages(options, { api, served }, out, rendered, dist, envelope);
     documents = answerDocuments(api, out, rendered, envelope);
     dataset.events.rows.close();
     // a page whose link failed would be missing: the build fails rather than swap in a dist without it

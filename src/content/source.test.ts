@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LineCounter, parseDocument } from 'yaml';
 import type { Issue } from './problems.ts';
 import { locateIssues, readData } from './source.ts';
 import { checkValue, MAX_DEPTH } from './value-limits.ts';
@@ -76,6 +78,45 @@ describe('readData', () => {
   it('reports a key repeated in YAML', () => {
     const r = read('a.yaml', 'id: 1\nid: 2\n');
     expect(!r.ok && r.problems).toEqual([{ file: 'a.yaml', line: 2, column: 1, key: '', message: 'invalid YAML: Map keys must be unique' }]);
+  });
+
+  it("reports repeated keys where yaml's own check does, in any mapping the subset reader leaves to yaml", () => {
+    const key = fc.constantFrom('a', 'b', '1', '"1"', "'a'", '~', 'null', '.nan', '0x1', '&x a', '*x', '[a]', '{a: 1}', '? a');
+    const mapping = fc.oneof(
+      fc.array(key, { minLength: 1, maxLength: 6 }).map((keys) => `{${keys.map((k, i) => `${k.startsWith('?') ? k.slice(2) : k}: ${i}`).join(', ')}}`),
+      fc.array(key, { minLength: 1, maxLength: 6 }).map((keys) => `${keys.map((k, i) => `${k}: ${i}`).join('\n')}\nz: &x [1]\n`),
+    );
+    fc.assert(
+      fc.property(mapping, (text) => {
+        const lines = new LineCounter();
+        const own = parseDocument(text, { lineCounter: lines, prettyErrors: false, intAsBigInt: true });
+        const r = read('a.yaml', text);
+        const expected = own.errors.map((e) => ({ ...lines.linePos(e.pos[0]), message: `invalid YAML: ${e.message}` }));
+        if (expected.length === 0) return;
+        expect(r.ok, text).toBe(false);
+        if (!r.ok) expect(r.problems.map((p) => ({ line: p.line, col: p.column, message: p.message })), text).toEqual(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads a mapping of 40,000 keys in one pass, not comparing each key with those before', () => {
+    const text = `{${Array.from({ length: 40_000 }, (_, i) => `k${i}: ${i}`).join(', ')}, k7: x}`;
+    const started = process.cpuUsage();
+    const r = read('a.yaml', text);
+    const used = process.cpuUsage(started);
+    expect(!r.ok && r.problems.map((p) => p.message)).toEqual(['invalid YAML: Map keys must be unique']);
+    // CPU, not wall time, and generous: yaml's own check takes ~15 s here
+    expect((used.user + used.system) / 1000).toBeLessThan(5000);
+  });
+
+  it('refuses a file of more anchors and aliases than yaml resolves in time', () => {
+    const pairs = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: &x${i} v\nb${i}: *x${i}`).join('\n');
+    expect(read('a.yaml', pairs(5_000))).toMatchObject({ ok: true });
+    const r = read('a.yaml', pairs(5_001));
+    expect(!r.ok && r.problems).toEqual([
+      { file: 'a.yaml', line: 2, column: 5, key: '', message: 'invalid YAML: it has 10002 anchors and aliases, more than the 10000 a file may have (each alias is looked up among them all); write the values out, or split the file' },
+    ]);
   });
 });
 

@@ -63,17 +63,22 @@ export function envelopeOpen(count: number, links: PageLinks): Buffer {
 }
 
 export const RESULT_SEPARATOR = Buffer.from(',');
+const COMMA = RESULT_SEPARATOR[0];
 export const ENVELOPE_CLOSE = Buffer.from(']}');
 
 /** The envelope around results serialized already: one buffer the size of the answer, each result copied in once. */
 export function joinResults(open: Buffer, results: readonly Uint8Array[]): Buffer {
-  const parts: Uint8Array[] = [open];
+  let total = open.length + ENVELOPE_CLOSE.length + Math.max(0, results.length - 1);
+  for (let i = 0; i < results.length; i++) total += results[i].byteLength;
+  const out = Buffer.allocUnsafe(total);
+  let at = open.copy(out, 0);
   for (let i = 0; i < results.length; i++) {
-    if (i > 0) parts.push(RESULT_SEPARATOR);
-    parts.push(results[i]);
+    if (i > 0) out[at++] = COMMA;
+    out.set(results[i], at);
+    at += results[i].byteLength;
   }
-  parts.push(ENVELOPE_CLOSE);
-  return Buffer.concat(parts);
+  ENVELOPE_CLOSE.copy(out, at);
+  return out;
 }
 
 /** Work units (query/work-budget.ts) per byte of results serialized already, copied into an answer as they are. */

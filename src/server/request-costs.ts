@@ -106,6 +106,19 @@ export function pathShape(path: string): string {
 }
 
 /**
+ * `names` in the order Array.prototype.sort() gives them (UTF-16 code units), by insertion: a
+ * request names a few parameters, and the builtin sort allocates a work array for every call.
+ */
+function sortInPlace(names: string[]): void {
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i];
+    let j = i;
+    for (; j > 0 && names[j - 1] > name; j--) names[j] = names[j - 1];
+    names[j] = name;
+  }
+}
+
+/**
  * Keys remembered in the order they came, at most `capacity`: `add` gives the key it pushed out.
  * A Map's own order cannot do this cheaply: each `keys().next()` after deleting the oldest walks
  * over every entry deleted since V8 last rehashed the table.
@@ -155,7 +168,7 @@ export function requestShapes(limits = { names: MAX_KNOWN_NAMES }): RequestShape
         else if (name === 'limit') limit = Math.min(end - from - at - 1, 5);
         kept.push(name);
       });
-      if (kept.length > 1) kept.sort();
+      if (kept.length > 1) sortInPlace(kept);
       const html = accept !== undefined && accept.includes('html') ? 'h' : '';
       const base = `${method} ${pathShape(path)} ${format}${html}${limit}`;
       const key = `${base} ${kept.join('&')}`;

@@ -3,23 +3,57 @@
 import { codePointLength, maxEditsFor, rawWords, wordForms } from '../../store/format/words.ts';
 
 export interface QueryWord {
-  /** alternative spellings (folded, transliterated); the word matches if any of them does */
+  /** alternative spellings (folded, transliterated); the word matches if any of them does (read only: shared) */
   forms: string[];
   /** typo tolerance, decided by the folded form's length */
   maxEdits: number;
 }
 
+/** A raw word's query word and its forms joined (what makes two words the same); null: no forms. */
+interface Known {
+  word: QueryWord;
+  key: string;
+}
+
+/** Raw words kept, at most: a word's forms are a pure function of it (see wordOf). */
+const KNOWN_ENTRIES = 4096;
+let recentWords = new Map<string, Known | null>();
+let olderWords = new Map<string, Known | null>();
+
+/**
+ * The query word of one raw word. Type-ahead asks the same words again and again ("david",
+ * "david l", "david le"), and their folding (NFKD, NFC, the transliteration) is a good part of a
+ * short query's work: the last ones are kept, in two generations as the searcher keeps its
+ * plans (a word asked again moves to the newer; the older is let go of whole).
+ */
+function wordOf(raw: string): Known | null {
+  let known = recentWords.get(raw);
+  if (known === undefined) {
+    known = olderWords.get(raw);
+    if (known === undefined) {
+      const forms = wordForms(raw);
+      // e.g. a lone combining mark
+      known = forms.length === 0 ? null : { word: { forms, maxEdits: maxEditsFor(codePointLength(forms[0])) }, key: forms.join('\n') };
+    }
+    if (recentWords.size >= KNOWN_ENTRIES / 2) {
+      olderWords = recentWords;
+      recentWords = new Map();
+    }
+    recentWords.set(raw, known);
+  }
+  return known;
+}
+
 /** Words of q, duplicates removed (a repeated word adds no constraint and must not weigh twice). */
 export function queryWords(q: string): QueryWord[] {
   const out: QueryWord[] = [];
-  const seen = new Set<string>();
+  // a query has a few words: a list is quicker to search than a set is to make
+  const keys: string[] = [];
   for (const raw of rawWords(q)) {
-    const forms = wordForms(raw);
-    if (forms.length === 0) continue; // e.g. a lone combining mark
-    const key = forms.join('\n');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ forms, maxEdits: maxEditsFor(codePointLength(forms[0])) });
+    const known = wordOf(raw);
+    if (known === null || keys.includes(known.key)) continue;
+    keys.push(known.key);
+    out.push(known.word);
   }
   return out;
 }

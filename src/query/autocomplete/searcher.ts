@@ -135,16 +135,23 @@ class Searcher implements Autocomplete {
       addFuzzy(this.index, plan);
       charge(plan.fuzzyWork * UNITS_PER_FUZZY_CELL, 'q');
     }
-    const order = plans.map((p, i) => ({ p, i })).sort((a, b) => a.p.cost - b.p.cost || a.i - b.i);
+    // cheapest first, ties in the query's order (an insertion sort: a query has a few words)
+    const order = plans.slice();
+    for (let i = 1; i < order.length; i++) {
+      const plan = order[i];
+      let j = i;
+      for (; j > 0 && order[j - 1].cost > plan.cost; j--) order[j] = order[j - 1];
+      order[j] = plan;
+    }
     const contrib = (k: number) => (k < MAX_RANKED_WORDS ? CONTRIB : NO_CONTRIB);
     let cand: Candidates | null = null;
     let k = 0;
     if (order.length >= 2) {
-      cand = this.matcher.firstPair(order[0].p, order[1].p, mask, contrib(0), contrib(1));
+      cand = this.matcher.firstPair(order[0], order[1], mask, contrib(0), contrib(1));
       if (cand !== null) k = 2;
     }
     for (; k < order.length && (cand === null || cand.length > 0); k++) {
-      const plan = order[k].p;
+      const plan = order[k];
       if (cand === null) cand = this.matcher.first(plan, mask, contrib(k));
       else this.matcher.refine(plan, cand, contrib(k));
     }

@@ -24,6 +24,7 @@ import { SEARCH_PARAM } from './search/search.ts';
 import { parseSearch } from './search/terms.ts';
 import type { WordIndex } from './search/word-index.ts';
 import { WORK } from './work-costs.ts';
+import { MIN_SIEVED } from './result-cache.ts';
 
 export { FILTER_CATALOG, FILTER_PARAMETERS, type FieldFilters, type FilterParameter, type Lookup, type ValueType } from './catalog.ts';
 
@@ -79,11 +80,15 @@ export function matchWithIndexes(ix: TableIndexes, ctx: FilterContext, params: Q
   const asked: number[] = [];
   for (const k of keys) {
     const at = CATALOG_POSITION.get(k);
-    if (at !== undefined && !reserved.has(k)) asked.push(at);
+    if (at === undefined || reserved.has(k)) continue;
+    // kept in order as they come (an insertion: sort() allocates a work array per call)
+    let j = asked.length;
+    asked.push(at);
+    for (; j > 0 && asked[j - 1] > at; j--) asked[j] = asked[j - 1];
+    asked[j] = at;
   }
   const search = searchClause(ctx, params);
   if (asked.length === 0 && search === null) return { ok: true, matches: null, ignored };
-  asked.sort((a, b) => a - b);
   const errors: Record<string, string[]> = {};
   let failed = false;
   const clauses: Clause[] = [];
@@ -116,8 +121,11 @@ export function matchWithIndexes(ix: TableIndexes, ctx: FilterContext, params: Q
   const meter = activeMeter();
   const before = meter?.used ?? 0;
   const { matches, sieved } = evaluateMatches(ix, clauses);
-  const what = clauses.map((c) => (c.kind === 'condition' ? c.condition.param : c.param)).join(', ');
-  ix.results.offer(key, matches, sieved, (meter?.used ?? 0) - before, what);
+  // (most results are not kept: their parameters named only for one that may be)
+  if (sieved >= MIN_SIEVED) {
+    const what = clauses.map((c) => (c.kind === 'condition' ? c.condition.param : c.param)).join(', ');
+    ix.results.offer(key, matches, sieved, (meter?.used ?? 0) - before, what);
+  }
   return { ok: true, matches, ignored };
 }
 

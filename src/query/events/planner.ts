@@ -28,32 +28,43 @@ export interface Evaluation {
   sieved: number;
 }
 
+const done = (rows: RowSet, sieved = 0): Evaluation => ({ matches: materialized(rows), sieved });
+
+/** One column's comparisons merged: the rows [from, to) of its order they keep. */
+interface MergedSpan {
+  column: NumericColumn;
+  from: number;
+  to: number;
+  param: string;
+}
+
 export function evaluateMatches(ix: TableIndexes, clauses: readonly Clause[]): Evaluation {
-  const done = (rows: RowSet, sieved = 0): Evaluation => ({ matches: materialized(rows), sieved });
   let lo = 0;
   let hi = ix.length;
   const conditions: Condition[] = [];
-  const spans = new Map<NumericColumn, { span: Span; param: string }>();
+  // a request compares a few columns: a list of them, in the order first named
+  const spans: MergedSpan[] = [];
   for (const c of clauses) {
     if (c.kind === 'condition') {
       conditions.push(c.condition);
       continue;
     }
     const s = ix.numeric(c.column).span(c.op, c.value);
-    const prev = spans.get(c.column);
-    spans.set(
-      c.column,
-      prev ? { span: { from: Math.max(prev.span.from, s.from), to: Math.min(prev.span.to, s.to) }, param: prev.param } : { span: s, param: c.param },
-    );
+    let prev: MergedSpan | undefined;
+    for (const m of spans) if (m.column === c.column) prev = m;
+    if (prev) {
+      prev.from = Math.max(prev.from, s.from);
+      prev.to = Math.min(prev.to, s.to);
+    } else spans.push({ column: c.column, from: s.from, to: s.to, param: c.param });
   }
-  for (const [column, { span, param }] of spans) {
+  for (const { column, from, to, param } of spans) {
     const col = ix.numeric(column);
     if (col.monotone) {
-      lo = Math.max(lo, span.from);
-      hi = Math.min(hi, span.to);
+      lo = Math.max(lo, from);
+      hi = Math.min(hi, to);
     } else {
-      if (span.to <= span.from) return done(EMPTY);
-      conditions.push(new SpanCondition(param, col, span, ix));
+      if (to <= from) return done(EMPTY);
+      conditions.push(new SpanCondition(param, col, { from, to }, ix));
     }
   }
   if (lo >= hi) return done(EMPTY);
@@ -61,8 +72,13 @@ export function evaluateMatches(ix: TableIndexes, clauses: readonly Clause[]): E
 
   // Typed-array conditions estimate in O(log n). String conditions may have to build an index
   // to estimate, which is pointless when a cheap condition already leaves a handful of rows.
-  const estimates = conditions.map((c) => (c.testCost < TEST_COST.string ? c.estimate(lo, hi) : NaN));
-  const cheapest = Math.min(...estimates.filter((e) => e === e));
+  const estimates: number[] = [];
+  let cheapest = Infinity;
+  for (const c of conditions) {
+    const e = c.testCost < TEST_COST.string ? c.estimate(lo, hi) : NaN;
+    estimates.push(e);
+    if (e < cheapest) cheapest = e;
+  }
   for (let i = 0; i < conditions.length; i++) {
     if (estimates[i] !== estimates[i]) estimates[i] = cheapest <= ix.options.fewRows ? Infinity : conditions[i].estimate(lo, hi);
   }
@@ -79,12 +95,19 @@ export function evaluateMatches(ix: TableIndexes, clauses: readonly Clause[]): E
   const inBits = bitsPlan(conditions, best, ix.length);
   if (inBits) return inBits(lo, hi);
   let rows = driver === -1 ? ix.all.subarray(lo, hi) : conditions[driver].rows(lo, hi);
-  const rest = conditions
-    .map((c, i) => ({ c, e: estimates[i], i }))
-    .filter((x) => x.i !== driver)
-    .sort((a, b) => a.c.testCost - b.c.testCost || a.e - b.e);
+  // the others, cheapest test first, then fewest rows; ties in the clauses' order (an insertion sort: a few conditions)
+  const rest: number[] = [];
+  const before = (a: number, b: number) => conditions[a].testCost - conditions[b].testCost || estimates[a] - estimates[b];
+  for (let i = 0; i < conditions.length; i++) {
+    if (i === driver) continue;
+    let j = rest.length;
+    rest.push(i);
+    for (; j > 0 && before(rest[j - 1], i) > 0; j--) rest[j] = rest[j - 1];
+    rest[j] = i;
+  }
   let sieved = 0;
-  for (const { c } of rest) {
+  for (const k of rest) {
+    const c = conditions[k];
     if (rows.length === 0) break;
     sieved += rows.length;
     charge(rows.length * WORK.candidate, c.param);

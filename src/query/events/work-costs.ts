@@ -7,6 +7,14 @@ export const WORK = {
   search: 30,
   /** … and per 16 characters searched */
   searchSixteen: 8,
+  /**
+   * a distinct value's text tested by a text lookup: its string made when first read (a column's
+   * strings are sliced from its decoded text on first use and kept, string-table.ts), the read of
+   * its first characters (a long column's text is far larger than the CPU's caches) and the call
+   */
+  text: 160,
+  /** … and per 16 characters the test steps over (a substring search visits about one a nanosecond) */
+  textSixteen: 20,
   /** a distinct value visited by a scan or a candidate list (its rows checked against the range) */
   value: 10,
   /** a candidate row sieved by a condition */
@@ -26,4 +34,9 @@ export const WORK = {
 /** Units of a string search over `length` characters (the value's, plus the needle's). */
 export function searchCost(length: number): number {
   return WORK.search + ((length * WORK.searchSixteen) >>> 4);
+}
+
+/** Units of a lookup's test of one value, stepping over `length` characters (work-costs' `text`). */
+export function textCost(length: number): number {
+  return WORK.text + ((length * WORK.textSixteen) >>> 4);
 }

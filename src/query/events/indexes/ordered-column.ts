@@ -69,8 +69,8 @@ export class OrderedColumn {
     const n = this.length;
     if (this.monotone) {
       // descending
-      const le = this.first((v) => v <= x);
-      const lt = this.first((v) => v < x);
+      const le = this.edge(x, true, false);
+      const lt = this.edge(x, true, true);
       switch (op) {
         case 'exact': return { from: le, to: lt };
         case 'gt': return { from: 0, to: le };
@@ -79,8 +79,8 @@ export class OrderedColumn {
         case 'lte': return { from: le, to: n };
       }
     }
-    const ge = this.first((v) => v >= x);
-    const gt = this.first((v) => v > x);
+    const ge = this.edge(x, false, false);
+    const gt = this.edge(x, false, true);
     switch (op) {
       case 'exact': return { from: ge, to: gt };
       case 'gt': return { from: gt, to: n };
@@ -90,10 +90,22 @@ export class OrderedColumn {
     }
   }
 
-  /** First position whose value satisfies `pred`; `pred` must be monotone along the order. */
-  private first(pred: (v: number) => boolean): number {
+  /**
+   * First position whose value is ≤ x (< x when `strict`) along a descending order, or ≥ x (> x)
+   * along an ascending one: firstIndex's search, without a closure per call (a span is asked for
+   * every comparison of every request).
+   */
+  private edge(x: number, descending: boolean, strict: boolean): number {
     const a = this.ordered;
-    return firstIndex(this.length, (i) => pred(a[i]));
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = a[mid];
+      if (descending ? (strict ? v < x : v <= x) : strict ? v > x : v >= x) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
   }
 
   /** Inclusive value bounds of a non-empty span: a row matches iff min <= value <= max. */

@@ -21,7 +21,7 @@ import { literalAlternatives, literalSequences, matchesSequence, requiredLiteral
 import type { StringLookup } from '../catalog.ts';
 import type { Regex } from '../../regex/regex.ts';
 import { WorkTally, type Work } from '../../work-tally.ts';
-import { searchCost, WORK } from '../work-costs.ts';
+import { textCost, WORK } from '../work-costs.ts';
 
 export type TextOp = 'exact' | StringLookup;
 
@@ -236,7 +236,7 @@ function countedCheck(q: TrigramQuery): ((folded: string, work: Work) => boolean
   if (check === null) return null;
   const searches = searchesOf(q);
   return (s, work) => {
-    work.add(searches * searchCost(s.length));
+    work.add(searches * textCost(s.length));
     return check(s);
   };
 }
@@ -270,7 +270,7 @@ function makeTest(
         plain !== null
           ? countedCheck({ kind: 'or', parts: plain.map((p) => ({ kind: 'run', ...p })) })!
           : (s: string, work: Work) => {
-              work.add(sequences!.length * searchCost(s.length));
+              work.add(sequences!.length * textCost(s.length));
               return sequences!.some((seq) => matchesSequence(seq, s));
             };
       if (op === 'regex') return (v, work) => check(values.at(v), work);
@@ -279,7 +279,7 @@ function makeTest(
       return (v, work) => {
         if (!check(folded.at(v), work)) return false;
         const value = values.at(v);
-        work.add(searchCost(value.length));
+        work.add(textCost(value.length));
         return !DOTTED_OR_DOTLESS_I.test(value) || lazyRegex().test(value, work);
       };
     }
@@ -292,18 +292,21 @@ function makeTest(
     const folded = column.folded;
     return (v, work) => literals(folded.at(v), work) && regex.test(values.at(v), work);
   }
-  const searches = (s: string) => searchCost(s.length + key.length);
+  const searches = (s: string) => textCost(s.length + key.length);
+  // a substring search steps over the text up to its first match, or the whole text
+  const stepped = (s: string, at: number) => textCost(at < 0 ? s.length + key.length : at + key.length);
   switch (op) {
     case 'exact':
       return (v, work) => {
-        work.add(WORK.search);
+        work.add(WORK.text);
         return values.at(v) === key;
       };
     case 'contains':
       return (v, work) => {
         const value = values.at(v);
-        work.add(searches(value));
-        return value.includes(key);
+        const at = value.indexOf(key);
+        work.add(stepped(value, at));
+        return at >= 0;
       };
     case 'startswith':
       return (v, work) => {
@@ -322,14 +325,15 @@ function makeTest(
   switch (op) {
     case 'iexact':
       return (v, work) => {
-        work.add(WORK.search);
+        work.add(WORK.text);
         return folded.at(v) === key;
       };
     case 'icontains':
       return (v, work) => {
         const value = folded.at(v);
-        work.add(searches(value));
-        return value.includes(key);
+        const at = value.indexOf(key);
+        work.add(stepped(value, at));
+        return at >= 0;
       };
     case 'istartswith':
       return (v, work) => {

@@ -158,6 +158,28 @@ describe('OPTIONS', () => {
     expect((await site.get('/v1/cms/event/42/', { method: 'OPTIONS' })).json().name).toBe('Event Instance');
     expect((await site.get('/v1/api/autocomplete/', { method: 'OPTIONS' })).json().name).toBe('Autocomplete');
   });
+
+  it('describes the list in JSON when its GET would answer a calendar (`?format=ics`), and 404s a format no route has', async () => {
+    const ics = await site.get('/v1/cms/event/?format=ics', { method: 'OPTIONS' });
+    expect(ics.status).toBe(200);
+    expect(ics.json()).toMatchObject({ name: 'Event List' });
+    for (const format of ['__proto__', 'constructor', 'toString']) {
+      for (const method of ['GET', 'OPTIONS']) expect((await site.get(`/v1/cms/event/?format=${format}`, { method })).status, `${method} ${format}`).toBe(404);
+    }
+  });
+});
+
+describe('values Django refuses before any lookup', () => {
+  it('answers a NUL in a text filter 400, as Django\'s CharField does; an unnamed parameter is ignored without an empty header', async () => {
+    for (const param of ['title', 'title__icontains', 'location__iregex']) {
+      const r = await site.get(`/v1/cms/event/?${param}=a%00b`);
+      expect(r.status).toBe(400);
+      expect(r.json()).toEqual({ [param]: ['Null characters are not allowed.'] });
+    }
+    const unnamed = await site.get('/v1/cms/event/?=5');
+    expect(unnamed.status).toBe(200);
+    expect(unnamed.headers.get('x-ignored-parameters')).toBeNull();
+  });
 });
 
 describe('caching headers', () => {

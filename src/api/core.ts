@@ -172,9 +172,11 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
     const params = QueryParams.parse(request.query);
     const { route, match } = found;
     const format = params.get('format');
-    const formatted = format && request.method !== 'OPTIONS' ? route.formats?.[format] : undefined;
-    if (formatted) return refusedWhenTooExpensive(() => formatted(ds, params));
-    const negotiated = negotiate(format, request.headers.accept);
+    // (own keys only: `?format=__proto__` or `constructor` names no format)
+    const routeFormat = format !== undefined && route.formats !== undefined && Object.hasOwn(route.formats, format) ? route.formats[format] : undefined;
+    if (routeFormat && request.method !== 'OPTIONS') return refusedWhenTooExpensive(() => routeFormat(ds, params));
+    // OPTIONS describes the route in JSON whatever format its GET would answer in (`?format=ics`)
+    const negotiated = negotiate(routeFormat ? undefined : format, request.headers.accept);
     if (!negotiated.ok) return negotiated.status === 404 ? notFound() : notAcceptable();
     const response =
       request.method === 'OPTIONS' ? json(200, metadataBody(route.name, route.describe())) : refusedWhenTooExpensive(() => route.handle(ds, params, match));

@@ -84,5 +84,7 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
 
 /** `X-Ignored-Parameters`: the parameters a route did not use, so a typo does not pass silently. */
 export function ignoredHeader(names: readonly string[]): Record<string, string> {
-  return names.length ? { 'X-Ignored-Parameters': [...new Set(names)].join(', ') } : {};
+  // (a parameter without a name, `?=5`, is ignored too, but there is no name to tell)
+  const named = names.filter((n) => n !== '');
+  return named.length ? { 'X-Ignored-Parameters': [...new Set(named)].join(', ') } : {};
 }

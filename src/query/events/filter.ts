@@ -140,6 +140,8 @@ function searchClause(ctx: FilterContext, params: QueryParams): ClauseOrError {
   return { clause: { kind: 'condition', condition: new SearchCondition(index, rows, parsed.terms) }, key: JSON.stringify(parsed.terms) };
 }
 
+const NULL_CHARACTERS = 'Null characters are not allowed.';
+
 /** A parsed filter and what identifies its value (the text as given, or the parsed value). */
 type ClauseOrError = { clause: Clause; key: string } | { error: string } | null;
 
@@ -153,6 +155,8 @@ function toClause(p: FilterParameter, params: QueryParams, ctx: FilterContext, i
   const lookup = p.lookup;
   switch (p.type) {
     case 'string': {
+      // Django's CharField refuses a NUL before any lookup sees the value
+      if (text.includes('\0')) return { error: NULL_CHARACTERS };
       const field = p.field as TextField;
       const options: TextOptions = { trigrams: true, fewRows: ix.options.fewRows };
       if (lookup === 'regex' || lookup === 'iregex') {

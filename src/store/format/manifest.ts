@@ -9,7 +9,8 @@ import { isValidZone } from '../../time/zone.ts';
 // 4: the field offsets stored per event part (data/events/NNNNN.offsets.bin), not one
 //    events.offsets.bin
 // 5: a boolean column's file holds each value's rows as bit sets too (bool-column-file.ts)
-export const DIST_FORMAT = 5;
+// 6: a string table holds each string's byte start beside its UTF-16 start (string-table.ts)
+export const DIST_FORMAT = 6;
 
 export interface Manifest {
   format: number;

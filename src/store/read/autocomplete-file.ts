@@ -1,11 +1,14 @@
 // Reads data/autocomplete.bin (src/store/format/autocomplete-file.ts): the index the searcher
 // works on, every array a view of the file, nothing decoded but its terms and the keys of its tops and prefix codes.
+// The suggestions and the prefix codes are read when first needed: a file read in parts (the edge)
+// fetches the suggestions a page shows, and the codes when a query of two words first uses them.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
 import { codeStride, NO_CODE, type IndexData } from '../format/autocomplete-index.ts';
 import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
 import { check, checkBelow, checkStarts, Sections } from './sections.ts';
 import { StringTable } from './string-table.ts';
+import { gatherNeeds, once } from './per-need.ts';
 
 const F = AUTOCOMPLETE_FILE_FORMAT;
 
@@ -27,16 +30,25 @@ function validCodes(codes: Uint8Array): boolean {
   return true;
 }
 
+/** every section but the suggestions and the prefix codes, which are read when an answer first needs them */
+const EAGER = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !== AC.suggestions && i !== AC.codes);
+
 export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   const s = Sections.of(bytes, F);
+  // (a file read in parts fetches these in one round)
+  s.need(EAGER);
   const [size, termCount, postingCount, maxDepth, page, keyCount, codeKeyCount] = s.meta(AC.header, 7);
   const models = s.json(AC.models, 'models');
   check(Array.isArray(models) && models.join(',') === DIRECTORY_MODELS.join(','), F, 'made for a different list of models');
   const model = s.u8(AC.model, 'models of objects', size);
   check(model.every((m) => m < DIRECTORY_MODELS.length), F, 'whose objects name models it does not have');
   const suggestionStarts = s.u32(AC.suggestionStarts, 'suggestion offsets', size + 1);
-  const suggestionBytes = s.u8(AC.suggestions, 'suggestions');
-  checkStarts(suggestionStarts, suggestionBytes.length, F, 'suggestions');
+  // read a page at a time: a file read in parts fetches the suggestions a page shows
+  const suggestionBytes = s.u8InParts(AC.suggestions, 'suggestions');
+  checkStarts(suggestionStarts, suggestionBytes.bytes.length, F, 'suggestions');
+  const suggestions = storedSuggestions(suggestionBytes.bytes, suggestionStarts, suggestionBytes.need);
+  const needRange = suggestionBytes.need;
+  if (needRange !== null) suggestions.need = (docs) => gatherNeeds(Array.from(docs, (d) => () => needRange(suggestionStarts[d], suggestionStarts[d + 1])));
   const postStart = s.i32(AC.postStart, 'posting lists', termCount + 1);
   checkStarts(postStart, postingCount, F, 'posting lists');
   const postings = s.i32(AC.postings, 'postings', postingCount);
@@ -62,14 +74,21 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   checkStarts(starts, docs.length, F, 'top lists');
   checkBelow(docs, size, F, 'top results');
   for (let i = 0; i < keyCount * models3; i++) check(starts[i + 1] - starts[i] <= Math.min(page, counts[i]), F, 'whose top lists are longer than their page');
-  const codes = s.u8(AC.codes, 'prefix codes', codeKeyCount * codeStride(size));
-  // each 4 bits a code (0..3, tier × 2 + class of an exact or prefix match) or NO_CODE (15)
-  const codesValid = validCodes(codes);
-  check(codesValid, F, 'whose prefix codes are no codes');
+  check(s.byteLength(AC.codes) === codeKeyCount * codeStride(size), F, 'whose prefix codes are not one row per key');
+  // read in parts, read and checked when a query first needs them (one of two words or more)
+  const codes = once(() => {
+    const all = s.u8(AC.codes, 'prefix codes', codeKeyCount * codeStride(size));
+    // each 4 bits a code (0..3, tier × 2 + class of an exact or prefix match) or NO_CODE (15)
+    check(validCodes(all), F, 'whose prefix codes are no codes');
+    return all;
+  });
+  // a file read whole is checked whole now, so a bad one is refused at load
+  if (!s.inParts) codes();
+  const codeKeys = StringTable.read(s, AC.codeKeys, 'prefix code keys', codeKeyCount);
   return {
     size,
     model,
-    suggestions: storedSuggestions(suggestionBytes, suggestionStarts),
+    suggestions,
     terms: StringTable.read(s, AC.terms, 'terms', termCount),
     trie: { char, end, term, maxDepth },
     postStart,
@@ -78,6 +97,11 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
     forward,
     byModel: Array.from({ length: models3 }, (_, m) => byModelAll.subarray(byModelStart[m], byModelStart[m + 1])),
     tops: { page, keys: StringTable.read(s, AC.topKeys, 'top keys', keyCount), counts, starts, docs, ranks },
-    codes: { keys: StringTable.read(s, AC.codeKeys, 'prefix code keys', codeKeyCount), codes },
+    codes: {
+      keys: codeKeys,
+      get codes() {
+        return codes();
+      },
+    },
   };
 }

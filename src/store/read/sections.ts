@@ -7,6 +7,21 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 type TypedArrayOf<T> = { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; readonly BYTES_PER_ELEMENT: number };
 
+/**
+ * Makes sure the byte ranges [start, end) of a file read in parts (the edge's, fetched a section
+ * at a time and checked block by block) are at hand and checked; throws (FileNeeded, per-need.ts)
+ * naming those that are not yet. Every range of it that Sections reads is passed here first.
+ */
+export type PartsGuard = (ranges: readonly (readonly [start: number, end: number])[]) => void;
+
+const guards = new WeakMap<Uint8Array, PartsGuard>();
+
+/** `bytes` as a file read in parts: Sections of it read no range that `guard` has not passed. */
+export function readInParts(bytes: Uint8Array, guard: PartsGuard): Uint8Array {
+  guards.set(bytes, guard);
+  return bytes;
+}
+
 /** The sections of one file, as typed arrays over its bytes. */
 export class Sections {
   private constructor(
@@ -14,12 +29,16 @@ export class Sections {
     private readonly offsets: Uint32Array,
     private readonly lengths: Uint32Array,
     readonly format: Format,
+    private readonly guard: PartsGuard | null,
   ) {}
 
   /** Checks the header (magic, version, section table) of `bytes` against `format`; throws FormatError. */
   static of(bytes: Uint8Array, format: Format): Sections {
     if (!LITTLE_ENDIAN) throw new FormatError('this machine is big-endian; aula reads its data files on little-endian machines only');
     if (bytes.byteLength < HEADER_BYTES) throw new FormatError(`not ${format.what} file (${bytes.byteLength} bytes, no header)`);
+    const guard = guards.get(bytes) ?? null;
+    // (the section table of the format's count of sections: read with the header, in one round)
+    guard?.([[0, Math.min(bytes.byteLength, sectionsStart(format.sections))]]);
     let magic = '';
     for (let i = 0; i < MAGIC_BYTES; i++) magic += String.fromCharCode(bytes[i]);
     if (magic !== format.magic) throw new FormatError(`not ${format.what} file (it starts with ${JSON.stringify(magic)}, not ${JSON.stringify(format.magic)})`);
@@ -31,7 +50,8 @@ export class Sections {
     const count = view.getUint32(MAGIC_BYTES + 4, true);
     if (count !== format.sections) throw new FormatError(`${format.what} file with ${count} sections, not ${format.sections}`);
     if (bytes.byteLength < sectionsStart(count)) throw new FormatError(`${format.what} file cut short in its section table`);
-    // a file read whole starts at offset 0 of its own buffer; anything else is copied once
+    // a file read whole starts at offset 0 of its own buffer; anything else is copied once (all of it checked first)
+    if (guard && bytes.byteOffset % SECTION_ALIGN !== 0) guard([[0, bytes.byteLength]]);
     const aligned = bytes.byteOffset % SECTION_ALIGN === 0 ? bytes : bytes.slice();
     const offsets = new Uint32Array(count);
     const lengths = new Uint32Array(count);
@@ -44,7 +64,20 @@ export class Sections {
       offsets[i] = offset;
       lengths[i] = length;
     }
-    return new Sections(aligned, offsets, lengths, format);
+    return new Sections(aligned, offsets, lengths, format, aligned === bytes ? guard : null);
+  }
+
+  /**
+   * Sections `list` made sure of together (a file read in parts fetches them in one round, not one
+   * round per section as they are read); a no-op for a file read whole.
+   */
+  need(list: readonly number[]): void {
+    this.guard?.(list.map((i) => [this.offsets[i], this.offsets[i] + this.lengths[i]] as const));
+  }
+
+  /** Whether the file is read in parts (readInParts): a reader leaves what an answer may not need for later. */
+  get inParts(): boolean {
+    return this.guard !== null;
   }
 
   /** Bytes of section `i`. */
@@ -58,7 +91,20 @@ export class Sections {
     if (length % size !== 0) throw new FormatError(`${this.format.what} file whose ${what} is not a whole number of values`);
     const n = length / size;
     if (expected !== undefined && n !== expected) throw new FormatError(`${this.format.what} file whose ${what} holds ${n} values, not ${expected}`);
+    this.guard?.([[this.offsets[i], this.offsets[i] + length]]);
     return new type(this.bytes.buffer, this.bytes.byteOffset + this.offsets[i], n);
+  }
+
+  /**
+   * Section `i`'s bytes, to be read a range at a time: `need(start, end)` before reading
+   * bytes[start, end) (a file read in parts fetches that range then); a file read whole needs none.
+   */
+  u8InParts(i: number, what: string): { bytes: Uint8Array; need: ((start: number, end: number) => void) | null } {
+    const { guard } = this;
+    if (guard === null) return { bytes: this.u8(i, what), need: null };
+    const offset = this.offsets[i];
+    const bytes = new Uint8Array(this.bytes.buffer, this.bytes.byteOffset + offset, this.lengths[i]);
+    return { bytes, need: (start, end) => guard([[offset + start, offset + end]]) };
   }
 
   u8(i: number, what: string, expected?: number): Uint8Array {

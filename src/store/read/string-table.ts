@@ -24,9 +24,12 @@ export class StringTable implements StringList {
   /** strings decoded alone so far */
   private alone = 0;
 
+  /** the text's UTF-8 once read, until it is decoded whole */
+  private bytes: Uint8Array | null = null;
+
   private constructor(
-    /** the text's UTF-8, until it is decoded whole */
-    private bytes: Uint8Array,
+    /** the text's UTF-8 section, read when a string is first asked for (a file read in parts fetches it then) */
+    private readonly textOf: () => Uint8Array,
     /** UTF-16 starts (count + 1) */
     private readonly starts: Uint32Array,
     /** byte starts (count + 1): checked to lie within `bytes`, in order, when strings are decoded alone */
@@ -57,12 +60,11 @@ export class StringTable implements StringList {
       check(Array.isArray(entry) && Number.isInteger(entry[0]) && entry[0] >= 0 && entry[0] < starts.length - 1 && typeof entry[1] === 'string', format, `whose ${what} exceptions are not [index, string] pairs`);
       odd.set(entry[0] as number, entry[1] as string);
     }
-    const bytes = s.u8(first, `${what} text`);
-    const table = new StringTable(bytes, starts, byteStarts, odd, format, what);
+    const table = new StringTable(() => s.u8(first, `${what} text`), starts, byteStarts, odd, format, what);
     if (copied || fault === undefined) table.decode();
     else {
       // every string's bytes lie within the text, so no string read alone reads outside it
-      checkStarts(byteStarts, bytes.length, format, `${what} byte offsets`);
+      checkStarts(byteStarts, s.byteLength(first), format, `${what} byte offsets`);
       table.fault = fault;
     }
     return table;
@@ -73,10 +75,14 @@ export class StringTable implements StringList {
     return this.fault ? this.fault(problem) : new FormatError(problem);
   }
 
+  private utf8(): Uint8Array {
+    return (this.bytes ??= this.textOf());
+  }
+
   /** The text, decoded once and checked against the offsets. */
   private decode(): string {
     if (this.text !== null) return this.text;
-    const text = DECODER.decode(this.bytes);
+    const text = DECODER.decode(this.utf8());
     const { starts } = this;
     let fits = starts.length > 0 && starts[0] === 0 && starts[starts.length - 1] === text.length;
     for (let i = 1; fits && i < starts.length; i++) if (starts[i] < starts[i - 1]) fits = false;
@@ -89,7 +95,7 @@ export class StringTable implements StringList {
 
   /** String i decoded from its own bytes; checked to be as long as its UTF-16 offsets say. */
   private decodeAlone(i: number): string {
-    const s = DECODER.decode(this.bytes.subarray(this.byteStarts[i], this.byteStarts[i + 1]));
+    const s = DECODER.decode(this.utf8().subarray(this.byteStarts[i], this.byteStarts[i + 1]));
     if (s.length !== this.starts[i + 1] - this.starts[i]) throw this.problem();
     this.alone++;
     return s;

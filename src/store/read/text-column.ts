@@ -16,6 +16,8 @@ const F = TEXT_COLUMN_FORMAT;
 
 type Sectioned = Int32Array | Uint32Array | Uint8Array;
 
+const NOT_TEXTS = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !== TEXT_SECTION.values && i !== TEXT_SECTION.folded);
+
 /** `fault`: the column is read per need; what a string list that does not fit its text throws when first read. */
 export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): TextColumnData {
   const s = Sections.of(bytes, F);
@@ -23,6 +25,9 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
   // (read per need, the strings are decoded one by one from the file's bytes, which stay held)
   const copied = fault === undefined && decoded * 2 > bytes.byteLength;
   const own = <T extends Sectioned>(a: T): T => (copied ? (a.slice() as T) : a);
+  // every section but the strings' texts, read now (a file read in parts fetches them in one round;
+  // a text when a string of it is first asked for)
+  s.need(NOT_TEXTS);
   const [rowCount, valueCount, nonNullRows, flags, coverage] = s.meta(TEXT_SECTION.header, 5);
   check(rowCount === rows, F, `of ${rowCount} rows, not the ${rows} of the event list`);
   check(Number.isInteger(valueCount) && valueCount >= 0 && Number.isInteger(nonNullRows) && nonNullRows <= rows, F, 'whose header is not a count of values and rows');

@@ -1,0 +1,92 @@
+// A large data file read in parts (the edge's): only the sections an answer reads are taken in,
+// each block checked against its own SHA-256 first; a block that fails its sum is refused and none
+// of its bytes is read.
+import { describe, expect, it } from 'vitest';
+import { BLOCK_BYTES, blockCount, digestOf, type FileDigest } from '../../store/format/manifest.ts';
+import { FileNeeded } from '../../store/read/per-need.ts';
+import { readTextColumn } from '../../store/read/text-column.ts';
+import { buildTextColumn, textColumnFile } from '../../store/write/text-column.ts';
+import { BlockMismatch, FileParts, parsePartKey } from './file-parts.ts';
+
+/** A text column of `rows` long values (a few hundred KB: several blocks). */
+function bigColumn(rows: number): { values: string[]; file: Uint8Array } {
+  const values = Array.from({ length: rows }, (_, i) => `Fortbildung ${i} – Straße ${'x'.repeat(i % 300)} Ärzte ${i * 7919}`);
+  return { values, file: textColumnFile(buildTextColumn(values, { folded: true, trigramBudget: () => 1 << 20 })) };
+}
+
+/**
+ * `read()` run again after each round of blocks it needs is taken from `file`, as the edge runs an
+ * answer: what it gave, and the blocks taken.
+ */
+async function inParts<T>(parts: FileParts, file: Uint8Array, read: () => T, sabotage?: (blocks: Uint8Array, first: number) => void): Promise<{ value: T; taken: number[] }> {
+  const taken: number[] = [];
+  for (let round = 0; round < 100; round++) {
+    try {
+      return { value: read(), taken };
+    } catch (e) {
+      if (!(e instanceof FileNeeded)) throw e;
+      for (const key of e.rels) {
+        const { first, last } = parsePartKey(key)!;
+        const [start, end] = parts.range(first, last);
+        const body = file.slice(start, end);
+        sabotage?.(body, first);
+        await parts.take(first, last, body);
+        for (let b = first; b <= last; b++) taken.push(b);
+      }
+    }
+  }
+  throw new Error('kept needing blocks');
+}
+
+const fault = (problem: string) => new Error(problem);
+
+describe('a file read in parts', () => {
+  it('takes in the blocks of the sections read, and the strings read decode as the file read whole gives them', async () => {
+    const { values, file } = bigColumn(4000);
+    const digest = digestOf(file) as FileDigest & { blocks: string };
+    expect(blockCount(file.byteLength)).toBeGreaterThan(4);
+    const parts = new FileParts('data/columns/teaser.text.bin', digest);
+    const { value: column, taken } = await inParts(parts, file, () => readTextColumn(parts.bytes, values.length, fault));
+    // the values' and the folded values' texts are not read yet: their blocks not all taken
+    const whole = readTextColumn(file, values.length);
+    expect(taken.length).toBeLessThan(blockCount(file.byteLength));
+    // a string asked for: its text section's blocks taken, and the very string read whole
+    const { value: one } = await inParts(parts, file, () => column.values.at(1234));
+    expect(one).toBe(whole.values.at(1234));
+    expect(one).toBe(values[1234]);
+    const { value: folded } = await inParts(parts, file, () => column.folded!.at(77));
+    expect(folded).toBe(whole.folded!.at(77));
+  });
+
+  it('refuses a block that fails its checksum, and reads none of it', async () => {
+    const { values, file } = bigColumn(4000);
+    const digest = digestOf(file) as FileDigest & { blocks: string };
+    const parts = new FileParts('data/columns/teaser.text.bin', digest);
+    // the first block arrives with one bit flipped
+    const flip = (body: Uint8Array, first: number) => {
+      if (first === 0) body[100] ^= 1;
+    };
+    await expect(inParts(parts, file, () => readTextColumn(parts.bytes, values.length, fault), flip)).rejects.toThrow(new BlockMismatch('block 0 does not match its SHA-256 in manifest.json'));
+    // nothing of it was taken: a read still asks for it
+    expect(() => readTextColumn(parts.bytes, values.length, fault)).toThrow(FileNeeded);
+    // a body of another length than the blocks' is refused too
+    await expect(parts.take(0, 0, file.slice(0, BLOCK_BYTES - 1))).rejects.toThrow(BlockMismatch);
+    // the right bytes are taken, and read
+    const { value } = await inParts(parts, file, () => readTextColumn(parts.bytes, values.length, fault).values.at(3999));
+    expect(value).toBe(values[3999]);
+  });
+
+  it('names the runs of blocks not in yet, several sections in one round', () => {
+    const { file } = bigColumn(4000);
+    const parts = new FileParts('data/x.bin', digestOf(file) as FileDigest & { blocks: string });
+    let needed: readonly string[] = [];
+    try {
+      readTextColumn(parts.bytes, 4000, fault);
+    } catch (e) {
+      needed = (e as FileNeeded).rels;
+    }
+    expect(needed).toEqual(['data/x.bin#0-0']);
+    expect(parsePartKey('data/x.bin#3-7')).toEqual({ rel: 'data/x.bin', first: 3, last: 7 });
+    expect(parsePartKey('data/x.bin')).toBeNull();
+  });
+});

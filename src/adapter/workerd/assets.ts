@@ -19,13 +19,6 @@ export interface AssetFetcher {
   fetch(input: string, init?: { method?: string; headers?: Record<string, string> }): Promise<Response>;
 }
 
-/**
- * A file read only through Sections and at least this large is read in parts (file-parts.ts): the
- * sections an answer reads, fetched by range. A smaller one is fetched whole: one request is
- * cheaper than a round per section.
- */
-export const PARTS_MIN_BYTES = 8 * 1024 * 1024;
-
 
 /** A dataset that cannot be loaded here; `detail` is safe to show a client. */
 export class EdgeLoadError extends Error {
@@ -84,7 +77,8 @@ export class EdgeFiles {
         const held = this.held.get(rel);
         if (held !== undefined) return held;
         const digest = Object.hasOwn(manifest.files, rel) ? manifest.files[rel] : undefined;
-        if (digest?.blocks === undefined || digest.bytes < PARTS_MIN_BYTES) return bytes(rel);
+        // (the manifest lists the blocks of the files large enough to read in parts)
+        if (digest?.blocks === undefined) return bytes(rel);
         let parts = this.parts.get(rel);
         if (parts === undefined) this.parts.set(rel, (parts = new FileParts(rel, digest as FileDigest & { blocks: string })));
         return parts.bytes;

@@ -2,7 +2,7 @@
 // each block checked against its own SHA-256 first; a block that fails its sum is refused and none
 // of its bytes is read.
 import { describe, expect, it } from 'vitest';
-import { BLOCK_BYTES, blockCount, digestOf, type FileDigest } from '../../store/format/manifest.ts';
+import { BLOCK_BYTES, BLOCKED_FILE_BYTES, blockCount, digestOf, parseManifest, sumsOfBlocks, type FileDigest } from '../../store/format/manifest.ts';
 import { FileNeeded } from '../../store/read/per-need.ts';
 import { readTextColumn } from '../../store/read/text-column.ts';
 import { buildTextColumn, textColumnFile } from '../../store/write/text-column.ts';
@@ -40,10 +40,13 @@ async function inParts<T>(parts: FileParts, file: Uint8Array, read: () => T, sab
 
 const fault = (problem: string) => new Error(problem);
 
+/** The digest of `file` with its blocks' sums (a file this small lists none in a manifest). */
+const blocked = (file: Uint8Array) => ({ ...digestOf(file), blocks: sumsOfBlocks(file) });
+
 describe('a file read in parts', () => {
   it('takes in the blocks of the sections read, and the strings read decode as the file read whole gives them', async () => {
     const { values, file } = bigColumn(4000);
-    const digest = digestOf(file) as FileDigest & { blocks: string };
+    const digest = blocked(file);
     expect(blockCount(file.byteLength)).toBeGreaterThan(4);
     const parts = new FileParts('data/columns/teaser.text.bin', digest);
     const { value: column, taken } = await inParts(parts, file, () => readTextColumn(parts.bytes, values.length, fault));
@@ -60,7 +63,7 @@ describe('a file read in parts', () => {
 
   it('refuses a block that fails its checksum, and reads none of it', async () => {
     const { values, file } = bigColumn(4000);
-    const digest = digestOf(file) as FileDigest & { blocks: string };
+    const digest = blocked(file);
     const parts = new FileParts('data/columns/teaser.text.bin', digest);
     // the first block arrives with one bit flipped
     const flip = (body: Uint8Array, first: number) => {
@@ -78,7 +81,7 @@ describe('a file read in parts', () => {
 
   it('names the runs of blocks not in yet, several sections in one round', () => {
     const { file } = bigColumn(4000);
-    const parts = new FileParts('data/x.bin', digestOf(file) as FileDigest & { blocks: string });
+    const parts = new FileParts('data/x.bin', blocked(file));
     let needed: readonly string[] = [];
     try {
       readTextColumn(parts.bytes, 4000, fault);
@@ -88,5 +91,24 @@ describe('a file read in parts', () => {
     expect(needed).toEqual(['data/x.bin#0-0']);
     expect(parsePartKey('data/x.bin#3-7')).toEqual({ rel: 'data/x.bin', first: 3, last: 7 });
     expect(parsePartKey('data/x.bin')).toBeNull();
+  });
+
+  it('are listed in the manifest for a large file, one sum per block; a list of another length is refused', () => {
+    const big = new Uint8Array(BLOCKED_FILE_BYTES + 5).map((_, i) => i * 31);
+    const digest = digestOf(big) as FileDigest & { blocks: string };
+    expect(digest.blocks).toBe(sumsOfBlocks(big));
+    expect(digest.blocks.length).toBe(blockCount(big.byteLength) * 44);
+    expect(digestOf(big.subarray(0, BLOCKED_FILE_BYTES - 1)).blocks).toBeUndefined();
+    const manifest = (blocks: string) =>
+      JSON.stringify({
+        format: 6, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
+        site: { timezone: 'Europe/Vienna', page_size: 20, max_page_size: 1000 },
+        counts: { events: 0, pages: 0, categories: 0, media: 0, directory: 0, event_list_pages: 1 },
+        event_part_rows: 4, event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/{offset}.json', limit: 20 },
+        files: { 'data/big.bin': { ...digest, blocks } },
+      });
+    expect(parseManifest(manifest(digest.blocks), 'manifest.json').files['data/big.bin'].blocks).toBe(digest.blocks);
+    expect(() => parseManifest(manifest(digest.blocks.slice(44)), 'manifest.json')).toThrow('the checksum entry of data/big.bin is malformed');
+    expect(() => parseManifest(manifest(`${digest.blocks.slice(1)}!`), 'manifest.json')).toThrow('the checksum entry of data/big.bin is malformed');
   });
 });

@@ -60,7 +60,7 @@ export interface FileDigest {
   sha256: string;
   bytes: number;
   /**
-   * For a file larger than BLOCK_BYTES: the SHA-256 of each BLOCK_BYTES of it (the last one
+   * For a file of BLOCKED_FILE_BYTES or more: the SHA-256 of each BLOCK_BYTES of it (the last one
    * shorter), each base64 (44 characters), one after another. A reader that needs a few parts of
    * a large file (an edge isolate, which fetches the sections an answer reads by range) checks the
    * blocks it reads, not the whole file, and uses no byte of a block it has not checked.
@@ -70,15 +70,25 @@ export interface FileDigest {
 
 /** The block the manifest lists a checksum for (FileDigest.blocks). */
 export const BLOCK_BYTES = 256 * 1024;
+/**
+ * Files this large list their blocks' sums: those worth reading in parts. A smaller file is read
+ * whole (one request costs less than a round per section), and its sums would only make the
+ * manifest every edge isolate parses longer.
+ */
+export const BLOCKED_FILE_BYTES = 8 * 1024 * 1024;
 /** characters of one block's SHA-256 in FileDigest.blocks */
 export const BLOCK_SUM_CHARS = 44;
 
 /** The blocks of a file of `bytes`: how many checksums FileDigest.blocks lists. */
 export const blockCount = (bytes: number): number => Math.ceil(bytes / BLOCK_BYTES);
 
-/** FileDigest.blocks of `bytes` (undefined for a file of one block or less). */
+/** FileDigest.blocks of `bytes` (undefined for a file smaller than BLOCKED_FILE_BYTES). */
 export function blockSums(bytes: Uint8Array): string | undefined {
-  if (bytes.byteLength <= BLOCK_BYTES) return undefined;
+  return bytes.byteLength < BLOCKED_FILE_BYTES ? undefined : sumsOfBlocks(bytes);
+}
+
+/** The SHA-256 of each block of `bytes`, as FileDigest.blocks lists them. */
+export function sumsOfBlocks(bytes: Uint8Array): string {
   let sums = '';
   for (let at = 0; at < bytes.byteLength; at += BLOCK_BYTES) sums += createHash('sha256').update(bytes.subarray(at, at + BLOCK_BYTES)).digest('base64');
   return sums;

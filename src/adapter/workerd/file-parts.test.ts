@@ -7,6 +7,14 @@ import { FileNeeded } from '../../store/read/per-need.ts';
 import { readTextColumn } from '../../store/read/text-column.ts';
 import { buildTextColumn, textColumnFile } from '../../store/write/text-column.ts';
 import { BlockMismatch, FileParts, parsePartKey } from './file-parts.ts';
+import { decodeIndex } from '../../store/format/autocomplete-index.ts';
+import { readAutocompleteFile } from '../../store/read/autocomplete-file.ts';
+import { autocompleteFile } from '../../store/write/autocomplete-file.ts';
+import { buildIndexJson } from '../../store/write/index-builder.ts';
+import { prefixCodes } from '../../query/autocomplete/prefix-codes.ts';
+import { prefixTops } from '../../query/autocomplete/prefix-tops.ts';
+import { autocompleteOf } from '../../query/autocomplete/searcher.ts';
+import { syntheticDirectory } from '../../query/autocomplete/test-fixtures.ts';
 
 /** A text column of `rows` long values (a few hundred KB: several blocks). */
 function bigColumn(rows: number): { values: string[]; file: Uint8Array } {
@@ -110,5 +118,29 @@ describe('a file read in parts', () => {
     expect(parseManifest(manifest(digest.blocks), 'manifest.json').files['data/big.bin'].blocks).toBe(digest.blocks);
     expect(() => parseManifest(manifest(digest.blocks.slice(44)), 'manifest.json')).toThrow('the checksum entry of data/big.bin is malformed');
     expect(() => parseManifest(manifest(`${digest.blocks.slice(1)}!`), 'manifest.json')).toThrow('the checksum entry of data/big.bin is malformed');
+  });
+
+  it('an autocomplete index read in parts answers as read whole, fetching the suggestions a page shows and the rows of the codes a query names', async () => {
+    const objects = syntheticDirectory(30000, 5);
+    const index = decodeIndex(buildIndexJson(objects));
+    const codes = prefixCodes(index, 300);
+    const file = autocompleteFile(index, prefixTops(index, 20), codes);
+    expect(blockCount(file.byteLength)).toBeGreaterThan(8);
+    expect(codes.keys.length).toBeGreaterThan(3);
+    const whole = autocompleteOf(readAutocompleteFile(file));
+    const parts = new FileParts('data/autocomplete.bin', blocked(file));
+    const { value: ac } = await inParts(parts, file, () => autocompleteOf(readAutocompleteFile(parts.bytes)));
+    const broad = Array.from({ length: codes.keys.length }, (_, k) => codes.keys.at(k));
+    const words = objects.slice(0, 30).map((o) => o.presentation.split(/[\s,.()-]+/).find((w) => w.length >= 4)).filter((w): w is string => w !== undefined);
+    const queries = [...broad, ...words.flatMap((w) => broad.slice(0, 3).map((b) => `${w} ${b}`)), ...broad.map((b) => `${b} ${broad[0]}`)];
+    let taken = 0;
+    for (const q of queries) {
+      const want = whole.search(q, null).page(0, 20);
+      const got = await inParts(parts, file, () => ac.search(q, null).page(0, 20));
+      taken += got.taken.length;
+      expect(got.value, q).toEqual(want);
+    }
+    // not every block: the codes' rows and the suggestions no query named are not fetched
+    expect(taken).toBeLessThan(blockCount(file.byteLength));
   });
 });

@@ -117,10 +117,10 @@ const validDigest = (d: unknown): d is FileDigest =>
 
 const BASE64_SUMS = /^(?:[A-Za-z0-9+/]{43}=)*$/;
 
-/** blocks, when listed (a file whose reader never reads it in parts need not list them): one sum per block of a file larger than a block */
+/** blocks, when listed (a file whose reader never reads it in parts need not list them): one sum per block */
 const validBlocks = (d: FileDigest): boolean =>
   d.blocks === undefined ||
-  (typeof d.blocks === 'string' && d.bytes > BLOCK_BYTES && d.blocks.length === blockCount(d.bytes) * BLOCK_SUM_CHARS && BASE64_SUMS.test(d.blocks));
+  (typeof d.blocks === 'string' && d.blocks.length === blockCount(d.bytes) * BLOCK_SUM_CHARS && BASE64_SUMS.test(d.blocks));
 
 export class DistError extends Error {
   override name = 'DistError';

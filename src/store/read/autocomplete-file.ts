@@ -1,14 +1,14 @@
 // Reads data/autocomplete.bin (src/store/format/autocomplete-file.ts): the index the searcher
 // works on, every array a view of the file, nothing decoded but its terms and the keys of its tops and prefix codes.
-// The suggestions and the prefix codes are read when first needed: a file read in parts (the edge)
-// fetches the suggestions a page shows, and the codes when a query of two words first uses them.
+// Read in parts (the edge), the suggestions and the prefix codes are fetched as queries need them:
+// the suggestions a page shows, the rows of the codes a query's plan names.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
-import { codeStride, NO_CODE, type IndexData } from '../format/autocomplete-index.ts';
+import { codeStride, NO_CODE, type IndexData, type PrefixCodes } from '../format/autocomplete-index.ts';
 import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
 import { check, checkBelow, checkStarts, Sections } from './sections.ts';
 import { StringTable } from './string-table.ts';
-import { gatherNeeds, once } from './per-need.ts';
+import { gatherNeeds } from './per-need.ts';
 
 const F = AUTOCOMPLETE_FILE_FORMAT;
 
@@ -32,6 +32,38 @@ function validCodes(codes: Uint8Array): boolean {
 
 /** every section but the suggestions and the prefix codes, which are read when an answer first needs them */
 const EAGER = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !== AC.suggestions && i !== AC.codes);
+
+/**
+ * The prefix codes of a file read in parts: a key's row is fetched, and checked, when a query's
+ * plan names it (need), before the query reads it; no other row is read.
+ */
+function codesInParts(section: { bytes: Uint8Array; need: ((start: number, end: number) => void) | null }, stride: number, keyCount: number, keys: StringTable): PrefixCodes {
+  const { bytes, need } = section;
+  const checked = new Uint8Array(keyCount);
+  return {
+    keys,
+    codes: bytes,
+    need(tables) {
+      gatherNeeds(tables.map((k) => () => need!(k * stride, (k + 1) * stride)));
+      for (const k of tables) {
+        if (checked[k] === 1) continue;
+        check(validCodeBytes(bytes.subarray(k * stride, (k + 1) * stride)), F, 'whose prefix codes are no codes');
+        checked[k] = 1;
+      }
+    },
+  };
+}
+
+/** validCodes of bytes at any offset (a row of the codes need not start at a multiple of 4). */
+function validCodeBytes(codes: Uint8Array): boolean {
+  if (codes.byteOffset % 4 === 0) return validCodes(codes);
+  for (let i = 0; i < codes.length; i++) {
+    const lo = codes[i] & 15;
+    const hi = codes[i] >> 4;
+    if ((lo > 3 && lo !== NO_CODE) || (hi > 3 && hi !== NO_CODE)) return false;
+  }
+  return true;
+}
 
 export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   const s = Sections.of(bytes, F);
@@ -74,17 +106,13 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   checkStarts(starts, docs.length, F, 'top lists');
   checkBelow(docs, size, F, 'top results');
   for (let i = 0; i < keyCount * models3; i++) check(starts[i + 1] - starts[i] <= Math.min(page, counts[i]), F, 'whose top lists are longer than their page');
-  check(s.byteLength(AC.codes) === codeKeyCount * codeStride(size), F, 'whose prefix codes are not one row per key');
-  // read in parts, read and checked when a query first needs them (one of two words or more)
-  const codes = once(() => {
-    const all = s.u8(AC.codes, 'prefix codes', codeKeyCount * codeStride(size));
-    // each 4 bits a code (0..3, tier × 2 + class of an exact or prefix match) or NO_CODE (15)
-    check(validCodes(all), F, 'whose prefix codes are no codes');
-    return all;
-  });
-  // a file read whole is checked whole now, so a bad one is refused at load
-  if (!s.inParts) codes();
+  const stride = codeStride(size);
+  check(s.byteLength(AC.codes) === codeKeyCount * stride, F, 'whose prefix codes are not one row per key');
   const codeKeys = StringTable.read(s, AC.codeKeys, 'prefix code keys', codeKeyCount);
+  const codes: PrefixCodes = s.inParts ? codesInParts(s.u8InParts(AC.codes, 'prefix codes'), stride, codeKeyCount, codeKeys) : { keys: codeKeys, codes: s.u8(AC.codes, 'prefix codes') };
+  // each 4 bits a code (0..3, tier × 2 + class of an exact or prefix match) or NO_CODE (15); read
+  // whole, checked whole now, so a bad file is refused at load
+  if (!s.inParts) check(validCodes(codes.codes), F, 'whose prefix codes are no codes');
   return {
     size,
     model,
@@ -97,11 +125,6 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
     forward,
     byModel: Array.from({ length: models3 }, (_, m) => byModelAll.subarray(byModelStart[m], byModelStart[m + 1])),
     tops: { page, keys: StringTable.read(s, AC.topKeys, 'top keys', keyCount), counts, starts, docs, ranks },
-    codes: {
-      keys: codeKeys,
-      get codes() {
-        return codes();
-      },
-    },
+    codes,
   };
 }

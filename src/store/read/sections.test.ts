@@ -146,6 +146,16 @@ describe('string tables', () => {
     expect(faults).toHaveLength(1);
   });
 
+  it('read a lone high surrogate before a lone low one (which the text joins into one character) as they were, whole and per need', () => {
+    const values = ['a\ud800', '\udc00b', 'c', 'ü😀', '\ud83d', '\ude00', 'd', ...Array.from({ length: 100 }, (_, i) => `e${i}`)];
+    const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };
+    const bytes = packSections(T, stringTableSections(values));
+    const whole = StringTable.read(Sections.of(bytes, T), 0, 'values', values.length);
+    const lazy = StringTable.read(Sections.of(bytes, T), 0, 'values', values.length, false, (p) => new Error(p));
+    for (const i of [2, 6, 3, 0, 1, 4, 5, 50]) expect(lazy.at(i), String(i)).toBe(values[i]);
+    expect(Array.from({ length: values.length }, (_, i) => whole.at(i))).toEqual(values);
+  });
+
   it('refuse a section of offsets that is not two lists of the strings', () => {
     const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };
     const sections = stringTableSections(['a', 'b']);

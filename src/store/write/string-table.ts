@@ -9,12 +9,24 @@ export function stringTableSections(values: readonly string[]): Section[] {
   for (let i = 0; i < n; i++) {
     const v = values[i];
     starts[i + 1] = starts[i] + v.length;
-    // a lone surrogate counts the 3 bytes of the U+FFFD that UTF-8 carries in its place, as encode() writes it
-    starts[n + 2 + i] = starts[n + 1 + i] + Buffer.byteLength(v, 'utf8');
     if (!v.isWellFormed()) odd.push([i, v]);
   }
   // UTF-8 replaces a lone surrogate with U+FFFD, one code unit for one: the starts hold either way
   const text = new TextEncoder().encode(values.join(''));
-  if (text.byteLength !== starts[2 * n + 1]) throw new Error('a string table whose byte starts do not fit its text');
+  // the byte starts, from the UTF-8 as it is (the strings themselves are not read again: measuring
+  // each would flatten those the build made by concatenation, and keep the copies)
+  let at = 0;
+  let units = 0;
+  for (let i = 0; i < n; i++) {
+    const end = starts[i + 1];
+    while (units < end) {
+      const lead = text[at];
+      // a four-byte character is two UTF-16 units (a pair; one string's high surrogate and the
+      // next one's low surrogate join into one, and both strings are read from `odd`)
+      at += lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+      units += lead < 0xf0 ? 1 : 2;
+    }
+    starts[n + 2 + i] = at;
+  }
   return [text, starts, jsonSection(odd)];
 }

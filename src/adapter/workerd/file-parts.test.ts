@@ -87,6 +87,22 @@ describe('a file read in parts', () => {
     expect(value).toBe(values[3999]);
   });
 
+  it('gives a range as the file holds it, from one run or from runs taken in different rounds (joined)', async () => {
+    const { file } = bigColumn(4000);
+    const parts = new FileParts('data/x.bin', blocked(file));
+    await parts.take(2, 2, file.slice(2 * BLOCK_BYTES, 3 * BLOCK_BYTES));
+    await parts.take(0, 0, file.slice(0, BLOCK_BYTES));
+    expect(() => parts.need([[BLOCK_BYTES - 5, BLOCK_BYTES + 5]])).toThrow(new FileNeeded('data/x.bin#1-1'));
+    await parts.take(1, 1, file.slice(BLOCK_BYTES, 2 * BLOCK_BYTES));
+    // blocks taken again (another answer fetched them meanwhile) are left as they are
+    await parts.take(0, 1, file.slice(0, 2 * BLOCK_BYTES));
+    parts.need([[0, 3 * BLOCK_BYTES]]);
+    expect(Buffer.from(parts.at(100, BLOCK_BYTES - 3)).equals(Buffer.from(file.subarray(100, BLOCK_BYTES - 3)))).toBe(true);
+    expect(Buffer.from(parts.at(BLOCK_BYTES - 7, 3 * BLOCK_BYTES - 1)).equals(Buffer.from(file.subarray(BLOCK_BYTES - 7, 3 * BLOCK_BYTES - 1)))).toBe(true);
+    expect(Buffer.from(parts.at(5, 2 * BLOCK_BYTES + 9)).equals(Buffer.from(file.subarray(5, 2 * BLOCK_BYTES + 9)))).toBe(true);
+    expect(() => parts.at(3 * BLOCK_BYTES, 3 * BLOCK_BYTES + 1)).toThrow(/before they are in/);
+  });
+
   it('names the runs of blocks not in yet, several sections in one round', () => {
     const { file } = bigColumn(4000);
     const parts = new FileParts('data/x.bin', blocked(file));

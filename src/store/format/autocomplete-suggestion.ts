@@ -46,14 +46,11 @@ export function renderedSuggestions(fields: {
 }
 
 /**
- * Suggestions stored rendered, back to back as UTF-8 (object d's are bytes[starts[d] .. starts[d+1])).
- * `needRange`: bytes[start, end) may be read only after it returned (a file read in parts).
+ * Suggestions stored rendered, back to back as UTF-8 (object d's are bytes[starts[d] .. starts[d+1])),
+ * or `bytes(start, end)` where they are read a range at a time (a file read in parts).
  */
-export function storedSuggestions(bytes: Uint8Array, starts: Uint32Array, needRange: ((start: number, end: number) => void) | null = null): SuggestionList {
+export function storedSuggestions(bytes: Uint8Array | ((start: number, end: number) => Uint8Array), starts: Uint32Array): SuggestionList {
   const decoder = new TextDecoder();
-  const at = needRange === null ? (d: number) => bytes.subarray(starts[d], starts[d + 1]) : (d: number) => {
-    needRange(starts[d], starts[d + 1]);
-    return bytes.subarray(starts[d], starts[d + 1]);
-  };
+  const at = typeof bytes === 'function' ? (d: number) => bytes(starts[d], starts[d + 1]) : (d: number) => bytes.subarray(starts[d], starts[d + 1]);
   return { json: (d) => decoder.decode(at(d)), bytes: at };
 }

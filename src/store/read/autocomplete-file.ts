@@ -8,7 +8,7 @@ import { codeStride, NO_CODE, type IndexData, type PrefixCodes } from '../format
 import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
 import { check, checkBelow, checkStarts, Sections } from './sections.ts';
 import { StringTable } from './string-table.ts';
-import { gatherNeeds } from './per-need.ts';
+import { zeroedAsWritten } from './per-need.ts';
 
 const F = AUTOCOMPLETE_FILE_FORMAT;
 
@@ -37,18 +37,21 @@ const EAGER = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !=
  * The prefix codes of a file read in parts: a key's row is fetched, and checked, when a query's
  * plan names it (need), before the query reads it; no other row is read.
  */
-function codesInParts(section: { bytes: Uint8Array; need: ((start: number, end: number) => void) | null }, stride: number, keyCount: number, keys: StringTable): PrefixCodes {
-  const { bytes, need } = section;
-  const checked = new Uint8Array(keyCount);
+function codesInParts(section: ReturnType<Sections['u8InParts']>, stride: number, keyCount: number, keys: StringTable): PrefixCodes {
+  // the rows named so far, copied in where a query reads them (the rest never written, nor read)
+  const codes = new Uint8Array(zeroedAsWritten(section.length));
+  const copied = new Uint8Array(keyCount);
   return {
     keys,
-    codes: bytes,
+    codes,
     need(tables) {
-      gatherNeeds(tables.map((k) => () => need!(k * stride, (k + 1) * stride)));
+      section.need(tables.map((k) => [k * stride, (k + 1) * stride] as const));
       for (const k of tables) {
-        if (checked[k] === 1) continue;
-        check(validCodeBytes(bytes.subarray(k * stride, (k + 1) * stride)), F, 'whose prefix codes are no codes');
-        checked[k] = 1;
+        if (copied[k] === 1) continue;
+        const row = section.at(k * stride, (k + 1) * stride);
+        check(validCodeBytes(row), F, 'whose prefix codes are no codes');
+        codes.set(row, k * stride);
+        copied[k] = 1;
       }
     },
   };
@@ -76,11 +79,10 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   check(model.every((m) => m < DIRECTORY_MODELS.length), F, 'whose objects name models it does not have');
   const suggestionStarts = s.u32(AC.suggestionStarts, 'suggestion offsets', size + 1);
   // read a page at a time: a file read in parts fetches the suggestions a page shows
-  const suggestionBytes = s.u8InParts(AC.suggestions, 'suggestions');
-  checkStarts(suggestionStarts, suggestionBytes.bytes.length, F, 'suggestions');
-  const suggestions = storedSuggestions(suggestionBytes.bytes, suggestionStarts, suggestionBytes.need);
-  const needRange = suggestionBytes.need;
-  if (needRange !== null) suggestions.need = (docs) => gatherNeeds(Array.from(docs, (d) => () => needRange(suggestionStarts[d], suggestionStarts[d + 1])));
+  const inParts = s.u8InParts(AC.suggestions, 'suggestions');
+  checkStarts(suggestionStarts, inParts.length, F, 'suggestions');
+  const suggestions = storedSuggestions(s.inParts ? inParts.at : s.u8(AC.suggestions, 'suggestions'), suggestionStarts);
+  if (s.inParts) suggestions.need = (docs) => inParts.need(Array.from(docs, (d) => [suggestionStarts[d], suggestionStarts[d + 1]] as const));
   const postStart = s.i32(AC.postStart, 'posting lists', termCount + 1);
   checkStarts(postStart, postingCount, F, 'posting lists');
   const postings = s.i32(AC.postings, 'postings', postingCount);

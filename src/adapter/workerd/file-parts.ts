@@ -39,10 +39,10 @@ export class FileParts implements FileInParts {
   /** 1 where the block is in and checked */
   private readonly checked: Uint8Array;
   /**
-   * the runs taken in, by start: each held as it was fetched, not copied into one buffer (copying
-   * into fresh memory costs a page fault a page, as much as the fetch)
+   * the runs taken in: each held as it was fetched, not copied into one buffer (copying into fresh
+   * memory costs a page fault a page, as much as the fetch); a few per file, one per round
    */
-  private runs: Run[] = [];
+  private readonly runs: Run[] = [];
 
   constructor(
     readonly rel: string,
@@ -52,53 +52,58 @@ export class FileParts implements FileInParts {
     this.checked = new Uint8Array(blockCount(digest.bytes));
   }
 
-  /** Throws FileNeeded naming every run of blocks of `ranges` not in yet (runs of several ranges merged). */
+  /**
+   * Throws FileNeeded naming, for every range of `ranges` with a block not in yet, all its blocks
+   * (overlapping ones merged): a range is then read from the one run that came for it, not from
+   * pieces joined by a copy.
+   */
   need(ranges: readonly (readonly [number, number])[]): void {
-    let wanted: Set<number> | null = null;
+    let wanted: [number, number][] | null = null;
     for (const [start, end] of ranges) {
       if (end <= start) continue;
+      const first = Math.floor(start / BLOCK_BYTES);
       const last = Math.min(Math.ceil(end / BLOCK_BYTES), this.checked.length) - 1;
-      for (let b = Math.floor(start / BLOCK_BYTES); b <= last; b++) if (this.checked[b] === 0) (wanted ??= new Set()).add(b);
+      for (let b = first; b <= last; b++) {
+        if (this.checked[b] === 0) {
+          (wanted ??= []).push([first, last]);
+          break;
+        }
+      }
     }
     if (wanted === null) return;
-    const blocks = [...wanted].sort((a, b) => a - b);
+    wanted.sort((a, b) => a[0] - b[0]);
     const missing: string[] = [];
-    for (let i = 0; i < blocks.length; ) {
-      let j = i;
-      while (j + 1 < blocks.length && blocks[j + 1] === blocks[j] + 1) j++;
-      missing.push(partKey(this.rel, blocks[i], blocks[j]));
-      i = j + 1;
+    let [from, to] = wanted[0];
+    for (const [first, last] of wanted.slice(1)) {
+      if (first <= to + 1) to = Math.max(to, last);
+      else {
+        missing.push(partKey(this.rel, from, to));
+        [from, to] = [first, last];
+      }
     }
+    missing.push(partKey(this.rel, from, to));
     throw new FileNeeded(missing);
   }
 
   /**
-   * Bytes [start, end), every block of which is in (need): a view of the run that holds them, or
-   * of one made of the runs they span, joined (once) where they came in different rounds.
+   * Bytes [start, end), every block of which is in (need): a view of a run that holds them all,
+   * or of one made of the runs that hold its pieces (joined once, where no run holds it all).
    */
   at(start: number, end: number): Uint8Array {
     const { runs } = this;
-    // the last run starting at or before `start`
-    let lo = 0;
-    let hi = runs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (runs[mid].start <= start) lo = mid + 1;
-      else hi = mid;
+    for (const run of runs) if (run.start <= start && end <= run.start + run.bytes.byteLength) return run.bytes.subarray(start - run.start, end - run.start);
+    const first = Math.floor(start / BLOCK_BYTES);
+    const last = Math.ceil(end / BLOCK_BYTES) - 1;
+    const [from, until] = this.range(first, last);
+    const joined = new Uint8Array(until - from);
+    for (let b = first; b <= last; b++) {
+      const [bs, be] = this.range(b, b);
+      const run = this.checked[b] === 1 ? runs.find((r) => r.start <= bs && be <= r.start + r.bytes.byteLength) : undefined;
+      if (run === undefined) throw new Error(`${this.rel}: bytes ${start}–${end} asked for before they are in`);
+      joined.set(run.bytes.subarray(bs - run.start, be - run.start), bs - from);
     }
-    const first = lo - 1;
-    const run = runs[first];
-    if (run === undefined || start < run.start) throw new Error(`${this.rel}: bytes ${start}–${end} asked for before they are in`);
-    if (end <= run.start + run.bytes.byteLength) return run.bytes.subarray(start - run.start, end - run.start);
-    // the range goes on into the runs after: they are joined into one
-    let last = first;
-    while (last + 1 < runs.length && runs[last].start + runs[last].bytes.byteLength === runs[last + 1].start && runs[last].start + runs[last].bytes.byteLength < end) last++;
-    const joinedEnd = runs[last].start + runs[last].bytes.byteLength;
-    if (joinedEnd < end) throw new Error(`${this.rel}: bytes ${start}–${end} asked for before they are in`);
-    const joined = new Uint8Array(joinedEnd - run.start);
-    for (let r = first; r <= last; r++) joined.set(runs[r].bytes, runs[r].start - run.start);
-    runs.splice(first, last - first + 1, { start: run.start, bytes: joined });
-    return joined.subarray(start - run.start, end - run.start);
+    runs.push({ start: from, bytes: joined });
+    return joined.subarray(start - from, end - from);
   }
 
   /** The byte range of blocks `first..last`. */
@@ -109,7 +114,6 @@ export class FileParts implements FileInParts {
   /**
    * Takes in blocks `first..last` from `body` (their bytes, `range(first, last)` of the file):
    * each checked against its listed sum first; throws BlockMismatch naming the first that is not.
-   * Blocks already in (another answer fetched them meanwhile) are left as they are.
    */
   async take(first: number, last: number, body: Uint8Array): Promise<void> {
     const [start, end] = this.range(first, last);
@@ -121,24 +125,7 @@ export class FileParts implements FileInParts {
       const b = first + i;
       if (sums[i] !== this.digest.blocks.slice(b * BLOCK_SUM_CHARS, (b + 1) * BLOCK_SUM_CHARS)) throw new BlockMismatch(`block ${b} does not match its SHA-256 in manifest.json`);
     }
-    // the run as the blocks not in yet (each a block's own start: an aligned view of the body)
-    for (let b = first; b <= last; ) {
-      if (this.checked[b] === 1) {
-        b++;
-        continue;
-      }
-      let to = b;
-      while (to < last && this.checked[to + 1] === 0) to++;
-      const [from, until] = this.range(b, to);
-      this.insert({ start: from, bytes: body.byteOffset === 0 && from === start ? body.subarray(0, until - from) : body.slice(from - start, until - start) });
-      this.checked.fill(1, b, to + 1);
-      b = to + 1;
-    }
-  }
-
-  private insert(run: Run): void {
-    let at = this.runs.length;
-    while (at > 0 && this.runs[at - 1].start > run.start) at--;
-    this.runs.splice(at, 0, run);
+    this.runs.push({ start, bytes: body.byteOffset % 8 === 0 ? body : body.slice() });
+    this.checked.fill(1, first, last + 1);
   }
 }

@@ -2,8 +2,9 @@
 // one decode, then each string a slice of the decoded text, made when first asked for and kept.
 // Read per need (the edge, whose isolate reads a column on an answer's request), each string is
 // decoded alone from its bytes when first asked for: a lookup that checks a few candidates or
-// binary-searches an order decodes those strings, not the list's whole text. Once a good share of
-// the list has been asked for (a scan), the rest is decoded whole, as the server does.
+// binary-searches an order decodes those strings, not the list's whole text. Once a scan has asked
+// for enough of them that one decode of the whole text costs less, the rest is decoded whole, as the
+// server does.
 import type { Format } from '../format/sections.ts';
 import { FormatError } from '../format/sections.ts';
 import type { StringList } from '../format/string-table.ts';
@@ -12,8 +13,13 @@ import { check, checkStarts, type Sections } from './sections.ts';
 /** What a table decoded when first read throws when its text does not fit its offsets: the file named. */
 export type Fault = (problem: string) => Error;
 
-/** Strings decoded alone, as a share of the list, past which the rest is decoded whole. */
-const ALONE_SHARE = 1 / 16;
+/**
+ * Decoding a string alone costs about as much as decoding this many bytes more of a text decoded
+ * whole: once more strings than the text's bytes ÷ this have been decoded alone (a scan), the rest
+ * is decoded whole. A list of long strings (the teasers) is then decoded alone whatever share of it
+ * a lookup checks; a list of short ones (dates) whole once a scan has gone a little way.
+ */
+const ALONE_BYTES = 256;
 
 export class StringTable implements StringList {
   /** the strings made so far, once one is asked for */
@@ -111,7 +117,7 @@ export class StringTable implements StringList {
     let s = made[i];
     if (s === undefined) {
       if (this.odd.size > 0 && this.odd.has(i)) s = this.odd.get(i)!;
-      else if (this.text !== null || this.fault === null || this.alone >= this.length * ALONE_SHARE) s = this.decode().slice(this.starts[i], this.starts[i + 1]);
+      else if (this.text !== null || this.fault === null || this.alone * ALONE_BYTES >= this.byteStarts[this.length]) s = this.decode().slice(this.starts[i], this.starts[i + 1]);
       else s = this.decodeAlone(i);
       made[i] = s;
     }

@@ -151,11 +151,16 @@ export class EdgeFiles {
     throw new Error('an answer kept needing files that were fetched');
   }
 
+  private rounds = 0;
+
   /** Rounds an answer may take: each fetches a file or a run of blocks not held before. */
   private manifestFiles(): number {
-    let rounds = 1;
-    for (const digest of Object.values(this.manifest.files)) rounds += 1 + (digest.blocks === undefined ? 0 : blockCount(digest.bytes));
-    return rounds;
+    if (this.rounds === 0) {
+      let rounds = 1;
+      for (const digest of Object.values(this.manifest.files)) rounds += 1 + (digest.blocks === undefined ? 0 : blockCount(digest.bytes));
+      this.rounds = rounds;
+    }
+    return this.rounds;
   }
 }
 

@@ -34,8 +34,11 @@ export class StringTable implements StringList {
   private bytes: Uint8Array | null = null;
 
   private constructor(
-    /** the text's UTF-8 section, read when a string is first asked for (a file read in parts fetches it then) */
-    private readonly textOf: () => Uint8Array,
+    /**
+     * the text's UTF-8 section, read when a string is first asked for (a file read in parts fetches
+     * it then); let go of once the text is decoded whole (it holds the file's Sections, and so its bytes)
+     */
+    private textOf: (() => Uint8Array) | null,
     /** UTF-16 starts (count + 1) */
     private readonly starts: Uint32Array,
     /** byte starts (count + 1): checked to lie within `bytes`, in order, when strings are decoded alone */
@@ -58,7 +61,8 @@ export class StringTable implements StringList {
     check(offsets.length % 2 === 0 && offsets.length > 0, format, `whose ${what} offsets are not two lists`);
     const half = offsets.length / 2;
     const starts = copied ? offsets.slice(0, half) : offsets.subarray(0, half);
-    const byteStarts = offsets.subarray(half);
+    // (read only to decode a string alone, per need: a copied table does not hold the file for them)
+    const byteStarts = fault === undefined ? NO_STARTS : offsets.subarray(half);
     const odd = new Map<number, string>();
     const list = s.json(first + 2, `${what} exceptions`);
     check(Array.isArray(list), format, `whose ${what} exceptions are not a list`);
@@ -82,7 +86,7 @@ export class StringTable implements StringList {
   }
 
   private utf8(): Uint8Array {
-    return (this.bytes ??= this.textOf());
+    return (this.bytes ??= this.textOf!());
   }
 
   /** The text, decoded once and checked against the offsets. */
@@ -94,8 +98,9 @@ export class StringTable implements StringList {
     for (let i = 1; fits && i < starts.length; i++) if (starts[i] < starts[i - 1]) fits = false;
     if (!fits) throw this.problem();
     this.text = text;
-    // decoded: the bytes are not needed any more
+    // decoded: the bytes are not needed any more, nor is the file
     this.bytes = EMPTY;
+    this.textOf = null;
     return text;
   }
 
@@ -126,5 +131,6 @@ export class StringTable implements StringList {
 }
 
 const EMPTY = new Uint8Array(0);
+const NO_STARTS = new Uint32Array(0);
 /** (a string may start with U+FEFF: it is text, not a byte order mark to drop) */
 const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });

@@ -6,7 +6,7 @@ import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
 import { codeStride, NO_CODE, type IndexData, type PrefixCodes } from '../format/autocomplete-index.ts';
 import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
-import { check, checkBelow, checkStarts, Sections } from './sections.ts';
+import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
 import { StringTable } from './string-table.ts';
 import { zeroedAsWritten } from './per-need.ts';
 
@@ -57,6 +57,23 @@ function codesInParts(section: ReturnType<Sections['u8InParts']>, stride: number
   };
 }
 
+/** The largest of `values` (0 for none). */
+function maxOf(values: Uint8Array): number {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i];
+  return max;
+}
+
+/** Whether each node's end lies after it and within the trie. */
+function endsAfter(end: Int32Array): boolean {
+  const n = end.length;
+  for (let i = 0; i < n; i++) {
+    const e = end[i];
+    if (e <= i || e > n) return false;
+  }
+  return true;
+}
+
 /** validCodes of bytes at any offset (a row of the codes need not start at a multiple of 4). */
 function validCodeBytes(codes: Uint8Array): boolean {
   if (codes.byteOffset % 4 === 0) return validCodes(codes);
@@ -76,7 +93,7 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   const models = s.json(AC.models, 'models');
   check(Array.isArray(models) && models.join(',') === DIRECTORY_MODELS.join(','), F, 'made for a different list of models');
   const model = s.u8(AC.model, 'models of objects', size);
-  check(model.every((m) => m < DIRECTORY_MODELS.length), F, 'whose objects name models it does not have');
+  check(maxOf(model) < DIRECTORY_MODELS.length, F, 'whose objects name models it does not have');
   const suggestionStarts = s.u32(AC.suggestionStarts, 'suggestion offsets', size + 1);
   // read a page at a time: a file read in parts fetches the suggestions a page shows
   const inParts = s.u8InParts(AC.suggestions, 'suggestions');
@@ -89,9 +106,10 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   const fwdStart = s.i32(AC.fwdStart, 'forward lists', size + 1);
   const forward = s.i32(AC.forward, 'forward lists', postingCount);
   checkStarts(fwdStart, postingCount, F, 'forward lists');
-  for (let i = 0; i < postingCount; i++) {
-    check(postings[i] >= 0 && postings[i] >> 1 < size && forward[i] >= 0 && forward[i] >> 1 < termCount, F, 'whose postings point outside it');
-  }
+  // each doc × 2 + class, each term × 2 + class (a scan each, no call per value: these loops run
+  // cold in a fresh edge isolate)
+  checkBelow(postings, size * 2, F, 'postings');
+  checkBelow(forward, termCount * 2, F, 'postings');
   const byModelStart = s.u32(AC.byModelStart, 'model lists', DIRECTORY_MODELS.length + 1);
   const byModelAll = s.i32(AC.byModel, 'objects by model', size);
   checkStarts(byModelStart, size, F, 'model lists');
@@ -99,7 +117,8 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   const char = s.u16(AC.trieChar, 'trie');
   const end = s.i32(AC.trieEnd, 'trie', char.length);
   const term = s.i32(AC.trieTerm, 'trie', char.length);
-  for (let i = 0; i < char.length; i++) check(end[i] > i && end[i] <= char.length && term[i] >= -1 && term[i] < termCount, F, 'whose trie points outside it');
+  check(endsAfter(end), F, 'whose trie points outside it');
+  checkWithin(term, termCount, F, 'whose trie points outside it');
   const models3 = DIRECTORY_MODELS.length;
   const counts = s.u32(AC.topCounts, 'top counts', keyCount * models3);
   const starts = s.u32(AC.topStarts, 'top lists', keyCount * models3 + 1);

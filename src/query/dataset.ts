@@ -6,7 +6,7 @@ import { AUTOCOMPLETE_DATA_FILE } from '../store/format/dist-paths.ts';
 import { sha256Hex } from '../store/format/manifest.ts';
 import { FormatError } from '../store/format/sections.ts';
 import { readAutocompleteFile } from '../store/read/autocomplete-file.ts';
-import { corrupt, directorySource, type DistSource } from '../store/read/dist-source.ts';
+import { corrupt, directorySource, sectionedBytes, type DistSource } from '../store/read/dist-source.ts';
 import { readStore, type StoreOptions, type StoredData } from '../store/read/stored-data.ts';
 import { verifiedSource } from '../store/read/verified-source.ts';
 import { once } from '../store/read/per-need.ts';
@@ -37,7 +37,7 @@ export function datasetFrom(source: DistSource, options: DatasetOptions = {}): D
   const checked = source.trusted ? source : verifiedSource(source, stored.manifest, options.sha256!);
   const readAutocomplete = () => {
     try {
-      return autocompleteOf(readAutocompleteFile(checked.bytes(AUTOCOMPLETE_DATA_FILE)));
+      return autocompleteOf(readAutocompleteFile(sectionedBytes(checked, AUTOCOMPLETE_DATA_FILE)));
     } catch (e) {
       if (e instanceof FormatError) throw corrupt(source, AUTOCOMPLETE_DATA_FILE, e.message);
       throw e;

@@ -11,9 +11,9 @@ import { createApi } from '../../api/core.ts';
 import { bodyBuffer } from '../../api/body.ts';
 import type { ApiResponse } from '../../api/respond.ts';
 import { loadDataset } from '../../query/dataset.ts';
-import { DATA_FILES, eventOffsetsFile, eventPartFile } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, DATA_FILES, eventOffsetsFile, eventPartFile } from '../../store/format/dist-paths.ts';
 import { columnFile } from '../../store/format/column-files.ts';
-import { sha256Hex } from '../../store/format/manifest.ts';
+import { sha256Hex, sumsOfBlocks } from '../../store/format/manifest.ts';
 import { EdgeLoadError, loadEdgeDataset, withoutPublicFiles, type AssetFetcher } from './assets.ts';
 import { EdgePublicFiles } from './public-files.ts';
 
@@ -32,13 +32,18 @@ function assetsOf(folder: string, log: string[]): AssetFetcher {
     async fetch(input, init) {
       const rel = new URL(input).pathname.slice(1);
       const method = init?.method ?? 'GET';
-      log.push(`${method} ${rel}`);
+      const range = init?.headers?.Range;
+      log.push(range === undefined ? `${method} ${rel}` : `${method} ${rel} ${range}`);
       let bytes: Buffer;
       try {
         if (!statSync(join(folder, rel)).isFile()) throw new Error('not a file');
         bytes = readFileSync(join(folder, rel));
       } catch {
         return new Response('not found', { status: 404 });
+      }
+      if (range !== undefined) {
+        const [start, end] = range.slice('bytes='.length).split('-').map(Number);
+        return new Response(bytes.subarray(start, end + 1), { status: 206 });
       }
       const headers = { 'Content-Length': String(bytes.byteLength) };
       return new Response(method === 'HEAD' ? null : bytes, { status: 200, headers });
@@ -99,6 +104,47 @@ describe('loading the dataset per need', () => {
     const want = node(ask('/v1/api/autocomplete/', 'q=a'));
     const got = await files.whenLoaded(() => edge(ask('/v1/api/autocomplete/', 'q=a')));
     expect(bytesOf(got).equals(bytesOf(want))).toBe(true);
+  });
+
+  it('reads a file whose manifest entry lists its blocks in parts, by range, and answers the bytes the node loader answers; a block that fails its checksum is refused', async () => {
+    const copy = join(root, 'parts-dist');
+    await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: copy, precompress: false });
+    // (the fixture's files are small: their blocks listed as a large dist's are)
+    const inParts = [AUTOCOMPLETE_DATA_FILE, columnFile.text('title'), columnFile.text('teaser'), columnFile.iso('start')];
+    const manifestPath = join(copy, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    for (const rel of inParts) manifest.files[rel].blocks = sumsOfBlocks(readFileSync(join(copy, rel)));
+    writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+    const node = createApi(loadDataset(copy));
+    const log: string[] = [];
+    const { dataset, files } = await loadEdgeDataset(assetsOf(copy, log), { maxDataBytes: 1e9 });
+    const edge = createApi(dataset);
+    const events = ['title__icontains=a', 'title__iexact=x', 'title__istartswith=k', 'teaser__icontains=e', 'teaser__contains=Kurs', 'start__contains=2025', 'start__gte=2020-01-01'];
+    const autocomplete = ['q=a', 'q=m', 'q=a%20b', 'q=ma%20a', 'q=s%20k%20a', 'q=m%C3%BCl', 'q=xyz', 'q=a&limit=100', 'q=a&offset=3'];
+    const asked = [...events.map((q) => ['/v1/cms/event/', q] as const), ...autocomplete.map((q) => ['/v1/api/autocomplete/', q] as const)];
+    for (const [path, q] of asked) {
+      const want = node(ask(path, q));
+      const got = await files.whenLoaded(() => edge(ask(path, q)));
+      expect([got.status, bytesOf(got).toString()], q).toEqual([want.status, bytesOf(want).toString()]);
+    }
+    // read by range only
+    for (const rel of inParts) {
+      expect(log.filter((l) => l.startsWith(`GET ${rel} bytes=`)).length, rel).toBeGreaterThan(0);
+      expect(log, rel).not.toContain(`GET ${rel}`);
+    }
+    // a block that fails its checksum: refused when an answer first reads it
+    const broken = join(root, 'parts-dist-broken');
+    await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: broken, precompress: false });
+    writeFileSync(join(broken, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    for (const rel of inParts) writeFileSync(join(broken, rel), readFileSync(join(copy, rel)));
+    damage(join(broken, AUTOCOMPLETE_DATA_FILE), () => 20);
+    const { dataset: bad, files: badFiles } = await loadEdgeDataset(assetsOf(broken, []), { maxDataBytes: 1e9 });
+    const badApi = createApi(bad);
+    expect(await refusal(badFiles.whenLoaded(() => badApi(ask('/v1/api/autocomplete/', 'q=a'))))).toBe(
+      `The API data cannot be read (dist/${AUTOCOMPLETE_DATA_FILE}: block 0 does not match its SHA-256 in manifest.json; rebuild with \`aula build\`).`,
+    );
+    // the rest still answers
+    expect((await badFiles.whenLoaded(() => badApi(ask('/v1/cms/event/', 'title__icontains=a')))).status).toBe(200);
   });
 
   it('a file that does not match the manifest is refused when an answer needs it, the others still answer, and it is fetched again later', async () => {

@@ -2,11 +2,13 @@
 // workerd disk service over dist/) per need: the manifest on the first request, then each data
 // file when an answer first reads it (the event rows a part at a time, a column when a filter
 // first reads it), fetched once and checked against the manifest's size and SHA-256 before any
-// of it is used. The core reads synchronously, so a file not at hand yet is asked for by a throw
-// (store/read/per-need.ts); `whenLoaded` fetches it and runs the answer again. The isolate then
-// answers from its copies until it is recycled.
+// of it is used; a large file read through its sections is fetched a section at a time, each
+// block checked against its own SHA-256 (file-parts.ts). The core reads synchronously, so a file
+// not at hand yet is asked for by a throw (store/read/per-need.ts); `whenLoaded` fetches it and
+// runs the answer again. The isolate then answers from its copies until it is recycled.
 import { loadedFiles } from '../../store/format/dist-paths.ts';
-import { DistError, parseManifest, type Manifest } from '../../store/format/manifest.ts';
+import { blockCount, DistError, parseManifest, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
+import { BlockMismatch, FileParts, parsePartKey } from './file-parts.ts';
 import { datasetFrom, type Dataset } from '../../query/dataset.ts';
 import type { DistSource } from '../../store/read/dist-source.ts';
 import { FileNeeded } from '../../store/read/per-need.ts';
@@ -14,7 +16,7 @@ import { checkDigest, ChecksumMismatch } from '../../store/read/verified-source.
 
 /** The part of the Fetcher binding this worker uses. */
 export interface AssetFetcher {
-  fetch(input: string, init?: { method?: string }): Promise<Response>;
+  fetch(input: string, init?: { method?: string; headers?: Record<string, string> }): Promise<Response>;
 }
 
 
@@ -28,9 +30,13 @@ export class EdgeLoadError extends Error {
 /** `rel` as the messages name it (as the node loader names a file of dist/) */
 const where = (rel: string) => `dist/${rel}`;
 
-async function fetchFile(assets: AssetFetcher, rel: string): Promise<Uint8Array> {
+async function fetchFile(assets: AssetFetcher, rel: string, range?: readonly [start: number, end: number]): Promise<Uint8Array> {
   // the host is ignored by both bindings; only the path names the file
-  const response = await assets.fetch(`https://assets.invalid/${rel}`, { method: 'GET' });
+  const response = await assets.fetch(`https://assets.invalid/${rel}`, range ? { method: 'GET', headers: { Range: `bytes=${range[0]}-${range[1] - 1}` } } : { method: 'GET' });
+  if (range && response.status === 200) {
+    // an origin that ignores the range sends the whole file: the range is cut from it
+    return new Uint8Array(await response.arrayBuffer()).subarray(range[0], range[1]);
+  }
   if (!response.ok) {
     await response.body?.cancel();
     // not permanent: a deploy may still be under way
@@ -44,6 +50,8 @@ const hex = (digest: ArrayBuffer) => Array.from(new Uint8Array(digest), (b) => b
 /** The isolate's data files: each fetched once, when first needed, and held once verified. */
 export class EdgeFiles {
   private readonly held = new Map<string, Uint8Array>();
+  /** the files read in parts */
+  private readonly parts = new Map<string, FileParts>();
   /** fetches under way: two answers needing the same file wait for one fetch */
   private readonly pending = new Map<string, Promise<void>>();
   readonly source: DistSource;
@@ -65,16 +73,30 @@ export class EdgeFiles {
       trusted: true,
       perNeed: true,
       bytes,
+      sectioned: (rel) => {
+        const held = this.held.get(rel);
+        if (held !== undefined) return held;
+        const digest = Object.hasOwn(manifest.files, rel) ? manifest.files[rel] : undefined;
+        // (the manifest lists the blocks of the files large enough to read in parts)
+        if (digest?.blocks === undefined) return bytes(rel);
+        let parts = this.parts.get(rel);
+        if (parts === undefined) this.parts.set(rel, (parts = new FileParts(rel, digest as FileDigest & { blocks: string })));
+        return parts.bytes;
+      },
       text: (rel) => new TextDecoder().decode(bytes(rel)),
       require: (rel) => void bytes(rel),
     };
   }
 
-  /** Fetches `rel` and checks it against the manifest; a failure is not kept (a deploy may be under way). */
+  /**
+   * Fetches `rel` (or the blocks a part key names, file-parts.ts) and checks it against the
+   * manifest; a failure is not kept (a deploy may be under way).
+   */
   need(rel: string): Promise<void> {
     let fetching = this.pending.get(rel);
     if (!fetching) {
-      fetching = this.fetchChecked(rel).finally(() => this.pending.delete(rel));
+      const part = parsePartKey(rel);
+      fetching = (part === null ? this.fetchChecked(rel) : this.fetchPart(part.rel, part.first, part.last)).finally(() => this.pending.delete(rel));
       this.pending.set(rel, fetching);
     }
     return fetching;
@@ -98,6 +120,17 @@ export class EdgeFiles {
     this.held.set(rel, bytes);
   }
 
+  private async fetchPart(rel: string, first: number, last: number): Promise<void> {
+    const parts = this.parts.get(rel)!;
+    const body = await fetchFile(this.assets, rel, parts.range(first, last));
+    try {
+      await parts.take(first, last, body);
+    } catch (e) {
+      if (!(e instanceof BlockMismatch)) throw e;
+      throw new EdgeLoadError(`The API data cannot be read (${where(rel)}: ${e.message}; rebuild with \`aula build\`).`, false);
+    }
+  }
+
   /**
    * `answer()`, run again after the files it needs have been fetched, until it needs none. A file
    * the loader finds damaged (a DistError) is answered as a dataset that cannot be read.
@@ -118,8 +151,16 @@ export class EdgeFiles {
     throw new Error('an answer kept needing files that were fetched');
   }
 
+  private rounds = 0;
+
+  /** Rounds an answer may take: each fetches a file or a run of blocks not held before. */
   private manifestFiles(): number {
-    return Object.keys(this.manifest.files).length + 1;
+    if (this.rounds === 0) {
+      let rounds = 1;
+      for (const digest of Object.values(this.manifest.files)) rounds += 1 + (digest.blocks === undefined ? 0 : blockCount(digest.bytes));
+      this.rounds = rounds;
+    }
+    return this.rounds;
   }
 }
 

@@ -179,12 +179,16 @@ class Result implements AutocompleteResult {
 
   page(offset: number, limit: number): string[] {
     const { suggestions } = this.index;
-    return Array.from(this.docsOf(offset, limit), (d) => suggestions.json(d));
+    const docs = this.docsOf(offset, limit);
+    suggestions.need?.(docs);
+    return Array.from(docs, (d) => suggestions.json(d));
   }
 
   pageBytes(offset: number, limit: number): Uint8Array[] {
     const { suggestions } = this.index;
     const docs = this.docsOf(offset, limit);
+    // (a page's suggestions asked for at once: read in parts, they are fetched in one round)
+    suggestions.need?.(docs);
     const out = new Array<Uint8Array>(docs.length);
     for (let i = 0; i < docs.length; i++) out[i] = suggestions.bytes(docs[i]);
     return out;

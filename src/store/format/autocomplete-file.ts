@@ -16,7 +16,7 @@
 //   24–26 the prefixes of PrefixCodes (a string table), 27 their codes u8 (4 bits an object)
 import type { Format } from './sections.ts';
 
-export const AUTOCOMPLETE_FILE_FORMAT: Format = { magic: 'aula-acx', version: 3, sections: 28, what: 'an autocomplete index' };
+export const AUTOCOMPLETE_FILE_FORMAT: Format = { magic: 'aula-acx', version: 4, sections: 28, what: 'an autocomplete index' };
 
 export const AC = {
   header: 0, models: 1, model: 2, suggestions: 3, suggestionStarts: 4, terms: 5,

@@ -76,6 +76,11 @@ export interface PrefixCodes {
   readonly keys: StringList;
   /** per key, ceil(size / 2) bytes: object d's code in the low (d even) or high (d odd) 4 bits, NO_CODE if none */
   readonly codes: Uint8Array;
+  /**
+   * makes sure the rows of keys `tables` are at hand, all at once, before any of `codes` is read
+   * (stored ones read in parts: fetched and checked in one round); absent where they always are
+   */
+  need?(tables: readonly number[]): void;
 }
 
 /** The 4-bit code of an object no term of the prefix belongs to. */

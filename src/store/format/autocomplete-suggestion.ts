@@ -27,6 +27,8 @@ export interface SuggestionList {
   json(doc: number): string;
   /** its UTF-8 bytes: a view of the stored bytes where they are stored (do not write to it) */
   bytes(doc: number): Uint8Array;
+  /** makes sure the suggestions of `docs` are at hand, all at once (stored ones read in parts: fetched in one round) */
+  need?(docs: ArrayLike<number>): void;
 }
 
 /** Suggestions rendered when asked for, from the objects' fields (the browser's index.json). */
@@ -43,9 +45,12 @@ export function renderedSuggestions(fields: {
   return { json, bytes: (d) => encoder.encode(json(d)) };
 }
 
-/** Suggestions stored rendered, back to back as UTF-8 (object d's are bytes[starts[d] .. starts[d+1])). */
-export function storedSuggestions(bytes: Uint8Array, starts: Uint32Array): SuggestionList {
+/**
+ * Suggestions stored rendered, back to back as UTF-8 (object d's are bytes[starts[d] .. starts[d+1])),
+ * or `bytes(start, end)` where they are read a range at a time (a file read in parts).
+ */
+export function storedSuggestions(bytes: Uint8Array | ((start: number, end: number) => Uint8Array), starts: Uint32Array): SuggestionList {
   const decoder = new TextDecoder();
-  const at = (d: number) => bytes.subarray(starts[d], starts[d + 1]);
+  const at = typeof bytes === 'function' ? (d: number) => bytes(starts[d], starts[d + 1]) : (d: number) => bytes.subarray(starts[d], starts[d + 1]);
   return { json: (d) => decoder.decode(at(d)), bytes: at };
 }

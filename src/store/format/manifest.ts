@@ -9,7 +9,9 @@ import { isValidZone } from '../../time/zone.ts';
 // 4: the field offsets stored per event part (data/events/NNNNN.offsets.bin), not one
 //    events.offsets.bin
 // 5: a boolean column's file holds each value's rows as bit sets too (bool-column-file.ts)
-export const DIST_FORMAT = 5;
+// 6: a string table holds each string's byte start beside its UTF-16 start (string-table.ts); a
+//    file larger than a block lists its blocks' SHA-256 sums (FileDigest.blocks)
+export const DIST_FORMAT = 6;
 
 export interface Manifest {
   format: number;
@@ -57,6 +59,39 @@ export interface FileDigest {
   /** lower-case hex */
   sha256: string;
   bytes: number;
+  /**
+   * For a file of BLOCKED_FILE_BYTES or more: the SHA-256 of each BLOCK_BYTES of it (the last one
+   * shorter), each base64 (44 characters), one after another. A reader that needs a few parts of
+   * a large file (an edge isolate, which fetches the sections an answer reads by range) checks the
+   * blocks it reads, not the whole file, and uses no byte of a block it has not checked.
+   */
+  blocks?: string;
+}
+
+/** The block the manifest lists a checksum for (FileDigest.blocks). */
+export const BLOCK_BYTES = 256 * 1024;
+/**
+ * Files this large list their blocks' sums: those worth reading in parts. A smaller file is read
+ * whole (one request costs less than a round per section), and its sums would only make the
+ * manifest every edge isolate parses longer.
+ */
+export const BLOCKED_FILE_BYTES = 8 * 1024 * 1024;
+/** characters of one block's SHA-256 in FileDigest.blocks */
+export const BLOCK_SUM_CHARS = 44;
+
+/** The blocks of a file of `bytes`: how many checksums FileDigest.blocks lists. */
+export const blockCount = (bytes: number): number => Math.ceil(bytes / BLOCK_BYTES);
+
+/** FileDigest.blocks of `bytes` (undefined for a file smaller than BLOCKED_FILE_BYTES). */
+export function blockSums(bytes: Uint8Array): string | undefined {
+  return bytes.byteLength < BLOCKED_FILE_BYTES ? undefined : sumsOfBlocks(bytes);
+}
+
+/** The SHA-256 of each block of `bytes`, as FileDigest.blocks lists them. */
+export function sumsOfBlocks(bytes: Uint8Array): string {
+  let sums = '';
+  for (let at = 0; at < bytes.byteLength; at += BLOCK_BYTES) sums += createHash('sha256').update(bytes.subarray(at, at + BLOCK_BYTES)).digest('base64');
+  return sums;
 }
 
 /** Lower-case hex SHA-256 with node:crypto: the build's and the server's (the edge has its own, see verified-source.ts). */
@@ -66,7 +101,8 @@ export function sha256Hex(bytes: Uint8Array): string {
 
 export function digestOf(content: string | Uint8Array): FileDigest {
   const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-  return { sha256: sha256Hex(bytes), bytes: bytes.byteLength };
+  const blocks = blockSums(bytes);
+  return blocks === undefined ? { sha256: sha256Hex(bytes), bytes: bytes.byteLength } : { sha256: sha256Hex(bytes), bytes: bytes.byteLength, blocks };
 }
 
 /** The digests of a set of files, keyed as given, in key order (so two builds write the same manifest). */
@@ -77,7 +113,14 @@ export function digestsOf(files: Iterable<[string, string | Uint8Array]>): Recor
 
 const validDigest = (d: unknown): d is FileDigest =>
   typeof d === 'object' && d !== null && typeof (d as FileDigest).sha256 === 'string' && /^[0-9a-f]{64}$/.test((d as FileDigest).sha256) &&
-  Number.isSafeInteger((d as FileDigest).bytes) && (d as FileDigest).bytes >= 0;
+  Number.isSafeInteger((d as FileDigest).bytes) && (d as FileDigest).bytes >= 0 && validBlocks(d as FileDigest);
+
+const BASE64_SUMS = /^(?:[A-Za-z0-9+/]{43}=)*$/;
+
+/** blocks, when listed (a file whose reader never reads it in parts need not list them): one sum per block */
+const validBlocks = (d: FileDigest): boolean =>
+  d.blocks === undefined ||
+  (typeof d.blocks === 'string' && d.blocks.length === blockCount(d.bytes) * BLOCK_SUM_CHARS && BASE64_SUMS.test(d.blocks));
 
 export class DistError extends Error {
   override name = 'DistError';

@@ -20,7 +20,7 @@ import type { Format } from './sections.ts';
 import type { StringList } from './string-table.ts';
 import { TRIGRAM_SECTIONS, type TrigramData } from './trigram-file.ts';
 
-export const TEXT_COLUMN_FORMAT: Format = { magic: 'aula-txt', version: 1, sections: 12 + TRIGRAM_SECTIONS, what: 'a text column' };
+export const TEXT_COLUMN_FORMAT: Format = { magic: 'aula-txt', version: 2, sections: 12 + TRIGRAM_SECTIONS, what: 'a text column' };
 
 export const TEXT_FLAGS = { folded: 1, trigrams: 2 } as const;
 

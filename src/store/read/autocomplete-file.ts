@@ -1,11 +1,14 @@
 // Reads data/autocomplete.bin (src/store/format/autocomplete-file.ts): the index the searcher
 // works on, every array a view of the file, nothing decoded but its terms and the keys of its tops and prefix codes.
+// Read in parts (the edge), the suggestions and the prefix codes are fetched as queries need them:
+// the suggestions a page shows, the rows of the codes a query's plan names.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
-import { codeStride, NO_CODE, type IndexData } from '../format/autocomplete-index.ts';
+import { codeStride, NO_CODE, type IndexData, type PrefixCodes } from '../format/autocomplete-index.ts';
 import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
-import { check, checkBelow, checkStarts, Sections } from './sections.ts';
+import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
 import { StringTable } from './string-table.ts';
+import { zeroedAsWritten } from './per-need.ts';
 
 const F = AUTOCOMPLETE_FILE_FORMAT;
 
@@ -27,25 +30,86 @@ function validCodes(codes: Uint8Array): boolean {
   return true;
 }
 
+/** every section but the suggestions and the prefix codes, which are read when an answer first needs them */
+const EAGER = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !== AC.suggestions && i !== AC.codes);
+
+/**
+ * The prefix codes of a file read in parts: a key's row is fetched, and checked, when a query's
+ * plan names it (need), before the query reads it; no other row is read.
+ */
+function codesInParts(section: ReturnType<Sections['u8InParts']>, stride: number, keyCount: number, keys: StringTable): PrefixCodes {
+  // the rows named so far, copied in where a query reads them (the rest never written, nor read)
+  const codes = new Uint8Array(zeroedAsWritten(section.length));
+  const copied = new Uint8Array(keyCount);
+  return {
+    keys,
+    codes,
+    need(tables) {
+      section.need(tables.map((k) => [k * stride, (k + 1) * stride] as const));
+      for (const k of tables) {
+        if (copied[k] === 1) continue;
+        const row = section.at(k * stride, (k + 1) * stride);
+        check(validCodeBytes(row), F, 'whose prefix codes are no codes');
+        codes.set(row, k * stride);
+        copied[k] = 1;
+      }
+    },
+  };
+}
+
+/** The largest of `values` (0 for none). */
+function maxOf(values: Uint8Array): number {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i];
+  return max;
+}
+
+/** Whether each node's end lies after it and within the trie. */
+function endsAfter(end: Int32Array): boolean {
+  const n = end.length;
+  for (let i = 0; i < n; i++) {
+    const e = end[i];
+    if (e <= i || e > n) return false;
+  }
+  return true;
+}
+
+/** validCodes of bytes at any offset (a row of the codes need not start at a multiple of 4). */
+function validCodeBytes(codes: Uint8Array): boolean {
+  if (codes.byteOffset % 4 === 0) return validCodes(codes);
+  for (let i = 0; i < codes.length; i++) {
+    const lo = codes[i] & 15;
+    const hi = codes[i] >> 4;
+    if ((lo > 3 && lo !== NO_CODE) || (hi > 3 && hi !== NO_CODE)) return false;
+  }
+  return true;
+}
+
 export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   const s = Sections.of(bytes, F);
+  // (a file read in parts fetches these in one round)
+  s.need(EAGER);
   const [size, termCount, postingCount, maxDepth, page, keyCount, codeKeyCount] = s.meta(AC.header, 7);
   const models = s.json(AC.models, 'models');
   check(Array.isArray(models) && models.join(',') === DIRECTORY_MODELS.join(','), F, 'made for a different list of models');
   const model = s.u8(AC.model, 'models of objects', size);
-  check(model.every((m) => m < DIRECTORY_MODELS.length), F, 'whose objects name models it does not have');
+  check(maxOf(model) < DIRECTORY_MODELS.length, F, 'whose objects name models it does not have');
   const suggestionStarts = s.u32(AC.suggestionStarts, 'suggestion offsets', size + 1);
-  const suggestionBytes = s.u8(AC.suggestions, 'suggestions');
-  checkStarts(suggestionStarts, suggestionBytes.length, F, 'suggestions');
+  // read a page at a time: a file read in parts fetches the suggestions a page shows
+  const inParts = s.u8InParts(AC.suggestions, 'suggestions');
+  checkStarts(suggestionStarts, inParts.length, F, 'suggestions');
+  const suggestions = storedSuggestions(s.inParts ? inParts.at : s.u8(AC.suggestions, 'suggestions'), suggestionStarts);
+  if (s.inParts) suggestions.need = (docs) => inParts.need(Array.from(docs, (d) => [suggestionStarts[d], suggestionStarts[d + 1]] as const));
   const postStart = s.i32(AC.postStart, 'posting lists', termCount + 1);
   checkStarts(postStart, postingCount, F, 'posting lists');
   const postings = s.i32(AC.postings, 'postings', postingCount);
   const fwdStart = s.i32(AC.fwdStart, 'forward lists', size + 1);
   const forward = s.i32(AC.forward, 'forward lists', postingCount);
   checkStarts(fwdStart, postingCount, F, 'forward lists');
-  for (let i = 0; i < postingCount; i++) {
-    check(postings[i] >= 0 && postings[i] >> 1 < size && forward[i] >= 0 && forward[i] >> 1 < termCount, F, 'whose postings point outside it');
-  }
+  // each doc × 2 + class, each term × 2 + class (a scan each, no call per value: these loops run
+  // cold in a fresh edge isolate)
+  checkBelow(postings, size * 2, F, 'postings');
+  checkBelow(forward, termCount * 2, F, 'postings');
   const byModelStart = s.u32(AC.byModelStart, 'model lists', DIRECTORY_MODELS.length + 1);
   const byModelAll = s.i32(AC.byModel, 'objects by model', size);
   checkStarts(byModelStart, size, F, 'model lists');
@@ -53,7 +117,8 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   const char = s.u16(AC.trieChar, 'trie');
   const end = s.i32(AC.trieEnd, 'trie', char.length);
   const term = s.i32(AC.trieTerm, 'trie', char.length);
-  for (let i = 0; i < char.length; i++) check(end[i] > i && end[i] <= char.length && term[i] >= -1 && term[i] < termCount, F, 'whose trie points outside it');
+  check(endsAfter(end), F, 'whose trie points outside it');
+  checkWithin(term, termCount, F, 'whose trie points outside it');
   const models3 = DIRECTORY_MODELS.length;
   const counts = s.u32(AC.topCounts, 'top counts', keyCount * models3);
   const starts = s.u32(AC.topStarts, 'top lists', keyCount * models3 + 1);
@@ -62,14 +127,17 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   checkStarts(starts, docs.length, F, 'top lists');
   checkBelow(docs, size, F, 'top results');
   for (let i = 0; i < keyCount * models3; i++) check(starts[i + 1] - starts[i] <= Math.min(page, counts[i]), F, 'whose top lists are longer than their page');
-  const codes = s.u8(AC.codes, 'prefix codes', codeKeyCount * codeStride(size));
-  // each 4 bits a code (0..3, tier × 2 + class of an exact or prefix match) or NO_CODE (15)
-  const codesValid = validCodes(codes);
-  check(codesValid, F, 'whose prefix codes are no codes');
+  const stride = codeStride(size);
+  check(s.byteLength(AC.codes) === codeKeyCount * stride, F, 'whose prefix codes are not one row per key');
+  const codeKeys = StringTable.read(s, AC.codeKeys, 'prefix code keys', codeKeyCount);
+  const codes: PrefixCodes = s.inParts ? codesInParts(s.u8InParts(AC.codes, 'prefix codes'), stride, codeKeyCount, codeKeys) : { keys: codeKeys, codes: s.u8(AC.codes, 'prefix codes') };
+  // each 4 bits a code (0..3, tier × 2 + class of an exact or prefix match) or NO_CODE (15); read
+  // whole, checked whole now, so a bad file is refused at load
+  if (!s.inParts) check(validCodes(codes.codes), F, 'whose prefix codes are no codes');
   return {
     size,
     model,
-    suggestions: storedSuggestions(suggestionBytes, suggestionStarts),
+    suggestions,
     terms: StringTable.read(s, AC.terms, 'terms', termCount),
     trie: { char, end, term, maxDepth },
     postStart,
@@ -78,6 +146,6 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
     forward,
     byModel: Array.from({ length: models3 }, (_, m) => byModelAll.subarray(byModelStart[m], byModelStart[m + 1])),
     tops: { page, keys: StringTable.read(s, AC.topKeys, 'top keys', keyCount), counts, starts, docs, ranks },
-    codes: { keys: StringTable.read(s, AC.codeKeys, 'prefix code keys', codeKeyCount), codes },
+    codes,
   };
 }

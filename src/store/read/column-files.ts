@@ -7,7 +7,7 @@ import type { OrderedColumnData } from '../format/ordered-column-file.ts';
 import { FormatError } from '../format/sections.ts';
 import { readBoolColumn } from './bool-column.ts';
 import { lazyRecord, makeAll, once } from './per-need.ts';
-import { corrupt, type DistSource } from './dist-source.ts';
+import { corrupt, sectionedBytes, type DistSource } from './dist-source.ts';
 import { readOrderedColumn } from './ordered-column.ts';
 import { readRelationColumn } from './relation-column.ts';
 import { readTextColumn } from './text-column.ts';
@@ -20,7 +20,7 @@ import type { Fault } from './string-table.ts';
  */
 export function readColumns(source: DistSource, rows: number, lazy = source.perNeed): EventTable {
   const read = <T>(rel: string, reader: (bytes: Uint8Array, rows: number, fault?: Fault) => T): T => {
-    const bytes = source.bytes(rel);
+    const bytes = sectionedBytes(source, rel);
     try {
       // read per need, a text is decoded when first read: a problem found then names the file as one found now
       return reader(bytes, rows, source.perNeed ? (problem) => corrupt(source, rel, problem) : undefined);

@@ -24,6 +24,11 @@ export interface DistSource {
    * used, and `bytes` of one not at hand yet throws FileNeeded (per-need.ts)
    */
   perNeed?: boolean;
+  /**
+   * a file read only through Sections (store/read/sections.ts), which may come in parts (the
+   * edge's: the sections an answer reads, fetched and checked when first read); without it, `bytes`
+   */
+  sectioned?(rel: string): Uint8Array;
   /** opens files to be read by offset as one (a dist/ folder's event parts): the rows stay out of memory */
   open?(rels: readonly string[]): FileRows;
 }
@@ -82,6 +87,11 @@ export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, la
       return typeof c === 'string' ? Buffer.from(c) : c;
     },
   };
+}
+
+/** A file that is read only through Sections: in parts where the source reads it so. */
+export function sectionedBytes(source: DistSource, rel: string): Uint8Array {
+  return source.sectioned ? source.sectioned(rel) : source.bytes(rel);
 }
 
 export function corrupt(source: DistSource, rel: string, problem: string): DistError {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FormatError, type Format } from '../format/sections.ts';
 import { packSections, canonicalFloats } from '../write/sections.ts';
 import { stringTableSections } from '../write/string-table.ts';
@@ -85,29 +85,81 @@ describe('string tables', () => {
     expect(table.length).toBe(values.length);
     expect(Array.from({ length: values.length }, (_, i) => table.at(i))).toEqual(values);
     expect(table.at(3)).toBe(table.at(3)); // kept once made
-    expect(() => StringTable.read(Sections.of(packSections(T, stringTableSections(values)), T), 0, 'values', values.length + 1)).toThrow(/values offsets holds 8 values, not 9/);
+    expect(() => StringTable.read(Sections.of(packSections(T, stringTableSections(values)), T), 0, 'values', values.length + 1)).toThrow(/values offsets holds 16 values, not 18/);
   });
 
-  it('read per need, decode when a string is first asked for and give every string as a table read whole does; a text that does not fit is the fault given, then', () => {
-    const values = ['Vortrag', '', 'Müller', '„Herz“ – 😀', 'lone \ud800 surrogate', '\udfff', 'x'.repeat(1000)];
+  it('read per need, decode each string alone from its bytes, as the table read whole gives it, and only the strings asked for', () => {
+    const values = ['\ufeffbom first', 'Vortrag', '', 'Müller', '„Herz“ – 😀', 'lone \ud800 surrogate', '\udfff', '\ufeff', 'x'.repeat(1000)];
+    const many = [...values, ...Array.from({ length: 200 }, (_, i) => `Kurs ${i} – Straße`)];
     const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };
-    const bytes = packSections(T, stringTableSections(values));
-    const whole = StringTable.read(Sections.of(bytes, T), 0, 'values', values.length);
+    const bytes = packSections(T, stringTableSections(many));
+    const whole = StringTable.read(Sections.of(bytes, T), 0, 'values', many.length);
+    expect(Array.from({ length: many.length }, (_, i) => whole.at(i))).toEqual(many);
+    const fault = (problem: string) => new Error(`the file: ${problem}`);
+    const decoded: number[] = [];
+    const decode = TextDecoder.prototype.decode;
+    const spy = vi.spyOn(TextDecoder.prototype, 'decode').mockImplementation(function (this: unknown, input?: ArrayBuffer | ArrayBufferView | null) {
+      decoded.push(input?.byteLength ?? 0);
+      return decode.call(this as never, input as never);
+    });
+    try {
+      const lazy = StringTable.read(Sections.of(bytes, T), 0, 'values', many.length, false, fault);
+      decoded.length = 0;
+      // one string asked for: its bytes decoded, nothing else
+      expect(lazy.at(3)).toBe('Müller');
+      expect(decoded).toEqual([Buffer.byteLength('Müller')]);
+      // each string alone, in any order, is the whole table's (a leading U+FEFF kept, as read whole)
+      for (const i of [0, 7, 4, 2, 8, 1]) expect(lazy.at(i)).toBe(whole.at(i));
+      expect(decoded.every((n) => n <= 1000)).toBe(true);
+      // a scan: past a share of the list asked for alone, the rest is decoded whole, and still the same
+      expect(Array.from({ length: many.length }, (_, i) => lazy.at(i))).toEqual(many);
+      expect(Math.max(...decoded)).toBeGreaterThan(1000);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('refuse a text that does not fit its offsets: read whole at once; per need at once for its byte offsets, when the string is first asked for for its UTF-16 ones', () => {
+    // (enough strings that two are decoded alone, not the rest whole)
+    const values = ['Vortrag', '', 'Müller', '„Herz“ – 😀', 'x'.repeat(100), ...Array.from({ length: 40 }, (_, i) => `Kurs ${i}`)];
+    const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };
     const faults: string[] = [];
     const fault = (problem: string) => {
       faults.push(problem);
       return new Error(`the file: ${problem}`);
     };
-    const lazy = StringTable.read(Sections.of(bytes, T), 0, 'values', values.length, false, fault);
-    expect(Array.from({ length: values.length }, (_, i) => lazy.at(i))).toEqual(Array.from({ length: values.length }, (_, i) => whole.at(i)));
-    // a text one byte short of its offsets: read whole it is refused at once, per need when first asked for
     const sections = stringTableSections(values);
     const text = sections[0] as Uint8Array;
+    // a text one byte short of its offsets
     const short = packSections(T, [text.subarray(0, text.length - 1), ...sections.slice(1)]);
     expect(() => StringTable.read(Sections.of(short, T), 0, 'values', values.length)).toThrow(new FormatError('a table file whose values do not fit their text'));
-    const later = StringTable.read(Sections.of(short, T), 0, 'values', values.length, false, fault);
+    expect(() => StringTable.read(Sections.of(short, T), 0, 'values', values.length, false, fault)).toThrow(new FormatError('a table file whose values byte offsets do not fit its lists'));
+    // a UTF-16 offset that does not say the string's length ("Müller" taken as 5 code units, "„Herz“ – 😀" as one more)
+    const starts = (sections[1] as Uint32Array).slice();
+    starts[3] -= 1;
+    const skewed = packSections(T, [text, starts, sections[2]]);
+    expect(() => StringTable.read(Sections.of(skewed, T), 0, 'values', values.length)).not.toThrow(); // the total still fits…
+    const lazy = StringTable.read(Sections.of(skewed, T), 0, 'values', values.length, false, fault);
+    expect(lazy.at(0)).toBe('Vortrag');
     expect(faults).toEqual([]);
-    expect(() => later.at(0)).toThrow('the file: a table file whose values do not fit their text');
+    expect(() => lazy.at(2)).toThrow('the file: a table file whose values do not fit their text');
     expect(faults).toHaveLength(1);
+  });
+
+  it('read a lone high surrogate before a lone low one (which the text joins into one character) as they were, whole and per need', () => {
+    const values = ['a\ud800', '\udc00b', 'c', 'ü😀', '\ud83d', '\ude00', 'd', ...Array.from({ length: 100 }, (_, i) => `e${i}`)];
+    const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };
+    const bytes = packSections(T, stringTableSections(values));
+    const whole = StringTable.read(Sections.of(bytes, T), 0, 'values', values.length);
+    const lazy = StringTable.read(Sections.of(bytes, T), 0, 'values', values.length, false, (p) => new Error(p));
+    for (const i of [2, 6, 3, 0, 1, 4, 5, 50]) expect(lazy.at(i), String(i)).toBe(values[i]);
+    expect(Array.from({ length: values.length }, (_, i) => whole.at(i))).toEqual(values);
+  });
+
+  it('refuse a section of offsets that is not two lists of the strings', () => {
+    const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };
+    const sections = stringTableSections(['a', 'b']);
+    const odd = packSections(T, [sections[0], (sections[1] as Uint32Array).subarray(0, 5), sections[2]]);
+    expect(() => StringTable.read(Sections.of(odd, T), 0, 'values')).toThrow(new FormatError('a table file whose values offsets are not two lists'));
   });
 });

@@ -1,26 +1,48 @@
-// Reads a string table (src/store/format/string-table.ts): one decode, then each string a slice of
-// the decoded text, made when first asked for and kept. A table read per need (the edge, whose
-// isolate reads a column on an answer's request) is decoded when a string is first asked for: an
-// answer that reads only the folded values of a column does not decode its values too.
+// Reads a string table (src/store/format/string-table.ts). Read whole (the server), the text is
+// one decode, then each string a slice of the decoded text, made when first asked for and kept.
+// Read per need (the edge, whose isolate reads a column on an answer's request), each string is
+// decoded alone from its bytes when first asked for: a lookup that checks a few candidates or
+// binary-searches an order decodes those strings, not the list's whole text. Once a scan has asked
+// for enough of them that one decode of the whole text costs less, the rest is decoded whole, as the
+// server does.
 import type { Format } from '../format/sections.ts';
 import { FormatError } from '../format/sections.ts';
 import type { StringList } from '../format/string-table.ts';
-import { check, type Sections } from './sections.ts';
+import { check, checkStarts, type Sections } from './sections.ts';
 
 /** What a table decoded when first read throws when its text does not fit its offsets: the file named. */
 export type Fault = (problem: string) => Error;
+
+/**
+ * Decoding a string alone costs about as much as decoding this many bytes more of a text decoded
+ * whole: once more strings than the text's bytes ÷ this have been decoded alone (a scan), the rest
+ * is decoded whole. A list of long strings (the teasers) is then decoded alone whatever share of it
+ * a lookup checks; a list of short ones (dates) whole once a scan has gone a little way.
+ */
+const ALONE_BYTES = 256;
 
 export class StringTable implements StringList {
   /** the strings made so far, once one is asked for */
   private made: (string | undefined)[] | null = null;
   private text: string | null = null;
-  /** set when the text is decoded when first read: what a text that does not fit throws */
+  /** set when strings are decoded alone: what a string that does not fit throws */
   private fault: Fault | null = null;
+  /** strings decoded alone so far */
+  private alone = 0;
+
+  /** the text's UTF-8 once read, until it is decoded whole */
+  private bytes: Uint8Array | null = null;
 
   private constructor(
-    /** the text's UTF-8, until it is decoded */
-    private bytes: Uint8Array,
+    /**
+     * the text's UTF-8 section, read when a string is first asked for (a file read in parts fetches
+     * it then); let go of once the text is decoded whole (it holds the file's Sections, and so its bytes)
+     */
+    private textOf: (() => Uint8Array) | null,
+    /** UTF-16 starts (count + 1) */
     private readonly starts: Uint32Array,
+    /** byte starts (count + 1): checked to lie within `bytes`, in order, when strings are decoded alone */
+    private readonly byteStarts: Uint32Array,
     private readonly odd: Map<number, string>,
     private readonly format: Format,
     private readonly what: string,
@@ -29,14 +51,18 @@ export class StringTable implements StringList {
   /**
    * The table in sections `first`, `first + 1`, `first + 2` of `s`; `what` names it in messages.
    * `copied`: its offsets are copied out of the file's bytes, and its text decoded now (the bytes
-   * are then not held by the table). `fault`: decode the text when a string is first asked for,
-   * and throw `fault(problem)` then if it does not fit the offsets (without it, the text is
-   * decoded and checked now, and a problem is a FormatError).
+   * are then not held by the table). `fault`: decode each string alone when first asked for, and
+   * throw `fault(problem)` then if it does not fit its offsets (without it, the text is decoded and
+   * checked now, and a problem is a FormatError).
    */
   static read(s: Sections, first: number, what: string, expected?: number, copied = false, fault?: Fault): StringTable {
     const format: Format = s.format;
-    const offsets = s.u32(first + 1, `${what} offsets`, expected === undefined ? undefined : expected + 1);
-    const starts = copied ? offsets.slice() : offsets;
+    const offsets = s.u32(first + 1, `${what} offsets`, expected === undefined ? undefined : 2 * (expected + 1));
+    check(offsets.length % 2 === 0 && offsets.length > 0, format, `whose ${what} offsets are not two lists`);
+    const half = offsets.length / 2;
+    const starts = copied ? offsets.slice(0, half) : offsets.subarray(0, half);
+    // (read only to decode a string alone, per need: a copied table does not hold the file for them)
+    const byteStarts = fault === undefined ? NO_STARTS : offsets.subarray(half);
     const odd = new Map<number, string>();
     const list = s.json(first + 2, `${what} exceptions`);
     check(Array.isArray(list), format, `whose ${what} exceptions are not a list`);
@@ -44,27 +70,46 @@ export class StringTable implements StringList {
       check(Array.isArray(entry) && Number.isInteger(entry[0]) && entry[0] >= 0 && entry[0] < starts.length - 1 && typeof entry[1] === 'string', format, `whose ${what} exceptions are not [index, string] pairs`);
       odd.set(entry[0] as number, entry[1] as string);
     }
-    const table = new StringTable(s.u8(first, `${what} text`), starts, odd, format, what);
+    const table = new StringTable(() => s.u8(first, `${what} text`), starts, byteStarts, odd, format, what);
     if (copied || fault === undefined) table.decode();
-    else table.fault = fault;
+    else {
+      // every string's bytes lie within the text, so no string read alone reads outside it
+      checkStarts(byteStarts, s.byteLength(first), format, `${what} byte offsets`);
+      table.fault = fault;
+    }
     return table;
+  }
+
+  private problem(): Error {
+    const problem = `${this.format.what} file whose ${this.what} do not fit their text`;
+    return this.fault ? this.fault(problem) : new FormatError(problem);
+  }
+
+  private utf8(): Uint8Array {
+    return (this.bytes ??= this.textOf!());
   }
 
   /** The text, decoded once and checked against the offsets. */
   private decode(): string {
     if (this.text !== null) return this.text;
-    const text = new TextDecoder().decode(this.bytes);
+    const text = DECODER.decode(this.utf8());
     const { starts } = this;
     let fits = starts.length > 0 && starts[0] === 0 && starts[starts.length - 1] === text.length;
     for (let i = 1; fits && i < starts.length; i++) if (starts[i] < starts[i - 1]) fits = false;
-    if (!fits) {
-      const problem = `${this.format.what} file whose ${this.what} do not fit their text`;
-      throw this.fault ? this.fault(problem) : new FormatError(problem);
-    }
+    if (!fits) throw this.problem();
     this.text = text;
-    // decoded: the bytes are not needed any more
+    // decoded: the bytes are not needed any more, nor is the file
     this.bytes = EMPTY;
+    this.textOf = null;
     return text;
+  }
+
+  /** String i decoded from its own bytes; checked to be as long as its UTF-16 offsets say. */
+  private decodeAlone(i: number): string {
+    const s = DECODER.decode(this.utf8().subarray(this.byteStarts[i], this.byteStarts[i + 1]));
+    if (s.length !== this.starts[i + 1] - this.starts[i]) throw this.problem();
+    this.alone++;
+    return s;
   }
 
   get length(): number {
@@ -76,7 +121,9 @@ export class StringTable implements StringList {
     const made = (this.made ??= new Array<string | undefined>(this.length).fill(undefined));
     let s = made[i];
     if (s === undefined) {
-      s = this.odd.size > 0 && this.odd.has(i) ? this.odd.get(i)! : this.decode().slice(this.starts[i], this.starts[i + 1]);
+      if (this.odd.size > 0 && this.odd.has(i)) s = this.odd.get(i)!;
+      else if (this.text !== null || this.fault === null || this.alone * ALONE_BYTES >= this.byteStarts[this.length]) s = this.decode().slice(this.starts[i], this.starts[i + 1]);
+      else s = this.decodeAlone(i);
       made[i] = s;
     }
     return s;
@@ -84,3 +131,6 @@ export class StringTable implements StringList {
 }
 
 const EMPTY = new Uint8Array(0);
+const NO_STARTS = new Uint32Array(0);
+/** (a string may start with U+FEFF: it is text, not a byte order mark to drop) */
+const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });

@@ -1,10 +1,10 @@
 // Reads a string column's file (src/store/format/text-column-file.ts): typed arrays over its bytes,
 // the strings decoded once (string-table.ts). Its shape is checked (every list and order within
 // its bounds), so a hand-made file that passed the checksums cannot make a lookup read outside it.
-// Where the strings' UTF-8 is most of the file (a long text such as the teasers), the rest is
-// copied out instead, so that the file's bytes, all decoded, are not held beside the strings.
-// Read per need (`fault` given), the other columns' strings are decoded when first asked for, each
-// list on its own (an answer matching folded values never decodes the values).
+// Read whole, where the strings' UTF-8 is most of the file (a long text such as the teasers), the
+// rest is copied out instead, so that the file's bytes, all decoded, are not held beside the strings.
+// Read per need (`fault` given), each string is decoded alone when first asked for (string-table.ts):
+// an answer decodes the values it checks, not the column's text.
 import type { TextColumnData } from '../format/text-column-file.ts';
 import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, TEXT_SECTION } from '../format/text-column-file.ts';
 import { bitmapWords } from '../format/bitmap.ts';
@@ -16,12 +16,18 @@ const F = TEXT_COLUMN_FORMAT;
 
 type Sectioned = Int32Array | Uint32Array | Uint8Array;
 
+const NOT_TEXTS = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !== TEXT_SECTION.values && i !== TEXT_SECTION.folded);
+
 /** `fault`: the column is read per need; what a string list that does not fit its text throws when first read. */
 export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): TextColumnData {
   const s = Sections.of(bytes, F);
   const decoded = s.byteLength(TEXT_SECTION.values) + s.byteLength(TEXT_SECTION.folded);
-  const copied = decoded * 2 > bytes.byteLength;
+  // (read per need, the strings are decoded one by one from the file's bytes, which stay held)
+  const copied = fault === undefined && decoded * 2 > bytes.byteLength;
   const own = <T extends Sectioned>(a: T): T => (copied ? (a.slice() as T) : a);
+  // every section but the strings' texts, read now (a file read in parts fetches them in one round;
+  // a text when a string of it is first asked for)
+  s.need(NOT_TEXTS);
   const [rowCount, valueCount, nonNullRows, flags, coverage] = s.meta(TEXT_SECTION.header, 5);
   check(rowCount === rows, F, `of ${rowCount} rows, not the ${rows} of the event list`);
   check(Number.isInteger(valueCount) && valueCount >= 0 && Number.isInteger(nonNullRows) && nonNullRows <= rows, F, 'whose header is not a count of values and rows');

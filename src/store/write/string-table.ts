@@ -2,13 +2,31 @@
 import { jsonSection, type Section } from './sections.ts';
 
 export function stringTableSections(values: readonly string[]): Section[] {
-  const starts = new Uint32Array(values.length + 1);
+  const n = values.length;
+  // the UTF-16 starts, then the byte starts (string-table.ts)
+  const starts = new Uint32Array(2 * (n + 1));
   const odd: [number, string][] = [];
-  for (let i = 0; i < values.length; i++) {
+  for (let i = 0; i < n; i++) {
     const v = values[i];
     starts[i + 1] = starts[i] + v.length;
     if (!v.isWellFormed()) odd.push([i, v]);
   }
   // UTF-8 replaces a lone surrogate with U+FFFD, one code unit for one: the starts hold either way
-  return [new TextEncoder().encode(values.join('')), starts, jsonSection(odd)];
+  const text = new TextEncoder().encode(values.join(''));
+  // the byte starts, from the UTF-8 as it is (the strings themselves are not read again: measuring
+  // each would flatten those the build made by concatenation, and keep the copies)
+  let at = 0;
+  let units = 0;
+  for (let i = 0; i < n; i++) {
+    const end = starts[i + 1];
+    while (units < end) {
+      const lead = text[at];
+      // a four-byte character is two UTF-16 units (a pair; one string's high surrogate and the
+      // next one's low surrogate join into one, and both strings are read from `odd`)
+      at += lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+      units += lead < 0xf0 ? 1 : 2;
+    }
+    starts[n + 2 + i] = at;
+  }
+  return [text, starts, jsonSection(odd)];
 }

@@ -1,0 +1,162 @@
+// A large data file read in parts (the edge's): only the sections an answer reads are taken in,
+// each block checked against its own SHA-256 first; a block that fails its sum is refused and none
+// of its bytes is read.
+import { describe, expect, it } from 'vitest';
+import { BLOCK_BYTES, BLOCKED_FILE_BYTES, blockCount, digestOf, parseManifest, sumsOfBlocks, type FileDigest } from '../../store/format/manifest.ts';
+import { FileNeeded } from '../../store/read/per-need.ts';
+import { readTextColumn } from '../../store/read/text-column.ts';
+import { buildTextColumn, textColumnFile } from '../../store/write/text-column.ts';
+import { BlockMismatch, FileParts, parsePartKey } from './file-parts.ts';
+import { decodeIndex } from '../../store/format/autocomplete-index.ts';
+import { readAutocompleteFile } from '../../store/read/autocomplete-file.ts';
+import { autocompleteFile } from '../../store/write/autocomplete-file.ts';
+import { buildIndexJson } from '../../store/write/index-builder.ts';
+import { prefixCodes } from '../../query/autocomplete/prefix-codes.ts';
+import { prefixTops } from '../../query/autocomplete/prefix-tops.ts';
+import { autocompleteOf } from '../../query/autocomplete/searcher.ts';
+import { syntheticDirectory } from '../../query/autocomplete/test-fixtures.ts';
+
+/** A text column of `rows` long values (a few hundred KB: several blocks). */
+function bigColumn(rows: number): { values: string[]; file: Uint8Array } {
+  const values = Array.from({ length: rows }, (_, i) => `Fortbildung ${i} – Straße ${'x'.repeat(i % 300)} Ärzte ${i * 7919}`);
+  return { values, file: textColumnFile(buildTextColumn(values, { folded: true, trigramBudget: () => 1 << 20 })) };
+}
+
+/**
+ * `read()` run again after each round of blocks it needs is taken from `file`, as the edge runs an
+ * answer: what it gave, and the blocks taken.
+ */
+async function inParts<T>(parts: FileParts, file: Uint8Array, read: () => T, sabotage?: (blocks: Uint8Array, first: number) => void): Promise<{ value: T; taken: number[] }> {
+  const taken: number[] = [];
+  for (let round = 0; round < 100; round++) {
+    try {
+      return { value: read(), taken };
+    } catch (e) {
+      if (!(e instanceof FileNeeded)) throw e;
+      for (const key of e.rels) {
+        const { first, last } = parsePartKey(key)!;
+        const [start, end] = parts.range(first, last);
+        const body = file.slice(start, end);
+        sabotage?.(body, first);
+        await parts.take(first, last, body);
+        for (let b = first; b <= last; b++) taken.push(b);
+      }
+    }
+  }
+  throw new Error('kept needing blocks');
+}
+
+const fault = (problem: string) => new Error(problem);
+
+/** The digest of `file` with its blocks' sums (a file this small lists none in a manifest). */
+const blocked = (file: Uint8Array) => ({ ...digestOf(file), blocks: sumsOfBlocks(file) });
+
+describe('a file read in parts', () => {
+  it('takes in the blocks of the sections read, and the strings read decode as the file read whole gives them', async () => {
+    const { values, file } = bigColumn(4000);
+    const digest = blocked(file);
+    expect(blockCount(file.byteLength)).toBeGreaterThan(4);
+    const parts = new FileParts('data/columns/teaser.text.bin', digest);
+    const { value: column, taken } = await inParts(parts, file, () => readTextColumn(parts.bytes, values.length, fault));
+    // the values' and the folded values' texts are not read yet: their blocks not all taken
+    const whole = readTextColumn(file, values.length);
+    expect(taken.length).toBeLessThan(blockCount(file.byteLength));
+    // a string asked for: its text section's blocks taken, and the very string read whole
+    const { value: one } = await inParts(parts, file, () => column.values.at(1234));
+    expect(one).toBe(whole.values.at(1234));
+    expect(one).toBe(values[1234]);
+    const { value: folded } = await inParts(parts, file, () => column.folded!.at(77));
+    expect(folded).toBe(whole.folded!.at(77));
+  });
+
+  it('refuses a block that fails its checksum, and reads none of it', async () => {
+    const { values, file } = bigColumn(4000);
+    const digest = blocked(file);
+    const parts = new FileParts('data/columns/teaser.text.bin', digest);
+    // the first block arrives with one bit flipped
+    const flip = (body: Uint8Array, first: number) => {
+      if (first === 0) body[100] ^= 1;
+    };
+    await expect(inParts(parts, file, () => readTextColumn(parts.bytes, values.length, fault), flip)).rejects.toThrow(new BlockMismatch('block 0 does not match its SHA-256 in manifest.json'));
+    // nothing of it was taken: a read still asks for it
+    expect(() => readTextColumn(parts.bytes, values.length, fault)).toThrow(FileNeeded);
+    // a body of another length than the blocks' is refused too
+    await expect(parts.take(0, 0, file.slice(0, BLOCK_BYTES - 1))).rejects.toThrow(BlockMismatch);
+    // the right bytes are taken, and read
+    const { value } = await inParts(parts, file, () => readTextColumn(parts.bytes, values.length, fault).values.at(3999));
+    expect(value).toBe(values[3999]);
+  });
+
+  it('gives a range as the file holds it, from one run or from runs taken in different rounds (joined)', async () => {
+    const { file } = bigColumn(4000);
+    const parts = new FileParts('data/x.bin', blocked(file));
+    await parts.take(2, 2, file.slice(2 * BLOCK_BYTES, 3 * BLOCK_BYTES));
+    await parts.take(0, 0, file.slice(0, BLOCK_BYTES));
+    expect(() => parts.need([[BLOCK_BYTES - 5, BLOCK_BYTES + 5]])).toThrow(new FileNeeded('data/x.bin#0-1'));
+    await parts.take(1, 1, file.slice(BLOCK_BYTES, 2 * BLOCK_BYTES));
+    // blocks taken again (a range that needed one of them fetches them all)
+    await parts.take(0, 1, file.slice(0, 2 * BLOCK_BYTES));
+    parts.need([[0, 3 * BLOCK_BYTES]]);
+    expect(Buffer.from(parts.at(100, BLOCK_BYTES - 3)).equals(Buffer.from(file.subarray(100, BLOCK_BYTES - 3)))).toBe(true);
+    expect(Buffer.from(parts.at(BLOCK_BYTES - 7, 3 * BLOCK_BYTES - 1)).equals(Buffer.from(file.subarray(BLOCK_BYTES - 7, 3 * BLOCK_BYTES - 1)))).toBe(true);
+    expect(Buffer.from(parts.at(5, 2 * BLOCK_BYTES + 9)).equals(Buffer.from(file.subarray(5, 2 * BLOCK_BYTES + 9)))).toBe(true);
+    expect(() => parts.at(3 * BLOCK_BYTES, 3 * BLOCK_BYTES + 1)).toThrow(/before they are in/);
+  });
+
+  it('names the runs of blocks not in yet, several sections in one round', () => {
+    const { file } = bigColumn(4000);
+    const parts = new FileParts('data/x.bin', blocked(file));
+    let needed: readonly string[] = [];
+    try {
+      readTextColumn(parts.bytes, 4000, fault);
+    } catch (e) {
+      needed = (e as FileNeeded).rels;
+    }
+    expect(needed).toEqual(['data/x.bin#0-0']);
+    expect(parsePartKey('data/x.bin#3-7')).toEqual({ rel: 'data/x.bin', first: 3, last: 7 });
+    expect(parsePartKey('data/x.bin')).toBeNull();
+  });
+
+  it('are listed in the manifest for a large file, one sum per block; a list of another length is refused', () => {
+    const big = new Uint8Array(BLOCKED_FILE_BYTES + 5).map((_, i) => i * 31);
+    const digest = digestOf(big) as FileDigest & { blocks: string };
+    expect(digest.blocks).toBe(sumsOfBlocks(big));
+    expect(digest.blocks.length).toBe(blockCount(big.byteLength) * 44);
+    expect(digestOf(big.subarray(0, BLOCKED_FILE_BYTES - 1)).blocks).toBeUndefined();
+    const manifest = (blocks: string) =>
+      JSON.stringify({
+        format: 6, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
+        site: { timezone: 'Europe/Vienna', page_size: 20, max_page_size: 1000 },
+        counts: { events: 0, pages: 0, categories: 0, media: 0, directory: 0, event_list_pages: 1 },
+        event_part_rows: 4, event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/{offset}.json', limit: 20 },
+        files: { 'data/big.bin': { ...digest, blocks } },
+      });
+    expect(parseManifest(manifest(digest.blocks), 'manifest.json').files['data/big.bin'].blocks).toBe(digest.blocks);
+    expect(() => parseManifest(manifest(digest.blocks.slice(44)), 'manifest.json')).toThrow('the checksum entry of data/big.bin is malformed');
+    expect(() => parseManifest(manifest(`${digest.blocks.slice(1)}!`), 'manifest.json')).toThrow('the checksum entry of data/big.bin is malformed');
+  });
+
+  it('an autocomplete index read in parts answers as read whole, fetching the suggestions a page shows and the rows of the codes a query names', async () => {
+    const objects = syntheticDirectory(30000, 5);
+    const index = decodeIndex(buildIndexJson(objects));
+    const codes = prefixCodes(index, 300);
+    const file = autocompleteFile(index, prefixTops(index, 20), codes);
+    expect(blockCount(file.byteLength)).toBeGreaterThan(8);
+    expect(codes.keys.length).toBeGreaterThan(3);
+    const whole = autocompleteOf(readAutocompleteFile(file));
+    const parts = new FileParts('data/autocomplete.bin', blocked(file));
+    const { value: ac } = await inParts(parts, file, () => autocompleteOf(readAutocompleteFile(parts.bytes)));
+    const broad = Array.from({ length: codes.keys.length }, (_, k) => codes.keys.at(k));
+    const words = objects.slice(0, 30).map((o) => o.presentation.split(/[\s,.()-]+/).find((w) => w.length >= 4)).filter((w): w is string => w !== undefined);
+    const queries = [...broad, ...words.flatMap((w) => broad.slice(0, 3).map((b) => `${w} ${b}`)), ...broad.map((b) => `${b} ${broad[0]}`)];
+    let taken = 0;
+    for (const q of queries) {
+      const want = whole.search(q, null).page(0, 20);
+      const got = await inParts(parts, file, () => ac.search(q, null).page(0, 20));
+      taken += got.taken.length;
+      expect(got.value, q).toEqual(want);
+    }
+    // not every block: the codes' rows and the suggestions no query named are not fetched
+    expect(taken).toBeLessThan(blockCount(file.byteLength));
+  });
+});

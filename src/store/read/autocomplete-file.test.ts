@@ -1,0 +1,45 @@
+// data/autocomplete.bin as the loader checks it: a file whose lists point outside it is refused by
+// what points where, whatever value of a list is the one out of bounds.
+import { describe, expect, it } from 'vitest';
+import { prefixCodes } from '../../query/autocomplete/prefix-codes.ts';
+import { prefixTops } from '../../query/autocomplete/prefix-tops.ts';
+import { syntheticDirectory } from '../../query/autocomplete/test-fixtures.ts';
+import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
+import { decodeIndex } from '../format/autocomplete-index.ts';
+import { autocompleteFile } from '../write/autocomplete-file.ts';
+import { buildIndexJson } from '../write/index-builder.ts';
+import { readAutocompleteFile } from './autocomplete-file.ts';
+import { Sections } from './sections.ts';
+
+describe('the autocomplete file as read', () => {
+  const index = decodeIndex(buildIndexJson(syntheticDirectory(300, 5)));
+  const file = autocompleteFile(index, prefixTops(index, 20), prefixCodes(index, 20));
+
+  /** `file` with one value of section `at` changed by `change`, at the first, a middle and the last place. */
+  const damaged = function* (at: number, kind: 'i32' | 'u8', change: (values: Int32Array | Uint8Array, i: number) => void) {
+    for (const where of ['first', 'middle', 'last'] as const) {
+      const copy = file.slice();
+      const values = Sections.of(copy, AUTOCOMPLETE_FILE_FORMAT)[kind](at, 'x');
+      const i = where === 'first' ? 0 : where === 'middle' ? values.length >> 1 : values.length - 1;
+      change(values, i);
+      yield copy;
+    }
+  };
+
+  it('refuses postings, forward lists, a trie and models that point outside it', () => {
+    expect(() => readAutocompleteFile(file)).not.toThrow();
+    const cases: [number, 'i32' | 'u8', (v: Int32Array | Uint8Array, i: number) => void, RegExp][] = [
+      [AC.postings, 'i32', (v, i) => (v[i] = index.size * 2), /whose postings point outside it/],
+      [AC.postings, 'i32', (v, i) => (v[i] = -1), /whose postings point outside it/],
+      [AC.forward, 'i32', (v, i) => (v[i] = index.terms.length * 2), /whose postings point outside it/],
+      [AC.trieEnd, 'i32', (v, i) => (v[i] = i), /whose trie points outside it/],
+      [AC.trieEnd, 'i32', (v) => (v[0] = v.length + 1), /whose trie points outside it/],
+      [AC.trieTerm, 'i32', (v, i) => (v[i] = index.terms.length), /whose trie points outside it/],
+      [AC.trieTerm, 'i32', (v, i) => (v[i] = -2), /whose trie points outside it/],
+      [AC.model, 'u8', (v, i) => (v[i] = 200), /whose objects name models it does not have/],
+    ];
+    for (const [at, kind, change, problem] of cases) {
+      for (const bad of damaged(at, kind, change)) expect(() => readAutocompleteFile(bad), `${at} ${problem}`).toThrow(problem);
+    }
+  });
+});

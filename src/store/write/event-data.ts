@@ -5,7 +5,6 @@
 // entry and terms taken from the previous data; the rows made anew are read; a file whose bytes
 // come out as the previous one's is that file, and named so. With no previous data every row is
 // made anew: the same code, with nothing to take.
-import type { TextlessEvent } from '../../model/event-texts.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
 import { partBounds } from '../format/event-parts.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
@@ -14,7 +13,7 @@ import { COLUMN_FILES } from '../format/column-files.ts';
 import { DATA_FILES, eventOffsetsFile, eventPartCount } from '../format/dist-paths.ts';
 import { calendarFileReusing } from './calendar-file.ts';
 import { columnFileMakers, columnFilesReusing, sameValue, splicedColumnValues } from './column-files.ts';
-import { columnValuesFromRows, rowString } from './column-values.ts';
+import { rowString } from './column-values.ts';
 import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 import { rowTerms, searchIndex, type FieldValues } from './search-index.ts';
 import { searchIndexInPlace, type RowChange } from './search-splice.ts';
@@ -57,11 +56,10 @@ export interface Reuse {
 }
 
 export interface EventDataInput {
-  /** the rows made anew, in list order, and their events (whose numbers make the columns) */
+  /** the rows made anew, in list order */
   rows: EventRows;
-  events: readonly TextlessEvent[];
-  /** the new rows' column values, when the caller made them already (of `rows` and `events`: columnValuesFromRows) */
-  values?: ColumnValues;
+  /** the new rows' column values (columnValuesFromRows of their events and `rows`) */
+  values: ColumnValues;
   /** row i of the list is the previous row order[i], or, where that is negative, the new row -order[i] - 1; null: the new rows are the list */
   order: Int32Array | null;
   previous: PreviousData | null;
@@ -96,7 +94,7 @@ export function eventData(input: EventDataInput): EventData {
   const { rows, order, previous } = input;
   const count = order ? order.length : rows.length;
   const kept = previous && order ? order : null;
-  const fresh = input.values ?? columnValuesFromRows(input.events, rows);
+  const fresh = input.values;
   const lineStart = previous ? lineStarts(previous) : new Float64Array(1);
   const { starts, parts } = partsOf(count, kept, rows, previous, input.partRows, lineStart);
   const files = new Map<string, Uint8Array>();

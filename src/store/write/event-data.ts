@@ -13,6 +13,7 @@ import { COLUMN_FILES } from '../format/column-files.ts';
 import { DATA_FILES, eventOffsetsFile, eventPartCount } from '../format/dist-paths.ts';
 import { calendarFileReusing } from './calendar-file.ts';
 import { columnFileMakers, columnFilesReusing, sameValue, splicedColumnValues } from './column-files.ts';
+import { newPlaces } from './column-splice.ts';
 import { rowString } from './column-values.ts';
 import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 import { rowTerms, searchIndex, type FieldValues } from './search-index.ts';
@@ -136,6 +137,13 @@ export function eventData(input: EventDataInput): EventData {
     const { files: columns, reused: same } = columnsInPlace(spliced, fresh, kept!, before as Required<PreviousData>, lines);
     for (const [rel, bytes] of columns) files.set(rel, bytes);
     for (const rel of same) keep(rel);
+  } else if (before?.table) {
+    // rows added, removed or moved: each column spliced from the previous one as loaded
+    const spliced = splicedColumnValues(before.values(), fresh, kept!);
+    values = () => spliced;
+    const table = before.table();
+    const { now } = newPlaces(kept!, table.length);
+    for (const m of columnFileMakers()) files.set(m.rel, m.splice(table, fresh, kept!, now));
   } else {
     const priorValues = before ? before.values() : null;
     const spliced = priorValues ? splicedColumnValues(priorValues, fresh, kept!) : fresh;

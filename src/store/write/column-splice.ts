@@ -1,0 +1,180 @@
+// The columns of a new row order made from the previous build's columns as loaded (their typed
+// arrays), where rows were added or removed and every later row moved: row i of the list is the
+// previous row order[i], or, where that is negative, the new row -order[i] - 1. The previous rows
+// keep their order among themselves (order's non-negative entries ascend), so a previous row's
+// number maps to its new one by one pass, and what was sorted by (value, row) stays sorted. Each
+// column comes out as the one built from its values in the new order (column-files.ts), which the
+// tests hold it to: a splice only spares the work of remaking it from strings.
+import type { OrderedColumnData } from '../format/ordered-column-file.ts';
+import type { RelationColumnData } from '../format/relation-column-file.ts';
+import type { BoolColumnData } from '../format/bool-column-file.ts';
+import { stringAtRow, type TextColumnData } from '../format/text-column-file.ts';
+import { stringList } from '../format/string-table.ts';
+import { fold } from '../format/fold.ts';
+import { canonicalFloats } from './sections.ts';
+import { orderedColumnOf } from './ordered-column.ts';
+import { sortedOrder, type BuiltTextColumn, type TextColumnOptions } from './text-column.ts';
+import { buildTrigrams } from './trigram-builder.ts';
+
+/** Where each previous row is in the new order (-1: gone), and the first previous row not at its own place (the rows before it are). */
+export function newPlaces(order: Int32Array, previousRows: number): { now: Int32Array; firstMoved: number } {
+  const now = new Int32Array(previousRows).fill(-1);
+  for (let i = 0; i < order.length; i++) if (order[i] >= 0) now[order[i]] = i;
+  let firstMoved = 0;
+  while (firstMoved < previousRows && now[firstMoved] === firstMoved) firstMoved++;
+  return { now, firstMoved };
+}
+
+/**
+ * A text column of the new order, from the previous column (`old`, as loaded) and the new rows'
+ * strings (`fresh`, in their order). Values are numbered by first appearance: a pass over the rows
+ * maps each previous value id (or a new value's) to its new one; a value no row has any more is
+ * gone. The values' texts and folded texts are the previous ones by id (only new values are
+ * folded), the sorted orders the previous ones renumbered, with the new values after them, which
+ * the sort mends in a few comparisons per value; the trigrams are made again from the folded texts.
+ */
+export function splicedTextColumn(old: TextColumnData, fresh: readonly (string | null)[], order: Int32Array, options: Pick<TextColumnOptions, 'folded' | 'trigramBudget'>): BuiltTextColumn {
+  const oldCount = old.values.length;
+  // the new rows' strings: a previous value (found in its sorted order) or a value of its own
+  const added: string[] = [];
+  const idOf = new Map<string, number>();
+  const freshId = new Int32Array(fresh.length);
+  fresh.forEach((s, j) => {
+    if (s === null || s === undefined) {
+      freshId[j] = -1;
+      return;
+    }
+    let id = idOf.get(s);
+    if (id === undefined) {
+      id = findValue(old, s);
+      if (id < 0) id = oldCount + added.push(s) - 1;
+      idOf.set(s, id);
+    }
+    freshId[j] = id;
+  });
+  const rows = order.length;
+  const next = new Int32Array(oldCount + added.length).fill(-1);
+  const rowValue = new Int32Array(rows);
+  const counts: number[] = [];
+  let distinct = 0;
+  let nonNull = 0;
+  for (let i = 0; i < rows; i++) {
+    const from = order[i];
+    const was = from >= 0 ? old.rowValue[from] : freshId[-from - 1];
+    if (was < 0) {
+      rowValue[i] = -1;
+      continue;
+    }
+    let v = next[was];
+    if (v < 0) {
+      v = next[was] = distinct++;
+      counts.push(0);
+    }
+    rowValue[i] = v;
+    counts[v]++;
+    nonNull++;
+  }
+  const valueList: string[] = new Array(distinct);
+  const foldedList: string[] | null = options.folded ? new Array(distinct) : null;
+  if (options.folded && !old.folded && oldCount > 0) throw new Error('the previous column has no folded values');
+  for (let was = 0; was < next.length; was++) {
+    const v = next[was];
+    if (v < 0) continue;
+    valueList[v] = was < oldCount ? old.values.at(was) : added[was - oldCount];
+    if (foldedList) foldedList[v] = was < oldCount ? old.folded!.at(was) : fold(added[was - oldCount]);
+  }
+  const valueRowStart = new Uint32Array(distinct + 1);
+  for (let v = 0; v < distinct; v++) valueRowStart[v + 1] = valueRowStart[v] + counts[v];
+  const cursor = valueRowStart.slice(0, distinct);
+  const valueRows = new Uint32Array(nonNull);
+  for (let r = 0; r < rows; r++) {
+    const v = rowValue[r];
+    if (v >= 0) valueRows[cursor[v]++] = r;
+  }
+  const byValue = sortedOrder(valueList, renumbered(old.byValue, next, oldCount), true);
+  const budget = foldedList === null ? null : options.trigramBudget(distinct);
+  const list = stringList(valueList);
+  return {
+    rows,
+    values: list,
+    at: stringAtRow(list, rowValue),
+    valueList,
+    rowValue,
+    valueRowStart,
+    valueRows,
+    nonNullRows: nonNull,
+    byValue,
+    folded: foldedList === null ? null : stringList(foldedList),
+    foldedList,
+    byFolded: foldedList === null ? null : sortedOrder(foldedList, old.byFolded ? renumbered(old.byFolded, next, oldCount) : byValue, false),
+    trigrams: budget === null ? null : buildTrigrams(foldedList!, budget),
+  };
+}
+
+/** The previous value id of `text`, by binary search of the column's sorted order; -1 where it has none. */
+function findValue(c: TextColumnData, text: string): number {
+  let lo = 0;
+  let hi = c.byValue.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const t = c.values.at(c.byValue[mid]);
+    if (t === text) return c.byValue[mid];
+    if (t < text) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
+}
+
+/** A previous order of value ids in their new numbers (the gone left out), then the new values' ids. */
+function renumbered(order: Uint32Array, next: Int32Array, oldCount: number): Uint32Array {
+  const out = new Uint32Array(next.length);
+  let n = 0;
+  for (let k = 0; k < order.length; k++) {
+    const v = next[order[k]];
+    if (v >= 0) out[n++] = v;
+  }
+  for (let was = oldCount; was < next.length; was++) if (next[was] >= 0) out[n++] = next[was];
+  return out.subarray(0, n);
+}
+
+/**
+ * A numeric column of the new order: the previous rows' values and sorted order (rows renumbered:
+ * still sorted by (value, row)), merged with the new rows' values, sorted.
+ */
+export function splicedOrderedColumn(old: OrderedColumnData, fresh: ArrayLike<number>, order: Int32Array, now: Int32Array): OrderedColumnData {
+  const rows = order.length;
+  const freshValues = canonicalFloats(fresh);
+  const values = new Float64Array(rows);
+  const freshRows: number[] = [];
+  for (let i = 0; i < rows; i++) {
+    const from = order[i];
+    if (from >= 0) values[i] = old.values[from];
+    else {
+      values[i] = freshValues[-from - 1];
+      if (values[i] === values[i]) freshRows.push(i);
+    }
+  }
+  const byValue = (a: number, b: number) => values[a] - values[b] || a - b;
+  freshRows.sort(byValue);
+  const sorted = new Uint32Array(old.order.length + freshRows.length);
+  let n = 0;
+  let f = 0;
+  for (let k = 0; k < old.order.length; k++) {
+    const r = now[old.order[k]];
+    if (r < 0) continue;
+    while (f < freshRows.length && byValue(freshRows[f], r) < 0) sorted[n++] = freshRows[f++];
+    sorted[n++] = r;
+  }
+  while (f < freshRows.length) sorted[n++] = freshRows[f++];
+  return orderedColumnOf(values, sorted.slice(0, n));
+}
+
+/** A boolean column's values in the new order. */
+export function splicedFlags(old: BoolColumnData, fresh: ArrayLike<number>, order: Int32Array): Uint8Array {
+  return Uint8Array.from(order, (from) => (from >= 0 ? old.values[from] : fresh[-from - 1] ? 1 : 0));
+}
+
+/** A many-to-many column's lists in the new order. */
+export function splicedLists(old: RelationColumnData, fresh: readonly (readonly number[])[], order: Int32Array): (readonly number[])[] {
+  return Array.from(order, (from) => (from >= 0 ? old.at(from) : fresh[-from - 1]));
+}

@@ -17,7 +17,7 @@ import { newPlaces } from './column-splice.ts';
 import { rowString } from './column-values.ts';
 import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 import { rowTerms, searchIndex, type FieldValues } from './search-index.ts';
-import { searchIndexInPlace, type RowChange } from './search-splice.ts';
+import { searchIndexInPlace, searchIndexShifted, type RowChange, type RowJoin } from './search-splice.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 const NEWLINE = new Uint8Array([0x0a]);
@@ -246,7 +246,17 @@ function partsOf(count: number, order: Int32Array | null, rows: EventRows, previ
  * the new rows' terms.
  */
 function searchFile(before: PreviousData | null, order: Int32Array | null, rows: EventRows, known: FieldValues, lines: PlacedLines | null): Uint8Array {
-  if (!before || !order || !lines) return searchIndex(before ? before.file(DATA_FILES.search) : null, order, rows, known);
+  if (!before || !order) return searchIndex(null, order, rows, known);
+  if (!lines) {
+    // rows added, removed or moved: every list renumbered, the new rows' terms put in
+    const joins: RowJoin[] = [];
+    order.forEach((from, place) => {
+      if (from >= 0) return;
+      const j = -from - 1;
+      joins.push({ place, terms: (sink) => rowTerms({ bytes: rows.bytes(j), starts: rows.starts, base: j * STRIDE }, sink, known, j) });
+    });
+    return searchIndexShifted(before.file(DATA_FILES.search), order, joins);
+  }
   const changes: RowChange[] = [];
   for (let i = 0; i < order.length; i++) {
     if (order[i] >= 0) continue;

@@ -9,6 +9,7 @@
 import { bitmapOf, bitmapWords } from '../format/bitmap.ts';
 import { BITMAP_REF, ByteList, decodeSearchIndex, eachPosting, encodeList, encodeSearchIndex, listBytes, type SearchIndexData } from '../format/search/search-index-file.ts';
 import type { TermSink } from '../format/search/search-text.ts';
+import { newPlaces } from './column-splice.ts';
 import { asBitmap, byUnits, stringSections, stringsOf, type StringSections } from './search-index.ts';
 
 /** A row changed in place: its place in the list, and what gives a sink its terms before and after. */
@@ -259,4 +260,106 @@ export function searchIndexInPlace(prior: Uint8Array, changes: readonly RowChang
     ? stringSections(kept[0], kept[1], kept[2])
     : { text: old.text, textStart: old.textStart, grams: old.grams, gramLists: old.gramLists, gramVarints: old.gramVarints };
   return encodeSearchIndex({ rows: old.rows, words: counts[0], spans: counts[1], chars: counts[2], ...strings, ...writer.done() });
+}
+
+/** A row new to the list: its place, and what gives a sink its terms. */
+export interface RowJoin {
+  place: number;
+  terms: (sink: TermSink) => void;
+}
+
+/**
+ * The search index of a new row order (row i is the previous row order[i], or a new row where
+ * that is negative; the previous rows keep their order among themselves) from the previous index
+ * (`prior`) and the new rows' terms (`joins`): every list's rows renumbered in one pass (a row
+ * gone leaves every list it was in), the new rows put in the lists of their terms. A list whose
+ * rows did not move is the previous list's bytes (while the bit sets keep their size); the strings'
+ * sections are the previous ones unless a term appears or disappears. The bytes searchIndex makes
+ * of the whole list.
+ */
+export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: readonly RowJoin[]): Uint8Array {
+  const old = decodeSearchIndex(prior);
+  const rows = order.length;
+  const { now } = newPlaces(order, old.rows);
+  const perOld = bitmapWords(old.rows);
+  const perBitmap = bitmapWords(rows);
+  for (const j of joins) if (!(j.place >= 0 && j.place < rows && order[j.place] < 0)) throw new Error(`row ${j.place} is not a new row of the list`);
+  const edits = termEdits(joins.map((j) => ({ place: j.place, before: () => {}, after: j.terms })));
+  const bounds = [0, old.words, old.words + old.spans, old.words + old.spans + old.chars];
+  const lists = bounds[KINDS];
+  // each previous list's new rows, end to end (`at`: where list i's start; -1: the list as it is)
+  const at = new Int32Array(lists + 1).fill(-1);
+  let flat = new Uint32Array(1 << 16);
+  let used = 0;
+  const joinsOf = new Map<number, TermEdit>();
+  const added = Array.from({ length: KINDS }, () => [] as { term: string; rows: Uint32Array }[]);
+  for (let k = 0; k < KINDS; k++) {
+    for (const [term, e] of edits[k]) {
+      const i = lowerBound(old, term, bounds[k], bounds[k + 1]);
+      if (i < bounds[k + 1] && compareTo(old, term, i) === 0) joinsOf.set(i, e);
+      else added[k].push({ term, rows: edited(new Uint32Array(0), e) });
+    }
+    added[k].sort((a, b) => byUnits(a.term, b.term));
+  }
+  let gone = 0;
+  const ends: number[] = new Array(lists);
+  for (let i = 0; i < lists; i++) {
+    const listed = listOf(old, i);
+    let n = 0;
+    let moved = false;
+    if (used + listed.length > flat.length) {
+      const grown = new Uint32Array(Math.max(flat.length * 2, used + listed.length));
+      grown.set(flat.subarray(0, used));
+      flat = grown;
+    }
+    for (let k = 0; k < listed.length; k++) {
+      const r = now[listed[k]];
+      if (r !== listed[k]) moved = true;
+      if (r >= 0) flat[used + n++] = r;
+    }
+    const e = joinsOf.get(i);
+    if (!moved && e === undefined && perOld === perBitmap) continue;
+    let next: Uint32Array = flat.subarray(used, used + n);
+    if (e !== undefined) {
+      next = edited(next, e);
+      if (used + next.length > flat.length) {
+        const grown = new Uint32Array(Math.max(flat.length * 2, used + next.length));
+        grown.set(flat.subarray(0, used));
+        flat = grown;
+      }
+      flat.set(next, used);
+    }
+    at[i] = used;
+    ends[i] = used + next.length;
+    used += next.length;
+    if (next.length === 0) gone++;
+  }
+  const newCount = added.reduce((n, a) => n + a.length, 0);
+  const writer = new ListsWriter(old, lists - gone + newCount, perBitmap);
+  const counts = [0, 0, 0];
+  const kept: string[][] = [[], [], []];
+  const all = gone > 0 || newCount > 0 ? stringsOf(old.text, old.textStart) : null;
+  for (let k = 0; k < KINDS; k++) {
+    let a = 0;
+    const place = (next: number) => {
+      while (a < added[k].length && (next >= bounds[k + 1] || compareTo(old, added[k][a].term, next) < 0)) {
+        writer.encode(added[k][a].rows);
+        kept[k].push(added[k][a++].term);
+        counts[k]++;
+      }
+    };
+    for (let i = bounds[k]; i < bounds[k + 1]; i++) {
+      place(i);
+      if (at[i] < 0) writer.copy(i);
+      else if (ends[i] === at[i]) continue;
+      else writer.encode(flat.subarray(at[i], ends[i]));
+      if (all) kept[k].push(all[i]);
+      counts[k]++;
+    }
+    place(bounds[k + 1]);
+  }
+  const strings: StringSections = all
+    ? stringSections(kept[0], kept[1], kept[2])
+    : { text: old.text, textStart: old.textStart, grams: old.grams, gramLists: old.gramLists, gramVarints: old.gramVarints };
+  return encodeSearchIndex({ rows, words: counts[0], spans: counts[1], chars: counts[2], ...strings, ...writer.done() });
 }

@@ -106,6 +106,20 @@ describe('column splices give the column made whole', () => {
     });
   }
 
+  it('orders values that fold alike by their new numbers where a first row moves ahead or behind', () => {
+    const options = { folded: true, trigramBudget: () => null };
+    const old = ['Wien', 'Graz', 'wien', 'WIEN', 'Linz', 'graz', 'Wien'];
+    const check = (order: number[], fresh: (string | null)[]) => {
+      const before = readTextColumn(textColumnFile(buildTextColumn(old, options)), old.length);
+      const o = Int32Array.from(order);
+      expect(same(textColumnFile(splicedTextColumn(before, fresh, o, options)), textColumnFile(buildTextColumn(spliced(o, old, fresh), options))), order.join()).toBe(true);
+    };
+    check([-1, 0, 1, 2, 3, 4, 5, 6], ['WIEN']); // 'WIEN' first now: ahead of 'Wien' and 'wien'
+    check([-1, 0, 1, 2, 3, 4, 5, 6], ['graz']);
+    check([1, 2, 3, 4, 5, 6], []); // 'Wien' first at its second row: behind 'wien'
+    check([0, 1, 3, 4, 5, 6, -1], ['wien']);
+  });
+
   it('finds where the previous rows went', () => {
     expect(newPlaces(Int32Array.from([0, 1, -1, 2, 4]), 5)).toEqual({ now: Int32Array.from([0, 1, 3, -1, 4]), firstMoved: 2 });
   });

@@ -15,6 +15,7 @@ import { canonicalFloats } from './sections.ts';
 import { orderedColumnOf } from './ordered-column.ts';
 import { sortedOrder, type BuiltTextColumn, type TextColumnOptions } from './text-column.ts';
 import { buildTrigrams } from './trigram-builder.ts';
+import { splicedTrigrams } from './trigram-splice.ts';
 
 /** Where each previous row is in the new order (-1: gone), and the first previous row not at its own place (the rows before it are). */
 export function newPlaces(order: Int32Array, previousRows: number): { now: Int32Array; firstMoved: number } {
@@ -91,7 +92,9 @@ export function splicedTextColumn(old: TextColumnData, fresh: readonly (string |
     const v = rowValue[r];
     if (v >= 0) valueRows[cursor[v]++] = r;
   }
-  const byValue = sortedOrder(valueList, renumbered(old.byValue, next, oldCount), true);
+  // the previous values keep their order by text whatever their numbers; by folded text too where
+  // their numbers keep their order (ties are by number): only the new values are placed
+  const byValue = withAdded(renumbered(old.byValue, next, oldCount), valueList, next, oldCount, true) ?? sortedOrder(valueList, renumbered(old.byValue, next, oldCount), true);
   const budget = foldedList === null ? null : options.trigramBudget(distinct);
   const list = stringList(valueList);
   return {
@@ -106,8 +109,9 @@ export function splicedTextColumn(old: TextColumnData, fresh: readonly (string |
     byValue,
     folded: foldedList === null ? null : stringList(foldedList),
     foldedList,
-    byFolded: foldedList === null ? null : sortedOrder(foldedList, old.byFolded ? renumbered(old.byFolded, next, oldCount) : byValue, false),
-    trigrams: budget === null ? null : buildTrigrams(foldedList!, budget),
+    byFolded: foldedList === null ? null : foldedOrder(old, foldedList, next, oldCount, byValue),
+    // the previous index spliced where it can be, else made whole
+    trigrams: budget === null ? null : ((old.trigrams && splicedTrigrams(old.trigrams, foldedList!, next, oldCount, (v) => old.folded!.at(v), budget)) ?? buildTrigrams(foldedList!, budget)),
   };
 }
 
@@ -123,6 +127,57 @@ function findValue(c: TextColumnData, text: string): number {
     else hi = mid;
   }
   return -1;
+}
+
+/** The values' order by folded text (ties by number), from the previous one where it has one. */
+function foldedOrder(old: TextColumnData, folded: readonly string[], next: Int32Array, oldCount: number, byValue: Uint32Array): Uint32Array {
+  if (!old.byFolded) return sortedOrder(folded, byValue, false);
+  const hint = renumbered(old.byFolded, next, oldCount);
+  return (keepsOrder(next, oldCount) ? withAdded(hint, folded, next, oldCount, false) : null) ?? sortedOrder(folded, hint, false);
+}
+
+/** Whether the previous values that stay keep the order of their numbers. */
+function keepsOrder(next: Int32Array, oldCount: number): boolean {
+  let last = -1;
+  for (let v = 0; v < oldCount; v++) {
+    if (next[v] < 0) continue;
+    if (next[v] < last) return false;
+    last = next[v];
+  }
+  return true;
+}
+
+/**
+ * `hint` (renumbered: the previous values in their sorted order, then the new ones) with each new
+ * value moved to its place by binary search: (text, number) order. Null where a previous value is
+ * out of order against a new one's neighbours (the caller sorts instead).
+ */
+function withAdded(hint: Uint32Array, texts: readonly string[], next: Int32Array, oldCount: number, distinct: boolean): Uint32Array | null {
+  let added = 0;
+  for (let was = oldCount; was < next.length; was++) if (next[was] >= 0) added++;
+  const kept = hint.length - added;
+  const before = (a: number, b: number) => (texts[a] < texts[b] ? true : texts[a] === texts[b] ? !distinct && a < b : false);
+  const fresh = Array.from(hint.subarray(kept)).sort((a, b) => (before(a, b) ? -1 : 1));
+  const out = new Uint32Array(hint.length);
+  let n = 0;
+  let at = 0;
+  for (const v of fresh) {
+    // the first previous value in [at, kept) not before v
+    let lo = at;
+    let hi = kept;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(hint[mid], v)) lo = mid + 1;
+      else hi = mid;
+    }
+    if (distinct && lo < kept && texts[hint[lo]] === texts[v]) return null;
+    out.set(hint.subarray(at, lo), n);
+    n += lo - at;
+    out[n++] = v;
+    at = lo;
+  }
+  out.set(hint.subarray(at, kept), n);
+  return out;
 }
 
 /** A previous order of value ids in their new numbers (the gone left out), then the new values' ids. */
@@ -171,10 +226,20 @@ export function splicedOrderedColumn(old: OrderedColumnData, fresh: ArrayLike<nu
 
 /** A boolean column's values in the new order. */
 export function splicedFlags(old: BoolColumnData, fresh: ArrayLike<number>, order: Int32Array): Uint8Array {
-  return Uint8Array.from(order, (from) => (from >= 0 ? old.values[from] : fresh[-from - 1] ? 1 : 0));
+  const out = new Uint8Array(order.length);
+  for (let i = 0; i < order.length; i++) {
+    const from = order[i];
+    out[i] = from >= 0 ? old.values[from] : fresh[-from - 1] ? 1 : 0;
+  }
+  return out;
 }
 
 /** A many-to-many column's lists in the new order. */
 export function splicedLists(old: RelationColumnData, fresh: readonly (readonly number[])[], order: Int32Array): (readonly number[])[] {
-  return Array.from(order, (from) => (from >= 0 ? old.at(from) : fresh[-from - 1]));
+  const out: (readonly number[])[] = new Array(order.length);
+  for (let i = 0; i < order.length; i++) {
+    const from = order[i];
+    out[i] = from >= 0 ? old.at(from) : fresh[-from - 1];
+  }
+  return out;
 }

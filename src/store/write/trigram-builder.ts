@@ -14,7 +14,7 @@ import { BITMAP, BOUNDARY, OTHER, TRIGRAM_SPACE, VARINT, type TrigramData } from
  * A varint list gets a bit set instead as soon as it would be half the bit set's size: bit sets
  * are what make frequent trigrams cheap to apply (O(1) per candidate instead of a merge).
  */
-const BITMAP_SHARE = 2;
+export const BITMAP_SHARE = 2;
 
 export function buildTrigrams(folded: readonly string[], budgetBytes: number): TrigramData {
   const n = folded.length;
@@ -151,7 +151,7 @@ export function buildTrigrams(folded: readonly string[], budgetBytes: number): T
 }
 
 /** Codes 1..126 for the most frequent code units (ties: the lower code unit), OTHER for the rest. */
-function alphabet(folded: readonly string[]): Uint8Array {
+export function alphabet(folded: readonly string[]): Uint8Array {
   const freq = new Float64Array(0x10000);
   for (const s of folded) for (let i = 0; i < s.length; i++) freq[s.charCodeAt(i)]++;
   const used: number[] = [];

@@ -304,18 +304,52 @@ export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: 
   let gone = 0;
   const ends: number[] = new Array(lists);
   for (let i = 0; i < lists; i++) {
-    const listed = listOf(old, i);
-    let n = 0;
-    let moved = false;
-    if (used + listed.length > flat.length) {
-      const grown = new Uint32Array(Math.max(flat.length * 2, used + listed.length));
+    const count = old.lists[2 * i + 1];
+    if (used + count > flat.length) {
+      const grown = new Uint32Array(Math.max(flat.length * 2, used + count));
       grown.set(flat.subarray(0, used));
       flat = grown;
     }
-    for (let k = 0; k < listed.length; k++) {
-      const r = now[listed[k]];
-      if (r !== listed[k]) moved = true;
-      if (r >= 0) flat[used + n++] = r;
+    // the list's rows renumbered into `flat` as they are decoded (a gone row left out)
+    let n = 0;
+    let moved = false;
+    const ref = old.lists[2 * i];
+    if (ref & BITMAP_REF) {
+      const base = (ref & ~BITMAP_REF) * perOld;
+      if (base + perOld > old.bitmaps.length) throw damaged();
+      let seen = 0;
+      for (let w = 0; w < perOld; w++) {
+        let x = old.bitmaps[base + w];
+        while (x !== 0) {
+          const low = x & -x;
+          const row = (w << 5) | (31 - Math.clz32(low));
+          x ^= low;
+          if (++seen > count || row >= old.rows) throw damaged();
+          const r = now[row];
+          if (r !== row) moved = true;
+          if (r >= 0) flat[used + n++] = r;
+        }
+      }
+      if (seen !== count) throw damaged();
+    } else {
+      const bytes = old.varints;
+      let at = ref;
+      let row = -1;
+      for (let k = 0; k < count; k++) {
+        if (at >= bytes.length) throw damaged();
+        let byte = bytes[at++];
+        let gap = byte & 0x7f;
+        for (let shift = 7; byte & 0x80; shift += 7) {
+          if (at >= bytes.length || shift > 21) throw damaged();
+          byte = bytes[at++];
+          gap |= (byte & 0x7f) << shift;
+        }
+        row += gap + 1;
+        if (row >= old.rows) throw damaged();
+        const r = now[row];
+        if (r !== row) moved = true;
+        if (r >= 0) flat[used + n++] = r;
+      }
     }
     const e = joinsOf.get(i);
     if (!moved && e === undefined && perOld === perBitmap) continue;

@@ -92,25 +92,27 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
     if (from >= 0 && old.kinds[from] === UNINDEXED) return null;
     const out = new Uint32Array(counts[k]);
     let m = 0;
+    // renumbering keeps the ids in order but where a value's first row moved: sorted only then
+    let ordered = true;
+    let top = -1;
     if (from >= 0) {
-      const keep = (v: number) => {
-        const id = next[v];
-        if (id >= 0) out[m++] = id;
-      };
+      const oldCount = old.counts[from];
       if (old.kinds[from] === VARINT) {
         let at = old.starts[from];
         let last = -1;
-        for (let i = 0; i < old.counts[from]; i++) {
-          let gap = 0;
-          let shift = 0;
-          let byte: number;
-          do {
-            byte = old.varints[at++];
-            gap += (byte & 0x7f) * 2 ** shift;
-            shift += 7;
-          } while (byte & 0x80);
+        const varints = old.varints;
+        for (let i = 0; i < oldCount; i++) {
+          let byte = varints[at++];
+          let gap = byte & 0x7f;
+          for (let shift = 7; byte & 0x80; shift += 7) {
+            byte = varints[at++];
+            gap |= (byte & 0x7f) << shift;
+          }
           last += gap;
-          keep(last);
+          const id = next[last];
+          if (id < 0) continue;
+          if (id < top) ordered = false;
+          out[m++] = top = id;
         }
       } else {
         const base = old.starts[from] * oldWords;
@@ -118,15 +120,18 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
           let x = old.bitmaps[base + w];
           while (x !== 0) {
             const low = x & -x;
-            keep((w << 5) | (31 - Math.clz32(low)));
+            const id = next[(w << 5) | (31 - Math.clz32(low))];
             x ^= low;
+            if (id < 0) continue;
+            if (id < top) ordered = false;
+            out[m++] = top = id;
           }
         }
       }
     }
+    if (m + added.length !== out.length) throw new Error('the previous trigram index does not add up');
+    if (added.length === 0) return ordered ? out : out.sort();
     for (const id of added) out[m++] = id;
-    if (m !== out.length) throw new Error('the previous trigram index does not add up');
-    // renumbering keeps most ids in order (a value whose first row moved is the exception)
     return out.sort();
   };
   const lists: (Uint32Array | null)[] = new Array(keyCount);

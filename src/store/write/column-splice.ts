@@ -8,12 +8,11 @@
 import type { OrderedColumnData } from '../format/ordered-column-file.ts';
 import type { RelationColumnData } from '../format/relation-column-file.ts';
 import type { BoolColumnData } from '../format/bool-column-file.ts';
-import { stringAtRow, type TextColumnData } from '../format/text-column-file.ts';
-import { stringList } from '../format/string-table.ts';
+import type { TextColumnData } from '../format/text-column-file.ts';
 import { fold } from '../format/fold.ts';
 import { canonicalFloats } from './sections.ts';
 import { orderedColumnOf } from './ordered-column.ts';
-import { sortedOrder, type BuiltTextColumn, type TextColumnOptions } from './text-column.ts';
+import { builtColumn, sortedOrder, valueRowsOf, type BuiltTextColumn, type TextColumnOptions } from './text-column.ts';
 import { buildTrigrams } from './trigram-builder.ts';
 import { splicedTrigrams } from './trigram-splice.ts';
 
@@ -84,35 +83,13 @@ export function splicedTextColumn(old: TextColumnData, fresh: readonly (string |
     valueList[v] = was < oldCount ? old.values.at(was) : added[was - oldCount];
     if (foldedList) foldedList[v] = was < oldCount ? old.folded!.at(was) : fold(added[was - oldCount]);
   }
-  const valueRowStart = new Uint32Array(distinct + 1);
-  for (let v = 0; v < distinct; v++) valueRowStart[v + 1] = valueRowStart[v] + counts[v];
-  const cursor = valueRowStart.slice(0, distinct);
-  const valueRows = new Uint32Array(nonNull);
-  for (let r = 0; r < rows; r++) {
-    const v = rowValue[r];
-    if (v >= 0) valueRows[cursor[v]++] = r;
-  }
-  // the previous values keep their order by text whatever their numbers; by folded text too where
-  // their numbers keep their order (ties are by number): only the new values are placed
+  const { valueRowStart, valueRows } = valueRowsOf(rowValue, counts, nonNull);
   const byValue = withAdded(renumbered(old.byValue, next, oldCount), valueList, next, oldCount, true) ?? sortedOrder(valueList, renumbered(old.byValue, next, oldCount), true);
   const budget = foldedList === null ? null : options.trigramBudget(distinct);
-  const list = stringList(valueList);
-  return {
-    rows,
-    values: list,
-    at: stringAtRow(list, rowValue),
-    valueList,
-    rowValue,
-    valueRowStart,
-    valueRows,
-    nonNullRows: nonNull,
-    byValue,
-    folded: foldedList === null ? null : stringList(foldedList),
-    foldedList,
-    byFolded: foldedList === null ? null : foldedOrder(old, foldedList, next, oldCount, byValue),
-    // the previous index spliced where it can be, else made whole
-    trigrams: budget === null ? null : ((old.trigrams && splicedTrigrams(old.trigrams, foldedList!, next, oldCount, (v) => old.folded!.at(v), budget)) ?? buildTrigrams(foldedList!, budget)),
-  };
+  const byFolded = foldedList === null ? null : foldedOrder(old, foldedList, next, oldCount, byValue);
+  // the previous index spliced where it can be, else made whole
+  const trigrams = budget === null ? null : ((old.trigrams && splicedTrigrams(old.trigrams, foldedList!, next, oldCount, (v) => old.folded!.at(v), budget)) ?? buildTrigrams(foldedList!, budget));
+  return builtColumn({ rows, valueList, foldedList, rowValue, valueRowStart, valueRows, nonNullRows: nonNull, byValue, byFolded, trigrams });
 }
 
 /** The previous value id of `text`, by binary search of the column's sorted order; -1 where it has none. */

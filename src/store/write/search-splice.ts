@@ -230,6 +230,17 @@ export function searchIndexInPlace(prior: Uint8Array, changes: readonly RowChang
     }
     added[k].sort((a, b) => byUnits(a.term, b.term));
   }
+  return splicedIndex(old, old.rows, perBitmap, added, gone, (i) => replaced.get(i) ?? null);
+}
+
+/**
+ * The index of the previous index's lists, each list i the previous one as it is where `listAt(i)`
+ * is null, else those rows (none: its string is gone), with the strings `added` (each kind's,
+ * sorted, with their rows) put in their places: the lists in their strings' order, each encoded by
+ * the full writer's rule, the strings' sections made again only where a string came or went.
+ */
+function splicedIndex(old: SearchIndexData, rows: number, perBitmap: number, added: { term: string; rows: Uint32Array }[][], gone: number, listAt: (i: number) => Uint32Array | null): Uint8Array {
+  const bounds = [0, old.words, old.words + old.spans, old.words + old.spans + old.chars];
   const newCount = added.reduce((n, a) => n + a.length, 0);
   const writer = new ListsWriter(old, bounds[KINDS] - gone + newCount, perBitmap);
   const counts = [0, 0, 0];
@@ -247,10 +258,10 @@ export function searchIndexInPlace(prior: Uint8Array, changes: readonly RowChang
     };
     for (let i = bounds[k]; i < bounds[k + 1]; i++) {
       place(i);
-      const rows = replaced.get(i);
-      if (rows !== undefined && rows.length === 0) continue;
-      if (rows === undefined) writer.copy(i);
-      else writer.encode(rows);
+      const list = listAt(i);
+      if (list !== null && list.length === 0) continue;
+      if (list === null) writer.copy(i);
+      else writer.encode(list);
       if (all) kept[k].push(all[i]);
       counts[k]++;
     }
@@ -259,7 +270,7 @@ export function searchIndexInPlace(prior: Uint8Array, changes: readonly RowChang
   const strings: StringSections = all
     ? stringSections(kept[0], kept[1], kept[2])
     : { text: old.text, textStart: old.textStart, grams: old.grams, gramLists: old.gramLists, gramVarints: old.gramVarints };
-  return encodeSearchIndex({ rows: old.rows, words: counts[0], spans: counts[1], chars: counts[2], ...strings, ...writer.done() });
+  return encodeSearchIndex({ rows, words: counts[0], spans: counts[1], chars: counts[2], ...strings, ...writer.done() });
 }
 
 /** A row new to the list: its place, and what gives a sink its terms. */
@@ -368,32 +379,5 @@ export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: 
     used += next.length;
     if (next.length === 0) gone++;
   }
-  const newCount = added.reduce((n, a) => n + a.length, 0);
-  const writer = new ListsWriter(old, lists - gone + newCount, perBitmap);
-  const counts = [0, 0, 0];
-  const kept: string[][] = [[], [], []];
-  const all = gone > 0 || newCount > 0 ? stringsOf(old.text, old.textStart) : null;
-  for (let k = 0; k < KINDS; k++) {
-    let a = 0;
-    const place = (next: number) => {
-      while (a < added[k].length && (next >= bounds[k + 1] || compareTo(old, added[k][a].term, next) < 0)) {
-        writer.encode(added[k][a].rows);
-        kept[k].push(added[k][a++].term);
-        counts[k]++;
-      }
-    };
-    for (let i = bounds[k]; i < bounds[k + 1]; i++) {
-      place(i);
-      if (at[i] < 0) writer.copy(i);
-      else if (ends[i] === at[i]) continue;
-      else writer.encode(flat.subarray(at[i], ends[i]));
-      if (all) kept[k].push(all[i]);
-      counts[k]++;
-    }
-    place(bounds[k + 1]);
-  }
-  const strings: StringSections = all
-    ? stringSections(kept[0], kept[1], kept[2])
-    : { text: old.text, textStart: old.textStart, grams: old.grams, gramLists: old.gramLists, gramVarints: old.gramVarints };
-  return encodeSearchIndex({ rows, words: counts[0], spans: counts[1], chars: counts[2], ...strings, ...writer.done() });
+  return splicedIndex(old, rows, perBitmap, added, gone, (i) => (at[i] < 0 ? null : flat.subarray(at[i], ends[i])));
 }

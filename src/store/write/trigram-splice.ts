@@ -7,7 +7,7 @@
 // them, or where the alphabet changed. What it gives is buildTrigrams's bytes, to the byte.
 import { bitmapWords } from '../format/bitmap.ts';
 import { BITMAP, BOUNDARY, UNINDEXED, VARINT, type TrigramData } from '../format/trigram-file.ts';
-import { alphabet, BITMAP_SHARE } from './trigram-builder.ts';
+import { alphabet, selectedLists } from './trigram-builder.ts';
 
 /** The distinct trigrams of a folded value, under `codeOf`. */
 function trigramsOf(s: string, codeOf: Uint8Array): Set<number> {
@@ -142,34 +142,10 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
     keyBytes[k] = lists[k] === null ? NaN : listBytes(lists[k]!);
     total += counts[k];
   }
-  const kinds = new Uint8Array(keyCount);
-  const starts = new Uint32Array(keyCount);
-  const byRarity = Array.from(keys.keys()).sort((x, y) => counts[x] - counts[y] || x - y);
-  let spent = 0;
-  let varintAt = 0;
-  let bitmapCount = 0;
-  let covered = 0;
-  for (const k of byRarity) {
-    const b = keyBytes[k];
-    if (b !== b) {
-      // a list the previous index left out: at least a byte per value, so a bit set past half of one
-      if (counts[k] * BITMAP_SHARE > bitmapBytes ? spent + bitmapBytes > budgetBytes : spent + counts[k] > budgetBytes) break;
-      return null;
-    }
-    const asBitmap = b * BITMAP_SHARE > bitmapBytes;
-    const cost = asBitmap ? bitmapBytes : b;
-    if (spent + cost > budgetBytes) break;
-    spent += cost;
-    covered += counts[k];
-    if (!asBitmap) {
-      kinds[k] = VARINT;
-      starts[k] = varintAt;
-      varintAt += b;
-    } else {
-      kinds[k] = BITMAP;
-      starts[k] = bitmapCount++;
-    }
-  }
+  // (a list the previous index left out is not known: where the budget could take it, null)
+  const selection = selectedLists(counts, keyBytes, bitmapBytes, budgetBytes);
+  if (selection === null) return null;
+  const { kinds, starts, varintAt, bitmapCount, covered } = selection;
   const varints = new Uint8Array(varintAt);
   const bitmaps = new Int32Array(bitmapCount * words);
   for (let k = 0; k < keyCount; k++) {

@@ -8,7 +8,7 @@ import { boolColumnFile, buildBoolColumn } from './bool-column.ts';
 import { buildOrderedColumn, orderedColumnFile } from './ordered-column.ts';
 import { buildRelationColumn, relationColumnFile } from './relation-column.ts';
 import { buildTextColumn, textColumnFile } from './text-column.ts';
-import { splicedFlags, splicedLists, splicedOrderedColumn, splicedTextColumn } from './column-splice.ts';
+import { splicedFlags, splicedOrderedColumn, splicedRelationColumn, splicedTextColumn } from './column-splice.ts';
 
 export interface ColumnFileOptions {
   /**
@@ -84,7 +84,7 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
       input: (v: ColumnValues) => v[f],
       at: (p: PreviousColumns, row: number) => p.table().stored.relation[f].at(row),
       make: (v: ColumnValues) => relationColumnFile(buildRelationColumn(v[f])),
-      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array) => relationColumnFile(buildRelationColumn(splicedLists(before.stored.relation[f], fresh[f], order))),
+      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array, now: Int32Array) => relationColumnFile(splicedRelationColumn(before.stored.relation[f], fresh[f], order, now)),
     })),
   ];
 }

@@ -6,7 +6,7 @@
 // column comes out as the one built from its values in the new order (column-files.ts), which the
 // tests hold it to: a splice only spares the work of remaking it from strings.
 import type { OrderedColumnData } from '../format/ordered-column-file.ts';
-import type { RelationColumnData } from '../format/relation-column-file.ts';
+import { idIndex, idsAtRow, type RelationColumnData } from '../format/relation-column-file.ts';
 import type { BoolColumnData } from '../format/bool-column-file.ts';
 import type { TextColumnData } from '../format/text-column-file.ts';
 import { fold } from '../format/fold.ts';
@@ -211,12 +211,60 @@ export function splicedFlags(old: BoolColumnData, fresh: ArrayLike<number>, orde
   return out;
 }
 
-/** A many-to-many column's lists in the new order. */
-export function splicedLists(old: RelationColumnData, fresh: readonly (readonly number[])[], order: Int32Array): (readonly number[])[] {
-  const out: (readonly number[])[] = new Array(order.length);
-  for (let i = 0; i < order.length; i++) {
+/**
+ * A many-to-many column of the new order: each row's ids the previous row's or the new row's;
+ * each id's rows its previous rows renumbered (still ascending) merged with the new rows that
+ * list it, an id no row lists any more left out.
+ */
+export function splicedRelationColumn(old: RelationColumnData, fresh: readonly (readonly number[])[], order: Int32Array, now: Int32Array): RelationColumnData {
+  const rows = order.length;
+  const rowStart = new Uint32Array(rows + 1);
+  for (let i = 0; i < rows; i++) {
     const from = order[i];
-    out[i] = from >= 0 ? old.at(from) : fresh[-from - 1];
+    rowStart[i + 1] = rowStart[i] + (from >= 0 ? old.rowStart[from + 1] - old.rowStart[from] : fresh[-from - 1].length);
   }
-  return out;
+  const rowIds = new Float64Array(rowStart[rows]);
+  // the new rows that list each id, ascending (an id listed twice on one row: the row once)
+  const joins = new Map<number, number[]>();
+  for (let i = 0; i < rows; i++) {
+    const from = order[i];
+    if (from >= 0) {
+      rowIds.set(old.rowIds.subarray(old.rowStart[from], old.rowStart[from + 1]), rowStart[i]);
+      continue;
+    }
+    const list = fresh[-from - 1];
+    rowIds.set(canonicalFloats(list), rowStart[i]);
+    for (const id of list) {
+      let at = joins.get(id);
+      if (at === undefined) joins.set(id, (at = []));
+      if (at[at.length - 1] !== i) at.push(i);
+    }
+  }
+  const added = Float64Array.from([...joins.keys()].filter((id) => idIndex(old, id) < 0)).sort();
+  const ids: number[] = [];
+  const idRowStart: number[] = [0];
+  const idRows = new Uint32Array(old.idRows.length + [...joins.values()].reduce((n, l) => n + l.length, 0));
+  let n = 0;
+  const put = (id: number, from: number, to: number) => {
+    const extra = joins.get(id) ?? [];
+    let e = 0;
+    const start = n;
+    for (let k = from; k < to; k++) {
+      const r = now[old.idRows[k]];
+      if (r < 0) continue;
+      while (e < extra.length && extra[e] < r) idRows[n++] = extra[e++];
+      idRows[n++] = r;
+    }
+    while (e < extra.length) idRows[n++] = extra[e++];
+    if (n === start) return;
+    ids.push(id);
+    idRowStart.push(n);
+  };
+  let a = 0;
+  for (let i = 0; i < old.ids.length; i++) {
+    while (a < added.length && added[a] < old.ids[i]) put(added[a++], 0, 0);
+    put(old.ids[i], old.idRowStart[i], old.idRowStart[i + 1]);
+  }
+  while (a < added.length) put(added[a++], 0, 0);
+  return { rows, rowStart, rowIds, ids: Float64Array.from(ids), idRowStart: Uint32Array.from(idRowStart), idRows: idRows.slice(0, n), at: idsAtRow(rowStart, rowIds) };
 }

@@ -175,6 +175,14 @@ class ListsWriter {
     }
   }
 
+  /** A list made as its bit set already (one the full writer keeps as a bit set). */
+  bitmap(bits: Int32Array, count: number): void {
+    this.takeBits();
+    this.bitmaps.push(bits);
+    this.lists[2 * this.count + 1] = count;
+    this.lists[2 * this.count++] = BITMAP_REF | this.bitmapCount++;
+  }
+
   private takeVarints(): void {
     const { run } = this;
     if (run.to > run.from) this.varints.push(this.old.varints.subarray(run.from, run.to));
@@ -239,7 +247,7 @@ export function searchIndexInPlace(prior: Uint8Array, changes: readonly RowChang
  * sorted, with their rows) put in their places: the lists in their strings' order, each encoded by
  * the full writer's rule, the strings' sections made again only where a string came or went.
  */
-function splicedIndex(old: SearchIndexData, rows: number, perBitmap: number, added: { term: string; rows: Uint32Array }[][], gone: number, listAt: (i: number) => Uint32Array | null): Uint8Array {
+function splicedIndex(old: SearchIndexData, rows: number, perBitmap: number, added: { term: string; rows: Uint32Array }[][], gone: number, listAt: (i: number) => Uint32Array | { bits: Int32Array; count: number } | null): Uint8Array {
   const bounds = [0, old.words, old.words + old.spans, old.words + old.spans + old.chars];
   const newCount = added.reduce((n, a) => n + a.length, 0);
   const writer = new ListsWriter(old, bounds[KINDS] - gone + newCount, perBitmap);
@@ -259,9 +267,10 @@ function splicedIndex(old: SearchIndexData, rows: number, perBitmap: number, add
     for (let i = bounds[k]; i < bounds[k + 1]; i++) {
       place(i);
       const list = listAt(i);
-      if (list !== null && list.length === 0) continue;
+      if (list instanceof Uint32Array && list.length === 0) continue;
       if (list === null) writer.copy(i);
-      else writer.encode(list);
+      else if (list instanceof Uint32Array) writer.encode(list);
+      else writer.bitmap(list.bits, list.count);
       if (all) kept[k].push(all[i]);
       counts[k]++;
     }
@@ -314,8 +323,29 @@ export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: 
   }
   let gone = 0;
   const ends: number[] = new Array(lists);
+  // the lists that stay bit sets, made a word at a time: the runs of previous rows that stay in order, moved
+  const ready = new Map<number, { bits: Int32Array; count: number }>();
+  const runs = rowRuns(order);
   for (let i = 0; i < lists; i++) {
     const count = old.lists[2 * i + 1];
+    const ref = old.lists[2 * i];
+    if (ref & BITMAP_REF) {
+      const base = (ref & ~BITMAP_REF) * perOld;
+      if (base + perOld > old.bitmaps.length) throw damaged();
+      const bits = new Int32Array(perBitmap);
+      for (let r = 0; r < runs.length; r += 3) copyBits(old.bitmaps, base, runs[r], runs[r + 1], bits, runs[r + 2]);
+      const e = joinsOf.get(i);
+      for (const row of e?.joins ?? []) bits[row >>> 5] |= 1 << (row & 31);
+      let same = perOld === perBitmap;
+      for (let w = 0; same && w < perBitmap; w++) same = bits[w] === old.bitmaps[base + w];
+      if (same) continue;
+      const bitCount = bitsSet(bits);
+      // at least a byte per row: past half a bit set, a bit set
+      if (bitCount * 2 > perBitmap * 4) {
+        ready.set(i, { bits, count: bitCount });
+        continue;
+      }
+    }
     if (used + count > flat.length) {
       const grown = new Uint32Array(Math.max(flat.length * 2, used + count));
       grown.set(flat.subarray(0, used));
@@ -324,7 +354,6 @@ export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: 
     // the list's rows renumbered into `flat` as they are decoded (a gone row left out)
     let n = 0;
     let moved = false;
-    const ref = old.lists[2 * i];
     if (ref & BITMAP_REF) {
       const base = (ref & ~BITMAP_REF) * perOld;
       if (base + perOld > old.bitmaps.length) throw damaged();
@@ -379,5 +408,53 @@ export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: 
     used += next.length;
     if (next.length === 0) gone++;
   }
-  return splicedIndex(old, rows, perBitmap, added, gone, (i) => (at[i] < 0 ? null : flat.subarray(at[i], ends[i])));
+  return splicedIndex(old, rows, perBitmap, added, gone, (i) => ready.get(i) ?? (at[i] < 0 ? null : flat.subarray(at[i], ends[i])));
+}
+
+/** The runs of previous rows that stay in order: (first previous row, row after the last, how far they move), three numbers each. */
+function rowRuns(order: Int32Array): number[] {
+  const runs: number[] = [];
+  for (let i = 0; i < order.length; ) {
+    if (order[i] < 0) {
+      i++;
+      continue;
+    }
+    let k = i + 1;
+    while (k < order.length && order[k] === order[k - 1] + 1) k++;
+    runs.push(order[i], order[k - 1] + 1, i - order[i]);
+    i = k;
+  }
+  return runs;
+}
+
+/** Sets in `to` the bits [from, end) of the bit set at `base` of `bits`, each `shift` places on. */
+function copyBits(bits: Int32Array, base: number, from: number, end: number, to: Int32Array, shift: number): void {
+  if (end <= from) return;
+  for (let w = from >>> 5; w <= (end - 1) >>> 5; w++) {
+    let x = bits[base + w];
+    if (x === 0) continue;
+    const low = w << 5;
+    if (low < from) x &= -1 << (from - low);
+    if (low + 32 > end) x &= (1 << (end - low)) - 1;
+    if (x === 0) continue;
+    const at = low + shift;
+    const word = Math.floor(at / 32);
+    const offset = at - word * 32;
+    if (offset === 0) to[word] |= x;
+    else {
+      if (word >= 0) to[word] |= x << offset;
+      to[word + 1] |= x >>> (32 - offset);
+    }
+  }
+}
+
+/** How many bits are set. */
+function bitsSet(bits: Int32Array): number {
+  let n = 0;
+  for (let w = 0; w < bits.length; w++) {
+    let x = bits[w] - ((bits[w] >>> 1) & 0x55555555);
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    n += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  }
+  return n;
 }

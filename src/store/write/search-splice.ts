@@ -6,7 +6,7 @@
 // disappears, and then made from the strings as the full writer makes them. The file is the one
 // search-index.ts writes for the same rows: each list is encoded by the same rule, in the same
 // order (the lists' bytes lie in the file in the order of their strings).
-import { bitmapOf, bitmapWords } from '../format/bitmap.ts';
+import { bitCount, bitmapOf, bitmapWords, eachSetBit } from '../format/bitmap.ts';
 import { BITMAP_REF, ByteList, decodeSearchIndex, eachPosting, encodeList, encodeSearchIndex, listBytes, type SearchIndexData } from '../format/search/search-index-file.ts';
 import type { TermSink } from '../format/search/search-text.ts';
 import { newPlaces } from './column-splice.ts';
@@ -339,10 +339,10 @@ export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: 
       let same = perOld === perBitmap;
       for (let w = 0; same && w < perBitmap; w++) same = bits[w] === old.bitmaps[base + w];
       if (same) continue;
-      const bitCount = bitsSet(bits);
+      const setCount = bitCount(bits);
       // at least a byte per row: past half a bit set, a bit set
-      if (bitCount * 2 > perBitmap * 4) {
-        ready.set(i, { bits, count: bitCount });
+      if (setCount * 2 > perBitmap * 4) {
+        ready.set(i, { bits, count: setCount });
         continue;
       }
     }
@@ -358,18 +358,12 @@ export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: 
       const base = (ref & ~BITMAP_REF) * perOld;
       if (base + perOld > old.bitmaps.length) throw damaged();
       let seen = 0;
-      for (let w = 0; w < perOld; w++) {
-        let x = old.bitmaps[base + w];
-        while (x !== 0) {
-          const low = x & -x;
-          const row = (w << 5) | (31 - Math.clz32(low));
-          x ^= low;
-          if (++seen > count || row >= old.rows) throw damaged();
-          const r = now[row];
-          if (r !== row) moved = true;
-          if (r >= 0) flat[used + n++] = r;
-        }
-      }
+      eachSetBit(old.bitmaps.subarray(base, base + perOld), (row) => {
+        if (++seen > count || row >= old.rows) throw damaged();
+        const r = now[row];
+        if (r !== row) moved = true;
+        if (r >= 0) flat[used + n++] = r;
+      });
       if (seen !== count) throw damaged();
     } else {
       const bytes = old.varints;
@@ -446,15 +440,4 @@ function copyBits(bits: Int32Array, base: number, from: number, end: number, to:
       to[word + 1] |= x >>> (32 - offset);
     }
   }
-}
-
-/** How many bits are set. */
-function bitsSet(bits: Int32Array): number {
-  let n = 0;
-  for (let w = 0; w < bits.length; w++) {
-    let x = bits[w] - ((bits[w] >>> 1) & 0x55555555);
-    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-    n += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-  }
-  return n;
 }

@@ -5,7 +5,7 @@
 // out of the previous index (the commonest trigrams, past its byte budget) are not known, so the
 // splice gives up (null: the caller builds the index whole) where the new budget could reach one of
 // them, or where the alphabet changed. What it gives is buildTrigrams's bytes, to the byte.
-import { bitmapWords } from '../format/bitmap.ts';
+import { bitmapWords, eachSetBit } from '../format/bitmap.ts';
 import { BITMAP, BOUNDARY, UNINDEXED, VARINT, type TrigramData } from '../format/trigram-file.ts';
 import { alphabet, selectedLists } from './trigram-builder.ts';
 
@@ -116,17 +116,12 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
         }
       } else {
         const base = old.starts[from] * oldWords;
-        for (let w = 0; w < oldWords; w++) {
-          let x = old.bitmaps[base + w];
-          while (x !== 0) {
-            const low = x & -x;
-            const id = next[(w << 5) | (31 - Math.clz32(low))];
-            x ^= low;
-            if (id < 0) continue;
-            if (id < top) ordered = false;
-            out[m++] = top = id;
-          }
-        }
+        eachSetBit(old.bitmaps.subarray(base, base + oldWords), (v) => {
+          const id = next[v];
+          if (id < 0) return;
+          if (id < top) ordered = false;
+          out[m++] = top = id;
+        });
       }
     }
     if (m + added.length !== out.length) throw new Error('the previous trigram index does not add up');

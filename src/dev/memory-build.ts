@@ -19,6 +19,7 @@ import { compareListOrder, renderCategory, type RenderContext } from '../render/
 import { EventRows } from '../store/format/event-rows.ts';
 import { bytesOfParts, eventData, partBytes, type PreviousData } from '../store/write/event-data.ts';
 import { renderRows } from '../store/write/data-files.ts';
+import { columnValuesFromRows } from '../store/write/column-values.ts';
 import { toJson } from '../store/format/json.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../store/format/dist-paths.ts';
 import { autocompleteData } from '../pipeline/render/autocomplete-data.ts';
@@ -86,7 +87,7 @@ export class MemoryBuild {
     stats.reused += events.length - fresh.length;
     phase('rows');
     // the search index made when first read: most edits are served, and replaced, before a request searches
-    const data = eventData({ rows, events: fresh, order, previous: last?.data ?? null, timezone: model.site.timezone, partRows: EVENT_PART_ROWS, calendar: calendarData, search: false });
+    const data = eventData({ rows, values: columnValuesFromRows(fresh, rows), order, previous: last?.data ?? null, timezone: model.site.timezone, partRows: EVENT_PART_ROWS, calendar: calendarData, search: false });
     const parts = data.parts.map((segments, i) => (segments ? partBytes(segments, (begin, end) => last!.data.bytes(begin, end)) : last!.parts[i]));
     phase('columns');
     const { index, data: autocomplete } = this.index(model.directory, model.site.page_size, stats);

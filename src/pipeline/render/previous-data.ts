@@ -11,7 +11,7 @@ import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
 import { readCalendarFile } from '../../store/read/calendar-file.ts';
 import { readColumns } from '../../store/read/column-files.ts';
-import type { DistSource } from '../../store/read/dist-source.ts';
+import { memorySource } from '../../store/read/dist-source.ts';
 import { columnValuesOfTable } from '../../store/write/column-files.ts';
 import type { EventTable } from '../../store/format/event-table.ts';
 import type { PreviousData, Reuse } from '../../store/write/event-data.ts';
@@ -107,8 +107,7 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
   if (rowBytes !== bounds[bounds.length - 1]) return null;
   // the columns read when first used: a build where rows changed in place reads only the columns that changed
   let read: EventTable | null = null;
-  const source: DistSource = { where: (rel) => `previous dist/${rel}`, trusted: true, require: () => {}, bytes: file, text: (rel) => Buffer.from(file(rel)).toString('utf8') };
-  const table = () => (read ??= readColumns(source, n, true));
+  const table = () => (read ??= readColumns(memorySource(file, 'previous dist'), n, true));
   return {
     starts,
     bounds,

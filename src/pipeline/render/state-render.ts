@@ -7,7 +7,8 @@
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { EventRows, FIELD_COUNT } from '../../store/format/event-rows.ts';
-import type { Event } from '../../model/types.ts';
+import type { ColumnValues } from '../../store/format/event-table.ts';
+import { columnValuesFromRows } from '../../store/write/column-values.ts';
 import { renderRows, type DistFiles } from '../../store/write/data-files.ts';
 import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
@@ -82,7 +83,7 @@ function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[] } {
  * and the columns' values made from them are let go when it returns, not held by the caller's
  * frame while the pages are answered; only what the new files take of them stays.
  */
-function stateData(plan: Plan, out: string, partRows: number, made: { rows: EventRows; events: readonly Event[]; order: Int32Array }): { data: Omit<EventData, 'values'>; oldSizes: number[]; oldBytes: number } {
+function stateData(plan: Plan, out: string, partRows: number, made: { rows: EventRows; values: ColumnValues; order: Int32Array }): { data: Omit<EventData, 'values'>; oldSizes: number[]; oldBytes: number } {
   const before = previousFiles(plan, out, partRows, true) ?? refuse('the previous data files are not proven');
   const oldSizes = eventPartFiles(plan.previous).map((_, j) => before.bounds[j + 1] - before.bounds[j]);
   const { values: _values, ...data } = eventData({ ...made, previous: before, timezone: plan.state.site.timezone, partRows: plan.previous.event_part_rows, calendar: calendarData, linkReused: true });
@@ -136,7 +137,7 @@ export async function renderFromState(options: BuildOptions, host: StateHost, pl
   const fresh = freshRows(plan);
   const { sequence, fileOf } = mergedOrder(plan);
   const count = sequence.length;
-  const { data, oldSizes, oldBytes } = stateData(plan, host.out, options.eventPartRows ?? EVENT_PART_ROWS, { rows: fresh.rows, events: plan.fresh, order: sequence });
+  const { data, oldSizes, oldBytes } = stateData(plan, host.out, options.eventPartRows ?? EVENT_PART_ROWS, { rows: fresh.rows, values: columnValuesFromRows(plan.fresh, fresh.rows), order: sequence });
   const eventBytes = data.bounds[data.parts.length];
   const oldFiles = new Set([...eventPartFiles(previous), ...eventOffsetsFiles(previous)]);
   const made = new Set([...data.files.keys(), ...data.reused, DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE, MEDIA_FILES_INDEX]);

@@ -66,11 +66,15 @@ export function directorySource(dir: string): DistSource {
   return { where, bytes, require, open, text: (rel) => bytes(rel).toString('utf8') };
 }
 
-/** `trusted`: the files are the ones the manifest's checksums were computed from (the build's); else they are verified. */
-export function memorySource(files: ReadonlyMap<string, string | Uint8Array>, label: string, trusted = true): DistSource {
+/**
+ * `files`: by path, or a getter (undefined: no such file); `trusted`: the files are the ones the
+ * manifest's checksums were computed from (the build's); else they are verified.
+ */
+export function memorySource(files: ReadonlyMap<string, string | Uint8Array> | ((rel: string) => string | Uint8Array | undefined), label: string, trusted = true): DistSource {
   const where = (rel: string) => `${label}/${rel}`;
+  const lookUp = typeof files === 'function' ? files : (rel: string) => files.get(rel);
   const get = (rel: string) => {
-    const content = files.get(rel);
+    const content = lookUp(rel);
     if (content === undefined) throw missing(where(rel), Object.assign(new Error('missing'), { code: 'ENOENT' }));
     return content;
   };

@@ -8,6 +8,7 @@ import { boolColumnFile, buildBoolColumn } from './bool-column.ts';
 import { buildOrderedColumn, orderedColumnFile } from './ordered-column.ts';
 import { buildRelationColumn, relationColumnFile } from './relation-column.ts';
 import { buildTextColumn, textColumnFile } from './text-column.ts';
+import { splicedFlags, splicedOrderedColumn, splicedRelationColumn, splicedTextColumn } from './column-splice.ts';
 
 export interface ColumnFileOptions {
   /**
@@ -42,6 +43,8 @@ export interface ColumnFileMaker {
   at(previous: PreviousColumns, row: number): unknown;
   /** `before`: a previous build's columns, where the caller has them (its sorted values speed up the sorts; the file is the same) */
   make(values: ColumnValues, before?: () => EventTable): Uint8Array;
+  /** the file of a new row order (column-splice.ts: `order`, and `now`, newPlaces's), made from the previous build's column and the new rows' values */
+  splice(before: EventTable, fresh: ColumnValues, order: Int32Array, now: Int32Array): Uint8Array;
 }
 
 export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FILE_OPTIONS): ColumnFileMaker[] {
@@ -52,6 +55,7 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
       input: (v: ColumnValues) => v.text[f],
       at: (p: PreviousColumns, row: number) => p.string(f, row),
       make: (v: ColumnValues, before?: () => EventTable) => textColumnFile(buildTextColumn(v.text[f], { folded: true, trigramBudget: budget, sortedBefore: before && (() => sortedValues(before().stored.text[f])) })),
+      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array) => textColumnFile(splicedTextColumn(before.stored.text[f], fresh.text[f], order, { folded: true, trigramBudget: budget })),
     })),
     ...TIME_FIELDS.map((f) => ({
       rel: columnFile.iso(f),
@@ -60,14 +64,28 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
       // the ISO text is matched as it is (`contains`, `startswith`), and has a dozen distinct
       // characters: neither folded values nor trigrams would narrow anything down
       make: (v: ColumnValues, before?: () => EventTable) => textColumnFile(buildTextColumn(v.iso[f], { folded: false, trigramBudget: () => null, presort: v.time[f], sortedBefore: before && (() => sortedValues(before().stored.iso[f])) })),
+      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array) => textColumnFile(splicedTextColumn(before.stored.iso[f], fresh.iso[f], order, { folded: false, trigramBudget: () => null })),
     })),
     ...ORDERED_FIELDS.map((f) => {
       const of = (v: ColumnValues) => (f === 'id' ? v.id : f === 'dfp_points' ? v.dfp_points : v.time[f]);
       const at = (p: PreviousColumns, row: number) => p.table().stored.ordered[f].values[row];
-      return { rel: columnFile.ordered(f), input: of, at, make: (v: ColumnValues) => orderedColumnFile(buildOrderedColumn(of(v))) };
+      const splice = (before: EventTable, fresh: ColumnValues, order: Int32Array, now: Int32Array) => orderedColumnFile(splicedOrderedColumn(before.stored.ordered[f], of(fresh), order, now));
+      return { rel: columnFile.ordered(f), input: of, at, make: (v: ColumnValues) => orderedColumnFile(buildOrderedColumn(of(v))), splice };
     }),
-    ...BOOL_FIELDS.map((f) => ({ rel: columnFile.bool(f), input: (v: ColumnValues) => v.bool[f], at: (p: PreviousColumns, row: number) => p.table().stored.bool[f].values[row], make: (v: ColumnValues) => boolColumnFile(buildBoolColumn(v.bool[f])) })),
-    ...RELATION_FIELDS.map((f) => ({ rel: columnFile.relation(f), input: (v: ColumnValues) => v[f], at: (p: PreviousColumns, row: number) => p.table().stored.relation[f].at(row), make: (v: ColumnValues) => relationColumnFile(buildRelationColumn(v[f])) })),
+    ...BOOL_FIELDS.map((f) => ({
+      rel: columnFile.bool(f),
+      input: (v: ColumnValues) => v.bool[f],
+      at: (p: PreviousColumns, row: number) => p.table().stored.bool[f].values[row],
+      make: (v: ColumnValues) => boolColumnFile(buildBoolColumn(v.bool[f])),
+      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array) => boolColumnFile(buildBoolColumn(splicedFlags(before.stored.bool[f], fresh.bool[f], order))),
+    })),
+    ...RELATION_FIELDS.map((f) => ({
+      rel: columnFile.relation(f),
+      input: (v: ColumnValues) => v[f],
+      at: (p: PreviousColumns, row: number) => p.table().stored.relation[f].at(row),
+      make: (v: ColumnValues) => relationColumnFile(buildRelationColumn(v[f])),
+      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array, now: Int32Array) => relationColumnFile(splicedRelationColumn(before.stored.relation[f], fresh[f], order, now)),
+    })),
   ];
 }
 

@@ -82,7 +82,7 @@ export async function renderDataFiles(
     const made = splitParts(all.lineBytes, all.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
     if (parts) parts.take(made);
     else for (const [rel, part] of made) files.set(rel, part);
-    const data = eventData({ rows, events: fresh, values, order: prior?.order ?? null, previous: prior?.previous ?? null, timezone: model.site.timezone, partRows, calendar });
+    const data = eventData({ rows, values, order: prior?.order ?? null, previous: prior?.previous ?? null, timezone: model.site.timezone, partRows, calendar });
     for (const [rel, bytes] of data.files) files.set(rel, bytes);
   })();
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));

@@ -12,6 +12,7 @@ import { memorySource } from '../read/dist-source.ts';
 import { mulberry32 } from '../../util/mulberry32.ts';
 import { DATA_FILES } from '../format/dist-paths.ts';
 import { COLUMN_FILES, columnFile } from '../format/column-files.ts';
+import { columnValuesFromRows } from './column-values.ts';
 import { renderRows } from './data-files.ts';
 import { bytesOfParts, eventData, partBytes, type EventData, type PreviousData } from './event-data.ts';
 
@@ -29,7 +30,8 @@ afterAll(() => removeDir(root));
 
 /** The data of `events` (list order), made whole, and its parts' bytes. */
 function whole(events: readonly Event[]): { data: EventData; parts: Uint8Array[] } {
-  const data = eventData({ rows: renderRows(events, ctx), events, order: null, previous: null, timezone: model.site.timezone, partRows: PART_ROWS, calendar: calendarData });
+  const rows = renderRows(events, ctx);
+  const data = eventData({ rows, values: columnValuesFromRows(events, rows), order: null, previous: null, timezone: model.site.timezone, partRows: PART_ROWS, calendar: calendarData });
   return { data, parts: data.parts.map((segments) => partBytes(segments!, () => { throw new Error('no previous parts'); })) };
 }
 
@@ -58,7 +60,8 @@ function over(before: readonly Event[], made: { data: EventData; parts: Uint8Arr
     if (was === undefined || was <= last) order[i] = -fresh.push(e);
     else order[i] = last = was;
   });
-  const data = eventData({ rows: renderRows(fresh, ctx), events: fresh, order, previous: { ...previousOf(made, before.length), ...(unreadable && { bytes: () => { throw new Error('the previous parts are gone'); } }) }, timezone: model.site.timezone, partRows: PART_ROWS, calendar: calendarData });
+  const rows = renderRows(fresh, ctx);
+  const data = eventData({ rows, values: columnValuesFromRows(fresh, rows), order, previous: { ...previousOf(made, before.length), ...(unreadable && { bytes: () => { throw new Error('the previous parts are gone'); } }) }, timezone: model.site.timezone, partRows: PART_ROWS, calendar: calendarData });
   const parts = data.parts.map((segments, j) => (segments ? partBytes(segments, (b, e) => bytesOfParts(made.parts, made.data.bounds, b, e)) : made.parts[j]));
   return { data, parts };
 }

@@ -5,7 +5,6 @@
 // entry and terms taken from the previous data; the rows made anew are read; a file whose bytes
 // come out as the previous one's is that file, and named so. With no previous data every row is
 // made anew: the same code, with nothing to take.
-import type { TextlessEvent } from '../../model/event-texts.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
 import { partBounds } from '../format/event-parts.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
@@ -14,10 +13,11 @@ import { COLUMN_FILES } from '../format/column-files.ts';
 import { DATA_FILES, eventOffsetsFile, eventPartCount } from '../format/dist-paths.ts';
 import { calendarFileReusing } from './calendar-file.ts';
 import { columnFileMakers, columnFilesReusing, sameValue, splicedColumnValues } from './column-files.ts';
-import { columnValuesFromRows, rowString } from './column-values.ts';
+import { newPlaces } from './column-splice.ts';
+import { rowString } from './column-values.ts';
 import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 import { rowTerms, searchIndex, type FieldValues } from './search-index.ts';
-import { searchIndexInPlace, type RowChange } from './search-splice.ts';
+import { searchIndexInPlace, searchIndexShifted, type RowChange, type RowJoin } from './search-splice.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 const NEWLINE = new Uint8Array([0x0a]);
@@ -57,11 +57,10 @@ export interface Reuse {
 }
 
 export interface EventDataInput {
-  /** the rows made anew, in list order, and their events (whose numbers make the columns) */
+  /** the rows made anew, in list order */
   rows: EventRows;
-  events: readonly TextlessEvent[];
-  /** the new rows' column values, when the caller made them already (of `rows` and `events`: columnValuesFromRows) */
-  values?: ColumnValues;
+  /** the new rows' column values (columnValuesFromRows of their events and `rows`) */
+  values: ColumnValues;
   /** row i of the list is the previous row order[i], or, where that is negative, the new row -order[i] - 1; null: the new rows are the list */
   order: Int32Array | null;
   previous: PreviousData | null;
@@ -96,7 +95,7 @@ export function eventData(input: EventDataInput): EventData {
   const { rows, order, previous } = input;
   const count = order ? order.length : rows.length;
   const kept = previous && order ? order : null;
-  const fresh = input.values ?? columnValuesFromRows(input.events, rows);
+  const fresh = input.values;
   const lineStart = previous ? lineStarts(previous) : new Float64Array(1);
   const { starts, parts } = partsOf(count, kept, rows, previous, input.partRows, lineStart);
   const files = new Map<string, Uint8Array>();
@@ -138,6 +137,13 @@ export function eventData(input: EventDataInput): EventData {
     const { files: columns, reused: same } = columnsInPlace(spliced, fresh, kept!, before as Required<PreviousData>, lines);
     for (const [rel, bytes] of columns) files.set(rel, bytes);
     for (const rel of same) keep(rel);
+  } else if (before?.table) {
+    // rows added, removed or moved: each column spliced from the previous one as loaded
+    const spliced = splicedColumnValues(before.values(), fresh, kept!);
+    values = () => spliced;
+    const table = before.table();
+    const { now } = newPlaces(kept!, table.length);
+    for (const m of columnFileMakers()) files.set(m.rel, m.splice(table, fresh, kept!, now));
   } else {
     const priorValues = before ? before.values() : null;
     const spliced = priorValues ? splicedColumnValues(priorValues, fresh, kept!) : fresh;
@@ -240,7 +246,17 @@ function partsOf(count: number, order: Int32Array | null, rows: EventRows, previ
  * the new rows' terms.
  */
 function searchFile(before: PreviousData | null, order: Int32Array | null, rows: EventRows, known: FieldValues, lines: PlacedLines | null): Uint8Array {
-  if (!before || !order || !lines) return searchIndex(before ? before.file(DATA_FILES.search) : null, order, rows, known);
+  if (!before || !order) return searchIndex(null, order, rows, known);
+  if (!lines) {
+    // rows added, removed or moved: every list renumbered, the new rows' terms put in
+    const joins: RowJoin[] = [];
+    order.forEach((from, place) => {
+      if (from >= 0) return;
+      const j = -from - 1;
+      joins.push({ place, terms: (sink) => rowTerms({ bytes: rows.bytes(j), starts: rows.starts, base: j * STRIDE }, sink, known, j) });
+    });
+    return searchIndexShifted(before.file(DATA_FILES.search), order, joins);
+  }
   const changes: RowChange[] = [];
   for (let i = 0; i < order.length; i++) {
     if (order[i] >= 0) continue;

@@ -10,6 +10,15 @@ const ENVELOPE_MIN_ROWS = 1024;
 export function buildOrderedColumn(column: ArrayLike<number>): OrderedColumnData {
   const values = canonicalFloats(column);
   const n = values.length;
+  const rows: number[] = [];
+  for (let i = 0; i < n; i++) if (values[i] === values[i]) rows.push(i);
+  rows.sort((a, b) => values[a] - values[b] || a - b);
+  return orderedColumnOf(values, Uint32Array.from(rows));
+}
+
+/** The column of `values` (canonicalFloats) given its non-null rows sorted by (value, row). */
+export function orderedColumnOf(values: Float64Array, order: Uint32Array): OrderedColumnData {
+  const n = values.length;
   let monotone = true;
   for (let i = 0; i < n; i++) {
     const v = values[i];
@@ -18,10 +27,6 @@ export function buildOrderedColumn(column: ArrayLike<number>): OrderedColumnData
       break;
     }
   }
-  const rows: number[] = [];
-  for (let i = 0; i < n; i++) if (values[i] === values[i]) rows.push(i);
-  rows.sort((a, b) => values[a] - values[b] || a - b);
-  const order = Uint32Array.from(rows);
   if (monotone) return { shape: MONOTONE, values, order, ordered: values, envelope: null };
   const ordered = new Float64Array(order.length);
   for (let i = 0; i < order.length; i++) ordered[i] = values[order[i]];

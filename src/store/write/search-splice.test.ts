@@ -9,7 +9,7 @@ import { mulberry32 } from '../../util/mulberry32.ts';
 import { orderingModel } from '../../api/events/test-ordering-events.ts';
 import type { Event } from '../../model/types.ts';
 import { rowTerms, searchIndexOf } from './search-index.ts';
-import { searchIndexInPlace, type RowChange } from './search-splice.ts';
+import { searchIndexInPlace, searchIndexShifted, type RowChange } from './search-splice.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 const model = orderingModel(300, 3);
@@ -84,5 +84,60 @@ describe('the search index spliced in place', () => {
     const wrong = [{ place: 0, before: changesOf(rows, rows, [1])[0].before, after: changesOf(rows, rows, [0])[0].after }];
     expect(() => searchIndexInPlace(index, wrong)).toThrow('the previous search index is damaged');
     expect(() => searchIndexInPlace(index, changesOf(rows, rows, [300]))).toThrow('row 300 is not in the search index');
+  });
+});
+
+describe('the search index spliced where rows are added and removed', () => {
+  const all = [...model.events].sort(compareListOrder);
+  const words = ['Neuwort', 'zzqx', 'Änderung', 'e-mail', 'Ω', 'orthopädie', 'für'];
+
+  /** The index of `before` spliced into that of `after` (both in list order; `after`'s rows that are `before`'s found by identity). */
+  function shifted(before: readonly Event[], after: readonly Event[]): { spliced: Uint8Array; expected: Uint8Array } {
+    const place = new Map(before.map((e, i) => [e, i]));
+    const fresh: Event[] = [];
+    const order = Int32Array.from(after, (e) => place.get(e) ?? -fresh.push(e));
+    const freshRows = rowsOf(fresh);
+    const joins = [...order].flatMap((from, i) => (from >= 0 ? [] : [{ place: i, terms: (sink: Parameters<typeof rowTerms>[1]) => rowTerms({ bytes: freshRows.bytes(-from - 1), starts: freshRows.starts, base: (-from - 1) * STRIDE }, sink) }]));
+    return { spliced: searchIndexShifted(searchIndexOf(rowsOf(before)), order, joins), expected: searchIndexOf(rowsOf(after)) };
+  }
+
+  // (288 rows: 9 words a bit set, so a row more or less crosses between bit-set sizes)
+  const cases: [string, number, number[], number][] = [
+    ['the first row removed', 288, [0], 0],
+    ['the last row removed (bit sets shrink)', 289, [288], 0],
+    ['a row in between removed', 300, [150], 0],
+    ['rows removed here and there', 300, [3, 77, 78, 200, 299], 0],
+    ['a row added first', 288, [], 1],
+    ['a row added last (bit sets grow)', 288, [], 1],
+    ['rows added in between', 280, [], 5],
+    ['rows removed and added', 296, [10, 11, 250], 4],
+  ];
+  cases.forEach(([what, n, removed, addedCount], c) => {
+    it(`is what the full writer makes: ${what}`, () => {
+      const rand = mulberry32(100 + c);
+      const before = all.slice(0, n);
+      const after = before.filter((_, i) => !removed.includes(i));
+      for (let k = 0; k < addedCount; k++) {
+        // a copy of a row (its terms known) or one with words of its own; placed first, last or anywhere
+        const like = before[Math.floor(rand() * n)];
+        const own = k % 2 === 1;
+        const text = own ? `${words[k % words.length]} ${words[(k + 3) % words.length]} einzig${c}x${k}` : like.title;
+        const at = what.includes('first') ? 0 : what.includes('last') ? after.length : Math.floor(rand() * (after.length + 1));
+        const neighbour = after[Math.min(at, after.length - 1)];
+        const made = { ...like, id: 100000 + 10 * c + k, title: text, teaser: own ? text : like.teaser, start: neighbour.start + (at === 0 ? 60000 : 0), end: neighbour.end };
+        after.splice(at, 0, made);
+      }
+      after.sort(compareListOrder);
+      if (what.includes('added first')) expect(before.includes(after[0])).toBe(false);
+      if (what.includes('added last')) expect(before.includes(after[after.length - 1])).toBe(false);
+      const { spliced, expected } = shifted(before, after);
+      expect(Buffer.from(spliced).equals(Buffer.from(expected))).toBe(true);
+    });
+  });
+
+  it('is the previous bytes when no row moved', () => {
+    const rows = all.slice(0, 100);
+    const { spliced, expected } = shifted(rows, rows);
+    expect(Buffer.from(spliced).equals(Buffer.from(expected))).toBe(true);
   });
 });

@@ -6,9 +6,10 @@
 // disappears, and then made from the strings as the full writer makes them. The file is the one
 // search-index.ts writes for the same rows: each list is encoded by the same rule, in the same
 // order (the lists' bytes lie in the file in the order of their strings).
-import { bitmapOf, bitmapWords } from '../format/bitmap.ts';
+import { bitCount, bitmapOf, bitmapWords, eachSetBit } from '../format/bitmap.ts';
 import { BITMAP_REF, ByteList, decodeSearchIndex, eachPosting, encodeList, encodeSearchIndex, listBytes, type SearchIndexData } from '../format/search/search-index-file.ts';
 import type { TermSink } from '../format/search/search-text.ts';
+import { newPlaces } from './column-splice.ts';
 import { asBitmap, byUnits, stringSections, stringsOf, type StringSections } from './search-index.ts';
 
 /** A row changed in place: its place in the list, and what gives a sink its terms before and after. */
@@ -174,6 +175,14 @@ class ListsWriter {
     }
   }
 
+  /** A list made as its bit set already (one the full writer keeps as a bit set). */
+  bitmap(bits: Int32Array, count: number): void {
+    this.takeBits();
+    this.bitmaps.push(bits);
+    this.lists[2 * this.count + 1] = count;
+    this.lists[2 * this.count++] = BITMAP_REF | this.bitmapCount++;
+  }
+
   private takeVarints(): void {
     const { run } = this;
     if (run.to > run.from) this.varints.push(this.old.varints.subarray(run.from, run.to));
@@ -229,6 +238,17 @@ export function searchIndexInPlace(prior: Uint8Array, changes: readonly RowChang
     }
     added[k].sort((a, b) => byUnits(a.term, b.term));
   }
+  return splicedIndex(old, old.rows, perBitmap, added, gone, (i) => replaced.get(i) ?? null);
+}
+
+/**
+ * The index of the previous index's lists, each list i the previous one as it is where `listAt(i)`
+ * is null, else those rows (none: its string is gone), with the strings `added` (each kind's,
+ * sorted, with their rows) put in their places: the lists in their strings' order, each encoded by
+ * the full writer's rule, the strings' sections made again only where a string came or went.
+ */
+function splicedIndex(old: SearchIndexData, rows: number, perBitmap: number, added: { term: string; rows: Uint32Array }[][], gone: number, listAt: (i: number) => Uint32Array | { bits: Int32Array; count: number } | null): Uint8Array {
+  const bounds = [0, old.words, old.words + old.spans, old.words + old.spans + old.chars];
   const newCount = added.reduce((n, a) => n + a.length, 0);
   const writer = new ListsWriter(old, bounds[KINDS] - gone + newCount, perBitmap);
   const counts = [0, 0, 0];
@@ -246,10 +266,11 @@ export function searchIndexInPlace(prior: Uint8Array, changes: readonly RowChang
     };
     for (let i = bounds[k]; i < bounds[k + 1]; i++) {
       place(i);
-      const rows = replaced.get(i);
-      if (rows !== undefined && rows.length === 0) continue;
-      if (rows === undefined) writer.copy(i);
-      else writer.encode(rows);
+      const list = listAt(i);
+      if (list instanceof Uint32Array && list.length === 0) continue;
+      if (list === null) writer.copy(i);
+      else if (list instanceof Uint32Array) writer.encode(list);
+      else writer.bitmap(list.bits, list.count);
       if (all) kept[k].push(all[i]);
       counts[k]++;
     }
@@ -258,5 +279,165 @@ export function searchIndexInPlace(prior: Uint8Array, changes: readonly RowChang
   const strings: StringSections = all
     ? stringSections(kept[0], kept[1], kept[2])
     : { text: old.text, textStart: old.textStart, grams: old.grams, gramLists: old.gramLists, gramVarints: old.gramVarints };
-  return encodeSearchIndex({ rows: old.rows, words: counts[0], spans: counts[1], chars: counts[2], ...strings, ...writer.done() });
+  return encodeSearchIndex({ rows, words: counts[0], spans: counts[1], chars: counts[2], ...strings, ...writer.done() });
+}
+
+/** A row new to the list: its place, and what gives a sink its terms. */
+export interface RowJoin {
+  place: number;
+  terms: (sink: TermSink) => void;
+}
+
+/**
+ * The search index of a new row order (row i is the previous row order[i], or a new row where
+ * that is negative; the previous rows keep their order among themselves) from the previous index
+ * (`prior`) and the new rows' terms (`joins`): every list's rows renumbered in one pass (a row
+ * gone leaves every list it was in), the new rows put in the lists of their terms. A list whose
+ * rows did not move is the previous list's bytes (while the bit sets keep their size); the strings'
+ * sections are the previous ones unless a term appears or disappears. The bytes searchIndex makes
+ * of the whole list.
+ */
+export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: readonly RowJoin[]): Uint8Array {
+  const old = decodeSearchIndex(prior);
+  const rows = order.length;
+  const { now } = newPlaces(order, old.rows);
+  const perOld = bitmapWords(old.rows);
+  const perBitmap = bitmapWords(rows);
+  for (const j of joins) if (!(j.place >= 0 && j.place < rows && order[j.place] < 0)) throw new Error(`row ${j.place} is not a new row of the list`);
+  const edits = termEdits(joins.map((j) => ({ place: j.place, before: () => {}, after: j.terms })));
+  const bounds = [0, old.words, old.words + old.spans, old.words + old.spans + old.chars];
+  const lists = bounds[KINDS];
+  // each previous list's new rows, end to end (`at`: where list i's start; -1: the list as it is)
+  const at = new Int32Array(lists + 1).fill(-1);
+  let flat = new Uint32Array(1 << 16);
+  let used = 0;
+  const joinsOf = new Map<number, TermEdit>();
+  const added = Array.from({ length: KINDS }, () => [] as { term: string; rows: Uint32Array }[]);
+  for (let k = 0; k < KINDS; k++) {
+    for (const [term, e] of edits[k]) {
+      const i = lowerBound(old, term, bounds[k], bounds[k + 1]);
+      if (i < bounds[k + 1] && compareTo(old, term, i) === 0) joinsOf.set(i, e);
+      else added[k].push({ term, rows: edited(new Uint32Array(0), e) });
+    }
+    added[k].sort((a, b) => byUnits(a.term, b.term));
+  }
+  let gone = 0;
+  const ends: number[] = new Array(lists);
+  // the lists that stay bit sets, made a word at a time: the runs of previous rows that stay in order, moved
+  const ready = new Map<number, { bits: Int32Array; count: number }>();
+  const runs = rowRuns(order);
+  for (let i = 0; i < lists; i++) {
+    const count = old.lists[2 * i + 1];
+    const ref = old.lists[2 * i];
+    if (ref & BITMAP_REF) {
+      const base = (ref & ~BITMAP_REF) * perOld;
+      if (base + perOld > old.bitmaps.length) throw damaged();
+      const bits = new Int32Array(perBitmap);
+      for (let r = 0; r < runs.length; r += 3) copyBits(old.bitmaps, base, runs[r], runs[r + 1], bits, runs[r + 2]);
+      const e = joinsOf.get(i);
+      for (const row of e?.joins ?? []) bits[row >>> 5] |= 1 << (row & 31);
+      let same = perOld === perBitmap;
+      for (let w = 0; same && w < perBitmap; w++) same = bits[w] === old.bitmaps[base + w];
+      if (same) continue;
+      const setCount = bitCount(bits);
+      // at least a byte per row: past half a bit set, a bit set
+      if (setCount * 2 > perBitmap * 4) {
+        ready.set(i, { bits, count: setCount });
+        continue;
+      }
+    }
+    if (used + count > flat.length) {
+      const grown = new Uint32Array(Math.max(flat.length * 2, used + count));
+      grown.set(flat.subarray(0, used));
+      flat = grown;
+    }
+    // the list's rows renumbered into `flat` as they are decoded (a gone row left out)
+    let n = 0;
+    let moved = false;
+    if (ref & BITMAP_REF) {
+      const base = (ref & ~BITMAP_REF) * perOld;
+      if (base + perOld > old.bitmaps.length) throw damaged();
+      let seen = 0;
+      eachSetBit(old.bitmaps.subarray(base, base + perOld), (row) => {
+        if (++seen > count || row >= old.rows) throw damaged();
+        const r = now[row];
+        if (r !== row) moved = true;
+        if (r >= 0) flat[used + n++] = r;
+      });
+      if (seen !== count) throw damaged();
+    } else {
+      const bytes = old.varints;
+      let at = ref;
+      let row = -1;
+      for (let k = 0; k < count; k++) {
+        if (at >= bytes.length) throw damaged();
+        let byte = bytes[at++];
+        let gap = byte & 0x7f;
+        for (let shift = 7; byte & 0x80; shift += 7) {
+          if (at >= bytes.length || shift > 21) throw damaged();
+          byte = bytes[at++];
+          gap |= (byte & 0x7f) << shift;
+        }
+        row += gap + 1;
+        if (row >= old.rows) throw damaged();
+        const r = now[row];
+        if (r !== row) moved = true;
+        if (r >= 0) flat[used + n++] = r;
+      }
+    }
+    const e = joinsOf.get(i);
+    if (!moved && e === undefined && perOld === perBitmap) continue;
+    let next: Uint32Array = flat.subarray(used, used + n);
+    if (e !== undefined) {
+      next = edited(next, e);
+      if (used + next.length > flat.length) {
+        const grown = new Uint32Array(Math.max(flat.length * 2, used + next.length));
+        grown.set(flat.subarray(0, used));
+        flat = grown;
+      }
+      flat.set(next, used);
+    }
+    at[i] = used;
+    ends[i] = used + next.length;
+    used += next.length;
+    if (next.length === 0) gone++;
+  }
+  return splicedIndex(old, rows, perBitmap, added, gone, (i) => ready.get(i) ?? (at[i] < 0 ? null : flat.subarray(at[i], ends[i])));
+}
+
+/** The runs of previous rows that stay in order: (first previous row, row after the last, how far they move), three numbers each. */
+function rowRuns(order: Int32Array): number[] {
+  const runs: number[] = [];
+  for (let i = 0; i < order.length; ) {
+    if (order[i] < 0) {
+      i++;
+      continue;
+    }
+    let k = i + 1;
+    while (k < order.length && order[k] === order[k - 1] + 1) k++;
+    runs.push(order[i], order[k - 1] + 1, i - order[i]);
+    i = k;
+  }
+  return runs;
+}
+
+/** Sets in `to` the bits [from, end) of the bit set at `base` of `bits`, each `shift` places on. */
+function copyBits(bits: Int32Array, base: number, from: number, end: number, to: Int32Array, shift: number): void {
+  if (end <= from) return;
+  for (let w = from >>> 5; w <= (end - 1) >>> 5; w++) {
+    let x = bits[base + w];
+    if (x === 0) continue;
+    const low = w << 5;
+    if (low < from) x &= -1 << (from - low);
+    if (low + 32 > end) x &= (1 << (end - low)) - 1;
+    if (x === 0) continue;
+    const at = low + shift;
+    const word = Math.floor(at / 32);
+    const offset = at - word * 32;
+    if (offset === 0) to[word] |= x;
+    else {
+      if (word >= 0) to[word] |= x << offset;
+      to[word + 1] |= x >>> (32 - offset);
+    }
+  }
 }

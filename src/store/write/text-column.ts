@@ -54,36 +54,34 @@ export function buildTextColumn(column: readonly (string | null)[], options: Tex
     counts[id]++;
     nonNull++;
   }
-  const valueRowStart = new Uint32Array(values.length + 1);
-  for (let v = 0; v < values.length; v++) valueRowStart[v + 1] = valueRowStart[v] + counts[v];
-  const cursor = valueRowStart.slice(0, values.length);
-  const valueRows = new Uint32Array(nonNull);
-  for (let r = 0; r < column.length; r++) {
-    const v = rowValue[r];
-    if (v >= 0) valueRows[cursor[v]++] = r;
-  }
+  const { valueRowStart, valueRows } = valueRowsOf(rowValue, counts, nonNull);
   const foldedList = options.folded ? values.map(fold) : null;
   const budget = foldedList === null ? null : options.trigramBudget(values.length);
   const trigrams = budget === null ? null : buildTrigrams(foldedList!, budget);
-  const list = stringList(values);
   const start = options.sortedBefore ? hinted(options.sortedBefore(), ids, values.length) : options.presort ? presorted(options.presort, valueRowStart, valueRows) : undefined;
   const byValue = sortedOrder(values, start, true);
-  return {
-    rows: column.length,
-    values: list,
-    at: stringAtRow(list, rowValue),
-    valueList: values,
-    rowValue,
-    valueRowStart,
-    valueRows,
-    nonNullRows: nonNull,
-    byValue,
-    folded: foldedList === null ? null : stringList(foldedList),
-    foldedList,
-    // folding changes little of the order (mostly a capital letter that starts every value)
-    byFolded: foldedList === null ? null : sortedOrder(foldedList, byValue, false),
-    trigrams,
-  };
+  // folding changes little of the order (mostly a capital letter that starts every value)
+  const byFolded = foldedList === null ? null : sortedOrder(foldedList, byValue, false);
+  return builtColumn({ rows: column.length, valueList: values, foldedList, rowValue, valueRowStart, valueRows, nonNullRows: nonNull, byValue, byFolded, trigrams });
+}
+
+/** Each value's rows, ascending, value by value (`counts`: each value's rows; `nonNull` their sum). */
+export function valueRowsOf(rowValue: Int32Array, counts: readonly number[], nonNull: number): { valueRowStart: Uint32Array; valueRows: Uint32Array } {
+  const valueRowStart = new Uint32Array(counts.length + 1);
+  for (let v = 0; v < counts.length; v++) valueRowStart[v + 1] = valueRowStart[v] + counts[v];
+  const cursor = valueRowStart.slice(0, counts.length);
+  const valueRows = new Uint32Array(nonNull);
+  for (let r = 0; r < rowValue.length; r++) {
+    const v = rowValue[r];
+    if (v >= 0) valueRows[cursor[v]++] = r;
+  }
+  return { valueRowStart, valueRows };
+}
+
+/** A built column of its parts: its values and folded values as string lists, and `at`. */
+export function builtColumn(c: Omit<BuiltTextColumn, 'values' | 'folded' | 'at'>): BuiltTextColumn {
+  const list = stringList(c.valueList);
+  return { ...c, values: list, at: stringAtRow(list, c.rowValue), folded: c.foldedList === null ? null : stringList(c.foldedList) };
 }
 
 /** The column's file. */

@@ -82,31 +82,7 @@ export function buildTrigrams(folded: readonly string[], budgetBytes: number): T
     counts[k] = count[slot];
     keyBytes[k] = bytes[slot];
   }
-  const kinds = new Uint8Array(keyCount);
-  const starts = new Uint32Array(keyCount);
-  // rarest first (ties: the smaller trigram), each in its smaller form, until the budget is spent
-  const byRarity = Array.from(keys.keys()).sort((x, y) => counts[x] - counts[y] || x - y);
-  const bitmapBytes = words * 4;
-  let spent = 0;
-  let varintAt = 0;
-  let bitmapCount = 0;
-  let covered = 0;
-  for (const k of byRarity) {
-    const b = keyBytes[k];
-    const asBitmap = b * BITMAP_SHARE > bitmapBytes;
-    const cost = asBitmap ? bitmapBytes : b;
-    if (spent + cost > budgetBytes) break;
-    spent += cost;
-    covered += counts[k];
-    if (!asBitmap) {
-      kinds[k] = VARINT;
-      starts[k] = varintAt;
-      varintAt += b;
-    } else {
-      kinds[k] = BITMAP;
-      starts[k] = bitmapCount++;
-    }
-  }
+  const { kinds, starts, varintAt, bitmapCount, covered } = selectedLists(counts, keyBytes, words * 4, budgetBytes)!;
   const varints = new Uint8Array(varintAt);
   const bitmaps = new Int32Array(bitmapCount * words);
   // per slot: the write cursor of a varint list, -1 for a bit set, -2 for the rest; `bytes` the
@@ -150,8 +126,55 @@ export function buildTrigrams(folded: readonly string[], budgetBytes: number): T
   return { valueCount: n, codeOf, keys, counts, kinds, starts, varints, bitmaps, coverage: total === 0 ? 1 : covered / total };
 }
 
+/** Which lists an index holds, and where: each key's kind and start, the varints' bytes, the bit sets, the values covered. */
+export interface Selection {
+  kinds: Uint8Array;
+  starts: Uint32Array;
+  varintAt: number;
+  bitmapCount: number;
+  covered: number;
+}
+
+/**
+ * The lists within the budget: rarest first (ties: the smaller trigram), each in its smaller
+ * form, until one does not fit. A key's bytes NaN: its list is not known (a splice's), at least a
+ * byte per value; null where the budget could take it.
+ */
+export function selectedLists(counts: ArrayLike<number>, keyBytes: ArrayLike<number>, bitmapBytes: number, budgetBytes: number): Selection | null {
+  const keyCount = counts.length;
+  const kinds = new Uint8Array(keyCount);
+  const starts = new Uint32Array(keyCount);
+  const byRarity = Array.from({ length: keyCount }, (_, k) => k).sort((x, y) => counts[x] - counts[y] || x - y);
+  let spent = 0;
+  let varintAt = 0;
+  let bitmapCount = 0;
+  let covered = 0;
+  for (const k of byRarity) {
+    const b = keyBytes[k];
+    if (b !== b) {
+      // past half a bit set at a byte per value, it is a bit set
+      if (counts[k] * BITMAP_SHARE > bitmapBytes ? spent + bitmapBytes > budgetBytes : spent + counts[k] > budgetBytes) break;
+      return null;
+    }
+    const asBitmap = b * BITMAP_SHARE > bitmapBytes;
+    const cost = asBitmap ? bitmapBytes : b;
+    if (spent + cost > budgetBytes) break;
+    spent += cost;
+    covered += counts[k];
+    if (!asBitmap) {
+      kinds[k] = VARINT;
+      starts[k] = varintAt;
+      varintAt += b;
+    } else {
+      kinds[k] = BITMAP;
+      starts[k] = bitmapCount++;
+    }
+  }
+  return { kinds, starts, varintAt, bitmapCount, covered };
+}
+
 /** Codes 1..126 for the most frequent code units (ties: the lower code unit), OTHER for the rest. */
-function alphabet(folded: readonly string[]): Uint8Array {
+export function alphabet(folded: readonly string[]): Uint8Array {
   const freq = new Float64Array(0x10000);
   for (const s of folded) for (let i = 0; i < s.length; i++) freq[s.charCodeAt(i)]++;
   const used: number[] = [];

@@ -1,0 +1,177 @@
+// A text column's trigram index (trigram-builder.ts) made from the previous column's, where values
+// were renumbered (a row added or removed moves the first appearance of later values), a few
+// added and a few gone: each indexed list's value ids renumbered, the added values' ids put in and
+// the gone ones left out, every trigram's count moved by the values that have it. The lists left
+// out of the previous index (the commonest trigrams, past its byte budget) are not known, so the
+// splice gives up (null: the caller builds the index whole) where the new budget could reach one of
+// them, or where the alphabet changed. What it gives is buildTrigrams's bytes, to the byte.
+import { bitmapWords, eachSetBit } from '../format/bitmap.ts';
+import { BITMAP, BOUNDARY, UNINDEXED, VARINT, type TrigramData } from '../format/trigram-file.ts';
+import { alphabet, selectedLists } from './trigram-builder.ts';
+
+/** The distinct trigrams of a folded value, under `codeOf`. */
+function trigramsOf(s: string, codeOf: Uint8Array): Set<number> {
+  const out = new Set<number>();
+  if (s.length === 0) return out;
+  let a = BOUNDARY;
+  let b = codeOf[s.charCodeAt(0)];
+  for (let i = 1; i <= s.length; i++) {
+    const c = i < s.length ? codeOf[s.charCodeAt(i)] : BOUNDARY;
+    out.add((a << 14) | (b << 7) | c);
+    a = b;
+    b = c;
+  }
+  return out;
+}
+
+const varintBytes = (gap: number) => 1 + +(gap >= 0x80) + +(gap >= 0x4000) + +(gap >= 0x200000) + +(gap >= 0x10000000);
+
+/** The bytes a list of ascending value ids takes as varints (each id's gap to the previous, the first from -1). */
+function listBytes(list: Uint32Array): number {
+  let bytes = 0;
+  let last = -1;
+  for (let k = 0; k < list.length; k++) {
+    bytes += varintBytes(list[k] - last);
+    last = list[k];
+  }
+  return bytes;
+}
+
+/**
+ * The trigram index of `folded` (the new values, by their new ids) from `old` (the previous
+ * column's): `next[v]` is previous value v's new id (-1: gone), and `next[oldCount + k]` the new id
+ * of added value k (-1: none has it); `oldFolded(v)` a previous value's folded text. Null where
+ * the index must be built whole.
+ */
+export function splicedTrigrams(old: TrigramData, folded: readonly string[], next: Int32Array, oldCount: number, oldFolded: (v: number) => string, budgetBytes: number): TrigramData | null {
+  const n = folded.length;
+  const codeOf = alphabet(folded);
+  if (!Buffer.from(codeOf.buffer, codeOf.byteOffset, codeOf.byteLength).equals(Buffer.from(old.codeOf.buffer, old.codeOf.byteOffset, old.codeOf.byteLength))) return null;
+  // each trigram's count moved by the values gone and added; the added values' new ids by trigram
+  const delta = new Map<number, number>();
+  const joins = new Map<number, number[]>();
+  for (let v = 0; v < next.length; v++) {
+    if (v < oldCount && next[v] >= 0) continue;
+    if (v >= oldCount && next[v] < 0) continue;
+    const gone = v < oldCount;
+    for (const t of trigramsOf(gone ? oldFolded(v) : folded[next[v]], codeOf)) {
+      delta.set(t, (delta.get(t) ?? 0) + (gone ? -1 : 1));
+      if (!gone) {
+        let list = joins.get(t);
+        if (list === undefined) joins.set(t, (list = []));
+        list.push(next[v]);
+      }
+    }
+  }
+  // the new keys: the previous ones still had, and those first had now, ascending; where each was
+  const oldKeys = old.keys;
+  const fresh = [...delta.keys()].filter((t) => !binaryHas(oldKeys, t)).sort((x, y) => x - y);
+  const keys: number[] = [];
+  const counts: number[] = [];
+  const was: number[] = [];
+  for (let k = 0, f = 0; k < oldKeys.length || f < fresh.length; ) {
+    const fromOld = f >= fresh.length || (k < oldKeys.length && oldKeys[k] < fresh[f]);
+    const t = fromOld ? oldKeys[k] : fresh[f];
+    const count = (fromOld ? old.counts[k] : 0) + (delta.get(t) ?? 0);
+    if (count > 0) {
+      keys.push(t);
+      counts.push(count);
+      was.push(fromOld ? k : -1);
+    }
+    if (fromOld) k++;
+    else f++;
+  }
+  const keyCount = keys.length;
+  const oldWords = bitmapWords(old.valueCount);
+  const words = bitmapWords(n);
+  const bitmapBytes = words * 4;
+  /** a key's new list: its previous list renumbered, with the added values' ids; null where the previous index left it out */
+  const listOf = (k: number): Uint32Array | null => {
+    const from = was[k];
+    const added = joins.get(keys[k]) ?? [];
+    if (from >= 0 && old.kinds[from] === UNINDEXED) return null;
+    const out = new Uint32Array(counts[k]);
+    let m = 0;
+    // renumbering keeps the ids in order but where a value's first row moved: sorted only then
+    let ordered = true;
+    let top = -1;
+    if (from >= 0) {
+      const oldCount = old.counts[from];
+      if (old.kinds[from] === VARINT) {
+        let at = old.starts[from];
+        let last = -1;
+        const varints = old.varints;
+        for (let i = 0; i < oldCount; i++) {
+          let byte = varints[at++];
+          let gap = byte & 0x7f;
+          for (let shift = 7; byte & 0x80; shift += 7) {
+            byte = varints[at++];
+            gap |= (byte & 0x7f) << shift;
+          }
+          last += gap;
+          const id = next[last];
+          if (id < 0) continue;
+          if (id < top) ordered = false;
+          out[m++] = top = id;
+        }
+      } else {
+        const base = old.starts[from] * oldWords;
+        eachSetBit(old.bitmaps.subarray(base, base + oldWords), (v) => {
+          const id = next[v];
+          if (id < 0) return;
+          if (id < top) ordered = false;
+          out[m++] = top = id;
+        });
+      }
+    }
+    if (m + added.length !== out.length) throw new Error('the previous trigram index does not add up');
+    if (added.length === 0) return ordered ? out : out.sort();
+    for (const id of added) out[m++] = id;
+    return out.sort();
+  };
+  const lists: (Uint32Array | null)[] = new Array(keyCount);
+  const keyBytes = new Float64Array(keyCount);
+  let total = 0;
+  for (let k = 0; k < keyCount; k++) {
+    lists[k] = listOf(k);
+    keyBytes[k] = lists[k] === null ? NaN : listBytes(lists[k]!);
+    total += counts[k];
+  }
+  // (a list the previous index left out is not known: where the budget could take it, null)
+  const selection = selectedLists(counts, keyBytes, bitmapBytes, budgetBytes);
+  if (selection === null) return null;
+  const { kinds, starts, varintAt, bitmapCount, covered } = selection;
+  const varints = new Uint8Array(varintAt);
+  const bitmaps = new Int32Array(bitmapCount * words);
+  for (let k = 0; k < keyCount; k++) {
+    const list = lists[k];
+    if (kinds[k] === VARINT) {
+      let at = starts[k];
+      let last = -1;
+      for (let i = 0; i < list!.length; i++) {
+        let gap = list![i] - last;
+        last = list![i];
+        while (gap >= 0x80) {
+          varints[at++] = (gap & 0x7f) | 0x80;
+          gap >>>= 7;
+        }
+        varints[at++] = gap;
+      }
+    } else if (kinds[k] === BITMAP) {
+      const base = starts[k] * words;
+      for (let i = 0; i < list!.length; i++) bitmaps[base + (list![i] >>> 5)] |= 1 << (list![i] & 31);
+    }
+  }
+  return { valueCount: n, codeOf, keys: Uint32Array.from(keys), counts: Uint32Array.from(counts), kinds, starts, varints, bitmaps, coverage: total === 0 ? 1 : covered / total };
+}
+
+function binaryHas(sorted: Uint32Array, t: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo] === t;
+}

@@ -70,14 +70,10 @@ function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | n
   return { pool, emit, linked };
 }
 
-/**
- * The list pages, each answered as `aula serve` would (`served`, its work limit) and, where that
- * refuses it, by `api` (none): the static page is written whole, and the user is told that the
- * server refuses it.
- */
+/** The list pages, answered as `aula serve` answers them (`served`); one it refuses as too much work is answered by `api` (no limit) and the user told. */
 async function answerPages(options: BuildOptions, apis: { api: Api; served: Api }, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): Promise<void> {
   const { manifest, eventCount, hashes } = rendered;
-  const refused: { rel: string; bytes: number }[] = [];
+  const refused: string[] = [];
   const limit = envelope.site.page_size;
   const pageKeyOf = hashes === null ? null : pageKeys(hashes, { ...envelope, limit });
   for (let offset = 0; offset === 0 || offset < eventCount; offset += limit) {
@@ -90,10 +86,7 @@ async function answerPages(options: BuildOptions, apis: { api: Api; served: Api 
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
       const request = { method: 'GET', path: EVENT_LIST_PATH, query, headers: {} };
       let response = apis.served(request);
-      if (response.status !== 200) {
-        response = apis.api(request);
-        if (response.status === 200) refused.push({ rel, bytes: response.body.length });
-      }
+      if (response.status === 400) (response = apis.api(request)), refused.push(rel);
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
       out.emit(rel, bodyBuffer(response.body), inputs, compress);
     }
@@ -102,11 +95,7 @@ async function answerPages(options: BuildOptions, apis: { api: Api; served: Api 
     // wait as copies in the threads' queues
     if (!proven) await out.pool?.settled(COMPRESS_AHEAD);
   }
-  if (refused.length > 0) {
-    const largest = refused.reduce((a, b) => (b.bytes > a.bytes ? b : a));
-    const mb = (largest.bytes / 1e6).toFixed(1);
-    options.onWarning?.(`${refused.length} event list page${refused.length === 1 ? '' : 's'} (the largest ${largest.rel}, ${mb} MB) need more work than aula serve does for one request: it answers them 400 "Too expensive" where a static host serves the file; set a smaller page_size in site.yaml, or shorten the longest bodies`);
-  }
+  if (refused.length > 0) options.onWarning?.(`${refused.length} event list page(s) (the first ${refused[0]}) need more work than aula serve does for one request: it answers them 400 "Too expensive" where a static host serves the file; set a smaller page_size in site.yaml, or shorten the longest bodies`);
 }
 
 /** The documents, the schemas and the autocomplete files; returns how many documents were answered (not linked). */
@@ -144,7 +133,6 @@ export async function answerStage(
   const dataset = datasetFrom(buildSource(rendered.files, dist.staging), { lazy: true });
   // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
   const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
-  // the server's: a list page it would refuse is written all the same, and the user told
   const served = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
   await clock.nextPhase('load dataset', 'answer pages');
   // Every event appears on exactly one page, so the serialized events measure the pages' volume

@@ -8,13 +8,13 @@ import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, re
 import { unlinkQuietly } from '../cache/cache-file.ts';
 import { join } from 'node:path';
 
-/** Every regular file under `dir`, relative to it with forward slashes. */
-export function listFiles(dir: string, prefix = ''): string[] {
+/** Every regular file under `dir` (`all`: every entry but folders), relative to it with forward slashes; no link followed. */
+export function listFiles(dir: string, prefix = '', all = false): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) found.push(...listFiles(join(dir, entry.name), rel));
-    else if (entry.isFile()) found.push(rel);
+    if (entry.isDirectory()) found.push(...listFiles(join(dir, entry.name), rel, all));
+    else if (all || entry.isFile()) found.push(rel);
   }
   return found;
 }
@@ -73,12 +73,12 @@ export function carryFile(previous: string, staged: string): boolean {
  * carried. `settled`: true for a file not to compare — one linked from the previous dist already,
  * or one known to differ from it (its bytes' SHA-256 is not the one the previous build recorded):
  * a file the previous build recorded otherwise and a hand then made equal is only not carried,
- * never carried wrongly.
+ * never carried wrongly. `files`: the staging folder's files, when the caller has listed them.
  */
-export function carryOver(previousDist: string, staging: string, settled: (rel: string) => boolean = () => false): number {
+export function carryOver(previousDist: string, staging: string, settled: (rel: string) => boolean = () => false, files: readonly string[] = listFiles(staging)): number {
   if (!statOrNull(previousDist)?.isDirectory()) return 0;
   let carried = 0;
-  for (const rel of listFiles(staging)) {
+  for (const rel of files) {
     if (settled(rel)) continue;
     if (carryFile(join(previousDist, rel), join(staging, rel))) carried++;
   }

@@ -1,9 +1,18 @@
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { listFiles } from './carry-over.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
 import { DistLedger, ledgerPath, stagedIdentities, writeLedger, type Written } from './dist-ledger.ts';
+
+// every lstat the modules under test make, by path: the work a pass does is counted, not timed
+const { lstats } = vi.hoisted(() => ({ lstats: [] as string[] }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const lstatSync = (path: string, ...rest: unknown[]) => (lstats.push(String(path)), (fs.lstatSync as (...a: unknown[]) => unknown)(path, ...rest));
+  return { ...fs, default: { ...fs, lstatSync }, lstatSync };
+});
 
 const roots: string[] = [];
 afterEach(() => roots.splice(0).forEach(removeDir));
@@ -63,6 +72,22 @@ describe('the dist ledger', () => {
     const after = DistLedger.read(next, staging)!;
     expect(after.entry(PAGE)).toBeUndefined();
     expect(after.entry('data.json')).toBeDefined();
+  });
+
+  it('lstats only what is staged: a linked file not at all before the swap, no twin a file has not', () => {
+    const { root, out, staging, path } = setup();
+    const ledger = DistLedger.read(path, out)!;
+    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)).not.toBeNull();
+    writeFileSync(join(staging, 'new.json'), 'new');
+    const written: Written = new Map([[PAGE, { sha: SHA, inputs: 'k1', measure: 4 }], ['new.json', { sha: 'c'.repeat(64) }]]);
+    lstats.length = 0;
+    const staged = stagedIdentities(staging, written, ledger.linked, new Set(listFiles(staging)));
+    expect(lstats).toEqual([join(staging, 'new.json')]);
+    expect([...staged.keys()].sort()).toEqual(['new.json', PAGE, `${PAGE}.br`, `${PAGE}.gz`]);
+    lstats.length = 0;
+    writeLedger(join(root, 'next-ledger.json'), staging, written, { compressor: COMPRESSOR, volume: 1000 }, staged);
+    expect(lstats.sort()).toEqual(['new.json', PAGE, `${PAGE}.br`, `${PAGE}.gz`].map((rel) => join(staging, rel)));
+    expect(DistLedger.read(join(root, 'next-ledger.json'), staging)!.entry('new.json')?.gz).toBeUndefined();
   });
 
   it('links a file proven by its inputs or its hash, with its twins, and nothing else', () => {

@@ -67,13 +67,15 @@ export function identityOf(path: string): string | null {
 /**
  * The identities of every file `written` names (and its .gz/.br) in the staging folder, before the
  * swap; those `linked` from the previous dist by the identity it proved them by (no lstat: a
- * patch build links nearly all of its files).
+ * patch build links nearly all of its files). `present`: the staging folder's files as listed
+ * (listFiles), when the caller has them: a name not among them is not lstat'ed (most pages have
+ * no twins, and a build over the state writes few files of its own).
  */
-export function stagedIdentities(staging: string, written: Written, linked: ReadonlyMap<string, string> = new Map()): Map<string, string> {
+export function stagedIdentities(staging: string, written: Written, linked: ReadonlyMap<string, string> = new Map(), present?: ReadonlySet<string>): Map<string, string> {
   const staged = new Map<string, string>();
   for (const rel of written.keys()) {
     for (const name of [rel, `${rel}.gz`, `${rel}.br`]) {
-      const id = linked.get(name) ?? identityOf(join(staging, name));
+      const id = linked.get(name) ?? (present === undefined || present.has(name) ? identityOf(join(staging, name)) : null);
       if (id !== null) staged.set(name, id);
     }
   }
@@ -268,8 +270,10 @@ export type Written = Map<string, { sha: string; inputs?: string; measure?: numb
 export function writeLedger(path: string, out: string, written: Written, precompressed: { compressor: string; volume: number } | undefined, staged: ReadonlyMap<string, string>): void {
   const files: Record<string, LedgerEntry> = {};
   const current = (name: string) => {
-    const id = identityOf(join(out, name));
-    return unchangedSince(staged.get(name), id) ? id : null;
+    const before = staged.get(name);
+    // (a name not staged is not lstat'ed: most pages have no twins)
+    const id = before === undefined ? null : identityOf(join(out, name));
+    return unchangedSince(before, id) ? id : null;
   };
   for (const [rel, what] of [...written].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const id = current(rel);

@@ -129,12 +129,13 @@ const noListWarning = (dist: string) =>
   `${printable(join(dist, MADE_FILES))} is missing or unreadable (a dist of an older aula, or damaged): of what aula did not make, only the names at the top of ${printable(dist)} are kept`;
 
 /**
- * Moves `staged` to `out`, replacing what was there. The former dist is removed before this
- * returns, and so before the new dist's ledger records its files' identities: most of its files
- * are hard links to the new dist's, and each unlink changes the ctime the ledger proves a file by.
+ * Moves `staged` to `out`, replacing what was there (`files`: the staging folder's files, when the
+ * caller has listed them). The former dist is removed before this returns, and so before the new
+ * dist's ledger records its files' identities: most of its files are hard links to the new dist's,
+ * and each unlink changes the ctime the ledger proves a file by.
  */
-export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}): void {
-  const parked = swapRenames(staged, out, warn);
+export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}, files?: readonly string[]): void {
+  const parked = swapRenames(staged, out, warn, files);
   if (parked === null) return;
   removeMade(parked.dir, parked.made);
   if (parked.kept) warnLeft(parked.dir, warn);
@@ -149,18 +150,10 @@ export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}
  */
 function warnLeft(dir: string, warn: SwapWarning): void {
   if (!existsSync(dir)) return;
-  const left: string[] = [];
-  // (walked here: listFiles names regular files only, and readdirSync's `recursive` follows a
-  // linked folder, out of this one and round a loop)
-  const walk = (rel: string) => {
-    for (const e of readdirSync(rel === '' ? dir : join(dir, rel), { withFileTypes: true })) {
-      const at = rel === '' ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) walk(at);
-      else if (rel !== '' || (e.name !== 'manifest.json' && e.name !== MADE_FILES)) left.push(at);
-    }
-  };
+  let left: string[];
   try {
-    walk('');
+    // (every entry that is not a folder: listFiles follows no link, readdirSync's `recursive` would)
+    left = listFiles(dir, '', true).filter((f) => f !== 'manifest.json' && f !== MADE_FILES);
   } catch {
     return; // gone meanwhile, or unreadable: nothing to say of it
   }
@@ -174,13 +167,13 @@ function warnLeft(dir: string, warn: SwapWarning): void {
  * the files its .aula-files lists (null: it lists none, and all of it is aula's once the user's
  * entries at its top are moved out).
  */
-function swapRenames(staged: string, out: string, warn: SwapWarning): { dir: string; made: MadeList; kept: boolean } | null {
+function swapRenames(staged: string, out: string, warn: SwapWarning, files?: readonly string[]): { dir: string; made: MadeList; kept: boolean } | null {
   const hadOld = existsSync(out);
   // what the user keeps in the former dist, and where it goes: refused before anything moves
   const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: { files: [] } };
   // said once per such build: nested files of the user's cannot be told from aula's there
   if (hadOld && 'top' in made) warn(noListWarning(out));
-  writeMadeFiles(staged, hadOld ? out : null);
+  writeMadeFiles(staged, hadOld ? out : null, files);
   // From here on the manifest proves the folder is aula's; the marker must not ship in the dist.
   // (Nor is it removed if the build is stopped now: it is about to be the dist, or the old one
   // is parked, which the next build's recoverDist puts back.)
@@ -199,11 +192,12 @@ function swapRenames(staged: string, out: string, warn: SwapWarning): { dir: str
 }
 
 /**
- * Lists every file of the new tree in its .aula-files; the former dist's file is linked instead
- * when it says the same, so that an unchanged list keeps its mtime as every unchanged file does.
+ * Lists every file of the new tree in its .aula-files (`files`: as the caller listed them, when it
+ * has); the former dist's file is linked instead when it says the same, so that an unchanged list
+ * keeps its mtime as every unchanged file does.
  */
-function writeMadeFiles(staged: string, previous: string | null): void {
-  const text = madeFilesText([...listFiles(staged).filter((f) => f !== STAGING_MARKER), MADE_FILES]);
+function writeMadeFiles(staged: string, previous: string | null, files: readonly string[] = listFiles(staged)): void {
+  const text = madeFilesText([...files.filter((f) => f !== STAGING_MARKER && f !== MADE_FILES), MADE_FILES]);
   const path = join(staged, MADE_FILES);
   if (previous !== null && readSmallFile(join(previous, MADE_FILES), Buffer.byteLength(text)) === text) {
     try {

@@ -5,7 +5,7 @@ import { DEFAULT_UPSTREAM } from '../../defaults.ts';
 import type { Media } from '../../model/types.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile, type MediaFile } from '../../store/format/public-files.ts';
-import { carryOver } from '../ledger/carry-over.ts';
+import { carryOver, listFiles } from '../ledger/carry-over.ts';
 import { swapIn } from '../out-folder/swap.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { copyMediaFiles } from '../write/media-copies.ts';
@@ -51,12 +51,14 @@ export async function publishStage(
   ]));
   await clock.nextPhase('manifest', 'carry over');
   const { ledger } = dist;
-  carryOver(out, dist.staging, ledger ? (rel) => ledger.linked.has(rel) || ledger.differs(rel, dist.written) : undefined);
+  // listed once for the carry-over, the identities and .aula-files (a carried file keeps its name)
+  const files = listFiles(dist.staging);
+  carryOver(out, dist.staging, ledger ? (rel) => ledger.linked.has(rel) || ledger.differs(rel, dist.written) : undefined, files);
   await clock.nextPhase('carry over', 'swap');
   if (dist.ledgerFile !== null) input.record?.(manifestJson);
   // as written, before anybody else can reach them: what changes after the swap is not proven
-  const staged = dist.ledgerFile === null ? null : stagedIdentities(dist.staging, dist.written, dist.ledger?.linked);
-  swapIn(dist.staging, out, options.onWarning);
+  const staged = dist.ledgerFile === null ? null : stagedIdentities(dist.staging, dist.written, dist.ledger?.linked, new Set(files));
+  swapIn(dist.staging, out, options.onWarning, files);
   // recorded once every file is in place: the identities a later build proves files by
   if (dist.ledgerFile !== null) writeLedger(dist.ledgerFile, out, dist.written, manifest.precompressed, staged!);
   clock.phase('swap');

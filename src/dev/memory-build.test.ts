@@ -10,6 +10,7 @@ import { loadContent, formatProblem } from '../content/index.ts';
 import { generateContent } from '../gen/content-generator.ts';
 import { listFiles } from '../pipeline/ledger/carry-over.ts';
 import { normalizeBaseUrl } from '../pipeline/build.ts';
+import { newestOf } from '../pipeline/write/manifest-of.ts';
 import { renderDataFiles } from '../store/write/data-files.ts';
 import { calendarData } from '../pipeline/render/calendar-data.ts';
 import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES } from '../store/format/dist-paths.ts';
@@ -171,8 +172,28 @@ describe('aula dev in memory', () => {
       const index = `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`;
       expect(made.files.text(index) === wanted(index).toString(), `step ${step}, ${did}: ${index}`).toBe(true);
       expect(made.dataset.manifest.counts.events, `step ${step}`).toBe(clean.model.events.length);
+      expect(made.dataset.manifest.built_at, `step ${step}, ${did}`).toBe(new Date(newestOf(clean.model.events)).toISOString());
     }
     // the rows of unchanged events were taken over, not rendered again
     expect(reused).toBeGreaterThan(1000);
+  });
+
+  it('takes the rows and the newest last_modified of the events that stay (the same records) over, the newest one gone too', async () => {
+    const content = join(root, 'identity');
+    await generateContent({ events: 60, directory: 20, seed: 5, outDir: content });
+    const { model } = await loadContent(content);
+    const memory = new MemoryBuild();
+    const baseUrl = normalizeBaseUrl(model!.site.base_url);
+    expect(memory.make(model!, baseUrl).stats.rendered).toBe(60);
+    const newest = model!.events.reduce((a, b) => (b.last_modified > a.last_modified ? b : a));
+    const rest = model!.events.filter((e) => e !== newest);
+    const gone = memory.make({ ...model!, events: rest }, baseUrl);
+    expect([gone.stats.rendered, gone.stats.reused]).toEqual([0, 59]);
+    expect(gone.dataset.manifest.built_at).toBe(new Date(newestOf(rest)).toISOString());
+    // one record replaced where it stands, one added in front: those two rendered, the rest taken over
+    const edited = rest.map((e, i) => (i === 30 ? { ...e, title: 'Edited' } : e));
+    const next = memory.make({ ...model!, events: [{ ...newest, id: -1 }, ...edited] }, baseUrl);
+    expect([next.stats.rendered, next.stats.reused]).toEqual([2, 58]);
+    expect(next.dataset.manifest.built_at).toBe(new Date(newest.last_modified).toISOString());
   });
 });

@@ -52,7 +52,11 @@ export interface MemoryStats {
 /** What the last make made, by row, and which record each row came from. */
 interface Last {
   events: readonly Event[];
-  rowOf: Map<Event, number>;
+  /** the model's events (in the model's order) and each one's row */
+  model: readonly Event[];
+  rows: Int32Array;
+  /** the newest last_modified of them (the manifest's built_at) */
+  newest: number;
   context: string;
   /** its event data (store/write/event-data.ts) and event parts */
   data: PreviousData;
@@ -80,7 +84,7 @@ export class MemoryBuild {
     // the last make's rows are this one's only under the same render context
     const last = this.last?.context === context ? this.last : null;
     // the events in list order, and where each row was in the last make (negative: new)
-    const { events, order, fresh } = listOrder(model.events, last);
+    const { events, order, fresh, rows: rowsOfModel, newest } = listOrder(model.events, last);
     phase('order');
     const rows = renderRows(fresh, ctx);
     stats.rendered += fresh.length;
@@ -98,7 +102,7 @@ export class MemoryBuild {
       [DATA_FILES.categories, toJson(model.categories.map(renderCategory))],
       [INDEX, index],
       [AUTOCOMPLETE_DATA_FILE, autocomplete],
-      ['manifest.json', JSON.stringify(this.manifestOf(model, baseUrl, events.length))],
+      ['manifest.json', JSON.stringify(this.manifestOf(model, baseUrl, events.length, newest))],
     ]);
     // the search index made when first read: most edits are served, and replaced, before a request searches
     const source = withSearchFile(memorySource(files, 'memory'), () => searchIndexOf(new EventRows(Buffer.concat(parts), data.starts)));
@@ -109,13 +113,11 @@ export class MemoryBuild {
     const dataset = stored ? { ...stored, autocomplete: kept.dataset!.autocomplete, search: searchOf(source, stored, true) } : datasetFrom(source, { lazy: true });
     kept.dataset = dataset;
     phase('dataset');
-    const rowOf = new Map<Event, number>();
-    events.forEach((e, row) => rowOf.set(e, row));
     const made = data.files;
     // the next make reads these columns row by row where its changes are in place (event-data.ts)
     let table: EventTable | null = null;
     const columns = () => (table ??= readColumns(memorySource(made, 'memory'), events.length, true));
-    this.last = { events, rowOf, context, parts, data: { starts: data.starts, bounds: data.bounds, values: data.values, file: (rel) => made.get(rel)!, calendar: () => readCalendarFile(made.get(DATA_FILES.calendar)!, events.length), table: columns, bytes: (begin, end) => bytesOfParts(parts, data.bounds, begin, end) } };
+    this.last = { events, model: model.events, rows: rowsOfModel, newest, context, parts, data: { starts: data.starts, bounds: data.bounds, values: data.values, file: (rel) => made.get(rel)!, calendar: () => readCalendarFile(made.get(DATA_FILES.calendar)!, events.length), table: columns, bytes: (begin, end) => bytesOfParts(parts, data.bounds, begin, end) } };
     phase('keep');
     return { dataset, stats, files: source };
   }
@@ -143,8 +145,8 @@ export class MemoryBuild {
    * may take) and the build id: unique to each make of this session, so the answers' validators
    * (made from the manifest) change whenever the data may have, and never match a dist's.
    */
-  private manifestOf(model: Model, baseUrl: string, eventCount: number): Manifest {
-    const manifest = manifestOf(model.site, baseUrl, newestOf(model.events), {
+  private manifestOf(model: Model, baseUrl: string, eventCount: number, newest: number): Manifest {
+    const manifest = manifestOf(model.site, baseUrl, newest, {
       events: eventCount,
       pages: model.pages.size,
       categories: model.categories.length,
@@ -158,38 +160,63 @@ export class MemoryBuild {
 
 /**
  * The events in list order, where each was in the last make's rows (negative: the new event
- * -order[i] - 1), and the new events. After an edit most of them are the last make's records in
- * the last order: those are kept in it, and the few new ones sorted and merged in (the order is
- * total: ids are unique), the order a sort of all of them gives.
+ * -order[i] - 1), the new events, each model event's row, and the newest last_modified. After an
+ * edit most of them are the last make's records in the last order: those are kept in it, and the
+ * few new ones sorted and merged in (the order is total: ids are unique), the order a sort of all
+ * of them gives. Each is found in the last make by identity where it stood in the model, its
+ * neighbours told apart without a look-up (a hundred thousand records' fields or a map of them
+ * cost an edit more than the rest of its order); one kept but taken for new renders the same row.
  */
-function listOrder(events: readonly Event[], last: Last | null): { events: Event[]; order: Int32Array | null; fresh: Event[] } {
+function listOrder(events: readonly Event[], last: Last | null): { events: Event[]; order: Int32Array | null; fresh: Event[]; rows: Int32Array; newest: number } {
+  const rows = new Int32Array(events.length);
+  const was = new Int32Array(events.length).fill(-1);
+  const kept = new Uint8Array(last?.events.length ?? 0);
+  const prev = last?.model ?? [];
+  let lookup: Map<Event, number> | null = null;
+  for (let i = 0, j = 0; i < events.length && j < prev.length; i++) {
+    const e = events[i];
+    let k = prev[j] === e ? j : prev[j + 1] === e ? j + 1 : -1;
+    // neither new before prev[j] nor in its place: looked up (a reorder, several changes together)
+    if (k < 0 && events[i + 1] !== prev[j] && events[i + 1] !== prev[j + 1]) k = (lookup ??= new Map(prev.map((p, at) => [p, at]))).get(e) ?? -1;
+    if (k < 0) continue;
+    was[i] = last!.rows[k];
+    kept[was[i]] = 1;
+    j = k + 1;
+  }
+  const freshAt = events.map((_, i) => i).filter((i) => was[i] < 0).sort((a, b) => compareListOrder(events[a], events[b]));
+  const fresh = freshAt.map((i) => events[i]);
+  const freshRow = new Int32Array(fresh.length);
+  let newest = 0;
+  for (const e of fresh) newest = Math.max(newest, e.last_modified);
   if (!last) {
-    const sorted = [...events].sort(compareListOrder);
-    return { events: sorted, order: null, fresh: sorted };
+    freshAt.forEach((i, row) => (rows[i] = row));
+    return { events: fresh, order: null, fresh, rows, newest };
   }
-  const fresh: Event[] = [];
-  const kept = new Uint8Array(last.events.length);
-  for (const e of events) {
-    const was = last.rowOf.get(e);
-    if (was === undefined) fresh.push(e);
-    else kept[was] = 1;
-  }
-  fresh.sort(compareListOrder);
   const out: Event[] = new Array(events.length);
   const order = new Int32Array(events.length);
+  const keptRow = new Int32Array(last.events.length);
   let n = 0;
   let f = 0;
   const takeFresh = () => {
+    freshRow[f] = n;
     order[n] = -(f + 1);
     out[n++] = fresh[f++];
   };
-  for (let was = 0; was < last.events.length; was++) {
-    if (kept[was] === 0) continue;
-    const e = last.events[was];
+  // the last make's newest stays unless an event that went had it
+  let stays = true;
+  for (let at = 0; at < last.events.length; at++) {
+    const e = last.events[at];
+    if (kept[at] === 0) {
+      stays &&= e.last_modified < last.newest;
+      continue;
+    }
     while (f < fresh.length && compareListOrder(fresh[f], e) < 0) takeFresh();
-    order[n] = was;
+    keptRow[at] = n;
+    order[n] = at;
     out[n++] = e;
   }
   while (f < fresh.length) takeFresh();
-  return { events: out, order, fresh };
+  freshAt.forEach((i, at) => (rows[i] = freshRow[at]));
+  for (let i = 0; i < events.length; i++) if (was[i] >= 0) rows[i] = keptRow[was[i]];
+  return { events: out, order, fresh, rows, newest: stays ? Math.max(newest, last.newest) : newestOf(events) };
 }

@@ -5,7 +5,7 @@
 // to the kept state by the paths a watcher would report.
 import { mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadContent, formatProblem } from '../content/index.ts';
 import { generateContent } from '../gen/content-generator.ts';
 import { listFiles } from '../pipeline/ledger/carry-over.ts';
@@ -19,6 +19,13 @@ import { mulberry32 } from '../util/mulberry32.ts';
 import { removeDir, tempDir } from '../../test/helpers.ts';
 import { ContentState } from './content-state.ts';
 import { MemoryBuild } from './memory-build.ts';
+
+// the rows' fit to their offsets, checked when a dist is read: counted (the rows made here are not checked again)
+const { offsetChecks } = vi.hoisted(() => ({ offsetChecks: { n: 0 } }));
+vi.mock('../store/read/row-offsets.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../store/read/row-offsets.ts')>();
+  return { ...real, rowOffsetsProblem: (...args: Parameters<typeof real.rowOffsetsProblem>) => (offsetChecks.n++, real.rowOffsetsProblem(...args)) };
+});
 
 const root = tempDir('aula-memory-build-');
 afterAll(() => removeDir(root));
@@ -184,7 +191,9 @@ describe('aula dev in memory', () => {
     const { model } = await loadContent(content);
     const memory = new MemoryBuild();
     const baseUrl = normalizeBaseUrl(model!.site.base_url);
+    offsetChecks.n = 0;
     expect(memory.make(model!, baseUrl).stats.rendered).toBe(60);
+    expect(offsetChecks.n).toBe(0);
     const newest = model!.events.reduce((a, b) => (b.last_modified > a.last_modified ? b : a));
     const rest = model!.events.filter((e) => e !== newest);
     const gone = memory.make({ ...model!, events: rest }, baseUrl);

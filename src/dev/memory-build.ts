@@ -105,7 +105,7 @@ export class MemoryBuild {
       ['manifest.json', JSON.stringify(this.manifestOf(model, baseUrl, events.length, newest))],
     ]);
     // the search index made when first read: most edits are served, and replaced, before a request searches
-    const source = withSearchFile(memorySource(files, 'memory'), () => searchIndexOf(new EventRows(Buffer.concat(parts), data.starts)));
+    const source = withSearchFile({ ...memorySource(files, 'memory'), rowsMadeHere: true }, () => searchIndexOf(new EventRows(Buffer.concat(parts), data.starts)));
     phase('files');
     const kept = this.directory!;
     // the searcher is made from the index text: the same text, the same searcher
@@ -195,6 +195,17 @@ function listOrder(events: readonly Event[], last: Last | null): { events: Event
   const out: Event[] = new Array(events.length);
   const order = new Int32Array(events.length);
   const keptRow = new Int32Array(last.events.length);
+  // where each new event goes among the last make's (in list order, those that went too): found
+  // by halving, not by comparing it with every event before it
+  const before = fresh.map((e) => {
+    let lo = 0;
+    for (let hi = last.events.length; lo < hi; ) {
+      const mid = (lo + hi) >>> 1;
+      if (compareListOrder(e, last.events[mid]) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  });
   let n = 0;
   let f = 0;
   const takeFresh = () => {
@@ -210,7 +221,7 @@ function listOrder(events: readonly Event[], last: Last | null): { events: Event
       stays &&= e.last_modified < last.newest;
       continue;
     }
-    while (f < fresh.length && compareListOrder(fresh[f], e) < 0) takeFresh();
+    while (f < fresh.length && before[f] <= at) takeFresh();
     keptRow[at] = n;
     order[n] = at;
     out[n++] = e;

@@ -29,6 +29,8 @@ export interface DistSource {
    * edge's: the sections an answer reads, fetched and checked when first read); without it, `bytes`
    */
   sectioned?(rel: string): Uint8Array;
+  /** the event rows and their offsets were made together in this process (aula dev's, in memory): their fit is not checked again */
+  rowsMadeHere?: boolean;
   /** opens files to be read by offset as one (a dist/ folder's event parts): the rows stay out of memory */
   open?(rels: readonly string[]): FileRows;
 }

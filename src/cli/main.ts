@@ -235,7 +235,7 @@ program
   .option('--root <dir>', 'where dist/ is on the nginx host: prints the `set $aula_root` line for the server part')
   .option('--upstream <url>', 'the aula server as nginx reaches it', upstream, DEFAULT_UPSTREAM)
   .action(async (opts: { dist: string; root?: string; upstream: string }) => {
-    const { nginxSnippets } = await import('../pipeline/publish/routing-files.ts');
+    const { nginxSnippets } = await import('../deploy/routing-files.ts');
     const { MEDIA_FILES_INDEX, parseMediaFiles } = await import('../store/format/public-files.ts');
     const read = (rel: string) => {
       try {

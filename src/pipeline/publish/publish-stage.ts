@@ -9,7 +9,7 @@ import { carryOver, listFiles } from '../ledger/carry-over.ts';
 import { swapIn } from '../out-folder/swap.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { copyMediaFiles } from '../write/media-copies.ts';
-import { routingFiles } from './routing-files.ts';
+import { routingFiles } from '../../deploy/routing-files.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { writeFiles } from '../write/write-files.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';

@@ -26,7 +26,7 @@ export class StagedDist {
   readonly ledgerFile: string | null;
   /** every file this build put in place, with its SHA-256 (and inputs' key), for the next ledger */
   readonly written: Written = new Map();
-  /** the files the dist serves (routing-files.ts lists them), by SHA-256: the manifest's public files */
+  /** the files the dist serves (deploy/routing-files.ts lists them), by SHA-256: the manifest's public files */
   readonly served = new Map<string, string>();
   /** the data files' digests, as the manifest lists them */
   readonly digests = new Map<string, FileDigest>();

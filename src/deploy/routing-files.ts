@@ -1,10 +1,9 @@
 // The static hosts' routing rules written into dist/: Netlify and Vercel read theirs from the
 // published folder; the nginx snippets are for an include (or `aula nginx` prints them).
-import { FILTER_PARAMETERS } from '../../query/events/catalog.ts';
-import { SHAPE_PARAMS } from '../../api/events/shape.ts';
-import { netlifyHeaders, netlifyRedirects, nginxConfig, nginxString, NGINX_ROOT_VARIABLE, vercelConfig, type PublicFiles } from '../../deploy/routing.ts';
-import type { Manifest } from '../../store/format/manifest.ts';
-import type { DistFiles } from '../../store/write/data-files.ts';
+import { FILTER_PARAMETERS } from '../query/events/catalog.ts';
+import { SHAPE_PARAMS } from '../api/events/shape.ts';
+import { netlifyHeaders, netlifyRedirects, nginxConfig, nginxString, NGINX_ROOT_VARIABLE, vercelConfig, type PublicFiles } from './routing.ts';
+import type { Manifest } from '../store/format/manifest.ts';
 
 /** Every parameter the server reads besides limit and offset: a static page cannot answer those. */
 export const KNOWN_PARAMETERS: readonly string[] = [...FILTER_PARAMETERS.map((p) => p.name), ...SHAPE_PARAMS, 'format'];
@@ -26,7 +25,7 @@ export function nginxSnippets(manifest: Manifest, upstream: string, publicFiles:
   ].join('\n');
 }
 
-export function routingFiles(manifest: Manifest, upstream: string, publicFiles: PublicFiles): DistFiles {
+export function routingFiles(manifest: Manifest, upstream: string, publicFiles: PublicFiles): Map<string, string> {
   const nginx = nginxConfig(manifest, { upstream, publicFiles });
   return new Map([
     ['_redirects', netlifyRedirects(manifest, upstream, publicFiles)],

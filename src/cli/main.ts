@@ -61,6 +61,7 @@ function absoluteUrl(value: string): string {
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.search !== '' || u.hash !== '') {
     throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. https://example.org/api');
   }
+  if (u.username !== '' || u.password !== '') throw new InvalidArgumentError('expected no user name or password in the URL: it is written into every link');
   if (plainBasePath(u) === null) throw new InvalidArgumentError(`its path may hold only ${PLAIN_BASE_PATH} (the host rules the build writes cannot hold others)`);
   return value.replace(/\/+$/, '');
 }

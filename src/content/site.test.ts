@@ -27,6 +27,13 @@ describe('site.yaml', () => {
     expect((await loadModel({ 'site.yaml': 'base_url: https://example.org/my_site.v2/~x-y/\n' })).site.base_url).toBe('https://example.org/my_site.v2/~x-y');
   });
 
+  it('reports a base_url with a user name or password, without repeating them: they would be in every link', async () => {
+    for (const url of ['https://user:s3cret@example.org/api', 'https://user@example.org', 'https://:s3cret@example.org']) {
+      const { lines: out } = await load({ 'site.yaml': `base_url: "${url}"\n` });
+      expect(out).toEqual(['site.yaml:1:11 base_url: expected no user name or password in the URL: it is written into every link of the dist']);
+    }
+  });
+
   it('a refused page_size or max_page_size is not compared with the other (its default was never written)', async () => {
     const { lines: out } = await load({ 'site.yaml': lines('page_size: 0', 'max_page_size: 5') });
     expect(out).toEqual(['site.yaml:1:12 page_size: expected a positive integer, got 0']);

@@ -42,6 +42,9 @@ function baseUrl(f: Fields): string {
     f.problem('base_url', `expected an absolute http:// or https:// URL, got ${describeValue(text)}`);
   } else if (url.search !== '' || url.hash !== '' || text.includes('?') || text.includes('#')) {
     f.problem('base_url', `expected an origin and optional path without query or fragment, got ${describeValue(text)}`);
+  } else if (url.username !== '' || url.password !== '') {
+    // (not quoted: the user name and password would be in the message)
+    f.problem('base_url', 'expected no user name or password in the URL: it is written into every link of the dist');
   } else if (plainBasePath(url) === null) {
     f.problem('base_url', `its path may hold only ${PLAIN_BASE_PATH} (the host rules the build writes cannot hold others), got ${describeValue(text)}`);
   }

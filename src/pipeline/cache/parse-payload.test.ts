@@ -28,12 +28,13 @@ describe('parse payloads', () => {
     const events = [{ id: 1, ...texts('<p>„eins“ – zwei</p>') }, { id: 2, ...texts('x'.repeat(70_000)) }];
     const parsed = { records: events.map((value, i) => ({ value: { ...value }, file: 'events/a.yaml', item: i })), problems: [] } as unknown as Parsed<Event>;
     const apart = new TextsApart();
+    apart.begin();
     for (const e of events) {
       // a stand-in for the event's row: every field in EVENT_FIELDS order (the texts matter)
       const row = rowOf(e);
       apart.add(row.bytes, row.starts);
     }
-    const payload = apart.payload(parsed);
+    const payload = Buffer.concat(apart.parts(parsed));
     expect(payload[0]).toBe(0);
     // the parse's own records keep their texts (a copy of each is serialized without them)
     expect(parsed.records.map((r) => r.value)).toEqual(events);
@@ -46,5 +47,48 @@ describe('parse payloads', () => {
     // damaged texts are refused, never given back wrong
     expect(() => decodeParse(Buffer.concat([payload.subarray(0, payload.length - 2), Buffer.from(']')]), true)).toThrow();
     expect(() => decodeParse(Buffer.concat([payload.subarray(0, payload.length - 1), Buffer.from(',[]]')]), true)).toThrow(/do not fit/);
+  });
+  it('of several files made by one TextsApart each hold their own texts, however the scratch grew between them', () => {
+    const fileOf = (name: string, bodies: string[]) =>
+      ({ records: bodies.map((b, i) => ({ value: { id: i, ...texts(b) }, file: name, item: i })), problems: [] }) as unknown as Parsed<Event>;
+    const apart = new TextsApart();
+    const made = (parsed: Parsed<Event>) => {
+      apart.begin();
+      for (const r of parsed.records) {
+        const row = rowOf(r.value as unknown as Record<string, unknown>);
+        apart.add(row.bytes, row.starts);
+      }
+      return apart.parts(parsed);
+    };
+    const a = fileOf('a.yaml', ['eins', 'zwei']);
+    const aParts = made(a);
+    const aBefore = Buffer.concat(aParts);
+    // a file begun and given up (one of its events had no row): its texts are dropped
+    apart.begin();
+    const dropped = rowOf(fileOf('x.yaml', ['nie']).records[0].value as unknown as Record<string, unknown>);
+    apart.add(dropped.bytes, dropped.starts);
+    // larger than the scratch: it grows, and a's parts, handed out before, are unchanged
+    const b = fileOf('b.yaml', ['y'.repeat(100_000), 'drei']);
+    const bPayload = Buffer.concat(made(b));
+    expect(Buffer.concat(aParts).equals(aBefore)).toBe(true);
+    expect((decodeParse(aBefore, true) as Parsed<Event>).records.map((r) => r.value.body)).toEqual(['eins', 'zwei']);
+    expect((decodeParse(bPayload, true) as Parsed<Event>).records.map((r) => r.value.body)).toEqual(['y'.repeat(100_000), 'drei']);
+  });
+  it('leave the texts out for a build without a cache: decoded without them as a kept payload is, refused with them', () => {
+    const events = [{ id: 1, ...texts('<p>eins</p>') }, { id: 2, ...texts('zwei') }];
+    const parsed = { records: events.map((value, i) => ({ value: { ...value }, file: 'events/a.yaml', item: i })), problems: [] } as unknown as Parsed<Event>;
+    const payloadOf = (apart: TextsApart) => {
+      apart.begin();
+      for (const e of events) {
+        const row = rowOf(e);
+        apart.add(row.bytes, row.starts);
+      }
+      return Buffer.concat(apart.parts(parsed));
+    };
+    const kept = payloadOf(new TextsApart());
+    const slim = payloadOf(new TextsApart(false));
+    expect(slim.length).toBeLessThan(kept.length);
+    expect(decodeParse(slim, false)).toEqual(decodeParse(kept, false));
+    expect(() => decodeParse(slim, true)).toThrow(/do not fit/);
   });
 });

@@ -8,9 +8,8 @@
 //   0x00 · u32 LE length of the first part · v8.serialize(textless parse) · [[…8 values…], …]
 //
 // The build's main thread decodes only the first part of a parse a thread made now: its rows hold
-// the texts. A body with „ “ or – is a two-byte string to V8, and the bodies are most of the
-// payloads; decoded, they would be the largest part of the main thread's heap. A parse taken from
-// the cache is decoded whole.
+// the texts (bodies with „ “ or – are two-byte strings to V8, and most of the payloads: decoded,
+// the largest part of its heap). A parse taken from the cache is decoded whole.
 import { deserialize, serialize } from 'node:v8';
 import type { Parsed } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
@@ -30,32 +29,45 @@ function textless(e: Event): TextlessEvent {
 const APART = 0x00;
 const HEAD = 5;
 
-/** The texts' JSON as it is written: grows to the largest file's, kept for the next. */
+const NO_TEXTS = Buffer.from('[]'); // the texts of a payload made without them (TextsApart's `kept`)
+/** The texts' JSON as it is written: grows to the largest batch's, kept for the next. */
 let scratch = Buffer.allocUnsafeSlow(64 << 10);
 
 /**
- * The texts of one file's events, as their rows are made (add each row's bytes and offsets in
- * record order), then the payload of the file's parse. One at a time per thread: they share the
- * scratch buffer, which a new one starts over.
+ * The texts of a batch's events files end to end, as their rows are made (begin() a file, add each
+ * row in record order), then each file's payload as parts (a batch's payloads are copied once, into
+ * its answer). One at a time per thread: they share the scratch buffer, which a new one starts over.
  */
 export class TextsApart {
-  /** the JSON so far in `scratch`, from 0: `[` and the records' arrays */
-  private bytes = 1;
+  /** the JSON in `scratch`, from 0: the files' texts, then this file's, from `start` */
+  private bytes = 0;
+  private start = 0;
   private count = 0;
 
-  constructor() {
-    scratch[0] = 0x5b; // [
+  /** `kept` false (no cache: decodeParse reads no texts): left out, and refused when asked for, as damage is */
+  constructor(private readonly kept = true) {}
+
+  /** Starts a file's texts; those of a file begun and not made into parts are dropped. */
+  begin(): void {
+    this.bytes = this.start;
+    this.count = 0;
+    if (!this.kept) return;
+    this.room(1);
+    scratch[this.bytes++] = 0x5b; // [
+  }
+
+  private room(more: number): void {
+    if (this.bytes + more <= scratch.length) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes + more, Math.ceil(scratch.length * 1.5)));
+    scratch.copy(grown, 0, 0, this.bytes);
+    scratch = grown;
   }
 
   /** A record's row: its texts' JSON is copied out of `row` (which may be reused after). */
   add(row: Uint8Array, starts: ArrayLike<number>): void {
+    if (!this.kept) return void this.count++;
     // at most the row's length, the commas and brackets
-    const room = this.bytes + row.byteLength + EVENT_TEXTS.length + 3;
-    if (room > scratch.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(room, Math.ceil(scratch.length * 1.5)));
-      scratch.copy(grown, 0, 0, this.bytes);
-      scratch = grown;
-    }
+    this.room(row.byteLength + EVENT_TEXTS.length + 3);
     let at = this.bytes;
     if (this.count > 0) scratch[at++] = 0x2c; // ,
     scratch[at++] = 0x5b;
@@ -70,24 +82,22 @@ export class TextsApart {
     this.count++;
   }
 
-  /** The payload of `parsed`, whose records are the ones added (in order): its events textless, their texts in the second part. */
-  payload(parsed: Parsed<Event>): Buffer {
+  /** The payload of `parsed`, whose records are those added since begin(), as parts (the last a view of the scratch). */
+  parts(parsed: Parsed<Event>): Uint8Array[] {
     if (parsed.records.length !== this.count) throw new Error('the texts do not fit the records');
     const first = serialize({ ...parsed, records: parsed.records.map((r) => ({ ...r, value: textless(r.value) })) });
-    const out = Buffer.allocUnsafe(HEAD + first.length + this.bytes + 1);
-    out[0] = APART;
-    out.writeUInt32LE(first.length, 1);
-    first.copy(out, HEAD);
-    scratch.copy(out, HEAD + first.length, 0, this.bytes);
-    out[HEAD + first.length + this.bytes] = 0x5d; // ]
-    return out;
+    const head = Buffer.from([APART, 0, 0, 0, 0]);
+    head.writeUInt32LE(first.length, 1);
+    if (!this.kept) return [head, first, NO_TEXTS];
+    this.room(1);
+    scratch[this.bytes++] = 0x5d; // ]
+    return [head, first, scratch.subarray(this.start, (this.start = this.bytes))];
   }
 }
 
 /**
- * A payload's parse. `texts`: with its events' texts (a parse from the cache); without, its events
- * are textless where the payload carries their texts apart (a parse a thread made now, whose rows
- * hold them). Throws on a payload it cannot read.
+ * A payload's parse, `texts`: with its events' texts (a parse from the cache), or textless where the
+ * payload carries them apart (a parse a thread made now, whose rows hold them). Throws on damage.
  */
 export function decodeParse(payload: Buffer, texts: boolean): unknown {
   if (payload[0] !== APART) return deserialize(payload);

@@ -45,7 +45,7 @@ export interface ParseBatch {
  * record that does not exist, is left to the main thread, where the build then fails on its problem).
  */
 export interface BatchRows {
-  /** the JSON, or where in the rows file in the making its entries start (RowsFile) */
+  /** the JSON (from parseBatch, a view of a scratch, until RowsFile.take), or where in the rows file in the making its entries start */
   json: Uint8Array | { position: number };
   starts: Uint32Array;
   /** zeros when not `keyed` */
@@ -80,8 +80,10 @@ export interface BatchAnswer {
 export function parseBatch(batch: ParseBatch, rower: Rower | null = null): BatchAnswer {
   const parse = parserOf(batch.parser, batch.zone);
   const files: FileAnswer[] = [];
-  const payloads: Buffer[] = [];
+  const payloads: Uint8Array[][] = [];
   const rows = batch.render && rower !== null ? new RowsMade(rower, batch.keyed) : null;
+  // an events file's texts go apart from its parse when each event has its row (parse-payload.ts): the main thread keeps the rows'
+  const texts = rows ? new TextsApart(batch.keyed) : null;
   let total = 0;
   batch.files.forEach((file, i) => {
     const read = readContentFile(batch.dir, file, batch.raw[i] ?? undefined, batch.keyed);
@@ -92,41 +94,34 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
     const parsed = parse(file, read.text);
     // the file's key is its events' source (their rows' keys are made of it: render-cache.ts)
     const key = batch.keyed ? parseKey(batch.kind, file, read.bytes) : null;
-    let payload: Buffer;
-    if (rows && parsed.records.length > 0) {
-      // the events' texts are carried apart from the parse when every one of them has its row
-      // (parse-payload.ts): the main thread lets go of them for the rows'
-      const texts = new TextsApart();
+    let parts: Uint8Array[] | null = null;
+    if (rows && texts && parsed.records.length > 0) {
+      texts.begin();
       let all = true;
       for (const r of parsed.records) {
         const row = rows.add(r.value as Event, key);
         if (row) texts.add(row.bytes, row.starts);
         else all = false;
       }
-      payload = all ? texts.payload(parsed as Parsed<Event>) : serialize(parsed);
-    } else {
-      payload = serialize(parsed);
+      if (all) parts = texts.parts(parsed as Parsed<Event>);
     }
-    payloads.push(payload);
-    total += payload.length;
+    for (const part of (parts ??= [serialize(parsed)])) total += part.byteLength;
+    payloads.push(parts);
     files.push({ end: total, key: key && key.toString('hex'), stat: read.stat ? statText(read.stat) : null });
   });
   // fresh buffers of their own (never a slice of Node's shared pool): they are transferred
-  const bytes = new Uint8Array(total);
+  const bytes = new Uint8Array(Buffer.allocUnsafeSlow(total).buffer, 0, total);
   const sums = new Uint8Array(batch.keyed ? payloads.length * SUM_BYTES : 0);
   let at = 0;
-  payloads.forEach((payload, i) => {
-    bytes.set(payload, at);
-    at += payload.length;
-    if (batch.keyed) sums.set(checksum(payload), i * SUM_BYTES);
+  payloads.forEach((parts, i) => {
+    const from = at;
+    for (const part of parts) at += (bytes.set(part, at), part.byteLength);
+    if (batch.keyed) sums.set(checksum(bytes.subarray(from, at)), i * SUM_BYTES);
   });
   return { id: batch.id, files, bytes, sums, rows: rows && rows.finish() };
 }
 
-/**
- * The rows' UTF-8 end to end as a batch's are made, kept for the next batch: it grows by half to
- * the largest batch's, and finish() copies each batch's into a buffer of its own.
- */
+/** The rows' UTF-8 end to end as a batch's are made (finish() hands out a view), kept for the next batch: grows by half to the largest. */
 let rowsScratch = Buffer.allocUnsafeSlow(1 << 20);
 
 /** A batch's rows as they are made (BatchRows). */
@@ -143,10 +138,7 @@ class RowsMade {
     private readonly keyed: boolean,
   ) {}
 
-  /**
-   * `source`: the parse key of the event's file (null when not keyed). The row made, its bytes a
-   * view the next call reuses; null when the event cannot be rendered here.
-   */
+  /** `source`: the parse key of the event's file (null when not keyed). The row (bytes a view the next call reuses), null when not made here. */
   add(e: Event, source: Uint8Array | null): { bytes: Buffer; starts: number[] } | null {
     let row: { bytes: Buffer; starts: number[] };
     try {
@@ -173,15 +165,12 @@ class RowsMade {
   }
 
   finish(): BatchRows {
-    // fresh, and not from Node's shared pool: it is transferred
-    const json = Buffer.allocUnsafeSlow(this.bytes);
-    rowsScratch.copy(json, 0, 0, this.bytes);
     const count = this.starts.length / STRIDE;
     const keys = new Uint8Array(count * ROW_KEY_BYTES);
     this.keys.forEach((k, i) => keys.set(k, i * ROW_KEY_BYTES));
     const hashes = new Uint8Array(count * ROW_HASH_BYTES);
     this.hashes.forEach((h, i) => hashes.set(h, i * ROW_HASH_BYTES));
-    return { json: new Uint8Array(json.buffer, 0, this.bytes), starts: Uint32Array.from(this.starts), keys, hashes, made: Uint8Array.from(this.made), keyed: this.keyed };
+    return { json: rowsScratch.subarray(0, this.bytes), starts: Uint32Array.from(this.starts), keys, hashes, made: Uint8Array.from(this.made), keyed: this.keyed };
   }
 }
 
@@ -200,10 +189,11 @@ export class RowsFile {
     private readonly end: BigInt64Array | null,
   ) {}
 
-  /** Writes `rows`' entries to the file when it can, and puts where in its place. */
+  /** Writes `rows`' entries to the file when it can, and puts where in its place; else copies their JSON into an ArrayBuffer of its own (to be transferred). */
   take(rows: BatchRows | null): void {
-    if (rows === null || this.fd === null || this.end === null || !(rows.json instanceof Uint8Array)) return;
+    if (rows === null || !(rows.json instanceof Uint8Array)) return;
     const { json, starts, keys, hashes } = rows;
+    if (this.fd === null || this.end === null) return void (rows.json = new Uint8Array(json));
     const count = keys.length / ROW_KEY_BYTES;
     let size = 0;
     for (let k = 0; k < count; k++) size += ROW_ENTRY_HEAD + starts[k * STRIDE + FIELD_COUNT];
@@ -223,7 +213,7 @@ export class RowsFile {
       writeAllAt(this.fd, out.subarray(0, size), position);
     } catch {
       this.fd = null;
-      return;
+      return void (rows.json = new Uint8Array(json));
     }
     rows.json = { position };
   }

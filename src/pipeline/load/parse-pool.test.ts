@@ -384,9 +384,22 @@ describe('RowsFile', () => {
       rows.take(c);
       rows.take(d);
       expect([Buffer.from(c.json as Uint8Array).toString(), Buffer.from(d.json as Uint8Array).toString()]).toEqual(['{"a":1}', '{"b":22}']);
+      // each in a buffer of its own, to be transferred (batchRows' are slices of Node's pool)
+      expect([(c.json as Uint8Array).buffer.byteLength, (d.json as Uint8Array).buffer.byteLength]).toEqual([7, 8]);
     } finally {
       closeSync(fd);
     }
+  });
+
+  it('gives the rows without a file their JSON in a buffer of their own: parseBatch’s is a scratch its next batch reuses', () => {
+    const rows = batchRows(['{"a":1}', 1], ['{"b":22}', 2]);
+    const scratch = rows.json as Uint8Array;
+    new RowsFile(null, null).take(rows);
+    const own = rows.json as Uint8Array;
+    expect(own.buffer).not.toBe(scratch.buffer);
+    expect([own.byteOffset, own.buffer.byteLength]).toEqual([0, 15]);
+    scratch.fill(0x20);
+    expect(Buffer.from(own).toString()).toBe('{"a":1}{"b":22}');
   });
 });
 

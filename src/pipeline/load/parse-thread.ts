@@ -22,7 +22,7 @@ parentPort!.on('message', (message: ParseBatch | { context: RenderContext }) => 
   const answer = parseBatch(message, rower);
   const { rows } = answer;
   rowsFile.take(rows);
-  // (fresh ArrayBuffers of their own: parseBatch never answers with a slice of a shared one)
+  // (fresh ArrayBuffers of their own: parseBatch's, and the rows' JSON once take() wrote or copied it)
   const buffers = [answer.bytes, answer.sums, ...(rows ? [rows.starts, rows.keys, rows.made, ...(rows.json instanceof Uint8Array ? [rows.json] : [])] : [])];
   parentPort!.postMessage(answer, buffers.map((b) => b.buffer as ArrayBuffer));
 });

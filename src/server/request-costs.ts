@@ -71,11 +71,15 @@ function decoded(text: string): string {
  */
 function eachName(query: string, each: (name: string, from: number, eq: number, end: number) => void): void {
   if (query === '') return;
+  // the next '=' found from an earlier pair is the next from this one until this one passes it
+  // (looked for again from every pair, a query of thousands of names without one reads it all
+  // once per name)
+  let nextEq = -2;
   for (let from = 0; ; ) {
     let end = query.indexOf('&', from);
     if (end === -1) end = query.length;
-    let eq = query.indexOf('=', from);
-    if (eq >= end) eq = -1;
+    if (nextEq !== -1 && nextEq < from) nextEq = query.indexOf('=', from);
+    const eq = nextEq >= end ? -1 : nextEq;
     each(decoded(query.slice(from, eq === -1 ? end : eq)), from, eq, end);
     if (end === query.length) return;
     from = end + 1;
@@ -105,11 +109,18 @@ export function pathShape(path: string): string {
   return from === 0 ? path : out + path.slice(from);
 }
 
+/** Up to this many names are sorted by insertion; more (a query may repeat a name thousands of times) by the builtin sort. */
+const INSERTION_SORTED = 16;
+
 /**
  * `names` in the order Array.prototype.sort() gives them (UTF-16 code units), by insertion: a
  * request names a few parameters, and the builtin sort allocates a work array for every call.
  */
 function sortInPlace(names: string[]): void {
+  if (names.length > INSERTION_SORTED) {
+    names.sort();
+    return;
+  }
   for (let i = 1; i < names.length; i++) {
     const name = names[i];
     let j = i;

@@ -95,5 +95,10 @@ describe('large answers', () => {
       expect((form as { headers: Record<string, string> }).headers['Content-Encoding']).toBeUndefined();
       expect((form as { body: Buffer }).body).toBe(huge);
     }
+    // counted in bytes: a text of fewer characters than the bound but more bytes
+    const text = 'ü'.repeat(MOST_COMPRESSED_BYTES / 2 + 1);
+    const form = transportForm(json(200, text), 'gzip');
+    expect(form).not.toBeInstanceOf(Promise);
+    expect((form as { headers: Record<string, string> }).headers['Content-Encoding']).toBeUndefined();
   });
 });

@@ -25,9 +25,9 @@ function wireBody(response: ApiResponse): Buffer | BodyChunks {
 export const OFF_THREAD_BYTES = 64 * 1024;
 
 /**
- * Answers larger than this go out as they are, whatever the client accepts: compressing one takes
- * a thread of the pool for up to a second (gzip of a 33 MB page: 1.3 s), which the request's work
- * limit does not count. A 1,000-event page or a 10,000-entry calendar stays well under it.
+ * Answers larger than this (in bytes) go out as they are, whatever the client accepts: compressing
+ * one would take a thread of the pool for about a second, which the request's work limit does not
+ * count. A 1,000-event page or a 10,000-entry calendar stays well under it.
  */
 export const MOST_COMPRESSED_BYTES = 8 * 1024 * 1024;
 
@@ -66,8 +66,7 @@ export function transportForm(response: ApiResponse, acceptEncoding: string | un
   if (response.body.length === 0) return { headers: response.headers };
   // no Accept-Encoding (most API clients, every load generator): nothing to negotiate
   const encoding = acceptEncoding === undefined ? null : negotiateEncoding(acceptEncoding);
-  // (a text body's length in UTF-16 units is at most its length in bytes: a bound either way)
-  if (!encoding || !compressible(response.headers['Content-Type']) || response.body.length > MOST_COMPRESSED_BYTES) return { headers: response.headers, body: wireBody(response) };
+  if (!encoding || !compressible(response.headers['Content-Type']) || wireBody(response).length > MOST_COMPRESSED_BYTES) return { headers: response.headers, body: wireBody(response) };
   const zipped = packedBody(response, encoding);
   if (zipped instanceof Promise) return zipped.then((done) => zippedForm(response, encoding, done));
   return zippedForm(response, encoding, zipped);

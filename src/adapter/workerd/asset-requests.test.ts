@@ -26,8 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => removeDir(root));
 
-/** dist/ as the asset service gives it, logging every request as "METHOD path". */
-function assetsOf(folder: string, log: string[]): AssetFetcher {
+/** dist/ as the asset service gives it, logging every request as "METHOD path"; `ignoreRange`: as an origin that answers every range with the whole file (200). */
+function assetsOf(folder: string, log: string[], ignoreRange = false): AssetFetcher {
   return {
     async fetch(input, init) {
       const rel = new URL(input).pathname.slice(1);
@@ -41,7 +41,7 @@ function assetsOf(folder: string, log: string[]): AssetFetcher {
       } catch {
         return new Response('not found', { status: 404 });
       }
-      if (range !== undefined) {
+      if (range !== undefined && !ignoreRange) {
         const [start, end] = range.slice('bytes='.length).split('-').map(Number);
         return new Response(bytes.subarray(start, end + 1), { status: 206 });
       }
@@ -131,6 +131,14 @@ describe('loading the dataset per need', () => {
     for (const rel of inParts) {
       expect(log.filter((l) => l.startsWith(`GET ${rel} bytes=`)).length, rel).toBeGreaterThan(0);
       expect(log, rel).not.toContain(`GET ${rel}`);
+    }
+    // an origin that ignores Range and sends the whole file: the same answers
+    const { dataset: whole, files: wholeFiles } = await loadEdgeDataset(assetsOf(copy, [], true), { maxDataBytes: 1e9 });
+    const wholeApi = createApi(whole);
+    for (const [path, q] of asked) {
+      const want = node(ask(path, q));
+      const got = await wholeFiles.whenLoaded(() => wholeApi(ask(path, q)));
+      expect([got.status, bytesOf(got).toString()], q).toEqual([want.status, bytesOf(want).toString()]);
     }
     // a block that fails its checksum: refused when an answer first reads it
     const broken = join(root, 'parts-dist-broken');

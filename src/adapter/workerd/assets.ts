@@ -34,8 +34,9 @@ async function fetchFile(assets: AssetFetcher, rel: string, range?: readonly [st
   // the host is ignored by both bindings; only the path names the file
   const response = await assets.fetch(`https://assets.invalid/${rel}`, range ? { method: 'GET', headers: { Range: `bytes=${range[0]}-${range[1] - 1}` } } : { method: 'GET' });
   if (range && response.status === 200) {
-    // an origin that ignores the range sends the whole file: the range is cut from it
-    return new Uint8Array(await response.arrayBuffer()).subarray(range[0], range[1]);
+    // an origin that ignores the range sends the whole file: the range is copied out of it, so
+    // that a round holds what it asked for, not one more copy of the whole file
+    return new Uint8Array(await response.arrayBuffer()).slice(range[0], range[1]);
   }
   if (!response.ok) {
     await response.body?.cancel();

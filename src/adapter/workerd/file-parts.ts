@@ -90,6 +90,7 @@ export class FileParts implements FileInParts {
    * or of one made of the runs that hold its pieces (joined once, where no run holds it all).
    */
   at(start: number, end: number): Uint8Array {
+    if (end <= start) return new Uint8Array(0);
     const { runs } = this;
     for (const run of runs) if (run.start <= start && end <= run.start + run.bytes.byteLength) return run.bytes.subarray(start - run.start, end - run.start);
     const first = Math.floor(start / BLOCK_BYTES);

@@ -61,7 +61,7 @@ function absoluteUrl(value: string): string {
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.search !== '' || u.hash !== '') {
     throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. https://example.org/api');
   }
-  if (u.username !== '' || u.password !== '') throw new InvalidArgumentError('expected no user name or password in the URL: it is written into every link');
+  if (u.username !== '' || u.password !== '') throw new InvalidArgumentError('expected no user name or password in the URL: the dist would publish them');
   if (plainBasePath(u) === null) throw new InvalidArgumentError(`its path may hold only ${PLAIN_BASE_PATH} (the host rules the build writes cannot hold others)`);
   return value.replace(/\/+$/, '');
 }
@@ -124,7 +124,8 @@ const program = new Command()
   .version(AULA_VERSION)
   // A usage error is one line, as every failure: the option or command and what was expected,
   // with commander's "(Did you mean …?)" on the same line; the full help was 11–27 lines of it.
-  .configureOutput({ outputError: (text, write) => write(`${text.trim().replace(/\s*\n\s*/g, ' ')}\n`) });
+  // (a URL's user name and password, which commander quotes with the argument, left out)
+  .configureOutput({ outputError: (text, write) => write(`${text.trim().replace(/\s*\n\s*/g, ' ').replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/?#@']*@/gi, '$1…@')}\n`) });
 
 program
   .command('build')

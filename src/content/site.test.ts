@@ -28,9 +28,10 @@ describe('site.yaml', () => {
   });
 
   it('reports a base_url with a user name or password, without repeating them: they would be in every link', async () => {
-    for (const url of ['https://user:s3cret@example.org/api', 'https://user@example.org', 'https://:s3cret@example.org']) {
+    for (const url of ['https://user:s3cret@example.org/api', 'https://user@example.org', 'https://:s3cret@example.org', 'https://u:s3cret@example.org/api?x', 'ftp://u:s3cret@h']) {
       const { lines: out } = await load({ 'site.yaml': `base_url: "${url}"\n` });
       expect(out).toEqual(['site.yaml:1:11 base_url: expected no user name or password in the URL: it is written into every link of the dist']);
+      expect(out.join('\n')).not.toMatch(/s3cret/);
     }
   });
 

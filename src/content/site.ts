@@ -38,13 +38,13 @@ function baseUrl(f: Fields): string {
   } catch {
     // reported below
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+  if (url && (url.username !== '' || url.password !== '')) {
+    // (first, and not quoted: the user name and password would be in the message)
+    f.problem('base_url', 'expected no user name or password in the URL: it is written into every link of the dist');
+  } else if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     f.problem('base_url', `expected an absolute http:// or https:// URL, got ${describeValue(text)}`);
   } else if (url.search !== '' || url.hash !== '' || text.includes('?') || text.includes('#')) {
     f.problem('base_url', `expected an origin and optional path without query or fragment, got ${describeValue(text)}`);
-  } else if (url.username !== '' || url.password !== '') {
-    // (not quoted: the user name and password would be in the message)
-    f.problem('base_url', 'expected no user name or password in the URL: it is written into every link of the dist');
   } else if (plainBasePath(url) === null) {
     f.problem('base_url', `its path may hold only ${PLAIN_BASE_PATH} (the host rules the build writes cannot hold others), got ${describeValue(text)}`);
   }

@@ -68,13 +68,14 @@ export function readData(file: string, part: { text: string; lineOffset: number 
   let errors: { offset: number; message: string }[];
   let value: unknown;
   let doc: ReturnType<typeof parseDocument> | undefined;
+  let anchored = { aliases: 0, count: 0, first: 0 };
   try {
     // Integers as BigInt: one beyond 2^53-1 is then reported as written (see value-limits.ts).
     doc = parseDocument(part.text, { lineCounter, prettyErrors: false, intAsBigInt: true, uniqueKeys: false });
-    errors = [...doc.errors.map((e) => ({ offset: e.pos[0], message: e.message })), ...repeatedKeys(doc)].sort((a, b) => a.offset - b.offset);
-    const anchored = anchoredNodes(doc);
-    if (errors.length === 0 && anchored.count > MOST_ANCHORED) {
-      errors = [{ offset: anchored.first, message: `it has ${anchored.count} anchors and aliases, more than the ${MOST_ANCHORED} a file may have (each alias is looked up among them all); write the values out, or split the file` }];
+    errors = [...doc.errors.map((e) => ({ offset: e.pos[0], message: e.message })), ...repeatedKeys(doc, part.text)].sort((a, b) => a.offset - b.offset);
+    anchored = anchoredNodes(doc);
+    if (errors.length === 0 && anchored.aliases * anchored.count > MOST_ALIAS_STEPS) {
+      errors = [{ offset: anchored.first, message: `its ${anchored.aliases} aliases would each be looked up among its ${anchored.count} anchors and aliases, more than ${MOST_ALIAS_STEPS.toLocaleString('en-US')} steps; write the values out, or split the file` }];
     }
     if (errors.length === 0) value = doc.toJS();
   } catch (e) {
@@ -92,8 +93,7 @@ export function readData(file: string, part: { text: string; lineOffset: number 
     if (limits.size <= maxExpansion(part.text.length)) return { ok: true, value, limits };
     // `yaml` bounds how often aliases are used, not what they repeat: a 1 MB string aliased 99
     // times passed as 99 MB of values (7 such files made a 1.4 GB dist and a 3.5 GB build).
-    const at = firstAlias(doc!);
-    errors = [{ offset: at, message: `its aliases (*name) expand ${mb(part.text.length)} of text to ${mb(limits.size)} of values, more than ${EXPANSION} times the text and 1 MiB; write the values out, or alias less` }];
+    errors = [{ offset: anchored.first, message: `its aliases (*name) expand ${mb(part.text.length)} of text to ${mb(limits.size)} of values, more than ${EXPANSION} times the text and 1 MiB; write the values out, or alias less` }];
   }
   const language = isJson(file) ? 'JSON' : 'YAML';
   const problems = errors.map(({ offset, message }): Problem => {
@@ -106,9 +106,9 @@ export function readData(file: string, part: { text: string; lineOffset: number 
 /**
  * The keys a mapping repeats, as `yaml` reports them ("Map keys must be unique", at the key):
  * found here in one pass per mapping, with `yaml`'s own check turned off, which compares each key
- * with every key before it (20,000 keys in one flow mapping: 3.7 s).
+ * with every key before it (quadratic in a mapping's keys).
  */
-function repeatedKeys(doc: import('yaml').Document): { offset: number; message: string }[] {
+function repeatedKeys(doc: import('yaml').Document, text: string): { offset: number; message: string }[] {
   const { isScalar, visit } = yaml();
   const found: { offset: number; message: string }[] = [];
   visit(doc, {
@@ -117,7 +117,7 @@ function repeatedKeys(doc: import('yaml').Document): { offset: number; message: 
       for (const pair of map.items) {
         // as `yaml` compares them: scalars by value (NaN equals nothing), other keys by identity
         if (!isScalar(pair.key) || Number.isNaN(pair.key.value)) continue;
-        if (seen.has(pair.key.value)) found.push({ offset: pair.key.range?.[0] ?? 0, message: 'Map keys must be unique' });
+        if (seen.has(pair.key.value)) found.push({ offset: keyStart(text, pair.key.range), message: 'Map keys must be unique' });
         else seen.add(pair.key.value);
       }
     },
@@ -125,41 +125,50 @@ function repeatedKeys(doc: import('yaml').Document): { offset: number; message: 
   return found;
 }
 
-/** At most this many anchors and aliases in a file: `yaml` resolves each alias by a walk over all of them (10,000 of each: 1.7 s). */
-const MOST_ANCHORED = 10_000;
+/**
+ * Where `yaml` says a key starts: the key itself, but for an empty one (`? ` alone, `: 1`), placed
+ * back at the end of what came before it, where the next token is, past blanks and comments.
+ */
+function keyStart(text: string, range: readonly number[] | null | undefined): number {
+  let at = range?.[0] ?? 0;
+  if (range && range[1] > range[0]) return at;
+  while (at < text.length) {
+    const c = text.charCodeAt(at);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) at++;
+    else if (c === 0x23) at = text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at);
+    else break;
+  }
+  return at;
+}
 
-/** How many nodes of `doc` are aliases or carry an anchor, and where the first alias is. */
-function anchoredNodes(doc: import('yaml').Document): { count: number; first: number } {
+/**
+ * At most this many steps of `yaml`'s alias resolution in a file: it looks each alias up by a
+ * walk over every anchored node and alias, so a file's aliases times those nodes.
+ */
+const MOST_ALIAS_STEPS = 50_000_000;
+
+/** How many nodes of `doc` are aliases, how many are aliases or carry an anchor, and where the first alias is (0 without one). */
+function anchoredNodes(doc: import('yaml').Document): { aliases: number; count: number; first: number } {
   const { isAlias, visit } = yaml();
+  let aliases = 0;
   let count = 0;
   let first = -1;
   visit(doc, {
     Node(_, node) {
       if (isAlias(node)) {
-        count++;
+        aliases++;
         if (first < 0) first = node.range?.[0] ?? 0;
-      } else if ((node as { anchor?: string }).anchor) count++;
+      } else if (!(node as { anchor?: string }).anchor) return;
+      count++;
     },
   });
-  return { count, first: Math.max(first, 0) };
+  return { aliases, count, first: Math.max(first, 0) };
 }
 
 /** How much larger than its text a YAML file's values may be through aliases. */
 const EXPANSION = 4;
 const maxExpansion = (textLength: number) => EXPANSION * textLength + (1 << 20);
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
-
-/** Where the first alias of `doc` is (0 when none is found). */
-function firstAlias(doc: import('yaml').Document): number {
-  let at = 0;
-  yaml().visit(doc, {
-    Alias(_, node) {
-      at = node.range?.[0] ?? 0;
-      return yaml().visit.BREAK;
-    },
-  });
-  return at;
-}
 
 /**
  * JSON.parse, unless the text repeats a key (JSON.parse keeps the last one; `yaml` reports it):

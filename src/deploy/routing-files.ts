@@ -6,10 +6,10 @@ import { netlifyHeaders, netlifyRedirects, nginxConfig, nginxString, NGINX_ROOT_
 import type { Manifest } from '../store/format/manifest.ts';
 
 /** Every parameter the server reads besides limit and offset: a static page cannot answer those. */
-export const KNOWN_PARAMETERS: readonly string[] = [...FILTER_PARAMETERS.map((p) => p.name), ...SHAPE_PARAMS, 'format'];
+const KNOWN_PARAMETERS: readonly string[] = [...FILTER_PARAMETERS.map((p) => p.name), ...SHAPE_PARAMS, 'format'];
 
 /** The nginx include files in dist/: no path of the build machine, the root is the includer's. */
-export const NGINX_FILES = { http: 'deploy/nginx-http.conf', upstream: 'deploy/nginx-upstream.conf', server: 'deploy/nginx-server.conf' } as const;
+const NGINX_FILES = { http: 'deploy/nginx-http.conf', upstream: 'deploy/nginx-upstream.conf', server: 'deploy/nginx-server.conf' } as const;
 
 /**
  * What `aula nginx` prints: both parts, and with `root` the line that sets the dist/ folder, so

@@ -164,8 +164,8 @@ export class MemoryBuild {
  * edit most of them are the last make's records in the last order: those are kept in it, and the
  * few new ones sorted and merged in (the order is total: ids are unique), the order a sort of all
  * of them gives. Each is found in the last make by identity where it stood in the model, its
- * neighbours told apart without a look-up (a hundred thousand records' fields or a map of them
- * cost an edit more than the rest of its order); one kept but taken for new renders the same row.
+ * neighbours told apart without a look-up (comparing every record's fields, or a map of them all,
+ * costs an edit more than the rest of its order); one kept but taken for new renders the same row.
  */
 function listOrder(events: readonly Event[], last: Last | null): { events: Event[]; order: Int32Array | null; fresh: Event[]; rows: Int32Array; newest: number } {
   const rows = new Int32Array(events.length);

@@ -21,7 +21,7 @@ import { activeMeter, charge } from '../work-budget.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
 import { SearchCondition } from './search/condition.ts';
 import { SEARCH_PARAM } from './search/search.ts';
-import { parseSearch } from './search/terms.ts';
+import { NULL_CHARACTERS, parseSearch } from './search/terms.ts';
 import type { WordIndex } from './search/word-index.ts';
 import { WORK } from './work-costs.ts';
 import { MIN_SIEVED } from './result-cache.ts';
@@ -139,8 +139,6 @@ function searchClause(ctx: FilterContext, params: QueryParams): ClauseOrError {
   const { index, rows } = ctx.search!;
   return { clause: { kind: 'condition', condition: new SearchCondition(index, rows, parsed.terms) }, key: JSON.stringify(parsed.terms) };
 }
-
-const NULL_CHARACTERS = 'Null characters are not allowed.';
 
 /** A parsed filter and what identifies its value (the text as given, or the parsed value). */
 type ClauseOrError = { clause: Clause; key: string } | { error: string } | null;

@@ -44,7 +44,7 @@ export function compileRegex(pattern: string, caseInsensitive: boolean, what: st
 }
 
 /** Units for what re2js's parser does with `pattern` beyond what its program shows (program-size.ts counts it from the text). */
-export function parseCost(pattern: string, caseInsensitive: boolean): number {
+function parseCost(pattern: string, caseInsensitive: boolean): number {
   const counted = countInstructions(pattern, caseInsensitive);
   return counted.foldedRunes * COST.foldedRune + counted.tables * (counted.folds ? COST.foldedTable : COST.table);
 }

@@ -14,11 +14,14 @@ const isSpace = (c: string) => {
 
 export type ParsedSearch = { ok: true; terms: string[] } | { ok: false; error: string };
 
+/** What Django's CharField answers a value holding a NUL (its ProhibitNullCharactersValidator). */
+export const NULL_CHARACTERS = 'Null characters are not allowed.';
+
 /** Characters of a value read by the split: what parsing a value costs. */
 const UNITS_PER_CHAR = 2;
 
 export function parseSearch(value: string, what = 'search'): ParsedSearch {
-  if (value.includes('\0')) return { ok: false, error: 'Null characters are not allowed.' };
+  if (value.includes('\0')) return { ok: false, error: NULL_CHARACTERS };
   const work = new WorkTally(what);
   work.add(value.length * UNITS_PER_CHAR);
   work.settle();

@@ -96,12 +96,14 @@ describe('aula dev on content that never built', () => {
     const root = tempDir('aula-dev-');
     cleanup.push(async () => removeDir(root));
     const broken = FIXTURE_FILES[EVENT].replace('allday: false', 'allday: vielleicht');
-    const content = writeContent(join(root, 'content'), { ...FIXTURE_FILES, [EVENT]: broken });
+    const content = writeContent(join(root, 'content'), { ...FIXTURE_FILES, [EVENT]: broken, 'event/extra.yaml': 'id: 77\n' });
     const logs: string[] = [];
     const dev = await startDev({ content, out: join(root, 'dist'), port: 0, host: '127.0.0.1', log: (l) => logs.push(l), debounceMs: 100 });
     cleanup.push(() => dev.close());
     expect(logs.some((l) => l.startsWith(`${EVENT}:6:`))).toBe(true);
     expect(logs.some((l) => /waiting for a fix/.test(l))).toBe(true);
+    // as check and build tell it
+    expect(logs).toContain('warning: event/ is not read (did you mean events/?)');
     expect(dev.url).toBe('');
     writeFileSync(join(content, EVENT), FIXTURE_FILES[EVENT]);
     const url = await dev.serving;

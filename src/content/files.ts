@@ -205,7 +205,11 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
       const isFile = info ? info.isFile() : entry.isFile();
 
       if (isDirectory) {
-        if (dirKind === null || info === null) continue;
+        if (dirKind === null || info === null) {
+          // `site.yaml/`: a folder named as a top file is read neither as one nor the other
+          if (fileKind !== null && folder.kind === null) found.notRead.push({ path: `${shown}/`, like: `${shown} as a file` });
+          continue;
+        }
         const id = idOf(info);
         if (folder.ancestors.has(id)) {
           problem(shown, `is a symbolic link that loops back to ${seen.get(id)}`);
@@ -227,8 +231,8 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
         // a path as bytes: this name or one on the way is not UTF-8, so `shown` cannot be opened
         if (typeof path !== 'string') found.raw.set(shown, path);
       } else if (isFile) {
-        // a file in events/, directory/ or media/ that is not read
-        const like = resemblance(folder.kind, name.text, false);
+        // a file in events/, directory/ or media/ that is not read; a file named as a top folder (`events`)
+        const like = folder.kind === null && dirKind !== null ? `${shown}/ as a folder` : resemblance(folder.kind, name.text, false);
         if (like !== null) found.notRead.push({ path: shown, like });
       }
     }

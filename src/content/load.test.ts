@@ -175,4 +175,13 @@ describe('names that look meant as content but are not read', () => {
     );
     expect(notRead).toHaveLength(6);
   });
+
+  it('tells of a file named as a content folder and a folder named as a content file, which are read as neither', async () => {
+    const dir = await contentFolder({ events: 'id: 1\n', 'site.yaml/page_size.yaml': '5\n', 'directory/people.yaml': '[]\n' });
+    const { notRead } = await loadContent(dir);
+    expect(notRead).toEqual([
+      { path: 'events', like: 'events/ as a folder' },
+      { path: 'site.yaml/', like: 'site.yaml as a file' },
+    ]);
+  });
 });

@@ -50,6 +50,8 @@ export interface Update {
   parsed: number;
   /** content files there are */
   files: number;
+  /** when the folder was walked: the names that look meant as content but are not read (files.ts) */
+  notRead?: ContentFiles['notRead'];
 }
 
 type Listing = Pick<ContentFiles, 'problems' | 'raw' | 'linked'> & Record<Kind, string[]>;
@@ -171,6 +173,7 @@ export class ContentState {
   private async rescan(paths: readonly string[], update: Update, cache?: ParseCache): Promise<void> {
     update.rescanned = true;
     const folder = await this.walk();
+    update.notRead = folder?.notRead ?? [];
     const previous = this.listing;
     const everything = this.stale || previous.linked || folder?.linked === true;
     const reported = (file: string) => paths.some((p) => file === p || file.startsWith(`${p}/`));

@@ -102,6 +102,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     const cache = first && options.cache !== undefined ? new BuildCache(packPath(options.cache, content), content) : undefined;
     try {
       const update = await state.update(changed, cache);
+      // as check and build tell them; told again whenever the folder is walked again
+      for (const { path, like } of update.notRead ?? []) log(printable(`warning: ${path} is not read (did you mean ${like}?)`));
       if (cache) {
         cache.save();
         cache.release();

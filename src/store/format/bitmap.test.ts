@@ -2,7 +2,7 @@
 // and a search index list read back row by row, whole or refused.
 import { describe, expect, it } from 'vitest';
 import { bitCount, bitmapOf, bitmapWords, eachSetBit, popcount32 } from './bitmap.ts';
-import { BITMAP_REF, ByteList, decodeSearchIndex, eachPosting, encodeList, encodeSearchIndex } from './search/search-index-file.ts';
+import { BITMAP_REF, ByteList, decodeSearchIndex, eachPosting, encodeList, encodeSearchIndex, postingsInto } from './search/search-index-file.ts';
 
 /** Numbers of a small generator of our own (the format layer has no test helpers to import). */
 function* numbers(seed: number): Generator<number> {
@@ -47,7 +47,12 @@ describe('a search index list', () => {
   };
   const read = (d: ReturnType<typeof index>, i: number) => {
     const out: number[] = [];
-    return eachPosting(d, i, (r) => out.push(r)) ? out : null;
+    const whole = eachPosting(d, i, (r) => out.push(r));
+    // postingsInto gives the same rows (at its offset), and refuses the same lists
+    const into = new Uint32Array(d.lists[2 * i + 1] + 1);
+    const n = postingsInto(d, i, into, 1);
+    expect(n < 0 ? null : [...into.subarray(1, 1 + n)]).toEqual(whole ? out : null);
+    return whole ? out : null;
   };
 
   it('gives its rows, as varints or as a bit set', () => {

@@ -6,8 +6,8 @@
 // disappears, and then made from the strings as the full writer makes them. The file is the one
 // search-index.ts writes for the same rows: each list is encoded by the same rule, in the same
 // order (the lists' bytes lie in the file in the order of their strings).
-import { bitCount, bitmapOf, bitmapWords, eachSetBit } from '../format/bitmap.ts';
-import { BITMAP_REF, ByteList, decodeSearchIndex, eachPosting, encodeList, encodeSearchIndex, listBytes, type SearchIndexData } from '../format/search/search-index-file.ts';
+import { bitCount, bitmapOf, bitmapWords } from '../format/bitmap.ts';
+import { BITMAP_REF, ByteList, decodeSearchIndex, encodeList, encodeSearchIndex, listBytes, postingsInto, type SearchIndexData } from '../format/search/search-index-file.ts';
 import type { TermSink } from '../format/search/search-text.ts';
 import { newPlaces } from './column-splice.ts';
 import { asBitmap, byUnits, stringSections, stringsOf, type StringSections } from './search-index.ts';
@@ -80,8 +80,7 @@ function lowerBound(d: SearchIndexData, term: string, lo: number, hi: number): n
 /** The rows of list i, ascending. */
 function listOf(d: SearchIndexData, i: number): Uint32Array {
   const out = new Uint32Array(d.lists[2 * i + 1]);
-  let n = 0;
-  if (!eachPosting(d, i, (r) => (out[n++] = r))) throw damaged();
+  if (postingsInto(d, i, out, 0) < 0) throw damaged();
   return out;
 }
 
@@ -351,39 +350,15 @@ export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: 
       grown.set(flat.subarray(0, used));
       flat = grown;
     }
-    // the list's rows renumbered into `flat` as they are decoded (a gone row left out)
+    // the list's rows decoded into `flat`, then renumbered in place (a gone row left out)
+    if (postingsInto(old, i, flat, used) !== count) throw damaged();
     let n = 0;
     let moved = false;
-    if (ref & BITMAP_REF) {
-      const base = (ref & ~BITMAP_REF) * perOld;
-      if (base + perOld > old.bitmaps.length) throw damaged();
-      let seen = 0;
-      eachSetBit(old.bitmaps.subarray(base, base + perOld), (row) => {
-        if (++seen > count || row >= old.rows) throw damaged();
-        const r = now[row];
-        if (r !== row) moved = true;
-        if (r >= 0) flat[used + n++] = r;
-      });
-      if (seen !== count) throw damaged();
-    } else {
-      const bytes = old.varints;
-      let at = ref;
-      let row = -1;
-      for (let k = 0; k < count; k++) {
-        if (at >= bytes.length) throw damaged();
-        let byte = bytes[at++];
-        let gap = byte & 0x7f;
-        for (let shift = 7; byte & 0x80; shift += 7) {
-          if (at >= bytes.length || shift > 21) throw damaged();
-          byte = bytes[at++];
-          gap |= (byte & 0x7f) << shift;
-        }
-        row += gap + 1;
-        if (row >= old.rows) throw damaged();
-        const r = now[row];
-        if (r !== row) moved = true;
-        if (r >= 0) flat[used + n++] = r;
-      }
+    for (let k = 0; k < count; k++) {
+      const row = flat[used + k];
+      const r = now[row];
+      if (r !== row) moved = true;
+      if (r >= 0) flat[used + n++] = r;
     }
     const e = joinsOf.get(i);
     if (!moved && e === undefined && perOld === perBitmap) continue;

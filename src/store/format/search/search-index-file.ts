@@ -182,6 +182,51 @@ export function eachPosting(d: SearchIndexData, i: number, each: (row: number) =
   return true;
 }
 
+/**
+ * The rows of list `i` of `d`, ascending, written into `out` from `at` (room for the list's count
+ * must be there): their number, or -1 where the list is not whole (as eachPosting refuses it). A
+ * loop of its own, not eachPosting's callback: the splice decodes every list of an index with it.
+ */
+export function postingsInto(d: SearchIndexData, i: number, out: Uint32Array, at: number): number {
+  const ref = d.lists[2 * i];
+  const count = d.lists[2 * i + 1];
+  let n = at;
+  if (ref & BITMAP_REF) {
+    const words = bitmapWords(d.rows);
+    const from = (ref & ~BITMAP_REF) * words;
+    if (from + words > d.bitmaps.length) return -1;
+    for (let w = 0; w < words; w++) {
+      let word = d.bitmaps[from + w];
+      while (word !== 0) {
+        const low = word & -word;
+        const row = (w << 5) | (31 - Math.clz32(low));
+        if (n - at >= count || row >= d.rows) return -1;
+        out[n++] = row;
+        word ^= low;
+      }
+    }
+    return n - at === count ? count : -1;
+  }
+  const bytes = d.varints;
+  let p = ref;
+  let row = -1;
+  for (let k = 0; k < count; k++) {
+    let gap = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      if (p >= bytes.length || shift > 28) return -1;
+      b = bytes[p++];
+      gap += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    row += gap + 1;
+    if (row >= d.rows) return -1;
+    out[n++] = row;
+  }
+  return count;
+}
+
 /** Appends the delta-varint encoding of the ascending numbers `list` to `out` (a growing byte list). */
 export function encodeList(list: ArrayLike<number>, out: ByteList): void {
   let prev = -1;

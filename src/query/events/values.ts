@@ -4,7 +4,7 @@ import { RE2JSSyntaxException } from 're2js';
 import { parseTimestamp } from '../../time/parse.ts';
 import { asciiDigits, parsePythonInt, strip } from '../python-numbers.ts';
 import { literalAlternatives, literalSequences } from './lookups/regex-literals.ts';
-import { countInstructions } from '../regex/program-size.ts';
+import { countInstructions, type CountedSize } from '../regex/program-size.ts';
 import { compileRegex, type Regex } from '../regex/regex.ts';
 import { WorkLimitExceeded } from '../work-budget.ts';
 
@@ -110,22 +110,22 @@ export function cleanRegex(pattern: string, caseInsensitive: boolean, param = 'r
   if (pattern.length > MAX_REGEX_LENGTH) {
     return { ok: false, message: `Ensure this value has at most ${MAX_REGEX_LENGTH} characters (it has ${pattern.length}).` };
   }
-  const counted = countInstructions(pattern);
+  const counted = countInstructions(pattern, caseInsensitive);
   if (!counted.invalidRepeat && counted.instructions > MAX_REGEX_INSTRUCTIONS) {
     // a syntax error elsewhere says more: the pattern with its repeats made {1} has the same
     // syntax and compiles at once
     const syntax = compiled(counted.reduced, caseInsensitive, param);
     return syntax.ok ? tooLarge(counted.instructions) : syntax;
   }
-  const r = compiled(pattern, caseInsensitive, param);
+  const r = compiled(pattern, caseInsensitive, param, counted);
   // the count is an upper bound of re2js's size; this only guards the count itself
   if (r.ok && r.value.program.size > MAX_REGEX_INSTRUCTIONS) return tooLarge(r.value.program.size);
   return r;
 }
 
-function compiled(pattern: string, caseInsensitive: boolean, param: string): Cleaned<Regex> {
+function compiled(pattern: string, caseInsensitive: boolean, param: string, counted?: CountedSize): Cleaned<Regex> {
   try {
-    return { ok: true, value: compileRegex(pattern, caseInsensitive, param) };
+    return { ok: true, value: compileRegex(pattern, caseInsensitive, param, counted) };
   } catch (e) {
     if (e instanceof WorkLimitExceeded) throw e;
     // RE2JSSyntaxException carries the bare description ("missing closing )") apart from the
@@ -143,15 +143,16 @@ function compiled(pattern: string, caseInsensitive: boolean, param: string): Cle
  * control characters or surrogates are compiled at once, which checks them.
  */
 export function cleanRegexLazily(pattern: string, caseInsensitive: boolean, param = 'regex'): Cleaned<() => Regex> {
+  let counted: CountedSize | null = null;
   const plain =
     pattern.length <= MAX_REGEX_LENGTH &&
     !/[\x00-\x1f\ud800-\udfff]/.test(pattern) &&
     (literalAlternatives(pattern, caseInsensitive) !== null || literalSequences(pattern, caseInsensitive) !== null) &&
-    countInstructions(pattern).instructions <= MAX_REGEX_INSTRUCTIONS;
+    (counted = countInstructions(pattern, caseInsensitive)).instructions <= MAX_REGEX_INSTRUCTIONS;
   if (!plain) {
     const r = cleanRegex(pattern, caseInsensitive, param);
     return r.ok ? { ok: true, value: () => r.value } : r;
   }
   let regex: Regex | null = null;
-  return { ok: true, value: () => (regex ??= compileRegex(pattern, caseInsensitive, param)) };
+  return { ok: true, value: () => (regex ??= compileRegex(pattern, caseInsensitive, param, counted ?? undefined)) };
 }

@@ -8,7 +8,7 @@ import { UNCOUNTED, type Work } from '../work-tally.ts';
 import { COST } from './costs.ts';
 import { Matcher } from './matcher.ts';
 import { programOf, type Program } from './program.ts';
-import { countInstructions } from './program-size.ts';
+import { countInstructions, type CountedSize } from './program-size.ts';
 
 export class Regex {
   private matcher: Matcher | null = null;
@@ -34,18 +34,18 @@ export function regexFlags(caseInsensitive: boolean): number {
  * for it. Compiling runs before it can be counted; the callers bound it first (the pattern's
  * length, and its size counted from its text: program-size.ts), and the parser's work the
  * program does not show (folded class ranges, Unicode tables) is charged before it runs.
+ * `counted`: the pattern's countInstructions with the same case folding, where the caller has it.
  */
-export function compileRegex(pattern: string, caseInsensitive: boolean, what: string): Regex {
-  charge(parseCost(pattern, caseInsensitive), what);
+export function compileRegex(pattern: string, caseInsensitive: boolean, what: string, counted = countInstructions(pattern, caseInsensitive)): Regex {
+  charge(parseCost(counted), what);
   const re = RE2JS.compile(pattern, regexFlags(caseInsensitive));
   const program = programOf(re);
   charge(compileCost(pattern.length, program), what);
   return new Regex(re, program);
 }
 
-/** Units for what re2js's parser does with `pattern` beyond what its program shows (program-size.ts counts it from the text). */
-function parseCost(pattern: string, caseInsensitive: boolean): number {
-  const counted = countInstructions(pattern, caseInsensitive);
+/** Units for what re2js's parser does with a pattern beyond what its program shows (`counted` from its text: program-size.ts). */
+function parseCost(counted: CountedSize): number {
   return counted.foldedRunes * COST.foldedRune + counted.tables * (counted.folds ? COST.foldedTable : COST.table);
 }
 

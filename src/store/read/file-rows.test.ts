@@ -185,6 +185,48 @@ describe('FileRows over event parts', () => {
     expect(() => rows.bytes(0)).toThrow(/closed/);
   });
 
+  it('holds the rows\' head in memory once read: the same bytes, reads across its end and the parts', () => {
+    const rows = onParts();
+    const source = (rows as unknown as { source: FileRows }).source;
+    // not a block's multiple, ends within a row: blocks of 64 KiB, the last one short
+    const held = 150_000;
+    source.holdHead(held);
+    const inHead = Array.from({ length: rows.length }, (_, r) => r).filter((r) => rows.lineStart(r) + rows.byteLength(r) <= held);
+    expect(inHead.length).toBeGreaterThan(8);
+    expect(inHead.length).toBeLessThan(rows.length - 8);
+    const head = Buffer.from('[');
+    const tail = Buffer.from(']');
+    for (let round = 0; round < 2; round++) {
+      for (let r = rows.length - 1; r >= 0; r--) expect(rows.bytes(r).equals(memory.bytes(r)), `row ${r}`).toBe(true);
+      expect(rows.lineBytes.equals(memory.lineBytes)).toBe(true);
+      const picks = Uint32Array.from([inHead.at(-1)!, 0, inHead.at(-1)! + 1, 3, 59, 5, 6, 7]);
+      expect(rows.joinRows(picks, 0, picks.length, head, 0x2c, tail).equals(memory.joinRows(picks, 0, picks.length, head, 0x2c, tail))).toBe(true);
+      expect(rows.joinRows(null, 0, 60, head, 0x2c, tail).equals(memory.joinRows(null, 0, 60, head, 0x2c, tail))).toBe(true);
+    }
+    // a read across the head's end: the head from memory, the rest from the file
+    expect(source.read(held - 1000, 3000).equals(memory.lineBytes.subarray(held - 1000, held + 2000))).toBe(true);
+    rows.close();
+  });
+
+  it('answers rows of the head from memory once read, the rest from the file', () => {
+    const copies = splitParts(memory.lineBytes, memory.starts, 7).map((part, i) => {
+      const partPath = join(dir, `held-${i}.jsonl`);
+      writeFileSync(partPath, part);
+      return partPath;
+    });
+    const rows = new EventRows(new FileRows(copies), memory.starts);
+    const source = (rows as unknown as { source: FileRows }).source;
+    source.holdHead(150_000);
+    const inHead = Array.from({ length: rows.length }, (_, r) => r).filter((r) => rows.lineStart(r) + rows.byteLength(r) <= 150_000);
+    for (const r of inHead) rows.bytes(r);
+    // every part emptied under the reader: what the head holds is still answered, nothing else
+    for (const copy of copies) truncateSync(copy, 0);
+    for (const r of inHead) expect(rows.bytes(r).equals(memory.bytes(r)), `row ${r}`).toBe(true);
+    expect(() => rows.bytes(59)).toThrow(/ended early/);
+    rows.close();
+    expect(() => rows.bytes(0)).toThrow(/closed/);
+  });
+
   it('names the part that cannot be opened, and closes the ones it opened', () => {
     const missing = [...paths.slice(0, 3), join(dir, 'no-such-part.jsonl')];
     let error: unknown;

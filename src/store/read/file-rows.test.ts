@@ -86,6 +86,13 @@ describe('FileRows', () => {
     reads.length = 0;
     rows.joinRows(picks, 0, 3, head, 0x2c, tail);
     expect(reads).toHaveLength(1);
+    // rows a few small rows apart in one read with the bytes between them; a 40 KB row apart, two
+    for (const [list, count] of [[[3, 1], 1], [[12, 8, 10], 1], [[15, 13], 2]] as const) {
+      reads.length = 0;
+      const picked = Uint32Array.from(list);
+      expect(rows.joinRows(picked, 0, picked.length, head, 0x2c, tail).toString(), `${list}`).toBe(expected(list.slice()));
+      expect(reads, `${list}`).toHaveLength(count);
+    }
   });
 
   it('readRuns reads each run of neighbours once, the runs back to back at a place in a buffer', () => {

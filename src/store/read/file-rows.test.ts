@@ -86,6 +86,13 @@ describe('FileRows', () => {
     reads.length = 0;
     rows.joinRows(picks, 0, 3, head, 0x2c, tail);
     expect(reads).toHaveLength(1);
+    // rows a few small rows apart in one read with the bytes between them; a 40 KB row apart, two
+    for (const [list, count] of [[[3, 1], 1], [[12, 8, 10], 1], [[15, 13], 2]] as const) {
+      reads.length = 0;
+      const picked = Uint32Array.from(list);
+      expect(rows.joinRows(picked, 0, picked.length, head, 0x2c, tail).toString(), `${list}`).toBe(expected(list.slice()));
+      expect(reads, `${list}`).toHaveLength(count);
+    }
   });
 
   it('readRuns reads each run of neighbours once, the runs back to back at a place in a buffer', () => {
@@ -181,6 +188,48 @@ describe('FileRows over event parts', () => {
     const length = Number(memory.bytes(20).byteOffset - memory.bytes(3).byteOffset);
     expect(source.read(at, length).equals(memory.lineBytes.subarray(at, at + length))).toBe(true);
     source.close();
+    rows.close();
+    expect(() => rows.bytes(0)).toThrow(/closed/);
+  });
+
+  it('holds the rows\' head in memory once read: the same bytes, reads across its end and the parts', () => {
+    const rows = onParts();
+    const source = (rows as unknown as { source: FileRows }).source;
+    // not a block's multiple, ends within a row: blocks of 64 KiB, the last one short
+    const held = 150_000;
+    source.holdHead(held);
+    const inHead = Array.from({ length: rows.length }, (_, r) => r).filter((r) => rows.lineStart(r) + rows.byteLength(r) <= held);
+    expect(inHead.length).toBeGreaterThan(8);
+    expect(inHead.length).toBeLessThan(rows.length - 8);
+    const head = Buffer.from('[');
+    const tail = Buffer.from(']');
+    for (let round = 0; round < 2; round++) {
+      for (let r = rows.length - 1; r >= 0; r--) expect(rows.bytes(r).equals(memory.bytes(r)), `row ${r}`).toBe(true);
+      expect(rows.lineBytes.equals(memory.lineBytes)).toBe(true);
+      const picks = Uint32Array.from([inHead.at(-1)!, 0, inHead.at(-1)! + 1, 3, 59, 5, 6, 7]);
+      expect(rows.joinRows(picks, 0, picks.length, head, 0x2c, tail).equals(memory.joinRows(picks, 0, picks.length, head, 0x2c, tail))).toBe(true);
+      expect(rows.joinRows(null, 0, 60, head, 0x2c, tail).equals(memory.joinRows(null, 0, 60, head, 0x2c, tail))).toBe(true);
+    }
+    // a read across the head's end: the head from memory, the rest from the file
+    expect(source.read(held - 1000, 3000).equals(memory.lineBytes.subarray(held - 1000, held + 2000))).toBe(true);
+    rows.close();
+  });
+
+  it('answers rows of the head from memory once read, the rest from the file', () => {
+    const copies = splitParts(memory.lineBytes, memory.starts, 7).map((part, i) => {
+      const partPath = join(dir, `held-${i}.jsonl`);
+      writeFileSync(partPath, part);
+      return partPath;
+    });
+    const rows = new EventRows(new FileRows(copies), memory.starts);
+    const source = (rows as unknown as { source: FileRows }).source;
+    source.holdHead(150_000);
+    const inHead = Array.from({ length: rows.length }, (_, r) => r).filter((r) => rows.lineStart(r) + rows.byteLength(r) <= 150_000);
+    for (const r of inHead) rows.bytes(r);
+    // every part emptied under the reader: what the head holds is still answered, nothing else
+    for (const copy of copies) truncateSync(copy, 0);
+    for (const r of inHead) expect(rows.bytes(r).equals(memory.bytes(r)), `row ${r}`).toBe(true);
+    expect(() => rows.bytes(59)).toThrow(/ended early/);
     rows.close();
     expect(() => rows.bytes(0)).toThrow(/closed/);
   });

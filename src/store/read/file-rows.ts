@@ -8,6 +8,17 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { eachPiece, partAt, partStarts, type RowSource } from '../format/row-source.ts';
 import { takeBuffer } from './page-buffers.ts';
 
+/**
+ * The head's blocks: each read whole from the file the first time a read reaches it, then copied
+ * from memory (a block costs a few row reads once, and nothing at start).
+ */
+const HEAD_BLOCK = 64 * 1024;
+/**
+ * What a server holds of the rows' head (holdHead): at 100k events the first 16 MiB hold nearly
+ * every row of a substring search's first pages, within the memory the serving process may grow by.
+ */
+export const SERVED_HEAD_BYTES = 16 * 1024 * 1024;
+
 /** Closes the descriptors of file sources nobody can read from any more (a dataset replaced and dropped). */
 let closer: FinalizationRegistry<number[]> | undefined;
 const closeFds = (fds: number[]) => {
@@ -41,6 +52,10 @@ export class FileRows implements RowSource {
   /** where each part starts in the rows, then their total */
   private readonly starts: Float64Array;
   private fds: number[];
+  /** the first bytes of the rows, held in memory once read (holdHead); empty: none held */
+  private head: Buffer = Buffer.alloc(0);
+  /** which of the head's blocks are read already */
+  private headRead = new Uint8Array(0);
 
   /** Opens the parts for reading; throws PartOpenError naming the part that could not be. */
   constructor(paths: string | readonly string[]) {
@@ -74,6 +89,19 @@ export class FileRows implements RowSource {
     });
   }
 
+  /**
+   * Holds the first `bytes` of the rows in memory, each block read the first time a read reaches
+   * it. The rows are in the list's own order, newest first, so the first pages of every list in
+   * that order, filtered or not (a substring search's, a flag's), read their rows from there: a
+   * copy from memory where a read of the file costs a system call and the page cache's walk per
+   * row. The rest of the rows stay in the page cache only.
+   */
+  holdHead(bytes: number): void {
+    const length = Math.min(Math.max(0, Math.floor(bytes)), this.byteLength);
+    this.head = Buffer.allocUnsafeSlow(length);
+    this.headRead = new Uint8Array(Math.ceil(length / HEAD_BLOCK));
+  }
+
   /** Answer bodies come from the page pool: the server gives them back after writing them. */
   allocate(length: number): Buffer {
     return takeBuffer(length);
@@ -94,6 +122,15 @@ export class FileRows implements RowSource {
     if (this.fds.length === 0) throw new Error('the event rows were closed');
     if (at < 0 || length < 0 || at + length > this.byteLength) throw new RangeError(`bytes ${at}+${length} outside the event rows (${this.byteLength} bytes)`);
     if (offset < 0 || offset + length > target.byteLength) throw new RangeError('target too small');
+    if (at < this.head.length) {
+      // the part in the head from memory, the rest (if any) from the file
+      const held = Math.min(length, this.head.length - at);
+      this.readHead(target, offset, at, held);
+      if (held === length) return;
+      offset += held;
+      at += held;
+      length -= held;
+    }
     // A scattered page is a read per row, nearly each inside one part: read straight from it,
     // without eachPiece's callback (across parts, piece by piece).
     const part = partAt(this.starts, at);
@@ -102,6 +139,18 @@ export class FileRows implements RowSource {
       return;
     }
     eachPiece(this.starts, at, length, (part, from, n, before) => this.readPart(part, target, offset + before, from, n));
+  }
+
+  /** Bytes [at, at + length) of the head into `target` at `offset`, its blocks read first where they are not yet. */
+  private readHead(target: Uint8Array, offset: number, at: number, length: number): void {
+    for (let block = Math.floor(at / HEAD_BLOCK), last = Math.floor((at + length - 1) / HEAD_BLOCK); block <= last; block++) {
+      if (this.headRead[block] === 1) continue;
+      const from = block * HEAD_BLOCK;
+      const n = Math.min(HEAD_BLOCK, this.head.length - from);
+      eachPiece(this.starts, from, n, (part, within, size, before) => this.readPart(part, this.head, from + before, within, size));
+      this.headRead[block] = 1;
+    }
+    this.head.copy(target, offset, at, at + length);
   }
 
   /** `n` bytes from `from` within part `part` into `target` at `offset`. */
@@ -131,6 +180,7 @@ export class FileRows implements RowSource {
     closer?.unregister(this);
     const fds = this.fds;
     this.fds = [];
+    this.holdHead(0);
     closeFds(fds);
   }
 }

@@ -11,7 +11,7 @@ import { joinedView, partRows, partsOf, partStarts, type RowSource } from '../fo
 import { corrupt, type DistSource } from './dist-source.ts';
 import { fitIn16Bits, rowOffsetsFault, rowOffsetsProblem } from './row-offsets.ts';
 import { PartedRows } from './parted-rows.ts';
-import { FileRows } from './file-rows.ts';
+import { FileRows, SERVED_HEAD_BYTES } from './file-rows.ts';
 import { readColumns } from './column-files.ts';
 import { readCalendar, readCalendarFile } from './calendar-file.ts';
 import { FormatError } from '../format/sections.ts';
@@ -289,6 +289,8 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
   let rowSource: RowSource | Buffer;
   if (file) {
     rowSource = file;
+    // answering from a dist (the build's own staging reads its pages in order: nothing to hold)
+    if (!dist.trusted) file.holdHead(SERVED_HEAD_BYTES);
     // A trusted folder (the build's staging, read back to answer its pages) holds the rows the
     // offsets were just made with: nothing to check, and reading them whole there would leave
     // every row's bytes as garbage through the build's "answer pages".

@@ -3,7 +3,6 @@
 // object's known keys are exactly the keys that were read, which a test holds equal to the
 // keys of the object's shape.
 import type { Instant } from '../model/types.ts';
-import { isWritable } from '../time/range.ts';
 import { readTimestamp } from './timestamps.ts';
 import { describeValue, type IssueSink, type Path } from './problems.ts';
 import type { Rule, ValueKind } from './rules.ts';
@@ -221,12 +220,8 @@ export class Fields {
   }
 
   private instant(key: string, v: unknown, zone: string, expected: string): Instant | undefined {
-    // The YAML 1.2 core schema keeps timestamps as strings; a Date would need another schema.
-    if (v instanceof Date && !Number.isNaN(v.getTime())) {
-      if (isWritable(v.getTime(), zone)) return v.getTime();
-      this.problem(key, outOfRange(v.toISOString(), zone));
-      return undefined;
-    }
+    // Timestamps are strings: the YAML 1.2 core schema keeps them so, and the Date of a
+    // `!!timestamp` tag is refused before any record is read (value-limits.ts).
     if (typeof v === 'string') {
       const r = readTimestamp(v, zone);
       if (r.ok) return r.epochMs;

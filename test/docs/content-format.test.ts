@@ -13,6 +13,9 @@ import type { AnyRule, Shape } from '../../src/content/rules.ts';
 import * as shapes from '../../src/content/shapes.ts';
 import { aula } from '../aula-cli.ts';
 import { removeDir, tempDir } from '../helpers.ts';
+import { parse } from 'yaml';
+import { splitFrontMatter } from '../../src/content/front-matter.ts';
+import { directoryKind, type DIRECTORY_MODELS } from '../../src/model/types.ts';
 import { blocksFor, docText, ROOT } from './doc-blocks.ts';
 
 const PAGE = 'docs/content-format.md';
@@ -73,6 +76,37 @@ describe('docs/content-format.md', () => {
   it.each(SHAPES.map((s) => [s.name, s] as const))('lists every key of %s with its type and default, in order', (_, shape) => {
     const expected = Object.entries(shape.fields).map(([key, rule]) => [key, TYPES[rule.kind], defaultCell(shape, key, rule)]);
     expect(table(shape.name)).toEqual(expected);
+  });
+
+  it('writes every key of every shape in one of its content examples, and extra', () => {
+    // the keys each example writes, by the shape its file and place say it is
+    const written = new Map<string, Set<string>>(SHAPES.map((sh) => [sh.name, new Set<string>()]));
+    const add = (shape: string, obj: unknown) => {
+      if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return;
+      for (const key of Object.keys(obj)) written.get(shape)!.add(key);
+    };
+    for (const block of blocksFor('content', [PAGE])) {
+      const path = block.args[0];
+      const value: unknown = path.endsWith('.md') ? parse((splitFrontMatter(block.text) as { yaml: string }).yaml) : parse(block.text);
+      const objects = Array.isArray(value) ? value : [value];
+      const shape = path === 'site.yaml' ? 'site' : path === 'pages.yaml' ? 'page' : path === 'categories.yaml' ? 'category' : path.startsWith('media') ? 'media' : null;
+      for (const obj of objects as Record<string, unknown>[]) {
+        if (shape) add(shape, obj);
+        else if (path.startsWith('events/')) {
+          add('event', obj);
+          if (path.endsWith('.md')) written.get('event')!.add('body');
+          for (const r of (obj.related_media as unknown[] | undefined) ?? []) add('related_media', r);
+        } else {
+          const kind = directoryKind(obj.model as (typeof DIRECTORY_MODELS)[number]);
+          for (const key of Object.keys(obj)) written.get(key in shapes.DIRECTORY_KINDS[kind].fields ? kind : 'object')!.add(key);
+        }
+      }
+    }
+    for (const sh of SHAPES) {
+      const missing = Object.keys(sh.fields).filter((key) => !written.get(sh.name)!.has(key));
+      expect(missing, `${sh.name}: keys no example of ${PAGE} writes`).toEqual([]);
+    }
+    expect(written.get('event')!.has('extra')).toBe(true);
   });
 
   it("states the site's defaults as the code has them", () => {

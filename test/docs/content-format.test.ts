@@ -14,6 +14,7 @@ import * as shapes from '../../src/content/shapes.ts';
 import { aula } from '../aula-cli.ts';
 import { removeDir, tempDir } from '../helpers.ts';
 import { parse } from 'yaml';
+import { parseEventFile } from '../../src/content/events.ts';
 import { splitFrontMatter } from '../../src/content/front-matter.ts';
 import { directoryKind, type DIRECTORY_MODELS } from '../../src/model/types.ts';
 import { blocksFor, docText, ROOT } from './doc-blocks.ts';
@@ -114,6 +115,26 @@ describe('docs/content-format.md', () => {
     for (const [key, value] of Object.entries(shapes.DEFAULT_SITE)) {
       if (value !== null) expect(text, key).toContain(`| \`${key}\` | ${typeof value === 'number' ? 'integer' : 'string'} | \`${value}\` |`);
     }
+  });
+});
+
+describe("docs/content-format.md's values JSON cannot hold, and YAML's tags", () => {
+  const paragraph = () => docText(PAGE).slice(docText(PAGE).indexOf('A value JSON cannot hold')).split('\n\n')[0].replace(/\s+/g, ' ');
+  const EVENT = 'id: 1\ntitle: A\nstart: 2026-05-12T18:00\nend: 2026-05-12T20:00\nlast_modified: 2026-05-01\n';
+  const read = (value: string) => parseEventFile('events/a.yaml', `${EVENT}keywords: ${value}\n`, 'Europe/Vienna');
+
+  it('are as the page says: refused at their key, or read as the core schema reads them', () => {
+    const text = paragraph();
+    for (const refused of ['.nan', '.inf', '1e400', '!!binary aGk=', '!!set {a}', '!!omap [a: 1]', '!!timestamp 2026-05-12 18:00:00', '!local x', '!!float abc']) {
+      expect(read(refused).problems, refused).toHaveLength(1);
+    }
+    for (const tag of ['!!binary', '!!set', '!!omap', '!!timestamp', '!!str', '!!int', '!!float', '!!bool', '!!null', '!!seq', '!!map', '`!local`', '`!!float abc`']) {
+      expect(text).toContain(tag);
+    }
+    expect(text).toContain('(`keywords: .nan` — quote it, `".nan"`, for the text)');
+    expect(read('".nan"').records[0].value.keywords).toBe('.nan');
+    expect(text).toContain('(`!!str 12` is the text `"12"`)');
+    expect(read('!!str 12').records[0].value.keywords).toBe('12');
   });
 });
 

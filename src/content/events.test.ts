@@ -389,28 +389,16 @@ describe('events: values the type allows but no event can mean', () => {
   it('refuses an empty or blank title, a negative id, a category listed twice and an e-mail address of more than one line', async () => {
     const { lines: out } = await load({
       ...REFS,
-      'events/a.yaml': lines(
-        '- id: -1',
-        '  title: ""',
-        '  start: 2025-05-12T10:00:00+02:00',
-        '  end: 2025-05-12T12:00:00+02:00',
-        '  categories: [1, 3, 1, 1]',
-        '  email: "office@example.org\\r\\nBcc: x@example.org"',
-        '  last_modified: 2025-05-01T00:00:00Z',
-        '- id: 2',
-        '  title: " \\t"',
-        '  start: 2025-05-12T10:00:00+02:00',
-        '  end: 2025-05-12T12:00:00+02:00',
-        '  last_modified: 2025-05-01T00:00:00Z',
-      ),
+      'events/a.yaml': base(-1, 'categories: [1, 3, 1, 1]', 'email: "office@example.org\\r\\nBcc: x@example.org"').replace('title: T', 'title: ""'),
+      'events/b.yaml': base(2).replace('title: T', 'title: " \\t"'),
     });
     expect(out).toEqual([
-      'events/a.yaml:1:7 id: expected an id of 0 or more, got -1',
-      'events/a.yaml:2:10 title: expected text, got ""',
-      'events/a.yaml:5:22 categories[2]: category 1 is listed again (first as categories[0]); list each once',
-      'events/a.yaml:5:25 categories[3]: category 1 is listed again (first as categories[0]); list each once',
-      'events/a.yaml:6:10 email: expected one line, got "office@example.org\\r\\nBcc: x@example.org" (a line break or another control character)',
-      'events/a.yaml:9:10 title: expected text, got " \\t"',
+      'events/a.yaml:1:5 id: expected an id of 0 or more, got -1',
+      'events/a.yaml:2:8 title: expected text, got ""',
+      'events/a.yaml:6:20 categories[2]: category 1 is listed again (first as categories[0]); list each once',
+      'events/a.yaml:6:23 categories[3]: category 1 is listed again (first as categories[0]); list each once',
+      'events/a.yaml:7:8 email: expected one line, got "office@example.org\\r\\nBcc: x@example.org" (a line break or another control character)',
+      'events/b.yaml:2:8 title: expected text, got " \\t"',
     ]);
   });
 

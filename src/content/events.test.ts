@@ -384,3 +384,52 @@ describe('events: an id defined in many files', () => {
     expect(out[5]).toBe('events/5.md:2:5 id: duplicate event id 9 (also defined in events/0.md; events/1.md; events/2.md; and 2 more)');
   });
 });
+
+describe('events: values the type allows but no event can mean', () => {
+  it('refuses an empty or blank title, a negative id, a category listed twice and an e-mail address of more than one line', async () => {
+    const { lines: out } = await load({
+      ...REFS,
+      'events/a.yaml': base(-1, 'categories: [1, 3, 1, 1]', 'email: "office@example.org\\r\\nBcc: x@example.org"').replace('title: T', 'title: ""'),
+      'events/b.yaml': base(2).replace('title: T', 'title: " \\t"'),
+    });
+    expect(out).toEqual([
+      'events/a.yaml:1:5 id: expected an id of 0 or more, got -1',
+      'events/a.yaml:2:8 title: expected text, got ""',
+      'events/a.yaml:6:20 categories[2]: category 1 is listed again (first as categories[0]); list each once',
+      'events/a.yaml:6:23 categories[3]: category 1 is listed again (first as categories[0]); list each once',
+      'events/a.yaml:7:8 email: expected one line, got "office@example.org\\r\\nBcc: x@example.org" (a line break or another control character)',
+      'events/b.yaml:2:8 title: expected text, got " \\t"',
+    ]);
+  });
+
+  it('reads id 0, a title of one visible character and a long list of distinct categories', async () => {
+    const categories = Array.from({ length: 40 }, (_, i) => `- {id: ${i}, title: C${i}}`);
+    const ids = Array.from({ length: 40 }, (_, i) => 39 - i);
+    const model = await loadModel({ 'categories.yaml': lines(...categories), 'events/a.md': md(base(0, `categories: [${ids.join(', ')}]`).replace('title: T', 'title: " é"')) });
+    expect(model.events[0]).toMatchObject({ id: 0, title: ' é', categories: ids });
+    // the long list finds its repetitions too
+    const { lines: out } = await load({ 'categories.yaml': lines(...categories), 'events/a.md': md(base(1, `categories: [${[...ids, 7].join(', ')}]`)) });
+    expect(out).toEqual([expect.stringMatching(/^events\/a\.md:7:\d+ categories\[40\]: category 7 is listed again \(first as categories\[32\]\)/)]);
+  });
+
+  it('refuses empty names and negative ids in the other kinds of record too', async () => {
+    const { lines: out } = await load({
+      'pages.yaml': lines('- {uid: -2, pid: 0, title: ""}'),
+      'categories.yaml': lines('- {id: -1, title: "  "}'),
+      'media.yaml': lines('- {id: -4, filename: "", mimetype: application/pdf, size: 1}'),
+      'directory/d.yaml': lines('- {model: campus.Person, id: -1, last_name: ""}', '- {model: geo.Room, id: 1, name: ""}', '- {model: structure.Organization, id: 2, name: " "}'),
+    });
+    expect(out).toEqual([
+      'categories.yaml:1:8 id: expected an id of 0 or more, got -1',
+      'categories.yaml:1:19 title: expected text, got "  "',
+      'directory/d.yaml:1:30 id: expected an id of 0 or more, got -1',
+      'directory/d.yaml:1:45 last_name: expected text, got ""',
+      'directory/d.yaml:2:34 name: expected text, got ""',
+      'directory/d.yaml:3:48 name: expected text, got " "',
+      'media.yaml:1:8 id: expected an id of 0 or more, got -4',
+      'media.yaml:1:22 filename: expected text, got ""',
+      'pages.yaml:1:9 uid: expected an id of 0 or more, got -2',
+      'pages.yaml:1:28 title: expected text, got ""',
+    ]);
+  });
+});

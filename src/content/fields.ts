@@ -3,7 +3,6 @@
 // object's known keys are exactly the keys that were read, which a test holds equal to the
 // keys of the object's shape.
 import type { Instant } from '../model/types.ts';
-import { isWritable } from '../time/range.ts';
 import { readTimestamp } from './timestamps.ts';
 import { describeValue, type IssueSink, type Path } from './problems.ts';
 import type { Rule, ValueKind } from './rules.ts';
@@ -51,6 +50,15 @@ function accepts(kind: ValueKind, v: unknown): boolean {
   }
 }
 
+/** C0 controls (line breaks among them) and DEL. */
+const CONTROL = /[\x00-\x1f\x7f]/;
+
+/** Nothing but white space; a string starting with a visible ASCII character is decided at once. */
+function isBlank(s: string): boolean {
+  const c = s.charCodeAt(0);
+  return !(c > 32 && c < 127) && s.trim() === '';
+}
+
 /** A timestamp written as a date alone (time/parse.ts reads it as local midnight). */
 const DATE_ONLY = /^\d{4}-\d{1,2}-\d{1,2}$/;
 
@@ -75,9 +83,9 @@ export class Fields {
     return this.base.length === 0 ? [key] : [...this.base, key];
   }
 
-  /** Records a problem with a value this object holds, e.g. one found by a cross-field check. */
-  problem(key: string, message: string): void {
-    this.sink.add(this.path(key), 'value', message);
+  /** Records a problem with a value this object holds (or with item `index` of it), e.g. one found by a cross-field check. */
+  problem(key: string, message: string, index?: number): void {
+    this.sink.add(index === undefined ? this.path(key) : [...this.path(key), index], 'value', message);
   }
 
   /** Reports a key that this kind of object must not have. */
@@ -114,6 +122,10 @@ export class Fields {
       return this.invalid(rule, `expected ${rule.minimum.expected}, got ${v}`);
     }
     if (rule.excluded !== undefined && v === rule.excluded.value) return this.invalid(rule, rule.excluded.message);
+    if (rule.nonEmpty && isBlank(v as string)) return this.invalid(rule, `expected text, got ${describeValue(v)}`);
+    if (rule.oneLine && typeof v === 'string' && CONTROL.test(v)) {
+      return this.invalid(rule, `expected one line, got ${describeValue(v)} (a line break or another control character)`);
+    }
     if (rule.oneOf !== undefined && !rule.oneOf.includes(v as string)) {
       return this.invalid(rule, `expected one of ${rule.oneOf.join(', ')}, got ${describeValue(v)}`);
     }
@@ -221,12 +233,8 @@ export class Fields {
   }
 
   private instant(key: string, v: unknown, zone: string, expected: string): Instant | undefined {
-    // The YAML 1.2 core schema keeps timestamps as strings; a Date would need another schema.
-    if (v instanceof Date && !Number.isNaN(v.getTime())) {
-      if (isWritable(v.getTime(), zone)) return v.getTime();
-      this.problem(key, outOfRange(v.toISOString(), zone));
-      return undefined;
-    }
+    // Timestamps are strings: the YAML 1.2 core schema keeps them so, and the Date of a
+    // `!!timestamp` tag is refused before any record is read (value-limits.ts).
     if (typeof v === 'string') {
       const r = readTimestamp(v, zone);
       if (r.ok) return r.epochMs;

@@ -104,6 +104,8 @@ interface Pending {
 
 const idOf = (s: Stats) => `${s.dev}:${s.ino}`;
 
+const TOO_LONG = 'cannot be read: its path is longer than the system allows (4,096 bytes on Linux); shorten the names of its folders';
+
 interface Entry {
   dirent: Dirent<string> | Dirent<Buffer>;
   name: { text: string; exact: boolean };
@@ -198,8 +200,13 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
         } else if (!entry.isFile()) {
           info = lstatSync(path);
         }
-      } catch {
-        continue; // vanished while listing
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') continue; // vanished while listing
+        // A name the system cannot open (a path past PATH_MAX, 4096 bytes on Linux) was passed over
+        // in silence: the events below it were missing from the build with no word.
+        problem(shown, code === 'ENAMETOOLONG' ? TOO_LONG : `cannot be read (${code ?? 'error'})`);
+        continue;
       }
       const isDirectory = info ? info.isDirectory() : entry.isDirectory();
       const isFile = info ? info.isFile() : entry.isFile();
@@ -282,7 +289,8 @@ export function readContentFile(dir: string, file: string, raw?: Buffer, withSta
     read = readBounded(raw ?? join(dir, file), MAX_CONTENT_FILE_BYTES, withStat);
   } catch (e) {
     // The code only: node's message repeats the full path, which is outside the content's view.
-    return fail(`cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    const code = (e as NodeJS.ErrnoException).code;
+    return fail(code === 'ENAMETOOLONG' ? TOO_LONG : `cannot read the file (${code ?? (e as Error).message})`);
   }
   if ('tooLarge' in read) {
     return fail(`is ${describeSize(read.tooLarge)}, more than the ${describeSize(MAX_CONTENT_FILE_BYTES)} a content file may have; split it into several files`);

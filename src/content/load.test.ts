@@ -43,7 +43,7 @@ describe('loadContent', () => {
       'directory/x.yaml:1:3 name: required key is missing',
       'events/a.md:2:5 id: duplicate event id 2 (also defined in events/c.json, list item 1)',
       'events/a.md:8:14 categories[0]: no category has id 5',
-      'events/b.yaml:3:1 invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
+      'events/b.yaml:2:17 invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
       'events/c.json:1:2 title: required key is missing',
       'events/c.json:1:2 start: required key is missing',
       'events/c.json:1:2 end: required key is missing',

@@ -1,7 +1,7 @@
 // Reads the objects of one content file: a pure function of (path, text), so that files can be
 // parsed in any order or place; checks that need other files come later (see checks.ts).
 import { Fields, isObject } from './fields.ts';
-import { describeValue, formatKey, IssueSink, type Issue, type Problem } from './problems.ts';
+import { compareProblems, describeValue, formatKey, IssueSink, type Issue, type Problem } from './problems.ts';
 import { dataPart, locateIssues, readData, TOO_DEEP, type DataValue } from './source.ts';
 import { positionOf, scanNesting } from './value-limits.ts';
 
@@ -57,12 +57,12 @@ export function parseFile<T>(file: string, text: string, read: ReadObject<T>, sh
 }
 
 /**
- * Values too deep or integers too large: reported instead of reading any record of the file (its
+ * Values too deep, integers too large or values JSON cannot hold: reported instead of reading any record of the file (its
  * records would only repeat the same problems in other words).
  */
 function limitProblems(file: string, text: string, part: { text: string; lineOffset: number }, data: DataValue & { ok: true }): Problem[] | null {
-  const { tooDeep, unsafe } = data.limits;
-  if (!tooDeep && unsafe.length === 0) return null;
+  const { tooDeep, unsafe, unreadable } = data.limits;
+  if (!tooDeep && unsafe.length === 0 && unreadable.length === 0) return null;
   const listed = Array.isArray(data.value);
   const issue = (path: readonly (string | number)[], message: string): Issue =>
     listed && typeof path[0] === 'number' ? { item: path[0], key: path.slice(1), at: 'value', message } : { item: null, key: path, at: 'value', message };
@@ -77,11 +77,10 @@ function limitProblems(file: string, text: string, part: { text: string; lineOff
     return locateIssues(file, text, [issue(tooDeep, TOO_DEEP)]);
   }
   const max = Number.MAX_SAFE_INTEGER;
-  return locateIssues(
-    file,
-    text,
-    unsafe.map((u) => issue(u.path, `${u.text} is too large: integers must lie between -${max} and ${max} (2^53-1)`)),
-  );
+  return locateIssues(file, text, [
+    ...unsafe.map((u) => issue(u.path, `${u.text} is too large: integers must lie between -${max} and ${max} (2^53-1)`)),
+    ...unreadable.map((u) => issue(u.path, u.message)),
+  ]).sort(compareProblems);
 }
 
 /**

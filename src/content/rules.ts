@@ -39,6 +39,10 @@ export interface Constraints {
   readonly excluded?: Excluded;
   /** allowed strings; the message lists them */
   readonly oneOf?: readonly string[];
+  /** a string of at least one character other than white space (a title, a name) */
+  readonly nonEmpty?: boolean;
+  /** a string on one line: no line break nor other control character (an e-mail address) */
+  readonly oneLine?: boolean;
   /**
    * A regular expression for the schema only: the reader checks the same thing more exactly
    * in code (e.g. base_url is parsed as a URL), with a message per way it can be wrong.
@@ -96,6 +100,8 @@ function rule<T, K extends RuleKind>(kind: K, description: string, required: boo
     minimum: more.minimum,
     excluded: more.excluded,
     oneOf: more.oneOf,
+    nonEmpty: more.nonEmpty,
+    oneLine: more.oneLine,
     schemaPattern: more.schemaPattern,
     examples: more.examples,
     requiredUnless: more.requiredUnless,
@@ -122,7 +128,8 @@ export function string(description: string, more: Constraints & { default?: unkn
 }
 
 export const intOrNull = (description: string): Rule<number | null, 'intOrNull'> => rule('intOrNull', description, false, null);
-export const stringOrNull = (description: string): Rule<string | null, 'stringOrNull'> => rule('stringOrNull', description, false, null);
+export const stringOrNull = (description: string, more?: Constraints): Rule<string | null, 'stringOrNull'> =>
+  rule('stringOrNull', description, false, null, more);
 export const bool = (description: string, fallback: boolean): Rule<boolean, 'bool'> => rule('bool', description, false, fallback);
 /** Any value, passed through; absent reads as null. */
 export const anyValue = (description: string): Rule<unknown, 'any'> => rule('any', description, false, null);

@@ -17,6 +17,10 @@ export const DEFAULT_SITE: Readonly<Site> = {
 };
 
 const POSITIVE = { value: 1, expected: 'a positive integer' };
+/** Ids are 0 or more: a negative one has no media URL a static host's rules match (`/cms/media/[0-9]+/`). */
+const ID = { minimum: { value: 0, expected: 'an id of 0 or more' } };
+/** Titles and names: a record the API lists by an empty one is a mistake, as is a required key left out. */
+const TEXT = { nonEmpty: true };
 
 export const SITE = shape('site', 'Site-wide settings; every key is optional.', {
   base_url: string('Absolute origin and optional path prefix, without query or fragment; used for links and media URLs.', {
@@ -31,10 +35,11 @@ export const SITE = shape('site', 'Site-wide settings; every key is optional.', 
 
 export const PAGE = shape('page', 'A node of the page tree.', {
   uid: int('Unique node id (0 is taken: a pid of 0 marks a root).', {
+    ...ID,
     excluded: { value: 0, message: 'uid 0 is taken: a pid of 0 marks a root' },
   }),
   pid: int('Parent uid; 0 for a root.', { default: 0 }),
-  title: string('Node title.'),
+  title: string('Node title.', TEXT),
   is_siteroot: bool('Whether the node is the root of a site.', false),
   domains: stringList('Host names of the site.'),
   uri: stringOrNull('Absolute URI of the site root.'),
@@ -43,13 +48,13 @@ export const PAGE = shape('page', 'A node of the page tree.', {
 export const CATEGORY = shape(
   'category',
   'A category. Every other key is kept and appears with ?expand=categories.',
-  { id: int('Unique category id.'), title: string('Category title.') },
+  { id: int('Unique category id.', ID), title: string('Category title.', TEXT) },
   true,
 );
 
 export const MEDIA = shape('media', 'A media record. With `file`, size and mimetype are read from that file; without it they are required.', {
-  id: int('Unique media id.'),
-  filename: string('File name.'),
+  id: int('Unique media id.', ID),
+  filename: string('File name.', TEXT),
   original: stringOrNull('Address of the original file on the external site.'),
   mimetype: string('MIME type (must agree with `file` when both are given).', { requiredUnless: 'file' }),
   size: int('Size in bytes (must agree with `file` when both are given).', {
@@ -60,7 +65,7 @@ export const MEDIA = shape('media', 'A media record. With `file`, size and mimet
 });
 
 export const RELATED_MEDIA = shape('related_media', 'An attached file.', {
-  id: int('Id of the attachment.'),
+  id: int('Id of the attachment.', ID),
   media: int('Media id.'),
   datetime: timestamp('Date of the attachment.'),
   title: stringOrNull('Title.'),
@@ -69,8 +74,8 @@ export const RELATED_MEDIA = shape('related_media', 'An attached file.', {
 
 /** An event's keys; a Markdown file has no `body` key, its body is the text after the front matter. */
 export const EVENT = shape('event', 'An event in a YAML or JSON file.', {
-  id: int('Unique event id.'),
-  title: string('Title.'),
+  id: int('Unique event id.', ID),
+  title: string('Title.', TEXT),
   start: timestamp('Begin.'),
   end: timestamp('End; not before start.'),
   body: string('Full description, HTML; trimmed.', { default: '' }),
@@ -85,7 +90,7 @@ export const EVENT = shape('event', 'An event in a YAML or JSON file.', {
   organizer: stringOrNull('Name of the person responsible.'),
   location: stringOrNull('Where the event takes place.'),
   contact: stringOrNull('Person or party to contact.'),
-  email: stringOrNull('E-mail address of the contact.'),
+  email: stringOrNull('E-mail address of the contact; one line.', { oneLine: true }),
   attending_fees_info: stringOrNull('Text detailing the fees.'),
   // Absent, it is derived from the body, hence no default a schema could name.
   teaser: string('Plain-text summary; derived from the body when absent.', { default: null }),
@@ -106,7 +111,7 @@ export const EVENT = shape('event', 'An event in a YAML or JSON file.', {
 /** The keys every directory object has; the rest depend on the kind its model belongs to. */
 export const DIRECTORY_OBJECT = shape('object', 'A directory object; its keys depend on `model`.', {
   model: string('The model.', { oneOf: DIRECTORY_MODELS }),
-  id: int('Id, unique per model.'),
+  id: int('Id, unique per model.', ID),
   presentation: stringOrNull('Display text; computed from the other keys when absent.'),
   keywords: stringList('Extra search terms, never shown.'),
 });
@@ -114,18 +119,18 @@ export const DIRECTORY_OBJECT = shape('object', 'A directory object; its keys de
 export const PERSON = shape('person', 'A person or student.', {
   title: stringOrNull('Prefix such as `Univ.-Prof. Dr.`.'),
   first_name: stringOrNull('First name.'),
-  last_name: string('Last name.'),
+  last_name: string('Last name.', TEXT),
   title_after: stringOrNull('Suffix such as `PhD`.'),
 });
 
 export const ROOM = shape('room', 'A room.', {
-  name: string('Name.'),
+  name: string('Name.', TEXT),
   code: stringOrNull('Room code.'),
   level_id: intOrNull('Level id.'),
   room_id: intOrNull('Room id.'),
 });
 
-export const ORGANIZATION = shape('organization', 'An organization.', { name: string('Name.') });
+export const ORGANIZATION = shape('organization', 'An organization.', { name: string('Name.', TEXT) });
 
 export const DIRECTORY_KINDS: Readonly<Record<DirectoryKind, typeof PERSON | typeof ROOM | typeof ORGANIZATION>> = {
   person: PERSON,

@@ -9,6 +9,7 @@ import type { Node } from 'yaml';
 import { splitFrontMatter } from './front-matter.ts';
 import { formatKey, type Issue, type Path, type Problem } from './problems.ts';
 import { checkValue, MAX_DEPTH, positionOf, scanNesting, type ValueLimits } from './value-limits.ts';
+import { shownOffset, tagWarnings, withinText } from './yaml-diagnostics.ts';
 import { parseYamlSubset } from './yaml-subset.ts';
 
 // `yaml` is loaded the first time a file needs it (~30 ms of every process's start, and of every
@@ -53,7 +54,7 @@ export function readData(file: string, part: { text: string; lineOffset: number 
   if (fast && 'value' in fast) {
     // The YAML subset's values need no walk: its reader counted their depth, and gives no integer
     // past 2^53-1 (it declines them) and no alias (so they are at most the text's size).
-    const limits = depth >= 0 && depth <= MAX_DEPTH ? { tooDeep: null, unsafe: [], size: part.text.length } : checkValue(fast.value);
+    const limits = depth >= 0 && depth <= MAX_DEPTH ? { tooDeep: null, unsafe: [], unreadable: [], size: part.text.length } : checkValue(fast.value);
     // JSON.parse has rounded an integer beyond 2^53-1: read again, keeping its digits.
     if (!(isJson(file) && limits.unsafe.length > 0)) return { ok: true, value: fast.value, limits };
   }
@@ -72,7 +73,10 @@ export function readData(file: string, part: { text: string; lineOffset: number 
   try {
     // Integers as BigInt: one beyond 2^53-1 is then reported as written (see value-limits.ts).
     doc = parseDocument(part.text, { lineCounter, prettyErrors: false, intAsBigInt: true, uniqueKeys: false });
-    errors = [...doc.errors.map((e) => ({ offset: e.pos[0], message: e.message })), ...repeatedKeys(doc, part.text)].sort((a, b) => a.offset - b.offset);
+    const parsed = doc;
+    const at = (e: { pos: [number, number]; code: string }) => shownOffset(parsed, part.text, { offset: e.pos[0], code: e.code });
+    errors = [...parsed.errors.map((e) => ({ offset: at(e), message: e.message })), ...tagWarnings(parsed), ...repeatedKeys(parsed, part.text)];
+    errors.sort((a, b) => a.offset - b.offset);
     anchored = anchoredNodes(doc);
     if (errors.length === 0 && anchored.aliases * anchored.count > MOST_ALIAS_STEPS) {
       errors = [{ offset: anchored.first, message: `its ${anchored.aliases} aliases would each be looked up among its ${anchored.count} anchors and aliases, more than ${MOST_ALIAS_STEPS.toLocaleString('en-US')} steps; write the values out, or split the file` }];
@@ -84,7 +88,7 @@ export function readData(file: string, part: { text: string; lineOffset: number 
   // For JSON, JSON.parse's error is the clearer one when it has a position, and the only one
   // when YAML accepts the text (trailing commas, empty values): a .json file must be JSON.
   if (fast && 'error' in fast && (fast.error.offset !== undefined || errors.length === 0)) {
-    errors = [{ offset: fast.error.offset ?? 0, message: fast.error.message }];
+    errors = [{ offset: withinText(part.text, fast.error.offset ?? 0), message: fast.error.message }];
   }
   if (errors.length === 0) {
     const limits = checkValue(value);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkValue, MAX_DEPTH, positionOf, scanNesting } from './value-limits.ts';
+import { checkValue, MAX_DEPTH, NOT_FINITE, positionOf, scanNesting } from './value-limits.ts';
 
 const nested = (depth: number): unknown => {
   let v: unknown = 1;
@@ -29,6 +29,21 @@ describe('checkValue', () => {
 
   it('flags rounded integers from JSON.parse (without digits) so the caller reads them again', () => {
     expect(checkValue(JSON.parse('{"id": 9007199254740993, "x": 1.5, "y": 12}')).unsafe).toEqual([{ path: ['id'], text: '' }]);
+  });
+
+
+  it('reports values JSON cannot hold by their path: non-finite numbers and objects other than lists and mappings', () => {
+    const limits = checkValue({ a: [1, Number.NaN], b: { c: Buffer.from('hi') }, d: new Set([1]), e: new Map(), f: new Date(0), g: -Infinity });
+    // (in no particular order: the problems made of them are sorted by position)
+    const byPath = new Map(limits.unreadable.map((u) => [u.path.join('.'), u.message]));
+    expect([...byPath.keys()].sort()).toEqual(['a.1', 'b.c', 'd', 'e', 'f', 'g']);
+    expect(byPath.get('a.1')).toBe(NOT_FINITE);
+    expect(byPath.get('g')).toBe(NOT_FINITE);
+    expect(byPath.get('b.c')).toMatch(/^a !!binary value/);
+    expect(byPath.get('f')).toMatch(/^a !!timestamp/);
+    expect(checkValue(Number.POSITIVE_INFINITY).unreadable).toEqual([{ path: [], message: NOT_FINITE }]);
+    expect(checkValue(new Set()).unreadable).toEqual([{ path: [], message: expect.stringMatching(/^a !!set/) }]);
+    expect(checkValue(JSON.parse('{"a": [1.5, -0, 1e308], "b": {}}')).unreadable).toEqual([]);
   });
 });
 

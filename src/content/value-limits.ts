@@ -13,6 +13,12 @@ export interface ValueLimits {
   /** integers outside the safe range, as written */
   unsafe: { path: Path; text: string }[];
   /**
+   * Values JSON cannot hold, which JSON.stringify would turn into something else without a word:
+   * numbers that are not finite (`.nan`, `.inf`, `1e400`) and what YAML's tags beyond the core
+   * schema make (`!!binary` bytes, `!!set`, `!!omap`, `!!timestamp` dates).
+   */
+  unreadable: { path: Path; message: string }[];
+  /**
    * The values' size as if written out: the characters of every string and key, one for any
    * other value, a value reached twice counted twice. Only YAML's aliases make it larger than the
    * text (source.ts bounds it).
@@ -38,12 +44,20 @@ function pathOf(step: Step): Path {
  * integer as one) are turned into numbers in place; the others are reported.
  */
 export function checkValue(value: unknown): ValueLimits {
-  const result: ValueLimits = { tooDeep: null, unsafe: [], size: typeof value === 'string' ? value.length : 1 };
+  const result: ValueLimits = { tooDeep: null, unsafe: [], unreadable: [], size: typeof value === 'string' ? value.length : 1 };
   const stack: Step[] = [{ value, depth: 0, parent: null, key: '' }];
   while (stack.length > 0) {
     const step = stack.pop()!;
     const v = step.value;
-    if (v === null || typeof v !== 'object') continue;
+    if (v === null || typeof v !== 'object') {
+      // only the top value gets here unchecked; the items below are checked as they are pushed
+      if (step.parent === null && typeof v === 'number' && !Number.isFinite(v)) result.unreadable.push({ path: [], message: NOT_FINITE });
+      continue;
+    }
+    if (!isPlain(v)) {
+      result.unreadable.push({ path: pathOf(step), message: unreadableObject(v) });
+      continue;
+    }
     const depth = step.depth + 1;
     if (depth > MAX_DEPTH) {
       result.tooDeep ??= pathOf(step);
@@ -65,6 +79,7 @@ export function checkValue(value: unknown): ValueLimits {
         // Only from JSON.parse (the YAML readers give integers as BigInt or safe numbers): an
         // integer written beyond the safe range, already rounded; the caller reads it again.
         if (Number.isInteger(item) && !Number.isSafeInteger(item)) result.unsafe.push({ path: pathOf({ value: item, depth, parent: step, key }), text: '' });
+        else if (!Number.isFinite(item)) result.unreadable.push({ path: pathOf({ value: item, depth, parent: step, key }), message: NOT_FINITE });
       } else if (item !== null && typeof item === 'object') {
         stack.push({ value: item, depth, parent: step, key });
       }
@@ -72,6 +87,31 @@ export function checkValue(value: unknown): ValueLimits {
   }
   result.unsafe.sort((a, b) => comparePaths(a.path, b.path));
   return result;
+}
+
+export const NOT_FINITE =
+  'not a finite number (.nan, .inf, or one beyond ±1.8e308), which JSON cannot hold; write a number, or quote the text';
+
+/** A list, or a mapping as JSON.parse and `yaml` make them. */
+function isPlain(v: object): boolean {
+  if (Array.isArray(v)) return true;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * What `yaml` makes of the YAML 1.1 tags it knows beyond the core schema, refused: each would
+ * reach the API as something else (bytes as a list of numbers, a set or an ordered mapping as
+ * `{}`, a time without an offset read in UTC, not in the site's zone).
+ */
+function unreadableObject(v: object): string {
+  if (v instanceof Uint8Array) return 'a !!binary value, which JSON cannot hold; write the text without the tag (base64 is text), or leave it out';
+  if (v instanceof Set) return 'a !!set, which JSON cannot hold; write a list';
+  if (v instanceof Map) return 'an !!omap, which JSON cannot hold; write a mapping (its keys keep their order)';
+  if (v instanceof Date) {
+    return "a !!timestamp, which reads a time without an offset in UTC, not in site.yaml's timezone; write the timestamp without the tag";
+  }
+  return 'a value of a YAML tag aula does not read; write it without the tag';
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

@@ -15,6 +15,11 @@ const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 const EXTRA: Schema = { description: 'Kept and ignored: anything may go here.' };
 
+/** A character other than white space (JSON Schema's patterns are not anchored). */
+const NON_EMPTY = '\\S';
+/** No line break nor other control character. */
+const ONE_LINE = '^[^\\u0000-\\u001f\\u007f]*$';
+
 const TIMESTAMP_FORMAT = "ISO 8601: with an offset, with Z, or without one for local time in the site's time zone.";
 
 /** The schema of one key's value. */
@@ -36,13 +41,14 @@ function ruleSchema(rule: AnyRule): Schema {
         type: 'string',
         description,
         ...(rule.schemaPattern && { pattern: rule.schemaPattern }),
+        ...(rule.nonEmpty && { pattern: NON_EMPTY }),
         ...defaultOf(rule),
         ...(rule.examples && { examples: rule.examples }),
       };
     case 'intOrNull':
       return { type: ['integer', 'null'], ...nullable };
     case 'stringOrNull':
-      return { type: ['string', 'null'], ...nullable };
+      return { type: ['string', 'null'], ...(rule.oneLine && { pattern: ONE_LINE }), ...nullable };
     case 'bool':
       return { type: 'boolean', description, default: rule.fallback };
     case 'any':

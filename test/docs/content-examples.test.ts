@@ -11,7 +11,8 @@ import { parse } from 'yaml';
 import { splitFrontMatter } from '../../src/content/front-matter.ts';
 import { aula } from '../aula-cli.ts';
 import { buildOk, removeDir, tempDir, writeContent } from '../helpers.ts';
-import { at, blocksFor, docPages, ROOT, type DocBlock } from './doc-blocks.ts';
+import { serve } from '../../src/index.ts';
+import { at, blocksFor, docPages, docText, ROOT, type DocBlock } from './doc-blocks.ts';
 
 let work: string;
 
@@ -79,6 +80,25 @@ describe.each(pages)('the content shown in %s', (page) => {
     const r = aula(['check', '--content', dir]);
     expect(r.code).toBe(1);
     expect(r.err).toBe(output[0].text);
+  });
+});
+
+describe("docs/content-format.md's media records, served", () => {
+  it('answer a record with file: at its url, as its type with nosniff, and one without file: 404', async () => {
+    const site = join(work, 'docs-content-format-md');
+    const server = await serve({ dist: join(site, 'dist'), port: 0 });
+    try {
+      const withFile = await fetch(`${server.url}/cms/media/10/`);
+      expect([withFile.status, withFile.headers.get('content-type'), withFile.headers.get('x-content-type-options')]).toEqual([200, 'application/pdf', 'nosniff']);
+      expect(await withFile.text()).toMatch(/^%PDF/);
+      expect((await fetch(`${server.url}/cms/media/11/`)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+    const text = docText('docs/content-format.md').replace(/\s+/g, ' ');
+    expect(text).toContain('**With `file`** (record 10)');
+    expect(text).toContain('**Without `file`** (record 11)');
+    expect(text).toContain('aula has nothing to serve (404)');
   });
 });
 

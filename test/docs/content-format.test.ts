@@ -13,6 +13,10 @@ import type { AnyRule, Shape } from '../../src/content/rules.ts';
 import * as shapes from '../../src/content/shapes.ts';
 import { aula } from '../aula-cli.ts';
 import { removeDir, tempDir } from '../helpers.ts';
+import { parse } from 'yaml';
+import { parseEventFile } from '../../src/content/events.ts';
+import { splitFrontMatter } from '../../src/content/front-matter.ts';
+import { directoryKind, type DIRECTORY_MODELS } from '../../src/model/types.ts';
 import { blocksFor, docText, ROOT } from './doc-blocks.ts';
 
 const PAGE = 'docs/content-format.md';
@@ -75,11 +79,62 @@ describe('docs/content-format.md', () => {
     expect(table(shape.name)).toEqual(expected);
   });
 
+  it('writes every key of every shape in one of its content examples, and extra', () => {
+    // the keys each example writes, by the shape its file and place say it is
+    const written = new Map<string, Set<string>>(SHAPES.map((sh) => [sh.name, new Set<string>()]));
+    const add = (shape: string, obj: unknown) => {
+      if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return;
+      for (const key of Object.keys(obj)) written.get(shape)!.add(key);
+    };
+    for (const block of blocksFor('content', [PAGE])) {
+      const path = block.args[0];
+      const value: unknown = path.endsWith('.md') ? parse((splitFrontMatter(block.text) as { yaml: string }).yaml) : parse(block.text);
+      const objects = Array.isArray(value) ? value : [value];
+      const shape = path === 'site.yaml' ? 'site' : path === 'pages.yaml' ? 'page' : path === 'categories.yaml' ? 'category' : path.startsWith('media') ? 'media' : null;
+      for (const obj of objects as Record<string, unknown>[]) {
+        if (shape) add(shape, obj);
+        else if (path.startsWith('events/')) {
+          add('event', obj);
+          if (path.endsWith('.md')) written.get('event')!.add('body');
+          for (const r of (obj.related_media as unknown[] | undefined) ?? []) add('related_media', r);
+        } else {
+          const kind = directoryKind(obj.model as (typeof DIRECTORY_MODELS)[number]);
+          for (const key of Object.keys(obj)) written.get(key in shapes.DIRECTORY_KINDS[kind].fields ? kind : 'object')!.add(key);
+        }
+      }
+    }
+    for (const sh of SHAPES) {
+      const missing = Object.keys(sh.fields).filter((key) => !written.get(sh.name)!.has(key));
+      expect(missing, `${sh.name}: keys no example of ${PAGE} writes`).toEqual([]);
+    }
+    expect(written.get('event')!.has('extra')).toBe(true);
+  });
+
   it("states the site's defaults as the code has them", () => {
     const text = docText(PAGE);
     for (const [key, value] of Object.entries(shapes.DEFAULT_SITE)) {
       if (value !== null) expect(text, key).toContain(`| \`${key}\` | ${typeof value === 'number' ? 'integer' : 'string'} | \`${value}\` |`);
     }
+  });
+});
+
+describe("docs/content-format.md's values JSON cannot hold, and YAML's tags", () => {
+  const paragraph = () => docText(PAGE).slice(docText(PAGE).indexOf('A value JSON cannot hold')).split('\n\n')[0].replace(/\s+/g, ' ');
+  const EVENT = 'id: 1\ntitle: A\nstart: 2026-05-12T18:00\nend: 2026-05-12T20:00\nlast_modified: 2026-05-01\n';
+  const read = (value: string) => parseEventFile('events/a.yaml', `${EVENT}keywords: ${value}\n`, 'Europe/Vienna');
+
+  it('are as the page says: refused at their key, or read as the core schema reads them', () => {
+    const text = paragraph();
+    for (const refused of ['.nan', '.inf', '1e400', '!!binary aGk=', '!!set {a}', '!!omap [a: 1]', '!!timestamp 2026-05-12 18:00:00', '!local x', '!!float abc']) {
+      expect(read(refused).problems, refused).toHaveLength(1);
+    }
+    for (const tag of ['!!binary', '!!set', '!!omap', '!!timestamp', '!!str', '!!int', '!!float', '!!bool', '!!null', '!!seq', '!!map', '`!local`', '`!!float abc`']) {
+      expect(text).toContain(tag);
+    }
+    expect(text).toContain('(`keywords: .nan` — quote it, `".nan"`, for the text)');
+    expect(read('".nan"').records[0].value.keywords).toBe('.nan');
+    expect(text).toContain('(`!!str 12` is the text `"12"`)');
+    expect(read('!!str 12').records[0].value.keywords).toBe('12');
   });
 });
 

@@ -6,8 +6,9 @@ import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
 import { codeStride, NO_CODE, type IndexData, type PrefixCodes } from '../format/autocomplete-index.ts';
 import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
+import { FormatError } from '../format/sections.ts';
 import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
-import { StringTable } from './string-table.ts';
+import { StringTable, type Fault } from './string-table.ts';
 import { zeroedAsWritten } from './per-need.ts';
 
 const F = AUTOCOMPLETE_FILE_FORMAT;
@@ -35,9 +36,10 @@ const EAGER = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !=
 
 /**
  * The prefix codes of a file read in parts: a key's row is fetched, and checked, when a query's
- * plan names it (need), before the query reads it; no other row is read.
+ * plan names it (need), before the query reads it; no other row is read. A row that holds no codes
+ * throws `fault(problem)`: found by an answer, it names the file as damage found at load does.
  */
-function codesInParts(section: ReturnType<Sections['u8InParts']>, stride: number, keyCount: number, keys: StringTable): PrefixCodes {
+function codesInParts(section: ReturnType<Sections['u8InParts']>, stride: number, keyCount: number, keys: StringTable, fault: Fault): PrefixCodes {
   // the rows named so far, copied in where a query reads them (the rest never written, nor read)
   const codes = new Uint8Array(zeroedAsWritten(section.length));
   const copied = new Uint8Array(keyCount);
@@ -49,7 +51,7 @@ function codesInParts(section: ReturnType<Sections['u8InParts']>, stride: number
       for (const k of tables) {
         if (copied[k] === 1) continue;
         const row = section.at(k * stride, (k + 1) * stride);
-        check(validCodeBytes(row), F, 'whose prefix codes are no codes');
+        if (!validCodeBytes(row)) throw fault(`${F.what} file ${NO_CODES}`);
         codes.set(row, k * stride);
         copied[k] = 1;
       }
@@ -85,7 +87,13 @@ function validCodeBytes(codes: Uint8Array): boolean {
   return true;
 }
 
-export function readAutocompleteFile(bytes: Uint8Array): IndexData {
+const NO_CODES = 'whose prefix codes are no codes';
+
+/**
+ * `fault`: what a part of the file read when an answer first needs it (a file read in parts)
+ * throws when it is damaged; without it, a FormatError.
+ */
+export function readAutocompleteFile(bytes: Uint8Array, fault: Fault = (problem) => new FormatError(problem)): IndexData {
   const s = Sections.of(bytes, F);
   // (a file read in parts fetches these in one round)
   s.need(EAGER);
@@ -130,10 +138,10 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   const stride = codeStride(size);
   check(s.byteLength(AC.codes) === codeKeyCount * stride, F, 'whose prefix codes are not one row per key');
   const codeKeys = StringTable.read(s, AC.codeKeys, 'prefix code keys', codeKeyCount);
-  const codes: PrefixCodes = s.inParts ? codesInParts(s.u8InParts(AC.codes, 'prefix codes'), stride, codeKeyCount, codeKeys) : { keys: codeKeys, codes: s.u8(AC.codes, 'prefix codes') };
+  const codes: PrefixCodes = s.inParts ? codesInParts(s.u8InParts(AC.codes, 'prefix codes'), stride, codeKeyCount, codeKeys, fault) : { keys: codeKeys, codes: s.u8(AC.codes, 'prefix codes') };
   // each 4 bits a code (0..3, tier × 2 + class of an exact or prefix match) or NO_CODE (15); read
   // whole, checked whole now, so a bad file is refused at load
-  if (!s.inParts) check(validCodes(codes.codes), F, 'whose prefix codes are no codes');
+  if (!s.inParts) check(validCodes(codes.codes), F, NO_CODES);
   return {
     size,
     model,

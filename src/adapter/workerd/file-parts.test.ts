@@ -103,6 +103,33 @@ describe('a file read in parts', () => {
     expect(() => parts.at(3 * BLOCK_BYTES, 3 * BLOCK_BYTES + 1)).toThrow(/before they are in/);
   });
 
+  it('holds no more runs than blocks, each block read from one run: reads across rounds join once, and a run no block reads from is let go of', async () => {
+    const { file } = bigColumn(4000);
+    const parts = new FileParts('data/x.bin', blocked(file));
+    const blocks = blockCount(file.byteLength);
+    const same = (start: number, end: number) => Buffer.from(parts.at(start, end)).equals(Buffer.from(file.subarray(start, end)));
+    // one block a round, then every pair of neighbours read across their boundary, twice
+    for (let b = 0; b < blocks; b++) await parts.take(b, b, file.slice(...parts.range(b, b)));
+    expect(parts.held()).toEqual({ runs: blocks, bytes: file.byteLength });
+    for (let round = 0; round < 2; round++) {
+      for (let b = 1; b < blocks; b++) expect(same(b * BLOCK_BYTES - 5, b * BLOCK_BYTES + 5)).toBe(true);
+    }
+    const afterJoins = parts.held();
+    expect(afterJoins.runs).toBeLessThanOrEqual(blocks);
+    expect(afterJoins.bytes).toBeLessThanOrEqual(2 * file.byteLength);
+    // the same reads again join nothing more
+    for (let b = 1; b < blocks; b++) expect(same(b * BLOCK_BYTES - 5, b * BLOCK_BYTES + 5)).toBe(true);
+    expect(parts.held()).toEqual(afterJoins);
+    // a range fetched again whole (rounds that overlap): the runs it covers are let go of
+    for (let round = 0; round < 50; round++) {
+      const first = round % blocks;
+      await parts.take(first, blocks - 1, file.slice(...parts.range(first, blocks - 1)));
+      await parts.take(0, blocks - 1, file.slice());
+      expect(parts.held()).toEqual({ runs: 1, bytes: file.byteLength });
+    }
+    expect(same(7, file.byteLength - 3)).toBe(true);
+  });
+
   it('names the runs of blocks not in yet, several sections in one round', () => {
     const { file } = bigColumn(4000);
     const parts = new FileParts('data/x.bin', blocked(file));

@@ -211,6 +211,44 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
       expect(readFileSync(join(site.dist, 'edge/workerd.capnp'), 'utf8')).toContain('(name = "ASSETS", service = "assets")');
     });
 
+    it("evaluating the bundle runs neither re2js's nor entities' module code: each is evaluated when an answer first uses it", () => {
+      // V8's coverage of the module's evaluation in a node of its own: the innermost function
+      // around a string of each library's code has not run (at the top level, it would have)
+      const script = `
+        import { Session } from 'node:inspector/promises';
+        import { readFileSync } from 'node:fs';
+        import { pathToFileURL } from 'node:url';
+        const [file, ...markers] = process.argv.slice(1);
+        const session = new Session();
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+        const url = pathToFileURL(file).href;
+        await import(url);
+        const { result } = await session.post('Profiler.takePreciseCoverage');
+        const { functions } = result.find((r) => r.url === url);
+        const code = readFileSync(file, 'utf8');
+        const runs = markers.map((marker) => {
+          const at = code.indexOf(marker);
+          let inner = null;
+          for (const f of functions) for (const r of f.ranges) if (r.startOffset <= at && at < r.endOffset && (inner === null || r.endOffset - r.startOffset < inner.endOffset - inner.startOffset)) inner = r;
+          return at < 0 ? null : inner.count;
+        });
+        console.log(JSON.stringify(runs));
+      `;
+      const dir = tempDir('aula-edge-eval-');
+      try {
+        const module = join(dir, 'worker.mjs');
+        writeFileSync(module, readFileSync(join(site.dist, 'edge/worker.js')));
+        // re2js's message for an unclosed group; an entity name in entities' table
+        const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, module, 'missing closing )', 'AElig'], { encoding: 'utf8' });
+        expect(run.stderr).toBe('');
+        expect(JSON.parse(run.stdout)).toEqual([0, 0]);
+      } finally {
+        removeDir(dir);
+      }
+    });
+
     it('`aula build --edge` on the command line writes the same bundle, and only with the flag', () => {
       const out = join(tempDir('aula-edge-cli-'), 'dist');
       try {

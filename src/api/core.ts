@@ -99,6 +99,12 @@ function basePath(baseUrl: string): string {
   }
 }
 
+/** The manifest without its public files and how they were compressed, as JSON. */
+function describedText(manifest: Dataset['manifest']): string {
+  const { public_files: _files, precompressed: _compressed, ...described } = manifest;
+  return JSON.stringify(described);
+}
+
 export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   const table = routes(describeRoutes);
   const prefix = basePath(ds.baseUrl);
@@ -106,10 +112,10 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   const cacheControl = sendableHeaderValue('cacheControl', options.cacheControl ?? DEFAULT_CACHE_CONTROL);
   const cache = new ResponseCache(options.cacheLimits, options.pooledCache);
   // Answers depend on the data the manifest describes, not on its list of public files or how
-  // they were compressed: those (most of a large dist's manifest) are left out of the tag, which
-  // is then made in a fraction of the time on every start of a process or an isolate.
-  const { public_files: _files, precompressed: _compressed, ...described } = ds.manifest;
-  const manifestText = JSON.stringify(described);
+  // they were compressed: those (most of a large dist's manifest) are left out of the tag. The
+  // build's id is a digest of the same (manifest.ts): where there is one, the tag is made of it,
+  // not of the manifest's text again, on every start of a process or an isolate.
+  const manifestText = ds.manifest.build_id ?? describedText(ds.manifest);
   const tag = datasetTag(manifestText, ds.baseUrl);
   // which build answered, for checking a rolling deploy (dists from before build_id: a digest of the manifest)
   const build = ds.manifest.build_id ?? datasetTag(manifestText, '');

@@ -27,6 +27,42 @@ const nodeBuiltinsUnusedDrop: Plugin = {
 };
 
 /**
+ * Libraries whose evaluation an isolate's first answer would pay for though most answers never
+ * use them: `entities` builds its table of HTML entities when its module is evaluated (a `search`
+ * reads it), re2js defines its several hundred classes and tables (a regex filter). A module
+ * evaluated at the start of an isolate costs its first answer: workerd evaluates the bundle while
+ * the first request waits. Each is bundled behind a facade with the names the worker uses, which
+ * `require`s the library on first use: esbuild evaluates a module required from ESM only when the
+ * `require` runs. A name the worker imports that the facade does not give fails the bundle.
+ */
+const LAZY_LIBRARIES: Record<string, string> = {
+  're2js': `
+    let real;
+    const lib = () => (real ??= require('re2js'));
+    export const RE2JS = {
+      get DOTALL() { return lib().RE2JS.DOTALL; },
+      get CASE_INSENSITIVE() { return lib().RE2JS.CASE_INSENSITIVE; },
+      compile: (pattern, flags) => lib().RE2JS.compile(pattern, flags),
+    };
+    export const RE2JSSyntaxException = { [Symbol.hasInstance]: (e) => e instanceof lib().RE2JSSyntaxException };
+  `,
+  'entities/decode': `
+    let real;
+    export const decodeHTML = (text, mode) => (real ??= require('entities/decode')).decodeHTML(text, mode);
+  `,
+};
+
+const lazyLibraries: Plugin = {
+  name: 'lazy-libraries',
+  setup(b) {
+    const filter = new RegExp(`^(${Object.keys(LAZY_LIBRARIES).map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    // the facade's own require of the library resolves as usual
+    b.onResolve({ filter }, (args) => (args.namespace === 'lazy' ? undefined : { path: args.path, namespace: 'lazy', pluginData: args.resolveDir }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: LAZY_LIBRARIES[args.path], loader: 'js', resolveDir: args.pluginData as string }));
+  },
+};
+
+/**
  * An installed aula has no TypeScript sources (and no esbuild), so `npm run compile` bundles the
  * worker from src/ once into this file beside the compiled edge-bundle.js; a checkout bundles on
  * first use. Both bundle the same sources with the same options, so the bytes are the same.
@@ -48,7 +84,7 @@ export async function bundleWorkerFrom(entry: string): Promise<string> {
     legalComments: 'none',
     write: false,
     logLevel: 'silent',
-    plugins: [nodeBuiltinsUnusedDrop],
+    plugins: [nodeBuiltinsUnusedDrop, lazyLibraries],
   });
   return result.outputFiles[0].text;
 }

@@ -37,7 +37,9 @@ export function datasetFrom(source: DistSource, options: DatasetOptions = {}): D
   const checked = source.trusted ? source : verifiedSource(source, stored.manifest, options.sha256!);
   const readAutocomplete = () => {
     try {
-      return autocompleteOf(readAutocompleteFile(sectionedBytes(checked, AUTOCOMPLETE_DATA_FILE)));
+      // read per need, a part read by an answer that is damaged names the file as damage found now
+      const fault = source.perNeed ? (problem: string) => corrupt(source, AUTOCOMPLETE_DATA_FILE, problem) : undefined;
+      return autocompleteOf(readAutocompleteFile(sectionedBytes(checked, AUTOCOMPLETE_DATA_FILE), fault));
     } catch (e) {
       if (e instanceof FormatError) throw corrupt(source, AUTOCOMPLETE_DATA_FILE, e.message);
       throw e;

@@ -14,6 +14,15 @@ import { loadDataset } from '../../query/dataset.ts';
 import { AUTOCOMPLETE_DATA_FILE, DATA_FILES, eventOffsetsFile, eventPartFile } from '../../store/format/dist-paths.ts';
 import { columnFile } from '../../store/format/column-files.ts';
 import { sha256Hex, sumsOfBlocks } from '../../store/format/manifest.ts';
+import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../../store/format/autocomplete-file.ts';
+import { Sections } from '../../store/read/sections.ts';
+import { decodeIndex } from '../../store/format/autocomplete-index.ts';
+import { autocompleteFile } from '../../store/write/autocomplete-file.ts';
+import { buildIndexJson } from '../../store/write/index-builder.ts';
+import { prefixCodes } from '../../query/autocomplete/prefix-codes.ts';
+import { prefixTops } from '../../query/autocomplete/prefix-tops.ts';
+import { syntheticDirectory } from '../../query/autocomplete/test-fixtures.ts';
+import { StringTable } from '../../store/read/string-table.ts';
 import { EdgeLoadError, loadEdgeDataset, withoutPublicFiles, type AssetFetcher } from './assets.ts';
 import { EdgePublicFiles } from './public-files.ts';
 
@@ -153,6 +162,37 @@ describe('loading the dataset per need', () => {
     );
     // the rest still answers
     expect((await badFiles.whenLoaded(() => badApi(ask('/v1/cms/event/', 'title__icontains=a')))).status).toBe(200);
+  });
+
+  it('a row of prefix codes that holds no codes, or posting lists that point outside the index, read in parts, are refused by name though their blocks match their checksums; the rest still answers', async () => {
+    const copy = join(root, 'codes-dist');
+    await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: copy, precompress: false });
+    // (the fixture's directory is too small for prefix codes: a larger index in its place)
+    const index = decodeIndex(buildIndexJson(syntheticDirectory(3000, 5)));
+    const damages: [(s: Sections) => void, string][] = [
+      // every row's codes 4 (no code is 4): a query of two keys reads their rows
+      [(s) => s.u8(AC.codes, 'prefix codes').fill(0x44), 'whose prefix codes are no codes'],
+      // read when a query's words are first matched
+      [(s) => (s.i32(AC.postings, 'postings')[7] = index.size * 2), 'whose postings point outside it'],
+    ];
+    for (const [damage, problem] of damages) {
+      const file = autocompleteFile(index, prefixTops(index, 20), prefixCodes(index, 30));
+      const s = Sections.of(file, AUTOCOMPLETE_FILE_FORMAT);
+      const keys = StringTable.read(s, AC.codeKeys, 'prefix code keys');
+      expect(keys.length).toBeGreaterThan(1);
+      damage(s);
+      writeFileSync(join(copy, AUTOCOMPLETE_DATA_FILE), file);
+      const manifestPath = join(copy, 'manifest.json');
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+      manifest.files[AUTOCOMPLETE_DATA_FILE] = { bytes: file.byteLength, sha256: sha256Hex(file), blocks: sumsOfBlocks(file) };
+      writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+      const { dataset, files } = await loadEdgeDataset(assetsOf(copy, []), { maxDataBytes: 1e9 });
+      const api = createApi(dataset);
+      expect(await refusal(files.whenLoaded(() => api(ask('/v1/api/autocomplete/', `q=${encodeURIComponent(`${keys.at(0)} ${keys.at(1)}`)}`))))).toBe(
+        `The API data cannot be read (dist/${AUTOCOMPLETE_DATA_FILE}: an autocomplete index file ${problem}; rebuild with \`aula build\`).`,
+      );
+      expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=1')))).status).toBe(200);
+    }
   });
 
   it('a file that does not match the manifest is refused when an answer needs it, the others still answer, and it is fetched again later', async () => {

@@ -36,20 +36,27 @@ interface Run {
 export class FileParts implements FileInParts {
   /** a stand-in as long as the file, which Sections reads through this (store/read/sections.ts) */
   readonly bytes: Uint8Array;
-  /** 1 where the block is in and checked */
-  private readonly checked: Uint8Array;
+  /**
+   * each block's run (an index into `runs`), -1 while it is not in and checked: a block is read
+   * from one run only, the last that came for it, so a run no block reads from any more is let go
+   * of, and there are never more runs than blocks
+   */
+  private readonly runOf: Int32Array;
   /**
    * the runs taken in: each held as it was fetched, not copied into one buffer (copying into fresh
-   * memory costs a page fault a page, as much as the fetch); a few per file, one per round
+   * memory costs a page fault a page, as much as the fetch); a few per file, one per round, and
+   * those made where a range crossed runs (at)
    */
-  private readonly runs: Run[] = [];
+  private readonly runs: (Run | null)[] = [];
+  /** how many blocks read from each run: at 0 the run is let go of and its place reused */
+  private readonly blocksOf: number[] = [];
 
   constructor(
     readonly rel: string,
     private readonly digest: FileDigest & { blocks: string },
   ) {
     this.bytes = readInParts(new Uint8Array(zeroedAsWritten(digest.bytes)), this);
-    this.checked = new Uint8Array(blockCount(digest.bytes));
+    this.runOf = new Int32Array(blockCount(digest.bytes)).fill(-1);
   }
 
   /**
@@ -62,9 +69,9 @@ export class FileParts implements FileInParts {
     for (const [start, end] of ranges) {
       if (end <= start) continue;
       const first = Math.floor(start / BLOCK_BYTES);
-      const last = Math.min(Math.ceil(end / BLOCK_BYTES), this.checked.length) - 1;
+      const last = Math.min(Math.ceil(end / BLOCK_BYTES), this.runOf.length) - 1;
       for (let b = first; b <= last; b++) {
-        if (this.checked[b] === 0) {
+        if (this.runOf[b] === -1) {
           (wanted ??= []).push([first, last]);
           break;
         }
@@ -86,25 +93,47 @@ export class FileParts implements FileInParts {
   }
 
   /**
-   * Bytes [start, end), every block of which is in (need): a view of a run that holds them all,
-   * or of one made of the runs that hold its pieces (joined once, where no run holds it all).
+   * Bytes [start, end), every block of which is in (need): a view of the run its first block is
+   * read from when that run holds them all, or else of one made of its blocks' runs (joined once:
+   * its blocks are read from it from then on).
    */
   at(start: number, end: number): Uint8Array {
     if (end <= start) return new Uint8Array(0);
-    const { runs } = this;
-    for (const run of runs) if (run.start <= start && end <= run.start + run.bytes.byteLength) return run.bytes.subarray(start - run.start, end - run.start);
     const first = Math.floor(start / BLOCK_BYTES);
     const last = Math.ceil(end / BLOCK_BYTES) - 1;
+    const held = first < this.runOf.length && this.runOf[first] !== -1 ? this.runs[this.runOf[first]]! : null;
+    if (held !== null && end <= held.start + held.bytes.byteLength) return held.bytes.subarray(start - held.start, end - held.start);
     const [from, until] = this.range(first, last);
     const joined = new Uint8Array(until - from);
     for (let b = first; b <= last; b++) {
       const [bs, be] = this.range(b, b);
-      const run = this.checked[b] === 1 ? runs.find((r) => r.start <= bs && be <= r.start + r.bytes.byteLength) : undefined;
+      const run = b < this.runOf.length && this.runOf[b] !== -1 ? this.runs[this.runOf[b]]! : undefined;
       if (run === undefined) throw new Error(`${this.rel}: bytes ${start}–${end} asked for before they are in`);
       joined.set(run.bytes.subarray(bs - run.start, be - run.start), bs - from);
     }
-    runs.push({ start: from, bytes: joined });
+    this.hold({ start: from, bytes: joined }, first, last);
     return joined.subarray(start - from, end - from);
+  }
+
+  /** Blocks `first..last` read from `run` from now on; a run no block reads from any more is let go of. */
+  private hold(run: Run, first: number, last: number): void {
+    let at = this.blocksOf.indexOf(0);
+    if (at === -1) at = this.runs.push(null) - 1;
+    this.runs[at] = run;
+    this.blocksOf[at] = last - first + 1;
+    for (let b = first; b <= last; b++) {
+      const before = this.runOf[b];
+      if (before !== -1 && --this.blocksOf[before] === 0) this.runs[before] = null;
+      this.runOf[b] = at;
+    }
+  }
+
+  /** The runs held and their bytes (what the isolate holds of the file). */
+  held(): { runs: number; bytes: number } {
+    let runs = 0;
+    let bytes = 0;
+    for (const run of this.runs) if (run !== null) [runs, bytes] = [runs + 1, bytes + run.bytes.byteLength];
+    return { runs, bytes };
   }
 
   /** The byte range of blocks `first..last`. */
@@ -126,7 +155,6 @@ export class FileParts implements FileInParts {
       const b = first + i;
       if (sums[i] !== this.digest.blocks.slice(b * BLOCK_SUM_CHARS, (b + 1) * BLOCK_SUM_CHARS)) throw new BlockMismatch(`block ${b} does not match its SHA-256 in manifest.json`);
     }
-    this.runs.push({ start, bytes: body.byteOffset % 8 === 0 ? body : body.slice() });
-    this.checked.fill(1, first, last + 1);
+    this.hold({ start, bytes: body.byteOffset % 8 === 0 ? body : body.slice() }, first, last);
   }
 }

@@ -82,7 +82,8 @@ export class Matcher {
   private readonly candDocs: Int32Array;
   private readonly candRank: Int32Array;
   private readonly termCode: Uint8Array;
-  private readonly avgForward: number;
+  /** forward postings per object, when first asked for (the edge reads the lists only when a query needs them) */
+  private avgForwardMade = -1;
   /** per prefix of the index's PrefixCodes, made on first use: its objects ascending, each doc × 4 + code */
   private readonly listed: (Int32Array | undefined)[] = [];
 
@@ -92,7 +93,11 @@ export class Matcher {
     this.candDocs = new Int32Array(index.size);
     this.candRank = new Int32Array(index.size);
     this.termCode = new Uint8Array(index.terms.length).fill(NONE);
-    this.avgForward = index.size === 0 ? 0 : index.forward.length / index.size;
+  }
+
+  private get avgForward(): number {
+    if (this.avgForwardMade < 0) this.avgForwardMade = this.index.size === 0 ? 0 : this.index.forward.length / this.index.size;
+    return this.avgForwardMade;
   }
 
   /** Documents of the allowed models matched by the word, with the word's contribution. */

@@ -6,9 +6,10 @@ import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
 import { codeStride, NO_CODE, type IndexData, type PrefixCodes } from '../format/autocomplete-index.ts';
 import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
+import { FormatError } from '../format/sections.ts';
 import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
-import { StringTable } from './string-table.ts';
-import { zeroedAsWritten } from './per-need.ts';
+import { StringTable, type Fault } from './string-table.ts';
+import { once, zeroedAsWritten } from './per-need.ts';
 
 const F = AUTOCOMPLETE_FILE_FORMAT;
 
@@ -30,14 +31,64 @@ function validCodes(codes: Uint8Array): boolean {
   return true;
 }
 
-/** every section but the suggestions and the prefix codes, which are read when an answer first needs them */
-const EAGER = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !== AC.suggestions && i !== AC.codes);
+/**
+ * The lists a query's words are matched in (and the objects by model an empty query lists): read
+ * in parts, they are fetched when an answer first reads them, all in one round. A single word whose
+ * first page was stored at build time (the tops) is answered without them: most of the file.
+ */
+const MATCHING: readonly number[] = [AC.postStart, AC.postings, AC.fwdStart, AC.forward, AC.byModelStart, AC.byModel];
+
+/** every section but the suggestions, the prefix codes and MATCHING, which are read when an answer first needs them */
+const EAGER = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !== AC.suggestions && i !== AC.codes && !MATCHING.includes(i));
+
+type Matching = Pick<IndexData, 'postStart' | 'postings' | 'fwdStart' | 'forward' | 'byModel'>;
+
+/** MATCHING's sections, checked; `size` objects, `termCount` terms and `postingCount` postings. */
+function readMatching(s: Sections, size: number, termCount: number, postingCount: number): Matching {
+  s.need(MATCHING);
+  const postStart = s.i32(AC.postStart, 'posting lists', termCount + 1);
+  checkStarts(postStart, postingCount, F, 'posting lists');
+  const postings = s.i32(AC.postings, 'postings', postingCount);
+  const fwdStart = s.i32(AC.fwdStart, 'forward lists', size + 1);
+  const forward = s.i32(AC.forward, 'forward lists', postingCount);
+  checkStarts(fwdStart, postingCount, F, 'forward lists');
+  // each doc × 2 + class, each term × 2 + class (a scan each, no call per value: these loops run
+  // cold in a fresh edge isolate)
+  checkBelow(postings, size * 2, F, 'postings');
+  checkBelow(forward, termCount * 2, F, 'postings');
+  const byModelStart = s.u32(AC.byModelStart, 'model lists', DIRECTORY_MODELS.length + 1);
+  const byModelAll = s.i32(AC.byModel, 'objects by model', size);
+  checkStarts(byModelStart, size, F, 'model lists');
+  checkBelow(byModelAll, size, F, 'objects by model');
+  const byModel = Array.from({ length: DIRECTORY_MODELS.length }, (_, m) => byModelAll.subarray(byModelStart[m], byModelStart[m + 1]));
+  return { postStart, postings, fwdStart, forward, byModel };
+}
+
+/**
+ * `index` with MATCHING's members read when first read (a file read in parts): a damaged section
+ * found then throws `fault(problem)`, as one found at load names the file.
+ */
+function matchingWhenRead(index: Omit<IndexData, keyof Matching>, s: Sections, counts: [size: number, termCount: number, postingCount: number], fault: Fault): IndexData {
+  const matching = once(() => {
+    try {
+      return readMatching(s, ...counts);
+    } catch (e) {
+      if (e instanceof FormatError) throw fault(e.message);
+      throw e;
+    }
+  });
+  for (const name of ['postStart', 'postings', 'fwdStart', 'forward', 'byModel'] as const) {
+    Object.defineProperty(index, name, { get: () => matching()[name], enumerable: true });
+  }
+  return index as IndexData;
+}
 
 /**
  * The prefix codes of a file read in parts: a key's row is fetched, and checked, when a query's
- * plan names it (need), before the query reads it; no other row is read.
+ * plan names it (need), before the query reads it; no other row is read. A row that holds no codes
+ * throws `fault(problem)`: found by an answer, it names the file as damage found at load does.
  */
-function codesInParts(section: ReturnType<Sections['u8InParts']>, stride: number, keyCount: number, keys: StringTable): PrefixCodes {
+function codesInParts(section: ReturnType<Sections['u8InParts']>, stride: number, keyCount: number, keys: StringTable, fault: Fault): PrefixCodes {
   // the rows named so far, copied in where a query reads them (the rest never written, nor read)
   const codes = new Uint8Array(zeroedAsWritten(section.length));
   const copied = new Uint8Array(keyCount);
@@ -49,7 +100,7 @@ function codesInParts(section: ReturnType<Sections['u8InParts']>, stride: number
       for (const k of tables) {
         if (copied[k] === 1) continue;
         const row = section.at(k * stride, (k + 1) * stride);
-        check(validCodeBytes(row), F, 'whose prefix codes are no codes');
+        if (!validCodeBytes(row)) throw fault(`${F.what} file ${NO_CODES}`);
         codes.set(row, k * stride);
         copied[k] = 1;
       }
@@ -85,7 +136,13 @@ function validCodeBytes(codes: Uint8Array): boolean {
   return true;
 }
 
-export function readAutocompleteFile(bytes: Uint8Array): IndexData {
+const NO_CODES = 'whose prefix codes are no codes';
+
+/**
+ * `fault`: what a part of the file read when an answer first needs it (a file read in parts)
+ * throws when it is damaged; without it, a FormatError.
+ */
+export function readAutocompleteFile(bytes: Uint8Array, fault: Fault = (problem) => new FormatError(problem)): IndexData {
   const s = Sections.of(bytes, F);
   // (a file read in parts fetches these in one round)
   s.need(EAGER);
@@ -100,20 +157,6 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   checkStarts(suggestionStarts, inParts.length, F, 'suggestions');
   const suggestions = storedSuggestions(s.inParts ? inParts.at : s.u8(AC.suggestions, 'suggestions'), suggestionStarts);
   if (s.inParts) suggestions.need = (docs) => inParts.need(Array.from(docs, (d) => [suggestionStarts[d], suggestionStarts[d + 1]] as const));
-  const postStart = s.i32(AC.postStart, 'posting lists', termCount + 1);
-  checkStarts(postStart, postingCount, F, 'posting lists');
-  const postings = s.i32(AC.postings, 'postings', postingCount);
-  const fwdStart = s.i32(AC.fwdStart, 'forward lists', size + 1);
-  const forward = s.i32(AC.forward, 'forward lists', postingCount);
-  checkStarts(fwdStart, postingCount, F, 'forward lists');
-  // each doc × 2 + class, each term × 2 + class (a scan each, no call per value: these loops run
-  // cold in a fresh edge isolate)
-  checkBelow(postings, size * 2, F, 'postings');
-  checkBelow(forward, termCount * 2, F, 'postings');
-  const byModelStart = s.u32(AC.byModelStart, 'model lists', DIRECTORY_MODELS.length + 1);
-  const byModelAll = s.i32(AC.byModel, 'objects by model', size);
-  checkStarts(byModelStart, size, F, 'model lists');
-  checkBelow(byModelAll, size, F, 'objects by model');
   const char = s.u16(AC.trieChar, 'trie');
   const end = s.i32(AC.trieEnd, 'trie', char.length);
   const term = s.i32(AC.trieTerm, 'trie', char.length);
@@ -130,22 +173,19 @@ export function readAutocompleteFile(bytes: Uint8Array): IndexData {
   const stride = codeStride(size);
   check(s.byteLength(AC.codes) === codeKeyCount * stride, F, 'whose prefix codes are not one row per key');
   const codeKeys = StringTable.read(s, AC.codeKeys, 'prefix code keys', codeKeyCount);
-  const codes: PrefixCodes = s.inParts ? codesInParts(s.u8InParts(AC.codes, 'prefix codes'), stride, codeKeyCount, codeKeys) : { keys: codeKeys, codes: s.u8(AC.codes, 'prefix codes') };
+  const codes: PrefixCodes = s.inParts ? codesInParts(s.u8InParts(AC.codes, 'prefix codes'), stride, codeKeyCount, codeKeys, fault) : { keys: codeKeys, codes: s.u8(AC.codes, 'prefix codes') };
   // each 4 bits a code (0..3, tier × 2 + class of an exact or prefix match) or NO_CODE (15); read
   // whole, checked whole now, so a bad file is refused at load
-  if (!s.inParts) check(validCodes(codes.codes), F, 'whose prefix codes are no codes');
-  return {
+  if (!s.inParts) check(validCodes(codes.codes), F, NO_CODES);
+  const index = {
     size,
     model,
     suggestions,
     terms: StringTable.read(s, AC.terms, 'terms', termCount),
     trie: { char, end, term, maxDepth },
-    postStart,
-    postings,
-    fwdStart,
-    forward,
-    byModel: Array.from({ length: models3 }, (_, m) => byModelAll.subarray(byModelStart[m], byModelStart[m + 1])),
     tops: { page, keys: StringTable.read(s, AC.topKeys, 'top keys', keyCount), counts, starts, docs, ranks },
     codes,
   };
+  if (s.inParts) return matchingWhenRead(index, s, [size, termCount, postingCount], fault);
+  return { ...index, ...readMatching(s, size, termCount, postingCount) };
 }

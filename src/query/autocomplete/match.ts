@@ -8,7 +8,8 @@
 // each candidate's words, or — for a broad prefix with stored codes — looks up each candidate's
 // code; whichever costs least. Where the first word is one term, the second is checked as its
 // postings are read (firstPair): the first's objects are never written out but for those both
-// words match, which is most of a two-word query's work saved.
+// words match, which is most of a two-word query's work saved; where the first is several terms',
+// only the objects both words match are deduplicated.
 // All per-document state, the candidate lists included, lives in arrays sized once per index,
 // so even a one-letter query over 200k objects allocates no large buffers (it would otherwise
 // be ~1 MB of typed arrays per request). Candidates are therefore only valid until the next
@@ -56,6 +57,8 @@ function codeIn(codes: Uint8Array, b0: number, b1: number, doc: number): number 
 
 /** Whether a word is one term's postings: its objects ascending, each once (no typo matches). */
 const isOneTerm = (plan: WordPlan) => plan.segments.length === 3 && plan.ranges.length === 1 && plan.ranges[0].hi - plan.ranges[0].lo === 1;
+/** Whether a word's objects are read from its stored codes' list (firstListed): one or two forms with codes, no typo matches. */
+const isListed = (plan: WordPlan) => plan.tables !== null && plan.tables.length <= 2 && plan.prefixSegments === plan.segments.length;
 /**
  * Cost of checking one word of a candidate relative to scanning one posting: the forward lists of
  * scattered candidates are random reads of two arrays, the postings one sequential run. At 200k
@@ -65,6 +68,7 @@ const CHECK_COST = 3;
 
 const EMPTY_LIST = new Int32Array(0);
 const EMPTY_WORDS = new Uint32Array(0);
+const EMPTY_CODES = new Uint8Array(0);
 /** above every doc × 4 + code (documents are fewer than MAX_DOCS, 2^22) */
 const END_OF_LIST = 0x7fffffff;
 
@@ -101,7 +105,7 @@ export class Matcher {
     const { best, candDocs: docs, candRank: rank } = this;
     charge(plan.cost * UNITS_PER_POSTING, 'q');
     // a broad word with stored codes and no typo matches: its objects once each, in order
-    if (plan.tables !== null && plan.tables.length <= 2 && plan.prefixSegments === plan.segments.length) return this.firstListed(plan.tables, modelMask, contrib);
+    if (isListed(plan)) return this.firstListed(plan.tables!, modelMask, contrib);
     const seg = plan.segments;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS; // spares a lookup per posting
     let n = 0;
@@ -240,14 +244,28 @@ export class Matcher {
    * once and only the objects both match are written. When the first is several terms' (a prefix,
    * typo matches) and the second one term's that would be scanned, the second's postings are read
    * against the first's stamps: the same objects, in another order (their ranks order them).
-   * Else null (the caller goes word by word).
+   * When both are several terms' (or the second is looked up in its codes), the first's postings
+   * are read against the second and only the objects both match are deduplicated (pairOfRuns);
+   * but a first word read from its stored list (firstListed) is read so by first(). Else null (the
+   * caller goes word by word).
    */
   firstPair(one: WordPlan, two: WordPlan, modelMask: number, contribOne: Int32Array, contribTwo: Int32Array): Candidates | null {
     const path = this.pathOf(two, one.cost);
     if (!isOneTerm(one)) {
-      if (!isOneTerm(two) || path !== SCAN) return null;
-      charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
-      return this.stampedPair(two, contribTwo, one, contribOne, modelMask);
+      if (isOneTerm(two) && path === SCAN) {
+        charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
+        return this.stampedPair(two, contribTwo, one, contribOne, modelMask);
+      }
+      // a broad word's stored list is read by first(), deduplicated already
+      if (isListed(one)) return null;
+      if (path === SCAN) {
+        charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
+        return this.pairOfRuns(one, contribOne, two, contribTwo, modelMask, false);
+      }
+      if (path !== LOOKUP || two.prefixSegments < two.segments.length || two.tables!.length > 2) return null;
+      // each posting looked up, and each object both match again as it is ranked
+      charge((one.cost + one.cost) * UNITS_PER_POSTING + 2 * one.cost * two.tables!.length * UNITS_PER_CODE, 'q');
+      return this.pairOfRuns(one, contribOne, two, contribTwo, modelMask, true);
     }
     if (path === SCAN) {
       charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
@@ -274,6 +292,49 @@ export class Matcher {
       docs[n] = doc;
       rank[n] = contribOne[base + (e & 1)] + contribTwo[code];
       n++;
+    }
+    return { docs, rank, length: n };
+  }
+
+  /**
+   * The objects of a word of several runs (`read`: a prefix of several terms, typo matches) that
+   * `other` matches, `other` read against its stamps or, `viaCodes`, looked up in its prefix codes
+   * (no typo matches, one or two forms). Only the objects both match are deduplicated and written:
+   * first() would write every object of `read` once, and refine() drop most of them again.
+   */
+  private pairOfRuns(read: WordPlan, contribRead: Int32Array, other: WordPlan, contribOther: Int32Array, modelMask: number, viaCodes: boolean): Candidates {
+    const { postings, model } = this.index;
+    const { best, candDocs: docs, candRank: rank, stamp } = this;
+    const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
+    const epoch = viaCodes ? 0 : this.stampWord(other.segments, 0);
+    const codes = viaCodes ? this.index.codes!.codes : EMPTY_CODES;
+    const stride = codeStride(this.index.size);
+    // one form reads its table twice, as lookup() does
+    const b0 = viaCodes ? other.tables![0] * stride : 0;
+    const b1 = viaCodes ? other.tables![other.tables!.length - 1] * stride : 0;
+    const codeOf = (doc: number) => (viaCodes ? codeIn(codes, b0, b1, doc) : stamp[doc] >>> 3 === epoch ? stamp[doc] & 7 : NO_CODE);
+    const seg = read.segments;
+    let n = 0;
+    for (let s = 0; s < seg.length; s += 3) {
+      const end = seg[s + 1];
+      const base = seg[s + 2];
+      for (let p = seg[s]; p < end; p++) {
+        const e = postings[p];
+        const doc = e >> 1;
+        if (codeOf(doc) === NO_CODE) continue;
+        if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
+        const code = base + (e & 1);
+        const cur = best[doc];
+        if (code < cur) {
+          if (cur === NONE) docs[n++] = doc;
+          best[doc] = code;
+        }
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const doc = docs[i];
+      rank[i] = contribRead[best[doc]] + contribOther[codeOf(doc)];
+      best[doc] = NONE;
     }
     return { docs, rank, length: n };
   }

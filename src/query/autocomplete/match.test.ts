@@ -39,11 +39,12 @@ describe('matching two words in one pass', () => {
       const i = Math.floor(r() * t.length);
       return t.slice(0, i) + 'e' + t.slice(i + 1);
     };
-    const paths = { lookup: 0, scan: 0, second: 0, runs: 0, runsLookup: 0 };
+    const paths = { lookup: 0, scan: 0, second: 0, runs: 0, runsLookup: 0, listed: 0 };
     // which way the pass took, as it took it: a pass that reads against stamps calls stampedPair,
     // one whose first word is several terms' pairOfRuns (against stamps or codes)
     const stamped = vi.spyOn(fused as unknown as { stampedPair: (read: unknown) => unknown }, 'stampedPair');
     const runs = vi.spyOn(fused as unknown as { pairOfRuns: (...args: unknown[]) => unknown }, 'pairOfRuns');
+    const listed = vi.spyOn(fused as unknown as { firstListed: (...args: unknown[]) => unknown }, 'firstListed');
     for (let i = 0; i < 3000; i++) {
       const [a, b] = [word(), word()].map((w) => queryWords(w)[0]);
       if (a === undefined || b === undefined) continue;
@@ -55,6 +56,7 @@ describe('matching two words in one pass', () => {
       const second = r() < 0.1 ? NO_CONTRIB : CONTRIB;
       const before = stamped.mock.calls.length;
       const runsBefore = runs.mock.calls.length;
+      const listedBefore = listed.mock.calls.length;
       const got = fused.firstPair(one, two, mask, CONTRIB, second);
       if (got === null) continue;
       const result = pairs(got);
@@ -62,7 +64,8 @@ describe('matching two words in one pass', () => {
       plain.refine(two, want, second);
       expect(result, `${a.forms} ${b.forms} mask ${mask}`).toEqual(pairs(want));
       expect(got.length).toBeLessThanOrEqual(Math.min(one.cost, two.cost));
-      if (runs.mock.calls.length > runsBefore) {
+      if (listed.mock.calls.length > listedBefore) paths.listed++;
+      else if (runs.mock.calls.length > runsBefore) {
         if (runs.mock.calls.at(-1)![5] === true) paths.runsLookup++;
         else paths.runs++;
       } else if (stamped.mock.calls.length === before) paths.lookup++;
@@ -75,6 +78,7 @@ describe('matching two words in one pass', () => {
     expect(paths.second).toBeGreaterThan(100);
     expect(paths.runs).toBeGreaterThan(100);
     expect(paths.runsLookup).toBeGreaterThan(20);
+    expect(paths.listed).toBeGreaterThan(20);
   });
 
   it('keeps finding the same after the stamps wrap around', () => {

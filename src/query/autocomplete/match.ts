@@ -20,7 +20,7 @@
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { codeStride, NO_CODE, type IndexData } from '../../store/format/autocomplete-index.ts';
 import type { WordPlan } from './plan.ts';
-import { TIER_EXACT, TIER_PREFIX } from './rank.ts';
+import { NO_CONTRIB, TIER_EXACT, TIER_PREFIX } from './rank.ts';
 import { charge } from '../work-budget.ts';
 
 /**
@@ -69,6 +69,8 @@ const CHECK_COST = 3;
 const EMPTY_LIST = new Int32Array(0);
 const EMPTY_WORDS = new Uint32Array(0);
 const EMPTY_CODES = new Uint8Array(0);
+/** readerOf for no second word */
+const NO_READER = { epoch: 0, codes: EMPTY_CODES, b0: 0, b1: 0 };
 /** above every doc × 4 + code (documents are fewer than MAX_DOCS, 2^22) */
 const END_OF_LIST = 0x7fffffff;
 
@@ -150,13 +152,17 @@ export class Matcher {
    * first() for a word whose forms (one or two) all have codes: their objects' lists merged, each
    * object with its best code. A broad prefix's postings hold each object once per term it has
    * ("universitätsklinik", "universitätsklinikum"), and deduplicating them is most of a scan's work.
+   * With `other`, only the objects it matches too (read as readerOf reads it), with its contribution.
    */
-  private firstListed(tables: number[], modelMask: number, contrib: Int32Array): Candidates {
+  private firstListed(tables: number[], modelMask: number, contrib: Int32Array, other: WordPlan | null = null, contribOther: Int32Array = NO_CONTRIB, viaCodes = false): Candidates {
     const { model } = this.index;
-    const { candDocs: docs, candRank: rank } = this;
+    const { candDocs: docs, candRank: rank, stamp } = this;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
     const a = this.listOf(tables[0]);
     const b = tables.length === 2 ? this.listOf(tables[1]) : EMPTY_LIST;
+    // (after the lists: a list made now uses the candidates' array as its scratch)
+    const { epoch, codes, b0, b1 } = other === null ? NO_READER : this.readerOf(other, viaCodes);
+    const codeOf = (doc: number) => (other === null ? 0 : viaCodes ? codeIn(codes, b0, b1, doc) : stamp[doc] >>> 3 === epoch ? stamp[doc] & 7 : NO_CODE);
     let n = 0;
     let i = 0;
     let j = 0;
@@ -171,8 +177,10 @@ export class Matcher {
       if (dy <= dx) j++;
       const doc = e >> 2;
       if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
+      const code = codeOf(doc);
+      if (code === NO_CODE) continue;
       docs[n] = doc;
-      rank[n] = contrib[e & 3];
+      rank[n] = contrib[e & 3] + contribOther[code];
       n++;
     }
     return { docs, rank, length: n };
@@ -245,9 +253,9 @@ export class Matcher {
    * typo matches) and the second one term's that would be scanned, the second's postings are read
    * against the first's stamps: the same objects, in another order (their ranks order them).
    * When both are several terms' (or the second is looked up in its codes), the first's postings
-   * are read against the second and only the objects both match are deduplicated (pairOfRuns);
-   * but a first word read from its stored list (firstListed) is read so by first(). Else null (the
-   * caller goes word by word).
+   * are read against the second and only the objects both match are deduplicated (pairOfRuns), or,
+   * when the first is read from its stored list (firstListed), only those are written. Else null
+   * (the caller goes word by word).
    */
   firstPair(one: WordPlan, two: WordPlan, modelMask: number, contribOne: Int32Array, contribTwo: Int32Array): Candidates | null {
     const path = this.pathOf(two, one.cost);
@@ -256,8 +264,16 @@ export class Matcher {
         charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
         return this.stampedPair(two, contribTwo, one, contribOne, modelMask);
       }
-      // a broad word's stored list is read by first(), deduplicated already
-      if (isListed(one)) return null;
+      // a broad word's objects are read from its stored list, deduplicated already
+      if (isListed(one)) {
+        if (path === SCAN) {
+          charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
+          return this.firstListed(one.tables!, modelMask, contribOne, two, contribTwo, false);
+        }
+        if (path !== LOOKUP || two.prefixSegments < two.segments.length || two.tables!.length > 2) return null;
+        charge(one.cost * UNITS_PER_POSTING + one.cost * two.tables!.length * UNITS_PER_CODE, 'q');
+        return this.firstListed(one.tables!, modelMask, contribOne, two, contribTwo, true);
+      }
       if (path === SCAN) {
         charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
         return this.pairOfRuns(one, contribOne, two, contribTwo, modelMask, false);
@@ -297,6 +313,17 @@ export class Matcher {
   }
 
   /**
+   * How a pass reads a second word: `viaCodes`, in its prefix codes (the tables at b0 and b1; one
+   * form reads its table twice, as lookup() does), else against its stamps, stamped now (epoch).
+   */
+  private readerOf(other: WordPlan, viaCodes: boolean): { epoch: number; codes: Uint8Array; b0: number; b1: number } {
+    if (!viaCodes) return { epoch: this.stampWord(other.segments, 0), codes: EMPTY_CODES, b0: 0, b1: 0 };
+    const stride = codeStride(this.index.size);
+    const tables = other.tables!;
+    return { epoch: 0, codes: this.index.codes!.codes, b0: tables[0] * stride, b1: tables[tables.length - 1] * stride };
+  }
+
+  /**
    * The objects of a word of several runs (`read`: a prefix of several terms, typo matches) that
    * `other` matches, `other` read against its stamps or, `viaCodes`, looked up in its prefix codes
    * (no typo matches, one or two forms). Only the objects both match are deduplicated and written:
@@ -306,12 +333,7 @@ export class Matcher {
     const { postings, model } = this.index;
     const { best, candDocs: docs, candRank: rank, stamp } = this;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
-    const epoch = viaCodes ? 0 : this.stampWord(other.segments, 0);
-    const codes = viaCodes ? this.index.codes!.codes : EMPTY_CODES;
-    const stride = codeStride(this.index.size);
-    // one form reads its table twice, as lookup() does
-    const b0 = viaCodes ? other.tables![0] * stride : 0;
-    const b1 = viaCodes ? other.tables![other.tables!.length - 1] * stride : 0;
+    const { epoch, codes, b0, b1 } = this.readerOf(other, viaCodes);
     const codeOf = (doc: number) => (viaCodes ? codeIn(codes, b0, b1, doc) : stamp[doc] >>> 3 === epoch ? stamp[doc] & 7 : NO_CODE);
     const seg = read.segments;
     let n = 0;

@@ -104,7 +104,7 @@ export class Matcher {
   /** Documents of the allowed models matched by the word, with the word's contribution. */
   first(plan: WordPlan, modelMask: number, contrib: Int32Array): Candidates {
     const { postings, model } = this.index;
-    const { best, candDocs: docs, candRank: rank } = this;
+    const { candDocs: docs, candRank: rank } = this;
     charge(plan.cost * UNITS_PER_POSTING, 'q');
     // a broad word with stored codes and no typo matches: its objects once each, in order
     if (isListed(plan)) return this.firstListed(plan.tables!, modelMask, contrib);
@@ -125,27 +125,7 @@ export class Matcher {
       }
       return { docs, rank, length: n };
     }
-    for (let s = 0; s < seg.length; s += 3) {
-      const end = seg[s + 1];
-      const base = seg[s + 2];
-      for (let p = seg[s]; p < end; p++) {
-        const e = postings[p];
-        const doc = e >> 1;
-        if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
-        const code = base + (e & 1);
-        const cur = best[doc];
-        if (code < cur) {
-          if (cur === NONE) docs[n++] = doc;
-          best[doc] = code;
-        }
-      }
-    }
-    for (let i = 0; i < n; i++) {
-      const doc = docs[i];
-      rank[i] = contrib[best[doc]];
-      best[doc] = NONE;
-    }
-    return { docs, rank, length: n };
+    return this.readRuns(plan, contrib, modelMask, null, NO_CONTRIB, false);
   }
 
   /**
@@ -253,7 +233,7 @@ export class Matcher {
    * typo matches) and the second one term's that would be scanned, the second's postings are read
    * against the first's stamps: the same objects, in another order (their ranks order them).
    * When both are several terms' (or the second is looked up in its codes), the first's postings
-   * are read against the second and only the objects both match are deduplicated (pairOfRuns), or,
+   * are read against the second and only the objects both match are deduplicated (readRuns), or,
    * when the first is read from its stored list (firstListed), only those are written. Else null
    * (the caller goes word by word).
    */
@@ -276,12 +256,12 @@ export class Matcher {
       }
       if (path === SCAN) {
         charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
-        return this.pairOfRuns(one, contribOne, two, contribTwo, modelMask, false);
+        return this.readRuns(one, contribOne, modelMask, two, contribTwo, false);
       }
       if (path !== LOOKUP || two.prefixSegments < two.segments.length || two.tables!.length > 2) return null;
       // each posting looked up, and each object both match again as it is ranked
       charge((one.cost + one.cost) * UNITS_PER_POSTING + 2 * one.cost * two.tables!.length * UNITS_PER_CODE, 'q');
-      return this.pairOfRuns(one, contribOne, two, contribTwo, modelMask, true);
+      return this.readRuns(one, contribOne, modelMask, two, contribTwo, true);
     }
     if (path === SCAN) {
       charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
@@ -324,17 +304,18 @@ export class Matcher {
   }
 
   /**
-   * The objects of a word of several runs (`read`: a prefix of several terms, typo matches) that
-   * `other` matches, `other` read against its stamps or, `viaCodes`, looked up in its prefix codes
-   * (no typo matches, one or two forms). Only the objects both match are deduplicated and written:
-   * first() would write every object of `read` once, and refine() drop most of them again.
+   * The objects of a word of several runs (`read`: a prefix of several terms, typo matches), each
+   * once with its best code; with `other`, only those it matches too, read against its stamps or,
+   * `viaCodes`, looked up in its prefix codes (no typo matches, one or two forms). Only the objects
+   * both match are deduplicated and written: first() then refine() would write every object of
+   * `read` once, and drop most of them again.
    */
-  private pairOfRuns(read: WordPlan, contribRead: Int32Array, other: WordPlan, contribOther: Int32Array, modelMask: number, viaCodes: boolean): Candidates {
+  private readRuns(read: WordPlan, contribRead: Int32Array, modelMask: number, other: WordPlan | null, contribOther: Int32Array, viaCodes: boolean): Candidates {
     const { postings, model } = this.index;
     const { best, candDocs: docs, candRank: rank, stamp } = this;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
-    const { epoch, codes, b0, b1 } = this.readerOf(other, viaCodes);
-    const codeOf = (doc: number) => (viaCodes ? codeIn(codes, b0, b1, doc) : stamp[doc] >>> 3 === epoch ? stamp[doc] & 7 : NO_CODE);
+    const { epoch, codes, b0, b1 } = other === null ? NO_READER : this.readerOf(other, viaCodes);
+    const codeOf = (doc: number) => (other === null ? 0 : viaCodes ? codeIn(codes, b0, b1, doc) : stamp[doc] >>> 3 === epoch ? stamp[doc] & 7 : NO_CODE);
     const seg = read.segments;
     let n = 0;
     for (let s = 0; s < seg.length; s += 3) {

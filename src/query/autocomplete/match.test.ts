@@ -39,9 +39,12 @@ describe('matching two words in one pass', () => {
       const i = Math.floor(r() * t.length);
       return t.slice(0, i) + 'e' + t.slice(i + 1);
     };
-    const paths = { lookup: 0, scan: 0, second: 0 };
-    // which way the pass took, as it took it: a pass that reads against stamps calls stampedPair
+    const paths = { lookup: 0, scan: 0, second: 0, runs: 0, runsLookup: 0, listed: 0 };
+    // which way the pass took, as it took it: a pass that reads against stamps calls stampedPair,
+    // one whose first word is several terms' readRuns (against stamps or codes)
     const stamped = vi.spyOn(fused as unknown as { stampedPair: (read: unknown) => unknown }, 'stampedPair');
+    const runs = vi.spyOn(fused as unknown as { readRuns: (...args: unknown[]) => unknown }, 'readRuns');
+    const listed = vi.spyOn(fused as unknown as { firstListed: (...args: unknown[]) => unknown }, 'firstListed');
     for (let i = 0; i < 3000; i++) {
       const [a, b] = [word(), word()].map((w) => queryWords(w)[0]);
       if (a === undefined || b === undefined) continue;
@@ -52,6 +55,8 @@ describe('matching two words in one pass', () => {
       const mask = r() < 0.5 ? 63 : 1 + Math.floor(r() * 63);
       const second = r() < 0.1 ? NO_CONTRIB : CONTRIB;
       const before = stamped.mock.calls.length;
+      const runsBefore = runs.mock.calls.length;
+      const listedBefore = listed.mock.calls.length;
       const got = fused.firstPair(one, two, mask, CONTRIB, second);
       if (got === null) continue;
       const result = pairs(got);
@@ -59,7 +64,11 @@ describe('matching two words in one pass', () => {
       plain.refine(two, want, second);
       expect(result, `${a.forms} ${b.forms} mask ${mask}`).toEqual(pairs(want));
       expect(got.length).toBeLessThanOrEqual(Math.min(one.cost, two.cost));
-      if (stamped.mock.calls.length === before) paths.lookup++;
+      if (listed.mock.calls.length > listedBefore) paths.listed++;
+      else if (runs.mock.calls.length > runsBefore && runs.mock.calls.at(-1)![3] !== null) {
+        if (runs.mock.calls.at(-1)![5] === true) paths.runsLookup++;
+        else paths.runs++;
+      } else if (stamped.mock.calls.length === before) paths.lookup++;
       else if (stamped.mock.calls.at(-1)![0] === two) paths.second++;
       else paths.scan++;
     }
@@ -67,6 +76,9 @@ describe('matching two words in one pass', () => {
     expect(paths.lookup).toBeGreaterThan(100);
     expect(paths.scan).toBeGreaterThan(100);
     expect(paths.second).toBeGreaterThan(100);
+    expect(paths.runs).toBeGreaterThan(100);
+    expect(paths.runsLookup).toBeGreaterThan(20);
+    expect(paths.listed).toBeGreaterThan(20);
   });
 
   it('keeps finding the same after the stamps wrap around', () => {

@@ -8,7 +8,8 @@
 // each candidate's words, or — for a broad prefix with stored codes — looks up each candidate's
 // code; whichever costs least. Where the first word is one term, the second is checked as its
 // postings are read (firstPair): the first's objects are never written out but for those both
-// words match, which is most of a two-word query's work saved.
+// words match, which is most of a two-word query's work saved; where the first is several terms',
+// only the objects both words match are deduplicated.
 // All per-document state, the candidate lists included, lives in arrays sized once per index,
 // so even a one-letter query over 200k objects allocates no large buffers (it would otherwise
 // be ~1 MB of typed arrays per request). Candidates are therefore only valid until the next
@@ -19,7 +20,7 @@
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { codeStride, NO_CODE, type IndexData } from '../../store/format/autocomplete-index.ts';
 import type { WordPlan } from './plan.ts';
-import { TIER_EXACT, TIER_PREFIX } from './rank.ts';
+import { NO_CONTRIB, TIER_EXACT, TIER_PREFIX } from './rank.ts';
 import { charge } from '../work-budget.ts';
 
 /**
@@ -56,6 +57,8 @@ function codeIn(codes: Uint8Array, b0: number, b1: number, doc: number): number 
 
 /** Whether a word is one term's postings: its objects ascending, each once (no typo matches). */
 const isOneTerm = (plan: WordPlan) => plan.segments.length === 3 && plan.ranges.length === 1 && plan.ranges[0].hi - plan.ranges[0].lo === 1;
+/** Whether a word's objects are read from its stored codes' list (firstListed): one or two forms with codes, no typo matches. */
+const isListed = (plan: WordPlan) => plan.tables !== null && plan.tables.length <= 2 && plan.prefixSegments === plan.segments.length;
 /**
  * Cost of checking one word of a candidate relative to scanning one posting: the forward lists of
  * scattered candidates are random reads of two arrays, the postings one sequential run. At 200k
@@ -65,6 +68,9 @@ const CHECK_COST = 3;
 
 const EMPTY_LIST = new Int32Array(0);
 const EMPTY_WORDS = new Uint32Array(0);
+const EMPTY_CODES = new Uint8Array(0);
+/** readerOf for no second word */
+const NO_READER = { epoch: 0, codes: EMPTY_CODES, b0: 0, b1: 0 };
 /** above every doc × 4 + code (documents are fewer than MAX_DOCS, 2^22) */
 const END_OF_LIST = 0x7fffffff;
 
@@ -103,10 +109,10 @@ export class Matcher {
   /** Documents of the allowed models matched by the word, with the word's contribution. */
   first(plan: WordPlan, modelMask: number, contrib: Int32Array): Candidates {
     const { postings, model } = this.index;
-    const { best, candDocs: docs, candRank: rank } = this;
+    const { candDocs: docs, candRank: rank } = this;
     charge(plan.cost * UNITS_PER_POSTING, 'q');
     // a broad word with stored codes and no typo matches: its objects once each, in order
-    if (plan.tables !== null && plan.tables.length <= 2 && plan.prefixSegments === plan.segments.length) return this.firstListed(plan.tables, modelMask, contrib);
+    if (isListed(plan)) return this.firstListed(plan.tables!, modelMask, contrib);
     const seg = plan.segments;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS; // spares a lookup per posting
     let n = 0;
@@ -124,40 +130,24 @@ export class Matcher {
       }
       return { docs, rank, length: n };
     }
-    for (let s = 0; s < seg.length; s += 3) {
-      const end = seg[s + 1];
-      const base = seg[s + 2];
-      for (let p = seg[s]; p < end; p++) {
-        const e = postings[p];
-        const doc = e >> 1;
-        if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
-        const code = base + (e & 1);
-        const cur = best[doc];
-        if (code < cur) {
-          if (cur === NONE) docs[n++] = doc;
-          best[doc] = code;
-        }
-      }
-    }
-    for (let i = 0; i < n; i++) {
-      const doc = docs[i];
-      rank[i] = contrib[best[doc]];
-      best[doc] = NONE;
-    }
-    return { docs, rank, length: n };
+    return this.readRuns(plan, contrib, modelMask, null, NO_CONTRIB, false);
   }
 
   /**
    * first() for a word whose forms (one or two) all have codes: their objects' lists merged, each
    * object with its best code. A broad prefix's postings hold each object once per term it has
    * ("universitätsklinik", "universitätsklinikum"), and deduplicating them is most of a scan's work.
+   * With `other`, only the objects it matches too (read as readerOf reads it), with its contribution.
    */
-  private firstListed(tables: number[], modelMask: number, contrib: Int32Array): Candidates {
+  private firstListed(tables: number[], modelMask: number, contrib: Int32Array, other: WordPlan | null = null, contribOther: Int32Array = NO_CONTRIB, viaCodes = false): Candidates {
     const { model } = this.index;
-    const { candDocs: docs, candRank: rank } = this;
+    const { candDocs: docs, candRank: rank, stamp } = this;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
     const a = this.listOf(tables[0]);
     const b = tables.length === 2 ? this.listOf(tables[1]) : EMPTY_LIST;
+    // (after the lists: a list made now uses the candidates' array as its scratch)
+    const { epoch, codes, b0, b1 } = other === null ? NO_READER : this.readerOf(other, viaCodes);
+    const codeOf = (doc: number) => (other === null ? 0 : viaCodes ? codeIn(codes, b0, b1, doc) : stamp[doc] >>> 3 === epoch ? stamp[doc] & 7 : NO_CODE);
     let n = 0;
     let i = 0;
     let j = 0;
@@ -172,8 +162,10 @@ export class Matcher {
       if (dy <= dx) j++;
       const doc = e >> 2;
       if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
+      const code = codeOf(doc);
+      if (code === NO_CODE) continue;
       docs[n] = doc;
-      rank[n] = contrib[e & 3];
+      rank[n] = contrib[e & 3] + contribOther[code];
       n++;
     }
     return { docs, rank, length: n };
@@ -245,14 +237,36 @@ export class Matcher {
    * once and only the objects both match are written. When the first is several terms' (a prefix,
    * typo matches) and the second one term's that would be scanned, the second's postings are read
    * against the first's stamps: the same objects, in another order (their ranks order them).
-   * Else null (the caller goes word by word).
+   * When both are several terms' (or the second is looked up in its codes), the first's postings
+   * are read against the second and only the objects both match are deduplicated (readRuns), or,
+   * when the first is read from its stored list (firstListed), only those are written. Else null
+   * (the caller goes word by word).
    */
   firstPair(one: WordPlan, two: WordPlan, modelMask: number, contribOne: Int32Array, contribTwo: Int32Array): Candidates | null {
     const path = this.pathOf(two, one.cost);
     if (!isOneTerm(one)) {
-      if (!isOneTerm(two) || path !== SCAN) return null;
-      charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
-      return this.stampedPair(two, contribTwo, one, contribOne, modelMask);
+      if (isOneTerm(two) && path === SCAN) {
+        charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
+        return this.stampedPair(two, contribTwo, one, contribOne, modelMask);
+      }
+      // a broad word's objects are read from its stored list, deduplicated already
+      if (isListed(one)) {
+        if (path === SCAN) {
+          charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
+          return this.firstListed(one.tables!, modelMask, contribOne, two, contribTwo, false);
+        }
+        if (path !== LOOKUP || two.prefixSegments < two.segments.length || two.tables!.length > 2) return null;
+        charge(one.cost * UNITS_PER_POSTING + one.cost * two.tables!.length * UNITS_PER_CODE, 'q');
+        return this.firstListed(one.tables!, modelMask, contribOne, two, contribTwo, true);
+      }
+      if (path === SCAN) {
+        charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
+        return this.readRuns(one, contribOne, modelMask, two, contribTwo, false);
+      }
+      if (path !== LOOKUP || two.prefixSegments < two.segments.length || two.tables!.length > 2) return null;
+      // each posting looked up, and each object both match again as it is ranked
+      charge((one.cost + one.cost) * UNITS_PER_POSTING + 2 * one.cost * two.tables!.length * UNITS_PER_CODE, 'q');
+      return this.readRuns(one, contribOne, modelMask, two, contribTwo, true);
     }
     if (path === SCAN) {
       charge((one.cost + two.cost + one.cost) * UNITS_PER_POSTING, 'q');
@@ -279,6 +293,56 @@ export class Matcher {
       docs[n] = doc;
       rank[n] = contribOne[base + (e & 1)] + contribTwo[code];
       n++;
+    }
+    return { docs, rank, length: n };
+  }
+
+  /**
+   * How a pass reads a second word: `viaCodes`, in its prefix codes (the tables at b0 and b1; one
+   * form reads its table twice, as lookup() does), else against its stamps, stamped now (epoch).
+   */
+  private readerOf(other: WordPlan, viaCodes: boolean): { epoch: number; codes: Uint8Array; b0: number; b1: number } {
+    if (!viaCodes) return { epoch: this.stampWord(other.segments, 0), codes: EMPTY_CODES, b0: 0, b1: 0 };
+    const stride = codeStride(this.index.size);
+    const tables = other.tables!;
+    return { epoch: 0, codes: this.index.codes!.codes, b0: tables[0] * stride, b1: tables[tables.length - 1] * stride };
+  }
+
+  /**
+   * The objects of a word of several runs (`read`: a prefix of several terms, typo matches), each
+   * once with its best code; with `other`, only those it matches too, read against its stamps or,
+   * `viaCodes`, looked up in its prefix codes (no typo matches, one or two forms). Only the objects
+   * both match are deduplicated and written: first() then refine() would write every object of
+   * `read` once, and drop most of them again.
+   */
+  private readRuns(read: WordPlan, contribRead: Int32Array, modelMask: number, other: WordPlan | null, contribOther: Int32Array, viaCodes: boolean): Candidates {
+    const { postings, model } = this.index;
+    const { best, candDocs: docs, candRank: rank, stamp } = this;
+    const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
+    const { epoch, codes, b0, b1 } = other === null ? NO_READER : this.readerOf(other, viaCodes);
+    const codeOf = (doc: number) => (other === null ? 0 : viaCodes ? codeIn(codes, b0, b1, doc) : stamp[doc] >>> 3 === epoch ? stamp[doc] & 7 : NO_CODE);
+    const seg = read.segments;
+    let n = 0;
+    for (let s = 0; s < seg.length; s += 3) {
+      const end = seg[s + 1];
+      const base = seg[s + 2];
+      for (let p = seg[s]; p < end; p++) {
+        const e = postings[p];
+        const doc = e >> 1;
+        if (codeOf(doc) === NO_CODE) continue;
+        if (!allModels && ((1 << model[doc]) & modelMask) === 0) continue;
+        const code = base + (e & 1);
+        const cur = best[doc];
+        if (code < cur) {
+          if (cur === NONE) docs[n++] = doc;
+          best[doc] = code;
+        }
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const doc = docs[i];
+      rank[i] = contribRead[best[doc]] + contribOther[codeOf(doc)];
+      best[doc] = NONE;
     }
     return { docs, rank, length: n };
   }

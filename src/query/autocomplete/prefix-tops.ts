@@ -15,7 +15,7 @@ import { codePointLength, maxEditsFor, rawWords } from '../../store/format/words
 import { stringList } from '../../store/format/string-table.ts';
 import { Matcher } from './match.ts';
 import { addFuzzy, planWord } from './plan.ts';
-import { queryWords, type QueryWord } from './query-words.ts';
+import { queryWords, wordKey, type QueryWord } from './query-words.ts';
 import { CONTRIB } from './rank.ts';
 import { RankedKeys } from './select.ts';
 
@@ -25,7 +25,7 @@ export const MIN_POSTINGS = 512;
 const ALL_MODELS = (1 << DIRECTORY_MODELS.length) - 1;
 
 /** The key of a word in PrefixTops: its forms, as the searcher looks it up. */
-export const topsKey = (word: QueryWord) => word.forms.join('\n');
+export const topsKey = (word: QueryWord) => wordKey(word);
 
 /**
  * Every prefix of the terms whose exact and prefix postings reach `minPostings`, in trie order: a

@@ -5,13 +5,13 @@ import { mulberry32 } from '../../util/mulberry32.ts';
 
 /** queryWords as it reads without its kept words: every word folded afresh. */
 function plainQueryWords(q: string) {
-  const out: { forms: string[]; maxEdits: number }[] = [];
+  const out: { forms: string[]; maxEdits: number; key: string }[] = [];
   const seen = new Set<string>();
   for (const raw of rawWords(q)) {
     const forms = wordForms(raw);
     if (forms.length === 0 || seen.has(forms.join('\n'))) continue;
     seen.add(forms.join('\n'));
-    out.push({ forms, maxEdits: maxEditsFor(codePointLength(forms[0])) });
+    out.push({ forms, maxEdits: maxEditsFor(codePointLength(forms[0])), key: forms.join('\n') });
   }
   return out;
 }

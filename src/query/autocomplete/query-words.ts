@@ -7,18 +7,21 @@ export interface QueryWord {
   forms: string[];
   /** typo tolerance, decided by the folded form's length */
   maxEdits: number;
+  /**
+   * its forms joined by "\n": what makes two words the same, and a word's key in the tops and in
+   * the searcher's kept plans. Made once per word where queryWords made the word (a string kept,
+   * whose hash is kept with it), else joined when asked for (wordKey).
+   */
+  key?: string;
 }
 
-/** A raw word's query word and its forms joined (what makes two words the same); null: no forms. */
-interface Known {
-  word: QueryWord;
-  key: string;
-}
+/** The word's forms joined by "\n" (QueryWord.key). */
+export const wordKey = (word: QueryWord): string => word.key ?? word.forms.join('\n');
 
 /** Raw words kept, at most: a word's forms are a pure function of it (see wordOf). */
 const KNOWN_ENTRIES = 4096;
-let recentWords = new Map<string, Known | null>();
-let olderWords = new Map<string, Known | null>();
+let recentWords = new Map<string, QueryWord | null>();
+let olderWords = new Map<string, QueryWord | null>();
 
 /**
  * The query word of one raw word. Type-ahead asks the same words again and again ("david",
@@ -26,14 +29,14 @@ let olderWords = new Map<string, Known | null>();
  * short query's work: the last ones are kept, in two generations as the searcher keeps its
  * plans (a word asked again moves to the newer; the older is let go of whole).
  */
-function wordOf(raw: string): Known | null {
+function wordOf(raw: string): QueryWord | null {
   let known = recentWords.get(raw);
   if (known === undefined) {
     known = olderWords.get(raw);
     if (known === undefined) {
       const forms = wordForms(raw);
       // e.g. a lone combining mark
-      known = forms.length === 0 ? null : { word: { forms, maxEdits: maxEditsFor(codePointLength(forms[0])) }, key: forms.join('\n') };
+      known = forms.length === 0 ? null : { forms, maxEdits: maxEditsFor(codePointLength(forms[0])), key: forms.join('\n') };
     }
     if (recentWords.size >= KNOWN_ENTRIES / 2) {
       olderWords = recentWords;
@@ -50,10 +53,10 @@ export function queryWords(q: string): QueryWord[] {
   // a query has a few words: a list is quicker to search than a set is to make
   const keys: string[] = [];
   for (const raw of rawWords(q)) {
-    const known = wordOf(raw);
-    if (known === null || keys.includes(known.key)) continue;
-    keys.push(known.key);
-    out.push(known.word);
+    const word = wordOf(raw);
+    if (word === null || keys.includes(word.key!)) continue;
+    keys.push(word.key!);
+    out.push(word);
   }
   return out;
 }

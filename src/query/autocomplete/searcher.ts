@@ -6,7 +6,7 @@ import { listing, type DocPage } from './listing.ts';
 import { Matcher, type Candidates } from './match.ts';
 import { modelMask } from '../../model/directory-models.ts';
 import { addFuzzy, planWord, type WordPlan } from './plan.ts';
-import { queryWords, type QueryWord } from './query-words.ts';
+import { queryWords, wordKey, type QueryWord } from './query-words.ts';
 import { CONTRIB, MAX_RANKED_WORDS, NO_CONTRIB } from './rank.ts';
 import { RankedKeys } from './select.ts';
 import { charge } from '../work-budget.ts';
@@ -71,15 +71,16 @@ class Searcher implements Autocomplete {
 
   search(q: string | undefined, models: readonly DirectoryModel[] | null, options: SearchOptions = {}): AutocompleteResult {
     const mask = modelMask(models);
+    const typos = options.typos !== false;
     let words = queryWords(typeof q === 'string' ? q : '');
-    if (options.typos === false) words = words.map((w) => ({ ...w, maxEdits: 0 }));
+    if (!typos) words = words.map((w) => ({ ...w, maxEdits: 0 }));
     else if (words.length === 1 && this.index.tops !== null) {
       // a costly single word: its first page was answered at build time (prefix-tops.ts)
       const tops = this.index.tops;
       const at = topsEntry(tops, topsKey(words[0]));
-      if (at >= 0) return new Result(this.index, topsPage(tops, at, mask, this.index.size, () => this.matches([this.plan(words[0])], mask)));
+      if (at >= 0) return new Result(this.index, topsPage(tops, at, mask, this.index.size, () => this.matches([this.plan(words[0], typos)], mask)));
     }
-    const docs = words.length === 0 ? listing(this.index, mask) : this.matches(words.map((w) => this.plan(w)), mask);
+    const docs = words.length === 0 ? listing(this.index, mask) : this.matches(words.map((w) => this.plan(w, typos)), mask);
     return new Result(this.index, docs);
   }
 
@@ -90,21 +91,14 @@ class Searcher implements Autocomplete {
   // older let go of whole when the newer is full. Nothing is deleted from a Map one key at a
   // time: V8 keeps a deleted key's slot until the table is rebuilt, and finding the oldest key
   // walks every such slot before it, a cost that grows with every distinct word asked.
-  private recentPlans = new Map<string, WordPlan>();
-  private olderPlans = new Map<string, WordPlan>();
+  // A word's forms decide its typo bound, so they are its plan's key (the string queryWords keeps
+  // with the word, whose hash is kept with it: no key is made per request); a word asked without
+  // typos is planned apart.
+  private readonly plans = new KeptPlans();
+  private readonly exactPlans = new KeptPlans();
 
-  private plan(word: QueryWord): WordPlan {
-    const key = `${word.maxEdits}\n${word.forms.join('\n')}`;
-    let plan = this.recentPlans.get(key);
-    if (plan === undefined) {
-      plan = this.olderPlans.get(key) ?? planWord(this.index, word);
-      if (this.recentPlans.size >= PLAN_CACHE_ENTRIES / 2) {
-        this.olderPlans = this.recentPlans;
-        this.recentPlans = new Map();
-      }
-      this.recentPlans.set(key, plan);
-    }
-    return plan;
+  private plan(word: QueryWord, typos: boolean): WordPlan {
+    return (typos ? this.plans : this.exactPlans).take(this.index, word);
   }
 
   private matches(plans: WordPlan[], mask: number): DocPage {
@@ -164,6 +158,27 @@ class Searcher implements Autocomplete {
       for (let i = 0; i < n; i++) keys[i] = rank[i] * size + docs[i];
     }
     return { generation, ranked: new RankedKeys(keys) };
+  }
+}
+
+/** Word plans by their words' keys, in two generations (see Searcher.plan). */
+class KeptPlans {
+  private recent = new Map<string, WordPlan>();
+  private older = new Map<string, WordPlan>();
+
+  /** The word's plan: the one kept, else made now (and kept). */
+  take(index: IndexData, word: QueryWord): WordPlan {
+    const key = wordKey(word);
+    let plan = this.recent.get(key);
+    if (plan === undefined) {
+      plan = this.older.get(key) ?? planWord(index, word);
+      if (this.recent.size >= PLAN_CACHE_ENTRIES / 2) {
+        this.older = this.recent;
+        this.recent = new Map();
+      }
+      this.recent.set(key, plan);
+    }
+    return plan;
   }
 }
 

@@ -80,7 +80,7 @@ function rowMaker(options: BuildOptions, parsing: ParsePool, recorder: StateReco
 export async function renderStage(
   options: BuildOptions,
   clock: Clock,
-  input: { out: string; previous: () => PreviousBuild; model: BuildModel; baseUrl: string; parsing: ParsePool; recorder: StateRecorder; directory: DirectoryJob; directoryCount: number },
+  input: { out: string; previous: PreviousBuild | null; model: BuildModel; baseUrl: string; parsing: ParsePool; recorder: StateRecorder; directory: DirectoryJob; directoryCount: number },
   dist: StagedDist,
 ): Promise<Rendered> {
   const { model, baseUrl, directory } = input;

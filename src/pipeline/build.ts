@@ -24,19 +24,17 @@ import { removeStaleTemps } from './cache/stale-temps.ts';
 import { loadFromState, type Plan } from './load/state-load.ts';
 import type { Loaded } from './load/load-stage.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
-import { eventStatePath, nextEventState, writeEventState } from './state/event-state.ts';
-import { NoPatch } from './state/no-patch.ts';
+import { eventStatePath, nextEventState, writeEventState, type StateChanges } from './state/event-state.ts';
+import { unlinkQuietly } from './cache/cache-file.ts';
+import { refusal } from './state/no-patch.ts';
 import { readPrior, type PreviousBuild, type Prior } from './state/previous-build.ts';
-import { patchOptions, StateRecorder } from './state/state-recorder.ts';
+import { patchOptions } from './state/state-recorder.ts';
 import { answerStage } from './publish/answer-stage.ts';
 import { publishStage } from './publish/publish-stage.ts';
-import type { Rendered } from './render/render-stage.ts';
 import { renderFromState } from './render/state-render.ts';
 import { normalizeBaseUrl, startClock, type BuildOptions, type Clock } from './run.ts';
 import type { Problem } from '../content/index.ts';
-import type { Precompressed } from '../deploy/precompress.ts';
 import type { BuildModel } from '../model/event-texts.ts';
-import type { Media, Site } from '../model/types.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import type { CacheStats } from './cache/build-cache.ts';
 import type { ReuseStats } from './write/staged-dist.ts';
@@ -47,21 +45,15 @@ export type { BuildOptions } from './run.ts';
 export type { ReuseStats } from './write/staged-dist.ts';
 export { normalizeBaseUrl } from './run.ts';
 
-/** What the load over the prior took (only the changed event files read), or why the content was loaded whole. */
+/**
+ * Whether the load over the prior took only the changed event files (the files parsed, rows
+ * rendered and pages linked are in `cache` and `reuse`), with the event files removed and the
+ * documents answered; or why the content was loaded whole.
+ */
 export interface PatchStats {
   taken: boolean;
-  /** why the full load ran instead */
   reason?: string;
-  /** event files read and parsed (changed or added), and removed */
-  parsed?: number;
   removed?: number;
-  /** rows rendered anew, and the list's length */
-  rendered?: number;
-  events?: number;
-  /** list pages answered, and linked from the previous dist */
-  answered?: number;
-  linked?: number;
-  /** documents answered (the others were linked) */
   documents?: number;
 }
 
@@ -100,27 +92,25 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
  * event files (another file, a problem in a changed file, a previous file not proven), the
  * content whole (load/load-stage.ts), and the reason why.
  */
-async function load(options: BuildOptions, clock: Clock, prior: Prior): Promise<{ plan: Plan; whole?: undefined } | { plan?: undefined; whole: Loaded; recorder: StateRecorder; reason: string }> {
+async function load(options: BuildOptions, clock: Clock, prior: Prior): Promise<{ plan: Plan; whole?: undefined } | { plan?: undefined; whole: Loaded; reason: string }> {
   let reason = prior.reason;
   if (prior.build !== null) {
     try {
       return { plan: await loadFromState(options, prior.build, clock) };
     } catch (e) {
-      reason = e instanceof NoPatch ? e.message : `unexpected: ${(e as Error).message}`;
+      reason = refusal(e);
     }
   }
   // imported here: a build over the state needs neither the content loader nor the full render
   const { loadStage } = await import('./load/load-stage.ts');
-  // what the next build needs to build over this one's state (state/event-state.ts)
-  const recorder = new StateRecorder();
-  const whole = await loadStage(options, recorder);
+  const whole = await loadStage(options);
   clock.phase('load content', 'render data');
-  return { whole, recorder, reason: reason! };
+  return { whole, reason: reason! };
 }
 
 type AfterLoad =
   | (Plan & { kind: 'plan' })
-  | { kind: 'whole'; whole: Loaded; recorder: StateRecorder; reason: string; model: BuildModel; baseUrl: string; prior: PreviousBuild | null };
+  | { kind: 'whole'; whole: Loaded; reason: string; model: BuildModel; baseUrl: string; prior: PreviousBuild | null };
 
 /** The files a build made or linked (the large data files left `rendered.files` once written; `written` still names them). */
 const filesMade = (rendered: { files: ReadonlyMap<string, unknown> }, dist: StagedDist) => new Set([...rendered.files.keys(), ...dist.served.keys(), ...dist.written.keys()]).size;
@@ -143,54 +133,45 @@ async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock,
     await publishStage(options, clock, { out, previous: made.previous, media: made.media, record: made.record }, rendered, dist);
     const result = { ok: true as const, manifest: rendered.manifest, files: filesMade(rendered, dist), ...timings(clock) };
     if (loaded.kind === 'whole') return { ...result, cache: loaded.whole.cache?.stats, reuse: dist.reused, patch: options.cache === undefined ? undefined : { taken: false, reason: loaded.reason } };
-    const count = rendered.eventCount;
     const rows = loaded.fresh.length;
-    const linked = dist.reused.pages;
     return {
       ...result,
       // as a whole load counts them: files taken without a parse, rows not rendered, files linked
       cache: { hits: loaded.contentFiles - loaded.parsed, misses: loaded.parsed, corrupt: 0, foreign: false },
-      reuse: { rows: { reused: count - rows, rendered: rows, corrupt: 0 }, pages: linked, files: dist.reused.files },
-      patch: { taken: true, parsed: loaded.parsed, removed: loaded.removed, rendered: rows, events: count, answered: rendered.manifest.counts.event_list_pages - linked, linked, documents },
+      reuse: { rows: { reused: rendered.eventCount - rows, rendered: rows, corrupt: 0 }, pages: dist.reused.pages, files: dist.reused.files },
+      patch: { taken: true, removed: loaded.removed, documents },
     };
   }, settle);
 }
 
-/** What the stages after render need of it, whichever load it rendered. */
-interface Made {
-  rendered: Rendered;
-  previous: Manifest | null;
-  baseUrl: string;
-  site: Site;
-  media: ReadonlyMap<number, Media>;
-  directoryTwins: Promise<ReadonlyMap<string, Precompressed>> | null;
-  /** records the next build's event state, bound to the manifest as written */
-  record: (manifestJson: string) => void;
-  /** keeps the rows made in the rows cache (the render over the plan appends them there) */
-  keepRows?: () => void;
-}
-
-/** The render over the plan (render/state-render.ts), written. */
-async function renderOverPlan(options: BuildOptions, clock: Clock, plan: Plan, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<Made> {
+/** The render over the plan (render/state-render.ts), written; with what the stages after it need. */
+async function renderOverPlan(options: BuildOptions, clock: Clock, plan: Plan, dist: StagedDist, inFlight: Promise<unknown>[]) {
   const rendered = await renderFromState(options, options.cache!, plan, dist, inFlight);
   await writeStage(rendered, dist);
   await clock.nextPhase('patch: data', 'load dataset');
   const { state, safe, others, eventFiles, eventStats, eventKeys } = plan;
-  const changed = { safe, others, eventFiles, eventStats, eventKeys, rows: rendered.stateRows };
-  const record = (manifestJson: string) => writeEventState(plan.statePath, nextEventState(state, changed, manifestJson));
+  const changed = { safe, others, eventFiles, eventStats, eventKeys, rows: rendered.stateRows, mediaSources: state.mediaSources };
+  const record = (manifestJson: string) => recordState(plan.statePath, state, changed, manifestJson);
   return { rendered, previous: plan.previous, baseUrl: plan.baseUrl, site: state.site, media: state.media, directoryTwins: null, record, keepRows: rendered.keepRows };
 }
 
-/** The render over the content loaded whole (render/render-stage.ts), written. */
-async function renderWhole(options: BuildOptions, out: string, clock: Clock, loaded: Extract<AfterLoad, { kind: 'whole' }>, dist: StagedDist): Promise<Made> {
+/** The render over the content loaded whole (render/render-stage.ts), written; as renderOverPlan. */
+async function renderWhole(options: BuildOptions, out: string, clock: Clock, loaded: Extract<AfterLoad, { kind: 'whole' }>, dist: StagedDist) {
   const { renderStage } = await import('./render/render-stage.ts');
-  const { whole, recorder, model, baseUrl } = loaded;
+  const { whole, model, baseUrl } = loaded;
+  const { recorder } = whole;
   const directory = whole.directory!;
   const rendered = await renderStage(options, clock, { out, previous: loaded.prior, model, baseUrl, parsing: whole.parsing, recorder, directory, directoryCount: whole.directoryCount }, dist);
   await writeStage(rendered, dist);
   await clock.nextPhase('write data', 'load dataset');
-  const record = (manifestJson: string) => recorder.write(eventStatePath(dist.ledgerFile!), {
-    content: resolve(options.content), out, options: patchOptions(options), zone: model.site.timezone, model, stats: whole.statRecords, manifestJson,
-  });
-  return { rendered, previous: previousManifest(out), baseUrl, site: model.site, media: model.media, directoryTwins: directory.compressed, record };
+  const base = { content: resolve(options.content), out, options: patchOptions(options), zone: model.site.timezone, site: model.site, pages: model.pages, categoryIds: model.categories.map((c) => c.id), media: model.media };
+  const changes = () => recorder.changes(whole.statRecords, model.site.timezone);
+  const record = (manifestJson: string) => recordState(eventStatePath(dist.ledgerFile!), base, changes(), manifestJson);
+  return { rendered, previous: previousManifest(out), baseUrl, site: model.site, media: model.media, directoryTwins: directory.compressed, record, keepRows: undefined };
+}
+
+/** Writes the next build's event state, one way for every build: its base with what it read and rendered (none: no state, and an old one removed). */
+function recordState(path: string, base: Parameters<typeof nextEventState>[0], changed: StateChanges | null, manifestJson: string): void {
+  if (changed === null) unlinkQuietly(path);
+  else writeEventState(path, nextEventState(base, changed, manifestJson));
 }

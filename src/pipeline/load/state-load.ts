@@ -122,7 +122,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
  * autocomplete files) with twins made as the pool makes them, and no file it does not account for.
  */
 function provenDist(options: BuildOptions, { previous, state, ledger }: PreviousBuild): PreviousData {
-  const data = previousFiles({ previous, state, ledger }, state.out, options.eventPartRows ?? EVENT_PART_ROWS, true) ?? refuse('the previous data files are not proven');
+  const data = previousFiles({ previous, state, ledger }, state.out, options.eventPartRows ?? EVENT_PART_ROWS) ?? refuse('the previous data files are not proven');
   const then = ledger.precompressed;
   if (options.precompress !== false && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
   for (const rel of [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE]) {

@@ -12,13 +12,12 @@ import { EventRows, FIELD_COUNT } from '../../store/format/event-rows.ts';
 import type { ColumnValues } from '../../store/format/event-table.ts';
 import { columnValuesFromRows } from '../../store/write/column-values.ts';
 import { renderRows, type DistFiles } from '../../store/write/data-files.ts';
-import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
+import { buildIdOf, digestOf, type FileDigest } from '../../store/format/manifest.ts';
 import { MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
 import { eventData, type EventData } from '../../store/write/event-data.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
-import { AULA_VERSION } from '../../version.ts';
 import { appendRows, rowHash, rowKeyer, rowsPath } from '../rows/render-cache.ts';
-import { manifestSite } from '../write/manifest-of.ts';
+import { manifestOf } from '../write/manifest-of.ts';
 import { mediaFilesOf } from '../write/media-copies.ts';
 import type { Plan } from '../load/state-load.ts';
 import type { BuildOptions } from '../run.ts';
@@ -150,18 +149,8 @@ export async function renderFromState(options: BuildOptions, cacheDir: string, p
   const next = nextRows(plan, sequence, fresh.hashes, fileOf);
   let newest = 0;
   for (let row = 0; row < count; row++) newest = Math.max(newest, next.lastModified[row]);
-  const limit = state.site.page_size;
-  const manifest: Manifest = {
-    format: previous.format,
-    version: AULA_VERSION,
-    built_at: new Date(newest).toISOString(),
-    base_url: plan.baseUrl,
-    site: manifestSite(state.site),
-    counts: { ...previous.counts, events: count, event_list_pages: Math.max(1, Math.ceil(count / limit)) },
-    event_part_rows: previous.event_part_rows,
-    event_list: previous.event_list,
-    files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
-  };
+  const manifest = manifestOf(state.site, plan.baseUrl, newest, { ...previous.counts, events: count }, previous.event_part_rows);
+  manifest.files = Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   manifest.build_id = buildIdOf(manifest);
   const mediaFiles = mediaFilesOf(state.media);
   const out: DistFiles = new Map([...data.files, ...carried.files]);

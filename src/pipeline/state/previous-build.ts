@@ -10,7 +10,7 @@ import { readCacheFile } from '../cache/cache-file.ts';
 import { DistLedger, ledgerPath } from '../ledger/dist-ledger.ts';
 import { eventStatePath, manifestShaOf, readEventState, type EventState } from './event-state.ts';
 import { MANIFEST_LIMIT } from '../out-folder/out-folder.ts';
-import { NoPatch, refuse } from './no-patch.ts';
+import { refusal, refuse } from './no-patch.ts';
 import { patchOptions } from './state-recorder.ts';
 
 /** An event state's bound: what does not grow with the site, and a generous most per record. */
@@ -37,7 +37,7 @@ export function readPrior(options: object & { content: string; cache?: string },
   try {
     return { build: previousBuild(options, out, options.cache), reason: null };
   } catch (e) {
-    return { build: null, reason: e instanceof NoPatch ? e.message : `unexpected: ${(e as Error).message}` };
+    return { build: null, reason: refusal(e) };
   }
 }
 

@@ -7,18 +7,16 @@
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { EventRows, FIELD_COUNT } from '../../store/format/event-rows.ts';
 import type { ColumnValues } from '../../store/format/event-table.ts';
 import { columnValuesFromRows } from '../../store/write/column-values.ts';
 import { renderRows, type DistFiles } from '../../store/write/data-files.ts';
-import { buildIdOf, digestOf, type FileDigest } from '../../store/format/manifest.ts';
-import { MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
+import { digestOf, type FileDigest } from '../../store/format/manifest.ts';
 import { eventData, type EventData } from '../../store/write/event-data.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import { appendRows, rowHash, rowKeyer, rowsPath } from '../rows/render-cache.ts';
-import { manifestOf } from '../write/manifest-of.ts';
-import { mediaFilesOf } from '../write/media-copies.ts';
+import { manifestOf, sealManifest } from '../write/manifest-of.ts';
 import type { Plan } from '../load/state-load.ts';
 import type { BuildOptions } from '../run.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
@@ -150,12 +148,8 @@ export async function renderFromState(options: BuildOptions, cacheDir: string, p
   let newest = 0;
   for (let row = 0; row < count; row++) newest = Math.max(newest, next.lastModified[row]);
   const manifest = manifestOf(state.site, plan.baseUrl, newest, { ...previous.counts, events: count }, previous.event_part_rows);
-  manifest.files = Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  manifest.build_id = buildIdOf(manifest);
-  const mediaFiles = mediaFilesOf(state.media);
   const out: DistFiles = new Map([...data.files, ...carried.files]);
-  out.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
-  out.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+  const mediaFiles = sealManifest(manifest, files, out, state.media);
   const keepRows = () => appendRows(rowsPath(cacheDir, options.content), fresh.hashes.map((hash, j) => ({ key: fresh.keys[j], hash, json: fresh.rows.bytes(j), starts: fresh.rows.starts.subarray(j * STRIDE, (j + 1) * STRIDE) })));
   return { files: out, manifest, hashedCopies: carried.copies, eventBytes, volume: carried.twins ?? 0, eventCount: count, hashes: next.keys, mediaFiles, stateRows: next, keepRows };
 }

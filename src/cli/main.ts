@@ -176,9 +176,9 @@ program
     );
     if (opts.timings) {
       for (const [name, ms] of Object.entries(result.phases)) console.log(`  ${name.padEnd(14)} ${(ms / 1000).toFixed(2)} s, ${(result.cpu[name] / 1000).toFixed(2)} s CPU`);
-      const patch = result.patch;
+      const { patch, cache, reuse } = result;
       if (patch) console.log(patch.taken
-        ? `  patch          ${patch.parsed} event files read, ${patch.removed} removed, ${patch.rendered} rows rendered, ${patch.answered} pages answered, ${patch.linked} linked, ${patch.documents} documents answered`
+        ? `  patch          ${cache!.misses} event files read, ${patch.removed} removed, ${reuse!.rows.rendered} rows rendered, ${counts.event_list_pages - reuse!.pages} pages answered, ${reuse!.pages} linked, ${patch.documents} documents answered`
         : `  patch          not taken: ${patch.reason}`);
       if (result.cache) console.log(`  cache          ${result.cache.hits} files reused, ${result.cache.misses} parsed${result.cache.corrupt ? `, ${result.cache.corrupt} corrupt entries ignored` : ''}${result.cache.foreign ? ', a foreign cache ignored' : ''}`);
     }

@@ -1,34 +1,40 @@
 // `aula build`: content/ → validated model → data files → static pages, written to a staging
-// folder and swapped in only when complete. The stages, in order:
+// folder and swapped in only when complete. Every build runs one sequence of stages over a
+// prior — the previous build into the same folder, proven (state/previous-build.ts), or none:
 //
 //   out-folder/  the output folder checked and locked          (withLockedOut)
-//   load/        content read, parsed and checked: the model   (loadStage)
-//                or, where only event files changed, what changed over the event state (loadFromState)
-//   render/      the data files and the manifest               (renderStage, or renderFromState)
+//   state/       the prior read once                           (readPrior)
+//   load/        what changed since the prior: only the event files changed since a proven one
+//                read (loadFromState: the plan), else the content whole, parsed on the parse
+//                threads from the parse cache (loadStage: the model)
+//   render/      the data files and the manifest: the plan's new rows merged into the prior's
+//                (renderFromState), or every row (renderStage); one data stage makes the event
+//                data from them and the previous dist's (store/write/event-data.ts)
 //   write/       the data files in place in the staging folder  (writeStage)
 //   publish/     pages answered, compressed; swapped in          (answerStage, publishStage)
 //
 // Each stage reuses what an earlier build made for the same inputs — parses by their file's key
 // (cache/), rows by their inputs' key (rows/render-cache.ts), data files by the rows they hold
 // (render/previous-data.ts), files by their bytes' or inputs' key (ledger/dist-ledger.ts) — and
-// makes the rest; without a cache the same code runs with an empty store. What the next build
-// reuses of this one is recorded as it is published (state/, ledger/).
-import { existsSync } from 'node:fs';
+// makes the rest; without a cache the same code runs with an empty prior and store. What the next
+// build reuses of this one is recorded as it is published (state/, ledger/).
 import { resolve } from 'node:path';
 import { previousManifest } from './ledger/changes.ts';
 import { removeStaleTemps } from './cache/stale-temps.ts';
-import { loadFromState, type StateHost } from './load/state-load.ts';
+import { loadFromState, type Plan } from './load/state-load.ts';
+import type { Loaded } from './load/load-stage.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
-import { createStaging, removeStaging } from './out-folder/swap.ts';
-import { eventStatePath, nextEventState, writeEventState } from './state/event-state.ts';
-import { NoPatch } from './state/no-patch.ts';
-import { onePreviousBuild, type PreviousBuild } from './state/previous-build.ts';
-import { patchOptions, StateRecorder } from './state/state-recorder.ts';
+import { eventStatePath, nextEventState, writeEventState, type StateChanges } from './state/event-state.ts';
+import { unlinkQuietly } from './cache/cache-file.ts';
+import { refusal } from './state/no-patch.ts';
+import { readPrior, type PreviousBuild, type Prior } from './state/previous-build.ts';
+import { patchOptions } from './state/state-recorder.ts';
 import { answerStage } from './publish/answer-stage.ts';
 import { publishStage } from './publish/publish-stage.ts';
 import { renderFromState } from './render/state-render.ts';
 import { normalizeBaseUrl, startClock, type BuildOptions, type Clock } from './run.ts';
 import type { Problem } from '../content/index.ts';
+import type { BuildModel } from '../model/event-texts.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import type { CacheStats } from './cache/build-cache.ts';
 import type { ReuseStats } from './write/staged-dist.ts';
@@ -39,21 +45,15 @@ export type { BuildOptions } from './run.ts';
 export type { ReuseStats } from './write/staged-dist.ts';
 export { normalizeBaseUrl } from './run.ts';
 
-/** What a build over the event state did, or why the content was loaded whole instead. */
+/**
+ * Whether the load over the prior took only the changed event files (the files parsed, rows
+ * rendered and pages linked are in `cache` and `reuse`), with the event files removed and the
+ * documents answered; or why the content was loaded whole.
+ */
 export interface PatchStats {
   taken: boolean;
-  /** why the full load ran instead */
   reason?: string;
-  /** event files read and parsed (changed or added), and removed */
-  parsed?: number;
   removed?: number;
-  /** rows rendered anew, and the list's length */
-  rendered?: number;
-  events?: number;
-  /** list pages answered, and linked from the previous dist */
-  answered?: number;
-  linked?: number;
-  /** documents answered (the others were linked) */
   documents?: number;
 }
 
@@ -65,109 +65,113 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const clock = startClock(options.progress);
   options.progress?.('load content');
   return withLockedOut(options, async (out) => {
-    let patch: PatchStats | undefined;
-    const prior = onePreviousBuild(options, out, options.cache ?? '');
-    if (options.cache !== undefined) {
-      // what builds stopped mid-way left in the cache folder (stale-temps.ts)
-      removeStaleTemps(resolve(options.cache));
-      const built = await stagesOverState(options, { out, cacheDir: options.cache, clock, previous: prior });
-      if ('ok' in built) return built;
-      patch = built;
+    // what builds stopped mid-way left in the cache folder (stale-temps.ts)
+    if (options.cache !== undefined) removeStaleTemps(resolve(options.cache));
+    const prior = readPrior(options, out);
+    const loaded = await load(options, clock, prior);
+    if (loaded.plan) return stagesAfterLoad(options, out, clock, { ...loaded.plan, kind: 'plan' });
+    const { model, problems } = loaded.whole.result;
+    if (!model) {
+      loaded.whole.abandon();
+      return { ok: false, problems, cache: loaded.whole.cache?.stats };
     }
-    return buildStages(options, out, clock, patch, prior);
+    let baseUrl: string;
+    try {
+      baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
+    } catch (e) {
+      loaded.whole.abandon();
+      throw e;
+    }
+    return stagesAfterLoad(options, out, clock, { kind: 'whole', ...loaded, model, baseUrl, prior: prior.build });
   });
 }
+
+/**
+ * The load stage over the prior: where it is a proven previous build, only the event files
+ * changed since are read (load/state-load.ts); where it is none, or what changed is more than
+ * event files (another file, a problem in a changed file, a previous file not proven), the
+ * content whole (load/load-stage.ts), and the reason why.
+ */
+async function load(options: BuildOptions, clock: Clock, prior: Prior): Promise<{ plan: Plan; whole?: undefined } | { plan?: undefined; whole: Loaded; reason: string }> {
+  let reason = prior.reason;
+  if (prior.build !== null) {
+    try {
+      return { plan: await loadFromState(options, prior.build, clock) };
+    } catch (e) {
+      reason = refusal(e);
+    }
+  }
+  // imported here: a build over the state needs neither the content loader nor the full render
+  const { loadStage } = await import('./load/load-stage.ts');
+  const whole = await loadStage(options);
+  clock.phase('load content', 'render data');
+  return { whole, reason: reason! };
+}
+
+type AfterLoad =
+  | (Plan & { kind: 'plan' })
+  | { kind: 'whole'; whole: Loaded; reason: string; model: BuildModel; baseUrl: string; prior: PreviousBuild | null };
 
 /** The files a build made or linked (the large data files left `rendered.files` once written; `written` still names them). */
 const filesMade = (rendered: { files: ReadonlyMap<string, unknown> }, dist: StagedDist) => new Set([...rendered.files.keys(), ...dist.served.keys(), ...dist.written.keys()]).size;
 
 const timings = (clock: Clock) => ({ ms: performance.now() - clock.started, phases: clock.phases, cpu: clock.cpu });
 
-/**
- * The stages with the event state standing in for the content, where only event files changed
- * since the last build into `out`; what refuses it (another file changed, no or a damaged state,
- * a dist the ledger does not prove, a problem in a changed file, anything unexpected before the
- * dist is published) changes nothing and says why: the content is loaded whole then, and
- * problems are reported exactly as ever, so this path never has to report one itself.
- */
-async function stagesOverState(options: BuildOptions, host: StateHost): Promise<BuildResult | PatchStats> {
-  let staging: string | null = null;
+/** render → write → answer → publish, in a staging folder removed if any fails. */
+async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock, loaded: AfterLoad): Promise<BuildResult> {
   const inFlight: Promise<unknown>[] = [];
-  let publishing = false;
-  try {
-    const plan = await loadFromState(options, host);
-    staging = createStaging(host.out);
-    const dist = new StagedDist(staging, host.out, { dir: host.cacheDir, content: options.content }, plan.ledger);
-    const rendered = await renderFromState(options, host, plan, dist, inFlight);
-    await writeStage(rendered, dist);
-    await host.clock.nextPhase('patch: data', 'load dataset');
-    const { state } = plan;
-    const documents = await answerStage(options, host.clock, { out: host.out, previous: plan.previous, baseUrl: plan.baseUrl, site: state.site, directoryTwins: null }, rendered, dist);
-    rendered.keepRows();
-    // from here on a failure is the build's own, as in a full build (not a reason to build again)
-    publishing = true;
-    const { safe, others, eventFiles, eventStats, eventKeys } = plan;
-    const changed = { safe, others, eventFiles, eventStats, eventKeys, rows: rendered.stateRows };
-    const record = (manifestJson: string) => writeEventState(plan.statePath, nextEventState(state, changed, manifestJson));
-    await publishStage(options, host.clock, { out: host.out, previous: plan.previous, media: state.media, record }, rendered, dist);
-    const count = rendered.eventCount;
-    const rows = plan.fresh.length;
-    const linked = dist.reused.pages;
+  let dist: StagedDist | null = null;
+  const abandon = loaded.kind === 'whole' ? loaded.whole.abandon : () => undefined;
+  const settle = () => Promise.allSettled([...inFlight, dist?.settled()]);
+  return inStaging(out, abandon, async (staging) => {
+    const cache = options.cache === undefined ? null : { dir: options.cache, content: options.content };
+    dist = new StagedDist(staging, out, cache, loaded.kind === 'plan' ? loaded.ledger : undefined);
+    const made = loaded.kind === 'plan' ? await renderOverPlan(options, clock, loaded, dist, inFlight) : await renderWhole(options, out, clock, loaded, dist);
+    const { rendered } = made;
+    const documents = await answerStage(options, clock, { out, previous: made.previous, baseUrl: made.baseUrl, site: made.site, directoryTwins: made.directoryTwins }, rendered, dist);
+    made.keepRows?.();
+    await publishStage(options, clock, { out, previous: made.previous, media: made.media, record: made.record }, rendered, dist);
+    const result = { ok: true as const, manifest: rendered.manifest, files: filesMade(rendered, dist), ...timings(clock) };
+    if (loaded.kind === 'whole') return { ...result, cache: loaded.whole.cache?.stats, reuse: dist.reused, patch: options.cache === undefined ? undefined : { taken: false, reason: loaded.reason } };
+    const rows = loaded.fresh.length;
     return {
-      ok: true,
-      manifest: rendered.manifest,
-      files: filesMade(rendered, dist),
-      ...timings(host.clock),
-      // as a full build counts them: files taken without a parse, rows not rendered, files linked
-      cache: { hits: plan.contentFiles - plan.parsed, misses: plan.parsed, corrupt: 0, foreign: false },
-      reuse: { rows: { reused: count - rows, rendered: rows, corrupt: 0 }, pages: linked, files: dist.reused.files },
-      patch: { taken: true, parsed: plan.parsed, removed: plan.removed, rendered: rows, events: count, answered: rendered.manifest.counts.event_list_pages - linked, linked, documents },
+      ...result,
+      // as a whole load counts them: files taken without a parse, rows not rendered, files linked
+      cache: { hits: loaded.contentFiles - loaded.parsed, misses: loaded.parsed, corrupt: 0, foreign: false },
+      reuse: { rows: { reused: rendered.eventCount - rows, rendered: rows, corrupt: 0 }, pages: dist.reused.pages, files: dist.reused.files },
+      patch: { taken: true, removed: loaded.removed, documents },
     };
-  } catch (e) {
-    // links and writes still being made into the staging folder would land in it while it is removed
-    await Promise.allSettled(inFlight);
-    if (staging !== null && existsSync(staging)) removeStaging(staging);
-    if (publishing) throw e;
-    if (e instanceof NoPatch) return { taken: false, reason: e.message };
-    return { taken: false, reason: `unexpected: ${(e as Error).message}` };
-  }
+  }, settle);
 }
 
-/** The stages over the content loaded whole. */
-async function buildStages(options: BuildOptions, out: string, clock: Clock, patch: PatchStats | undefined, prior: () => PreviousBuild): Promise<BuildResult> {
-  // imported here: a build over the state needs neither the content loader nor the full render
-  const [{ loadStage }, { renderStage }] = await Promise.all([import('./load/load-stage.ts'), import('./render/render-stage.ts')]);
-  // what the next build needs to build over this one's state (state/event-state.ts)
-  const recorder = new StateRecorder();
-  const loaded = await loadStage(options, recorder);
-  clock.phase('load content', 'render data');
-  const { model, problems } = loaded.result;
-  const cache = loaded.cache?.stats;
-  if (!model) {
-    loaded.abandon();
-    return { ok: false, problems, cache };
-  }
-  let baseUrl: string;
-  try {
-    baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
-  } catch (e) {
-    loaded.abandon();
-    throw e;
-  }
-  const previous = previousManifest(out);
-  let settle: () => Promise<unknown> = async () => undefined;
-  return inStaging(out, loaded.abandon, async (staging) => {
-    const dist = new StagedDist(staging, out, options.cache === undefined ? null : { dir: options.cache, content: options.content });
-    settle = () => dist.settled();
-    const directory = loaded.directory!;
-    const rendered = await renderStage(options, clock, { out, previous: prior, model, baseUrl, parsing: loaded.parsing, recorder, directory, directoryCount: loaded.directoryCount }, dist);
-    await writeStage(rendered, dist);
-    await clock.nextPhase('write data', 'load dataset');
-    await answerStage(options, clock, { out, previous, baseUrl, site: model.site, directoryTwins: directory.compressed }, rendered, dist);
-    const record = (manifestJson: string) => recorder.write(eventStatePath(dist.ledgerFile!), {
-      content: resolve(options.content), out, options: patchOptions(options), zone: model.site.timezone, model, stats: loaded.statRecords, manifestJson,
-    });
-    await publishStage(options, clock, { out, previous, media: model.media, record }, rendered, dist);
-    return { ok: true, manifest: rendered.manifest, files: filesMade(rendered, dist), ...timings(clock), cache, reuse: dist.reused, patch };
-  }, () => settle());
+/** The render over the plan (render/state-render.ts), written; with what the stages after it need. */
+async function renderOverPlan(options: BuildOptions, clock: Clock, plan: Plan, dist: StagedDist, inFlight: Promise<unknown>[]) {
+  const rendered = await renderFromState(options, options.cache!, plan, dist, inFlight);
+  await writeStage(rendered, dist);
+  await clock.nextPhase('patch: data', 'load dataset');
+  const { state, safe, others, eventFiles, eventStats, eventKeys } = plan;
+  const changed = { safe, others, eventFiles, eventStats, eventKeys, rows: rendered.stateRows, mediaSources: state.mediaSources };
+  const record = (manifestJson: string) => recordState(plan.statePath, state, changed, manifestJson);
+  return { rendered, previous: plan.previous, baseUrl: plan.baseUrl, site: state.site, media: state.media, directoryTwins: null, record, keepRows: rendered.keepRows };
+}
+
+/** The render over the content loaded whole (render/render-stage.ts), written; as renderOverPlan. */
+async function renderWhole(options: BuildOptions, out: string, clock: Clock, loaded: Extract<AfterLoad, { kind: 'whole' }>, dist: StagedDist) {
+  const { renderStage } = await import('./render/render-stage.ts');
+  const { whole, model, baseUrl } = loaded;
+  const { recorder } = whole;
+  const directory = whole.directory!;
+  const rendered = await renderStage(options, clock, { out, previous: loaded.prior, model, baseUrl, parsing: whole.parsing, recorder, directory, directoryCount: whole.directoryCount }, dist);
+  await writeStage(rendered, dist);
+  await clock.nextPhase('write data', 'load dataset');
+  const base = { content: resolve(options.content), out, options: patchOptions(options), zone: model.site.timezone, site: model.site, pages: model.pages, categoryIds: model.categories.map((c) => c.id), media: model.media };
+  const changes = () => recorder.changes(whole.statRecords, model.site.timezone);
+  const record = (manifestJson: string) => recordState(eventStatePath(dist.ledgerFile!), base, changes(), manifestJson);
+  return { rendered, previous: previousManifest(out), baseUrl, site: model.site, media: model.media, directoryTwins: directory.compressed, record, keepRows: undefined };
+}
+
+/** Writes the next build's event state, one way for every build: its base with what it read and rendered (none: no state, and an old one removed). */
+function recordState(path: string, base: Parameters<typeof nextEventState>[0], changed: StateChanges | null, manifestJson: string): void {
+  if (changed === null) unlinkQuietly(path);
+  else writeEventState(path, nextEventState(base, changed, manifestJson));
 }

@@ -308,3 +308,6 @@ function settleTimestamps(entries: readonly LedgerEntry[]): void {
   const wait = newest + SETTLE_MS - Date.now();
   if (wait > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(wait, SETTLE_MS));
 }
+
+/** The error of a build that finds a file of the previous dist other than the ledger proved it (changed while the build ran). */
+export const changedWhileBuilt = (rel: string) => new Error(`${rel} of the previous dist changed while the build ran; build again`);

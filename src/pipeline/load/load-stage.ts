@@ -10,7 +10,7 @@ import { BuildCache, packPath } from '../cache/build-cache.ts';
 import type { StatRecord } from '../cache/stat-index.ts';
 import { startDirectoryJob, type DirectoryJob } from '../directory/directory-job.ts';
 import { outputsPath } from '../directory/directory-outputs.ts';
-import type { StateRecorder } from '../state/state-recorder.ts';
+import { StateRecorder } from '../state/state-recorder.ts';
 import { rowsPath } from '../rows/render-cache.ts';
 import { normalizeBaseUrl, type BuildOptions } from '../run.ts';
 import { ParsePool } from './parse-pool.ts';
@@ -26,6 +26,8 @@ export interface Loaded {
   directory: DirectoryJob | undefined;
   /** the directory objects' count (the job has the objects themselves) */
   directoryCount: number;
+  /** what the next build needs to build over this one's state (state/event-state.ts) */
+  recorder: StateRecorder;
   /** lets go of the directory's worker and the rows the parse threads left (a build that stops) */
   abandon(): void;
 }
@@ -37,7 +39,8 @@ function directoryJob(options: BuildOptions, cache: BuildCache | undefined, obje
   return startDirectoryJob(objects, { minisearch: options.minisearch !== false, compress: options.precompress !== false, kept, key });
 }
 
-export async function loadStage(options: BuildOptions, recorder: StateRecorder): Promise<Loaded> {
+export async function loadStage(options: BuildOptions): Promise<Loaded> {
+  const recorder = new StateRecorder();
   const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), resolve(options.content), { racyMarginNs: options.statMarginNs });
   // The directory indexes are made on a worker thread from as soon as the directory is read:
   // while this thread reads the events and renders them (the loaded model's directory is then
@@ -89,5 +92,5 @@ export async function loadStage(options: BuildOptions, recorder: StateRecorder):
   const directoryCount = directory ? handedOver : (result.model?.directory.length ?? 0);
   // a model whose directory was not handed over early: an empty one, loaded without a call
   if (result.model) directory ??= directoryJob(options, cache, result.model.directory);
-  return { result, cache, statRecords, parsing, directory, directoryCount, abandon };
+  return { result, cache, statRecords, parsing, directory, directoryCount, recorder, abandon };
 }

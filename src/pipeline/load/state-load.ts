@@ -3,8 +3,9 @@
 // ones the state names; every content file other than the event files must be unchanged (by its
 // stat, else by its parse's key); the event files changed or added are read, parsed and checked
 // as a full build checks them (ids unique against the state's, references to pages, categories
-// and media), and the media files resolved again. Anything else refuses (NoPatch): the content is
-// then loaded whole (load-stage.ts).
+// and media), and the media files resolved again; and every file of the previous dist the render
+// over the state takes is proven by the ledger (provenDist). Anything else refuses (NoPatch): the
+// content is then loaded whole (load-stage.ts), before anything is staged.
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
@@ -15,6 +16,12 @@ import type { Sourced } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
 import { compareListOrder } from '../../render/event.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { COLUMN_FILES } from '../../store/format/column-files.ts';
+import { MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
+import type { PreviousData } from '../../store/write/event-data.ts';
+import { COMPRESSOR } from '../ledger/compressed-reuse.ts';
+import { previousFiles } from '../render/previous-data.ts';
 import { parseKey } from '../cache/build-cache.ts';
 import type { DistLedger } from '../ledger/dist-ledger.ts';
 import { fileSystemNow, MARGIN_NS, statText, stillFresh } from '../cache/stat-index.ts';
@@ -29,15 +36,6 @@ import { beginStats, type Stating } from './stat-files.ts';
 const NON_EVENT_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
 /** At least this many event files may be parsed over the state (else 5 % of them). */
 const MOST_PARSED = 1000;
-
-export interface StateHost {
-  out: string;
-  cacheDir: string;
-  /** the previous build into `out` (previousBuild), read once for this stage and the full load's reuse */
-  previous: () => PreviousBuild;
-  /** the build's phase clock */
-  clock: Clock;
-}
 
 /** The event files as they are now against the state's: which changed, which stay. */
 interface EventFiles {
@@ -73,11 +71,13 @@ export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'rere
   removed: number;
   /** every content file */
   contentFiles: number;
+  /** the previous dist's event data, each file proven when it is read */
+  data: PreviousData;
 }
 
-export async function loadFromState(options: BuildOptions, host: StateHost): Promise<Plan> {
+export async function loadFromState(options: BuildOptions, prior: PreviousBuild, clock: Clock): Promise<Plan> {
   const content = resolve(options.content);
-  const { ledgerFile, statePath, previous, state, ledger } = host.previous();
+  const { ledgerFile, statePath, previous, state, ledger } = prior;
   if (state.zone !== state.site.timezone) refuse('the state is of another zone');
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
   if (baseUrl !== previous.base_url) refuse('another base URL');
@@ -102,7 +102,8 @@ export async function loadFromState(options: BuildOptions, host: StateHost): Pro
   }
   const { keep, removed } = rowsThatStay(state, events);
   await checkFresh(content, state, events.records, keep);
-  host.clock.phase('patch: find changes', 'patch: data');
+  const data = provenDist(options, prior);
+  clock.phase('patch: find changes', 'patch: data');
   const { records, recordFiles, reread: _reread, ...rest } = events;
   const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
   return {
@@ -111,7 +112,31 @@ export async function loadFromState(options: BuildOptions, host: StateHost): Pro
     freshFiles: order.map((i) => recordFiles[i]),
     keep, removed,
     contentFiles: others.count + files.events.length,
+    data,
   };
+}
+
+/**
+ * The previous dist as the render over the state takes it, proven by the ledger before anything
+ * is staged: its event data files (previousFiles), the files no event shapes (categories, the
+ * autocomplete files) with twins made as the pool makes them, and no file it does not account for.
+ */
+function provenDist(options: BuildOptions, { previous, state, ledger }: PreviousBuild): PreviousData {
+  const data = previousFiles({ previous, state, ledger }, state.out, options.eventPartRows ?? EVENT_PART_ROWS) ?? refuse('the previous data files are not proven');
+  const then = ledger.precompressed;
+  if (options.precompress !== false && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
+  for (const rel of [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE]) {
+    const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
+    if (!ledger.proves(rel, entry.sha)) refuse(`${rel} is not proven`);
+  }
+  if (previous.files[DATA_FILES.categories]?.sha256 !== ledger.entry(DATA_FILES.categories)!.sha) refuse("categories.json is not the manifest's");
+  const publicFiles = previous.public_files ?? refuse('no public files');
+  for (const rel of Object.keys(publicFiles).filter((r) => r.startsWith(`${AUTOCOMPLETE_DIR}/`))) {
+    if (ledger.entry(rel)?.sha !== publicFiles[rel] || !ledger.proves(rel, publicFiles[rel])) refuse(`${rel} is not proven`);
+  }
+  const known = new Set<string>([...eventPartFiles(previous), ...eventOffsetsFiles(previous), ...Object.values(DATA_FILES), ...COLUMN_FILES, AUTOCOMPLETE_DATA_FILE, MEDIA_FILES_INDEX]);
+  for (const rel of Object.keys(previous.files)) if (!known.has(rel) && !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) refuse(`${rel} is not accounted for`);
+  return data;
 }
 
 /** Every other content file: the same set as the state's, each unchanged (by its stat, else by its parse's key); their records, stats refreshed. */

@@ -15,7 +15,7 @@ import { memorySource } from '../../store/read/dist-source.ts';
 import { columnValuesOfTable } from '../../store/write/column-files.ts';
 import type { EventTable } from '../../store/format/event-table.ts';
 import type { PreviousData, Reuse } from '../../store/write/event-data.ts';
-import { NoPatch } from '../state/no-patch.ts';
+import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
 import { ROW_HASH_BYTES } from '../rows/render-cache.ts';
 
@@ -25,14 +25,8 @@ const STRIDE = FIELD_COUNT + 1;
  * The previous data and each row's place in it, given this build's rows' `hashes` in list order;
  * null where the previous build cannot be proven or shares no row with this one.
  */
-export function previousData(prior: () => PreviousBuild, out: string, zone: string, partRows: number, hashes: Buffer): Reuse | null {
-  let build: PreviousBuild;
-  try {
-    build = prior();
-  } catch (e) {
-    if (e instanceof NoPatch) return null;
-    throw e;
-  }
+export function previousData(build: PreviousBuild | null, out: string, zone: string, partRows: number, hashes: Buffer): Reuse | null {
+  if (build === null) return null;
   const { state } = build;
   const n = state.rows.id.length;
   if (state.zone !== zone) return null;
@@ -60,29 +54,24 @@ export function previousData(prior: () => PreviousBuild, out: string, zone: stri
 }
 
 /**
- * The previous dist's event data files, each proven by the ledger to be what its manifest lists
- * (read before any file is linked: a link changes the ctime its identity holds), and its event
- * parts', together the offsets' rows; null where any is not. `lazy`: each data file is read only
- * when asked for, and proven again once read (a file changed since is refused: NoPatch), so that
- * the files a build links as they are (event-data.ts `linkReused`) are never read; for a caller
- * for which a refusal midway costs nothing but the saving (the build over the state).
+ * The previous dist's event data files, each proven by the ledger to be what its manifest lists,
+ * and its event parts', together the offsets' rows; null where any is not. Each data file is read
+ * only when asked for (the files a build links as they are, event-data.ts `linkReused`, never
+ * are), and proven again once read: one changed since fails the build.
  */
-export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, 'previous' | 'state' | 'ledger'>, out: string, partRows: number, lazy = false): PreviousData | null {
+export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, 'previous' | 'state' | 'ledger'>, out: string, partRows: number): PreviousData | null {
   const n = state.rows.id.length;
   if (previous.event_part_rows !== partRows || previous.counts.events !== n) return null;
-  const files = new Map<string, Uint8Array>();
   for (const rel of [DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES]) {
     const digest = previous.files[rel];
     if (!digest || !ledger.proves(rel, digest.sha256)) return null;
-    if (!lazy) files.set(rel, readFileSync(join(out, rel)));
   }
-  // (not kept: each is asked for once, and a build's peak is not to hold the calendar's bytes)
-  const provenRead = (rel: string): Uint8Array => {
+  // (not kept: a build's peak is not to hold the calendar's bytes)
+  const file = (rel: string): Uint8Array => {
     const bytes = readFileSync(join(out, rel));
-    if (!ledger.proves(rel, previous.files[rel]!.sha256)) throw new NoPatch(`${rel} changed while the build ran`);
+    if (!ledger.proves(rel, previous.files[rel]!.sha256)) throw changedWhileBuilt(rel);
     return bytes;
   };
-  const file = (rel: string) => files.get(rel) ?? provenRead(rel);
   const bounds = [0];
   const parts = eventPartFiles(previous);
   for (const rel of parts) {

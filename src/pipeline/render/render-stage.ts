@@ -7,8 +7,8 @@ import type { EventRows } from '../../store/format/event-rows.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { autocompleteData } from './autocomplete-data.ts';
-import { buildIdOf, digestsOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
-import { MEDIA_FILES_INDEX, type MediaFile } from '../../store/format/public-files.ts';
+import { digestsOf, type Manifest } from '../../store/format/manifest.ts';
+import type { MediaFile } from '../../store/format/public-files.ts';
 import { renderDataFiles, rowsRenderer, type DistFiles, type RowMaker } from '../../store/write/data-files.ts';
 import { calendarData } from './calendar-data.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
@@ -16,8 +16,7 @@ import type { DirectoryJob } from '../directory/directory-job.ts';
 import type { ParsePool } from '../load/parse-pool.ts';
 import type { StateRecorder } from '../state/state-recorder.ts';
 import type { BuildOptions, Clock } from '../run.ts';
-import { manifestOf, newestOf } from '../write/manifest-of.ts';
-import { mediaFilesOf } from '../write/media-copies.ts';
+import { manifestOf, newestOf, sealManifest } from '../write/manifest-of.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { previousData } from './previous-data.ts';
@@ -41,12 +40,6 @@ export interface Rendered {
   /** the rows' hashes in list order (render-cache.ts rowHash), of which the pages' keys are made; null without a cache */
   hashes: Buffer | null;
   mediaFiles: MediaFile[];
-}
-
-/** The digests of `files` and of those hashed already (`known`), in key order as digestsOf gives them. */
-function digestsWith(files: DistFiles, known: ReadonlyMap<string, FileDigest>): Record<string, FileDigest> {
-  const all = { ...digestsOf([...files].filter(([rel]) => !known.has(rel))), ...Object.fromEntries(known) };
-  return Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /**
@@ -80,7 +73,7 @@ function rowMaker(options: BuildOptions, parsing: ParsePool, recorder: StateReco
 export async function renderStage(
   options: BuildOptions,
   clock: Clock,
-  input: { out: string; previous: () => PreviousBuild; model: BuildModel; baseUrl: string; parsing: ParsePool; recorder: StateRecorder; directory: DirectoryJob; directoryCount: number },
+  input: { out: string; previous: PreviousBuild | null; model: BuildModel; baseUrl: string; parsing: ParsePool; recorder: StateRecorder; directory: DirectoryJob; directoryCount: number },
   dist: StagedDist,
 ): Promise<Rendered> {
   const { model, baseUrl, directory } = input;
@@ -129,12 +122,9 @@ export async function renderStage(
   }
   const counts = { events: eventCount, pages: model.pages.size, categories: model.categories.length, media: model.media.size, directory: input.directoryCount };
   const manifest = manifestOf(model.site, baseUrl, newest, counts, partRows);
-  // the data files only: those are what the server loads and verifies
-  manifest.files = digestsWith(files, dist.digests);
-  manifest.build_id = buildIdOf(manifest);
-  const mediaFiles = mediaFilesOf(model.media);
-  files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
-  files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+  // the data files only (those hashed already as written, the others now): what the server loads and verifies
+  const digests = { ...digestsOf([...files].filter(([rel]) => !dist.digests.has(rel))), ...Object.fromEntries(dist.digests) };
+  const mediaFiles = sealManifest(manifest, digests, files, model.media);
   let volume = eventBytes;
   for (const [rel, c] of files) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) volume += typeof c === 'string' ? c.length : c.byteLength;
   return { files, manifest, hashedCopies: hashed.copies, eventBytes, volume, eventCount, hashes, mediaFiles };

@@ -5,27 +5,25 @@
 // dist where the ledger proves them, and the manifest. What it gives the next stages is what the
 // full render stage gives them (render-stage.ts Rendered).
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
-import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { EventRows, FIELD_COUNT } from '../../store/format/event-rows.ts';
 import type { ColumnValues } from '../../store/format/event-table.ts';
 import { columnValuesFromRows } from '../../store/write/column-values.ts';
 import { renderRows, type DistFiles } from '../../store/write/data-files.ts';
-import { buildIdOf, digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
-import { MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
+import { digestOf, type FileDigest } from '../../store/format/manifest.ts';
 import { eventData, type EventData } from '../../store/write/event-data.ts';
-import { AULA_VERSION } from '../../version.ts';
+import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import { appendRows, rowHash, rowKeyer, rowsPath } from '../rows/render-cache.ts';
-import { manifestSite } from '../write/manifest-of.ts';
-import { mediaFilesOf } from '../write/media-copies.ts';
-import { COMPRESSOR } from '../ledger/compressed-reuse.ts';
-import type { Plan, StateHost } from '../load/state-load.ts';
+import { manifestOf, sealManifest } from '../write/manifest-of.ts';
+import type { Plan } from '../load/state-load.ts';
 import type { BuildOptions } from '../run.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { eventParts } from '../write/events-file.ts';
+import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import { KEY_BYTES, stateRows, type StateRows } from '../state/event-state.ts';
-import { refuse } from '../state/no-patch.ts';
 import { calendarData } from './calendar-data.ts';
-import { previousFiles } from './previous-data.ts';
 import type { Rendered } from './render-stage.ts';
 
 const STRIDE = FIELD_COUNT + 1;
@@ -79,49 +77,45 @@ function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[] } {
 
 /**
  * The event data over the state, from the previous data files (proven by the ledger) and the rows
- * made anew, and the sizes of the previous parts. A function of its own: the previous files read
- * and the columns' values made from them are let go when it returns, not held by the caller's
- * frame while the pages are answered; only what the new files take of them stays.
+ * made anew, and the sizes of the previous parts. A function of its own: the columns' values made
+ * from the previous files are let go when it returns, not held by the caller's frame while the
+ * pages are answered; only what the new files take of them stays.
  */
-function stateData(plan: Plan, out: string, partRows: number, made: { rows: EventRows; values: ColumnValues; order: Int32Array }): { data: Omit<EventData, 'values'>; oldSizes: number[]; oldBytes: number } {
-  const before = previousFiles(plan, out, partRows, true) ?? refuse('the previous data files are not proven');
+function stateData(plan: Plan, made: { rows: EventRows; values: ColumnValues; order: Int32Array }): { data: Omit<EventData, 'values'>; oldSizes: number[]; oldBytes: number } {
+  const before = plan.data;
   const oldSizes = eventPartFiles(plan.previous).map((_, j) => before.bounds[j + 1] - before.bounds[j]);
   const { values: _values, ...data } = eventData({ ...made, previous: before, timezone: plan.state.site.timezone, partRows: plan.previous.event_part_rows, calendar: calendarData, linkReused: true });
   return { data, oldSizes, oldBytes: before.bounds[oldSizes.length] };
 }
 
 /**
- * The files to be linked from the previous dist: those no event shapes — categories, the
- * autocomplete files (with their twins when the levels they were made at still hold) — and the
- * event data files whose bytes are the previous ones (`reused`, never read); and the twins' volume
- * (null without them). Each is proven before any is linked: a link changes the previous file's
- * ctime, which the ledger proves it by, so a refusal after one would cost the full build that
- * follows its reuse of that file.
+ * The files no event shapes, taken from the previous dist (proven when the plan was made:
+ * load/state-load.ts provenDist): categories and the autocomplete files linked, with their twins
+ * where the levels they were made at still hold; where they do not, the autocomplete's public
+ * files are read and handed on, to be written and compressed as a full build does (`files`,
+ * `copies`). And the event data files whose bytes are the previous ones (`reused`, never read).
  */
-function carriedFiles(options: BuildOptions, plan: Plan, eventBytes: number, oldBytes: number, dist: StagedDist, reused: Iterable<string>): { twins: number | null; link(): void } {
+function carriedFiles(options: BuildOptions, plan: Plan, eventBytes: number, oldBytes: number, reused: Iterable<string>): { twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; link(dist: StagedDist): void } {
   const { previous, ledger } = plan;
-  const then = ledger.precompressed;
-  const precompress = options.precompress !== false;
-  if (precompress && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
-  const twins = precompress ? eventBytes + then!.volume - oldBytes : null;
+  const twins = options.precompress !== false ? eventBytes + ledger.precompressed!.volume - oldBytes : null;
   const carried: [string, string, { volume: number | null; measure?: number; served?: boolean }][] = [];
-  for (const rel of reused) carried.push([rel, previous.files[rel]?.sha256 ?? refuse(`${rel} is not in the manifest`), { volume: null }]);
-  for (const rel of [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE]) {
-    const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
-    carried.push([rel, entry.sha, { volume: null }]);
+  for (const rel of reused) carried.push([rel, previous.files[rel].sha256, { volume: null }]);
+  for (const rel of [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE]) carried.push([rel, ledger.entry(rel)!.sha, { volume: null }]);
+  const browser = Object.entries(previous.public_files!).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
+  const files: DistFiles = new Map();
+  let copies: ReadonlyMap<string, string> = new Map();
+  if (browser.every(([rel, sha]) => ledger.wouldReuse(rel, { sha }, twins, ledger.entry(rel)!.measure))) {
+    for (const [rel, sha] of browser) carried.push([rel, sha, { volume: twins, measure: ledger.entry(rel)!.measure, served: true }]);
+  } else {
+    for (const [rel] of browser) files.set(rel, readFileSync(join(plan.state.out, rel), 'utf8'));
+    const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
+    copies = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE)).copies;
   }
-  if (previous.files[DATA_FILES.categories]?.sha256 !== ledger.entry(DATA_FILES.categories)!.sha) refuse("categories.json is not the manifest's");
-  const publicFiles = previous.public_files ?? refuse('no public files');
-  for (const rel of Object.keys(publicFiles).filter((r) => r.startsWith(`${AUTOCOMPLETE_DIR}/`))) {
-    const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
-    if (entry.sha !== publicFiles[rel]) refuse(`${rel} is not proven`);
-    carried.push([rel, entry.sha, { volume: twins, measure: entry.measure, served: true }]);
-  }
-  for (const [rel, sha, how] of carried) if (!ledger.wouldReuse(rel, { sha }, how.volume, how.measure)) refuse(`${rel} is not proven`);
-  const link = () => {
-    for (const [rel, sha, how] of carried) if (!dist.carried(rel, sha, how)) refuse(`${rel} could not be linked`);
+  const link = (dist: StagedDist) => {
+    // a link that fails (the previous dist changed since it was proven) fails the build, as a page's does
+    for (const [rel, sha, how] of carried) if (!dist.carried(rel, sha, how)) throw changedWhileBuilt(rel);
   };
-  return { twins, link };
+  return { twins, files, copies, link };
 }
 
 export interface StateRendered extends Rendered {
@@ -132,22 +126,17 @@ export interface StateRendered extends Rendered {
 }
 
 /** The render stage over the state: the state's rows and the new ones, their data files, the files linked, the manifest. */
-export async function renderFromState(options: BuildOptions, host: StateHost, plan: Plan, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<StateRendered> {
+export async function renderFromState(options: BuildOptions, cacheDir: string, plan: Plan, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<StateRendered> {
   const { state, previous } = plan;
   const fresh = freshRows(plan);
   const { sequence, fileOf } = mergedOrder(plan);
   const count = sequence.length;
-  const { data, oldSizes, oldBytes } = stateData(plan, host.out, options.eventPartRows ?? EVENT_PART_ROWS, { rows: fresh.rows, values: columnValuesFromRows(plan.fresh, fresh.rows), order: sequence });
+  const { data, oldSizes, oldBytes } = stateData(plan, { rows: fresh.rows, values: columnValuesFromRows(plan.fresh, fresh.rows), order: sequence });
   const eventBytes = data.bounds[data.parts.length];
   const oldFiles = new Set([...eventPartFiles(previous), ...eventOffsetsFiles(previous)]);
-  const made = new Set([...data.files.keys(), ...data.reused, DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE, MEDIA_FILES_INDEX]);
-  for (const rel of Object.keys(previous.files)) {
-    if (!made.has(rel) && !oldFiles.has(rel) && !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) refuse(`${rel} is not accounted for`);
-  }
-  const carried = carriedFiles(options, plan, eventBytes, oldBytes, dist, data.reused);
-  const twins = carried.twins;
-  const digests = await eventParts({ previous, out: host.out, data, oldSizes }, dist, inFlight);
-  carried.link();
+  const carried = carriedFiles(options, plan, eventBytes, oldBytes, data.reused);
+  const digests = await eventParts({ previous, out: plan.state.out, data, oldSizes }, dist, inFlight);
+  carried.link(dist);
   // the data files' digests: the previous ones where their bytes are, else of their bytes
   for (const [rel, bytes] of data.files) if (!data.reused.has(rel)) digests.set(rel, digestOf(bytes));
   const files: Record<string, FileDigest> = { ...previous.files };
@@ -158,25 +147,11 @@ export async function renderFromState(options: BuildOptions, host: StateHost, pl
   const next = nextRows(plan, sequence, fresh.hashes, fileOf);
   let newest = 0;
   for (let row = 0; row < count; row++) newest = Math.max(newest, next.lastModified[row]);
-  const limit = state.site.page_size;
-  const manifest: Manifest = {
-    format: previous.format,
-    version: AULA_VERSION,
-    built_at: new Date(newest).toISOString(),
-    base_url: plan.baseUrl,
-    site: manifestSite(state.site),
-    counts: { ...previous.counts, events: count, event_list_pages: Math.max(1, Math.ceil(count / limit)) },
-    event_part_rows: previous.event_part_rows,
-    event_list: previous.event_list,
-    files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
-  };
-  manifest.build_id = buildIdOf(manifest);
-  const mediaFiles = mediaFilesOf(state.media);
-  const out: DistFiles = new Map(data.files);
-  out.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
-  out.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
-  const keepRows = () => appendRows(rowsPath(host.cacheDir, options.content), fresh.hashes.map((hash, j) => ({ key: fresh.keys[j], hash, json: fresh.rows.bytes(j), starts: fresh.rows.starts.subarray(j * STRIDE, (j + 1) * STRIDE) })));
-  return { files: out, manifest, hashedCopies: new Map(), eventBytes, volume: twins ?? 0, eventCount: count, hashes: next.keys, mediaFiles, stateRows: next, keepRows };
+  const manifest = manifestOf(state.site, plan.baseUrl, newest, { ...previous.counts, events: count }, previous.event_part_rows);
+  const out: DistFiles = new Map([...data.files, ...carried.files]);
+  const mediaFiles = sealManifest(manifest, files, out, state.media);
+  const keepRows = () => appendRows(rowsPath(cacheDir, options.content), fresh.hashes.map((hash, j) => ({ key: fresh.keys[j], hash, json: fresh.rows.bytes(j), starts: fresh.rows.starts.subarray(j * STRIDE, (j + 1) * STRIDE) })));
+  return { files: out, manifest, hashedCopies: carried.copies, eventBytes, volume: carried.twins ?? 0, eventCount: count, hashes: next.keys, mediaFiles, stateRows: next, keepRows };
 }
 
 /** The state's rows for the new list order. */

@@ -47,9 +47,15 @@ export function stateRows(count: number): StateRows {
   };
 }
 
-/** The state a build over `previous` leaves: the previous one's, with what changed in the content and the rows. */
-export function nextEventState(previous: EventState, changed: Pick<EventState, 'safe' | 'others' | 'eventFiles' | 'eventStats' | 'eventKeys' | 'rows'>, manifestJson: string): EventState {
-  return { ...previous, ...changed, manifestSha: manifestShaOf(manifestJson) };
+/** What a build read and rendered, of which the next state is made: the content files' stats and keys, the media records as resolved, and the rows in list order. */
+export type StateChanges = Pick<EventState, 'safe' | 'others' | 'eventFiles' | 'eventStats' | 'eventKeys' | 'rows' | 'mediaSources'>;
+
+/**
+ * The state every build leaves, bound to the manifest it wrote: `base`, the content it was built
+ * against (the prior's state, or the model loaded whole), with what it read and rendered.
+ */
+export function nextEventState(base: Omit<EventState, keyof StateChanges | 'manifestSha'>, changed: StateChanges, manifestJson: string): EventState {
+  return { ...base, ...changed, manifestSha: manifestShaOf(manifestJson) };
 }
 
 /** The SHA-256 (hex) a state is bound to: of the manifest.json text as written, and as read back. */

@@ -1,8 +1,10 @@
-// Why a build over the event state is not made: thrown anywhere in it before it publishes, caught
-// by build.ts (stagesOverState), which then loads the content whole (and reports whatever problem
-// there is, as ever).
+// Why the prior cannot stand in for the content: thrown while the prior is read or the load over
+// it runs, before anything is staged; the content is then loaded whole (build.ts load), which
+// reports whatever problem there is, as ever. `refusal` says why, as a build's `patch.reason`.
 export class NoPatch extends Error {}
 
 export function refuse(reason: string): never {
   throw new NoPatch(reason);
 }
+
+export const refusal = (e: unknown) => (e instanceof NoPatch ? e.message : `unexpected: ${(e as Error).message}`);

@@ -1,8 +1,8 @@
 // The previous build into --out, as the next build reuses it: its manifest, the event state
 // written with it (event-state.ts) and its ledger (ledger/dist-ledger.ts), each proven to be the
-// others' and made with the same content folder and options. Read once per build, for the event
-// state to stand in for the content (load/state-load.ts) and for the previous data files' reuse
-// (render/previous-data.ts).
+// others' and made with the same content folder and options: the build's prior, read once, for
+// the event state to stand in for the content (load/state-load.ts) and for the previous data
+// files' reuse (render/previous-data.ts).
 import { join, resolve } from 'node:path';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { AULA_VERSION } from '../../version.ts';
@@ -10,7 +10,7 @@ import { readCacheFile } from '../cache/cache-file.ts';
 import { DistLedger, ledgerPath } from '../ledger/dist-ledger.ts';
 import { eventStatePath, manifestShaOf, readEventState, type EventState } from './event-state.ts';
 import { MANIFEST_LIMIT } from '../out-folder/out-folder.ts';
-import { refuse } from './no-patch.ts';
+import { refusal, refuse } from './no-patch.ts';
 import { patchOptions } from './state-recorder.ts';
 
 /** An event state's bound: what does not grow with the site, and a generous most per record. */
@@ -25,20 +25,20 @@ export interface PreviousBuild {
   ledger: DistLedger;
 }
 
-/** previousBuild, read when first asked for: its answer, or its refusal, every time after. */
-export function onePreviousBuild(options: object & { content: string }, out: string, cacheDir: string): () => PreviousBuild {
-  let read: (() => PreviousBuild) | null = null;
-  return () => {
-    if (read === null) {
-      try {
-        const build = previousBuild(options, out, cacheDir);
-        read = () => build;
-      } catch (e) {
-        read = () => { throw e; };
-      }
-    }
-    return read();
-  };
+/**
+ * What a build starts from: the previous build into `out`, proven (previousBuild), or nothing —
+ * without a cache, a first build, other options, a damaged or foreign state — and why. Read once,
+ * before the content: every stage reuses of this one prior or makes its output anew.
+ */
+export type Prior = { build: PreviousBuild; reason: null } | { build: null; reason: string };
+
+export function readPrior(options: object & { content: string; cache?: string }, out: string): Prior {
+  if (options.cache === undefined) return { build: null, reason: 'no cache' };
+  try {
+    return { build: previousBuild(options, out, options.cache), reason: null };
+  } catch (e) {
+    return { build: null, reason: refusal(e) };
+  }
 }
 
 /**

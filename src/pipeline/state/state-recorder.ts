@@ -1,6 +1,7 @@
-// What a full build records for the next build over its state (event-state.ts): it watches the parse cache
-// the loader calls (which file each event came from, the media records), takes the events' list
-// order and rows' hashes as they are rendered, and writes the state once the dist is in place.
+// What a build that loads the content whole gives the next event state (event-state.ts): it watches
+// the parse cache the loader calls (which file each event came from, the media records) and takes
+// the events' list order and rows' hashes as they are rendered; the state is then recorded as
+// every build records it (nextEventState).
 import { stableJson } from '../../util/stable-json.ts';
 import type { BigIntStats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -8,11 +9,10 @@ import type { ParseCache } from '../../content/load.ts';
 import type { MediaSource } from '../../content/media.ts';
 import type { Parsed, Sourced } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
-import type { BuildModel, TextlessEvent } from '../../model/event-texts.ts';
+import type { TextlessEvent } from '../../model/event-texts.ts';
 import type { StatRecord } from '../cache/stat-index.ts';
 import type { BuildCache, MadeParse } from '../cache/build-cache.ts';
-import { KEY_BYTES, manifestShaOf, stateRows, writeEventState, type StateRows } from './event-state.ts';
-import { unlinkQuietly } from '../cache/cache-file.ts';
+import { KEY_BYTES, stateRows, type StateChanges, type StateRows } from './event-state.ts';
 import { putStat, STAT_FIELDS } from './stat-fields.ts';
 
 export const EVENTS_KIND = 'events in ';
@@ -95,27 +95,24 @@ export class StateRecorder {
   }
 
   /**
-   * Writes the state of the dist whose manifest is `manifestJson`, about to be swapped into `out`.
-   * `stats`: the build cache's records of this build (kind NUL file → stat, key) and the time they
-   * are judged by; without them, or without the rows, no state is kept (and an old one is
-   * removed: it describes another dist).
+   * What this build read and rendered, as the next event state holds it (event-state.ts
+   * nextEventState): `stats`, the build cache's records of this build (kind NUL file → stat, key)
+   * and the time they are judged by, with the rows in list order; null without them or the rows
+   * (no state is kept then: the next build loads the content whole).
    */
-  write(path: string, what: { content: string; out: string; options: string; zone: string; model: BuildModel; stats: { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null; manifestJson: string }): void {
+  changes(stats: { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null, zone: string): StateChanges | null {
     const rows = this.rows;
-    if (rows === null || what.stats === null || this.rowFiles.includes('')) {
-      unlinkQuietly(path);
-      return;
-    }
+    if (rows === null || stats === null || this.rowFiles.includes('')) return null;
     // One pass over the records (one per content file), each stat parsed by one match: this runs
     // at the end of every build with a cache, with nothing else left to run beside it, so it is
     // kept to one match per file rather than a split, tests and maps.
-    const prefix = `${EVENTS_KIND}${what.zone}\0`;
+    const prefix = `${EVENTS_KIND}${zone}\0`;
     const others: string[] = [];
     const eventFiles: string[] = [];
     const eventStat: string[] = [];
     const eventKey: string[] = [];
     const index = new Map<string, number>();
-    for (const [id, record] of what.stats.records) {
+    for (const [id, record] of stats.records) {
       if (!id.startsWith(prefix)) {
         others.push(id, record.stat, record.key);
         continue;
@@ -129,7 +126,7 @@ export class StateRecorder {
     this.rowFiles.forEach((f, i) => {
       let at = index.get(f);
       if (at === undefined) {
-        // an event file without a record: read again by the next patch
+        // an event file without a record: read again by the next build over the state
         index.set(f, (at = eventFiles.length));
         eventFiles.push(f);
         eventStat.push('');
@@ -137,37 +134,18 @@ export class StateRecorder {
       }
       rows.file[i] = at;
     });
-    const manifestSha = manifestShaOf(what.manifestJson);
     const eventStats = new BigInt64Array(eventFiles.length * STAT_FIELDS);
     const eventKeys = Buffer.alloc(eventFiles.length * KEY_BYTES);
     for (let i = 0; i < eventFiles.length; i++) {
       const stat = STAT_TEXT.exec(eventStat[i]);
       const key = eventKey[i];
       if (stat === null || !HEX_KEY.test(key)) {
-        putStat(eventStats, i, null); // read again by the next patch
+        putStat(eventStats, i, null); // read again by the next build over the state
         continue;
       }
       eventKeys.write(key, i * KEY_BYTES, 'hex');
       putStat(eventStats, i, { size: BigInt(stat[1]), mtimeNs: BigInt(stat[2]), ctimeNs: BigInt(stat[3]), ino: BigInt(stat[4]), dev: BigInt(stat[5]) });
     }
-    const { model } = what;
-    writeEventState(path, {
-      content: what.content,
-      out: what.out,
-      options: what.options,
-      manifestSha,
-      zone: what.zone,
-      safe: what.stats.safe,
-      others,
-      eventFiles,
-      eventStats,
-      eventKeys,
-      site: model.site,
-      pages: model.pages,
-      categoryIds: model.categories.map((c) => c.id),
-      media: model.media,
-      mediaSources: this.mediaSources,
-      rows,
-    });
+    return { safe: stats.safe, others, eventFiles, eventStats, eventKeys, rows, mediaSources: this.mediaSources };
   }
 }

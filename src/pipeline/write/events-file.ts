@@ -10,7 +10,7 @@ import { eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts'
 import type { FileDigest, Manifest } from '../../store/format/manifest.ts';
 import type { EventData, Segment } from '../../store/write/event-data.ts';
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
-import { refuse } from '../state/no-patch.ts';
+import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import type { StagedDist } from './staged-dist.ts';
 
 /** A part to write: the new file (which must not exist) and its pieces in order. */
@@ -62,14 +62,16 @@ export async function eventParts(input: { previous: Manifest; out: string; data:
   const digests = new Map<string, FileDigest>();
   // every part kept proven before any is linked (a link moves the ctime the ledger proves it by)
   const kept = parts.flatMap((rel, j) => (data.parts[j] === null ? [{ rel, digest: previous.files[rel], bytes: bounds[j + 1] - bounds[j] }] : []));
-  for (const { rel, digest, bytes } of kept) if (digest?.bytes !== bytes || !dist.ledger?.wouldReuse(rel, { sha: digest.sha256 }, null)) refuse(`${rel} is not proven`);
+  // (each proven by the ledger when the plan was made: load/state-load.ts provenDist; a link that
+  // fails now, the previous dist changed since, fails the build, as a page's does)
+  for (const { rel, digest, bytes } of kept) if (digest?.bytes !== bytes || !dist.ledger?.wouldReuse(rel, { sha: digest.sha256 }, null)) throw changedWhileBuilt(rel);
   for (const { rel, digest } of kept) {
-    if (!dist.carried(rel, digest.sha256, { volume: null })) refuse(`${rel} could not be linked`);
+    if (!dist.carried(rel, digest.sha256, { volume: null })) throw changedWhileBuilt(rel);
     digests.set(rel, digest);
   }
   (await writing).forEach((file, m) => {
     const j = jobPart[m];
-    if (file.bytes !== bounds[j + 1] - bounds[j]) refuse(`${parts[j]} does not add up`);
+    if (file.bytes !== bounds[j + 1] - bounds[j]) throw new Error(`${parts[j]}: ${file.bytes} bytes written where ${bounds[j + 1] - bounds[j]} were planned`);
     digests.set(parts[j], { sha256: file.sha, bytes: file.bytes });
   });
   for (const [rel, digest] of digests) dist.written.set(rel, { sha: digest.sha256 });

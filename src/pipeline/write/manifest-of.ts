@@ -4,7 +4,10 @@ import { EVENT_LIST_PATH } from '../../api/events/list.ts';
 import { SCHEMA_PATH } from '../../api/router.ts';
 import type { Site } from '../../model/types.ts';
 import { EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
-import { DIST_FORMAT, type Manifest } from '../../store/format/manifest.ts';
+import { buildIdOf, DIST_FORMAT, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
+import type { Media } from '../../model/types.ts';
+import { MEDIA_FILES_INDEX, type MediaFile } from '../../store/format/public-files.ts';
+import { mediaFilesOf } from './media-copies.ts';
 import { AULA_VERSION } from '../../version.ts';
 
 export const FIRST_PAGE = 'v1/cms/event/index.json';
@@ -57,4 +60,17 @@ export function manifestOf(site: Site, baseUrl: string, newest: number, counts: 
     event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
     files: {},
   };
+}
+
+/**
+ * The render's last step, whichever render: the manifest given its data files' `digests` (in path
+ * order) and its build id, and it and the media index put among `files`; returns the media files.
+ */
+export function sealManifest(manifest: Manifest, digests: Record<string, FileDigest>, files: Map<string, string | Uint8Array>, media: ReadonlyMap<number, Media>): MediaFile[] {
+  manifest.files = Object.fromEntries(Object.entries(digests).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  manifest.build_id = buildIdOf(manifest);
+  const mediaFiles = mediaFilesOf(media);
+  files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
+  files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+  return mediaFiles;
 }

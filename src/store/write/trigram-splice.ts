@@ -7,6 +7,7 @@
 // them, or where the alphabet changed. What it gives is buildTrigrams's bytes, to the byte.
 import { bitmapWords, eachSetBit } from '../format/bitmap.ts';
 import { BITMAP, BOUNDARY, UNINDEXED, VARINT, readVarints, varintListBytes, writeVarintList, type TrigramData } from '../format/trigram-file.ts';
+import { sortedIndexOf } from '../../util/first-index.ts';
 import { alphabet, selectedLists } from './trigram-builder.ts';
 
 /** The distinct trigrams of a folded value, under `codeOf`. */
@@ -52,7 +53,7 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
   }
   // the new keys: the previous ones still had, and those first had now, ascending; where each was
   const oldKeys = old.keys;
-  const fresh = [...delta.keys()].filter((t) => !binaryHas(oldKeys, t)).sort((x, y) => x - y);
+  const fresh = [...delta.keys()].filter((t) => sortedIndexOf(oldKeys, t) < 0).sort((x, y) => x - y);
   const keys: number[] = [];
   const counts: number[] = [];
   const was: number[] = [];
@@ -133,15 +134,4 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
     }
   }
   return { valueCount: n, codeOf, keys: Uint32Array.from(keys), counts: Uint32Array.from(counts), kinds, starts, varints, bitmaps, coverage: total === 0 ? 1 : covered / total };
-}
-
-function binaryHas(sorted: Uint32Array, t: number): boolean {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo] === t;
 }

@@ -8,6 +8,7 @@ import { EMPTY, intersect, type RowSet } from './rowset.ts';
 import { UNCOUNTED, type Work } from '../../work-tally.ts';
 import { WORK } from '../work-costs.ts';
 import { bitmapWords } from '../../../store/format/bitmap.ts';
+import { sortedIndexOf } from '../../../util/first-index.ts';
 import { BITMAP, BOUNDARY, UNINDEXED, VARINT, intersectVarints, readVarints, type TrigramData } from '../../../store/format/trigram-file.ts';
 
 /** What a pattern requires of a matching (folded) text. */
@@ -261,15 +262,7 @@ export class TrigramIndex {
   }
 
   private slot(t: number): number {
-    const keys = this.keys;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid] < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < keys.length && keys[lo] === t ? lo : -1;
+    return sortedIndexOf(this.keys, t);
   }
 }
 

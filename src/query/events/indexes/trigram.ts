@@ -5,7 +5,7 @@
 // that occurs nowhere is answered at once with nothing), it just cannot narrow the candidates; if
 // none of a pattern's trigrams is held, the caller scans every value.
 import { EMPTY, intersect, type RowSet } from './rowset.ts';
-import { UNCOUNTED, type Work } from '../../work-tally.ts';
+import type { Work } from '../../work-tally.ts';
 import { WORK } from '../work-costs.ts';
 import { bitmapWords } from '../../../store/format/bitmap.ts';
 import { sortedIndexOf } from '../../../util/first-index.ts';
@@ -84,7 +84,7 @@ export class TrigramIndex {
    * narrow it down (the caller scans every value). Counts its work (trigrams looked up, postings
    * decoded and merged, bit set words) into `work`.
    */
-  candidates(q: TrigramQuery, work: Work = UNCOUNTED): RowSet | null {
+  candidates(q: TrigramQuery, work: Work): RowSet | null {
     switch (q.kind) {
       case 'all':
         return null;
@@ -114,7 +114,7 @@ export class TrigramIndex {
   }
 
   /** Upper bound on the number of candidates, without intersecting. */
-  estimate(q: TrigramQuery, work: Work = UNCOUNTED): number {
+  estimate(q: TrigramQuery, work: Work): number {
     const e = this.estimateOf(q, work);
     return e === null ? this.valueCount : Math.min(e, this.valueCount);
   }

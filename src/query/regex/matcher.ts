@@ -50,7 +50,7 @@ export class Matcher {
   }
 
   /** Whether `text` has a match, counting the work into `work`. */
-  test(text: string, work: Work = UNCOUNTED): boolean {
+  test(text: string, work: Work): boolean {
     const program = this.program;
     work.add(COST.call);
     if (program.impossible) return false;

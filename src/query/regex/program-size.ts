@@ -67,7 +67,7 @@ const EMPTY_WIDTH: Piece = { size: 1, nullable: true, product: 1 };
  * `caseInsensitive`: compiled with case folding (`__iregex`); a `(?i)` in the pattern folds too
  * (counted as folding the whole pattern: an upper bound).
  */
-export function countInstructions(pattern: string, caseInsensitive = false): CountedSize {
+export function countInstructions(pattern: string, caseInsensitive: boolean): CountedSize {
   const counter = new Counter(pattern, caseInsensitive);
   // FAIL (instruction 0) and MATCH, around what the pattern compiles to
   let instructions = 2 + counter.alternation().size;

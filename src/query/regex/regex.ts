@@ -4,7 +4,7 @@
 // never depends on what came before it.
 import { RE2JS } from 're2js';
 import { charge } from '../work-budget.ts';
-import { UNCOUNTED, type Work } from '../work-tally.ts';
+import type { Work } from '../work-tally.ts';
 import { COST } from './costs.ts';
 import { Matcher } from './matcher.ts';
 import { programOf, type Program } from './program.ts';
@@ -19,7 +19,7 @@ export class Regex {
   ) {}
 
   /** Whether `text` has a match anywhere, counting the work into `work`. */
-  test(text: string, work: Work = UNCOUNTED): boolean {
+  test(text: string, work: Work): boolean {
     return (this.matcher ??= new Matcher(this.program)).test(text, work);
   }
 }

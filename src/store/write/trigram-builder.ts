@@ -8,7 +8,7 @@
 // writes the lists; both are flat loops over typed arrays indexed by the 21-bit trigram, so the
 // whole is a few passes over the text however many trigrams there are.
 import { bitmapWords } from '../format/bitmap.ts';
-import { BITMAP, BOUNDARY, OTHER, TRIGRAM_SPACE, VARINT, type TrigramData } from '../format/trigram-file.ts';
+import { BITMAP, BOUNDARY, OTHER, TRIGRAM_SPACE, VARINT, varintBytes, writeVarint, type TrigramData } from '../format/trigram-file.ts';
 
 /**
  * A varint list gets a bit set instead as soon as it would be half the bit set's size: bit sets
@@ -64,7 +64,7 @@ export function buildTrigrams(folded: readonly string[], budgetBytes: number): T
       const gap = v + 1 - stamp[k];
       stamp[k] = mark;
       count[k] += first;
-      bytes[k] += first * (1 + +(gap >= 0x80) + +(gap >= 0x4000) + +(gap >= 0x200000) + +(gap >= 0x10000000));
+      bytes[k] += first * varintBytes(gap);
       total += first;
       a = b;
       b = c;
@@ -105,19 +105,9 @@ export function buildTrigrams(folded: readonly string[], budgetBytes: number): T
       const seen = stamp[k];
       if (seen !== mark) {
         stamp[k] = mark;
-        const at0 = count[k];
-        if (at0 >= 0) {
-          let gap = v - (seen - 1);
-          let at = at0;
-          while (gap >= 0x80) {
-            varints[at++] = (gap & 0x7f) | 0x80;
-            gap >>>= 7;
-          }
-          varints[at++] = gap;
-          count[k] = at;
-        } else if (at0 === -1) {
-          bitmaps[bytes[k] + (v >>> 5)] |= 1 << (v & 31);
-        }
+        const at = count[k];
+        if (at >= 0) count[k] = writeVarint(varints, at, v - (seen - 1));
+        else if (at === -1) bitmaps[bytes[k] + (v >>> 5)] |= 1 << (v & 31);
       }
       a = b;
       b = c;

@@ -6,7 +6,8 @@
 // splice gives up (null: the caller builds the index whole) where the new budget could reach one of
 // them, or where the alphabet changed. What it gives is buildTrigrams's bytes, to the byte.
 import { bitmapWords, eachSetBit } from '../format/bitmap.ts';
-import { BITMAP, BOUNDARY, UNINDEXED, VARINT, type TrigramData } from '../format/trigram-file.ts';
+import { BITMAP, BOUNDARY, UNINDEXED, VARINT, readVarints, varintListBytes, writeVarintList, type TrigramData } from '../format/trigram-file.ts';
+import { sortedIndexOf } from '../../util/first-index.ts';
 import { alphabet, selectedLists } from './trigram-builder.ts';
 
 /** The distinct trigrams of a folded value, under `codeOf`. */
@@ -22,19 +23,6 @@ function trigramsOf(s: string, codeOf: Uint8Array): Set<number> {
     b = c;
   }
   return out;
-}
-
-const varintBytes = (gap: number) => 1 + +(gap >= 0x80) + +(gap >= 0x4000) + +(gap >= 0x200000) + +(gap >= 0x10000000);
-
-/** The bytes a list of ascending value ids takes as varints (each id's gap to the previous, the first from -1). */
-function listBytes(list: Uint32Array): number {
-  let bytes = 0;
-  let last = -1;
-  for (let k = 0; k < list.length; k++) {
-    bytes += varintBytes(list[k] - last);
-    last = list[k];
-  }
-  return bytes;
 }
 
 /**
@@ -65,7 +53,7 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
   }
   // the new keys: the previous ones still had, and those first had now, ascending; where each was
   const oldKeys = old.keys;
-  const fresh = [...delta.keys()].filter((t) => !binaryHas(oldKeys, t)).sort((x, y) => x - y);
+  const fresh = [...delta.keys()].filter((t) => sortedIndexOf(oldKeys, t) < 0).sort((x, y) => x - y);
   const keys: number[] = [];
   const counts: number[] = [];
   const was: number[] = [];
@@ -85,6 +73,8 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
   const oldWords = bitmapWords(old.valueCount);
   const words = bitmapWords(n);
   const bitmapBytes = words * 4;
+  /** a previous varint list's ids, decoded */
+  let scratch = new Uint32Array(0);
   /** a key's new list: its previous list renumbered, with the added values' ids; null where the previous index left it out */
   const listOf = (k: number): Uint32Array | null => {
     const from = was[k];
@@ -98,18 +88,10 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
     if (from >= 0) {
       const oldCount = old.counts[from];
       if (old.kinds[from] === VARINT) {
-        let at = old.starts[from];
-        let last = -1;
-        const varints = old.varints;
+        if (scratch.length < oldCount) scratch = new Uint32Array(oldCount);
+        readVarints(old.varints, old.starts[from], oldCount, scratch);
         for (let i = 0; i < oldCount; i++) {
-          let byte = varints[at++];
-          let gap = byte & 0x7f;
-          for (let shift = 7; byte & 0x80; shift += 7) {
-            byte = varints[at++];
-            gap |= (byte & 0x7f) << shift;
-          }
-          last += gap;
-          const id = next[last];
+          const id = next[scratch[i]];
           if (id < 0) continue;
           if (id < top) ordered = false;
           out[m++] = top = id;
@@ -134,7 +116,7 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
   let total = 0;
   for (let k = 0; k < keyCount; k++) {
     lists[k] = listOf(k);
-    keyBytes[k] = lists[k] === null ? NaN : listBytes(lists[k]!);
+    keyBytes[k] = lists[k] === null ? NaN : varintListBytes(lists[k]!);
     total += counts[k];
   }
   // (a list the previous index left out is not known: where the budget could take it, null)
@@ -145,33 +127,11 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
   const bitmaps = new Int32Array(bitmapCount * words);
   for (let k = 0; k < keyCount; k++) {
     const list = lists[k];
-    if (kinds[k] === VARINT) {
-      let at = starts[k];
-      let last = -1;
-      for (let i = 0; i < list!.length; i++) {
-        let gap = list![i] - last;
-        last = list![i];
-        while (gap >= 0x80) {
-          varints[at++] = (gap & 0x7f) | 0x80;
-          gap >>>= 7;
-        }
-        varints[at++] = gap;
-      }
-    } else if (kinds[k] === BITMAP) {
+    if (kinds[k] === VARINT) writeVarintList(varints, starts[k], list!);
+    else if (kinds[k] === BITMAP) {
       const base = starts[k] * words;
       for (let i = 0; i < list!.length; i++) bitmaps[base + (list![i] >>> 5)] |= 1 << (list![i] & 31);
     }
   }
   return { valueCount: n, codeOf, keys: Uint32Array.from(keys), counts: Uint32Array.from(counts), kinds, starts, varints, bitmaps, coverage: total === 0 ? 1 : covered / total };
-}
-
-function binaryHas(sorted: Uint32Array, t: number): boolean {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo] === t;
 }

@@ -3,6 +3,7 @@ import { prng } from '../test-random.ts';
 import { OrderedColumn } from './ordered-column.ts';
 import { intersect, iota, restrict, RowBits, sortRows, unionAll } from './rowset.ts';
 import { TrigramIndex } from './trigram.ts';
+import { UNCOUNTED } from '../../work-tally.ts';
 import { buildOrderedColumn } from '../../../store/write/ordered-column.ts';
 import { buildTrigrams } from '../../../store/write/trigram-builder.ts';
 
@@ -97,19 +98,19 @@ describe('TrigramIndex', () => {
   const run = (text: string, atStart = false, atEnd = false) => ({ kind: 'run' as const, text, atStart, atEnd });
 
   it('gives a superset of the values containing the pattern', () => {
-    expect([...ix.candidates(run('shop'))!]).toEqual([0, 2]);
-    expect([...ix.candidates(run('work', true))!]).toEqual([0, 1]);
-    expect([...ix.candidates(run('logie', false, true))!]).toEqual([3, 4]);
-    expect([...ix.candidates({ kind: 'or', parts: [run('kard'), run('neur')] })!]).toEqual([3, 4]);
-    expect([...ix.candidates({ kind: 'and', parts: [run('work'), run('shop')] })!]).toEqual([0]);
+    expect([...ix.candidates(run('shop'), UNCOUNTED)!]).toEqual([0, 2]);
+    expect([...ix.candidates(run('work', true), UNCOUNTED)!]).toEqual([0, 1]);
+    expect([...ix.candidates(run('logie', false, true), UNCOUNTED)!]).toEqual([3, 4]);
+    expect([...ix.candidates({ kind: 'or', parts: [run('kard'), run('neur')] }, UNCOUNTED)!]).toEqual([3, 4]);
+    expect([...ix.candidates({ kind: 'and', parts: [run('work'), run('shop')] }, UNCOUNTED)!]).toEqual([0]);
   });
 
   it('answers at once when a needed trigram occurs nowhere, and gives up on short patterns', () => {
-    expect([...ix.candidates(run('xyz'))!]).toEqual([]);
-    expect(ix.estimate(run('xyz'))).toBe(0);
-    expect(ix.candidates(run('wo'))).toBe(null);
-    expect(ix.candidates({ kind: 'all' })).toBe(null);
-    expect(ix.estimate(run('wo'))).toBe(values.length);
+    expect([...ix.candidates(run('xyz'), UNCOUNTED)!]).toEqual([]);
+    expect(ix.estimate(run('xyz'), UNCOUNTED)).toBe(0);
+    expect(ix.candidates(run('wo'), UNCOUNTED)).toBe(null);
+    expect(ix.candidates({ kind: 'all' }, UNCOUNTED)).toBe(null);
+    expect(ix.estimate(run('wo'), UNCOUNTED)).toBe(values.length);
   });
 
   it('spends the budget on the rarest trigrams and still knows the others exist', () => {
@@ -118,10 +119,10 @@ describe('TrigramIndex', () => {
     expect(small.coverage).toBeLessThan(0.2);
     expect(small.stats.unindexed).toBeGreaterThan(0);
     // a frequent trigram only: not narrowed down
-    expect(small.candidates(run('common'))).toBe(null);
+    expect(small.candidates(run('common'), UNCOUNTED)).toBe(null);
     // absent: still nothing
-    expect([...small.candidates(run('zzz'))!]).toEqual([]);
+    expect([...small.candidates(run('zzz'), UNCOUNTED)!]).toEqual([]);
     // a rare one is indexed
-    expect([...small.candidates(run(`rare${String.fromCharCode(0x4e00 + 5)}`))!]).toEqual([5]);
+    expect([...small.candidates(run(`rare${String.fromCharCode(0x4e00 + 5)}`), UNCOUNTED)!]).toEqual([5]);
   });
 });

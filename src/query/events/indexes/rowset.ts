@@ -4,6 +4,8 @@
 // downstream may write into an input set. Data-dependent branches are the main cost of loops over
 // 100k rows on current engines, so the hot loops accumulate branch-free where they can.
 
+import { lowerBound } from '../../../util/first-index.ts';
+
 export type RowSet = Uint32Array;
 
 export const EMPTY: RowSet = new Uint32Array(0);
@@ -15,17 +17,8 @@ export function iota(n: number): RowSet {
   return a;
 }
 
-/** First index i in `set` with set[i] >= row. */
-export function lowerBound(set: RowSet, row: number, from = 0, to = set.length): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (set[mid] < row) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+/** First index i in a set with set[i] >= row. */
+export { lowerBound };
 
 /** The members of `set` in [lo, hi), as a view. */
 export function restrict(set: RowSet, lo: number, hi: number): RowSet {

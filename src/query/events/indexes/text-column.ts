@@ -67,7 +67,7 @@ export class TextColumn {
    * Strings starting with a prefix are contiguous in code-unit order, so this is two binary
    * searches over a permutation sorted once.
    */
-  valuesWithPrefix(key: string, folded: boolean, whole: boolean, work: Work = UNCOUNTED): Uint32Array {
+  valuesWithPrefix(key: string, folded: boolean, whole: boolean, work: Work): Uint32Array {
     const texts = folded ? this.folded : this.values;
     const order = folded ? this.data.byFolded! : this.data.byValue;
     // two binary searches, each comparing the key with a value per halving
@@ -137,7 +137,7 @@ export class TextColumn {
    * As rowsOf, as a count and pages (see matches.ts): each value's rows in [lo, hi) are one
    * ascending list, so nothing is sorted unless a page deep in the list is asked for.
    */
-  unionOf(valueIds: ArrayLike<number>, lo: number, hi: number, work: Work = UNCOUNTED, what = 'rows'): Matches {
+  unionOf(valueIds: ArrayLike<number>, lo: number, hi: number, work: Work, what: string): Matches {
     work.add(valueIds.length * WORK.row);
     const starts = this.valueRowStart;
     const rows = this.valueRows;

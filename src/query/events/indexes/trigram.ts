@@ -5,10 +5,11 @@
 // that occurs nowhere is answered at once with nothing), it just cannot narrow the candidates; if
 // none of a pattern's trigrams is held, the caller scans every value.
 import { EMPTY, intersect, type RowSet } from './rowset.ts';
-import { UNCOUNTED, type Work } from '../../work-tally.ts';
+import type { Work } from '../../work-tally.ts';
 import { WORK } from '../work-costs.ts';
 import { bitmapWords } from '../../../store/format/bitmap.ts';
-import { BITMAP, BOUNDARY, UNINDEXED, VARINT, type TrigramData } from '../../../store/format/trigram-file.ts';
+import { sortedIndexOf } from '../../../util/first-index.ts';
+import { BITMAP, BOUNDARY, UNINDEXED, VARINT, intersectVarints, readVarints, type TrigramData } from '../../../store/format/trigram-file.ts';
 
 /** What a pattern requires of a matching (folded) text. */
 export type TrigramQuery =
@@ -83,7 +84,7 @@ export class TrigramIndex {
    * narrow it down (the caller scans every value). Counts its work (trigrams looked up, postings
    * decoded and merged, bit set words) into `work`.
    */
-  candidates(q: TrigramQuery, work: Work = UNCOUNTED): RowSet | null {
+  candidates(q: TrigramQuery, work: Work): RowSet | null {
     switch (q.kind) {
       case 'all':
         return null;
@@ -113,7 +114,7 @@ export class TrigramIndex {
   }
 
   /** Upper bound on the number of candidates, without intersecting. */
-  estimate(q: TrigramQuery, work: Work = UNCOUNTED): number {
+  estimate(q: TrigramQuery, work: Work): number {
     const e = this.estimateOf(q, work);
     return e === null ? this.valueCount : Math.min(e, this.valueCount);
   }
@@ -187,7 +188,11 @@ export class TrigramIndex {
     let acc: RowSet | null = null;
     let nextList = 0;
     if (sets.length > 0 && (lists.length === 0 || sets[0].length <= lists[0].count)) acc = sets[0];
-    else if (lists.length > 0) acc = this.decode(lists[nextList++].slot, work);
+    else if (lists.length > 0) {
+      const first = lists[nextList++];
+      work.add(first.count * WORK.posting);
+      acc = this.list(first.slot);
+    }
     if (acc === null) {
       if (bitmaps.length === 0) return null;
       // only frequent trigrams: AND their bit sets word by word
@@ -219,49 +224,17 @@ export class TrigramIndex {
     return acc;
   }
 
-  private decode(k: number, work: Work): RowSet {
-    work.add(this.counts[k] * WORK.posting);
+  /** The value ids of VARINT list `k` (the caller counts the work). */
+  private list(k: number): RowSet {
     const out = new Uint32Array(this.counts[k]);
-    const bytes = this.varints;
-    let at = this.starts[k];
-    let v = -1;
-    for (let i = 0; i < out.length; i++) {
-      let b = bytes[at++];
-      let gap = b & 0x7f;
-      let shift = 7;
-      while (b & 0x80) {
-        b = bytes[at++];
-        gap |= (b & 0x7f) << shift;
-        shift += 7;
-      }
-      v += gap;
-      out[i] = v;
-    }
+    readVarints(this.varints, this.starts[k], out.length, out);
     return out;
   }
 
+  /** The ids of `acc` that VARINT list `k` holds (the caller counts the work). */
   private intersectVarint(acc: RowSet, k: number): RowSet {
     const out = new Uint32Array(acc.length);
-    const bytes = this.varints;
-    let at = this.starts[k];
-    const n = this.counts[k];
-    let v = -1;
-    let j = 0;
-    let o = 0;
-    for (let i = 0; i < n && j < acc.length; i++) {
-      let b = bytes[at++];
-      let gap = b & 0x7f;
-      let shift = 7;
-      while (b & 0x80) {
-        b = bytes[at++];
-        gap |= (b & 0x7f) << shift;
-        shift += 7;
-      }
-      v += gap;
-      while (j < acc.length && acc[j] < v) j++;
-      if (j < acc.length && acc[j] === v) out[o++] = acc[j++];
-    }
-    return out.subarray(0, o);
+    return out.subarray(0, intersectVarints(this.varints, this.starts[k], this.counts[k], acc, out));
   }
 
   private filterBitmap(acc: RowSet, k: number): RowSet {
@@ -289,15 +262,7 @@ export class TrigramIndex {
   }
 
   private slot(t: number): number {
-    const keys = this.keys;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid] < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < keys.length && keys[lo] === t ? lo : -1;
+    return sortedIndexOf(this.keys, t);
   }
 }
 

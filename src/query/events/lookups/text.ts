@@ -295,55 +295,34 @@ function makeTest(
   const searches = (s: string) => textCost(s.length + key.length);
   // a substring search steps over the text up to its first match, or the whole text
   const stepped = (s: string, at: number) => textCost(at < 0 ? s.length + key.length : at + key.length);
+  // the case-insensitive lookups test the folded text, with the folded key
+  const texts = CASE_INSENSITIVE.has(op) ? column.folded : values;
   switch (op) {
     case 'exact':
+    case 'iexact':
       return (v, work) => {
         work.add(WORK.text);
-        return values.at(v) === key;
+        return texts.at(v) === key;
       };
     case 'contains':
+    case 'icontains':
       return (v, work) => {
-        const value = values.at(v);
+        const value = texts.at(v);
         const at = value.indexOf(key);
         work.add(stepped(value, at));
         return at >= 0;
       };
     case 'startswith':
+    case 'istartswith':
       return (v, work) => {
-        const value = values.at(v);
+        const value = texts.at(v);
         work.add(searches(value));
         return value.startsWith(key);
       };
     case 'endswith':
-      return (v, work) => {
-        const value = values.at(v);
-        work.add(searches(value));
-        return value.endsWith(key);
-      };
-  }
-  const folded = column.folded;
-  switch (op) {
-    case 'iexact':
-      return (v, work) => {
-        work.add(WORK.text);
-        return folded.at(v) === key;
-      };
-    case 'icontains':
-      return (v, work) => {
-        const value = folded.at(v);
-        const at = value.indexOf(key);
-        work.add(stepped(value, at));
-        return at >= 0;
-      };
-    case 'istartswith':
-      return (v, work) => {
-        const value = folded.at(v);
-        work.add(searches(value));
-        return value.startsWith(key);
-      };
     case 'iendswith':
       return (v, work) => {
-        const value = folded.at(v);
+        const value = texts.at(v);
         work.add(searches(value));
         return value.endsWith(key);
       };

@@ -73,11 +73,23 @@ class Postings {
   readonly chars = new Map<string, RowList>();
   /** the row `sink` adds terms of */
   row = -1;
+  /** each term's list by the id textTerms gives it: found by the string once per id, not at each row */
+  private readonly byId: (RowList | undefined)[] = [];
   readonly sink: TermSink = {
-    word: (w) => add(this.words, w, this.row),
-    span: (s) => add(this.spans, s, this.row),
-    char: (c) => add(this.chars, c, this.row),
+    word: (w, id) => this.add(this.words, w, id),
+    span: (s, id) => this.add(this.spans, s, id),
+    char: (c, id) => this.add(this.chars, c, id),
   };
+
+  private add(map: Map<string, RowList>, key: string, id: number): void {
+    let list = this.byId[id];
+    if (list === undefined) {
+      list = map.get(key);
+      if (list === undefined) map.set(key, (list = new RowList()));
+      this.byId[id] = list;
+    }
+    if (list.last !== this.row) list.push(this.row);
+  }
 }
 
 /** Adds `row` to `key`'s list unless it is its last already (a word occurs many times in a row). */

@@ -158,6 +158,22 @@ export const WORD_SPLIT = /[^\p{L}\p{N}]+/u;
  * words (a term of letters and digits) or spans (any other).
  */
 export interface TermSink {
+  word(w: string, id: number): void;
+  span(s: string, id: number): void;
+  char(c: string, id: number): void;
+}
+
+/**
+ * The id textTerms gives with a term: a small integer, so that a sink can keep what it holds per
+ * term in an array rather than look the string up at each row. An id names one term (its kind and
+ * string) for the life of the process; a term may get a second id when the caches start over
+ * (RUN_LIMIT). 0–127 are the ASCII characters, by code; the others are given in the order the
+ * terms are first read.
+ */
+let nextTermId = 128;
+
+/** The terms runTerms finds in a run, before they are kept (no ids yet). */
+interface RunSink {
   word(w: string): void;
   span(s: string): void;
   char(c: string): void;
@@ -209,7 +225,7 @@ export function newPass(): number {
  * alone). Within a pass, a piece's characters, and its word when it is a word on its own, are
  * given once.
  */
-function runTerms(pieces: readonly Folded[], from: number, to: number, second: boolean, sink: TermSink, pass: number): void {
+function runTerms(pieces: readonly Folded[], from: number, to: number, second: boolean, sink: RunSink, pass: number): void {
   if (to - from === 1) {
     // most runs: one piece
     const p = pieces[from];
@@ -294,6 +310,7 @@ const scratch: Folded[] = [];
 interface Term {
   s: string;
   in: number;
+  id: number;
 }
 
 /** A run's terms (of every form), each once, and the last pass that gave them. */
@@ -322,7 +339,7 @@ const termsOf = { words: new Map<string, Term>(), spans: new Map<string, Term>()
 const RUN_LIMIT = 1 << (TABLE_BITS - 1);
 
 const collected = { words: new Set<string>(), spans: new Set<string>(), chars: new Set<string>() };
-const collector: TermSink = {
+const collector: RunSink = {
   word: (w) => collected.words.add(w),
   span: (s) => collected.spans.add(s),
   char: (c) => collected.chars.add(c),
@@ -337,7 +354,7 @@ function interned(kind: 'words' | 'spans' | 'chars', ascii?: Int32Array): Term[]
       continue;
     }
     let term = map.get(s);
-    if (term === undefined) map.set(s, (term = { s, in: 0 }));
+    if (term === undefined) map.set(s, (term = { s, in: 0, id: nextTermId++ }));
     out.push(term);
   }
   collected[kind].clear();
@@ -422,9 +439,9 @@ export function textTerms(text: string, sink: TermSink, pass: number): void {
     i = j;
     if (entry.in === pass) continue;
     entry.in = pass;
-    for (const term of entry.words) if (term.in !== pass) sink.word(given(term, pass));
-    for (const term of entry.spans) if (term.in !== pass) sink.span(given(term, pass));
-    for (const term of entry.chars) if (term.in !== pass) sink.char(given(term, pass));
+    for (const term of entry.words) if (term.in !== pass) sink.word(given(term, pass), term.id);
+    for (const term of entry.spans) if (term.in !== pass) sink.span(given(term, pass), term.id);
+    for (const term of entry.chars) if (term.in !== pass) sink.char(given(term, pass), term.id);
     if (asciiIn !== pass) {
       asciiIn = pass;
       asciiSeen.fill(0);
@@ -435,7 +452,8 @@ export function textTerms(text: string, sink: TermSink, pass: number): void {
       asciiSeen[w] |= fresh;
       while (fresh !== 0) {
         const low = fresh & -fresh;
-        sink.char(ASCII[(w << 5) | (31 - Math.clz32(low))]);
+        const code = (w << 5) | (31 - Math.clz32(low));
+        sink.char(ASCII[code], code);
         fresh ^= low;
       }
     }

@@ -6,7 +6,7 @@
 // lockfile (at `cache-dependency-path`, else at the top), upload-artifact the path it uploads
 // (after the steps before it). Node.js is this machine's, not the one setup-node would install.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { removeDir, tempDir } from '../helpers.ts';
@@ -59,6 +59,9 @@ function checkAction(checkout: string, step: Step, name: string): string {
   }
   if (action === 'actions/upload-artifact') {
     if (typeof w.path !== 'string' || !existsSync(join(checkout, w.path))) throw new Error(`${name}: ${String(w.path)} does not exist after the steps before it`);
+    // (upload-artifact leaves out names starting with a dot unless told otherwise)
+    const hidden = readdirSync(join(checkout, w.path), { recursive: true }).map(String).filter((f) => f.split('/').some((part) => part.startsWith('.')));
+    if (hidden.length > 0 && w['include-hidden-files'] !== true) throw new Error(`${name}: ${join(w.path, hidden[0])} would be left out of the artifact (include-hidden-files is not true)`);
     return `${w.path} would be uploaded as ${String(w.name)}`;
   }
   throw new Error(`${name}: an action this runner knows nothing of`);

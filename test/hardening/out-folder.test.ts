@@ -321,16 +321,12 @@ describe('files somebody else put in a dist aula wrote are kept', () => {
     }
   });
 
-  it('a dist whose .aula-files is missing (an older aula\'s, or damaged): its top-level names of theirs are kept, with a warning', () =>
+  it('a dist whose .aula-files is missing (an older aula\'s, or copied without hidden files) is refused: a file of theirs nested in aula\'s folders stays', () =>
     withDist((dir, out) => {
       rmSync(join(out, '.aula-files'));
-      writeContent(out, { CNAME: 'events.example.org\n' });
-      const r = aula(dir, 'build', '--content', content, '--out', out);
-      expect(r.code).toBe(0);
-      expect(r.err).toBe(`aula: warning: ${join(out, '.aula-files')} is missing or unreadable (a dist of an older aula, or damaged): of what aula did not make, only the names at the top of ${out} are kept\n`);
-      expect(readFileSync(join(out, 'CNAME'), 'utf8')).toBe('events.example.org\n');
-      // the build wrote a list again: the next one is silent
-      expect(aula(dir, 'build', '--content', content, '--out', out).err).toBe('');
+      writeContent(out, { CNAME: 'events.example.org\n', 'v1/extra/mine.json': '{"mine":1}\n', 'v1/cms/event/offset/custom.json': '{}\n' });
+      expectRefused(dir, out, dir, /is a dist without its \.aula-files \(written by an older aula, or copied without hidden files\): aula cannot tell the files it made there from yours, so it replaces nothing; restore \.aula-files, or move your files out and remove the folder, and build again$/);
+      expect(readFileSync(join(out, 'v1/extra/mine.json'), 'utf8')).toBe('{"mine":1}\n');
     }));
 
   it('a swap stopped between its renames and the move: the next build moves theirs out of the former dist before removing it', () =>

@@ -189,7 +189,7 @@ describe('the workflow init writes', () => {
       { run: 'npm ci' },
       { run: 'npx --no aula check' },
       { run: 'npx --no aula build' },
-      { uses: 'actions/upload-artifact@v6', with: { name: 'dist', path: 'dist/' } },
+      { uses: 'actions/upload-artifact@v6', with: { name: 'dist', path: 'dist/', 'include-hidden-files': true } },
     ]);
     expect(wf.permissions).toEqual({ contents: 'read' });
     expect(wf.jobs.build.defaults).toBeUndefined();
@@ -205,7 +205,7 @@ describe('the workflow init writes', () => {
     const wf = parse(text);
     expect(wf.jobs.build.defaults).toEqual({ run: { 'working-directory': 'sites/the events' } });
     expect(steps(text)[1].with).toMatchObject({ 'cache-dependency-path': 'sites/the events/package-lock.json' });
-    expect(steps(text)[5].with).toEqual({ name: 'dist', path: 'sites/the events/dist/' });
+    expect(steps(text)[5].with).toEqual({ name: 'dist', path: 'sites/the events/dist/', 'include-hidden-files': true });
     const top = relative(process.cwd(), dir);
     expect(result.warnings).toContain(`the site is in the git repository ${top}, below its top: GitHub runs only the workflows in ${join(top, WORKFLOW_FILE)}; move ${WORKFLOW_FILE} there (its steps run in sites/the events/)`);
   });

@@ -181,6 +181,8 @@ export function workflow({ siteDir, nodeMajor }: WorkflowPlace): string {
     '        with:',
     '          name: dist',
     `          path: ${at('dist/')}`,
+    '          # dist/.aula-files lists what aula made: the next build into that folder keeps the rest',
+    '          include-hidden-files: true',
   ];
   return `${lines.join('\n')}\n`;
 }

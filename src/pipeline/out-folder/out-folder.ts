@@ -6,6 +6,7 @@ import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { printable } from '../../util/printable.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
+import { MADE_FILES, parseMadeFiles } from '../../store/format/made-files.ts';
 
 /**
  * A manifest lists a hash per public file (a page per 20 events, every media copy): 1 MiB is
@@ -46,6 +47,19 @@ export function isAulaDist(dir: string): boolean {
   );
 }
 
+/** Far above what a large dist's .aula-files holds; the cap only bounds what is read. */
+const LIST_LIMIT = 64 * 1024 * 1024;
+
+/** The paths `dist` lists in its .aula-files (user-files.ts), or null when it has none (or a damaged one). */
+export function madeListOf(dist: string): string[] | null {
+  const text = readSmallFile(join(dist, MADE_FILES), LIST_LIMIT);
+  return text === null ? null : parseMadeFiles(text);
+}
+
+/** Why a dist without its list is not replaced: one line, naming the folder. */
+export const noListMessage = (shownOut: string) =>
+  `--out ${shownOut} is a dist without its ${MADE_FILES} (written by an older aula, or copied without hidden files): aula cannot tell the files it made there from yours, so it replaces nothing; restore ${MADE_FILES}, or move your files out and remove the folder, and build again`;
+
 /** The real path of `path`, resolving the part that exists and appending the rest (which does not). */
 export function realpathOfMaybeMissing(path: string): string {
   const abs = resolve(path);
@@ -71,7 +85,8 @@ const inside = (child: string, parent: string) => {
 
 /**
  * Throws OutFolderError (one line, naming the folder) unless `out` may be replaced by a build
- * of `content`: absent, an empty folder, or a dist written by aula — and neither the content
+ * of `content`: absent, an empty folder, or a dist written by aula with the list of the files it
+ * made (user-files.ts) — and neither the content
  * folder, nor inside it, nor holding it.
  */
 export function checkOutFolder(out: string, content: string): void {
@@ -96,7 +111,11 @@ export function checkOutFolder(out: string, content: string): void {
     throw new OutFolderError(`--out ${shown} is a symbolic link; give the folder it points to, or a new folder`);
   }
   if (!info.isDirectory()) throw new OutFolderError(`--out ${shown} exists and is not a folder; refusing to replace it`);
-  if (readdirSync(out).length === 0 || isAulaDist(out)) return;
+  if (readdirSync(out).length === 0) return;
+  if (isAulaDist(out)) {
+    if (madeListOf(out) === null) throw new OutFolderError(noListMessage(shown));
+    return;
+  }
   throw new OutFolderError(
     `--out ${shown} is not empty and is not a dist written by aula (no aula manifest.json); refusing to replace it — give a new or empty folder`,
   );

@@ -17,14 +17,19 @@ afterEach(() => {
 
 const manifest = (version: string) => JSON.stringify({ format: 1, version, built_at: 'x', base_url: 'x', site: {}, counts: {}, event_list: {} });
 
-/** A former dist in `out` (many files) and a staged new one beside it. */
-function dists(files = 3) {
+/** A former dist in `out` (many files, and `more` it made) and a staged new one beside it. */
+function dists(files = 3, more: (out: string) => string[] = () => []) {
   const root = tempDir('aula-swap-');
   roots.push(root);
   const out = join(root, 'dist');
   mkdirSync(join(out, 'pages'), { recursive: true });
   writeFileSync(join(out, 'manifest.json'), manifest('old'));
-  for (let i = 0; i < files; i++) writeFileSync(join(out, 'pages', `${i}.json`), 'old');
+  const made = ['manifest.json', '.aula-files', ...more(out)];
+  for (let i = 0; i < files; i++) {
+    writeFileSync(join(out, 'pages', `${i}.json`), 'old');
+    made.push(`pages/${i}.json`);
+  }
+  writeFileSync(join(out, '.aula-files'), madeFilesText(made));
   const staging = createStaging(out);
   mkdirSync(join(staging, 'pages'));
   writeFileSync(join(staging, 'manifest.json'), manifest('new'));
@@ -42,29 +47,31 @@ describe('swapIn', () => {
     writeFileSync(join(root, '.aula-old-dist-notes', 'a.txt'), 'mine');
     mkdirSync(join(root, 'elsewhere'));
     writeFileSync(join(root, 'elsewhere', 'keep.txt'), 'mine');
-    // (inside a folder the new dist has too: the former dist lists nothing (.aula-files), and a name
-    // at its top that aula does not write would be the user's, moved into the new dist)
+    // (a link aula did not make, in a folder the new dist has too: the user's, moved into it)
     symlinkSync(join(root, 'elsewhere'), join(out, 'pages', 'linked'));
 
     swapIn(staging, out);
     expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(manifest('new'));
     expect(readdirSync(out).sort()).toEqual(['.aula-files', 'manifest.json', 'pages']);
+    expect(readdirSync(join(out, 'pages')).sort()).toEqual(['0.json', 'linked']);
     expect(readdirSync(root).sort()).toEqual(['.aula-old-dist-notes', 'dist', 'elsewhere']);
     expect(readFileSync(join(root, '.aula-old-dist-notes', 'a.txt'), 'utf8')).toBe('mine');
-    // the link was removed, not followed
+    // the link was moved, not followed
     expect(readFileSync(join(root, 'elsewhere', 'keep.txt'), 'utf8')).toBe('mine');
     expect(readFileSync(join(out, 'pages', '0.json'), 'utf8')).toBe('new');
   });
 
   it('a removal that fails midway leaves the new dist whole and names the path in one line', () => {
-    const { root, out, staging } = dists();
-    // a file deeper than PATH_MAX in the former dist: made by moving one deep folder into another
-    // (each call's path stays short enough), it can be neither listed nor unlinked by its path
-    const deep = Array.from({ length: 12 }, () => 'd'.repeat(200)).join('/');
-    mkdirSync(join(out, 'pages', deep), { recursive: true });
-    mkdirSync(join(root, 'more', deep), { recursive: true });
-    writeFileSync(join(root, 'more', deep, 'file'), 'x');
-    renameSync(join(root, 'more'), join(out, 'pages', deep, 'more'));
+    // a file the former dist lists whose path is just short enough from the dist's own name, and
+    // too long (past PATH_MAX) from the longer name it is parked under for its removal
+    const { root, out, staging } = dists(3, (dist) => {
+      let rel = 'pages';
+      while (join(dist, rel).length < 4_070 - 200) rel += `/${'d'.repeat(199)}`;
+      rel += `/${'d'.repeat(4_070 - join(dist, rel).length - 1)}`;
+      mkdirSync(join(dist, rel), { recursive: true });
+      writeFileSync(join(dist, rel, 'file'), 'x');
+      return [`${rel}/file`];
+    });
 
     let failure: NodeJS.ErrnoException | null = null;
     try {
@@ -118,15 +125,10 @@ describe('recoverDist, for a former dist that was not wholly removed', () => {
     expect(existsSync(parked)).toBe(false);
   });
 
-  it('says so when a parked dist without a list is emptied of all but the names at its top', () => {
-    // an older aula's dist (no .aula-files): the user's top-level file moves, the rest goes
-    const { out, parked } = swappedWithParked({ 'pages/0.json': 'old', CNAME: 'example.org' });
-    const warnings: string[] = [];
-    recoverDist(out, (w) => warnings.push(w));
-    expect(readFileSync(join(out, 'CNAME'), 'utf8')).toBe('example.org');
-    expect(existsSync(parked)).toBe(false);
-    expect(warnings).toEqual([
-      `${join(parked, '.aula-files')} is missing or unreadable (a dist of an older aula, or damaged): of what aula did not make, only the names at the top of ${parked} are kept`,
-    ]);
+  it('leaves a parked dist without a list where it is: nothing of it can be told from the user\u2019s', () => {
+    const { out, parked } = swappedWithParked({ 'pages/0.json': 'old', 'pages/mine.json': 'theirs', CNAME: 'example.org' });
+    recoverDist(out);
+    expect(readFileSync(join(parked, 'pages', 'mine.json'), 'utf8')).toBe('theirs');
+    expect(readFileSync(join(parked, 'CNAME'), 'utf8')).toBe('example.org');
   });
 });

@@ -114,19 +114,12 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void
   try {
     const { entries, made } = userEntries(parked, out, printable(out));
     const moved = moveUserEntries(parked, out, entries, strandedIn(parked, out, warn));
-    // without a list, nothing goes until every user entry has moved; then said, as swapRenames
-    // says it of the dist it parks
-    if ('top' in made && moved) warn(noListWarning(parked));
-    if ('files' in made || moved) removeMade(parked, made);
+    removeMade(parked, made);
     if (moved) warnLeft(parked, warn);
   } catch {
-    // one would land on a file of the dist: the parked folder stays, with it
+    // one would land on a file of the dist, or the parked folder has no list: it stays
   }
 }
-
-/** A dist without its list: what of it was the user's can be told only at its top. */
-const noListWarning = (dist: string) =>
-  `${printable(join(dist, MADE_FILES))} is missing or unreadable (a dist of an older aula, or damaged): of what aula did not make, only the names at the top of ${printable(dist)} are kept`;
 
 /**
  * Moves `staged` to `out`, replacing what was there (`files`: the staging folder's files, when the
@@ -162,17 +155,11 @@ function warnLeft(dir: string, warn: SwapWarning): void {
   warn(`${printable(join(dir, left[0]))}${more} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${printable(dir)} with it; remove that folder when it is no longer needed`);
 }
 
-/**
- * The two renames of the swap; returns the parked former dist when there is one to remove, with
- * the files its .aula-files lists (null: it lists none, and all of it is aula's once the user's
- * entries at its top are moved out).
- */
+/** The two renames of the swap; returns the parked former dist when there is one to remove, with the files its .aula-files lists. */
 function swapRenames(staged: string, out: string, warn: SwapWarning, files?: readonly string[]): { dir: string; made: MadeList; kept: boolean } | null {
   const hadOld = existsSync(out);
   // what the user keeps in the former dist, and where it goes: refused before anything moves
   const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: { files: [] } };
-  // said once per such build: nested files of the user's cannot be told from aula's there
-  if (hadOld && 'top' in made) warn(noListWarning(out));
   writeMadeFiles(staged, hadOld ? out : null, files);
   // From here on the manifest proves the folder is aula's; the marker must not ship in the dist.
   // (Nor is it removed if the build is stopped now: it is about to be the dist, or the old one
@@ -186,8 +173,8 @@ function swapRenames(staged: string, out: string, warn: SwapWarning, files?: rea
   const kept = moveUserEntries(parked, out, keep, strandedIn(parked, out, warn));
   // checked here, on this thread, before anything is removed: only a folder aula made goes, and of
   // it only what its list names (a file written into it meanwhile, or one that did not move, stays
-  // for the next build's recoverDist); without a list, only once every user entry has moved
-  if (!hadOld || !provablyOurs(parked) || ('top' in made && !kept)) return null;
+  // for the next build's recoverDist)
+  if (!hadOld || !provablyOurs(parked)) return null;
   return { dir: parked, made, kept };
 }
 

@@ -62,20 +62,14 @@ describe('userEntries: what of a former dist aula did not make', () => {
     expect(() => userEntries(folder, tree(listed({ 'events.ics': 'BEGIN:VCALENDAR' })), 'dist')).toThrow(/events\.ics in it was not made by aula/);
   });
 
-  it('a dist without .aula-files (an older aula): names at its top that aula does not write are the user\u2019s', () => {
-    const old = tree({ 'manifest.json': '{}', 'v1/mine.txt': 'kept as aula\u2019s, as before', 'events.ics': 'x', CNAME: 'c', '.nojekyll': '', 'robots.txt': 'r', 'sitemap/a.xml': 's' });
-    const staged = tree({ 'manifest.json': '{}', 'robots.txt': 'the new tree has one' });
-    const { entries, made } = userEntries(old, staged, 'dist');
-    expect(entries.sort()).toEqual(['.nojekyll', 'CNAME', 'sitemap']);
-    // what a removal of the former dist may then take: these names, and no name put there later
-    expect('top' in made && [...made.top].sort()).toEqual(['events.ics', 'manifest.json', 'robots.txt', 'v1']);
-  });
-
-  it('a damaged .aula-files is read as none', () => {
-    const old = tree({ ...listed({ CNAME: 'c' }), [MADE_FILES]: '{"aula_files":1,"files":[' });
-    const { entries, made } = userEntries(old, tree(listed()), 'dist');
-    expect(made).toEqual({ top: expect.arrayContaining(['manifest.json', MADE_FILES]) });
-    expect(entries.sort()).toEqual(['CNAME']);
+  it('a dist without .aula-files, or with a damaged one, is refused whole: nothing of it can be told from the user\u2019s', () => {
+    for (const old of [
+      tree({ 'manifest.json': '{}', 'v1/extra/mine.json': 'theirs, nested in aula\u2019s folder', CNAME: 'c' }),
+      tree({ ...listed({ CNAME: 'c' }), [MADE_FILES]: '{"aula_files":1,"files":[' }),
+    ]) {
+      expect(() => userEntries(old, tree(listed()), 'dist')).toThrow(/^--out dist is a dist without its \.aula-files .* replaces nothing/);
+      expect(readFileSync(join(old, 'CNAME'), 'utf8')).toBe('c');
+    }
   });
 });
 
@@ -101,20 +95,10 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     expect(fs.readdirSync(join(parked, 'v1'))).toEqual(['late.txt']);
   });
 
-  it('with nothing else left, the proof goes last and the folder with it; without a list, everything under aula\u2019s top names goes', () => {
+  it('with nothing else left, the proof goes last and the folder with it', () => {
     const parked = tree(listed({ 'v1/cms/event/offset/20.json': '{}' }));
     removeMade(parked, { files: [...MADE, 'v1/cms/event/offset/20.json'] });
     expect(existsSync(parked)).toBe(false);
-    const older = tree({ 'manifest.json': '{}', 'v1/x.json': '{}', 'pages/deep/er/y': 'y', 'events.ics': 'x' });
-    removeMade(older, { top: ['manifest.json', 'v1', 'pages', 'events.ics'] });
-    expect(existsSync(older)).toBe(false);
-  });
-
-  it('without a list, a name at the top aula does not write stays (put there after the user\u2019s entries moved), with the proof', () => {
-    const older = tree({ 'manifest.json': '{}', 'v1/x.json': '{}', 'CNAME': 'example.org', 'notes/todo.txt': 'mine' });
-    removeMade(older, { top: ['manifest.json', 'v1'] });
-    expect(fs.readdirSync(older).sort()).toEqual(['CNAME', 'manifest.json', 'notes']);
-    expect(readFileSync(join(older, 'notes', 'todo.txt'), 'utf8')).toBe('mine');
   });
 
   it('a listed name that is now somebody\'s link stays; a link is never followed', () => {
@@ -127,12 +111,12 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     expect(readFileSync(join(elsewhere, 'keep.txt'), 'utf8')).toBe('mine');
   });
 
-  it('a symbolic link is unlinked, never followed', () => {
+  it('a symbolic link it did not list stays, and is never followed', () => {
     const outside = tree({ 'keep.txt': 'mine' });
     const parked = tree(listed());
     fs.symlinkSync(outside, join(parked, 'v1', 'link'));
-    removeMade(parked, { top: fs.readdirSync(parked) });
-    expect(existsSync(parked)).toBe(false);
+    removeMade(parked, { files: MADE });
+    expect(fs.readlinkSync(join(parked, 'v1', 'link'))).toBe(outside);
     expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('mine');
   });
 });

@@ -4,43 +4,26 @@
 // tree: what aula made is what the dist's .aula-files lists (store/format/made-files.ts), and
 // everything else there is the user's.
 //
-// A dist written before .aula-files existed lists nothing: there, an entry at the top of the
-// folder is the user's unless aula writes one of that name (aula's folders are taken as aula's,
-// as they were). Keeping too much is the safe side: an unknown name is kept, never removed.
+// A dist without its .aula-files (an older aula's, or one copied without hidden files) proves
+// nothing of its files: the build refuses to replace it (out-folder.ts checkOutFolder), since a
+// file of the user's nested in aula's folders could not be told from one aula made.
 //
 // A user's file where the new build makes one cannot be kept in place: the build refuses, before
 // anything is moved, and says which.
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, unlinkSync, type Dirent } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { MADE_FILES, parseMadeFiles } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
-import { OutFolderError } from './out-folder.ts';
-import { readSmallFile } from '../cache/cache-file.ts';
+import { madeListOf, noListMessage, OutFolderError } from './out-folder.ts';
 
 /** The marker of a staging folder (swap.ts): aula's, should a dist still hold one. */
 export const STAGING_MARKER = '.aula-staging';
 
-/** Far above what a large dist's .aula-files holds; the cap only bounds what is read. */
-const LIST_LIMIT = 64 * 1024 * 1024;
-
-/** The names aula writes at the top of a dist: in one without .aula-files, every other entry is the user's. */
-const AULA_TOP_NAMES = new Set([
-  MADE_FILES, STAGING_MARKER, 'manifest.json', 'changes.json', '_headers', '_redirects', 'vercel.json',
-  'openapi.json', 'openapi.json.gz', 'openapi.json.br', 'events.ics', 'events.ics.gz', 'events.ics.br',
-  'v1', 'cms', 'data', 'autocomplete', 'schemas', 'deploy', 'edge',
-]);
-
-/**
- * What aula made of a former dist: the files its .aula-files lists, or, in a dist of an older
- * aula without one, the names at its top taken as aula's when its user entries were found (a name
- * put there later is the user's).
- */
-export type MadeList = { files: readonly string[] } | { top: readonly string[] };
+/** What aula made of a former dist: the files its .aula-files lists. */
+export type MadeList = { files: readonly string[] };
 
 /** The paths `dist` lists in its .aula-files, or null when it has none (or a damaged one). */
 function madeFilesOf(dist: string): Set<string> | null {
-  const text = readSmallFile(join(dist, MADE_FILES), LIST_LIMIT);
-  const files = text === null ? null : parseMadeFiles(text);
+  const files = madeListOf(dist);
   return files === null ? null : new Set(files);
 }
 
@@ -55,33 +38,31 @@ const kind = (path: string): 'none' | 'folder' | 'other' => {
 /**
  * What of the dist `old` aula did not make, as paths relative to it (a folder of the user's as
  * one path), placed where `staged` (the new tree) leaves room for them. Throws OutFolderError
- * naming the first that would land on something the new build makes.
+ * naming the first that would land on something the new build makes, or when `old` has no list
+ * (and is not empty).
  */
 export function userEntries(old: string, staged: string, shownOut: string): { entries: string[]; made: MadeList } {
   const made = madeFilesOf(old);
-  const found: { rel: string; folder: boolean }[] = [];
-  const top: string[] = [];
   if (made === null) {
-    for (const e of readdirSync(old, { withFileTypes: true })) {
-      if (!AULA_TOP_NAMES.has(e.name) && kind(join(staged, e.name)) === 'none') found.push({ rel: e.name, folder: e.isDirectory() });
-      else top.push(e.name);
-    }
-  } else {
-    // the folders holding made files: only these are looked into
-    const folders = new Set<string>();
-    for (const f of made) for (let d = dirname(f); d !== '.' && !folders.has(d); d = dirname(d)) folders.add(d);
-    const walk = (rel: string) => {
-      for (const e of readdirSync(rel === '' ? old : join(old, rel), { withFileTypes: true }) as Dirent[]) {
-        const path = rel === '' ? e.name : `${rel}/${e.name}`;
-        if (e.isDirectory() ? folders.has(path) : made.has(path) || path === STAGING_MARKER) {
-          if (e.isDirectory()) walk(path);
-        } else {
-          found.push({ rel: path, folder: e.isDirectory() });
-        }
-      }
-    };
-    walk('');
+    // an empty folder holds nothing to lose
+    if (readdirSync(old).length === 0) return { entries: [], made: { files: [] } };
+    throw new OutFolderError(noListMessage(shownOut));
   }
+  const found: { rel: string; folder: boolean }[] = [];
+  // the folders holding made files: only these are looked into
+  const folders = new Set<string>();
+  for (const f of made) for (let d = dirname(f); d !== '.' && !folders.has(d); d = dirname(d)) folders.add(d);
+  const walk = (rel: string) => {
+    for (const e of readdirSync(rel === '' ? old : join(old, rel), { withFileTypes: true }) as Dirent[]) {
+      const path = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory() ? folders.has(path) : made.has(path) || path === STAGING_MARKER) {
+        if (e.isDirectory()) walk(path);
+      } else {
+        found.push({ rel: path, folder: e.isDirectory() });
+      }
+    }
+  };
+  walk('');
   const keep: string[] = [];
   const place = (rel: string, folder: boolean) => {
     const there = kind(join(staged, rel));
@@ -102,33 +83,28 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
     );
   };
   for (const { rel, folder } of found) place(rel, folder);
-  return { entries: keep, made: made === null ? { top } : { files: [...made] } };
+  return { entries: keep, made: { files: [...made] } };
 }
 
 /**
- * Removes from the former dist `dir` what aula made: every file `made` lists (in a dist of an
- * older aula without a list, whose user entries were moved out by name, every file under the top
- * names taken as aula's, and nothing under another), and the folders left empty. Anything else — a file put there while the build ran, one that could not be
- * moved — stays, and so do manifest.json and .aula-files, which prove the folder aula's to the
+ * Removes from the former dist `dir` what aula made: every file `made` lists, and the folders left
+ * empty. Anything else — a file put there while the build ran, one that could not be moved — stays, and so do manifest.json and .aula-files, which prove the folder aula's to the
  * next build (recoverDist moves those entries and removes the rest): they go last, with the
  * folder, once nothing else is left. A symbolic link is never followed (and, in a listed dist,
  * never aula's: aula makes none).
  */
 export function removeMade(dir: string, made: MadeList): void {
   const proof = new Set(['manifest.json', '.aula-files']);
-  const listed = 'files' in made ? new Set(made.files) : null;
-  const top = 'top' in made ? new Set(made.top) : null;
+  const listed = new Set(made.files);
   /** empties `rel` of what aula made; true when nothing is left in it */
   const empty = (rel: string): boolean => {
     let nothingLeft = true;
     for (const e of readdirSync(rel === '' ? dir : join(dir, rel), { withFileTypes: true })) {
       const at = rel === '' ? e.name : `${rel}/${e.name}`;
-      if (top !== null && rel === '' && !top.has(e.name)) {
-        nothingLeft = false;
-      } else if (e.isDirectory()) {
+      if (e.isDirectory()) {
         if (empty(at)) rmdirSync(join(dir, at));
         else nothingLeft = false;
-      } else if ((rel === '' && proof.has(e.name)) || (listed !== null && !(listed.has(at) && e.isFile()))) {
+      } else if ((rel === '' && proof.has(e.name)) || !(listed.has(at) && e.isFile())) {
         // (a listed name that is no longer a plain file is somebody's link or device: not aula's)
         nothingLeft = false;
       } else {

@@ -85,6 +85,26 @@ describe('detail route', () => {
     const omitted = (await site.get('/v1/cms/event/42/?omit=body,teaser')).json();
     expect(Object.keys(omitted)).toEqual(EVENT_FIELDS.filter((f) => f !== 'body' && f !== 'teaser'));
   });
+
+  it('looks the event up among those the filters and search leave, as DRF\'s get_object does', async () => {
+    const title = 'Vortrag über Herzgesundheit';
+    for (const query of [`title=${encodeURIComponent(title)}`, 'id=42', 'search=herzgesundheit', 'title__icontains=HERZ&dfp_points__gte=0']) {
+      const r = await site.get(`/v1/cms/event/42/?${query}&fields=id`);
+      expect([r.status, r.text], query).toEqual([200, '{"id":42}']);
+    }
+    for (const query of ['title=nomatch', 'id=43', 'search=nomatch', 'title__icontains=herz&id=41']) {
+      const r = await site.get(`/v1/cms/event/42/?${query}`);
+      expect([r.status, r.json()], query).toEqual([404, { detail: 'Not found.' }]);
+    }
+    // an invalid filter is the list's 400, before the event is looked up (an unknown one too)
+    for (const id of ['42', '999999']) {
+      const r = await site.get(`/v1/cms/event/${id}/?dfp_points=abc&id=x`);
+      expect([r.status, r.json()]).toEqual([400, (await site.get('/v1/cms/event/?dfp_points=abc&id=x')).json()]);
+    }
+    // paging and ordering do nothing to one event: named as ignored, as unknown names are
+    const paged = await site.get('/v1/cms/event/42/?limit=5&offset=3&ordering=title&foo=1&fields=id');
+    expect([paged.status, paged.headers.get('x-ignored-parameters')]).toEqual([200, 'limit, offset, ordering, foo']);
+  });
 });
 
 describe('expansion and sparse fields in the list', () => {

@@ -5,12 +5,13 @@ import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePy
 import type { QueryParams } from '../../query/query-dict.ts';
 import { nextInFile, type EventRows } from '../../store/format/event-rows.ts';
 import { ignoredHeader, invalid, json, notFound, type ApiResponse } from '../respond.ts';
-import { matchEvents } from '../../query/events/filter.ts';
+import { filterEvents, matchEvents, type FilterContext } from '../../query/events/filter.ts';
 import { orderSourceOf } from '../../query/events/ordering/field-orders.ts';
 import { orderedPage } from '../../query/events/ordering/ordered-page.ts';
 import { ORDERING_PARAM, parseOrdering } from '../../query/events/ordering/ordering-param.ts';
 import { SEARCH_PARAM } from '../../query/events/search/search.ts';
 import { charge } from '../../query/work-budget.ts';
+import { lowerBound } from '../../query/events/indexes/rowset.ts';
 import { isPlain, isSpliced, parseShape, rowSplicer, shapeRenderer, SHAPE_PARAMS, type RowSplicer } from './shape.ts';
 import { takeBuffer } from '../../store/read/page-buffers.ts';
 
@@ -37,12 +38,16 @@ const UNITS_PER_READ = 2_000;
 export const EVENT_LIST_PATH = '/v1/cms/event/';
 
 export const LIST_RESERVED: ReadonlySet<string> = new Set<string>(['limit', 'offset', 'format', ORDERING_PARAM, SEARCH_PARAM, ...SHAPE_PARAMS]);
+/** A retrieve reads its filters, `search` and shaping; paging and ordering do nothing there (named as ignored). */
+const DETAIL_RESERVED: ReadonlySet<string> = new Set<string>(['format', SEARCH_PARAM, ...SHAPE_PARAMS]);
+
+const filterContext = (ds: Dataset): FilterContext => ({ timezone: ds.site.timezone, categoryIds: ds.categories.ids, search: { index: ds.search, rows: ds.events.rows } });
 
 /** The events a list or calendar query asks for: the matches (null: every event), in its order. */
 export function listQuery(ds: Dataset, params: QueryParams) {
   const { table } = ds.events;
   const ordering = parseOrdering(params);
-  const filtered = matchEvents(table, { timezone: ds.site.timezone, categoryIds: ds.categories.ids, search: { index: ds.search, rows: ds.events.rows } }, params, LIST_RESERVED);
+  const filtered = matchEvents(table, filterContext(ds), params, LIST_RESERVED);
   const ignored = [...filtered.ignored, ...ordering.ignored];
   if (!filtered.ok) return { ok: false as const, errors: filtered.errors, ignored };
   const { matches } = filtered;
@@ -192,14 +197,20 @@ function inPageOrder(rows: EventRows, page: Uint32Array, visit: (row: number, wh
   for (const row of page) visit(row, read.get(row)!);
 }
 
-/** The one event: a read-only viewset's retrieve, with the list's field shaping. */
+/**
+ * The one event: a read-only viewset's retrieve, with the list's field shaping. As DRF's
+ * get_object, it looks the event up among those the filters (and `search`) leave: a filter
+ * that is not valid is the list's 400, an event the filters leave out is not found.
+ */
 export function eventDetail(ds: Dataset, id: string, params: QueryParams): ApiResponse {
+  const shape = parseShape(params);
+  const filtered = filterEvents(ds.events.table, filterContext(ds), params, DETAIL_RESERVED);
+  const ignored = ignoredHeader([...filtered.ignored, ...shape.ignored]);
+  if (!filtered.ok) return invalid(filtered.errors, ignored);
   const value = parsePythonInt(id);
   const row = value === null ? undefined : ds.events.table.rowById.get(Number(value));
-  if (row === undefined) return notFound();
-  const shape = parseShape(params);
-  const unknown = params.keys().filter((k) => k !== 'format' && !(SHAPE_PARAMS as readonly string[]).includes(k));
+  if (row === undefined || (filtered.rows !== null && filtered.rows[lowerBound(filtered.rows, row)] !== row)) return notFound();
   const chunks: Uint8Array[] = [];
   shapeRenderer(shape, ds.events.rows, ds.categories.json)(row, ds.events.rows.bytes(row), chunks);
-  return json(200, chunks.length === 1 ? (chunks[0] as Buffer) : new BodyChunks(chunks), ignoredHeader([...unknown, ...shape.ignored]));
+  return json(200, chunks.length === 1 ? (chunks[0] as Buffer) : new BodyChunks(chunks), ignored);
 }

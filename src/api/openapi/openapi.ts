@@ -2,6 +2,7 @@
 // plain object so the build can write it as JSON and the server can answer it unchanged.
 import { AUTOCOMPLETE_PATH } from '../autocomplete.ts';
 import { EVENT_LIST_PATH } from '../events/list.ts';
+import { SEARCH_PARAM } from '../../query/events/search/search.ts';
 import { ALLOW } from '../respond.ts';
 import {
   autocompleteParameters, filterParameters, formatParameter, ifNoneMatch, orderingSearchParameters, paginationParameters, shapeParameters,
@@ -82,14 +83,18 @@ function paths(d: PageDefaults) {
       get: {
         operationId: 'getEvent',
         summary: 'One event',
+        description:
+          "The event looked up among those the filter parameters and `search` leave, as the list's (DRF's `get_object`): an invalid filter is the list's 400, an event the filters leave out is 404. `limit`, `offset` and `ordering` do nothing here and are named in `X-Ignored-Parameters`.",
         tags: ['events'],
         parameters: [
           { name: 'id', in: 'path', required: true, description: 'The event id.', schema: { type: 'integer' } },
           formatParameter(['json', 'api']),
           ...shape,
+          ...orderingSearchParameters().filter((p) => p.name === SEARCH_PARAM),
+          ...filterParameters(),
           ifNoneMatch,
         ],
-        responses: { '200': ok('The event.', ref('Event')), ...COMMON_RESPONSES },
+        responses: { '200': ok('The event.', ref('Event')), '400': responseRef('BadRequest'), ...COMMON_RESPONSES },
       },
       options: options('describeEvent', 'Describe the event instance', 'events'),
     },

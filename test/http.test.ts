@@ -30,6 +30,19 @@ describe('HEAD', () => {
       expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(get.text)));
     }
   });
+
+  it('gives the same headers as GET where the answer is compressed for the client', async () => {
+    for (const path of ['/v1/cms/event/', '/v1/cms/event/?format=ics', '/v1/api/autocomplete/?q=m', '/v1/cms/event/42/']) {
+      for (const coding of ['gzip', 'br']) {
+        const headers = { 'Accept-Encoding': coding };
+        const get = await site.get(path, { headers });
+        const head = await site.get(path, { method: 'HEAD', headers });
+        expect([head.status, head.text]).toEqual([200, '']);
+        const comparable = (h: Headers) => Object.fromEntries([...h].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)));
+        expect(comparable(head.headers), `${path} ${coding}`).toEqual(comparable(get.headers));
+      }
+    }
+  });
 });
 
 describe('errors', () => {

@@ -105,8 +105,10 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
     function answerApi(query: string, accept: string | undefined, shape: Shape): boolean {
       // counts what the core's own meter charges (it nests), including a refused request's work
       const meter = new WorkMeter(Infinity);
+      // HEAD is answered as GET, its body left unsent: its headers are then the GET's as they go
+      // out, compressed for the client's Accept-Encoding (length, weak ETag, Vary)
       const response = metered(meter, () =>
-        api()({ method, path, query, headers: { accept, 'if-none-match': header(req.headers['if-none-match']) } }),
+        api()({ method: method === 'HEAD' ? 'GET' : method, path, query, headers: { accept, 'if-none-match': header(req.headers['if-none-match']) } }),
       );
       // a name first seen here is known from now on: its cost is the new shape's, not the old one's
       if (shapes.learn(query, response.status, response.headers['X-Ignored-Parameters'])) shape = shapes.shapeOf(method, path, query, accept);
@@ -116,7 +118,7 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
       const send = ({ headers, body }: TransportForm) => {
         // the core's answers carry their header list, made once: written as it is
         res.writeHead(status, cors ? flatHeaders(cors.withHeaders(headers, origin)) : headers === response.headers && response.headerList ? (response.headerList as string[]) : flatHeaders(headers));
-        bytes = endWith(res, body);
+        bytes = endWith(res, method === 'HEAD' ? undefined : body);
         releaseWhenWritten(res, response.body);
       };
       const form = transportForm(response, header(req.headers['accept-encoding']));

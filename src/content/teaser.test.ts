@@ -3,13 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { deriveTeaser, withoutMarkup } from './teaser.ts';
 
 /** What withoutMarkup removes, as the one regular expression that says it (quadratic on unclosed `<`). */
-const MARKUP = /<\/?[A-Za-z][^>]*>|<!--[\s\S]*?-->|<![^>]*>|<\?[^>]*>/g;
+const MARKUP = /<(script|style)(?=[\t\n\f\r />])[^>]*>[\s\S]*?(?:<\/\1\s*>|$)|<\/?[A-Za-z][^>]*>|<!--[\s\S]*?-->|<![^>]*>|<\?[^>]*>/gi;
 
 describe('deriveTeaser', () => {
   it('removes tags, decodes entities, collapses white space and trims', () => {
     expect(deriveTeaser('<h1>Title</h1>\n<p>A &amp; B &lt;tag&gt; &quot;q&quot;&nbsp;x</p>\n\n  <!-- note -->  <br/>end ')).toBe(
       'Title A & B <tag> "q" x end',
     );
+  });
+
+  it('leaves out what scripts and styles hold, as search does', () => {
+    expect(deriveTeaser('<p>Eintritt frei.</p><script>alert(1)</script><STYLE media="x">p{}</style >\n<p>Ende</p>')).toBe('Eintritt frei. Ende');
+    expect(deriveTeaser('<p>Text</p>\n<script src="x.js"></script><p>mehr</p><script>never closed <p>gone</p>')).toBe('Text mehr');
+    expect(deriveTeaser('<scripts>kept</scripts> <style-guide>kept too</style-guide>')).toBe('kept kept too');
   });
 
   it('keeps a lone < that starts no tag', () => {
@@ -50,7 +56,7 @@ describe('deriveTeaser', () => {
 
 describe('withoutMarkup', () => {
   it('removes what the markup pattern removes, from any text of tags, comments and stray characters', () => {
-    const piece = fc.constantFrom('<', '>', '</', '<!', '<!--', '-->', '--', '<?', '-', '!', '?', 'a', 'Z', '/', ' ', '\n', 'p', '<p>', '<!-->', 'é', '😀', '&amp;');
+    const piece = fc.constantFrom('<', '>', '</', '<!', '<!--', '-->', '--', '<?', '-', '!', '?', 'a', 'Z', '/', ' ', '\n', 'p', '<p>', '<!-->', 'é', '😀', '&amp;', '<script>', '<SCRIPT a', 'script', '</script', '</script >', '<style', '</Style>', 's', '-', '<style/', '\t');
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }).map((a) => a.join('')), (html) => {
         expect(withoutMarkup(html)).toBe(html.replace(MARKUP, ''));
@@ -61,7 +67,7 @@ describe('withoutMarkup', () => {
 
   it('reads a body of unclosed tags and comments once, not once per `<`', () => {
     // the pattern looks for an end again from every unclosed `<` of these; one pass reads each once
-    for (const body of ['a<b '.repeat(400_000), '<!--'.repeat(400_000), `${'<p>x</p>'.repeat(1000)}${'<!x'.repeat(400_000)}`]) {
+    for (const body of ['a<b '.repeat(400_000), '<!--'.repeat(400_000), `${'<p>x</p>'.repeat(1000)}${'<!x'.repeat(400_000)}`, '<script>x</scrip'.repeat(100_000), '<style></style'.repeat(100_000)]) {
       const started = process.cpuUsage();
       deriveTeaser(body);
       const used = process.cpuUsage(started);

@@ -30,11 +30,33 @@ function afterCodePoints(text: string, n: number): number {
 }
 
 const isLetter = (c: number) => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+/** What ends a tag's name (HTML): white space, `/` or `>`. */
+const endsName = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d || c === 0x2f || c === 0x3e;
+
+/**
+ * The elements whose content is no text a reader sees (as search reads a body: search-text.ts);
+ * each with the pattern of its end tag, looked for from where its start tag ends.
+ */
+const RAW_TEXT: readonly [string, RegExp][] = [
+  ['script', /<\/script\s*>/gi],
+  ['style', /<\/style\s*>/gi],
+];
+
+/** The index after the end tag of the script or style element whose start tag at `i` ends before `after`; -1 when it is neither (the end of `html` when unclosed). */
+function rawTextEnd(html: string, i: number, after: number): number {
+  for (const [name, close] of RAW_TEXT) {
+    if (html.slice(i + 1, i + 1 + name.length).toLowerCase() !== name || !endsName(html.charCodeAt(i + 1 + name.length))) continue;
+    close.lastIndex = after;
+    return close.exec(html) ? close.lastIndex : html.length;
+  }
+  return -1;
+}
 
 /**
  * `html` without its start and end tags (`<` letter or `</` letter, to the next `>`), comments
  * (`<!--` to the next `-->`), doctypes (`<!` to the next `>`) and processing instructions (`<?`
- * to the next `>`); a `<` that starts none of them, or has no end after it, stays. (What the
+ * to the next `>`); a script or style element goes with its content (to its end tag, or the end
+ * of `html`); a `<` that starts none of them, or has no end after it, stays. (What the
  * pattern /<\/?[A-Za-z][^>]*>|<!--[\s\S]*?-->|<![^>]*>|<\?[^>]*>/g removes, in one pass: that
  * pattern looks for the end again from every unclosed `<`, a body full of them costs minutes.)
  * Each end is looked for once: the next `>` (or `-->`) found from one place is the next from
@@ -53,6 +75,9 @@ export function withoutMarkup(html: string): string {
     if (isLetter(c) || (c === 0x2f && isLetter(html.charCodeAt(i + 2)))) {
       const gtAt = nextGt(i + (c === 0x2f ? 3 : 2));
       if (gtAt >= 0) end = gtAt + 1;
+      // (each element's end is looked for once, from its own start tag on: the pass stays linear)
+      const raw = end > 0 && c !== 0x2f ? rawTextEnd(html, i, end) : -1;
+      if (raw >= 0) end = raw;
     } else if (c === 0x21) {
       const close = html.startsWith('<!--', i) ? nextDashes(i + 4) : -1;
       if (close >= 0) end = close + 3;

@@ -482,7 +482,7 @@ const BLOCK = new Set([
 // `>`), or another markup declaration (`<!doctype …>`, `<?…>`). No part runs past the next `<`
 // unless it must (a comment, a script's content): a match tried at every `<` of a body full of
 // unclosed tags then reads each character once, not once per `<` before it.
-const MARKUP = /<!--[\s\S]*?(?:-->|$)|<(script|style)\b(?:[^<>"']|"[^"<]*"|'[^'<]*')*>[\s\S]*?(?:<\/\1\s*>|$)|<\/?([A-Za-z][^\s/<>]*)(?:[^<>"']|"[^"<]*"|'[^'<]*')*>|<[!?][^<>]*>/gi;
+const MARKUP = /<!--[\s\S]*?(?:-->|$)|<(script|style)(?=[\t\n\f\r />])(?:[^<>"']|"[^"<]*"|'[^'<]*')*>[\s\S]*?(?:<\/\1\s*>|$)|<\/?([A-Za-z][^\s/<>]*)(?:[^<>"']|"[^"<]*"|'[^'<]*')*>|<[!?][^<>]*>/gi;
 
 /** The text of an HTML fragment as a reader sees it (see above), whitespace not yet collapsed. */
 export function htmlText(html: string): string {

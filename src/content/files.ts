@@ -34,6 +34,17 @@ const TOP_FILE = /^(site|pages|categories|media)\.(?:yaml|yml|json)$/;
 const TOP_DIRS: ReadonlySet<string> = new Set(['media', 'events', 'directory']);
 const DATA_FILE = /\.(?:yaml|yml|json)$/;
 const EVENT_FILE = /\.(?:md|yaml|yml|json)$/;
+/** Other names Markdown files go by: an event file named so is not read, and told. */
+const MARKDOWN_EXTENSIONS = new Set(['.markdown', '.mdown', '.mkd', '.mkdn']);
+
+/**
+ * A hidden file (`.x.md`) that would be read without its dot, in a folder of `kind`: told, as a
+ * typo is; an editor's lock (`.#x.md`) or macOS's metadata twin (`._x.md`) is no such file.
+ */
+function hiddenContent(kind: Kind | null, name: string): string | null {
+  if (kind === null || name.startsWith('.#') || name.startsWith('._') || name.length < 2 || name.charAt(1) === '.') return null;
+  return (kind === 'events' ? EVENT_FILE : DATA_FILE).test(name) ? name.slice(1) : null;
+}
 
 /** What the top of a content folder holds: its files' stems and its folders. */
 const TOP_STEMS = ['site', 'pages', 'categories', 'media'];
@@ -47,9 +58,13 @@ const TOP_FOLDERS = ['media', 'events', 'directory'];
 function resemblance(kind: Kind | null, name: string, isFolder: boolean): string | null {
   const dot = name.lastIndexOf('.');
   if (kind !== null) {
-    // only the extension's case can be wrong here: anything else in these folders is not content
+    // only the extension can be wrong here (its case, or Markdown's other names): anything else
+    // in these folders is not content
     const pattern = kind === 'events' ? EVENT_FILE : DATA_FILE;
-    return !isFolder && pattern.test(name.toLowerCase()) ? `${name.slice(0, dot)}${name.slice(dot).toLowerCase()}` : null;
+    if (isFolder || dot <= 0) return null;
+    const ext = name.slice(dot).toLowerCase();
+    if (kind === 'events' && MARKDOWN_EXTENSIONS.has(ext)) return `${name.slice(0, dot)}.md`;
+    return pattern.test(ext) ? `${name.slice(0, dot)}${ext}` : null;
   }
   const [stem, ext] = isFolder || dot <= 0 ? [name, ''] : [name.slice(0, dot), name.slice(dot)];
   if (ext !== '' && !DATA_FILE.test(ext.toLowerCase())) return null;
@@ -156,8 +171,13 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
       continue;
     }
     for (const { dirent: entry, name, path } of entries) {
-      if (name.text.startsWith('.')) continue; // hidden files and folders are not content
       const shown = folder.shown === '' ? name.text : `${folder.shown}/${name.text}`;
+      if (name.text.startsWith('.')) {
+        // hidden files and folders are not content
+        const like = entry.isDirectory() ? null : hiddenContent(folder.kind, name.text);
+        if (like !== null) found.notRead.push({ path: shown, like });
+        continue;
+      }
       const fileKind: Kind | null =
         folder.kind === null
           ? ((TOP_FILE.exec(name.text)?.[1] as Kind | undefined) ?? null)

@@ -160,6 +160,13 @@ describe('names that look meant as content but are not read', () => {
       'media/files/poster.PNG': 'png',
       'events/notes.txt': 'n',
       '.git/HEAD': 'ref',
+      'events/2025/talk.markdown': '---\nid: 5\n---\n',
+      'events/.hidden.md': '---\nid: 6\n---\n',
+      'directory/.people.yaml': '[]\n',
+      // an editor's lock, macOS's metadata twin, a swap file: not told
+      'events/.#lock.md': '',
+      'events/._x.md': '',
+      'events/.x.md.swp': '',
     });
     const { model, notRead } = await loadContent(dir);
     expect(model?.events.map((e) => e.id)).toEqual([3]);
@@ -171,9 +178,12 @@ describe('names that look meant as content but are not read', () => {
         { path: 'Site.YAML', like: 'site.yaml' },
         { path: 'events/x.YAML', like: 'x.yaml' },
         { path: 'directory/people.Json', like: 'people.json' },
+        { path: 'events/2025/talk.markdown', like: 'talk.md' },
+        { path: 'events/.hidden.md', like: 'hidden.md' },
+        { path: 'directory/.people.yaml', like: 'people.yaml' },
       ]),
     );
-    expect(notRead).toHaveLength(6);
+    expect(notRead).toHaveLength(9);
   });
 
   it('tells of a file named as a content folder and a folder named as a content file, which are read as neither', async () => {

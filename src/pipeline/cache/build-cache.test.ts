@@ -186,18 +186,22 @@ describe('BuildCache', () => {
     expect(garbage.cache.stats.foreign).toBe(true);
   });
 
-  it('ignores a pack written by another aula version whole', () => {
-    const path = pack();
-    run(path, ['a']);
-    const text = readFileSync(path, 'latin1');
-    const foreign = cacheIdentity().replace(/"aula":"[^"]*"/, '"aula":"0.0.0-other"');
-    expect(foreign).not.toBe(cacheIdentity());
-    writeFileSync(path, Buffer.from(text.replace(cacheIdentity(), foreign), 'latin1'));
-    const again = run(path, ['a']);
-    expect(again.parsedAnew).toEqual(['a']);
-    expect(again.cache.stats.foreign).toBe(true);
-    // and the next build writes a pack of its own version
-    expect(run(path, ['a']).parsedAnew).toEqual([]);
+  it('ignores a pack written by another aula version, or with other time-zone data, whole', () => {
+    // the time-zone data and ICU are named: a Node on the system's ICU gets new tzdata without a new version
+    expect(JSON.parse(cacheIdentity())).toMatchObject({ tz: process.versions.tz, icu: process.versions.icu });
+    for (const [pattern, other] of [[/"aula":"[^"]*"/, '"aula":"0.0.0-other"'], [/"tz":"[^"]*"/, '"tz":"1970a"']] as const) {
+      const path = pack();
+      run(path, ['a']);
+      const text = readFileSync(path, 'latin1');
+      const foreign = cacheIdentity().replace(pattern, other);
+      expect(foreign).not.toBe(cacheIdentity());
+      writeFileSync(path, Buffer.from(text.replace(cacheIdentity(), foreign), 'latin1'));
+      const again = run(path, ['a']);
+      expect(again.parsedAnew).toEqual(['a']);
+      expect(again.cache.stats.foreign).toBe(true);
+      // and the next build writes a pack of its own version
+      expect(run(path, ['a']).parsedAnew).toEqual([]);
+    }
   });
 
   it('a cache folder that cannot be written costs nothing but speed', () => {

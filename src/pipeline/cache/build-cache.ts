@@ -46,8 +46,13 @@ export function cacheIdentity(): string {
 // The payloads are v8.serialize's, whose format is Node's and V8's: their versions, not V8's
 // cachedDataVersionTag(), which also hashes the process's V8 flags: `aula build` sets one
 // (heap-policy.ts), and its packs must stay readable by `aula dev` and by any build run without
-// it.
-const IDENTITY = JSON.stringify({ code: codeVersion(), aula: AULA_VERSION, format: DIST_FORMAT, node: process.version, v8: process.versions.v8, sum: CHECKSUM });
+// it. The time-zone data and ICU versions are in it too: events' offsets and folded texts are
+// made with Intl, whose data a Node linked to the system's ICU takes from there (a tzdata update
+// changes them without a new Node).
+const IDENTITY = JSON.stringify({
+  code: codeVersion(), aula: AULA_VERSION, format: DIST_FORMAT, node: process.version, v8: process.versions.v8,
+  tz: process.versions.tz ?? '', icu: process.versions.icu ?? '', unicode: process.versions.unicode ?? '', sum: CHECKSUM,
+});
 /** What a pack starts with. */
 const PACK_HEAD = Buffer.concat([MAGIC, Buffer.from(`${IDENTITY}\n`)]);
 

@@ -10,7 +10,7 @@ import { describeFailure } from '../util/failure.ts';
 import { tolerateClosedReader } from './closed-output.ts';
 import { printable } from '../util/printable.ts';
 import { isHeaderValue } from '../util/header-value.ts';
-import { isOriginOnly, PLAIN_BASE_PATH, plainBasePath } from '../util/base-path.ts';
+import { basePathProblem, canonicalBaseUrl, isOriginOnly, PLAIN_BASE_PATH, plainBasePath } from '../util/base-path.ts';
 import { parseDuration } from '../util/duration.ts';
 import { DistError, parseManifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
@@ -63,7 +63,9 @@ function absoluteUrl(value: string): string {
   }
   if (u.username !== '' || u.password !== '') throw new InvalidArgumentError('expected no user name or password in the URL: the dist would publish them');
   if (plainBasePath(u) === null) throw new InvalidArgumentError(`its path may hold only ${PLAIN_BASE_PATH} (the host rules the build writes cannot hold others)`);
-  return value.replace(/\/+$/, '');
+  const problem = basePathProblem(value, u);
+  if (problem !== null) throw new InvalidArgumentError(`expected a URL links can carry: ${problem}`);
+  return canonicalBaseUrl(u);
 }
 
 function upstream(value: string): string {

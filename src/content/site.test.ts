@@ -27,6 +27,13 @@ describe('site.yaml', () => {
     expect((await loadModel({ 'site.yaml': 'base_url: https://example.org/my_site.v2/~x-y/\n' })).site.base_url).toBe('https://example.org/my_site.v2/~x-y');
   });
 
+  it('reports a base_url links would carry with an empty, . or .. segment, or port 0', async () => {
+    for (const [url, why] of [['http://a.example//x', 'an empty path segment (//)'], ['http://a.example/api/../x', 'a .. path segment'], ['http://a.example:0', 'port 0 cannot be reached']]) {
+      const { lines: out } = await load({ 'site.yaml': `base_url: "${url}"\n` });
+      expect(out).toEqual([`site.yaml:1:11 base_url: expected a URL links can carry, got ${JSON.stringify(url)}: ${why}`]);
+    }
+  });
+
   it('reports a base_url with a user name or password, without repeating them: they would be in every link', async () => {
     for (const url of ['https://user:s3cret@example.org/api', 'https://user@example.org', 'https://:s3cret@example.org', 'https://u:s3cret@example.org/api?x', 'ftp://u:s3cret@h']) {
       const { lines: out } = await load({ 'site.yaml': `base_url: "${url}"\n` });

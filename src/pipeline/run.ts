@@ -1,6 +1,8 @@
 // What every stage of a build shares: the options it was asked for, its clock (each phase's wall
 // and CPU time), and the rule a base URL must follow.
 
+import { basePathProblem, canonicalBaseUrl } from '../util/base-path.ts';
+
 export interface BuildOptions {
   content: string;
   out: string;
@@ -75,5 +77,7 @@ export function startClock(progress: BuildOptions['progress']): Clock {
 export function normalizeBaseUrl(url: string): string {
   const parsed = new URL(url);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`base URL must be http or https: ${url}`);
-  return url.replace(/\/+$/, '');
+  const problem = basePathProblem(url, parsed);
+  if (problem !== null) throw new Error(`base URL ${url}: ${problem}`);
+  return canonicalBaseUrl(parsed);
 }

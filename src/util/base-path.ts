@@ -21,6 +21,37 @@ export function plainBasePath(url: URL): string | null {
 }
 
 /**
+ * What is wrong with a base URL `text` (parsed as `url`) that the URL parser lets through and
+ * normalizes away: port 0 (no server listens there), and a path with an empty segment (`//`),
+ * a `.` or `..` segment (also %-escaped) or a backslash, which links would carry as written.
+ * Null when nothing is.
+ */
+export function basePathProblem(text: string, url: URL): string | null {
+  if (url.port === '0') return 'port 0 cannot be reached';
+  const path = text.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/\\?#]*/, '').replace(/[?#][\s\S]*$/, '').replace(/\/+$/, '');
+  if (path.includes('\\')) return 'a backslash in the path';
+  for (const segment of path.split('/').slice(1)) {
+    if (segment === '') return 'an empty path segment (//)';
+    let decoded = segment;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      // a bad %-escape: plainBasePath refuses it
+    }
+    if (decoded === '.' || decoded === '..') return `a ${decoded} path segment`;
+  }
+  return null;
+}
+
+/**
+ * A base URL as links carry it: scheme and host as the URL parser writes them (lower case, an
+ * international name in its ASCII form, no default port), the path without trailing slashes.
+ */
+export function canonicalBaseUrl(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
  * Whether `url` is an origin alone (scheme://host[:port]), as the upstream of the host rules must
  * be: they pass the request's path on unchanged, so a path of the upstream's own would be lost.
  */

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeBaseUrl } from '../pipeline/run.ts';
+import { basePathProblem, canonicalBaseUrl } from './base-path.ts';
+
+const problem = (text: string) => basePathProblem(text, new URL(text));
+
+describe('basePathProblem: what the URL parser lets through and links would carry as written', () => {
+  it('refuses port 0, empty, dot and backslash segments, %-escaped too', () => {
+    expect(problem('http://a.example:0/api')).toBe('port 0 cannot be reached');
+    expect(problem('http://a.example//x')).toBe('an empty path segment (//)');
+    expect(problem('http://a.example/api//v')).toBe('an empty path segment (//)');
+    expect(problem('http://a.example/../x')).toBe('a .. path segment');
+    expect(problem('http://a.example/x/./y')).toBe('a . path segment');
+    expect(problem('http://a.example/x/%2E%2e')).toBe('a .. path segment');
+    expect(problem('http://a.example\\x')).toBe('a backslash in the path');
+  });
+
+  it('passes what links carry as they are, trailing slashes and dots inside names included', () => {
+    for (const ok of ['http://a.example', 'https://a.example/', 'https://a.example/api/', 'https://a.example:8443/a.b/..c/v1.2//', 'http://127.0.0.1:8000']) {
+      expect(problem(ok), ok).toBeNull();
+    }
+  });
+});
+
+describe('canonicalBaseUrl, and normalizeBaseUrl the build uses', () => {
+  it('writes scheme and host as the parser does, drops the default port and trailing slashes', () => {
+    expect(canonicalBaseUrl(new URL('HTTP://A.EXAMPLE/Api/'))).toBe('http://a.example/Api');
+    expect(canonicalBaseUrl(new URL('http://müller.example'))).toBe('http://xn--mller-kva.example');
+    expect(canonicalBaseUrl(new URL('https://a.example:443/x'))).toBe('https://a.example/x');
+    expect(normalizeBaseUrl('HTTPS://Events.Example.org:8443/api//')).toBe('https://events.example.org:8443/api');
+  });
+
+  it('refuses what basePathProblem refuses, in one line naming the URL', () => {
+    expect(() => normalizeBaseUrl('http://a.example/../x')).toThrow(/^base URL http:\/\/a\.example\/\.\.\/x: a \.\. path segment$/);
+    expect(() => normalizeBaseUrl('ftp://a.example')).toThrow(/must be http or https/);
+  });
+});

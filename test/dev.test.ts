@@ -1,6 +1,8 @@
 // `aula dev` end to end: real files edited in a temp content folder, a real server answering
 // throughout, no request failing while builds come and go.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localUrl, startDev, type DevServer } from '../src/dev/dev.ts';
@@ -109,6 +111,24 @@ describe('aula dev on content that never built', () => {
     const url = await dev.serving;
     expect(dev.url).toBe(url);
     expect((await request(`${url}/v1/cms/event/42/?fields=title`)).json().title).toBe(ORIGINAL_TITLE);
+  });
+});
+
+describe('aula dev refuses at once, in one line, before any build', () => {
+  it('a content folder that is not there, and a port in use', async () => {
+    const root = tempDir('aula-dev-');
+    cleanup.push(async () => removeDir(root));
+    const logs: string[] = [];
+    const missing = join(root, 'nothing-here');
+    await expect(startDev({ content: missing, out: join(root, 'dist'), port: 0, host: '127.0.0.1', log: (l) => logs.push(l) })).rejects.toThrow(`--content ${missing}: no such folder`);
+    const taken = createServer();
+    await new Promise<void>((ok) => taken.listen(0, '127.0.0.1', ok));
+    cleanup.push(() => new Promise((closed) => taken.close(() => closed())));
+    const { port } = taken.address() as AddressInfo;
+    const content = writeContent(join(root, 'content'), FIXTURE_FILES);
+    await expect(startDev({ content, out: join(root, 'dist'), port, host: '127.0.0.1', log: (l) => logs.push(l) })).rejects.toThrow(`cannot listen on 127.0.0.1:${port}: the port is already in use (EADDRINUSE)`);
+    // nothing was built or said
+    expect(logs).toEqual([]);
   });
 });
 

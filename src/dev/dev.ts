@@ -10,8 +10,9 @@
 // are served from memory at once and the write catches up after. Once dist/ holds what is served,
 // the server reads it back from there (its validators and public files are then dist/'s).
 // A change that fails validation prints every problem and leaves the last good data answering.
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, relative, resolve, sep } from 'node:path';
 import { normalizeBaseUrl } from '../pipeline/build.ts';
 import { BuildCache, packPath } from '../pipeline/cache/build-cache.ts';
@@ -20,6 +21,7 @@ import { checkCacheFolder, checkOutFolder } from '../pipeline/out-folder/out-fol
 import { formatProblem } from '../content/index.ts';
 import { printable } from '../util/printable.ts';
 import { startServer, type RunningServer } from '../server/http.ts';
+import { listen, ServeError } from '../server/listen.ts';
 import { loadDataset, type Dataset } from '../query/dataset.ts';
 import { watchFolder } from './watch.ts';
 import { ContentState } from './content-state.ts';
@@ -66,28 +68,40 @@ function describeChanges(changed: readonly string[]): string {
   return changed.length > 5 ? `${shown} and ${changed.length - 5} more` : shown;
 }
 
-/** A TCP port free on `host` now (the OS picks it); the server binds it moments later. */
-function freePort(host: string): Promise<number> {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => ok(port));
-    });
-  });
+/**
+ * `port` on `host` if it is free now (0: one the OS picks), which the server binds moments later:
+ * a port in use is said in one line before the first build, not after it.
+ */
+async function freePort(host: string, port: number): Promise<number> {
+  const probe = createServer();
+  await listen(probe, port, host);
+  const { port: bound } = probe.address() as AddressInfo;
+  await new Promise((closed) => probe.close(closed));
+  return bound;
+}
+
+/** Throws one line unless `content` is a folder: dev waits for a fix to the content, not for the folder to appear. */
+function checkContentFolder(content: string, shown: string): void {
+  let folder = false;
+  try {
+    folder = statSync(content).isDirectory();
+  } catch {
+    // said below
+  }
+  if (!folder) throw new ServeError(`--content ${printable(shown)}: no such folder`);
 }
 
 export async function startDev(options: DevOptions): Promise<DevServer> {
   const { log } = options;
   const content = resolve(options.content);
   const out = resolve(options.out);
+  checkContentFolder(content, options.content);
   checkOutFolder(out, content);
   if (options.cache !== undefined) checkCacheFolder(options.cache, content, out);
   // The links name the port dev listens on, which the first build needs before it listens: port 0
   // is turned into a free port first (with port 0 itself they named site.yaml's base_url, which
   // is not this server, without a word).
-  const port = options.port === 0 ? await freePort(options.host) : options.port;
+  const port = await freePort(options.host, options.port);
   const baseUrl = options.baseUrl ?? localUrl(options.host, port);
   const state = new ContentState(content);
   const memory = new MemoryBuild();

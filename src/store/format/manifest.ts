@@ -130,11 +130,13 @@ export function parseManifest(text: string, where: string): Manifest {
   let m: Manifest;
   try {
     m = JSON.parse(text);
-  } catch (e) {
-    throw new DistError(`${where}: not valid JSON (${(e as Error).message})`);
+  } catch {
+    // (not the parser's message: it quotes the text, which may be any bytes an origin sent)
+    throw new DistError(`${where}: not valid JSON`);
   }
   if (m?.format !== DIST_FORMAT) {
-    throw new DistError(`${where}: dist format ${String(m?.format)} is not the one this aula reads (${DIST_FORMAT}); rebuild with \`aula build\``);
+    const format = Number.isSafeInteger(m?.format) ? String(m.format) : 'unknown';
+    throw new DistError(`${where}: dist format ${format} is not the one this aula reads (${DIST_FORMAT}); rebuild with \`aula build\``);
   }
   // format 1 dists written before checksums existed have no `files`: the same answer as an old format
   if (typeof m.files !== 'object' || m.files === null || Array.isArray(m.files)) {

@@ -33,8 +33,9 @@ export interface StoredData {
 function parseJson<T>(source: DistSource, rel: string, text = source.text(rel)): T {
   try {
     return JSON.parse(text) as T;
-  } catch (e) {
-    throw new DistError(`${source.where(rel)}: not valid JSON (${(e as Error).message}); rebuild with \`aula build\``);
+  } catch {
+    // (not the parser's message: it quotes the text, which a remote origin may have sent)
+    throw new DistError(`${source.where(rel)}: not valid JSON; rebuild with \`aula build\``);
   }
 }
 

@@ -157,7 +157,13 @@ function problem(path: string, query: string, r: { status: number; headers: Reco
   if (r.status === 404) {
     if (JSON.stringify(body) !== '{"detail":"Not found."}') return `404 body ${r.body.slice(0, 80)}`;
     // the reference's answer to an unknown `format` (which names no parameter)
-    return acceptedFormats(path).includes(params.get('format')) ? '404 without an unknown format' : null;
+    if (!acceptedFormats(path).includes(params.get('format'))) return null;
+    // or an event the filters leave out (DRF's get_object filters first): the list, filtered
+    // the same way to that id, has none
+    const id = /^\/v1\/cms\/event\/(\d+)\/$/.exec(path)?.[1];
+    if (id === undefined) return '404 without an unknown format';
+    const listed = get(LIST, `${query}&id=${id}&format=json`);
+    return listed.status === 200 && JSON.parse(text(listed.body)).count === 0 ? null : `404 for event ${id}, which its filters keep (${listed.status})`;
   }
   if (r.status !== 200) return `status ${r.status}`;
   if (path === LIST || path === AUTOCOMPLETE) {

@@ -140,7 +140,7 @@ describe('nginxConfig', () => {
   });
 
   it('sends the sandbox with the HTML and SVG media files only', () => {
-    expect(http).toContain('map $uri $aula_media_policy {\n    default "";\n    /api/cms/media/11/ sandbox;\n    /api/cms/media/12/ sandbox;\n}');
+    expect(http).toContain('map $aula_media_file $aula_media_policy {\n    default "";\n    /cms/media/11/plan.svg sandbox;\n    /cms/media/12/seite.html sandbox;\n}');
     const media = server.slice(server.indexOf('location ~ "^/api/cms/media/'));
     expect(media.slice(0, media.indexOf('\n}'))).toContain('add_header Content-Security-Policy $aula_media_policy always;');
   });

@@ -94,10 +94,11 @@ map $uri $aula_media_file {
 ${media.map((m) => `    ${mediaPath(pages.prefix, m.id)} /${m.file};`).join('\n')}
 }
 
-# aula: the ${MEDIA_SANDBOX.name} of those a browser runs scripts in (HTML, SVG); none for the rest.
-map $uri $aula_media_policy {
+# aula: the ${MEDIA_SANDBOX.name} of the media files a browser runs scripts in (HTML, SVG), by
+# their file (try_files has made $uri the file by the time the header is added); none for the rest.
+map $aula_media_file $aula_media_policy {
     default "";
-${media.filter(isScripted).map((m) => `    ${mediaPath(pages.prefix, m.id)} ${MEDIA_SANDBOX.value};`).join('\n')}
+${media.filter(isScripted).map((m) => `    /${m.file} ${MEDIA_SANDBOX.value};`).join('\n')}
 }
 `;
   // Nothing of one build goes into these files (not its X-Aula-Build): nginx reads them once, at

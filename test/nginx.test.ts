@@ -247,6 +247,8 @@ if (!NGINX) {
           expect(answer.status, `${via} ${rel}`).toBe(200);
           expect(answer.headers['content-type'], `${via} ${rel}`).toBe(publicType(rel));
           expect(answer.body.equals(bytes), `${via} ${rel} differs from the file`).toBe(true);
+          // one Vary line, with a .gz beside the file or without
+          expect(answer.lines.filter(([n]) => n === 'vary'), `${via} ${rel}`).toEqual([['vary', 'Accept-Encoding']]);
         }
         expect((await viaNginx(`${prefix}/${rel}`)).fromFile, rel).toBe(true);
         if (existsSync(join(dist, `${rel}.gz`))) {

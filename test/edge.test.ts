@@ -9,7 +9,7 @@ import { COMPATIBILITY_DATE, COMPATIBILITY_FLAGS } from '../src/deploy/edge-bund
 import { isPublicFile, MEDIA_FILES_INDEX, mediaPath, parseMediaFiles } from '../src/store/format/public-files.ts';
 import fc from 'fast-check';
 import { aula } from './aula-cli.ts';
-import { FIXTURE_FILES } from './fixture-content.ts';
+import { FIXTURE_FILES, SCRIPTED_MEDIA_FILES } from './fixture-content.ts';
 import { adversarialPatterns, BACKTRACKING_PATTERNS, HEAVIEST_PATTERNS, ISSUE_PATTERNS } from '../src/query/regex/test-adversarial-patterns.ts';
 import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir, writeContent, freePort } from './helpers.ts';
 
@@ -156,6 +156,10 @@ function querySet(prefix: string): [string, RequestInit][] {
     [`${event}?format=ics`, { method: 'HEAD' }],
     ['/nope', { method: 'POST' }],
   );
+  // a public file answers GET and HEAD only: any other method is its 405, where it exists
+  for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+    for (const path of [`${prefix}/events.ics`, `${prefix}/openapi.json`, `${prefix}/cms/media/12/`, `${prefix}/cms/media/999/`]) all.push([path, { method, body: method === 'POST' ? 'x' : undefined }]);
+  }
   return all;
 }
 
@@ -197,7 +201,7 @@ function edgeSite(content: () => string) {
 edge('the edge worker in workerd answers as `aula serve` does', () => {
   describe('over the fixture content (base URL with a path prefix)', () => {
     let content = '';
-    const site = edgeSite(() => (content = writeContent(tempDir(), FIXTURE_FILES)));
+    const site = edgeSite(() => (content = writeContent(tempDir(), { ...FIXTURE_FILES, ...SCRIPTED_MEDIA_FILES })));
     afterAll(() => content && removeDir(content));
 
     it('the bundle imports no node: module and the configs name it', () => {
@@ -290,8 +294,13 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
             mismatches.push(`${method} ${path}: headers\n  edge   ${JSON.stringify(got.headers)}\n  server ${JSON.stringify(want.headers)}`);
           }
           if (!want.body.equals(got.body)) mismatches.push(`${method} ${path}: body differs (${got.body.length} bytes, server ${want.body.length})`);
+          // the SVG and HTML media files open sandboxed, on both (their headers are compared above)
+          const policy = got.headers.find(([n]) => n === 'content-security-policy')?.[1];
+          const scripted = media.some((m) => /svg|html/.test(m.mimetype) && path.endsWith(`/cms/media/${m.id}/`));
+          expect(policy, path).toBe(scripted ? 'sandbox' : undefined);
         }
       }
+      expect(media.filter((m) => /svg|html/.test(m.mimetype))).toHaveLength(2);
       expect(mismatches).toEqual([]);
     });
 

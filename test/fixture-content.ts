@@ -160,3 +160,19 @@ export const EVENT_42 = {
 
 /** List order of the fixture: start desc, end desc, id asc. */
 export const FIXTURE_ORDER = [44, 45, 43, 42];
+
+/**
+ * Media files a browser would run a script in (SVG, HTML), beside a PDF and a PNG of the fixture:
+ * add them to FIXTURE_FILES where the sandbox of such files is the subject.
+ */
+export const SCRIPTED_MEDIA_FILES: Record<string, string> = {
+  'media/scripted.yaml': `- id: 21
+  filename: plan.svg
+  file: media/plan.svg
+- id: 22
+  filename: seite.html
+  file: media/seite.html
+`,
+  'media/plan.svg': '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>',
+  'media/seite.html': '<!doctype html><script>alert(document.domain)</script>',
+};

@@ -20,6 +20,8 @@ export const NGINX_MISSING = 'nginx not installed: apt-get install nginx-light (
 export interface Raw {
   status: number;
   headers: IncomingHttpHeaders;
+  /** as sent, one [name, value] per header line (node joins repeated lines in `headers`) */
+  lines: [string, string][];
   body: Buffer;
 }
 
@@ -29,7 +31,11 @@ export function get(url: string, headers: Record<string, string> = {}, method = 
     const req = httpRequest(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () => {
+        const lines: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
+        ok({ status: res.statusCode ?? 0, headers: res.headers, lines, body: Buffer.concat(chunks) });
+      });
       res.on('error', fail);
     });
     req.on('error', fail);

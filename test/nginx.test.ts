@@ -5,7 +5,7 @@
 // reaches the server; nothing else of dist/ is reachable.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { connect, createServer as createNetServer, type Server } from 'node:net';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { isPublicFile, MEDIA_FILES_INDEX, publicType, type MediaFile } from '../
 import type { RunningServer } from '../src/server/http.ts';
 import type { Manifest } from '../src/store/format/manifest.ts';
 import { buildOk, freePort, removeDir, SAMPLE_CONTENT, serve, tempDir, writeContent } from './helpers.ts';
-import { FIXTURE_FILES } from './fixture-content.ts';
+import { FIXTURE_FILES, SCRIPTED_MEDIA_FILES } from './fixture-content.ts';
 import { manyEventsContent } from './many-events.ts';
 import { findNginx, get, nginxArgs, NGINX_MISSING, nginxTest, startNginx as startNginxAt, stopProcess } from './nginx-process.ts';
 import { blocksFor } from './docs/doc-blocks.ts';
@@ -70,16 +70,19 @@ if (!NGINX) {
       root = tempDir('aula-nginx-');
       dist = join(root, 'dist');
       mkdirSync(join(root, 'logs'));
+      // the sample content with an SVG and an HTML media file, which open sandboxed
+      const content = writeContent(join(root, 'content'), SCRIPTED_MEDIA_FILES);
+      cpSync(SAMPLE_CONTENT, content, { recursive: true });
       // a port taken between probing and nginx binding it is retried with another
       for (let attempt = 1; ; attempt++) {
         const port = await freePort();
         front = `http://127.0.0.1:${port}`;
         // the upstream is written into dist/deploy/ at build time: build, start the server, build again for it
         if (!server) {
-          await buildOk({ content: SAMPLE_CONTENT, out: dist, baseUrl: `${front}${prefix}` });
+          await buildOk({ content: join(root, 'content'), out: dist, baseUrl: `${front}${prefix}` });
           server = await serve(dist, { watch: false });
         }
-        manifest = (await buildOk({ content: SAMPLE_CONTENT, out: dist, baseUrl: `${front}${prefix}`, upstream: server.url })).manifest;
+        manifest = (await buildOk({ content: join(root, 'content'), out: dist, baseUrl: `${front}${prefix}`, upstream: server.url })).manifest;
         server.reload();
         writeFileSync(join(root, 'nginx.conf'), nginxConf(dist, port));
         const test = spawnSync(NGINX!, ['-t', ...nginxArgs(root)], { encoding: 'utf8' });
@@ -139,17 +142,43 @@ if (!NGINX) {
       }
     });
 
-    it('sends the headers the server sends with the same answer', async () => {
-      const fromNginx = await viaNginx(`${prefix}/v1/cms/event/`);
-      const fromServer = await direct(`${prefix}/v1/cms/event/`);
-      for (const name of ['content-type', 'allow', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'cache-control']) {
-        expect(fromNginx.headers[name], name).toBe(fromServer.headers[name]);
+    it('sends the headers the server sends with the same answer, but for those docs/deploying.md names', async () => {
+      // what each sends of its own about the transfer, and what docs/deploying.md says differs
+      const transfer = new Set(['date', 'connection', 'keep-alive', 'server', 'transfer-encoding']);
+      for (const encoding of [{}, { 'Accept-Encoding': 'gzip' }] as Record<string, string>[]) {
+        const nginxOnly = encoding['Accept-Encoding'] ? ['last-modified'] : ['accept-ranges', 'last-modified'];
+        const fromNginx = await viaNginx(`${prefix}/v1/cms/event/`, encoding);
+        const fromServer = await direct(`${prefix}/v1/cms/event/`, encoding);
+        const names = (lines: [string, string][]) => lines.map(([n]) => n).filter((n) => !transfer.has(n)).sort();
+        expect(names(fromNginx.lines), JSON.stringify(encoding)).toEqual([...names(fromServer.lines).filter((n) => n !== 'x-aula-build'), ...nginxOnly].sort());
+        for (const [name] of fromServer.lines) {
+          if (transfer.has(name) || name === 'x-aula-build' || name === 'etag' || name === 'vary') continue;
+          // compressed, nginx sends the build's .gz and the server its own compression: the same page
+          if (name === 'content-length' && encoding['Accept-Encoding']) {
+            expect(gunzipSync(fromNginx.body).equals(gunzipSync(fromServer.body))).toBe(true);
+            continue;
+          }
+          expect(fromNginx.headers[name], name).toBe(fromServer.headers[name]);
+        }
+        // one Vary line (gzip_vary would add a second), naming Accept-Encoding also when nginx
+        // sends the page as it is: it sends the .gz to a client that accepts gzip
+        const vary = (lines: [string, string][]) => lines.filter(([n]) => n === 'vary').map(([, v]) => v);
+        expect(vary(fromNginx.lines)).toEqual(['Accept, Accept-Encoding']);
+        expect(vary(fromServer.lines)).toEqual([encoding['Accept-Encoding'] ? 'Accept, Accept-Encoding' : 'Accept']);
+        // nginx's ETag is of the file's time and size (weak once compressed), the server's of its bytes
+        expect(fromNginx.headers.etag).toMatch(/^(?:W\/)?"[0-9a-f]+-[0-9a-f]+"$/);
+        expect(fromNginx.headers.etag).not.toBe(fromServer.headers.etag);
       }
-      // gzip_vary makes nginx name Accept-Encoding on every static answer (its .gz twin exists);
-      // the server names it only on answers it compressed. Both vary on Accept.
-      const tokens = (v: unknown) => String(v).split(',').map((t) => t.trim()).filter((t) => t !== 'Accept-Encoding').sort();
-      expect(tokens(fromNginx.headers.vary)).toEqual(tokens(fromServer.headers.vary));
-      expect(tokens(fromNginx.headers.vary)).toEqual(['Accept']);
+    });
+
+    it('answers other methods than GET and HEAD on a public file 405, as aula serve does', async () => {
+      for (const path of [`${prefix}/events.ics`, `${prefix}/openapi.json`, `${prefix}/cms/media/101/`]) {
+        for (const method of ['POST', 'PUT', 'DELETE']) {
+          const [fromNginx, fromServer] = [await viaNginx(path, {}, method), await direct(path, {}, method)];
+          expect([fromNginx.status, fromServer.status], `${method} ${path}`).toEqual([405, 405]);
+          expect(fromServer.headers.allow).toBe('GET, HEAD');
+        }
+      }
     });
 
     it('passes everything a file cannot answer to the server, unchanged', async () => {
@@ -218,6 +247,8 @@ if (!NGINX) {
           expect(answer.status, `${via} ${rel}`).toBe(200);
           expect(answer.headers['content-type'], `${via} ${rel}`).toBe(publicType(rel));
           expect(answer.body.equals(bytes), `${via} ${rel} differs from the file`).toBe(true);
+          // one Vary line, with a .gz beside the file or without
+          expect(answer.lines.filter(([n]) => n === 'vary'), `${via} ${rel}`).toEqual([['vary', 'Accept-Encoding']]);
         }
         expect((await viaNginx(`${prefix}/${rel}`)).fromFile, rel).toBe(true);
         if (existsSync(join(dist, `${rel}.gz`))) {
@@ -244,8 +275,11 @@ if (!NGINX) {
           expect(answer.status, `${via} media ${m.id}`).toBe(200);
           expect(answer.headers['content-type'], `${via} media ${m.id}`).toBe(m.mimetype);
           expect(answer.body.equals(bytes), `${via} media ${m.id}`).toBe(true);
+          // a browser runs no script of an SVG or HTML media file on this origin: it opens sandboxed
+          expect(answer.headers['content-security-policy'], `${via} media ${m.id}`).toBe(/^(?:image\/svg\+xml|text\/html)$/.test(m.mimetype) ? 'sandbox' : undefined);
         }
       }
+      expect(media.filter((m) => m.file.endsWith('.svg') || m.file.endsWith('.html'))).toHaveLength(2);
       expect((await direct(`${prefix}/cms/media/999999/`)).status).toBe(404);
     });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { negotiate } from '../api/negotiate.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { JSON_ACCEPT, staticPages } from './static-pages.ts';
-import { netlifyRedirects, nginxConfig, vercelConfig } from './routing.ts';
+import { netlifyHeaders, netlifyRedirects, nginxConfig, vercelConfig } from './routing.ts';
 
 function manifest(baseUrl = 'https://events.example.org', events = 45, limit = 20): Manifest {
   return {
@@ -50,6 +50,8 @@ const PUBLIC = {
   media: [
     { id: 7, file: 'cms/media/7/logo.png', mimetype: 'image/png' },
     { id: 9, file: 'cms/media/9/programm.pdf', mimetype: 'application/pdf' },
+    { id: 11, file: 'cms/media/11/plan.svg', mimetype: 'image/svg+xml' },
+    { id: 12, file: 'cms/media/12/seite.html', mimetype: 'text/html' },
   ],
 };
 
@@ -68,6 +70,21 @@ describe('public files on static hosts', () => {
     const { rewrites } = JSON.parse(vercelConfig(manifest('https://example.org/api'), UPSTREAM, ['format'], PUBLIC));
     expect(rewrites).toContainEqual({ source: '/api/openapi.json', destination: '/openapi.json' });
     expect(rewrites).toContainEqual({ source: '/api/cms/media/9/', destination: '/cms/media/9/programm.pdf' });
+  });
+
+  it('Netlify and Vercel send the sandbox with the HTML and SVG media files only, at their URL and their file', () => {
+    const sandboxed = ['/api/cms/media/11/', '/cms/media/11/plan.svg', '/api/cms/media/12/', '/cms/media/12/seite.html'];
+    const headers = netlifyHeaders(manifest('https://example.org/api'), PUBLIC).split('\n');
+    for (const path of sandboxed) expect(headers[headers.indexOf(path) + 1], path).toBe('  Content-Security-Policy: sandbox');
+    expect(headers.filter((l) => l.includes('Content-Security-Policy'))).toHaveLength(4);
+    expect(headers.join('\n')).not.toMatch(/media\/(?:7|9)\//);
+    const vercel = JSON.parse(vercelConfig(manifest('https://example.org/api'), UPSTREAM, ['format'], PUBLIC));
+    const policies = vercel.headers.filter((h: { headers: { key: string }[] }) => h.headers.some((x) => x.key === 'Content-Security-Policy'));
+    expect(policies).toEqual(sandboxed.map((source) => ({ source, headers: [{ key: 'Content-Security-Policy', value: 'sandbox' }] })));
+    // no media file of those types: no rule at all
+    const plain = { files: PUBLIC.files, media: PUBLIC.media.slice(0, 2) };
+    expect(netlifyHeaders(manifest(), plain)).not.toContain('Content-Security-Policy');
+    expect(vercelConfig(manifest(), UPSTREAM, ['format'], plain)).not.toContain('Content-Security-Policy');
   });
 });
 
@@ -95,7 +112,9 @@ describe('nginxConfig', () => {
     expect(list.slice(0, list.indexOf('\n}'))).toMatch(/gzip_static on;\n {4}gzip on;\n {4}gzip_types application\/json;\n {4}gzip_comp_level 5;/);
     expect(server.match(/gzip on;/g)).toHaveLength(1);
     expect(server).toContain('default_type application/json;');
-    expect(server).toContain('add_header Vary "Accept" always;');
+    // one Vary line, naming Accept-Encoding too: gzip_vary would add it as a second line
+    expect(server).toContain('add_header Vary "Accept, Accept-Encoding" always;');
+    expect(server).not.toContain('gzip_vary on;');
     expect(server).toContain('add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=60, stale-if-error=86400" always;');
     expect(server).toContain('location /api/v1/ {');
     expect(server).toMatch(/location @aula \{\n {4}proxy_pass http:\/\/aula;\n/);
@@ -115,9 +134,15 @@ describe('nginxConfig', () => {
     expect(server).toContain('types { text/calendar ics; application/json json; text/javascript js; }');
     expect(server).toContain('try_files /$1 @aula;');
     expect(server).toContain('location ~ "^/api/cms/media/[0-9]+/$" {');
-    expect(server).toContain('types { "image/png" png; "application/pdf" pdf; }');
+    expect(server).toContain('types { "image/png" png; "application/pdf" pdf; "image/svg+xml" svg; "text/html" html; }');
     expect(server).toContain('try_files $aula_media_file @aula;');
-    expect(http).toContain('map $uri $aula_media_file {\n    default /.aula-no-static-page;\n    /api/cms/media/7/ /cms/media/7/logo.png;\n    /api/cms/media/9/ /cms/media/9/programm.pdf;\n}');
+    expect(http).toContain('map $uri $aula_media_file {\n    default /.aula-no-static-page;\n    /api/cms/media/7/ /cms/media/7/logo.png;\n    /api/cms/media/9/ /cms/media/9/programm.pdf;\n');
+  });
+
+  it('sends the sandbox with the HTML and SVG media files only', () => {
+    expect(http).toContain('map $aula_media_file $aula_media_policy {\n    default "";\n    /cms/media/11/plan.svg sandbox;\n    /cms/media/12/seite.html sandbox;\n}');
+    const media = server.slice(server.indexOf('location ~ "^/api/cms/media/'));
+    expect(media.slice(0, media.indexOf('\n}'))).toContain('add_header Content-Security-Policy $aula_media_policy always;');
   });
 
   it('takes the Cache-Control of the server', () => {

@@ -6,7 +6,7 @@ import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 import { baseHeaders } from '../api/respond.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { JSON_ACCEPT, NO_ACCEPT, staticPages, upstreamOrigin } from './static-pages.ts';
-import { IMMUTABLE_CACHE_CONTROL, IMMUTABLE_FILE_NAMES, isImmutableFile, mediaPath, PUBLIC_FILE_NAMES, PUBLIC_TYPES, type MediaFile } from '../store/format/public-files.ts';
+import { IMMUTABLE_CACHE_CONTROL, IMMUTABLE_FILE_NAMES, isImmutableFile, isScriptedMediaType, MEDIA_SANDBOX, mediaPath, PUBLIC_FILE_NAMES, PUBLIC_TYPES, type MediaFile } from '../store/format/public-files.ts';
 
 /** The public files of a dist/ besides the event pages: what the rules route to files. */
 export interface PublicFiles {
@@ -93,10 +93,19 @@ map $uri $aula_media_file {
     default ${NO_PAGE};
 ${media.map((m) => `    ${mediaPath(pages.prefix, m.id)} /${m.file};`).join('\n')}
 }
+
+# aula: the ${MEDIA_SANDBOX.name} of the media files a browser runs scripts in (HTML, SVG), by
+# their file (try_files has made $uri the file by the time the header is added); none for the rest.
+map $aula_media_file $aula_media_policy {
+    default "";
+${media.filter(isScripted).map((m) => `    /${m.file} ${MEDIA_SANDBOX.value};`).join('\n')}
+}
 `;
   // Nothing of one build goes into these files (not its X-Aula-Build): nginx reads them once, at
   // start or reload, and must serve every later build of the same site as it is.
-  const headers = Object.entries({ ...baseHeaders(), 'Cache-Control': options.cacheControl ?? DEFAULT_CACHE_CONTROL })
+  // Vary: one line naming Accept-Encoding on every answer of a page file, which nginx sends
+  // compressed or not by the client's Accept-Encoding (gzip_vary would add a second Vary line)
+  const headers = Object.entries({ ...baseHeaders(), 'Cache-Control': options.cacheControl ?? DEFAULT_CACHE_CONTROL, Vary: `${baseHeaders().Vary}, Accept-Encoding` })
     .filter(([name]) => name !== 'Content-Type')
     .map(([name, value]) => `    add_header ${name} ${nginxString(value)} always;`);
   const { protocol, hostname, host } = new URL(upstream);
@@ -147,7 +156,7 @@ ${media.map((m) => `    ${mediaPath(pages.prefix, m.id)} /${m.file};`).join('\n'
     '    gzip on;',
     '    gzip_types application/json;',
     `    gzip_comp_level ${DYNAMIC_GZIP_LEVEL};`,
-    '    gzip_vary on;',
+    '    gzip_vary off;',
     '    try_files $aula_event_page @aula;',
     '}',
     // first: regex locations are tried in order, and the next one matches these names too
@@ -163,6 +172,8 @@ ${media.map((m) => `    ${mediaPath(pages.prefix, m.id)} /${m.file};`).join('\n'
     `    types { ${[...mediaTypes].map(([ext, type]) => `${nginxString(type)} ${ext};`).join(' ')} }`,
     '    default_type application/octet-stream;',
     ...plainHeaders,
+    '    # an empty value (every media file but HTML and SVG) sends no header',
+    `    add_header ${MEDIA_SANDBOX.name} $aula_media_policy always;`,
     '    try_files $aula_media_file @aula;',
     '}',
     `location ${pages.prefix}/v1/ {`,
@@ -184,20 +195,37 @@ function publicFileLocation(headers: string[]): string[] {
     '    charset utf-8;',
     `    charset_types ${Object.values(PUBLIC_TYPES).filter((t) => t.includes('charset')).map((t) => t.split(';')[0]).join(' ')};`,
     ...headers,
+    // as the server names it on every public file's answer: one line, which gzip_vary would add
+    // beside another only where a .gz twin exists
+    '    add_header Vary "Accept-Encoding" always;',
     '    gzip_static on;',
-    '    gzip_vary on;',
+    '    gzip_vary off;',
     '    try_files /$1 @aula;',
     '}',
   ];
 }
 
+const isScripted = (m: MediaFile) => isScriptedMediaType(m.mimetype);
+
 /**
- * Netlify `_headers`: the year-long Cache-Control of the content-hashed files, at their URLs.
+ * The paths a static host must send MEDIA_SANDBOX with: each HTML or SVG media file's URL and
+ * the file's own path in dist/, which the host publishes too. The host does not know the type a
+ * rewritten path is answered with; the build does.
+ */
+function sandboxedPaths(prefix: string, publicFiles: PublicFiles): string[] {
+  return publicFiles.media.filter(isScripted).flatMap((m) => [mediaPath(prefix, m.id), `/${m.file}`]);
+}
+
+/**
+ * Netlify `_headers`: the year-long Cache-Control of the content-hashed files, at their URLs, and
+ * the sandbox of the HTML and SVG media files.
  */
 export function netlifyHeaders(manifest: Manifest, publicFiles: PublicFiles = NO_PUBLIC_FILES): string {
   const { prefix } = staticPages(manifest);
   const lines = ['# aula: the content-hashed files never change under their name; regenerate with every build.'];
   for (const rel of publicFiles.files.filter(isImmutableFile)) lines.push(`${prefix}/${rel}`, `  Cache-Control: ${IMMUTABLE_CACHE_CONTROL}`);
+  if (publicFiles.media.some(isScripted)) lines.push('# aula: HTML and SVG media files open sandboxed, at their URL and at their file alike.');
+  for (const path of sandboxedPaths(prefix, publicFiles)) lines.push(path, `  ${MEDIA_SANDBOX.name}: ${MEDIA_SANDBOX.value}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -281,6 +309,9 @@ export function vercelConfig(manifest: Manifest, upstream: string, knownParams: 
     // a named group keeps the trailing slash, which `:path*` would drop (and the server redirect back)
     { source: `${pages.prefix}/v1/:path(.*)`, destination: `${origin}${pages.prefix}/v1/:path` },
   );
-  const headers = publicFiles.files.filter(isImmutableFile).map((rel) => ({ source: `${pages.prefix}/${rel}`, headers: [{ key: 'Cache-Control', value: IMMUTABLE_CACHE_CONTROL }] }));
+  const headers = [
+    ...publicFiles.files.filter(isImmutableFile).map((rel) => ({ source: `${pages.prefix}/${rel}`, headers: [{ key: 'Cache-Control', value: IMMUTABLE_CACHE_CONTROL }] })),
+    ...sandboxedPaths(pages.prefix, publicFiles).map((source) => ({ source, headers: [{ key: MEDIA_SANDBOX.name, value: MEDIA_SANDBOX.value }] })),
+  ];
   return `${JSON.stringify({ $schema: 'https://openapi.vercel.sh/vercel.json', rewrites, ...(headers.length ? { headers } : {}) }, null, 2)}\n`;
 }

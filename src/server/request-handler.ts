@@ -52,7 +52,8 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
       // cheap tests first: an API request passes each with a comparison or two
       const own = health && isHealthPath(path) ? healthAnswer(method, path, health()) : null;
       const preflight = cors && !own && method === 'OPTIONS' ? cors.preflight(method, origin, header(req.headers['access-control-request-method']), header(req.headers['access-control-request-headers'])) : null;
-      const statics = files && !own && !preflight && (method === 'GET' || method === 'HEAD') ? files() : undefined;
+      // every method: a public file answers GET and HEAD, and any other method with its own 405
+      const statics = files && !own && !preflight ? files() : undefined;
       if (own) {
         status = own.status;
         res.writeHead(status, flatHeaders(cors ? cors.withHeaders(own.headers, origin) : own.headers));

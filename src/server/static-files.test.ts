@@ -2,7 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_CONTENT, servedSample } from '../../test/helpers.ts';
+import { fixtureSite, SAMPLE_CONTENT, servedSample } from '../../test/helpers.ts';
+import { SCRIPTED_MEDIA_FILES } from '../../test/fixture-content.ts';
 import { isPublicFile } from '../store/format/public-files.ts';
 import { StaticFiles } from './static-files.ts';
 
@@ -61,6 +62,46 @@ describe('public files from aula serve', () => {
       expect(r.headers.get('content-type'), path).toBe('application/json');
     }
     expect((await site.get('/api/events.ics', { method: 'POST' })).status).not.toBe(200);
+  });
+});
+
+describe('media files a browser would run a script in', () => {
+  const fixture = fixtureSite(SCRIPTED_MEDIA_FILES);
+
+  it('are sent with Content-Security-Policy: sandbox (SVG, HTML), and no other type is (PNG)', async () => {
+    const expected: [number, string, string | null][] = [[21, 'image/svg+xml', 'sandbox'], [22, 'text/html', 'sandbox'], [12, 'image/png', null]];
+    for (const [id, type, policy] of expected) {
+      for (const method of ['GET', 'HEAD']) {
+        const r = await fixture.get(`/cms/media/${id}/`, { method });
+        expect(r.status, `${method} ${id}`).toBe(200);
+        expect(r.headers.get('content-type'), `${method} ${id}`).toBe(type);
+        expect(r.headers.get('content-security-policy'), `${method} ${id}`).toBe(policy);
+        expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+      }
+    }
+    expect((await fixture.get('/cms/media/21/')).text).toBe(SCRIPTED_MEDIA_FILES['media/plan.svg']);
+  });
+});
+
+describe('other methods than GET and HEAD on a public file', () => {
+  it('are 405 naming GET and HEAD, with the body and headers of the API\'s 405', async () => {
+    const api = await site.get('/api/v1/cms/event/', { method: 'POST', body: '{}' });
+    expect(api.status).toBe(405);
+    for (const path of ['/api/events.ics', '/events.ics', '/api/openapi.json', '/api/cms/media/101/']) {
+      for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+        const r = await site.get(path, { method, body: method === 'POST' || method === 'PUT' ? 'x'.repeat(100) : undefined });
+        expect(r.status, `${method} ${path}`).toBe(405);
+        expect(r.headers.get('allow'), `${method} ${path}`).toBe('GET, HEAD');
+        expect(r.text).toBe(`{"detail":"Method \\"${method}\\" not allowed."}`);
+        expect(r.headers.get('content-type')).toBe(api.headers.get('content-type'));
+        expect(r.headers.get('content-length')).toBe(String(Buffer.byteLength(r.text)));
+      }
+    }
+    // no such file: the API's answer, as nginx passes it to the server
+    expect((await site.get('/api/cms/media/999999/', { method: 'POST' })).status).toBe(404);
+    expect((await site.get('/api/schemas/nope.schema.json', { method: 'POST' })).status).toBe(404);
+    // the connection stays usable after an unread body
+    expect((await site.get('/api/events.ics')).status).toBe(200);
   });
 });
 

@@ -7,9 +7,9 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { matchesEtag } from '../api/respond.ts';
+import { detail, matchesEtag } from '../api/respond.ts';
 import { negotiateEncoding, type Encoding } from './compress.ts';
-import { IMMUTABLE_CACHE_CONTROL, isImmutableFile, MEDIA_DIR, MEDIA_FILES_INDEX, parseMediaFiles, publicTarget, publicType, type MediaFile } from '../store/format/public-files.ts';
+import { IMMUTABLE_CACHE_CONTROL, isImmutableFile, MEDIA_DIR, MEDIA_FILES_INDEX, mediaHeaders, parseMediaFiles, PUBLIC_FILE_METHODS, publicTarget, publicType, type MediaFile } from '../store/format/public-files.ts';
 import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 
 /**
@@ -88,10 +88,22 @@ export class StaticFiles {
 
   /** Writes the answer and returns true, or returns false when the path is not a public file. */
   answer(request: StaticRequest, res: ServerResponse): boolean {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
     const target = publicTarget(this.prefix, request.path);
     if (target === null) return false;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      const exists = 'file' in target ? this.load(target.file) !== null : this.mediaFile(target.media) !== null;
+      return exists && this.refuse(request, res);
+    }
     return 'file' in target ? this.sendFile(target.file, request, res) : this.sendMedia(target.media, request, res);
+  }
+
+  /** Any method but GET and HEAD on a public file: the API's 405, naming the two (nginx's is 405 too). */
+  private refuse(request: StaticRequest, res: ServerResponse): true {
+    const { headers, body } = detail(405, `Method "${request.method}" not allowed.`, { Allow: PUBLIC_FILE_METHODS });
+    const sent = { ...headers, 'Content-Length': String(Buffer.byteLength(body as string)) };
+    writeHeadKept(res, 405, request.withHeaders?.(sent) ?? sent);
+    res.end(body);
+    return true;
   }
 
   private load(rel: string): Loaded | null {
@@ -136,7 +148,8 @@ export class StaticFiles {
     return true;
   }
 
-  private sendMedia(id: number, request: StaticRequest, res: ServerResponse): boolean {
+  /** The media file of record `id` and its size, or null when the index or the disk has none. */
+  private mediaFile(id: number): { path: string; media: MediaFile; size: number } | null {
     if (!this.media) {
       const text = readOrNull(join(this.dist, MEDIA_FILES_INDEX));
       let list: MediaFile[] = [];
@@ -148,22 +161,21 @@ export class StaticFiles {
       this.media = new Map(list.map((m) => [m.id, m]));
     }
     const media = this.media.get(id);
-    if (!media) return false;
+    if (!media) return null;
     const path = join(this.dist, media.file);
-    let size: number;
     try {
       const info = statSync(path);
-      if (!info.isFile()) return false;
-      size = info.size;
+      return info.isFile() ? { path, media, size: info.size } : null;
     } catch {
-      return false;
+      return null;
     }
-    const headers = {
-      'Content-Type': media.mimetype,
-      'Content-Length': String(size),
-      'Cache-Control': this.cacheControl,
-      'X-Content-Type-Options': 'nosniff',
-    };
+  }
+
+  private sendMedia(id: number, request: StaticRequest, res: ServerResponse): boolean {
+    const found = this.mediaFile(id);
+    if (!found) return false;
+    const { path, media, size } = found;
+    const headers = { ...mediaHeaders(media.mimetype, this.cacheControl), 'Content-Length': String(size) };
     writeHeadKept(res, 200, request.withHeaders?.(headers) ?? headers);
     if (request.method === 'HEAD') res.end();
     else createReadStream(path).on('error', () => res.destroy()).pipe(res);

@@ -3,8 +3,8 @@
 // edge/ are never reached), Content-Type, Cache-Control and ETag, read through the ASSETS binding.
 // Bodies are streamed through, except on a file's first request, when its bytes are read whole for
 // its ETag anyway and answer that request too.
-import { matchesEtag } from '../../api/respond.ts';
-import { IMMUTABLE_CACHE_CONTROL, isImmutableFile, MEDIA_FILES_INDEX, parseMediaFiles, publicTarget, publicType, type MediaFile } from '../../store/format/public-files.ts';
+import { detail, matchesEtag } from '../../api/respond.ts';
+import { IMMUTABLE_CACHE_CONTROL, isImmutableFile, MEDIA_FILES_INDEX, mediaHeaders, parseMediaFiles, PUBLIC_FILE_METHODS, publicTarget, publicType, type MediaFile } from '../../store/format/public-files.ts';
 import type { AssetFetcher } from './assets.ts';
 
 export interface PublicFileRequest {
@@ -39,9 +39,15 @@ export class EdgePublicFiles {
 
   /** The answer, or null when the path names no public file that exists (the API answers then). */
   async answer(request: PublicFileRequest): Promise<Response | null> {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return null;
     const target = publicTarget(this.prefix, request.path);
     if (target === null) return null;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      // the file's 405 where it exists, as from the server (static-files.ts)
+      const found = await ('file' in target ? this.sendFile(target.file, { ...request, method: 'HEAD' }) : this.sendMedia(target.media, { ...request, method: 'HEAD' }));
+      if (found === null) return null;
+      const { status, headers, body } = detail(405, `Method "${request.method}" not allowed.`, { Allow: PUBLIC_FILE_METHODS });
+      return new Response(body as string, { status, headers });
+    }
     return 'file' in target ? this.sendFile(target.file, request) : this.sendMedia(target.media, request);
   }
 
@@ -124,11 +130,7 @@ export class EdgePublicFiles {
       await file.body?.cancel();
       return null;
     }
-    return this.stream(file, request.method, {
-      'Content-Type': media.mimetype,
-      'Cache-Control': this.cacheControl,
-      'X-Content-Type-Options': 'nosniff',
-    });
+    return this.stream(file, request.method, mediaHeaders(media.mimetype, this.cacheControl));
   }
 
   /** The asset's bytes under the server's headers; none of the asset service's own headers pass. */

@@ -80,6 +80,31 @@ export function publicType(rel: string): string {
   return PUBLIC_TYPES[rel.slice(rel.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
 }
 
+/**
+ * The media types a browser runs scripts in when it opens such a file: their answers carry
+ * `Content-Security-Policy: sandbox`, which opens the document in an origin of its own, so a
+ * script in an `.svg` or `.html` media file does not run on base_url's origin. Only these: Chrome's
+ * PDF viewer does not open a PDF under `sandbox`, and the other types run no script.
+ */
+const SCRIPTED_MEDIA_TYPES: ReadonlySet<string> = new Set(['text/html', 'image/svg+xml']);
+
+/** The policy of a scripted media file's answer (SCRIPTED_MEDIA_TYPES). */
+export const MEDIA_SANDBOX = { name: 'Content-Security-Policy', value: 'sandbox' } as const;
+
+export function isScriptedMediaType(mimetype: string): boolean {
+  return SCRIPTED_MEDIA_TYPES.has(mimetype.split(';')[0].trim().toLowerCase());
+}
+
+/** The headers of a media file's answer, from `aula serve` and the edge alike. */
+export function mediaHeaders(mimetype: string, cacheControl: string): Record<string, string> {
+  const headers: Record<string, string> = { 'Content-Type': mimetype, 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff' };
+  if (isScriptedMediaType(mimetype)) headers[MEDIA_SANDBOX.name] = MEDIA_SANDBOX.value;
+  return headers;
+}
+
+/** The methods a public file answers; any other is a 405 naming these, where the file exists. */
+export const PUBLIC_FILE_METHODS = 'GET, HEAD';
+
 /** The URL path of a media record's file (the API's media `url` without the origin). */
 export function mediaPath(prefix: string, id: number): string {
   return `${prefix}/${MEDIA_DIR}/${id}/`;

@@ -68,7 +68,7 @@ async function get(url: string) {
 
 const detail = async (id: string) => (await get(`${dev.url}/v1/cms/event/${id}/?fields=title`)).json().title as string;
 
-/** What is compared: lists, paging, filters (columns and text), expand, sparse fields, a detail, autocomplete. */
+/** What is compared: lists, paging, filters (columns and text), expand, sparse fields, a detail, autocomplete, public files. */
 function pathsFor(id: string, term: string): string[] {
   return [
     '/v1/cms/event/',
@@ -80,6 +80,11 @@ function pathsFor(id: string, term: string): string[] {
     `/v1/cms/event/${id}/?expand=categories`,
     `/v1/api/autocomplete/?q=${encodeURIComponent(term)}`,
     '/v1/api/autocomplete/?q=a&limit=50',
+    // the public files: the served build's, whether made in memory or read from dist/
+    '/events.ics',
+    '/openapi.json',
+    '/schemas/event.schema.json',
+    '/autocomplete/index.json',
   ];
 }
 

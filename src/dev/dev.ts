@@ -7,7 +7,9 @@
 // in memory and swapped into the running server (one assignment: requests in flight finish on
 // the old data) before anything is written. dist/ is then written by the normal build in a child
 // process (dist-writer.ts), so it stays byte-identical to a clean build; edits arriving meanwhile
-// are served from memory at once and the write catches up after. Once dist/ holds what is served,
+// are served from memory at once and the write catches up after. The public files (events.ics,
+// the media, openapi.json, …) are the served build's too, never dist/'s older ones: made from it
+// in memory, or answered 503 until written (public-files.ts). Once dist/ holds what is served,
 // the server reads it back from there (its validators and public files are then dist/'s).
 // A change that fails validation prints every problem and leaves the last good data answering.
 import { existsSync, statSync } from 'node:fs';
@@ -23,10 +25,14 @@ import { printable } from '../util/printable.ts';
 import { startServer, type RunningServer } from '../server/http.ts';
 import { listen, ServeError } from '../server/listen.ts';
 import { loadDataset, type Dataset } from '../query/dataset.ts';
+import type { Media } from '../model/types.ts';
 import { watchFolder } from './watch.ts';
 import { ContentState } from './content-state.ts';
 import { MemoryBuild } from './memory-build.ts';
 import { DistWriter, type WriteResult } from './dist-writer.ts';
+import { memoryPublicFiles } from './public-files.ts';
+import type { PublicSource } from '../server/static-files.ts';
+import { browserModule } from '../store/write/browser-modules.ts';
 
 export interface DevOptions {
   content: string;
@@ -59,6 +65,16 @@ export interface DevServer {
 export function localUrl(host: string, port: number): string {
   const name = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `http://${name}:${port}`;
+}
+
+/** A build made in memory, as served: its data, and what its public files are made of. */
+interface Served {
+  dataset: Dataset;
+  media: ReadonlyMap<number, Media>;
+  /** dist/autocomplete/index.json */
+  index: string;
+  /** the directory version it has (see directoryVersion) */
+  directory: number;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -105,13 +121,33 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const baseUrl = options.baseUrl ?? localUrl(options.host, port);
   const state = new ContentState(content);
   const memory = new MemoryBuild();
+  /** how many times the directory's index was made: its files in dist/ are the served build's while the number is the same */
+  let directoryVersion = 0;
+  /** the directory version of each generation asked to be written, and of the one dist/ holds (-1: not known) */
+  const directoryOf = new Map<number, number>();
+  let writtenDirectory = -1;
+  // the browser module of dist/autocomplete/ is the same in every build: made once, beside the first build
+  let autocompleteModule: string | null = null;
+  browserModule('autocomplete').then(
+    (text) => void (autocompleteModule = text),
+    (e: unknown) => log(`making autocomplete/autocomplete.js failed: ${describeFailure(e)}; it is served once written`),
+  );
+  const publicFiles = (build: Served): PublicSource =>
+    memoryPublicFiles({
+      dataset: build.dataset,
+      media: build.media,
+      index: build.index,
+      module: () => autocompleteModule,
+      directoryWritten: () => writtenDirectory === build.directory,
+      out,
+    });
   const whileBroken = () => (running ? 'still serving the last good build' : 'waiting for a fix');
 
   /**
    * The data of the content as it is now, made in memory; null when it has problems (printed).
    * Never throws: dev keeps serving whatever happens. `first`: the build cache may give the parses.
    */
-  async function buildInMemory(changed: readonly string[], first: boolean): Promise<Dataset | null> {
+  async function buildInMemory(changed: readonly string[], first: boolean): Promise<Served | null> {
     const started = performance.now();
     const cache = first && options.cache !== undefined ? new BuildCache(packPath(options.cache, content), content) : undefined;
     try {
@@ -129,13 +165,14 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
         return null;
       }
       const url = normalizeBaseUrl(baseUrl ?? model.site.base_url);
-      const { dataset, stats } = memory.make(model, url);
+      const { dataset, stats, index } = memory.make(model, url);
+      if (stats.directory) directoryVersion++;
       const parsed = cache
         ? `${plural(cache.stats.misses, 'file')} parsed, ${cache.stats.hits} from the cache`
         : `${plural(update.parsed, 'file')} parsed, ${update.files - update.parsed} kept in memory${update.rescanned ? ', the folder read again' : ''}`;
       const rows = `${plural(stats.rendered, 'row')} rendered`;
       log(`built in ${((performance.now() - started) / 1000).toFixed(2)} s (${parsed}; ${rows}): ${plural(model.events.length, 'event')}, base URL ${printable(url)}`);
-      return dataset;
+      return { dataset, media: model.media, index, directory: directoryVersion };
     } catch (e) {
       cache?.release();
       // what is kept may be half updated: the next change reads everything again
@@ -156,9 +193,9 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     failServing = fail;
   });
   serving.catch(() => {}); // a caller that never awaits it must not crash the process
-  const startServing = async (dataset?: Dataset) => {
+  const startServing = async (build?: Served) => {
     try {
-      running = await startServer({ dist: out, port, host: options.host, watch: false, log, dataset });
+      running = await startServer({ dist: out, port, host: options.host, watch: false, log, dataset: build?.dataset, publicFiles: build && publicFiles(build) });
       markServing(running.url);
     } catch (e) {
       failServing(e as Error);
@@ -174,6 +211,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       return;
     }
     log(`wrote ${printable(options.out)}/ in ${((result.ms ?? 0) / 1000).toFixed(2)} s`);
+    writtenDirectory = directoryOf.get(result.generation) ?? -1;
+    for (const asked of directoryOf.keys()) if (asked <= result.generation) directoryOf.delete(asked);
     // dist/ holds what is served: answer from it (its validators and public files), unless a
     // newer edit is served from memory already (its write follows)
     if (result.generation !== generation || !running || building !== null) return;
@@ -184,10 +223,11 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     }
   });
 
-  const served = async (dataset: Dataset) => {
+  const served = async (build: Served) => {
     generation++;
-    if (running) running.use(dataset);
-    else await startServing(dataset);
+    directoryOf.set(generation, build.directory);
+    if (running) running.use(build.dataset, publicFiles(build));
+    else await startServing(build);
     // not serving (the port was in use): dev is about to end, and a build started now would go
     // on writing the out folder after the process has said it failed
     if (running) writer.write(generation);
@@ -214,8 +254,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       const changed = [...pending].sort();
       pending.clear();
       log(`changed: ${printable(describeChanges(changed))}`);
-      const dataset = await buildInMemory(changed, false);
-      if (dataset && !closed) await served(dataset);
+      const build = await buildInMemory(changed, false);
+      if (build && !closed) await served(build);
     }
   };
 

@@ -70,8 +70,11 @@ export class MemoryBuild {
   private readonly session = randomBytes(8).toString('hex');
   private made = 0;
 
-  /** The dataset of `model` served under `baseUrl` (normalized), what was made anew, and the data files it was read from. */
-  make(model: Model, baseUrl: string): { dataset: Dataset; stats: MemoryStats; files: DistSource } {
+  /**
+   * The dataset of `model` served under `baseUrl` (normalized), what was made anew, the data files
+   * it was read from, and the browser's autocomplete index (dist/autocomplete/index.json).
+   */
+  make(model: Model, baseUrl: string): { dataset: Dataset; stats: MemoryStats; files: DistSource; index: string } {
     const stats: MemoryStats = { rendered: 0, reused: 0, directory: false, phases: {} };
     let mark = performance.now();
     const phase = (name: string) => {
@@ -119,7 +122,7 @@ export class MemoryBuild {
     const columns = () => (table ??= readColumns(memorySource(made, 'memory'), events.length, true));
     this.last = { events, model: model.events, rows: rowsOfModel, newest, context, parts, data: { starts: data.starts, bounds: data.bounds, values: data.values, file: (rel) => made.get(rel)!, calendar: () => readCalendarFile(made.get(DATA_FILES.calendar)!, events.length), table: columns, bytes: (begin, end) => bytesOfParts(parts, data.bounds, begin, end) } };
     phase('keep');
-    return { dataset, stats, files: source };
+    return { dataset, stats, files: source, index };
   }
 
   /** Forgets everything kept (the next make renders every row). */

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { ApiOptions } from '../api/core.ts';
 import type { Dataset } from '../query/dataset.ts';
 import type { AccessEntry } from './access-log.ts';
+import type { PublicSource } from './static-files.ts';
 import { cheapFirst } from './cheap-first.ts';
 import { connectionBounds } from './connection-bounds.ts';
 import { cors, type CorsOrigins } from './cors.ts';
@@ -50,6 +51,8 @@ export interface ServeOptions extends ApiOptions {
   cors?: CorsOrigins;
   /** data made in memory (aula dev) to serve at start instead of dist/'s */
   dataset?: Dataset;
+  /** … and its public files (default: dist/'s) */
+  publicFiles?: PublicSource;
 }
 
 export interface RunningServer {
@@ -61,8 +64,11 @@ export interface RunningServer {
    * and the load is retried with backoff until the dist is complete
    */
   reload(): boolean;
-  /** swaps in data made in memory (aula dev): one assignment, requests in flight finish on the old data */
-  use(dataset: Dataset): void;
+  /**
+   * swaps in data made in memory (aula dev) and its public files (default: dist/'s): one
+   * assignment, requests in flight finish on the old data
+   */
+  use(dataset: Dataset, files?: PublicSource): void;
   /** serving the current dist/: false while a reload fails or lags */
   readonly ready: boolean;
   /** the base URL the answers' links use */
@@ -148,9 +154,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server,
     url: `http://${host}:${address.port}`,
     reload: () => data.reload(),
-    use: (dataset) => {
+    use: (dataset, files) => {
       if (!data.use) throw new Error('a remote dist is not replaced from memory');
-      data.use(dataset);
+      data.use(dataset, files);
     },
     get ready() {
       return data.ready;

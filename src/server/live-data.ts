@@ -7,7 +7,7 @@ import { loadDataset, type Dataset } from '../query/dataset.ts';
 import { warmZone } from '../time/offsets.ts';
 import { reloader, watchManifest } from './reload.ts';
 import { rowsVerifier, type RowsVerifierOptions } from './rows-verifier.ts';
-import { StaticFiles } from './static-files.ts';
+import { StaticFiles, type PublicSource } from './static-files.ts';
 
 export interface LiveDataOptions extends ApiOptions {
   dist: string;
@@ -16,6 +16,8 @@ export interface LiveDataOptions extends ApiOptions {
   log(line: string): void;
   /** data made in memory (aula dev) to start with, instead of loading dist/ */
   dataset?: Dataset;
+  /** … and its public files (dist/'s are another build's until it is written) */
+  publicFiles?: PublicSource;
   /** how the event rows are checked at start (tests: a thread that fails) */
   rowsCheck?: RowsVerifierOptions;
 }
@@ -29,8 +31,8 @@ export interface LiveData {
   /** why not ready, for /readyz (a remote dist's problem: its URLs are the origin's), while not ready */
   readonly problem: string | undefined;
   reload(): boolean;
-  /** swaps in data made in memory (aula dev), and reads dist/'s public files afresh */
-  use?(dataset: Dataset): void;
+  /** swaps in data made in memory (aula dev) with its public files (default: dist/'s, read afresh) */
+  use?(dataset: Dataset, files?: PublicSource): void;
   stop(): void;
 }
 
@@ -61,15 +63,15 @@ async function loadChecked(options: LiveDataOptions): Promise<Dataset> {
 
 /** Loads dist/ (rejects with a DistError when it cannot be served) and keeps it current. */
 export async function liveData(options: LiveDataOptions): Promise<LiveData> {
-  const load = (given?: Dataset) => {
+  const load = (given?: Dataset, files?: PublicSource) => {
     // a reload checks on this thread (the old data answers meanwhile; reloads are rare)
     const dataset = given ?? loadDataset(options.dist, { baseUrl: options.baseUrl });
-    return { dataset, api: createApi(dataset, { ...options, pooledCache: true }), files: new StaticFiles(options.dist, dataset.baseUrl, options.cacheControl) };
+    return { dataset, api: createApi(dataset, { ...options, pooledCache: true }), files: new StaticFiles(files ?? options.dist, dataset.baseUrl, options.cacheControl) };
   };
-  let current = load(options.dataset ?? (await loadChecked(options)));
-  const swap = (given?: Dataset) => {
+  let current = options.dataset ? load(options.dataset, options.publicFiles) : load(await loadChecked(options));
+  const swap = (given?: Dataset, files?: PublicSource) => {
     const previous = current;
-    current = load(given);
+    current = load(given, files);
     // answers are made synchronously, so nothing reads the old rows any more
     previous.dataset.events.rows.close();
   };
@@ -99,7 +101,7 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
       return undefined;
     },
     reload: () => reloads.reload(),
-    use: swap,
+    use: (dataset, files) => swap(dataset, files),
     stop() {
       stopWatching();
       reloads.stop();

@@ -59,6 +59,25 @@ function readOrNull(file: string): Buffer | null {
 }
 
 /**
+ * Where the public files come from: dist/ (`aula serve`), or what `aula dev` made in memory for
+ * the build it serves, whose dist/ is not written yet (src/dev/public-files.ts).
+ */
+export interface PublicSource {
+  /** a file's bytes (relative to dist/), null when there is none, 'pending' while it is not made yet (503) */
+  read(rel: string): Buffer | null | 'pending';
+  /** the file on disk to stream a media file (relative to dist/) from, null when there is none */
+  mediaPath(rel: string): string | null;
+}
+
+/** dist/'s own files. */
+export function distPublicSource(dist: string): PublicSource {
+  return { read: (rel) => readOrNull(join(dist, rel)), mediaPath: (rel) => join(dist, rel) };
+}
+
+/** Until a file a served edit changes is made: the client asks again in a moment. */
+const PENDING_BODY = '{"detail":"This file is being made for the latest edit; retry in a moment."}';
+
+/**
  * Answers public-file requests for one loaded dist/ (the server makes a new one on reload).
  * A file is read on its first request and kept; media files are streamed from disk.
  */
@@ -66,13 +85,15 @@ export class StaticFiles {
   private readonly files = new Map<string, Loaded | null>();
   private media: Map<number, MediaFile> | null = null;
   private readonly prefix: string;
+  private readonly source: PublicSource;
 
   constructor(
-    private readonly dist: string,
+    dist: string | PublicSource,
     baseUrl: string,
     private readonly cacheControl = DEFAULT_CACHE_CONTROL,
   ) {
     this.prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
+    this.source = typeof dist === 'string' ? distPublicSource(dist) : dist;
   }
 
   /**
@@ -106,9 +127,11 @@ export class StaticFiles {
     return true;
   }
 
-  private load(rel: string): Loaded | null {
+  private load(rel: string): Loaded | null | 'pending' {
     if (!this.files.has(rel)) {
-      const bytes = readOrNull(join(this.dist, rel));
+      const bytes = this.source.read(rel);
+      // (asked again next time: it is made meanwhile)
+      if (bytes === 'pending') return bytes;
       this.files.set(rel, bytes && { bytes, etag: fileEtag(bytes), forms: new Map() });
     }
     return this.files.get(rel)!;
@@ -117,6 +140,12 @@ export class StaticFiles {
   private sendFile(rel: string, request: StaticRequest, res: ServerResponse): boolean {
     const file = this.load(rel);
     if (!file) return false;
+    if (file === 'pending') {
+      const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Retry-After': '1', 'Content-Length': String(PENDING_BODY.length) };
+      writeHeadKept(res, 503, request.withHeaders?.(headers) ?? headers);
+      res.end(request.method === 'HEAD' ? undefined : PENDING_BODY);
+      return true;
+    }
     const encoding = negotiateEncoding(request.acceptEncoding);
     let body = file.bytes;
     const headers: Record<string, string> = {
@@ -127,7 +156,10 @@ export class StaticFiles {
       ETag: file.etag,
     };
     if (encoding) {
-      if (!file.forms.has(encoding)) file.forms.set(encoding, readOrNull(join(this.dist, rel + EXTENSION[encoding])));
+      if (!file.forms.has(encoding)) {
+        const form = this.source.read(rel + EXTENSION[encoding]);
+        file.forms.set(encoding, form === 'pending' ? null : form);
+      }
       const packed = file.forms.get(encoding);
       if (packed) {
         body = packed;
@@ -151,7 +183,8 @@ export class StaticFiles {
   /** The media file of record `id` and its size, or null when the index or the disk has none. */
   private mediaFile(id: number): { path: string; media: MediaFile; size: number } | null {
     if (!this.media) {
-      const text = readOrNull(join(this.dist, MEDIA_FILES_INDEX));
+      const index = this.source.read(MEDIA_FILES_INDEX);
+      const text = index === 'pending' ? null : index;
       let list: MediaFile[] = [];
       try {
         if (text) list = parseMediaFiles(text.toString('utf8'));
@@ -162,7 +195,8 @@ export class StaticFiles {
     }
     const media = this.media.get(id);
     if (!media) return null;
-    const path = join(this.dist, media.file);
+    const path = this.source.mediaPath(media.file);
+    if (path === null) return null;
     try {
       const info = statSync(path);
       return info.isFile() ? { path, media, size: info.size } : null;

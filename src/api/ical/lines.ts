@@ -10,6 +10,8 @@ const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** What a TEXT value escapes or drops: line breaks (CR LF, CR, LF), `\`, `;`, `,`, other controls. */
 const TEXT_SPECIALS = /\r\n?|[\n\\;,]|[\x00-\x08\x0b-\x1f\x7f]/g;
+/** A line break or another control. */
+const ANY_CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 /** A TEXT value (§3.3.11): `\`, `;`, `,` and line breaks escaped, other controls dropped. One pass: a feed escapes tens of thousands of values. */
 export function escapeText(text: string): string {
@@ -18,20 +20,23 @@ export function escapeText(text: string): string {
 
 /** A URI or other unescaped value: nothing can be escaped there, so line breaks and controls go. */
 export function cleanValue(text: string): string {
+  if (!ANY_CONTROL.test(text)) return text;
   return text.replace(NEWLINES, ' ').replace(CONTROLS, '');
 }
+
+/** What a parameter value changes: `^`, `"`, line breaks and other controls. */
+const ANY_PARAM_SPECIAL = /[\x00-\x08\x0a-\x1f\x7f^"]/;
+const PARAM_QUOTED = /[;:,]/;
 
 /**
  * A parameter value (§3.2): RFC 6868 caret escapes for what a parameter cannot hold (`"` and
  * line breaks), quoted when it contains `;`, `:` or `,`, which would otherwise end it.
  */
 export function paramValue(text: string): string {
-  const escaped = text
-    .replace(/\^/g, '^^')
-    .replace(NEWLINES, '^n')
-    .replace(/"/g, "^'")
-    .replace(CONTROLS, '');
-  return /[;:,]/.test(escaped) ? `"${escaped}"` : escaped;
+  const escaped = ANY_PARAM_SPECIAL.test(text)
+    ? text.replace(/\^/g, '^^').replace(NEWLINES, '^n').replace(/"/g, "^'").replace(CONTROLS, '')
+    : text;
+  return PARAM_QUOTED.test(escaped) ? `"${escaped}"` : escaped;
 }
 
 /**

@@ -6,15 +6,19 @@ import { startOfYear } from '../../time/offsets.ts';
 import type { ZoneOffsets } from './zone-offsets.ts';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+/** 0…99 in two digits: a feed writes a date or time per entry, whose fields are all in range. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => pad(n));
+const two = (n: number) => TWO_DIGITS[n] ?? pad(n);
+const four = (year: number) => (year >= 1000 && year <= 9999 ? String(year) : pad(year, 4));
 
 /** `YYYYMMDD` of a Date read as UTC. */
 export function dateValue(d: Date): string {
-  return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}`;
+  return four(d.getUTCFullYear()) + two(d.getUTCMonth() + 1) + two(d.getUTCDate());
 }
 
 /** `YYYYMMDDTHHMMSS` of a Date read as UTC (DATE-TIME has no fraction of a second). */
 export function dateTimeValue(d: Date): string {
-  return `${dateValue(d)}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
+  return `${dateValue(d)}T${two(d.getUTCHours())}${two(d.getUTCMinutes())}${two(d.getUTCSeconds())}`;
 }
 
 export const utcValue = (epochMs: number) => `${dateTimeValue(new Date(epochMs))}Z`;

@@ -23,7 +23,8 @@
 //   has answered nothing yet).
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -143,10 +144,14 @@ async function startAula(dist: string, aula: string) {
   return { ...started, origin: `http://${HOST}:${port}` };
 }
 
-/** Each URL once, in order: the client's wall time and the CPU `pid` spent meanwhile. */
-async function timed(origin: string, pid: number, urls: readonly [string, string][]): Promise<FirstRequest[]> {
+/**
+ * Each URL once, in order (each after `before` resolved): the client's wall time and the CPU `pid`
+ * spent meanwhile.
+ */
+async function timed(origin: string, pid: number, urls: readonly [string, string][], before?: () => Promise<void>): Promise<FirstRequest[]> {
   const out: FirstRequest[] = [];
   for (const [kind, url] of urls) {
+    await before?.();
     const cpu = treeCpuNs(pid);
     const t0 = performance.now();
     const answer = await httpGet(origin + url, 30_000);
@@ -226,7 +231,15 @@ export interface EdgeStartUp {
   first: FirstRequest[];
   /** each kind's request as the first request of a fresh isolate, asked once it is idle (it loads what that kind needs) */
   fresh: (FirstRequest & { start: IsolateStart })[];
+  /**
+   * A worker that answers every request with a constant body, in the same workerd configuration:
+   * workerd's own part of a start and a request (medians of REFERENCE_STARTS fresh starts).
+   */
+  constant: { start: IsolateStart; firstCpuMs: number };
 }
+
+const REFERENCE_STARTS = 5;
+const CONSTANT_WORKER = "export default { fetch: () => new Response('{}', { headers: { 'content-type': 'application/json' } }) };\n";
 
 /** `text` with `pattern` replaced; throws where it is not there (the measurement would be of another configuration). */
 function replaced(text: string, pattern: string | RegExp, by: string): string {
@@ -301,7 +314,10 @@ export async function measureEdgeFirst(dist: string, maxDataBytes = 4e9, worker?
     const [load] = await timed(w.origin, w.pid, [['load', `${EVENTS}?limit=1`]]);
     if (load.status !== 200) throw new Error(`workerd answered ${load.status}: ${w.output().slice(-1000)}`);
     loadCpuMs = load.cpuMs;
-    first = await timed(w.origin, w.pid, firstUrls());
+    // each once workerd is idle again: no request pays for the work its predecessor left
+    first = await timed(w.origin, w.pid, firstUrls(), async () => {
+      if (!(await idle(w.pid))) throw new Error(`workerd did not become idle within ${IDLE.timeoutMs} ms after a request: ${w.output().slice(-1000)}`);
+    });
   } finally {
     await w.stop();
   }
@@ -315,7 +331,33 @@ export async function measureEdgeFirst(dist: string, maxDataBytes = 4e9, worker?
       await f.stop();
     }
   }
-  return { start: w.start, loadCpuMs, first, fresh };
+  return { start: w.start, loadCpuMs, first, fresh, constant: await measureConstantWorker(binary, dist, maxDataBytes) };
+}
+
+/** The constant worker (EdgeStartUp.constant) over `dist`'s workerd configuration. */
+async function measureConstantWorker(binary: string, dist: string, maxDataBytes: number): Promise<EdgeStartUp['constant']> {
+  const folder = mkdtempSync(join(tmpdir(), 'aula-bench-constant-'));
+  try {
+    const worker = join(folder, 'worker.js');
+    writeFileSync(worker, CONSTANT_WORKER);
+    const samples: { start: IsolateStart; cpuMs: number }[] = [];
+    for (let i = 0; i < REFERENCE_STARTS; i++) {
+      const f = await startWorkerd(binary, dist, maxDataBytes, worker);
+      try {
+        const [one] = await timed(f.origin, f.pid, [['constant', EVENTS]]);
+        if (one.status !== 200) throw new Error(`the constant worker answered ${one.status}: ${f.output().slice(-1000)}`);
+        samples.push({ start: f.start, cpuMs: one.cpuMs });
+      } finally {
+        await f.stop();
+      }
+    }
+    return {
+      start: { acceptCpuMs: median(samples.map((s) => s.start.acceptCpuMs)), startCpuMs: median(samples.map((s) => s.start.startCpuMs)) },
+      firstCpuMs: median(samples.map((s) => s.cpuMs)),
+    };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -405,9 +447,11 @@ function edgeNote(e: EdgeStartUp): string {
     `(its threads neither ran nor waited to run for more than ${IDLE.allowanceNs / 1e6} ms over ${IDLE.quietMs} ms) with no request asked: ` +
     `a fresh workerd's start, spawn → accepting, median ${ms(median(starts.map((s) => s.acceptCpuMs)))} ms of CPU; ` +
     `the isolate's start, accepting → idle, median ${ms(median(starts.map((s) => s.startCpuMs)))} ms (per fresh isolate in its column). ` +
+    `For reference, a worker that answers a constant body in the same configuration: start ${ms(e.constant.start.acceptCpuMs)} + ${ms(e.constant.start.startCpuMs)} ms, ` +
+    `its first request ${ms(e.constant.firstCpuMs)} ms (medians of ${REFERENCE_STARTS}): workerd's own part of each. ` +
     `Then a request, judged by the CPU workerd spent on it. workerd loads per need: an isolate fetches and checks each data file when an answer first reads it. ` +
     `In one isolate (start ${ms(e.start.acceptCpuMs)} + ${ms(e.start.startCpuMs)} ms), its first request (an unfiltered page: the manifest, the rows' offsets and their first part) took ${ms(e.loadCpuMs)} ms, ` +
-    "then each kind's first request after it (the first workerd column); the last columns are each kind's request as a fresh isolate's first (judged by that one)."
+    "then each kind's first request after it, each once idle again (the first workerd column); the last columns are each kind's request as a fresh isolate's first (judged by that one)."
   );
 }
 

@@ -39,6 +39,9 @@ describe('start → full speed', () => {
       expect(start.startCpuMs).toBeGreaterThanOrEqual(0);
     }
     expect(edge.loadCpuMs).toBeGreaterThan(0);
+    // workerd's own part, from a worker that answers a constant body
+    expect(edge.constant.start.acceptCpuMs).toBeGreaterThan(0);
+    expect(edge.constant.firstCpuMs).toBeGreaterThan(0);
     expect(readdirSync(join(dist, 'edge')).filter((f) => f.startsWith('bench-workerd'))).toEqual([]);
   });
 

@@ -421,7 +421,7 @@ export function startUpMarkdown(s: StartUp, edge?: EdgeStartUp | { unavailable: 
       `Then a fresh server, each kind's first request right after its first 200, in this order; judged by the server's CPU for it (the wall time includes the client and the machine's other work):`,
     '',
     `| first request of | status | server CPU ms | ≤ ${T.firstMs} ms | wall ms |` +
-      (e ? ` workerd CPU ms, after the isolate's first | a fresh isolate's start, workerd CPU ms | a fresh isolate's first, workerd CPU ms | ≤ ${T.edgeFirstMs} ms |` : ''),
+      (e ? ` workerd CPU ms, after the isolate's first | a fresh isolate's start, workerd CPU ms: to accepting + to idle | a fresh isolate's first, workerd CPU ms | ≤ ${T.edgeFirstMs} ms |` : ''),
     '|---|---:|---:|---|---:|' + (e ? '---:|---:|---:|---|' : ''),
   ];
   s.first.forEach((f, i) => {
@@ -429,13 +429,19 @@ export function startUpMarkdown(s: StartUp, edge?: EdgeStartUp | { unavailable: 
     const fresh = e?.fresh[i];
     lines.push(
       `| ${f.kind} | ${f.status} | ${ms(f.cpuMs)} | ${verdict(f.cpuMs <= T.firstMs)} | ${ms(f.wallMs)} |` +
-        (w && fresh ? ` ${ms(w.cpuMs)} | ${ms(fresh.start.startCpuMs)} | ${ms(fresh.cpuMs)} | ${verdict(fresh.cpuMs <= T.edgeFirstMs)} |` : ''),
+        (w && fresh ? ` ${ms(w.cpuMs)} | ${startCell(fresh.start)} | ${ms(fresh.cpuMs)} | ${verdict(fresh.cpuMs <= T.edgeFirstMs)} |` : ''),
     );
   });
   if (e) lines.push('', edgeNote(e));
   else if (edge && 'unavailable' in edge) lines.push('', `workerd: ${edge.unavailable}`);
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * Both parts of a start: where the bench sees workerd accept depends on when it is scheduled
+ * (the bundle may be evaluated by then), so the sum is the start and the split a guide.
+ */
+const startCell = (s: IsolateStart) => `${s.acceptCpuMs.toFixed(1)} + ${s.startCpuMs.toFixed(1)}`;
 
 /** How the workerd columns are measured, and the starts' figures. */
 function edgeNote(e: EdgeStartUp): string {
@@ -446,11 +452,12 @@ function edgeNote(e: EdgeStartUp): string {
     'workerd evaluates the bundle after it starts accepting connections, so each workerd is first left until idle ' +
     `(its threads neither ran nor waited to run for more than ${IDLE.allowanceNs / 1e6} ms over ${IDLE.quietMs} ms) with no request asked: ` +
     `a fresh workerd's start, spawn → accepting, median ${ms(median(starts.map((s) => s.acceptCpuMs)))} ms of CPU; ` +
-    `the isolate's start, accepting → idle, median ${ms(median(starts.map((s) => s.startCpuMs)))} ms (per fresh isolate in its column). ` +
-    `For reference, a worker that answers a constant body in the same configuration: start ${ms(e.constant.start.acceptCpuMs)} + ${ms(e.constant.start.startCpuMs)} ms, ` +
+    `the isolate's start, accepting → idle, median ${ms(median(starts.map((s) => s.startCpuMs)))} ms; the whole start, median ${ms(median(starts.map((s) => s.acceptCpuMs + s.startCpuMs)))} ms ` +
+    "(per fresh isolate in its column; the bench sees the accepting when it is scheduled, so on a busy machine part of the evaluation may fall before it). " +
+    `For reference, a worker that answers a constant body in the same configuration: start ${startCell(e.constant.start)} ms, ` +
     `its first request ${ms(e.constant.firstCpuMs)} ms (medians of ${REFERENCE_STARTS}): workerd's own part of each. ` +
     `Then a request, judged by the CPU workerd spent on it. workerd loads per need: an isolate fetches and checks each data file when an answer first reads it. ` +
-    `In one isolate (start ${ms(e.start.acceptCpuMs)} + ${ms(e.start.startCpuMs)} ms), its first request (an unfiltered page: the manifest, the rows' offsets and their first part) took ${ms(e.loadCpuMs)} ms, ` +
+    `In one isolate (start ${startCell(e.start)} ms), its first request (an unfiltered page: the manifest, the rows' offsets and their first part) took ${ms(e.loadCpuMs)} ms, ` +
     "then each kind's first request after it, each once idle again (the first workerd column); the last columns are each kind's request as a fresh isolate's first (judged by that one)."
   );
 }
@@ -459,12 +466,12 @@ function edgeNote(e: EdgeStartUp): string {
 function edgeMarkdown(e: EdgeStartUp): string {
   const ms = (x: number) => x.toFixed(1);
   const lines = [
-    `| first request of | status | workerd CPU ms, after the isolate's first | a fresh isolate's start, workerd CPU ms | a fresh isolate's first, workerd CPU ms | ≤ ${START_UP_TARGETS.edgeFirstMs} ms |`,
+    `| first request of | status | workerd CPU ms, after the isolate's first | a fresh isolate's start, workerd CPU ms: to accepting + to idle | a fresh isolate's first, workerd CPU ms | ≤ ${START_UP_TARGETS.edgeFirstMs} ms |`,
     '|---|---:|---:|---:|---:|---|',
   ];
   e.fresh.forEach((fresh, i) => {
     const verdict = fresh.cpuMs <= START_UP_TARGETS.edgeFirstMs ? 'met' : '**missed**';
-    lines.push(`| ${fresh.kind} | ${fresh.status} | ${ms(e.first[i].cpuMs)} | ${ms(fresh.start.startCpuMs)} | ${ms(fresh.cpuMs)} | ${verdict} |`);
+    lines.push(`| ${fresh.kind} | ${fresh.status} | ${ms(e.first[i].cpuMs)} | ${startCell(fresh.start)} | ${ms(fresh.cpuMs)} | ${verdict} |`);
   });
   lines.push('', edgeNote(e));
   return `${lines.join('\n')}\n`;

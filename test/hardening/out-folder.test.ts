@@ -325,7 +325,7 @@ describe('files somebody else put in a dist aula wrote are kept', () => {
     withDist((dir, out) => {
       rmSync(join(out, '.aula-files'));
       writeContent(out, { CNAME: 'events.example.org\n', 'v1/extra/mine.json': '{"mine":1}\n', 'v1/cms/event/offset/custom.json': '{}\n' });
-      expectRefused(dir, out, dir, /is a dist without its \.aula-files \(written by an older aula, or copied without hidden files\): aula cannot tell the files it made there from yours, so it replaces nothing; restore \.aula-files, or move your files out and remove the folder, and build again$/);
+      expectRefused(dir, out, dir, /is a dist without a readable \.aula-files \(written by an older aula, copied without hidden files, or damaged\): aula cannot tell the files it made there from yours, so it replaces nothing; restore \.aula-files, or move your files out and remove the folder, and build again$/);
       expect(readFileSync(join(out, 'v1/extra/mine.json'), 'utf8')).toBe('{"mine":1}\n');
     }));
 

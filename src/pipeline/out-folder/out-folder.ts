@@ -58,7 +58,7 @@ export function madeListOf(dist: string): string[] | null {
 
 /** Why a dist without its list is not replaced: one line, naming the folder. */
 export const noListMessage = (shownOut: string) =>
-  `--out ${shownOut} is a dist without its ${MADE_FILES} (written by an older aula, or copied without hidden files): aula cannot tell the files it made there from yours, so it replaces nothing; restore ${MADE_FILES}, or move your files out and remove the folder, and build again`;
+  `--out ${shownOut} is a dist without a readable ${MADE_FILES} (written by an older aula, copied without hidden files, or damaged): aula cannot tell the files it made there from yours, so it replaces nothing; restore ${MADE_FILES}, or move your files out and remove the folder, and build again`;
 
 /** The real path of `path`, resolving the part that exists and appending the rest (which does not). */
 export function realpathOfMaybeMissing(path: string): string {

@@ -125,9 +125,11 @@ describe('recoverDist, for a former dist that was not wholly removed', () => {
     expect(existsSync(parked)).toBe(false);
   });
 
-  it('leaves a parked dist without a list where it is: nothing of it can be told from the user\u2019s', () => {
+  it('leaves a parked dist without a list where it is, and says so: nothing of it can be told from the user\u2019s', () => {
     const { out, parked } = swappedWithParked({ 'pages/0.json': 'old', 'pages/mine.json': 'theirs', CNAME: 'example.org' });
-    recoverDist(out);
+    const warnings: string[] = [];
+    recoverDist(out, (w) => warnings.push(w));
+    expect(warnings).toEqual([`${parked} is a former dist without a readable .aula-files: aula cannot tell the files it made there from yours, so it leaves the folder; move your files out of it and remove it`]);
     expect(readFileSync(join(parked, 'pages', 'mine.json'), 'utf8')).toBe('theirs');
     expect(readFileSync(join(parked, 'CNAME'), 'utf8')).toBe('example.org');
   });

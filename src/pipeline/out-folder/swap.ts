@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import { MADE_FILES, madeFilesText } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
 import { listFiles } from '../ledger/carry-over.ts';
-import { isAulaDist } from './out-folder.ts';
+import { isAulaDist, madeListOf, OutFolderError } from './out-folder.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 import { moveUserEntries, removeMade, STAGING_MARKER, userEntries, type MadeList } from './user-files.ts';
 import { isRunning } from '../../util/process-alive.ts';
@@ -116,8 +116,10 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void
     const moved = moveUserEntries(parked, out, entries, strandedIn(parked, out, warn));
     removeMade(parked, made);
     if (moved) warnLeft(parked, warn);
-  } catch {
-    // one would land on a file of the dist, or the parked folder has no list: it stays
+  } catch (e) {
+    // one would land on a file of the dist, or it has no list: it stays, said at every build
+    if (!(e instanceof OutFolderError)) return;
+    warn(madeListOf(parked) !== null ? e.message : `${printable(parked)} is a former dist without a readable ${MADE_FILES}: aula cannot tell the files it made there from yours, so it leaves the folder; move your files out of it and remove it`);
   }
 }
 

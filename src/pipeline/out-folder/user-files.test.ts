@@ -67,7 +67,7 @@ describe('userEntries: what of a former dist aula did not make', () => {
       tree({ 'manifest.json': '{}', 'v1/extra/mine.json': 'theirs, nested in aula\u2019s folder', CNAME: 'c' }),
       tree({ ...listed({ CNAME: 'c' }), [MADE_FILES]: '{"aula_files":1,"files":[' }),
     ]) {
-      expect(() => userEntries(old, tree(listed()), 'dist')).toThrow(/^--out dist is a dist without its \.aula-files .* replaces nothing/);
+      expect(() => userEntries(old, tree(listed()), 'dist')).toThrow(/^--out dist is a dist without a readable \.aula-files .* replaces nothing/);
       expect(readFileSync(join(old, 'CNAME'), 'utf8')).toBe('c');
     }
   });

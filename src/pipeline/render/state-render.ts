@@ -5,7 +5,7 @@
 // dist where the ledger proves them, and the manifest. What it gives the next stages is what the
 // full render stage gives them (render-stage.ts Rendered).
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
-import { readFileSync } from 'node:fs';
+import { readSmallFile } from '../cache/cache-file.ts';
 import { join } from 'node:path';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { EventRows, FIELD_COUNT } from '../../store/format/event-rows.ts';
@@ -107,7 +107,7 @@ function carriedFiles(options: BuildOptions, plan: Plan, eventBytes: number, old
   if (browser.every(([rel, sha]) => ledger.wouldReuse(rel, { sha }, twins, ledger.entry(rel)!.measure))) {
     for (const [rel, sha] of browser) carried.push([rel, sha, { volume: twins, measure: ledger.entry(rel)!.measure, served: true }]);
   } else {
-    for (const [rel] of browser) files.set(rel, readFileSync(join(plan.state.out, rel), 'utf8'));
+    for (const [rel, sha] of browser) files.set(rel, provenText(plan, rel, sha));
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     copies = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE)).copies;
   }
@@ -116,6 +116,13 @@ function carriedFiles(options: BuildOptions, plan: Plan, eventBytes: number, old
     for (const [rel, sha, how] of carried) if (!dist.carried(rel, sha, how)) throw changedWhileBuilt(rel);
   };
   return { twins, files, copies, link };
+}
+
+/** The previous dist's `rel` as text, proven by the ledger to be `sha` once read: one changed or gone since the load fails the build. */
+function provenText({ state, ledger }: Plan, rel: string, sha: string): string {
+  const text = readSmallFile(join(state.out, rel), Number.MAX_SAFE_INTEGER);
+  if (text === null || !ledger.proves(rel, sha)) throw changedWhileBuilt(rel);
+  return text;
 }
 
 export interface StateRendered extends Rendered {

@@ -10,7 +10,7 @@ import { QueryParams } from '../query/query-dict.ts';
 import { bodyByteLength } from './body.ts';
 import { datasetTag, etagFor } from './etag.ts';
 import {
-  baseHeaders, detail, json, matchesEtag, notAcceptable, notFound, tooExpensive,
+  baseHeaders, json, matchesEtag, methodNotAllowed, notAcceptable, notFound, tooExpensive,
   type ApiRequest, type ApiResponse,
 } from './respond.ts';
 import { DEFAULT_WORK_LIMIT, metered, unmetered, WorkLimitExceeded, WorkMeter } from '../query/work-budget.ts';
@@ -173,7 +173,7 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
       return notFound();
     }
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
-      return detail(405, `Method "${request.method}" not allowed.`);
+      return methodNotAllowed(request.method);
     }
     const params = QueryParams.parse(request.query);
     const { route, match } = found;

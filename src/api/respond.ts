@@ -54,6 +54,8 @@ export function detail(status: number, message: string, extra: Record<string, st
 }
 
 export const notFound = () => detail(404, 'Not found.');
+/** DRF's 405 for `method` (a route's; a public file's names what it allows in `Allow`). */
+export const methodNotAllowed = (method: string, extra: Record<string, string> = {}) => detail(405, `Method "${method}" not allowed.`, extra);
 export const notAcceptable = () => detail(406, 'Could not satisfy the request Accept header.');
 
 /**

@@ -22,7 +22,7 @@ function deepFolder(depth: number): { dir: string; name: string } {
 }
 
 describe('findContentFiles', () => {
-  it('reports a folder whose path is longer than the system opens, where it passed it over in silence', async () => {
+  it('reports a folder whose path is longer than the system opens, not a folder passed over', async () => {
     // the content folder's own path, then 21 folders of 201 bytes: past 4,096 bytes in the 20th or 21st
     const { dir, name } = deepFolder(22);
     const found = await findContentFiles(dir);

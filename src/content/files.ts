@@ -223,8 +223,8 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') continue; // vanished while listing
-        // A name the system cannot open (a path past PATH_MAX, 4096 bytes on Linux) was passed over
-        // in silence: the events below it were missing from the build with no word.
+        // A name the system cannot open (a path past PATH_MAX, 4096 bytes on Linux) is a problem:
+        // the events below it would be missing from the build.
         problem(shown, code === 'ENAMETOOLONG' ? TOO_LONG : `cannot be read (${code ?? 'error'})`);
         continue;
       }

@@ -47,8 +47,9 @@ function baseUrl(f: Fields): string {
     f.problem('base_url', `expected an origin and optional path without query or fragment, got ${describeValue(text)}`);
   } else if (plainBasePath(url) === null) {
     f.problem('base_url', `its path may hold only ${PLAIN_BASE_PATH} (the host rules the build writes cannot hold others), got ${describeValue(text)}`);
-  } else if (basePathProblem(text, url) !== null) {
-    f.problem('base_url', `expected a URL links can carry, got ${describeValue(text)}: ${basePathProblem(text, url)}`);
+  } else {
+    const why = basePathProblem(text, url);
+    if (why !== null) f.problem('base_url', `expected a URL links can carry, got ${describeValue(text)}: ${why}`);
   }
   return text.replace(/\/+$/, '');
 }

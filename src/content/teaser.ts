@@ -45,7 +45,8 @@ const RAW_TEXT: readonly [string, RegExp][] = [
 /** The index after the end tag of the script or style element whose start tag at `i` ends before `after`; -1 when it is neither (the end of `html` when unclosed). */
 function rawTextEnd(html: string, i: number, after: number): number {
   for (const [name, close] of RAW_TEXT) {
-    if (html.slice(i + 1, i + 1 + name.length).toLowerCase() !== name || !endsName(html.charCodeAt(i + 1 + name.length))) continue;
+    // (the first letter first: most start tags are neither, and go without a slice)
+    if ((html.charCodeAt(i + 1) | 0x20) !== name.charCodeAt(0) || html.slice(i + 1, i + 1 + name.length).toLowerCase() !== name || !endsName(html.charCodeAt(i + 1 + name.length))) continue;
     close.lastIndex = after;
     return close.exec(html) ? close.lastIndex : html.length;
   }

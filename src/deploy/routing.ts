@@ -95,7 +95,7 @@ ${media.map((m) => `    ${mediaPath(pages.prefix, m.id)} /${m.file};`).join('\n'
 }
 
 # aula: the ${MEDIA_SANDBOX.name} of the media files a browser runs scripts in (HTML, SVG), by
-# their file (try_files has made $uri the file by the time the header is added); none for the rest.
+# the file try_files sends ($aula_media_file); none for the rest.
 map $aula_media_file $aula_media_policy {
     default "";
 ${media.filter(isScripted).map((m) => `    /${m.file} ${MEDIA_SANDBOX.value};`).join('\n')}

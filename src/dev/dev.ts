@@ -115,8 +115,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   checkOutFolder(out, content);
   if (options.cache !== undefined) checkCacheFolder(options.cache, content, out);
   // The links name the port dev listens on, which the first build needs before it listens: port 0
-  // is turned into a free port first (with port 0 itself they named site.yaml's base_url, which
-  // is not this server, without a word).
+  // is turned into a free port first, so that they name this server (not site.yaml's base_url).
   const port = await freePort(options.host, options.port);
   const baseUrl = options.baseUrl ?? localUrl(options.host, port);
   const state = new ContentState(content);

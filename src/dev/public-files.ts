@@ -11,12 +11,12 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { bodyBuffer } from '../api/body.ts';
 import { createApi } from '../api/core.ts';
-import { contentSchemas } from '../docs/content-schemas.ts';
+import { contentSchemaFiles } from '../docs/content-schemas.ts';
 import type { Media } from '../model/types.ts';
 import type { Dataset } from '../query/dataset.ts';
 import { distPublicSource, type PublicSource } from '../server/static-files.ts';
 import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../store/format/dist-paths.ts';
-import { MEDIA_FILES_INDEX } from '../store/format/public-files.ts';
+import { MEDIA_FILES_INDEX, mediaFilesText } from '../store/format/public-files.ts';
 import { hashedAutocompleteFiles } from '../store/write/hashed-files.ts';
 import { DOCUMENTS } from '../pipeline/write/manifest-of.ts';
 import { mediaFilesOf } from '../pipeline/write/media-copies.ts';
@@ -68,10 +68,10 @@ export function memoryPublicFiles(build: ServedBuild): PublicSource {
       return response.status === 200 ? bodyBuffer(response.body) : null;
     }
     if (rel.startsWith('schemas/')) {
-      const schema = contentSchemas()[rel.slice('schemas/'.length)];
-      return schema ? Buffer.from(`${JSON.stringify(schema, null, 2)}\n`) : null;
+      const text = contentSchemaFiles()[rel.slice('schemas/'.length)];
+      return text === undefined ? null : Buffer.from(text);
     }
-    if (rel === MEDIA_FILES_INDEX) return Buffer.from(`${JSON.stringify(mediaFiles)}\n`);
+    if (rel === MEDIA_FILES_INDEX) return Buffer.from(mediaFilesText(mediaFiles));
     if (!rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) return null;
     const name = rel.slice(AUTOCOMPLETE_DIR.length + 1);
     if (name === AUTOCOMPLETE_INDEX_FILE) return Buffer.from(build.index);

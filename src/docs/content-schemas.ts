@@ -162,6 +162,11 @@ function directoryDefs(): Record<string, Schema> {
   return defs;
 }
 
+/** Schema file name (in dist/schemas/) → the file's text, as the build writes it. */
+export function contentSchemaFiles(): Record<string, string> {
+  return Object.fromEntries(Object.entries(contentSchemas()).map(([name, schema]) => [name, `${JSON.stringify(schema, null, 2)}\n`]));
+}
+
 /** Schema file name → schema. */
 export function contentSchemas(): Record<string, object> {
   const frontMatter = {

@@ -7,7 +7,7 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { detail, matchesEtag } from '../api/respond.ts';
+import { matchesEtag, methodNotAllowed } from '../api/respond.ts';
 import { negotiateEncoding, type Encoding } from './compress.ts';
 import { IMMUTABLE_CACHE_CONTROL, isImmutableFile, MEDIA_DIR, MEDIA_FILES_INDEX, mediaHeaders, parseMediaFiles, PUBLIC_FILE_METHODS, publicTarget, publicType, type MediaFile } from '../store/format/public-files.ts';
 import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
@@ -120,7 +120,7 @@ export class StaticFiles {
 
   /** Any method but GET and HEAD on a public file: the API's 405, naming the two (nginx's is 405 too). */
   private refuse(request: StaticRequest, res: ServerResponse): true {
-    const { headers, body } = detail(405, `Method "${request.method}" not allowed.`, { Allow: PUBLIC_FILE_METHODS });
+    const { headers, body } = methodNotAllowed(request.method, { Allow: PUBLIC_FILE_METHODS });
     const sent = { ...headers, 'Content-Length': String(Buffer.byteLength(body as string)) };
     writeHeadKept(res, 405, request.withHeaders?.(sent) ?? sent);
     res.end(body);

@@ -158,12 +158,14 @@ function problem(path: string, query: string, r: { status: number; headers: Reco
     if (JSON.stringify(body) !== '{"detail":"Not found."}') return `404 body ${r.body.slice(0, 80)}`;
     // the reference's answer to an unknown `format` (which names no parameter)
     if (!acceptedFormats(path).includes(params.get('format'))) return null;
-    // or an event the filters leave out (DRF's get_object filters first): the list, filtered
-    // the same way to that id, has none
+    // or an event the filters leave out (DRF's get_object filters first): the list filtered the
+    // same way (to that id, unless the query names one of its own) does not hold it
     const id = /^\/v1\/cms\/event\/(\d+)\/$/.exec(path)?.[1];
     if (id === undefined) return '404 without an unknown format';
-    const listed = get(LIST, `${query}&id=${id}&format=json`);
-    return listed.status === 200 && JSON.parse(text(listed.body)).count === 0 ? null : `404 for event ${id}, which its filters keep (${listed.status})`;
+    const listed = get(LIST, `${query}${params.has('id') ? '' : `&id=${id}`}&fields=id&omit=&expand=&offset=0&limit=1000&format=json`);
+    if (listed.status !== 200) return `404 for event ${id}, where the list answers ${listed.status}`;
+    const ids = (JSON.parse(text(listed.body)).results as { id: number }[]).map((e) => e.id);
+    return ids.includes(Number(id)) ? `404 for event ${id}, which its filters keep` : null;
   }
   if (r.status !== 200) return `status ${r.status}`;
   if (path === LIST || path === AUTOCOMPLETE) {

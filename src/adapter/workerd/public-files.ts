@@ -3,7 +3,7 @@
 // edge/ are never reached), Content-Type, Cache-Control and ETag, read through the ASSETS binding.
 // Bodies are streamed through, except on a file's first request, when its bytes are read whole for
 // its ETag anyway and answer that request too.
-import { detail, matchesEtag } from '../../api/respond.ts';
+import { matchesEtag, methodNotAllowed } from '../../api/respond.ts';
 import { IMMUTABLE_CACHE_CONTROL, isImmutableFile, MEDIA_FILES_INDEX, mediaHeaders, parseMediaFiles, PUBLIC_FILE_METHODS, publicTarget, publicType, type MediaFile } from '../../store/format/public-files.ts';
 import type { AssetFetcher } from './assets.ts';
 
@@ -45,7 +45,7 @@ export class EdgePublicFiles {
       // the file's 405 where it exists, as from the server (static-files.ts)
       const found = await ('file' in target ? this.sendFile(target.file, { ...request, method: 'HEAD' }) : this.sendMedia(target.media, { ...request, method: 'HEAD' }));
       if (found === null) return null;
-      const { status, headers, body } = detail(405, `Method "${request.method}" not allowed.`, { Allow: PUBLIC_FILE_METHODS });
+      const { status, headers, body } = methodNotAllowed(request.method, { Allow: PUBLIC_FILE_METHODS });
       return new Response(body as string, { status, headers });
     }
     return 'file' in target ? this.sendFile(target.file, request) : this.sendMedia(target.media, request);

@@ -11,7 +11,7 @@ import { orderedPage } from '../../query/events/ordering/ordered-page.ts';
 import { ORDERING_PARAM, parseOrdering } from '../../query/events/ordering/ordering-param.ts';
 import { SEARCH_PARAM } from '../../query/events/search/search.ts';
 import { charge } from '../../query/work-budget.ts';
-import { lowerBound } from '../../query/events/indexes/rowset.ts';
+import { sortedIndexOf } from '../../util/first-index.ts';
 import { isPlain, isSpliced, parseShape, rowSplicer, shapeRenderer, SHAPE_PARAMS, type RowSplicer } from './shape.ts';
 import { takeBuffer } from '../../store/read/page-buffers.ts';
 
@@ -209,7 +209,7 @@ export function eventDetail(ds: Dataset, id: string, params: QueryParams): ApiRe
   if (!filtered.ok) return invalid(filtered.errors, ignored);
   const value = parsePythonInt(id);
   const row = value === null ? undefined : ds.events.table.rowById.get(Number(value));
-  if (row === undefined || (filtered.rows !== null && filtered.rows[lowerBound(filtered.rows, row)] !== row)) return notFound();
+  if (row === undefined || (filtered.rows !== null && sortedIndexOf(filtered.rows, row) < 0)) return notFound();
   const chunks: Uint8Array[] = [];
   shapeRenderer(shape, ds.events.rows, ds.categories.json)(row, ds.events.rows.bytes(row), chunks);
   return json(200, chunks.length === 1 ? (chunks[0] as Buffer) : new BodyChunks(chunks), ignored);

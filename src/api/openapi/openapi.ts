@@ -2,10 +2,9 @@
 // plain object so the build can write it as JSON and the server can answer it unchanged.
 import { AUTOCOMPLETE_PATH } from '../autocomplete.ts';
 import { EVENT_LIST_PATH } from '../events/list.ts';
-import { SEARCH_PARAM } from '../../query/events/search/search.ts';
 import { ALLOW } from '../respond.ts';
 import {
-  autocompleteParameters, filterParameters, formatParameter, ifNoneMatch, orderingSearchParameters, paginationParameters, shapeParameters,
+  autocompleteParameters, filterParameters, formatParameter, ifNoneMatch, orderingParameter, paginationParameters, searchParameter, shapeParameters,
   type PageDefaults,
 } from './parameters.ts';
 import { componentSchemas, ref, type Schema } from './schemas.ts';
@@ -66,7 +65,7 @@ function paths(d: PageDefaults) {
         description:
           'Events in descending order of `start` (then `end` descending, `id` ascending) unless `ordering` names another order, filtered by every filter parameter given and by `search` (AND). Unknown parameters are ignored and named in `X-Ignored-Parameters`.',
         tags: ['events'],
-        parameters: [...page, formatParameter(['json', 'api', 'ics']), ...shape, ...orderingSearchParameters(), ...filterParameters(), ifNoneMatch],
+        parameters: [...page, formatParameter(['json', 'api', 'ics']), ...shape, orderingParameter(), searchParameter(), ...filterParameters(), ifNoneMatch],
         responses: {
           '200': ok('A page of events.', ref('EventPage'), {
             'text/calendar': {
@@ -90,7 +89,7 @@ function paths(d: PageDefaults) {
           { name: 'id', in: 'path', required: true, description: 'The event id.', schema: { type: 'integer' } },
           formatParameter(['json', 'api']),
           ...shape,
-          ...orderingSearchParameters().filter((p) => p.name === SEARCH_PARAM),
+          searchParameter(),
           ...filterParameters(),
           ifNoneMatch,
         ],

@@ -69,35 +69,38 @@ export function shapeParameters(): Parameter[] {
 }
 
 /** `ordering` and `search` on the event list: DRF's OrderingFilter and SearchFilter. */
-export function orderingSearchParameters(): Parameter[] {
+/** `ordering`: DRF's OrderingFilter on the event list. */
+export function orderingParameter(): Parameter {
   const fields = ORDER_FIELDS.map((f) => `\`${f}\``).join(', ');
-  return [
-    query(
-      ORDERING_PARAM,
-      `The order of the events: comma-separated fields among ${fields}, each ascending, or descending with a leading \`-\`. Ties are broken by the default order (\`start\` descending, \`end\` descending, \`id\` ascending), so pages are stable. A null \`registration_end\` or \`dfp_points\` sorts after every value ascending and before every value descending (as in PostgreSQL). Titles compare by Unicode code units (upper case before lower case). Unknown or empty terms are ignored and named in \`X-Ignored-Parameters\` as \`ordering=<term>\`; \`next\` and \`previous\` keep the parameter.`,
-      { type: 'array', items: { type: 'string', enum: ORDER_FIELDS.flatMap((f) => [f, `-${f}`]) } },
-      {
-        style: 'form',
-        explode: false,
-        examples: {
-          upcoming: { summary: 'soonest first (with `end__gte=<now>`: the upcoming events)', value: ['start'] },
-          points: { summary: 'most DFP points first (events without points come first), then by title', value: ['-dfp_points', 'title'] },
-        },
+  return query(
+    ORDERING_PARAM,
+    `The order of the events: comma-separated fields among ${fields}, each ascending, or descending with a leading \`-\`. Ties are broken by the default order (\`start\` descending, \`end\` descending, \`id\` ascending), so pages are stable. A null \`registration_end\` or \`dfp_points\` sorts after every value ascending and before every value descending (as in PostgreSQL). Titles compare by Unicode code units (upper case before lower case). Unknown or empty terms are ignored and named in \`X-Ignored-Parameters\` as \`ordering=<term>\`; \`next\` and \`previous\` keep the parameter.`,
+    { type: 'array', items: { type: 'string', enum: ORDER_FIELDS.flatMap((f) => [f, `-${f}`]) } },
+    {
+      style: 'form',
+      explode: false,
+      examples: {
+        upcoming: { summary: 'soonest first (with `end__gte=<now>`: the upcoming events)', value: ['start'] },
+        points: { summary: 'most DFP points first (events without points come first), then by title', value: ['-dfp_points', 'title'] },
       },
-    ),
-    query(
-      SEARCH_PARAM,
-      `Search terms, split on whitespace and commas; a term in double or single quotes is kept whole. Every term must occur in at least one of ${SEARCH_FIELDS.map((f) => `\`${f}\``).join(', ')} (the body's text as a reader sees it, without its HTML markup), ignoring case and diacritics, \`ß\` as \`ss\`, and umlauts also as \`ae\`, \`oe\`, \`ue\` (\`müller\` finds "Mueller"). Combines with every filter and with \`ordering\`; the order stays the list's. A NUL character is a 400.`,
-      { type: 'string' },
-      {
-        examples: {
-          words: { summary: 'every word somewhere in the event', value: 'herz kurs' },
-          phrase: { summary: 'the words together', value: '"herz kurs"' },
-          folded: { summary: 'Müller, Mueller and Muller', value: 'müller' },
-        },
+    },
+  );
+}
+
+/** `search`: DRF's SearchFilter on the event list and the one event. */
+export function searchParameter(): Parameter {
+  return query(
+    SEARCH_PARAM,
+    `Search terms, split on whitespace and commas; a term in double or single quotes is kept whole. Every term must occur in at least one of ${SEARCH_FIELDS.map((f) => `\`${f}\``).join(', ')} (the body's text as a reader sees it, without its HTML markup), ignoring case and diacritics, \`ß\` as \`ss\`, and umlauts also as \`ae\`, \`oe\`, \`ue\` (\`müller\` finds "Mueller"). Combines with every filter and with \`ordering\`; the order stays the list's. A NUL character is a 400.`,
+    { type: 'string' },
+    {
+      examples: {
+        words: { summary: 'every word somewhere in the event', value: 'herz kurs' },
+        phrase: { summary: 'the words together', value: '"herz kurs"' },
+        folded: { summary: 'Müller, Mueller and Muller', value: 'müller' },
       },
-    ),
-  ];
+    },
+  );
 }
 
 export const ifNoneMatch: Parameter = {

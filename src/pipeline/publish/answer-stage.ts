@@ -7,7 +7,7 @@ import { bodyBuffer, bodyText } from '../../api/body.ts';
 import { createApi, type Api } from '../../api/core.ts';
 import { EVENT_LIST_PATH } from '../../api/events/list.ts';
 import { compressionPool, pageHasTwins, type CompressionPool } from '../../deploy/precompress.ts';
-import { contentSchemas } from '../../docs/content-schemas.ts';
+import { contentSchemaFiles } from '../../docs/content-schemas.ts';
 import type { Site } from '../../model/types.ts';
 import { datasetFrom } from '../../query/dataset.ts';
 import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
@@ -112,7 +112,7 @@ function answerDocuments(api: Api, out: Emitter, rendered: Rendered, envelope: {
     if (response.status !== 200) throw new Error(`${path}?${query} answered ${response.status}: ${bodyText(response.body)}`);
     out.emit(rel, typeof response.body === 'string' ? response.body : bodyBuffer(response.body), inputs);
   }
-  for (const [name, schema] of Object.entries(contentSchemas())) out.emit(`schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
+  for (const [name, text] of Object.entries(contentSchemaFiles())) out.emit(`schemas/${name}`, text);
   for (const [rel, text] of rendered.files) {
     if (!rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) continue;
     // a hashed copy of a file is compressed once: its twins are copied after the pool

@@ -6,7 +6,7 @@ import type { Site } from '../../model/types.ts';
 import { EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
 import { buildIdOf, DIST_FORMAT, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import type { Media } from '../../model/types.ts';
-import { MEDIA_FILES_INDEX, type MediaFile } from '../../store/format/public-files.ts';
+import { MEDIA_FILES_INDEX, mediaFilesText, type MediaFile } from '../../store/format/public-files.ts';
 import { mediaFilesOf } from './media-copies.ts';
 import { AULA_VERSION } from '../../version.ts';
 
@@ -70,7 +70,7 @@ export function sealManifest(manifest: Manifest, digests: Record<string, FileDig
   manifest.files = Object.fromEntries(Object.entries(digests).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   manifest.build_id = buildIdOf(manifest);
   const mediaFiles = mediaFilesOf(media);
-  files.set(MEDIA_FILES_INDEX, `${JSON.stringify(mediaFiles)}\n`);
+  files.set(MEDIA_FILES_INDEX, mediaFilesText(mediaFiles));
   files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
   return mediaFiles;
 }

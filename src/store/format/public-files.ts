@@ -118,6 +118,9 @@ export function mediaFileName(id: number, sourceName: string): string {
   return `${MEDIA_DIR}/${id}/${stem}${ext ? `.${ext}` : ''}`;
 }
 
+/** The media files' index as the build writes it and parseMediaFiles reads it. */
+export const mediaFilesText = (files: readonly MediaFile[]) => `${JSON.stringify(files)}\n`;
+
 export function parseMediaFiles(text: string): MediaFile[] {
   const list = JSON.parse(text) as MediaFile[];
   if (!Array.isArray(list)) throw new Error('not a list');

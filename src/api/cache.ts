@@ -4,10 +4,11 @@
 //
 // Admission (TinyLFU): an answer is kept on its key's second request while the key is still
 // remembered (a "doorkeeper"), and once the cache is full only when its key was asked for more
-// often lately than the answer it would evict (a small sketch counts every request). Under a stream of one-off queries (every URL different: crawlers, filters typed letter by
-// letter) or a cycle of more keys than the cache holds (a plain LRU then evicts every answer before
-// it is asked for again) storing each answer would cost a copy and an eviction and win no hit; here
-// a one-off costs a hash and four counters, and the answers that are kept stay until hotter ones come.
+// often lately, before this request, than the answer it would evict (a small sketch counts every
+// request). Under a stream of one-off queries (every URL different: crawlers, filters typed letter
+// by letter) or a cycle of more keys than the cache holds (a plain LRU then evicts every answer
+// before it is asked for again) storing each answer would cost a copy and an eviction and win no
+// hit; here a one-off costs a hash and four counters, and the answers kept stay until hotter come.
 import { bodyByteLength, detachedBody, dropKeptBody, heldBytes, keptBody, lentBackBody } from './body.ts';
 import type { ApiResponse } from './respond.ts';
 
@@ -159,9 +160,11 @@ export class ResponseCache {
     const count = this.sketch.add(f);
     if (!this.doorkeeper.check(f)) return;
     if (this.map.size >= this.limits.entries || this.bytes + weight(key, response) > this.limits.bytes) {
-      // the entry eviction examines first stands for what the answer would displace
+      // the entry eviction examines first stands for what the answer would displace; this request
+      // is left out of the count, or in a cycle every key would displace the next one due (a
+      // victim not yet asked for in this turn counts one less) before it is asked for again
       const victim = this.map.values().next().value;
-      if (victim !== undefined && this.sketch.count(victim.fingerprint) >= count) return;
+      if (victim !== undefined && this.sketch.count(victim.fingerprint) >= count - 1) return;
     }
     this.set(key, response, f);
   }

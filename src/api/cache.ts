@@ -78,7 +78,8 @@ export class FrequencySketch {
 
   constructor(keys: number) {
     let bits = 4;
-    while (1 << bits < keys && bits < 24) bits++;
+    // at most 2^20 counters a row: 4 MiB, whatever the limits
+    while (1 << bits < keys && bits < 20) bits++;
     this.width = 1 << bits;
     this.shift = 32 - bits;
     this.table = new Uint8Array(this.width * 4);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Doorkeeper, ResponseCache } from './cache.ts';
+import { Doorkeeper, FrequencySketch, ResponseCache } from './cache.ts';
 import { isKept, isPooled, releaseBuffer, takeBuffer } from '../store/read/page-buffers.ts';
 import { BodyChunks } from './body.ts';
 
@@ -42,6 +42,35 @@ describe('ResponseCache', () => {
     for (let i = 0; i < 10_000; i++) cache.offer(`cold${i}`, answer('c'));
     for (let i = 0; i < 5; i++) expect(cache.get(`hot${i}`)?.body).toBe(`h${i}`);
     expect(cache.size).toBe(5);
+  });
+
+  it('keeps the answers it holds when more keys than it can hold come round in a cycle', () => {
+    // a plain LRU would store (copy) every answer of the cycle and evict it before it comes back
+    const cache = new ResponseCache({ entries: 10, bytes: 1e6 });
+    const stored: string[] = [];
+    const store = cache.set.bind(cache);
+    cache.set = (key, response, f) => (stored.push(key), store(key, response, f));
+    let hits = 0;
+    for (let round = 0; round < 6; round++) {
+      for (let i = 0; i < 30; i++) {
+        if (cache.get(`k${i}`)) hits++;
+        else cache.offer(`k${i}`, answer(`v${i}`));
+      }
+    }
+    expect(cache.size).toBe(10);
+    expect(stored.length).toBeLessThan(20);
+    // from the second round on, the kept third of the cycle hits each time
+    expect(hits).toBeGreaterThanOrEqual(4 * 10);
+  });
+
+  it('lets a key that becomes hot displace one that cooled', () => {
+    const cache = new ResponseCache({ entries: 2, bytes: 1e6 });
+    for (let round = 0; round < 3; round++) for (const k of ['a', 'b']) if (!cache.get(k)) cache.offer(k, answer(k));
+    expect(cache.size).toBe(2);
+    let requests = 0;
+    while (!cache.get('hot') && requests < 32) (requests++, cache.offer('hot', answer('h')));
+    expect(cache.get('hot')?.body).toBe('h');
+    expect(requests).toBeLessThanOrEqual(6);
   });
 });
 
@@ -90,14 +119,22 @@ describe('ResponseCache on the page pool (the server\'s)', () => {
   });
 });
 
-describe('Doorkeeper', () => {
-  it('remembers up to its capacity and forgets the oldest first', () => {
-    const d = new Doorkeeper(3);
-    expect(['a', 'b', 'c'].map((k) => d.check(k))).toEqual([false, false, false]);
-    expect(d.check('a')).toBe(true);
-    expect(d.check('d')).toBe(false); // forgets a
-    expect(d.check('a')).toBe(false); // forgets b
-    expect(d.check('c')).toBe(true);
-    expect(d.check('b')).toBe(false);
+describe('FrequencySketch', () => {
+  it('counts sightings per key, and halves every count once its window is full', () => {
+    const sketch = new FrequencySketch(16);
+    const a = 0x1234567, b = -0x7654321;
+    expect([1, 2, 3].map(() => sketch.add(a))).toEqual([1, 2, 3]);
+    expect(sketch.count(b)).toBe(0);
+    expect(sketch.add(b)).toBe(1);
+    // 16 counters a row, a window of 160 sightings: the 160th halves a's 3 to 1
+    for (let i = 4; i < 160; i++) sketch.add(b);
+    expect(sketch.count(a)).toBe(1);
+    expect(sketch.count(b)).toBe(7);
+  });
+
+  it('stops counting at 15, so that a hot key can be overtaken once the window moves on', () => {
+    const sketch = new FrequencySketch(1024);
+    for (let i = 0; i < 100; i++) sketch.add(42);
+    expect(sketch.count(42)).toBe(15);
   });
 });

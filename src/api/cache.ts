@@ -2,11 +2,13 @@
 // Answers are pure functions of (path, query, Accept) over one dataset; a new dataset gets a
 // new cache, so nothing here is ever stale.
 //
-// Admission: an answer is kept only when its key is asked for a second time while the key is
-// still remembered (a "doorkeeper", as in TinyLFU). Under a stream of one-off queries (every
-// URL different: crawlers, filters typed letter by letter) storing each answer would cost a
-// copy and evict the answers that are actually repeated; with the doorkeeper a one-off costs a
-// hash and 4 bytes.
+// Admission (TinyLFU): an answer is kept on its key's second request while the key is still
+// remembered (a "doorkeeper"), and once the cache is full only when its key was asked for more
+// often lately, before this request, than the answer it would evict (a small sketch counts every
+// request). Under a stream of one-off queries (every URL different: crawlers, filters typed letter
+// by letter) or a cycle of more keys than the cache holds (a plain LRU then evicts every answer
+// before it is asked for again) storing each answer would cost a copy and an eviction and win no
+// hit; here a one-off costs a hash and four counters, and the answers kept stay until hotter come.
 import { bodyByteLength, detachedBody, dropKeptBody, heldBytes, keptBody, lentBackBody } from './body.ts';
 import type { ApiResponse } from './respond.ts';
 
@@ -45,9 +47,8 @@ export class Doorkeeper {
     this.ring = new Int32Array(Math.max(1, capacity));
   }
 
-  /** True when `key` was seen since it was last forgotten; remembers it either way. */
-  check(key: string): boolean {
-    const f = fingerprint(key);
+  /** True when the key with fingerprint `f` was seen since it was last forgotten; remembers it either way. */
+  check(f: number): boolean {
     if (this.seen.has(f)) return true;
     // only unseen fingerprints enter the ring, so each slot holds a distinct live one
     if (this.filled === this.ring.length) this.seen.delete(this.ring[this.next]);
@@ -59,9 +60,70 @@ export class Doorkeeper {
   }
 }
 
+/** odd multipliers that spread one fingerprint over the sketch's four rows */
+const ROW_SEEDS = [0x9e3779b1, 0x85ebca77, 0xc2b2ae3d, 0x27d4eb2f];
+const MAX_COUNT = 15;
+
+/**
+ * How often each key was asked for recently: a count-min sketch of four rows of small saturating
+ * counters, halved once every ten sightings per counter in a row, so that the past fades. Its size
+ * is fixed at construction; a collision only overestimates a key's count.
+ */
+export class FrequencySketch {
+  private readonly table: Uint8Array;
+  private readonly shift: number;
+  private readonly width: number;
+  private readonly period: number;
+  private added = 0;
+
+  constructor(keys: number) {
+    let bits = 4;
+    // at most 2^20 counters a row: 4 MiB, whatever the limits
+    while (1 << bits < keys && bits < 20) bits++;
+    this.width = 1 << bits;
+    this.shift = 32 - bits;
+    this.table = new Uint8Array(this.width * 4);
+    this.period = this.width * 10;
+  }
+
+  /** Counts one sighting of the key with fingerprint `f`; returns its count, this one included. */
+  add(f: number): number {
+    const t = this.table;
+    const i0 = this.slot(f, 0), i1 = this.slot(f, 1), i2 = this.slot(f, 2), i3 = this.slot(f, 3);
+    const min = Math.min(t[i0], t[i1], t[i2], t[i3]);
+    if (min < MAX_COUNT) {
+      // conservative update: only the counters at the minimum grow, so a collision inflates less
+      if (t[i0] === min) t[i0]++;
+      if (t[i1] === min) t[i1]++;
+      if (t[i2] === min) t[i2]++;
+      if (t[i3] === min) t[i3]++;
+    }
+    if (++this.added >= this.period) this.age();
+    return min + 1;
+  }
+
+  /** The count of the key with fingerprint `f`. */
+  count(f: number): number {
+    const t = this.table;
+    return Math.min(t[this.slot(f, 0)], t[this.slot(f, 1)], t[this.slot(f, 2)], t[this.slot(f, 3)]);
+  }
+
+  private slot(f: number, row: number): number {
+    return row * this.width + (Math.imul(f, ROW_SEEDS[row]) >>> this.shift);
+  }
+
+  private age(): void {
+    const t = this.table;
+    for (let i = 0; i < t.length; i++) t[i] >>= 1;
+    this.added >>= 1;
+  }
+}
+
 interface Entry {
   response: ApiResponse;
   weight: number;
+  /** the key's fingerprint, so that a hit counts in the sketch without hashing the key again */
+  fingerprint: number;
   /** asked for since it was stored or last passed over by eviction (CLOCK's reference bit) */
   used: boolean;
 }
@@ -76,6 +138,8 @@ export class ResponseCache {
   private bytes = 0;
   /** remembers four times as many keys as the cache holds answers */
   private readonly doorkeeper: Doorkeeper;
+  /** counts eight times as many */
+  private readonly sketch: FrequencySketch;
 
   /**
    * `pooled`: bodies are kept on the page pool's blocks and given back when dropped (keptBody),
@@ -87,17 +151,30 @@ export class ResponseCache {
     private readonly pooled = false,
   ) {
     this.doorkeeper = new Doorkeeper(limits.entries * 4);
+    this.sketch = new FrequencySketch(limits.entries * 8);
   }
 
-  /** Stores the answer when its key was asked for before (see Admission above). */
+  /** Stores the answer when its key has earned a place (see Admission above). */
   offer(key: string, response: ApiResponse): void {
-    if (this.doorkeeper.check(key)) this.set(key, response);
+    if (this.limits.entries <= 0) return;
+    const f = fingerprint(key);
+    const count = this.sketch.add(f);
+    if (!this.doorkeeper.check(f)) return;
+    if (this.map.size >= this.limits.entries || this.bytes + weight(key, response) > this.limits.bytes) {
+      // the entry eviction examines first stands for what the answer would displace; this request
+      // is left out of the count, or in a cycle every key would displace the next one due (a
+      // victim not yet asked for in this turn counts one less) before it is asked for again
+      const victim = this.map.values().next().value;
+      if (victim !== undefined && this.sketch.count(victim.fingerprint) >= count - 1) return;
+    }
+    this.set(key, response, f);
   }
 
   get(key: string): ApiResponse | undefined {
     const hit = this.map.get(key);
     if (hit === undefined) return undefined;
     hit.used = true;
+    this.sketch.add(hit.fingerprint);
     return hit.response;
   }
 
@@ -105,7 +182,7 @@ export class ResponseCache {
    * Stores the answer; a body on the server's reusable page buffers is copied first (or, pooled,
    * taken over), since the server gives those back once the answer that borrowed them is written.
    */
-  set(key: string, response: ApiResponse): void {
+  set(key: string, response: ApiResponse, f = fingerprint(key)): void {
     if (weight(key, response) > this.limits.bytes / 8) return;
     const body = this.pooled ? keptBody(response.body) : detachedBody(response.body);
     const kept = body === response.body ? response : { ...response, body };
@@ -117,7 +194,7 @@ export class ResponseCache {
       this.bytes -= old.weight;
       if (old.response.body !== body) dropKeptBody(old.response.body);
     }
-    this.map.set(key, { response: kept, weight: size, used: false });
+    this.map.set(key, { response: kept, weight: size, fingerprint: f, used: false });
     this.bytes += size;
     // each entry is passed over at most once per call: the second time round it is dropped
     for (const [k, entry] of this.map) {

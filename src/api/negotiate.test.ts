@@ -30,6 +30,14 @@ describe('negotiate', () => {
     expect(negotiate(undefined, 'application/json;q=0')).toEqual({ ok: false, status: 406 });
   });
 
+  it('ignores a weight that is no qvalue, as DRF ignores every weight', () => {
+    for (const weight of ['abc', '2', '', '-1', '0.0001', '1.5', 'NaN']) {
+      expect(negotiate(undefined, `application/json;q=${weight}`), weight).toEqual({ ok: true, renderer: 'json' });
+    }
+    expect(negotiate(undefined, 'application/json;q=0.001')).toEqual({ ok: true, renderer: 'json' });
+    expect(negotiate(undefined, 'text/html;q=x, application/json;q=0.5')).toEqual({ ok: true, renderer: 'html' });
+  });
+
   it('decides the same when asked again, whatever else was asked meanwhile (its memo forgets and refills)', () => {
     const formats = [undefined, '', 'api', 'json', 'xml', 'a\nb', '1:'];
     const accepts = [undefined, '', '*/*', BROWSER, 'text/*', 'application/json;q=0', `${'x/y, '.repeat(80)}text/html`];

@@ -12,6 +12,9 @@ interface Range {
   q: number;
 }
 
+/** RFC 9110's qvalue: 0 to 1, at most three decimals. */
+const QVALUE = /^(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
+
 function parseAccept(header: string): Range[] {
   const ranges: Range[] = [];
   for (const part of header.split(',')) {
@@ -21,10 +24,9 @@ function parseAccept(header: string): Range[] {
     let q = 1;
     for (const p of params) {
       const [name, value] = p.split('=').map((s) => s.trim());
-      if (name.toLowerCase() === 'q') {
-        const n = Number(value);
-        q = Number.isFinite(n) ? Math.min(Math.max(n, 0), 1) : 0;
-      }
+      // a weight that is no qvalue (`q=abc`, `q=2`) is ignored, as DRF ignores every weight: the
+      // range stays acceptable rather than turning the answer into a 406
+      if (name.toLowerCase() === 'q' && value !== undefined && QVALUE.test(value)) q = Number(value);
     }
     ranges.push({ type, subtype, q });
   }

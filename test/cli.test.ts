@@ -55,6 +55,9 @@ describe('aula CLI', () => {
       // links would carry these as written: the parser normalizes them away, a browser does not
       [['build', '--base-url', 'http://a.example/../x'], /^error: option '--base-url <url>' argument 'http:\/\/a\.example\/\.\.\/x' is invalid\. expected a URL links can carry: a \.\. path segment$/],
       [['build', '--base-url', 'http://a.example:0'], /is invalid\. expected a URL links can carry: port 0 cannot be reached$/],
+      // which would win would depend on their order
+      [['build', '--no-cache', '--cache', 'x'], /^error: option '--cache <dir>' cannot be used with option '--no-cache'$/],
+      [['dev', '--cache', 'x', '--no-cache'], /^error: option '--cache <dir>' cannot be used with option '--no-cache'$/],
       // credentials would be written into every link of the dist (and are not repeated)
       [['build', '--base-url', 'https://u:s3cret@example.org'], /^error: option '--base-url <url>' argument 'https:\/\/…@example\.org' is invalid\. expected no user name or password in the URL: the dist would publish them$/],
       [['nginx', '--upstream', 'http://u:s3cret@127.0.0.1:8000'], /^error: option '--upstream <url>' argument 'http:\/\/…@127\.0\.0\.1:8000' is invalid\. expected no user name or password/],

@@ -129,7 +129,17 @@ const program = new Command()
   // (a URL's user name and password, which commander quotes with the argument, left out)
   .configureOutput({ outputError: (text, write) => write(`${text.trim().replace(/\s*\n\s*/g, ' ').replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/?#@']*@/gi, '$1…@')}\n`) });
 
-program
+/** `--cache <dir>` and `--no-cache`; both given is one line and exit 1 (which would win depends on their order). */
+function withCacheOptions(cmd: Command, cacheHelp: string, noCacheHelp: string): Command {
+  const given = new Set<string>();
+  const note = (name: string) => () => {
+    given.add(name);
+    if (given.size === 2) cmd.error("error: option '--cache <dir>' cannot be used with option '--no-cache'", { exitCode: 1 });
+  };
+  return cmd.option('--cache <dir>', cacheHelp).option('--no-cache', noCacheHelp).on('option:cache', note('cache')).on('option:no-cache', note('no-cache'));
+}
+
+withCacheOptions(program
   .command('build')
   .description('validate content/ and write the API to dist/ (the previous dist/ stays untouched on failure)')
   .option('--content <dir>', 'content folder', 'content')
@@ -139,9 +149,9 @@ program
   .option('--timings', 'print how long each phase took')
   .option('--quiet', 'print nothing but problems (no progress, no summary)')
   .option('--edge', 'also bundle the API for Cloudflare Workers / workerd into <out>/edge/')
-  .option('--no-minisearch', 'skip dist/autocomplete/minisearch.json and minisearch-options.js')
-  .option('--cache <dir>', 'build cache folder: unchanged content files are not parsed again (default: node_modules/.cache/aula)')
-  .option('--no-cache', 'parse every content file, and neither read nor write the build cache')
+  .option('--no-minisearch', 'skip dist/autocomplete/minisearch.json and minisearch-options.js'),
+  'build cache folder: unchanged content files are not parsed again (default: node_modules/.cache/aula)',
+  'parse every content file, and neither read nor write the build cache')
   .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean; edge?: boolean; cache?: string | boolean }) => {
     // before anything of the build is allocated: its threads start with the same V8 flags
     (await import('../pipeline/threads/heap-policy.ts')).boundBuildHeap();
@@ -204,16 +214,16 @@ program
     await serveCommand({ ...opts, pollMs: poll });
   });
 
-program
+withCacheOptions(program
   .command('dev')
   .description('build, serve and rebuild on every change to content/ (a broken edit keeps the last good build answering)')
   .option('--content <dir>', 'content folder', 'content')
   .option('--out <dir>', 'output folder (not dist/: dev links point at this machine)', '.aula-dev')
   .option('--port <n>', 'port to listen on', port, 8000)
   .option('--host <h>', 'address to bind', address, '127.0.0.1')
-  .option('--base-url <url>', 'absolute URL for links (default: http://<host>:<port>)', absoluteUrl)
-  .option('--cache <dir>', 'build cache folder (default: node_modules/.cache/aula)')
-  .option('--no-cache', 'parse every content file on every rebuild')
+  .option('--base-url <url>', 'absolute URL for links (default: http://<host>:<port>)', absoluteUrl),
+  'build cache folder (default: node_modules/.cache/aula)',
+  'parse every content file on every rebuild')
   .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string; cache?: string | boolean }) => {
     const { startDev } = await import('../dev/dev.ts');
     const { defaultCacheDir } = await import('../pipeline/cache/build-cache.ts');

@@ -48,7 +48,7 @@ export function readEvent(f: Fields, zone: string, markdown: string | null): Eve
     url: f.read(E.url),
     link: f.read(E.link),
     page: f.read(E.page),
-    categories: once(f, E.categories.key, f.read(E.categories), 'category'),
+    categories: f.read(E.categories),
     header_image: f.read(E.header_image),
     media: f.read(E.media),
     related_media: f.objectList(E.related_media).map((r) => readRelatedMedia(r, zone)),
@@ -76,28 +76,6 @@ export function readEvent(f: Fields, zone: string, markdown: string | null): Eve
   return event;
 }
 
-/**
- * The ids of a list, each once: a repeated one is a problem at its repetition (an event is in a
- * category or not; the original's many-to-many relation cannot list one twice). The list reads
- * as written, so later checks still point at the right places.
- */
-function once(f: Fields, key: string, ids: number[], what: string): number[] {
-  // (a short list, as nearly every event has, is compared pairwise: no map to make per event)
-  const seen = ids.length > 16 ? new Map<number, number>() : null;
-  for (let i = 1; i < ids.length; i++) {
-    let first = -1;
-    if (seen) {
-      if (i === 1) seen.set(ids[0], 0);
-      first = seen.get(ids[i]) ?? -1;
-      if (first < 0) seen.set(ids[i], i);
-    } else {
-      first = ids.indexOf(ids[i]);
-      if (first === i) first = -1;
-    }
-    if (first >= 0) f.problem(key, `${what} ${ids[i]} is listed again (first as ${key}[${first}]); list each once`, i);
-  }
-  return ids;
-}
 
 function readRelatedMedia(f: Fields, zone: string): RelatedMedia {
   const related: RelatedMedia = {

@@ -111,8 +111,10 @@ export class Fields {
     switch (rule.kind) {
       case 'any':
         return v as T;
-      case 'intList':
-        return this.listOf(key, v, 'an integer', isInt) as T;
+      case 'intList': {
+        const ids = this.listOf(key, v, 'an integer', isInt);
+        return (rule.unique ? once(this, key, ids, rule.unique.what) : ids) as T;
+      }
       case 'stringList':
         return this.listOf(key, v, 'a string', isString) as T;
       default:
@@ -287,4 +289,27 @@ export function editDistance(a: string, b: string): number {
     }
   }
   return d[a.length][b.length];
+}
+
+/**
+ * The ids of a list, each once: a repeated one is a problem at its repetition (an event is in a
+ * category or not; the original's many-to-many relation cannot list one twice). The list reads
+ * as written, so later checks still point at the right places.
+ */
+function once(f: Fields, key: string, ids: number[], what: string): number[] {
+  // (a short list, as nearly every event has, is compared pairwise: no map to make per event)
+  const seen = ids.length > 16 ? new Map<number, number>() : null;
+  for (let i = 1; i < ids.length; i++) {
+    let first = -1;
+    if (seen) {
+      if (i === 1) seen.set(ids[0], 0);
+      first = seen.get(ids[i]) ?? -1;
+      if (first < 0) seen.set(ids[i], i);
+    } else {
+      first = ids.indexOf(ids[i]);
+      if (first === i) first = -1;
+    }
+    if (first >= 0) f.problem(key, `${what} ${ids[i]} is listed again (first as ${key}[${first}]); list each once`, i);
+  }
+  return ids;
 }

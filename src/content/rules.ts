@@ -43,6 +43,8 @@ export interface Constraints {
   readonly nonEmpty?: boolean;
   /** a string on one line: no line break nor other control character (an e-mail address) */
   readonly oneLine?: boolean;
+  /** a list whose items are each listed once; `what` names an item in the problem */
+  readonly unique?: { readonly what: string };
   /**
    * A regular expression for the schema only: the reader checks the same thing more exactly
    * in code (e.g. base_url is parsed as a URL), with a message per way it can be wrong.
@@ -102,6 +104,7 @@ function rule<T, K extends RuleKind>(kind: K, description: string, required: boo
     oneOf: more.oneOf,
     nonEmpty: more.nonEmpty,
     oneLine: more.oneLine,
+    unique: more.unique,
     schemaPattern: more.schemaPattern,
     examples: more.examples,
     requiredUnless: more.requiredUnless,
@@ -135,7 +138,7 @@ export const bool = (description: string, fallback: boolean): Rule<boolean, 'boo
 export const anyValue = (description: string): Rule<unknown, 'any'> => rule('any', description, false, null);
 /** A list of anything, passed through. */
 export const list = (description: string): Rule<unknown[], 'list'> => rule('list', description, false, []);
-export const intList = (description: string): Rule<number[], 'intList'> => rule('intList', description, false, []);
+export const intList = (description: string, more?: Constraints): Rule<number[], 'intList'> => rule('intList', description, false, [], more);
 export const stringList = (description: string): Rule<string[], 'stringList'> => rule('stringList', description, false, []);
 export const objectList = (description: string, items: Shape): Rule<unknown[], 'objectList'> =>
   rule('objectList', description, false, [], {}, items);

@@ -83,7 +83,7 @@ export const EVENT = shape('event', 'An event in a YAML or JSON file.', {
   url: stringOrNull('URL of the original location of the event.'),
   link: stringOrNull('URL of an external site related to the event.'),
   page: intOrNull('uid of the page-tree node the event lives under (pages.yaml).'),
-  categories: intList('Category ids (categories.yaml).'),
+  categories: intList('Category ids (categories.yaml), each once.', { unique: { what: 'category' } }),
   header_image: intOrNull('Media id of the header image.'),
   media: intList('Media ids.'),
   related_media: objectList('Attached files.', RELATED_MEDIA),

@@ -148,6 +148,7 @@ const REFUSED: [string, Kind, string][] = [
   ['month 13', 'event', EVENT.replace('2025-05-12T18:00', '2025-13-12T18:00')],
   ['categories as one number', 'event', `${EVENT}categories: 3\n`],
   ['a category id as text in the list', 'event', `${EVENT}categories: [Kurs]\n`],
+  ['a category listed twice', 'event', `${EVENT}categories: [1, 2, 1]\n`],
   ['dfp_points as a decimal', 'event', `${EVENT}dfp_points: 1.5\n`],
   ['an unknown related_media key', 'event', `${EVENT}related_media:\n  - {id: 1, media: 2, datetime: "2025-01-01", titel: x}\n`],
   ['related_media without datetime', 'event', `${EVENT}related_media:\n  - {id: 1, media: 2}\n`],

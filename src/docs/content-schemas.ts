@@ -56,7 +56,7 @@ function ruleSchema(rule: AnyRule): Schema {
     case 'list':
       return { type: 'array', description, default: [] };
     case 'intList':
-      return { type: 'array', items: { type: 'integer' }, description, default: [] };
+      return { type: 'array', items: { type: 'integer' }, ...(rule.unique && { uniqueItems: true }), description, default: [] };
     case 'stringList':
       return { type: 'array', items: { type: 'string' }, description, default: [] };
     case 'objectList':

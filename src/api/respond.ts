@@ -86,7 +86,8 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
 
 /** `X-Ignored-Parameters`: the parameters a route did not use, so a typo does not pass silently. */
 export function ignoredHeader(names: readonly string[]): Record<string, string> {
-  // (a parameter without a name, `?=5`, is ignored too, but there is no name to tell)
-  const named = names.filter((n) => n !== '');
+  // (a parameter without a name, `?=5` or `?+=5`, is ignored too, but there is no name to tell:
+  // a header of white space alone goes out empty, HTTP trims a value's ends)
+  const named = names.filter((n) => n.trim() !== '');
   return named.length ? { 'X-Ignored-Parameters': [...new Set(named)].join(', ') } : {};
 }

@@ -5,13 +5,12 @@ import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePy
 import type { QueryParams } from '../../query/query-dict.ts';
 import { nextInFile, type EventRows } from '../../store/format/event-rows.ts';
 import { ignoredHeader, invalid, json, notFound, type ApiResponse } from '../respond.ts';
-import { filterEvents, matchEvents, type FilterContext } from '../../query/events/filter.ts';
+import { matchEvents, type FilterContext } from '../../query/events/filter.ts';
 import { orderSourceOf } from '../../query/events/ordering/field-orders.ts';
 import { orderedPage } from '../../query/events/ordering/ordered-page.ts';
 import { ORDERING_PARAM, parseOrdering } from '../../query/events/ordering/ordering-param.ts';
 import { SEARCH_PARAM } from '../../query/events/search/search.ts';
 import { charge } from '../../query/work-budget.ts';
-import { sortedIndexOf } from '../../util/first-index.ts';
 import { isPlain, isSpliced, parseShape, rowSplicer, shapeRenderer, SHAPE_PARAMS, type RowSplicer } from './shape.ts';
 import { takeBuffer } from '../../store/read/page-buffers.ts';
 
@@ -204,12 +203,12 @@ function inPageOrder(rows: EventRows, page: Uint32Array, visit: (row: number, wh
  */
 export function eventDetail(ds: Dataset, id: string, params: QueryParams): ApiResponse {
   const shape = parseShape(params);
-  const filtered = filterEvents(ds.events.table, filterContext(ds), params, DETAIL_RESERVED);
+  const filtered = matchEvents(ds.events.table, filterContext(ds), params, DETAIL_RESERVED);
   const ignored = ignoredHeader([...filtered.ignored, ...shape.ignored]);
   if (!filtered.ok) return invalid(filtered.errors, ignored);
   const value = parsePythonInt(id);
   const row = value === null ? undefined : ds.events.table.rowById.get(Number(value));
-  if (row === undefined || (filtered.rows !== null && sortedIndexOf(filtered.rows, row) < 0)) return notFound();
+  if (row === undefined || (filtered.matches !== null && !filtered.matches.has(row))) return notFound();
   const chunks: Uint8Array[] = [];
   shapeRenderer(shape, ds.events.rows, ds.categories.json)(row, ds.events.rows.bytes(row), chunks);
   return json(200, chunks.length === 1 ? (chunks[0] as Buffer) : new BodyChunks(chunks), ignored);

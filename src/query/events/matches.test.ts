@@ -7,6 +7,7 @@ import { filterWithIndexes, matchWithIndexes, type FilterContext } from './filte
 import { fold } from '../../store/format/fold.ts';
 import { TableIndexes } from './indexes/table-indexes.ts';
 import { materialized, UnionMatches } from './matches.ts';
+import { BitsMatches } from './search/bits.ts';
 import { ResultCache } from './result-cache.ts';
 import { buildTable, ZONE, type FixtureEvent, stringsOf } from './table-fixture.ts';
 import { prng, type Random } from './test-random.ts';
@@ -57,6 +58,24 @@ describe('UnionMatches', () => {
     // both paths were taken
     expect(merged).toBeGreaterThan(100);
     expect(sortedUnions).toBeGreaterThan(10);
+  });
+
+  it('holds a row exactly when the union lists it, as the rows held whole and a bit set do', () => {
+    const r = prng(11);
+    for (let round = 0; round < 200; round++) {
+      const universe = 1 + r.int(3000);
+      const { rows, pos, end, union } = randomLists(r, universe, 1 + r.int(r.chance(0.5) ? 4 : 200));
+      const unionMatches = new UnionMatches(rows, Uint32Array.from(pos), Uint32Array.from(end), () => Uint32Array.from(union));
+      const bits = new Int32Array(Math.ceil(universe / 32));
+      for (const row of union) bits[row >>> 5] |= 1 << (row & 31);
+      const listed = new Set(union);
+      for (const m of [unionMatches, materialized(Uint32Array.from(union)), new BitsMatches(bits, union.length, 'rows')]) {
+        for (let q = 0; q < 20; q++) {
+          const row = r.int(universe + 2);
+          expect(m.has(row), `row ${row}`).toBe(listed.has(row));
+        }
+      }
+    }
   });
 
   it('a slice of an empty union is empty', () => {

@@ -5,7 +5,8 @@
 // disjoint lists: the count is a sum of lengths, and the first pages are a merge of the lists'
 // heads. Sorting every matching row into one array (a pass over all of them and a bit set over
 // the table, ~90 µs for 4,000 rows at 100k) is left for when a page lies deep in the list.
-import { EMPTY, type RowSet } from './indexes/rowset.ts';
+import { EMPTY, lowerBound, type RowSet } from './indexes/rowset.ts';
+import { sortedIndexOf } from '../../util/first-index.ts';
 import { charge } from '../work-budget.ts';
 import { WORK } from './work-costs.ts';
 
@@ -19,11 +20,13 @@ export interface Matches {
   slice(from: number, to: number): RowSet;
   /** the matching rows as a bit set over the rows, when they are held so (search/bits.ts): never write to it */
   readonly bits?: Int32Array;
+  /** whether `row` matches: what one event's lookup needs, without listing any page */
+  has(row: number): boolean;
 }
 
 /** Matches held as one ascending array. */
 export function materialized(rows: RowSet): Matches {
-  return { count: rows.length, slice: (from, to) => rows.subarray(from, to) };
+  return { count: rows.length, slice: (from, to) => rows.subarray(from, to), has: (row) => sortedIndexOf(rows, row) >= 0 };
 }
 
 /**
@@ -59,6 +62,17 @@ export class UnionMatches implements Matches {
     if (this.all === null && merging) return this.merge(from, to);
     this.all ??= this.sorted();
     return this.all.subarray(from, to);
+  }
+
+  /** Whether `row` is in one of the lists: a binary search in each, charged per list. */
+  has(row: number): boolean {
+    const k = this.pos.length;
+    charge(k * (32 - Math.clz32(this.count)) * WORK.row, this.what);
+    for (let i = 0; i < k; i++) {
+      const at = lowerBound(this.rows, row, this.pos[i], this.end[i]);
+      if (at < this.end[i] && this.rows[at] === row) return true;
+    }
+    return false;
   }
 
   /** Rows [from, to) of the union: a k-way merge through a binary min-heap of list heads. */

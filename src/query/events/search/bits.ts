@@ -74,6 +74,10 @@ export class BitsMatches implements Matches {
     private readonly what: string,
   ) {}
 
+  has(row: number): boolean {
+    return has(this.bits, row);
+  }
+
   slice(from: number, to: number): RowSet {
     if (to <= from) return EMPTY;
     const { rows, words } = setBitsAt(this.bits, from, to);

@@ -167,7 +167,8 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
       entries = listFolder(folder.path);
     } catch (e) {
       if (folder.shown === '') throw e;
-      problem(folder.shown, `cannot list the folder (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+      const code = (e as NodeJS.ErrnoException).code;
+      problem(folder.shown, code === 'ENAMETOOLONG' ? TOO_LONG : `cannot list the folder (${code ?? 'error'})`);
       continue;
     }
     for (const { dirent: entry, name, path } of entries) {

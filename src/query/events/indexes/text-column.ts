@@ -103,7 +103,7 @@ export class TextColumn {
   }
 
   /** Rows in [lo, hi) holding one of the given values (any order, no duplicates), ascending. */
-  rowsOf(valueIds: ArrayLike<number>, lo: number, hi: number, work: Work = UNCOUNTED): RowSet {
+  rowsOf(valueIds: ArrayLike<number>, lo: number, hi: number, work: Work): RowSet {
     const starts = this.valueRowStart;
     const rows = this.valueRows;
     work.add(valueIds.length * WORK.row);
@@ -157,7 +157,8 @@ export class TextColumn {
       pos[k] = a;
       end[k++] = b;
     }
-    return new UnionMatches(rows, pos.subarray(0, k), end.subarray(0, k), () => this.rowsOf(valueIds, lo, hi), what);
+    // (the sort of the whole union is charged by UnionMatches.slice, which asks for it)
+    return new UnionMatches(rows, pos.subarray(0, k), end.subarray(0, k), () => this.rowsOf(valueIds, lo, hi, UNCOUNTED), what);
   }
 
   /** Bytes held in typed arrays: the dictionary mapping, the orders, the trigrams. */

@@ -1,6 +1,7 @@
 // The `q` parameter as a list of query words. Split exactly like object words, so "05.012"
 // and "Univ.-Prof." mean the same on both sides.
 import { codePointLength, maxEditsFor, rawWords, wordForms } from '../../store/format/words.ts';
+import { TwoGenerations } from '../../util/two-generations.ts';
 
 export interface QueryWord {
   /** alternative spellings (folded, transliterated); the word matches if any of them does (read only: shared) */
@@ -20,29 +21,20 @@ export const wordKey = (word: QueryWord): string => word.key ?? word.forms.join(
 
 /** Raw words kept, at most: a word's forms are a pure function of it (see wordOf). */
 const KNOWN_ENTRIES = 4096;
-let recentWords = new Map<string, QueryWord | null>();
-let olderWords = new Map<string, QueryWord | null>();
+const knownWords = new TwoGenerations<string, QueryWord | null>(KNOWN_ENTRIES);
 
 /**
  * The query word of one raw word. Type-ahead asks the same words again and again ("david",
  * "david l", "david le"), and their folding (NFKD, NFC, the transliteration) is a good part of a
- * short query's work: the last ones are kept, in two generations as the searcher keeps its
- * plans (a word asked again moves to the newer; the older is let go of whole).
+ * short query's work: the last ones are kept, as the searcher keeps its plans.
  */
 function wordOf(raw: string): QueryWord | null {
-  let known = recentWords.get(raw);
+  let known = knownWords.get(raw);
   if (known === undefined) {
-    known = olderWords.get(raw);
-    if (known === undefined) {
-      const forms = wordForms(raw);
-      // e.g. a lone combining mark
-      known = forms.length === 0 ? null : { forms, maxEdits: maxEditsFor(codePointLength(forms[0])), key: forms.join('\n') };
-    }
-    if (recentWords.size >= KNOWN_ENTRIES / 2) {
-      olderWords = recentWords;
-      recentWords = new Map();
-    }
-    recentWords.set(raw, known);
+    const forms = wordForms(raw);
+    // e.g. a lone combining mark
+    known = forms.length === 0 ? null : { forms, maxEdits: maxEditsFor(codePointLength(forms[0])), key: forms.join('\n') };
+    knownWords.set(raw, known);
   }
   return known;
 }

@@ -20,6 +20,7 @@ const UNITS_PER_FUZZY_CELL = 3;
 const UNITS_PER_RANKED = 3;
 import { topsEntry, topsPage } from './tops-page.ts';
 import { topsKey } from './prefix-tops.ts';
+import { TwoGenerations } from '../../util/two-generations.ts';
 
 /** Word plans kept, at most (see Searcher.plan); each holds its term ranges and its few typo matches. */
 const PLAN_CACHE_ENTRIES = 4096;
@@ -163,20 +164,15 @@ class Searcher implements Autocomplete {
 
 /** Word plans by their words' keys, in two generations (see Searcher.plan). */
 class KeptPlans {
-  private recent = new Map<string, WordPlan>();
-  private older = new Map<string, WordPlan>();
+  private readonly kept = new TwoGenerations<string, WordPlan>(PLAN_CACHE_ENTRIES);
 
   /** The word's plan: the one kept, else made now (and kept). */
   take(index: IndexData, word: QueryWord): WordPlan {
     const key = wordKey(word);
-    let plan = this.recent.get(key);
+    let plan = this.kept.get(key);
     if (plan === undefined) {
-      plan = this.older.get(key) ?? planWord(index, word);
-      if (this.recent.size >= PLAN_CACHE_ENTRIES / 2) {
-        this.older = this.recent;
-        this.recent = new Map();
-      }
-      this.recent.set(key, plan);
+      plan = planWord(index, word);
+      this.kept.set(key, plan);
     }
     return plan;
   }

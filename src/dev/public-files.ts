@@ -52,7 +52,6 @@ function checkedSource(m: Media): string | null {
 }
 
 export function memoryPublicFiles(build: ServedBuild): PublicSource {
-  const made = new Map<string, Buffer | null>();
   const documents = new Map(DOCUMENTS.map(([rel, path, query]) => [rel, { path, query }]));
   const mediaFiles = mediaFilesOf(build.media);
   const mediaByFile = new Map(mediaFiles.map((f) => [f.file, build.media.get(f.id)!]));
@@ -90,12 +89,8 @@ export function memoryPublicFiles(build: ServedBuild): PublicSource {
     read(rel) {
       // the compressed twins of what is made here are not made: answered uncompressed
       if (COMPRESSED.test(rel) && !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) return null;
-      if (!made.has(rel)) {
-        const bytes = make(rel);
-        if (bytes === 'pending') return bytes;
-        made.set(rel, bytes);
-      }
-      return made.get(rel)!;
+      // (each answer is kept by the StaticFiles this source is handed to, one per served build)
+      return make(rel);
     },
     mediaPath(rel) {
       const m = mediaByFile.get(rel);

@@ -1,6 +1,6 @@
 // The value and date functions give the bytes their straightforward forms give, kept here as the
 // reference: a value a fast path returns as it is, or a date made from a table of digits, is made
-// the long way too. (lines.test.ts holds fold and escapeText, which are as they were, to RFC 5545.)
+// the long way too. (lines.test.ts holds the tests of fold and escapeText against RFC 5545.)
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cleanValue, paramValue } from './lines.ts';

@@ -5,7 +5,7 @@ import type { Manifest } from '../store/format/manifest.ts';
 import { isOriginOnly, plainBasePath } from '../util/base-path.ts';
 
 export interface StaticPages {
-  /** the base URL's path without a trailing slash: '' or e.g. '/api' (decoded) */
+  /** the base URL's path without a trailing slash: '' or e.g. '/api' (only PLAIN's characters, so as links and rules write it) */
   prefix: string;
   /** the public path of the list, e.g. '/api/v1/cms/event/' */
   listPath: string;

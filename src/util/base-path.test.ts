@@ -15,6 +15,14 @@ describe('basePathProblem: what the URL parser lets through and links would carr
     expect(problem('http://a.example\\x')).toBe('a backslash in the path');
   });
 
+  it('refuses a %-escape as written, where links and host rules would name different paths, and spaces around the URL', () => {
+    for (const bad of ['http://a.example/a%2F..', 'http://a.example/%41', 'http://a.example/a%2e', 'http://a.example/caf%C3%A9', 'http://a.example/café']) {
+      expect(problem(bad), bad).toBe('its path may hold only letters, digits and . _ ~ / -');
+    }
+    expect(problem(' https://a.example ')).toBe('spaces around the URL');
+    expect(() => normalizeBaseUrl('http://127.0.0.1:1/a%2F..')).toThrow(/^base URL http:\/\/127\.0\.0\.1:1\/a%2F\.\.: its path may hold only/);
+  });
+
   it('passes what links carry as they are, trailing slashes and dots inside names included', () => {
     for (const ok of ['http://a.example', 'https://a.example/', 'https://a.example/api/', 'https://a.example:8443/a.b/..c/v1.2//', 'http://127.0.0.1:8000']) {
       expect(problem(ok), ok).toBeNull();

@@ -9,24 +9,26 @@ const PLAIN = /^[A-Za-z0-9._~/-]*$/;
 /** The characters allowed, as a message says them. */
 export const PLAIN_BASE_PATH = 'letters, digits and . _ ~ / -';
 
-/** The base URL's path decoded, without trailing slashes; null when it holds anything else (or a bad %-escape). */
+/**
+ * The base URL's path without trailing slashes; null when it holds anything else. A %-escape is
+ * refused as written, not decoded: links carry it escaped while nginx and the hosts match the
+ * decoded path, so `/a%2F..` would name one path in the links and another in the rules.
+ */
 export function plainBasePath(url: URL): string | null {
-  let path: string;
-  try {
-    path = decodeURIComponent(url.pathname).replace(/\/+$/, '');
-  } catch {
-    return null;
-  }
+  const path = url.pathname.replace(/\/+$/, '');
   return PLAIN.test(path) ? path : null;
 }
 
 /**
  * What is wrong with a base URL `text` (parsed as `url`) that the URL parser lets through and
  * normalizes away: port 0 (no server listens there), and a path with an empty segment (`//`),
- * a `.` or `..` segment (also %-escaped) or a backslash, which links would carry as written.
+ * a `.` or `..` segment (also %-escaped) or a backslash, which links would carry as written; and
+ * a path with other characters than PLAIN's (a %-escape too), which the host rules cannot hold.
  * Null when nothing is.
  */
 export function basePathProblem(text: string, url: URL): string | null {
+  // the URL parser drops them; the path below is read from the text as written
+  if (text !== text.trim()) return 'spaces around the URL';
   if (url.port === '0') return 'port 0 cannot be reached';
   const path = text.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/\\?#]*/, '').replace(/[?#][\s\S]*$/, '').replace(/\/+$/, '');
   if (path.includes('\\')) return 'a backslash in the path';
@@ -40,6 +42,7 @@ export function basePathProblem(text: string, url: URL): string | null {
     }
     if (decoded === '.' || decoded === '..') return `a ${decoded} path segment`;
   }
+  if (plainBasePath(url) === null) return `its path may hold only ${PLAIN_BASE_PATH}`;
   return null;
 }
 

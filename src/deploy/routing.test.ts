@@ -72,16 +72,26 @@ describe('public files on static hosts', () => {
     expect(rewrites).toContainEqual({ source: '/api/cms/media/9/', destination: '/cms/media/9/programm.pdf' });
   });
 
-  it('Netlify and Vercel send the sandbox with the HTML and SVG media files only, at their URL and their file', () => {
-    const sandboxed = ['/api/cms/media/11/', '/cms/media/11/plan.svg', '/api/cms/media/12/', '/cms/media/12/seite.html'];
-    const headers = netlifyHeaders(manifest('https://example.org/api'), PUBLIC).split('\n');
-    for (const path of sandboxed) expect(headers[headers.indexOf(path) + 1], path).toBe('  Content-Security-Policy: sandbox');
-    expect(headers.filter((l) => l.includes('Content-Security-Policy'))).toHaveLength(4);
-    expect(headers.join('\n')).not.toMatch(/media\/(?:7|9)\//);
-    const vercel = JSON.parse(vercelConfig(manifest('https://example.org/api'), UPSTREAM, ['format'], PUBLIC));
-    const policies = vercel.headers.filter((h: { headers: { key: string }[] }) => h.headers.some((x) => x.key === 'Content-Security-Policy'));
-    expect(policies).toEqual(sandboxed.map((source) => ({ source, headers: [{ key: 'Content-Security-Policy', value: 'sandbox' }] })));
-    // no media file of those types: no rule at all
+  it('Netlify and Vercel send every media file\'s type, nosniff, and the sandbox with HTML and SVG ones only, at their URL and their file', () => {
+    // a .htm file is application/octet-stream to aula, text/html in the hosts' extension tables
+    const media = [...PUBLIC.media, { id: 13, file: 'cms/media/13/alt.htm', mimetype: 'application/octet-stream' }];
+    const files = { files: PUBLIC.files, media };
+    const expected = media.flatMap((m) => {
+      const headers: [string, string][] = [['Content-Type', m.mimetype], ['X-Content-Type-Options', 'nosniff']];
+      if ([11, 12, 13].includes(m.id)) headers.push(['Content-Security-Policy', 'sandbox']);
+      return [`/api/cms/media/${m.id}/`, `/${m.file}`].map((path) => ({ path, headers }));
+    });
+    const netlify = netlifyHeaders(manifest('https://example.org/api'), files).split('\n');
+    for (const { path, headers } of expected) {
+      const at = netlify.indexOf(path);
+      expect(netlify.slice(at + 1, at + 1 + headers.length), path).toEqual(headers.map(([name, value]) => `  ${name}: ${value}`));
+      expect(netlify[at + 1 + headers.length] ?? '', path).not.toMatch(/^ {2}/);
+    }
+    expect(netlify.filter((l) => l.includes('Content-Security-Policy'))).toHaveLength(6);
+    const vercel = JSON.parse(vercelConfig(manifest('https://example.org/api'), UPSTREAM, ['format'], files));
+    const mediaHeaders = vercel.headers.filter((h: { source: string }) => h.source.includes('/media/'));
+    expect(mediaHeaders).toEqual(expected.map(({ path, headers }) => ({ source: path, headers: headers.map(([key, value]) => ({ key, value })) })));
+    // no media file of those types: no sandbox at all
     const plain = { files: PUBLIC.files, media: PUBLIC.media.slice(0, 2) };
     expect(netlifyHeaders(manifest(), plain)).not.toContain('Content-Security-Policy');
     expect(vercelConfig(manifest(), UPSTREAM, ['format'], plain)).not.toContain('Content-Security-Policy');

@@ -208,24 +208,38 @@ function publicFileLocation(headers: string[]): string[] {
 const isScripted = (m: MediaFile) => isScriptedMediaType(m.mimetype);
 
 /**
- * The paths a static host must send MEDIA_SANDBOX with: each HTML or SVG media file's URL and
- * the file's own path in dist/, which the host publishes too. The host does not know the type a
- * rewritten path is answered with; the build does.
+ * The file names a static host may answer as a document that runs scripts (HTML, XHTML, XML with a
+ * stylesheet, SVG), by its own table of extensions: such a media file is sandboxed whatever type
+ * the build gives it, in case a host keeps its own Content-Type.
  */
-function sandboxedPaths(prefix: string, publicFiles: PublicFiles): string[] {
-  return publicFiles.media.filter(isScripted).flatMap((m) => [mediaPath(prefix, m.id), `/${m.file}`]);
+const SCRIPTABLE_NAME = /\.(?:x?html?|xht|shtml|xml|xslt?|svgz?|mht(?:ml)?)$/i;
+
+/**
+ * The headers a static host must send with each media file, at its URL and at the file's own path
+ * in dist/ (which the host publishes too), as `aula serve` sends them (mediaHeaders): the type the
+ * build gives it, not the one the host's extension table would (a `.htm` file aula types
+ * application/octet-stream is text/html there), no sniffing, and the sandbox for a document a
+ * browser runs scripts in. The host does not know the type a rewritten path is answered with; the
+ * build does.
+ */
+function mediaRules(prefix: string, publicFiles: PublicFiles): { path: string; headers: [string, string][] }[] {
+  return publicFiles.media.flatMap((m) => {
+    const headers: [string, string][] = [['Content-Type', m.mimetype], ['X-Content-Type-Options', 'nosniff']];
+    if (isScripted(m) || SCRIPTABLE_NAME.test(m.file)) headers.push([MEDIA_SANDBOX.name, MEDIA_SANDBOX.value]);
+    return [mediaPath(prefix, m.id), `/${m.file}`].map((path) => ({ path, headers }));
+  });
 }
 
 /**
  * Netlify `_headers`: the year-long Cache-Control of the content-hashed files, at their URLs, and
- * the sandbox of the HTML and SVG media files.
+ * the media files' type, no sniffing and sandbox (mediaRules).
  */
 export function netlifyHeaders(manifest: Manifest, publicFiles: PublicFiles = NO_PUBLIC_FILES): string {
   const { prefix } = staticPages(manifest);
   const lines = ['# aula: the content-hashed files never change under their name; regenerate with every build.'];
   for (const rel of publicFiles.files.filter(isImmutableFile)) lines.push(`${prefix}/${rel}`, `  Cache-Control: ${IMMUTABLE_CACHE_CONTROL}`);
-  if (publicFiles.media.some(isScripted)) lines.push('# aula: HTML and SVG media files open sandboxed, at their URL and at their file alike.');
-  for (const path of sandboxedPaths(prefix, publicFiles)) lines.push(path, `  ${MEDIA_SANDBOX.name}: ${MEDIA_SANDBOX.value}`);
+  if (publicFiles.media.length > 0) lines.push('# aula: media files with their type, unsniffed; HTML and SVG ones sandboxed; at their URL and at their file alike.');
+  for (const { path, headers } of mediaRules(prefix, publicFiles)) lines.push(path, ...headers.map(([name, value]) => `  ${name}: ${value}`));
   return `${lines.join('\n')}\n`;
 }
 
@@ -311,7 +325,7 @@ export function vercelConfig(manifest: Manifest, upstream: string, knownParams: 
   );
   const headers = [
     ...publicFiles.files.filter(isImmutableFile).map((rel) => ({ source: `${pages.prefix}/${rel}`, headers: [{ key: 'Cache-Control', value: IMMUTABLE_CACHE_CONTROL }] })),
-    ...sandboxedPaths(pages.prefix, publicFiles).map((source) => ({ source, headers: [{ key: MEDIA_SANDBOX.name, value: MEDIA_SANDBOX.value }] })),
+    ...mediaRules(pages.prefix, publicFiles).map(({ path, headers: list }) => ({ source: path, headers: list.map(([key, value]) => ({ key, value })) })),
   ];
   return `${JSON.stringify({ $schema: 'https://openapi.vercel.sh/vercel.json', rewrites, ...(headers.length ? { headers } : {}) }, null, 2)}\n`;
 }

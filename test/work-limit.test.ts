@@ -66,6 +66,24 @@ describe('the work limit of a request', () => {
     expect(once('q=muellerx+schmidtx')).toBe(first);
   });
 
+  it('tests a detail route\'s filters on its one event: a filter the list is refused for costs one test there', () => {
+    const query = `teaser__iregex=${encodeURIComponent('.*(a|e|i|o|u).*(a|e|i|o|u).*z')}`;
+    const ids = ds.events.table.columns.id;
+    const [first, last] = [ids[0], ids[ids.length - 1]];
+    const list = workOf('/v1/cms/event/', query);
+    const detail = Math.max(workOf(`/v1/cms/event/${first}/`, query), workOf(`/v1/cms/event/${last}/`, query));
+    // (one test of a costly pattern is itself a few hundred candidates of a cheap one)
+    expect(detail * 10).toBeLessThan(list);
+    const api = createApi(ds, { workLimit: detail });
+    expect(get(api, '/v1/cms/event/', query).status).toBe(400);
+    for (const id of [first, last]) {
+      // as the filters without a limit answer it: the event, or not found when they leave it out
+      const free = get(createApi(ds, { workLimit: Number.MAX_SAFE_INTEGER }), `/v1/cms/event/${id}/`, query);
+      expect([200, 404]).toContain(free.status);
+      expect(get(api, `/v1/cms/event/${id}/`, query).status).toBe(free.status);
+    }
+  });
+
   it('leaves the build its documents whole: events.ics is the feed the core answers without a limit', () => {
     const unlimited = createApi(ds, { workLimit: Number.MAX_SAFE_INTEGER });
     const file = readFileSync(join(sampleDist(), 'events.ics'), 'utf8');

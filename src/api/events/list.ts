@@ -5,7 +5,7 @@ import { ENVELOPE_CLOSE, envelopeOpen, pageLinks, pageRange, pageWindow, parsePy
 import type { QueryParams } from '../../query/query-dict.ts';
 import { nextInFile, type EventRows } from '../../store/format/event-rows.ts';
 import { ignoredHeader, invalid, json, notFound, type ApiResponse } from '../respond.ts';
-import { matchEvents, type FilterContext } from '../../query/events/filter.ts';
+import { matchEvents, matchesRow, type FilterContext } from '../../query/events/filter.ts';
 import { orderSourceOf } from '../../query/events/ordering/field-orders.ts';
 import { orderedPage } from '../../query/events/ordering/ordered-page.ts';
 import { ORDERING_PARAM, parseOrdering } from '../../query/events/ordering/ordering-param.ts';
@@ -199,16 +199,17 @@ function inPageOrder(rows: EventRows, page: Uint32Array, visit: (row: number, wh
 /**
  * The one event: a read-only viewset's retrieve, with the list's field shaping. As DRF's
  * get_object, it looks the event up among those the filters (and `search`) leave: a filter
- * that is not valid is the list's 400, an event the filters leave out is not found.
+ * that is not valid is the list's 400, an event the filters leave out is not found. The filters
+ * are tested on that one event, not run over the list.
  */
 export function eventDetail(ds: Dataset, id: string, params: QueryParams): ApiResponse {
   const shape = parseShape(params);
-  const filtered = matchEvents(ds.events.table, filterContext(ds), params, DETAIL_RESERVED);
-  const ignored = ignoredHeader([...filtered.ignored, ...shape.ignored]);
-  if (!filtered.ok) return invalid(filtered.errors, ignored);
   const value = parsePythonInt(id);
   const row = value === null ? undefined : ds.events.table.rowById.get(Number(value));
-  if (row === undefined || (filtered.matches !== null && !filtered.matches.has(row))) return notFound();
+  const filtered = matchesRow(ds.events.table, filterContext(ds), params, DETAIL_RESERVED, row);
+  const ignored = ignoredHeader([...filtered.ignored, ...shape.ignored]);
+  if (!filtered.ok) return invalid(filtered.errors, ignored);
+  if (row === undefined || !filtered.match) return notFound();
   const chunks: Uint8Array[] = [];
   shapeRenderer(shape, ds.events.rows, ds.categories.json)(row, ds.events.rows.bytes(row), chunks);
   return json(200, chunks.length === 1 ? (chunks[0] as Buffer) : new BodyChunks(chunks), ignored);

@@ -14,7 +14,7 @@ import type { Clause, Condition } from './lookups/condition.ts';
 import { IdCondition } from './lookups/id.ts';
 import { RelationCondition } from './lookups/relation.ts';
 import { TextCondition, type TextOptions } from './lookups/text.ts';
-import { evaluateMatches } from './planner.ts';
+import { evaluateMatches, rowMatches } from './planner.ts';
 import type { Matches } from './matches.ts';
 import { cleanBoolean, cleanChoices, cleanNumber, cleanRegexLazily, cleanTimestamp, strip } from './values.ts';
 import { activeMeter, charge } from '../work-budget.ts';
@@ -71,8 +71,42 @@ export function filterWithIndexes(ix: TableIndexes, ctx: FilterContext, params: 
 /** Each filter parameter's place in FILTER_PARAMETERS, by name. */
 const CATALOG_POSITION: ReadonlyMap<string, number> = new Map(FILTER_PARAMETERS.map((p, i) => [p.name, i]));
 
+/**
+ * Whether the event at `row` is among those the filters leave (DRF's get_object over the filtered
+ * queryset): the filters parsed and checked as the list's, then tested on that one row alone, so
+ * a filter too costly over the whole table costs one test here.
+ */
+export function matchesRow(table: EventTable, ctx: FilterContext, params: QueryParams, reserved: ReadonlySet<string>, row: number | undefined): RowOutcome {
+  const ix = indexesFor(table);
+  const parsed = clausesOf(ix, ctx, params, reserved);
+  if (!parsed.ok) return parsed;
+  const { clauses, ignored } = parsed;
+  return { ok: true, match: row !== undefined && (clauses.length === 0 || rowMatches(ix, clauses, row)), ignored };
+}
+
+export type RowOutcome = { ok: true; match: boolean; ignored: string[] } | { ok: false; errors: Record<string, string[]>; ignored: string[] };
+
 /** As matchEvents, on explicitly configured indexes (tests, benchmarks). */
 export function matchWithIndexes(ix: TableIndexes, ctx: FilterContext, params: QueryParams, reserved: ReadonlySet<string>): MatchOutcome {
+  const parsed = clausesOf(ix, ctx, params, reserved);
+  if (!parsed.ok) return parsed;
+  const { clauses, key, ignored } = parsed;
+  if (clauses.length === 0) return { ok: true, matches: null, ignored };
+  const cached = ix.results.get(key);
+  if (cached) return { ok: true, matches: cached, ignored };
+  const meter = activeMeter();
+  const before = meter?.used ?? 0;
+  const { matches, sieved } = evaluateMatches(ix, clauses);
+  // (most results are not kept: their parameters named only for one that may be)
+  if (sieved >= MIN_SIEVED) {
+    const what = clauses.map((c) => (c.kind === 'condition' ? c.condition.param : c.param)).join(', ');
+    ix.results.offer(key, matches, sieved, (meter?.used ?? 0) - before, what);
+  }
+  return { ok: true, matches, ignored };
+}
+
+/** The request's filters as clauses, in catalog order, with what identifies them; or their errors. */
+function clausesOf(ix: TableIndexes, ctx: FilterContext, params: QueryParams, reserved: ReadonlySet<string>) {
   const keys = params.keys();
   const ignored = keys.filter((k) => !reserved.has(k) && !FILTER_PARAMETER_NAMES.has(k));
   // the filters the request names, in catalog order: a request names a few of the catalog's
@@ -88,7 +122,7 @@ export function matchWithIndexes(ix: TableIndexes, ctx: FilterContext, params: Q
     asked[j] = at;
   }
   const search = searchClause(ctx, params);
-  if (asked.length === 0 && search === null) return { ok: true, matches: null, ignored };
+  if (asked.length === 0 && search === null) return { ok: true as const, clauses: [] as Clause[], key: '', ignored };
   const errors: Record<string, string[]> = {};
   let failed = false;
   const clauses: Clause[] = [];
@@ -114,19 +148,8 @@ export function matchWithIndexes(ix: TableIndexes, ctx: FilterContext, params: Q
     clauses.push(search.clause);
     key += `${SEARCH_PARAM}=${search.key}\n`;
   }
-  if (failed) return { ok: false, errors, ignored };
-  if (clauses.length === 0) return { ok: true, matches: null, ignored };
-  const cached = ix.results.get(key);
-  if (cached) return { ok: true, matches: cached, ignored };
-  const meter = activeMeter();
-  const before = meter?.used ?? 0;
-  const { matches, sieved } = evaluateMatches(ix, clauses);
-  // (most results are not kept: their parameters named only for one that may be)
-  if (sieved >= MIN_SIEVED) {
-    const what = clauses.map((c) => (c.kind === 'condition' ? c.condition.param : c.param)).join(', ');
-    ix.results.offer(key, matches, sieved, (meter?.used ?? 0) - before, what);
-  }
-  return { ok: true, matches, ignored };
+  if (failed) return { ok: false as const, errors, ignored };
+  return { ok: true as const, clauses, key, ignored };
 }
 
 /** `search`'s clause (null: no search asked, or no term in it). */

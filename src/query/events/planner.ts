@@ -39,6 +39,27 @@ interface MergedSpan {
 }
 
 export function evaluateMatches(ix: TableIndexes, clauses: readonly Clause[]): Evaluation {
+  const planned = conditionsIn(ix, clauses);
+  if (planned === null) return done(EMPTY);
+  const { lo, hi, conditions } = planned;
+  if (conditions.length === 0) return done(ix.all.subarray(lo, hi));
+  return evaluateConditions(ix, lo, hi, conditions);
+}
+
+/** Whether `row` matches every clause: each condition tested on that row alone, charged as a sieve's candidate. */
+export function rowMatches(ix: TableIndexes, clauses: readonly Clause[], row: number): boolean {
+  const planned = conditionsIn(ix, clauses);
+  if (planned === null || row < planned.lo || row >= planned.hi) return false;
+  const one = Uint32Array.of(row);
+  for (const c of planned.conditions) {
+    charge(WORK.candidate, c.param);
+    if (c.filter(one).length === 0) return false;
+  }
+  return true;
+}
+
+/** The clauses' comparisons merged into the row range [lo, hi) and span conditions, with the other conditions; null when nothing can match. */
+function conditionsIn(ix: TableIndexes, clauses: readonly Clause[]): { lo: number; hi: number; conditions: Condition[] } | null {
   let lo = 0;
   let hi = ix.length;
   const conditions: Condition[] = [];
@@ -63,12 +84,14 @@ export function evaluateMatches(ix: TableIndexes, clauses: readonly Clause[]): E
       lo = Math.max(lo, from);
       hi = Math.min(hi, to);
     } else {
-      if (to <= from) return done(EMPTY);
+      if (to <= from) return null;
       conditions.push(new SpanCondition(param, col, { from, to }, ix));
     }
   }
-  if (lo >= hi) return done(EMPTY);
-  if (conditions.length === 0) return done(ix.all.subarray(lo, hi));
+  return lo >= hi ? null : { lo, hi, conditions };
+}
+
+function evaluateConditions(ix: TableIndexes, lo: number, hi: number, conditions: Condition[]): Evaluation {
 
   // Typed-array conditions estimate in O(log n). String conditions may have to build an index
   // to estimate, which is pointless when a cheap condition already leaves a handful of rows.

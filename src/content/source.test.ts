@@ -81,13 +81,16 @@ describe('readData', () => {
   });
 
   it("reports repeated keys where yaml's own check does, in any mapping the subset reader leaves to yaml", () => {
-    const key = fc.constantFrom('a', 'b', '1', '"1"', "'a'", '~', 'null', '.nan', '0x1', '&x a', '*x', '[a]', '{a: 1}', '? a', '?', '', '# c\n', '!!str a');
+    // (a list or mapping as a key is aula's problem, not yaml's: the test below)
+    const key = fc.constantFrom('a', 'b', '1', '"1"', "'a'", '~', 'null', '.nan', '0x1', '&x a', '*x', '? a', '?', '', '# c\n', '!!str a');
     const mapping = fc.oneof(
       fc.array(key, { minLength: 1, maxLength: 6 }).map((keys) => `{${keys.map((k, i) => `${k.startsWith('?') ? k.slice(2) : k}: ${i}`).join(', ')}}`),
       fc.array(key, { minLength: 1, maxLength: 6 }).map((keys) => `${keys.map((k, i) => `${k}: ${i}`).join('\n')}\nz: &x [1]\n`),
     );
     fc.assert(
       fc.property(mapping, (text) => {
+        // (`? a: 0` on a line of its own is a mapping as a key: the test below)
+        fc.pre(!/^\? a:/m.test(text));
         const lines = new LineCounter();
         const own = parseDocument(text, { lineCounter: lines, prettyErrors: false, intAsBigInt: true });
         const r = read('a.yaml', text);
@@ -97,6 +100,27 @@ describe('readData', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('refuses a list or a mapping as a key, written or aliased, where yaml would make it text with a warning on stderr', () => {
+    const problem = (text: string) => {
+      const r = read('a.yaml', text);
+      return !r.ok && r.problems.map((p) => `${p.line}:${p.column} ${p.message}`);
+    };
+    const message = 'invalid YAML: a key must be text or a number, not a list or a mapping';
+    expect(problem('extra: {? [a, b] : c}\n')).toEqual([`1:11 ${message}`]);
+    expect(problem('id: 1\n? {a: 1}\n: x\n')).toEqual([`2:3 ${message}`]);
+    expect(problem('l: &l [1]\nm: {*l : 2}\n')).toEqual([`2:5 ${message}`]);
+    // an alias of a scalar names a key as the scalar does
+    expect(read('a.yaml', 'k: &k name\nm: {*k : 2}\n')).toMatchObject({ ok: true, value: { k: 'name', m: { name: 2 } } });
+  });
+
+  it('names a second document and a %YAML 1.1 directive in its own words', () => {
+    const r = read('a.yaml', 'id: 1\n---\nid: 2\n');
+    expect(!r.ok && r.problems.map((p) => p.message)).toEqual(['invalid YAML: a file holds one YAML document, and this one has another after a `---` or `...` line: make them one list, or split the file']);
+    const v = read('a.yaml', '%YAML 1.1\n---\nregister: on\n');
+    expect(!v.ok && v.problems).toEqual([{ file: 'a.yaml', line: 1, column: 1, key: '', message: "invalid YAML: aula reads YAML 1.2's core schema: remove the %YAML 1.1 directive" }]);
+    expect(read('a.yaml', '%YAML 1.2\n---\nregister: on\n')).toMatchObject({ ok: true, value: { register: 'on' } });
   });
 
   it('reads a mapping of 40,000 keys in one pass, not comparing each key with those before', () => {

@@ -75,7 +75,7 @@ export function readData(file: string, part: { text: string; lineOffset: number 
     doc = parseDocument(part.text, { lineCounter, prettyErrors: false, intAsBigInt: true, uniqueKeys: false });
     const parsed = doc;
     const at = (e: { pos: [number, number]; code: string }) => shownOffset(parsed, part.text, { offset: e.pos[0], code: e.code });
-    errors = [...parsed.errors.map((e) => ({ offset: at(e), message: e.message })), ...tagWarnings(parsed), ...repeatedKeys(parsed, part.text)];
+    errors = [...parsed.errors.map((e) => ({ offset: at(e), message: libraryMessage(e) })), ...tagWarnings(parsed), ...versionDirective(parsed), ...repeatedKeys(parsed, part.text)];
     errors.sort((a, b) => a.offset - b.offset);
     anchored = anchoredNodes(doc);
     if (errors.length === 0 && anchored.aliases * anchored.count > MOST_ALIAS_STEPS) {
@@ -107,19 +107,36 @@ export function readData(file: string, part: { text: string; lineOffset: number 
   return { ok: false, problems };
 }
 
+/** `yaml`'s error message, or aula's where `yaml`'s speaks to a programmer (MULTIPLE_DOCS names its own API). */
+function libraryMessage(e: { code: string; message: string }): string {
+  if (e.code === 'MULTIPLE_DOCS') return 'a file holds one YAML document, and this one has another after a `---` or `...` line: make them one list, or split the file';
+  return e.message;
+}
+
+/** A `%YAML` directive naming another version than 1.2: `yaml` would then read `on`, `yes` … as booleans, which YAML 1.2's core schema (what aula reads) leaves text. */
+function versionDirective(doc: import('yaml').Document): { offset: number; message: string }[] {
+  const { version, explicit } = doc.directives?.yaml ?? {};
+  return explicit && version !== '1.2' ? [{ offset: 0, message: `aula reads YAML 1.2's core schema: remove the %YAML ${version} directive` }] : [];
+}
+
 /**
  * The keys a mapping repeats, as `yaml` reports them ("Map keys must be unique", at the key):
  * found here in one pass per mapping, with `yaml`'s own check turned off, which compares each key
  * with every key before it (quadratic in a mapping's keys).
  */
 function repeatedKeys(doc: import('yaml').Document, text: string): { offset: number; message: string }[] {
-  const { isScalar, visit } = yaml();
+  const { isAlias, isCollection, isScalar, visit } = yaml();
   const found: { offset: number; message: string }[] = [];
   visit(doc, {
     Map(_, map) {
       const seen = new Set<unknown>();
       for (const pair of map.items) {
         // as `yaml` compares them: scalars by value (NaN equals nothing), other keys by identity
+        if (isCollection(pair.key) || (isAlias(pair.key) && isCollection(pair.key.resolve(doc)))) {
+          // `yaml` would make it text, with a warning on the process's stderr; no field is named by one
+          found.push({ offset: keyStart(text, pair.key.range), message: 'a key must be text or a number, not a list or a mapping' });
+          continue;
+        }
         if (!isScalar(pair.key) || Number.isNaN(pair.key.value)) continue;
         if (seen.has(pair.key.value)) found.push({ offset: keyStart(text, pair.key.range), message: 'Map keys must be unique' });
         else seen.add(pair.key.value);

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runOnThread, startThread, threadModule } from './start-thread.ts';
 
@@ -26,8 +28,9 @@ describe('startThread', () => {
     await thread.terminate();
   });
 
-  it('on a worker thread when asked, the TypeScript module loaded there', async () => {
-    const thread = startThread(fixture, { threaded: true });
+  it('on a worker thread under AULA_THREADS=worker, the TypeScript module loaded there', async () => {
+    process.env.AULA_THREADS = 'worker';
+    const thread = startThread(fixture);
     const got = answers(thread, 2);
     thread.postMessage(41);
     thread.postMessage(1);
@@ -39,5 +42,15 @@ describe('startThread', () => {
     expect(await runOnThread(fixture, 9, 'stopped')).toEqual({ answer: 10, mainThread: true });
     process.env.AULA_THREADS = 'worker';
     expect(await runOnThread(fixture, 9, 'stopped')).toEqual({ answer: 10, mainThread: false });
+  });
+
+  it('rejects with what the module threw, its code and paths kept, on this thread and on a worker', async () => {
+    const missing = join(tmpdir(), `aula-start-thread-${process.pid}-missing`);
+    const fields = { code: 'ENOENT', syscall: 'link', path: missing, dest: `${missing}-link` };
+    await expect(runOnThread(fixture, missing, 'stopped')).rejects.toMatchObject(fields);
+    process.env.AULA_THREADS = 'worker';
+    const onWorker = runOnThread(fixture, missing, 'stopped');
+    await expect(onWorker).rejects.toBeInstanceOf(Error);
+    await expect(onWorker).rejects.toMatchObject(fields);
   });
 });

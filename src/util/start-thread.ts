@@ -6,7 +6,7 @@
 // sources (vitest, tsx), a worker would need tsx's loader in every thread, a start far dearer
 // than the jobs (at every build of every test: bench/results.md, "The build's threads"), so the
 // module answers on this thread instead, after a turn of the event loop, with its messages copied
-// as postMessage copies them: the same code, the same bytes. AULA_THREADS=worker (or `threaded`) runs them on real threads from the sources too, as
+// as postMessage copies them: the same code, the same bytes. AULA_THREADS=worker runs them on real threads from the sources too, as
 // the thread modules' own tests do.
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -33,11 +33,11 @@ export function threadModule(base: string, name: string): URL {
   return new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base);
 }
 
-/** A thread answering with the module at `module` (threadModule); `threaded` forces a worker from the sources. */
-export function startThread(module: URL, options: { threaded?: boolean } = {}): Thread {
+/** A thread answering with the module at `module` (threadModule). */
+export function startThread(module: URL): Thread {
   const main = threadModule(import.meta.url, 'thread-main');
   if (!main.pathname.endsWith('.ts')) return new Worker(main, { workerData: module.href });
-  if (options.threaded || process.env.AULA_THREADS === 'worker') return sourceWorker(main, module);
+  if (process.env.AULA_THREADS === 'worker') return sourceWorker(main, module);
   return new LocalThread(module);
 }
 

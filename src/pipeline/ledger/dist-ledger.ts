@@ -17,8 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { compressionLevels } from '../../deploy/precompress.ts';
 import { cacheIdentity, packPath } from '../cache/build-cache.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
-import { runFsThread } from '../threads/fs-thread.ts';
-import { threadModule } from '../../util/start-thread.ts';
+import { runOnThread, threadModule } from '../../util/start-thread.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { CACHE_TEXT_MOST, readSealed, writeSealed } from '../cache/cache-file.ts';
 
@@ -252,8 +251,8 @@ export class DistLedger {
 }
 
 /** Hard-links each `from` (even indexes) to the `to` after it, on a worker thread. */
-export function linkOnWorker(pairs: readonly string[]): Promise<void> {
-  return runFsThread(threadModule(import.meta.url, 'link-thread'), pairs, { stopped: 'the link thread stopped before it finished' });
+export async function linkOnWorker(pairs: readonly string[]): Promise<void> {
+  await runOnThread<null>(threadModule(import.meta.url, 'link-thread'), pairs, 'the link thread stopped before it finished');
 }
 
 /** What the build knows of each file it wrote: rel → SHA-256, inputs key, size measure. */

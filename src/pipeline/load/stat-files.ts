@@ -2,8 +2,7 @@
 // the largest part of the search for changes over the event state (state-load.ts). A worker
 // thread takes shares of them while this one does, as git's index preload does with its lstats.
 import { statSync, type BigIntStats } from 'node:fs';
-import { runFsThread } from '../threads/fs-thread.ts';
-import { threadModule } from '../../util/start-thread.ts';
+import { runOnThread, threadModule } from '../../util/start-thread.ts';
 import { putStat, STAT_FIELDS } from '../state/stat-fields.ts';
 
 /** Fewer files than this are stat'ed here alone: a thread's start would cost more than it saves. */
@@ -62,7 +61,7 @@ export function beginStats(paths: readonly string[], twoThreadsFrom = TWO_THREAD
   // thread begins, or after, so neither waits for a share fixed in advance.
   const counter = new SharedArrayBuffer(4);
   const next = new Int32Array(counter);
-  const other = runFsThread(threadModule(import.meta.url, 'stat-thread'), { paths, shared: out.buffer, counter, size }, { stopped: 'the stat thread stopped before it finished' });
+  const other = runOnThread<null>(threadModule(import.meta.url, 'stat-thread'), { paths, shared: out.buffer, counter, size }, 'the stat thread stopped before it finished');
   // (its rejection is heard in finish, after this thread's shares)
   other.catch(() => {});
   return {

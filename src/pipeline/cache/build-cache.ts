@@ -428,17 +428,26 @@ export class BuildCache {
     else next.records.set(id, { stat, key });
   }
 
+  /** The next pack's file, begun with the pack's head at the first call; null when it cannot be written. */
+  private spillFile(): Spill | null {
+    if (this.spill === 'failed') return null;
+    if (this.spill !== null) return this.spill;
+    try {
+      makeFolders(dirname(this.path));
+      const { path, fd } = openTemporary(this.path);
+      const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
+      return (this.spill = { path, fd, chunk, used: PACK_HEAD.copy(chunk, 0) });
+    } catch {
+      this.spill = 'failed';
+      return null;
+    }
+  }
+
   /** Appends an entry to the next pack's file; false when there is none (the entry is then held). */
   private spillEntry(key: string, sum: Buffer, payload: Buffer): boolean {
-    if (this.spill === 'failed') return false;
+    const spill = this.spillFile();
+    if (spill === null) return false;
     try {
-      if (this.spill === null) {
-        makeFolders(dirname(this.path));
-        const { path, fd } = openTemporary(this.path);
-        const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
-        this.spill = { path, fd, chunk, used: PACK_HEAD.copy(chunk, 0) };
-      }
-      const spill = this.spill;
       const need = ENTRY_HEAD + payload.length;
       if (spill.used + need > spill.chunk.length) flushSpill(spill);
       const parts = entryParts(key, sum, payload);
@@ -509,42 +518,33 @@ export class BuildCache {
     this.fd = null;
   }
 
-  /** False when the pack could not be written (the stat index is then left as it was). */
+  /**
+   * False when the pack could not be written (the stat index is then left as it was). Written
+   * anew, the pack is the spill file: the entries spilled as they were made, then every other
+   * entry this build used, renamed over the old pack.
+   */
   private savePack(): boolean {
     if (this.added === 0 && this.next.size === this.previous.size && !this.stats.foreign) {
       this.dropSpill();
       return true;
     }
-    // a spill that failed lost entries: better no new pack than one missing them (the old stays)
-    if (this.spill === 'failed') return false;
     if (this.spill === null && this.appendFresh()) return true;
-    const spill = this.spill;
+    // (a read-only or full disk costs the next build its speed, never its result; a spill that
+    // failed lost entries: better no new pack than one missing them, and the old one stays)
+    const spill = this.spillFile();
+    if (spill === null) return false;
+    for (const [key, slot] of this.next) {
+      if (slot.spilled) continue;
+      let payload: Buffer;
+      try {
+        payload = this.payloadOf(slot);
+      } catch {
+        continue; // unreadable now: left out (the file is parsed again next time)
+      }
+      if (!this.spillEntry(key, slot.sum, payload)) return false;
+    }
     this.spill = null; // its file is the new pack's, renamed into place or removed
-    // (a read-only or full disk costs the next build its speed, never its result)
-    const written = replaceCacheFile(
-      this.path,
-      (fd) => {
-        let parts: Buffer[] = spill === null ? [PACK_HEAD] : [];
-        if (spill !== null) flushSpill(spill);
-        for (const [key, slot] of this.next) {
-          if (slot.spilled) continue;
-          let payload: Buffer;
-          try {
-            payload = this.payloadOf(slot);
-          } catch {
-            continue; // unreadable now: left out (the file is parsed again next time)
-          }
-          parts.push(...entryParts(key, slot.sum, payload));
-          if (parts.length >= 1000) {
-            writeAllv(fd, parts);
-            parts = [];
-          }
-        }
-        writeAllv(fd, parts);
-      },
-      spill ?? undefined,
-    );
-    return written;
+    return replaceCacheFile(this.path, () => flushSpill(spill), spill);
   }
 
   /**

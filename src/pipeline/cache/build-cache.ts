@@ -232,7 +232,6 @@ export class BuildCache {
   /** this build's stat index: `safe` null when stats cannot be trusted or kept */
   private nextStats: { safe: bigint | null; records: Map<string, StatRecord>; changed: boolean };
   private next = new Map<string, Slot>();
-  private added = 0;
   /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
   private readonly inputs = new Map<string, string[]>();
   private spill: Spill | null | 'failed' = null;
@@ -372,7 +371,6 @@ export class BuildCache {
         return value as Parsed<T>;
       }
     }
-    this.stats.misses++;
     const parsed = parse();
     // serialized now: later checks may add to the records (resolved media paths, expansions)
     const payload = serialize(parsed);
@@ -391,14 +389,13 @@ export class BuildCache {
     this.last = made.key;
     this.addInput(kind, file, made.key);
     this.recordStat(`${kind}\0${file}`, made.stat, made.key);
-    this.stats.misses++;
     this.keep(made.key, made.payload, made.sum);
     return decodeParse(made.payload, false) as Parsed<T>;
   }
 
-  /** A parse made in this build, kept for the next: held, or written to the next pack's file. */
+  /** A parse made in this build (a miss), kept for the next: held, or written to the next pack's file. */
   private keep(key: string, payload: Buffer, sum: Buffer): void {
-    this.added++;
+    this.stats.misses++;
     // A few new entries are held, to be appended to the pack at save; past HOLD_BYTES the pack
     // is written anew, so they go to its file as they are made (a one-off build must not hold
     // them all beside the model).
@@ -524,7 +521,7 @@ export class BuildCache {
    * entry this build used, renamed over the old pack.
    */
   private savePack(): boolean {
-    if (this.added === 0 && this.next.size === this.previous.size && !this.stats.foreign) {
+    if (this.stats.misses === 0 && this.next.size === this.previous.size && !this.stats.foreign) {
       this.dropSpill();
       return true;
     }

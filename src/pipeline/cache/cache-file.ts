@@ -11,7 +11,7 @@
 // Every file is also size-checked before it is read, from its fstat alone: one larger than its
 // reader can use, or sparse (a hole costs nothing to make, yet as much to read as data), is
 // treated as absent. That costs one slower build, never a wrong one, and it is decided in O(1).
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
 import { dirname } from 'node:path';
@@ -19,7 +19,7 @@ import { dirname } from 'node:path';
 const { MAX_STRING_LENGTH } = bufferConstants;
 import { makeFolders } from '../../util/make-folders.ts';
 import { readFully, writeAllv } from '../../util/positional-io.ts';
-import { sha256Hex } from '../../store/format/manifest.ts';
+import { checksum, CHECKSUM_BYTES } from '../../util/checksum.ts';
 
 /**
  * Past this size a file is sparse when fewer than a quarter of its bytes are stored: a hole reads
@@ -30,7 +30,7 @@ import { sha256Hex } from '../../store/format/manifest.ts';
 const SPARSE_FROM = 1 << 20;
 
 /** Whether a regular file's stat says it is sparse (most of its size holes). */
-export function isSparse(info: { size: number; blocks: number }): boolean {
+function isSparse(info: { size: number; blocks: number }): boolean {
   return info.size > SPARSE_FROM && info.blocks * 512 < info.size / 4;
 }
 
@@ -158,21 +158,19 @@ export function chunkReader(fd: number, size: number, chunkBytes: number): (at: 
 
 /**
  * Writes `parts` end to end at `path` (anew: replaceCacheFile) after `head` (what the file is, and
- * which aula wrote it) and the parts' SHA-256 in hex on a line: readSealed tells a damaged file
- * from an intact one by it. False when it could not be written.
+ * which aula wrote it) and the parts' checksum (util/checksum.ts) in hex on a line: readSealed
+ * tells a damaged file from an intact one by it. False when it could not be written.
  */
 export function writeSealed(path: string, head: string, parts: readonly Uint8Array[]): boolean {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part);
-  return replaceCacheFile(path, (fd) => writeAllv(fd, [Buffer.from(`${head}${hash.digest('hex')}\n`), ...parts]));
+  return replaceCacheFile(path, (fd) => writeAllv(fd, [Buffer.from(`${head}${checksum(...parts).toString('hex')}\n`), ...parts]));
 }
 
 /** What writeSealed wrote at `path` after `head`, when the file is intact and at most `most` bytes; else null. */
 export function readSealed(path: string, head: string, most: number): Buffer | null {
   const file = readCacheFile(path, most);
   const start = Buffer.from(head);
-  const end = start.length + 64;
+  const end = start.length + 2 * CHECKSUM_BYTES;
   if (file === null || file.length <= end || !file.subarray(0, start.length).equals(start) || file[end] !== 0x0a) return null;
   const payload = file.subarray(end + 1);
-  return sha256Hex(payload) === file.toString('latin1', start.length, end) ? payload : null;
+  return checksum(payload).toString('hex') === file.toString('latin1', start.length, end) ? payload : null;
 }

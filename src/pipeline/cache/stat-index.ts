@@ -8,7 +8,7 @@
 // build that wrote the index: a file whose mtime or ctime is not safely older than that is read and
 // hashed anyway. The ctime also catches an mtime set back with utimes.
 //
-// The file is `AULASTAT1\n` and a JSON line, sealed by its SHA-256 (cache-file.ts writeSealed):
+// The file is `AULASTAT1\n` and a JSON line, sealed by its checksum (cache-file.ts writeSealed):
 // damaged, foreign (other aula, dist format or V8), or written for another content folder, it is
 // ignored whole, which costs a build its speed (every file read and hashed, as without it), never
 // its result.

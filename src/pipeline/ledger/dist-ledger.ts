@@ -10,7 +10,7 @@
 // (with its twins) instead of being answered, written, hashed or compressed again. Anything that
 // does not match, a ledger of another aula or out folder, a damaged ledger, is simply not used.
 //
-// File: AULALEDGER\n <SHA-256 of the JSON, hex>\n <JSON> (cache-file.ts writeSealed)
+// File: AULALEDGER\n <checksum of the JSON, hex>\n <JSON> (cache-file.ts writeSealed)
 import { createHash } from 'node:crypto';
 import { linkSync, lstatSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

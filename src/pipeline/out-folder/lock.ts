@@ -13,7 +13,7 @@ export class LockError extends Error {
   override name = 'LockError';
 }
 
-export interface LockOptions {
+interface LockOptions {
   /** how long to wait for a running build before giving up (default 10 minutes) */
   waitMs?: number;
   /** told once when the lock is held by another build */

@@ -14,7 +14,7 @@ import { printable } from '../../util/printable.ts';
 import { listFiles } from '../ledger/carry-over.ts';
 import { isAulaDist, madeListOf, OutFolderError } from './out-folder.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
-import { moveUserEntries, removeMade, STAGING_MARKER, userEntries, type MadeList } from './user-files.ts';
+import { moveUserEntries, removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
 import { isRunning } from '../../util/process-alive.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 
@@ -158,10 +158,10 @@ function warnLeft(dir: string, warn: SwapWarning): void {
 }
 
 /** The two renames of the swap; returns the parked former dist when there is one to remove, with the files its .aula-files lists. */
-function swapRenames(staged: string, out: string, warn: SwapWarning, files?: readonly string[]): { dir: string; made: MadeList; kept: boolean } | null {
+function swapRenames(staged: string, out: string, warn: SwapWarning, files?: readonly string[]): { dir: string; made: readonly string[]; kept: boolean } | null {
   const hadOld = existsSync(out);
   // what the user keeps in the former dist, and where it goes: refused before anything moves
-  const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: { files: [] } };
+  const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: [] };
   writeMadeFiles(staged, hadOld ? out : null, files);
   // From here on the manifest proves the folder is aula's; the marker must not ship in the dist.
   // (Nor is it removed if the build is stopped now: it is about to be the dist, or the old one

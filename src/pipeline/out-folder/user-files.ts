@@ -18,15 +18,6 @@ import { madeListOf, noListMessage, OutFolderError } from './out-folder.ts';
 /** The marker of a staging folder (swap.ts): aula's, should a dist still hold one. */
 export const STAGING_MARKER = '.aula-staging';
 
-/** What aula made of a former dist: the files its .aula-files lists. */
-export type MadeList = { files: readonly string[] };
-
-/** The paths `dist` lists in its .aula-files, or null when it has none (or a damaged one). */
-function madeFilesOf(dist: string): Set<string> | null {
-  const files = madeListOf(dist);
-  return files === null ? null : new Set(files);
-}
-
 const kind = (path: string): 'none' | 'folder' | 'other' => {
   try {
     return lstatSync(path).isDirectory() ? 'folder' : 'other';
@@ -37,17 +28,19 @@ const kind = (path: string): 'none' | 'folder' | 'other' => {
 
 /**
  * What of the dist `old` aula did not make, as paths relative to it (a folder of the user's as
- * one path), placed where `staged` (the new tree) leaves room for them. Throws OutFolderError
+ * one path), placed where `staged` (the new tree) leaves room for them; `made`: what aula made
+ * there, the files its .aula-files lists. Throws OutFolderError
  * naming the first that would land on something the new build makes, or when `old` has no list
  * (and is not empty).
  */
-export function userEntries(old: string, staged: string, shownOut: string): { entries: string[]; made: MadeList } {
-  const made = madeFilesOf(old);
-  if (made === null) {
+export function userEntries(old: string, staged: string, shownOut: string): { entries: string[]; made: readonly string[] } {
+  const list = madeListOf(old);
+  if (list === null) {
     // an empty folder holds nothing to lose
-    if (readdirSync(old).length === 0) return { entries: [], made: { files: [] } };
+    if (readdirSync(old).length === 0) return { entries: [], made: [] };
     throw new OutFolderError(noListMessage(shownOut));
   }
+  const made = new Set(list);
   const found: { rel: string; folder: boolean }[] = [];
   // the folders holding made files: only these are looked into
   const folders = new Set<string>();
@@ -83,7 +76,7 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
     );
   };
   for (const { rel, folder } of found) place(rel, folder);
-  return { entries: keep, made: { files: [...made] } };
+  return { entries: keep, made: list };
 }
 
 /**
@@ -93,9 +86,9 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
  * folder, once nothing else is left. A symbolic link is never followed (and, in a listed dist,
  * never aula's: aula makes none).
  */
-export function removeMade(dir: string, made: MadeList): void {
+export function removeMade(dir: string, made: readonly string[]): void {
   const proof = new Set(['manifest.json', '.aula-files']);
-  const listed = new Set(made.files);
+  const listed = new Set(made);
   /** empties `rel` of what aula made; true when nothing is left in it */
   const empty = (rel: string): boolean => {
     let nothingLeft = true;

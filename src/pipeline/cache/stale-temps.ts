@@ -5,9 +5,9 @@
 //
 // Only files this code can prove aula made: named as the build cache names its files (the pack
 // and stat index, the rows file, a directory index's outputs, a dist's ledger and event state,
-// the clock probe), then `.<pid>-<12 hex digits>` (cache-file.ts's openTemporary; builds before it
-// wrote `.<pid>` alone), then `.tmp`, where no process with that id runs. A running build's files, and anything else in the
-// folder, are left alone.
+// the clock probe), then `.<pid>-<12 hex digits>` (cache-file.ts's openTemporary; an older aula's
+// `.<pid>` alone), then `.tmp`, where no process with that id runs. A running build's files, and
+// anything else in the folder, are left alone.
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRunning } from '../../util/process-alive.ts';

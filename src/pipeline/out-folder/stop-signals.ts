@@ -1,7 +1,7 @@
 // `aula build` stopped by Ctrl-C or a cancelled CI job (SIGINT, SIGTERM): Node's default ends the
-// process at once, which left the lock beside --out (`.aula-lock-<out>`) and the half-written
+// process at once, which would leave the lock beside --out (`.aula-lock-<out>`) and the half-written
 // staging folder (`.aula-tmp-<out>-…`, up to hundreds of MB) in the user's project, showing in
-// `git status` until the next build removed them. Now both go before the process ends, with one
+// `git status` until the next build removes them. So both go before the process ends, with one
 // line and the shell's exit code for the signal. The previous dist is untouched (or, stopped
 // mid-swap, parked, and put back by the next build); the cache's temporaries are the next build's
 // to clear (stale-temps.ts).

@@ -139,8 +139,8 @@ export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}
 /**
  * Says why a former dist whose user entries all moved out is still there once aula's files are
  * gone from it: something aula did not make stands at a path it did (a symbolic link put in place
- * of one of its files, a device), which can neither be removed nor go into the new dist. It was
- * left there in silence, build after build. (Entries that could not be moved are named as they
+ * of one of its files, a device), which can neither be removed nor go into the new dist, and
+ * unsaid would stay there build after build. (Entries that could not be moved are named as they
  * fail: strandedIn.)
  */
 function warnLeft(dir: string, warn: SwapWarning): void {

@@ -121,7 +121,7 @@ const timings = (clock: Clock) => ({ ms: performance.now() - clock.started, phas
 async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock, loaded: AfterLoad): Promise<BuildResult> {
   const inFlight: Promise<unknown>[] = [];
   let dist: StagedDist | null = null;
-  const abandon = loaded.kind === 'whole' ? loaded.whole.abandon : () => undefined;
+  const abandon = loaded.kind === 'whole' ? loaded.whole.abandon : () => loaded.directory?.job.cancel();
   const settle = () => Promise.allSettled([...inFlight, dist?.settled()]);
   return inStaging(out, abandon, async (staging) => {
     const cache = options.cache === undefined ? null : { dir: options.cache, content: options.content };
@@ -152,7 +152,7 @@ async function renderOverPlan(options: BuildOptions, clock: Clock, plan: Plan, d
   const { state, safe, others, eventFiles, eventStats, eventKeys } = plan;
   const changed = { safe, others, eventFiles, eventStats, eventKeys, rows: rendered.stateRows, mediaSources: state.mediaSources };
   const record = (manifestJson: string) => recordState(plan.statePath, state, changed, manifestJson);
-  return { rendered, previous: plan.previous, baseUrl: plan.baseUrl, site: state.site, media: state.media, directoryTwins: null, record, keepRows: rendered.keepRows };
+  return { rendered, previous: plan.previous, baseUrl: plan.baseUrl, site: state.site, media: state.media, directoryTwins: plan.directory?.job.compressed ?? null, record, keepRows: rendered.keepRows };
 }
 
 /** The render over the content loaded whole (render/render-stage.ts), written; as renderOverPlan. */

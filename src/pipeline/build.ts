@@ -4,8 +4,9 @@
 //
 //   out-folder/  the output folder checked and locked          (withLockedOut)
 //   state/       the prior read once                           (readPrior)
-//   load/        what changed since the prior: only the event files changed since a proven one
-//                read (loadFromState: the plan), else the content whole, parsed on the parse
+//   load/        what changed since the prior: only the event and directory files changed since
+//                a proven one read (loadFromState: the plan; the directory a stage of its own,
+//                directory/directory-stage.ts), else the content whole, parsed on the parse
 //                threads from the parse cache (loadStage: the model)
 //   render/      the data files and the manifest: the plan's new rows merged into the prior's
 //                (renderFromState), or every row (renderStage); one data stage makes the event

@@ -5,13 +5,13 @@
 // directory file changed, came or went, reads them here (directoryStage). Else the previous
 // dist's autocomplete files are taken as they are (render/state-render.ts).
 import { resolve } from 'node:path';
-import { checkDirectory } from '../../content/directory.ts';
+import { checkDirectory, parseDirectoryFile } from '../../content/directory.ts';
+import { readContentFile } from '../../content/files.ts';
 import { compareDirectory } from '../../content/load.ts';
 import type { FileIssue } from '../../content/problems.ts';
 import type { Sourced } from '../../content/records.ts';
 import type { DirectoryObject } from '../../model/types.ts';
-import { inputsKeyOf } from '../cache/build-cache.ts';
-import { ParsePool } from '../load/parse-pool.ts';
+import { inputsKeyOf, parseKey } from '../cache/build-cache.ts';
 import type { BuildOptions } from '../run.ts';
 import { refuse } from '../state/no-patch.ts';
 import { startDirectoryJob, type DirectoryJob } from './directory-job.ts';
@@ -26,20 +26,26 @@ export function directoryJob(options: BuildOptions, key: Buffer | null, objects:
 export type DirectoryStage = { job: DirectoryJob; count: number };
 
 /**
- * The directory read again over the prior: `files` (`file NUL parse key`, hex, each) parsed and
- * checked as a whole load does, its job started, and the objects' count (the manifest's). A
- * problem refuses (NoPatch): the whole load reports it, as ever.
+ * The directory read again over the prior: its `files` parsed and checked as a whole load does,
+ * its job started under the key of the texts parsed here, and the objects' count (the
+ * manifest's). A problem refuses (NoPatch): the whole load reports it, as ever. (On this thread:
+ * a few hundred files, where the parse threads' start and hand-back cost more CPU.)
  */
-export async function directoryStage(options: BuildOptions, files: readonly string[]): Promise<DirectoryStage> {
-  const parsing = new ParsePool(resolve(options.content), undefined, { threads: options.parseThreads });
-  const names = files.map((input) => input.slice(0, input.indexOf('\0')));
-  const parsed = await parsing.parseMany('directory', 'directory', 'UTC', names, new Map()).finally(() => parsing.close());
-  if (parsed.some((p) => p.problems.length > 0)) refuse('a directory file has problems');
-  const records = parsed.flatMap((p) => p.records as Sourced<DirectoryObject>[]);
+export function directoryStage(options: BuildOptions, files: readonly string[]): DirectoryStage {
+  const content = resolve(options.content);
+  const inputs: string[] = [];
+  const records: Sourced<DirectoryObject>[] = [];
+  for (const file of files) {
+    const read = readContentFile(content, file);
+    const parsed = read.ok ? parseDirectoryFile(file, read.text) : null;
+    if (!read.ok || parsed === null || parsed.problems.length > 0) refuse('a directory file has problems');
+    inputs.push(`${file}\0${parseKey('directory', file, read.bytes).toString('hex')}`);
+    for (const r of parsed.records) records.push(r);
+  }
   const issues: FileIssue[] = [];
   checkDirectory(records, issues);
   if (issues.length > 0) refuse('the directory has problems');
-  const job = directoryJob(options, inputsKeyOf('directory', files), records.map((r) => r.value).sort(compareDirectory));
+  const job = directoryJob(options, inputsKeyOf('directory', inputs), records.map((r) => r.value).sort(compareDirectory));
   job.compressNow();
   return { job, count: records.length };
 }

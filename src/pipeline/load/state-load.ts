@@ -109,7 +109,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   await checkFresh(content, state, events.records, keep);
   const data = provenDist(options, prior, others.directory === null);
   // imported here: a build after an event edit needs neither the directory's parse nor its indexing
-  const directory = others.directory === null ? null : await (await import('../directory/directory-stage.ts')).directoryStage(options, others.directory);
+  const directory = others.directory === null ? null : (await import('../directory/directory-stage.ts')).directoryStage(options, others.directory);
   clock.phase('patch: find changes', 'patch: data');
   const { records, recordFiles, reread: _reread, ...rest } = events;
   const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
@@ -149,8 +149,8 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
 
 /**
  * Every other content file: the same set as the state's, each unchanged (by its stat, else by its
- * parse's key), but for the directory's files, which may change, come and go (their inputs are
- * then handed on: `directory`, `file NUL key` each); their records, stats refreshed.
+ * parse's key), but for the directory's files, which may change, come and go (their names are
+ * then handed on: `directory`); their records, stats refreshed.
  */
 function unchangedOthers(content: string, files: ContentFiles, state: EventState, margin: bigint): { records: string[]; count: number; directory: string[] | null } {
   const recorded = new Map<string, [string, string]>();
@@ -170,7 +170,7 @@ function unchangedOthers(content: string, files: ContentFiles, state: EventState
         directoryChanged = true;
       }
       records.push(id, stat, key);
-      if (kind === 'directory') directory.push(`${file}\0${key}`);
+      if (kind === 'directory') directory.push(file);
     }
   }
   for (const id of recorded.keys()) {

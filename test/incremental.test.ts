@@ -59,11 +59,12 @@ function editLine(site: Site, rel: string, pattern: RegExp, replace: (line: stri
 
 type Edit = (site: Site) => string;
 
-/** The edits that touch event files alone: a build after a good one patches its dist. */
-const EVENT_EDITS = new Set([
+/** The edits that touch event or directory files alone: a build after a good one takes its prior (builds over it). */
+const PRIOR_EDITS = new Set([
   'add an event', 'add an event to a multi-event file', 'change an event', "change an event's start",
   'change a body whose teaser is derived', 'delete an event file', 'delete an event from a multi-event file',
   'rename an event file', 'move an event file to another folder', 'rename an event folder',
+  'change a directory object', 'add a directory file', 'delete a directory file', 'move a directory file',
 ]);
 
 const eventFiles = (site: Site, ext: string) => filesUnder(site, 'events').filter((f) => f.endsWith(ext));
@@ -286,19 +287,19 @@ async function walk(name: string, { events, directory, names, extra, precompress
 
   for (let step = 0; step === 0 || edits < names.length + extra || site.undo; step++) {
     let did = 'no edit (first build)';
-    let eventsOnly = false;
+    let overPrior = false;
     if (step > 0) {
       if (site.undo) {
         write(site, site.undo.file, site.undo.text);
         did = site.undo.what;
-        eventsOnly = site.undo.file.startsWith('events/');
+        overPrior = /^(?:events|directory)\//.test(site.undo.file);
         site.undo = null;
       } else {
         // every kind of edit at least once, the rest at random
         const name = edits < names.length ? names[edits] : site.pick(names);
         edits++;
         did = `${name}: ${EDITS[name](site)}`;
-        eventsOnly = EVENT_EDITS.has(name);
+        overPrior = PRIOR_EDITS.has(name);
       }
     }
     const damage = damages.get(step);
@@ -316,7 +317,7 @@ async function walk(name: string, { events, directory, names, extra, precompress
     // damaged cache never does
     const patched = incremental.ok && incremental.patch?.taken === true;
     if (damage) expect(patched, `step ${step}: patched a damaged cache`).toBe(false);
-    else if (incremental.ok && eventsOnly && previousOk) expect(incremental.patch, `step ${step}, ${did}`).toMatchObject({ taken: true });
+    else if (incremental.ok && overPrior && previousOk) expect(incremental.patch, `step ${step}, ${did}`).toMatchObject({ taken: true });
     if (patched) patches++;
     previousOk = incremental.ok;
     if (!incremental.ok) {

@@ -233,7 +233,7 @@ export async function assembleModel(
   return { model, problems: [] };
 }
 
-function compareDirectory(a: DirectoryObject, b: DirectoryObject): number {
+export function compareDirectory(a: DirectoryObject, b: DirectoryObject): number {
   return a.model === b.model ? a.id - b.id : a.model < b.model ? -1 : 1;
 }
 

@@ -4,8 +4,9 @@
 //
 //   out-folder/  the output folder checked and locked          (withLockedOut)
 //   state/       the prior read once                           (readPrior)
-//   load/        what changed since the prior: only the event files changed since a proven one
-//                read (loadFromState: the plan), else the content whole, parsed on the parse
+//   load/        what changed since the prior: only the event and directory files changed since
+//                a proven one read (loadFromState: the plan; the directory a stage of its own,
+//                directory/directory-stage.ts), else the content whole, parsed on the parse
 //                threads from the parse cache (loadStage: the model)
 //   render/      the data files and the manifest: the plan's new rows merged into the prior's
 //                (renderFromState), or every row (renderStage); one data stage makes the event
@@ -121,7 +122,7 @@ const timings = (clock: Clock) => ({ ms: performance.now() - clock.started, phas
 async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock, loaded: AfterLoad): Promise<BuildResult> {
   const inFlight: Promise<unknown>[] = [];
   let dist: StagedDist | null = null;
-  const abandon = loaded.kind === 'whole' ? loaded.whole.abandon : () => undefined;
+  const abandon = loaded.kind === 'whole' ? loaded.whole.abandon : () => loaded.directory?.job.cancel();
   const settle = () => Promise.allSettled([...inFlight, dist?.settled()]);
   return inStaging(out, abandon, async (staging) => {
     const cache = options.cache === undefined ? null : { dir: options.cache, content: options.content };
@@ -152,7 +153,7 @@ async function renderOverPlan(options: BuildOptions, clock: Clock, plan: Plan, d
   const { state, safe, others, eventFiles, eventStats, eventKeys } = plan;
   const changed = { safe, others, eventFiles, eventStats, eventKeys, rows: rendered.stateRows, mediaSources: state.mediaSources };
   const record = (manifestJson: string) => recordState(plan.statePath, state, changed, manifestJson);
-  return { rendered, previous: plan.previous, baseUrl: plan.baseUrl, site: state.site, media: state.media, directoryTwins: null, record, keepRows: rendered.keepRows };
+  return { rendered, previous: plan.previous, baseUrl: plan.baseUrl, site: state.site, media: state.media, directoryTwins: plan.directory?.job.compressed ?? null, record, keepRows: rendered.keepRows };
 }
 
 /** The render over the content loaded whole (render/render-stage.ts), written; as renderOverPlan. */

@@ -193,6 +193,29 @@ describe('patch build', () => {
     expect(patched((await buildBoth()).result)).toMatchObject({ taken: true });
   });
 
+  it('takes a changed directory over the state, its indexes made anew or kept under its key; a directory problem is reported as a clean build does', async () => {
+    const dir = listFiles(join(content, 'directory')).sort().map((f) => `directory/${f}`);
+    const before = read(dir[0]);
+    write(dir[0], before.replace(/^ {2}(last_name|name): .*$/m, '  $1: Verzeichnisname'));
+    let run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: true, parsed: 0, rendered: 0 });
+    expect(run.same).toBe(true);
+    expect(readFileSync(join(out, 'autocomplete/index.json'), 'utf8')).toContain('Verzeichnisname');
+
+    // a file added with the ids of another: the whole load reports it
+    write('directory/repeat.yaml', read(dir[1]));
+    run = await buildBoth();
+    expect(run.result.ok).toBe(false);
+    expect(problemsOf(run.result).join('\n')).toMatch(/directory\/repeat\.yaml:.* id/);
+
+    // back as before, over the last good build: the first build's indexes, kept under the same key, are taken
+    unlinkSync(join(content, 'directory/repeat.yaml'));
+    write(dir[0], before);
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: true });
+    expect(run.same).toBe(true);
+  });
+
   it('does not patch with a damaged or missing state, after an edit to another kind of file, or over another dist', async () => {
     const rel = eventFiles()[50];
     const state = readFileSync(statePath());

@@ -475,9 +475,7 @@ export class BuildCache {
    */
   inputsKey(kind: string): Buffer {
     if (!INPUT_KINDS.has(kind)) throw new Error(`the build cache keeps no inputs of ${kind} files`);
-    const hash = crypto.createHash('sha256').update(`${cacheIdentity()}\0${kind}\0`);
-    for (const input of [...(this.inputs.get(kind) ?? [])].sort()) hash.update(`${input}\n`);
-    return hash.digest();
+    return inputsKeyOf(kind, this.inputs.get(kind) ?? []);
   }
 
   /** This build's stat records (kind NUL file → stat, key) and the time they are judged by; null when none are kept. Before release(). */
@@ -580,6 +578,13 @@ export class BuildCache {
     if (this.content === undefined || safe === null || same || records.size === 0) return;
     writeStatIndex(statPath(this.path), cacheIdentity(), this.content, { safe, records });
   }
+}
+
+/** The key of every file of `kind` a build read, each `file NUL key` (hex): BuildCache.inputsKey, and the load over the prior from its records. */
+export function inputsKeyOf(kind: string, inputs: readonly string[]): Buffer {
+  const hash = crypto.createHash('sha256').update(`${cacheIdentity()}\0${kind}\0`);
+  for (const input of [...inputs].sort()) hash.update(`${input}\n`);
+  return hash.digest();
 }
 
 /** The kinds of files whose inputs (name and key) are kept for inputsKey: what the directory indexes are made of. */

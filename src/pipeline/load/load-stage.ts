@@ -8,8 +8,8 @@ import type { DirectoryObject } from '../../model/types.ts';
 import type { BuildModel } from '../../model/event-texts.ts';
 import { BuildCache, packPath } from '../cache/build-cache.ts';
 import type { StatRecord } from '../cache/stat-index.ts';
-import { startDirectoryJob, type DirectoryJob } from '../directory/directory-job.ts';
-import { outputsPath } from '../directory/directory-outputs.ts';
+import type { DirectoryJob } from '../directory/directory-job.ts';
+import { directoryJob } from '../directory/directory-stage.ts';
 import { StateRecorder } from '../state/state-recorder.ts';
 import { rowsPath } from '../rows/render-cache.ts';
 import { normalizeBaseUrl, type BuildOptions } from '../run.ts';
@@ -32,13 +32,6 @@ export interface Loaded {
   abandon(): void;
 }
 
-/** Starts the directory's worker on `objects` (the indexes are kept under the directory files' key). */
-function directoryJob(options: BuildOptions, cache: BuildCache | undefined, objects: readonly DirectoryObject[]): DirectoryJob {
-  const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
-  const key = cache ? cache.inputsKey('directory') : null;
-  return startDirectoryJob(objects, { minisearch: options.minisearch !== false, compress: options.precompress !== false, kept, key });
-}
-
 export async function loadStage(options: BuildOptions): Promise<Loaded> {
   const recorder = new StateRecorder();
   const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), resolve(options.content), { racyMarginNs: options.statMarginNs });
@@ -48,7 +41,7 @@ export async function loadStage(options: BuildOptions): Promise<Loaded> {
   let directory: DirectoryJob | undefined;
   let handedOver = 0;
   const onDirectory = (objects: readonly DirectoryObject[]) => {
-    directory = directoryJob(options, cache, objects);
+    directory = directoryJob(options, cache?.inputsKey('directory') ?? null, objects);
     handedOver = objects.length;
     return true;
   };
@@ -91,6 +84,6 @@ export async function loadStage(options: BuildOptions): Promise<Loaded> {
   directory?.compressNow();
   const directoryCount = directory ? handedOver : (result.model?.directory.length ?? 0);
   // a model whose directory was not handed over early: an empty one, loaded without a call
-  if (result.model) directory ??= directoryJob(options, cache, result.model.directory);
+  if (result.model) directory ??= directoryJob(options, cache?.inputsKey('directory') ?? null, result.model.directory);
   return { result, cache, statRecords, parsing, directory, directoryCount, recorder, abandon };
 }

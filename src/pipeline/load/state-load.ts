@@ -1,10 +1,12 @@
 // The load stage over the event state (state/event-state.ts): what changed since the build the
 // state describes, found without loading the model. The state and the previous dist must be the
-// ones the state names; every content file other than the event files must be unchanged (by its
-// stat, else by its parse's key); the event files changed or added are read, parsed and checked
-// as a full build checks them (ids unique against the state's, references to pages, categories
-// and media), and the media files resolved again; and every file of the previous dist the render
-// over the state takes is proven by the ledger (provenDist). Anything else refuses (NoPatch): the
+// ones the state names; every content file other than the event and directory files must be
+// unchanged (by its stat, else by its parse's key); the directory, where one of its files changed,
+// came or went, is read again as a stage of its own (directory/directory-stage.ts); the event
+// files changed or added are read, parsed and checked as a full build checks them (ids unique
+// against the state's, references to pages, categories and media), and the media files resolved
+// again; and every file of the previous dist the render over the state takes is proven by the
+// ledger (provenDist). Anything else refuses (NoPatch): the
 // content is then loaded whole (load-stage.ts), before anything is staged.
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -32,8 +34,9 @@ import { refuse } from '../state/no-patch.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
 import { EVENTS_KIND } from '../state/state-recorder.ts';
 import { beginStats, type Stating } from './stat-files.ts';
+import type { DirectoryStage } from '../directory/directory-stage.ts';
 
-const NON_EVENT_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
+const OTHER_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
 /** At least this many event files may be parsed over the state (else 5 % of them). */
 const MOST_PARSED = 1000;
 
@@ -73,6 +76,8 @@ export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'rere
   contentFiles: number;
   /** the previous dist's event data, each file proven when it is read */
   data: PreviousData;
+  /** the directory's indexes being made anew, where a directory file changed (else the previous dist's are taken) */
+  directory: DirectoryStage | null;
 }
 
 export async function loadFromState(options: BuildOptions, prior: PreviousBuild, clock: Clock): Promise<Plan> {
@@ -90,7 +95,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   const stating = beginStats(state.eventFiles.map((file) => prefix + file));
   let files: ContentFiles;
   let events: EventFiles;
-  let others: { records: string[]; count: number };
+  let others: ReturnType<typeof unchangedOthers>;
   try {
     files = await findContentFiles(content);
     if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
@@ -102,7 +107,9 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   }
   const { keep, removed } = rowsThatStay(state, events);
   await checkFresh(content, state, events.records, keep);
-  const data = provenDist(options, prior);
+  const data = provenDist(options, prior, others.directory === null);
+  // imported here: a build after an event edit needs neither the directory's parse nor its indexing
+  const directory = others.directory === null ? null : (await import('../directory/directory-stage.ts')).directoryStage(options, others.directory);
   clock.phase('patch: find changes', 'patch: data');
   const { records, recordFiles, reread: _reread, ...rest } = events;
   const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
@@ -113,6 +120,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
     keep, removed,
     contentFiles: others.count + files.events.length,
     data,
+    directory,
   };
 }
 
@@ -121,17 +129,17 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
  * is staged: its event data files (previousFiles), the files no event shapes (categories, the
  * autocomplete files) with twins made as the pool makes them, and no file it does not account for.
  */
-function provenDist(options: BuildOptions, { previous, state, ledger }: PreviousBuild): PreviousData {
+function provenDist(options: BuildOptions, { previous, state, ledger }: PreviousBuild, sameDirectory: boolean): PreviousData {
   const data = previousFiles({ previous, state, ledger }, state.out, options.eventPartRows ?? EVENT_PART_ROWS) ?? refuse('the previous data files are not proven');
   const then = ledger.precompressed;
   if (options.precompress !== false && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
-  for (const rel of [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE]) {
+  for (const rel of sameDirectory ? [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE] : [DATA_FILES.categories]) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
     if (!ledger.proves(rel, entry.sha)) refuse(`${rel} is not proven`);
   }
   if (previous.files[DATA_FILES.categories]?.sha256 !== ledger.entry(DATA_FILES.categories)!.sha) refuse("categories.json is not the manifest's");
   const publicFiles = previous.public_files ?? refuse('no public files');
-  for (const rel of Object.keys(publicFiles).filter((r) => r.startsWith(`${AUTOCOMPLETE_DIR}/`))) {
+  for (const rel of Object.keys(publicFiles).filter((r) => sameDirectory && r.startsWith(`${AUTOCOMPLETE_DIR}/`))) {
     if (ledger.entry(rel)?.sha !== publicFiles[rel] || !ledger.proves(rel, publicFiles[rel])) refuse(`${rel} is not proven`);
   }
   const known = new Set<string>([...eventPartFiles(previous), ...eventOffsetsFiles(previous), ...Object.values(DATA_FILES), ...COLUMN_FILES, AUTOCOMPLETE_DATA_FILE, MEDIA_FILES_INDEX]);
@@ -139,27 +147,45 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
   return data;
 }
 
-/** Every other content file: the same set as the state's, each unchanged (by its stat, else by its parse's key); their records, stats refreshed. */
-function unchangedOthers(content: string, files: ContentFiles, state: EventState, margin: bigint): { records: string[]; count: number } {
+/**
+ * Every other content file: the same set as the state's, each unchanged (by its stat, else by its
+ * parse's key), but for the directory's files, which may change, come and go (their names are
+ * then handed on: `directory`); their records, stats refreshed.
+ */
+function unchangedOthers(content: string, files: ContentFiles, state: EventState, margin: bigint): { records: string[]; count: number; directory: string[] | null } {
   const recorded = new Map<string, [string, string]>();
   for (let i = 0; i < state.others.length; i += 3) recorded.set(state.others[i], [state.others[i + 1], state.others[i + 2]]);
   const records: string[] = [];
-  let count = 0;
-  for (const kind of NON_EVENT_KINDS) {
+  const directory: string[] = [];
+  let directoryChanged = false;
+  for (const kind of OTHER_KINDS) {
     for (const file of files[kind]) {
-      count++;
       const id = `${kind}\0${file}`;
-      const record = recorded.get(id) ?? refuse(`${file} is new`);
-      const stat = statSync(join(content, file), { bigint: true });
-      if (!stillFresh({ stat: record[0], key: record[1] }, stat, state.safe, margin)) {
-        const read = readContentFile(content, file, undefined, true);
-        if (!read.ok || parseKey(kind, file, read.bytes).toString('hex') !== record[1]) refuse(`${file} changed`);
-        records.push(id, statText(read.stat!), record[1]);
-      } else records.push(id, record[0], record[1]);
+      const before = recorded.get(id);
+      recorded.delete(id);
+      if (before === undefined && kind !== 'directory') refuse(`${file} is new`);
+      const [stat, key] = recordNow(content, kind, file, before, state, margin);
+      if (key !== before?.[1]) {
+        if (kind !== 'directory') refuse(`${file} changed`);
+        directoryChanged = true;
+      }
+      records.push(id, stat, key);
+      if (kind === 'directory') directory.push(file);
     }
   }
-  if (count !== recorded.size) refuse('a content file other than an event file was removed');
-  return { records, count };
+  for (const id of recorded.keys()) {
+    if (!id.startsWith('directory\0')) refuse('a content file other than an event file was removed');
+    directoryChanged = true;
+  }
+  return { records, count: records.length / 3, directory: directoryChanged ? directory : null };
+}
+
+/** A content file's stat and parse key (hex) as they are now: the state's `before` where its stat says the file is unchanged, else of the file read again. */
+function recordNow(content: string, kind: string, file: string, before: [string, string] | undefined, state: EventState, margin: bigint): [string, string] {
+  if (before !== undefined && stillFresh({ stat: before[0], key: before[1] }, statSync(join(content, file), { bigint: true }), state.safe, margin)) return before;
+  const read = readContentFile(content, file, undefined, true);
+  if (!read.ok) refuse(`${file} changed`);
+  return [statText(read.stat!), parseKey(kind, file, read.bytes).toString('hex')];
 }
 
 /**

@@ -4,14 +4,13 @@
 // and the manifest of it all.
 import type { BuildModel } from '../../model/event-texts.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
-import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
+import { DATA_FILES, EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
-import { autocompleteData } from './autocomplete-data.ts';
+import { autocompleteBytes, directoryDistFiles } from './autocomplete-data.ts';
 import { digestsOf, type Manifest } from '../../store/format/manifest.ts';
 import type { MediaFile } from '../../store/format/public-files.ts';
 import { renderDataFiles, rowsRenderer, type DistFiles, type RowMaker } from '../../store/write/data-files.ts';
 import { calendarData } from './calendar-data.ts';
-import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import type { DirectoryJob } from '../directory/directory-job.ts';
 import type { ParsePool } from '../load/parse-pool.ts';
 import type { StateRecorder } from '../state/state-recorder.ts';
@@ -107,25 +106,14 @@ export async function renderStage(
   collectGarbage();
   // The directory's files are awaited only now that the events and their data files have left the
   // heap: a directory still being indexed no longer adds to a heap holding them all.
-  for (const [rel, text] of Object.entries(await directory.autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
-  // the server's own index, made from the browser's
-  files.set(AUTOCOMPLETE_DATA_FILE, autocompleteData(files.get(`${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`) as string, model.site.page_size));
-  // content-hashed twins of the browser module and its index, cacheable as immutable
-  const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
-  const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
-  for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
   const minisearch = options.minisearch !== false;
-  await clock.nextPhase('render data', minisearch ? 'minisearch' : 'write data');
-  if (minisearch) {
-    for (const [rel, text] of Object.entries(await directory.minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
-    await clock.nextPhase('minisearch', 'write data');
-  }
+  const next = minisearch ? 'minisearch' : 'write data';
+  const hashedCopies = await directoryDistFiles(directory, model.site.page_size, minisearch, files, () => clock.nextPhase('render data', next));
+  if (minisearch) await clock.nextPhase('minisearch', 'write data');
   const counts = { events: eventCount, pages: model.pages.size, categories: model.categories.length, media: model.media.size, directory: input.directoryCount };
   const manifest = manifestOf(model.site, baseUrl, newest, counts, partRows);
   // the data files only (those hashed already as written, the others now): what the server loads and verifies
   const digests = { ...digestsOf([...files].filter(([rel]) => !dist.digests.has(rel))), ...Object.fromEntries(dist.digests) };
   const mediaFiles = sealManifest(manifest, digests, files, model.media);
-  let volume = eventBytes;
-  for (const [rel, c] of files) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) volume += typeof c === 'string' ? c.length : c.byteLength;
-  return { files, manifest, hashedCopies: hashed.copies, eventBytes, volume, eventCount, hashes, mediaFiles };
+  return { files, manifest, hashedCopies, eventBytes, volume: eventBytes + autocompleteBytes(files), eventCount, hashes, mediaFiles };
 }

@@ -93,16 +93,28 @@ function stateData(plan: Plan, made: { rows: EventRows; values: ColumnValues; or
  * load/state-load.ts provenDist): categories and the autocomplete files linked, with their twins
  * where the levels they were made at still hold; where they do not, the autocomplete's public
  * files are read and handed on, to be written and compressed as a full build does (`files`,
- * `copies`). And the event data files whose bytes are the previous ones (`reused`, never read).
+ * `copies`). Where a directory file changed, the autocomplete files are its job's (`directory`).
+ * And the event data files whose bytes are the previous ones (`reused`, never read).
  */
-function carriedFiles(options: BuildOptions, plan: Plan, eventBytes: number, oldBytes: number, reused: Iterable<string>): { twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; link(dist: StagedDist): void } {
+async function carriedFiles(options: BuildOptions, plan: Plan, eventBytes: number, oldBytes: number, reused: Iterable<string>): Promise<{ twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; link(dist: StagedDist): void }> {
   const { previous, ledger } = plan;
-  const twins = options.precompress !== false ? eventBytes + ledger.precompressed!.volume - oldBytes : null;
   const carried: [string, string, { volume: number | null; measure?: number; served?: boolean }][] = [];
   for (const rel of reused) carried.push([rel, previous.files[rel].sha256, { volume: null }]);
+  const link = (dist: StagedDist) => {
+    // a link that fails (the previous dist changed since it was proven) fails the build, as a page's does
+    for (const [rel, sha, how] of carried) if (!dist.carried(rel, sha, how)) throw changedWhileBuilt(rel);
+  };
+  const files: DistFiles = new Map();
+  if (plan.directory !== null) {
+    carried.push([DATA_FILES.categories, ledger.entry(DATA_FILES.categories)!.sha, { volume: null }]);
+    // imported here: a build after an event edit takes the autocomplete files as they are
+    const { autocompleteBytes, directoryDistFiles } = await import('./autocomplete-data.ts');
+    const copies = await directoryDistFiles(plan.directory.job, plan.state.site.page_size, options.minisearch !== false, files, async () => {});
+    return { twins: options.precompress !== false ? eventBytes + autocompleteBytes(files) : null, files, copies, link };
+  }
+  const twins = options.precompress !== false ? eventBytes + ledger.precompressed!.volume - oldBytes : null;
   for (const rel of [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE]) carried.push([rel, ledger.entry(rel)!.sha, { volume: null }]);
   const browser = Object.entries(previous.public_files!).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
-  const files: DistFiles = new Map();
   let copies: ReadonlyMap<string, string> = new Map();
   if (browser.every(([rel, sha]) => ledger.wouldReuse(rel, { sha }, twins, ledger.entry(rel)!.measure))) {
     for (const [rel, sha] of browser) carried.push([rel, sha, { volume: twins, measure: ledger.entry(rel)!.measure, served: true }]);
@@ -111,10 +123,6 @@ function carriedFiles(options: BuildOptions, plan: Plan, eventBytes: number, old
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     copies = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE)).copies;
   }
-  const link = (dist: StagedDist) => {
-    // a link that fails (the previous dist changed since it was proven) fails the build, as a page's does
-    for (const [rel, sha, how] of carried) if (!dist.carried(rel, sha, how)) throw changedWhileBuilt(rel);
-  };
   return { twins, files, copies, link };
 }
 
@@ -141,11 +149,16 @@ export async function renderFromState(options: BuildOptions, cacheDir: string, p
   const { data, oldSizes, oldBytes } = stateData(plan, { rows: fresh.rows, values: columnValuesFromRows(plan.fresh, fresh.rows), order: sequence });
   const eventBytes = data.bounds[data.parts.length];
   const oldFiles = new Set([...eventPartFiles(previous), ...eventOffsetsFiles(previous)]);
-  const carried = carriedFiles(options, plan, eventBytes, oldBytes, data.reused);
   const digests = await eventParts({ previous, out: plan.state.out, data, oldSizes }, dist, inFlight);
+  const carried = await carriedFiles(options, plan, eventBytes, oldBytes, data.reused);
   carried.link(dist);
   // the data files' digests: the previous ones where their bytes are, else of their bytes
   for (const [rel, bytes] of data.files) if (!data.reused.has(rel)) digests.set(rel, digestOf(bytes));
+  if (plan.directory !== null) {
+    // the directory's files anew: the previous ones (their hashed names among them) are gone
+    for (const rel of Object.keys(previous.files)) if (rel === AUTOCOMPLETE_DATA_FILE || rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) oldFiles.add(rel);
+    for (const [rel, text] of carried.files) digests.set(rel, digestOf(text));
+  }
   const files: Record<string, FileDigest> = { ...previous.files };
   // parts past the new last one are gone
   for (const rel of oldFiles) delete files[rel];
@@ -154,7 +167,8 @@ export async function renderFromState(options: BuildOptions, cacheDir: string, p
   const next = nextRows(plan, sequence, fresh.hashes, fileOf);
   let newest = 0;
   for (let row = 0; row < count; row++) newest = Math.max(newest, next.lastModified[row]);
-  const manifest = manifestOf(state.site, plan.baseUrl, newest, { ...previous.counts, events: count }, previous.event_part_rows);
+  const counts = { ...previous.counts, events: count, directory: plan.directory?.count ?? previous.counts.directory };
+  const manifest = manifestOf(state.site, plan.baseUrl, newest, counts, previous.event_part_rows);
   const out: DistFiles = new Map([...data.files, ...carried.files]);
   const mediaFiles = sealManifest(manifest, files, out, state.media);
   const keepRows = () => appendRows(rowsPath(cacheDir, options.content), fresh.hashes.map((hash, j) => ({ key: fresh.keys[j], hash, json: fresh.rows.bytes(j), starts: fresh.rows.starts.subarray(j * STRIDE, (j + 1) * STRIDE) })));

@@ -1,0 +1,51 @@
+// The directory as a stage of its own: its objects handed to its job (directory-job.ts), whose
+// outputs are kept under the directory records' key (inputsKeyOf: the parse keys of its files),
+// so that indexes made by any build are found by the next with the same directory. A whole load
+// hands it the objects as soon as they are read (load-stage.ts); the load over the prior, where a
+// directory file changed, came or went, reads them here (directoryStage). Else the previous
+// dist's autocomplete files are taken as they are (render/state-render.ts).
+import { resolve } from 'node:path';
+import { checkDirectory, parseDirectoryFile } from '../../content/directory.ts';
+import { readContentFile } from '../../content/files.ts';
+import { compareDirectory } from '../../content/load.ts';
+import type { FileIssue } from '../../content/problems.ts';
+import type { Sourced } from '../../content/records.ts';
+import type { DirectoryObject } from '../../model/types.ts';
+import { inputsKeyOf, parseKey } from '../cache/build-cache.ts';
+import type { BuildOptions } from '../run.ts';
+import { refuse } from '../state/no-patch.ts';
+import { startDirectoryJob, type DirectoryJob } from './directory-job.ts';
+import { outputsPath } from './directory-outputs.ts';
+
+/** Starts the directory's job on `objects`, its outputs kept under `key` (null: no cache). */
+export function directoryJob(options: BuildOptions, key: Buffer | null, objects: readonly DirectoryObject[]): DirectoryJob {
+  const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
+  return startDirectoryJob(objects, { minisearch: options.minisearch !== false, compress: options.precompress !== false, kept, key });
+}
+
+export type DirectoryStage = { job: DirectoryJob; count: number };
+
+/**
+ * The directory read again over the prior: its `files` parsed and checked as a whole load does,
+ * its job started under the key of the texts parsed here, and the objects' count (the
+ * manifest's). A problem refuses (NoPatch): the whole load reports it, as ever. (On this thread:
+ * a few hundred files, where the parse threads' start and hand-back cost more CPU.)
+ */
+export function directoryStage(options: BuildOptions, files: readonly string[]): DirectoryStage {
+  const content = resolve(options.content);
+  const inputs: string[] = [];
+  const records: Sourced<DirectoryObject>[] = [];
+  for (const file of files) {
+    const read = readContentFile(content, file);
+    const parsed = read.ok ? parseDirectoryFile(file, read.text) : null;
+    if (!read.ok || parsed === null || parsed.problems.length > 0) refuse('a directory file has problems');
+    inputs.push(`${file}\0${parseKey('directory', file, read.bytes).toString('hex')}`);
+    for (const r of parsed.records) records.push(r);
+  }
+  const issues: FileIssue[] = [];
+  checkDirectory(records, issues);
+  if (issues.length > 0) refuse('the directory has problems');
+  const job = directoryJob(options, inputsKeyOf('directory', inputs), records.map((r) => r.value).sort(compareDirectory));
+  job.compressNow();
+  return { job, count: records.length };
+}

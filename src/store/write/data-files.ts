@@ -15,6 +15,9 @@ import { searchIndexBeside } from './search-thread.ts';
 export type { CalendarMaker } from './event-data.ts';
 export type DistFiles = Map<string, string | Uint8Array>;
 
+/** Rows from which the search index is made on a thread of its own: a thread's start costs what indexing a few thousand rows does. */
+const SEARCH_THREAD_ROWS = 10_000;
+
 /** Makes the event rows from the events in list order (the build may take them from its cache). */
 export type RowMaker = (events: readonly TextlessEvent[], ctx: RenderContext) => EventRows;
 
@@ -72,8 +75,10 @@ export async function renderDataFiles(
     // with the previous data: the rows it has are taken from it, the others made (event-data.ts)
     const prior = reuse?.(all) ?? null;
     const rows = prior ? someRows(all, prior.fresh) : all;
-    // every row new: the search index is made on a thread of its own while this one makes the rest
-    const beside = prior ? null : searchIndexBeside(rows);
+    // every row new, and enough of them to pay for a thread's start: the search index is made on
+    // a thread of its own while this one makes the rest
+    const beside = prior || rows.length < SEARCH_THREAD_ROWS ? null : searchIndexBeside(rows);
+    beside?.catch(() => undefined); // awaited below; not an unhandled rejection should this one throw first
     const fresh = prior ? prior.fresh.map((i) => events[i]) : events;
     const values = columnValuesFromRows(fresh, rows);
     if (parts?.eventsTaken) {

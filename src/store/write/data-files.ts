@@ -10,9 +10,13 @@ import { columnValuesFromRows } from './column-values.ts';
 import { eventData, someRows, type CalendarMaker, type Reuse } from './event-data.ts';
 import { splitParts } from '../format/event-parts.ts';
 import { RowBytes, type RowInFile } from './row-bytes.ts';
+import { searchIndexBeside } from './search-thread.ts';
 
 export type { CalendarMaker } from './event-data.ts';
 export type DistFiles = Map<string, string | Uint8Array>;
+
+/** Rows from which the search index is made on a thread of its own: a thread's start costs what indexing a few thousand rows does. */
+const SEARCH_THREAD_ROWS = 10_000;
 
 /** Makes the event rows from the events in list order (the build may take them from its cache). */
 export type RowMaker = (events: readonly TextlessEvent[], ctx: RenderContext) => EventRows;
@@ -66,11 +70,15 @@ export async function renderDataFiles(
   const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
   const files: DistFiles = new Map();
   // (a function of its own: once it returns, nothing here holds the rows)
-  (() => {
+  const search = (() => {
     const all = rowsOf(events, ctx);
     // with the previous data: the rows it has are taken from it, the others made (event-data.ts)
     const prior = reuse?.(all) ?? null;
     const rows = prior ? someRows(all, prior.fresh) : all;
+    // every row new, and enough of them to pay for a thread's start: the search index is made on
+    // a thread of its own while this one makes the rest
+    const beside = prior || rows.length < SEARCH_THREAD_ROWS ? null : searchIndexBeside(rows);
+    beside?.catch(() => undefined); // awaited below; not an unhandled rejection should this one throw first
     const fresh = prior ? prior.fresh.map((i) => events[i]) : events;
     const values = columnValuesFromRows(fresh, rows);
     if (parts?.eventsTaken) {
@@ -82,9 +90,12 @@ export async function renderDataFiles(
     const made = splitParts(all.lineBytes, all.starts, partRows).map((part, i): [string, Uint8Array] => [eventPartFile(i), part]);
     if (parts) parts.take(made);
     else for (const [rel, part] of made) files.set(rel, part);
-    const data = eventData({ rows, values, order: prior?.order ?? null, previous: prior?.previous ?? null, timezone: model.site.timezone, partRows, calendar });
+    const data = eventData({ rows, values, order: prior?.order ?? null, previous: prior?.previous ?? null, timezone: model.site.timezone, partRows, calendar, search: beside === null });
     for (const [rel, bytes] of data.files) files.set(rel, bytes);
+    return beside;
   })();
+  // (awaited before anything else is made: the thread holds the rows until it answers)
+  if (search) files.set(DATA_FILES.search, await search);
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));
   for (const [rel, text] of Object.entries(await autocomplete(model.directory))) {
     files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);

@@ -1,8 +1,10 @@
 // The event rows (their parts' concatenation, dist-paths.ts) built row by row into one buffer. Each row goes into its place as soon as it is
 // made (rendered, or copied from the render cache): no row is held as a string until all are
-// made, which at 100k events was ~240 MB of strings (two-byte where the text is not Latin-1)
-// beside the ~240 MB buffer they were then copied into. A row a parse thread left in a file has
-// its place kept, and is read into it by finish() with its neighbours in that file.
+// made, which would double the rows' memory (two-byte strings where the text is not Latin-1)
+// beside the buffer they were then copied into. A row a parse thread left in a file has its place
+// kept, and is read into it by finish() with its neighbours in that file. The buffer and the
+// offsets are shared memory: a thread that reads the rows (search-thread.ts) is handed them, not a
+// copy.
 import { readFully } from '../../util/positional-io.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
 
@@ -18,6 +20,9 @@ const GUESS = 3 << 10;
 /** bytes of a file read at once by finish(), at most */
 const CHUNK = 4 << 20;
 
+/** Bytes in shared memory (zeroed as the kernel maps them: pages never written cost no memory). */
+const sharedBytes = (n: number) => Buffer.from(new SharedArrayBuffer(n));
+
 export class RowBytes {
   /** rows × (FIELD_COUNT + 1) field offsets, as serializeEvent gives them */
   readonly starts: Uint32Array;
@@ -25,17 +30,16 @@ export class RowBytes {
   readonly startsBytes: Buffer;
   /** where each row's JSON starts in the buffer */
   readonly at: number[] = [];
-  // Allocated, not filled: pages never written are never resident, so a generous guess costs
-  // address space, not memory.
+  // A generous guess costs address space, not memory: pages never written are never resident.
   private bytes: Buffer;
   private end = 0;
   /** rows placed whose bytes are still in their files (addBytes), read by finish() */
   private unread: { fd: number; position: number; length: number; row: number }[] = [];
 
   constructor(readonly count: number) {
-    this.starts = new Uint32Array(count * STRIDE);
+    this.starts = new Uint32Array(new SharedArrayBuffer(count * STRIDE * 4));
     this.startsBytes = Buffer.from(this.starts.buffer, this.starts.byteOffset, this.starts.byteLength);
-    this.bytes = Buffer.allocUnsafe(Math.max(count, 1) * GUESS);
+    this.bytes = sharedBytes(Math.max(count, 1) * GUESS);
   }
 
   /** Room for the next row of `length` bytes (and its line feed); returns where it starts. */
@@ -53,7 +57,7 @@ export class RowBytes {
 
   private room(n: number): void {
     if (this.end + n <= this.bytes.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.end + n, Math.ceil(this.bytes.length * 1.5)));
+    const grown = sharedBytes(Math.max(this.end + n, Math.ceil(this.bytes.length * 1.5)));
     this.bytes.copy(grown, 0, 0, this.end);
     this.bytes = grown;
   }

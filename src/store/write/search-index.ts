@@ -2,11 +2,12 @@
 // that stay taken from the previous index at their new places, the rows made anew read here (with
 // no previous index, every row). The file is a function of which words and characters each row
 // has, whatever the order they were added in: spliced or made whole, the same bytes.
-import { fieldIndex, FIELD_COUNT, valueSpanIn, type EventRows } from '../format/event-rows.ts';
+import { fieldIndex, FIELD_COUNT, type EventRows } from '../format/event-rows.ts';
 import { bitmapOf, bitmapWords } from '../format/bitmap.ts';
 import {
   BITMAP_REF, ByteList, decodeSearchIndex, eachPosting, encodeList, encodeSearchIndex, listBytes,
 } from '../format/search/search-index-file.ts';
+import { rowString } from './column-values.ts';
 import { fieldText, newPass, SEARCH_FIELDS, textTerms, type SearchField, type TermSink } from '../format/search/search-text.ts';
 
 const STRIDE = FIELD_COUNT + 1;
@@ -32,12 +33,7 @@ export function rowTerms(row: RowBytes, sink: TermSink, known?: FieldValues, ind
   for (let i = 0; i < SEARCH_FIELDS.length; i++) {
     const field = SEARCH_FIELDS[i];
     const given = known?.[field];
-    let raw: string | null;
-    if (given !== undefined) raw = given[index];
-    else {
-      const [from, to] = valueSpanIn(row.starts, row.base, FIELDS[i]);
-      raw = JSON.parse(text.toString('utf8', from, to)) as string | null;
-    }
+    const raw = given !== undefined ? given[index] : rowString(text, 0, row.starts, row.base, FIELDS[i]);
     const value = fieldText(field, raw);
     if (value !== null) textTerms(value, sink, pass);
   }

@@ -111,6 +111,23 @@ describe('ResponseCache on the page pool (the server\'s)', () => {
     expect(takeBuffer(9_000).buffer).toBe(page.buffer);
   });
 
+  it('keeps thousands of small answers within its bytes, each counted by its block', () => {
+    const cache = new ResponseCache(undefined, true);
+    // autocomplete answers: 2–3 KiB each, on 4 KiB blocks of the pool
+    const small = (i: number) => ({ status: 200, headers: {}, body: takeBuffer(2_200 + (i % 800)).fill(97) });
+    for (let i = 0; i < 6_000; i++) cache.offer(`/v1/api/autocomplete/?q=${i}`, small(i));
+    for (let i = 0; i < 6_000; i++) cache.offer(`/v1/api/autocomplete/?q=${i}`, small(i));
+    expect(cache.size).toBe(6_000);
+    for (let i = 0; i < 6_000; i++) expect(cache.get(`/v1/api/autocomplete/?q=${i}`)).toBeDefined();
+    // a 32 MB budget of 4 KiB blocks and their keys: fewer than 8,192 at once
+    for (let i = 6_000; i < 9_000; i++) {
+      cache.offer(`/v1/api/autocomplete/?q=${i}`, small(i));
+      cache.offer(`/v1/api/autocomplete/?q=${i}`, small(i));
+    }
+    expect(cache.size).toBeLessThan(8_192);
+    expect(cache.size).toBeGreaterThan(7_500);
+  });
+
   it('counts a kept body by its whole block', () => {
     const cache = new ResponseCache({ entries: 100, bytes: 8 * 60_000 }, true);
     for (let i = 0; i < 8; i++) cache.set(`p${i}`, { status: 200, headers: {}, body: takeBuffer(33_000) });

@@ -18,11 +18,13 @@ export interface CacheLimits {
 }
 
 /**
- * 32 MB (was 64): bounds what the cache can add to a server process that holds ~450–530 MiB at
- * 100k events after load (bench/results.md, "Memory"); the bench's RSS after load did not
- * drop measurably with it, so the cache is not what drives that figure.
+ * 32 MB bounds what the cache can add to a server process (bench/results.md, "Memory"). The
+ * entries bound small answers apart: at 2,000 a cache of autocomplete answers (2–4 KiB each)
+ * held an eighth of its bytes while a type-ahead's distinct queries came and went; at 8,192 they
+ * fill about the same 32 MB that ~650 event pages do. An entry's own objects (headers, key) are
+ * not counted in its bytes: ~1 KB of heap each, ~8 MB at most.
  */
-export const DEFAULT_CACHE_LIMITS: CacheLimits = { entries: 2_000, bytes: 32 * 1024 * 1024 };
+export const DEFAULT_CACHE_LIMITS: CacheLimits = { entries: 8_192, bytes: 32 * 1024 * 1024 };
 
 const weight = (key: string, r: ApiResponse) => key.length * 2 + (typeof r.body === 'string' ? r.body.length * 2 : bodyByteLength(r.body));
 

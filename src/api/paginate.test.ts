@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, pageLinks, pageRange, pageWindow, parsePythonInt } from './paginate.ts';
+import { envelope, envelopeOpen, joinResults, pageLinks, pageRange, pageWindow, parsePythonInt } from './paginate.ts';
+import { isPooled } from '../store/read/page-buffers.ts';
 import { QueryParams } from '../query/query-dict.ts';
 
 const settings = { page_size: 20, max_page_size: 1000 };
@@ -71,5 +72,13 @@ describe('envelope', () => {
     expect(envelope(2, { next: null, previous: 'http://b/?a=1' }, ['{"id":1}', '{"id":2}'])).toBe(
       '{"count":2,"next":null,"previous":"http://b/?a=1","results":[{"id":1},{"id":2}]}',
     );
+  });
+
+  it('joins stored results into one buffer on the page pool, the same bytes as the text envelope', () => {
+    const results = ['{"id":1}', '{"id":2,"presentation":"Zoë\\n"}'];
+    const joined = joinResults(envelopeOpen(2, { next: 'http://b/?q=z%C3%B6', previous: null }), results.map((r) => Buffer.from(r)));
+    // the server gives it back once written, and its cache holds it counted by its block
+    expect(isPooled(joined)).toBe(true);
+    expect(joined.toString()).toBe(envelope(2, { next: 'http://b/?q=z%C3%B6', previous: null }, results));
   });
 });

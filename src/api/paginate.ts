@@ -2,6 +2,7 @@
 import { linkTo } from './links.ts';
 import { parsePythonInt } from '../query/python-numbers.ts';
 import type { QueryParams } from '../query/query-dict.ts';
+import { takeBuffer } from '../store/read/page-buffers.ts';
 
 export interface PageSettings {
   page_size: number;
@@ -66,11 +67,16 @@ export const RESULT_SEPARATOR = Buffer.from(',');
 const COMMA = RESULT_SEPARATOR[0];
 export const ENVELOPE_CLOSE = Buffer.from(']}');
 
-/** The envelope around results serialized already: one buffer the size of the answer, each result copied in once. */
+/**
+ * The envelope around results serialized already: one buffer the size of the answer, each result
+ * copied in once. On the page pool (store/read/page-buffers.ts): the server gives it back once
+ * written, and its answer cache takes it over as it is, counted as the block it holds — a slice of
+ * Buffer.allocUnsafe's shared 8 KiB slab, kept by the cache, held the whole slab uncounted.
+ */
 export function joinResults(open: Buffer, results: readonly Uint8Array[]): Buffer {
   let total = open.length + ENVELOPE_CLOSE.length + Math.max(0, results.length - 1);
   for (let i = 0; i < results.length; i++) total += results[i].byteLength;
-  const out = Buffer.allocUnsafe(total);
+  const out = takeBuffer(total);
   let at = open.copy(out, 0);
   for (let i = 0; i < results.length; i++) {
     if (i > 0) out[at++] = COMMA;

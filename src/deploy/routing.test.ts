@@ -7,7 +7,7 @@ import { netlifyHeaders, netlifyRedirects, nginxConfig, vercelConfig } from './r
 
 function manifest(baseUrl = 'https://events.example.org', events = 45, limit = 20): Manifest {
   return {
-    format: 6,
+    format: 7,
     version: '0.0.0',
     built_at: '2025-01-01T00:00:00.000Z',
     base_url: baseUrl,

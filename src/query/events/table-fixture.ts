@@ -8,6 +8,7 @@ import { parseTimestamp } from '../../time/parse.ts';
 import { columnFiles, DEFAULT_COLUMN_FILE_OPTIONS, type ColumnFileOptions } from '../../store/write/column-files.ts';
 import { readColumns } from '../../store/read/column-files.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
+import { readInParts } from '../../store/read/sections.ts';
 
 export const ZONE = 'Europe/Vienna';
 
@@ -39,16 +40,29 @@ function instant(v: string | number, zone: string): number {
   return r.epochMs;
 }
 
-/** `options`: how the column files are made (the trigram budget, …), the build's defaults if not given. */
-export function buildTable(events: readonly FixtureEvent[], zone = ZONE, options?: Partial<ColumnFileOptions>): EventTable {
+/**
+ * `options`: how the column files are made (the trigram budget, …), the build's defaults if not
+ * given; `inParts`: the files are read as an edge isolate reads them (tableFromValues).
+ */
+export function buildTable(events: readonly FixtureEvent[], zone = ZONE, options?: Partial<ColumnFileOptions>, inParts = false): EventTable {
   const values = columnValues(events, zone);
-  return tableFromValues(values, options);
+  return tableFromValues(values, options, inParts);
 }
 
-/** The table the server loads from the column files made of `values`. */
-export function tableFromValues(values: ColumnValues, options?: Partial<ColumnFileOptions>): EventTable {
+/**
+ * The table the server loads from the column files made of `values`; `inParts`: the one an edge
+ * isolate loads, each column when first used and read through its sections in parts (every part
+ * at hand here).
+ */
+export function tableFromValues(values: ColumnValues, options?: Partial<ColumnFileOptions>, inParts = false): EventTable {
   const files = columnFiles(values, { ...DEFAULT_COLUMN_FILE_OPTIONS, ...options });
-  return readColumns(memorySource(files, 'fixture'), values.id.length);
+  const source = memorySource(files, 'fixture');
+  if (!inParts) return readColumns(source, values.id.length);
+  const sectioned = (rel: string) => {
+    const bytes = source.bytes(rel);
+    return readInParts(new Uint8Array(bytes.byteLength), { need: () => {}, at: (start, end) => bytes.subarray(start, end) });
+  };
+  return readColumns({ ...source, perNeed: true, sectioned }, values.id.length);
 }
 
 /** The columns of `events` in list order. */

@@ -11,7 +11,8 @@ import { isValidZone } from '../../time/zone.ts';
 // 5: a boolean column's file holds each value's rows as bit sets too (bool-column-file.ts)
 // 6: a string table holds each string's byte start beside its UTF-16 start (string-table.ts); a
 //    file larger than a block lists its blocks' SHA-256 sums (FileDigest.blocks)
-export const DIST_FORMAT = 6;
+// 7: a long text column holds its folded values' word lists (word-lists.ts)
+export const DIST_FORMAT = 7;
 
 export interface Manifest {
   format: number;

@@ -4,7 +4,7 @@
 // Values are the column's distinct non-null strings, numbered by first appearance in row order (so
 // for a column whose values each occur once, ascending value ids give ascending rows). Sections:
 //
-//   0  header: rows, values, non-null rows, flags (1: folded values, 2: trigrams), trigram coverage
+//   0  header: rows, values, non-null rows, flags (1: folded values, 2: trigrams, 4: word lists), trigram coverage
 //   1  rowValue       i32 × rows: the row's value id, -1 for null
 //   2  valueRowStart  u32 × (values + 1), 3 valueRows u32 × non-null rows: value v's rows
 //                     (ascending) are valueRows[valueRowStart[v] .. valueRowStart[v+1])
@@ -16,16 +16,19 @@
 //                     ISO text (only ever matched as it is) has not
 //   12–18 trigrams    over the folded values (trigram-file.ts; all empty: none): a text field
 //                     with more distinct values than a scan handles quickly
+//   19–24 word lists  of the folded values (word-lists.ts; all empty: none): a text field whose
+//                     folded text an edge isolate reads in parts
 import type { Format } from './sections.ts';
 import type { StringList } from './string-table.ts';
 import { TRIGRAM_SECTIONS, type TrigramData } from './trigram-file.ts';
+import { WORD_SECTIONS, type WordLists } from './word-lists.ts';
 
-export const TEXT_COLUMN_FORMAT: Format = { magic: 'aula-txt', version: 2, sections: 12 + TRIGRAM_SECTIONS, what: 'a text column' };
+export const TEXT_COLUMN_FORMAT: Format = { magic: 'aula-txt', version: 3, sections: 12 + TRIGRAM_SECTIONS + WORD_SECTIONS, what: 'a text column' };
 
-export const TEXT_FLAGS = { folded: 1, trigrams: 2 } as const;
+export const TEXT_FLAGS = { folded: 1, trigrams: 2, words: 4 } as const;
 
 /** The first section of each part (see above). */
-export const TEXT_SECTION = { header: 0, rowValue: 1, valueRowStart: 2, valueRows: 3, byValue: 4, values: 5, byFolded: 8, folded: 9, trigrams: 12 } as const;
+export const TEXT_SECTION = { header: 0, rowValue: 1, valueRowStart: 2, valueRows: 3, byValue: 4, values: 5, byFolded: 8, folded: 9, trigrams: 12, words: 12 + TRIGRAM_SECTIONS } as const;
 
 /** A string column as loaded (or as the build made it): the values, their rows, their orders, their trigrams. */
 export interface TextColumnData {
@@ -42,6 +45,10 @@ export interface TextColumnData {
   readonly folded: StringList | null;
   readonly byFolded: Uint32Array | null;
   readonly trigrams: TrigramData | null;
+  /** whether `trigrams` is not null, told without reading it (a column read in parts reads its trigrams when first used) */
+  readonly hasTrigrams?: boolean;
+  /** the word lists, read where the column is read in parts (absent or null: none, or not read) */
+  readonly words?: WordLists | null;
   /** the string of `row`, null where null */
   at(row: number): string | null;
 }

@@ -4,19 +4,30 @@
 // Read whole, where the strings' UTF-8 is most of the file (a long text such as the teasers), the
 // rest is copied out instead, so that the file's bytes, all decoded, are not held beside the strings.
 // Read per need (`fault` given), each string is decoded alone when first asked for (string-table.ts):
-// an answer decodes the values it checks, not the column's text.
+// an answer decodes the values it checks, not the column's text. Read in parts (an edge isolate),
+// the trigram lists are fetched when a lookup first uses them, and the word lists (word-lists.ts)
+// are read: `icontains` answered from them needs neither the text nor the trigrams.
 import type { TextColumnData } from '../format/text-column-file.ts';
 import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, TEXT_SECTION } from '../format/text-column-file.ts';
 import { bitmapWords } from '../format/bitmap.ts';
-import type { TrigramData } from '../format/trigram-file.ts';
+import { TRIGRAM_SECTIONS, type TrigramData } from '../format/trigram-file.ts';
+import { WORD_SECTIONS, type WordLists } from '../format/word-lists.ts';
 import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
 import { StringTable, type Fault } from './string-table.ts';
+import { once } from './per-need.ts';
 
 const F = TEXT_COLUMN_FORMAT;
 
 type Sectioned = Int32Array | Uint32Array | Uint8Array;
 
-const NOT_TEXTS = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !== TEXT_SECTION.values && i !== TEXT_SECTION.folded);
+const sectionsFrom = (first: number, count: number) => Array.from({ length: count }, (_, i) => first + i);
+const TRIGRAMS = sectionsFrom(TEXT_SECTION.trigrams, TRIGRAM_SECTIONS);
+/** the word lists' sections but the lists themselves */
+const WORDS_HEAD = sectionsFrom(TEXT_SECTION.words, WORD_SECTIONS - 1);
+const WORD_LISTS = TEXT_SECTION.words + WORD_SECTIONS - 1;
+const NOT_TEXTS = sectionsFrom(0, F.sections).filter((i) => i !== TEXT_SECTION.values && i !== TEXT_SECTION.folded);
+/** read in parts: what a column's first use reads (not the texts, the trigram lists or the word lists) */
+const FIRST_IN_PARTS = NOT_TEXTS.filter((i) => !TRIGRAMS.includes(i) && !(i >= TEXT_SECTION.words));
 
 /** `fault`: the column is read per need; what a string list that does not fit its text throws when first read. */
 export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): TextColumnData {
@@ -26,9 +37,11 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
   const copied = fault === undefined && decoded * 2 > bytes.byteLength;
   const own = <T extends Sectioned>(a: T): T => (copied ? (a.slice() as T) : a);
   // every section but the strings' texts, read now (a file read in parts fetches them in one round;
-  // a text when a string of it is first asked for)
-  s.need(NOT_TEXTS);
-  const [rowCount, valueCount, nonNullRows, flags, coverage] = s.meta(TEXT_SECTION.header, 5);
+  // a text when a string of it is first asked for, the trigram lists when a lookup first uses them)
+  const [, , , flags] = s.meta(TEXT_SECTION.header, 5);
+  const words = s.inParts && fault !== undefined && (flags & TEXT_FLAGS.words) !== 0;
+  s.need(s.inParts ? [...FIRST_IN_PARTS, ...(words ? WORDS_HEAD : [])] : NOT_TEXTS);
+  const [rowCount, valueCount, nonNullRows, , coverage] = s.meta(TEXT_SECTION.header, 5);
   check(rowCount === rows, F, `of ${rowCount} rows, not the ${rows} of the event list`);
   check(Number.isInteger(valueCount) && valueCount >= 0 && Number.isInteger(nonNullRows) && nonNullRows <= rows, F, 'whose header is not a count of values and rows');
   const rowValue = own(s.i32(TEXT_SECTION.rowValue, 'row values', rows));
@@ -47,8 +60,29 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
     checkBelow(byFolded, valueCount, F, 'folded order');
     folded = StringTable.read(s, TEXT_SECTION.folded, 'folded values', valueCount, copied, fault);
   }
-  const trigrams = flags & TEXT_FLAGS.trigrams ? readTrigrams(s, valueCount, coverage, own) : null;
-  return { rows, values, rowValue, valueRowStart, valueRows, nonNullRows, byValue, folded, byFolded, trigrams, at: stringAtRow(values, rowValue) };
+  const hasTrigrams = (flags & TEXT_FLAGS.trigrams) !== 0;
+  const column = { rows, values, rowValue, valueRowStart, valueRows, nonNullRows, byValue, folded, byFolded, hasTrigrams, at: stringAtRow(values, rowValue) };
+  const wordLists = words ? readWords(s, valueCount, fault) : null;
+  if (!s.inParts) return { ...column, trigrams: hasTrigrams ? readTrigrams(s, valueCount, coverage, own) : null, words: wordLists };
+  const trigrams = once(() => {
+    s.need(TRIGRAMS);
+    return hasTrigrams ? readTrigrams(s, valueCount, coverage, own) : null;
+  });
+  const data: TextColumnData = { ...column, trigrams: null, words: wordLists };
+  return Object.defineProperty(data, 'trigrams', { get: trigrams, enumerable: true });
+}
+
+/** The word lists (word-lists.ts) of a column read in parts: the words now, each list when a lookup first reads it. */
+function readWords(s: Sections, valueCount: number, fault: Fault): WordLists {
+  const at = TEXT_SECTION.words;
+  const words = StringTable.read(s, at, 'words', undefined, false, fault);
+  const counts = s.u32(at + 3, 'word counts', words.length);
+  const starts = s.u32(at + 4, 'word lists', words.length + 1);
+  const lists = s.u8InParts(WORD_LISTS, 'word lists');
+  checkStarts(starts, lists.length, F, 'word lists');
+  // a list of more ids than the values, or of fewer bytes than ids, is not one the build wrote
+  for (let w = 0; w < counts.length; w++) check(counts[w] <= valueCount && counts[w] <= starts[w + 1] - starts[w], F, 'whose word lists do not fit their counts');
+  return { words, counts, starts, lists: lists.at, need: lists.need };
 }
 
 function readTrigrams(s: Sections, valueCount: number, coverage: number, own: <T extends Sectioned>(a: T) => T): TrigramData {

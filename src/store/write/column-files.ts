@@ -4,6 +4,7 @@
 import { columnFile } from '../format/column-files.ts';
 import { BOOL_FIELDS, ORDERED_FIELDS, RELATION_FIELDS, TEXT_FIELDS, TIME_FIELDS, type ColumnValues, type EventTable } from '../format/event-table.ts';
 import type { TextColumnData } from '../format/text-column-file.ts';
+import { WORD_LISTS_FROM_UNITS } from '../format/word-lists.ts';
 import { boolColumnFile, buildBoolColumn } from './bool-column.ts';
 import { buildOrderedColumn, orderedColumnFile } from './ordered-column.ts';
 import { buildRelationColumn, relationColumnFile } from './relation-column.ts';
@@ -20,9 +21,11 @@ export interface ColumnFileOptions {
   trigramMinBytes: number;
   /** text columns with at most this many distinct values get no trigram index: a scan of them is as quick */
   scanBelowValues: number;
+  /** text columns whose folded values hold this many code units have word lists (word-lists.ts) */
+  wordListsFromUnits: number;
 }
 
-export const DEFAULT_COLUMN_FILE_OPTIONS: ColumnFileOptions = { trigramBytesPerValue: 160, trigramMinBytes: 1 << 20, scanBelowValues: 256 };
+export const DEFAULT_COLUMN_FILE_OPTIONS: ColumnFileOptions = { trigramBytesPerValue: 160, trigramMinBytes: 1 << 20, scanBelowValues: 256, wordListsFromUnits: WORD_LISTS_FROM_UNITS };
 
 /**
  * A previous build's list, read at single rows: its columns as loaded from their files, and the
@@ -54,8 +57,8 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
       rel: columnFile.text(f),
       input: (v: ColumnValues) => v.text[f],
       at: (p: PreviousColumns, row: number) => p.string(f, row),
-      make: (v: ColumnValues, before?: () => EventTable) => textColumnFile(buildTextColumn(v.text[f], { folded: true, trigramBudget: budget, sortedBefore: before && (() => sortedValues(before().stored.text[f])) })),
-      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array) => textColumnFile(splicedTextColumn(before.stored.text[f], fresh.text[f], order, { folded: true, trigramBudget: budget })),
+      make: (v: ColumnValues, before?: () => EventTable) => textColumnFile(buildTextColumn(v.text[f], { folded: true, trigramBudget: budget, sortedBefore: before && (() => sortedValues(before().stored.text[f])) }), options.wordListsFromUnits),
+      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array) => textColumnFile(splicedTextColumn(before.stored.text[f], fresh.text[f], order, { folded: true, trigramBudget: budget }), options.wordListsFromUnits),
     })),
     ...TIME_FIELDS.map((f) => ({
       rel: columnFile.iso(f),

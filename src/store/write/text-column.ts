@@ -6,6 +6,8 @@ import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, type TextColumnData } from
 import { TRIGRAM_SECTIONS, type TrigramData } from '../format/trigram-file.ts';
 import { stringTableSections } from './string-table.ts';
 import { buildTrigrams } from './trigram-builder.ts';
+import { wordListSections } from './word-lists.ts';
+import { WORD_SECTIONS } from '../format/word-lists.ts';
 
 export interface TextColumnOptions {
   /** whether the column has folded values (the case-insensitive lookups) */
@@ -84,9 +86,11 @@ export function builtColumn(c: Omit<BuiltTextColumn, 'values' | 'folded' | 'at'>
   return { ...c, values: list, at: stringAtRow(list, c.rowValue), folded: c.foldedList === null ? null : stringList(c.foldedList) };
 }
 
-/** The column's file. */
-export function textColumnFile(c: BuiltTextColumn): Uint8Array {
-  const flags = (c.foldedList !== null ? TEXT_FLAGS.folded : 0) | (c.trigrams !== null ? TEXT_FLAGS.trigrams : 0);
+/** The column's file; `wordsFromUnits`: folded values this long have word lists (word-lists.ts). */
+export function textColumnFile(c: BuiltTextColumn, wordsFromUnits?: number): Uint8Array {
+  // (word lists for a column with trigrams whose folded text is long: word-lists.ts)
+  const words = c.foldedList !== null && c.trigrams !== null ? wordListSections(c.foldedList, wordsFromUnits) : null;
+  const flags = (c.foldedList !== null ? TEXT_FLAGS.folded : 0) | (c.trigrams !== null ? TEXT_FLAGS.trigrams : 0) | (words !== null ? TEXT_FLAGS.words : 0);
   const none: Section[] = [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0)];
   return packSections(TEXT_COLUMN_FORMAT, [
     meta(c.rows, c.valueList.length, c.nonNullRows, flags, c.trigrams?.coverage ?? 1),
@@ -98,6 +102,7 @@ export function textColumnFile(c: BuiltTextColumn): Uint8Array {
     c.byFolded ?? new Uint32Array(0),
     ...(c.foldedList !== null ? stringTableSections(c.foldedList) : none),
     ...trigramSections(c.trigrams),
+    ...(words ?? Array.from({ length: WORD_SECTIONS }, () => new Uint8Array(0))),
   ]);
 }
 

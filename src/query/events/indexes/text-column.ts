@@ -6,10 +6,12 @@
 // Value ids follow first appearance in row order, so for a column whose values each occur once,
 // ascending value ids give ascending rows and no re-sorting is needed.
 import { EMPTY, lowerBound, sortRows, type RowBits, type RowSet } from './rowset.ts';
-import { TrigramIndex } from './trigram.ts';
+import { extract, TrigramIndex } from './trigram.ts';
 import { UnionMatches, type Matches } from '../matches.ts';
 import { UNCOUNTED, type Work } from '../../work-tally.ts';
-import { searchCost, WORK } from '../work-costs.ts';
+import { searchCost, textCost, WORK } from '../work-costs.ts';
+import { bitmapWords } from '../../../store/format/bitmap.ts';
+import { readVarints } from '../../../store/format/trigram-file.ts';
 import type { StringList } from '../../../store/format/string-table.ts';
 import type { TextColumnData } from '../../../store/format/text-column-file.ts';
 
@@ -53,7 +55,50 @@ export class TextColumn {
 
   /** Whether the column has a trigram index (a text field with more values than a scan handles quickly). */
   get hasTrigrams(): boolean {
-    return this.data.trigrams !== null;
+    return this.data.hasTrigrams ?? this.data.trigrams !== null;
+  }
+
+  /** Whether `icontains` of a needle without a separator can be answered from the word lists (word-lists.ts). */
+  get hasWords(): boolean {
+    return this.data.words != null;
+  }
+
+  /**
+   * Value ids (ascending) whose folded text contains `key`, a needle without a separator
+   * (withinWords): the values of every word that contains it. Exact: no text is read but the words'.
+   */
+  valuesWithWord(key: string, work: Work): RowSet {
+    const lists = this.data.words!;
+    const { words, counts, starts } = lists;
+    const found: number[] = [];
+    let postings = 0;
+    for (let w = 0; w < words.length; w++) {
+      const word = words.at(w);
+      work.add(textCost(word.length + key.length));
+      if (word.includes(key)) {
+        found.push(w);
+        postings += counts[w];
+      }
+    }
+    if (found.length === 0) return EMPTY;
+    // every list read fetched in one round (a file read in parts)
+    lists.need(found.map((w) => [starts[w], starts[w + 1]] as const));
+    if (found.length === 1) {
+      const w = found[0];
+      work.add(counts[w] * WORK.posting);
+      const out = new Uint32Array(counts[w]);
+      readVarints(lists.lists(starts[w], starts[w + 1]), 0, counts[w], out);
+      return out;
+    }
+    // the union, in a bit set over the values
+    work.add(postings * WORK.posting);
+    const bits = new Int32Array(bitmapWords(this.valueCount));
+    const ids = new Uint32Array(Math.max(...found.map((w) => counts[w])));
+    for (const w of found) {
+      readVarints(lists.lists(starts[w], starts[w + 1]), 0, counts[w], ids);
+      for (let i = 0; i < counts[w]; i++) bits[ids[i] >>> 5] |= 1 << (ids[i] & 31);
+    }
+    return extract(bits, this.valueCount, work);
   }
 
   get trigrams(): TrigramIndex {

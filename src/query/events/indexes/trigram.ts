@@ -267,7 +267,7 @@ export class TrigramIndex {
 }
 
 /** The set bits of a bit set, ascending. */
-function extract(bits: Int32Array, limit: number, work: Work): RowSet {
+export function extract(bits: Int32Array, limit: number, work: Work): RowSet {
   work.add(bits.length * 2 * WORK.word);
   let total = 0;
   for (let w = 0; w < bits.length; w++) {

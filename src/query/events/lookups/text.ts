@@ -6,12 +6,15 @@
 // - contains, icontains, endswith, iendswith, regex, iregex: the trigram index narrows the values
 //   to candidates, which are verified one by one (needles under 3 characters, patterns without a
 //   usable literal and small columns scan every distinct value instead).
+// - icontains of a needle without a separator, on a column read in parts that has word lists (an
+//   edge isolate's long text, word-lists.ts): the values of the words that contain it; exact.
 // Null fields have no value id, so they never match.
 //
 // Every loop here is charged to the request (work-costs.ts) under the condition's parameter:
 // values visited, characters searched, the regex automaton's steps, candidates sieved, rows
 // gathered.
 import { fold } from '../../../store/format/fold.ts';
+import { withinWords } from '../../../store/format/word-lists.ts';
 import type { TextColumn } from '../indexes/text-column.ts';
 import { type RowSet } from '../indexes/rowset.ts';
 import { ALL, type TrigramQuery } from '../indexes/trigram.ts';
@@ -32,7 +35,7 @@ export interface TextOptions {
   fewRows: number;
 }
 
-type Mode = 'sorted' | 'trigram' | 'scan';
+type Mode = 'sorted' | 'words' | 'trigram' | 'scan';
 
 const CASE_INSENSITIVE = new Set<TextOp>(['iexact', 'icontains', 'istartswith', 'iendswith']);
 
@@ -65,6 +68,11 @@ export class TextCondition implements Condition {
       this.query = ALL;
       return;
     }
+    if (op === 'icontains' && column.hasWords && withinWords(this.key)) {
+      this.mode = 'words';
+      this.query = ALL;
+      return;
+    }
     // what every matching folded text contains
     this.query =
       regex !== null
@@ -86,6 +94,8 @@ export class TextCondition implements Condition {
     switch (this.mode) {
       case 'sorted':
         return Math.ceil(this.sortedValues().length * perValue);
+      case 'words':
+        return Math.ceil(this.matching().length * perValue);
       case 'trigram':
         return Math.ceil(this.counted((work) => this.column.trigrams.estimate(this.query, work)) * perValue);
       case 'scan':
@@ -140,6 +150,8 @@ export class TextCondition implements Condition {
     switch (this.mode) {
       case 'sorted':
         return this.sortedValues().length;
+      case 'words':
+        return this.matching().length;
       case 'trigram':
         return this.counted((work) => this.column.trigrams.estimate(this.query, work));
       case 'scan':
@@ -160,6 +172,7 @@ export class TextCondition implements Condition {
   /** matching value ids that have a row in [lo, hi) (hi = Infinity: all) */
   private matchingIn(lo: number, hi: number): ArrayLike<number> {
     if (this.mode === 'sorted') return this.sortedValues();
+    if (this.mode === 'words') return (this.matched ??= this.counted((work) => this.column.valuesWithWord(this.key, work)));
     const col = this.column;
     const test = this.test;
     const narrow = hi !== Infinity;

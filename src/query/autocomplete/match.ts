@@ -102,7 +102,10 @@ export class Matcher {
   }
 
   private get avgForward(): number {
-    if (this.avgForwardMade < 0) this.avgForwardMade = this.index.size === 0 ? 0 : this.index.forward.length / this.index.size;
+    // (every object's forward list holds its postings: their count is the postings', which the
+    // edge knows without fetching the forward lists)
+    const { postStart } = this.index;
+    if (this.avgForwardMade < 0) this.avgForwardMade = this.index.size === 0 ? 0 : postStart[postStart.length - 1] / this.index.size;
     return this.avgForwardMade;
   }
 

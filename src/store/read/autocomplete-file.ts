@@ -33,54 +33,84 @@ function validCodes(codes: Uint8Array): boolean {
 
 /**
  * The lists a query's words are matched in (and the objects by model an empty query lists): read
- * in parts, they are fetched when an answer first reads them, all in one round. A single word whose
- * first page was stored at build time (the tops) is answered without them: most of the file.
+ * in parts, each group is fetched when an answer first reads it, its sections in one round (the
+ * list starts, a few KB, with the file's head). A single word whose first page was stored at
+ * build time (the tops) is answered without them: most of the file.
  */
-const MATCHING: readonly number[] = [AC.postStart, AC.postings, AC.fwdStart, AC.forward, AC.byModelStart, AC.byModel];
+const GROUPS = {
+  postings: [AC.postings],
+  forward: [AC.fwdStart, AC.forward],
+  byModel: [AC.byModelStart, AC.byModel],
+} as const;
+const MATCHING: readonly number[] = Object.values(GROUPS).flat();
 
 /** every section but the suggestions, the prefix codes and MATCHING, which are read when an answer first needs them */
 const EAGER = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !== AC.suggestions && i !== AC.codes && !MATCHING.includes(i));
 
 type Matching = Pick<IndexData, 'postStart' | 'postings' | 'fwdStart' | 'forward' | 'byModel'>;
 
-/** MATCHING's sections, checked; `size` objects, `termCount` terms and `postingCount` postings. */
-function readMatching(s: Sections, size: number, termCount: number, postingCount: number): Matching {
-  s.need(MATCHING);
+/** The start of each term's postings, checked: `termCount` terms and `postingCount` postings. */
+function readPostStart(s: Sections, termCount: number, postingCount: number): Int32Array {
   const postStart = s.i32(AC.postStart, 'posting lists', termCount + 1);
   checkStarts(postStart, postingCount, F, 'posting lists');
-  const postings = s.i32(AC.postings, 'postings', postingCount);
-  const fwdStart = s.i32(AC.fwdStart, 'forward lists', size + 1);
-  const forward = s.i32(AC.forward, 'forward lists', postingCount);
-  checkStarts(fwdStart, postingCount, F, 'forward lists');
-  // each doc × 2 + class, each term × 2 + class (a scan each, no call per value: these loops run
-  // cold in a fresh edge isolate)
-  checkBelow(postings, size * 2, F, 'postings');
-  checkBelow(forward, termCount * 2, F, 'postings');
-  const byModelStart = s.u32(AC.byModelStart, 'model lists', DIRECTORY_MODELS.length + 1);
-  const byModelAll = s.i32(AC.byModel, 'objects by model', size);
-  checkStarts(byModelStart, size, F, 'model lists');
-  checkBelow(byModelAll, size, F, 'objects by model');
-  const byModel = Array.from({ length: DIRECTORY_MODELS.length }, (_, m) => byModelAll.subarray(byModelStart[m], byModelStart[m + 1]));
-  return { postStart, postings, fwdStart, forward, byModel };
+  return postStart;
+}
+
+/** Each group of MATCHING (GROUPS), read and checked: `size` objects, `termCount` terms and `postingCount` postings. */
+function readGroup(s: Sections, group: keyof typeof GROUPS, size: number, termCount: number, postingCount: number): Partial<Matching> {
+  s.need(GROUPS[group]);
+  switch (group) {
+    case 'postings': {
+      const postings = s.i32(AC.postings, 'postings', postingCount);
+      // each doc × 2 + class (a scan, no call per value: these loops run cold in a fresh edge isolate)
+      checkBelow(postings, size * 2, F, 'postings');
+      return { postings };
+    }
+    case 'forward': {
+      const fwdStart = s.i32(AC.fwdStart, 'forward lists', size + 1);
+      const forward = s.i32(AC.forward, 'forward lists', postingCount);
+      checkStarts(fwdStart, postingCount, F, 'forward lists');
+      // each term × 2 + class
+      checkBelow(forward, termCount * 2, F, 'postings');
+      return { fwdStart, forward };
+    }
+    case 'byModel': {
+      const byModelStart = s.u32(AC.byModelStart, 'model lists', DIRECTORY_MODELS.length + 1);
+      const byModelAll = s.i32(AC.byModel, 'objects by model', size);
+      checkStarts(byModelStart, size, F, 'model lists');
+      checkBelow(byModelAll, size, F, 'objects by model');
+      return { byModel: Array.from({ length: DIRECTORY_MODELS.length }, (_, m) => byModelAll.subarray(byModelStart[m], byModelStart[m + 1])) };
+    }
+  }
+}
+
+/** MATCHING's sections, read and checked now (a file read whole). */
+function readMatching(s: Sections, size: number, termCount: number, postingCount: number): Matching {
+  s.need(MATCHING);
+  const groups = (Object.keys(GROUPS) as (keyof typeof GROUPS)[]).map((g) => readGroup(s, g, size, termCount, postingCount));
+  return Object.assign({ postStart: readPostStart(s, termCount, postingCount) }, ...groups) as Matching;
 }
 
 /**
- * `index` with MATCHING's members read when first read (a file read in parts): a damaged section
- * found then throws `fault(problem)`, as one found at load names the file.
+ * `index` with each group of MATCHING read when first read (a file read in parts): a damaged
+ * section found then throws `fault(problem)`, as one found at load names the file.
  */
 function matchingWhenRead(index: Omit<IndexData, keyof Matching>, s: Sections, counts: [size: number, termCount: number, postingCount: number], fault: Fault): IndexData {
-  const matching = once(() => {
-    try {
-      return readMatching(s, ...counts);
-    } catch (e) {
-      if (e instanceof FormatError) throw fault(e.message);
-      throw e;
-    }
-  });
-  for (const name of ['postStart', 'postings', 'fwdStart', 'forward', 'byModel'] as const) {
-    Object.defineProperty(index, name, { get: () => matching()[name], enumerable: true });
+  const group = (name: keyof typeof GROUPS) =>
+    once(() => {
+      try {
+        return readGroup(s, name, ...counts);
+      } catch (e) {
+        if (e instanceof FormatError) throw fault(e.message);
+        throw e;
+      }
+    });
+  const groups = { postings: group('postings'), forward: group('forward'), byModel: group('byModel') };
+  const member = { postings: groups.postings, fwdStart: groups.forward, forward: groups.forward, byModel: groups.byModel };
+  for (const name of ['postings', 'fwdStart', 'forward', 'byModel'] as const) {
+    Object.defineProperty(index, name, { get: () => member[name]()[name], enumerable: true });
   }
-  return index as IndexData;
+  return Object.assign(index, { postStart: readPostStart(s, counts[1], counts[2]) }) as IndexData;
 }
 
 /**

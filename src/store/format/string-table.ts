@@ -22,6 +22,12 @@
 export interface StringList {
   readonly length: number;
   at(i: number): string;
+  /**
+   * The indexes (ascending) of the strings that contain `needle`, found in the text's UTF-8 as
+   * it is (a reader that has not decoded it: an edge isolate's); undefined, or null for a needle
+   * it cannot look for so, where the caller tests the strings one by one.
+   */
+  containing?(needle: string): { indexes: Uint32Array; bytes: number } | null;
 }
 
 /** A plain array as a StringList (the build's side, tests). */

@@ -156,6 +156,41 @@ describe('string tables', () => {
     expect(Array.from({ length: values.length }, (_, i) => whole.at(i))).toEqual(values);
   });
 
+  it('read per need, find the strings containing a needle in their bytes, as a test of each string finds them, without decoding them', () => {
+    // lone surrogates (held apart), characters of 2–4 bytes, a needle across two strings' bytes
+    const alphabet = [...'abAB -ü€😀', '\ud800', '\udc00'];
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const text = (max: number) => Array.from({ length: next(max + 1) }, () => alphabet[next(alphabet.length)]).join('');
+    const values = [...Array.from({ length: 300 }, () => text(12)), 'ab', 'b', 'a'];
+    const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };
+    const bytes = packSections(T, stringTableSections(values));
+    const fault = (problem: string) => new Error(`the file: ${problem}`);
+    const lazy = StringTable.read(Sections.of(bytes, T), 0, 'values', values.length, false, fault);
+    const decode = vi.spyOn(TextDecoder.prototype, 'decode');
+    let compared = 0;
+    try {
+      for (let q = 0; q < 400; q++) {
+        const source = values[next(values.length)];
+        const from = next(source.length + 1);
+        const needle = q % 5 === 0 ? `${text(2)}${text(2)}` : source.slice(from, from + 1 + next(4));
+        const found = lazy.containing(needle);
+        if (!needle.isWellFormed() || needle === '') {
+          expect(found).toBeNull();
+          continue;
+        }
+        expect([...found!.indexes], JSON.stringify(needle)).toEqual(values.flatMap((v, i) => (v.includes(needle) ? [i] : [])));
+        compared++;
+      }
+      expect(decode).not.toHaveBeenCalled();
+    } finally {
+      decode.mockRestore();
+    }
+    expect(compared).toBeGreaterThan(200);
+    // a table read whole is searched as strings by its caller
+    expect(StringTable.read(Sections.of(bytes, T), 0, 'values', values.length).containing('a')).toBeNull();
+  });
+
   it('refuse a section of offsets that is not two lists of the strings', () => {
     const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };
     const sections = stringTableSections(['a', 'b']);

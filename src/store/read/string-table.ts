@@ -116,6 +116,44 @@ export class StringTable implements StringList {
     return this.starts.length - 1;
   }
 
+  /**
+   * StringList.containing, for a table read per need whose text is not decoded: the needle's
+   * UTF-8 searched in the text's natively, each hit mapped to its string by the byte starts.
+   * UTF-8 is self-synchronizing, so a well-formed needle's bytes occur in a string's exactly
+   * where the needle occurs in it; the strings held apart (`odd`, whose text holds U+FFFD for a
+   * lone surrogate) are tested as strings. The byte starts lie in order within the text (checked
+   * when read), so no search reads outside it. Null when the text is decoded (a scan of the strings
+   * is as quick) or the needle is not well-formed (an empty needle, a lone surrogate).
+   */
+  containing(needle: string): { indexes: Uint32Array; bytes: number } | null {
+    if (this.fault === null || this.text !== null || needle.length === 0 || !needle.isWellFormed()) return null;
+    const utf8 = this.utf8();
+    const text = Buffer.from(utf8.buffer, utf8.byteOffset, utf8.byteLength);
+    const key = Buffer.from(needle);
+    const { byteStarts } = this;
+    const n = this.length;
+    const found: number[] = [];
+    let at = text.indexOf(key);
+    while (at !== -1) {
+      // the string the hit starts in (the last whose start is at or before it)
+      let lo = 0;
+      let hi = n - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >>> 1;
+        if (byteStarts[mid] <= at) lo = mid;
+        else hi = mid - 1;
+      }
+      // a hit across two strings' bytes is no hit: look again from the next byte
+      if (at + key.length <= byteStarts[lo + 1]) {
+        if (!this.odd.has(lo)) found.push(lo);
+        at = text.indexOf(key, byteStarts[lo + 1]);
+      } else at = text.indexOf(key, at + 1);
+    }
+    for (const [i, s] of this.odd) if (s.includes(needle)) found.push(i);
+    if (this.odd.size > 0) found.sort((a, b) => a - b);
+    return { indexes: Uint32Array.from(found), bytes: text.length };
+  }
+
   at(i: number): string {
     // filled, not holey: a flat array, fast to index
     const made = (this.made ??= new Array<string | undefined>(this.length).fill(undefined));

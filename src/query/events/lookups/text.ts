@@ -182,6 +182,13 @@ export class TextCondition implements Condition {
       if (candidates === null) {
         const n = col.valueCount;
         work.add(n * WORK.value);
+        const found = this.op === 'contains' || this.op === 'icontains' ? this.containing() : null;
+        if (found !== null) {
+          // charged as the scan it spares: a test of every value over its text
+          work.add(n * WORK.text + (((found.bytes + n * this.key.length) * WORK.textSixteen) >>> 4));
+          for (const v of found.indexes) if (!narrow || col.hasRowIn(v, lo, hi)) out.push(v);
+          return out;
+        }
         for (let v = 0; v < n; v++) {
           if ((!narrow || col.hasRowIn(v, lo, hi)) && test(v, work)) out.push(v);
         }
@@ -194,6 +201,12 @@ export class TextCondition implements Condition {
       }
       return out;
     });
+  }
+
+  /** The values containing the key, found in their text's bytes where the list can (StringList.containing), else null. */
+  private containing(): { indexes: Uint32Array; bytes: number } | null {
+    const texts = this.folded ? this.column.folded : this.column.values;
+    return texts.containing?.(this.key) ?? null;
   }
 
   /** Runs `task` with a tally of this condition's parameter, charging all it counted when it ends. */

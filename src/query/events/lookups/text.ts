@@ -121,8 +121,9 @@ export class TextCondition implements Condition {
     const out = new Uint32Array(candidates.length);
     let k = 0;
     // Testing the candidates directly beats computing the whole match set when they are fewer
-    // than the values that set would have to look at.
-    if (this.matched === null && (candidates.length <= this.options.fewRows || candidates.length < this.valuesToVisit())) {
+    // than the values that set would have to look at (not the word lists' set: its values are
+    // not tested, and a test reads the text they spare)
+    if (this.matched === null && this.mode !== 'words' && (candidates.length <= this.options.fewRows || candidates.length < this.valuesToVisit())) {
       const test = this.test;
       return this.counted((work) => {
         for (let i = 0; i < candidates.length; i++) {

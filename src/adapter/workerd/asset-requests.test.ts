@@ -169,13 +169,18 @@ describe('loading the dataset per need', () => {
     await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: copy, precompress: false });
     // (the fixture's directory is too small for prefix codes: a larger index in its place)
     const index = decodeIndex(buildIndexJson(syntheticDirectory(3000, 5)));
-    const damages: [(s: Sections) => void, string][] = [
+    // two rare terms: a query of both reads their postings (whichever way it matches them)
+    const rare = Array.from({ length: index.terms.length }, (_, t) => t)
+      .filter((t) => index.postStart[t + 1] - index.postStart[t] > 0 && /^[a-z]{4,}$/.test(index.terms.at(t)))
+      .sort((a, b) => index.postStart[a + 1] - index.postStart[a] - (index.postStart[b + 1] - index.postStart[b]))
+      .slice(0, 2);
+    const damages: [(s: Sections) => void, string, (keys: StringTable) => string][] = [
       // every row's codes 4 (no code is 4): a query of two keys reads their rows
-      [(s) => s.u8(AC.codes, 'prefix codes').fill(0x44), 'whose prefix codes are no codes'],
-      // read when a query's words are first matched
-      [(s) => (s.i32(AC.postings, 'postings')[7] = index.size * 2), 'whose postings point outside it'],
+      [(s) => s.u8(AC.codes, 'prefix codes').fill(0x44), 'whose prefix codes are no codes', (keys) => `${keys.at(0)} ${keys.at(1)}`],
+      // read when a query's words are first matched: a query of the term reads its postings
+      [(s) => rare.forEach((t) => (s.i32(AC.postings, 'postings')[index.postStart[t]] = index.size * 2)), 'whose postings point outside it', () => rare.map((t) => index.terms.at(t)).join(' ')],
     ];
-    for (const [damage, problem] of damages) {
+    for (const [damage, problem, query] of damages) {
       const file = autocompleteFile(index, prefixTops(index, 20), prefixCodes(index, 30));
       const s = Sections.of(file, AUTOCOMPLETE_FILE_FORMAT);
       const keys = StringTable.read(s, AC.codeKeys, 'prefix code keys');
@@ -188,7 +193,7 @@ describe('loading the dataset per need', () => {
       writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
       const { dataset, files } = await loadEdgeDataset(assetsOf(copy, []), { maxDataBytes: 1e9 });
       const api = createApi(dataset);
-      expect(await refusal(files.whenLoaded(() => api(ask('/v1/api/autocomplete/', `q=${encodeURIComponent(`${keys.at(0)} ${keys.at(1)}`)}`))))).toBe(
+      expect(await refusal(files.whenLoaded(() => api(ask('/v1/api/autocomplete/', `q=${encodeURIComponent(query(keys))}`))))).toBe(
         `The API data cannot be read (dist/${AUTOCOMPLETE_DATA_FILE}: an autocomplete index file ${problem}; rebuild with \`aula build\`).`,
       );
       expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=1')))).status).toBe(200);

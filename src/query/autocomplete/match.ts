@@ -117,6 +117,7 @@ export class Matcher {
     // a broad word with stored codes and no typo matches: its objects once each, in order
     if (isListed(plan)) return this.firstListed(plan.tables!, modelMask, contrib);
     const seg = plan.segments;
+    this.index.needPostings?.(seg, 0);
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS; // spares a lookup per posting
     let n = 0;
     if (isOneTerm(plan)) {
@@ -277,6 +278,7 @@ export class Matcher {
     }
     if (path !== LOOKUP || two.prefixSegments < two.segments.length || two.tables!.length > 2) return null;
     charge(one.cost * UNITS_PER_POSTING + one.cost * two.tables!.length * UNITS_PER_CODE, 'q');
+    this.index.needPostings?.(one.segments, 0);
     const { postings, model } = this.index;
     const { candDocs: docs, candRank: rank } = this;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
@@ -319,6 +321,7 @@ export class Matcher {
    * `read` once, and drop most of them again.
    */
   private readRuns(read: WordPlan, contribRead: Int32Array, modelMask: number, other: WordPlan | null, contribOther: Int32Array, viaCodes: boolean): Candidates {
+    this.index.needPostings?.(read.segments, 0);
     const { postings, model } = this.index;
     const { best, candDocs: docs, candRank: rank, stamp } = this;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
@@ -352,6 +355,8 @@ export class Matcher {
 
   /** The objects of one term's postings (`read`) that `stamped`'s postings match, read against its stamps. */
   private stampedPair(read: WordPlan, contribRead: Int32Array, stamped: WordPlan, contribStamped: Int32Array, modelMask: number): Candidates {
+    // (both words' postings, fetched in one round where the index is read in parts)
+    this.index.needPostings?.([...read.segments.slice(0, 3), ...stamped.segments], 0);
     const { postings, model } = this.index;
     const { candDocs: docs, candRank: rank, stamp } = this;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
@@ -394,6 +399,7 @@ export class Matcher {
    * Returns the epoch.
    */
   private stampWord(seg: number[], from: number): number {
+    this.index.needPostings?.(seg, from);
     const { postings } = this.index;
     const { stamp } = this;
     if (this.epoch === MAX_EPOCH) {

@@ -55,6 +55,12 @@ export interface IndexData {
   /** postings of term t: postings[postStart[t] .. postStart[t+1]), each doc × 2 + class, docs ascending */
   postStart: Int32Array;
   postings: Int32Array;
+  /**
+   * Makes sure the postings of `segments` (triples: start, end, and a number the reader keeps),
+   * from index `from` of it on, are in `postings` before they are read: an index read in parts (an
+   * edge isolate's) fetches them then, and holds no others. Absent: all are.
+   */
+  needPostings?(segments: readonly number[], from: number): void;
   /** terms of doc d: forward[fwdStart[d] .. fwdStart[d+1]), each term × 2 + class */
   fwdStart: Int32Array;
   forward: Int32Array;

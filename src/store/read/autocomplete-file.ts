@@ -91,9 +91,51 @@ function readMatching(s: Sections, size: number, termCount: number, postingCount
   return Object.assign({ postStart: readPostStart(s, termCount, postingCount) }, ...groups) as Matching;
 }
 
+/** Postings copied into a stand-in a chunk at a time (postingsInParts); a multiple of 4 bytes. */
+const POSTINGS_CHUNK = 64 * 1024;
+
 /**
- * `index` with each group of MATCHING read when first read (a file read in parts): a damaged
- * section found then throws `fault(problem)`, as one found at load names the file.
+ * The postings of a file read in parts: the chunks of the section that hold the postings a query
+ * reads are fetched, checked and copied in when its plan names them (IndexData.needPostings),
+ * before it reads them; no other posting is read. A chunk that names an object outside the index
+ * throws `fault(problem)`.
+ */
+function postingsInParts(section: ReturnType<Sections['u8InParts']>, postingCount: number, size: number, fault: Fault): Pick<IndexData, 'postings' | 'needPostings'> {
+  const postings = new Int32Array(zeroedAsWritten(postingCount * 4));
+  const bytes = new Uint8Array(postings.buffer);
+  const copied = new Uint8Array(Math.ceil(section.length / POSTINGS_CHUNK));
+  const chunkRange = (c: number) => [c * POSTINGS_CHUNK, Math.min((c + 1) * POSTINGS_CHUNK, section.length)] as const;
+  return {
+    postings,
+    needPostings(segments, from) {
+      const chunks: number[] = [];
+      for (let s = from; s < segments.length; s += 3) {
+        if (segments[s + 1] <= segments[s]) continue;
+        const last = Math.floor((segments[s + 1] * 4 - 1) / POSTINGS_CHUNK);
+        for (let c = Math.floor((segments[s] * 4) / POSTINGS_CHUNK); c <= last; c++) if (copied[c] === 0) chunks.push(c);
+      }
+      if (chunks.length === 0) return;
+      section.need(chunks.map(chunkRange));
+      for (const c of chunks) {
+        if (copied[c] === 1) continue;
+        const [start, end] = chunkRange(c);
+        bytes.set(section.at(start, end), start);
+        try {
+          checkBelow(postings.subarray(start >> 2, end >> 2), size * 2, F, 'postings');
+        } catch (e) {
+          if (e instanceof FormatError) throw fault(e.message);
+          throw e;
+        }
+        copied[c] = 1;
+      }
+    },
+  };
+}
+
+/**
+ * `index` with each group of MATCHING read when first read, the postings a query reads when its
+ * plan names them (a file read in parts): a damaged section found then throws `fault(problem)`,
+ * as one found at load names the file.
  */
 function matchingWhenRead(index: Omit<IndexData, keyof Matching>, s: Sections, counts: [size: number, termCount: number, postingCount: number], fault: Fault): IndexData {
   const group = (name: keyof typeof GROUPS) =>
@@ -105,12 +147,14 @@ function matchingWhenRead(index: Omit<IndexData, keyof Matching>, s: Sections, c
         throw e;
       }
     });
-  const groups = { postings: group('postings'), forward: group('forward'), byModel: group('byModel') };
-  const member = { postings: groups.postings, fwdStart: groups.forward, forward: groups.forward, byModel: groups.byModel };
-  for (const name of ['postings', 'fwdStart', 'forward', 'byModel'] as const) {
+  const groups = { forward: group('forward'), byModel: group('byModel') };
+  const member = { fwdStart: groups.forward, forward: groups.forward, byModel: groups.byModel };
+  for (const name of ['fwdStart', 'forward', 'byModel'] as const) {
     Object.defineProperty(index, name, { get: () => member[name]()[name], enumerable: true });
   }
-  return Object.assign(index, { postStart: readPostStart(s, counts[1], counts[2]) }) as IndexData;
+  check(s.byteLength(AC.postings) === counts[2] * 4, F, `whose postings are not ${counts[2]}`);
+  const postings = postingsInParts(s.u8InParts(AC.postings, 'postings'), counts[2], counts[0], fault);
+  return Object.assign(index, { postStart: readPostStart(s, counts[1], counts[2]) }, postings) as IndexData;
 }
 
 /**

@@ -13,6 +13,7 @@ import { bitmapWords } from '../format/bitmap.ts';
 import { TRIGRAM_SECTIONS, type TrigramData } from '../format/trigram-file.ts';
 import { WORD_SECTIONS, type WordLists } from '../format/word-lists.ts';
 import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
+import { FormatError } from '../format/sections.ts';
 import { StringTable, type Fault } from './string-table.ts';
 import { once } from './per-need.ts';
 
@@ -66,7 +67,13 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
   if (!s.inParts) return { ...column, trigrams: hasTrigrams ? readTrigrams(s, valueCount, coverage, own) : null, words: wordLists };
   const trigrams = once(() => {
     s.need(TRIGRAMS);
-    return hasTrigrams ? readTrigrams(s, valueCount, coverage, own) : null;
+    try {
+      return hasTrigrams ? readTrigrams(s, valueCount, coverage, own) : null;
+    } catch (e) {
+      // found by an answer: named as damage found at load is
+      if (e instanceof FormatError && fault !== undefined) throw fault(e.message);
+      throw e;
+    }
   });
   const data: TextColumnData = { ...column, trigrams: null, words: wordLists };
   return Object.defineProperty(data, 'trigrams', { get: trigrams, enumerable: true });

@@ -83,14 +83,7 @@ export class TextColumn {
     if (found.length === 0) return EMPTY;
     // every list read fetched in one round (a file read in parts)
     lists.need(found.map((w) => [starts[w], starts[w + 1]] as const));
-    if (found.length === 1) {
-      const w = found[0];
-      work.add(counts[w] * WORK.posting);
-      const out = new Uint32Array(counts[w]);
-      readVarints(lists.lists(starts[w], starts[w + 1]), 0, counts[w], out);
-      return out;
-    }
-    // the union, in a bit set over the values
+    // the union, in a bit set over the values (which holds no id past them, whatever a list says)
     work.add(postings * WORK.posting);
     const bits = new Int32Array(bitmapWords(this.valueCount));
     const ids = new Uint32Array(Math.max(...found.map((w) => counts[w])));

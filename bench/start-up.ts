@@ -271,7 +271,8 @@ async function startWorkerd(binary: string, dist: string, maxDataBytes: number, 
   const config = readFileSync(join(dist, 'edge/workerd.capnp'), 'utf8');
   // the bench's dist is larger than an isolate is allowed by default: the limit is a setting
   let configured = replaced(config, /bindings = \[/, `bindings = [ (name = "AULA_MAX_DATA_BYTES", text = "${maxDataBytes}"),`);
-  if (worker !== undefined) configured = replaced(configured, 'embed "worker.js"', `embed ${JSON.stringify(relative(join(dist, 'edge'), resolve(worker)))}`);
+  // (the dist's own worker.js is embedded as it is)
+  if (worker !== undefined && resolve(worker) !== resolve(dist, 'edge/worker.js')) configured = replaced(configured, 'embed "worker.js"', `embed ${JSON.stringify(relative(join(dist, 'edge'), resolve(worker)))}`);
   // beside the bundle, which it embeds by a relative name; removed by stop()
   const configFile = join(dist, `edge/bench-workerd-${port}.capnp`);
   writeFileSync(configFile, configured);

@@ -66,5 +66,8 @@ describe('checkOutFolder', () => {
 
   it('realpathOfMaybeMissing resolves the part that exists', () => {
     expect(realpathOfMaybeMissing(join(root, 'alias', 'a', 'b'))).toBe(join(realpathOfMaybeMissing(content), 'a', 'b'));
+    // through a file: nothing below it can exist (a --cache there costs the build only its speed)
+    writeFileSync(join(root, 'a-file'), '');
+    expect(realpathOfMaybeMissing(join(root, 'alias', '..', 'a-file', 'x', 'y'))).toBe(join(realpathOfMaybeMissing(root), 'a-file', 'x', 'y'));
   });
 });

@@ -69,7 +69,8 @@ export function realpathOfMaybeMissing(path: string): string {
       return join(realpathSync(at), ...missing.reverse());
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') throw e;
+      // (a path through a file cannot exist either: its parts from there on are missing too)
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
       const parent = dirname(at);
       if (parent === at) return abs;
       missing.push(basename(at));

@@ -41,6 +41,20 @@ describe('the command line', () => {
     for (const rel of named) expect(existsSync(join(dist, rel)), rel).toBe(true);
   });
 
+  it('says in one line that the content folder is missing or not a folder, and warns when --content names a folder with no content', () => {
+    for (const command of [['build', '--out', join(root, 'never'), '--no-cache'], ['check']]) {
+      const missing = aula(command[0], '--content', join(root, 'nowhere'), ...command.slice(1));
+      expect([missing.code, missing.err], command[0]).toEqual([1, `aula: ${join(root, 'nowhere')}: the content folder does not exist\n`]);
+      const file = aula(command[0], '--content', join(content, 'site.yaml'), ...command.slice(1));
+      expect([file.code, file.err], command[0]).toEqual([1, `aula: ${join(content, 'site.yaml')}: the content folder is not a folder\n`]);
+    }
+    expect(existsSync(join(root, 'never'))).toBe(false);
+    // the events folder given as the content folder: valid, but nothing in it is read
+    const inner = aula('check', '--content', join(content, 'events'));
+    expect([inner.code, inner.err]).toEqual([0, `aula: warning: ${join(content, 'events')}/ holds no events and no directory objects; --content names the folder that holds site.yaml, events/ and directory/\n`]);
+    expect(built.err).not.toContain('holds no events');
+  });
+
   it('shows durations as they are written, not in milliseconds', () => {
     const help = aula('serve', '--help').out.replace(/\s+/g, ' ');
     expect(help).toContain('(default: 30s)');

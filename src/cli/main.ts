@@ -94,6 +94,12 @@ function corsOrigins(value: string): string {
 
 /** Every problem, then the count; `wrote`: the command writes (build): it says nothing was (check never writes). */
 async function reportProblems(problems: readonly Problem[], wrote = true): Promise<void> {
+  const [only] = problems;
+  // the content folder itself missing or unreadable: one line naming it, not a position in a file
+  if (problems.length === 1 && only.key === '' && /^(?:the content folder|cannot list the content folder)/.test(only.message)) {
+    console.error(`aula: ${printable(only.file)}: ${only.message}`);
+    return;
+  }
   const { formatProblem } = await import('../content/index.ts');
   for (const p of problems) console.error(formatProblem(p));
   console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} found${wrote ? '; nothing was written' : ''}.`);
@@ -110,6 +116,11 @@ async function madeFileCount(out: string, counted: number): Promise<number> {
   } catch {
     return counted;
   }
+}
+
+/** A warning when the content folder gave nothing: most likely --content names another folder (content/events). */
+function warnIfEmpty(content: string, events: number, directory: number): void {
+  if (events === 0 && directory === 0) console.error(`aula: warning: ${printable(content)}/ holds no events and no directory objects; --content names the folder that holds site.yaml, events/ and directory/`);
 }
 
 /** One warning per name that looks meant as content but is not read (content/files.ts). */
@@ -180,8 +191,9 @@ withCacheOptions(program
       process.exitCode = 1;
       return;
     }
-    if (opts.quiet) return;
     const { counts, base_url } = result.manifest;
+    warnIfEmpty(opts.content, counts.events, counts.directory);
+    if (opts.quiet) return;
     console.log(
       `built ${printable(opts.out)}/ in ${(result.ms / 1000).toFixed(2)} s: ${counts.events} events (${counts.event_list_pages} static pages), ` +
         `${counts.directory} directory objects, ${await madeFileCount(opts.out, result.files)} files; base URL ${printable(base_url)}`,
@@ -285,6 +297,7 @@ program
       process.exitCode = 1;
       return;
     }
+    warnIfEmpty(opts.content, model.events.length, model.directory.length);
     console.log(`${printable(opts.content)}/ is valid: ${model.events.length} events, ${model.directory.length} directory objects.`);
   });
 

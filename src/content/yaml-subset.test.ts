@@ -16,6 +16,8 @@ function expectAgreement(text: string): void {
   const ref = reference(text);
   expect(ref, `yaml rejects what the subset reader accepted:\n${text}`).not.toBe('error');
   expect(fast.value, text).toStrictEqual((ref as { value: unknown }).value);
+  // the keys in the same order too (toStrictEqual does not compare it)
+  expect(JSON.stringify(fast.value), text).toBe(JSON.stringify((ref as { value: unknown }).value));
   expect(fast.depth, text).toBe(depthOf(fast.value));
 }
 
@@ -177,6 +179,26 @@ describe('parseYamlSubset', () => {
       fc.property(valueArb.value, dumpOptions, (value, options) => expectAgreement(stringify(value, options))),
       { numRuns: 5_000 },
     );
+  });
+
+  it('agrees with yaml on mappings of many keys, in any order and nested', () => {
+    // (from DICTIONARY_KEYS keys on, a mapping is made as a dictionary: the same object to a reader)
+    const leaf = fc.oneof(fc.integer({ min: -1e6, max: 1e6 }), fc.boolean(), fc.constant(null), fc.string({ maxLength: 8 }), fc.constantFrom('Hörsaal 1', 'a: b', 'x # y'));
+    const key = fc.stringMatching(/^[a-z_][a-z0-9_-]{0,9}$/);
+    const small = fc.dictionary(key, leaf, { maxKeys: 4 });
+    const many = fc.dictionary(key, fc.oneof(leaf, fc.array(leaf, { maxLength: 3 }), small, fc.array(small, { maxLength: 2 })), { minKeys: 9, maxKeys: 40 });
+    const doc = fc.oneof(many, fc.array(many, { minLength: 1, maxLength: 3 }), fc.dictionary(key, many, { minKeys: 1, maxKeys: 3 }));
+    let read = 0;
+    fc.assert(
+      fc.property(doc, dumpOptions, (value, options) => {
+        const text = stringify(value, options);
+        expectAgreement(text);
+        if (parseYamlSubset(text) !== undefined) read++;
+      }),
+      { numRuns: 600 },
+    );
+    // (most are read, not declined: the dictionaries are made)
+    expect(read).toBeGreaterThan(100);
   });
 
   it('reads (rather than declines) records as `yaml` dumps them', () => {

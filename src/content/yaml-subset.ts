@@ -117,7 +117,8 @@ class SubsetParser {
 
   private mapBody(indent: number): Record<string, unknown> {
     const { text } = this;
-    const obj: Record<string, unknown> = {};
+    let obj: Record<string, unknown> = {};
+    let count = 0;
     for (;;) {
       const a = this.at[this.i];
       const e = this.end[this.i];
@@ -126,6 +127,7 @@ class SubsetParser {
       const key = keyAt(text, a, colon);
       // Duplicate keys are an error in `yaml`; keys like `null:` or `true:` are not strings.
       if (Object.hasOwn(obj, key) || key === '__proto__' || !isStringKey(key)) throw BAIL;
+      if (++count === DICTIONARY_KEYS) obj = dictionaryOf(obj);
       let v = colon + 1;
       while (v < e && text.charCodeAt(v) === 32) v++;
       if (v === e) {
@@ -238,6 +240,26 @@ class SubsetParser {
     const lines = this.text.slice(at[first] - blockIndent, end[last]).replace(indentation(blockIndent), '');
     return header === '|' ? `${lines}\n` : lines;
   }
+}
+
+/**
+ * A mapping that reaches this many keys goes on as a dictionary (a hash table). Made key by key
+ * as usual, each new order of keys is a new chain of V8 hidden classes (a map and a copy of its
+ * descriptors per key): event files leave out optional keys in so many ways that nearly every
+ * event's front matter is an order of its own, and making those classes was most of its reading.
+ * The first keys (an event's first few, a directory object's all) repeat a few orders, whose
+ * classes are made once.
+ */
+const DICTIONARY_KEYS = 9;
+
+/** A copy of `obj` made as a dictionary: the same keys in the same order, an ordinary object to a reader. */
+function dictionaryOf(obj: Record<string, unknown>): Record<string, unknown> {
+  // deleting a property other than the last one added turns an object into a dictionary, and it stays one
+  const dictionary: Record<string, unknown> = { a: 0, b: 0 };
+  delete dictionary.a;
+  delete dictionary.b;
+  for (const key in obj) dictionary[key] = obj[key];
+  return dictionary;
 }
 
 /**

@@ -55,9 +55,9 @@ describe('startDirectoryJob', () => {
   it('makes what the builders make, on a worker thread (compiled) as on this one', async () => {
     const expected: Record<string, string | Uint8Array> = { ...(await buildAutocompleteFiles(objects)), ...(await buildMiniSearchFiles(objects)) };
     const options: DirectoryJobOptions = { minisearch: true, compress: true, ...noCache };
-    // vitest runs the .ts sources, which have no worker entry: the compiled job is the one that spawns
+    // vitest runs the .ts sources, whose thread modules answer on this thread: the compiled job starts workers
     const compiled = (await import(new URL('../../../lib/pipeline/directory/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
-    for (const job of [startDirectoryJob(objects, { ...options, inThread: true }), compiled.startDirectoryJob(objects, options)]) {
+    for (const job of [startDirectoryJob(objects, options), compiled.startDirectoryJob(objects, options)]) {
       const made = await outputs(job);
       // the browser modules are bundled from the sources (.ts) or prebundled from lib/ (.js): same
       // code, not the same formatting; the indexes are the same bytes
@@ -78,17 +78,17 @@ describe('startDirectoryJob', () => {
   it('reads the files kept for the same directory instead of making them, and makes only what is missing', async () => {
     const root = tempDir('aula-dir-job-');
     roots.push(root);
-    const kept = (index: string) => outputsPath(join(root, 'cache'), join(root, 'content'), index);
+    const kept = (index: 'autocomplete' | 'minisearch') => outputsPath(join(root, 'cache'), join(root, 'content'), index);
     const key = createHash('sha256').update('the directory').digest();
     const small = objects.slice(0, 300);
-    const first = await outputs(startDirectoryJob(small, { minisearch: false, compress: false, kept, key, inThread: true }));
+    const first = await outputs(startDirectoryJob(small, { minisearch: false, compress: false, kept, key }));
     expect(first.compressed.size).toBe(0);
     // no objects at all: whatever comes back under the same key was kept
-    const again = await outputs(startDirectoryJob([], { minisearch: true, compress: false, kept, key, inThread: true }));
+    const again = await outputs(startDirectoryJob([], { minisearch: true, compress: false, kept, key }));
     expect(again.autocomplete).toEqual(first.autocomplete);
     expect(again.minisearch).toEqual(await buildMiniSearchFiles([]));
     const other = createHash('sha256').update('another directory').digest();
-    const changed = await outputs(startDirectoryJob([], { minisearch: false, compress: false, kept, key: other, inThread: true }));
+    const changed = await outputs(startDirectoryJob([], { minisearch: false, compress: false, kept, key: other }));
     expect(changed.autocomplete).toEqual(await buildAutocompleteFiles([]));
   });
 

@@ -10,14 +10,17 @@
 // thread works alone ("render data", compressNow), on a short-lived thread of their own
 // (directory-compress-worker.ts). The file is unlinked as soon as it is opened, so however the
 // process ends, killed mid-build included, nothing is left behind.
-import { Worker } from 'node:worker_threads';
+//
+// Both threads are thread modules (util/start-thread.ts): run from the TypeScript sources they
+// answer on this thread, through the same scratch file, as they do on workers once compiled.
 import type { DirectoryObject } from '../../model/types.ts';
 import type { Precompressed } from '../../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
 import { readStored, type DirectoryFiles } from './directory-outputs.ts';
 import { ScratchFile } from '../write/scratch-file.ts';
 import { readMade, type DirectoryMade, type MadeLayout } from './directory-made-file.ts';
-import { makeDirectoryFilesHeld, type DirectoryRequest } from './directory-make.ts';
+import type { DirectoryRequest } from './directory-make.ts';
+import { runOnThread, startThread, threadModule } from '../../util/start-thread.ts';
 
 export interface DirectoryJobOptions {
   minisearch: boolean;
@@ -27,8 +30,6 @@ export interface DirectoryJobOptions {
   kept: (index: 'autocomplete' | 'minisearch') => string | null;
   /** the directory's key in the build cache (null: no cache) */
   key: Buffer | null;
-  /** make the files on this thread (default: a worker, when running compiled) */
-  inThread?: boolean;
 }
 
 export interface DirectoryJob {
@@ -48,9 +49,6 @@ export interface DirectoryJob {
   compressNow(): void;
 }
 
-// A source checkout (tsx, vitest) has no loader for a .ts worker: there the job runs in-thread.
-const COMPILED = !import.meta.url.endsWith('.ts');
-
 export function startDirectoryJob(objects: readonly DirectoryObject[], options: DirectoryJobOptions): DirectoryJob {
   const paths = { autocomplete: options.kept('autocomplete'), minisearch: options.minisearch ? options.kept('minisearch') : null };
   const stored = (path: string | null) => (path !== null && options.key !== null ? readStored(path, options.key) : null);
@@ -69,10 +67,6 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
   if (!request.autocomplete && !request.minisearch) {
     const nothing = Promise.resolve<DirectoryMade>({ autocomplete: null, minisearch: null, compressed: {} });
     made = () => nothing;
-  } else if (options.inThread ?? !COMPILED) {
-    const inThread = makeDirectoryFilesHeld(objects, request);
-    inThread.catch(() => {});
-    made = () => inThread;
   } else ({ made, compressNow, cancel } = onWorker(objects, request));
   const compressedOf = (m: DirectoryMade) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c]));
   return {
@@ -96,39 +90,48 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
  */
 function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest): { made: () => Promise<DirectoryMade>; compressNow: () => void; cancel: () => void } {
   const scratch = ScratchFile.create('directory');
-  const worker = new Worker(new URL('./directory-worker.js', import.meta.url), { workerData: { objects, request, scratch: scratch?.fd ?? null } });
+  const worker = startThread(threadModule(import.meta.url, 'directory-worker'));
   let answer: WorkerAnswer | null = null;
   // the large files' twins, once asked for (compressNow) and the worker has answered: none when
   // it left none to compress. The compressing thread is started at once, in the call or in the
   // answer's event: a promise's callback would wait for this thread's next await, which "render
   // data" reaches only seconds later.
   let twinsWanted = false;
-  let compressor: Worker | null = null;
+  let compressing: Promise<MadeLayout['twins']> | null = null;
   let cancelled = false;
   let twinsMade: (twins: MadeLayout['twins']) => void = () => {};
   const twins = new Promise<MadeLayout['twins']>((resolve) => (twinsMade = resolve));
   const compress = () => {
-    if (!twinsWanted || answer === null || compressor !== null) return;
+    if (!twinsWanted || answer === null || compressing !== null) return;
     const deferred = answer.deferred;
     if (deferred.length === 0 || scratch === null || cancelled) return twinsMade([]);
     const files = answer.layout.files.filter((f) => deferred.includes(f.name));
-    compressor = new Worker(new URL('./directory-compress-worker.js', import.meta.url), { workerData: { fd: scratch.fd, files, at: answer.end } });
-    void compressedTwins(compressor).then(twinsMade);
+    // the layout entries of the twins the thread wrote; none when it failed (a full temp folder):
+    // the build's own pool then compresses those files, as it does any other
+    const message = { fd: scratch.fd, files, at: answer.end };
+    compressing = runOnThread<MadeLayout['twins']>(threadModule(import.meta.url, 'directory-compress-worker'), message, 'stopped').catch(() => []);
+    void compressing.then(twinsMade);
   };
-  // (closed only once the workers are gone: a descriptor number closed under a thread still
+  // (closed only once the threads are done: a descriptor number closed under a thread still
   // writing could be reused by the next open, and its write land there: cancel below)
   const answered = new Promise<WorkerAnswer>((resolve, reject) => {
-    worker.once('message', (made: WorkerAnswer) => {
+    // (ended once it has answered or failed: its heap, as large as the directory, is garbage)
+    worker.on('message', (made: WorkerAnswer) => {
       answer = made;
       resolve(made);
       compress();
+      void worker.terminate();
     });
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
+    worker.on('error', (e: Error) => {
+      reject(e);
+      void worker.terminate();
+    });
+    worker.on('exit', (code: number) => {
       if (answer === null) scratch?.close();
       reject(new Error(`the directory worker stopped (exit code ${code}) before it answered`));
     });
   });
+  worker.postMessage({ objects, request, scratch: scratch?.fd ?? null });
   // a build that fails before it asks for the files must not leave an unhandled rejection behind
   answered.catch(() => {});
   const compressNow = () => {
@@ -137,7 +140,8 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
   };
   const cancel = () => {
     cancelled = true;
-    void Promise.all([worker.terminate(), compressor?.terminate()]).then(() => scratch?.close());
+    // (a compression under way is let finish: a file or two, and its thread then ends)
+    void Promise.all([worker.terminate(), compressing]).then(() => scratch?.close());
   };
   let read: Promise<DirectoryMade> | undefined;
   const made = () => {
@@ -154,18 +158,6 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
  * and where the file's bytes end.
  */
 export type WorkerAnswer = { layout: MadeLayout; rest: DirectoryMade; deferred: string[]; end: number };
-
-/**
- * The layout entries of the twins the compressing thread wrote; none when it failed (a full temp
- * folder): the build's own pool then compresses those files, as it does any other.
- */
-function compressedTwins(worker: Worker): Promise<MadeLayout['twins']> {
-  return new Promise((resolve) => {
-    worker.once('message', (twins: MadeLayout['twins']) => resolve(twins));
-    worker.once('error', () => resolve([]));
-    worker.once('exit', () => resolve([]));
-  });
-}
 
 /** What the directory worker made, read back from its scratch file, which is then closed (and gone). */
 function takeMade(scratch: ScratchFile | null, answer: WorkerAnswer): DirectoryMade {

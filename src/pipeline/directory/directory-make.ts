@@ -1,6 +1,6 @@
 // The files made from the directory alone — dist/autocomplete/'s own index and module, and the
 // MiniSearch index with its options — plus the compressed twins of the large ones. A pure
-// function of its request, run on a worker thread by directory-job.ts (or in the caller's thread).
+// function of its request, run on a thread of its own by directory-job.ts (directory-worker.ts).
 //
 // One index after the other, each handed on (kept in the cache, compressed, put where it waits for
 // the build) as soon as it is made, and the objects let go of once MiniSearch has indexed them: the
@@ -12,7 +12,7 @@ import { listingOrder } from '../../store/write/index-builder.ts';
 import { compressTwins, LARGE_FILE_LEVELS, PRECOMPRESSED, sizeOf, type Precompressed } from '../../deploy/precompress.ts';
 import { TOP_LEVEL_LIMIT } from '../../server/compress.ts';
 import { store, type DirectoryFiles } from './directory-outputs.ts';
-import { intoMade, type DirectoryMade, type Group, type PutGroup } from './directory-made-file.ts';
+import type { Group, PutGroup } from './directory-made-file.ts';
 
 export interface DirectoryRequest {
   /** make autocomplete/'s own index and module */
@@ -72,11 +72,4 @@ export async function makeDirectoryFiles(source: DirectorySource, request: Direc
 /** A file the directory's job compresses itself, ahead of the build's pool (its levels are fixed; below the limit they depend on the build's whole volume). */
 function isLarge(name: string, content: string | Uint8Array): boolean {
   return PRECOMPRESSED.test(name) && sizeOf(content) > TOP_LEVEL_LIMIT;
-}
-
-/** makeDirectoryFiles' groups, held. */
-export async function makeDirectoryFilesHeld(objects: readonly DirectoryObject[], request: DirectoryRequest): Promise<DirectoryMade> {
-  const made: DirectoryMade = { autocomplete: null, minisearch: null, compressed: {} };
-  await makeDirectoryFiles({ objects }, request, intoMade(made));
-  return made;
 }

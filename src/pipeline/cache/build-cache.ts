@@ -64,11 +64,21 @@ export function defaultCacheDir(cwd = process.cwd()): string {
   }
 }
 
-/** The pack of one content folder (two sites sharing a cache folder must not evict each other). */
-export function packPath(cacheDir: string, content: string): string {
-  const id = crypto.createHash('sha256').update(resolve(content)).digest('hex').slice(0, 16);
-  return join(resolve(cacheDir), `parsed-${id}.bin`);
+/** What the build cache's files hold, as their names start, and how they end (stale-temps.ts knows them by these lists). */
+export const CACHE_KINDS = ['parsed', 'rows', 'autocomplete', 'minisearch', 'dist'] as const;
+export const CACHE_ENDINGS = ['bin', 'stat', 'json', 'events'] as const;
+const idOf = (path: string) => crypto.createHash('sha256').update(resolve(path)).digest('hex').slice(0, 16);
+
+/**
+ * A file of the build cache, `<kind>-<id>.<ending>`: of one content folder (two sites sharing a
+ * cache folder must not evict each other) and, for a dist's own files, one out folder as well.
+ */
+export function cacheFile(cacheDir: string, content: string, kind: (typeof CACHE_KINDS)[number], ending: (typeof CACHE_ENDINGS)[number], out?: string): string {
+  return join(resolve(cacheDir), `${kind}-${idOf(content)}${out === undefined ? '' : `-${idOf(out)}`}.${ending}`);
 }
+
+/** The pack of one content folder. */
+export const packPath = (cacheDir: string, content: string) => cacheFile(cacheDir, content, 'parsed', 'bin');
 
 interface Slot {
   /** the payload when held (a fresh serialization, or kept by a dev session); else in the pack */

@@ -11,10 +11,11 @@
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRunning } from '../../util/process-alive.ts';
+import { CACHE_ENDINGS, CACHE_KINDS } from './build-cache.ts';
 
 const ID = '[0-9a-f]{16}';
 const TEMPORARY = new RegExp(
-  `^(?:(?:parsed|rows|autocomplete|minisearch)-${ID}\\.(?:bin|stat)|dist-${ID}-${ID}\\.(?:json|events)|stat-probe)\\.([0-9]+)(?:-[0-9a-f]{12})?\\.tmp$`,
+  `^(?:(?:${CACHE_KINDS.join('|')})-${ID}(?:-${ID})?\\.(?:${CACHE_ENDINGS.join('|')})|stat-probe)\\.([0-9]+)(?:-[0-9a-f]{12})?\\.tmp$`,
 );
 
 /** Removes the stale temporary files of the cache folder `dir`; returns their names. */

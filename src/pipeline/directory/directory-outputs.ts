@@ -5,23 +5,17 @@
 //
 // File: AULADIR\n <identity>\n, sealed (cache-file.ts writeSealed): key (32) | v8.serialize of the files
 // Anything that does not match — another aula, a damaged file — is a miss, never trusted.
-import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { cacheIdentity, packPath } from '../cache/build-cache.ts';
+import { cacheFile, cacheIdentity } from '../cache/build-cache.ts';
 import { CACHE_FILE_MOST, readSealed, writeSealed } from '../cache/cache-file.ts';
 
-/** Files by path, as the index builders return them. */
 /** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, serialize.ts) */
 export type DirectoryFiles = Record<string, string | Uint8Array>;
 
 const head = () => `AULADIR\n${cacheIdentity()}\n`;
 
 /** Where the files of one index (`autocomplete`, `minisearch`) of one content folder are kept. */
-export function outputsPath(cacheDir: string, content: string, index: string): string {
-  const pack = packPath(cacheDir, content);
-  return join(dirname(pack), pack.slice(dirname(pack).length + 1).replace(/^parsed-/, `${index}-`));
-}
-
+export const outputsPath = (cacheDir: string, content: string, index: 'autocomplete' | 'minisearch') => cacheFile(cacheDir, content, index, 'bin');
 
 const isFiles = (v: unknown): v is DirectoryFiles =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((s) => typeof s === 'string' || s instanceof Uint8Array);

@@ -19,7 +19,7 @@ import { outputsPath } from './directory-outputs.ts';
 
 /** Starts the directory's job on `objects`, its outputs kept under `key` (null: no cache). */
 export function directoryJob(options: BuildOptions, key: Buffer | null, objects: readonly DirectoryObject[]): DirectoryJob {
-  const kept = (index: string) => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
+  const kept = (index: 'autocomplete' | 'minisearch') => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
   return startDirectoryJob(objects, { minisearch: options.minisearch !== false, compress: options.precompress !== false, kept, key });
 }
 

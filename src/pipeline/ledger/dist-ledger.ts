@@ -11,11 +11,10 @@
 // does not match, a ledger of another aula or out folder, a damaged ledger, is simply not used.
 //
 // File: AULALEDGER\n <checksum of the JSON, hex>\n <JSON> (cache-file.ts writeSealed)
-import { createHash } from 'node:crypto';
 import { linkSync, lstatSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { compressionLevels } from '../../deploy/precompress.ts';
-import { cacheIdentity, packPath } from '../cache/build-cache.ts';
+import { cacheFile, cacheIdentity } from '../cache/build-cache.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
 import { makeFolders } from '../../util/make-folders.ts';
@@ -46,11 +45,7 @@ interface LedgerFile {
 }
 
 /** The ledger of one out folder built from one content folder. */
-export function ledgerPath(cacheDir: string, content: string, out: string): string {
-  const pack = packPath(cacheDir, content);
-  const outId = createHash('sha256').update(resolve(out)).digest('hex').slice(0, 16);
-  return join(dirname(pack), pack.slice(dirname(pack).length + 1).replace(/^parsed-(.*)\.bin$/, `dist-$1-${outId}.json`));
-}
+export const ledgerPath = (cacheDir: string, content: string, out: string) => cacheFile(cacheDir, content, 'dist', 'json', out);
 
 /** A regular file's identity, or null (absent, a link, a folder). */
 export function identityOf(path: string): string | null {

@@ -20,13 +20,12 @@
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
 import { closeSync, existsSync, fstatSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEvent, type EventRows } from '../../store/format/event-rows.ts';
 import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
-import { cacheIdentity, packPath, sha256 } from '../cache/build-cache.ts';
+import { cacheFile, cacheIdentity, sha256 } from '../cache/build-cache.ts';
 import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
 import { writeAllAt, writeAllv } from '../../util/positional-io.ts';
 import { stableJson } from '../../util/stable-json.ts';
@@ -92,10 +91,7 @@ export interface RowsInProgress {
 }
 
 /** Where the rows of one content folder are kept. */
-export function rowsPath(cacheDir: string, content: string): string {
-  const pack = packPath(cacheDir, content);
-  return join(dirname(pack), pack.slice(dirname(pack).length + 1).replace(/^parsed-/, 'rows-'));
-}
+export const rowsPath = (cacheDir: string, content: string) => cacheFile(cacheDir, content, 'rows', 'bin');
 
 /** The parse key (build-cache.ts parseKey, 32 bytes) of the file an event was read from. */
 export type SourceKeyOf = (e: TextlessEvent) => Uint8Array;

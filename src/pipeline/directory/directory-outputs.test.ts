@@ -3,14 +3,24 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { createHash } from 'node:crypto';
-import { directoryFiles, outputsPath } from './directory-outputs.ts';
+import { outputsPath, readStored, store, type DirectoryFiles } from './directory-outputs.ts';
 
 const roots: string[] = [];
 afterEach(() => roots.splice(0).forEach(removeDir));
 
 const keyOf = (name: string) => createHash('sha256').update(name).digest();
 
-describe('directoryFiles', () => {
+/** `make()`'s files, or the stored ones when `key` is the one they were made of: as the directory job reads and keeps them. */
+async function directoryFiles(path: string | null, key: Buffer | null, make: () => Promise<DirectoryFiles>): Promise<DirectoryFiles> {
+  if (path === null || key === null) return make();
+  const stored = readStored(path, key);
+  if (stored) return stored;
+  const made = await make();
+  store(path, key, made);
+  return made;
+}
+
+describe('directory outputs', () => {
   it('makes the files once per directory, and again after any change or damage', async () => {
     const root = tempDir('aula-dir-out-');
     roots.push(root);

@@ -36,13 +36,3 @@ export function readStored(path: string, key: Buffer): DirectoryFiles | null {
 export function store(path: string, key: Buffer, files: DirectoryFiles): void {
   writeSealed(path, head(), [key, serialize(files)]);
 }
-
-/** `make()`'s files, or the stored ones when `key` (the directory) is the one they were made of. */
-export async function directoryFiles(path: string | null, key: Buffer | null, make: () => Promise<DirectoryFiles>): Promise<DirectoryFiles> {
-  if (path === null || key === null) return make();
-  const stored = readStored(path, key);
-  if (stored) return stored;
-  const made = await make();
-  store(path, key, made);
-  return made;
-}

@@ -49,10 +49,7 @@ export class StagedDist {
   data(rel: string, content: Content, later?: Map<string, Content>): void {
     const digest = digestOf(content);
     this.digests.set(rel, digest);
-    if (this.ledger?.reuse(rel, this.staging, { sha: digest.sha256 }, null)) this.reused.files++;
-    else if (later) later.set(rel, content);
-    else writeFiles(this.staging, new Map([[rel, content]]));
-    this.written.set(rel, { sha: digest.sha256 });
+    this.file(rel, content, digest.sha256, later);
   }
 
   /**
@@ -67,9 +64,10 @@ export class StagedDist {
     return true;
   }
 
-  /** Writes (or links, proven by `sha`) a file whose SHA-256 is known. */
-  file(rel: string, content: Content, sha: string): void {
+  /** Writes (or links, proven by `sha`) a file whose SHA-256 is known; `later`: as data's. */
+  file(rel: string, content: Content, sha: string, later?: Map<string, Content>): void {
     if (this.ledger?.reuse(rel, this.staging, { sha }, null)) this.reused.files++;
+    else if (later) later.set(rel, content);
     else writeFiles(this.staging, new Map([[rel, content]]));
     this.written.set(rel, { sha });
   }

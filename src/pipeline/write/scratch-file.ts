@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { unlinkQuietly } from '../cache/cache-file.ts';
 
 export class ScratchFile {
   private closed = false;
@@ -29,11 +30,8 @@ export class ScratchFile {
       unlinkSync(path);
     } catch {
       closeSync(fd);
-      try {
-        unlinkSync(path);
-      } catch {
-        // made by this process, left empty: nothing more can be done here
-      }
+      // made by this process, left empty: where this fails too, nothing more can be done here
+      unlinkQuietly(path);
       return null;
     }
     return new ScratchFile(fd);

@@ -109,7 +109,7 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
     // the layout entries of the twins the thread wrote; none when it failed (a full temp folder):
     // the build's own pool then compresses those files, as it does any other
     const message = { fd: scratch.fd, files, at: answer.end };
-    compressing = runOnThread<MadeLayout['twins']>(threadModule(import.meta.url, 'directory-compress-worker'), message, 'stopped').catch(() => []);
+    compressing = runOnThread<MadeLayout['twins']>(threadModule(import.meta.url, 'directory-compress-worker'), message, "the directory's compressing thread stopped").catch(() => []);
     void compressing.then(twinsMade);
   };
   // (closed only once the threads are done: a descriptor number closed under a thread still

@@ -38,6 +38,26 @@ describe('startThread', () => {
     await thread.terminate();
   });
 
+  it('ends a thread whose module answers once by itself, its answer heard before its end', async () => {
+    const once = threadModule(import.meta.url, 'start-thread-once-fixture');
+    process.env.AULA_THREADS = 'worker';
+    const thread = startThread(once);
+    const heard: unknown[] = [];
+    const ended = new Promise<void>((resolve) => {
+      thread.on('message', (a: unknown) => heard.push(a));
+      thread.on('exit', (code: number) => {
+        heard.push(`exit ${code}`);
+        resolve();
+      });
+    });
+    thread.postMessage(1);
+    // never terminated: it ends by itself
+    await ended;
+    expect(heard).toEqual([2, 'exit 0']);
+    // and a single run of it resolves with the answer, not with "stopped"
+    expect(await runOnThread(once, 7, 'stopped')).toBe(8);
+  });
+
   it('runs one message to its answer, on a worker under AULA_THREADS=worker', async () => {
     expect(await runOnThread(fixture, 9, 'stopped')).toEqual({ answer: 10, mainThread: true });
     process.env.AULA_THREADS = 'worker';

@@ -17,6 +17,12 @@ import { Worker } from 'node:worker_threads';
 /** What a thread module exports. */
 export interface ThreadModule<M, A> {
   answer(message: M): A | Promise<A>;
+  /**
+   * true: the thread answers one message and then ends by itself, its heap given back at once —
+   * not when the caller's thread next turns its event loop to hear the answer and terminate it,
+   * which a build's main thread may do only seconds later
+   */
+  once?: boolean;
 }
 
 /** The part of a Worker the build uses: a thread to post messages to and hear answers from. */

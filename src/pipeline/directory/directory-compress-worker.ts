@@ -16,3 +16,6 @@ export function answer({ fd, files, at }: { fd: number; files: MadeLayout['files
   }
   return twins;
 }
+
+/** (the thread ends once it has answered: its heap, as large as the directory, goes with it) */
+export const once = true;

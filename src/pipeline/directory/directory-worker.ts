@@ -21,3 +21,6 @@ export async function answer(message: { objects: readonly DirectoryObject[] | nu
   await makeDirectoryFiles(source, message.request, writer.put, deferred);
   return { layout: writer.layout, rest: writer.rest, deferred: deferred ?? [], end: writer.end };
 }
+
+/** (the thread ends once it has answered: its heap, as large as the directory, goes with it) */
+export const once = true;

@@ -114,3 +114,6 @@ export async function answer({ previous, jobs }: { previous: PreviousParts; jobs
   await writer.close();
   return result;
 }
+
+/** (the thread ends once it has answered, its heap given back at once: util/start-thread.ts) */
+export const once = true;

@@ -21,3 +21,6 @@ export function searchIndexBeside(rows: EventRows): Promise<Uint8Array> {
   const job: SearchJob = { lines: rows.lineBytes, starts: rows.starts };
   return runOnThread<Uint8Array>(threadModule(import.meta.url, 'search-thread'), job, "the search index's thread stopped");
 }
+
+/** (the thread ends once it has answered, its heap given back at once: util/start-thread.ts) */
+export const once = true;

@@ -93,10 +93,16 @@ class LocalThread extends EventEmitter implements Thread {
     });
   }
 
+  /**
+   * Ends it as a worker's terminate does, once the answer being made has returned: an answer cannot
+   * be stopped on this thread, and whoever waits for the end (to close a file the answer writes to)
+   * must not go on while it still runs.
+   */
   async terminate(): Promise<number> {
     if (!this.ended) {
       this.ended = true;
-      setImmediate(() => this.emit('exit', 1));
+      await this.queue;
+      this.emit('exit', 1);
     }
     return 1;
   }

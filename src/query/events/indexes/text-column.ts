@@ -72,12 +72,14 @@ export class TextColumn {
     const { words, counts, starts } = lists;
     const found: number[] = [];
     let postings = 0;
+    let longest = 0;
     for (let w = 0; w < words.length; w++) {
       const word = words.at(w);
       work.add(textCost(word.length + key.length));
       if (word.includes(key)) {
         found.push(w);
         postings += counts[w];
+        if (counts[w] > longest) longest = counts[w];
       }
     }
     if (found.length === 0) return EMPTY;
@@ -86,7 +88,8 @@ export class TextColumn {
     // the union, in a bit set over the values (which holds no id past them, whatever a list says)
     work.add(postings * WORK.posting);
     const bits = new Int32Array(bitmapWords(this.valueCount));
-    const ids = new Uint32Array(Math.max(...found.map((w) => counts[w])));
+    // (the longest list's length counted above: a spread of every word found would pass too many arguments)
+    const ids = new Uint32Array(longest);
     for (const w of found) {
       readVarints(lists.lists(starts[w], starts[w + 1]), 0, counts[w], ids);
       for (let i = 0; i < counts[w]; i++) bits[ids[i] >>> 5] |= 1 << (ids[i] & 31);

@@ -34,8 +34,11 @@ const FIRST_IN_PARTS = NOT_TEXTS.filter((i) => !TRIGRAMS.includes(i) && !(i >= T
 export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): TextColumnData {
   const s = Sections.of(bytes, F);
   const decoded = s.byteLength(TEXT_SECTION.values) + s.byteLength(TEXT_SECTION.folded);
+  // the word lists, which only an edge isolate reads, count for neither side
+  let wordBytes = 0;
+  for (let i = TEXT_SECTION.words; i < TEXT_SECTION.words + WORD_SECTIONS; i++) wordBytes += s.byteLength(i);
   // (read per need, the strings are decoded one by one from the file's bytes, which stay held)
-  const copied = fault === undefined && decoded * 2 > bytes.byteLength;
+  const copied = fault === undefined && decoded * 2 > bytes.byteLength - wordBytes;
   const own = <T extends Sectioned>(a: T): T => (copied ? (a.slice() as T) : a);
   // every section but the strings' texts, read now (a file read in parts fetches them in one round;
   // a text when a string of it is first asked for, the trigram lists when a lookup first uses them)

@@ -19,10 +19,10 @@ export interface CacheLimits {
 
 /**
  * 32 MB bounds what the cache can add to a server process (bench/results.md, "Memory"). The
- * entries bound small answers apart: at 2,000 a cache of autocomplete answers (2–4 KiB each)
- * held an eighth of its bytes while a type-ahead's distinct queries came and went; at 8,192 they
- * fill about the same 32 MB that ~650 event pages do. An entry's own objects (headers, key) are
- * not counted in its bytes: ~1 KB of heap each, ~8 MB at most.
+ * count of entries bounds small answers apart: it is high enough that small answers (autocomplete,
+ * a few KiB each) fill about the bytes that event pages do, rather than a small share of them
+ * while a type-ahead's distinct queries come and go. An entry's own objects (headers, key) are not
+ * counted in its bytes: about a KiB of heap each, so the count bounds them too.
  */
 export const DEFAULT_CACHE_LIMITS: CacheLimits = { entries: 8_192, bytes: 32 * 1024 * 1024 };
 

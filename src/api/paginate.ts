@@ -70,8 +70,8 @@ export const ENVELOPE_CLOSE = Buffer.from(']}');
 /**
  * The envelope around results serialized already: one buffer the size of the answer, each result
  * copied in once. On the page pool (store/read/page-buffers.ts): the server gives it back once
- * written, and its answer cache takes it over as it is, counted as the block it holds — a slice of
- * Buffer.allocUnsafe's shared 8 KiB slab, kept by the cache, held the whole slab uncounted.
+ * written, and its answer cache takes it over as it is, counted as the block it holds (a slice of
+ * Buffer.allocUnsafe's shared 8 KiB slab, kept by the cache, would hold the whole slab uncounted).
  */
 export function joinResults(open: Buffer, results: readonly Uint8Array[]): Buffer {
   let total = open.length + ENVELOPE_CLOSE.length + Math.max(0, results.length - 1);

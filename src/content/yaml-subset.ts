@@ -246,7 +246,7 @@ class SubsetParser {
  * A mapping that reaches this many keys goes on as a dictionary (a hash table). Made key by key
  * as usual, each new order of keys is a new chain of V8 hidden classes (a map and a copy of its
  * descriptors per key): event files leave out optional keys in so many ways that nearly every
- * event's front matter is an order of its own, and making those classes was most of its reading.
+ * event's front matter is an order of its own, and making those classes would be most of its reading.
  * The first keys (an event's first few, a directory object's all) repeat a few orders, whose
  * classes are made once.
  */

@@ -17,5 +17,4 @@ export function answer({ fd, files, at }: { fd: number; files: MadeLayout['files
   return twins;
 }
 
-/** (the thread ends once it has answered: its heap, as large as the directory, goes with it) */
-export const once = true;
+export const once = true; // the thread ends after its answer, its heap with it (util/start-thread.ts)

@@ -115,17 +115,13 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
   // (closed only once the threads are done: a descriptor number closed under a thread still
   // writing could be reused by the next open, and its write land there: cancel below)
   const answered = new Promise<WorkerAnswer>((resolve, reject) => {
-    // (ended once it has answered or failed: its heap, as large as the directory, is garbage)
+    // (it ends by itself once it has answered or thrown: its module answers once)
     worker.on('message', (made: WorkerAnswer) => {
       answer = made;
       resolve(made);
       compress();
-      void worker.terminate();
     });
-    worker.on('error', (e: Error) => {
-      reject(e);
-      void worker.terminate();
-    });
+    worker.on('error', reject);
     worker.on('exit', (code: number) => {
       if (answer === null) scratch?.close();
       reject(new Error(`the directory worker stopped (exit code ${code}) before it answered`));

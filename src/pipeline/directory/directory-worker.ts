@@ -22,5 +22,4 @@ export async function answer(message: { objects: readonly DirectoryObject[] | nu
   return { layout: writer.layout, rest: writer.rest, deferred: deferred ?? [], end: writer.end };
 }
 
-/** (the thread ends once it has answered: its heap, as large as the directory, goes with it) */
-export const once = true;
+export const once = true; // the thread ends after its answer, its heap with it (util/start-thread.ts)

@@ -115,5 +115,4 @@ export async function answer({ previous, jobs }: { previous: PreviousParts; jobs
   return result;
 }
 
-/** (the thread ends once it has answered, its heap given back at once: util/start-thread.ts) */
-export const once = true;
+export const once = true; // the thread ends after its answer, its heap with it (util/start-thread.ts)

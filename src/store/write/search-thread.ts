@@ -22,5 +22,4 @@ export function searchIndexBeside(rows: EventRows): Promise<Uint8Array> {
   return runOnThread<Uint8Array>(threadModule(import.meta.url, 'search-thread'), job, "the search index's thread stopped");
 }
 
-/** (the thread ends once it has answered, its heap given back at once: util/start-thread.ts) */
-export const once = true;
+export const once = true; // the thread ends after its answer, its heap with it (util/start-thread.ts)

@@ -96,7 +96,7 @@ function corsOrigins(value: string): string {
 async function reportProblems(problems: readonly Problem[], wrote = true): Promise<void> {
   const [only] = problems;
   // the content folder itself missing or unreadable: one line naming it, not a position in a file
-  if (problems.length === 1 && only.key === '' && /^(?:the content folder|cannot list the content folder)/.test(only.message)) {
+  if (problems.length === 1 && only.folder) {
     console.error(`aula: ${printable(only.file)}: ${only.message}`);
     return;
   }

@@ -7,6 +7,7 @@
 // named `x.yaml` would block the read forever). File names that are not valid UTF-8 are read
 // through their raw bytes and shown with `\xNN` escapes.
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type BigIntStats, type Dirent, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { Problem } from './problems.ts';
 import { editDistance } from './fields.ts';
@@ -146,6 +147,21 @@ function listFolder(folder: string | Buffer): Entry[] {
     const path = Buffer.concat([bytes, separator, d.name]);
     return { dirent: d, name, path: name.exact && typeof folder === 'string' ? path.toString() : path };
   });
+}
+
+/**
+ * The content folder listed, or why it cannot be (missing, not a folder, unreadable): the one
+ * wording `aula build`, `check` and `dev` give.
+ */
+export async function listContentFolder(dir: string): Promise<{ files: ContentFiles } | { folderProblem: string }> {
+  const info = await stat(dir).catch(() => null);
+  if (!info) return { folderProblem: 'the content folder does not exist' };
+  if (!info.isDirectory()) return { folderProblem: 'the content folder is not a folder' };
+  try {
+    return { files: await findContentFiles(dir) };
+  } catch (e) {
+    return { folderProblem: `cannot list the content folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+  }
 }
 
 /** Content files by kind, as sorted paths relative to `dir` with forward slashes. */

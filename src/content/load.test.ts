@@ -14,13 +14,13 @@ describe('loadContent', () => {
     const dir = join(await contentFolder({}), 'nope');
     expect(await loadContent(dir)).toEqual({
       model: null,
-      problems: [{ file: dir, line: 1, column: 1, key: '', message: 'the content folder does not exist' }],
+      problems: [{ file: dir, line: 1, column: 1, key: '', message: 'the content folder does not exist', folder: true }],
     });
   });
 
   it('reports a content folder that is a file', async () => {
     const file = join(await contentFolder({ 'x.txt': '' }), 'x.txt');
-    expect((await loadContent(file)).problems).toEqual([{ file, line: 1, column: 1, key: '', message: 'the content folder is not a folder' }]);
+    expect((await loadContent(file)).problems).toEqual([{ file, line: 1, column: 1, key: '', message: 'the content folder is not a folder', folder: true }]);
   });
 
   it('reads an empty folder as an empty model', async () => {

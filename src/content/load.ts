@@ -1,13 +1,12 @@
 // loadContent: a content folder in, a validated Model or every problem with it out.
 import type { BigIntStats } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Category, DirectoryObject, Event, Model, PageNode, Site } from '../model/types.ts';
 import { isValidZone } from '../time/zone.ts';
 import { readCategory } from './categories.ts';
 import { checkDirectory, parseDirectoryFile } from './directory.ts';
 import { checkEvents, parseEventFile } from './events.ts';
-import { findContentFiles, readContentFile, type ContentFiles } from './files.ts';
+import { listContentFolder, readContentFile, type ContentFiles } from './files.ts';
 import { indexById } from './ids.ts';
 import { readMedia, resolveMediaFiles, type MediaSource } from './media.ts';
 import { checkPages, readPage } from './page-tree.ts';
@@ -64,16 +63,9 @@ export interface Loaded {
 }
 
 export async function loadContent(dir: string, options: LoadOptions = {}): Promise<Loaded> {
-  const folderProblem = (message: string) => ({ model: null, problems: [{ file: dir, line: 1, column: 1, key: '', message }] });
-  const info = await stat(dir).catch(() => null);
-  if (!info) return folderProblem('the content folder does not exist');
-  if (!info.isDirectory()) return folderProblem('the content folder is not a folder');
-  let files: ContentFiles;
-  try {
-    files = await findContentFiles(dir);
-  } catch (e) {
-    return folderProblem(`cannot list the content folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
+  const listed = await listContentFolder(dir);
+  if ('folderProblem' in listed) return { model: null, problems: [{ file: dir, line: 1, column: 1, key: '', message: listed.folderProblem, folder: true }] };
+  const { files } = listed;
   const problems: Problem[] = [...files.problems];
   const { cache } = options;
   const collect = <T>(all: Iterable<Parsed<T>>): Sourced<T>[] => {

@@ -11,6 +11,8 @@ export interface Problem {
   /** dotted path of the offending key inside its object (`related_media[1].media`); '' for the file */
   key: string;
   message: string;
+  /** the content folder itself cannot be read (`file` is the folder): no position in a file */
+  folder?: true;
 }
 
 /** `file:line:column key: message`, escaped for a terminal (file names may hold any character). */

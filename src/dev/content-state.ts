@@ -10,10 +10,9 @@
 // and every file in it parsed again: a link's text changes when its target does, under a name
 // the watcher never reports.
 import { realpathSync, lstatSync, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Model, Site } from '../model/types.ts';
-import { findContentFiles, type ContentFiles } from '../content/files.ts';
+import { listContentFolder, type ContentFiles } from '../content/files.ts';
 import {
   assembleModel, eventParser, eventsKind, extraSiteProblems, parseContentFile, PARSERS, zoneOf,
   type ParseCache, type ParsedRecords,
@@ -200,18 +199,9 @@ export class ContentState {
 
   /** The walk, or null with `folderProblem` set when the folder itself cannot be read. */
   private async walk(): Promise<ContentFiles | null> {
-    this.folderProblem = null;
-    const info = await stat(this.dir).catch(() => null);
-    if (!info) this.folderProblem = 'the content folder does not exist';
-    else if (!info.isDirectory()) this.folderProblem = 'the content folder is not a folder';
-    else {
-      try {
-        return await findContentFiles(this.dir);
-      } catch (e) {
-        this.folderProblem = `cannot list the content folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
-      }
-    }
-    return null;
+    const listed = await listContentFolder(this.dir);
+    this.folderProblem = 'folderProblem' in listed ? listed.folderProblem : null;
+    return 'files' in listed ? listed.files : null;
   }
 
   /** Validates everything kept, as loadContent does: the model, or every problem. */

@@ -138,7 +138,7 @@ async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock,
     return {
       ...result,
       // as a whole load counts them: files taken without a parse, rows not rendered, files linked
-      cache: { hits: loaded.contentFiles - loaded.parsed, misses: loaded.parsed, corrupt: 0, foreign: false },
+      cache: { hits: loaded.contentFiles - loaded.parsed - (loaded.directory?.files ?? 0), misses: loaded.parsed, corrupt: 0, foreign: false },
       reuse: { rows: { reused: rendered.eventCount - rows, rendered: rows, corrupt: 0 }, pages: dist.reused.pages, files: dist.reused.files },
       patch: { taken: true, removed: loaded.removed, documents },
     };

@@ -208,7 +208,8 @@ describe('patch build', () => {
     expect(run.result.ok).toBe(false);
     expect(problemsOf(run.result).join('\n')).toMatch(/directory\/repeat\.yaml:.* id/);
 
-    // back as before, over the last good build: the first build's indexes, kept under the same key, are taken
+    // back as before, over the last good build: taken over it, its indexes made again (the cache keeps
+    // one directory output, the one stored for the edited text) and the dist a clean build's
     unlinkSync(join(content, 'directory/repeat.yaml'));
     write(dir[0], before);
     run = await buildBoth();

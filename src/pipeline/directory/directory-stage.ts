@@ -23,7 +23,7 @@ export function directoryJob(options: BuildOptions, key: Buffer | null, objects:
   return startDirectoryJob(objects, { minisearch: options.minisearch !== false, compress: options.precompress !== false, kept, key });
 }
 
-export type DirectoryStage = { job: DirectoryJob; count: number };
+export type DirectoryStage = { job: DirectoryJob; count: number; files: number };
 
 /**
  * The directory read again over the prior: its `files` parsed and checked as a whole load does,
@@ -47,5 +47,5 @@ export function directoryStage(options: BuildOptions, files: readonly string[]):
   if (issues.length > 0) refuse('the directory has problems');
   const job = directoryJob(options, inputsKeyOf('directory', inputs), records.map((r) => r.value).sort(compareDirectory));
   job.compressNow();
-  return { job, count: records.length };
+  return { job, count: records.length, files: files.length };
 }

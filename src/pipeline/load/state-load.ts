@@ -139,7 +139,7 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
   }
   if (previous.files[DATA_FILES.categories]?.sha256 !== ledger.entry(DATA_FILES.categories)!.sha) refuse("categories.json is not the manifest's");
   const publicFiles = previous.public_files ?? refuse('no public files');
-  for (const rel of Object.keys(publicFiles).filter((r) => sameDirectory && r.startsWith(`${AUTOCOMPLETE_DIR}/`))) {
+  for (const rel of sameDirectory ? Object.keys(publicFiles).filter((r) => r.startsWith(`${AUTOCOMPLETE_DIR}/`)) : []) {
     if (ledger.entry(rel)?.sha !== publicFiles[rel] || !ledger.proves(rel, publicFiles[rel])) refuse(`${rel} is not proven`);
   }
   const known = new Set<string>([...eventPartFiles(previous), ...eventOffsetsFiles(previous), ...Object.values(DATA_FILES), ...COLUMN_FILES, AUTOCOMPLETE_DATA_FILE, MEDIA_FILES_INDEX]);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDev, type DevServer } from '../src/dev/dev.ts';
 import { lockPath } from '../src/pipeline/out-folder/lock.ts';
+import { browserModule } from '../src/store/write/browser-modules.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { EVENTUALLY, removeDir, request, tempDir, writeContent } from './helpers.ts';
 
@@ -91,6 +92,9 @@ describe('aula dev public files', () => {
     const waiting = await request(`${dev.url}/autocomplete/minisearch.json`);
     expect([waiting.status, waiting.headers.get('retry-after'), waiting.headers.get('cache-control')]).toEqual([503, '1', 'no-store']);
     expect(waiting.json().detail).toMatch(/retry/);
+    // MiniSearch's options module is the same in every build (bundled, not made of the directory)
+    const options = await request(`${dev.url}/autocomplete/minisearch-options.js`);
+    expect([options.status, options.text]).toEqual([200, await browserModule('minisearchOptions')]);
 
     rmSync(lockPath(out));
     await dev.settled();

@@ -32,7 +32,7 @@ import { MemoryBuild } from './memory-build.ts';
 import { DistWriter, type WriteResult } from './dist-writer.ts';
 import { memoryPublicFiles } from './public-files.ts';
 import type { PublicSource } from '../server/static-files.ts';
-import { browserModule } from '../store/write/browser-modules.ts';
+import { browserModule, type BrowserModuleName } from '../store/write/browser-modules.ts';
 
 export interface DevOptions {
   content: string;
@@ -125,18 +125,21 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   /** the directory version of each generation asked to be written, and of the one dist/ holds (-1: not known) */
   const directoryOf = new Map<number, number>();
   let writtenDirectory = -1;
-  // the browser module of dist/autocomplete/ is the same in every build: made once, beside the first build
-  let autocompleteModule: string | null = null;
-  browserModule('autocomplete').then(
-    (text) => void (autocompleteModule = text),
-    (e: unknown) => log(`making autocomplete/autocomplete.js failed: ${describeFailure(e)}; it is served once written`),
-  );
+  // the browser modules of dist/autocomplete/ are the same in every build: read once, beside the first build
+  const modules: Record<BrowserModuleName, string | null> = { autocomplete: null, minisearchOptions: null };
+  for (const name of Object.keys(modules) as BrowserModuleName[]) {
+    browserModule(name).then(
+      (text) => void (modules[name] = text),
+      (e: unknown) => log(`making the browser module ${name} failed: ${describeFailure(e)}; it is served once written`),
+    );
+  }
   const publicFiles = (build: Served): PublicSource =>
     memoryPublicFiles({
       dataset: build.dataset,
       media: build.media,
       index: build.index,
-      module: () => autocompleteModule,
+      module: () => modules.autocomplete,
+      optionsModule: () => modules.minisearchOptions,
       directoryWritten: () => writtenDirectory === build.directory,
       out,
     });

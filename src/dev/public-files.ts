@@ -4,9 +4,10 @@
 // - events.ics and openapi.json are the API core's own answers (the build's DOCUMENTS), made on
 //   their first request; the schemas are the build's constant ones;
 // - autocomplete/'s index and module (and their hashed twins) from the index the memory build
-//   holds; the rest of autocomplete/ (the MiniSearch files, every compressed twin) is made from the
-//   directory alone, so dist/'s are this build's when the directory is the one written there, and
-//   answered 503 (Retry-After) until the writer has written it otherwise;
+//   holds, and MiniSearch's options module (the same in every build); the rest of autocomplete/
+//   (minisearch.json, every compressed twin) is made from the directory alone, so dist/'s are
+//   this build's when the directory is the one written there, and answered 503 (Retry-After)
+//   until the writer has written it otherwise;
 // - the media files straight from the content folder, by the served model's media list.
 import { lstatSync, realpathSync } from 'node:fs';
 import { bodyBuffer } from '../api/body.ts';
@@ -18,6 +19,7 @@ import { distPublicSource, type PublicSource } from '../server/static-files.ts';
 import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../store/format/dist-paths.ts';
 import { MEDIA_FILES_INDEX, mediaFilesText } from '../store/format/public-files.ts';
 import { hashedAutocompleteFiles } from '../store/write/hashed-files.ts';
+import { MINISEARCH_OPTIONS_FILE } from '../store/write/minisearch/build.ts';
 import { DOCUMENTS } from '../pipeline/write/manifest-of.ts';
 import { mediaFilesOf } from '../pipeline/write/media-copies.ts';
 
@@ -28,6 +30,8 @@ export interface ServedBuild {
   index: string;
   /** dist/autocomplete/autocomplete.js (null while it is being bundled) */
   module: () => string | null;
+  /** dist/autocomplete/minisearch-options.js (null while it is being bundled) */
+  optionsModule: () => string | null;
   /** whether dist/ holds this build's directory (its directory-only files are then this build's) */
   directoryWritten: () => boolean;
   out: string;
@@ -74,6 +78,8 @@ export function memoryPublicFiles(build: ServedBuild): PublicSource {
     if (!rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) return null;
     const name = rel.slice(AUTOCOMPLETE_DIR.length + 1);
     if (name === AUTOCOMPLETE_INDEX_FILE) return Buffer.from(build.index);
+    const options = name === MINISEARCH_OPTIONS_FILE ? build.optionsModule() : null;
+    if (options !== null) return Buffer.from(options);
     const module = build.module();
     if (name === AUTOCOMPLETE_MODULE_FILE) return module === null ? 'pending' : Buffer.from(module);
     if (module === null) return 'pending';

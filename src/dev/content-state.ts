@@ -10,7 +10,7 @@
 // and every file in it parsed again: a link's text changes when its target does, under a name
 // the watcher never reports.
 import { realpathSync, lstatSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { Model, Site } from '../model/types.ts';
 import { listContentFolder, type ContentFiles } from '../content/files.ts';
 import {
@@ -59,6 +59,8 @@ export class ContentState {
   private listing: Listing = { site: [], pages: [], categories: [], media: [], events: [], directory: [], problems: [], raw: new Map(), linked: false };
   private readonly parsed = new Map<Kind, Map<string, Parsed<unknown>>>(KINDS.map((k) => [k, new Map()]));
   private zone = 'UTC';
+  /** the files the media records of the last good model name, relative to the folder */
+  private mediaFiles: ReadonlySet<string> = new Set();
   /** a problem with the folder itself (gone, not a folder, cannot be listed): nothing else is known */
   private folderProblem: string | null = null;
   /** set when the watcher failed: the next update reads everything again */
@@ -162,6 +164,21 @@ export class ContentState {
     return true;
   }
 
+  /**
+   * Whether a path the watcher reported is part of the content as a build reads it: a content
+   * file, a folder in a content folder (one moved in or away comes named alone), or a file a media
+   * record names. The scratch files of an editor's save (`x___jb_tmp___`, `x.new`) are none of these.
+   */
+  isContent(path: string): boolean {
+    if (kindOf(path) !== null || this.holdsKnown(path) || this.mediaFiles.has(path)) return true;
+    if (!inContentFolder(path)) return false;
+    try {
+      return lstatSync(join(this.dir, path)).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
   /** Whether a known content file lies under `folder`. */
   private holdsKnown(folder: string): boolean {
     const prefix = `${folder}/`;
@@ -220,8 +237,23 @@ export class ContentState {
       records[kind] = out;
     }
     const parsed = { ...records, site: this.site() } as unknown as ParsedRecords;
-    return assembleModel(this.dir, this.listing.raw, parsed, problems);
+    const result = await assembleModel(this.dir, this.listing.raw, parsed, problems);
+    if (result.model) this.mediaFiles = mediaFilesOf(this.dir, result.model);
+    return result;
   }
+}
+
+/** The files `model`'s media records name (each checked to be a file inside `dir`), relative to `dir`. */
+function mediaFilesOf(dir: string, model: Model): Set<string> {
+  const files = new Set<string>();
+  let root: string;
+  try {
+    root = realpathSync(dir);
+  } catch {
+    return files;
+  }
+  for (const m of model.media.values()) if (m.source !== undefined) files.add(relative(root, m.source).split(sep).join('/'));
+  return files;
 }
 
 /** A path that could hold content files: the walk reads the top folders media/, events/, directory/ and what is below them. */

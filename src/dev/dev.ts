@@ -79,9 +79,12 @@ interface Served {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function describeChanges(changed: readonly string[]): string {
-  const shown = changed.slice(0, 5).join(', ');
-  return changed.length > 5 ? `${shown} and ${changed.length - 5} more` : shown;
+/** The content files among the changed paths (state.isContent), at most five named; the rest only counted. */
+function describeChanges(changed: readonly string[], isContent: (path: string) => boolean): string {
+  const content = changed.filter(isContent);
+  if (content.length === 0) return `${plural(changed.length, 'file')} that ${changed.length === 1 ? 'is' : 'are'} not content`;
+  const shown = content.slice(0, 5).join(', ');
+  return content.length > 5 ? `${shown} and ${content.length - 5} more` : shown;
 }
 
 /**
@@ -255,7 +258,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     while (pending.size > 0 && !closed) {
       const changed = [...pending].sort();
       pending.clear();
-      log(`changed: ${printable(describeChanges(changed))}`);
+      log(`changed: ${printable(describeChanges(changed, (path) => state.isContent(path)))}`);
       const build = await buildInMemory(changed, false);
       if (build && !closed) await served(build);
     }

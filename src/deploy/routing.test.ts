@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { negotiate } from '../api/negotiate.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { JSON_ACCEPT, staticPages } from './static-pages.ts';
-import { netlifyHeaders, netlifyRedirects, nginxConfig, vercelConfig } from './routing.ts';
+import { netlifyHeaders, netlifyRedirects, nginxConfig, vercelConfig, VERCEL_SOURCE_MAX } from './routing.ts';
 
 function manifest(baseUrl = 'https://events.example.org', events = 45, limit = 20): Manifest {
   return {
@@ -55,6 +55,31 @@ const PUBLIC = {
   ],
 };
 
+interface VercelConfig {
+  headers?: { source: string; headers: { key: string; value: string }[] }[];
+}
+
+/**
+ * A vercel.json `source` as Vercel matches it (path-to-regexp, strict and case-sensitive): the
+ * named groups `:name(pattern)` these rules use, the rest literal.
+ */
+const sources = new Map<string, RegExp>();
+function vercelSource(source: string): RegExp {
+  const known = sources.get(source);
+  if (known) return known;
+  const parts = source.split(/(:[a-z]+\([^()]*\))/);
+  const regex = new RegExp(`^${parts.map((p, i) => (i % 2 ? p.slice(p.indexOf('(')) : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
+  sources.set(source, regex);
+  return regex;
+}
+
+/** The media headers Vercel sends at `path`: every matching rule's, in order. */
+function vercelHeadersAt(config: VercelConfig, path: string): [string, string][] {
+  return (config.headers ?? [])
+    .filter((h) => h.source.includes('/media/') && vercelSource(h.source).test(path))
+    .flatMap((h) => h.headers.map(({ key, value }) => [key, value] as [string, string]));
+}
+
 describe('public files on static hosts', () => {
   it('Netlify rewrites media URLs to their files, and public files under the base path', () => {
     const rules = netlifyRedirects(manifest('https://example.org/api'), UPSTREAM, PUBLIC).split('\n');
@@ -64,6 +89,25 @@ describe('public files on static hosts', () => {
     expect(rules.findIndex((r) => r.includes('media/9'))).toBeLessThan(rules.findIndex((r) => r.startsWith('/api/v1/*')));
     // at the root, dist/ is published where the public files' URLs are
     expect(netlifyRedirects(manifest(), UPSTREAM, PUBLIC)).not.toContain('/events.ics');
+  });
+
+  it('Vercel has a media header rule per set of headers, not per file: its routes are capped (2,048)', () => {
+    const types = ['image/png', 'application/pdf', 'image/svg+xml'];
+    const media = Array.from({ length: 3000 }, (_, i) => ({ id: 100_000 + 7 * i, file: `cms/media/${100_000 + 7 * i}/f.${['png', 'pdf', 'svg'][i % 3]}`, mimetype: types[i % 3] }));
+    for (const base of ['https://example.org/api', undefined]) {
+      const config = JSON.parse(vercelConfig(manifest(base), UPSTREAM, ['format'], { files: [], media }));
+      const rules = config.headers.filter((h: { source: string }) => h.source.includes('/media/'));
+      // 3 sets of headers, at the URL and the file (one source when they share the root), each
+      // split where a source would pass Vercel's 4,096 characters: 6,000 rules before
+      expect(rules.length, base).toBeLessThanOrEqual(base ? 12 : 6);
+      for (const rule of rules) expect(rule.source.length).toBeLessThanOrEqual(VERCEL_SOURCE_MAX);
+      const prefix = base ? '/api' : '';
+      for (const [i, m] of media.entries()) {
+        const headers: [string, string][] = [['Content-Type', m.mimetype], ['X-Content-Type-Options', 'nosniff'], ...(i % 3 === 2 ? [['Content-Security-Policy', 'sandbox'] as [string, string]] : [])];
+        expect(vercelHeadersAt(config, `${prefix}/cms/media/${m.id}/`), m.file).toEqual(headers);
+        expect(vercelHeadersAt(config, `/${m.file}`), m.file).toEqual(headers);
+      }
+    }
   });
 
   it('Vercel rewrites the same', () => {
@@ -89,8 +133,9 @@ describe('public files on static hosts', () => {
     }
     expect(netlify.filter((l) => l.includes('Content-Security-Policy'))).toHaveLength(6);
     const vercel = JSON.parse(vercelConfig(manifest('https://example.org/api'), UPSTREAM, ['format'], files));
-    const mediaHeaders = vercel.headers.filter((h: { source: string }) => h.source.includes('/media/'));
-    expect(mediaHeaders).toEqual(expected.map(({ path, headers }) => ({ source: path, headers: headers.map(([key, value]) => ({ key, value })) })));
+    for (const { path, headers } of expected) expect(vercelHeadersAt(vercel, path), path).toEqual(headers);
+    // a path of no media file gets none of them
+    for (const path of ['/api/cms/media/1/', '/api/cms/media/77/', '/cms/media/70/logo.png', '/api/cms/media/7']) expect(vercelHeadersAt(vercel, path), path).toEqual([]);
     // no media file of those types: no sandbox at all
     const plain = { files: PUBLIC.files, media: PUBLIC.media.slice(0, 2) };
     expect(netlifyHeaders(manifest(), plain)).not.toContain('Content-Security-Policy');

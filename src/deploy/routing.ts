@@ -6,7 +6,7 @@ import { DEFAULT_CACHE_CONTROL } from '../defaults.ts';
 import { baseHeaders } from '../api/respond.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { JSON_ACCEPT, NO_ACCEPT, staticPages, upstreamOrigin } from './static-pages.ts';
-import { IMMUTABLE_CACHE_CONTROL, IMMUTABLE_FILE_NAMES, isImmutableFile, isScriptedMediaType, MEDIA_SANDBOX, mediaPath, PUBLIC_FILE_NAMES, PUBLIC_TYPES, type MediaFile } from '../store/format/public-files.ts';
+import { IMMUTABLE_CACHE_CONTROL, IMMUTABLE_FILE_NAMES, isImmutableFile, isScriptedMediaType, MEDIA_DIR, MEDIA_SANDBOX, mediaHeaders, mediaPath, PUBLIC_FILE_NAMES, PUBLIC_TYPES, type MediaFile } from '../store/format/public-files.ts';
 
 /** The public files of a dist/ besides the event pages: what the rules route to files. */
 export interface PublicFiles {
@@ -215,19 +215,63 @@ const isScripted = (m: MediaFile) => isScriptedMediaType(m.mimetype);
 const SCRIPTABLE_NAME = /\.(?:x?html?|xht|shtml|xml|xslt?|svgz?|mht(?:ml)?)$/i;
 
 /**
- * The headers a static host must send with each media file, at its URL and at the file's own path
- * in dist/ (which the host publishes too), as `aula serve` sends them (mediaHeaders): the type the
- * build gives it, not the one the host's extension table would (a `.htm` file aula types
- * application/octet-stream is text/html there), no sniffing, and the sandbox for a document a
- * browser runs scripts in. The host does not know the type a rewritten path is answered with; the
- * build does.
+ * The headers a static host must send with a media file, at its URL and at the file's own path in
+ * dist/ (which the host publishes too): `aula serve`'s (mediaHeaders) but its Cache-Control, which
+ * stays the host's. The type is the one the build gives it, not the one the host's extension
+ * table would (a `.htm` file aula types application/octet-stream is text/html there): the host
+ * does not know the type a rewritten path is answered with; the build does. The sandbox goes with
+ * a document a browser runs scripts in, by the build's type or by the host's reading of the name.
  */
+function hostMediaHeaders(m: MediaFile): [string, string][] {
+  const { 'Cache-Control': _hosts, ...headers } = mediaHeaders(m.mimetype, '');
+  if (SCRIPTABLE_NAME.test(m.file)) headers[MEDIA_SANDBOX.name] = MEDIA_SANDBOX.value;
+  return Object.entries(headers);
+}
+
+/** Per media file, its URL and its file's path with its headers (hostMediaHeaders): Netlify's rules cannot match a list of ids. */
 function mediaRules(prefix: string, publicFiles: PublicFiles): { path: string; headers: [string, string][] }[] {
   return publicFiles.media.flatMap((m) => {
-    const headers: [string, string][] = [['Content-Type', m.mimetype], ['X-Content-Type-Options', 'nosniff']];
-    if (isScripted(m) || SCRIPTABLE_NAME.test(m.file)) headers.push([MEDIA_SANDBOX.name, MEDIA_SANDBOX.value]);
+    const headers = hostMediaHeaders(m);
     return [mediaPath(prefix, m.id), `/${m.file}`].map((path) => ({ path, headers }));
   });
+}
+
+/**
+ * The longest `source` vercel.json takes (its schema's maxLength); a rule of more ids is split.
+ * Vercel counts every rewrite and header rule of a deployment against one cap (2,048 routes), so
+ * the media files' headers go by the few header sets there are, not by the file.
+ */
+export const VERCEL_SOURCE_MAX = 4096;
+
+/**
+ * Vercel header rules for the media files: one per set of headers (the type, and the sandbox),
+ * matching the URL and the file of every id that has it (`:id(7|9)`, split where a source would
+ * pass VERCEL_SOURCE_MAX), at the URL below the base path and at the file at the root.
+ */
+function vercelMediaRules(prefix: string, publicFiles: PublicFiles): { source: string; headers: [string, string][] }[] {
+  const groups = new Map<string, { headers: [string, string][]; ids: number[] }>();
+  for (const m of publicFiles.media) {
+    const headers = hostMediaHeaders(m);
+    const key = JSON.stringify(headers);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { headers, ids: [] }));
+    group.ids.push(m.id);
+  }
+  const bases = [...new Set([`${prefix}/${MEDIA_DIR}/`, `/${MEDIA_DIR}/`])];
+  const room = VERCEL_SOURCE_MAX - Math.max(...bases.map((b) => b.length)) - ':id()/:file(.*)'.length;
+  const rules: { source: string; headers: [string, string][] }[] = [];
+  for (const { headers, ids } of groups.values()) {
+    ids.sort((a, b) => a - b);
+    for (let from = 0; from < ids.length; ) {
+      let to = from + 1;
+      let length = String(ids[from]).length;
+      while (to < ids.length && length + 1 + String(ids[to]).length <= room) length += 1 + String(ids[to++]).length;
+      const alternatives = ids.slice(from, to).join('|');
+      for (const base of bases) rules.push({ source: `${base}:id(${alternatives})/:file(.*)`, headers });
+      from = to;
+    }
+  }
+  return rules;
 }
 
 /**
@@ -325,7 +369,7 @@ export function vercelConfig(manifest: Manifest, upstream: string, knownParams: 
   );
   const headers = [
     ...publicFiles.files.filter(isImmutableFile).map((rel) => ({ source: `${pages.prefix}/${rel}`, headers: [{ key: 'Cache-Control', value: IMMUTABLE_CACHE_CONTROL }] })),
-    ...mediaRules(pages.prefix, publicFiles).map(({ path, headers: list }) => ({ source: path, headers: list.map(([key, value]) => ({ key, value })) })),
+    ...vercelMediaRules(pages.prefix, publicFiles).map(({ source, headers: list }) => ({ source, headers: list.map(([key, value]) => ({ key, value })) })),
   ];
   return `${JSON.stringify({ $schema: 'https://openapi.vercel.sh/vercel.json', rewrites, ...(headers.length ? { headers } : {}) }, null, 2)}\n`;
 }

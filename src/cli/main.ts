@@ -10,7 +10,7 @@ import { describeFailure } from '../util/failure.ts';
 import { tolerateClosedReader } from './closed-output.ts';
 import { printable } from '../util/printable.ts';
 import { isHeaderValue } from '../util/header-value.ts';
-import { basePathProblem, canonicalBaseUrl, isOriginOnly, PLAIN_BASE_PATH, plainBasePath } from '../util/base-path.ts';
+import { basePathProblem, canonicalBaseUrl, isOriginOnly } from '../util/base-path.ts';
 import { parseDuration } from '../util/duration.ts';
 import { DistError, parseManifest } from '../store/format/manifest.ts';
 import { AULA_VERSION } from '../version.ts';
@@ -62,7 +62,6 @@ function absoluteUrl(value: string): string {
     throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. https://example.org/api');
   }
   if (u.username !== '' || u.password !== '') throw new InvalidArgumentError('expected no user name or password in the URL: the dist would publish them');
-  if (plainBasePath(u) === null) throw new InvalidArgumentError(`its path may hold only ${PLAIN_BASE_PATH} (the host rules the build writes cannot hold others)`);
   const problem = basePathProblem(value, u);
   if (problem !== null) throw new InvalidArgumentError(`expected a URL links can carry: ${problem}`);
   return canonicalBaseUrl(u);

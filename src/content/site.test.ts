@@ -22,7 +22,7 @@ describe('site.yaml', () => {
   it('reports a base_url whose path the host rules cannot hold (it passed check, and failed the build at its end)', async () => {
     for (const url of ['http://x/a b', 'https://example.org/%7Bx%7D', 'https://example.org/a%zz']) {
       const { lines: out } = await load({ 'site.yaml': `base_url: "${url}"\n` });
-      expect(out).toEqual([`site.yaml:1:11 base_url: its path may hold only letters, digits and . _ ~ / - (the host rules the build writes cannot hold others), got ${JSON.stringify(url)}`]);
+      expect(out).toEqual([`site.yaml:1:11 base_url: expected a URL links can carry, got ${JSON.stringify(url)}: its path may hold only letters, digits and . _ ~ / - (the host rules the build writes cannot hold others)`]);
     }
     expect((await loadModel({ 'site.yaml': 'base_url: https://example.org/my_site.v2/~x-y/\n' })).site.base_url).toBe('https://example.org/my_site.v2/~x-y');
   });

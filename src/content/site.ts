@@ -1,7 +1,7 @@
 // site.yaml: the site-wide settings.
 import type { Site } from '../model/types.ts';
 import { isValidZone } from '../time/zone.ts';
-import { basePathProblem, PLAIN_BASE_PATH, plainBasePath } from '../util/base-path.ts';
+import { basePathProblem } from '../util/base-path.ts';
 import type { Fields } from './fields.ts';
 import { describeValue } from './problems.ts';
 import { SITE } from './shapes.ts';
@@ -45,8 +45,6 @@ function baseUrl(f: Fields): string {
     f.problem('base_url', `expected an absolute http:// or https:// URL, got ${describeValue(text)}`);
   } else if (url.search !== '' || url.hash !== '' || text.includes('?') || text.includes('#')) {
     f.problem('base_url', `expected an origin and optional path without query or fragment, got ${describeValue(text)}`);
-  } else if (plainBasePath(url) === null) {
-    f.problem('base_url', `its path may hold only ${PLAIN_BASE_PATH} (the host rules the build writes cannot hold others), got ${describeValue(text)}`);
   } else {
     const why = basePathProblem(text, url);
     if (why !== null) f.problem('base_url', `expected a URL links can carry, got ${describeValue(text)}: ${why}`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeBaseUrl } from '../pipeline/run.ts';
 import { basePathProblem, canonicalBaseUrl } from './base-path.ts';
+import { load } from '../content/test-folder.ts';
 
 const problem = (text: string) => basePathProblem(text, new URL(text));
 
@@ -17,7 +18,7 @@ describe('basePathProblem: what the URL parser lets through and links would carr
 
   it('refuses a %-escape as written, where links and host rules would name different paths, and spaces around the URL', () => {
     for (const bad of ['http://a.example/a%2F..', 'http://a.example/%41', 'http://a.example/a%2e', 'http://a.example/caf%C3%A9', 'http://a.example/café']) {
-      expect(problem(bad), bad).toBe('its path may hold only letters, digits and . _ ~ / -');
+      expect(problem(bad), bad).toBe('its path may hold only letters, digits and . _ ~ / - (the host rules the build writes cannot hold others)');
     }
     expect(problem(' https://a.example ')).toBe('spaces around the URL');
     expect(() => normalizeBaseUrl('http://127.0.0.1:1/a%2F..')).toThrow(/^base URL http:\/\/127\.0\.0\.1:1\/a%2F\.\.: its path may hold only/);
@@ -41,5 +42,14 @@ describe('canonicalBaseUrl, and normalizeBaseUrl the build uses', () => {
   it('refuses what basePathProblem refuses, in one line naming the URL', () => {
     expect(() => normalizeBaseUrl('http://a.example/../x')).toThrow(/^base URL http:\/\/a\.example\/\.\.\/x: a \.\. path segment$/);
     expect(() => normalizeBaseUrl('ftp://a.example')).toThrow(/must be http or https/);
+  });
+});
+
+describe('site.yaml says what basePathProblem says', () => {
+  it('gives its reason for every URL it refuses, in one form', async () => {
+    for (const url of ['http://x/a b', 'https://example.org/%7Bx%7D', 'https://example.org/a%zz', 'http://a.example//x', 'http://a.example/api/../x', 'http://a.example:0']) {
+      const { lines: out } = await load({ 'site.yaml': `base_url: "${url}"\n` });
+      expect(out).toEqual([`site.yaml:1:11 base_url: expected a URL links can carry, got ${JSON.stringify(url)}: ${problem(url)}`]);
+    }
   });
 });

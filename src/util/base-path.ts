@@ -7,7 +7,7 @@
 const PLAIN = /^[A-Za-z0-9._~/-]*$/;
 
 /** The characters allowed, as a message says them. */
-export const PLAIN_BASE_PATH = 'letters, digits and . _ ~ / -';
+const PLAIN_BASE_PATH = 'letters, digits and . _ ~ / -';
 
 /**
  * The base URL's path without trailing slashes; null when it holds anything else. A %-escape is
@@ -24,7 +24,8 @@ export function plainBasePath(url: URL): string | null {
  * normalizes away: port 0 (no server listens there), and a path with an empty segment (`//`),
  * a `.` or `..` segment (also %-escaped) or a backslash, which links would carry as written; and
  * a path with other characters than PLAIN's (a %-escape too), which the host rules cannot hold.
- * Null when nothing is.
+ * Null when nothing is. The one check of a base URL's path: site.yaml, --base-url and the build
+ * say what it returns.
  */
 export function basePathProblem(text: string, url: URL): string | null {
   // the URL parser drops them; the path below is read from the text as written
@@ -42,7 +43,7 @@ export function basePathProblem(text: string, url: URL): string | null {
     }
     if (decoded === '.' || decoded === '..') return `a ${decoded} path segment`;
   }
-  if (plainBasePath(url) === null) return `its path may hold only ${PLAIN_BASE_PATH}`;
+  if (plainBasePath(url) === null) return `its path may hold only ${PLAIN_BASE_PATH} (the host rules the build writes cannot hold others)`;
   return null;
 }
 

@@ -55,6 +55,29 @@ describe('the command line', () => {
     expect(built.err).not.toContain('holds no events');
   });
 
+  it('says in one line, exit 1, what is wrong with a file given where a folder belongs, and with a dist it cannot read', () => {
+    const file = join(content, 'site.yaml');
+    const oneLine = (r: ReturnType<typeof aula>, line: string | RegExp, what: string) => {
+      expect(r.code, what).toBe(1);
+      expect(r.err.split('\n'), what).toEqual([typeof line === 'string' ? line : expect.stringMatching(line), '']);
+    };
+    // the build went on without a cache, and said nothing
+    for (const cache of [file, join(file, 'sub')]) {
+      oneLine(aula('build', '--content', content, '--out', join(root, 'never'), '--cache', cache), `error: option '--cache <dir>' argument '${cache}' is invalid. expected a folder, but ${file} is a file`, cache);
+    }
+    oneLine(aula('dev', '--content', content, '--cache', file, '--port', '0'), /^error: option '--cache <dir>' argument '.*' is invalid\. expected a folder/, 'dev --cache');
+    expect(existsSync(join(root, 'never'))).toBe(false);
+    // (said "no such folder")
+    oneLine(aula('dev', '--content', file, '--port', '0'), `aula: --content ${file}: not a folder`, 'dev --content');
+    // (node's own message, and an "unexpected error" with half a JSON.parse message)
+    oneLine(aula('nginx', '--dist', file), `aula: ${join(file, 'manifest.json')}: a part of the path is a file, not a folder [ENOTDIR]; build first with \`aula build\``, 'nginx --dist');
+    const broken = join(root, 'broken-dist');
+    writeContent(broken, { 'manifest.json': readFileSync(join(dist, 'manifest.json'), 'utf8'), 'data/media-files.json': 'nope\n' });
+    oneLine(aula('nginx', '--dist', broken), `aula: ${join(broken, 'data/media-files.json')}: not the media files' index (not valid JSON); build again with \`aula build\``, 'nginx media index');
+    // (an "unexpected error" from the config writer)
+    oneLine(aula('nginx', '--dist', dist, '--root', '/srv/a"b'), /^error: option '--root <dir>' argument '\/srv\/a"b' is invalid\. expected a path without " \\ \$ or a line break/, 'nginx --root');
+  });
+
   it('shows durations as they are written, not in milliseconds', () => {
     const help = aula('serve', '--help').out.replace(/\s+/g, ' ');
     expect(help).toContain('(default: 30s)');

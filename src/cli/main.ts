@@ -2,11 +2,11 @@
 // Each command imports what it needs when it runs: `serve` should not pay at start-up for the
 // content loader, Markdown, YAML and the build.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { readFileSync, writeSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, statSync, writeSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Problem } from '../content/problems.ts';
 import { DEFAULT_CACHE_CONTROL, DEFAULT_UPSTREAM } from '../defaults.ts';
-import { describeFailure } from '../util/failure.ts';
+import { causeOf, describeFailure } from '../util/failure.ts';
 import { tolerateClosedReader } from './closed-output.ts';
 import { printable } from '../util/printable.ts';
 import { isHeaderValue } from '../util/header-value.ts';
@@ -72,6 +72,31 @@ function upstream(value: string): string {
   // checked here, not after the whole build (where it was an "unexpected error")
   if (!isOriginOnly(new URL(url))) throw new InvalidArgumentError('expected an origin only, e.g. http://127.0.0.1:8000: the host rules pass the request path on unchanged');
   return url;
+}
+
+/** A folder given to `--cache`: not a file, nor below one (the build would go on without a cache, and say nothing). */
+function cacheFolder(value: string): string {
+  let at = resolve(value);
+  for (;;) {
+    let info;
+    try {
+      info = statSync(at);
+    } catch {
+      // not there (yet): the build makes it; a parent may still be a file
+      const parent = dirname(at);
+      if (parent === at) return value;
+      at = parent;
+      continue;
+    }
+    if (info.isDirectory()) return value;
+    throw new InvalidArgumentError(`expected a folder, but ${printable(at === resolve(value) ? value : at)} is a file`);
+  }
+}
+
+/** `aula nginx --root`: a folder nginx can read from a quoted string (deploy/routing.ts nginxString refuses `"`, `\`, `$` and line breaks). */
+function nginxRoot(value: string): string {
+  if (/["\\$\n\r]/.test(resolve(value))) throw new InvalidArgumentError('expected a path without " \\ $ or a line break, which nginx would read as quoting, an escape or a variable');
+  return value;
 }
 
 function corsOrigins(value: string): string {
@@ -146,7 +171,7 @@ function withCacheOptions(cmd: Command, cacheHelp: string, noCacheHelp: string):
     given.add(name);
     if (given.size === 2) cmd.error("error: option '--cache <dir>' cannot be used with option '--no-cache'", { exitCode: 1 });
   };
-  return cmd.option('--cache <dir>', cacheHelp).option('--no-cache', noCacheHelp).on('option:cache', note('cache')).on('option:no-cache', note('no-cache'));
+  return cmd.option('--cache <dir>', cacheHelp, cacheFolder).option('--no-cache', noCacheHelp).on('option:cache', note('cache')).on('option:no-cache', note('no-cache'));
 }
 
 withCacheOptions(program
@@ -257,7 +282,7 @@ program
   .command('nginx')
   .description('print the nginx include files (the http {} parts: maps and upstream; the server {} part) for a built dist/; see docs/deploying.md')
   .option('--dist <dir>', 'built folder', 'dist')
-  .option('--root <dir>', 'where dist/ is on the nginx host: prints the `set $aula_root` line for the server part')
+  .option('--root <dir>', 'where dist/ is on the nginx host: prints the `set $aula_root` line for the server part', nginxRoot)
   .option('--upstream <url>', 'the aula server as nginx reaches it', upstream, DEFAULT_UPSTREAM)
   .action(async (opts: { dist: string; root?: string; upstream: string }) => {
     const { nginxSnippets } = await import('../deploy/routing-files.ts');
@@ -266,12 +291,18 @@ program
       try {
         return readFileSync(join(opts.dist, rel), 'utf8');
       } catch (e) {
-        const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : (e as Error).message;
+        const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : causeOf(e);
         throw new DistError(`${join(opts.dist, rel)}: ${why}; build first with \`aula build\``);
       }
     };
     const manifest = parseManifest(read('manifest.json'), join(opts.dist, 'manifest.json'));
-    const media = parseMediaFiles(read(MEDIA_FILES_INDEX));
+    let media;
+    try {
+      media = parseMediaFiles(read(MEDIA_FILES_INDEX));
+    } catch (e) {
+      if (e instanceof DistError) throw e;
+      throw new DistError(`${join(opts.dist, MEDIA_FILES_INDEX)}: not the media files' index (${e instanceof SyntaxError ? 'not valid JSON' : causeOf(e)}); build again with \`aula build\``);
+    }
     console.log(nginxSnippets(manifest, opts.upstream, { files: [], media }, opts.root === undefined ? undefined : resolve(opts.root)));
   });
 

@@ -101,13 +101,13 @@ async function freePort(host: string, port: number): Promise<number> {
 
 /** Throws one line unless `content` is a folder: dev waits for a fix to the content, not for the folder to appear. */
 function checkContentFolder(content: string, shown: string): void {
-  let folder = false;
+  let folder: boolean | null = null;
   try {
     folder = statSync(content).isDirectory();
   } catch {
     // said below
   }
-  if (!folder) throw new ServeError(`--content ${printable(shown)}: no such folder`);
+  if (!folder) throw new ServeError(`--content ${printable(shown)}: ${folder === false ? 'not a folder' : 'no such folder'}`);
 }
 
 export async function startDev(options: DevOptions): Promise<DevServer> {

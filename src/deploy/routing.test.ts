@@ -329,6 +329,24 @@ describe('vercelConfig', () => {
     expect(config.rewrites).toHaveLength(4);
   });
 
+  it('splits the offsets of a large site over rules whose condition Vercel takes (at most 4,096 characters)', () => {
+    // 100,000 events: 4,999 further pages, ~30,000 characters of offsets in one condition before
+    const large = JSON.parse(vercelConfig(manifest(undefined, 100_000), UPSTREAM, []));
+    const rules = large.rewrites.filter((r: { has?: { key: string }[] }) => r.has?.some((h) => h.key === 'offset'));
+    expect(rules.length).toBeGreaterThan(1);
+    expect(rules.length).toBeLessThanOrEqual(10);
+    const matched = new Map<string, number>();
+    for (const rule of rules) {
+      const value: string = rule.has.find((h: { key: string }) => h.key === 'offset').value;
+      expect(value.length).toBeLessThanOrEqual(VERCEL_SOURCE_MAX);
+      const offset = new RegExp(value);
+      for (let o = 0; o <= 100_020; o += 10) if (offset.test(String(o))) matched.set(String(o), (matched.get(String(o)) ?? 0) + 1);
+    }
+    // every page's offset, each by one rule, and nothing else
+    expect([...matched.keys()]).toEqual(Array.from({ length: 4999 }, (_, i) => String(20 * (i + 1))));
+    expect(new Set(matched.values())).toEqual(new Set([1]));
+  });
+
   it('has no page rule for further pages when there are none', () => {
     const one = JSON.parse(vercelConfig(manifest(undefined, 5), UPSTREAM, []));
     expect(one.rewrites.map((r: { destination: string }) => r.destination)).toEqual(['/v1/cms/event/index.json', '/v1/cms/event/index.json', `${UPSTREAM}/v1/:path`]);

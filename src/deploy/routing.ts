@@ -237,11 +237,28 @@ function mediaRules(prefix: string, publicFiles: PublicFiles): { path: string; h
 }
 
 /**
- * The longest `source` vercel.json takes (its schema's maxLength); a rule of more ids is split.
- * Vercel counts every rewrite and header rule of a deployment against one cap (2,048 routes), so
- * the media files' headers go by the few header sets there are, not by the file.
+ * The longest `source`, and `has` value, vercel.json takes (its schema's maxLength): a list of
+ * values alternated in one is split over as few rules as hold it. Vercel counts every rewrite and
+ * header rule of a deployment against one cap (2,048 routes), so lists go into alternations, not
+ * a rule per value.
  */
 export const VERCEL_SOURCE_MAX = 4096;
+
+/** `values` joined by `|`, in as few alternations as there are when each may have `room` characters. */
+function alternations(values: readonly (number | string)[], room: number): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const value of values) {
+    const text = String(value);
+    if (current !== '' && current.length + 1 + text.length > room) {
+      out.push(current);
+      current = '';
+    }
+    current = current === '' ? text : `${current}|${text}`;
+  }
+  if (current !== '') out.push(current);
+  return out;
+}
 
 /**
  * Vercel header rules for the media files: one per set of headers (the type, and the sandbox),
@@ -261,14 +278,8 @@ function vercelMediaRules(prefix: string, publicFiles: PublicFiles): { source: s
   const room = VERCEL_SOURCE_MAX - Math.max(...bases.map((b) => b.length)) - ':id()/:file(.*)'.length;
   const rules: { source: string; headers: [string, string][] }[] = [];
   for (const { headers, ids } of groups.values()) {
-    ids.sort((a, b) => a - b);
-    for (let from = 0; from < ids.length; ) {
-      let to = from + 1;
-      let length = String(ids[from]).length;
-      while (to < ids.length && length + 1 + String(ids[to]).length <= room) length += 1 + String(ids[to++]).length;
-      const alternatives = ids.slice(from, to).join('|');
+    for (const alternatives of alternations(ids.sort((a, b) => a - b), room)) {
       for (const base of bases) rules.push({ source: `${base}:id(${alternatives})/:file(.*)`, headers });
-      from = to;
     }
   }
   return rules;
@@ -352,10 +363,11 @@ export function vercelConfig(manifest: Manifest, upstream: string, knownParams: 
   const missing = (...names: string[]): VercelCondition[] => [...[...names, ...others].map((key) => ({ type: 'query' as const, key })), notJson];
   const limit: VercelCondition = { type: 'query', key: 'limit', value: `^${pages.limit}$` };
   const rewrites: VercelRewrite[] = [];
-  if (pages.offsets.length > 0) {
+  // a site of more than about 700 pages has its offsets in several rules (VERCEL_SOURCE_MAX)
+  for (const offsets of alternations(pages.offsets, VERCEL_SOURCE_MAX - '^(?<offset>)$'.length)) {
     rewrites.push({
       source: pages.listPath,
-      has: [limit, { type: 'query', key: 'offset', value: `^(?<offset>${pages.offsets.join('|')})$` }],
+      has: [limit, { type: 'query', key: 'offset', value: `^(?<offset>${offsets})$` }],
       missing: missing(),
       destination: pages.further(':offset'),
     });

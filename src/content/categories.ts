@@ -8,7 +8,8 @@ const C = CATEGORY.fields;
 
 export function readCategory(f: Fields): Category {
   const category: Category = { id: idOrNaN(f.read(C.id)), title: f.read(C.title) ?? '' };
-  // The shape is open: every other key is the category's own; `extra` alone is ignored.
-  for (const [key, value] of f.rest()) category[key] = value;
+  // The shape is open: every other key is the category's own; `extra` alone is ignored. Defined,
+  // not assigned: a key named `__proto__` is then a key like any other, not the prototype.
+  for (const [key, value] of f.rest()) Object.defineProperty(category, key, { value, enumerable: true, writable: true, configurable: true });
   return category;
 }

@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { BLOCK_BYTES, BLOCKED_FILE_BYTES, blockCount, digestOf, parseManifest, sumsOfBlocks, type FileDigest } from '../../store/format/manifest.ts';
 import { FileNeeded } from '../../store/read/per-need.ts';
 import { readTextColumn } from '../../store/read/text-column.ts';
+import { readInParts } from '../../store/read/sections.ts';
+import { HEADER_BYTES, SECTION_ENTRY_BYTES } from '../../store/format/sections.ts';
+import { TEXT_SECTION } from '../../store/format/text-column-file.ts';
 import { buildTextColumn, textColumnFile } from '../../store/write/text-column.ts';
 import { BlockMismatch, FileParts, parsePartKey } from './file-parts.ts';
 import { decodeIndex } from '../../store/format/autocomplete-index.ts';
@@ -67,6 +70,44 @@ describe('a file read in parts', () => {
     expect(one).toBe(values[1234]);
     const { value: folded } = await inParts(parts, file, () => column.folded!.at(77));
     expect(folded).toBe(whole.folded!.at(77));
+  });
+
+  it("a word lookup reads none of the bytes of the row map and the orders; each is read when first used, as the file read whole gives it, and found damaged then", async () => {
+    const rows = 3000;
+    const values = Array.from({ length: rows }, (_, i) => `Kurs ${i} über Herz ${'y'.repeat(i % 40)} Zahl${i % 97}`);
+    const file = textColumnFile(buildTextColumn(values, { folded: true, trigramBudget: () => 1 << 20 }), 0);
+    const section = (i: number): [number, number] => {
+      const view = new DataView(file.buffer, file.byteOffset + HEADER_BYTES + i * SECTION_ENTRY_BYTES, SECTION_ENTRY_BYTES);
+      return [view.getUint32(0, true), view.getUint32(0, true) + view.getUint32(4, true)];
+    };
+    const later = [TEXT_SECTION.rowValue, TEXT_SECTION.byValue, TEXT_SECTION.byFolded].map(section);
+    const read = (bytes: Uint8Array) => {
+      const asked: [number, number][] = [];
+      const standIn = readInParts(new Uint8Array(bytes.byteLength), { need: (ranges) => void asked.push(...ranges.map(([a, b]) => [a, b] as [number, number])), at: (a, b) => bytes.subarray(a, b) });
+      return { column: readTextColumn(standIn, rows, fault), asked };
+    };
+    const touches = (asked: [number, number][], [start, end]: [number, number]) => asked.some(([a, b]) => a < end && b > start);
+    const { column, asked } = read(file);
+    expect(column.words).not.toBeNull();
+    const words = column.words!;
+    const found = Array.from({ length: words.words.length }, (_, w) => w).filter((w) => words.words.at(w).includes('herz'));
+    expect(found.length).toBeGreaterThan(0);
+    words.need(found.map((w) => [words.starts[w], words.starts[w + 1]] as const));
+    for (const range of later) expect(touches(asked, range)).toBe(false);
+    // read when first used: each asked for then, and as the file read whole has it
+    const whole = readTextColumn(file, rows);
+    expect([...column.rowValue]).toEqual([...whole.rowValue]);
+    expect(touches(asked, later[0])).toBe(true);
+    expect([...column.byValue]).toEqual([...whole.byValue]);
+    expect([...column.byFolded!]).toEqual([...whole.byFolded!]);
+    expect(column.at(17)).toBe(values[17]);
+    for (const range of later) expect(touches(asked, range)).toBe(true);
+    // a value order that names a value the column does not have: refused when first read, by the fault
+    const damaged = file.slice();
+    new DataView(damaged.buffer, section(TEXT_SECTION.byValue)[0], 4).setUint32(0, rows * 10, true);
+    const { column: bad } = read(damaged);
+    expect(() => bad.byValue).toThrow('a text column file whose value order point outside it');
+    expect(() => readTextColumn(damaged, rows)).toThrow('a text column file whose value order point outside it');
   });
 
   it('refuses a block that fails its checksum, and reads none of it', async () => {

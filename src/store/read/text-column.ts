@@ -5,8 +5,9 @@
 // rest is copied out instead, so that the file's bytes, all decoded, are not held beside the strings.
 // Read per need (`fault` given), each string is decoded alone when first asked for (string-table.ts):
 // an answer decodes the values it checks, not the column's text. Read in parts (an edge isolate),
-// the trigram lists are fetched when a lookup first uses them, and the word lists (word-lists.ts)
-// are read: `icontains` answered from them needs neither the text nor the trigrams.
+// the trigram lists, the row → value map and the orders are fetched when a lookup first uses
+// them, and the word lists (word-lists.ts) are read: `icontains` answered from them needs neither
+// the text, the trigrams nor the sections it does not read.
 import type { TextColumnData } from '../format/text-column-file.ts';
 import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, TEXT_SECTION } from '../format/text-column-file.ts';
 import { bitmapWords } from '../format/bitmap.ts';
@@ -27,8 +28,13 @@ const TRIGRAMS = sectionsFrom(TEXT_SECTION.trigrams, TRIGRAM_SECTIONS);
 const WORDS_HEAD = sectionsFrom(TEXT_SECTION.words, WORD_SECTIONS - 1);
 const WORD_LISTS = TEXT_SECTION.words + WORD_SECTIONS - 1;
 const NOT_TEXTS = sectionsFrom(0, F.sections).filter((i) => i !== TEXT_SECTION.values && i !== TEXT_SECTION.folded);
-/** read in parts: what a column's first use reads (not the texts, the trigram lists or the word lists) */
-const FIRST_IN_PARTS = NOT_TEXTS.filter((i) => !TRIGRAMS.includes(i) && !(i >= TEXT_SECTION.words));
+/**
+ * read in parts, the sections a lookup may not need: the row → value map (a test of given rows), the
+ * orders (a prefix or exact lookup); each is fetched when first read, not with the column
+ */
+const LATER_IN_PARTS: readonly number[] = [TEXT_SECTION.rowValue, TEXT_SECTION.byValue, TEXT_SECTION.byFolded];
+/** read in parts: what a column's first use reads (not the texts, the trigram lists, the word lists or LATER_IN_PARTS) */
+const FIRST_IN_PARTS = NOT_TEXTS.filter((i) => !TRIGRAMS.includes(i) && !(i >= TEXT_SECTION.words) && !LATER_IN_PARTS.includes(i));
 
 /** `fault`: the column is read per need; what a string list that does not fit its text throws when first read. */
 export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): TextColumnData {
@@ -48,26 +54,57 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
   const [rowCount, valueCount, nonNullRows, , coverage] = s.meta(TEXT_SECTION.header, 5);
   check(rowCount === rows, F, `of ${rowCount} rows, not the ${rows} of the event list`);
   check(Number.isInteger(valueCount) && valueCount >= 0 && Number.isInteger(nonNullRows) && nonNullRows <= rows, F, 'whose header is not a count of values and rows');
-  const rowValue = own(s.i32(TEXT_SECTION.rowValue, 'row values', rows));
-  checkWithin(rowValue, valueCount, F, 'whose rows name values it does not have');
+  /** a section read now, or (read in parts) when first used: found damaged then, named as damage found at load is */
+  const later = <T>(section: number, read: () => T): (() => T) => {
+    if (!s.inParts) {
+      const value = read();
+      return () => value;
+    }
+    return once(() => {
+      s.need([section]);
+      try {
+        return read();
+      } catch (e) {
+        if (e instanceof FormatError && fault !== undefined) throw fault(e.message);
+        throw e;
+      }
+    });
+  };
+  const rowValue = later(TEXT_SECTION.rowValue, () => {
+    const a = own(s.i32(TEXT_SECTION.rowValue, 'row values', rows));
+    checkWithin(a, valueCount, F, 'whose rows name values it does not have');
+    return a;
+  });
   const valueRowStart = own(s.u32(TEXT_SECTION.valueRowStart, 'value lists', valueCount + 1));
   checkStarts(valueRowStart, nonNullRows, F, 'value lists');
   const valueRows = own(s.u32(TEXT_SECTION.valueRows, 'rows of values', nonNullRows));
   checkBelow(valueRows, rows, F, 'rows of values');
-  const byValue = own(s.u32(TEXT_SECTION.byValue, 'value order', valueCount));
-  checkBelow(byValue, valueCount, F, 'value order');
+  const byValue = later(TEXT_SECTION.byValue, () => {
+    const a = own(s.u32(TEXT_SECTION.byValue, 'value order', valueCount));
+    checkBelow(a, valueCount, F, 'value order');
+    return a;
+  });
   const values = StringTable.read(s, TEXT_SECTION.values, 'values', valueCount, copied, fault);
   let folded: StringTable | null = null;
-  let byFolded: Uint32Array | null = null;
+  let byFolded: () => Uint32Array | null = () => null;
   if (flags & TEXT_FLAGS.folded) {
-    byFolded = own(s.u32(TEXT_SECTION.byFolded, 'folded order', valueCount));
-    checkBelow(byFolded, valueCount, F, 'folded order');
+    byFolded = later(TEXT_SECTION.byFolded, () => {
+      const a = own(s.u32(TEXT_SECTION.byFolded, 'folded order', valueCount));
+      checkBelow(a, valueCount, F, 'folded order');
+      return a;
+    });
     folded = StringTable.read(s, TEXT_SECTION.folded, 'folded values', valueCount, copied, fault);
   }
   const hasTrigrams = (flags & TEXT_FLAGS.trigrams) !== 0;
-  const column = { rows, values, rowValue, valueRowStart, valueRows, nonNullRows, byValue, folded, byFolded, hasTrigrams, at: stringAtRow(values, rowValue) };
+  const at = s.inParts
+    ? (row: number): string | null => {
+        const v = rowValue()[row];
+        return v < 0 ? null : values.at(v);
+      }
+    : stringAtRow(values, rowValue());
   const wordLists = words ? readWords(s, valueCount, fault) : null;
-  if (!s.inParts) return { ...column, trigrams: hasTrigrams ? readTrigrams(s, valueCount, coverage, own) : null, words: wordLists };
+  const column = { rows, values, valueRowStart, valueRows, nonNullRows, folded, hasTrigrams, at, words: wordLists };
+  if (!s.inParts) return { ...column, rowValue: rowValue(), byValue: byValue(), byFolded: byFolded(), trigrams: hasTrigrams ? readTrigrams(s, valueCount, coverage, own) : null };
   const trigrams = once(() => {
     s.need(TRIGRAMS);
     try {
@@ -78,8 +115,13 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
       throw e;
     }
   });
-  const data: TextColumnData = { ...column, trigrams: null, words: wordLists };
-  return Object.defineProperty(data, 'trigrams', { get: trigrams, enumerable: true });
+  // each read when first used (a getter of the data, as the trigrams)
+  return Object.defineProperties(column, {
+    rowValue: { get: rowValue, enumerable: true },
+    byValue: { get: byValue, enumerable: true },
+    byFolded: { get: byFolded, enumerable: true },
+    trigrams: { get: trigrams, enumerable: true },
+  }) as unknown as TextColumnData;
 }
 
 /** The word lists (word-lists.ts) of a column read in parts: the words now, each list when a lookup first reads it. */

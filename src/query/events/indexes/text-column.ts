@@ -18,8 +18,6 @@ import type { TextColumnData } from '../../../store/format/text-column-file.ts';
 export class TextColumn {
   /** distinct non-null values, in order of first appearance */
   readonly values: StringList;
-  /** row → value id, -1 for null */
-  readonly rowValue: Int32Array;
   /** value id → rows (ascending): valueRows[valueRowStart[v] .. valueRowStart[v+1]) */
   private readonly valueRowStart: Uint32Array;
   private readonly valueRows: Uint32Array;
@@ -31,10 +29,19 @@ export class TextColumn {
     private readonly bits: RowBits,
   ) {
     this.values = data.values;
-    this.rowValue = data.rowValue;
     this.valueRowStart = data.valueRowStart;
     this.valueRows = data.valueRows;
     this.nonNullRows = data.nonNullRows;
+  }
+
+  /** row → value id, -1 for null (read from the data when first used: an edge isolate fetches it then) */
+  get rowValue(): Int32Array {
+    return this.data.rowValue;
+  }
+
+  /** rows of the table */
+  get rowCount(): number {
+    return this.data.rows;
   }
 
   get valueCount(): number {
@@ -149,7 +156,7 @@ export class TextColumn {
     const rows = this.valueRows;
     work.add(valueIds.length * WORK.row);
     if (valueIds.length === 0) return EMPTY;
-    const whole = lo === 0 && hi >= this.rowValue.length;
+    const whole = lo === 0 && hi >= this.data.rows;
     if (valueIds.length === 1) {
       const v = valueIds[0];
       const all = rows.subarray(starts[v], starts[v + 1]);
@@ -160,7 +167,7 @@ export class TextColumn {
     let total = 0;
     for (let i = 0; i < valueIds.length; i++) total += starts[valueIds[i] + 1] - starts[valueIds[i]];
     // gathered, then sorted through a bit set over the rows
-    work.add(total * 2 * WORK.row + (this.rowValue.length >>> 5) * WORK.word);
+    work.add(total * 2 * WORK.row + (this.data.rows >>> 5) * WORK.word);
     const bag = new Uint32Array(total);
     let k = 0;
     for (let i = 0; i < valueIds.length; i++) {
@@ -182,7 +189,7 @@ export class TextColumn {
     work.add(valueIds.length * WORK.row);
     const starts = this.valueRowStart;
     const rows = this.valueRows;
-    const whole = lo === 0 && hi >= this.rowValue.length;
+    const whole = lo === 0 && hi >= this.data.rows;
     const pos = new Uint32Array(valueIds.length);
     const end = new Uint32Array(valueIds.length);
     let k = 0;

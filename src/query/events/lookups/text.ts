@@ -104,14 +104,14 @@ export class TextCondition implements Condition {
   }
 
   rows(lo: number, hi: number): RowSet {
-    const whole = lo === 0 && hi >= this.column.rowValue.length;
+    const whole = lo === 0 && hi >= this.column.rowCount;
     const values = whole ? this.matching() : this.matchingIn(lo, hi);
     return this.counted((work) => this.column.rowsOf(values, lo, hi, work));
   }
 
   /** As rows(), as a count and pages, without sorting every matching row (see matches.ts). */
   matches(lo: number, hi: number): Matches {
-    const whole = lo === 0 && hi >= this.column.rowValue.length;
+    const whole = lo === 0 && hi >= this.column.rowCount;
     const values = whole ? this.matching() : this.matchingIn(lo, hi);
     return this.counted((work) => this.column.unionOf(values, lo, hi, work, this.param));
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesBetween, computedChunks, intlOffset, offsetAt, startOfYear } from './offsets.ts';
+import { changesBetween, computedChunks, intlOffset, isZoneTable, offsetAt, startOfYear, useZoneTable, zoneTableText } from './offsets.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -88,5 +88,43 @@ describe('changesBetween', () => {
     const [spring, autumn] = changesBetween(startOfYear(9999), startOfYear(10_000), 'Europe/Berlin');
     expect(iso(spring.at)).toBe('9999-03-28T01:00:00.000Z');
     expect(iso(autumn.at)).toBe('9999-10-31T01:00:00.000Z');
+  });
+});
+
+describe('a zone table (the build finds the changes, an edge isolate reads them)', () => {
+  it('gives the offsets and changes Intl gives, asking Intl nothing within its years; outside them Intl is asked', () => {
+    // (each zone spelled as no other test here spells it: its chunks are its own)
+    for (const [zone, spelled] of [['America/New_York', 'america/new_york'], ['Australia/Lord_Howe', 'australia/lord_howe'], ['America/Santiago', 'AMERICA/SANTIAGO']]) {
+      const text = zoneTableText(zone);
+      expect(isZoneTable(text)).toBe(true);
+      expect(useZoneTable(spelled, text)).toBe(true);
+      const times = [...spread(startOfYear(1900) + 1, startOfYear(2100) - 1, 400)];
+      for (const c of changesBetween(startOfYear(1990), startOfYear(2040), zone)) times.push(c.at - 1000, c.at, c.at + 1000);
+      for (const t of times) expect(offsetAt(t, spelled), `${zone} ${iso(t)}`).toBe(offsetAt(t, zone));
+      expect(changesBetween(startOfYear(1900), startOfYear(2099), spelled)).toEqual(changesBetween(startOfYear(1900), startOfYear(2099), zone));
+      expect(computedChunks(spelled)).toBe(0);
+      // before and after the table's years: asked of Intl, as without a table
+      for (const t of [startOfYear(1850) + 5 * DAY, startOfYear(2300) + 100 * DAY]) expect(offsetAt(t, spelled)).toBe(intlOffset(t, zone));
+      expect(computedChunks(spelled)).toBe(2);
+    }
+  });
+
+  it('is refused unless its changes are whole seconds in order within its span', () => {
+    const text = zoneTableText('Europe/Vienna');
+    const [first, end, initial, ...changes] = text.split(' ');
+    const refused = [
+      '',
+      `${first} ${end}`,
+      `${first} ${first} ${initial}`,
+      `${first} ${end} 1.5`,
+      `${first} ${end} ${initial} ${[...changes].reverse().join(' ')}`,
+      `${first} ${end} ${initial} ${changes[0]}x`,
+      `${first} ${end} ${initial} ${changes[0].replace(':', ';')}`,
+      `${first} ${Number(end) + 5000} ${initial}`,
+    ];
+    for (const t of refused) {
+      expect(isZoneTable(t), t).toBe(false);
+      expect(useZoneTable('Europe/Vienna', t)).toBe(false);
+    }
   });
 });

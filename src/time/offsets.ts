@@ -122,6 +122,87 @@ function computeChunk(index: number, zone: string): Chunk {
 /** zone → canonical chunk index → chunk; at most FOLD_END − PAST_CHUNK (about 4,000) per zone */
 const chunks = new Map<string, Map<number, Chunk>>();
 
+/**
+ * A zone's changes over a span of whole chunks [first, end), as Intl gave them where they were
+ * found (the build's): the chunks of the span are made from it, not asked of Intl. The first
+ * formatter of a process loads ICU's formatting data, which costs an edge isolate more than the
+ * rest of its first answer to a date filter; with the table, a date in the span needs none.
+ */
+interface ZoneTable {
+  first: number;
+  end: number;
+  /** the offset at the span's start */
+  initial: number;
+  /** the changes in the span, oldest first (each's `from` the one before's `to`) */
+  changes: OffsetChange[];
+}
+
+const tables = new Map<string, ZoneTable>();
+
+/** The table's span: the years dates are asked in; earlier and later ones are asked of Intl. */
+const TABLE_YEARS = [1900, 2100] as const;
+
+/**
+ * The zone's changes over TABLE_YEARS as zoneTable text: `first end initial` (chunk indexes, the
+ * offset in seconds), then `at:to` per change (seconds since the epoch, the offset in seconds).
+ */
+export function zoneTableText(zone: string): string {
+  const first = Math.floor(startOfYear(TABLE_YEARS[0]) / CHUNK);
+  const end = Math.min(FOLD_BASE, Math.ceil(startOfYear(TABLE_YEARS[1]) / CHUNK));
+  const parts = [`${first} ${end} ${offsetAt(first * CHUNK, zone) / SECOND}`];
+  for (const c of changesBetween(first * CHUNK, end * CHUNK, zone)) parts.push(`${c.at / SECOND}:${c.to / SECOND}`);
+  return parts.join(' ');
+}
+
+const INTEGER = /^-?\d{1,12}$/;
+
+/** zoneTableText's text read back, or null when it is not such a text. */
+function parseZoneTable(text: string): ZoneTable | null {
+  const words = text.split(' ');
+  if (words.length < 3 || !words.slice(0, 3).every((w) => INTEGER.test(w))) return null;
+  const [first, end, initial] = words.slice(0, 3).map(Number);
+  if (first < PAST_CHUNK || end > FOLD_BASE || first >= end) return null;
+  const changes: OffsetChange[] = [];
+  let [at, offset] = [first * CHUNK, initial * SECOND];
+  for (const word of words.slice(3)) {
+    const colon = word.indexOf(':');
+    const [a, b] = [word.slice(0, colon), word.slice(colon + 1)];
+    if (colon === -1 || !INTEGER.test(a) || !INTEGER.test(b)) return null;
+    const next = Number(a) * SECOND;
+    if (next <= at || next > end * CHUNK) return null;
+    changes.push({ at: next, from: offset, to: Number(b) * SECOND });
+    [at, offset] = [next, Number(b) * SECOND];
+  }
+  return { first, end, initial: initial * SECOND, changes };
+}
+
+/** Whether `text` is a zone table (zoneTableText). */
+export const isZoneTable = (text: string): boolean => parseZoneTable(text) !== null;
+
+/** Takes the zone's chunks in the table's span from `text` (zoneTableText) from now on; false (and nothing taken) for a text that is not one. */
+export function useZoneTable(zone: string, text: string): boolean {
+  const table = parseZoneTable(text);
+  if (table !== null) tables.set(zone, table);
+  return table !== null;
+}
+
+/** Chunk `index` (within the table's span) from the table: as computeChunk makes it from Intl. */
+function chunkOfTable(t: ZoneTable, index: number): Chunk {
+  const start = index * CHUNK;
+  // the first change after the chunk's start: the offset at the start is the one before it
+  let lo = 0;
+  let hi = t.changes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (t.changes[mid].at <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  const initial = lo === 0 ? t.initial : t.changes[lo - 1].to;
+  const changes: OffsetChange[] = [];
+  for (let k = lo; k < t.changes.length && t.changes[k].at <= start + CHUNK; k++) changes.push(t.changes[k]);
+  return { initial, changes };
+}
+
 /** A chunk and the shift (a whole number of cycles) from its canonical twin, whose times it holds. */
 function chunkAt(index: number, zone: string): [Chunk, number] {
   let canonical = index;
@@ -131,15 +212,23 @@ function chunkAt(index: number, zone: string): [Chunk, number] {
   if (!byIndex) chunks.set(zone, (byIndex = new Map()));
   let chunk = byIndex.get(canonical);
   if (!chunk) {
-    chunk = canonical < PAST_CHUNK ? { initial: intlOffset(PAST_CHUNK * CHUNK, zone), changes: [] } : computeChunk(canonical, zone);
+    const table = tables.get(zone);
+    if (table !== undefined && canonical >= table.first && canonical < table.end) chunk = chunkOfTable(table, canonical);
+    else {
+      chunk = canonical < PAST_CHUNK ? { initial: intlOffset(PAST_CHUNK * CHUNK, zone), changes: [] } : computeChunk(canonical, zone);
+      asked.set(zone, (asked.get(zone) ?? 0) + 1);
+    }
     byIndex.set(canonical, chunk);
   }
   return [chunk, index < PAST_CHUNK ? 0 : (index - canonical) * CHUNK];
 }
 
+/** zone → chunks asked of Intl */
+const asked = new Map<string, number>();
+
 /** How many chunks of the zone have been asked of Intl: what the table's work is bounded by. */
 export function computedChunks(zone: string): number {
-  return chunks.get(zone)?.size ?? 0;
+  return asked.get(zone) ?? 0;
 }
 
 /** The zone's offset from UTC at an instant, in milliseconds (east positive). */

@@ -9,6 +9,7 @@ import type { Media } from '../../model/types.ts';
 import { MEDIA_FILES_INDEX, mediaFilesText, type MediaFile } from '../../store/format/public-files.ts';
 import { mediaFilesOf } from './media-copies.ts';
 import { AULA_VERSION } from '../../version.ts';
+import { zoneTableText } from '../../time/offsets.ts';
 
 export const FIRST_PAGE = 'v1/cms/event/index.json';
 export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
@@ -41,6 +42,8 @@ export interface BuildCounts {
 export function manifestSite(site: Site): Manifest['site'] {
   const settings: Manifest['site'] = { timezone: site.timezone, page_size: site.page_size, max_page_size: site.max_page_size };
   if (site.title !== null && site.title !== undefined) settings.title = site.title;
+  // (an edge isolate answers a date filter from these, without loading ICU's formatting data)
+  settings.offsets = zoneTableText(site.timezone);
   return settings;
 }
 

@@ -1,3 +1,4 @@
+import { zoneTableText } from '../../time/offsets.ts';
 import { COLUMN_FILES } from './column-files.ts';
 import { describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../../model/event-fields.ts';
@@ -109,6 +110,8 @@ describe('event parts', () => {
     // a host name that is not ASCII is a URL a site may have
     expect(refusal({ ...manifest, base_url: 'https://bücher.example/x' })).toBe('accepted');
     const site = manifest.site;
+    // the site zone's changes, as a build writes them
+    expect(refusal({ ...manifest, site: { ...site, offsets: zoneTableText(site.timezone) } })).toBe('accepted');
     const cases: [string, Record<string, unknown>][] = [
       ['version', { version: 2 }],
       ['built_at', { built_at: '\u001b[31mRED\u0007' }],
@@ -122,6 +125,8 @@ describe('event parts', () => {
       ['site.page_size', { site: { ...site, page_size: 1.5 } }],
       ['site.page_size', { site: { ...site, max_page_size: 'abc' } }],
       ['site.page_size', { site: { ...site, page_size: 2000 } }],
+      ['site.offsets', { site: { ...site, offsets: 3600 } }],
+      ['site.offsets', { site: { ...site, offsets: '1 2 3 x' } }],
       ['counts.media', { counts: { ...manifest.counts, media: -1 } }],
       ['event_list', { event_list: { ...manifest.event_list, limit: 0 } }],
       ['event_list', { event_list: null }],

@@ -2,6 +2,7 @@
 // marks a complete dist.
 import { createHash } from 'node:crypto';
 import { isValidZone } from '../../time/zone.ts';
+import { isZoneTable } from '../../time/offsets.ts';
 
 // 2: the event rows stored as parts (data/events/NNNNN.jsonl, dist-paths.ts), not one events.jsonl
 // 3: the columns and their indexes as binary files (data/columns/, column-files.ts), not
@@ -20,7 +21,8 @@ export interface Manifest {
   built_at: string;
   base_url: string;
   /** site.yaml's settings the server answers by; `title` only when site.yaml gives one */
-  site: { timezone: string; page_size: number; max_page_size: number; title?: string };
+  /** `offsets`: the time zone's changes over the years dates are asked in, as the build's Intl gave them (zoneTableText, time/offsets.ts) */
+  site: { timezone: string; page_size: number; max_page_size: number; title?: string; offsets?: string };
   counts: { events: number; pages: number; categories: number; media: number; directory: number; event_list_pages: number };
   /** rows per part of the event rows (dist-paths.ts): with counts.events, which parts there are */
   event_part_rows: number;
@@ -190,6 +192,7 @@ function fieldProblem(m: Manifest): string | null {
   if (typeof site.timezone !== 'string' || !isValidZone(site.timezone)) return 'site.timezone';
   if (!pageSize(site.page_size) || !pageSize(site.max_page_size) || site.page_size! > site.max_page_size!) return 'site.page_size';
   if (site.title !== undefined && typeof site.title !== 'string') return 'site.title';
+  if (site.offsets !== undefined && (typeof site.offsets !== 'string' || !isZoneTable(site.offsets))) return 'site.offsets';
   const counts = m.counts as Partial<Manifest['counts']> | null;
   for (const key of ['pages', 'categories', 'media', 'directory', 'event_list_pages'] as const) if (!count(counts?.[key])) return `counts.${key}`;
   const list = m.event_list as Partial<Manifest['event_list']> | null;

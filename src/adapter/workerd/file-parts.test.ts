@@ -72,7 +72,7 @@ describe('a file read in parts', () => {
     expect(folded).toBe(whole.folded!.at(77));
   });
 
-  it("a word lookup reads none of the bytes of the row map and the orders; each is read when first used, as the file read whole gives it, and found damaged then", async () => {
+  it("a word lookup reads none of the bytes of the row map and the orders; each is read when first used, as the file read whole gives it, and found damaged then (read whole per need too)", async () => {
     const rows = 3000;
     const values = Array.from({ length: rows }, (_, i) => `Kurs ${i} über Herz ${'y'.repeat(i % 40)} Zahl${i % 97}`);
     const file = textColumnFile(buildTextColumn(values, { folded: true, trigramBudget: () => 1 << 20 }), 0);
@@ -107,6 +107,11 @@ describe('a file read in parts', () => {
     new DataView(damaged.buffer, section(TEXT_SECTION.byValue)[0], 4).setUint32(0, rows * 10, true);
     const { column: bad } = read(damaged);
     expect(() => bad.byValue).toThrow('a text column file whose value order point outside it');
+    // read whole per need (a smaller file of an edge isolate): the same, when first read
+    const wholeBad = readTextColumn(damaged, rows, fault);
+    expect(wholeBad.values.at(3)).toBe(values[3]);
+    expect(() => wholeBad.byValue).toThrow('a text column file whose value order point outside it');
+    // read whole (the server), at load
     expect(() => readTextColumn(damaged, rows)).toThrow('a text column file whose value order point outside it');
   });
 

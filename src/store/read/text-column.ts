@@ -4,10 +4,11 @@
 // Read whole, where the strings' UTF-8 is most of the file (a long text such as the teasers), the
 // rest is copied out instead, so that the file's bytes, all decoded, are not held beside the strings.
 // Read per need (`fault` given), each string is decoded alone when first asked for (string-table.ts):
-// an answer decodes the values it checks, not the column's text. Read in parts (an edge isolate),
-// the trigram lists, the row → value map and the orders are fetched when a lookup first uses
-// them, and the word lists (word-lists.ts) are read: `icontains` answered from them needs neither
-// the text, the trigrams nor the sections it does not read.
+// an answer decodes the values it checks, not the column's text; and the trigram lists, the row →
+// value map and the orders are read and checked when a lookup first uses them. Read in parts (an
+// edge isolate's large file), those are fetched then too, and the word lists (word-lists.ts) are
+// read: `icontains` answered from them needs neither the text, the trigrams nor the sections it
+// does not read.
 import type { TextColumnData } from '../format/text-column-file.ts';
 import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, TEXT_SECTION } from '../format/text-column-file.ts';
 import { bitmapWords } from '../format/bitmap.ts';
@@ -29,8 +30,8 @@ const WORDS_HEAD = sectionsFrom(TEXT_SECTION.words, WORD_SECTIONS - 1);
 const WORD_LISTS = TEXT_SECTION.words + WORD_SECTIONS - 1;
 const NOT_TEXTS = sectionsFrom(0, F.sections).filter((i) => i !== TEXT_SECTION.values && i !== TEXT_SECTION.folded);
 /**
- * read in parts, the sections a lookup may not need: the row → value map (a test of given rows), the
- * orders (a prefix or exact lookup); each is fetched when first read, not with the column
+ * the sections a lookup may not need: the row → value map (a test of given rows), the orders (a
+ * prefix or exact lookup); read per need, each is read (in parts: fetched) and checked when first used
  */
 const LATER_IN_PARTS: readonly number[] = [TEXT_SECTION.rowValue, TEXT_SECTION.byValue, TEXT_SECTION.byFolded];
 /** read in parts: what a column's first use reads (not the texts, the trigram lists, the word lists or LATER_IN_PARTS) */
@@ -54,9 +55,11 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
   const [rowCount, valueCount, nonNullRows, , coverage] = s.meta(TEXT_SECTION.header, 5);
   check(rowCount === rows, F, `of ${rowCount} rows, not the ${rows} of the event list`);
   check(Number.isInteger(valueCount) && valueCount >= 0 && Number.isInteger(nonNullRows) && nonNullRows <= rows, F, 'whose header is not a count of values and rows');
-  /** a section read now, or (read in parts) when first used: found damaged then, named as damage found at load is */
+  // read per need, what a lookup may not use is read (in parts: fetched) and checked when first used
+  const perNeed = fault !== undefined;
+  /** a section read now, or (per need) when first used: found damaged then, named as damage found at load is */
   const later = <T>(section: number, read: () => T): (() => T) => {
-    if (!s.inParts) {
+    if (!perNeed) {
       const value = read();
       return () => value;
     }
@@ -96,7 +99,7 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
     folded = StringTable.read(s, TEXT_SECTION.folded, 'folded values', valueCount, copied, fault);
   }
   const hasTrigrams = (flags & TEXT_FLAGS.trigrams) !== 0;
-  const at = s.inParts
+  const at = perNeed
     ? (row: number): string | null => {
         const v = rowValue()[row];
         return v < 0 ? null : values.at(v);
@@ -104,7 +107,7 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
     : stringAtRow(values, rowValue());
   const wordLists = words ? readWords(s, valueCount, fault) : null;
   const column = { rows, values, valueRowStart, valueRows, nonNullRows, folded, hasTrigrams, at, words: wordLists };
-  if (!s.inParts) return { ...column, rowValue: rowValue(), byValue: byValue(), byFolded: byFolded(), trigrams: hasTrigrams ? readTrigrams(s, valueCount, coverage, own) : null };
+  if (!perNeed) return { ...column, rowValue: rowValue(), byValue: byValue(), byFolded: byFolded(), trigrams: hasTrigrams ? readTrigrams(s, valueCount, coverage, own) : null };
   const trigrams = once(() => {
     s.need(TRIGRAMS);
     try {

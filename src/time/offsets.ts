@@ -154,24 +154,41 @@ export function zoneTableText(zone: string): string {
   return parts.join(' ');
 }
 
-const INTEGER = /^-?\d{1,12}$/;
+/** An integer of up to 12 digits, or NaN. */
+function integer(word: string): number {
+  const n = word.length > 0 && word.length <= 13 ? Number(word) : NaN;
+  return Number.isInteger(n) && word.trim() === word ? n : NaN;
+}
+
+/** The last text read (a manifest's: checked when parsed, then taken), and what it read as. */
+let lastRead: { text: string; table: ZoneTable | null } | null = null;
 
 /** zoneTableText's text read back, or null when it is not such a text. */
 function parseZoneTable(text: string): ZoneTable | null {
+  if (lastRead?.text !== text) lastRead = { text, table: readZoneTable(text) };
+  return lastRead.table;
+}
+
+function readZoneTable(text: string): ZoneTable | null {
   const words = text.split(' ');
-  if (words.length < 3 || !words.slice(0, 3).every((w) => INTEGER.test(w))) return null;
-  const [first, end, initial] = words.slice(0, 3).map(Number);
-  if (first < PAST_CHUNK || end > FOLD_BASE || first >= end) return null;
+  if (words.length < 3) return null;
+  const first = integer(words[0]);
+  const end = integer(words[1]);
+  const initial = integer(words[2]);
+  // (NaN fails every comparison)
+  if (!(first >= PAST_CHUNK && end <= FOLD_BASE && first < end && initial === initial)) return null;
   const changes: OffsetChange[] = [];
-  let [at, offset] = [first * CHUNK, initial * SECOND];
-  for (const word of words.slice(3)) {
+  let at = first * CHUNK;
+  let offset = initial * SECOND;
+  for (let i = 3; i < words.length; i++) {
+    const word = words[i];
     const colon = word.indexOf(':');
-    const [a, b] = [word.slice(0, colon), word.slice(colon + 1)];
-    if (colon === -1 || !INTEGER.test(a) || !INTEGER.test(b)) return null;
-    const next = Number(a) * SECOND;
-    if (next <= at || next > end * CHUNK) return null;
-    changes.push({ at: next, from: offset, to: Number(b) * SECOND });
-    [at, offset] = [next, Number(b) * SECOND];
+    const next = integer(word.slice(0, colon)) * SECOND;
+    const to = integer(word.slice(colon + 1)) * SECOND;
+    if (colon === -1 || !(next > at && next <= end * CHUNK && to === to)) return null;
+    changes.push({ at: next, from: offset, to });
+    at = next;
+    offset = to;
   }
   return { first, end, initial: initial * SECOND, changes };
 }

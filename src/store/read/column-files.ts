@@ -31,7 +31,8 @@ export function readColumns(source: DistSource, rows: number, lazy = source.perN
   };
   const ordered = (f: (typeof ORDERED_FIELDS)[number]) => {
     const column = read(columnFile.ordered(f), readOrderedColumn);
-    if (f === 'id' && column.order.length !== rows) throw corrupt(source, columnFile.ordered('id'), 'has a row without an id');
+    // (the values in order are as many as the rows sorted: read without the order itself)
+    if (f === 'id' && column.ordered.length !== rows) throw corrupt(source, columnFile.ordered('id'), 'has a row without an id');
     return column;
   };
   const stored: StoredColumns = {

@@ -31,21 +31,26 @@ export class OrderedColumn {
   readonly monotone: boolean;
   /** the column, NaN where null */
   readonly values: Float64Array;
-  /** permutation mode: non-null rows sorted by (value, row) */
-  private readonly perm: Uint32Array | null;
   /** values in span order: the column itself (monotone) or the values of `perm` */
   private readonly ordered: Float64Array;
   /** number of positions: rows, or non-null rows in permutation mode */
   readonly length: number;
   private readonly envelope: Envelope | null;
 
-  constructor(data: OrderedColumnData) {
+  constructor(private readonly data: OrderedColumnData) {
     this.values = data.values;
     this.monotone = data.shape === MONOTONE;
-    this.perm = this.monotone ? null : data.order;
     this.ordered = this.monotone ? data.values : data.ordered;
-    this.length = this.monotone ? data.values.length : data.order.length;
+    this.length = this.ordered.length;
     this.envelope = data.shape === ENVELOPE ? data.envelope : null;
+  }
+
+  /**
+   * permutation mode: non-null rows sorted by (value, row); read from the data when first used (an
+   * edge isolate checks it then: a range answered by a scan of the values never reads it)
+   */
+  private get perm(): Uint32Array | null {
+    return this.monotone ? null : this.data.order;
   }
 
   /** Which of the shapes above answers wide spans. */
@@ -119,8 +124,7 @@ export class OrderedColumn {
   rows(s: Span, all: RowSet, bits: RowBits, scratch: Uint32Array): RowSet {
     if (s.to <= s.from) return all.subarray(0, 0);
     if (this.monotone) return all.subarray(s.from, s.to);
-    const perm = this.perm!;
-    if (this.ordered[s.from] === this.ordered[s.to - 1]) return perm.subarray(s.from, s.to);
+    if (this.ordered[s.from] === this.ordered[s.to - 1]) return this.perm!.subarray(s.from, s.to);
     const key = s.from * (this.length + 1) + s.to;
     const hit = touched(this.cache, key);
     if (hit) return hit;

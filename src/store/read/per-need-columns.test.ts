@@ -8,6 +8,8 @@ import { HEADER_BYTES, SECTION_ENTRY_BYTES } from '../format/sections.ts';
 import { ENVELOPE, PERMUTATION } from '../format/ordered-column-file.ts';
 import { readBoolColumn } from './bool-column.ts';
 import { readOrderedColumn } from './ordered-column.ts';
+import { readRelationColumn } from './relation-column.ts';
+import { buildRelationColumn, relationColumnFile } from '../write/relation-column.ts';
 
 const ROWS = 1000;
 const fault = (problem: string) => new Error(`fault: ${problem}`);
@@ -86,5 +88,23 @@ describe('an ordered column read per need', () => {
     const lazy = readOrderedColumn(damaged, N, fault);
     expect(lazy.envelope!.prefixMin.length).toBe(whole.envelope!.prefixMin.length);
     expect(() => lazy.envelope!.rows).toThrow('fault: an ordered column file whose envelope rows point outside it');
+  });
+});
+
+describe('a relation column read per need', () => {
+  it("checks the rows' lists of ids when first read: the rows of an id read without them", () => {
+    const lists = Array.from({ length: ROWS }, (_, r) => (r % 5 === 0 ? [] : [1 + (r % 3), 10 + (r % 7)]));
+    const file = relationColumnFile(buildRelationColumn(lists));
+    const whole = readRelationColumn(file, ROWS);
+    const lazy = readRelationColumn(file, ROWS, fault);
+    expect(lazy.at(7)).toEqual(whole.at(7));
+    expect([...lazy.rowStart]).toEqual([...whole.rowStart]);
+    // a row list that ends before it starts (section 1: row lists)
+    const damaged = withU32(file, 1, 3, 0);
+    expect(() => readRelationColumn(damaged, ROWS)).toThrow('a relation column file whose row lists do not fit its lists');
+    const bad = readRelationColumn(damaged, ROWS, fault);
+    expect([...bad.idRows.subarray(bad.idRowStart[0], bad.idRowStart[1])]).toEqual([...whole.idRows.subarray(whole.idRowStart[0], whole.idRowStart[1])]);
+    expect(() => bad.rowStart).toThrow('fault: a relation column file whose row lists do not fit its lists');
+    expect(() => bad.at(7)).toThrow('fault: a relation column file whose row lists do not fit its lists');
   });
 });

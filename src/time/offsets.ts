@@ -137,7 +137,8 @@ interface ZoneTable {
   changes: OffsetChange[];
 }
 
-const tables = new Map<string, ZoneTable>();
+/** zone → its table: as given (read when a chunk is first made from it), read, or null (not a table: Intl is asked) */
+const tables = new Map<string, string | ZoneTable | null>();
 
 /** The table's span: the years dates are asked in; earlier and later ones are asked of Intl. */
 const TABLE_YEARS = [1900, 2100] as const;
@@ -160,15 +161,7 @@ function integer(word: string): number {
   return Number.isInteger(n) && word.trim() === word ? n : NaN;
 }
 
-/** The last text read (a manifest's: checked when parsed, then taken), and what it read as. */
-let lastRead: { text: string; table: ZoneTable | null } | null = null;
-
 /** zoneTableText's text read back, or null when it is not such a text. */
-function parseZoneTable(text: string): ZoneTable | null {
-  if (lastRead?.text !== text) lastRead = { text, table: readZoneTable(text) };
-  return lastRead.table;
-}
-
 function readZoneTable(text: string): ZoneTable | null {
   const words = text.split(' ');
   if (words.length < 3) return null;
@@ -194,13 +187,23 @@ function readZoneTable(text: string): ZoneTable | null {
 }
 
 /** Whether `text` is a zone table (zoneTableText). */
-export const isZoneTable = (text: string): boolean => parseZoneTable(text) !== null;
+export const isZoneTable = (text: string): boolean => readZoneTable(text) !== null;
 
-/** Takes the zone's chunks in the table's span from `text` (zoneTableText) from now on; false (and nothing taken) for a text that is not one. */
-export function useZoneTable(zone: string, text: string): boolean {
-  const table = parseZoneTable(text);
-  if (table !== null) tables.set(zone, table);
-  return table !== null;
+/**
+ * Takes the zone's chunks in the table's span from `text` (zoneTableText) from now on: read when
+ * a chunk is first asked for (an answer without a date reads nothing of it); a text that is not a
+ * table is set aside then, and Intl asked as without one.
+ */
+export function useZoneTable(zone: string, text: string): void {
+  tables.set(zone, text);
+}
+
+/** The zone's table, read when first asked for; null when it has none. */
+function tableOf(zone: string): ZoneTable | null {
+  let table = tables.get(zone);
+  if (table === undefined) return null;
+  if (typeof table === 'string') tables.set(zone, (table = readZoneTable(table)));
+  return table;
 }
 
 /** Chunk `index` (within the table's span) from the table: as computeChunk makes it from Intl. */
@@ -229,8 +232,8 @@ function chunkAt(index: number, zone: string): [Chunk, number] {
   if (!byIndex) chunks.set(zone, (byIndex = new Map()));
   let chunk = byIndex.get(canonical);
   if (!chunk) {
-    const table = tables.get(zone);
-    if (table !== undefined && canonical >= table.first && canonical < table.end) chunk = chunkOfTable(table, canonical);
+    const table = tableOf(zone);
+    if (table !== null && canonical >= table.first && canonical < table.end) chunk = chunkOfTable(table, canonical);
     else {
       chunk = canonical < PAST_CHUNK ? { initial: intlOffset(PAST_CHUNK * CHUNK, zone), changes: [] } : computeChunk(canonical, zone);
       asked.set(zone, (asked.get(zone) ?? 0) + 1);

@@ -126,7 +126,7 @@ describe('event parts', () => {
       ['site.page_size', { site: { ...site, max_page_size: 'abc' } }],
       ['site.page_size', { site: { ...site, page_size: 2000 } }],
       ['site.offsets', { site: { ...site, offsets: 3600 } }],
-      ['site.offsets', { site: { ...site, offsets: '1 2 3 x' } }],
+      ['site.offsets', { site: { ...site, offsets: [3600] } }],
       ['counts.media', { counts: { ...manifest.counts, media: -1 } }],
       ['event_list', { event_list: { ...manifest.event_list, limit: 0 } }],
       ['event_list', { event_list: null }],

@@ -2,7 +2,6 @@
 // marks a complete dist.
 import { createHash } from 'node:crypto';
 import { isValidZone } from '../../time/zone.ts';
-import { isZoneTable } from '../../time/offsets.ts';
 
 // 2: the event rows stored as parts (data/events/NNNNN.jsonl, dist-paths.ts), not one events.jsonl
 // 3: the columns and their indexes as binary files (data/columns/, column-files.ts), not
@@ -192,7 +191,8 @@ function fieldProblem(m: Manifest): string | null {
   if (typeof site.timezone !== 'string' || !isValidZone(site.timezone)) return 'site.timezone';
   if (!pageSize(site.page_size) || !pageSize(site.max_page_size) || site.page_size! > site.max_page_size!) return 'site.page_size';
   if (site.title !== undefined && typeof site.title !== 'string') return 'site.title';
-  if (site.offsets !== undefined && (typeof site.offsets !== 'string' || !isZoneTable(site.offsets))) return 'site.offsets';
+  // (read when a date first needs it: one that is not a table is set aside then, and Intl asked)
+  if (site.offsets !== undefined && typeof site.offsets !== 'string') return 'site.offsets';
   const counts = m.counts as Partial<Manifest['counts']> | null;
   for (const key of ['pages', 'categories', 'media', 'directory', 'event_list_pages'] as const) if (!count(counts?.[key])) return `counts.${key}`;
   const list = m.event_list as Partial<Manifest['event_list']> | null;

@@ -4,12 +4,11 @@ import { EVENT_LIST_PATH } from '../../api/events/list.ts';
 import { SCHEMA_PATH } from '../../api/router.ts';
 import type { Site } from '../../model/types.ts';
 import { EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
-import { buildIdOf, DIST_FORMAT, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
+import { buildIdOf, DIST_FORMAT, zoneTableText, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import type { Media } from '../../model/types.ts';
 import { MEDIA_FILES_INDEX, mediaFilesText, type MediaFile } from '../../store/format/public-files.ts';
 import { mediaFilesOf } from './media-copies.ts';
 import { AULA_VERSION } from '../../version.ts';
-import { zoneTableText } from '../../time/offsets.ts';
 
 export const FIRST_PAGE = 'v1/cms/event/index.json';
 export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
@@ -42,9 +41,7 @@ export interface BuildCounts {
 export function manifestSite(site: Site): Manifest['site'] {
   const settings: Manifest['site'] = { timezone: site.timezone, page_size: site.page_size, max_page_size: site.max_page_size };
   if (site.title !== null && site.title !== undefined) settings.title = site.title;
-  // (an edge isolate answers a date filter from these, without loading ICU's formatting data)
-  settings.offsets = zoneTableText(site.timezone);
-  return settings;
+  return { ...settings, offsets: zoneTableText(site.timezone) };
 }
 
 /** `newest`: the latest last_modified of the events (ms): built_at is that, not the clock, so two builds of the same content are byte-identical. */

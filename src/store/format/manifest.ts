@@ -2,6 +2,8 @@
 // marks a complete dist.
 import { createHash } from 'node:crypto';
 import { isValidZone } from '../../time/zone.ts';
+// the build writes site.offsets with it (an edge isolate answers a date filter from them, without loading ICU's formatting data)
+export { zoneTableText } from '../../time/offsets.ts';
 
 // 2: the event rows stored as parts (data/events/NNNNN.jsonl, dist-paths.ts), not one events.jsonl
 // 3: the columns and their indexes as binary files (data/columns/, column-files.ts), not

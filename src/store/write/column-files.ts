@@ -46,8 +46,12 @@ export interface ColumnFileMaker {
   at(previous: PreviousColumns, row: number): unknown;
   /** `before`: a previous build's columns, where the caller has them (its sorted values speed up the sorts; the file is the same) */
   make(values: ColumnValues, before?: () => EventTable): Uint8Array;
-  /** the file of a new row order (column-splice.ts: `order`, and `now`, newPlaces's), made from the previous build's column and the new rows' values */
-  splice(before: EventTable, fresh: ColumnValues, order: Int32Array, now: Int32Array): Uint8Array;
+  /**
+   * the file of a new row order (column-splice.ts: `order`, and `now`, newPlaces's), made from the
+   * previous build's column and the new rows' values; `previous`: the previous build's file, where
+   * the caller has it (a text column's string tables and word lists are spliced from its bytes)
+   */
+  splice(before: EventTable, fresh: ColumnValues, order: Int32Array, now: Int32Array, previous?: () => Uint8Array): Uint8Array;
 }
 
 export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FILE_OPTIONS): ColumnFileMaker[] {
@@ -58,7 +62,7 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
       input: (v: ColumnValues) => v.text[f],
       at: (p: PreviousColumns, row: number) => p.string(f, row),
       make: (v: ColumnValues, before?: () => EventTable) => textColumnFile(buildTextColumn(v.text[f], { folded: true, trigramBudget: budget, sortedBefore: before && (() => sortedValues(before().stored.text[f])) }), options.wordListsFromUnits),
-      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array) => textColumnFile(splicedTextColumn(before.stored.text[f], fresh.text[f], order, { folded: true, trigramBudget: budget }), options.wordListsFromUnits),
+      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array, _now: Int32Array, previous?: () => Uint8Array) => textColumnFile(splicedTextColumn(before.stored.text[f], fresh.text[f], order, { folded: true, trigramBudget: budget }), options.wordListsFromUnits, previous?.()),
     })),
     ...TIME_FIELDS.map((f) => ({
       rel: columnFile.iso(f),
@@ -67,7 +71,7 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
       // the ISO text is matched as it is (`contains`, `startswith`), and has a dozen distinct
       // characters: neither folded values nor trigrams would narrow anything down
       make: (v: ColumnValues, before?: () => EventTable) => textColumnFile(buildTextColumn(v.iso[f], { folded: false, trigramBudget: () => null, presort: v.time[f], sortedBefore: before && (() => sortedValues(before().stored.iso[f])) })),
-      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array) => textColumnFile(splicedTextColumn(before.stored.iso[f], fresh.iso[f], order, { folded: false, trigramBudget: () => null })),
+      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array, _now: Int32Array, previous?: () => Uint8Array) => textColumnFile(splicedTextColumn(before.stored.iso[f], fresh.iso[f], order, { folded: false, trigramBudget: () => null }), undefined, previous?.()),
     })),
     ...ORDERED_FIELDS.map((f) => {
       const of = (v: ColumnValues) => (f === 'id' ? v.id : f === 'dfp_points' ? v.dfp_points : v.time[f]);

@@ -15,6 +15,7 @@ import { orderedColumnOf } from './ordered-column.ts';
 import { builtColumn, sortedOrder, valueRowsOf, type BuiltTextColumn, type TextColumnOptions } from './text-column.ts';
 import { buildTrigrams } from './trigram-builder.ts';
 import { splicedTrigrams } from './trigram-splice.ts';
+import type { Renumbering } from './text-splice.ts';
 
 /** Where each previous row is in the new order (-1: gone), and the first previous row not at its own place (the rows before it are). */
 export function newPlaces(order: Int32Array, previousRows: number): { now: Int32Array; firstMoved: number } {
@@ -31,9 +32,10 @@ export function newPlaces(order: Int32Array, previousRows: number): { now: Int32
  * maps each previous value id (or a new value's) to its new one; a value no row has any more is
  * gone. The values' texts and folded texts are the previous ones by id (only new values are
  * folded), the sorted orders the previous ones renumbered, with the new values after them, which
- * the sort mends in a few comparisons per value; the trigrams are made again from the folded texts.
+ * the sort mends in a few comparisons per value; the trigrams spliced where they can be. With the
+ * renumbering, textColumnFile takes the string tables and word lists from the previous file's bytes.
  */
-export function splicedTextColumn(old: TextColumnData, fresh: readonly (string | null)[], order: Int32Array, options: Pick<TextColumnOptions, 'folded' | 'trigramBudget'>): BuiltTextColumn {
+export function splicedTextColumn(old: TextColumnData, fresh: readonly (string | null)[], order: Int32Array, options: Pick<TextColumnOptions, 'folded' | 'trigramBudget'>): BuiltTextColumn & { renumbering: Renumbering } {
   const oldCount = old.values.length;
   // the new rows' strings: a previous value (found in its sorted order) or a value of its own
   const added: string[] = [];
@@ -89,7 +91,8 @@ export function splicedTextColumn(old: TextColumnData, fresh: readonly (string |
   const byFolded = foldedList === null ? null : foldedOrder(old, foldedList, next, oldCount, byValue);
   // the previous index spliced where it can be, else made whole
   const trigrams = budget === null ? null : ((old.trigrams && splicedTrigrams(old.trigrams, foldedList!, next, oldCount, (v) => old.folded!.at(v), budget)) ?? buildTrigrams(foldedList!, budget));
-  return builtColumn({ rows, valueList, foldedList, rowValue, valueRowStart, valueRows, nonNullRows: nonNull, byValue, byFolded, trigrams });
+  const renumbering = { next, oldCount, oldFolded: old.folded ? (v: number) => old.folded!.at(v) : null };
+  return { ...builtColumn({ rows, valueList, foldedList, rowValue, valueRowStart, valueRows, nonNullRows: nonNull, byValue, byFolded, trigrams }), renumbering };
 }
 
 /** The previous value id of `text`, by binary search of the column's sorted order; -1 where it has none. */

@@ -143,7 +143,7 @@ export function eventData(input: EventDataInput): EventData {
     values = () => spliced;
     const table = before.table();
     const { now } = newPlaces(kept!, table.length);
-    for (const m of columnFileMakers()) files.set(m.rel, m.splice(table, fresh, kept!, now));
+    for (const m of columnFileMakers()) files.set(m.rel, m.splice(table, fresh, kept!, now, () => before.file(m.rel)));
   } else {
     const priorValues = before ? before.values() : null;
     const spliced = priorValues ? splicedColumnValues(priorValues, fresh, kept!) : fresh;

@@ -2,11 +2,12 @@
 import { fold } from '../format/fold.ts';
 import { meta, packSections, type Section } from './sections.ts';
 import { stringList } from '../format/string-table.ts';
-import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, type TextColumnData } from '../format/text-column-file.ts';
+import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, TEXT_SECTION, type TextColumnData } from '../format/text-column-file.ts';
 import { TRIGRAM_SECTIONS, type TrigramData } from '../format/trigram-file.ts';
 import { stringTableSections } from './string-table.ts';
 import { buildTrigrams } from './trigram-builder.ts';
-import { wordListSections } from './word-lists.ts';
+import { hasWordLists, wordListSections } from './word-lists.ts';
+import { fileSections, splicedStringTable, splicedWordLists, type Renumbering } from './text-splice.ts';
 import { WORD_SECTIONS } from '../format/word-lists.ts';
 
 export interface TextColumnOptions {
@@ -86,10 +87,19 @@ export function builtColumn(c: Omit<BuiltTextColumn, 'values' | 'folded' | 'at'>
   return { ...c, values: list, at: stringAtRow(list, c.rowValue), folded: c.foldedList === null ? null : stringList(c.foldedList) };
 }
 
-/** The column's file; `wordsFromUnits`: folded values this long have word lists (word-lists.ts). */
-export function textColumnFile(c: BuiltTextColumn, wordsFromUnits?: number): Uint8Array {
+/**
+ * The column's file; `wordsFromUnits`: folded values this long have word lists (word-lists.ts).
+ * A spliced column (its `renumbering`) with the previous column's file (`previous`) takes its
+ * string tables and word lists from that file's bytes where it can (text-splice.ts): the same bytes.
+ */
+export function textColumnFile(c: BuiltTextColumn & { renumbering?: Renumbering }, wordsFromUnits?: number, previous?: Uint8Array): Uint8Array {
+  const r = c.renumbering;
+  const old = r && previous ? fileSections(previous, TEXT_COLUMN_FORMAT) : null;
+  const section = (first: number, count: number) => old!.slice(first, first + count);
+  const table = (first: number, list: readonly string[]) => (old && r && splicedStringTable(section(first, 3), r.next, r.oldCount, list)) ?? stringTableSections(list);
   // (word lists for a column with trigrams whose folded text is long: word-lists.ts)
-  const words = c.foldedList !== null && c.trigrams !== null ? wordListSections(c.foldedList, wordsFromUnits) : null;
+  const folded = c.foldedList;
+  const words = folded !== null && c.trigrams !== null && hasWordLists(folded, wordsFromUnits) ? ((old && r && splicedWordLists(section(TEXT_SECTION.words, WORD_SECTIONS), folded, r)) ?? wordListSections(folded, wordsFromUnits)) : null;
   const flags = (c.foldedList !== null ? TEXT_FLAGS.folded : 0) | (c.trigrams !== null ? TEXT_FLAGS.trigrams : 0) | (words !== null ? TEXT_FLAGS.words : 0);
   const none: Section[] = [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0)];
   return packSections(TEXT_COLUMN_FORMAT, [
@@ -98,9 +108,9 @@ export function textColumnFile(c: BuiltTextColumn, wordsFromUnits?: number): Uin
     c.valueRowStart,
     c.valueRows,
     c.byValue,
-    ...stringTableSections(c.valueList),
+    ...table(TEXT_SECTION.values, c.valueList),
     c.byFolded ?? new Uint32Array(0),
-    ...(c.foldedList !== null ? stringTableSections(c.foldedList) : none),
+    ...(folded !== null ? table(TEXT_SECTION.folded, folded) : none),
     ...trigramSections(c.trigrams),
     ...(words ?? Array.from({ length: WORD_SECTIONS }, () => new Uint8Array(0))),
   ]);

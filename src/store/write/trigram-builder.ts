@@ -14,7 +14,7 @@ import { BITMAP, BOUNDARY, OTHER, TRIGRAM_SPACE, VARINT, varintBytes, writeVarin
  * A varint list gets a bit set instead as soon as it would be half the bit set's size: bit sets
  * are what make frequent trigrams cheap to apply (O(1) per candidate instead of a merge).
  */
-const BITMAP_SHARE = 2;
+export const BITMAP_SHARE = 2;
 
 export function buildTrigrams(folded: readonly string[], budgetBytes: number): TrigramData {
   const n = folded.length;

@@ -5,10 +5,10 @@
 // out of the previous index (the commonest trigrams, past its byte budget) are not known, so the
 // splice gives up (null: the caller builds the index whole) where the new budget could reach one of
 // them, or where the alphabet changed. What it gives is buildTrigrams's bytes, to the byte.
-import { bitmapWords, eachSetBit } from '../format/bitmap.ts';
+import { bitCount, bitmapWords, eachSetBit } from '../format/bitmap.ts';
 import { BITMAP, BOUNDARY, UNINDEXED, VARINT, readVarints, varintListBytes, writeVarintList, type TrigramData } from '../format/trigram-file.ts';
 import { sortedIndexOf } from '../../util/first-index.ts';
-import { alphabet, selectedLists } from './trigram-builder.ts';
+import { alphabet, BITMAP_SHARE, selectedLists } from './trigram-builder.ts';
 
 /** The distinct trigrams of a folded value, under `codeOf`. */
 function trigramsOf(s: string, codeOf: Uint8Array): Set<number> {
@@ -75,11 +75,21 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
   const bitmapBytes = words * 4;
   /** a previous varint list's ids, decoded */
   let scratch = new Uint32Array(0);
-  /** a key's new list: its previous list renumbered, with the added values' ids; null where the previous index left it out */
-  const listOf = (k: number): Uint32Array | null => {
+  // the previous values that stay, in runs each renumbered by one shift (a row added or removed:
+  // a run or two): a previous bit set is then shifted a word at a time, not read bit by bit
+  const runs = shiftRuns(next, oldCount);
+  /** a key's new list (ids, or a bit set): its previous list renumbered, with the added values' ids; null where the previous index left it out */
+  const listOf = (k: number): Uint32Array | Int32Array | null => {
     const from = was[k];
     const added = joins.get(keys[k]) ?? [];
     if (from >= 0 && old.kinds[from] === UNINDEXED) return null;
+    if (from >= 0 && old.kinds[from] === BITMAP && runs !== null) {
+      const base = old.starts[from] * oldWords;
+      const bits = shiftedBits(old.bitmaps.subarray(base, base + oldWords), runs, words);
+      for (const id of added) bits[id >>> 5] |= 1 << (id & 31);
+      if (bitCount(bits) !== counts[k]) throw new Error('the previous trigram index does not add up');
+      return bits;
+    }
     const out = new Uint32Array(counts[k]);
     let m = 0;
     // renumbering keeps the ids in order but where a value's first row moved: sorted only then
@@ -111,12 +121,15 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
     for (const id of added) out[m++] = id;
     return out.sort();
   };
-  const lists: (Uint32Array | null)[] = new Array(keyCount);
+  const lists: (Uint32Array | Int32Array | null)[] = new Array(keyCount);
   const keyBytes = new Float64Array(keyCount);
   let total = 0;
   for (let k = 0; k < keyCount; k++) {
-    lists[k] = listOf(k);
-    keyBytes[k] = lists[k] === null ? NaN : varintListBytes(lists[k]!);
+    let list = listOf(k);
+    // a bit set's varint bytes are at least its count: past half a bit set at that, it stays one whatever they are
+    if (list instanceof Int32Array && counts[k] * BITMAP_SHARE <= bitmapBytes) list = idsOf(list, counts[k]);
+    lists[k] = list;
+    keyBytes[k] = list === null ? NaN : list instanceof Int32Array ? counts[k] : varintListBytes(list);
     total += counts[k];
   }
   // (a list the previous index left out is not known: where the budget could take it, null)
@@ -128,10 +141,63 @@ export function splicedTrigrams(old: TrigramData, folded: readonly string[], nex
   for (let k = 0; k < keyCount; k++) {
     const list = lists[k];
     if (kinds[k] === VARINT) writeVarintList(varints, starts[k], list!);
+    else if (kinds[k] === BITMAP && list instanceof Int32Array) bitmaps.set(list, starts[k] * words);
     else if (kinds[k] === BITMAP) {
       const base = starts[k] * words;
       for (let i = 0; i < list!.length; i++) bitmaps[base + (list![i] >>> 5)] |= 1 << (list![i] & 31);
     }
   }
   return { valueCount: n, codeOf, keys: Uint32Array.from(keys), counts: Uint32Array.from(counts), kinds, starts, varints, bitmaps, coverage: total === 0 ? 1 : covered / total };
+}
+
+/** Runs of the previous values that stay, as [from, to, shift] triples: values [from, to) are [from + shift, to + shift) now; null where there are many. */
+function shiftRuns(next: Int32Array, oldCount: number): number[] | null {
+  const runs: number[] = [];
+  for (let v = 0; v < oldCount; ) {
+    if (next[v] < 0) {
+      v++;
+      continue;
+    }
+    const shift = next[v] - v;
+    let end = v + 1;
+    while (end < oldCount && next[end] === end + shift) end++;
+    runs.push(v, end, shift);
+    if (runs.length > 3 * 64) return null;
+    v = end;
+  }
+  return runs;
+}
+
+/** The bit set of `words` words with `bits`'s bits moved run by run (shiftRuns); the bits of no run left out. */
+function shiftedBits(bits: Int32Array, runs: readonly number[], words: number): Int32Array {
+  const out = new Int32Array(words);
+  /** bits [p, p + 32) of `bits`, as one word (none below 0 or past its end) */
+  const wordAt = (p: number) => {
+    const w = Math.floor(p / 32);
+    const o = p - w * 32;
+    const low = w >= 0 && w < bits.length ? bits[w] : 0;
+    if (o === 0) return low;
+    const high = w + 1 >= 0 && w + 1 < bits.length ? bits[w + 1] : 0;
+    return (low >>> o) | (high << (32 - o));
+  };
+  for (let r = 0; r < runs.length; r += 3) {
+    const shift = runs[r + 2];
+    const first = runs[r] + shift;
+    const end = runs[r + 1] + shift;
+    for (let w = first >>> 5; w << 5 < end; w++) {
+      const lo = Math.max(first, w << 5) - (w << 5);
+      const hi = Math.min(end, (w << 5) + 32) - (w << 5);
+      const mask = (hi === 32 ? -1 : (1 << hi) - 1) & ~((1 << lo) - 1);
+      out[w] |= wordAt((w << 5) - shift) & mask;
+    }
+  }
+  return out;
+}
+
+/** The `count` numbers of a bit set, ascending. */
+function idsOf(bits: Int32Array, count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  let m = 0;
+  eachSetBit(bits, (v) => (out[m++] = v));
+  return out;
 }

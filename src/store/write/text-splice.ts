@@ -97,6 +97,13 @@ export function splicedStringTable(old: readonly Uint8Array[], next: Int32Array,
   return [pieces, starts, jsonSection([])];
 }
 
+/** The list under `key`, put there empty where there is none. */
+function listIn<K>(lists: Map<K, number[]>, key: K): number[] {
+  let list = lists.get(key);
+  if (list === undefined) lists.set(key, (list = []));
+  return list;
+}
+
 /** The distinct words of a text. */
 function wordSet(text: string): Set<string> {
   const words = new Set<string>();
@@ -146,11 +153,8 @@ export function splicedWordLists(old: readonly Uint8Array[], folded: readonly st
         lose.set(k, (lose.get(k) ?? 0) + 1);
         continue;
       }
-      const into = known ? gainOld : gainFresh;
-      const key = (known ? k : word) as never;
-      let ids = into.get(key) as number[] | undefined;
-      if (ids === undefined) into.set(key, (ids = []));
-      ids.push(next[was]);
+      if (known) listIn(gainOld, k).push(next[was]);
+      else listIn(gainFresh, word).push(next[was]);
     }
   }
   // the words now: the previous ones still had, with the new ones at their places, ascending

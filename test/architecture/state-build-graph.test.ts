@@ -18,9 +18,8 @@ const ROOT = join(import.meta.dirname, '../..');
 const FULL_BUILD_ONLY = [
   'content/index.ts',
   'content/load.ts',
-  'pipeline/load/load-stage.ts',
+  'pipeline/load/whole-load.ts',
   'pipeline/load/parse-pool.ts',
-  'pipeline/render/render-stage.ts',
   'pipeline/render/autocomplete-data.ts',
 ];
 const FULL_BUILD_ONLY_FOLDERS = ['pipeline/directory/'];

@@ -252,8 +252,6 @@ export class BuildCache {
   /** keys of the entries parsed anew and held (not spilled), and their payloads' bytes */
   private fresh: string[] = [];
   private freshBytes = 0;
-  /** the key (hex) of the file parse(), adopt() or unchanged() handled last (lastKey) */
-  private last = '';
 
   /**
    * `content`: the content folder's full path; without it no stat index is read or kept (every
@@ -314,19 +312,10 @@ export class BuildCache {
     }
     this.stats.hits++;
     this.unread++;
-    this.last = record.key;
     this.next.set(record.key, slot);
     this.addInput(kind, file, record.key);
     this.nextStats.records.set(id, record);
     return value as Parsed<T>;
-  }
-
-  /**
-   * The parse key (hex) of the file whose parse parse(), adopt() or unchanged() returned last: what
-   * a caller wrapping this cache notes beside that parse (state-recorder.ts: its events' source).
-   */
-  lastKey(): string {
-    return this.last;
   }
 
   /** A slot's parse, its checksum checked once; undefined (and counted) when it is damaged. */
@@ -369,7 +358,6 @@ export class BuildCache {
    */
   parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T> {
     const key = parseKey(kind, file, text).toString('hex');
-    this.last = key;
     this.addInput(kind, file, key);
     this.recordStat(`${kind}\0${file}`, stat && statText(stat), key);
     const slot = this.next.get(key) ?? this.previous.get(key);
@@ -396,7 +384,6 @@ export class BuildCache {
    * the thread's rows hold them.
    */
   adopt<T>(kind: string, file: string, made: MadeParse): Parsed<T> {
-    this.last = made.key;
     this.addInput(kind, file, made.key);
     this.recordStat(`${kind}\0${file}`, made.stat, made.key);
     this.keep(made.key, made.payload, made.sum);

@@ -1,7 +1,7 @@
 // The directory as a stage of its own: its objects handed to its job (directory-job.ts), whose
 // outputs are kept under the directory records' key (inputsKeyOf: the parse keys of its files),
 // so that indexes made by any build are found by the next with the same directory. A whole load
-// hands it the objects as soon as they are read (load-stage.ts); the load over the prior, where a
+// hands it the objects as soon as they are read (load/whole-load.ts); the load over the prior, where a
 // directory file changed, came or went, reads them here (directoryStage). Else the previous
 // dist's autocomplete files are taken as they are (render/state-render.ts).
 import { resolve } from 'node:path';

@@ -7,7 +7,7 @@
 // against the state's, references to pages, categories and media), and the media files resolved
 // again; and every file of the previous dist the render over the state takes is proven by the
 // ledger (provenDist). Anything else refuses (NoPatch): the
-// content is then loaded whole (load-stage.ts), before anything is staged.
+// content is then loaded whole (whole-load.ts: the plan over an empty prior), before anything is staged.
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
@@ -15,7 +15,10 @@ import { findContentFiles, readContentFile, type ContentFiles } from '../../cont
 import { resolveMediaFiles } from '../../content/media.ts';
 import type { FileIssue } from '../../content/problems.ts';
 import type { Sourced } from '../../content/records.ts';
-import type { Event } from '../../model/types.ts';
+import type { Category, Event } from '../../model/types.ts';
+import type { TextlessEvent } from '../../model/event-texts.ts';
+import type { CacheStats } from '../cache/build-cache.ts';
+import type { ParsePool } from './parse-pool.ts';
 import { compareListOrder } from '../../render/event.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
@@ -28,11 +31,10 @@ import { parseKey } from '../cache/build-cache.ts';
 import type { DistLedger } from '../ledger/dist-ledger.ts';
 import { fileSystemNow, MARGIN_NS, statText, stillFresh } from '../cache/stat-index.ts';
 import { normalizeBaseUrl, type BuildOptions, type Clock } from '../run.ts';
-import { KEY_BYTES, type EventState } from '../state/event-state.ts';
+import { EVENTS_KIND, KEY_BYTES, type EventState } from '../state/event-state.ts';
 import { freshStatAt, putStat, STAT_FIELDS } from '../state/stat-fields.ts';
 import { refuse } from '../state/no-patch.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
-import { EVENTS_KIND } from '../state/state-recorder.ts';
 import { beginStats, type Stating } from './stat-files.ts';
 import type { DirectoryStage } from '../directory/directory-stage.ts';
 
@@ -56,33 +58,46 @@ interface EventFiles {
 }
 
 export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'reread'> {
+  /** the prior's state; over an empty prior, the model's, with no rows */
   state: EventState;
-  previous: Manifest;
-  ledger: DistLedger;
-  ledgerFile: string;
-  statePath: string;
+  /** the previous dist's manifest and ledger, and its event data, each file proven when it is read (none over an empty prior) */
+  previous: Manifest | null;
+  ledger: DistLedger | null;
+  data: PreviousData | null;
   content: string;
   baseUrl: string;
   safe: bigint;
   /** the new non-event records (stats refreshed) */
   others: string[];
   /** the events of the changed and added files, in list order, with their files' new indexes */
-  fresh: Event[];
+  fresh: TextlessEvent[];
   freshFiles: number[];
   /** state rows that stay */
   keep: Uint8Array;
   removed: number;
   /** every content file */
   contentFiles: number;
-  /** the previous dist's event data, each file proven when it is read */
-  data: PreviousData;
   /** the directory's indexes being made anew, where a directory file changed (else the previous dist's are taken) */
   directory: DirectoryStage | null;
+  /** over an empty prior (whole-load.ts): the content loaded whole */
+  whole: WholeLoaded | null;
+}
+
+/** What a plan over an empty prior has besides: the rows its parse threads made, the categories, the cache's counts, why the prior was empty. */
+export interface WholeLoaded {
+  parsing: ParsePool;
+  categories: Category[];
+  cache: CacheStats | undefined;
+  reason: string;
+  /** lets go of the directory's worker and the rows the parse threads left (a build that stops) */
+  abandon(): void;
+  /** true: no state is kept (no cache, or an event's file not known) */
+  stateless: boolean;
 }
 
 export async function loadFromState(options: BuildOptions, prior: PreviousBuild, clock: Clock): Promise<Plan> {
   const content = resolve(options.content);
-  const { ledgerFile, statePath, previous, state, ledger } = prior;
+  const { ledgerFile, previous, state, ledger } = prior;
   if (state.zone !== state.site.timezone) refuse('the state is of another zone');
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
   if (baseUrl !== previous.base_url) refuse('another base URL');
@@ -114,13 +129,14 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   const { records, recordFiles, reread: _reread, ...rest } = events;
   const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
   return {
-    ...rest, state, previous, ledger, ledgerFile, statePath, content, baseUrl, safe, others: others.records,
+    ...rest, state, previous, ledger, content, baseUrl, safe, others: others.records,
     fresh: order.map((i) => records[i].value),
     freshFiles: order.map((i) => recordFiles[i]),
     keep, removed,
     contentFiles: others.count + files.events.length,
     data,
     directory,
+    whole: null,
   };
 }
 

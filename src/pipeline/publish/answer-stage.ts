@@ -17,7 +17,7 @@ import { copyTwins } from '../../store/write/hashed-files.ts';
 import type { Precompressed } from '../../deploy/precompress.ts';
 import { CALENDAR_CAP } from '../../api/events/calendar.ts';
 import { calendarKey, pageKeys } from '../rows/page-keys.ts';
-import type { Rendered } from '../render/render-stage.ts';
+import type { Rendered } from '../render/state-render.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { DOCUMENTS, pageFile } from '../write/manifest-of.ts';
 import { buildSource } from './build-source.ts';

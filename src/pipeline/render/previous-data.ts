@@ -1,8 +1,7 @@
-// The previous build's event data, for a full build to take what its rows have in common with it
-// (store/write/event-data.ts): read from the previous dist where the ledger proves every file
+// The previous build's event data, for the build over the prior to take the rows that stay from
+// it (store/write/event-data.ts): read from the previous dist where the ledger proves every file
 // read, the build the event state describes (state/previous-build.ts), made with the same
-// options and in the same zone. Each row of it is known by its hash (the state's keys): a row of
-// this build with the same hash has the same bytes, so the same values, entry and terms.
+// options and in the same zone.
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { readAllAt } from '../../util/positional-io.ts';
 import { join } from 'node:path';
@@ -14,44 +13,12 @@ import { readColumns } from '../../store/read/column-files.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
 import { columnValuesOfTable } from '../../store/write/column-files.ts';
 import type { EventTable } from '../../store/format/event-table.ts';
-import type { PreviousData, Reuse } from '../../store/write/event-data.ts';
+import type { PreviousData } from '../../store/write/event-data.ts';
 import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
 import { ROW_HASH_BYTES } from '../rows/render-cache.ts';
 
 const STRIDE = FIELD_COUNT + 1;
-
-/**
- * The previous data and each row's place in it, given this build's rows' `hashes` in list order;
- * null where the previous build cannot be proven or shares no row with this one.
- */
-export function previousData(build: PreviousBuild | null, out: string, zone: string, partRows: number, hashes: Buffer): Reuse | null {
-  if (build === null) return null;
-  const { state } = build;
-  const n = state.rows.id.length;
-  if (state.zone !== zone) return null;
-  const rowOf = new Map<string, number>();
-  for (let r = 0; r < n; r++) rowOf.set(state.rows.keys.toString('latin1', r * ROW_HASH_BYTES, (r + 1) * ROW_HASH_BYTES), r);
-  const count = hashes.length / ROW_HASH_BYTES;
-  const order = new Int32Array(count);
-  const fresh: number[] = [];
-  let last = -1;
-  for (let i = 0; i < count; i++) {
-    const was = rowOf.get(hashes.toString('latin1', i * ROW_HASH_BYTES, (i + 1) * ROW_HASH_BYTES));
-    // the rows that stay keep their order among themselves (their list order is their bytes')
-    if (was === undefined || was <= last) order[i] = -fresh.push(i);
-    else order[i] = last = was;
-  }
-  if (fresh.length === count) return null;
-  let data: ReturnType<typeof previousFiles>;
-  try {
-    data = previousFiles(build, out, partRows);
-  } catch {
-    // the previous dist changed while it was read (a file gone, unreadable): it is only a saving
-    return null;
-  }
-  return data && { order, fresh, previous: data };
-}
 
 /**
  * The previous dist's event data files, each proven by the ledger to be what its manifest lists,

@@ -18,7 +18,7 @@ import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
 import { sha256Hex } from '../../store/format/manifest.ts';
 import { cacheIdentity } from '../cache/build-cache.ts';
-import { STAT_FIELDS } from './stat-fields.ts';
+import { putStat, STAT_FIELDS } from './stat-fields.ts';
 import { readSealed, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 
 const MAGIC = 'AULAEVENTS1\n';
@@ -138,4 +138,52 @@ function wellFormed(s: EventState): boolean {
   for (const f of r.file) if (f >= s.eventFiles.length) return false;
   r.keys = Buffer.from(r.keys.buffer, r.keys.byteOffset, r.keys.byteLength);
   return true;
+}
+
+/** The cache kind of event files, before their zone. */
+export const EVENTS_KIND = 'events in ';
+
+/** A stat as statText writes it (size:mtimeNs:ctimeNs:ino:dev), and a parse's key in hex. */
+const STAT_TEXT = /^([0-9]+):([0-9]+):([0-9]+):([0-9]+):([0-9]+)$/;
+const HEX_KEY = /^[0-9a-f]{64}$/;
+
+/**
+ * The content files as a whole load read them, as the state lists them: from the build cache's
+ * records of this build (kind NUL file → stat, key; `kind`: the event files') the other files'
+ * records, and the event files' stats and keys, with each fresh event's file (`fileOf`, in list
+ * order) as an index among them; null where an event's file is not known (no state is kept then).
+ */
+export function recordedFiles(stats: { safe: bigint; records: ReadonlyMap<string, { stat: string; key: string }> }, kind: string, fileOf: readonly (string | undefined)[]): Pick<EventState, 'safe' | 'others' | 'eventFiles' | 'eventStats' | 'eventKeys'> & { freshFiles: number[] } | null {
+  if (fileOf.includes(undefined)) return null;
+  // one pass over the records (one per content file), each stat parsed by one match
+  const prefix = `${kind}\0`;
+  const others: string[] = [];
+  const eventFiles: string[] = [];
+  const eventStat: string[] = [];
+  const eventKey: string[] = [];
+  const index = new Map<string, number>();
+  const add = (file: string, stat: string, key: string) => {
+    index.set(file, eventFiles.length);
+    eventFiles.push(file);
+    eventStat.push(stat);
+    eventKey.push(key);
+  };
+  for (const [id, record] of stats.records) {
+    if (id.startsWith(prefix)) add(id.slice(prefix.length), record.stat, record.key);
+    else others.push(id, record.stat, record.key);
+  }
+  // an event file without a record: read again by the next build over the state
+  const freshFiles = fileOf.map((f) => index.get(f!) ?? (add(f!, '', ''), eventFiles.length - 1));
+  const eventStats = new BigInt64Array(eventFiles.length * STAT_FIELDS);
+  const eventKeys = Buffer.alloc(eventFiles.length * KEY_BYTES);
+  for (let i = 0; i < eventFiles.length; i++) {
+    const stat = STAT_TEXT.exec(eventStat[i]);
+    if (stat === null || !HEX_KEY.test(eventKey[i])) {
+      putStat(eventStats, i, null);
+      continue;
+    }
+    eventKeys.write(eventKey[i], i * KEY_BYTES, 'hex');
+    putStat(eventStats, i, { size: BigInt(stat[1]), mtimeNs: BigInt(stat[2]), ctimeNs: BigInt(stat[3]), ino: BigInt(stat[4]), dev: BigInt(stat[5]) });
+  }
+  return { safe: stats.safe, others, eventFiles, eventStats, eventKeys, freshFiles };
 }

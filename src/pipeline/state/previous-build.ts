@@ -11,7 +11,17 @@ import { DistLedger, ledgerPath } from '../ledger/dist-ledger.ts';
 import { eventStatePath, manifestShaOf, readEventState, type EventState } from './event-state.ts';
 import { MANIFEST_LIMIT } from '../out-folder/out-folder.ts';
 import { refusal, refuse } from './no-patch.ts';
-import { patchOptions } from './state-recorder.ts';
+import { stableJson } from '../../util/stable-json.ts';
+
+/**
+ * The build's options as one string (every option but the callbacks): a build over the event
+ * state is made only under the same. None is picked out as shaping the dist, so an option added
+ * later is in it already; one that does not shape it (a lock's wait) costs, when changed, one full
+ * build.
+ */
+export function patchOptions(o: object): string {
+  return stableJson(Object.fromEntries(Object.entries(o).filter(([, v]) => typeof v !== 'function' && v !== undefined)));
+}
 
 /** An event state's bound: what does not grow with the site, and a generous most per record. */
 const STATE_BASE = 16 << 20;

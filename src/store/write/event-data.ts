@@ -48,14 +48,6 @@ export interface PreviousData {
   bytes: (begin: number, end: number) => Uint8Array;
 }
 
-/** Row i of a list: the previous row order[i], else the new row -order[i] - 1, `fresh[-order[i] - 1]` of the list. */
-export interface Reuse {
-  order: Int32Array;
-  previous: PreviousData;
-  /** the new rows' places in the list, ascending */
-  fresh: number[];
-}
-
 export interface EventDataInput {
   /** the rows made anew, in list order */
   rows: EventRows;
@@ -348,11 +340,4 @@ export function bytesOfParts(parts: readonly Uint8Array[], bounds: readonly numb
     at = to;
   }
   return Buffer.concat(pieces);
-}
-
-/** The rows `fresh` (ascending) of `rows`, as rows of their own. */
-export function someRows(rows: EventRows, fresh: readonly number[]): EventRows {
-  const starts = new Uint32Array(fresh.length * STRIDE);
-  fresh.forEach((row, j) => starts.set(rows.starts.subarray(row * STRIDE, (row + 1) * STRIDE), j * STRIDE));
-  return new EventRows(Buffer.concat(fresh.flatMap((row, j) => (j === 0 ? [rows.bytes(row)] : [NEWLINE, rows.bytes(row)]))), starts);
 }

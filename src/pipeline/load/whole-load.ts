@@ -1,0 +1,129 @@
+// The load over an empty prior (a first build, no cache, a prior refused): the content folder read
+// whole, parsed on the parse threads (from the build cache where a file is unchanged) and checked
+// into the model; the directory handed to its job as soon as it is read, and the events' rows made
+// on the parse threads as they are parsed. It gives the plan the load over a prior gives
+// (state-load.ts): no previous rows or data, every event fresh, the content files' stats and keys
+// as the build cache recorded them; the render over the plan is then the same for every build.
+import { resolve } from 'node:path';
+import { loadContent } from '../../content/index.ts';
+import type { LoadOptions } from '../../content/load.ts';
+import type { MediaSource } from '../../content/media.ts';
+import type { Problem } from '../../content/problems.ts';
+import type { Sourced } from '../../content/records.ts';
+import type { DirectoryObject, Event } from '../../model/types.ts';
+import { compareListOrder } from '../../render/event.ts';
+import { BuildCache, packPath, type CacheStats } from '../cache/build-cache.ts';
+import type { DirectoryJob } from '../directory/directory-job.ts';
+import { directoryJob } from '../directory/directory-stage.ts';
+import { rowsPath } from '../rows/render-cache.ts';
+import { normalizeBaseUrl, type BuildOptions } from '../run.ts';
+import { EVENTS_KIND, recordedFiles, stateRows } from '../state/event-state.ts';
+import { patchOptions } from '../state/previous-build.ts';
+import { ParsePool } from './parse-pool.ts';
+import type { Plan } from './state-load.ts';
+
+export type WholeLoad = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined };
+
+/** The content loaded whole, as a plan over an empty prior; or its problems. */
+export async function loadWhole(options: BuildOptions, out: string, reason: string): Promise<WholeLoad> {
+  const content = resolve(options.content);
+  const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), content, { racyMarginNs: options.statMarginNs });
+  // The directory indexes are made on a worker thread from as soon as the directory is read:
+  // while this thread reads the events (the loaded model's directory is then left empty).
+  let directory: DirectoryJob | undefined;
+  let count = 0;
+  const onDirectory = (objects: readonly DirectoryObject[]) => {
+    directory = directoryJob(options, cache?.inputsKey('directory') ?? null, objects);
+    count = objects.length;
+    return true;
+  };
+  let mediaSources: Sourced<MediaSource>[] = [];
+  const { fileOf, cache: parseCache } = eventFilesNoted(cache);
+  const parsing = new ParsePool(content, parseCache, { threads: options.parseThreads, rowsPath: options.cache === undefined ? undefined : rowsPath(options.cache, options.content) });
+  const abandon = () => {
+    directory?.cancel();
+    parsing.dropRows();
+  };
+  let result: Awaited<ReturnType<typeof loadContent>>;
+  try {
+    // the threads render the events' rows as they parse them, against the context as read (it is
+    // checked against the build's own before they are used: ParsePool.rowsFor)
+    const onContext: LoadOptions['onContext'] = ({ site, pages, media }) => {
+      mediaSources = media as Sourced<MediaSource>[];
+      let baseUrl: string;
+      try {
+        baseUrl = normalizeBaseUrl(options.baseUrl ?? site.base_url);
+      } catch {
+        return; // reported after the load
+      }
+      parsing.render({ site, baseUrl, pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) });
+    };
+    result = await loadContent(content, { cache: parseCache, onDirectory, onContext, parseMany: parsing.parseMany });
+  } catch (e) {
+    abandon();
+    cache?.release(); // removes its spill file
+    throw e;
+  } finally {
+    parsing.close();
+  }
+  if (result.notRead && result.notRead.length > 0) options.onNotRead?.(result.notRead);
+  cache?.save();
+  const stats = cache?.statRecords() ?? null;
+  cache?.release();
+  // the directory's large files are compressed on its thread while this one renders the data
+  directory?.compressNow();
+  const { model } = result;
+  if (!model) {
+    abandon();
+    return { problems: result.problems, cache: cache?.stats };
+  }
+  let baseUrl: string;
+  try {
+    baseUrl = normalizeBaseUrl(options.baseUrl ?? model.site.base_url);
+  } catch (e) {
+    abandon();
+    throw e;
+  }
+  // a model whose directory was not handed over early: an empty one, loaded without a call
+  if (directory === undefined) {
+    count = model.directory.length;
+    directory = directoryJob(options, cache?.inputsKey('directory') ?? null, model.directory);
+  }
+  const zone = model.site.timezone;
+  const fresh = (model.events as Event[]).sort(compareListOrder);
+  const files = stats && recordedFiles(stats, `${EVENTS_KIND}${zone}`, fresh.map((e) => fileOf.get(e.id)));
+  fileOf.clear(); // (the parse threads' cache, which notes into it, is held until the rows are taken)
+  const none = { safe: 0n, others: [], eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), freshFiles: [] };
+  const { freshFiles, ...recorded } = files ?? none;
+  const state = { content, out, options: patchOptions(options), manifestSha: '', zone, site: model.site, pages: model.pages, categoryIds: model.categories.map((c) => c.id), media: model.media, mediaSources, rows: stateRows(0), ...recorded };
+  const contentFiles = stats?.records.size ?? 0;
+  return {
+    plan: {
+      ...recorded, state, previous: null, ledger: null, content, baseUrl, fresh, freshFiles, fileMap: new Int32Array(0), keep: new Uint8Array(0), removed: 0,
+      parsed: cache?.stats.misses ?? 0, contentFiles, data: null, directory: { job: directory, count, files: 0 },
+      whole: { parsing, categories: model.categories, cache: cache?.stats, reason, abandon, stateless: files === null },
+    },
+  };
+}
+
+/**
+ * `cache` as the loader (and the parse threads' results) reach it, noting the file each event was
+ * read from (by its id): a row's key is made of its file's parse key, and the next state lists
+ * each row's file.
+ */
+function eventFilesNoted(cache: BuildCache | undefined): { fileOf: Map<number, string>; cache: ReturnType<typeof noted> | undefined } {
+  const fileOf = new Map<number, string>();
+  return { fileOf, cache: cache && noted(cache, fileOf) };
+}
+
+function noted(cache: BuildCache, fileOf: Map<number, string>) {
+  const note = <T>(kind: string, parsed: { records: T[] } | undefined) => {
+    if (parsed !== undefined && kind.startsWith(EVENTS_KIND)) for (const r of parsed.records as Sourced<Event>[]) fileOf.set(r.value.id, r.file);
+    return parsed;
+  };
+  return {
+    parse: ((kind, file, text, parse, stat) => note(kind, cache.parse(kind, file, text, parse, stat))!) as BuildCache['parse'],
+    unchanged: ((kind, file, path) => note(kind, cache.unchanged(kind, file, path))) as BuildCache['unchanged'],
+    adopt: ((kind, file, made) => note(kind, cache.adopt(kind, file, made))!) as BuildCache['adopt'],
+  };
+}

@@ -10,17 +10,17 @@ import type { LoadOptions } from '../../content/load.ts';
 import type { MediaSource } from '../../content/media.ts';
 import type { Problem } from '../../content/problems.ts';
 import type { Sourced } from '../../content/records.ts';
-import type { DirectoryObject, Event } from '../../model/types.ts';
+import type { DirectoryObject, Event, Model } from '../../model/types.ts';
 import { compareListOrder } from '../../render/event.ts';
 import { BuildCache, packPath, type CacheStats } from '../cache/build-cache.ts';
 import type { DirectoryJob } from '../directory/directory-job.ts';
-import { directoryJob } from '../directory/directory-stage.ts';
+import { directoryJob, type DirectoryStage } from '../directory/directory-stage.ts';
 import { rowsPath } from '../rows/render-cache.ts';
 import { normalizeBaseUrl, type BuildOptions } from '../run.ts';
 import { EVENTS_KIND, recordedFiles, stateRows } from '../state/event-state.ts';
 import { patchOptions } from '../state/previous-build.ts';
 import { ParsePool } from './parse-pool.ts';
-import type { Plan } from './state-load.ts';
+import type { Plan, WholeLoaded } from './state-load.ts';
 
 export type WholeLoad = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined };
 
@@ -89,20 +89,30 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
     count = model.directory.length;
     directory = directoryJob(options, cache?.inputsKey('directory') ?? null, model.directory);
   }
+  const loaded = { out, baseUrl, model, stats, fileOf, mediaSources, directory: { job: directory, count, files: 0 } };
+  return { plan: wholePlan(options, loaded, { parsing, cache: cache?.stats, abandon, reason }) };
+}
+
+/** The plan over an empty prior of the model loaded whole: every event fresh, the files as the build cache recorded them (`stats`). */
+function wholePlan(
+  options: BuildOptions,
+  loaded: { out: string; baseUrl: string; model: Model; stats: ReturnType<BuildCache['statRecords']>; fileOf: Map<number, string>; mediaSources: Sourced<MediaSource>[]; directory: DirectoryStage },
+  whole: Omit<WholeLoaded, 'categories' | 'stateless'>,
+): Plan {
+  const { model, stats, fileOf } = loaded;
   const zone = model.site.timezone;
   const fresh = (model.events as Event[]).sort(compareListOrder);
   const files = stats && recordedFiles(stats, `${EVENTS_KIND}${zone}`, fresh.map((e) => fileOf.get(e.id)));
   fileOf.clear(); // (the parse threads' cache, which notes into it, is held until the rows are taken)
   const none = { safe: 0n, others: [], eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), freshFiles: [] };
   const { freshFiles, ...recorded } = files ?? none;
-  const state = { content, out, options: patchOptions(options), manifestSha: '', zone, site: model.site, pages: model.pages, categoryIds: model.categories.map((c) => c.id), media: model.media, mediaSources, rows: stateRows(0), ...recorded };
-  const contentFiles = stats?.records.size ?? 0;
+  const content = resolve(options.content);
+  const base = { content, out: loaded.out, options: patchOptions(options), manifestSha: '', zone, site: model.site, pages: model.pages, media: model.media };
+  const state = { ...base, categoryIds: model.categories.map((c) => c.id), mediaSources: loaded.mediaSources, rows: stateRows(0), ...recorded };
   return {
-    plan: {
-      ...recorded, state, previous: null, ledger: null, content, baseUrl, fresh, freshFiles, fileMap: new Int32Array(0), keep: new Uint8Array(0), removed: 0,
-      parsed: cache?.stats.misses ?? 0, contentFiles, data: null, directory: { job: directory, count, files: 0 },
-      whole: { parsing, categories: model.categories, cache: cache?.stats, reason, abandon, stateless: files === null },
-    },
+    ...recorded, state, previous: null, ledger: null, data: null, content, baseUrl: loaded.baseUrl, fresh, freshFiles, fileMap: new Int32Array(0), keep: new Uint8Array(0), removed: 0,
+    parsed: 0, contentFiles: stats?.records.size ?? 0, directory: loaded.directory,
+    whole: { ...whole, categories: model.categories, stateless: files === null },
   };
 }
 
@@ -111,19 +121,16 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
  * read from (by its id): a row's key is made of its file's parse key, and the next state lists
  * each row's file.
  */
-function eventFilesNoted(cache: BuildCache | undefined): { fileOf: Map<number, string>; cache: ReturnType<typeof noted> | undefined } {
+function eventFilesNoted(cache: BuildCache | undefined) {
   const fileOf = new Map<number, string>();
-  return { fileOf, cache: cache && noted(cache, fileOf) };
-}
-
-function noted(cache: BuildCache, fileOf: Map<number, string>) {
   const note = <T>(kind: string, parsed: { records: T[] } | undefined) => {
     if (parsed !== undefined && kind.startsWith(EVENTS_KIND)) for (const r of parsed.records as Sourced<Event>[]) fileOf.set(r.value.id, r.file);
     return parsed;
   };
-  return {
+  const noted = cache && {
     parse: ((kind, file, text, parse, stat) => note(kind, cache.parse(kind, file, text, parse, stat))!) as BuildCache['parse'],
     unchanged: ((kind, file, path) => note(kind, cache.unchanged(kind, file, path))) as BuildCache['unchanged'],
     adopt: ((kind, file, made) => note(kind, cache.adopt(kind, file, made))!) as BuildCache['adopt'],
   };
+  return { fileOf, cache: noted };
 }

@@ -16,6 +16,7 @@ import { toJson } from '../../store/format/json.ts';
 import type { MediaFile } from '../../store/format/public-files.ts';
 import { searchIndexBeside } from '../../store/write/search-thread.ts';
 import { EventRows, FIELD_COUNT } from '../../store/format/event-rows.ts';
+import type { TextlessEvent } from '../../model/event-texts.ts';
 import type { ColumnValues } from '../../store/format/event-table.ts';
 import { columnValuesFromRows } from '../../store/write/column-values.ts';
 import { renderRows, rowsRenderer, type DistFiles } from '../../store/write/data-files.ts';
@@ -56,30 +57,42 @@ interface FreshRows {
 function freshRows(options: BuildOptions, plan: Plan, dist: StagedDist): FreshRows {
   const { state, fresh } = plan;
   const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
-  const keyOf = rowKeyer(ctx);
-  const source = (j: number) => {
-    const file = plan.freshFiles[j];
-    return plan.eventStats[file * STAT_FIELDS] < 0n ? randomBytes(KEY_BYTES) : plan.eventKeys.subarray(file * KEY_BYTES, (file + 1) * KEY_BYTES);
-  };
-  if (plan.whole !== null) {
-    const { parsing } = plan.whole;
-    // (the rows made ahead hold their events' texts: those events came without them, parse-payload.ts)
-    const ahead = parsing.rowsFor(ctx);
-    let made: Omit<FreshRows, 'keepRows'>;
-    if (options.cache === undefined) made = { rows: rowsRenderer(ahead.premade, ahead.whole)(fresh, ctx), hashes: null };
-    else {
-      const keys = fresh.map((e, j) => ahead.premade?.get(e)?.key ?? keyOf(e, source(j)));
-      // (the threads' file of rows: kept as the rows file when it is written whole)
-      made = cachedRows(rowsPath(options.cache, options.content), fresh, keys, ctx, dist.reused.rows, ahead, ahead.premade ? parsing.rowsMade() : null);
-    }
-    parsing.dropRows();
-    return { ...made, keepRows: () => {} };
-  }
-  const keys = fresh.map((e, j) => keyOf(e, source(j)));
+  if (plan.whole !== null) return { ...rowsAhead(options, plan, ctx, dist), keepRows: keepNone };
+  const keyOf = sourceKeyer(plan, ctx);
+  const keys = fresh.map((e, j) => keyOf(e, j));
   const rows = renderRows(fresh, ctx);
   const hashes = Buffer.concat(fresh.map((_, j) => rowHash(rows.bytes(j))));
   const entry = (key: Buffer, j: number) => ({ key, hash: hashes.subarray(j * KEY_BYTES, (j + 1) * KEY_BYTES), json: rows.bytes(j), starts: rows.starts.subarray(j * STRIDE, (j + 1) * STRIDE) });
   return { rows, hashes, keepRows: () => appendRows(rowsPath(options.cache!, options.content), keys.map(entry)) };
+}
+
+/** (a closure made where the rows made ahead are in scope would hold them, and every event with them, for the rest of the build) */
+const keepNone = () => {};
+
+/** Fresh event j's row key: of its file's parse key, or, where the file's key is not known, of one no row has. */
+function sourceKeyer(plan: Plan, ctx: RenderContext): (e: TextlessEvent, j: number) => Buffer {
+  const keyOf = rowKeyer(ctx);
+  return (e, j) => {
+    const file = plan.freshFiles[j];
+    return keyOf(e, plan.eventStats[file * STAT_FIELDS] < 0n ? randomBytes(KEY_BYTES) : plan.eventKeys.subarray(file * KEY_BYTES, (file + 1) * KEY_BYTES));
+  };
+}
+
+/** Over an empty prior: the rows the parse threads made against this very context, else from the rows cache, else rendered here; the threads' rows let go of. */
+function rowsAhead(options: BuildOptions, plan: Plan, ctx: RenderContext, dist: StagedDist): Omit<FreshRows, 'keepRows'> {
+  const { parsing } = plan.whole!;
+  const { fresh } = plan;
+  // (the rows made ahead hold their events' texts: those events came without them, parse-payload.ts)
+  const ahead = parsing.rowsFor(ctx);
+  try {
+    if (options.cache === undefined) return { rows: rowsRenderer(ahead.premade, ahead.whole)(fresh, ctx), hashes: null };
+    const keyOf = sourceKeyer(plan, ctx);
+    const keys = fresh.map((e, j) => ahead.premade?.get(e)?.key ?? keyOf(e, j));
+    // (the threads' file of rows: kept as the rows file when it is written whole)
+    return cachedRows(rowsPath(options.cache, options.content), fresh, keys, ctx, dist.reused.rows, ahead, ahead.premade ? parsing.rowsMade() : null);
+  } finally {
+    parsing.dropRows();
+  }
 }
 
 /** The new list order: the state's rows that stay merged with the new events (-1 - j for new event j); and each row's file. */
@@ -226,9 +239,6 @@ export interface Rendered {
   /** the rows' hashes in list order (render-cache.ts rowHash), of which the pages' keys are made; null without a cache */
   hashes: Buffer | null;
   mediaFiles: MediaFile[];
-}
-
-export interface StateRendered extends Rendered {
   /** the next event state's rows (none: no state is kept) */
   stateRows: StateRows | null;
   /** keeps the rows made here in the rows cache, for the next build */
@@ -240,11 +250,9 @@ export interface StateRendered extends Rendered {
  * their data files (with the prior's data, over a prior), the files no event shapes (the prior's
  * linked, or the directory's job's), the manifest.
  */
-export async function renderFromState(options: BuildOptions, clock: Clock, plan: Plan, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<StateRendered> {
+export async function renderFromState(options: BuildOptions, clock: Clock, plan: Plan, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<Rendered> {
   const { state, previous } = plan;
-  const { sequence, fileOf } = mergedOrder(plan);
-  const count = sequence.length;
-  const { made, next, newest, keepRows } = await eventFiles(options, plan, { sequence, fileOf }, dist, inFlight);
+  const { made, next, hashes, newest, keepRows, count } = await eventFiles(options, plan, dist, inFlight);
   if (plan.whole) {
     // one collection for the rows and the columns' files before the directory's are awaited: once
     // the parts are written (they were while the columns were made), nothing holds the rows
@@ -273,7 +281,7 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
   const manifest = manifestOf(state.site, plan.baseUrl, newest, counts, previous?.event_part_rows ?? options.eventPartRows ?? EVENT_PART_ROWS);
   const mediaFiles = sealManifest(manifest, files, out, state.media);
   const volume = carried.twins ?? 0;
-  return { files: out, manifest, hashedCopies: carried.copies, eventBytes: made.eventBytes, volume, eventCount: count, hashes: next?.keys ?? null, mediaFiles, stateRows: next, keepRows };
+  return { files: out, manifest, hashedCopies: carried.copies, eventBytes: made.eventBytes, volume, eventCount: count, hashes, mediaFiles, stateRows: next, keepRows };
 }
 
 /**
@@ -281,12 +289,14 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
  * before the events are let go of. A function of its own: once it returns, nothing holds the rows
  * (but keepRows, over a prior: a few).
  */
-async function eventFiles(options: BuildOptions, plan: Plan, order: { sequence: Int32Array; fileOf: readonly number[] }, dist: StagedDist, inFlight: Promise<unknown>[]) {
+async function eventFiles(options: BuildOptions, plan: Plan, dist: StagedDist, inFlight: Promise<unknown>[]) {
+  const order = mergedOrder(plan);
   const fresh = freshRows(options, plan, dist);
   const next = fresh.hashes === null || plan.whole?.stateless ? null : nextRows(plan, order.sequence, fresh.hashes, order.fileOf);
   const newest = newestRow(plan);
   const made = plan.whole ? await wholeData(options, plan, fresh.rows, dist) : await stateData(plan, { rows: fresh.rows, values: columnValuesFromRows(plan.fresh, fresh.rows), order: order.sequence }, dist, inFlight);
-  return { made, next, newest, keepRows: fresh.keepRows };
+  // (the pages' keys: over an empty prior, the fresh rows' hashes are the list's, a state kept or not)
+  return { made, next, hashes: next?.keys ?? (plan.whole ? fresh.hashes : null), newest, keepRows: fresh.keepRows, count: order.sequence.length };
 }
 
 /** The newest last_modified of the rows that stay and the fresh events (the manifest's built_at). */

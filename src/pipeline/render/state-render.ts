@@ -74,8 +74,7 @@ function sourceKeyer(plan: Plan, ctx: RenderContext): (e: TextlessEvent, j: numb
   const keyOf = rowKeyer(ctx);
   return (e, j) => {
     const file = plan.freshFiles[j];
-    // (no file known: the files' records not kept, a cache folder that cannot be written)
-    const known = file !== undefined && plan.eventStats[file * STAT_FIELDS] >= 0n;
+    const known = file !== undefined && plan.eventStats[file * STAT_FIELDS] >= 0n; // (none where no records are kept)
     return keyOf(e, known ? plan.eventKeys.subarray(file * KEY_BYTES, (file + 1) * KEY_BYTES) : randomBytes(KEY_BYTES));
   };
 }

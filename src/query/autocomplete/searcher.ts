@@ -3,24 +3,18 @@
 import type { DirectoryModel } from '../../model/types.ts';
 import { decodeIndex, type IndexData } from '../../store/format/autocomplete-index.ts';
 import { listing, type DocPage } from './listing.ts';
-import { Matcher, type Candidates } from './match.ts';
+import { Matcher } from './match.ts';
+import { matchWords } from './match-words.ts';
 import { modelMask } from '../../model/directory-models.ts';
-import { addFuzzy, planWord, type WordPlan } from './plan.ts';
+import { planWord, type WordPlan } from './plan.ts';
 import { queryWords, wordKey, type QueryWord } from './query-words.ts';
-import { CONTRIB, MAX_RANKED_WORDS, NO_CONTRIB } from './rank.ts';
 import { RankedKeys } from './select.ts';
 import { charge } from '../work-budget.ts';
-
-/**
- * Work units (query/work-budget.ts) per cell of a typo lookup's edit-distance table, and per
- * matching object ranked. A kept word plan charges its lookup again each time it is used, so a
- * request costs the same whatever was asked before it.
- */
-const UNITS_PER_FUZZY_CELL = 3;
-const UNITS_PER_RANKED = 3;
-import { topsEntry, topsPage } from './tops-page.ts';
-import { topsKey } from './prefix-tops.ts';
+import { topsEntry, topsKey, topsPage } from './tops-page.ts';
 import { TwoGenerations } from '../../util/two-generations.ts';
+
+/** Work units (query/work-budget.ts) per matching object ranked. */
+const UNITS_PER_RANKED = 3;
 
 /** Word plans kept, at most (see Searcher.plan); each holds its term ranges and its few typo matches. */
 const PLAN_CACHE_ENTRIES = 4096;
@@ -75,11 +69,12 @@ class Searcher implements Autocomplete {
     const typos = options.typos !== false;
     let words = queryWords(typeof q === 'string' ? q : '');
     if (!typos) words = words.map((w) => ({ ...w, maxEdits: 0 }));
-    else if (words.length === 1 && this.index.tops !== null) {
-      // a costly single word: its first page was answered at build time (prefix-tops.ts)
+    else if (words.length > 0 && this.index.tops !== null) {
+      // a costly word, or words typed as one ("05.012", "Karl-Heinz"): the first page was
+      // answered at build time (prefix-tops.ts)
       const tops = this.index.tops;
-      const at = topsEntry(tops, topsKey(words[0]));
-      if (at >= 0) return new Result(this.index, topsPage(tops, at, mask, this.index.size, () => this.matches([this.plan(words[0], typos)], mask)));
+      const at = topsEntry(tops, topsKey(words));
+      if (at >= 0) return new Result(this.index, topsPage(tops, at, mask, this.index.size, () => this.matches(words.map((w) => this.plan(w, typos)), mask)));
     }
     const docs = words.length === 0 ? listing(this.index, mask) : this.matches(words.map((w) => this.plan(w, typos)), mask);
     return new Result(this.index, docs);
@@ -120,36 +115,7 @@ class Searcher implements Autocomplete {
 
   private match(plans: WordPlan[], mask: number): { generation: number; ranked: RankedKeys } {
     const generation = ++this.generation;
-    // The rarest word yields the candidates and every other word is checked against them, rarest
-    // first, so a query costs about the postings of its rarest word whatever the others match.
-    // Rarest counts the typo matches: "auer" has few postings of its own but one edit away lies
-    // "bauer", and a driver chosen by its own postings alone makes "auer phd" rank every Bauer.
-    // So every word's typo lookup is made first (a kept plan has it already, and is charged for
-    // it all the same, so the order and the work never depend on what was asked before).
-    for (const plan of plans) {
-      addFuzzy(this.index, plan);
-      charge(plan.fuzzyWork * UNITS_PER_FUZZY_CELL, 'q');
-    }
-    // cheapest first, ties in the query's order (an insertion sort: a query has a few words)
-    const order = plans.slice();
-    for (let i = 1; i < order.length; i++) {
-      const plan = order[i];
-      let j = i;
-      for (; j > 0 && order[j - 1].cost > plan.cost; j--) order[j] = order[j - 1];
-      order[j] = plan;
-    }
-    const contrib = (k: number) => (k < MAX_RANKED_WORDS ? CONTRIB : NO_CONTRIB);
-    let cand: Candidates | null = null;
-    let k = 0;
-    if (order.length >= 2) {
-      cand = this.matcher.firstPair(order[0], order[1], mask, contrib(0), contrib(1));
-      if (cand !== null) k = 2;
-    }
-    for (; k < order.length && (cand === null || cand.length > 0); k++) {
-      const plan = order[k];
-      if (cand === null) cand = this.matcher.first(plan, mask, contrib(k));
-      else this.matcher.refine(plan, cand, contrib(k));
-    }
+    const cand = matchWords(this.index, this.matcher, plans, mask);
     const n = cand === null ? 0 : cand.length;
     charge(n * UNITS_PER_RANKED, 'q');
     const keys = this.keys.subarray(0, n);

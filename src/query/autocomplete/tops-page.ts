@@ -4,9 +4,22 @@ import { DIRECTORY_MODELS } from '../../model/types.ts';
 import type { PrefixTops } from '../../store/format/autocomplete-index.ts';
 import type { DocPage } from './listing.ts';
 import { charge } from '../work-budget.ts';
+import { wordKey, type QueryWord } from './query-words.ts';
 
 /** Work units (query/work-budget.ts) of one result taken from the tops: a merge step. */
 const UNITS_PER_TOP = 3;
+
+/**
+ * The key of a query's words in the tops: each word's forms (joined by "\n", wordKey), the words
+ * joined by " ", which no form holds (a form is letters and digits). A single word's key is its
+ * own key.
+ */
+export function topsKey(words: readonly QueryWord[]): string {
+  if (words.length === 1) return wordKey(words[0]);
+  let key = wordKey(words[0]);
+  for (let i = 1; i < words.length; i++) key += ` ${wordKey(words[i])}`;
+  return key;
+}
 
 /** Where `key` is in the tops, or -1. */
 export function topsEntry(tops: PrefixTops, key: string): number {

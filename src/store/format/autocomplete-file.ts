@@ -1,6 +1,6 @@
 // data/autocomplete.bin: the autocomplete's index as the server searches it (IndexData,
 // autocomplete-index.ts), every array ready to view in place, and the first results of the
-// costliest single words (PrefixTops). Made by the build from the same index as
+// costliest queries (PrefixTops). Made by the build from the same index as
 // autocomplete/index.json, which the browser module still loads and decodes (it has no tops).
 //
 //   0  header: objects, terms, postings, trie depth, page size of the tops, tops keys, code keys

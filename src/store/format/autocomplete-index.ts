@@ -66,7 +66,7 @@ export interface IndexData {
   forward: Int32Array;
   /** documents of each model (by model index), ascending */
   byModel: Int32Array[];
-  /** the first results of the costliest single words, made by the build (the server's file has them; index.json not) */
+  /** the first results of the costliest queries (single words, words typed as one), made by the build (the server's file has them; index.json not) */
   tops: PrefixTops | null;
   /** each object's match code for the broadest word prefixes, made by the build (the server's file has them; index.json not) */
   codes: PrefixCodes | null;
@@ -96,14 +96,15 @@ export const NO_CODE = 15;
 export const codeStride = (size: number) => (size + 1) >> 1;
 
 /**
- * For the query words whose terms have the most postings (short prefixes: "m", "mü"), what the
- * searcher answers them with, made at build time by the searcher itself: per model, how many
- * objects match and the first `page` of them in rank order.
+ * For the query words whose terms have the most postings (short prefixes: "m", "mü"), and the
+ * words typed as one whose words all have that many ("05.0", "Karl-H"), what the searcher answers
+ * them with, made at build time by the searcher itself: per model, how many objects match and the
+ * first `page` of them in rank order.
  */
 export interface PrefixTops {
   /** how many results each key keeps per model: the list's page size */
   readonly page: number;
-  /** the keys, sorted (UTF-16 code units): a query word's forms joined by "\n" (query-words.ts) */
+  /** the keys, sorted (UTF-16 code units): per query word its forms joined by "\n" (query-words.ts), the words joined by " " (tops-page.ts) */
   readonly keys: StringList;
   /** per key and model (key × models + model): how many objects match */
   readonly counts: Uint32Array;

@@ -34,8 +34,8 @@ function validCodes(codes: Uint8Array): boolean {
 /**
  * The lists a query's words are matched in (and the objects by model an empty query lists): read
  * in parts, each group is fetched when an answer first reads it, its sections in one round (the
- * list starts, a few KB, with the file's head). A single word whose first page was stored at
- * build time (the tops) is answered without them: most of the file.
+ * list starts, a few KB, with the file's head). A query whose first page was stored at build
+ * time (the tops) is answered without them: most of the file.
  */
 const GROUPS = {
   postings: [AC.postings],

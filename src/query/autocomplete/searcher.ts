@@ -16,6 +16,9 @@ import { TwoGenerations } from '../../util/two-generations.ts';
 /** Work units (query/work-budget.ts) per matching object ranked. */
 const UNITS_PER_RANKED = 3;
 
+/** White space between two words: a query of words typed apart, which the tops hold only by chance. */
+const TYPED_APART = /\S\s+\S/u;
+
 /** Word plans kept, at most (see Searcher.plan); each holds its term ranges and its few typo matches. */
 const PLAN_CACHE_ENTRIES = 4096;
 
@@ -69,9 +72,9 @@ class Searcher implements Autocomplete {
     const typos = options.typos !== false;
     let words = queryWords(typeof q === 'string' ? q : '');
     if (!typos) words = words.map((w) => ({ ...w, maxEdits: 0 }));
-    else if (words.length > 0 && this.index.tops !== null) {
+    else if (this.index.tops !== null && (words.length === 1 || (words.length > 1 && !TYPED_APART.test(q!)))) {
       // a costly word, or words typed as one ("05.012", "Karl-Heinz"): the first page was
-      // answered at build time (prefix-tops.ts)
+      // answered at build time (prefix-tops.ts); words typed apart are not looked for there
       const tops = this.index.tops;
       const at = topsEntry(tops, topsKey(words));
       if (at >= 0) return new Result(this.index, topsPage(tops, at, mask, this.index.size, () => this.matches(words.map((w) => this.plan(w, typos)), mask)));

@@ -155,3 +155,26 @@ describe('FrequencySketch', () => {
     expect(sketch.count(42)).toBe(15);
   });
 });
+
+describe('Doorkeeper', () => {
+  it('remembers exactly the last `capacity` distinct fingerprints, as a ring over a set would', () => {
+    for (const capacity of [1, 3, 8, 100]) {
+      const keeper = new Doorkeeper(capacity);
+      const ring: number[] = [];
+      const seen = new Set<number>();
+      let state = capacity;
+      // few distinct values, so fingerprints come back, collide in their homes and are forgotten
+      const next = () => ((state = (Math.imul(state, 1103515245) + 12345) | 0) >>> 8) % (capacity * 3) - capacity;
+      for (let step = 0; step < 5_000; step++) {
+        const f = next() * 0x10001;
+        const expected = seen.has(f);
+        if (!expected) {
+          if (ring.length === capacity) seen.delete(ring.shift()!);
+          ring.push(f);
+          seen.add(f);
+        }
+        expect(keeper.check(f), `capacity ${capacity}, step ${step}`).toBe(expected);
+      }
+    }
+  });
+});

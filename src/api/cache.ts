@@ -37,28 +37,74 @@ function fingerprint(key: string): number {
 
 /**
  * The keys seen recently, as fingerprints in a ring: the oldest is forgotten when a new one comes.
- * A collision only admits an answer one sighting early.
+ * A collision only admits an answer one sighting early. The fingerprints remembered are found in
+ * an open-addressing table of typed arrays at most half full (a Set of numbers is a hash table
+ * too, but an entry's lookup, deletion and insertion on every one-off request each walk its
+ * buckets and entries, and its deleted entries are compacted now and then): a lookup is a probe
+ * or two, a forgotten fingerprint's slot is filled again by moving its followers back.
  */
 export class Doorkeeper {
   private readonly ring: Int32Array;
-  private readonly seen = new Set<number>();
   private next = 0;
   private filled = 0;
+  /** the remembered fingerprints, each in the first free slot from its home on */
+  private readonly slots: Int32Array;
+  /** 1 where `slots` holds one */
+  private readonly taken: Uint8Array;
+  private readonly mask: number;
+  private readonly shift: number;
 
   constructor(capacity: number) {
     this.ring = new Int32Array(Math.max(1, capacity));
+    let bits = 1;
+    while (1 << bits < this.ring.length * 2) bits++;
+    this.slots = new Int32Array(1 << bits);
+    this.taken = new Uint8Array(1 << bits);
+    this.mask = (1 << bits) - 1;
+    this.shift = 32 - bits;
   }
 
   /** True when the key with fingerprint `f` was seen since it was last forgotten; remembers it either way. */
   check(f: number): boolean {
-    if (this.seen.has(f)) return true;
+    const { slots, taken, mask } = this;
+    let i = this.home(f);
+    while (taken[i] === 1) {
+      if (slots[i] === f) return true;
+      i = (i + 1) & mask;
+    }
     // only unseen fingerprints enter the ring, so each slot holds a distinct live one
-    if (this.filled === this.ring.length) this.seen.delete(this.ring[this.next]);
-    else this.filled++;
+    if (this.filled === this.ring.length) {
+      this.forget(this.ring[this.next]);
+      // forgetting may have moved a follower into the free slot found above
+      i = this.home(f);
+      while (taken[i] === 1) i = (i + 1) & mask;
+    } else this.filled++;
+    slots[i] = f;
+    taken[i] = 1;
     this.ring[this.next] = f;
-    this.next = (this.next + 1) % this.ring.length;
-    this.seen.add(f);
+    this.next = this.next + 1 === this.ring.length ? 0 : this.next + 1;
     return false;
+  }
+
+  private home(f: number): number {
+    return Math.imul(f, 0x9e3779b1) >>> this.shift;
+  }
+
+  /** Frees `f`'s slot, moving back each follower whose home does not lie after the freed slot. */
+  private forget(f: number): void {
+    const { slots, taken, mask } = this;
+    let i = this.home(f);
+    while (slots[i] !== f || taken[i] === 0) i = (i + 1) & mask;
+    taken[i] = 0;
+    for (let j = (i + 1) & mask; taken[j] === 1; j = (j + 1) & mask) {
+      const k = this.home(slots[j]);
+      // j's fingerprint may move to i unless its home lies cyclically in (i, j]
+      if (i <= j ? i < k && k <= j : i < k || k <= j) continue;
+      slots[i] = slots[j];
+      taken[i] = 1;
+      taken[j] = 0;
+      i = j;
+    }
   }
 }
 

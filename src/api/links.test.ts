@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareCodePoints, encodeQuery, linkTo, quotePlus } from './links.ts';
+import { compareCodePoints, encodeQuery, linkTo, pageQuery, quotePlus } from './links.ts';
 import { QueryParams } from '../query/query-dict.ts';
 
 describe('quotePlus', () => {
@@ -78,6 +78,25 @@ describe('encodeQuery on parameters encoded once per request', () => {
         const changes: Record<string, string | null> = {};
         for (const name of ['limit', 'offset', names[next(names.length)]]) if (next(3) > 0) changes[name] = next(4) === 0 ? null : String(next(100));
         expect(encodeQuery(params, changes), `${pairs.join('&')} ${JSON.stringify(changes)}`).toBe(reference(params, changes));
+      }
+    }
+  });
+});
+
+describe('pageQuery', () => {
+  it('is encodeQuery with limit and offset set (or offset removed), whatever names sort around them', () => {
+    // names before `limit`, between `limit` and `offset` (location, n), after `offset`, beyond ASCII
+    const names = ['limit', 'offset', 'a', 'Z', 'location', 'n', 'ordering', 'ä', '\u{1F600}', 'x y', 'limits', 'offse'];
+    let seed = 5;
+    // (Math.imul: a product past 2^53 would lose the low bits this takes)
+    const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) | 0) >>> 8) % n;
+    for (let round = 0; round < 400; round++) {
+      const pairs = Array.from({ length: next(8) }, () => `${encodeURIComponent(names[next(names.length)])}=${encodeURIComponent(['1', 'mül', 'a b', '', '+'][next(5)])}`);
+      const params = QueryParams.parse(pairs.join('&'));
+      // a page's two links are made from the same parameters, one after the other
+      for (const offset of [String(next(1000)), null]) {
+        const limit = String(1 + next(100));
+        expect(pageQuery(params, limit, offset), `${pairs.join('&')} ${limit} ${offset}`).toBe(encodeQuery(params, { limit, offset }));
       }
     }
   });

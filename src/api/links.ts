@@ -85,6 +85,8 @@ function byCodePoints(a: string, b: string): number {
 interface EncodedParams {
   keys: readonly string[];
   parts: readonly string[];
+  /** the parts but `limit` and `offset`, joined: those before `limit`, between the two, after `offset` (pageQuery's) */
+  around?: readonly [string, string, string];
 }
 
 /**
@@ -129,6 +131,31 @@ export function encodeQuery(params: QueryParams, changes: Readonly<Record<string
   }
   for (; a < added.length; a++) append(`${quotePlus(added[a])}=${quotePlus(changes[added[a]]!)}`);
   return query;
+}
+
+/**
+ * encodeQuery(params, { limit, offset }) for a page's link: the parts of the other parameters are
+ * joined once per request around where `limit` and `offset` go (both links of a page are made
+ * from them), and the two values are digits, which quote_plus keeps as they are.
+ */
+export function pageQuery(params: QueryParams, limit: string, offset: string | null): string {
+  const e = encodedParams(params);
+  const [before, between, after] = (e.around ??= around(e));
+  let query = before === '' ? `limit=${limit}` : `${before}&limit=${limit}`;
+  if (between !== '') query += `&${between}`;
+  if (offset !== null) query += `&offset=${offset}`;
+  return after === '' ? query : `${query}&${after}`;
+}
+
+function around({ keys, parts }: EncodedParams): [string, string, string] {
+  const joined: [string, string, string] = ['', '', ''];
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (key === 'limit' || key === 'offset') continue;
+    const at = compareCodePoints(key, 'limit') < 0 ? 0 : compareCodePoints(key, 'offset') < 0 ? 1 : 2;
+    joined[at] = joined[at] === '' ? parts[i] : `${joined[at]}&${parts[i]}`;
+  }
+  return joined;
 }
 
 export function linkTo(baseUrl: string, path: string, params: QueryParams, changes: Readonly<Record<string, string | null>>): string {

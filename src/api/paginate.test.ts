@@ -7,7 +7,10 @@ const settings = { page_size: 20, max_page_size: 1000 };
 const B = 'http://b';
 const P = '/v1/cms/event/';
 const win = (q: string) => pageWindow(QueryParams.parse(q), settings);
-const links = (q: string, count: number) => pageLinks(win(q), count, B, P, QueryParams.parse(q));
+const links = (q: string, count: number) => {
+  const { next, previous } = pageLinks(win(q), count, B, P, QueryParams.parse(q));
+  return { next, previous };
+};
 
 describe('parsePythonInt', () => {
   it.each([['7', 7n], [' 7 ', 7n], ['+8', 8n], ['008', 8n], ['-5', -5n], ['1_000', 1000n], ['99999999999999999999', 99999999999999999999n]])('%j → %s', (t, v) => {
@@ -80,5 +83,19 @@ describe('envelope', () => {
     // the server gives it back once written, and its cache holds it counted by its block
     expect(isPooled(joined)).toBe(true);
     expect(joined.toString()).toBe(envelope(2, { next: 'http://b/?q=z%C3%B6', previous: null }, results));
+  });
+});
+
+describe('envelopeOpen', () => {
+  it('writes the links as JSON.stringify does, on any base URL', () => {
+    for (const base of [B, 'https://x.org/api', 'http://b/"q\\', 'http://bü.example', 'http://b/\u2028']) {
+      for (const q of ['offset=40', 'limit=5&offset=5&title__icontains=m%C3%BCl', 'ordering=-title&limit=20&offset=20&location__istartswith=a']) {
+        const made = pageLinks(win(q), 100, base, P, QueryParams.parse(q));
+        expect(made.next).not.toBeNull();
+        expect(made.previous).not.toBeNull();
+        const text = `{"count":100,"next":${JSON.stringify(made.next)},"previous":${JSON.stringify(made.previous)},"results":[`;
+        expect(envelopeOpen(100, made).toString(), `${base} ${q}`).toBe(text);
+      }
+    }
   });
 });

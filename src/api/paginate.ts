@@ -1,5 +1,5 @@
 // DRF's LimitOffsetPagination: how limit/offset are read, which rows a page holds, and its links.
-import { linkTo } from './links.ts';
+import { pageQuery } from './links.ts';
 import { parsePythonInt } from '../query/python-numbers.ts';
 import type { QueryParams } from '../query/query-dict.ts';
 import { takeBuffer } from '../store/read/page-buffers.ts';
@@ -41,26 +41,42 @@ export function pageRange(window: PageWindow, count: number): [number, number] {
 export interface PageLinks {
   next: string | null;
   previous: string | null;
+  /** both links are JSON strings between quotes as they are (pageLinks': the base URL and path need no escaping) */
+  plain?: boolean;
 }
 
 export function pageLinks(window: PageWindow, count: number, baseUrl: string, path: string, params: QueryParams): PageLinks {
   const { limit, offset } = window;
   const big = BigInt(limit);
-  const next =
-    offset + big >= BigInt(count) ? null : linkTo(baseUrl, path, params, { limit: String(limit), offset: String(offset + big) });
-  let previous: string | null = null;
-  if (offset > 0n) {
-    previous = linkTo(baseUrl, path, params, {
-      limit: String(limit),
-      offset: offset - big <= 0n ? null : String(offset - big),
-    });
-  }
-  return { next, previous };
+  // (DRF's replace_query_param and remove_query_param: the query re-encoded, sorted by name)
+  const next = offset + big >= BigInt(count) ? null : `${baseUrl}${path}?${pageQuery(params, String(limit), String(offset + big))}`;
+  const previous = offset > 0n ? `${baseUrl}${path}?${pageQuery(params, String(limit), offset - big <= 0n ? null : String(offset - big))}` : null;
+  return { next, previous, plain: plainInJson(baseUrl, path) };
 }
 
 /** The envelope up to the results' opening bracket; results, separated, and ENVELOPE_CLOSE follow. */
 export function envelopeOpen(count: number, links: PageLinks): Buffer {
-  return Buffer.from(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[`);
+  const { next, previous } = links;
+  if (links.plain) return Buffer.from(`{"count":${count},"next":${next === null ? 'null' : `"${next}"`},"previous":${previous === null ? 'null' : `"${previous}"`},"results":[`);
+  return Buffer.from(`{"count":${count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":[`);
+}
+
+/** Characters JSON.stringify would escape (and any beyond ASCII, left to it) */
+const ESCAPED_IN_JSON = /["\\\x00-\x1f\x7f-\uffff]/;
+let lastPrefix = '';
+let lastPlain = true;
+
+/**
+ * Whether links on `baseUrl` + `path` need no escaping in JSON: their queries never do (quote_plus
+ * leaves only letters, digits and `_.-~%+=&`). One answer remembered: a server has one base URL.
+ */
+function plainInJson(baseUrl: string, path: string): boolean {
+  const prefix = baseUrl + path;
+  if (prefix !== lastPrefix) {
+    lastPrefix = prefix;
+    lastPlain = !ESCAPED_IN_JSON.test(prefix);
+  }
+  return lastPlain;
 }
 
 export const RESULT_SEPARATOR = Buffer.from(',');

@@ -143,6 +143,7 @@ function splicedPage(rows: EventRows, page: Uint32Array | null, from: number, to
 function splicedInPlace(rows: EventRows, page: Uint32Array | null, from: number, to: number, head: Buffer, splice: RowSplicer): Buffer | null {
   let total = head.length + ENVELOPE_CLOSE.length + Math.max(0, to - from - 1);
   const spans: [number, number][] = [];
+  let expanded = 0;
   for (let i = from; i < to; i++) {
     const row = page ? page[i] : i;
     const span = splice.span(row);
@@ -150,7 +151,10 @@ function splicedInPlace(rows: EventRows, page: Uint32Array | null, from: number,
     if (size < 0) return null;
     spans.push(span);
     total += size;
+    expanded += size - rows.byteLength(row) + span[1] - span[0];
   }
+  // the expansions' bytes, as RowSplicer.size charges them, before the answer's buffer is made
+  charge(expanded, 'the expanded categories');
   const out = takeBuffer(total);
   let source = total - rows.runsLength(page, from, to);
   rows.readRuns(page, from, to, out, source);

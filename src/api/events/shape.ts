@@ -3,6 +3,7 @@
 import { EVENT_FIELDS } from '../../model/event-fields.ts';
 import { fieldIndex, type EventRows } from '../../store/format/event-rows.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
+import { charge } from '../../query/work-budget.ts';
 
 export const SHAPE_PARAMS = ['fields', 'omit', 'expand'] as const;
 export const EXPANDABLE = ['categories'] as const;
@@ -65,22 +66,39 @@ export type RowRenderer = (row: number, whole: Buffer, out: Uint8Array[]) => voi
 /**
  * The expanded `categories` of each row, serialized once per dataset rather than per request:
  * events share few distinct category lists, so a row's expansion is one of a few shared buffers,
- * found by row without decoding the stored value again.
+ * found by row without decoding the stored value again. What is kept is bounded in bytes
+ * (KEPT_EXPANSION_BYTES): past it, a list's expansion is made for the answer and let go with it,
+ * so large category objects cannot make the dataset grow with every distinct list asked for.
  */
 interface Expansions {
   categoryJson: ReadonlyMap<number, string>;
   /** stored value text → expanded JSON bytes */
   byValue: Map<string, Buffer>;
-  /** row → its expanded value (filled as rows are asked for) */
+  /** the bytes byValue holds */
+  kept: number;
+  /** row → its expanded value (filled as rows are asked for, where kept) */
   byRow: (Buffer | undefined)[];
 }
+
+/** The most bytes of expansions a dataset keeps. */
+const KEPT_EXPANSION_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The expansion's bytes are the answer's, beyond the stored row's the page was charged for: a
+ * unit per byte copied into the answer, charged before the answer's buffer is made, so a page of
+ * short rows over large category objects is refused as too expensive rather than made.
+ */
+const charged = (json: Buffer): Buffer => {
+  charge(json.length, 'the expanded categories');
+  return json;
+};
 
 const expansionsOf = new WeakMap<EventRows, Expansions>();
 
 function expansions(rows: EventRows, categoryJson: ReadonlyMap<number, string>): Expansions {
   let e = expansionsOf.get(rows);
   if (!e || e.categoryJson !== categoryJson) {
-    e = { categoryJson, byValue: new Map(), byRow: new Array<Buffer | undefined>(rows.length) };
+    e = { categoryJson, byValue: new Map(), kept: 0, byRow: new Array<Buffer | undefined>(rows.length) };
     expansionsOf.set(rows, e);
   }
   return e;
@@ -90,7 +108,21 @@ function expandedValue(e: Expansions, value: string): Buffer {
   let json = e.byValue.get(value);
   if (json === undefined) {
     json = Buffer.from(`[${(JSON.parse(value) as number[]).map((id) => e.categoryJson.get(id)).join(',')}]`);
-    e.byValue.set(value, json);
+    if (e.kept + json.length <= KEPT_EXPANSION_BYTES) {
+      e.byValue.set(value, json);
+      e.kept += json.length;
+    }
+  }
+  return json;
+}
+
+/** The row's expansion: the one kept for it, else made (and kept for the row where its list's is). */
+function rowExpansion(e: Expansions, row: number, whole: Buffer, from: number, to: number): Buffer {
+  let json = e.byRow[row];
+  if (json === undefined) {
+    const value = whole.toString('utf8', from, to);
+    json = expandedValue(e, value);
+    if (e.byValue.get(value) === json) e.byRow[row] = json;
   }
   return json;
 }
@@ -98,14 +130,12 @@ function expandedValue(e: Expansions, value: string): Buffer {
 export function shapeRenderer(shape: Shape, rows: EventRows, categoryJson: ReadonlyMap<number, string>): RowRenderer {
   if (isPlain(shape)) return (_row, whole, out) => void out.push(whole);
   const e = expansions(rows, categoryJson);
-  const expandCategories = (value: string) => expandedValue(e, value).toString();
+  const expandCategories = (value: string) => charged(expandedValue(e, value)).toString();
   if (shape.fields === null) {
     // every field kept: splice the row's expanded value, serialized once, between the stored bytes
     return (row, whole, out) => {
       const [from, to] = rows.valueSpan(row, CATEGORIES);
-      let json = e.byRow[row];
-      if (json === undefined) json = e.byRow[row] = expandedValue(e, whole.toString('utf8', from, to));
-      out.push(whole.subarray(0, from), json, whole.subarray(to));
+      out.push(whole.subarray(0, from), charged(rowExpansion(e, row, whole, from, to)), whole.subarray(to));
     };
   }
   const replace = new Map<number, (value: string) => string>();
@@ -129,7 +159,7 @@ export interface RowSplicer {
   /**
    * The row's size in the answer without its bytes: known once its expansion is made (an earlier
    * answer listed it), and only where the expansion is no shorter than the stored value (else
-   * moveWithin could not move it forward). -1 otherwise.
+   * moveWithin could not move it forward). -1 otherwise. Charges nothing (size does).
    */
   knownSize(row: number, span: [number, number]): number;
   /**
@@ -148,28 +178,25 @@ export function isSpliced(shape: Shape): boolean {
 export function rowSplicer(shape: Shape, rows: EventRows, categoryJson: ReadonlyMap<number, string>): RowSplicer | null {
   if (!isSpliced(shape)) return null;
   const e = expansions(rows, categoryJson);
-  const expanded = (row: number, whole: Buffer, from: number, to: number) => {
-    let json = e.byRow[row];
-    if (json === undefined) json = e.byRow[row] = expandedValue(e, whole.toString('utf8', from, to));
-    return json;
-  };
+  // (size charges the expansion: the caller asks it for each row before it makes the answer's
+  // buffer, and writes only after; a caller of knownSize charges the growth it sums)
   const span = (row: number) => rows.valueSpan(row, CATEGORIES);
   return {
     size(row, whole) {
       const [from, to] = span(row);
-      return whole.length - (to - from) + expanded(row, whole, from, to).length;
+      return whole.length - (to - from) + charged(rowExpansion(e, row, whole, from, to)).length;
     },
     write(row, whole, out, at) {
       const [from, to] = span(row);
       at += whole.copy(out, at, 0, from);
-      at += expanded(row, whole, from, to).copy(out, at);
+      at += rowExpansion(e, row, whole, from, to).copy(out, at);
       return at + whole.copy(out, at, to);
     },
     span,
     knownSize(row, [from, to]) {
       const json = e.byRow[row];
-      if (json === undefined) return -1;
-      return json.length < to - from ? -1 : rows.byteLength(row) - (to - from) + json.length;
+      if (json === undefined || json.length < to - from) return -1;
+      return rows.byteLength(row) - (to - from) + json.length;
     },
     moveWithin(row, [from, to], out, source, at) {
       const json = e.byRow[row]!;

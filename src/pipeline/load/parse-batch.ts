@@ -12,8 +12,9 @@ import { parserOf, type ParserName } from '../../content/load.ts';
 import type { Problem } from '../../content/problems.ts';
 import type { Parsed } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
-import { renderEvent, type RenderContext } from '../../render/event.ts';
-import { FIELD_COUNT, serializeEventBytes } from '../../store/format/event-rows.ts';
+import type { RenderContext } from '../../render/event.ts';
+import { eventRowWriter, type EventRow } from '../../render/event-row.ts';
+import { FIELD_COUNT } from '../../store/format/event-rows.ts';
 import { parseKey, SUM_BYTES } from '../cache/build-cache.ts';
 import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/render-cache.ts';
 import { statText } from '../cache/stat-index.ts';
@@ -57,13 +58,15 @@ export interface BatchRows {
   keyed: boolean;
 }
 
-/** What rendering needs on a thread: the context and its keyer, made once per context. */
+/** What rendering needs on a thread: the context, its keyer and its row writer, made once per context. */
 export interface Rower {
   ctx: RenderContext;
   keyOf: (e: Event, source: Uint8Array) => Buffer;
+  /** serializeEventBytes(renderEvent(e, ctx))'s bytes and offsets, written without the rendered object (event-row.ts) */
+  row: (e: Event) => EventRow;
 }
 
-export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, keyOf: rowKeyer(ctx) });
+export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, keyOf: rowKeyer(ctx), row: eventRowWriter(ctx) });
 
 export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null };
 
@@ -139,10 +142,10 @@ class RowsMade {
   ) {}
 
   /** `source`: the parse key of the event's file (null when not keyed). The row (bytes a view the next call reuses), null when not made here. */
-  add(e: Event, source: Uint8Array | null): { bytes: Buffer; starts: number[] } | null {
-    let row: { bytes: Buffer; starts: number[] };
+  add(e: Event, source: Uint8Array | null): EventRow | null {
+    let row: EventRow;
     try {
-      row = serializeEventBytes(renderEvent(e, this.rower.ctx));
+      row = this.rower.row(e);
     } catch {
       this.made.push(0);
       return null;
@@ -154,7 +157,7 @@ class RowsMade {
       rowsScratch.copy(grown, 0, 0, this.bytes);
       rowsScratch = grown;
     }
-    // (copied at once: serializeEventBytes reuses its buffer)
+    // (copied at once: the writer reuses its buffer)
     this.bytes += row.bytes.copy(rowsScratch, this.bytes);
     for (const at of row.starts) this.starts.push(at);
     if (this.keyed) {

@@ -215,4 +215,23 @@ describe('parseYamlSubset', () => {
     const declined = samples.map((v) => stringify(v)).filter((t) => parseYamlSubset(t) === undefined);
     expect(declined).toEqual([]);
   });
+
+  it('reads keys it knew before as themselves, however many keys share what it remembers them by', () => {
+    // thousands of keys: remembered keys give way to others, and each key is still itself
+    const keys = Array.from({ length: 3000 }, (_, i) => `k${i.toString(36)}_${i % 7}`);
+    for (let pass = 0; pass < 2; pass++) {
+      for (let i = 0; i < keys.length; i += 3) {
+        const some = pass === 0 ? keys.slice(i, i + 3) : keys.slice(i, i + 3).reverse();
+        const text = some.map((k, j) => `${k}: ${j}\n`).join('');
+        expect(parseYamlSubset(text)?.value).toEqual(Object.fromEntries(some.map((k, j) => [k, j])));
+      }
+    }
+    // and a key that reads as something else than a string is declined, seen before or not
+    for (let pass = 0; pass < 2; pass++) {
+      expect(parseYamlSubset('a: 1\nnull: 2\n')).toBeUndefined();
+      expect(parseYamlSubset('a: 1\ntrue: 2\n')).toBeUndefined();
+      expect(parseYamlSubset('__proto__: 1\n')).toBeUndefined();
+      expect(parseYamlSubset('a: 1\na: 2\n')).toBeUndefined();
+    }
+  });
 });

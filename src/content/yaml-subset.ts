@@ -20,8 +20,10 @@ const FALSE = /^(?:[Ff]alse|FALSE)$/;
 const INT = /^[-+]?[0-9]+$/;
 const OTHER_NUMBER =
   /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
-// A plain scalar cannot start with an indicator character (YAML 1.2 §7.3.3).
-const INDICATOR_START = /^(?:[[\]{}#&*!|>'"%@`,]|[-?:](?: |$))/;
+// A plain scalar cannot start with an indicator character (YAML 1.2 §7.3.3): one of these, or
+// `-`, `?` or `:` followed by a space or nothing.
+const INDICATORS = new Uint8Array(128);
+for (const ch of '[]{}#&*!|>\'"%@`,') INDICATORS[ch.charCodeAt(0)] = 1;
 
 /**
  * `depth`: how deep the value's lists and mappings nest, counted as checkValue counts (a list or
@@ -52,6 +54,8 @@ class SubsetParser {
   private readonly end: number[] = [];
   private readonly n: number;
   private i = 0;
+  /** the hash of the key keyEnd found last */
+  private keyHash = 0;
   /** how deep the list or mapping being read is (checkValue's depth), and the deepest so far */
   private level = 0;
   deepest = 0;
@@ -124,9 +128,9 @@ class SubsetParser {
       const e = this.end[this.i];
       const colon = this.keyEnd(a, e);
       if (colon < 0) throw BAIL;
-      const key = keyAt(text, a, colon);
-      // Duplicate keys are an error in `yaml`; keys like `null:` or `true:` are not strings.
-      if (Object.hasOwn(obj, key) || key === '__proto__' || !isStringKey(key)) throw BAIL;
+      const key = keyAt(text, a, colon, this.keyHash);
+      // Duplicate keys are an error in `yaml`; keys like `null:` or `true:` are not strings (keyAt's).
+      if (key === null || Object.hasOwn(obj, key)) throw BAIL;
       if (++count === DICTIONARY_KEYS) obj = dictionaryOf(obj);
       let v = colon + 1;
       while (v < e && text.charCodeAt(v) === 32) v++;
@@ -184,17 +188,23 @@ class SubsetParser {
     return this.text.charCodeAt(a) === 45 /* - */ && (a + 1 === e || this.text.charCodeAt(a + 1) === 32);
   }
 
-  /** The offset of the `:` ending a simple key at `a` (followed by a space or the line end), or -1. */
+  /**
+   * The offset of the `:` ending a simple key at `a` (followed by a space or the line end), or -1;
+   * `keyHash` is then a hash of the key's characters (knownKey's).
+   */
   private keyEnd(a: number, e: number): number {
     const { text } = this;
     let c = text.charCodeAt(a);
-    if (!(isLetter(c) || c === 95)) return -1;
+    if (!(c < 128 && KEY_START[c] === 1)) return -1;
+    let hash = c;
     let p = a + 1;
     for (; p < e; p++) {
       c = text.charCodeAt(p);
-      if (!(isLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 45)) break;
+      if (!(c < 128 && KEY_CHAR[c] === 1)) break;
+      hash = (hash * 31 + c) | 0;
     }
     if (c !== 58 /* : */ || p >= e) return -1;
+    this.keyHash = hash;
     return p + 1 === e || text.charCodeAt(p + 1) === 32 ? p : -1;
   }
 
@@ -263,15 +273,21 @@ function dictionaryOf(obj: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * Keys seen before, by length. Records repeat the same few keys; reusing one string saves
- * slicing it and V8 interning it as a property name again for every object.
+ * Keys seen before, by a hash of their characters (keyEnd's). Records repeat the same few keys;
+ * reusing one string saves slicing it, V8 interning it as a property name again for every object,
+ * and checking it again. Two keys of one hash take turns.
  */
-const knownKeys: string[][] = [];
-function keyAt(text: string, a: number, end: number): string {
-  const bucket = (knownKeys[end - a] ??= []);
-  for (const k of bucket) if (text.startsWith(k, a)) return k;
+const KEY_SLOTS = 1024;
+const knownKeys: (string | undefined)[] = new Array<string | undefined>(KEY_SLOTS).fill(undefined);
+
+/** The key at [a, end), or null when it is no key a mapping here may have (`null:`, `true:`, `__proto__`). */
+function keyAt(text: string, a: number, end: number, hash: number): string | null {
+  const slot = hash & (KEY_SLOTS - 1);
+  const known = knownKeys[slot];
+  if (known !== undefined && known.length === end - a && text.startsWith(known, a)) return known;
   const key = text.slice(a, end);
-  if (bucket.length < 32) bucket.push(key);
+  if (key === '__proto__' || !isStringKey(key)) return null;
+  knownKeys[slot] = key;
   return key;
 }
 
@@ -292,8 +308,13 @@ function indentation(n: number): RegExp {
   return (indentations[n] ??= new RegExp(`^ {1,${n}}`, 'gm'));
 }
 
-function isLetter(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** What a simple key starts with (a letter or `_`) and goes on with (and digits, `-`), by char code. */
+const KEY_START = new Uint8Array(128);
+const KEY_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  KEY_START[c] = letter || c === 95 ? 1 : 0;
+  KEY_CHAR[c] = letter || c === 95 || (c >= 48 && c <= 57) || c === 45 ? 1 : 0;
 }
 
 /** Trims YAML white space (tabs never get here), not the wider set String.prototype.trim knows. */
@@ -326,9 +347,15 @@ function scalar(s: string): unknown {
 const NON_STRING_START: boolean[] = [];
 for (const ch of 'nNtTfF~') NON_STRING_START[ch.charCodeAt(0)] = true;
 
+function indicatorStart(s: string): boolean {
+  const c = s.charCodeAt(0);
+  if (c === 45 || c === 63 || c === 58) return s.length === 1 || s.charCodeAt(1) === 32;
+  return c < 128 && INDICATORS[c] === 1;
+}
+
 function plain(text: string, inFlow: boolean): unknown {
   const s = trimSpaces(text);
-  if (s === '' || INDICATOR_START.test(s)) throw BAIL;
+  if (s === '' || indicatorStart(s)) throw BAIL;
   // `: ` starts a mapping, ` #` a comment, and a trailing `:` is a key; all left to `yaml`.
   if (s.includes(': ') || s.includes(' #') || s.endsWith(':')) throw BAIL;
   if (inFlow && /[[\]{},#]/.test(s)) throw BAIL;

@@ -11,6 +11,8 @@ import { toJson } from '../store/format/json.ts';
 import { formatInstant, offsetAt } from '../time/zone.ts';
 import { breadcrumb, renderMedia, type RenderContext } from './event.ts';
 
+export type { RenderContext } from './event.ts';
+
 /** A row: `bytes` a view of a buffer the writer's next row reuses (copy it to keep it); `starts` serializeEvent's offsets. */
 export interface EventRow {
   bytes: Buffer;

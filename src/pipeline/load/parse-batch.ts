@@ -12,8 +12,7 @@ import { parserOf, type ParserName } from '../../content/load.ts';
 import type { Problem } from '../../content/problems.ts';
 import type { Parsed } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
-import type { RenderContext } from '../../render/event.ts';
-import { eventRowWriter, type EventRow } from '../../render/event-row.ts';
+import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
 import { parseKey, SUM_BYTES } from '../cache/build-cache.ts';
 import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/render-cache.ts';
@@ -58,11 +57,10 @@ export interface BatchRows {
   keyed: boolean;
 }
 
-/** What rendering needs on a thread: the context, its keyer and its row writer, made once per context. */
+/** What rendering needs on a thread: the context, its keyer and its row writer (event-row.ts), made once per context. */
 export interface Rower {
   ctx: RenderContext;
   keyOf: (e: Event, source: Uint8Array) => Buffer;
-  /** serializeEventBytes(renderEvent(e, ctx))'s bytes and offsets, written without the rendered object (event-row.ts) */
   row: (e: Event) => EventRow;
 }
 
@@ -141,7 +139,7 @@ class RowsMade {
     private readonly keyed: boolean,
   ) {}
 
-  /** `source`: the parse key of the event's file (null when not keyed). The row (bytes a view the next call reuses), null when not made here. */
+  /** `source`: the parse key of the event's file (null when not keyed). The row (bytes a view the writer's next row reuses: copied at once), null when not made here. */
   add(e: Event, source: Uint8Array | null): EventRow | null {
     let row: EventRow;
     try {
@@ -157,7 +155,6 @@ class RowsMade {
       rowsScratch.copy(grown, 0, 0, this.bytes);
       rowsScratch = grown;
     }
-    // (copied at once: the writer reuses its buffer)
     this.bytes += row.bytes.copy(rowsScratch, this.bytes);
     for (const at of row.starts) this.starts.push(at);
     if (this.keyed) {

@@ -22,7 +22,7 @@ import { renderRows } from '../store/write/data-files.ts';
 import { columnValuesFromRows } from '../store/write/column-values.ts';
 import { toJson } from '../store/format/json.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../store/format/dist-paths.ts';
-import { autocompleteData } from '../pipeline/directory/server-index.ts';
+import { autocompleteData } from '../pipeline/render/autocomplete-data.ts';
 import { calendarData } from '../pipeline/render/calendar-data.ts';
 import { renderInputs } from '../pipeline/rows/render-cache.ts';
 import type { Manifest } from '../store/format/manifest.ts';

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { autocompleteData, SERVER_INDEX } from './server-index.ts';
 import { readdirSync, readlinkSync, statSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
@@ -20,8 +19,6 @@ const objects = syntheticDirectory(6000, 7);
 const noCache = { kept: () => null, key: null };
 
 /** A file's text (minisearch.json is made as UTF-8 bytes, the rest as text) */
-/** files by name, the binary ones as Buffers (whether made here, on a thread or read back from the cache) */
-const bytesOf = (files: Record<string, string | Uint8Array>) => Object.fromEntries(Object.entries(files).map(([name, c]) => [name, typeof c === 'string' ? c : Buffer.from(c)]));
 const text = (content: string | Uint8Array | undefined) => (typeof content === 'string' || content === undefined ? content : Buffer.from(content).toString());
 
 async function outputs(job: DirectoryJob) {
@@ -56,9 +53,8 @@ function watchingWorkers<T>(start: () => T): { job: T; answered: Promise<void> }
 
 describe('startDirectoryJob', () => {
   it('makes what the builders make, on a worker thread (compiled) as on this one', async () => {
-    const own = await buildAutocompleteFiles(objects);
-    const expected: Record<string, string | Uint8Array> = { ...own, [SERVER_INDEX]: autocompleteData(own['index.json'], 20), ...(await buildMiniSearchFiles(objects)) };
-    const options: DirectoryJobOptions = { minisearch: true, compress: true, pageSize: 20, ...noCache };
+    const expected: Record<string, string | Uint8Array> = { ...(await buildAutocompleteFiles(objects)), ...(await buildMiniSearchFiles(objects)) };
+    const options: DirectoryJobOptions = { minisearch: true, compress: true, ...noCache };
     // vitest runs the .ts sources, whose thread modules answer on this thread: the compiled job starts workers
     const compiled = (await import(new URL('../../../lib/pipeline/directory/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
     for (const job of [startDirectoryJob(objects, options), compiled.startDirectoryJob(objects, options)]) {
@@ -67,7 +63,7 @@ describe('startDirectoryJob', () => {
       // code, not the same formatting; the indexes are the same bytes
       const files = { ...made.autocomplete, ...made.minisearch };
       expect(Object.keys(files).sort()).toEqual(Object.keys(expected).sort());
-      for (const name of ['index.json', 'minisearch.json', SERVER_INDEX]) expect(text(files[name])).toBe(text(expected[name]));
+      for (const name of ['index.json', 'minisearch.json']) expect(text(files[name])).toBe(text(expected[name]));
       const big = 'autocomplete/minisearch.json';
       expect([...made.compressed.keys()]).toEqual([big]);
       const twins = made.compressed.get(big)!;
@@ -85,16 +81,15 @@ describe('startDirectoryJob', () => {
     const kept = (index: 'autocomplete' | 'minisearch') => outputsPath(join(root, 'cache'), join(root, 'content'), index);
     const key = createHash('sha256').update('the directory').digest();
     const small = objects.slice(0, 300);
-    const first = await outputs(startDirectoryJob(small, { minisearch: false, compress: false, pageSize: 20, kept, key }));
+    const first = await outputs(startDirectoryJob(small, { minisearch: false, compress: false, kept, key }));
     expect(first.compressed.size).toBe(0);
     // no objects at all: whatever comes back under the same key was kept
-    const again = await outputs(startDirectoryJob([], { minisearch: true, compress: false, pageSize: 20, kept, key }));
-    expect(bytesOf(again.autocomplete)).toEqual(bytesOf(first.autocomplete));
+    const again = await outputs(startDirectoryJob([], { minisearch: true, compress: false, kept, key }));
+    expect(again.autocomplete).toEqual(first.autocomplete);
     expect(again.minisearch).toEqual(await buildMiniSearchFiles([]));
     const other = createHash('sha256').update('another directory').digest();
-    const changed = await outputs(startDirectoryJob([], { minisearch: false, compress: false, pageSize: 20, kept, key: other }));
-    const none = await buildAutocompleteFiles([]);
-    expect(bytesOf(changed.autocomplete)).toEqual(bytesOf({ ...none, [SERVER_INDEX]: autocompleteData(none['index.json'], 20) }));
+    const changed = await outputs(startDirectoryJob([], { minisearch: false, compress: false, kept, key: other }));
+    expect(changed.autocomplete).toEqual(await buildAutocompleteFiles([]));
   });
 
   it('keeps what the worker made in an unlinked scratch file until it is asked for: nothing is ever left in the temp folder', async () => {
@@ -115,7 +110,7 @@ describe('startDirectoryJob', () => {
       });
     try {
       const small = objects.slice(0, 500);
-      const { job, answered } = watchingWorkers(() => compiled.startDirectoryJob(small, { minisearch: true, compress: false, pageSize: 20, ...noCache }));
+      const { job, answered } = watchingWorkers(() => compiled.startDirectoryJob(small, { minisearch: true, compress: false, ...noCache }));
       // the file has no name from the start, so no way of ending the process can leave it behind
       expect(readdirSync(temp)).toEqual([]);
       // written by the worker, and left there: the worker has answered (the job heard it first)
@@ -130,7 +125,7 @@ describe('startDirectoryJob', () => {
       expect(scratchFiles()).toEqual([]);
       expect(await job.autocomplete).toEqual(made.autocomplete);
 
-      const cancelled = compiled.startDirectoryJob(small, { minisearch: false, compress: false, pageSize: 20, ...noCache });
+      const cancelled = compiled.startDirectoryJob(small, { minisearch: false, compress: false, ...noCache });
       expect(scratchFiles()).toHaveLength(1);
       cancelled.cancel();
       await expect(cancelled.autocomplete).rejects.toThrow();
@@ -146,9 +141,9 @@ describe('startDirectoryJob', () => {
     const compiled = (await import(new URL('../../../lib/pipeline/directory/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
     // a directory object without its fields makes the index builder throw on the worker
     const broken = [{ model: 'campus.Person', id: 1 }] as unknown as typeof objects;
-    const job = compiled.startDirectoryJob(broken, { minisearch: true, compress: false, pageSize: 20, ...noCache });
+    const job = compiled.startDirectoryJob(broken, { minisearch: true, compress: false, ...noCache });
     await expect(job.autocomplete).rejects.toThrow();
-    const ignored = compiled.startDirectoryJob(broken, { minisearch: false, compress: false, pageSize: 20, ...noCache });
+    const ignored = compiled.startDirectoryJob(broken, { minisearch: false, compress: false, ...noCache });
     ignored.cancel();
   });
 });

@@ -26,8 +26,6 @@ export interface DirectoryJobOptions {
   minisearch: boolean;
   /** compress the large files on the worker too */
   compress: boolean;
-  /** the site's page size (the server's index holds first pages of it) */
-  pageSize: number;
   /** where each index is kept in the build cache (null: no cache) */
   kept: (index: 'autocomplete' | 'minisearch') => string | null;
   /** the directory's key in the build cache (null: no cache) */
@@ -60,7 +58,6 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     autocomplete: storedAutocomplete === null,
     minisearch: storedMiniSearch === null,
     compress: options.compress,
-    pageSize: options.pageSize,
     keep: options.key === null ? null : { key: options.key, ...paths },
   };
   let cancel = () => {};

@@ -12,8 +12,6 @@ import { listingOrder } from '../../store/write/index-builder.ts';
 import { compressTwins, LARGE_FILE_LEVELS, PRECOMPRESSED, sizeOf, type Precompressed } from '../../deploy/precompress.ts';
 import { TOP_LEVEL_LIMIT } from '../../server/compress.ts';
 import { store, type DirectoryFiles } from './directory-outputs.ts';
-import { AUTOCOMPLETE_INDEX_FILE } from '../../store/format/dist-paths.ts';
-import { autocompleteData, SERVER_INDEX } from './server-index.ts';
 import type { Group, PutGroup } from './directory-made-file.ts';
 
 export interface DirectoryRequest {
@@ -23,8 +21,6 @@ export interface DirectoryRequest {
   minisearch: boolean;
   /** also compress the large files (their levels do not depend on the rest of the build) */
   compress: boolean;
-  /** the site's page size: the server's index holds first pages of that size */
-  pageSize: number;
   /** keep what is made in the build cache: the directory's key and a path per index */
   keep: { key: Buffer | Uint8Array; autocomplete: string | null; minisearch: string | null } | null;
 }
@@ -59,11 +55,7 @@ export async function makeDirectoryFiles(source: DirectorySource, request: Direc
     }
     put(group, files, twins);
   };
-  if (request.autocomplete) {
-    const files = await buildAutocompleteFiles(objects, ordered);
-    // the server's index, made of the browser's here, off the build's main thread, and kept with it
-    done('autocomplete', { ...files, [SERVER_INDEX]: autocompleteData(files[AUTOCOMPLETE_INDEX_FILE], request.pageSize) });
-  }
+  if (request.autocomplete) done('autocomplete', await buildAutocompleteFiles(objects, ordered));
   if (request.minisearch) {
     // imported only here: neither the server nor a build without it loads minisearch
     const { indexMiniSearch, miniSearchFiles } = await import('../../store/write/minisearch/build.ts');

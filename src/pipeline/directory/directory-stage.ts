@@ -17,11 +17,10 @@ import { refuse } from '../state/no-patch.ts';
 import { startDirectoryJob, type DirectoryJob } from './directory-job.ts';
 import { outputsPath } from './directory-outputs.ts';
 
-/** Starts the directory's job on `objects`, its outputs kept under `key` (null: no cache) with the page size they are made for. */
-export function directoryJob(options: BuildOptions, key: Buffer | null, pageSize: number, objects: readonly DirectoryObject[]): DirectoryJob {
+/** Starts the directory's job on `objects`, its outputs kept under `key` (null: no cache). */
+export function directoryJob(options: BuildOptions, key: Buffer | null, objects: readonly DirectoryObject[]): DirectoryJob {
   const kept = (index: 'autocomplete' | 'minisearch') => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
-  const keyed = key === null ? null : inputsKeyOf('directory', [key.toString('hex'), `page_size\0${pageSize}`]);
-  return startDirectoryJob(objects, { minisearch: options.minisearch !== false, compress: options.precompress !== false, pageSize, kept, key: keyed });
+  return startDirectoryJob(objects, { minisearch: options.minisearch !== false, compress: options.precompress !== false, kept, key });
 }
 
 export type DirectoryStage = { job: DirectoryJob; count: number; files: number };
@@ -32,7 +31,7 @@ export type DirectoryStage = { job: DirectoryJob; count: number; files: number }
  * manifest's). A problem refuses (NoPatch): the whole load reports it, as ever. (On this thread:
  * a few hundred files, where the parse threads' start and hand-back cost more CPU.)
  */
-export function directoryStage(options: BuildOptions, files: readonly string[], pageSize: number): DirectoryStage {
+export function directoryStage(options: BuildOptions, files: readonly string[]): DirectoryStage {
   const content = resolve(options.content);
   const inputs: string[] = [];
   const records: Sourced<DirectoryObject>[] = [];
@@ -46,7 +45,7 @@ export function directoryStage(options: BuildOptions, files: readonly string[], 
   const issues: FileIssue[] = [];
   checkDirectory(records, issues);
   if (issues.length > 0) refuse('the directory has problems');
-  const job = directoryJob(options, inputsKeyOf('directory', inputs), pageSize, records.map((r) => r.value).sort(compareDirectory));
+  const job = directoryJob(options, inputsKeyOf('directory', inputs), records.map((r) => r.value).sort(compareDirectory));
   job.compressNow();
   return { job, count: records.length, files: files.length };
 }

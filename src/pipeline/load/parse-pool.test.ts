@@ -8,7 +8,7 @@ import { loadContent, type LoadOptions, type ParseCache } from '../../content/lo
 import { generateContent } from '../../gen/content-generator.ts';
 import { BuildCache, packPath, parseKey } from '../cache/build-cache.ts';
 import { listFiles } from '../ledger/carry-over.ts';
-import { readRows, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer, rowsFileHeader } from '../rows/render-cache.ts';
+import { eventKeys, readRows, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowsFileHeader } from '../rows/render-cache.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
 import { checksum } from '../../util/checksum.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
@@ -235,8 +235,7 @@ describe('rows made on the threads', () => {
     expect(events.some((e) => hasTexts(e))).toBe(false);
     const sources = new Map<number, Buffer>();
     const here = new Map((await parsedEvents(valid, sources)).map((e) => [e.id, e]));
-    const keyOf = rowKeyer(ctx!);
-    const keys = events.map((e) => keyOf(here.get(e.id)!, sources.get(e.id)!));
+    const keys = eventKeys(events.map((e) => here.get(e.id)!), ctx!, (e) => sources.get(e.id)!);
     events.forEach((e, i) => {
       const row = serializeEvent(renderEvent(here.get(e.id)!, ctx!));
       const made = premade.get(e)!;

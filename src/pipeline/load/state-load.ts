@@ -124,7 +124,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   await checkFresh(content, state, events.records, keep);
   const data = provenDist(options, prior, others.directory === null);
   // imported here: a build after an event edit needs neither the directory's parse nor its indexing
-  const directory = others.directory === null ? null : (await import('../directory/directory-stage.ts')).directoryStage(options, others.directory, state.site.page_size);
+  const directory = others.directory === null ? null : (await import('../directory/directory-stage.ts')).directoryStage(options, others.directory);
   clock.phase('patch: find changes', 'patch: data');
   const { records, recordFiles, reread: _reread, ...rest } = events;
   const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));

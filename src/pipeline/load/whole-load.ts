@@ -32,10 +32,8 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
   // while this thread reads the events (the loaded model's directory is then left empty).
   let directory: DirectoryJob | undefined;
   let count = 0;
-  // (the site is read before the directory: onContext is called first)
-  let pageSize = 0;
   const onDirectory = (objects: readonly DirectoryObject[]) => {
-    directory = directoryJob(options, cache?.inputsKey('directory') ?? null, pageSize, objects);
+    directory = directoryJob(options, cache?.inputsKey('directory') ?? null, objects);
     count = objects.length;
     return true;
   };
@@ -52,7 +50,6 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
     // checked against the build's own before they are used: ParsePool.rowsFor)
     const onContext: LoadOptions['onContext'] = ({ site, pages, media }) => {
       mediaSources = media as Sourced<MediaSource>[];
-      pageSize = site.page_size;
       let baseUrl: string;
       try {
         baseUrl = normalizeBaseUrl(options.baseUrl ?? site.base_url);
@@ -90,7 +87,7 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
   // a model whose directory was not handed over early: an empty one, loaded without a call
   if (directory === undefined) {
     count = model.directory.length;
-    directory = directoryJob(options, cache?.inputsKey('directory') ?? null, model.site.page_size, model.directory);
+    directory = directoryJob(options, cache?.inputsKey('directory') ?? null, model.directory);
   }
   const loaded = { out, baseUrl, model, stats, fileOf, mediaSources, directory: { job: directory, count, files: 0 } };
   return { plan: wholePlan(options, loaded, { parsing, cache: cache?.stats, abandon, reason }) };

@@ -1,19 +1,32 @@
-// The directory's files as a dist holds them, and their measure.
+// data/autocomplete.bin, made from the autocomplete's index (the browser's index.json) and the
+// site's page size: the index as the server searches it, with the first page of the costliest
+// single words answered by the searcher itself (query/autocomplete/prefix-tops.ts) and each
+// object's codes for the broadest prefixes (prefix-codes.ts).
+import { prefixCodes } from '../../query/autocomplete/prefix-codes.ts';
+import { prefixTops } from '../../query/autocomplete/prefix-tops.ts';
+import { decodeIndex } from '../../store/format/autocomplete-index.ts';
+import { autocompleteFile } from '../../store/write/autocomplete-file.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../../store/format/dist-paths.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import type { DirectoryJob } from '../directory/directory-job.ts';
-import { SERVER_INDEX } from '../directory/server-index.ts';
+
+export function autocompleteData(indexJson: string, pageSize: number): Uint8Array {
+  const index = decodeIndex(indexJson);
+  return autocompleteFile(index, prefixTops(index, pageSize), prefixCodes(index));
+}
 
 /**
  * The directory's files as a dist holds them, put in `files`: its job's autocomplete index and
- * module, data/autocomplete.bin made of the index (on the job's thread, kept with them), and the
- * content-hashed twins of both (the copies among them returned: compressed once); and
- * MiniSearch's when asked for, awaited after `between` (the build's clock starts its phase).
+ * module, data/autocomplete.bin made of the index, and the content-hashed twins of both (the
+ * copies among them returned: compressed once); and MiniSearch's when asked for, awaited after
+ * `between` (the build's clock starts its phase).
  */
-export async function directoryDistFiles(job: DirectoryJob, minisearch: boolean, files: DistFiles, between: () => Promise<void>): Promise<ReadonlyMap<string, string>> {
-  for (const [rel, text] of Object.entries(await job.autocomplete)) files.set(rel === SERVER_INDEX ? AUTOCOMPLETE_DATA_FILE : `${AUTOCOMPLETE_DIR}/${rel}`, text);
+export async function directoryDistFiles(job: DirectoryJob, pageSize: number, minisearch: boolean, files: DistFiles, between: () => Promise<void>): Promise<ReadonlyMap<string, string>> {
+  for (const [rel, text] of Object.entries(await job.autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
   const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
+  // the server's own index, made from the browser's
+  files.set(AUTOCOMPLETE_DATA_FILE, autocompleteData(ac(AUTOCOMPLETE_INDEX_FILE), pageSize));
   // content-hashed twins of the browser module and its index, cacheable as immutable
   const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
   for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);

@@ -197,7 +197,7 @@ async function carriedFiles(options: BuildOptions, plan: Plan, made: MadeData, b
     if (plan.ledger !== null) carried.push([DATA_FILES.categories, plan.ledger.entry(DATA_FILES.categories)!.sha, { volume: null }]);
     // imported here: a build after an event edit takes the autocomplete files as they are
     const { autocompleteBytes, directoryDistFiles } = await import('./autocomplete-data.ts');
-    const copies = await directoryDistFiles(plan.directory.job, options.minisearch !== false, files, between);
+    const copies = await directoryDistFiles(plan.directory.job, plan.state.site.page_size, options.minisearch !== false, files, between);
     return { twins: options.precompress !== false ? eventBytes + autocompleteBytes(files) : null, files, copies, link };
   }
   const previous = plan.previous!;

@@ -9,14 +9,8 @@ import { compareListOrder, renderEvent, type RenderContext } from '../../render/
 import { serializeEvent } from '../../store/format/event-rows.ts';
 import { renderRows } from '../../store/write/data-files.ts';
 import { RowsFile } from '../load/parse-batch.ts';
-import { cachedRows, readRows, ROW_ENTRY_HEAD, rowHash, rowKeyer, rowsFileHeader, type PremadeRow, type RowsCacheStats } from './render-cache.ts';
+import { cachedRows, eventKeys, readRows, ROW_ENTRY_HEAD, rowHash, rowsFileHeader, type PremadeRow, type RowsCacheStats } from './render-cache.ts';
 import { RowsScratch } from './rows-scratch.ts';
-
-/** each event's row key, as the builds key them one at a time */
-const eventKeys = (events: readonly TextlessEvent[], ctx: RenderContext, sourceOf: (e: TextlessEvent) => Uint8Array) => {
-  const keyOf = rowKeyer(ctx);
-  return events.map((e) => keyOf(e, sourceOf(e)));
-};
 
 const root = tempDir('aula-rows-');
 afterAll(() => removeDir(root));

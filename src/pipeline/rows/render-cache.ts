@@ -93,14 +93,23 @@ export interface RowsInProgress {
 /** Where the rows of one content folder are kept. */
 export const rowsPath = (cacheDir: string, content: string) => cacheFile(cacheDir, content, 'rows', 'bin');
 
+/** The parse key (build-cache.ts parseKey, 32 bytes) of the file an event was read from. */
+export type SourceKeyOf = (e: TextlessEvent) => Uint8Array;
+
 /**
- * The key of an event's row: SHA-256 of the whole render context (every shared input a row may
- * read: renderInputs) and of the event's source — its file's parse key and its id, which together
- * name one record: a file's records are a function of its kind (with the zone), path and text, and
- * ids are unique among them in any build that renders rows. Nothing is picked out of the context:
- * whatever rendering comes to read of it is in the key already, at the price of every row made
- * anew when any shared input changes (a page title, a media record).
+ * The key of each event's row (events in list order): SHA-256 of the whole render context (every
+ * shared input a row may read: renderInputs) and of the event's source — its file's parse key and
+ * its id, which together name one record: a file's records are a function of its kind (with the
+ * zone), path and text, and ids are unique among them in any build that renders rows. Nothing is
+ * picked out of the context: whatever rendering comes to read of it is in the key already, at
+ * the price of every row made anew when any shared input changes (a page title, a media record).
  */
+export function eventKeys(events: readonly TextlessEvent[], ctx: RenderContext, sourceKeyOf: SourceKeyOf, premade?: PremadeRows): Buffer[] {
+  const keyOf = rowKeyer(ctx);
+  return events.map((e) => premade?.get(e)?.key ?? keyOf(e, sourceKeyOf(e)));
+}
+
+/** eventKeys for one event at a time (a parse thread keys each event as it renders it). */
 export function rowKeyer(ctx: RenderContext): (e: TextlessEvent, source: Uint8Array) => Buffer {
   const context = sha256(Buffer.from(renderInputs(ctx)));
   return (e, source) => {

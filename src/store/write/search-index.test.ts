@@ -49,7 +49,7 @@ describe('the search index file', () => {
     // made again with the caches as the first left them: the same bytes (compared whole: toEqual
     // would compare megabytes element by element)
     expect(Buffer.compare(searchIndexOf(rows), first)).toBe(0);
-  }, 60_000);
+  }, 300_000);
 
   it('is the same bytes for the same rows, whatever else', () => {
     expect(searchIndexOf(rowsOf(model.events))).toEqual(searchIndexOf(rowsOf([...model.events].reverse())));

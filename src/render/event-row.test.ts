@@ -89,4 +89,21 @@ describe('eventRowWriter', () => {
     expectSameRow(write, e, ctx);
     expectSameRow(write, model.events[1], ctx);
   });
+
+  it("writes every byte of a row that crosses the end of the writer's first buffer (each field's last byte reserved)", () => {
+    const base = model.events.find((e) => e.media.length > 0)!;
+    // the url's length moves every later byte of the row over the end of the 64 KiB buffer in turn;
+    // three-byte characters use all the room a text reserves (three bytes a unit), so the buffer is
+    // not grown early by the url itself
+    for (const media of [[], base.media]) {
+      const e: Event = { ...base, media };
+      const tail = rendered({ ...e, url: '' }, ctx).bytes.length;
+      for (let k = Math.floor(((64 << 10) - tail) / 3) - 8; k <= (64 << 10) / 3; k++) {
+        for (const rest of ['', 'a', 'ab']) {
+          const long = { ...e, url: '漢'.repeat(k) + rest };
+          expect(eventRowWriter(ctx)(long).bytes.equals(rendered(long, ctx).bytes)).toBe(true);
+        }
+      }
+    }
+  });
 });

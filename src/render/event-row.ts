@@ -133,7 +133,8 @@ export function eventRowWriter(ctx: RenderContext): (e: Event) => EventRow {
     put(bytes);
   };
   const mediaList = (ids: readonly number[]): void => {
-    room(1);
+    // the `[` and, for no media, its `]` (each media's room(1) reserves the byte after it)
+    room(2);
     buf[at++] = 0x5b; // [
     for (let i = 0; i < ids.length; i++) {
       if (i > 0) buf[at++] = 0x2c;

@@ -106,26 +106,10 @@ export interface Answer {
  * fetch offers gzip/br by default and decodes silently; the tests look at the API's own bytes
  * and headers, so they ask for identity unless a test is about compression.
  */
-/**
- * fetch, asked again once where a GET or HEAD went out on a kept-alive connection the server had
- * closed as idle (undici's "other side closed"), as browsers do: a test process blocked for longer
- * than the server's keep-alive timeout (a spawnSync of a build on a busy machine) cannot notice the
- * close before it reuses the connection. Any other failure, and a second one, is the test's.
- */
-async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (e) {
-    const idempotent = (init.method ?? 'GET') === 'GET' || init.method === 'HEAD';
-    if (!idempotent || (e as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw e;
-    return fetch(url, init);
-  }
-}
-
 export async function request(url: string, init: RequestInit = {}): Promise<Answer> {
   const headers = new Headers(init.headers);
   if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'identity');
-  const res = await fetchOnce(url, { redirect: 'manual', ...init, headers });
+  const res = await fetch(url, { redirect: 'manual', ...init, headers });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
 }

@@ -132,4 +132,22 @@ describe('a zone table (the build finds the changes, an edge isolate reads them)
       expect(computedChunks(zone)).toBe(1);
     });
   });
+
+  it("is replaced by another dist's table, or by none, with the chunks made before it", () => {
+    // (a spelling of its own: its chunks are its own)
+    const zone = 'asia/KOLKATA';
+    const at = Date.UTC(2025, 6, 1);
+    const own = zoneTableText('Asia/Kolkata');
+    const [first, end] = own.split(' ');
+    useZoneTable(zone, own);
+    expect(offsetAt(at, zone)).toBe(intlOffset(at, 'Asia/Kolkata'));
+    // a table of another offset (as another build's tz data might have it) answers by its own
+    useZoneTable(zone, `${first} ${end} 3600`);
+    expect(offsetAt(at, zone)).toBe(3600 * 1000);
+    // the same table again keeps its chunks; none answers from Intl again
+    useZoneTable(zone, `${first} ${end} 3600`);
+    expect(offsetAt(at, zone)).toBe(3600 * 1000);
+    useZoneTable(zone, undefined);
+    expect(offsetAt(at, zone)).toBe(intlOffset(at, 'Asia/Kolkata'));
+  });
 });

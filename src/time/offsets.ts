@@ -194,9 +194,21 @@ export const isZoneTable = (text: string): boolean => readZoneTable(text) !== nu
  * a chunk is first asked for (an answer without a date reads nothing of it); a text that is not a
  * table is set aside then, and Intl asked as without one.
  */
-export function useZoneTable(zone: string, text: string): void {
-  tables.set(zone, text);
+export function useZoneTable(zone: string, text: string | undefined): void {
+  if (tableTexts.get(zone) === text) return;
+  // another dist's table, or none: the chunks made before (of a table or of Intl) are not this one's
+  chunks.delete(zone);
+  if (text === undefined) {
+    tableTexts.delete(zone);
+    tables.delete(zone);
+  } else {
+    tableTexts.set(zone, text);
+    tables.set(zone, text);
+  }
 }
+
+/** zone → the text of the table in use (useZoneTable) */
+const tableTexts = new Map<string, string>();
 
 /** The zone's table, read when first asked for; null when it has none. */
 function tableOf(zone: string): ZoneTable | null {

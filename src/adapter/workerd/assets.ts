@@ -13,7 +13,6 @@ import { datasetFrom, type Dataset } from '../../query/dataset.ts';
 import type { DistSource } from '../../store/read/dist-source.ts';
 import { FileNeeded } from '../../store/read/per-need.ts';
 import { checkDigest, ChecksumMismatch } from '../../store/read/verified-source.ts';
-import { useZoneTable } from '../../time/offsets.ts';
 
 /** The part of the Fetcher binding this worker uses. */
 export interface AssetFetcher {
@@ -226,9 +225,6 @@ export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOpt
     // a manifest from another aula or a damaged one: redeploying the same files will not help
     throw new EdgeLoadError(`The API data cannot be read (${(e as Error).message}).`, e instanceof DistError);
   }
-  // the site zone's changes as the build found them: a date filter asks nothing of Intl, whose
-  // first formatter (ICU's formatting data loaded) would cost more than the rest of the answer
-  if (manifest.site.offsets !== undefined) useZoneTable(manifest.site.timezone, manifest.site.offsets);
   // the manifest lists every loaded file's size, so the sizes need no request of their own
   let total = 0;
   for (const rel of loaded) total += manifest.files[rel]?.bytes ?? 0;

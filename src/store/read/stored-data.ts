@@ -1,5 +1,6 @@
 // A dist/ folder read back: the stored event rows, columns and categories, checked for shape.
 // What the query engine adds on top (the autocomplete searcher) is src/query/dataset.ts.
+import { useZoneTable } from '../../time/offsets.ts';
 import { mediaUrl, type EventField } from '../../model/event-fields.ts';
 import { toJson } from '../format/json.ts';
 import { DATA_FILES, eventOffsetsFile, eventOffsetsFiles, eventPartFiles } from '../format/dist-paths.ts';
@@ -167,6 +168,10 @@ const rowsFolder = (parts: readonly string[]) => `${parts[0].slice(0, parts[0].l
 
 export function readStore(dist: DistSource, options: StoreOptions = {}): StoredData {
   const manifest = options.manifest ?? parseManifest(dist.text('manifest.json'), dist.where('manifest.json'));
+  // the site zone's changes as the build found them, for every runtime alike: a date filter answers
+  // as the rows were written, and asks nothing of Intl (a fresh isolate's first formatter would
+  // cost more than the rest of its answer)
+  useZoneTable(manifest.site.timezone, manifest.site.offsets);
   const { sha256 } = options;
   if (!dist.trusted && !sha256) throw new Error('readStore: a source that is not trusted needs options.sha256');
   const source = dist.trusted ? dist : verifiedSource(dist, manifest, sha256!);

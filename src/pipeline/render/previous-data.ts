@@ -1,10 +1,9 @@
-// The previous build's event data, for the build over the prior to take the rows that stay from
-// it (store/write/event-data.ts): read from the previous dist where the ledger proves every file
-// read, the build the event state describes (state/previous-build.ts), made with the same
-// options and in the same zone.
+// The previous build's event data, for the build over the prior to take the rows that stay from it
+// (store/write/event-data.ts): read from the previous dist where the ledger proves every file read,
+// the build the event state describes (state/previous-build.ts), same options, same zone.
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { readAllAt } from '../../util/positional-io.ts';
 import { join } from 'node:path';
+import { readAllAt } from '../../util/positional-io.ts';
 import { DATA_FILES, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
@@ -16,7 +15,6 @@ import type { EventTable } from '../../store/format/event-table.ts';
 import type { PreviousData } from '../../store/write/event-data.ts';
 import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
-import { ROW_HASH_BYTES } from '../rows/render-cache.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 
@@ -61,15 +59,17 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
   let rowBytes = Math.max(0, n - 1);
   for (let row = 0; row < n; row++) rowBytes += starts[row * STRIDE + FIELD_COUNT];
   if (rowBytes !== bounds[bounds.length - 1]) return null;
-  // the columns read when first used: a build where rows changed in place reads only the columns that changed
+  // the columns read when first used (rows changed in place read only theirs), each file once: for the table and its splice alike
+  const columnFiles = new Map<string, Uint8Array>();
+  const columnFile = (rel: string) => (!COLUMN_FILES.includes(rel) ? file(rel) : (columnFiles.get(rel) ?? columnFiles.set(rel, file(rel)).get(rel)!));
   let read: EventTable | null = null;
-  const table = () => (read ??= readColumns(memorySource(file, 'previous dist'), n, true));
+  const table = () => (read ??= readColumns(memorySource(columnFile, 'previous dist'), n, true));
   return {
     starts,
     bounds,
     table,
     values: () => columnValuesOfTable(table()),
-    file,
+    file: columnFile,
     calendar: () => readCalendarFile(file(DATA_FILES.calendar), n),
     bytes: (begin, end) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end),
   };

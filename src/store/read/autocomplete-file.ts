@@ -9,7 +9,7 @@ import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
 import { FormatError } from '../format/sections.ts';
 import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
 import { StringTable, type Fault } from './string-table.ts';
-import { once, zeroedAsWritten } from './per-need.ts';
+import { checkedOnce, zeroedAsWritten } from './per-need.ts';
 
 const F = AUTOCOMPLETE_FILE_FORMAT;
 
@@ -138,15 +138,7 @@ function postingsInParts(section: ReturnType<Sections['u8InParts']>, postingCoun
  * as one found at load names the file.
  */
 function matchingWhenRead(index: Omit<IndexData, keyof Matching>, s: Sections, counts: [size: number, termCount: number, postingCount: number], fault: Fault): IndexData {
-  const group = (name: keyof typeof GROUPS) =>
-    once(() => {
-      try {
-        return readGroup(s, name, ...counts);
-      } catch (e) {
-        if (e instanceof FormatError) throw fault(e.message);
-        throw e;
-      }
-    });
+  const group = (name: keyof typeof GROUPS) => checkedOnce(fault, () => readGroup(s, name, ...counts));
   const groups = { forward: group('forward'), byModel: group('byModel') };
   const member = { fwdStart: groups.forward, forward: groups.forward, byModel: groups.byModel };
   for (const name of ['fwdStart', 'forward', 'byModel'] as const) {

@@ -4,9 +4,8 @@
 // any bit set.
 import { bitCount, bitmapWords } from '../format/bitmap.ts';
 import { BOOL_COLUMN_FORMAT, type BoolColumnData } from '../format/bool-column-file.ts';
-import { FormatError } from '../format/sections.ts';
 import { check, checkBelow, Sections } from './sections.ts';
-import { once } from './per-need.ts';
+import { checkedOnce } from './per-need.ts';
 import type { Fault } from './string-table.ts';
 
 const F = BOOL_COLUMN_FORMAT;
@@ -36,15 +35,7 @@ export function readBoolColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
     return { values, rows: listed, bits: sets };
   }
   /** each read when first used: found damaged then, named as damage found at load is */
-  const later = <T>(read: () => T) =>
-    once(() => {
-      try {
-        return read();
-      } catch (e) {
-        if (e instanceof FormatError) throw fault(e.message);
-        throw e;
-      }
-    });
+  const later = <T>(read: () => T) => checkedOnce(fault, read);
   const lazyPair = <T>(read: (v: 0 | 1) => T): readonly [T, T] =>
     Object.defineProperties([] as unknown as [T, T], { 0: { get: later(() => read(0)), enumerable: true }, 1: { get: later(() => read(1)), enumerable: true } });
   return { values, rows: lazyPair(rowsOf), bits: lazyPair(bitsOf) };

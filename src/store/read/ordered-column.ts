@@ -2,9 +2,8 @@
 // Read per need (`fault` given: an edge isolate's), the row lists (the order, the envelope's rows)
 // are checked when a lookup first uses them: a range that scans the values needs neither.
 import { ENVELOPE, MONOTONE, ORDERED_COLUMN_FORMAT, PERMUTATION, type OrderedColumnData, type Shape } from '../format/ordered-column-file.ts';
-import { FormatError } from '../format/sections.ts';
 import { check, checkBelow, Sections } from './sections.ts';
-import { once } from './per-need.ts';
+import { checkedOnce } from './per-need.ts';
 import type { Fault } from './string-table.ts';
 
 const F = ORDERED_COLUMN_FORMAT;
@@ -26,14 +25,7 @@ export function readOrderedColumn(bytes: Uint8Array, rows: number, fault?: Fault
       const list = read();
       return () => list;
     }
-    return once(() => {
-      try {
-        return read();
-      } catch (e) {
-        if (e instanceof FormatError) throw fault(e.message);
-        throw e;
-      }
-    });
+    return checkedOnce(fault, read);
   };
   const values = s.f64(1, 'values', rows);
   const order = rowList(2, 'order');

@@ -6,6 +6,8 @@
 // and the answer is run again once, not once per file.
 // Everything the loader makes from a file is made when first read, and kept.
 import type { DistSource } from './dist-source.ts';
+import { FormatError } from '../format/sections.ts';
+import type { Fault } from './string-table.ts';
 
 /** Files an answer needs that the source has not fetched yet: fetch (and verify) them, then ask again. */
 export class FileNeeded extends Error {
@@ -71,6 +73,20 @@ export function once<T>(make: () => T): () => T {
     }
     return value;
   };
+}
+
+/**
+ * once(read), for a part of a file read per need: a damaged part, found when first read, throws
+ * `fault(problem)`, which names the file as damage found at load does.
+ */
+export function checkedOnce<T>(fault: Fault, read: () => T): () => T {
+  return once(() => {
+    try {
+      return read();
+    } catch (e) {
+      throw e instanceof FormatError ? fault(e.message) : e;
+    }
+  });
 }
 
 /** An object with one property per name, each made by `make(name)` when first read. */

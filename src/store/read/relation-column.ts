@@ -2,9 +2,8 @@
 // Read per need (`fault` given: an edge isolate's), the rows' lists of ids are checked when first
 // read: `categories=1` reads the rows of the ids, not the ids of every row.
 import { idsAtRow, RELATION_COLUMN_FORMAT, type RelationColumnData } from '../format/relation-column-file.ts';
-import { FormatError } from '../format/sections.ts';
 import { check, checkBelow, checkStarts, Sections } from './sections.ts';
-import { once } from './per-need.ts';
+import { checkedOnce, once } from './per-need.ts';
 import type { Fault } from './string-table.ts';
 
 const F = RELATION_COLUMN_FORMAT;
@@ -28,14 +27,7 @@ export function readRelationColumn(bytes: Uint8Array, rows: number, fault?: Faul
   checkStarts(idRowStart, idRows.length, F, 'id lists');
   checkBelow(idRows, rows, F, 'rows of ids');
   if (eager !== null) return { rows, rowStart: eager, rowIds, ids, idRowStart, idRows, at: idsAtRow(eager, rowIds) };
-  const rowStart = once(() => {
-    try {
-      return readRowStart();
-    } catch (e) {
-      if (e instanceof FormatError) throw fault!(e.message);
-      throw e;
-    }
-  });
+  const rowStart = checkedOnce(fault!, readRowStart);
   const at = once(() => idsAtRow(rowStart(), rowIds));
   const data = { rows, rowStart: null as unknown as Uint32Array, rowIds, ids, idRowStart, idRows, at: (row: number) => at()(row) };
   return Object.defineProperty(data, 'rowStart', { get: rowStart, enumerable: true });

@@ -17,7 +17,7 @@ import { WORD_SECTIONS, type WordLists } from '../format/word-lists.ts';
 import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
 import { FormatError } from '../format/sections.ts';
 import { StringTable, type Fault } from './string-table.ts';
-import { once } from './per-need.ts';
+import { checkedOnce, once } from './per-need.ts';
 
 const F = TEXT_COLUMN_FORMAT;
 
@@ -63,14 +63,9 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
       const value = read();
       return () => value;
     }
-    return once(() => {
+    return checkedOnce(fault!, () => {
       s.need([section]);
-      try {
-        return read();
-      } catch (e) {
-        if (e instanceof FormatError && fault !== undefined) throw fault(e.message);
-        throw e;
-      }
+      return read();
     });
   };
   const rowValue = later(TEXT_SECTION.rowValue, () => {

@@ -16,7 +16,7 @@ import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';
 import { columnValuesFromRows } from '../store/write/column-values.ts';
 import { eventData } from '../store/write/event-data.ts';
 import { splitParts } from '../store/format/event-parts.ts';
-import { toJson } from '../store/format/json.ts';
+import { toJson } from '../util/json.ts';
 import { calendarData } from '../pipeline/render/calendar-data.ts';
 import { compareListOrder, renderCategory } from '../render/event.ts';
 import type { Model } from '../model/types.ts';

@@ -20,7 +20,7 @@ import { EventRows } from '../store/format/event-rows.ts';
 import { bytesOfParts, eventData, partBytes, type PreviousData } from '../store/write/event-data.ts';
 import { renderRows } from '../store/write/data-files.ts';
 import { columnValuesFromRows } from '../store/write/column-values.ts';
-import { toJson } from '../store/format/json.ts';
+import { toJson } from '../util/json.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../store/format/dist-paths.ts';
 import { autocompleteData } from '../pipeline/render/autocomplete-data.ts';
 import { calendarData } from '../pipeline/render/calendar-data.ts';

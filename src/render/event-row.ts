@@ -5,6 +5,7 @@
 // a page's breadcrumb) is serialized once per context and copied. The parse threads make every
 // event's row this way (pipeline/load/parse-batch.ts); event-row.test.ts holds it to the
 // rendered object's JSON.
+import { toJson } from '../util/json.ts';
 import { EVENT_FIELDS, type EventField } from '../model/event-fields.ts';
 import type { Event } from '../model/types.ts';
 import { formatInstant, offsetAt } from '../time/zone.ts';
@@ -24,15 +25,6 @@ export interface EventRow {
  * A surrogate pair is sent the slow way too: rare, and JSON.stringify knows the pairs.
  */
 const ESCAPED = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
-
-/**
- * JSON as the rows write it (store/format/json.ts's toJson, below which this layer stands):
- * JSON.stringify's, U+2028/U+2029 escaped as DRF escapes them.
- */
-function toJson(value: unknown): string {
-  const text = JSON.stringify(value);
-  return text.includes('\u2028') || text.includes('\u2029') ? text.replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : text;
-}
 
 /** Texts up to this long are written byte by byte (text()). */
 const SHORT = 24;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { splitParts } from '../../store/format/event-parts.ts';
-import { toJson } from '../../store/format/json.ts';
+import { toJson } from '../../util/json.ts';
 import type { MediaFile } from '../../store/format/public-files.ts';
 import { searchIndexBeside } from '../../store/write/search-thread.ts';
 import { EventRows, FIELD_COUNT } from '../../store/format/event-rows.ts';

@@ -3,7 +3,7 @@
 // whole events, sparse fields, an expanded value spliced in — without decoding or
 // re-serializing anything per request.
 import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
-import { escapeSeparators, needsEscaping, toJson } from './json.ts';
+import { escapeSeparators, needsEscaping, toJson } from '../../util/json.ts';
 import { fieldOffsets } from './field-offsets.ts';
 import { memoryRows, type RowSource } from './row-source.ts';
 

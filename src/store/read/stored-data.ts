@@ -2,7 +2,7 @@
 // What the query engine adds on top (the autocomplete searcher) is src/query/dataset.ts.
 import { useZoneTable } from '../../time/offsets.ts';
 import { mediaUrl, type EventField } from '../../model/event-fields.ts';
-import { toJson } from '../format/json.ts';
+import { toJson } from '../../util/json.ts';
 import { DATA_FILES, eventOffsetsFile, eventOffsetsFiles, eventPartFiles } from '../format/dist-paths.ts';
 import type { EventTable } from '../format/event-table.ts';
 import { EventRows, FIELD_COUNT, serializeEvent } from '../format/event-rows.ts';

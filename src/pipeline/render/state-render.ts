@@ -131,13 +131,13 @@ interface MadeData {
 
 /**
  * The event data over the state, from the previous data files (proven by the ledger) and the rows
- * made anew, the changed event parts written on a worker thread. A function of its own: the
- * columns' values made from the previous files are let go when it returns, not held by the
- * caller's frame while the pages are answered; only what the new files take of them stays.
+ * made anew, the changed event parts written on a worker thread. It takes the previous data from
+ * the plan: the previous columns and their values are let go when it returns, not held while the
+ * pages are answered; only what the new files take of them stays.
  */
 async function stateData(plan: Plan, made: { rows: EventRows; values: ColumnValues; order: Int32Array }, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<MadeData> {
-  const before = plan.data!;
-  const previous = plan.previous!;
+  const [before, previous] = [plan.data!, plan.previous!];
+  plan.data = null;
   const oldSizes = eventPartFiles(previous).map((_, j) => before.bounds[j + 1] - before.bounds[j]);
   const { values: _values, ...data } = eventData({ ...made, previous: before, timezone: plan.state.site.timezone, partRows: previous.event_part_rows, calendar: calendarData, linkReused: true });
   const digests = await eventParts({ previous, out: plan.state.out, data, oldSizes }, dist, inFlight);

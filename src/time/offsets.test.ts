@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesBetween, computedChunks, intlOffset, isZoneTable, offsetAt, startOfYear, useZoneTable, zoneTableText } from './offsets.ts';
+import { changesBetween, computedChunks, intlOffset, offsetAt, startOfYear, useZoneTable, zoneTableText } from './offsets.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -96,7 +96,6 @@ describe('a zone table (the build finds the changes, an edge isolate reads them)
     // (each zone spelled as no other test here spells it: its chunks are its own)
     for (const [zone, spelled] of [['America/New_York', 'america/new_york'], ['Australia/Lord_Howe', 'australia/lord_howe'], ['America/Santiago', 'AMERICA/SANTIAGO']]) {
       const text = zoneTableText(zone);
-      expect(isZoneTable(text)).toBe(true);
       useZoneTable(spelled, text);
       const times = [...spread(startOfYear(1900) + 1, startOfYear(2100) - 1, 400)];
       for (const c of changesBetween(startOfYear(1990), startOfYear(2040), zone)) times.push(c.at - 1000, c.at, c.at + 1000);
@@ -123,7 +122,6 @@ describe('a zone table (the build finds the changes, an edge isolate reads them)
       `${first} ${Number(end) + 5000} ${initial}`,
     ];
     refused.forEach((t, i) => {
-      expect(isZoneTable(t), t).toBe(false);
       // (a spelling of its own per text: its chunks are its own)
       const zone = ['europe/vienna', 'EUROPE/VIENNA', 'Europe/vienna', 'europe/VIENNA', 'EUROPE/vienna', 'eUrope/vienna', 'euRope/vienna', 'eurOpe/vienna'][i];
       useZoneTable(zone, t);

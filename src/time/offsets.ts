@@ -186,8 +186,6 @@ function readZoneTable(text: string): ZoneTable | null {
   return { first, end, initial: initial * SECOND, changes };
 }
 
-/** Whether `text` is a zone table (zoneTableText). */
-export const isZoneTable = (text: string): boolean => readZoneTable(text) !== null;
 
 /**
  * Takes the zone's chunks in the table's span from `text` (zoneTableText) from now on: read when

@@ -4,7 +4,7 @@
 // The modules are loaded where they are used, not here: with --workers the primary forks first and
 // loads only what it needs while the workers boot (the server's own modules, ~70 ms to load, are
 // the workers' alone), so the first worker answers that much sooner.
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import { boundHeapGrowth } from '../util/heap-growth.ts';
 import type { LogFormat } from './access-log.ts';
 import type { ServeOptions } from './http.ts';
@@ -122,11 +122,16 @@ function runPrimary(options: ServeCommandOptions): void {
       return;
     }
     // A worker that fails before all are up means the dist cannot be served: stop rather than
-    // restart it in a loop. Later deaths are replaced.
+    // restart it in a loop. Later deaths are replaced. Its exit can be seen before the message
+    // it sent last (why it failed) has been read from its channel; the channel closes only after
+    // that message, so the line is chosen once it has closed.
     if (listening < options.workers) {
-      if (!reported) console.error(`aula: worker ${worker.process.pid} exited (${code}) while starting; stopping`);
-      stop(true);
-      if (alive === 0) process.exit(1);
+      afterChannel(worker, () => {
+        if (!reported) console.error(`aula: worker ${worker.process.pid} exited (${code}) while starting; stopping`);
+        reported = true;
+        stop(true);
+        if (alive === 0) process.exit(1);
+      });
       return;
     }
     console.error(`aula: worker ${worker.process.pid} exited (${code}); starting another`);
@@ -145,6 +150,12 @@ function runPrimary(options: ServeCommandOptions): void {
   process.on('SIGHUP', () => {
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGHUP');
   });
+}
+
+/** Runs `then` once every message `worker` sent has been read: when its channel has closed. */
+function afterChannel(worker: Worker, then: () => void): void {
+  if (worker.isConnected()) worker.once('disconnect', then);
+  else then();
 }
 
 export async function serveCommand(options: ServeCommandOptions): Promise<void> {

@@ -16,6 +16,15 @@ describe('negotiate', () => {
     ['json', BROWSER, 'json'],
     [undefined, 'text/*', 'html'],
     [undefined, 'application/*;q=0.5, text/html;q=0.4', 'json'],
+    // equal weights: the more specific range, as DRF's precedence; then JSON, DRF's first renderer
+    [undefined, 'text/html,*/*', 'html'],
+    [undefined, 'text/*, */*', 'html'],
+    [undefined, 'text/html, application/*', 'html'],
+    [undefined, 'text/html, application/json', 'json'],
+    [undefined, 'application/json, text/html', 'json'],
+    [undefined, 'application/*, text/*', 'json'],
+    [undefined, 'text/html;q=0.5, */*', 'json'],
+    ['json', 'text/html, */*', 'json'],
   ])('format=%s Accept=%s → %s', (format, accept, renderer) => {
     expect(negotiate(format, accept)).toEqual({ ok: true, renderer });
   });

@@ -33,8 +33,9 @@ function parseAccept(header: string): Range[] {
   return ranges;
 }
 
-/** The q the client gives a media type: that of the most specific range matching it (0 when none does). */
-function quality(ranges: readonly Range[], media: string): number {
+// The q the client gives a media type and how specifically it names it (2: type/subtype, 1:
+// type/*, 0: */*), both of the most specific range matching it; q 0 when none does.
+function quality(ranges: readonly Range[], media: string): { q: number; specificity: number } {
   const [type, subtype] = media.split('/');
   let best = -1;
   let q = 0;
@@ -45,7 +46,7 @@ function quality(ranges: readonly Range[], media: string): number {
       q = r.q;
     }
   }
-  return q;
+  return { q, specificity: best };
 }
 
 /**
@@ -76,14 +77,14 @@ export function negotiate(format: string | undefined, accept: string | undefined
 }
 
 function decide(format: string | undefined, accept: string | undefined): Negotiation {
-  let candidates: Renderer[];
-  // An empty `format` is no format at all (DRF tests it for truthiness).
-  if (!format || format === 'api') candidates = ['json', 'html'];
-  else if (format === 'json') candidates = ['json'];
-  else return { ok: false, status: 404 };
+  // An empty `format` is no format at all (DRF tests it for truthiness); `json` leaves JSON alone.
+  if (format && format !== 'api' && format !== 'json') return { ok: false, status: 404 };
   const ranges = parseAccept(accept?.trim() ? accept : '*/*');
-  const q = (r: Renderer) => (candidates.includes(r) ? quality(ranges, MEDIA[r]) : 0);
-  if (q('html') > q('json')) return { ok: true, renderer: 'html' };
-  if (q('json') > 0) return { ok: true, renderer: 'json' };
+  const json = quality(ranges, MEDIA.json);
+  const html = format === 'json' ? { q: 0, specificity: -1 } : quality(ranges, MEDIA.html);
+  // At equal weights the range naming the type more specifically wins, as DRF's precedence
+  // (`text/html, */*` is a browser's page), and at equal specificity JSON, DRF's first renderer.
+  if (html.q > json.q || (html.q === json.q && html.q > 0 && html.specificity > json.specificity)) return { ok: true, renderer: 'html' };
+  if (json.q > 0) return { ok: true, renderer: 'json' };
   return { ok: false, status: 406 };
 }

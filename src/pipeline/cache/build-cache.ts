@@ -1,22 +1,13 @@
-// The build cache: each content file's parsed and validated records (and its own problems), kept
-// under a key made of the file's kind, path, the context its parse depends on (the site's zone
-// for events) and its exact text, so an unchanged file is neither parsed nor validated again.
-// Checks across files are not cached: they always run over the whole model.
+// The build cache: each content file's parse (records and its own problems) under a key of its
+// kind, path, identity (cacheIdentity) and exact text, so an unchanged file is not parsed again.
+// Checks across files are not cached. The stat index (stat-index.ts) beside the pack lets a file
+// whose stat is unchanged be taken without being read.
 //
-// Beside the pack, a stat index (stat-index.ts) maps each file to its stat and key: a file whose
-// stat has not changed is taken from the pack without being read or hashed.
-//
-// One pack file per content folder holds the entries:
-//   AULACACHE\n {"cache":…,"aula":…,"format":…,"v8":…}\n   then per entry:
-//   "AUe1" | key (32 bytes) | payload length (u32 LE) | checksum of the payload (4, util/checksum.ts) | payload (v8.serialize)
-// A pack written by another aula, dist format or V8 is foreign and ignored whole. An entry is
-// trusted only when its checksum matches when it is used; a corrupt one is a miss (parsed anew),
-// and a truncated or garbled pack is read up to the damage. Nothing in the cache is ever needed:
-// reading or writing it may fail, and the build then just parses.
-//
-// The pack is not held: its entries are found by one pass over it, and each payload is read from
-// the open file when used. A build that parsed a few files anew appends their entries; one that
-// left a quarter of the pack unused, or parsed more than HOLD_BYTES anew, writes it anew.
+// One pack per content folder: AULACACHE\n <identity>\n, then per entry
+//   "AUe1" | key (32) | payload length (u32 LE) | checksum (4, util/checksum.ts) | payload (v8.serialize)
+// A foreign pack is ignored whole; an entry is trusted only once its checksum matches, and a
+// damaged pack is read up to the damage. Nothing here is ever needed: on any failure the build
+// just parses. The pack is never held: payloads are read from the open file when used.
 import * as crypto from 'node:crypto';
 import { closeSync, existsSync, fstatSync, statSync, type BigIntStats } from 'node:fs';
 import { readFully, writeAllv } from '../../util/positional-io.ts';
@@ -43,12 +34,9 @@ const ENTRY_HEAD = ENTRY.length + KEY_BYTES + 4 + SUM_BYTES;
 export function cacheIdentity(): string {
   return IDENTITY;
 }
-// The payloads are v8.serialize's, whose format is Node's and V8's: their versions, not V8's
-// cachedDataVersionTag(), which also hashes the process's V8 flags: `aula build` sets one
-// (heap-policy.ts), and its packs must stay readable by `aula dev` and by any build run without
-// it. The time-zone data and ICU versions are in it too: events' offsets and folded texts are
-// made with Intl, whose data a Node linked to the system's ICU takes from there (a tzdata update
-// changes them without a new Node).
+// Node's and V8's versions, not cachedDataVersionTag(): that hashes the V8 flags too, which `aula
+// build` sets and `aula dev` does not. tz and ICU: Intl makes offsets and folded texts, and a
+// system ICU changes them without a new Node.
 const IDENTITY = JSON.stringify({
   code: codeVersion(), aula: AULA_VERSION, format: DIST_FORMAT, node: process.version, v8: process.versions.v8,
   tz: process.versions.tz ?? '', icu: process.versions.icu ?? '', unicode: process.versions.unicode ?? '', sum: CHECKSUM,
@@ -64,61 +52,47 @@ export function defaultCacheDir(cwd = process.cwd()): string {
   }
 }
 
-/** What the build cache's files hold, as their names start, and how they end (stale-temps.ts knows them by these lists). */
+/** The build cache's file names' kinds and endings (stale-temps.ts knows its files by them). */
 export const CACHE_KINDS = ['parsed', 'rows', 'autocomplete', 'minisearch', 'dist'] as const;
 export const CACHE_ENDINGS = ['bin', 'stat', 'json', 'events'] as const;
 const idOf = (path: string) => crypto.createHash('sha256').update(resolve(path)).digest('hex').slice(0, 16);
 
-/**
- * A file of the build cache, `<kind>-<id>.<ending>`: of one content folder (two sites sharing a
- * cache folder must not evict each other) and, for a dist's own files, one out folder as well.
- */
+/** `<kind>-<id>.<ending>`: per content folder (sites sharing a cache must not evict each other), and per out folder for a dist's files. */
 export function cacheFile(cacheDir: string, content: string, kind: (typeof CACHE_KINDS)[number], ending: (typeof CACHE_ENDINGS)[number], out?: string): string {
   return join(resolve(cacheDir), `${kind}-${idOf(content)}${out === undefined ? '' : `-${idOf(out)}`}.${ending}`);
 }
 
-/** The pack of one content folder. */
 export const packPath = (cacheDir: string, content: string) => cacheFile(cacheDir, content, 'parsed', 'bin');
 
 interface Slot {
-  /** the payload when held (a fresh serialization, or kept by a dev session); else in the pack */
+  /** held (made in this build), else at `at` in the pack read */
   payload: Buffer | null;
-  /** where the payload starts in the pack read, and its length */
   at: number;
   length: number;
-  /** the payload's checksum as stored; checked before the payload is trusted */
+  /** the payload's checksum as stored, checked before it is trusted */
   sum: Buffer;
   verified: boolean;
-  /** written to the next pack's file already (the payload is not held) */
+  /** in the next pack's file already */
   spilled?: boolean;
 }
 
 /**
- * Entries parsed anew in a one-off build go to the next pack's file as they are made, so the
- * serialized records (as large as the content) are not held beside the model; save() then
- * appends the entries taken from the old pack and renames the file over it.
+ * The next pack's file, which entries parsed anew go to as they are made (the serialized records
+ * are as large as the content, and must not be held beside the model). `chunk` batches the
+ * writes, so each payload is garbage once copied rather than promoted to the old generation.
  */
 interface Spill {
   path: string;
   fd: number;
-  /**
-   * Entries are copied into this buffer, written out when full: each payload is garbage as soon
-   * as it is copied. (Held until a write, they would be promoted to the old generation, and their
-   * backing stores, as large as the pack, freed only by full collections.)
-   */
   chunk: Buffer;
   used: number;
 }
 
-/** A file's parse made elsewhere, serialized (BuildCache.adopt). */
-export interface MadeParse {
-  /** parseKey of the file's kind, name and text, as hex */
+/** A parse made on a parse thread (BuildCache.adopt): parseKey as hex, v8 payload, its checksum, and statText of the stat taken before the read. */
+interface MadeParse {
   key: string;
-  /** v8.serialize of the Parsed */
   payload: Buffer;
-  /** the payload's checksum (util/checksum.ts) */
   sum: Buffer;
-  /** statText of the file's stat, taken before its text was read; none: read again next time */
   stat?: string;
 }
 
@@ -131,10 +105,7 @@ export interface CacheStats {
   foreign: boolean;
 }
 
-/**
- * A pack as read: `end` is its length when every byte of it was read as entries (new entries may
- * then be appended to it), else null; `stamp` (stampOf) was taken before the read.
- */
+/** A pack as read: `end` its length when read whole as entries (then appendable), else null; `stamp` taken before the read. */
 interface PackFile {
   stamp: string;
   end: number | null;
@@ -147,10 +118,7 @@ export function readPack(path: string): { slots: Map<string, Slot>; foreign: boo
   return pack;
 }
 
-/**
- * Opens a pack and finds its entries, reading it in chunks without keeping the payloads: they
- * are read from `fd` when used (a pack is as large as the content, which a build must not hold).
- */
+/** Opens a pack and finds its entries in one chunked pass; the payloads are read from `fd` when used. */
 function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; file: PackFile | null; fd: number | null } {
   const slots = new Map<string, Slot>();
   const stamp = stampOf(path);
@@ -181,14 +149,9 @@ function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; f
   }
 }
 
-// SHA-256 of a few parts end to end, for the keys and hashes made once per content file or row
-// (parseKey, the rows' keys and hashes): there a Hash object's making, updates and digest cost
-// several times the hashing itself (the parts are a few KB at most, and the CPU hashes in hardware). The
-// parts are copied into one buffer and hashed in one call (crypto.hash, Node 20.12+; a Hash where
-// it is missing). The digest is the same as a Hash's over the same bytes.
+// For keys made once per file or row, a Hash object costs more than the hashing of a few KB: the
+// parts are copied into one buffer and hashed in one call (crypto.hash, Node 20.12+; a Hash before).
 const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'buffer') => Buffer }).hash;
-
-/** The parts copied end to end: grows to the largest, kept for the next call (one per thread). */
 let hashScratch = Buffer.allocUnsafeSlow(4096);
 
 /** SHA-256 of `parts` end to end. */
@@ -209,12 +172,7 @@ export function sha256(...parts: Uint8Array[]): Buffer {
   return oneShot('sha256', hashScratch.subarray(0, at), 'buffer');
 }
 
-/**
- * The key of one file's parse: everything its result depends on. `text` is the file's text, or its
- * bytes as read (readContentFile's `bytes`), which give the same key: the text is their UTF-8 but
- * for a leading byte order mark, left out here as the decoder leaves it out. (Hashed as bytes, the
- * text is not encoded again.)
- */
+/** The key of one file's parse. `text` as a string, or its bytes as read: the same key (a leading BOM is left out, as the decoder drops it). */
 export function parseKey(kind: string, file: string, text: string | Uint8Array): Buffer {
   const bom = typeof text !== 'string' && text.length >= 3 && text[0] === 0xef && text[1] === 0xbb && text[2] === 0xbf;
   return sha256(Buffer.from(`${cacheIdentity()}\0${kind}\0${file}\0`), typeof text === 'string' ? Buffer.from(text) : bom ? text.subarray(3) : text);
@@ -253,19 +211,11 @@ export class BuildCache {
   private fresh: string[] = [];
   private freshBytes = 0;
 
-  /**
-   * `content`: the content folder's full path; without it no stat index is read or kept (every
-   * file is read and hashed).
-   */
+  /** `content`: the content folder's full path; without it no stat index is kept. `tuning`: tests set 0s. */
   constructor(
     private readonly path: string,
     private readonly content?: string,
-    private readonly tuning: {
-      /** how much older than the build a file's times must be to trust its stat (tests set 0) */
-      racyMarginNs?: bigint;
-      /** bytes of new entries held before the pack is written anew as they come (tests set 0) */
-      holdBytes?: number;
-    } = {},
+    private readonly tuning: { racyMarginNs?: bigint; holdBytes?: number } = {},
   ) {
     const read = openPack(path);
     this.previous = read.slots;
@@ -286,10 +236,7 @@ export class BuildCache {
     this.nextStats = { safe, records: new Map(), changed: false };
   }
 
-  /**
-   * The cached parse of a file whose stat is the one recorded when it was read for the last
-   * build, without reading it; undefined when the file must be read (then `parse` follows).
-   */
+  /** The cached parse of a file whose stat is as recorded, without reading it; undefined: read it and call parse(). */
   unchanged<T>(kind: string, file: string, path: string | Buffer): Parsed<T> | undefined {
     const index = this.statIndex;
     if (index === null || this.nextStats.safe === null) return undefined;
@@ -344,18 +291,13 @@ export class BuildCache {
   }
 
   private addInput(kind: string, file: string, key: string): void {
-    // only the kinds inputsKey is asked for: the events' would be a string each, held through the load
-    if (!INPUT_KINDS.has(kind)) return;
+    if (!INPUT_KINDS.has(kind)) return; // events' would be a string each, held through the load
     const inputs = this.inputs.get(kind);
     if (inputs) inputs.push(`${file}\0${key}`);
     else this.inputs.set(kind, [`${file}\0${key}`]);
   }
 
-  /**
-   * The cached parse of `text`, or `parse()`'s result, which is then kept for the next build.
-   * `stat`: the file's stat taken before `text` was read, recorded for the next build's
-   * unchanged(); absent, the file will be read again.
-   */
+  /** The cached parse of `text`, or `parse()`'s, kept. `stat`: taken before the read, for the next unchanged(). */
   parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T> {
     const key = parseKey(kind, file, text).toString('hex');
     this.addInput(kind, file, key);
@@ -376,13 +318,7 @@ export class BuildCache {
     return parsed;
   }
 
-  /**
-   * A parse made on another thread (parse-pool.ts), as parse() would have made and kept it: its
-   * key, its serialization and that payload's checksum, and the file's stat (statText) taken
-   * before its text was read. The records returned are a copy of the payload's, as a cached
-   * parse's are, but textless where the payload carries its events' texts apart (parse-payload.ts):
-   * the thread's rows hold them.
-   */
+  /** A parse made on a parse thread, kept as parse() keeps one; textless where the payload holds texts apart (the rows hold them). */
   adopt<T>(kind: string, file: string, made: MadeParse): Parsed<T> {
     this.addInput(kind, file, made.key);
     this.recordStat(`${kind}\0${file}`, made.stat, made.key);
@@ -390,12 +326,9 @@ export class BuildCache {
     return decodeParse(made.payload, false) as Parsed<T>;
   }
 
-  /** A parse made in this build (a miss), kept for the next: held, or written to the next pack's file. */
+  /** A miss, kept: held to be appended at save, or past HOLD_BYTES spilled to the next pack's file. */
   private keep(key: string, payload: Buffer, sum: Buffer): void {
     this.stats.misses++;
-    // A few new entries are held, to be appended to the pack at save; past HOLD_BYTES the pack
-    // is written anew, so they go to its file as they are made (a one-off build must not hold
-    // them all beside the model).
     this.next.set(key, { payload, at: 0, length: payload.length, sum, verified: true });
     this.fresh.push(key);
     this.freshBytes += payload.length;
@@ -413,7 +346,6 @@ export class BuildCache {
     this.freshBytes = 0;
   }
 
-  /** `stat`: statText of the file's stat (none: the file is read again next time) */
   private recordStat(id: string, stat: string | undefined, key: string): void {
     const next = this.nextStats;
     if (next.safe === null) return;
@@ -466,10 +398,7 @@ export class BuildCache {
     this.spill = null;
   }
 
-  /**
-   * One key for every file of `kind` this build read, with its content: what everything made from
-   * those files alone (the directory indexes) depends on.
-   */
+  /** One key of every file of `kind` this build read and its content: what the directory indexes depend on. */
   inputsKey(kind: string): Buffer {
     if (!INPUT_KINDS.has(kind)) throw new Error(`the build cache keeps no inputs of ${kind} files`);
     return inputsKeyOf(kind, this.inputs.get(kind) ?? []);
@@ -490,11 +419,7 @@ export class BuildCache {
     this.dropSpill();
   }
 
-  /**
-   * Writes the entries this build used (so the pack does not grow with every edit) beside the
-   * old pack, then renames it over: a crash leaves the old pack or the new one, never half. Then
-   * the stat index, which names only keys of the pack just written.
-   */
+  /** Writes the pack (only the entries this build used), then the stat index, which names only keys of that pack. */
   save(): void {
     if (this.savePack()) this.saveStats();
     this.closePack();
@@ -511,9 +436,8 @@ export class BuildCache {
   }
 
   /**
-   * False when the pack could not be written (the stat index is then left as it was). Written
-   * anew, the pack is the spill file: the entries spilled as they were made, then every other
-   * entry this build used, renamed over the old pack.
+   * Appends, or writes anew into the spill file and renames it over (a crash leaves the old pack or
+   * the new). False when it could not: a spill that failed lost entries, so the old pack stays.
    */
   private savePack(): boolean {
     if (this.stats.misses === 0 && this.next.size === this.previous.size && !this.stats.foreign) {
@@ -521,8 +445,6 @@ export class BuildCache {
       return true;
     }
     if (this.spill === null && this.appendFresh()) return true;
-    // (a read-only or full disk costs the next build its speed, never its result; a spill that
-    // failed lost entries: better no new pack than one missing them, and the old one stays)
     const spill = this.spillFile();
     if (spill === null) return false;
     for (const [key, slot] of this.next) {
@@ -540,10 +462,8 @@ export class BuildCache {
   }
 
   /**
-   * Appends the new entries to the pack read, when it is still the file read, was read whole, and
-   * would then hold at most a quarter of entries no build uses: one edit then writes its entry,
-   * not the whole pack again. A crash while appending leaves a cut entry at the end, which the
-   * next read stops at (and the next save then writes the pack anew).
+   * Appends the new entries when the pack is still the file read whole and would hold at most a
+   * quarter of unused entries. A crash leaves a cut entry at the end: the next read stops there.
    */
   private appendFresh(): boolean {
     const file = this.file;
@@ -577,17 +497,15 @@ export class BuildCache {
   }
 }
 
-/** The key of every file of `kind` a build read, each `file NUL key` (hex): BuildCache.inputsKey, and the load over the prior from its records. */
+/** BuildCache.inputsKey over `file NUL key` strings (the load over the prior makes them from its records). */
 export function inputsKeyOf(kind: string, inputs: readonly string[]): Buffer {
   const hash = crypto.createHash('sha256').update(`${cacheIdentity()}\0${kind}\0`);
   for (const input of [...inputs].sort()) hash.update(`${input}\n`);
   return hash.digest();
 }
 
-/** The kinds of files whose inputs (name and key) are kept for inputsKey: what the directory indexes are made of. */
 const INPUT_KINDS: ReadonlySet<string> = new Set(['directory']);
 
-/** The stat index beside a pack. */
 export const statPath = (pack: string) => pack.replace(/\.bin$/, '') + '.stat';
 
 const SCAN_CHUNK = 8 << 20;

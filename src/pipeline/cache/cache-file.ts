@@ -1,16 +1,9 @@
-// Files aula reads back — the build cache's, and the small bookkeeping files of an out folder (a
-// manifest, the list of made files, a lock) — are aula's, yet anything may stand at their paths:
-// a symbolic link, a hard link shared with a file elsewhere, a FIFO (a read blocks for good),
-// /dev/zero (a read fills memory). So such a file is opened without following a link and used
-// only when it is a regular file; one is appended to only when nothing else shares it (an append
-// through a link writes outside the cache). Otherwise it is as if it were not there: the cache
-// is never needed, and the build just works without it (or writes it anew, replacing whatever
-// stood there by a rename). What is written anew goes through a temporary created exclusively at
-// a name nobody can guess (replaceCacheFile).
-//
-// Every file is also size-checked before it is read, from its fstat alone: one larger than its
-// reader can use, or sparse (a hole costs nothing to make, yet as much to read as data), is
-// treated as absent. That costs one slower build, never a wrong one, and it is decided in O(1).
+// Files aula reads back (the cache's; an out folder's manifest, file list and lock) may be
+// anything at their paths: a link, a hard link shared with a file elsewhere, a FIFO (a read
+// blocks), /dev/zero (a read fills memory). So they are opened without following links, used only
+// when regular, not sparse and not too large (from fstat alone), and appended to only when no
+// other name shares them. Anything else counts as absent: a slower build, never a wrong one. Files
+// are written anew through an exclusively created temporary at an unguessable name.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
@@ -22,14 +15,11 @@ import { readFully, writeAllv } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM_BYTES } from '../../util/checksum.ts';
 
 /**
- * Past this size a file is sparse when fewer than a quarter of its bytes are stored: a hole reads
- * as zeros at the speed of memory, so a huge one made by a truncate held a build for seconds.
- * (A file system that compresses, as ZFS, may store a cache file in fewer blocks than its size;
- * a quarter is well past what it saves on these files, and a miss costs only speed.)
+ * Sparse: fewer than a quarter of its bytes stored (a hole is free to make and costs a read). A
+ * compressing file system (ZFS) saves far less than that on these files.
  */
 const SPARSE_FROM = 1 << 20;
 
-/** Whether a regular file's stat says it is sparse (most of its size holes). */
 function isSparse(info: { size: number; blocks: number }): boolean {
   return info.size > SPARSE_FROM && info.blocks * 512 < info.size / 4;
 }
@@ -82,12 +72,11 @@ export function readCacheFile(path: string, max: number): Buffer | null {
   }
 }
 
-/** A small bookkeeping file (a manifest, a lock) as text, read as readCacheFile reads; null past `max` bytes. */
+/** readCacheFile as text. */
 export function readSmallFile(path: string, max: number): string | null {
   return readCacheFile(path, max)?.toString('utf8') ?? null;
 }
 
-/** Removes the file at `path` if it can: one gone already, or not removable, is no error here. */
 export function unlinkQuietly(path: string): void {
   try {
     unlinkSync(path);
@@ -97,10 +86,8 @@ export function unlinkQuietly(path: string): void {
 }
 
 /**
- * A new temporary file beside `path`, to be renamed over it: `<path>.<pid>-<12 hex digits>.tmp`
- * (the pid tells stale-temps.ts whether its writer still runs). Created exclusively at a name
- * nobody can guess, it is never a link or file someone planted there (which a write would follow
- * to a file outside the cache).
+ * A new temporary beside `path`: `<path>.<pid>-<12 hex>.tmp` (the pid tells stale-temps.ts whether
+ * its writer runs). Created exclusively at an unguessable name, it is never a planted link.
  */
 export function openTemporary(path: string): { path: string; fd: number } {
   const temporary = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
@@ -108,10 +95,8 @@ export function openTemporary(path: string): { path: string; fd: number } {
 }
 
 /**
- * Writes the file at `path` anew: `write` fills a temporary of its own (openTemporary, or
- * `begun`: one opened so already and partly written), which then replaces it by a rename, so a
- * reader finds the old file or the new, never part of one. False when anything failed (a full or
- * read-only disk): the temporary is then gone, and `path` as it was.
+ * Writes `path` anew: `write` fills a temporary (or `begun`, one openTemporary made) renamed over
+ * it, so a reader finds the old file or the new. False on any failure, `path` then as it was.
  */
 export function replaceCacheFile(path: string, write: (fd: number) => void, begun?: { path: string; fd: number }): boolean {
   let temporary: string | null = begun?.path ?? null;
@@ -135,11 +120,7 @@ export function replaceCacheFile(path: string, write: (fd: number) => void, begu
   }
 }
 
-/**
- * The file `fd` of `size` bytes, read a chunk at a time as it is asked for (a cache file is as
- * large as the content, which a build must not hold): bytes(at, n) is a view of the n bytes at
- * `at`, good until the next call, or null past the end.
- */
+/** Reads `fd` a chunk at a time: bytes(at, n) is a view good until the next call, or null past the end. */
 export function chunkReader(fd: number, size: number, chunkBytes: number): (at: number, n: number) => Buffer | null {
   let chunk = Buffer.allocUnsafe(Math.max(1, Math.min(size, chunkBytes)));
   let from = 0;
@@ -156,11 +137,7 @@ export function chunkReader(fd: number, size: number, chunkBytes: number): (at: 
   };
 }
 
-/**
- * Writes `parts` end to end at `path` (anew: replaceCacheFile) after `head` (what the file is, and
- * which aula wrote it) and the parts' checksum (util/checksum.ts) in hex on a line: readSealed
- * tells a damaged file from an intact one by it. False when it could not be written.
- */
+/** Writes `head`, the parts' checksum in hex and a newline, then `parts` (replaceCacheFile), for readSealed. */
 export function writeSealed(path: string, head: string, parts: readonly Uint8Array[]): boolean {
   return replaceCacheFile(path, (fd) => writeAllv(fd, [Buffer.from(`${head}${checksum(...parts).toString('hex')}\n`), ...parts]));
 }

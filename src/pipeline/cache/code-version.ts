@@ -1,15 +1,11 @@
-// The version of the code a cache entry was made by: a SHA-256 of aula's TypeScript sources. The
-// compile step hashes them once into lib/code-version.json (scripts/compile.mjs), beside the
-// modules it compiles from them; run from the sources, they are hashed at the first use. Either
-// way the same sources are the same version. No format number has to be
-// remembered when what a stage makes changes: any change to the code makes every entry made
-// before it another aula's, and so a cold build's work once, never a stale answer.
+// The code's version for cache identities: SHA-256 of aula's sources (written to lib/code-version.json
+// by scripts/compile.mjs; from the sources, hashed at first use). No format number has to be
+// remembered: any code change makes older entries foreign, a cold build once, never a stale answer.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The file the compile step writes beside the modules. */
 export const CODE_VERSION_FILE = 'code-version.json';
 
 const TEST = /(?:\.test\.ts|\.bench\.ts|-fixtures?\.ts)$/;
@@ -39,7 +35,7 @@ export function codeVersion(): string {
     const { sha256 } = JSON.parse(readFileSync(join(root, CODE_VERSION_FILE), 'utf8')) as { sha256: unknown };
     if (typeof sha256 === 'string' && /^[0-9a-f]{64}$/.test(sha256)) return (known = sha256);
   } catch {
-    // written by the compile step; without it (a damaged install), the modules themselves
+    // a damaged install: the modules themselves
   }
   return (known = hashModules(root, '.js'));
 }

@@ -1,15 +1,10 @@
-// A file's parse as the parse threads hand it over and the build cache keeps it (its payload).
+// A file's parse as the parse threads hand it over and the build cache keeps it: v8.serialize of
+// the parse, or for an events file whose rows its thread made, two parts:
 //
-// Most payloads are v8.serialize of the parse. An events file whose every record had its row
-// made on its thread (parse-batch.ts) is written in two parts instead: the parse with its events
-// textless (EVENT_TEXTS absent), then those fields' JSON as the rows hold them (UTF-8, copied from
-// the rows' bytes), as one JSON array per file:
+//   0x00 · u32 LE length of the first part · v8.serialize(textless parse) · [[…8 texts…], …]
 //
-//   0x00 · u32 LE length of the first part · v8.serialize(textless parse) · [[…8 values…], …]
-//
-// The build's main thread decodes only the first part of a parse a thread made now: its rows hold
-// the texts (bodies with „ “ or – are two-byte strings to V8, and most of the payloads: decoded,
-// the largest part of its heap). A parse taken from the cache is decoded whole.
+// The texts' JSON is copied from the rows' bytes. The main thread then decodes only the first part
+// (the rows hold the texts, which decoded would be most of its heap); a cached parse is decoded whole.
 import { deserialize, serialize } from 'node:v8';
 import type { Parsed } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
@@ -34,9 +29,8 @@ const NO_TEXTS = Buffer.from('[]'); // the texts of a payload made without them 
 let scratch = Buffer.allocUnsafeSlow(64 << 10);
 
 /**
- * The texts of a batch's events files end to end, as their rows are made (begin() a file, add each
- * row in record order), then each file's payload as parts (a batch's payloads are copied once, into
- * its answer). One at a time per thread: they share the scratch buffer, which a new one starts over.
+ * The texts of a batch's events files as their rows are made (begin() a file, add() each row in
+ * record order, then parts()). One at a time per thread: they share the scratch buffer.
  */
 export class TextsApart {
   /** the JSON in `scratch`, from 0: the files' texts, then this file's, from `start` */
@@ -44,7 +38,7 @@ export class TextsApart {
   private start = 0;
   private count = 0;
 
-  /** `kept` false (no cache: decodeParse reads no texts): left out, and refused when asked for, as damage is */
+  /** `kept` false (no cache): the texts are left out */
   constructor(private readonly kept = true) {}
 
   /** Starts a file's texts; those of a file begun and not made into parts are dropped. */
@@ -66,7 +60,6 @@ export class TextsApart {
   /** A record's row: its texts' JSON is copied out of `row` (which may be reused after). */
   add(row: Uint8Array, starts: ArrayLike<number>): void {
     if (!this.kept) return void this.count++;
-    // at most the row's length, the commas and brackets
     this.room(row.byteLength + EVENT_TEXTS.length + 3);
     let at = this.bytes;
     if (this.count > 0) scratch[at++] = 0x2c; // ,
@@ -95,10 +88,7 @@ export class TextsApart {
   }
 }
 
-/**
- * A payload's parse, `texts`: with its events' texts (a parse from the cache), or textless where the
- * payload carries them apart (a parse a thread made now, whose rows hold them). Throws on damage.
- */
+/** A payload's parse, with its events' texts or (`texts` false) without those held apart. Throws on damage. */
 export function decodeParse(payload: Buffer, texts: boolean): unknown {
   if (payload[0] !== APART) return deserialize(payload);
   const length = payload.readUInt32LE(1);

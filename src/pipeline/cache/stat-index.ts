@@ -1,38 +1,26 @@
-// The stat index of the build cache: for each content file read by the last build, its stat
-// (size, mtime and ctime in ns, inode, device) when it was read and the key of its parse. A file
-// whose stat is still the same is taken from the cache without being read or hashed.
-//
-// Like git's index, it guards the "racy" case: a file changed twice within one tick of the file
-// system's clock can keep its size and mtime. So every stat is compared with `safe`, a file-system
-// time taken (from a probe file in the cache folder) before any content file was stat'ed for the
-// build that wrote the index: a file whose mtime or ctime is not safely older than that is read and
-// hashed anyway. The ctime also catches an mtime set back with utimes.
-//
-// The file is `AULASTAT1\n` and a JSON line, sealed by its checksum (cache-file.ts writeSealed):
-// damaged, foreign (other aula, dist format or V8), or written for another content folder, it is
-// ignored whole, which costs a build its speed (every file read and hashed, as without it), never
-// its result.
+// The stat index: per content file the last build read, its stat and its parse's key, so a file
+// whose stat is unchanged is taken from the cache unread. As git's index, it guards the racy case
+// (a file changed twice within one clock tick keeps size and mtime): a stat is trusted only when
+// its mtime and ctime are safely older than `safe`, the file-system time taken before the build
+// that wrote the index stat'ed anything. The ctime catches an mtime set back by utimes. Sealed
+// (writeSealed); damaged, foreign or of another content folder, it is ignored whole.
 import { closeSync, fstatSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { CACHE_TEXT_MOST, openTemporary, readSealed, writeSealed } from './cache-file.ts';
 
 const MAGIC = 'AULASTAT1\n';
-/**
- * Times within this margin of `safe` count as racy: the content may sit on another file system
- * than the cache folder, whose clock may differ a little; a racy file costs only a read and hash.
- */
+/** Times this close to `safe` count as racy: the content's file system's clock may differ a little from the cache folder's. */
 export const MARGIN_NS = 2_000_000_000n;
 
-/** The stat of a file when it was read (statText), and its parse's key (hex). */
+/** statText when read, and the parse's key (hex). */
 export interface StatRecord {
   stat: string;
   key: string;
 }
 
+/** `records` by `kind NUL file`. */
 export interface StatIndex {
-  /** file-system time before the stats of the build that wrote it were taken (ns) */
   safe: bigint;
-  /** by `kind NUL file` */
   records: Map<string, StatRecord>;
 }
 
@@ -45,13 +33,9 @@ export function stillFresh(record: StatRecord, stat: BigIntStats, safe: bigint, 
   return stat.mtimeNs < before && stat.ctimeNs < before && statText(stat) === record.stat;
 }
 
-/**
- * The file system's current time as seen in `folder` (ns): the mtime of a probe file written
- * there. Null when the folder cannot be written (then no index is kept).
- */
+/** The file system's time in `folder` (ns): a probe file's mtime. Null when the folder cannot be written. */
 export function fileSystemNow(folder: string): bigint | null {
   try {
-    // created at a name of its own (cache-file.ts): whatever else is in the folder is left alone
     const { path: probe, fd } = openTemporary(join(folder, 'stat-probe'));
     try {
       writeFileSync(fd, 'x');
@@ -85,15 +69,13 @@ export function readStatIndex(path: string, identity: string, content: string): 
   const records = new Map<string, StatRecord>();
   for (let i = 0; i < flat.length; i += 3) {
     const [id, stat, key] = [flat[i], flat[i + 1], flat[i + 2]];
-    // a checksum that matches over a record of the wrong shape: written by something else (a
-    // wrong key is harmless: entries are found by key and checked against their own checksum)
+    // a wrong shape under a good checksum: written by something else
     if (typeof id !== 'string' || typeof stat !== 'string' || typeof key !== 'string' || key.length !== 64) return null;
     records.set(id, { stat, key });
   }
   return { safe: BigInt(b.safe), records };
 }
 
-/** Writes the index beside and then over `path` (a crash leaves the old one or the new). */
 export function writeStatIndex(path: string, identity: string, content: string, index: StatIndex): void {
   const records: string[] = [];
   for (const [id, r] of index.records) records.push(id, r.stat, r.key);

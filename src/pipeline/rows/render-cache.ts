@@ -1,24 +1,13 @@
-// The per-event render cache: an event's row in data/events/ (its serialized JSON and the byte
-// offsets of its fields) is kept in the build cache folder under a key of everything the row is
-// made of — the event's source (the parse key of its file: its kind with the zone, its path and
-// its text; and the event's id in it), the whole render context renderEvent is handed (site,
-// base URL, page tree, media) and the code's version (cacheIdentity). An unchanged event is then
-// neither rendered nor serialized again; an edit to one event re-renders the rows of its file.
-//
-// The keys are content hashes, never times, so a touched file costs nothing and an event that
-// really changed can never be served from the cache. An edited file's events are all rendered
-// again, and a renamed file's (its path is in the key): a few rows.
-//
-// Each row also has a hash of its bytes (rowHash): a page is its rows' bytes in an envelope, so
-// the pages' keys are made of those (page-keys.ts), and a page none of whose rows' bytes changed
-// is linked, not answered, however the files its events came from changed.
+// The render cache: each event's row (JSON and field offsets) under a key of everything it is made
+// of: its source (its file's parse key and its id), the whole render context and the code's
+// identity. Keys are content hashes, never times. Each row also has the hash of its bytes
+// (rowHash), which the pages' keys are made of (page-keys.ts).
 //
 // File: AULAROWS\n <identity> rows <checksum>\n, then per row:
 //   key (32) | checksum of the payload (4) | payload length (u32 LE) | payload
 //   payload = the row's hash (32) | its field offsets (FIELD_COUNT + 1 × u32 LE) | its JSON (UTF-8)
-// A file of another aula is ignored whole; an entry is used only when its checksum matches,
-// and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
-// is rewritten only when most of it is rows no longer used.
+// A foreign file is ignored whole; an entry is used only when its checksum matches, and a damaged
+// file is read up to the damage. New rows are appended; the file is rewritten when mostly stale.
 import { closeSync, existsSync, fstatSync } from 'node:fs';
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
@@ -31,12 +20,9 @@ import { writeAllAt, writeAllv } from '../../util/positional-io.ts';
 import { stableJson } from '../../util/stable-json.ts';
 import { chunkReader, openCacheFile, openCacheFileToAppend, replaceCacheFile, unlinkQuietly } from '../cache/cache-file.ts';
 
-
 const MAGIC = Buffer.from('AULAROWS\n');
 const STRIDE = FIELD_COUNT + 1;
-/** The length of a row's key (SHA-256, eventKeys). */
 export const ROW_KEY_BYTES = 32;
-/** The length of a row's hash (SHA-256 of its bytes, rowHash). */
 export const ROW_HASH_BYTES = 32;
 const KEY = ROW_KEY_BYTES;
 const HASH = ROW_HASH_BYTES;
@@ -46,22 +32,16 @@ const OFFSETS = STRIDE * 4;
 /** The bytes of an entry before its row's JSON: key, checksum, length, hash and offsets. */
 export const ROW_ENTRY_HEAD = HEAD + HASH + OFFSETS;
 
-
-/** A row's hash: SHA-256 of its JSON's bytes, all a page holds of it (page-keys.ts). */
+/** A row's hash: SHA-256 of its JSON, all a page holds of it (page-keys.ts). */
 export function rowHash(json: Uint8Array): Buffer {
   return sha256(json);
 }
 
-/** What a rows file starts with. */
 export function rowsFileHeader(): Buffer {
   return Buffer.concat([MAGIC, Buffer.from(`${cacheIdentity()} rows ${CHECKSUM}\n`)]);
 }
 
-/**
- * Writes the head of a row's entry (ROW_ENTRY_HEAD bytes) into `out` at `at`: `hash` is the row's
- * rowHash, `offsets` its FIELD_COUNT + 1 field offsets, `json` its bytes, which follow the head in
- * the file.
- */
+/** Writes a row's entry head (ROW_ENTRY_HEAD bytes) into `out` at `at`; `json` follows it in the file. */
 export function putEntryHead(out: Buffer, at: number, key: Uint8Array, hash: Uint8Array, offsets: ArrayLike<number>, json: Uint8Array): void {
   out.set(key, at);
   out.writeUInt32LE(HASH + OFFSETS + json.byteLength, at + KEY + SUM);
@@ -77,39 +57,32 @@ function entryHead(key: Uint8Array, hash: Uint8Array, offsets: ArrayLike<number>
 }
 
 /**
- * A rows file being made by the build's parse threads (parse-pool.ts): they write the entries of
- * the rows they render into it, as a rows file holds them. When the build writes its rows file
- * whole, it adds the rows missing from this one and keeps it as the rows file, instead of writing
- * all the rows the threads wrote already once more.
+ * The rows file the parse threads write into (rows-scratch.ts): a build writing its rows file
+ * whole adds the rows it lacks and keeps it (keepAs), rather than writing every row again.
  */
 export interface RowsInProgress {
   fd: number;
-  /** where its entries end: the next one goes there */
+  /** where its entries end */
   end: number;
-  /** renames it to `path`; false when it could not (the build then writes the rows itself) */
   keepAs(path: string): boolean;
 }
 
-/** Where the rows of one content folder are kept. */
 export const rowsPath = (cacheDir: string, content: string) => cacheFile(cacheDir, content, 'rows', 'bin');
 
-/** The parse key (build-cache.ts parseKey, 32 bytes) of the file an event was read from. */
-export type SourceKeyOf = (e: TextlessEvent) => Uint8Array;
+/** The parse key (parseKey, 32 bytes) of the file an event was read from. */
+type SourceKeyOf = (e: TextlessEvent) => Uint8Array;
 
 /**
- * The key of each event's row (events in list order): SHA-256 of the whole render context (every
- * shared input a row may read: renderInputs) and of the event's source — its file's parse key and
- * its id, which together name one record: a file's records are a function of its kind (with the
- * zone), path and text, and ids are unique among them in any build that renders rows. Nothing is
- * picked out of the context: whatever rendering comes to read of it is in the key already, at
- * the price of every row made anew when any shared input changes (a page title, a media record).
+ * Each event's row key: SHA-256 of the whole render context (renderInputs) and of the event's
+ * source, its file's parse key and its id (which name one record). The whole context, not the
+ * parts rendering reads: whatever rendering comes to read is in the key already.
  */
 export function eventKeys(events: readonly TextlessEvent[], ctx: RenderContext, sourceKeyOf: SourceKeyOf, premade?: PremadeRows): Buffer[] {
   const keyOf = rowKeyer(ctx);
   return events.map((e) => premade?.get(e)?.key ?? keyOf(e, sourceKeyOf(e)));
 }
 
-/** eventKeys for one event at a time (a parse thread keys each event as it renders it). */
+/** eventKeys one event at a time (a parse thread's). */
 export function rowKeyer(ctx: RenderContext): (e: TextlessEvent, source: Uint8Array) => Buffer {
   const context = sha256(Buffer.from(renderInputs(ctx)));
   return (e, source) => {
@@ -118,68 +91,49 @@ export function rowKeyer(ctx: RenderContext): (e: TextlessEvent, source: Uint8Ar
   };
 }
 
-/** An event's row, key and hash made ahead, on a parse thread (parse-batch.ts): its JSON's bytes and offsets. */
+/** A row made on a parse thread (parse-batch.ts): bytes or where its thread left them; key and hash null without a cache. */
 export interface PremadeRow {
-  /** its bytes, or where its thread left them (row-bytes.ts) */
   json: Uint8Array | RowInFile;
   starts: Uint32Array;
-  /** null: made for a build without a cache, which needs no keys (eventKeys makes it) */
   key: Buffer | null;
-  /** its rowHash; null with `key` */
   hash: Buffer | null;
 }
 
-/** Rows made ahead, by the very event record they were made of. */
-export type PremadeRows = ReadonlyMap<TextlessEvent, PremadeRow>;
+/** Rows made ahead, by the event record they were made of. */
+type PremadeRows = ReadonlyMap<TextlessEvent, PremadeRow>;
 
-/** The rows made ahead for a build (ParsePool.rowsFor), and its events whole for those it renders. */
+/** Rows made ahead (none when against another context than the build's), and `whole` to restore an event's texts. */
 export interface RowsAhead {
-  /** none when they were made against another context than the build's */
   premade: PremadeRows | undefined;
-  /** an event whole: as it is, or with its texts from its row when it came without them */
   whole: (e: TextlessEvent) => Event;
 }
 
-/**
- * Everything a row is made of besides its event — the whole render context, and the code that
- * renders — as one string (stableJson: maps as sorted entries, keys sorted). Rows made ahead
- * against one context are used only when it says the same as the build's own context.
- */
+/** A row's inputs besides its event, as one string: rows made ahead are used only when theirs equals the build's. */
 export function renderInputs(ctx: RenderContext): string {
   return stableJson([cacheIdentity(), ctx]);
 }
 
-/** An entry of the file read: where its row's JSON is in the file, its length, and its hash and offsets (null: the entry is damaged). */
+/** An entry read: where its JSON is in the file, the payload's length, and its hash and offsets (null: damaged). */
 interface Stored {
   json: number;
   length: number;
-  /** its hash then its offsets, as stored */
   head: Buffer | null;
 }
 
 export interface RowsCacheStats {
-  /** rows taken from the cache */
   reused: number;
-  /** rows rendered anew */
   rendered: number;
-  /** entries that failed their checksum */
   corrupt: number;
 }
 
-/**
- * The most a rows file is read for, per event of the build: its rows and the stale ones of a few
- * edits since the file was written whole stay far below it; a larger file is taken for damage.
- */
-export const ROWS_FILE_PER_EVENT = 256 * 1024;
-export const ROWS_FILE_BASE = 16 << 20;
-
-/** Bytes of a rows file read at a time: the file is read through, never held whole. */
+/** A rows file larger than this per event (plus the base) is taken for damage. */
+const ROWS_FILE_PER_EVENT = 256 * 1024;
+const ROWS_FILE_BASE = 16 << 20;
 const CHUNK = 16 << 20;
 
 /**
- * The entries of a rows file by key (its bytes as latin1), each checked against its checksum;
- * none when it is absent, foreign, unreadable or over `most` bytes. The file is read a chunk at
- * a time, and its rows' JSON left in it: `fd` stays open for them to be read from (close it).
+ * The entries of a rows file by key (as latin1), checked against their checksums; none when it is
+ * absent, foreign or over `most` bytes. The JSON stays in the file: read it from `fd`, then close it.
  */
 export function readRows(path: string, most: number): { entries: Map<string, Stored>; count: number; whole: boolean; fd: number | null } {
   const entries = new Map<string, Stored>();
@@ -196,9 +150,8 @@ export function readRows(path: string, most: number): { entries: Map<string, Sto
     let at = head.length;
     while (at + HEAD <= size) {
       const length = bytes(at, HEAD)!.readUInt32LE(KEY + SUM);
-      // cut short: the rest is lost, what came before stands
       const entry = bytes(at, HEAD + length);
-      if (entry === null) break;
+      if (entry === null) break; // cut short: what came before stands
       const payload = entry.subarray(HEAD);
       const intact = length > HASH + OFFSETS && checksum(payload).equals(entry.subarray(KEY, KEY + SUM));
       entries.set(entry.toString('latin1', 0, KEY), { json: at + HEAD + HASH + OFFSETS, length, head: intact ? Buffer.from(payload.subarray(0, HASH + OFFSETS)) : null });
@@ -212,13 +165,9 @@ export function readRows(path: string, most: number): { entries: Map<string, Sto
   }
 }
 
-/** The offsets are copied as bytes into the Uint32Array, which holds them in the host's order. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/**
- * Copies a stored row's hash into `hashes` and its offsets into `starts` at `row` and returns
- * where its JSON starts in the file, or -1 when the entry is damaged (its checksum or shape is wrong).
- */
+/** Copies a stored row's hash and offsets into place at `row`; returns where its JSON is in the file, or -1 when damaged. */
 function unpack(stored: Stored, starts: Uint32Array, startsBytes: Buffer, hashes: Buffer, row: number): number {
   const { head, length } = stored;
   if (head === null) return -1;
@@ -229,18 +178,16 @@ function unpack(stored: Stored, starts: Uint32Array, startsBytes: Buffer, hashes
   return stored.json;
 }
 
-/** The rows of a build's events, and each row's rowHash (ROW_HASH_BYTES each, in list order). */
-export interface CachedRows {
+/** The rows, and their rowHashes end to end in list order. */
+interface CachedRows {
   rows: EventRows;
   hashes: Buffer;
 }
 
 /**
- * The rows of `events` (list order) with their keys, each taken from the cache at `path` when
- * its key is there and intact, else made ahead (`ahead`), else rendered; the rows made anew are
- * added to the file. `made`: the file the parse threads wrote their rows into (premade rows point into it), kept as
- * the rows file when the file is written whole. Nothing in the cache is needed: when it cannot be
- * read or written the rows are just rendered.
+ * The rows of `events` (list order): from the cache at `path`, else made ahead, else rendered; the
+ * new ones are added to the file. `made`: the threads' rows file, kept as the rows file when it
+ * is written whole. On any cache failure the rows are just rendered.
  */
 export function cachedRows(
   path: string | null,
@@ -252,13 +199,11 @@ export function cachedRows(
   made?: RowsInProgress | null,
 ): CachedRows {
   const { entries, count, whole, fd } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false, fd: null } : readRows(path, ROWS_FILE_BASE + events.length * ROWS_FILE_PER_EVENT);
-  // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
   const out = new RowBytes(events.length);
   const { starts, startsBytes } = out;
   const hashes = Buffer.alloc(events.length * HASH);
-  /** rows whose hash is made once they are all in place (rendered here) */
+  /** rows hashed once all are in place */
   const unhashed: number[] = [];
-  // (a cold build has no stored rows: no names to look up)
   const names = entries.size === 0 ? null : keys.map((k) => k.toString('latin1'));
   /** per row: 0 taken from the cache, 1 made here, 2 made ahead and in `made` already */
   const fresh = new Uint8Array(events.length);
@@ -268,13 +213,11 @@ export function cachedRows(
     const json = stored ? unpack(stored, starts, startsBytes, hashes, row) : -1;
     if (stored && json < 0 && stats) stats.corrupt++;
     if (json >= 0) {
-      // read into its place by finish(), with its neighbours in the file
       out.addBytes({ fd: fd!, position: json }, starts.subarray(row * STRIDE, (row + 1) * STRIDE));
       if (stats) stats.reused++;
     } else {
       const ahead = premade?.get(e);
-      // (each of a row made ahead's fields is a view made when asked for: asked once)
-      const aheadIn = ahead?.json;
+      const aheadIn = ahead?.json; // a view made when asked for: asked once
       if (ahead) {
         out.addBytes(aheadIn!, ahead.starts);
         const hash = ahead.hash;
@@ -299,8 +242,7 @@ export function cachedRows(
   }
   for (const row of unhashed) rowHash(out.row(row)).copy(hashes, row * HASH);
   if (path !== null) {
-    // appended while the file is whole and mostly live rows; rewritten when damaged (what follows
-    // the damage could never be read) or when most of it is rows no longer used
+    // rewritten when damaged (nothing after the damage could be read) or mostly stale
     const compact = !whole || count === 0 || count + freshCount > 2 * new Set(names ?? keys.map((k) => k.toString('latin1'))).size;
     const entry = (row: number) => {
       const json = out.row(row);
@@ -328,16 +270,13 @@ function addRows(made: RowsInProgress, parts: Buffer[]): boolean {
   }
 }
 
-/**
- * Appends rows made elsewhere (a build over the event state, render/state-render.ts) to the rows file at `path`
- * when there is one, so the next full build takes them from the cache too.
- */
+/** Appends rows made over the event state (render/state-render.ts) to the rows file, when there is one. */
 export function appendRows(path: string, rows: readonly { key: Buffer; hash: Buffer; json: Uint8Array; starts: ArrayLike<number> }[]): void {
   if (rows.length === 0 || !existsSync(path)) return;
   writeRows(path, false, rows.flatMap(({ key, hash, json, starts }) => [entryHead(key, hash, starts, json), Buffer.from(json.buffer, json.byteOffset, json.byteLength)]));
 }
 
-/** Writes whole (to a temporary file renamed into place) or appends; a failure leaves no cache, never a wrong one. */
+/** Writes whole (replaceCacheFile) or appends; a failure leaves no cache, never a wrong one. */
 function writeRows(path: string, whole: boolean, parts: Buffer[]): void {
   const writeAll = (fd: number, all: Buffer[]) => {
     for (let from = 0; from < all.length; from += 1000) writeAllv(fd, all.slice(from, from + 1000));
@@ -347,8 +286,7 @@ function writeRows(path: string, whole: boolean, parts: Buffer[]): void {
     return;
   }
   if (parts.length === 0) return;
-  // appended only when it is a rows file of its own (cache-file.ts); else, or when the append
-  // fails part way, it goes, and the next build writes it anew
+  // a file not its own, or an append failed part way: removed, written anew next time
   const fd = openCacheFileToAppend(path);
   try {
     if (fd === null) throw new Error('not a rows file of its own');

@@ -1,15 +1,8 @@
-// The one file a build's parse threads write the rows they render into (parse-batch.ts RowsFile),
-// laid out as a rows file of the render cache (render-cache.ts): its header, then an entry per
-// row. Each thread claims room for a batch's entries from a shared counter and writes them there,
-// so the threads never wait for each other. (A write that fails leaves its room unwritten: the
-// file is then no rows file, and is not kept as one.)
-//
-// A build that keeps a cache makes it beside the rows file, under a temporary name: when the
-// rows file is written whole (a cold build), the build adds the rows it lacks and renames it into
-// place (render-cache.ts cachedRows), instead of writing the rows the threads wrote once more
-// (every row, on a host where new file pages are dear). A build without a cache makes it as a scratch file (scratch-file.ts). Either way it is
-// removed when the build lets go of its rows, unless it became the rows file; one left by a
-// process that was stopped is removed by the next build (stale-temps.ts).
+// The file the parse threads write their rows into, laid out as a rows file (render-cache.ts).
+// Each thread claims room for a batch from a shared counter, so none waits for another; a failed
+// write marks the file incomplete, never kept. With a cache it is a temporary beside the rows
+// file, renamed into place when the rows file is written whole (cachedRows); without one, a
+// scratch file. It is removed at close unless kept; stale-temps.ts removes a stopped build's.
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, renameSync } from 'node:fs';
 import { unlinkQuietly } from '../cache/cache-file.ts';
@@ -20,7 +13,7 @@ import { ScratchFile } from '../write/scratch-file.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 
 export class RowsScratch {
-  /** where the entries end, shared with the threads (Atomics): the next batch's go there */
+  /** where the entries end, shared with the threads (Atomics) */
   readonly end = new BigInt64Array(new SharedArrayBuffer(8));
   /** false once a thread could not write a batch's rows (they came in its answer instead) */
   complete = true;
@@ -36,10 +29,7 @@ export class RowsScratch {
     this.end[0] = BigInt(header.length);
   }
 
-  /**
-   * A file beside the rows file `rowsPath` (null: a scratch file); null when none can be made,
-   * and the threads then send their rows.
-   */
+  /** Beside `rowsPath` (null: a scratch file); null when none can be made (the threads then send their rows). */
   static create(rowsPath: string | null): RowsScratch | null {
     if (rowsPath === null) {
       const scratch = ScratchFile.create('rows');
@@ -66,7 +56,7 @@ export class RowsScratch {
     }
   }
 
-  /** The file as the render cache may keep it: when it has a name and every row the threads made is in it. */
+  /** For the render cache to keep: when named and complete. */
   inProgress(): RowsInProgress | null {
     if (this.path === null || !this.complete || this.closed) return null;
     return { fd: this.fd, end: Number(this.end[0]), keepAs: (target) => this.keepAs(target) };
@@ -83,7 +73,7 @@ export class RowsScratch {
     return true;
   }
 
-  /** Closes it (once no thread writes to it any more), removing it unless it was kept. */
+  /** Once no thread writes to it: closes it, removed unless kept. */
   close(): void {
     if (this.closed) return;
     this.closed = true;

@@ -1,17 +1,11 @@
-// The event state: what a build over the previous one (load/state-load.ts, render/state-render.ts)
-// needs of the last build into an out folder, kept in the build cache beside the dist ledger, so a
-// build after an edit to a few event files need not load the whole model. Per event in list order:
-// its id, the times it is sorted by, its last_modified (the manifest's built_at), the file it came
-// from and its row's hash (rows/render-cache.ts rowHash); per content file its stat when read (and for the non-event files the key of
-// their parse); and the small parts of the model the events are checked and rendered against
-// (site, page tree, category ids, media with their sources).
+// The event state: what a build over the previous one (load/state-load.ts) needs of it, so an edit
+// to a few event files does not load the whole model. Per event in list order its id, sort times,
+// last_modified, file and row hash; per content file its stat (and parse key); and the small parts
+// of the model events are checked and rendered against. It is bound to the SHA-256 of the
+// manifest.json its build wrote: any other dist in --out and it is not used.
 //
-// It is bound to one dist: the SHA-256 of the manifest.json that build wrote. Any other dist in
-// --out (a build without cache, a hand edit) and the state is not used.
-//
-// File: AULAEVENTS1\n <identity>\n <SHA-256 of the payload, hex>\n <payload: v8.serialize>
-// A damaged, foreign (other aula, dist format, V8) or misshapen state is ignored: the build is
-// then a full one, never a wrong one.
+// File: writeSealed(AULAEVENTS1\n <identity>\n, v8.serialize(state)). Damaged, foreign or
+// misshapen, it is ignored: the build is then a whole one, never a wrong one.
 import { deserialize, serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
 import type { Sourced } from '../../content/records.ts';
@@ -31,11 +25,10 @@ export interface StateRows {
   lastModified: Float64Array;
   /** index into `eventFiles` */
   file: Uint32Array;
-  /** the rows' hashes (render-cache.ts rowHash: of their bytes), 32 bytes each: the pages' keys are made of them */
+  /** the rows' hashes (rowHash) end to end */
   keys: Buffer;
 }
 
-/** Rows for `count` events, to be filled. */
 export function stateRows(count: number): StateRows {
   return {
     id: new Float64Array(count),
@@ -47,18 +40,15 @@ export function stateRows(count: number): StateRows {
   };
 }
 
-/** What a build read and rendered, of which the next state is made: the content files' stats and keys, the media records as resolved, and the rows in list order. */
-export type StateChanges = Pick<EventState, 'safe' | 'others' | 'eventFiles' | 'eventStats' | 'eventKeys' | 'rows' | 'mediaSources'>;
+/** What a build read and rendered, of which the next state is made. */
+type StateChanges = Pick<EventState, 'safe' | 'others' | 'eventFiles' | 'eventStats' | 'eventKeys' | 'rows' | 'mediaSources'>;
 
-/**
- * The state every build leaves, bound to the manifest it wrote: `base`, the content it was built
- * against (the prior's state, or the model loaded whole), with what it read and rendered.
- */
+/** The state a build leaves: `base` (the prior's state, or the model loaded whole) with what it read and rendered. */
 export function nextEventState(base: Omit<EventState, keyof StateChanges | 'manifestSha'>, changed: StateChanges, manifestJson: string): EventState {
   return { ...base, ...changed, manifestSha: manifestShaOf(manifestJson) };
 }
 
-/** The SHA-256 (hex) a state is bound to: of the manifest.json text as written, and as read back. */
+/** The SHA-256 (hex) a state is bound to. */
 export function manifestShaOf(manifest: string | Uint8Array): string {
   return sha256Hex(typeof manifest === 'string' ? Buffer.from(manifest) : manifest);
 }
@@ -66,45 +56,42 @@ export function manifestShaOf(manifest: string | Uint8Array): string {
 export interface EventState {
   content: string;
   out: string;
-  /** the build options a dist depends on (patchOptions), as JSON */
+  /** patchOptions */
   options: string;
-  /** SHA-256 (hex) of the manifest.json written with this state */
   manifestSha: string;
   /** the zone event files were read in (their cache kind is `events in <zone>`) */
   zone: string;
-  /** file-system time before the stats were taken (stat-index.ts) */
+  /** stat-index.ts */
   safe: bigint;
-  /** every other content file: kind NUL file, its stat, its parse's key — flat */
+  /** every other content file, flat: kind NUL file, stat, parse key */
   others: string[];
-  /** every event file, and its stat when read: STAT_FIELDS numbers each (size -1: none recorded, it is read again) */
+  /** every event file, its stat (STAT_FIELDS each; size -1: none) and parse key (32 bytes each) */
   eventFiles: string[];
   eventStats: BigInt64Array;
-  /** and the key of its parse (build-cache.ts parseKey), 32 bytes each (meaningless where no stat is) */
   eventKeys: Buffer;
   site: Site;
   pages: Map<number, PageNode>;
   categoryIds: number[];
   media: Map<number, Media>;
-  /** the media records as read and resolved (a build over the state resolves them again, to see that nothing moved) */
+  /** resolved again by a build over the state, to see that nothing moved */
   mediaSources: Sourced<MediaSource>[];
   rows: StateRows;
 }
 
 export const KEY_BYTES = 32;
 
-/** Where the state of one content folder built into one out folder lives: beside its ledger. */
 export function eventStatePath(ledgerFile: string): string {
   return ledgerFile.replace(/\.json$/, '') + '.events';
 }
 
 const identityLine = () => `${cacheIdentity()} events\n`;
 
-/** Writes the state beside and then over `path`; a failure leaves no state (the next build is a full one). */
+/** A failure leaves no state (the next build is a whole one). */
 export function writeEventState(path: string, state: EventState): void {
   if (!writeSealed(path, `${MAGIC}${identityLine()}`, [serialize(state)])) unlinkQuietly(path);
 }
 
-/** The state at `path` when it is intact, of this aula, of `content` built into `out`, and at most `most` bytes; else null. */
+/** The state at `path` when intact, this aula's, of `content` built into `out`, at most `most` bytes; else null. */
 export function readEventState(path: string, content: string, out: string, most: number): EventState | null {
   const payload = readSealed(path, `${MAGIC}${identityLine()}`, most);
   if (payload === null) return null;
@@ -119,7 +106,7 @@ export function readEventState(path: string, content: string, out: string, most:
 
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
-/** A checksum that matches over a state of the wrong shape: written by something else. */
+/** A wrong shape under a good checksum: written by something else. */
 function wellFormed(s: EventState): boolean {
   if (typeof s !== 'object' || s === null) return false;
   if (typeof s.content !== 'string' || typeof s.out !== 'string' || typeof s.options !== 'string' || typeof s.manifestSha !== 'string') return false;
@@ -143,19 +130,17 @@ function wellFormed(s: EventState): boolean {
 /** The cache kind of event files, before their zone. */
 export const EVENTS_KIND = 'events in ';
 
-/** A stat as statText writes it (size:mtimeNs:ctimeNs:ino:dev), and a parse's key in hex. */
+/** statText's (size:mtimeNs:ctimeNs:ino:dev). */
 const STAT_TEXT = /^([0-9]+):([0-9]+):([0-9]+):([0-9]+):([0-9]+)$/;
 const HEX_KEY = /^[0-9a-f]{64}$/;
 
 /**
- * The content files as a whole load read them, as the state lists them: from the build cache's
- * records of this build (kind NUL file → stat, key; `kind`: the event files') the other files'
- * records, and the event files' stats and keys, with each fresh event's file (`fileOf`, in list
- * order) as an index among them; null where an event's file is not known (no state is kept then).
+ * The content files a whole load read, as the state lists them, from the build cache's stat
+ * records (`kind`: the event files'), with each event's file (`fileOf`, list order) as an index
+ * among them; null where an event's file is unknown (no state is kept then).
  */
 export function recordedFiles(stats: { safe: bigint; records: ReadonlyMap<string, { stat: string; key: string }> }, kind: string, fileOf: readonly (string | undefined)[]): Pick<EventState, 'safe' | 'others' | 'eventFiles' | 'eventStats' | 'eventKeys'> & { freshFiles: number[] } | null {
   if (fileOf.includes(undefined)) return null;
-  // one pass over the records (one per content file), each stat parsed by one match
   const prefix = `${kind}\0`;
   const others: string[] = [];
   const eventFiles: string[] = [];

@@ -1,9 +1,9 @@
-// The event state's stats of its files, apart from event-state.ts: the stat thread loads only these.
+// The event state's stats, apart from event-state.ts: the stat thread loads only these.
 
-/** A stat as the state keeps it: size, mtime (ns), ctime (ns), inode, device. */
+/** size, mtime (ns), ctime (ns), inode, device */
 export const STAT_FIELDS = 5;
 
-/** Whether the stat at `j` of `current` is the one recorded at `i`, and old enough (before `safe` less `margin`) to be trusted (stat-index.ts). */
+/** stat-index.ts stillFresh over the state's arrays: stat `j` of `current` against the recorded `i`. */
 export function freshStatAt(stats: BigInt64Array, i: number, current: BigInt64Array, j: number, safe: bigint, margin: bigint): boolean {
   const at = i * STAT_FIELDS;
   const now = j * STAT_FIELDS;

@@ -1,9 +1,6 @@
-// Unchanged output keeps its file: after the new tree is staged, every staged file whose bytes
-// equal the previous dist's file at the same path is replaced by a hard link to that file, so
-// it keeps its inode and mtime and rsync or a CDN uploader skips it. The swap stays atomic: the
-// links are made inside the staging folder, before it is renamed into place.
-//
-// The bytes are compared, never assumed from a manifest: a hand-edited dist file is not carried.
+// Unchanged output keeps its file: a staged file whose bytes equal the previous dist's is replaced
+// by a hard link to it (inside the staging folder, before the swap), so rsync or a CDN uploader
+// skips it. The bytes are compared, never assumed: a hand-edited dist file is not carried.
 import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, utimesSync, type Stats } from 'node:fs';
 import { unlinkQuietly } from '../cache/cache-file.ts';
 import { join } from 'node:path';
@@ -29,7 +26,6 @@ function statOrNull(path: string): Stats | null {
 
 const CHUNK = 1 << 20;
 
-/** Byte equality of two files of the same size, read in chunks (a page file can be large). */
 function sameBytes(a: string, b: string, size: number): boolean {
   if (size <= CHUNK) return readFileSync(a).equals(readFileSync(b));
   const fa = openSync(a, 'r');
@@ -50,7 +46,7 @@ function sameBytes(a: string, b: string, size: number): boolean {
 }
 
 /** True when `staged` already is, or now links to, the unchanged `previous` file. */
-export function carryFile(previous: string, staged: string): boolean {
+function carryFile(previous: string, staged: string): boolean {
   const old = statOrNull(previous);
   const now = statOrNull(staged);
   if (!old?.isFile() || !now?.isFile()) return false;
@@ -69,11 +65,8 @@ export function carryFile(previous: string, staged: string): boolean {
 }
 
 /**
- * Links every unchanged staged file to its previous copy; returns how many were compared and
- * carried. `settled`: true for a file not to compare — one linked from the previous dist already,
- * or one known to differ from it (its bytes' SHA-256 is not the one the previous build recorded):
- * a file the previous build recorded otherwise and a hand then made equal is only not carried,
- * never carried wrongly. `files`: the staging folder's files, when the caller has listed them.
+ * Links every unchanged staged file to its previous copy; returns how many were carried.
+ * `settled`: a file not to compare (linked already, or known to differ).
  */
 export function carryOver(previousDist: string, staging: string, settled: (rel: string) => boolean = () => false, files: readonly string[] = listFiles(staging)): number {
   if (!statOrNull(previousDist)?.isDirectory()) return 0;
@@ -88,7 +81,7 @@ export function carryOver(previousDist: string, staging: string, settled: (rel: 
 /** Links `previous` into the staging tree at `staged` (a file no later step writes); false if it cannot. */
 export function linkInto(previous: string, staged: string): boolean {
   try {
-    // lstat: a link in the previous dist is not followed, nor linked into the new one
+    // a link in the previous dist is neither followed nor linked into the new one
     if (!lstatSync(previous).isFile()) return false;
     linkSync(previous, staged);
     return true;

@@ -1,6 +1,5 @@
-// dist/changes.json: which public URLs (paths under dist/ that are served) changed, were added or
-// were removed since the previous build, for a CDN purge. It is computed from the content hashes
-// the manifests list (`public_files`), so it is the same however the files were written.
+// dist/changes.json: the public paths changed, added or removed since the previous build (for a
+// CDN purge), from the manifests' `public_files` hashes.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest } from '../../store/format/manifest.ts';
@@ -15,7 +14,6 @@ export interface Changes {
   removed: string[];
 }
 
-/** The manifest of the dist being replaced, or null when there is none or it cannot be read. */
 export function previousManifest(out: string): Manifest | null {
   try {
     const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;

@@ -1,7 +1,6 @@
-// Precompressed copies of unchanged files are taken from the previous dist instead of being
-// compressed again (brotli is most of a rebuild's compress phase). Only when a clean build would
-// write the very same bytes: the same aula, the same zlib/brotli, the same page bytes, and the
-// same levels — which depend on the build's whole volume, so the manifest records it.
+// Twins of unchanged files are taken from the previous dist rather than compressed again, only
+// when a clean build would write the same bytes: same aula, zlib/brotli, page bytes and levels
+// (which depend on the build's volume, so the manifest records it).
 import { mkdirSync, unlinkSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
@@ -9,18 +8,12 @@ import { compressionLevels, LEVEL_POLICY } from '../../deploy/precompress.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { AULA_VERSION } from '../../version.ts';
 import { linkInto } from './carry-over.ts';
-// a link (which could lead outside the dist) or a FIFO is never read
 import { readCacheFile } from '../cache/cache-file.ts';
 
-/** Which compressors (and level policy) wrote the .gz/.br files: their output differs between versions. */
+/** What wrote the twins: compressors' output differs between versions. */
 export const COMPRESSOR = `zlib ${process.versions.zlib}, brotli ${process.versions.brotli ?? '?'}, ${LEVEL_POLICY}`;
 
-
-/**
- * A function that links `<rel>.gz` and `<rel>.br` of the previous dist into `staging` when they
- * are what compressing `content` now would give (true), or does nothing (false). Null when the
- * previous dist cannot be reused at all.
- */
+/** Links the previous twins of `rel` when they are what compressing `content` gives (true); null when none can be reused. */
 export function compressedReuse(
   previousDist: string,
   previous: Manifest | null,
@@ -31,7 +24,7 @@ export function compressedReuse(
   if (!previous || previous.version !== AULA_VERSION || typeof then !== 'object' || then === null) return null;
   if (then.compressor !== COMPRESSOR || !Number.isSafeInteger(then.volume)) return null;
   return (rel, content) => {
-    // the same size measure compressionPool uses (string length), so the levels agree with it
+    // compressionPool's measure, so the levels agree with it
     const size = typeof content === 'string' ? content.length : content.byteLength;
     const now = compressionLevels(size, volume);
     const before = compressionLevels(size, then.volume);
@@ -40,12 +33,12 @@ export function compressedReuse(
     if (old === null) return false;
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
     if (!old.equals(bytes)) return false;
-    // not taken on trust: a damaged or hand-edited twin is compressed anew (decoding is cheap)
+    // decoded, not trusted: a damaged or hand-edited twin is compressed anew
     if (!decodesTo(join(previousDist, `${rel}.gz`), gunzipSync, bytes) || !decodesTo(join(previousDist, `${rel}.br`), brotliDecompressSync, bytes)) return false;
     mkdirSync(dirname(join(staging, rel)), { recursive: true });
     if (!linkInto(join(previousDist, `${rel}.gz`), join(staging, `${rel}.gz`))) return false;
     if (!linkInto(join(previousDist, `${rel}.br`), join(staging, `${rel}.br`))) {
-      // the pool writes both now; a write must never go through a link into the previous dist
+      // the pool writes both: never through a link into the previous dist
       unlinkSync(join(staging, `${rel}.gz`));
       return false;
     }

@@ -1,6 +1,4 @@
-// The thread module linkOnWorker (dist-ledger.ts) runs: the pairs in order, stopping at the first
-// failure, which reaches the caller with its code and paths (a worker's error crosses as an Error
-// with its own fields).
+// linkOnWorker's thread (dist-ledger.ts): stops at the first failure, which reaches the caller.
 import { linkSync } from 'node:fs';
 
 export function answer(pairs: readonly string[]): null {

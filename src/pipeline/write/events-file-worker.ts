@@ -1,7 +1,5 @@
-// The thread module writeEventParts (events-file.ts) runs: writes the parts it is given. Chunks
-// are filled (old bytes read straight into them, new bytes copied), hashed here and written by
-// libuv's threads at their place in the file, three in flight: the writes' kernel copies run
-// beside the hashing instead of after it.
+// writeEventParts's thread (events-file.ts). Chunks are filled, hashed here and written by libuv's
+// threads, three in flight, so the writes' kernel copies run beside the hashing.
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, readSync, write } from 'node:fs';
 import type { PartJob, PartsAnswer, PreviousParts } from './events-file.ts';
@@ -17,7 +15,7 @@ const writeAt = (fd: number, buffer: Buffer, n: number, at: number) =>
     next(0);
   });
 
-/** One run's files and chunks: every file it opens is closed by `close`, once no write is under way. */
+/** One run's files and chunks, all closed by `close` once no write is under way. */
 class PartWriter {
   private readonly chunks = [0, 1, 2].map(() => ({ buffer: Buffer.allocUnsafe(CHUNK), writing: Promise.resolve() }));
   private readonly starts = [0];
@@ -100,7 +98,7 @@ class PartWriter {
   }
 }
 
-/** Each job's part, in order; told only once every file is closed (and nothing is closed under a write). */
+/** Each job's part, in order; answered once every file is closed. */
 export async function answer({ previous, jobs }: { previous: PreviousParts; jobs: PartJob[] }): Promise<PartsAnswer> {
   const writer = new PartWriter(previous);
   let result: PartsAnswer;

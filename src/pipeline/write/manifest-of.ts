@@ -1,19 +1,16 @@
-// The manifest's description of a build (everything but the file digests and the build id), made
-// the same way by the build and by `aula dev`'s in-memory builds, so the two cannot drift apart.
+// The manifest, made by one code for the build and `aula dev`'s in-memory builds, so they cannot drift apart.
 import { EVENT_LIST_PATH } from '../../api/events/list.ts';
 import { SCHEMA_PATH } from '../../api/router.ts';
-import type { Site } from '../../model/types.ts';
+import type { Media, Site } from '../../model/types.ts';
 import { EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
 import { buildIdOf, DIST_FORMAT, zoneTableText, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
-import type { Media } from '../../model/types.ts';
 import { MEDIA_FILES_INDEX, mediaFilesText, type MediaFile } from '../../store/format/public-files.ts';
 import { mediaFilesOf } from './media-copies.ts';
 import { AULA_VERSION } from '../../version.ts';
 
-export const FIRST_PAGE = 'v1/cms/event/index.json';
-export const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
+const FIRST_PAGE = 'v1/cms/event/index.json';
+const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
 
-/** The file of the event-list page at `offset`. */
 export function pageFile(offset: number): string {
   return offset === 0 ? FIRST_PAGE : FURTHER_PAGES.replace('{offset}', String(offset));
 }
@@ -29,7 +26,7 @@ export function newestOf(events: readonly { last_modified: number }[]): number {
   return events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
 }
 
-export interface BuildCounts {
+interface BuildCounts {
   events: number;
   pages: number;
   categories: number;
@@ -37,24 +34,21 @@ export interface BuildCounts {
   directory: number;
 }
 
-/** site.yaml's settings as the manifest holds them (a title only when given, so dists without one keep their bytes). */
-export function manifestSite(site: Site): Manifest['site'] {
-  const settings: Manifest['site'] = { timezone: site.timezone, page_size: site.page_size, max_page_size: site.max_page_size };
-  if (site.title !== null && site.title !== undefined) settings.title = site.title;
-  return { ...settings, offsets: zoneTableText(site.timezone) };
-}
-
-/** `newest`: the latest last_modified of the events (ms): built_at is that, not the clock, so two builds of the same content are byte-identical. */
-/** `eventPartRows`: rows per part of the event rows (tests make it small). */
+/**
+ * `newest` (newestOf), not the clock, is built_at (and events.ics's DTSTAMP), so two builds of the
+ * same content are byte-identical. `eventPartRows`: tests make it small.
+ */
 export function manifestOf(site: Site, baseUrl: string, newest: number, counts: BuildCounts, eventPartRows = EVENT_PART_ROWS): Manifest {
   const limit = site.page_size;
+  // a title only when given, so dists without one keep their bytes
+  const settings: Manifest['site'] = { timezone: site.timezone, page_size: site.page_size, max_page_size: site.max_page_size };
+  if (site.title !== null && site.title !== undefined) settings.title = site.title;
   return {
     format: DIST_FORMAT,
     version: AULA_VERSION,
-    // (events.ics's DTSTAMP is this too)
     built_at: new Date(newest).toISOString(),
     base_url: baseUrl,
-    site: manifestSite(site),
+    site: { ...settings, offsets: zoneTableText(site.timezone) },
     counts: { ...counts, event_list_pages: Math.max(1, Math.ceil(counts.events / limit)) },
     event_part_rows: eventPartRows,
     event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
@@ -62,10 +56,7 @@ export function manifestOf(site: Site, baseUrl: string, newest: number, counts: 
   };
 }
 
-/**
- * The render's last step, whichever render: the manifest given its data files' `digests` (in path
- * order) and its build id, and it and the media index put among `files`; returns the media files.
- */
+/** The render's last step: the manifest given its digests (path order) and build id, and put among `files` with the media index. */
 export function sealManifest(manifest: Manifest, digests: Record<string, FileDigest>, files: Map<string, string | Uint8Array>, media: ReadonlyMap<number, Media>): MediaFile[] {
   manifest.files = Object.fromEntries(Object.entries(digests).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   manifest.build_id = buildIdOf(manifest);

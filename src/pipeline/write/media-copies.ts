@@ -1,11 +1,6 @@
-// The media records backed by a file in content/: answered from a copy in the dist at the URL the
-// API gives them, listed in the media index (MEDIA_FILES_INDEX) and given routing rules of their
-// own. Made by the publish stage of every build.
-//
-// The file was checked when the content was loaded (inside the content folder, a regular file,
-// its size); it is copied later, and may have been replaced meanwhile — in a long `aula dev`
-// session, by a link out of the folder. So the copy reads only the file it checked: opened without
-// following a link, still at the real path it was found at, of the size it was checked at.
+// Media files copied into the dist. A file was checked when the content was loaded, and may have
+// been replaced since (in a long `aula dev` session, by a link out of the folder), so the copy
+// reads only the file checked: no link followed, still at its real path, of the checked size.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { readFully } from '../../util/positional-io.ts';
 import { basename, dirname, join } from 'node:path';
@@ -13,7 +8,6 @@ import type { Media } from '../../model/types.ts';
 import { digestOf } from '../../store/format/manifest.ts';
 import { mediaFileName, type MediaFile } from '../../store/format/public-files.ts';
 
-/** The media files, in id order. */
 export function mediaFilesOf(media: ReadonlyMap<number, Media>): MediaFile[] {
   const files: MediaFile[] = [];
   for (const m of [...media.values()].sort((a, b) => a.id - b.id)) {
@@ -28,7 +22,7 @@ function checkedBytes(m: Media): Buffer {
   const changed = (what: string) => new Error(`media file ${m.sourceName ?? basename(source)} (id ${m.id}) ${what} since the content was checked; build again`);
   let fd: number;
   try {
-    // (non-blocking: a FIFO put in its place is refused below, not waited on for ever)
+    // non-blocking: a FIFO put in its place is refused below, not waited on
     fd = openSync(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (e) {
     throw changed(`cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);

@@ -1,8 +1,6 @@
-// A scratch file: bytes a build's threads make and the build reads back later, kept in the page
-// cache instead of a heap until then (the directory worker's files, directory-job.ts; the rows the
-// parse threads render, parse-pool.ts). Made in the system's temp folder (O_EXCL, a random name)
-// and unlinked at once: only its descriptor names it (threads share the process's descriptors),
-// and the system frees it when that is closed or the process ends, killed mid-build included.
+// A scratch file: bytes threads make and the build reads back later, held by the page cache rather
+// than a heap. Unlinked at once, only its descriptor names it, so the system frees it however the
+// process ends.
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +12,7 @@ export class ScratchFile {
 
   private constructor(readonly fd: number) {}
 
-  /**
-   * A new scratch file, its name starting `aula-<purpose>-`; null when none can be made, or it
-   * cannot be unlinked while open (Windows): the caller then keeps the bytes in memory.
-   */
+  /** Null when none can be made or unlinked while open (Windows): the caller then keeps the bytes in memory. */
   static create(purpose: string): ScratchFile | null {
     const path = join(tmpdir(), `aula-${purpose}-${process.pid}-${randomBytes(8).toString('hex')}`);
     let fd: number;
@@ -30,7 +25,6 @@ export class ScratchFile {
       unlinkSync(path);
     } catch {
       closeSync(fd);
-      // made by this process, left empty: where this fails too, nothing more can be done here
       unlinkQuietly(path);
       return null;
     }

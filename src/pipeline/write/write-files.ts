@@ -2,9 +2,7 @@
 import { close, mkdirSync, openSync, write, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/** Writes `files` (paths relative to `dir`) under `dir`. */
 export function writeFiles(dir: string, files: ReadonlyMap<string, string | Uint8Array>): void {
-  // each folder made once: the thousands of pages of a long list share one
   const made = new Set<string>();
   for (const [rel, content] of files) {
     const path = join(dir, rel);
@@ -29,14 +27,9 @@ function named(e: unknown, path: string): unknown {
 }
 
 /**
- * As writeFiles, the writes made on libuv's pool while this thread goes on (the event parts the
- * render stage makes). Settles when all are written; rejects with the first failure, its path
- * named, once none is being written.
- *
- * Each file is opened here and handed to the pool as one write of its whole bytes, which the pool
- * finishes without this thread: fs/promises' writeFile writes 512 KiB a step, each step waiting
- * for a turn of this thread's event loop, which a render stage that does not yield never gives,
- * so the parts would be written, and their bytes let go of, only once the stage ends.
+ * As writeFiles, on libuv's pool while this thread goes on; rejects with the first failure once
+ * none is being written. One whole write per file: fs/promises' writeFile waits for a turn of this
+ * thread's event loop between steps, which a render stage that does not yield never gives.
  */
 export async function writeFilesLater(dir: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
   const writes = [...files].map(([rel, content]) => {
@@ -48,7 +41,6 @@ export async function writeFilesLater(dir: string, files: ReadonlyMap<string, st
   for (const r of await Promise.allSettled(writes)) if (r.status === 'rejected') throw r.reason;
 }
 
-/** `content` written to `path` on libuv's pool: opened now, then written whole (a short write goes on from where it ended), then closed. */
 function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
   const bytes = typeof content === 'string' ? Buffer.from(content) : content;
   return new Promise((done, failed) => {
@@ -66,8 +58,7 @@ function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
       try {
         write(fd, bytes, at, bytes.byteLength - at, at, (e, n) => (e ? end(e) : n === 0 ? end(Object.assign(new Error('the write wrote nothing'), { code: 'EIO' })) : from(at + n)));
       } catch (e) {
-        // (a write refused before it is queued: the descriptor is still closed, the failure still named)
-        end(e);
+        end(e); // refused before it is queued: still closed
       }
     };
     from(0);

@@ -1,8 +1,6 @@
-// The pages, documents and schemas of the dist, answered by the API core over the data just
-// written (read back by the server's own loader, exactly as the server will answer), each written
-// as it comes and compressed by the pool's threads meanwhile. A list page or the calendar feed
-// whose key (its rows' hashes and envelope: rows/page-keys.ts) the previous build's ledger proves
-// is linked instead, on a worker thread while the others are answered.
+// The pages, documents and schemas, answered by the API core over the data just written (read back
+// as the server reads it), written as they come and compressed by the pool's threads meanwhile. A
+// list page or the calendar whose key (page-keys.ts) the ledger proves is linked instead.
 import { bodyBuffer, bodyText } from '../../api/body.ts';
 import { createApi, type Api } from '../../api/core.ts';
 import { EVENT_LIST_PATH } from '../../api/events/list.ts';
@@ -26,17 +24,13 @@ import { writeFiles } from '../write/write-files.ts';
 import { shaIn } from '../write/write-stage.ts';
 import { COMPRESSOR, compressedReuse } from '../ledger/compressed-reuse.ts';
 
-/** Bytes of pages handed to the compression threads and not compressed yet, at most. */
+/** Bytes of pages handed to the compression threads and not yet compressed, at most. */
 const COMPRESS_AHEAD = 16 << 20;
 
-/** What answering writes through: the pool compressing the files, and what links or writes each. */
+/** What answering writes through: `linked` links a file whose `inputs` key the ledger proves. */
 interface Emitter {
   pool: CompressionPool | null;
   emit(rel: string, content: string | Uint8Array, inputs?: string, compress?: boolean): void;
-  /**
-   * links the previous dist's `rel` (with its twins when `compress`) on the link thread when the
-   * ledger proves `inputs` its key
-   */
   linked(rel: string, inputs: string | undefined, compress?: boolean): boolean;
 }
 
@@ -47,8 +41,7 @@ function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | n
     const measure = typeof content === 'string' ? content.length : content.byteLength;
     served.set(rel, sha);
     dist.written.set(rel, { sha, inputs, measure });
-    // A page's body is on a block of the answers' page pool: given back once written and copied
-    // to a compression thread, so that the next page reuses it rather than the GC collecting it.
+    // a page's body is on a pooled block: given back once written and copied, for the next page
     const release = typeof content !== 'string' && isPooled(content) ? () => releaseBuffer(content) : undefined;
     if (dist.ledger?.reuse(rel, dist.staging, { sha }, compress ? twins : null, measure)) {
       dist.reused.files++;
@@ -60,7 +53,7 @@ function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | n
     else release?.();
   };
   const linked = (rel: string, inputs: string | undefined, compress = true) => {
-    // a file without twins now is linked without them, whatever twins the previous dist had
+    // linked without twins when it has none now, whatever the previous dist had
     const proven = inputs === undefined ? null : dist.ledger?.reuseLater(rel, dist.staging, { inputs }, compress ? twins : null);
     if (!proven) return false;
     served.set(rel, proven.sha);
@@ -70,7 +63,7 @@ function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | n
   return { pool, emit, linked };
 }
 
-/** The list pages, answered as `aula serve` answers them (`served`); one it refuses as too much work is answered by `api` (no limit) and the user told. */
+/** The list pages as `aula serve` answers them; one it refuses as too much work is answered without the limit, and the user told. */
 async function answerPages(options: BuildOptions, apis: { api: Api; served: Api }, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): Promise<void> {
   const { manifest, eventCount, hashes } = rendered;
   const refused: string[] = [];
@@ -91,8 +84,7 @@ async function answerPages(options: BuildOptions, apis: { api: Api; served: Api 
       out.emit(rel, bodyBuffer(response.body), inputs, compress);
     }
     options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
-    // pages are answered faster than two threads compress them: bounded, so that they do not
-    // wait as copies in the threads' queues
+    // answered faster than compressed: bounded, so copies do not pile up in the threads' queues
     if (!proven) await out.pool?.settled(COMPRESS_AHEAD);
   }
   if (refused.length > 0) options.onWarning?.(`${refused.length} event list page(s) (the first ${refused[0]}) need more work than aula serve does for one request: it answers them 400 "Too expensive" where a static host serves the file; set a smaller page_size in site.yaml, or shorten the longest bodies`);
@@ -100,7 +92,6 @@ async function answerPages(options: BuildOptions, apis: { api: Api; served: Api 
 
 /** The documents, the schemas and the autocomplete files; returns how many documents were answered (not linked). */
 function answerDocuments(api: Api, out: Emitter, rendered: Rendered, envelope: { baseUrl: string; site: Site }): number {
-  // the calendar feed holds the first rows and the categories' titles: unchanged when they and its stamp are
   const categories = rendered.manifest.files[DATA_FILES.categories]?.sha256;
   const calendar = rendered.hashes === null || categories === undefined ? undefined : calendarKey(rendered.hashes, rendered.eventCount, CALENDAR_CAP, envelope, rendered.manifest.built_at, categories);
   let answered = 0;
@@ -115,7 +106,7 @@ function answerDocuments(api: Api, out: Emitter, rendered: Rendered, envelope: {
   for (const [name, text] of Object.entries(contentSchemaFiles())) out.emit(`schemas/${name}`, text);
   for (const [rel, text] of rendered.files) {
     if (!rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) continue;
-    // a hashed copy of a file is compressed once: its twins are copied after the pool
+    // a hashed copy's twins are copied after the pool, not compressed again
     out.emit(rel, text, undefined, !rendered.hashedCopies.has(rel.slice(AUTOCOMPLETE_DIR.length + 1)));
   }
   return answered;
@@ -129,17 +120,14 @@ export async function answerStage(
   rendered: Rendered,
   dist: StagedDist,
 ): Promise<number> {
-  // (the columns and the directory's index are read only if an answer reads them: a list page reads the rows alone)
+  // lazy: a list page reads the rows alone
   const dataset = datasetFrom(buildSource(rendered.files, dist.staging), { lazy: true });
   // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
   const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
   const served = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
   await clock.nextPhase('load dataset', 'answer pages');
-  // Every event appears on exactly one page, so the serialized events measure the pages' volume
-  // before they exist. The levels follow that whole volume even though only the first pages get
-  // twins (pageHasTwins): a large site's first pages are compressed at the levels of a large
-  // site, as every page of it changes with one event added. Each .gz/.br is written by the
-  // thread that made it (or here, made by the directory's), not held until the end.
+  // Every event is on one page, so the rows measure the pages' volume before they exist. The
+  // levels follow the whole volume though only the first pages get twins (pageHasTwins).
   const volume = rendered.volume;
   const pool = options.precompress !== false ? compressionPool(volume, undefined, (await input.directoryTwins) ?? undefined, { dir: dist.staging }) : null;
   if (pool) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume };
@@ -152,7 +140,7 @@ export async function answerStage(
     await answerPages(options, { api, served }, out, rendered, dist, envelope);
     documents = answerDocuments(api, out, rendered, envelope);
     dataset.events.rows.close();
-    // a page whose link failed would be missing: the build fails rather than swap in a dist without it
+    // a failed link fails the build: never a dist without the page
     await dist.ledger?.linkQueued();
     await clock.nextPhase('answer pages', 'compress');
     if (pool) {
@@ -160,7 +148,7 @@ export async function answerStage(
       copyTwins(dist.staging, rendered.hashedCopies, AUTOCOMPLETE_DIR);
     }
   } catch (e) {
-    // its threads write into the staging folder: done before it is removed
+    // its threads write into the staging folder: finished before it is removed
     await pool?.finish().catch(() => undefined);
     throw e;
   }

@@ -1,8 +1,6 @@
-// The files the build's dataset is read from: those still in memory, and the large data files
-// back from the staging folder they were just written to (the event parts read by offset, as the
-// server reads them), so the rows are not held in the heap while the directory is indexed and
-// the pages are answered. Trusted: they are the very bytes this build hashed for the manifest
-// (or files of the previous dist proven to be those bytes, dist-ledger.ts).
+// The build's dataset source: files still in memory, and the large ones read back from the staging
+// folder (event parts by offset, as the server reads them), so the rows are not held in the heap.
+// Trusted: they are the bytes this build hashed (or the ledger proved).
 import { eventPartFile } from '../../store/format/dist-paths.ts';
 import { directorySource, memorySource, type DistSource } from '../../store/read/dist-source.ts';
 

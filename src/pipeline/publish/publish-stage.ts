@@ -1,6 +1,5 @@
-// The last stage: the media copies, the routing rules, the manifest and what changed since the
-// previous build written; the previous dist's unchanged files carried over, the new dist swapped
-// in, and what the next build reuses (the ledger, the event state) recorded.
+// The last stage: media copies, routing rules, the manifest and changes.json written; unchanged
+// files carried over; the dist swapped in; the ledger and event state recorded.
 import { DEFAULT_UPSTREAM } from '../../defaults.ts';
 import type { Media } from '../../model/types.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
@@ -15,14 +14,11 @@ import { writeFiles } from '../write/write-files.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';
 import { stagedIdentities, writeLedger } from '../ledger/dist-ledger.ts';
 
-export interface PublishInput {
+interface PublishInput {
   out: string;
   previous: Manifest | null;
   media: ReadonlyMap<number, Media>;
-  /**
-   * records what the next build reuses of this one (the event state), bound to the manifest as
-   * written: before the swap, so that a build stopped before it leaves a state describing no dist
-   */
+  /** records the event state, bound to the manifest: before the swap, so a stopped build leaves no state describing no dist */
   record?: (manifestJson: string) => void;
 }
 
@@ -51,15 +47,15 @@ export async function publishStage(
   ]));
   await clock.nextPhase('manifest', 'carry over');
   const { ledger } = dist;
-  // listed once for the carry-over, the identities and .aula-files (a carried file keeps its name)
+  // listed once for the carry-over, the identities and .aula-files
   const files = listFiles(dist.staging);
   carryOver(out, dist.staging, ledger ? (rel) => ledger.linked.has(rel) || ledger.differs(rel, dist.written) : undefined, files);
   await clock.nextPhase('carry over', 'swap');
   if (dist.ledgerFile !== null) input.record?.(manifestJson);
-  // as written, before anybody else can reach them: what changes after the swap is not proven
+  // taken before anybody else can reach them: what changes after the swap is not proven
   const staged = dist.ledgerFile === null ? null : stagedIdentities(dist.staging, dist.written, dist.ledger?.linked, new Set(files));
   swapIn(dist.staging, out, options.onWarning, files);
-  // recorded once every file is in place: the identities a later build proves files by
+  // once every file is in place: the identities are final
   if (dist.ledgerFile !== null) writeLedger(dist.ledgerFile, out, dist.written, manifest.precompressed, staged!);
   clock.phase('swap');
 }

@@ -1,8 +1,6 @@
-// One build at a time per --out: two builds swapping into the same folder would park and remove
-// each other's trees. The lock is a file beside --out, created with O_EXCL and holding the pid of
-// its owner. A second build waits for the first (it would replace the result anyway, and scripts
-// that start builds back to back should simply work), up to a bound, then gives up with one line.
-// A lock whose pid is no longer running (a build killed by kill -9) is taken over.
+// One build at a time per --out: two swapping into one folder would remove each other's trees. The
+// lock is a file beside --out made with O_EXCL, holding its owner's pid. A second build waits (up
+// to a bound) for the first, so back-to-back scripts work; a dead owner's lock is taken over.
 import { closeSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { printable } from '../../util/printable.ts';
@@ -14,14 +12,10 @@ export class LockError extends Error {
 }
 
 interface LockOptions {
-  /** how long to wait for a running build before giving up (default 10 minutes) */
   waitMs?: number;
   /** told once when the lock is held by another build */
   onWait?: (message: string) => void;
-  /**
-   * How long a lock file must stay empty before its writer is taken for dead (default 2 s): a
-   * live writer fills it within moments of creating it.
-   */
+  /** how long a lock stays empty before its writer is taken for dead (a live one fills it at once) */
   emptyGraceMs?: number;
 }
 
@@ -31,7 +25,6 @@ export function lockPath(out: string): string {
 
 const PID = /^[1-9][0-9]{0,9}$/;
 
-/** The pid written in a lock file, or null when it is unreadable or malformed. */
 function ownerOf(path: string): number | null {
   const text = readSmallFile(path, 64)?.trim() ?? '';
   return PID.test(text) ? Number(text) : null;
@@ -54,9 +47,8 @@ function tryCreate(path: string): boolean {
 }
 
 /**
- * Removes a lock that `stale` says was left behind (by a dead process, or empty by a writer that
- * died between creating and writing it). It is first renamed to a name of our own, so that of two
- * builds taking over the same stale lock only one succeeds, and neither removes a fresh lock.
+ * Removes a lock `stale` says was left behind. Renamed aside first, so of two builds taking over
+ * one stale lock only one succeeds, and neither removes a fresh lock.
  */
 function takeOver(path: string, stale: (aside: string) => boolean): void {
   const aside = `${path}.stale-${process.pid}-${Date.now()}`;
@@ -69,10 +61,9 @@ function takeOver(path: string, stale: (aside: string) => boolean): void {
   else renameSync(aside, path); // a fresh lock slipped in between: put it back untouched
 }
 
-/** Locks this process holds: a lock naming our own pid but not in here was left by an earlier process that had our pid. */
+/** Locks this process holds: one naming our pid but not in here was left by an earlier process with our pid. */
 const held = new Set<string>();
 
-/** Lets go of the lock at `path`, which this process took: removed unless another owns it by now. */
 function release(path: string): void {
   held.delete(path);
   if (ownerOf(path) === process.pid) unlinkSync(path);
@@ -106,13 +97,12 @@ export async function lockOut(out: string, options: LockOptions = {}): Promise<(
       takeOver(path, (aside) => ownerOf(aside) === owner);
       continue;
     }
-    // An empty lock is one being written this instant; if it stays empty, its writer died. Only
-    // that is removed: anything else under the lock's name is not known to be aula's.
+    // An empty lock is being written; if it stays empty, its writer died. Only that is removed:
+    // anything else under the lock's name is not known to be aula's.
     if (owner === null) {
       const text = readSmallFile(path, 64)?.trim();
       if (text === undefined && lstatSync(path, { throwIfNoEntry: false }) === undefined) continue; // released meanwhile
-      // released and taken by another build since ownerOf looked: a lock like any other, seen next turn
-      if (text !== undefined && PID.test(text)) continue;
+      if (text !== undefined && PID.test(text)) continue; // taken by another build meanwhile
       if (text !== '') {
         throw new LockError(`${printable(path)} is in the way of the build lock and is not one aula wrote; remove it if no build is running`);
       }

@@ -1,6 +1,5 @@
-// The output folder made safe to replace before a build touches it: checked to be aula's (or
-// empty), locked against another build, a swap a killed build left half-done put right, and the
-// staging folders of builds no longer running removed. `run` is called under the lock.
+// --out made safe before a build touches it: checked, locked, a half-done swap put right, dead
+// builds' staging removed; `run` is called under the lock.
 import { dirname, resolve } from 'node:path';
 import { makeFolders } from '../../util/make-folders.ts';
 import type { BuildOptions } from '../run.ts';
@@ -10,13 +9,12 @@ import { createStaging, recoverDist, removeStaging, removeStaleStaging } from '.
 
 export async function withLockedOut<T>(options: BuildOptions, run: (out: string) => Promise<T>): Promise<T> {
   const out = resolve(options.out);
-  // Refused before anything is created: --out is replaced wholesale, so it must be ours to replace.
   checkOutFolder(out, options.content);
   if (options.cache !== undefined) checkCacheFolder(options.cache, options.content, out);
   makeFolders(dirname(out));
   const unlock = await lockOut(out, { onWait: options.onWait, waitMs: options.lockWaitMs });
   try {
-    // Checked again under the lock: while this build waited, another may have changed --out.
+    // again under the lock: another build may have changed --out meanwhile
     checkOutFolder(out, options.content);
     recoverDist(out, options.onWarning);
     removeStaleStaging(out);
@@ -26,10 +24,7 @@ export async function withLockedOut<T>(options: BuildOptions, run: (out: string)
   }
 }
 
-/**
- * Runs `make` on a new staging folder beside `out`; a failure removes the folder (once `settle`
- * says nothing is still being written into it) and lets go of what `abandon` holds.
- */
+/** Runs `make` on a new staging folder; a failure removes it once `settle` says nothing writes into it, and calls `abandon`. */
 export async function inStaging<T>(out: string, abandon: () => void, make: (staging: string) => Promise<T>, settle: () => Promise<unknown>): Promise<T> {
   let staging: string;
   try {

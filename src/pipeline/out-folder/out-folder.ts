@@ -1,27 +1,19 @@
-// Which folders `aula build --out` may replace. The build swaps a new tree in place of --out,
-// which deletes what was there; so --out must be something aula can prove is its own (a dist it
-// wrote, recognised by its manifest), or hold nothing to lose. Checked before anything is
-// created, moved or removed.
+// Which folders `aula build --out` may replace: the swap deletes what was there, so --out must be
+// provably aula's (a dist with its manifest) or hold nothing to lose. Checked before anything moves.
 import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { printable } from '../../util/printable.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 import { MADE_FILES, parseMadeFiles } from '../../store/format/made-files.ts';
 
-/**
- * A manifest lists a hash per public file (a page per 20 events, every media copy): 1 MiB is
- * passed at ~10,000 pages. The cap only bounds what is read; lstat already refuses non-files.
- */
+/** A manifest lists a hash per public file, so it grows with the site: the cap only bounds what is read. */
 export const MANIFEST_LIMIT = 256 * 1024 * 1024;
 
 export class OutFolderError extends Error {
   override name = 'OutFolderError';
 }
 
-/**
- * True when `dir/manifest.json` is a manifest aula wrote: every field aula writes, of the right
- * type. A file that merely happens to be called manifest.json (a web app's, a package's) lacks them.
- */
+/** True when `dir/manifest.json` has every field aula writes (a web app's or package's manifest lacks them). */
 export function isAulaDist(dir: string): boolean {
   const text = readSmallFile(join(dir, 'manifest.json'), MANIFEST_LIMIT);
   if (text === null) return false;
@@ -47,20 +39,18 @@ export function isAulaDist(dir: string): boolean {
   );
 }
 
-/** Far above what a large dist's .aula-files holds; the cap only bounds what is read. */
 const LIST_LIMIT = 64 * 1024 * 1024;
 
-/** The paths `dist` lists in its .aula-files (user-files.ts), or null when it has none (or a damaged one). */
+/** The paths of `dist`'s .aula-files (user-files.ts); null when missing or damaged. */
 export function madeListOf(dist: string): string[] | null {
   const text = readSmallFile(join(dist, MADE_FILES), LIST_LIMIT);
   return text === null ? null : parseMadeFiles(text);
 }
 
-/** Why a dist without its list is not replaced: one line, naming the folder. */
 export const noListMessage = (shownOut: string) =>
   `--out ${shownOut} is a dist without a readable ${MADE_FILES} (written by an older aula, copied without hidden files, or damaged): aula cannot tell the files it made there from yours, so it replaces nothing; restore ${MADE_FILES}, or move your files out and remove the folder, and build again`;
 
-/** The real path of `path`, resolving the part that exists and appending the rest (which does not). */
+/** The real path of the part of `path` that exists, the rest appended. */
 export function realpathOfMaybeMissing(path: string): string {
   const abs = resolve(path);
   const missing: string[] = [];
@@ -69,7 +59,6 @@ export function realpathOfMaybeMissing(path: string): string {
       return join(realpathSync(at), ...missing.reverse());
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      // (a path through a file cannot exist either: its parts from there on are missing too)
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
       const parent = dirname(at);
       if (parent === at) return abs;
@@ -85,10 +74,8 @@ const inside = (child: string, parent: string) => {
 };
 
 /**
- * Throws OutFolderError (one line, naming the folder) unless `out` may be replaced by a build
- * of `content`: absent, an empty folder, or a dist written by aula with the list of the files it
- * made (user-files.ts) — and neither the content
- * folder, nor inside it, nor holding it.
+ * Throws OutFolderError unless `out` is absent, empty, or an aula dist with its .aula-files, and
+ * neither is, lies in, nor holds the content folder.
  */
 export function checkOutFolder(out: string, content: string): void {
   const shown = printable(out);
@@ -122,11 +109,7 @@ export function checkOutFolder(out: string, content: string): void {
   );
 }
 
-/**
- * Throws OutFolderError (one line) when the build cache folder `cache` would be written inside the
- * content folder (its files would sit among the user's content) or inside `out` (the build
- * replaces that folder: the cache would be swapped away with the old dist, every time).
- */
+/** Throws OutFolderError when `cache` lies in the content folder or in `out` (swapped away at every build). */
 export function checkCacheFolder(cache: string, content: string, out: string): void {
   const realCache = realpathOfMaybeMissing(cache);
   const shown = printable(cache);

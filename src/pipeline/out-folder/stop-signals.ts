@@ -1,10 +1,6 @@
-// `aula build` stopped by Ctrl-C or a cancelled CI job (SIGINT, SIGTERM): Node's default ends the
-// process at once, which would leave the lock beside --out (`.aula-lock-<out>`) and the half-written
-// staging folder (`.aula-tmp-<out>-…`, up to hundreds of MB) in the user's project, showing in
-// `git status` until the next build removes them. So both go before the process ends, with one
-// line and the shell's exit code for the signal. The previous dist is untouched (or, stopped
-// mid-swap, parked, and put back by the next build); the cache's temporaries are the next build's
-// to clear (stale-temps.ts).
+// `aula build` stopped by SIGINT or SIGTERM: Node would end at once, leaving the lock and a
+// half-written staging folder in the user's project. Both go first, with one line and the shell's
+// exit code. A dist parked mid-swap is put back by the next build.
 import { releaseHeldLocks } from './lock.ts';
 import { hasSwapped, removeLiveStaging } from './swap.ts';
 

@@ -1,12 +1,9 @@
-// Replacing dist/ without ever leaving a half-written one in its place: the new tree is written
-// beside it, then swapped in by two renames. A crash between the two leaves the old tree under
-// its parked name, and `recoverDist` puts it back before anything reads or builds.
-//
-// Nothing is removed that aula cannot prove it made: a staging folder carries a marker file from
-// its creation until it holds a manifest, a parked folder is a former dist (its manifest), and
-// names must match exactly what this module writes — a user's `.aula-old-dist-notes` is not ours.
-// Inside a former dist, what aula did not make (its .aula-files says) is moved into the new one
-// first (user-files.ts); a former dist that still holds any is left in place.
+// Replacing dist/ without ever leaving a half-written one: the new tree is written beside it and
+// swapped in by two renames; a crash between them leaves the old tree parked, and recoverDist puts
+// it back. Nothing is removed that aula cannot prove it made: a staging folder has a marker until it
+// holds a manifest, a parked folder is a former dist, and names must match exactly what this module
+// writes. What aula did not make in a former dist moves into the new one (user-files.ts); a former
+// dist still holding any is left in place.
 import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MADE_FILES, madeFilesText } from '../../store/format/made-files.ts';
@@ -17,7 +14,6 @@ import { readSmallFile } from '../cache/cache-file.ts';
 import { moveUserEntries, removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
 import { isRunning } from '../../util/process-alive.ts';
 import { makeFolders } from '../../util/make-folders.ts';
-
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const parkedPrefix = (out: string) => `.aula-old-${basename(out)}-`;
@@ -38,13 +34,12 @@ function provablyOurs(dir: string): boolean {
   return existsSync(join(dir, STAGING_MARKER)) || isAulaDist(dir) || isEmptyDir(dir);
 }
 
-/** The staging folders this process made and has neither swapped in nor removed yet. */
+/** Staging folders of this process neither swapped in nor removed yet. */
 const liveStaging = new Set<string>();
-/** Whether this process has begun to swap a new dist in (a build stopped after that may have replaced it). */
+/** Whether this process has begun a swap (a build stopped after that may have replaced the dist). */
 let swapBegun = false;
 export const hasSwapped = () => swapBegun;
 
-/** Creates the staging folder (and --out's parent if needed) with its marker. */
 export function createStaging(out: string): string {
   const dir = join(dirname(out), `${stagingPrefix(out)}${process.pid}-${Date.now()}`);
   makeFolders(dirname(out));
@@ -54,16 +49,14 @@ export function createStaging(out: string): string {
   return dir;
 }
 
-/** Removes a staging folder of this build (after a failure). */
 export function removeStaging(dir: string): void {
   liveStaging.delete(dir);
   if (provablyOurs(dir)) rmSync(dir, { recursive: true, force: true });
 }
 
 /**
- * Removes every staging folder of this process not swapped in yet (a build stopped by a signal).
- * The build's threads may still be writing into one (the compression pool makes folders as it
- * writes): it is removed again until it stays gone for a moment, for at most a few seconds.
+ * Removes this process's live staging folders (a build stopped by a signal). Its threads may still
+ * write into one: removed again until it stays gone a moment, for a few seconds at most.
  */
 export function removeLiveStaging(): void {
   const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -87,13 +80,13 @@ export function removeLiveStaging(): void {
   liveStaging.clear();
 }
 
-/** What a swap tells of a user's entry it could not move into the new dist: one line, for the user. */
-export type SwapWarning = (message: string) => void;
+/** One line for the user, of an entry a swap could not move. */
+type SwapWarning = (message: string) => void;
 
 const strandedIn = (parked: string, out: string, warn: SwapWarning) => (rel: string, code: string) =>
   warn(`${printable(join(out, rel))} could not be moved into the new dist (${code}): it stays in ${printable(join(parked, rel))}, and the next build tries again`);
 
-/** Puts a parked dist back when a swap was interrupted, and clears leftovers of dead builds. */
+/** Puts a parked dist back after an interrupted swap, and clears leftovers of dead builds. */
 export function recoverDist(out: string, warn: SwapWarning = () => {}): void {
   const parent = dirname(out);
   if (!existsSync(parent)) return;
@@ -106,10 +99,7 @@ export function recoverDist(out: string, warn: SwapWarning = () => {}): void {
   for (const e of parked) rescueUserEntries(join(parent, e), out, warn);
 }
 
-/**
- * Moves a parked dist's user entries into `out` and removes what aula made of it; what is left
- * (an entry that did not move, with the proof) is tried again by the next build.
- */
+/** Moves a parked dist's user entries into `out` and removes what aula made; what is left is tried again next build. */
 function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void {
   try {
     const { entries, made } = userEntries(parked, out, printable(out));
@@ -124,10 +114,8 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void
 }
 
 /**
- * Moves `staged` to `out`, replacing what was there (`files`: the staging folder's files, when the
- * caller has listed them). The former dist is removed before this returns, and so before the new
- * dist's ledger records its files' identities: most of its files are hard links to the new dist's,
- * and each unlink changes the ctime the ledger proves a file by.
+ * Moves `staged` to `out`. The former dist is removed before this returns, so before the ledger
+ * records identities: its files are mostly hard links to the new dist's, and each unlink moves a ctime.
  */
 export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}, files?: readonly string[]): void {
   const parked = swapRenames(staged, out, warn, files);
@@ -137,17 +125,14 @@ export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}
 }
 
 /**
- * Says why a former dist whose user entries all moved out is still there once aula's files are
- * gone from it: something aula did not make stands at a path it did (a symbolic link put in place
- * of one of its files, a device), which can neither be removed nor go into the new dist, and
- * unsaid would stay there build after build. (Entries that could not be moved are named as they
- * fail: strandedIn.)
+ * Says why a former dist is still there once aula's files are gone: something aula did not make
+ * stands at a path it did (a link, a device), which can neither be removed nor moved.
  */
 function warnLeft(dir: string, warn: SwapWarning): void {
   if (!existsSync(dir)) return;
   let left: string[];
   try {
-    // (every entry that is not a folder: listFiles follows no link, readdirSync's `recursive` would)
+    // listFiles follows no link; readdirSync's `recursive` would
     left = listFiles(dir, '', true).filter((f) => f !== 'manifest.json' && f !== MADE_FILES);
   } catch {
     return; // gone meanwhile, or unreadable: nothing to say of it
@@ -157,15 +142,14 @@ function warnLeft(dir: string, warn: SwapWarning): void {
   warn(`${printable(join(dir, left[0]))}${more} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${printable(dir)} with it; remove that folder when it is no longer needed`);
 }
 
-/** The two renames of the swap; returns the parked former dist when there is one to remove, with the files its .aula-files lists. */
+/** The two renames; returns the parked former dist to remove, with the files its .aula-files lists. */
 function swapRenames(staged: string, out: string, warn: SwapWarning, files?: readonly string[]): { dir: string; made: readonly string[]; kept: boolean } | null {
   const hadOld = existsSync(out);
   // what the user keeps in the former dist, and where it goes: refused before anything moves
   const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: [] };
   writeMadeFiles(staged, hadOld ? out : null, files);
-  // From here on the manifest proves the folder is aula's; the marker must not ship in the dist.
-  // (Nor is it removed if the build is stopped now: it is about to be the dist, or the old one
-  // is parked, which the next build's recoverDist puts back.)
+  // From here on the manifest proves the folder aula's, and the marker must not ship. Not removed
+  // if stopped now: it is about to be the dist, or the old one is parked for recoverDist.
   liveStaging.delete(staged);
   swapBegun = true;
   unlinkSync(join(staged, STAGING_MARKER));
@@ -173,18 +157,12 @@ function swapRenames(staged: string, out: string, warn: SwapWarning, files?: rea
   if (hadOld) renameSync(out, parked);
   renameSync(staged, out);
   const kept = moveUserEntries(parked, out, keep, strandedIn(parked, out, warn));
-  // checked here, on this thread, before anything is removed: only a folder aula made goes, and of
-  // it only what its list names (a file written into it meanwhile, or one that did not move, stays
-  // for the next build's recoverDist)
+  // only a folder aula made goes, and of it only what its list names
   if (!hadOld || !provablyOurs(parked)) return null;
   return { dir: parked, made, kept };
 }
 
-/**
- * Lists every file of the new tree in its .aula-files (`files`: as the caller listed them, when it
- * has); the former dist's file is linked instead when it says the same, so that an unchanged list
- * keeps its mtime as every unchanged file does.
- */
+/** Writes .aula-files, or links the former dist's when the same, so it keeps its mtime as unchanged files do. */
 function writeMadeFiles(staged: string, previous: string | null, files: readonly string[] = listFiles(staged)): void {
   const text = madeFilesText([...files.filter((f) => f !== STAGING_MARKER && f !== MADE_FILES), MADE_FILES]);
   const path = join(staged, MADE_FILES);
@@ -199,7 +177,7 @@ function writeMadeFiles(staged: string, previous: string | null, files: readonly
   writeFileSync(path, text);
 }
 
-/** Staging folders of builds that are no longer running. */
+/** Removes staging folders of builds no longer running. */
 export function removeStaleStaging(out: string): void {
   const parent = dirname(out);
   if (!existsSync(parent)) return;

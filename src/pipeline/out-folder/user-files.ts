@@ -1,21 +1,13 @@
-// Files somebody else put in a dist aula wrote are theirs, and a build keeps them. A build swaps a
-// whole new tree in place of --out (swap.ts), which would delete a CNAME, a .nojekyll, an assets/
-// folder or the .git of a gh-pages worktree without a word, so the swap moves them into the new
-// tree: what aula made is what the dist's .aula-files lists (store/format/made-files.ts), and
-// everything else there is the user's.
-//
-// A dist without its .aula-files (an older aula's, or one copied without hidden files) proves
-// nothing of its files: the build refuses to replace it (out-folder.ts checkOutFolder), since a
-// file of the user's nested in aula's folders could not be told from one aula made.
-//
-// A user's file where the new build makes one cannot be kept in place: the build refuses, before
-// anything is moved, and says which.
+// Files somebody else put in a dist are theirs (a CNAME, .nojekyll, a gh-pages worktree's .git): the
+// swap moves them into the new tree. What aula made is what .aula-files lists; a dist without it
+// proves nothing and is not replaced. A user's file where the new build makes one: the build
+// refuses before anything moves, and says which.
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, unlinkSync, type Dirent } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { printable } from '../../util/printable.ts';
 import { madeListOf, noListMessage, OutFolderError } from './out-folder.ts';
 
-/** The marker of a staging folder (swap.ts): aula's, should a dist still hold one. */
+/** A staging folder's marker (swap.ts): aula's, should a dist still hold one. */
 export const STAGING_MARKER = '.aula-staging';
 
 const kind = (path: string): 'none' | 'folder' | 'other' => {
@@ -27,16 +19,13 @@ const kind = (path: string): 'none' | 'folder' | 'other' => {
 };
 
 /**
- * What of the dist `old` aula did not make, as paths relative to it (a folder of the user's as
- * one path), placed where `staged` (the new tree) leaves room for them; `made`: what aula made
- * there, the files its .aula-files lists. Throws OutFolderError
- * naming the first that would land on something the new build makes, or when `old` has no list
- * (and is not empty).
+ * What of the dist `old` aula did not make (a user's folder as one path), placed where `staged`
+ * leaves room; `made`: its .aula-files. Throws OutFolderError naming the first that would land on
+ * something the new build makes, or when a non-empty `old` has no list.
  */
 export function userEntries(old: string, staged: string, shownOut: string): { entries: string[]; made: readonly string[] } {
   const list = madeListOf(old);
   if (list === null) {
-    // an empty folder holds nothing to lose
     if (readdirSync(old).length === 0) return { entries: [], made: [] };
     throw new OutFolderError(noListMessage(shownOut));
   }
@@ -80,11 +69,9 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
 }
 
 /**
- * Removes from the former dist `dir` what aula made: every file `made` lists, and the folders left
- * empty. Anything else — a file put there while the build ran, one that could not be moved — stays, and so do manifest.json and .aula-files, which prove the folder aula's to the
- * next build (recoverDist moves those entries and removes the rest): they go last, with the
- * folder, once nothing else is left. A symbolic link is never followed (and, in a listed dist,
- * never aula's: aula makes none).
+ * Removes from the former dist `dir` every file `made` lists and the folders left empty. Anything
+ * else stays, and so do manifest.json and .aula-files, the proof for the next build's recoverDist:
+ * they go last, with the folder, once nothing else is left. No link is followed (aula makes none).
  */
 export function removeMade(dir: string, made: readonly string[]): void {
   const proof = new Set(['manifest.json', '.aula-files']);
@@ -98,7 +85,7 @@ export function removeMade(dir: string, made: readonly string[]): void {
         if (empty(at)) rmdirSync(join(dir, at));
         else nothingLeft = false;
       } else if ((rel === '' && proof.has(e.name)) || !(listed.has(at) && e.isFile())) {
-        // (a listed name that is no longer a plain file is somebody's link or device: not aula's)
+        // a listed name that is no plain file now is somebody's link or device
         nothingLeft = false;
       } else {
         unlinkSync(join(dir, at));
@@ -114,11 +101,7 @@ export function removeMade(dir: string, made: readonly string[]): void {
   }
 }
 
-/**
- * Moves the user's entries from the former dist `from` into the new one `to`; each that could not
- * be moved (a read-only folder of theirs, a name that is not UTF-8) is reported to `stranded` with
- * its error code: it stays in the former dist, which must then not be removed whole.
- */
+/** Moves the user's entries into the new dist; false when one stayed (told to `stranded`): the former dist must then stay. */
 export function moveUserEntries(from: string, to: string, entries: readonly string[], stranded: (rel: string, code: string) => void = () => {}): boolean {
   let all = true;
   for (const rel of entries) {

@@ -89,9 +89,9 @@ export function unlinkQuietly(path: string): void {
  * A new temporary beside `path`: `<path>.<pid>-<12 hex>.tmp` (the pid tells stale-temps.ts whether
  * its writer runs). Created exclusively at an unguessable name, it is never a planted link.
  */
-export function openTemporary(path: string): { path: string; fd: number } {
+export function openTemporary(path: string, flags: 'wx' | 'wx+' = 'wx'): { path: string; fd: number } {
   const temporary = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
-  return { path: temporary, fd: openSync(temporary, 'wx') };
+  return { path: temporary, fd: openSync(temporary, flags) };
 }
 
 /**

@@ -3,9 +3,8 @@
 // write marks the file incomplete, never kept. With a cache it is a temporary beside the rows
 // file, renamed into place when the rows file is written whole (cachedRows); without one, a
 // scratch file. It is removed at close unless kept; stale-temps.ts removes a stopped build's.
-import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, renameSync } from 'node:fs';
-import { unlinkQuietly } from '../cache/cache-file.ts';
+import { closeSync, renameSync } from 'node:fs';
+import { openTemporary, unlinkQuietly } from '../cache/cache-file.ts';
 import { dirname } from 'node:path';
 import { writeAllAt } from '../../util/positional-io.ts';
 import { rowsFileHeader, type RowsInProgress } from './render-cache.ts';
@@ -35,15 +34,13 @@ export class RowsScratch {
       const scratch = ScratchFile.create('rows');
       return scratch && RowsScratch.over(scratch.fd, null);
     }
-    const path = `${rowsPath}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
-    let fd: number;
     try {
       makeFolders(dirname(rowsPath));
-      fd = openSync(path, 'wx+', 0o644);
+      const { fd, path } = openTemporary(rowsPath, 'wx+');
+      return RowsScratch.over(fd, path);
     } catch {
       return RowsScratch.create(null);
     }
-    return RowsScratch.over(fd, path);
   }
 
   private static over(fd: number, path: string | null): RowsScratch | null {

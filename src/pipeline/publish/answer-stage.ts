@@ -28,13 +28,9 @@ import { COMPRESSOR, compressedReuse } from '../ledger/compressed-reuse.ts';
 const COMPRESS_AHEAD = 16 << 20;
 
 /** What answering writes through: `linked` links a file whose `inputs` key the ledger proves. */
-interface Emitter {
-  pool: CompressionPool | null;
-  emit(rel: string, content: string | Uint8Array, inputs?: string, compress?: boolean): void;
-  linked(rel: string, inputs: string | undefined, compress?: boolean): boolean;
-}
+type Emitter = ReturnType<typeof emitter>;
 
-function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | null, reuse: ReturnType<typeof compressedReuse> | null, twins: number | null): Emitter {
+function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | null, reuse: ReturnType<typeof compressedReuse> | null, twins: number | null) {
   const { served } = dist;
   const emit = (rel: string, content: string | Uint8Array, inputs?: string, compress = true) => {
     const sha = shaIn(rendered.manifest, rel, content);

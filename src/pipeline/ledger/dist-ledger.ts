@@ -175,10 +175,10 @@ export class DistLedger {
   }
 
   /** Rejects with the first failure, after which nothing is linked: the caller gives up the staging folder. */
-  linkQueued(): Promise<void> {
+  async linkQueued(): Promise<void> {
     const pairs = this.pending;
     this.pending = [];
-    return pairs.length === 0 ? Promise.resolve() : linkOnWorker(pairs);
+    if (pairs.length > 0) await runOnThread<null>(threadModule(import.meta.url, 'link-thread'), pairs, 'the link thread stopped before it finished');
   }
 
   private folder(dir: string): void {
@@ -204,10 +204,6 @@ export class DistLedger {
     }
     return entry;
   }
-}
-
-async function linkOnWorker(pairs: readonly string[]): Promise<void> {
-  await runOnThread<null>(threadModule(import.meta.url, 'link-thread'), pairs, 'the link thread stopped before it finished');
 }
 
 /** What the build knows of each file it wrote: rel → SHA-256, inputs key, size measure. */

@@ -1,4 +1,4 @@
-// linkOnWorker's thread (dist-ledger.ts): stops at the first failure, which reaches the caller.
+// DistLedger.linkQueued's thread (dist-ledger.ts): stops at the first failure, which reaches the caller.
 import { linkSync } from 'node:fs';
 
 export function answer(pairs: readonly string[]): null {

@@ -29,10 +29,8 @@ export function compressedReuse(
     const now = compressionLevels(size, volume);
     const before = compressionLevels(size, then.volume);
     if (now.gzip !== before.gzip || now.brotli !== before.brotli) return false;
-    const old = readCacheFile(join(previousDist, rel), bytesOf(content));
-    if (old === null) return false;
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-    if (!old.equals(bytes)) return false;
+    if (readCacheFile(join(previousDist, rel), bytes.byteLength)?.equals(bytes) !== true) return false;
     // decoded, not trusted: a damaged or hand-edited twin is compressed anew
     if (!decodesTo(join(previousDist, `${rel}.gz`), gunzipSync, bytes) || !decodesTo(join(previousDist, `${rel}.br`), brotliDecompressSync, bytes)) return false;
     mkdirSync(dirname(join(staging, rel)), { recursive: true });
@@ -45,8 +43,6 @@ export function compressedReuse(
     return true;
   };
 }
-
-const bytesOf = (content: string | Uint8Array) => (typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength);
 
 function decodesTo(path: string, decode: (b: Buffer) => Buffer, expected: Uint8Array): boolean {
   // gzip and brotli add at most a few bytes per block to what does not compress

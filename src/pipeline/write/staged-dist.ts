@@ -1,32 +1,37 @@
-// The new dist in its staging folder: each file linked from the previous dist where the ledger
-// proves it is what this build would write, else written. Without a cache there is no ledger:
-// the same code with an empty store.
-import { digestOf, type FileDigest } from '../../store/format/manifest.ts';
+// The new dist as it is made, in its staging folder: each file written as it comes, or linked
+// from the previous dist where the previous build's ledger proves it is what this build would
+// write (publish/dist-ledger.ts) — a file's key (its bytes' SHA-256, or its inputs' key) to the
+// stored file, or the file made and stored. Without a cache there is no ledger, and every file is
+// written: the same code with an empty store.
+import type { FileDigest } from '../../store/format/manifest.ts';
+import { digestOf } from '../../store/format/manifest.ts';
 import { DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';
 import { writeFiles, writeFilesLater } from './write-files.ts';
 
 type Content = string | Uint8Array;
 
-/** What a build took from the cache or the previous dist instead of making it again. */
+/** What an incremental build took over instead of making it again. */
 export interface ReuseStats {
+  /** rows taken from the rows cache, rendered anew, and found damaged (rows/render-cache.ts) */
   rows: { reused: number; rendered: number; corrupt: number };
-  /** event-list pages linked */
+  /** event-list pages linked from the previous dist (not answered) */
   pages: number;
-  /** other files linked */
+  /** other files (data, documents, autocomplete) linked from the previous dist (not written) */
   files: number;
 }
 
 export class StagedDist {
+  /** the previous build's record of its dist, when there is a cache and it can be trusted */
   readonly ledger: DistLedger | null;
   readonly ledgerFile: string | null;
-  /** every file put in place, for the next ledger */
+  /** every file this build put in place, with its SHA-256 (and inputs' key), for the next ledger */
   readonly written: Written = new Map();
-  /** the manifest's public files (served), by SHA-256 */
+  /** the files the dist serves (deploy/routing-files.ts lists them), by SHA-256: the manifest's public files */
   readonly served = new Map<string, string>();
   /** the data files' digests, as the manifest lists them */
   readonly digests = new Map<string, FileDigest>();
   readonly reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
-  /** writes on libuv's pool: awaited before anything reads them back or the folder is removed */
+  /** the files being written on libuv's pool (writeLater): awaited before anything reads them back, and before the folder is removed */
   private readonly pending: Promise<void>[] = [];
 
   /** `ledger`: the previous build's, when the caller has read it already */
@@ -47,7 +52,10 @@ export class StagedDist {
     this.file(rel, content, digest.sha256, later);
   }
 
-  /** Links the previous dist's `rel` (with its twins at `volume`) when the ledger proves it by `sha`. */
+  /**
+   * Links the previous dist's `rel`, proven by `sha` (with its twins made at `volume`, when given),
+   * and a file the dist serves when `served`; false when the ledger does not prove it.
+   */
   carried(rel: string, sha: string, how: { volume: number | null; measure?: number; served?: boolean }): boolean {
     if (!this.ledger?.reuse(rel, this.staging, { sha }, how.volume, how.measure)) return false;
     this.reused.files++;
@@ -64,13 +72,14 @@ export class StagedDist {
     this.written.set(rel, { sha });
   }
 
+  /** Writes files on libuv's pool while this thread goes on (settled: `settled`). */
   writeLater(files: Map<string, Content>): void {
     const writing = writeFilesLater(this.staging, files);
     writing.catch(() => undefined); // awaited by settled(); not an unhandled rejection meanwhile
     this.pending.push(writing);
   }
 
-  /** Once every writeLater write has ended: rejects with the first failure. */
+  /** Every write begun with writeLater done, failed or not; then rejects with the first failure. */
   async settled(): Promise<void> {
     const results = await Promise.allSettled(this.pending);
     const failed = results.find((r) => r.status === 'rejected');

@@ -6,8 +6,9 @@
 // File: AULAROWS\n <identity> rows <checksum>\n, then per row:
 //   key (32) | checksum of the payload (4) | payload length (u32 LE) | payload
 //   payload = the row's hash (32) | its field offsets (FIELD_COUNT + 1 × u32 LE) | its JSON (UTF-8)
-// A foreign file is ignored whole; an entry is used only when its checksum matches, and a damaged
-// file is read up to the damage. New rows are appended; the file is rewritten when mostly stale.
+// A file of another aula is ignored whole; an entry is used only when its checksum matches,
+// and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
+// is rewritten only when most of it is rows no longer used.
 import { closeSync, existsSync, fstatSync } from 'node:fs';
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
@@ -185,9 +186,11 @@ interface CachedRows {
 }
 
 /**
- * The rows of `events` (list order): from the cache at `path`, else made ahead, else rendered; the
- * new ones are added to the file. `made`: the threads' rows file, kept as the rows file when it
- * is written whole. On any cache failure the rows are just rendered.
+ * The rows of `events` (list order) with their keys, each taken from the cache at `path` when
+ * its key is there and intact, else made ahead (`ahead`), else rendered; the rows made anew are
+ * added to the file. `made`: the file the parse threads wrote their rows into (premade rows point into it), kept as
+ * the rows file when the file is written whole. Nothing in the cache is needed: when it cannot be
+ * read or written the rows are just rendered.
  */
 export function cachedRows(
   path: string | null,
@@ -242,7 +245,8 @@ export function cachedRows(
   }
   for (const row of unhashed) rowHash(out.row(row)).copy(hashes, row * HASH);
   if (path !== null) {
-    // rewritten when damaged (nothing after the damage could be read) or mostly stale
+    // appended while the file is whole and mostly live rows; rewritten when damaged (what follows
+    // the damage could never be read) or when most of it is rows no longer used
     const compact = !whole || count === 0 || count + freshCount > 2 * new Set(names ?? keys.map((k) => k.toString('latin1'))).size;
     const entry = (row: number) => {
       const json = out.row(row);
@@ -270,7 +274,10 @@ function addRows(made: RowsInProgress, parts: Buffer[]): boolean {
   }
 }
 
-/** Appends rows made over the event state (render/state-render.ts) to the rows file, when there is one. */
+/**
+ * Appends rows made elsewhere (a build over the event state, render/state-render.ts) to the rows file at `path`
+ * when there is one, so the next full build takes them from the cache too.
+ */
 export function appendRows(path: string, rows: readonly { key: Buffer; hash: Buffer; json: Uint8Array; starts: ArrayLike<number> }[]): void {
   if (rows.length === 0 || !existsSync(path)) return;
   writeRows(path, false, rows.flatMap(({ key, hash, json, starts }) => [entryHead(key, hash, starts, json), Buffer.from(json.buffer, json.byteOffset, json.byteLength)]));

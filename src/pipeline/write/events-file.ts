@@ -1,6 +1,9 @@
-// The event parts of a build over the event state: unchanged parts linked from the previous dist,
-// the others written on a worker thread (runs of old rows copied, new rows between, all hashed).
-// Rows added or removed shift those after them: every part from the first change on is written.
+// The event parts of a build over the event state: the parts whose rows are the previous ones
+// linked from the previous dist, the others made on a worker thread while the build goes on. The
+// previous parts' runs of unchanged rows are copied through a few reused chunks, the new rows
+// written between them, and every byte hashed on the way. A changed title is one part, not all
+// the rows; rows added or removed shift the rows after them, so every part from the first change
+// on is written.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
@@ -10,28 +13,36 @@ import { runOnThread, threadModule } from '../../util/start-thread.ts';
 import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import type { StagedDist } from './staged-dist.ts';
 
-/** A new file (which must not exist) and its pieces in order. */
+/** A part to write: the new file (which must not exist) and its pieces in order. */
 export interface PartJob {
   to: string;
   segments: Segment[];
 }
 
+/** The thread's answer: each part's SHA-256 (hex) and length, or why it failed. */
 export type PartsAnswer = { parts: { sha: string; bytes: number }[] } | { error: string };
 
-/** The previous parts and their sizes, proven by the ledger. */
+/** The previous parts, in order, and their sizes (proven by the ledger). */
 export interface PreviousParts {
   paths: readonly string[];
   sizes: readonly number[];
 }
 
-/** Each job's part written; its SHA-256 (hex) and length in the jobs' order. */
+/**
+ * Writes each job's part from its segments, reading the previous parts; resolves with each
+ * part's SHA-256 (hex) and length, in the jobs' order; rejects on any failure.
+ */
 export async function writeEventParts(previous: PreviousParts, jobs: readonly PartJob[]): Promise<{ sha: string; bytes: number }[]> {
   const m = await runOnThread<PartsAnswer>(threadModule(import.meta.url, 'events-file-worker'), { previous, jobs }, "the event parts' thread stopped");
   if ('error' in m) throw new Error(m.error);
   return m.parts;
 }
 
-/** The event parts staged (`inFlight` holds the thread's write until awaited); every part's digest. */
+/**
+ * The event parts in the staging folder: those whose rows are the previous ones linked, the
+ * others written on a worker thread (`inFlight` holds it until it is awaited); resolves with
+ * every part's digest.
+ */
 export async function eventParts(input: { previous: Manifest; out: string; data: Pick<EventData, 'parts' | 'bounds'>; oldSizes: number[] }, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<Map<string, FileDigest>> {
   const { previous, out, data, oldSizes } = input;
   const { bounds } = data;
@@ -51,7 +62,8 @@ export async function eventParts(input: { previous: Manifest; out: string; data:
   const digests = new Map<string, FileDigest>();
   // every part kept proven before any is linked (a link moves the ctime the ledger proves it by)
   const kept = parts.flatMap((rel, j) => (data.parts[j] === null ? [{ rel, digest: previous.files[rel], bytes: bounds[j + 1] - bounds[j] }] : []));
-  // proven when the plan was made (state-load.ts): failing now, the previous dist changed since
+  // (each proven by the ledger when the plan was made: load/state-load.ts provenDist; a link that
+  // fails now, the previous dist changed since, fails the build, as a page's does)
   for (const { rel, digest, bytes } of kept) if (digest?.bytes !== bytes || !dist.ledger?.wouldReuse(rel, { sha: digest.sha256 }, null)) throw changedWhileBuilt(rel);
   for (const { rel, digest } of kept) {
     if (!dist.carried(rel, digest.sha256, { volume: null })) throw changedWhileBuilt(rel);

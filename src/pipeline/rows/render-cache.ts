@@ -202,6 +202,7 @@ export function cachedRows(
   made?: RowsInProgress | null,
 ): CachedRows {
   const { entries, count, whole, fd } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false, fd: null } : readRows(path, ROWS_FILE_BASE + events.length * ROWS_FILE_PER_EVENT);
+  // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
   const out = new RowBytes(events.length);
   const { starts, startsBytes } = out;
   const hashes = Buffer.alloc(events.length * HASH);
@@ -283,7 +284,7 @@ export function appendRows(path: string, rows: readonly { key: Buffer; hash: Buf
   writeRows(path, false, rows.flatMap(({ key, hash, json, starts }) => [entryHead(key, hash, starts, json), Buffer.from(json.buffer, json.byteOffset, json.byteLength)]));
 }
 
-/** Writes whole (replaceCacheFile) or appends; a failure leaves no cache, never a wrong one. */
+/** Writes whole (to a temporary file renamed into place) or appends; a failure leaves no cache, never a wrong one. */
 function writeRows(path: string, whole: boolean, parts: Buffer[]): void {
   const writeAll = (fd: number, all: Buffer[]) => {
     for (let from = 0; from < all.length; from += 1000) writeAllv(fd, all.slice(from, from + 1000));

@@ -26,17 +26,9 @@ export function isAulaDist(dir: string): boolean {
   if (m === null || typeof m !== 'object') return false;
   const r = m as Record<string, unknown>;
   const isObj = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
-  return (
-    // any format number: a dist of an older or newer aula is still aula's to replace
-    Number.isInteger(r.format) &&
-    (r.format as number) >= 1 &&
-    typeof r.version === 'string' &&
-    typeof r.built_at === 'string' &&
-    typeof r.base_url === 'string' &&
-    isObj(r.site) &&
-    isObj(r.counts) &&
-    isObj(r.event_list)
-  );
+  // any format number: a dist of an older or newer aula is still aula's to replace
+  return Number.isInteger(r.format) && (r.format as number) >= 1 && typeof r.version === 'string' && typeof r.built_at === 'string' &&
+    typeof r.base_url === 'string' && isObj(r.site) && isObj(r.counts) && isObj(r.event_list);
 }
 
 const LIST_LIMIT = 64 * 1024 * 1024;

@@ -164,7 +164,7 @@ describe('loading the dataset per need', () => {
     expect((await badFiles.whenLoaded(() => badApi(ask('/v1/cms/event/', 'title__icontains=a')))).status).toBe(200);
   });
 
-  it('a row of prefix codes that holds no codes, or posting lists that point outside the index, read in parts, are refused by name though their blocks match their checksums; the rest still answers', async () => {
+  it('a row of prefix codes that holds no codes, posting lists, top lists or suggestion places that point outside the index, read in parts, are refused by name when a query first reads them though their blocks match their checksums; the rest still answers', async () => {
     const copy = join(root, 'codes-dist');
     await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: copy, precompress: false });
     // (the fixture's directory is too small for prefix codes: a larger index in its place)
@@ -174,11 +174,22 @@ describe('loading the dataset per need', () => {
       .filter((t) => index.postStart[t + 1] - index.postStart[t] > 0 && /^[a-z]{4,}$/.test(index.terms.at(t)))
       .sort((a, b) => index.postStart[a + 1] - index.postStart[a] - (index.postStart[b + 1] - index.postStart[b]))
       .slice(0, 2);
-    const damages: [(s: Sections) => void, string, (keys: StringTable) => string][] = [
+    // a word the build answered (the tops): a query of it reads its key's lists and its page's suggestions
+    const topWord = (s: Sections) => {
+      const tops = StringTable.read(s, AC.topKeys, 'top keys');
+      for (let k = 0; k < tops.length; k++) if (/^[a-z]+$/.test(tops.at(k))) return tops.at(k);
+      throw new Error('no top key of one word');
+    };
+    const damages: [(s: Sections) => void, string, (keys: StringTable, s: Sections) => string][] = [
       // every row's codes 4 (no code is 4): a query of two keys reads their rows
       [(s) => s.u8(AC.codes, 'prefix codes').fill(0x44), 'whose prefix codes are no codes', (keys) => `${keys.at(0)} ${keys.at(1)}`],
       // read when a query's words are first matched: a query of the term reads its postings
       [(s) => rare.forEach((t) => (s.i32(AC.postings, 'postings')[index.postStart[t]] = index.size * 2)), 'whose postings point outside it', () => rare.map((t) => index.terms.at(t)).join(' ')],
+      // read in parts, a key of the tops is checked when a query first reads it, not at load
+      [(s) => s.u32(AC.topDocs, 'top results').fill(index.size), 'whose top results point outside it', (_, s) => topWord(s)],
+      [(s) => s.u32(AC.topStarts, 'top lists').fill(0xffffffff, 1), 'whose top lists do not fit its lists', (_, s) => topWord(s)],
+      // and the place of an object's suggestion when a page first shows it
+      [(s) => s.u32(AC.suggestionStarts, 'suggestion offsets').fill(0xffffffff, 1), 'whose suggestions do not fit its lists', (_, s) => topWord(s)],
     ];
     for (const [damage, problem, query] of damages) {
       const file = autocompleteFile(index, prefixTops(index, 20), prefixCodes(index, 30));
@@ -193,7 +204,7 @@ describe('loading the dataset per need', () => {
       writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
       const { dataset, files } = await loadEdgeDataset(assetsOf(copy, []), { maxDataBytes: 1e9 });
       const api = createApi(dataset);
-      expect(await refusal(files.whenLoaded(() => api(ask('/v1/api/autocomplete/', `q=${encodeURIComponent(query(keys))}`))))).toBe(
+      expect(await refusal(files.whenLoaded(() => api(ask('/v1/api/autocomplete/', `q=${encodeURIComponent(query(keys, s))}`))))).toBe(
         `The API data cannot be read (dist/${AUTOCOMPLETE_DATA_FILE}: an autocomplete index file ${problem}; rebuild with \`aula build\`).`,
       );
       expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=1')))).status).toBe(200);

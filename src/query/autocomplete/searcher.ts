@@ -77,7 +77,10 @@ class Searcher implements Autocomplete {
       // answered at build time (prefix-tops.ts); words typed apart are not looked for there
       const tops = this.index.tops;
       const at = topsEntry(tops, topsKey(words));
-      if (at >= 0) return new Result(this.index, topsPage(tops, at, mask, this.index.size, () => this.matches(words.map((w) => this.plan(w, typos)), mask)));
+      if (at >= 0) {
+        tops.need?.(at);
+        return new Result(this.index, topsPage(tops, at, mask, this.index.size, () => this.matches(words.map((w) => this.plan(w, typos)), mask)));
+      }
     }
     const docs = words.length === 0 ? listing(this.index, mask) : this.matches(words.map((w) => this.plan(w, typos)), mask);
     return new Result(this.index, docs);

@@ -114,6 +114,11 @@ export interface PrefixTops {
   readonly docs: Uint32Array;
   /** each result's rank (rank.ts) */
   readonly ranks: Uint32Array;
+  /**
+   * makes sure key `at`'s lists are checked before any of them is read (stored ones read in parts
+   * are checked a key at a time, when first read); absent where they all are
+   */
+  need?(at: number): void;
 }
 
 /** The index as index.json holds it: with each object's presentation, whose words the build reads. */

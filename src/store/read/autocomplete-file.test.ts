@@ -37,6 +37,8 @@ describe('the autocomplete file as read', () => {
       [AC.trieTerm, 'i32', (v, i) => (v[i] = index.terms.length), /whose trie points outside it/],
       [AC.trieTerm, 'i32', (v, i) => (v[i] = -2), /whose trie points outside it/],
       [AC.model, 'u8', (v, i) => (v[i] = 200), /whose objects name models it does not have/],
+      [AC.model, 'u8', (v, i) => (v[i] = 6), /whose objects name models it does not have/],
+      [AC.model, 'u8', (v, i) => (v[i] = 8), /whose objects name models it does not have/],
     ];
     for (const [at, kind, change, problem] of cases) {
       for (const bad of damaged(at, kind, change)) expect(() => readAutocompleteFile(bad), `${at} ${problem}`).toThrow(problem);

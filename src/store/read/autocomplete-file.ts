@@ -4,7 +4,7 @@
 // the suggestions a page shows, the rows of the codes a query's plan names.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
-import { codeStride, NO_CODE, type IndexData, type PrefixCodes } from '../format/autocomplete-index.ts';
+import { codeStride, NO_CODE, type IndexData, type PrefixCodes, type PrefixTops } from '../format/autocomplete-index.ts';
 import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
 import { FormatError } from '../format/sections.ts';
 import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
@@ -174,11 +174,24 @@ function codesInParts(section: ReturnType<Sections['u8InParts']>, stride: number
   };
 }
 
-/** The largest of `values` (0 for none). */
-function maxOf(values: Uint8Array): number {
-  let max = 0;
-  for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i];
-  return max;
+/** validModels is written for six models: another count fails to compile here. */
+const MODELS: 6 = DIRECTORY_MODELS.length;
+
+/**
+ * Whether every value of `model` is below MODELS (6): no byte with a bit above its lowest three
+ * set, nor its bits 1 and 2 both (6, 7). Four at a time where the bytes are aligned: the loop runs
+ * cold in a fresh edge isolate, where each iteration counts.
+ */
+function validModels(model: Uint8Array): boolean {
+  const aligned = model.byteOffset % 4 === 0;
+  const words = aligned ? new Uint32Array(model.buffer, model.byteOffset, model.length >> 2) : new Uint32Array(0);
+  let bad = 0;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    bad |= (w & 0xf8f8f8f8) | (w & (w >>> 1) & 0x02020202);
+  }
+  for (let i = words.length << 2; i < model.length; i++) if (model[i] >= MODELS) bad = 1;
+  return bad === 0;
 }
 
 /** Whether each node's end lies after it and within the trie. */
@@ -204,6 +217,52 @@ function validCodeBytes(codes: Uint8Array): boolean {
 
 const NO_CODES = 'whose prefix codes are no codes';
 
+const LONG_TOPS = 'whose top lists are longer than their page';
+
+/** Checks every key's lists of the tops: they fit `docs`, are no longer than their page nor their count, and name objects of the index. */
+function checkTops(tops: PrefixTops, size: number): void {
+  const { page, counts, starts, docs } = tops;
+  checkStarts(starts, docs.length, F, 'top lists');
+  checkBelow(docs, size, F, 'top results');
+  for (let i = 0; i < counts.length; i++) check(starts[i + 1] - starts[i] <= Math.min(page, counts[i]), F, LONG_TOPS);
+}
+
+/**
+ * PrefixTops.need of tops read in parts: key `at`'s lists checked as checkTops checks them all
+ * (each within `docs`, no longer than its page nor its count, naming objects of the index), once;
+ * a key whose lists are not throws `fault(problem)`. A fresh isolate's answer reads one key's,
+ * and checking all of them (some 30,000 keys at 200k objects) would be most of its work.
+ */
+function topsCheckedWhenRead(tops: PrefixTops, size: number, fault: Fault): (at: number) => void {
+  const models = DIRECTORY_MODELS.length;
+  const checked = new Uint8Array(tops.counts.length / models);
+  return (at) => {
+    if (checked[at] === 1) return;
+    const { page, counts, starts, docs } = tops;
+    for (let l = at * models; l < (at + 1) * models; l++) {
+      const [from, to] = [starts[l], starts[l + 1]];
+      if (!(from <= to && to <= docs.length)) throw fault(`${F.what} file whose top lists do not fit its lists`);
+      if (to - from > Math.min(page, counts[l])) throw fault(`${F.what} file ${LONG_TOPS}`);
+      for (let i = from; i < to; i++) if (docs[i] >= size) throw fault(`${F.what} file whose top results point outside it`);
+    }
+    checked[at] = 1;
+  };
+}
+
+/**
+ * The byte ranges of the suggestions of `docs`, each checked to lie within the section (`length`
+ * bytes): read in parts, the objects' places are checked as a page first reads them, not all at load.
+ */
+function suggestionRanges(docs: ArrayLike<number>, starts: Uint32Array, length: number, fault: Fault): [number, number][] {
+  const ranges = new Array<[number, number]>(docs.length);
+  for (let i = 0; i < docs.length; i++) {
+    const [from, to] = [starts[docs[i]], starts[docs[i] + 1]];
+    if (!(from <= to && to <= length)) throw fault(`${F.what} file whose suggestions do not fit its lists`);
+    ranges[i] = [from, to];
+  }
+  return ranges;
+}
+
 /**
  * `fault`: what a part of the file read when an answer first needs it (a file read in parts)
  * throws when it is damaged; without it, a FormatError.
@@ -216,13 +275,14 @@ export function readAutocompleteFile(bytes: Uint8Array, fault: Fault = (problem)
   const models = s.json(AC.models, 'models');
   check(Array.isArray(models) && models.join(',') === DIRECTORY_MODELS.join(','), F, 'made for a different list of models');
   const model = s.u8(AC.model, 'models of objects', size);
-  check(maxOf(model) < DIRECTORY_MODELS.length, F, 'whose objects name models it does not have');
+  check(validModels(model), F, 'whose objects name models it does not have');
   const suggestionStarts = s.u32(AC.suggestionStarts, 'suggestion offsets', size + 1);
   // read a page at a time: a file read in parts fetches the suggestions a page shows
   const inParts = s.u8InParts(AC.suggestions, 'suggestions');
-  checkStarts(suggestionStarts, inParts.length, F, 'suggestions');
+  // read whole, every object's place is checked now; read in parts, those of the objects a page shows, then
+  if (!s.inParts) checkStarts(suggestionStarts, inParts.length, F, 'suggestions');
   const suggestions = storedSuggestions(s.inParts ? inParts.at : s.u8(AC.suggestions, 'suggestions'), suggestionStarts);
-  if (s.inParts) suggestions.need = (docs) => inParts.need(Array.from(docs, (d) => [suggestionStarts[d], suggestionStarts[d + 1]] as const));
+  if (s.inParts) suggestions.need = (docs) => inParts.need(suggestionRanges(docs, suggestionStarts, inParts.length, fault));
   const char = s.u16(AC.trieChar, 'trie');
   const end = s.i32(AC.trieEnd, 'trie', char.length);
   const term = s.i32(AC.trieTerm, 'trie', char.length);
@@ -233,9 +293,10 @@ export function readAutocompleteFile(bytes: Uint8Array, fault: Fault = (problem)
   const starts = s.u32(AC.topStarts, 'top lists', keyCount * models3 + 1);
   const docs = s.u32(AC.topDocs, 'top results');
   const ranks = s.u32(AC.topRanks, 'top ranks', docs.length);
-  checkStarts(starts, docs.length, F, 'top lists');
-  checkBelow(docs, size, F, 'top results');
-  for (let i = 0; i < keyCount * models3; i++) check(starts[i + 1] - starts[i] <= Math.min(page, counts[i]), F, 'whose top lists are longer than their page');
+  const tops: PrefixTops = { page, keys: StringTable.read(s, AC.topKeys, 'top keys', keyCount), counts, starts, docs, ranks };
+  // read whole, every key's lists are checked now; read in parts, a key's when an answer first reads them
+  if (s.inParts) tops.need = topsCheckedWhenRead(tops, size, fault);
+  else checkTops(tops, size);
   const stride = codeStride(size);
   check(s.byteLength(AC.codes) === codeKeyCount * stride, F, 'whose prefix codes are not one row per key');
   const codeKeys = StringTable.read(s, AC.codeKeys, 'prefix code keys', codeKeyCount);
@@ -249,7 +310,7 @@ export function readAutocompleteFile(bytes: Uint8Array, fault: Fault = (problem)
     suggestions,
     terms: StringTable.read(s, AC.terms, 'terms', termCount),
     trie: { char, end, term, maxDepth },
-    tops: { page, keys: StringTable.read(s, AC.topKeys, 'top keys', keyCount), counts, starts, docs, ranks },
+    tops,
     codes,
   };
   if (s.inParts) return matchingWhenRead(index, s, [size, termCount, postingCount], fault);

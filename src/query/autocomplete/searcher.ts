@@ -72,7 +72,8 @@ class Searcher implements Autocomplete {
     const typos = options.typos !== false;
     let words = queryWords(typeof q === 'string' ? q : '');
     if (!typos) words = words.map((w) => ({ ...w, maxEdits: 0 }));
-    else if (this.index.tops !== null && (words.length === 1 || (words.length > 1 && !TYPED_APART.test(q!)))) {
+    // (the tops read only here: read in parts, a query of words typed apart never fetches them)
+    else if ((words.length === 1 || (words.length > 1 && !TYPED_APART.test(q!))) && this.index.tops !== null) {
       // a costly word, or words typed as one ("05.012", "Karl-Heinz"): the first page was
       // answered at build time (prefix-tops.ts); words typed apart are not looked for there
       const tops = this.index.tops;

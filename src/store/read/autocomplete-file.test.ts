@@ -9,7 +9,8 @@ import { decodeIndex } from '../format/autocomplete-index.ts';
 import { autocompleteFile } from '../write/autocomplete-file.ts';
 import { buildIndexJson } from '../write/index-builder.ts';
 import { readAutocompleteFile } from './autocomplete-file.ts';
-import { Sections } from './sections.ts';
+import { readInParts, Sections } from './sections.ts';
+import { autocompleteOf } from '../../query/autocomplete/searcher.ts';
 
 describe('the autocomplete file as read', () => {
   const index = decodeIndex(buildIndexJson(syntheticDirectory(300, 5)));
@@ -43,5 +44,23 @@ describe('the autocomplete file as read', () => {
     for (const [at, kind, change, problem] of cases) {
       for (const bad of damaged(at, kind, change)) expect(() => readAutocompleteFile(bad), `${at} ${problem}`).toThrow(problem);
     }
+  });
+
+  it('read in parts, reads the tops only for a query that looks its words up there, and answers as read whole', () => {
+    // each section's place, from the section table (sections.ts: offset and length u32 each, after a 16-byte header)
+    const table = new DataView(file.buffer, file.byteOffset + 16);
+    const tops = [AC.topKeys, AC.topCounts, AC.topStarts, AC.topDocs, AC.topRanks].map((i) => [table.getUint32(i * 8, true), table.getUint32(i * 8, true) + table.getUint32(i * 8 + 4, true)] as const);
+    const whole = autocompleteOf(readAutocompleteFile(file));
+    // which queries read a byte of the tops, each asked of an index read anew
+    const readsTops = (q: string) => {
+      const asked: (readonly [number, number])[] = [];
+      const parts = { need: (ranges: readonly (readonly [number, number])[]) => void asked.push(...ranges), at: (start: number, end: number) => file.subarray(start, end) };
+      const found = autocompleteOf(readAutocompleteFile(readInParts(new Uint8Array(file.length), parts))).search(q, null);
+      expect(found.page(0, 20), q).toEqual(whole.search(q, null).page(0, 20));
+      return asked.some(([start, end]) => tops.some(([from, to]) => start < to && from < end));
+    };
+    // typed apart: the tops hold words typed as one only; one word: a broad one is there
+    expect(['a b', 'ma a', 's k a'].map(readsTops)).toEqual([false, false, false]);
+    expect(['a', 'm'].map(readsTops)).toEqual([true, true]);
   });
 });

@@ -45,7 +45,10 @@ const GROUPS = {
 const MATCHING: readonly number[] = Object.values(GROUPS).flat();
 
 /** every section but the suggestions, the prefix codes and MATCHING, which are read when an answer first needs them */
-const EAGER = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !== AC.suggestions && i !== AC.codes && !MATCHING.includes(i));
+/** The tops' sections: read in parts, fetched when a query first looks a word up in them (most of what the other sections hold). */
+const TOPS: readonly number[] = [AC.topKeys, AC.topKeys + 1, AC.topKeys + 2, AC.topCounts, AC.topStarts, AC.topDocs, AC.topRanks];
+
+const EAGER = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !== AC.suggestions && i !== AC.codes && !MATCHING.includes(i) && !TOPS.includes(i));
 
 type Matching = Pick<IndexData, 'postStart' | 'postings' | 'fwdStart' | 'forward' | 'byModel'>;
 
@@ -250,6 +253,23 @@ function topsCheckedWhenRead(tops: PrefixTops, size: number, fault: Fault): (at:
 }
 
 /**
+ * The tops (`keyCount` keys of `page` results): read whole (`fault` null), every key's lists
+ * checked now; read in parts, a key's when an answer first reads them.
+ */
+function readTops(s: Sections, size: number, page: number, keyCount: number, fault: Fault | null): PrefixTops {
+  s.need(TOPS);
+  const models = DIRECTORY_MODELS.length;
+  const counts = s.u32(AC.topCounts, 'top counts', keyCount * models);
+  const starts = s.u32(AC.topStarts, 'top lists', keyCount * models + 1);
+  const docs = s.u32(AC.topDocs, 'top results');
+  const ranks = s.u32(AC.topRanks, 'top ranks', docs.length);
+  const tops: PrefixTops = { page, keys: StringTable.read(s, AC.topKeys, 'top keys', keyCount), counts, starts, docs, ranks };
+  if (fault !== null) tops.need = topsCheckedWhenRead(tops, size, fault);
+  else checkTops(tops, size);
+  return tops;
+}
+
+/**
  * The byte ranges of the suggestions of `docs`, each checked to lie within the section (`length`
  * bytes): read in parts, the objects' places are checked as a page first reads them, not all at load.
  */
@@ -288,15 +308,6 @@ export function readAutocompleteFile(bytes: Uint8Array, fault: Fault = (problem)
   const term = s.i32(AC.trieTerm, 'trie', char.length);
   check(endsAfter(end), F, 'whose trie points outside it');
   checkWithin(term, termCount, F, 'whose trie points outside it');
-  const models3 = DIRECTORY_MODELS.length;
-  const counts = s.u32(AC.topCounts, 'top counts', keyCount * models3);
-  const starts = s.u32(AC.topStarts, 'top lists', keyCount * models3 + 1);
-  const docs = s.u32(AC.topDocs, 'top results');
-  const ranks = s.u32(AC.topRanks, 'top ranks', docs.length);
-  const tops: PrefixTops = { page, keys: StringTable.read(s, AC.topKeys, 'top keys', keyCount), counts, starts, docs, ranks };
-  // read whole, every key's lists are checked now; read in parts, a key's when an answer first reads them
-  if (s.inParts) tops.need = topsCheckedWhenRead(tops, size, fault);
-  else checkTops(tops, size);
   const stride = codeStride(size);
   check(s.byteLength(AC.codes) === codeKeyCount * stride, F, 'whose prefix codes are not one row per key');
   const codeKeys = StringTable.read(s, AC.codeKeys, 'prefix code keys', codeKeyCount);
@@ -310,9 +321,11 @@ export function readAutocompleteFile(bytes: Uint8Array, fault: Fault = (problem)
     suggestions,
     terms: StringTable.read(s, AC.terms, 'terms', termCount),
     trie: { char, end, term, maxDepth },
-    tops,
     codes,
   };
-  if (s.inParts) return matchingWhenRead(index, s, [size, termCount, postingCount], fault);
-  return { ...index, ...readMatching(s, size, termCount, postingCount) };
+  if (s.inParts) {
+    Object.defineProperty(index, 'tops', { get: checkedOnce(fault, () => readTops(s, size, page, keyCount, fault)), enumerable: true });
+    return matchingWhenRead(index as typeof index & Pick<IndexData, 'tops'>, s, [size, termCount, postingCount], fault);
+  }
+  return { ...index, tops: readTops(s, size, page, keyCount, null), ...readMatching(s, size, termCount, postingCount) };
 }

@@ -22,6 +22,7 @@ import { codeStride, NO_CODE, type IndexData } from '../../store/format/autocomp
 import type { WordPlan } from './plan.ts';
 import { NO_CONTRIB, TIER_EXACT, TIER_PREFIX } from './rank.ts';
 import { charge } from '../work-budget.ts';
+import { gatherNeeds } from '../../store/read/per-need.ts';
 
 /**
  * Work units (query/work-budget.ts) of scanning one posting and of checking one word of a
@@ -109,6 +110,19 @@ export class Matcher {
     return this.avgForwardMade;
   }
 
+  /**
+   * Makes sure what a pass reads is at hand before it reads it: the postings of `runs` (each a
+   * plan's segments from an index of them on) and the prefix codes' rows `tables`. An index read in
+   * parts fetches them all in one round.
+   */
+  private need(runs: readonly (readonly [segments: readonly number[], from: number])[], tables: readonly number[]): void {
+    const { index } = this;
+    if (index.needPostings === undefined && index.codes?.need === undefined) return;
+    const steps = runs.map(([segments, from]) => () => index.needPostings?.(segments, from));
+    if (tables.length > 0) steps.push(() => index.codes!.need?.(tables));
+    gatherNeeds(steps);
+  }
+
   /** Documents of the allowed models matched by the word, with the word's contribution. */
   first(plan: WordPlan, modelMask: number, contrib: Int32Array): Candidates {
     const { postings, model } = this.index;
@@ -144,6 +158,7 @@ export class Matcher {
    * With `other`, only the objects it matches too (read as readerOf reads it), with its contribution.
    */
   private firstListed(tables: number[], modelMask: number, contrib: Int32Array, other: WordPlan | null = null, contribOther: Int32Array = NO_CONTRIB, viaCodes = false): Candidates {
+    this.need(other !== null && !viaCodes ? [[other.segments, 0]] : [], other !== null && viaCodes ? [...tables, ...other.tables!] : tables);
     const { model } = this.index;
     const { candDocs: docs, candRank: rank, stamp } = this;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
@@ -278,7 +293,7 @@ export class Matcher {
     }
     if (path !== LOOKUP || two.prefixSegments < two.segments.length || two.tables!.length > 2) return null;
     charge(one.cost * UNITS_PER_POSTING + one.cost * two.tables!.length * UNITS_PER_CODE, 'q');
-    this.index.needPostings?.(one.segments, 0);
+    this.need([[one.segments, 0]], two.tables!);
     const { postings, model } = this.index;
     const { candDocs: docs, candRank: rank } = this;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
@@ -321,7 +336,7 @@ export class Matcher {
    * `read` once, and drop most of them again.
    */
   private readRuns(read: WordPlan, contribRead: Int32Array, modelMask: number, other: WordPlan | null, contribOther: Int32Array, viaCodes: boolean): Candidates {
-    this.index.needPostings?.(read.segments, 0);
+    this.need(other !== null && !viaCodes ? [[read.segments, 0], [other.segments, 0]] : [[read.segments, 0]], other !== null && viaCodes ? other.tables! : []);
     const { postings, model } = this.index;
     const { best, candDocs: docs, candRank: rank, stamp } = this;
     const allModels = (modelMask & ALL_MODELS) === ALL_MODELS;
@@ -423,6 +438,8 @@ export class Matcher {
   }
 
   private lookup(plan: WordPlan, c: Candidates, contrib: Int32Array): void {
+    // with typo matches, their postings are stamped as the codes are read
+    this.need(plan.prefixSegments < plan.segments.length ? [[plan.segments, plan.prefixSegments]] : [], plan.tables!);
     const { codes } = this.index.codes!;
     const stride = codeStride(this.index.size);
     const bases = plan.tables!.map((k) => k * stride);

@@ -47,11 +47,9 @@ export function planWord(index: IndexData, word: QueryWord): WordPlan {
   }
   plan.prefixCost = plan.cost;
   plan.prefixSegments = plan.segments.length;
-  if (tables.length > 0 && tables.length === plan.ranges.length) {
-    // (the only rows of the codes a query reads: read in parts, fetched now)
-    index.codes!.need?.(tables);
-    plan.tables = tables;
-  }
+  // (the only rows of the codes a query reads: read in parts, fetched with the postings of the
+  // pass that reads them, Matcher.need)
+  if (tables.length > 0 && tables.length === plan.ranges.length) plan.tables = tables;
   return plan;
 }
 

@@ -10,6 +10,7 @@ import { autocompleteFile } from '../write/autocomplete-file.ts';
 import { buildIndexJson } from '../write/index-builder.ts';
 import { readAutocompleteFile } from './autocomplete-file.ts';
 import { readInParts, Sections } from './sections.ts';
+import { FileNeeded } from './per-need.ts';
 import { autocompleteOf } from '../../query/autocomplete/searcher.ts';
 
 describe('the autocomplete file as read', () => {
@@ -62,5 +63,49 @@ describe('the autocomplete file as read', () => {
     // typed apart: the tops hold words typed as one only; one word: a broad one is there
     expect(['a b', 'ma a', 's k a'].map(readsTops)).toEqual([false, false, false]);
     expect(['a', 'm'].map(readsTops)).toEqual([true, true]);
+  });
+
+  it('read in parts, fetches the prefix codes a query reads in the round that fetches its postings', () => {
+    const table = new DataView(file.buffer, file.byteOffset + 16);
+    const sectionOf = (at: number) => {
+      for (let i = AUTOCOMPLETE_FILE_FORMAT.sections - 1; i >= 0; i--) if (table.getUint32(i * 8, true) <= at) return i;
+      return 0;
+    };
+    const codeKeys = prefixCodes(index, 20).keys;
+    expect(codeKeys.length).toBeGreaterThan(0);
+    // a rare word before a broad one: the rare one's postings read, the broad one's codes looked up
+    const rare = Array.from({ length: index.terms.length }, (_, t) => t).find((t) => index.postStart[t + 1] - index.postStart[t] === 2 && /^[a-z]{4,}$/.test(index.terms.at(t)))!;
+    const q = `${index.terms.at(rare)} ${codeKeys.at(0)}`;
+    const whole = autocompleteOf(readAutocompleteFile(file)).search(q, null).page(0, 20);
+    // each round: what the answer asked for that was not fetched yet (as an edge isolate fetches it), by section
+    const fetched: (readonly [number, number])[] = [];
+    let asked: (readonly [number, number])[] = [];
+    const parts = {
+      need(ranges: readonly (readonly [number, number])[]) {
+        const missing = ranges.filter(([start, end]) => end > start && !fetched.some(([from, to]) => from <= start && end <= to));
+        if (missing.length === 0) return;
+        asked.push(...missing);
+        throw new FileNeeded(missing.map(String));
+      },
+      at: (start: number, end: number) => file.subarray(start, end),
+    };
+    const standIn = readInParts(new Uint8Array(file.length), parts);
+    let searcher: ReturnType<typeof autocompleteOf> | undefined;
+    const rounds: Set<number>[] = [];
+    for (;;) {
+      try {
+        searcher ??= autocompleteOf(readAutocompleteFile(standIn));
+        expect(searcher.search(q, null).page(0, 20)).toEqual(whole);
+        break;
+      } catch (e) {
+        if (!(e instanceof FileNeeded)) throw e;
+        rounds.push(new Set(asked.map(([start]) => sectionOf(start))));
+        fetched.push(...asked);
+        asked = [];
+      }
+    }
+    const codesRounds = rounds.filter((r) => r.has(AC.codes));
+    expect(codesRounds).toHaveLength(1);
+    expect(codesRounds[0].has(AC.postings)).toBe(true);
   });
 });

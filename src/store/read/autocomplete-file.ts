@@ -1,7 +1,9 @@
 // Reads data/autocomplete.bin (src/store/format/autocomplete-file.ts): the index the searcher
 // works on, every array a view of the file, nothing decoded but its terms and the keys of its tops and prefix codes.
-// Read in parts (the edge), the suggestions and the prefix codes are fetched as queries need them:
-// the suggestions a page shows, the rows of the codes a query's plan names.
+// Read in parts (the edge), the suggestions, the tops and the prefix codes are fetched as queries
+// need them: the suggestions a page shows, the tops when a query looks its words up there, the
+// rows of the codes a query's pass reads (with its postings); and their lists are checked as they
+// are first read, not all at load.
 import { DIRECTORY_MODELS } from '../../model/types.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../format/autocomplete-file.ts';
 import { codeStride, NO_CODE, type IndexData, type PrefixCodes, type PrefixTops } from '../format/autocomplete-index.ts';
@@ -44,10 +46,13 @@ const GROUPS = {
 } as const;
 const MATCHING: readonly number[] = Object.values(GROUPS).flat();
 
-/** every section but the suggestions, the prefix codes and MATCHING, which are read when an answer first needs them */
-/** The tops' sections: read in parts, fetched when a query first looks a word up in them (most of what the other sections hold). */
+/**
+ * The tops' sections: read in parts, fetched when a query first looks its words up there (a query
+ * of words typed apart never does), not with the others: they are most of what EAGER would fetch.
+ */
 const TOPS: readonly number[] = [AC.topKeys, AC.topKeys + 1, AC.topKeys + 2, AC.topCounts, AC.topStarts, AC.topDocs, AC.topRanks];
 
+/** every section but the suggestions, the prefix codes, MATCHING and TOPS, which are read when an answer first needs them */
 const EAGER = Array.from({ length: F.sections }, (_, i) => i).filter((i) => i !== AC.suggestions && i !== AC.codes && !MATCHING.includes(i) && !TOPS.includes(i));
 
 type Matching = Pick<IndexData, 'postStart' | 'postings' | 'fwdStart' | 'forward' | 'byModel'>;
@@ -234,7 +239,7 @@ function checkTops(tops: PrefixTops, size: number): void {
  * PrefixTops.need of tops read in parts: key `at`'s lists checked as checkTops checks them all
  * (each within `docs`, no longer than its page nor its count, naming objects of the index), once;
  * a key whose lists are not throws `fault(problem)`. A fresh isolate's answer reads one key's,
- * and checking all of them (some 30,000 keys at 200k objects) would be most of its work.
+ * and checking every key's, in cold code, would be most of its work.
  */
 function topsCheckedWhenRead(tops: PrefixTops, size: number, fault: Fault): (at: number) => void {
   const models = DIRECTORY_MODELS.length;

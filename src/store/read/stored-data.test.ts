@@ -1,13 +1,17 @@
 // What the node loader holds and when: the calendar, read by the iCalendar answers only, is checked
-// at load and read again from the same file when an answer first needs it.
+// at load and read again from the same file when an answer first needs it; the event rows, read
+// whole to be checked where no thread checks them (a reload), are not held once checked.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyOfSampleDist, removeDir, tempDir } from '../../../test/helpers.ts';
 import { loadDataset } from '../../query/dataset.ts';
 import { DATA_FILES } from '../format/dist-paths.ts';
 import { DistError } from '../format/manifest.ts';
 import { readCalendarFile } from './calendar-file.ts';
+import { FileRows } from './file-rows.ts';
 
 let root: string;
 beforeAll(() => {
@@ -38,5 +42,35 @@ describe('the calendar of a dist/ folder', () => {
     bytes[bytes.length - 1] ^= 1;
     writeFileSync(path, bytes);
     expect(() => loadDataset(dist)).toThrow(new DistError(`${path}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``));
+  });
+});
+
+describe('the event rows of a dist/ folder, checked on the loading thread (a reload)', () => {
+  it('are not held by the loaded data once checked: it reads them by offset', async () => {
+    const dist = copyOfSampleDist(join(root, 'reloaded'));
+    const readAll = FileRows.prototype.readAll;
+    let whole: WeakRef<ArrayBufferLike> | undefined;
+    FileRows.prototype.readAll = function (this: FileRows) {
+      const all = readAll.call(this);
+      // the rows' check reads them first, the calendar's after
+      whole ??= new WeakRef(all.buffer);
+      return all;
+    };
+    let ds: ReturnType<typeof loadDataset>;
+    try {
+      ds = loadDataset(dist);
+    } finally {
+      FileRows.prototype.readAll = readAll;
+    }
+    // a WeakRef's target is kept until the job that made it ends
+    await new Promise((next) => setTimeout(next, 10));
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+    expect(whole).toBeDefined();
+    expect(whole!.deref()).toBeUndefined();
+    // (the dataset is alive, and answers from the file)
+    expect(ds.events.rows.bytes(0)[0]).toBe(0x7b);
+    expect(ds.events.calendar.starts.length).toBeGreaterThan(0);
+    ds.events.rows.close();
   });
 });

@@ -83,7 +83,7 @@ if (!NGINX) {
           server = await serve(dist, { watch: false });
         }
         manifest = (await buildOk({ content: join(root, 'content'), out: dist, baseUrl: `${front}${prefix}`, upstream: server.url })).manifest;
-        server.reload();
+        await server.reload();
         writeFileSync(join(root, 'nginx.conf'), nginxConf(dist, port));
         const test = spawnSync(NGINX!, ['-t', ...nginxArgs(root)], { encoding: 'utf8' });
         expect(test.status, `nginx -t: ${test.stderr}`).toBe(0);
@@ -385,7 +385,7 @@ describe.skipIf(!NGINX)('nginx across rebuilds, never reloaded', () => {
     });
     await new Promise<void>((ok) => upstream.listen(0, '127.0.0.1', ok));
     await build();
-    server.reload();
+    await server.reload();
     writeFileSync(join(root, 'nginx.conf'), nginxConf(dist, port));
     nginx = await startNginx(root, port);
   });
@@ -421,7 +421,7 @@ describe.skipIf(!NGINX)('nginx across rebuilds, never reloaded', () => {
 
     writeFileSync(join(content, 'events/2025/vortrag.md'), FIXTURE_FILES['events/2025/vortrag.md'].replace('title: Vortrag über Herzgesundheit', 'title: Vortrag über Herzgesundheit (verlegt)'));
     const rebuilt = await build();
-    server.reload();
+    await server.reload();
     expect(rebuilt.manifest.build_id).not.toBe(before.build);
 
     // the include files nginx read at its start are the very bytes this build wrote
@@ -452,7 +452,7 @@ describe.skipIf(!NGINX)("docs/deploying.md's nginx with a cache", () => {
       await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: dist, baseUrl: `http://127.0.0.1:${port}/api` });
       server = await serve(dist, { watch: false });
       await buildOk({ content: join(root, 'content'), out: dist, baseUrl: `http://127.0.0.1:${port}/api`, upstream: server.url });
-      server.reload();
+      await server.reload();
       for (const placeholder of ['/srv/site/dist', 'listen 8080;', '/var/cache/aula']) expect(block.text).toContain(placeholder);
       const conf = block.text.replaceAll('/srv/site/dist', dist).replace('listen 8080;', `listen 127.0.0.1:${port};`).replace('/var/cache/aula', join(root, 'cache'));
       writeFileSync(join(root, 'nginx.conf'), conf);

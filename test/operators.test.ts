@@ -60,7 +60,7 @@ describe('health and readiness', () => {
       const manifest = readFileSync(join(dist, 'manifest.json'));
       writeFileSync(join(dist, 'manifest.json'), '{"format":1');
       try {
-        expect(running.reload()).toBe(false);
+        expect(await running.reload()).toBe(false);
         const behind = await request(`${running.url}/readyz`);
         expect(behind.status).toBe(503);
         expect(behind.json()).toMatchObject({ ready: false });

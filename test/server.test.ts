@@ -65,7 +65,7 @@ describe('reloading', () => {
     const running = await serve(dist, { watch: false });
     try {
       rmSync(join(dist, 'data/columns/start.ordered.bin'));
-      expect(running.reload()).toBe(false);
+      expect(await running.reload()).toBe(false);
       expect(await titleOf(running.url)).toBe('Vortrag über Herzgesundheit');
     } finally {
       await running.close();

@@ -64,7 +64,7 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  process.on('SIGHUP', () => running.reload());
+  process.on('SIGHUP', () => void running.reload());
   // Said last, the warning before the address: whoever waits for the address line (a supervisor,
   // a test) may signal the process at once, and has every line of its start-up.
   if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url, baseUrl: running.baseUrl });

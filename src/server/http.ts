@@ -60,10 +60,11 @@ export interface RunningServer {
   /** http://host:port of the listening socket */
   url: string;
   /**
-   * loads dist/ again and swaps it in; the old data keeps answering if the new one is broken,
-   * and the load is retried with backoff until the dist is complete
+   * loads dist/ again and swaps it in, while the old data answers; the old data keeps answering
+   * if the new one is broken, and the load is retried with backoff until the dist is complete.
+   * Resolves true when the new data is in.
    */
-  reload(): boolean;
+  reload(): Promise<boolean>;
   /**
    * swaps in data made in memory (aula dev) and its public files (default: dist/'s): one
    * assignment, requests in flight finish on the old data

@@ -42,7 +42,7 @@ describe('liveData', () => {
       const first = ask();
       expect(first.status).toBe(200);
       const before = data.dataset;
-      expect(data.reload()).toBe(true);
+      expect(await data.reload()).toBe(true);
       expect(data.dataset).not.toBe(before);
       expect(ask().body).toEqual(first.body);
       expect(lines).toEqual([`reloaded ${dist}/`]);

@@ -1,6 +1,7 @@
 // The data the server answers from, and its replacement: loaded whole at start (every filter
 // index is in dist/ as the build wrote it, so nothing is left to build or read once the server
-// listens), reloaded (with retries) when dist/ is replaced or on request.
+// listens), reloaded (with retries) when dist/ is replaced or on request, the same way while the
+// old data answers.
 import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import { loadDataset, type Dataset } from '../query/dataset.ts';
@@ -18,7 +19,7 @@ export interface LiveDataOptions extends ApiOptions {
   dataset?: Dataset;
   /** … and its public files (dist/'s are another build's until it is written) */
   publicFiles?: PublicSource;
-  /** how the event rows are checked at start (tests: a thread that fails) */
+  /** how the event rows are checked (tests: a thread that fails); `vouched` at start only */
   rowsCheck?: RowsVerifierOptions;
 }
 
@@ -30,18 +31,19 @@ export interface LiveData {
   readonly ready: boolean;
   /** why not ready, for /readyz (a remote dist's problem: its URLs are the origin's), while not ready */
   readonly problem: string | undefined;
-  reload(): boolean;
+  /** loads dist/ again and swaps it in; resolves true when the new data is in */
+  reload(): Promise<boolean>;
   /** swaps in data made in memory (aula dev) with its public files (default: dist/'s, read afresh) */
   use?(dataset: Dataset, files?: PublicSource): void;
   stop(): void;
 }
 
 /**
- * Loads dist/ at start: the event rows are checked on a worker thread while this one reads the
- * rest, and both are done before this resolves. Nothing is served from a dist that fails either.
+ * Loads dist/: the event rows are checked on a worker thread while this one reads the rest, and
+ * both are done before this resolves. Nothing is served from a dist that fails either.
  */
-async function loadChecked(options: LiveDataOptions): Promise<Dataset> {
-  const verifier = rowsVerifier(options.dist, options.rowsCheck);
+async function loadChecked(options: LiveDataOptions, rowsCheck = options.rowsCheck): Promise<Dataset> {
+  const verifier = rowsVerifier(options.dist, rowsCheck);
   let dataset: Dataset;
   try {
     dataset = loadDataset(options.dist, { baseUrl: options.baseUrl, verifyRows: verifier.verifyRows });
@@ -63,26 +65,34 @@ async function loadChecked(options: LiveDataOptions): Promise<Dataset> {
 
 /** Loads dist/ (rejects with a DistError when it cannot be served) and keeps it current. */
 export async function liveData(options: LiveDataOptions): Promise<LiveData> {
-  const load = (given?: Dataset, files?: PublicSource) => {
-    // a reload checks on this thread (the old data answers meanwhile; reloads are rare)
-    const dataset = given ?? loadDataset(options.dist, { baseUrl: options.baseUrl });
-    return { dataset, api: createApi(dataset, { ...options, pooledCache: true }), files: new StaticFiles(files ?? options.dist, dataset.baseUrl, options.cacheControl) };
-  };
-  let current = options.dataset ? load(options.dataset, options.publicFiles) : load(await loadChecked(options));
-  const swap = (given?: Dataset, files?: PublicSource) => {
+  const serve = (dataset: Dataset, files?: PublicSource) => ({
+    dataset,
+    api: createApi(dataset, { ...options, pooledCache: true }),
+    files: new StaticFiles(files ?? options.dist, dataset.baseUrl, options.cacheControl),
+  });
+  let current = options.dataset ? serve(options.dataset, options.publicFiles) : serve(await loadChecked(options));
+  let stopped = false;
+  const swap = (dataset: Dataset, files?: PublicSource) => {
     const previous = current;
-    current = load(given, files);
+    current = serve(dataset, files);
     // answers are made synchronously, so nothing reads the old rows any more
     previous.dataset.events.rows.close();
   };
+  // a reload's rows are other files than the ones another process vouched for at start
+  const rowsCheck = { ...options.rowsCheck, vouched: undefined };
   const reloads = reloader({
-    load() {
-      swap();
+    async load() {
+      const dataset = await loadChecked(options, rowsCheck);
+      if (stopped) {
+        dataset.events.rows.close();
+        return;
+      }
+      swap(dataset);
       options.log(`reloaded ${options.dist}/`);
     },
     log: options.log,
   });
-  const stopWatching = options.watch !== false ? watchManifest(join(options.dist, 'manifest.json'), () => reloads.reload()) : () => {};
+  const stopWatching = options.watch !== false ? watchManifest(join(options.dist, 'manifest.json'), () => void reloads.reload()) : () => {};
   return {
     get api() {
       return current.api;
@@ -103,6 +113,7 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
     reload: () => reloads.reload(),
     use: (dataset, files) => swap(dataset, files),
     stop() {
+      stopped = true;
       stopWatching();
       reloads.stop();
     },

@@ -4,9 +4,9 @@ import { reloader } from './reload.ts';
 
 /** A clock the test turns by hand: what the reloader scheduled, with its delay, until cancelled or run. */
 function handClock() {
-  const pending: { run: () => void; ms: number; cancelled: boolean }[] = [];
+  const pending: { run: () => Promise<boolean>; ms: number; cancelled: boolean }[] = [];
   return {
-    schedule(run: () => void, ms: number) {
+    schedule(run: () => Promise<boolean>, ms: number) {
       const entry = { run, ms, cancelled: false };
       pending.push(entry);
       return () => void (entry.cancelled = true);
@@ -15,25 +15,25 @@ function handClock() {
     get delays() {
       return pending.map((p) => p.ms);
     },
-    /** runs the next retry that is still due; false when there is none */
-    next(): boolean {
+    /** runs the next retry that is still due, to its end; false when there is none */
+    async next(): Promise<boolean> {
       const due = pending.find((p) => !p.cancelled);
       if (!due) return false;
       due.cancelled = true;
-      due.run();
+      await due.run();
       return true;
     },
   };
 }
 
 describe('reloader', () => {
-  it('retries a failed load with backoff until it succeeds; not ready meanwhile; one log line per problem', () => {
+  it('retries a failed load with backoff until it succeeds; not ready meanwhile; one log line per problem', async () => {
     let failures = 3;
     let attempts = 0;
     const logged: string[] = [];
     const clock = handClock();
     const r = reloader({
-      load() {
+      async load() {
         attempts++;
         if (failures-- > 0) throw new Error('data/events.jsonl: does not match');
       },
@@ -42,10 +42,10 @@ describe('reloader', () => {
       schedule: clock.schedule,
     });
     expect(r.ready).toBe(true);
-    expect(r.reload()).toBe(false);
+    expect(await r.reload()).toBe(false);
     expect(r.ready).toBe(false);
     const readyAfter: boolean[] = [];
-    while (clock.next()) readyAfter.push(r.ready);
+    while (await clock.next()) readyAfter.push(r.ready);
     expect(readyAfter).toEqual([false, false, true]);
     expect(attempts).toBe(4);
     // doubling, from the first delay
@@ -53,12 +53,12 @@ describe('reloader', () => {
     expect(logged).toEqual(['kept serving the previous data: data/events.jsonl: does not match (retrying until the dist is complete)']);
   });
 
-  it('doubles up to its bound, and starts from the first delay again at an outside reload', () => {
+  it('doubles up to its bound, and starts from the first delay again at an outside reload', async () => {
     const clock = handClock();
     const logged: string[] = [];
     let problem = 'a';
     const r = reloader({
-      load() {
+      async load() {
         throw new Error(problem);
       },
       log: (line) => logged.push(line),
@@ -66,26 +66,26 @@ describe('reloader', () => {
       maxRetryMs: 500,
       schedule: clock.schedule,
     });
-    r.reload();
-    for (let i = 0; i < 4; i++) clock.next();
+    await r.reload();
+    for (let i = 0; i < 4; i++) await clock.next();
     expect(clock.delays).toEqual([100, 200, 400, 500, 500]);
     // a manifest changed meanwhile: the pending retry gives way to a fresh backoff
     problem = 'b';
-    r.reload();
+    await r.reload();
     expect(clock.delays.slice(5)).toEqual([100]);
-    expect(clock.next()).toBe(true);
-    expect(clock.next()).toBe(true);
+    expect(await clock.next()).toBe(true);
+    expect(await clock.next()).toBe(true);
     expect(clock.delays.slice(5)).toEqual([100, 200, 400]);
     // one line per new problem, not one per retry
     expect(logged.map((l) => l.split(': ')[1])).toEqual(['a (retrying until the dist is complete)', 'b (retrying until the dist is complete)']);
     r.stop();
   });
 
-  it('stops retrying when stopped', () => {
+  it('stops retrying when stopped', async () => {
     let attempts = 0;
     const clock = handClock();
     const r = reloader({
-      load() {
+      async load() {
         attempts++;
         throw new Error('broken');
       },
@@ -93,11 +93,11 @@ describe('reloader', () => {
       firstRetryMs: 10,
       schedule: clock.schedule,
     });
-    r.reload();
+    await r.reload();
     expect(clock.delays).toEqual([10]);
     r.stop();
     // the retry it had scheduled is cancelled, and nothing more is scheduled
-    expect(clock.next()).toBe(false);
+    expect(await clock.next()).toBe(false);
     expect(attempts).toBe(1);
     expect(r.ready).toBe(false);
   });
@@ -105,14 +105,74 @@ describe('reloader', () => {
   it('retries on a timer of its own by default', async () => {
     let attempts = 0;
     const r = reloader({
-      load() {
+      async load() {
         if (++attempts < 3) throw new Error('broken');
       },
       log: () => {},
       firstRetryMs: 1,
     });
-    r.reload();
+    await r.reload();
     await expect.poll(() => r.ready, EVENTUALLY).toBe(true);
     expect(attempts).toBe(3);
+  });
+
+  /** loads that end when the test says: how many started, how many ran at once at most */
+  function heldLoads(fail = () => false) {
+    const held: (() => void)[] = [];
+    const counts = { started: 0, running: 0, most: 0 };
+    const load = () =>
+      new Promise<void>((done, refuse) => {
+        counts.started++;
+        counts.most = Math.max(counts.most, ++counts.running);
+        held.push(() => {
+          counts.running--;
+          if (fail()) refuse(new Error('broken'));
+          else done();
+        });
+      });
+    return { load, counts, end: () => held.shift()!() };
+  }
+
+  it('runs one load at a time: triggers during a load load once more after it, not once each', async () => {
+    const loads = heldLoads();
+    const r = reloader({ load: loads.load, log: () => {} });
+    const first = r.reload();
+    const during = [r.reload(), r.reload(), r.reload()];
+    expect(loads.counts.started).toBe(1);
+    // every trigger during the load is answered by the one load after it
+    expect(new Set(during).size).toBe(1);
+    loads.end();
+    expect(await first).toBe(true);
+    await new Promise(setImmediate);
+    expect(loads.counts.started).toBe(2);
+    loads.end();
+    expect(await during[0]).toBe(true);
+    expect(loads.counts).toEqual({ started: 2, running: 0, most: 1 });
+  });
+
+  it('a trigger during a failing load replaces its retry with a fresh load; stopped, it loads nothing more', async () => {
+    let failing = true;
+    const loads = heldLoads(() => failing);
+    const clock = handClock();
+    const r = reloader({ load: loads.load, log: () => {}, firstRetryMs: 10, schedule: clock.schedule });
+    const first = r.reload();
+    const again = r.reload();
+    loads.end();
+    expect(await first).toBe(false);
+    await new Promise(setImmediate);
+    // the retry the failure scheduled gave way to the load asked for meanwhile
+    expect(await clock.next()).toBe(false);
+    expect(loads.counts.started).toBe(2);
+    failing = false;
+    loads.end();
+    expect(await again).toBe(true);
+    expect(r.ready).toBe(true);
+    const third = r.reload();
+    const fourth = r.reload();
+    r.stop();
+    loads.end();
+    expect(await third).toBe(true);
+    expect(await fourth).toBe(false);
+    expect(loads.counts.started).toBe(3);
   });
 });

@@ -1,30 +1,35 @@
 // Swapping in a replaced dist/. A reload that finds the dist incomplete or inconsistent (a
 // manifest copied before its data files, a checksum that does not match yet) keeps the old data
 // answering and tries again with backoff until the dist is whole; readiness is false meanwhile,
-// so a load balancer can tell the server is behind.
+// so a load balancer can tell the server is behind. A load is asynchronous (the old data answers
+// while it runs) and one runs at a time: a trigger during one loads again once it is done, since
+// the files may have changed after it read them.
 import { unwatchFile, watchFile, type Stats } from 'node:fs';
 
 export interface ReloadOptions {
-  /** loads the new data and swaps it in; throws (and swaps nothing) when it cannot */
-  load(): void;
+  /** loads the new data and swaps it in; rejects (and swaps nothing) when it cannot */
+  load(): Promise<void>;
   log(line: string): void;
   /** first retry after this long (default 100 ms), doubling … */
   firstRetryMs?: number;
   /** … up to this (default 5 s) */
   maxRetryMs?: number;
   /** runs `retry` after `ms` and returns what cancels it (default: an unref'd setTimeout; tests pass their own clock) */
-  schedule?: (retry: () => void, ms: number) => () => void;
+  schedule?: (retry: () => Promise<boolean>, ms: number) => () => void;
 }
 
-function afterDelay(retry: () => void, ms: number): () => void {
-  const timer = setTimeout(retry, ms);
+function afterDelay(retry: () => Promise<boolean>, ms: number): () => void {
+  const timer = setTimeout(() => void retry(), ms);
   timer.unref();
   return () => clearTimeout(timer);
 }
 
 export interface Reloader {
-  /** loads now; on failure keeps the old data and schedules retries. True when the new data is in. */
-  reload(): boolean;
+  /**
+   * loads now, or once the load running now is done; on failure keeps the old data and schedules
+   * retries. Resolves true when the new data is in (never rejects).
+   */
+  reload(): Promise<boolean>;
   /** false while the last reload failed and no retry has succeeded yet */
   readonly ready: boolean;
   /** stops retrying */
@@ -41,11 +46,13 @@ export function reloader(options: ReloadOptions): Reloader {
   let lastProblem = '';
   let stopped = false;
 
-  const attempt = (): boolean => {
-    cancelRetry?.();
-    cancelRetry = undefined;
+  /** the load running now, and the one a trigger during it asked for */
+  let running: Promise<boolean> | undefined;
+  let queued: Promise<boolean> | undefined;
+
+  const attempt = async (): Promise<boolean> => {
     try {
-      options.load();
+      await options.load();
     } catch (e) {
       const problem = (e as Error).message;
       ready = false;
@@ -53,7 +60,7 @@ export function reloader(options: ReloadOptions): Reloader {
         // one line per new problem, not one per retry: a dist that stays broken would flood the log
         if (problem !== lastProblem) options.log(`kept serving the previous data: ${problem} (retrying until the dist is complete)`);
         lastProblem = problem;
-        cancelRetry = schedule(attempt, delay);
+        cancelRetry = schedule(() => run(false), delay);
         delay = Math.min(delay * 2, max);
       }
       return false;
@@ -64,12 +71,26 @@ export function reloader(options: ReloadOptions): Reloader {
     return true;
   };
 
+  /** `fresh`: an outside trigger (a changed manifest, SIGHUP), which starts the backoff afresh */
+  const run = (fresh: boolean): Promise<boolean> => {
+    if (running) {
+      queued ??= running.then(() => {
+        queued = undefined;
+        return stopped ? false : run(true);
+      });
+      return queued;
+    }
+    cancelRetry?.();
+    cancelRetry = undefined;
+    if (fresh) delay = first;
+    running = attempt().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
   return {
-    reload() {
-      // an outside trigger (a changed manifest, SIGHUP) starts the backoff afresh
-      delay = first;
-      return attempt();
-    },
+    reload: () => run(true),
     get ready() {
       return ready;
     },

@@ -126,9 +126,9 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
     get problem() {
       return ready ? undefined : notReady;
     },
-    /** checks the origin now (SIGHUP); true while the current build is whole */
-    reload() {
-      void poll();
+    /** checks the origin now (SIGHUP); true when the current build is whole after it */
+    async reload() {
+      await poll();
       return ready;
     },
     stop() {

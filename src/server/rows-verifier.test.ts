@@ -189,7 +189,7 @@ describe('aula serve over damaged event rows', () => {
       // replaced as a build replaces files, by a rename: the server's open file stays as it was
       writeFileSync(join(dir, `${EVENTS}.new`), flipTitleByte(readFileSync(join(dir, EVENTS))));
       renameSync(join(dir, `${EVENTS}.new`), join(dir, EVENTS));
-      expect(running.reload()).toBe(false);
+      expect(await running.reload()).toBe(false);
       expect(running.ready).toBe(false);
       const after = await request(`${running.url}/v1/cms/event/?limit=5`);
       expect(after.status).toBe(200);

@@ -143,7 +143,7 @@ describe('a dist changed after the build is refused', () => {
       const starts = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
       swap(5, 6)(starts);
       writeFileSync(join(dir, OFFSETS), Buffer.from(starts.buffer));
-      expect(running.reload()).toBe(false);
+      expect(await running.reload()).toBe(false);
       const after = await request(`${running.url}/v1/cms/event/?limit=5`);
       expect(after.status).toBe(200);
       expect(after.text).toBe(before.text);

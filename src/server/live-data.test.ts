@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sampleDist } from '../../test/helpers.ts';
+import { loadedFiles } from '../store/format/dist-paths.ts';
 import { liveData } from './live-data.ts';
 
 let dist: string;
@@ -46,6 +49,28 @@ describe('liveData', () => {
       expect(data.dataset).not.toBe(before);
       expect(ask().body).toEqual(first.body);
       expect(lines).toEqual([`reloaded ${dist}/`]);
+    } finally {
+      data.stop();
+    }
+  });
+
+  it('reloads while the old data answers: the event loop turns throughout (at least once a file), then one swap', async () => {
+    const data = await liveData({ dist, watch: false, log: () => {} });
+    try {
+      const before = data.dataset;
+      let turns = 0;
+      let counting = true;
+      const tick = () => {
+        if (data.dataset === before) turns++;
+        if (counting) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const reloaded = data.reload();
+      expect(data.dataset).toBe(before);
+      expect(await reloaded).toBe(true);
+      counting = false;
+      expect(data.dataset).not.toBe(before);
+      expect(turns).toBeGreaterThanOrEqual(loadedFiles(JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8'))).length);
     } finally {
       data.stop();
     }

@@ -4,8 +4,9 @@
 // old data answers.
 import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
-import { loadDataset, type Dataset } from '../query/dataset.ts';
+import { datasetFrom, loadDataset, type Dataset } from '../query/dataset.ts';
 import { warmZone } from '../time/offsets.ts';
+import { prefetchDist, type PrefetchedDist } from './prefetched-dist.ts';
 import { reloader, watchManifest } from './reload.ts';
 import { rowsVerifier, type RowsVerifierOptions } from './rows-verifier.ts';
 import { StaticFiles, type PublicSource } from './static-files.ts';
@@ -40,13 +41,16 @@ export interface LiveData {
 
 /**
  * Loads dist/: the event rows are checked on a worker thread while this one reads the rest, and
- * both are done before this resolves. Nothing is served from a dist that fails either.
+ * both are done before this resolves. Nothing is served from a dist that fails either. With
+ * `prefetched` (a reload) the rest was read and hashed ahead, with the event loop free between.
  */
-async function loadChecked(options: LiveDataOptions, rowsCheck = options.rowsCheck): Promise<Dataset> {
+async function loadChecked(options: LiveDataOptions, rowsCheck = options.rowsCheck, prefetched?: PrefetchedDist): Promise<Dataset> {
   const verifier = rowsVerifier(options.dist, rowsCheck);
   let dataset: Dataset;
   try {
-    dataset = loadDataset(options.dist, { baseUrl: options.baseUrl, verifyRows: verifier.verifyRows });
+    const { baseUrl } = options;
+    const { verifyRows } = verifier;
+    dataset = prefetched ? datasetFrom(prefetched.source, { baseUrl, verifyRows, sha256: prefetched.sha256 }) : loadDataset(options.dist, { baseUrl, verifyRows });
     // while the thread checks the rows: a date filter's first request then reads no zone data
     warmZone(dataset.site.timezone);
   } catch (e) {
@@ -82,7 +86,7 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
   const rowsCheck = { ...options.rowsCheck, vouched: undefined };
   const reloads = reloader({
     async load() {
-      const dataset = await loadChecked(options, rowsCheck);
+      const dataset = await loadChecked(options, rowsCheck, await prefetchDist(options.dist));
       if (stopped) {
         dataset.events.rows.close();
         return;

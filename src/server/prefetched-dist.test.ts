@@ -1,0 +1,79 @@
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyOfSampleDist, removeDir, sampleDist, tempDir } from '../../test/helpers.ts';
+import { createApi } from '../api/core.ts';
+import { datasetFrom, loadDataset } from '../query/dataset.ts';
+import { DATA_FILES, eventPartFiles, loadedFiles } from '../store/format/dist-paths.ts';
+import { prefetchDist } from './prefetched-dist.ts';
+
+let dist: string;
+let root: string;
+beforeAll(() => {
+  dist = sampleDist();
+  root = tempDir('aula-prefetch-');
+});
+afterAll(() => removeDir(root));
+
+const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+const loadOver = (prefetched: Awaited<ReturnType<typeof prefetchDist>>) => datasetFrom(prefetched.source, { sha256: prefetched.sha256 });
+
+describe('prefetchDist', () => {
+  it('leaves the load nothing to read, and nothing to hash but what it reads through descriptors', async () => {
+    const prefetched = await prefetchDist(dist);
+    const dataset = loadOver(prefetched);
+    try {
+      expect(prefetched.here.reads).toEqual([]);
+      const manifest = manifestOf(dist);
+      // the event rows (checked here, as no verifyRows was given) and the calendar
+      const throughDescriptors = [...eventPartFiles(manifest), DATA_FILES.calendar];
+      expect(prefetched.here.hashedBytes).toBe(throughDescriptors.reduce((sum, rel) => sum + manifest.files[rel].bytes, 0));
+      // and the data is the folder's
+      const direct = loadDataset(dist);
+      const ask = (api: ReturnType<typeof createApi>) => api({ method: 'GET', path: '/v1/cms/event/', query: 'teaser__icontains=e&limit=5', headers: {} });
+      const answer = ask(createApi(dataset));
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual(ask(createApi(direct)).body);
+      direct.events.rows.close();
+    } finally {
+      dataset.events.rows.close();
+    }
+  });
+
+  it('lets the event loop run between its reads: at least one turn a file', async () => {
+    let turns = 0;
+    let counting = true;
+    const tick = () => {
+      turns++;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const prefetched = await prefetchDist(dist);
+    counting = false;
+    const ahead = loadedFiles(manifestOf(dist)).length - eventPartFiles(manifestOf(dist)).length - 1;
+    expect(ahead).toBeGreaterThan(5);
+    expect(turns).toBeGreaterThanOrEqual(ahead);
+    loadOver(prefetched).events.rows.close();
+  });
+
+  it('hashes the bytes it read: a damaged file, one missing, a broken manifest are refused by the load by name', async () => {
+    const damaged = copyOfSampleDist(join(root, 'damaged'));
+    const search = join(damaged, DATA_FILES.search);
+    const bytes = readFileSync(search);
+    bytes[bytes.length >> 1] ^= 1;
+    writeFileSync(`${search}.new`, bytes);
+    renameSync(`${search}.new`, search);
+    const fromDamaged = await prefetchDist(damaged);
+    expect(() => loadOver(fromDamaged)).toThrow(`${search}: does not match its SHA-256 in manifest.json`);
+
+    const missing = copyOfSampleDist(join(root, 'missing'));
+    rmSync(join(missing, DATA_FILES.categories));
+    const fromMissing = await prefetchDist(missing);
+    expect(() => loadOver(fromMissing)).toThrow(`${join(missing, DATA_FILES.categories)}: missing`);
+
+    const broken = copyOfSampleDist(join(root, 'broken'));
+    writeFileSync(join(broken, 'manifest.json'), '{"format":1');
+    const fromBroken = await prefetchDist(broken);
+    expect(() => loadOver(fromBroken)).toThrow(join(broken, 'manifest.json'));
+  });
+});

@@ -3,15 +3,18 @@
 // at a time (fs/promises, off this thread), each chunk hashed as it arrives: the event loop runs
 // between chunks, each a short piece of work. (WebCrypto's digest hashes on libuv's pool, but
 // first copies the whole file on this thread, a block as long as hashing it here.) The load then
-// reads these bytes, and the checksum of each is the
-// digest of those very bytes. What is not here (the event rows and the calendar, read through
-// descriptors of their own; a file the manifest does not list) the load reads and hashes itself.
+// reads these bytes, and the checksum of each is the digest of those very bytes. The calendar is
+// held by a descriptor of its own, which stays on the file that was checked: it is opened here,
+// and the load's one whole read of it answered with the bytes read ahead from that very file (the
+// same inode). What is not here (the event rows, checked on a thread of their own; a file the
+// manifest does not list) the load reads and hashes itself.
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DATA_FILES, eventPartFiles, loadedFiles } from '../store/format/dist-paths.ts';
 import { parseManifest, sha256Hex } from '../store/format/manifest.ts';
 import { directorySource, type DistSource } from '../store/read/dist-source.ts';
+import type { FileRows } from '../store/read/file-rows.ts';
 import type { Sha256 } from '../store/read/verified-source.ts';
 
 export interface PrefetchedDist {
@@ -25,11 +28,11 @@ export interface PrefetchedDist {
 
 const CHUNK = 1024 * 1024;
 
-/** The file's bytes, read a chunk at a time, and their SHA-256. */
-async function readHashed(path: string): Promise<{ bytes: Buffer; sha256: string }> {
+/** The file's bytes, read a chunk at a time, their SHA-256, and which file they are. */
+async function readHashed(path: string): Promise<{ bytes: Buffer; sha256: string; dev: number; ino: number }> {
   const file = await open(path, 'r');
   try {
-    const { size } = await file.stat();
+    const { size, dev, ino } = await file.stat();
     const bytes = Buffer.allocUnsafe(size);
     const hash = createHash('sha256');
     let at = 0;
@@ -40,7 +43,7 @@ async function readHashed(path: string): Promise<{ bytes: Buffer; sha256: string
       at += bytesRead;
     }
     // (a file cut short while read: the bytes that were read, which the load refuses by their size)
-    return { bytes: at === size ? bytes : bytes.subarray(0, at), sha256: hash.digest('hex') };
+    return { bytes: at === size ? bytes : bytes.subarray(0, at), sha256: hash.digest('hex'), dev, ino };
   } finally {
     await file.close();
   }
@@ -54,23 +57,43 @@ export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
   const here = { reads: [] as string[], hashedBytes: 0 };
   const readAhead = async (rel: string) => {
     try {
-      const { bytes, sha256 } = await readHashed(join(dir, rel));
-      files.set(rel, bytes);
-      digests.set(bytes, sha256);
+      const read = await readHashed(join(dir, rel));
+      files.set(rel, read.bytes);
+      digests.set(read.bytes, read.sha256);
+      return read;
     } catch {
       // (missing or unreadable: the load reads it again, and names the problem)
+      return undefined;
     }
   };
   await readAhead('manifest.json');
   let loaded: string[] = [];
   try {
     const manifest = parseManifest(files.get('manifest.json')!.toString('utf8'), folder.where('manifest.json'));
-    const throughDescriptors = new Set([...eventPartFiles(manifest), DATA_FILES.calendar]);
-    loaded = loadedFiles(manifest).filter((rel) => !throughDescriptors.has(rel) && Object.hasOwn(manifest.files, rel));
+    const rows = new Set(eventPartFiles(manifest));
+    loaded = loadedFiles(manifest).filter((rel) => !rows.has(rel) && Object.hasOwn(manifest.files, rel));
   } catch {
     // a manifest that is missing or does not parse: the load refuses it by name
   }
-  for (const rel of loaded) await readAhead(rel);
+  /** the calendar's descriptor, and the bytes read ahead from its file */
+  let calendar: { file: FileRows; bytes: Buffer } | undefined;
+  for (const rel of loaded) {
+    if (rel !== DATA_FILES.calendar) {
+      await readAhead(rel);
+      continue;
+    }
+    let file: FileRows | undefined;
+    try {
+      file = folder.open!([rel]);
+    } catch {
+      continue;
+    }
+    const read = await readAhead(rel);
+    files.delete(rel);
+    const [opened] = file.identities();
+    if (read && read.dev === opened.dev && read.ino === opened.ino && read.bytes.byteLength === file.byteLength) calendar = { file, bytes: read.bytes };
+    else file.close();
+  }
   const bytes = (rel: string): Buffer => {
     const read = files.get(rel);
     // taken once (the load reads each file once): what the load keeps of it is its own to keep
@@ -79,8 +102,23 @@ export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
     here.reads.push(rel);
     return folder.bytes(rel) as Buffer;
   };
+  const openFiles = (rels: readonly string[]): FileRows => {
+    const ahead = calendar;
+    if (!ahead || rels.length !== 1 || rels[0] !== DATA_FILES.calendar) return folder.open!(rels);
+    calendar = undefined;
+    // its first whole read is the load's check: the bytes read ahead, from this very file
+    const { file } = ahead;
+    let first: Buffer | undefined = ahead.bytes;
+    const readAll = file.readAll.bind(file);
+    file.readAll = () => {
+      const bytes = first ?? readAll();
+      first = undefined;
+      return bytes;
+    };
+    return file;
+  };
   return {
-    source: { ...folder, bytes, text: (rel) => bytes(rel).toString('utf8') },
+    source: { ...folder, bytes, text: (rel) => bytes(rel).toString('utf8'), open: openFiles },
     sha256(content) {
       const known = digests.get(content);
       if (known !== undefined) return known;

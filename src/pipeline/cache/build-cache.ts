@@ -3,15 +3,14 @@
 // Checks across files are not cached. The stat index (stat-index.ts) beside the pack lets a file
 // whose stat is unchanged be taken without being read.
 //
-// One pack per content folder: AULACACHE\n <identity>\n, then per entry
-//   "AUe1" | key (32) | payload length (u32 LE) | checksum (4, util/checksum.ts) | payload (v8.serialize)
-// A foreign pack is ignored whole; an entry is trusted only once its checksum matches, and a
+// One pack per content folder: AULACACHE\n <identity>\n, then keyed entries (cache-file.ts) whose
+// payloads are v8.serialize'd parses. A foreign pack is ignored whole; an entry is trusted only once its checksum matches, and a
 // damaged pack is read up to the damage. Nothing here is ever needed: on any failure the build
 // just parses. The pack is never held: payloads are read from the open file when used.
 import * as crypto from 'node:crypto';
 import { closeSync, existsSync, fstatSync, statSync, type BigIntStats } from 'node:fs';
 import { readFully, writeAllv } from '../../util/positional-io.ts';
-import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
+import { checksum, CHECKSUM } from '../../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
 import { serialize } from 'node:v8';
 import type { Parsed } from '../../content/records.ts';
@@ -20,15 +19,10 @@ import { AULA_VERSION } from '../../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { codeVersion } from './code-version.ts';
-import { chunkReader, openCacheFile, openCacheFileToAppend, openTemporary, replaceCacheFile, unlinkQuietly } from './cache-file.ts';
+import { ENTRY_HEAD, ENTRY_KEY_BYTES, openCacheFile, openCacheFileToAppend, openTemporary, putKeyedHead, replaceCacheFile, unlinkQuietly, walkEntries } from './cache-file.ts';
 import { decodeParse } from './parse-payload.ts';
 
 const MAGIC = Buffer.from('AULACACHE\n');
-const ENTRY = Buffer.from('AUe1');
-const KEY_BYTES = 32;
-/** The length of an entry's payload checksum (util/checksum.ts). */
-export const SUM_BYTES = CHECKSUM_BYTES;
-const ENTRY_HEAD = ENTRY.length + KEY_BYTES + 4 + SUM_BYTES;
 
 /** What a pack must declare to be read: anything else was written by another build of aula. */
 export function cacheIdentity(): string {
@@ -111,13 +105,6 @@ interface PackFile {
   end: number | null;
 }
 
-/** Reads a pack's entries (where they are, not their payloads) by hex key; foreign or unreadable packs give none. */
-export function readPack(path: string): { slots: Map<string, Slot>; foreign: boolean; file: PackFile | null } {
-  const pack = openPack(path);
-  if (pack.fd !== null) closeSync(pack.fd);
-  return pack;
-}
-
 /** Opens a pack and finds its entries in one chunked pass; the payloads are read from `fd` when used. */
 function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; file: PackFile | null; fd: number | null } {
   const slots = new Map<string, Slot>();
@@ -126,23 +113,15 @@ function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; f
   if (fd === null) return { slots, foreign: false, file: null, fd: null };
   try {
     const size = fstatSync(fd).size;
-    const bytesAt = chunkReader(fd, size, SCAN_CHUNK);
-    if (!bytesAt(0, PACK_HEAD.length)?.equals(PACK_HEAD)) {
+    const end = walkEntries(fd, size, PACK_HEAD, SCAN_CHUNK, (entry, at) => {
+      const sum = Buffer.from(entry.subarray(ENTRY_KEY_BYTES, ENTRY_HEAD - 4));
+      slots.set(entry.toString('hex', 0, ENTRY_KEY_BYTES), { payload: null, at, length: entry.readUInt32LE(ENTRY_HEAD - 4), sum, verified: false });
+    });
+    if (end === null) {
       closeSync(fd);
       return { slots, foreign: true, file: null, fd: null };
     }
-    let at = PACK_HEAD.length;
-    for (;;) {
-      const entry = bytesAt(at, ENTRY_HEAD);
-      if (entry === null || !entry.subarray(0, ENTRY.length).equals(ENTRY)) break; // the end, or garbled from here on
-      const key = entry.toString('hex', ENTRY.length, ENTRY.length + KEY_BYTES);
-      const length = entry.readUInt32LE(ENTRY.length + KEY_BYTES);
-      const sum = Buffer.from(entry.subarray(ENTRY.length + KEY_BYTES + 4));
-      if (at + ENTRY_HEAD + length > size) break; // truncated
-      slots.set(key, { payload: null, at: at + ENTRY_HEAD, length, sum, verified: false });
-      at += ENTRY_HEAD + length;
-    }
-    return { slots, foreign: false, file: { stamp, end: at === size ? at : null }, fd };
+    return { slots, foreign: false, file: { stamp, end: end === size ? end : null }, fd };
   } catch {
     closeSync(fd);
     return { slots: new Map(), foreign: false, file: null, fd: null };
@@ -513,9 +492,9 @@ const SPILL_CHUNK = 8 << 20;
 const HOLD_BYTES = 16 << 20;
 
 function entryParts(key: string, sum: Buffer, payload: Buffer): Buffer[] {
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(payload.length);
-  return [ENTRY, Buffer.from(key, 'hex'), length, sum, payload];
+  const head = Buffer.allocUnsafe(ENTRY_HEAD);
+  putKeyedHead(head, 0, Buffer.from(key, 'hex'), sum, payload.length);
+  return [head, payload];
 }
 
 function flushSpill(spill: Spill): void {

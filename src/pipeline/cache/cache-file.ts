@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
 import { dirname } from 'node:path';
+import { deserialize } from 'node:v8';
 
 const { MAX_STRING_LENGTH } = bufferConstants;
 import { makeFolders } from '../../util/make-folders.ts';
@@ -121,7 +122,7 @@ export function replaceCacheFile(path: string, write: (fd: number) => void, begu
 }
 
 /** Reads `fd` a chunk at a time: bytes(at, n) is a view good until the next call, or null past the end. */
-export function chunkReader(fd: number, size: number, chunkBytes: number): (at: number, n: number) => Buffer | null {
+function chunkReader(fd: number, size: number, chunkBytes: number): (at: number, n: number) => Buffer | null {
   let chunk = Buffer.allocUnsafe(Math.max(1, Math.min(size, chunkBytes)));
   let from = 0;
   let to = 0;
@@ -137,6 +138,38 @@ export function chunkReader(fd: number, size: number, chunkBytes: number): (at: 
   };
 }
 
+// The files of keyed entries (the parse pack, the rows file): a head, then per entry
+//   key (32) | checksum of the payload (4, util/checksum.ts) | payload length (u32 LE) | payload
+export const ENTRY_KEY_BYTES = 32;
+export const ENTRY_HEAD = ENTRY_KEY_BYTES + CHECKSUM_BYTES + 4;
+
+/** Writes an entry's head into `out` at `at`; its payload follows it. */
+export function putKeyedHead(out: Buffer, at: number, key: Uint8Array, sum: Uint8Array, length: number): void {
+  out.set(key, at);
+  out.set(sum, at + ENTRY_KEY_BYTES);
+  out.writeUInt32LE(length, at + ENTRY_KEY_BYTES + CHECKSUM_BYTES);
+}
+
+/**
+ * Walks the entries of `fd` (of `size` bytes, begun with `head`), a chunk at a time: `each(entry,
+ * at, bytes)` with the entry's head (a view good until `bytes` reads), where its payload is, and
+ * the reader. Returns
+ * where the entries end (`size` when the last is whole, else where the first cut one begins), or
+ * null when the file does not begin with `head`.
+ */
+export function walkEntries(fd: number, size: number, head: Buffer, chunkBytes: number, each: (entry: Buffer, at: number, bytes: (at: number, n: number) => Buffer | null) => void): number | null {
+  const bytes = chunkReader(fd, size, chunkBytes);
+  if (!bytes(0, head.length)?.equals(head)) return null;
+  let at = head.length;
+  for (let entry = bytes(at, ENTRY_HEAD); entry !== null; entry = bytes(at, ENTRY_HEAD)) {
+    const end = at + ENTRY_HEAD + entry.readUInt32LE(ENTRY_KEY_BYTES + CHECKSUM_BYTES);
+    if (end > size) break; // cut short: what came before stands
+    each(entry, at + ENTRY_HEAD, bytes);
+    at = end;
+  }
+  return at;
+}
+
 /** Writes `head`, the parts' checksum in hex and a newline, then `parts` (replaceCacheFile), for readSealed. */
 export function writeSealed(path: string, head: string, parts: readonly Uint8Array[]): boolean {
   return replaceCacheFile(path, (fd) => writeAllv(fd, [Buffer.from(`${head}${checksum(...parts).toString('hex')}\n`), ...parts]));
@@ -150,4 +183,14 @@ export function readSealed(path: string, head: string, most: number): Buffer | n
   if (file === null || file.length <= end || !file.subarray(0, start.length).equals(start) || file[end] !== 0x0a) return null;
   const payload = file.subarray(end + 1);
   return checksum(payload).toString('hex') === file.toString('latin1', start.length, end) ? payload : null;
+}
+
+/** What writeSealed wrote at `path` under `head`, decoded (v8.deserialize, or `fromJson`), when intact, at most `most` bytes and decodable; else null. */
+export function readSealedValue(path: string, head: string, most: number, fromJson = false): unknown {
+  const payload = readSealed(path, head, most);
+  try {
+    return payload === null ? null : fromJson ? JSON.parse(payload.toString('utf8')) : deserialize(payload);
+  } catch {
+    return null;
+  }
 }

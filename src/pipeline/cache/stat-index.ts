@@ -3,12 +3,13 @@
 // (a file changed twice within one clock tick keeps size and mtime): a stat is trusted only when
 // its mtime and ctime are safely older than `safe`, the file-system time taken before the build
 // that wrote the index stat'ed anything. The ctime catches an mtime set back by utimes. Sealed
-// (writeSealed); damaged, foreign or of another content folder, it is ignored whole.
+// (writeSealed, the identity and content folder in its head); damaged, foreign or of another
+// content folder, it is ignored whole.
 import { closeSync, fstatSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import { CACHE_TEXT_MOST, openTemporary, readSealed, writeSealed } from './cache-file.ts';
+import { CACHE_TEXT_MOST, openTemporary, readSealedValue, writeSealed } from './cache-file.ts';
 
-const MAGIC = 'AULASTAT1\n';
+const head = (identity: string, content: string) => `AULASTAT2\n${JSON.stringify([identity, content])}\n`;
 /** Times this close to `safe` count as racy: the content's file system's clock may differ a little from the cache folder's. */
 export const MARGIN_NS = 2_000_000_000n;
 
@@ -49,23 +50,12 @@ export function fileSystemNow(folder: string): bigint | null {
   }
 }
 
-const NUMBER = /^[0-9]+$/;
-
 /** The index at `path` if it is intact, of this `identity` and `content` folder; else null. */
 export function readStatIndex(path: string, identity: string, content: string): StatIndex | null {
-  const json = readSealed(path, MAGIC, CACHE_TEXT_MOST)?.toString('utf8');
-  if (json === undefined) return null;
-  let body: unknown;
-  try {
-    body = JSON.parse(json);
-  } catch {
-    return null;
-  }
-  const b = body as { identity?: unknown; content?: unknown; safe?: unknown; records?: unknown };
-  if (b.identity !== identity || b.content !== content || typeof b.safe !== 'string' || !NUMBER.test(b.safe) || !Array.isArray(b.records)) return null;
-  // flat: id, stat, key, id, stat, key, …
-  const flat = b.records as unknown[];
-  if (flat.length % 3 !== 0) return null;
+  const b = readSealedValue(path, head(identity, content), CACHE_TEXT_MOST, true) as { safe?: unknown; records?: unknown } | null;
+  // flat: id, stat, key, id, stat, key, … (JSON: read faster than a v8 Map of as many objects)
+  const flat = b?.records;
+  if (typeof b?.safe !== 'string' || !/^[0-9]+$/.test(b.safe) || !Array.isArray(flat) || flat.length % 3 !== 0) return null;
   const records = new Map<string, StatRecord>();
   for (let i = 0; i < flat.length; i += 3) {
     const [id, stat, key] = [flat[i], flat[i + 1], flat[i + 2]];
@@ -79,5 +69,5 @@ export function readStatIndex(path: string, identity: string, content: string): 
 export function writeStatIndex(path: string, identity: string, content: string, index: StatIndex): void {
   const records: string[] = [];
   for (const [id, r] of index.records) records.push(id, r.stat, r.key);
-  writeSealed(path, MAGIC, [Buffer.from(JSON.stringify({ identity, content, safe: String(index.safe), records }))]);
+  writeSealed(path, head(identity, content), [Buffer.from(JSON.stringify({ safe: String(index.safe), records }))]);
 }

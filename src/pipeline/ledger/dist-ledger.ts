@@ -3,7 +3,7 @@
 // of it and its .gz/.br as they stood after the swap. Any change to a file moves its ctime, which
 // no user call sets back, so a file with the recorded identity holds the recorded bytes: a later
 // build hard-links it (with its twins) instead of making it again. A ledger of another aula or out
-// folder, or damaged, is not used. File: writeSealed(AULALEDGER\n, JSON).
+// folder, or damaged, is not used. File: writeSealed(AULALEDGER\n [identity, out]\n, JSON).
 import { linkSync, lstatSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { compressionLevels } from '../../deploy/precompress.ts';
@@ -11,9 +11,9 @@ import { cacheFile, cacheIdentity } from '../cache/build-cache.ts';
 import { COMPRESSOR } from './compressed-reuse.ts';
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
 import { makeFolders } from '../../util/make-folders.ts';
-import { CACHE_TEXT_MOST, readSealed, writeSealed } from '../cache/cache-file.ts';
+import { CACHE_TEXT_MOST, readSealedValue, writeSealed } from '../cache/cache-file.ts';
 
-const MAGIC = 'AULALEDGER\n';
+const head = (out: string) => `AULALEDGER\n${JSON.stringify([cacheIdentity(), resolve(out)])}\n`;
 const TWINS = ['.gz', '.br'] as const;
 
 export interface LedgerEntry {
@@ -28,8 +28,6 @@ export interface LedgerEntry {
 }
 
 interface LedgerFile {
-  identity: string;
-  out: string;
   /** how the twins were made (absent: no twins) */
   precompressed?: { compressor: string; volume: number };
   files: Record<string, LedgerEntry>;
@@ -90,15 +88,8 @@ export class DistLedger {
 
   /** The ledger at `path` for `out`, or null when there is none or it cannot be trusted. */
   static read(path: string, out: string): DistLedger | null {
-    try {
-      const json = readSealed(path, MAGIC, CACHE_TEXT_MOST)?.toString('utf8');
-      if (json === undefined) return null;
-      const data = JSON.parse(json) as LedgerFile;
-      if (data.identity !== cacheIdentity() || data.out !== resolve(out) || typeof data.files !== 'object' || data.files === null) return null;
-      return new DistLedger(resolve(out), data);
-    } catch {
-      return null;
-    }
+    const data = readSealedValue(path, head(out), CACHE_TEXT_MOST, true) as LedgerFile | null;
+    return typeof data?.files === 'object' && data.files !== null ? new DistLedger(resolve(out), data) : null;
   }
 
   entry(rel: string): LedgerEntry | undefined {
@@ -233,9 +224,7 @@ export function writeLedger(path: string, out: string, written: Written, precomp
     files[rel] = entry;
   }
   settleTimestamps(Object.values(files));
-  const data: LedgerFile = { identity: cacheIdentity(), out: resolve(out), files };
-  if (precompressed) data.precompressed = precompressed;
-  writeSealed(path, MAGIC, [Buffer.from(JSON.stringify(data))]);
+  writeSealed(path, head(out), [Buffer.from(JSON.stringify({ files, precompressed }))]);
 }
 
 /**

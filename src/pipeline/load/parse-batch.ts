@@ -14,11 +14,11 @@ import type { Parsed } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
 import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
-import { parseKey, SUM_BYTES } from '../cache/build-cache.ts';
+import { parseKey } from '../cache/build-cache.ts';
 import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/render-cache.ts';
 import { statText } from '../cache/stat-index.ts';
 import { writeAllAt } from '../../util/positional-io.ts';
-import { checksum } from '../../util/checksum.ts';
+import { checksum, CHECKSUM_BYTES as SUM_BYTES } from '../../util/checksum.ts';
 import { TextsApart } from '../cache/parse-payload.ts';
 
 const STRIDE = FIELD_COUNT + 1;

@@ -24,7 +24,8 @@ import { EVENT_TEXTS, hasTexts, wholeEvent, type TextlessEvent } from '../../mod
 import type { RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, valueSpanIn } from '../../store/format/event-rows.ts';
 import { decodeParse, TEXT_FIELD_INDEXES } from '../cache/parse-payload.ts';
-import { SUM_BYTES, type BuildCache } from '../cache/build-cache.ts';
+import type { BuildCache } from '../cache/build-cache.ts';
+import { CHECKSUM_BYTES as SUM_BYTES } from '../../util/checksum.ts';
 import type { BatchAnswer, BatchRows, ParseBatch } from './parse-batch.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';

@@ -3,9 +3,8 @@
 // identity. Keys are content hashes, never times. Each row also has the hash of its bytes
 // (rowHash), which the pages' keys are made of (page-keys.ts).
 //
-// File: AULAROWS\n <identity> rows <checksum>\n, then per row:
-//   key (32) | checksum of the payload (4) | payload length (u32 LE) | payload
-//   payload = the row's hash (32) | its field offsets (FIELD_COUNT + 1 × u32 LE) | its JSON (UTF-8)
+// File: AULAROWS\n <identity> rows <checksum>\n, then a keyed entry (cache-file.ts) per row, its
+// payload the row's hash (32) | its field offsets (FIELD_COUNT + 1 × u32 LE) | its JSON (UTF-8).
 // A file of another aula is ignored whole; an entry is used only when its checksum matches,
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
@@ -16,10 +15,10 @@ import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEvent, type EventRows } from '../../store/format/event-rows.ts';
 import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
 import { cacheFile, cacheIdentity, sha256 } from '../cache/build-cache.ts';
-import { checksum, CHECKSUM, CHECKSUM_BYTES } from '../../util/checksum.ts';
+import { checksum, CHECKSUM } from '../../util/checksum.ts';
 import { writeAllAt, writeAllv } from '../../util/positional-io.ts';
 import { stableJson } from '../../util/stable-json.ts';
-import { chunkReader, openCacheFile, openCacheFileToAppend, replaceCacheFile, unlinkQuietly } from '../cache/cache-file.ts';
+import { ENTRY_HEAD as HEAD, openCacheFile, openCacheFileToAppend, putKeyedHead, replaceCacheFile, unlinkQuietly, walkEntries } from '../cache/cache-file.ts';
 
 const MAGIC = Buffer.from('AULAROWS\n');
 const STRIDE = FIELD_COUNT + 1;
@@ -27,8 +26,6 @@ export const ROW_KEY_BYTES = 32;
 export const ROW_HASH_BYTES = 32;
 const KEY = ROW_KEY_BYTES;
 const HASH = ROW_HASH_BYTES;
-const SUM = CHECKSUM_BYTES;
-const HEAD = KEY + SUM + 4;
 const OFFSETS = STRIDE * 4;
 /** The bytes of an entry before its row's JSON: key, checksum, length, hash and offsets. */
 export const ROW_ENTRY_HEAD = HEAD + HASH + OFFSETS;
@@ -44,11 +41,9 @@ export function rowsFileHeader(): Buffer {
 
 /** Writes a row's entry head (ROW_ENTRY_HEAD bytes) into `out` at `at`; `json` follows it in the file. */
 export function putEntryHead(out: Buffer, at: number, key: Uint8Array, hash: Uint8Array, offsets: ArrayLike<number>, json: Uint8Array): void {
-  out.set(key, at);
-  out.writeUInt32LE(HASH + OFFSETS + json.byteLength, at + KEY + SUM);
   out.set(hash, at + HEAD);
   for (let i = 0; i < STRIDE; i++) out.writeUInt32LE(offsets[i], at + HEAD + HASH + i * 4);
-  checksum(out.subarray(at + HEAD, at + ROW_ENTRY_HEAD), json).copy(out, at + KEY);
+  putKeyedHead(out, at, key, checksum(out.subarray(at + HEAD, at + ROW_ENTRY_HEAD), json), HASH + OFFSETS + json.byteLength);
 }
 
 function entryHead(key: Uint8Array, hash: Uint8Array, offsets: ArrayLike<number>, json: Uint8Array): Buffer {
@@ -143,23 +138,16 @@ export function readRows(path: string, most: number): { entries: Map<string, Sto
   if (fd === null) return none;
   try {
     const size = fstatSync(fd).size;
-    const head = rowsFileHeader();
-    if (size > most || size < head.length) throw new Error('not a rows file');
-    const bytes = chunkReader(fd, size, CHUNK);
-    if (!bytes(0, head.length)?.equals(head)) throw new Error('not a rows file');
     let count = 0;
-    let at = head.length;
-    while (at + HEAD <= size) {
-      const length = bytes(at, HEAD)!.readUInt32LE(KEY + SUM);
-      const entry = bytes(at, HEAD + length);
-      if (entry === null) break; // cut short: what came before stands
-      const payload = entry.subarray(HEAD);
-      const intact = length > HASH + OFFSETS && checksum(payload).equals(entry.subarray(KEY, KEY + SUM));
-      entries.set(entry.toString('latin1', 0, KEY), { json: at + HEAD + HASH + OFFSETS, length, head: intact ? Buffer.from(payload.subarray(0, HASH + OFFSETS)) : null });
+    const end = size > most ? null : walkEntries(fd, size, rowsFileHeader(), CHUNK, (entry, at, bytes) => {
+      const [key, sum, length] = [entry.toString('latin1', 0, KEY), Buffer.from(entry.subarray(KEY, HEAD - 4)), entry.readUInt32LE(HEAD - 4)];
+      const payload = bytes(at, length);
+      const intact = payload !== null && length > HASH + OFFSETS && checksum(payload).equals(sum);
+      entries.set(key, { json: at + HASH + OFFSETS, length, head: intact ? Buffer.from(payload.subarray(0, HASH + OFFSETS)) : null });
       count++;
-      at += HEAD + length;
-    }
-    return { entries, count, whole: at === size, fd };
+    });
+    if (end === null) throw new Error('not a rows file');
+    return { entries, count, whole: end === size, fd };
   } catch {
     closeSync(fd);
     return none;

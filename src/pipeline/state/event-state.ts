@@ -6,14 +6,14 @@
 //
 // File: writeSealed(AULAEVENTS1\n <identity>\n, v8.serialize(state)). Damaged, foreign or
 // misshapen, it is ignored: the build is then a whole one, never a wrong one.
-import { deserialize, serialize } from 'node:v8';
+import { serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
 import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
 import { sha256Hex } from '../../store/format/manifest.ts';
 import { cacheIdentity } from '../cache/build-cache.ts';
 import { putStat, STAT_FIELDS } from './stat-fields.ts';
-import { readSealed, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
+import { readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 
 const MAGIC = 'AULAEVENTS1\n';
 
@@ -93,15 +93,8 @@ export function writeEventState(path: string, state: EventState): void {
 
 /** The state at `path` when intact, this aula's, of `content` built into `out`, at most `most` bytes; else null. */
 export function readEventState(path: string, content: string, out: string, most: number): EventState | null {
-  const payload = readSealed(path, `${MAGIC}${identityLine()}`, most);
-  if (payload === null) return null;
-  let state: EventState;
-  try {
-    state = deserialize(payload) as EventState;
-  } catch {
-    return null;
-  }
-  return wellFormed(state) && state.content === content && state.out === out ? state : null;
+  const state = readSealedValue(path, `${MAGIC}${identityLine()}`, most) as EventState | null;
+  return state !== null && wellFormed(state) && state.content === content && state.out === out ? state : null;
 }
 
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');

@@ -103,18 +103,16 @@ const timings = (clock: Clock) => ({ ms: performance.now() - clock.started, phas
 async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock, plan: Plan): Promise<BuildResult> {
   const inFlight: Promise<unknown>[] = [];
   let dist: StagedDist | null = null;
-  const abandon = plan.whole?.abandon ?? (() => plan.directory?.job.cancel());
   const settle = () => Promise.allSettled([...inFlight, dist?.settled()]);
-  return inStaging(out, abandon, async (staging) => {
+  return inStaging(out, plan.abandon, async (staging) => {
     const cache = options.cache === undefined ? null : { dir: options.cache, content: options.content };
     dist = new StagedDist(staging, out, cache, plan.ledger ?? undefined);
     const rendered = await renderFromState(options, clock, plan, dist, inFlight);
     await writeStage(rendered, dist);
-    await clock.nextPhase(plan.whole ? 'write data' : 'patch: data', 'load dataset');
+    await clock.nextPhase('write data', 'load dataset');
     const { state } = plan;
     const previous = plan.previous ?? previousManifest(out);
     const documents = await answerStage(options, clock, { out, previous, baseUrl: plan.baseUrl, site: state.site, directoryTwins: plan.directory?.job.compressed ?? null }, rendered, dist);
-    rendered.keepRows();
     const { safe, others, eventFiles, eventStats, eventKeys } = plan;
     const rows = rendered.stateRows;
     const record = (manifestJson: string) => {
@@ -123,15 +121,7 @@ async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock,
       else writeEventState(path, nextEventState(state, { safe, others, eventFiles, eventStats, eventKeys, rows, mediaSources: state.mediaSources }, manifestJson));
     };
     await publishStage(options, clock, { out, previous, media: state.media, record }, rendered, dist);
-    const result = { ok: true as const, manifest: rendered.manifest, files: filesMade(rendered, dist), ...timings(clock) };
-    if (plan.whole) return { ...result, cache: plan.whole.cache, reuse: dist.reused, patch: options.cache === undefined ? undefined : { taken: false, reason: plan.whole.reason } };
-    const fresh = plan.fresh.length;
-    return {
-      ...result,
-      // as a whole load counts them: files taken without a parse, rows not rendered, files linked
-      cache: { hits: plan.contentFiles - plan.parsed - (plan.directory?.files ?? 0), misses: plan.parsed, corrupt: 0, foreign: false },
-      reuse: { rows: { reused: rendered.eventCount - fresh, rendered: fresh, corrupt: 0 }, pages: dist.reused.pages, files: dist.reused.files },
-      patch: { taken: true, removed: plan.removed, documents },
-    };
+    const patch = options.cache === undefined ? undefined : plan.refused === null ? { taken: true, removed: plan.removed, documents } : { taken: false, reason: plan.refused };
+    return { ok: true as const, manifest: rendered.manifest, files: filesMade(rendered, dist), ...timings(clock), cache: plan.cache, reuse: dist.reused, patch };
   }, settle);
 }

@@ -15,8 +15,8 @@ import { findContentFiles, readContentFile, type ContentFiles } from '../../cont
 import { resolveMediaFiles } from '../../content/media.ts';
 import type { FileIssue } from '../../content/problems.ts';
 import type { Sourced } from '../../content/records.ts';
-import type { Category, Event } from '../../model/types.ts';
-import type { TextlessEvent } from '../../model/event-texts.ts';
+import type { Event } from '../../model/types.ts';
+import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import type { CacheStats } from '../cache/build-cache.ts';
 import type { ParsePool } from './parse-pool.ts';
 import { compareListOrder } from '../../render/event.ts';
@@ -57,7 +57,7 @@ interface EventFiles {
   parsed: number;
 }
 
-export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'reread'> {
+export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'reread' | 'parsed'> {
   /** the prior's state; over an empty prior, the model's, with no rows */
   state: EventState;
   /** the previous dist's manifest and ledger, and its event data, each file proven when it is read (none over an empty prior) */
@@ -75,25 +75,24 @@ export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'rere
   /** state rows that stay */
   keep: Uint8Array;
   removed: number;
-  /** every content file */
-  contentFiles: number;
   /** the directory's indexes being made anew, where a directory file changed (else the previous dist's are taken) */
   directory: DirectoryStage | null;
-  /** over an empty prior (whole-load.ts): the content loaded whole */
-  whole: WholeLoaded | null;
-}
-
-/** What a plan over an empty prior has besides: the rows its parse threads made, the categories, the cache's counts, why the prior was empty. */
-export interface WholeLoaded {
-  parsing: ParsePool;
-  categories: Category[];
-  cache: CacheStats | undefined;
-  reason: string;
-  /** lets go of the directory's worker and the rows the parse threads left (a build that stops) */
-  abandon(): void;
+  /** the rows the parse threads made ahead (none over a prior: its few fresh events are rendered by the render stage) */
+  ahead: Pick<ParsePool, 'rowsFor' | 'rowsMade' | 'dropRows'>;
+  /** the files no event shapes, made by the load (categories over an empty prior), and those taken from the previous dist as they are (over a prior) */
+  made: ReadonlyMap<string, string>;
+  carried: readonly string[];
   /** true: no state is kept (no cache, or an event's file not known) */
   stateless: boolean;
+  /** the parse cache's counts; why the prior was not taken (null: it was) */
+  cache: CacheStats | undefined;
+  refused: string | null;
+  /** lets go of the directory's worker and the rows made ahead (a build that stops) */
+  abandon(): void;
 }
+
+/** Over a prior nothing is made ahead: every fresh event is whole, rendered against the build's context. */
+const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), rowsMade: () => null, dropRows: () => {} };
 
 export async function loadFromState(options: BuildOptions, prior: PreviousBuild, clock: Clock): Promise<Plan> {
   const content = resolve(options.content);
@@ -125,18 +124,24 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   const data = provenDist(options, prior, others.directory === null);
   // imported here: a build after an event edit needs neither the directory's parse nor its indexing
   const directory = others.directory === null ? null : (await import('../directory/directory-stage.ts')).directoryStage(options, others.directory);
-  clock.phase('patch: find changes', 'patch: data');
-  const { records, recordFiles, reread: _reread, ...rest } = events;
+  clock.phase('patch: find changes', 'render data');
+  const { records, recordFiles, reread: _reread, parsed, ...rest } = events;
   const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
   return {
     ...rest, state, previous, ledger, content, baseUrl, safe, others: others.records,
     fresh: order.map((i) => records[i].value),
     freshFiles: order.map((i) => recordFiles[i]),
     keep, removed,
-    contentFiles: others.count + files.events.length,
     data,
     directory,
-    whole: null,
+    ahead: NONE_AHEAD,
+    made: new Map(),
+    carried: [DATA_FILES.categories],
+    stateless: false,
+    // as a whole load counts them: files taken without a parse
+    cache: { hits: others.count + files.events.length - parsed - (directory?.files ?? 0), misses: parsed, corrupt: 0, foreign: false },
+    refused: null,
+    abandon: () => directory?.job.cancel(),
   };
 }
 

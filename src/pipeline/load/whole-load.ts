@@ -11,7 +11,9 @@ import type { MediaSource } from '../../content/media.ts';
 import type { Problem } from '../../content/problems.ts';
 import type { Sourced } from '../../content/records.ts';
 import type { DirectoryObject, Event, Model } from '../../model/types.ts';
-import { compareListOrder } from '../../render/event.ts';
+import { compareListOrder, renderCategory } from '../../render/event.ts';
+import { DATA_FILES } from '../../store/format/dist-paths.ts';
+import { toJson } from '../../util/json.ts';
 import { BuildCache, packPath, type CacheStats } from '../cache/build-cache.ts';
 import type { DirectoryJob } from '../directory/directory-job.ts';
 import { directoryJob, type DirectoryStage } from '../directory/directory-stage.ts';
@@ -20,7 +22,7 @@ import { normalizeBaseUrl, type BuildOptions } from '../run.ts';
 import { EVENTS_KIND, recordedFiles, stateRows } from '../state/event-state.ts';
 import { patchOptions } from '../state/previous-build.ts';
 import { ParsePool } from './parse-pool.ts';
-import type { Plan, WholeLoaded } from './state-load.ts';
+import type { Plan } from './state-load.ts';
 
 export type WholeLoad = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined };
 
@@ -90,14 +92,14 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
     directory = directoryJob(options, cache?.inputsKey('directory') ?? null, model.directory);
   }
   const loaded = { out, baseUrl, model, stats, fileOf, mediaSources, directory: { job: directory, count, files: 0 } };
-  return { plan: wholePlan(options, loaded, { parsing, cache: cache?.stats, abandon, reason }) };
+  return { plan: wholePlan(options, loaded, { ahead: parsing, cache: cache?.stats, abandon, refused: reason }) };
 }
 
 /** The plan over an empty prior of the model loaded whole: every event fresh, the files as the build cache recorded them (`stats`). */
 function wholePlan(
   options: BuildOptions,
   loaded: { out: string; baseUrl: string; model: Model; stats: ReturnType<BuildCache['statRecords']>; fileOf: Map<number, string>; mediaSources: Sourced<MediaSource>[]; directory: DirectoryStage },
-  whole: Omit<WholeLoaded, 'categories' | 'stateless'>,
+  whole: Pick<Plan, 'ahead' | 'cache' | 'abandon' | 'refused'>,
 ): Plan {
   const { model, stats, fileOf } = loaded;
   const zone = model.site.timezone;
@@ -111,8 +113,8 @@ function wholePlan(
   const state = { ...base, categoryIds: model.categories.map((c) => c.id), mediaSources: loaded.mediaSources, rows: stateRows(0), ...recorded };
   return {
     ...recorded, state, previous: null, ledger: null, data: null, content, baseUrl: loaded.baseUrl, fresh, freshFiles, fileMap: new Int32Array(0), keep: new Uint8Array(0), removed: 0,
-    parsed: 0, contentFiles: stats?.records.size ?? 0, directory: loaded.directory,
-    whole: { ...whole, categories: model.categories, stateless: files === null },
+    directory: loaded.directory, ...whole, stateless: files === null,
+    made: new Map([[DATA_FILES.categories, toJson(model.categories.map(renderCategory))]]), carried: [],
   };
 }
 

@@ -1,29 +1,25 @@
 // The render stage over the plan (load/state-load.ts over a prior, load/whole-load.ts over an
-// empty one), one for every build: the fresh events' rows made (over an empty prior, taken from
-// the parse threads and the rows cache) and merged into the prior's list order, the event data
-// files made by the build's one data stage (store/write/event-data.ts) from them and the previous
-// dist's, the changed event parts written (on a worker thread over a prior, as cut over an empty
-// one), the files no event shapes linked from the previous dist where the ledger proves them or
-// made (categories, the directory's job's files), and the manifest.
+// empty one), one for every build: the fresh events' rows made (or taken from the parse threads
+// and the rows cache) and merged into the prior's list order, the event data files made by the
+// build's one data stage (store/write/event-data.ts) from them and the previous dist's, the
+// changed event parts written, the files no event shapes linked from the previous dist where the
+// ledger proves them or made (the load's, the directory's job's), and the manifest.
 import { randomBytes } from 'node:crypto';
-import { compareListOrder, renderCategory, type RenderContext } from '../../render/event.ts';
+import { compareListOrder, type RenderContext } from '../../render/event.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 import { join } from 'node:path';
-import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
-import { splitParts } from '../../store/format/event-parts.ts';
-import { toJson } from '../../util/json.ts';
 import type { MediaFile } from '../../store/format/public-files.ts';
 import { searchIndexBeside } from '../../store/write/search-thread.ts';
-import { EventRows, FIELD_COUNT } from '../../store/format/event-rows.ts';
+import type { EventRows } from '../../store/format/event-rows.ts';
 import type { TextlessEvent } from '../../model/event-texts.ts';
-import type { ColumnValues } from '../../store/format/event-table.ts';
 import { columnValuesFromRows } from '../../store/write/column-values.ts';
-import { renderRows, rowsRenderer, type DistFiles } from '../../store/write/data-files.ts';
+import { rowsRenderer, type DistFiles } from '../../store/write/data-files.ts';
 import { digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
-import { eventData } from '../../store/write/event-data.ts';
+import { eventData, type EventData } from '../../store/write/event-data.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
-import { appendRows, cachedRows, rowHash, rowKeyer, rowsPath } from '../rows/render-cache.ts';
+import { cachedRows, rowKeyer, rowsPath } from '../rows/render-cache.ts';
 import { manifestOf, newestOf, sealManifest } from '../write/manifest-of.ts';
 import type { Plan } from '../load/state-load.ts';
 import type { BuildOptions, Clock } from '../run.ts';
@@ -35,39 +31,38 @@ import { STAT_FIELDS } from '../state/stat-fields.ts';
 import { calendarData } from './calendar-data.ts';
 import { collectGarbage } from './collect-garbage.ts';
 
-const STRIDE = FIELD_COUNT + 1;
 /** Rows from which the search index is made on a thread of its own: a thread's start costs what indexing a few thousand rows does. */
 const SEARCH_THREAD_ROWS = 10_000;
 
-/** The fresh events' rows, with their hashes (none without a cache), and how the rows cache keeps those made here. */
+/** The fresh events' rows, with their hashes (none without a cache). */
 interface FreshRows {
   rows: EventRows;
   hashes: Buffer | null;
-  keepRows(): void;
 }
 
 /**
- * The fresh events' rows. Each is kept in the rows file under its source's key (render-cache.ts),
- * its file's parse key, which no row of the previous build has (a file read again here has a path
- * or text of its own); a file whose key is not known gives a key no row has. Over an empty prior,
- * the parse threads' rows where they were made against this very context, else from the rows
- * cache by their keys, else rendered here (render-cache.ts cachedRows); over a prior, the few
- * fresh events rendered here, appended to the rows file once the build is done (keepRows).
+ * The fresh events' rows: those the parse threads made against this very context (plan.ahead), else
+ * from the rows cache by their keys, else rendered here (render-cache.ts cachedRows). Each is kept
+ * in the rows file under its source's key (render-cache.ts), its file's parse key; a file whose key
+ * is not known gives a key no row has. Over a prior the fresh events are those of files changed
+ * since the rows file's rows were made: the file is not read, only appended to.
  */
 function freshRows(options: BuildOptions, plan: Plan, dist: StagedDist): FreshRows {
-  const { state, fresh } = plan;
+  const { state, fresh, ahead: source } = plan;
   const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
-  if (plan.whole !== null) return { ...rowsAhead(options, plan, ctx, dist), keepRows: keepNone };
-  const keyOf = sourceKeyer(plan, ctx);
-  const keys = fresh.map((e, j) => keyOf(e, j));
-  const rows = renderRows(fresh, ctx);
-  const hashes = Buffer.concat(fresh.map((_, j) => rowHash(rows.bytes(j))));
-  const entry = (key: Buffer, j: number) => ({ key, hash: hashes.subarray(j * KEY_BYTES, (j + 1) * KEY_BYTES), json: rows.bytes(j), starts: rows.starts.subarray(j * STRIDE, (j + 1) * STRIDE) });
-  return { rows, hashes, keepRows: () => appendRows(rowsPath(options.cache!, options.content), keys.map(entry)) };
+  // (the rows made ahead hold their events' texts: those events came without them, parse-payload.ts)
+  const ahead = source.rowsFor(ctx);
+  try {
+    if (options.cache === undefined) return { rows: rowsRenderer(ahead.premade, ahead.whole)(fresh, ctx), hashes: null };
+    const keyOf = sourceKeyer(plan, ctx);
+    const keys = fresh.map((e, j) => ahead.premade?.get(e)?.key ?? keyOf(e, j));
+    dist.reused.rows.reused += plan.keep.reduce((n, k) => n + k, 0);
+    // (the threads' file of rows: kept as the rows file when it is written whole)
+    return cachedRows(rowsPath(options.cache, options.content), fresh, keys, ctx, dist.reused.rows, ahead, ahead.premade ? source.rowsMade() : null, state.rows.id.length === 0);
+  } finally {
+    source.dropRows();
+  }
 }
-
-/** (a closure made where the rows made ahead are in scope would hold them, and every event with them, for the rest of the build) */
-const keepNone = () => {};
 
 /** Fresh event j's row key: of its file's parse key, or, where the file's key is not known, of one no row has. */
 function sourceKeyer(plan: Plan, ctx: RenderContext): (e: TextlessEvent, j: number) => Buffer {
@@ -77,23 +72,6 @@ function sourceKeyer(plan: Plan, ctx: RenderContext): (e: TextlessEvent, j: numb
     const known = file !== undefined && plan.eventStats[file * STAT_FIELDS] >= 0n; // (none where no records are kept)
     return keyOf(e, known ? plan.eventKeys.subarray(file * KEY_BYTES, (file + 1) * KEY_BYTES) : randomBytes(KEY_BYTES));
   };
-}
-
-/** Over an empty prior: the rows the parse threads made against this very context, else from the rows cache, else rendered here; the threads' rows let go of. */
-function rowsAhead(options: BuildOptions, plan: Plan, ctx: RenderContext, dist: StagedDist): Omit<FreshRows, 'keepRows'> {
-  const { parsing } = plan.whole!;
-  const { fresh } = plan;
-  // (the rows made ahead hold their events' texts: those events came without them, parse-payload.ts)
-  const ahead = parsing.rowsFor(ctx);
-  try {
-    if (options.cache === undefined) return { rows: rowsRenderer(ahead.premade, ahead.whole)(fresh, ctx), hashes: null };
-    const keyOf = sourceKeyer(plan, ctx);
-    const keys = fresh.map((e, j) => ahead.premade?.get(e)?.key ?? keyOf(e, j));
-    // (the threads' file of rows: kept as the rows file when it is written whole)
-    return cachedRows(rowsPath(options.cache, options.content), fresh, keys, ctx, dist.reused.rows, ahead, ahead.premade ? parsing.rowsMade() : null);
-  } finally {
-    parsing.dropRows();
-  }
 }
 
 /** The new list order: the state's rows that stay merged with the new events (-1 - j for new event j); and each row's file. */
@@ -119,7 +97,7 @@ function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[] } {
   return { sequence: Int32Array.from(order), fileOf };
 }
 
-/** The event data files as made (`files`, not written yet), their digests where known, the parts' bytes, and of the previous parts' bytes those the new ones replace. */
+/** The event data files as made and written (`files`: but the columns), their digests, the parts' bytes, and of the previous parts' bytes those the new ones replace. */
 interface MadeData {
   files: DistFiles;
   digests: Map<string, FileDigest>;
@@ -130,50 +108,40 @@ interface MadeData {
 }
 
 /**
- * The event data over the state, from the previous data files (proven by the ledger) and the rows
- * made anew, the changed event parts written on a worker thread. It takes the previous data from
- * the plan: the previous columns and their values are let go when it returns, not held while the
- * pages are answered; only what the new files take of them stays.
+ * The event data files made by the build's one data stage (store/write/event-data.ts) from the
+ * rows made anew and the previous data (none over an empty prior), which it takes from the plan:
+ * the previous columns are let go when it returns, not held while the pages are answered. The
+ * parts are written as soon as they are cut (events-file.ts), while this thread makes the columns
+ * and the calendar; where every row is new and they are many, the search index is made on a thread
+ * of its own meanwhile. The events (most of the heap) are let go once their columns' values are
+ * made, and the columns leave the heap once written (the dataset reads them back from the staging
+ * folder).
  */
-async function stateData(plan: Plan, made: { rows: EventRows; values: ColumnValues; order: Int32Array }, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<MadeData> {
-  const [before, previous] = [plan.data!, plan.previous!];
+async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: EventRows; order: Int32Array }, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<MadeData> {
+  const { rows } = made;
+  const [before, previous] = [plan.data, plan.previous];
   plan.data = null;
-  const oldSizes = eventPartFiles(previous).map((_, j) => before.bounds[j + 1] - before.bounds[j]);
-  const { values: _values, ...data } = eventData({ ...made, previous: before, timezone: plan.state.site.timezone, partRows: previous.event_part_rows, calendar: calendarData, linkReused: true });
-  const digests = await eventParts({ previous, out: plan.state.out, data, oldSizes }, dist, inFlight);
-  // the data files' digests: the previous ones where their bytes are, else of their bytes
-  for (const [rel, bytes] of data.files) if (!data.reused.has(rel)) digests.set(rel, digestOf(bytes));
-  return { files: data.files, digests, eventBytes: data.bounds[data.parts.length], oldBytes: before.bounds[oldSizes.length], reused: data.reused };
-}
-
-/**
- * The event data over an empty prior: every row new. The search index is made on a thread of its
- * own (past SEARCH_THREAD_ROWS) and the parts written on libuv's pool as they are cut, while this
- * thread makes the columns and the calendar; the events (most of the heap) are let go once their
- * columns' values are made, and the large files leave the heap once written (the dataset reads
- * them back from the staging folder).
- */
-async function wholeData(options: BuildOptions, plan: Plan, rows: EventRows, dist: StagedDist): Promise<MadeData> {
-  const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
-  const beside = rows.length < SEARCH_THREAD_ROWS ? null : searchIndexBeside(rows);
+  const beside = before !== null || rows.length < SEARCH_THREAD_ROWS ? null : searchIndexBeside(rows);
   beside?.catch(() => undefined); // awaited below; not an unhandled rejection should this one throw first
   const values = columnValuesFromRows(plan.fresh, rows);
   plan.fresh.length = 0;
   collectGarbage();
-  let eventBytes = 0;
-  const later = new Map<string, Uint8Array>();
-  splitParts(rows.lineBytes, rows.starts, partRows).forEach((part, i) => {
-    dist.data(eventPartFile(i), part, later);
-    eventBytes += part.byteLength;
-  });
-  dist.writeLater(later);
-  const files: DistFiles = eventData({ rows, values, order: null, previous: null, timezone: plan.state.site.timezone, partRows, calendar: calendarData, search: beside === null }).files;
+  const oldSizes = before ? before.bounds.slice(1).map((end, j) => end - before.bounds[j]) : [];
+  let parts: Promise<Map<string, FileDigest>> | undefined;
+  const onParts = (data: Pick<EventData, 'parts' | 'bounds'>) => {
+    parts = eventParts({ previous, out: plan.state.out, data, oldSizes }, dist, inFlight);
+    parts.catch(() => undefined); // awaited below; not an unhandled rejection should the columns throw first
+  };
+  const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
+  const { values: _values, ...data } = eventData({ ...made, values, previous: before, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: beside === null, onParts });
+  const digests = await parts!;
   // (awaited before anything else is made: the thread holds the rows until it answers)
-  if (beside) files.set(DATA_FILES.search, await beside);
-  files.set(DATA_FILES.categories, toJson(plan.whole!.categories.map(renderCategory)));
-  for (const rel of [...Object.values(DATA_FILES), ...COLUMN_FILES]) dist.data(rel, files.get(rel)!);
+  if (beside) data.files.set(DATA_FILES.search, await beside);
+  for (const [rel, bytes] of [...plan.made, ...data.files]) if (!data.reused.has(rel)) dist.data(rel, bytes);
+  for (const [rel, digest] of dist.digests) digests.set(rel, digest);
+  const files: DistFiles = new Map<string, string | Uint8Array>([...plan.made, ...data.files]);
   for (const rel of COLUMN_FILES) files.delete(rel);
-  return { files, digests: new Map(dist.digests), eventBytes, oldBytes: 0, reused: new Set() };
+  return { files, digests, eventBytes: data.bounds[data.parts.length], oldBytes: before?.bounds.at(-1) ?? 0, reused: data.reused };
 }
 
 /**
@@ -192,9 +160,9 @@ async function carriedFiles(options: BuildOptions, plan: Plan, made: MadeData, b
     // a link that fails (the previous dist changed since it was proven) fails the build, as a page's does
     for (const [rel, sha, how] of carried) if (!dist.carried(rel, sha, how)) throw changedWhileBuilt(rel);
   };
+  for (const rel of plan.carried) carried.push([rel, plan.ledger!.entry(rel)!.sha, { volume: null }]);
   const files: DistFiles = new Map();
   if (plan.directory !== null) {
-    if (plan.ledger !== null) carried.push([DATA_FILES.categories, plan.ledger.entry(DATA_FILES.categories)!.sha, { volume: null }]);
     // imported here: a build after an event edit takes the autocomplete files as they are
     const { autocompleteBytes, directoryDistFiles } = await import('./autocomplete-data.ts');
     const copies = await directoryDistFiles(plan.directory.job, plan.state.site.page_size, options.minisearch !== false, files, between);
@@ -203,7 +171,7 @@ async function carriedFiles(options: BuildOptions, plan: Plan, made: MadeData, b
   const previous = plan.previous!;
   const ledger = plan.ledger!;
   const twins = options.precompress !== false ? eventBytes + ledger.precompressed!.volume - oldBytes : null;
-  for (const rel of [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE]) carried.push([rel, ledger.entry(rel)!.sha, { volume: null }]);
+  carried.push([AUTOCOMPLETE_DATA_FILE, ledger.entry(AUTOCOMPLETE_DATA_FILE)!.sha, { volume: null }]);
   const browser = Object.entries(previous.public_files!).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
   let copies: ReadonlyMap<string, string> = new Map();
   if (browser.every(([rel, sha]) => ledger.wouldReuse(rel, { sha }, twins, ledger.entry(rel)!.measure))) {
@@ -213,6 +181,7 @@ async function carriedFiles(options: BuildOptions, plan: Plan, made: MadeData, b
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     copies = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE)).copies;
   }
+  await between();
   return { twins, files, copies, link };
 }
 
@@ -242,8 +211,6 @@ export interface Rendered {
   mediaFiles: MediaFile[];
   /** the next event state's rows (none: no state is kept) */
   stateRows: StateRows | null;
-  /** keeps the rows made here in the rows cache, for the next build */
-  keepRows(): void;
 }
 
 /**
@@ -253,16 +220,14 @@ export interface Rendered {
  */
 export async function renderFromState(options: BuildOptions, clock: Clock, plan: Plan, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<Rendered> {
   const { state, previous } = plan;
-  const { made, next, hashes, newest, keepRows, count } = await eventFiles(options, plan, dist, inFlight);
-  if (plan.whole) {
-    // one collection for the rows and the columns' files before the directory's are awaited: once
-    // the parts are written (they were while the columns were made), nothing holds the rows
-    await dist.settled();
-    collectGarbage();
-  }
+  const { made, next, hashes, newest, count } = await eventFiles(options, plan, dist, inFlight);
+  // one collection for the rows and the columns' files before the directory's are awaited: once
+  // the parts are written (they were while the columns were made), nothing holds the rows
+  await dist.settled();
+  collectGarbage();
   const oldFiles = new Set(previous ? [...eventPartFiles(previous), ...eventOffsetsFiles(previous)] : []);
-  const minisearch = options.minisearch !== false && plan.whole !== null;
-  const carried = await carriedFiles(options, plan, made, plan.whole ? () => clock.nextPhase('render data', minisearch ? 'minisearch' : 'write data') : async () => {});
+  const minisearch = options.minisearch !== false && plan.directory !== null;
+  const carried = await carriedFiles(options, plan, made, () => clock.nextPhase('render data', minisearch ? 'minisearch' : 'write data'));
   if (minisearch) await clock.nextPhase('minisearch', 'write data');
   carried.link(dist);
   const { digests } = made;
@@ -271,33 +236,32 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
     for (const rel of Object.keys(previous.files)) if (rel === AUTOCOMPLETE_DATA_FILE || rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) oldFiles.add(rel);
   }
   const out: DistFiles = new Map([...made.files, ...carried.files]);
-  // the files made here digested: over an empty prior every one not hashed as written, else the directory's
-  for (const [rel, content] of plan.whole ? out : plan.directory !== null ? carried.files : []) if (!digests.has(rel)) digests.set(rel, digestOf(content));
+  for (const rel of made.reused) digests.set(rel, previous!.files[rel]);
+  // the files made here digested (the data files were as they were written)
+  for (const [rel, content] of out) if (!digests.has(rel)) digests.set(rel, digestOf(content));
   const files: Record<string, FileDigest> = { ...previous?.files };
   // parts past the new last one are gone
   for (const rel of oldFiles) delete files[rel];
-  for (const rel of made.reused) digests.set(rel, previous!.files[rel]);
   for (const [rel, digest] of digests) files[rel] = digest;
-  const counts = previous ? { ...previous.counts, events: count, directory: plan.directory?.count ?? previous.counts.directory } : { events: count, pages: state.pages.size, categories: state.categoryIds.length, media: state.media.size, directory: plan.directory!.count };
-  const manifest = manifestOf(state.site, plan.baseUrl, newest, counts, previous?.event_part_rows ?? options.eventPartRows ?? EVENT_PART_ROWS);
+  const counts = { events: count, pages: state.pages.size, categories: state.categoryIds.length, media: state.media.size, directory: plan.directory?.count ?? previous!.counts.directory };
+  const manifest = manifestOf(state.site, plan.baseUrl, newest, counts, options.eventPartRows ?? EVENT_PART_ROWS);
   const mediaFiles = sealManifest(manifest, files, out, state.media);
   const volume = carried.twins ?? 0;
-  return { files: out, manifest, hashedCopies: carried.copies, eventBytes: made.eventBytes, volume, eventCount: count, hashes, mediaFiles, stateRows: next, keepRows };
+  return { files: out, manifest, hashedCopies: carried.copies, eventBytes: made.eventBytes, volume, eventCount: count, hashes, mediaFiles, stateRows: next };
 }
 
 /**
  * The fresh rows and the event data files: the next state's rows and the newest event are taken
- * before the events are let go of. A function of its own: once it returns, nothing holds the rows
- * (but keepRows, over a prior: a few).
+ * before the events are let go of. A function of its own: once it returns, nothing holds the rows.
  */
 async function eventFiles(options: BuildOptions, plan: Plan, dist: StagedDist, inFlight: Promise<unknown>[]) {
   const order = mergedOrder(plan);
   const fresh = freshRows(options, plan, dist);
-  const next = fresh.hashes === null || plan.whole?.stateless ? null : nextRows(plan, order.sequence, fresh.hashes, order.fileOf);
+  const next = fresh.hashes === null || plan.stateless ? null : nextRows(plan, order.sequence, fresh.hashes, order.fileOf);
   const newest = newestRow(plan);
-  const made = plan.whole ? await wholeData(options, plan, fresh.rows, dist) : await stateData(plan, { rows: fresh.rows, values: columnValuesFromRows(plan.fresh, fresh.rows), order: order.sequence }, dist, inFlight);
-  // (the pages' keys: over an empty prior, the fresh rows' hashes are the list's, a state kept or not)
-  return { made, next, hashes: next?.keys ?? (plan.whole ? fresh.hashes : null), newest, keepRows: fresh.keepRows, count: order.sequence.length };
+  const made = await eventDataFiles(options, plan, { rows: fresh.rows, order: order.sequence }, dist, inFlight);
+  // (the pages' keys: the fresh rows' hashes are the list's where no state is kept)
+  return { made, next, hashes: next?.keys ?? fresh.hashes, newest, count: order.sequence.length };
 }
 
 /** The newest last_modified of the rows that stay and the fresh events (the manifest's built_at). */

@@ -8,7 +8,7 @@
 // A file of another aula is ignored whole; an entry is used only when its checksum matches,
 // and a damaged or cut file is read up to the damage. Rows made anew are appended, and the file
 // is rewritten only when most of it is rows no longer used.
-import { closeSync, existsSync, fstatSync } from 'node:fs';
+import { closeSync, fstatSync } from 'node:fs';
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
@@ -178,7 +178,8 @@ interface CachedRows {
  * its key is there and intact, else made ahead (`ahead`), else rendered; the rows made anew are
  * added to the file. `made`: the file the parse threads wrote their rows into (premade rows point into it), kept as
  * the rows file when the file is written whole. Nothing in the cache is needed: when it cannot be
- * read or written the rows are just rendered.
+ * read or written the rows are just rendered. `lookUp` false: the file is not read (the events are
+ * of files changed since the rows it holds were made, which no stored row has), only appended to.
  */
 export function cachedRows(
   path: string | null,
@@ -188,8 +189,9 @@ export function cachedRows(
   stats?: RowsCacheStats,
   { premade, whole: wholeOf }: RowsAhead = { premade: undefined, whole: wholeEvent },
   made?: RowsInProgress | null,
+  lookUp = true,
 ): CachedRows {
-  const { entries, count, whole, fd } = path === null ? { entries: new Map<string, Stored>(), count: 0, whole: false, fd: null } : readRows(path, ROWS_FILE_BASE + events.length * ROWS_FILE_PER_EVENT);
+  const { entries, count, whole, fd } = path === null || !lookUp ? { entries: new Map<string, Stored>(), count: 0, whole: false, fd: null } : readRows(path, ROWS_FILE_BASE + events.length * ROWS_FILE_PER_EVENT);
   // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
   const out = new RowBytes(events.length);
   const { starts, startsBytes } = out;
@@ -236,7 +238,7 @@ export function cachedRows(
   if (path !== null) {
     // appended while the file is whole and mostly live rows; rewritten when damaged (what follows
     // the damage could never be read) or when most of it is rows no longer used
-    const compact = !whole || count === 0 || count + freshCount > 2 * new Set(names ?? keys.map((k) => k.toString('latin1'))).size;
+    const compact = lookUp && (!whole || count === 0 || count + freshCount > 2 * new Set(names ?? keys.map((k) => k.toString('latin1'))).size);
     const entry = (row: number) => {
       const json = out.row(row);
       return [entryHead(keys[row], hashes.subarray(row * HASH, (row + 1) * HASH), starts.subarray(row * STRIDE, (row + 1) * STRIDE), json), json];
@@ -261,15 +263,6 @@ function addRows(made: RowsInProgress, parts: Buffer[]): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * Appends rows made elsewhere (a build over the event state, render/state-render.ts) to the rows file at `path`
- * when there is one, so the next full build takes them from the cache too.
- */
-export function appendRows(path: string, rows: readonly { key: Buffer; hash: Buffer; json: Uint8Array; starts: ArrayLike<number> }[]): void {
-  if (rows.length === 0 || !existsSync(path)) return;
-  writeRows(path, false, rows.flatMap(({ key, hash, json, starts }) => [entryHead(key, hash, starts, json), Buffer.from(json.buffer, json.byteOffset, json.byteLength)]));
 }
 
 /** Writes whole (to a temporary file renamed into place) or appends; a failure leaves no cache, never a wrong one. */

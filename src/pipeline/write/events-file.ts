@@ -1,5 +1,5 @@
-// The event parts of a build over the event state: the parts whose rows are the previous ones
-// linked from the previous dist, the others made on a worker thread while the build goes on. The
+// The event parts of a build: the parts whose rows are the previous ones linked from the previous
+// dist, those of new rows alone written as cut, the others made on a worker thread. The
 // previous parts' runs of unchanged rows are copied through a few reused chunks, the new rows
 // written between them, and every byte hashed on the way. A changed title is one part, not all
 // the rows; rows added or removed shift the rows after them, so every part from the first change
@@ -39,29 +39,38 @@ export async function writeEventParts(previous: PreviousParts, jobs: readonly Pa
 }
 
 /**
- * The event parts in the staging folder: those whose rows are the previous ones linked, the
- * others written on a worker thread (`inFlight` holds it until it is awaited); resolves with
- * every part's digest.
+ * The event parts in the staging folder: those whose rows are the previous ones linked, those of
+ * new rows alone written as they are on libuv's pool, the others on a worker thread (`inFlight`
+ * holds it until it is awaited); resolves with every part's digest.
  */
-export async function eventParts(input: { previous: Manifest; out: string; data: Pick<EventData, 'parts' | 'bounds'>; oldSizes: number[] }, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<Map<string, FileDigest>> {
+export async function eventParts(input: { previous: Manifest | null; out: string; data: Pick<EventData, 'parts' | 'bounds'>; oldSizes: number[] }, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<Map<string, FileDigest>> {
   const { previous, out, data, oldSizes } = input;
   const { bounds } = data;
   const parts = data.parts.map((_, j) => eventPartFile(j));
-  mkdirSync(join(dist.staging, dirname(parts[0])), { recursive: true });
   const jobs: PartJob[] = [];
   /** the part each job writes */
   const jobPart: number[] = [];
+  const digests = new Map<string, FileDigest>();
+  const later = new Map<string, Uint8Array>();
   parts.forEach((rel, j) => {
-    if (data.parts[j] === null) return;
-    jobs.push({ to: join(dist.staging, rel), segments: data.parts[j]! });
+    const segments = data.parts[j];
+    if (segments === null) return;
+    // (a thread would be handed a copy of the rows' whole buffer)
+    if (segments.every((s) => 'bytes' in s)) {
+      dist.data(rel, segments.length === 1 ? segments[0].bytes : Buffer.concat(segments.map((s) => s.bytes)), later);
+      digests.set(rel, dist.digests.get(rel)!);
+      return;
+    }
+    jobs.push({ to: join(dist.staging, rel), segments });
     jobPart.push(j);
   });
-  const writing = jobs.length === 0 ? Promise.resolve([]) : writeEventParts({ paths: eventPartFiles(previous).map((rel) => join(out, rel)), sizes: oldSizes }, jobs);
+  dist.writeLater(later);
+  if (jobs.length > 0) mkdirSync(join(dist.staging, dirname(parts[0])), { recursive: true });
+  const writing = jobs.length === 0 ? Promise.resolve([]) : writeEventParts({ paths: eventPartFiles(previous!).map((rel) => join(out, rel)), sizes: oldSizes }, jobs);
   writing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   inFlight.push(writing); // a refusal before it is awaited must not remove the folder it writes into
-  const digests = new Map<string, FileDigest>();
   // every part kept proven before any is linked (a link moves the ctime the ledger proves it by)
-  const kept = parts.flatMap((rel, j) => (data.parts[j] === null ? [{ rel, digest: previous.files[rel], bytes: bounds[j + 1] - bounds[j] }] : []));
+  const kept = parts.flatMap((rel, j) => (data.parts[j] === null ? [{ rel, digest: previous!.files[rel], bytes: bounds[j + 1] - bounds[j] }] : []));
   // (each proven by the ledger when the plan was made: load/state-load.ts provenDist; a link that
   // fails now, the previous dist changed since, fails the build, as a page's does)
   for (const { rel, digest, bytes } of kept) if (digest?.bytes !== bytes || !dist.ledger?.wouldReuse(rel, { sha: digest.sha256 }, null)) throw changedWhileBuilt(rel);

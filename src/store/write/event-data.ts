@@ -66,6 +66,8 @@ export interface EventDataInput {
    * build: a file that stays is then not even read (previous.file is not called for it)
    */
   linkReused?: boolean;
+  /** given the parts as soon as they are cut, before the other files are made (to be written meanwhile) */
+  onParts?: (made: Pick<EventData, 'parts' | 'bounds'>) => void;
 }
 
 export interface EventData {
@@ -90,6 +92,8 @@ export function eventData(input: EventDataInput): EventData {
   const fresh = input.values;
   const lineStart = previous ? lineStarts(previous) : new Float64Array(1);
   const { starts, parts } = partsOf(count, kept, rows, previous, input.partRows, lineStart);
+  const bounds = partBounds(starts, input.partRows);
+  input.onParts?.({ parts, bounds });
   const files = new Map<string, Uint8Array>();
   const reused = new Set<string>();
   /** a file whose bytes are the previous build's */
@@ -144,7 +148,7 @@ export function eventData(input: EventDataInput): EventData {
     for (const [rel, bytes] of columns.files) files.set(rel, bytes);
     for (const rel of columns.reused) keep(rel);
   }
-  return { starts, parts, bounds: partBounds(starts, input.partRows), files, reused, values };
+  return { starts, parts, bounds, files, reused, values };
 }
 
 /** Whether every previous row is at its own place in the new list, and the list as long: new rows only stand in for others. */

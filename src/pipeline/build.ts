@@ -1,24 +1,21 @@
 // `aula build`: content/ → validated model → data files → static pages, written to a staging
-// folder and swapped in only when complete. Every build runs one sequence of stages over a
-// prior — the previous build into the same folder, proven (state/previous-build.ts), or none:
+// folder and swapped in only when complete. Every build runs one sequence of stages over a prior
+// — the previous build into the same folder, proven (state/previous-build.ts), or an empty one:
 //
-//   out-folder/  the output folder checked and locked          (withLockedOut)
-//   state/       the prior read once                           (readPrior)
-//   load/        what changed since the prior, as a plan: over a proven one only the event and
-//                directory files changed since read (loadFromState; the directory a stage of its
-//                own, directory/directory-stage.ts); over none, the content whole, parsed on the
-//                parse threads from the parse cache, every event fresh (loadWhole)
-//   render/      the plan's fresh rows merged into the prior's, their data files made by the one
-//                data stage (store/write/event-data.ts) with the previous dist's, the manifest
+//   out-folder/  the output folder checked and locked                  (withLockedOut)
+//   state/       the prior read once                                   (readPrior)
+//   load/        what changed since the prior, as a plan: over a proven one only the changed
+//                event and directory files (loadFromState), else the content whole, parsed on
+//                the parse threads (loadWhole)
+//   render/      the plan's fresh rows merged into the prior's, the data files, the manifest
 //                (renderFromState)
-//   write/       the data files in place in the staging folder  (writeStage)
-//   publish/     pages answered, compressed; swapped in          (answerStage, publishStage)
+//   write/       the data files in place in the staging folder         (writeStage)
+//   publish/     pages answered, compressed; swapped in                (answerStage, publishStage)
 //
 // Each stage reuses what an earlier build made for the same inputs — parses by their file's key
 // (cache/), rows by their inputs' key (rows/render-cache.ts), data files by the rows they hold
 // (render/previous-data.ts), files by their bytes' or inputs' key (ledger/dist-ledger.ts) — and
-// makes the rest; without a cache the same code runs with an empty prior and store. What the next
-// build reuses of this one is recorded as it is published (state/, ledger/).
+// makes the rest; without a cache the same code runs with an empty prior and store.
 import { resolve } from 'node:path';
 import { previousManifest } from './ledger/changes.ts';
 import { removeStaleTemps } from './cache/stale-temps.ts';
@@ -72,12 +69,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   });
 }
 
-/**
- * The load stage over the prior: where it is a proven previous build, only the event files
- * changed since are read (load/state-load.ts); where it is none, or what changed is more than
- * event files (another file, a problem in a changed file, a previous file not proven), the
- * content whole (load/whole-load.ts), as a plan over an empty prior, and the reason why.
- */
+/** The plan over the prior (load/state-load.ts), or, where there is none or it is refused, over an empty one (load/whole-load.ts). */
 async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<WholeLoad> {
   let reason = prior.reason;
   if (prior.build !== null) {

@@ -64,7 +64,6 @@ export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'rere
   previous: Manifest | null;
   ledger: DistLedger | null;
   data: PreviousData | null;
-  content: string;
   baseUrl: string;
   safe: bigint;
   /** the new non-event records (stats refreshed) */
@@ -121,14 +120,16 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   }
   const { keep, removed } = rowsThatStay(state, events);
   await checkFresh(content, state, events.records, keep);
-  const data = provenDist(options, prior, others.directory === null);
+  // the files no event shapes taken as they are: the directory's too where it did not change
+  const carried = others.directory === null ? [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE] : [DATA_FILES.categories];
+  const data = provenDist(options, prior, carried);
   // imported here: a build after an event edit needs neither the directory's parse nor its indexing
   const directory = others.directory === null ? null : (await import('../directory/directory-stage.ts')).directoryStage(options, others.directory);
   clock.phase('patch: find changes', 'render data');
   const { records, recordFiles, reread: _reread, parsed, ...rest } = events;
   const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
   return {
-    ...rest, state, previous, ledger, content, baseUrl, safe, others: others.records,
+    ...rest, state, previous, ledger, baseUrl, safe, others: others.records,
     fresh: order.map((i) => records[i].value),
     freshFiles: order.map((i) => recordFiles[i]),
     keep, removed,
@@ -136,7 +137,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
     directory,
     ahead: NONE_AHEAD,
     made: new Map(),
-    carried: [DATA_FILES.categories],
+    carried,
     stateless: false,
     // as a whole load counts them: files taken without a parse
     cache: { hits: others.count + files.events.length - parsed - (directory?.files ?? 0), misses: parsed, corrupt: 0, foreign: false },
@@ -150,11 +151,12 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
  * is staged: its event data files (previousFiles), the files no event shapes (categories, the
  * autocomplete files) with twins made as the pool makes them, and no file it does not account for.
  */
-function provenDist(options: BuildOptions, { previous, state, ledger }: PreviousBuild, sameDirectory: boolean): PreviousData {
+function provenDist(options: BuildOptions, { previous, state, ledger }: PreviousBuild, carried: readonly string[]): PreviousData {
   const data = previousFiles({ previous, state, ledger }, state.out, options.eventPartRows ?? EVENT_PART_ROWS) ?? refuse('the previous data files are not proven');
   const then = ledger.precompressed;
   if (options.precompress !== false && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
-  for (const rel of sameDirectory ? [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE] : [DATA_FILES.categories]) {
+  const sameDirectory = carried.includes(AUTOCOMPLETE_DATA_FILE);
+  for (const rel of carried) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
     if (!ledger.proves(rel, entry.sha)) refuse(`${rel} is not proven`);
   }

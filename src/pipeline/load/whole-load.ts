@@ -112,7 +112,7 @@ function wholePlan(
   const base = { content, out: loaded.out, options: patchOptions(options), manifestSha: '', zone, site: model.site, pages: model.pages, media: model.media };
   const state = { ...base, categoryIds: model.categories.map((c) => c.id), mediaSources: loaded.mediaSources, rows: stateRows(0), ...recorded };
   return {
-    ...recorded, state, previous: null, ledger: null, data: null, content, baseUrl: loaded.baseUrl, fresh, freshFiles, fileMap: new Int32Array(0), keep: new Uint8Array(0), removed: 0,
+    ...recorded, state, previous: null, ledger: null, data: null, baseUrl: loaded.baseUrl, fresh, freshFiles, fileMap: new Int32Array(0), keep: new Uint8Array(0), removed: 0,
     directory: loaded.directory, ...whole, stateless: files === null,
     made: new Map([[DATA_FILES.categories, toJson(model.categories.map(renderCategory))]]), carried: [],
   };

@@ -146,7 +146,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
 
 /**
  * The files no event shapes, taken from the previous dist (proven when the plan was made:
- * load/state-load.ts provenDist): categories and the autocomplete files linked, with their twins
+ * load/state-load.ts provenDist): those the plan lists and the autocomplete files linked, with their twins
  * where the levels they were made at still hold; where they do not, the autocomplete's public
  * files are read and handed on, to be written and compressed as a full build does (`files`,
  * `copies`). Where a directory file changed, the autocomplete files are its job's (`directory`).
@@ -171,7 +171,6 @@ async function carriedFiles(options: BuildOptions, plan: Plan, made: MadeData, b
   const previous = plan.previous!;
   const ledger = plan.ledger!;
   const twins = options.precompress !== false ? eventBytes + ledger.precompressed!.volume - oldBytes : null;
-  carried.push([AUTOCOMPLETE_DATA_FILE, ledger.entry(AUTOCOMPLETE_DATA_FILE)!.sha, { volume: null }]);
   const browser = Object.entries(previous.public_files!).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
   let copies: ReadonlyMap<string, string> = new Map();
   if (browser.every(([rel, sha]) => ledger.wouldReuse(rel, { sha }, twins, ledger.entry(rel)!.measure))) {

@@ -31,8 +31,14 @@ import { STAT_FIELDS } from '../state/stat-fields.ts';
 import { calendarData } from './calendar-data.ts';
 import { collectGarbage } from './collect-garbage.ts';
 
-/** Rows from which the search index is made on a thread of its own: a thread's start costs what indexing a few thousand rows does. */
-const SEARCH_THREAD_ROWS = 10_000;
+/**
+ * Rows made here from which they and their events are most of the heap: the search index is then
+ * made on a thread of its own (a thread's start costs what indexing a few thousand rows does), the
+ * garbage of making them collected at once, and the columns let go once written (the dataset
+ * reads them back from the staging folder). Below it, a collection and a read-back cost more than
+ * they save.
+ */
+const MANY_ROWS = 10_000;
 
 /** The fresh events' rows, with their hashes (none without a cache). */
 interface FreshRows {
@@ -99,6 +105,8 @@ function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[] } {
 
 /** The event data files as made and written (`files`: but the columns), their digests, the parts' bytes, and of the previous parts' bytes those the new ones replace. */
 interface MadeData {
+  /** MANY_ROWS made */
+  many: boolean;
   files: DistFiles;
   digests: Map<string, FileDigest>;
   eventBytes: number;
@@ -112,20 +120,19 @@ interface MadeData {
  * rows made anew and the previous data (none over an empty prior), which it takes from the plan:
  * the previous columns are let go when it returns, not held while the pages are answered. The
  * parts are written as soon as they are cut (events-file.ts), while this thread makes the columns
- * and the calendar; where every row is new and they are many, the search index is made on a thread
- * of its own meanwhile. The events (most of the heap) are let go once their columns' values are
- * made, and the columns leave the heap once written (the dataset reads them back from the staging
- * folder).
+ * and the calendar (and, where every row is new and they are many, a thread the search index);
+ * the events are let go once their columns' values are made.
  */
 async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: EventRows; order: Int32Array }, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<MadeData> {
   const { rows } = made;
   const [before, previous] = [plan.data, plan.previous];
   plan.data = null;
-  const beside = before !== null || rows.length < SEARCH_THREAD_ROWS ? null : searchIndexBeside(rows);
+  const many = rows.length >= MANY_ROWS;
+  const beside = before !== null || !many ? null : searchIndexBeside(rows);
   beside?.catch(() => undefined); // awaited below; not an unhandled rejection should this one throw first
   const values = columnValuesFromRows(plan.fresh, rows);
   plan.fresh.length = 0;
-  collectGarbage();
+  if (many) collectGarbage();
   const oldSizes = before ? before.bounds.slice(1).map((end, j) => end - before.bounds[j]) : [];
   let parts: Promise<Map<string, FileDigest>> | undefined;
   const onParts = (data: Pick<EventData, 'parts' | 'bounds'>) => {
@@ -140,8 +147,8 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
   for (const [rel, bytes] of [...plan.made, ...data.files]) if (!data.reused.has(rel)) dist.data(rel, bytes);
   for (const [rel, digest] of dist.digests) digests.set(rel, digest);
   const files: DistFiles = new Map<string, string | Uint8Array>([...plan.made, ...data.files]);
-  for (const rel of COLUMN_FILES) files.delete(rel);
-  return { files, digests, eventBytes: data.bounds[data.parts.length], oldBytes: before?.bounds.at(-1) ?? 0, reused: data.reused };
+  if (many) for (const rel of COLUMN_FILES) files.delete(rel);
+  return { many, files, digests, eventBytes: data.bounds[data.parts.length], oldBytes: before?.bounds.at(-1) ?? 0, reused: data.reused };
 }
 
 /**
@@ -221,9 +228,9 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
   const { state, previous } = plan;
   const { made, next, hashes, newest, count } = await eventFiles(options, plan, dist, inFlight);
   // one collection for the rows and the columns' files before the directory's are awaited: once
-  // the parts are written (they were while the columns were made), nothing holds the rows
+  // the parts are written (they were while the columns were made), nothing holds the rows (MANY_ROWS)
   await dist.settled();
-  collectGarbage();
+  if (made.many) collectGarbage();
   const oldFiles = new Set(previous ? [...eventPartFiles(previous), ...eventOffsetsFiles(previous)] : []);
   const minisearch = options.minisearch !== false && plan.directory !== null;
   const carried = await carriedFiles(options, plan, made, () => clock.nextPhase('render data', minisearch ? 'minisearch' : 'write data'));

@@ -47,6 +47,11 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
     import('../store/read/remote-source.ts'),
     import('./primary-rows-check.ts'),
   ]);
+  // A SIGHUP while the dist loads (node's default would end the process): that load may predate
+  // the dist the signal announces, so the server reloads once it is up.
+  let reloadWhenUp = false;
+  const early = () => void (reloadWhenUp = true);
+  process.on('SIGHUP', early);
   const running = await startServer({
     ...options,
     cors: options.cors ? parseCorsOrigins(options.cors) : undefined,
@@ -64,7 +69,9 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  process.off('SIGHUP', early);
   process.on('SIGHUP', () => void running.reload());
+  if (reloadWhenUp) void running.reload();
   // Said last, the warning before the address: whoever waits for the address line (a supervisor,
   // a test) may signal the process at once, and has every line of its start-up.
   if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url, baseUrl: running.baseUrl });
@@ -82,10 +89,24 @@ function runPrimary(options: ServeCommandOptions): void {
   // only once it has both exited and closed its channel, in either order, so on the last exit it
   // may still be listed; the primary then waited for an exit that had been, and left with 0.
   let alive = 0;
+  /** workers that said they listen (and so handle SIGHUP), and those owed a reload until then */
+  const up = new Set<number>();
+  const owesReload = new Set<number>();
   const fork = () => {
     alive++;
     cluster.fork();
   };
+  process.on('SIGTERM', () => stop());
+  process.on('SIGINT', () => stop());
+  // (before any fork: a signal that comes first would end the process)
+  // A worker still starting has no SIGHUP handler yet (the signal would end it): it is sent the
+  // reload once it says it listens.
+  process.on('SIGHUP', () => {
+    for (const w of Object.values(cluster.workers ?? {})) {
+      if (w && up.has(w.id)) w.process.kill('SIGHUP');
+      else if (w) owesReload.add(w.id);
+    }
+  });
   for (let i = 0; i < options.workers; i++) fork();
   // The rows are checked once for all workers, while they load the rest (a remote dist is fetched
   // by each worker). The handler is in place before anything is awaited, so no worker's question
@@ -103,11 +124,15 @@ function runPrimary(options: ServeCommandOptions): void {
   cluster.on('message', (worker, message: unknown) => void answering.then((answer) => answer?.(worker, message), () => {}));
   /** a worker said why it could not start: the one line printed for all */
   let reported = false;
-  cluster.on('message', (_worker, message: { aula?: string; url?: string; baseUrl?: string; line?: string }) => {
+  cluster.on('message', (worker, message: { aula?: string; url?: string; baseUrl?: string; line?: string }) => {
     if (message?.aula === 'failed') {
       if (!reported && !stopping) console.error(`aula: ${message.line}`);
       reported = true;
       stop(true);
+    }
+    if (message?.aula === 'listening') {
+      up.add(worker.id);
+      if (owesReload.delete(worker.id)) worker.process.kill('SIGHUP');
     }
     if (message?.aula === 'listening' && ++listening === options.workers) {
       // the warning first, as with one process
@@ -117,6 +142,8 @@ function runPrimary(options: ServeCommandOptions): void {
   });
   cluster.on('exit', (worker, code) => {
     alive--;
+    up.delete(worker.id);
+    owesReload.delete(worker.id);
     if (stopping) {
       if (alive === 0) process.exit(failed ? 1 : 0);
       return;
@@ -145,11 +172,6 @@ function runPrimary(options: ServeCommandOptions): void {
     if (failed) process.exitCode = 1;
     for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
   }
-  process.on('SIGTERM', () => stop());
-  process.on('SIGINT', () => stop());
-  process.on('SIGHUP', () => {
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGHUP');
-  });
 }
 
 /** Runs `then` once every message `worker` sent has been read: when its channel has closed. */

@@ -47,7 +47,7 @@ export function defaultCacheDir(cwd = process.cwd()): string {
 }
 
 /** What the build cache's files hold, as their names start, and how they end (stale-temps.ts knows them by these lists). */
-export const CACHE_KINDS = ['parsed', 'rows', 'autocomplete', 'minisearch', 'dist'] as const;
+export const CACHE_KINDS = ['parsed', 'rows', 'autocomplete', 'minisearch', 'autocomplete-data', 'dist'] as const;
 export const CACHE_ENDINGS = ['bin', 'stat', 'json', 'events'] as const;
 const idOf = (path: string) => crypto.createHash('sha256').update(resolve(path)).digest('hex').slice(0, 16);
 

@@ -30,6 +30,8 @@ export interface DirectoryJobOptions {
   kept: (index: 'autocomplete' | 'minisearch') => string | null;
   /** the directory's key in the build cache (null: no cache) */
   key: Buffer | null;
+  /** where data/autocomplete.bin is kept in the build cache (null or absent: no cache) */
+  keptData?: string | null;
 }
 
 export interface DirectoryJob {
@@ -40,6 +42,8 @@ export interface DirectoryJob {
   minisearch: Promise<DirectoryFiles>;
   /** the compressed twins made on the way, by path under dist/ (for compressionPool's `ready`) */
   compressed: Promise<Map<string, Precompressed>>;
+  /** where data/autocomplete.bin, made of `autocomplete` on the build's main thread, is kept in the build cache (null: no cache) */
+  keptData: string | null;
   /** stops the worker (a build that failed elsewhere) */
   cancel(): void;
   /**
@@ -79,6 +83,7 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     get compressed() {
       return made().then(compressedOf);
     },
+    keptData: options.keptData ?? null,
     cancel,
     compressNow: () => compressNow(),
   };

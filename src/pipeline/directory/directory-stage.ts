@@ -15,12 +15,13 @@ import { inputsKeyOf, parseKey } from '../cache/build-cache.ts';
 import type { BuildOptions } from '../run.ts';
 import { refuse } from '../state/no-patch.ts';
 import { startDirectoryJob, type DirectoryJob } from './directory-job.ts';
-import { outputsPath } from './directory-outputs.ts';
+import { dataPath, outputsPath } from './directory-outputs.ts';
 
 /** Starts the directory's job on `objects`, its outputs kept under `key` (null: no cache). */
 export function directoryJob(options: BuildOptions, key: Buffer | null, objects: readonly DirectoryObject[]): DirectoryJob {
   const kept = (index: 'autocomplete' | 'minisearch') => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
-  return startDirectoryJob(objects, { minisearch: options.minisearch !== false, compress: options.precompress !== false, kept, key });
+  const keptData = options.cache === undefined ? null : dataPath(options.cache, options.content);
+  return startDirectoryJob(objects, { minisearch: options.minisearch !== false, compress: options.precompress !== false, kept, key, keptData });
 }
 
 export type DirectoryStage = { job: DirectoryJob; count: number; files: number };

@@ -3,7 +3,7 @@ import { generatedModel, removeDir, tempDir } from '../../test/helpers.ts';
 import { EVENT_FIELDS } from '../model/event-fields.ts';
 import type { Model } from '../model/types.ts';
 import { serializeEvent, serializeEventBytes } from '../store/format/event-rows.ts';
-import { renderEvent, type RenderContext } from './event.ts';
+import { compareListOrder, renderEvent, sortListOrder, type RenderContext } from './event.ts';
 
 let root: string;
 let model: Model;
@@ -31,5 +31,25 @@ describe('renderEvent', () => {
     // and the scan was what found them: the fallback (field by field) makes a buffer of its own
     const [a, b] = model.events.slice(0, 2).map((e) => serializeEventBytes(renderEvent(e, ctx)).bytes.buffer);
     expect(a).toBe(b);
+  });
+});
+
+describe('sortListOrder', () => {
+  it('orders as sort(compareListOrder) does, ties kept in their order, over events of many shapes', () => {
+    let x = 7;
+    const next = (n: number) => ((x = (x * 1103515245 + 12345) & 0x7fffffff) % n);
+    const keys = ['title', 'teaser', 'body', 'page', 'media'];
+    // few distinct starts and ends, and repeated ids: most comparisons fall through to the next key, and some to none
+    const events = Array.from({ length: 3000 }, (_, i) => {
+      const e: Record<string, unknown> = {};
+      for (const k of keys.filter(() => next(2) === 0)) e[k] = i;
+      return Object.assign(e, { start: next(20) * 60_000 - 600_000, end: next(5) * 3_600_000, id: next(400), n: i }) as unknown as { start: number; end: number; id: number; n: number };
+    });
+    const expected = [...events].sort(compareListOrder);
+    const sorted = [...events];
+    expect(sortListOrder(sorted)).toBe(sorted);
+    expect(sorted.map((e) => e.n)).toEqual(expected.map((e) => e.n));
+    // the comparisons' ties are there to be kept
+    expect(new Set(events.map((e) => `${e.start} ${e.end} ${e.id}`)).size).toBeLessThan(events.length);
   });
 });

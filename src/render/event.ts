@@ -86,6 +86,29 @@ export function compareListOrder(a: Pick<Event, 'start' | 'end' | 'id'>, b: Pick
   return b.start - a.start || b.end - a.end || a.id - b.id;
 }
 
+/**
+ * Sorts `events` in list order in place, as `sort(compareListOrder)` does (ties keep their order).
+ * Their keys are read once into typed arrays: the events of a whole load have many shapes (their
+ * files' key orders), and reading three keys of two of them at each of n log n comparisons costs
+ * several times the sort of plain numbers.
+ */
+export function sortListOrder<T extends Pick<Event, 'start' | 'end' | 'id'>>(events: T[]): T[] {
+  const n = events.length;
+  const start = new Float64Array(n);
+  const end = new Float64Array(n);
+  const id = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const e = events[i];
+    start[i] = e.start;
+    end[i] = e.end;
+    id[i] = e.id;
+  }
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => start[b] - start[a] || end[b] - end[a] || id[a] - id[b] || a - b);
+  const was = events.slice();
+  for (let i = 0; i < n; i++) events[i] = was[order[i]];
+  return events;
+}
+
 /** The expanded form of a category: every key of categories.yaml, `id` first. */
 export function renderCategory(c: Category): Record<string, unknown> {
   const { id, title, ...rest } = c;

@@ -11,7 +11,7 @@ import type { MediaSource } from '../../content/media.ts';
 import type { Problem } from '../../content/problems.ts';
 import type { Sourced } from '../../content/records.ts';
 import type { DirectoryObject, Event, Model } from '../../model/types.ts';
-import { compareListOrder, renderCategory } from '../../render/event.ts';
+import { renderCategory, sortListOrder } from '../../render/event.ts';
 import { DATA_FILES } from '../../store/format/dist-paths.ts';
 import { toJson } from '../../util/json.ts';
 import { BuildCache, packPath, type CacheStats } from '../cache/build-cache.ts';
@@ -103,7 +103,7 @@ function wholePlan(
 ): Plan {
   const { model, stats, fileOf } = loaded;
   const zone = model.site.timezone;
-  const fresh = (model.events as Event[]).sort(compareListOrder);
+  const fresh = sortListOrder(model.events as Event[]);
   const files = stats && recordedFiles(stats, `${EVENTS_KIND}${zone}`, fresh.map((e) => fileOf.get(e.id)));
   fileOf.clear(); // (the parse threads' cache, which notes into it, is held until the rows are taken)
   const none = { safe: 0n, others: [], eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), freshFiles: [] };

@@ -145,6 +145,8 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
   // (awaited before anything else is made: the thread holds the rows until it answers)
   if (beside) data.files.set(DATA_FILES.search, await beside);
   for (const [rel, bytes] of [...plan.made, ...data.files]) if (!data.reused.has(rel)) dist.data(rel, bytes);
+  // (the large files' digests made on the digest thread meanwhile)
+  await dist.digested();
   for (const [rel, digest] of dist.digests) digests.set(rel, digest);
   const files: DistFiles = new Map<string, string | Uint8Array>([...plan.made, ...data.files]);
   if (many) for (const rel of COLUMN_FILES) files.delete(rel);

@@ -18,7 +18,7 @@ import type { Precompressed } from '../../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
 import { readStored, type DirectoryFiles } from './directory-outputs.ts';
 import { ScratchFile } from '../write/scratch-file.ts';
-import { readMade, type DirectoryMade, type MadeLayout } from './directory-made-file.ts';
+import { readMade, readTwins, type DirectoryMade, type MadeLayout } from './directory-made-file.ts';
 import type { DirectoryRequest } from './directory-make.ts';
 import { runOnThread, startThread, threadModule } from '../../util/start-thread.ts';
 
@@ -68,10 +68,12 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
   let compressNow = () => {};
   /** what was made, read when first asked for */
   let made: () => Promise<DirectoryMade>;
+  /** with their twins, read when first asked for (`compressed`) */
+  let withTwins: () => Promise<DirectoryMade>;
   if (!request.autocomplete && !request.minisearch) {
     const nothing = Promise.resolve<DirectoryMade>({ autocomplete: null, minisearch: null, compressed: {} });
-    made = () => nothing;
-  } else ({ made, compressNow, cancel } = onWorker(objects, request));
+    made = withTwins = () => nothing;
+  } else ({ made, withTwins, compressNow, cancel } = onWorker(objects, request));
   const compressedOf = (m: DirectoryMade) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c]));
   return {
     get autocomplete() {
@@ -81,7 +83,7 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
       return made().then((m) => storedMiniSearch ?? m.minisearch!);
     },
     get compressed() {
-      return made().then(compressedOf);
+      return withTwins().then(compressedOf);
     },
     keptData: options.keptData ?? null,
     cancel,
@@ -93,7 +95,7 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
  * The directory's files made on a worker thread, its large files' twins on another once asked
  * for (compressNow), read back from its scratch file when first asked for (made).
  */
-function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest): { made: () => Promise<DirectoryMade>; compressNow: () => void; cancel: () => void } {
+function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest): { made: () => Promise<DirectoryMade>; withTwins: () => Promise<DirectoryMade>; compressNow: () => void; cancel: () => void } {
   const scratch = ScratchFile.create('directory');
   const worker = startThread(threadModule(import.meta.url, 'directory-worker'));
   let answer: WorkerAnswer | null = null;
@@ -144,13 +146,23 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
     // (a compression under way is let finish: a file or two, and its thread then ends)
     void Promise.all([worker.terminate(), compressing]).then(() => scratch?.close());
   };
+  // The files are read once the worker has answered, not once their twins are made too: the
+  // build reads the files (to make data/autocomplete.bin of the index) while the compressing
+  // thread works, and needs the twins only when it writes them.
   let read: Promise<DirectoryMade> | undefined;
+  let readWithTwins: Promise<DirectoryMade> | undefined;
   const made = () => {
     compressNow();
-    read ??= Promise.all([answered, twins]).then(([made, more]) => takeMade(scratch, { ...made, layout: { ...made.layout, twins: [...made.layout.twins, ...more] } }));
+    read ??= answered.then((answer) => readMade(scratch?.fd ?? null, { ...answer.layout, twins: [] }, answer.rest));
     return read;
   };
-  return { made, compressNow, cancel };
+  const withTwins = () => {
+    readWithTwins ??= Promise.all([made(), answered, twins])
+      .then(([files, answer, more]) => readTwins(scratch?.fd ?? null, [...answer.layout.twins, ...more], files))
+      .finally(() => scratch?.close());
+    return readWithTwins;
+  };
+  return { made, withTwins, compressNow, cancel };
 }
 
 /**
@@ -160,11 +172,3 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
  */
 export type WorkerAnswer = { layout: MadeLayout; rest: DirectoryMade; deferred: string[]; end: number };
 
-/** What the directory worker made, read back from its scratch file, which is then closed (and gone). */
-function takeMade(scratch: ScratchFile | null, answer: WorkerAnswer): DirectoryMade {
-  try {
-    return readMade(scratch?.fd ?? null, answer.layout, answer.rest);
-  } finally {
-    scratch?.close();
-  }
-}

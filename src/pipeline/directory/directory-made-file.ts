@@ -131,21 +131,24 @@ export function readMade(fd: number | null, layout: MadeLayout, rest: DirectoryM
   const made: DirectoryMade = { autocomplete: rest.autocomplete, minisearch: rest.minisearch, compressed: { ...rest.compressed } };
   if (layout.files.length > 0 && fd === null) throw new Error("the directory's files are in a scratch file that is gone");
   for (const group of layout.groups) made[group] = {};
+  for (const { group, name, text, utf8, at, length } of layout.files) {
+    const bytes = Buffer.allocUnsafe(length);
+    readAllAt(fd!, bytes, 0, length, at);
+    made[group]![name] = text ? bytes.toString(utf8 ? 'utf8' : 'utf16le') : bytes;
+  }
+  return readTwins(fd, layout.twins, made);
+}
+
+/** `made` with the twins of its files whose layout entries are `twins`, read from the scratch file `fd`. */
+export function readTwins(fd: number | null, twins: MadeLayout['twins'], made: DirectoryMade): DirectoryMade {
+  if (twins.length > 0 && fd === null) throw new Error("the directory's files are in a scratch file that is gone");
   const take = ([at, length]: [number, number]) => {
     const bytes = Buffer.allocUnsafe(length);
     readAllAt(fd!, bytes, 0, length, at);
     return bytes;
   };
-  const byName = new Map<string, string | Uint8Array>();
-  for (const group of [made.autocomplete, made.minisearch]) for (const [name, content] of Object.entries(group ?? {})) byName.set(name, content);
-  for (const { group, name, text, utf8, at, length } of layout.files) {
-    const bytes = take([at, length]);
-    const content = text ? bytes.toString(utf8 ? 'utf8' : 'utf16le') : bytes;
-    made[group]![name] = content;
-    byName.set(name, content);
-  }
-  for (const { name, gzip, brotli, gz, br } of layout.twins) {
-    const content = byName.get(name);
+  for (const { name, gzip, brotli, gz, br } of twins) {
+    const content = made.autocomplete?.[name] ?? made.minisearch?.[name];
     if (content === undefined) throw new Error(`the directory's scratch file has twins of ${name} but not the file`);
     made.compressed[name] = { content, gzip, brotli, gz: take(gz), br: take(br) } satisfies Precompressed;
   }

@@ -17,7 +17,7 @@ const head = () => `AULADIR\n${cacheIdentity()}\n`;
 /** Where the files of one index (`autocomplete`, `minisearch`) of one content folder are kept. */
 export const outputsPath = (cacheDir: string, content: string, index: 'autocomplete' | 'minisearch') => cacheFile(cacheDir, content, index, 'bin');
 
-/** Where data/autocomplete.bin, made of the autocomplete index (render/autocomplete-data.ts), is kept for one content folder. */
+/** Where data/autocomplete.bin (render/autocomplete-data.ts) is kept, as { [its path]: bytes }. */
 export const dataPath = (cacheDir: string, content: string) => cacheFile(cacheDir, content, 'autocomplete-data', 'bin');
 
 const isFiles = (v: unknown): v is DirectoryFiles =>

@@ -1,9 +1,8 @@
 // data/autocomplete.bin, made from the autocomplete's index (the browser's index.json) and the
 // site's page size: the index as the server searches it, with the first page of the costliest
 // single words answered by the searcher itself (query/autocomplete/prefix-tops.ts) and each
-// object's codes for the broadest prefixes (prefix-codes.ts). Kept in the build cache under a key
-// of its whole argument list (keptAutocompleteData), so a build whose directory and page size are
-// unchanged reads it back instead of making it.
+// object's codes for the broadest prefixes (prefix-codes.ts). Kept in the build cache as the
+// directory's outputs are (keptAutocompleteData).
 import { serialize } from 'node:v8';
 import { prefixCodes } from '../../query/autocomplete/prefix-codes.ts';
 import { prefixTops } from '../../query/autocomplete/prefix-tops.ts';
@@ -13,31 +12,26 @@ import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTO
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import type { DirectoryJob } from '../directory/directory-job.ts';
-import { cacheIdentity, sha256 } from '../cache/build-cache.ts';
-import { CACHE_FILE_MOST, readSealed, writeSealed } from '../cache/cache-file.ts';
+import { sha256 } from '../cache/build-cache.ts';
+import { readStored, store } from '../directory/directory-outputs.ts';
 
 export function autocompleteData(indexJson: string, pageSize: number): Uint8Array {
   const index = decodeIndex(indexJson);
   return autocompleteFile(index, prefixTops(index, pageSize), prefixCodes(index));
 }
 
-const head = () => `AULAACDATA\n${cacheIdentity()}\n`;
-
 /**
- * autocompleteData of `input`, read from the build cache file at `path` when it was kept there
- * for the same input, else made and kept (null: no cache). The key is the SHA-256 of the whole
- * argument list serialized, so an argument added to autocompleteData is in it without being
- * named here; the code that makes the file is in the file's head (cacheIdentity). File: head,
- * sealed (cache-file.ts writeSealed): key (32) | the file's bytes. A damaged or foreign file is a
- * miss; a failed write leaves none.
+ * autocompleteData of `input`, from the build cache file at `path` (null: none) when kept there
+ * for the same input, else made and kept: under the SHA-256 of the whole argument list, so an
+ * argument added to autocompleteData is in the key without being named here.
  */
 export function keptAutocompleteData(path: string | null, ...input: Parameters<typeof autocompleteData>): Uint8Array {
   if (path === null) return autocompleteData(...input);
   const key = sha256(serialize(input));
-  const kept = readSealed(path, head(), CACHE_FILE_MOST);
-  if (kept !== null && kept.length >= key.length && kept.subarray(0, key.length).equals(key)) return kept.subarray(key.length);
+  const kept = readStored(path, key)?.[AUTOCOMPLETE_DATA_FILE];
+  if (kept instanceof Uint8Array) return kept;
   const made = autocompleteData(...input);
-  writeSealed(path, head(), [key, made]);
+  store(path, key, { [AUTOCOMPLETE_DATA_FILE]: made });
   return made;
 }
 

@@ -6,15 +6,11 @@
 import type { FileDigest } from '../../store/format/manifest.ts';
 import { digestOf } from '../../store/format/manifest.ts';
 import { DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';
-import { startThread, threadModule, type Thread } from '../../util/start-thread.ts';
-import type { DigestJob } from './digest-thread.ts';
+import { Digester, digestJob } from '../../store/write/digest-thread.ts';
 import { join } from 'node:path';
 import { writeFiles, writeFilesLater } from './write-files.ts';
 
 type Content = string | Uint8Array;
-
-/** Data files from this size on are digested on the digest thread (digest-thread.ts) when nothing waits for their SHA-256: a smaller one costs less to hash than to hand over. */
-const DIGEST_ON_THREAD_BYTES = 1 << 20;
 
 /** What an incremental build took over instead of making it again. */
 export interface ReuseStats {
@@ -39,10 +35,9 @@ export class StagedDist {
   readonly reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
   /** the files being written on libuv's pool (writeLater): awaited before anything reads them back, and before the folder is removed */
   private readonly pending: Promise<void>[] = [];
-  /** the data files being digested on the digest thread, in the order posted (its answers come in that order), and the thread */
-  private readonly digesting: ((digest: FileDigest) => void)[] = [];
-  private digester: { thread: Thread; failed: Promise<never>; hold(held: boolean): void } | null = null;
-  private digestsMade: Promise<void>[] = [];
+  private readonly digester = new Digester();
+  /** the data files being digested on the digest thread */
+  private readonly digestsMade: [string, Promise<FileDigest>][] = [];
 
   /** `ledger`: the previous build's, when the caller has read it already */
   constructor(
@@ -57,67 +52,26 @@ export class StagedDist {
 
   /**
    * Writes (or links, proven by its bytes) a data file; `later`: collected to be written on libuv's
-   * pool (writeLater). Where there is no ledger to prove a link by its bytes, a large file's
-   * digest is made on the digest thread (its bytes in shared memory, or read back once written):
-   * in `digests` and `written` once `digested()` resolves.
+   * pool (writeLater). With no ledger to prove a link by its bytes, a large one is digested on the
+   * digest thread (store/write/digest-thread.ts): in `digests` and `written` once `digested()`.
    */
   data(rel: string, content: Content, later?: Map<string, Content>): void {
-    const bytes = typeof content === 'string' ? null : content;
-    const shared = bytes?.buffer instanceof SharedArrayBuffer;
-    // (a file written later is not there to be read back yet: its bytes must be shared)
-    if (this.ledger !== null || bytes === null || bytes.byteLength < DIGEST_ON_THREAD_BYTES || (later && !shared)) {
+    const job = this.ledger === null ? digestJob(content, join(this.staging, rel), later !== undefined) : null;
+    if (job === null) {
       const digest = digestOf(content);
       this.digests.set(rel, digest);
-      this.file(rel, content, digest.sha256, later);
-      return;
+      return this.file(rel, content, digest.sha256, later);
     }
-    // (written here when not later: the thread reads it back from the staging folder)
     if (later) later.set(rel, content);
     else writeFiles(this.staging, new Map([[rel, content]]));
-    const job: DigestJob = shared ? { bytes } : { path: join(this.staging, rel), bytes: bytes.byteLength };
-    this.digestsMade.push(this.digestOnThread(job).then((digest) => {
-      this.digests.set(rel, digest);
-      this.written.set(rel, { sha: digest.sha256 });
-    }));
+    this.digestsMade.push([rel, this.digester.digest(job)]);
   }
 
   /** Every digest begun on the digest thread made (in `digests` and `written`), the thread ended; rejects when one failed. */
   async digested(): Promise<void> {
-    const made = this.digestsMade;
-    this.digestsMade = [];
-    const digester = this.digester;
-    this.digester = null;
-    try {
-      await Promise.all(made);
-    } finally {
-      await digester?.thread.terminate();
-    }
-  }
-
-  /** `job`'s digest, made on the digest thread (started with the first). */
-  private digestOnThread(job: DigestJob): Promise<FileDigest> {
-    if (this.digester === null) {
-      const thread = startThread(threadModule(import.meta.url, 'digest-thread'));
-      // (a worker keeps the process alive while a digest is asked of it, not after: a build that
-      // fails before digested() must still end)
-      const hold = (held: boolean) => (thread as { ref?(): void; unref?(): void })[held ? 'ref' : 'unref']?.();
-      const failed = new Promise<never>((_, reject) => {
-        thread.on('message', (digest: FileDigest) => {
-          this.digesting.shift()?.(digest);
-          if (this.digesting.length === 0) hold(false);
-        });
-        thread.on('error', reject);
-        thread.on('exit', () => reject(new Error('the digest thread stopped')));
-      });
-      failed.catch(() => undefined); // raced below; not an unhandled rejection when nothing waits
-      this.digester = { thread, failed, hold };
-    }
-    const { thread, failed, hold } = this.digester;
-    hold(true);
-    // (file bytes in shared memory go uncopied; a path is all else that crosses)
-    const made = new Promise<FileDigest>((done) => this.digesting.push(done));
-    thread.postMessage(job);
-    return Promise.race([made, failed]);
+    const made = this.digestsMade.splice(0);
+    const digests = await Promise.all(made.map(([, digest]) => digest)).finally(() => this.digester.end());
+    made.forEach(([rel], i) => this.digests.set(rel, digests[i]) && this.written.set(rel, { sha: digests[i].sha256 }));
   }
 
   /**

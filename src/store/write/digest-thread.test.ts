@@ -2,9 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { BLOCK_BYTES, BLOCKED_FILE_BYTES, digestOf } from '../../store/format/manifest.ts';
+import { BLOCK_BYTES, BLOCKED_FILE_BYTES, digestOf } from '../format/manifest.ts';
 import { digestOfFile } from './digest-thread.ts';
-import { StagedDist } from './staged-dist.ts';
+import { StagedDist } from '../../pipeline/write/staged-dist.ts';
 
 // the thread module on a real worker thread, as an installed aula runs it (start-thread.ts)
 process.env.AULA_THREADS = 'worker';

@@ -1,18 +1,13 @@
-// The directory side of a build on its own thread. The autocomplete index and MiniSearch depend on
-// the directory alone, so on a machine with a second core they are made while the main thread
-// renders the events and answers the pages (the build awaits them only where it needs the files).
-// Files kept in the build cache (directory-outputs.ts) are read here and never made again.
+// The directory side of a build on its own thread: the autocomplete index and MiniSearch depend on
+// the directory alone, so they are made while the main thread renders the events (awaited only
+// where the files are needed). Files kept in the build cache (directory-outputs.ts) are read, not made.
 //
-// The worker usually finishes while the events are still being read. What it made (the index
-// text and MiniSearch's index, as large as the directory) then waits in a scratch file (scratch-file.ts; its layout: directory-made-file.ts) rather than
-// in a heap, and is read when the build asks for it, once the events have left the heap: it is
-// not part of the build's peak. Its large files are compressed there when the build's main
-// thread works alone ("render data", compressNow), on a short-lived thread of their own
-// (directory-compress-worker.ts). The file is unlinked as soon as it is opened, so however the
-// process ends, killed mid-build included, nothing is left behind.
-//
-// Both threads are thread modules (util/start-thread.ts): run from the TypeScript sources they
-// answer on this thread, through the same scratch file, as they do on workers once compiled.
+// What the worker made (as large as the directory) waits in a scratch file (scratch-file.ts,
+// layout: directory-made-file.ts), not in a heap, until the build asks for it once the events have
+// left the heap: it is no part of the build's peak. Its large files are compressed there once the
+// main thread works alone (compressNow), on a short-lived thread (directory-compress-worker.ts).
+// The file is unlinked once opened, so nothing is left behind however the process ends. Both
+// threads are thread modules (util/start-thread.ts).
 import type { DirectoryObject } from '../../model/types.ts';
 import type { Precompressed } from '../../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
@@ -30,7 +25,7 @@ export interface DirectoryJobOptions {
   kept: (index: 'autocomplete' | 'minisearch') => string | null;
   /** the directory's key in the build cache (null: no cache) */
   key: Buffer | null;
-  /** where data/autocomplete.bin is kept in the build cache (null or absent: no cache) */
+  /** where data/autocomplete.bin is kept in the build cache (absent: no cache) */
   keptData?: string | null;
 }
 
@@ -66,9 +61,8 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
   };
   let cancel = () => {};
   let compressNow = () => {};
-  /** what was made, read when first asked for */
+  /** what was made, and with its twins, each read when first asked for */
   let made: () => Promise<DirectoryMade>;
-  /** with their twins, read when first asked for (`compressed`) */
   let withTwins: () => Promise<DirectoryMade>;
   if (!request.autocomplete && !request.minisearch) {
     const nothing = Promise.resolve<DirectoryMade>({ autocomplete: null, minisearch: null, compressed: {} });
@@ -146,9 +140,7 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
     // (a compression under way is let finish: a file or two, and its thread then ends)
     void Promise.all([worker.terminate(), compressing]).then(() => scratch?.close());
   };
-  // The files are read once the worker has answered, not once their twins are made too: the
-  // build reads the files (to make data/autocomplete.bin of the index) while the compressing
-  // thread works, and needs the twins only when it writes them.
+  // (the files read once the worker has answered: the build uses them while their twins are made)
   let read: Promise<DirectoryMade> | undefined;
   let readWithTwins: Promise<DirectoryMade> | undefined;
   const made = () => {

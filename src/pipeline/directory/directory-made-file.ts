@@ -99,8 +99,7 @@ export class MadeWriter {
 
 /** A layout's file, read from the scratch file `fd` as it was put: text as UTF-8 bytes when kept so, else as the string. */
 export function fileContent(fd: number, file: MadeLayout['files'][number]): string | Uint8Array {
-  const bytes = Buffer.allocUnsafe(file.length);
-  readAllAt(fd, bytes, 0, file.length, file.at);
+  const bytes = take(fd, [file.at, file.length]);
   return file.text && !file.utf8 ? bytes.toString('utf16le') : bytes;
 }
 
@@ -129,11 +128,9 @@ const UTF8_FROM = 1 << 20;
 /** What a MadeWriter wrote to `fd` (this layout) and held (`rest`), together. */
 export function readMade(fd: number | null, layout: MadeLayout, rest: DirectoryMade): DirectoryMade {
   const made: DirectoryMade = { autocomplete: rest.autocomplete, minisearch: rest.minisearch, compressed: { ...rest.compressed } };
-  if (layout.files.length > 0 && fd === null) throw new Error("the directory's files are in a scratch file that is gone");
   for (const group of layout.groups) made[group] = {};
   for (const { group, name, text, utf8, at, length } of layout.files) {
-    const bytes = Buffer.allocUnsafe(length);
-    readAllAt(fd!, bytes, 0, length, at);
+    const bytes = take(fd, [at, length]);
     made[group]![name] = text ? bytes.toString(utf8 ? 'utf8' : 'utf16le') : bytes;
   }
   return readTwins(fd, layout.twins, made);
@@ -141,16 +138,18 @@ export function readMade(fd: number | null, layout: MadeLayout, rest: DirectoryM
 
 /** `made` with the twins of its files whose layout entries are `twins`, read from the scratch file `fd`. */
 export function readTwins(fd: number | null, twins: MadeLayout['twins'], made: DirectoryMade): DirectoryMade {
-  if (twins.length > 0 && fd === null) throw new Error("the directory's files are in a scratch file that is gone");
-  const take = ([at, length]: [number, number]) => {
-    const bytes = Buffer.allocUnsafe(length);
-    readAllAt(fd!, bytes, 0, length, at);
-    return bytes;
-  };
   for (const { name, gzip, brotli, gz, br } of twins) {
     const content = made.autocomplete?.[name] ?? made.minisearch?.[name];
     if (content === undefined) throw new Error(`the directory's scratch file has twins of ${name} but not the file`);
-    made.compressed[name] = { content, gzip, brotli, gz: take(gz), br: take(br) } satisfies Precompressed;
+    made.compressed[name] = { content, gzip, brotli, gz: take(fd, gz), br: take(fd, br) } satisfies Precompressed;
   }
   return made;
+}
+
+/** `length` bytes from `at` of the scratch file `fd` (null: gone, though something is in it). */
+function take(fd: number | null, [at, length]: [number, number]): Buffer {
+  if (fd === null) throw new Error("the directory's files are in a scratch file that is gone");
+  const bytes = Buffer.allocUnsafe(length);
+  readAllAt(fd, bytes, 0, length, at);
+  return bytes;
 }

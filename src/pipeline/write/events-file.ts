@@ -58,7 +58,9 @@ export async function eventParts(input: { previous: Manifest | null; out: string
     // (a thread would be handed a copy of the rows' whole buffer)
     if (segments.every((s) => 'bytes' in s)) {
       dist.data(rel, segments.length === 1 ? segments[0].bytes : Buffer.concat(segments.map((s) => s.bytes)), later);
-      digests.set(rel, dist.digests.get(rel)!);
+      // (one made on the digest thread is in dist.digests once dist.digested() resolves)
+      const digest = dist.digests.get(rel);
+      if (digest) digests.set(rel, digest);
       return;
     }
     jobs.push({ to: join(dist.staging, rel), segments });

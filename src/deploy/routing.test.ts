@@ -247,7 +247,11 @@ describe('JSON_ACCEPT', () => {
     ['application/json', true],
     ['application/*', true],
     ['application/json, text/plain, */*', true],
-    ['text/html, application/json', true], // equal q: JSON wins
+    ['text/html, application/json', true], // equal q and specificity: JSON wins
+    ['text/html, */*', false], // equal q: the more specific range wins, HTML
+    ['text/*, application/*', true],
+    ['text/*, */*', false],
+    ['application/*, text/html', false],
     ['text/html', false],
     ['text/*', false],
     ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', false],

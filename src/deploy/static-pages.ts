@@ -54,14 +54,19 @@ export function upstreamOrigin(upstream: string): string {
   return url.origin;
 }
 
+/** A range `range` (a regex) among the comma-separated members of the whole header. */
+const member = (range: string) => `(?:.*,)? *${range} *(?:,.*)?$`;
+
 /**
  * An Accept header under which the server answers JSON (src/api/negotiate.ts), written so that
- * it can only err towards "ask the server": with no parameters every range has q=1, and then
- * JSON wins exactly when some range covers application/json (HTML only wins on a higher q).
+ * it can only err towards "ask the server": with no parameters every range has q=1, and then the
+ * range naming a type most specifically decides, JSON at a tie: application/json; application
+ * with any subtype unless text/html is named; any type unless text/html or text with any subtype is.
  * Anything with a `;` (q-values, charset), other spacing or case is left to the server.
  * Works as PCRE (nginx) and as a JavaScript RegExp (Vercel); the empty header is separate.
  */
-export const JSON_ACCEPT = '^(?!.*;)(?:.*,)? *(?:[*]/[*]|application/(?:json|[*])) *(?:,.*)?$';
+export const JSON_ACCEPT = `^(?!.*;)(?:(?=${member('application/json')})|(?=${member('application/[*]')})(?!${member('text/html')})|(?=${member('[*]/[*]')})(?!${member('text/(?:html|[*])')})).*$`;
+
 
 /** Absent or blank: the server treats it as `*\/*`, i.e. JSON. (nginx: the empty string key, as
  * nginx neither tries regexes on an empty value nor keeps the blanks around a header value) */

@@ -53,8 +53,8 @@ export function datasetFrom(source: DistSource, options: DatasetOptions = {}): D
   try {
     return { ...stored, autocomplete: readAutocomplete(), search: searchOf(checked, stored) };
   } catch (e) {
-    // (the rows' files readStore opened are not served: closed, as a failed reload must not keep them)
-    stored.events.rows.close();
+    // (the files readStore opened are not served: closed, as a failed reload must not keep them)
+    stored.close();
     throw e;
   }
 }

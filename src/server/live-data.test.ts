@@ -1,14 +1,31 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, readlinkSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sampleDist } from '../../test/helpers.ts';
-import { loadedFiles } from '../store/format/dist-paths.ts';
+import { copyOfSampleDist, removeDir, sampleDist, tempDir } from '../../test/helpers.ts';
+import { loadDataset } from '../query/dataset.ts';
+import { DATA_FILES, loadedFiles } from '../store/format/dist-paths.ts';
 import { liveData } from './live-data.ts';
 
 let dist: string;
+let root: string;
 beforeAll(() => {
   dist = sampleDist();
+  root = tempDir('aula-live-data-');
 });
+afterAll(() => removeDir(root));
+
+/** How many descriptors this process holds open on `path` (Linux: /proc/self/fd). */
+function openOn(path: string): number {
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) === path) n++;
+    } catch {
+      // (the directory's own descriptor, closed once read)
+    }
+  }
+  return n;
+}
 
 describe('liveData', () => {
   // first in the file: the formatters are kept per zone for the module's life
@@ -74,5 +91,55 @@ describe('liveData', () => {
     } finally {
       data.stop();
     }
+  });
+
+  it('closes the files of the data it replaces and of every failed load: one calendar open, whatever the reloads', async () => {
+    const copy = copyOfSampleDist(join(root, 'descriptors'));
+    const calendar = join(copy, DATA_FILES.calendar);
+    const data = await liveData({ dist: copy, watch: false, log: () => {} });
+    try {
+      expect(openOn(calendar)).toBe(1);
+      for (let i = 0; i < 5; i++) expect(await data.reload()).toBe(true);
+      expect(openOn(calendar)).toBe(1);
+      // a load that fails before it takes the calendar read ahead (at categories.json's checksum)
+      const categories = join(copy, DATA_FILES.categories);
+      const bytes = readFileSync(categories);
+      bytes[bytes.length >> 1] ^= 1;
+      writeFileSync(`${categories}.new`, bytes);
+      renameSync(`${categories}.new`, categories);
+      for (let i = 0; i < 5; i++) expect(await data.reload()).toBe(false);
+      expect(openOn(calendar)).toBe(1);
+    } finally {
+      data.stop();
+    }
+  });
+
+  it('a reload begun before use() (aula dev) swaps nothing in: the data used stays, the reload resolves false', async () => {
+    const copy = copyOfSampleDist(join(root, 'used'));
+    const data = await liveData({ dist: copy, watch: false, log: () => {} });
+    try {
+      const reloaded = data.reload();
+      const used = loadDataset(dist);
+      data.use!(used);
+      expect(await reloaded).toBe(false);
+      expect(data.dataset).toBe(used);
+      expect(data.ready).toBe(true);
+      // what it loaded is closed, as is the data use() replaced: the used dataset's calendar alone is open
+      expect(openOn(join(copy, DATA_FILES.calendar))).toBe(0);
+    } finally {
+      data.stop();
+    }
+  });
+
+  it('stopped during a reload: what the reload loaded is not swapped in, and closed', async () => {
+    const copy = copyOfSampleDist(join(root, 'stopped'));
+    const data = await liveData({ dist: copy, watch: false, log: () => {} });
+    const before = data.dataset;
+    const reloaded = data.reload();
+    data.stop();
+    expect(await reloaded).toBe(false);
+    expect(data.dataset).toBe(before);
+    expect(openOn(join(copy, DATA_FILES.calendar))).toBe(1);
+    expect(await data.reload()).toBe(false);
   });
 });

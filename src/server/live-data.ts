@@ -56,12 +56,15 @@ async function loadChecked(options: LiveDataOptions, rowsCheck = options.rowsChe
   } catch (e) {
     verifier.cancel();
     throw e;
+  } finally {
+    // (a load that failed before it took the calendar read ahead)
+    prefetched?.release();
   }
   try {
     await verifier.done();
   } catch (e) {
     verifier.cancel();
-    dataset.events.rows.close();
+    dataset.close();
     throw e;
   }
   return dataset;
@@ -76,20 +79,30 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
   });
   let current = options.dataset ? serve(options.dataset, options.publicFiles) : serve(await loadChecked(options));
   let stopped = false;
+  /** bumped by use(): a reload begun before it loaded data older than what is served now */
+  let generation = 0;
   const swap = (dataset: Dataset, files?: PublicSource) => {
     const previous = current;
     current = serve(dataset, files);
-    // answers are made synchronously, so nothing reads the old rows any more
-    previous.dataset.events.rows.close();
+    // answers are made synchronously, so nothing reads the old files any more
+    previous.dataset.close();
   };
   // a reload's rows are other files than the ones another process vouched for at start
   const rowsCheck = { ...options.rowsCheck, vouched: undefined };
   const reloads = reloader({
     async load() {
-      const dataset = await loadChecked(options, rowsCheck, await prefetchDist(options.dist));
-      if (stopped) {
-        dataset.events.rows.close();
-        return;
+      const began = generation;
+      let dataset: Dataset;
+      try {
+        dataset = await loadChecked(options, rowsCheck, await prefetchDist(options.dist));
+      } catch (e) {
+        // (superseded by use(): its failure is not the served data's)
+        if (generation !== began) return false;
+        throw e;
+      }
+      if (stopped || generation !== began) {
+        dataset.close();
+        return false;
       }
       swap(dataset);
       options.log(`reloaded ${options.dist}/`);
@@ -115,7 +128,11 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
       return undefined;
     },
     reload: () => reloads.reload(),
-    use: (dataset, files) => swap(dataset, files),
+    use(dataset, files) {
+      generation++;
+      reloads.replaced();
+      swap(dataset, files);
+    },
     stop() {
       stopped = true;
       stopWatching();

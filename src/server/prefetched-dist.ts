@@ -4,15 +4,16 @@
 // between chunks, each a short piece of work. (WebCrypto's digest hashes on libuv's pool, but
 // first copies the whole file on this thread, a block as long as hashing it here.) The load then
 // reads these bytes, and the checksum of each is the digest of those very bytes. The calendar is
-// held by a descriptor of its own, which stays on the file that was checked: it is opened here,
-// and the load's one whole read of it answered with the bytes read ahead from that very file (the
-// same inode). What is not here (the event rows, checked on a thread of their own; a file the
-// manifest does not list) the load reads and hashes itself.
+// held by a descriptor of its own, which stays on the file that was checked: it is opened here and
+// read ahead through that descriptor (FileRows.readAhead), and the load takes that open file, whose
+// first whole read returns the bytes read ahead. A file whose size is not the manifest's is not
+// read ahead: the load names its size. What is not here (the event rows, checked on a thread of
+// their own; a file the manifest does not list) the load reads and hashes itself.
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DATA_FILES, eventPartFiles, loadedFiles } from '../store/format/dist-paths.ts';
-import { parseManifest, sha256Hex } from '../store/format/manifest.ts';
+import { parseManifest, sha256Hex, type Manifest } from '../store/format/manifest.ts';
 import { directorySource, type DistSource } from '../store/read/dist-source.ts';
 import type { FileRows } from '../store/read/file-rows.ts';
 import type { Sha256 } from '../store/read/verified-source.ts';
@@ -24,15 +25,19 @@ export interface PrefetchedDist {
   sha256: Sha256;
   /** what the load still read and hashed on this thread (tests) */
   readonly here: { reads: string[]; hashedBytes: number };
+  /** closes what the load did not take (the calendar's descriptor, when a load failed before it) */
+  release(): void;
 }
 
 const CHUNK = 1024 * 1024;
 
-/** The file's bytes, read a chunk at a time, their SHA-256, and which file they are. */
-async function readHashed(path: string): Promise<{ bytes: Buffer; sha256: string; dev: number; ino: number }> {
+/** The file's bytes, read a chunk at a time, and their SHA-256; none when its size is not `listed` (the manifest's). */
+async function readHashed(path: string, listed?: number): Promise<{ bytes: Buffer; sha256: string } | undefined> {
   const file = await open(path, 'r');
   try {
-    const { size, dev, ino } = await file.stat();
+    const { size } = await file.stat();
+    // (another size: the load refuses it by its size, which reading it whole here would not change)
+    if (listed !== undefined && size !== listed) return undefined;
     const bytes = Buffer.allocUnsafe(size);
     const hash = createHash('sha256');
     let at = 0;
@@ -43,7 +48,7 @@ async function readHashed(path: string): Promise<{ bytes: Buffer; sha256: string
       at += bytesRead;
     }
     // (a file cut short while read: the bytes that were read, which the load refuses by their size)
-    return { bytes: at === size ? bytes : bytes.subarray(0, at), sha256: hash.digest('hex'), dev, ino };
+    return { bytes: at === size ? bytes : bytes.subarray(0, at), sha256: hash.digest('hex') };
   } finally {
     await file.close();
   }
@@ -55,15 +60,15 @@ export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
   const files = new Map<string, Buffer>();
   const digests = new WeakMap<Uint8Array, string>();
   const here = { reads: [] as string[], hashedBytes: 0 };
-  const readAhead = async (rel: string) => {
+  let sizes: Manifest['files'] = {};
+  const readAhead = async (rel: string, size?: number) => {
     try {
-      const read = await readHashed(join(dir, rel));
+      const read = await readHashed(join(dir, rel), size);
+      if (!read) return;
       files.set(rel, read.bytes);
       digests.set(read.bytes, read.sha256);
-      return read;
     } catch {
       // (missing or unreadable: the load reads it again, and names the problem)
-      return undefined;
     }
   };
   await readAhead('manifest.json');
@@ -71,28 +76,30 @@ export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
   try {
     const manifest = parseManifest(files.get('manifest.json')!.toString('utf8'), folder.where('manifest.json'));
     const rows = new Set(eventPartFiles(manifest));
+    sizes = manifest.files;
     loaded = loadedFiles(manifest).filter((rel) => !rows.has(rel) && Object.hasOwn(manifest.files, rel));
   } catch {
     // a manifest that is missing or does not parse: the load refuses it by name
   }
-  /** the calendar's descriptor, and the bytes read ahead from its file */
-  let calendar: { file: FileRows; bytes: Buffer } | undefined;
+  /** the calendar's descriptor, its bytes read ahead through it, until the load takes it */
+  let calendar: FileRows | undefined;
   for (const rel of loaded) {
     if (rel !== DATA_FILES.calendar) {
-      await readAhead(rel);
+      await readAhead(rel, sizes[rel].bytes);
       continue;
     }
     let file: FileRows | undefined;
     try {
       file = folder.open!([rel]);
+      if (file.byteLength !== sizes[rel].bytes) throw new Error('another size: the load names it');
+      const hash = createHash('sha256');
+      const bytes = await file.readAhead((chunk) => hash.update(chunk));
+      digests.set(bytes, hash.digest('hex'));
+      calendar = file;
     } catch {
-      continue;
+      // (the load opens and reads it itself, and names the problem)
+      file?.close();
     }
-    const read = await readAhead(rel);
-    files.delete(rel);
-    const [opened] = file.identities();
-    if (read && read.dev === opened.dev && read.ino === opened.ino && read.bytes.byteLength === file.byteLength) calendar = { file, bytes: read.bytes };
-    else file.close();
   }
   const bytes = (rel: string): Buffer => {
     const read = files.get(rel);
@@ -105,17 +112,9 @@ export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
   const openFiles = (rels: readonly string[]): FileRows => {
     const ahead = calendar;
     if (!ahead || rels.length !== 1 || rels[0] !== DATA_FILES.calendar) return folder.open!(rels);
+    // the load's, to close with its data: its first whole read is the bytes read ahead
     calendar = undefined;
-    // its first whole read is the load's check: the bytes read ahead, from this very file
-    const { file } = ahead;
-    let first: Buffer | undefined = ahead.bytes;
-    const readAll = file.readAll.bind(file);
-    file.readAll = () => {
-      const bytes = first ?? readAll();
-      first = undefined;
-      return bytes;
-    };
-    return file;
+    return ahead;
   };
   return {
     source: { ...folder, bytes, text: (rel) => bytes(rel).toString('utf8'), open: openFiles },
@@ -126,5 +125,9 @@ export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
       return sha256Hex(content);
     },
     here,
+    release() {
+      calendar?.close();
+      calendar = undefined;
+    },
   };
 }

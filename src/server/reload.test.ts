@@ -171,8 +171,44 @@ describe('reloader', () => {
     const fourth = r.reload();
     r.stop();
     loads.end();
-    expect(await third).toBe(true);
+    // a load that finishes after stop swapped nothing (live-data drops what it loaded)
+    expect(await third).toBe(false);
     expect(await fourth).toBe(false);
     expect(loads.counts.started).toBe(3);
+  });
+
+  it('stopped, starts nothing: a reload (a SIGHUP during the drain) resolves false at once', async () => {
+    let started = 0;
+    const r = reloader({ load: async () => void started++, log: () => {} });
+    r.stop();
+    expect(await r.reload()).toBe(false);
+    expect(started).toBe(0);
+  });
+
+  it('a load that swapped nothing on purpose (its data replaced meanwhile) resolves false and is not retried', async () => {
+    const clock = handClock();
+    const r = reloader({ load: async () => false, log: () => {}, schedule: clock.schedule });
+    expect(await r.reload()).toBe(false);
+    expect(r.ready).toBe(true);
+    expect(clock.delays).toEqual([]);
+  });
+
+  it('replaced (aula dev swapped its own data in): the retries pending are cancelled, and it is ready again', async () => {
+    const clock = handClock();
+    let attempts = 0;
+    const r = reloader({
+      async load() {
+        attempts++;
+        throw new Error('broken');
+      },
+      log: () => {},
+      schedule: clock.schedule,
+    });
+    expect(await r.reload()).toBe(false);
+    expect(r.ready).toBe(false);
+    r.replaced();
+    expect(r.ready).toBe(true);
+    expect(await clock.next()).toBe(false);
+    expect(attempts).toBe(1);
   });
 });

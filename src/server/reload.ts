@@ -7,8 +7,11 @@
 import { unwatchFile, watchFile, type Stats } from 'node:fs';
 
 export interface ReloadOptions {
-  /** loads the new data and swaps it in; rejects (and swaps nothing) when it cannot */
-  load(): Promise<void>;
+  /**
+   * loads the new data and swaps it in; rejects (and swaps nothing) when it cannot; resolves false
+   * when it swapped nothing on purpose (its data was replaced meanwhile: no retry)
+   */
+  load(): Promise<boolean | void>;
   log(line: string): void;
   /** first retry after this long (default 100 ms), doubling … */
   firstRetryMs?: number;
@@ -32,8 +35,10 @@ export interface Reloader {
   reload(): Promise<boolean>;
   /** false while the last reload failed and no retry has succeeded yet */
   readonly ready: boolean;
-  /** stops retrying */
+  /** stops: no retry, no load starts any more, and one finishing now resolves false */
   stop(): void;
+  /** the data was replaced from elsewhere (aula dev): retries pending are cancelled, and ready again */
+  replaced(): void;
 }
 
 export function reloader(options: ReloadOptions): Reloader {
@@ -51,8 +56,9 @@ export function reloader(options: ReloadOptions): Reloader {
   let queued: Promise<boolean> | undefined;
 
   const attempt = async (): Promise<boolean> => {
+    let swapped: boolean | void;
     try {
-      await options.load();
+      swapped = await options.load();
     } catch (e) {
       const problem = (e as Error).message;
       ready = false;
@@ -65,6 +71,8 @@ export function reloader(options: ReloadOptions): Reloader {
       }
       return false;
     }
+    // (a load finished after stop swapped nothing: live-data drops what it loaded)
+    if (stopped || swapped === false) return false;
     ready = true;
     delay = first;
     lastProblem = '';
@@ -73,6 +81,7 @@ export function reloader(options: ReloadOptions): Reloader {
 
   /** `fresh`: an outside trigger (a changed manifest, SIGHUP), which starts the backoff afresh */
   const run = (fresh: boolean): Promise<boolean> => {
+    if (stopped) return Promise.resolve(false);
     if (running) {
       queued ??= running.then(() => {
         queued = undefined;
@@ -98,6 +107,13 @@ export function reloader(options: ReloadOptions): Reloader {
       stopped = true;
       cancelRetry?.();
       cancelRetry = undefined;
+    },
+    replaced() {
+      cancelRetry?.();
+      cancelRetry = undefined;
+      ready = true;
+      delay = first;
+      lastProblem = '';
     },
   };
 }

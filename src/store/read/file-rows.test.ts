@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -258,5 +258,31 @@ describe('FileRows over event parts', () => {
     expect(() => rows.bytes(10)).toThrow(/part 1 .*ended early/);
     expect(rows.bytes(20).equals(memory.bytes(20))).toBe(true);
     rows.close();
+  });
+
+  it('reads ahead through its own descriptors, a chunk a turn: the next whole read returns those bytes, once, though the files were renamed over', async () => {
+    const copies = paths.map((p, i) => {
+      const copy = join(dir, `ahead-part-${i}.jsonl`);
+      writeFileSync(copy, readFileSync(p));
+      return copy;
+    });
+    const file = new FileRows(copies);
+    const chunks: Buffer[] = [];
+    const ahead = await file.readAhead((chunk) => chunks.push(Buffer.from(chunk)));
+    expect(ahead.equals(memory.lineBytes)).toBe(true);
+    // each part's bytes handed over as they arrive, in order
+    expect(Buffer.concat(chunks).equals(memory.lineBytes)).toBe(true);
+    expect(chunks.length).toBeGreaterThanOrEqual(copies.length);
+    // a new file renamed over a part: the descriptors stay on the files read ahead
+    writeFileSync(`${copies[0]}.new`, Buffer.alloc(readFileSync(copies[0]).length));
+    renameSync(`${copies[0]}.new`, copies[0]);
+    // (identity by ===: toBe on buffers that differ compares them element by element for its message)
+    expect(file.readAll() === ahead).toBe(true);
+    // once: the next whole read reads the files again (the ones still open)
+    const again = file.readAll();
+    expect(again === ahead).toBe(false);
+    expect(again.equals(memory.lineBytes)).toBe(true);
+    file.close();
+    await expect(file.readAhead()).rejects.toThrow(/closed/);
   });
 });

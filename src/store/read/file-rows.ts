@@ -4,7 +4,7 @@
 // of the default list is one contiguous range, so one pread (two where it crosses from one part
 // into the next). Kept apart from row-source.ts so that the edge worker's bundle, which has no
 // file system, does not import node:fs.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, read as readCallback, readSync } from 'node:fs';
 import { eachPiece, partAt, partStarts, type RowSource } from '../format/row-source.ts';
 import { takeBuffer } from './page-buffers.ts';
 
@@ -18,6 +18,10 @@ const HEAD_BLOCK = 64 * 1024;
  * every row of a substring search's first pages, within the memory the serving process may grow by.
  */
 export const SERVED_HEAD_BYTES = 16 * 1024 * 1024;
+/** readAhead's reads: each a short piece of work on this thread (its chunk's handler) between turns of the event loop */
+const READ_AHEAD_CHUNK = 1024 * 1024;
+const readAsync = (fd: number, buffer: Uint8Array, offset: number, length: number, position: number) =>
+  new Promise<number>((done, fail) => readCallback(fd, buffer, offset, length, position, (e, n) => (e ? fail(e) : done(n))));
 
 /** Closes the descriptors of file sources nobody can read from any more (a dataset replaced and dropped). */
 let closer: FinalizationRegistry<number[]> | undefined;
@@ -56,6 +60,8 @@ export class FileRows implements RowSource {
   private head: Buffer = Buffer.alloc(0);
   /** which of the head's blocks are read already */
   private headRead = new Uint8Array(0);
+  /** the whole rows read ahead (readAhead), which the next readAll returns */
+  private ahead: Buffer | undefined;
 
   /** Opens the parts for reading; throws PartOpenError naming the part that could not be. */
   constructor(paths: string | readonly string[]) {
@@ -164,9 +170,34 @@ export class FileRows implements RowSource {
     }
   }
 
-  /** The whole rows, read once (for their checksums and offset checks at load). */
+  /** The whole rows, read once (for their checksums and offset checks at load): the bytes readAhead read, else read now. */
   readAll(): Buffer {
-    return this.read(0, this.byteLength);
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    return ahead ?? this.read(0, this.byteLength);
+  }
+
+  /**
+   * Reads the whole rows through the descriptors kept, a chunk at a time off this thread (the event
+   * loop runs between chunks), each chunk handed to `chunk` as it arrives (a reload hashes them
+   * there); the next readAll returns these bytes, once. Rejects where a part ends early.
+   */
+  async readAhead(chunk: (bytes: Buffer) => void = () => {}): Promise<Buffer> {
+    const fds = this.fds;
+    if (fds.length === 0) throw new Error('the event rows were closed');
+    const all = Buffer.allocUnsafe(this.byteLength);
+    for (let part = 0; part < fds.length; part++) {
+      for (let at = this.starts[part]; at < this.starts[part + 1]; ) {
+        const n = Math.min(READ_AHEAD_CHUNK, this.starts[part + 1] - at);
+        const got = await readAsync(fds[part], all, at, n, at - this.starts[part]);
+        if (this.fds !== fds) throw new Error('the event rows were closed');
+        if (got === 0) throw new Error(`part ${part} of the event rows ended early (changed in place after it was opened?)`);
+        chunk(all.subarray(at, at + got));
+        at += got;
+      }
+    }
+    this.ahead = all;
+    return all;
   }
 
   /** Part `i`'s bytes within `all` (readAll's). */
@@ -180,6 +211,7 @@ export class FileRows implements RowSource {
     closer?.unregister(this);
     const fds = this.fds;
     this.fds = [];
+    this.ahead = undefined;
     this.holdHead(0);
     closeFds(fds);
   }

@@ -28,6 +28,8 @@ export interface StoredData {
   site: Manifest['site'];
   events: { table: EventTable; rows: EventRows; calendar: CalendarEntries };
   categories: { ids: ReadonlySet<number>; json: ReadonlyMap<number, string> };
+  /** closes the files it holds open (the rows', the calendar's): a dataset replaced, or one a failed load made */
+  close(): void;
 }
 
 
@@ -215,6 +217,8 @@ function storedPerNeed(source: DistSource, manifest: Manifest, parts: readonly s
       },
     },
     categories: categoriesOf(source),
+    // (a source read per need holds its bytes in memory: no file is open)
+    close() {},
   };
 }
 
@@ -347,7 +351,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
   }
   const categories = categoriesOf(source);
   const count = rows.length;
-  if (!file) return { manifest, baseUrl, site: manifest.site, events: { table, rows, calendar: readCalendar(source, count) }, categories };
+  if (!file) return { manifest, baseUrl, site: manifest.site, events: { table, rows, calendar: readCalendar(source, count) }, categories, close: () => rows.close() };
   const calendar = pinnedCalendar(dist, manifest, count, sha256);
   return {
     manifest,
@@ -357,10 +361,14 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
       table,
       rows,
       get calendar() {
-        return calendar();
+        return calendar.read();
       },
     },
     categories,
+    close() {
+      rows.close();
+      calendar.close();
+    },
   };
 }
 
@@ -369,7 +377,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
  * and read again when an answer first needs it: only
  * the iCalendar answers read it, and held from the start it is the largest file in memory. Its descriptor stays on the file that was checked, as the rows' do (file-rows.ts).
  */
-function pinnedCalendar(dist: DistSource, manifest: Manifest, rows: number, sha256: Sha256 | undefined): () => CalendarEntries {
+function pinnedCalendar(dist: DistSource, manifest: Manifest, rows: number, sha256: Sha256 | undefined): { read: () => CalendarEntries; close(): void } {
   const rel = DATA_FILES.calendar;
   const file = dist.open!([rel]);
   const read = (checked: boolean) => {
@@ -392,5 +400,5 @@ function pinnedCalendar(dist: DistSource, manifest: Manifest, rows: number, sha2
       throw e;
     }
   }
-  return once(() => read(true));
+  return { read: once(() => read(true)), close: () => file.close() };
 }

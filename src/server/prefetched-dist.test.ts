@@ -77,6 +77,17 @@ describe('prefetchDist', () => {
     const fromDamagedCalendar = await prefetchDist(damaged);
     expect(() => loadOver(fromDamagedCalendar)).toThrow(`${calendar}: does not match its SHA-256 in manifest.json`);
 
+    // a file of another size than the manifest's is not read ahead: the load names its size
+    const grown = copyOfSampleDist(join(root, 'grown'));
+    const grownSearch = join(grown, DATA_FILES.search);
+    const listed = readFileSync(grownSearch).length;
+    writeFileSync(`${grownSearch}.new`, Buffer.concat([readFileSync(grownSearch), Buffer.from([0])]));
+    renameSync(`${grownSearch}.new`, grownSearch);
+    const fromGrown = await prefetchDist(grown);
+    expect(() => loadOver(fromGrown)).toThrow(`${grownSearch}: is ${listed + 1} bytes, manifest.json says ${listed}`);
+    expect(fromGrown.here.reads).toEqual([DATA_FILES.search]);
+    fromGrown.release();
+
     const missing = copyOfSampleDist(join(root, 'missing'));
     rmSync(join(missing, DATA_FILES.categories));
     const fromMissing = await prefetchDist(missing);

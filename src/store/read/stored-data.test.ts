@@ -1,6 +1,8 @@
 // What the node loader holds and when: the calendar, read by the iCalendar answers only, is checked
 // at load and read again from the same file when an answer first needs it; the event rows, read
-// whole to be checked where no thread checks them (a reload), are not held once checked.
+// whole to be checked where no thread checks them (a load given no verifyRows, or one that rewrites
+// the rows for another base URL; a server's start and reload check them on the verifier thread),
+// are not held once checked.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -45,7 +47,7 @@ describe('the calendar of a dist/ folder', () => {
   });
 });
 
-describe('the event rows of a dist/ folder, checked on the loading thread (a reload)', () => {
+describe('the event rows of a dist/ folder, checked on the loading thread (no verifyRows)', () => {
   it('are not held by the loaded data once checked: it reads them by offset', async () => {
     const dist = copyOfSampleDist(join(root, 'reloaded'));
     const readAll = FileRows.prototype.readAll;
@@ -62,8 +64,8 @@ describe('the event rows of a dist/ folder, checked on the loading thread (a rel
     } finally {
       FileRows.prototype.readAll = readAll;
     }
-    // a WeakRef's target is kept until the job that made it ends
-    await new Promise((next) => setTimeout(next, 10));
+    // a WeakRef's target is kept until the job that made it ends: the next turn of the event loop
+    await new Promise(setImmediate);
     setFlagsFromString('--expose-gc');
     (runInNewContext('gc') as () => void)();
     expect(whole).toBeDefined();

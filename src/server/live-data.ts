@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import { datasetFrom, loadDataset, type Dataset } from '../query/dataset.ts';
 import { warmZone } from '../time/offsets.ts';
-import { prefetchDist, type PrefetchedDist } from './prefetched-dist.ts';
+import { prefetchDist, type PrefetchedDist } from '../store/read/prefetched-dist.ts';
 import { reloader, watchManifest } from './reload.ts';
 import { rowsVerifier, type RowsVerifierOptions } from './rows-verifier.ts';
 import { StaticFiles, type PublicSource } from './static-files.ts';

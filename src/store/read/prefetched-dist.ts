@@ -12,11 +12,11 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DATA_FILES, eventPartFiles, loadedFiles } from '../store/format/dist-paths.ts';
-import { parseManifest, sha256Hex, type Manifest } from '../store/format/manifest.ts';
-import { directorySource, type DistSource } from '../store/read/dist-source.ts';
-import type { FileRows } from '../store/read/file-rows.ts';
-import type { Sha256 } from '../store/read/verified-source.ts';
+import { DATA_FILES, eventPartFiles, loadedFiles } from '../format/dist-paths.ts';
+import { parseManifest, sha256Hex, type Manifest } from '../format/manifest.ts';
+import { directorySource, type DistSource } from './dist-source.ts';
+import type { FileRows } from './file-rows.ts';
+import type { Sha256 } from './verified-source.ts';
 
 export interface PrefetchedDist {
   /** dist/ as the load reads it: the files read ahead from memory, any other from the folder */

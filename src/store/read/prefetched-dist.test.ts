@@ -1,10 +1,10 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyOfSampleDist, removeDir, sampleDist, tempDir } from '../../test/helpers.ts';
-import { createApi } from '../api/core.ts';
-import { datasetFrom, loadDataset } from '../query/dataset.ts';
-import { DATA_FILES, eventPartFiles, loadedFiles } from '../store/format/dist-paths.ts';
+import { copyOfSampleDist, removeDir, sampleDist, tempDir } from '../../../test/helpers.ts';
+import { createApi } from '../../api/core.ts';
+import { datasetFrom, loadDataset } from '../../query/dataset.ts';
+import { DATA_FILES, eventPartFiles, loadedFiles } from '../format/dist-paths.ts';
 import { prefetchDist } from './prefetched-dist.ts';
 
 let dist: string;

@@ -156,7 +156,7 @@ export function fixtureApi(extra: Record<string, string> = {}, options: ApiOptio
     ask = asker(createApi(dataset, options));
   });
   afterAll(() => {
-    dataset?.events.rows.close();
+    dataset?.close();
     if (root) removeDir(root);
   });
   return {

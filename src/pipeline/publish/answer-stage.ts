@@ -135,7 +135,7 @@ export async function answerStage(
   try {
     await answerPages(options, { api, served }, out, rendered, dist, envelope);
     documents = answerDocuments(api, out, rendered, envelope);
-    dataset.events.rows.close();
+    dataset.close();
     // a failed link fails the build: never a dist without the page
     await dist.ledger?.linkQueued();
     await clock.nextPhase('answer pages', 'compress');

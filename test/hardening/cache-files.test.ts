@@ -70,7 +70,7 @@ describe('cache files that are not what aula wrote', () => {
     const names = readdirSync(cache);
     // every kind of file the cache keeps, each written anew by the next build
     expect(names.map((n) => n.replace(/-[0-9a-f]{16}/g, '-ID')).sort()).toEqual(
-      ['autocomplete-ID.bin', 'dist-ID-ID.events', 'dist-ID-ID.json', 'minisearch-ID.bin', 'parsed-ID.bin', 'parsed-ID.stat', 'rows-ID.bin'],
+      ['autocomplete-ID.bin', 'autocomplete-data-ID.bin', 'dist-ID-ID.events', 'dist-ID-ID.json', 'minisearch-ID.bin', 'parsed-ID.bin', 'parsed-ID.stat', 'rows-ID.bin'],
     );
     const victims = names.map((name) => {
       const victim = join(root, `victim-${name}`);

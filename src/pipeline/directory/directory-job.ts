@@ -151,7 +151,8 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
   const withTwins = () => {
     readWithTwins ??= Promise.all([made(), answered, twins])
       .then(([files, answer, more]) => readTwins(scratch?.fd ?? null, [...answer.layout.twins, ...more], files))
-      .finally(() => scratch?.close());
+      // (closed once the twins are written: a failed read must not close the file under the compressing thread)
+      .finally(() => void Promise.allSettled([twins]).then(() => scratch?.close()));
     return readWithTwins;
   };
   return { made, withTwins, compressNow, cancel };

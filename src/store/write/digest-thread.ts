@@ -51,41 +51,41 @@ export function digestJob(content: string | Uint8Array, path: string, later: boo
 
 /** Digests made on the digest thread (started with the first), in the order asked. */
 export class Digester {
-  private thread: Thread | null = null;
-  private failed: Promise<never> = Promise.resolve() as never;
-  private readonly waiting: ((digest: FileDigest) => void)[] = [];
+  /** the thread, why it stopped, and the digests asked of it in order (its own: a thread started again answers none of them) */
+  private current: { thread: Thread; failed: Promise<never>; waiting: ((digest: FileDigest) => void)[] } | null = null;
 
   digest(job: DigestJob): Promise<FileDigest> {
-    const thread = (this.thread ??= this.start());
+    const { thread, failed, waiting } = (this.current ??= this.start());
     // (a worker keeps the process alive while a digest is asked of it, not after: a build that
     // fails before end() must still end)
     hold(thread, true);
-    const made = new Promise<FileDigest>((done) => this.waiting.push(done));
+    const made = new Promise<FileDigest>((done) => waiting.push(done));
     thread.postMessage(job);
-    const digest = Promise.race([made, this.failed]);
+    const digest = Promise.race([made, failed]);
     digest.catch(() => undefined); // awaited by the caller later; not an unhandled rejection meanwhile
     return digest;
   }
 
   /** Ends the thread (started again when asked for another digest). */
   async end(): Promise<void> {
-    const thread = this.thread;
-    this.thread = null;
-    await thread?.terminate();
+    const current = this.current;
+    this.current = null;
+    await current?.thread.terminate();
   }
 
-  private start(): Thread {
+  private start(): NonNullable<Digester['current']> {
     const thread = startThread(threadModule(import.meta.url, 'digest-thread'));
-    this.failed = new Promise<never>((_, reject) => {
+    const waiting: ((digest: FileDigest) => void)[] = [];
+    const failed = new Promise<never>((_, reject) => {
       thread.on('message', (digest: FileDigest) => {
-        this.waiting.shift()?.(digest);
-        if (this.waiting.length === 0) hold(thread, false);
+        waiting.shift()?.(digest);
+        if (waiting.length === 0) hold(thread, false);
       });
       thread.on('error', reject);
       thread.on('exit', () => reject(new Error('the digest thread stopped')));
     });
-    this.failed.catch(() => undefined); // raced by each digest; not an unhandled rejection when none waits
-    return thread;
+    failed.catch(() => undefined); // raced by each digest; not an unhandled rejection when none waits
+    return { thread, failed, waiting };
   }
 }
 

@@ -96,8 +96,7 @@ const timings = (clock: Clock) => ({ ms: performance.now() - clock.started, phas
 async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock, plan: Plan): Promise<BuildResult> {
   const inFlight: Promise<unknown>[] = [];
   let dist: StagedDist | null = null;
-  // (digested(): a failed build ends the digest thread, which holds views of the rows' shared memory)
-  const settle = () => Promise.allSettled([...inFlight, dist?.settled(), dist?.digested()]);
+  const settle = () => Promise.allSettled([...inFlight, dist?.settled(), dist?.digested()]); // (digested(): the digest thread ends)
   return inStaging(out, plan.abandon, async (staging) => {
     const cache = options.cache === undefined ? null : { dir: options.cache, content: options.content };
     dist = new StagedDist(staging, out, cache, plan.ledger ?? undefined);

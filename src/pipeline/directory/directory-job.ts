@@ -151,8 +151,7 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
   const withTwins = () => {
     readWithTwins ??= Promise.all([made(), answered, twins])
       .then(([files, answer, more]) => readTwins(scratch?.fd ?? null, [...answer.layout.twins, ...more], files))
-      // (closed once the twins are written: a failed read must not close the file under the compressing thread)
-      .finally(() => void Promise.allSettled([twins]).then(() => scratch?.close()));
+      .finally(() => void Promise.allSettled([twins]).then(() => scratch?.close())); // (never under the compressing thread)
     return readWithTwins;
   };
   return { made, withTwins, compressNow, cancel };

@@ -71,8 +71,7 @@ export async function eventParts(input: { previous: Manifest | null; out: string
   const writing = jobs.length === 0 ? Promise.resolve([]) : writeEventParts({ paths: eventPartFiles(previous!).map((rel) => join(out, rel)), sizes: oldSizes }, jobs);
   writing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   inFlight.push(writing); // a refusal before it is awaited must not remove the folder it writes into
-  // every part kept proven before any kept part is linked (a link moves the ctime the ledger proves
-  // it by; a part of new rows alone, written or linked above, holds other bytes than any kept one)
+  // the kept parts proven before any is linked (a link moves the ctime the ledger proves it by)
   const kept = parts.flatMap((rel, j) => (data.parts[j] === null ? [{ rel, digest: previous!.files[rel], bytes: bounds[j + 1] - bounds[j] }] : []));
   // (each proven by the ledger when the plan was made: load/state-load.ts provenDist; a link that
   // fails now, the previous dist changed since, fails the build, as a page's does)

@@ -10,8 +10,6 @@
 // read ahead: the load names its size. What is not here (the event rows, checked on a thread of
 // their own; a file the manifest does not list) the load reads and hashes itself.
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
 import { DATA_FILES, eventPartFiles, loadedFiles } from '../format/dist-paths.ts';
 import { parseManifest, sha256Hex, type Manifest } from '../format/manifest.ts';
 import { directorySource, type DistSource } from './dist-source.ts';
@@ -29,31 +27,6 @@ export interface PrefetchedDist {
   release(): void;
 }
 
-const CHUNK = 1024 * 1024;
-
-/** The file's bytes, read a chunk at a time, and their SHA-256; none when its size is not `listed` (the manifest's). */
-async function readHashed(path: string, listed?: number): Promise<{ bytes: Buffer; sha256: string } | undefined> {
-  const file = await open(path, 'r');
-  try {
-    const { size } = await file.stat();
-    // (another size: the load refuses it by its size, which reading it whole here would not change)
-    if (listed !== undefined && size !== listed) return undefined;
-    const bytes = Buffer.allocUnsafe(size);
-    const hash = createHash('sha256');
-    let at = 0;
-    while (at < size) {
-      const { bytesRead } = await file.read(bytes, at, Math.min(CHUNK, size - at), at);
-      if (bytesRead === 0) break;
-      hash.update(bytes.subarray(at, at + bytesRead));
-      at += bytesRead;
-    }
-    // (a file cut short while read: the bytes that were read, which the load refuses by their size)
-    return { bytes: at === size ? bytes : bytes.subarray(0, at), sha256: hash.digest('hex') };
-  } finally {
-    await file.close();
-  }
-}
-
 /** Reads ahead the files of `dir` its manifest lists and a load reads whole. Never rejects: a problem is the load's to name. */
 export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
   const folder = directorySource(dir);
@@ -61,17 +34,27 @@ export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
   const digests = new WeakMap<Uint8Array, string>();
   const here = { reads: [] as string[], hashedBytes: 0 };
   let sizes: Manifest['files'] = {};
-  const readAhead = async (rel: string, size?: number) => {
+  /** `rel` opened and read ahead, its digest known; none when missing, unreadable or not of the manifest's size (the load names it) */
+  const readAhead = async (rel: string, size?: number): Promise<FileRows | undefined> => {
+    let file: FileRows | undefined;
     try {
-      const read = await readHashed(join(dir, rel), size);
-      if (!read) return;
-      files.set(rel, read.bytes);
-      digests.set(read.bytes, read.sha256);
+      file = folder.open!([rel]);
+      if (size !== undefined && file.byteLength !== size) throw new Error('another size');
+      const hash = createHash('sha256');
+      digests.set(await file.readAhead((chunk) => hash.update(chunk)), hash.digest('hex'));
+      return file;
     } catch {
-      // (missing or unreadable: the load reads it again, and names the problem)
+      file?.close();
+      return undefined;
     }
   };
-  await readAhead('manifest.json');
+  /** a file read ahead, its bytes kept and its descriptor closed */
+  const keep = (rel: string, file: FileRows | undefined) => {
+    if (!file) return;
+    files.set(rel, file.readAll());
+    file.close();
+  };
+  keep('manifest.json', await readAhead('manifest.json'));
   let loaded: string[] = [];
   try {
     const manifest = parseManifest(files.get('manifest.json')!.toString('utf8'), folder.where('manifest.json'));
@@ -84,22 +67,9 @@ export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
   /** the calendar's descriptor, its bytes read ahead through it, until the load takes it */
   let calendar: FileRows | undefined;
   for (const rel of loaded) {
-    if (rel !== DATA_FILES.calendar) {
-      await readAhead(rel, sizes[rel].bytes);
-      continue;
-    }
-    let file: FileRows | undefined;
-    try {
-      file = folder.open!([rel]);
-      if (file.byteLength !== sizes[rel].bytes) throw new Error('another size: the load names it');
-      const hash = createHash('sha256');
-      const bytes = await file.readAhead((chunk) => hash.update(chunk));
-      digests.set(bytes, hash.digest('hex'));
-      calendar = file;
-    } catch {
-      // (the load opens and reads it itself, and names the problem)
-      file?.close();
-    }
+    const file = await readAhead(rel, sizes[rel].bytes);
+    if (rel === DATA_FILES.calendar) calendar = file;
+    else keep(rel, file);
   }
   const bytes = (rel: string): Buffer => {
     const read = files.get(rel);

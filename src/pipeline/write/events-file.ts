@@ -41,7 +41,7 @@ export async function writeEventParts(previous: PreviousParts, jobs: readonly Pa
 /**
  * The event parts in the staging folder: those whose rows are the previous ones linked, those of
  * new rows alone written as they are on libuv's pool, the others on a worker thread (`inFlight`
- * holds it until it is awaited); resolves with every part's digest.
+ * holds it until it is awaited); resolves with the digests of those linked or thread-written.
  */
 export async function eventParts(input: { previous: Manifest | null; out: string; data: Pick<EventData, 'parts' | 'bounds'>; oldSizes: number[] }, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<Map<string, FileDigest>> {
   const { previous, out, data, oldSizes } = input;
@@ -58,9 +58,6 @@ export async function eventParts(input: { previous: Manifest | null; out: string
     // (a thread would be handed a copy of the rows' whole buffer)
     if (segments.every((s) => 'bytes' in s)) {
       dist.data(rel, segments.length === 1 ? segments[0].bytes : Buffer.concat(segments.map((s) => s.bytes)), later);
-      // (one made on the digest thread is in dist.digests once dist.digested() resolves)
-      const digest = dist.digests.get(rel);
-      if (digest) digests.set(rel, digest);
       return;
     }
     jobs.push({ to: join(dist.staging, rel), segments });

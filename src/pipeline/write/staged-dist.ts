@@ -71,7 +71,10 @@ export class StagedDist {
   async digested(): Promise<void> {
     const made = this.digestsMade.splice(0);
     const digests = await Promise.all(made.map(([, digest]) => digest)).finally(() => this.digester.end());
-    made.forEach(([rel], i) => this.digests.set(rel, digests[i]) && this.written.set(rel, { sha: digests[i].sha256 }));
+    made.forEach(([rel], i) => {
+      this.digests.set(rel, digests[i]);
+      this.written.set(rel, { sha: digests[i].sha256 });
+    });
   }
 
   /**

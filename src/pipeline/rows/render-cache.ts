@@ -11,8 +11,8 @@
 import { closeSync, fstatSync } from 'node:fs';
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
-import { renderEvent, type RenderContext } from '../../render/event.ts';
-import { FIELD_COUNT, serializeEvent, type EventRows } from '../../store/format/event-rows.ts';
+import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
+import { FIELD_COUNT, type EventRows } from '../../store/format/event-rows.ts';
 import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
 import { cacheFile, cacheIdentity, sha256 } from '../cache/build-cache.ts';
 import { checksum, CHECKSUM } from '../../util/checksum.ts';
@@ -202,6 +202,7 @@ export function cachedRows(
   /** per row: 0 taken from the cache, 1 made here, 2 made ahead and in `made` already */
   const fresh = new Uint8Array(events.length);
   let freshCount = 0;
+  let writeRow: ((e: Event) => EventRow) | undefined; // (rows made here as the parse threads make theirs)
   events.forEach((e, row) => {
     const stored = names === null ? undefined : entries.get(names[row]);
     const json = stored ? unpack(stored, starts, startsBytes, hashes, row) : -1;
@@ -218,8 +219,8 @@ export function cachedRows(
         if (hash) hash.copy(hashes, row * HASH);
         else unhashed.push(row);
       } else {
-        const serialized = serializeEvent(renderEvent(wholeOf(e), ctx));
-        out.addJson(serialized.json, serialized.starts);
+        const written = (writeRow ??= eventRowWriter(ctx))(wholeOf(e));
+        out.addBytes(written.bytes, written.starts);
         unhashed.push(row);
       }
       fresh[row] = aheadIn && !(aheadIn instanceof Uint8Array) && made && aheadIn.fd === made.fd ? 2 : 1;

@@ -2,8 +2,8 @@
 // elsewhere of the same event and context); and the data files by path, as a build holds them.
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
-import { renderEvent, type RenderContext } from '../../render/event.ts';
-import { serializeEvent, type EventRows } from '../format/event-rows.ts';
+import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
+import type { EventRows } from '../format/event-rows.ts';
 import { RowBytes, type RowInFile } from './row-bytes.ts';
 
 export type DistFiles = Map<string, string | Uint8Array>;
@@ -18,14 +18,12 @@ export type RowMaker = (events: readonly TextlessEvent[], ctx: RenderContext) =>
 export function rowsRenderer(ahead?: ReadonlyMap<TextlessEvent, { json: Uint8Array | RowInFile; starts: ArrayLike<number> }>, whole: (e: TextlessEvent) => Event = wholeEvent): RowMaker {
   return (events, ctx) => {
     const out = new RowBytes(events.length);
+    // (the rows made here, as the parse threads make theirs)
+    let writeRow: ((e: Event) => EventRow) | undefined;
     for (const e of events) {
       const made = ahead?.get(e);
-      if (made) {
-        out.addBytes(made.json, made.starts);
-        continue;
-      }
-      const row = serializeEvent(renderEvent(whole(e), ctx));
-      out.addJson(row.json, row.starts);
+      const row = made ? null : (writeRow ??= eventRowWriter(ctx))(whole(e));
+      out.addBytes(made?.json ?? row!.bytes, made?.starts ?? row!.starts);
     }
     return out.finish();
   };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { negotiate } from '../api/negotiate.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { JSON_ACCEPT, staticPages } from './static-pages.ts';
-import { netlifyHeaders, netlifyRedirects, nginxConfig, vercelConfig, VERCEL_SOURCE_MAX } from './routing.ts';
+import { netlifyHeaders, netlifyRedirects, nginxConfig, vercelConfig, VERCEL_MOST_ROUTES, VERCEL_SOURCE_MAX } from './routing.ts';
 
 function manifest(baseUrl = 'https://events.example.org', events = 45, limit = 20): Manifest {
   return {
@@ -107,6 +107,24 @@ describe('public files on static hosts', () => {
         expect(vercelHeadersAt(config, `${prefix}/cms/media/${m.id}/`), m.file).toEqual(headers);
         expect(vercelHeadersAt(config, `/${m.file}`), m.file).toEqual(headers);
       }
+    }
+  });
+
+  it('Vercel sends the media URLs to the server where a rewrite each would pass its 2,048 routes', () => {
+    const media = (n: number) => Array.from({ length: n }, (_, i) => ({ id: 1 + i, file: `cms/media/${1 + i}/f.png`, mimetype: 'image/png' }));
+    for (const base of ['https://example.org/api', undefined]) {
+      const prefix = base ? '/api' : '';
+      const few = JSON.parse(vercelConfig(manifest(base), UPSTREAM, ['format'], { files: PUBLIC.files, media: media(1500) }));
+      expect(few.rewrites).toContainEqual({ source: `${prefix}/cms/media/1500/`, destination: '/cms/media/1500/f.png' });
+      expect(few.rewrites.length + few.headers.length).toBeLessThanOrEqual(VERCEL_MOST_ROUTES);
+      const many = JSON.parse(vercelConfig(manifest(base), UPSTREAM, ['format'], { files: PUBLIC.files, media: media(2100) }));
+      expect(many.rewrites.length + many.headers.length).toBeLessThanOrEqual(VERCEL_MOST_ROUTES);
+      expect(many.rewrites.filter((r: { source: string }) => r.source.includes('/media/'))).toEqual([
+        { source: `${prefix}/cms/media/:id(\\d+)/`, destination: `${new URL(UPSTREAM).origin}${prefix}/cms/media/:id/` },
+      ]);
+      // the public files keep their rewrites, before the proxy
+      if (base) expect(many.rewrites.findIndex((r: { source: string }) => r.source === '/api/openapi.json')).toBeLessThan(many.rewrites.length - 1);
+      expect(vercelSource(many.rewrites.find((r: { source: string }) => r.source.includes('/media/')).source).test(`${prefix}/cms/media/2100/`)).toBe(true);
     }
   });
 

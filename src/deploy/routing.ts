@@ -243,6 +243,8 @@ function mediaRules(prefix: string, publicFiles: PublicFiles): { path: string; h
  * a rule per value.
  */
 export const VERCEL_SOURCE_MAX = 4096;
+/** Vercel's cap on one deployment's routes: its rewrites, redirects and header rules together. */
+export const VERCEL_MOST_ROUTES = 2048;
 
 /** `values` joined by `|`, in as few alternations as there are when each may have `room` characters. */
 function alternations(values: readonly (number | string)[], room: number): string[] {
@@ -372,16 +374,22 @@ export function vercelConfig(manifest: Manifest, upstream: string, knownParams: 
       destination: pages.further(':offset'),
     });
   }
-  rewrites.push(
-    { source: pages.listPath, has: [limit], missing: missing('offset'), destination: pages.first },
-    { source: pages.listPath, missing: missing('limit', 'offset'), destination: pages.first },
-    ...fileRewrites(pages.prefix, publicFiles).map(([source, destination]) => ({ source, destination })),
-    // a named group keeps the trailing slash, which `:path*` would drop (and the server redirect back)
-    { source: `${pages.prefix}/v1/:path(.*)`, destination: `${origin}${pages.prefix}/v1/:path` },
-  );
   const headers = [
     ...publicFiles.files.filter(isImmutableFile).map((rel) => ({ source: `${pages.prefix}/${rel}`, headers: [{ key: 'Cache-Control', value: IMMUTABLE_CACHE_CONTROL }] })),
     ...vercelMediaRules(pages.prefix, publicFiles).map(({ source, headers: list }) => ({ source, headers: list.map(([key, value]) => ({ key, value })) })),
   ];
+  const files = fileRewrites(pages.prefix, publicFiles).map(([source, destination]) => ({ source, destination }));
+  // A media file's URL names its record, not its file, so each takes a rewrite of its own; where
+  // they would pass Vercel's cap (and the deployment fail), the media URLs go to the server,
+  // which answers them from dist/ with the same headers.
+  const proxied = rewrites.length + 3 + files.length + headers.length > VERCEL_MOST_ROUTES;
+  const media = `${pages.prefix}/${MEDIA_DIR}/`;
+  rewrites.push(
+    { source: pages.listPath, has: [limit], missing: missing('offset'), destination: pages.first },
+    { source: pages.listPath, missing: missing('limit', 'offset'), destination: pages.first },
+    ...(proxied ? [...files.filter((f) => !f.source.startsWith(media)), { source: `${media}:id(\\d+)/`, destination: `${origin}${media}:id/` }] : files),
+    // a named group keeps the trailing slash, which `:path*` would drop (and the server redirect back)
+    { source: `${pages.prefix}/v1/:path(.*)`, destination: `${origin}${pages.prefix}/v1/:path` },
+  );
   return `${JSON.stringify({ $schema: 'https://openapi.vercel.sh/vercel.json', rewrites, ...(headers.length ? { headers } : {}) }, null, 2)}\n`;
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { negotiate } from '../api/negotiate.ts';
+import { blocksFor } from '../../test/docs/doc-blocks.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { JSON_ACCEPT, staticPages } from './static-pages.ts';
 import { netlifyHeaders, netlifyRedirects, nginxConfig, vercelConfig, VERCEL_MOST_ROUTES, VERCEL_SOURCE_MAX } from './routing.ts';
@@ -293,6 +294,20 @@ describe('JSON_ACCEPT', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("docs/deploying.md's VCL", () => {
+  it('makes application/json of exactly the Accept values the server answers JSON for', () => {
+    const [block] = blocksFor('vcl');
+    const pattern = /req\.http\.Accept ~ "\(\?i\)([^"]+)"/.exec(block.text)![1];
+    expect(pattern).toBe(JSON_ACCEPT);
+    const vcl = new RegExp(pattern, 'i');
+    const normalized = (accept: string) => (/^ *$/.test(accept) || vcl.test(accept) ? 'application/json' : accept);
+    for (const accept of ['', '*/*', 'text/html, application/json', 'application/json, text/html', 'text/*', 'text/html, */*', 'Application/JSON',
+      'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'application/json;q=0.9, text/html', 'image/png']) {
+      expect(negotiate(undefined, normalized(accept)), accept).toEqual(negotiate(undefined, accept));
+    }
   });
 });
 

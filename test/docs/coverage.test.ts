@@ -21,6 +21,7 @@ const RUNNERS: Record<string, string> = {
   'check-output': 'test/docs/content-examples.test.ts',
   nginx: 'test/nginx.test.ts',
   'nginx-cache': 'test/nginx.test.ts',
+  vcl: 'src/deploy/routing.test.ts',
   'nginx-replicas': 'test/replicas.test.ts',
   'browser-autocomplete': 'test/docs/browser-snippets.test.ts',
   minisearch: 'test/minisearch.test.ts',

@@ -271,11 +271,7 @@ if (!NGINX) {
       expect(media.some((m) => urls.has(`${front}${prefix}/cms/media/${m.id}/`))).toBe(true);
       for (const m of media) {
         const bytes = readFileSync(join(dist, m.file));
-        const answers = [['nginx', await viaNginx(`${prefix}/cms/media/${m.id}/`)], ['aula serve', await direct(`${prefix}/cms/media/${m.id}/`)]] as const;
-        // one validator from either: a cache in front of both revalidates what the other sent
-        expect(answers[1][1].headers.etag, `media ${m.id}`).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
-        expect(answers[1][1].headers.etag, `media ${m.id}`).toBe(answers[0][1].headers.etag);
-        for (const [via, answer] of answers) {
+        for (const [via, answer] of [['nginx', await viaNginx(`${prefix}/cms/media/${m.id}/`)], ['aula serve', await direct(`${prefix}/cms/media/${m.id}/`)]] as const) {
           expect(answer.status, `${via} media ${m.id}`).toBe(200);
           expect(answer.headers['content-type'], `${via} media ${m.id}`).toBe(m.mimetype);
           expect(answer.body.equals(bytes), `${via} media ${m.id}`).toBe(true);

@@ -1,5 +1,5 @@
 // aula serve's public files over real HTTP (nginx-free; test/nginx.test.ts compares with nginx).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureSite, SAMPLE_CONTENT, servedSample } from '../../test/helpers.ts';
@@ -52,23 +52,6 @@ describe('public files from aula serve', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await r.arrayBuffer()).equals(readFileSync(join(SAMPLE_CONTENT, 'media', 'files', 'meduni-logo.png')))).toBe(true);
-  });
-
-  it("gives a media file nginx's validator (mtime and size) and answers If-None-Match with 304", async () => {
-    const media = JSON.parse(readFileSync(join(site.dist, 'data', 'media-files.json'), 'utf8'));
-    const logo = media.find((m: { file: string }) => m.file.endsWith('.png'));
-    const info = statSync(join(site.dist, logo.file));
-    const r = await site.get(`/api/cms/media/${logo.id}/`);
-    const etag = r.headers.get('etag');
-    expect(etag).toBe(`"${Math.floor(info.mtimeMs / 1000).toString(16)}-${info.size.toString(16)}"`);
-    const again = await site.get(`/api/cms/media/${logo.id}/`, { headers: { 'if-none-match': `"other", ${etag}` } });
-    expect(again.status).toBe(304);
-    expect(again.text).toBe('');
-    expect(again.headers.get('content-length') ?? '0').toBe('0');
-    expect(again.headers.get('x-content-type-options')).toBe('nosniff');
-    const changed = await site.get(`/api/cms/media/${logo.id}/`, { headers: { 'if-none-match': '"other"' } });
-    expect(changed.status).toBe(200);
-    expect(changed.headers.get('content-length')).toBe(String(info.size));
   });
 
   it('never answers other files of dist/ or outside it: the API says 404', async () => {

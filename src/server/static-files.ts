@@ -26,13 +26,6 @@ function fileEtag(bytes: Uint8Array): string {
   return `"${createHash('sha1').update(bytes).digest('base64url')}"`;
 }
 
-/**
- * A media file's validator, from its stat as nginx makes it (`"<mtime s hex>-<size hex>"`): a
- * media file is streamed from disk, never read whole to hash, and the build keeps an unchanged
- * media file's copy (its mtime) from build to build. nginx serving the same dist/ sends the same.
- */
-const mediaEtag = (mtimeMs: number, size: number) => `"${Math.floor(mtimeMs / 1000).toString(16)}-${size.toString(16)}"`;
-
 export interface StaticRequest {
   method: string;
   /** the raw (percent-encoded) path of the request */
@@ -187,8 +180,8 @@ export class StaticFiles {
     return true;
   }
 
-  /** The media file of record `id`, its size and validator, or null when the index or the disk has none. */
-  private mediaFile(id: number): { path: string; media: MediaFile; size: number; etag: string } | null {
+  /** The media file of record `id` and its size, or null when the index or the disk has none. */
+  private mediaFile(id: number): { path: string; media: MediaFile; size: number } | null {
     if (!this.media) {
       const index = this.source.read(MEDIA_FILES_INDEX);
       const text = index === 'pending' ? null : index;
@@ -206,7 +199,7 @@ export class StaticFiles {
     if (path === null) return null;
     try {
       const info = statSync(path);
-      return info.isFile() ? { path, media, size: info.size, etag: mediaEtag(info.mtimeMs, info.size) } : null;
+      return info.isFile() ? { path, media, size: info.size } : null;
     } catch {
       return null;
     }
@@ -215,15 +208,8 @@ export class StaticFiles {
   private sendMedia(id: number, request: StaticRequest, res: ServerResponse): boolean {
     const found = this.mediaFile(id);
     if (!found) return false;
-    const { path, media, size, etag } = found;
-    const headers: Record<string, string> = { ...mediaHeaders(media.mimetype, this.cacheControl), ETag: etag };
-    if (matchesEtag(request.ifNoneMatch, etag)) {
-      delete headers['Content-Type'];
-      res.writeHead(304, request.withHeaders?.(headers) ?? headers);
-      res.end();
-      return true;
-    }
-    headers['Content-Length'] = String(size);
+    const { path, media, size } = found;
+    const headers = { ...mediaHeaders(media.mimetype, this.cacheControl), 'Content-Length': String(size) };
     writeHeadKept(res, 200, request.withHeaders?.(headers) ?? headers);
     if (request.method === 'HEAD') res.end();
     else createReadStream(path).on('error', () => res.destroy()).pipe(res);

@@ -1,8 +1,8 @@
 // The data the server answers from, and its replacement: loaded whole at start (every filter
 // index is in dist/ as the build wrote it, so nothing is left to build or read once the server
 // listens), reloaded (with retries) when dist/ is replaced or on request, the same way while the
-// old data answers. (Not with a base URL other than the dist's: the load then reads, checks and
-// rewrites every event row on this thread, stored-data.ts, and no request is answered meanwhile.)
+// old data answers. (With a base URL other than the dist's, the load rewrites the media URLs in
+// the event rows on this thread, store/read/rebase-rows.ts: no request is answered meanwhile.)
 import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import { datasetFrom, loadDataset, type Dataset } from '../query/dataset.ts';

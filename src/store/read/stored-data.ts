@@ -1,17 +1,17 @@
 // A dist/ folder read back: the stored event rows, columns and categories, checked for shape.
 // What the query engine adds on top (the autocomplete searcher) is src/query/dataset.ts.
 import { useZoneTable } from '../../time/offsets.ts';
-import { mediaUrl, type EventField } from '../../model/event-fields.ts';
 import { toJson } from '../../util/json.ts';
 import { DATA_FILES, eventOffsetsFile, eventOffsetsFiles, eventPartFiles } from '../format/dist-paths.ts';
 import type { EventTable } from '../format/event-table.ts';
-import { EventRows, FIELD_COUNT, serializeEvent } from '../format/event-rows.ts';
+import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
 import { partBounds } from '../format/event-parts.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
 import { joinedView, partRows, partsOf, partStarts, type RowSource } from '../format/row-source.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { fitIn16Bits, rowOffsetsFault, rowOffsetsProblem } from './row-offsets.ts';
 import { PartedRows } from './parted-rows.ts';
+import { rebaseRows } from './rebase-rows.ts';
 import { FileRows, SERVED_HEAD_BYTES } from './file-rows.ts';
 import { readColumns } from './column-files.ts';
 import { readCalendar, readCalendarFile } from './calendar-file.ts';
@@ -40,23 +40,6 @@ function parseJson<T>(source: DistSource, rel: string, text = source.text(rel)):
     // (not the parser's message: it quotes the text, which a remote origin may have sent)
     throw new DistError(`${source.where(rel)}: not valid JSON; rebuild with \`aula build\``);
   }
-}
-
-/** A media URL written with one base URL, rewritten for another. */
-function rebaseRows(rows: EventRows, from: string, to: string): EventRows {
-  const prefix = mediaUrl(from, 0).slice(0, -2);
-  const rebase = (file: { url: string } | null) => {
-    if (file && file.url.startsWith(prefix)) file.url = to + file.url.slice(from.length);
-  };
-  return EventRows.from(
-    Array.from({ length: rows.length }, (_, row) => {
-      const obj = JSON.parse(rows.json(row)) as Record<EventField, any>;
-      rebase(obj.header_image);
-      obj.media.forEach(rebase);
-      obj.related_media.forEach((r: { media: { url: string } }) => rebase(r.media));
-      return serializeEvent(obj);
-    }),
-  );
 }
 
 const STRIDE = FIELD_COUNT + 1;
@@ -301,8 +284,9 @@ function cutAt(bytes: Uint8Array, bounds: readonly number[]): Uint8Array[] {
 function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, parts: readonly string[], file: FileRows | undefined, options: StoreOptions): StoredData {
   const { sha256 } = options;
   const baseUrl = (options.baseUrl ?? manifest.base_url).replace(/\/+$/, '');
-  // rows rewritten for another base URL are parsed here, so they are checked here first
-  const elsewhere = file && !dist.trusted && options.verifyRows && baseUrl === manifest.base_url ? options.verifyRows : undefined;
+  // (rows rewritten for another base URL are rewritten in their bytes, never parsed: a damaged row
+  // is found by the check there as by the check here, and nothing is served before it passed)
+  const elsewhere = file && !dist.trusted && options.verifyRows ? options.verifyRows : undefined;
   /** the rows' bytes as checked here: whole, or the parts held apart (none: checked elsewhere) */
   let lines: Uint8Array[] = [];
   let rowSource: RowSource | Buffer;

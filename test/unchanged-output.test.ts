@@ -99,15 +99,23 @@ describe('unchanged output is not rewritten', () => {
 });
 
 describe('precompressed twins of unchanged pages', () => {
-  it('are taken from the previous build only when they still decode to the page', async () => {
+  it('are linked from the previous build only while the ledger proves them, else made again', async () => {
     const { content, dist } = await setup();
-    await buildOk({ content, out: dist });
+    const cache = join(dist, '..', 'cache');
+    await buildOk({ content, out: dist, cache });
     const page = 'v1/cms/event/index.json';
     const good = readFileSync(join(dist, `${page}.gz`));
     const { gzipSync } = await import('node:zlib');
     // a hand-edited twin: valid gzip, other bytes
     writeFileSync(join(dist, `${page}.gz`), gzipSync('{"edited": true}'));
-    await buildOk({ content, out: dist });
+    const kept = statSync(join(dist, `${page}.br`)).ino;
+    await buildOk({ content, out: dist, cache });
     expect(readFileSync(join(dist, `${page}.gz`)).equals(good)).toBe(true);
+    // (its .br made again with it, then carried over as unchanged bytes)
+    expect(statSync(join(dist, `${page}.br`)).ino).toBe(kept);
+    const linked = statSync(join(dist, `${page}.gz`)).ino;
+    const { reuse } = await buildOk({ content, out: dist, cache });
+    expect(statSync(join(dist, `${page}.gz`)).ino).toBe(linked);
+    expect(reuse!.pages).toBeGreaterThan(0);
   });
 });

@@ -36,7 +36,7 @@ export function pageHasTwins(offset: number): boolean {
 const BEST_EFFORT_VOLUME = 4 * 1024 * 1024;
 
 /**
- * Which level policy wrote a dist's .gz/.br (compressed-reuse.ts takes files of the previous dist
+ * Which level policy wrote a dist's .gz/.br (the dist ledger links twins of the previous dist
  * only under the same policy): change it with compressionLevels.
  */
 export const LEVEL_POLICY = 'levels 3';

@@ -105,7 +105,7 @@ async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock,
     await clock.nextPhase('write data', 'load dataset');
     const { state } = plan;
     const previous = plan.previous ?? previousManifest(out);
-    const documents = await answerStage(options, clock, { out, previous, baseUrl: plan.baseUrl, site: state.site, directoryTwins: plan.directory?.job.compressed ?? null }, rendered, dist);
+    const documents = await answerStage(options, clock, { baseUrl: plan.baseUrl, site: state.site, directoryTwins: plan.directory?.job.compressed ?? null }, rendered, dist);
     const { safe, others, eventFiles, eventStats, eventKeys } = plan;
     const rows = rendered.stateRows;
     const record = (manifestJson: string) => {

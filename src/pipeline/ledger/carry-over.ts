@@ -77,15 +77,3 @@ export function carryOver(previousDist: string, staging: string, settled: (rel: 
   }
   return carried;
 }
-
-/** Links `previous` into the staging tree at `staged` (a file no later step writes); false if it cannot. */
-export function linkInto(previous: string, staged: string): boolean {
-  try {
-    // a link in the previous dist is neither followed nor linked into the new one
-    if (!lstatSync(previous).isFile()) return false;
-    linkSync(previous, staged);
-    return true;
-  } catch {
-    return false;
-  }
-}

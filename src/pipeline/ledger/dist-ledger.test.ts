@@ -1,10 +1,9 @@
-import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { listFiles } from './carry-over.ts';
-import { COMPRESSOR } from './compressed-reuse.ts';
-import { DistLedger, ledgerPath, stagedIdentities, writeLedger, type Written } from './dist-ledger.ts';
+import { COMPRESSOR, DistLedger, ledgerPath, stagedIdentities, writeLedger, type Written } from './dist-ledger.ts';
 
 // every lstat the modules under test make, by path: the work a pass does is counted, not timed
 const { lstats } = vi.hoisted(() => ({ lstats: [] as string[] }));
@@ -154,6 +153,12 @@ describe('the dist ledger', () => {
       },
       (file) => unlinkSync(`${file}.br`),
       (file) => writeFileSync(`${file}.gz`, 'other'),
+      // a link where the twin was, to a file of the same bytes: never linked into the new dist
+      (file) => {
+        writeFileSync(`${file}.copy`, readFileSync(`${file}.gz`));
+        unlinkSync(`${file}.gz`);
+        symlinkSync(`${file}.copy`, `${file}.gz`);
+      },
     ];
     for (const edit of edits) {
       const { out, staging, path } = setup();

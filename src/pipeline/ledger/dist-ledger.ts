@@ -6,15 +6,16 @@
 // folder, or damaged, is not used. File: writeSealed(AULALEDGER\n [identity, out]\n, JSON).
 import { linkSync, lstatSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { compressionLevels } from '../../deploy/precompress.ts';
+import { compressionLevels, LEVEL_POLICY } from '../../deploy/precompress.ts';
 import { cacheFile, cacheIdentity } from '../cache/build-cache.ts';
-import { COMPRESSOR } from './compressed-reuse.ts';
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { CACHE_TEXT_MOST, readSealedValue, writeSealed } from '../cache/cache-file.ts';
 
 const head = (out: string) => `AULALEDGER\n${JSON.stringify([cacheIdentity(), resolve(out)])}\n`;
 const TWINS = ['.gz', '.br'] as const;
+/** What made the twins: compressors' output differs between versions, so twins are linked only from the same. */
+export const COMPRESSOR = `zlib ${process.versions.zlib}, brotli ${process.versions.brotli ?? '?'}, ${LEVEL_POLICY}`;
 
 export interface LedgerEntry {
   sha: string;

@@ -25,10 +25,9 @@ import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, 
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
 import type { PreviousData } from '../../store/write/event-data.ts';
-import { COMPRESSOR } from '../ledger/compressed-reuse.ts';
 import { previousFiles } from '../render/previous-data.ts';
 import { parseKey } from '../cache/build-cache.ts';
-import type { DistLedger } from '../ledger/dist-ledger.ts';
+import { COMPRESSOR, type DistLedger } from '../ledger/dist-ledger.ts';
 import { fileSystemNow, MARGIN_NS, statText, stillFresh } from '../cache/stat-index.ts';
 import { normalizeBaseUrl, type BuildOptions, type Clock } from '../run.ts';
 import { EVENTS_KIND, KEY_BYTES, type EventState } from '../state/event-state.ts';

@@ -22,7 +22,7 @@ import { buildSource } from './build-source.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { writeFiles } from '../write/write-files.ts';
 import { shaIn } from '../write/write-stage.ts';
-import { COMPRESSOR, compressedReuse } from '../ledger/compressed-reuse.ts';
+import { COMPRESSOR } from '../ledger/dist-ledger.ts';
 
 /** Bytes of pages handed to the compression threads and not yet compressed, at most. */
 const COMPRESS_AHEAD = 16 << 20;
@@ -30,7 +30,7 @@ const COMPRESS_AHEAD = 16 << 20;
 /** What answering writes through: `linked` links a file whose `inputs` key the ledger proves. */
 type Emitter = ReturnType<typeof emitter>;
 
-function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | null, reuse: ReturnType<typeof compressedReuse> | null, twins: number | null) {
+function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | null, twins: number | null) {
   const { served } = dist;
   const emit = (rel: string, content: string | Uint8Array, inputs?: string, compress = true) => {
     const sha = shaIn(rendered.manifest, rel, content);
@@ -45,7 +45,7 @@ function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | n
       return;
     }
     writeFiles(dist.staging, new Map([[rel, content]]));
-    if (compress && pool && !reuse?.(rel, content)) pool.add(rel, content, release);
+    if (compress && pool) pool.add(rel, content, release);
     else release?.();
   };
   const linked = (rel: string, inputs: string | undefined, compress = true) => {
@@ -112,7 +112,7 @@ function answerDocuments(api: Api, out: Emitter, rendered: Rendered, envelope: {
 export async function answerStage(
   options: BuildOptions,
   clock: Clock,
-  input: { out: string; previous: Manifest | null; baseUrl: string; site: Site; directoryTwins: Promise<ReadonlyMap<string, Precompressed>> | null },
+  input: { baseUrl: string; site: Site; directoryTwins: Promise<ReadonlyMap<string, Precompressed>> | null },
   rendered: Rendered,
   dist: StagedDist,
 ): Promise<number> {
@@ -127,9 +127,7 @@ export async function answerStage(
   const volume = rendered.volume;
   const pool = options.precompress !== false ? compressionPool(volume, undefined, (await input.directoryTwins) ?? undefined, { dir: dist.staging }) : null;
   if (pool) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume };
-  const reuse = pool ? compressedReuse(input.out, input.previous, dist.staging, volume) : null;
-  const twins = pool ? volume : null;
-  const out = emitter(rendered, dist, pool, reuse, twins);
+  const out = emitter(rendered, dist, pool, pool ? volume : null);
   const envelope = { baseUrl: input.baseUrl, site: input.site };
   let documents: number;
   try {

@@ -5,15 +5,14 @@
 // build hard-links it (with its twins) instead of making it again. A ledger of another aula or out
 // folder, or damaged, is not used. File: writeSealed(AULALEDGER\n [identity, out]\n, JSON).
 import { linkSync, lstatSync, unlinkSync } from 'node:fs';
+import { link } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { compressionLevels, LEVEL_POLICY } from '../../deploy/precompress.ts';
 import { cacheFile, cacheIdentity } from '../cache/build-cache.ts';
-import { runOnThread, threadModule } from '../../util/start-thread.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { CACHE_TEXT_MOST, readSealedValue, writeSealed } from '../cache/cache-file.ts';
 
 const head = (out: string) => `AULALEDGER\n${JSON.stringify([cacheIdentity(), resolve(out)])}\n`;
-const TWINS = ['.gz', '.br'] as const;
 /** What made the twins: compressors' output differs between versions, so twins are linked only from the same. */
 export const COMPRESSOR = `zlib ${process.versions.zlib}, brotli ${process.versions.brotli ?? '?'}, ${LEVEL_POLICY}`;
 
@@ -77,8 +76,8 @@ interface Proof {
 export class DistLedger {
   /** folders of the staging tree made already */
   private readonly folders = new Set<string>();
-  /** links reuseLater proved, from and to one after another */
-  private pending: string[] = [];
+  /** the links reuseLater began: each settles with its failure, or undefined */
+  private readonly pending: Promise<unknown>[] = [];
   /** each file linked into the staging folder (twins included), by the identity it was proven by */
   readonly linked = new Map<string, string>();
 
@@ -119,58 +118,50 @@ export class DistLedger {
   /**
    * Links the previous dist's `rel` into `staging` when proven what this build would write, with
    * its twins when `volume` is given and they are what the pool would make. Null: nothing linked.
+   * `later`: the links are begun on libuv's pool while this thread goes on (linkQueued awaits them).
    */
-  reuse(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
+  reuse(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number, later = false): LedgerEntry | null {
+    const entry = this.proven(rel, proof, volume, measure);
+    if (!entry) return null;
+    const from = join(this.out, rel);
+    const to = join(staging, rel);
+    this.folder(dirname(to));
+    // the file and, at a volume, its twins, with their identities
+    const files: [string, string][] = volume === null ? [['', entry.id]] : [['', entry.id], ['.gz', entry.gz!], ['.br', entry.br!]];
+    for (const [ext, id] of files) this.linked.set(`${rel}${ext}`, id);
+    if (later) {
+      // awaited by linkQueued; not an unhandled rejection meanwhile
+      for (const [ext] of files) this.pending.push(link(`${from}${ext}`, `${to}${ext}`).then(() => undefined, (e: unknown) => e));
+      return entry;
+    }
     const made: string[] = [];
-    let links;
     try {
-      links = this.prove(rel, staging, proof, volume, measure);
-      if (!links) return null;
       // each was just proven a regular file by its identity
-      for (let i = 0; i < links.pairs.length; i += 2) {
-        linkSync(links.pairs[i], links.pairs[i + 1]);
-        made.push(links.pairs[i + 1]);
+      for (const [ext] of files) {
+        linkSync(`${from}${ext}`, `${to}${ext}`);
+        made.push(`${to}${ext}`);
       }
     } catch {
       for (const path of made) unlinkSync(path);
-      for (const ext of ['', ...TWINS]) this.linked.delete(`${rel}${ext}`);
+      for (const [ext] of files) this.linked.delete(`${rel}${ext}`);
       return null;
     }
-    return links.entry;
+    return entry;
+  }
+
+  /** As reuse, the links made on libuv's pool: a failure fails the build at linkQueued. */
+  reuseLater(rel: string, staging: string, proof: Proof, volume: number | null): LedgerEntry | null {
+    return this.reuse(rel, staging, proof, volume, undefined, true);
   }
 
   wouldReuse(rel: string, proof: Proof, volume: number | null, measure?: number): boolean {
     return this.proven(rel, proof, volume, measure) !== null;
   }
 
-  /** As reuse, but the links are queued for linkQueued() to make on a worker thread. */
-  reuseLater(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
-    const links = this.prove(rel, staging, proof, volume, measure);
-    if (!links) return null;
-    this.pending.push(...links.pairs);
-    return links.entry;
-  }
-
-  /** As proven, with its folder in `staging` made, and the links to make (from, to, …). */
-  private prove(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): { entry: LedgerEntry; pairs: string[] } | null {
-    const entry = this.proven(rel, proof, volume, measure);
-    if (!entry) return null;
-    const from = join(this.out, rel);
-    const to = join(staging, rel);
-    this.folder(dirname(to));
-    this.linked.set(rel, entry.id);
-    if (volume !== null && entry.gz !== undefined && entry.br !== undefined) {
-      this.linked.set(`${rel}.gz`, entry.gz);
-      this.linked.set(`${rel}.br`, entry.br);
-    }
-    return { entry, pairs: (volume === null ? [''] : ['', ...TWINS]).flatMap((ext) => [`${from}${ext}`, `${to}${ext}`]) };
-  }
-
-  /** Rejects with the first failure, after which nothing is linked: the caller gives up the staging folder. */
+  /** Every link reuseLater began made; rejects with the first failure once none is being made. */
   async linkQueued(): Promise<void> {
-    const pairs = this.pending;
-    this.pending = [];
-    if (pairs.length > 0) await runOnThread<null>(threadModule(import.meta.url, 'link-thread'), pairs, 'the link thread stopped before it finished');
+    const failed = (await Promise.all(this.pending.splice(0))).find((r) => r !== undefined);
+    if (failed) throw failed;
   }
 
   private folder(dir: string): void {

@@ -142,8 +142,8 @@ export async function answerStage(
       copyTwins(dist.staging, rendered.hashedCopies, AUTOCOMPLETE_DIR);
     }
   } catch (e) {
-    // its threads write into the staging folder: finished before it is removed
-    await pool?.finish().catch(() => undefined);
+    // its threads and the links write into the staging folder: finished before it is removed
+    await Promise.allSettled([pool?.finish(), dist.ledger?.linkQueued()]);
     throw e;
   }
   await clock.nextPhase('compress', 'copy media');

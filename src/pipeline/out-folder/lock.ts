@@ -1,7 +1,7 @@
 // One build at a time per --out: two swapping into one folder would remove each other's trees. The
 // lock is a file beside --out made with O_EXCL, holding its owner's pid. A second build waits (up
 // to a bound) for the first, so back-to-back scripts work; a dead owner's lock is taken over.
-import { closeSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { lstatSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { printable } from '../../util/printable.ts';
 import { isRunning } from '../../util/process-alive.ts';
@@ -31,19 +31,13 @@ function ownerOf(path: string): number | null {
 }
 
 function tryCreate(path: string): boolean {
-  let fd: number;
   try {
-    fd = openSync(path, 'wx', 0o644);
+    writeFileSync(path, `${process.pid}\n`, { flag: 'wx', mode: 0o644 });
+    return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw e;
   }
-  try {
-    writeSync(fd, `${process.pid}\n`);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
 }
 
 /**

@@ -1,11 +1,11 @@
 // --out made safe before a build touches it: checked, locked, a half-done swap put right, dead
-// builds' staging removed; `run` is called under the lock.
+// builds' staging removed (recoverDist); `run` is called under the lock.
 import { dirname, resolve } from 'node:path';
 import { makeFolders } from '../../util/make-folders.ts';
 import type { BuildOptions } from '../run.ts';
 import { lockOut } from './lock.ts';
 import { checkCacheFolder, checkOutFolder } from './out-folder.ts';
-import { createStaging, recoverDist, removeStaging, removeStaleStaging } from './swap.ts';
+import { createStaging, recoverDist, removeStaging } from './swap.ts';
 
 export async function withLockedOut<T>(options: BuildOptions, run: (out: string) => Promise<T>): Promise<T> {
   const out = resolve(options.out);
@@ -17,7 +17,6 @@ export async function withLockedOut<T>(options: BuildOptions, run: (out: string)
     // again under the lock: another build may have changed --out meanwhile
     checkOutFolder(out, options.content);
     recoverDist(out, options.onWarning);
-    removeStaleStaging(out);
     return await run(out);
   } finally {
     unlock();

@@ -13,7 +13,6 @@ import { isAulaDist, madeListOf, OutFolderError } from './out-folder.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 import { moveUserEntries, removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
 import { isRunning } from '../../util/process-alive.ts';
-import { makeFolders } from '../../util/make-folders.ts';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const parkedPrefix = (out: string) => `.aula-old-${basename(out)}-`;
@@ -41,8 +40,8 @@ let swapBegun = false;
 export const hasSwapped = () => swapBegun;
 
 export function createStaging(out: string): string {
+  // beside --out, whose parent withLockedOut made
   const dir = join(dirname(out), `${stagingPrefix(out)}${process.pid}-${Date.now()}`);
-  makeFolders(dirname(out));
   mkdirSync(dir); // not recursive: fails rather than adopting a folder that exists
   liveStaging.add(dir);
   writeFileSync(join(dir, STAGING_MARKER), `${process.pid}\n`);
@@ -86,31 +85,49 @@ type SwapWarning = (message: string) => void;
 const strandedIn = (parked: string, out: string, warn: SwapWarning) => (rel: string, code: string) =>
   warn(`${printable(join(out, rel))} could not be moved into the new dist (${code}): it stays in ${printable(join(parked, rel))}, and the next build tries again`);
 
-/** Puts a parked dist back after an interrupted swap, and clears leftovers of dead builds. */
+/** Puts a parked dist back after an interrupted swap, and clears what dead builds left: their former dists, their staging folders. */
 export function recoverDist(out: string, warn: SwapWarning = () => {}): void {
   const parent = dirname(out);
   if (!existsSync(parent)) return;
+  const names = readdirSync(parent);
   const pattern = ownName(parkedPrefix(out));
-  const parked = readdirSync(parent)
+  const parked = names
     .filter((e) => pattern.test(e) && provablyOurs(join(parent, e)))
     .sort((a, b) => Number(a.split('-').pop()) - Number(b.split('-').pop()));
   if (!existsSync(out) && parked.length > 0) renameSync(join(parent, parked.pop()!), out);
-  // a swap stopped after its renames: the user's files may still be in the former dist
-  for (const e of parked) rescueUserEntries(join(parent, e), out, warn);
+  for (const e of parked) {
+    try {
+      // a swap stopped after its renames: the user's files may still be in the former dist
+      rescueUserEntries(join(parent, e), out, warn, true);
+    } catch {
+      // unreadable, or a file that cannot be removed: tried again at the next build
+    }
+  }
+  const staging = ownName(stagingPrefix(out));
+  for (const e of names) {
+    const pid = Number(staging.exec(e)?.[1]);
+    // of a build no longer running
+    if (pid && pid !== process.pid && !isRunning(pid) && provablyOurs(join(parent, e))) rmSync(join(parent, e), { recursive: true, force: true });
+  }
 }
 
-/** Moves a parked dist's user entries into `out` and removes what aula made; what is left is tried again next build. */
-function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void {
+/**
+ * Moves a parked dist's user entries into `out` and, when it is `ours`, removes what aula made
+ * there; what is left is tried again next build.
+ */
+function rescueUserEntries(parked: string, out: string, warn: SwapWarning, ours: boolean): void {
+  let found;
   try {
-    const { entries, made } = userEntries(parked, out, printable(out));
-    const moved = moveUserEntries(parked, out, entries, strandedIn(parked, out, warn));
-    removeMade(parked, made);
-    if (moved) warnLeft(parked, warn);
+    found = userEntries(parked, out, printable(out));
   } catch (e) {
     // one would land on a file of the dist, or it has no list: it stays, said at every build
-    if (!(e instanceof OutFolderError)) return;
-    warn(madeListOf(parked) !== null ? e.message : `${printable(parked)} is a former dist without a readable ${MADE_FILES}: aula cannot tell the files it made there from yours, so it leaves the folder; move your files out of it and remove it`);
+    if (!(e instanceof OutFolderError)) throw e;
+    return warn(madeListOf(parked) !== null ? e.message : `${printable(parked)} is a former dist without a readable ${MADE_FILES}: aula cannot tell the files it made there from yours, so it leaves the folder; move your files out of it and remove it`);
   }
+  const moved = moveUserEntries(parked, out, found.entries, strandedIn(parked, out, warn));
+  if (!ours) return;
+  removeMade(parked, found.made);
+  if (moved) warnLeft(parked, warn);
 }
 
 /**
@@ -118,10 +135,21 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning): void
  * records identities: its files are mostly hard links to the new dist's, and each unlink moves a ctime.
  */
 export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}, files?: readonly string[]): void {
-  const parked = swapRenames(staged, out, warn, files);
-  if (parked === null) return;
-  removeMade(parked.dir, parked.made);
-  if (parked.kept) warnLeft(parked.dir, warn);
+  const hadOld = existsSync(out);
+  // what the user keeps in the former dist must have room in the new one: refused before anything moves
+  if (hadOld) userEntries(out, staged, printable(out));
+  writeMadeFiles(staged, hadOld ? out : null, files);
+  // From here on the manifest proves the folder aula's, and the marker must not ship. Not removed
+  // if stopped now: it is about to be the dist, or the old one is parked for recoverDist.
+  liveStaging.delete(staged);
+  swapBegun = true;
+  unlinkSync(join(staged, STAGING_MARKER));
+  if (!hadOld) return renameSync(staged, out);
+  const parked = join(dirname(out), `${parkedPrefix(out)}${process.pid}-${Date.now()}`);
+  renameSync(out, parked);
+  renameSync(staged, out);
+  // only a folder aula made goes, and of it only what its list names
+  rescueUserEntries(parked, out, warn, provablyOurs(parked));
 }
 
 /**
@@ -142,26 +170,6 @@ function warnLeft(dir: string, warn: SwapWarning): void {
   warn(`${printable(join(dir, left[0]))}${more} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${printable(dir)} with it; remove that folder when it is no longer needed`);
 }
 
-/** The two renames; returns the parked former dist to remove, with the files its .aula-files lists. */
-function swapRenames(staged: string, out: string, warn: SwapWarning, files?: readonly string[]): { dir: string; made: readonly string[]; kept: boolean } | null {
-  const hadOld = existsSync(out);
-  // what the user keeps in the former dist, and where it goes: refused before anything moves
-  const { entries: keep, made } = hadOld ? userEntries(out, staged, printable(out)) : { entries: [], made: [] };
-  writeMadeFiles(staged, hadOld ? out : null, files);
-  // From here on the manifest proves the folder aula's, and the marker must not ship. Not removed
-  // if stopped now: it is about to be the dist, or the old one is parked for recoverDist.
-  liveStaging.delete(staged);
-  swapBegun = true;
-  unlinkSync(join(staged, STAGING_MARKER));
-  const parked = join(dirname(out), `${parkedPrefix(out)}${process.pid}-${Date.now()}`);
-  if (hadOld) renameSync(out, parked);
-  renameSync(staged, out);
-  const kept = moveUserEntries(parked, out, keep, strandedIn(parked, out, warn));
-  // only a folder aula made goes, and of it only what its list names
-  if (!hadOld || !provablyOurs(parked)) return null;
-  return { dir: parked, made, kept };
-}
-
 /** Writes .aula-files, or links the former dist's when the same, so it keeps its mtime as unchanged files do. */
 function writeMadeFiles(staged: string, previous: string | null, files: readonly string[] = listFiles(staged)): void {
   const text = madeFilesText([...files.filter((f) => f !== STAGING_MARKER && f !== MADE_FILES), MADE_FILES]);
@@ -175,16 +183,4 @@ function writeMadeFiles(staged: string, previous: string | null, files: readonly
     }
   }
   writeFileSync(path, text);
-}
-
-/** Removes staging folders of builds no longer running. */
-export function removeStaleStaging(out: string): void {
-  const parent = dirname(out);
-  if (!existsSync(parent)) return;
-  const pattern = ownName(stagingPrefix(out));
-  for (const e of readdirSync(parent)) {
-    const pid = Number(pattern.exec(e)?.[1]);
-    if (!pid || pid === process.pid || isRunning(pid)) continue;
-    if (provablyOurs(join(parent, e))) rmSync(join(parent, e), { recursive: true, force: true });
-  }
 }

@@ -18,11 +18,11 @@
 // makes the rest; without a cache the same code runs with an empty prior and store. What the next
 // build reuses of this one is recorded as it is published (state/, ledger/).
 import { resolve } from 'node:path';
-import { previousManifest } from './ledger/changes.ts';
 import { removeStaleTemps } from './cache/stale-temps.ts';
 import { loadFromState, type Plan } from './load/state-load.ts';
 import type { WholeLoad } from './load/whole-load.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
+import { aulaManifest } from './out-folder/out-folder.ts';
 import { eventStatePath, nextEventState, writeEventState } from './state/event-state.ts';
 import { unlinkQuietly } from './cache/cache-file.ts';
 import { refusal } from './state/no-patch.ts';
@@ -104,7 +104,7 @@ async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock,
     await writeStage(rendered, dist);
     await clock.nextPhase('write data', 'load dataset');
     const { state } = plan;
-    const previous = plan.previous ?? previousManifest(out);
+    const previous = plan.previous ?? aulaManifest(out);
     const documents = await answerStage(options, clock, { baseUrl: plan.baseUrl, site: state.site, directoryTwins: plan.directory?.job.compressed ?? null }, rendered, dist);
     const { safe, others, eventFiles, eventStats, eventKeys } = plan;
     const rows = rendered.stateRows;

@@ -1,7 +1,5 @@
 // dist/changes.json: the public paths changed, added or removed since the previous build (for a
 // CDN purge), from the manifests' `public_files` hashes.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Manifest } from '../../store/format/manifest.ts';
 
 export const CHANGES_FILE = 'changes.json';
@@ -14,15 +12,6 @@ export interface Changes {
   removed: string[];
 }
 
-export function previousManifest(out: string): Manifest | null {
-  try {
-    const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
-    return typeof m === 'object' && m !== null ? m : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The previous build's public hashes, when it listed well-formed ones. */
 export function previousPublicFiles(previous: Manifest | null): Record<string, string> | null {
   const files = previous?.public_files;
@@ -32,7 +21,7 @@ export function previousPublicFiles(previous: Manifest | null): Record<string, s
 }
 
 /** Sorted keys, so the manifest is byte-identical for the same content. */
-export function sortedRecord(entries: Iterable<[string, string]>): Record<string, string> {
+export function sortedRecord<T>(entries: Iterable<[string, T]>): Record<string, T> {
   return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 

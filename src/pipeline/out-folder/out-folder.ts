@@ -5,6 +5,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { printable } from '../../util/printable.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 import { MADE_FILES, parseMadeFiles } from '../../store/format/made-files.ts';
+import type { Manifest } from '../../store/format/manifest.ts';
 
 /** A manifest lists a hash per public file, so it grows with the site: the cap only bounds what is read. */
 export const MANIFEST_LIMIT = 256 * 1024 * 1024;
@@ -13,23 +14,25 @@ export class OutFolderError extends Error {
   override name = 'OutFolderError';
 }
 
-/** True when `dir/manifest.json` has every field aula writes (a web app's or package's manifest lacks them). */
-export function isAulaDist(dir: string): boolean {
+/** `dir/manifest.json` when it has every field aula writes (a web app's or package's manifest lacks them), else null. */
+export function aulaManifest(dir: string): Manifest | null {
   const text = readSmallFile(join(dir, 'manifest.json'), MANIFEST_LIMIT);
-  if (text === null) return false;
   let m: unknown;
   try {
-    m = JSON.parse(text);
+    m = text === null ? null : JSON.parse(text);
   } catch {
-    return false;
+    return null;
   }
-  if (m === null || typeof m !== 'object') return false;
+  if (m === null || typeof m !== 'object') return null;
   const r = m as Record<string, unknown>;
   const isObj = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
   // any format number: a dist of an older or newer aula is still aula's to replace
-  return Number.isInteger(r.format) && (r.format as number) >= 1 && typeof r.version === 'string' && typeof r.built_at === 'string' &&
+  const ours = Number.isInteger(r.format) && (r.format as number) >= 1 && typeof r.version === 'string' && typeof r.built_at === 'string' &&
     typeof r.base_url === 'string' && isObj(r.site) && isObj(r.counts) && isObj(r.event_list);
+  return ours ? (m as Manifest) : null;
 }
+
+export const isAulaDist = (dir: string) => aulaManifest(dir) !== null;
 
 const LIST_LIMIT = 64 * 1024 * 1024;
 

@@ -6,6 +6,7 @@ import { EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
 import { buildIdOf, DIST_FORMAT, zoneTableText, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { MEDIA_FILES_INDEX, mediaFilesText, type MediaFile } from '../../store/format/public-files.ts';
 import { mediaFilesOf } from './media-copies.ts';
+import { sortedRecord } from '../ledger/changes.ts';
 import { AULA_VERSION } from '../../version.ts';
 
 const FIRST_PAGE = 'v1/cms/event/index.json';
@@ -58,7 +59,7 @@ export function manifestOf(site: Site, baseUrl: string, newest: number, counts: 
 
 /** The render's last step: the manifest given its digests (path order) and build id, and put among `files` with the media index. */
 export function sealManifest(manifest: Manifest, digests: Record<string, FileDigest>, files: Map<string, string | Uint8Array>, media: ReadonlyMap<number, Media>): MediaFile[] {
-  manifest.files = Object.fromEntries(Object.entries(digests).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  manifest.files = sortedRecord(Object.entries(digests));
   manifest.build_id = buildIdOf(manifest);
   const mediaFiles = mediaFilesOf(media);
   files.set(MEDIA_FILES_INDEX, mediaFilesText(mediaFiles));

@@ -1,12 +1,13 @@
 // Media files copied into the dist. A file was checked when the content was loaded, and may have
 // been replaced since (in a long `aula dev` session, by a link out of the folder), so the copy
 // reads only the file checked: no link followed, still at its real path, of the checked size.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, realpathSync, statSync } from 'node:fs';
 import { readFully } from '../../util/positional-io.ts';
-import { basename, dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import type { Media } from '../../model/types.ts';
 import { digestOf } from '../../store/format/manifest.ts';
 import { mediaFileName, type MediaFile } from '../../store/format/public-files.ts';
+import { writeFiles } from './write-files.ts';
 
 export function mediaFilesOf(media: ReadonlyMap<number, Media>): MediaFile[] {
   const files: MediaFile[] = [];
@@ -50,8 +51,7 @@ function checkedBytes(m: Media): Buffer {
 export function copyMediaFiles(files: readonly MediaFile[], media: ReadonlyMap<number, Media>, staging: string, served: Map<string, string>): void {
   for (const m of files) {
     const bytes = checkedBytes(media.get(m.id)!);
-    mkdirSync(dirname(join(staging, m.file)), { recursive: true });
-    writeFileSync(join(staging, m.file), bytes);
+    writeFiles(staging, new Map([[m.file, bytes]]));
     served.set(m.file, digestOf(bytes).sha256);
   }
 }

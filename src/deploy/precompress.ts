@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { TOP_LEVEL_LIMIT } from '../server/compress.ts';
-import { startThread, threadModule, type Thread } from '../util/start-thread.ts';
+import { ThreadPool, threadModule } from '../util/start-thread.ts';
 import { defaultThreads } from '../util/threads.ts';
 
 /** Text files worth compressing; everything else in dist/ is small or already compact. */
@@ -163,7 +163,6 @@ export function compressionPool(
       out.set(`${path}.br`, br);
     }
   };
-  // each worker answers its messages in order: a queue of waiters per worker
   /** bytes posted to the workers and not answered yet, and who waits for fewer (settled) */
   let queued = 0;
   let settling: { bytes: number; done: () => void }[] = [];
@@ -173,51 +172,35 @@ export function compressionPool(
     settling = settling.filter((w) => !ready.includes(w));
     for (const w of ready) w.done();
   };
-  // Each worker is started when it is first given a batch: a patch build compresses one page and
-  // a few documents, one batch, and a second worker's start (~30 ms of a core) would be wasted.
-  const workers: { worker: Thread; waiting: { bytes: number; done: () => void }[] }[] = [];
-  const start = () => {
-    const worker = startThread(threadModule(import.meta.url, 'compress-worker'));
-    const waiting: { bytes: number; done: () => void }[] = [];
-    worker.on('message', (results: ({ path: string; gz: Uint8Array; br: Uint8Array } | { path: string; written: true } | { path: string; failed: { message: string; code?: string; path: string } })[]) => {
-      for (const r of results) {
-        try {
-          if ('failed' in r) throw Object.assign(new Error(r.failed.message), { code: r.failed.code, path: r.failed.path });
-          if (!('written' in r)) deliver(r.path, r.gz, r.br);
-        } catch (e) {
-          failed ??= e;
-        }
+  // Each worker is started when it is given a batch the others are busy with: a patch build
+  // compresses one page and a few documents, one batch, and a second worker's start (~30 ms of a
+  // core) would be wasted.
+  type Result = { path: string; gz: Uint8Array; br: Uint8Array } | { path: string; written: true } | { path: string; failed: { message: string; code?: string; path: string } };
+  const workers = new ThreadPool<unknown, Result[]>(threadModule(import.meta.url, 'compress-worker'), { size: Math.max(1, threads), stopped: 'a compression thread stopped' });
+  const take = (results: Result[]) => {
+    for (const r of results) {
+      try {
+        if ('failed' in r) throw Object.assign(new Error(r.failed.message), { code: r.failed.code, path: r.failed.path });
+        if (!('written' in r)) deliver(r.path, r.gz, r.br);
+      } catch (e) {
+        failed ??= e;
       }
-      const batch = waiting.shift();
-      batch?.done();
-      answered(batch?.bytes ?? 0);
-    });
-    worker.on('error', (e) => {
-      failed = e;
-      for (const batch of waiting.splice(0)) {
-        batch.done();
-        answered(batch.bytes);
-      }
-    });
-    return { worker, waiting };
+    }
   };
   const pending: Promise<void>[] = [];
   let batch: Queued[] = [];
   let batchBytes = 0;
-  let turn = 0;
 
   const flush = () => {
     if (batch.length === 0) return;
-    const slot = turn++ % Math.max(1, threads);
-    const { worker, waiting } = (workers[slot] ??= start());
     const bytes = batchBytes;
     queued += bytes;
-    pending.push(new Promise<void>((done) => waiting.push({ bytes, done })));
     const sent = batch;
     batch = [];
     batchBytes = 0;
-    // postMessage copies the contents before it returns
-    worker.postMessage({ jobs: sent.map((q) => q.job), dir });
+    // posted at once (no bound on a worker's queue): postMessage copies the contents before it returns
+    const compressed = workers.ask({ jobs: sent.map((q) => q.job), dir }).then(take, (e: unknown) => void (failed ??= e));
+    pending.push(compressed.finally(() => answered(bytes)));
     for (const q of sent) q.posted?.();
   };
 
@@ -242,7 +225,7 @@ export function compressionPool(
     async finish() {
       flush();
       await Promise.all(pending);
-      await Promise.all(workers.map(({ worker }) => worker.terminate()));
+      await workers.end();
       if (failed) throw failed;
       return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     },

@@ -1,76 +1,92 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runOnThread, startThread, threadModule } from './start-thread.ts';
+import { runOnThread, ThreadPool, threadModule } from './start-thread.ts';
 
 const fixture = threadModule(import.meta.url, 'start-thread-fixture');
-const answers = (thread: ReturnType<typeof startThread>, n: number) =>
-  new Promise<unknown[]>((resolve, reject) => {
-    const got: unknown[] = [];
-    thread.on('message', (a: unknown) => {
-      got.push(a);
-      if (got.length === n) resolve(got);
-    });
-    thread.on('error', reject);
-  });
+type Answer = { answer: number; mainThread: boolean; threadId: number; told: unknown };
+const pool = (options: ConstructorParameters<typeof ThreadPool>[1] = {}) => new ThreadPool<number | string | { tell: unknown }, Answer>(fixture, options);
+const onWorker = () => (process.env.AULA_THREADS = 'worker');
 
 afterEach(() => {
   delete process.env.AULA_THREADS;
 });
 
-describe('startThread', () => {
-  it('from the sources, answers on this thread, in order, after a turn', async () => {
-    const thread = startThread(fixture);
-    const got = answers(thread, 2);
-    thread.postMessage(1);
-    thread.postMessage(5);
-    expect(await got).toEqual([{ answer: 2, mainThread: true }, { answer: 6, mainThread: true }]);
-    await thread.terminate();
+describe('ThreadPool', () => {
+  it('from the sources, answers on this thread, in order', async () => {
+    const threads = pool();
+    const answers = await Promise.all([threads.ask(1), threads.ask(5)]);
+    expect(answers.map((a) => [a.answer, a.mainThread])).toEqual([[2, true], [6, true]]);
+    await threads.end();
   });
 
-  it('on a worker thread under AULA_THREADS=worker, the TypeScript module loaded there', async () => {
-    process.env.AULA_THREADS = 'worker';
-    const thread = startThread(fixture);
-    const got = answers(thread, 2);
-    thread.postMessage(41);
-    thread.postMessage(1);
-    expect(await got).toEqual([{ answer: 42, mainThread: false }, { answer: 2, mainThread: false }]);
-    await thread.terminate();
+  it('on worker threads under AULA_THREADS=worker, the TypeScript module loaded there: at most `size`, `ahead` messages each', async () => {
+    onWorker();
+    const threads = pool({ size: 2, ahead: 1 });
+    const answers = await Promise.all([41, 1, 2, 3].map((n) => threads.ask(n)));
+    expect(answers.map((a) => [a.answer, a.mainThread])).toEqual([[42, false], [2, false], [3, false], [4, false]]);
+    // two threads, each given one message at a time: the first two went to one each
+    expect(new Set(answers.map((a) => a.threadId)).size).toBe(2);
+    expect(answers[0].threadId).not.toBe(answers[1].threadId);
+    await threads.end();
   });
 
-  it('ends a thread whose module answers once by itself, its answer heard before its end', async () => {
-    const once = threadModule(import.meta.url, 'start-thread-once-fixture');
-    process.env.AULA_THREADS = 'worker';
-    const thread = startThread(once);
-    const heard: unknown[] = [];
-    const ended = new Promise<void>((resolve) => {
-      thread.on('message', (a: unknown) => heard.push(a));
-      thread.on('exit', (code: number) => {
-        heard.push(`exit ${code}`);
-        resolve();
-      });
-    });
-    thread.postMessage(1);
-    // never terminated: it ends by itself
+  it('tells every thread, those started later too, before what is asked of it', async () => {
+    onWorker();
+    const threads = pool({ size: 2 });
+    threads.tell({ tell: 'context' });
+    const first = await threads.ask(1);
+    const [a, b] = await Promise.all([threads.ask(2), threads.ask(3)]);
+    expect([first.told, a.told, b.told]).toEqual(['context', 'context', 'context']);
+    expect(a.threadId).not.toBe(b.threadId);
+    await threads.end();
+  });
+
+  it('ends idle threads (endIdle) and threads that answer once (once), and starts new ones when asked again', async () => {
+    onWorker();
+    for (const options of [{ endIdle: true }, { once: true }]) {
+      const threads = pool(options);
+      const first = await threads.ask(1);
+      const second = await threads.ask(2);
+      expect(second.answer).toBe(3);
+      expect(second.threadId).not.toBe(first.threadId);
+      await threads.end();
+    }
+    const kept = pool();
+    expect((await kept.ask(1)).threadId).toBe((await kept.ask(2)).threadId);
+    await kept.end();
+  });
+
+  it('fails when a thread ends before it answers: that ask and every later one reject', async () => {
+    onWorker();
+    const threads = pool({ stopped: 'the fixture stopped' });
+    await expect(threads.ask('exit')).rejects.toThrow(/^the fixture stopped$/);
+    await expect(threads.ask(1)).rejects.toThrow(/^the fixture stopped$/);
+  });
+
+  it('rejects the asks not answered with the error end() is given', async () => {
+    const threads = pool();
+    const asked = threads.ask(1);
+    const ended = threads.end(new Error('cancelled'));
+    await expect(asked).rejects.toThrow(/^cancelled$/);
     await ended;
-    expect(heard).toEqual([2, 'exit 0']);
-    // and a single run of it resolves with the answer, not with "stopped"
-    expect(await runOnThread(once, 7, 'stopped')).toBe(8);
   });
+});
 
+describe('runOnThread', () => {
   it('runs one message to its answer, on a worker under AULA_THREADS=worker', async () => {
-    expect(await runOnThread(fixture, 9, 'stopped')).toEqual({ answer: 10, mainThread: true });
-    process.env.AULA_THREADS = 'worker';
-    expect(await runOnThread(fixture, 9, 'stopped')).toEqual({ answer: 10, mainThread: false });
+    expect(await runOnThread(fixture, 9, 'stopped')).toMatchObject({ answer: 10, mainThread: true });
+    onWorker();
+    expect(await runOnThread(fixture, 9, 'stopped')).toMatchObject({ answer: 10, mainThread: false });
   });
 
   it('rejects with what the module threw, its code and paths kept, on this thread and on a worker', async () => {
     const missing = join(tmpdir(), `aula-start-thread-${process.pid}-missing`);
     const fields = { code: 'ENOENT', syscall: 'link', path: missing, dest: `${missing}-link` };
     await expect(runOnThread(fixture, missing, 'stopped')).rejects.toMatchObject(fields);
-    process.env.AULA_THREADS = 'worker';
-    const onWorker = runOnThread(fixture, missing, 'stopped');
-    await expect(onWorker).rejects.toBeInstanceOf(Error);
-    await expect(onWorker).rejects.toMatchObject(fields);
+    onWorker();
+    const there = runOnThread(fixture, missing, 'stopped');
+    await expect(there).rejects.toBeInstanceOf(Error);
+    await expect(there).rejects.toMatchObject(fields);
   });
 });

@@ -3,15 +3,16 @@
 // made at once is posted before the next message is taken, so that messages not yet answered wait
 // in the port, serialized, not in this thread's heap.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ThreadModule } from './start-thread.ts';
+import type { ThreadData, ThreadModule } from './start-thread.ts';
 
-const module = (await import(workerData as string)) as ThreadModule<unknown, unknown>;
+const { module: href, once } = workerData as ThreadData;
+const module = (await import(href)) as ThreadModule<unknown, unknown>;
 /** the answers still being made, in order (a module whose `answer` is async) */
 let queue: Promise<void> | null = null;
-/** Posts an answer; a module that answers once then closes its port, so the thread ends (its answer still delivered first). */
+/** Posts an answer (its buffers handed over: ThreadModule.transfer); a thread that answers once then closes its port, so it ends (its answer still delivered first). */
 const post = (answer: unknown) => {
-  parentPort!.postMessage(answer);
-  if (module.once) parentPort!.close();
+  parentPort!.postMessage(answer, module.transfer?.(answer));
+  if (once) parentPort!.close();
 };
 parentPort!.on('message', (message: unknown) => {
   if (queue === null) {

@@ -5,9 +5,8 @@
 // What the worker made (as large as the directory) waits in a scratch file (scratch-file.ts,
 // layout: directory-made-file.ts), not in a heap, until the build asks for it once the events have
 // left the heap: it is no part of the build's peak. Its large files are compressed there once the
-// main thread works alone (compressNow), on a short-lived thread (directory-compress-worker.ts).
-// The file is unlinked once opened, so nothing is left behind however the process ends. Both
-// threads are thread modules (util/start-thread.ts).
+// main thread works alone (compressNow), on a short-lived thread (directory-worker.ts).
+// The file is unlinked once opened, so nothing is left behind however the process ends.
 import type { DirectoryObject } from '../../model/types.ts';
 import type { Precompressed } from '../../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
@@ -15,7 +14,8 @@ import { readStored, type DirectoryFiles } from './directory-outputs.ts';
 import { ScratchFile } from '../write/scratch-file.ts';
 import { readMade, readTwins, type DirectoryMade, type MadeLayout } from './directory-made-file.ts';
 import type { DirectoryRequest } from './directory-make.ts';
-import { runOnThread, startThread, threadModule } from '../../util/start-thread.ts';
+import { ThreadPool, threadModule } from '../../util/start-thread.ts';
+import type { DirectoryMessage, WorkerAnswer } from './directory-worker.ts';
 
 export interface DirectoryJobOptions {
   minisearch: boolean;
@@ -91,12 +91,12 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
  */
 function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest): { made: () => Promise<DirectoryMade>; withTwins: () => Promise<DirectoryMade>; compressNow: () => void; cancel: () => void } {
   const scratch = ScratchFile.create('directory');
-  const worker = startThread(threadModule(import.meta.url, 'directory-worker'));
+  const threads = new ThreadPool<DirectoryMessage, WorkerAnswer | MadeLayout['twins']>(threadModule(import.meta.url, 'directory-worker'), { once: true, stopped: 'the directory worker stopped before it answered' });
   let answer: WorkerAnswer | null = null;
   // the large files' twins, once asked for (compressNow) and the worker has answered: none when
-  // it left none to compress. The compressing thread is started at once, in the call or in the
-  // answer's event: a promise's callback would wait for this thread's next await, which "render
-  // data" reaches only seconds later.
+  // it left none to compress. The compressing thread is started at once, in the call or as the
+  // answer is heard: a promise's callback from compressNow would wait for this thread's next
+  // await, which "render data" reaches only seconds later.
   let twinsWanted = false;
   let compressing: Promise<MadeLayout['twins']> | null = null;
   let cancelled = false;
@@ -109,26 +109,15 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
     const files = answer.layout.files.filter((f) => deferred.includes(f.name));
     // the layout entries of the twins the thread wrote; none when it failed (a full temp folder):
     // the build's own pool then compresses those files, as it does any other
-    const message = { fd: scratch.fd, files, at: answer.end };
-    compressing = runOnThread<MadeLayout['twins']>(threadModule(import.meta.url, 'directory-compress-worker'), message, "the directory's compressing thread stopped").catch(() => []);
+    compressing = threads.ask<MadeLayout['twins']>({ compress: { fd: scratch.fd, files, at: answer.end } }).catch(() => []);
     void compressing.then(twinsMade);
   };
-  // (closed only once the threads are done: a descriptor number closed under a thread still
-  // writing could be reused by the next open, and its write land there: cancel below)
-  const answered = new Promise<WorkerAnswer>((resolve, reject) => {
-    // (it ends by itself once it has answered or thrown: its module answers once)
-    worker.on('message', (made: WorkerAnswer) => {
-      answer = made;
-      resolve(made);
-      compress();
-    });
-    worker.on('error', reject);
-    worker.on('exit', (code: number) => {
-      if (answer === null) scratch?.close();
-      reject(new Error(`the directory worker stopped (exit code ${code}) before it answered`));
-    });
-  });
-  worker.postMessage({ objects, request, scratch: scratch?.fd ?? null });
+  // (the scratch file is closed only once the threads are done: a descriptor number closed under
+  // a thread still writing could be reused by the next open, and its write land there)
+  const answered = threads.ask<WorkerAnswer>({ make: { objects, request, scratch: scratch?.fd ?? null } }).then(
+    (made) => ((answer = made), compress(), made),
+    (e: unknown) => (scratch?.close(), Promise.reject(e)),
+  );
   // a build that fails before it asks for the files must not leave an unhandled rejection behind
   answered.catch(() => {});
   const compressNow = () => {
@@ -137,8 +126,7 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
   };
   const cancel = () => {
     cancelled = true;
-    // (a compression under way is let finish: a file or two, and its thread then ends)
-    void Promise.all([worker.terminate(), compressing]).then(() => scratch?.close());
+    void threads.end(new Error('the directory job was cancelled')).then(() => scratch?.close());
   };
   // (the files read once the worker has answered: the build uses them while their twins are made)
   let read: Promise<DirectoryMade> | undefined;
@@ -151,16 +139,8 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
   const withTwins = () => {
     readWithTwins ??= Promise.all([made(), answered, twins])
       .then(([files, answer, more]) => readTwins(scratch?.fd ?? null, [...answer.layout.twins, ...more], files))
-      .finally(() => void Promise.allSettled([twins]).then(() => scratch?.close())); // (never under the compressing thread)
+      .finally(() => void twins.then(() => scratch?.close())); // (never under the compressing thread)
     return readWithTwins;
   };
   return { made, withTwins, compressNow, cancel };
 }
-
-/**
- * The worker's answer: where what it made is in the scratch file (directory-made-file.ts), what it
- * could not write there, the large files it left to compress there (directory-compress-worker.ts)
- * and where the file's bytes end.
- */
-export type WorkerAnswer = { layout: MadeLayout; rest: DirectoryMade; deferred: string[]; end: number };
-

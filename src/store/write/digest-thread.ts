@@ -5,7 +5,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { BLOCK_BYTES, BLOCKED_FILE_BYTES, digestOf, type FileDigest } from '../format/manifest.ts';
-import { startThread, threadModule, type Thread } from '../../util/start-thread.ts';
+import { ThreadPool, threadModule } from '../../util/start-thread.ts';
 
 /** A file to digest: its bytes in shared memory, or its path and the length written there. */
 export type DigestJob = { bytes: Uint8Array } | { path: string; bytes: number };
@@ -51,42 +51,16 @@ export function digestJob(content: string | Uint8Array, path: string, later: boo
 
 /** Digests made on the digest thread (started with the first), in the order asked. */
 export class Digester {
-  /** the thread, why it stopped, and the digests asked of it in order (its own: a thread started again answers none of them) */
-  private current: { thread: Thread; failed: Promise<never>; waiting: ((digest: FileDigest) => void)[] } | null = null;
+  private readonly thread = new ThreadPool<DigestJob, FileDigest>(threadModule(import.meta.url, 'digest-thread'), { stopped: 'the digest thread stopped' });
 
   digest(job: DigestJob): Promise<FileDigest> {
-    const { thread, failed, waiting } = (this.current ??= this.start());
-    // (a worker keeps the process alive while a digest is asked of it, not after: a build that
-    // fails before end() must still end)
-    hold(thread, true);
-    const made = new Promise<FileDigest>((done) => waiting.push(done));
-    thread.postMessage(job);
-    const digest = Promise.race([made, failed]);
+    const digest = this.thread.ask(job);
     digest.catch(() => undefined); // awaited by the caller later; not an unhandled rejection meanwhile
     return digest;
   }
 
   /** Ends the thread (started again when asked for another digest). */
   async end(): Promise<void> {
-    const current = this.current;
-    this.current = null;
-    await current?.thread.terminate();
-  }
-
-  private start(): NonNullable<Digester['current']> {
-    const thread = startThread(threadModule(import.meta.url, 'digest-thread'));
-    const waiting: ((digest: FileDigest) => void)[] = [];
-    const failed = new Promise<never>((_, reject) => {
-      thread.on('message', (digest: FileDigest) => {
-        waiting.shift()?.(digest);
-        if (waiting.length === 0) hold(thread, false);
-      });
-      thread.on('error', reject);
-      thread.on('exit', () => reject(new Error('the digest thread stopped')));
-    });
-    failed.catch(() => undefined); // raced by each digest; not an unhandled rejection when none waits
-    return { thread, failed, waiting };
+    await this.thread.end();
   }
 }
-
-const hold = (thread: Thread, held: boolean) => (thread as { ref?(): void; unref?(): void })[held ? 'ref' : 'unref']?.();

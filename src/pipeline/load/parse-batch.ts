@@ -1,7 +1,8 @@
-// What a parse thread does with one batch of content files (parse-pool.ts): each file read (with
+// The parse threads' module (parse-pool.ts starts them): each batch of content files is read (with
 // its stat when the build keeps a cache), parsed by the loader's own parser, and its parse handed
 // back serialized, with the cache key of its text and the payload's checksum, so the build's main
 // thread neither reads, hashes, parses nor serializes it (it adopts the bytes, build-cache.ts).
+// The answer's buffers are handed over, not copied.
 //
 // Answer layout: the payloads end to end in `bytes` (one transferable buffer per batch, not one
 // message per file), their checksums end to end in `sums`; per file either its problem or its
@@ -10,7 +11,7 @@ import { serialize } from 'node:v8';
 import { readContentFile } from '../../content/files.ts';
 import { parserOf, type ParserName } from '../../content/load.ts';
 import type { Problem } from '../../content/problems.ts';
-import type { Parsed } from '../../content/records.ts';
+import { keepSlicedStrings, type Parsed } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
 import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
@@ -24,7 +25,6 @@ import { TextsApart } from '../cache/parse-payload.ts';
 const STRIDE = FIELD_COUNT + 1;
 
 export interface ParseBatch {
-  id: number;
   dir: string;
   kind: string;
   parser: ParserName;
@@ -69,7 +69,6 @@ export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, keyOf: rowKeyer(ct
 export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null };
 
 export interface BatchAnswer {
-  id: number;
   files: FileAnswer[];
   bytes: Uint8Array;
   /** SUM_BYTES per file with a payload, in order (empty when not keyed) */
@@ -119,7 +118,7 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
     for (const part of parts) at += (bytes.set(part, at), part.byteLength);
     if (batch.keyed) sums.set(checksum(bytes.subarray(from, at)), i * SUM_BYTES);
   });
-  return { id: batch.id, files, bytes, sums, rows: rows && rows.finish() };
+  return { files, bytes, sums, rows: rows && rows.finish() };
 }
 
 /** The rows' UTF-8 end to end as a batch's are made (finish() hands out a view), kept for the next batch: grows by half to the largest. */
@@ -217,4 +216,35 @@ export class RowsFile {
     }
     rows.json = { position };
   }
+}
+
+/**
+ * What a parse thread is posted: a batch, or before the batches that need them, the context the
+ * events' rows are rendered against and the build's rows file in the making (rows-scratch.ts),
+ * shared by the threads: each batch's rows wait there, not in the build's heap, until the build
+ * puts them in list order.
+ */
+export type ParseMessage = ParseBatch | { context: RenderContext } | { rows: { fd: number; end: SharedArrayBuffer } };
+
+let rower: Rower | null = null;
+let rowsFile = new RowsFile(null, null);
+
+export function answer(message: ParseMessage): BatchAnswer | null {
+  // every parse made on the thread is serialized before the main thread sees it
+  keepSlicedStrings();
+  if ('context' in message) rower = rowerOf(message.context);
+  else if ('rows' in message) rowsFile = new RowsFile(message.rows.fd, new BigInt64Array(message.rows.end));
+  else {
+    const made = parseBatch(message, rower);
+    rowsFile.take(made.rows);
+    return made;
+  }
+  return null;
+}
+
+/** An answer's buffers: parseBatch's own, and the rows' JSON once take() wrote or copied it. */
+export function transfer(answer: BatchAnswer | null): ArrayBuffer[] {
+  const rows = answer?.rows;
+  const buffers = answer ? [answer.bytes, answer.sums, ...(rows ? [rows.starts, rows.keys, rows.made, ...(rows.json instanceof Uint8Array ? [rows.json] : [])] : [])] : [];
+  return buffers.map((b) => b.buffer as ArrayBuffer);
 }

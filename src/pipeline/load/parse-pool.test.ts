@@ -46,6 +46,9 @@ function bytesOf(made: PremadeRow): string {
   return bytes.toString();
 }
 
+/** The pool's threads running (its ThreadPool's). */
+const running = (pool: unknown) => (pool as { threads: { running: { thread: Worker }[] } | null }).threads?.running ?? [];
+
 /** Threads for any number of files (the tests' folders are small). */
 const threads: ParsePoolOptions = { threads: 2, minFiles: 1 };
 
@@ -116,7 +119,7 @@ describe('ParsePool', () => {
       const loaded = await loadWith(pool as unknown as ParsePool);
       expect(loaded.model === null && loaded.problems.length).toBeGreaterThanOrEqual(3);
       // no thread was started: closing is all there is to do
-      expect((pool as unknown as { threads: unknown[] | null }).threads ?? []).toEqual([]);
+      expect(running(pool)).toEqual([]);
     }
   });
 
@@ -127,10 +130,9 @@ describe('ParsePool', () => {
     const here = await new ParsePool(content, undefined, { threads: 0 }).parseMany('directory', 'directory', 'UTC', files, new Map());
     for (const [minBytes, started] of [[bytes, true], [bytes + 1, false]] as const) {
       const pool = new Compiled(content, undefined, { threads: 2, minFiles: 1e9, minBytes });
-      const state = pool as unknown as { threads: unknown[] | null };
       const parsing = pool.parseMany('directory', 'directory', 'UTC', files, new Map());
       await new Promise((next) => setImmediate(next));
-      expect(state.threads !== null && state.threads.length > 0).toBe(started);
+      expect(running(pool).length > 0).toBe(started);
       expect(await parsing).toEqual(here);
       pool.close();
     }
@@ -139,20 +141,19 @@ describe('ParsePool', () => {
   it('stops its threads once nothing is left to parse, and starts new ones for a later parse', async () => {
     const { ParsePool: Compiled } = await compiled();
     const pool = new Compiled(content, undefined, threads);
-    const state = pool as unknown as { threads: { worker: Worker }[] | null; stopped: Promise<unknown> };
     const files = readdirSync(join(content, 'events'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `events/${f}`);
     expect(files.length).toBeGreaterThan(50);
     const first = pool.parseMany('events in UTC', 'events', 'UTC', files, new Map());
     await new Promise((next) => setImmediate(next));
-    const workers = state.threads!.map((t) => t.worker);
+    const workers = running(pool).map((t) => t.thread);
     expect(workers).toHaveLength(2);
     const exited = workers.map((w) => new Promise((done) => w.once('exit', done)));
     const parsed = await first;
     // the last answer stopped both threads: no failure, and the pool has none until it needs them
     await Promise.all(exited);
-    expect(state.threads).toBeNull();
+    expect(running(pool)).toEqual([]);
     expect(await pool.parseMany('events in UTC', 'events', 'UTC', files, new Map())).toEqual(parsed);
-    expect(state.threads).toBeNull();
+    expect(running(pool)).toEqual([]);
     pool.close();
   });
 
@@ -297,7 +298,7 @@ describe('events’ texts carried apart from their parse', () => {
       },
     });
     const rower = rowerOf(ctx!);
-    const answer = parseBatch({ id: 1, dir: content, kind: 'events', parser: 'events', zone: 'UTC', files, raw: files.map(() => null), keyed: true, render: true }, rower);
+    const answer = parseBatch({ dir: content, kind: 'events', parser: 'events', zone: 'UTC', files, raw: files.map(() => null), keyed: true, render: true }, rower);
     let start = 0;
     answer.files.forEach((f, i) => {
       if ('problem' in f) throw new Error(f.problem.message);
@@ -316,8 +317,7 @@ describe('events’ texts carried apart from their parse', () => {
 describe('parseBatch', () => {
   it('answers each file with its problem, or its payload, key, stat and checksum', () => {
     const files = ['events/latin1.md', 'site.yaml', 'gone.yaml'];
-    const answer = parseBatch({ id: 7, dir: content, kind: 'site', parser: 'site', zone: 'UTC', files, raw: files.map(() => null), keyed: true, render: false });
-    expect(answer.id).toBe(7);
+    const answer = parseBatch({ dir: content, kind: 'site', parser: 'site', zone: 'UTC', files, raw: files.map(() => null), keyed: true, render: false });
     expect(answer.files[0]).toEqual({ problem: expect.objectContaining({ file: 'events/latin1.md', message: expect.stringMatching(/^the file is not valid UTF-8/) }) });
     expect(answer.files[2]).toEqual({ problem: expect.objectContaining({ file: 'gone.yaml', message: 'cannot read the file (ENOENT)' }) });
     const site = answer.files[1] as { end: number; key: string; stat: string };
@@ -326,7 +326,7 @@ describe('parseBatch', () => {
     expect(site.stat.split(':')[0]).toBe(String(readFileSync(join(content, 'site.yaml')).length));
     // the payload's checksum, as the cache computes it
     expect(Buffer.from(answer.sums).equals(checksum(answer.bytes))).toBe(true);
-    const unkeyed = parseBatch({ id: 8, dir: content, kind: 'site', parser: 'site', zone: 'UTC', files: ['site.yaml'], raw: [null], keyed: false, render: false });
+    const unkeyed = parseBatch({ dir: content, kind: 'site', parser: 'site', zone: 'UTC', files: ['site.yaml'], raw: [null], keyed: false, render: false });
     expect(unkeyed.files[0]).toEqual({ end: site.end, key: null, stat: null });
     expect(unkeyed.sums.byteLength).toBe(0);
   });

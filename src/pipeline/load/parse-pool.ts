@@ -15,10 +15,10 @@
 // the render cache's rows file, which it becomes in a cold build (render-cache.ts).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { parserOf, readAndParse, type LoadOptions, type ParseCache, type ParserName } from '../../content/load.ts';
 import type { Parsed } from '../../content/records.ts';
 import { defaultThreads } from '../../util/threads.ts';
+import { ThreadPool, threadModule } from '../../util/start-thread.ts';
 import type { Event } from '../../model/types.ts';
 import { EVENT_TEXTS, hasTexts, wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import type { RenderContext } from '../../render/event.ts';
@@ -26,7 +26,7 @@ import { FIELD_COUNT, valueSpanIn } from '../../store/format/event-rows.ts';
 import { decodeParse, TEXT_FIELD_INDEXES } from '../cache/parse-payload.ts';
 import type { BuildCache } from '../cache/build-cache.ts';
 import { CHECKSUM_BYTES as SUM_BYTES } from '../../util/checksum.ts';
-import type { BatchAnswer, BatchRows, ParseBatch } from './parse-batch.ts';
+import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage } from './parse-batch.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
 import { readAllAt } from '../../util/positional-io.ts';
@@ -120,25 +120,14 @@ function fileSize(path: string | Buffer): number {
   }
 }
 
-interface Queued {
-  batch: ParseBatch;
-  answered: (answer: BatchAnswer) => void;
-}
-
-interface Thread {
-  worker: Worker;
-  sent: Map<number, Queued>;
-  /** stopped because the pool had nothing left for it (retireIdle): its exit is no failure */
-  retired?: boolean;
-}
-
 export class ParsePool {
-  private threads: Thread[] | null = null;
-  private readonly queue: Queued[] = [];
-  private failure: Error | null = null;
-  private readonly failed = new Set<(e: Error) => void>();
+  /**
+   * the parse threads (none: everything is parsed here), started with the first batch and ended
+   * whenever none has a batch left (after the events, the loader checks and assembles the model,
+   * and idle threads' heaps would be part of the build's peak then)
+   */
+  private readonly threads: ThreadPool<ParseMessage, BatchAnswer> | null;
   private closing = false;
-  private nextId = 0;
   private readonly count: number;
   private readonly minFiles: number;
   private readonly minBytes: number;
@@ -148,10 +137,8 @@ export class ParsePool {
   private premade = new Map<TextlessEvent, PremadeRow>();
   /** the render cache's rows file, beside which the threads' file is made (null: no cache) */
   private readonly rowsPath: string | null;
-  /** the file the threads write their rows into (made with the first threads; undefined: not yet) */
+  /** the file the threads write their rows into (made with the first batch; undefined: not yet) */
   private rows: RowsScratch | null | undefined;
-  /** settles when every thread has stopped (close()) */
-  private stopped: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly dir: string,
@@ -159,6 +146,8 @@ export class ParsePool {
     options: ParsePoolOptions = {},
   ) {
     this.count = COMPILED ? (options.threads ?? defaultThreads()) : 0;
+    const stopped = 'it stopped before it answered';
+    this.threads = this.count === 0 ? null : new ThreadPool(threadModule(import.meta.url, 'parse-batch'), { size: this.count, ahead: AHEAD, endIdle: true, stopped });
     this.minFiles = options.minFiles ?? 512;
     this.minBytes = options.minBytes ?? 1 << 20;
     this.rowsPath = options.rowsPath ?? null;
@@ -174,7 +163,7 @@ export class ParsePool {
    */
   render(ctx: RenderContext): void {
     this.context = { ctx, inputs: renderInputs(ctx) };
-    for (const t of this.threads ?? []) t.worker.postMessage({ context: ctx });
+    this.threads?.tell({ context: ctx });
   }
 
   /**
@@ -195,26 +184,7 @@ export class ParsePool {
   /** Stops the threads (after the load, or when it failed). The rows they made stay readable until dropRows(). */
   close(): void {
     this.closing = true;
-    this.stop(this.threads ?? []);
-    this.threads = [];
-  }
-
-  private stop(threads: readonly Thread[]): void {
-    const stopped = this.stopped;
-    this.stopped = Promise.all([stopped, ...threads.map((t) => t.worker.terminate())]);
-  }
-
-  /**
-   * Stops the threads once nothing is queued or being parsed: after the events, the loader
-   * checks and assembles the model, and idle threads' heaps would be part of the build's peak
-   * then. A later parse starts new ones.
-   */
-  private retireIdle(): void {
-    const threads = this.threads;
-    if (threads === null || threads.length === 0 || this.queue.length > 0 || threads.some((t) => t.sent.size > 0)) return;
-    for (const t of threads) t.retired = true;
-    this.stop(threads);
-    this.threads = null;
+    void this.threads?.end();
   }
 
   /**
@@ -236,7 +206,7 @@ export class ParsePool {
     this.premade = new Map();
     const rows = this.rows;
     this.rows = null;
-    if (rows) void this.stopped.then(() => rows.close());
+    if (rows) void this.threads!.end().then(() => rows.close());
   }
 
   private async parse(kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): Promise<Parsed<unknown>[]> {
@@ -255,37 +225,24 @@ export class ParsePool {
       else todo.push(i);
     });
     // many files go to the threads; fewer only when they are large (their paths made only then)
-    if (this.count === 0 || (todo.length < this.minFiles && !this.largeEnough(todo.map((i) => raw.get(files[i]) ?? join(dir, files[i]))))) {
+    const threads = this.threads;
+    if (threads === null || (todo.length < this.minFiles && !this.largeEnough(todo.map((i) => raw.get(files[i]) ?? join(dir, files[i]))))) {
       for (const i of todo) results[i] = readAndParse(dir, files[i], raw.get(files[i]), kind, parse, cache);
       return results;
     }
-    return new Promise((resolve, reject) => {
-      if (this.failure) return reject(this.failure);
-      const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(todo.length / (this.count * 8))));
-      let left = Math.ceil(todo.length / size);
-      const onFailure = (e: Error) => reject(e);
-      this.failed.add(onFailure);
-      for (let from = 0; from < todo.length; from += size) {
-        const indices = todo.slice(from, from + size);
-        const names = indices.map((i) => files[i]);
-        const batch: ParseBatch = {
-          id: this.nextId++, dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null),
-          keyed: cache !== undefined, render: parser === 'events' && this.context !== null,
-        };
-        this.queue.push({
-          batch,
-          answered: (answer) => {
-            this.adopt(kind, names, answer).forEach((parsed, j) => (results[indices[j]] = parsed));
-            if (--left === 0) {
-              this.failed.delete(onFailure);
-              resolve(results);
-              this.retireIdle();
-            }
-          },
-        });
-      }
-      this.dispatch();
-    });
+    // one file for every thread, and for the threads started after these end
+    if (this.rows === undefined && (this.rows = RowsScratch.create(this.rowsPath))) threads.tell({ rows: { fd: this.rows.fd, end: this.rows.end.buffer as SharedArrayBuffer } });
+    const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(todo.length / (this.count * 8))));
+    const batches: Promise<void>[] = [];
+    for (let from = 0; from < todo.length; from += size) {
+      const indices = todo.slice(from, from + size);
+      const names = indices.map((i) => files[i]);
+      const batch: ParseBatch = { dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null), keyed: cache !== undefined, render: parser === 'events' && this.context !== null };
+      const asked = threads.ask(batch).catch((e: Error) => Promise.reject(new Error(`a parse thread failed: ${e.message}`)));
+      batches.push(asked.then((answer) => this.adopt(kind, names, answer).forEach((parsed, j) => (results[indices[j]] = parsed))));
+    }
+    await Promise.all(batches);
+    return results;
   }
 
   /**
@@ -345,52 +302,5 @@ export class ParsePool {
       sum += SUM_BYTES;
       return this.cache.adopt(kind, names[j], made);
     });
-  }
-
-  private dispatch(): void {
-    // (nothing queued: no threads are started for it, and retired ones stay stopped)
-    if (this.failure || this.queue.length === 0) return;
-    const threads = (this.threads ??= this.start());
-    for (const thread of threads) {
-      while (thread.sent.size < AHEAD && this.queue.length > 0) {
-        const next = this.queue.shift()!;
-        thread.sent.set(next.batch.id, next);
-        thread.worker.postMessage(next.batch);
-      }
-    }
-  }
-
-  private start(): Thread[] {
-    // one file for every thread, and for the threads started after these retire (retireIdle)
-    if (this.rows === undefined) this.rows = RowsScratch.create(this.rowsPath);
-    const rows = this.rows;
-    return Array.from({ length: this.count }, () => {
-      const worker = new Worker(new URL('./parse-thread.js', import.meta.url), { workerData: { rowsFd: rows?.fd ?? null, rowsEnd: rows?.end.buffer ?? null } });
-      if (this.context) worker.postMessage({ context: this.context.ctx });
-      const thread: Thread = { worker, sent: new Map() };
-      worker.on('message', (answer: BatchAnswer) => {
-        const queued = thread.sent.get(answer.id);
-        thread.sent.delete(answer.id);
-        try {
-          queued?.answered(answer);
-        } catch (e) {
-          return this.fail(e as Error);
-        }
-        this.dispatch();
-      });
-      worker.on('error', (e) => this.fail(new Error(`a parse thread failed: ${e.message}`)));
-      worker.on('exit', (code) => {
-        if (!this.closing && !thread.retired) this.fail(new Error(`a parse thread stopped (exit code ${code}) before it answered`));
-      });
-      return thread;
-    });
-  }
-
-  private fail(e: Error): void {
-    if (this.failure) return;
-    this.failure = e;
-    for (const reject of this.failed) reject(e);
-    this.failed.clear();
-    this.close();
   }
 }

@@ -2,7 +2,7 @@
 // threads, three in flight, so the writes' kernel copies run beside the hashing.
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, readSync, write } from 'node:fs';
-import type { PartJob, PartsAnswer, PreviousParts } from './events-file.ts';
+import type { PartDigest, PartJob, PreviousParts } from './events-file.ts';
 
 const CHUNK = 8 << 20;
 
@@ -31,7 +31,7 @@ class PartWriter {
     this.inputs = previous.paths.map(() => -1);
   }
 
-  async part(job: PartJob): Promise<{ sha: string; bytes: number }> {
+  async part(job: PartJob): Promise<PartDigest> {
     this.output = openSync(job.to, 'wx');
     this.hash = createHash('sha256');
     this.position = 0;
@@ -98,19 +98,14 @@ class PartWriter {
   }
 }
 
-/** Each job's part, in order; answered once every file is closed. */
-export async function answer({ previous, jobs }: { previous: PreviousParts; jobs: PartJob[] }): Promise<PartsAnswer> {
+/** Each job's part, in order; answered (or thrown) once every file is closed. */
+export async function answer({ previous, jobs }: { previous: PreviousParts; jobs: PartJob[] }): Promise<PartDigest[]> {
   const writer = new PartWriter(previous);
-  let result: PartsAnswer;
   try {
     const parts = [];
     for (const job of jobs) parts.push(await writer.part(job));
-    result = { parts };
-  } catch (e) {
-    result = { error: String((e as Error)?.message ?? e) };
+    return parts;
+  } finally {
+    await writer.close();
   }
-  await writer.close();
-  return result;
 }
-
-export const once = true; // the thread ends after its answer, its heap with it (util/start-thread.ts)

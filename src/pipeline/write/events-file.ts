@@ -19,8 +19,8 @@ export interface PartJob {
   segments: Segment[];
 }
 
-/** The thread's answer: each part's SHA-256 (hex) and length, or why it failed. */
-export type PartsAnswer = { parts: { sha: string; bytes: number }[] } | { error: string };
+/** A part's SHA-256 (hex) and length. */
+export type PartDigest = { sha: string; bytes: number };
 
 /** The previous parts, in order, and their sizes (proven by the ledger). */
 export interface PreviousParts {
@@ -32,10 +32,8 @@ export interface PreviousParts {
  * Writes each job's part from its segments, reading the previous parts; resolves with each
  * part's SHA-256 (hex) and length, in the jobs' order; rejects on any failure.
  */
-export async function writeEventParts(previous: PreviousParts, jobs: readonly PartJob[]): Promise<{ sha: string; bytes: number }[]> {
-  const m = await runOnThread<PartsAnswer>(threadModule(import.meta.url, 'events-file-worker'), { previous, jobs }, "the event parts' thread stopped");
-  if ('error' in m) throw new Error(m.error);
-  return m.parts;
+export function writeEventParts(previous: PreviousParts, jobs: readonly PartJob[]): Promise<PartDigest[]> {
+  return runOnThread<PartDigest[]>(threadModule(import.meta.url, 'events-file-worker'), { previous, jobs }, "the event parts' thread stopped");
 }
 
 /**

@@ -1,6 +1,7 @@
 // The previous build's event data, for the build over the prior to take the rows that stay from it
 // (store/write/event-data.ts): read from the previous dist where the ledger proves every file read,
-// the build the event state describes (state/previous-build.ts), same options, same zone.
+// the build the event state describes (state/previous-build.ts), same options, same zone; or, for
+// `aula dev`, from its last make's files in memory.
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAllAt } from '../../util/positional-io.ts';
@@ -15,6 +16,7 @@ import type { EventTable } from '../../store/format/event-table.ts';
 import type { PreviousData } from '../../store/write/event-data.ts';
 import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
+import type { Manifest } from '../../store/format/manifest.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 
@@ -25,9 +27,9 @@ const STRIDE = FIELD_COUNT + 1;
  * are), and proven again once read: one changed since fails the build.
  */
 export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, 'previous' | 'state' | 'ledger'>, out: string, partRows: number): PreviousData | null {
-  const n = state.rows.id.length;
-  if (previous.event_part_rows !== partRows || previous.counts.events !== n) return null;
-  for (const rel of [DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES]) {
+  if (previous.event_part_rows !== partRows || previous.counts.events !== state.rows.id.length) return null;
+  const parts = eventPartFiles(previous);
+  for (const rel of [DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES, ...parts, ...eventOffsetsFiles(previous)]) {
     const digest = previous.files[rel];
     if (!digest || !ledger.proves(rel, digest.sha256)) return null;
   }
@@ -37,23 +39,28 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
     if (!ledger.proves(rel, previous.files[rel]!.sha256)) throw changedWhileBuilt(rel);
     return bytes;
   };
+  const paths = parts.map((rel) => join(out, rel));
+  return previousData(previous, file, (bounds) => (begin, end) => partsRange(paths, bounds, begin, end));
+}
+
+/**
+ * The event data of the dist `previous` describes, its files read through `file` (the columns
+ * when first used, each once), the parts' bytes through `bytes` (given where each part starts);
+ * null where its offsets do not fit its manifest. The build reads a previous dist's (previousFiles);
+ * `aula dev` the files of its last make, in memory.
+ */
+export function previousData(previous: Manifest, file: (rel: string) => Uint8Array, bytes: (bounds: readonly number[]) => PreviousData['bytes']): PreviousData | null {
+  const n = previous.counts.events;
   const bounds = [0];
-  const parts = eventPartFiles(previous);
-  for (const rel of parts) {
-    const digest = previous.files[rel];
-    if (!digest || !ledger.proves(rel, digest.sha256)) return null;
-    bounds.push(bounds[bounds.length - 1] + digest.bytes);
-  }
+  for (const rel of eventPartFiles(previous)) bounds.push(bounds[bounds.length - 1] + previous.files[rel].bytes);
   // each part's offsets, end to end
   const starts = new Uint32Array(n * STRIDE);
   let at = 0;
   for (const rel of eventOffsetsFiles(previous)) {
-    const digest = previous.files[rel];
-    if (!digest || !ledger.proves(rel, digest.sha256) || digest.bytes % 4 !== 0 || at + digest.bytes / 4 > starts.length) return null;
-    const bytes = readFileSync(join(out, rel));
-    if (bytes.byteLength !== digest.bytes) return null;
-    new Uint8Array(starts.buffer, at * 4, bytes.byteLength).set(bytes);
-    at += bytes.byteLength / 4;
+    const read = file(rel);
+    if (read.byteLength !== previous.files[rel].bytes || read.byteLength % 4 !== 0 || at + read.byteLength / 4 > starts.length) return null;
+    new Uint8Array(starts.buffer, at * 4, read.byteLength).set(read);
+    at += read.byteLength / 4;
   }
   if (at !== starts.length) return null;
   let rowBytes = Math.max(0, n - 1);
@@ -71,7 +78,7 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
     values: () => columnValuesOfTable(table()),
     file: columnFile,
     calendar: () => readCalendarFile(file(DATA_FILES.calendar), n),
-    bytes: (begin, end) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end),
+    bytes: bytes(bounds),
   };
 }
 

@@ -75,10 +75,12 @@ export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'rere
   removed: number;
   /** the directory's indexes being made anew, where a directory file changed (else the previous dist's are taken) */
   directory: DirectoryStage | null;
+  /** the directory's objects where its files are among `made` (`aula dev`'s, made in memory) */
+  directoryCount?: number;
   /** the rows the parse threads made ahead (none over a prior: its few fresh events are rendered by the render stage) */
   ahead: Pick<ParsePool, 'rowsFor' | 'rowsMade' | 'dropRows'>;
   /** the files no event shapes, made by the load (categories over an empty prior), and those taken from the previous dist as they are (over a prior) */
-  made: ReadonlyMap<string, string>;
+  made: ReadonlyMap<string, string | Uint8Array>;
   carried: readonly string[];
   /** true: no state is kept (no cache, or an event's file not known) */
   stateless: boolean;

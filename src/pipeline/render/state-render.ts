@@ -23,8 +23,7 @@ import { cachedRows, rowKeyer, rowsPath } from '../rows/render-cache.ts';
 import { manifestOf, newestOf, sealManifest } from '../write/manifest-of.ts';
 import type { Plan } from '../load/state-load.ts';
 import type { BuildOptions, Clock } from '../run.ts';
-import type { StagedDist } from '../write/staged-dist.ts';
-import { eventParts } from '../write/events-file.ts';
+import type { DistOutput } from '../write/staged-dist.ts';
 import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import { KEY_BYTES, stateRows, type StateRows } from '../state/event-state.ts';
 import { STAT_FIELDS } from '../state/stat-fields.ts';
@@ -53,7 +52,7 @@ interface FreshRows {
  * is not known gives a key no row has. Over a prior the fresh events are those of files changed
  * since the rows file's rows were made: the file is not read, only appended to.
  */
-function freshRows(options: BuildOptions, plan: Plan, dist: StagedDist): FreshRows {
+function freshRows(options: BuildOptions, plan: Plan, dist: DistOutput): FreshRows {
   const { state, fresh, ahead: source } = plan;
   const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
   // (the rows made ahead hold their events' texts: those events came without them, parse-payload.ts)
@@ -123,7 +122,7 @@ interface MadeData {
  * and the calendar (and, where every row is new and they are many, a thread the search index);
  * the events are let go once their columns' values are made.
  */
-async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: EventRows; order: Int32Array }, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<MadeData> {
+async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: EventRows; order: Int32Array }, dist: DistOutput, inFlight: Promise<unknown>[]): Promise<MadeData> {
   const { rows } = made;
   const [before, previous] = [plan.data, plan.previous];
   plan.data = null;
@@ -136,7 +135,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
   const oldSizes = before ? before.bounds.slice(1).map((end, j) => end - before.bounds[j]) : [];
   let parts: Promise<Map<string, FileDigest>> | undefined;
   const onParts = (data: Pick<EventData, 'parts' | 'bounds'>) => {
-    parts = eventParts({ previous, out: plan.state.out, data, oldSizes }, dist, inFlight);
+    parts = dist.parts({ previous, out: plan.state.out, data, oldSizes, bytes: before?.bytes }, inFlight);
     parts.catch(() => undefined); // awaited below; not an unhandled rejection should the columns throw first
   };
   const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
@@ -161,11 +160,11 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
  * `copies`). Where a directory file changed, the autocomplete files are its job's (`directory`).
  * And the event data files whose bytes are the previous ones (`reused`, never read).
  */
-async function carriedFiles(options: BuildOptions, plan: Plan, made: MadeData, between: () => Promise<void>): Promise<{ twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; link(dist: StagedDist): void }> {
+async function carriedFiles(options: BuildOptions, plan: Plan, made: MadeData, between: () => Promise<void>): Promise<{ twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; link(dist: DistOutput): void }> {
   const { eventBytes, oldBytes } = made;
   const carried: [string, string, { volume: number | null; measure?: number; served?: boolean }][] = [];
   for (const rel of made.reused) carried.push([rel, plan.previous!.files[rel].sha256, { volume: null }]);
-  const link = (dist: StagedDist) => {
+  const link = (dist: DistOutput) => {
     // a link that fails (the previous dist changed since it was proven) fails the build, as a page's does
     for (const [rel, sha, how] of carried) if (!dist.carried(rel, sha, how)) throw changedWhileBuilt(rel);
   };
@@ -177,8 +176,10 @@ async function carriedFiles(options: BuildOptions, plan: Plan, made: MadeData, b
     const copies = await directoryDistFiles(plan.directory.job, plan.state.site.page_size, options.minisearch !== false, files, between);
     return { twins: options.precompress !== false ? eventBytes + autocompleteBytes(files) : null, files, copies, link };
   }
+  // no previous dist to take them from: they are the load's (`aula dev`'s, made in memory)
+  if (plan.ledger === null) return { twins: null, files, copies: new Map(), link };
   const previous = plan.previous!;
-  const ledger = plan.ledger!;
+  const ledger = plan.ledger;
   const twins = options.precompress !== false ? eventBytes + ledger.precompressed!.volume - oldBytes : null;
   const browser = Object.entries(previous.public_files!).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
   let copies: ReadonlyMap<string, string> = new Map();
@@ -226,7 +227,7 @@ export interface Rendered {
  * their data files (with the prior's data, over a prior), the files no event shapes (the prior's
  * linked, or the directory's job's), the manifest.
  */
-export async function renderFromState(options: BuildOptions, clock: Clock, plan: Plan, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<Rendered> {
+export async function renderFromState(options: BuildOptions, clock: Clock, plan: Plan, dist: DistOutput, inFlight: Promise<unknown>[]): Promise<Rendered> {
   const { state, previous } = plan;
   const { made, next, hashes, newest, count } = await eventFiles(options, plan, dist, inFlight);
   // one collection for the rows and the columns' files before the directory's are awaited: once
@@ -251,7 +252,7 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
   // parts past the new last one are gone
   for (const rel of oldFiles) delete files[rel];
   for (const [rel, digest] of digests) files[rel] = digest;
-  const counts = { events: count, pages: state.pages.size, categories: state.categoryIds.length, media: state.media.size, directory: plan.directory?.count ?? previous!.counts.directory };
+  const counts = { events: count, pages: state.pages.size, categories: state.categoryIds.length, media: state.media.size, directory: plan.directory?.count ?? plan.directoryCount ?? previous!.counts.directory };
   const manifest = manifestOf(state.site, plan.baseUrl, newest, counts, options.eventPartRows ?? EVENT_PART_ROWS);
   const mediaFiles = sealManifest(manifest, files, out, state.media);
   const volume = carried.twins ?? 0;
@@ -262,14 +263,14 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
  * The fresh rows and the event data files: the next state's rows and the newest event are taken
  * before the events are let go of. A function of its own: once it returns, nothing holds the rows.
  */
-async function eventFiles(options: BuildOptions, plan: Plan, dist: StagedDist, inFlight: Promise<unknown>[]) {
+async function eventFiles(options: BuildOptions, plan: Plan, dist: DistOutput, inFlight: Promise<unknown>[]) {
   const order = mergedOrder(plan);
   const fresh = freshRows(options, plan, dist);
-  const next = fresh.hashes === null || plan.stateless ? null : nextRows(plan, order.sequence, fresh.hashes, order.fileOf);
+  const next = plan.stateless ? null : nextRows(plan, order.sequence, fresh.hashes, order.fileOf);
   const newest = newestRow(plan);
   const made = await eventDataFiles(options, plan, { rows: fresh.rows, order: order.sequence }, dist, inFlight);
   // (the pages' keys: the fresh rows' hashes are the list's where no state is kept)
-  return { made, next, hashes: next?.keys ?? fresh.hashes, newest, count: order.sequence.length };
+  return { made, next, hashes: fresh.hashes && (next?.keys ?? fresh.hashes), newest, count: order.sequence.length };
 }
 
 /** The newest last_modified of the rows that stay and the fresh events (the manifest's built_at). */
@@ -280,8 +281,8 @@ function newestRow(plan: Plan): number {
   return newest;
 }
 
-/** The state's rows for the new list order. */
-function nextRows(plan: Plan, sequence: Int32Array, freshHashes: Buffer, fileOf: readonly number[]): StateRows {
+/** The state's rows for the new list order (without their hashes where the fresh rows have none: no cache). */
+function nextRows(plan: Plan, sequence: Int32Array, freshHashes: Buffer | null, fileOf: readonly number[]): StateRows {
   const old = plan.state.rows;
   const count = sequence.length;
   const rows = stateRows(count);
@@ -294,7 +295,7 @@ function nextRows(plan: Plan, sequence: Int32Array, freshHashes: Buffer, fileOf:
       rows.lastModified[i] = old.lastModified[from];
       rows.file[i] = fileOf[i];
       // the hashes of a run of rows that stay in order: one copy, not one per row
-      if (i === 0 || from === 0 || sequence[i - 1] !== from - 1) {
+      if (freshHashes !== null && (i === 0 || from === 0 || sequence[i - 1] !== from - 1)) {
         let end = i + 1;
         while (end < count && sequence[end] === sequence[end - 1] + 1) end++;
         old.keys.copy(rows.keys, i * KEY_BYTES, from * KEY_BYTES, (from + end - i) * KEY_BYTES);
@@ -307,7 +308,7 @@ function nextRows(plan: Plan, sequence: Int32Array, freshHashes: Buffer, fileOf:
       rows.end[i] = e.end;
       rows.lastModified[i] = e.last_modified;
       rows.file[i] = fileOf[i];
-      freshHashes.copy(rows.keys, i * KEY_BYTES, j * KEY_BYTES, (j + 1) * KEY_BYTES);
+      freshHashes?.copy(rows.keys, i * KEY_BYTES, j * KEY_BYTES, (j + 1) * KEY_BYTES);
     }
   }
   return rows;

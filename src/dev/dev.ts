@@ -170,7 +170,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
         return null;
       }
       const url = normalizeBaseUrl(baseUrl ?? model.site.base_url);
-      const { dataset, stats, index } = memory.make(model, url);
+      const { dataset, stats, index } = await memory.make(model, url);
       if (stats.directory) directoryVersion++;
       const parsed = cache
         ? `${plural(cache.stats.misses, 'file')} parsed, ${cache.stats.hits} from the cache`

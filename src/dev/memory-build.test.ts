@@ -184,7 +184,7 @@ describe('aula dev in memory', () => {
       expect(kept.model === null, `step ${step}, ${did}`).toBe(clean.model === null);
       if (!kept.model || !clean.model) continue;
       const baseUrl = normalizeBaseUrl(clean.model.site.base_url);
-      const made = memory.make(kept.model, baseUrl);
+      const made = await memory.make(kept.model, baseUrl);
       if (step > 0) reused += made.stats.reused;
       const want = await cleanFiles(clean.model, baseUrl);
       const bytes = (rel: string) => Buffer.from(made.files.bytes(rel));
@@ -210,16 +210,16 @@ describe('aula dev in memory', () => {
     const memory = new MemoryBuild();
     const baseUrl = normalizeBaseUrl(model!.site.base_url);
     offsetChecks.n = 0;
-    expect(memory.make(model!, baseUrl).stats.rendered).toBe(60);
+    expect((await memory.make(model!, baseUrl)).stats.rendered).toBe(60);
     expect(offsetChecks.n).toBe(0);
     const newest = model!.events.reduce((a, b) => (b.last_modified > a.last_modified ? b : a));
     const rest = model!.events.filter((e) => e !== newest);
-    const gone = memory.make({ ...model!, events: rest }, baseUrl);
+    const gone = await memory.make({ ...model!, events: rest }, baseUrl);
     expect([gone.stats.rendered, gone.stats.reused]).toEqual([0, 59]);
     expect(gone.dataset.manifest.built_at).toBe(new Date(newestOf(rest)).toISOString());
     // one record replaced where it stands, one added in front: those two rendered, the rest taken over
     const edited = rest.map((e, i) => (i === 30 ? { ...e, title: 'Edited' } : e));
-    const next = memory.make({ ...model!, events: [{ ...newest, id: -1 }, ...edited] }, baseUrl);
+    const next = await memory.make({ ...model!, events: [{ ...newest, id: -1 }, ...edited] }, baseUrl);
     expect([next.stats.rendered, next.stats.reused]).toEqual([2, 58]);
     expect(next.dataset.manifest.built_at).toBe(new Date(newest.last_modified).toISOString());
   });

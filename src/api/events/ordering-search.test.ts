@@ -11,7 +11,7 @@ import type { Event } from '../../model/types.ts';
 import { BASE_URL, defaultOrder, orderingModel, referenceOrder, referenceSearch, searchTerms } from './test-ordering-events.ts';
 
 const model = orderingModel(400, 7);
-const { dataset } = new MemoryBuild().make(model, BASE_URL);
+const { dataset } = await new MemoryBuild().make(model, BASE_URL);
 const api = createApi(dataset);
 const events = [...model.events].sort(defaultOrder);
 const terms = searchTerms(11);

@@ -16,9 +16,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { DirectoryObject, Event, Model } from '../model/types.ts';
 import { wholeEvent } from '../model/event-texts.ts';
 import { compareListOrder, renderCategory, type RenderContext } from '../render/event.ts';
-import { bytesOfParts } from '../store/write/event-data.ts';
+import { bytesOfParts, partBytes } from '../store/write/event-data.ts';
 import { toJson } from '../util/json.ts';
-import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, eventPartFiles } from '../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, eventPartFile, eventPartFiles } from '../store/format/dist-paths.ts';
 import { autocompleteData } from '../pipeline/render/autocomplete-data.ts';
 import { previousData } from '../pipeline/render/previous-data.ts';
 import { renderFromState } from '../pipeline/render/state-render.ts';
@@ -26,8 +26,8 @@ import { renderInputs } from '../pipeline/rows/render-cache.ts';
 import type { Plan } from '../pipeline/load/state-load.ts';
 import { startClock } from '../pipeline/run.ts';
 import { stateRows, type StateRows } from '../pipeline/state/event-state.ts';
-import { MemoryDist } from '../pipeline/write/staged-dist.ts';
-import type { Manifest } from '../store/format/manifest.ts';
+import type { DistOutput } from '../pipeline/write/staged-dist.ts';
+import type { FileDigest, Manifest } from '../store/format/manifest.ts';
 import { memorySource, type DistSource } from '../store/read/dist-source.ts';
 import { readStore } from '../store/read/stored-data.ts';
 import { buildIndexJson } from '../store/write/index-builder.ts';
@@ -41,8 +41,6 @@ export interface MemoryStats {
   reused: number;
   /** whether the autocomplete index was made anew */
   directory: boolean;
-  /** ms per step */
-  phases: Record<string, number>;
 }
 
 /** The last make, the next one's prior: its model's events (each its rows' file), its rows, its dist in memory. */
@@ -51,7 +49,7 @@ interface Last {
   context: string;
   rows: StateRows;
   manifest: Manifest;
-  files: ReadonlyMap<string, string | Uint8Array>;
+  files: ReadonlyMap<string, Content>;
 }
 
 /** Over the last make nothing is made ahead: every fresh event is whole. */
@@ -69,26 +67,17 @@ export class MemoryBuild {
    * it was read from, and the browser's autocomplete index (dist/autocomplete/index.json).
    */
   async make(model: Model, baseUrl: string): Promise<{ dataset: Dataset; stats: MemoryStats; files: DistSource; index: string }> {
-    const stats: MemoryStats = { rendered: 0, reused: 0, directory: false, phases: {} };
-    let mark = performance.now();
-    const phase = (name: string) => {
-      const now = performance.now();
-      stats.phases[name] = Math.round(now - mark);
-      mark = now;
-    };
+    const stats: MemoryStats = { rendered: 0, reused: 0, directory: false };
     const ctx: RenderContext = { site: model.site, baseUrl, pages: model.pages, media: model.media };
     const context = renderInputs(ctx);
     const { index, data: autocomplete } = this.index(model.directory, model.site.page_size, stats);
-    phase('index');
     const made = new Map<string, string | Uint8Array>([[DATA_FILES.categories, toJson(model.categories.map(renderCategory))], [INDEX, index], [AUTOCOMPLETE_DATA_FILE, autocomplete]]);
     // the last make's rows are this one's only under the same render context
     const plan = planOf(model, baseUrl, this.last?.context === context ? this.last : null, made);
     stats.rendered = plan.fresh.length;
     stats.reused = model.events.length - plan.fresh.length;
-    phase('order');
     const dist = new MemoryDist(this.last?.files ?? null);
     const rendered = await renderFromState({ content: '', out: '', precompress: false, minisearch: false }, startClock(undefined), plan, dist, []);
-    phase('render');
     // The manifest served lists no files (their digests here are sizes alone: the server verifies
     // no file of a trusted source), and its build id is unique to each make of this session, so
     // the answers' validators (made from the manifest) change whenever the data may have, and
@@ -103,7 +92,6 @@ export class MemoryBuild {
     const stored = kept.dataset && !stats.directory ? readStore(source, { lazy: true }) : null;
     const dataset = stored ? { ...stored, autocomplete: kept.dataset!.autocomplete, search: searchOf(source, stored, true) } : datasetFrom(source, { lazy: true });
     kept.dataset = dataset;
-    phase('dataset');
     this.last = { events: model.events, context, rows: rendered.stateRows!, manifest, files };
     return { dataset, stats, files: source, index };
   }
@@ -177,4 +165,39 @@ function eventsKept(events: readonly Event[], prev: readonly Event[]): Int32Arra
     j = k + 1;
   }
   return map;
+}
+
+type Content = string | Uint8Array;
+
+/**
+ * The dist a make puts in memory (the render stage's DistOutput): every file by path, the last
+ * make's carried by reference. Its digests give the sizes the manifest lists but no SHA-256: no
+ * one reads these files but this process, and hashing every part again costs more than making it.
+ */
+class MemoryDist implements DistOutput {
+  readonly files = new Map<string, Content>();
+  readonly digests = new Map<string, FileDigest>();
+  readonly reused = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
+
+  constructor(private readonly last: ReadonlyMap<string, Content> | null) {}
+
+  data(rel: string, content: Content): void {
+    this.files.set(rel, content);
+    this.digests.set(rel, { sha256: '', bytes: typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength });
+  }
+
+  async parts({ data, bytes }: Parameters<DistOutput['parts']>[0]): Promise<Map<string, FileDigest>> {
+    data.parts.forEach((segments, j) => (segments === null ? this.carried(eventPartFile(j)) : this.data(eventPartFile(j), partBytes(segments, bytes!))));
+    return new Map();
+  }
+
+  carried(rel: string): boolean {
+    const content = this.last?.get(rel);
+    if (content !== undefined) this.data(rel, content);
+    return content !== undefined;
+  }
+
+  async digested(): Promise<void> {}
+
+  async settled(): Promise<void> {}
 }

@@ -2,14 +2,11 @@
 // from the previous dist where the previous build's ledger proves it is what this build would
 // write (publish/dist-ledger.ts) — a file's key (its bytes' SHA-256, or its inputs' key) to the
 // stored file, or the file made and stored. Without a cache there is no ledger, and every file is
-// written: the same code with an empty store. `aula dev` makes the same dist in memory
-// (MemoryDist): the render stage writes to either through DistOutput.
-import type { FileDigest, Manifest } from '../../store/format/manifest.ts';
+// written: the same code with an empty store.
+import type { FileDigest } from '../../store/format/manifest.ts';
 import { digestOf } from '../../store/format/manifest.ts';
 import { DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';
 import { Digester, digestJob } from '../../store/write/digest-thread.ts';
-import { partBytes, type EventData } from '../../store/write/event-data.ts';
-import { eventPartFile } from '../../store/format/dist-paths.ts';
 import { join } from 'node:path';
 import { writeFiles, writeFilesLater } from './write-files.ts';
 import { eventParts } from './events-file.ts';
@@ -26,74 +23,10 @@ export interface ReuseStats {
   files: number;
 }
 
-/** The event parts to put in place: their pieces (the previous parts' ranges read from `previous`'s files, or `bytes`). */
-export interface PartsInput {
-  previous: Manifest | null;
-  out: string;
-  data: Pick<EventData, 'parts' | 'bounds'>;
-  oldSizes: number[];
-  /** bytes [begin, end) of the previous parts end to end */
-  bytes?: (begin: number, end: number) => Uint8Array;
-}
+/** Where the render stage puts the dist it makes: a staging folder (StagedDist), or `aula dev`'s memory (dev/memory-build.ts). */
+export type DistOutput = Pick<StagedDist, 'reused' | 'digests' | 'data' | 'parts' | 'carried' | 'digested' | 'settled'>;
 
-/** Where the render stage puts the dist it makes: a staging folder (StagedDist), or memory (MemoryDist). */
-export interface DistOutput {
-  readonly reused: ReuseStats;
-  /** the data files' digests, as the manifest lists them */
-  readonly digests: Map<string, FileDigest>;
-  data(rel: string, content: Content): void;
-  /** the event parts, resolved with the digests of those carried or made away from `data` */
-  parts(input: PartsInput, inFlight: Promise<unknown>[]): Promise<Map<string, FileDigest>>;
-  carried(rel: string, sha: string, how: { volume: number | null; measure?: number; served?: boolean }): boolean;
-  digested(): Promise<void>;
-  settled(): Promise<void>;
-}
-
-const reuseStats = (): ReuseStats => ({ rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 });
-
-/**
- * The dist `aula dev` serves, made in memory: every file by path (`files`), the previous make's
- * (`last`) carried by reference. Its digests give the sizes the manifest lists but no SHA-256:
- * nothing reads these files but this process, which trusts them, and hashing every part again
- * would cost an edit more than making them.
- */
-export class MemoryDist implements DistOutput {
-  readonly files = new Map<string, Content>();
-  readonly digests = new Map<string, FileDigest>();
-  readonly reused = reuseStats();
-
-  constructor(private readonly last: ReadonlyMap<string, Content> | null) {}
-
-  data(rel: string, content: Content): void {
-    this.files.set(rel, content);
-    this.digests.set(rel, { sha256: '', bytes: typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength });
-  }
-
-  async parts({ previous, data, bytes }: PartsInput): Promise<Map<string, FileDigest>> {
-    const digests = new Map<string, FileDigest>();
-    data.parts.forEach((segments, j) => {
-      const rel = eventPartFile(j);
-      if (segments !== null) return this.data(rel, partBytes(segments, bytes!));
-      if (!this.carried(rel)) throw new Error(`${rel}: not in the last make`);
-      digests.set(rel, previous!.files[rel]);
-    });
-    return digests;
-  }
-
-  carried(rel: string): boolean {
-    const content = this.last?.get(rel);
-    if (content === undefined) return false;
-    this.files.set(rel, content);
-    this.reused.files++;
-    return true;
-  }
-
-  async digested(): Promise<void> {}
-
-  async settled(): Promise<void> {}
-}
-
-export class StagedDist implements DistOutput {
+export class StagedDist {
   /** the previous build's record of its dist, when there is a cache and it can be trusted */
   readonly ledger: DistLedger | null;
   readonly ledgerFile: string | null;
@@ -103,7 +36,7 @@ export class StagedDist implements DistOutput {
   readonly served = new Map<string, string>();
   /** the data files' digests, as the manifest lists them */
   readonly digests = new Map<string, FileDigest>();
-  readonly reused = reuseStats();
+  readonly reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
   /** the files being written on libuv's pool (writeLater): awaited before anything reads them back, and before the folder is removed */
   private readonly pending: Promise<void>[] = [];
   private readonly digester = new Digester();
@@ -138,7 +71,8 @@ export class StagedDist implements DistOutput {
     this.digestsMade.push([rel, this.digester.digest(job)]);
   }
 
-  parts(input: PartsInput, inFlight: Promise<unknown>[]): Promise<Map<string, FileDigest>> {
+  /** The event parts (events-file.ts; `bytes`: of the previous ones end to end), resolved with the digests of those not put in place through `data`. */
+  parts(input: Parameters<typeof eventParts>[0] & { bytes?: (begin: number, end: number) => Uint8Array }, inFlight: Promise<unknown>[]): Promise<Map<string, FileDigest>> {
     return eventParts(input, this, inFlight);
   }
 

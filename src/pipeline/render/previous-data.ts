@@ -39,8 +39,7 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
     if (!ledger.proves(rel, previous.files[rel]!.sha256)) throw changedWhileBuilt(rel);
     return bytes;
   };
-  const paths = parts.map((rel) => join(out, rel));
-  return previousData(previous, file, (bounds) => (begin, end) => partsRange(paths, bounds, begin, end));
+  return previousData(previous, file, (bounds) => (begin, end) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end));
 }
 
 /**

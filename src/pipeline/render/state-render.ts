@@ -39,12 +39,6 @@ import { collectGarbage } from './collect-garbage.ts';
  */
 const MANY_ROWS = 10_000;
 
-/** The fresh events' rows, with their hashes (none without a cache). */
-interface FreshRows {
-  rows: EventRows;
-  hashes: Buffer | null;
-}
-
 /**
  * The fresh events' rows: those the parse threads made against this very context (plan.ahead), else
  * from the rows cache by their keys, else rendered here (render-cache.ts cachedRows). Each is kept
@@ -52,7 +46,7 @@ interface FreshRows {
  * is not known gives a key no row has. Over a prior the fresh events are those of files changed
  * since the rows file's rows were made: the file is not read, only appended to.
  */
-function freshRows(options: BuildOptions, plan: Plan, dist: DistOutput): FreshRows {
+function freshRows(options: BuildOptions, plan: Plan, dist: DistOutput): { rows: EventRows; hashes: Buffer | null } {
   const { state, fresh, ahead: source } = plan;
   const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
   // (the rows made ahead hold their events' texts: those events came without them, parse-payload.ts)
@@ -79,12 +73,16 @@ function sourceKeyer(plan: Plan, ctx: RenderContext): (e: TextlessEvent, j: numb
   };
 }
 
-/** The new list order: the state's rows that stay merged with the new events (-1 - j for new event j); and each row's file. */
-function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[] } {
+/**
+ * The new list order: the state's rows that stay merged with the new events (-1 - j for new event
+ * j); each row's file; and the newest last_modified of them (the manifest's built_at).
+ */
+function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[]; newest: number } {
   const { fresh } = plan;
   const old = plan.state.rows;
   const order: number[] = [];
   const fileOf: number[] = [];
+  let newest = newestOf(fresh);
   let f = 0;
   const takeFresh = () => {
     order.push(-(f + 1));
@@ -97,21 +95,10 @@ function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[] } {
     while (f < fresh.length && compareListOrder(fresh[f], kept) < 0) takeFresh();
     order.push(row);
     fileOf.push(plan.fileMap[old.file[row]]);
+    newest = Math.max(newest, old.lastModified[row]);
   }
   while (f < fresh.length) takeFresh();
-  return { sequence: Int32Array.from(order), fileOf };
-}
-
-/** The event data files as made and written (`files`: but the columns), their digests, the parts' bytes, and of the previous parts' bytes those the new ones replace. */
-interface MadeData {
-  /** MANY_ROWS made */
-  many: boolean;
-  files: DistFiles;
-  digests: Map<string, FileDigest>;
-  eventBytes: number;
-  oldBytes: number;
-  /** the previous data files whose bytes these are (linked, not written) */
-  reused: Set<string>;
+  return { sequence: Int32Array.from(order), fileOf, newest };
 }
 
 /**
@@ -120,9 +107,12 @@ interface MadeData {
  * the previous columns are let go when it returns, not held while the pages are answered. The
  * parts are written as soon as they are cut (events-file.ts), while this thread makes the columns
  * and the calendar (and, where every row is new and they are many, a thread the search index);
- * the events are let go once their columns' values are made.
+ * the events are let go once their columns' values are made. Resolves with whether MANY_ROWS were
+ * made, the files as made and written (but the columns, then), their digests, the parts' bytes, of
+ * the previous parts' bytes those the new ones replace, and the previous data files whose bytes
+ * these are (`reused`: linked, not written).
  */
-async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: EventRows; order: Int32Array }, dist: DistOutput, inFlight: Promise<unknown>[]): Promise<MadeData> {
+async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: EventRows; order: Int32Array }, dist: DistOutput, inFlight: Promise<unknown>[]) {
   const { rows } = made;
   const [before, previous] = [plan.data, plan.previous];
   plan.data = null;
@@ -160,7 +150,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
  * `copies`). Where a directory file changed, the autocomplete files are its job's (`directory`).
  * And the event data files whose bytes are the previous ones (`reused`, never read).
  */
-async function carriedFiles(options: BuildOptions, plan: Plan, made: MadeData, between: () => Promise<void>): Promise<{ twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; link(dist: DistOutput): void }> {
+async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<ReturnType<typeof eventDataFiles>>, between: () => Promise<void>): Promise<{ twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; link(dist: DistOutput): void }> {
   const { eventBytes, oldBytes } = made;
   const carried: [string, string, { volume: number | null; measure?: number; served?: boolean }][] = [];
   for (const rel of made.reused) carried.push([rel, plan.previous!.files[rel].sha256, { volume: null }]);
@@ -267,18 +257,9 @@ async function eventFiles(options: BuildOptions, plan: Plan, dist: DistOutput, i
   const order = mergedOrder(plan);
   const fresh = freshRows(options, plan, dist);
   const next = plan.stateless ? null : nextRows(plan, order.sequence, fresh.hashes, order.fileOf);
-  const newest = newestRow(plan);
   const made = await eventDataFiles(options, plan, { rows: fresh.rows, order: order.sequence }, dist, inFlight);
   // (the pages' keys: the fresh rows' hashes are the list's where no state is kept)
-  return { made, next, hashes: fresh.hashes && (next?.keys ?? fresh.hashes), newest, count: order.sequence.length };
-}
-
-/** The newest last_modified of the rows that stay and the fresh events (the manifest's built_at). */
-function newestRow(plan: Plan): number {
-  let newest = newestOf(plan.fresh);
-  const { keep, state } = plan;
-  for (let row = 0; row < keep.length; row++) if (keep[row] === 1) newest = Math.max(newest, state.rows.lastModified[row]);
-  return newest;
+  return { made, next, hashes: fresh.hashes && (next?.keys ?? fresh.hashes), newest: order.newest, count: order.sequence.length };
 }
 
 /** The state's rows for the new list order (without their hashes where the fresh rows have none: no cache). */

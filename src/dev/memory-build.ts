@@ -16,7 +16,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { DirectoryObject, Event, Model } from '../model/types.ts';
 import { wholeEvent } from '../model/event-texts.ts';
 import { compareListOrder, renderCategory, type RenderContext } from '../render/event.ts';
-import { bytesOfParts, partBytes } from '../store/write/event-data.ts';
+import { bytesOfParts, partBytes, type EventData } from '../store/write/event-data.ts';
 import { toJson } from '../util/json.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, eventPartFile, eventPartFiles } from '../store/format/dist-paths.ts';
 import { autocompleteData } from '../pipeline/render/autocomplete-data.ts';
@@ -26,7 +26,7 @@ import { renderInputs } from '../pipeline/rows/render-cache.ts';
 import type { Plan } from '../pipeline/load/state-load.ts';
 import { startClock } from '../pipeline/run.ts';
 import { stateRows, type StateRows } from '../pipeline/state/event-state.ts';
-import type { DistOutput } from '../pipeline/write/staged-dist.ts';
+import type { DistOutput, StagedDist } from '../pipeline/write/staged-dist.ts';
 import type { FileDigest, Manifest } from '../store/format/manifest.ts';
 import { memorySource, type DistSource } from '../store/read/dist-source.ts';
 import { readStore } from '../store/read/stored-data.ts';
@@ -174,7 +174,7 @@ type Content = string | Uint8Array;
  * make's carried by reference. Its digests give the sizes the manifest lists but no SHA-256: no
  * one reads these files but this process, and hashing every part again costs more than making it.
  */
-class MemoryDist implements DistOutput {
+class MemoryDist implements Exclude<DistOutput, StagedDist> {
   readonly files = new Map<string, Content>();
   readonly digests = new Map<string, FileDigest>();
   readonly reused = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
@@ -186,8 +186,8 @@ class MemoryDist implements DistOutput {
     this.digests.set(rel, { sha256: '', bytes: typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength });
   }
 
-  async parts({ data, bytes }: Parameters<DistOutput['parts']>[0]): Promise<Map<string, FileDigest>> {
-    data.parts.forEach((segments, j) => (segments === null ? this.carried(eventPartFile(j)) : this.data(eventPartFile(j), partBytes(segments, bytes!))));
+  parts(parts: EventData['parts'], bytes?: (begin: number, end: number) => Uint8Array): Map<string, FileDigest> {
+    parts.forEach((segments, j) => (segments === null ? this.carried(eventPartFile(j)) : this.data(eventPartFile(j), partBytes(segments, bytes!))));
     return new Map();
   }
 

@@ -23,7 +23,8 @@ import { cachedRows, rowKeyer, rowsPath } from '../rows/render-cache.ts';
 import { manifestOf, newestOf, sealManifest } from '../write/manifest-of.ts';
 import type { Plan } from '../load/state-load.ts';
 import type { BuildOptions, Clock } from '../run.ts';
-import type { DistOutput } from '../write/staged-dist.ts';
+import { StagedDist, type DistOutput } from '../write/staged-dist.ts';
+import { eventParts } from '../write/events-file.ts';
 import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import { KEY_BYTES, stateRows, type StateRows } from '../state/event-state.ts';
 import { STAT_FIELDS } from '../state/stat-fields.ts';
@@ -125,7 +126,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
   const oldSizes = before ? before.bounds.slice(1).map((end, j) => end - before.bounds[j]) : [];
   let parts: Promise<Map<string, FileDigest>> | undefined;
   const onParts = (data: Pick<EventData, 'parts' | 'bounds'>) => {
-    parts = dist.parts({ previous, out: plan.state.out, data, oldSizes, bytes: before?.bytes }, inFlight);
+    parts = dist instanceof StagedDist ? eventParts({ previous, out: plan.state.out, data, oldSizes }, dist, inFlight) : Promise.resolve(dist.parts(data.parts, before?.bytes));
     parts.catch(() => undefined); // awaited below; not an unhandled rejection should the columns throw first
   };
   const partRows = options.eventPartRows ?? EVENT_PART_ROWS;

@@ -9,7 +9,7 @@ import { DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';
 import { Digester, digestJob } from '../../store/write/digest-thread.ts';
 import { join } from 'node:path';
 import { writeFiles, writeFilesLater } from './write-files.ts';
-import { eventParts } from './events-file.ts';
+import type { EventData } from '../../store/write/event-data.ts';
 
 type Content = string | Uint8Array;
 
@@ -23,8 +23,11 @@ export interface ReuseStats {
   files: number;
 }
 
-/** Where the render stage puts the dist it makes: a staging folder (StagedDist), or `aula dev`'s memory (dev/memory-build.ts). */
-export type DistOutput = Pick<StagedDist, 'reused' | 'digests' | 'data' | 'parts' | 'carried' | 'digested' | 'settled'>;
+/**
+ * Where the render stage puts the dist it makes: a staging folder, or `aula dev`'s memory
+ * (dev/memory-build.ts), which puts each event part in place itself (`bytes`: the previous parts' end to end), giving the digests of those it did not put through `data`.
+ */
+export type DistOutput = StagedDist | (Pick<StagedDist, 'reused' | 'digests' | 'data' | 'carried' | 'digested' | 'settled'> & { parts(parts: EventData['parts'], bytes?: (begin: number, end: number) => Uint8Array): Map<string, FileDigest> });
 
 export class StagedDist {
   /** the previous build's record of its dist, when there is a cache and it can be trusted */
@@ -69,11 +72,6 @@ export class StagedDist {
     if (later) later.set(rel, content);
     else writeFiles(this.staging, new Map([[rel, content]]));
     this.digestsMade.push([rel, this.digester.digest(job)]);
-  }
-
-  /** The event parts (events-file.ts; `bytes`: of the previous ones end to end), resolved with the digests of those not put in place through `data`. */
-  parts(input: Parameters<typeof eventParts>[0] & { bytes?: (begin: number, end: number) => Uint8Array }, inFlight: Promise<unknown>[]): Promise<Map<string, FileDigest>> {
-    return eventParts(input, this, inFlight);
   }
 
   /** Every digest begun on the digest thread made (in `digests` and `written`), the thread ended; rejects when one failed. */

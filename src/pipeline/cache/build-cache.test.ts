@@ -6,14 +6,13 @@ import { removeDir, tempDir } from '../../../test/helpers.ts';
 import type { Parsed } from '../../content/records.ts';
 import { readContentFile } from '../../content/files.ts';
 import { BuildCache, cacheIdentity, packPath, parseKey, sha256 } from './build-cache.ts';
-import { walkEntries } from './cache-file.ts';
+import { KeyedStore } from './keyed-store.ts';
 
 /** The entries of the pack at `path`, counted. */
 function entriesIn(path: string): number {
-  const fd = openSync(path, 'r');
-  let count = 0;
-  walkEntries(fd, statSync(path).size, Buffer.from(`AULACACHE\n${cacheIdentity()}\n`), 1 << 20, () => count++);
-  closeSync(fd);
+  const store = new KeyedStore(path, Buffer.from(`AULACACHE\n${cacheIdentity()}\n`));
+  const count = store.count;
+  store.close();
   return count;
 }
 
@@ -31,12 +30,9 @@ const parsedOf = (text: string): Parsed<{ text: string; n: number; gone: undefin
   problems: [],
 });
 
-/**
- * Parses every text through a fresh cache over `path`; returns what it parsed anew. `spill`: new
- * entries go to the next pack's file as they come (as past 16 MB of them), not held.
- */
-function run(path: string, texts: string[], spill = false) {
-  const cache = new BuildCache(path, undefined, spill ? { holdBytes: 0 } : {});
+/** Parses every text through a fresh cache over `path`; returns what it parsed anew. */
+function run(path: string, texts: string[]) {
+  const cache = new BuildCache(path);
   const parsedAnew: string[] = [];
   const results = texts.map((t) => cache.parse('events', `${t}.yaml`, t, () => (parsedAnew.push(t), parsedOf(t))));
   cache.save();
@@ -122,17 +118,17 @@ describe('BuildCache', () => {
     expect(keyOf([['a.yaml', 'x']])).not.toBe(base);
   });
 
-  it('leaves no spill file behind, and its entries in the pack', () => {
+  it('leaves no next file behind, and its entries in the pack', () => {
     const path = pack();
     // the file's buffer fills more than once, and one entry is larger than it
     const many = Array.from({ length: 3000 }, (_, i) => `entry ${i} `.repeat(i % 7 === 0 ? 2000 : 1));
     many.push('x'.repeat(9 << 20));
-    expect(run(path, many, true).parsedAnew).toHaveLength(3001);
+    expect(run(path, many).parsedAnew).toHaveLength(3001);
     const again = run(path, many);
     expect(again.parsedAnew).toEqual([]);
     expect(again.results).toEqual(many.map(parsedOf));
     expect(readdirSync(join(path, '..'))).toEqual([path.split('/').pop()]);
-    run(path, ['a', 'b', 'c'], true);
+    run(path, ['a', 'b', 'c']);
     const folder = join(path, '..');
     expect(readdirSync(folder)).toEqual([path.split('/').pop()]);
     expect(entriesIn(path)).toBe(3);

@@ -3,14 +3,12 @@
 // Checks across files are not cached. The stat index (stat-index.ts) beside the pack lets a file
 // whose stat is unchanged be taken without being read.
 //
-// One pack per content folder: AULACACHE\n <identity>\n, then keyed entries (cache-file.ts) whose
-// payloads are v8.serialize'd parses. A foreign pack is ignored whole; an entry is trusted only once its checksum matches, and a
-// damaged pack is read up to the damage. Nothing here is ever needed: on any failure the build
-// just parses. The pack is never held: payloads are read from the open file when used.
+// One pack per content folder: a keyed store (keyed-store.ts) headed AULACACHE\n <identity>\n whose
+// payloads are parses (parse-payload.ts). Nothing here is ever needed: on any failure the build
+// just parses.
 import * as crypto from 'node:crypto';
-import { closeSync, existsSync, fstatSync, statSync, type BigIntStats } from 'node:fs';
-import { readFully, writeAllv } from '../../util/positional-io.ts';
-import { checksum, CHECKSUM } from '../../util/checksum.ts';
+import { existsSync, statSync, type BigIntStats } from 'node:fs';
+import { CHECKSUM } from '../../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
 import { serialize } from 'node:v8';
 import type { Parsed } from '../../content/records.ts';
@@ -19,7 +17,7 @@ import { AULA_VERSION } from '../../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { codeVersion } from './code-version.ts';
-import { ENTRY_HEAD, ENTRY_KEY_BYTES, openCacheFile, openCacheFileToAppend, openTemporary, putKeyedHead, replaceCacheFile, unlinkQuietly, walkEntries } from './cache-file.ts';
+import { KeyedStore } from './keyed-store.ts';
 import { decodeParse } from './parse-payload.ts';
 
 const MAGIC = Buffer.from('AULACACHE\n');
@@ -58,30 +56,6 @@ export function cacheFile(cacheDir: string, content: string, kind: (typeof CACHE
 
 export const packPath = (cacheDir: string, content: string) => cacheFile(cacheDir, content, 'parsed', 'bin');
 
-interface Slot {
-  /** held (made in this build), else at `at` in the pack read */
-  payload: Buffer | null;
-  at: number;
-  length: number;
-  /** the payload's checksum as stored, checked before it is trusted */
-  sum: Buffer;
-  verified: boolean;
-  /** in the next pack's file already */
-  spilled?: boolean;
-}
-
-/**
- * The next pack's file, which entries parsed anew go to as they are made (the serialized records
- * are as large as the content, and must not be held beside the model). `chunk` batches the
- * writes, so each payload is garbage once copied rather than promoted to the old generation.
- */
-interface Spill {
-  path: string;
-  fd: number;
-  chunk: Buffer;
-  used: number;
-}
-
 /** A parse made on a parse thread (BuildCache.adopt): parseKey as hex, v8 payload, its checksum, and statText of the stat taken before the read. */
 interface MadeParse {
   key: string;
@@ -97,35 +71,6 @@ export interface CacheStats {
   corrupt: number;
   /** the pack was present but written by another aula/format/V8, or its header was damaged */
   foreign: boolean;
-}
-
-/** A pack as read: `end` its length when read whole as entries (then appendable), else null; `stamp` taken before the read. */
-interface PackFile {
-  stamp: string;
-  end: number | null;
-}
-
-/** Opens a pack and finds its entries in one chunked pass; the payloads are read from `fd` when used. */
-function openPack(path: string): { slots: Map<string, Slot>; foreign: boolean; file: PackFile | null; fd: number | null } {
-  const slots = new Map<string, Slot>();
-  const stamp = stampOf(path);
-  const fd = openCacheFile(path);
-  if (fd === null) return { slots, foreign: false, file: null, fd: null };
-  try {
-    const size = fstatSync(fd).size;
-    const end = walkEntries(fd, size, PACK_HEAD, SCAN_CHUNK, (entry, at) => {
-      const sum = Buffer.from(entry.subarray(ENTRY_KEY_BYTES, ENTRY_HEAD - 4));
-      slots.set(entry.toString('hex', 0, ENTRY_KEY_BYTES), { payload: null, at, length: entry.readUInt32LE(ENTRY_HEAD - 4), sum, verified: false });
-    });
-    if (end === null) {
-      closeSync(fd);
-      return { slots, foreign: true, file: null, fd: null };
-    }
-    return { slots, foreign: false, file: { stamp, end: end === size ? end : null }, fd };
-  } catch {
-    closeSync(fd);
-    return { slots: new Map(), foreign: false, file: null, fd: null };
-  }
 }
 
 // For keys made once per file or row, a Hash object costs more than the hashing of a few KB: the
@@ -160,47 +105,28 @@ export function parseKey(kind: string, file: string, text: string | Uint8Array):
 const isParsed = (v: unknown): v is Parsed<unknown> =>
   typeof v === 'object' && v !== null && Array.isArray((v as Parsed<unknown>).records) && Array.isArray((v as Parsed<unknown>).problems);
 
-const stampOf = (path: string) => {
-  try {
-    const s = statSync(path);
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
-  } catch {
-    return '';
-  }
-};
-
 export class BuildCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, corrupt: 0, foreign: false };
   /** files taken by their stat alone, without reading them */
   unread = 0;
-  private previous: Map<string, Slot>;
+  private readonly pack: KeyedStore;
+  /** payloads intact and not a parse */
+  private undecodable = 0;
   /** the last build's stat index; none without a content folder or when unusable */
   private statIndex: StatIndex | null = null;
   /** this build's stat index: `safe` null when stats cannot be trusted or kept */
   private nextStats: { safe: bigint | null; records: Map<string, StatRecord>; changed: boolean };
-  private next = new Map<string, Slot>();
   /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
   private readonly inputs = new Map<string, string[]>();
-  private spill: Spill | null | 'failed' = null;
-  /** the pack read, if it may be appended to */
-  private readonly file: PackFile | null;
-  /** the pack read, open: the payloads of its entries are read from it when used */
-  private fd: number | null = null;
-  /** keys of the entries parsed anew and held (not spilled), and their payloads' bytes */
-  private fresh: string[] = [];
-  private freshBytes = 0;
 
   /** `content`: the content folder's full path; without it no stat index is kept. `tuning`: tests set 0s. */
   constructor(
     private readonly path: string,
     private readonly content?: string,
-    private readonly tuning: { racyMarginNs?: bigint; holdBytes?: number } = {},
+    private readonly tuning: { racyMarginNs?: bigint } = {},
   ) {
-    const read = openPack(path);
-    this.previous = read.slots;
-    this.stats.foreign = read.foreign;
-    this.file = read.file;
-    this.fd = read.fd;
+    this.pack = new KeyedStore(path, PACK_HEAD);
+    this.stats.foreign = this.pack.foreign;
     let safe: bigint | null = null;
     if (content !== undefined) {
       try {
@@ -229,44 +155,28 @@ export class BuildCache {
       return undefined;
     }
     if (stat === undefined || !stat.isFile() || !stillFresh(record, stat, index.safe, this.tuning.racyMarginNs ?? MARGIN_NS)) return undefined;
-    const slot = this.next.get(record.key) ?? this.previous.get(record.key);
-    if (slot === undefined) return undefined;
-    const value = this.open(slot);
-    if (value === undefined) {
-      this.previous.delete(record.key); // counted corrupt once; parsed anew after a read
-      return undefined;
-    }
-    this.stats.hits++;
+    const value = this.open(record.key);
+    if (value === undefined) return undefined;
     this.unread++;
-    this.next.set(record.key, slot);
     this.addInput(kind, file, record.key);
     this.nextStats.records.set(id, record);
     return value as Parsed<T>;
   }
 
-  /** A slot's parse, its checksum checked once; undefined (and counted) when it is damaged. */
-  private open(slot: Slot): Parsed<unknown> | undefined {
+  /** The parse stored under `key` (hex), counted a hit; undefined when there is none or it is damaged (counted). */
+  private open(key: string): Parsed<unknown> | undefined {
+    const payload = this.pack.get(Buffer.from(key, 'hex'));
     let value: unknown;
     try {
-      const payload = this.payloadOf(slot);
-      if (!slot.verified && !checksum(payload).equals(slot.sum)) throw new Error('checksum');
-      slot.verified = true;
-      value = decodeParse(payload, true);
+      value = payload === null ? undefined : decodeParse(payload, true);
     } catch {
       value = undefined;
     }
-    if (isParsed(value)) return value;
-    this.stats.corrupt++;
-    return undefined;
-  }
-
-  /** A slot's payload: held, or read from the pack. */
-  private payloadOf(slot: Slot): Buffer {
-    if (slot.payload !== null) return slot.payload;
-    if (this.fd === null) throw new Error('no pack');
-    const payload = Buffer.allocUnsafe(slot.length);
-    if (readFully(this.fd, payload, 0, slot.length, slot.at) !== slot.length) throw new Error('cut');
-    return payload;
+    if (payload !== null && !isParsed(value)) this.undecodable++;
+    this.stats.corrupt = this.pack.corrupt + this.undecodable;
+    if (!isParsed(value)) return undefined;
+    this.stats.hits++;
+    return value;
   }
 
   private addInput(kind: string, file: string, key: string): void {
@@ -278,22 +188,16 @@ export class BuildCache {
 
   /** The cached parse of `text`, or `parse()`'s, kept. `stat`: taken before the read, for the next unchanged(). */
   parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T> {
-    const key = parseKey(kind, file, text).toString('hex');
-    this.addInput(kind, file, key);
-    this.recordStat(`${kind}\0${file}`, stat && statText(stat), key);
-    const slot = this.next.get(key) ?? this.previous.get(key);
-    if (slot) {
-      const value = this.open(slot);
-      if (value !== undefined) {
-        this.stats.hits++;
-        this.next.set(key, slot);
-        return value as Parsed<T>;
-      }
-    }
+    const key = parseKey(kind, file, text);
+    const hex = key.toString('hex');
+    this.addInput(kind, file, hex);
+    this.recordStat(`${kind}\0${file}`, stat && statText(stat), hex);
+    const cached = this.open(hex);
+    if (cached !== undefined) return cached as Parsed<T>;
     const parsed = parse();
     // serialized now: later checks may add to the records (resolved media paths, expansions)
-    const payload = serialize(parsed);
-    this.keep(key, payload, checksum(payload));
+    this.stats.misses++;
+    this.pack.put(key, [serialize(parsed)]);
     return parsed;
   }
 
@@ -301,28 +205,9 @@ export class BuildCache {
   adopt<T>(kind: string, file: string, made: MadeParse): Parsed<T> {
     this.addInput(kind, file, made.key);
     this.recordStat(`${kind}\0${file}`, made.stat, made.key);
-    this.keep(made.key, made.payload, made.sum);
-    return decodeParse(made.payload, false) as Parsed<T>;
-  }
-
-  /** A miss, kept: held to be appended at save, or past HOLD_BYTES spilled to the next pack's file. */
-  private keep(key: string, payload: Buffer, sum: Buffer): void {
     this.stats.misses++;
-    this.next.set(key, { payload, at: 0, length: payload.length, sum, verified: true });
-    this.fresh.push(key);
-    this.freshBytes += payload.length;
-    if (this.spill !== null || this.freshBytes > (this.tuning.holdBytes ?? HOLD_BYTES)) this.spillFresh();
-  }
-
-  /** Moves the held new entries to the next pack's file (where it cannot, they stay held). */
-  private spillFresh(): void {
-    for (const key of this.fresh) {
-      const slot = this.next.get(key)!;
-      if (!this.spillEntry(key, slot.sum, slot.payload!)) return;
-      this.next.set(key, { payload: null, at: 0, length: slot.length, sum: slot.sum, verified: true, spilled: true });
-    }
-    this.fresh = [];
-    this.freshBytes = 0;
+    this.pack.put(Buffer.from(made.key, 'hex'), [made.payload], made.sum);
+    return decodeParse(made.payload, false) as Parsed<T>;
   }
 
   private recordStat(id: string, stat: string | undefined, key: string): void {
@@ -331,50 +216,6 @@ export class BuildCache {
     next.changed = true;
     if (stat === undefined) next.records.delete(id);
     else next.records.set(id, { stat, key });
-  }
-
-  /** The next pack's file, begun with the pack's head at the first call; null when it cannot be written. */
-  private spillFile(): Spill | null {
-    if (this.spill === 'failed') return null;
-    if (this.spill !== null) return this.spill;
-    try {
-      makeFolders(dirname(this.path));
-      const { path, fd } = openTemporary(this.path);
-      const chunk = Buffer.allocUnsafe(SPILL_CHUNK);
-      return (this.spill = { path, fd, chunk, used: PACK_HEAD.copy(chunk, 0) });
-    } catch {
-      this.spill = 'failed';
-      return null;
-    }
-  }
-
-  /** Appends an entry to the next pack's file; false when there is none (the entry is then held). */
-  private spillEntry(key: string, sum: Buffer, payload: Buffer): boolean {
-    const spill = this.spillFile();
-    if (spill === null) return false;
-    try {
-      const need = ENTRY_HEAD + payload.length;
-      if (spill.used + need > spill.chunk.length) flushSpill(spill);
-      const parts = entryParts(key, sum, payload);
-      if (need > spill.chunk.length) writeAllv(spill.fd, parts);
-      else for (const part of parts) spill.used += part.copy(spill.chunk, spill.used);
-      return true;
-    } catch {
-      this.dropSpill();
-      this.spill = 'failed';
-      return false;
-    }
-  }
-
-  private dropSpill(): void {
-    if (this.spill === null || this.spill === 'failed') return;
-    try {
-      closeSync(this.spill.fd);
-    } catch {
-      // closed already
-    }
-    unlinkQuietly(this.spill.path);
-    this.spill = null;
   }
 
   /** One key of every file of `kind` this build read and its content: what the directory indexes depend on. */
@@ -390,82 +231,14 @@ export class BuildCache {
 
   /** Lets go of every entry (after save): the model is built, the bytes are not needed any more. */
   release(): void {
-    this.closePack();
-    this.previous = new Map();
-    this.next = new Map();
+    this.pack.close();
     this.statIndex = null;
     this.nextStats.records = new Map();
-    this.dropSpill();
   }
 
   /** Writes the pack (only the entries this build used), then the stat index, which names only keys of that pack. */
   save(): void {
-    if (this.savePack()) this.saveStats();
-    this.closePack();
-  }
-
-  private closePack(): void {
-    if (this.fd === null) return;
-    try {
-      closeSync(this.fd);
-    } catch {
-      // closed already
-    }
-    this.fd = null;
-  }
-
-  /**
-   * Appends, or writes anew into the spill file and renames it over (a crash leaves the old pack or
-   * the new). False when it could not: a spill that failed lost entries, so the old pack stays.
-   */
-  private savePack(): boolean {
-    if (this.stats.misses === 0 && this.next.size === this.previous.size && !this.stats.foreign) {
-      this.dropSpill();
-      return true;
-    }
-    if (this.spill === null && this.appendFresh()) return true;
-    const spill = this.spillFile();
-    if (spill === null) return false;
-    for (const [key, slot] of this.next) {
-      if (slot.spilled) continue;
-      let payload: Buffer;
-      try {
-        payload = this.payloadOf(slot);
-      } catch {
-        continue; // unreadable now: left out (the file is parsed again next time)
-      }
-      if (!this.spillEntry(key, slot.sum, payload)) return false;
-    }
-    this.spill = null; // its file is the new pack's, renamed into place or removed
-    return replaceCacheFile(this.path, () => flushSpill(spill), spill);
-  }
-
-  /**
-   * Appends the new entries when the pack is still the file read whole and would hold at most a
-   * quarter of unused entries. A crash leaves a cut entry at the end: the next read stops there.
-   */
-  private appendFresh(): boolean {
-    const file = this.file;
-    if (this.stats.foreign || file === null || file.end === null || stampOf(this.path) !== file.stamp) return false;
-    let live = PACK_HEAD.length;
-    for (const slot of this.next.values()) live += ENTRY_HEAD + slot.length;
-    const total = file.end + this.fresh.length * ENTRY_HEAD + this.freshBytes;
-    if ((total - live) * 4 > total) return false;
-    try {
-      const fd = openCacheFileToAppend(this.path);
-      if (fd === null) return false; // a link, or not a file: written anew below, by a rename
-      try {
-        writeAllv(
-          fd,
-          this.fresh.flatMap((key) => entryParts(key, this.next.get(key)!.sum, this.next.get(key)!.payload!)),
-        );
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      return false; // the pack may now end in a cut entry: written anew below
-    }
-    return true;
+    if (this.pack.seal()) this.saveStats();
   }
 
   private saveStats(): void {
@@ -487,17 +260,3 @@ const INPUT_KINDS: ReadonlySet<string> = new Set(['directory']);
 
 export const statPath = (pack: string) => pack.replace(/\.bin$/, '') + '.stat';
 
-const SCAN_CHUNK = 8 << 20;
-const SPILL_CHUNK = 8 << 20;
-const HOLD_BYTES = 16 << 20;
-
-function entryParts(key: string, sum: Buffer, payload: Buffer): Buffer[] {
-  const head = Buffer.allocUnsafe(ENTRY_HEAD);
-  putKeyedHead(head, 0, Buffer.from(key, 'hex'), sum, payload.length);
-  return [head, payload];
-}
-
-function flushSpill(spill: Spill): void {
-  if (spill.used > 0) writeAllv(spill.fd, [spill.chunk.subarray(0, spill.used)]);
-  spill.used = 0;
-}

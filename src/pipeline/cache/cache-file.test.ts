@@ -3,7 +3,7 @@ import { closeSync, linkSync, truncateSync, readdirSync, readFileSync, symlinkSy
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { openCacheFile, openCacheFileToAppend, openTemporary, readCacheFile, replaceCacheFile } from './cache-file.ts';
+import { openCacheFile, openCacheFileToAppend, openTemporary, readCacheFile, readSealed, writeSealed } from './cache-file.ts';
 
 let dir: string;
 afterEach(() => removeDir(dir));
@@ -72,17 +72,15 @@ describe('cache files', () => {
     expect(b.path).not.toBe(a.path);
     expect(readFileSync(b.path, 'utf8')).toBe('new');
     // and a file replaced through one
-    expect(replaceCacheFile(path, (fd) => writeSync(fd, 'whole'))).toBe(true);
-    expect(readFileSync(path, 'utf8')).toBe('whole');
+    expect(writeSealed(path, 'head ', [Buffer.from('whole')])).toBe(true);
+    expect(readSealed(path, 'head ', 100)?.toString()).toBe('whole');
     expect(readFileSync(outside, 'utf8')).toBe('precious');
   });
 
   it('removes a temporary whose write failed, leaving nothing behind', () => {
     dir = tempDir('aula-cache-file-');
     // (a write that fails once the file is open, as on a full disk)
-    expect(replaceCacheFile(join(dir, 'rows.bin'), () => {
-      throw new Error('ENOSPC');
-    })).toBe(false);
+    expect(writeSealed(join(dir, 'rows.bin'), 'head ', [null as unknown as Uint8Array])).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { deserialize } from 'node:v8';
 
 const { MAX_STRING_LENGTH } = bufferConstants;
 import { makeFolders } from '../../util/make-folders.ts';
-import { readFully, writeAllv } from '../../util/positional-io.ts';
+import { writeAllv } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM_BYTES } from '../../util/checksum.ts';
 
 /**
@@ -96,83 +96,26 @@ export function openTemporary(path: string, flags: 'wx' | 'wx+' = 'wx'): { path:
 }
 
 /**
- * Writes `path` anew: `write` fills a temporary (or `begun`, one openTemporary made) renamed over
- * it, so a reader finds the old file or the new. False on any failure, `path` then as it was.
+ * Writes `head`, the parts' checksum in hex and a newline, then `parts`, for readSealed: into a
+ * temporary renamed over `path`, so a reader finds the old file or the new. False on any failure.
  */
-export function replaceCacheFile(path: string, write: (fd: number) => void, begun?: { path: string; fd: number }): boolean {
-  let temporary: string | null = begun?.path ?? null;
+export function writeSealed(path: string, head: string, parts: readonly Uint8Array[]): boolean {
+  let temporary: string | null = null;
   try {
-    let opened = begun;
-    if (opened === undefined) {
-      makeFolders(dirname(path));
-      opened = openTemporary(path);
-      temporary = opened.path;
-    }
+    makeFolders(dirname(path));
+    const { path: opened, fd } = openTemporary(path);
+    temporary = opened;
     try {
-      write(opened.fd);
+      writeAllv(fd, [Buffer.from(`${head}${checksum(...parts).toString('hex')}\n`), ...parts]);
     } finally {
-      closeSync(opened.fd);
+      closeSync(fd);
     }
-    renameSync(opened.path, path);
+    renameSync(opened, path);
     return true;
   } catch {
     if (temporary !== null) unlinkQuietly(temporary);
     return false;
   }
-}
-
-/** Reads `fd` a chunk at a time: bytes(at, n) is a view good until the next call, or null past the end. */
-function chunkReader(fd: number, size: number, chunkBytes: number): (at: number, n: number) => Buffer | null {
-  let chunk = Buffer.allocUnsafe(Math.max(1, Math.min(size, chunkBytes)));
-  let from = 0;
-  let to = 0;
-  return (at, n) => {
-    if (at + n > size) return null;
-    if (at < from || at + n > to) {
-      if (chunk.length < n) chunk = Buffer.allocUnsafe(n);
-      from = at;
-      to = at + readFully(fd, chunk, 0, Math.min(chunk.length, size - at), at);
-      if (at + n > to) return null;
-    }
-    return chunk.subarray(at - from, at - from + n);
-  };
-}
-
-// The files of keyed entries (the parse pack, the rows file): a head, then per entry
-//   key (32) | checksum of the payload (4, util/checksum.ts) | payload length (u32 LE) | payload
-export const ENTRY_KEY_BYTES = 32;
-export const ENTRY_HEAD = ENTRY_KEY_BYTES + CHECKSUM_BYTES + 4;
-
-/** Writes an entry's head into `out` at `at`; its payload follows it. */
-export function putKeyedHead(out: Buffer, at: number, key: Uint8Array, sum: Uint8Array, length: number): void {
-  out.set(key, at);
-  out.set(sum, at + ENTRY_KEY_BYTES);
-  out.writeUInt32LE(length, at + ENTRY_KEY_BYTES + CHECKSUM_BYTES);
-}
-
-/**
- * Walks the entries of `fd` (of `size` bytes, begun with `head`), a chunk at a time: `each(entry,
- * at, bytes)` with the entry's head (a view good until `bytes` reads), where its payload is, and
- * the reader. Returns
- * where the entries end (`size` when the last is whole, else where the first cut one begins), or
- * null when the file does not begin with `head`.
- */
-export function walkEntries(fd: number, size: number, head: Buffer, chunkBytes: number, each: (entry: Buffer, at: number, bytes: (at: number, n: number) => Buffer | null) => void): number | null {
-  const bytes = chunkReader(fd, size, chunkBytes);
-  if (!bytes(0, head.length)?.equals(head)) return null;
-  let at = head.length;
-  for (let entry = bytes(at, ENTRY_HEAD); entry !== null; entry = bytes(at, ENTRY_HEAD)) {
-    const end = at + ENTRY_HEAD + entry.readUInt32LE(ENTRY_KEY_BYTES + CHECKSUM_BYTES);
-    if (end > size) break; // cut short: what came before stands
-    each(entry, at + ENTRY_HEAD, bytes);
-    at = end;
-  }
-  return at;
-}
-
-/** Writes `head`, the parts' checksum in hex and a newline, then `parts` (replaceCacheFile), for readSealed. */
-export function writeSealed(path: string, head: string, parts: readonly Uint8Array[]): boolean {
-  return replaceCacheFile(path, (fd) => writeAllv(fd, [Buffer.from(`${head}${checksum(...parts).toString('hex')}\n`), ...parts]));
 }
 
 /** What writeSealed wrote at `path` after `head`, when the file is intact and at most `most` bytes; else null. */

@@ -8,8 +8,9 @@ import { loadContent, type LoadOptions, type ParseCache } from '../../content/lo
 import { generateContent } from '../../gen/content-generator.ts';
 import { BuildCache, packPath, parseKey } from '../cache/build-cache.ts';
 import { listFiles } from '../ledger/carry-over.ts';
-import { eventKeys, readRows, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowsFileHeader } from '../rows/render-cache.ts';
+import { eventKeys, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowsFileHeader } from '../rows/render-cache.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
+import { KeyedStore } from '../cache/keyed-store.ts';
 import { checksum } from '../../util/checksum.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
@@ -359,16 +360,11 @@ describe('RowsFile', () => {
     expect(made.end).toBe(start + 3 * ROW_ENTRY_HEAD + 7 + 8 + 9);
     expect(made.keepAs(rowsPath)).toBe(true);
     file.close();
-    const read = readRows(rowsPath, 1 << 30);
+    const read = new KeyedStore(rowsPath, rowsFileHeader());
     expect(read).toMatchObject({ count: 3, whole: true });
-    const json = (n: number) => {
-      const { json: at, length } = read.entries.get(key(n).toString('latin1'))!;
-      const bytes = Buffer.alloc(length - (FIELD_COUNT + 1) * 4 - ROW_HASH_BYTES);
-      readSync(read.fd!, bytes, 0, bytes.length, at);
-      return bytes.toString('utf8');
-    };
+    const json = (n: number) => read.get(key(n))!.subarray((FIELD_COUNT + 1) * 4 + ROW_HASH_BYTES).toString('utf8');
     expect([json(1), json(2), json(3)]).toEqual(['{"a":1}', '{"b":22}', '{"c":333}']);
-    closeSync(read.fd!);
+    read.close();
     // nothing else is left beside it
     expect(readdirSync(join(root, 'rows-cache'))).toEqual(['rows-x.bin']);
   });

@@ -35,6 +35,42 @@ export interface NextFile {
   keepAs(path: string): boolean;
 }
 
+/** A next file of the build's own: `kept` once renamed into place; drop() closes it, removed unless kept. */
+export interface OwnNextFile extends NextFile {
+  kept: boolean;
+  drop(): void;
+}
+
+/** A temporary beside `path`, begun with `head`, to become it. Throws when none can be made. */
+export function beginNext(path: string, head: Buffer): OwnNextFile {
+  makeFolders(dirname(path));
+  const temporary = openTemporary(path, 'wx+');
+  const file: OwnNextFile = {
+    fd: temporary.fd,
+    end: head.length,
+    kept: false,
+    keepAs(target) {
+      try {
+        renameSync(temporary.path, target);
+      } catch {
+        return false;
+      }
+      return (file.kept = true);
+    },
+    drop() {
+      closeSync(file.fd);
+      if (!file.kept) unlinkQuietly(temporary.path);
+    },
+  };
+  try {
+    writeAllAt(file.fd, head, 0);
+  } catch (e) {
+    file.drop();
+    throw e;
+  }
+  return file;
+}
+
 /** An entry of the file read: where its head is, its payload's length, whether this build used it, and its payload's first bytes as kept (null: damaged). */
 interface Entry {
   at: number;
@@ -59,7 +95,9 @@ export class KeyedStore {
   private size = 0;
   private end: number | null = null;
   private readonly stamp: string;
-  private next: (NextFile & { own?: string }) | null = null;
+  private next: NextFile | null = null;
+  /** the next file when it is this store's (an adopted one is its owner's) */
+  private own: OwnNextFile | null = null;
   /** a write to the next file failed: it lacks entries, and the file read stays */
   private failed = false;
   /** not walked: every entry counts as used */
@@ -190,22 +228,11 @@ export class KeyedStore {
     this.fresh = used;
   }
 
-  /** The next file: a temporary beside the file, begun with the head at the first call; null when none can be made. */
+  /** The next file, begun at the first call; null when none can be made. */
   private nextFile(): NextFile | null {
     if (this.next !== null || this.failed) return this.next;
     try {
-      makeFolders(dirname(this.path));
-      const { path, fd } = openTemporary(this.path, 'wx+');
-      const keepAs = (target: string) => {
-        renameSync(path, target);
-        closeSync(fd);
-        this.next = null;
-        return true;
-      };
-      this.next = { fd, end: 0, own: path, keepAs };
-      writeAllAt(fd, this.head, 0);
-      this.next.end = this.head.length;
-      return this.next;
+      return (this.next = this.own = beginNext(this.path, this.head));
     } catch {
       this.failed = true;
       return null;
@@ -270,25 +297,13 @@ export class KeyedStore {
     next.end += copy(this.fd, from, to, next.fd, next.end);
   }
 
-  /** Removes the next file when it is this store's (an adopted one is its owner's). */
-  private dropNext(): void {
-    const next = this.next;
-    if (next?.own === undefined) return;
-    try {
-      closeSync(next.fd);
-    } catch {
-      // closed already
-    }
-    unlinkQuietly(next.own);
-  }
-
   /** Lets go of the file read and of what was put and not sealed. */
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     this.entries = new Map();
-    this.dropNext();
-    this.next = null;
+    this.own?.drop();
+    this.next = this.own = null;
     this.pending = NOTHING;
   }
 }

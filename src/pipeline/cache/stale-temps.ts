@@ -1,4 +1,4 @@
-// Temporaries a stopped build left in the cache folder (a pack's spill is as large as the
+// Temporaries a stopped build left in the cache folder (a keyed store's next file is as large as the
 // content), removed as each caching build starts. Only names the build cache makes
 // (openTemporary's `<cache file>.<pid>[-<12 hex>].tmp`, the clock probe) whose pid runs no more.
 import { readdirSync, unlinkSync } from 'node:fs';

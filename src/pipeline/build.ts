@@ -18,7 +18,7 @@
 // makes the rest; without a cache the same code runs with an empty prior and store. What the next
 // build reuses of this one is recorded as it is published (state/, ledger/).
 import { resolve } from 'node:path';
-import { removeStaleTemps } from './cache/stale-temps.ts';
+import { removeStaleTemps, type CacheStats } from './cache/build-cache.ts';
 import { loadFromState, type Plan } from './load/state-load.ts';
 import type { WholeLoad } from './load/whole-load.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
@@ -33,7 +33,6 @@ import { renderFromState } from './render/state-render.ts';
 import { startClock, type BuildOptions, type Clock } from './run.ts';
 import type { Problem } from '../content/index.ts';
 import type { Manifest } from '../store/format/manifest.ts';
-import type { CacheStats } from './cache/build-cache.ts';
 import type { ReuseStats } from './write/staged-dist.ts';
 import { StagedDist } from './write/staged-dist.ts';
 import { writeStage } from './write/write-stage.ts';
@@ -62,7 +61,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const clock = startClock(options.progress);
   options.progress?.('load content');
   return withLockedOut(options, async (out) => {
-    // what builds stopped mid-way left in the cache folder (stale-temps.ts)
+    // what builds stopped mid-way left in the cache folder (build-cache.ts removeStaleTemps)
     if (options.cache !== undefined) removeStaleTemps(resolve(options.cache));
     const loaded = await load(options, out, clock, readPrior(options, out));
     if (loaded.problems) return { ok: false, problems: loaded.problems, cache: loaded.cache };

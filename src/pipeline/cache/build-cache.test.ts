@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startAula } from '../../../test/aula-cli.ts';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import type { Parsed } from '../../content/records.ts';
 import { readContentFile } from '../../content/files.ts';
-import { BuildCache, cacheIdentity, packPath, parseKey, sha256 } from './build-cache.ts';
+import { generateContent } from '../../gen/content-generator.ts';
+import { BuildCache, cacheIdentity, packPath, parseKey, removeStaleTemps, sha256 } from './build-cache.ts';
 import { KeyedStore } from './keyed-store.ts';
 
 /** The entries of the pack at `path`, counted. */
@@ -217,5 +219,71 @@ describe('BuildCache', () => {
     const path = packPath(join(root, 'file', 'cache'), root);
     expect(run(path, ['a']).parsedAnew).toEqual(['a']);
     expect(run(path, ['a']).parsedAnew).toEqual(['a']);
+  });
+});
+
+const staleRoot = tempDir('aula-stale-temps-');
+afterAll(() => removeDir(staleRoot));
+
+const ID = '0123456789abcdef';
+/** A process id no process has (above Linux's pid_max). */
+const DEAD = 999_999_999;
+
+describe('removeStaleTemps', () => {
+  it("removes the cache's temporary files of processes no longer running, and nothing else", () => {
+    const dir = join(staleRoot, 'cache');
+    mkdirSync(dir);
+    const stale = [
+      `parsed-${ID}.bin.${DEAD}.tmp`,
+      `parsed-${ID}.stat.${DEAD}.tmp`,
+      `rows-${ID}.bin.${DEAD}.tmp`,
+      `rows-${ID}.bin.${DEAD}-0123456789ab.tmp`,
+      `minisearch-${ID}.bin.${DEAD}.tmp`,
+      `autocomplete-${ID}.bin.${DEAD}.tmp`,
+      `dist-${ID}-${ID}.json.${DEAD}.tmp`,
+      `dist-${ID}-${ID}.events.${DEAD}.tmp`,
+      `stat-probe.${DEAD}.tmp`,
+      // as openTemporary names them (cache-file.ts)
+      `parsed-${ID}.bin.${DEAD}-0123456789ab.tmp`,
+      `dist-${ID}-${ID}.json.${DEAD}-0123456789ab.tmp`,
+      `stat-probe.${DEAD}-0123456789ab.tmp`,
+    ];
+    const kept = [
+      // the cache's own files, a running process's temporaries (this one's, its parent's)
+      `parsed-${ID}.bin`,
+      `rows-${ID}.bin`,
+      `parsed-${ID}.bin.${process.pid}.tmp`,
+      `rows-${ID}.bin.${process.ppid}-0123456789ab.tmp`,
+      // names aula does not make
+      `notes.${DEAD}.tmp`,
+      `parsed-${ID}.bin.${DEAD}.tmp.keep`,
+      `parsed-xyz.bin.${DEAD}.tmp`,
+      `rows-${ID}.bin.${DEAD}-xyz.tmp`,
+      `my-parsed-${ID}.bin.${DEAD}.tmp`,
+    ];
+    for (const name of [...stale, ...kept]) writeFileSync(join(dir, name), 'x');
+    expect(removeStaleTemps(dir).sort()).toEqual([...stale].sort());
+    expect(readdirSync(dir).sort()).toEqual([...kept].sort());
+    expect(removeStaleTemps(join(staleRoot, 'absent'))).toEqual([]);
+  });
+
+  it('clears what a build stopped by Ctrl-C left in the cache, at the next build', async () => {
+    const content = join(staleRoot, 'site', 'content');
+    await generateContent({ events: 3000, directory: 2000, seed: 5, outDir: content });
+    const cache = join(staleRoot, 'site', 'cache');
+    const args = ['build', '--content', content, '--out', join(staleRoot, 'site', 'dist'), '--cache', cache];
+    // stopped as soon as it has begun writing its temporary files
+    const { child } = startAula(args, { stdio: 'ignore' });
+    const temps = () => (existsSync(cache) ? readdirSync(cache).filter((name) => name.endsWith('.tmp')) : []);
+    // (the pack's spill or the threads' rows: files that last while the content is loaded)
+    const lasting = () => temps().filter((name) => /^(parsed|rows)-/.test(name));
+    for (let waited = 0; lasting().length === 0 && waited < 300_000; waited += 20) await new Promise((done) => setTimeout(done, 20));
+    child.kill('SIGINT');
+    await new Promise((done) => child.once('exit', done));
+    expect(lasting().length).toBeGreaterThan(0);
+    // the next build removes them (their process is gone) and writes its cache
+    expect((await startAula(args, { stdio: 'ignore' }).exited).code).toBe(0);
+    expect(temps()).toEqual([]);
+    expect(readdirSync(cache).some((name) => name.startsWith('parsed-') && name.endsWith('.bin'))).toBe(true);
   });
 });

@@ -7,7 +7,7 @@
 // payloads are parses (parse-payload.ts). Nothing here is ever needed: on any failure the build
 // just parses.
 import * as crypto from 'node:crypto';
-import { existsSync, statSync, type BigIntStats } from 'node:fs';
+import { existsSync, readdirSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
 import { CHECKSUM } from '../../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
 import { serialize } from 'node:v8';
@@ -16,6 +16,7 @@ import { DIST_FORMAT } from '../../store/format/manifest.ts';
 import { AULA_VERSION } from '../../version.ts';
 import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
 import { makeFolders } from '../../util/make-folders.ts';
+import { isRunning } from '../../util/process-alive.ts';
 import { codeVersion } from './code-version.ts';
 import { KeyedStore } from './keyed-store.ts';
 import { decodeParse } from './parse-payload.ts';
@@ -44,7 +45,7 @@ export function defaultCacheDir(cwd = process.cwd()): string {
   }
 }
 
-/** What the build cache's files hold, as their names start, and how they end (stale-temps.ts knows them by these lists). */
+/** What the build cache's files hold, as their names start, and how they end (removeStaleTemps knows them by these lists). */
 export const CACHE_KINDS = ['parsed', 'rows', 'autocomplete', 'minisearch', 'autocomplete-data', 'dist'] as const;
 export const CACHE_ENDINGS = ['bin', 'stat', 'json', 'events'] as const;
 const idOf = (path: string) => crypto.createHash('sha256').update(resolve(path)).digest('hex').slice(0, 16);
@@ -260,3 +261,32 @@ const INPUT_KINDS: ReadonlySet<string> = new Set(['directory']);
 
 export const statPath = (pack: string) => pack.replace(/\.bin$/, '') + '.stat';
 
+// Temporaries a stopped build left in the cache folder (a keyed store's next file is as large as the
+// content), removed as each caching build starts. Only names the build cache makes
+// (openTemporary's `<cache file>.<pid>[-<12 hex>].tmp`, the clock probe) whose pid runs no more.
+const ID = '[0-9a-f]{16}';
+const TEMPORARY = new RegExp(
+  `^(?:(?:${CACHE_KINDS.join('|')})-${ID}(?:-${ID})?\\.(?:${CACHE_ENDINGS.join('|')})|stat-probe)\\.([0-9]+)(?:-[0-9a-f]{12})?\\.tmp$`,
+);
+
+/** Returns the names removed. */
+export function removeStaleTemps(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return []; // no folder yet, or not readable: nothing to do
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = Number(TEMPORARY.exec(name)?.[1] ?? Number.NaN);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || isRunning(pid)) continue;
+    try {
+      unlinkSync(join(dir, name));
+      removed.push(name);
+    } catch {
+      // gone already, or not ours to remove after all (read-only folder)
+    }
+  }
+  return removed;
+}

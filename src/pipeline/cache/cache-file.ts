@@ -87,7 +87,7 @@ export function unlinkQuietly(path: string): void {
 }
 
 /**
- * A new temporary beside `path`: `<path>.<pid>-<12 hex>.tmp` (the pid tells stale-temps.ts whether
+ * A new temporary beside `path`: `<path>.<pid>-<12 hex>.tmp` (the pid tells removeStaleTemps whether
  * its writer runs). Created exclusively at an unguessable name, it is never a planted link.
  */
 export function openTemporary(path: string, flags: 'wx' | 'wx+' = 'wx'): { path: string; fd: number } {

@@ -2,7 +2,7 @@
 // Each thread claims room for a batch from a shared counter, so none waits for another; a failed
 // write marks the file incomplete, never kept. With a cache it is the rows store's next file
 // (keyed-store.ts beginNext), renamed into place when its rows are used (cachedRows); without one,
-// a scratch file. It is removed at close unless kept; stale-temps.ts removes a stopped build's.
+// a scratch file. It is removed at close unless kept; removeStaleTemps a stopped build's.
 import { beginNext, type OwnNextFile } from '../cache/keyed-store.ts';
 import { rowsFileHeader, type RowsInProgress } from './render-cache.ts';
 import { ScratchFile } from '../write/scratch-file.ts';

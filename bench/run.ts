@@ -19,7 +19,7 @@ import {
   type Tracked,
 } from './processes.ts';
 import { buildQuerySet, type QueryKind } from './queries.ts';
-import { MARGIN_NS } from '../src/pipeline/cache/stat-index.ts';
+import { MARGIN_NS } from '../src/pipeline/state/stat-fields.ts';
 import { runBuilds } from './build-runs.ts';
 import { devEdit, type DevRun } from './dev-edit.ts';
 import {
@@ -290,7 +290,7 @@ async function main(): Promise<void> {
   // Flush the generator's 150 MB of writes first: the build's time should not include the
   // kernel writing back someone else's dirty pages.
   spawnSync('sync');
-  // The build's stat index treats a file changed within MARGIN_NS (2 s) of when it was recorded as
+  // The build's recorded stats treat a file changed within MARGIN_NS (2 s) of when it was recorded as
   // racy, and the next build reads and hashes it again (as git does). Built at once, the last ~2 s
   // of the generator's output (~16,000 files) were racy, and the first warm build after the cold
   // one read them all: 0.3–0.4 s of its "find changes" (reproduced by touching 16,000 files).

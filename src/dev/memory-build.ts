@@ -136,7 +136,7 @@ function planOf(model: Model, baseUrl: string, last: Last | null, made: Readonly
   const rows = prior?.rows ?? stateRows(0);
   const keep = new Uint8Array(rows.id.length);
   for (let row = 0; row < keep.length; row++) keep[row] = fileMap[rows.file[row]] >= 0 ? 1 : 0;
-  const none = { safe: 0n, others: [], eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0) };
+  const none = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0) };
   const { site, pages, media } = model;
   const state = { ...none, content: '', out: '', options: '', manifestSha: '', zone: site.timezone, site, pages, media, categoryIds: model.categories.map((c) => c.id), mediaSources: [], rows };
   return {

@@ -81,7 +81,7 @@ async function load(options: BuildOptions, out: string, clock: Clock, prior: Pri
   }
   // imported here: a build over the state needs no content loader
   const { loadWhole } = await import('./load/whole-load.ts');
-  const whole = await loadWhole(options, out, reason!);
+  const whole = await loadWhole(options, out, reason!, prior.stats);
   clock.phase('load content', 'render data');
   return whole;
 }
@@ -105,12 +105,12 @@ async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock,
     const { state } = plan;
     const previous = plan.previous ?? aulaManifest(out);
     const documents = await answerStage(options, clock, { baseUrl: plan.baseUrl, site: state.site, directoryTwins: plan.directory?.job.compressed ?? null }, rendered, dist);
-    const { safe, others, eventFiles, eventStats, eventKeys } = plan;
+    const { safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys } = plan;
     const rows = rendered.stateRows;
     const record = (manifestJson: string) => {
       const path = eventStatePath(dist!.ledgerFile!);
       if (rows === null) unlinkQuietly(path);
-      else writeEventState(path, nextEventState(state, { safe, others, eventFiles, eventStats, eventKeys, rows, mediaSources: state.mediaSources }, manifestJson));
+      else writeEventState(path, nextEventState(state, { safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys, rows, mediaSources: state.mediaSources }, manifestJson));
     };
     await publishStage(options, clock, { out, previous, media: state.media, record }, rendered, dist);
     const patch = options.cache === undefined ? undefined : plan.refused === null ? { taken: true, removed: plan.removed, documents } : { taken: false, reason: plan.refused };

@@ -30,13 +30,12 @@ describe('cache files that are not what aula wrote', () => {
       writeFileSync(path, `precious ${name}\n`);
       return path;
     };
-    // the stat index a FIFO, the ledger /dev/zero, the event state a FIFO, the rows file and the
+    // the ledger /dev/zero, the event state a FIFO, the rows file and the
     // pack links to files outside the cache (symbolic and hard)
     const swap = (path: string, make: (path: string) => void) => {
       rmSync(path);
       make(path);
     };
-    swap(named('parsed-', '.stat'), (p) => expect(spawnSync('mkfifo', [p]).status).toBe(0));
     swap(named('dist-', '.json'), (p) => symlinkSync('/dev/zero', p));
     swap(named('dist-', '.events'), (p) => expect(spawnSync('mkfifo', [p]).status).toBe(0));
     const rowsVictim = outside('rows.txt');
@@ -70,7 +69,7 @@ describe('cache files that are not what aula wrote', () => {
     const names = readdirSync(cache);
     // every kind of file the cache keeps, each written anew by the next build
     expect(names.map((n) => n.replace(/-[0-9a-f]{16}/g, '-ID')).sort()).toEqual(
-      ['autocomplete-ID.bin', 'autocomplete-data-ID.bin', 'dist-ID-ID.events', 'dist-ID-ID.json', 'minisearch-ID.bin', 'parsed-ID.bin', 'parsed-ID.stat', 'rows-ID.bin'],
+      ['autocomplete-ID.bin', 'autocomplete-data-ID.bin', 'dist-ID-ID.events', 'dist-ID-ID.json', 'minisearch-ID.bin', 'parsed-ID.bin', 'rows-ID.bin'],
     );
     const victims = names.map((name) => {
       const victim = join(root, `victim-${name}`);

@@ -235,7 +235,6 @@ describe('removeStaleTemps', () => {
     mkdirSync(dir);
     const stale = [
       `parsed-${ID}.bin.${DEAD}.tmp`,
-      `parsed-${ID}.stat.${DEAD}.tmp`,
       `rows-${ID}.bin.${DEAD}.tmp`,
       `rows-${ID}.bin.${DEAD}-0123456789ab.tmp`,
       `minisearch-${ID}.bin.${DEAD}.tmp`,

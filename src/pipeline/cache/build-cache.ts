@@ -1,7 +1,7 @@
 // The build cache: each content file's parse (records and its own problems) under a key of its
 // kind, path, identity (cacheIdentity) and exact text, so an unchanged file is not parsed again.
-// Checks across files are not cached. The stat index (stat-index.ts) beside the pack lets a file
-// whose stat is unchanged be taken without being read.
+// Checks across files are not cached. The content files' stats and keys a build recorded (the
+// event state's, state/stat-fields.ts) let a file whose stat is unchanged be taken without being read.
 //
 // One pack per content folder: a keyed store (keyed-store.ts) headed AULACACHE\n <identity>\n whose
 // payloads are parses (parse-payload.ts). Nothing here is ever needed: on any failure the build
@@ -14,7 +14,7 @@ import { serialize } from 'node:v8';
 import type { Parsed } from '../../content/records.ts';
 import { DIST_FORMAT } from '../../store/format/manifest.ts';
 import { AULA_VERSION } from '../../version.ts';
-import { fileSystemNow, MARGIN_NS, readStatIndex, statText, stillFresh, writeStatIndex, type StatIndex, type StatRecord } from './stat-index.ts';
+import { EVENTS_KIND, fileStat, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, statText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { isRunning } from '../../util/process-alive.ts';
 import { codeVersion } from './code-version.ts';
@@ -47,7 +47,7 @@ export function defaultCacheDir(cwd = process.cwd()): string {
 
 /** What the build cache's files hold, as their names start, and how they end (removeStaleTemps knows them by these lists). */
 export const CACHE_KINDS = ['parsed', 'rows', 'autocomplete', 'minisearch', 'autocomplete-data', 'dist'] as const;
-export const CACHE_ENDINGS = ['bin', 'stat', 'json', 'events'] as const;
+export const CACHE_ENDINGS = ['bin', 'json', 'events'] as const;
 const idOf = (path: string) => crypto.createHash('sha256').update(resolve(path)).digest('hex').slice(0, 16);
 
 /** `<kind>-<id>.<ending>`: per content folder (sites sharing a cache must not evict each other), and per out folder for a dist's files. */
@@ -113,18 +113,19 @@ export class BuildCache {
   private readonly pack: KeyedStore;
   /** payloads intact and not a parse */
   private undecodable = 0;
-  /** the last build's stat index; none without a content folder or when unusable */
-  private statIndex: StatIndex | null = null;
-  /** this build's stat index: `safe` null when stats cannot be trusted or kept */
-  private nextStats: { safe: bigint | null; records: Map<string, StatRecord>; changed: boolean };
+  /** the stats and keys a build recorded, and where each file is among them; none without a content folder */
+  private recorded: { stats: FileStats; events: Map<string, number>; others: Map<string, number> } | null = null;
+  /** this build's records (statText, key in hex): `safe` null when stats cannot be trusted or kept */
+  private nextStats: { safe: bigint | null; records: Map<string, { stat: string; key: string }> };
+  private readonly now = new BigInt64Array(STAT_FIELDS);
   /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
   private readonly inputs = new Map<string, string[]>();
 
-  /** `content`: the content folder's full path; without it no stat index is kept. `tuning`: tests set 0s. */
+  /** `content`: the content folder's full path; without it no stats are kept. `recorded`: the stats and keys a build recorded (readPrior). `tuning`: tests set 0s. */
   constructor(
     private readonly path: string,
-    private readonly content?: string,
-    private readonly tuning: { racyMarginNs?: bigint } = {},
+    content?: string,
+    private readonly tuning: { racyMarginNs?: bigint; recorded?: FileStats | null } = {},
   ) {
     this.pack = new KeyedStore(path, PACK_HEAD);
     this.stats.foreign = this.pack.foreign;
@@ -137,30 +138,33 @@ export class BuildCache {
       } catch {
         safe = null;
       }
-      if (!this.stats.foreign) this.statIndex = readStatIndex(statPath(path), cacheIdentity(), content);
+      const stats = tuning.recorded;
+      if (!this.stats.foreign && stats) {
+        const index = (files: string[]) => new Map(files.map((f, i) => [f, i]));
+        this.recorded = { stats, events: index(stats.eventFiles), others: index(stats.otherFiles) };
+      }
     }
-    this.nextStats = { safe, records: new Map(), changed: false };
+    this.nextStats = { safe, records: new Map() };
   }
 
   /** The cached parse of a file whose stat is as recorded, without reading it; undefined: read it and call parse(). */
   unchanged<T>(kind: string, file: string, path: string | Buffer): Parsed<T> | undefined {
-    const index = this.statIndex;
-    if (index === null || this.nextStats.safe === null) return undefined;
+    const recorded = this.recorded;
+    if (recorded === null || this.nextStats.safe === null) return undefined;
+    const { stats } = recorded;
     const id = `${kind}\0${file}`;
-    const record = index.records.get(id);
-    if (record === undefined) return undefined;
-    let stat: BigIntStats | undefined;
-    try {
-      stat = statSync(path, { bigint: true, throwIfNoEntry: false });
-    } catch {
-      return undefined;
-    }
-    if (stat === undefined || !stat.isFile() || !stillFresh(record, stat, index.safe, this.tuning.racyMarginNs ?? MARGIN_NS)) return undefined;
-    const value = this.open(record.key);
+    const event = kind === `${EVENTS_KIND}${stats.zone}`;
+    const i = event ? recorded.events.get(file) : recorded.others.get(id);
+    const stat = i === undefined ? null : fileStat(path);
+    if (i === undefined || stat === null) return undefined;
+    putStat(this.now, 0, stat);
+    if (!freshStatAt(event ? stats.eventStats : stats.otherStats, i, this.now, 0, stats.safe, this.tuning.racyMarginNs ?? MARGIN_NS)) return undefined;
+    const key = (event ? stats.eventKeys : stats.otherKeys).toString('hex', i * KEY_BYTES, (i + 1) * KEY_BYTES);
+    const value = this.open(key);
     if (value === undefined) return undefined;
     this.unread++;
-    this.addInput(kind, file, record.key);
-    this.nextStats.records.set(id, record);
+    this.addInput(kind, file, key);
+    this.nextStats.records.set(id, { stat: statText(stat), key });
     return value as Parsed<T>;
   }
 
@@ -214,7 +218,6 @@ export class BuildCache {
   private recordStat(id: string, stat: string | undefined, key: string): void {
     const next = this.nextStats;
     if (next.safe === null) return;
-    next.changed = true;
     if (stat === undefined) next.records.delete(id);
     else next.records.set(id, { stat, key });
   }
@@ -226,27 +229,20 @@ export class BuildCache {
   }
 
   /** This build's stat records (kind NUL file → stat, key) and the time they are judged by; null when none are kept. Before release(). */
-  statRecords(): { safe: bigint; records: ReadonlyMap<string, StatRecord> } | null {
+  statRecords(): { safe: bigint; records: ReadonlyMap<string, { stat: string; key: string }> } | null {
     return this.nextStats.safe === null ? null : { safe: this.nextStats.safe, records: this.nextStats.records };
   }
 
   /** Lets go of every entry (after save): the model is built, the bytes are not needed any more. */
   release(): void {
     this.pack.close();
-    this.statIndex = null;
+    this.recorded = null;
     this.nextStats.records = new Map();
   }
 
-  /** Writes the pack (only the entries this build used), then the stat index, which names only keys of that pack. */
+  /** Writes the pack (only the entries this build used). The stats recorded may then name keys it lacks: such a file is read. */
   save(): void {
-    if (this.pack.seal()) this.saveStats();
-  }
-
-  private saveStats(): void {
-    const { safe, records, changed } = this.nextStats;
-    const same = !changed && records.size === this.statIndex?.records.size;
-    if (this.content === undefined || safe === null || same || records.size === 0) return;
-    writeStatIndex(statPath(this.path), cacheIdentity(), this.content, { safe, records });
+    this.pack.seal();
   }
 }
 
@@ -258,8 +254,6 @@ export function inputsKeyOf(kind: string, inputs: readonly string[]): Buffer {
 }
 
 const INPUT_KINDS: ReadonlySet<string> = new Set(['directory']);
-
-export const statPath = (pack: string) => pack.replace(/\.bin$/, '') + '.stat';
 
 // Temporaries a stopped build left in the cache folder (a keyed store's next file is as large as the
 // content), removed as each caching build starts. Only names the build cache makes

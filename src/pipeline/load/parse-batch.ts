@@ -17,7 +17,7 @@ import { eventRowWriter, type EventRow, type RenderContext } from '../../render/
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
 import { parseKey } from '../cache/build-cache.ts';
 import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/render-cache.ts';
-import { statText } from '../cache/stat-index.ts';
+import { statText } from '../state/stat-fields.ts';
 import { writeAllAt } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM_BYTES as SUM_BYTES } from '../../util/checksum.ts';
 import { TextsApart } from '../cache/parse-payload.ts';

@@ -1,25 +1,14 @@
 // The stats of many files (the event files: one per event, most of them), taken on two threads:
 // the largest part of the search for changes over the event state (state-load.ts). A worker
 // thread takes shares of them while this one does, as git's index preload does with its lstats.
-import { statSync, type BigIntStats } from 'node:fs';
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
-import { putStat, STAT_FIELDS } from '../state/stat-fields.ts';
+import { fileStat, putStat, STAT_FIELDS } from '../state/stat-fields.ts';
 
 /** Fewer files than this are stat'ed here alone: a thread's start would cost more than it saves. */
 const TWO_THREADS_FROM = 8192;
 
 /** Files per share of the work, taken by whichever thread is free (Atomics on a shared counter). */
 const CHUNK = 256;
-
-/** A regular file's stat, or null (none there, not a file, not to be stat'ed). */
-function fileStat(path: string): BigIntStats | null {
-  try {
-    const s = statSync(path, { bigint: true, throwIfNoEntry: false });
-    return s?.isFile() ? s : null;
-  } catch {
-    return null;
-  }
-}
 
 function statInto(out: BigInt64Array, paths: readonly string[], from: number, to: number): void {
   for (let i = from; i < to; i++) putStat(out, i, fileStat(paths[i]));

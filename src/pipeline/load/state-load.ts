@@ -8,7 +8,6 @@
 // again; and every file of the previous dist the render over the state takes is proven by the
 // ledger (provenDist). Anything else refuses (NoPatch): the
 // content is then loaded whole (whole-load.ts: the plan over an empty prior), before anything is staged.
-import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { findContentFiles, readContentFile, type ContentFiles } from '../../content/files.ts';
@@ -28,10 +27,9 @@ import type { PreviousData } from '../../store/write/event-data.ts';
 import { previousFiles } from '../render/previous-data.ts';
 import { parseKey } from '../cache/build-cache.ts';
 import { COMPRESSOR, type DistLedger } from '../ledger/dist-ledger.ts';
-import { fileSystemNow, MARGIN_NS, statText, stillFresh } from '../cache/stat-index.ts';
 import { normalizeBaseUrl, type BuildOptions, type Clock } from '../run.ts';
-import { EVENTS_KIND, KEY_BYTES, type EventState } from '../state/event-state.ts';
-import { freshStatAt, putStat, STAT_FIELDS } from '../state/stat-fields.ts';
+import type { EventState } from '../state/event-state.ts';
+import { EVENTS_KIND, fileStat, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 import { refuse } from '../state/no-patch.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
 import { beginStats, type Stating } from './stat-files.ts';
@@ -56,7 +54,7 @@ interface EventFiles {
   parsed: number;
 }
 
-export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'reread' | 'parsed'> {
+export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'reread' | 'parsed'>, Pick<FileStats, 'otherFiles' | 'otherStats' | 'otherKeys'> {
   /** the prior's state; over an empty prior, the model's, with no rows */
   state: EventState;
   /** the previous dist's manifest and ledger, and its event data, each file proven when it is read (none over an empty prior) */
@@ -65,8 +63,6 @@ export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'rere
   data: PreviousData | null;
   baseUrl: string;
   safe: bigint;
-  /** the new non-event records (stats refreshed) */
-  others: string[];
   /** the events of the changed and added files, in list order, with their files' new indexes */
   fresh: TextlessEvent[];
   freshFiles: number[];
@@ -130,7 +126,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   const { records, recordFiles, reread: _reread, parsed, ...rest } = events;
   const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
   return {
-    ...rest, state, previous, ledger, baseUrl, safe, others: others.records,
+    ...rest, state, previous, ledger, baseUrl, safe, otherFiles: others.files, otherStats: others.stats, otherKeys: others.keys,
     fresh: order.map((i) => records[i].value),
     freshFiles: order.map((i) => recordFiles[i]),
     keep, removed,
@@ -141,7 +137,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
     carried,
     stateless: false,
     // as a whole load counts them: files taken without a parse
-    cache: { hits: others.count + files.events.length - parsed - (directory?.files ?? 0), misses: parsed, corrupt: 0, foreign: false },
+    cache: { hits: others.files.length + files.events.length - parsed - (directory?.files ?? 0), misses: parsed, corrupt: 0, foreign: false },
     refused: null,
     abandon: () => directory?.job.cancel(),
   };
@@ -174,42 +170,37 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
 /**
  * Every other content file: the same set as the state's, each unchanged (by its stat, else by its
  * parse's key), but for the directory's files, which may change, come and go (their names are
- * then handed on: `directory`); their records, stats refreshed.
+ * then handed on: `directory`); their stats (refreshed) and keys.
  */
-function unchangedOthers(content: string, files: ContentFiles, state: EventState, margin: bigint): { records: string[]; count: number; directory: string[] | null } {
-  const recorded = new Map<string, [string, string]>();
-  for (let i = 0; i < state.others.length; i += 3) recorded.set(state.others[i], [state.others[i + 1], state.others[i + 2]]);
-  const records: string[] = [];
-  const directory: string[] = [];
+function unchangedOthers(content: string, files: ContentFiles, state: EventState, margin: bigint): { files: string[]; stats: BigInt64Array; keys: Buffer; directory: string[] | null } {
+  const recorded = new Map(state.otherFiles.map((id, i) => [id, i]));
+  const kinds = OTHER_KINDS.flatMap((kind) => files[kind].map((file) => [kind, file] as const));
+  const ids = kinds.map(([kind, file]) => `${kind}\0${file}`);
+  const stats = new BigInt64Array(ids.length * STAT_FIELDS);
+  const keys = Buffer.alloc(ids.length * KEY_BYTES);
+  const keyAt = (b: Buffer, i: number) => b.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
   let directoryChanged = false;
-  for (const kind of OTHER_KINDS) {
-    for (const file of files[kind]) {
-      const id = `${kind}\0${file}`;
-      const before = recorded.get(id);
-      recorded.delete(id);
-      if (before === undefined && kind !== 'directory') refuse(`${file} is new`);
-      const [stat, key] = recordNow(content, kind, file, before, state, margin);
-      if (key !== before?.[1]) {
-        if (kind !== 'directory') refuse(`${file} changed`);
-        directoryChanged = true;
-      }
-      records.push(id, stat, key);
-      if (kind === 'directory') directory.push(file);
+  kinds.forEach(([kind, file], j) => {
+    const i = recorded.get(ids[j]);
+    recorded.delete(ids[j]);
+    if (i === undefined && kind !== 'directory') refuse(`${file} is new`);
+    putStat(stats, j, fileStat(join(content, file)));
+    if (i !== undefined && freshStatAt(state.otherStats, i, stats, j, state.safe, margin)) return void state.otherKeys.copy(keys, j * KEY_BYTES, i * KEY_BYTES, (i + 1) * KEY_BYTES);
+    const read = readContentFile(content, file, undefined, true);
+    if (!read.ok) refuse(`${file} changed`);
+    putStat(stats, j, read.stat!);
+    parseKey(kind, file, read.bytes).copy(keys, j * KEY_BYTES);
+    if (i === undefined || state.otherStats[i * STAT_FIELDS] < 0n || !keyAt(keys, j).equals(keyAt(state.otherKeys, i))) {
+      if (kind !== 'directory') refuse(`${file} changed`);
+      directoryChanged = true;
     }
-  }
+  });
   for (const id of recorded.keys()) {
     if (!id.startsWith('directory\0')) refuse('a content file other than an event file was removed');
     directoryChanged = true;
   }
-  return { records, count: records.length / 3, directory: directoryChanged ? directory : null };
-}
-
-/** A content file's stat and parse key (hex) as they are now: the state's `before` where its stat says the file is unchanged, else of the file read again. */
-function recordNow(content: string, kind: string, file: string, before: [string, string] | undefined, state: EventState, margin: bigint): [string, string] {
-  if (before !== undefined && stillFresh({ stat: before[0], key: before[1] }, statSync(join(content, file), { bigint: true }), state.safe, margin)) return before;
-  const read = readContentFile(content, file, undefined, true);
-  if (!read.ok) refuse(`${file} changed`);
-  return [statText(read.stat!), parseKey(kind, file, read.bytes).toString('hex')];
+  const directory = directoryChanged ? kinds.filter(([kind]) => kind === 'directory').map(([, file]) => file) : null;
+  return { files: ids, stats, keys, directory };
 }
 
 /**

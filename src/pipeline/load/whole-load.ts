@@ -21,15 +21,16 @@ import { rowsPath } from '../rows/render-cache.ts';
 import { normalizeBaseUrl, type BuildOptions } from '../run.ts';
 import { EVENTS_KIND, recordedFiles, stateRows } from '../state/event-state.ts';
 import { patchOptions } from '../state/previous-build.ts';
+import type { FileStats } from '../state/stat-fields.ts';
 import { ParsePool } from './parse-pool.ts';
 import type { Plan } from './state-load.ts';
 
 export type WholeLoad = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined };
 
 /** The content loaded whole, as a plan over an empty prior; or its problems. */
-export async function loadWhole(options: BuildOptions, out: string, reason: string): Promise<WholeLoad> {
+export async function loadWhole(options: BuildOptions, out: string, reason: string, recorded: FileStats | null = null): Promise<WholeLoad> {
   const content = resolve(options.content);
-  const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), content, { racyMarginNs: options.statMarginNs });
+  const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), content, { racyMarginNs: options.statMarginNs, recorded });
   // The directory indexes are made on a worker thread from as soon as the directory is read:
   // while this thread reads the events (the loaded model's directory is then left empty).
   let directory: DirectoryJob | undefined;
@@ -106,7 +107,7 @@ function wholePlan(
   const fresh = sortListOrder(model.events as Event[]);
   const files = stats && recordedFiles(stats, `${EVENTS_KIND}${zone}`, fresh.map((e) => fileOf.get(e.id)));
   fileOf.clear(); // (the parse threads' cache, which notes into it, is held until the rows are taken)
-  const none = { safe: 0n, others: [], eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), freshFiles: [] };
+  const none = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0), freshFiles: [] };
   const { freshFiles, ...recorded } = files ?? none;
   const content = resolve(options.content);
   const base = { content, out: loaded.out, options: patchOptions(options), manifestSha: '', zone, site: model.site, pages: model.pages, media: model.media };

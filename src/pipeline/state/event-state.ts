@@ -1,6 +1,7 @@
 // The event state: what a build over the previous one (load/state-load.ts) needs of it, so an edit
 // to a few event files does not load the whole model. Per event in list order its id, sort times,
-// last_modified, file and row hash; per content file its stat (and parse key); and the small parts
+// last_modified, file and row hash; per content file its stat and parse key (stat-fields.ts, the
+// one record of them: the whole load's build cache judges files by it too); and the small parts
 // of the model events are checked and rendered against. It is bound to the SHA-256 of the
 // manifest.json its build wrote: any other dist in --out and it is not used.
 //
@@ -12,7 +13,8 @@ import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
 import { sha256Hex } from '../../store/format/manifest.ts';
 import { cacheIdentity } from '../cache/build-cache.ts';
-import { putStat, STAT_FIELDS } from './stat-fields.ts';
+import { KEY_BYTES, putStat, putStatText, STAT_FIELDS, type FileStats } from './stat-fields.ts';
+export { EVENTS_KIND, KEY_BYTES } from './stat-fields.ts';
 import { readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 
 const MAGIC = 'AULAEVENTS1\n';
@@ -41,7 +43,7 @@ export function stateRows(count: number): StateRows {
 }
 
 /** What a build read and rendered, of which the next state is made. */
-type StateChanges = Pick<EventState, 'safe' | 'others' | 'eventFiles' | 'eventStats' | 'eventKeys' | 'rows' | 'mediaSources'>;
+type StateChanges = Omit<FileStats, 'zone'> & Pick<EventState, 'rows' | 'mediaSources'>;
 
 /** The state a build leaves: `base` (the prior's state, or the model loaded whole) with what it read and rendered. */
 export function nextEventState(base: Omit<EventState, keyof StateChanges | 'manifestSha'>, changed: StateChanges, manifestJson: string): EventState {
@@ -53,22 +55,12 @@ export function manifestShaOf(manifest: string | Uint8Array): string {
   return sha256Hex(typeof manifest === 'string' ? Buffer.from(manifest) : manifest);
 }
 
-export interface EventState {
+export interface EventState extends FileStats {
   content: string;
   out: string;
   /** patchOptions */
   options: string;
   manifestSha: string;
-  /** the zone event files were read in (their cache kind is `events in <zone>`) */
-  zone: string;
-  /** stat-index.ts */
-  safe: bigint;
-  /** every other content file, flat: kind NUL file, stat, parse key */
-  others: string[];
-  /** every event file, its stat (STAT_FIELDS each; size -1: none) and parse key (32 bytes each) */
-  eventFiles: string[];
-  eventStats: BigInt64Array;
-  eventKeys: Buffer;
   site: Site;
   pages: Map<number, PageNode>;
   categoryIds: number[];
@@ -77,8 +69,6 @@ export interface EventState {
   mediaSources: Sourced<MediaSource>[];
   rows: StateRows;
 }
-
-export const KEY_BYTES = 32;
 
 export function eventStatePath(ledgerFile: string): string {
   return ledgerFile.replace(/\.json$/, '') + '.events';
@@ -91,22 +81,28 @@ export function writeEventState(path: string, state: EventState): void {
   if (!writeSealed(path, `${MAGIC}${identityLine()}`, [serialize(state)])) unlinkQuietly(path);
 }
 
-/** The state at `path` when intact, this aula's, of `content` built into `out`, at most `most` bytes; else null. */
-export function readEventState(path: string, content: string, out: string, most: number): EventState | null {
+/** The state at `path` when intact, this aula's, of `content` built into `out` (any out: null), at most `most` bytes; else null. */
+export function readEventState(path: string, content: string, out: string | null, most: number): EventState | null {
   const state = readSealedValue(path, `${MAGIC}${identityLine()}`, most) as EventState | null;
-  return state !== null && wellFormed(state) && state.content === content && state.out === out ? state : null;
+  return state !== null && wellFormed(state) && state.content === content && (out === null || state.out === out) ? state : null;
 }
 
+/** The stats and keys of a state: a FileStats of its own, which holds none of the state's other parts. */
+export const fileStatsOf = ({ safe, zone, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys }: FileStats): FileStats =>
+  ({ safe, zone, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys });
+
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+const filesWellFormed = (files: unknown, stats: unknown, keys: unknown) =>
+  strings(files) && stats instanceof BigInt64Array && stats.length === files.length * STAT_FIELDS && keys instanceof Uint8Array && keys.length === files.length * KEY_BYTES;
 
 /** A wrong shape under a good checksum: written by something else. */
 function wellFormed(s: EventState): boolean {
   if (typeof s !== 'object' || s === null) return false;
   if (typeof s.content !== 'string' || typeof s.out !== 'string' || typeof s.options !== 'string' || typeof s.manifestSha !== 'string') return false;
-  if (typeof s.zone !== 'string' || typeof s.safe !== 'bigint' || !strings(s.others) || s.others.length % 3 !== 0) return false;
-  if (!strings(s.eventFiles) || !(s.eventStats instanceof BigInt64Array) || s.eventFiles.length * STAT_FIELDS !== s.eventStats.length) return false;
-  if (!(s.eventKeys instanceof Uint8Array) || s.eventKeys.length !== s.eventFiles.length * KEY_BYTES) return false;
+  if (typeof s.zone !== 'string' || typeof s.safe !== 'bigint' || !filesWellFormed(s.eventFiles, s.eventStats, s.eventKeys) || !filesWellFormed(s.otherFiles, s.otherStats, s.otherKeys)) return false;
   s.eventKeys = Buffer.from(s.eventKeys.buffer, s.eventKeys.byteOffset, s.eventKeys.byteLength);
+  s.otherKeys = Buffer.from(s.otherKeys.buffer, s.otherKeys.byteOffset, s.otherKeys.byteLength);
   if (typeof s.site !== 'object' || s.site === null || !(s.pages instanceof Map) || !(s.media instanceof Map)) return false;
   if (!Array.isArray(s.categoryIds) || !Array.isArray(s.mediaSources)) return false;
   const r = s.rows;
@@ -120,48 +116,38 @@ function wellFormed(s: EventState): boolean {
   return true;
 }
 
-/** The cache kind of event files, before their zone. */
-export const EVENTS_KIND = 'events in ';
 
-/** statText's (size:mtimeNs:ctimeNs:ino:dev). */
-const STAT_TEXT = /^([0-9]+):([0-9]+):([0-9]+):([0-9]+):([0-9]+)$/;
 const HEX_KEY = /^[0-9a-f]{64}$/;
 
 /**
- * The content files a whole load read, as the state lists them, from the build cache's stat
- * records (`kind`: the event files'), with each event's file (`fileOf`, list order) as an index
- * among them; null where an event's file is unknown (no state is kept then).
+ * The content files a whole load read, as the state lists them, from the build cache's records
+ * (`kind`: the event files'), with each event's file (`fileOf`, list order) as an index among
+ * them; null where an event's file is unknown (no state is kept then).
  */
-export function recordedFiles(stats: { safe: bigint; records: ReadonlyMap<string, { stat: string; key: string }> }, kind: string, fileOf: readonly (string | undefined)[]): Pick<EventState, 'safe' | 'others' | 'eventFiles' | 'eventStats' | 'eventKeys'> & { freshFiles: number[] } | null {
+export function recordedFiles(stats: { safe: bigint; records: ReadonlyMap<string, { stat: string; key: string }> }, kind: string, fileOf: readonly (string | undefined)[]): Omit<FileStats, 'zone'> & { freshFiles: number[] } | null {
   if (fileOf.includes(undefined)) return null;
   const prefix = `${kind}\0`;
-  const others: string[] = [];
-  const eventFiles: string[] = [];
-  const eventStat: string[] = [];
-  const eventKey: string[] = [];
+  const events: [string, string, string][] = [];
+  const others: [string, string, string][] = [];
   const index = new Map<string, number>();
-  const add = (file: string, stat: string, key: string) => {
-    index.set(file, eventFiles.length);
-    eventFiles.push(file);
-    eventStat.push(stat);
-    eventKey.push(key);
-  };
-  for (const [id, record] of stats.records) {
-    if (id.startsWith(prefix)) add(id.slice(prefix.length), record.stat, record.key);
-    else others.push(id, record.stat, record.key);
+  for (const [id, { stat, key }] of stats.records) {
+    if (!id.startsWith(prefix)) others.push([id, stat, key]);
+    else index.set(id.slice(prefix.length), events.push([id.slice(prefix.length), stat, key]) - 1);
   }
   // an event file without a record: read again by the next build over the state
-  const freshFiles = fileOf.map((f) => index.get(f!) ?? (add(f!, '', ''), eventFiles.length - 1));
-  const eventStats = new BigInt64Array(eventFiles.length * STAT_FIELDS);
-  const eventKeys = Buffer.alloc(eventFiles.length * KEY_BYTES);
-  for (let i = 0; i < eventFiles.length; i++) {
-    const stat = STAT_TEXT.exec(eventStat[i]);
-    if (stat === null || !HEX_KEY.test(eventKey[i])) {
-      putStat(eventStats, i, null);
-      continue;
-    }
-    eventKeys.write(eventKey[i], i * KEY_BYTES, 'hex');
-    putStat(eventStats, i, { size: BigInt(stat[1]), mtimeNs: BigInt(stat[2]), ctimeNs: BigInt(stat[3]), ino: BigInt(stat[4]), dev: BigInt(stat[5]) });
-  }
-  return { safe: stats.safe, others, eventFiles, eventStats, eventKeys, freshFiles };
+  const freshFiles = fileOf.map((f) => index.get(f!) ?? events.push([f!, '', '']) - 1);
+  const [eventFiles, eventStats, eventKeys] = arrays(events);
+  const [otherFiles, otherStats, otherKeys] = arrays(others);
+  return { safe: stats.safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys, freshFiles };
+}
+
+/** [file, statText, key] records as FileStats' arrays; a record of no stat or key has none (size -1). */
+function arrays(records: readonly [string, string, string][]): [string[], BigInt64Array, Buffer] {
+  const stats = new BigInt64Array(records.length * STAT_FIELDS);
+  const keys = Buffer.alloc(records.length * KEY_BYTES);
+  records.forEach(([, stat, key], i) => {
+    if (HEX_KEY.test(key) && putStatText(stats, i, stat)) keys.write(key, i * KEY_BYTES, 'hex');
+    else putStat(stats, i, null);
+  });
+  return [records.map(([file]) => file), stats, keys];
 }

@@ -1,9 +1,46 @@
-// The event state's stats, apart from event-state.ts: the stat thread loads only these.
+// The content files' stats and parse keys, as the event state keeps them: the one record both loads
+// judge a file by (the load over the state, state-load.ts, and the whole load's build cache, which
+// takes a file unchanged by its stat from its pack unread). As git's index, it guards the racy case
+// (a file changed twice within one clock tick keeps size and mtime): a stat is trusted only when
+// its mtime and ctime are safely older than `safe`, the file-system time taken before the build
+// that recorded it stat'ed anything. The ctime catches an mtime set back by utimes. Apart from
+// event-state.ts: the stat thread loads only this.
+import { closeSync, fstatSync, statSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { join } from 'node:path';
+import { openTemporary } from '../cache/cache-file.ts';
 
 /** size, mtime (ns), ctime (ns), inode, device */
 export const STAT_FIELDS = 5;
+export const KEY_BYTES = 32;
+/** The cache kind of event files, before their zone. */
+export const EVENTS_KIND = 'events in ';
+/** Times this close to `safe` count as racy: the content's file system's clock may differ a little from the cache folder's. */
+export const MARGIN_NS = 2_000_000_000n;
 
-/** stat-index.ts stillFresh over the state's arrays: stat `j` of `current` against the recorded `i`. */
+/** Per content file its stat (STAT_FIELDS each; size -1: none) and parse key (KEY_BYTES each): the event files by path, the others by `kind NUL file`. */
+export interface FileStats {
+  safe: bigint;
+  /** the zone event files were read in (their cache kind is `events in <zone>`) */
+  zone: string;
+  eventFiles: string[];
+  eventStats: BigInt64Array;
+  eventKeys: Buffer;
+  otherFiles: string[];
+  otherStats: BigInt64Array;
+  otherKeys: Buffer;
+}
+
+/** A regular file's stat, or null (none there, not a file, not to be stat'ed). */
+export function fileStat(path: string | Buffer): BigIntStats | null {
+  try {
+    const s = statSync(path, { bigint: true, throwIfNoEntry: false });
+    return s?.isFile() ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether stat `j` of `current` is the recorded `i` of `stats`, and old enough (before `safe`, less `margin`) to be trusted. */
 export function freshStatAt(stats: BigInt64Array, i: number, current: BigInt64Array, j: number, safe: bigint, margin: bigint): boolean {
   const at = i * STAT_FIELDS;
   const now = j * STAT_FIELDS;
@@ -22,5 +59,32 @@ export function putStat(stats: BigInt64Array, i: number, stat: { size: bigint; m
     stats[at + 2] = stat.ctimeNs;
     stats[at + 3] = stat.ino;
     stats[at + 4] = stat.dev;
+  }
+}
+
+/** A stat as text (size:mtimeNs:ctimeNs:ino:dev): how a parse thread hands it over; putStatText puts it back. */
+export const statText = (s: BigIntStats): string => `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.dev}`;
+const STAT_TEXT = /^([0-9]+):([0-9]+):([0-9]+):([0-9]+):([0-9]+)$/;
+
+/** Puts statText's `text` into `stats` at `i`; none (false) when it is not one. */
+export function putStatText(stats: BigInt64Array, i: number, text: string): boolean {
+  const s = STAT_TEXT.exec(text);
+  putStat(stats, i, s && { size: BigInt(s[1]), mtimeNs: BigInt(s[2]), ctimeNs: BigInt(s[3]), ino: BigInt(s[4]), dev: BigInt(s[5]) });
+  return s !== null;
+}
+
+/** The file system's time in `folder` (ns): a probe file's mtime. Null when the folder cannot be written. */
+export function fileSystemNow(folder: string): bigint | null {
+  try {
+    const { path: probe, fd } = openTemporary(join(folder, 'stat-probe'));
+    try {
+      writeFileSync(fd, 'x');
+      return fstatSync(fd, { bigint: true }).mtimeNs;
+    } finally {
+      closeSync(fd);
+      unlinkSync(probe);
+    }
+  } catch {
+    return null;
   }
 }

@@ -3,20 +3,31 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { loadContent } from '../../content/load.ts';
-import { BuildCache, cacheIdentity, packPath, statPath } from './build-cache.ts';
-import { fileSystemNow, readStatIndex } from './stat-index.ts';
+import { eventsKind, loadContent } from '../../content/load.ts';
+import { build as aulaBuild } from '../build.ts';
+import { BuildCache, packPath } from '../cache/build-cache.ts';
+import { ledgerPath } from '../ledger/dist-ledger.ts';
+import { eventStatePath, recordedFiles } from './event-state.ts';
+import { recordedStats } from './previous-build.ts';
+import { fileSystemNow, type FileStats } from './stat-fields.ts';
 
 const roots: string[] = [];
 afterEach(() => roots.splice(0).forEach(removeDir));
 
 /** A content folder of events a…, each file's times set to an old whole second. */
-function site(titles: Record<string, string>): { content: string; cache: string } {
+function site(titles: Record<string, string>): Site {
   const root = tempDir('aula-stat-');
   roots.push(root);
   const content = join(root, 'content');
   for (const [name, title] of Object.entries(titles)) writeEvent(content, name, title);
-  return { content, cache: join(root, 'cache') };
+  return { content, cache: join(root, 'cache'), recorded: null };
+}
+
+interface Site {
+  content: string;
+  cache: string;
+  /** what the last load recorded, as the event state keeps it */
+  recorded: FileStats | null;
 }
 
 const OLD = 1_700_000_000; // whole seconds: utimes restores them exactly
@@ -29,17 +40,20 @@ function writeEvent(content: string, name: string, title: string, keepTimes = tr
   if (keepTimes) utimesSync(file, OLD, OLD);
 }
 
-/** One load through a fresh cache, saved; `margin`: 0 trusts any stat older than the build. */
-async function build(s: { content: string; cache: string }, margin?: bigint) {
-  const cache = new BuildCache(packPath(s.cache, s.content), s.content, { racyMarginNs: margin });
+/** One load through a fresh cache over the last one's records, saved; `margin`: 0 trusts any stat older than the build. */
+async function build(s: Site, margin?: bigint) {
+  const cache = new BuildCache(packPath(s.cache, s.content), s.content, { racyMarginNs: margin, recorded: s.recorded });
   const { model, problems } = await loadContent(s.content, { cache });
   expect(problems).toEqual([]);
   cache.save();
+  const records = cache.statRecords();
+  const zone = model!.site.timezone;
+  s.recorded = records && { zone, ...recordedFiles(records, eventsKind(zone), [])! };
   cache.release();
   return { titles: model!.events.map((e) => e.title), unread: cache.unread, misses: cache.stats.misses, hits: cache.stats.hits };
 }
 
-describe('the stat index', () => {
+describe('the recorded stats', () => {
   it('takes an unchanged old file without reading it; a file with a new stat is read', async () => {
     const s = site({ a: 'Alpha', b: 'Beta' });
     await sleep(50); // the file times (ctime: now) fall before the next builds' time
@@ -85,17 +99,16 @@ describe('the stat index', () => {
     expect(await build(s)).toMatchObject({ titles: ['Alpho'], unread: 0, misses: 1 });
   });
 
-  it('ignores a damaged stat index, and one written for another content folder or aula', async () => {
+  it('are read from the event state of this out folder, else of another; a damaged or foreign one gives none', async () => {
     const s = site({ a: 'Alpha', b: 'Beta' });
-    await sleep(50);
-    await build(s, 0n);
-    expect(await build(s, 0n)).toMatchObject({ unread: 2 });
-    const path = statPath(packPath(s.cache, s.content));
+    const out = join(s.content, '..', 'dist');
+    expect((await aulaBuild({ content: s.content, out, cache: s.cache })).ok).toBe(true);
+    expect(recordedStats(s.cache, s.content, out)?.eventFiles.sort()).toEqual(['events/a.yaml', 'events/b.yaml']);
+    expect(recordedStats(s.cache, s.content, join(s.content, '..', 'another'))?.eventFiles).toHaveLength(2);
+    expect(recordedStats(s.cache, s.content, null)?.eventFiles).toHaveLength(2);
+    expect(recordedStats(s.cache, `${s.content}-other`, out)).toBeNull();
+    const path = eventStatePath(ledgerPath(s.cache, s.content, out));
     const intact = readFileSync(path);
-    expect(readStatIndex(path, cacheIdentity(), s.content)?.records.size).toBe(2);
-    expect(readStatIndex(path, cacheIdentity(), `${s.content}-other`)).toBeNull();
-    expect(readStatIndex(path, cacheIdentity().replace('"aula":"', '"aula":"0.'), s.content)).toBeNull();
-
     for (const damage of [
       (b: Buffer) => (b[b.length >> 1] ^= 0x01), // one bit inside
       (b: Buffer) => b.subarray(0, b.length - 1),
@@ -104,14 +117,11 @@ describe('the stat index', () => {
       const bytes = Buffer.from(intact);
       const damaged = damage(bytes);
       writeFileSync(path, Buffer.isBuffer(damaged) ? damaged : bytes);
-      expect(readStatIndex(path, cacheIdentity(), s.content)).toBeNull();
-      expect(await build(s, 0n)).toEqual({ titles: ['Alpha', 'Beta'], unread: 0, misses: 0, hits: 2 });
-      // and that build wrote an intact one again
-      expect(await build(s, 0n)).toMatchObject({ unread: 2 });
+      expect(recordedStats(s.cache, s.content, out)).toBeNull();
     }
   });
 
-  it('a stat index naming a key the pack lacks costs only a read', async () => {
+  it('a record naming a key the pack lacks costs only a read', async () => {
     const s = site({ a: 'Alpha' });
     await sleep(50);
     await build(s, 0n);

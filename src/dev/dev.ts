@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { join, relative, resolve, sep } from 'node:path';
 import { normalizeBaseUrl } from '../pipeline/build.ts';
 import { BuildCache, packPath } from '../pipeline/cache/build-cache.ts';
+import { recordedStats } from '../pipeline/state/previous-build.ts';
 import { describeFailure } from '../util/failure.ts';
 import { checkCacheFolder, checkOutFolder } from '../pipeline/out-folder/out-folder.ts';
 import { formatProblem } from '../content/index.ts';
@@ -154,7 +155,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
    */
   async function buildInMemory(changed: readonly string[], first: boolean): Promise<Served | null> {
     const started = performance.now();
-    const cache = first && options.cache !== undefined ? new BuildCache(packPath(options.cache, content), content) : undefined;
+    const cache = first && options.cache !== undefined ? new BuildCache(packPath(options.cache, content), content, { recorded: recordedStats(options.cache, content, null) }) : undefined;
     try {
       const update = await state.update(changed, cache);
       // as check and build tell them; told again whenever the folder is walked again

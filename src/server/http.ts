@@ -60,9 +60,9 @@ export interface RunningServer {
   /** http://host:port of the listening socket */
   url: string;
   /**
-   * loads dist/ again and swaps it in, while the old data answers (not with a `baseUrl` other than
-   * the dist's: every row is then rewritten on this thread, and nothing answers until that is
-   * done); the old data keeps answering if the new one is broken, and the load is retried with backoff until the dist is complete.
+   * loads dist/ again and swaps it in, while the old data answers (with a `baseUrl` other than
+   * the dist's, the rows' media URLs are rewritten on this thread, and nothing answers meanwhile,
+   * store/read/rebase-rows.ts); the old data keeps answering if the new one is broken, and the load is retried with backoff until the dist is complete.
    * Resolves true when the new data is in.
    */
   reload(): Promise<boolean>;

@@ -58,10 +58,10 @@ const swappedOffsets = (b: Buffer) => {
 };
 
 /** loads `dir` as the server does at start; the error (or undefined) */
-async function startLoad(dir: string, thread?: StartThread | null): Promise<unknown> {
+async function startLoad(dir: string, thread?: StartThread | null, baseUrl?: string): Promise<unknown> {
   const verifier = rowsVerifier(dir, { thread });
   try {
-    const ds = loadDataset(dir, { verifyRows: verifier.verifyRows });
+    const ds = loadDataset(dir, { verifyRows: verifier.verifyRows, baseUrl });
     try {
       await verifier.done();
     } finally {
@@ -87,6 +87,17 @@ describe.each([
     const error = await startLoad(dir, thread);
     expect(error).toBeInstanceOf(ChecksumMismatch);
     expect((error as Error).message).toBe(`${join(dir, EVENTS)}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+  });
+
+  it('under another base URL (the rows rewritten before the check ends) names the damaged file as well', async () => {
+    // a row's first brace gone: rewritten rows are never checked on their own before the check does
+    for (const damage of [flipTitleByte, (b: Buffer) => Buffer.concat([Buffer.from('x'), b.subarray(1)])]) {
+      const dir = damaged(EVENTS, damage);
+      const error = await startLoad(dir, thread, 'https://example.org/elsewhere');
+      expect(error).toBeInstanceOf(ChecksumMismatch);
+      expect((error as Error).message).toBe(`${join(dir, EVENTS)}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+    }
+    expect(await startLoad(good, thread, 'https://example.org/elsewhere')).toBeUndefined();
   });
 
   it('refuses a truncated part of the event rows by its size, before reading it', async () => {

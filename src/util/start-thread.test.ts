@@ -55,6 +55,8 @@ describe('ThreadPool', () => {
     const kept = pool();
     expect((await kept.ask(1)).threadId).toBe((await kept.ask(2)).threadId);
     await kept.end();
+    // a thread that answers once would answer a told message and end before the ask
+    expect(() => pool({ once: true }).tell({ tell: 'context' })).toThrow(/told nothing/);
   });
 
   it('fails when a thread ends before it answers: that ask and every later one reject', async () => {

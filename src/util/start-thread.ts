@@ -68,7 +68,7 @@ export class ThreadPool<M, A> {
   private readonly queue: { message: M; waiter: Waiter }[] = [];
   private readonly told: unknown[] = [];
   private failure: Error | null = null;
-  private stopped: Promise<unknown> = Promise.resolve();
+  private stopped: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly module: URL,
@@ -86,6 +86,8 @@ export class ThreadPool<M, A> {
 
   /** Posts `message` to every thread, those running and those started later (before anything asked of them); its answers are dropped. */
   tell(message: unknown): void {
+    // a thread that answers once would answer this and end before the ask it is started for
+    if (this.options.once) throw new Error('ThreadPool: a pool of threads that answer once is told nothing');
     this.told.push(message);
     for (const r of this.running) this.post(r, message, { resolve() {}, reject() {} });
   }
@@ -98,8 +100,9 @@ export class ThreadPool<M, A> {
     const ending = this.running.splice(0);
     const waiting = [...ending.flatMap((r) => r.waiting.splice(0)), ...this.queue.splice(0).map((q) => q.waiter)];
     if (failure) for (const w of waiting) w.reject(failure);
-    this.stopped = Promise.all([this.stopped, ...ending.map((r) => r.thread.terminate())]);
-    return this.stopped.then(() => undefined);
+    // (settled to nothing: a chain of Promise.all results would hold every earlier end's)
+    this.stopped = Promise.all([this.stopped, ...ending.map((r) => r.thread.terminate())]).then(() => undefined);
+    return this.stopped;
   }
 
   private dispatch(): void {
@@ -134,8 +137,12 @@ export class ThreadPool<M, A> {
     });
     thread.on('error', (e: Error) => this.fail(e));
     thread.on('exit', () => {
-      if (r.waiting.length > 0) this.fail(new Error(stopped));
       this.forget(r);
+      if (r.waiting.length === 0) return;
+      // its asks rejected here: a thread that answered once is no longer among those end() rejects
+      const e = new Error(stopped);
+      for (const w of r.waiting.splice(0)) w.reject(e);
+      this.fail(e);
     });
     for (const message of this.told) this.post(r, message, { resolve() {}, reject() {} });
     return r;

@@ -8,6 +8,7 @@
 import { EVENT_FIELDS, mediaUrl } from '../../model/event-fields.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
 import { partRows } from '../format/row-source.ts';
+import { compactOffsets } from './row-offsets.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 /** The fields that hold media objects. */
@@ -46,5 +47,7 @@ export function rebaseRows(rows: EventRows, from: string, to: string): EventRows
     });
     chunks.push(Buffer.concat(out));
   }
-  return new EventRows(chunks.length === 1 ? chunks[0] : partRows(chunks), starts);
+  // (never as a Buffer, which EventRows would check row by row: these bytes may not be checked
+  // yet, and a damaged row is the rows check's to name)
+  return new EventRows(partRows(chunks), compactOffsets(starts));
 }

@@ -59,7 +59,7 @@ export class Digester {
     return digest;
   }
 
-  /** Ends the thread (started again when asked for another digest). */
+  /** Ends the thread (started again when asked for another digest, unless a thread failed: then every digest asked rejects). */
   async end(): Promise<void> {
     await this.thread.end();
   }

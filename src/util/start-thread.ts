@@ -110,8 +110,14 @@ export class ThreadPool<M, A> {
     const ahead = once ? 1 : (this.options.ahead ?? Infinity);
     while (this.queue.length > 0 && this.failure === null) {
       let r = this.running.reduce<Running | undefined>((least, r) => (least && least.waiting.length <= r.waiting.length ? least : r), undefined);
-      if ((r === undefined || r.waiting.length > 0) && this.running.length < size) r = this.start();
-      else if (r === undefined || r.waiting.length >= ahead) return;
+      if ((r === undefined || r.waiting.length > 0) && this.running.length < size) {
+        try {
+          r = this.start();
+        } catch (e) {
+          // (no thread could start: out of memory or descriptors) every ask rejects, as when one fails
+          return this.fail(e as Error);
+        }
+      } else if (r === undefined || r.waiting.length >= ahead) return;
       const { message, waiter } = this.queue.shift()!;
       this.post(r, message, waiter);
     }

@@ -276,7 +276,7 @@ describe('removeStaleTemps', () => {
     const temps = () => (existsSync(cache) ? readdirSync(cache).filter((name) => name.endsWith('.tmp')) : []);
     // (the pack's spill or the threads' rows: files that last while the content is loaded)
     const lasting = () => temps().filter((name) => /^(parsed|rows)-/.test(name));
-    for (let waited = 0; lasting().length === 0 && waited < 300_000; waited += 20) await new Promise((done) => setTimeout(done, 20));
+    for (let waited = 0; lasting().length === 0 && child.exitCode === null && waited < 300_000; waited += 20) await new Promise((done) => setTimeout(done, 20));
     child.kill('SIGINT');
     await new Promise((done) => child.once('exit', done));
     expect(lasting().length).toBeGreaterThan(0);

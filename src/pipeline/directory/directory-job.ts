@@ -116,7 +116,7 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
   // a thread still writing could be reused by the next open, and its write land there)
   const answered = threads.ask<WorkerAnswer>({ make: { objects, request, scratch: scratch?.fd ?? null } }).then(
     (made) => ((answer = made), compress(), made),
-    (e: unknown) => (scratch?.close(), Promise.reject(e)),
+    (e: unknown) => threads.end().then(() => (scratch?.close(), Promise.reject(e))),
   );
   // a build that fails before it asks for the files must not leave an unhandled rejection behind
   answered.catch(() => {});
@@ -139,7 +139,8 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
   const withTwins = () => {
     readWithTwins ??= Promise.all([made(), answered, twins])
       .then(([files, answer, more]) => readTwins(scratch?.fd ?? null, [...answer.layout.twins, ...more], files))
-      .finally(() => void twins.then(() => scratch?.close())); // (never under the compressing thread)
+      // (never under the compressing thread: a cancelled ask settles before its thread has stopped)
+      .finally(() => void twins.then(() => threads.end()).then(() => scratch?.close()));
     return readWithTwins;
   };
   return { made, withTwins, compressNow, cancel };

@@ -261,6 +261,12 @@ describe('removeStaleTemps', () => {
       `my-parsed-${ID}.bin.${DEAD}.tmp`,
     ];
     for (const name of [...stale, ...kept]) writeFileSync(join(dir, name), 'x');
+    // the stat index earlier versions kept beside the pack goes; a file of that name that is not one stays
+    const other = 'fedcba9876543210';
+    writeFileSync(join(dir, `parsed-${ID}.stat`), 'AULASTAT2\n["identity","/content"]\n{}');
+    writeFileSync(join(dir, `parsed-${other}.stat`), 'my own notes');
+    stale.push(`parsed-${ID}.stat`);
+    kept.push(`parsed-${other}.stat`);
     expect(removeStaleTemps(dir).sort()).toEqual([...stale].sort());
     expect(readdirSync(dir).sort()).toEqual([...kept].sort());
     expect(removeStaleTemps(join(staleRoot, 'absent'))).toEqual([]);

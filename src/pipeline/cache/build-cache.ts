@@ -7,7 +7,7 @@
 // payloads are parses (parse-payload.ts). Nothing here is ever needed: on any failure the build
 // just parses.
 import * as crypto from 'node:crypto';
-import { existsSync, readdirSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, readdirSync, readSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
 import { CHECKSUM } from '../../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
 import { serialize } from 'node:v8';
@@ -18,6 +18,7 @@ import { EVENTS_KIND, fileStat, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS
 import { makeFolders } from '../../util/make-folders.ts';
 import { isRunning } from '../../util/process-alive.ts';
 import { codeVersion } from './code-version.ts';
+import { openCacheFile } from './cache-file.ts';
 import { KeyedStore } from './keyed-store.ts';
 import { decodeParse } from './parse-payload.ts';
 
@@ -263,7 +264,26 @@ const TEMPORARY = new RegExp(
   `^(?:(?:${CACHE_KINDS.join('|')})-${ID}(?:-${ID})?\\.(?:${CACHE_ENDINGS.join('|')})|stat-probe)\\.([0-9]+)(?:-[0-9a-f]{12})?\\.tmp$`,
 );
 
-/** Returns the names removed. */
+/** The stat index earlier versions kept beside the pack (`AULASTAT<n>\n` …): the event state holds its records now. */
+const RETIRED = new RegExp(`^parsed-${ID}\\.stat$`);
+const RETIRED_HEAD = /^AULASTAT[0-9]+\n/;
+
+/** Whether `name` in `dir` is a retired stat index: a regular file (not followed through a link) that begins as one. */
+function retired(dir: string, name: string): boolean {
+  if (!RETIRED.test(name)) return false;
+  const fd = openCacheFile(join(dir, name));
+  if (fd === null) return false;
+  try {
+    const head = Buffer.alloc(16);
+    return RETIRED_HEAD.test(head.toString('latin1', 0, readSync(fd, head, 0, head.length, 0)));
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Returns the names removed (and a retired stat index's). */
 export function removeStaleTemps(dir: string): string[] {
   let names: string[];
   try {
@@ -274,7 +294,7 @@ export function removeStaleTemps(dir: string): string[] {
   const removed: string[] = [];
   for (const name of names) {
     const pid = Number(TEMPORARY.exec(name)?.[1] ?? Number.NaN);
-    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || isRunning(pid)) continue;
+    if ((!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || isRunning(pid)) && !retired(dir, name)) continue;
     try {
       unlinkSync(join(dir, name));
       removed.push(name);

@@ -34,6 +34,17 @@ vi.mock('../store/read/row-offsets.ts', async (importOriginal) => {
   return { ...real, rowOffsetsProblem: (...args: Parameters<typeof real.rowOffsetsProblem>) => (offsetChecks.n++, real.rowOffsetsProblem(...args)) };
 });
 
+// the search indexes made of every row (none spliced from a previous one): counted
+const { wholeIndexes } = vi.hoisted(() => ({ wholeIndexes: { n: 0 } }));
+vi.mock('../store/write/search-index.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../store/write/search-index.ts')>();
+  return {
+    ...real,
+    searchIndexOf: (...args: Parameters<typeof real.searchIndexOf>) => (wholeIndexes.n++, real.searchIndexOf(...args)),
+    searchIndex: (...args: Parameters<typeof real.searchIndex>) => (args[0] === null && wholeIndexes.n++, real.searchIndex(...args)),
+  };
+});
+
 /** The data files of `model` made as a build over an empty prior makes them: every row new, by the build's one data stage. */
 async function cleanFiles(model: Model, baseUrl: string): Promise<Map<string, string | Uint8Array>> {
   const events = [...model.events].sort(compareListOrder);
@@ -191,7 +202,9 @@ describe('aula dev in memory', () => {
       const wanted = (rel: string) => Buffer.from(want.get(rel)!);
       const parts = [...want.keys()].filter((rel) => rel.startsWith('data/events/'));
       expect(parts.length).toBeGreaterThan(0);
-      for (const rel of [...parts, DATA_FILES.categories, DATA_FILES.calendar, ...COLUMN_FILES]) {
+      // data/search.bin read at two steps of three: made when first read, then spliced over the last make's (or not, unread)
+      const search = step % 3 === 0 ? [] : [DATA_FILES.search];
+      for (const rel of [...parts, DATA_FILES.categories, DATA_FILES.calendar, ...COLUMN_FILES, ...search]) {
         expect(bytes(rel).equals(wanted(rel)), `step ${step}, ${did}: ${rel}`).toBe(true);
       }
       const index = `${AUTOCOMPLETE_DIR}/${AUTOCOMPLETE_INDEX_FILE}`;
@@ -210,8 +223,15 @@ describe('aula dev in memory', () => {
     const memory = new MemoryBuild();
     const baseUrl = normalizeBaseUrl(model!.site.base_url);
     offsetChecks.n = 0;
-    expect((await memory.make(model!, baseUrl)).stats.rendered).toBe(60);
+    wholeIndexes.n = 0;
+    const first = await memory.make(model!, baseUrl);
+    expect(first.stats.rendered).toBe(60);
     expect(offsetChecks.n).toBe(0);
+    // the search index made when first searched, once, and spliced by the makes after it
+    expect(wholeIndexes.n).toBe(0);
+    expect(first.dataset.search.rows).toBe(60);
+    first.files.bytes(DATA_FILES.search);
+    expect(wholeIndexes.n).toBe(1);
     const newest = model!.events.reduce((a, b) => (b.last_modified > a.last_modified ? b : a));
     const rest = model!.events.filter((e) => e !== newest);
     const gone = await memory.make({ ...model!, events: rest }, baseUrl);
@@ -222,5 +242,7 @@ describe('aula dev in memory', () => {
     const next = await memory.make({ ...model!, events: [{ ...newest, id: -1 }, ...edited] }, baseUrl);
     expect([next.stats.rendered, next.stats.reused]).toEqual([2, 58]);
     expect(next.dataset.manifest.built_at).toBe(new Date(newest.last_modified).toISOString());
+    next.files.bytes(DATA_FILES.search);
+    expect(wholeIndexes.n).toBe(1);
   });
 });

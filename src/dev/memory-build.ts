@@ -11,7 +11,9 @@
 // keys it: renderInputs, so a media file whose size changed counts, and so does anything the
 // context gains); any change to it renders every row again. The autocomplete index and its
 // searcher are made again only when the directory's records are not all the same objects, and
-// given to the render as files already made.
+// given to the render as files already made. data/search.bin is made when a request first
+// searches (most edits are served, and replaced, before one does); over a make that has one, the
+// render splices it.
 import { createHash, randomBytes } from 'node:crypto';
 import type { DirectoryObject, Event, Model } from '../model/types.ts';
 import { wholeEvent } from '../model/event-texts.ts';
@@ -30,6 +32,9 @@ import type { DistOutput, StagedDist } from '../pipeline/write/staged-dist.ts';
 import type { FileDigest, Manifest } from '../store/format/manifest.ts';
 import { memorySource, type DistSource } from '../store/read/dist-source.ts';
 import { readStore } from '../store/read/stored-data.ts';
+import { withSearchFile } from '../store/read/search-index.ts';
+import { searchIndexOf } from '../store/write/search-index.ts';
+import type { EventRows } from '../store/format/event-rows.ts';
 import { buildIndexJson } from '../store/write/index-builder.ts';
 import { datasetFrom, searchOf, type Dataset } from '../query/dataset.ts';
 
@@ -77,7 +82,9 @@ export class MemoryBuild {
     stats.rendered = plan.fresh.length;
     stats.reused = model.events.length - plan.fresh.length;
     const dist = new MemoryDist(this.last?.files ?? null);
-    const rendered = await renderFromState({ content: '', out: '', precompress: false, minisearch: false }, startClock(undefined), plan, dist, []);
+    // data/search.bin spliced over the last make's where a search made one; else made when first searched
+    const search = plan.data !== null && this.last!.files.has(DATA_FILES.search);
+    const rendered = await renderFromState({ content: '', out: '', precompress: false, minisearch: false, search }, startClock(undefined), plan, dist, []);
     // The manifest served lists no files (their digests here are sizes alone: the server verifies
     // no file of a trusted source), and its build id is unique to each make of this session, so
     // the answers' validators (made from the manifest) change whenever the data may have, and
@@ -86,11 +93,12 @@ export class MemoryBuild {
     const served = { ...manifest, files: {} };
     served.build_id = createHash('sha256').update(`aula dev ${this.session} ${++this.made}\n${JSON.stringify(served)}`).digest('hex').slice(0, 16);
     const files = new Map([...dist.files, ...rendered.files, ['manifest.json', `${JSON.stringify(served, null, 2)}\n`]]);
-    const source = { ...memorySource(files, 'memory'), rowsMadeHere: true };
+    const inMemory = { ...memorySource(files, 'memory'), rowsMadeHere: true };
+    const source = search ? inMemory : withSearchFile(inMemory, () => searchMade(files, manifest, dataset.events.rows));
     const kept = this.directory!;
     // the searcher is made from the index text: the same text, the same searcher
     const stored = kept.dataset && !stats.directory ? readStore(source, { lazy: true }) : null;
-    const dataset = stored ? { ...stored, autocomplete: kept.dataset!.autocomplete, search: searchOf(source, stored, true) } : datasetFrom(source, { lazy: true });
+    const dataset: Dataset = stored ? { ...stored, autocomplete: kept.dataset!.autocomplete, search: searchOf(source, stored, true) } : datasetFrom(source, { lazy: true });
     kept.dataset = dataset;
     this.last = { events: model.events, context, rows: rendered.stateRows!, manifest, files };
     return { dataset, stats, files: source, index };
@@ -168,6 +176,17 @@ function eventsKept(events: readonly Event[], prev: readonly Event[]): Int32Arra
 }
 
 type Content = string | Uint8Array;
+
+/**
+ * data/search.bin of a make's rows, made when first searched: kept with that make's files and
+ * listed in its manifest as the render lists what it makes, so the next make splices it.
+ */
+function searchMade(files: Map<string, Content>, manifest: Manifest, rows: EventRows): Uint8Array {
+  const bytes = searchIndexOf(rows);
+  files.set(DATA_FILES.search, bytes);
+  manifest.files[DATA_FILES.search] = { sha256: '', bytes: bytes.byteLength };
+  return bytes;
+}
 
 /**
  * The dist a make puts in memory (the render stage's DistOutput): every file by path, the last

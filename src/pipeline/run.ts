@@ -16,6 +16,8 @@ export interface BuildOptions {
   progress?: (phase: string, done?: number, total?: number) => void;
   /** write autocomplete/minisearch.json and minisearch-options.js (default true) */
   minisearch?: boolean;
+  /** make data/search.bin (default true; `aula dev` makes it when first searched, then splices it over its last make's) */
+  search?: boolean;
   /** told when another build holds the lock on `out` and this one waits */
   onWait?: (message: string) => void;
   /** told, one line each, what the user should know of a build that succeeded (a file of theirs in --out that could not be kept in place) */

@@ -16,7 +16,7 @@ export interface BuildOptions {
   progress?: (phase: string, done?: number, total?: number) => void;
   /** write autocomplete/minisearch.json and minisearch-options.js (default true) */
   minisearch?: boolean;
-  /** make data/search.bin (default true; `aula dev` makes it when first searched, then splices it over its last make's) */
+  /** make data/search.bin (default true; `aula dev` makes it when first searched, then has it spliced) */
   search?: boolean;
   /** told when another build holds the lock on `out` and this one waits */
   onWait?: (message: string) => void;

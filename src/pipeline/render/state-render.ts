@@ -107,8 +107,7 @@ function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[]; newe
  * rows made anew and the previous data (none over an empty prior), which it takes from the plan:
  * the previous columns are let go when it returns, not held while the pages are answered. The
  * parts are written as soon as they are cut (events-file.ts), while this thread makes the columns
- * and the calendar (and, where every row is new and they are many, a thread the search index, which
- * options.search false leaves to the caller);
+ * and the calendar (and, where every row is new and they are many, a thread the search index);
  * the events are let go once their columns' values are made. Resolves with whether MANY_ROWS were
  * made, the files as made and written (but the columns, then), their digests, the parts' bytes, of
  * the previous parts' bytes those the new ones replace, and the previous data files whose bytes
@@ -119,8 +118,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
   const [before, previous] = [plan.data, plan.previous];
   plan.data = null;
   const many = rows.length >= MANY_ROWS;
-  const search = options.search !== false;
-  const beside = before !== null || !many || !search ? null : searchIndexBeside(rows);
+  const beside = before !== null || !many || options.search === false ? null : searchIndexBeside(rows);
   beside?.catch(() => undefined); // awaited below; not an unhandled rejection should this one throw first
   const values = columnValuesFromRows(plan.fresh, rows);
   plan.fresh.length = 0;
@@ -132,7 +130,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
     parts.catch(() => undefined); // awaited below; not an unhandled rejection should the columns throw first
   };
   const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
-  const { values: _values, ...data } = eventData({ ...made, values, previous: before, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: search && beside === null, onParts });
+  const { values: _values, ...data } = eventData({ ...made, values, previous: before, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts });
   const digests = await parts!;
   // (awaited before anything else is made: the thread holds the rows until it answers)
   if (beside) data.files.set(DATA_FILES.search, await beside);

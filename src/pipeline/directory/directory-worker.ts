@@ -8,7 +8,7 @@
 // entries are the answer.
 import type { DirectoryObject } from '../../model/types.ts';
 import { compressTwins, LARGE_FILE_LEVELS } from '../../deploy/precompress.ts';
-import { makeDirectoryFiles, type DirectoryRequest, type DirectorySource } from './directory-make.ts';
+import type { DirectoryRequest, DirectorySource } from './directory-make.ts';
 import { appendTwins, fileContent, MadeWriter, type DirectoryMade, type MadeLayout } from './directory-made-file.ts';
 
 /**
@@ -24,6 +24,8 @@ export type DirectoryMessage =
 export async function answer(message: DirectoryMessage): Promise<WorkerAnswer | MadeLayout['twins']> {
   if ('compress' in message) return compress(message.compress);
   const { make } = message;
+  // loaded here, not above: a thread that compresses needs none of the indexing code
+  const { makeDirectoryFiles } = await import('./directory-make.ts');
   // the objects are handed over, not kept here: makeDirectoryFiles lets go of them once indexed
   const source: DirectorySource = { objects: make.objects };
   make.objects = null;

@@ -20,6 +20,17 @@ describe('ThreadPool', () => {
     await threads.end();
   });
 
+  it('posts a thread at most `ahead` messages at once, the rest when it answers', async () => {
+    const inFlight = (p: ThreadPool<unknown, unknown>) => (p as unknown as { running: { waiting: unknown[] }[] }).running.map((r) => r.waiting.length);
+    for (const [ahead, posted] of [[1, [1]], [undefined, [3]]] as const) {
+      const threads = pool({ size: 1, ahead });
+      const asked = [1, 2, 3].map((n) => threads.ask(n));
+      expect(inFlight(threads)).toEqual(posted);
+      expect((await Promise.all(asked)).map((a) => a.answer)).toEqual([2, 3, 4]);
+      await threads.end();
+    }
+  });
+
   it('on worker threads under AULA_THREADS=worker, the TypeScript module loaded there: at most `size`, `ahead` messages each', async () => {
     onWorker();
     const threads = pool({ size: 2, ahead: 1 });

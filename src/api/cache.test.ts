@@ -74,6 +74,48 @@ describe('ResponseCache', () => {
   });
 });
 
+describe('ResponseCache admission once full of large answers', () => {
+  // 32 MB of event pages is ~700 answers of its 8,192 entries: here 10 of 1,000
+  const limits = { entries: 1_000, bytes: 10 * 1_100 };
+  const page = (key: string) => answer(key.padEnd(500, '.'));
+  /** requests of `key` until one hits (at most `most`) */
+  const untilKept = (cache: ResponseCache, key: string, most: number, between?: () => void) => {
+    let requests = 0;
+    for (; requests < most; requests++) {
+      between?.();
+      if (cache.get(key)) return requests;
+      cache.offer(key, page(key));
+    }
+    return requests;
+  };
+  const fill = (cache: ResponseCache, prefix: string) => {
+    for (let round = 0; round < 2; round++) for (let i = 0; i < 300; i++) if (!cache.get(`${prefix}${i}`)) cache.offer(`${prefix}${i}`, page(`${prefix}${i}`));
+  };
+
+  it('keeps a newly repeated answer soon after an answer that was hot has cooled', () => {
+    // the bench's passes: one URL over and over, distinct URLs, then another URL over and over
+    const cache = new ResponseCache(limits);
+    expect(untilKept(cache, 'first', 100)).toBeLessThanOrEqual(2);
+    for (let i = 0; i < 100; i++) cache.get('first');
+    fill(cache, 'distinct');
+    expect(cache.size).toBe(10);
+    // answers asked for a few times each, until the cooled one is the oldest entry
+    for (let i = 0; i < 12; i++) untilKept(cache, `warm${i}`, 4);
+    expect(untilKept(cache, 'next', 100)).toBeLessThanOrEqual(6);
+  });
+
+  it('weighs a candidate against the answer eviction would drop, not against a hot one it keeps', () => {
+    // a hot answer asked for between every other request, while it is the oldest entry
+    const cache = new ResponseCache(limits);
+    untilKept(cache, 'hot', 100);
+    for (let i = 0; i < 100; i++) cache.get('hot');
+    fill(cache, 'distinct');
+    expect(cache.get('hot')).toBeDefined();
+    expect(untilKept(cache, 'new', 100, () => cache.get('hot'))).toBeLessThanOrEqual(6);
+    expect(cache.get('hot')).toBeDefined();
+  });
+});
+
 describe('ResponseCache on the page pool (the server\'s)', () => {
   it('takes a lent page over, copies chunks onto a kept block, and gives blocks back when it drops them', () => {
     const cache = new ResponseCache({ entries: 2, bytes: 1e7 }, true);
@@ -147,6 +189,15 @@ describe('FrequencySketch', () => {
     for (let i = 4; i < 160; i++) sketch.add(b);
     expect(sketch.count(a)).toBe(1);
     expect(sketch.count(b)).toBe(7);
+  });
+
+  it('halves every count after a shorter window once its owner sets one', () => {
+    const sketch = new FrequencySketch(1024);
+    sketch.window = 20;
+    for (let i = 0; i < 19; i++) sketch.add(7);
+    expect(sketch.count(7)).toBe(15);
+    sketch.add(7);
+    expect(sketch.count(7)).toBe(7);
   });
 
   it('stops counting at 15, so that a hot key can be overtaken once the window moves on', () => {

@@ -5,10 +5,11 @@
 // Admission (TinyLFU): an answer is kept on its key's second request while the key is still
 // remembered (a "doorkeeper"), and once the cache is full only when its key was asked for more
 // often lately, before this request, than the answer it would evict (a small sketch counts every
-// request). Under a stream of one-off queries (every URL different: crawlers, filters typed letter
-// by letter) or a cycle of more keys than the cache holds (a plain LRU then evicts every answer
-// before it is asked for again) storing each answer would cost a copy and an eviction and win no
-// hit; here a one-off costs a hash and four counters, and the answers kept stay until hotter come.
+// request; "lately" is ten requests per answer held). Under a stream of one-off queries (every
+// URL different: crawlers, filters typed letter by letter) or a cycle of more keys than the cache
+// holds (a plain LRU then evicts every answer before it is asked for again) storing each answer
+// would cost a copy and an eviction and win no hit; here a one-off costs a hash and four
+// counters, and the answers kept stay until hotter come.
 import { bodyByteLength, detachedBody, dropKeptBody, heldBytes, keptBody, lentBackBody } from './body.ts';
 import type { ApiResponse } from './respond.ts';
 
@@ -114,14 +115,16 @@ const MAX_COUNT = 15;
 
 /**
  * How often each key was asked for recently: a count-min sketch of four rows of small saturating
- * counters, halved once every ten sightings per counter in a row, so that the past fades. Its size
- * is fixed at construction; a collision only overestimates a key's count.
+ * counters, all halved once a window of sightings has passed, so that the past fades. Its size is
+ * fixed at construction; a collision only overestimates a key's count. The window is ten
+ * sightings per counter in a row unless its owner sets a shorter one (`window`).
  */
 export class FrequencySketch {
   private readonly table: Uint8Array;
   private readonly shift: number;
   private readonly width: number;
-  private readonly period: number;
+  private readonly longest: number;
+  private period: number;
   private added = 0;
 
   constructor(keys: number) {
@@ -131,7 +134,12 @@ export class FrequencySketch {
     this.width = 1 << bits;
     this.shift = 32 - bits;
     this.table = new Uint8Array(this.width * 4);
-    this.period = this.width * 10;
+    this.longest = this.period = this.width * 10;
+  }
+
+  /** Sets how many sightings pass between two halvings (at most ten per counter in a row). */
+  set window(sightings: number) {
+    this.period = Math.max(1, Math.min(this.longest, sightings));
   }
 
   /** Counts one sighting of the key with fingerprint `f`; returns its count, this one included. */
@@ -166,6 +174,17 @@ export class FrequencySketch {
     this.added >>= 1;
   }
 }
+
+/**
+ * "Lately", for admission: the sketch's counts are halved once ten sightings per answer the cache
+ * holds have passed (TinyLFU's sample), so the window follows how many answers its bytes hold
+ * (hundreds of event pages, thousands of small answers), not its most entries. Over a longer
+ * window an answer that was hot before (a count of 15) outweighs every new key, however hot, for
+ * as long as the window takes to pass: ten sightings per counter of the sketch.
+ */
+const SIGHTINGS_PER_ENTRY = 10;
+/** the least number of answers the window is sized for, so that a small cache's counts can grow */
+const MIN_WINDOW_ENTRIES = 16;
 
 interface Entry {
   response: ApiResponse;
@@ -209,13 +228,29 @@ export class ResponseCache {
     const count = this.sketch.add(f);
     if (!this.doorkeeper.check(f)) return;
     if (this.map.size >= this.limits.entries || this.bytes + weight(key, response) > this.limits.bytes) {
-      // the entry eviction examines first stands for what the answer would displace; this request
+      // the entry eviction drops first stands for what the answer would displace; this request
       // is left out of the count, or in a cycle every key would displace the next one due (a
       // victim not yet asked for in this turn counts one less) before it is asked for again
-      const victim = this.map.values().next().value;
+      const victim = this.victim();
       if (victim !== undefined && this.sketch.count(victim.fingerprint) >= count - 1) return;
     }
     this.set(key, response, f);
+  }
+
+  /**
+   * The entry eviction would drop first: CLOCK's hand moves each entry asked for since it last
+   * came by to the back, as set() does. Weighed against the oldest entry instead, a candidate
+   * met a hot answer that eviction keeps, and lost to it for as long as the answer stayed hot.
+   */
+  private victim(): Entry | undefined {
+    for (let turns = this.map.size; turns > 0; turns--) {
+      const [k, entry] = this.map.entries().next().value!;
+      if (!entry.used) return entry;
+      this.map.delete(k);
+      entry.used = false;
+      this.map.set(k, entry);
+    }
+    return this.map.values().next().value;
   }
 
   get(key: string): ApiResponse | undefined {
@@ -258,6 +293,7 @@ export class ResponseCache {
         else dropKeptBody(entry.response.body);
       }
     }
+    this.sketch.window = SIGHTINGS_PER_ENTRY * Math.max(this.map.size, MIN_WINDOW_ENTRIES);
   }
 
   get size(): number {

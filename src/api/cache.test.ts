@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Doorkeeper, FrequencySketch, ResponseCache } from './cache.ts';
 import { isKept, isPooled, releaseBuffer, takeBuffer } from '../store/read/page-buffers.ts';
 import { BodyChunks } from './body.ts';
@@ -75,8 +75,8 @@ describe('ResponseCache', () => {
 });
 
 describe('ResponseCache admission once full of large answers', () => {
-  // 32 MB of event pages is ~700 answers of its 8,192 entries: here 10 of 1,000
-  const limits = { entries: 1_000, bytes: 10 * 1_100 };
+  // 32 MB of event pages is ~700 answers of its 8,192 entries: here 10 of 16
+  const limits = { entries: 16, bytes: 10 * 1_100 };
   const page = (key: string) => answer(key.padEnd(500, '.'));
   /** requests of `key` until one hits (at most `most`) */
   const untilKept = (cache: ResponseCache, key: string, most: number, between?: () => void) => {
@@ -89,7 +89,7 @@ describe('ResponseCache admission once full of large answers', () => {
     return requests;
   };
   const fill = (cache: ResponseCache, prefix: string) => {
-    for (let round = 0; round < 2; round++) for (let i = 0; i < 300; i++) if (!cache.get(`${prefix}${i}`)) cache.offer(`${prefix}${i}`, page(`${prefix}${i}`));
+    for (let round = 0; round < 2; round++) for (let i = 0; i < 20; i++) if (!cache.get(`${prefix}${i}`)) cache.offer(`${prefix}${i}`, page(`${prefix}${i}`));
   };
 
   it('keeps a newly repeated answer soon after an answer that was hot has cooled', () => {
@@ -102,6 +102,18 @@ describe('ResponseCache admission once full of large answers', () => {
     // answers asked for a few times each, until the cooled one is the oldest entry
     for (let i = 0; i < 12; i++) untilKept(cache, `warm${i}`, 4);
     expect(untilKept(cache, 'next', 100)).toBeLessThanOrEqual(6);
+  });
+
+  it('halves its counts once per row of the sketch at most, however few answers it holds', () => {
+    // each halving passes over every counter: a window of ten sightings per answer held made a
+    // cache of one answer pass over them every eighty hits
+    const cache = new ResponseCache({ entries: 1_000, bytes: 1e6 });
+    const age = vi.spyOn(FrequencySketch.prototype as unknown as { age: () => void }, 'age');
+    untilKept(cache, 'one', 4);
+    for (let i = 0; i < 100_000; i++) cache.get('one');
+    // 8,000 keys: rows of 8,192 counters, halved every 4,096 sightings or more after the first
+    expect(age.mock.calls.length).toBeLessThanOrEqual(100_000 / 4_096 + 1);
+    age.mockRestore();
   });
 
   it('weighs a candidate against the answer eviction would drop, not against a hot one it keeps', () => {
@@ -191,13 +203,20 @@ describe('FrequencySketch', () => {
     expect(sketch.count(b)).toBe(7);
   });
 
-  it('halves every count after a shorter window once its owner sets one', () => {
-    const sketch = new FrequencySketch(1024);
+  it('halves every count after a shorter window once its owner sets one, never shorter than a row', () => {
+    // 16 counters a row: a window of 20 sightings, then of 16 however short it is asked to be
+    const sketch = new FrequencySketch(16);
     sketch.window = 20;
     for (let i = 0; i < 19; i++) sketch.add(7);
     expect(sketch.count(7)).toBe(15);
     sketch.add(7);
     expect(sketch.count(7)).toBe(7);
+    sketch.window = 1;
+    // the halving left 10 of the window counted: the next comes 6 sightings on, not 1
+    for (let i = 0; i < 5; i++) sketch.add(7);
+    expect(sketch.count(7)).toBe(12);
+    sketch.add(7);
+    expect(sketch.count(7)).toBe(6);
   });
 
   it('stops counting at 15, so that a hot key can be overtaken once the window moves on', () => {

@@ -5,7 +5,7 @@
 // Admission (TinyLFU): an answer is kept on its key's second request while the key is still
 // remembered (a "doorkeeper"), and once the cache is full only when its key was asked for more
 // often lately, before this request, than the answer it would evict (a small sketch counts every
-// request; "lately" is ten requests per answer held). Under a stream of one-off queries (every
+// request; "lately" is ten requests per answer held, or a row of the sketch's counters). Under a stream of one-off queries (every
 // URL different: crawlers, filters typed letter by letter) or a cycle of more keys than the cache
 // holds (a plain LRU then evicts every answer before it is asked for again) storing each answer
 // would cost a copy and an eviction and win no hit; here a one-off costs a hash and four
@@ -137,9 +137,14 @@ export class FrequencySketch {
     this.longest = this.period = this.width * 10;
   }
 
-  /** Sets how many sightings pass between two halvings (at most ten per counter in a row). */
+  /**
+   * Sets how many sightings pass between two halvings: at most ten per counter in a row, and at
+   * least one, since each halving is a pass over every counter (four rows): a shorter window made
+   * that pass the larger part of a cached answer's cost (a cache of one answer halved its 256 KiB
+   * every eighty requests).
+   */
   set window(sightings: number) {
-    this.period = Math.max(1, Math.min(this.longest, sightings));
+    this.period = Math.min(this.longest, Math.max(this.width, sightings));
   }
 
   /** Counts one sighting of the key with fingerprint `f`; returns its count, this one included. */
@@ -178,13 +183,12 @@ export class FrequencySketch {
 /**
  * "Lately", for admission: the sketch's counts are halved once ten sightings per answer the cache
  * holds have passed (TinyLFU's sample), so the window follows how many answers its bytes hold
- * (hundreds of event pages, thousands of small answers), not its most entries. Over a longer
- * window an answer that was hot before (a count of 15) outweighs every new key, however hot, for
- * as long as the window takes to pass: ten sightings per counter of the sketch.
+ * (hundreds of event pages, thousands of small answers), not its most entries; never less than a
+ * row of the sketch's counters (see FrequencySketch.window). Over a longer window an answer that
+ * was hot before (a count of 15) outweighs every new key, however hot, for as long as the window
+ * takes to pass: ten sightings per counter of the sketch.
  */
 const SIGHTINGS_PER_ENTRY = 10;
-/** the least number of answers the window is sized for, so that a small cache's counts can grow */
-const MIN_WINDOW_ENTRIES = 16;
 
 interface Entry {
   response: ApiResponse;
@@ -293,7 +297,7 @@ export class ResponseCache {
         else dropKeptBody(entry.response.body);
       }
     }
-    this.sketch.window = SIGHTINGS_PER_ENTRY * Math.max(this.map.size, MIN_WINDOW_ENTRIES);
+    this.sketch.window = SIGHTINGS_PER_ENTRY * this.map.size;
   }
 
   get size(): number {

@@ -201,7 +201,9 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   serving.catch(() => {}); // a caller that never awaits it must not crash the process
   const startServing = async (build?: Served) => {
     try {
-      running = await startServer({ dist: out, port, host: options.host, watch: false, log, dataset: build?.dataset, publicFiles: build && publicFiles(build) });
+      // an out folder an earlier run left names that run's port in its links: served under this one's
+      const rebased = build === undefined ? { baseUrl } : {};
+      running = await startServer({ dist: out, port, host: options.host, watch: false, log, dataset: build?.dataset, publicFiles: build && publicFiles(build), ...rebased });
       markServing(running.url);
     } catch (e) {
       failServing(e as Error);

@@ -76,6 +76,9 @@ describe('aula dev, a real process', () => {
     const dev = await startDevProcess({ ...FIXTURE_FILES, [EVENT]: broken }, root);
     await dev.dev.waitFor(/^aula: serving .*dev-dist\/ as an earlier run left it until .*content\/ builds$/m);
     await expect.poll(() => status(`${dev.url}/v1/cms/event/42/`), EVENTUALLY).toBe(200);
+    // its links name this run's port, not the earlier run's (each run takes a free port)
+    const page = (await request(`${dev.url}/v1/cms/event/?limit=1`)).json() as { next: string };
+    expect(page.next).toBe(`${dev.url}/v1/cms/event/?limit=1&offset=1`);
   });
 
   it('--port 0: the links name the port it listens on (they named site.yaml\'s base URL)', async () => {

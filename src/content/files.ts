@@ -65,14 +65,31 @@ function resemblance(kind: Kind | null, name: string, isFolder: boolean): string
     if (isFolder || dot <= 0) return null;
     const ext = name.slice(dot).toLowerCase();
     if (kind === 'events' && MARKDOWN_EXTENSIONS.has(ext)) return `${name.slice(0, dot)}.md`;
+    // an event's Markdown file among the directory's data files
+    if (kind === 'directory' && (ext === '.md' || MARKDOWN_EXTENSIONS.has(ext))) return `events/${name.slice(0, dot)}.md`;
     return pattern.test(ext) ? `${name.slice(0, dot)}${ext}` : null;
   }
   const [stem, ext] = isFolder || dot <= 0 ? [name, ''] : [name.slice(0, dot), name.slice(dot)];
+  const lower = stem.toLowerCase();
+  // a Markdown file at the top is an event written in the wrong place (a README is not)
+  if (!isFolder && ext.toLowerCase() === '.md') return NOT_CONTENT.test(lower) ? null : `events/${name}`;
   if (ext !== '' && !DATA_FILE.test(ext.toLowerCase())) return null;
   const known = isFolder ? TOP_FOLDERS : TOP_STEMS;
-  const near = known.find((k) => k === stem.toLowerCase() || (stem.length >= 4 && editDistance(stem.toLowerCase(), k) <= 2));
-  return near === undefined ? null : isFolder ? `${near}/` : `${near}${ext === '' ? '.yaml' : ext.toLowerCase()}`;
+  const near = known.find((k) => k === lower || (stem.length >= 4 && editDistance(lower, k) <= 2));
+  if (near !== undefined) return isFolder ? `${near}/` : `${near}${ext === '' ? '.yaml' : ext.toLowerCase()}`;
+  // a data file named for what a folder holds (`events.yaml`, `people.yaml`) or for the site's settings
+  const meant = isFolder ? undefined : Object.entries(MEANT).find(([, words]) => words.some((w) => w === lower || (lower.length >= 5 && editDistance(lower, w) <= 1)));
+  return meant === undefined ? null : meant[0];
 }
+
+/** Names at the top of a content folder that say what they were meant as, by what they are told to be. */
+const MEANT: Record<string, string[]> = {
+  'events/': ['events', 'event', 'termine', 'veranstaltungen'],
+  'directory/': ['people', 'persons', 'person', 'rooms', 'room', 'organizations', 'organisations', 'organization', 'organisation'],
+  'site.yaml': ['settings', 'config', 'configuration'],
+};
+/** Markdown files that are notes about a folder, not content. */
+const NOT_CONTENT = /^(?:readme|license|licence|changelog|changes|contributing|notes|todo)(?:[-_.].*)?$/;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -194,4 +194,32 @@ describe('names that look meant as content but are not read', () => {
       { path: 'site.yaml/', like: 'site.yaml as a file' },
     ]);
   });
+
+  it('tells of data and Markdown files at the top named for what a folder holds, and of an event among the directory files', async () => {
+    const dir = await contentFolder({
+      'events.yaml': '- id: 1\n',
+      'people.yaml': '[]\n',
+      'Rooms.json': '[]\n',
+      'settings.yaml': 'page_size: 5\n',
+      'lesung.md': '---\nid: 2\n---\n',
+      'directory/lesung.md': '---\nid: 3\n---\n',
+      // notes, and a data file of no content's name: not told
+      'README.md': '# notes\n',
+      'CHANGELOG.md': '# changes\n',
+      'translations.yaml': 'a: b\n',
+      'media/poster.md': 'x',
+    });
+    const { notRead } = await loadContent(dir);
+    expect(notRead).toEqual(
+      expect.arrayContaining([
+        { path: 'events.yaml', like: 'events/' },
+        { path: 'people.yaml', like: 'directory/' },
+        { path: 'Rooms.json', like: 'directory/' },
+        { path: 'settings.yaml', like: 'site.yaml' },
+        { path: 'lesung.md', like: 'events/lesung.md' },
+        { path: 'directory/lesung.md', like: 'events/lesung.md' },
+      ]),
+    );
+    expect(notRead).toHaveLength(6);
+  });
 });

@@ -4,8 +4,9 @@
 //                                                     BIN: another checkout's bin/aula.js, for a before/after)
 //   npx tsx bench/start-up.ts --dist DIR --edge-only [--worker JS]   (workerd alone; JS: another build's
 //                                                     edge/worker.js over DIR's data files, for a before/after)
-//   npx tsx bench/start-up.ts --dist DIR --edge-only --worker A.js --worker B.js [--repeat N]   (each kind
-//                                                     as a fresh isolate's first, N times per worker in turn: medians)
+//   npx tsx bench/start-up.ts --dist DIR --edge-only --worker A.js --worker B.js [--repeat N] [--only K]...
+//                                                     (each kind, or those named, as a fresh isolate's first,
+//                                                     N times per worker in turn: medians)
 // Also a phase of `npm run bench` (bench/run.ts), and `npm run bench -- --only-start-up`.
 //
 // CPU time throughout (every thread, /proc/<pid>/task/*/schedstat, nanoseconds): on a shared
@@ -366,11 +367,19 @@ async function measureConstantWorker(binary: string, dist: string, maxDataBytes:
  * workers taken in turn for every sample (A, B, A, B: the same minutes for each): the median CPU
  * ms per kind and worker, and each sample.
  */
-async function compareEdgeFirst(dist: string, workers: readonly string[], repeat: number, maxDataBytes = 4e9): Promise<{ kind: string; samples: number[][] }[] | { unavailable: string }> {
+async function compareEdgeFirst(
+  dist: string,
+  workers: readonly string[],
+  repeat: number,
+  only?: readonly string[],
+  maxDataBytes = 4e9,
+): Promise<{ kind: string; samples: number[][] }[] | { unavailable: string }> {
   const binary = await workerdBinary();
   if (binary === null) return { unavailable: 'the workerd package is not installed' };
+  const urls = only === undefined ? firstUrls() : firstUrls().filter(([kind]) => only.includes(kind));
+  if (only !== undefined && urls.length !== only.length) throw new Error(`bench: no kind named ${only.filter((k) => !urls.some(([kind]) => kind === k)).join(', ')}`);
   const out: { kind: string; samples: number[][] }[] = [];
-  for (const url of firstUrls()) {
+  for (const url of urls) {
     const samples = workers.map((): number[] => []);
     for (let r = 0; r < repeat; r++) {
       for (let w = 0; w < workers.length; w++) {
@@ -489,7 +498,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   const workers = process.argv.flatMap((a, i) => (a === '--worker' ? [process.argv[i + 1]] : []));
   if (process.argv.includes('--edge-only') && workers.length > 1) {
-    const rows = await compareEdgeFirst(dist, workers, Number(arg('--repeat') ?? 5));
+    const only = process.argv.flatMap((a, i) => (a === '--only' ? [process.argv[i + 1]] : []));
+    const rows = await compareEdgeFirst(dist, workers, Number(arg('--repeat') ?? 5), only.length > 0 ? only : undefined);
     console.log('unavailable' in rows ? `workerd: ${rows.unavailable}` : compareMarkdown(workers, rows));
   } else if (process.argv.includes('--edge-only')) {
     const worker = arg('--worker');

@@ -2,7 +2,7 @@
 // an answer first needs them, and no HEADs (their sizes are in the manifest); a public file once on
 // its first request (the read that gives its ETag also answers), then once per answer, and not at
 // all for a 304.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_FILES, FIXTURE_ORDER } from '../../../test/fixture-content.ts';
@@ -23,7 +23,7 @@ import { prefixCodes } from '../../query/autocomplete/prefix-codes.ts';
 import { prefixTops } from '../../query/autocomplete/prefix-tops.ts';
 import { syntheticDirectory } from '../../query/autocomplete/test-fixtures.ts';
 import { StringTable } from '../../store/read/string-table.ts';
-import { EdgeLoadError, loadEdgeDataset, withoutPublicFiles, type AssetFetcher } from './assets.ts';
+import { EdgeLoadError, loadEdgeDataset, MANIFEST_HEAD_BYTES, MANIFEST_TAIL_BYTES, manifestHead, withoutPublicFiles, type AssetFetcher } from './assets.ts';
 import { EdgePublicFiles } from './public-files.ts';
 
 let root: string;
@@ -51,8 +51,10 @@ function assetsOf(folder: string, log: string[], ignoreRange = false): AssetFetc
         return new Response('not found', { status: 404 });
       }
       if (range !== undefined && !ignoreRange) {
-        const [start, end] = range.slice('bytes='.length).split('-').map(Number);
-        return new Response(bytes.subarray(start, end + 1), { status: 206 });
+        const [from, to] = range.slice('bytes='.length).split('-');
+        // (`bytes=-N`: the last N bytes)
+        const [start, end] = from === '' ? [Math.max(0, bytes.byteLength - Number(to)), bytes.byteLength - 1] : [Number(from), Math.min(Number(to), bytes.byteLength - 1)];
+        return new Response(bytes.subarray(start, end + 1), { status: 206, headers: { 'Content-Range': `bytes ${start}-${end}/${bytes.byteLength}` } });
       }
       const headers = { 'Content-Length': String(bytes.byteLength) };
       return new Response(method === 'HEAD' ? null : bytes, { status: 200, headers });
@@ -61,6 +63,9 @@ function assetsOf(folder: string, log: string[], ignoreRange = false): AssetFetc
 }
 
 const ask = (path: string, query = '') => ({ method: 'GET', path, query, headers: {} });
+
+/** How an isolate asks for the manifest: its head and its tail at once (manifestHead). */
+const MANIFEST_GETS = [`GET manifest.json bytes=0-${MANIFEST_HEAD_BYTES - 1}`, `GET manifest.json bytes=-${MANIFEST_TAIL_BYTES}`];
 
 /** Flips one bit of the file at `path`, at the byte `at` picks; its bytes as they were. */
 function damage(path: string, at: (bytes: Buffer) => number): Buffer {
@@ -83,19 +88,19 @@ describe('loading the dataset per need', () => {
   it('fetches the manifest and the categories to start, then each file once, when an answer first reads it; no HEAD request', async () => {
     const log: string[] = [];
     const { dataset, files } = await loadEdgeDataset(assetsOf(dist, log), { maxDataBytes: 1e9 });
-    expect(log).toEqual(['GET manifest.json', `GET ${DATA_FILES.categories}`]);
+    expect(log).toEqual([...MANIFEST_GETS, `GET ${DATA_FILES.categories}`]);
     const api = createApi(dataset);
     expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=1')))).status).toBe(200);
-    expect(log.slice(2)).toEqual([`GET ${eventOffsetsFile(0)}`, `GET ${eventPartFile(0)}`]);
+    expect(log.slice(3)).toEqual([`GET ${eventOffsetsFile(0)}`, `GET ${eventPartFile(0)}`]);
     expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'title__icontains=a&limit=2')))).status).toBe(200);
-    expect(log.slice(4)).toEqual([`GET ${columnFile.text('title')}`]);
+    expect(log.slice(5)).toEqual([`GET ${columnFile.text('title')}`]);
     // two answers needing the same file at once: one fetch
     const both = await Promise.all([
       files.whenLoaded(() => api(ask('/v1/cms/event/', 'allday=true'))),
       files.whenLoaded(() => api(ask('/v1/cms/event/', 'allday=false'))),
     ]);
     expect(both.map((a) => a.status)).toEqual([200, 200]);
-    expect(log.slice(5)).toEqual([`GET ${columnFile.bool('allday')}`]);
+    expect(log.slice(6)).toEqual([`GET ${columnFile.bool('allday')}`]);
     expect(new Set(log).size).toBe(log.length);
   });
 
@@ -266,7 +271,7 @@ describe('loading the dataset per need', () => {
       return api(ask('/v1/cms/event/', 'limit=4'));
     });
     expect(runs).toBe(2);
-    expect(log.slice(2).sort()).toEqual([eventOffsetsFile(0), eventOffsetsFile(1), eventPartFile(0), eventPartFile(1)].map((rel) => `GET ${rel}`).sort());
+    expect(log.slice(MANIFEST_GETS.length + 1).sort()).toEqual([eventOffsetsFile(0), eventOffsetsFile(1), eventPartFile(0), eventPartFile(1)].map((rel) => `GET ${rel}`).sort());
     expect(bytesOf(got).equals(bytesOf(node(ask('/v1/cms/event/', 'limit=4'))))).toBe(true);
   });
 
@@ -284,7 +289,7 @@ describe('loading the dataset per need', () => {
     writeFileSync(part, original);
     expect((await files.whenLoaded(() => api(ask('/v1/cms/event/', 'limit=4')))).status).toBe(200);
     // part 0 and both offsets files were held from the refused round; the damaged part alone is fetched again
-    expect(log.slice(2).filter((l) => l === `GET ${eventPartFile(1)}`)).toHaveLength(2);
+    expect(log.slice(MANIFEST_GETS.length + 1).filter((l) => l === `GET ${eventPartFile(1)}`)).toHaveLength(2);
     expect(new Set(log.filter((l) => l !== `GET ${eventPartFile(1)}`)).size).toBe(log.length - 2);
   });
 
@@ -309,7 +314,52 @@ describe('loading the dataset per need', () => {
     expect(refused).toBeInstanceOf(EdgeLoadError);
     expect((refused as EdgeLoadError).permanent).toBe(true);
     expect((refused as EdgeLoadError).detail).toMatch(/larger than an edge isolate can hold/);
-    expect(log).toEqual(['GET manifest.json']);
+    expect(log).toEqual(MANIFEST_GETS);
+  });
+
+  it("reads the manifest from its head and tail when its public files are its last member; else, or from an origin that answers no range, it is fetched whole", async () => {
+    const whole = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8'));
+    const { public_files: served, ...rest } = whole;
+    // a large dist's public files: most of its manifest, past the head
+    const many = { ...served, ...Object.fromEntries(Array.from({ length: 8000 }, (_, i) => [`v1/cms/event/offset/${i * 20}.json`, sha256Hex(Buffer.from(String(i)))])) };
+    const written = (m: object) => Buffer.from(`${JSON.stringify(m, null, 2)}\n`);
+    const servedOnly = (bytes: Buffer): AssetFetcher => ({
+      async fetch(input, init) {
+        const range = init?.headers?.Range;
+        if (range === undefined) return new Response(bytes);
+        const [from, to] = range.slice('bytes='.length).split('-');
+        const [start, end] = from === '' ? [bytes.byteLength - Number(to), bytes.byteLength - 1] : [Number(from), Math.min(Number(to), bytes.byteLength - 1)];
+        return new Response(bytes.subarray(start, end + 1), { status: 206, headers: { 'Content-Range': `bytes ${start}-${end}/${bytes.byteLength}` } });
+      },
+    });
+    const last = written({ ...rest, public_files: many });
+    expect(last.byteLength).toBeGreaterThan(2 * MANIFEST_HEAD_BYTES);
+    const head = await manifestHead(servedOnly(last));
+    expect(JSON.parse(Buffer.from(head!).toString())).toEqual(rest);
+    // the rest of the manifest and its public files both within the head: the same
+    expect(JSON.parse(Buffer.from((await manifestHead(servedOnly(written(whole))))!).toString())).toEqual(rest);
+    // a member after the public files, public files first, public files past the head: not read from the head
+    expect(await manifestHead(servedOnly(written({ ...rest, public_files: many, later: { a: 1 } })))).toBeNull();
+    expect(await manifestHead(servedOnly(written({ ...rest, public_files: many, later: sha256Hex(Buffer.from('x')) })))).toBeNull();
+    expect(await manifestHead(servedOnly(written({ public_files: many, ...rest })))).toBeNull();
+    const padded = { ...rest, files: { ...rest.files, ...Object.fromEntries(Array.from({ length: Math.ceil(MANIFEST_HEAD_BYTES / 50) }, (_, i) => [`data/pad/${i}.bin`, { sha256: sha256Hex(Buffer.from(String(i))), bytes: 1 }])) } };
+    expect(await manifestHead(servedOnly(written({ ...padded, public_files: many })))).toBeNull();
+    // each of those loads from the whole manifest, as one that is read whole from the start
+    for (const m of [{ ...rest, public_files: many, later: { a: 1 } }, { public_files: many, ...rest }, { ...padded, public_files: many }]) {
+      const copy = join(root, 'manifest-dist');
+      const log: string[] = [];
+      cpSync(dist, copy, { recursive: true });
+      writeFileSync(join(copy, 'manifest.json'), written(m));
+      const { dataset } = await loadEdgeDataset(assetsOf(copy, log), { maxDataBytes: 1e9 });
+      expect(log.slice(0, 3)).toEqual([...MANIFEST_GETS, 'GET manifest.json']);
+      expect(dataset.manifest.files).toEqual(m.files);
+      removeDir(copy);
+    }
+    // an origin that answers every range with the whole file: fetched whole once more
+    const log: string[] = [];
+    const { dataset } = await loadEdgeDataset(assetsOf(dist, log, true), { maxDataBytes: 1e9 });
+    expect(log.slice(0, 3)).toEqual([...MANIFEST_GETS, 'GET manifest.json']);
+    expect(dataset.manifest.build_id).toBe(whole.build_id);
   });
 });
 

@@ -1,5 +1,5 @@
 // The dataset of an edge isolate, read from the ASSETS binding (Workers static assets, or a
-// workerd disk service over dist/) per need: the manifest on the first request, then each data
+// workerd disk service over dist/) per need: the manifest (its head, manifestHead) on the first request, then each data
 // file when an answer first reads it (the event rows a part at a time, a column when a filter
 // first reads it), fetched once and checked against the manifest's size and SHA-256 before any
 // of it is used; a large file read through its sections is fetched a section at a time, each
@@ -201,6 +201,59 @@ function parseEdgeManifest(bytes: Uint8Array): Manifest {
   return parseManifest(new TextDecoder().decode(bytes), 'manifest.json');
 }
 
+/**
+ * The manifest's first bytes, fetched by range: its members before the public files fit in them
+ * for a dist of a few hundred data files (some 80 KB at 100,000 events), while the public files
+ * that follow are most of a large dist's manifest (some 530 KB more), bytes an isolate would fetch
+ * and search only to cut them away. A manifest whose public files start further in is fetched whole.
+ */
+export const MANIFEST_HEAD_BYTES = 256 * 1024;
+/** The manifest's last bytes, fetched with the head: they show whether the public files are its last member. */
+export const MANIFEST_TAIL_BYTES = 1024;
+
+/**
+ * The end of a manifest whose last member is the public files (the build writes them last,
+ * publish-stage.ts): a public file's name and SHA-256, the member closed, the manifest closed. No
+ * other member ends so (the files' entries are objects), so nothing the loader reads follows the
+ * public files of a manifest whose tail is this, and its head cut before them is the rest of it.
+ */
+const ENDS_WITH_PUBLIC_FILES = /\n {4}"(?:[^"\\\n]|\\.)*": "[0-9a-f]{64}"\n {2}\}\n\}\n?$/;
+
+/** `range` of `rel` when the origin answers it as a range (206), else null (its body let go of). */
+async function fetchRange(assets: AssetFetcher, rel: string, range: string): Promise<Uint8Array | null> {
+  const response = await assets.fetch(`https://assets.invalid/${rel}`, { method: 'GET', headers: { Range: range } });
+  if (response.status !== 206) {
+    await response.body?.cancel();
+    return null;
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/**
+ * The manifest without its public files, from its head and tail (fetched at once), or null when
+ * those do not show it: an origin that does not answer ranges, public files that start past the
+ * head or are not the last member. Then the manifest is fetched whole (parseEdgeManifest).
+ */
+export async function manifestHead(assets: AssetFetcher): Promise<Uint8Array | null> {
+  const [head, tail] = await Promise.all([fetchRange(assets, 'manifest.json', `bytes=0-${MANIFEST_HEAD_BYTES - 1}`), fetchRange(assets, 'manifest.json', `bytes=-${MANIFEST_TAIL_BYTES}`)]);
+  if (head === null || tail === null) return null;
+  const b = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  const start = b.indexOf('\n  "public_files": {\n');
+  // (the tail's bytes as Latin-1: the pattern reads ASCII only, and a name's other bytes are not quotes, backslashes or line breaks)
+  if (start === -1 || b[start - 1] !== COMMA || !ENDS_WITH_PUBLIC_FILES.test(Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength).toString('latin1'))) return null;
+  return Buffer.concat([b.subarray(0, start - 1), Buffer.from('\n}\n')]);
+}
+
+/** The manifest parsed from its head (manifestHead), or null: one the head does not show is judged whole, as the node loader judges it. */
+function parseHead(head: Uint8Array | null): Manifest | null {
+  if (head === null) return null;
+  try {
+    return parseManifest(new TextDecoder().decode(head), 'manifest.json');
+  } catch {
+    return null;
+  }
+}
+
 export interface EdgeLoadOptions {
   /** bytes of data files above which the isolate does not try to load them (it would exceed its memory) */
   maxDataBytes: number;
@@ -215,11 +268,13 @@ export interface EdgeLoadOptions {
  * 503 with the reason instead.
  */
 export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOptions): Promise<{ dataset: Dataset; files: EdgeFiles }> {
-  const manifestBytes = await fetchFile(assets, 'manifest.json');
+  const head = await manifestHead(assets);
+  const fromHead = parseHead(head);
+  const manifestBytes = fromHead === null ? await fetchFile(assets, 'manifest.json') : head!;
   let manifest: Manifest;
   let loaded: string[];
   try {
-    manifest = parseEdgeManifest(manifestBytes);
+    manifest = fromHead ?? parseEdgeManifest(manifestBytes);
     loaded = loadedFiles(manifest);
   } catch (e) {
     // a manifest from another aula or a damaged one: redeploying the same files will not help

@@ -52,6 +52,8 @@ export interface LoadOptions {
    */
   onContext?: (early: { site: Site; pages: readonly Sourced<PageNode>[]; media: readonly Sourced<MediaSource>[] }) => void;
   parseMany?: (kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>) => Promise<Parsed<unknown>[]>;
+  /** Each event's file by its id in `Loaded.eventFiles` (the build's state lists each row's file). */
+  eventFiles?: boolean;
 }
 
 /** What loadContent gives: the model, or the problems; and what looks meant as content but is not read. */
@@ -60,6 +62,7 @@ export interface Loaded {
   problems: Problem[];
   /** names that resemble content but are not read (files.ts): worth a warning, not a failure */
   notRead?: ContentFiles['notRead'];
+  eventFiles?: Map<number, string>;
 }
 
 export async function loadContent(dir: string, options: LoadOptions = {}): Promise<Loaded> {
@@ -130,7 +133,8 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
   }
   const events = collect(await (parsedEvents ?? parseEvents()));
   const loaded = await assembleModel(dir, files.raw, { site, pages, categories, media, events, directory }, problems, { directoryIssues, directoryObjects, mediaIssues });
-  return { ...loaded, notRead: files.notRead };
+  const eventFiles = loaded.model && options.eventFiles ? new Map(events.map((r) => [r.value.id, r.file])) : undefined;
+  return { ...loaded, notRead: files.notRead, eventFiles };
 }
 
 /** One file read and parsed (or its parse taken from the cache); a file that cannot be read is its problem. */

@@ -41,8 +41,7 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
     return true;
   };
   let mediaSources: Sourced<MediaSource>[] = [];
-  const { fileOf, cache: parseCache } = eventFilesNoted(cache);
-  const parsing = new ParsePool(content, parseCache, { threads: options.parseThreads, rowsPath: options.cache === undefined ? undefined : rowsPath(options.cache, options.content) });
+  const parsing = new ParsePool(content, cache, { threads: options.parseThreads, rowsPath: options.cache === undefined ? undefined : rowsPath(options.cache, options.content) });
   const abandon = () => {
     directory?.cancel();
     parsing.dropRows();
@@ -61,7 +60,7 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
       }
       parsing.render({ site, baseUrl, pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) });
     };
-    result = await loadContent(content, { cache: parseCache, onDirectory, onContext, parseMany: parsing.parseMany });
+    result = await loadContent(content, { cache, eventFiles: cache !== undefined, onDirectory, onContext, parseMany: parsing.parseMany });
   } catch (e) {
     abandon();
     cache?.release(); // removes its spill file
@@ -92,7 +91,7 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
     count = model.directory.length;
     directory = directoryJob(options, cache?.inputsKey('directory') ?? null, model.directory);
   }
-  const loaded = { out, baseUrl, model, stats, fileOf, mediaSources, directory: { job: directory, count, files: 0 } };
+  const loaded = { out, baseUrl, model, stats, fileOf: result.eventFiles ?? new Map<number, string>(), mediaSources, directory: { job: directory, count, files: 0 } };
   return { plan: wholePlan(options, loaded, { ahead: parsing, cache: cache?.stats, abandon, refused: reason }) };
 }
 
@@ -106,7 +105,6 @@ function wholePlan(
   const zone = model.site.timezone;
   const fresh = sortListOrder(model.events as Event[]);
   const files = stats && recordedFiles(stats, `${EVENTS_KIND}${zone}`, fresh.map((e) => fileOf.get(e.id)));
-  fileOf.clear(); // (the parse threads' cache, which notes into it, is held until the rows are taken)
   const none = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0), freshFiles: [] };
   const { freshFiles, ...recorded } = files ?? none;
   const content = resolve(options.content);
@@ -117,23 +115,4 @@ function wholePlan(
     directory: loaded.directory, ...whole, stateless: files === null,
     made: new Map([[DATA_FILES.categories, toJson(model.categories.map(renderCategory))]]), carried: [],
   };
-}
-
-/**
- * `cache` as the loader (and the parse threads' results) reach it, noting the file each event was
- * read from (by its id): a row's key is made of its file's parse key, and the next state lists
- * each row's file.
- */
-function eventFilesNoted(cache: BuildCache | undefined) {
-  const fileOf = new Map<number, string>();
-  const note = <T>(kind: string, parsed: { records: T[] } | undefined) => {
-    if (parsed !== undefined && kind.startsWith(EVENTS_KIND)) for (const r of parsed.records as Sourced<Event>[]) fileOf.set(r.value.id, r.file);
-    return parsed;
-  };
-  const noted = cache && {
-    parse: ((kind, file, text, parse, stat) => note(kind, cache.parse(kind, file, text, parse, stat))!) as BuildCache['parse'],
-    unchanged: ((kind, file, path) => note(kind, cache.unchanged(kind, file, path))) as BuildCache['unchanged'],
-    adopt: ((kind, file, made) => note(kind, cache.adopt(kind, file, made))!) as BuildCache['adopt'],
-  };
-  return { fileOf, cache: noted };
 }

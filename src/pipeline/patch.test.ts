@@ -217,7 +217,7 @@ describe('patch build', () => {
     expect(run.same).toBe(true);
   });
 
-  it('does not patch with a damaged or missing state, after an edit to another kind of file, or over another dist', async () => {
+  it('does not patch with a damaged or missing state, after an edit to the pages or a category gone, or over another dist; takes the categories over it', async () => {
     const rel = eventFiles()[50];
     const state = readFileSync(statePath());
     const flipped = Buffer.from(state);
@@ -233,10 +233,27 @@ describe('patch build', () => {
     run = await buildBoth();
     expect(patched(run.result)).toMatchObject({ taken: true });
 
-    write('categories.yaml', read('categories.yaml').replace(/^ {2}title: .*$/m, '  title: Geänderte Kategorie'));
+    // the categories over the state: every row stays (they hold the ids alone); one gone refuses
+    const categories = read('categories.yaml');
+    write('categories.yaml', categories.replace(/^ {2}title: .*$/m, '  title: Geänderte Kategorie'));
     write(rel, setKey(read(rel), 'title', 'With a category'));
     run = await buildBoth();
-    expect(patched(run.result)).toMatchObject({ taken: false, reason: 'categories.yaml changed' });
+    expect(patched(run.result)).toMatchObject({ taken: true, parsed: 1, rendered: 1 });
+    expect(run.same).toBe(true);
+    expect(readFileSync(join(out, 'data/categories.json'), 'utf8')).toContain('Geänderte Kategorie');
+    write('categories.yaml', `${categories}- id: 9999\n  title: Neue Kategorie\n`);
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: true, parsed: 0, rendered: 0 });
+    expect(run.same).toBe(true);
+    write('categories.yaml', categories.replace(/^- id: [0-9]+\n(?: {2}.*\n)*/m, ''));
+    run = await buildBoth();
+    expect(run.same).toBe(true);
+    if (run.result.ok) expect(patched(run.result)).toMatchObject({ taken: false, reason: 'a category was removed' });
+    write('categories.yaml', categories);
+    expect((await buildBoth()).same).toBe(true);
+    write('pages.yaml', read('pages.yaml').replace(/^ {2}title: .*$/m, '  title: Geänderte Seite'));
+    run = await buildBoth();
+    expect(patched(run.result)).toMatchObject({ taken: false, reason: 'pages.yaml changed' });
     expect(run.same).toBe(true);
 
     // a build without cache into the same folder: its dist is not the one the state describes

@@ -11,14 +11,17 @@
 import { dirname, join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { findContentFiles, readContentFile, type ContentFiles } from '../../content/files.ts';
+import { readCategory } from '../../content/categories.ts';
+import { indexById } from '../../content/ids.ts';
 import { resolveMediaFiles } from '../../content/media.ts';
 import type { FileIssue } from '../../content/problems.ts';
-import type { Sourced } from '../../content/records.ts';
+import { parseFile, type Sourced } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import type { CacheStats } from '../cache/build-cache.ts';
 import type { ParsePool } from './parse-pool.ts';
-import { compareListOrder } from '../../render/event.ts';
+import { compareListOrder, renderCategory } from '../../render/event.ts';
+import { toJson } from '../../util/json.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
@@ -115,10 +118,11 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
     stating.abandon();
     throw e;
   }
+  const categories = others.categories === null ? null : changedCategories(content, others.categories, state);
   const { keep, removed } = rowsThatStay(state, events);
-  await checkFresh(content, state, events.records, keep);
-  // the files no event shapes taken as they are: the directory's too where it did not change
-  const carried = others.directory === null ? [DATA_FILES.categories, AUTOCOMPLETE_DATA_FILE] : [DATA_FILES.categories];
+  await checkFresh(content, state, events.records, keep, categories?.ids ?? state.categoryIds);
+  // the files no event shapes taken as they are, where their files did not change
+  const carried = [...(categories === null ? [DATA_FILES.categories] : []), ...(others.directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
   const data = provenDist(options, prior, carried);
   // imported here: a build after an event edit needs neither the directory's parse nor its indexing
   const directory = others.directory === null ? null : (await import('../directory/directory-stage.ts')).directoryStage(options, others.directory);
@@ -126,18 +130,18 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   const { records, recordFiles, reread: _reread, parsed, ...rest } = events;
   const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
   return {
-    ...rest, state, previous, ledger, baseUrl, safe, otherFiles: others.files, otherStats: others.stats, otherKeys: others.keys,
+    ...rest, state: categories === null ? state : { ...state, categoryIds: categories.ids }, previous, ledger, baseUrl, safe, otherFiles: others.files, otherStats: others.stats, otherKeys: others.keys,
     fresh: order.map((i) => records[i].value),
     freshFiles: order.map((i) => recordFiles[i]),
     keep, removed,
     data,
     directory,
     ahead: NONE_AHEAD,
-    made: new Map(),
+    made: new Map(categories === null ? [] : [[DATA_FILES.categories, categories.json]]),
     carried,
     stateless: false,
     // as a whole load counts them: files taken without a parse
-    cache: { hits: others.files.length + files.events.length - parsed - (directory?.files ?? 0), misses: parsed, corrupt: 0, foreign: false },
+    cache: { hits: others.files.length + files.events.length - parsed - (directory?.files ?? 0) - (others.categories?.length ?? 0), misses: parsed, corrupt: 0, foreign: false },
     refused: null,
     abandon: () => directory?.job.cancel(),
   };
@@ -157,7 +161,7 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
     if (!ledger.proves(rel, entry.sha)) refuse(`${rel} is not proven`);
   }
-  if (previous.files[DATA_FILES.categories]?.sha256 !== ledger.entry(DATA_FILES.categories)!.sha) refuse("categories.json is not the manifest's");
+  if (carried.includes(DATA_FILES.categories) && previous.files[DATA_FILES.categories]?.sha256 !== ledger.entry(DATA_FILES.categories)!.sha) refuse("categories.json is not the manifest's");
   const publicFiles = previous.public_files ?? refuse('no public files');
   for (const rel of sameDirectory ? Object.keys(publicFiles).filter((r) => r.startsWith(`${AUTOCOMPLETE_DIR}/`)) : []) {
     if (ledger.entry(rel)?.sha !== publicFiles[rel] || !ledger.proves(rel, publicFiles[rel])) refuse(`${rel} is not proven`);
@@ -169,38 +173,53 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
 
 /**
  * Every other content file: the same set as the state's, each unchanged (by its stat, else by its
- * parse's key), but for the directory's files, which may change, come and go (their names are
- * then handed on: `directory`); their stats (refreshed) and keys.
+ * parse's key), but for the directory's and the categories' files, which may change, come and go
+ * (their names are then handed on: `directory`, `categories`); their stats (refreshed) and keys.
  */
-function unchangedOthers(content: string, files: ContentFiles, state: EventState, margin: bigint): { files: string[]; stats: BigInt64Array; keys: Buffer; directory: string[] | null } {
+function unchangedOthers(content: string, files: ContentFiles, state: EventState, margin: bigint) {
   const recorded = new Map(state.otherFiles.map((id, i) => [id, i]));
   const kinds = OTHER_KINDS.flatMap((kind) => files[kind].map((file) => [kind, file] as const));
   const ids = kinds.map(([kind, file]) => `${kind}\0${file}`);
   const stats = new BigInt64Array(ids.length * STAT_FIELDS);
   const keys = Buffer.alloc(ids.length * KEY_BYTES);
   const keyAt = (b: Buffer, i: number) => b.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
-  let directoryChanged = false;
+  const changed = new Set<string>();
+  const change = (kind: string, why: string) => (kind === 'directory' || kind === 'categories' ? changed.add(kind) : refuse(why));
   kinds.forEach(([kind, file], j) => {
     const i = recorded.get(ids[j]);
     recorded.delete(ids[j]);
-    if (i === undefined && kind !== 'directory') refuse(`${file} is new`);
+    if (i === undefined) change(kind, `${file} is new`);
     putStat(stats, j, fileStat(join(content, file)));
     if (i !== undefined && freshStatAt(state.otherStats, i, stats, j, state.safe, margin)) return void state.otherKeys.copy(keys, j * KEY_BYTES, i * KEY_BYTES, (i + 1) * KEY_BYTES);
     const read = readContentFile(content, file, undefined, true);
     if (!read.ok) refuse(`${file} changed`);
     putStat(stats, j, read.stat!);
     parseKey(kind, file, read.bytes).copy(keys, j * KEY_BYTES);
-    if (i === undefined || state.otherStats[i * STAT_FIELDS] < 0n || !keyAt(keys, j).equals(keyAt(state.otherKeys, i))) {
-      if (kind !== 'directory') refuse(`${file} changed`);
-      directoryChanged = true;
-    }
+    if (i === undefined || state.otherStats[i * STAT_FIELDS] < 0n || !keyAt(keys, j).equals(keyAt(state.otherKeys, i))) change(kind, `${file} changed`);
   });
-  for (const id of recorded.keys()) {
-    if (!id.startsWith('directory\0')) refuse('a content file other than an event file was removed');
-    directoryChanged = true;
-  }
-  const directory = directoryChanged ? kinds.filter(([kind]) => kind === 'directory').map(([, file]) => file) : null;
-  return { files: ids, stats, keys, directory };
+  for (const id of recorded.keys()) change(id.slice(0, id.indexOf('\0')), 'a content file other than an event file was removed');
+  const named = (kind: string) => (changed.has(kind) ? kinds.filter(([k]) => k === kind).map(([, file]) => file) : null);
+  return { files: ids, stats, keys, directory: named('directory'), categories: named('categories') };
+}
+
+/**
+ * The categories read again over the prior, checked as a whole load checks them, and their file
+ * (categories.json). The events' rows hold their categories' ids alone, so every row stays; an id
+ * gone could be one a row that stays names, and refuses, as does a problem (the whole load reports it).
+ */
+function changedCategories(content: string, files: readonly string[], state: EventState): { ids: number[]; json: string } {
+  const records = files.flatMap((file) => {
+    const read = readContentFile(content, file);
+    const parsed = read.ok ? parseFile(file, read.text, readCategory) : null;
+    if (parsed === null || parsed.problems.length > 0) refuse(`${file} has problems`);
+    return parsed.records;
+  });
+  const issues: FileIssue[] = [];
+  const categories = [...indexById(records, (c) => c.id, 'category id', 'id', issues).values()].map((r) => r.value).sort((a, b) => a.id - b.id);
+  if (issues.length > 0) refuse('the categories have problems');
+  const ids = categories.map((c) => c.id);
+  if (state.categoryIds.some((id) => !ids.includes(id))) refuse('a category was removed');
+  return { ids, json: toJson(categories.map(renderCategory)) };
 }
 
 /**
@@ -273,11 +292,11 @@ function rowsThatStay(state: EventState, events: EventFiles): { keep: Uint8Array
 }
 
 /** The same checks a full build runs on the new events: ids unique across all, references known; and the media files unchanged. */
-async function checkFresh(content: string, state: EventState, records: Sourced<Event>[], keep: Uint8Array): Promise<void> {
+async function checkFresh(content: string, state: EventState, records: Sourced<Event>[], keep: Uint8Array, categoryIds: readonly number[]): Promise<void> {
   const ids = new Set<number>();
   for (let row = 0; row < keep.length; row++) if (keep[row] === 1) ids.add(state.rows.id[row]);
   const issues: FileIssue[] = [];
-  checkEvents(records, { pages: state.pages, categories: new Map(state.categoryIds.map((id) => [id, true])), media: state.media }, issues);
+  checkEvents(records, { pages: state.pages, categories: new Map(categoryIds.map((id) => [id, true])), media: state.media }, issues);
   if (issues.length > 0) refuse('a changed event has problems');
   for (const r of records) {
     if (ids.has(r.value.id)) refuse('a changed event repeats an id');

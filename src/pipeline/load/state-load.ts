@@ -1,13 +1,13 @@
 // The load stage over the event state (state/event-state.ts): what changed since the build the
 // state describes, found without loading the model. The state and the previous dist must be the
-// ones the state names; every content file other than the event and directory files must be
-// unchanged (by its stat, else by its parse's key); the directory, where one of its files changed,
-// came or went, is read again as a stage of its own (directory/directory-stage.ts); the event
-// files changed or added are read, parsed and checked as a full build checks them (ids unique
-// against the state's, references to pages, categories and media), and the media files resolved
-// again; and every file of the previous dist the render over the state takes is proven by the
-// ledger (provenDist). Anything else refuses (NoPatch): the
-// content is then loaded whole (whole-load.ts: the plan over an empty prior), before anything is staged.
+// ones the state names; every content file other than the event, directory and categories files
+// must be unchanged (by its stat, else by its parse's key); the directory, where one of its files
+// changed, came or went, is read again as a stage of its own (directory/directory-stage.ts), and so
+// are the categories (changedCategories); the event files changed or added are read, parsed and
+// checked as a full build checks them (ids unique against the state's, references to pages,
+// categories and media), and the media files resolved again; and every file of the previous dist
+// the render over the state takes is proven by the ledger (provenDist). Anything else refuses
+// (NoPatch): the content is then loaded whole (whole-load.ts), before anything is staged.
 import { dirname, join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { findContentFiles, readContentFile, type ContentFiles } from '../../content/files.ts';

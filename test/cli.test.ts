@@ -78,6 +78,12 @@ describe('aula CLI', () => {
     const build = aula('build', '--content', site, '--out', join(root, 'typo-dist'), '--quiet');
     expect(build.code).toBe(0);
     expect(build.err).toBe('aula: warning: event/ is not read (did you mean events/?)\n');
+    // a build over the previous one (a cache, the same --out) tells it too, and once
+    const cached = ['build', '--content', site, '--out', join(root, 'typo-cached'), '--cache', join(root, 'typo-cache'), '--quiet', '--timings'];
+    expect(aula(...cached).err).toMatch(/^aula: warning: event\/ is not read \(did you mean events\/\?\)\n/);
+    const again = aula(...cached);
+    expect(again.code).toBe(0);
+    expect(again.err.match(/is not read/g)).toEqual(['is not read']);
   });
 
   it('rejects bad option values with a non-zero exit', () => {

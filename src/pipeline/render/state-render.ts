@@ -9,7 +9,6 @@ import { compareListOrder, type RenderContext } from '../../render/event.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 import { join } from 'node:path';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
-import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import type { MediaFile } from '../../store/format/public-files.ts';
 import { searchIndexBeside } from '../../store/write/search-thread.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
@@ -34,9 +33,9 @@ import { collectGarbage } from './collect-garbage.ts';
 /**
  * Rows made here from which they and their events are most of the heap: the search index is then
  * made on a thread of its own (a thread's start costs what indexing a few thousand rows does), the
- * garbage of making them collected at once, and the columns let go once written (the dataset
- * reads them back from the staging folder). Below it, a collection and a read-back cost more than
- * they save.
+ * garbage of making them collected at once, and the calendar, the search index and the columns
+ * each written as it is made and let go (the dataset reads them back from the staging folder).
+ * Below it, a collection and a read-back cost more than they save.
  */
 const MANY_ROWS = 10_000;
 
@@ -109,9 +108,9 @@ function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[]; newe
  * parts are written as soon as they are cut (events-file.ts), while this thread makes the columns
  * and the calendar (and, where every row is new and they are many, a thread the search index);
  * the events are let go once their columns' values are made. Resolves with whether MANY_ROWS were
- * made, the files as made and written (but the columns, then), their digests, the parts' bytes, of
- * the previous parts' bytes those the new ones replace, and the previous data files whose bytes
- * these are (`reused`: linked, not written).
+ * made, the files as made and written (but those written as they were made, then), their digests,
+ * the parts' bytes, of the previous parts' bytes those the new ones replace, and the previous data
+ * files whose bytes these are (`reused`: linked, not written).
  */
 async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: EventRows; order: Int32Array }, dist: DistOutput, inFlight: Promise<unknown>[]) {
   const { rows } = made;
@@ -130,16 +129,17 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
     parts.catch(() => undefined); // awaited below; not an unhandled rejection should the columns throw first
   };
   const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
-  const { values: _values, ...data } = eventData({ ...made, values, previous: before, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts });
+  // (many rows: each large file written as it is made, and read back by the dataset)
+  const onFile = many ? (rel: string, bytes: Uint8Array) => dist.data(rel, bytes) : undefined;
+  const { values: _values, ...data } = eventData({ ...made, values, previous: before, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile });
   const digests = await parts!;
   // (awaited before anything else is made: the thread holds the rows until it answers)
-  if (beside) data.files.set(DATA_FILES.search, await beside);
+  if (beside) onFile!(DATA_FILES.search, await beside);
   for (const [rel, bytes] of [...plan.made, ...data.files]) if (!data.reused.has(rel)) dist.data(rel, bytes);
   // (the large files' digests made on the digest thread meanwhile)
   await dist.digested();
   for (const [rel, digest] of dist.digests) digests.set(rel, digest);
   const files: DistFiles = new Map<string, string | Uint8Array>([...plan.made, ...data.files]);
-  if (many) for (const rel of COLUMN_FILES) files.delete(rel);
   return { many, files, digests, eventBytes: data.bounds[data.parts.length], oldBytes: before?.bounds.at(-1) ?? 0, reused: data.reused };
 }
 

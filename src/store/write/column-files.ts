@@ -179,14 +179,15 @@ export function sameValue(a: unknown, b: unknown): boolean {
 /**
  * The column files of `values`, made, but where the column holds the same values in `previous`:
  * a file is a pure function of its column, so it would come out the previous file's bytes.
- * `reused` names those (the caller takes them from the previous build).
+ * `reused` names those (the caller takes them from the previous build). `put`: given each file as
+ * it is made, instead of `files`.
  */
-export function columnFilesReusing(values: ColumnValues, previous: ColumnValues | null, options?: ColumnFileOptions, before?: () => EventTable): { files: Map<string, Uint8Array>; reused: Set<string> } {
+export function columnFilesReusing(values: ColumnValues, previous: ColumnValues | null, options?: ColumnFileOptions, before?: () => EventTable, put?: (rel: string, bytes: Uint8Array) => void): { files: Map<string, Uint8Array>; reused: Set<string> } {
   const files = new Map<string, Uint8Array>();
   const reused = new Set<string>();
   for (const m of columnFileMakers(options)) {
     if (previous && sameColumn(m.input(values), m.input(previous))) reused.add(m.rel);
-    else files.set(m.rel, m.make(values, before));
+    else (put ?? files.set.bind(files))(m.rel, m.make(values, before));
   }
   return { files, reused };
 }

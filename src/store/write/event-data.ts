@@ -68,6 +68,11 @@ export interface EventDataInput {
   linkReused?: boolean;
   /** given the parts as soon as they are cut, before the other files are made (to be written meanwhile) */
   onParts?: (made: Pick<EventData, 'parts' | 'bounds'>) => void;
+  /**
+   * given the calendar, the search index and each column file as soon as it is made, instead of
+   * `files`: written and let go, they are not held while the next is made
+   */
+  onFile?: (rel: string, bytes: Uint8Array) => void;
 }
 
 export interface EventData {
@@ -96,6 +101,7 @@ export function eventData(input: EventDataInput): EventData {
   input.onParts?.({ parts, bounds });
   const files = new Map<string, Uint8Array>();
   const reused = new Set<string>();
+  const put = input.onFile ?? ((rel: string, bytes: Uint8Array) => void files.set(rel, bytes));
   /** a file whose bytes are the previous build's */
   const keep = (rel: string) => {
     reused.add(rel);
@@ -116,10 +122,10 @@ export function eventData(input: EventDataInput): EventData {
   if (unchanged) keep(DATA_FILES.calendar);
   else {
     const entry = input.calendar(fresh, rows, input.timezone);
-    files.set(DATA_FILES.calendar, calendarFileReusing(count, before ? before.calendar() : null, kept, (i) => entry(kept ? -kept[i] - 1 : i)));
+    put(DATA_FILES.calendar, calendarFileReusing(count, before ? before.calendar() : null, kept, (i) => entry(kept ? -kept[i] - 1 : i)));
   }
   if (unchanged && input.search !== false) keep(DATA_FILES.search);
-  else if (input.search !== false) files.set(DATA_FILES.search, searchFile(before, kept, rows, fresh.text, lines));
+  else if (input.search !== false) put(DATA_FILES.search, searchFile(before, kept, rows, fresh.text, lines));
   // the columns last: their values (every row's strings) are not held while the calendar and the
   // search index are made
   let values = (): ColumnValues => fresh;
@@ -131,7 +137,7 @@ export function eventData(input: EventDataInput): EventData {
     const spliced = splicedColumnValues(before.values(), fresh, kept!);
     values = () => spliced;
     const { files: columns, reused: same } = columnsInPlace(spliced, fresh, kept!, before as Required<PreviousData>, lines);
-    for (const [rel, bytes] of columns) files.set(rel, bytes);
+    for (const [rel, bytes] of columns) put(rel, bytes);
     for (const rel of same) keep(rel);
   } else if (before?.table) {
     // rows added, removed or moved: each column spliced from the previous one as loaded
@@ -139,13 +145,12 @@ export function eventData(input: EventDataInput): EventData {
     values = () => spliced;
     const table = before.table();
     const { now } = newPlaces(kept!, table.length);
-    for (const m of columnFileMakers()) files.set(m.rel, m.splice(table, fresh, kept!, now, () => before.file(m.rel)));
+    for (const m of columnFileMakers()) put(m.rel, m.splice(table, fresh, kept!, now, () => before.file(m.rel)));
   } else {
     const priorValues = before ? before.values() : null;
     const spliced = priorValues ? splicedColumnValues(priorValues, fresh, kept!) : fresh;
     values = () => spliced;
-    const columns = columnFilesReusing(spliced, priorValues, undefined, before?.table);
-    for (const [rel, bytes] of columns.files) files.set(rel, bytes);
+    const columns = columnFilesReusing(spliced, priorValues, undefined, before?.table, put);
     for (const rel of columns.reused) keep(rel);
   }
   return { starts, parts, bounds, files, reused, values };

@@ -19,6 +19,10 @@ describe('directory outputs', () => {
     store(path, keyOf('a'), { 'index.json': 'a', 'minisearch.json': new Uint8Array([1, 2, 3]) });
     expect(readStored(path, keyOf('a'))).toEqual({ 'index.json': 'a', 'minisearch.json': new Uint8Array([1, 2, 3]) });
     expect(readStored(path, keyOf('b'))).toBeNull();
+    // files of bytes (kept after the head, as they are) beside texts, in any order, empty or not
+    const many = { 'a.bin': new Uint8Array([9]), 'b.json': 'ü\ud800', 'c.bin': new Uint8Array(0), 'd.bin': new Uint8Array(70_000).fill(7) };
+    store(path, keyOf('a'), many);
+    expect(readStored(path, keyOf('a'))).toEqual(many);
     // one file per index: a new key replaces the old
     store(path, keyOf('b'), { 'index.json': 'b' });
     expect(readdirSync(join(root, 'cache'))).toEqual([path.split('/').pop()]);

@@ -3,7 +3,10 @@
 // objects are a function of those alone, so an edit to events, categories or site.yaml — the
 // common case — costs no directory indexing at all.
 //
-// File: AULADIR\n <identity>\n, sealed (cache-file.ts writeSealed): key (32) | v8.serialize of the files
+// File: AULADIR\n <identity>\n, sealed (cache-file.ts writeSealed): key (32) | the head's length
+// (u32 LE) | the head: v8.serialize of the files, each file of bytes as its length | those files'
+// bytes, in the head's order. The bytes are written as they are: a copy of minisearch.json inside
+// one serialized value would be held beside it where the directory's thread is largest.
 // Anything that does not match — another aula, a damaged file — is a miss, never trusted.
 import { deserialize, serialize } from 'node:v8';
 import { cacheFile, cacheIdentity } from '../cache/build-cache.ts';
@@ -27,9 +30,21 @@ const isFiles = (v: unknown): v is DirectoryFiles =>
 export function readStored(path: string, key: Buffer): DirectoryFiles | null {
   try {
     const payload = readSealed(path, head(), CACHE_FILE_MOST);
-    if (payload === null || !payload.subarray(0, key.length).equals(key)) return null;
-    const value: unknown = deserialize(payload.subarray(key.length));
-    return isFiles(value) ? value : null;
+    if (payload === null || payload.length < key.length + 4 || !payload.subarray(0, key.length).equals(key)) return null;
+    const headEnd = key.length + 4 + payload.readUInt32LE(key.length);
+    if (headEnd > payload.length) return null;
+    const value: unknown = deserialize(payload.subarray(key.length + 4, headEnd));
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+    const files: DirectoryFiles = {};
+    let at = headEnd;
+    for (const [name, v] of Object.entries(value)) {
+      if (typeof v !== 'number') files[name] = v;
+      else if (Number.isInteger(v) && v >= 0 && at + v <= payload.length) {
+        files[name] = new Uint8Array(payload.buffer, payload.byteOffset + at, v);
+        at += v;
+      } else return null;
+    }
+    return at === payload.length && isFiles(files) ? files : null;
   } catch {
     return null;
   }
@@ -37,5 +52,9 @@ export function readStored(path: string, key: Buffer): DirectoryFiles | null {
 
 /** Keeps `files` at `path` under `key`; a failed write leaves no file (the next build makes them again). */
 export function store(path: string, key: Buffer, files: DirectoryFiles): void {
-  writeSealed(path, head(), [key, serialize(files)]);
+  const bytes = Object.values(files).filter((c): c is Uint8Array => typeof c !== 'string');
+  const heads = serialize(Object.fromEntries(Object.entries(files).map(([name, c]) => [name, typeof c === 'string' ? c : c.byteLength])));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(heads.length);
+  writeSealed(path, head(), [key, length, heads, ...bytes]);
 }

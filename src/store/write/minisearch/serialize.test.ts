@@ -38,4 +38,13 @@ describe('miniSearchJson', () => {
     const empty = index([]);
     expect(miniSearchJson(empty).toString()).toBe(JSON.stringify(empty));
   });
+
+  it('writes past its first guess of the bytes (documents far larger than most), two-byte and lone surrogate characters as JSON.stringify does', () => {
+    const long = (c: string) => `${c.repeat(300_000)} Z\ud800`;
+    const miniSearch = new MiniSearch<{ id: number; text: string }>({ fields: ['text'], storeFields: ['text'] });
+    miniSearch.addAll([{ id: 1, text: long('ä') }, { id: 2, text: long('€') }, { id: 3, text: long('a') }]);
+    const json = miniSearchJson(miniSearch);
+    expect(json.length).toBeGreaterThan(2 << 20);
+    expect(json.equals(Buffer.from(JSON.stringify(miniSearch)))).toBe(true);
+  });
 });

@@ -54,14 +54,22 @@ export function miniSearchJson<T>(miniSearch: MiniSearch<T>): Buffer {
 }
 
 /**
- * The JSON written piece by piece into UTF-8 chunks of ~64 KB. At 200,000 directory objects it is
+ * The JSON written piece by piece as UTF-8 into one buffer. At 200,000 directory objects it is
  * ~48 million characters, two-byte ones among them: one string of it was ~97 MB of heap, made
  * from parts as large (the stored fields alone ~34 million characters) and flattened once more
- * to be written; the chunks are ~50 MB outside the heap, and the strings each is made of die young.
+ * to be written. Here each ~64 KB of it is written into place as it comes, and the strings it is
+ * made of die young. The buffer is a generous guess (`guess` bytes, zeroed as the kernel maps
+ * them: pages never written cost no memory), grown should the JSON pass it: chunks joined at the
+ * end would be held twice, the chunks then garbage that only a full collection frees.
  */
 class Utf8Chunks {
-  private readonly chunks: Buffer[] = [];
+  private bytes: Buffer;
+  private end = 0;
   private pending = '';
+
+  constructor(guess: number) {
+    this.bytes = Buffer.alloc(guess);
+  }
 
   add(text: string): void {
     this.pending += text;
@@ -70,15 +78,26 @@ class Utf8Chunks {
   }
 
   private flush(): void {
-    this.chunks.push(Buffer.from(this.pending));
+    // (a UTF-16 unit is at most 3 bytes of UTF-8)
+    const most = this.pending.length * 3;
+    if (this.end + most > this.bytes.length) {
+      const grown = Buffer.alloc(Math.max(this.end + most, this.bytes.length * 2));
+      this.bytes.copy(grown, 0, 0, this.end);
+      this.bytes = grown;
+    }
+    this.end += this.bytes.write(this.pending, this.end);
     this.pending = '';
   }
 
   finish(): Buffer {
     this.flush();
-    return Buffer.concat(this.chunks);
+    return this.bytes.subarray(0, this.end);
   }
 }
+
+/** The buffer's first guess: bytes per document (~240 at 200,000 directory objects), and a base. */
+const GUESS_PER_DOCUMENT = 512;
+const GUESS_BASE = 1 << 20;
 
 /** The JSON, or null where this writer cannot tell that it writes what JSON.stringify would. */
 function write<T>(miniSearch: MiniSearch<T>): Buffer | null {
@@ -100,7 +119,7 @@ function write<T>(miniSearch: MiniSearch<T>): Buffer | null {
   });
   const parts = head.split(/(?<="(?:documentIds|fieldLength|storedFields)":\{|"index":\[)/);
   if (parts.length !== 5 || !head.endsWith(TAIL)) return null;
-  const out = new Utf8Chunks();
+  const out = new Utf8Chunks(GUESS_BASE + m._documentCount * GUESS_PER_DOCUMENT);
   try {
     out.add(parts[0]);
     objectOf(out, m._documentIds, (id) => JSON.stringify(id));

@@ -70,15 +70,7 @@ export function previousData(previous: Manifest, file: (rel: string) => Uint8Arr
   const columnFile = (rel: string) => (!COLUMN_FILES.includes(rel) ? file(rel) : (columnFiles.get(rel) ?? columnFiles.set(rel, file(rel)).get(rel)!));
   let read: EventTable | null = null;
   const table = () => (read ??= readColumns(memorySource(columnFile, 'previous dist'), n, true));
-  return {
-    starts,
-    bounds,
-    table,
-    values: () => columnValuesOfTable(table()),
-    file: columnFile,
-    calendar: () => readCalendarFile(file(DATA_FILES.calendar), n),
-    bytes: bytes(bounds),
-  };
+  return { starts, bounds, table, values: () => columnValuesOfTable(table()), file: columnFile, calendar: () => readCalendarFile(file(DATA_FILES.calendar), n), bytes: bytes(bounds) };
 }
 
 /** Bytes [begin, end) of the files `paths` end to end (`bounds`: where each starts, then their length). */

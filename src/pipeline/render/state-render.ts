@@ -129,8 +129,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
     parts.catch(() => undefined); // awaited below; not an unhandled rejection should the columns throw first
   };
   const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
-  // (many rows: each large file written as it is made, and read back by the dataset)
-  const onFile = many ? (rel: string, bytes: Uint8Array) => dist.data(rel, bytes) : undefined;
+  const onFile = many ? (rel: string, bytes: Uint8Array) => dist.data(rel, bytes) : undefined; // (MANY_ROWS: written as made)
   const { values: _values, ...data } = eventData({ ...made, values, previous: before, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile });
   const digests = await parts!;
   // (awaited before anything else is made: the thread holds the rows until it answers)

@@ -182,9 +182,10 @@ export class FrequencySketch {
 
 /**
  * "Lately", for admission: the sketch's counts are halved once ten sightings per answer the cache
- * holds have passed (TinyLFU's sample), so the window follows how many answers its bytes hold
- * (hundreds of event pages, thousands of small answers), not its most entries; never less than a
- * row of the sketch's counters (see FrequencySketch.window). Over a longer window an answer that
+ * holds have passed (TinyLFU's sample), never less than a row of the sketch's counters (see
+ * FrequencySketch.window): at the default limits the row (65,536) decides until the cache holds
+ * some 6,500 answers, so for event pages the window is the row; past that it follows the answers
+ * held, not the most entries. Over a longer window an answer that
  * was hot before (a count of 15) outweighs every new key, however hot, for as long as the window
  * takes to pass: ten sightings per counter of the sketch.
  */

@@ -66,13 +66,13 @@ function resemblance(kind: Kind | null, name: string, isFolder: boolean): string
     const ext = name.slice(dot).toLowerCase();
     if (kind === 'events' && MARKDOWN_EXTENSIONS.has(ext)) return `${name.slice(0, dot)}.md`;
     // an event's Markdown file among the directory's data files
-    if (kind === 'directory' && (ext === '.md' || MARKDOWN_EXTENSIONS.has(ext))) return `events/${name.slice(0, dot)}.md`;
+    if (kind === 'directory' && (ext === '.md' || MARKDOWN_EXTENSIONS.has(ext))) return NOT_CONTENT.test(name.slice(0, dot).toLowerCase()) ? null : `events/${name.slice(0, dot)}.md`;
     return pattern.test(ext) ? `${name.slice(0, dot)}${ext}` : null;
   }
   const [stem, ext] = isFolder || dot <= 0 ? [name, ''] : [name.slice(0, dot), name.slice(dot)];
   const lower = stem.toLowerCase();
   // a Markdown file at the top is an event written in the wrong place (a README is not)
-  if (!isFolder && ext.toLowerCase() === '.md') return NOT_CONTENT.test(lower) ? null : `events/${name}`;
+  if (!isFolder && ext.toLowerCase() === '.md') return NOT_CONTENT.test(lower) ? null : `events/${stem}.md`;
   if (ext !== '' && !DATA_FILE.test(ext.toLowerCase())) return null;
   const known = isFolder ? TOP_FOLDERS : TOP_STEMS;
   const near = known.find((k) => k === lower || (stem.length >= 4 && editDistance(lower, k) <= 2));
@@ -89,7 +89,7 @@ const MEANT: Record<string, string[]> = {
   'site.yaml': ['settings', 'config', 'configuration'],
 };
 /** Markdown files that are notes about a folder, not content. */
-const NOT_CONTENT = /^(?:readme|license|licence|changelog|changes|contributing|notes|todo)(?:[-_.].*)?$/;
+const NOT_CONTENT = /^(?:readme|license|licence|copying|changelog|changes|history|contributing|code_of_conduct|security|authors|notes|todo|index)(?:[-_.].*)?$/;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -201,11 +201,14 @@ describe('names that look meant as content but are not read', () => {
       'people.yaml': '[]\n',
       'Rooms.json': '[]\n',
       'settings.yaml': 'page_size: 5\n',
-      'lesung.md': '---\nid: 2\n---\n',
+      'Lesung.MD': '---\nid: 2\n---\n',
       'directory/lesung.md': '---\nid: 3\n---\n',
       // notes, and a data file of no content's name: not told
       'README.md': '# notes\n',
       'CHANGELOG.md': '# changes\n',
+      'SECURITY.md': '# security\n',
+      'CODE_OF_CONDUCT.md': '# conduct\n',
+      'directory/README.md': '# the people\n',
       'translations.yaml': 'a: b\n',
       'media/poster.md': 'x',
     });
@@ -216,7 +219,7 @@ describe('names that look meant as content but are not read', () => {
         { path: 'people.yaml', like: 'directory/' },
         { path: 'Rooms.json', like: 'directory/' },
         { path: 'settings.yaml', like: 'site.yaml' },
-        { path: 'lesung.md', like: 'events/lesung.md' },
+        { path: 'Lesung.MD', like: 'events/Lesung.md' },
         { path: 'directory/lesung.md', like: 'events/lesung.md' },
       ]),
     );

@@ -32,6 +32,8 @@ export interface BuildOptions {
   cache?: string;
   /** rows per part of the event rows (default EVENT_PART_ROWS, dist-paths.ts; tests make it small) */
   eventPartRows?: number;
+  /** rows from which the data files are written as each is made (default MANY_ROWS, state-render.ts; tests make it small) */
+  manyRows?: number;
   /** threads the content files are parsed on (default: one per core, at most 4; 0: none) */
   parseThreads?: number;
   /**

@@ -219,29 +219,29 @@ export const MANIFEST_TAIL_BYTES = 1024;
  */
 const ENDS_WITH_PUBLIC_FILES = /\n {4}"(?:[^"\\\n]|\\.)*": "[0-9a-f]{64}"\n {2}\}\n\}\n?$/;
 
-/** `range` of `rel` when the origin answers it as a range (206), else null (its body let go of). */
-async function fetchRange(assets: AssetFetcher, rel: string, range: string): Promise<Uint8Array | null> {
+/** `range` of `rel` as the origin answers it: the range (206), the whole file (200: `whole`) when `whole` is wanted, else null (its body let go of). */
+async function fetchRange(assets: AssetFetcher, rel: string, range: string, whole: boolean): Promise<{ bytes: Uint8Array; whole: boolean } | null> {
   const response = await assets.fetch(`https://assets.invalid/${rel}`, { method: 'GET', headers: { Range: range } });
-  if (response.status !== 206) {
-    await response.body?.cancel();
-    return null;
-  }
-  return new Uint8Array(await response.arrayBuffer());
+  if (response.status === 206 || (whole && response.status === 200)) return { bytes: new Uint8Array(await response.arrayBuffer()), whole: response.status === 200 };
+  await response.body?.cancel();
+  return null;
 }
 
 /**
- * The manifest without its public files, from its head and tail (fetched at once), or null when
- * those do not show it: an origin that does not answer ranges, public files that start past the
- * head or are not the last member. Then the manifest is fetched whole (parseEdgeManifest).
+ * The manifest without its public files, from its head and tail (fetched at once); or the whole
+ * manifest, when the origin answers the head's range with the whole file (`whole`: then it is
+ * not fetched again); or null when neither shows it: public files that start past the head or are
+ * not the last member. Then the manifest is fetched whole (parseEdgeManifest).
  */
-export async function manifestHead(assets: AssetFetcher): Promise<Uint8Array | null> {
-  const [head, tail] = await Promise.all([fetchRange(assets, 'manifest.json', `bytes=0-${MANIFEST_HEAD_BYTES - 1}`), fetchRange(assets, 'manifest.json', `bytes=-${MANIFEST_TAIL_BYTES}`)]);
+export async function manifestHead(assets: AssetFetcher): Promise<{ bytes: Uint8Array; whole: boolean } | null> {
+  const [head, tail] = await Promise.all([fetchRange(assets, 'manifest.json', `bytes=0-${MANIFEST_HEAD_BYTES - 1}`, true), fetchRange(assets, 'manifest.json', `bytes=-${MANIFEST_TAIL_BYTES}`, false)]);
+  if (head?.whole) return head;
   if (head === null || tail === null) return null;
-  const b = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  const b = Buffer.from(head.bytes.buffer, head.bytes.byteOffset, head.bytes.byteLength);
   const start = b.indexOf('\n  "public_files": {\n');
   // (the tail's bytes as Latin-1: the pattern reads ASCII only, and a name's other bytes are not quotes, backslashes or line breaks)
-  if (start === -1 || b[start - 1] !== COMMA || !ENDS_WITH_PUBLIC_FILES.test(Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength).toString('latin1'))) return null;
-  return Buffer.concat([b.subarray(0, start - 1), Buffer.from('\n}\n')]);
+  if (start === -1 || b[start - 1] !== COMMA || !ENDS_WITH_PUBLIC_FILES.test(Buffer.from(tail.bytes.buffer, tail.bytes.byteOffset, tail.bytes.byteLength).toString('latin1'))) return null;
+  return { bytes: Buffer.concat([b.subarray(0, start - 1), Buffer.from('\n}\n')]), whole: false };
 }
 
 /** The manifest parsed from its head (manifestHead), or null: one the head does not show is judged whole, as the node loader judges it. */
@@ -269,8 +269,8 @@ export interface EdgeLoadOptions {
  */
 export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOptions): Promise<{ dataset: Dataset; files: EdgeFiles }> {
   const head = await manifestHead(assets);
-  const fromHead = parseHead(head);
-  const manifestBytes = fromHead === null ? await fetchFile(assets, 'manifest.json') : head!;
+  const fromHead = head?.whole ? null : parseHead(head?.bytes ?? null);
+  const manifestBytes = head?.whole ? head.bytes : fromHead === null ? await fetchFile(assets, 'manifest.json') : head!.bytes;
   let manifest: Manifest;
   let loaded: string[];
   try {

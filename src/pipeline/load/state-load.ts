@@ -126,7 +126,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   const data = provenDist(options, prior, carried);
   // imported here: a build after an event edit needs neither the directory's parse nor its indexing
   const directory = others.directory === null ? null : (await import('../directory/directory-stage.ts')).directoryStage(options, others.directory);
-  // told here, once the plan is taken: a load refused after this point tells them itself (whole-load.ts)
+  // told here, where nothing refuses any more: a load refused before this point tells them itself (whole-load.ts)
   if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
   clock.phase('patch: find changes', 'render data');
   const { records, recordFiles, reread: _reread, parsed, ...rest } = events;

@@ -116,7 +116,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
   const { rows } = made;
   const [before, previous] = [plan.data, plan.previous];
   plan.data = null;
-  const many = rows.length >= MANY_ROWS;
+  const many = rows.length >= (options.manyRows ?? MANY_ROWS);
   const beside = before !== null || !many || options.search === false ? null : searchIndexBeside(rows);
   beside?.catch(() => undefined); // awaited below; not an unhandled rejection should this one throw first
   const values = columnValuesFromRows(plan.fresh, rows);

@@ -3,7 +3,7 @@ import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import type { Category, DirectoryObject, Event, Model, PageNode, Site } from '../model/types.ts';
 import { isValidZone } from '../time/zone.ts';
-import { readCategory } from './categories.ts';
+import { indexCategories, readCategory } from './categories.ts';
 import { checkDirectory, parseDirectoryFile } from './directory.ts';
 import { checkEvents, parseEventFile } from './events.ts';
 import { listContentFolder, readContentFile, type ContentFiles } from './files.ts';
@@ -207,7 +207,7 @@ export async function assembleModel(
   const issues: FileIssue[] = [];
   const directoryObjects = early.directoryObjects;
   const pagesByUid = checkPages(pages, issues);
-  const categoriesById = indexById(categories, (c) => c.id, 'category id', 'id', issues);
+  const { byId: categoriesById, list: categoryList } = indexCategories(categories, issues);
   const mediaById = indexById(media, (m) => m.media.id, 'media id', 'id', issues);
   if (early.mediaIssues) issues.push(...early.mediaIssues);
   else await resolveMediaFiles(dir, media, issues);
@@ -220,7 +220,7 @@ export async function assembleModel(
   const model: Model = {
     site,
     pages: new Map(Array.from(pagesByUid, ([uid, r]) => [uid, r.value])),
-    categories: Array.from(categoriesById.values(), (r) => r.value).sort((a, b) => a.id - b.id),
+    categories: categoryList,
     media: new Map(Array.from(mediaById, ([id, r]) => [id, r.value.media])),
     // Sorted for determinism only; the API's list order is applied when rendering.
     events: events.map((r) => r.value).sort((a, b) => a.id - b.id),

@@ -11,8 +11,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { findContentFiles, readContentFile, type ContentFiles } from '../../content/files.ts';
-import { readCategory } from '../../content/categories.ts';
-import { indexById } from '../../content/ids.ts';
+import { indexCategories, readCategory } from '../../content/categories.ts';
 import { resolveMediaFiles } from '../../content/media.ts';
 import type { FileIssue } from '../../content/problems.ts';
 import { parseFile, type Sourced } from '../../content/records.ts';
@@ -118,7 +117,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
     stating.abandon();
     throw e;
   }
-  const categories = others.categories === null ? null : changedCategories(content, others.categories, state);
+  const categories = others.categories === null ? null : changedCategories(content, others.categories, others.texts, state);
   const { keep, removed } = rowsThatStay(state, events);
   await checkFresh(content, state, events.records, keep, categories?.ids ?? state.categoryIds);
   // the files no event shapes taken as they are, where their files did not change
@@ -186,6 +185,8 @@ function unchangedOthers(content: string, files: ContentFiles, state: EventState
   const keys = Buffer.alloc(ids.length * KEY_BYTES);
   const keyAt = (b: Buffer, i: number) => b.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
   const changed = new Set<string>();
+  // the categories' texts as read for their keys: read again, a save between would pair one version's key with another's text
+  const texts = new Map<string, string>();
   const change = (kind: string, why: string) => (kind === 'directory' || kind === 'categories' ? changed.add(kind) : refuse(why));
   kinds.forEach(([kind, file], j) => {
     const i = recorded.get(ids[j]);
@@ -197,11 +198,12 @@ function unchangedOthers(content: string, files: ContentFiles, state: EventState
     if (!read.ok) refuse(`${file} changed`);
     putStat(stats, j, read.stat!);
     parseKey(kind, file, read.bytes).copy(keys, j * KEY_BYTES);
+    if (kind === 'categories') texts.set(file, read.text);
     if (i === undefined || state.otherStats[i * STAT_FIELDS] < 0n || !keyAt(keys, j).equals(keyAt(state.otherKeys, i))) change(kind, `${file} changed`);
   });
   for (const id of recorded.keys()) change(id.slice(0, id.indexOf('\0')), 'a content file other than an event file was removed');
   const named = (kind: string) => (changed.has(kind) ? kinds.filter(([k]) => k === kind).map(([, file]) => file) : null);
-  return { files: ids, stats, keys, directory: named('directory'), categories: named('categories') };
+  return { files: ids, stats, keys, directory: named('directory'), categories: named('categories'), texts };
 }
 
 /**
@@ -209,15 +211,15 @@ function unchangedOthers(content: string, files: ContentFiles, state: EventState
  * (categories.json). The events' rows hold their categories' ids alone, so every row stays; an id
  * gone could be one a row that stays names, and refuses, as does a problem (the whole load reports it).
  */
-function changedCategories(content: string, files: readonly string[], state: EventState): { ids: number[]; json: string } {
+function changedCategories(content: string, files: readonly string[], texts: ReadonlyMap<string, string>, state: EventState): { ids: number[]; json: string } {
   const records = files.flatMap((file) => {
-    const read = readContentFile(content, file);
+    const read = texts.has(file) ? { ok: true as const, text: texts.get(file)! } : readContentFile(content, file);
     const parsed = read.ok ? parseFile(file, read.text, readCategory) : null;
     if (parsed === null || parsed.problems.length > 0) refuse(`${file} has problems`);
     return parsed.records;
   });
   const issues: FileIssue[] = [];
-  const categories = [...indexById(records, (c) => c.id, 'category id', 'id', issues).values()].map((r) => r.value).sort((a, b) => a.id - b.id);
+  const categories = indexCategories(records, issues).list;
   if (issues.length > 0) refuse('the categories have problems');
   const ids = categories.map((c) => c.id);
   if (state.categoryIds.some((id) => !ids.includes(id))) refuse('a category was removed');

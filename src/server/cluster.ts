@@ -74,7 +74,8 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
   if (reloadWhenUp) void running.reload();
   // Said last, the warning before the address: whoever waits for the address line (a supervisor,
   // a test) may signal the process at once, and has every line of its start-up.
-  if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url, baseUrl: running.baseUrl });
+  // (a primary gone meanwhile is an error for the callback, not an 'error' event that ends this worker)
+  if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url, baseUrl: running.baseUrl }, () => {});
   if (announce) {
     await warnAboutOrigin(running.baseUrl, running.url);
     console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${running.url}/v1/cms/event/`);

@@ -24,16 +24,24 @@ const ASK = 'rows?';
 const ANSWER = 'rows';
 
 /** In the primary: answers the workers' questions with the check's outcome once it is known (null: not checked). */
-export function answerWorkers(checked: Promise<Vouch>): (worker: { send(message: unknown): unknown }, message: unknown) => void {
+export function answerWorkers(checked: Promise<Vouch>): (worker: Asker, message: unknown) => void {
   checked.catch(() => {});
   return (worker, message) => {
     if ((message as { aula?: string } | null)?.aula !== ASK) return;
+    // A worker can be gone by the time the check ends (the dist failed it): its closed channel
+    // is passed to the callback, not thrown as an unhandled 'error' event that ends the primary.
+    const answer = (vouch: Vouch | null) => worker.send({ aula: ANSWER, vouch }, () => {});
     checked.then(
-      (vouch) => worker.send({ aula: ANSWER, vouch }),
+      answer,
       // the workers check themselves and report the problem, as without a primary
-      () => worker.send({ aula: ANSWER, vouch: null }),
+      () => answer(null),
     );
   };
+}
+
+/** What the primary answers: a cluster worker's channel. */
+export interface Asker {
+  send(message: { aula: string; vouch: Vouch | null }, callback: (error: Error | null) => void): unknown;
 }
 
 /** In a worker: asks the primary; null when it has no answer or is gone. */
@@ -54,7 +62,9 @@ export function askPrimary(): Promise<Vouch | null> {
     };
     process.on('message', onMessage);
     process.once('disconnect', onGone);
-    if (!process.send?.({ aula: ASK })) onGone();
+    // a primary already gone is an error passed here, not an unhandled 'error' event
+    if (!process.send) onGone();
+    else process.send({ aula: ASK }, (error: Error | null) => error && onGone());
   });
 }
 

@@ -10,8 +10,7 @@
 //   until the writer has written it otherwise;
 // - the media files straight from the content folder, by the served model's media list.
 import { lstatSync, realpathSync } from 'node:fs';
-import { bodyBuffer } from '../api/body.ts';
-import { createApi } from '../api/core.ts';
+import { answerDocument } from '../api/documents.ts';
 import { contentSchemaFiles } from '../docs/content-schemas.ts';
 import type { Media } from '../model/types.ts';
 import type { Dataset } from '../query/dataset.ts';
@@ -20,7 +19,6 @@ import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } f
 import { MEDIA_FILES_INDEX, mediaFilesText } from '../store/format/public-files.ts';
 import { hashedAutocompleteFiles } from '../store/write/hashed-files.ts';
 import { MINISEARCH_OPTIONS_FILE } from '../store/write/minisearch/build.ts';
-import { DOCUMENTS } from '../pipeline/write/manifest-of.ts';
 import { mediaFilesOf } from '../pipeline/write/media-copies.ts';
 
 export interface ServedBuild {
@@ -56,20 +54,14 @@ function checkedSource(m: Media): string | null {
 }
 
 export function memoryPublicFiles(build: ServedBuild): PublicSource {
-  const documents = new Map(DOCUMENTS.map(([rel, path, query]) => [rel, { path, query }]));
   const mediaFiles = mediaFilesOf(build.media);
   const mediaByFile = new Map(mediaFiles.map((f) => [f.file, build.media.get(f.id)!]));
   let hashed: Map<string, string> | null = null;
   const written = distPublicSource(build.out);
 
   const make = (rel: string): Buffer | null | 'pending' => {
-    const document = documents.get(rel);
-    if (document) {
-      // as the build answers them: no work limit, no cache
-      const api = createApi(build.dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
-      const response = api({ method: 'GET', path: document.path, query: document.query, headers: {} });
-      return response.status === 200 ? bodyBuffer(response.body) : null;
-    }
+    const document = answerDocument(build.dataset, rel);
+    if (document !== undefined) return document;
     if (rel.startsWith('schemas/')) {
       const text = contentSchemaFiles()[rel.slice('schemas/'.length)];
       return text === undefined ? null : Buffer.from(text);

@@ -5,12 +5,13 @@
 // the event rows on this thread, store/read/rebase-rows.ts: no request is answered meanwhile.)
 import { join } from 'node:path';
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
+import { answerDocument, isDocument } from '../api/documents.ts';
 import { datasetFrom, loadDataset, type Dataset } from '../query/dataset.ts';
 import { warmZone } from '../time/offsets.ts';
 import { prefetchDist, type PrefetchedDist } from '../store/read/prefetched-dist.ts';
 import { reloader, watchManifest } from './reload.ts';
 import { rowsVerifier, type RowsVerifierOptions } from './rows-verifier.ts';
-import { StaticFiles, type PublicSource } from './static-files.ts';
+import { distPublicSource, StaticFiles, type PublicSource } from './static-files.ts';
 
 export interface LiveDataOptions extends ApiOptions {
   dist: string;
@@ -71,12 +72,32 @@ async function loadChecked(options: LiveDataOptions, rowsCheck = options.rowsChe
   return dataset;
 }
 
+const TWIN = /\.(?:br|gz)$/;
+
+/**
+ * dist/'s public files. Under a base URL other than the build's, its documents (openapi.json,
+ * events.ics) name the build's URL: they are answered anew from the served data, once per load
+ * (StaticFiles keeps them), and their compressed twins are not served.
+ */
+function distFiles(dist: string, dataset: Dataset): PublicSource {
+  const files = distPublicSource(dist);
+  if (dataset.baseUrl === dataset.manifest.base_url) return files;
+  return {
+    ...files,
+    read(rel) {
+      const document = answerDocument(dataset, rel);
+      if (document !== undefined) return document;
+      return TWIN.test(rel) && isDocument(rel.replace(TWIN, '')) ? null : files.read(rel);
+    },
+  };
+}
+
 /** Loads dist/ (rejects with a DistError when it cannot be served) and keeps it current. */
 export async function liveData(options: LiveDataOptions): Promise<LiveData> {
   const serve = (dataset: Dataset, files?: PublicSource) => ({
     dataset,
     api: createApi(dataset, { ...options, pooledCache: true }),
-    files: new StaticFiles(files ?? options.dist, dataset.baseUrl, options.cacheControl),
+    files: new StaticFiles(files ?? distFiles(options.dist, dataset), dataset.baseUrl, options.cacheControl),
   });
   let current = options.dataset ? serve(options.dataset, options.publicFiles) : serve(await loadChecked(options));
   let stopped = false;

@@ -20,12 +20,25 @@ describe('public files from aula serve', () => {
       const r = await site.get(path);
       expect(r.status, path).toBe(200);
       expect(r.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
-      expect(r.text).toBe(readFileSync(join(site.dist, 'events.ics'), 'utf8'));
+      // the dist was built for another URL: the calendar is the API's under this one, not the file
+      expect(r.text).toBe((await site.get('/api/v1/cms/event/?format=ics')).text);
+      expect(r.text).toMatch(/^UID:event-\d+@example\.org\r$/m);
+      expect(r.text).not.toBe(readFileSync(join(site.dist, 'events.ics'), 'utf8'));
       expect(r.headers.get('etag')).toMatch(/^"/);
       expect(r.headers.get('x-content-type-options')).toBe('nosniff');
     }
     expect((await site.get('/api/autocomplete/autocomplete.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect((await site.get('/api/schemas/event.schema.json')).headers.get('content-type')).toBe('application/json');
+  });
+
+  it("names the URL it serves under in its documents, not the build's, and sends no stale compressed twin", async () => {
+    expect(readFileSync(join(site.dist, 'openapi.json'), 'utf8')).not.toContain('https://example.org/api');
+    const schema = await fetch(`${site.url}/api/openapi.json`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(schema.headers.get('content-encoding')).toBe(null);
+    expect(((await schema.json()) as { servers: unknown }).servers).toEqual([{ url: 'https://example.org/api' }]);
+    const calendar = await fetch(`${site.url}/api/events.ics`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(calendar.headers.get('content-encoding')).toBe(null);
+    expect(await calendar.text()).toMatch(/^UID:event-\d+@example\.org\r$/m);
   });
 
   it('answers If-None-Match with 304 and HEAD without a body', async () => {

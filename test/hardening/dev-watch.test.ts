@@ -79,6 +79,9 @@ describe('aula dev, a real process', () => {
     // its links name this run's port, not the earlier run's (each run takes a free port)
     const page = (await request(`${dev.url}/v1/cms/event/?limit=1`)).json() as { next: string };
     expect(page.next).toBe(`${dev.url}/v1/cms/event/?limit=1&offset=1`);
+    // and so do its documents, which the earlier run wrote with its own
+    const schema = (await request(`${dev.url}/openapi.json`)).json() as { servers: { url: string }[] };
+    expect(schema.servers).toEqual([{ url: dev.url }]);
   });
 
   it('--port 0: the links name the port it listens on (they named site.yaml\'s base URL)', async () => {

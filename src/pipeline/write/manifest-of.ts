@@ -1,6 +1,4 @@
 // The manifest, made by one code for the build and `aula dev`'s in-memory builds, so they cannot drift apart.
-import { EVENT_LIST_PATH } from '../../api/events/list.ts';
-import { SCHEMA_PATH } from '../../api/router.ts';
 import type { Media, Site } from '../../model/types.ts';
 import { EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
 import { buildIdOf, DIST_FORMAT, zoneTableText, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
@@ -15,12 +13,6 @@ const FURTHER_PAGES = 'v1/cms/event/offset/{offset}.json';
 export function pageFile(offset: number): string {
   return offset === 0 ? FIRST_PAGE : FURTHER_PAGES.replace('{offset}', String(offset));
 }
-
-/** Documents written from the API core's answers: [file, path, query]. */
-export const DOCUMENTS: readonly [string, string, string][] = [
-  ['openapi.json', SCHEMA_PATH, ''],
-  ['events.ics', EVENT_LIST_PATH, 'format=ics'],
-];
 
 /** The newest `last_modified` of the events (epoch ms; 0 for none): the manifest's built_at. */
 export function newestOf(events: readonly { last_modified: number }[]): number {

@@ -23,6 +23,15 @@ describe('readData', () => {
     ]);
   });
 
+  it('tells the first syntax error of a file, not what the parser reads after it, and the repeated keys before it', () => {
+    // the second line alone reads as two errors to the parser, the fourth as more
+    const r = readData('events/a.md', { text: 'id: 1\nid: 2\ntitle: Kurs: [offen\n  bad indent: x\n', lineOffset: 1 });
+    expect(!r.ok && r.problems.map((p) => [p.line, p.message])).toEqual([
+      [3, 'invalid YAML: Map keys must be unique'],
+      [4, 'invalid YAML: Nested mappings are not allowed in compact mappings'],
+    ]);
+  });
+
   it('gives JSON syntax errors a position', () => {
     const r = read('events/a.json', '{\n  "id": 1\n  "title": 2}\n');
     expect(!r.ok && r.problems).toEqual([
@@ -94,7 +103,10 @@ describe('readData', () => {
         const lines = new LineCounter();
         const own = parseDocument(text, { lineCounter: lines, prettyErrors: false, intAsBigInt: true });
         const r = read('a.yaml', text);
-        const expected = own.errors.map((e) => ({ ...lines.linePos(e.pos[0]), message: `invalid YAML: ${e.message}` }));
+        const found = own.errors.map((e) => ({ ...lines.linePos(e.pos[0]), message: `invalid YAML: ${e.message}`, syntax: e.code !== 'DUPLICATE_KEY' }));
+        // up to the first syntax error: what follows it is its consequence
+        const firstSyntax = found.findIndex((e) => e.syntax);
+        const expected = (firstSyntax >= 0 ? found.slice(0, firstSyntax + 1) : found).map(({ syntax, ...e }) => e);
         // both ways: a problem the library finds is found, and none it does not find
         expect(r.ok ? [] : r.problems.map((p) => ({ line: p.line, col: p.column, message: p.message })), text).toEqual(expected);
       }),

@@ -75,8 +75,13 @@ export function readData(file: string, part: { text: string; lineOffset: number 
     doc = parseDocument(part.text, { lineCounter, prettyErrors: false, intAsBigInt: true, uniqueKeys: false });
     const parsed = doc;
     const at = (e: { pos: [number, number]; code: string }) => shownOffset(parsed, part.text, { offset: e.pos[0], code: e.code });
-    errors = [...parsed.errors.map((e) => ({ offset: at(e), message: libraryMessage(e) })), ...tagWarnings(parsed), ...versionDirective(parsed), ...repeatedKeys(parsed, part.text)];
+    const syntax = parsed.errors.map((e) => ({ offset: at(e), message: libraryMessage(e) }));
+    errors = [...syntax, ...tagWarnings(parsed), ...versionDirective(parsed), ...repeatedKeys(parsed, part.text)];
     errors.sort((a, b) => a.offset - b.offset);
+    // What the parser finds after its first syntax error follows from that one (one unclosed `[`
+    // or a bad indent reads as several): the author is told the first, where the mistake is.
+    const first = errors.findIndex((e) => syntax.includes(e));
+    if (first >= 0) errors.length = first + 1;
     anchored = anchoredNodes(doc);
     if (errors.length === 0 && anchored.aliases * anchored.count > MOST_ALIAS_STEPS) {
       errors = [{ offset: anchored.first, message: `its ${anchored.aliases} aliases would each be looked up among its ${anchored.count} anchors and aliases, more than ${MOST_ALIAS_STEPS.toLocaleString('en-US')} steps; write the values out, or split the file` }];

@@ -3,13 +3,13 @@ import { connect } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTUALLY } from '../../test/helpers.ts';
-import { connectionBounds, MAX_ANSWERING } from './connection-bounds.ts';
+import { connectionBounds, MAX_ANSWERING, MAX_WAITING } from './connection-bounds.ts';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((ok) => (server ? server.close(() => ok()) : ok())));
 
 /** A real server whose every answer is 4 MB, counting the answers it computes; `sockets`: its end of each connection. */
-async function bigAnswers() {
+async function bigAnswers(held?: number) {
   const counter = { computed: 0 };
   const sockets: Socket[] = [];
   const body = Buffer.alloc(4 * 1024 * 1024, 0x61);
@@ -17,7 +17,7 @@ async function bigAnswers() {
     counter.computed++;
     res.writeHead(200, { 'Content-Length': String(body.length) });
     res.end(body);
-  });
+  }, held === undefined ? undefined : { answering: MAX_ANSWERING, waiting: MAX_WAITING, held });
   server = createServer((req, res) => bounds.accept(req, res));
   server.on('connection', (socket: Socket) => {
     bounds.track(socket);
@@ -69,5 +69,39 @@ describe('connectionBounds', () => {
     );
     expect(statusLines).toBe(20);
     socket.destroy();
+  });
+
+  it('cuts the connections holding the most unsent bytes when many clients stop reading, and answers one that reads', async () => {
+    const most = 24 * 1024 * 1024;
+    const { bounds, sockets, port } = await bigAnswers(most);
+    const clients: Socket[] = [];
+    const highest = { held: 0 };
+    // (a paused client sees no close: the server's end of each connection says it was cut)
+    const cut = () => sockets.filter((s) => s.destroyed).length;
+    for (let i = 0; i < 8; i++) {
+      const socket = connect(port, '127.0.0.1');
+      socket.pause();
+      socket.on('error', () => {});
+      await new Promise((ok) => socket.once('connect', ok));
+      socket.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(MAX_ANSWERING));
+      clients.push(socket);
+    }
+    // eight connections pinning four 4 MB answers each would hold up to 128 MB (less what the
+    // kernel's buffers take): some are cut, and what stays is within the bound
+    await expect.poll(() => {
+      highest.held = Math.max(highest.held, bounds.held);
+      return cut();
+    }, EVENTUALLY).toBeGreaterThan(0);
+    expect(bounds.held).toBeLessThanOrEqual(most);
+    expect(highest.held).toBeLessThanOrEqual(most);
+    // a client that reads is answered in full beside them
+    const reader = connect(port, '127.0.0.1');
+    await new Promise((ok) => reader.once('connect', ok));
+    reader.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\n');
+    let received = 0;
+    await new Promise<void>((ok) => reader.on('data', (d: Buffer) => (received += d.length) > 4 * 1024 * 1024 && ok()));
+    reader.destroy();
+    for (const socket of clients) socket.destroy();
+    expect(sockets.length).toBe(9);
   });
 });

@@ -1,8 +1,11 @@
-// Per-connection bounds on pipelined requests. node's parser hands over every request of a
+// Bounds on what clients that do not read can pin. node's parser hands over every request of a
 // received chunk at once; computed eagerly, 200 pipelined `limit=1000` requests from a client that
 // never reads pin 200 large answers to its socket. Here at most MAX_ANSWERING answers per
 // connection exist at a time: later requests wait unanswered (cheap objects, no body), the socket
 // stops being read while any wait, and a closed connection drops what was waiting uncomputed.
+// Across connections, the answers' bytes not yet taken by the kernel are bounded by MOST_HELD:
+// past it the connection holding the most is cut (many connections that stop reading would
+// otherwise hold a few answers each, without limit in all).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -14,6 +17,8 @@ export const MAX_ANSWERING = 4;
  * client is not a client and the connection is cut.
  */
 export const MAX_WAITING = 1024;
+/** bytes of answers not yet sent, over every connection, before the one holding the most is cut */
+export const MOST_HELD = 128 * 1024 * 1024;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -22,6 +27,15 @@ interface Connection {
   waiting: [IncomingMessage, ServerResponse][];
   /** paused here (node pauses sockets for its own reasons too; those it resumes itself) */
   paused: boolean;
+  /** answers not yet sent whole: a pipelined one waits in its own buffer until those before it are sent */
+  unsent: Set<ServerResponse>;
+}
+
+/** Bytes of `connection`'s answers not yet taken by the kernel (an answer on the socket counts the socket's buffer). */
+function unsentBytes(connection: Connection): number {
+  let bytes = 0;
+  for (const res of connection.unsent) bytes += res.writableLength;
+  return bytes;
 }
 
 export interface ConnectionBounds {
@@ -35,16 +49,41 @@ export interface ConnectionBounds {
   onIdle(listener: (socket: Socket) => void): void;
   /** open connections tracked: a closed one is never among them */
   readonly size: number;
+  /** bytes of answers not yet taken by the kernel, over every connection */
+  readonly held: number;
 }
 
-export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSWERING, waiting: MAX_WAITING }): ConnectionBounds {
+export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSWERING, waiting: MAX_WAITING, held: MOST_HELD }): ConnectionBounds {
   const connections = new Map<Socket, Connection>();
+  /** connections with an answer not yet sent whole: the only ones holding bytes */
+  const holding = new Set<Socket>();
   let idle: (socket: Socket) => void = () => {};
+  const held = () => {
+    let total = 0;
+    for (const socket of holding) total += unsentBytes(connections.get(socket)!);
+    return total;
+  };
+  /** cuts the connections holding the most until the rest hold at most `limits.held` */
+  const bound = () => {
+    let total = held();
+    while (total > limits.held) {
+      let most: Socket | undefined;
+      let mostBytes = -1;
+      for (const socket of holding) {
+        const bytes = unsentBytes(connections.get(socket)!);
+        if (bytes > mostBytes) [most, mostBytes] = [socket, bytes];
+      }
+      total -= mostBytes;
+      holding.delete(most!);
+      most!.destroy();
+    }
+  };
 
   const forget = (socket: Socket) => {
     const connection = connections.get(socket);
     if (!connection) return;
     connections.delete(socket);
+    holding.delete(socket);
     // nobody will read these: let them go without computing anything
     for (const [, res] of connection.waiting) res.destroy();
     connection.waiting.length = 0;
@@ -63,8 +102,13 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
       if (connection.answering === 0 && connection.waiting.length === 0) idle(socket);
       return;
     }
+    connection.unsent.add(res);
+    holding.add(socket);
+    bound();
     res.once('close', () => {
       connection.answering--;
+      connection.unsent.delete(res);
+      if (connection.unsent.size === 0) holding.delete(socket);
       if (connections.get(socket) !== connection) return;
       next(socket, connection);
       if (connection.answering === 0 && connection.waiting.length === 0) idle(socket);
@@ -96,7 +140,7 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
 
   return {
     track(socket) {
-      connections.set(socket, { answering: 0, waiting: [], paused: false });
+      connections.set(socket, { answering: 0, waiting: [], paused: false, unsent: new Set() });
       socket.once('close', () => forget(socket));
     },
     accept,
@@ -107,6 +151,9 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     onIdle: (listener) => void (idle = listener),
     get size() {
       return connections.size;
+    },
+    get held() {
+      return held();
     },
   };
 }

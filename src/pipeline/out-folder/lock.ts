@@ -25,9 +25,10 @@ export function lockPath(out: string): string {
 
 const PID = /^[1-9][0-9]{0,9}$/;
 
-function ownerOf(path: string): number | null {
-  const text = readSmallFile(path, 64)?.trim() ?? '';
-  return PID.test(text) ? Number(text) : null;
+/** The lock's text, trimmed (undefined: missing, or no file aula could have written), and the pid it names. */
+function readLock(path: string): { text: string | undefined; owner: number | null } {
+  const text = readSmallFile(path, 64)?.trim();
+  return { text, owner: text !== undefined && PID.test(text) ? Number(text) : null };
 }
 
 function tryCreate(path: string): boolean {
@@ -60,7 +61,7 @@ const held = new Set<string>();
 
 function release(path: string): void {
   held.delete(path);
-  if (ownerOf(path) === process.pid) unlinkSync(path);
+  if (readLock(path).owner === process.pid) unlinkSync(path);
 }
 
 /** Releases every lock this process holds (a build stopped by a signal). */
@@ -85,24 +86,22 @@ export async function lockOut(out: string, options: LockOptions = {}): Promise<(
       held.add(path);
       return () => release(path);
     }
-    const owner = ownerOf(path);
+    const { text, owner } = readLock(path);
     const stale = owner === process.pid ? !held.has(path) : owner !== null && !isRunning(owner);
     if (owner !== null && stale) {
-      takeOver(path, (aside) => ownerOf(aside) === owner);
+      takeOver(path, (aside) => readLock(aside).owner === owner);
       continue;
     }
     // An empty lock is being written; if it stays empty, its writer died. Only that is removed:
     // anything else under the lock's name is not known to be aula's.
     if (owner === null) {
-      const text = readSmallFile(path, 64)?.trim();
       if (text === undefined && lstatSync(path, { throwIfNoEntry: false }) === undefined) continue; // released meanwhile
-      if (text !== undefined && PID.test(text)) continue; // taken by another build meanwhile
       if (text !== '') {
         throw new LockError(`${printable(path)} is in the way of the build lock and is not one aula wrote; remove it if no build is running`);
       }
       unreadableSince ??= Date.now();
       if (Date.now() - unreadableSince >= (options.emptyGraceMs ?? 2_000)) {
-        takeOver(path, (aside) => readSmallFile(aside, 64)?.trim() === '');
+        takeOver(path, (aside) => readLock(aside).text === '');
         unreadableSince = null;
         continue;
       }

@@ -23,7 +23,7 @@ export const SLOW = [
   // long random walks of edits, each step checked against a clean build
   'test/incremental.test.ts',
   // real `aula build`, `aula serve` and `aula dev` processes looked at from outside
-  'src/pipeline/threads/heap-policy.test.ts',
+  'src/cli/heap-policy.test.ts',
   'test/hardening/pipelining.test.ts',
 ];
 

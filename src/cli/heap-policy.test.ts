@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { aula } from '../../../test/aula-cli.ts';
-import { removeDir, SAMPLE_CONTENT, tempDir } from '../../../test/helpers.ts';
-import { HEAP_GROWING_FLAG } from '../../util/heap-growth.ts';
+import { aula } from '../../test/aula-cli.ts';
+import { removeDir, SAMPLE_CONTENT, tempDir } from '../../test/helpers.ts';
+import { HEAP_GROWING_FLAG } from '../util/heap-growth.ts';
 import { HEAP_GROWING_PERCENT } from './heap-policy.ts';
 
 describe('the build process’s heap policy', () => {

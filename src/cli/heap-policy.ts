@@ -3,7 +3,7 @@
 // memory a build may take; a tighter bound costs CPU in full collections (bench/results.md, "Heap
 // growth of a build"). Set by `aula build` for its own process (threads share V8's flags);
 // build() leaves a host process's heaps alone.
-import { boundHeapGrowth } from '../../util/heap-growth.ts';
+import { boundHeapGrowth } from '../util/heap-growth.ts';
 
 export const HEAP_GROWING_PERCENT = 100;
 

@@ -189,7 +189,7 @@ withCacheOptions(program
   'parse every content file, and neither read nor write the build cache')
   .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean; edge?: boolean; cache?: string | boolean }) => {
     // before anything of the build is allocated: its threads start with the same V8 flags
-    (await import('../pipeline/threads/heap-policy.ts')).boundBuildHeap();
+    (await import('./heap-policy.ts')).boundBuildHeap();
     (await import('../pipeline/out-folder/stop-signals.ts')).cleanUpOnStop((line) => writeSync(2, `${line}\n`));
     const { build } = await import('../pipeline/build.ts');
     const { defaultCacheDir } = await import('../pipeline/cache/build-cache.ts');

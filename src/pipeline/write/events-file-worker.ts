@@ -1,19 +1,11 @@
 // writeEventParts's thread (events-file.ts). Chunks are filled, hashed here and written by libuv's
 // threads, three in flight, so the writes' kernel copies run beside the hashing.
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, openSync, readSync, write } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { PartDigest, PartJob, PreviousParts } from './events-file.ts';
+import { writeAt } from './write-files.ts';
 
 const CHUNK = 8 << 20;
-
-const writeAt = (fd: number, buffer: Buffer, n: number, at: number) =>
-  new Promise<void>((resolve, reject) => {
-    const next = (done: number) => {
-      if (done >= n) return resolve();
-      write(fd, buffer, done, n - done, at + done, (error, written) => (error ? reject(error) : next(done + written)));
-    };
-    next(0);
-  });
 
 /** One run's files and chunks, all closed by `close` once no write is under way. */
 class PartWriter {

@@ -41,24 +41,24 @@ export async function writeFilesLater(dir: string, files: ReadonlyMap<string, st
   for (const r of await Promise.allSettled(writes)) if (r.status === 'rejected') throw r.reason;
 }
 
-function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
+async function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
   const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+  mkdirSync(dirname(path), { recursive: true });
+  const fd = openSync(path, 'w');
+  const failure = await writeAt(fd, bytes, bytes.byteLength, 0).then(() => null, (e: unknown) => e ?? new Error('the write failed'));
+  // closed whether or not the write failed
+  await new Promise<void>((done, failed) => close(fd, (closing) => (failure ?? closing ? failed(failure ?? closing) : done())));
+}
+
+/** Writes `n` bytes of `bytes` at `at` in `fd`, on libuv's pool, in as many writes as it takes. */
+export function writeAt(fd: number, bytes: Uint8Array, n: number, at: number): Promise<void> {
   return new Promise((done, failed) => {
-    let fd: number;
-    try {
-      mkdirSync(dirname(path), { recursive: true });
-      fd = openSync(path, 'w');
-    } catch (e) {
-      failed(e);
-      return;
-    }
-    const end = (error: unknown) => close(fd, (closing) => (error || closing ? failed(error ?? closing) : done()));
-    const from = (at: number) => {
-      if (at === bytes.byteLength) return end(null);
+    const from = (k: number) => {
+      if (k === n) return done();
       try {
-        write(fd, bytes, at, bytes.byteLength - at, at, (e, n) => (e ? end(e) : n === 0 ? end(Object.assign(new Error('the write wrote nothing'), { code: 'EIO' })) : from(at + n)));
+        write(fd, bytes, k, n - k, at + k, (e, wrote) => (e ? failed(e) : wrote === 0 ? failed(Object.assign(new Error('the write wrote nothing'), { code: 'EIO' })) : from(k + wrote)));
       } catch (e) {
-        end(e); // refused before it is queued: still closed
+        failed(e); // refused before it is queued
       }
     };
     from(0);

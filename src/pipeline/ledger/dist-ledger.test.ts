@@ -116,12 +116,12 @@ describe('the dist ledger', () => {
     expect(['data.json', 'new.json', 'unwritten.json'].map((rel) => ledger.differs(rel, now))).toEqual([false, false, false]);
   });
 
-  it('reuseLater proves as reuse does, and its links are made once linkQueued resolves', async () => {
+  it('reuse, later, proves as reuse does, and its links are made once linkQueued resolves', async () => {
     const { out, staging, path } = setup();
     const ledger = DistLedger.read(path, out)!;
-    expect(ledger.reuseLater(PAGE, staging, { inputs: 'other' }, 1000)).toBeNull();
-    expect(ledger.reuseLater(PAGE, staging, { inputs: 'k1' }, 1000)?.sha).toBe(SHA);
-    expect(ledger.reuseLater('data.json', staging, { sha: 'b'.repeat(64) }, null)).not.toBeNull();
+    expect(ledger.reuse(PAGE, staging, { inputs: 'other' }, 1000, undefined, true)).toBeNull();
+    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000, undefined, true)?.sha).toBe(SHA);
+    expect(ledger.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null, undefined, true)).not.toBeNull();
     await ledger.linkQueued();
     for (const ext of ['', '.gz', '.br']) expect(statSync(join(staging, `${PAGE}${ext}`)).ino).toBe(statSync(join(out, `${PAGE}${ext}`)).ino);
     expect(readFileSync(join(staging, 'data.json'), 'utf8')).toBe('data');
@@ -134,7 +134,7 @@ describe('the dist ledger', () => {
     // something has the name of the .gz twin: that link fails, the others are made
     mkdirSync(join(staging, 'v1/cms/event'), { recursive: true });
     writeFileSync(join(staging, `${PAGE}.gz`), 'in the way');
-    expect(ledger.reuseLater(PAGE, staging, { inputs: 'k1' }, 1000)).not.toBeNull();
+    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000, undefined, true)).not.toBeNull();
     const failure = await ledger.linkQueued().then(() => null, (e: unknown) => e as NodeJS.ErrnoException);
     expect(failure?.code).toBe('EEXIST');
     expect(failure?.path).toBe(join(out, `${PAGE}.gz`));

@@ -76,7 +76,7 @@ interface Proof {
 export class DistLedger {
   /** folders of the staging tree made already */
   private readonly folders = new Set<string>();
-  /** the links reuseLater began: each settles with its failure, or undefined */
+  /** the links reuse began `later`: each settles with its failure, or undefined */
   private readonly pending: Promise<unknown>[] = [];
   /** each file linked into the staging folder (twins included), by the identity it was proven by */
   readonly linked = new Map<string, string>();
@@ -118,7 +118,8 @@ export class DistLedger {
   /**
    * Links the previous dist's `rel` into `staging` when proven what this build would write, with
    * its twins when `volume` is given and they are what the pool would make. Null: nothing linked.
-   * `later`: the links are begun on libuv's pool while this thread goes on (linkQueued awaits them).
+   * `later`: the links are begun on libuv's pool while this thread goes on, and a failure fails
+   * the build at linkQueued.
    */
   reuse(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number, later = false): LedgerEntry | null {
     const entry = this.proven(rel, proof, volume, measure);
@@ -149,16 +150,11 @@ export class DistLedger {
     return entry;
   }
 
-  /** As reuse, the links made on libuv's pool: a failure fails the build at linkQueued. */
-  reuseLater(rel: string, staging: string, proof: Proof, volume: number | null): LedgerEntry | null {
-    return this.reuse(rel, staging, proof, volume, undefined, true);
-  }
-
   wouldReuse(rel: string, proof: Proof, volume: number | null, measure?: number): boolean {
     return this.proven(rel, proof, volume, measure) !== null;
   }
 
-  /** Every link reuseLater began made; rejects with the first failure once none is being made. */
+  /** Every link reuse began `later` made; rejects with the first failure once none is being made. */
   async linkQueued(): Promise<void> {
     const failed = (await Promise.all(this.pending.splice(0))).find((r) => r !== undefined);
     if (failed) throw failed;

@@ -9,7 +9,8 @@ import { contentSchemaFiles } from '../../docs/content-schemas.ts';
 import type { Site } from '../../model/types.ts';
 import { datasetFrom } from '../../query/dataset.ts';
 import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
-import { AUTOCOMPLETE_DIR, DATA_FILES } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DIR, DATA_FILES, eventPartFile } from '../../store/format/dist-paths.ts';
+import { directorySource, memorySource, type DistSource } from '../../store/read/dist-source.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { copyTwins } from '../../store/write/hashed-files.ts';
 import type { Precompressed } from '../../deploy/precompress.ts';
@@ -19,7 +20,6 @@ import type { Rendered } from '../render/state-render.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { DOCUMENTS } from '../../api/documents.ts';
 import { pageFile } from '../write/manifest-of.ts';
-import { buildSource } from './build-source.ts';
 import type { StagedDist } from '../write/staged-dist.ts';
 import { writeFiles } from '../write/write-files.ts';
 import { shaIn } from '../write/write-stage.ts';
@@ -32,28 +32,23 @@ const COMPRESS_AHEAD = 16 << 20;
 type Emitter = ReturnType<typeof emitter>;
 
 function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | null, twins: number | null) {
-  const { served } = dist;
   const emit = (rel: string, content: string | Uint8Array, inputs?: string, compress = true) => {
     const sha = shaIn(rendered.manifest, rel, content);
     const measure = typeof content === 'string' ? content.length : content.byteLength;
-    served.set(rel, sha);
-    dist.written.set(rel, { sha, inputs, measure });
     // a page's body is on a pooled block: given back once written and copied, for the next page
     const release = typeof content !== 'string' && isPooled(content) ? () => releaseBuffer(content) : undefined;
-    if (dist.ledger?.reuse(rel, dist.staging, { sha }, compress ? twins : null, measure)) {
-      dist.reused.files++;
-      release?.();
-      return;
-    }
+    if (dist.carried(rel, sha, { volume: compress ? twins : null, measure, inputs, served: true })) return release?.();
+    dist.served.set(rel, sha);
+    dist.written.set(rel, { sha, inputs, measure });
     writeFiles(dist.staging, new Map([[rel, content]]));
     if (compress && pool) pool.add(rel, content, release);
     else release?.();
   };
   const linked = (rel: string, inputs: string | undefined, compress = true) => {
     // linked without twins when it has none now, whatever the previous dist had
-    const proven = inputs === undefined ? null : dist.ledger?.reuseLater(rel, dist.staging, { inputs }, compress ? twins : null);
+    const proven = inputs === undefined ? null : dist.ledger?.reuse(rel, dist.staging, { inputs }, compress ? twins : null, undefined, true);
     if (!proven) return false;
-    served.set(rel, proven.sha);
+    dist.served.set(rel, proven.sha);
     dist.written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
     return true;
   };
@@ -107,6 +102,25 @@ function answerDocuments(api: Api, out: Emitter, rendered: Rendered, envelope: {
     out.emit(rel, text, undefined, !rendered.hashedCopies.has(rel.slice(AUTOCOMPLETE_DIR.length + 1)));
   }
   return answered;
+}
+
+/**
+ * The build's dataset source: files still in memory, and the large ones read back from the staging
+ * folder (event parts by offset, as the server reads them), so the rows are not held in the heap.
+ * Trusted: they are the bytes this build hashed (or the ledger proved).
+ */
+function buildSource(files: ReadonlyMap<string, string | Uint8Array>, staging: string): DistSource {
+  const memory = memorySource(files, staging);
+  const disk = directorySource(staging);
+  const from = (rel: string) => (files.has(rel) ? memory : disk);
+  return {
+    where: memory.where,
+    trusted: true,
+    require: (rel) => from(rel).require(rel),
+    text: (rel) => from(rel).text(rel),
+    bytes: (rel) => from(rel).bytes(rel),
+    open: files.has(eventPartFile(0)) ? undefined : disk.open,
+  };
 }
 
 /** Answers and writes every served file but the media copies (dist.served); resolves with the documents answered. */

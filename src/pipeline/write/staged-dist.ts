@@ -88,18 +88,18 @@ export class StagedDist {
    * Links the previous dist's `rel`, proven by `sha` (with its twins made at `volume`, when given),
    * and a file the dist serves when `served`; false when the ledger does not prove it.
    */
-  carried(rel: string, sha: string, how: { volume: number | null; measure?: number; served?: boolean }): boolean {
+  carried(rel: string, sha: string, how: { volume: number | null; measure?: number; inputs?: string; served?: boolean }): boolean {
     if (!this.ledger?.reuse(rel, this.staging, { sha }, how.volume, how.measure)) return false;
     this.reused.files++;
     if (how.served) this.served.set(rel, sha);
-    this.written.set(rel, how.measure === undefined ? { sha } : { sha, measure: how.measure });
+    this.written.set(rel, { sha, inputs: how.inputs, measure: how.measure });
     return true;
   }
 
   /** Writes (or links, proven by `sha`) a file whose SHA-256 is known; `later`: as data's. */
   file(rel: string, content: Content, sha: string, later?: Map<string, Content>): void {
-    if (this.ledger?.reuse(rel, this.staging, { sha }, null)) this.reused.files++;
-    else if (later) later.set(rel, content);
+    if (this.carried(rel, sha, { volume: null })) return;
+    if (later) later.set(rel, content);
     else writeFiles(this.staging, new Map([[rel, content]]));
     this.written.set(rel, { sha });
   }

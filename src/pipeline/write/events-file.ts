@@ -1,9 +1,7 @@
-// The event parts of a build: the parts whose rows are the previous ones linked from the previous
-// dist, those of new rows alone written as cut, the others made on a worker thread. The
-// previous parts' runs of unchanged rows are copied through a few reused chunks, the new rows
-// written between them, and every byte hashed on the way. A changed title is one part, not all
-// the rows; rows added or removed shift the rows after them, so every part from the first change
-// on is written.
+// The event parts of a build: those whose rows are the previous ones linked from the previous
+// dist, those of new rows alone written as cut, the others made on a worker thread from the
+// previous parts' runs of unchanged rows and the new rows between them, hashed on the way. Rows
+// added or removed shift the rows after them, so every part from the first change on is written.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { eventPartFile, eventPartFiles } from '../../store/format/dist-paths.ts';
@@ -28,19 +26,12 @@ export interface PreviousParts {
   sizes: readonly number[];
 }
 
-/**
- * Writes each job's part from its segments, reading the previous parts; resolves with each
- * part's SHA-256 (hex) and length, in the jobs' order; rejects on any failure.
- */
+/** Writes each job's part from its segments on the thread; resolves with their digests in order. */
 export function writeEventParts(previous: PreviousParts, jobs: readonly PartJob[]): Promise<PartDigest[]> {
   return runOnThread<PartDigest[]>(threadModule(import.meta.url, 'events-file-worker'), { previous, jobs }, "the event parts' thread stopped");
 }
 
-/**
- * The event parts in the staging folder: those whose rows are the previous ones linked, those of
- * new rows alone written as they are on libuv's pool, the others on a worker thread (`inFlight`
- * holds it until it is awaited); resolves with the digests of those linked or thread-written.
- */
+/** The event parts in the staging folder (`inFlight` holds the thread until it is awaited); resolves with the digests of those linked or thread-written. */
 export async function eventParts(input: { previous: Manifest | null; out: string; data: Pick<EventData, 'parts' | 'bounds'>; oldSizes: number[] }, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<Map<string, FileDigest>> {
   const { previous, out, data, oldSizes } = input;
   const { bounds } = data;

@@ -1,6 +1,5 @@
 // The manifest, made by one code for the build and `aula dev`'s in-memory builds, so they cannot drift apart.
 import type { Media, Site } from '../../model/types.ts';
-import { EVENT_PART_ROWS } from '../../store/format/dist-paths.ts';
 import { buildIdOf, DIST_FORMAT, zoneTableText, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { MEDIA_FILES_INDEX, mediaFilesText, type MediaFile } from '../../store/format/public-files.ts';
 import { mediaFilesOf } from './media-copies.ts';
@@ -19,19 +18,11 @@ export function newestOf(events: readonly { last_modified: number }[]): number {
   return events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
 }
 
-interface BuildCounts {
-  events: number;
-  pages: number;
-  categories: number;
-  media: number;
-  directory: number;
-}
-
 /**
  * `newest` (newestOf), not the clock, is built_at (and events.ics's DTSTAMP), so two builds of the
  * same content are byte-identical. `eventPartRows`: tests make it small.
  */
-export function manifestOf(site: Site, baseUrl: string, newest: number, counts: BuildCounts, eventPartRows = EVENT_PART_ROWS): Manifest {
+export function manifestOf(site: Site, baseUrl: string, newest: number, counts: Omit<Manifest['counts'], 'event_list_pages'>, eventPartRows: number): Manifest {
   const limit = site.page_size;
   // a title only when given, so dists without one keep their bytes
   const settings: Manifest['site'] = { timezone: site.timezone, page_size: site.page_size, max_page_size: site.max_page_size };

@@ -1,8 +1,6 @@
-// The new dist as it is made, in its staging folder: each file written as it comes, or linked
-// from the previous dist where the previous build's ledger proves it is what this build would
-// write (publish/dist-ledger.ts) — a file's key (its bytes' SHA-256, or its inputs' key) to the
-// stored file, or the file made and stored. Without a cache there is no ledger, and every file is
-// written: the same code with an empty store.
+// The new dist as it is made in its staging folder: each file written as it comes, or linked from
+// the previous dist where the ledger (ledger/dist-ledger.ts) proves it holds what this build would
+// write. Without a cache there is no ledger, and every file is written: the same code.
 import type { FileDigest } from '../../store/format/manifest.ts';
 import { digestOf } from '../../store/format/manifest.ts';
 import { DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';

@@ -11,6 +11,7 @@ import { compressionLevels, LEVEL_POLICY } from '../../deploy/precompress.ts';
 import { cacheFile, cacheIdentity } from '../cache/build-cache.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { CACHE_TEXT_MOST, readSealedValue, writeSealed } from '../cache/cache-file.ts';
+import { sortedRecord } from './changes.ts';
 
 const head = (out: string) => `AULALEDGER\n${JSON.stringify([cacheIdentity(), resolve(out)])}\n`;
 /** What made the twins: compressors' output differs between versions, so twins are linked only from the same. */
@@ -194,13 +195,13 @@ export type Written = Map<string, { sha: string; inputs?: string; measure?: numb
  * is no error: the next build proves nothing from it.
  */
 export function writeLedger(path: string, out: string, written: Written, precompressed: { compressor: string; volume: number } | undefined, staged: ReadonlyMap<string, string>): void {
-  const files: Record<string, LedgerEntry> = {};
+  const files = new Map<string, LedgerEntry>();
   const current = (name: string) => {
     const before = staged.get(name);
     const id = before === undefined ? null : identityOf(join(out, name));
     return unchangedSince(before, id) ? id : null;
   };
-  for (const [rel, what] of [...written].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [rel, what] of written) {
     const id = current(rel);
     if (id === null) continue;
     const entry: LedgerEntry = { sha: what.sha, id };
@@ -209,10 +210,10 @@ export function writeLedger(path: string, out: string, written: Written, precomp
     const gz = current(`${rel}.gz`);
     const br = current(`${rel}.br`);
     if (precompressed && gz !== null && br !== null) Object.assign(entry, { gz, br });
-    files[rel] = entry;
+    files.set(rel, entry);
   }
-  settleTimestamps(Object.values(files));
-  writeSealed(path, head(out), [Buffer.from(JSON.stringify({ files, precompressed }))]);
+  settleTimestamps([...files.values()]);
+  writeSealed(path, head(out), [Buffer.from(JSON.stringify({ files: sortedRecord(files), precompressed }))]);
 }
 
 /**

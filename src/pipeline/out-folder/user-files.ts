@@ -4,6 +4,7 @@
 // refuses before anything moves, and says which.
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, unlinkSync, type Dirent } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { MADE_FILES } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
 import { madeListOf, noListMessage, OutFolderError } from './out-folder.ts';
 
@@ -74,7 +75,7 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
  * they go last, with the folder, once nothing else is left. No link is followed (aula makes none).
  */
 export function removeMade(dir: string, made: readonly string[]): void {
-  const proof = new Set(['manifest.json', '.aula-files']);
+  const proof = new Set(['manifest.json', MADE_FILES]);
   const listed = new Set(made);
   /** empties `rel` of what aula made; true when nothing is left in it */
   const empty = (rel: string): boolean => {

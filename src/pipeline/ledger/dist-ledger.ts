@@ -68,11 +68,8 @@ function unchangedSince(before: string | undefined, now: string | null): now is 
   return before.slice(0, before.lastIndexOf(':')) === now.slice(0, now.lastIndexOf(':'));
 }
 
-/** The same inputs key, or the same SHA-256. */
-interface Proof {
-  inputs?: string;
-  sha?: string;
-}
+/** What proves a file what this build would write: the same inputs key, or the same SHA-256. */
+type Proof = { inputs: string } | { sha: string };
 
 export class DistLedger {
   /** folders of the staging tree made already */
@@ -170,7 +167,7 @@ export class DistLedger {
   private proven(rel: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
     const entry = this.entry(rel);
     if (!entry) return null;
-    if (proof.inputs !== undefined ? entry.inputs !== proof.inputs : entry.sha !== proof.sha) return null;
+    if ('inputs' in proof ? entry.inputs !== proof.inputs : entry.sha !== proof.sha) return null;
     const from = join(this.out, rel);
     if (identityOf(from) !== entry.id) return null;
     if (volume !== null) {

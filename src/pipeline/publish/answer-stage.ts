@@ -104,11 +104,7 @@ function answerDocuments(api: Api, out: Emitter, rendered: Rendered, envelope: {
   return answered;
 }
 
-/**
- * The build's dataset source: files still in memory, and the large ones read back from the staging
- * folder (event parts by offset, as the server reads them), so the rows are not held in the heap.
- * Trusted: they are the bytes this build hashed (or the ledger proved).
- */
+/** The files still in memory, and the large ones read back from the staging folder as the server reads them (trusted: this build hashed them, or the ledger proved them). */
 function buildSource(files: ReadonlyMap<string, string | Uint8Array>, staging: string): DistSource {
   const memory = memorySource(files, staging);
   const disk = directorySource(staging);

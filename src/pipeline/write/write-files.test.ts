@@ -1,8 +1,20 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { writeFilesLater } from './write-files.ts';
+import { writeAt, writeFilesLater } from './write-files.ts';
+
+// a file system whose writes make no progress, when `stuck` says so
+const { stuck } = vi.hoisted(() => ({ stuck: { on: false } }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const write = (...args: unknown[]) => {
+    const done = args[args.length - 1] as (e: null, n: number) => void;
+    if (stuck.on) setImmediate(() => done(null, 0));
+    else (fs.write as (...a: unknown[]) => void)(...args);
+  };
+  return { ...fs, default: { ...fs, write }, write };
+});
 
 const roots: string[] = [];
 afterEach(() => roots.splice(0).forEach(removeDir));
@@ -48,5 +60,18 @@ describe('writeFilesLater', () => {
     expect(failure?.code).toBe('EISDIR');
     expect(failure?.path).toBe(join(dir, 'taken.json'));
     expect(readFileSync(join(dir, 'ok.json'), 'utf8')).toBe('y');
+  });
+
+  it('fails a write that makes no progress with EIO, never tries it again for ever', async () => {
+    const dir = tempDir('aula-write-');
+    roots.push(dir);
+    const fd = openSync(join(dir, 'stuck.bin'), 'w');
+    stuck.on = true;
+    try {
+      await expect(writeAt(fd, Buffer.from('abc'), 3, 0)).rejects.toMatchObject({ code: 'EIO' });
+    } finally {
+      stuck.on = false;
+      closeSync(fd);
+    }
   });
 });

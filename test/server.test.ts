@@ -1,6 +1,6 @@
 // The server as a process: reloading a replaced dist/, draining on SIGTERM, workers, and
 // refusing a corrupt dist/ with a clear message instead of crash-looping.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAula } from './aula-cli.ts';
@@ -93,6 +93,26 @@ describe('aula serve process', () => {
     expect(answers.every((a) => a.status === 200)).toBe(true);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('starts a worker in place of one that dies, naming the signal that ended it, and says where it serves once', async () => {
+    const { dist } = await fixture();
+    const serve = startAula(['serve', '--port', '0', '--dist', dist, '--workers', '2']);
+    try {
+      await serve.origin;
+      const pid = serve.child.pid!;
+      const [victim] = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+      process.kill(victim, 'SIGKILL');
+      await serve.waitFor(new RegExp(`^aula: worker ${victim} exited \\(SIGKILL\\); starting another$`, 'm'));
+      // both workers reload on SIGHUP, the new one once it listens: then it has said so
+      serve.child.kill('SIGHUP');
+      await serve.waitFor(/(?:reloaded [^\n]*\n[^]*){2}/);
+      expect((await request(`${await serve.origin}/v1/cms/event/`)).status).toBe(200);
+    } finally {
+      const { out, code } = await serve.stop();
+      expect(code).toBe(0);
+      expect(out.match(/^aula serving /gm)).toHaveLength(1);
+    }
   });
 
   it('refuses a corrupt dist/ with a clear error and a non-zero exit', async () => {

@@ -125,6 +125,8 @@ function runPrimary(options: ServeCommandOptions): void {
   cluster.on('message', (worker, message: unknown) => void answering.then((answer) => answer?.(worker, message), () => {}));
   /** a worker said why it could not start: the one line printed for all */
   let reported = false;
+  /** every worker has listened once, and the address line was printed */
+  let announced = false;
   cluster.on('message', (worker, message: { aula?: string; url?: string; baseUrl?: string; line?: string }) => {
     if (message?.aula === 'failed') {
       if (!reported && !stopping) console.error(`aula: ${message.line}`);
@@ -135,13 +137,17 @@ function runPrimary(options: ServeCommandOptions): void {
       up.add(worker.id);
       if (owesReload.delete(worker.id)) worker.process.kill('SIGHUP');
     }
-    if (message?.aula === 'listening' && ++listening === options.workers) {
+    // (said once: a worker started in place of one that died brings the count back, quietly)
+    if (message?.aula === 'listening' && ++listening === options.workers && !announced) {
+      announced = true;
       // the warning first, as with one process
       const warned = message.url && message.baseUrl ? warnAboutOrigin(message.baseUrl, message.url) : Promise.resolve();
       void warned.then(() => console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${message.url}/v1/cms/event/ with ${options.workers} workers`));
     }
   });
-  cluster.on('exit', (worker, code) => {
+  cluster.on('exit', (worker, code, signal) => {
+    // (a worker killed by a signal has no exit code)
+    const how = code ?? signal;
     alive--;
     up.delete(worker.id);
     owesReload.delete(worker.id);
@@ -155,14 +161,14 @@ function runPrimary(options: ServeCommandOptions): void {
     // that message, so the line is chosen once it has closed.
     if (listening < options.workers) {
       afterChannel(worker, () => {
-        if (!reported) console.error(`aula: worker ${worker.process.pid} exited (${code}) while starting; stopping`);
+        if (!reported) console.error(`aula: worker ${worker.process.pid} exited (${how}) while starting; stopping`);
         reported = true;
         stop(true);
         if (alive === 0) process.exit(1);
       });
       return;
     }
-    console.error(`aula: worker ${worker.process.pid} exited (${code}); starting another`);
+    console.error(`aula: worker ${worker.process.pid} exited (${how}); starting another`);
     listening--;
     fork();
   });

@@ -4,6 +4,7 @@
 // (public-files.ts). Compression is left to the platform, which negotiates it itself.
 import { bodyBuffer, bodyByteLength } from '../../api/body.ts';
 import { createApi, type Api } from '../../api/core.ts';
+import { answerDocument, isDocument } from '../../api/documents.ts';
 import { SERVER_ERROR_BODY, splitTarget, type ApiRequest, type ApiResponse } from '../../api/respond.ts';
 import { DEFAULT_CACHE_CONTROL } from '../../defaults.ts';
 import { EdgeLoadError, loadEdgeDataset, type AssetFetcher, type EdgeFiles } from './assets.ts';
@@ -81,11 +82,16 @@ function load(env: Env): Promise<Loaded> {
       loading = Promise.reject(new EdgeLoadError('AULA_CACHE_CONTROL cannot be sent as a header value (printable characters only, no line breaks); set it as `aula serve --cache-control` takes it.', true));
       return loading;
     }
-    loading = loadEdgeDataset(env.ASSETS, options).then(({ dataset, files }) => ({
-      api: createApi(dataset, { cacheControl, cacheLimits: EDGE_CACHE_LIMITS }),
-      data: files,
-      files: new EdgePublicFiles(env.ASSETS, dataset.baseUrl, cacheControl ?? DEFAULT_CACHE_CONTROL),
-    }));
+    loading = loadEdgeDataset(env.ASSETS, options).then(({ dataset, files }) => {
+      // under another base URL than the build's, the documents naming it are made anew, as by `aula serve`
+      const rebased = dataset.baseUrl !== dataset.manifest.base_url;
+      const document = (rel: string) => (rebased && isDocument(rel) ? files.whenLoaded(() => answerDocument(dataset, rel) ?? null) : undefined);
+      return {
+        api: createApi(dataset, { cacheControl, cacheLimits: EDGE_CACHE_LIMITS }),
+        data: files,
+        files: new EdgePublicFiles(env.ASSETS, dataset.baseUrl, cacheControl ?? DEFAULT_CACHE_CONTROL, document),
+      };
+    });
     loading.catch((e) => {
       if (!(e instanceof EdgeLoadError && e.permanent)) loading = null;
     });

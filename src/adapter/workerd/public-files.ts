@@ -26,13 +26,19 @@ async function fileEtag(bytes: ArrayBuffer): Promise<string> {
  */
 export class EdgePublicFiles {
   private readonly etags = new Map<string, Promise<string | null>>();
+  private readonly documents = new Map<string, Promise<{ etag: string; bytes: ArrayBuffer } | null>>();
   private media: Promise<Map<number, MediaFile>> | null = null;
   private readonly prefix: string;
 
+  /**
+   * `document`: under a base URL other than the build's, the bytes of a document of dist/ that
+   * names it (openapi.json, events.ics) as the API answers it now; undefined for other files.
+   */
   constructor(
     private readonly assets: AssetFetcher,
     baseUrl: string,
     private readonly cacheControl: string,
+    private readonly document: (rel: string) => Promise<Uint8Array | null> | undefined = () => undefined,
   ) {
     this.prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
   }
@@ -66,6 +72,8 @@ export class EdgePublicFiles {
       const etag = await known;
       return etag === null ? null : { etag };
     }
+    const made = this.document(rel);
+    if (made !== undefined) return this.madeDocument(rel, made);
     const read = this.fetchAsset(rel, 'GET').then(async (res) => {
       if (res.ok) return res.arrayBuffer();
       await res.body?.cancel();
@@ -77,6 +85,18 @@ export class EdgePublicFiles {
     etag.then((tag) => tag === null && this.etags.delete(rel), () => this.etags.delete(rel));
     const [bytes, tag] = await Promise.all([read, etag]);
     return bytes === null || tag === null ? null : { etag: tag, bytes };
+  }
+
+  /** A document made from the data: its bytes kept with its ETag (the asset is another URL's). */
+  private async madeDocument(rel: string, made: Promise<Uint8Array | null>): Promise<{ etag: string; bytes: ArrayBuffer } | null> {
+    const kept = this.documents.get(rel) ?? made.then(async (b) => {
+      if (b === null) return null;
+      const bytes = b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+      return { etag: await fileEtag(bytes), bytes };
+    });
+    this.documents.set(rel, kept);
+    kept.catch(() => this.documents.delete(rel));
+    return kept;
   }
 
   private async sendFile(rel: string, request: PublicFileRequest): Promise<Response | null> {

@@ -56,6 +56,7 @@ export class PartedRows extends EventRows {
   private loadPart(part: number): void {
     if (this.loaded[part] === 0) {
       this.load(part);
+      this.noteLengths(part * this.partRows, Math.min((part + 1) * this.partRows, this.lineStarts.length));
       this.loaded[part] = 1;
     }
   }

@@ -2,18 +2,20 @@
 // at load and read again from the same file when an answer first needs it; the event rows, read
 // whole to be checked where no thread checks them (a load given no verifyRows, or one that rewrites
 // the rows for another base URL; a server's start and reload check them on the verifier thread),
-// are not held once checked.
+// are not held once checked. Read per need, the rows answer as the rows read whole.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyOfSampleDist, removeDir, tempDir } from '../../../test/helpers.ts';
-import { loadDataset } from '../../query/dataset.ts';
+import { datasetFrom, loadDataset } from '../../query/dataset.ts';
 import { DATA_FILES } from '../format/dist-paths.ts';
-import { DistError } from '../format/manifest.ts';
+import { DistError, sha256Hex } from '../format/manifest.ts';
 import { readCalendarFile } from './calendar-file.ts';
+import { directorySource } from './dist-source.ts';
 import { FileRows } from './file-rows.ts';
+import { PartedRows } from './parted-rows.ts';
 
 let root: string;
 beforeAll(() => {
@@ -74,5 +76,26 @@ describe('the event rows of a dist/ folder, checked on the loading thread (no ve
     expect(ds.events.rows.bytes(0)[0]).toBe(0x7b);
     expect(ds.events.calendar.starts.length).toBeGreaterThan(0);
     ds.events.rows.close();
+  });
+});
+
+describe('the event rows of a dist/ folder read per need (an edge isolate\'s)', () => {
+  it('give each row, and a page of rows out of their order, as the rows read whole', () => {
+    const dist = copyOfSampleDist(join(root, 'per-need'));
+    const whole = loadDataset(dist);
+    const lazy = datasetFrom({ ...directorySource(dist), perNeed: true, open: undefined }, { sha256: sha256Hex });
+    const rows = lazy.events.rows;
+    expect(rows).toBeInstanceOf(PartedRows);
+    const n = rows.length;
+    expect(n).toBe(whole.events.rows.length);
+    // the last rows first: their lengths are known once their part is in, not before
+    for (let row = n - 1; row >= 0; row--) {
+      expect(rows.byteLength(row)).toBe(whole.events.rows.byteLength(row));
+      expect(rows.bytes(row).equals(whole.events.rows.bytes(row))).toBe(true);
+    }
+    const page = Uint32Array.from([n - 1, 3, n >> 1, 0, 7]);
+    const joined = (r: typeof rows) => r.joinRows(page, 0, page.length, Buffer.from('['), 0x2c, Buffer.from(']'));
+    expect(joined(rows).equals(joined(whole.events.rows))).toBe(true);
+    whole.events.rows.close();
   });
 });

@@ -4,7 +4,7 @@
 // with the same openings and closings (stored-feed.ts); renderCalendar makes the whole of it from
 // the events, the same bytes.
 import { parseTimestamp } from '../../time/parse.ts';
-import { ContentLines, CRLF, cleanValue, escapeText, fold, paramValue } from './lines.ts';
+import { ContentLines, CRLF, cleanValue, escapeText, fold, paramValue, type LineSink } from './lines.ts';
 import { dateTimeValue, dateValue, utcValue, writeVtimezone } from './vtimezone.ts';
 import { ZoneOffsets } from './zone-offsets.ts';
 
@@ -71,7 +71,14 @@ function instant(text: string, key: string, id: number, zone: string): number {
  */
 function dateTime(t: number, zone: ZoneOffsets): [string, Record<string, string>] {
   if (zone.isRepeated(t)) return [utcValue(t), {}];
-  return [dateTimeValue(zone.wall(t)), { TZID: paramValue(zone.zone) }];
+  return [dateTimeValue(zone.wall(t)), tzidOf(zone.zone)];
+}
+
+let tzid: { zone: string; params: Readonly<Record<string, string>> } | undefined;
+/** The TZID parameter of a zone: the last one made again (a feed or a build has one zone). */
+function tzidOf(zone: string): Readonly<Record<string, string>> {
+  if (tzid?.zone !== zone) tzid = { zone, params: { TZID: paramValue(zone) } };
+  return tzid.params;
 }
 
 const isMidnight = (d: Date) => d.getUTCHours() === 0 && d.getUTCMinutes() === 0 && d.getUTCSeconds() === 0 && d.getUTCMilliseconds() === 0;
@@ -104,8 +111,12 @@ function categoryText(c: number | { title: string }, titles: ReadonlyMap<number,
  * functions of the instant: any ZoneOffsets of the site zone gives the same lines.
  */
 export function entryBody(e: EntryFields, zone: ZoneOffsets): string {
+  return writeEntryBody(e, zone, new ContentLines()).toString();
+}
+
+/** entryBody's lines written to `out` (a build's ContentBytes: the same bytes, no string made). */
+export function writeEntryBody<Sink extends LineSink>(e: EntryFields, zone: ZoneOffsets, out: Sink): Sink {
   const { start, end } = e;
-  const out = new ContentLines();
   if (e.allday) {
     const [first, next] = alldayDates(start, end, zone);
     out.add('DTSTART', dateValue(first), { VALUE: 'DATE' });
@@ -126,7 +137,7 @@ export function entryBody(e: EntryFields, zone: ZoneOffsets): string {
     out.add('ORGANIZER', `mailto:${cleanValue(e.email)}`, name ? { CN: paramValue(name) } : {});
   }
   if (e.contact) out.text('CONTACT', e.email ? `${e.contact} <${e.email}>` : e.contact);
-  return out.toString();
+  return out;
 }
 
 /**

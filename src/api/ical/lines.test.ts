@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { ContentLines, escapeText, fold, foldByOctets, paramValue } from './lines.ts';
+import { ContentBytes, ContentLines, escapeText, fold, foldByOctets, paramValue } from './lines.ts';
 
 const octets = (s: string) => Buffer.byteLength(s, 'utf8');
 const mixed = fc.string({ unit: fc.constantFrom('a', ' ', ',', ';', '\\', 'ä', 'ß', '€', '\u{1F389}', '\n'), maxLength: 400 });
@@ -79,5 +79,60 @@ describe('the fast paths', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('ContentBytes', () => {
+  // the awkward units: multi-byte characters of 2, 3 and 4 octets, lone surrogates, line breaks,
+  // what TEXT escapes, controls dropped and the tab kept
+  const awkward = fc.string({ unit: fc.constantFrom('a', ' ', 'ä', '€', '\u{1F389}', '\uD800', '\uDC00', '\r', '\n', '\r\n', ';', ',', '\\', ':', '\x00', '\x1f', '\x7f', '\t'), maxLength: 300 });
+  const line = fc.tuple(fc.constantFrom('add', 'text'), fc.constantFrom('SUMMARY', 'X', 'DESCRIPTION-OF-A-LONG-NAME'), fc.oneof(awkward, fc.string({ unit: 'binary', maxLength: 200 }), fc.constant('')), fc.option(awkward, { nil: undefined }));
+  const both = (lines: readonly [string, string, string, string | undefined][]) => {
+    const text = new ContentLines();
+    const bytes = new ContentBytes();
+    for (const [how, name, value, param] of lines) {
+      if (how === 'add') {
+        const params = param === undefined ? undefined : { CN: paramValue(param) };
+        text.add(name, escapeText(value), params);
+        bytes.add(name, escapeText(value), params);
+      } else {
+        text.text(name, value);
+        bytes.text(name, value);
+      }
+    }
+    return [Buffer.from(text.toString(), 'utf8'), Buffer.from(bytes.bytes)];
+  };
+
+  it('writes the UTF-8 of ContentLines, byte for byte, over awkward text', () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 8 }), (lines) => {
+        const [want, got] = both(lines);
+        expect(got.equals(want)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('joins the halves of a pair around the controls TEXT drops, as escapeText does', () => {
+    const [want, got] = both([['text', 'SUMMARY', '\uD800\x7f\x00\uDC00\uD800\t\uDC00', undefined]]);
+    expect(got.equals(want)).toBe(true);
+    expect(want.includes(Buffer.from('\u{10000}'))).toBe(true);
+  });
+
+  it('folds a multi-byte character that would cross octet 75 as fold() does, at every offset', () => {
+    for (const c of ['ä', '€', '\u{1F389}', '\uD800', '\\', ';', '\n', '\r\n']) {
+      for (let pad = 60; pad < 160; pad++) {
+        const value = 'x'.repeat(pad) + c + 'y'.repeat(80);
+        const [want, got] = both([['text', 'SUMMARY', value, undefined], ['add', 'URL', value, c]]);
+        expect(got.equals(want)).toBe(true);
+      }
+    }
+  });
+
+  it('is emptied by clear and grows past its first buffer', () => {
+    const bytes = new ContentBytes();
+    bytes.text('SUMMARY', 'gone');
+    const long = '\u{1F389}'.repeat(5000);
+    expect(Buffer.from(bytes.clear().text('SUMMARY', long).bytes).toString('utf8')).toBe(new ContentLines().text('SUMMARY', long).toString());
   });
 });

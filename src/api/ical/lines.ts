@@ -78,8 +78,16 @@ export function foldByOctets(line: string): string {
   return parts.join(`${CRLF} `);
 }
 
+/** What content lines are written to: as text (ContentLines) or as UTF-8 straight into a buffer (ContentBytes). */
+export interface LineSink {
+  /** `NAME;PARAM=value:value`; `value` must already be escaped for its value type. */
+  add(name: string, value: string, params?: Readonly<Record<string, string>>): this;
+  /** A TEXT property, left out when there is no text. */
+  text(name: string, value: string | null | undefined): this;
+}
+
 /** Collects content lines and joins them, folded, with CRLF after every line. */
-export class ContentLines {
+export class ContentLines implements LineSink {
   private readonly lines: string[] = [];
 
   /** `NAME;PARAM=value:value`; `value` must already be escaped for its value type. */
@@ -97,5 +105,129 @@ export class ContentLines {
 
   toString(): string {
     return this.lines.length === 0 ? '' : `${this.lines.join(CRLF)}${CRLF}`;
+  }
+}
+
+/** The first unit at or after `i` that escapeText keeps: past the controls it drops. */
+function afterDropped(s: string, i: number): number {
+  for (;;) {
+    const c = s.charCodeAt(i);
+    if (!(c <= 0x1f || c === 0x7f) || c === 0x09 || c === 0x0a || c === 0x0d) return i;
+    i++;
+  }
+}
+
+/**
+ * Content lines written as UTF-8 into one buffer, reused line after line: what ContentLines'
+ * text would encode to, byte for byte, with TEXT escaped and every line folded as its octets are
+ * written (one pass over each value, no string made). A build writes a calendar entry per event
+ * (data/calendar.bin) with it; the strings, regex passes and joins of ContentLines were most of
+ * that work and its garbage. A lone surrogate is written as U+FFFD, as Buffer.write does.
+ */
+export class ContentBytes implements LineSink {
+  private buf = Buffer.allocUnsafe(4096);
+  private end = 0;
+  /** octets in the physical line being written */
+  private octets = 0;
+
+  /** Empties the buffer (the bytes a previous `bytes` viewed are then overwritten). */
+  clear(): this {
+    this.end = 0;
+    return this;
+  }
+
+  /** The lines written since the last clear: a view of the buffer, valid until the next write. */
+  get bytes(): Uint8Array {
+    return this.buf.subarray(0, this.end);
+  }
+
+  add(name: string, value: string, params?: Readonly<Record<string, string>>): this {
+    this.octets = 0;
+    this.put(name, false);
+    for (const k in params) {
+      this.put(';', false).put(k, false).put('=', false).put(params[k], false);
+    }
+    this.put(':', false).put(value, false);
+    return this.lineEnd();
+  }
+
+  text(name: string, value: string | null | undefined): this {
+    if (!value) return this;
+    this.octets = 0;
+    this.put(name, false).put(':', false).put(value, true);
+    return this.lineEnd();
+  }
+
+  private lineEnd(): this {
+    this.room(2);
+    this.buf[this.end++] = 0x0d;
+    this.buf[this.end++] = 0x0a;
+    return this;
+  }
+
+  private room(n: number): void {
+    if (this.end + n <= this.buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.end + n, this.buf.length * 2));
+    this.buf.copy(grown, 0, 0, this.end);
+    this.buf = grown;
+  }
+
+  /** Starts a continuation line when `n` more octets would pass 75 (§3.1). */
+  private fold(n: number): void {
+    if (this.octets + n <= MAX_OCTETS) {
+      this.octets += n;
+      return;
+    }
+    const { buf } = this;
+    buf[this.end++] = 0x0d;
+    buf[this.end++] = 0x0a;
+    buf[this.end++] = 0x20;
+    this.octets = 1 + n;
+  }
+
+  /** Writes `s` (TEXT-escaped as escapeText does where `escape`), folding as it goes. */
+  private put(s: string, escape: boolean): this {
+    // at most 3 octets a UTF-16 unit (an escape: 2), a fold's 3 bytes at most every 24 units
+    this.room(s.length * 4 + 8);
+    const buf = this.buf;
+    let j: number;
+    for (let i = 0; i < s.length; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) {
+        if (escape && (c < 0x20 || c === 0x3b || c === 0x2c || c === 0x5c || c === 0x7f)) {
+          if (c === 0x3b || c === 0x2c || c === 0x5c) {
+            this.fold(1);
+            buf[this.end++] = 0x5c;
+          } else if (c === 0x0d || c === 0x0a) {
+            if (c === 0x0d && s.charCodeAt(i + 1) === 0x0a) i++;
+            this.fold(1);
+            buf[this.end++] = 0x5c;
+            c = 0x6e;
+          } else if (c !== 0x09) continue; // another control: dropped
+        }
+        this.fold(1);
+        buf[this.end++] = c;
+      } else if (c < 0x800) {
+        this.fold(2);
+        buf[this.end++] = 0xc0 | (c >> 6);
+        buf[this.end++] = 0x80 | (c & 0x3f);
+      } else if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt((j = escape ? afterDropped(s, i + 1) : i + 1)) & 0xfc00) === 0xdc00) {
+        // (a pair around controls that TEXT drops is a pair once they are gone)
+        const p = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(j) - 0xdc00);
+        i = j;
+        this.fold(4);
+        buf[this.end++] = 0xf0 | (p >> 18);
+        buf[this.end++] = 0x80 | ((p >> 12) & 0x3f);
+        buf[this.end++] = 0x80 | ((p >> 6) & 0x3f);
+        buf[this.end++] = 0x80 | (p & 0x3f);
+      } else {
+        if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd; // a lone surrogate
+        this.fold(3);
+        buf[this.end++] = 0xe0 | (c >> 12);
+        buf[this.end++] = 0x80 | ((c >> 6) & 0x3f);
+        buf[this.end++] = 0x80 | (c & 0x3f);
+      }
+    }
+    return this;
   }
 }

@@ -1,25 +1,30 @@
 // data/calendar.bin of rows, made with the feed's own formatter (api/ical/feed.ts entryBody) from
 // their columns and their rows: the event data stage (store/write/event-data.ts) makes the entries
-// of the rows it makes anew with it, and takes the others' from the previous file.
-import { entryBody } from '../../api/ical/feed.ts';
+// of the rows it makes anew with it, and takes the others' from the previous file. Each entry is
+// written as UTF-8 into one buffer (ContentBytes), which the calendar file copies at once.
+import { writeEntryBody } from '../../api/ical/feed.ts';
+import { ContentBytes } from '../../api/ical/lines.ts';
 import { ZoneOffsets } from '../../api/ical/zone-offsets.ts';
 import type { ColumnValues } from '../../store/format/event-table.ts';
-import { fieldIndex, type EventRows } from '../../store/format/event-rows.ts';
+import { FIELD_COUNT, fieldIndex, type EventRows } from '../../store/format/event-rows.ts';
+import { rowString } from '../../store/write/column-values.ts';
 
 const URL_FIELD = fieldIndex('url')!;
 const LINK_FIELD = fieldIndex('link')!;
+const STRIDE = FIELD_COUNT + 1;
 
-/** Each row's entry: the columns' values, and url and link (no column holds them) from the rows' JSON. */
-export function calendarData(values: ColumnValues, rows: EventRows, timezone: string): (row: number) => string {
+/**
+ * Each row's entry, from the columns' values, and url and link (no column holds them) from the
+ * rows' JSON: its bytes, a view valid until the next row's is asked for.
+ */
+export function calendarData(values: ColumnValues, rows: EventRows, timezone: string): (row: number) => Uint8Array {
   const zone = new ZoneOffsets(timezone, []);
   const { time, bool, text } = values;
+  const out = new ContentBytes();
   return (row) => {
     const bytes = rows.bytes(row);
-    const valueOf = (field: number): string | null => {
-      const [from, to] = rows.valueSpan(row, field);
-      return JSON.parse(bytes.toString('utf8', from, to)) as string | null;
-    };
-    return entryBody(
+    const valueOf = (field: number): string | null => rowString(bytes, 0, rows.starts, row * STRIDE, field);
+    return writeEntryBody(
       {
         start: time.start[row],
         end: time.end[row],
@@ -35,6 +40,7 @@ export function calendarData(values: ColumnValues, rows: EventRows, timezone: st
         email: text.email[row],
       },
       zone,
-    );
+      out.clear(),
+    ).bytes;
   };
 }

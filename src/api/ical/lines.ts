@@ -10,6 +10,8 @@ const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** What a TEXT value escapes or drops: line breaks (CR LF, CR, LF), `\`, `;`, `,`, other controls. */
 const TEXT_SPECIALS = /\r\n?|[\n\\;,]|[\x00-\x08\x0b-\x1f\x7f]/g;
+/** Whether escapeText would change a text. */
+const TEXT_SPECIAL = /[\x00-\x08\x0a-\x1f\x7f\\;,]/;
 /** A line break or another control. */
 const ANY_CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
@@ -147,15 +149,54 @@ export class ContentBytes implements LineSink {
     for (const k in params) {
       this.put(';', false).put(k, false).put('=', false).put(params[k], false);
     }
-    this.put(':', false).put(value, false);
+    this.put(':', false).written(value);
     return this.lineEnd();
   }
 
   text(name: string, value: string | null | undefined): this {
     if (!value) return this;
     this.octets = 0;
-    this.put(name, false).put(':', false).put(value, true);
+    this.put(name, false).put(':', false);
+    // most text has nothing to escape: then it is written as it is
+    if (TEXT_SPECIAL.test(value)) this.put(value, true);
+    else this.written(value);
     return this.lineEnd();
+  }
+
+  /**
+   * Writes `s` as it is, encoded by Buffer.write, then folded where its bytes pass 75 octets a
+   * line: a cut that falls inside a character moves back to that character's first byte, so the
+   * lines break where put's would. A few native calls, where put is a loop over every character.
+   */
+  private written(s: string): this {
+    this.room(s.length * 4 + 8);
+    const buf = this.buf;
+    const start = this.end;
+    const end = start + buf.write(s, start);
+    let avail = MAX_OCTETS - this.octets;
+    if (end - start <= avail) {
+      this.octets += end - start;
+      this.end = end;
+      return this;
+    }
+    const cuts: number[] = [];
+    for (let at = start; end - at > avail; avail = MAX_OCTETS - 1) {
+      let cut = at + avail;
+      while ((buf[cut] & 0xc0) === 0x80) cut--; // a UTF-8 continuation byte
+      cuts.push(cut);
+      at = cut;
+    }
+    // each piece moved right past the CRLF and space of every cut before it, the last first
+    for (let k = cuts.length - 1; k >= 0; k--) {
+      const shift = 3 * (k + 1);
+      buf.copyWithin(cuts[k] + shift, cuts[k], k + 1 < cuts.length ? cuts[k + 1] : end);
+      buf[cuts[k] + shift - 3] = 0x0d;
+      buf[cuts[k] + shift - 2] = 0x0a;
+      buf[cuts[k] + shift - 1] = 0x20;
+    }
+    this.octets = 1 + end - cuts[cuts.length - 1];
+    this.end = end + 3 * cuts.length;
+    return this;
   }
 
   private lineEnd(): this {
@@ -172,62 +213,78 @@ export class ContentBytes implements LineSink {
     this.buf = grown;
   }
 
-  /** Starts a continuation line when `n` more octets would pass 75 (§3.1). */
-  private fold(n: number): void {
-    if (this.octets + n <= MAX_OCTETS) {
-      this.octets += n;
-      return;
-    }
-    const { buf } = this;
-    buf[this.end++] = 0x0d;
-    buf[this.end++] = 0x0a;
-    buf[this.end++] = 0x20;
-    this.octets = 1 + n;
-  }
-
-  /** Writes `s` (TEXT-escaped as escapeText does where `escape`), folding as it goes. */
+  /**
+   * Writes `s` (TEXT-escaped as escapeText does where `escape`), folding as it goes: a
+   * continuation line starts where the next character's octets would pass 75 (§3.1).
+   */
   private put(s: string, escape: boolean): this {
     // at most 3 octets a UTF-16 unit (an escape: 2), a fold's 3 bytes at most every 24 units
     this.room(s.length * 4 + 8);
+    // (the buffer, its end and the line's octets in locals, not fields, within the loop)
     const buf = this.buf;
-    let j: number;
+    let end = this.end;
+    let octets = this.octets;
     for (let i = 0; i < s.length; i++) {
       let c = s.charCodeAt(i);
       if (c < 0x80) {
-        if (escape && (c < 0x20 || c === 0x3b || c === 0x2c || c === 0x5c || c === 0x7f)) {
-          if (c === 0x3b || c === 0x2c || c === 0x5c) {
-            this.fold(1);
-            buf[this.end++] = 0x5c;
-          } else if (c === 0x0d || c === 0x0a) {
+        if (escape && c !== 0x09 && (c < 0x20 || c === 0x3b || c === 0x2c || c === 0x5c || c === 0x7f)) {
+          if (c === 0x0d || c === 0x0a) {
             if (c === 0x0d && s.charCodeAt(i + 1) === 0x0a) i++;
-            this.fold(1);
-            buf[this.end++] = 0x5c;
-            c = 0x6e;
-          } else if (c !== 0x09) continue; // another control: dropped
+            c = 0x6e; // a line break: `\n`
+          } else if (c !== 0x3b && c !== 0x2c && c !== 0x5c) continue; // another control: dropped
+          if (octets + 1 > MAX_OCTETS) {
+            buf[end++] = 0x0d;
+            buf[end++] = 0x0a;
+            buf[end++] = 0x20;
+            octets = 1;
+          }
+          octets++;
+          buf[end++] = 0x5c;
         }
-        this.fold(1);
-        buf[this.end++] = c;
-      } else if (c < 0x800) {
-        this.fold(2);
-        buf[this.end++] = 0xc0 | (c >> 6);
-        buf[this.end++] = 0x80 | (c & 0x3f);
-      } else if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt((j = escape ? afterDropped(s, i + 1) : i + 1)) & 0xfc00) === 0xdc00) {
-        // (a pair around controls that TEXT drops is a pair once they are gone)
-        const p = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(j) - 0xdc00);
-        i = j;
-        this.fold(4);
-        buf[this.end++] = 0xf0 | (p >> 18);
-        buf[this.end++] = 0x80 | ((p >> 12) & 0x3f);
-        buf[this.end++] = 0x80 | ((p >> 6) & 0x3f);
-        buf[this.end++] = 0x80 | (p & 0x3f);
-      } else {
-        if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd; // a lone surrogate
-        this.fold(3);
-        buf[this.end++] = 0xe0 | (c >> 12);
-        buf[this.end++] = 0x80 | ((c >> 6) & 0x3f);
-        buf[this.end++] = 0x80 | (c & 0x3f);
+        if (octets + 1 > MAX_OCTETS) {
+          buf[end++] = 0x0d;
+          buf[end++] = 0x0a;
+          buf[end++] = 0x20;
+          octets = 1;
+        }
+        octets++;
+        buf[end++] = c;
+        continue;
       }
+      let n: number;
+      let p = c;
+      let j: number;
+      if (c < 0x800) n = 2;
+      else if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt((j = escape ? afterDropped(s, i + 1) : i + 1)) & 0xfc00) === 0xdc00) {
+        // (a pair around controls that TEXT drops is a pair once they are gone)
+        p = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(j) - 0xdc00);
+        i = j;
+        n = 4;
+      } else {
+        if (c >= 0xd800 && c <= 0xdfff) p = 0xfffd; // a lone surrogate
+        n = 3;
+      }
+      if (octets + n > MAX_OCTETS) {
+        buf[end++] = 0x0d;
+        buf[end++] = 0x0a;
+        buf[end++] = 0x20;
+        octets = 1;
+      }
+      octets += n;
+      if (n === 2) {
+        buf[end++] = 0xc0 | (p >> 6);
+      } else if (n === 3) {
+        buf[end++] = 0xe0 | (p >> 12);
+        buf[end++] = 0x80 | ((p >> 6) & 0x3f);
+      } else {
+        buf[end++] = 0xf0 | (p >> 18);
+        buf[end++] = 0x80 | ((p >> 12) & 0x3f);
+        buf[end++] = 0x80 | ((p >> 6) & 0x3f);
+      }
+      buf[end++] = 0x80 | (p & 0x3f);
     }
+    this.end = end;
+    this.octets = octets;
     return this;
   }
 }

@@ -1,7 +1,6 @@
 // data/calendar.bin of rows, made with the feed's own formatter (api/ical/feed.ts entryBody) from
 // their columns and their rows: the event data stage (store/write/event-data.ts) makes the entries
-// of the rows it makes anew with it, and takes the others' from the previous file. Each entry is
-// written as UTF-8 into one buffer (ContentBytes), which the calendar file copies at once.
+// of the rows it makes anew with it, and takes the others' from the previous file.
 import { writeEntryBody } from '../../api/ical/feed.ts';
 import { ContentBytes } from '../../api/ical/lines.ts';
 import { ZoneOffsets } from '../../api/ical/zone-offsets.ts';
@@ -11,19 +10,14 @@ import { rowString } from '../../store/write/column-values.ts';
 
 const URL_FIELD = fieldIndex('url')!;
 const LINK_FIELD = fieldIndex('link')!;
-const STRIDE = FIELD_COUNT + 1;
 
-/**
- * Each row's entry, from the columns' values, and url and link (no column holds them) from the
- * rows' JSON: its bytes, a view valid until the next row's is asked for.
- */
+/** Each row's entry as bytes (one buffer's: valid until the next row's): the columns' values, and url and link (no column holds them) from the rows' JSON. */
 export function calendarData(values: ColumnValues, rows: EventRows, timezone: string): (row: number) => Uint8Array {
   const zone = new ZoneOffsets(timezone, []);
   const { time, bool, text } = values;
   const out = new ContentBytes();
   return (row) => {
-    const bytes = rows.bytes(row);
-    const valueOf = (field: number): string | null => rowString(bytes, 0, rows.starts, row * STRIDE, field);
+    const valueOf = (field: number): string | null => rowString(rows.bytes(row), 0, rows.starts, row * (FIELD_COUNT + 1), field);
     return writeEntryBody(
       {
         start: time.start[row],

@@ -14,7 +14,7 @@ import { findContentFiles, readContentFile, type ContentFiles } from '../../cont
 import { indexCategories, readCategory } from '../../content/categories.ts';
 import { resolveMediaFiles } from '../../content/media.ts';
 import type { FileIssue } from '../../content/problems.ts';
-import { parseFile, type Sourced } from '../../content/records.ts';
+import { parseFile, type Parsed, type Sourced } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import type { CacheStats } from '../cache/build-cache.ts';
@@ -31,15 +31,15 @@ import { parseKey } from '../cache/build-cache.ts';
 import { COMPRESSOR, type DistLedger } from '../ledger/dist-ledger.ts';
 import { normalizeBaseUrl, type BuildOptions, type Clock } from '../run.ts';
 import type { EventState } from '../state/event-state.ts';
-import { EVENTS_KIND, fileStat, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
+import { EVENTS_KIND, fileStat, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, putStatText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 import { refuse } from '../state/no-patch.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
 import { beginStats, type Stating } from './stat-files.ts';
 import type { DirectoryStage } from '../directory/directory-stage.ts';
 
 const OTHER_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
-/** At least this many event files may be parsed over the state (else 5 % of them). */
-const MOST_PARSED = 1000;
+/** More changed event files than this are parsed on the parse threads: fewer cost less here than the threads' start. */
+const POOL_FROM = 512;
 
 /** The event files as they are now against the state's: which changed, which stay. */
 interface EventFiles {
@@ -112,7 +112,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
     files = await findContentFiles(content);
     if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
     others = unchangedOthers(content, files, state, margin);
-    events = await eventFileChanges(content, files.events, state, margin, stating);
+    events = await eventFileChanges(options, content, files.events, state, margin, stating);
   } catch (e) {
     stating.abandon();
     throw e;
@@ -228,13 +228,14 @@ function changedCategories(content: string, files: readonly string[], texts: Rea
 
 /**
  * The event files: unchanged by their stat (`stating`: the state's files' stats, by the state's
- * order), else read again (changed or added) and parsed; the rest removed. The loop runs once per event file (most of a site's files): it is kept to
- * comparisons with the stats taken before it (no path joins, no map look-up, no per-file copies).
- * The listing is sorted, as the state's is, so a file is usually found at its own index (the map
- * is made only when one is not); the stats and keys are copied whole first and only those of
- * files read again are put over them.
+ * order), else read again (changed or added) and, where their text is not the one the state
+ * recorded, parsed on the parse threads as a whole load parses (ParsePool); the rest removed. The
+ * loop runs once per event file (most of a site's files): it is kept to comparisons with the stats
+ * taken before it (no path joins, no map look-up, no per-file copies). The listing is sorted, as
+ * the state's is, so a file is usually found at its own index (the map is made only when one is
+ * not); the stats and keys are copied whole first and only those of files read again are put over them.
  */
-async function eventFileChanges(content: string, eventFiles: string[], state: EventState, margin: bigint, stating: Stating): Promise<EventFiles> {
+async function eventFileChanges(options: BuildOptions, content: string, eventFiles: string[], state: EventState, margin: bigint, stating: Stating): Promise<EventFiles> {
   const previousFiles = state.eventFiles;
   let index: Map<string, number> | null = null;
   const fileMap = new Int32Array(previousFiles.length).fill(-1);
@@ -243,12 +244,13 @@ async function eventFileChanges(content: string, eventFiles: string[], state: Ev
   const common = Math.min(eventFiles.length, previousFiles.length);
   eventStats.set(state.eventStats.subarray(0, common * STAT_FIELDS));
   state.eventKeys.copy(eventKeys, 0, 0, common * KEY_BYTES);
-  const kind = `${EVENTS_KIND}${state.zone}`;
-  // parsed without the parse cache: past a few thousand files the full load is quicker
-  const most = Math.max(MOST_PARSED, Math.ceil(eventFiles.length * 0.05));
   const changes: EventFiles = { fileMap, eventFiles, eventStats, eventKeys, records: [], recordFiles: [], reread: new Uint8Array(previousFiles.length), parsed: 0 };
   const stats = state.eventStats;
   const current = await stating.finish();
+  const kind = `${EVENTS_KIND}${state.zone}`;
+  // the files whose text changed, by their new indexes, and while they are few, their texts as read
+  const changed: number[] = [];
+  const texts: string[] = [];
   for (let now = 0; now < eventFiles.length; now++) {
     const file = eventFiles[now];
     const at = now < previousFiles.length && previousFiles[now] === file ? now : (index ??= new Map(previousFiles.map((f, i) => [f, i]))).get(file);
@@ -271,15 +273,44 @@ async function eventFileChanges(content: string, eventFiles: string[], state: Ev
     key.copy(eventKeys, now * KEY_BYTES);
     if (at !== undefined && stats[at * STAT_FIELDS] >= 0n && key.equals(state.eventKeys.subarray(at * KEY_BYTES, (at + 1) * KEY_BYTES))) continue;
     if (at !== undefined) changes.reread[at] = 1;
-    if (++changes.parsed > most) refuse('too many event files changed');
-    const result = parseEventFile(file, read.text, state.zone);
-    if (result.problems.length > 0) refuse(`${file} has problems`);
-    for (const r of result.records) {
+    if (changed.push(now) <= POOL_FROM) texts.push(read.text);
+  }
+  changes.parsed = changed.length;
+  const parses = changed.length <= POOL_FROM ? texts.map((text, j) => parseEventFile(eventFiles[changed[j]], text, state.zone)) : await parseOnThreads(options, content, state.zone, changed, changes);
+  changed.forEach((now, j) => {
+    const { records, problems } = parses[j];
+    if (problems.length > 0) refuse(`${eventFiles[now]} has problems`);
+    for (const r of records) {
       changes.records.push(r);
       changes.recordFiles.push(now);
     }
-  }
+  });
   return changes;
+}
+
+/**
+ * The changed event files (`changed`, their indexes) parsed on the parse threads, as a whole load
+ * parses them (parse-pool.ts): read again there, each file's stat and key put over those of the
+ * read that found it changed, so that they are the ones its parse was made of.
+ */
+async function parseOnThreads(options: BuildOptions, content: string, zone: string, changed: readonly number[], changes: EventFiles): Promise<Parsed<Event>[]> {
+  // imported here: a build after a few edits parses them on this thread
+  const { KeysOnly, ParsePool } = await import('./parse-pool.ts');
+  const keys = new KeysOnly();
+  const pool = new ParsePool(content, keys, { threads: options.parseThreads });
+  const files = changed.map((now) => changes.eventFiles[now]);
+  let parsed: Parsed<unknown>[];
+  try {
+    parsed = await pool.parseMany(`${EVENTS_KIND}${zone}`, 'events', zone, files, new Map());
+  } finally {
+    pool.close();
+  }
+  changed.forEach((now, j) => {
+    const made = keys.made.get(files[j]) ?? refuse(`${files[j]} cannot be read`);
+    if (made.stat === undefined || !putStatText(changes.eventStats, now, made.stat)) putStat(changes.eventStats, now, null);
+    changes.eventKeys.write(made.key, now * KEY_BYTES, 'hex');
+  });
+  return parsed as Parsed<Event>[];
 }
 
 /** The state's rows that stay (those of files neither gone nor read again), and how many files went. */

@@ -1,0 +1,87 @@
+// The load over the state with many event files changed at once (a checkout of another branch, a
+// generator run): past POOL_FROM they are parsed as a whole load parses them (the parse pool), and
+// the build stays one over the state, with the bytes of a clean build; a problem among them is
+// reported as a clean build reports it; files only touched are not parsed.
+import { readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { generateContent } from '../../gen/content-generator.ts';
+import { build, type BuildResult } from '../build.ts';
+import { listFiles } from '../ledger/carry-over.ts';
+
+const root = tempDir('aula-state-load-');
+const content = join(root, 'content');
+const out = join(root, 'dist');
+const cache = join(root, 'cache');
+const statMarginNs = 0n;
+let cleanRuns = 0;
+
+const eventFiles = () => listFiles(join(content, 'events')).filter((f) => f.endsWith('.md')).sort().map((f) => `events/${f}`);
+const read = (rel: string) => readFileSync(join(content, rel), 'utf8');
+/** a new file moved over the old (as editors and checkouts do) */
+const write = (rel: string, text: string) => {
+  writeFileSync(join(content, `${rel}.new`), text);
+  renameSync(join(content, `${rel}.new`), join(content, rel));
+};
+const setTitle = (text: string, title: string) => text.replace(/^title: .*$/m, `title: ${title}`);
+const problemsOf = (r: BuildResult) => (r.ok ? [] : r.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.key}: ${p.message}`));
+const bytes = (dist: string) => listFiles(dist).filter((rel) => rel !== 'changes.json').map((rel) => [rel, readFileSync(join(dist, rel)).toString('base64')]);
+
+/** Builds over the state into `out` and clean into another folder: both must agree. */
+async function buildBoth(): Promise<{ result: BuildResult; same: boolean; clean: BuildResult }> {
+  const result = await build({ content, out, cache, statMarginNs });
+  const cleanOut = join(root, `clean-${cleanRuns++}`);
+  const clean = await build({ content, out: cleanOut });
+  const same = !result.ok || JSON.stringify(bytes(out)) === JSON.stringify(bytes(cleanOut));
+  removeDir(cleanOut);
+  return { result, same, clean };
+}
+
+beforeAll(async () => {
+  await generateContent({ events: 900, directory: 20, seed: 5, outDir: content });
+  expect(eventFiles().length).toBeGreaterThan(600);
+  expect((await build({ content, out, cache, statMarginNs })).ok).toBe(true);
+}, 120_000);
+afterAll(() => removeDir(root));
+
+describe('the load over the state, many event files changed', () => {
+  it('parses 600 changed files over the state, not the content whole, with the bytes of a clean build', async () => {
+    const files = eventFiles().slice(0, 600);
+    files.forEach((rel, i) => write(rel, setTitle(read(rel), `Changed ${i}`)));
+    const { result, same } = await buildBoth();
+    expect(result.ok && result.patch).toMatchObject({ taken: true });
+    expect(result.ok && result.cache!.misses).toBe(600);
+    expect(result.ok && result.reuse!.rows.rendered).toBe(600);
+    expect(same).toBe(true);
+    // their stats and keys are recorded as parsed: the next build reads none of them
+    const again = await build({ content, out, cache, statMarginNs });
+    expect(again.ok && again.patch).toMatchObject({ taken: true });
+    expect(again.ok && again.cache!.misses).toBe(0);
+  }, 120_000);
+
+  it('reports a problem among many changed files as a clean build does', async () => {
+    const files = eventFiles().slice(0, 600);
+    files.forEach((rel, i) => write(rel, setTitle(read(rel), `Again ${i}`)));
+    const broken = files[517];
+    const before = read(broken);
+    write(broken, before.replace(/^id: .*$/m, 'id: [unclosed'));
+    const { result, clean } = await buildBoth();
+    expect(result.ok).toBe(false);
+    expect(problemsOf(result)).toEqual(problemsOf(clean));
+    expect(problemsOf(result).join('\n')).toContain(broken);
+    write(broken, before);
+    const fixed = await buildBoth();
+    // (the prior is the last good build's: every file changed since it is parsed)
+    expect(fixed.result.ok && fixed.result.patch).toMatchObject({ taken: true });
+    expect(fixed.same).toBe(true);
+  }, 120_000);
+
+  it('parses none of many files only touched (their texts are the ones recorded)', async () => {
+    const later = new Date(Date.now() + 1000);
+    for (const rel of eventFiles().slice(0, 600)) utimesSync(join(content, rel), later, later);
+    const result = await build({ content, out, cache, statMarginNs });
+    expect(result.ok && result.patch).toMatchObject({ taken: true });
+    expect(result.ok && result.cache!.misses).toBe(0);
+  }, 120_000);
+});

@@ -34,6 +34,8 @@ export interface BuildOptions {
   eventPartRows?: number;
   /** rows from which the data files are written as each is made (default MANY_ROWS, state-render.ts; tests make it small) */
   manyRows?: number;
+  /** changed event files past which a build over the state parses them on the parse threads (default POOL_FROM, state-load.ts; tests make it small) */
+  poolFrom?: number;
   /** threads the content files are parsed on (default: one per core, at most 4; 0: none) */
   parseThreads?: number;
   /**

@@ -38,8 +38,12 @@ import { beginStats, type Stating } from './stat-files.ts';
 import type { DirectoryStage } from '../directory/directory-stage.ts';
 
 const OTHER_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
-/** More changed event files than this are parsed on the parse threads: fewer cost less here than the threads' start. */
-const POOL_FROM = 512;
+/**
+ * More changed event files than this are parsed on the parse threads; fewer are parsed here, where
+ * they cost less CPU: the threads' start and the parses' hand-over cost more than the parse of a
+ * few thousand files (the figures are in bench/results.md).
+ */
+const POOL_FROM = 4096;
 
 /** The event files as they are now against the state's: which changed, which stay. */
 interface EventFiles {
@@ -248,6 +252,7 @@ async function eventFileChanges(options: BuildOptions, content: string, eventFil
   const stats = state.eventStats;
   const current = await stating.finish();
   const kind = `${EVENTS_KIND}${state.zone}`;
+  const poolFrom = options.poolFrom ?? POOL_FROM;
   // the files whose text changed, by their new indexes, and while they are few, their texts as read
   const changed: number[] = [];
   const texts: string[] = [];
@@ -273,10 +278,10 @@ async function eventFileChanges(options: BuildOptions, content: string, eventFil
     key.copy(eventKeys, now * KEY_BYTES);
     if (at !== undefined && stats[at * STAT_FIELDS] >= 0n && key.equals(state.eventKeys.subarray(at * KEY_BYTES, (at + 1) * KEY_BYTES))) continue;
     if (at !== undefined) changes.reread[at] = 1;
-    if (changed.push(now) <= POOL_FROM) texts.push(read.text);
+    if (changed.push(now) <= poolFrom) texts.push(read.text);
   }
   changes.parsed = changed.length;
-  const parses = changed.length <= POOL_FROM ? texts.map((text, j) => parseEventFile(eventFiles[changed[j]], text, state.zone)) : await parseOnThreads(options, content, state.zone, changed, changes);
+  const parses = changed.length <= poolFrom ? texts.map((text, j) => parseEventFile(eventFiles[changed[j]], text, state.zone)) : await parseOnThreads(options, content, state.zone, changed, changes);
   changed.forEach((now, j) => {
     const { records, problems } = parses[j];
     if (problems.length > 0) refuse(`${eventFiles[now]} has problems`);

@@ -106,6 +106,11 @@ describe('aula CLI progress and machine output', () => {
     expect(r.err).toBe('');
     const quiet = aula('build', '--content', content, '--out', join(root, 'progress-dist'), '--quiet');
     expect(quiet).toMatchObject({ code: 0, out: '', err: '' });
+    // content with problems: the load is the last phase said
+    const broken = writeContent(join(root, 'progress-broken'), { ...FIXTURE_FILES, 'site.yaml': 'timezone: Mars/Olympus\n' });
+    const failed = aula('build', '--content', broken, '--out', join(root, 'progress-broken-dist'));
+    expect(failed.code).toBe(1);
+    expect(failed.out.trim().split('\n')).toEqual(['aula build: load content']);
   });
 
   it('check --format json prints every problem as {file, line, column, key, message}', () => {

@@ -82,7 +82,8 @@ async function load(options: BuildOptions, out: string, clock: Clock, prior: Pri
   // imported here: a build over the state needs no content loader
   const { loadWhole } = await import('./load/whole-load.ts');
   const whole = await loadWhole(options, out, reason!, prior.stats);
-  clock.phase('load content', 'render data');
+  // (content with problems renders nothing: its progress ends at the load)
+  if (whole.plan) clock.phase('load content', 'render data');
   return whole;
 }
 

@@ -112,4 +112,29 @@ describe('a list page larger than the server answers', () => {
       removeDir(root);
     }
   });
+
+  it('charges a phrase checked in text beyond ASCII for its folding word by word, not as ASCII', async () => {
+    // the same words, with and without umlauts: folding the second is several times dearer a byte
+    const root = tempDir();
+    try {
+      let seed = 3;
+      const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+      const words = Array.from({ length: 3000 }, () => Array.from({ length: 3 + Math.floor(next() * 4) }, () => 'abcdefghik'[Math.floor(next() * 10)]).join('')).join(' ');
+      const units: number[] = [];
+      for (const [name, body] of [['ascii', words], ['umlauts', words.replace(/a/g, 'ä').replace(/o/g, 'ö')]]) {
+        const files: Record<string, string> = { 'site.yaml': 'base_url: http://127.0.0.1:8000\ntimezone: Europe/Vienna\n' };
+        for (let i = 10; i < 30; i++) files[`events/e${i}.md`] = `---\nid: ${i}\ntitle: Vortrag ${i}\nstart: 2026-03-${i}T09:00\nend: 2026-03-${i}T12:00\nlast_modified: 2026-01-01T00:00:00Z\n---\n\n${body}\n`;
+        const out = join(root, name);
+        await buildOk({ content: writeContent(join(root, `${name}-content`), files), out, precompress: false, minisearch: false });
+        const meter = new WorkMeter(Number.MAX_SAFE_INTEGER);
+        // every event holds both words and none the phrase: each is read and checked
+        const [a, b] = [body.split(' ')[5], body.split(' ')[9]];
+        metered(meter, () => get(createApi(loadDataset(out), { workLimit: Number.MAX_SAFE_INTEGER, cacheLimits: { entries: 0, bytes: 0 } }), '/v1/cms/event/', `search=${encodeURIComponent(`"${b} ${a}"`)}`));
+        units.push(meter.used);
+      }
+      expect(units[1]).toBeGreaterThan(3 * units[0]);
+    } finally {
+      removeDir(root);
+    }
+  });
 });

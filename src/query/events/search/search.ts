@@ -38,8 +38,11 @@ type Plan =
 const WORD_ONLY = /^[\p{L}\p{N}]+$/u;
 const SINGLE = /^[\s\S][\udc00-\udfff]?$/;
 
-/** Units per byte of a candidate's fields parsed and folded to check a phrase (JSON, HTML, folding). */
+/** Units per byte of a candidate's fields parsed and folded to check a phrase (JSON, HTML, folding ASCII). */
 const UNITS_PER_CHECKED_BYTE = 40;
+/** … more per byte of a field beyond ASCII, folded word by word */
+const UNITS_PER_FOLDED_BYTE = 120;
+const NON_ASCII = /[^\x00-\x7f]/;
 /** … and per byte of its row read (from the page cache, as a page's rows are) */
 const UNITS_PER_READ_BYTE = 1;
 /** Candidates read at a time. */
@@ -175,6 +178,8 @@ function orPhrase(index: WordIndex, rows: EventRows, plan: Extract<Plan, { kind:
         const [from, to] = rows.valueSpan(row, FIELDS[i]);
         work.add((to - from) * UNITS_PER_CHECKED_BYTE);
         const value = fieldText(SEARCH_FIELDS[i], JSON.parse(text.toString('utf8', from, to)) as string | null);
+        // text beyond ASCII is folded word by word, not at once (search-text.ts searchForms)
+        if (value !== null && NON_ASCII.test(value)) work.add((to - from) * UNITS_PER_FOLDED_BYTE);
         if (value !== null && searchForms(value).some((f) => f.includes(plan.text))) {
           bits[row >>> 5] |= 1 << (row & 31);
           return;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { htmlText, newPass, searchForms, textTerms } from './search-text.ts';
 
@@ -29,6 +30,16 @@ describe('the text search looks in', () => {
     expect(searchForms('Müller')).toEqual(['muller', 'mueller']);
     expect(searchForms('Mu\u0308ller')).toEqual(['muller', 'mueller']);
     expect(searchForms('Mueller')).toEqual(['mueller']);
+  });
+
+  it('folds ASCII text at once as it folds any text piece by piece', () => {
+    // a non-ASCII word after it takes the piece-by-piece way
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)) }), (text) => {
+        expect(searchForms(`${text}\u00a0é`)).toEqual([`${searchForms(text)[0]} e`.trim()]);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('counts a run of whitespace as one space, none at either end', () => {

@@ -26,9 +26,18 @@ interface Folded {
   f: string;
   /** the transliterated form, where it differs from `f` */
   t: string | null;
-  /** the words and characters of `f` and of `t` (null: SPACE, or a form that is empty) */
-  fTerms: PieceTerms | null;
-  tTerms: PieceTerms | null;
+  /**
+   * the words and characters of `f` and of `t` (null: SPACE, or a form that is empty), made when
+   * indexing first asks (pieceTermsOf): checking a text for a phrase folds it and needs none of them
+   */
+  fTerms?: PieceTerms | null;
+  tTerms?: PieceTerms | null;
+}
+
+/** The terms of a piece's folded form, or of its transliterated form where it has one of its own (`second`). */
+function pieceTermsOf(p: Folded, second: boolean): PieceTerms | null {
+  if (second && p.t !== null) return p.tTerms === undefined ? (p.tTerms = p.t === '' ? null : pieceTerms(p.t)) : p.tTerms;
+  return p.fTerms === undefined ? (p.fTerms = p.f === '' ? null : pieceTerms(p.f)) : p.fTerms;
 }
 
 // JavaScript's \s, and what Python's str.split() also splits on (DRF splits terms with it)
@@ -77,7 +86,7 @@ function foldedPiece(raw: string): Folded {
   const f = fold(raw).replace(FINAL_SIGMA, 'σ');
   const t = transliterate(raw)?.replace(FINAL_SIGMA, 'σ') ?? null;
   const own = t === f ? null : t;
-  hit = { f, t: own, fTerms: f === '' ? null : pieceTerms(f), tTerms: own === null || own === '' ? null : pieceTerms(own) };
+  hit = { f, t: own };
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(raw, hit);
   return hit;
@@ -140,6 +149,8 @@ function formOf(pieces: readonly Folded[], second: boolean): string {
  * transliterated. A term matches a text when one of the term's forms occurs in one of the text's.
  */
 export function searchForms(text: string): string[] {
+  // ASCII folds to its lower case, piece by piece, with no second form: the same form, made at once
+  if (!NON_ASCII.test(text)) return [text.toLowerCase().replace(WHITESPACE_RUN, ' ').trim()];
   const pieces = foldedPieces(text);
   return hasSecondForm(pieces) ? [formOf(pieces, false), formOf(pieces, true)] : [formOf(pieces, false)];
 }
@@ -200,6 +211,7 @@ const OPENS = /^[\p{L}\p{N}]/u;
 const HAS_SPACE = /[\s\x1c-\x1f\x85]/u;
 const NOT_WORD = /[^\p{L}\p{N}]/u;
 const CLOSES = /[\p{L}\p{N}]$/u;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 function pieceTerms(form: string): PieceTerms {
   const chars = new Set<string>();
@@ -229,7 +241,7 @@ function runTerms(pieces: readonly Folded[], from: number, to: number, second: b
   if (to - from === 1) {
     // most runs: one piece
     const p = pieces[from];
-    const t = second && p.t !== null ? p.tTerms : p.fTerms;
+    const t = pieceTermsOf(p, second);
     if (t === null) return;
     if (t.charsIn !== pass) {
       t.charsIn = pass;
@@ -251,7 +263,7 @@ function runTerms(pieces: readonly Folded[], from: number, to: number, second: b
   let spaced = false;
   for (let i = from; i < to; i++) {
     const p = pieces[i];
-    const t = second && p.t !== null ? p.tTerms : p.fTerms;
+    const t = pieceTermsOf(p, second);
     // (marks alone fold to nothing: they split nothing)
     if (t === null) continue;
     if (!t.pure) {

@@ -72,8 +72,8 @@ export class EdgePublicFiles {
       const etag = await known;
       return etag === null ? null : { etag };
     }
-    const made = this.document(rel);
-    if (made !== undefined) return this.madeDocument(rel, made);
+    const document = this.madeDocument(rel);
+    if (document !== undefined) return document;
     const read = this.fetchAsset(rel, 'GET').then(async (res) => {
       if (res.ok) return res.arrayBuffer();
       await res.body?.cancel();
@@ -87,16 +87,19 @@ export class EdgePublicFiles {
     return bytes === null || tag === null ? null : { etag: tag, bytes };
   }
 
-  /** A document made from the data: its bytes kept with its ETag (the asset is another URL's). */
-  private async madeDocument(rel: string, made: Promise<Uint8Array | null>): Promise<{ etag: string; bytes: ArrayBuffer } | null> {
-    const kept = this.documents.get(rel) ?? made.then(async (b) => {
+  /** A document made from the data, once for the isolate, kept with its ETag (the asset is another URL's); undefined for other files. */
+  private madeDocument(rel: string): Promise<{ etag: string; bytes: ArrayBuffer } | null> | undefined {
+    const kept = this.documents.get(rel);
+    if (kept !== undefined) return kept;
+    const made = this.document(rel)?.then(async (b) => {
       if (b === null) return null;
       const bytes = b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
       return { etag: await fileEtag(bytes), bytes };
     });
-    this.documents.set(rel, kept);
-    kept.catch(() => this.documents.delete(rel));
-    return kept;
+    if (made === undefined) return undefined;
+    this.documents.set(rel, made);
+    made.catch(() => this.documents.delete(rel));
+    return made;
   }
 
   private async sendFile(rel: string, request: PublicFileRequest): Promise<Response | null> {

@@ -100,9 +100,9 @@ export class EventRows {
   protected readonly lineStarts: Float64Array;
   /**
    * each row's byte length, apart from `starts`: a page's rows are read by where they start and
-   * how long they are, and a row's length in `starts` lies in its own stretch of 164 bytes of an
-   * array of 16 MB at 100k events (a cache miss, often a TLB miss, per row of a scattered page);
-   * here the lengths of all rows take 400 KB
+   * how long they are, and a row's length in `starts` lies in that row's own wide stretch of a
+   * large array (a cache miss, often a TLB miss, per row of a scattered page); here the lengths
+   * of all rows lie together, four bytes a row
    */
   protected readonly lengths: Uint32Array;
   private readonly source: RowSource;

@@ -40,9 +40,39 @@ export function indexMiniSearch(objects: readonly DirectoryObject[], ordered?: r
   bundled.catch(() => {});
   // the same processTerm, normalizing each distinct word once (directory words repeat a lot)
   const miniSearch = new MiniSearch<MiniSearchDocument>({ ...miniSearchOptions, processTerm: memoized(processTerm) });
+  const plain = termsLookedUpOnce(miniSearch);
   // (what addAll does with an array: each added in turn)
   for (const document of eachMiniSearchDocument(ordered ?? listingOrder(objects))) miniSearch.add(document);
+  plain();
   return { miniSearch, bundled };
+}
+
+/** The part of MiniSearch 7 indexing goes through for every term it adds (private in its typings). */
+interface TermIndex {
+  fetch(term: string, initial: () => unknown): unknown;
+}
+
+/**
+ * MiniSearch finds a term's postings by walking its radix tree at each of the term's occurrences
+ * (comparing the term with the edges of every node on its way). While documents are only added,
+ * a term's postings stay the same object wherever later terms split the tree, so each term walks
+ * the tree once, at its first occurrence, and is found by a Map after that: the tree is built by
+ * the same first occurrences in the same order, and writes the same bytes. Returns what puts
+ * MiniSearch's own lookup back (a later discard or search must walk the tree as it is).
+ */
+export function termsLookedUpOnce(miniSearch: MiniSearch<MiniSearchDocument>): () => void {
+  const index = (miniSearch as unknown as { _index?: Partial<TermIndex> })._index;
+  const walk = index?.fetch;
+  if (index === undefined || typeof walk !== 'function' || Object.hasOwn(index, 'fetch')) return () => {};
+  const found = new Map<string, unknown>();
+  index.fetch = function fetch(term, initial) {
+    let postings = found.get(term);
+    if (postings === undefined) found.set(term, (postings = walk.call(this, term, initial)));
+    return postings;
+  };
+  return () => {
+    delete index.fetch;
+  };
 }
 
 /** The second half: the index written out, with the options module. */

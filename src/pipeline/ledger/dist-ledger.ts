@@ -108,11 +108,6 @@ export class DistLedger {
     return now !== undefined && then !== undefined && now.sha !== then.sha;
   }
 
-  /** Whether the previous dist's `rel` is proven to hold the bytes of SHA-256 `sha`. */
-  proves(rel: string, sha: string): boolean {
-    return this.proven(rel, { sha }, null) !== null;
-  }
-
   /**
    * Links the previous dist's `rel` into `staging` when proven what this build would write, with
    * its twins when `volume` is given and they are what the pool would make. Null: nothing linked.
@@ -148,6 +143,7 @@ export class DistLedger {
     return entry;
   }
 
+  /** Whether reuse would link `rel` (with its twins at `volume`): by `{ sha }` and no volume, whether the previous dist's `rel` holds those bytes. */
   wouldReuse(rel: string, proof: Proof, volume: number | null, measure?: number): boolean {
     return this.proven(rel, proof, volume, measure) !== null;
   }

@@ -164,12 +164,12 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
   const sameDirectory = carried.includes(AUTOCOMPLETE_DATA_FILE);
   for (const rel of carried) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
-    if (!ledger.proves(rel, entry.sha)) refuse(`${rel} is not proven`);
+    if (!ledger.wouldReuse(rel, { sha: entry.sha }, null)) refuse(`${rel} is not proven`);
   }
   if (carried.includes(DATA_FILES.categories) && previous.files[DATA_FILES.categories]?.sha256 !== ledger.entry(DATA_FILES.categories)!.sha) refuse("categories.json is not the manifest's");
   const publicFiles = previous.public_files ?? refuse('no public files');
   for (const rel of sameDirectory ? Object.keys(publicFiles).filter((r) => r.startsWith(`${AUTOCOMPLETE_DIR}/`)) : []) {
-    if (ledger.entry(rel)?.sha !== publicFiles[rel] || !ledger.proves(rel, publicFiles[rel])) refuse(`${rel} is not proven`);
+    if (ledger.entry(rel)?.sha !== publicFiles[rel] || !ledger.wouldReuse(rel, { sha: publicFiles[rel] }, null)) refuse(`${rel} is not proven`);
   }
   const known = new Set<string>([...eventPartFiles(previous), ...eventOffsetsFiles(previous), ...Object.values(DATA_FILES), ...COLUMN_FILES, AUTOCOMPLETE_DATA_FILE, MEDIA_FILES_INDEX]);
   for (const rel of Object.keys(previous.files)) if (!known.has(rel) && !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) refuse(`${rel} is not accounted for`);

@@ -187,7 +187,7 @@ async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<Ret
 /** The previous dist's `rel` as text, proven by the ledger to be `sha` once read: one changed or gone since the load fails the build. */
 function provenText({ state, ledger }: Plan, rel: string, sha: string): string {
   const text = readSmallFile(join(state.out, rel), Number.MAX_SAFE_INTEGER);
-  if (text === null || !ledger!.proves(rel, sha)) throw changedWhileBuilt(rel);
+  if (text === null || !ledger!.wouldReuse(rel, { sha }, null)) throw changedWhileBuilt(rel);
   return text;
 }
 

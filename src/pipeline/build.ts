@@ -9,8 +9,8 @@
 //                the parse threads (loadWhole)
 //   render/      the plan's fresh rows merged into the prior's, the data files, the manifest
 //                (renderFromState)
-//   write/       the data files in place in the staging folder         (writeStage)
-//   publish/     pages answered, compressed; swapped in                (answerStage, publishStage)
+//   write/       the data files in place in the staging folder         (StagedDist.writeData)
+//   publish/     pages answered, compressed; swapped in                (publishStage)
 //
 // Each stage reuses what an earlier build made for the same inputs — parses by their file's key
 // (cache/), rows by their inputs' key (rows/render-cache.ts), data files by the rows they hold
@@ -22,12 +22,10 @@ import { removeStaleTemps, type CacheStats } from './cache/build-cache.ts';
 import { loadFromState, type Plan } from './load/state-load.ts';
 import type { WholeLoad } from './load/whole-load.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
-import { aulaManifest } from './out-folder/out-folder.ts';
 import { eventStatePath, nextEventState, writeEventState } from './state/event-state.ts';
 import { unlinkQuietly } from './cache/cache-file.ts';
 import { refusal } from './state/no-patch.ts';
 import { readPrior, type Prior } from './state/previous-build.ts';
-import { answerStage } from './publish/answer-stage.ts';
 import { publishStage } from './publish/publish-stage.ts';
 import { renderFromState } from './render/state-render.ts';
 import { startClock, type BuildOptions, type Clock } from './run.ts';
@@ -35,7 +33,6 @@ import type { Problem } from '../content/index.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import type { ReuseStats } from './write/staged-dist.ts';
 import { StagedDist } from './write/staged-dist.ts';
-import { writeStage } from './write/write-stage.ts';
 
 export type { BuildOptions } from './run.ts';
 export type { ReuseStats } from './write/staged-dist.ts';
@@ -101,11 +98,9 @@ async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock,
     const cache = options.cache === undefined ? null : { dir: options.cache, content: options.content };
     dist = new StagedDist(staging, out, cache, plan.ledger ?? undefined);
     const rendered = await renderFromState(options, clock, plan, dist, inFlight);
-    await writeStage(rendered, dist);
+    await dist.writeData(rendered);
     await clock.nextPhase('write data', 'load dataset');
     const { state } = plan;
-    const previous = plan.previous ?? aulaManifest(out);
-    const documents = await answerStage(options, clock, { baseUrl: plan.baseUrl, site: state.site, directoryTwins: plan.directory?.job.compressed ?? null }, rendered, dist);
     const { safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys } = plan;
     const rows = rendered.stateRows;
     const record = (manifestJson: string) => {
@@ -113,7 +108,8 @@ async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock,
       if (rows === null) unlinkQuietly(path);
       else writeEventState(path, nextEventState(state, { safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys, rows, mediaSources: state.mediaSources }, manifestJson));
     };
-    await publishStage(options, clock, { out, previous, media: state.media, record }, rendered, dist);
+    const directoryTwins = plan.directory?.job.compressed ?? null;
+    const documents = await publishStage(options, clock, { out, previous: plan.previous, baseUrl: plan.baseUrl, site: state.site, directoryTwins, media: state.media, record }, rendered, dist);
     const patch = options.cache === undefined ? undefined : plan.refused === null ? { taken: true, removed: plan.removed, documents } : { taken: false, reason: plan.refused };
     return { ok: true as const, manifest: rendered.manifest, files: filesMade(rendered, dist), ...timings(clock), cache: plan.cache, reuse: dist.reused, patch };
   }, settle);

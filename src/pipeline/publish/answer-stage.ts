@@ -20,39 +20,32 @@ import type { Rendered } from '../render/state-render.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { DOCUMENTS } from '../../api/documents.ts';
 import { pageFile } from '../write/manifest-of.ts';
-import type { StagedDist } from '../write/staged-dist.ts';
+import { shaIn, type StagedDist } from '../write/staged-dist.ts';
 import { writeFiles } from '../write/write-files.ts';
-import { shaIn } from '../write/write-stage.ts';
 import { COMPRESSOR } from '../ledger/dist-ledger.ts';
+
+export interface AnswerInput {
+  baseUrl: string;
+  site: Site;
+  directoryTwins: Promise<ReadonlyMap<string, Precompressed>> | null;
+}
 
 /** Bytes of pages handed to the compression threads and not yet compressed, at most. */
 const COMPRESS_AHEAD = 16 << 20;
 
-/** What answering writes through: `linked` links a file whose `inputs` key the ledger proves. */
+/** What answering writes through: `emit` writes (or links, proven by its bytes) a file the dist serves, its twins made by `pool` at volume `twins` when `compress`. */
 type Emitter = ReturnType<typeof emitter>;
 
-function emitter(rendered: Rendered, dist: StagedDist, pool: CompressionPool | null, twins: number | null) {
+function emitter(manifest: Manifest, dist: StagedDist, pool: CompressionPool | null, twins: number | null) {
   const emit = (rel: string, content: string | Uint8Array, inputs?: string, compress = true) => {
-    const sha = shaIn(rendered.manifest, rel, content);
     const measure = typeof content === 'string' ? content.length : content.byteLength;
     // a page's body is on a pooled block: given back once written and copied, for the next page
     const release = typeof content !== 'string' && isPooled(content) ? () => releaseBuffer(content) : undefined;
-    if (dist.carried(rel, sha, { volume: compress ? twins : null, measure, inputs, served: true })) return release?.();
-    dist.served.set(rel, sha);
-    dist.written.set(rel, { sha, inputs, measure });
-    writeFiles(dist.staging, new Map([[rel, content]]));
-    if (compress && pool) pool.add(rel, content, release);
+    const how = { volume: compress ? twins : null, measure, inputs, served: true };
+    if (dist.file(rel, content, shaIn(manifest, rel, content), how) && compress && pool) pool.add(rel, content, release);
     else release?.();
   };
-  const linked = (rel: string, inputs: string | undefined, compress = true) => {
-    // linked without twins when it has none now, whatever the previous dist had
-    const proven = inputs === undefined ? null : dist.ledger?.reuse(rel, dist.staging, { inputs }, compress ? twins : null, undefined, true);
-    if (!proven) return false;
-    dist.served.set(rel, proven.sha);
-    dist.written.set(rel, { sha: proven.sha, inputs, measure: proven.measure });
-    return true;
-  };
-  return { pool, emit, linked };
+  return { pool, twins, emit };
 }
 
 /** The list pages as `aula serve` answers them; one it refuses as too much work is answered without the limit, and the user told. */
@@ -65,7 +58,8 @@ async function answerPages(options: BuildOptions, apis: { api: Api; served: Api 
     const rel = pageFile(offset);
     const inputs = pageKeyOf?.(offset);
     const compress = pageHasTwins(offset);
-    const proven = out.linked(rel, inputs, compress);
+    // linked without twins when it has none now, whatever the previous dist had
+    const proven = dist.linked(rel, inputs, compress ? out.twins : null);
     if (proven) dist.reused.pages++;
     else {
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
@@ -83,13 +77,13 @@ async function answerPages(options: BuildOptions, apis: { api: Api; served: Api 
 }
 
 /** The documents, the schemas and the autocomplete files; returns how many documents were answered (not linked). */
-function answerDocuments(api: Api, out: Emitter, rendered: Rendered, envelope: { baseUrl: string; site: Site }): number {
+function answerDocuments(api: Api, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): number {
   const categories = rendered.manifest.files[DATA_FILES.categories]?.sha256;
   const calendar = rendered.hashes === null || categories === undefined ? undefined : calendarKey(rendered.hashes, rendered.eventCount, CALENDAR_CAP, envelope, rendered.manifest.built_at, categories);
   let answered = 0;
   for (const [rel, path, query] of DOCUMENTS) {
     const inputs = query === 'format=ics' ? calendar : undefined;
-    if (out.linked(rel, inputs)) continue;
+    if (dist.linked(rel, inputs, out.twins)) continue;
     answered++;
     const response = api({ method: 'GET', path, query, headers: {} });
     if (response.status !== 200) throw new Error(`${path}?${query} answered ${response.status}: ${bodyText(response.body)}`);
@@ -120,13 +114,7 @@ function buildSource(files: ReadonlyMap<string, string | Uint8Array>, staging: s
 }
 
 /** Answers and writes every served file but the media copies (dist.served); resolves with the documents answered. */
-export async function answerStage(
-  options: BuildOptions,
-  clock: Clock,
-  input: { baseUrl: string; site: Site; directoryTwins: Promise<ReadonlyMap<string, Precompressed>> | null },
-  rendered: Rendered,
-  dist: StagedDist,
-): Promise<number> {
+export async function answerServed(options: BuildOptions, clock: Clock, input: AnswerInput, rendered: Rendered, dist: StagedDist): Promise<number> {
   // lazy: a list page reads the rows alone
   const dataset = datasetFrom(buildSource(rendered.files, dist.staging), { lazy: true });
   // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
@@ -138,12 +126,12 @@ export async function answerStage(
   const volume = rendered.volume;
   const pool = options.precompress !== false ? compressionPool(volume, undefined, (await input.directoryTwins) ?? undefined, { dir: dist.staging }) : null;
   if (pool) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume };
-  const out = emitter(rendered, dist, pool, pool ? volume : null);
+  const out = emitter(rendered.manifest, dist, pool, pool ? volume : null);
   const envelope = { baseUrl: input.baseUrl, site: input.site };
   let documents: number;
   try {
     await answerPages(options, { api, served }, out, rendered, dist, envelope);
-    documents = answerDocuments(api, out, rendered, envelope);
+    documents = answerDocuments(api, out, rendered, dist, envelope);
     dataset.close();
     // a failed link fails the build: never a dist without the page
     await dist.ledger?.linkQueued();

@@ -1,11 +1,15 @@
-// The last stage: media copies, routing rules, the manifest and changes.json written; unchanged
-// files carried over; the dist swapped in; the ledger and event state recorded.
+// The last stage: the served files answered (answer-stage.ts); media copies, routing rules, the
+// manifest and changes.json written; unchanged files carried over; the dist swapped in; the ledger
+// and event state recorded.
 import { DEFAULT_UPSTREAM } from '../../defaults.ts';
 import type { Media } from '../../model/types.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
-import { isPublicFile, type MediaFile } from '../../store/format/public-files.ts';
+import { isPublicFile } from '../../store/format/public-files.ts';
 import { carryOver, listFiles } from '../ledger/carry-over.ts';
+import { aulaManifest } from '../out-folder/out-folder.ts';
 import { swapIn } from '../out-folder/swap.ts';
+import type { Rendered } from '../render/state-render.ts';
+import { answerServed, type AnswerInput } from './answer-stage.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { copyMediaFiles } from '../write/media-copies.ts';
 import { routingFiles } from '../../deploy/routing-files.ts';
@@ -14,21 +18,18 @@ import { writeFiles } from '../write/write-files.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';
 import { stagedIdentities, writeLedger } from '../ledger/dist-ledger.ts';
 
-interface PublishInput {
+interface PublishInput extends AnswerInput {
   out: string;
+  /** the previous build's manifest, when the load read it */
   previous: Manifest | null;
   media: ReadonlyMap<number, Media>;
   /** records the event state, bound to the manifest: before the swap, so a stopped build leaves no state describing no dist */
   record?: (manifestJson: string) => void;
 }
 
-export async function publishStage(
-  options: BuildOptions,
-  clock: Clock,
-  input: PublishInput,
-  rendered: { manifest: Manifest; mediaFiles: MediaFile[] },
-  dist: StagedDist,
-): Promise<void> {
+/** Resolves with the documents answered (not linked). */
+export async function publishStage(options: BuildOptions, clock: Clock, input: PublishInput, rendered: Rendered, dist: StagedDist): Promise<number> {
+  const documents = await answerServed(options, clock, input, rendered, dist);
   const { out } = input;
   const { manifest } = rendered;
   const { served } = dist;
@@ -39,7 +40,7 @@ export async function publishStage(
   writeFiles(dist.staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: rendered.mediaFiles }));
   if (options.edge) writeFiles(dist.staging, await (await import('../../deploy/edge-bundle.ts')).edgeFiles());
   manifest.public_files = sortedRecord(served);
-  const changes = changesBetween(previousPublicFiles(input.previous), manifest.public_files);
+  const changes = changesBetween(previousPublicFiles(input.previous ?? aulaManifest(out)), manifest.public_files);
   const manifestJson = `${JSON.stringify(manifest, null, 2)}\n`;
   writeFiles(dist.staging, new Map([
     ['manifest.json', manifestJson],
@@ -58,4 +59,5 @@ export async function publishStage(
   // once every file is in place: the identities are final
   if (dist.ledgerFile !== null) writeLedger(dist.ledgerFile, out, dist.written, manifest.precompressed, staged!);
   clock.phase('swap');
+  return documents;
 }

@@ -1,15 +1,24 @@
 // The new dist as it is made in its staging folder: each file written as it comes, or linked from
 // the previous dist where the ledger (ledger/dist-ledger.ts) proves it holds what this build would
 // write. Without a cache there is no ledger, and every file is written: the same code.
-import type { FileDigest } from '../../store/format/manifest.ts';
-import { digestOf } from '../../store/format/manifest.ts';
+import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
+import { digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';
+import type { DistFiles } from '../../store/write/data-files.ts';
 import { Digester, digestJob } from '../../store/write/digest-thread.ts';
 import { join } from 'node:path';
 import { writeFiles, writeFilesLater } from './write-files.ts';
 import type { EventData } from '../../store/write/event-data.ts';
 
 type Content = string | Uint8Array;
+
+/** A file's SHA-256: the manifest's where it lists the file, else of its bytes. */
+export function shaIn(manifest: Manifest, rel: string, content: Content): string {
+  return manifest.files[rel]?.sha256 ?? digestOf(content).sha256;
+}
+
+/** What the next ledger records of a file: twins made at `volume` (null: none), its size measure, its inputs' key; `served`: a file the dist serves. */
+type How = { volume: number | null; measure?: number; inputs?: string; served?: boolean };
 
 /** What an incremental build took over instead of making it again. */
 export interface ReuseStats {
@@ -65,7 +74,8 @@ export class StagedDist {
     if (job === null) {
       const digest = digestOf(content);
       this.digests.set(rel, digest);
-      return this.file(rel, content, digest.sha256, later);
+      this.file(rel, content, digest.sha256, undefined, later);
+      return;
     }
     if (later) later.set(rel, content);
     else writeFiles(this.staging, new Map([[rel, content]]));
@@ -86,20 +96,44 @@ export class StagedDist {
    * Links the previous dist's `rel`, proven by `sha` (with its twins made at `volume`, when given),
    * and a file the dist serves when `served`; false when the ledger does not prove it.
    */
-  carried(rel: string, sha: string, how: { volume: number | null; measure?: number; inputs?: string; served?: boolean }): boolean {
+  carried(rel: string, sha: string, how: How): boolean {
     if (!this.ledger?.reuse(rel, this.staging, { sha }, how.volume, how.measure)) return false;
     this.reused.files++;
-    if (how.served) this.served.set(rel, sha);
-    this.written.set(rel, { sha, inputs: how.inputs, measure: how.measure });
+    this.record(rel, sha, how);
     return true;
   }
 
-  /** Writes (or links, proven by `sha`) a file whose SHA-256 is known; `later`: as data's. */
-  file(rel: string, content: Content, sha: string, later?: Map<string, Content>): void {
-    if (this.carried(rel, sha, { volume: null })) return;
+  /** Links a file the dist serves, proven by its `inputs` key, on libuv's pool (a failure fails the build at the ledger's linkQueued); false when not proven. */
+  linked(rel: string, inputs: string | undefined, volume: number | null): boolean {
+    const proven = inputs === undefined ? null : this.ledger?.reuse(rel, this.staging, { inputs }, volume, undefined, true);
+    if (proven) this.record(rel, proven.sha, { volume, measure: proven.measure, inputs, served: true });
+    return !!proven;
+  }
+
+  /** Writes (or links, proven by `sha`) a file whose SHA-256 is known; `later`: as data's. True when written, not linked. */
+  file(rel: string, content: Content, sha: string, how: How = { volume: null }, later?: Map<string, Content>): boolean {
+    if (this.carried(rel, sha, how)) return false;
     if (later) later.set(rel, content);
     else writeFiles(this.staging, new Map([[rel, content]]));
-    this.written.set(rel, { sha });
+    this.record(rel, sha, how);
+    return true;
+  }
+
+  private record(rel: string, sha: string, how: How): void {
+    if (how.served) this.served.set(rel, sha);
+    this.written.set(rel, { sha, inputs: how.inputs, measure: how.measure });
+  }
+
+  /** The data files the render left in memory written (or linked), and every write awaited: from here on the dataset reads them back. */
+  async writeData(rendered: { files: DistFiles; manifest: Manifest }): Promise<void> {
+    for (const [rel, content] of rendered.files) {
+      // the autocomplete files are written with their twins, with the pages
+      if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`) || this.written.has(rel)) continue;
+      // the manifest is written again, complete, at the end: never linked
+      if (rel === 'manifest.json') writeFiles(this.staging, new Map([[rel, content]]));
+      else this.file(rel, content, shaIn(rendered.manifest, rel, content));
+    }
+    await this.settled();
   }
 
   /** Writes files on libuv's pool while this thread goes on (settled: `settled`). */

@@ -70,7 +70,7 @@ export async function eventParts(input: { previous: Manifest | null; out: string
     const j = jobPart[m];
     if (file.bytes !== bounds[j + 1] - bounds[j]) throw new Error(`${parts[j]}: ${file.bytes} bytes written where ${bounds[j + 1] - bounds[j]} were planned`);
     digests.set(parts[j], { sha256: file.sha, bytes: file.bytes });
+    dist.written.set(parts[j], { sha: file.sha });
   });
-  for (const [rel, digest] of digests) dist.written.set(rel, { sha: digest.sha256 });
   return digests;
 }

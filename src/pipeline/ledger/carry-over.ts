@@ -1,7 +1,8 @@
 // Unchanged output keeps its file: a staged file whose bytes equal the previous dist's is replaced
 // by a hard link to it (inside the staging folder, before the swap), so rsync or a CDN uploader
 // skips it. The bytes are compared, never assumed: a hand-edited dist file is not carried.
-import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, utimesSync, type Stats } from 'node:fs';
+import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, utimesSync, type Stats } from 'node:fs';
+import { readFully } from '../../util/positional-io.ts';
 import { unlinkQuietly } from '../cache/cache-file.ts';
 import { join } from 'node:path';
 
@@ -35,7 +36,7 @@ function sameBytes(a: string, b: string, size: number): boolean {
     const bb = Buffer.allocUnsafe(CHUNK);
     for (let at = 0; at < size; at += CHUNK) {
       const n = Math.min(CHUNK, size - at);
-      if (readSync(fa, ba, 0, n, at) !== n || readSync(fb, bb, 0, n, at) !== n) return false;
+      if (readFully(fa, ba, 0, n, at) !== n || readFully(fb, bb, 0, n, at) !== n) return false;
       if (!ba.subarray(0, n).equals(bb.subarray(0, n))) return false;
     }
     return true;

@@ -11,7 +11,7 @@ import type { DirectoryObject } from '../../model/types.ts';
 import type { Precompressed } from '../../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
 import { readStored, type DirectoryFiles } from './directory-outputs.ts';
-import { ScratchFile } from '../write/scratch-file.ts';
+import { ScratchFile } from '../../util/scratch-file.ts';
 import { readMade, readTwins, type DirectoryMade, type MadeLayout } from './directory-made-file.ts';
 import type { DirectoryRequest } from './directory-make.ts';
 import { ThreadPool, threadModule } from '../../util/start-thread.ts';

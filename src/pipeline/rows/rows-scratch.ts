@@ -5,7 +5,7 @@
 // a scratch file. It is removed at close unless kept; removeStaleTemps a stopped build's.
 import { beginNext, type OwnNextFile } from '../cache/keyed-store.ts';
 import { rowsFileHeader, type RowsInProgress } from './render-cache.ts';
-import { ScratchFile } from '../write/scratch-file.ts';
+import { ScratchFile } from '../../util/scratch-file.ts';
 
 export class RowsScratch {
   /** where the entries end, shared with the threads (Atomics) */

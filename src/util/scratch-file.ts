@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unlinkQuietly } from '../cache/cache-file.ts';
 
 export class ScratchFile {
   private closed = false;
@@ -25,7 +24,11 @@ export class ScratchFile {
       unlinkSync(path);
     } catch {
       closeSync(fd);
-      unlinkQuietly(path);
+      try {
+        unlinkSync(path);
+      } catch {
+        // not ours to remove after all: the system's temporary folder keeps it
+      }
       return null;
     }
     return new ScratchFile(fd);

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Issue } from './problems.ts';
-import { locateIssues, readData } from './source.ts';
+import { BEYOND_FULL_READER, locateIssues, MOST_FULL_TOKENS, readData } from './source.ts';
 import { checkValue, MAX_DEPTH } from './value-limits.ts';
 
 const read = (file: string, text: string) => readData(file, { text, lineOffset: 0 });
@@ -143,6 +143,34 @@ describe('readData', () => {
     expect(!r.ok && r.problems.map((p) => p.message)).toEqual(['invalid YAML: Map keys must be unique']);
     // CPU, not wall time, and generous: far under what comparing each key with those before it costs
     expect((used.user + used.system) / 1000).toBeLessThan(5000);
+  });
+
+  it('tells twenty problems of a file, and counts the rest', () => {
+    const r = read('a.yaml', `x: 1\nkeywords: {${'a: 1, '.repeat(1000)}b: 2}\n`);
+    expect(!r.ok && r.problems.length).toBe(21);
+    expect(!r.ok && r.problems[19]).toMatchObject({ line: 2, column: 132, message: 'invalid YAML: Map keys must be unique' });
+    expect(!r.ok && r.problems[20]).toMatchObject({ line: 2, column: 138, message: 'invalid YAML: and 979 more problems from here on, not shown: correct those above first' });
+  });
+
+  it('refuses a file the fast reader declines and the full one would take too much memory for, where the fast reader stops', () => {
+    // an unclosed `[` over a megabyte of items: `yaml` would hold ~400 bytes a token of it
+    const head = 'id: 1\ntitle: t\n';
+    const r = readData('events/x.md', { text: `${head}keywords: [${'1,'.repeat(MOST_FULL_TOKENS / 2 + 1)}1\n`, lineOffset: 1 });
+    expect(!r.ok && r.problems).toEqual([{ file: 'events/x.md', line: 4, column: 1, key: '', message: BEYOND_FULL_READER }]);
+    // a tab sends the whole file to `yaml`: the place shown is the tab's
+    const tabbed = read('a.yaml', `${head}note: "a\tb"\nlist:\n${'  - {a: 1}\n'.repeat(MOST_FULL_TOKENS / 8)}`);
+    expect(!tabbed.ok && tabbed.problems.map((p) => [p.line, p.column])).toEqual([[3, 9]]);
+    // the same items closed are plain YAML: read at once, whatever their number
+    expect(read('a.yaml', `${head}keywords: [${'1,'.repeat(MOST_FULL_TOKENS / 2 + 1)}1]\n`)).toMatchObject({ ok: true });
+  });
+
+  it('reads CRLF line ends as YAML does', () => {
+    const texts = ['a: |\n  x\n  y\nb: c \n', 'id: 1\n# note\nlist:\n  - a\n  - [b, "c d"]\nx: |-\n  p\n\n  q\n', 'a: 1\n- b\n'];
+    for (const text of texts) {
+      const crlf = read('a.yaml', text.replace(/\n/g, '\r\n'));
+      const lf = read('a.yaml', text);
+      expect(crlf.ok ? crlf.value : crlf.problems.map((p) => [p.line, p.column])).toEqual(lf.ok ? lf.value : lf.problems.map((p) => [p.line, p.column]));
+    }
   });
 
   it('refuses a file of more aliases times anchors than yaml resolves in time, and only such a file', () => {

@@ -10,7 +10,7 @@ import { splitFrontMatter } from './front-matter.ts';
 import { formatKey, type Issue, type Path, type Problem } from './problems.ts';
 import { checkValue, MAX_DEPTH, positionOf, scanNesting, type ValueLimits } from './value-limits.ts';
 import { shownOffset, tagWarnings, withinText } from './yaml-diagnostics.ts';
-import { parseYamlSubset } from './yaml-subset.ts';
+import { parseYamlSubset, subsetStop } from './yaml-subset.ts';
 
 // `yaml` is loaded the first time a file needs it (~30 ms of every process's start, and of every
 // parse thread's): a build of plain content, a patch or a dev rebuild may never need it.
@@ -43,7 +43,7 @@ export function readData(file: string, part: { text: string; lineOffset: number 
   try {
     if (isJson(file)) fast = readJson(part.text);
     else {
-      const subset = parseYamlSubset(part.text);
+      const subset = parseYamlSubset(lineFeeds(part.text));
       fast = subset;
       depth = subset?.depth ?? -1;
     }
@@ -64,6 +64,13 @@ export function readData(file: string, part: { text: string; lineOffset: number 
     const { line, column } = positionOf(part.text, deepAt);
     return { ok: false, problems: [{ file, line: line + part.lineOffset, column, key: '', message: TOO_DEEP }] };
   }
+  // JSON.parse's error, where it has a position, is the one reported (below): `yaml` need not read the text
+  if (fast && 'error' in fast && fast.error.offset !== undefined) {
+    const { line, column } = positionOf(part.text, withinText(part.text, fast.error.offset));
+    return { ok: false, problems: [{ file, line: line + part.lineOffset, column, key: '', message: `invalid JSON: ${fast.error.message}` }] };
+  }
+  const tooLarge = beyondFullReader(file, part);
+  if (tooLarge !== null) return { ok: false, problems: [tooLarge] };
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   let errors: { offset: number; message: string }[];
@@ -82,6 +89,8 @@ export function readData(file: string, part: { text: string; lineOffset: number 
     // or a bad indent reads as several): the author is told the first, where the mistake is.
     const first = errors.findIndex((e) => syntax.includes(e));
     if (first >= 0) errors.length = first + 1;
+    // (a key written a thousand times would otherwise be a thousand lines)
+    if (errors.length > MOST_SHOWN) errors.splice(MOST_SHOWN, Infinity, { offset: errors[MOST_SHOWN].offset, message: `and ${errors.length - MOST_SHOWN} more problems from here on, not shown: correct those above first` });
     anchored = anchoredNodes(doc);
     if (errors.length === 0 && anchored.aliases * anchored.count > MOST_ALIAS_STEPS) {
       errors = [{ offset: anchored.first, message: `its ${anchored.aliases} aliases would each be looked up among its ${anchored.count} anchors and aliases, more than ${MOST_ALIAS_STEPS.toLocaleString('en-US')} steps; write the values out, or split the file` }];
@@ -111,6 +120,32 @@ export function readData(file: string, part: { text: string; lineOffset: number 
   });
   return { ok: false, problems };
 }
+
+/** Problems of one file's YAML told at most; the rest are counted. */
+const MOST_SHOWN = 20;
+
+/**
+ * YAML tokens `yaml` is given at most. What the fast readers decline (a mistake, or YAML beyond
+ * the subset) is read by `yaml`, whose document of a broken text holds ~400 bytes per token (an
+ * unclosed `[` before 4 MiB of items took 2 GB): a longer text is refused where the subset reader
+ * stops, which is where its mistake, or the YAML only `yaml` reads, begins.
+ */
+export const MOST_FULL_TOKENS = 1_000_000;
+
+export const BEYOND_FULL_READER = `from here on this file needs the full YAML reader (a mistake, or YAML beyond plain mappings, lists and one-line values), which reads files of at most ${MOST_FULL_TOKENS.toLocaleString('en-US')} YAML tokens, and this one has more: correct the mistake, write this part plainly, or split the file`;
+
+function beyondFullReader(file: string, part: { text: string; lineOffset: number }): Problem | null {
+  let tokens = 0;
+  for (const _ of new (yaml().Lexer)().lex(part.text)) if (++tokens > MOST_FULL_TOKENS) break;
+  if (tokens <= MOST_FULL_TOKENS) return null;
+  // (line feeds for CRLF line ends leave every line and column where it is)
+  const text = lineFeeds(part.text);
+  const { line, column } = positionOf(text, Math.max(0, subsetStop(text)));
+  return { file, line: line + part.lineOffset, column, key: '', message: BEYOND_FULL_READER };
+}
+
+/** YAML reads a CRLF line end as a line feed, in scalars too: a Windows checkout's files are then read by the subset reader. */
+const lineFeeds = (text: string) => (text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text);
 
 /** `yaml`'s error message, or aula's where `yaml`'s speaks to a programmer (MULTIPLE_DOCS names its own API). */
 function libraryMessage(e: { code: string; message: string }): string {

@@ -44,6 +44,23 @@ export function parseYamlSubset(text: string): { value: unknown; depth: number }
 }
 
 /**
+ * Where the subset reader stops in a text it declines: the offset of the line it was reading
+ * (where a mistake, or YAML beyond the subset, begins), or -1 where it reads the whole text.
+ */
+export function subsetStop(text: string): number {
+  const unsupported = UNSUPPORTED_CHARS.exec(text);
+  if (unsupported !== null) return unsupported.index;
+  const parser = new SubsetParser(text);
+  try {
+    parser.document();
+    return -1;
+  } catch (e) {
+    if (e === BAIL || e instanceof RangeError) return parser.stop();
+    throw e;
+  }
+}
+
+/**
  * Works on line offsets into the text (no per-line strings): `indent[i]` and `at[i]` (where the
  * line's content starts) may be moved right, to re-read a compact `- key: value` line as the
  * mapping it starts.
@@ -73,6 +90,11 @@ class SubsetParser {
       start = nl + 1;
     }
     this.n = this.end.length;
+  }
+
+  /** The offset where the line being read starts its content. */
+  stop(): number {
+    return this.at[Math.min(this.i, this.n - 1)];
   }
 
   document(): unknown {
@@ -213,17 +235,12 @@ class SubsetParser {
     const value = this.text.slice(v, e);
     const c = value.charCodeAt(0);
     if (c === 124 /* | */) return this.literal(trimSpaces(value), parentIndent);
-    this.i++;
-    if (c === 34 /* " */) return doubleQuoted(value);
-    if (c === 39 /* ' */) return singleQuoted(value);
     // a flow list or mapping is one deeper than the one holding it
     if (c === 91 || c === 123) this.reach(this.level + 1);
-    if (c === 91 /* [ */) return flowSeq(value);
-    if (c === 123 /* { */) {
-      if (trimSpaces(value) !== '{}') throw BAIL;
-      return {};
-    }
-    return plain(value, false);
+    // read before the line is consumed: a value declined stops the reader on its own line (subsetStop)
+    const read = c === 34 /* " */ ? doubleQuoted(value) : c === 39 /* ' */ ? singleQuoted(value) : c === 91 /* [ */ ? flowSeq(value) : c === 123 /* { */ ? emptyMapping(value) : plain(value, false);
+    this.i++;
+    return read;
   }
 
   /** A literal block scalar (`|` keeps one final line feed, `|-` none). */
@@ -346,6 +363,12 @@ function scalar(s: string): unknown {
 /** Characters from `A` up that can start a null or a boolean. */
 const NON_STRING_START: boolean[] = [];
 for (const ch of 'nNtTfF~') NON_STRING_START[ch.charCodeAt(0)] = true;
+
+/** `{}`, the one flow mapping the subset reads. */
+function emptyMapping(value: string): Record<string, never> {
+  if (trimSpaces(value) !== '{}') throw BAIL;
+  return {};
+}
 
 function indicatorStart(s: string): boolean {
   const c = s.charCodeAt(0);

@@ -15,14 +15,45 @@ let markdownIt: MarkdownIt | undefined;
 function md(): MarkdownIt {
   if (markdownIt) return markdownIt;
   const MarkdownItClass = createRequire(import.meta.url)('markdown-it') as typeof MarkdownIt;
-  // Nested blockquotes and lists beyond this depth stay text: each level costs markdown-it a
+  // Nested blockquotes and lists are read MAX_NESTING deep: each level costs markdown-it a
   // recursion and the page a wrapper, and 3,000 levels must not become megabytes of markup.
   // (The commonmark preset's value too; set here because the bound is a guarantee, see SECURITY.md.)
   const made = new MarkdownItClass('commonmark');
   // (not in @types/markdown-it's Options, but read by the block and inline parsers)
-  Object.assign(made.options, { maxNesting: 20 });
+  Object.assign(made.options, { maxNesting: MAX_NESTING });
+  // Past that depth markdown-it drops the rest of the block it is in — for a list item, the rest
+  // of the body: the line where it starts dropping is noted, and the body refused (renderMarkdown).
+  const block = made.block as unknown as { tokenize: BlockTokenize };
+  const tokenize = block.tokenize;
+  block.tokenize = function (state, startLine, endLine, silent) {
+    if (state.level >= MAX_NESTING) {
+      const line = state.skipEmptyLines(startLine);
+      if (line < endLine && state.sCount[line] >= state.blkIndent) (state.env as Noted).droppedAt ??= line + 1;
+    }
+    return tokenize.call(this, state, startLine, endLine, silent);
+  };
   return (markdownIt = made);
 }
+
+type BlockTokenize = (
+  this: unknown,
+  state: { level: number; line: number; blkIndent: number; sCount: number[]; env: unknown; skipEmptyLines(line: number): number },
+  startLine: number,
+  endLine: number,
+  silent?: boolean,
+) => void;
+
+/** What a render notes in markdown-it's env: the body's first line (1-based) that markdown-it dropped. */
+interface Noted {
+  droppedAt?: number;
+}
+
+/** How deep blockquotes and lists may nest in a body. */
+export const MAX_NESTING = 20;
+
+/** The problem of a body nested past MAX_NESTING at its line `line`. */
+export const tooDeepBody = (line: number) =>
+  `at line ${line} of the body, blockquotes and lists nest deeper than Markdown is read (${MAX_NESTING} levels, a list counting two: itself and its item), and the text from there on would be dropped; nest less`;
 
 /**
  * The largest body (HTML, in UTF-16 code units) an event may have: 4 Mi, far above real events
@@ -44,13 +75,17 @@ export const linkHref: LinkHref = (destination) => {
   return md().validateLink(href) ? href : null;
 };
 
-export function renderMarkdown(source: string): string {
-  return renderMarkdownSubset(source, linkHref) ?? renderWithMarkdownIt(source);
+/** The body's HTML; `dropped` is told the line where markdown-it would drop the rest (nested past MAX_NESTING). */
+export function renderMarkdown(source: string, dropped?: (line: number) => void): string {
+  return renderMarkdownSubset(source, linkHref) ?? renderWithMarkdownIt(source, dropped);
 }
 
 /** markdown-it alone (markdown-subset.test.ts compares the two). */
-export function renderWithMarkdownIt(source: string): string {
-  return md().render(source).trim();
+export function renderWithMarkdownIt(source: string, dropped?: (line: number) => void): string {
+  const env: Noted = {};
+  const html = md().render(source, env).trim();
+  if (env.droppedAt !== undefined) dropped?.(env.droppedAt);
+  return html;
 }
 
 /** markdown-it's own href of a link destination (markdown.test.ts checks linkHref's shortcut against it). */

@@ -82,21 +82,28 @@ describe('nesting depth', () => {
     expect(html.text.length).toBeLessThan(2_000_000);
   });
 
-  it('Markdown nested 3,000 deep (blockquotes, lists) stays a small body', async () => {
+  it('Markdown nested past 20 levels (3,000 deep too) is a problem at the body line where markdown-it would drop the rest, not text lost', async () => {
     const quotes = `${'> '.repeat(3_000)}deep quote\n`;
     const lists = Array.from({ length: 3_000 }, (_, i) => `${' '.repeat(i * 2)}- item`).join('\n');
     const quoteLines = Array.from({ length: 3_000 }, (_, i) => `${'>'.repeat(i + 1)} x`).join('\n');
-    const { model, lines } = await load({
+    // a list counts two levels (itself and its item): ten lists deep, markdown-it dropped "level 9" and all after it
+    const list = (depth: number) => `Intro.\n\n${Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}- level ${i}\n`).join('')}\nAfter the list.\n`;
+    const { lines } = await load({
       'events/q.md': `---\nid: 1\n${HEAD}---\n${quotes}`,
       'events/l.md': `---\nid: 2\n${HEAD}---\n${lists}\n`,
       'events/ql.md': `---\nid: 3\n${HEAD}---\n${quoteLines}\n`,
+      'events/ten.md': `---\nid: 4\n${HEAD}---\n${list(10)}`,
     });
-    expect(lines).toEqual([]);
-    for (const id of [1, 2, 3]) {
-      const body = model!.events.find((e) => e.id === id)!.body;
-      expect(body.length).toBeLessThan(100_000);
-      expect(body.split('<blockquote>').length - 1).toBeLessThanOrEqual(20);
-    }
+    const at = (line: number) => `at line ${line} of the body, blockquotes and lists nest deeper than Markdown is read (20 levels, a list counting two: itself and its item), and the text from there on would be dropped; nest less`;
+    expect(lines).toEqual([
+      `events/l.md:2:1 body: ${at(10)}`,
+      `events/q.md:2:1 body: ${at(1)}`,
+      `events/ql.md:2:1 body: ${at(20)}`,
+      `events/ten.md:2:1 body: ${at(12)}`,
+    ]);
+    const nine = await load({ 'events/nine.md': `---\nid: 5\n${HEAD}---\n${list(9)}` });
+    expect(nine.lines).toEqual([]);
+    expect(nine.model!.events[0].body).toContain('After the list.');
   });
 
   it('a body beyond 4 Mi characters of HTML is a problem', async () => {

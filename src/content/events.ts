@@ -3,7 +3,7 @@ import type { Event, RelatedMedia } from '../model/types.ts';
 import { formatInstant } from '../time/zone.ts';
 import type { Fields } from './fields.ts';
 import { idOrNaN, indexById, issueAt } from './ids.ts';
-import { MAX_BODY_LENGTH, renderMarkdown, tooDeepBody } from './markdown.ts';
+import { MAX_BODY_LENGTH, renderMarkdown } from './markdown.ts';
 import type { FileIssue, Path } from './problems.ts';
 import { parseFile, type Parsed, type Sourced } from './records.ts';
 import { RELATED_MEDIA, EVENT } from './shapes.ts';
@@ -33,7 +33,7 @@ export function readEvent(f: Fields, zone: string, markdown: string | null): Eve
     body = f.read(E.body).trim();
   } else {
     if (f.has(E.body.key)) f.forbid(E.body.key, 'not allowed in a Markdown file, whose body is the text after the front matter');
-    body = renderMarkdown(markdown, (line) => f.problem('body', tooDeepBody(line)));
+    body = renderMarkdown(markdown, (message) => f.problem('body', message));
   }
   if (body.length > MAX_BODY_LENGTH) {
     f.problem('body', `the body is ${body.length} characters of HTML; at most ${MAX_BODY_LENGTH} are allowed`);

@@ -52,7 +52,7 @@ interface Noted {
 export const MAX_NESTING = 20;
 
 /** The problem of a body nested past MAX_NESTING at its line `line`. */
-export const tooDeepBody = (line: number) =>
+const tooDeepBody = (line: number) =>
   `at line ${line} of the body, blockquotes and lists nest deeper than Markdown is read (${MAX_NESTING} levels, a list counting two: itself and its item), and the text from there on would be dropped; nest less`;
 
 /**
@@ -75,17 +75,47 @@ export const linkHref: LinkHref = (destination) => {
   return md().validateLink(href) ? href : null;
 };
 
-/** The body's HTML; `dropped` is told the line where markdown-it would drop the rest (nested past MAX_NESTING). */
-export function renderMarkdown(source: string, dropped?: (line: number) => void): string {
-  return renderMarkdownSubset(source, linkHref) ?? renderWithMarkdownIt(source, dropped);
+/**
+ * Emphasis, link, image, code and HTML marks markdown-it is given in a body at most: it holds
+ * ~500 bytes of memory for each while it pairs them (1 MiB of `*a **a ` took 266 MB, 15 MiB 3 GB).
+ */
+export const MOST_MARKS = 262_144;
+
+/**
+ * The body's HTML; `problem` is told why a body cannot be read as written (too long, too many
+ * marks, nested past MAX_NESTING), and the HTML is then empty.
+ */
+export function renderMarkdown(source: string, problem?: (message: string) => void): string {
+  // (its HTML would be at least as long: refused before it is made)
+  if (source.length > MAX_BODY_LENGTH) {
+    problem?.(`the body is ${source.length} characters of Markdown; at most ${MAX_BODY_LENGTH} are allowed`);
+    return '';
+  }
+  return renderMarkdownSubset(source, linkHref) ?? renderWithMarkdownIt(source, problem);
 }
 
 /** markdown-it alone (markdown-subset.test.ts compares the two). */
-export function renderWithMarkdownIt(source: string, dropped?: (line: number) => void): string {
+export function renderWithMarkdownIt(source: string, problem?: (message: string) => void): string {
+  const count = source.length > MOST_MARKS ? marks(source) : 0;
+  if (count > MOST_MARKS) {
+    problem?.(`the body has ${count} emphasis, link, code and HTML marks (* _ [ ] \` <); Markdown is read with at most ${MOST_MARKS}: split the text, or write it with fewer`);
+    return '';
+  }
   const env: Noted = {};
   const html = md().render(source, env).trim();
-  if (env.droppedAt !== undefined) dropped?.(env.droppedAt);
-  return html;
+  if (env.droppedAt === undefined) return html;
+  problem?.(tooDeepBody(env.droppedAt));
+  return '';
+}
+
+function marks(source: string): number {
+  let n = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    // * _ [ ] ` < (a blockquote's > opens a block, not a mark paired inline)
+    if (c === 42 || c === 95 || c === 91 || c === 93 || c === 96 || c === 60) n++;
+  }
+  return n;
 }
 
 /** markdown-it's own href of a link destination (markdown.test.ts checks linkHref's shortcut against it). */

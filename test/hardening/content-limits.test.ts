@@ -82,10 +82,11 @@ describe('nesting depth', () => {
     expect(html.text.length).toBeLessThan(2_000_000);
   });
 
-  it('Markdown nested past 20 levels (3,000 deep too) is a problem at the body line where markdown-it would drop the rest, not text lost', async () => {
+  it('Markdown nested past 20 levels (1,500 deep too) is a problem at the body line where markdown-it would drop the rest, not text lost', async () => {
     const quotes = `${'> '.repeat(3_000)}deep quote\n`;
-    const lists = Array.from({ length: 3_000 }, (_, i) => `${' '.repeat(i * 2)}- item`).join('\n');
-    const quoteLines = Array.from({ length: 3_000 }, (_, i) => `${'>'.repeat(i + 1)} x`).join('\n');
+    // (1,500 levels of indented lines: 2.3 M characters, within the 4 Mi a body may have)
+    const lists = Array.from({ length: 1_500 }, (_, i) => `${' '.repeat(i * 2)}- item`).join('\n');
+    const quoteLines = Array.from({ length: 1_500 }, (_, i) => `${'>'.repeat(i + 1)} x`).join('\n');
     // a list counts two levels (itself and its item): ten lists deep, markdown-it dropped "level 9" and all after it
     const list = (depth: number) => `Intro.\n\n${Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}- level ${i}\n`).join('')}\nAfter the list.\n`;
     const { lines } = await load({
@@ -106,9 +107,21 @@ describe('nesting depth', () => {
     expect(nine.model!.events[0].body).toContain('After the list.');
   });
 
-  it('a body beyond 4 Mi characters of HTML is a problem', async () => {
-    const { lines } = await load({ 'events/big.md': `---\nid: 1\n${HEAD}---\n${'word '.repeat(860_000)}\n` });
-    expect(lines).toEqual([expect.stringMatching(/^events\/big\.md:2:1 body: the body is \d+ characters of HTML; at most 4194304 are allowed$/)]);
+  it('a body beyond 4 Mi characters of HTML or of Markdown is a problem', async () => {
+    const { lines } = await load({
+      // short paragraphs: 3.6 M characters of Markdown, three times as many of HTML
+      'events/big.md': `---\nid: 1\n${HEAD}---\n${'a\n\n'.repeat(1_200_000)}`,
+      'events/long.md': `---\nid: 2\n${HEAD}---\n${'word '.repeat(860_000)}\n`,
+    });
+    expect(lines).toEqual([
+      expect.stringMatching(/^events\/big\.md:2:1 body: the body is \d+ characters of HTML; at most 4194304 are allowed$/),
+      'events/long.md:2:1 body: the body is 4300001 characters of Markdown; at most 4194304 are allowed',
+    ]);
+  });
+
+  it('a body of more emphasis and link marks than markdown-it pairs in bounded memory is a problem, not gigabytes', async () => {
+    const { lines } = await load({ 'events/marks.md': `---\nid: 1\n${HEAD}---\n${'*a **a [b '.repeat(90_000)}\n` });
+    expect(lines).toEqual(['events/marks.md:2:1 body: the body has 360000 emphasis, link, code and HTML marks (* _ [ ] ` <); Markdown is read with at most 262144: split the text, or write it with fewer']);
   });
 });
 

@@ -27,7 +27,7 @@ const CAUSES: Record<string, string> = {
 };
 
 /** Errors whose message is already meant for the user. */
-const USER_FACING = new Set(['DistError', 'OriginUnavailable', 'RefusedBuild', 'OutFolderError', 'LockError', 'ServeError', 'InitError']);
+const USER_FACING = new Set(['DistError', 'OriginUnavailable', 'RefusedBuild', 'OutFolderError', 'LockError', 'ServeError', 'InitError', 'ContentChanged']);
 
 function isErrno(e: unknown): e is NodeJS.ErrnoException {
   return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && /^E[A-Z0-9]+$/.test((e as NodeJS.ErrnoException).code!);

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import type { Media } from '../../model/types.ts';
 import { copyMediaFiles, mediaFilesOf } from './media-copies.ts';
+import { describeFailure } from '../../util/failure.ts';
 
 const root = tempDir('aula-media-copies-');
 afterAll(() => removeDir(root));
@@ -47,6 +48,18 @@ describe('copyMediaFiles: only the file the content check saw is copied', () => 
     symlinkSync(join(t.dir, 'outside'), join(t.content, 'media'));
     expect(t.copy).toThrow(/was replaced since the content was checked/);
     expect(existsSync(t.copied())).toBe(false);
+  });
+
+  it("says a file changed since the check as the user's own line, not as aula's unexpected error", () => {
+    const t = setUp();
+    writeFileSync(join(t.content, 'media', 'a.pdf'), 'checked bytes, and more written since');
+    let thrown: unknown;
+    try {
+      t.copy();
+    } catch (e) {
+      thrown = e;
+    }
+    expect(describeFailure(thrown)).toBe('media file a.pdf (id 7) changed size (13 → 37 bytes) since the content was checked; build again');
   });
 
   it('a file of another size than checked is refused', () => {

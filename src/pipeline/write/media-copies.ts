@@ -17,10 +17,15 @@ export function mediaFilesOf(media: ReadonlyMap<number, Media>): MediaFile[] {
   return files;
 }
 
+/** A content file changed between the check and its use: the user's to know, not aula's fault. */
+class ContentChanged extends Error {
+  override name = 'ContentChanged';
+}
+
 /** The bytes of the checked file `m.source`, or an error naming it when it is no longer that file. */
 function checkedBytes(m: Media): Buffer {
   const source = m.source!;
-  const changed = (what: string) => new Error(`media file ${m.sourceName ?? basename(source)} (id ${m.id}) ${what} since the content was checked; build again`);
+  const changed = (what: string) => new ContentChanged(`media file ${m.sourceName ?? basename(source)} (id ${m.id}) ${what} since the content was checked; build again`);
   let fd: number;
   try {
     // non-blocking: a FIFO put in its place is refused below, not waited on

@@ -184,11 +184,13 @@ async function serveOnce(args: string[], path = '/v1/cms/event/?limit=1'): Promi
 
 describe('aula serve as a process', () => {
   it('logs each request on stdout; --log json; --quiet logs none; warns when the base URL is elsewhere', async () => {
-    const [text, json, quiet] = await Promise.all([serveOnce([]), serveOnce(['--log', 'json']), serveOnce(['--quiet'])]);
+    const [text, json, quiet, named] = await Promise.all([serveOnce([]), serveOnce(['--log', 'json']), serveOnce(['--quiet']), serveOnce(['--base-url', 'https://events.example.org/api', '--quiet'])]);
     expect(text.stdout).toMatch(/Z GET \/v1\/cms\/event\/\?limit=1 200 \d+ [\d.]+ms\n/);
     expect(JSON.parse(json.stdout.split('\n').find((l) => l.startsWith('{'))!)).toMatchObject({ method: 'GET', status: 200 });
     expect(quiet.stdout).not.toMatch(/GET/);
     expect(text.stderr).toMatch(/^aula: warning: answers link to https:\/\/events\.example\.at \(the base URL\), but this server listens on http:\/\/127\.0\.0\.1:\d+; .*--base-url\n$/);
+    // a base URL named by --base-url is where the user asked the links to point: not advised to name one
+    expect(named.stderr).toBe('');
   });
 
   it('no origin warning when --base-url is where it listens', async () => {

@@ -21,9 +21,9 @@ export interface ServeCommandOptions extends Omit<ServeOptions, 'cors' | 'log'> 
 
 const GRACE_MS = 9_000;
 
-async function warnAboutOrigin(baseUrl: string, url: string): Promise<void> {
+async function warnAboutOrigin(baseUrl: string, url: string, given: boolean): Promise<void> {
   const { originWarning } = await import('./listen.ts');
-  const warning = originWarning(baseUrl, url);
+  const warning = originWarning(baseUrl, url, given);
   if (warning) console.error(`aula: ${warning}`);
 }
 
@@ -77,7 +77,7 @@ async function runOne(options: ServeCommandOptions, announce: boolean): Promise<
   // (a primary gone meanwhile is an error for the callback, not an 'error' event that ends this worker)
   if (cluster.isWorker) process.send?.({ aula: 'listening', url: running.url, baseUrl: running.baseUrl }, () => {});
   if (announce) {
-    await warnAboutOrigin(running.baseUrl, running.url);
+    await warnAboutOrigin(running.baseUrl, running.url, options.baseUrl !== undefined);
     console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${running.url}/v1/cms/event/`);
   }
 }
@@ -141,7 +141,7 @@ function runPrimary(options: ServeCommandOptions): void {
     if (message?.aula === 'listening' && ++listening === options.workers && !announced) {
       announced = true;
       // the warning first, as with one process
-      const warned = message.url && message.baseUrl ? warnAboutOrigin(message.baseUrl, message.url) : Promise.resolve();
+      const warned = message.url && message.baseUrl ? warnAboutOrigin(message.baseUrl, message.url, options.baseUrl !== undefined) : Promise.resolve();
       void warned.then(() => console.log(`aula serving ${options.dist.replace(/\/+$/, '')}/ on ${message.url}/v1/cms/event/ with ${options.workers} workers`));
     }
   });

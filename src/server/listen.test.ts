@@ -21,6 +21,8 @@ describe('originWarning', () => {
     expect(originWarning('http://example.org:8000', 'http://0.0.0.0:8000')).toBeNull();
   });
   it('names both otherwise', () => {
-    expect(originWarning('https://events.example.org/api', 'http://127.0.0.1:8000')).toMatch(/https:\/\/events\.example\.org .*http:\/\/127\.0\.0\.1:8000/);
+    expect(originWarning('https://events.example.org/api', 'http://127.0.0.1:8000')).toMatch(/https:\/\/events\.example\.org .*http:\/\/127\.0\.0\.1:8000.*otherwise start it with --base-url$/);
+    // named by --base-url: where the user asked the links to point, not a surprise
+    expect(originWarning('https://events.example.org/api', 'http://127.0.0.1:8000', true)).toBeNull();
   });
 });

@@ -28,9 +28,10 @@ export function listen(server: Server, port: number, host: string): Promise<void
 
 /**
  * A warning when the links the answers carry (the base URL's origin) point somewhere else than
- * where this server listens — right behind a proxy for that origin, a surprise otherwise.
+ * where this server listens — right behind a proxy for that origin, a surprise otherwise; none
+ * when `given` (the base URL is --base-url's).
  */
-export function originWarning(baseUrl: string, listening: string): string | null {
+export function originWarning(baseUrl: string, listening: string, given = false): string | null {
   let base: URL;
   let here: URL;
   try {
@@ -39,7 +40,8 @@ export function originWarning(baseUrl: string, listening: string): string | null
   } catch {
     return null;
   }
-  if (base.origin === here.origin) return null;
+  // (named by --base-url: the links are where the user asked them to point, behind a proxy)
+  if (given || base.origin === here.origin) return null;
   // a wildcard bind is reachable under any of the machine's names on that port
   const wildcard = here.hostname === '0.0.0.0' || here.hostname === '[::]';
   if (wildcard && base.protocol === 'http:' && (base.port || '80') === here.port) return null;

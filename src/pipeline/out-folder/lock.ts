@@ -3,6 +3,7 @@
 // to a bound) for the first, so back-to-back scripts work; a dead owner's lock is taken over.
 import { lstatSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { causeOf } from '../../util/failure.ts';
 import { printable } from '../../util/printable.ts';
 import { isRunning } from '../../util/process-alive.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
@@ -31,13 +32,14 @@ function readLock(path: string): { text: string | undefined; owner: number | nul
   return { text, owner: text !== undefined && PID.test(text) ? Number(text) : null };
 }
 
-function tryCreate(path: string): boolean {
+function tryCreate(path: string, out: string): boolean {
   try {
     writeFileSync(path, `${process.pid}\n`, { flag: 'wx', mode: 0o644 });
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
+    // the lock is aula's own file beside the output folder: said as the output folder's problem
+    throw new LockError(`cannot write the build lock beside ${printable(out)} (${printable(path)}: ${causeOf(e)}); --out must be in a folder aula may write to`);
   }
 }
 
@@ -82,7 +84,7 @@ export async function lockOut(out: string, options: LockOptions = {}): Promise<(
   let told = false;
   let unreadableSince: number | null = null;
   for (;;) {
-    if (tryCreate(path)) {
+    if (tryCreate(path, out)) {
       held.add(path);
       return () => release(path);
     }

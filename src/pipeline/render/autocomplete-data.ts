@@ -14,6 +14,7 @@ import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import type { DirectoryJob } from '../directory/directory-job.ts';
 import { sha256 } from '../cache/build-cache.ts';
 import { readStored, store } from '../directory/directory-outputs.ts';
+import { runOnThread, threadModule } from '../../util/start-thread.ts';
 
 export function autocompleteData(indexJson: string, pageSize: number): Uint8Array {
   const index = decodeIndex(indexJson);
@@ -35,9 +36,25 @@ export function keptAutocompleteData(path: string | null, ...input: Parameters<t
   return made;
 }
 
+/** What autocomplete-data-thread.ts is asked: keptAutocompleteData's arguments. */
+export type AutocompleteDataJob = { path: string | null; index: string; pageSize: number };
+
+/** index.json's length from which its data is made on a thread: below, the thread's start costs more. */
+const BESIDE_FROM = 1 << 20;
+
+/**
+ * keptAutocompleteData on a thread of its own (autocomplete-data-thread.ts) while this one goes
+ * on: asked for once the render's rows are let go of, what making it holds is no part of the peak.
+ */
+export function autocompleteDataBeside(path: string | null, indexJson: string, pageSize: number, besideFrom = BESIDE_FROM): Promise<Uint8Array> {
+  if (indexJson.length < besideFrom) return Promise.resolve(keptAutocompleteData(path, indexJson, pageSize));
+  const job: AutocompleteDataJob = { path, index: indexJson, pageSize };
+  return runOnThread<Uint8Array>(threadModule(import.meta.url, 'autocomplete-data-thread'), job, "the autocomplete data's thread stopped");
+}
+
 /**
  * The directory's files as a dist holds them, put in `files`: its job's autocomplete index and
- * module, data/autocomplete.bin made of the index, and the content-hashed twins of both (the
+ * module, data/autocomplete.bin made of the index (on a thread), and the content-hashed twins of both (the
  * copies among them returned: compressed once); and MiniSearch's when asked for, awaited after
  * `between` (the build's clock starts its phase).
  */
@@ -45,9 +62,11 @@ export async function directoryDistFiles(job: DirectoryJob, pageSize: number, mi
   for (const [rel, text] of Object.entries(await job.autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
   const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
   // the server's own index, made from the browser's
-  files.set(AUTOCOMPLETE_DATA_FILE, keptAutocompleteData(job.keptData, ac(AUTOCOMPLETE_INDEX_FILE), pageSize));
+  const data = autocompleteDataBeside(job.keptData, ac(AUTOCOMPLETE_INDEX_FILE), pageSize);
+  data.catch(() => undefined); // (awaited below)
   // content-hashed twins of the browser module and its index, cacheable as immutable
   const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
+  files.set(AUTOCOMPLETE_DATA_FILE, await data);
   for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
   await between();
   if (minisearch) for (const [rel, text] of Object.entries(await job.minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);

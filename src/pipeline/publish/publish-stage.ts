@@ -30,6 +30,8 @@ interface PublishInput extends AnswerInput {
 /** Resolves with the documents answered (not linked). */
 export async function publishStage(options: BuildOptions, clock: Clock, input: PublishInput, rendered: Rendered, dist: StagedDist): Promise<number> {
   const documents = await answerServed(options, clock, input, rendered, dist);
+  // made on its thread while the pages were answered: written, and listed in the manifest
+  if (rendered.autocompleteData) await (await import('../render/autocomplete-data.ts')).addAutocompleteData(rendered.manifest, rendered.autocompleteData, dist);
   const { out } = input;
   const { manifest } = rendered;
   const { served } = dist;

@@ -15,6 +15,9 @@ import type { DirectoryJob } from '../directory/directory-job.ts';
 import { sha256 } from '../cache/build-cache.ts';
 import { readStored, store } from '../directory/directory-outputs.ts';
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
+import { buildIdOf, digestOf, type Manifest } from '../../store/format/manifest.ts';
+import { sortedRecord } from '../ledger/changes.ts';
+import type { StagedDist } from '../write/staged-dist.ts';
 
 export function autocompleteData(indexJson: string, pageSize: number): Uint8Array {
   const index = decodeIndex(indexJson);
@@ -54,23 +57,37 @@ export function autocompleteDataBeside(path: string | null, indexJson: string, p
 
 /**
  * The directory's files as a dist holds them, put in `files`: its job's autocomplete index and
- * module, data/autocomplete.bin made of the index (on a thread), and the content-hashed twins of both (the
- * copies among them returned: compressed once); and MiniSearch's when asked for, awaited after
- * `between` (the build's clock starts its phase).
+ * module, and the content-hashed twins of both (the copies among them returned: compressed once);
+ * and MiniSearch's when asked for, awaited after `between` (the build's clock starts its phase).
+ * data/autocomplete.bin, made of the index on a thread while the build goes on, is `data`: the
+ * build adds it (addAutocompleteData) once the pages are answered, past the render's peak.
  */
-export async function directoryDistFiles(job: DirectoryJob, pageSize: number, minisearch: boolean, files: DistFiles, between: () => Promise<void>): Promise<ReadonlyMap<string, string>> {
+export async function directoryDistFiles(job: DirectoryJob, pageSize: number, minisearch: boolean, files: DistFiles, between: () => Promise<void>): Promise<{ copies: ReadonlyMap<string, string>; data: Promise<Uint8Array> }> {
   for (const [rel, text] of Object.entries(await job.autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
   const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
   // the server's own index, made from the browser's
   const data = autocompleteDataBeside(job.keptData, ac(AUTOCOMPLETE_INDEX_FILE), pageSize);
-  data.catch(() => undefined); // (awaited below)
+  data.catch(() => undefined); // (awaited by addAutocompleteData)
   // content-hashed twins of the browser module and its index, cacheable as immutable
   const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
-  files.set(AUTOCOMPLETE_DATA_FILE, await data);
   for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
   await between();
   if (minisearch) for (const [rel, text] of Object.entries(await job.minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
-  return hashed.copies;
+  return { copies: hashed.copies, data };
+}
+
+/**
+ * data/autocomplete.bin (directoryDistFiles' `data`) written into the staging folder and listed in
+ * the manifest, its build id made again: nothing answered before reads the file, and an answer's
+ * bytes do not depend on the build id (only its headers do).
+ */
+export async function addAutocompleteData(manifest: Manifest, data: Promise<Uint8Array>, dist: StagedDist): Promise<void> {
+  const bytes = await data;
+  const digest = digestOf(bytes);
+  dist.file(AUTOCOMPLETE_DATA_FILE, bytes, digest.sha256);
+  manifest.files = sortedRecord([...Object.entries(manifest.files), [AUTOCOMPLETE_DATA_FILE, digest]]);
+  manifest.build_id = buildIdOf(manifest);
+  await dist.settled();
 }
 
 /** The bytes of the autocomplete files among `files`: with the event parts', the measure of what a dist compresses (Rendered.volume). */

@@ -150,7 +150,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
  * `copies`). Where a directory file changed, the autocomplete files are its job's (`directory`).
  * And the event data files whose bytes are the previous ones (`reused`, never read).
  */
-async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<ReturnType<typeof eventDataFiles>>, between: () => Promise<void>): Promise<{ twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; link(dist: DistOutput): void }> {
+async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<ReturnType<typeof eventDataFiles>>, between: () => Promise<void>): Promise<{ twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; link(dist: DistOutput): void; data?: Promise<Uint8Array> }> {
   const { eventBytes, oldBytes } = made;
   const carried: [string, string, { volume: number | null; measure?: number; served?: boolean }][] = [];
   for (const rel of made.reused) carried.push([rel, plan.previous!.files[rel].sha256, { volume: null }]);
@@ -163,8 +163,8 @@ async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<Ret
   if (plan.directory !== null) {
     // imported here: a build after an event edit takes the autocomplete files as they are
     const { autocompleteBytes, directoryDistFiles } = await import('./autocomplete-data.ts');
-    const copies = await directoryDistFiles(plan.directory.job, plan.state.site.page_size, options.minisearch !== false, files, between);
-    return { twins: options.precompress !== false ? eventBytes + autocompleteBytes(files) : null, files, copies, link };
+    const { copies, data } = await directoryDistFiles(plan.directory.job, plan.state.site.page_size, options.minisearch !== false, files, between);
+    return { twins: options.precompress !== false ? eventBytes + autocompleteBytes(files) : null, files, copies, link, data };
   }
   // no previous dist to take them from: they are the load's (`aula dev`'s, made in memory)
   if (plan.ledger === null) return { twins: null, files, copies: new Map(), link };
@@ -210,6 +210,8 @@ export interface Rendered {
   mediaFiles: MediaFile[];
   /** the next event state's rows (none: no state is kept) */
   stateRows: StateRows | null;
+  /** data/autocomplete.bin being made, not yet in `files` nor the manifest (autocomplete-data.ts addAutocompleteData) */
+  autocompleteData: Promise<Uint8Array> | null;
 }
 
 /**
@@ -246,7 +248,7 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
   const manifest = manifestOf(state.site, plan.baseUrl, newest, counts, options.eventPartRows ?? EVENT_PART_ROWS);
   const mediaFiles = sealManifest(manifest, files, out, state.media);
   const volume = carried.twins ?? 0;
-  return { files: out, manifest, hashedCopies: carried.copies, eventBytes: made.eventBytes, volume, eventCount: count, hashes, mediaFiles, stateRows: next };
+  return { files: out, manifest, hashedCopies: carried.copies, eventBytes: made.eventBytes, volume, eventCount: count, hashes, mediaFiles, stateRows: next, autocompleteData: carried.data ?? null };
 }
 
 /**

@@ -28,6 +28,7 @@ import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import { KEY_BYTES, stateRows, type StateRows } from '../state/event-state.ts';
 import { STAT_FIELDS } from '../state/stat-fields.ts';
 import { calendarData } from './calendar-data.ts';
+import { useZoneTable } from '../../time/offsets.ts';
 import { collectGarbage } from './collect-garbage.ts';
 
 /**
@@ -245,6 +246,9 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
   for (const rel of oldFiles) delete files[rel];
   for (const [rel, digest] of digests) files[rel] = digest;
   const counts = { events: count, pages: state.pages.size, categories: state.categoryIds.length, media: state.media.size, directory: plan.directory?.count ?? plan.directoryCount ?? previous!.counts.directory };
+  // the zone's table (manifest site.offsets) read from the prior's manifest, made by this same code
+  // and ICU (the prior is of this build's identity), not asked of Intl over two centuries again
+  if (previous !== null && previous.site.timezone === state.site.timezone) useZoneTable(state.site.timezone, previous.site.offsets);
   const manifest = manifestOf(state.site, plan.baseUrl, newest, counts, options.eventPartRows ?? EVENT_PART_ROWS);
   const mediaFiles = sealManifest(manifest, files, out, state.media);
   const volume = carried.twins ?? 0;

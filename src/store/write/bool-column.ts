@@ -4,15 +4,21 @@ import { bitmapWords } from '../format/bitmap.ts';
 import { meta, packSections } from './sections.ts';
 
 export function buildBoolColumn(column: ArrayLike<number>): BoolColumnData {
-  const values = Uint8Array.from(column, (v) => (v ? 1 : 0));
-  const t: number[] = [];
-  const f: number[] = [];
-  const bits = [new Int32Array(bitmapWords(values.length)), new Int32Array(bitmapWords(values.length))] as const;
-  for (let r = 0; r < values.length; r++) {
-    (values[r] ? t : f).push(r);
-    bits[values[r]][r >>> 5] |= 1 << (r & 31);
+  const n = column.length;
+  // typed arrays filled in place (counted first), not grown number arrays copied: a splice of a
+  // 100k-row list makes every flag column again
+  const values = new Uint8Array(n);
+  let trues = 0;
+  for (let r = 0; r < n; r++) if ((values[r] = column[r] ? 1 : 0) === 1) trues++;
+  const rows = [new Uint32Array(n - trues), new Uint32Array(trues)] as const;
+  const bits = [new Int32Array(bitmapWords(n)), new Int32Array(bitmapWords(n))] as const;
+  const filled = [0, 0];
+  for (let r = 0; r < n; r++) {
+    const v = values[r];
+    rows[v][filled[v]++] = r;
+    bits[v][r >>> 5] |= 1 << (r & 31);
   }
-  return { values, rows: [Uint32Array.from(f), Uint32Array.from(t)], bits };
+  return { values, rows: [rows[0], rows[1]], bits };
 }
 
 export function boolColumnFile(c: BoolColumnData): Uint8Array {

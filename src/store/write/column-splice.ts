@@ -232,7 +232,11 @@ export function splicedRelationColumn(old: RelationColumnData, fresh: readonly (
   for (let i = 0; i < rows; i++) {
     const from = order[i];
     if (from >= 0) {
-      rowIds.set(old.rowIds.subarray(old.rowStart[from], old.rowStart[from + 1]), rowStart[i]);
+      // a run of previous rows in order: their ids end to end in one copy, not a view per row
+      let last = i;
+      while (last + 1 < rows && order[last + 1] === order[last] + 1) last++;
+      rowIds.set(old.rowIds.subarray(old.rowStart[from], old.rowStart[order[last] + 1]), rowStart[i]);
+      i = last;
       continue;
     }
     const list = fresh[-from - 1];

@@ -130,7 +130,10 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
     parts.catch(() => undefined); // awaited below; not an unhandled rejection should the columns throw first
   };
   const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
-  const onFile = many ? (rel: string, bytes: Uint8Array) => dist.data(rel, bytes) : undefined; // (MANY_ROWS: written as made)
+  // written as made where they are many (MANY_ROWS), or into a staging folder, whose dist digests
+  // them on its thread (staged-dist.ts): the calendar is hashed there while this thread makes the
+  // search index and the columns
+  const onFile = many || dist instanceof StagedDist ? (rel: string, bytes: Uint8Array) => dist.data(rel, bytes) : undefined;
   const { values: _values, ...data } = eventData({ ...made, values, previous: before, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile });
   const digests = await parts!;
   // (awaited before anything else is made: the thread holds the rows until it answers)

@@ -1,0 +1,72 @@
+// A large data file a build over the prior writes as it is made and digests on the digest thread
+// (pipeline/write/staged-dist.ts): where its bytes are the previous build's after all, the written
+// file is replaced by a link to the previous one, so unchanged output keeps its inode; where they
+// are not, it is the new file. Either way the dist is a clean build's, byte for byte.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listFiles } from '../src/pipeline/ledger/carry-over.ts';
+import { generateContent } from '../src/gen/content-generator.ts';
+import { buildOk, removeDir, tempDir } from './helpers.ts';
+
+const roots: string[] = [];
+afterEach(() => roots.splice(0).forEach(removeDir));
+
+/** The digest thread takes data files from 1 MiB on (digest-thread.ts ON_THREAD_BYTES). */
+const ON_THREAD = 1 << 20;
+const CALENDAR = 'data/calendar.bin';
+
+const inode = (dist: string, rel: string) => statSync(join(dist, rel)).ino;
+
+/** A Markdown event file with a line `key: <value>` other than null, and that file with the value replaced. */
+function editLine(content: string, key: string, value: string): { file: string; edited: string } {
+  const pattern = new RegExp(`^${key}: (?!null$).*$`, 'm');
+  for (const rel of listFiles(content).filter((f) => f.startsWith('events/') && f.endsWith('.md')).sort()) {
+    const file = join(content, rel);
+    const text = readFileSync(file, 'utf8');
+    if (pattern.test(text)) return { file, edited: text.replace(pattern, `${key}: ${value}`) };
+  }
+  throw new Error(`no event file with ${key}`);
+}
+
+function expectSameDist(got: string, want: string): void {
+  const files = (dist: string) => listFiles(dist).filter((rel) => rel !== 'changes.json').sort();
+  expect(files(got)).toEqual(files(want));
+  const differing = files(got).filter((rel) => !readFileSync(join(got, rel)).equals(readFileSync(join(want, rel))));
+  expect(differing).toEqual([]);
+}
+
+describe('large data files over the prior', () => {
+  it('are linked where their bytes did not change, written where they did, and make a clean build’s dist', async () => {
+    const root = tempDir('aula-relink-');
+    roots.push(root);
+    const content = join(root, 'content');
+    await generateContent({ events: 2400, directory: 20, seed: 5, outDir: content });
+    const [out, cache] = [join(root, 'dist'), join(root, 'cache')];
+    const build = () => buildOk({ content, out, cache, statMarginNs: 0n, precompress: false });
+    await build();
+    // (the file this is about must be one the digest thread takes)
+    expect(statSync(join(out, CALENDAR)).size).toBeGreaterThan(ON_THREAD);
+
+    // a field the calendar does not hold: its file made again, with the same bytes, is the previous one
+    const fees = editLine(content, 'attending_fees_info', JSON.stringify('Eintritt frei'));
+    const before = inode(out, CALENDAR);
+    writeFileSync(fees.file, fees.edited);
+    const first = await build();
+    expect(first.patch).toMatchObject({ taken: true });
+    expect(inode(out, CALENDAR)).toBe(before);
+    const clean = join(root, 'clean');
+    await buildOk({ content, out: clean, precompress: false });
+    expectSameDist(out, clean);
+
+    // a title is in the calendar: the new file
+    const title = editLine(content, 'title', JSON.stringify('Ein neuer Titel'));
+    writeFileSync(title.file, title.edited);
+    const second = await build();
+    expect(second.patch).toMatchObject({ taken: true });
+    expect(inode(out, CALENDAR)).not.toBe(before);
+    removeDir(clean);
+    await buildOk({ content, out: clean, precompress: false });
+    expectSameDist(out, clean);
+  });
+});

@@ -130,9 +130,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
     parts.catch(() => undefined); // awaited below; not an unhandled rejection should the columns throw first
   };
   const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
-  // written as made where they are many (MANY_ROWS), or into a staging folder, whose dist digests
-  // them on its thread (staged-dist.ts): the calendar is hashed there while this thread makes the
-  // search index and the columns
+  // written as made (MANY_ROWS, or staged: digested on the dist's thread while this one makes the next)
   const onFile = many || dist instanceof StagedDist ? (rel: string, bytes: Uint8Array) => dist.data(rel, bytes) : undefined;
   const { values: _values, ...data } = eventData({ ...made, values, previous: before, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile });
   const digests = await parts!;
@@ -249,8 +247,7 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
   for (const rel of oldFiles) delete files[rel];
   for (const [rel, digest] of digests) files[rel] = digest;
   const counts = { events: count, pages: state.pages.size, categories: state.categoryIds.length, media: state.media.size, directory: plan.directory?.count ?? plan.directoryCount ?? previous!.counts.directory };
-  // the zone's table (manifest site.offsets) read from the prior's manifest, made by this same code
-  // and ICU (the prior is of this build's identity), not asked of Intl over two centuries again
+  // the zone's table from the prior's manifest (the same code and ICU: of this build's identity), not asked of Intl again
   if (previous !== null && previous.site.timezone === state.site.timezone) useZoneTable(state.site.timezone, previous.site.offsets);
   const manifest = manifestOf(state.site, plan.baseUrl, newest, counts, options.eventPartRows ?? EVENT_PART_ROWS);
   const mediaFiles = sealManifest(manifest, files, out, state.media);

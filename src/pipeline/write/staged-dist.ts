@@ -67,9 +67,8 @@ export class StagedDist {
   /**
    * Writes (or links, proven by its bytes) a data file; `later`: collected to be written on libuv's
    * pool (writeLater). A large one written now, or any without a ledger, is digested on the digest
-   * thread (store/write/digest-thread.ts) while this thread goes on: in `digests` and `written`
-   * once `digested()` (written, not linked: where its bytes are the previous file's, the publish
-   * stage's carry-over links that one instead).
+   * thread (store/write/digest-thread.ts): in `digests` and `written` once `digested()` (where its
+   * bytes are the previous file's, the publish stage's carry-over links that one in its place).
    */
   data(rel: string, content: Content, later?: Map<string, Content>): void {
     const job = this.ledger === null || later === undefined ? digestJob(content, join(this.staging, rel), later !== undefined) : null;

@@ -186,26 +186,30 @@ export interface ParsedRecords {
   directory: Sourced<DirectoryObject>[];
 }
 
+/** What the model is made of once the checks across files pass: the pages, categories and media indexed. */
+export interface Across {
+  pagesByUid: ReturnType<typeof checkPages>;
+  categoriesById: ReturnType<typeof indexCategories>['byId'];
+  categoryList: Category[];
+  mediaById: Map<number, Sourced<MediaSource>>;
+}
+
 /**
- * The checks across files over every parsed record, then the model: `problems` are those found
- * so far (listing and parsing), in the order they were found. aula dev runs this over the
- * records it keeps in memory, so a rebuild validates exactly as loadContent does.
+ * The checks across files over every parsed record (the page tree, the categories' and media's
+ * ids, the media files, the events' ids and references, the directory), their issues added to
+ * `issues` in the order a whole load finds them; and the indexes the model is made of.
  */
-export async function assembleModel(
+export async function checkAcross(
   dir: string,
-  raw: ReadonlyMap<string, Buffer>,
   parsed: ParsedRecords,
-  found: readonly Problem[],
+  issues: FileIssue[],
   /**
-   * the directory checked already (its issues) and sorted (its objects), and the media files
-   * resolved (their issues), as loadContent does before the events
+   * the directory checked already (its issues), and the media files resolved (their issues), as
+   * loadContent does before the events
    */
-  early: { directoryIssues?: readonly FileIssue[]; directoryObjects?: DirectoryObject[]; mediaIssues?: readonly FileIssue[] } = {},
-): Promise<{ model: Model | null; problems: Problem[] }> {
-  const { site, pages, categories, media, events, directory } = parsed;
-  const problems = [...found];
-  const issues: FileIssue[] = [];
-  const directoryObjects = early.directoryObjects;
+  early: { directoryIssues?: readonly FileIssue[]; mediaIssues?: readonly FileIssue[] } = {},
+): Promise<Across> {
+  const { pages, categories, media, events, directory } = parsed;
   const pagesByUid = checkPages(pages, issues);
   const { byId: categoriesById, list: categoryList } = indexCategories(categories, issues);
   const mediaById = indexById(media, (m) => m.media.id, 'media id', 'id', issues);
@@ -214,6 +218,26 @@ export async function assembleModel(
   checkEvents(events, { pages: pagesByUid, categories: categoriesById, media: mediaById }, issues);
   if (early.directoryIssues) issues.push(...early.directoryIssues);
   else checkDirectory(directory, issues);
+  return { pagesByUid, categoriesById, categoryList, mediaById };
+}
+
+/**
+ * The checks across files over every parsed record (checkAcross), then the model: `problems` are
+ * those found so far (listing and parsing), in the order they were found. aula dev runs this over
+ * the records it keeps in memory, so a rebuild validates exactly as loadContent does.
+ */
+export async function assembleModel(
+  dir: string,
+  raw: ReadonlyMap<string, Buffer>,
+  parsed: ParsedRecords,
+  found: readonly Problem[],
+  /** as checkAcross's, and the directory sorted (its objects) */
+  early: { directoryIssues?: readonly FileIssue[]; directoryObjects?: DirectoryObject[]; mediaIssues?: readonly FileIssue[] } = {},
+): Promise<{ model: Model | null; problems: Problem[] }> {
+  const { site, events, directory } = parsed;
+  const problems = [...found];
+  const issues: FileIssue[] = [];
+  const { pagesByUid, categoryList, mediaById } = await checkAcross(dir, parsed, issues, early);
   problems.push(...locate(dir, issues, raw));
 
   if (problems.length > 0) return { model: null, problems: problems.sort(compareProblems) };
@@ -224,7 +248,7 @@ export async function assembleModel(
     media: new Map(Array.from(mediaById, ([id, r]) => [id, r.value.media])),
     // Sorted for determinism only; the API's list order is applied when rendering.
     events: events.map((r) => r.value).sort((a, b) => a.id - b.id),
-    directory: directoryObjects ?? directory.map((r) => r.value).sort(compareDirectory),
+    directory: early.directoryObjects ?? directory.map((r) => r.value).sort(compareDirectory),
   };
   return { model, problems: [] };
 }

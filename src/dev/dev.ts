@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { join, relative, resolve, sep } from 'node:path';
 import { normalizeBaseUrl } from '../pipeline/build.ts';
 import { BuildCache, packPath } from '../pipeline/cache/build-cache.ts';
+import { StatTable } from '../pipeline/load/stat-table.ts';
 import { recordedStats } from '../pipeline/state/previous-build.ts';
 import { describeFailure } from '../util/failure.ts';
 import { checkCacheFolder, checkOutFolder } from '../pipeline/out-folder/out-folder.ts';
@@ -155,13 +156,15 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
    */
   async function buildInMemory(changed: readonly string[], first: boolean): Promise<Served | null> {
     const started = performance.now();
-    const cache = first && options.cache !== undefined ? new BuildCache(packPath(options.cache, content), content, { recorded: recordedStats(options.cache, content, null) }) : undefined;
+    const pack = first && options.cache !== undefined ? packPath(options.cache, content) : undefined;
+    // the first load takes a file unchanged by its stat from the pack unread, as a build's does
+    const cache = pack === undefined ? undefined : new StatTable(new BuildCache(pack), pack, recordedStats(options.cache!, content, null));
     try {
       const update = await state.update(changed, cache);
       // as check and build tell them; told again whenever the folder is walked again
       for (const { path, like } of update.notRead ?? []) log(printable(`warning: ${path} is not read (did you mean ${like}?)`));
       if (cache) {
-        cache.save();
+        cache.cache.save();
         cache.release();
       }
       const { model, problems } = await state.model();
@@ -174,7 +177,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       const { dataset, stats, index } = await memory.make(model, url);
       if (stats.directory) directoryVersion++;
       const parsed = cache
-        ? `${plural(cache.stats.misses, 'file')} parsed, ${cache.stats.hits} from the cache`
+        ? `${plural(cache.cache.stats.misses, 'file')} parsed, ${cache.cache.stats.hits} from the cache`
         : `${plural(update.parsed, 'file')} parsed, ${update.files - update.parsed} kept in memory${update.rescanned ? ', the folder read again' : ''}`;
       const rows = `${plural(stats.rendered, 'row')} rendered`;
       log(`built in ${((performance.now() - started) / 1000).toFixed(2)} s (${parsed}; ${rows}): ${plural(model.events.length, 'event')}, base URL ${printable(url)}`);

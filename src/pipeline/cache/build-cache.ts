@@ -1,21 +1,19 @@
 // The build cache: each content file's parse (records and its own problems) under a key of its
 // kind, path, identity (cacheIdentity) and exact text, so an unchanged file is not parsed again.
-// Checks across files are not cached. The content files' stats and keys a build recorded (the
-// event state's, state/stat-fields.ts) let a file whose stat is unchanged be taken without being read.
+// Checks across files are not cached. Which file is unchanged by its stat, so that its parse is taken
+// by its recorded key without a read, the stat record tells (load/stat-table.ts).
 //
 // One pack per content folder: a keyed store (keyed-store.ts) headed AULACACHE\n <identity>\n whose
 // payloads are parses (parse-payload.ts). Nothing here is ever needed: on any failure the build
 // just parses.
 import * as crypto from 'node:crypto';
-import { closeSync, existsSync, readdirSync, readSync, statSync, unlinkSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, readdirSync, readSync, unlinkSync } from 'node:fs';
 import { CHECKSUM } from '../../util/checksum.ts';
 import { dirname, join, resolve } from 'node:path';
 import { serialize } from 'node:v8';
 import type { Parsed } from '../../content/records.ts';
 import { DIST_FORMAT } from '../../store/format/manifest.ts';
 import { AULA_VERSION } from '../../version.ts';
-import { EVENTS_KIND, fileStat, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, statText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
-import { makeFolders } from '../../util/make-folders.ts';
 import { isRunning } from '../../util/process-alive.ts';
 import { codeVersion } from './code-version.ts';
 import { openCacheFile } from './cache-file.ts';
@@ -109,64 +107,22 @@ const isParsed = (v: unknown): v is Parsed<unknown> =>
 
 export class BuildCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, corrupt: 0, foreign: false };
-  /** files taken by their stat alone, without reading them */
-  unread = 0;
   private readonly pack: KeyedStore;
   /** payloads intact and not a parse */
   private undecodable = 0;
-  /** the stats and keys a build recorded, and where each file is among them; none without a content folder */
-  private recorded: { stats: FileStats; events: Map<string, number>; others: Map<string, number> } | null = null;
-  /** this build's records (statText, key in hex): `safe` null when stats cannot be trusted or kept */
-  private nextStats: { safe: bigint | null; records: Map<string, { stat: string; key: string }> };
-  private readonly now = new BigInt64Array(STAT_FIELDS);
   /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
   private readonly inputs = new Map<string, string[]>();
 
-  /** `content`: the content folder's full path; without it no stats are kept. `recorded`: the stats and keys a build recorded (readPrior). `tuning`: tests set 0s. */
-  constructor(
-    private readonly path: string,
-    content?: string,
-    private readonly tuning: { racyMarginNs?: bigint; recorded?: FileStats | null } = {},
-  ) {
+  constructor(private readonly path: string) {
     this.pack = new KeyedStore(path, PACK_HEAD);
     this.stats.foreign = this.pack.foreign;
-    let safe: bigint | null = null;
-    if (content !== undefined) {
-      try {
-        makeFolders(dirname(path));
-        // taken before any content file is stat'ed: what this build records is judged against it
-        safe = fileSystemNow(dirname(path));
-      } catch {
-        safe = null;
-      }
-      const stats = tuning.recorded;
-      if (!this.stats.foreign && stats) {
-        const index = (files: string[]) => new Map(files.map((f, i) => [f, i]));
-        this.recorded = { stats, events: index(stats.eventFiles), others: index(stats.otherFiles) };
-      }
-    }
-    this.nextStats = { safe, records: new Map() };
   }
 
-  /** The cached parse of a file whose stat is as recorded, without reading it; undefined: read it and call parse(). */
-  unchanged<T>(kind: string, file: string, path: string | Buffer): Parsed<T> | undefined {
-    const recorded = this.recorded;
-    if (recorded === null || this.nextStats.safe === null) return undefined;
-    const { stats } = recorded;
-    const id = `${kind}\0${file}`;
-    const event = kind === `${EVENTS_KIND}${stats.zone}`;
-    const i = event ? recorded.events.get(file) : recorded.others.get(id);
-    const stat = i === undefined ? null : fileStat(path);
-    if (i === undefined || stat === null) return undefined;
-    putStat(this.now, 0, stat);
-    if (!freshStatAt(event ? stats.eventStats : stats.otherStats, i, this.now, 0, stats.safe, this.tuning.racyMarginNs ?? MARGIN_NS)) return undefined;
-    const key = (event ? stats.eventKeys : stats.otherKeys).toString('hex', i * KEY_BYTES, (i + 1) * KEY_BYTES);
+  /** The parse stored under `key` (hex) for `file`, as parse() would take it; undefined when there is none or it is damaged. */
+  take<T>(kind: string, file: string, key: string): Parsed<T> | undefined {
     const value = this.open(key);
-    if (value === undefined) return undefined;
-    this.unread++;
-    this.addInput(kind, file, key);
-    this.nextStats.records.set(id, { stat: statText(stat), key });
-    return value as Parsed<T>;
+    if (value !== undefined) this.addInput(kind, file, key);
+    return value as Parsed<T> | undefined;
   }
 
   /** The parse stored under `key` (hex), counted a hit; undefined when there is none or it is damaged (counted). */
@@ -192,12 +148,15 @@ export class BuildCache {
     else this.inputs.set(kind, [`${file}\0${key}`]);
   }
 
-  /** The cached parse of `text`, or `parse()`'s, kept. `stat`: taken before the read, for the next unchanged(). */
-  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T> {
-    const key = parseKey(kind, file, text);
+  /** The cached parse of `text`, or `parse()`'s, kept. */
+  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>): Parsed<T> {
+    return this.parseKeyed(kind, file, parseKey(kind, file, text), parse);
+  }
+
+  /** parse() of a text whose key (parseKey) is `key`. */
+  parseKeyed<T>(kind: string, file: string, key: Buffer, parse: () => Parsed<T>): Parsed<T> {
     const hex = key.toString('hex');
     this.addInput(kind, file, hex);
-    this.recordStat(`${kind}\0${file}`, stat && statText(stat), hex);
     const cached = this.open(hex);
     if (cached !== undefined) return cached as Parsed<T>;
     const parsed = parse();
@@ -210,17 +169,9 @@ export class BuildCache {
   /** A parse made on a parse thread, kept as parse() keeps one; textless where the payload holds texts apart (the rows hold them). */
   adopt<T>(kind: string, file: string, made: MadeParse): Parsed<T> {
     this.addInput(kind, file, made.key);
-    this.recordStat(`${kind}\0${file}`, made.stat, made.key);
     this.stats.misses++;
     this.pack.put(Buffer.from(made.key, 'hex'), [made.payload], made.sum);
     return decodeParse(made.payload, false) as Parsed<T>;
-  }
-
-  private recordStat(id: string, stat: string | undefined, key: string): void {
-    const next = this.nextStats;
-    if (next.safe === null) return;
-    if (stat === undefined) next.records.delete(id);
-    else next.records.set(id, { stat, key });
   }
 
   /** One key of every file of `kind` this build read and its content: what the directory indexes depend on. */
@@ -229,16 +180,9 @@ export class BuildCache {
     return inputsKeyOf(kind, this.inputs.get(kind) ?? []);
   }
 
-  /** This build's stat records (kind NUL file → stat, key) and the time they are judged by; null when none are kept. Before release(). */
-  statRecords(): { safe: bigint; records: ReadonlyMap<string, { stat: string; key: string }> } | null {
-    return this.nextStats.safe === null ? null : { safe: this.nextStats.safe, records: this.nextStats.records };
-  }
-
   /** Lets go of every entry (after save): the model is built, the bytes are not needed any more. */
   release(): void {
     this.pack.close();
-    this.recorded = null;
-    this.nextStats.records = new Map();
   }
 
   /** Writes the pack (only the entries this build used). The stats recorded may then name keys it lacks: such a file is read. */

@@ -8,7 +8,8 @@ import { loadContent, type LoadOptions, type ParseCache } from '../../content/lo
 import { generateContent } from '../../gen/content-generator.ts';
 import { BuildCache, packPath, parseKey } from '../cache/build-cache.ts';
 import { listFiles } from '../ledger/carry-over.ts';
-import { EVENTS_KIND, recordedFiles } from '../state/event-state.ts';
+import { EVENTS_KIND } from '../state/event-state.ts';
+import { recordedFiles, StatTable } from './stat-table.ts';
 import { eventKeys, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowsFileHeader } from '../rows/render-cache.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
 import { KeyedStore } from '../cache/keyed-store.ts';
@@ -26,6 +27,7 @@ import type { PremadeRow } from '../rows/render-cache.ts';
 // vitest runs the .ts sources, which have no worker entry: the compiled pool is the one with threads
 const compiled = () => import(new URL('../../../lib/pipeline/load/parse-pool.js', import.meta.url).href) as Promise<typeof import('./parse-pool.ts')>;
 const compiledCache = () => import(new URL('../../../lib/pipeline/cache/build-cache.js', import.meta.url).href) as Promise<typeof import('../cache/build-cache.ts')>;
+const compiledTable = () => import(new URL('../../../lib/pipeline/load/stat-table.js', import.meta.url).href) as Promise<typeof import('./stat-table.ts')>;
 
 let root: string;
 let content: string;
@@ -54,7 +56,7 @@ const running = (pool: unknown) => (pool as { threads: { running: { thread: Work
 /** Threads for any number of files (the tests' folders are small). */
 const threads: ParsePoolOptions = { threads: 2, minFiles: 1 };
 
-async function loadWith(pool: ParsePool | null, cache?: BuildCache) {
+async function loadWith(pool: ParsePool | null, cache?: ParseCache) {
   try {
     return await loadContent(content, { cache, parseMany: pool?.parseMany });
   } finally {
@@ -94,28 +96,29 @@ describe('ParsePool', () => {
   it('keeps each thread parse in the cache under the key an in-thread parse has, with the file stat', async () => {
     const { ParsePool: Compiled } = await compiled();
     const { BuildCache: CompiledCache } = await compiledCache();
+    const { StatTable: CompiledTable } = await compiledTable();
     const cacheDir = join(root, 'cache');
     const pack = packPath(cacheDir, content);
-    const first = new CompiledCache(pack, content, { racyMarginNs: 0n });
-    const made = await loadWith(new Compiled(content, first, threads) as unknown as ParsePool, first as unknown as BuildCache);
-    first.save();
+    const first = new CompiledTable(new CompiledCache(pack), pack, null, 0n);
+    const made = await loadWith(new Compiled(content, first, threads) as unknown as ParsePool, first as unknown as StatTable);
+    first.cache.save();
     // (the content has problems, so no model: the zone is read off the events' records)
     const kind = [...first.statRecords()!.records.keys()].find((id) => id.startsWith(EVENTS_KIND))!.split('\0')[0];
     const recorded = { zone: kind.slice(EVENTS_KIND.length), ...recordedFiles(first.statRecords()!, kind, [])! };
     first.release();
-    expect(first.stats.misses).toBeGreaterThan(200);
-    expect(first.stats.hits).toBe(0);
+    expect(first.cache.stats.misses).toBeGreaterThan(200);
+    expect(first.cache.stats.hits).toBe(0);
     // a build on this thread takes every file from that pack: by stat without reading it, and
     // by key when it reads it (its recorded stats left out)
-    const byStat = new BuildCache(pack, content, { racyMarginNs: 0n, recorded });
+    const byStat = new StatTable(new BuildCache(pack), pack, recorded, 0n);
     const again = await loadContent(content, { cache: byStat });
-    expect(byStat.stats).toMatchObject({ misses: 0, corrupt: 0 });
-    expect(byStat.unread).toBe(byStat.stats.hits);
+    expect(byStat.cache.stats).toMatchObject({ misses: 0, corrupt: 0 });
+    expect(byStat.unread).toBe(byStat.cache.stats.hits);
     expect(again.model).toEqual(made.model);
     const byKey = new BuildCache(pack);
     await loadContent(content, { cache: byKey });
     expect(byKey.stats).toMatchObject({ misses: 0, corrupt: 0 });
-    expect(byKey.stats.hits).toBe(byStat.stats.hits);
+    expect(byKey.stats.hits).toBe(byStat.cache.stats.hits);
   });
 
   it('parses on this thread below minFiles and minBytes, and when running from source', async () => {
@@ -222,7 +225,7 @@ describe('rows made on the threads', () => {
     let ctx: RenderContext | undefined;
     // (with a cache: a build without one needs no keys, and the threads make none)
     const { BuildCache: CompiledCache } = await compiledCache();
-    const cache = new CompiledCache(packPath(join(root, 'valid-cache'), valid), valid);
+    const cache = new CompiledCache(packPath(join(root, 'valid-cache'), valid));
     const validPool = new Compiled(valid, cache, threads);
     await loadContent(valid, {
       parseMany: validPool.parseMany,
@@ -276,7 +279,7 @@ describe('events’ texts carried apart from their parse', () => {
     const valid = join(root, 'valid-texts');
     await generateContent({ events: 260, directory: 10, seed: 5, outDir: valid });
     const pack = packPath(join(root, 'texts-cache'), valid);
-    const first = new CompiledCache(pack, valid, { racyMarginNs: 0n });
+    const first = new CompiledCache(pack);
     const pool = new Compiled(valid, first, threads);
     const onContext: LoadOptions['onContext'] = ({ site, pages, media }) =>
       pool.render({ site, baseUrl: 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) });
@@ -288,7 +291,7 @@ describe('events’ texts carried apart from their parse', () => {
     // (the build's events come without the texts the rows hold)
     expect(cold.model!.events.filter((e) => !hasTexts(e)).length).toBeGreaterThan(200);
     const here = await loadContent(valid);
-    const cache = new BuildCache(pack, valid, { racyMarginNs: 0n });
+    const cache = new BuildCache(pack);
     const warm = await loadContent(valid, { cache });
     expect(cache.stats).toMatchObject({ misses: 0, corrupt: 0 });
     expect(warm.model).toEqual(here.model);

@@ -19,10 +19,11 @@ import type { DirectoryJob } from '../directory/directory-job.ts';
 import { directoryJob, type DirectoryStage } from '../directory/directory-stage.ts';
 import { rowsPath } from '../rows/render-cache.ts';
 import { normalizeBaseUrl, type BuildOptions } from '../run.ts';
-import { EVENTS_KIND, recordedFiles, stateRows } from '../state/event-state.ts';
+import { EVENTS_KIND, stateRows } from '../state/event-state.ts';
 import { patchOptions } from '../state/previous-build.ts';
 import type { FileStats } from '../state/stat-fields.ts';
 import { ParsePool } from './parse-pool.ts';
+import { recordedFiles, StatTable, type StatRecords } from './stat-table.ts';
 import type { Plan } from './state-load.ts';
 
 export type WholeLoad = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined };
@@ -30,13 +31,14 @@ export type WholeLoad = { plan: Plan; problems?: undefined } | { plan?: undefine
 /** The content loaded whole, as a plan over an empty prior; or its problems. */
 export async function loadWhole(options: BuildOptions, out: string, reason: string, recorded: FileStats | null = null): Promise<WholeLoad> {
   const content = resolve(options.content);
-  const cache = options.cache === undefined ? undefined : new BuildCache(packPath(options.cache, options.content), content, { racyMarginNs: options.statMarginNs, recorded });
+  const pack = options.cache === undefined ? undefined : packPath(options.cache, options.content);
+  const cache = pack === undefined ? undefined : new StatTable(new BuildCache(pack), pack, recorded, options.statMarginNs);
   // The directory indexes are made on a worker thread from as soon as the directory is read:
   // while this thread reads the events (the loaded model's directory is then left empty).
   let directory: DirectoryJob | undefined;
   let count = 0;
   const onDirectory = (objects: readonly DirectoryObject[]) => {
-    directory = directoryJob(options, cache?.inputsKey('directory') ?? null, objects);
+    directory = directoryJob(options, cache?.cache.inputsKey('directory') ?? null, objects);
     count = objects.length;
     return true;
   };
@@ -69,7 +71,7 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
     parsing.close();
   }
   if (result.notRead && result.notRead.length > 0) options.onNotRead?.(result.notRead);
-  cache?.save();
+  cache?.cache.save();
   const stats = cache?.statRecords() ?? null;
   cache?.release();
   // the directory's large files are compressed on its thread while this one renders the data
@@ -77,7 +79,7 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
   const { model } = result;
   if (!model) {
     abandon();
-    return { problems: result.problems, cache: cache?.stats };
+    return { problems: result.problems, cache: cache?.cache.stats };
   }
   let baseUrl: string;
   try {
@@ -89,16 +91,16 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
   // a model whose directory was not handed over early: an empty one, loaded without a call
   if (directory === undefined) {
     count = model.directory.length;
-    directory = directoryJob(options, cache?.inputsKey('directory') ?? null, model.directory);
+    directory = directoryJob(options, cache?.cache.inputsKey('directory') ?? null, model.directory);
   }
   const loaded = { out, baseUrl, model, stats, fileOf: result.eventFiles ?? new Map<number, string>(), mediaSources, directory: { job: directory, count, files: 0 } };
-  return { plan: wholePlan(options, loaded, { ahead: parsing, cache: cache?.stats, abandon, refused: reason }) };
+  return { plan: wholePlan(options, loaded, { ahead: parsing, cache: cache?.cache.stats, abandon, refused: reason }) };
 }
 
 /** The plan over an empty prior of the model loaded whole: every event fresh, the files as the build cache recorded them (`stats`). */
 function wholePlan(
   options: BuildOptions,
-  loaded: { out: string; baseUrl: string; model: Model; stats: ReturnType<BuildCache['statRecords']>; fileOf: Map<number, string>; mediaSources: Sourced<MediaSource>[]; directory: DirectoryStage },
+  loaded: { out: string; baseUrl: string; model: Model; stats: StatRecords | null; fileOf: Map<number, string>; mediaSources: Sourced<MediaSource>[]; directory: DirectoryStage },
   whole: Pick<Plan, 'ahead' | 'cache' | 'abandon' | 'refused'>,
 ): Plan {
   const { model, stats, fileOf } = loaded;

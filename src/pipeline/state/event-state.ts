@@ -13,7 +13,7 @@ import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
 import { sha256Hex } from '../../store/format/manifest.ts';
 import { cacheIdentity } from '../cache/build-cache.ts';
-import { KEY_BYTES, putStat, putStatText, STAT_FIELDS, type FileStats } from './stat-fields.ts';
+import { KEY_BYTES, STAT_FIELDS, type FileStats } from './stat-fields.ts';
 export { EVENTS_KIND, KEY_BYTES } from './stat-fields.ts';
 import { readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 
@@ -116,38 +116,3 @@ function wellFormed(s: EventState): boolean {
   return true;
 }
 
-
-const HEX_KEY = /^[0-9a-f]{64}$/;
-
-/**
- * The content files a whole load read, as the state lists them, from the build cache's records
- * (`kind`: the event files'), with each event's file (`fileOf`, list order) as an index among
- * them; null where an event's file is unknown (no state is kept then).
- */
-export function recordedFiles(stats: { safe: bigint; records: ReadonlyMap<string, { stat: string; key: string }> }, kind: string, fileOf: readonly (string | undefined)[]): Omit<FileStats, 'zone'> & { freshFiles: number[] } | null {
-  if (fileOf.includes(undefined)) return null;
-  const prefix = `${kind}\0`;
-  const events: [string, string, string][] = [];
-  const others: [string, string, string][] = [];
-  const index = new Map<string, number>();
-  for (const [id, { stat, key }] of stats.records) {
-    if (!id.startsWith(prefix)) others.push([id, stat, key]);
-    else index.set(id.slice(prefix.length), events.push([id.slice(prefix.length), stat, key]) - 1);
-  }
-  // an event file without a record: read again by the next build over the state
-  const freshFiles = fileOf.map((f) => index.get(f!) ?? events.push([f!, '', '']) - 1);
-  const [eventFiles, eventStats, eventKeys] = arrays(events);
-  const [otherFiles, otherStats, otherKeys] = arrays(others);
-  return { safe: stats.safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys, freshFiles };
-}
-
-/** [file, statText, key] records as FileStats' arrays; a record of no stat or key has none (size -1). */
-function arrays(records: readonly [string, string, string][]): [string[], BigInt64Array, Buffer] {
-  const stats = new BigInt64Array(records.length * STAT_FIELDS);
-  const keys = Buffer.alloc(records.length * KEY_BYTES);
-  records.forEach(([, stat, key], i) => {
-    if (HEX_KEY.test(key) && putStatText(stats, i, stat)) keys.write(key, i * KEY_BYTES, 'hex');
-    else putStat(stats, i, null);
-  });
-  return [records.map(([file]) => file), stats, keys];
-}

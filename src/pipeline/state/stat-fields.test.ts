@@ -7,7 +7,8 @@ import { eventsKind, loadContent } from '../../content/load.ts';
 import { build as aulaBuild } from '../build.ts';
 import { BuildCache, packPath } from '../cache/build-cache.ts';
 import { ledgerPath } from '../ledger/dist-ledger.ts';
-import { eventStatePath, recordedFiles } from './event-state.ts';
+import { eventStatePath } from './event-state.ts';
+import { recordedFiles, StatTable } from '../load/stat-table.ts';
 import { recordedStats } from './previous-build.ts';
 import { fileSystemNow, type FileStats } from './stat-fields.ts';
 
@@ -42,15 +43,16 @@ function writeEvent(content: string, name: string, title: string, keepTimes = tr
 
 /** One load through a fresh cache over the last one's records, saved; `margin`: 0 trusts any stat older than the build. */
 async function build(s: Site, margin?: bigint) {
-  const cache = new BuildCache(packPath(s.cache, s.content), s.content, { racyMarginNs: margin, recorded: s.recorded });
+  const pack = packPath(s.cache, s.content);
+  const cache = new StatTable(new BuildCache(pack), pack, s.recorded, margin);
   const { model, problems } = await loadContent(s.content, { cache });
   expect(problems).toEqual([]);
-  cache.save();
+  cache.cache.save();
   const records = cache.statRecords();
   const zone = model!.site.timezone;
   s.recorded = records && { zone, ...recordedFiles(records, eventsKind(zone), [])! };
   cache.release();
-  return { titles: model!.events.map((e) => e.title), unread: cache.unread, misses: cache.stats.misses, hits: cache.stats.hits };
+  return { titles: model!.events.map((e) => e.title), unread: cache.unread, misses: cache.cache.stats.misses, hits: cache.cache.stats.hits };
 }
 
 describe('the recorded stats', () => {

@@ -54,7 +54,12 @@ export interface LoadOptions {
   parseMany?: (kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>) => Promise<Parsed<unknown>[]>;
   /** Each event's file by its id in `Loaded.eventFiles` (the build's state lists each row's file). */
   eventFiles?: boolean;
+  /** the folder as listed already (the build lists it once for every load) */
+  listed?: Listed;
 }
+
+/** The content folder listed (listContentFolder). */
+export type Listed = Awaited<ReturnType<typeof listContentFolder>>;
 
 /** What loadContent gives: the model, or the problems; and what looks meant as content but is not read. */
 export interface Loaded {
@@ -66,7 +71,7 @@ export interface Loaded {
 }
 
 export async function loadContent(dir: string, options: LoadOptions = {}): Promise<Loaded> {
-  const listed = await listContentFolder(dir);
+  const listed = options.listed ?? (await listContentFolder(dir));
   if ('folderProblem' in listed) return { model: null, problems: [{ file: dir, line: 1, column: 1, key: '', message: listed.folderProblem, folder: true }] };
   const { files } = listed;
   const problems: Problem[] = [...files.problems];

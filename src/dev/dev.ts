@@ -158,7 +158,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     const started = performance.now();
     const pack = first && options.cache !== undefined ? packPath(options.cache, content) : undefined;
     // the first load takes a file unchanged by its stat from the pack unread, as a build's does
-    const cache = pack === undefined ? undefined : new StatTable(new BuildCache(pack), pack, recordedStats(options.cache!, content, null));
+    const cache = pack === undefined ? undefined : new StatTable(new BuildCache(pack), pack, recordedStats(options.cache!, content, null), null);
     try {
       const update = await state.update(changed, cache);
       // as check and build tell them; told again whenever the folder is walked again

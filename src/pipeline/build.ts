@@ -30,6 +30,8 @@ import { publishStage } from './publish/publish-stage.ts';
 import { renderFromState } from './render/state-render.ts';
 import { startClock, type BuildOptions, type Clock } from './run.ts';
 import type { Problem } from '../content/index.ts';
+import { listContentFolder } from '../content/files.ts';
+import type { Listed } from '../content/load.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import type { ReuseStats } from './write/staged-dist.ts';
 import { StagedDist } from './write/staged-dist.ts';
@@ -66,19 +68,21 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   });
 }
 
-/** The plan over the prior (load/state-load.ts), or, where there is none or it is refused, over an empty one (load/whole-load.ts). */
+/** The plan over the prior (load/state-load.ts), or, where there is none or it is refused, over an empty one (load/whole-load.ts); the content folder listed once for both. */
 async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<WholeLoad> {
   let reason = prior.reason;
+  let listing: Promise<Listed> | undefined;
+  const listed = () => (listing ??= listContentFolder(resolve(options.content)));
   if (prior.build !== null) {
     try {
-      return { plan: await loadFromState(options, prior.build, clock) };
+      return { plan: await loadFromState(options, prior.build, clock, listed) };
     } catch (e) {
       reason = refusal(e);
     }
   }
   // imported here: a build over the state needs no content loader
   const { loadWhole } = await import('./load/whole-load.ts');
-  const whole = await loadWhole(options, out, reason!, prior.stats);
+  const whole = await loadWhole(options, out, reason!, prior.stats, await listed());
   // (content with problems renders nothing: its progress ends at the load)
   if (whole.plan) clock.phase('load content', 'render data');
   return whole;

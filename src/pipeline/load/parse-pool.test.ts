@@ -4,12 +4,13 @@ import type { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTUALLY, removeDir, tempDir } from '../../../test/helpers.ts';
-import { loadContent, type LoadOptions, type ParseCache } from '../../content/load.ts';
+import { loadContent, PARSERS, zoneOf, type LoadOptions, type ParseCache } from '../../content/load.ts';
 import { generateContent } from '../../gen/content-generator.ts';
 import { BuildCache, packPath, parseKey } from '../cache/build-cache.ts';
 import { listFiles } from '../ledger/carry-over.ts';
-import { EVENTS_KIND } from '../state/event-state.ts';
-import { recordedFiles, StatTable } from './stat-table.ts';
+import { StatTable } from './stat-table.ts';
+import { STAT_FIELDS } from '../state/stat-fields.ts';
+import { findContentFiles } from '../../content/files.ts';
 import { eventKeys, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowsFileHeader } from '../rows/render-cache.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
 import { KeyedStore } from '../cache/keyed-store.ts';
@@ -99,18 +100,20 @@ describe('ParsePool', () => {
     const { StatTable: CompiledTable } = await compiledTable();
     const cacheDir = join(root, 'cache');
     const pack = packPath(cacheDir, content);
-    const first = new CompiledTable(new CompiledCache(pack), pack, null, 0n);
+    const first = new CompiledTable(new CompiledCache(pack), pack, null, await findContentFiles(content), 0n);
     const made = await loadWith(new Compiled(content, first, threads) as unknown as ParsePool, first as unknown as StatTable);
     first.cache.save();
-    // (the content has problems, so no model: the zone is read off the events' records)
-    const kind = [...first.statRecords()!.records.keys()].find((id) => id.startsWith(EVENTS_KIND))!.split('\0')[0];
-    const recorded = { zone: kind.slice(EVENTS_KIND.length), ...recordedFiles(first.statRecords()!, kind, [])! };
+    // (the content has problems, so no model: the zone is the site file's)
+    const { eventIndex: _, ...stats } = first.nextStats()!;
+    const recorded = { zone: zoneOf(PARSERS.site('site.yaml', readFileSync(join(content, 'site.yaml'), 'utf8')).records[0].value), ...stats };
+    // every event file listed has its stat, but the one that cannot be read as text
+    expect(stats.eventFiles.filter((_, i) => stats.eventStats[i * STAT_FIELDS] < 0n)).toEqual(['events/latin1.md']);
     first.release();
     expect(first.cache.stats.misses).toBeGreaterThan(200);
     expect(first.cache.stats.hits).toBe(0);
     // a build on this thread takes every file from that pack: by stat without reading it, and
     // by key when it reads it (its recorded stats left out)
-    const byStat = new StatTable(new BuildCache(pack), pack, recorded, 0n);
+    const byStat = new StatTable(new BuildCache(pack), pack, recorded, null, 0n);
     const again = await loadContent(content, { cache: byStat });
     expect(byStat.cache.stats).toMatchObject({ misses: 0, corrupt: 0 });
     expect(byStat.unread).toBe(byStat.cache.stats.hits);

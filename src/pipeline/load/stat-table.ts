@@ -9,10 +9,11 @@ import type { ParseCache } from '../../content/load.ts';
 import type { Parsed } from '../../content/records.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { parseKey, type BuildCache } from '../cache/build-cache.ts';
-import { EVENTS_KIND, fileStat, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, putStatText, statText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
+import { EVENTS_KIND, fileStat, OTHER_KINDS, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, putStatText, statText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
+import type { ContentFiles } from '../../content/files.ts';
 
-/** This load's records: `kind NUL file` → statText (taken before the read) and key (hex). */
-export type StatRecords = { safe: bigint; records: ReadonlyMap<string, { stat: string; key: string }> };
+/** The content files listed, as the next state lists them (each kind's files in the listing's order, state-load.ts), with this load's stats and keys. */
+export type NextStats = Omit<FileStats, 'zone'> & { eventIndex: ReadonlyMap<string, number> };
 
 /** The recorded stats and keys, and where each file is among them. */
 class Recorded {
@@ -32,14 +33,16 @@ export class StatTable implements ParseCache {
   private recorded: Recorded | null;
   /** the file-system time this load's stats are judged by (null: none are kept, nor trusted) */
   private readonly safe: bigint | null;
-  private records = new Map<string, { stat: string; key: string }>();
+  /** this load's stats and keys, over the files listed (none: not kept) */
+  private next: (NextStats & { otherIndex: Map<string, number> }) | null = null;
   private readonly now = new BigInt64Array(STAT_FIELDS);
 
-  /** `packPath`: the pack's, in the cache folder where the time is probed. `margin`: tests set 0. */
+  /** `packPath`: the pack's, in the cache folder where the time is probed; `files`: the listing, whose stats are kept (none: no stats are). `margin`: tests set 0. */
   constructor(
     readonly cache: BuildCache,
     packPath: string,
     recorded: FileStats | null,
+    files: ContentFiles | null,
     private readonly margin = MARGIN_NS,
   ) {
     let safe: bigint | null;
@@ -52,6 +55,7 @@ export class StatTable implements ParseCache {
     }
     this.safe = safe;
     this.recorded = recorded && !cache.stats.foreign ? new Recorded(recorded) : null;
+    if (safe !== null && files !== null) this.next = nextStats(safe, files);
   }
 
   /** The cached parse of a file whose stat is as recorded, without reading it; undefined: read it and call parse(). */
@@ -69,7 +73,11 @@ export class StatTable implements ParseCache {
     const value = this.cache.take<T>(kind, file, key);
     if (value === undefined) return undefined;
     this.unread++;
-    this.records.set(`${kind}\0${file}`, { stat: statText(stat), key });
+    const at = this.at(kind, file);
+    if (at !== null) {
+      putStat(at.stats, at.i, stat);
+      at.keys.write(key, at.i * KEY_BYTES, 'hex');
+    }
     return value;
   }
 
@@ -87,55 +95,41 @@ export class StatTable implements ParseCache {
   }
 
   private record(kind: string, file: string, stat: string | undefined, key: string): void {
-    if (this.safe === null) return;
-    if (stat === undefined) this.records.delete(`${kind}\0${file}`);
-    else this.records.set(`${kind}\0${file}`, { stat, key });
+    const at = this.at(kind, file);
+    if (at === null) return;
+    if (stat !== undefined && putStatText(at.stats, at.i, stat)) at.keys.write(key, at.i * KEY_BYTES, 'hex');
+    else putStat(at.stats, at.i, null);
   }
 
-  /** This load's records and the time they are judged by; null when none are kept. */
-  statRecords(): StatRecords | null {
-    return this.safe === null ? null : { safe: this.safe, records: this.records };
+  /** Where a file's stat and key go among the next ones; null where none are kept. */
+  private at(kind: string, file: string): { stats: BigInt64Array; keys: Buffer; i: number } | null {
+    const next = this.next;
+    if (next === null) return null;
+    const event = kind.startsWith(EVENTS_KIND);
+    const i = event ? next.eventIndex.get(file) : next.otherIndex.get(`${kind}\0${file}`);
+    return i === undefined ? null : event ? { stats: next.eventStats, keys: next.eventKeys, i } : { stats: next.otherStats, keys: next.otherKeys, i };
+  }
+
+  /** This load's stats and keys, over the files listed; null when none are kept. */
+  nextStats(): NextStats | null {
+    return this.next;
   }
 
   /** Lets go of the record and the pack's entries (after save). */
   release(): void {
     this.cache.release();
     this.recorded = null;
-    this.records = new Map();
   }
 }
 
-const HEX_KEY = /^[0-9a-f]{64}$/;
-
-/**
- * A load's records as the state lists them (`kind`: the event files'), with each event's file
- * (`fileOf`, list order) as an index among them; null where an event's file is unknown (no state is
- * kept then).
- */
-export function recordedFiles(stats: StatRecords, kind: string, fileOf: readonly (string | undefined)[]): (Omit<FileStats, 'zone'> & { freshFiles: number[] }) | null {
-  if (fileOf.includes(undefined)) return null;
-  const prefix = `${kind}\0`;
-  const events: [string, string, string][] = [];
-  const others: [string, string, string][] = [];
-  const index = new Map<string, number>();
-  for (const [id, { stat, key }] of stats.records) {
-    if (!id.startsWith(prefix)) others.push([id, stat, key]);
-    else index.set(id.slice(prefix.length), events.push([id.slice(prefix.length), stat, key]) - 1);
-  }
-  // an event file without a record: read again by the next build over the state
-  const freshFiles = fileOf.map((f) => index.get(f!) ?? events.push([f!, '', '']) - 1);
-  const [eventFiles, eventStats, eventKeys] = arrays(events);
-  const [otherFiles, otherStats, otherKeys] = arrays(others);
-  return { safe: stats.safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys, freshFiles };
-}
-
-/** [file, statText, key] records as FileStats' arrays; a record of no stat or key has none (size -1). */
-function arrays(records: readonly [string, string, string][]): [string[], BigInt64Array, Buffer] {
-  const stats = new BigInt64Array(records.length * STAT_FIELDS);
-  const keys = Buffer.alloc(records.length * KEY_BYTES);
-  records.forEach(([, stat, key], i) => {
-    if (HEX_KEY.test(key) && putStatText(stats, i, stat)) keys.write(key, i * KEY_BYTES, 'hex');
-    else putStat(stats, i, null);
-  });
-  return [records.map(([file]) => file), stats, keys];
+/** Every file listed, as yet with no stat (size -1) nor key. */
+function nextStats(safe: bigint, files: ContentFiles): NextStats & { otherIndex: Map<string, number> } {
+  const otherFiles = OTHER_KINDS.flatMap((kind) => files[kind].map((file) => `${kind}\0${file}`));
+  const none = (n: number) => new BigInt64Array(n * STAT_FIELDS).fill(-1n);
+  const index = (list: readonly string[]) => new Map(list.map((f, i) => [f, i]));
+  const { events } = files;
+  return {
+    safe, eventFiles: events, eventStats: none(events.length), eventKeys: Buffer.alloc(events.length * KEY_BYTES), eventIndex: index(events),
+    otherFiles, otherStats: none(otherFiles.length), otherKeys: Buffer.alloc(otherFiles.length * KEY_BYTES), otherIndex: index(otherFiles),
+  };
 }

@@ -10,7 +10,8 @@
 // (NoPatch): the content is then loaded whole (whole-load.ts), before anything is staged.
 import { dirname, join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
-import { findContentFiles, readContentFile, type ContentFiles } from '../../content/files.ts';
+import { readContentFile, type ContentFiles } from '../../content/files.ts';
+import type { Listed } from '../../content/load.ts';
 import { indexCategories, readCategory } from '../../content/categories.ts';
 import { resolveMediaFiles } from '../../content/media.ts';
 import type { FileIssue } from '../../content/problems.ts';
@@ -31,13 +32,12 @@ import { parseKey } from '../cache/build-cache.ts';
 import { COMPRESSOR, type DistLedger } from '../ledger/dist-ledger.ts';
 import { normalizeBaseUrl, type BuildOptions, type Clock } from '../run.ts';
 import type { EventState } from '../state/event-state.ts';
-import { EVENTS_KIND, fileStat, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, putStatText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
+import { EVENTS_KIND, fileStat, OTHER_KINDS, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, putStatText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 import { refuse } from '../state/no-patch.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
 import { beginStats, type Stating } from './stat-files.ts';
 import type { DirectoryStage } from '../directory/directory-stage.ts';
 
-const OTHER_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
 /**
  * More changed event files than this are parsed on the parse threads; fewer are parsed here, where
  * they cost less CPU: the threads' start and the parses' hand-over cost more than the parse of a
@@ -96,7 +96,8 @@ export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'rere
 /** Over a prior nothing is made ahead: every fresh event is whole, rendered against the build's context. */
 const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), rowsMade: () => null, dropRows: () => {} };
 
-export async function loadFromState(options: BuildOptions, prior: PreviousBuild, clock: Clock): Promise<Plan> {
+/** `listed`: the content folder's listing, asked for once the stats are begun (the whole load takes the same). */
+export async function loadFromState(options: BuildOptions, prior: PreviousBuild, clock: Clock, listed: () => Promise<Listed>): Promise<Plan> {
   const content = resolve(options.content);
   const { ledgerFile, previous, state, ledger } = prior;
   if (state.zone !== state.site.timezone) refuse('the state is of another zone');
@@ -113,7 +114,8 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   let events: EventFiles;
   let others: ReturnType<typeof unchangedOthers>;
   try {
-    files = await findContentFiles(content);
+    const listing = await listed();
+    files = 'files' in listing ? listing.files : refuse('the content folder cannot be listed');
     if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
     others = unchangedOthers(content, files, state, margin);
     events = await eventFileChanges(options, content, files.events, state, margin, stating);

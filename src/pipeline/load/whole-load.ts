@@ -3,10 +3,10 @@
 // into the model; the directory handed to its job as soon as it is read, and the events' rows made
 // on the parse threads as they are parsed. It gives the plan the load over a prior gives
 // (state-load.ts): no previous rows or data, every event fresh, the content files' stats and keys
-// as the build cache recorded them; the render over the plan is then the same for every build.
+// as this load took them (stat-table.ts); the render over the plan is then the same for every build.
 import { resolve } from 'node:path';
 import { loadContent } from '../../content/index.ts';
-import type { LoadOptions } from '../../content/load.ts';
+import type { Listed, LoadOptions } from '../../content/load.ts';
 import type { MediaSource } from '../../content/media.ts';
 import type { Problem } from '../../content/problems.ts';
 import type { Sourced } from '../../content/records.ts';
@@ -19,20 +19,20 @@ import type { DirectoryJob } from '../directory/directory-job.ts';
 import { directoryJob, type DirectoryStage } from '../directory/directory-stage.ts';
 import { rowsPath } from '../rows/render-cache.ts';
 import { normalizeBaseUrl, type BuildOptions } from '../run.ts';
-import { EVENTS_KIND, stateRows } from '../state/event-state.ts';
+import { stateRows } from '../state/event-state.ts';
 import { patchOptions } from '../state/previous-build.ts';
 import type { FileStats } from '../state/stat-fields.ts';
 import { ParsePool } from './parse-pool.ts';
-import { recordedFiles, StatTable, type StatRecords } from './stat-table.ts';
+import { StatTable, type NextStats } from './stat-table.ts';
 import type { Plan } from './state-load.ts';
 
 export type WholeLoad = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined };
 
 /** The content loaded whole, as a plan over an empty prior; or its problems. */
-export async function loadWhole(options: BuildOptions, out: string, reason: string, recorded: FileStats | null = null): Promise<WholeLoad> {
+export async function loadWhole(options: BuildOptions, out: string, reason: string, recorded: FileStats | null, listed: Listed): Promise<WholeLoad> {
   const content = resolve(options.content);
   const pack = options.cache === undefined ? undefined : packPath(options.cache, options.content);
-  const cache = pack === undefined ? undefined : new StatTable(new BuildCache(pack), pack, recorded, options.statMarginNs);
+  const cache = pack === undefined ? undefined : new StatTable(new BuildCache(pack), pack, recorded, 'files' in listed ? listed.files : null, options.statMarginNs);
   // The directory indexes are made on a worker thread from as soon as the directory is read:
   // while this thread reads the events (the loaded model's directory is then left empty).
   let directory: DirectoryJob | undefined;
@@ -62,7 +62,7 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
       }
       parsing.render({ site, baseUrl, pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) });
     };
-    result = await loadContent(content, { cache, eventFiles: cache !== undefined, onDirectory, onContext, parseMany: parsing.parseMany });
+    result = await loadContent(content, { cache, eventFiles: cache !== undefined, onDirectory, onContext, parseMany: parsing.parseMany, listed });
   } catch (e) {
     abandon();
     cache?.release(); // removes its spill file
@@ -72,7 +72,7 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
   }
   if (result.notRead && result.notRead.length > 0) options.onNotRead?.(result.notRead);
   cache?.cache.save();
-  const stats = cache?.statRecords() ?? null;
+  const stats = cache?.nextStats() ?? null;
   cache?.release();
   // the directory's large files are compressed on its thread while this one renders the data
   directory?.compressNow();
@@ -100,15 +100,19 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
 /** The plan over an empty prior of the model loaded whole: every event fresh, the files as the build cache recorded them (`stats`). */
 function wholePlan(
   options: BuildOptions,
-  loaded: { out: string; baseUrl: string; model: Model; stats: StatRecords | null; fileOf: Map<number, string>; mediaSources: Sourced<MediaSource>[]; directory: DirectoryStage },
+  loaded: { out: string; baseUrl: string; model: Model; stats: NextStats | null; fileOf: Map<number, string>; mediaSources: Sourced<MediaSource>[]; directory: DirectoryStage },
   whole: Pick<Plan, 'ahead' | 'cache' | 'abandon' | 'refused'>,
 ): Plan {
   const { model, stats, fileOf } = loaded;
   const zone = model.site.timezone;
   const fresh = sortListOrder(model.events as Event[]);
-  const files = stats && recordedFiles(stats, `${EVENTS_KIND}${zone}`, fresh.map((e) => fileOf.get(e.id)));
-  const none = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0), freshFiles: [] };
-  const { freshFiles, ...recorded } = files ?? none;
+  // each event's file among the files listed; none kept where one is not known
+  const fileAt = (e: Event) => stats?.eventIndex.get(fileOf.get(e.id) ?? '') ?? -1;
+  const at = stats && fresh.map(fileAt);
+  const files = at?.includes(-1) ? null : stats;
+  const none = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0), eventIndex: null };
+  const { eventIndex: _index, ...recorded } = files ?? none;
+  const freshFiles = files === null ? [] : at!;
   const content = resolve(options.content);
   const base = { content, out: loaded.out, options: patchOptions(options), manifestSha: '', zone, site: model.site, pages: model.pages, media: model.media };
   const state = { ...base, categoryIds: model.categories.map((c) => c.id), mediaSources: loaded.mediaSources, rows: stateRows(0), ...recorded };

@@ -8,7 +8,8 @@ import { build as aulaBuild } from '../build.ts';
 import { BuildCache, packPath } from '../cache/build-cache.ts';
 import { ledgerPath } from '../ledger/dist-ledger.ts';
 import { eventStatePath } from './event-state.ts';
-import { recordedFiles, StatTable } from '../load/stat-table.ts';
+import { StatTable } from '../load/stat-table.ts';
+import { findContentFiles } from '../../content/files.ts';
 import { recordedStats } from './previous-build.ts';
 import { fileSystemNow, type FileStats } from './stat-fields.ts';
 
@@ -44,13 +45,12 @@ function writeEvent(content: string, name: string, title: string, keepTimes = tr
 /** One load through a fresh cache over the last one's records, saved; `margin`: 0 trusts any stat older than the build. */
 async function build(s: Site, margin?: bigint) {
   const pack = packPath(s.cache, s.content);
-  const cache = new StatTable(new BuildCache(pack), pack, s.recorded, margin);
+  const cache = new StatTable(new BuildCache(pack), pack, s.recorded, await findContentFiles(s.content), margin);
   const { model, problems } = await loadContent(s.content, { cache });
   expect(problems).toEqual([]);
   cache.cache.save();
-  const records = cache.statRecords();
-  const zone = model!.site.timezone;
-  s.recorded = records && { zone, ...recordedFiles(records, eventsKind(zone), [])! };
+  const next = cache.nextStats();
+  s.recorded = next && { zone: model!.site.timezone, ...next };
   cache.release();
   return { titles: model!.events.map((e) => e.title), unread: cache.unread, misses: cache.cache.stats.misses, hits: cache.cache.stats.hits };
 }

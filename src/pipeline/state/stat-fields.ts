@@ -12,6 +12,8 @@ import { openTemporary } from '../cache/cache-file.ts';
 /** size, mtime (ns), ctime (ns), inode, device */
 export const STAT_FIELDS = 5;
 export const KEY_BYTES = 32;
+/** The content files other than event files as a state lists them: by `kind NUL file`, the kinds in this order, each kind's files in the listing's. */
+export const OTHER_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
 /** The cache kind of event files, before their zone. */
 export const EVENTS_KIND = 'events in ';
 /** Times this close to `safe` count as racy: the content's file system's clock may differ a little from the cache folder's. */

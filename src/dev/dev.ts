@@ -156,15 +156,16 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
    */
   async function buildInMemory(changed: readonly string[], first: boolean): Promise<Served | null> {
     const started = performance.now();
-    const pack = first && options.cache !== undefined ? packPath(options.cache, content) : undefined;
+    const packFile = first && options.cache !== undefined ? packPath(options.cache, content) : undefined;
+    const pack = packFile === undefined ? undefined : new BuildCache(packFile);
     // the first load takes a file unchanged by its stat from the pack unread, as a build's does
-    const cache = pack === undefined ? undefined : new StatTable(new BuildCache(pack), pack, recordedStats(options.cache!, content, null), null);
+    const cache = pack && StatTable.open(pack, packFile!, recordedStats(options.cache!, content, null), null);
     try {
       const update = await state.update(changed, cache);
       // as check and build tell them; told again whenever the folder is walked again
       for (const { path, like } of update.notRead ?? []) log(printable(`warning: ${path} is not read (did you mean ${like}?)`));
       if (cache) {
-        cache.cache.save();
+        pack!.save();
         cache.release();
       }
       const { model, problems } = await state.model();
@@ -177,7 +178,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       const { dataset, stats, index } = await memory.make(model, url);
       if (stats.directory) directoryVersion++;
       const parsed = cache
-        ? `${plural(cache.cache.stats.misses, 'file')} parsed, ${cache.cache.stats.hits} from the cache`
+        ? `${plural(pack!.stats.misses, 'file')} parsed, ${pack!.stats.hits} from the cache`
         : `${plural(update.parsed, 'file')} parsed, ${update.files - update.parsed} kept in memory${update.rescanned ? ', the folder read again' : ''}`;
       const rows = `${plural(stats.rendered, 'row')} rendered`;
       log(`built in ${((performance.now() - started) / 1000).toFixed(2)} s (${parsed}; ${rows}): ${plural(model.events.length, 'event')}, base URL ${printable(url)}`);

@@ -36,7 +36,7 @@ const parsedOf = (text: string): Parsed<{ text: string; n: number; gone: undefin
 function run(path: string, texts: string[]) {
   const cache = new BuildCache(path);
   const parsedAnew: string[] = [];
-  const results = texts.map((t) => cache.parse('events', `${t}.yaml`, t, () => (parsedAnew.push(t), parsedOf(t))));
+  const results = texts.map((t) => cache.parse('events', `${t}.yaml`, parseKey('events', `${t}.yaml`, t), () => (parsedAnew.push(t), parsedOf(t))));
   cache.save();
   return { cache, parsedAnew, results };
 }
@@ -100,8 +100,8 @@ describe('BuildCache', () => {
     // another kind, path or text is another key
     const cache = new BuildCache(path);
     let calls = 0;
-    cache.parse('directory', 'a.yaml', 'a', () => (calls++, parsedOf('a')));
-    cache.parse('events', 'other.yaml', 'a', () => (calls++, parsedOf('a')));
+    cache.parse('directory', 'a.yaml', parseKey('directory', 'a.yaml', 'a'), () => (calls++, parsedOf('a')));
+    cache.parse('events', 'other.yaml', parseKey('events', 'other.yaml', 'a'), () => (calls++, parsedOf('a')));
     expect(calls).toBe(2);
   });
 
@@ -109,8 +109,8 @@ describe('BuildCache', () => {
     const path = pack();
     const keyOf = (files: [string, string][]) => {
       const cache = new BuildCache(path);
-      for (const [file, text] of files) cache.parse('directory', file, text, () => parsedOf(text));
-      cache.parse('events', 'e.yaml', String(files.length), () => parsedOf('e'));
+      for (const [file, text] of files) cache.parse('directory', file, parseKey('directory', file, text), () => parsedOf(text));
+      cache.parse('events', 'e.yaml', parseKey('events', 'e.yaml', String(files.length)), () => parsedOf('e'));
       return cache.inputsKey('directory').toString('hex');
     };
     const base = keyOf([['a.yaml', 'x'], ['b.yaml', 'y']]);

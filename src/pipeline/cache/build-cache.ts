@@ -113,7 +113,7 @@ export class BuildCache {
   /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
   private readonly inputs = new Map<string, string[]>();
 
-  constructor(private readonly path: string) {
+  constructor(path: string) {
     this.pack = new KeyedStore(path, PACK_HEAD);
     this.stats.foreign = this.pack.foreign;
   }
@@ -148,13 +148,8 @@ export class BuildCache {
     else this.inputs.set(kind, [`${file}\0${key}`]);
   }
 
-  /** The cached parse of `text`, or `parse()`'s, kept. */
-  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>): Parsed<T> {
-    return this.parseKeyed(kind, file, parseKey(kind, file, text), parse);
-  }
-
-  /** parse() of a text whose key (parseKey) is `key`. */
-  parseKeyed<T>(kind: string, file: string, key: Buffer, parse: () => Parsed<T>): Parsed<T> {
+  /** The cached parse of a text whose key (parseKey) is `key`, or `parse()`'s, kept. */
+  parse<T>(kind: string, file: string, key: Buffer, parse: () => Parsed<T>): Parsed<T> {
     const hex = key.toString('hex');
     this.addInput(kind, file, hex);
     const cached = this.open(hex);

@@ -100,28 +100,28 @@ describe('ParsePool', () => {
     const { StatTable: CompiledTable } = await compiledTable();
     const cacheDir = join(root, 'cache');
     const pack = packPath(cacheDir, content);
-    const first = new CompiledTable(new CompiledCache(pack), pack, null, await findContentFiles(content), 0n);
+    const first = CompiledTable.open(new CompiledCache(pack), pack, null, await findContentFiles(content), 0n);
     const made = await loadWith(new Compiled(content, first, threads) as unknown as ParsePool, first as unknown as StatTable);
-    first.cache.save();
+    first.cache!.save();
     // (the content has problems, so no model: the zone is the site file's)
-    const { eventIndex: _, ...stats } = first.nextStats()!;
+    const { eventIndex: _e, otherIndex: _o, ...stats } = first.nextStats()!;
     const recorded = { zone: zoneOf(PARSERS.site('site.yaml', readFileSync(join(content, 'site.yaml'), 'utf8')).records[0].value), ...stats };
     // every event file listed has its stat, but the one that cannot be read as text
     expect(stats.eventFiles.filter((_, i) => stats.eventStats[i * STAT_FIELDS] < 0n)).toEqual(['events/latin1.md']);
     first.release();
-    expect(first.cache.stats.misses).toBeGreaterThan(200);
-    expect(first.cache.stats.hits).toBe(0);
+    expect(first.cache!.stats.misses).toBeGreaterThan(200);
+    expect(first.cache!.stats.hits).toBe(0);
     // a build on this thread takes every file from that pack: by stat without reading it, and
     // by key when it reads it (its recorded stats left out)
-    const byStat = new StatTable(new BuildCache(pack), pack, recorded, null, 0n);
+    const byStat = StatTable.open(new BuildCache(pack), pack, recorded, null, 0n);
     const again = await loadContent(content, { cache: byStat });
-    expect(byStat.cache.stats).toMatchObject({ misses: 0, corrupt: 0 });
-    expect(byStat.unread).toBe(byStat.cache.stats.hits);
+    expect(byStat.cache!.stats).toMatchObject({ misses: 0, corrupt: 0 });
+    expect(byStat.unread).toBe(byStat.cache!.stats.hits);
     expect(again.model).toEqual(made.model);
     const byKey = new BuildCache(pack);
-    await loadContent(content, { cache: byKey });
+    await loadContent(content, { cache: new StatTable(byKey, null, null) });
     expect(byKey.stats).toMatchObject({ misses: 0, corrupt: 0 });
-    expect(byKey.stats.hits).toBe(byStat.cache.stats.hits);
+    expect(byKey.stats.hits).toBe(byStat.cache!.stats.hits);
   });
 
   it('parses on this thread below minFiles and minBytes, and when running from source', async () => {
@@ -228,8 +228,9 @@ describe('rows made on the threads', () => {
     let ctx: RenderContext | undefined;
     // (with a cache: a build without one needs no keys, and the threads make none)
     const { BuildCache: CompiledCache } = await compiledCache();
+    const { StatTable: CompiledTable } = await compiledTable();
     const cache = new CompiledCache(packPath(join(root, 'valid-cache'), valid));
-    const validPool = new Compiled(valid, cache, threads);
+    const validPool = new Compiled(valid, new CompiledTable(cache, null, null), threads);
     await loadContent(valid, {
       parseMany: validPool.parseMany,
       onContext: ({ site: s, pages, media }) => {
@@ -282,11 +283,13 @@ describe('events’ texts carried apart from their parse', () => {
     const valid = join(root, 'valid-texts');
     await generateContent({ events: 260, directory: 10, seed: 5, outDir: valid });
     const pack = packPath(join(root, 'texts-cache'), valid);
+    const { StatTable: CompiledTable } = await compiledTable();
     const first = new CompiledCache(pack);
-    const pool = new Compiled(valid, first, threads);
+    const table = new CompiledTable(first, null, null);
+    const pool = new Compiled(valid, table, threads);
     const onContext: LoadOptions['onContext'] = ({ site, pages, media }) =>
       pool.render({ site, baseUrl: 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) });
-    const cold = await loadContent(valid, { cache: first as unknown as BuildCache, parseMany: pool.parseMany, onContext });
+    const cold = await loadContent(valid, { cache: table as unknown as StatTable, parseMany: pool.parseMany, onContext });
     pool.close();
     pool.dropRows();
     first.save();
@@ -295,7 +298,7 @@ describe('events’ texts carried apart from their parse', () => {
     expect(cold.model!.events.filter((e) => !hasTexts(e)).length).toBeGreaterThan(200);
     const here = await loadContent(valid);
     const cache = new BuildCache(pack);
-    const warm = await loadContent(valid, { cache });
+    const warm = await loadContent(valid, { cache: new StatTable(cache, null, null) });
     expect(cache.stats).toMatchObject({ misses: 0, corrupt: 0 });
     expect(warm.model).toEqual(here.model);
   });

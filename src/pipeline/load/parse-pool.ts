@@ -13,7 +13,7 @@
 // them into their places a chunk of the file at a time (row-bytes.ts): held here, they would be
 // the largest part of the heap outside V8 through the rest of the load. The file is laid out as
 // the render cache's rows file, which it becomes in a cold build (render-cache.ts).
-import { statSync, type BigIntStats } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parserOf, readAndParse, type LoadOptions, type ParseCache, type ParserName } from '../../content/load.ts';
 import type { Parsed } from '../../content/records.ts';
@@ -24,8 +24,7 @@ import { EVENT_TEXTS, hasTexts, wholeEvent, type TextlessEvent } from '../../mod
 import type { RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, valueSpanIn } from '../../store/format/event-rows.ts';
 import { decodeParse, TEXT_FIELD_INDEXES } from '../cache/parse-payload.ts';
-import { parseKey, type BuildCache } from '../cache/build-cache.ts';
-import { statText } from '../state/stat-fields.ts';
+import type { BuildCache } from '../cache/build-cache.ts';
 import { CHECKSUM_BYTES as SUM_BYTES } from '../../util/checksum.ts';
 import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage } from './parse-batch.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';
@@ -49,28 +48,6 @@ export interface ParsePoolOptions {
 
 /** The build cache as the loader reaches it, able to adopt a parse made on a thread. */
 export type AdoptingCache = ParseCache & Pick<BuildCache, 'adopt'>;
-
-/**
- * The parses' keys and stats, kept by file, and nothing else: for the load over the state, whose
- * event state records them (the parse cache's pack is the whole load's, state/event-state.ts).
- */
-export class KeysOnly implements AdoptingCache {
-  readonly made = new Map<string, { key: string; stat: string | undefined }>();
-  /** (defined: the files are stat'ed as they are read) */
-  unchanged(): undefined {
-    return undefined;
-  }
-
-  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T> {
-    this.made.set(file, { key: parseKey(kind, file, text).toString('hex'), stat: stat && statText(stat) });
-    return parse();
-  }
-
-  adopt<T>(_kind: string, file: string, made: Parameters<BuildCache['adopt']>[2]): Parsed<T> {
-    this.made.set(file, { key: made.key, stat: made.stat });
-    return decodeParse(made.payload, true) as Parsed<T>;
-  }
-}
 
 /** `e` whole: its texts read from its row (where its thread left it), each the row's value parsed (JSON.parse undoes toJson's escapes). */
 function withTexts(e: TextlessEvent, row: PremadeRow): Event {

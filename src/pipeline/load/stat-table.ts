@@ -1,135 +1,112 @@
-// The content files' stats and parse keys as a load over an empty prior reaches them: the one record
-// (the event state's, state/stat-fields.ts) tells which file is unchanged since a build parsed it,
-// so its parse is taken from the build cache's pack by its recorded key without a read; and this
-// load's own stats and keys are kept beside it, of which the next state's are made. The build
-// cache itself is only the pack: parses by key.
+// The content files' stats and parse keys as a load reaches them: the one record (the event state's,
+// state/stat-fields.ts) tells which file is unchanged since a build parsed it, so its parse is taken
+// from the build cache's pack by its recorded key without a read; and the stats and keys this load
+// takes are put, as it reads and parses, into the next state's arrays (each kind's files in the
+// listing's order, as the load over the prior lists them). The build cache itself is only the pack.
 import type { BigIntStats } from 'node:fs';
 import { dirname } from 'node:path';
+import type { ContentFiles } from '../../content/files.ts';
 import type { ParseCache } from '../../content/load.ts';
 import type { Parsed } from '../../content/records.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { parseKey, type BuildCache } from '../cache/build-cache.ts';
-import { EVENTS_KIND, fileStat, OTHER_KINDS, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, putStatText, statText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
-import type { ContentFiles } from '../../content/files.ts';
+import { decodeParse } from '../cache/parse-payload.ts';
+import { EVENTS_KIND, fileStat, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, OTHER_KINDS, putStat, putStatText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 
-/** The content files listed, as the next state lists them (each kind's files in the listing's order, state-load.ts), with this load's stats and keys. */
-export type NextStats = Omit<FileStats, 'zone'> & { eventIndex: ReadonlyMap<string, number> };
+/** Content files' stats and keys (FileStats' arrays), and where each file is among them. */
+export type StatRecord = Omit<FileStats, 'zone'> & { eventIndex: ReadonlyMap<string, number>; otherIndex: ReadonlyMap<string, number> };
 
-/** The recorded stats and keys, and where each file is among them. */
-class Recorded {
-  readonly events: Map<string, number>;
-  readonly others: Map<string, number>;
-  constructor(readonly stats: FileStats) {
-    const index = (files: string[]) => new Map(files.map((f, i) => [f, i]));
-    this.events = index(stats.eventFiles);
-    this.others = index(stats.otherFiles);
-  }
+const index = (files: readonly string[]) => new Map(files.map((f, i) => [f, i]));
+const indexed = (s: Omit<FileStats, 'zone'>): StatRecord => ({ ...s, eventIndex: index(s.eventFiles), otherIndex: index(s.otherFiles) });
+
+/** Where a file's stat and key are in `r`; null where it has none. */
+function slot(r: StatRecord, kind: string, file: string): { stats: BigInt64Array; keys: Buffer; i: number } | null {
+  const event = kind.startsWith(EVENTS_KIND);
+  const i = event ? r.eventIndex.get(file) : r.otherIndex.get(`${kind}\0${file}`);
+  return i === undefined ? null : event ? { stats: r.eventStats, keys: r.eventKeys, i } : { stats: r.otherStats, keys: r.otherKeys, i };
 }
 
-/** The pack (`cache`) reached through the stat record (`recorded`): a ParseCache the loader and the parse threads' pool take. */
+/** A ParseCache over the pack (none: parses are only made) that the loader and the parse threads' pool take. */
 export class StatTable implements ParseCache {
   /** files taken by their stat alone, without reading them */
   unread = 0;
-  private recorded: Recorded | null;
-  /** the file-system time this load's stats are judged by (null: none are kept, nor trusted) */
-  private readonly safe: bigint | null;
-  /** this load's stats and keys, over the files listed (none: not kept) */
-  private next: (NextStats & { otherIndex: Map<string, number> }) | null = null;
   private readonly now = new BigInt64Array(STAT_FIELDS);
 
-  /** `packPath`: the pack's, in the cache folder where the time is probed; `files`: the listing, whose stats are kept (none: no stats are). `margin`: tests set 0. */
+  /** `recorded`: the record files are judged by; `next`: where this load's stats and keys go (none: not kept). `margin`: tests set 0. */
   constructor(
-    readonly cache: BuildCache,
-    packPath: string,
-    recorded: FileStats | null,
-    files: ContentFiles | null,
+    readonly cache: BuildCache | null,
+    private recorded: (StatRecord & Pick<FileStats, 'zone'>) | null,
+    private readonly next: StatRecord | null,
     private readonly margin = MARGIN_NS,
-  ) {
+  ) {}
+
+  /** Over the pack at `packPath`: `recorded` trusted and `files`' stats kept only where the cache folder's time can be taken (before any content file is stat'ed). */
+  static open(cache: BuildCache, packPath: string, recorded: FileStats | null, files: ContentFiles | null, margin?: bigint): StatTable {
     let safe: bigint | null;
     try {
       makeFolders(dirname(packPath));
-      // taken before any content file is stat'ed: what this load records is judged against it
       safe = fileSystemNow(dirname(packPath));
     } catch {
       safe = null;
     }
-    this.safe = safe;
-    this.recorded = recorded && !cache.stats.foreign ? new Recorded(recorded) : null;
-    if (safe !== null && files !== null) this.next = nextStats(safe, files);
+    const trusted = safe !== null && recorded !== null && !cache.stats.foreign ? { zone: recorded.zone, ...indexed(recorded) } : null;
+    return new StatTable(cache, trusted, safe !== null && files !== null ? nextStats(safe, files) : null, margin);
   }
 
   /** The cached parse of a file whose stat is as recorded, without reading it; undefined: read it and call parse(). */
   unchanged<T>(kind: string, file: string, path: string | Buffer): Parsed<T> | undefined {
-    const recorded = this.recorded;
-    if (recorded === null || this.safe === null) return undefined;
-    const { stats } = recorded;
-    const event = kind === `${EVENTS_KIND}${stats.zone}`;
-    const i = event ? recorded.events.get(file) : recorded.others.get(`${kind}\0${file}`);
-    const stat = i === undefined ? null : fileStat(path);
-    if (i === undefined || stat === null) return undefined;
+    const r = this.recorded;
+    const was = r === null || (kind.startsWith(EVENTS_KIND) && kind !== `${EVENTS_KIND}${r.zone}`) ? null : slot(r, kind, file);
+    const stat = was === null ? null : fileStat(path);
+    if (was === null || stat === null) return undefined;
     putStat(this.now, 0, stat);
-    if (!freshStatAt(event ? stats.eventStats : stats.otherStats, i, this.now, 0, stats.safe, this.margin)) return undefined;
-    const key = (event ? stats.eventKeys : stats.otherKeys).toString('hex', i * KEY_BYTES, (i + 1) * KEY_BYTES);
-    const value = this.cache.take<T>(kind, file, key);
+    if (!freshStatAt(was.stats, was.i, this.now, 0, r!.safe, this.margin)) return undefined;
+    const key = was.keys.toString('hex', was.i * KEY_BYTES, (was.i + 1) * KEY_BYTES);
+    const value = this.cache?.take<T>(kind, file, key);
     if (value === undefined) return undefined;
     this.unread++;
-    const at = this.at(kind, file);
-    if (at !== null) {
-      putStat(at.stats, at.i, stat);
-      at.keys.write(key, at.i * KEY_BYTES, 'hex');
-    }
+    this.record(kind, file, stat, key);
     return value;
   }
 
   /** The pack's parse of `text`, or `parse()`'s, kept; its stat (taken before the read) recorded. */
   parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T> {
     const key = parseKey(kind, file, text);
-    this.record(kind, file, stat && statText(stat), key.toString('hex'));
-    return this.cache.parseKeyed(kind, file, key, parse);
+    this.record(kind, file, stat, key.toString('hex'));
+    return this.cache ? this.cache.parse(kind, file, key, parse) : parse();
   }
 
   /** A parse made on a parse thread, adopted into the pack; its stat recorded. */
   adopt<T>(kind: string, file: string, made: Parameters<BuildCache['adopt']>[2]): Parsed<T> {
     this.record(kind, file, made.stat, made.key);
-    return this.cache.adopt(kind, file, made);
+    return this.cache ? this.cache.adopt(kind, file, made) : (decodeParse(made.payload, true) as Parsed<T>);
   }
 
-  private record(kind: string, file: string, stat: string | undefined, key: string): void {
-    const at = this.at(kind, file);
-    if (at === null) return;
-    if (stat !== undefined && putStatText(at.stats, at.i, stat)) at.keys.write(key, at.i * KEY_BYTES, 'hex');
-    else putStat(at.stats, at.i, null);
-  }
-
-  /** Where a file's stat and key go among the next ones; null where none are kept. */
-  private at(kind: string, file: string): { stats: BigInt64Array; keys: Buffer; i: number } | null {
-    const next = this.next;
-    if (next === null) return null;
-    const event = kind.startsWith(EVENTS_KIND);
-    const i = event ? next.eventIndex.get(file) : next.otherIndex.get(`${kind}\0${file}`);
-    return i === undefined ? null : event ? { stats: next.eventStats, keys: next.eventKeys, i } : { stats: next.otherStats, keys: next.otherKeys, i };
+  /** Puts a file's stat (none: it has none, size -1) and key among the next ones. */
+  private record(kind: string, file: string, stat: BigIntStats | string | undefined, key: string): void {
+    const at = this.next && slot(this.next, kind, file);
+    if (!at) return;
+    if (typeof stat === 'object') putStat(at.stats, at.i, stat);
+    else if (stat === undefined || !putStatText(at.stats, at.i, stat)) return void putStat(at.stats, at.i, null);
+    at.keys.write(key, at.i * KEY_BYTES, 'hex');
   }
 
   /** This load's stats and keys, over the files listed; null when none are kept. */
-  nextStats(): NextStats | null {
+  nextStats(): StatRecord | null {
     return this.next;
   }
 
   /** Lets go of the record and the pack's entries (after save). */
   release(): void {
-    this.cache.release();
+    this.cache?.release();
     this.recorded = null;
   }
 }
 
 /** Every file listed, as yet with no stat (size -1) nor key. */
-function nextStats(safe: bigint, files: ContentFiles): NextStats & { otherIndex: Map<string, number> } {
+function nextStats(safe: bigint, files: ContentFiles): StatRecord {
   const otherFiles = OTHER_KINDS.flatMap((kind) => files[kind].map((file) => `${kind}\0${file}`));
   const none = (n: number) => new BigInt64Array(n * STAT_FIELDS).fill(-1n);
-  const index = (list: readonly string[]) => new Map(list.map((f, i) => [f, i]));
   const { events } = files;
-  return {
-    safe, eventFiles: events, eventStats: none(events.length), eventKeys: Buffer.alloc(events.length * KEY_BYTES), eventIndex: index(events),
-    otherFiles, otherStats: none(otherFiles.length), otherKeys: Buffer.alloc(otherFiles.length * KEY_BYTES), otherIndex: index(otherFiles),
-  };
+  return indexed({ safe, eventFiles: events, eventStats: none(events.length), eventKeys: Buffer.alloc(events.length * KEY_BYTES), otherFiles, otherStats: none(otherFiles.length), otherKeys: Buffer.alloc(otherFiles.length * KEY_BYTES) });
 }

@@ -32,7 +32,7 @@ import { parseKey } from '../cache/build-cache.ts';
 import { COMPRESSOR, type DistLedger } from '../ledger/dist-ledger.ts';
 import { normalizeBaseUrl, type BuildOptions, type Clock } from '../run.ts';
 import type { EventState } from '../state/event-state.ts';
-import { EVENTS_KIND, fileStat, OTHER_KINDS, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, putStatText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
+import { EVENTS_KIND, fileStat, OTHER_KINDS, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 import { refuse } from '../state/no-patch.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
 import { beginStats, type Stating } from './stat-files.ts';
@@ -297,27 +297,20 @@ async function eventFileChanges(options: BuildOptions, content: string, eventFil
 
 /**
  * The changed event files (`changed`, their indexes) parsed on the parse threads, as a whole load
- * parses them (parse-pool.ts): read again there, each file's stat and key put over those of the
- * read that found it changed, so that they are the ones its parse was made of.
+ * parses them (parse-pool.ts): read again there, each file's stat and key put (stat-table.ts) over
+ * those of the read that found it changed, so that they are the ones its parse was made of.
  */
 async function parseOnThreads(options: BuildOptions, content: string, zone: string, changed: readonly number[], changes: EventFiles): Promise<Parsed<Event>[]> {
   // imported here: a build after a few edits parses them on this thread
-  const { KeysOnly, ParsePool } = await import('./parse-pool.ts');
-  const keys = new KeysOnly();
-  const pool = new ParsePool(content, keys, { threads: options.parseThreads });
-  const files = changed.map((now) => changes.eventFiles[now]);
-  let parsed: Parsed<unknown>[];
+  const [{ ParsePool }, { StatTable }] = await Promise.all([import('./parse-pool.ts'), import('./stat-table.ts')]);
+  const { eventFiles, eventStats, eventKeys } = changes;
+  const next = { safe: 0n, eventFiles, eventStats, eventKeys, otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0), otherIndex: new Map() };
+  const pool = new ParsePool(content, new StatTable(null, null, { ...next, eventIndex: new Map(changed.map((now) => [eventFiles[now], now])) }), { threads: options.parseThreads });
   try {
-    parsed = await pool.parseMany(`${EVENTS_KIND}${zone}`, 'events', zone, files, new Map());
+    return (await pool.parseMany(`${EVENTS_KIND}${zone}`, 'events', zone, changed.map((now) => eventFiles[now]), new Map())) as Parsed<Event>[];
   } finally {
     pool.close();
   }
-  changed.forEach((now, j) => {
-    const made = keys.made.get(files[j]) ?? refuse(`${files[j]} cannot be read`);
-    if (made.stat === undefined || !putStatText(changes.eventStats, now, made.stat)) putStat(changes.eventStats, now, null);
-    changes.eventKeys.write(made.key, now * KEY_BYTES, 'hex');
-  });
-  return parsed as Parsed<Event>[];
 }
 
 /** The state's rows that stay (those of files neither gone nor read again), and how many files went. */

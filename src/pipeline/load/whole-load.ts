@@ -23,7 +23,7 @@ import { stateRows } from '../state/event-state.ts';
 import { patchOptions } from '../state/previous-build.ts';
 import type { FileStats } from '../state/stat-fields.ts';
 import { ParsePool } from './parse-pool.ts';
-import { StatTable, type NextStats } from './stat-table.ts';
+import { StatTable, type StatRecord } from './stat-table.ts';
 import type { Plan } from './state-load.ts';
 
 export type WholeLoad = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined };
@@ -31,14 +31,15 @@ export type WholeLoad = { plan: Plan; problems?: undefined } | { plan?: undefine
 /** The content loaded whole, as a plan over an empty prior; or its problems. */
 export async function loadWhole(options: BuildOptions, out: string, reason: string, recorded: FileStats | null, listed: Listed): Promise<WholeLoad> {
   const content = resolve(options.content);
-  const pack = options.cache === undefined ? undefined : packPath(options.cache, options.content);
-  const cache = pack === undefined ? undefined : new StatTable(new BuildCache(pack), pack, recorded, 'files' in listed ? listed.files : null, options.statMarginNs);
+  const packFile = options.cache === undefined ? undefined : packPath(options.cache, options.content);
+  const pack = packFile === undefined ? undefined : new BuildCache(packFile);
+  const cache = pack && StatTable.open(pack, packFile!, recorded, 'files' in listed ? listed.files : null, options.statMarginNs);
   // The directory indexes are made on a worker thread from as soon as the directory is read:
   // while this thread reads the events (the loaded model's directory is then left empty).
   let directory: DirectoryJob | undefined;
   let count = 0;
   const onDirectory = (objects: readonly DirectoryObject[]) => {
-    directory = directoryJob(options, cache?.cache.inputsKey('directory') ?? null, objects);
+    directory = directoryJob(options, pack?.inputsKey('directory') ?? null, objects);
     count = objects.length;
     return true;
   };
@@ -71,7 +72,7 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
     parsing.close();
   }
   if (result.notRead && result.notRead.length > 0) options.onNotRead?.(result.notRead);
-  cache?.cache.save();
+  pack?.save();
   const stats = cache?.nextStats() ?? null;
   cache?.release();
   // the directory's large files are compressed on its thread while this one renders the data
@@ -79,7 +80,7 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
   const { model } = result;
   if (!model) {
     abandon();
-    return { problems: result.problems, cache: cache?.cache.stats };
+    return { problems: result.problems, cache: pack?.stats };
   }
   let baseUrl: string;
   try {
@@ -91,33 +92,31 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
   // a model whose directory was not handed over early: an empty one, loaded without a call
   if (directory === undefined) {
     count = model.directory.length;
-    directory = directoryJob(options, cache?.cache.inputsKey('directory') ?? null, model.directory);
+    directory = directoryJob(options, pack?.inputsKey('directory') ?? null, model.directory);
   }
   const loaded = { out, baseUrl, model, stats, fileOf: result.eventFiles ?? new Map<number, string>(), mediaSources, directory: { job: directory, count, files: 0 } };
-  return { plan: wholePlan(options, loaded, { ahead: parsing, cache: cache?.cache.stats, abandon, refused: reason }) };
+  return { plan: wholePlan(options, loaded, { ahead: parsing, cache: pack?.stats, abandon, refused: reason }) };
 }
 
 /** The plan over an empty prior of the model loaded whole: every event fresh, the files as the build cache recorded them (`stats`). */
 function wholePlan(
   options: BuildOptions,
-  loaded: { out: string; baseUrl: string; model: Model; stats: NextStats | null; fileOf: Map<number, string>; mediaSources: Sourced<MediaSource>[]; directory: DirectoryStage },
+  loaded: { out: string; baseUrl: string; model: Model; stats: StatRecord | null; fileOf: Map<number, string>; mediaSources: Sourced<MediaSource>[]; directory: DirectoryStage },
   whole: Pick<Plan, 'ahead' | 'cache' | 'abandon' | 'refused'>,
 ): Plan {
   const { model, stats, fileOf } = loaded;
   const zone = model.site.timezone;
   const fresh = sortListOrder(model.events as Event[]);
   // each event's file among the files listed; none kept where one is not known
-  const fileAt = (e: Event) => stats?.eventIndex.get(fileOf.get(e.id) ?? '') ?? -1;
-  const at = stats && fresh.map(fileAt);
+  const at = stats && fresh.map((e) => stats.eventIndex.get(fileOf.get(e.id) ?? '') ?? -1);
   const files = at?.includes(-1) ? null : stats;
-  const none = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0), eventIndex: null };
-  const { eventIndex: _index, ...recorded } = files ?? none;
-  const freshFiles = files === null ? [] : at!;
+  const none = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0), eventIndex: null, otherIndex: null };
+  const { eventIndex: _events, otherIndex: _others, ...recorded } = files ?? none;
   const content = resolve(options.content);
   const base = { content, out: loaded.out, options: patchOptions(options), manifestSha: '', zone, site: model.site, pages: model.pages, media: model.media };
   const state = { ...base, categoryIds: model.categories.map((c) => c.id), mediaSources: loaded.mediaSources, rows: stateRows(0), ...recorded };
   return {
-    ...recorded, state, previous: null, ledger: null, data: null, baseUrl: loaded.baseUrl, fresh, freshFiles, fileMap: new Int32Array(0), keep: new Uint8Array(0), removed: 0,
+    ...recorded, state, previous: null, ledger: null, data: null, baseUrl: loaded.baseUrl, fresh, freshFiles: files === null ? [] : at!, fileMap: new Int32Array(0), keep: new Uint8Array(0), removed: 0,
     directory: loaded.directory, ...whole, stateless: files === null,
     made: new Map([[DATA_FILES.categories, toJson(model.categories.map(renderCategory))]]), carried: [],
   };

@@ -45,14 +45,14 @@ function writeEvent(content: string, name: string, title: string, keepTimes = tr
 /** One load through a fresh cache over the last one's records, saved; `margin`: 0 trusts any stat older than the build. */
 async function build(s: Site, margin?: bigint) {
   const pack = packPath(s.cache, s.content);
-  const cache = new StatTable(new BuildCache(pack), pack, s.recorded, await findContentFiles(s.content), margin);
+  const cache = StatTable.open(new BuildCache(pack), pack, s.recorded, await findContentFiles(s.content), margin);
   const { model, problems } = await loadContent(s.content, { cache });
   expect(problems).toEqual([]);
-  cache.cache.save();
+  cache.cache!.save();
   const next = cache.nextStats();
   s.recorded = next && { zone: model!.site.timezone, ...next };
   cache.release();
-  return { titles: model!.events.map((e) => e.title), unread: cache.unread, misses: cache.cache.stats.misses, hits: cache.cache.stats.hits };
+  return { titles: model!.events.map((e) => e.title), unread: cache.unread, misses: cache.cache!.stats.misses, hits: cache.cache!.stats.hits };
 }
 
 describe('the recorded stats', () => {

@@ -28,13 +28,13 @@ const readAsync = (fd: number, buffer: Uint8Array, offset: number, length: numbe
  * owns or may change the times of): each read of a scattered page's row otherwise checks whether
  * the file's access time is due, a kernel call per row for a time nobody reads of dist/'s rows.
  */
-const NO_ATIME = constants.O_NOATIME ?? 0;
-
 /** The part opened for reading: without access-time updates where it may be (else EPERM: opened plainly). */
 function openPart(path: string): number {
-  if (NO_ATIME !== 0) {
+  // (read here, not at the module's top: a use there keeps node:fs in the edge bundle, which has none)
+  const noAtime = constants.O_NOATIME ?? 0;
+  if (noAtime !== 0) {
     try {
-      return openSync(path, constants.O_RDONLY | NO_ATIME);
+      return openSync(path, constants.O_RDONLY | noAtime);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EPERM') throw e;
     }

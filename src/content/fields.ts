@@ -69,8 +69,8 @@ export class Fields {
   private readonly used: string[] = [];
   /** how many of the used keys the object has */
   private present = 0;
-  /** keys whose value a rule refused (read as its fallback) */
-  private readonly refusedKeys = new Set<string>();
+  /** keys whose value a rule refused (read as its fallback); made at the first (most objects have none) */
+  private refusedKeys: Set<string> | null = null;
 
   constructor(
     private readonly obj: Obj,
@@ -96,7 +96,7 @@ export class Fields {
 
   /** Whether read() refused the value of `key` (it read as the fallback): cross-field checks skip it. */
   refused(key: string): boolean {
-    return this.refusedKeys.has(key);
+    return this.refusedKeys !== null && this.refusedKeys.has(key);
   }
 
   has(key: string): boolean {
@@ -214,7 +214,7 @@ export class Fields {
 
   /** A value the rule refuses reads as its fallback (undefined when required), so that later checks skip it. */
   private invalid<T>(rule: Rule<T>, message: string): T {
-    this.refusedKeys.add(rule.key);
+    (this.refusedKeys ??= new Set()).add(rule.key);
     this.sink.add(this.path(rule.key), 'value', message);
     return (rule.required ? undefined : rule.fallback) as T;
   }

@@ -143,7 +143,9 @@ class SubsetParser {
 
   private mapBody(indent: number): Record<string, unknown> {
     const { text } = this;
-    let obj: Record<string, unknown> = {};
+    // a mapping of the first two levels (a record's) starts as a dictionary when the last one did (wideRecords)
+    const record = this.level <= 2;
+    let obj: Record<string, unknown> = record && wideRecords ? newDictionary() : {};
     let count = 0;
     for (;;) {
       const a = this.at[this.i];
@@ -153,7 +155,7 @@ class SubsetParser {
       const key = keyAt(text, a, colon, this.keyHash);
       // Duplicate keys are an error in `yaml`; keys like `null:` or `true:` are not strings (keyAt's).
       if (key === null || Object.hasOwn(obj, key)) throw BAIL;
-      if (++count === DICTIONARY_KEYS) obj = dictionaryOf(obj);
+      if (++count === DICTIONARY_KEYS && !(record && wideRecords)) obj = dictionaryOf(obj);
       let v = colon + 1;
       while (v < e && text.charCodeAt(v) === 32) v++;
       if (v === e) {
@@ -170,7 +172,10 @@ class SubsetParser {
         obj[key] = this.inline(v, e, indent);
       }
       this.skipBlank();
-      if (this.i >= this.n || this.indent[this.i] < indent) return obj;
+      if (this.i >= this.n || this.indent[this.i] < indent) {
+        if (record) wideRecords = count >= DICTIONARY_KEYS;
+        return obj;
+      }
       if (this.indent[this.i] > indent) throw BAIL; // a continued scalar or a misplaced block
     }
   }
@@ -279,12 +284,25 @@ class SubsetParser {
  */
 const DICTIONARY_KEYS = 9;
 
-/** A copy of `obj` made as a dictionary: the same keys in the same order, an ordinary object to a reader. */
-function dictionaryOf(obj: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Whether the last mapping of the first two levels (a record: the document's, or an item of its list) reached
+ * DICTIONARY_KEYS: records of a file, and files of a kind, are alike, so the next one starts as a
+ * dictionary and skips the copy (dictionaryOf). A guess either way changes no value read.
+ */
+let wideRecords = false;
+
+/** An empty object that is a dictionary, an ordinary object to a reader. */
+function newDictionary(): Record<string, unknown> {
   // deleting a property other than the last one added turns an object into a dictionary, and it stays one
   const dictionary: Record<string, unknown> = { a: 0, b: 0 };
   delete dictionary.a;
   delete dictionary.b;
+  return dictionary;
+}
+
+/** A copy of `obj` made as a dictionary: the same keys in the same order. */
+function dictionaryOf(obj: Record<string, unknown>): Record<string, unknown> {
+  const dictionary = newDictionary();
   for (const key in obj) dictionary[key] = obj[key];
   return dictionary;
 }
@@ -301,11 +319,17 @@ const knownKeys: (string | undefined)[] = new Array<string | undefined>(KEY_SLOT
 function keyAt(text: string, a: number, end: number, hash: number): string | null {
   const slot = hash & (KEY_SLOTS - 1);
   const known = knownKeys[slot];
-  if (known !== undefined && known.length === end - a && text.startsWith(known, a)) return known;
+  if (known !== undefined && known.length === end - a && sameAt(text, a, known)) return known;
   const key = text.slice(a, end);
   if (key === '__proto__' || !isStringKey(key)) return null;
   knownKeys[slot] = key;
   return key;
+}
+
+/** Whether `text` holds `key` at `a` (a short key: a loop the compiler inlines beats a call of startsWith). */
+function sameAt(text: string, a: number, key: string): boolean {
+  for (let j = 0; j < key.length; j++) if (text.charCodeAt(a + j) !== key.charCodeAt(j)) return false;
+  return true;
 }
 
 /**
@@ -380,9 +404,23 @@ function plain(text: string, inFlow: boolean): unknown {
   const s = trimSpaces(text);
   if (s === '' || indicatorStart(s)) throw BAIL;
   // `: ` starts a mapping, ` #` a comment, and a trailing `:` is a key; all left to `yaml`.
-  if (s.includes(': ') || s.includes(' #') || s.endsWith(':')) throw BAIL;
-  if (inFlow && /[[\]{},#]/.test(s)) throw BAIL;
+  if (s.charCodeAt(s.length - 1) === 58 /* : */ || hasMarker(s, inFlow)) throw BAIL;
   return scalar(s);
+}
+
+/** Whether `s` holds `: ` or ` #`, or (`inFlow`) one of `[]{},#`: one pass over it. */
+function hasMarker(s: string, inFlow: boolean): boolean {
+  for (let j = 0; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c > 58) {
+      if (inFlow && (c === 91 || c === 93 || c === 123 || c === 125)) return true;
+    } else if (c === 58) {
+      if (s.charCodeAt(j + 1) === 32) return true;
+    } else if (c === 32) {
+      if (s.charCodeAt(j + 1) === 35) return true;
+    } else if (inFlow && (c === 44 || c === 35)) return true;
+  }
+  return false;
 }
 
 /** The text after a closing quote may only be spaces. */

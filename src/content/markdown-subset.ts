@@ -32,6 +32,15 @@ const HTML_BLOCK_START = /<\/?(?:div|p|section|article|aside|table|figure|detail
 const BLOCK_START_CHAR = new Uint8Array(128);
 for (const ch of ' #-+*>`~<=_|') BLOCK_START_CHAR[ch.charCodeAt(0)] = 1;
 
+/**
+ * ASCII that inline() writes out as it is (by char code): every printable character but `"`, `&`,
+ * `*`, `<`, `>`, `[`, `\`, `]`, `_` and the backtick, which it escapes, reads or declines. (A
+ * space, the commonest, is then one look-up.)
+ */
+const TEXT_CHAR = new Uint8Array(128);
+for (let c = 32; c < 127; c++) TEXT_CHAR[c] = 1;
+for (const ch of '"&*<>[\\]_`') TEXT_CHAR[ch.charCodeAt(0)] = 0;
+
 export function renderMarkdownSubset(source: string, link: LinkHref): string | undefined {
   try {
     return render(source, link);
@@ -258,7 +267,7 @@ function inline(src: string, a: number, b: number, link: LinkHref, multiline: bo
   let open = 0;
   for (let i = a; i < b; ) {
     const c = src.charCodeAt(i);
-    if (c >= 0x80 || (c > 42 && c !== 60 && c !== 62 && c !== 91 && c !== 92 && c !== 93 && c !== 95 && c !== 96 && c !== 127)) {
+    if (c >= 0x80 || TEXT_CHAR[c] === 1) {
       i++;
       continue;
     }

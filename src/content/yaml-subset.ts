@@ -40,6 +40,8 @@ export function parseYamlSubset(text: string): { value: unknown; depth: number }
     // Nesting deep enough to exhaust the stack is `yaml`'s to judge as well.
     if (e === BAIL || e instanceof RangeError) return undefined;
     throw e;
+  } finally {
+    if (lines.end.length > FEW_LINES) lines = linesFor(256);
   }
 }
 
@@ -66,9 +68,9 @@ export function subsetStop(text: string): number {
  * mapping it starts.
  */
 class SubsetParser {
-  private readonly indent: number[] = [];
-  private readonly at: number[] = [];
-  private readonly end: number[] = [];
+  private readonly indent: Int32Array;
+  private readonly at: Int32Array;
+  private readonly end: Int32Array;
   private readonly n: number;
   private i = 0;
   /** the hash of the key keyEnd found last */
@@ -78,18 +80,21 @@ class SubsetParser {
   deepest = 0;
 
   constructor(private readonly text: string) {
+    let n = 0;
     for (let start = 0; ; ) {
       let nl = text.indexOf('\n', start);
       if (nl < 0) nl = text.length;
       let p = start;
       while (text.charCodeAt(p) === 32) p++;
-      this.indent.push(p - start);
-      this.at.push(Math.min(p, nl));
-      this.end.push(nl);
+      if (n === lines.end.length) lines = grown(lines);
+      lines.indent[n] = p - start;
+      lines.at[n] = Math.min(p, nl);
+      lines.end[n++] = nl;
       if (nl === text.length) break;
       start = nl + 1;
     }
-    this.n = this.end.length;
+    ({ indent: this.indent, at: this.at, end: this.end } = lines);
+    this.n = n;
   }
 
   /** The offset where the line being read starts its content. */
@@ -272,6 +277,26 @@ class SubsetParser {
     const lines = this.text.slice(at[first] - blockIndent, end[last]).replace(indentation(blockIndent), '');
     return header === '|' ? `${lines}\n` : lines;
   }
+}
+
+/**
+ * The parser's line tables (indent, at, end), kept from file to file (one parse runs at a time):
+ * made per file they were much of its garbage. A table grown past FEW_LINES goes after its parse.
+ */
+interface LineTables {
+  indent: Int32Array;
+  at: Int32Array;
+  end: Int32Array;
+}
+const FEW_LINES = 1 << 14;
+const linesFor = (n: number): LineTables => ({ indent: new Int32Array(n), at: new Int32Array(n), end: new Int32Array(n) });
+let lines = linesFor(256);
+function grown(t: LineTables): LineTables {
+  const next = linesFor(t.end.length * 2);
+  next.indent.set(t.indent);
+  next.at.set(t.at);
+  next.end.set(t.end);
+  return next;
 }
 
 /**

@@ -397,16 +397,33 @@ function scalar(s: string): unknown {
   const c = s.charCodeAt(0);
   // Most scalars are text starting with a letter that no null, boolean or number starts with.
   if (c >= 65 && !NON_STRING_START[c]) return s;
+  // A digit starts no null or boolean: an id is read, and a timestamp declined, by one pattern at most.
+  if (c >= 48 && c <= 57) {
+    if (allDigits(s)) return safeInt(s);
+    if (OTHER_NUMBER.test(s)) throw BAIL;
+    return s;
+  }
   if (NULL.test(s)) return null;
   if (TRUE.test(s)) return true;
   if (FALSE.test(s)) return false;
-  if (INT.test(s)) {
-    const n = parseInt(s, 10);
-    if (!Number.isSafeInteger(n)) throw BAIL;
-    return n;
-  }
+  if (INT.test(s)) return safeInt(s);
   if (OTHER_NUMBER.test(s)) throw BAIL;
   return s;
+}
+
+function safeInt(s: string): number {
+  const n = parseInt(s, 10);
+  if (!Number.isSafeInteger(n)) throw BAIL;
+  return n;
+}
+
+/** INT's test for a string that starts with a digit. */
+function allDigits(s: string): boolean {
+  for (let j = 1; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** Characters from `A` up that can start a null or a boolean. */

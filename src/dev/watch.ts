@@ -67,9 +67,56 @@ function exists(path: string): boolean {
   }
 }
 
+function isFolder(path: string): boolean {
+  return folderIdentity(path) !== null;
+}
+
+/** Which folder is at `path` (null: none): its inode and birth time, as a folder made anew may reuse the inode of the one it replaced. */
+function folderIdentity(path: string): string | null {
+  try {
+    const info = lstatSync(path, { bigint: true });
+    return info.isDirectory() ? `${info.ino}:${info.birthtimeNs}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** How often a content folder that went is looked for again. */
+const ROOT_POLL_MS = 250;
+
 function watchEveryFolder(root: string, report: (path: string) => void, options: WatchOptions): { close(): void } {
   const watchers = new Map<string, FSWatcher>();
   const relativePath = (abs: string) => relative(root, abs).split(sep).join('/');
+  let closed = false;
+  let looking: NodeJS.Timeout | undefined;
+  let rootIdentity = folderIdentity(root);
+
+  /**
+   * The content folder itself went (removed, moved away, replaced by a script that makes it anew):
+   * its watches follow the old folder, so they are dropped, and the folder is looked for until it is there again; then it is watched anew
+   * and read whole (an unnamed change: dev rescans).
+   */
+  const rootReplaced = () => {
+    drop(root);
+    clearTimeout(looking);
+    const lookAgain = () => {
+      if (closed) return;
+      rootIdentity = folderIdentity(root);
+      if (rootIdentity === null) {
+        looking = setTimeout(lookAgain, ROOT_POLL_MS).unref();
+        return;
+      }
+      try {
+        add(root);
+      } catch (e) {
+        options.onError(e as Error);
+        return;
+      }
+      report('');
+    };
+    report('');
+    lookAgain();
+  };
 
   /** Watches `top` and every folder below it (not through symbolic links). */
   const add = (top: string) => {
@@ -85,7 +132,8 @@ function watchEveryFolder(root: string, report: (path: string) => void, options:
         continue; // gone again already
       }
       watcher.on('error', (e) => {
-        // A watched folder that is removed can end its watch with an error; the root cannot.
+        // A watched folder that is removed can end its watch with an error; so can the root
+        if (folder === root && !isFolder(root)) return rootReplaced();
         drop(folder);
         if (folder === root) options.onError(e);
       });
@@ -121,6 +169,8 @@ function watchEveryFolder(root: string, report: (path: string) => void, options:
     // folder's own name, as if a child of that name changed: it is the folder, unless such a child
     // exists.
     if (name.toString() === basename(folder) && !exists(abs)) abs = folder;
+    // the content folder itself went, or is another folder now (its times or mode changed: the same one)
+    if (abs === root && folderIdentity(root) !== rootIdentity) return rootReplaced();
     report(relativePath(abs) || '(unknown file)');
     if (abs === folder) return;
     if (event !== 'rename') return;
@@ -139,6 +189,8 @@ function watchEveryFolder(root: string, report: (path: string) => void, options:
   add(root);
   return {
     close() {
+      closed = true;
+      clearTimeout(looking);
       for (const watcher of watchers.values()) watcher.close();
       watchers.clear();
     },

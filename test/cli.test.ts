@@ -55,6 +55,7 @@ describe('aula CLI', () => {
       // links would carry these as written: the parser normalizes them away, a browser does not
       [['build', '--base-url', 'http://a.example/../x'], /^error: option '--base-url <url>' argument 'http:\/\/a\.example\/\.\.\/x' is invalid\. expected a URL links can carry: a \.\. path segment$/],
       [['build', '--base-url', 'http://a.example:0'], /is invalid\. expected a URL links can carry: port 0 cannot be reached$/],
+      [['build', '--base-url', 'http://a.example/api?b=1'], /is invalid\. expected a URL without query or fragment, e\.g\. https:\/\/example\.org\/api$/],
       // which would win would depend on their order
       [['build', '--no-cache', '--cache', 'x'], /^error: option '--cache <dir>' cannot be used with option '--no-cache'$/],
       [['dev', '--cache', 'x', '--no-cache'], /^error: option '--cache <dir>' cannot be used with option '--no-cache'$/],

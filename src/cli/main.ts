@@ -58,9 +58,10 @@ function absoluteUrl(value: string): string {
   } catch {
     // not a URL
   }
-  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.search !== '' || u.hash !== '') {
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
     throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. https://example.org/api');
   }
+  if (u.search !== '' || u.hash !== '') throw new InvalidArgumentError('expected a URL without query or fragment, e.g. https://example.org/api');
   if (u.username !== '' || u.password !== '') throw new InvalidArgumentError('expected no user name or password in the URL: the dist would publish them');
   const problem = basePathProblem(value, u);
   if (problem !== null) throw new InvalidArgumentError(`expected a URL links can carry: ${problem}`);

@@ -259,7 +259,7 @@ export class Fields {
 }
 
 function outOfRange(text: string, zone: string): string {
-  return `${text} is outside the years 1 to 9999 (in UTC or in ${zone}), which the API cannot write`;
+  return `${text} is outside the years 1 to 9999 (${zone === 'UTC' ? 'in UTC' : `in UTC or in ${zone}`}), which the API cannot write`;
 }
 
 /** The candidate a typo most likely meant, for "did you mean" hints; none when nothing is close. */

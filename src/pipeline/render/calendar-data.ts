@@ -8,30 +8,36 @@ import type { ColumnValues } from '../../store/format/event-table.ts';
 import { FIELD_COUNT, fieldIndex, type EventRows } from '../../store/format/event-rows.ts';
 import { rowString } from '../../store/write/column-values.ts';
 
-const URL_FIELD = fieldIndex('url')!;
-const LINK_FIELD = fieldIndex('link')!;
+const field = (name: string) => fieldIndex(name)!;
+const [TITLE, TEASER, LOCATION, URL, LINK, ORGANIZER, CONTACT, EMAIL] = ['title', 'teaser', 'location', 'url', 'link', 'organizer', 'contact', 'email'].map(field);
 
-/** Each row's entry as bytes (one buffer's: valid until the next row's): the columns' values, and url and link (no column holds them) from the rows' JSON. */
+/**
+ * Each row's entry as bytes (one buffer's: valid until the next row's): the numbers and flags
+ * from the columns' values, the strings from the rows' JSON, where they are bytes already — the
+ * string columns need not be held while the calendar is made (column-values.ts `held`).
+ */
 export function calendarData(values: ColumnValues, rows: EventRows, timezone: string): (row: number) => Uint8Array {
   const zone = new ZoneOffsets(timezone, []);
-  const { time, bool, text } = values;
+  const { time, bool } = values;
   const out = new ContentBytes();
   return (row) => {
-    const valueOf = (field: number): string | null => rowString(rows.bytes(row), 0, rows.starts, row * (FIELD_COUNT + 1), field);
+    const line = rows.bytes(row);
+    const base = row * (FIELD_COUNT + 1);
+    const valueOf = (field: number): string | null => rowString(line, 0, rows.starts, base, field);
     return writeEntryBody(
       {
         start: time.start[row],
         end: time.end[row],
         last_modified: time.last_modified[row],
         allday: bool.allday[row] === 1,
-        title: text.title[row]!,
-        teaser: text.teaser[row],
-        location: text.location[row],
-        url: valueOf(URL_FIELD),
-        link: valueOf(LINK_FIELD),
-        organizer: text.organizer[row],
-        contact: text.contact[row],
-        email: text.email[row],
+        title: valueOf(TITLE)!,
+        teaser: valueOf(TEASER),
+        location: valueOf(LOCATION),
+        url: valueOf(URL),
+        link: valueOf(LINK),
+        organizer: valueOf(ORGANIZER),
+        contact: valueOf(CONTACT),
+        email: valueOf(EMAIL),
       },
       zone,
       out.clear(),

@@ -47,6 +47,11 @@ describe('columnValuesFromRows', () => {
     expect(Array.from(fromRows.dfp_points)).toEqual(all.map((e) => e.dfp_points ?? NaN));
     expect(Array.from(fromRows.bool.allday)).toEqual(all.map((e) => (e.allday ? 1 : 0)));
     expect(fromRows.groups[0]).toEqual(groupIds(all[0].groups));
+    // not held: the same strings, each column made anew from the rows whenever it is read
+    const unheld = columnValuesFromRows(blank, rows, false);
+    expect(unheld).toEqual(fromRows);
+    expect(unheld.text.title).not.toBe(unheld.text.title);
+    expect(unheld.iso.start).toEqual(fromRows.iso.start);
     expect(() => columnValuesFromRows(blank.slice(1), rows)).toThrow(/rows for/);
     expect(columnValuesFromRows([], EventRows.from([]))).toEqual(columnValuesOf([], 'UTC'));
   });

@@ -60,17 +60,23 @@ function numberColumns(events: readonly TextlessEvent[]): Omit<ColumnValues, 'is
 /**
  * As columnValuesOf, the strings (text fields, ISO text) taken from `rows`, the events' rows in
  * the same order, which hold them as JSON: the build's events may come without their texts
- * (TextlessEvent), and the ISO text is there formatted already.
+ * (TextlessEvent), and the ISO text is there formatted already. `held` false: each string column
+ * is made from the rows whenever it is read, and not kept, for a caller that reads each once
+ * (the column files of a whole list, each let go once written): a row's strings are most of the
+ * heap, and ten columns of them held at once beside the rows are the build's peak.
  */
-export function columnValuesFromRows(events: readonly TextlessEvent[], rows: EventRows): ColumnValues {
+export function columnValuesFromRows(events: readonly TextlessEvent[], rows: EventRows, held = true): ColumnValues {
   if (rows.length !== events.length) throw new Error(`${rows.length} rows for ${events.length} events`);
-  const bytes = rows.lineBytes;
-  const strings = (field: string) => stringsFromRows(rows, bytes, EVENT_FIELDS.indexOf(field as (typeof EVENT_FIELDS)[number]));
-  return {
-    ...numberColumns(events),
-    iso: byField(TIME_FIELDS, strings),
-    text: byField(TEXT_FIELDS, strings),
-  };
+  const strings = (field: string) => () => stringsFromRows(rows, rows.lineBytes, EVENT_FIELDS.indexOf(field as (typeof EVENT_FIELDS)[number]));
+  const columns = <F extends string>(fields: readonly F[]) => (held ? byField(fields, (f) => strings(f)()) : madeWhenRead(byField(fields, strings)));
+  return { ...numberColumns(events), iso: columns(TIME_FIELDS), text: columns(TEXT_FIELDS) };
+}
+
+/** An object whose every field is made by its function each time it is read (nothing kept). */
+function madeWhenRead<F extends string, V>(makers: Record<F, () => V>): Record<F, V> {
+  const record = {} as Record<F, V>;
+  for (const name of Object.keys(makers) as F[]) Object.defineProperty(record, name, { enumerable: true, get: makers[name] });
+  return record;
 }
 
 const STRIDE = FIELD_COUNT + 1;

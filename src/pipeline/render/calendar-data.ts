@@ -8,22 +8,15 @@ import type { ColumnValues } from '../../store/format/event-table.ts';
 import { FIELD_COUNT, fieldIndex, type EventRows } from '../../store/format/event-rows.ts';
 import { rowString } from '../../store/write/column-values.ts';
 
-const field = (name: string) => fieldIndex(name)!;
-const [TITLE, TEASER, LOCATION, URL, LINK, ORGANIZER, CONTACT, EMAIL] = ['title', 'teaser', 'location', 'url', 'link', 'organizer', 'contact', 'email'].map(field);
+const [TITLE, TEASER, LOCATION, URL, LINK, ORGANIZER, CONTACT, EMAIL] = ['title', 'teaser', 'location', 'url', 'link', 'organizer', 'contact', 'email'].map((f) => fieldIndex(f)!);
 
-/**
- * Each row's entry as bytes (one buffer's: valid until the next row's): the numbers and flags
- * from the columns' values, the strings from the rows' JSON, where they are bytes already — the
- * string columns need not be held while the calendar is made (column-values.ts `held`).
- */
-export function calendarData(values: ColumnValues, rows: EventRows, timezone: string): (row: number) => Uint8Array {
+/** Each row's entry as bytes (one buffer's: valid until the next row's): the numbers and flags from the columns, the strings from the rows' JSON (no string column need be held: column-values.ts `held`). */
+export function calendarData({ time, bool }: ColumnValues, rows: EventRows, timezone: string): (row: number) => Uint8Array {
   const zone = new ZoneOffsets(timezone, []);
-  const { time, bool } = values;
   const out = new ContentBytes();
   return (row) => {
     const line = rows.bytes(row);
-    const base = row * (FIELD_COUNT + 1);
-    const valueOf = (field: number): string | null => rowString(line, 0, rows.starts, base, field);
+    const valueOf = (field: number): string | null => rowString(line, 0, rows.starts, row * (FIELD_COUNT + 1), field);
     return writeEntryBody(
       {
         start: time.start[row],

@@ -120,8 +120,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
   const many = rows.length >= (options.manyRows ?? MANY_ROWS);
   const beside = before !== null || !many || options.search === false ? null : searchIndexBeside(rows);
   beside?.catch(() => undefined); // awaited below; not an unhandled rejection should this one throw first
-  // a whole list of MANY_ROWS: its string columns read once each (their files; the search index is
-  // the thread's, the calendar's strings the rows'), made when read and let go once written
+  // a whole list of MANY_ROWS: each string column read once, by its file (made when read, let go once written)
   const values = columnValuesFromRows(plan.fresh, rows, before !== null || !many);
   plan.fresh.length = 0;
   if (many) collectGarbage();

@@ -16,17 +16,17 @@ import { DEFAULT_SITE, readSite } from './site.ts';
 import { locateIssues } from './source.ts';
 
 /**
- * Where parsed files may be kept between builds (src/build/build-cache.ts): `kind` and `file` with
- * the text are everything a parse depends on, so a cached result stands for a parse.
+ * Where parsed files may be kept between builds (the build's pack, pipeline/cache/build-cache.ts):
+ * `kind` and `file` with the text are everything a parse depends on, so a cached result stands for a parse.
  */
 export interface ParseCache {
   /** `stat`: the file's stat, taken before its text was read */
   parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T>;
   /**
    * The parse of a file known not to have changed since it was parsed (by its stat), without
-   * reading it; undefined when it must be read.
+   * reading it; undefined when it must be read. `at`: its place among its kind's files listed.
    */
-  unchanged?<T>(kind: string, file: string, path: string | Buffer): Parsed<T> | undefined;
+  unchanged?<T>(kind: string, file: string, path: string | Buffer, at?: number): Parsed<T> | undefined;
 }
 
 export interface LoadOptions {

@@ -21,6 +21,7 @@ import { resolve } from 'node:path';
 import { removeStaleTemps, type CacheStats } from './cache/build-cache.ts';
 import { loadFromState, type Plan } from './load/state-load.ts';
 import type { WholeLoad } from './load/whole-load.ts';
+import { beginRecordedStats } from './load/stat-table.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
 import { eventStatePath, nextEventState, writeEventState } from './state/event-state.ts';
 import { unlinkQuietly } from './cache/cache-file.ts';
@@ -68,21 +69,22 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   });
 }
 
-/** The plan over the prior (load/state-load.ts), or, where there is none or it is refused, over an empty one (load/whole-load.ts); the content folder listed once for both. */
+/** The plan over the prior (load/state-load.ts), or, where there is none or it is refused, over an empty one (load/whole-load.ts); the content folder listed, and the recorded event files stat'ed, once for both. */
 async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<WholeLoad> {
   let reason = prior.reason;
   let listing: Promise<Listed> | undefined;
   const listed = () => (listing ??= listContentFolder(resolve(options.content)));
+  const stats = beginRecordedStats(options, prior.stats);
   if (prior.build !== null) {
     try {
-      return { plan: await loadFromState(options, prior.build, clock, listed) };
+      return { plan: await loadFromState(options, prior.build, clock, listed, stats) };
     } catch (e) {
       reason = refusal(e);
     }
   }
   // imported here: a build over the state needs no content loader
   const { loadWhole } = await import('./load/whole-load.ts');
-  const whole = await loadWhole(options, out, reason!, prior.stats, await listed());
+  const whole = await loadWhole(options, out, reason!, prior.stats, await listed(), stats);
   // (content with problems renders nothing: its progress ends at the load)
   if (whole.plan) clock.phase('load content', 'render data');
   return whole;

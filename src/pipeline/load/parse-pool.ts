@@ -4,7 +4,7 @@
 // the parse, so that a large site's parse is spread over every core instead of one.
 //
 // A file whose stat says it is unchanged is still taken from the cache here, on the main thread
-// (a stat, no read); only the rest goes to the threads. Fewer than `minFiles` to parse, holding
+// (no read; the recorded event files' stats taken on the stat thread); only the rest goes to the threads. Fewer than `minFiles` to parse, holding
 // fewer than `minBytes` between them, are parsed here too: a thread's start (loading its
 // modules) would cost more than it saves.
 //
@@ -220,7 +220,7 @@ export class ParsePool {
     const results: Parsed<unknown>[] = new Array(files.length);
     const todo: number[] = [];
     files.forEach((file, i) => {
-      const unchanged = cache?.unchanged?.(kind, file, raw.get(file) ?? join(dir, file));
+      const unchanged = cache?.unchanged?.(kind, file, raw.get(file) ?? join(dir, file), i);
       if (unchanged !== undefined) results[i] = unchanged;
       else todo.push(i);
     });

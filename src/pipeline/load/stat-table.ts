@@ -4,14 +4,14 @@
 // takes are put, as it reads and parses, into the next state's arrays (each kind's files in the
 // listing's order, as the load over the prior lists them). The build cache itself is only the pack.
 import type { BigIntStats } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { ContentFiles } from '../../content/files.ts';
 import type { ParseCache } from '../../content/load.ts';
 import type { Parsed } from '../../content/records.ts';
-import { makeFolders } from '../../util/make-folders.ts';
 import { parseKey, type BuildCache } from '../cache/build-cache.ts';
 import { decodeParse } from '../cache/parse-payload.ts';
-import { EVENTS_KIND, fileStat, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, OTHER_KINDS, putStat, putStatText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
+import { beginStats } from './stat-files.ts';
+import { EVENTS_KIND, fileSystemNow, fileStat, freshStatAt, KEY_BYTES, MARGIN_NS, OTHER_KINDS, putStat, putStatText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 
 /** Content files' stats and keys (FileStats' arrays), and where each file is among them. */
 export type StatRecord = Omit<FileStats, 'zone'> & { eventIndex: ReadonlyMap<string, number>; otherIndex: ReadonlyMap<string, number> };
@@ -19,10 +19,10 @@ export type StatRecord = Omit<FileStats, 'zone'> & { eventIndex: ReadonlyMap<str
 const index = (files: readonly string[]) => new Map(files.map((f, i) => [f, i]));
 const indexed = (s: Omit<FileStats, 'zone'>): StatRecord => ({ ...s, eventIndex: index(s.eventFiles), otherIndex: index(s.otherFiles) });
 
-/** Where a file's stat and key are in `r`; null where it has none. */
-function slot(r: StatRecord, kind: string, file: string): { stats: BigInt64Array; keys: Buffer; i: number } | null {
+/** Where a file's stat and key are in `r` (an event file's usual place: `at`); null where it has none. */
+function slot(r: StatRecord, kind: string, file: string, at?: number): { stats: BigInt64Array; keys: Buffer; i: number } | null {
   const event = kind.startsWith(EVENTS_KIND);
-  const i = event ? r.eventIndex.get(file) : r.otherIndex.get(`${kind}\0${file}`);
+  const i = event ? (at !== undefined && r.eventFiles[at] === file ? at : r.eventIndex.get(file)) : r.otherIndex.get(`${kind}\0${file}`);
   return i === undefined ? null : event ? { stats: r.eventStats, keys: r.eventKeys, i } : { stats: r.otherStats, keys: r.otherKeys, i };
 }
 
@@ -31,6 +31,8 @@ export class StatTable implements ParseCache {
   /** files taken by their stat alone, without reading them */
   unread = 0;
   private readonly now = new BigInt64Array(STAT_FIELDS);
+  /** the recorded event files' stats as this load took them (beginRecordedStats), in the record's order: unchanged() judges them by these (null: by a stat of its own) */
+  current: BigInt64Array | null = null;
 
   /** `recorded`: the record files are judged by; `next`: where this load's stats and keys go (none: not kept). `margin`: tests set 0. */
   constructor(
@@ -40,32 +42,31 @@ export class StatTable implements ParseCache {
     private readonly margin = MARGIN_NS,
   ) {}
 
-  /** Over the pack at `packPath`: `recorded` trusted and `files`' stats kept only where the cache folder's time can be taken (before any content file is stat'ed). */
-  static open(cache: BuildCache, packPath: string, recorded: FileStats | null, files: ContentFiles | null, margin?: bigint): StatTable {
-    let safe: bigint | null;
-    try {
-      makeFolders(dirname(packPath));
-      safe = fileSystemNow(dirname(packPath));
-    } catch {
-      safe = null;
-    }
+  /**
+   * Over the pack at `packPath`: `recorded` trusted and `files`' stats kept only where the cache
+   * folder's time can be taken before any content file is stat'ed (`safe`, where it was taken
+   * already: null, it could not be).
+   */
+  static open(cache: BuildCache, packPath: string, recorded: FileStats | null, files: ContentFiles | null, margin?: bigint, safe = fileSystemNow(dirname(packPath))): StatTable {
     const trusted = safe !== null && recorded !== null && !cache.stats.foreign ? { zone: recorded.zone, ...indexed(recorded) } : null;
     return new StatTable(cache, trusted, safe !== null && files !== null ? nextStats(safe, files) : null, margin);
   }
 
-  /** The cached parse of a file whose stat is as recorded, without reading it; undefined: read it and call parse(). */
-  unchanged<T>(kind: string, file: string, path: string | Buffer): Parsed<T> | undefined {
+  /** The cached parse of a file whose stat is as recorded, without reading it (`at`: its place among its kind's listed); undefined: read it and call parse(). */
+  unchanged<T>(kind: string, file: string, path: string | Buffer, at?: number): Parsed<T> | undefined {
     const r = this.recorded;
-    const was = r === null || (kind.startsWith(EVENTS_KIND) && kind !== `${EVENTS_KIND}${r.zone}`) ? null : slot(r, kind, file);
-    const stat = was === null ? null : fileStat(path);
-    if (was === null || stat === null) return undefined;
-    putStat(this.now, 0, stat);
-    if (!freshStatAt(was.stats, was.i, this.now, 0, r!.safe, this.margin)) return undefined;
+    const was = r === null || (kind.startsWith(EVENTS_KIND) && kind !== `${EVENTS_KIND}${r.zone}`) ? null : slot(r, kind, file, at);
+    const event = was?.stats === r?.eventStats && this.current !== null;
+    const stat = was === null || event ? null : fileStat(path);
+    if (was === null || (!event && stat === null)) return undefined;
+    if (stat !== null) putStat(this.now, 0, stat);
+    const [now, j] = event ? [this.current!, was.i] : [this.now, 0];
+    if (!freshStatAt(was.stats, was.i, now, j, r!.safe, this.margin)) return undefined;
     const key = was.keys.toString('hex', was.i * KEY_BYTES, (was.i + 1) * KEY_BYTES);
     const value = this.cache?.take<T>(kind, file, key);
     if (value === undefined) return undefined;
     this.unread++;
-    this.record(kind, file, stat, key);
+    this.record(kind, file, now.subarray(j * STAT_FIELDS, (j + 1) * STAT_FIELDS), key, at);
     return value;
   }
 
@@ -82,11 +83,12 @@ export class StatTable implements ParseCache {
     return this.cache ? this.cache.adopt(kind, file, made) : (decodeParse(made.payload, true) as Parsed<T>);
   }
 
-  /** Puts a file's stat (none: it has none, size -1) and key among the next ones. */
-  private record(kind: string, file: string, stat: BigIntStats | string | undefined, key: string): void {
-    const at = this.next && slot(this.next, kind, file);
+  /** Puts a file's stat (none: it has none, size -1) and key among the next ones (`place`: as unchanged()'s `at`). */
+  private record(kind: string, file: string, stat: BigIntStats | BigInt64Array | string | undefined, key: string, place?: number): void {
+    const at = this.next && slot(this.next, kind, file, place);
     if (!at) return;
-    if (typeof stat === 'object') putStat(at.stats, at.i, stat);
+    if (stat instanceof BigInt64Array) at.stats.set(stat, at.i * STAT_FIELDS);
+    else if (typeof stat === 'object') putStat(at.stats, at.i, stat);
     else if (stat === undefined || !putStatText(at.stats, at.i, stat)) return void putStat(at.stats, at.i, null);
     at.keys.write(key, at.i * KEY_BYTES, 'hex');
   }
@@ -100,7 +102,20 @@ export class StatTable implements ParseCache {
   release(): void {
     this.cache?.release();
     this.recorded = null;
+    this.current = null;
   }
+}
+
+/** The recorded event files' stats (in their order; none recorded: null), taken after `safe`, the cache folder's time (null: not to be had). */
+export type RecordedStats = { safe: bigint | null; finish: (() => Promise<BigInt64Array>) | null; abandon(): void };
+
+/** Begins the stats of the recorded event files (none without a cache or a record) on the stat thread, once the cache folder's time is taken. */
+export function beginRecordedStats(options: { content: string; cache?: string }, recorded: FileStats | null): RecordedStats {
+  const safe = options.cache === undefined ? null : fileSystemNow(resolve(options.cache));
+  if (safe === null || recorded === null) return { safe, finish: null, abandon: () => {} };
+  const stating = beginStats(recorded.eventFiles.map((file) => join(resolve(options.content), file)));
+  let finished: Promise<BigInt64Array> | undefined;
+  return { safe, finish: () => (finished ??= stating.finish()), abandon: () => stating.abandon() };
 }
 
 /** Every file listed, as yet with no stat (size -1) nor key. */

@@ -8,7 +8,7 @@
 // categories and media), and the media files resolved again; and every file of the previous dist
 // the render over the state takes is proven by the ledger (provenDist). Anything else refuses
 // (NoPatch): the content is then loaded whole (whole-load.ts), before anything is staged.
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { readContentFile, type ContentFiles } from '../../content/files.ts';
 import type { Listed } from '../../content/load.ts';
@@ -32,10 +32,10 @@ import { parseKey } from '../cache/build-cache.ts';
 import { COMPRESSOR, type DistLedger } from '../ledger/dist-ledger.ts';
 import { normalizeBaseUrl, type BuildOptions, type Clock } from '../run.ts';
 import type { EventState } from '../state/event-state.ts';
-import { EVENTS_KIND, fileStat, OTHER_KINDS, fileSystemNow, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
+import { EVENTS_KIND, fileStat, OTHER_KINDS, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 import { refuse } from '../state/no-patch.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
-import { beginStats, type Stating } from './stat-files.ts';
+import type { RecordedStats } from './stat-table.ts';
 import type { DirectoryStage } from '../directory/directory-stage.ts';
 
 /**
@@ -96,33 +96,23 @@ export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'rere
 /** Over a prior nothing is made ahead: every fresh event is whole, rendered against the build's context. */
 const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), rowsMade: () => null, dropRows: () => {} };
 
-/** `listed`: the content folder's listing, asked for once the stats are begun (the whole load takes the same). */
-export async function loadFromState(options: BuildOptions, prior: PreviousBuild, clock: Clock, listed: () => Promise<Listed>): Promise<Plan> {
+/** `listed`: the content folder's listing, asked for once `stats` (the state's event files': beginRecordedStats) are begun; a refusal leaves both to the whole load. */
+export async function loadFromState(options: BuildOptions, prior: PreviousBuild, clock: Clock, listed: () => Promise<Listed>, stats: RecordedStats): Promise<Plan> {
   const content = resolve(options.content);
-  const { ledgerFile, previous, state, ledger } = prior;
+  const { previous, state, ledger } = prior;
   if (state.zone !== state.site.timezone) refuse('the state is of another zone');
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
   if (baseUrl !== previous.base_url) refuse('another base URL');
-  // taken before any content file is stat'ed: the stats recorded now are judged against it
-  const safe = fileSystemNow(dirname(ledgerFile)) ?? refuse('the cache folder cannot be written');
+  // taken before any content file was stat'ed: the stats recorded now are judged against it
+  const safe = stats.safe ?? refuse('the cache folder cannot be written');
   const margin = options.statMarginNs ?? MARGIN_NS;
-  // the state's event files stat'ed on two threads (stat-files.ts) while this one lists the
+  // the state's event files are stat'ed on two threads (stat-files.ts) while this one lists the
   // content folder: the files listed that the state has not are stat'ed as they are read
-  const prefix = join(content, '/');
-  const stating = beginStats(state.eventFiles.map((file) => prefix + file));
-  let files: ContentFiles;
-  let events: EventFiles;
-  let others: ReturnType<typeof unchangedOthers>;
-  try {
-    const listing = await listed();
-    files = 'files' in listing ? listing.files : refuse('the content folder cannot be listed');
-    if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
-    others = unchangedOthers(content, files, state, margin);
-    events = await eventFileChanges(options, content, files.events, state, margin, stating);
-  } catch (e) {
-    stating.abandon();
-    throw e;
-  }
+  const listing = await listed();
+  const files = 'files' in listing ? listing.files : refuse('the content folder cannot be listed');
+  if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
+  const others = unchangedOthers(content, files, state, margin);
+  const events = await eventFileChanges(options, content, files.events, state, margin, stats.finish!);
   const categories = others.categories === null ? null : changedCategories(content, others.categories, others.texts, state);
   const { keep, removed } = rowsThatStay(state, events);
   await checkFresh(content, state, events.records, keep, categories?.ids ?? state.categoryIds);
@@ -241,7 +231,7 @@ function changedCategories(content: string, files: readonly string[], texts: Rea
  * the state's is, so a file is usually found at its own index (the map is made only when one is
  * not); the stats and keys are copied whole first and only those of files read again are put over them.
  */
-async function eventFileChanges(options: BuildOptions, content: string, eventFiles: string[], state: EventState, margin: bigint, stating: Stating): Promise<EventFiles> {
+async function eventFileChanges(options: BuildOptions, content: string, eventFiles: string[], state: EventState, margin: bigint, stating: () => Promise<BigInt64Array>): Promise<EventFiles> {
   const previousFiles = state.eventFiles;
   let index: Map<string, number> | null = null;
   const fileMap = new Int32Array(previousFiles.length).fill(-1);
@@ -252,7 +242,7 @@ async function eventFileChanges(options: BuildOptions, content: string, eventFil
   state.eventKeys.copy(eventKeys, 0, 0, common * KEY_BYTES);
   const changes: EventFiles = { fileMap, eventFiles, eventStats, eventKeys, records: [], recordFiles: [], reread: new Uint8Array(previousFiles.length), parsed: 0 };
   const stats = state.eventStats;
-  const current = await stating.finish();
+  const current = await stating();
   const kind = `${EVENTS_KIND}${state.zone}`;
   const poolFrom = options.poolFrom ?? POOL_FROM;
   // the files whose text changed, by their new indexes, and while they are few, their texts as read

@@ -23,17 +23,20 @@ import { stateRows } from '../state/event-state.ts';
 import { patchOptions } from '../state/previous-build.ts';
 import type { FileStats } from '../state/stat-fields.ts';
 import { ParsePool } from './parse-pool.ts';
-import { StatTable, type StatRecord } from './stat-table.ts';
+import { StatTable, type RecordedStats, type StatRecord } from './stat-table.ts';
 import type { Plan } from './state-load.ts';
 
 export type WholeLoad = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined };
 
 /** The content loaded whole, as a plan over an empty prior; or its problems. */
-export async function loadWhole(options: BuildOptions, out: string, reason: string, recorded: FileStats | null, listed: Listed): Promise<WholeLoad> {
+export async function loadWhole(options: BuildOptions, out: string, reason: string, recorded: FileStats | null, listed: Listed, taking: RecordedStats): Promise<WholeLoad> {
   const content = resolve(options.content);
   const packFile = options.cache === undefined ? undefined : packPath(options.cache, options.content);
   const pack = packFile === undefined ? undefined : new BuildCache(packFile);
-  const cache = pack && StatTable.open(pack, packFile!, recorded, 'files' in listed ? listed.files : null, options.statMarginNs);
+  const cache = pack && StatTable.open(pack, packFile!, recorded, 'files' in listed ? listed.files : null, options.statMarginNs, taking.safe);
+  // the recorded event files judged by the stats taken on the stat thread (build.ts)
+  if (cache && taking.finish !== null) cache.current = await taking.finish().catch(() => null);
+  else taking.abandon();
   // The directory indexes are made on a worker thread from as soon as the directory is read:
   // while this thread reads the events (the loaded model's directory is then left empty).
   let directory: DirectoryJob | undefined;

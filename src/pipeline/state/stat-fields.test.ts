@@ -9,6 +9,7 @@ import { BuildCache, packPath } from '../cache/build-cache.ts';
 import { ledgerPath } from '../ledger/dist-ledger.ts';
 import { eventStatePath } from './event-state.ts';
 import { StatTable } from '../load/stat-table.ts';
+import { beginStats } from '../load/stat-files.ts';
 import { findContentFiles } from '../../content/files.ts';
 import { recordedStats } from './previous-build.ts';
 import { fileSystemNow, type FileStats } from './stat-fields.ts';
@@ -42,10 +43,14 @@ function writeEvent(content: string, name: string, title: string, keepTimes = tr
   if (keepTimes) utimesSync(file, OLD, OLD);
 }
 
-/** One load through a fresh cache over the last one's records, saved; `margin`: 0 trusts any stat older than the build. */
-async function build(s: Site, margin?: bigint) {
+/**
+ * One load through a fresh cache over the last one's records, saved; `margin`: 0 trusts any stat
+ * older than the build; `current`: the recorded event files' stats as taken before (beginRecordedStats).
+ */
+async function build(s: Site, margin?: bigint, current?: BigInt64Array) {
   const pack = packPath(s.cache, s.content);
   const cache = StatTable.open(new BuildCache(pack), pack, s.recorded, await findContentFiles(s.content), margin);
+  if (current) cache.current = current;
   const { model, problems } = await loadContent(s.content, { cache });
   expect(problems).toEqual([]);
   cache.cache!.save();
@@ -121,6 +126,21 @@ describe('the recorded stats', () => {
       writeFileSync(path, Buffer.isBuffer(damaged) ? damaged : bytes);
       expect(recordedStats(s.cache, s.content, out)).toBeNull();
     }
+  });
+
+  it('judges the event files by the stats taken before the load, and records those (the next load reads a file changed since)', async () => {
+    const s = site({ a: 'Alpha', b: 'Beta' });
+    await sleep(50);
+    await build(s, 0n);
+    const taken = await beginStats(s.recorded!.eventFiles.map((f) => join(s.content, f))).finish();
+    writeEvent(s.content, 'b', 'Beta, longer now', false);
+    await sleep(50);
+    // as the content stood when its stats were taken
+    expect(await build(s, 0n, taken)).toEqual({ titles: ['Alpha', 'Beta'], unread: 2, misses: 0, hits: 2 });
+    expect(await build(s, 0n)).toEqual({ titles: ['Alpha', 'Beta, longer now'], unread: 1, misses: 1, hits: 1 });
+    // a file gone since the stats were taken is read (its stat: none), not taken by its record
+    const gone = await beginStats([join(s.content, 'events', 'a.yaml'), join(s.content, 'events', 'nothing.yaml')]).finish();
+    expect(await build(s, 0n, gone)).toMatchObject({ unread: 1, misses: 0, hits: 2 });
   });
 
   it('a record naming a key the pack lacks costs only a read', async () => {

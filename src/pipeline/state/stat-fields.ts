@@ -8,6 +8,7 @@
 import { closeSync, fstatSync, statSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { openTemporary } from '../cache/cache-file.ts';
+import { makeFolders } from '../../util/make-folders.ts';
 
 /** size, mtime (ns), ctime (ns), inode, device */
 export const STAT_FIELDS = 5;
@@ -75,9 +76,10 @@ export function putStatText(stats: BigInt64Array, i: number, text: string): bool
   return s !== null;
 }
 
-/** The file system's time in `folder` (ns): a probe file's mtime. Null when the folder cannot be written. */
+/** The file system's time in `folder` (ns), made where it is not: a probe file's mtime. Null when the folder cannot be written. */
 export function fileSystemNow(folder: string): bigint | null {
   try {
+    makeFolders(folder);
     const { path: probe, fd } = openTemporary(join(folder, 'stat-probe'));
     try {
       writeFileSync(fd, 'x');

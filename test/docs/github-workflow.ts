@@ -3,8 +3,9 @@
 // or `defaults.run.shell` says otherwise) in its working directory, with CI=true and
 // GITHUB_ACTIONS=true. `uses:` steps are skipped — actions cannot run here — and what the ones
 // aula's workflow uses need from the checkout is checked instead: setup-node's npm cache a
-// lockfile (at `cache-dependency-path`, else at the top), upload-artifact the path it uploads
-// (after the steps before it). Node.js is this machine's, not the one setup-node would install.
+// lockfile (at `cache-dependency-path`, else at the top), cache a path in the checkout (restored
+// after `npm ci` when it is in node_modules/), upload-artifact the path it uploads (after the
+// steps before it). Node.js is this machine's, not the one setup-node would install.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ const STEP_KEYS = new Set(['name', 'uses', 'run', 'shell', 'with', 'env', 'worki
 /** The lockfiles setup-node's npm cache looks for at the top of the checkout. */
 const LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock'];
 
-function checkAction(checkout: string, step: Step, name: string): string {
+function checkAction(checkout: string, step: Step, name: string, before: readonly Step[]): string {
   const [action] = step.uses!.split('@');
   const w = step.with ?? {};
   if (action === 'actions/checkout') return 'the checkout is the clone given';
@@ -64,6 +65,14 @@ function checkAction(checkout: string, step: Step, name: string): string {
     if (hidden.length > 0 && w['include-hidden-files'] !== true) throw new Error(`${name}: ${join(w.path, hidden[0])} would be left out of the artifact (include-hidden-files is not true)`);
     return `${w.path} would be uploaded as ${String(w.name)}`;
   }
+  if (action === 'actions/cache') {
+    const path = w.path;
+    if (typeof path !== 'string' || path.startsWith('/') || path.split('/').includes('..')) throw new Error(`${name}: path ${String(path)} is not a folder of the checkout`);
+    if (typeof w.key !== 'string' || w.key === '') throw new Error(`${name}: no key`);
+    // npm ci removes node_modules/ whole: a cache restored into it before would be thrown away
+    if (path.split('/').includes('node_modules') && !before.some((b) => /\bnpm ci\b/.test(b.run ?? ''))) throw new Error(`${name}: ${path} is restored before npm ci, which removes node_modules/`);
+    return `${path} would be restored (key ${w.key}) and saved at the end`;
+  }
   throw new Error(`${name}: an action this runner knows nothing of`);
 }
 
@@ -79,7 +88,7 @@ export function runWorkflow(checkout: string, file: string, env: Record<string, 
         const unknown = Object.keys(step).filter((k) => !STEP_KEYS.has(k));
         if (unknown.length > 0) throw new Error(`${name}: ${unknown.join(', ')} cannot be run here`);
         if (step.uses !== undefined) {
-          runs.push({ step: name, output: `skipped: ${checkAction(checkout, step, name)}` });
+          runs.push({ step: name, output: `skipped: ${checkAction(checkout, step, name, job.steps.slice(0, i))}` });
           continue;
         }
         const shell = step.shell ?? job.defaults?.run?.shell ?? workflow.defaults?.run?.shell ?? '';

@@ -126,15 +126,19 @@ const MOST_SHOWN = 20;
 
 /**
  * YAML tokens `yaml` is given at most. What the fast readers decline (a mistake, or YAML beyond
- * the subset) is read by `yaml`, whose document of a broken text holds ~400 bytes per token (an
- * unclosed `[` before 4 MiB of items took 2 GB): a longer text is refused where the subset reader
- * stops, which is where its mistake, or the YAML only `yaml` reads, begins.
+ * the subset) is read by `yaml`, whose document of a broken text holds ~400 bytes per token: a
+ * longer text is refused where the subset reader stops, which is where its mistake, or the YAML
+ * only `yaml` reads, begins.
  */
 export const MOST_FULL_TOKENS = 1_000_000;
 
-export const BEYOND_FULL_READER = `from here on this file needs the full YAML reader (a mistake, or YAML beyond plain mappings, lists and one-line values), which reads files of at most ${MOST_FULL_TOKENS.toLocaleString('en-US')} YAML tokens, and this one has more: correct the mistake, write this part plainly, or split the file`;
+/** (written out, not by toLocaleString: that would start ICU in every process that loads this module) */
+export const BEYOND_FULL_READER = `from here on this file needs the full YAML reader (a mistake, or YAML beyond plain mappings, lists and one-line values), which reads files of at most ${String(MOST_FULL_TOKENS).replace(/\B(?=(\d{3})+$)/g, ',')} YAML tokens, and this one has more: correct the mistake, write this part plainly, or split the file`;
 
 function beyondFullReader(file: string, part: { text: string; lineOffset: number }): Problem | null {
+  // the lexer makes at most two tokens a character (a scalar's mark, then the scalar) and a few a
+  // document: a text of a third of the bound cannot pass it, and is not lexed once more for nothing
+  if (part.text.length <= MOST_FULL_TOKENS / 3) return null;
   let tokens = 0;
   for (const _ of new (yaml().Lexer)().lex(part.text)) if (++tokens > MOST_FULL_TOKENS) break;
   if (tokens <= MOST_FULL_TOKENS) return null;

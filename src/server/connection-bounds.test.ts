@@ -9,14 +9,19 @@ let server: Server | undefined;
 afterEach(() => new Promise<void>((ok) => (server ? server.close(() => ok()) : ok())));
 
 /** A real server whose every answer is 4 MB, counting the answers it computes; `sockets`: its end of each connection. */
-async function bigAnswers(held?: number) {
+async function bigAnswers(held?: number, later = false) {
   const counter = { computed: 0 };
   const sockets: Socket[] = [];
   const body = Buffer.alloc(4 * 1024 * 1024, 0x61);
   const bounds = connectionBounds((_req, res) => {
     counter.computed++;
-    res.writeHead(200, { 'Content-Length': String(body.length) });
-    res.end(body);
+    const answer = () => {
+      res.writeHead(200, { 'Content-Length': String(body.length) });
+      res.end(body);
+    };
+    // `later`: as the server answers an expensive request (queued) or a large compressed one (off the loop)
+    if (later) setImmediate(answer);
+    else answer();
   }, held === undefined ? undefined : { answering: MAX_ANSWERING, waiting: MAX_WAITING, held });
   server = createServer((req, res) => bounds.accept(req, res));
   server.on('connection', (socket: Socket) => {
@@ -103,5 +108,20 @@ describe('connectionBounds', () => {
     reader.destroy();
     for (const socket of clients) socket.destroy();
     expect(sockets.length).toBe(9);
+  });
+
+  it('bounds answers written after the handler returned, when they are written', async () => {
+    // four 4 MB answers pipelined on one connection that does not read: every one is started (held
+    // nothing yet) before any is written, and no later request comes to look at them again
+    const most = 8 * 1024 * 1024;
+    const { counter, sockets, port } = await bigAnswers(most, true);
+    const socket = connect(port, '127.0.0.1');
+    socket.pause();
+    socket.on('error', () => {});
+    await new Promise((ok) => socket.once('connect', ok));
+    socket.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(MAX_ANSWERING));
+    await expect.poll(() => sockets.length === 1 && sockets[0].destroyed, EVENTUALLY).toBe(true);
+    expect(counter.computed).toBe(MAX_ANSWERING);
+    socket.destroy();
   });
 });

@@ -5,7 +5,8 @@
 // stops being read while any wait, and a closed connection drops what was waiting uncomputed.
 // Across connections, the answers' bytes not yet taken by the kernel are bounded by MOST_HELD:
 // past it the connection holding the most is cut (many connections that stop reading would
-// otherwise hold a few answers each, without limit in all).
+// otherwise hold a few answers each, without limit in all). The bytes are looked at when an answer
+// is written: where the handler returns, and again when an answer it left for later is ended.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -105,6 +106,16 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     connection.unsent.add(res);
     holding.add(socket);
     bound();
+    // An answer written after the handler returned (an expensive one queued, a large one
+    // compressed off the event loop) holds its bytes from when it is written: bounded then.
+    if (!res.writableEnded) {
+      const end = res.end;
+      res.end = function (this: ServerResponse, ...args: unknown[]) {
+        const ended = (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+        if (holding.has(socket)) bound();
+        return ended;
+      } as ServerResponse['end'];
+    }
     res.once('close', () => {
       connection.answering--;
       connection.unsent.delete(res);

@@ -4,7 +4,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BodyChunks } from '../api/body.ts';
 import { json } from '../api/respond.ts';
-import { endWith, flatHeaders, MOST_COMPRESSED_BYTES, OFF_THREAD_BYTES, transportForm } from './transport.ts';
+import { endWith, flatHeaders, MOST_COMPRESSED_BYTES, MOST_COMPRESSING_BYTES, OFF_THREAD_BYTES, transportForm } from './transport.ts';
 
 // bigger than the smallest body worth compressing (1 KiB)
 const pieces = ['{"count":3,"results":[', '{"title":"Ä „x“ 🎉"}', ',', '', `{"title":"${'b'.repeat(3000)}"}`, ']}'].map((s) => Buffer.from(s));
@@ -100,5 +100,23 @@ describe('large answers', () => {
     const form = transportForm(json(200, text), 'gzip');
     expect(form).not.toBeInstanceOf(Promise);
     expect((form as { headers: Record<string, string> }).headers['Content-Encoding']).toBeUndefined();
+  });
+
+  it('are sent as they are while MOST_COMPRESSING_BYTES are being compressed, and compressed again once those are done', async () => {
+    const size = 3 * 1024 * 1024;
+    const answers = Array.from({ length: Math.floor(MOST_COMPRESSING_BYTES / size) + 2 }, (_, i) => json(200, Buffer.alloc(size, 97 + i)));
+    const forms = answers.map((a) => transportForm(a, 'br'));
+    const queued = forms.filter((f) => f instanceof Promise);
+    expect(queued.length).toBe(Math.floor(MOST_COMPRESSING_BYTES / size));
+    // past the bound: at once, as they are
+    for (const form of forms.slice(queued.length)) {
+      expect(form).not.toBeInstanceOf(Promise);
+      expect((form as { headers: Record<string, string> }).headers['Content-Encoding']).toBeUndefined();
+    }
+    await Promise.all(queued);
+    // the bytes compressed are let go: the answer sent as it was is compressed when asked again
+    const again = await transportForm(answers.at(-1)!, 'br');
+    expect(again.headers['Content-Encoding']).toBe('br');
+    expect(brotliDecompressSync(again.body as Buffer).equals(Buffer.alloc(size, 97 + answers.length - 1))).toBe(true);
   });
 });

@@ -31,6 +31,17 @@ export const OFF_THREAD_BYTES = 64 * 1024;
  */
 export const MOST_COMPRESSED_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Bytes of answers being compressed off the event loop at once, over every request. Past it a
+ * large answer goes out as it is: each compression holds its body and an encoder until its turn
+ * on libuv's four threads, and hundreds of clients asking for large compressed answers at once
+ * would otherwise queue hundreds of them (memory without bound, and a cheap request's compression
+ * waiting behind seconds of others'). Identity is always an answer the client can read (RFC 9110
+ * §12.5.3: a server without an acceptable coding sends none).
+ */
+export const MOST_COMPRESSING_BYTES = 16 * 1024 * 1024;
+let compressing = 0;
+
 /** Compressed bodies, per answer and coding (or their compression under way): a cached answer is compressed once. */
 const packed = new WeakMap<ApiResponse, Map<Encoding, Buffer | null | Promise<Buffer | null>>>();
 
@@ -41,10 +52,13 @@ function packedBody(response: ApiResponse, encoding: Encoding): Buffer | null | 
   if (form === undefined) {
     const body = bodyBuffer(wireBody(response));
     if (body.byteLength < OFF_THREAD_BYTES) form = compressFor(encoding, body, true);
+    else if (compressing + body.byteLength > MOST_COMPRESSING_BYTES) return null; // (not kept: a later request may compress it)
     else {
+      const size = body.byteLength;
+      compressing += size;
       const pending = compressOffThread(encoding, body);
       form = pending;
-      void pending.then((done) => forms.set(encoding, done), () => forms.delete(encoding));
+      void pending.then((done) => forms.set(encoding, done), () => forms.delete(encoding)).finally(() => (compressing -= size));
     }
     forms.set(encoding, form);
   }

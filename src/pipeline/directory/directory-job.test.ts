@@ -9,14 +9,13 @@ import { syntheticDirectory } from '../../query/autocomplete/test-fixtures.ts';
 import { buildAutocompleteFiles } from '../../store/write/autocomplete-files.ts';
 import { buildMiniSearchFiles } from '../../store/write/minisearch/build.ts';
 import { startDirectoryJob, type DirectoryJob, type DirectoryJobOptions } from './directory-job.ts';
-import { outputsPath } from './directory-outputs.ts';
 
 const roots: string[] = [];
 afterEach(() => roots.splice(0).forEach(removeDir));
 
 // large enough for minisearch.json to pass the 1 MB above which the worker compresses it too
 const objects = syntheticDirectory(6000, 7);
-const noCache = { kept: () => null, key: null };
+const noCache = { cache: null };
 
 /** A file's text (minisearch.json is made as UTF-8 bytes, the rest as text) */
 const text = (content: string | Uint8Array | undefined) => (typeof content === 'string' || content === undefined ? content : Buffer.from(content).toString());
@@ -78,17 +77,17 @@ describe('startDirectoryJob', () => {
   it('reads the files kept for the same directory instead of making them, and makes only what is missing', async () => {
     const root = tempDir('aula-dir-job-');
     roots.push(root);
-    const kept = (index: 'autocomplete' | 'minisearch') => outputsPath(join(root, 'cache'), join(root, 'content'), index);
+    const at = { dir: join(root, 'cache'), content: join(root, 'content') };
     const key = createHash('sha256').update('the directory').digest();
     const small = objects.slice(0, 300);
-    const first = await outputs(startDirectoryJob(small, { minisearch: false, compress: false, kept, key }));
+    const first = await outputs(startDirectoryJob(small, { minisearch: false, compress: false, cache: { ...at, key } }));
     expect(first.compressed.size).toBe(0);
     // no objects at all: whatever comes back under the same key was kept
-    const again = await outputs(startDirectoryJob([], { minisearch: true, compress: false, kept, key }));
+    const again = await outputs(startDirectoryJob([], { minisearch: true, compress: false, cache: { ...at, key } }));
     expect(again.autocomplete).toEqual(first.autocomplete);
     expect(again.minisearch).toEqual(await buildMiniSearchFiles([]));
     const other = createHash('sha256').update('another directory').digest();
-    const changed = await outputs(startDirectoryJob([], { minisearch: false, compress: false, kept, key: other }));
+    const changed = await outputs(startDirectoryJob([], { minisearch: false, compress: false, cache: { ...at, key: other } }));
     expect(changed.autocomplete).toEqual(await buildAutocompleteFiles([]));
   });
 

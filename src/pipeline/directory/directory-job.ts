@@ -1,16 +1,13 @@
-// The directory side of a build on its own thread: the autocomplete index and MiniSearch depend on
-// the directory alone, so they are made while the main thread renders the events (awaited only
-// where the files are needed). Files kept in the build cache (directory-outputs.ts) are read, not made.
-//
-// What the worker made (as large as the directory) waits in a scratch file (scratch-file.ts,
-// layout: directory-made-file.ts), not in a heap, until the build asks for it once the events have
-// left the heap: it is no part of the build's peak. Its large files are compressed there once the
-// main thread works alone (compressNow), on a short-lived thread (directory-worker.ts).
-// The file is unlinked once opened, so nothing is left behind however the process ends.
+// The directory's files (directory-make.ts) made on a thread of their own while the main thread
+// renders the events: they depend on the directory alone. Those kept in the build cache under the
+// directory's key (directory-outputs.ts) are read, not made. What the worker makes waits in an
+// unlinked scratch file (directory-made-file.ts), not in a heap, until the build asks for it once
+// the events have left the heap, so it is no part of the build's peak; its large files are
+// compressed there on a second thread once the main thread works alone (compressNow).
 import type { DirectoryObject } from '../../model/types.ts';
 import type { Precompressed } from '../../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
-import { readStored, type DirectoryFiles } from './directory-outputs.ts';
+import { dataPath, outputsPath, readStored, type DirectoryFiles } from './directory-outputs.ts';
 import { ScratchFile } from '../../util/scratch-file.ts';
 import { readMade, readTwins, type DirectoryMade, type MadeLayout } from './directory-made-file.ts';
 import type { DirectoryRequest } from './directory-make.ts';
@@ -21,12 +18,8 @@ export interface DirectoryJobOptions {
   minisearch: boolean;
   /** compress the large files on the worker too */
   compress: boolean;
-  /** where each index is kept in the build cache (null: no cache) */
-  kept: (index: 'autocomplete' | 'minisearch') => string | null;
-  /** the directory's key in the build cache (null: no cache) */
-  key: Buffer | null;
-  /** where data/autocomplete.bin is kept in the build cache (absent: no cache) */
-  keptData?: string | null;
+  /** the build cache's folder, the content folder and the directory's key there (null: no cache) */
+  cache: { dir: string; content: string; key: Buffer } | null;
 }
 
 export interface DirectoryJob {
@@ -49,16 +42,11 @@ export interface DirectoryJob {
 }
 
 export function startDirectoryJob(objects: readonly DirectoryObject[], options: DirectoryJobOptions): DirectoryJob {
-  const paths = { autocomplete: options.kept('autocomplete'), minisearch: options.minisearch ? options.kept('minisearch') : null };
-  const stored = (path: string | null) => (path !== null && options.key !== null ? readStored(path, options.key) : null);
-  const storedAutocomplete = stored(paths.autocomplete);
-  const storedMiniSearch = options.minisearch ? stored(paths.minisearch) : {};
-  const request: DirectoryRequest = {
-    autocomplete: storedAutocomplete === null,
-    minisearch: storedMiniSearch === null,
-    compress: options.compress,
-    keep: options.key === null ? null : { key: options.key, ...paths },
-  };
+  const { cache } = options;
+  const keep = cache && { key: cache.key, autocomplete: outputsPath(cache.dir, cache.content, 'autocomplete'), minisearch: outputsPath(cache.dir, cache.content, 'minisearch') };
+  const storedAutocomplete = keep && readStored(keep.autocomplete, keep.key);
+  const storedMiniSearch = !options.minisearch ? {} : keep && readStored(keep.minisearch, keep.key);
+  const request: DirectoryRequest = { autocomplete: storedAutocomplete === null, minisearch: storedMiniSearch === null, compress: options.compress, keep };
   let cancel = () => {};
   let compressNow = () => {};
   /** what was made, and with its twins, each read when first asked for */
@@ -79,7 +67,7 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
     get compressed() {
       return withTwins().then(compressedOf);
     },
-    keptData: options.keptData ?? null,
+    keptData: cache && dataPath(cache.dir, cache.content),
     cancel,
     compressNow: () => compressNow(),
   };

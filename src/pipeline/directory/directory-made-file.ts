@@ -1,9 +1,7 @@
 // What the directory worker made, as it waits in the job's scratch file (directory-job.ts): each
-// index's files and their compressed twins are written there as soon as that index is made
-// (MadeWriter), described by a small layout posted with the answer. Nothing is held until the end
-// or copied into one serialization first: that would be a buffer as large as the indexes in the
-// worker, and the same again in the build's thread when read back (the buffer, then the values
-// deserialized from it).
+// index's files and twins are written there as soon as that index is made, described by a small
+// layout posted with the answer. No serialization of the whole is made: it would be as large as the
+// indexes in the worker, and again in the build's thread when read back.
 import type { Precompressed } from '../../deploy/precompress.ts';
 import type { DirectoryFiles } from './directory-outputs.ts';
 import { readAllAt, writeAllAt } from '../../util/positional-io.ts';
@@ -34,14 +32,6 @@ export interface MadeLayout {
 /** What a group's files are handed to as soon as they are made (directory-make.ts). */
 export type PutGroup = (group: Group, files: DirectoryFiles, twins: Record<string, Precompressed>) => void;
 
-/** Groups put into a DirectoryMade, held (a job on the build's own thread, or no scratch file). */
-export function intoMade(made: DirectoryMade): PutGroup {
-  return (group, files, twins) => {
-    made[group] = files;
-    Object.assign(made.compressed, twins);
-  };
-}
-
 /**
  * Writes each group put to the scratch file `fd` (from its start), noting where in `layout`. What
  * cannot be written (a full temp folder) is held in `rest` from then on, and posted as it is.
@@ -63,7 +53,8 @@ export class MadeWriter {
         this.failed = true;
       }
     }
-    intoMade(this.rest)(group, files, twins);
+    this.rest[group] = files;
+    Object.assign(this.rest.compressed, twins);
   };
 
   private write(fd: number, group: Group, files: DirectoryFiles, twins: Record<string, Precompressed>): void {

@@ -1,11 +1,8 @@
-// The files made from the directory alone — dist/autocomplete/'s own index and module, and the
-// MiniSearch index with its options — plus the compressed twins of the large ones. A pure
-// function of its request, run on a thread of its own by directory-job.ts (directory-worker.ts).
-//
-// One index after the other, each handed on (kept in the cache, compressed, put where it waits for
-// the build) as soon as it is made, and the objects let go of once MiniSearch has indexed them: the
-// worker's heap never holds the own index's text, the objects and MiniSearch's index together
-// while the latter is written out, which would be at the build's peak.
+// The files made from the directory alone (dist/autocomplete/'s own index and module, MiniSearch's
+// index and options) and the twins of the large ones: a pure function of its request, run on the
+// directory job's thread. Each index is handed on as soon as it is made, and the objects let go of
+// once MiniSearch has indexed them: the worker never holds the own index's text, the objects and
+// MiniSearch's index together.
 import type { DirectoryObject } from '../../model/types.ts';
 import { buildAutocompleteFiles } from '../../store/write/autocomplete-files.ts';
 import { listingOrder } from '../../store/write/index-builder.ts';
@@ -22,9 +19,8 @@ export interface DirectoryRequest {
   /** also compress the large files (their levels do not depend on the rest of the build) */
   compress: boolean;
   /** keep what is made in the build cache: the directory's key and a path per index */
-  keep: { key: Buffer | Uint8Array; autocomplete: string | null; minisearch: string | null } | null;
+  keep: { key: Buffer | Uint8Array; autocomplete: string; minisearch: string } | null;
 }
-
 
 /** The directory's objects, taken (set to null) by makeDirectoryFiles: it lets go of them once indexed. */
 export interface DirectorySource {
@@ -43,8 +39,7 @@ export async function makeDirectoryFiles(source: DirectorySource, request: Direc
   let ordered: DirectoryObject[] | null = listingOrder(objects);
   const done = (group: Group, files: DirectoryFiles) => {
     const { keep } = request;
-    const path = keep?.[group];
-    if (keep && path) store(path, Buffer.from(keep.key.buffer, keep.key.byteOffset, keep.key.byteLength), files);
+    if (keep) store(keep[group], Buffer.from(keep.key.buffer, keep.key.byteOffset, keep.key.byteLength), files);
     const twins: Record<string, Precompressed> = {};
     if (request.compress) {
       for (const [name, text] of Object.entries(files)) {

@@ -1,9 +1,7 @@
-// The directory as a stage of its own: its objects handed to its job (directory-job.ts), whose
-// outputs are kept under the directory records' key (inputsKeyOf: the parse keys of its files),
-// so that indexes made by any build are found by the next with the same directory. A whole load
-// hands it the objects as soon as they are read (load/whole-load.ts); the load over the prior, where a
-// directory file changed, came or went, reads them here (directoryStage). Else the previous
-// dist's autocomplete files are taken as they are (render/state-render.ts).
+// The directory as a stage: its objects handed to its job (directory-job.ts) under the key of its
+// files' parse keys. A whole load hands them over as soon as they are read; the load over the
+// prior, where a directory file changed, came or went, reads them here (directoryStage); else the
+// previous dist's directory files stand (render/state-render.ts).
 import { resolve } from 'node:path';
 import { checkDirectory, parseDirectoryFile } from '../../content/directory.ts';
 import { readContentFile } from '../../content/files.ts';
@@ -15,13 +13,11 @@ import { inputsKeyOf, parseKey } from '../cache/build-cache.ts';
 import type { BuildOptions } from '../run.ts';
 import { refuse } from '../state/no-patch.ts';
 import { startDirectoryJob, type DirectoryJob } from './directory-job.ts';
-import { dataPath, outputsPath } from './directory-outputs.ts';
 
 /** Starts the directory's job on `objects`, its outputs kept under `key` (null: no cache). */
 export function directoryJob(options: BuildOptions, key: Buffer | null, objects: readonly DirectoryObject[]): DirectoryJob {
-  const kept = (index: 'autocomplete' | 'minisearch') => (options.cache === undefined ? null : outputsPath(options.cache, options.content, index));
-  const keptData = options.cache === undefined ? null : dataPath(options.cache, options.content);
-  return startDirectoryJob(objects, { minisearch: options.minisearch !== false, compress: options.precompress !== false, kept, key, keptData });
+  const cache = options.cache === undefined || key === null ? null : { dir: options.cache, content: options.content, key };
+  return startDirectoryJob(objects, { minisearch: options.minisearch !== false, compress: options.precompress !== false, cache });
 }
 
 export type DirectoryStage = { job: DirectoryJob; count: number; files: number };

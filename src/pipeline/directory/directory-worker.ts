@@ -1,11 +1,7 @@
 // The directory job's thread module (directory-job.ts), each thread answering once. `make`: makes
-// the files and answers where they are. They go to the job's scratch file when it has one (a
-// descriptor: threads share them), each index's as soon as it is made: they wait there, not in a
-// heap, until the build asks for them. What cannot be written there is answered as it is.
-// `compress`: the large files' twins, made once the build's main thread works alone, on a thread
-// of their own (the first one's heap, as large as the directory, is gone by then): each file is
-// read from the scratch file and its twins written there after everything else; their layout
-// entries are the answer.
+// the files into the job's scratch file (what cannot be written there is answered as it is).
+// `compress`: the large files' twins, on a thread of their own once the first one's heap is gone:
+// each read from the scratch file, its twins written there after everything else.
 import type { DirectoryObject } from '../../model/types.ts';
 import { compressTwins, LARGE_FILE_LEVELS } from '../../deploy/precompress.ts';
 import type { DirectoryRequest, DirectorySource } from './directory-make.ts';

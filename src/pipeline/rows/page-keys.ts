@@ -14,16 +14,14 @@ interface PageEnvelope {
   limit: number;
 }
 
-/** The key (hex) of the page at each offset; `rowHashes` in list order, apart or end to end in one Buffer. */
-export function pageKeys(rowHashes: readonly Buffer[] | Buffer, envelope: PageEnvelope): (offset: number) => string {
-  const count = Buffer.isBuffer(rowHashes) ? rowHashes.length / HASH_BYTES : rowHashes.length;
+/** The key (hex) of the page at each offset; `rowHashes` in list order, end to end. */
+export function pageKeys(rowHashes: Buffer, envelope: PageEnvelope): (offset: number) => string {
+  const count = rowHashes.length / HASH_BYTES;
   const head = serialize([cacheIdentity(), envelope.baseUrl, envelope.site, envelope.limit, count]);
   return (offset) => {
-    const hash = createHash('sha256').update(head).update(serialize(offset));
     const end = Math.min(count, offset + envelope.limit);
-    if (Buffer.isBuffer(rowHashes)) {
-      if (end > offset) hash.update(rowHashes.subarray(offset * HASH_BYTES, end * HASH_BYTES));
-    } else for (let row = offset; row < end; row++) hash.update(rowHashes[row]);
+    const hash = createHash('sha256').update(head).update(serialize(offset));
+    if (end > offset) hash.update(rowHashes.subarray(offset * HASH_BYTES, end * HASH_BYTES));
     return hash.digest('hex');
   };
 }

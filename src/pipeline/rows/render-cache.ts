@@ -20,7 +20,6 @@ const MAGIC = Buffer.from('AULAROWS\n');
 const STRIDE = FIELD_COUNT + 1;
 export const ROW_KEY_BYTES = 32;
 export const ROW_HASH_BYTES = 32;
-const KEY = ROW_KEY_BYTES;
 const HASH = ROW_HASH_BYTES;
 const OFFSETS = STRIDE * 4;
 /** The bytes of an entry before its row's JSON: key, checksum, length, hash and offsets. */
@@ -52,26 +51,23 @@ export type RowsInProgress = NextFile;
 
 export const rowsPath = (cacheDir: string, content: string) => cacheFile(cacheDir, content, 'rows', 'bin');
 
-/** The parse key (parseKey, 32 bytes) of the file an event was read from. */
-type SourceKeyOf = (e: TextlessEvent) => Uint8Array;
-
 /**
  * Each event's row key: SHA-256 of the whole render context (renderInputs) and of the event's
  * source, its file's parse key and its id (which name one record). The whole context, not the
  * parts rendering reads: whatever rendering comes to read is in the key already.
  */
-export function eventKeys(events: readonly TextlessEvent[], ctx: RenderContext, sourceKeyOf: SourceKeyOf): Buffer[] {
-  const keyOf = rowKeyer(ctx);
-  return events.map((e) => keyOf(e, sourceKeyOf(e)));
-}
-
-/** eventKeys one event at a time (a parse thread's). */
 export function rowKeyer(ctx: RenderContext): (e: TextlessEvent, source: Uint8Array) => Buffer {
   const context = sha256(Buffer.from(renderInputs(ctx)));
   return (e, source) => {
     if (source.byteLength !== ROW_KEY_BYTES) throw new Error(`a source key is ${ROW_KEY_BYTES} bytes, not ${source.byteLength}`);
     return sha256(context, source, Buffer.from(`${e.id}`));
   };
+}
+
+/** rowKeyer over `events`, each from the file whose parse key `sourceKeyOf` gives. */
+export function eventKeys(events: readonly TextlessEvent[], ctx: RenderContext, sourceKeyOf: (e: TextlessEvent) => Uint8Array): Buffer[] {
+  const keyOf = rowKeyer(ctx);
+  return events.map((e) => keyOf(e, sourceKeyOf(e)));
 }
 
 /** A row made on a parse thread (parse-batch.ts): bytes or where its thread left them; key and hash null without a cache. */
@@ -105,7 +101,6 @@ export interface RowsCacheStats {
 /** A rows file larger than this per event (plus the base) is taken for damage. */
 const ROWS_FILE_PER_EVENT = 256 * 1024;
 const ROWS_FILE_BASE = 16 << 20;
-const CHUNK = 16 << 20;
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 

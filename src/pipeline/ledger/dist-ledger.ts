@@ -115,7 +115,7 @@ export class DistLedger {
    * the build at linkQueued.
    */
   reuse(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number, later = false): LedgerEntry | null {
-    const entry = this.proven(rel, proof, volume, measure);
+    const entry = this.wouldReuse(rel, proof, volume, measure);
     if (!entry) return null;
     const from = join(this.out, rel);
     const to = join(staging, rel);
@@ -143,11 +143,6 @@ export class DistLedger {
     return entry;
   }
 
-  /** Whether reuse would link `rel` (with its twins at `volume`): by `{ sha }` and no volume, whether the previous dist's `rel` holds those bytes. */
-  wouldReuse(rel: string, proof: Proof, volume: number | null, measure?: number): boolean {
-    return this.proven(rel, proof, volume, measure) !== null;
-  }
-
   /** Every link reuse began `later` made; rejects with the first failure once none is being made. */
   async linkQueued(): Promise<void> {
     const failed = (await Promise.all(this.pending.splice(0))).find((r) => r !== undefined);
@@ -160,7 +155,8 @@ export class DistLedger {
     this.folders.add(dir);
   }
 
-  private proven(rel: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
+  /** The entry reuse would link `rel` (with its twins at `volume`) by, else null: by `{ sha }` and no volume, whether the previous dist's `rel` holds those bytes. */
+  wouldReuse(rel: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
     const entry = this.entry(rel);
     if (!entry) return null;
     if ('inputs' in proof ? entry.inputs !== proof.inputs : entry.sha !== proof.sha) return null;

@@ -78,12 +78,9 @@ export interface PremadeRow {
   hash: Buffer | null;
 }
 
-/** Rows made ahead, by the event record they were made of. */
-type PremadeRows = ReadonlyMap<TextlessEvent, PremadeRow>;
-
-/** Rows made ahead (none when against another context than the build's), and `whole` to restore an event's texts. */
+/** Rows made ahead by the record they were made of (none when against another context than the build's), and `whole` to restore an event's texts. */
 export interface RowsAhead {
-  premade: PremadeRows | undefined;
+  premade: ReadonlyMap<TextlessEvent, PremadeRow> | undefined;
   whole: (e: TextlessEvent) => Event;
 }
 
@@ -113,16 +110,10 @@ function unpack(held: Buffer, length: number, starts: Uint32Array, startsBytes: 
   return true;
 }
 
-/** The rows, and their rowHashes end to end in list order. */
-interface CachedRows {
-  rows: EventRows;
-  hashes: Buffer;
-}
-
 /**
- * The rows of `events` (list order) with their keys, each taken from the cache at `path` when
- * its key is there and intact, else made ahead (`ahead`), else rendered; the rows made anew are
- * stored. `made`: the file the parse threads wrote their rows into (premade rows point into it),
+ * The rows of `events` (list order) with their keys, and their rowHashes end to end: each taken
+ * from the cache at `path` when its key is there and intact, else made ahead (`ahead`), else
+ * rendered; the rows made anew are stored. `made`: the file the parse threads wrote their rows into (premade rows point into it),
  * the store's next file when they are used. Nothing in the cache is needed: when it cannot be read
  * or written the rows are just rendered. `lookUp` false: the file is not read (the events are of
  * files changed since the rows it holds were made, which no stored row has), only appended to.
@@ -136,7 +127,7 @@ export function cachedRows(
   { premade, whole: wholeOf }: RowsAhead = { premade: undefined, whole: wholeEvent },
   made?: RowsInProgress | null,
   lookUp = true,
-): CachedRows {
+): { rows: EventRows; hashes: Buffer } {
   const most = ROWS_FILE_BASE + events.length * ROWS_FILE_PER_EVENT;
   const store = new KeyedStore(path, rowsFileHeader(), { most, held: HASH + OFFSETS, index: lookUp });
   // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)

@@ -1,7 +1,7 @@
 // The directory's files (directory-make.ts) made on a thread of their own while the main thread
 // renders the events: they depend on the directory alone. Those kept in the build cache under the
 // directory's key (directory-outputs.ts) are read, not made. What the worker makes waits in an
-// unlinked scratch file (directory-made-file.ts), not in a heap, until the build asks for it once
+// unlinked scratch file (directory-worker.ts), not in a heap, until the build asks for it once
 // the events have left the heap, so it is no part of the build's peak; its large files are
 // compressed there on a second thread once the main thread works alone (compressNow).
 import type { DirectoryObject } from '../../model/types.ts';
@@ -9,10 +9,9 @@ import type { Precompressed } from '../../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
 import { dataPath, outputsPath, readStored, type DirectoryFiles } from './directory-outputs.ts';
 import { ScratchFile } from '../../util/scratch-file.ts';
-import { readMade, readTwins, type DirectoryMade, type MadeLayout } from './directory-made-file.ts';
+import { readMade, readTwins, type DirectoryMade, type DirectoryMessage, type MadeLayout, type WorkerAnswer } from './directory-worker.ts';
 import type { DirectoryRequest } from './directory-make.ts';
 import { ThreadPool, threadModule } from '../../util/start-thread.ts';
-import type { DirectoryMessage, WorkerAnswer } from './directory-worker.ts';
 
 export interface DirectoryJobOptions {
   minisearch: boolean;
@@ -47,35 +46,27 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], options: 
   const storedAutocomplete = keep && readStored(keep.autocomplete, keep.key);
   const storedMiniSearch = !options.minisearch ? {} : keep && readStored(keep.minisearch, keep.key);
   const request: DirectoryRequest = { autocomplete: storedAutocomplete === null, minisearch: storedMiniSearch === null, compress: options.compress, keep };
-  let cancel = () => {};
-  let compressNow = () => {};
-  /** what was made, and with its twins, each read when first asked for */
-  let made: () => Promise<DirectoryMade>;
-  let withTwins: () => Promise<DirectoryMade>;
-  if (!request.autocomplete && !request.minisearch) {
-    const nothing = Promise.resolve<DirectoryMade>({ autocomplete: null, minisearch: null, compressed: {} });
-    made = withTwins = () => nothing;
-  } else ({ made, withTwins, compressNow, cancel } = onWorker(objects, request));
-  const compressedOf = (m: DirectoryMade) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c]));
+  const none = Promise.resolve<DirectoryMade>({ autocomplete: null, minisearch: null, compressed: {} });
+  const work = request.autocomplete || request.minisearch ? onWorker(objects, request) : { made: () => none, withTwins: () => none, compressNow() {}, cancel() {} };
   return {
     get autocomplete() {
-      return made().then((m) => storedAutocomplete ?? m.autocomplete!);
+      return work.made().then((m) => storedAutocomplete ?? m.autocomplete!);
     },
     get minisearch() {
-      return made().then((m) => storedMiniSearch ?? m.minisearch!);
+      return work.made().then((m) => storedMiniSearch ?? m.minisearch!);
     },
     get compressed() {
-      return withTwins().then(compressedOf);
+      return work.withTwins().then((m) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c])));
     },
     keptData: cache && dataPath(cache.dir, cache.content),
-    cancel,
-    compressNow: () => compressNow(),
+    cancel: work.cancel,
+    compressNow: work.compressNow,
   };
 }
 
 /**
  * The directory's files made on a worker thread, its large files' twins on another once asked
- * for (compressNow), read back from its scratch file when first asked for (made).
+ * for (compressNow), read back from its scratch file when first asked for (made, withTwins).
  */
 function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest): { made: () => Promise<DirectoryMade>; withTwins: () => Promise<DirectoryMade>; compressNow: () => void; cancel: () => void } {
   const scratch = ScratchFile.create('directory');

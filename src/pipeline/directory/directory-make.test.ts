@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { syntheticDirectory } from '../../query/autocomplete/test-fixtures.ts';
 import { buildAutocompleteFiles } from '../../store/write/autocomplete-files.ts';
 import { buildMiniSearchFiles } from '../../store/write/minisearch/build.ts';
-import type { Group } from './directory-made-file.ts';
+import type { Group } from './directory-make.ts';
 import { makeDirectoryFiles, type DirectorySource } from './directory-make.ts';
 
 // large enough for minisearch.json to pass the 1 MB above which it is compressed here

@@ -9,7 +9,11 @@ import { listingOrder } from '../../store/write/index-builder.ts';
 import { compressTwins, LARGE_FILE_LEVELS, PRECOMPRESSED, sizeOf, type Precompressed } from '../../deploy/precompress.ts';
 import { TOP_LEVEL_LIMIT } from '../../server/compress.ts';
 import { store, type DirectoryFiles } from './directory-outputs.ts';
-import type { Group, PutGroup } from './directory-made-file.ts';
+
+export type Group = 'autocomplete' | 'minisearch';
+
+/** What a group's files are handed to as soon as they are made. */
+export type PutGroup = (group: Group, files: DirectoryFiles, twins: Record<string, Precompressed>) => void;
 
 export interface DirectoryRequest {
   /** make autocomplete/'s own index and module */

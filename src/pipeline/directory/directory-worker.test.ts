@@ -2,7 +2,7 @@ import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { appendTwins, fileContent, MadeWriter, readMade, type DirectoryMade } from './directory-made-file.ts';
+import { appendTwins, fileContent, MadeWriter, readMade, type DirectoryMade } from './directory-worker.ts';
 
 const dir = tempDir('aula-made-file-');
 afterAll(() => removeDir(dir));

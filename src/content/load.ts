@@ -243,7 +243,7 @@ export async function assembleModel(
   const problems = [...found];
   const issues: FileIssue[] = [];
   const { pagesByUid, categoryList, mediaById } = await checkAcross(dir, parsed, issues, early);
-  problems.push(...locate(dir, issues, raw));
+  problems.push(...locateProblems(dir, issues, raw));
 
   if (problems.length > 0) return { model: null, problems: problems.sort(compareProblems) };
   const model: Model = {
@@ -263,7 +263,7 @@ export function compareDirectory(a: DirectoryObject, b: DirectoryObject): number
 }
 
 /** Positions the issues found across files, reading each affected file once more. */
-function locate(dir: string, issues: readonly FileIssue[], raw: ReadonlyMap<string, Buffer>): Problem[] {
+export function locateProblems(dir: string, issues: readonly FileIssue[], raw: ReadonlyMap<string, Buffer>): Problem[] {
   const byFile = new Map<string, FileIssue[]>();
   for (const issue of issues) {
     const list = byFile.get(issue.file);

@@ -19,8 +19,7 @@
 // build reuses of this one is recorded as it is published (state/, ledger/).
 import { resolve } from 'node:path';
 import { removeStaleTemps, type CacheStats } from './cache/build-cache.ts';
-import { loadFromState, type Plan } from './load/state-load.ts';
-import type { WholeLoad } from './load/whole-load.ts';
+import { loadFromState, type Loaded, type Plan } from './load/state-load.ts';
 import { beginRecordedStats } from './load/stat-table.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
 import { eventStatePath, nextEventState, writeEventState } from './state/event-state.ts';
@@ -55,7 +54,7 @@ export interface PatchStats {
 
 export type BuildResult =
   | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cpu: Record<string, number>; cache?: CacheStats; reuse?: ReuseStats; patch?: PatchStats }
-  | { ok: false; problems: Problem[]; cache?: CacheStats };
+  | { ok: false; problems: Problem[]; cache?: CacheStats; patch?: PatchStats };
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const clock = startClock(options.progress);
@@ -64,20 +63,20 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // what builds stopped mid-way left in the cache folder (build-cache.ts removeStaleTemps)
     if (options.cache !== undefined) removeStaleTemps(resolve(options.cache));
     const loaded = await load(options, out, clock, readPrior(options, out));
-    if (loaded.problems) return { ok: false, problems: loaded.problems, cache: loaded.cache };
+    if (loaded.problems) return { ok: false, problems: loaded.problems, cache: loaded.cache, patch: patchStats(options, loaded.refused) };
     return stagesAfterLoad(options, out, clock, loaded.plan);
   });
 }
 
 /** The plan over the prior (load/state-load.ts), or, where there is none or it is refused, over an empty one (load/whole-load.ts); the content folder listed, and the recorded event files stat'ed, once for both. */
-async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<WholeLoad> {
+async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<Loaded> {
   let reason = prior.reason;
   let listing: Promise<Listed> | undefined;
   const listed = () => (listing ??= listContentFolder(resolve(options.content)));
   const stats = beginRecordedStats(options, prior.stats);
   if (prior.build !== null) {
     try {
-      return { plan: await loadFromState(options, prior.build, clock, listed, stats) };
+      return await loadFromState(options, prior.build, clock, listed, stats);
     } catch (e) {
       reason = refusal(e);
     }
@@ -89,6 +88,10 @@ async function load(options: BuildOptions, out: string, clock: Clock, prior: Pri
   if (whole.plan) clock.phase('load content', 'render data');
   return whole;
 }
+
+/** Whether the load took the prior (`refused`: why not), with what it did over it; none without a cache. */
+const patchStats = (options: BuildOptions, refused: string | null, taken?: Pick<PatchStats, 'removed' | 'documents'>): PatchStats | undefined =>
+  options.cache === undefined ? undefined : refused === null ? { taken: true, ...taken } : { taken: false, reason: refused };
 
 /** The files a build made or linked (the large data files left `rendered.files` once written; `written` still names them). */
 const filesMade = (rendered: { files: ReadonlyMap<string, unknown> }, dist: StagedDist) => new Set([...rendered.files.keys(), ...dist.served.keys(), ...dist.written.keys()]).size;
@@ -116,7 +119,7 @@ async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock,
     };
     const directoryTwins = plan.directory?.job.compressed ?? null;
     const documents = await publishStage(options, clock, { out, previous: plan.previous, baseUrl: plan.baseUrl, site: state.site, directoryTwins, media: state.media, record }, rendered, dist);
-    const patch = options.cache === undefined ? undefined : plan.refused === null ? { taken: true, removed: plan.removed, documents } : { taken: false, reason: plan.refused };
+    const patch = patchStats(options, plan.refused, { removed: plan.removed, documents });
     return { ok: true as const, manifest: rendered.manifest, files: filesMade(rendered, dist), ...timings(clock), cache: plan.cache, reuse: dist.reused, patch };
   }, settle);
 }

@@ -1,8 +1,10 @@
 // The load over the state with many event files changed at once (a checkout of another branch, a
 // generator run): past `poolFrom` they are parsed as a whole load parses them (the parse pool), and
 // the build stays one over the state, with the bytes of a clean build; a problem among them is
-// reported as a clean build reports it; files only touched are not parsed.
-import { readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+// reported as a clean build reports it, over the state; files only touched are not parsed. Added
+// files with problems are reported from their records, over the state, as a clean build reports
+// them; one repeating the id of an event that stays is reported by a whole load (it names both files).
+import { readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
@@ -26,6 +28,7 @@ const write = (rel: string, text: string) => {
   writeFileSync(join(content, `${rel}.new`), text);
   renameSync(join(content, `${rel}.new`), join(content, rel));
 };
+const removeFile = (rel: string) => rmSync(join(content, rel));
 const setTitle = (text: string, title: string) => text.replace(/^title: .*$/m, `title: ${title}`);
 const problemsOf = (r: BuildResult) => (r.ok ? [] : r.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.key}: ${p.message}`));
 const bytes = (dist: string) => listFiles(dist).filter((rel) => rel !== 'changes.json').map((rel) => [rel, readFileSync(join(dist, rel)).toString('base64')]);
@@ -72,9 +75,37 @@ describe('the load over the state, many event files changed', () => {
     expect(result.ok).toBe(false);
     expect(problemsOf(result)).toEqual(problemsOf(clean));
     expect(problemsOf(result).join('\n')).toContain(broken);
+    expect(!result.ok && result.patch).toMatchObject({ taken: true });
     write(broken, before);
     const fixed = await buildBoth();
     // (the prior is the last good build's: every file changed since it is parsed)
+    expect(fixed.result.ok && fixed.result.patch).toMatchObject({ taken: true });
+    expect(fixed.same).toBe(true);
+  }, 120_000);
+
+  it('reports added files with problems over the state, as a clean build does', async () => {
+    const model = read(eventFiles()[0]);
+    const added = ['events/added-a.md', 'events/added-b.md', 'events/added-c.md'];
+    // a page no page has, two files with one new id, a field that does not parse
+    write(added[0], model.replace(/^id: .*$/m, 'id: 990001').replace(/^page: .*$/m, 'page: 987654'));
+    write(added[1], model.replace(/^id: .*$/m, 'id: 990001'));
+    write(added[2], model.replace(/^id: .*$/m, 'id: 990002').replace(/^start: .*$/m, 'start: not a time'));
+    const { result, clean } = await buildBoth();
+    expect(result.ok).toBe(false);
+    expect(problemsOf(result)).toEqual(problemsOf(clean));
+    expect(problemsOf(result).join('\n')).toMatch(/added-a\.md.*987654/);
+    expect(problemsOf(result).filter((p) => p.includes('990001'))).toHaveLength(2);
+    expect(problemsOf(result).join('\n')).toContain('added-c.md');
+    expect(!result.ok && result.patch).toMatchObject({ taken: true });
+    // an id an unchanged file has: the problem is in both files, and the load is a whole one
+    for (const rel of added.slice(1)) removeFile(rel);
+    write(added[0], model);
+    const repeated = await buildBoth();
+    expect(problemsOf(repeated.result)).toEqual(problemsOf(repeated.clean));
+    expect(problemsOf(repeated.result).join('\n')).toContain(eventFiles()[0]);
+    expect(!repeated.result.ok && repeated.result.patch).toMatchObject({ taken: false });
+    removeFile(added[0]);
+    const fixed = await buildBoth();
     expect(fixed.result.ok && fixed.result.patch).toMatchObject({ taken: true });
     expect(fixed.same).toBe(true);
   }, 120_000);

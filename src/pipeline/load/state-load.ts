@@ -7,14 +7,15 @@
 // checked as a full build checks them (ids unique against the state's, references to pages,
 // categories and media), and the media files resolved again; and every file of the previous dist
 // the render over the state takes is proven by the ledger (provenDist). Anything else refuses
-// (NoPatch): the content is then loaded whole (whole-load.ts), before anything is staged.
+// (NoPatch): the content is then loaded whole (whole-load.ts), before anything is staged. A changed
+// event file's problems are reported from its records, as a whole load would (reportedProblems).
 import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { readContentFile, type ContentFiles } from '../../content/files.ts';
 import type { Listed } from '../../content/load.ts';
 import { indexCategories, readCategory } from '../../content/categories.ts';
 import { resolveMediaFiles } from '../../content/media.ts';
-import type { FileIssue } from '../../content/problems.ts';
+import { compareProblems, type FileIssue, type Problem } from '../../content/problems.ts';
 import { parseFile, type Parsed, type Sourced } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
@@ -58,9 +59,11 @@ interface EventFiles {
   /** state file indexes read again */
   reread: Uint8Array;
   parsed: number;
+  /** the changed files' parse problems, in the listing's order */
+  problems: Problem[];
 }
 
-export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'reread' | 'parsed'>, Pick<FileStats, 'otherFiles' | 'otherStats' | 'otherKeys'> {
+export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'reread' | 'parsed' | 'problems'>, Pick<FileStats, 'otherFiles' | 'otherStats' | 'otherKeys'> {
   /** the prior's state; over an empty prior, the model's, with no rows */
   state: EventState;
   /** the previous dist's manifest and ledger, and its event data, each file proven when it is read (none over an empty prior) */
@@ -93,11 +96,14 @@ export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'rere
   abandon(): void;
 }
 
+/** A load's plan, or the content's problems. */
+export type Loaded = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined; refused: string | null };
+
 /** Over a prior nothing is made ahead: every fresh event is whole, rendered against the build's context. */
 const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), rowsMade: () => null, dropRows: () => {} };
 
 /** `listed`: the content folder's listing, asked for once `stats` (the state's event files': beginRecordedStats) are begun; a refusal leaves both to the whole load. */
-export async function loadFromState(options: BuildOptions, prior: PreviousBuild, clock: Clock, listed: () => Promise<Listed>, stats: RecordedStats): Promise<Plan> {
+export async function loadFromState(options: BuildOptions, prior: PreviousBuild, clock: Clock, listed: () => Promise<Listed>, stats: RecordedStats): Promise<Loaded> {
   const content = resolve(options.content);
   const { previous, state, ledger } = prior;
   if (state.zone !== state.site.timezone) refuse('the state is of another zone');
@@ -115,7 +121,11 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   const events = await eventFileChanges(options, content, files.events, state, margin, stats.finish!);
   const categories = others.categories === null ? null : changedCategories(content, others.categories, others.texts, state);
   const { keep, removed } = rowsThatStay(state, events);
-  await checkFresh(content, state, events.records, keep, categories?.ids ?? state.categoryIds);
+  const issues = await checkFresh(content, state, events.records, keep, categories?.ids ?? state.categoryIds);
+  // as a whole load counts them: files taken without a parse
+  const cache = { hits: others.files.length + files.events.length - events.parsed - (others.directory?.length ?? 0) - (others.categories?.length ?? 0), misses: events.parsed, corrupt: 0, foreign: false };
+  if (events.problems.length > 0 || issues.length > 0) return reportedProblems(options, content, files, events.problems, issues, others.directory !== null, cache);
+  for (const { value: e } of events.records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
   // the files no event shapes taken as they are, where their files did not change
   const carried = [...(categories === null ? [DATA_FILES.categories] : []), ...(others.directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
   const data = provenDist(options, prior, carried);
@@ -124,9 +134,9 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   // told here, where nothing refuses any more: a load refused before this point tells them itself (whole-load.ts)
   if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
   clock.phase('patch: find changes', 'render data');
-  const { records, recordFiles, reread: _reread, parsed, ...rest } = events;
+  const { records, recordFiles, reread: _reread, parsed: _parsed, problems: _problems, ...rest } = events;
   const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
-  return {
+  return { plan: {
     ...rest, state: categories === null ? state : { ...state, categoryIds: categories.ids }, previous, ledger, baseUrl, safe, otherFiles: others.files, otherStats: others.stats, otherKeys: others.keys,
     fresh: order.map((i) => records[i].value),
     freshFiles: order.map((i) => recordFiles[i]),
@@ -137,11 +147,19 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
     made: new Map(categories === null ? [] : [[DATA_FILES.categories, categories.json]]),
     carried,
     stateless: false,
-    // as a whole load counts them: files taken without a parse
-    cache: { hits: others.files.length + files.events.length - parsed - (directory?.files ?? 0) - (others.categories?.length ?? 0), misses: parsed, corrupt: 0, foreign: false },
+    cache,
     refused: null,
     abandon: () => directory?.job.cancel(),
-  };
+  } };
+}
+
+/** The changed event files' parse problems and issues, all a whole load finds: the prior's files had none (the directory's, where it changed, are left to it). */
+async function reportedProblems(options: BuildOptions, content: string, files: ContentFiles, problems: Problem[], issues: FileIssue[], directory: boolean, cache: CacheStats): Promise<Loaded> {
+  if (directory) refuse('a changed event has problems, and the directory changed');
+  // imported here: only a build with problems positions issues
+  const { locateProblems } = await import('../../content/load.ts');
+  if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
+  return { problems: [...problems, ...locateProblems(content, issues, files.raw)].sort(compareProblems), cache, refused: null };
 }
 
 /**
@@ -240,7 +258,7 @@ async function eventFileChanges(options: BuildOptions, content: string, eventFil
   const common = Math.min(eventFiles.length, previousFiles.length);
   eventStats.set(state.eventStats.subarray(0, common * STAT_FIELDS));
   state.eventKeys.copy(eventKeys, 0, 0, common * KEY_BYTES);
-  const changes: EventFiles = { fileMap, eventFiles, eventStats, eventKeys, records: [], recordFiles: [], reread: new Uint8Array(previousFiles.length), parsed: 0 };
+  const changes: EventFiles = { fileMap, eventFiles, eventStats, eventKeys, records: [], recordFiles: [], reread: new Uint8Array(previousFiles.length), parsed: 0, problems: [] };
   const stats = state.eventStats;
   const current = await stating();
   const kind = `${EVENTS_KIND}${state.zone}`;
@@ -276,7 +294,7 @@ async function eventFileChanges(options: BuildOptions, content: string, eventFil
   const parses = changed.length <= poolFrom ? texts.map((text, j) => parseEventFile(eventFiles[changed[j]], text, state.zone)) : await parseOnThreads(options, content, state.zone, changed, changes);
   changed.forEach((now, j) => {
     const { records, problems } = parses[j];
-    if (problems.length > 0) refuse(`${eventFiles[now]} has problems`);
+    changes.problems.push(...problems);
     for (const r of records) {
       changes.records.push(r);
       changes.recordFiles.push(now);
@@ -316,25 +334,23 @@ function rowsThatStay(state: EventState, events: EventFiles): { keep: Uint8Array
   return { keep, removed };
 }
 
-/** The same checks a full build runs on the new events: ids unique across all, references known; and the media files unchanged. */
-async function checkFresh(content: string, state: EventState, records: Sourced<Event>[], keep: Uint8Array, categoryIds: readonly number[]): Promise<void> {
+/** The checks a full build runs on the new events (ids unique, references known), their issues; an id a row that stays has (a whole load reports it in both files), a media file with problems, changed or moved refuse. */
+async function checkFresh(content: string, state: EventState, records: Sourced<Event>[], keep: Uint8Array, categoryIds: readonly number[]): Promise<FileIssue[]> {
   const ids = new Set<number>();
   for (let row = 0; row < keep.length; row++) if (keep[row] === 1) ids.add(state.rows.id[row]);
   const issues: FileIssue[] = [];
   checkEvents(records, { pages: state.pages, categories: new Map(categoryIds.map((id) => [id, true])), media: state.media }, issues);
-  if (issues.length > 0) refuse('a changed event has problems');
-  for (const r of records) {
-    if (ids.has(r.value.id)) refuse('a changed event repeats an id');
-    if (!Number.isFinite(r.value.start) || !Number.isFinite(r.value.end) || !Number.isFinite(r.value.last_modified)) refuse('an event has no time');
-  }
+  for (const r of records) if (ids.has(r.value.id)) refuse('a changed event repeats an id');
   // the media records are resolved again: a file behind one that changed or moved means a full build
   const media = structuredClone(state.mediaSources);
+  const found = issues.length;
   await resolveMediaFiles(content, media, issues);
-  if (issues.length > 0) refuse('a media file has problems');
+  if (issues.length > found) refuse('a media file has problems');
   for (const m of media) {
     const before = state.media.get(m.value.media.id);
     if (before === undefined || !sameMedia(before, m.value.media)) refuse('a media file changed');
   }
+  return issues;
 }
 
 const sameMedia = (a: object, b: object) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());

@@ -8,7 +8,6 @@ import { resolve } from 'node:path';
 import { loadContent } from '../../content/index.ts';
 import type { Listed, LoadOptions } from '../../content/load.ts';
 import type { MediaSource } from '../../content/media.ts';
-import type { Problem } from '../../content/problems.ts';
 import type { Sourced } from '../../content/records.ts';
 import type { DirectoryObject, Event, Model } from '../../model/types.ts';
 import { renderCategory, sortListOrder } from '../../render/event.ts';
@@ -24,12 +23,10 @@ import { patchOptions } from '../state/previous-build.ts';
 import type { FileStats } from '../state/stat-fields.ts';
 import { ParsePool } from './parse-pool.ts';
 import { StatTable, type RecordedStats, type StatRecord } from './stat-table.ts';
-import type { Plan } from './state-load.ts';
-
-export type WholeLoad = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined };
+import type { Loaded, Plan } from './state-load.ts';
 
 /** The content loaded whole, as a plan over an empty prior; or its problems. */
-export async function loadWhole(options: BuildOptions, out: string, reason: string, recorded: FileStats | null, listed: Listed, taking: RecordedStats): Promise<WholeLoad> {
+export async function loadWhole(options: BuildOptions, out: string, reason: string, recorded: FileStats | null, listed: Listed, taking: RecordedStats): Promise<Loaded> {
   const content = resolve(options.content);
   const packFile = options.cache === undefined ? undefined : packPath(options.cache, options.content);
   const pack = packFile === undefined ? undefined : new BuildCache(packFile);
@@ -83,7 +80,7 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
   const { model } = result;
   if (!model) {
     abandon();
-    return { problems: result.problems, cache: pack?.stats };
+    return { problems: result.problems, cache: pack?.stats, refused: reason };
   }
   let baseUrl: string;
   try {

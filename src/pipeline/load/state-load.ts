@@ -121,7 +121,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   const events = await eventFileChanges(options, content, files.events, state, margin, stats.finish!);
   const categories = others.categories === null ? null : changedCategories(content, others.categories, others.texts, state);
   const { keep, removed } = rowsThatStay(state, events);
-  const issues = await checkFresh(content, state, events.records, keep, categories?.ids ?? state.categoryIds);
+  const issues = await checkFresh(content, state, events, keep, categories?.ids ?? state.categoryIds);
   // as a whole load counts them: files taken without a parse
   const cache = { hits: others.files.length + files.events.length - events.parsed - (others.directory?.length ?? 0) - (others.categories?.length ?? 0), misses: events.parsed, corrupt: 0, foreign: false };
   if (events.problems.length > 0 || issues.length > 0) return reportedProblems(options, content, files, events.problems, issues, others.directory !== null, cache);
@@ -334,13 +334,12 @@ function rowsThatStay(state: EventState, events: EventFiles): { keep: Uint8Array
   return { keep, removed };
 }
 
-/** The checks a full build runs on the new events (ids unique, references known), their issues; an id a row that stays has (a whole load reports it in both files), a media file with problems, changed or moved refuse. */
-async function checkFresh(content: string, state: EventState, records: Sourced<Event>[], keep: Uint8Array, categoryIds: readonly number[]): Promise<FileIssue[]> {
-  const ids = new Set<number>();
-  for (let row = 0; row < keep.length; row++) if (keep[row] === 1) ids.add(state.rows.id[row]);
+/** The checks a full build runs on the new events (ids unique, references known), their issues; a media file with problems, changed or moved refuses. */
+async function checkFresh(content: string, state: EventState, events: EventFiles, keep: Uint8Array, categoryIds: readonly number[]): Promise<FileIssue[]> {
+  const fileOf = new Map<number, number>();
+  for (let row = 0; row < keep.length; row++) if (keep[row] === 1) fileOf.set(state.rows.id[row], state.rows.file[row]);
   const issues: FileIssue[] = [];
-  checkEvents(records, { pages: state.pages, categories: new Map(categoryIds.map((id) => [id, true])), media: state.media }, issues);
-  for (const r of records) if (ids.has(r.value.id)) refuse('a changed event repeats an id');
+  checkEvents(withRepeated(content, state, events, fileOf), { pages: state.pages, categories: new Map(categoryIds.map((id) => [id, true])), media: state.media }, issues);
   // the media records are resolved again: a file behind one that changed or moved means a full build
   const media = structuredClone(state.mediaSources);
   const found = issues.length;
@@ -351,6 +350,26 @@ async function checkFresh(content: string, state: EventState, records: Sourced<E
     if (before === undefined || !sameMedia(before, m.value.media)) refuse('a media file changed');
   }
   return issues;
+}
+
+/**
+ * The fresh records and, where one has the id of an event that stays (`fileOf`: its file by its
+ * id), every record of that event's file, read and parsed again, in the listing's order: of the
+ * records a whole load checks, those that can have an issue (a repeated id is told in every file).
+ */
+function withRepeated(content: string, state: EventState, events: EventFiles, fileOf: ReadonlyMap<number, number>): Sourced<Event>[] {
+  const { records, recordFiles, fileMap } = events;
+  const files = new Set<number>();
+  for (const r of records) if (fileOf.has(r.value.id)) files.add(fileOf.get(r.value.id)!);
+  if (files.size === 0) return records;
+  const all = records.map((r, i) => ({ r, at: recordFiles[i] }));
+  for (const f of files) {
+    const read = readContentFile(content, state.eventFiles[f]);
+    const parsed = read.ok ? parseEventFile(state.eventFiles[f], read.text, state.zone) : null;
+    if (parsed === null || parsed.problems.length > 0) refuse('a changed event repeats an id, and its file cannot be read again');
+    for (const r of parsed.records) all.push({ r, at: fileMap[f] });
+  }
+  return all.sort((a, b) => a.at - b.at).map(({ r }) => r);
 }
 
 const sameMedia = (a: object, b: object) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());

@@ -4,9 +4,9 @@
 //
 //   out-folder/  the output folder checked and locked                  (withLockedOut)
 //   state/       the prior read once                                   (readPrior)
-//   load/        what changed since the prior, as a plan: over a proven one only the changed
-//                event and directory files (loadFromState), else the content whole, parsed on
-//                the parse threads (loadWhole)
+//   load/        what changed since the prior, as a plan (load): over a proven one only the
+//                changed event and directory files (loadFromState), else the content whole,
+//                parsed on the parse threads (loadWhole)
 //   render/      the plan's fresh rows merged into the prior's, the data files, the manifest
 //                (renderFromState)
 //   write/       the data files in place in the staging folder         (StagedDist.writeData)
@@ -19,19 +19,16 @@
 // build reuses of this one is recorded as it is published (state/, ledger/).
 import { resolve } from 'node:path';
 import { removeStaleTemps, type CacheStats } from './cache/build-cache.ts';
-import { loadFromState, type Loaded, type Plan } from './load/state-load.ts';
-import { beginRecordedStats } from './load/stat-table.ts';
+import { load } from './load/load.ts';
+import type { Plan } from './load/state-load.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
 import { eventStatePath, nextEventState, writeEventState } from './state/event-state.ts';
 import { unlinkQuietly } from './cache/cache-file.ts';
-import { refusal } from './state/no-patch.ts';
-import { readPrior, type Prior } from './state/previous-build.ts';
+import { readPrior } from './state/previous-build.ts';
 import { publishStage } from './publish/publish-stage.ts';
 import { renderFromState } from './render/state-render.ts';
 import { startClock, type BuildOptions, type Clock } from './run.ts';
 import type { Problem } from '../content/index.ts';
-import { listContentFolder } from '../content/files.ts';
-import type { Listed } from '../content/load.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import type { ReuseStats } from './write/staged-dist.ts';
 import { StagedDist } from './write/staged-dist.ts';
@@ -66,27 +63,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (loaded.problems) return { ok: false, problems: loaded.problems, cache: loaded.cache, patch: patchStats(options, loaded.refused) };
     return stagesAfterLoad(options, out, clock, loaded.plan);
   });
-}
-
-/** The plan over the prior (load/state-load.ts), or, where there is none or it is refused, over an empty one (load/whole-load.ts); the content folder listed, and the recorded event files stat'ed, once for both. */
-async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<Loaded> {
-  let reason = prior.reason;
-  let listing: Promise<Listed> | undefined;
-  const listed = () => (listing ??= listContentFolder(resolve(options.content)));
-  const stats = beginRecordedStats(options, prior.stats);
-  if (prior.build !== null) {
-    try {
-      return await loadFromState(options, prior.build, clock, listed, stats);
-    } catch (e) {
-      reason = refusal(e);
-    }
-  }
-  // imported here: a build over the state needs no content loader
-  const { loadWhole } = await import('./load/whole-load.ts');
-  const whole = await loadWhole(options, out, reason!, prior.stats, await listed(), stats);
-  // (content with problems renders nothing: its progress ends at the load)
-  if (whole.plan) clock.phase('load content', 'render data');
-  return whole;
 }
 
 /** Whether the load took the prior (`refused`: why not), with what it did over it; none without a cache. */

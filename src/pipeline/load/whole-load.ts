@@ -31,7 +31,7 @@ export async function loadWhole(options: BuildOptions, out: string, reason: stri
   const packFile = options.cache === undefined ? undefined : packPath(options.cache, options.content);
   const pack = packFile === undefined ? undefined : new BuildCache(packFile);
   const cache = pack && StatTable.open(pack, packFile!, recorded, 'files' in listed ? listed.files : null, options.statMarginNs, taking.safe);
-  // the recorded event files judged by the stats taken on the stat thread (build.ts)
+  // the recorded event files judged by the stats taken on the stat thread (load.ts)
   if (cache && taking.finish !== null) cache.current = await taking.finish().catch(() => null);
   else taking.abandon();
   // The directory indexes are made on a worker thread from as soon as the directory is read:

@@ -33,10 +33,12 @@ export function readEvent(f: Fields, zone: string, markdown: string | null): Eve
     body = f.read(E.body).trim();
   } else {
     if (f.has(E.body.key)) f.forbid(E.body.key, 'not allowed in a Markdown file, whose body is the text after the front matter');
-    body = renderMarkdown(markdown, (message) => f.problem('body', message));
+    body = renderMarkdown(markdown, (message, line) => f.bodyProblem(message, line));
   }
   if (body.length > MAX_BODY_LENGTH) {
-    f.problem('body', `the body is ${body.length} characters of HTML; at most ${MAX_BODY_LENGTH} are allowed`);
+    const message = `the body is ${body.length} characters of HTML; at most ${MAX_BODY_LENGTH} are allowed`;
+    if (markdown === null) f.problem('body', message);
+    else f.bodyProblem(message);
     body = '';
   }
   const event: Event = {

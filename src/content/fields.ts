@@ -88,6 +88,11 @@ export class Fields {
     this.sink.add(index === undefined ? this.path(key) : [...this.path(key), index], 'value', message);
   }
 
+  /** Records a problem with a Markdown file's body, at its line `line` (1: the body's first). */
+  bodyProblem(message: string, line = 1): void {
+    this.sink.add(this.path('body'), 'body', message, line);
+  }
+
   /** Reports a key that this kind of object must not have. */
   forbid(key: string, message: string): void {
     this.take(key);

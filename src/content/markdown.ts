@@ -81,11 +81,14 @@ export const linkHref: LinkHref = (destination) => {
  */
 export const MOST_MARKS = 262_144;
 
+/** Told why a body cannot be read, and at which of its lines (none: the body as a whole). */
+export type BodyProblem = (message: string, line?: number) => void;
+
 /**
  * The body's HTML; `problem` is told why a body cannot be read as written (too long, too many
  * marks, nested past MAX_NESTING), and the HTML is then empty.
  */
-export function renderMarkdown(source: string, problem?: (message: string) => void): string {
+export function renderMarkdown(source: string, problem?: BodyProblem): string {
   // (its HTML would be at least as long: refused before it is made)
   if (source.length > MAX_BODY_LENGTH) {
     problem?.(`the body is ${source.length} characters of Markdown; at most ${MAX_BODY_LENGTH} are allowed`);
@@ -95,7 +98,7 @@ export function renderMarkdown(source: string, problem?: (message: string) => vo
 }
 
 /** markdown-it alone (markdown-subset.test.ts compares the two). */
-export function renderWithMarkdownIt(source: string, problem?: (message: string) => void): string {
+export function renderWithMarkdownIt(source: string, problem?: BodyProblem): string {
   const count = source.length > MOST_MARKS ? marks(source) : 0;
   if (count > MOST_MARKS) {
     problem?.(`the body has ${count} emphasis, link, code and HTML marks (* _ [ ] \` <); Markdown is read with at most ${MOST_MARKS}: split the text, or write it with fewer`);
@@ -104,7 +107,7 @@ export function renderWithMarkdownIt(source: string, problem?: (message: string)
   const env: Noted = {};
   const html = md().render(source, env).trim();
   if (env.droppedAt === undefined) return html;
-  problem?.(tooDeepBody(env.droppedAt));
+  problem?.(tooDeepBody(env.droppedAt), env.droppedAt);
   return '';
 }
 

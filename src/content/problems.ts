@@ -51,9 +51,11 @@ export interface Issue {
   item: number | null;
   /** path of the key inside the object */
   key: Path;
-  /** point at the key itself (unknown keys), its value, or the object that lacks it */
-  at: 'key' | 'value' | 'object';
+  /** point at the key itself (unknown keys), its value, the object that lacks it, or a Markdown file's body (at its line `line`) */
+  at: 'key' | 'value' | 'object' | 'body';
   message: string;
+  /** with `at: 'body'`: the body's line (1: its first) */
+  line?: number;
 }
 
 /** An Issue in a known file, found by a check across records after the files were parsed. */
@@ -68,8 +70,8 @@ export class IssueSink {
     readonly issues: Issue[],
   ) {}
 
-  add(key: Path, at: Issue['at'], message: string): void {
-    this.issues.push({ item: this.item, key, at, message });
+  add(key: Path, at: Issue['at'], message: string, line?: number): void {
+    this.issues.push(line === undefined ? { item: this.item, key, at, message } : { item: this.item, key, at, message, line });
   }
 }
 

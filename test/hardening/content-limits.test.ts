@@ -82,7 +82,7 @@ describe('nesting depth', () => {
     expect(html.text.length).toBeLessThan(2_000_000);
   });
 
-  it('Markdown nested past 20 levels (1,500 deep too) is a problem at the body line where markdown-it would drop the rest, not text lost', async () => {
+  it('Markdown nested past 20 levels (1,500 deep too) is a problem at the file line where markdown-it would drop the rest, not text lost', async () => {
     const quotes = `${'> '.repeat(3_000)}deep quote\n`;
     // (1,500 levels of indented lines: 2.3 M characters, within the 4 Mi a body may have)
     const lists = Array.from({ length: 1_500 }, (_, i) => `${' '.repeat(i * 2)}- item`).join('\n');
@@ -97,31 +97,31 @@ describe('nesting depth', () => {
     });
     const at = (line: number) => `at line ${line} of the body, blockquotes and lists nest deeper than Markdown is read (20 levels, a list counting two: itself and its item), and the text from there on would be dropped; nest less`;
     expect(lines).toEqual([
-      `events/l.md:2:1 body: ${at(10)}`,
-      `events/q.md:2:1 body: ${at(1)}`,
-      `events/ql.md:2:1 body: ${at(20)}`,
-      `events/ten.md:2:1 body: ${at(12)}`,
+      `events/l.md:17:1 body: ${at(10)}`,
+      `events/q.md:8:1 body: ${at(1)}`,
+      `events/ql.md:27:1 body: ${at(20)}`,
+      `events/ten.md:19:1 body: ${at(12)}`,
     ]);
     const nine = await load({ 'events/nine.md': `---\nid: 5\n${HEAD}---\n${list(9)}` });
     expect(nine.lines).toEqual([]);
     expect(nine.model!.events[0].body).toContain('After the list.');
   });
 
-  it('a body beyond 4 Mi characters of HTML or of Markdown is a problem', async () => {
+  it("a body beyond 4 Mi characters of HTML or of Markdown is a problem at the body's first line", async () => {
     const { lines } = await load({
       // short paragraphs: 3.6 M characters of Markdown, three times as many of HTML
       'events/big.md': `---\nid: 1\n${HEAD}---\n${'a\n\n'.repeat(1_200_000)}`,
       'events/long.md': `---\nid: 2\n${HEAD}---\n${'word '.repeat(860_000)}\n`,
     });
     expect(lines).toEqual([
-      expect.stringMatching(/^events\/big\.md:2:1 body: the body is \d+ characters of HTML; at most 4194304 are allowed$/),
-      'events/long.md:2:1 body: the body is 4300001 characters of Markdown; at most 4194304 are allowed',
+      expect.stringMatching(/^events\/big\.md:8:1 body: the body is \d+ characters of HTML; at most 4194304 are allowed$/),
+      'events/long.md:8:1 body: the body is 4300001 characters of Markdown; at most 4194304 are allowed',
     ]);
   });
 
   it('a body of more emphasis and link marks than markdown-it pairs in bounded memory is a problem, not gigabytes', async () => {
     const { lines } = await load({ 'events/marks.md': `---\nid: 1\n${HEAD}---\n${'*a **a [b '.repeat(90_000)}\n` });
-    expect(lines).toEqual(['events/marks.md:2:1 body: the body has 360000 emphasis, link, code and HTML marks (* _ [ ] ` <); Markdown is read with at most 262144: split the text, or write it with fewer']);
+    expect(lines).toEqual(['events/marks.md:8:1 body: the body has 360000 emphasis, link, code and HTML marks (* _ [ ] ` <); Markdown is read with at most 262144: split the text, or write it with fewer']);
   });
 });
 

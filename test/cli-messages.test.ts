@@ -78,6 +78,20 @@ describe('the command line', () => {
     oneLine(aula('nginx', '--dist', dist, '--root', '/srv/a"b'), /^error: option '--root <dir>' argument '\/srv\/a"b' is invalid\. expected a path without " \\ \$ or a line break/, 'nginx --root');
   });
 
+  it('prints at most a thousand problems, then how many more there are, then the count', () => {
+    // 300 objects lacking four required keys each: 1,200 problems
+    const broken = writeContent(join(root, 'many-problems'), { ...FIXTURE_FILES, 'events/broken.yaml': Array.from({ length: 300 }, (_, i) => `- {id: ${900_000 + i}}\n`).join('') });
+    for (const command of ['build', 'check']) {
+      const r = aula(command, '--content', broken, ...(command === 'build' ? ['--out', join(root, 'many-problems-dist')] : []));
+      const lines = r.err.trimEnd().split('\n').filter((line) => line.startsWith('events/'));
+      expect([r.code, lines.length], command).toEqual([1, 1000]);
+      expect(r.err.trimEnd().split('\n').slice(-2), command).toEqual([
+        '... and 200 more problems (the first 1000 are shown)',
+        expect.stringMatching(/^1200 problems found/),
+      ]);
+    }
+  });
+
   it('shows durations as they are written, not in milliseconds', () => {
     const help = aula('serve', '--help').out.replace(/\s+/g, ' ');
     expect(help).toContain('(default: 30s)');

@@ -82,7 +82,7 @@ describe('nesting depth', () => {
     expect(html.text.length).toBeLessThan(2_000_000);
   });
 
-  it('Markdown nested past 20 levels (1,500 deep too) is a problem at the file line where markdown-it would drop the rest, not text lost', async () => {
+  it('Markdown nested past 20 levels (1,500 deep too) is a problem at the body line where markdown-it would drop the rest, not text lost', async () => {
     const quotes = `${'> '.repeat(3_000)}deep quote\n`;
     // (1,500 levels of indented lines: 2.3 M characters, within the 4 Mi a body may have)
     const lists = Array.from({ length: 1_500 }, (_, i) => `${' '.repeat(i * 2)}- item`).join('\n');

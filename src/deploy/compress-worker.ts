@@ -1,6 +1,6 @@
 // The thread module of the compression pool (precompress.ts): compresses each batch it is sent, and writes
-// the twins itself when told where (TwinSink), answering each file's twins, or that they were
-// written, or why they could not be.
+// the twins (and a file placed with them, `own`) itself when told where (TwinSink), answering each
+// file's twins, or that they were written, or why they could not be.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { compressTwins, type Job } from './precompress.ts';
@@ -11,11 +11,16 @@ export type TwinAnswer =
   | { path: string; written: true }
   | { path: string; failed: { message: string; code?: string; path: string } };
 
-function writeTwins(dir: string, path: string, twins: [string, Uint8Array][]): TwinAnswer {
-  for (const [twin, bytes] of twins) {
-    const file = join(dir, twin);
+/** `files` written under `dir`, their folders made (once each of a batch: `made`). */
+function writeAll(dir: string, path: string, files: [string, string | Uint8Array][], made: Set<string>): TwinAnswer {
+  for (const [rel, bytes] of files) {
+    const file = join(dir, rel);
     try {
-      mkdirSync(dirname(file), { recursive: true });
+      const folder = dirname(file);
+      if (!made.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        made.add(folder);
+      }
       writeFileSync(file, bytes);
     } catch (e) {
       const error = e as NodeJS.ErrnoException;
@@ -27,9 +32,18 @@ function writeTwins(dir: string, path: string, twins: [string, Uint8Array][]): T
 
 export function answer({ jobs, dir }: { jobs: Job[]; dir: string | null }): TwinAnswer[] {
   const out: TwinAnswer[] = [];
-  for (const { path, content, gzip, brotli } of jobs) {
-    const { gz, br } = compressTwins(content, { gzip, brotli });
-    out.push(dir === null ? { path, gz, br } : writeTwins(dir, path, [[`${path}.gz`, gz], [`${path}.br`, br]]));
+  const made = new Set<string>();
+  for (const { path, content, gzip, brotli, own } of jobs) {
+    const files: [string, string | Uint8Array][] = own ? [[path, content]] : [];
+    if (gzip !== null && brotli !== null) {
+      const { gz, br } = compressTwins(content, { gzip, brotli });
+      if (dir === null) {
+        out.push({ path, gz, br });
+        continue;
+      }
+      files.push([`${path}.gz`, gz], [`${path}.br`, br]);
+    }
+    out.push(dir === null ? { path, written: true } : writeAll(dir, path, files, made));
   }
   return out;
 }

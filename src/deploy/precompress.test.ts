@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -215,6 +215,40 @@ describe('compressionPool writing the twins itself', () => {
       const expected = await pools[1].finish();
       expect(expected.size).toBe(6);
       for (const [path, bytes] of expected) expect(readFileSync(join(dir, path)).equals(bytes)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('place() writes the file itself on a worker, with twins only where asked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aula-twins-'));
+    try {
+      const pool = compressionPool(1e9, 2, new Map(), { dir });
+      const told: string[] = [];
+      pool.place('v1/a.json', page, true, () => told.push('v1/a.json'));
+      pool.place('v1/deep/b.json', Buffer.from(`${page} `), false, () => told.push('v1/deep/b.json'));
+      pool.place('notes.txt', 'not compressed', true);
+      expect(await pool.finish()).toEqual(new Map());
+      expect(told).toEqual(['v1/a.json', 'v1/deep/b.json']);
+      expect(readFileSync(join(dir, 'v1/a.json'), 'utf8')).toBe(page);
+      expect(brotliDecompressSync(readFileSync(join(dir, 'v1/a.json.br'))).toString()).toBe(page);
+      expect(gunzipSync(readFileSync(join(dir, 'v1/a.json.gz'))).toString()).toBe(page);
+      expect(readFileSync(join(dir, 'v1/deep/b.json'), 'utf8')).toBe(`${page} `);
+      expect(existsSync(join(dir, 'v1/deep/b.json.gz')) || existsSync(join(dir, 'v1/deep/b.json.br'))).toBe(false);
+      expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('not compressed');
+      expect(() => compressionPool(1e9, 1).place('x.json', page, true)).toThrow(/under a folder/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails finish() with the error of a placed file\'s write, naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aula-twins-'));
+    try {
+      writeFileSync(join(dir, 'v1'), 'not a folder');
+      const pool = compressionPool(1e9, 1, new Map(), { dir });
+      pool.place('v1/a.json', page, false);
+      await expect(pool.finish()).rejects.toMatchObject({ code: expect.stringMatching(/^E/), path: join(dir, 'v1', 'a.json') });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

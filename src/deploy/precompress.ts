@@ -103,11 +103,13 @@ export function compressTwins(content: string | Uint8Array, levels: { gzip: numb
  */
 export type TwinSink = ((path: string, bytes: Uint8Array) => void) | { dir: string };
 
+/** A file to compress (its twins at these levels; none where null), and to write itself too when `own`. */
 export interface Job {
   path: string;
   content: string | Uint8Array;
-  gzip: number;
-  brotli: number;
+  gzip: number | null;
+  brotli: number | null;
+  own?: true;
 }
 
 /** A queued job, and who is told once its content has been copied to a worker. */
@@ -123,6 +125,12 @@ export interface CompressionPool {
    * then reuse its memory.
    */
   add(path: string, content: string | Uint8Array, posted?: () => void): void;
+  /**
+   * Writes the file itself under the sink's folder on a worker (a pool made with a `{ dir }` sink
+   * only), with its twins as `add` makes them when `twins`: creating and writing a file costs this
+   * thread more than answering a page does. `posted` as add's.
+   */
+  place(path: string, content: string | Uint8Array, twins: boolean, posted?: () => void): void;
   /** waits for every queued file and stops the workers: `<path>.gz` and `<path>.br` */
   finish(): Promise<Map<string, Uint8Array>>;
   /**
@@ -191,6 +199,23 @@ export function compressionPool(
   let batch: Queued[] = [];
   let batchBytes = 0;
 
+  /** The twins' job of a file at the pool's levels; null where it gets none, or they were made ahead (then delivered here). */
+  const twinsJob = (path: string, content: string | Uint8Array): Job | null => {
+    if (!PRECOMPRESSED.test(path)) return null;
+    const levels = compressionLevels(sizeOf(content), expectedVolume);
+    const known = ready.get(path);
+    if (known && known.gzip === levels.gzip && known.brotli === levels.brotli && sameContent(known.content, content)) {
+      deliver(path, known.gz, known.br);
+      return null;
+    }
+    return { path, content, ...levels };
+  };
+  const queue = (job: Job, posted?: () => void) => {
+    batch.push({ job, posted });
+    batchBytes += sizeOf(job.content);
+    if (batchBytes >= 1 << 20) flush();
+  };
+
   const flush = () => {
     if (batch.length === 0) return;
     const bytes = batchBytes;
@@ -206,17 +231,14 @@ export function compressionPool(
 
   return {
     add(path, content, posted) {
-      if (!PRECOMPRESSED.test(path)) return posted?.();
-      const size = sizeOf(content);
-      const levels = compressionLevels(size, expectedVolume);
-      const known = ready.get(path);
-      if (known && known.gzip === levels.gzip && known.brotli === levels.brotli && sameContent(known.content, content)) {
-        deliver(path, known.gz, known.br);
-        return posted?.();
-      }
-      batch.push({ job: { path, content, ...levels }, posted });
-      batchBytes += size;
-      if (batchBytes >= 1 << 20) flush();
+      const job = twinsJob(path, content);
+      if (job === null) return posted?.();
+      queue(job, posted);
+    },
+    place(path, content, twins, posted) {
+      if (dir === null) throw new Error('compressionPool.place: the pool writes files under a folder only');
+      const job = twins ? twinsJob(path, content) : null;
+      queue({ path, content, gzip: job?.gzip ?? null, brotli: job?.brotli ?? null, own: true }, posted);
     },
     settled(bytes) {
       if (queued <= bytes || failed !== null) return Promise.resolve();

@@ -33,7 +33,7 @@ export interface AnswerInput {
 /** Bytes of pages handed to the compression threads and not yet compressed, at most. */
 const COMPRESS_AHEAD = 16 << 20;
 
-/** What answering writes through: `emit` writes (or links, proven by its bytes) a file the dist serves, its twins made by `pool` at volume `twins` when `compress`. */
+/** What answering writes through: `emit` writes (or links, proven by its bytes) a file the dist serves, on `pool`'s threads with its twins made at volume `twins` when `compress`. */
 type Emitter = ReturnType<typeof emitter>;
 
 function emitter(manifest: Manifest, dist: StagedDist, pool: CompressionPool | null, twins: number | null) {
@@ -42,7 +42,12 @@ function emitter(manifest: Manifest, dist: StagedDist, pool: CompressionPool | n
     // a page's body is on a pooled block: given back once written and copied, for the next page
     const release = typeof content !== 'string' && isPooled(content) ? () => releaseBuffer(content) : undefined;
     const how = { volume: compress ? twins : null, measure, inputs, served: true };
-    if (dist.file(rel, content, shaIn(manifest, rel, content), how) && compress && pool) pool.add(rel, content, release);
+    const sha = shaIn(manifest, rel, content);
+    // written by the pool's threads with its twins: a file's creation costs this thread more than its answer
+    if (pool === null) {
+      dist.file(rel, content, sha, how);
+      release?.();
+    } else if (dist.placed(rel, sha, how)) pool.place(rel, content, compress, release);
     else release?.();
   };
   return { pool, twins, emit };

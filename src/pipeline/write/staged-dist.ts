@@ -113,9 +113,15 @@ export class StagedDist {
 
   /** Writes (or links, proven by `sha`) a file whose SHA-256 is known; `later`: as data's. True when written, not linked. */
   file(rel: string, content: Content, sha: string, how: How = { volume: null }, later?: Map<string, Content>): boolean {
-    if (this.carried(rel, sha, how)) return false;
+    if (!this.placed(rel, sha, how)) return false;
     if (later) later.set(rel, content);
     else writeFiles(this.staging, new Map([[rel, content]]));
+    return true;
+  }
+
+  /** As file, but the caller writes the file (on another thread) when this says true: recorded, not linked. */
+  placed(rel: string, sha: string, how: How = { volume: null }): boolean {
+    if (this.carried(rel, sha, how)) return false;
     this.record(rel, sha, how);
     return true;
   }

@@ -129,7 +129,10 @@ export async function answerServed(options: BuildOptions, clock: Clock, input: A
   // Every event is on one page, so the rows measure the pages' volume before they exist. The
   // levels follow the whole volume though only the first pages get twins (pageHasTwins).
   const volume = rendered.volume;
-  const pool = options.precompress !== false ? compressionPool(volume, undefined, (await input.directoryTwins) ?? undefined, { dir: dist.staging }) : null;
+  // one thread: it writes every file answered, and compresses the first pages and the documents
+  // alone; a second one creating files in the same folder beside it added CPU (and a thread's
+  // memory), not speed
+  const pool = options.precompress !== false ? compressionPool(volume, 1, (await input.directoryTwins) ?? undefined, { dir: dist.staging }) : null;
   if (pool) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume };
   const out = emitter(rendered.manifest, dist, pool, pool ? volume : null);
   const envelope = { baseUrl: input.baseUrl, site: input.site };

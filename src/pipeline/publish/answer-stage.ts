@@ -42,13 +42,13 @@ function emitter(manifest: Manifest, dist: StagedDist, pool: CompressionPool | n
     // a page's body is on a pooled block: given back once written and copied, for the next page
     const release = typeof content !== 'string' && isPooled(content) ? () => releaseBuffer(content) : undefined;
     const how = { volume: compress ? twins : null, measure, inputs, served: true };
+    // written by the pool's thread, with its twins: creating a file costs this thread more than answering it
     const sha = shaIn(manifest, rel, content);
-    // written by the pool's threads with its twins: a file's creation costs this thread more than its answer
-    if (pool === null) {
-      dist.file(rel, content, sha, how);
+    if (pool && dist.placed(rel, sha, how)) pool.place(rel, content, compress, release);
+    else {
+      if (!pool) dist.file(rel, content, sha, how);
       release?.();
-    } else if (dist.placed(rel, sha, how)) pool.place(rel, content, compress, release);
-    else release?.();
+    }
   };
   return { pool, twins, emit };
 }
@@ -129,9 +129,7 @@ export async function answerServed(options: BuildOptions, clock: Clock, input: A
   // Every event is on one page, so the rows measure the pages' volume before they exist. The
   // levels follow the whole volume though only the first pages get twins (pageHasTwins).
   const volume = rendered.volume;
-  // one thread: it writes every file answered, and compresses the first pages and the documents
-  // alone; a second one creating files in the same folder beside it added CPU (and a thread's
-  // memory), not speed
+  // one thread writes every file answered: a second creating files in the same folder added CPU, not speed
   const pool = options.precompress !== false ? compressionPool(volume, 1, (await input.directoryTwins) ?? undefined, { dir: dist.staging }) : null;
   if (pool) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume };
   const out = emitter(rendered.manifest, dist, pool, pool ? volume : null);

@@ -121,9 +121,7 @@ export class StagedDist {
 
   /** As file, but the caller writes the file (on another thread) when this says true: recorded, not linked. */
   placed(rel: string, sha: string, how: How = { volume: null }): boolean {
-    if (this.carried(rel, sha, how)) return false;
-    this.record(rel, sha, how);
-    return true;
+    return !this.carried(rel, sha, how) && (this.record(rel, sha, how), true);
   }
 
   private record(rel: string, sha: string, how: How): void {

@@ -1,6 +1,7 @@
 // The thread module of the compression pool (precompress.ts): compresses each batch it is sent, and writes
 // the twins (and a file placed with them, `own`) itself when told where (TwinSink), answering each
 // file's twins, or that they were written, or why they could not be.
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { compressTwins, type Job } from './precompress.ts';
@@ -8,11 +9,11 @@ import { compressTwins, type Job } from './precompress.ts';
 /** One file's answer. */
 export type TwinAnswer =
   | { path: string; gz: Uint8Array; br: Uint8Array }
-  | { path: string; written: true }
+  | { path: string; written: true; sha?: string }
   | { path: string; failed: { message: string; code?: string; path: string } };
 
 /** `files` written under `dir`, their folders made (once each of a batch: `made`). */
-function writeAll(dir: string, path: string, files: [string, string | Uint8Array][], made: Set<string>): TwinAnswer {
+function writeAll(dir: string, path: string, files: [string, string | Uint8Array][], made: Set<string>, sha?: string): TwinAnswer {
   for (const [rel, bytes] of files) {
     const file = join(dir, rel);
     try {
@@ -27,13 +28,13 @@ function writeAll(dir: string, path: string, files: [string, string | Uint8Array
       return { path, failed: { message: error.message, code: error.code, path: file } };
     }
   }
-  return { path, written: true };
+  return sha === undefined ? { path, written: true } : { path, written: true, sha };
 }
 
 export function answer({ jobs, dir }: { jobs: Job[]; dir: string | null }): TwinAnswer[] {
   const out: TwinAnswer[] = [];
   const made = new Set<string>();
-  for (const { path, content, gzip, brotli, own } of jobs) {
+  for (const { path, content, gzip, brotli, own, hash } of jobs) {
     const files: [string, string | Uint8Array][] = own ? [[path, content]] : [];
     if (gzip !== null && brotli !== null) {
       const { gz, br } = compressTwins(content, { gzip, brotli });
@@ -43,7 +44,8 @@ export function answer({ jobs, dir }: { jobs: Job[]; dir: string | null }): Twin
       }
       files.push([`${path}.gz`, gz], [`${path}.br`, br]);
     }
-    out.push(dir === null ? { path, written: true } : writeAll(dir, path, files, made));
+    const sha = hash ? createHash('sha256').update(content).digest('hex') : undefined;
+    out.push(dir === null ? { path, written: true } : writeAll(dir, path, files, made, sha));
   }
   return out;
 }

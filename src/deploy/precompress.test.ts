@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -225,11 +226,13 @@ describe('compressionPool writing the twins itself', () => {
     try {
       const pool = compressionPool(1e9, 2, new Map(), { dir });
       const told: string[] = [];
-      pool.place('v1/a.json', page, true, () => told.push('v1/a.json'));
+      const hashed: string[] = [];
+      pool.place('v1/a.json', page, true, () => told.push('v1/a.json'), (sha) => hashed.push(sha));
       pool.place('v1/deep/b.json', Buffer.from(`${page} `), false, () => told.push('v1/deep/b.json'));
       pool.place('notes.txt', 'not compressed', true);
       expect(await pool.finish()).toEqual(new Map());
       expect(told).toEqual(['v1/a.json', 'v1/deep/b.json']);
+      expect(hashed).toEqual([createHash('sha256').update(page).digest('hex')]);
       expect(readFileSync(join(dir, 'v1/a.json'), 'utf8')).toBe(page);
       expect(brotliDecompressSync(readFileSync(join(dir, 'v1/a.json.br'))).toString()).toBe(page);
       expect(gunzipSync(readFileSync(join(dir, 'v1/a.json.gz'))).toString()).toBe(page);

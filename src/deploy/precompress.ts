@@ -103,13 +103,14 @@ export function compressTwins(content: string | Uint8Array, levels: { gzip: numb
  */
 export type TwinSink = ((path: string, bytes: Uint8Array) => void) | { dir: string };
 
-/** A file to compress (its twins at these levels; none where null), and to write itself too when `own`. */
+/** A file to compress (its twins at these levels; none where null), and to write itself too when `own` (and hash, when `hash`). */
 export interface Job {
   path: string;
   content: string | Uint8Array;
   gzip: number | null;
   brotli: number | null;
   own?: true;
+  hash?: true;
 }
 
 /** A queued job, and who is told once its content has been copied to a worker. */
@@ -128,9 +129,10 @@ export interface CompressionPool {
   /**
    * Writes the file itself under the sink's folder on a worker (a pool made with a `{ dir }` sink
    * only), with its twins as `add` makes them when `twins`: creating and writing a file costs this
-   * thread more than answering a page does. `posted` as add's.
+   * thread more than answering a page does. `posted` as add's; `hashed`: given the file's SHA-256
+   * (hex), made on the worker, before finish() resolves.
    */
-  place(path: string, content: string | Uint8Array, twins: boolean, posted?: () => void): void;
+  place(path: string, content: string | Uint8Array, twins: boolean, posted?: () => void, hashed?: (sha: string) => void): void;
   /** waits for every queued file and stops the workers: `<path>.gz` and `<path>.br` */
   finish(): Promise<Map<string, Uint8Array>>;
   /**
@@ -183,13 +185,16 @@ export function compressionPool(
   // Each worker is started when it is given a batch the others are busy with: a patch build
   // compresses one page and a few documents, one batch, and a second worker's start (~30 ms of a
   // core) would be wasted.
-  type Result = { path: string; gz: Uint8Array; br: Uint8Array } | { path: string; written: true } | { path: string; failed: { message: string; code?: string; path: string } };
+  type Result = { path: string; gz: Uint8Array; br: Uint8Array } | { path: string; written: true; sha?: string } | { path: string; failed: { message: string; code?: string; path: string } };
+  /** who is given the SHA-256 of a file placed (place's `hashed`), by its path */
+  const hashing = new Map<string, (sha: string) => void>();
   const workers = new ThreadPool<unknown, Result[]>(threadModule(import.meta.url, 'compress-worker'), { size: Math.max(1, threads), stopped: 'a compression thread stopped' });
   const take = (results: Result[]) => {
     for (const r of results) {
       try {
         if ('failed' in r) throw Object.assign(new Error(r.failed.message), { code: r.failed.code, path: r.failed.path });
         if (!('written' in r)) deliver(r.path, r.gz, r.br);
+        else if (r.sha !== undefined) hashing.get(r.path)?.(r.sha);
       } catch (e) {
         failed ??= e;
       }
@@ -235,10 +240,11 @@ export function compressionPool(
       if (job === null) return posted?.();
       queue(job, posted);
     },
-    place(path, content, twins, posted) {
+    place(path, content, twins, posted, hashed) {
       if (dir === null) throw new Error('compressionPool.place: the pool writes files under a folder only');
       const job = twins ? twinsJob(path, content) : null;
-      queue({ path, content, gzip: job?.gzip ?? null, brotli: job?.brotli ?? null, own: true }, posted);
+      if (hashed) hashing.set(path, hashed);
+      queue({ path, content, gzip: job?.gzip ?? null, brotli: job?.brotli ?? null, own: true, ...(hashed ? { hash: true as const } : {}) }, posted);
     },
     settled(bytes) {
       if (queued <= bytes || failed !== null) return Promise.resolve();

@@ -124,6 +124,13 @@ export class StagedDist {
     return !this.carried(rel, sha, how) && (this.record(rel, sha, how), true);
   }
 
+  /** As placed, for a file no previous one is proven by its bytes (no ledger, or its inputs' key proved none): recorded, its SHA-256 given to the function returned once made. */
+  placedUnhashed(rel: string, how: How): (sha: string) => void {
+    const record = (sha: string) => this.record(rel, sha, how);
+    record(''); // (in the order placed: the SHA-256 comes later)
+    return record;
+  }
+
   private record(rel: string, sha: string, how: How): void {
     if (how.served) this.served.set(rel, sha);
     this.written.set(rel, { sha, inputs: how.inputs, measure: how.measure });

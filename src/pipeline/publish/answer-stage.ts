@@ -42,9 +42,10 @@ function emitter(manifest: Manifest, dist: StagedDist, pool: CompressionPool | n
     // a page's body is on a pooled block: given back once written and copied, for the next page
     const release = typeof content !== 'string' && isPooled(content) ? () => releaseBuffer(content) : undefined;
     const how = { volume: compress ? twins : null, measure, inputs, served: true };
-    // written by the pool's thread, with its twins: creating a file costs this thread more than answering it;
-    // and hashed there where no previous file could be proven by its bytes (a page answered anew)
-    if (pool && (inputs !== undefined || dist.ledger === null)) return pool.place(rel, content, compress, release, dist.placedUnhashed(rel, how));
+    // written by the pool's thread, with its twins: creating a file costs this thread more than answering it; and
+    // hashed there where none is known and no previous file can be proven by its bytes (a page answered anew)
+    const unhashed = manifest.files[rel] === undefined && (inputs !== undefined || dist.ledger === null);
+    if (pool && unhashed) return pool.place(rel, content, compress, release, dist.placedUnhashed(rel, how));
     const sha = shaIn(manifest, rel, content);
     if (pool && dist.placed(rel, sha, how)) pool.place(rel, content, compress, release);
     else {

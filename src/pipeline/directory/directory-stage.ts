@@ -1,17 +1,17 @@
 // The directory as a stage: its objects handed to its job (directory-job.ts) under the key of its
 // files' parse keys. A whole load hands them over as soon as they are read; the load over the
-// prior, where a directory file changed, came or went, reads them here (directoryStage); else the
-// previous dist's directory files stand (render/state-render.ts).
+// prior, where a directory file changed, came or went, reads them here (readDirectory) and, where
+// they have no problem, starts the job (directoryStage); else the previous dist's directory files
+// stand (render/state-render.ts).
 import { resolve } from 'node:path';
 import { checkDirectory, parseDirectoryFile } from '../../content/directory.ts';
 import { readContentFile } from '../../content/files.ts';
-import { compareDirectory } from '../../content/load.ts';
-import type { FileIssue } from '../../content/problems.ts';
+import { compareDirectory, locateProblems } from '../../content/load.ts';
+import type { FileIssue, Problem } from '../../content/problems.ts';
 import type { Sourced } from '../../content/records.ts';
 import type { DirectoryObject } from '../../model/types.ts';
 import { inputsKeyOf, parseKey } from '../cache/build-cache.ts';
 import type { BuildOptions } from '../run.ts';
-import { refuse } from '../state/no-patch.ts';
 import { startDirectoryJob, type DirectoryJob } from './directory-job.ts';
 
 /** Starts the directory's job on `objects`, its outputs kept under `key` (null: no cache). */
@@ -22,27 +22,36 @@ export function directoryJob(options: BuildOptions, key: Buffer | null, objects:
 
 export type DirectoryStage = { job: DirectoryJob; count: number; files: number };
 
+/** The directory as read again: its records, the key of its texts, and its problems (the files' own, and the issues across them). */
+export type DirectoryRead = { records: Sourced<DirectoryObject>[]; key: Buffer; problems: Problem[] };
+
 /**
- * The directory read again over the prior: its `files` parsed and checked as a whole load does,
- * its job started under the key of the texts parsed here, and the objects' count (the
- * manifest's). A problem refuses (NoPatch): the whole load reports it, as ever. (On this thread:
- * a few hundred files, where the parse threads' start and hand-back cost more CPU.)
+ * The directory read again over the prior: its `files` read, parsed and checked as a whole load
+ * does, with their problems as it reports them (the directory's checks concern its own files
+ * alone; raw names refused the load already). On this thread: a few hundred files, where the
+ * parse threads' start and hand-back cost more CPU.
  */
-export function directoryStage(options: BuildOptions, files: readonly string[]): DirectoryStage {
+export function readDirectory(options: BuildOptions, files: readonly string[]): DirectoryRead {
   const content = resolve(options.content);
   const inputs: string[] = [];
   const records: Sourced<DirectoryObject>[] = [];
+  const problems: Problem[] = [];
   for (const file of files) {
     const read = readContentFile(content, file);
-    const parsed = read.ok ? parseDirectoryFile(file, read.text) : null;
-    if (!read.ok || parsed === null || parsed.problems.length > 0) refuse('a directory file has problems');
-    inputs.push(`${file}\0${parseKey('directory', file, read.bytes).toString('hex')}`);
+    const parsed = read.ok ? parseDirectoryFile(file, read.text) : { records: [], problems: [read.problem] };
+    if (read.ok) inputs.push(`${file}\0${parseKey('directory', file, read.bytes).toString('hex')}`);
     for (const r of parsed.records) records.push(r);
+    problems.push(...parsed.problems);
   }
   const issues: FileIssue[] = [];
   checkDirectory(records, issues);
-  if (issues.length > 0) refuse('the directory has problems');
-  const job = directoryJob(options, inputsKeyOf('directory', inputs), records.map((r) => r.value).sort(compareDirectory));
+  problems.push(...locateProblems(content, issues, new Map()));
+  return { records, key: inputsKeyOf('directory', inputs), problems };
+}
+
+/** The job started on the directory read (`read`, with no problems) of `files` files, and the objects' count (the manifest's). */
+export function directoryStage(options: BuildOptions, read: DirectoryRead, files: number): DirectoryStage {
+  const job = directoryJob(options, read.key, read.records.map((r) => r.value).sort(compareDirectory));
   job.compressNow();
-  return { job, count: records.length, files: files.length };
+  return { job, count: read.records.length, files };
 }

@@ -3,7 +3,8 @@
 // the build stays one over the state, with the bytes of a clean build; a problem among them is
 // reported as a clean build reports it, over the state; files only touched are not parsed. Added
 // files with problems are reported from their records, over the state, as a clean build reports
-// them, as is one repeating the id of an event that stays (told in both files).
+// them, as is one repeating the id of an event that stays (told in both files), and the directory's
+// problems where it changed.
 import { readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,7 @@ const poolFrom = 100;
 let cleanRuns = 0;
 
 const eventFiles = () => listFiles(join(content, 'events')).filter((f) => f.endsWith('.md')).sort().map((f) => `events/${f}`);
+const directoryFiles = () => listFiles(join(content, 'directory')).filter((f) => f.endsWith('.yaml')).sort().map((f) => `directory/${f}`);
 const read = (rel: string) => readFileSync(join(content, rel), 'utf8');
 /** a new file moved over the old (as editors and checkouts do) */
 const write = (rel: string, text: string) => {
@@ -105,6 +107,36 @@ describe('the load over the state, many event files changed', () => {
     expect(problemsOf(repeated.result).join('\n')).toContain(eventFiles()[0]);
     expect(!repeated.result.ok && repeated.result.patch).toMatchObject({ taken: true });
     removeFile(added[0]);
+    const fixed = await buildBoth();
+    expect(fixed.result.ok && fixed.result.patch).toMatchObject({ taken: true });
+    expect(fixed.same).toBe(true);
+  }, 120_000);
+
+  it('reports the directory\'s problems over the state, with a changed event\'s, as a clean build does', async () => {
+    const [first, second] = directoryFiles();
+    const [before, other] = [read(first), read(second)];
+    // a repeated id (told at both objects), a key no object has, a file that does not parse, and an event's id
+    const object = /^- model:.*\n(?:  .*\n)*/.exec(before)![0];
+    write(first, `${before}${object}${object.replace(/^  id: .*$/m, '  id: 770001\n  nonsense: 1')}`);
+    write(second, `${other}- model: [unclosed\n`);
+    const event = eventFiles()[3];
+    const text = read(event);
+    write(event, text.replace(/^id: .*$/m, 'id: [unclosed'));
+    const { result, clean } = await buildBoth();
+    expect(result.ok).toBe(false);
+    expect(problemsOf(result)).toEqual(problemsOf(clean));
+    expect(problemsOf(result).filter((p) => p.startsWith(first))).toHaveLength(3);
+    expect(problemsOf(result).join('\n')).toContain(second);
+    expect(problemsOf(result).join('\n')).toContain(event);
+    expect(!result.ok && result.patch).toMatchObject({ taken: true });
+    // the directory's problems alone
+    write(event, text);
+    const alone = await buildBoth();
+    expect(problemsOf(alone.result)).toEqual(problemsOf(alone.clean));
+    expect(problemsOf(alone.result).join('\n')).not.toContain(event);
+    expect(!alone.result.ok && alone.result.patch).toMatchObject({ taken: true });
+    write(first, before);
+    write(second, other);
     const fixed = await buildBoth();
     expect(fixed.result.ok && fixed.result.patch).toMatchObject({ taken: true });
     expect(fixed.same).toBe(true);

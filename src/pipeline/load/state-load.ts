@@ -7,8 +7,8 @@
 // checked as a full build checks them (ids unique against the state's, references to pages,
 // categories and media), and the media files resolved again; and every file of the previous dist
 // the render over the state takes is proven by the ledger (provenDist). Anything else refuses
-// (NoPatch): the content is then loaded whole (whole-load.ts), before anything is staged. A changed
-// event file's problems are reported from its records, as a whole load would (reportedProblems).
+// (NoPatch): the content is then loaded whole (whole-load.ts), before anything is staged. Changed
+// event files' problems and the directory's are reported from their records, as a whole load would.
 import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { readContentFile, type ContentFiles } from '../../content/files.ts';
@@ -124,13 +124,15 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   const issues = await checkFresh(content, state, events, keep, categories?.ids ?? state.categoryIds);
   // as a whole load counts them: files taken without a parse
   const cache = { hits: others.files.length + files.events.length - events.parsed - (others.directory?.length ?? 0) - (others.categories?.length ?? 0), misses: events.parsed, corrupt: 0, foreign: false };
-  if (events.problems.length > 0 || issues.length > 0) return reportedProblems(options, content, files, events.problems, issues, others.directory !== null, cache);
+  // imported here: a build after an event edit needs neither the directory's parse nor its indexing
+  const read = others.directory && (await import('../directory/directory-stage.ts')).readDirectory(options, others.directory);
+  const problems = [...events.problems, ...(read?.problems ?? [])];
+  if (problems.length > 0 || issues.length > 0) return reportedProblems(options, content, files, problems, issues, cache);
   for (const { value: e } of events.records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
   // the files no event shapes taken as they are, where their files did not change
   const carried = [...(categories === null ? [DATA_FILES.categories] : []), ...(others.directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
   const data = provenDist(options, prior, carried);
-  // imported here: a build after an event edit needs neither the directory's parse nor its indexing
-  const directory = others.directory === null ? null : (await import('../directory/directory-stage.ts')).directoryStage(options, others.directory);
+  const directory = read && (await import('../directory/directory-stage.ts')).directoryStage(options, read, others.directory!.length);
   // told here, where nothing refuses any more: a load refused before this point tells them itself (whole-load.ts)
   if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
   clock.phase('patch: find changes', 'render data');
@@ -153,9 +155,8 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   } };
 }
 
-/** The changed event files' parse problems and issues, all a whole load finds: the prior's files had none (the directory's, where it changed, are left to it). */
-async function reportedProblems(options: BuildOptions, content: string, files: ContentFiles, problems: Problem[], issues: FileIssue[], directory: boolean, cache: CacheStats): Promise<Loaded> {
-  if (directory) refuse('a changed event has problems, and the directory changed');
+/** The changed event files' and the directory's (where it was read again) parse problems and issues, all a whole load finds: the prior's other files had none. */
+async function reportedProblems(options: BuildOptions, content: string, files: ContentFiles, problems: Problem[], issues: FileIssue[], cache: CacheStats): Promise<Loaded> {
   // imported here: only a build with problems positions issues
   const { locateProblems } = await import('../../content/load.ts');
   if (files.notRead.length > 0) options.onNotRead?.(files.notRead);

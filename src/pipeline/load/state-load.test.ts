@@ -113,12 +113,14 @@ describe('the load over the state, many event files changed', () => {
   }, 120_000);
 
   it('reports the directory\'s problems over the state, with a changed event\'s, as a clean build does', async () => {
-    const [first, second] = directoryFiles();
-    const [before, other] = [read(first), read(second)];
+    const [first, second, third] = directoryFiles();
+    const [before, other, last] = [read(first), read(second), read(third)];
     // a repeated id (told at both objects), a key no object has, a file that does not parse, and an event's id
     const object = /^- model:.*\n(?:  .*\n)*/.exec(before)![0];
     write(first, `${before}${object}${object.replace(/^  id: .*$/m, '  id: 770001\n  nonsense: 1')}`);
     write(second, `${other}- model: [unclosed\n`);
+    writeFileSync(join(content, `${third}.new`), Buffer.concat([Buffer.from(last), Buffer.from([0xff])]));
+    renameSync(join(content, `${third}.new`), join(content, third));
     const event = eventFiles()[3];
     const text = read(event);
     write(event, text.replace(/^id: .*$/m, 'id: [unclosed'));
@@ -127,6 +129,7 @@ describe('the load over the state, many event files changed', () => {
     expect(problemsOf(result)).toEqual(problemsOf(clean));
     expect(problemsOf(result).filter((p) => p.startsWith(first))).toHaveLength(3);
     expect(problemsOf(result).join('\n')).toContain(second);
+    expect(problemsOf(result).join('\n')).toContain(`${third}:`);
     expect(problemsOf(result).join('\n')).toContain(event);
     expect(!result.ok && result.patch).toMatchObject({ taken: true });
     // the directory's problems alone
@@ -137,6 +140,7 @@ describe('the load over the state, many event files changed', () => {
     expect(!alone.result.ok && alone.result.patch).toMatchObject({ taken: true });
     write(first, before);
     write(second, other);
+    write(third, last);
     const fixed = await buildBoth();
     expect(fixed.result.ok && fixed.result.patch).toMatchObject({ taken: true });
     expect(fixed.same).toBe(true);

@@ -210,7 +210,8 @@ function unchangedOthers(content: string, files: ContentFiles, state: EventState
     putStat(stats, j, fileStat(join(content, file)));
     if (i !== undefined && freshStatAt(state.otherStats, i, stats, j, state.safe, margin)) return void state.otherKeys.copy(keys, j * KEY_BYTES, i * KEY_BYTES, (i + 1) * KEY_BYTES);
     const read = readContentFile(content, file, undefined, true);
-    if (!read.ok) refuse(`${file} changed`);
+    // (a directory file that cannot be read is its problem: readDirectory reports it)
+    if (!read.ok) return void change(kind, `${file} cannot be read`);
     putStat(stats, j, read.stat!);
     parseKey(kind, file, read.bytes).copy(keys, j * KEY_BYTES);
     if (kind === 'categories') texts.set(file, read.text);

@@ -298,20 +298,13 @@ export function locateIssues(file: string, text: string, issues: readonly Issue[
   // (positions only: whether keys repeat was found when the file was read)
   const doc = parseDocument(part.text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   // a Markdown body's first line: the line after the front matter's closing `---`
-  const bodyLine = part.body === null ? 0 : lineCount(text, text.length - part.body.length);
+  const bodyLine = part.body === null ? 0 : positionOf(text, text.length - part.body.length).line;
   return issues.map((issue) => {
     if (issue.at === 'body' && part.body !== null) return toProblem(file, issue, bodyLine + (issue.line ?? 1) - 1, 1);
     const root = issue.item === null ? doc.contents : isSeq(doc.contents) ? (doc.contents.items[issue.item] as Node) : null;
     const { line, col } = lineCounter.linePos(offsetOf(root, issue.key, issue.at));
     return toProblem(file, issue, line + part.lineOffset, col);
   });
-}
-
-/** The line (1-based) of `text` that character `offset` is on. */
-function lineCount(text: string, offset: number): number {
-  let line = 1;
-  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line++;
-  return line;
 }
 
 function toProblem(file: string, issue: Issue, line: number, column: number): Problem {

@@ -121,7 +121,9 @@ export class StagedDist {
 
   /** As file, but the caller writes the file (on another thread) when this says true: recorded, not linked. */
   placed(rel: string, sha: string, how: How = { volume: null }): boolean {
-    return !this.carried(rel, sha, how) && (this.record(rel, sha, how), true);
+    if (this.carried(rel, sha, how)) return false;
+    this.record(rel, sha, how);
+    return true;
   }
 
   /** As placed, for a file no previous one is proven by its bytes (no ledger, or its inputs' key proved none): recorded, its SHA-256 given to the function returned once made. */

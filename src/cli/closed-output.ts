@@ -1,8 +1,8 @@
 // A reader that goes away is not a failure of the command that wrote to it. `aula build | head -3`,
 // a `tee` or log shipper that stops, a CI step whose log pipe closes: Node ignores SIGPIPE and
-// turns the next write into an 'error' event on process.stdout, which nobody listened for. The
-// build then died at its next progress line, with a stack trace and no dist/, and `aula serve`
-// stopped serving. A command whose output nobody reads now carries on, writing into the void.
+// turns the next write into an 'error' event on process.stdout; unheard, it would kill the build
+// at its next progress line (a stack trace, no dist/) or stop `aula serve`. A command whose output
+// nobody reads carries on, writing into the void.
 //
 // Any other write error (a full disk behind `> file`, EIO) means output was lost that somebody
 // wanted: the command still finishes what it does (stopping a build part-way left its lock

@@ -70,7 +70,7 @@ function absoluteUrl(value: string): string {
 
 function upstream(value: string): string {
   const url = absoluteUrl(value);
-  // checked here, not after the whole build (where it was an "unexpected error")
+  // checked here, before anything is built, so that a wrong value is a usage error
   if (!isOriginOnly(new URL(url))) throw new InvalidArgumentError('expected an origin only, e.g. http://127.0.0.1:8000: the host rules pass the request path on unchanged');
   return url;
 }
@@ -169,7 +169,7 @@ const program = new Command()
   .description('Turns a folder of event and directory files into a precomputed JSON API, and serves it.')
   .version(AULA_VERSION)
   // A usage error is one line, as every failure: the option or command and what was expected,
-  // with commander's "(Did you mean …?)" on the same line; the full help was 11–27 lines of it.
+  // with commander's "(Did you mean …?)" on the same line, not the full help after it.
   // (a URL's user name and password, which commander quotes with the argument, left out)
   .configureOutput({ outputError: (text, write) => write(`${text.trim().replace(/\s*\n\s*/g, ' ').replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/?#@']*@/gi, '$1…@')}\n`) });
 

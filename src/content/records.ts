@@ -85,9 +85,9 @@ function limitProblems(file: string, text: string, part: { text: string; lineOff
 
 /**
  * The record with each of its longer strings copied out of the file's text. A string cut from
- * another (a YAML scalar from the file) is a view that keeps the whole text alive: 100k events
- * held ~200 MB of their files' texts that way, as two-byte strings when the file has one
- * character beyond Latin-1. JSON.parse makes each string anew, one byte per character where it
+ * another (a YAML scalar from the file) is a view that keeps the whole text alive: every loaded
+ * event would keep its file's whole text, as a two-byte string when the file has one character
+ * beyond Latin-1. JSON.parse makes each string anew, one byte per character where it
  * can, and keeps every character exactly (lone surrogates included). Shorter strings are copies
  * already (V8 makes views only of 13 characters and more).
  */

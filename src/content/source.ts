@@ -110,7 +110,7 @@ export function readData(file: string, part: { text: string; lineOffset: number 
     limits.unsafe = limits.unsafe.filter((u) => u.text !== '');
     if (limits.size <= maxExpansion(part.text.length)) return { ok: true, value, limits };
     // `yaml` bounds how often aliases are used, not what they repeat: a 1 MB string aliased 99
-    // times passed as 99 MB of values (7 such files made a 1.4 GB dist and a 3.5 GB build).
+    // times is 99 MB of values, which every later stage (rows, pages, indexes) would copy again.
     errors = [{ offset: anchored.first, message: `its aliases (*name) expand ${mb(part.text.length)} of text to ${mb(limits.size)} of values, more than ${EXPANSION} times the text and 1 MiB; write the values out, or alias less` }];
   }
   const language = isJson(file) ? 'JSON' : 'YAML';

@@ -1,7 +1,5 @@
 // A deterministic YAML emitter for the generated files.
 //
-
-
 // The `yaml` package needs ~200 µs per event front matter and ~60 µs per directory object,
 // about 33 s of a 100k/200k run. This emitter writes the plain block style a person would
 // (and the loader's fast reader understands) in a few µs. It only ever chooses a form whose

@@ -59,8 +59,8 @@ describe('the directory worker’s scratch file', () => {
       expect(writer.writing).toBe(true);
       const byName = new Map(writer.layout.files.map((f) => [f.name, f]));
       // half the bytes of UTF-16; a lone surrogate keeps it UTF-16
-      expect(byName.get('index.json')).toMatchObject({ text: true, utf8: true, length: Buffer.byteLength(large) });
-      expect(byName.get('other.json')!.utf8).toBeUndefined();
+      expect(byName.get('index.json')).toMatchObject({ encoding: 'utf8', length: Buffer.byteLength(large) });
+      expect(byName.get('other.json')!.encoding).toBe('utf16le');
       expect(Buffer.from(fileContent(fd, byName.get('index.json')!) as Uint8Array).toString()).toBe(large);
       expect(fileContent(fd, byName.get('other.json')!)).toBe(surrogate);
       // twins written after the rest (by another thread), their entries added to the layout
@@ -96,7 +96,7 @@ describe('the directory worker’s scratch file', () => {
       const writer = new MadeWriter(fd);
       writer.put('minisearch', { 'minisearch.json': Buffer.from('{}') }, {});
       expect(readMade(fd, writer.layout, writer.rest)).toEqual({ autocomplete: null, minisearch: { 'minisearch.json': Buffer.from('{}') }, compressed: {} });
-      const layout = { ...writer.layout, twins: [{ name: 'index.json', gzip: 6, brotli: 5, gz: [0, 0] as [number, number], br: [0, 0] as [number, number] }] };
+      const layout = { ...writer.layout, twins: [{ name: 'index.json', gzip: 6, brotli: 5, gz: { at: 0, length: 0 }, br: { at: 0, length: 0 } }] };
       expect(() => readMade(fd, layout, writer.rest)).toThrow(/twins of index.json but not the file/);
     } finally {
       closeSync(fd);

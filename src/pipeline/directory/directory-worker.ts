@@ -24,13 +24,16 @@ export interface MadeLayout {
   /** the groups written there */
   groups: Group[];
   /**
-   * each file of those groups: text (kept as UTF-16, as the string it was; as UTF-8 when `utf8`,
-   * for a large one that UTF-8 gives back as it was) or bytes
+   * each file of those groups: text kept as UTF-16, as the string it was (`utf16le`), or as UTF-8
+   * for a large one that UTF-8 gives back as it was; bytes (null)
    */
-  files: { group: Group; name: string; text: boolean; utf8?: true; at: number; length: number }[];
+  files: ({ group: Group; name: string; encoding: 'utf16le' | 'utf8' | null } & Run)[];
   /** each compressed file: its levels and where its twins are; its content is the file of that name */
-  twins: { name: string; gzip: number; brotli: number; gz: [number, number]; br: [number, number] }[];
+  twins: { name: string; gzip: number; brotli: number; gz: Run; br: Run }[];
 }
+
+/** Where bytes are in the scratch file. */
+type Run = { at: number; length: number };
 
 /**
  * Writes each group put to the scratch file `fd` (from its start), noting where in `layout`. What
@@ -59,22 +62,19 @@ export class MadeWriter {
 
   private write(fd: number, group: Group, files: DirectoryFiles, twins: Record<string, Precompressed>): void {
     // noted only once all of the group is written: a failure part way leaves it out of the layout
-    const layout: MadeLayout = { groups: [group], files: [], twins: [] };
     const { put, end } = appender(fd, this.at);
-    for (const [name, content] of Object.entries(files)) {
-      const text = typeof content === 'string';
+    const written = Object.entries(files).map(([name, content]): MadeLayout['files'][number] => {
       // UTF-16 gives back any string as it was (UTF-8 would not a lone surrogate); a large one
       // without any is kept as UTF-8: half the bytes, and the bytes it is compressed from later
-      const utf8 = text && content.length > UTF8_FROM && content.isWellFormed();
-      const [start, length] = put(text ? Buffer.from(content, utf8 ? 'utf8' : 'utf16le') : content);
-      layout.files.push(utf8 ? { group, name, text, utf8, at: start, length } : { group, name, text, at: start, length });
-    }
+      if (typeof content !== 'string') return { group, name, encoding: null, ...put(content) };
+      const encoding = content.length > UTF8_FROM && content.isWellFormed() ? 'utf8' : 'utf16le';
+      return { group, name, encoding, ...put(Buffer.from(content, encoding)) };
+    });
     const appended = appendTwins(fd, end(), twins);
-    layout.twins.push(...appended.entries);
     this.at = appended.end;
     this.layout.groups.push(group);
-    this.layout.files.push(...layout.files);
-    this.layout.twins.push(...layout.twins);
+    this.layout.files.push(...written);
+    this.layout.twins.push(...appended.entries);
   }
 
   /** Whether what is put goes to the scratch file (not held): its files can be read back there. */
@@ -90,8 +90,8 @@ export class MadeWriter {
 
 /** A layout's file, read from the scratch file `fd` as it was put: text as UTF-8 bytes when kept so, else as the string. */
 export function fileContent(fd: number, file: MadeLayout['files'][number]): string | Uint8Array {
-  const bytes = take(fd, [file.at, file.length]);
-  return file.text && !file.utf8 ? bytes.toString('utf16le') : bytes;
+  const bytes = take(fd, file);
+  return file.encoding === 'utf16le' ? bytes.toString('utf16le') : bytes;
 }
 
 /** Writes `twins` to the scratch file `fd` from `at`: their entries of a layout, and where they end. */
@@ -101,13 +101,13 @@ export function appendTwins(fd: number, at: number, twins: Record<string, Precom
   return { entries, end: end() };
 }
 
-/** Writes byte runs one after another into `fd` from `at`: where each went ([at, length]), and where they end. */
-function appender(fd: number, at: number): { put: (bytes: Uint8Array) => [number, number]; end: () => number } {
+/** Writes byte runs one after another into `fd` from `at`: where each went, and where they end. */
+function appender(fd: number, at: number): { put: (bytes: Uint8Array) => Run; end: () => number } {
   return {
     put: (bytes) => {
       writeAllAt(fd, bytes, at);
       at += bytes.byteLength;
-      return [at - bytes.byteLength, bytes.byteLength];
+      return { at: at - bytes.byteLength, length: bytes.byteLength };
     },
     end: () => at,
   };
@@ -120,9 +120,9 @@ const UTF8_FROM = 1 << 20;
 export function readMade(fd: number | null, layout: MadeLayout, rest: DirectoryMade): DirectoryMade {
   const made: DirectoryMade = { autocomplete: rest.autocomplete, minisearch: rest.minisearch, compressed: { ...rest.compressed } };
   for (const group of layout.groups) made[group] = {};
-  for (const { group, name, text, utf8, at, length } of layout.files) {
-    const bytes = take(fd, [at, length]);
-    made[group]![name] = text ? bytes.toString(utf8 ? 'utf8' : 'utf16le') : bytes;
+  for (const file of layout.files) {
+    const bytes = take(fd, file);
+    made[file.group]![file.name] = file.encoding === null ? bytes : bytes.toString(file.encoding);
   }
   return readTwins(fd, layout.twins, made);
 }
@@ -138,7 +138,7 @@ export function readTwins(fd: number | null, twins: MadeLayout['twins'], made: D
 }
 
 /** `length` bytes from `at` of the scratch file `fd` (null: gone, though something is in it). */
-function take(fd: number | null, [at, length]: [number, number]): Buffer {
+function take(fd: number | null, { at, length }: Run): Buffer {
   if (fd === null) throw new Error("the directory's files are in a scratch file that is gone");
   const bytes = Buffer.allocUnsafe(length);
   readAllAt(fd, bytes, 0, length, at);
@@ -172,12 +172,10 @@ export async function answer(message: DirectoryMessage): Promise<WorkerAnswer | 
 }
 
 function compress({ fd, files, at }: { fd: number; files: MadeLayout['files']; at: number }): MadeLayout['twins'] {
-  const twins: MadeLayout['twins'] = [];
-  let end = at;
-  for (const file of files) {
-    const appended = appendTwins(fd, end, { [file.name]: compressTwins(fileContent(fd, file), LARGE_FILE_LEVELS) });
-    twins.push(...appended.entries);
-    end = appended.end;
-  }
-  return twins;
+  // each file's twins written as they are made: never two files' at once
+  return files.flatMap((file) => {
+    const appended = appendTwins(fd, at, { [file.name]: compressTwins(fileContent(fd, file), LARGE_FILE_LEVELS) });
+    at = appended.end;
+    return appended.entries;
+  });
 }

@@ -101,10 +101,8 @@ export class DistLedger {
   /** Whether `rel` (or a twin, judged by its file) is known to differ from the previous build's. */
   differs(rel: string, written: Written): boolean {
     const base = rel.endsWith('.gz') || rel.endsWith('.br') ? rel.slice(0, -3) : null;
-    const twinOf = base === null ? undefined : this.entry(base);
-    const file = twinOf?.gz !== undefined ? base! : rel;
-    const now = written.get(file);
-    const then = this.entry(file);
+    const file = base !== null && this.entry(base)?.gz !== undefined ? base : rel;
+    const [now, then] = [written.get(file), this.entry(file)];
     return now !== undefined && then !== undefined && now.sha !== then.sha;
   }
 
@@ -193,9 +191,8 @@ export function writeLedger(path: string, out: string, written: Written, precomp
   for (const [rel, what] of written) {
     const id = current(rel);
     if (id === null) continue;
-    const entry: LedgerEntry = { sha: what.sha, id };
-    if (what.inputs !== undefined) entry.inputs = what.inputs;
-    if (what.measure !== undefined) entry.measure = what.measure;
+    // (a field left undefined is no field of the JSON)
+    const entry: LedgerEntry = { ...what, id };
     const gz = current(`${rel}.gz`);
     const br = current(`${rel}.br`);
     if (precompressed && gz !== null && br !== null) Object.assign(entry, { gz, br });

@@ -199,7 +199,7 @@ withCacheOptions(program
   .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean; edge?: boolean; cache?: string | boolean }) => {
     // before anything of the build is allocated: its threads start with the same V8 flags
     (await import('./heap-policy.ts')).boundBuildHeap();
-    (await import('../pipeline/out-folder/stop-signals.ts')).cleanUpOnStop((line) => writeSync(2, `${line}\n`));
+    (await import('../pipeline/out-folder/locked-out.ts')).cleanUpOnStop((line) => writeSync(2, `${line}\n`));
     const { build } = await import('../pipeline/build.ts');
     const { defaultCacheDir } = await import('../pipeline/cache/build-cache.ts');
     const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();

@@ -1,11 +1,12 @@
 // --out made safe before a build touches it: checked, locked, a half-done swap put right, dead
-// builds' staging removed (recoverDist); `run` is called under the lock.
+// builds' staging removed (recoverDist); `run` is called under the lock. A build stopped by SIGINT
+// or SIGTERM (Node would end at once) removes its lock and half-written staging folder first.
 import { dirname, resolve } from 'node:path';
 import { makeFolders } from '../../util/make-folders.ts';
 import type { BuildOptions } from '../run.ts';
-import { lockOut } from './lock.ts';
+import { lockOut, releaseHeldLocks } from './lock.ts';
 import { checkCacheFolder, checkOutFolder } from './out-folder.ts';
-import { createStaging, recoverDist, removeStaging } from './swap.ts';
+import { createStaging, hasSwapped, recoverDist, removeLiveStaging, removeStaging } from './swap.ts';
 
 export async function withLockedOut<T>(options: BuildOptions, run: (out: string) => Promise<T>): Promise<T> {
   const out = resolve(options.out);
@@ -39,5 +40,19 @@ export async function inStaging<T>(out: string, abandon: () => void, make: (stag
     await settle().catch(() => undefined);
     removeStaging(staging);
     throw e;
+  }
+}
+
+const CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/** For a build run from the command line: what it made so far is removed when a signal stops it, said in one line with the shell's exit code (a dist parked mid-swap is put back by the next build). */
+export function cleanUpOnStop(say: (line: string) => void): void {
+  for (const signal of Object.keys(CODES) as (keyof typeof CODES)[]) {
+    process.once(signal, () => {
+      removeLiveStaging();
+      releaseHeldLocks();
+      say(`aula: stopped by ${signal}${hasSwapped() ? '' : '; the previous dist stays as it was'}`);
+      process.exit(CODES[signal]);
+    });
   }
 }

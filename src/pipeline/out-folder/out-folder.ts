@@ -16,19 +16,16 @@ export class OutFolderError extends Error {
 
 /** `dir/manifest.json` when it has every field aula writes (a web app's or package's manifest lacks them), else null. */
 export function aulaManifest(dir: string): Manifest | null {
-  const text = readSmallFile(join(dir, 'manifest.json'), MANIFEST_LIMIT);
   let m: unknown;
   try {
-    m = text === null ? null : JSON.parse(text);
+    m = JSON.parse(readSmallFile(join(dir, 'manifest.json'), MANIFEST_LIMIT) ?? 'null');
   } catch {
     return null;
   }
-  if (m === null || typeof m !== 'object') return null;
-  const r = m as Record<string, unknown>;
-  const isObj = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
   // any format number: a dist of an older or newer aula is still aula's to replace
-  const ours = Number.isInteger(r.format) && (r.format as number) >= 1 && typeof r.version === 'string' && typeof r.built_at === 'string' &&
-    typeof r.base_url === 'string' && isObj(r.site) && isObj(r.counts) && isObj(r.event_list);
+  const ours = isObj(m) && Number.isInteger(m.format) && (m.format as number) >= 1 && typeof m.version === 'string' && typeof m.built_at === 'string' &&
+    typeof m.base_url === 'string' && isObj(m.site) && isObj(m.counts) && isObj(m.event_list);
   return ours ? (m as Manifest) : null;
 }
 

@@ -5,7 +5,7 @@
 // other name shares them. Anything else counts as absent: a slower build, never a wrong one. Files
 // are written anew through an exclusively created temporary at an unguessable name.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
 import { dirname } from 'node:path';
 import { deserialize } from 'node:v8';
@@ -76,6 +76,20 @@ export function readCacheFile(path: string, max: number): Buffer | null {
 /** readCacheFile as text. */
 export function readSmallFile(path: string, max: number): string | null {
   return readCacheFile(path, max)?.toString('utf8') ?? null;
+}
+
+/**
+ * A regular file's identity (dev, ino, size, mtime, ctime), or null (absent, a link, a folder). Any
+ * change to a file moves its ctime, which no user call sets back.
+ */
+export function identityOf(path: string): string | null {
+  try {
+    // no throw for a missing file: most pages have no twins, and a throw costs more than the lstat
+    const s = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    return s?.isFile() ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : null;
+  } catch {
+    return null;
+  }
 }
 
 export function unlinkQuietly(path: string): void {

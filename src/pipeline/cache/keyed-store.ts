@@ -11,12 +11,12 @@
 // read while it is whole, unchanged and at most a quarter unused; else it writes the entries used
 // after them and renames the next file over. A crash leaves the old file, the new one, or a cut
 // entry at the end, where the next read stops.
-import { closeSync, fstatSync, renameSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checksum, CHECKSUM_BYTES } from '../../util/checksum.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { readFully, writeAllAt, writeAllv } from '../../util/positional-io.ts';
-import { openCacheFile, openCacheFileToAppend, openTemporary, unlinkQuietly } from './cache-file.ts';
+import { identityOf, openCacheFile, openCacheFileToAppend, openTemporary, unlinkQuietly } from './cache-file.ts';
 
 export const ENTRY_KEY_BYTES = 32;
 export const ENTRY_HEAD = ENTRY_KEY_BYTES + CHECKSUM_BYTES + 4;
@@ -94,7 +94,7 @@ export class KeyedStore {
   /** the file as read: its size, its entries' end (null: unusable), its stamp */
   private size = 0;
   private end: number | null = null;
-  private readonly stamp: string;
+  private readonly stamp: string | null;
   private next: NextFile | null = null;
   /** the next file when it is this store's (an adopted one is its owner's) */
   private own: OwnNextFile | null = null;
@@ -117,7 +117,7 @@ export class KeyedStore {
     private readonly head: Buffer,
     { most = Number.MAX_SAFE_INTEGER, held = 0, index = true }: { most?: number; held?: number; index?: boolean } = {},
   ) {
-    this.stamp = stampOf(path);
+    this.stamp = identityOf(path);
     const fd = openCacheFile(path);
     if (fd === null) return;
     try {
@@ -255,7 +255,7 @@ export class KeyedStore {
       for (const entry of this.entries.values()) if (entry.used) live += ENTRY_HEAD + entry.length;
       const added = this.next === null ? 0 : this.next.end - this.head.length;
       const total = (this.end ?? 0) + added;
-      const whole = this.end !== null && this.end === this.size && !this.foreign && stampOf(this.path) === this.stamp;
+      const whole = this.end !== null && this.end === this.size && !this.foreign && identityOf(this.path) === this.stamp;
       if (whole && (total - live - this.fresh) * 4 <= total) {
         if (this.fresh === 0 || this.appendNext()) return true;
       }
@@ -319,13 +319,4 @@ function copy(source: number, from: number, to: number, target: number, at: numb
     done += n;
   }
   return to - from;
-}
-
-function stampOf(path: string): string {
-  try {
-    const s = statSync(path);
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
-  } catch {
-    return '';
-  }
 }

@@ -4,13 +4,13 @@
 // no user call sets back, so a file with the recorded identity holds the recorded bytes: a later
 // build hard-links it (with its twins) instead of making it again. A ledger of another aula or out
 // folder, or damaged, is not used. File: writeSealed(AULALEDGER\n [identity, out]\n, JSON).
-import { linkSync, lstatSync, unlinkSync } from 'node:fs';
+import { linkSync, unlinkSync } from 'node:fs';
 import { link } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { compressionLevels, LEVEL_POLICY } from '../../deploy/precompress.ts';
 import { cacheFile, cacheIdentity } from '../cache/build-cache.ts';
 import { makeFolders } from '../../util/make-folders.ts';
-import { CACHE_TEXT_MOST, readSealedValue, writeSealed } from '../cache/cache-file.ts';
+import { CACHE_TEXT_MOST, identityOf, readSealedValue, writeSealed } from '../cache/cache-file.ts';
 import { sortedRecord } from './changes.ts';
 
 const head = (out: string) => `AULALEDGER\n${JSON.stringify([cacheIdentity(), resolve(out)])}\n`;
@@ -35,17 +35,6 @@ interface LedgerFile {
 }
 
 export const ledgerPath = (cacheDir: string, content: string, out: string) => cacheFile(cacheDir, content, 'dist', 'json', out);
-
-/** A regular file's identity, or null (absent, a link, a folder). */
-function identityOf(path: string): string | null {
-  try {
-    // no throw for a missing file: most pages have no twins, and a throw costs more than the lstat
-    const s = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-    return s?.isFile() ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The identities of every file `written` names (and its twins) in the staging folder before the

@@ -77,19 +77,19 @@ function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest
   // answer is heard: a promise's callback from compressNow would wait for this thread's next
   // await, which "render data" reaches only seconds later.
   let twinsWanted = false;
-  let compressing: Promise<MadeLayout['twins']> | null = null;
+  let compressing = false;
   let cancelled = false;
   let twinsMade: (twins: MadeLayout['twins']) => void = () => {};
   const twins = new Promise<MadeLayout['twins']>((resolve) => (twinsMade = resolve));
   const compress = () => {
-    if (!twinsWanted || answer === null || compressing !== null) return;
-    const deferred = answer.deferred;
+    if (!twinsWanted || answer === null || compressing) return;
+    compressing = true;
+    const { deferred, layout, end } = answer;
     if (deferred.length === 0 || scratch === null || cancelled) return twinsMade([]);
-    const files = answer.layout.files.filter((f) => deferred.includes(f.name));
+    const files = layout.files.filter((f) => deferred.includes(f.name));
     // the layout entries of the twins the thread wrote; none when it failed (a full temp folder):
     // the build's own pool then compresses those files, as it does any other
-    compressing = threads.ask<MadeLayout['twins']>({ compress: { fd: scratch.fd, files, at: answer.end } }).catch(() => []);
-    void compressing.then(twinsMade);
+    void threads.ask<MadeLayout['twins']>({ compress: { fd: scratch.fd, files, at: end } }).then(twinsMade, () => twinsMade([]));
   };
   // (the scratch file is closed only once the threads are done: a descriptor number closed under
   // a thread still writing could be reused by the next open, and its write land there)

@@ -47,7 +47,8 @@ export async function makeDirectoryFiles(source: DirectorySource, request: Direc
     const twins: Record<string, Precompressed> = {};
     if (request.compress) {
       for (const [name, text] of Object.entries(files)) {
-        if (!isLarge(name, text)) continue;
+        // compressed here, ahead of the build's pool: a large file's levels are fixed, a smaller one's depend on the whole dist
+        if (!PRECOMPRESSED.test(name) || sizeOf(text) <= TOP_LEVEL_LIMIT) continue;
         if (deferred) deferred.push(name);
         else twins[name] = compressTwins(text, LARGE_FILE_LEVELS);
       }
@@ -66,9 +67,4 @@ export async function makeDirectoryFiles(source: DirectorySource, request: Direc
     indexed = null;
     done('minisearch', files);
   }
-}
-
-/** A file the directory's job compresses itself, ahead of the build's pool (its levels are fixed; below the limit they depend on the build's whole volume). */
-function isLarge(name: string, content: string | Uint8Array): boolean {
-  return PRECOMPRESSED.test(name) && sizeOf(content) > TOP_LEVEL_LIMIT;
 }

@@ -82,9 +82,6 @@ export function removeLiveStaging(): void {
 /** One line for the user, of an entry a swap could not move. */
 type SwapWarning = (message: string) => void;
 
-const strandedIn = (parked: string, out: string, warn: SwapWarning) => (rel: string, code: string) =>
-  warn(`${printable(join(out, rel))} could not be moved into the new dist (${code}): it stays in ${printable(join(parked, rel))}, and the next build tries again`);
-
 /** Puts a parked dist back after an interrupted swap, and clears what dead builds left: their former dists, their staging folders. */
 export function recoverDist(out: string, warn: SwapWarning = () => {}): void {
   const parent = dirname(out);
@@ -124,7 +121,9 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning, ours:
     if (!(e instanceof OutFolderError)) throw e;
     return warn(madeListOf(parked) !== null ? e.message : `${printable(parked)} is a former dist without a readable ${MADE_FILES}: aula cannot tell the files it made there from yours, so it leaves the folder; move your files out of it and remove it`);
   }
-  const moved = moveUserEntries(parked, out, found.entries, strandedIn(parked, out, warn));
+  const moved = moveUserEntries(parked, out, found.entries, (rel, code) =>
+    warn(`${printable(join(out, rel))} could not be moved into the new dist (${code}): it stays in ${printable(join(parked, rel))}, and the next build tries again`),
+  );
   if (!ours) return;
   removeMade(parked, found.made);
   if (moved) warnLeft(parked, warn);

@@ -40,7 +40,7 @@ export interface ParseBatch {
 
 /**
  * The rows of a batch's records, in record order across its files: each row's UTF-8 JSON end to
- * end, its offsets (FIELD_COUNT + 1 each, serializeEvent's), its key (eventKeys') and hash
+ * end, its offsets (FIELD_COUNT + 1 each, serializeEvent's), its key (rowKeyer's) and hash
  * (rowHash), and whether it was made (a record its context cannot render, e.g. one naming a media
  * record that does not exist, is left to the main thread, where the build then fails on its problem).
  */
@@ -134,7 +134,7 @@ class RowsMade {
 
   constructor(
     private readonly rower: Rower,
-    /** key and hash each row (eventKeys, rowHash: only a build with a cache uses them) */
+    /** key and hash each row (rowKeyer, rowHash: only a build with a cache uses them) */
     private readonly keyed: boolean,
   ) {}
 

@@ -11,7 +11,7 @@ import { listFiles } from '../ledger/carry-over.ts';
 import { StatTable } from './stat-table.ts';
 import { STAT_FIELDS } from '../state/stat-fields.ts';
 import { findContentFiles } from '../../content/files.ts';
-import { eventKeys, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowsFileHeader } from '../rows/render-cache.ts';
+import { ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer, rowsFileHeader } from '../rows/render-cache.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
 import { KeyedStore } from '../cache/keyed-store.ts';
 import { checksum } from '../../util/checksum.ts';
@@ -248,7 +248,8 @@ describe('rows made on the threads', () => {
     expect(events.some((e) => hasTexts(e))).toBe(false);
     const sources = new Map<number, Buffer>();
     const here = new Map((await parsedEvents(valid, sources)).map((e) => [e.id, e]));
-    const keys = eventKeys(events.map((e) => here.get(e.id)!), ctx!, (e) => sources.get(e.id)!);
+    const keyOf = rowKeyer(ctx!);
+    const keys = events.map((e) => keyOf(here.get(e.id)!, sources.get(e.id)!));
     events.forEach((e, i) => {
       const row = serializeEvent(renderEvent(here.get(e.id)!, ctx!));
       const made = premade.get(e)!;

@@ -10,7 +10,7 @@ import { serializeEvent } from '../../store/format/event-rows.ts';
 import { renderRows } from '../../store/write/data-files.ts';
 import { RowsFile } from '../load/parse-batch.ts';
 import { KeyedStore } from '../cache/keyed-store.ts';
-import { cachedRows, eventKeys, ROW_ENTRY_HEAD, rowHash, rowsFileHeader, type PremadeRow, type RowsCacheStats } from './render-cache.ts';
+import { cachedRows, ROW_ENTRY_HEAD, rowKeyer, rowHash, rowsFileHeader, type PremadeRow, type RowsCacheStats } from './render-cache.ts';
 import { RowsScratch } from './rows-scratch.ts';
 
 const root = tempDir('aula-rows-');
@@ -24,6 +24,12 @@ beforeAll(async () => {
   events = [...model.events].sort(compareListOrder);
   ctx = { site: model.site, baseUrl: 'https://example.org', pages: model.pages, media: model.media };
 });
+
+/** rowKeyer over `events`, each from the file whose parse key `sourceKeyOf` gives. */
+function eventKeys(events: readonly TextlessEvent[], ctx: RenderContext, sourceKeyOf: (e: TextlessEvent) => Uint8Array): Buffer[] {
+  const keyOf = rowKeyer(ctx);
+  return events.map((e) => keyOf(e, sourceKeyOf(e)));
+}
 
 /** The rows file at `path` as the rows cache reads it: its entries counted, and whether it was read to its end. */
 function readRows(path: string): { count: number; whole: boolean } {

@@ -64,12 +64,6 @@ export function rowKeyer(ctx: RenderContext): (e: TextlessEvent, source: Uint8Ar
   };
 }
 
-/** rowKeyer over `events`, each from the file whose parse key `sourceKeyOf` gives. */
-export function eventKeys(events: readonly TextlessEvent[], ctx: RenderContext, sourceKeyOf: (e: TextlessEvent) => Uint8Array): Buffer[] {
-  const keyOf = rowKeyer(ctx);
-  return events.map((e) => keyOf(e, sourceKeyOf(e)));
-}
-
 /** A row made on a parse thread (parse-batch.ts): bytes or where its thread left them; key and hash null without a cache. */
 export interface PremadeRow {
   json: Uint8Array | RowInFile;

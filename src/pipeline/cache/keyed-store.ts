@@ -166,11 +166,12 @@ export class KeyedStore {
     return at;
   }
 
-  /** Entries found, and whether the file was read to its end (for tests). */
+  /** Entries found (for tests). */
   get count(): number {
     return this.entries.size;
   }
 
+  /** Whether the file was read to its end. */
   get whole(): boolean {
     return this.end !== null && this.end === this.size;
   }
@@ -255,8 +256,7 @@ export class KeyedStore {
       for (const entry of this.entries.values()) if (entry.used) live += ENTRY_HEAD + entry.length;
       const added = this.next === null ? 0 : this.next.end - this.head.length;
       const total = (this.end ?? 0) + added;
-      const whole = this.end !== null && this.end === this.size && !this.foreign && identityOf(this.path) === this.stamp;
-      if (whole && (total - live - this.fresh) * 4 <= total) {
+      if (this.whole && !this.foreign && identityOf(this.path) === this.stamp && (total - live - this.fresh) * 4 <= total) {
         if (this.fresh === 0 || this.appendNext()) return true;
       }
       if (this.next === null && live === this.head.length) return true; // nothing to keep

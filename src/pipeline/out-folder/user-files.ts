@@ -31,7 +31,6 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
     throw new OutFolderError(noListMessage(shownOut));
   }
   const made = new Set(list);
-  const found: { rel: string; folder: boolean }[] = [];
   // the folders holding made files: only these are looked into
   const folders = new Set<string>();
   for (const f of made) for (let d = dirname(f); d !== '.' && !folders.has(d); d = dirname(d)) folders.add(d);
@@ -41,11 +40,10 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
       if (e.isDirectory() ? folders.has(path) : made.has(path) || path === STAGING_MARKER) {
         if (e.isDirectory()) walk(path);
       } else {
-        found.push({ rel: path, folder: e.isDirectory() });
+        place(path, e.isDirectory());
       }
     }
   };
-  walk('');
   const keep: string[] = [];
   const place = (rel: string, folder: boolean) => {
     const there = kind(join(staged, rel));
@@ -65,7 +63,7 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
       `--out ${shownOut}: ${printable(rel)} in it was not made by aula, and this build makes a file or folder in its place; move it out of the folder and build again (nothing was changed)`,
     );
   };
-  for (const { rel, folder } of found) place(rel, folder);
+  walk('');
   return { entries: keep, made: list };
 }
 

@@ -6,11 +6,8 @@
 // are written anew through an exclusively created temporary at an unguessable name.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
-import { constants as bufferConstants } from 'node:buffer';
 import { dirname } from 'node:path';
 import { deserialize } from 'node:v8';
-
-const { MAX_STRING_LENGTH } = bufferConstants;
 import { makeFolders } from '../../util/make-folders.ts';
 import { writeAllv } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM_BYTES } from '../../util/checksum.ts';
@@ -57,8 +54,6 @@ export function openCacheFileToAppend(path: string): number | null {
 
 /** The most any cache file may hold: what one Buffer can (node's own limit). */
 export const CACHE_FILE_MOST = 2 ** 31 - 1;
-/** The most a cache file read as text may hold: what one string can. */
-export const CACHE_TEXT_MOST = MAX_STRING_LENGTH;
 
 /** The bytes of the regular file at `path` when it holds at most `max`; null for anything else or none. */
 export function readCacheFile(path: string, max: number): Buffer | null {
@@ -142,7 +137,7 @@ export function readSealed(path: string, head: string, most: number): Buffer | n
   return checksum(payload).toString('hex') === file.toString('latin1', start.length, end) ? payload : null;
 }
 
-/** What writeSealed wrote at `path` under `head`, decoded (v8.deserialize, or `fromJson`), when intact, at most `most` bytes and decodable; else null. */
+/** What writeSealed wrote at `path` under `head`, decoded (v8.deserialize, or `fromJson`), when intact, at most `most` bytes and decodable (JSON no longer than a string may be); else null. */
 export function readSealedValue(path: string, head: string, most: number, fromJson = false): unknown {
   const payload = readSealed(path, head, most);
   try {

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { compressionLevels, LEVEL_POLICY } from '../../deploy/precompress.ts';
 import { cacheFile, cacheIdentity } from '../cache/build-cache.ts';
 import { makeFolders } from '../../util/make-folders.ts';
-import { CACHE_TEXT_MOST, identityOf, readSealedValue, writeSealed } from '../cache/cache-file.ts';
+import { CACHE_FILE_MOST, identityOf, readSealedValue, writeSealed } from '../cache/cache-file.ts';
 import { sortedRecord } from './changes.ts';
 
 const head = (out: string) => `AULALEDGER\n${JSON.stringify([cacheIdentity(), resolve(out)])}\n`;
@@ -75,7 +75,7 @@ export class DistLedger {
 
   /** The ledger at `path` for `out`, or null when there is none or it cannot be trusted. */
   static read(path: string, out: string): DistLedger | null {
-    const data = readSealedValue(path, head(out), CACHE_TEXT_MOST, true) as LedgerFile | null;
+    const data = readSealedValue(path, head(out), CACHE_FILE_MOST, true) as LedgerFile | null;
     return typeof data?.files === 'object' && data.files !== null ? new DistLedger(resolve(out), data) : null;
   }
 

@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { loadContent, parserOf, type LoadOptions } from './load.ts';
+import { loadContent } from './load.ts';
 import { contentFolder, lines, load, loadModel } from './test-folder.ts';
 
 const event = (id: number) =>
@@ -81,66 +78,6 @@ describe('loadContent', () => {
     });
     expect(model.events.map((e) => e.id)).toEqual([1, 2, 3]);
     expect(model.directory.map((o) => `${o.model}:${o.id}`)).toEqual(['campus.Room:9', 'geo.Room:1', 'geo.Room:2']);
-  });
-
-  it('hands the directory over before the events are read, only when nothing so far has a problem', async () => {
-    const directory = lines('- {model: geo.Room, id: 2, name: B}', '- {model: campus.Room, id: 9, name: C}', '- {model: geo.Room, id: 1, name: A}');
-    const dir = await contentFolder({ 'directory/d.yaml': directory, 'events/a.yaml': event(1) });
-    const handed: string[][] = [];
-    const { model } = await loadContent(dir, { onDirectory: (objects) => void handed.push(objects.map((o) => `${o.model}:${o.id}`)) });
-    // in Model.directory's order, and the same objects the model holds
-    expect(handed).toEqual([['campus.Room:9', 'geo.Room:1', 'geo.Room:2']]);
-    expect(model?.directory.map((o) => `${o.model}:${o.id}`)).toEqual(handed[0]);
-    // taken (true): the model leaves them to the taker
-    const taken = await loadContent(dir, { onDirectory: () => true });
-    expect(taken.model?.directory).toEqual([]);
-    expect(taken.model?.events.map((e) => e.id)).toEqual([1]);
-
-    // an event's problem comes later: the directory was handed over, the content still fails
-    const broken = await contentFolder({ 'directory/d.yaml': directory, 'events/a.yaml': 'id: x\n' });
-    let calls = 0;
-    expect((await loadContent(broken, { onDirectory: () => void calls++ })).model).toBeNull();
-    expect(calls).toBe(1);
-
-    // a duplicate in the directory, or a problem in a file read before it: not handed over
-    for (const files of [
-      { 'directory/d.yaml': lines('- {model: geo.Room, id: 1, name: B}', '- {model: geo.Room, id: 1, name: A}') },
-      { 'directory/d.yaml': directory, 'pages.yaml': 'broken: [\n' },
-    ] as Record<string, string>[]) {
-      calls = 0;
-      const { model: none, problems } = await loadContent(await contentFolder(files), { onDirectory: () => void calls++ });
-      expect(none).toBeNull();
-      expect(problems.length).toBeGreaterThan(0);
-      expect(calls).toBe(0);
-    }
-  });
-});
-
-describe('the directory handed over', () => {
-  it('is not held while the events are parsed', async () => {
-    const directory = lines('- {model: geo.Room, id: 2, name: B}', '- {model: campus.Room, id: 9, name: C}');
-    const dir = await contentFolder({ 'directory/d.yaml': directory, 'events/a.yaml': event(1) });
-    let parses: WeakRef<object> | undefined;
-    let record: WeakRef<object> | undefined;
-    let heldWhileEvents: boolean | undefined;
-    const parseMany: NonNullable<LoadOptions['parseMany']> = async (kind, parser, zone, files) => {
-      const parse = parserOf(parser, zone);
-      const parsed = files.map((file) => parse(file, readFileSync(join(dir, file), 'utf8')));
-      if (parser === 'directory') {
-        parses = new WeakRef(parsed);
-        record = new WeakRef(parsed[0].records[0]);
-        return parsed;
-      }
-      // the events are parsed once the directory was handed over: is any of it still reachable?
-      await new Promise((next) => setTimeout(next, 10));
-      setFlagsFromString('--expose-gc');
-      (runInNewContext('gc') as () => void)();
-      heldWhileEvents = parses!.deref() !== undefined || record!.deref() !== undefined;
-      return parsed;
-    };
-    const { model } = await loadContent(dir, { parseMany, onDirectory: () => true });
-    expect(model?.events.map((e) => e.id)).toEqual([1]);
-    expect(heldWhileEvents).toBe(false);
   });
 });
 

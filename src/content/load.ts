@@ -31,31 +31,6 @@ export interface ParseCache {
 
 export interface LoadOptions {
   cache?: ParseCache;
-  /**
-   * Called with the directory objects (the order of Model.directory) as soon as the directory
-   * files are read and valid among themselves, before the events are: what depends on the
-   * directory alone (its indexes) can then be made on another thread while the events are read.
-   * The content as a whole may still turn out to have problems. Returning true takes the
-   * objects: the model's directory is then left empty, and they are not held here while the
-   * events are read (the build hands them to a worker thread; at 200k objects they are ~150 MB).
-   */
-  onDirectory?: (objects: readonly DirectoryObject[]) => boolean | void;
-  /**
-   * Parses the files of one kind, each as parseContentFile would (with the cache), elsewhere:
-   * the build spreads the directory's and the events' files over threads (pipeline/load/parse-pool.ts).
-   * Results in the order of `files`. Without it they are parsed here, one after the other.
-   */
-  /**
-   * Called with the site, the pages and the media records as read (not checked across files yet)
-   * before the directory and the events are parsed: what is made of the events against them can
-   * start as they are parsed (the build's parse threads render the rows).
-   */
-  onContext?: (early: { site: Site; pages: readonly Sourced<PageNode>[]; media: readonly Sourced<MediaSource>[] }) => void;
-  parseMany?: (kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>) => Promise<Parsed<unknown>[]>;
-  /** Each event's file by its id in `Loaded.eventFiles` (the build's state lists each row's file). */
-  eventFiles?: boolean;
-  /** the folder as listed already (the build lists it once for every load) */
-  listed?: Listed;
 }
 
 /** The content folder listed (listContentFolder). */
@@ -67,80 +42,64 @@ export interface Loaded {
   problems: Problem[];
   /** names that resemble content but are not read (files.ts): worth a warning, not a failure */
   notRead?: ContentFiles['notRead'];
-  eventFiles?: Map<number, string>;
 }
 
-export async function loadContent(dir: string, options: LoadOptions = {}): Promise<Loaded> {
-  const listed = options.listed ?? (await listContentFolder(dir));
-  if ('folderProblem' in listed) return { model: null, problems: [{ file: dir, line: 1, column: 1, key: '', message: listed.folderProblem, folder: true }] };
-  const { files } = listed;
-  const problems: Problem[] = [...files.problems];
-  const { cache } = options;
-  const collect = <T>(all: Iterable<Parsed<T>>): Sourced<T>[] => {
-    const records: Sourced<T>[] = [];
-    for (const parsed of all) {
-      for (const record of parsed.records) records.push(record);
-      for (const problem of parsed.problems) problems.push(problem);
-    }
-    return records;
-  };
-  const collected = async <T>(parses: Promise<Parsed<T>[]> | Parsed<T>[]): Promise<Sourced<T>[]> => collect(await parses);
-  const parseAll = <T>(kind: string, paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] =>
-    collect(paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parse, cache)));
-  // the bulk of a site: handed to parseMany when there is one, their problems in the same order as
-  // parsed here
-  const parseBulk = <T>(kind: string, paths: string[], parser: ParserName, zone: string): Promise<Parsed<T>[]> | Parsed<T>[] =>
-    options.parseMany
-      ? (options.parseMany(kind, parser, zone, paths, files.raw) as Promise<Parsed<T>[]>)
-      : paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parserOf(parser, zone) as (file: string, text: string) => Parsed<T>, cache));
+/** The files the directory and the events are checked and rendered against, read and parsed, the media files resolved; their problems, and the media files' issues. */
+export interface Context {
+  site: Site;
+  pages: Sourced<PageNode>[];
+  categories: Sourced<Category>[];
+  media: Sourced<MediaSource>[];
+  problems: Problem[];
+  mediaIssues: FileIssue[];
+}
 
-  problems.push(...extraSiteProblems(files));
+/**
+ * The site, pages, categories and media read and parsed (through `cache`), and the media files
+ * resolved (sizes, types): the context the events are checked and rendered against, read before
+ * them (the build's parse threads render the events' rows against it as they parse them).
+ */
+export async function parseContext(dir: string, files: ContentFiles, cache?: ParseCache): Promise<Context> {
+  const problems: Problem[] = [...files.problems, ...extraSiteProblems(files)];
+  const parseAll = <T>(kind: string, paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] =>
+    collect(paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parse, cache)), problems);
   const sites = parseAll('site', files.site, PARSERS.site);
   const site: Site = sites[0]?.value ?? { ...DEFAULT_SITE };
-  const zone = zoneOf(site);
-
   const pages = parseAll('pages', files.pages, PARSERS.pages);
   const categories = parseAll('categories', files.categories, PARSERS.categories);
   const media = parseAll('media', files.media, PARSERS.media);
-  // an event's times are read in the site's zone: the zone is part of what its parse depends on
-  // The directory before the events: its indexes, the longest job of a build after the events,
-  // can then be made on another thread while this one reads the events (options.onDirectory).
-  // The media files are resolved (sizes, types) before the events are parsed, so the rows made as
-  // they are parsed (onContext) see them as the build does; their issues join the others in
-  // assembleModel, where they were always found.
   const mediaIssues: FileIssue[] = [];
   await resolveMediaFiles(dir, media, mediaIssues);
-  options.onContext?.({ site, pages, media });
-  let parsedDirectory: ReturnType<typeof parseBulk<DirectoryObject>> | null = parseBulk<DirectoryObject>('directory', files.directory, 'directory', zone);
-  // Parsed here, the events wait until the directory is handed over (they are not held beside it
-  // meanwhile); parseMany is asked for them at once, so that its threads go on to them.
-  const parseEvents = () => parseBulk<Event>(eventsKind(zone), files.events, 'events', zone);
-  const parsedEvents = options.parseMany ? Promise.resolve(parseEvents()) : null;
-  // (a thread failing in the events must not leave their rejection unheard while the directory is awaited)
-  void parsedEvents?.catch(() => {});
-  // Let go of at once: this function is suspended until the events are parsed, and the promise
-  // (its parses, their records) would be held in its frame all that while: at 200,000 directory
-  // objects, ~80 MB of heap beside the events, handed over or not. (Awaited in a function of its
-  // own, so that no register of this one keeps the parses either.)
-  const directory = await collected(parsedDirectory);
-  parsedDirectory = null;
-  const directoryIssues: FileIssue[] = [];
-  checkDirectory(directory, directoryIssues);
-  let directoryObjects: DirectoryObject[] | undefined;
-  // (only when nothing so far has a problem: else the build fails and the indexes are not needed;
-  // the directory's issues concern its own files alone, so checking it first changes no order)
-  if (options.onDirectory && problems.length === 0 && directoryIssues.length === 0) {
-    directoryObjects = directory.map((r) => r.value).sort(compareDirectory);
-    if (options.onDirectory(directoryObjects) === true) {
-      directoryObjects = [];
-      directory.length = 0;
-    }
-  }
-  const events = collect(await (parsedEvents ?? parseEvents()));
-  const loaded = await assembleModel(dir, files.raw, { site, pages, categories, media, events, directory }, problems, { directoryIssues, directoryObjects, mediaIssues });
-  const eventFiles = loaded.model && options.eventFiles ? new Map(events.map((r) => [r.value.id, r.file])) : undefined;
-  return { ...loaded, notRead: files.notRead, eventFiles };
+  return { site, pages, categories, media, problems, mediaIssues };
 }
+
+/** The parses' records, their problems added to `problems`. */
+export function collect<T>(all: Iterable<Parsed<T>>, problems: Problem[]): Sourced<T>[] {
+  const records: Sourced<T>[] = [];
+  for (const parsed of all) {
+    for (const record of parsed.records) records.push(record);
+    for (const problem of parsed.problems) problems.push(problem);
+  }
+  return records;
+}
+
+export async function loadContent(dir: string, options: LoadOptions = {}): Promise<Loaded> {
+  const listed = await listContentFolder(dir);
+  if ('folderProblem' in listed) return { model: null, problems: [folderProblem(dir, listed.folderProblem)] };
+  const { files } = listed;
+  const { cache } = options;
+  const { problems, mediaIssues, ...context } = await parseContext(dir, files, cache);
+  const zone = zoneOf(context.site);
+  const parseAll = <T>(kind: string, paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] =>
+    collect(paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parse, cache)), problems);
+  const directory = parseAll('directory', files.directory, PARSERS.directory);
+  const events = parseAll(eventsKind(zone), files.events, eventParser(zone));
+  const loaded = await assembleModel(dir, files.raw, { ...context, events, directory }, problems, { mediaIssues });
+  return { ...loaded, notRead: files.notRead };
+}
+
+/** The problem of a content folder that cannot be listed. */
+export const folderProblem = (dir: string, message: string): Problem => ({ file: dir, line: 1, column: 1, key: '', message, folder: true });
 
 /** One file read and parsed (or its parse taken from the cache); a file that cannot be read is its problem. */
 export function parseContentFile<T>(dir: string, file: string, raw: Buffer | undefined, kind: string, parse: (file: string, text: string) => Parsed<T>, cache?: ParseCache): Parsed<T> {
@@ -236,8 +195,8 @@ export async function assembleModel(
   raw: ReadonlyMap<string, Buffer>,
   parsed: ParsedRecords,
   found: readonly Problem[],
-  /** as checkAcross's, and the directory sorted (its objects) */
-  early: { directoryIssues?: readonly FileIssue[]; directoryObjects?: DirectoryObject[]; mediaIssues?: readonly FileIssue[] } = {},
+  /** as checkAcross's */
+  early: { directoryIssues?: readonly FileIssue[]; mediaIssues?: readonly FileIssue[] } = {},
 ): Promise<{ model: Model | null; problems: Problem[] }> {
   const { site, events, directory } = parsed;
   const problems = [...found];
@@ -253,7 +212,7 @@ export async function assembleModel(
     media: new Map(Array.from(mediaById, ([id, r]) => [id, r.value.media])),
     // Sorted for determinism only; the API's list order is applied when rendering.
     events: events.map((r) => r.value).sort((a, b) => a.id - b.id),
-    directory: early.directoryObjects ?? directory.map((r) => r.value).sort(compareDirectory),
+    directory: directory.map((r) => r.value).sort(compareDirectory),
   };
   return { model, problems: [] };
 }

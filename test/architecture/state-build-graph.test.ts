@@ -16,9 +16,8 @@ const ROOT = join(import.meta.dirname, '../..');
 
 /** Modules of src/ (as their .ts paths) that only a build loading the content whole needs. */
 const FULL_BUILD_ONLY = [
-  'content/index.ts',
   'content/load.ts',
-  'pipeline/load/whole-load.ts',
+  'pipeline/load/load-all.ts',
   'pipeline/load/parse-pool.ts',
   'pipeline/render/autocomplete-data.ts',
 ];

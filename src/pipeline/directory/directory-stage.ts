@@ -1,14 +1,15 @@
 // The directory as a stage: its objects handed to its job (directory-job.ts) under the key of its
-// files' parse keys. A whole load hands them over as soon as they are read; the load over the
+// files' parse keys. The load over an empty base hands them over as soon as they are read and
+// checked (directoryOnPool); the load over the
 // prior, where a directory file changed, came or went, reads them here (readDirectory) and, where
 // they have no problem, starts the job (directoryStage); else the previous dist's directory files
 // stand (render/state-render.ts).
 import { resolve } from 'node:path';
 import { checkDirectory, parseDirectoryFile } from '../../content/directory.ts';
 import { readContentFile } from '../../content/files.ts';
-import { compareDirectory, locateProblems } from '../../content/load.ts';
+import { collect, compareDirectory, locateProblems } from '../../content/load.ts';
 import type { FileIssue, Problem } from '../../content/problems.ts';
-import type { Sourced } from '../../content/records.ts';
+import type { Parsed, Sourced } from '../../content/records.ts';
 import type { DirectoryObject } from '../../model/types.ts';
 import { inputsKeyOf, parseKey } from '../cache/build-cache.ts';
 import type { BuildOptions } from '../run.ts';
@@ -54,4 +55,20 @@ export function directoryStage(options: BuildOptions, read: DirectoryRead, files
   const job = directoryJob(options, read.key, read.records.map((r) => r.value).sort(compareDirectory));
   job.compressNow();
   return { job, count: read.records.length, files };
+}
+
+/**
+ * The directory of a load over an empty prior: its files' parses (`parsed`, on the parse threads)
+ * checked and, where nothing so far has a problem (`clean`), handed to its job (`key`: its inputs'
+ * key, null: no cache) while the events are parsed: its records are not held beside them (at 200k
+ * objects, ~150 MB), nor its parses (held only in this function's frame, which ends here).
+ */
+export async function directoryOnPool(options: BuildOptions, parsed: Promise<Parsed<unknown>[]>, key: Buffer | null, clean: boolean): Promise<{ stage: DirectoryStage | null; problems: Problem[]; issues: FileIssue[] }> {
+  const problems: Problem[] = [];
+  const records = collect((await parsed) as Parsed<DirectoryObject>[], problems);
+  const issues: FileIssue[] = [];
+  checkDirectory(records, issues);
+  if (!clean || problems.length > 0 || issues.length > 0) return { stage: null, problems, issues };
+  const job = directoryJob(options, key, records.map((r) => r.value).sort(compareDirectory));
+  return { stage: { job, count: records.length, files: 0 }, problems, issues };
 }

@@ -4,7 +4,8 @@ import type { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTUALLY, removeDir, tempDir } from '../../../test/helpers.ts';
-import { loadContent, PARSERS, zoneOf, type LoadOptions, type ParseCache } from '../../content/load.ts';
+import { eventsKind, loadContent, parseContext, PARSERS, zoneOf, type ParseCache } from '../../content/load.ts';
+import { listContentFolder } from '../../content/files.ts';
 import { generateContent } from '../../gen/content-generator.ts';
 import { BuildCache, packPath, parseKey } from '../cache/build-cache.ts';
 import { listFiles } from '../ledger/carry-over.ts';
@@ -57,11 +58,27 @@ const running = (pool: unknown) => (pool as { threads: { running: { thread: Work
 /** Threads for any number of files (the tests' folders are small). */
 const threads: ParsePoolOptions = { threads: 2, minFiles: 1 };
 
-async function loadWith(pool: ParsePool | null, cache?: ParseCache) {
+/**
+ * The content's files parsed as the build's load parses them (load-all.ts): the context here, the
+ * directory and the events on `pool` (none: on this thread), their rows made against `baseUrl`'s
+ * context where one is given; every file's records and problems, in the listing's order.
+ */
+async function loadWith(pool: ParsePool | null, cache?: ParseCache, dir = content, baseUrl?: string) {
+  const on = pool ?? new ParsePool(dir, cache as StatTable | undefined, { threads: 0 });
   try {
-    return await loadContent(content, { cache, parseMany: pool?.parseMany });
+    const listed = await listContentFolder(dir);
+    if (!('files' in listed)) throw new Error(listed.folderProblem);
+    const { files } = listed;
+    const { site, pages, media, problems } = await parseContext(dir, files, cache);
+    const ctx: RenderContext = { site, baseUrl: baseUrl ?? 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) };
+    if (baseUrl !== undefined) on.render(ctx);
+    const zone = zoneOf(site);
+    const directory = await on.parseMany('directory', 'directory', zone, files.directory, files.raw);
+    const events = (await on.parseMany(eventsKind(zone), 'events', zone, files.events, files.raw)) as Parsed<Event>[];
+    for (const p of [...directory, ...events]) problems.push(...p.problems);
+    return { ctx, problems, directory, events, records: events.flatMap((p) => p.records.map((r) => r.value)) };
   } finally {
-    pool?.close();
+    on.close();
   }
 }
 
@@ -91,7 +108,8 @@ describe('ParsePool', () => {
     const there = await loadWith(new Compiled(content, undefined, threads) as unknown as ParsePool);
     expect(here.problems.length).toBeGreaterThanOrEqual(3);
     expect(there.problems).toEqual(here.problems);
-    expect(there.model).toEqual(here.model);
+    expect(there.directory).toEqual(here.directory);
+    expect(there.events).toEqual(here.events);
   });
 
   it('keeps each thread parse in the cache under the key an in-thread parse has, with the file stat', async () => {
@@ -114,12 +132,12 @@ describe('ParsePool', () => {
     // a build on this thread takes every file from that pack: by stat without reading it, and
     // by key when it reads it (its recorded stats left out)
     const byStat = StatTable.open(new BuildCache(pack), pack, recorded, null, 0n);
-    const again = await loadContent(content, { cache: byStat });
+    const again = await loadWith(null, byStat);
     expect(byStat.cache!.stats).toMatchObject({ misses: 0, corrupt: 0 });
     expect(byStat.unread).toBe(byStat.cache!.stats.hits);
-    expect(again.model).toEqual(made.model);
+    expect(again.events).toEqual(made.events);
     const byKey = new BuildCache(pack);
-    await loadContent(content, { cache: new StatTable(byKey, null, null) });
+    await loadWith(null, new StatTable(byKey, null, null));
     expect(byKey.stats).toMatchObject({ misses: 0, corrupt: 0 });
     expect(byKey.stats.hits).toBe(byStat.cache!.stats.hits);
   });
@@ -128,7 +146,7 @@ describe('ParsePool', () => {
     const { ParsePool: Compiled } = await compiled();
     for (const pool of [new Compiled(content, undefined, { threads: 2, minFiles: 1e9, minBytes: Infinity }), new ParsePool(content, undefined, threads)]) {
       const loaded = await loadWith(pool as unknown as ParsePool);
-      expect(loaded.model === null && loaded.problems.length).toBeGreaterThanOrEqual(3);
+      expect(loaded.problems.length).toBeGreaterThanOrEqual(3);
       // no thread was started: closing is all there is to do
       expect(running(pool)).toEqual([]);
     }
@@ -184,17 +202,10 @@ describe('rows made on the threads', () => {
   it('are the rows and keys the build makes itself, handed over only for the context they were made against', async () => {
     const { ParsePool: Compiled } = await compiled();
     const pool = new Compiled(content, undefined, threads);
-    let ctx: RenderContext | undefined;
-    const loaded = await loadContent(content, {
-      parseMany: pool.parseMany,
-      onContext: ({ site, pages, media }) => {
-        ctx = { site, baseUrl: 'https://example.org/x', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) };
-        pool.render(ctx);
-      },
-    });
-    pool.close();
+    const loaded = await loadWith(pool as unknown as ParsePool, undefined, content, 'https://example.org/x');
+    const { ctx } = loaded;
     // the broken files make the content invalid; its events are parsed and rendered all the same
-    expect(loaded.model).toBeNull();
+    expect(loaded.problems.length).toBeGreaterThan(0);
     const premade = (pool as unknown as { premade: Map<TextlessEvent, PremadeRow> }).premade;
     const events = [...premade.keys()];
     expect(events.length).toBeGreaterThan(200);
@@ -203,7 +214,7 @@ describe('rows made on the threads', () => {
     // their text fields are in the rows alone (absent from the events) and made whole from them
     // when the rows turn out not to fit
     expect(events.some((e) => hasTexts(e) || EVENT_TEXTS.some((f) => f in e))).toBe(false);
-    const other = pool.rowsFor({ ...ctx!, baseUrl: 'https://example.org/y' });
+    const other = pool.rowsFor({ ...ctx, baseUrl: 'https://example.org/y' });
     expect(other.premade).toBeUndefined();
     const parsedHere = new Map((await parsedEvents()).map((e) => [e.id, e]));
     const wholes = events.map(other.whole);
@@ -212,7 +223,7 @@ describe('rows made on the threads', () => {
     expect(wholes.some((e) => EVENT_TEXTS.some((f) => e[f] === null))).toBe(true);
     for (const e of wholes) expect(e).toEqual(parsedHere.get(e.id)!);
     // (handed over once: the pool lets go of them, and an event without its texts is refused)
-    const again = pool.rowsFor(ctx!);
+    const again = pool.rowsFor(ctx);
     expect(again.premade).toBeUndefined();
     expect(() => again.whole(events[0])).toThrow(/no texts/);
     pool.dropRows();
@@ -225,22 +236,14 @@ describe('rows made on the threads', () => {
     await generateContent({ events: 260, directory: 10, seed: 3, outDir: valid });
     // an event naming a media record that does not exist: not renderable (and a problem later)
     writeFileSync(join(valid, 'events', 'dangling.yaml'), 'id: 99999\ntitle: t\nstart: 2026-01-01T10:00:00Z\nend: 2026-01-01T11:00:00Z\nlast_modified: 2026-01-01T09:00:00Z\nmedia: [424242]\n');
-    let ctx: RenderContext | undefined;
     // (with a cache: a build without one needs no keys, and the threads make none)
     const { BuildCache: CompiledCache } = await compiledCache();
     const { StatTable: CompiledTable } = await compiledTable();
     const cache = new CompiledCache(packPath(join(root, 'valid-cache'), valid));
     const validPool = new Compiled(valid, new CompiledTable(cache, null, null), threads);
-    await loadContent(valid, {
-      parseMany: validPool.parseMany,
-      onContext: ({ site: s, pages, media }) => {
-        ctx = { site: s, baseUrl: 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) };
-        validPool.render(ctx);
-      },
-    });
-    validPool.close();
+    const { ctx } = await loadWith(validPool as unknown as ParsePool, undefined, valid, 'https://example.org');
     cache.release();
-    const premade = validPool.rowsFor(ctx!).premade!;
+    const premade = validPool.rowsFor(ctx).premade!;
     expect(premade.size).toBeGreaterThan(200);
     const events = [...premade.keys()];
     expect(events.some((e) => e.id === 99999)).toBe(false);
@@ -248,10 +251,10 @@ describe('rows made on the threads', () => {
     expect(events.some((e) => hasTexts(e))).toBe(false);
     const sources = new Map<number, Buffer>();
     const here = new Map((await parsedEvents(valid, sources)).map((e) => [e.id, e]));
-    const keyOf = rowKeyer(ctx!);
+    const keyOf = rowKeyer(ctx);
     const keys = events.map((e) => keyOf(here.get(e.id)!, sources.get(e.id)!));
     events.forEach((e, i) => {
-      const row = serializeEvent(renderEvent(here.get(e.id)!, ctx!));
+      const row = serializeEvent(renderEvent(here.get(e.id)!, ctx));
       const made = premade.get(e)!;
       expect(bytesOf(made)).toBe(row.json);
       expect([...made.starts]).toEqual(row.starts);
@@ -288,15 +291,12 @@ describe('events’ texts carried apart from their parse', () => {
     const first = new CompiledCache(pack);
     const table = new CompiledTable(first, null, null);
     const pool = new Compiled(valid, table, threads);
-    const onContext: LoadOptions['onContext'] = ({ site, pages, media }) =>
-      pool.render({ site, baseUrl: 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) });
-    const cold = await loadContent(valid, { cache: table as unknown as StatTable, parseMany: pool.parseMany, onContext });
-    pool.close();
+    const cold = await loadWith(pool as unknown as ParsePool, table as unknown as StatTable, valid, 'https://example.org');
     pool.dropRows();
     first.save();
     first.release();
     // (the build's events come without the texts the rows hold)
-    expect(cold.model!.events.filter((e) => !hasTexts(e)).length).toBeGreaterThan(200);
+    expect(cold.records.filter((e) => !hasTexts(e)).length).toBeGreaterThan(200);
     const here = await loadContent(valid);
     const cache = new BuildCache(pack);
     const warm = await loadContent(valid, { cache: new StatTable(cache, null, null) });
@@ -306,13 +306,8 @@ describe('events’ texts carried apart from their parse', () => {
 
   it('are left out of a parse a thread makes when every event of the file has its row', async () => {
     const files = readdirSync(join(content, 'events'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(md|yaml)$/.test(f) && !/broken|latin1/.test(f)).map((f) => `events/${f}`).slice(0, 20);
-    let ctx: RenderContext | undefined;
-    await loadContent(content, {
-      onContext: ({ site, pages, media }) => {
-        ctx = { site, baseUrl: 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) };
-      },
-    });
-    const rower = rowerOf(ctx!);
+    const { ctx } = await loadWith(null);
+    const rower = rowerOf(ctx);
     const answer = parseBatch({ dir: content, kind: 'events', parser: 'events', zone: 'UTC', files, raw: files.map(() => null), keyed: true, render: true }, rower);
     let start = 0;
     answer.files.forEach((f, i) => {

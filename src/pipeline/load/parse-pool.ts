@@ -15,7 +15,7 @@
 // the render cache's rows file, which it becomes in a cold build (render-cache.ts).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parserOf, readAndParse, type LoadOptions, type ParseCache, type ParserName } from '../../content/load.ts';
+import { parserOf, readAndParse, type ParseCache, type ParserName } from '../../content/load.ts';
 import type { Parsed } from '../../content/records.ts';
 import { defaultThreads } from '../../util/threads.ts';
 import { ThreadPool, threadModule } from '../../util/start-thread.ts';
@@ -153,8 +153,8 @@ export class ParsePool {
     this.rowsPath = options.rowsPath ?? null;
   }
 
-  /** LoadOptions.parseMany over this pool. */
-  readonly parseMany: NonNullable<LoadOptions['parseMany']> = (kind, parser, zone, files, raw) => this.parse(kind, parser, zone, files, raw);
+  /** The files of one kind, each parsed as parseContentFile would (with the cache), in the order of `files`. */
+  readonly parseMany = (kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): Promise<Parsed<unknown>[]> => this.parse(kind, parser, zone, files, raw);
 
   /**
    * The events parsed on threads from now on have their rows rendered there too, against `ctx`:

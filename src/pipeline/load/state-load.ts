@@ -7,7 +7,7 @@
 // checked as a full build checks them (ids unique against the state's, references to pages,
 // categories and media), and the media files resolved again; and every file of the previous dist
 // the render over the state takes is proven by the ledger (provenDist). Anything else refuses
-// (NoPatch): the content is then loaded whole (whole-load.ts), before anything is staged. Changed
+// (NoPatch): the load is then over an empty base (load-all.ts), before anything is staged. Changed
 // event files' problems and the directory's are reported from their records, as a whole load would.
 import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
@@ -102,8 +102,8 @@ export type Loaded = { plan: Plan; problems?: undefined } | { plan?: undefined; 
 /** Over a prior nothing is made ahead: every fresh event is whole, rendered against the build's context. */
 const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), rowsMade: () => null, dropRows: () => {} };
 
-/** `listed`: the content folder's listing, asked for once `stats` (the state's event files': beginRecordedStats) are begun; a refusal leaves both to the whole load. */
-export async function loadFromState(options: BuildOptions, prior: PreviousBuild, clock: Clock, listed: () => Promise<Listed>, stats: RecordedStats): Promise<Loaded> {
+/** `listed`: the content folder's listing, asked for once `stats` (the state's event files': beginRecordedStats) are begun; a refusal leaves both to the load over an empty base. */
+export async function loadOver(options: BuildOptions, prior: PreviousBuild, clock: Clock, listed: () => Promise<Listed>, stats: RecordedStats): Promise<Loaded> {
   const content = resolve(options.content);
   const { previous, state, ledger } = prior;
   if (state.zone !== state.site.timezone) refuse('the state is of another zone');
@@ -133,7 +133,7 @@ export async function loadFromState(options: BuildOptions, prior: PreviousBuild,
   const carried = [...(categories === null ? [DATA_FILES.categories] : []), ...(others.directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
   const data = provenDist(options, prior, carried);
   const directory = read && (await import('../directory/directory-stage.ts')).directoryStage(options, read, others.directory!.length);
-  // told here, where nothing refuses any more: a load refused before this point tells them itself (whole-load.ts)
+  // told here, where nothing refuses any more: a load refused before this point tells them itself (load-all.ts)
   if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
   clock.phase('patch: find changes', 'render data');
   const { records, recordFiles, reread: _reread, parsed: _parsed, problems: _problems, ...rest } = events;

@@ -91,12 +91,19 @@ export async function loadAll(options: BuildOptions, base: Base, clock: Clock, l
   }
   clock.phase('load content', 'render data');
   const { eventIndex: _events, otherIndex: _others, ...recorded } = stats ?? { ...NONE, eventIndex: null, otherIndex: null };
-  const fresh = sortListOrder(read.records.map((r, i) => ({ start: r.value.start, end: r.value.end, id: r.value.id, i })));
-  const { site, pages, media, categories, mediaSources } = read;
+  // (no closure here refers to `read`: plan.abandon's would hold it, every record, through the render)
+  const { site, pages, media, categories, mediaSources, records, recordFiles } = read;
+  const order = sortListOrder(records.map((r, i) => ({ start: r.value.start, end: r.value.end, id: r.value.id, i })));
+  const fresh: Event[] = [];
+  const freshFiles: number[] = [];
+  for (const { i } of order) {
+    fresh.push(records[i].value);
+    if (stats !== null) freshFiles.push(recordFiles[i]);
+  }
   const state = { ...base.state, zone: site.timezone, site, pages, media, categoryIds: categories.map((c) => c.id), mediaSources, ...recorded };
   const plan: Plan = {
     ...recorded, state, previous: null, ledger: null, data: null, baseUrl,
-    fresh: fresh.map((f) => read.records[f.i].value), freshFiles: stats === null ? [] : fresh.map((f) => read.recordFiles[f.i]),
+    fresh, freshFiles,
     fileMap: new Int32Array(0), keep: new Uint8Array(0), removed: 0,
     directory,
     ahead: parsing, cache: pack?.stats, abandon, refused: base.reason, stateless: stats === null,

@@ -13,7 +13,7 @@ import type { MediaSource } from '../../content/media.ts';
 import { compareProblems, type FileIssue, type Problem } from '../../content/problems.ts';
 import type { Parsed, Sourced } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
-import { renderCategory, sortListOrder } from '../../render/event.ts';
+import { renderCategory } from '../../render/event.ts';
 import { DATA_FILES } from '../../store/format/dist-paths.ts';
 import { toJson } from '../../util/json.ts';
 import { BuildCache, packPath } from '../cache/build-cache.ts';
@@ -93,10 +93,9 @@ export async function loadAll(options: BuildOptions, base: Base, clock: Clock, l
   const { eventIndex: _events, otherIndex: _others, ...recorded } = stats ?? { ...NONE, eventIndex: null, otherIndex: null };
   // (no closure here refers to `read`: plan.abandon's would hold it, every record, through the render)
   const { site, pages, media, categories, mediaSources, records, recordFiles } = read;
-  const order = sortListOrder(records.map((r, i) => ({ start: r.value.start, end: r.value.end, id: r.value.id, i })));
   const fresh: Event[] = [];
   const freshFiles: number[] = [];
-  for (const { i } of order) {
+  for (const i of listOrder(records)) {
     fresh.push(records[i].value);
     if (stats !== null) freshFiles.push(recordFiles[i]);
   }
@@ -158,4 +157,12 @@ async function readAll(options: BuildOptions, content: string, files: Files, par
     recordFiles,
     directory: dir.stage,
   };
+}
+
+/** The records' indexes in list order (compareListOrder's), their keys read once into typed arrays: no object per record is made to sort them. */
+function listOrder(records: readonly Sourced<Event>[]): Uint32Array {
+  const n = records.length;
+  const [start, end, id] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+  records.forEach(({ value: e }, i) => ((start[i] = e.start), (end[i] = e.end), (id[i] = e.id)));
+  return new Uint32Array(n).map((_, i) => i).sort((a, b) => start[b] - start[a] || end[b] - end[a] || id[a] - id[b]);
 }

@@ -94,7 +94,7 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
     collect(paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parse, cache)), problems);
   const directory = parseAll('directory', files.directory, PARSERS.directory);
   const events = parseAll(eventsKind(zone), files.events, eventParser(zone));
-  const loaded = await assembleModel(dir, files.raw, { ...context, events, directory }, problems, { mediaIssues });
+  const loaded = await assembleModel(dir, files.raw, { ...context, events, directory }, problems, mediaIssues);
   return { ...loaded, notRead: files.notRead };
 }
 
@@ -158,31 +158,27 @@ export interface Across {
   mediaById: Map<number, Sourced<MediaSource>>;
 }
 
-/**
- * The checks across files over every parsed record (the page tree, the categories' and media's
- * ids, the media files, the events' ids and references, the directory), their issues added to
- * `issues` in the order a whole load finds them; and the indexes the model is made of.
- */
-export async function checkAcross(
-  dir: string,
-  parsed: ParsedRecords,
-  issues: FileIssue[],
-  /**
-   * the directory checked already (its issues), and the media files resolved (their issues), as
-   * loadContent does before the events
-   */
-  early: { directoryIssues?: readonly FileIssue[]; mediaIssues?: readonly FileIssue[] } = {},
-): Promise<Across> {
-  const { pages, categories, media, events, directory } = parsed;
+/** The checks across the context's files (the page tree, the categories' and media's ids; the media files' issues, found as they were resolved), their issues added to `issues`; and the indexes the model is made of. */
+export function checkContext({ pages, categories, media }: Pick<ParsedRecords, 'pages' | 'categories' | 'media'>, mediaIssues: readonly FileIssue[], issues: FileIssue[]): Across {
   const pagesByUid = checkPages(pages, issues);
   const { byId: categoriesById, list: categoryList } = indexCategories(categories, issues);
   const mediaById = indexById(media, (m) => m.media.id, 'media id', 'id', issues);
-  if (early.mediaIssues) issues.push(...early.mediaIssues);
-  else await resolveMediaFiles(dir, media, issues);
-  checkEvents(events, { pages: pagesByUid, categories: categoriesById, media: mediaById }, issues);
-  if (early.directoryIssues) issues.push(...early.directoryIssues);
-  else checkDirectory(directory, issues);
+  issues.push(...mediaIssues);
   return { pagesByUid, categoriesById, categoryList, mediaById };
+}
+
+/**
+ * The checks across files over every parsed record (checkContext, the events' ids and references,
+ * the directory), their issues added to `issues` in the order a whole load finds them; and the
+ * indexes the model is made of. `mediaIssues`: the media files resolved already (their issues).
+ */
+export async function checkAcross(dir: string, parsed: ParsedRecords, issues: FileIssue[], mediaIssues?: readonly FileIssue[]): Promise<Across> {
+  const found: FileIssue[] = [];
+  if (!mediaIssues) await resolveMediaFiles(dir, parsed.media, found);
+  const across = checkContext(parsed, mediaIssues ?? found, issues);
+  checkEvents(parsed.events, { pages: across.pagesByUid, categories: across.categoriesById, media: across.mediaById }, issues);
+  checkDirectory(parsed.directory, issues);
+  return across;
 }
 
 /**
@@ -195,13 +191,12 @@ export async function assembleModel(
   raw: ReadonlyMap<string, Buffer>,
   parsed: ParsedRecords,
   found: readonly Problem[],
-  /** as checkAcross's */
-  early: { directoryIssues?: readonly FileIssue[]; mediaIssues?: readonly FileIssue[] } = {},
+  mediaIssues?: readonly FileIssue[],
 ): Promise<{ model: Model | null; problems: Problem[] }> {
   const { site, events, directory } = parsed;
   const problems = [...found];
   const issues: FileIssue[] = [];
-  const { pagesByUid, categoryList, mediaById } = await checkAcross(dir, parsed, issues, early);
+  const { pagesByUid, categoryList, mediaById } = await checkAcross(dir, parsed, issues, mediaIssues);
   problems.push(...locateProblems(dir, issues, raw));
 
   if (problems.length > 0) return { model: null, problems: problems.sort(compareProblems) };

@@ -4,9 +4,8 @@
 //
 //   out-folder/  the output folder checked and locked                  (withLockedOut)
 //   state/       the prior read once                                   (readPrior)
-//   load/        what changed since the prior, as a plan (load): over a proven one only the
-//                changed event and directory files, else over an empty one every file,
-//                parsed on the parse threads (loadOver)
+//   load/        what changed since the base, as a plan (loadOver): the prior where it is
+//                proven, else an empty one, over which every file counts as changed
 //   render/      the plan's fresh rows merged into the prior's, the data files, the manifest
 //                (renderFromState)
 //   write/       the data files in place in the staging folder         (StagedDist.writeData)

@@ -17,7 +17,6 @@ const ROOT = join(import.meta.dirname, '../..');
 /** Modules of src/ (as their .ts paths) that only a build loading the content whole needs. */
 const FULL_BUILD_ONLY = [
   'content/load.ts',
-  'pipeline/load/load-all.ts',
   'pipeline/load/parse-pool.ts',
   'pipeline/render/autocomplete-data.ts',
 ];

@@ -11,16 +11,16 @@ const rooms = '- {model: geo.Room, id: 2, name: B}\n- {model: campus.Room, id: 9
 
 describe('directoryOnPool', () => {
   it('hands the directory to its job only when nothing so far has a problem, with its problems and issues', async () => {
-    const clean = await directoryOnPool(options, Promise.resolve(parses(rooms, '- {model: geo.Room, id: 1, name: A}\n')), null, true);
+    const clean = await directoryOnPool(options, Promise.resolve(parses(rooms, '- {model: geo.Room, id: 1, name: A}\n')), () => null, true);
     expect(clean).toMatchObject({ problems: [], issues: [] });
     expect(clean.stage?.count).toBe(3);
     clean.stage!.job.cancel();
     // a problem before the directory: its files are checked all the same, and not handed over
-    expect((await directoryOnPool(options, Promise.resolve(parses(rooms)), null, false)).stage).toBeNull();
-    const repeated = await directoryOnPool(options, Promise.resolve(parses(rooms, '- {model: geo.Room, id: 2, name: A}\n')), null, true);
+    expect((await directoryOnPool(options, Promise.resolve(parses(rooms)), () => null, false)).stage).toBeNull();
+    const repeated = await directoryOnPool(options, Promise.resolve(parses(rooms, '- {model: geo.Room, id: 2, name: A}\n')), () => null, true);
     expect(repeated.stage).toBeNull();
     expect(repeated.issues.map((i) => i.file)).toEqual(['directory/0.yaml', 'directory/1.yaml']);
-    const broken = await directoryOnPool(options, Promise.resolve(parses(rooms, 'id: [\n')), null, true);
+    const broken = await directoryOnPool(options, Promise.resolve(parses(rooms, 'id: [\n')), () => null, true);
     expect(broken.stage).toBeNull();
     expect(broken.problems.map((p) => p.file)).toEqual(['directory/1.yaml']);
   });
@@ -32,7 +32,7 @@ describe('directoryOnPool', () => {
       held = [new WeakRef(parsed), new WeakRef(parsed[0]), new WeakRef(parsed[0].records[0])];
       return parsed;
     };
-    const { stage } = await directoryOnPool(options, parsing(), null, true);
+    const { stage } = await directoryOnPool(options, parsing(), () => null, true);
     await new Promise((next) => setTimeout(next, 10));
     setFlagsFromString('--expose-gc');
     (runInNewContext('gc') as () => void)();

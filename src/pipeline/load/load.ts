@@ -1,29 +1,29 @@
 // The load stage: what changed since the prior, as the plan the render takes, or the content's
-// problems. Over a proven prior only the changed files are read (state-load.ts); where there is
-// none, or it is refused (NoPatch), every file is, over an empty base (load-all.ts). The content
-// folder is listed, and the recorded event files stat'ed, once for both.
+// problems, by one load over a base (state-load.ts): the prior where it is proven, else (none, or
+// refused: NoPatch) an empty one, over which every file counts as changed. The content folder is
+// listed, and the recorded event files stat'ed, once for both.
 import { resolve } from 'node:path';
 import { listContentFolder } from '../../content/files.ts';
-import type { Listed } from '../../content/load.ts';
 import type { BuildOptions, Clock } from '../run.ts';
+import { stateRows } from '../state/event-state.ts';
 import { refusal } from '../state/no-patch.ts';
-import type { Prior } from '../state/previous-build.ts';
+import { patchOptions, type Prior } from '../state/previous-build.ts';
 import { beginRecordedStats } from './stat-table.ts';
 import { loadOver, type Loaded } from './state-load.ts';
 
 export async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<Loaded> {
-  let reason = prior.reason;
-  let listing: Promise<Listed> | undefined;
-  const listed = () => (listing ??= listContentFolder(resolve(options.content)));
   const stats = beginRecordedStats(options, prior.stats);
+  const listing = listContentFolder(resolve(options.content));
+  let reason = prior.reason;
   if (prior.build !== null) {
     try {
-      return await loadOver(options, prior.build, clock, listed, stats);
+      return await loadOver(options, { build: prior.build, state: prior.build.state, reason: null, recorded: null }, clock, await listing, stats);
     } catch (e) {
       reason = refusal(e);
     }
   }
-  // imported here: a build over the state needs no content loader
-  const { loadAll, emptyBase } = await import('./load-all.ts');
-  return loadAll(options, emptyBase(options, out, prior.stats, reason!), clock, await listed(), stats);
+  const none = { safe: 0n, zone: '', eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0) };
+  const context = { site: null as never, pages: new Map(), media: new Map(), categoryIds: [], mediaSources: [], rows: stateRows(0) };
+  const state = { ...none, ...context, content: resolve(options.content), out, options: patchOptions(options), manifestSha: '' };
+  return loadOver(options, { build: null, state, reason, recorded: prior.stats }, clock, await listing, stats);
 }

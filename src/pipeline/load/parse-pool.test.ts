@@ -59,7 +59,7 @@ const running = (pool: unknown) => (pool as { threads: { running: { thread: Work
 const threads: ParsePoolOptions = { threads: 2, minFiles: 1 };
 
 /**
- * The content's files parsed as the build's load parses them (load-all.ts): the context here, the
+ * The content's files parsed as the build's load parses them (state-load.ts over an empty base): the context here, the
  * directory and the events on `pool` (none: on this thread), their rows made against `baseUrl`'s
  * context where one is given; every file's records and problems, in the listing's order.
  */

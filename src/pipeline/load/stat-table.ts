@@ -13,17 +13,19 @@ import { decodeParse } from '../cache/parse-payload.ts';
 import { beginStats } from './stat-files.ts';
 import { EVENTS_KIND, fileSystemNow, fileStat, freshStatAt, KEY_BYTES, MARGIN_NS, OTHER_KINDS, putStat, putStatText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 
-/** Content files' stats and keys (FileStats' arrays), and where each file is among them. */
-export type StatRecord = Omit<FileStats, 'zone'> & { eventIndex: ReadonlyMap<string, number>; otherIndex: ReadonlyMap<string, number> };
+/** Content files' stats and keys (FileStats' arrays), and where each file is among them (made when first asked). */
+export type StatRecord = Omit<FileStats, 'zone'> & { eventIndex?: Map<string, number>; otherIndex?: Map<string, number> };
 
 const index = (files: readonly string[]) => new Map(files.map((f, i) => [f, i]));
-const indexed = (s: Omit<FileStats, 'zone'>): StatRecord => ({ ...s, eventIndex: index(s.eventFiles), otherIndex: index(s.otherFiles) });
 
 /** Where a file's stat and key are in `r` (an event file's usual place: `at`); null where it has none. */
 function slot(r: StatRecord, kind: string, file: string, at?: number): { stats: BigInt64Array; keys: Buffer; i: number } | null {
-  const event = kind.startsWith(EVENTS_KIND);
-  const i = event ? (at !== undefined && r.eventFiles[at] === file ? at : r.eventIndex.get(file)) : r.otherIndex.get(`${kind}\0${file}`);
-  return i === undefined ? null : event ? { stats: r.eventStats, keys: r.eventKeys, i } : { stats: r.otherStats, keys: r.otherKeys, i };
+  if (!kind.startsWith(EVENTS_KIND)) {
+    const i = (r.otherIndex ??= index(r.otherFiles)).get(`${kind}\0${file}`);
+    return i === undefined ? null : { stats: r.otherStats, keys: r.otherKeys, i };
+  }
+  const i = at !== undefined && r.eventFiles[at] === file ? at : (r.eventIndex ??= index(r.eventFiles)).get(file);
+  return i === undefined ? null : { stats: r.eventStats, keys: r.eventKeys, i };
 }
 
 /** A ParseCache over the pack (none: parses are only made) that the loader and the parse threads' pool take. */
@@ -48,7 +50,7 @@ export class StatTable implements ParseCache {
    * already: null, it could not be).
    */
   static open(cache: BuildCache, packPath: string, recorded: FileStats | null, files: ContentFiles | null, margin?: bigint, safe = fileSystemNow(dirname(packPath))): StatTable {
-    const trusted = safe !== null && recorded !== null && !cache.stats.foreign ? { zone: recorded.zone, ...indexed(recorded) } : null;
+    const trusted = safe !== null && recorded !== null && !cache.stats.foreign ? recorded : null;
     return new StatTable(cache, trusted, safe !== null && files !== null ? nextStats(safe, files) : null, margin);
   }
 
@@ -119,9 +121,9 @@ export function beginRecordedStats(options: { content: string; cache?: string },
 }
 
 /** Every file listed, as yet with no stat (size -1) nor key. */
-function nextStats(safe: bigint, files: ContentFiles): StatRecord {
+export function nextStats(safe: bigint, files: ContentFiles): StatRecord {
   const otherFiles = OTHER_KINDS.flatMap((kind) => files[kind].map((file) => `${kind}\0${file}`));
   const none = (n: number) => new BigInt64Array(n * STAT_FIELDS).fill(-1n);
   const { events } = files;
-  return indexed({ safe, eventFiles: events, eventStats: none(events.length), eventKeys: Buffer.alloc(events.length * KEY_BYTES), otherFiles, otherStats: none(otherFiles.length), otherKeys: Buffer.alloc(otherFiles.length * KEY_BYTES) });
+  return { safe, eventFiles: events, eventStats: none(events.length), eventKeys: Buffer.alloc(events.length * KEY_BYTES), otherFiles, otherStats: none(otherFiles.length), otherKeys: Buffer.alloc(otherFiles.length * KEY_BYTES) };
 }

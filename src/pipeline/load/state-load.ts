@@ -1,27 +1,28 @@
-// The load stage over the event state (state/event-state.ts): what changed since the build the
-// state describes, found without loading the model. The state and the previous dist must be the
-// ones the state names; every content file other than the event, directory and categories files
-// must be unchanged (by its stat, else by its parse's key); the directory, where one of its files
-// changed, came or went, is read again as a stage of its own (directory/directory-stage.ts), and so
-// are the categories (changedCategories); the event files changed or added are read, parsed and
-// checked as a full build checks them (ids unique against the state's, references to pages,
-// categories and media), and the media files resolved again; and every file of the previous dist
-// the render over the state takes is proven by the ledger (provenDist). Anything else refuses
-// (NoPatch): the load is then over an empty base (load-all.ts), before anything is staged. Changed
-// event files' problems and the directory's are reported from their records, as a whole load would.
+// The load stage over a base: the previous build (its event state, state/event-state.ts, and its
+// dist, proven: state/previous-build.ts) or an empty one (a first build, no cache, the prior
+// refused: load.ts). What changed since the base is found without loading a model: every content
+// file other than the event, directory and categories files must be as the base recorded it (by
+// its stat, else by its parse's key) — over an empty base every file counts as changed, and the
+// site, pages, categories and media are read as the context the events are checked and rendered
+// against; the directory, where one of its files changed, came or went, is read and handed to its
+// job (directory/directory-stage.ts), the categories too; the event files changed or added are
+// parsed (on the parse threads where they are many, from the build cache's pack where a file is as
+// recorded) and checked as a full build checks them; and every file of the previous dist the render
+// takes is proven by the ledger (provenDist). Over a prior anything else refuses (NoPatch): the load
+// is then over an empty base, before anything is staged. The problems are reported from the records.
 import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { readContentFile, type ContentFiles } from '../../content/files.ts';
-import type { Listed } from '../../content/load.ts';
+import type { Context, Listed, ParserName } from '../../content/load.ts';
 import { indexCategories, readCategory } from '../../content/categories.ts';
-import { resolveMediaFiles } from '../../content/media.ts';
+import { resolveMediaFiles, type MediaSource } from '../../content/media.ts';
 import { compareProblems, type FileIssue, type Problem } from '../../content/problems.ts';
 import { parseFile, type Parsed, type Sourced } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
-import type { CacheStats } from '../cache/build-cache.ts';
+import { BuildCache, inputsKeyOf, packPath, parseKey, type CacheStats } from '../cache/build-cache.ts';
 import type { ParsePool } from './parse-pool.ts';
-import { compareListOrder, renderCategory } from '../../render/event.ts';
+import { renderCategory } from '../../render/event.ts';
 import { toJson } from '../../util/json.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
@@ -29,14 +30,13 @@ import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
 import type { PreviousData } from '../../store/write/event-data.ts';
 import { previousFiles } from '../render/previous-data.ts';
-import { parseKey } from '../cache/build-cache.ts';
 import { COMPRESSOR, type DistLedger } from '../ledger/dist-ledger.ts';
 import { normalizeBaseUrl, type BuildOptions, type Clock } from '../run.ts';
 import type { EventState } from '../state/event-state.ts';
 import { EVENTS_KIND, fileStat, OTHER_KINDS, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 import { refuse } from '../state/no-patch.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
-import type { RecordedStats } from './stat-table.ts';
+import { nextStats, StatTable, type RecordedStats, type StatRecord } from './stat-table.ts';
 import type { DirectoryStage } from '../directory/directory-stage.ts';
 
 /**
@@ -46,32 +46,25 @@ import type { DirectoryStage } from '../directory/directory-stage.ts';
  */
 const POOL_FROM = 4096;
 
-/** The event files as they are now against the state's: which changed, which stay. */
+/** The event files as they are now against the base's. */
 interface EventFiles {
-  /** state file index → new index, -1 for removed files; and the new file list */
+  /** base file index → new index, -1 for removed files */
   fileMap: Int32Array;
-  eventFiles: string[];
-  eventStats: BigInt64Array;
-  eventKeys: Buffer;
-  /** the records of the files read again (changed or added), with their files' new indexes */
-  records: Sourced<Event>[];
-  recordFiles: number[];
-  /** state file indexes read again */
+  /** base file indexes read again */
   reread: Uint8Array;
-  parsed: number;
-  /** the changed files' parse problems, in the listing's order */
-  problems: Problem[];
 }
 
-export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'reread' | 'parsed' | 'problems'>, Pick<FileStats, 'otherFiles' | 'otherStats' | 'otherKeys'> {
-  /** the prior's state; over an empty prior, the model's, with no rows */
+/** The records of the files read again (changed or added), with their files' new indexes, and the files' parse problems (in the listing's order). */
+type Fresh = { records: Sourced<Event>[]; recordFiles: number[]; problems: Problem[] };
+
+export interface Plan extends Pick<EventFiles, 'fileMap'>, Omit<FileStats, 'zone'> {
+  /** the base's state; over an empty base, the context as read, with no rows */
   state: EventState;
-  /** the previous dist's manifest and ledger, and its event data, each file proven when it is read (none over an empty prior) */
+  /** the previous dist's manifest and ledger, and its event data, each file proven when it is read (none over an empty base) */
   previous: Manifest | null;
   ledger: DistLedger | null;
   data: PreviousData | null;
   baseUrl: string;
-  safe: bigint;
   /** the events of the changed and added files, in list order, with their files' new indexes */
   fresh: TextlessEvent[];
   freshFiles: number[];
@@ -82,12 +75,12 @@ export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'rere
   directory: DirectoryStage | null;
   /** the directory's objects where its files are among `made` (`aula dev`'s, made in memory) */
   directoryCount?: number;
-  /** the rows the parse threads made ahead (none over a prior: its few fresh events are rendered by the render stage) */
+  /** the rows the parse threads made ahead (over an empty base, against the context as read) */
   ahead: Pick<ParsePool, 'rowsFor' | 'rowsMade' | 'dropRows'>;
-  /** the files no event shapes, made by the load (categories over an empty prior), and those taken from the previous dist as they are (over a prior) */
+  /** the files no event shapes, made by the load (the categories, where they were read), and those taken from the previous dist as they are */
   made: ReadonlyMap<string, string | Uint8Array>;
   carried: readonly string[];
-  /** true: no state is kept (no cache, or an event's file not known) */
+  /** true: no state is kept (no cache) */
   stateless: boolean;
   /** the parse cache's counts; why the prior was not taken (null: it was) */
   cache: CacheStats | undefined;
@@ -99,68 +92,200 @@ export interface Plan extends Omit<EventFiles, 'records' | 'recordFiles' | 'rere
 /** A load's plan, or the content's problems. */
 export type Loaded = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined; refused: string | null };
 
-/** Over a prior nothing is made ahead: every fresh event is whole, rendered against the build's context. */
+/** Nothing made ahead: every fresh event is whole, rendered against the build's context. */
 const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), rowsMade: () => null, dropRows: () => {} };
 
-/** `listed`: the content folder's listing, asked for once `stats` (the state's event files': beginRecordedStats) are begun; a refusal leaves both to the load over an empty base. */
-export async function loadOver(options: BuildOptions, prior: PreviousBuild, clock: Clock, listed: () => Promise<Listed>, stats: RecordedStats): Promise<Loaded> {
+/**
+ * What a load is over: the previous build, proven, or none (its state empty: no rows, no files, no
+ * context); `reason`: why the prior was not taken; `recorded`: the content files' stats and keys
+ * last recorded, by which the pack's parses are taken (over an empty base).
+ */
+export type Base = { build: PreviousBuild | null; state: EventState; reason: string | null; recorded: FileStats | null };
+
+/** No stats kept (no cache). */
+const NO_STATS: Omit<FileStats, 'zone'> = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0) };
+
+/** The files read and parsed over the base, each through the one parse path: the parse cache (`table`, none without a cache), on the parse threads (`pool`) where there is one. */
+interface Reading {
+  content: string;
+  files: ContentFiles;
+  /** this load's stats and keys (null: none kept) */
+  next: StatRecord | null;
+  table: StatTable | undefined;
+  pool: ParsePool | null;
+  zone: string;
+}
+
+/** `listing`: the content folder's, asked for once `taking` (the recorded event files' stats: beginRecordedStats) was begun. */
+export async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing: Listed, taking: RecordedStats): Promise<Loaded> {
+  const { build } = base;
   const content = resolve(options.content);
-  const { previous, state, ledger } = prior;
-  if (state.zone !== state.site.timezone) refuse('the state is of another zone');
-  const baseUrl = normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
-  if (baseUrl !== previous.base_url) refuse('another base URL');
-  // taken before any content file was stat'ed: the stats recorded now are judged against it
-  const safe = stats.safe ?? refuse('the cache folder cannot be written');
+  if (build !== null) proveBase(options, build, listing, taking);
+  if ('folderProblem' in listing) {
+    taking.abandon();
+    return { problems: [{ file: content, line: 1, column: 1, key: '', message: listing.folderProblem, folder: true }], cache: undefined, refused: base.reason };
+  }
+  const { files } = listing;
   const margin = options.statMarginNs ?? MARGIN_NS;
-  // the state's event files are stat'ed on two threads (stat-files.ts) while this one lists the
-  // content folder: the files listed that the state has not are stat'ed as they are read
-  const listing = await listed();
-  const files = 'files' in listing ? listing.files : refuse('the content folder cannot be listed');
-  if (files.problems.length > 0 || files.raw.size > 0) refuse('the content folder has problems or raw names');
-  const others = unchangedOthers(content, files, state, margin);
-  const events = await eventFileChanges(options, content, files.events, state, margin, stats.finish!);
-  const categories = others.categories === null ? null : changedCategories(content, others.categories, others.texts, state);
+  const next = taking.safe === null ? null : nextStats(taking.safe, files);
+  // the pack over an empty base: a file whose stat is as last recorded is taken from it unread
+  const pack = build === null && options.cache !== undefined ? new BuildCache(packPath(options.cache, options.content)) : null;
+  const table = options.cache === undefined ? undefined : new StatTable(pack, pack && !pack.stats.foreign && next !== null ? base.recorded : null, next, margin);
+  const read: Reading = { content, files, next, table, pool: null, zone: base.state.zone };
+  let directory: DirectoryStage | null = null;
+  const abandon = () => {
+    directory?.job.cancel();
+    read.pool?.dropRows();
+  };
+  try {
+    const others = build === null ? null : unchangedOthers(read, base.state, margin);
+    const events = await eventFileChanges(options, read, base.state, margin, taking, build === null);
+    const loaded = await loadChanges(options, base, clock, read, { others, events, cache: pack?.stats, directory: (d) => (directory = d), abandon });
+    pack?.save();
+    return loaded;
+  } catch (e) {
+    abandon();
+    throw e;
+  } finally {
+    read.pool?.close();
+    table?.release(); // (removes the pack's spill file)
+  }
+}
+
+/** The refusals of a prior before any content file is read: another zone or base URL, no time for the stats, a listing with problems or raw names. */
+function proveBase(options: BuildOptions, { state, previous }: PreviousBuild, listing: Listed, taking: RecordedStats): void {
+  if (state.zone !== state.site.timezone) refuse('the state is of another zone');
+  if (normalizeBaseUrl(options.baseUrl ?? state.site.base_url) !== previous.base_url) refuse('another base URL');
+  // taken before any content file was stat'ed: the stats recorded now are judged against it
+  if (taking.safe === null) refuse('the cache folder cannot be written');
+  if (!('files' in listing)) refuse('the content folder cannot be listed');
+  if (listing.files.problems.length > 0 || listing.files.raw.size > 0) refuse('the content folder has problems or raw names');
+}
+
+type Changes = {
+  others: ReturnType<typeof unchangedOthers> | null;
+  events: ChangedEventFiles;
+  cache: CacheStats | undefined;
+  directory: (stage: DirectoryStage | null) => void;
+  abandon: () => void;
+};
+
+/** The changed files read, parsed and checked over the base: the plan, or their problems. */
+async function loadChanges(options: BuildOptions, base: Base, clock: Clock, read: Reading, { others, events, cache, directory: setDirectory, abandon }: Changes): Promise<Loaded> {
+  const { build } = base;
+  const { files, content } = read;
+  const issues: FileIssue[] = [];
+  // over an empty base the context (imported here: a build over a prior has it in its state)
+  const context = build === null ? await readContext(read, issues) : null;
+  const state: EventState = context === null ? base.state : { ...base.state, ...context.state };
+  const baseUrlOf = () => normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
+  let baseUrl: string | null = null;
+  try {
+    baseUrl = baseUrlOf();
+  } catch {
+    // (thrown once the content is known to have no problems)
+  }
+  const problems = context?.problems ?? [];
+  if (events.changed.length > (options.poolFrom ?? POOL_FROM) || build === null) read.pool = await parsePool(options, read, build === null);
+  // over an empty base the threads render the events' rows as they parse them, against the context as read (ParsePool.rowsFor)
+  if (build === null && baseUrl !== null) read.pool!.render({ site: state.site, baseUrl, pages: state.pages, media: state.media });
+  const categories = others?.categories ? changedCategories(content, others.categories, others.texts, state) : context && context.categories;
+  const directoryFiles = build === null ? files.directory : others!.directory;
+  const dir = directoryFiles && (await import('../directory/directory-stage.ts')).directoryOnPool(options, parseFiles(read, 'directory', 'directory', directoryFiles), directoryKey(read), problems.length === 0);
+  const parsing = parseChanged(read, events);
+  // (a thread failing in the events must not leave their rejection unheard while the directory is awaited)
+  void parsing.catch(() => {});
+  const dirRead = await dir;
+  setDirectory(dirRead?.stage ?? null);
+  const fresh = await parsing;
   const { keep, removed } = rowsThatStay(state, events);
-  const issues = await checkFresh(content, state, events, keep, categories?.ids ?? state.categoryIds);
-  // as a whole load counts them: files taken without a parse
-  const cache = { hits: others.files.length + files.events.length - events.parsed - (others.directory?.length ?? 0) - (others.categories?.length ?? 0), misses: events.parsed, corrupt: 0, foreign: false };
-  // imported here: a build after an event edit needs neither the directory's parse nor its indexing
-  const read = others.directory && (await import('../directory/directory-stage.ts')).readDirectory(options, others.directory);
-  const problems = [...events.problems, ...(read?.problems ?? [])];
-  if (problems.length > 0 || issues.length > 0) return reportedProblems(options, content, files, problems, issues, cache);
-  for (const { value: e } of events.records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
+  issues.push(...(await checkFresh(content, state, fresh, events, keep, categories?.ids ?? state.categoryIds, build !== null)), ...(dirRead?.issues ?? []));
+  problems.push(...fresh.problems, ...(dirRead?.problems ?? []));
+  // over a prior, as a whole load counts them: files taken without a parse
+  if (others !== null) cache = { hits: others.files - (others.directory?.length ?? 0) - (others.categories?.length ?? 0) + files.events.length - events.changed.length, misses: events.changed.length, corrupt: 0, foreign: false };
+  if (problems.length > 0 || issues.length > 0) {
+    abandon();
+    return reportedProblems(options, content, files, problems, issues, cache, base.reason);
+  }
+  baseUrl ??= baseUrlOf();
+  if (build !== null) for (const { value: e } of fresh.records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
   // the files no event shapes taken as they are, where their files did not change
-  const carried = [...(categories === null ? [DATA_FILES.categories] : []), ...(others.directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
-  const data = provenDist(options, prior, carried);
-  const directory = read && (await import('../directory/directory-stage.ts')).directoryStage(options, read, others.directory!.length);
-  // told here, where nothing refuses any more: a load refused before this point tells them itself (load-all.ts)
+  const carried = build === null ? [] : [...(categories ? [] : [DATA_FILES.categories]), ...(others!.directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
+  const data = build && provenDist(options, build, carried);
+  // told here, where nothing refuses any more
   if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
-  clock.phase('patch: find changes', 'render data');
-  const { records, recordFiles, reread: _reread, parsed: _parsed, problems: _problems, ...rest } = events;
-  const order = records.map((_, i) => i).sort((a, b) => compareListOrder(records[a].value, records[b].value));
+  dirRead?.stage?.job.compressNow();
+  clock.phase(build === null ? 'load content' : 'patch: find changes', 'render data');
+  const { eventIndex: _e, otherIndex: _o, ...recorded }: StatRecord = read.next ?? NO_STATS;
+  const { records, recordFiles } = fresh;
+  const order = listOrder(records);
   return { plan: {
-    ...rest, state: categories === null ? state : { ...state, categoryIds: categories.ids }, previous, ledger, baseUrl, safe, otherFiles: others.files, otherStats: others.stats, otherKeys: others.keys,
-    fresh: order.map((i) => records[i].value),
-    freshFiles: order.map((i) => recordFiles[i]),
-    keep, removed,
-    data,
-    directory,
-    ahead: NONE_AHEAD,
-    made: new Map(categories === null ? [] : [[DATA_FILES.categories, categories.json]]),
-    carried,
-    stateless: false,
-    cache,
-    refused: null,
-    abandon: () => directory?.job.cancel(),
+    ...recorded, fileMap: events.fileMap, state: categories ? { ...state, categoryIds: categories.ids } : state, previous: build?.previous ?? null, ledger: build?.ledger ?? null, baseUrl,
+    fresh: Array.from(order, (i) => records[i].value),
+    freshFiles: Array.from(order, (i) => recordFiles[i]),
+    keep, removed, data, directory: dirRead?.stage ?? null,
+    ahead: read.pool ?? NONE_AHEAD,
+    made: new Map(categories ? [[DATA_FILES.categories, categories.json]] : []),
+    carried, stateless: read.next === null, cache, refused: base.reason, abandon,
   } };
 }
 
-/** The changed event files' and the directory's (where it was read again) parse problems and issues, all a whole load finds: the prior's other files had none. */
-async function reportedProblems(options: BuildOptions, content: string, files: ContentFiles, problems: Problem[], issues: FileIssue[], cache: CacheStats): Promise<Loaded> {
+/** The records' indexes in list order (compareListOrder's), their keys read once into typed arrays: no object per record is made to sort them. */
+function listOrder(records: readonly Sourced<Event>[]): Uint32Array {
+  const n = records.length;
+  const [start, end, id] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+  records.forEach(({ value: e }, i) => ((start[i] = e.start), (end[i] = e.end), (id[i] = e.id)));
+  return new Uint32Array(n).map((_, i) => i).sort((a, b) => start[b] - start[a] || end[b] - end[a] || id[a] - id[b]);
+}
+
+/** The parse threads' pool (imported here: a build over a few edits parses them on this thread); over an empty base the rows they make are left beside the render cache's rows file. */
+async function parsePool(options: BuildOptions, read: Reading, rows: boolean): Promise<ParsePool> {
+  const { ParsePool } = await import('./parse-pool.ts');
+  const rowsPath = rows && options.cache !== undefined ? (await import('../rows/render-cache.ts')).rowsPath(options.cache, options.content) : undefined;
+  return new ParsePool(read.content, read.table, { threads: options.parseThreads, rowsPath });
+}
+
+/** `names` of one kind parsed, each through the parse cache: on the parse threads where there are some, else here. */
+async function parseFiles(read: Reading, kind: string, parser: ParserName, names: readonly string[]): Promise<Parsed<unknown>[]> {
+  if (read.pool !== null) return read.pool.parseMany(kind, parser, read.zone, names, read.files.raw);
+  const { parseContentFile, parserOf } = await import('../../content/load.ts');
+  return names.map((file) => parseContentFile(read.content, file, read.files.raw.get(file), kind, parserOf(parser, read.zone), read.table));
+}
+
+/** The directory's inputs' key, of its files' parse keys as this load recorded them (none without a cache). */
+const directoryKey = ({ next, files }: Reading) => () => {
+  if (next === null) return null;
+  const first = next.otherFiles.length - files.directory.length;
+  return inputsKeyOf('directory', files.directory.map((file, i) => `${file}\0${next.otherKeys.toString('hex', (first + i) * KEY_BYTES, (first + i + 1) * KEY_BYTES)}`));
+};
+
+/**
+ * The context over an empty base: the site, pages, categories and media read and parsed (through
+ * the parse cache), the media files resolved, and checked across files as loadContent checks them;
+ * their problems, the issues added to `issues`.
+ */
+async function readContext(read: Reading, issues: FileIssue[]) {
+  const { parseContext, checkContext, zoneOf } = await import('../../content/load.ts');
+  const { problems, mediaIssues, ...context } = await parseContext(read.content, read.files, read.table);
+  const across = checkContext(context, mediaIssues, issues);
+  read.zone = zoneOf(context.site);
+  const state = {
+    zone: context.site.timezone,
+    site: context.site,
+    pages: new Map(Array.from(across.pagesByUid, ([uid, r]) => [uid, r.value])),
+    media: new Map(Array.from(across.mediaById, ([id, r]) => [id, r.value.media])),
+    categoryIds: across.categoryList.map((c) => c.id),
+    mediaSources: context.media as Sourced<MediaSource>[],
+  };
+  return { problems, state, categories: { ids: state.categoryIds, json: toJson(across.categoryList.map(renderCategory)) } };
+}
+
+/** The changed event files' and the directory's problems and issues, located and sorted as a whole load's. */
+async function reportedProblems(options: BuildOptions, content: string, files: ContentFiles, problems: Problem[], issues: FileIssue[], cache: CacheStats | undefined, refused: string | null): Promise<Loaded> {
   // imported here: only a build with problems positions issues
   const { locateProblems } = await import('../../content/load.ts');
   if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
-  return { problems: [...problems, ...locateProblems(content, issues, files.raw)].sort(compareProblems), cache, refused: null };
+  return { problems: [...problems, ...locateProblems(content, issues, files.raw)].sort(compareProblems), cache, refused };
 }
 
 /**
@@ -192,12 +317,10 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
  * parse's key), but for the directory's and the categories' files, which may change, come and go
  * (their names are then handed on: `directory`, `categories`); their stats (refreshed) and keys.
  */
-function unchangedOthers(content: string, files: ContentFiles, state: EventState, margin: bigint) {
+function unchangedOthers({ content, files, next }: Reading, state: EventState, margin: bigint) {
+  const { otherFiles: ids, otherStats: stats, otherKeys: keys } = next!;
   const recorded = new Map(state.otherFiles.map((id, i) => [id, i]));
   const kinds = OTHER_KINDS.flatMap((kind) => files[kind].map((file) => [kind, file] as const));
-  const ids = kinds.map(([kind, file]) => `${kind}\0${file}`);
-  const stats = new BigInt64Array(ids.length * STAT_FIELDS);
-  const keys = Buffer.alloc(ids.length * KEY_BYTES);
   const keyAt = (b: Buffer, i: number) => b.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
   const changed = new Set<string>();
   // the categories' texts as read for their keys: read again, a save between would pair one version's key with another's text
@@ -210,7 +333,7 @@ function unchangedOthers(content: string, files: ContentFiles, state: EventState
     putStat(stats, j, fileStat(join(content, file)));
     if (i !== undefined && freshStatAt(state.otherStats, i, stats, j, state.safe, margin)) return void state.otherKeys.copy(keys, j * KEY_BYTES, i * KEY_BYTES, (i + 1) * KEY_BYTES);
     const read = readContentFile(content, file, undefined, true);
-    // (a directory file that cannot be read is its problem: readDirectory reports it)
+    // (a directory file that cannot be read is its problem: directoryOnPool reports it)
     if (!read.ok) return void change(kind, `${file} cannot be read`);
     putStat(stats, j, read.stat!);
     parseKey(kind, file, read.bytes).copy(keys, j * KEY_BYTES);
@@ -219,7 +342,7 @@ function unchangedOthers(content: string, files: ContentFiles, state: EventState
   });
   for (const id of recorded.keys()) change(id.slice(0, id.indexOf('\0')), 'a content file other than an event file was removed');
   const named = (kind: string) => (changed.has(kind) ? kinds.filter(([k]) => k === kind).map(([, file]) => file) : null);
-  return { files: ids, stats, keys, directory: named('directory'), categories: named('categories'), texts };
+  return { files: ids.length, directory: named('directory'), categories: named('categories'), texts };
 }
 
 /**
@@ -242,32 +365,42 @@ function changedCategories(content: string, files: readonly string[], texts: Rea
   return { ids, json: toJson(categories.map(renderCategory)) };
 }
 
+/** The event files against the base's: which changed (their new indexes), and while they are few, their texts as read. */
+interface ChangedEventFiles extends Pick<EventFiles, 'fileMap' | 'reread'> {
+  changed: number[];
+  /** null: the changed files are parsed on the parse threads */
+  texts: string[] | null;
+}
+
 /**
- * The event files: unchanged by their stat (`stating`: the state's files' stats, by the state's
- * order), else read again (changed or added) and, where their text is not the one the state
- * recorded, parsed on the parse threads as a whole load parses (ParsePool); the rest removed. The
- * loop runs once per event file (most of a site's files): it is kept to comparisons with the stats
- * taken before it (no path joins, no map look-up, no per-file copies). The listing is sorted, as
- * the state's is, so a file is usually found at its own index (the map is made only when one is
- * not); the stats and keys are copied whole first and only those of files read again are put over them.
+ * The event files: unchanged by their stat (the base's files' stats as `taking` took them, by the
+ * base's order), else read again (changed or added), and changed where their text is not the one
+ * the base recorded; the rest removed. Over an empty base (`all`) every file is changed, unread
+ * here. The loop runs once per event file (most of a site's files): it is kept to comparisons with
+ * the stats taken before it (no path joins, no map look-up, no per-file copies). The listing is
+ * sorted, as the state's is, so a file is usually found at its own index (the map is made only when
+ * one is not); the stats and keys are copied whole first and only those of files read again are put over them.
  */
-async function eventFileChanges(options: BuildOptions, content: string, eventFiles: string[], state: EventState, margin: bigint, stating: () => Promise<BigInt64Array>): Promise<EventFiles> {
+async function eventFileChanges(options: BuildOptions, { content, files, next, table }: Reading, state: EventState, margin: bigint, taking: RecordedStats, all: boolean): Promise<ChangedEventFiles> {
+  const eventFiles = files.events;
   const previousFiles = state.eventFiles;
+  const changes: ChangedEventFiles = { fileMap: new Int32Array(previousFiles.length).fill(-1), reread: new Uint8Array(previousFiles.length), changed: [], texts: [] };
+  if (all) {
+    // the pack's parses are taken by the recorded event files' stats, taken on the stat thread (load.ts)
+    if (table && taking.finish !== null) table.current = await taking.finish().catch(() => null);
+    else taking.abandon();
+    return { ...changes, changed: Array.from(eventFiles, (_, i) => i), texts: null };
+  }
+  const { fileMap, changed, texts } = changes;
   let index: Map<string, number> | null = null;
-  const fileMap = new Int32Array(previousFiles.length).fill(-1);
-  const eventStats = new BigInt64Array(eventFiles.length * STAT_FIELDS);
-  const eventKeys = Buffer.alloc(eventFiles.length * KEY_BYTES);
+  const { eventStats, eventKeys } = next!;
   const common = Math.min(eventFiles.length, previousFiles.length);
   eventStats.set(state.eventStats.subarray(0, common * STAT_FIELDS));
   state.eventKeys.copy(eventKeys, 0, 0, common * KEY_BYTES);
-  const changes: EventFiles = { fileMap, eventFiles, eventStats, eventKeys, records: [], recordFiles: [], reread: new Uint8Array(previousFiles.length), parsed: 0, problems: [] };
   const stats = state.eventStats;
-  const current = await stating();
+  const current = await taking.finish!();
   const kind = `${EVENTS_KIND}${state.zone}`;
   const poolFrom = options.poolFrom ?? POOL_FROM;
-  // the files whose text changed, by their new indexes, and while they are few, their texts as read
-  const changed: number[] = [];
-  const texts: string[] = [];
   for (let now = 0; now < eventFiles.length; now++) {
     const file = eventFiles[now];
     const at = now < previousFiles.length && previousFiles[now] === file ? now : (index ??= new Map(previousFiles.map((f, i) => [f, i]))).get(file);
@@ -290,38 +423,26 @@ async function eventFileChanges(options: BuildOptions, content: string, eventFil
     key.copy(eventKeys, now * KEY_BYTES);
     if (at !== undefined && stats[at * STAT_FIELDS] >= 0n && key.equals(state.eventKeys.subarray(at * KEY_BYTES, (at + 1) * KEY_BYTES))) continue;
     if (at !== undefined) changes.reread[at] = 1;
-    if (changed.push(now) <= poolFrom) texts.push(read.text);
+    if (changed.push(now) <= poolFrom) texts!.push(read.text);
   }
-  changes.parsed = changed.length;
-  const parses = changed.length <= poolFrom ? texts.map((text, j) => parseEventFile(eventFiles[changed[j]], text, state.zone)) : await parseOnThreads(options, content, state.zone, changed, changes);
-  changed.forEach((now, j) => {
-    const { records, problems } = parses[j];
-    changes.problems.push(...problems);
-    for (const r of records) {
-      changes.records.push(r);
-      changes.recordFiles.push(now);
-    }
-  });
-  return changes;
+  return changed.length <= poolFrom ? changes : { ...changes, texts: null };
 }
 
-/**
- * The changed event files (`changed`, their indexes) parsed on the parse threads, as a whole load
- * parses them (parse-pool.ts): read again there, each file's stat and key put (stat-table.ts) over
- * those of the read that found it changed, so that they are the ones its parse was made of.
- */
-async function parseOnThreads(options: BuildOptions, content: string, zone: string, changed: readonly number[], changes: EventFiles): Promise<Parsed<Event>[]> {
-  // imported here: a build after a few edits parses them on this thread
-  const [{ ParsePool }, { StatTable }] = await Promise.all([import('./parse-pool.ts'), import('./stat-table.ts')]);
-  const { eventFiles, eventStats, eventKeys } = changes;
-  const next = { safe: 0n, eventFiles, eventStats, eventKeys, otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0), otherIndex: new Map() };
-  const pool = new ParsePool(content, new StatTable(null, null, { ...next, eventIndex: new Map(changed.map((now) => [eventFiles[now], now])) }), { threads: options.parseThreads });
-  try {
-    return (await pool.parseMany(`${EVENTS_KIND}${zone}`, 'events', zone, changed.map((now) => eventFiles[now]), new Map())) as Parsed<Event>[];
-  } finally {
-    pool.close();
-  }
+/** The events of the changed files, with their files' new indexes, and the files' problems (in the listing's order): parsed here from their texts, else on the parse threads (read again there, each file's stat and key put over those of the read that found it changed). */
+async function parseChanged({ files, pool, zone }: Reading, { changed, texts }: ChangedEventFiles): Promise<Fresh> {
+  const names = changed.map((now) => files.events[now]);
+  const parses = texts !== null ? texts.map((text, j) => parseEventFile(names[j], text, zone)) : ((await pool!.parseMany(`${EVENTS_KIND}${zone}`, 'events', zone, names, files.raw)) as Parsed<Event>[]);
+  const fresh: Fresh = { records: [], recordFiles: [], problems: [] };
+  changed.forEach((now, j) => {
+    for (const r of collectInto(parses[j], fresh.problems)) {
+      fresh.records.push(r);
+      fresh.recordFiles.push(now);
+    }
+  });
+  return fresh;
 }
+
+const collectInto = <T>({ records, problems }: Parsed<T>, into: Problem[]) => (into.push(...problems), records);
 
 /** The state's rows that stay (those of files neither gone nor read again), and how many files went. */
 function rowsThatStay(state: EventState, events: EventFiles): { keep: Uint8Array; removed: number } {
@@ -336,12 +457,13 @@ function rowsThatStay(state: EventState, events: EventFiles): { keep: Uint8Array
   return { keep, removed };
 }
 
-/** The checks a full build runs on the new events (ids unique, references known), their issues; a media file with problems, changed or moved refuses. */
-async function checkFresh(content: string, state: EventState, events: EventFiles, keep: Uint8Array, categoryIds: readonly number[]): Promise<FileIssue[]> {
+/** The checks a full build runs on the new events (ids unique, references known), their issues; over a prior a media file with problems, changed or moved refuses. */
+async function checkFresh(content: string, state: EventState, fresh: Fresh, events: EventFiles, keep: Uint8Array, categoryIds: readonly number[], prior: boolean): Promise<FileIssue[]> {
   const fileOf = new Map<number, number>();
   for (let row = 0; row < keep.length; row++) if (keep[row] === 1) fileOf.set(state.rows.id[row], state.rows.file[row]);
   const issues: FileIssue[] = [];
-  checkEvents(withRepeated(content, state, events, fileOf), { pages: state.pages, categories: new Map(categoryIds.map((id) => [id, true])), media: state.media }, issues);
+  checkEvents(withRepeated(content, state, fresh, events.fileMap, fileOf), { pages: state.pages, categories: new Map(categoryIds.map((id) => [id, true])), media: state.media }, issues);
+  if (!prior) return issues;
   // the media records are resolved again: a file behind one that changed or moved means a full build
   const media = structuredClone(state.mediaSources);
   const found = issues.length;
@@ -359,8 +481,7 @@ async function checkFresh(content: string, state: EventState, events: EventFiles
  * id), every record of that event's file, read and parsed again, in the listing's order: of the
  * records a whole load checks, those that can have an issue (a repeated id is told in every file).
  */
-function withRepeated(content: string, state: EventState, events: EventFiles, fileOf: ReadonlyMap<number, number>): Sourced<Event>[] {
-  const { records, recordFiles, fileMap } = events;
+function withRepeated(content: string, state: EventState, { records, recordFiles }: Fresh, fileMap: Int32Array, fileOf: ReadonlyMap<number, number>): Sourced<Event>[] {
   const files = new Set<number>();
   for (const r of records) if (fileOf.has(r.value.id)) files.add(fileOf.get(r.value.id)!);
   if (files.size === 0) return records;

@@ -1,5 +1,5 @@
-// The render stage over the plan (load/state-load.ts over a prior, load/load-all.ts over an
-// empty one), one for every build: the fresh events' rows made (or taken from the parse threads
+// The render stage over the plan (load/state-load.ts, over a prior or an empty base), one for
+// every build: the fresh events' rows made (or taken from the parse threads
 // and the rows cache) and merged into the prior's list order, the event data files made by the
 // build's one data stage (store/write/event-data.ts) from them and the previous dist's, the
 // changed event parts written, the files no event shapes linked from the previous dist where the

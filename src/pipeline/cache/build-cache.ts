@@ -110,8 +110,6 @@ export class BuildCache {
   private readonly pack: KeyedStore;
   /** payloads intact and not a parse */
   private undecodable = 0;
-  /** by kind: `file NUL key` of every file parsed or taken from the cache in this build */
-  private readonly inputs = new Map<string, string[]>();
 
   constructor(path: string) {
     this.pack = new KeyedStore(path, PACK_HEAD);
@@ -120,9 +118,7 @@ export class BuildCache {
 
   /** The parse stored under `key` (hex) for `file`, as parse() would take it; undefined when there is none or it is damaged. */
   take<T>(kind: string, file: string, key: string): Parsed<T> | undefined {
-    const value = this.open(key);
-    if (value !== undefined) this.addInput(kind, file, key);
-    return value as Parsed<T> | undefined;
+    return this.open(key) as Parsed<T> | undefined;
   }
 
   /** The parse stored under `key` (hex), counted a hit; undefined when there is none or it is damaged (counted). */
@@ -141,18 +137,9 @@ export class BuildCache {
     return value;
   }
 
-  private addInput(kind: string, file: string, key: string): void {
-    if (!INPUT_KINDS.has(kind)) return; // events' would be a string each, held through the load
-    const inputs = this.inputs.get(kind);
-    if (inputs) inputs.push(`${file}\0${key}`);
-    else this.inputs.set(kind, [`${file}\0${key}`]);
-  }
-
   /** The cached parse of a text whose key (parseKey) is `key`, or `parse()`'s, kept. */
   parse<T>(kind: string, file: string, key: Buffer, parse: () => Parsed<T>): Parsed<T> {
-    const hex = key.toString('hex');
-    this.addInput(kind, file, hex);
-    const cached = this.open(hex);
+    const cached = this.open(key.toString('hex'));
     if (cached !== undefined) return cached as Parsed<T>;
     const parsed = parse();
     // serialized now: later checks may add to the records (resolved media paths, expansions)
@@ -163,16 +150,9 @@ export class BuildCache {
 
   /** A parse made on a parse thread, kept as parse() keeps one; textless where the payload holds texts apart (the rows hold them). */
   adopt<T>(kind: string, file: string, made: MadeParse): Parsed<T> {
-    this.addInput(kind, file, made.key);
     this.stats.misses++;
     this.pack.put(Buffer.from(made.key, 'hex'), [made.payload], made.sum);
     return decodeParse(made.payload, false) as Parsed<T>;
-  }
-
-  /** One key of every file of `kind` this build read and its content: what the directory indexes depend on. */
-  inputsKey(kind: string): Buffer {
-    if (!INPUT_KINDS.has(kind)) throw new Error(`the build cache keeps no inputs of ${kind} files`);
-    return inputsKeyOf(kind, this.inputs.get(kind) ?? []);
   }
 
   /** Lets go of every entry (after save): the model is built, the bytes are not needed any more. */
@@ -186,14 +166,12 @@ export class BuildCache {
   }
 }
 
-/** BuildCache.inputsKey over `file NUL key` strings (the load over the prior makes them from its records). */
+/** One key of a set of files of `kind` with their texts, in any order: of `file NUL key` strings (key: the file's parse key, hex). What the directory's indexes depend on. */
 export function inputsKeyOf(kind: string, inputs: readonly string[]): Buffer {
   const hash = crypto.createHash('sha256').update(`${cacheIdentity()}\0${kind}\0`);
   for (const input of [...inputs].sort()) hash.update(`${input}\n`);
   return hash.digest();
 }
-
-const INPUT_KINDS: ReadonlySet<string> = new Set(['directory']);
 
 // Temporaries a stopped build left in the cache folder (a keyed store's next file is as large as the
 // content), removed as each caching build starts. Only names the build cache makes

@@ -16,7 +16,7 @@ export function directoryJob(options: BuildOptions, key: Buffer | null, objects:
   return startDirectoryJob(objects, { minisearch: options.minisearch !== false, compress: options.precompress !== false, cache });
 }
 
-export type DirectoryStage = { job: DirectoryJob; count: number; files: number };
+export type DirectoryStage = { job: DirectoryJob; count: number };
 
 /**
  * The directory read: its files' parses (`parsed`, on the parse threads where there are some)
@@ -31,5 +31,5 @@ export async function directoryOnPool(options: BuildOptions, parsed: Promise<Par
   checkDirectory(records, issues);
   if (!clean || problems.length > 0 || issues.length > 0) return { stage: null, problems, issues };
   const job = directoryJob(options, key(), records.map((r) => r.value).sort(compareDirectory));
-  return { stage: { job, count: records.length, files: 0 }, problems, issues };
+  return { stage: { job, count: records.length }, problems, issues };
 }

@@ -13,7 +13,7 @@
 import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { readContentFile, type ContentFiles } from '../../content/files.ts';
-import type { Context, Listed, ParserName } from '../../content/load.ts';
+import type { Listed, ParserName } from '../../content/load.ts';
 import { indexCategories, readCategory } from '../../content/categories.ts';
 import { resolveMediaFiles, type MediaSource } from '../../content/media.ts';
 import { compareProblems, type FileIssue, type Problem } from '../../content/problems.ts';

@@ -133,13 +133,16 @@ export async function loadOver(options: BuildOptions, base: Base, clock: Clock, 
   const table = options.cache === undefined ? undefined : new StatTable(pack, pack && !pack.stats.foreign && next !== null ? base.recorded : null, next, margin);
   const read: Reading = { content, files, next, table, pool: null, zone: base.state.zone };
   let directory: DirectoryStage | null = null;
+  let pool: ParsePool | null = null;
+  // (it refers to neither the records nor the listing: the plan holds it through the render)
   const abandon = () => {
     directory?.job.cancel();
-    read.pool?.dropRows();
+    pool?.dropRows();
   };
   try {
     const others = build === null ? null : unchangedOthers(read, base.state, margin);
     const events = await eventFileChanges(options, read, base.state, margin, taking, build === null);
+    if (events.changed.length > (options.poolFrom ?? POOL_FROM) || build === null) read.pool = pool = await parsePool(options, read, build === null);
     const loaded = await loadChanges(options, base, clock, read, { others, events, cache: pack?.stats, directory: (d) => (directory = d), abandon });
     pack?.save();
     return loaded;
@@ -147,7 +150,7 @@ export async function loadOver(options: BuildOptions, base: Base, clock: Clock, 
     abandon();
     throw e;
   } finally {
-    read.pool?.close();
+    pool?.close();
     table?.release(); // (removes the pack's spill file)
   }
 }
@@ -186,7 +189,6 @@ async function loadChanges(options: BuildOptions, base: Base, clock: Clock, read
     // (thrown once the content is known to have no problems)
   }
   const problems = context?.problems ?? [];
-  if (events.changed.length > (options.poolFrom ?? POOL_FROM) || build === null) read.pool = await parsePool(options, read, build === null);
   // over an empty base the threads render the events' rows as they parse them, against the context as read (ParsePool.rowsFor)
   if (build === null && baseUrl !== null) read.pool!.render({ site: state.site, baseUrl, pages: state.pages, media: state.media });
   const categories = others?.categories ? changedCategories(content, others.categories, others.texts, state) : context && context.categories;

@@ -14,6 +14,7 @@ import { compareProblems, type FileIssue, type Problem } from './problems.ts';
 import { parseFile, type Parsed, type Sourced } from './records.ts';
 import { DEFAULT_SITE, readSite } from './site.ts';
 import { locateIssues } from './source.ts';
+import { append } from '../util/append.ts';
 
 /**
  * Where parsed files may be kept between builds (the build's pack, pipeline/cache/build-cache.ts):
@@ -163,7 +164,7 @@ export function checkContext({ pages, categories, media }: Pick<ParsedRecords, '
   const pagesByUid = checkPages(pages, issues);
   const { byId: categoriesById, list: categoryList } = indexCategories(categories, issues);
   const mediaById = indexById(media, (m) => m.media.id, 'media id', 'id', issues);
-  issues.push(...mediaIssues);
+  append(issues, mediaIssues);
   return { pagesByUid, categoriesById, categoryList, mediaById };
 }
 
@@ -197,7 +198,7 @@ export async function assembleModel(
   const problems = [...found];
   const issues: FileIssue[] = [];
   const { pagesByUid, categoryList, mediaById } = await checkAcross(dir, parsed, issues, mediaIssues);
-  problems.push(...locateProblems(dir, issues, raw));
+  append(problems, locateProblems(dir, issues, raw));
 
   if (problems.length > 0) return { model: null, problems: problems.sort(compareProblems) };
   const model: Model = {

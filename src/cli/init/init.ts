@@ -19,6 +19,7 @@ import { printable } from '../../util/printable.ts';
 import { aulaSpec, dependencyAdvice, installedFor, installedSpec, OWN_PACKAGE } from './aula-dependency.ts';
 import { isInside, realOr, repositoryOf } from './paths.ts';
 import { IGNORED, SCHEMAS_IN_PACKAGE, STARTER_CONTENT, STARTER_SCRIPTS, WORKFLOW_FILE, withSchemaHint, workflow } from './starter-content.ts';
+import { append } from '../../util/append.ts';
 
 export class InitError extends Error {
   override name = 'InitError';
@@ -264,8 +265,8 @@ function plan(folder: SiteFolder, options: InitOptions): { writes: Write[]; resu
     writes.push({ rel: 'package.json', kind: 'create', text: `${JSON.stringify(pkg, null, 2)}\n` });
   }
   const advice = dependencyAdvice(folder.path, site, repository, listed);
-  result.warnings.push(...advice.warnings);
-  result.next.push(...advice.next);
+  append(result.warnings, advice.warnings);
+  append(result.next, advice.next);
 
   const siteDir = repository === null ? '' : relative(realOr(repository), site).split(sep).join('/');
   if (folder.find(WORKFLOW_FILE).exists) result.skipped.push(`${WORKFLOW_FILE}: exists, left as it is`);

@@ -10,6 +10,7 @@ import { compressTwins, LARGE_FILE_LEVELS, type Precompressed } from '../../depl
 import type { DirectoryRequest, DirectorySource, Group, PutGroup } from './directory-make.ts';
 import type { DirectoryFiles } from './directory-outputs.ts';
 import { readAllAt, writeAllAt } from '../../util/positional-io.ts';
+import { append } from '../../util/append.ts';
 
 /** What the directory's files are made into (directory-make.ts), as the build takes them. */
 export interface DirectoryMade {
@@ -73,8 +74,8 @@ export class MadeWriter {
     const appended = appendTwins(fd, end(), twins);
     this.at = appended.end;
     this.layout.groups.push(group);
-    this.layout.files.push(...written);
-    this.layout.twins.push(...appended.entries);
+    append(this.layout.files, written);
+    append(this.layout.twins, appended.entries);
   }
 
   /** Whether what is put goes to the scratch file (not held): its files can be read back there. */

@@ -7,11 +7,10 @@ import { unlinkQuietly } from '../cache/cache-file.ts';
 import { join } from 'node:path';
 
 /** Every regular file under `dir` (`all`: every entry but folders), relative to it with forward slashes; no link followed. */
-export function listFiles(dir: string, prefix = '', all = false): string[] {
-  const found: string[] = [];
+export function listFiles(dir: string, prefix = '', all = false, found: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) found.push(...listFiles(join(dir, entry.name), rel, all));
+    if (entry.isDirectory()) listFiles(join(dir, entry.name), rel, all, found);
     else if (all || entry.isFile()) found.push(rel);
   }
   return found;

@@ -38,6 +38,7 @@ import { refuse } from '../state/no-patch.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
 import { nextStats, StatTable, type RecordedStats, type StatRecord } from './stat-table.ts';
 import type { DirectoryStage } from '../directory/directory-stage.ts';
+import { append } from '../../util/append.ts';
 
 /**
  * More changed event files than this are parsed on the parse threads; fewer are parsed here, where
@@ -201,8 +202,8 @@ async function loadChanges(options: BuildOptions, base: Base, clock: Clock, read
   setDirectory(dirRead?.stage ?? null);
   const fresh = await parsing;
   const { keep, removed } = rowsThatStay(state, events);
-  issues.push(...(await checkFresh(content, state, fresh, events, keep, categories?.ids ?? state.categoryIds, build !== null)), ...(dirRead?.issues ?? []));
-  problems.push(...fresh.problems, ...(dirRead?.problems ?? []));
+  append(append(issues, await checkFresh(content, state, fresh, events, keep, categories?.ids ?? state.categoryIds, build !== null)), dirRead?.issues ?? []);
+  append(append(problems, fresh.problems), dirRead?.problems ?? []);
   // over a prior, as a whole load counts them: files taken without a parse
   if (others !== null) cache = { hits: others.files - (others.directory?.length ?? 0) - (others.categories?.length ?? 0) + files.events.length - events.changed.length, misses: events.changed.length, corrupt: 0, foreign: false };
   if (problems.length > 0 || issues.length > 0) {
@@ -444,7 +445,7 @@ async function parseChanged({ files, pool, zone }: Reading, { changed, texts }: 
   return fresh;
 }
 
-const collectInto = <T>({ records, problems }: Parsed<T>, into: Problem[]) => (into.push(...problems), records);
+const collectInto = <T>({ records, problems }: Parsed<T>, into: Problem[]) => (append(into, problems), records);
 
 /** The state's rows that stay (those of files neither gone nor read again), and how many files went. */
 function rowsThatStay(state: EventState, events: EventFiles): { keep: Uint8Array; removed: number } {

@@ -8,6 +8,7 @@
 import type { DistSource } from './dist-source.ts';
 import { FormatError } from '../format/sections.ts';
 import type { Fault } from './string-table.ts';
+import { append } from '../../util/append.ts';
 
 /** Files an answer needs that the source has not fetched yet: fetch (and verify) them, then ask again. */
 export class FileNeeded extends Error {
@@ -37,7 +38,7 @@ export function gatherNeeds(steps: Iterable<() => void>): void {
       step();
     } catch (e) {
       if (!(e instanceof FileNeeded)) throw e;
-      (missing ??= []).push(...e.rels);
+      append((missing ??= []), e.rels);
     }
   }
   if (missing !== null) throw new FileNeeded(missing);

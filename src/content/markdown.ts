@@ -48,12 +48,12 @@ interface Noted {
   droppedAt?: number;
 }
 
-/** How deep blockquotes and lists may nest in a body. */
+/** markdown-it's maxNesting: blockquotes and lists nest fewer levels than this in a body (19 blockquotes are read, 20 are not). */
 export const MAX_NESTING = 20;
 
 /** The problem of a body nested past MAX_NESTING at its line `line`. */
 const tooDeepBody = (line: number) =>
-  `at line ${line} of the body, blockquotes and lists nest deeper than Markdown is read (${MAX_NESTING} levels, a list counting two: itself and its item), and the text from there on would be dropped; nest less`;
+  `at line ${line} of the body, blockquotes and lists nest deeper than Markdown is read (at most ${MAX_NESTING - 1} levels, a list counting two: itself and its item), and the text from there on would be dropped; nest less`;
 
 /**
  * The largest body (HTML, in UTF-16 code units) an event may have: 4 Mi, far above real events

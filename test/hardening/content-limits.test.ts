@@ -95,14 +95,15 @@ describe('nesting depth', () => {
       'events/ql.md': `---\nid: 3\n${HEAD}---\n${quoteLines}\n`,
       'events/ten.md': `---\nid: 4\n${HEAD}---\n${list(10)}`,
     });
-    const at = (line: number) => `at line ${line} of the body, blockquotes and lists nest deeper than Markdown is read (20 levels, a list counting two: itself and its item), and the text from there on would be dropped; nest less`;
+    const at = (line: number) => `at line ${line} of the body, blockquotes and lists nest deeper than Markdown is read (at most 19 levels, a list counting two: itself and its item), and the text from there on would be dropped; nest less`;
     expect(lines).toEqual([
       `events/l.md:17:1 body: ${at(10)}`,
       `events/q.md:8:1 body: ${at(1)}`,
       `events/ql.md:27:1 body: ${at(20)}`,
       `events/ten.md:19:1 body: ${at(12)}`,
     ]);
-    const nine = await load({ 'events/nine.md': `---\nid: 5\n${HEAD}---\n${list(9)}` });
+    // 19 blockquotes inside each other are read, as the message says
+    const nine = await load({ 'events/nine.md': `---\nid: 5\n${HEAD}---\n${list(9)}`, 'events/q19.md': `---\nid: 6\n${HEAD}---\n${'>'.repeat(19)} x\n` });
     expect(nine.lines).toEqual([]);
     expect(nine.model!.events[0].body).toContain('After the list.');
   });

@@ -63,11 +63,47 @@ export interface FileIssue extends Issue {
   file: string;
 }
 
+/**
+ * The problems of one file's records told at most; the rest are counted. A 15 MiB file of bad
+ * two-line records holds millions, each kept and positioned (gigabytes, a minute of CPU), while
+ * its author needs the first ones to see what is wrong.
+ */
+export const MOST_RECORD_PROBLEMS = 100;
+
+/**
+ * The Issues of one file's records: every one counted, the first kept. Once MOST_RECORD_PROBLEMS
+ * are kept, the rest of the record at hand is kept too (up to ten times as many), so that the
+ * ones told, sorted by position, are the first of the file (a record's issues are found in the
+ * order its keys are read, not in the order they are written).
+ */
+export class FileIssues {
+  readonly kept: Issue[] = [];
+  /** how many were found, kept or not */
+  count = 0;
+
+  push(issue: Issue): void {
+    this.count++;
+    const { kept } = this;
+    if (kept.length < MOST_RECORD_PROBLEMS || (kept.length < 10 * MOST_RECORD_PROBLEMS && kept[kept.length - 1].item === issue.item)) kept.push(issue);
+  }
+}
+
+/** The problems of one file's records as told: the first MOST_RECORD_PROBLEMS by position, then one counting the rest (at the last one told). */
+export function firstProblems(located: Problem[], count: number): Problem[] {
+  located.sort(compareProblems);
+  if (count <= MOST_RECORD_PROBLEMS) return located;
+  const shown = located.slice(0, MOST_RECORD_PROBLEMS);
+  const { file, line, column } = shown[shown.length - 1];
+  const message = `and ${count - MOST_RECORD_PROBLEMS} more problems in this file's records, not shown: correct those above first`;
+  shown.push({ file, line, column, key: '', message });
+  return shown;
+}
+
 /** Collects the Issues of one object. */
 export class IssueSink {
   constructor(
     readonly item: number | null,
-    readonly issues: Issue[],
+    readonly issues: { push(issue: Issue): unknown },
   ) {}
 
   add(key: Path, at: Issue['at'], message: string, line?: number): void {

@@ -1,9 +1,9 @@
 // Reads the objects of one content file: a pure function of (path, text), so that files can be
 // parsed in any order or place; checks that need other files come later (see checks.ts).
 import { Fields, isObject } from './fields.ts';
-import { compareProblems, describeValue, formatKey, IssueSink, type Issue, type Problem } from './problems.ts';
+import { describeValue, FileIssues, firstProblems, formatKey, IssueSink, type Issue, type Problem } from './problems.ts';
 import { dataPart, locateIssues, readData, TOO_DEEP, type DataValue } from './source.ts';
-import { positionOf, scanNesting } from './value-limits.ts';
+import { comparePaths, positionOf, scanNesting } from './value-limits.ts';
 
 /** A record and where it came from, so that later checks can point back at it. */
 export interface Sourced<T> {
@@ -33,7 +33,7 @@ export function parseFile<T>(file: string, text: string, read: ReadObject<T>, sh
   const limited = limitProblems(file, text, part, data);
   if (limited) return { records: [], problems: limited };
 
-  const issues: Issue[] = [];
+  const issues = new FileIssues();
   const records: Sourced<T>[] = [];
   const add = (obj: Record<string, unknown>, item: number | null) => {
     records.push({ value: detached(read(new Fields(obj, new IssueSink(item, issues)), part.body)), file, item });
@@ -53,7 +53,7 @@ export function parseFile<T>(file: string, text: string, read: ReadObject<T>, sh
   } else if (value !== null) {
     refuse(null, shape === 'one' ? 'a mapping' : 'a mapping or a list of mappings', value);
   }
-  return { records, problems: issues.length > 0 ? locateIssues(file, text, issues) : [] };
+  return { records, problems: issues.count > 0 ? firstProblems(locateIssues(file, text, issues.kept), issues.count) : [] };
 }
 
 /**
@@ -77,10 +77,13 @@ function limitProblems(file: string, text: string, part: { text: string; lineOff
     return locateIssues(file, text, [issue(tooDeep, TOO_DEEP)]);
   }
   const max = Number.MAX_SAFE_INTEGER;
-  return locateIssues(file, text, [
-    ...unsafe.map((u) => issue(u.path, `${u.text} is too large: integers must lie between -${max} and ${max} (2^53-1)`)),
-    ...unreadable.map((u) => issue(u.path, u.message)),
-  ]).sort(compareProblems);
+  const found = [
+    ...unsafe.map((u) => ({ path: u.path, message: `${u.text} is too large: integers must lie between -${max} and ${max} (2^53-1)` })),
+    ...unreadable,
+  ].sort((a, b) => comparePaths(a.path, b.path));
+  const issues = new FileIssues();
+  for (const u of found) issues.push(issue(u.path, u.message));
+  return firstProblems(locateIssues(file, text, issues.kept), issues.count);
 }
 
 /**

@@ -116,7 +116,7 @@ function unreadableObject(v: object): string {
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-function comparePaths(a: Path, b: Path): number {
+export function comparePaths(a: Path, b: Path): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     if (a[i] !== b[i]) return typeof a[i] === 'number' && typeof b[i] === 'number' ? (a[i] as number) - (b[i] as number) : 0;
   }

@@ -317,7 +317,7 @@ program
 
 program
   .command('check')
-  .description('validate content/ only: print every problem, exit 1 if there is any')
+  .description("validate content/ only: print the problems (of a file's records the first 100), exit 1 if there is any")
   .option('--content <dir>', 'content folder', 'content')
   .option('--format <format>', 'text (path:line:column key: message) or json (an array of {file, line, column, key, message})', checkFormat, 'text')
   .action(async (opts: { content: string; format: 'text' | 'json' }) => {

@@ -55,6 +55,18 @@ describe('the problems of a file of many bad records', () => {
     expect(one[0]).toMatchObject({ line: 1, column: 1 });
   });
 
+  it('are placed as in a small file when a list of more than a MiB is parsed only as far as they go', () => {
+    const few = parseEventFile('events/e.yaml', records(20), 'UTC').problems;
+    // plain YAML, and an indented list (which only the `yaml` library reads: fewer, longer records)
+    for (const [indent, n, title] of [['', 80_000, 'T'], ['  ', 5_000, 'T'.repeat(250)]] as const) {
+      const text = `# a list\n${records(20)}${recordsFrom(1_000, n, `title: ${title}`)}`.replace(/^(?=.)/gm, indent);
+      expect(text.length).toBeGreaterThan(1 << 20);
+      const big = parseEventFile('events/e.yaml', text, 'UTC').problems;
+      expect(big.slice(0, -1)).toEqual(few.map((p) => ({ ...p, line: p.line + 1, column: p.column + indent.length })));
+      expect(big.at(-1)!.message).toBe(`and ${n * 4} more problems in this file's records, not shown: correct those above first`);
+    }
+  });
+
   it('are the same parsed on this thread and on a parse thread', async () => {
     const { ParsePool } = await compiledPool();
     const dir = await contentFolder({

@@ -293,10 +293,8 @@ function countKeysInValue(value: unknown): number {
 export function locateIssues(file: string, text: string, issues: readonly Issue[]): Problem[] {
   const part = dataPart(file, text);
   if (!part.ok) return issues.map((issue) => toProblem(file, issue, 1, 1));
-  const { isSeq, LineCounter, parseDocument } = yaml();
-  const lineCounter = new LineCounter();
-  // (positions only: whether keys repeat was found when the file was read)
-  const doc = parseDocument(part.text, { lineCounter, prettyErrors: false, uniqueKeys: false });
+  const { isSeq } = yaml();
+  const { doc, lineCounter } = itemsBefore(part.text, issues) ?? positioned(part.text);
   // a Markdown body's first line: the line after the front matter's closing `---`
   const bodyLine = part.body === null ? 0 : positionOf(text, text.length - part.body.length).line;
   return issues.map((issue) => {
@@ -305,6 +303,44 @@ export function locateIssues(file: string, text: string, issues: readonly Issue[
     const { line, col } = lineCounter.linePos(offsetOf(root, issue.key, issue.at));
     return toProblem(file, issue, line + part.lineOffset, col);
   });
+}
+
+/**
+ * The document of the file's first items, up to the last one an issue is in, when the file is a
+ * list written item by item (`- ` at one indent) and has more: a 15 MiB list of bad records is
+ * not parsed whole (gigabytes of `yaml` nodes) to place the problems of its first ones. Each
+ * item's nodes are where they are in the whole text: the text is cut where a later item begins,
+ * and the cut is kept only where it leaves exactly the items before it, read without an error (a
+ * cut inside a quoted scalar or a flow collection leaves one open). Else null: the whole is parsed.
+ */
+function itemsBefore(text: string, issues: readonly Issue[]): ReturnType<typeof positioned> | null {
+  if (text.length < 1 << 20 || issues.length === 0) return null;
+  let last = -1;
+  for (const issue of issues) {
+    if (issue.item === null) return null;
+    last = Math.max(last, issue.item);
+  }
+  const first = /^(?:[ \t]*(?:#.*)?\r?\n)*(?:---[ \t]*\r?\n)?( *)-[ \t\r\n]/.exec(text.slice(0, 4096));
+  if (first === null) return null;
+  // where item last+1 begins: the start of the line of its `-`
+  const mark = `\n${first[1]}-`;
+  let at = first[0].length - first[1].length - 2;
+  for (let item = 0; item <= last; ) {
+    at = text.indexOf(mark, at + 1);
+    if (at < 0) return null;
+    const next = text.charCodeAt(at + mark.length);
+    if (next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d) item++;
+  }
+  const cut = positioned(text.slice(0, at + 1));
+  const { doc } = cut;
+  return doc.errors.length === 0 && yaml().isSeq(doc.contents) && doc.contents.items.length === last + 1 ? cut : null;
+}
+
+/** The document of `text` and its lines (positions only: whether keys repeat was found when the file was read). */
+function positioned(text: string) {
+  const { LineCounter, parseDocument } = yaml();
+  const lineCounter = new LineCounter();
+  return { doc: parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false }), lineCounter };
 }
 
 function toProblem(file: string, issue: Issue, line: number, column: number): Problem {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadContent } from './load.ts';
+import { eventsKind } from './load.ts';
 import { parseEventFile } from './events.ts';
 import { MOST_RECORD_PROBLEMS, type Problem } from './problems.ts';
 import { compareProblems } from './problems.ts';
@@ -69,23 +69,23 @@ describe('the problems of a file of many bad records', () => {
 
   it('are the same parsed on this thread and on a parse thread', async () => {
     const { ParsePool } = await compiledPool();
+    const files = ['events/few.yaml', 'events/many.yaml', 'events/more.yaml'];
     const dir = await contentFolder({
       'events/many.yaml': records(3_000),
       'events/few.yaml': recordsFrom(10_000, 3, 'title: T'),
       'events/more.yaml': recordsFrom(20_000, 400, 'title: T', 'start: nope'),
     });
-    const here = await loadContent(dir);
-    const pool = new ParsePool(dir, undefined, { threads: 2, minFiles: 1 }) as unknown as ParsePool;
-    let there: Awaited<ReturnType<typeof loadContent>>;
-    try {
-      there = await loadContent(dir, { parseMany: pool.parseMany });
-    } finally {
-      pool.close();
-    }
-    expect(there.problems).toEqual(here.problems);
-    const inMany = here.problems.filter((p) => p.file === 'events/many.yaml');
-    expect(inMany).toHaveLength(MOST_RECORD_PROBLEMS + 1);
-    expect(here.problems.filter((p) => p.file === 'events/more.yaml')).toHaveLength(MOST_RECORD_PROBLEMS + 1);
-    expect(here.problems.filter((p) => p.file === 'events/few.yaml')).toHaveLength(3 * 4);
+    const parseOn = async (threads: number) => {
+      const pool = new ParsePool(dir, undefined, { threads, minFiles: 1 }) as unknown as ParsePool;
+      try {
+        return (await pool.parseMany(eventsKind('UTC'), 'events', 'UTC', files, new Map())).map((p) => p.problems);
+      } finally {
+        pool.close();
+      }
+    };
+    const here = await parseOn(0);
+    expect(await parseOn(2)).toEqual(here);
+    expect(here.map((p) => p.length)).toEqual([3 * 4, MOST_RECORD_PROBLEMS + 1, MOST_RECORD_PROBLEMS + 1]);
+    expect(here[1].at(-1)!.message).toBe(`and ${3_000 * 5 - MOST_RECORD_PROBLEMS} more problems in this file's records, not shown: correct those above first`);
   });
 });

@@ -79,8 +79,9 @@ describe('the command line', () => {
   });
 
   it('prints at most a thousand problems, then how many more there are, then the count', () => {
-    // 300 objects lacking four required keys each: 1,200 problems
-    const broken = writeContent(join(root, 'many-problems'), { ...FIXTURE_FILES, 'events/broken.yaml': Array.from({ length: 300 }, (_, i) => `- {id: ${900_000 + i}}\n`).join('') });
+    // 300 objects lacking four required keys each, 25 a file (a file's records tell 100 at most): 1,200 problems
+    const files = Array.from({ length: 12 }, (_, f) => [`events/broken-${f}.yaml`, Array.from({ length: 25 }, (_, i) => `- {id: ${900_000 + f * 25 + i}}\n`).join('')]);
+    const broken = writeContent(join(root, 'many-problems'), { ...FIXTURE_FILES, ...Object.fromEntries(files) });
     for (const command of ['build', 'check']) {
       const r = aula(command, '--content', broken, ...(command === 'build' ? ['--out', join(root, 'many-problems-dist')] : []));
       const lines = r.err.trimEnd().split('\n').filter((line) => line.startsWith('events/'));

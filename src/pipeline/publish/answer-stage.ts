@@ -21,7 +21,6 @@ import type { BuildOptions, Clock } from '../run.ts';
 import { DOCUMENTS } from '../../api/documents.ts';
 import { pageFile } from '../write/manifest-of.ts';
 import { shaIn, type StagedDist } from '../write/staged-dist.ts';
-import { writeFiles } from '../write/write-files.ts';
 import { COMPRESSOR } from '../ledger/dist-ledger.ts';
 
 export interface AnswerInput {
@@ -33,25 +32,21 @@ export interface AnswerInput {
 /** Bytes of pages handed to the compression threads and not yet compressed, at most. */
 const COMPRESS_AHEAD = 16 << 20;
 
-/** What answering writes through: `emit` writes (or links, proven by its bytes) a file the dist serves, on `pool`'s threads with its twins made at volume `twins` when `compress`. */
+/** What answering writes through: `emit` writes (or links, proven by its bytes) a file the dist serves, on `pool`'s thread with its twins made at volume `twins` (null: none) when `compress`. */
 type Emitter = ReturnType<typeof emitter>;
 
-function emitter(manifest: Manifest, dist: StagedDist, pool: CompressionPool | null, twins: number | null) {
+function emitter(manifest: Manifest, dist: StagedDist, pool: CompressionPool, twins: number | null) {
   const emit = (rel: string, content: string | Uint8Array, inputs?: string, compress = true) => {
     const measure = typeof content === 'string' ? content.length : content.byteLength;
     // a page's body is on a pooled block: given back once written and copied, for the next page
     const release = typeof content !== 'string' && isPooled(content) ? () => releaseBuffer(content) : undefined;
     const how = { volume: compress ? twins : null, measure, inputs, served: true };
-    // written by the pool's thread, with its twins: creating a file costs this thread more than answering it; and
-    // hashed there where none is known and no previous file can be proven by its bytes (a page answered anew)
-    const unhashed = manifest.files[rel] === undefined && (inputs !== undefined || dist.ledger === null);
-    if (pool && unhashed) return pool.place(rel, content, compress, release, dist.placedUnhashed(rel, how));
-    const sha = shaIn(manifest, rel, content);
-    if (pool && dist.placed(rel, sha, how)) pool.place(rel, content, compress, release);
-    else {
-      if (!pool) dist.file(rel, content, sha, how);
-      release?.();
-    }
+    // hashed on the pool's thread where none is known and no previous file can be proven by its bytes (a page answered anew)
+    const sha = manifest.files[rel] === undefined && (inputs !== undefined || dist.ledger === null) ? null : shaIn(manifest, rel, content);
+    if (sha !== null && dist.carried(rel, sha, how)) return release?.();
+    if (sha !== null) dist.record(rel, sha, how);
+    // written by the pool's thread, with its twins: creating a file costs this thread more than answering it
+    pool.place(rel, content, compress && twins !== null, release, sha === null ? (made) => dist.record(rel, made, how) : undefined);
   };
   return { pool, twins, emit };
 }
@@ -79,7 +74,7 @@ async function answerPages(options: BuildOptions, apis: { api: Api; served: Api 
     }
     options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
     // answered faster than compressed: bounded, so copies do not pile up in the threads' queues
-    if (!proven) await out.pool?.settled(COMPRESS_AHEAD);
+    if (!proven) await out.pool.settled(COMPRESS_AHEAD);
   }
   if (refused.length > 0) options.onWarning?.(`${refused.length} event list page(s) (the first ${refused[0]}) need more work than aula serve does for one request: it answers them 400 "Too expensive" where a static host serves the file; set a smaller page_size in site.yaml, or shorten the longest bodies`);
 }
@@ -133,9 +128,10 @@ export async function answerServed(options: BuildOptions, clock: Clock, input: A
   // levels follow the whole volume though only the first pages get twins (pageHasTwins).
   const volume = rendered.volume;
   // one thread writes every file answered: a second creating files in the same folder added CPU, not speed
-  const pool = options.precompress !== false ? compressionPool(volume, 1, (await input.directoryTwins) ?? undefined, { dir: dist.staging }) : null;
-  if (pool) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume };
-  const out = emitter(rendered.manifest, dist, pool, pool ? volume : null);
+  const pool = compressionPool(volume, 1, (await input.directoryTwins) ?? undefined, { dir: dist.staging });
+  const precompress = options.precompress !== false;
+  if (precompress) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume };
+  const out = emitter(rendered.manifest, dist, pool, precompress ? volume : null);
   const envelope = { baseUrl: input.baseUrl, site: input.site };
   let documents: number;
   try {
@@ -145,13 +141,11 @@ export async function answerServed(options: BuildOptions, clock: Clock, input: A
     // a failed link fails the build: never a dist without the page
     await dist.ledger?.linkQueued();
     await clock.nextPhase('answer pages', 'compress');
-    if (pool) {
-      writeFiles(dist.staging, await pool.finish());
-      copyTwins(dist.staging, rendered.hashedCopies, AUTOCOMPLETE_DIR);
-    }
+    await pool.finish();
+    copyTwins(dist.staging, rendered.hashedCopies, AUTOCOMPLETE_DIR);
   } catch (e) {
     // its threads and the links write into the staging folder: finished before it is removed
-    await Promise.allSettled([pool?.finish(), dist.ledger?.linkQueued()]);
+    await Promise.allSettled([pool.finish(), dist.ledger?.linkQueued()]);
     throw e;
   }
   await clock.nextPhase('compress', 'copy media');

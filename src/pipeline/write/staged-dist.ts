@@ -111,29 +111,16 @@ export class StagedDist {
     return !!proven;
   }
 
-  /** Writes (or links, proven by `sha`) a file whose SHA-256 is known; `later`: as data's. True when written, not linked. */
-  file(rel: string, content: Content, sha: string, how: How = { volume: null }, later?: Map<string, Content>): boolean {
-    if (!this.placed(rel, sha, how)) return false;
+  /** Writes (or links, proven by `sha`) a file whose SHA-256 is known; `later`: as data's. */
+  file(rel: string, content: Content, sha: string, how: How = { volume: null }, later?: Map<string, Content>): void {
+    if (this.carried(rel, sha, how)) return;
+    this.record(rel, sha, how);
     if (later) later.set(rel, content);
     else writeFiles(this.staging, new Map([[rel, content]]));
-    return true;
   }
 
-  /** As file, but the caller writes the file (on another thread) when this says true: recorded, not linked. */
-  placed(rel: string, sha: string, how: How = { volume: null }): boolean {
-    if (this.carried(rel, sha, how)) return false;
-    this.record(rel, sha, how);
-    return true;
-  }
-
-  /** As placed, for a file no previous one is proven by its bytes (no ledger, or its inputs' key proved none): recorded, its SHA-256 given to the function returned once made. */
-  placedUnhashed(rel: string, how: How): (sha: string) => void {
-    const record = (sha: string) => this.record(rel, sha, how);
-    record(''); // (in the order placed: the SHA-256 comes later)
-    return record;
-  }
-
-  private record(rel: string, sha: string, how: How): void {
+  /** Records a file put in place (for the next ledger, and the manifest's public files when `served`). */
+  record(rel: string, sha: string, how: How): void {
     if (how.served) this.served.set(rel, sha);
     this.written.set(rel, { sha, inputs: how.inputs, measure: how.measure });
   }

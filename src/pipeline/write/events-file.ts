@@ -12,19 +12,13 @@ import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import type { StagedDist } from './staged-dist.ts';
 
 /** A part to write: the new file (which must not exist) and its pieces in order. */
-export interface PartJob {
-  to: string;
-  segments: Segment[];
-}
+export type PartJob = { to: string; segments: Segment[] };
 
 /** A part's SHA-256 (hex) and length. */
 export type PartDigest = { sha: string; bytes: number };
 
 /** The previous parts, in order, and their sizes (proven by the ledger). */
-export interface PreviousParts {
-  paths: readonly string[];
-  sizes: readonly number[];
-}
+export type PreviousParts = { paths: readonly string[]; sizes: readonly number[] };
 
 /** Writes each job's part from its segments on the thread; resolves with their digests in order. */
 export function writeEventParts(previous: PreviousParts, jobs: readonly PartJob[]): Promise<PartDigest[]> {
@@ -35,6 +29,7 @@ export function writeEventParts(previous: PreviousParts, jobs: readonly PartJob[
 export async function eventParts(input: { previous: Manifest | null; out: string; data: Pick<EventData, 'parts' | 'bounds'>; oldSizes: number[] }, dist: StagedDist, inFlight: Promise<unknown>[]): Promise<Map<string, FileDigest>> {
   const { previous, out, data, oldSizes } = input;
   const { bounds } = data;
+  const size = (j: number) => bounds[j + 1] - bounds[j];
   const parts = data.parts.map((_, j) => eventPartFile(j));
   const jobs: PartJob[] = [];
   /** the part each job writes */
@@ -58,7 +53,7 @@ export async function eventParts(input: { previous: Manifest | null; out: string
   writing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   inFlight.push(writing); // a refusal before it is awaited must not remove the folder it writes into
   // the kept parts proven before any is linked (a link moves the ctime the ledger proves it by)
-  const kept = parts.flatMap((rel, j) => (data.parts[j] === null ? [{ rel, digest: previous!.files[rel], bytes: bounds[j + 1] - bounds[j] }] : []));
+  const kept = parts.flatMap((rel, j) => (data.parts[j] === null ? [{ rel, digest: previous!.files[rel], bytes: size(j) }] : []));
   // (each proven by the ledger when the plan was made: load/state-load.ts provenDist; a link that
   // fails now, the previous dist changed since, fails the build, as a page's does)
   for (const { rel, digest, bytes } of kept) if (digest?.bytes !== bytes || !dist.ledger?.wouldReuse(rel, { sha: digest.sha256 }, null)) throw changedWhileBuilt(rel);
@@ -68,7 +63,7 @@ export async function eventParts(input: { previous: Manifest | null; out: string
   }
   (await writing).forEach((file, m) => {
     const j = jobPart[m];
-    if (file.bytes !== bounds[j + 1] - bounds[j]) throw new Error(`${parts[j]}: ${file.bytes} bytes written where ${bounds[j + 1] - bounds[j]} were planned`);
+    if (file.bytes !== size(j)) throw new Error(`${parts[j]}: ${file.bytes} bytes written where ${size(j)} were planned`);
     digests.set(parts[j], { sha256: file.sha, bytes: file.bytes });
     dist.written.set(parts[j], { sha: file.sha });
   });

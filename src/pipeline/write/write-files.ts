@@ -32,12 +32,7 @@ function named(e: unknown, path: string): unknown {
  * thread's event loop between steps, which a render stage that does not yield never gives.
  */
 export async function writeFilesLater(dir: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
-  const writes = [...files].map(([rel, content]) => {
-    const path = join(dir, rel);
-    return writeWhole(path, content).catch((e: unknown) => {
-      throw named(e, path);
-    });
-  });
+  const writes = [...files].map(([rel, content]) => writeWhole(join(dir, rel), content));
   for (const r of await Promise.allSettled(writes)) if (r.status === 'rejected') throw r.reason;
 }
 
@@ -47,7 +42,7 @@ async function writeWhole(path: string, content: string | Uint8Array): Promise<v
   const fd = openSync(path, 'w');
   const failure = await writeAt(fd, bytes, bytes.byteLength, 0).then(() => null, (e: unknown) => e ?? new Error('the write failed'));
   // closed whether or not the write failed
-  await new Promise<void>((done, failed) => close(fd, (closing) => (failure ?? closing ? failed(failure ?? closing) : done())));
+  await new Promise<void>((done, failed) => close(fd, (closing) => (failure ?? closing ? failed(named(failure ?? closing, path)) : done())));
 }
 
 /** Writes `n` bytes of `bytes` at `at` in `fd`, on libuv's pool, in as many writes as it takes. */

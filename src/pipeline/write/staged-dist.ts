@@ -128,11 +128,9 @@ export class StagedDist {
   /** The data files the render left in memory written (or linked), and every write awaited: from here on the dataset reads them back. */
   async writeData(rendered: { files: DistFiles; manifest: Manifest }): Promise<void> {
     for (const [rel, content] of rendered.files) {
-      // the autocomplete files are written with their twins, with the pages
-      if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`) || this.written.has(rel)) continue;
-      // the manifest is written again, complete, at the end: never linked
-      if (rel === 'manifest.json') writeFiles(this.staging, new Map([[rel, content]]));
-      else this.file(rel, content, shaIn(rendered.manifest, rel, content));
+      // the autocomplete files are written with their twins, with the pages; the manifest, complete, at the end
+      if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`) || rel === 'manifest.json' || this.written.has(rel)) continue;
+      this.file(rel, content, shaIn(rendered.manifest, rel, content));
     }
     await this.settled();
   }

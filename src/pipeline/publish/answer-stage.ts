@@ -107,8 +107,7 @@ function buildSource(files: ReadonlyMap<string, string | Uint8Array>, staging: s
   const disk = directorySource(staging);
   const from = (rel: string) => (files.has(rel) ? memory : disk);
   return {
-    where: memory.where,
-    trusted: true,
+    ...memory,
     require: (rel) => from(rel).require(rel),
     text: (rel) => from(rel).text(rel),
     bytes: (rel) => from(rel).bytes(rel),

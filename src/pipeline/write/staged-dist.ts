@@ -144,8 +144,6 @@ export class StagedDist {
 
   /** Every write begun with writeLater done, failed or not; then rejects with the first failure. */
   async settled(): Promise<void> {
-    const results = await Promise.allSettled(this.pending);
-    const failed = results.find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    for (const r of await Promise.allSettled(this.pending)) if (r.status === 'rejected') throw r.reason;
   }
 }

@@ -2,6 +2,7 @@
 // threads, three in flight, so the writes' kernel copies run beside the hashing.
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
+import type { Segment } from '../../store/write/event-data.ts';
 import type { PartDigest, PartJob, PreviousParts } from './events-file.ts';
 import { writeAt } from './write-files.ts';
 
@@ -27,10 +28,7 @@ class PartWriter {
     this.output = openSync(job.to, 'wx');
     this.hash = createHash('sha256');
     this.position = 0;
-    for (const s of job.segments) {
-      if ('bytes' in s) await this.copyBytes(s.bytes);
-      else await this.copyRange(s.begin, s.end);
-    }
+    for (const s of job.segments) await this.copy(s);
     await this.flush();
     await Promise.all(this.chunks.map((c) => c.writing));
     const fd = this.output;
@@ -61,32 +59,28 @@ class PartWriter {
     await this.chunks[this.current].writing; // the next chunk is free once its last write is done
   }
 
-  private async copyBytes(given: Uint8Array): Promise<void> {
-    const bytes = Buffer.from(given.buffer, given.byteOffset, given.byteLength);
-    for (let at = 0; at < bytes.length; ) {
-      const n = Math.min(bytes.length - at, CHUNK - this.used);
-      bytes.copy(this.chunks[this.current].buffer, this.used, at, at + n);
+  /** Fills the chunks with a segment: its bytes, or the previous parts' bytes it names, read from them. */
+  private async copy(s: Segment): Promise<void> {
+    const bytes = 'bytes' in s ? Buffer.from(s.bytes.buffer, s.bytes.byteOffset, s.bytes.byteLength) : null;
+    const [begin, end] = 'bytes' in s ? [0, s.bytes.byteLength] : [s.begin, s.end];
+    for (let at = begin; at < end; ) {
+      const most = Math.min(CHUNK - this.used, end - at);
+      const n = bytes ? bytes.copy(this.chunks[this.current].buffer, this.used, at, at + most) : this.read(at, most);
       this.used += n;
       at += n;
       if (this.used === CHUNK) await this.flush();
     }
   }
 
-  private async copyRange(begin: number, end: number): Promise<void> {
-    const { paths } = this.previous;
-    const starts = this.starts;
-    // the previous part holding byte `at` (a run of old rows may span two of them)
+  /** Reads at most `most` bytes of the previous parts from `at` into the chunk, up to the end of the part holding `at` (a run of old rows may span two). */
+  private read(at: number, most: number): number {
+    const { starts } = this;
     let p = 0;
-    for (let at = begin; at < end; ) {
-      while (p < paths.length && starts[p + 1] <= at) p++;
-      if (p >= paths.length) throw new Error('the previous event parts are shorter than proven');
-      const want = Math.min(CHUNK - this.used, end - at, starts[p + 1] - at);
-      const n = readSync(this.input(p), this.chunks[this.current].buffer, this.used, want, at - starts[p]);
-      if (n === 0) throw new Error('a previous event part is shorter than proven');
-      this.used += n;
-      at += n;
-      if (this.used === CHUNK) await this.flush();
-    }
+    while (p < this.inputs.length && starts[p + 1] <= at) p++;
+    if (p >= this.inputs.length) throw new Error('the previous event parts are shorter than proven');
+    const n = readSync(this.input(p), this.chunks[this.current].buffer, this.used, Math.min(most, starts[p + 1] - at), at - starts[p]);
+    if (n === 0) throw new Error('a previous event part is shorter than proven');
+    return n;
   }
 }
 

@@ -2,16 +2,17 @@
 // the size its compression levels were picked by, and the identity (dev, ino, size, mtime, ctime)
 // of it and its .gz/.br as they stood after the swap. Any change to a file moves its ctime, which
 // no user call sets back, so a file with the recorded identity holds the recorded bytes: a later
-// build hard-links it (with its twins) instead of making it again. A ledger of another aula or out
+// build hard-links it (with its twins; copies it, checked, where the file system makes no hard
+// links: link-or-copy.ts) instead of making it again. A ledger of another aula or out
 // folder, or damaged, is not used. File: writeSealed(AULALEDGER\n [identity, out]\n, JSON).
-import { linkSync, unlinkSync } from 'node:fs';
-import { link } from 'node:fs/promises';
+import { unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { compressionLevels, LEVEL_POLICY } from '../../deploy/precompress.ts';
 import { cacheFile, cacheIdentity } from '../cache/build-cache.ts';
 import { makeFolders } from '../../util/make-folders.ts';
-import { CACHE_FILE_MOST, identityOf, readSealedValue, writeSealed } from '../cache/cache-file.ts';
+import { CACHE_FILE_MOST, identityOf, readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 import { sortedRecord } from './changes.ts';
+import { LinkOrCopy } from './link-or-copy.ts';
 
 const head = (out: string) => `AULALEDGER\n${JSON.stringify([cacheIdentity(), resolve(out)])}\n`;
 /** What made the twins: compressors' output differs between versions, so twins are linked only from the same. */
@@ -65,8 +66,9 @@ export class DistLedger {
   private readonly folders = new Set<string>();
   /** the links reuse began `later`: each settles with its failure, or undefined */
   private readonly pending: Promise<unknown>[] = [];
-  /** each file linked into the staging folder (twins included), by the identity it was proven by */
+  /** each file linked (or copied) into the staging folder (twins included), by the identity it is proven by */
   readonly linked = new Map<string, string>();
+  private readonly place = new LinkOrCopy();
 
   private constructor(
     private readonly out: string,
@@ -97,9 +99,9 @@ export class DistLedger {
 
   /**
    * Links the previous dist's `rel` into `staging` when proven what this build would write, with
-   * its twins when `volume` is given and they are what the pool would make. Null: nothing linked.
-   * `later`: the links are begun on libuv's pool while this thread goes on, and a failure fails
-   * the build at linkQueued.
+   * its twins when `volume` is given and they are what the pool would make (copied where there are
+   * no hard links). Null: nothing linked. `later`: the links are begun on libuv's pool while this
+   * thread goes on, and a failure (a copy not the proven file: changedWhileBuilt) fails the build at linkQueued.
    */
   reuse(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number, later = false): LedgerEntry | null {
     const entry = this.wouldReuse(rel, proof, volume, measure);
@@ -107,20 +109,29 @@ export class DistLedger {
     const from = join(this.out, rel);
     const to = join(staging, rel);
     this.folder(dirname(to));
-    // the file and, at a volume, its twins, with their identities
+    // the file and, at a volume, its twins, with their identities (a copy is checked by the file's SHA-256)
     const files: [string, string][] = volume === null ? [['', entry.id]] : [['', entry.id], ['.gz', entry.gz!], ['.br', entry.br!]];
-    for (const [ext, id] of files) this.linked.set(`${rel}${ext}`, id);
+    const sha = (ext: string) => (ext === '' ? entry.sha : undefined);
     if (later) {
-      // awaited by linkQueued; not an unhandled rejection meanwhile
-      for (const [ext] of files) this.pending.push(link(`${from}${ext}`, `${to}${ext}`).then(() => undefined, (e: unknown) => e));
+      for (const [ext, id] of files) {
+        this.linked.set(`${rel}${ext}`, id);
+        const placed = this.place.place(`${from}${ext}`, `${to}${ext}`, id, sha(ext)).then((staged) => {
+          if (staged === null) throw changedWhileBuilt(`${rel}${ext}`);
+          this.linked.set(`${rel}${ext}`, staged);
+        });
+        // awaited by linkQueued; not an unhandled rejection meanwhile
+        this.pending.push(placed.then(() => undefined, (e: unknown) => e));
+      }
       return entry;
     }
     const made: string[] = [];
     try {
       // each was just proven a regular file by its identity
-      for (const [ext] of files) {
-        linkSync(`${from}${ext}`, `${to}${ext}`);
+      for (const [ext, id] of files) {
+        const staged = this.place.placeSync(`${from}${ext}`, `${to}${ext}`, id, sha(ext));
+        if (staged === null) throw changedWhileBuilt(rel);
         made.push(`${to}${ext}`);
+        this.linked.set(`${rel}${ext}`, staged);
       }
     } catch {
       for (const path of made) unlinkSync(path);
@@ -188,7 +199,15 @@ export function writeLedger(path: string, out: string, written: Written, precomp
     files.set(rel, entry);
   }
   settleTimestamps([...files.values()]);
-  writeSealed(path, head(out), [Buffer.from(JSON.stringify({ files: sortedRecord(files), precompressed }))]);
+  let json: string;
+  try {
+    json = JSON.stringify({ files: sortedRecord(files), precompressed });
+  } catch {
+    // longer than a string may be (V8's limit): no ledger, and the next build proves nothing by a former one
+    unlinkQuietly(path);
+    return;
+  }
+  writeSealed(path, head(out), [Buffer.from(json)]);
 }
 
 /**

@@ -1,10 +1,11 @@
 // Unchanged output keeps its file: a staged file whose bytes equal the previous dist's is replaced
 // by a hard link to it (inside the staging folder, before the swap), so rsync or a CDN uploader
 // skips it. The bytes are compared, never assumed: a hand-edited dist file is not carried.
-import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, utimesSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, utimesSync, type Stats } from 'node:fs';
 import { readFully } from '../../util/positional-io.ts';
 import { unlinkQuietly } from '../cache/cache-file.ts';
 import { join } from 'node:path';
+import { hardLinks } from './link-or-copy.ts';
 
 /** Every regular file under `dir` (`all`: every entry but folders), relative to it with forward slashes; no link followed. */
 export function listFiles(dir: string, prefix = '', all = false, found: string[] = []): string[] {
@@ -54,7 +55,7 @@ function carryFile(previous: string, staged: string): boolean {
   if (old.size !== now.size || !sameBytes(previous, staged, old.size)) return false;
   const temporary = `${staged}.aula-link`;
   try {
-    linkSync(previous, temporary);
+    hardLinks.linkSync(previous, temporary);
     renameSync(temporary, staged);
   } catch {
     // No hard links here (another file system, FAT, a permission): same bytes, old mtime.

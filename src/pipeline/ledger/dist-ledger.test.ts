@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
+import { identityOf } from '../cache/cache-file.ts';
 import { listFiles } from './carry-over.ts';
 import { COMPRESSOR, DistLedger, ledgerPath, stagedIdentities, writeLedger, type Written } from './dist-ledger.ts';
+import { hardLinks } from './link-or-copy.ts';
 
 // every lstat the modules under test make, by path: the work a pass does is counted, not timed
 const { lstats } = vi.hoisted(() => ({ lstats: [] as string[] }));
@@ -14,13 +17,36 @@ vi.mock('node:fs', async (importOriginal) => {
 });
 
 const roots: string[] = [];
-afterEach(() => roots.splice(0).forEach(removeDir));
+const links = { ...hardLinks };
+afterEach(() => {
+  Object.assign(hardLinks, links);
+  roots.splice(0).forEach(removeDir);
+});
+
+/** A file system without hard links, as FAT's: every link refused with EPERM, after `before` (given the source). */
+function noHardLinks(before: (from: string) => void = () => {}) {
+  const tried: string[] = [];
+  const refuse = (from: unknown) => {
+    tried.push(String(from));
+    before(String(from));
+    return Object.assign(new Error(`EPERM: operation not permitted, link '${String(from)}'`), { code: 'EPERM' });
+  };
+  hardLinks.linkSync = (from) => {
+    throw refuse(from);
+  };
+  hardLinks.link = async (from) => {
+    throw refuse(from);
+  };
+  return tried;
+}
 
 const SHA = 'a'.repeat(64);
 const PAGE = 'v1/cms/event/index.json';
 
-/** A previous dist with one page and its twins, its ledger, and an empty staging folder. */
-function setup(volume = 1000) {
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** A previous dist with one page and its twins, its ledger, and an empty staging folder; `real`: the SHA-256 recorded are the files'. */
+function setup(volume = 1000, real = false) {
   const root = tempDir('aula-ledger-');
   roots.push(root);
   const out = join(root, 'dist');
@@ -30,8 +56,8 @@ function setup(volume = 1000) {
   for (const ext of ['', '.gz', '.br']) writeFileSync(join(out, `${PAGE}${ext}`), `page${ext}`);
   writeFileSync(join(out, 'data.json'), 'data');
   const written: Written = new Map([
-    [PAGE, { sha: SHA, inputs: 'k1', measure: 4 }],
-    ['data.json', { sha: 'b'.repeat(64) }],
+    [PAGE, { sha: real ? sha256('page') : SHA, inputs: 'k1', measure: 4 }],
+    ['data.json', { sha: real ? sha256('data') : 'b'.repeat(64) }],
   ]);
   const path = ledgerPath(join(root, 'cache'), join(root, 'content'), out);
   writeLedger(path, out, written, { compressor: COMPRESSOR, volume }, stagedIdentities(out, written));
@@ -128,7 +154,7 @@ describe('the dist ledger', () => {
     await ledger.linkQueued(); // nothing queued: nothing to do
   });
 
-  it('a link that fails rejects linkQueued with its code and paths once every link has settled', async () => {
+  it('a link that fails other than for want of hard links rejects linkQueued with its code and paths once every link has settled', async () => {
     const { out, staging, path } = setup();
     const ledger = DistLedger.read(path, out)!;
     // something has the name of the .gz twin: that link fails, the others are made
@@ -140,6 +166,50 @@ describe('the dist ledger', () => {
     expect(failure?.path).toBe(join(out, `${PAGE}.gz`));
     expect(statSync(join(staging, `${PAGE}.br`)).ino).toBe(statSync(join(out, `${PAGE}.br`)).ino);
     expect(readFileSync(join(staging, `${PAGE}.gz`), 'utf8')).toBe('in the way');
+  });
+
+  it('copies a file where the file system makes no hard links, on either path: the proven bytes, its mtime, no second link tried', async () => {
+    const { out, staging, path } = setup(1000, true);
+    const tried = noHardLinks();
+    const ledger = DistLedger.read(path, out)!;
+    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)?.sha).toBe(sha256('page'));
+    expect(ledger.reuse('data.json', staging, { sha: sha256('data') }, null, undefined, true)).not.toBeNull();
+    await ledger.linkQueued();
+    for (const rel of [PAGE, `${PAGE}.gz`, `${PAGE}.br`, 'data.json']) {
+      const [copy, proven] = [statSync(join(staging, rel)), statSync(join(out, rel))];
+      expect(readFileSync(join(staging, rel))).toEqual(readFileSync(join(out, rel)));
+      expect([copy.ino === proven.ino, copy.nlink, Math.trunc(copy.mtimeMs)], rel).toEqual([false, 1, Math.trunc(proven.mtimeMs)]);
+      // the identity the next ledger is taken by is the copy's
+      expect(ledger.linked.get(rel)).toBe(identityOf(join(staging, rel)));
+    }
+    expect(tried).toEqual([join(out, PAGE)]);
+  });
+
+  it('places no copy that is not the proven file: the source written meanwhile, or bytes other than the recorded SHA-256', async () => {
+    // written (same size) after it was proven, before it is copied: reuse refuses, later fails the build
+    let { out, staging, path } = setup(1000, true);
+    noHardLinks((from) => writeFileSync(from, 'PAGE'));
+    expect(DistLedger.read(path, out)!.reuse(PAGE, staging, { inputs: 'k1' }, null)).toBeNull();
+    expect(existsSync(join(staging, PAGE))).toBe(false);
+    ({ out, staging, path } = setup(1000, true));
+    const later = DistLedger.read(path, out)!;
+    expect(later.reuse(PAGE, staging, { inputs: 'k1' }, null, undefined, true)).not.toBeNull();
+    await expect(later.linkQueued()).rejects.toThrow(`${PAGE} of the previous dist changed while the build ran`);
+    expect(existsSync(join(staging, PAGE))).toBe(false);
+    // the ledger records a SHA-256 its (unchanged) file does not have: a link would not look, a copy does
+    ({ out, staging, path } = setup(1000, false));
+    noHardLinks();
+    expect(DistLedger.read(path, out)!.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null)).toBeNull();
+    expect(existsSync(join(staging, 'data.json'))).toBe(false);
+  });
+
+  it('writes no ledger, and leaves no former one, where its JSON is longer than a string may be', () => {
+    const { out, path, written } = setup();
+    expect(DistLedger.read(path, out)).not.toBeNull();
+    // (JSON.stringify meets V8's string limit past ~1.4M files: thrown here by the one object it is handed)
+    const tooLong = { compressor: COMPRESSOR, volume: 1000, toJSON: () => { throw new RangeError('Invalid string length'); } };
+    writeLedger(path, out, written, tooLong, stagedIdentities(out, written));
+    expect(existsSync(path)).toBe(false);
   });
 
   it('proves nothing of a file touched since: rewritten, truncated, chmod-ed, replaced, or a twin gone', () => {

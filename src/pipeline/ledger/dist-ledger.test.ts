@@ -183,6 +183,15 @@ describe('the dist ledger', () => {
       expect(ledger.linked.get(rel)).toBe(identityOf(join(staging, rel)));
     }
     expect(tried).toEqual([join(out, PAGE)]);
+    // on libuv's pool alone: the first link is awaited before another is tried
+    const again = setup(1000, true);
+    const later = DistLedger.read(again.path, again.out)!;
+    tried.length = 0;
+    expect(later.reuse(PAGE, again.staging, { inputs: 'k1' }, 1000, undefined, true)).not.toBeNull();
+    expect(later.reuse('data.json', again.staging, { sha: sha256('data') }, null, undefined, true)).not.toBeNull();
+    await later.linkQueued();
+    expect(tried).toEqual([join(again.out, PAGE)]);
+    expect(readFileSync(join(again.staging, `${PAGE}.br`), 'utf8')).toBe('page.br');
   });
 
   it('places no copy that is not the proven file: the source written meanwhile, or bytes other than the recorded SHA-256', async () => {

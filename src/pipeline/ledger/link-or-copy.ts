@@ -30,6 +30,8 @@ function fileSha(path: string): string {
 export class LinkOrCopy {
   /** false once a link failed as on a file system without hard links */
   private linking = true;
+  /** settles once the first link on libuv's pool has: until then whether to try is not known */
+  private first: Promise<void> | null = null;
 
   /**
    * Puts `from`, proven by its identity `id` (and SHA-256 `sha` when given), at `to`. Returns the
@@ -49,11 +51,15 @@ export class LinkOrCopy {
     return this.checked(from, to, id, sha);
   }
 
-  /** As placeSync, on libuv's pool. */
+  /** As placeSync, on libuv's pool; the first link is awaited before any other is tried. */
   async place(from: string, to: string, id: string, sha?: string): Promise<string | null> {
+    const first = this.first === null;
+    if (!first) await this.first;
     if (this.linking) {
+      const linked = hardLinks.link(from, to);
+      if (first) this.first = linked.then(() => undefined, () => undefined);
       try {
-        await hardLinks.link(from, to);
+        await linked;
         return id;
       } catch (e) {
         this.refused(e);

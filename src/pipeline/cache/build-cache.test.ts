@@ -7,7 +7,7 @@ import { removeDir, tempDir } from '../../../test/helpers.ts';
 import type { Parsed } from '../../content/records.ts';
 import { readContentFile } from '../../content/files.ts';
 import { generateContent } from '../../gen/content-generator.ts';
-import { BuildCache, cacheIdentity, inputsKeyOf, packPath, parseKey, removeStaleTemps, sha256 } from './build-cache.ts';
+import { BuildCache, cacheIdentity, defaultCacheDir, inputsKeyOf, packPath, parseKey, removeStaleTemps, sha256 } from './build-cache.ts';
 import { KeyedStore } from './keyed-store.ts';
 
 /** The entries of the pack at `path`, counted. */
@@ -284,5 +284,23 @@ describe('removeStaleTemps', () => {
     expect((await startAula(args, { stdio: 'ignore' }).exited).code).toBe(0);
     expect(temps()).toEqual([]);
     expect(readdirSync(cache).some((name) => name.startsWith('parsed-') && name.endsWith('.bin'))).toBe(true);
+  });
+});
+
+describe('defaultCacheDir', () => {
+  it('is node_modules/.cache/aula of the nearest project, and outside any project a folder of the user cache per working folder', () => {
+    const root = tempDir('default-cache-');
+    try {
+      mkdirSync(join(root, 'site', 'sub'), { recursive: true });
+      writeFileSync(join(root, 'site', 'package.json'), '{}');
+      expect(defaultCacheDir(join(root, 'site', 'sub'))).toBe(join(root, 'site', 'node_modules', '.cache', 'aula'));
+      const env = { XDG_CACHE_HOME: join(root, 'xdg') };
+      const outside = defaultCacheDir(root, env);
+      expect(outside).toMatch(new RegExp(`^${join(root, 'xdg', 'aula')}/[0-9a-f]{16}$`));
+      expect(defaultCacheDir(root, env)).toBe(outside);
+      expect(defaultCacheDir(join(root, 'site-less'), env)).not.toBe(outside);
+    } finally {
+      removeDir(root);
+    }
   });
 });

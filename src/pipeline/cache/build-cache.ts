@@ -9,6 +9,7 @@
 import * as crypto from 'node:crypto';
 import { closeSync, existsSync, readdirSync, readSync, unlinkSync } from 'node:fs';
 import { CHECKSUM } from '../../util/checksum.ts';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { serialize } from 'node:v8';
 import type { Parsed } from '../../content/records.ts';
@@ -36,11 +37,15 @@ const IDENTITY = JSON.stringify({
 /** What a pack starts with. */
 const PACK_HEAD = Buffer.concat([MAGIC, Buffer.from(`${IDENTITY}\n`)]);
 
-/** The cache folder by default: node_modules/.cache/aula of the project the command runs in. */
-export function defaultCacheDir(cwd = process.cwd()): string {
+/**
+ * The cache folder by default: node_modules/.cache/aula of the project the command runs in. Outside
+ * any project (no package.json up to the root), the user's cache folder, one per working folder: a
+ * node_modules made where there was none would become the folder npm installs into from below.
+ */
+export function defaultCacheDir(cwd = process.cwd(), env = process.env): string {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return join(dir, 'node_modules', '.cache', 'aula');
-    if (dirname(dir) === dir) return join(resolve(cwd), 'node_modules', '.cache', 'aula');
+    if (dirname(dir) === dir) return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'aula', idOf(cwd));
   }
 }
 

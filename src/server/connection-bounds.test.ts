@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTUALLY } from '../../test/helpers.ts';
-import { connectionBounds, MAX_ANSWERING, MAX_WAITING } from './connection-bounds.ts';
+import { ANSWERS_PER_TURN, connectionBounds, MAX_ANSWERING, MAX_WAITING } from './connection-bounds.ts';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((ok) => (server ? server.close(() => ok()) : ok())));
@@ -123,5 +123,90 @@ describe('connectionBounds', () => {
     await expect.poll(() => sockets.length === 1 && sockets[0].destroyed, EVENTUALLY).toBe(true);
     expect(counter.computed).toBe(MAX_ANSWERING);
     socket.destroy();
+  });
+
+  it('counts requests waiting on connections that do not read in the bound, and cuts the connection waiting most', async () => {
+    // answers of 23 KB: the kernel takes the first few score of a connection's answers, then four
+    // wait unsent (92 KB at most, 1.5 MB over all: under the bound) and the rest of its thousand
+    // requests wait; what these connections pin is their waiting requests
+    const most = 4 * 1024 * 1024;
+    const body = Buffer.alloc(23 * 1024, 0x61);
+    const sockets: Socket[] = [];
+    const bounds = connectionBounds((_req, res) => {
+      res.writeHead(200, { 'Content-Length': String(body.length) });
+      res.end(body);
+    }, { answering: MAX_ANSWERING, waiting: MAX_WAITING, held: most });
+    // (no keep-alive timeout: only the bound cuts a connection here)
+    server = createServer({ keepAliveTimeout: 0 }, (req, res) => bounds.accept(req, res));
+    server.on('connection', (socket: Socket) => {
+      bounds.track(socket);
+      sockets.push(socket);
+    });
+    await new Promise<void>((ok) => server!.listen(0, '127.0.0.1', ok));
+    const port = (server.address() as AddressInfo).port;
+    const highest = { held: 0 };
+    const clients: Socket[] = [];
+    // 16 connections × ~1,000 requests waiting × ≥ 2 KB each: 32 MB counted without a cut
+    for (let i = 0; i < 16; i++) {
+      const socket = connect(port, '127.0.0.1');
+      socket.pause();
+      socket.on('error', () => {});
+      await new Promise((ok) => socket.once('connect', ok));
+      socket.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(1000));
+      clients.push(socket);
+      highest.held = Math.max(highest.held, bounds.held);
+    }
+    await expect.poll(() => {
+      highest.held = Math.max(highest.held, bounds.held);
+      return bounds.cut >= 8;
+    }, EVENTUALLY).toBe(true);
+    // (a paused client sees no close: the server's end of each connection says it was cut)
+    expect(sockets.filter((s) => s.destroyed).length).toBe(bounds.cut);
+    expect(highest.held).toBeLessThanOrEqual(most);
+    expect(bounds.held).toBeLessThanOrEqual(most);
+    for (const socket of clients) socket.destroy();
+  });
+
+  it("answers a connection's pipelined requests a few per turn, so another client is answered while it pipelines", async () => {
+    const flooders = 20;
+    const each = 1000;
+    const answered = { flood: 0, probeAt: -1 };
+    const body = Buffer.alloc(200, 0x61);
+    let probe: Socket | undefined;
+    const bounds = connectionBounds((req, res) => {
+      if (req.url === '/probe') answered.probeAt = answered.flood;
+      else if (++answered.flood === 50) probe!.write('GET /probe HTTP/1.1\r\nHost: x\r\n\r\n');
+      res.writeHead(200, { 'Content-Length': String(body.length) });
+      res.end(body);
+    });
+    server = createServer((req, res) => bounds.accept(req, res));
+    server.on('connection', (socket: Socket) => bounds.track(socket));
+    await new Promise<void>((ok) => server!.listen(0, '127.0.0.1', ok));
+    const port = (server.address() as AddressInfo).port;
+    // connected before the flood, so its request is read in the server's next turn after it is written
+    probe = connect(port, '127.0.0.1');
+    await new Promise((ok) => probe!.once('connect', ok));
+    const probed = new Promise((ok) => probe!.once('data', ok));
+    const clients: Socket[] = [];
+    let received = 0;
+    for (let i = 0; i < flooders; i++) {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('data', (d: Buffer) => (received += d.length));
+      await new Promise((ok) => socket.once('connect', ok));
+      clients.push(socket);
+    }
+    const flood = 'GET /f HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(each);
+    for (const socket of clients) socket.write(flood);
+    await probed;
+    // written at the 50th flood answer, it is answered within a few (here 5) turns of at most
+    // ANSWERS_PER_TURN (+ MAX_ANSWERING as a chunk arrives) answers per flooding connection,
+    // not after a connection's thousand
+    expect(answered.probeAt).toBeGreaterThanOrEqual(50);
+    expect(answered.probeAt).toBeLessThan(50 + 5 * flooders * (ANSWERS_PER_TURN + MAX_ANSWERING));
+    // and every flooder is answered in full
+    await expect.poll(() => answered.flood, EVENTUALLY).toBe(flooders * each);
+    expect(received).toBeGreaterThan(0);
+    probe.destroy();
+    for (const socket of clients) socket.destroy();
   });
 });

@@ -3,10 +3,16 @@
 // never reads pin 200 large answers to its socket. Here at most MAX_ANSWERING answers per
 // connection exist at a time: later requests wait unanswered (cheap objects, no body), the socket
 // stops being read while any wait, and a closed connection drops what was waiting uncomputed.
-// Across connections, the answers' bytes not yet taken by the kernel are bounded by MOST_HELD:
-// past it the connection holding the most is cut (many connections that stop reading would
-// otherwise hold a few answers each, without limit in all). The bytes are looked at when an answer
-// is written: where the handler returns, and again when an answer it left for later is ended.
+// Across connections, what clients that do not read pin is bounded by MOST_HELD: the answers'
+// bytes not yet taken by the kernel, and the requests waiting (each counted at WAITING_BYTES plus
+// its head's bytes: a parsed request and the response node made for it stay in memory until
+// their turn). Past it the connection holding the most is cut: many connections that stop reading
+// would otherwise hold a few answers and a thousand waiting requests each, without limit in all.
+// The answers' bytes are looked at when an answer is written (where the handler returns, and again
+// when an answer it left for later is ended), the waiting requests' when one is put to wait.
+// Waiting requests are started a few per connection per event-loop turn (ANSWERS_PER_TURN): an
+// answer the kernel takes at once frees its place within the same turn, so without the turn a
+// connection's thousand pipelined requests are answered in one go while every other client waits.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -20,12 +26,29 @@ export const MAX_ANSWERING = 4;
 export const MAX_WAITING = 1024;
 /** bytes of answers not yet sent, over every connection, before the one holding the most is cut */
 export const MOST_HELD = 128 * 1024 * 1024;
+/**
+ * What one waiting request counts toward MOST_HELD besides its head's bytes: node's request and
+ * response objects with their header lists and parser state (about 1.3 KB of heap measured,
+ * rounded up so the bound holds memory rather than only bytes on the wire).
+ */
+export const WAITING_BYTES = 2048;
+/**
+ * Waiting requests a connection starts per event-loop turn; the rest wait for the next turn, after
+ * every other connection's I/O, so a pipelining client takes its turn with the others.
+ */
+export const ANSWERS_PER_TURN = 4;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 interface Connection {
   answering: number;
-  waiting: [IncomingMessage, ServerResponse][];
+  waiting: [IncomingMessage, ServerResponse, number][];
+  /** what the waiting requests count toward the bound (WAITING_BYTES plus head bytes each) */
+  waitingBytes: number;
+  /** waiting requests started since this connection's last turn began */
+  started: number;
+  /** the rest of its waiting requests are to start in the next turn */
+  deferred: boolean;
   /** paused here (node pauses sockets for its own reasons too; those it resumes itself) */
   paused: boolean;
   /** answers not yet sent whole: a pipelined one waits in its own buffer until those before it are sent */
@@ -36,6 +59,13 @@ interface Connection {
 function unsentBytes(connection: Connection): number {
   let bytes = 0;
   for (const res of connection.unsent) bytes += res.writableLength;
+  return bytes;
+}
+
+/** What a waiting request counts toward the bound: its objects and its head's bytes. */
+function waitingCost(req: IncomingMessage): number {
+  let bytes = WAITING_BYTES + req.url!.length;
+  for (const field of req.rawHeaders) bytes += field.length;
   return bytes;
 }
 
@@ -50,19 +80,37 @@ export interface ConnectionBounds {
   onIdle(listener: (socket: Socket) => void): void;
   /** open connections tracked: a closed one is never among them */
   readonly size: number;
-  /** bytes of answers not yet taken by the kernel, over every connection */
+  /** bytes of answers not yet taken by the kernel and what waiting requests count, over every connection */
   readonly held: number;
+  /** connections cut for holding the most */
+  readonly cut: number;
 }
 
 export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSWERING, waiting: MAX_WAITING, held: MOST_HELD }): ConnectionBounds {
   const connections = new Map<Socket, Connection>();
-  /** connections with an answer not yet sent whole: the only ones holding bytes */
+  /** connections with an answer not yet sent whole: with `queued`, the only ones holding bytes */
   const holding = new Set<Socket>();
+  /** connections with requests waiting */
+  const queued = new Set<Socket>();
+  /** what every waiting request counts, kept as they come and go */
+  let waitingTotal = 0;
+  /**
+   * The unsent answers' bytes when last summed: at most what they are now but for answers written
+   * since, and each write sums them again. A request put to wait sums them only when this and the
+   * waiting requests pass the bound, not once per request over every connection.
+   */
+  let unsentSeen = 0;
+  let cuts = 0;
   let idle: (socket: Socket) => void = () => {};
   const held = () => {
     let total = 0;
     for (const socket of holding) total += unsentBytes(connections.get(socket)!);
-    return total;
+    unsentSeen = total;
+    return total + waitingTotal;
+  };
+  const holds = (socket: Socket) => {
+    const connection = connections.get(socket)!;
+    return unsentBytes(connection) + connection.waitingBytes;
   };
   /** cuts the connections holding the most until the rest hold at most `limits.held` */
   const bound = () => {
@@ -70,12 +118,15 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     while (total > limits.held) {
       let most: Socket | undefined;
       let mostBytes = -1;
-      for (const socket of holding) {
-        const bytes = unsentBytes(connections.get(socket)!);
-        if (bytes > mostBytes) [most, mostBytes] = [socket, bytes];
+      for (const set of [holding, queued]) {
+        for (const socket of set) {
+          const bytes = holds(socket);
+          if (bytes > mostBytes) [most, mostBytes] = [socket, bytes];
+        }
       }
       total -= mostBytes;
-      holding.delete(most!);
+      cuts++;
+      forget(most!);
       most!.destroy();
     }
   };
@@ -85,9 +136,12 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     if (!connection) return;
     connections.delete(socket);
     holding.delete(socket);
+    queued.delete(socket);
     // nobody will read these: let them go without computing anything
     for (const [, res] of connection.waiting) res.destroy();
     connection.waiting.length = 0;
+    waitingTotal -= connection.waitingBytes;
+    connection.waitingBytes = 0;
   };
 
   const start = (socket: Socket, connection: Connection, req: IncomingMessage, res: ServerResponse) => {
@@ -97,7 +151,7 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     // answer): it pins nothing, so it is not counted, and costs no listener per request.
     // Starting waiting requests is left to next()'s loop or to the close of a slow answer:
     // requests only wait while `answering` is at the limit, so while one is waiting, this
-    // was started by next(), whose loop goes on.
+    // was started by next(), whose loop goes on (or goes on in the connection's next turn).
     if (res.socket !== null && res.writableFinished) {
       connection.answering--;
       if (connection.answering === 0 && connection.waiting.length === 0) idle(socket);
@@ -126,9 +180,27 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     });
   };
 
+  const nextTurn = (socket: Socket, connection: Connection) => {
+    connection.deferred = false;
+    connection.started = 0;
+    // (an answer that empties the list and goes out at once says the connection is idle in start())
+    if (connections.get(socket) === connection) next(socket, connection);
+  };
+
   const next = (socket: Socket, connection: Connection) => {
     while (connection.answering < limits.answering && connection.waiting.length > 0) {
-      const [req, res] = connection.waiting.shift()!;
+      if (connection.started >= ANSWERS_PER_TURN) {
+        if (!connection.deferred) {
+          connection.deferred = true;
+          setImmediate(nextTurn, socket, connection);
+        }
+        return;
+      }
+      connection.started++;
+      const [req, res, bytes] = connection.waiting.shift()!;
+      connection.waitingBytes -= bytes;
+      waitingTotal -= bytes;
+      if (connection.waiting.length === 0) queued.delete(socket);
       start(socket, connection, req, res);
     }
     if (connection.waiting.length === 0 && connection.paused) {
@@ -144,14 +216,19 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     if (!connection || socket.destroyed) return void res.destroy();
     if (connection.answering < limits.answering) return start(socket, connection, req, res);
     if (connection.waiting.length >= limits.waiting) return void socket.destroy();
-    connection.waiting.push([req, res]);
+    const bytes = waitingCost(req);
+    connection.waiting.push([req, res, bytes]);
+    connection.waitingBytes += bytes;
+    waitingTotal += bytes;
+    queued.add(socket);
     connection.paused = true;
     socket.pause();
+    if (unsentSeen + waitingTotal > limits.held) bound();
   };
 
   return {
     track(socket) {
-      connections.set(socket, { answering: 0, waiting: [], paused: false, unsent: new Set() });
+      connections.set(socket, { answering: 0, waiting: [], waitingBytes: 0, started: 0, deferred: false, paused: false, unsent: new Set() });
       socket.once('close', () => forget(socket));
     },
     accept,
@@ -165,6 +242,9 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     },
     get held() {
       return held();
+    },
+    get cut() {
+      return cuts;
     },
   };
 }

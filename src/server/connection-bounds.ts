@@ -10,9 +10,6 @@
 // would otherwise hold a few answers and a thousand waiting requests each, without limit in all.
 // The answers' bytes are looked at when an answer is written (where the handler returns, and again
 // when an answer it left for later is ended), the waiting requests' when one is put to wait.
-// Waiting requests are started a few per connection per event-loop turn (ANSWERS_PER_TURN): an
-// answer the kernel takes at once frees its place within the same turn, so without the turn a
-// connection's thousand pipelined requests are answered in one go while every other client waits.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -24,7 +21,7 @@ export const MAX_ANSWERING = 4;
  * client is not a client and the connection is cut.
  */
 export const MAX_WAITING = 1024;
-/** bytes of answers not yet sent, over every connection, before the one holding the most is cut */
+/** bytes of answers not yet sent and what waiting requests count, over every connection, before the one holding the most is cut */
 export const MOST_HELD = 128 * 1024 * 1024;
 /**
  * What one waiting request counts toward MOST_HELD besides its head's bytes: node's request and
@@ -32,11 +29,6 @@ export const MOST_HELD = 128 * 1024 * 1024;
  * rounded up so the bound holds memory rather than only bytes on the wire).
  */
 export const WAITING_BYTES = 2048;
-/**
- * Waiting requests a connection starts per event-loop turn; the rest wait for the next turn, after
- * every other connection's I/O, so a pipelining client takes its turn with the others.
- */
-export const ANSWERS_PER_TURN = 4;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -45,10 +37,6 @@ interface Connection {
   waiting: [IncomingMessage, ServerResponse, number][];
   /** what the waiting requests count toward the bound (WAITING_BYTES plus head bytes each) */
   waitingBytes: number;
-  /** waiting requests started since this connection's last turn began */
-  started: number;
-  /** the rest of its waiting requests are to start in the next turn */
-  deferred: boolean;
   /** paused here (node pauses sockets for its own reasons too; those it resumes itself) */
   paused: boolean;
   /** answers not yet sent whole: a pipelined one waits in its own buffer until those before it are sent */
@@ -95,9 +83,10 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
   /** what every waiting request counts, kept as they come and go */
   let waitingTotal = 0;
   /**
-   * The unsent answers' bytes when last summed: at most what they are now but for answers written
-   * since, and each write sums them again. A request put to wait sums them only when this and the
-   * waiting requests pass the bound, not once per request over every connection.
+   * The unsent answers' bytes when last summed, plus the bytes of every answer written since: at
+   * least what they are now (the kernel only takes bytes). The answers are summed over every
+   * connection only when this and the waiting requests pass the bound, not at every answer or
+   * waiting request: hundreds of pipelining connections would make each answer cost hundreds.
    */
   let unsentSeen = 0;
   let cuts = 0;
@@ -114,6 +103,7 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
   };
   /** cuts the connections holding the most until the rest hold at most `limits.held` */
   const bound = () => {
+    if (unsentSeen + waitingTotal <= limits.held) return;
     let total = held();
     while (total > limits.held) {
       let most: Socket | undefined;
@@ -151,7 +141,7 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     // answer): it pins nothing, so it is not counted, and costs no listener per request.
     // Starting waiting requests is left to next()'s loop or to the close of a slow answer:
     // requests only wait while `answering` is at the limit, so while one is waiting, this
-    // was started by next(), whose loop goes on (or goes on in the connection's next turn).
+    // was started by next(), whose loop goes on.
     if (res.socket !== null && res.writableFinished) {
       connection.answering--;
       if (connection.answering === 0 && connection.waiting.length === 0) idle(socket);
@@ -159,6 +149,7 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     }
     connection.unsent.add(res);
     holding.add(socket);
+    unsentSeen += res.writableLength;
     bound();
     // An answer written after the handler returned (an expensive one queued, a large one
     // compressed off the event loop) holds its bytes from when it is written: bounded then.
@@ -166,7 +157,10 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
       const end = res.end;
       res.end = function (this: ServerResponse, ...args: unknown[]) {
         const ended = (end as (...a: unknown[]) => ServerResponse).apply(this, args);
-        if (holding.has(socket)) bound();
+        if (holding.has(socket)) {
+          unsentSeen += this.writableLength;
+          bound();
+        }
         return ended;
       } as ServerResponse['end'];
     }
@@ -180,23 +174,8 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     });
   };
 
-  const nextTurn = (socket: Socket, connection: Connection) => {
-    connection.deferred = false;
-    connection.started = 0;
-    // (an answer that empties the list and goes out at once says the connection is idle in start())
-    if (connections.get(socket) === connection) next(socket, connection);
-  };
-
   const next = (socket: Socket, connection: Connection) => {
     while (connection.answering < limits.answering && connection.waiting.length > 0) {
-      if (connection.started >= ANSWERS_PER_TURN) {
-        if (!connection.deferred) {
-          connection.deferred = true;
-          setImmediate(nextTurn, socket, connection);
-        }
-        return;
-      }
-      connection.started++;
       const [req, res, bytes] = connection.waiting.shift()!;
       connection.waitingBytes -= bytes;
       waitingTotal -= bytes;
@@ -223,12 +202,12 @@ export function connectionBounds(handle: Handler, limits = { answering: MAX_ANSW
     queued.add(socket);
     connection.paused = true;
     socket.pause();
-    if (unsentSeen + waitingTotal > limits.held) bound();
+    bound();
   };
 
   return {
     track(socket) {
-      connections.set(socket, { answering: 0, waiting: [], waitingBytes: 0, started: 0, deferred: false, paused: false, unsent: new Set() });
+      connections.set(socket, { answering: 0, waiting: [], waitingBytes: 0, paused: false, unsent: new Set() });
       socket.once('close', () => forget(socket));
     },
     accept,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadContent } from './load.ts';
+import { MOST_RECORD_PROBLEMS } from './problems.ts';
 import { contentFolder, lines, load, loadModel } from './test-folder.ts';
 
 const event = (id: number) =>
@@ -49,6 +50,15 @@ describe('loadContent', () => {
       'pages.yaml:1:17 pid: no page has uid 2 (use 0 for a root)',
       'site.yaml:1:11 timezone: unknown time zone "Nowhere/City" (expected an IANA name such as Europe/Vienna)',
     ]);
+  });
+
+  it("tells a file's first problems found across files, in list order, and counts the rest", async () => {
+    const many = Array.from({ length: 150 }, (_, i) => `- ${event(10 + i).trimEnd().split('\n').join('\n  ')}\n  categories: [${i === 0 ? 1 : 5}]\n`).join('');
+    const { lines: out } = await load({ 'categories.yaml': lines('- {id: 1, title: C}'), 'events/many.yaml': many });
+    expect(out).toHaveLength(MOST_RECORD_PROBLEMS + 1);
+    expect(out[0]).toBe('events/many.yaml:12:16 categories[0]: no category has id 5');
+    expect(out[MOST_RECORD_PROBLEMS - 1]).toBe(`events/many.yaml:${6 * 100 + 6}:16 categories[0]: no category has id 5`);
+    expect(out[MOST_RECORD_PROBLEMS]).toBe(`events/many.yaml:${6 * 100 + 6}:16 and ${149 - MOST_RECORD_PROBLEMS} more problems in this file's records, not shown: correct those above first`);
   });
 
   it('reports a file that is not UTF-8, and one that holds no objects', async () => {

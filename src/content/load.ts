@@ -10,7 +10,7 @@ import { listContentFolder, readContentFile, type ContentFiles } from './files.t
 import { indexById } from './ids.ts';
 import { readMedia, resolveMediaFiles, type MediaSource } from './media.ts';
 import { checkPages, readPage } from './page-tree.ts';
-import { compareProblems, type FileIssue, type Problem } from './problems.ts';
+import { compareProblems, FileIssues, firstProblems, type FileIssue, type Problem } from './problems.ts';
 import { parseFile, type Parsed, type Sourced } from './records.ts';
 import { DEFAULT_SITE, readSite } from './site.ts';
 import { locateIssues } from './source.ts';
@@ -217,7 +217,11 @@ export function compareDirectory(a: DirectoryObject, b: DirectoryObject): number
   return a.model === b.model ? a.id - b.id : a.model < b.model ? -1 : 1;
 }
 
-/** Positions the issues found across files, reading each affected file once more. */
+/**
+ * Positions the issues found across files, reading each affected file once more; a file's first
+ * MOST_RECORD_PROBLEMS are told, as of its own records' (its items in list order, so that the
+ * first kept are the first written: every record of a large file may name a missing category).
+ */
 export function locateProblems(dir: string, issues: readonly FileIssue[], raw: ReadonlyMap<string, Buffer>): Problem[] {
   const byFile = new Map<string, FileIssue[]>();
   for (const issue of issues) {
@@ -227,6 +231,9 @@ export function locateProblems(dir: string, issues: readonly FileIssue[], raw: R
   }
   return [...byFile].flatMap(([file, fileIssues]) => {
     const read = readContentFile(dir, file, raw.get(file));
-    return read.ok ? locateIssues(file, read.text, fileIssues) : [read.problem];
+    if (!read.ok) return [read.problem];
+    const told = new FileIssues();
+    for (const issue of fileIssues.sort((a, b) => (a.item ?? -1) - (b.item ?? -1))) told.push(issue);
+    return firstProblems(locateIssues(file, read.text, told.kept), told.count);
   });
 }

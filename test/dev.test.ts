@@ -101,7 +101,7 @@ describe('aula dev', () => {
 });
 
 describe('aula dev on content that never built', () => {
-  it('prints every problem, waits for a fix, then serves', async () => {
+  it('prints the problems as check does, waits for a fix, then serves', async () => {
     const root = tempDir('aula-dev-');
     cleanup.push(async () => removeDir(root));
     const broken = FIXTURE_FILES[EVENT].replace('allday: false', 'allday: vielleicht');

@@ -125,18 +125,10 @@ async function reportProblems(problems: readonly Problem[], wrote = true): Promi
     console.error(`aula: ${printable(only.file)}: ${only.message}`);
     return;
   }
-  const { formatProblem } = await import('../content/index.ts');
-  for (const p of problems.slice(0, MOST_PRINTED_PROBLEMS)) console.error(formatProblem(p));
-  const more = problems.length - MOST_PRINTED_PROBLEMS;
-  if (more > 0) console.error(`... and ${more} more problems (the first ${MOST_PRINTED_PROBLEMS} are shown)`);
+  const { problemLines } = await import('../content/index.ts');
+  for (const line of problemLines(problems)) console.error(line);
   console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} found${wrote ? '; nothing was written' : ''}.`);
 }
-
-/**
- * Problems printed at the most: content broken the same way in thousands of files (a migration
- * gone wrong) would print megabytes that bury the count and the first, most useful lines.
- */
-const MOST_PRINTED_PROBLEMS = 1000;
 
 /**
  * How many files the build made in `out`, as its .aula-files lists them (every one: the .gz/.br

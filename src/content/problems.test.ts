@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareProblems, describeValue, formatKey, formatProblem, type Problem } from './problems.ts';
+import { compareProblems, describeValue, formatKey, formatProblem, problemLines, type Problem } from './problems.ts';
 
 const p = (file: string, line: number, column: number, key = '', message = 'm'): Problem => ({ file, line, column, key, message });
 
@@ -7,6 +7,15 @@ describe('problems', () => {
   it('formats `file:line:column key: message`, leaving out an empty key', () => {
     expect(formatProblem(p('events/a.md', 5, 6, 'end', 'is before start'))).toBe('events/a.md:5:6 end: is before start');
     expect(formatProblem(p('events/a.md', 1, 1, '', 'not valid UTF-8'))).toBe('events/a.md:1:1 not valid UTF-8');
+  });
+
+  it('prints the first thousand problems, then how many more there are', () => {
+    const many = Array.from({ length: 1_200 }, (_, i): Problem => ({ file: 'events/a.yaml', line: i + 1, column: 1, key: 'id', message: 'x' }));
+    const lines = problemLines(many);
+    expect(lines).toHaveLength(1_001);
+    expect(lines[999]).toBe('events/a.yaml:1000:1 id: x');
+    expect(lines[1_000]).toBe('... and 200 more problems (the first 1000 are shown)');
+    expect(problemLines(many.slice(0, 1_000))).toHaveLength(1_000);
   });
 
   it('sorts by file, line and column, keeping the order of ties', () => {

@@ -21,6 +21,20 @@ export function formatProblem(p: Problem): string {
   return printable(p.key === '' ? `${where} ${p.message}` : `${where} ${p.key}: ${p.message}`);
 }
 
+/**
+ * Problems printed at the most: content broken the same way in thousands of files (a migration
+ * gone wrong) would print megabytes that bury the count and the first, most useful lines.
+ */
+const MOST_PRINTED_PROBLEMS = 1000;
+
+/** The lines `problems` are printed as: the first MOST_PRINTED_PROBLEMS, then how many more there are. */
+export function problemLines(problems: readonly Problem[]): string[] {
+  const lines = problems.slice(0, MOST_PRINTED_PROBLEMS).map(formatProblem);
+  const more = problems.length - MOST_PRINTED_PROBLEMS;
+  if (more > 0) lines.push(`... and ${more} more problems (the first ${MOST_PRINTED_PROBLEMS} are shown)`);
+  return lines;
+}
+
 /** Orders by file, then line, then column; ties keep their order (Array.prototype.sort is stable). */
 export function compareProblems(a: Problem, b: Problem): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;

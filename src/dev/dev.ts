@@ -22,7 +22,7 @@ import { StatTable } from '../pipeline/load/stat-table.ts';
 import { recordedStats } from '../pipeline/state/previous-build.ts';
 import { describeFailure } from '../util/failure.ts';
 import { checkCacheFolder, checkOutFolder } from '../pipeline/out-folder/out-folder.ts';
-import { formatProblem } from '../content/index.ts';
+import { problemLines } from '../content/index.ts';
 import { printable } from '../util/printable.ts';
 import { startServer, type RunningServer } from '../server/http.ts';
 import { listen, ServeError } from '../server/listen.ts';
@@ -170,7 +170,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       }
       const { model, problems } = await state.model();
       if (!model) {
-        for (const problem of problems) log(formatProblem(problem));
+        for (const line of problemLines(problems)) log(line);
         log(`${plural(problems.length, 'problem')} found; ${whileBroken()}`);
         return null;
       }

@@ -16,7 +16,6 @@
 // render splices it.
 import { createHash, randomBytes } from 'node:crypto';
 import type { DirectoryObject, Event, Model } from '../model/types.ts';
-import { wholeEvent } from '../model/event-texts.ts';
 import { compareListOrder, renderCategory, type RenderContext } from '../render/event.ts';
 import { bytesOfParts, partBytes, type EventData } from '../store/write/event-data.ts';
 import { toJson } from '../util/json.ts';
@@ -25,7 +24,7 @@ import { autocompleteData } from '../pipeline/render/autocomplete-data.ts';
 import { previousData } from '../pipeline/render/previous-data.ts';
 import { renderFromState } from '../pipeline/render/state-render.ts';
 import { renderInputs } from '../pipeline/rows/render-cache.ts';
-import type { Plan } from '../pipeline/load/state-load.ts';
+import { NONE_AHEAD, type Plan } from '../pipeline/load/state-load.ts';
 import { startClock } from '../pipeline/run.ts';
 import { stateRows, type StateRows } from '../pipeline/state/event-state.ts';
 import type { DistOutput, StagedDist } from '../pipeline/write/staged-dist.ts';
@@ -57,8 +56,6 @@ interface Last {
   files: ReadonlyMap<string, Content>;
 }
 
-/** Over the last make nothing is made ahead: every fresh event is whole. */
-const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), rowsMade: () => null, dropRows: () => {} };
 
 export class MemoryBuild {
   private last: Last | null = null;

@@ -94,7 +94,7 @@ export interface Plan extends Pick<EventFiles, 'fileMap'>, Omit<FileStats, 'zone
 export type Loaded = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined; refused: string | null };
 
 /** Nothing made ahead: every fresh event is whole, rendered against the build's context. */
-const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), rowsMade: () => null, dropRows: () => {} };
+export const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), rowsMade: () => null, dropRows: () => {} };
 
 /**
  * What a load is over: the previous build, proven, or none (its state empty: no rows, no files, no

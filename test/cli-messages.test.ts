@@ -93,6 +93,16 @@ describe('the command line', () => {
     }
   });
 
+  it("counts a file's problems not told in the count it ends with", () => {
+    // 30 objects lacking four required keys each: 120 problems, of which a file's records tell 100
+    const many = Array.from({ length: 30 }, (_, i) => `- {id: ${910_000 + i}}\n`).join('');
+    const broken = writeContent(join(root, 'counted-problems'), { ...FIXTURE_FILES, 'events/broken.yaml': many });
+    const r = aula('check', '--content', broken);
+    const lines = r.err.trimEnd().split('\n');
+    expect(lines.filter((line) => line.startsWith('events/'))).toHaveLength(101);
+    expect(lines.slice(-2)).toEqual([expect.stringMatching(/and 20 more problems in this file's records/), '120 problems found.']);
+  });
+
   it('shows durations as they are written, not in milliseconds', () => {
     const help = aula('serve', '--help').out.replace(/\s+/g, ' ');
     expect(help).toContain('(default: 30s)');

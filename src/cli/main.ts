@@ -125,9 +125,10 @@ async function reportProblems(problems: readonly Problem[], wrote = true): Promi
     console.error(`aula: ${printable(only.file)}: ${only.message}`);
     return;
   }
-  const { problemLines } = await import('../content/index.ts');
+  const { problemCount, problemLines } = await import('../content/index.ts');
   for (const line of problemLines(problems)) console.error(line);
-  console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} found${wrote ? '; nothing was written' : ''}.`);
+  const count = problemCount(problems);
+  console.error(`${count} problem${count === 1 ? '' : 's'} found${wrote ? '; nothing was written' : ''}.`);
 }
 
 /**

@@ -13,6 +13,15 @@ export interface Problem {
   message: string;
   /** the content folder itself cannot be read (`file` is the folder): no position in a file */
   folder?: true;
+  /** a line standing for the problems of a file not told (firstProblems): how many */
+  more?: number;
+}
+
+/** How many problems `problems` tell of, those a counting line stands for included. */
+export function problemCount(problems: readonly Problem[]): number {
+  let count = 0;
+  for (const p of problems) count += p.more ?? 1;
+  return count;
 }
 
 /** `file:line:column key: message`, escaped for a terminal (file names may hold any character). */
@@ -109,7 +118,7 @@ export function firstProblems(located: Problem[], count: number): Problem[] {
   const shown = located.slice(0, MOST_RECORD_PROBLEMS);
   const { file, line, column } = shown[shown.length - 1];
   const message = `and ${count - MOST_RECORD_PROBLEMS} more problems in this file's records, not shown: correct those above first`;
-  shown.push({ file, line, column, key: '', message });
+  shown.push({ file, line, column, key: '', message, more: count - MOST_RECORD_PROBLEMS });
   return shown;
 }
 

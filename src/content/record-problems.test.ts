@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsKind } from './load.ts';
 import { parseEventFile } from './events.ts';
-import { MOST_RECORD_PROBLEMS, type Problem } from './problems.ts';
+import { MOST_RECORD_PROBLEMS, problemCount, type Problem } from './problems.ts';
 import { compareProblems } from './problems.ts';
 import { contentFolder } from './test-folder.ts';
 import type { ParsePool } from '../pipeline/load/parse-pool.ts';
@@ -27,7 +27,8 @@ describe('the problems of a file of many bad records', () => {
     expect(many.problems).toHaveLength(MOST_RECORD_PROBLEMS + 1);
     expect(many.problems.slice(0, -1)).toEqual(few.problems);
     const last = many.problems[MOST_RECORD_PROBLEMS - 1];
-    expect(many.problems.at(-1)).toEqual({ ...last, key: '', message: `and ${5_000 * 5 - MOST_RECORD_PROBLEMS} more problems in this file's records, not shown: correct those above first` });
+    expect(many.problems.at(-1)).toEqual({ ...last, key: '', message: `and ${5_000 * 5 - MOST_RECORD_PROBLEMS} more problems in this file's records, not shown: correct those above first`, more: 5_000 * 5 - MOST_RECORD_PROBLEMS });
+    expect(problemCount(many.problems)).toBe(5_000 * 5);
   });
 
   it('are the first by position when the cap falls inside a record, whose problems are found in another order', () => {

@@ -22,7 +22,7 @@ import { StatTable } from '../pipeline/load/stat-table.ts';
 import { recordedStats } from '../pipeline/state/previous-build.ts';
 import { describeFailure } from '../util/failure.ts';
 import { checkCacheFolder, checkOutFolder } from '../pipeline/out-folder/out-folder.ts';
-import { problemLines } from '../content/index.ts';
+import { problemCount, problemLines } from '../content/index.ts';
 import { printable } from '../util/printable.ts';
 import { startServer, type RunningServer } from '../server/http.ts';
 import { listen, ServeError } from '../server/listen.ts';
@@ -171,7 +171,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       const { model, problems } = await state.model();
       if (!model) {
         for (const line of problemLines(problems)) log(line);
-        log(`${plural(problems.length, 'problem')} found; ${whileBroken()}`);
+        log(`${plural(problemCount(problems), 'problem')} found; ${whileBroken()}`);
         return null;
       }
       const url = normalizeBaseUrl(baseUrl ?? model.site.base_url);

@@ -10,7 +10,7 @@ import { listContentFolder, readContentFile, type ContentFiles } from './files.t
 import { indexById } from './ids.ts';
 import { readMedia, resolveMediaFiles, type MediaSource } from './media.ts';
 import { checkPages, readPage } from './page-tree.ts';
-import { compareProblems, FileIssues, firstProblems, type FileIssue, type Problem } from './problems.ts';
+import { compareProblems, FileIssues, firstProblems, folderProblem, type FileIssue, type Problem } from './problems.ts';
 import { parseFile, type Parsed, type Sourced } from './records.ts';
 import { DEFAULT_SITE, readSite } from './site.ts';
 import { locateIssues } from './source.ts';
@@ -100,7 +100,6 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
 }
 
 /** The problem of a content folder that cannot be listed. */
-export const folderProblem = (dir: string, message: string): Problem => ({ file: dir, line: 1, column: 1, key: '', message, folder: true });
 
 /** One file read and parsed (or its parse taken from the cache); a file that cannot be read is its problem. */
 export function parseContentFile<T>(dir: string, file: string, raw: Buffer | undefined, kind: string, parse: (file: string, text: string) => Parsed<T>, cache?: ParseCache): Parsed<T> {

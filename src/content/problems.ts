@@ -17,6 +17,9 @@ export interface Problem {
   more?: number;
 }
 
+/** The problem of a content folder that cannot be read: `dir` itself, no position in a file. */
+export const folderProblem = (dir: string, message: string): Problem => ({ file: dir, line: 1, column: 1, key: '', message, folder: true });
+
 /** How many problems `problems` tell of, those a counting line stands for included. */
 export function problemCount(problems: readonly Problem[]): number {
   let count = 0;

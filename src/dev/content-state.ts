@@ -18,7 +18,7 @@ import {
   type ParseCache, type ParsedRecords,
 } from '../content/load.ts';
 import type { Parsed, Sourced } from '../content/records.ts';
-import type { Problem } from '../content/problems.ts';
+import { folderProblem, type Problem } from '../content/problems.ts';
 import { DEFAULT_SITE } from '../content/site.ts';
 
 export const KINDS = ['site', 'pages', 'categories', 'media', 'events', 'directory'] as const;
@@ -223,7 +223,7 @@ export class ContentState {
 
   /** Validates everything kept, as loadContent does: the model, or every problem. */
   async model(): Promise<{ model: Model | null; problems: Problem[] }> {
-    if (this.folderProblem !== null) return { model: null, problems: [{ file: this.dir, line: 1, column: 1, key: '', message: this.folderProblem }] };
+    if (this.folderProblem !== null) return { model: null, problems: [folderProblem(this.dir, this.folderProblem)] };
     const problems: Problem[] = [...this.listing.problems, ...extraSiteProblems(this.listing)];
     const records = {} as Record<Kind, Sourced<unknown>[]>;
     for (const kind of KINDS) {

@@ -16,7 +16,7 @@ import { readContentFile, type ContentFiles } from '../../content/files.ts';
 import type { Listed, ParserName } from '../../content/load.ts';
 import { indexCategories, readCategory } from '../../content/categories.ts';
 import { resolveMediaFiles, type MediaSource } from '../../content/media.ts';
-import { compareProblems, type FileIssue, type Problem } from '../../content/problems.ts';
+import { compareProblems, folderProblem, type FileIssue, type Problem } from '../../content/problems.ts';
 import { parseFile, type Parsed, type Sourced } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
@@ -124,7 +124,7 @@ export async function loadOver(options: BuildOptions, base: Base, clock: Clock, 
   if (build !== null) proveBase(options, build, listing, taking);
   if ('folderProblem' in listing) {
     taking.abandon();
-    return { problems: [{ file: content, line: 1, column: 1, key: '', message: listing.folderProblem, folder: true }], cache: undefined, refused: base.reason };
+    return { problems: [folderProblem(content, listing.folderProblem)], cache: undefined, refused: base.reason };
   }
   const { files } = listing;
   const margin = options.statMarginNs ?? MARGIN_NS;

@@ -11,7 +11,7 @@ import { readColumns } from '../src/store/read/column-files.ts';
 import { directorySource } from '../src/store/read/dist-source.ts';
 
 /** Which target a kind's distinct mode is held to (see TARGETS in report.ts). */
-export type Group = 'pages' | 'substring' | 'regex' | 'autocomplete' | 'detail' | 'ordering' | 'search' | 'search-combined';
+export type Group = 'pages' | 'filters' | 'expand' | 'substring' | 'regex' | 'autocomplete' | 'detail' | 'ordering' | 'search' | 'search-combined';
 
 export interface QueryKind {
   key: string;
@@ -130,7 +130,7 @@ export function buildQuerySet(options: { distDir: string; contentDir: string; se
     return `${EVENTS}?start__gte=${q(isoZ(from))}&start__lt=${q(isoZ(to))}`;
   };
   const ranges = pool(poolSize, range);
-  add('range', 'start__gte + start__lt', 'pages', ranges[0] ?? `${EVENTS}?start__gte=2025-01-01`, ranges);
+  add('range', 'start__gte + start__lt', 'filters', ranges[0] ?? `${EVENTS}?start__gte=2025-01-01`, ranges);
 
   // dfp_points takes few values, so the page offset varies too; offsets stay within each
   // combination's real match count so every answer carries events.
@@ -154,7 +154,7 @@ export function buildQuerySet(options: { distDir: string; contentDir: string; se
     return `${EVENTS}?dfp_points__gte=${points}&register=${reg ? 'true' : 'false'}&limit=${PAGE}&offset=${offset}`;
   };
   const dfps = pool(poolSize, dfp);
-  add('dfp', 'dfp_points__gte + register', 'pages', dfps[0] ?? `${EVENTS}?dfp_points__gte=1&register=true`, dfps);
+  add('dfp', 'dfp_points__gte + register', 'filters', dfps[0] ?? `${EVENTS}?dfp_points__gte=1&register=true`, dfps);
 
   // Patterns from real title words: letters only, so nothing needs escaping.
   const words = (title: string) => title.match(/\p{L}{3,}/gu) ?? [];
@@ -179,7 +179,7 @@ export function buildQuerySet(options: { distDir: string; contentDir: string; se
   const regexes = pool(poolSize, regex);
   add('iregex', 'title__iregex', 'regex', regexes[0] ?? `${EVENTS}?title__iregex=a`, regexes);
 
-  add('expand', 'expand=categories', 'pages', `${EVENTS}?expand=categories`,
+  add('expand', 'expand=categories', 'expand', `${EVENTS}?expand=categories`,
     pool(poolSize, () => `${EVENTS}?expand=categories&limit=${PAGE}&offset=${randomOffset(1, count - PAGE)}`));
 
   // ordering (issue 36): any orderable field, either direction, a page anywhere in the list

@@ -176,9 +176,17 @@ function describe(l: LoadResult): string {
     (bad > 0 ? `  ${l.errors} errors, ${l.failures} 4xx/5xx` : '');
 }
 
-async function runMatrix(baseUrl: string, kinds: readonly QueryKind[], durationS: number, warmupS: number, baselineRps: () => number): Promise<KindRun[]> {
+/**
+ * Each kind's two runs, with the bare server sampled before the first kind and after every kind:
+ * a kind's runs are judged against the mean of the samples on either side of them, since on a
+ * shared machine the bare server's rate drifts by a third within a run, more than most rows'
+ * distance to their target.
+ */
+async function runMatrix(baseUrl: string, kinds: readonly QueryKind[], durationS: number, warmupS: number, sampleBaseline: (label: string) => Promise<number>): Promise<KindRun[]> {
   const runs: KindRun[] = [];
+  let before = kinds.length > 0 ? await sampleBaseline(`before ${kinds[0].key}`) : 0;
   for (const kind of kinds) {
+    const ofKind: KindRun[] = [];
     for (const mode of ['repeated', 'distinct'] as Mode[]) {
       const paths = mode === 'repeated' ? [kind.repeated] : kind.distinct;
       const run: KindRun = { kind, mode, unique: new Set(paths).size };
@@ -187,8 +195,6 @@ async function runMatrix(baseUrl: string, kinds: readonly QueryKind[], durationS
       run.probe = await probe(baseUrl, mode === 'repeated' ? paths : paths.slice(-20), 20);
       try {
         run.load = await measure(baseUrl, paths, durationS, warmupS);
-        const ratio = run.load.rps / baselineRps();
-        log(`${kind.key.padEnd(11)} ${mode.padEnd(8)} ${describe(run.load)}  ×${ratio.toFixed(2)} (≥ ${targetOf(run)})`);
       } catch (e) {
         run.error = e instanceof Error ? e.message : String(e);
         log(`${kind.key} ${mode}: ${run.error}`);
@@ -197,8 +203,15 @@ async function runMatrix(baseUrl: string, kinds: readonly QueryKind[], durationS
         const f = run.probe.firstFailure;
         log(`  ! ${f.status} for ${f.path}: ${f.body.slice(0, 160)}`);
       }
-      runs.push(run);
+      ofKind.push(run);
     }
+    const after = await sampleBaseline(`after ${kind.key}`);
+    for (const run of ofKind) {
+      run.baselineRps = (before + after) / 2;
+      if (run.load) log(`${kind.key.padEnd(11)} ${run.mode.padEnd(8)} ${describe(run.load)}  ×${(run.load.rps / run.baselineRps).toFixed(2)} (≥ ${targetOf(run)})`);
+    }
+    runs.push(...ofKind);
+    before = after;
   }
   return runs;
 }
@@ -363,7 +376,7 @@ async function main(): Promise<void> {
 
   const passes: Pass[] = [];
   let worst: Awaited<ReturnType<typeof measureWorst>> | undefined;
-  const baselineRuns: { label: string; load: LoadResult }[] = [];
+  const baselineRuns: BenchReport['baseline']['runs'] = [];
   let ceiling: BenchReport['baseline']['ceiling'];
   let baselineRps = 0;
   let bodyBytes = 0;
@@ -390,11 +403,12 @@ async function main(): Promise<void> {
     const baseUrl = base.baseUrl;
     // Measured around every pass and averaged: on a shared 2-core machine one sample can be off
     // by half, and each ratio would inherit that.
-    const measureBaseline = async (label: string) => {
+    const measureBaseline = async (label: string, pass: string) => {
       const load = await measure(baseUrl, [EVENTS_PATH], durationS, warmupS);
-      baselineRuns.push({ label, load });
+      baselineRuns.push({ label, pass, load });
       baselineRps = baselineRuns.reduce((sum, r) => sum + r.load.rps, 0) / baselineRuns.length;
-      log(`baseline    ${describe(load)}  (${label})`);
+      log(`baseline    ${describe(load)}  (${pass}, ${label})`);
+      return load.rps;
     };
 
     // --- the generator's own ceiling: the bare server with next to nothing to send. If aula's
@@ -411,8 +425,7 @@ async function main(): Promise<void> {
 
     // --- 1 process
     try {
-      await measureBaseline('before the 1-process pass');
-      const runs = await runMatrix(one.baseUrl, queries.kinds, durationS, warmupS, () => baselineRps);
+      const runs = await runMatrix(one.baseUrl, queries.kinds, durationS, warmupS, (label) => measureBaseline(label, '1 process'));
       const rss = treeRss(one.server.child.pid!);
       log(`aula serve RSS after load: ${(rss.bytes / 1024 ** 2).toFixed(0)} MiB`);
       worst = await measureWorst({ origin: one.baseUrl, pid: one.server.child.pid!, dist: distDir, generator, durationS, log });
@@ -421,7 +434,6 @@ async function main(): Promise<void> {
     } finally {
       await stopTracked(one.server);
     }
-    await measureBaseline('after the 1-process pass');
 
     // --- 2 workers (node:cluster)
     const workersTitle = 'Load: aula serve --workers 2';
@@ -438,7 +450,7 @@ async function main(): Promise<void> {
         try {
           log(`aula serve --workers 2: cold start ${two.coldStartMs.toFixed(0)} ms`);
           if (!(await settled(two.server.child.pid!, SERVER_QUIET_MS))) log('aula serve --workers 2: still busy after 60 s; measuring anyway');
-          const runs = await runMatrix(two.baseUrl, queries.kinds, workersDurationS, workersWarmupS, () => baselineRps);
+          const runs = await runMatrix(two.baseUrl, queries.kinds, workersDurationS, workersWarmupS, (label) => measureBaseline(label, 'workers 2'));
           const rss = treeRss(two.server.child.pid!);
           log(`aula serve --workers 2 RSS after load: ${(rss.bytes / 1024 ** 2).toFixed(0)} MiB in ${rss.processes} processes`);
           const note = rss.processes < 3 ? `only ${rss.processes} server process(es) found: the flag may be accepted but not start workers` : undefined;
@@ -447,7 +459,6 @@ async function main(): Promise<void> {
         } finally {
           await stopTracked(two.server);
         }
-        await measureBaseline('after the workers pass');
       }
     }
   } finally {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GeneratorInfo } from '../bench/generator.ts';
 import type { LoadResult } from '../bench/load.ts';
-import { baselineSection, generatorLines } from '../bench/report.ts';
+import { baselineSection, generatorLines, missed } from '../bench/report.ts';
 import type { QueryKind } from '../bench/queries.ts';
 import { non2xxLine, parseWrkOutput, wrkLoadResult } from '../bench/wrk-output.ts';
 import { luaString, WRK_JSON_MARKER, wrkScript } from '../bench/wrk-script.ts';
@@ -205,6 +205,35 @@ describe('report', () => {
     expect(capped).not.toMatch(/disturbed/);
     // the rows that measure the server, against the baseline
     expect(capped).toMatch(/fastest page-sized distinct row \(page\) ran 5,000 req\/s: the baseline is 1\.8× that/);
+  });
+
+  it('sums up each pass\'s baseline samples, and judges a row against the samples next to it', () => {
+    const load = (rps: number, p50 = 1): LoadResult => ({
+      rps, p50, p90: 2, p99: 3, requests: rps * 2, errors: 0, timeouts: 0, non2xx: 0, failures: 0, statusCounts: {}, bytesPerAnswer: 48_000, durationS: 2,
+    });
+    const kind = (key: string): QueryKind => ({ key, label: key, group: 'pages', repeated: '/', distinct: ['/'] });
+    const runs = [
+      { label: 'before page', pass: '1 process', load: load(30_000, 1) },
+      { label: 'after page', pass: '1 process', load: load(50_000, 3) },
+      { label: 'after deep', pass: '1 process', load: load(40_000, 2) },
+    ];
+    const text = baselineSection({
+      generator: wrk,
+      baseline: { runs, bodyBytes: 50_000, rps: 40_000 },
+      passes: [{
+        title: '1 process', workers: 1, available: true, durationS: 2, warmupS: 1,
+        // the samples around the page kind average 40,000; the run's mean would say the same, the next one 45,000
+        runs: [{ kind: kind('page'), mode: 'distinct', unique: 20_000, load: load(20_000), baselineRps: 45_000 }],
+      }],
+    }).join('\n');
+    expect(text).toContain('| 1 process: 3 samples, 30,000 to 50,000 req/s (mean; latencies the samples\' medians) | 40,000 | 2 | 2 | 3 |');
+    expect(text).toContain('| **baseline** (the mean of every sample) | **40,000** |');
+    // judged by the samples next to it (45,000), not by the mean of every sample (40,000)
+    expect(text).toMatch(/fastest page-sized aula row \(page, distinct\) ran 20,000 req\/s: the baseline is 2\.3× that/);
+    expect(missed({ kind: kind('page'), mode: 'distinct', unique: 1, load: load(17_000), baselineRps: 45_000 }, 40_000)).toBe(true); // 0.38 < 0.4
+    expect(missed({ kind: kind('page'), mode: 'distinct', unique: 1, load: load(17_000), baselineRps: 40_000 }, 45_000)).toBe(false); // 0.425
+    // a row of an older report, without samples of its own, is judged by the mean
+    expect(missed({ kind: kind('page'), mode: 'distinct', unique: 1, load: load(17_000) }, 40_000)).toBe(false);
   });
 });
 

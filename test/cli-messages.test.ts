@@ -87,7 +87,7 @@ describe('the command line', () => {
       const lines = r.err.trimEnd().split('\n').filter((line) => line.startsWith('events/'));
       expect([r.code, lines.length], command).toEqual([1, 1000]);
       expect(r.err.trimEnd().split('\n').slice(-2), command).toEqual([
-        '... and 200 more problems (the first 1000 are shown)',
+        '... and 200 more problems (the first 1000 lines are shown)',
         expect.stringMatching(/^1200 problems found/),
       ]);
     }
@@ -101,6 +101,11 @@ describe('the command line', () => {
     const lines = r.err.trimEnd().split('\n');
     expect(lines.filter((line) => line.startsWith('events/'))).toHaveLength(101);
     expect(lines.slice(-2)).toEqual([expect.stringMatching(/and 20 more problems in this file's records/), '120 problems found.']);
+    // in JSON the counting line says how many it stands for
+    const json = JSON.parse(aula('check', '--content', broken, '--format', 'json').out) as { message: string; more?: number }[];
+    expect(json).toHaveLength(101);
+    expect(json.filter((p) => p.more !== undefined)).toEqual([expect.objectContaining({ message: expect.stringMatching(/and 20 more problems/), more: 20 })]);
+    expect(json.reduce((n, p) => n + (p.more ?? 1), 0)).toBe(120);
   });
 
   it('shows durations as they are written, not in milliseconds', () => {

@@ -312,14 +312,14 @@ program
   .command('check')
   .description("validate content/ only: print the problems (of a file's records the first 100), exit 1 if there is any")
   .option('--content <dir>', 'content folder', 'content')
-  .option('--format <format>', 'text (path:line:column key: message) or json (an array of {file, line, column, key, message})', checkFormat, 'text')
+  .option('--format <format>', 'text (path:line:column key: message) or json (an array of {file, line, column, key, message}, and `more` on a line counting problems not told)', checkFormat, 'text')
   .action(async (opts: { content: string; format: 'text' | 'json' }) => {
     const { loadContent } = await import('../content/index.ts');
     const { model, problems, notRead } = await loadContent(opts.content);
     // on stderr in both formats: stdout holds the JSON problems alone
     warnNotRead(notRead ?? []);
     if (opts.format === 'json') {
-      const list = problems.map(({ file, line, column, key, message }) => ({ file, line, column, key, message }));
+      const list = problems.map(({ file, line, column, key, message, more }) => ({ file, line, column, key, message, ...(more === undefined ? {} : { more }) }));
       console.log(JSON.stringify(list, null, 2));
       if (!model) process.exitCode = 1;
       return;

@@ -14,8 +14,11 @@ describe('problems', () => {
     const lines = problemLines(many);
     expect(lines).toHaveLength(1_001);
     expect(lines[999]).toBe('events/a.yaml:1000:1 id: x');
-    expect(lines[1_000]).toBe('... and 200 more problems (the first 1000 are shown)');
+    expect(lines[1_000]).toBe('... and 200 more problems (the first 1000 lines are shown)');
     expect(problemLines(many.slice(0, 1_000))).toHaveLength(1_000);
+    // a counting line among those not printed stands for the problems it counts
+    const counted = [...many.slice(0, 1_050), { ...many[1_050], message: 'and 150 more problems in this file', more: 150 }];
+    expect(problemLines(counted)[1_000]).toBe('... and 200 more problems (the first 1000 lines are shown)');
   });
 
   it('sorts by file, line and column, keeping the order of ties', () => {

@@ -39,11 +39,16 @@ export function formatProblem(p: Problem): string {
  */
 const MOST_PRINTED_PROBLEMS = 1000;
 
-/** The lines `problems` are printed as: the first MOST_PRINTED_PROBLEMS, then how many more there are. */
+/**
+ * The lines `problems` are printed as: the first MOST_PRINTED_PROBLEMS, then how many problems the
+ * rest tell of (a counting line among them stands for many).
+ */
 export function problemLines(problems: readonly Problem[]): string[] {
   const lines = problems.slice(0, MOST_PRINTED_PROBLEMS).map(formatProblem);
-  const more = problems.length - MOST_PRINTED_PROBLEMS;
-  if (more > 0) lines.push(`... and ${more} more problems (the first ${MOST_PRINTED_PROBLEMS} are shown)`);
+  if (problems.length > MOST_PRINTED_PROBLEMS) {
+    const more = problemCount(problems.slice(MOST_PRINTED_PROBLEMS));
+    lines.push(`... and ${more} more problems (the first ${MOST_PRINTED_PROBLEMS} lines are shown)`);
+  }
   return lines;
 }
 

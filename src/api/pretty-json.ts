@@ -20,8 +20,12 @@ const UNITS_PER_PARSED_CHARACTER = 10;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 // Not entities' escapeUTF8: it writes &apos; where these pages have always had &#39;.
+/**
+ * `text` escaped for HTML; a control character (none but tab, line feed and carriage return may
+ * stand in an HTML page) is shown as JSON writes it, `\u0000`.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+  return text.replace(/[&<>"'\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A quoted http(s) URL in escaped text; it cannot hold a quote, so it cannot leave the attribute. */

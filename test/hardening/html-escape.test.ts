@@ -138,6 +138,11 @@ describe('the browsable page escapes every field', () => {
     const listed = page('/v1/cms/event/', 'limit=3').body;
     expect(listed).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(page('/v1/cms/event/', REFLECTED[0]).body).toContain('<th scope="row">title__icontains</th><td>&lt;script&gt;');
+    // control characters, which may not stand in an HTML page, are shown as JSON writes them
+    const controls = page('/v1/cms/event/', 'ordering=%00&title__icontains=a%1Fb%7F').body;
+    expect(controls).not.toMatch(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/);
+    expect(controls).toContain('<th scope="row">ordering</th><td>\\u0000</td>');
+    expect(controls).toContain('<td>a\\u001fb\\u007f</td>');
   });
 
   it('detail, with and without expansion', () => {

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTUALLY } from '../../test/helpers.ts';
-import { connectionBounds, MAX_ANSWERING, MAX_WAITING } from './connection-bounds.ts';
+import { connectionBounds, HEADER_FIELD_BYTES, MAX_ANSWERING, MAX_WAITING } from './connection-bounds.ts';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((ok) => (server ? server.close(() => ok()) : ok())));
@@ -122,6 +122,25 @@ describe('connectionBounds', () => {
     socket.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(MAX_ANSWERING));
     await expect.poll(() => sockets.length === 1 && sockets[0].destroyed, EVENTUALLY).toBe(true);
     expect(counter.computed).toBe(MAX_ANSWERING);
+    socket.destroy();
+  });
+
+  it('counts a waiting request by its header fields, not only by their characters', async () => {
+    // answers that never end: the fifth request waits
+    const kept: unknown[] = [];
+    const bounds = connectionBounds((_req, res) => void kept.push(res));
+    server = createServer((req, res) => bounds.accept(req, res));
+    server.on('connection', (socket: Socket) => bounds.track(socket));
+    await new Promise<void>((ok) => server!.listen(0, '127.0.0.1', ok));
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    socket.on('error', () => {});
+    await new Promise((ok) => socket.once('connect', ok));
+    // 1,000 headers of 2 characters and no value: 5 KB on the wire, ~55 KB of node's heap while it waits
+    const headers = Array.from({ length: 1000 }, (_, i) => `${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + (Math.floor(i / 26) % 26))}:\r\n`).join('');
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(MAX_ANSWERING) + `GET /w HTTP/1.1\r\nHost: x\r\n${headers}\r\n`);
+    await expect.poll(() => bounds.held, EVENTUALLY).toBeGreaterThan(0);
+    expect(bounds.held).toBeGreaterThanOrEqual(1000 * (2 * HEADER_FIELD_BYTES + 2));
+    expect(HEADER_FIELD_BYTES).toBeGreaterThanOrEqual(27); // half of the ~55 bytes a header measured
     socket.destroy();
   });
 

@@ -1,7 +1,7 @@
 // vitest globalSetup, once per run before any test file:
 // - a temp folder of the run's own (TMPDIR for every worker and every process a test starts), so
 //   the teardown can name whatever a test left behind, pass or fail, without mistaking another
-//   run's folders on a shared machine for this one's;
+//   run's folders on a shared machine for this one's; and a cache home of its own (XDG_CACHE_HOME);
 // - lib/ compiled from the current src/ (test/compile-lib.ts): the CLI tests run bin/aula.js → lib/;
 // - the sample content/ built once into a dist the tests read (`inject('sampleDist')`), instead of
 //   each file building it again; the teardown fails the run if a test changed it.
@@ -78,6 +78,10 @@ function startSuite(): Suite {
   // transform cache in a tsx-<uid> folder there, outliving the test that started it
   const outerTsxCache = process.env.TSX_DISABLE_CACHE;
   process.env.TSX_DISABLE_CACHE = '1';
+  // a build with no --cache outside any project caches under $XDG_CACHE_HOME/aula: the run's own,
+  // not the user's ~/.cache, which would keep a folder per temp working folder of every run
+  const outerCacheHome = process.env.XDG_CACHE_HOME;
+  process.env.XDG_CACHE_HOME = join(root, 'cache');
   const sampleDist = join(fixtures, 'sample-dist');
   let sampleBefore: Map<string, string>;
   try {
@@ -98,6 +102,8 @@ function startSuite(): Suite {
       else process.env.TMPDIR = outerTemp;
       if (outerTsxCache === undefined) delete process.env.TSX_DISABLE_CACHE;
       else process.env.TSX_DISABLE_CACHE = outerTsxCache;
+      if (outerCacheHome === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = outerCacheHome;
       const left = readdirSync(temp);
       const after = digests(sampleDist);
       const changed = [...new Set([...sampleBefore.keys(), ...after.keys()])].filter((rel) => sampleBefore.get(rel) !== after.get(rel));

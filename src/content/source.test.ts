@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Issue } from './problems.ts';
-import { BEYOND_FULL_READER, locateIssues, MOST_FULL_TOKENS, readData } from './source.ts';
+import { BEYOND_FULL_READER, charactersParsedForPositions, locateIssues, MOST_FULL_TOKENS, readData } from './source.ts';
 import { checkValue, MAX_DEPTH } from './value-limits.ts';
 
 const read = (file: string, text: string) => readData(file, { text, lineOffset: 0 });
@@ -209,6 +209,39 @@ describe('locateIssues', () => {
   it('points at the key of an empty value', () => {
     const [p] = locateIssues('f.yaml', 'a: 1\nb:\n', [issue(null, ['b'], 'value')]);
     expect([p.line, p.column]).toEqual([2, 1]);
+  });
+
+  it('places the problems of a list over 1 MiB by parsing only the items they are in, wherever they are', () => {
+    // items of every shape whose lines could be taken for an item's start: quoted and block
+    // scalars, flow collections, nested lists, comments, CRLF, anchors named across items
+    const shapes = [
+      (i: number) => `- id: ${i}\n  title: "a\n    - quoted"\n`,
+      (i: number) => `- id: ${i}\n  body: |\n    x\n\n    - not an item\n  b: 2\n`,
+      (i: number) => `# - a comment ${i}\n- id: ${i}\n  c: *x0\n`,
+      (i: number) => `- id: ${i}\n  tags: [1,\n    2]\n`,
+      (i: number) => `- - ${i}\n  - 2\n`,
+      (i: number) => `- id: ${i}\n  folded: >\n   one\n   - two\n`,
+      (i: number) => `-\n  id: ${i}\n  name: Müller 😀\n`,
+    ];
+    const items = [`- &x0\n  id: 0\n`];
+    for (let i = 1, length = 0; length < 1.2 * (1 << 20); i++) length += items[items.push(shapes[i % shapes.length](i)) - 1].length;
+    const last = items.length - 1;
+    const issues = [issue(3, ['title'], 'value'), issue(1000, ['id'], 'key'), issue(last - 1, ['missing'], 'object'), issue(last, ['folded'], 'value'), issue(last, [1], 'value')];
+    // item 1000's `id:` key, at column 3 of its line
+    const lineOf1000 = items.slice(0, 1000).join('').split('\n').length + items[1000].split('\n').findIndex((l) => l.includes('id:'));
+    for (const newline of ['\n', '\r\n']) {
+      const text = items.join('').replaceAll('\n', newline);
+      const before = charactersParsedForPositions();
+      const apart = locateIssues('f.yaml', text, issues);
+      // a few items parsed, not the 1.2 MiB (the lexer that finds them reads without parsing)
+      expect(charactersParsedForPositions() - before).toBeLessThan(1000);
+      expect(apart[1]).toMatchObject({ line: lineOf1000, column: 3, key: 'id' });
+      if (newline === '\n') continue;
+      // the same places as the whole file parsed (an item that is not there makes it parse whole)
+      const whole = locateIssues('f.yaml', text, [...issues, issue(10 * last, [], 'object')]).slice(0, issues.length);
+      expect(charactersParsedForPositions() - before).toBeGreaterThan(text.length);
+      expect(apart).toEqual(whole);
+    }
   });
 
   it('counts lines of the whole Markdown file', () => {

@@ -293,51 +293,107 @@ function countKeysInValue(value: unknown): number {
 export function locateIssues(file: string, text: string, issues: readonly Issue[]): Problem[] {
   const part = dataPart(file, text);
   if (!part.ok) return issues.map((issue) => toProblem(file, issue, 1, 1));
-  const { isSeq } = yaml();
-  const { doc, lineCounter } = itemsBefore(part.text, issues) ?? positioned(part.text);
+  const where = itemsApart(part.text, issues) ?? inDocument(positioned(part.text));
   // a Markdown body's first line: the line after the front matter's closing `---`
   const bodyLine = part.body === null ? 0 : positionOf(text, text.length - part.body.length).line;
   return issues.map((issue) => {
     if (issue.at === 'body' && part.body !== null) return toProblem(file, issue, bodyLine + (issue.line ?? 1) - 1, 1);
-    const root = issue.item === null ? doc.contents : isSeq(doc.contents) ? (doc.contents.items[issue.item] as Node) : null;
-    const { line, col } = lineCounter.linePos(offsetOf(root, issue.key, issue.at));
+    const { line, col } = where(issue);
     return toProblem(file, issue, line + part.lineOffset, col);
   });
 }
 
+/** Where in the data part an Issue points: its line and column there. */
+type Locate = (issue: Issue) => { line: number; col: number };
+
+/** Issues located in `positioned`'s document of the whole data part. */
+function inDocument({ doc, lineCounter }: ReturnType<typeof positioned>): Locate {
+  const { isSeq } = yaml();
+  return (issue) => {
+    const root = issue.item === null ? doc.contents : isSeq(doc.contents) ? (doc.contents.items[issue.item] as Node) : null;
+    return lineCounter.linePos(offsetOf(root, issue.key, issue.at));
+  };
+}
+
 /**
- * The document of the file's first items, up to the last one an issue is in, when the file is a
- * list written item by item (`- ` at one indent) and has more: a 15 MiB list of bad records is
- * not parsed whole (gigabytes of `yaml` nodes) to place the problems of its first ones. Each
- * item's nodes are where they are in the whole text: the text is cut where a later item begins,
- * and the cut is kept only where it leaves exactly the items before it, read without an error (a
- * cut inside a quoted scalar or a flow collection leaves one open). Else null: the whole is parsed.
+ * Where each line that begins an item of the list `text` holds starts (`-` at the first item's
+ * indent), up to the one after item `last` (or all there are); null where the text holds no such
+ * list. Found by yaml's own lexer, which reads the file as its parser does (a `-` in a quoted or
+ * block scalar is part of it) at a few per cent of a parse's cost and next to no memory: it hands
+ * over the source's text piece by piece, with control tokens of its own between them.
  */
-function itemsBefore(text: string, issues: readonly Issue[]): ReturnType<typeof positioned> | null {
+function itemStarts(text: string, last: number): number[] | null {
+  const { CST, Lexer } = yaml();
+  const starts: number[] = [];
+  let offset = 0;
+  let lineStart = 0;
+  let indent = 0;
+  let atLineStart = true;
+  let listIndent = -1;
+  for (const token of new Lexer().lex(text)) {
+    const type = CST.tokenType(token);
+    if (type === 'doc-mode' || type === 'scalar' || type === 'flow-error-end') continue;
+    if (type === 'seq-item-ind' && atLineStart) {
+      if (listIndent < 0) listIndent = indent;
+      if (indent === listIndent && starts.push(lineStart) > last + 1) return starts;
+    }
+    offset += token.length;
+    // (a block scalar's body is one token, its last line's break included)
+    if (token.endsWith('\n')) {
+      atLineStart = true;
+      lineStart = offset;
+      indent = 0;
+    } else if (type === 'space' && atLineStart && offset - token.length === lineStart) {
+      indent = token.length;
+    } else if (type !== 'byte-order-mark') {
+      atLineStart = false;
+    }
+  }
+  return starts.length > 0 ? starts : null;
+}
+
+/**
+ * The issues of a list file of more than 1 MiB, each located by parsing only the item it is in: a
+ * 15 MiB list of records is not parsed whole (gigabytes of `yaml` nodes) to place the problems of
+ * a few, wherever they are. Each item's text is parsed alone and kept only where it reads, without
+ * an error, as exactly one item; its lines are counted from where it begins. Else null.
+ */
+function itemsApart(text: string, issues: readonly Issue[]): Locate | null {
   if (text.length < 1 << 20 || issues.length === 0) return null;
-  let last = -1;
+  const wanted = new Set<number>();
   for (const issue of issues) {
     if (issue.item === null) return null;
-    last = Math.max(last, issue.item);
+    wanted.add(issue.item);
   }
-  const first = /^(?:[ \t]*(?:#.*)?\r?\n)*(?:---[ \t]*\r?\n)?( *)-[ \t\r\n]/.exec(text.slice(0, 4096));
-  if (first === null) return null;
-  // where item last+1 begins: the start of the line of its `-`
-  const mark = `\n${first[1]}-`;
-  let at = first[0].length - first[1].length - 2;
-  for (let item = 0; item <= last; ) {
-    at = text.indexOf(mark, at + 1);
-    if (at < 0) return null;
-    const next = text.charCodeAt(at + mark.length);
-    if (next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d) item++;
+  const items = [...wanted].sort((a, b) => a - b);
+  const starts = itemStarts(text, items[items.length - 1]);
+  if (starts === null || items[items.length - 1] >= starts.length) return null;
+  const { isSeq } = yaml();
+  const located = new Map<number, { root: Node; firstLine: number; lineCounter: ReturnType<typeof positioned>['lineCounter'] }>();
+  let line = 1;
+  let counted = 0;
+  for (const item of items) {
+    const from = starts[item];
+    const { doc, lineCounter } = positioned(text.slice(from, starts[item + 1] ?? text.length));
+    if (doc.errors.length > 0 || !isSeq(doc.contents) || doc.contents.items.length !== 1) return null;
+    for (let at = text.indexOf('\n', counted); at >= 0 && at < from; at = text.indexOf('\n', at + 1)) line++;
+    counted = from;
+    located.set(item, { root: doc.contents.items[0] as Node, firstLine: line, lineCounter });
   }
-  const cut = positioned(text.slice(0, at + 1));
-  const { doc } = cut;
-  return doc.errors.length === 0 && yaml().isSeq(doc.contents) && doc.contents.items.length === last + 1 ? cut : null;
+  return (issue) => {
+    const { root, firstLine, lineCounter } = located.get(issue.item!)!;
+    const { line: inItem, col } = lineCounter.linePos(offsetOf(root, issue.key, issue.at));
+    return { line: firstLine + inItem - 1, col };
+  };
 }
+
+let parsedForPositions = 0;
+/** Characters parsed with `yaml` to place problems so far (the work locateIssues did, for tests to bound). */
+export const charactersParsedForPositions = () => parsedForPositions;
 
 /** The document of `text` and its lines (positions only: whether keys repeat was found when the file was read). */
 function positioned(text: string) {
+  parsedForPositions += text.length;
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   return { doc: parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false }), lineCounter };

@@ -7,8 +7,8 @@
 // the record objects of files that did not change, so an event is "the same" when its record is
 // the same object: each of the model's events stands for the file of its row (the plan's files are
 // the events), the fresh events are those that are not the last make's, and the rest keep their
-// rows, as long as the render context is the same too (the whole render context as the rows cache
-// keys it: renderInputs, so a media file whose size changed counts, and so does anything the
+// rows, as long as the render context is the same too (the whole render context, as the parse
+// threads' rows are matched to it: renderInputs, so a media file whose size changed counts, and so does anything the
 // context gains); any change to it renders every row again. The autocomplete index and its
 // searcher are made again only when the directory's records are not all the same objects, and
 // given to the render as files already made. data/search.bin is made when a request first
@@ -23,7 +23,7 @@ import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA
 import { autocompleteData } from '../pipeline/render/autocomplete-data.ts';
 import { previousData } from '../pipeline/render/previous-data.ts';
 import { renderFromState } from '../pipeline/render/state-render.ts';
-import { renderInputs } from '../pipeline/rows/render-cache.ts';
+import { renderInputs } from '../pipeline/rows/row-entries.ts';
 import { NONE_AHEAD, type Plan } from '../pipeline/load/state-load.ts';
 import { startClock } from '../pipeline/run.ts';
 import { stateRows, type StateRows } from '../pipeline/state/event-state.ts';
@@ -193,7 +193,7 @@ function searchMade(files: Map<string, Content>, manifest: Manifest, rows: Event
 class MemoryDist implements Exclude<DistOutput, StagedDist> {
   readonly files = new Map<string, Content>();
   readonly digests = new Map<string, FileDigest>();
-  readonly reused = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
+  readonly reused = { rows: { reused: 0, rendered: 0 }, pages: 0, files: 0 };
 
   constructor(private readonly last: ReadonlyMap<string, Content> | null) {}
 

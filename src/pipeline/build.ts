@@ -12,8 +12,7 @@
 //   publish/     pages answered, compressed; swapped in                (publishStage)
 //
 // Each stage reuses what an earlier build made for the same inputs — parses by their file's key
-// (cache/), rows by their inputs' key (rows/render-cache.ts), data files by the rows they hold
-// (render/previous-data.ts), files by their bytes' or inputs' key (ledger/dist-ledger.ts) — and
+// (cache/), rows and data files by the events they hold (render/previous-data.ts), files by their bytes' or inputs' key (ledger/dist-ledger.ts) — and
 // makes the rest; without a cache the same code runs with an empty prior and store. What the next
 // build reuses of this one is recorded as it is published (state/, ledger/).
 import { resolve } from 'node:path';

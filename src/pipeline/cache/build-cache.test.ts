@@ -244,7 +244,6 @@ describe('removeStaleTemps', () => {
     const kept = [
       // the cache's own files, a running process's temporaries (this one's, its parent's)
       `parsed-${ID}.bin`,
-      `rows-${ID}.bin`,
       `parsed-${ID}.bin.${process.pid}.tmp`,
       `rows-${ID}.bin.${process.ppid}-0123456789ab.tmp`,
       // names aula does not make
@@ -255,12 +254,14 @@ describe('removeStaleTemps', () => {
       `my-parsed-${ID}.bin.${DEAD}.tmp`,
     ];
     for (const name of [...stale, ...kept]) writeFileSync(join(dir, name), 'x');
-    // the stat index earlier versions kept beside the pack goes; a file of that name that is not one stays
+    // the stat index and the rows earlier versions kept go; a file of such a name that is not one stays
     const other = 'fedcba9876543210';
     writeFileSync(join(dir, `parsed-${ID}.stat`), 'AULASTAT2\n["identity","/content"]\n{}');
     writeFileSync(join(dir, `parsed-${other}.stat`), 'my own notes');
-    stale.push(`parsed-${ID}.stat`);
-    kept.push(`parsed-${other}.stat`);
+    writeFileSync(join(dir, `rows-${ID}.bin`), 'AULAROWS\n{"code":"x"} rows crc32c\n');
+    writeFileSync(join(dir, `rows-${other}.bin`), 'my own rows');
+    stale.push(`parsed-${ID}.stat`, `rows-${ID}.bin`);
+    kept.push(`parsed-${other}.stat`, `rows-${other}.bin`);
     expect(removeStaleTemps(dir).sort()).toEqual([...stale].sort());
     expect(readdirSync(dir).sort()).toEqual([...kept].sort());
     expect(removeStaleTemps(join(staleRoot, 'absent'))).toEqual([]);

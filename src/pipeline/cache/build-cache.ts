@@ -186,18 +186,25 @@ const TEMPORARY = new RegExp(
   `^(?:(?:${CACHE_KINDS.join('|')})-${ID}(?:-${ID})?\\.(?:${CACHE_ENDINGS.join('|')})|stat-probe)\\.([0-9]+)(?:-[0-9a-f]{12})?\\.tmp$`,
 );
 
-/** The stat index earlier versions kept beside the pack (`AULASTAT<n>\n` …): the event state holds its records now. */
-const RETIRED = new RegExp(`^parsed-${ID}\\.stat$`);
-const RETIRED_HEAD = /^AULASTAT[0-9]+\n/;
+/**
+ * Files earlier versions kept, by name and how they begin: the stat index beside the pack
+ * (`AULASTAT<n>\n` …: the event state holds its records now), and the render cache's rows
+ * (`AULAROWS\n` …: an unchanged event's row is the previous dist's, others are rendered).
+ */
+const RETIRED: readonly [RegExp, RegExp][] = [
+  [new RegExp(`^parsed-${ID}\\.stat$`), /^AULASTAT[0-9]+\n/],
+  [new RegExp(`^rows-${ID}\\.bin$`), /^AULAROWS\n/],
+];
 
-/** Whether `name` in `dir` is a retired stat index: a regular file (not followed through a link) that begins as one. */
+/** Whether `name` in `dir` is a retired file: a regular file (not followed through a link) that begins as one. */
 function retired(dir: string, name: string): boolean {
-  if (!RETIRED.test(name)) return false;
+  const head = RETIRED.find(([named]) => named.test(name))?.[1];
+  if (head === undefined) return false;
   const fd = openCacheFile(join(dir, name));
   if (fd === null) return false;
   try {
-    const head = Buffer.alloc(16);
-    return RETIRED_HEAD.test(head.toString('latin1', 0, readSync(fd, head, 0, head.length, 0)));
+    const start = Buffer.alloc(16);
+    return head.test(start.toString('latin1', 0, readSync(fd, start, 0, start.length, 0)));
   } catch {
     return false;
   } finally {
@@ -205,7 +212,7 @@ function retired(dir: string, name: string): boolean {
   }
 }
 
-/** Returns the names removed (and a retired stat index's). */
+/** Returns the names removed (and a retired file's). */
 export function removeStaleTemps(dir: string): string[] {
   let names: string[];
   try {

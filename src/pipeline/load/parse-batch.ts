@@ -16,7 +16,7 @@ import type { Event } from '../../model/types.ts';
 import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
 import { parseKey } from '../cache/build-cache.ts';
-import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/render-cache.ts';
+import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/row-entries.ts';
 import { statText } from '../state/stat-fields.ts';
 import { writeAllAt } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM_BYTES as SUM_BYTES } from '../../util/checksum.ts';
@@ -50,7 +50,7 @@ export interface BatchRows {
   starts: Uint32Array;
   /** zeros when not `keyed` */
   keys: Uint8Array;
-  /** each row's rowHash (render-cache.ts); zeros when not `keyed` */
+  /** each row's rowHash (row-entries.ts); zeros when not `keyed` */
   hashes: Uint8Array;
   made: Uint8Array;
   /** the batch was keyed: a build without a cache needs no rows' keys, and none were made */
@@ -92,7 +92,7 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
       return;
     }
     const parsed = parse(file, read.text);
-    // the file's key is its events' source (their rows' keys are made of it: render-cache.ts)
+    // the file's key is its events' source (their rows' keys are made of it: row-entries.ts)
     const key = batch.keyed ? parseKey(batch.kind, file, read.bytes) : null;
     let parts: Uint8Array[] | null = null;
     if (rows && texts && parsed.records.length > 0) {
@@ -176,7 +176,7 @@ class RowsMade {
 /**
  * Where a parse thread leaves the rows it renders: the build's rows file in the making
  * (rows-scratch.ts), shared by the threads. Each batch's rows go there as the file's entries
- * (render-cache.ts), at room claimed from the shared `end`, and its answer says where instead of
+ * (row-entries.ts), at room claimed from the shared `end`, and its answer says where instead of
  * carrying them. A write that fails (a full disk) leaves that batch's rows in its answer, and
  * every later batch's: the build then holds them, as it does without a file, and does not fail.
  */

@@ -12,9 +12,8 @@ import { listFiles } from '../ledger/carry-over.ts';
 import { StatTable } from './stat-table.ts';
 import { STAT_FIELDS } from '../state/stat-fields.ts';
 import { findContentFiles } from '../../content/files.ts';
-import { ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer, rowsFileHeader } from '../rows/render-cache.ts';
+import { ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/row-entries.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
-import { KeyedStore } from '../cache/keyed-store.ts';
 import { checksum } from '../../util/checksum.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
@@ -24,7 +23,7 @@ import { parseBatch, rowerOf, RowsFile, type BatchRows } from './parse-batch.ts'
 import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
 import { decodeParse } from '../cache/parse-payload.ts';
 import type { Parsed } from '../../content/records.ts';
-import type { PremadeRow } from '../rows/render-cache.ts';
+import type { PremadeRow } from '../rows/row-entries.ts';
 
 // vitest runs the .ts sources, which have no worker entry: the compiled pool is the one with threads
 const compiled = () => import(new URL('../../../lib/pipeline/load/parse-pool.js', import.meta.url).href) as Promise<typeof import('./parse-pool.ts')>;
@@ -91,7 +90,7 @@ async function parsedEvents(dir = content, sources?: Map<number, Buffer>): Promi
       if (!kind.startsWith('events')) return parsed;
       for (const r of parsed.records) {
         events.push(r.value as Event);
-        // each event's source: its file's parse key (render-cache.ts)
+        // each event's source: its file's parse key (row-entries.ts)
         sources?.set((r.value as Event).id, parseKey(kind, file, text));
       }
       return parsed;
@@ -352,9 +351,8 @@ describe('RowsFile', () => {
     return { json: Buffer.from(rows.map(([json]) => json).join('')), starts, keys: Buffer.concat(rows.map(([, n]) => key(n))), hashes, made: new Uint8Array(rows.length).fill(1), keyed: true };
   };
 
-  it('writes each batch’s rows as a rows file’s entries where the shared end says, and answers where', () => {
-    const rowsPath = join(root, 'rows-cache', 'rows-x.bin');
-    const file = RowsScratch.create(rowsPath)!;
+  it('writes each batch’s rows as entries where the shared end says, and answers where', () => {
+    const file = RowsScratch.create()!;
     // two threads' files over the one file and its shared end
     const [one, two] = [new RowsFile(file.fd, file.end), new RowsFile(file.fd, file.end)];
     const a = batchRows(['{"a":1}', 1], ['{"b":22}', 2]);
@@ -362,20 +360,21 @@ describe('RowsFile', () => {
     one.take(a);
     two.take(b);
     one.take(null);
-    const start = rowsFileHeader().length;
-    expect([a.json, b.json]).toEqual([{ position: start }, { position: start + 2 * ROW_ENTRY_HEAD + 7 + 8 }]);
-    // it is a rows file: kept under the rows file's name, the render cache reads every row
-    const made = file.inProgress()!;
-    expect(made.end).toBe(start + 3 * ROW_ENTRY_HEAD + 7 + 8 + 9);
-    expect(made.keepAs(rowsPath)).toBe(true);
+    expect([a.json, b.json]).toEqual([{ position: 0 }, { position: 2 * ROW_ENTRY_HEAD + 7 + 8 }]);
+    expect(file.end[0]).toBe(BigInt(3 * ROW_ENTRY_HEAD + 7 + 8 + 9));
+    // each entry: its hash, offsets and JSON where the build reads them (parse-pool.ts BatchRow)
+    const entry = (at: number, length: number) => {
+      const bytes = Buffer.alloc(ROW_ENTRY_HEAD + length);
+      readSync(file.fd, bytes, 0, bytes.length, at);
+      return { hash: bytes[ROW_ENTRY_HEAD - (FIELD_COUNT + 1) * 4 - ROW_HASH_BYTES], json: bytes.toString('utf8', ROW_ENTRY_HEAD) };
+    };
+    const second = ROW_ENTRY_HEAD + 7;
+    expect([entry(0, 7), entry(second, 8), entry(second + ROW_ENTRY_HEAD + 8, 9)]).toEqual([
+      { hash: 101, json: '{"a":1}' },
+      { hash: 102, json: '{"b":22}' },
+      { hash: 103, json: '{"c":333}' },
+    ]);
     file.close();
-    const read = new KeyedStore(rowsPath, rowsFileHeader());
-    expect(read).toMatchObject({ count: 3, whole: true });
-    const json = (n: number) => read.get(key(n))!.subarray((FIELD_COUNT + 1) * 4 + ROW_HASH_BYTES).toString('utf8');
-    expect([json(1), json(2), json(3)]).toEqual(['{"a":1}', '{"b":22}', '{"c":333}']);
-    read.close();
-    // nothing else is left beside it
-    expect(readdirSync(join(root, 'rows-cache'))).toEqual(['rows-x.bin']);
   });
 
   it('keeps a batch’s rows in the answer once a write fails, and every later batch’s', () => {

@@ -11,8 +11,7 @@
 // The rows the threads render (the largest thing a build makes) are left in one file (rows-scratch.ts),
 // not sent here: this thread holds where each is until the build puts them in list order, reading
 // them into their places a chunk of the file at a time (row-bytes.ts): held here, they would be
-// the largest part of the heap outside V8 through the rest of the load. The file is laid out as
-// the render cache's rows file, which it becomes in a cold build (render-cache.ts).
+// the largest part of the heap outside V8 through the rest of the load.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parserOf, readAndParse, type ParseCache, type ParserName } from '../../content/load.ts';
@@ -30,7 +29,7 @@ import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage } from './parse-b
 import type { RowInFile } from '../../store/write/row-bytes.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
 import { readAllAt } from '../../util/positional-io.ts';
-import { renderInputs, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, type PremadeRow, type RowsAhead, type RowsInProgress } from '../rows/render-cache.ts';
+import { renderInputs, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, type PremadeRow, type RowsAhead } from '../rows/row-entries.ts';
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
 const COMPILED = !import.meta.url.endsWith('.ts');
@@ -42,8 +41,6 @@ export interface ParsePoolOptions {
   minFiles?: number;
   /** ...unless they hold this many bytes or more (default 1 MiB) */
   minBytes?: number;
-  /** the render cache's rows file, when the build keeps one: the threads' rows go beside it (rows-scratch.ts) */
-  rowsPath?: string;
 }
 
 /** The build cache as the loader reaches it, able to adopt a parse made on a thread. */
@@ -135,8 +132,6 @@ export class ParsePool {
   private context: { ctx: RenderContext; inputs: string } | null = null;
   /** the rows the threads made, by the event record they were made of */
   private premade = new Map<TextlessEvent, PremadeRow>();
-  /** the render cache's rows file, beside which the threads' file is made (null: no cache) */
-  private readonly rowsPath: string | null;
   /** the file the threads write their rows into (made with the first batch; undefined: not yet) */
   private rows: RowsScratch | null | undefined;
 
@@ -150,7 +145,6 @@ export class ParsePool {
     this.threads = this.count === 0 ? null : new ThreadPool(threadModule(import.meta.url, 'parse-batch'), { size: this.count, ahead: AHEAD, endIdle: true, stopped });
     this.minFiles = options.minFiles ?? 512;
     this.minBytes = options.minBytes ?? 1 << 20;
-    this.rowsPath = options.rowsPath ?? null;
   }
 
   /** The files of one kind, each parsed as parseContentFile would (with the cache), in the order of `files`. */
@@ -188,18 +182,9 @@ export class ParsePool {
   }
 
   /**
-   * The file the threads wrote their rows into, for the render cache to keep as its rows file
-   * (cachedRows): once the threads are closed, and only when it holds every row they made.
-   */
-  rowsMade(): RowsInProgress | null {
-    return this.closing ? (this.rows?.inProgress() ?? null) : null;
-  }
-
-  /**
    * Lets go of the rows made on the threads: call once the build has put them in list order, or
    * has failed. Their file is closed once the threads are gone (a descriptor number closed under
-   * a thread still writing could be reused by the next open, and its write land there), and
-   * removed unless the render cache kept it.
+   * a thread still writing could be reused by the next open, and its write land there).
    */
   dropRows(): void {
     if (!this.closing) this.close();
@@ -231,7 +216,7 @@ export class ParsePool {
       return results;
     }
     // one file for every thread, and for the threads started after these end (where rows are made)
-    if (this.context !== null && this.rows === undefined && (this.rows = RowsScratch.create(this.rowsPath))) threads.tell({ rows: { fd: this.rows.fd, end: this.rows.end.buffer as SharedArrayBuffer } });
+    if (this.context !== null && this.rows === undefined && (this.rows = RowsScratch.create())) threads.tell({ rows: { fd: this.rows.fd, end: this.rows.end.buffer as SharedArrayBuffer } });
     const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(todo.length / (this.count * 8))));
     const batches: Promise<void>[] = [];
     for (let from = 0; from < todo.length; from += size) {
@@ -270,8 +255,6 @@ export class ParsePool {
     const inFile = rows.json instanceof Uint8Array ? null : rows.json.position;
     const file = this.rows;
     if (inFile !== null && !file) throw new Error('a parse thread wrote rows to a file it was not given');
-    // (sent instead: a write failed, and the file lacks them)
-    if (inFile === null && file) file.complete = false;
     // where the row's JSON is in the answer, and where its entry is in the file
     let at = 0;
     let entry = inFile ?? 0;

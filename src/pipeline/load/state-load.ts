@@ -77,7 +77,7 @@ export interface Plan extends Pick<EventFiles, 'fileMap'>, Omit<FileStats, 'zone
   /** the directory's objects where its files are among `made` (`aula dev`'s, made in memory) */
   directoryCount?: number;
   /** the rows the parse threads made ahead (over an empty base, against the context as read) */
-  ahead: Pick<ParsePool, 'rowsFor' | 'rowsMade' | 'dropRows'>;
+  ahead: Pick<ParsePool, 'rowsFor' | 'dropRows'>;
   /** the files no event shapes, made by the load (the categories, where they were read), and those taken from the previous dist as they are */
   made: ReadonlyMap<string, string | Uint8Array>;
   carried: readonly string[];
@@ -94,7 +94,7 @@ export interface Plan extends Pick<EventFiles, 'fileMap'>, Omit<FileStats, 'zone
 export type Loaded = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined; refused: string | null };
 
 /** Nothing made ahead: every fresh event is whole, rendered against the build's context. */
-export const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), rowsMade: () => null, dropRows: () => {} };
+export const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), dropRows: () => {} };
 
 /**
  * What a load is over: the previous build, proven, or none (its state empty: no rows, no files, no
@@ -143,7 +143,7 @@ export async function loadOver(options: BuildOptions, base: Base, clock: Clock, 
   try {
     const others = build === null ? null : unchangedOthers(read, base.state, margin);
     const events = await eventFileChanges(options, read, base.state, margin, taking, build === null);
-    if (events.changed.length > (options.poolFrom ?? POOL_FROM) || build === null) read.pool = pool = await parsePool(options, read, build === null);
+    if (events.changed.length > (options.poolFrom ?? POOL_FROM) || build === null) read.pool = pool = await parsePool(options, read);
     const loaded = await loadChanges(options, base, clock, read, { others, events, cache: pack?.stats, directory: (d) => (directory = d), abandon });
     pack?.save();
     return loaded;
@@ -241,11 +241,10 @@ function listOrder(records: readonly Sourced<Event>[]): Uint32Array {
   return new Uint32Array(n).map((_, i) => i).sort((a, b) => start[b] - start[a] || end[b] - end[a] || id[a] - id[b]);
 }
 
-/** The parse threads' pool (imported here: a build over a few edits parses them on this thread); over an empty base the rows they make are left beside the render cache's rows file. */
-async function parsePool(options: BuildOptions, read: Reading, rows: boolean): Promise<ParsePool> {
+/** The parse threads' pool (imported here: a build over a few edits parses them on this thread). */
+async function parsePool(options: BuildOptions, read: Reading): Promise<ParsePool> {
   const { ParsePool } = await import('./parse-pool.ts');
-  const rowsPath = rows && options.cache !== undefined ? (await import('../rows/render-cache.ts')).rowsPath(options.cache, options.content) : undefined;
-  return new ParsePool(read.content, read.table, { threads: options.parseThreads, rowsPath });
+  return new ParsePool(read.content, read.table, { threads: options.parseThreads });
 }
 
 /** `names` of one kind parsed, each through the parse cache: on the parse threads where there are some, else here. */

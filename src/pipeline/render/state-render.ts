@@ -1,10 +1,8 @@
 // The render stage over the plan (load/state-load.ts, over a prior or an empty base), one for
-// every build: the fresh events' rows made (or taken from the parse threads
-// and the rows cache) and merged into the prior's list order, the event data files made by the
+// every build: the fresh events' rows made (or taken from the parse threads) and merged into the prior's list order, the event data files made by the
 // build's one data stage (store/write/event-data.ts) from them and the previous dist's, the
 // changed event parts written, the files no event shapes linked from the previous dist where the
 // ledger proves them or made (the load's, the directory's job's), and the manifest.
-import { randomBytes } from 'node:crypto';
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 import { join } from 'node:path';
@@ -12,13 +10,12 @@ import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTO
 import type { MediaFile } from '../../store/format/public-files.ts';
 import { searchIndexBeside } from '../../store/write/search-thread.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
-import type { TextlessEvent } from '../../model/event-texts.ts';
 import { columnValuesFromRows } from '../../store/write/column-values.ts';
-import { rowsRenderer, type DistFiles } from '../../store/write/data-files.ts';
+import type { DistFiles } from '../../store/write/data-files.ts';
 import { digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { eventData, type EventData } from '../../store/write/event-data.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
-import { cachedRows, rowKeyer, rowsPath } from '../rows/render-cache.ts';
+import { madeRows } from '../rows/row-entries.ts';
 import { manifestOf, newestOf, sealManifest } from '../write/manifest-of.ts';
 import type { Plan } from '../load/state-load.ts';
 import type { BuildOptions, Clock } from '../run.ts';
@@ -26,7 +23,6 @@ import { StagedDist, type DistOutput } from '../write/staged-dist.ts';
 import { eventParts } from '../write/events-file.ts';
 import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import { KEY_BYTES, stateRows, type StateRows } from '../state/event-state.ts';
-import { STAT_FIELDS } from '../state/stat-fields.ts';
 import { calendarData } from './calendar-data.ts';
 import { useZoneTable } from '../../time/offsets.ts';
 import { collectGarbage } from './collect-garbage.ts';
@@ -42,10 +38,8 @@ const MANY_ROWS = 10_000;
 
 /**
  * The fresh events' rows: those the parse threads made against this very context (plan.ahead), else
- * from the rows cache by their keys, else rendered here (render-cache.ts cachedRows). Each is kept
- * in the rows file under its source's key (render-cache.ts), its file's parse key; a file whose key
- * is not known gives a key no row has. Over a prior the fresh events are those of files changed
- * since the rows file's rows were made: the file is not read, only appended to.
+ * rendered here; with a cache, their hashes (the pages' keys are made of them). The rows that stay
+ * are the previous dist's (plan.data).
  */
 function freshRows(options: BuildOptions, plan: Plan, dist: DistOutput): { rows: EventRows; hashes: Buffer | null } {
   const { state, fresh, ahead: source } = plan;
@@ -53,25 +47,12 @@ function freshRows(options: BuildOptions, plan: Plan, dist: DistOutput): { rows:
   // (the rows made ahead hold their events' texts: those events came without them, parse-payload.ts)
   const ahead = source.rowsFor(ctx);
   try {
-    if (options.cache === undefined) return { rows: rowsRenderer(ahead.premade, ahead.whole)(fresh, ctx), hashes: null };
-    const keyOf = sourceKeyer(plan, ctx);
-    const keys = fresh.map((e, j) => ahead.premade?.get(e)?.key ?? keyOf(e, j));
     dist.reused.rows.reused += plan.keep.reduce((n, k) => n + k, 0);
-    // (the threads' file of rows: kept as the rows file when it is written whole)
-    return cachedRows(rowsPath(options.cache, options.content), fresh, keys, ctx, dist.reused.rows, ahead, ahead.premade ? source.rowsMade() : null, state.rows.id.length === 0);
+    dist.reused.rows.rendered += fresh.length;
+    return madeRows(fresh, ctx, ahead, options.cache !== undefined);
   } finally {
     source.dropRows();
   }
-}
-
-/** Fresh event j's row key: of its file's parse key, or, where the file's key is not known, of one no row has. */
-function sourceKeyer(plan: Plan, ctx: RenderContext): (e: TextlessEvent, j: number) => Buffer {
-  const keyOf = rowKeyer(ctx);
-  return (e, j) => {
-    const file = plan.freshFiles[j];
-    const known = file !== undefined && plan.eventStats[file * STAT_FIELDS] >= 0n; // (none where no records are kept)
-    return keyOf(e, known ? plan.eventKeys.subarray(file * KEY_BYTES, (file + 1) * KEY_BYTES) : randomBytes(KEY_BYTES));
-  };
 }
 
 /**
@@ -208,7 +189,7 @@ export interface Rendered {
    */
   volume: number;
   eventCount: number;
-  /** the rows' hashes in list order (render-cache.ts rowHash), of which the pages' keys are made; null without a cache */
+  /** the rows' hashes in list order (row-entries.ts rowHash), of which the pages' keys are made; null without a cache */
   hashes: Buffer | null;
   mediaFiles: MediaFile[];
   /** the next event state's rows (none: no state is kept) */

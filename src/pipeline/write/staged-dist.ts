@@ -22,8 +22,8 @@ type How = { volume: number | null; measure?: number; inputs?: string; served?: 
 
 /** What an incremental build took over instead of making it again. */
 export interface ReuseStats {
-  /** rows taken from the rows cache, rendered anew, and found damaged (rows/render-cache.ts) */
-  rows: { reused: number; rendered: number; corrupt: number };
+  /** rows taken from the previous dist, and rendered anew (render/state-render.ts) */
+  rows: { reused: number; rendered: number };
   /** event-list pages linked from the previous dist (not answered) */
   pages: number;
   /** other files (data, documents, autocomplete) linked from the previous dist (not written) */
@@ -46,7 +46,7 @@ export class StagedDist {
   readonly served = new Map<string, string>();
   /** the data files' digests, as the manifest lists them */
   readonly digests = new Map<string, FileDigest>();
-  readonly reused: ReuseStats = { rows: { reused: 0, rendered: 0, corrupt: 0 }, pages: 0, files: 0 };
+  readonly reused: ReuseStats = { rows: { reused: 0, rendered: 0 }, pages: 0, files: 0 };
   /** the files being written on libuv's pool (writeLater): awaited before anything reads them back, and before the folder is removed */
   private readonly pending: Promise<void>[] = [];
   private readonly digester = new Digester();

@@ -1,5 +1,5 @@
 // The event rows (their parts' concatenation, dist-paths.ts) built row by row into one buffer. Each row goes into its place as soon as it is
-// made (rendered, or copied from the render cache): no row is held as a string until all are
+// made (rendered, or read from the parse threads' file): no row is held as a string until all are
 // made, which would double the rows' memory (two-byte strings where the text is not Latin-1)
 // beside the buffer they would then be copied into. A row a parse thread left in a file has its place
 // kept, and is read into it by finish() with its neighbours in that file. The buffer and the

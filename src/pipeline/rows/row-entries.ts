@@ -1,0 +1,95 @@
+// The events' rows as the build makes them: each row's JSON with its field offsets and, with a
+// cache, its hash (rowHash), which the pages' keys are made of (page-keys.ts). The parse threads
+// render the rows of the files they parse into one file (rows-scratch.ts), an entry per row laid
+// out as a keyed store's (keyed-store.ts), its payload the row's hash (32) | its field offsets (FIELD_COUNT + 1 × u32 LE) | its JSON (UTF-8),
+// which stays in the file until the rows are put together. No row is kept between builds: an
+// unchanged event's row is the previous dist's (render/previous-data.ts), and a build without
+// one renders every row, on the parse threads where they parse.
+import type { Event } from '../../model/types.ts';
+import type { TextlessEvent } from '../../model/event-texts.ts';
+import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
+import { FIELD_COUNT, type EventRows } from '../../store/format/event-rows.ts';
+import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
+import { cacheIdentity, sha256 } from '../cache/build-cache.ts';
+import { checksum } from '../../util/checksum.ts';
+import { stableJson } from '../../util/stable-json.ts';
+import { ENTRY_HEAD as HEAD, putKeyedHead } from '../cache/keyed-store.ts';
+
+const STRIDE = FIELD_COUNT + 1;
+export const ROW_KEY_BYTES = 32;
+export const ROW_HASH_BYTES = 32;
+const HASH = ROW_HASH_BYTES;
+const OFFSETS = STRIDE * 4;
+/** The bytes of an entry before its row's JSON: key, checksum, length, hash and offsets. */
+export const ROW_ENTRY_HEAD = HEAD + HASH + OFFSETS;
+
+/** A row's hash: SHA-256 of its JSON, all a page holds of it (page-keys.ts). */
+export function rowHash(json: Uint8Array): Buffer {
+  return sha256(json);
+}
+
+/** Writes a row's entry head (ROW_ENTRY_HEAD bytes) into `out` at `at`; `json` follows it in the file. */
+export function putEntryHead(out: Buffer, at: number, key: Uint8Array, hash: Uint8Array, offsets: ArrayLike<number>, json: Uint8Array): void {
+  out.set(hash, at + HEAD);
+  for (let i = 0; i < STRIDE; i++) out.writeUInt32LE(offsets[i], at + HEAD + HASH + i * 4);
+  putKeyedHead(out, at, key, checksum(out.subarray(at + HEAD, at + ROW_ENTRY_HEAD), json), HASH + OFFSETS + json.byteLength);
+}
+
+/**
+ * Each event's row key: SHA-256 of the whole render context (renderInputs) and of the event's
+ * source, its file's parse key and its id (which name one record).
+ */
+export function rowKeyer(ctx: RenderContext): (e: TextlessEvent, source: Uint8Array) => Buffer {
+  const context = sha256(Buffer.from(renderInputs(ctx)));
+  return (e, source) => {
+    if (source.byteLength !== ROW_KEY_BYTES) throw new Error(`a source key is ${ROW_KEY_BYTES} bytes, not ${source.byteLength}`);
+    return sha256(context, source, Buffer.from(`${e.id}`));
+  };
+}
+
+/** A row made on a parse thread (parse-batch.ts): bytes or where its thread left them; key and hash null without a cache. */
+export interface PremadeRow {
+  json: Uint8Array | RowInFile;
+  starts: Uint32Array;
+  key: Buffer | null;
+  hash: Buffer | null;
+}
+
+/** Rows made ahead by the record they were made of (none when against another context than the build's), and `whole` to restore an event's texts. */
+export interface RowsAhead {
+  premade: ReadonlyMap<TextlessEvent, PremadeRow> | undefined;
+  whole: (e: TextlessEvent) => Event;
+}
+
+/** A row's inputs besides its event, as one string: rows made ahead are used only when theirs equals the build's. */
+export function renderInputs(ctx: RenderContext): string {
+  return stableJson([cacheIdentity(), ctx]);
+}
+
+/**
+ * The rows of `events` (list order), each made ahead (`ahead`) or rendered here, and with `hashed`
+ * their rowHashes end to end (a hash made ahead taken as it is).
+ */
+export function madeRows(events: readonly TextlessEvent[], ctx: RenderContext, { premade, whole }: RowsAhead, hashed: boolean): { rows: EventRows; hashes: Buffer | null } {
+  // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
+  const out = new RowBytes(events.length);
+  const hashes = hashed ? Buffer.alloc(events.length * HASH) : null;
+  /** rows hashed once all are in place */
+  const unhashed: number[] = [];
+  let writeRow: ((e: Event) => EventRow) | undefined; // (rows made here as the parse threads make theirs)
+  events.forEach((e, row) => {
+    const ahead = premade?.get(e);
+    if (ahead) {
+      out.addBytes(ahead.json, ahead.starts);
+      if (ahead.hash && hashes) ahead.hash.copy(hashes, row * HASH);
+      else unhashed.push(row);
+    } else {
+      const written = (writeRow ??= eventRowWriter(ctx))(whole(e));
+      out.addBytes(written.bytes, written.starts);
+      unhashed.push(row);
+    }
+  });
+  const rows = out.finish();
+  if (hashes) for (const row of unhashed) rowHash(out.row(row)).copy(hashes, row * HASH);
+  return { rows, hashes };
+}

@@ -30,7 +30,7 @@ describe('cache files that are not what aula wrote', () => {
       writeFileSync(path, `precious ${name}\n`);
       return path;
     };
-    // the ledger /dev/zero, the event state a FIFO, the rows file and the
+    // the ledger /dev/zero, the event state a FIFO, the autocomplete data and the
     // pack links to files outside the cache (symbolic and hard)
     const swap = (path: string, make: (path: string) => void) => {
       rmSync(path);
@@ -38,8 +38,8 @@ describe('cache files that are not what aula wrote', () => {
     };
     swap(named('dist-', '.json'), (p) => symlinkSync('/dev/zero', p));
     swap(named('dist-', '.events'), (p) => expect(spawnSync('mkfifo', [p]).status).toBe(0));
-    const rowsVictim = outside('rows.txt');
-    swap(named('rows-', '.bin'), (p) => symlinkSync(rowsVictim, p));
+    const dataVictim = outside('autocomplete-data.txt');
+    swap(named('autocomplete-data-', '.bin'), (p) => symlinkSync(dataVictim, p));
     const packVictim = outside('pack.txt');
     swap(named('parsed-', '.bin'), (p) => linkSync(packVictim, p));
     // an edit, so that the build has something to append
@@ -50,7 +50,7 @@ describe('cache files that are not what aula wrote', () => {
     // (a hang on the FIFO or /dev/zero ends in the runner's safety net, and fails)
     const r = build(content, out, cache);
     expect([r.code, r.err]).toEqual([0, '']);
-    expect(readFileSync(rowsVictim, 'utf8')).toBe('precious rows.txt\n');
+    expect(readFileSync(dataVictim, 'utf8')).toBe('precious autocomplete-data.txt\n');
     expect(readFileSync(packVictim, 'utf8')).toBe('precious pack.txt\n');
     // and the dist is what a build without the cache makes
     const clean = join(root, 'clean');
@@ -69,7 +69,7 @@ describe('cache files that are not what aula wrote', () => {
     const names = readdirSync(cache);
     // every kind of file the cache keeps, each written anew by the next build
     expect(names.map((n) => n.replace(/-[0-9a-f]{16}/g, '-ID')).sort()).toEqual(
-      ['autocomplete-ID.bin', 'autocomplete-data-ID.bin', 'dist-ID-ID.events', 'dist-ID-ID.json', 'minisearch-ID.bin', 'parsed-ID.bin', 'rows-ID.bin'],
+      ['autocomplete-ID.bin', 'autocomplete-data-ID.bin', 'dist-ID-ID.events', 'dist-ID-ID.json', 'minisearch-ID.bin', 'parsed-ID.bin'],
     );
     const victims = names.map((name) => {
       const victim = join(root, `victim-${name}`);

@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { carryOver } from './carry-over.ts';
+import { carryOver, hardLinks } from './carry-over.ts';
 
 const roots: string[] = [];
 afterEach(() => roots.splice(0).forEach(removeDir));
@@ -67,6 +67,32 @@ describe('carryOver', () => {
     writeFileSync(join(staged, 'link.json.gz'), 'secret');
     expect(carryOver(old, staged)).toBe(0);
     expect(lstatSync(join(staged, 'link.json.gz')).isFile()).toBe(true);
+  });
+
+  it('where links are refused, keeps each equal file with the previous mtime, and tries no link after the first refusal', () => {
+    const { old, staged } = trees();
+    for (const rel of ['a.json', 'b.json', 'sub/c.json']) {
+      writeFileSync(join(old, rel), rel);
+      utimesSync(join(old, rel), 1_000, 1_000);
+      writeFileSync(join(staged, rel), rel);
+    }
+    const linkSync = hardLinks.linkSync;
+    let tried = 0;
+    hardLinks.linkSync = () => {
+      tried++;
+      throw Object.assign(new Error('EXDEV: cross-device link not permitted'), { code: 'EXDEV' });
+    };
+    try {
+      expect(carryOver(old, staged)).toBe(3);
+    } finally {
+      hardLinks.linkSync = linkSync;
+    }
+    expect(tried).toBe(1);
+    for (const rel of ['a.json', 'b.json', 'sub/c.json']) {
+      expect(statSync(join(staged, rel)).ino).not.toBe(statSync(join(old, rel)).ino);
+      expect(statSync(join(staged, rel)).mtimeMs).toBe(1_000_000);
+      expect(readFileSync(join(staged, rel), 'utf8')).toBe(rel);
+    }
   });
 
   it('does nothing without a previous dist', () => {

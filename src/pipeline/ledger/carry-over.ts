@@ -1,11 +1,100 @@
-// Unchanged output keeps its file: a staged file whose bytes equal the previous dist's is replaced
-// by a hard link to it (inside the staging folder, before the swap), so rsync or a CDN uploader
-// skips it. The bytes are compared, never assumed: a hand-edited dist file is not carried.
-import { closeSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, utimesSync, type Stats } from 'node:fs';
-import { readFully } from '../../util/positional-io.ts';
-import { unlinkQuietly } from '../cache/cache-file.ts';
+// Files of the previous dist put into the staging folder, so rsync or a CDN uploader skips them:
+// those the ledger proves (dist-ledger.ts), and after the render each staged file whose bytes equal
+// the previous one's (compared, never assumed: a hand-edited dist file is not carried). Where the
+// file system makes no hard links, copies checked to be the proven file, or the previous mtime.
+import { closeSync, constants, copyFileSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, utimesSync, type Stats } from 'node:fs';
+import { copyFile, link } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hardLinks } from './link-or-copy.ts';
+import { readFully } from '../../util/positional-io.ts';
+import { sha256 } from '../cache/build-cache.ts';
+import { identityOf, unlinkQuietly } from '../cache/cache-file.ts';
+
+/** The links made: a test puts a file system without hard links in their place. */
+export const hardLinks = { linkSync, link };
+
+/** A link failing so says the file system makes none: the rest of the build tries no other. */
+const NO_LINKS = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+export class LinkOrCopy {
+  /** false once a link failed as on a file system without hard links */
+  private linking = true;
+  /** settles once the first link on libuv's pool has: until then whether to try is not known */
+  private first: Promise<unknown> | null = null;
+
+  /**
+   * Puts `from`, proven by its identity `id` (and SHA-256 `sha` when given), at `to`. Returns the
+   * identity `to` is proven by, or null when the copy is not the proven file (`from` changed).
+   * Throws where the link fails otherwise, or the copy does.
+   */
+  placeSync(from: string, to: string, id: string, sha?: string): string | null {
+    if (this.linkedSync(from, to)) return id;
+    copyFileSync(from, to, constants.COPYFILE_EXCL);
+    return this.checked(from, to, id, sha);
+  }
+
+  /** As placeSync, on libuv's pool; the first link is awaited before another is tried. */
+  async place(from: string, to: string, id: string, sha?: string): Promise<string | null> {
+    if (this.first !== null) await this.first;
+    try {
+      if (this.linking) {
+        const linked = hardLinks.link(from, to);
+        this.first ??= linked.catch(() => undefined);
+        await linked;
+        return id;
+      }
+    } catch (e) {
+      this.refused(e);
+    }
+    await copyFile(from, to, constants.COPYFILE_EXCL);
+    return this.checked(from, to, id, sha);
+  }
+
+  /** Replaces `to`, which holds `from`'s bytes, by a link to `from`; where none is made, `to` takes `from`'s times. */
+  linkOver(from: string, to: string, times: Stats): void {
+    const temporary = `${to}.aula-link`;
+    try {
+      if (this.linkedSync(from, temporary)) return renameSync(temporary, to);
+    } catch {
+      // (a permission, a name in the way): the bytes are the same, kept as written
+      unlinkQuietly(temporary);
+    }
+    utimesSync(to, times.atime, times.mtime);
+  }
+
+  /** Whether `to` is now a link to `from`: false where links are not made. */
+  private linkedSync(from: string, to: string): boolean {
+    if (!this.linking) return false;
+    try {
+      hardLinks.linkSync(from, to);
+      return true;
+    } catch (e) {
+      this.refused(e);
+      return false;
+    }
+  }
+
+  /** Goes on without links where the file system (or, EMLINK, this file) takes no more; else throws. */
+  private refused(e: unknown): void {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (NO_LINKS.has(code)) this.linking = false;
+    else if (code !== 'EMLINK') throw e;
+  }
+
+  /**
+   * The copy's identity when it is the proven file: `from` unwritten meanwhile (its identity), the
+   * copy of its size and SHA-256. The copy keeps `from`'s mtime, as a link does, for rsync's sake.
+   */
+  private checked(from: string, to: string, id: string, sha: string | undefined): string | null {
+    const [, , size, mtimeNs] = id.split(':');
+    if (identityOf(from) !== id || identityOf(to)?.split(':')[2] !== size || (sha !== undefined && sha256(readFileSync(to)).toString('hex') !== sha)) {
+      unlinkQuietly(to);
+      return null;
+    }
+    const mtime = Number(BigInt(mtimeNs) / 1000n) / 1e6;
+    utimesSync(to, mtime, mtime);
+    return identityOf(to);
+  }
+}
 
 /** Every regular file under `dir` (`all`: every entry but folders), relative to it with forward slashes; no link followed. */
 export function listFiles(dir: string, prefix = '', all = false, found: string[] = []): string[] {
@@ -46,35 +135,27 @@ function sameBytes(a: string, b: string, size: number): boolean {
   }
 }
 
-/** True when `staged` already is, or now links to, the unchanged `previous` file. */
-function carryFile(previous: string, staged: string): boolean {
+/** True when `staged` already is, or now stands for, the unchanged `previous` file. */
+export function carryFile(previous: string, staged: string, links = new LinkOrCopy()): boolean {
   const old = statOrNull(previous);
   const now = statOrNull(staged);
   if (!old?.isFile() || !now?.isFile()) return false;
   if (old.dev === now.dev && old.ino === now.ino) return true;
   if (old.size !== now.size || !sameBytes(previous, staged, old.size)) return false;
-  const temporary = `${staged}.aula-link`;
-  try {
-    hardLinks.linkSync(previous, temporary);
-    renameSync(temporary, staged);
-  } catch {
-    // No hard links here (another file system, FAT, a permission): same bytes, old mtime.
-    unlinkQuietly(temporary);
-    utimesSync(staged, old.atime, old.mtime);
-  }
+  links.linkOver(previous, staged, old);
   return true;
 }
 
 /**
- * Links every unchanged staged file to its previous copy; returns how many were carried.
+ * Carries every unchanged staged file over; returns how many were carried.
  * `settled`: a file not to compare (linked already, or known to differ).
  */
-export function carryOver(previousDist: string, staging: string, settled: (rel: string) => boolean = () => false, files: readonly string[] = listFiles(staging)): number {
+export function carryOver(previousDist: string, staging: string, settled: (rel: string) => boolean = () => false, files: readonly string[] = listFiles(staging), links = new LinkOrCopy()): number {
   if (!statOrNull(previousDist)?.isDirectory()) return 0;
   let carried = 0;
   for (const rel of files) {
     if (settled(rel)) continue;
-    if (carryFile(join(previousDist, rel), join(staging, rel))) carried++;
+    if (carryFile(join(previousDist, rel), join(staging, rel), links)) carried++;
   }
   return carried;
 }

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { identityOf } from '../cache/cache-file.ts';
-import { listFiles } from './carry-over.ts';
+import { hardLinks, listFiles } from './carry-over.ts';
 import { COMPRESSOR, DistLedger, ledgerPath, stagedIdentities, writeLedger, type Written } from './dist-ledger.ts';
-import { hardLinks } from './link-or-copy.ts';
 
 // every lstat the modules under test make, by path: the work a pass does is counted, not timed
 const { lstats } = vi.hoisted(() => ({ lstats: [] as string[] }));

@@ -3,7 +3,7 @@
 // of it and its .gz/.br as they stood after the swap. Any change to a file moves its ctime, which
 // no user call sets back, so a file with the recorded identity holds the recorded bytes: a later
 // build hard-links it (with its twins; copies it, checked, where the file system makes no hard
-// links: link-or-copy.ts) instead of making it again. A ledger of another aula or out
+// links: carry-over.ts) instead of making it again. A ledger of another aula or out
 // folder, or damaged, is not used. File: writeSealed(AULALEDGER\n [identity, out]\n, JSON).
 import { unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -12,7 +12,7 @@ import { cacheFile, cacheIdentity } from '../cache/build-cache.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { CACHE_FILE_MOST, identityOf, readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 import { sortedRecord } from './changes.ts';
-import { LinkOrCopy } from './link-or-copy.ts';
+import { LinkOrCopy } from './carry-over.ts';
 
 const head = (out: string) => `AULALEDGER\n${JSON.stringify([cacheIdentity(), resolve(out)])}\n`;
 /** What made the twins: compressors' output differs between versions, so twins are linked only from the same. */
@@ -68,7 +68,8 @@ export class DistLedger {
   private readonly pending: Promise<unknown>[] = [];
   /** each file linked (or copied) into the staging folder (twins included), by the identity it is proven by */
   readonly linked = new Map<string, string>();
-  private readonly place = new LinkOrCopy();
+  /** how files are put in the staging folder; the carry-over goes on by the same decision */
+  readonly links = new LinkOrCopy();
 
   private constructor(
     private readonly out: string,
@@ -115,7 +116,7 @@ export class DistLedger {
     if (later) {
       for (const [ext, id] of files) {
         this.linked.set(`${rel}${ext}`, id);
-        const placed = this.place.place(`${from}${ext}`, `${to}${ext}`, id, sha(ext)).then((staged) => {
+        const placed = this.links.place(`${from}${ext}`, `${to}${ext}`, id, sha(ext)).then((staged) => {
           if (staged === null) throw changedWhileBuilt(`${rel}${ext}`);
           this.linked.set(`${rel}${ext}`, staged);
         });
@@ -128,7 +129,7 @@ export class DistLedger {
     try {
       // each was just proven a regular file by its identity
       for (const [ext, id] of files) {
-        const staged = this.place.placeSync(`${from}${ext}`, `${to}${ext}`, id, sha(ext));
+        const staged = this.links.placeSync(`${from}${ext}`, `${to}${ext}`, id, sha(ext));
         if (staged === null) throw changedWhileBuilt(rel);
         made.push(`${to}${ext}`);
         this.linked.set(`${rel}${ext}`, staged);

@@ -4,13 +4,12 @@
 // holds a manifest, a parked folder is a former dist, and names must match exactly what this module
 // writes. What aula did not make in a former dist moves into the new one (user-files.ts); a former
 // dist still holding any is left in place.
-import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MADE_FILES, madeFilesText } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
-import { listFiles } from '../ledger/carry-over.ts';
+import { carryFile, listFiles, type LinkOrCopy } from '../ledger/carry-over.ts';
 import { isAulaDist, madeListOf, OutFolderError } from './out-folder.ts';
-import { readSmallFile } from '../cache/cache-file.ts';
 import { moveUserEntries, removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
 import { isRunning } from '../../util/process-alive.ts';
 
@@ -133,11 +132,11 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning, ours:
  * Moves `staged` to `out`. The former dist is removed before this returns, so before the ledger
  * records identities: its files are mostly hard links to the new dist's, and each unlink moves a ctime.
  */
-export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}, files?: readonly string[]): void {
+export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}, files?: readonly string[], links?: LinkOrCopy): void {
   const hadOld = existsSync(out);
   // what the user keeps in the former dist must have room in the new one: refused before anything moves
   if (hadOld) userEntries(out, staged, printable(out));
-  writeMadeFiles(staged, hadOld ? out : null, files);
+  writeMadeFiles(staged, hadOld ? out : null, files, links);
   // From here on the manifest proves the folder aula's, and the marker must not ship. Not removed
   // if stopped now: it is about to be the dist, or the old one is parked for recoverDist.
   liveStaging.delete(staged);
@@ -169,17 +168,9 @@ function warnLeft(dir: string, warn: SwapWarning): void {
   warn(`${printable(join(dir, left[0]))}${more} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${printable(dir)} with it; remove that folder when it is no longer needed`);
 }
 
-/** Writes .aula-files, or links the former dist's when the same, so it keeps its mtime as unchanged files do. */
-function writeMadeFiles(staged: string, previous: string | null, files: readonly string[] = listFiles(staged)): void {
-  const text = madeFilesText([...files.filter((f) => f !== STAGING_MARKER && f !== MADE_FILES), MADE_FILES]);
+/** Writes .aula-files, carried over from the former dist when the same, so it keeps its mtime as unchanged files do. */
+function writeMadeFiles(staged: string, previous: string | null, files: readonly string[] = listFiles(staged), links?: LinkOrCopy): void {
   const path = join(staged, MADE_FILES);
-  if (previous !== null && readSmallFile(join(previous, MADE_FILES), Buffer.byteLength(text)) === text) {
-    try {
-      linkSync(join(previous, MADE_FILES), path);
-      return;
-    } catch {
-      // written below
-    }
-  }
-  writeFileSync(path, text);
+  writeFileSync(path, madeFilesText([...files.filter((f) => f !== STAGING_MARKER && f !== MADE_FILES), MADE_FILES]));
+  if (previous !== null) carryFile(join(previous, MADE_FILES), path, links);
 }

@@ -5,7 +5,7 @@ import { DEFAULT_UPSTREAM } from '../../defaults.ts';
 import type { Media } from '../../model/types.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile } from '../../store/format/public-files.ts';
-import { carryOver, listFiles } from '../ledger/carry-over.ts';
+import { carryOver, LinkOrCopy, listFiles } from '../ledger/carry-over.ts';
 import { aulaManifest } from '../out-folder/out-folder.ts';
 import { swapIn } from '../out-folder/swap.ts';
 import type { Rendered } from '../render/state-render.ts';
@@ -52,12 +52,13 @@ export async function publishStage(options: BuildOptions, clock: Clock, input: P
   const { ledger } = dist;
   // listed once for the carry-over, the identities and .aula-files
   const files = listFiles(dist.staging);
-  carryOver(out, dist.staging, ledger ? (rel) => ledger.linked.has(rel) || ledger.differs(rel, dist.written) : undefined, files);
+  const links = ledger?.links ?? new LinkOrCopy();
+  carryOver(out, dist.staging, ledger ? (rel) => ledger.linked.has(rel) || ledger.differs(rel, dist.written) : undefined, files, links);
   await clock.nextPhase('carry over', 'swap');
   if (dist.ledgerFile !== null) input.record?.(manifestJson);
   // taken before anybody else can reach them: what changes after the swap is not proven
   const staged = dist.ledgerFile === null ? null : stagedIdentities(dist.staging, dist.written, dist.ledger?.linked, new Set(files));
-  swapIn(dist.staging, out, options.onWarning, files);
+  swapIn(dist.staging, out, options.onWarning, files, links);
   // once every file is in place: the identities are final
   if (dist.ledgerFile !== null) writeLedger(dist.ledgerFile, out, dist.written, manifest.precompressed, staged!);
   clock.phase('swap');

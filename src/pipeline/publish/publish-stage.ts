@@ -1,30 +1,170 @@
-// The last stage: the served files answered (answer-stage.ts); media copies, routing rules, the
-// manifest and changes.json written; unchanged files carried over; the dist swapped in; the ledger
-// and event state recorded.
+// The last stage: the pages, documents and schemas answered by the API core over the data just
+// written (read back as the server reads it), written as they come and compressed by the pool's
+// threads meanwhile (a list page or the calendar whose key, page-keys.ts, the ledger proves is
+// linked instead); media copies, routing rules, the manifest and changes.json written; unchanged
+// files carried over; the dist swapped in; the ledger and event state recorded.
+import { bodyBuffer, bodyText } from '../../api/body.ts';
+import { createApi, type Api } from '../../api/core.ts';
+import { CALENDAR_CAP } from '../../api/events/calendar.ts';
+import { EVENT_LIST_PATH } from '../../api/events/list.ts';
+import { DOCUMENTS } from '../../api/documents.ts';
 import { DEFAULT_UPSTREAM } from '../../defaults.ts';
-import type { Media } from '../../model/types.ts';
+import { compressionPool, pageHasTwins, type CompressionPool, type Precompressed } from '../../deploy/precompress.ts';
+import { routingFiles } from '../../deploy/routing-files.ts';
+import { contentSchemaFiles } from '../../docs/content-schemas.ts';
+import type { Media, Site } from '../../model/types.ts';
+import { datasetFrom } from '../../query/dataset.ts';
+import { AUTOCOMPLETE_DIR, DATA_FILES, eventPartFile } from '../../store/format/dist-paths.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile } from '../../store/format/public-files.ts';
+import { directorySource, memorySource, type DistSource } from '../../store/read/dist-source.ts';
+import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
+import { copyTwins } from '../../store/write/hashed-files.ts';
 import { carryOver, LinkOrCopy, listFiles } from '../ledger/carry-over.ts';
+import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';
+import { COMPRESSOR, stagedIdentities, writeLedger } from '../ledger/dist-ledger.ts';
 import { aulaManifest } from '../out-folder/out-folder.ts';
 import { swapIn } from '../out-folder/swap.ts';
 import type { Rendered } from '../render/state-render.ts';
-import { answerServed, type AnswerInput } from './answer-stage.ts';
+import { calendarKey, pageKeys } from '../rows/page-keys.ts';
 import type { BuildOptions, Clock } from '../run.ts';
+import { pageFile } from '../write/manifest-of.ts';
 import { copyMediaFiles } from '../write/media-copies.ts';
-import { routingFiles } from '../../deploy/routing-files.ts';
-import type { StagedDist } from '../write/staged-dist.ts';
+import { shaIn, type StagedDist } from '../write/staged-dist.ts';
 import { writeFiles } from '../write/write-files.ts';
-import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';
-import { stagedIdentities, writeLedger } from '../ledger/dist-ledger.ts';
 
-interface PublishInput extends AnswerInput {
+interface PublishInput {
+  baseUrl: string;
+  site: Site;
+  directoryTwins: Promise<ReadonlyMap<string, Precompressed>> | null;
   out: string;
   /** the previous build's manifest, when the load read it */
   previous: Manifest | null;
   media: ReadonlyMap<number, Media>;
   /** records the event state, bound to the manifest: before the swap, so a stopped build leaves no state describing no dist */
   record?: (manifestJson: string) => void;
+}
+
+/** Bytes of pages handed to the compression threads and not yet compressed, at most. */
+const COMPRESS_AHEAD = 16 << 20;
+
+/** What answering writes through: `emit` writes (or links, proven by its bytes) a file the dist serves, on `pool`'s thread with its twins made at volume `twins` (null: none) when `compress`. */
+type Emitter = ReturnType<typeof emitter>;
+
+function emitter(manifest: Manifest, dist: StagedDist, pool: CompressionPool, twins: number | null) {
+  const emit = (rel: string, content: string | Uint8Array, inputs?: string, compress = true) => {
+    const measure = typeof content === 'string' ? content.length : content.byteLength;
+    // a page's body is on a pooled block: given back once written and copied, for the next page
+    const release = typeof content !== 'string' && isPooled(content) ? () => releaseBuffer(content) : undefined;
+    const how = { volume: compress ? twins : null, measure, inputs, served: true };
+    // hashed on the pool's thread where none is known and no previous file can be proven by its bytes (a page answered anew)
+    const sha = manifest.files[rel] === undefined && (inputs !== undefined || dist.ledger === null) ? null : shaIn(manifest, rel, content);
+    if (sha !== null && dist.carried(rel, sha, how)) return release?.();
+    if (sha !== null) dist.record(rel, sha, how);
+    // written by the pool's thread, with its twins: creating a file costs this thread more than answering it
+    pool.place(rel, content, compress && twins !== null, release, sha === null ? (made) => dist.record(rel, made, how) : undefined);
+  };
+  return { pool, twins, emit };
+}
+
+/** The list pages as `aula serve` answers them; one it refuses as too much work is answered without the limit, and the user told. */
+async function answerPages(options: BuildOptions, apis: { api: Api; served: Api }, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): Promise<void> {
+  const { manifest, eventCount, hashes } = rendered;
+  const refused: string[] = [];
+  const limit = envelope.site.page_size;
+  const pageKeyOf = hashes === null ? null : pageKeys(hashes, { ...envelope, limit });
+  for (let offset = 0; offset === 0 || offset < eventCount; offset += limit) {
+    const rel = pageFile(offset);
+    const inputs = pageKeyOf?.(offset);
+    const compress = pageHasTwins(offset);
+    // linked without twins when it has none now, whatever the previous dist had
+    const proven = dist.linked(rel, inputs, compress ? out.twins : null);
+    if (proven) dist.reused.pages++;
+    else {
+      const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
+      const request = { method: 'GET', path: EVENT_LIST_PATH, query, headers: {} };
+      let response = apis.served(request);
+      if (response.status === 400) (response = apis.api(request)), refused.push(rel);
+      if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
+      out.emit(rel, bodyBuffer(response.body), inputs, compress);
+    }
+    options.progress?.('answer pages', offset / limit + 1, manifest.counts.event_list_pages);
+    // answered faster than compressed: bounded, so copies do not pile up in the threads' queues
+    if (!proven) await out.pool.settled(COMPRESS_AHEAD);
+  }
+  if (refused.length > 0) options.onWarning?.(`${refused.length} event list page(s) (the first ${refused[0]}) need more work than aula serve does for one request: it answers them 400 "Too expensive" where a static host serves the file; set a smaller page_size in site.yaml, or shorten the longest bodies`);
+}
+
+/** The documents, the schemas and the autocomplete files; returns how many documents were answered (not linked). */
+function answerDocuments(api: Api, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): number {
+  const categories = rendered.manifest.files[DATA_FILES.categories]?.sha256;
+  const calendar = rendered.hashes === null || categories === undefined ? undefined : calendarKey(rendered.hashes, rendered.eventCount, CALENDAR_CAP, envelope, rendered.manifest.built_at, categories);
+  let answered = 0;
+  for (const [rel, path, query] of DOCUMENTS) {
+    const inputs = query === 'format=ics' ? calendar : undefined;
+    if (dist.linked(rel, inputs, out.twins)) continue;
+    answered++;
+    const response = api({ method: 'GET', path, query, headers: {} });
+    if (response.status !== 200) throw new Error(`${path}?${query} answered ${response.status}: ${bodyText(response.body)}`);
+    out.emit(rel, typeof response.body === 'string' ? response.body : bodyBuffer(response.body), inputs);
+  }
+  for (const [name, text] of Object.entries(contentSchemaFiles())) out.emit(`schemas/${name}`, text);
+  for (const [rel, text] of rendered.files) {
+    if (!rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) continue;
+    // a hashed copy's twins are copied after the pool, not compressed again
+    out.emit(rel, text, undefined, !rendered.hashedCopies.has(rel.slice(AUTOCOMPLETE_DIR.length + 1)));
+  }
+  return answered;
+}
+
+/** The files still in memory, and the large ones read back from the staging folder as the server reads them (trusted: this build hashed them, or the ledger proved them). */
+function buildSource(files: ReadonlyMap<string, string | Uint8Array>, staging: string): DistSource {
+  const memory = memorySource(files, staging);
+  const disk = directorySource(staging);
+  const from = (rel: string) => (files.has(rel) ? memory : disk);
+  return {
+    ...memory,
+    require: (rel) => from(rel).require(rel),
+    text: (rel) => from(rel).text(rel),
+    bytes: (rel) => from(rel).bytes(rel),
+    open: files.has(eventPartFile(0)) ? undefined : disk.open,
+  };
+}
+
+/** Answers and writes every served file but the media copies (dist.served); resolves with the documents answered. */
+async function answerServed(options: BuildOptions, clock: Clock, input: PublishInput, rendered: Rendered, dist: StagedDist): Promise<number> {
+  // lazy: a list page reads the rows alone
+  const dataset = datasetFrom(buildSource(rendered.files, dist.staging), { lazy: true });
+  // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
+  const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
+  const served = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
+  await clock.nextPhase('load dataset', 'answer pages');
+  // Every event is on one page, so the rows measure the pages' volume before they exist. The
+  // levels follow the whole volume though only the first pages get twins (pageHasTwins).
+  const volume = rendered.volume;
+  // one thread writes every file answered: a second creating files in the same folder added CPU, not speed
+  const pool = compressionPool(volume, 1, (await input.directoryTwins) ?? undefined, { dir: dist.staging });
+  const precompress = options.precompress !== false;
+  if (precompress) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume };
+  const out = emitter(rendered.manifest, dist, pool, precompress ? volume : null);
+  const envelope = { baseUrl: input.baseUrl, site: input.site };
+  let documents: number;
+  try {
+    await answerPages(options, { api, served }, out, rendered, dist, envelope);
+    documents = answerDocuments(api, out, rendered, dist, envelope);
+    dataset.close();
+    // a failed link fails the build: never a dist without the page
+    await dist.ledger?.linkQueued();
+    await clock.nextPhase('answer pages', 'compress');
+    await pool.finish();
+    copyTwins(dist.staging, rendered.hashedCopies, AUTOCOMPLETE_DIR);
+  } catch (e) {
+    // its threads and the links write into the staging folder: finished before it is removed
+    await Promise.allSettled([pool.finish(), dist.ledger?.linkQueued()]);
+    throw e;
+  }
+  await clock.nextPhase('compress', 'copy media');
+  return documents;
 }
 
 /** Resolves with the documents answered (not linked). */

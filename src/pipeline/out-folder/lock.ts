@@ -98,9 +98,7 @@ export async function lockOut(out: string, options: LockOptions = {}): Promise<(
     // anything else under the lock's name is not known to be aula's.
     if (owner === null) {
       if (text === undefined && lstatSync(path, { throwIfNoEntry: false }) === undefined) continue; // released meanwhile
-      if (text !== '') {
-        throw new LockError(`${printable(path)} is in the way of the build lock and is not one aula wrote; remove it if no build is running`);
-      }
+      if (text !== '') throw new LockError(`${printable(path)} is in the way of the build lock and is not one aula wrote; remove it if no build is running`);
       unreadableSince ??= Date.now();
       if (Date.now() - unreadableSince >= (options.emptyGraceMs ?? 2_000)) {
         takeOver(path, (aside) => readLock(aside).text === '');
@@ -110,9 +108,7 @@ export async function lockOut(out: string, options: LockOptions = {}): Promise<(
     } else {
       unreadableSince = null;
     }
-    if (Date.now() > deadline) {
-      throw new LockError(`${printable(out)} is locked by another build (pid ${owner ?? 'unknown'}, lock file ${printable(path)}); try again when it has finished`);
-    }
+    if (Date.now() > deadline) throw new LockError(`${printable(out)} is locked by another build (pid ${owner ?? 'unknown'}, lock file ${printable(path)}); try again when it has finished`);
     if (!told && owner !== null) {
       told = true;
       options.onWait?.(`waiting for the build by pid ${owner} into ${printable(out)} to finish`);

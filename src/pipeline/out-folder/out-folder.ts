@@ -1,6 +1,6 @@
 // Which folders `aula build --out` may replace: the swap deletes what was there, so --out must be
 // provably aula's (a dist with its manifest) or hold nothing to lose. Checked before anything moves.
-import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { printable } from '../../util/printable.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
@@ -73,42 +73,24 @@ export function checkOutFolder(out: string, content: string): void {
   const shown = printable(out);
   const realOut = realpathOfMaybeMissing(out);
   const realContent = realpathOfMaybeMissing(content);
-  if (inside(realOut, realContent)) {
-    const what = realOut === realContent ? 'is the content folder' : 'lies inside the content folder';
-    throw new OutFolderError(`--out ${shown} ${what} ${printable(content)}; refusing to replace it (choose a folder outside, e.g. dist)`);
-  }
-  if (inside(realContent, realOut)) {
-    throw new OutFolderError(`--out ${shown} contains the content folder ${printable(content)}; refusing to replace it (choose a folder outside, e.g. dist)`);
-  }
-  let info: Stats;
-  try {
-    info = lstatSync(resolve(out));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw e;
-  }
-  if (info.isSymbolicLink()) {
-    throw new OutFolderError(`--out ${shown} is a symbolic link; give the folder it points to, or a new folder`);
-  }
+  const clash = inside(realOut, realContent) ? (realOut === realContent ? 'is' : 'lies inside') : inside(realContent, realOut) ? 'contains' : null;
+  if (clash !== null) throw new OutFolderError(`--out ${shown} ${clash} the content folder ${printable(content)}; refusing to replace it (choose a folder outside, e.g. dist)`);
+  const info = lstatSync(resolve(out), { throwIfNoEntry: false });
+  if (info === undefined) return;
+  if (info.isSymbolicLink()) throw new OutFolderError(`--out ${shown} is a symbolic link; give the folder it points to, or a new folder`);
   if (!info.isDirectory()) throw new OutFolderError(`--out ${shown} exists and is not a folder; refusing to replace it`);
   if (readdirSync(out).length === 0) return;
   if (isAulaDist(out)) {
     if (madeListOf(out) === null) throw new OutFolderError(noListMessage(shown));
     return;
   }
-  throw new OutFolderError(
-    `--out ${shown} is not empty and is not a dist written by aula (no aula manifest.json); refusing to replace it — give a new or empty folder`,
-  );
+  throw new OutFolderError(`--out ${shown} is not empty and is not a dist written by aula (no aula manifest.json); refusing to replace it — give a new or empty folder`);
 }
 
 /** Throws OutFolderError when `cache` lies in the content folder or in `out` (swapped away at every build). */
 export function checkCacheFolder(cache: string, content: string, out: string): void {
   const realCache = realpathOfMaybeMissing(cache);
   const shown = printable(cache);
-  if (inside(realCache, realpathOfMaybeMissing(content))) {
-    throw new OutFolderError(`--cache ${shown} lies inside the content folder ${printable(content)}; choose a folder outside it (by default node_modules/.cache/aula)`);
-  }
-  if (inside(realCache, realpathOfMaybeMissing(out))) {
-    throw new OutFolderError(`--cache ${shown} lies inside --out ${printable(out)}, which every build replaces; choose a folder outside it (by default node_modules/.cache/aula)`);
-  }
+  if (inside(realCache, realpathOfMaybeMissing(content))) throw new OutFolderError(`--cache ${shown} lies inside the content folder ${printable(content)}; choose a folder outside it (by default node_modules/.cache/aula)`);
+  if (inside(realCache, realpathOfMaybeMissing(out))) throw new OutFolderError(`--cache ${shown} lies inside --out ${printable(out)}, which every build replaces; choose a folder outside it (by default node_modules/.cache/aula)`);
 }

@@ -37,11 +37,9 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
   const walk = (rel: string) => {
     for (const e of readdirSync(rel === '' ? old : join(old, rel), { withFileTypes: true }) as Dirent[]) {
       const path = rel === '' ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory() ? folders.has(path) : made.has(path) || path === STAGING_MARKER) {
-        if (e.isDirectory()) walk(path);
-      } else {
-        place(path, e.isDirectory());
-      }
+      const ours = e.isDirectory() ? folders.has(path) : made.has(path) || path === STAGING_MARKER;
+      if (!ours) place(path, e.isDirectory());
+      else if (e.isDirectory()) walk(path);
     }
   };
   const keep: string[] = [];
@@ -59,9 +57,7 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
     }
   };
   const refuse = (rel: string): never => {
-    throw new OutFolderError(
-      `--out ${shownOut}: ${printable(rel)} in it was not made by aula, and this build makes a file or folder in its place; move it out of the folder and build again (nothing was changed)`,
-    );
+    throw new OutFolderError(`--out ${shownOut}: ${printable(rel)} in it was not made by aula, and this build makes a file or folder in its place; move it out of the folder and build again (nothing was changed)`);
   };
   walk('');
   return { entries: keep, made: list };

@@ -60,7 +60,6 @@ function emitter(manifest: Manifest, dist: StagedDist, pool: CompressionPool, tw
     // hashed on the pool's thread where none is known and no previous file can be proven by its bytes (a page answered anew)
     const sha = manifest.files[rel] === undefined && (inputs !== undefined || dist.ledger === null) ? null : shaIn(manifest, rel, content);
     if (sha !== null && dist.carried(rel, sha, how)) return release?.();
-    if (sha !== null) dist.record(rel, sha, how);
     // written by the pool's thread, with its twins: creating a file costs this thread more than answering it
     pool.place(rel, content, compress && twins !== null, release, sha === null ? (made) => dist.record(rel, made, how) : undefined);
   };

@@ -75,11 +75,9 @@ export class StagedDist {
     if (job === null) {
       const digest = digestOf(content);
       this.digests.set(rel, digest);
-      this.file(rel, content, digest.sha256, undefined, later);
-      return;
+      return this.file(rel, content, digest.sha256, undefined, later);
     }
-    if (later) later.set(rel, content);
-    else writeFiles(this.staging, new Map([[rel, content]]));
+    this.put(rel, content, later);
     this.digestsMade.push([rel, this.digester.digest(job)]);
   }
 
@@ -94,13 +92,14 @@ export class StagedDist {
   }
 
   /**
-   * Links the previous dist's `rel`, proven by `sha` (with its twins made at `volume`, when given),
-   * and a file the dist serves when `served`; false when the ledger does not prove it.
+   * Records `rel` as this build's with `sha` (a file the dist serves when `served`), and links the
+   * previous dist's (with its twins made at `volume`, when given) where the ledger proves it: false
+   * where it does not, and the caller puts the file in place.
    */
   carried(rel: string, sha: string, how: How): boolean {
+    this.record(rel, sha, how);
     if (!this.ledger?.reuse(rel, this.staging, { sha }, how.volume, how.measure)) return false;
     this.reused.files++;
-    this.record(rel, sha, how);
     return true;
   }
 
@@ -113,8 +112,10 @@ export class StagedDist {
 
   /** Writes (or links, proven by `sha`) a file whose SHA-256 is known; `later`: as data's. */
   file(rel: string, content: Content, sha: string, how: How = { volume: null }, later?: Map<string, Content>): void {
-    if (this.carried(rel, sha, how)) return;
-    this.record(rel, sha, how);
+    if (!this.carried(rel, sha, how)) this.put(rel, content, later);
+  }
+
+  private put(rel: string, content: Content, later?: Map<string, Content>): void {
     if (later) later.set(rel, content);
     else writeFiles(this.staging, new Map([[rel, content]]));
   }

@@ -26,19 +26,16 @@ export async function withLockedOut<T>(options: BuildOptions, run: (out: string)
 
 /** Runs `make` on a new staging folder; a failure removes it once `settle` says nothing writes into it, and calls `abandon`. */
 export async function inStaging<T>(out: string, abandon: () => void, make: (staging: string) => Promise<T>, settle: () => Promise<unknown>): Promise<T> {
-  let staging: string;
+  let staging: string | null = null;
   try {
     staging = createStaging(out);
-  } catch (e) {
-    abandon();
-    throw e;
-  }
-  try {
     return await make(staging);
   } catch (e) {
     abandon();
-    await settle().catch(() => undefined);
-    removeStaging(staging);
+    if (staging !== null) {
+      await settle().catch(() => undefined);
+      removeStaging(staging);
+    }
     throw e;
   }
 }

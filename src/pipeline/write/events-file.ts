@@ -35,19 +35,17 @@ export async function eventParts(input: { previous: Manifest | null; out: string
   /** the part each job writes */
   const jobPart: number[] = [];
   const digests = new Map<string, FileDigest>();
-  const later = new Map<string, Uint8Array>();
   parts.forEach((rel, j) => {
     const segments = data.parts[j];
     if (segments === null) return;
     // (a thread would be handed a copy of the rows' whole buffer)
     if (segments.every((s) => 'bytes' in s)) {
-      dist.data(rel, segments.length === 1 ? segments[0].bytes : Buffer.concat(segments.map((s) => s.bytes)), later);
+      dist.data(rel, segments.length === 1 ? segments[0].bytes : Buffer.concat(segments.map((s) => s.bytes)), true);
       return;
     }
     jobs.push({ to: join(dist.staging, rel), segments });
     jobPart.push(j);
   });
-  dist.writeLater(later);
   if (jobs.length > 0) mkdirSync(join(dist.staging, dirname(parts[0])), { recursive: true });
   const writing = jobs.length === 0 ? Promise.resolve([]) : writeEventParts({ paths: eventPartFiles(previous!).map((rel) => join(out, rel)), sizes: oldSizes }, jobs);
   writing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile

@@ -7,7 +7,7 @@ import { DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { Digester, digestJob } from '../../store/write/digest-thread.ts';
 import { join } from 'node:path';
-import { writeFiles, writeFilesLater } from './write-files.ts';
+import { writeFileLater, writeFiles } from './write-files.ts';
 import type { EventData } from '../../store/write/event-data.ts';
 
 type Content = string | Uint8Array;
@@ -47,7 +47,7 @@ export class StagedDist {
   /** the data files' digests, as the manifest lists them */
   readonly digests = new Map<string, FileDigest>();
   readonly reused: ReuseStats = { rows: { reused: 0, rendered: 0 }, pages: 0, files: 0 };
-  /** the files being written on libuv's pool (writeLater): awaited before anything reads them back, and before the folder is removed */
+  /** the files being written on libuv's pool (`later`): awaited before anything reads them back, and before the folder is removed */
   private readonly pending: Promise<void>[] = [];
   private readonly digester = new Digester();
   /** the data files being digested on the digest thread */
@@ -65,13 +65,13 @@ export class StagedDist {
   }
 
   /**
-   * Writes (or links, proven by its bytes) a data file; `later`: collected to be written on libuv's
-   * pool (writeLater). A large one written now, or any without a ledger, is digested on the digest
+   * Writes (or links, proven by its bytes) a data file; `later`: on libuv's pool while this thread
+   * goes on (awaited by `settled`). A large one written now, or any without a ledger, is digested on the digest
    * thread (store/write/digest-thread.ts): in `digests` and `written` once `digested()` (where its
    * bytes are the previous file's, the publish stage's carry-over links that one in its place).
    */
-  data(rel: string, content: Content, later?: Map<string, Content>): void {
-    const job = this.ledger === null || later === undefined ? digestJob(content, join(this.staging, rel), later !== undefined) : null;
+  data(rel: string, content: Content, later = false): void {
+    const job = this.ledger === null || !later ? digestJob(content, join(this.staging, rel), later) : null;
     if (job === null) {
       const digest = digestOf(content);
       this.digests.set(rel, digest);
@@ -111,13 +111,15 @@ export class StagedDist {
   }
 
   /** Writes (or links, proven by `sha`) a file whose SHA-256 is known; `later`: as data's. */
-  file(rel: string, content: Content, sha: string, how: How = { volume: null }, later?: Map<string, Content>): void {
+  file(rel: string, content: Content, sha: string, how: How = { volume: null }, later = false): void {
     if (!this.carried(rel, sha, how)) this.put(rel, content, later);
   }
 
-  private put(rel: string, content: Content, later?: Map<string, Content>): void {
-    if (later) later.set(rel, content);
-    else writeFiles(this.staging, new Map([[rel, content]]));
+  private put(rel: string, content: Content, later: boolean): void {
+    if (!later) return writeFiles(this.staging, new Map([[rel, content]]));
+    const writing = writeFileLater(join(this.staging, rel), content);
+    writing.catch(() => undefined); // awaited by settled(); not an unhandled rejection meanwhile
+    this.pending.push(writing);
   }
 
   /** Records a file put in place (for the next ledger, and the manifest's public files when `served`). */
@@ -136,14 +138,7 @@ export class StagedDist {
     await this.settled();
   }
 
-  /** Writes files on libuv's pool while this thread goes on (settled: `settled`). */
-  writeLater(files: Map<string, Content>): void {
-    const writing = writeFilesLater(this.staging, files);
-    writing.catch(() => undefined); // awaited by settled(); not an unhandled rejection meanwhile
-    this.pending.push(writing);
-  }
-
-  /** Every write begun with writeLater done, failed or not; then rejects with the first failure. */
+  /** Every write begun `later` done, failed or not; then rejects with the first failure. */
   async settled(): Promise<void> {
     for (const r of await Promise.allSettled(this.pending)) if (r.status === 'rejected') throw r.reason;
   }

@@ -27,16 +27,11 @@ function named(e: unknown, path: string): unknown {
 }
 
 /**
- * As writeFiles, on libuv's pool while this thread goes on; rejects with the first failure once
- * none is being written. One whole write per file: fs/promises' writeFile waits for a turn of this
- * thread's event loop between steps, which a render stage that does not yield never gives.
+ * Writes a file, its folder made, on libuv's pool while this thread goes on. One whole write:
+ * fs/promises' writeFile waits for a turn of this thread's event loop between steps, which a
+ * render stage that does not yield never gives.
  */
-export async function writeFilesLater(dir: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
-  const writes = [...files].map(([rel, content]) => writeWhole(join(dir, rel), content));
-  for (const r of await Promise.allSettled(writes)) if (r.status === 'rejected') throw r.reason;
-}
-
-async function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
+export async function writeFileLater(path: string, content: string | Uint8Array): Promise<void> {
   const bytes = typeof content === 'string' ? Buffer.from(content) : content;
   mkdirSync(dirname(path), { recursive: true });
   const fd = openSync(path, 'w');

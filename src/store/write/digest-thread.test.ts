@@ -43,9 +43,7 @@ describe('the digest thread', () => {
       ['data/events/00000.jsonl', shared.subarray(0, 3 << 20)],
       ['data/events/00001.jsonl', shared.subarray(3 << 20)],
     ]);
-    const later = new Map<string, string | Uint8Array>();
-    for (const [rel, content] of files) dist.data(rel, content, rel.startsWith('data/events/') ? later : undefined);
-    dist.writeLater(later);
+    for (const [rel, content] of files) dist.data(rel, content, rel.startsWith('data/events/'));
     // the large files written but not digested yet on this thread
     expect(dist.digests.has('data/large.bin')).toBe(false);
     expect(dist.digests.has('data/small.bin')).toBe(true);

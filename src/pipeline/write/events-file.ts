@@ -31,9 +31,8 @@ export async function eventParts(input: { previous: Manifest | null; out: string
   const { bounds } = data;
   const size = (j: number) => bounds[j + 1] - bounds[j];
   const parts = data.parts.map((_, j) => eventPartFile(j));
-  const jobs: PartJob[] = [];
-  /** the part each job writes */
-  const jobPart: number[] = [];
+  /** (`part`: the part each job writes) */
+  const jobs: (PartJob & { part: number })[] = [];
   const digests = new Map<string, FileDigest>();
   parts.forEach((rel, j) => {
     const segments = data.parts[j];
@@ -43,8 +42,7 @@ export async function eventParts(input: { previous: Manifest | null; out: string
       dist.data(rel, segments.length === 1 ? segments[0].bytes : Buffer.concat(segments.map((s) => s.bytes)), true);
       return;
     }
-    jobs.push({ to: join(dist.staging, rel), segments });
-    jobPart.push(j);
+    jobs.push({ to: join(dist.staging, rel), segments, part: j });
   });
   if (jobs.length > 0) mkdirSync(join(dist.staging, dirname(parts[0])), { recursive: true });
   const writing = jobs.length === 0 ? Promise.resolve([]) : writeEventParts({ paths: eventPartFiles(previous!).map((rel) => join(out, rel)), sizes: oldSizes }, jobs);
@@ -60,7 +58,7 @@ export async function eventParts(input: { previous: Manifest | null; out: string
     digests.set(rel, digest);
   }
   (await writing).forEach((file, m) => {
-    const j = jobPart[m];
+    const j = jobs[m].part;
     if (file.bytes !== size(j)) throw new Error(`${parts[j]}: ${file.bytes} bytes written where ${size(j)} were planned`);
     digests.set(parts[j], { sha256: file.sha, bytes: file.bytes });
     dist.written.set(parts[j], { sha: file.sha });

@@ -3,15 +3,10 @@ import { close, mkdirSync, openSync, write, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export function writeFiles(dir: string, files: ReadonlyMap<string, string | Uint8Array>): void {
-  const made = new Set<string>();
   for (const [rel, content] of files) {
     const path = join(dir, rel);
     try {
-      const folder = dirname(path);
-      if (!made.has(folder)) {
-        mkdirSync(folder, { recursive: true });
-        made.add(folder);
-      }
+      mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, content);
     } catch (e) {
       throw named(e, path);

@@ -26,7 +26,8 @@ import { renderFromState } from '../pipeline/render/state-render.ts';
 import { renderInputs } from '../pipeline/rows/row-entries.ts';
 import { NONE_AHEAD, type Plan } from '../pipeline/load/state-load.ts';
 import { startClock } from '../pipeline/run.ts';
-import { stateRows, type StateRows } from '../pipeline/state/event-state.ts';
+import { emptyState, stateRows, type StateRows } from '../pipeline/state/event-state.ts';
+import { NO_STATS } from '../pipeline/state/stat-fields.ts';
 import type { DistOutput, StagedDist } from '../pipeline/write/staged-dist.ts';
 import type { FileDigest, Manifest } from '../store/format/manifest.ts';
 import { memorySource, type DistSource } from '../store/read/dist-source.ts';
@@ -141,11 +142,10 @@ function planOf(model: Model, baseUrl: string, last: Last | null, made: Readonly
   const rows = prior?.rows ?? stateRows(0);
   const keep = new Uint8Array(rows.id.length);
   for (let row = 0; row < keep.length; row++) keep[row] = fileMap[rows.file[row]] >= 0 ? 1 : 0;
-  const none = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0) };
   const { site, pages, media } = model;
-  const state = { ...none, content: '', out: '', options: '', manifestSha: '', zone: site.timezone, site, pages, media, categoryIds: model.categories.map((c) => c.id), mediaSources: [], rows };
+  const state = emptyState({ zone: site.timezone, site, pages, media, categoryIds: model.categories.map((c) => c.id), rows });
   return {
-    ...none, state, previous: prior?.manifest ?? null, ledger: null, data, baseUrl, fileMap, fresh: freshFiles.map((i) => events[i]), freshFiles, keep, removed: 0,
+    ...NO_STATS, state, previous: prior?.manifest ?? null, ledger: null, data, baseUrl, fileMap, fresh: freshFiles.map((i) => events[i]), freshFiles, keep, removed: 0,
     directory: null, directoryCount: model.directory.length, ahead: NONE_AHEAD, made, carried: [], stateless: false, cache: undefined, refused: null, abandon: () => {},
   };
 }

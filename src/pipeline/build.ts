@@ -17,8 +17,7 @@
 // build reuses of this one is recorded as it is published (state/, ledger/).
 import { resolve } from 'node:path';
 import { removeStaleTemps, type CacheStats } from './cache/build-cache.ts';
-import { load } from './load/load.ts';
-import type { Plan } from './load/state-load.ts';
+import { load, type Plan } from './load/state-load.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
 import { eventStatePath, nextEventState, writeEventState } from './state/event-state.ts';
 import { unlinkQuietly } from './cache/cache-file.ts';
@@ -32,7 +31,6 @@ import type { ReuseStats } from './write/staged-dist.ts';
 import { StagedDist } from './write/staged-dist.ts';
 
 export type { BuildOptions } from './run.ts';
-export type { ReuseStats } from './write/staged-dist.ts';
 export { normalizeBaseUrl } from './run.ts';
 
 /**
@@ -84,12 +82,11 @@ async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock,
     await dist.writeData(rendered);
     await clock.nextPhase('write data', 'load dataset');
     const { state } = plan;
-    const { safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys } = plan;
     const rows = rendered.stateRows;
     const record = (manifestJson: string) => {
       const path = eventStatePath(dist!.ledgerFile!);
       if (rows === null) unlinkQuietly(path);
-      else writeEventState(path, nextEventState(state, { safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys, rows, mediaSources: state.mediaSources }, manifestJson));
+      else writeEventState(path, nextEventState(state, plan, rows, manifestJson));
     };
     const directoryTwins = plan.directory?.job.compressed ?? null;
     const documents = await publishStage(options, clock, { out, previous: plan.previous, baseUrl: plan.baseUrl, site: state.site, directoryTwins, media: state.media, record }, rendered, dist);

@@ -47,23 +47,16 @@ export interface BuildOptions {
 }
 
 /** Each phase's wall and CPU time, and the phase the progress callback is told of next. */
-export interface Clock {
-  started: number;
-  phases: Record<string, number>;
-  /** CPU time of the whole process (its threads too) per phase: what the phase costs */
-  cpu: Record<string, number>;
-  /** ends phase `name`; tells the progress callback that `next` begins */
-  phase(name: string, next?: string): void;
-  /** as phase, then a turn of the event loop: a signal (Ctrl-C) is seen only there (stop-signals.ts) */
-  nextPhase(name: string, next: string): Promise<void>;
-}
+export type Clock = ReturnType<typeof startClock>;
 
-export function startClock(progress: BuildOptions['progress']): Clock {
+export function startClock(progress: BuildOptions['progress']) {
   const started = performance.now();
   const phases: Record<string, number> = {};
+  // CPU time of the whole process (its threads too) per phase: what the phase costs
   const cpu: Record<string, number> = {};
   let mark = started;
   let cpuMark = process.cpuUsage();
+  // ends phase `name`; tells the progress callback that `next` begins
   const phase = (name: string, next?: string) => {
     const now = performance.now();
     const used = process.cpuUsage(cpuMark);
@@ -73,6 +66,7 @@ export function startClock(progress: BuildOptions['progress']): Clock {
     cpuMark = process.cpuUsage();
     if (next) progress?.(next);
   };
+  // as phase, then a turn of the event loop: a signal (Ctrl-C) is seen only there (stop-signals.ts)
   const nextPhase = async (name: string, next: string) => {
     phase(name, next);
     await new Promise((turn) => setImmediate(turn));

@@ -1,9 +1,17 @@
-// The directory's files (directory-make.ts) made on a thread of their own while the main thread
-// renders the events: they depend on the directory alone. Those kept in the build cache under the
-// directory's key (directory-outputs.ts) are read, not made. What the worker makes waits in an
+// The directory as a stage: its objects, once read and checked (directoryOnPool), handed to its
+// job over an empty base always, over a prior where a directory file changed, came or went (else
+// the previous dist's directory files stand: render/state-render.ts). The job makes its files
+// (directory-make.ts) on a thread of their own while the main thread renders the events: they
+// depend on the directory alone. Those kept in the build cache under the directory's key (its
+// files' parse keys: directory-outputs.ts) are read, not made. What the worker makes waits in an
 // unlinked scratch file (directory-worker.ts), not in a heap, until the build asks for it once
 // the events have left the heap, so it is no part of the build's peak; its large files are
 // compressed there on a second thread once the main thread works alone (compressNow).
+import { checkDirectory } from '../../content/directory.ts';
+import { collect, compareDirectory } from '../../content/load.ts';
+import type { FileIssue, Problem } from '../../content/problems.ts';
+import type { Parsed } from '../../content/records.ts';
+import type { BuildOptions } from '../run.ts';
 import type { DirectoryObject } from '../../model/types.ts';
 import type { Precompressed } from '../../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
@@ -38,6 +46,26 @@ export interface DirectoryJob {
    * until then they wait uncompressed in the scratch file, once made. Asking for any file says so too.
    */
   compressNow(): void;
+}
+
+export type DirectoryStage = { job: DirectoryJob; count: number };
+
+/**
+ * The directory read: its files' parses (`parsed`, on the parse threads where there are some)
+ * checked and, where nothing so far has a problem (`clean`), handed to its job (`key`: its inputs'
+ * key once parsed, null: no cache) while the events are parsed: its records are not held beside
+ * them (at 200k objects, ~150 MB), nor its parses (held only in this function's frame, which ends here).
+ */
+export async function directoryOnPool(options: BuildOptions, parsed: Promise<Parsed<unknown>[]>, key: () => Buffer | null, clean: boolean): Promise<{ stage: DirectoryStage | null; problems: Problem[]; issues: FileIssue[] }> {
+  const problems: Problem[] = [];
+  const records = collect((await parsed) as Parsed<DirectoryObject>[], problems);
+  const issues: FileIssue[] = [];
+  checkDirectory(records, issues);
+  if (!clean || problems.length > 0 || issues.length > 0) return { stage: null, problems, issues };
+  const kept = key();
+  const cache = options.cache === undefined || kept === null ? null : { dir: options.cache, content: options.content, key: kept };
+  const job = startDirectoryJob(records.map((r) => r.value).sort(compareDirectory), { minisearch: options.minisearch !== false, compress: options.precompress !== false, cache });
+  return { stage: { job, count: records.length }, problems, issues };
 }
 
 export function startDirectoryJob(objects: readonly DirectoryObject[], options: DirectoryJobOptions): DirectoryJob {

@@ -121,7 +121,7 @@ describe('ParsePool', () => {
     const made = await loadWith(new Compiled(content, first, threads) as unknown as ParsePool, first as unknown as StatTable);
     first.cache!.save();
     // (the content has problems, so no model: the zone is the site file's)
-    const { eventIndex: _e, otherIndex: _o, ...stats } = first.nextStats()!;
+    const { eventIndex: _e, otherIndex: _o, ...stats } = first.next!;
     const recorded = { zone: zoneOf(PARSERS.site('site.yaml', readFileSync(join(content, 'site.yaml'), 'utf8')).records[0].value), ...stats };
     // every event file listed has its stat, but the one that cannot be read as text
     expect(stats.eventFiles.filter((_, i) => stats.eventStats[i * STAT_FIELDS] < 0n)).toEqual(['events/latin1.md']);

@@ -1,6 +1,8 @@
 // The stats of many files (the event files: one per event, most of them), taken on two threads:
 // the largest part of the search for changes over the event state (state-load.ts). A worker
 // thread takes shares of them while this one does, as git's index preload does with its lstats.
+// This module is that thread's too (`answer`): an error thrown there reaches the caller with its
+// code and paths (a worker's error crosses as an Error with its own fields).
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
 import { fileStat, putStat, STAT_FIELDS } from '../state/stat-fields.ts';
 
@@ -10,13 +12,17 @@ const TWO_THREADS_FROM = 8192;
 /** Files per share of the work, taken by whichever thread is free (Atomics on a shared counter). */
 const CHUNK = 256;
 
-function statInto(out: BigInt64Array, paths: readonly string[], from: number, to: number): void {
-  for (let i = from; i < to; i++) putStat(out, i, fileStat(paths[i]));
+/** Stats shares of `size` files into `out`, each share taken from `next` by whichever thread is free. */
+function statShares(out: BigInt64Array, paths: readonly string[], next: Int32Array, size: number): void {
+  for (let chunk; (chunk = Atomics.add(next, 0, 1)) * size < paths.length; ) {
+    for (let i = chunk * size; i < Math.min(paths.length, (chunk + 1) * size); i++) putStat(out, i, fileStat(paths[i]));
+  }
 }
 
-/** Stats shares of `size` files into `out`, each share taken from `next` by whichever thread is free. */
-export function statShares(out: BigInt64Array, paths: readonly string[], next: Int32Array, size: number): void {
-  for (let chunk; (chunk = Atomics.add(next, 0, 1)) * size < paths.length; ) statInto(out, paths, chunk * size, Math.min(paths.length, (chunk + 1) * size));
+/** The worker thread's part: shares taken beside the build's thread. */
+export function answer({ paths, shared, counter, size }: { paths: readonly string[]; shared: SharedArrayBuffer; counter: SharedArrayBuffer; size: number }): null {
+  statShares(new BigInt64Array(shared), paths, new Int32Array(counter), size);
+  return null;
 }
 
 /** Stats being taken: a worker thread takes shares from the start (of many files), this thread the rest when it asks for them. */
@@ -30,29 +36,19 @@ export interface Stating {
 /**
  * Begins to take the stats of `paths`, in order, STAT_FIELDS numbers each as putStat
  * (state/stat-fields.ts) writes them: size, mtime (ns), ctime (ns), inode, device; all -1 where there is
- * no file to stat. The worker thread starts now and takes shares while this thread does other work
- * (the content folder listed), and `finish` takes the rest here.
+ * no file to stat. Of many files, the worker thread starts now and takes shares while this thread
+ * does other work (the content folder listed); `finish` takes the rest here.
  */
 export function beginStats(paths: readonly string[], twoThreadsFrom = TWO_THREADS_FROM, size = CHUNK): Stating {
   const n = paths.length;
-  if (n < twoThreadsFrom) {
-    return {
-      finish: async () => {
-        const out = new BigInt64Array(n * STAT_FIELDS);
-        statInto(out, paths, 0, n);
-        return out;
-      },
-      abandon: () => {},
-    };
-  }
   const out = new BigInt64Array(new SharedArrayBuffer(n * STAT_FIELDS * 8));
   // The files in shares, each taken by the first thread free: the worker starts well before this
   // thread begins, or after, so neither waits for a share fixed in advance.
   const counter = new SharedArrayBuffer(4);
   const next = new Int32Array(counter);
-  const other = runOnThread<null>(threadModule(import.meta.url, 'stat-thread'), { paths, shared: out.buffer, counter, size }, 'the stat thread stopped before it finished');
+  const other = n < twoThreadsFrom ? null : runOnThread<null>(threadModule(import.meta.url, 'stat-files'), { paths, shared: out.buffer, counter, size }, 'the stat thread stopped before it finished');
   // (its rejection is heard in finish, after this thread's shares)
-  other.catch(() => {});
+  other?.catch(() => {});
   return {
     async finish() {
       statShares(out, paths, next, size);

@@ -36,11 +36,11 @@ export class StatTable implements ParseCache {
   /** the recorded event files' stats as this load took them (beginRecordedStats), in the record's order: unchanged() judges them by these (null: by a stat of its own) */
   current: BigInt64Array | null = null;
 
-  /** `recorded`: the record files are judged by; `next`: where this load's stats and keys go (none: not kept). `margin`: tests set 0. */
+  /** `recorded`: the record files are judged by; `next`: this load's stats and keys, over the files listed (none: not kept). `margin`: tests set 0. */
   constructor(
     readonly cache: BuildCache | null,
     private recorded: (StatRecord & Pick<FileStats, 'zone'>) | null,
-    private readonly next: StatRecord | null,
+    readonly next: StatRecord | null,
     private readonly margin = MARGIN_NS,
   ) {}
 
@@ -93,11 +93,6 @@ export class StatTable implements ParseCache {
     else if (typeof stat === 'object') putStat(at.stats, at.i, stat);
     else if (stat === undefined || !putStatText(at.stats, at.i, stat)) return void putStat(at.stats, at.i, null);
     at.keys.write(key, at.i * KEY_BYTES, 'hex');
-  }
-
-  /** This load's stats and keys, over the files listed; null when none are kept. */
-  nextStats(): StatRecord | null {
-    return this.next;
   }
 
   /** Lets go of the record and the pack's entries (after save). */

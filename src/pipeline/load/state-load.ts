@@ -1,18 +1,19 @@
-// The load stage over a base: the previous build (its event state, state/event-state.ts, and its
-// dist, proven: state/previous-build.ts) or an empty one (a first build, no cache, the prior
-// refused: load.ts). What changed since the base is found without loading a model: every content
-// file other than the event, directory and categories files must be as the base recorded it (by
-// its stat, else by its parse's key) — over an empty base every file counts as changed, and the
-// site, pages, categories and media are read as the context the events are checked and rendered
-// against; the directory, where one of its files changed, came or went, is read and handed to its
-// job (directory/directory-stage.ts), the categories too; the event files changed or added are
-// parsed (on the parse threads where they are many, from the build cache's pack where a file is as
-// recorded) and checked as a full build checks them; and every file of the previous dist the render
-// takes is proven by the ledger (provenDist). Over a prior anything else refuses (NoPatch): the load
-// is then over an empty base, before anything is staged. The problems are reported from the records.
+// The load stage: what changed since a base, as the plan the render takes, or the content's
+// problems. The base is the previous build (its event state, state/event-state.ts, and its dist,
+// proven: state/previous-build.ts) where it stands, else an empty one (a first build, no cache, the
+// prior refused: NoPatch), over which every file counts as changed; each base answers the load's
+// questions for itself (Base). The content folder is listed, and the recorded event files
+// stat'ed, once for both. What changed is found without loading a model: over the prior every
+// content file other than the event, directory and categories files must be as it recorded it (by
+// its stat, else by its parse's key), and every file of the previous dist the render takes is
+// proven by the ledger (provenDist); over an empty base the site, pages, categories and media are
+// read as the context the events are checked and rendered against. The directory, where it is read,
+// is handed to its job (directory/directory-job.ts); the event files changed or added are parsed (on
+// the parse threads where they are many, from the build cache's pack where a file is as recorded)
+// and checked as a full build checks them. The problems are reported from the records.
 import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
-import { readContentFile, type ContentFiles } from '../../content/files.ts';
+import { listContentFolder, readContentFile, type ContentFiles } from '../../content/files.ts';
 import type { Listed, ParserName } from '../../content/load.ts';
 import { indexCategories, readCategory } from '../../content/categories.ts';
 import { resolveMediaFiles, type MediaSource } from '../../content/media.ts';
@@ -32,12 +33,11 @@ import type { PreviousData } from '../../store/write/event-data.ts';
 import { previousFiles } from '../render/previous-data.ts';
 import { COMPRESSOR, type DistLedger } from '../ledger/dist-ledger.ts';
 import { normalizeBaseUrl, type BuildOptions, type Clock } from '../run.ts';
-import type { EventState } from '../state/event-state.ts';
-import { EVENTS_KIND, fileStat, OTHER_KINDS, freshStatAt, KEY_BYTES, MARGIN_NS, putStat, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
-import { refuse } from '../state/no-patch.ts';
-import type { PreviousBuild } from '../state/previous-build.ts';
-import { nextStats, StatTable, type RecordedStats, type StatRecord } from './stat-table.ts';
-import type { DirectoryStage } from '../directory/directory-stage.ts';
+import { emptyState, type EventState } from '../state/event-state.ts';
+import { EVENTS_KIND, fileStat, OTHER_KINDS, freshStatAt, KEY_BYTES, MARGIN_NS, NO_STATS, putStat, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
+import { patchOptions, refusal, refuse, type PreviousBuild, type Prior } from '../state/previous-build.ts';
+import { beginRecordedStats, nextStats, StatTable, type RecordedStats, type StatRecord } from './stat-table.ts';
+import type { DirectoryStage } from '../directory/directory-job.ts';
 import { append } from '../../util/append.ts';
 
 /**
@@ -47,18 +47,10 @@ import { append } from '../../util/append.ts';
  */
 const POOL_FROM = 4096;
 
-/** The event files as they are now against the base's. */
-interface EventFiles {
-  /** base file index → new index, -1 for removed files */
-  fileMap: Int32Array;
-  /** base file indexes read again */
-  reread: Uint8Array;
-}
-
 /** The records of the files read again (changed or added), with their files' new indexes, and the files' parse problems (in the listing's order). */
 type Fresh = { records: Sourced<Event>[]; recordFiles: number[]; problems: Problem[] };
 
-export interface Plan extends Pick<EventFiles, 'fileMap'>, Omit<FileStats, 'zone'> {
+export interface Plan extends Pick<ChangedEventFiles, 'fileMap'>, Omit<FileStats, 'zone'> {
   /** the base's state; over an empty base, the context as read, with no rows */
   state: EventState;
   /** the previous dist's manifest and ledger, and its event data, each file proven when it is read (none over an empty base) */
@@ -96,16 +88,6 @@ export type Loaded = { plan: Plan; problems?: undefined } | { plan?: undefined; 
 /** Nothing made ahead: every fresh event is whole, rendered against the build's context. */
 export const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), dropRows: () => {} };
 
-/**
- * What a load is over: the previous build, proven, or none (its state empty: no rows, no files, no
- * context); `reason`: why the prior was not taken; `recorded`: the content files' stats and keys
- * last recorded, by which the pack's parses are taken (over an empty base).
- */
-export type Base = { build: PreviousBuild | null; state: EventState; reason: string | null; recorded: FileStats | null };
-
-/** No stats kept (no cache). */
-const NO_STATS: Omit<FileStats, 'zone'> = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0) };
-
 /** The files read and parsed over the base, each through the one parse path: the parse cache (`table`, none without a cache), on the parse threads (`pool`) where there is one. */
 interface Reading {
   content: string;
@@ -115,13 +97,58 @@ interface Reading {
   table: StatTable | undefined;
   pool: ParsePool | null;
   zone: string;
+  margin: bigint;
+}
+
+/** The content files other than event files against the base's: the context as it stands, and what is read of them. */
+interface Others {
+  /** the base's state with the context read: over an empty base all of it, over the prior the categories where they changed */
+  state: EventState;
+  problems: Problem[];
+  /** the categories read and their file (null: the previous dist's stands) */
+  categories: { ids: number[]; json: string } | null;
+  /** the directory's files, read where they changed (null: the previous dist's directory files stand) */
+  directory: readonly string[] | null;
+  cache: CacheStats | undefined;
+}
+
+/** What a load is over, each base answering the load's questions for itself: the prior (overPrior) or an empty base (overEmpty). */
+interface Base {
+  state: EventState;
+  /** the prior (none: an empty base), and why it was not taken (null: it was) */
+  build: PreviousBuild | null;
+  reason: string | null;
+  /** the load's phase, as the timings tell it */
+  phase: string;
+  /** the parse cache (none without a cache folder): over an empty base the pack's parses, taken by the stats last recorded; over the prior none (its files are judged against its state) */
+  table(next: StatRecord | null, margin: bigint): StatTable | undefined;
+  /** the event files against the base's */
+  events(read: Reading, taking: RecordedStats): Promise<ChangedEventFiles>;
+  others(read: Reading, events: ChangedEventFiles, issues: FileIssue[]): Promise<Others>;
+  /** what the render takes of the previous dist, proven, once the content has no problems */
+  taken(fresh: Fresh, others: Others): { data: PreviousData | null; carried: readonly string[] };
+}
+
+/** The load over the prior where it stands, else over an empty base. */
+export async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<Loaded> {
+  const taking = beginRecordedStats(options, prior.stats);
+  const listing = listContentFolder(resolve(options.content));
+  let reason = prior.reason;
+  if (prior.build !== null) {
+    try {
+      const listed = await listing;
+      proveBase(options, prior.build, listed, taking);
+      return await loadOver(options, overPrior(options, prior.build), clock, listed, taking);
+    } catch (e) {
+      reason = refusal(e);
+    }
+  }
+  return loadOver(options, overEmpty(options, out, reason, prior.stats), clock, await listing, taking);
 }
 
 /** `listing`: the content folder's, asked for once `taking` (the recorded event files' stats: beginRecordedStats) was begun. */
-export async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing: Listed, taking: RecordedStats): Promise<Loaded> {
-  const { build } = base;
+async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing: Listed, taking: RecordedStats): Promise<Loaded> {
   const content = resolve(options.content);
-  if (build !== null) proveBase(options, build, listing, taking);
   if ('folderProblem' in listing) {
     taking.abandon();
     return { problems: [folderProblem(content, listing.folderProblem)], cache: undefined, refused: base.reason };
@@ -129,10 +156,8 @@ export async function loadOver(options: BuildOptions, base: Base, clock: Clock, 
   const { files } = listing;
   const margin = options.statMarginNs ?? MARGIN_NS;
   const next = taking.safe === null ? null : nextStats(taking.safe, files);
-  // the pack over an empty base: a file whose stat is as last recorded is taken from it unread
-  const pack = build === null && options.cache !== undefined ? new BuildCache(packPath(options.cache, options.content)) : null;
-  const table = options.cache === undefined ? undefined : new StatTable(pack, pack && !pack.stats.foreign && next !== null ? base.recorded : null, next, margin);
-  const read: Reading = { content, files, next, table, pool: null, zone: base.state.zone };
+  const table = base.table(next, margin);
+  const read: Reading = { content, files, next, table, pool: null, zone: base.state.zone, margin };
   let directory: DirectoryStage | null = null;
   let pool: ParsePool | null = null;
   // (it refers to neither the records nor the listing: the plan holds it through the render)
@@ -141,11 +166,10 @@ export async function loadOver(options: BuildOptions, base: Base, clock: Clock, 
     pool?.dropRows();
   };
   try {
-    const others = build === null ? null : unchangedOthers(read, base.state, margin);
-    const events = await eventFileChanges(options, read, base.state, margin, taking, build === null);
-    if (events.changed.length > (options.poolFrom ?? POOL_FROM) || build === null) read.pool = pool = await parsePool(options, read);
-    const loaded = await loadChanges(options, base, clock, read, { others, events, cache: pack?.stats, directory: (d) => (directory = d), abandon });
-    pack?.save();
+    const events = await base.events(read, taking);
+    if (events.texts === null) read.pool = pool = await parsePool(options, read);
+    const loaded = await loadChanges(options, base, clock, read, events, (d) => (directory = d), abandon);
+    table?.cache?.save();
     return loaded;
   } catch (e) {
     abandon();
@@ -156,6 +180,124 @@ export async function loadOver(options: BuildOptions, base: Base, clock: Clock, 
   }
 }
 
+/** The changed files read, parsed and checked over the base: the plan, or their problems. */
+async function loadChanges(options: BuildOptions, base: Base, clock: Clock, read: Reading, events: ChangedEventFiles, setDirectory: (stage: DirectoryStage | null) => void, abandon: () => void): Promise<Loaded> {
+  const { files, content } = read;
+  const issues: FileIssue[] = [];
+  const others = await base.others(read, events, issues);
+  const { state, problems, categories, cache } = others;
+  const dir = others.directory && (await import('../directory/directory-job.ts')).directoryOnPool(options, parseFiles(read, 'directory', 'directory', others.directory), directoryKey(read), problems.length === 0);
+  const parsing = parseChanged(read, events);
+  // (a thread failing in the events must not leave their rejection unheard while the directory is awaited)
+  void parsing.catch(() => {});
+  const dirRead = await dir;
+  setDirectory(dirRead?.stage ?? null);
+  const fresh = await parsing;
+  const { keep, removed } = rowsThatStay(state, events);
+  append(append(issues, checkFresh(content, state, fresh, events, keep)), dirRead?.issues ?? []);
+  append(append(problems, fresh.problems), dirRead?.problems ?? []);
+  const clean = problems.length === 0 && issues.length === 0;
+  const baseUrl = clean ? normalizeBaseUrl(options.baseUrl ?? state.site.base_url) : '';
+  const { data, carried } = clean ? base.taken(fresh, others) : { data: null, carried: [] };
+  // told here, where nothing refuses any more
+  if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
+  if (!clean) {
+    abandon();
+    // imported here: only a build with problems positions issues
+    const { locateProblems } = await import('../../content/load.ts');
+    return { problems: [...problems, ...locateProblems(content, issues, files.raw)].sort(compareProblems), cache, refused: base.reason };
+  }
+  dirRead?.stage?.job.compressNow();
+  clock.phase(base.phase, 'render data');
+  const { eventIndex: _e, otherIndex: _o, ...stats }: StatRecord = read.next ?? NO_STATS;
+  const { records, recordFiles } = fresh;
+  const order = listOrder(records);
+  return { plan: {
+    ...stats, fileMap: events.fileMap, state, previous: base.build?.previous ?? null, ledger: base.build?.ledger ?? null, baseUrl,
+    fresh: Array.from(order, (i) => records[i].value),
+    freshFiles: Array.from(order, (i) => recordFiles[i]),
+    keep, removed, data, directory: dirRead?.stage ?? null,
+    ahead: read.pool ?? NONE_AHEAD,
+    made: new Map(categories ? [[DATA_FILES.categories, categories.json]] : []),
+    carried, stateless: read.next === null, cache, refused: base.reason, abandon,
+  } };
+}
+
+/** The previous build as the base: what changed is read, what did not is taken as it recorded it, and anything else refuses (NoPatch). */
+function overPrior(options: BuildOptions, build: PreviousBuild): Base {
+  const { state } = build;
+  let others: ReturnType<typeof unchangedOthers>;
+  return {
+    state, build, reason: null, phase: 'patch: find changes',
+    table: (next, margin) => new StatTable(null, null, next, margin),
+    events: (read, taking) => {
+      // the other files first: one that refuses costs no event file's read
+      others = unchangedOthers(read, state);
+      return eventFileChanges(options, read, state, taking);
+    },
+    others: async (read, events) => {
+      await mediaUnchanged(read.content, state);
+      const categories = others.categories && changedCategories(read.content, others.categories, others.texts, state);
+      // as a whole load counts them: files taken without a parse
+      const hits = others.files - (others.directory?.length ?? 0) - (others.categories?.length ?? 0) + read.files.events.length - events.changed.length;
+      return {
+        state: categories ? { ...state, categoryIds: categories.ids } : state, problems: [], categories, directory: others.directory,
+        cache: { hits, misses: events.changed.length, corrupt: 0, foreign: false },
+      };
+    },
+    taken: ({ records }, { categories, directory }) => {
+      for (const { value: e } of records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
+      // the files no event shapes taken as they are, where their files did not change
+      const carried = [...(categories ? [] : [DATA_FILES.categories]), ...(directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
+      return { data: provenDist(options, build, carried), carried };
+    },
+  };
+}
+
+/** An empty base: no rows, no files, no context. Every listed file counts as changed, the context is read, and the parses are taken from the pack by the stats last `recorded`. */
+function overEmpty(options: BuildOptions, out: string, reason: string | null, recorded: FileStats | null): Base {
+  const state = emptyState({ content: resolve(options.content), out, options: patchOptions(options) });
+  return {
+    state, build: null, reason, phase: 'load content',
+    table: (next, margin) => {
+      if (options.cache === undefined) return undefined;
+      const pack = new BuildCache(packPath(options.cache, options.content));
+      return new StatTable(pack, !pack.stats.foreign && next !== null ? recorded : null, next, margin);
+    },
+    events: async ({ files, table }, taking) => {
+      // the pack's parses are taken by the recorded event files' stats, taken on the stat thread (beginRecordedStats)
+      if (table && taking.finish !== null) table.current = await taking.finish().catch(() => null);
+      else taking.abandon();
+      return { fileMap: new Int32Array(0), reread: new Uint8Array(0), changed: Array.from(files.events, (_, i) => i), texts: null };
+    },
+    // the context: the site, pages, categories and media read and parsed (through the parse cache),
+    // the media files resolved, and checked across files as loadContent checks them
+    others: async (read, _events, issues) => {
+      const { parseContext, checkContext, zoneOf } = await import('../../content/load.ts');
+      const { problems, mediaIssues, ...context } = await parseContext(read.content, read.files, read.table);
+      const across = checkContext(context, mediaIssues, issues);
+      read.zone = zoneOf(context.site);
+      const { site } = context;
+      const pages = new Map(Array.from(across.pagesByUid, ([uid, r]) => [uid, r.value]));
+      const media = new Map(Array.from(across.mediaById, ([id, r]) => [id, r.value.media]));
+      const categoryIds = across.categoryList.map((c) => c.id);
+      const categories = { ids: categoryIds, json: toJson(across.categoryList.map(renderCategory)) };
+      const mediaSources = context.media as Sourced<MediaSource>[];
+      let baseUrl: string | null = null;
+      try {
+        baseUrl = normalizeBaseUrl(options.baseUrl ?? site.base_url);
+      } catch {
+        // (thrown once the content is known to have no problems)
+      }
+      // the threads render the events' rows as they parse them, against the context as read (ParsePool.rowsFor)
+      if (baseUrl !== null) read.pool!.render({ site, baseUrl, pages, media });
+      const withContext = { ...state, zone: site.timezone, site, pages, media, categoryIds, mediaSources };
+      return { state: withContext, problems, categories, directory: read.files.directory, cache: read.table?.cache?.stats };
+    },
+    taken: () => ({ data: null, carried: [] }),
+  };
+}
+
 /** The refusals of a prior before any content file is read: another zone or base URL, no time for the stats, a listing with problems or raw names. */
 function proveBase(options: BuildOptions, { state, previous }: PreviousBuild, listing: Listed, taking: RecordedStats): void {
   if (state.zone !== state.site.timezone) refuse('the state is of another zone');
@@ -164,73 +306,6 @@ function proveBase(options: BuildOptions, { state, previous }: PreviousBuild, li
   if (taking.safe === null) refuse('the cache folder cannot be written');
   if (!('files' in listing)) refuse('the content folder cannot be listed');
   if (listing.files.problems.length > 0 || listing.files.raw.size > 0) refuse('the content folder has problems or raw names');
-}
-
-type Changes = {
-  others: ReturnType<typeof unchangedOthers> | null;
-  events: ChangedEventFiles;
-  cache: CacheStats | undefined;
-  directory: (stage: DirectoryStage | null) => void;
-  abandon: () => void;
-};
-
-/** The changed files read, parsed and checked over the base: the plan, or their problems. */
-async function loadChanges(options: BuildOptions, base: Base, clock: Clock, read: Reading, { others, events, cache, directory: setDirectory, abandon }: Changes): Promise<Loaded> {
-  const { build } = base;
-  const { files, content } = read;
-  const issues: FileIssue[] = [];
-  // over an empty base the context (imported here: a build over a prior has it in its state)
-  const context = build === null ? await readContext(read, issues) : null;
-  const state: EventState = context === null ? base.state : { ...base.state, ...context.state };
-  const baseUrlOf = () => normalizeBaseUrl(options.baseUrl ?? state.site.base_url);
-  let baseUrl: string | null = null;
-  try {
-    baseUrl = baseUrlOf();
-  } catch {
-    // (thrown once the content is known to have no problems)
-  }
-  const problems = context?.problems ?? [];
-  // over an empty base the threads render the events' rows as they parse them, against the context as read (ParsePool.rowsFor)
-  if (build === null && baseUrl !== null) read.pool!.render({ site: state.site, baseUrl, pages: state.pages, media: state.media });
-  const categories = others?.categories ? changedCategories(content, others.categories, others.texts, state) : context && context.categories;
-  const directoryFiles = build === null ? files.directory : others!.directory;
-  const dir = directoryFiles && (await import('../directory/directory-stage.ts')).directoryOnPool(options, parseFiles(read, 'directory', 'directory', directoryFiles), directoryKey(read), problems.length === 0);
-  const parsing = parseChanged(read, events);
-  // (a thread failing in the events must not leave their rejection unheard while the directory is awaited)
-  void parsing.catch(() => {});
-  const dirRead = await dir;
-  setDirectory(dirRead?.stage ?? null);
-  const fresh = await parsing;
-  const { keep, removed } = rowsThatStay(state, events);
-  append(append(issues, await checkFresh(content, state, fresh, events, keep, categories?.ids ?? state.categoryIds, build !== null)), dirRead?.issues ?? []);
-  append(append(problems, fresh.problems), dirRead?.problems ?? []);
-  // over a prior, as a whole load counts them: files taken without a parse
-  if (others !== null) cache = { hits: others.files - (others.directory?.length ?? 0) - (others.categories?.length ?? 0) + files.events.length - events.changed.length, misses: events.changed.length, corrupt: 0, foreign: false };
-  if (problems.length > 0 || issues.length > 0) {
-    abandon();
-    return reportedProblems(options, content, files, problems, issues, cache, base.reason);
-  }
-  baseUrl ??= baseUrlOf();
-  if (build !== null) for (const { value: e } of fresh.records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
-  // the files no event shapes taken as they are, where their files did not change
-  const carried = build === null ? [] : [...(categories ? [] : [DATA_FILES.categories]), ...(others!.directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
-  const data = build && provenDist(options, build, carried);
-  // told here, where nothing refuses any more
-  if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
-  dirRead?.stage?.job.compressNow();
-  clock.phase(build === null ? 'load content' : 'patch: find changes', 'render data');
-  const { eventIndex: _e, otherIndex: _o, ...recorded }: StatRecord = read.next ?? NO_STATS;
-  const { records, recordFiles } = fresh;
-  const order = listOrder(records);
-  return { plan: {
-    ...recorded, fileMap: events.fileMap, state: categories ? { ...state, categoryIds: categories.ids } : state, previous: build?.previous ?? null, ledger: build?.ledger ?? null, baseUrl,
-    fresh: Array.from(order, (i) => records[i].value),
-    freshFiles: Array.from(order, (i) => recordFiles[i]),
-    keep, removed, data, directory: dirRead?.stage ?? null,
-    ahead: read.pool ?? NONE_AHEAD,
-    made: new Map(categories ? [[DATA_FILES.categories, categories.json]] : []),
-    carried, stateless: read.next === null, cache, refused: base.reason, abandon,
-  } };
 }
 
 /** The records' indexes in list order (compareListOrder's), their keys read once into typed arrays: no object per record is made to sort them. */
@@ -262,35 +337,6 @@ const directoryKey = ({ next, files }: Reading) => () => {
 };
 
 /**
- * The context over an empty base: the site, pages, categories and media read and parsed (through
- * the parse cache), the media files resolved, and checked across files as loadContent checks them;
- * their problems, the issues added to `issues`.
- */
-async function readContext(read: Reading, issues: FileIssue[]) {
-  const { parseContext, checkContext, zoneOf } = await import('../../content/load.ts');
-  const { problems, mediaIssues, ...context } = await parseContext(read.content, read.files, read.table);
-  const across = checkContext(context, mediaIssues, issues);
-  read.zone = zoneOf(context.site);
-  const state = {
-    zone: context.site.timezone,
-    site: context.site,
-    pages: new Map(Array.from(across.pagesByUid, ([uid, r]) => [uid, r.value])),
-    media: new Map(Array.from(across.mediaById, ([id, r]) => [id, r.value.media])),
-    categoryIds: across.categoryList.map((c) => c.id),
-    mediaSources: context.media as Sourced<MediaSource>[],
-  };
-  return { problems, state, categories: { ids: state.categoryIds, json: toJson(across.categoryList.map(renderCategory)) } };
-}
-
-/** The changed event files' and the directory's problems and issues, located and sorted as a whole load's. */
-async function reportedProblems(options: BuildOptions, content: string, files: ContentFiles, problems: Problem[], issues: FileIssue[], cache: CacheStats | undefined, refused: string | null): Promise<Loaded> {
-  // imported here: only a build with problems positions issues
-  const { locateProblems } = await import('../../content/load.ts');
-  if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
-  return { problems: [...problems, ...locateProblems(content, issues, files.raw)].sort(compareProblems), cache, refused };
-}
-
-/**
  * The previous dist as the render over the state takes it, proven by the ledger before anything
  * is staged: its event data files (previousFiles), the files no event shapes (categories, the
  * autocomplete files) with twins made as the pool makes them, and no file it does not account for.
@@ -319,7 +365,7 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
  * parse's key), but for the directory's and the categories' files, which may change, come and go
  * (their names are then handed on: `directory`, `categories`); their stats (refreshed) and keys.
  */
-function unchangedOthers({ content, files, next }: Reading, state: EventState, margin: bigint) {
+function unchangedOthers({ content, files, next, margin }: Reading, state: EventState) {
   const { otherFiles: ids, otherStats: stats, otherKeys: keys } = next!;
   const recorded = new Map(state.otherFiles.map((id, i) => [id, i]));
   const kinds = OTHER_KINDS.flatMap((kind) => files[kind].map((file) => [kind, file] as const));
@@ -368,31 +414,29 @@ function changedCategories(content: string, files: readonly string[], texts: Rea
 }
 
 /** The event files against the base's: which changed (their new indexes), and while they are few, their texts as read. */
-interface ChangedEventFiles extends Pick<EventFiles, 'fileMap' | 'reread'> {
+interface ChangedEventFiles {
+  /** base file index → new index, -1 for removed files */
+  fileMap: Int32Array;
+  /** base file indexes read again */
+  reread: Uint8Array;
   changed: number[];
   /** null: the changed files are parsed on the parse threads */
   texts: string[] | null;
 }
 
 /**
- * The event files: unchanged by their stat (the base's files' stats as `taking` took them, by the
- * base's order), else read again (changed or added), and changed where their text is not the one
- * the base recorded; the rest removed. Over an empty base (`all`) every file is changed, unread
- * here. The loop runs once per event file (most of a site's files): it is kept to comparisons with
- * the stats taken before it (no path joins, no map look-up, no per-file copies). The listing is
- * sorted, as the state's is, so a file is usually found at its own index (the map is made only when
- * one is not); the stats and keys are copied whole first and only those of files read again are put over them.
+ * The event files over the prior: unchanged by their stat (its files' stats as `taking` took them,
+ * by its order), else read again (changed or added), and changed where their text is not the one
+ * it recorded; the rest removed. The loop runs once per event file (most of a site's files): it is
+ * kept to comparisons with the stats taken before it (no path joins, no map look-up, no per-file
+ * copies). The listing is sorted, as the state's is, so a file is usually found at its own index
+ * (the map is made only when one is not); the stats and keys are copied whole first and only those
+ * of files read again are put over them.
  */
-async function eventFileChanges(options: BuildOptions, { content, files, next, table }: Reading, state: EventState, margin: bigint, taking: RecordedStats, all: boolean): Promise<ChangedEventFiles> {
+async function eventFileChanges(options: BuildOptions, { content, files, next, margin }: Reading, state: EventState, taking: RecordedStats): Promise<ChangedEventFiles> {
   const eventFiles = files.events;
   const previousFiles = state.eventFiles;
   const changes: ChangedEventFiles = { fileMap: new Int32Array(previousFiles.length).fill(-1), reread: new Uint8Array(previousFiles.length), changed: [], texts: [] };
-  if (all) {
-    // the pack's parses are taken by the recorded event files' stats, taken on the stat thread (load.ts)
-    if (table && taking.finish !== null) table.current = await taking.finish().catch(() => null);
-    else taking.abandon();
-    return { ...changes, changed: Array.from(eventFiles, (_, i) => i), texts: null };
-  }
   const { fileMap, changed, texts } = changes;
   let index: Map<string, number> | null = null;
   const { eventStats, eventKeys } = next!;
@@ -436,7 +480,8 @@ async function parseChanged({ files, pool, zone }: Reading, { changed, texts }: 
   const parses = texts !== null ? texts.map((text, j) => parseEventFile(names[j], text, zone)) : ((await pool!.parseMany(`${EVENTS_KIND}${zone}`, 'events', zone, names, files.raw)) as Parsed<Event>[]);
   const fresh: Fresh = { records: [], recordFiles: [], problems: [] };
   changed.forEach((now, j) => {
-    for (const r of collectInto(parses[j], fresh.problems)) {
+    append(fresh.problems, parses[j].problems);
+    for (const r of parses[j].records) {
       fresh.records.push(r);
       fresh.recordFiles.push(now);
     }
@@ -444,10 +489,8 @@ async function parseChanged({ files, pool, zone }: Reading, { changed, texts }: 
   return fresh;
 }
 
-const collectInto = <T>({ records, problems }: Parsed<T>, into: Problem[]) => (append(into, problems), records);
-
 /** The state's rows that stay (those of files neither gone nor read again), and how many files went. */
-function rowsThatStay(state: EventState, events: EventFiles): { keep: Uint8Array; removed: number } {
+function rowsThatStay(state: EventState, events: ChangedEventFiles): { keep: Uint8Array; removed: number } {
   const n = state.rows.id.length;
   const keep = new Uint8Array(n);
   for (let row = 0; row < n; row++) {
@@ -459,23 +502,25 @@ function rowsThatStay(state: EventState, events: EventFiles): { keep: Uint8Array
   return { keep, removed };
 }
 
-/** The checks a full build runs on the new events (ids unique, references known), their issues; over a prior a media file with problems, changed or moved refuses. */
-async function checkFresh(content: string, state: EventState, fresh: Fresh, events: EventFiles, keep: Uint8Array, categoryIds: readonly number[], prior: boolean): Promise<FileIssue[]> {
+/** The checks a full build runs on the new events (ids unique, references known): their issues. */
+function checkFresh(content: string, state: EventState, fresh: Fresh, events: ChangedEventFiles, keep: Uint8Array): FileIssue[] {
   const fileOf = new Map<number, number>();
   for (let row = 0; row < keep.length; row++) if (keep[row] === 1) fileOf.set(state.rows.id[row], state.rows.file[row]);
   const issues: FileIssue[] = [];
-  checkEvents(withRepeated(content, state, fresh, events.fileMap, fileOf), { pages: state.pages, categories: new Map(categoryIds.map((id) => [id, true])), media: state.media }, issues);
-  if (!prior) return issues;
-  // the media records are resolved again: a file behind one that changed or moved means a full build
+  checkEvents(withRepeated(content, state, fresh, events.fileMap, fileOf), { pages: state.pages, categories: new Map(state.categoryIds.map((id) => [id, true])), media: state.media }, issues);
+  return issues;
+}
+
+/** The prior's media records resolved again: a file behind one that changed or moved, or one with problems, refuses. */
+async function mediaUnchanged(content: string, state: EventState): Promise<void> {
   const media = structuredClone(state.mediaSources);
-  const found = issues.length;
+  const issues: FileIssue[] = [];
   await resolveMediaFiles(content, media, issues);
-  if (issues.length > found) refuse('a media file has problems');
+  if (issues.length > 0) refuse('a media file has problems');
   for (const m of media) {
     const before = state.media.get(m.value.media.id);
     if (before === undefined || !sameMedia(before, m.value.media)) refuse('a media file changed');
   }
-  return issues;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
 import { sha256Hex } from '../../store/format/manifest.ts';
 import { cacheIdentity } from '../cache/build-cache.ts';
-import { KEY_BYTES, STAT_FIELDS, type FileStats } from './stat-fields.ts';
+import { KEY_BYTES, NO_STATS, STAT_FIELDS, type FileStats } from './stat-fields.ts';
 export { EVENTS_KIND, KEY_BYTES } from './stat-fields.ts';
 import { readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 
@@ -42,12 +42,15 @@ export function stateRows(count: number): StateRows {
   };
 }
 
-/** What a build read and rendered, of which the next state is made. */
-type StateChanges = Omit<FileStats, 'zone'> & Pick<EventState, 'rows' | 'mediaSources'>;
+/** A state with no rows, no files and no context but the `parts` given: an empty base's. */
+export function emptyState(parts: Partial<EventState>): EventState {
+  const none = { zone: '', content: '', out: '', options: '', manifestSha: '', site: null as never, pages: new Map(), media: new Map(), categoryIds: [], mediaSources: [] };
+  return { ...NO_STATS, ...none, rows: stateRows(0), ...parts };
+}
 
-/** The state a build leaves: `base` (the prior's state, or the model loaded whole) with what it read and rendered. */
-export function nextEventState(base: Omit<EventState, keyof StateChanges | 'manifestSha'>, changed: StateChanges, manifestJson: string): EventState {
-  return { ...base, ...changed, manifestSha: manifestShaOf(manifestJson) };
+/** The state a build leaves: its base's context (the prior's, or as read) with the stats and keys its load took and the rows it rendered. */
+export function nextEventState(base: EventState, stats: Omit<FileStats, 'zone'>, rows: StateRows, manifestJson: string): EventState {
+  return { ...base, ...fileStatsOf({ ...stats, zone: base.zone }), rows, manifestSha: manifestShaOf(manifestJson) };
 }
 
 /** The SHA-256 (hex) a state is bound to. */

@@ -12,7 +12,6 @@ import { DistLedger, ledgerPath } from '../ledger/dist-ledger.ts';
 import { eventStatePath, fileStatsOf, manifestShaOf, readEventState, type EventState } from './event-state.ts';
 import type { FileStats } from './stat-fields.ts';
 import { MANIFEST_LIMIT } from '../out-folder/out-folder.ts';
-import { refusal, refuse } from './no-patch.ts';
 import { stableJson } from '../../util/stable-json.ts';
 
 /**
@@ -83,3 +82,12 @@ export function previousBuild(options: object & { content: string }, out: string
   return { ledgerFile, statePath, previous, state, ledger };
 }
 
+// Why the prior cannot stand in for the content, thrown before anything is staged: the content is
+// then loaded whole, which reports any problem. `refusal` is the build's `patch.reason`.
+export class NoPatch extends Error {}
+
+export function refuse(reason: string): never {
+  throw new NoPatch(reason);
+}
+
+export const refusal = (e: unknown) => (e instanceof NoPatch ? e.message : `unexpected: ${(e as Error).message}`);

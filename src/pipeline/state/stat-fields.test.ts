@@ -54,7 +54,7 @@ async function build(s: Site, margin?: bigint, current?: BigInt64Array) {
   const { model, problems } = await loadContent(s.content, { cache });
   expect(problems).toEqual([]);
   cache.cache!.save();
-  const next = cache.nextStats();
+  const next = cache.next;
   s.recorded = next && { zone: model!.site.timezone, ...next };
   cache.release();
   return { titles: model!.events.map((e) => e.title), unread: cache.unread, misses: cache.cache!.stats.misses, hits: cache.cache!.stats.hits };

@@ -33,6 +33,9 @@ export interface FileStats {
   otherKeys: Buffer;
 }
 
+/** No files, so no stats nor keys (none kept: no cache). */
+export const NO_STATS: Omit<FileStats, 'zone'> = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0) };
+
 /** A regular file's stat, or null (none there, not a file, not to be stat'ed). */
 export function fileStat(path: string | Buffer): BigIntStats | null {
   try {

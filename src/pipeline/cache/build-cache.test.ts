@@ -300,6 +300,11 @@ describe('defaultCacheDir', () => {
       expect(outside).toMatch(new RegExp(`^${join(root, 'xdg', 'aula')}/[0-9a-f]{16}$`));
       expect(defaultCacheDir(root, env)).toBe(outside);
       expect(defaultCacheDir(join(root, 'site-less'), env)).not.toBe(outside);
+      // a relative XDG_CACHE_HOME is ignored (XDG): ~/.cache, never a folder in the working folder
+      expect(defaultCacheDir(root, { XDG_CACHE_HOME: 'relative', HOME: join(root, 'home') })).toMatch(new RegExp(`^${join(root, 'home', '.cache', 'aula')}/[0-9a-f]{16}$`));
+      // no home folder to be found, or an empty or relative HOME: no cache
+      expect(defaultCacheDir(root, { HOME: '' })).toBeUndefined();
+      expect(defaultCacheDir(root, { HOME: 'home' })).toBeUndefined();
     } finally {
       removeDir(root);
     }

@@ -10,7 +10,7 @@ import * as crypto from 'node:crypto';
 import { closeSync, existsSync, readdirSync, readSync, unlinkSync } from 'node:fs';
 import { CHECKSUM } from '../../util/checksum.ts';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { serialize } from 'node:v8';
 import type { Parsed } from '../../content/records.ts';
 import { DIST_FORMAT } from '../../store/format/manifest.ts';
@@ -39,14 +39,32 @@ const PACK_HEAD = Buffer.concat([MAGIC, Buffer.from(`${IDENTITY}\n`)]);
 
 /**
  * The cache folder by default: node_modules/.cache/aula of the project the command runs in. Outside
- * any project (no package.json up to the root), the user's cache folder, one per working folder: a
- * node_modules made where there was none would become the folder npm installs into from below.
+ * any project (no package.json up to the root), the user's cache folder (`$XDG_CACHE_HOME`, else
+ * ~/.cache), one per working folder: a node_modules made where there was none would become the
+ * folder npm installs into from below. A relative `$XDG_CACHE_HOME` is ignored, as the XDG
+ * specification says; with no home folder to be found there is no cache (undefined), which a
+ * build never needs.
  */
-export function defaultCacheDir(cwd = process.cwd(), env = process.env): string {
+export function defaultCacheDir(cwd = process.cwd(), env = process.env): string | undefined {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return join(dir, 'node_modules', '.cache', 'aula');
-    if (dirname(dir) === dir) return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'aula', idOf(cwd));
+    if (dirname(dir) !== dir) continue;
+    const home = isAbsolute(env.XDG_CACHE_HOME ?? '') ? env.XDG_CACHE_HOME! : homeCache(env);
+    return home === undefined ? undefined : join(home, 'aula', idOf(cwd));
   }
+}
+
+/** ~/.cache, where the home folder is known and absolute (`HOME`, else the user's entry in the system's user database). */
+function homeCache(env: NodeJS.ProcessEnv): string | undefined {
+  let home = env.HOME;
+  if (home === undefined) {
+    try {
+      home = homedir();
+    } catch {
+      return undefined;
+    }
+  }
+  return isAbsolute(home) ? join(home, '.cache') : undefined;
 }
 
 /** What the build cache's files hold, as their names start, and how they end (removeStaleTemps knows them by these lists). */

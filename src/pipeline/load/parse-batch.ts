@@ -16,7 +16,7 @@ import type { Event } from '../../model/types.ts';
 import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
 import { parseKey } from '../cache/build-cache.ts';
-import { putEntryHead, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/row-entries.ts';
+import { ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/row-entries.ts';
 import { statText } from '../state/stat-fields.ts';
 import { writeAllAt } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM_BYTES as SUM_BYTES } from '../../util/checksum.ts';
@@ -45,7 +45,7 @@ export interface ParseBatch {
  * record that does not exist, is left to the main thread, where the build then fails on its problem).
  */
 export interface BatchRows {
-  /** the JSON (from parseBatch, a view of a scratch, until RowsFile.take), or where in the rows file in the making its entries start */
+  /** the JSON (from parseBatch, a view of a scratch, until RowsFile.take), or where in the rows file in the making it starts */
   json: Uint8Array | { position: number };
   starts: Uint32Array;
   /** zeros when not `keyed` */
@@ -175,41 +175,29 @@ class RowsMade {
 
 /**
  * Where a parse thread leaves the rows it renders: the build's rows file in the making
- * (rows-scratch.ts), shared by the threads. Each batch's rows go there as the file's entries
- * (row-entries.ts), at room claimed from the shared `end`, and its answer says where instead of
+ * (rows-scratch.ts), shared by the threads. Each batch's rows' JSON goes there end to end, at
+ * room claimed from the shared `end`, and its answer says where instead of
  * carrying them. A write that fails (a full disk) leaves that batch's rows in its answer, and
  * every later batch's: the build then holds them, as it does without a file, and does not fail.
  */
 export class RowsFile {
-  private entries = Buffer.allocUnsafeSlow(1 << 20);
-
   constructor(
     private fd: number | null,
     private readonly end: BigInt64Array | null,
   ) {}
 
-  /** Writes `rows`' entries to the file when it can, and puts where in its place; else copies their JSON into an ArrayBuffer of its own (to be transferred). */
+  /**
+   * Writes `rows`' JSON to the file when it can, end to end (their offsets, keys and hashes stay in
+   * the answer, where the build reads them), and puts where in its place; else copies it into an
+   * ArrayBuffer of its own (to be transferred).
+   */
   take(rows: BatchRows | null): void {
     if (rows === null || !(rows.json instanceof Uint8Array)) return;
-    const { json, starts, keys, hashes } = rows;
+    const { json } = rows;
     if (this.fd === null || this.end === null) return void (rows.json = new Uint8Array(json));
-    const count = keys.length / ROW_KEY_BYTES;
-    let size = 0;
-    for (let k = 0; k < count; k++) size += ROW_ENTRY_HEAD + starts[k * STRIDE + FIELD_COUNT];
-    if (size > this.entries.length) this.entries = Buffer.allocUnsafeSlow(Math.max(size, Math.ceil(this.entries.length * 1.5)));
-    const out = this.entries;
-    let at = 0;
-    let from = 0;
-    for (let k = 0; k < count; k++) {
-      const row = json.subarray(from, from + starts[k * STRIDE + FIELD_COUNT]);
-      putEntryHead(out, at, keys.subarray(k * ROW_KEY_BYTES, (k + 1) * ROW_KEY_BYTES), hashes.subarray(k * ROW_HASH_BYTES, (k + 1) * ROW_HASH_BYTES), starts.subarray(k * STRIDE, (k + 1) * STRIDE), row);
-      out.set(row, at + ROW_ENTRY_HEAD);
-      at += ROW_ENTRY_HEAD + row.byteLength;
-      from += row.byteLength;
-    }
-    const position = Number(Atomics.add(this.end, 0, BigInt(size)));
+    const position = Number(Atomics.add(this.end, 0, BigInt(json.byteLength)));
     try {
-      writeAllAt(this.fd, out.subarray(0, size), position);
+      writeAllAt(this.fd, json, position);
     } catch {
       this.fd = null;
       return void (rows.json = new Uint8Array(json));

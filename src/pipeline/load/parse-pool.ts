@@ -29,7 +29,7 @@ import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage } from './parse-b
 import type { RowInFile } from '../../store/write/row-bytes.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
 import { readAllAt } from '../../util/positional-io.ts';
-import { renderInputs, ROW_ENTRY_HEAD, ROW_HASH_BYTES, ROW_KEY_BYTES, type PremadeRow, type RowsAhead } from '../rows/row-entries.ts';
+import { renderInputs, ROW_HASH_BYTES, ROW_KEY_BYTES, type PremadeRow, type RowsAhead } from '../rows/row-entries.ts';
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
 const COMPILED = !import.meta.url.endsWith('.ts');
@@ -255,16 +255,14 @@ export class ParsePool {
     const inFile = rows.json instanceof Uint8Array ? null : rows.json.position;
     const file = this.rows;
     if (inFile !== null && !file) throw new Error('a parse thread wrote rows to a file it was not given');
-    // where the row's JSON is in the answer, and where its entry is in the file
+    // where the row's JSON is in the answer, or in the file (the batch's rows end to end from inFile)
     let at = 0;
-    let entry = inFile ?? 0;
     for (const p of parsed) {
       for (const record of p.records) {
         if (rows.made[row++] === 0) continue;
         const end = at + rows.starts[made * STRIDE + FIELD_COUNT];
         // (its texts are in the row: a payload that carried them apart was decoded without them, parse-payload.ts)
-        this.premade.set(record.value as TextlessEvent, new BatchRow(rows, made, inFile === null ? at : entry + ROW_ENTRY_HEAD, inFile === null ? -1 : file!.fd));
-        entry += ROW_ENTRY_HEAD + (end - at);
+        this.premade.set(record.value as TextlessEvent, new BatchRow(rows, made, (inFile ?? 0) + at, inFile === null ? -1 : file!.fd));
         at = end;
         made++;
       }

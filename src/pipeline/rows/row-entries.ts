@@ -1,38 +1,24 @@
 // The events' rows as the build makes them: each row's JSON with its field offsets and, with a
 // cache, its hash (rowHash), which the pages' keys are made of (page-keys.ts). The parse threads
-// render the rows of the files they parse into one file (rows-scratch.ts), an entry per row laid
-// out as a keyed store's (keyed-store.ts), its payload the row's hash (32) | its field offsets (FIELD_COUNT + 1 × u32 LE) | its JSON (UTF-8),
-// which stays in the file until the rows are put together. No row is kept between builds: an
+// render the rows of the files they parse into one file (rows-scratch.ts), their JSON end to end
+// (the offsets and hashes come in each batch's answer), which stays in the file until the rows are
+// put together. No row is kept between builds: an
 // unchanged event's row is the previous dist's (render/previous-data.ts), and a build without
 // one renders every row, on the parse threads where they parse.
 import type { Event } from '../../model/types.ts';
 import type { TextlessEvent } from '../../model/event-texts.ts';
 import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
-import { FIELD_COUNT, type EventRows } from '../../store/format/event-rows.ts';
+import type { EventRows } from '../../store/format/event-rows.ts';
 import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
 import { cacheIdentity, sha256 } from '../cache/build-cache.ts';
-import { checksum } from '../../util/checksum.ts';
 import { stableJson } from '../../util/stable-json.ts';
-import { ENTRY_HEAD as HEAD, putKeyedHead } from '../cache/keyed-store.ts';
 
-const STRIDE = FIELD_COUNT + 1;
 export const ROW_KEY_BYTES = 32;
 export const ROW_HASH_BYTES = 32;
 const HASH = ROW_HASH_BYTES;
-const OFFSETS = STRIDE * 4;
-/** The bytes of an entry before its row's JSON: key, checksum, length, hash and offsets. */
-export const ROW_ENTRY_HEAD = HEAD + HASH + OFFSETS;
-
 /** A row's hash: SHA-256 of its JSON, all a page holds of it (page-keys.ts). */
 export function rowHash(json: Uint8Array): Buffer {
   return sha256(json);
-}
-
-/** Writes a row's entry head (ROW_ENTRY_HEAD bytes) into `out` at `at`; `json` follows it in the file. */
-export function putEntryHead(out: Buffer, at: number, key: Uint8Array, hash: Uint8Array, offsets: ArrayLike<number>, json: Uint8Array): void {
-  out.set(hash, at + HEAD);
-  for (let i = 0; i < STRIDE; i++) out.writeUInt32LE(offsets[i], at + HEAD + HASH + i * 4);
-  putKeyedHead(out, at, key, checksum(out.subarray(at + HEAD, at + ROW_ENTRY_HEAD), json), HASH + OFFSETS + json.byteLength);
 }
 
 /**

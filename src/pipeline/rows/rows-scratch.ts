@@ -1,4 +1,4 @@
-// The file the parse threads write their rows into, an entry per row (row-entries.ts): a scratch file
+// The file the parse threads write their rows' JSON into, end to end (row-entries.ts): a scratch file
 // (scratch-file.ts), unlinked as soon as it is opened. Each thread claims room for a batch from a
 // shared counter, so none waits for another; a thread whose write fails sends its rows instead.
 import { ScratchFile } from '../../util/scratch-file.ts';

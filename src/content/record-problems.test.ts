@@ -56,7 +56,7 @@ describe('the problems of a file of many bad records', () => {
     expect(one[0]).toMatchObject({ line: 1, column: 1 });
   });
 
-  it('are placed as in a small file when a list of more than a MiB is parsed only as far as they go', () => {
+  it('are placed as in a small file when only the items of a list of more than a MiB that hold them are parsed', () => {
     const few = parseEventFile('events/e.yaml', records(20), 'UTC').problems;
     // plain YAML, and an indented list (which only the `yaml` library reads: fewer, longer records)
     for (const [indent, n, title] of [['', 80_000, 'T'], ['  ', 5_000, 'T'.repeat(250)]] as const) {

@@ -18,7 +18,7 @@ import { AULA_VERSION } from '../../version.ts';
 import { isRunning } from '../../util/process-alive.ts';
 import { codeVersion } from './code-version.ts';
 import { openCacheFile } from './cache-file.ts';
-import { KeyedStore } from './keyed-store.ts';
+import { KeyedStore, type SharedIndex } from './keyed-store.ts';
 import { decodeParse } from './parse-payload.ts';
 
 const MAGIC = Buffer.from('AULACACHE\n');
@@ -79,12 +79,17 @@ export function cacheFile(cacheDir: string, content: string, kind: (typeof CACHE
 
 export const packPath = (cacheDir: string, content: string) => cacheFile(cacheDir, content, 'parsed', 'bin');
 
-/** A parse made on a parse thread (BuildCache.adopt): parseKey as hex, v8 payload, its checksum, and statText of the stat taken before the read. */
+/**
+ * A parse a parse thread answered (BuildCache.adopt): parseKey as hex, v8 payload, its checksum, and
+ * statText of the stat taken before the read. `stored`: the thread found the key in the pack
+ * (sharedIndex) and made the payload of the parse stored there, not of a parse of its own.
+ */
 interface MadeParse {
   key: string;
   payload: Buffer;
-  sum: Buffer;
+  sum?: Buffer;
   stat?: string;
+  stored?: boolean;
 }
 
 export interface CacheStats {
@@ -171,11 +176,23 @@ export class BuildCache {
     return parsed;
   }
 
-  /** A parse made on a parse thread, kept as parse() keeps one; textless where the payload holds texts apart (the rows hold them). */
+  /**
+   * A parse a parse thread answered, kept as parse() keeps one: a hit when it was the pack's own
+   * (its entry kept), else a new entry; textless where the payload holds texts apart (the rows hold them).
+   */
   adopt<T>(kind: string, file: string, made: MadeParse): Parsed<T> {
-    this.stats.misses++;
-    this.pack.put(Buffer.from(made.key, 'hex'), [made.payload], made.sum);
+    const key = Buffer.from(made.key, 'hex');
+    if (made.stored && this.pack.use(key)) this.stats.hits++;
+    else {
+      this.stats.misses++;
+      this.pack.put(key, [made.payload], made.sum);
+    }
     return decodeParse(made.payload, false) as Parsed<T>;
+  }
+
+  /** Where other threads find the pack's parses by key (KeyedStore.sharedIndex); null when it is not open. */
+  sharedIndex(): SharedIndex | null {
+    return this.pack.sharedIndex();
   }
 
   /** Lets go of every entry (after save): the model is built, the bytes are not needed any more. */

@@ -71,6 +71,46 @@ export function beginNext(path: string, head: Buffer): OwnNextFile {
   return file;
 }
 
+/**
+ * A store's intact entries as another thread finds them (KeyedStore.sharedIndex): the file read's
+ * descriptor, and a table of `slots` (a power of two; each 0 or an entry's number + 1, at its key's
+ * first 4 bytes, probed onward) over the entries' `keys` (32 bytes each) and where each entry's head
+ * is in the file (`places`, f64).
+ */
+export interface SharedIndex {
+  fd: number;
+  slots: SharedArrayBuffer;
+  keys: SharedArrayBuffer;
+  places: SharedArrayBuffer;
+}
+
+/**
+ * The payload stored under `key` in the file `index` shares, read there (on any thread); null when
+ * there is none, it cannot be read, or its head or checksum does not match (the caller makes it anew).
+ */
+export function storedAt(index: SharedIndex, key: Uint8Array): Buffer | null {
+  const slots = new Uint32Array(index.slots);
+  const keys = Buffer.from(index.keys);
+  const mask = slots.length - 1;
+  const wanted = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
+  for (let slot = wanted.readUInt32LE(0) & mask; slots[slot] !== 0; slot = (slot + 1) & mask) {
+    const i = slots[slot] - 1;
+    if (keys.compare(wanted, 0, ENTRY_KEY_BYTES, i * ENTRY_KEY_BYTES, (i + 1) * ENTRY_KEY_BYTES) !== 0) continue;
+    const at = new Float64Array(index.places)[i];
+    try {
+      const head = Buffer.allocUnsafe(ENTRY_HEAD);
+      if (readFully(index.fd, head, 0, ENTRY_HEAD, at) !== ENTRY_HEAD || !head.subarray(0, ENTRY_KEY_BYTES).equals(wanted)) return null;
+      const length = head.readUInt32LE(ENTRY_HEAD - 4);
+      const payload = Buffer.allocUnsafe(length);
+      if (readFully(index.fd, payload, 0, length, at + ENTRY_HEAD) !== length) return null;
+      return checksum(payload).equals(head.subarray(ENTRY_KEY_BYTES, ENTRY_HEAD - 4)) ? payload : null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
 /** An entry of the file read: where its head is, its payload's length, whether this build used it, and its payload's first bytes as kept (null: damaged). */
 interface Entry {
   at: number;
@@ -106,6 +146,7 @@ export class KeyedStore {
   private fresh = 0;
   private pending = NOTHING;
   private pendingBytes = 0;
+  private shared: SharedIndex | null = null;
 
   /**
    * Opens `path` and checks its entries in one chunked pass, when at most `most` bytes; `held`
@@ -196,6 +237,40 @@ export class KeyedStore {
     if (readFully(this.fd!, payload, 0, entry.length, entry.at + ENTRY_HEAD) === entry.length) return payload;
     entry.used = false;
     return null;
+  }
+
+  /** Marks the intact entry under `key` used (its payload read elsewhere: sharedIndex()); false when there is none. */
+  use(key: Uint8Array): boolean {
+    return this.entry(key) !== null;
+  }
+
+  /**
+   * The intact entries' keys and places, for other threads to read payloads from the file read
+   * (storedAt): an open-addressed table in shared memory, made once. Null when the file is not open.
+   */
+  sharedIndex(): SharedIndex | null {
+    if (this.fd === null) return null;
+    if (this.shared !== null) return this.shared;
+    const intact = [...this.entries.entries()].filter(([, e]) => e.held !== null);
+    let size = 16;
+    while (size < intact.length * 2) size *= 2;
+    const index: SharedIndex = {
+      fd: this.fd,
+      slots: new SharedArrayBuffer(size * 4),
+      keys: new SharedArrayBuffer(intact.length * ENTRY_KEY_BYTES),
+      places: new SharedArrayBuffer(intact.length * 8),
+    };
+    const slots = new Uint32Array(index.slots);
+    const keys = Buffer.from(index.keys);
+    const places = new Float64Array(index.places);
+    intact.forEach(([key, entry], i) => {
+      keys.write(key, i * ENTRY_KEY_BYTES, 'latin1');
+      places[i] = entry.at;
+      let slot = keys.readUInt32LE(i * ENTRY_KEY_BYTES) & (size - 1);
+      while (slots[slot] !== 0) slot = (slot + 1) & (size - 1);
+      slots[slot] = i + 1;
+    });
+    return (this.shared = index);
   }
 
   /** The first `held` bytes of the payload under `key` and where it is in `fd`, its rest left there; null as get(). */
@@ -301,6 +376,7 @@ export class KeyedStore {
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+    this.shared = null;
     this.entries = new Map();
     this.own?.drop();
     this.next = this.own = null;

@@ -88,6 +88,9 @@ export class TextsApart {
   }
 }
 
+/** Whether `payload` holds its events' texts apart from their parse (made with TextsApart). */
+export const textsApart = (payload: Uint8Array): boolean => payload[0] === APART;
+
 /** A payload's parse, with its events' texts or (`texts` false) without those held apart. Throws on damage. */
 export function decodeParse(payload: Buffer, texts: boolean): unknown {
   if (payload[0] !== APART) return deserialize(payload);

@@ -4,9 +4,14 @@
 // thread neither reads, hashes, parses nor serializes it (it adopts the bytes, build-cache.ts).
 // The answer's buffers are handed over, not copied.
 //
+// A file whose key the pack holds (the main thread shares the pack's index: KeyedStore.sharedIndex)
+// is not parsed: its stored parse is read from the pack and answered as a parse would be (its rows
+// rendered from it), marked `stored` so that the main thread keeps the pack's entry. A damaged
+// entry is parsed.
+//
 // Answer layout: the payloads end to end in `bytes` (one transferable buffer per batch, not one
-// message per file), their checksums end to end in `sums`; per file either its problem or its
-// key, stat and where its payload ends.
+// message per file), the checksums of those not stored end to end in `sums`; per file either its
+// problem or its key, stat, whether it was stored and where its payload ends.
 import { serialize } from 'node:v8';
 import { readContentFile } from '../../content/files.ts';
 import { parserOf, type ParserName } from '../../content/load.ts';
@@ -20,7 +25,8 @@ import { ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/row-en
 import { statText } from '../state/stat-fields.ts';
 import { writeAllAt } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM_BYTES as SUM_BYTES } from '../../util/checksum.ts';
-import { TextsApart } from '../cache/parse-payload.ts';
+import { decodeParse, TextsApart, textsApart } from '../cache/parse-payload.ts';
+import { storedAt, type SharedIndex } from '../cache/keyed-store.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 
@@ -66,18 +72,30 @@ export interface Rower {
 
 export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, keyOf: rowKeyer(ctx), row: eventRowWriter(ctx) });
 
-export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null };
+export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null; stored: boolean };
 
 export interface BatchAnswer {
   files: FileAnswer[];
   bytes: Uint8Array;
-  /** SUM_BYTES per file with a payload, in order (empty when not keyed) */
+  /** SUM_BYTES per file with a payload not `stored`, in order (empty when not keyed) */
   sums: Uint8Array;
   /** when the batch asked for them and the thread has a context */
   rows: BatchRows | null;
 }
 
-export function parseBatch(batch: ParseBatch, rower: Rower | null = null): BatchAnswer {
+/** The parse stored in the pack under `key`, whole, and its payload; null when there is none or it is damaged. */
+function storedParse(pack: SharedIndex | null, key: Buffer | null): { parsed: Parsed<unknown>; payload: Buffer } | null {
+  const payload = pack && key && storedAt(pack, key);
+  if (!payload) return null;
+  try {
+    const parsed = decodeParse(payload, true) as Parsed<unknown>;
+    return Array.isArray(parsed?.records) && Array.isArray(parsed.problems) ? { parsed, payload } : null;
+  } catch {
+    return null;
+  }
+}
+
+export function parseBatch(batch: ParseBatch, rower: Rower | null = null, pack: SharedIndex | null = null): BatchAnswer {
   const parse = parserOf(batch.parser, batch.zone);
   const files: FileAnswer[] = [];
   const payloads: Uint8Array[][] = [];
@@ -91,10 +109,12 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
       files.push({ problem: read.problem });
       return;
     }
-    const parsed = parse(file, read.text);
     // the file's key is its events' source (their rows' keys are made of it: row-entries.ts)
     const key = batch.keyed ? parseKey(batch.kind, file, read.bytes) : null;
-    let parts: Uint8Array[] | null = null;
+    const stored = storedParse(pack, key);
+    const parsed = stored?.parsed ?? parse(file, read.text);
+    // a stored whole parse is its own payload, when no rows are made of it
+    let parts: Uint8Array[] | null = stored && !rows && !textsApart(stored.payload) ? [stored.payload] : null;
     if (rows && texts && parsed.records.length > 0) {
       texts.begin();
       let all = true;
@@ -107,16 +127,18 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
     }
     for (const part of (parts ??= [serialize(parsed)])) total += part.byteLength;
     payloads.push(parts);
-    files.push({ end: total, key: key && key.toString('hex'), stat: read.stat ? statText(read.stat) : null });
+    files.push({ end: total, key: key && key.toString('hex'), stat: read.stat ? statText(read.stat) : null, stored: stored !== null });
   });
   // fresh buffers of their own (never a slice of Node's shared pool): they are transferred
   const bytes = new Uint8Array(Buffer.allocUnsafeSlow(total).buffer, 0, total);
-  const sums = new Uint8Array(batch.keyed ? payloads.length * SUM_BYTES : 0);
+  const made = files.filter((f) => 'end' in f && !f.stored).length;
+  const sums = new Uint8Array(batch.keyed ? made * SUM_BYTES : 0);
   let at = 0;
-  payloads.forEach((parts, i) => {
+  let sum = 0;
+  files.filter((f) => 'end' in f).forEach((f, i) => {
     const from = at;
-    for (const part of parts) at += (bytes.set(part, at), part.byteLength);
-    if (batch.keyed) sums.set(checksum(bytes.subarray(from, at)), i * SUM_BYTES);
+    for (const part of payloads[i]) at += (bytes.set(part, at), part.byteLength);
+    if (batch.keyed && !(f as { stored: boolean }).stored) sums.set(checksum(bytes.subarray(from, at)), SUM_BYTES * sum++);
   });
   return { files, bytes, sums, rows: rows && rows.finish() };
 }
@@ -212,9 +234,11 @@ export class RowsFile {
  * shared by the threads: each batch's rows wait there, not in the build's heap, until the build
  * puts them in list order.
  */
-export type ParseMessage = ParseBatch | { context: RenderContext } | { rows: { fd: number; end: SharedArrayBuffer } };
+export type ParseMessage = ParseBatch | { context: RenderContext } | { rows: { fd: number; end: SharedArrayBuffer } } | { pack: SharedIndex };
 
 let rower: Rower | null = null;
+/** where the build cache's pack holds parses (none: every file is parsed) */
+let pack: SharedIndex | null = null;
 let rowsFile = new RowsFile(null, null);
 
 export function answer(message: ParseMessage): BatchAnswer | null {
@@ -222,8 +246,9 @@ export function answer(message: ParseMessage): BatchAnswer | null {
   keepSlicedStrings();
   if ('context' in message) rower = rowerOf(message.context);
   else if ('rows' in message) rowsFile = new RowsFile(message.rows.fd, new BigInt64Array(message.rows.end));
+  else if ('pack' in message) pack = message.pack;
   else {
-    const made = parseBatch(message, rower);
+    const made = parseBatch(message, rower, pack);
     rowsFile.take(made.rows);
     return made;
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -323,6 +323,76 @@ describe('events’ texts carried apart from their parse', () => {
   });
 });
 
+describe('the parse threads over a pack', () => {
+  /** Every file of `dir` written anew with the same bytes (a new file renamed over it: new inode, mtime and ctime), as a fresh checkout leaves them. */
+  const rewrite = (dir: string) => {
+    for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      const path = join(dir, f);
+      if (!statSync(path).isFile()) continue;
+      writeFileSync(`${path}.new`, readFileSync(path));
+      renameSync(`${path}.new`, path);
+    }
+  };
+
+  /** A load of `dir` on the compiled pool's threads over the pack at `pack`, with the stats `recorded` (none: all read): its cache's stats, its parses and rows. */
+  async function threadLoad(dir: string, pack: string, recorded: Parameters<typeof StatTable.open>[2]) {
+    const { ParsePool: Compiled } = await compiled();
+    const { BuildCache: CompiledCache } = await compiledCache();
+    const { StatTable: CompiledTable } = await compiledTable();
+    const table = CompiledTable.open(new CompiledCache(pack), pack, recorded, await findContentFiles(dir), 0n);
+    const pool = new Compiled(dir, table, threads);
+    const loaded = await loadWith(pool as unknown as ParsePool, table as unknown as StatTable, dir, 'https://example.org');
+    // (none when no file was read: the build renders those rows itself)
+    const rows = pool.rowsFor(loaded.ctx).premade;
+    const made = rows && loaded.records.map((e) => bytesOf(rows.get(e as TextlessEvent)!));
+    pool.dropRows();
+    table.cache!.save();
+    const { eventIndex: _e, otherIndex: _o, ...stats } = table.next!;
+    table.release();
+    return { ...loaded, rows: made, stats: table.cache!.stats, unread: table.unread, recorded: { zone: zoneOf(loaded.ctx.site), ...stats } };
+  }
+
+  it('answer a file whose text the pack holds from the pack, with the parse and rows a parse makes', async () => {
+    const dir = join(root, 'rewritten');
+    await generateContent({ events: 260, directory: 100, seed: 7, outDir: dir });
+    const pack = packPath(join(root, 'rewritten-cache'), dir);
+    const cold = await threadLoad(dir, pack, null);
+    expect(cold.stats.misses).toBeGreaterThan(200);
+    expect(cold.rows!.length).toBeGreaterThan(200);
+    // the same stats: every file taken unread, on this thread
+    const same = await threadLoad(dir, pack, cold.recorded);
+    expect(same.stats).toMatchObject({ misses: 0, corrupt: 0 });
+    expect(same.unread).toBe(same.stats.hits);
+    // every file new by its stat: the threads read each and find its text in the pack
+    rewrite(dir);
+    const warm = await threadLoad(dir, pack, same.recorded);
+    expect(warm.unread).toBe(0);
+    expect(warm.stats).toMatchObject({ misses: 0, corrupt: 0, hits: cold.stats.misses });
+    expect(warm.events).toEqual(cold.events);
+    expect(warm.directory).toEqual(cold.directory);
+    expect(warm.rows).toEqual(cold.rows);
+    // the pack kept every entry the build used: a load after takes every file from it again
+    const again = await threadLoad(dir, pack, null);
+    expect(again.stats).toMatchObject({ misses: 0, hits: cold.stats.misses });
+  });
+
+  it('parse a file whose entry in the pack is damaged', async () => {
+    const dir = join(root, 'damaged');
+    await generateContent({ events: 40, directory: 10, seed: 8, outDir: dir });
+    const pack = packPath(join(root, 'damaged-cache'), dir);
+    const cold = await threadLoad(dir, pack, null);
+    // one byte of the last entry's payload flipped
+    const bytes = readFileSync(pack);
+    bytes[bytes.length - 1] ^= 0xff;
+    writeFileSync(pack, bytes);
+    const warm = await threadLoad(dir, pack, null);
+    expect(warm.stats).toMatchObject({ misses: 1, hits: cold.stats.misses - 1 });
+    expect(warm.events).toEqual(cold.events);
+    expect(warm.directory).toEqual(cold.directory);
+    expect(warm.rows).toEqual(cold.rows);
+  });
+});
+
 describe('parseBatch', () => {
   it('answers each file with its problem, or its payload, key, stat and checksum', () => {
     const files = ['events/latin1.md', 'site.yaml', 'gone.yaml'];
@@ -336,7 +406,7 @@ describe('parseBatch', () => {
     // the payload's checksum, as the cache computes it
     expect(Buffer.from(answer.sums).equals(checksum(answer.bytes))).toBe(true);
     const unkeyed = parseBatch({ dir: content, kind: 'site', parser: 'site', zone: 'UTC', files: ['site.yaml'], raw: [null], keyed: false, render: false });
-    expect(unkeyed.files[0]).toEqual({ end: site.end, key: null, stat: null });
+    expect(unkeyed.files[0]).toEqual({ end: site.end, key: null, stat: null, stored: false });
     expect(unkeyed.sums.byteLength).toBe(0);
   });
 });

@@ -4,7 +4,8 @@
 // the parse, so that a large site's parse is spread over every core instead of one.
 //
 // A file whose stat says it is unchanged is still taken from the cache here, on the main thread
-// (no read; the recorded event files' stats taken on the stat thread); only the rest goes to the threads. Fewer than `minFiles` to parse, holding
+// (no read; the recorded event files' stats taken on the stat thread); only the rest goes to the
+// threads, which take a file whose text the pack holds from the pack (parse-batch.ts). Fewer than `minFiles` to parse, holding
 // fewer than `minBytes` between them, are parsed here too: a thread's start (loading its
 // modules) would cost more than it saves.
 //
@@ -43,8 +44,8 @@ export interface ParsePoolOptions {
   minBytes?: number;
 }
 
-/** The build cache as the loader reaches it, able to adopt a parse made on a thread. */
-export type AdoptingCache = ParseCache & Pick<BuildCache, 'adopt'>;
+/** The build cache as the loader reaches it, able to adopt a parse made on a thread; `cache` the pack the threads look keys up in. */
+export type AdoptingCache = ParseCache & Pick<BuildCache, 'adopt'> & { readonly cache?: Pick<BuildCache, 'sharedIndex'> | null };
 
 /** `e` whole: its texts read from its row (where its thread left it), each the row's value parsed (JSON.parse undoes toJson's escapes). */
 function withTexts(e: TextlessEvent, row: PremadeRow): Event {
@@ -134,6 +135,8 @@ export class ParsePool {
   private premade = new Map<TextlessEvent, PremadeRow>();
   /** the file the threads write their rows into (made with the first batch; undefined: not yet) */
   private rows: RowsScratch | null | undefined;
+  /** the pack's index was told to the threads */
+  private packTold = false;
 
   constructor(
     private readonly dir: string,
@@ -217,6 +220,10 @@ export class ParsePool {
     }
     // one file for every thread, and for the threads started after these end (where rows are made)
     if (this.context !== null && this.rows === undefined && (this.rows = RowsScratch.create())) threads.tell({ rows: { fd: this.rows.fd, end: this.rows.end.buffer as SharedArrayBuffer } });
+    // the pack's keys, where the threads take a file whose text it holds instead of parsing it
+    const pack = this.packTold ? null : cache?.cache?.sharedIndex();
+    if (pack) threads.tell({ pack });
+    this.packTold = true;
     const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(todo.length / (this.count * 8))));
     const batches: Promise<void>[] = [];
     for (let from = 0; from < todo.length; from += size) {
@@ -279,6 +286,7 @@ export class ParsePool {
       const payload = Buffer.from(bytes.buffer, bytes.byteOffset + start, f.end - start);
       start = f.end;
       if (this.cache === undefined || f.key === null) return decodeParse(payload, false) as Parsed<unknown>;
+      if (f.stored) return this.cache.adopt(kind, names[j], { key: f.key, payload, stat: f.stat ?? undefined, stored: true });
       const made = { key: f.key, payload, sum: Buffer.from(sums.buffer, sums.byteOffset + sum, SUM_BYTES), stat: f.stat ?? undefined };
       sum += SUM_BYTES;
       return this.cache.adopt(kind, names[j], made);

@@ -113,7 +113,7 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null, pack: 
     const key = batch.keyed ? parseKey(batch.kind, file, read.bytes) : null;
     const stored = storedParse(pack, key);
     const parsed = stored?.parsed ?? parse(file, read.text);
-    // a stored whole parse is its own payload, when no rows are made of it
+    // a stored whole parse is its own payload when no rows are made of it
     let parts: Uint8Array[] | null = stored && !rows && !textsApart(stored.payload) ? [stored.payload] : null;
     if (rows && texts && parsed.records.length > 0) {
       texts.begin();
@@ -123,7 +123,8 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null, pack: 
         if (row) texts.add(row.bytes, row.starts);
         else all = false;
       }
-      if (all) parts = texts.parts(parsed as Parsed<Event>);
+      // (a stored payload with its texts apart is answered as it is: the main thread decodes only its first part)
+      if (all) parts = stored && textsApart(stored.payload) ? [stored.payload] : texts.parts(parsed as Parsed<Event>);
     }
     for (const part of (parts ??= [serialize(parsed)])) total += part.byteLength;
     payloads.push(parts);

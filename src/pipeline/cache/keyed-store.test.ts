@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { ENTRY_HEAD, KeyedStore, storedAt } from './keyed-store.ts';
+import { checksum } from '../../util/checksum.ts';
+import { ENTRY_HEAD, ENTRY_KEY_BYTES, KeyedStore, storedAt } from './keyed-store.ts';
 
 const root = tempDir('aula-keyed-');
 afterAll(() => removeDir(root));
@@ -33,6 +34,28 @@ describe('KeyedStore.sharedIndex', () => {
     expect(store.use(key(3))).toBe(false);
     store.close();
     expect(store.sharedIndex()).toBeNull();
+  });
+
+  it('reads no more than the length checked when the file was read, whatever a head rewritten since says', () => {
+    const path = join(root, 'rewritten.bin');
+    const writing = new KeyedStore(path, HEAD);
+    writing.put(key(1), [Buffer.from('one')]);
+    writing.put(key(2), [Buffer.from('two')]);
+    writing.seal();
+    const store = new KeyedStore(path, HEAD);
+    const index = store.sharedIndex()!;
+    // the first entry's head rewritten in place to cover the rest of the file, its checksum made to
+    // match: read by its head, it would be a longer payload (or, with a length of gigabytes, a read
+    // of the whole file per lookup)
+    const bytes = readFileSync(path);
+    const at = HEAD.length;
+    const rest = bytes.subarray(at + ENTRY_HEAD);
+    bytes.writeUInt32LE(rest.length, at + ENTRY_HEAD - 4);
+    checksum(rest).copy(bytes, at + ENTRY_KEY_BYTES);
+    writeFileSync(path, bytes);
+    expect(storedAt(index, key(1))).toBeNull();
+    expect(storedAt(index, key(2))?.toString()).toBe('two');
+    store.close();
   });
 
   it('leaves out the entries damaged when the file is read', () => {

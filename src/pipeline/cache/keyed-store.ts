@@ -74,14 +74,16 @@ export function beginNext(path: string, head: Buffer): OwnNextFile {
 /**
  * A store's intact entries as another thread finds them (KeyedStore.sharedIndex): the file read's
  * descriptor, and a table of `slots` (a power of two; each 0 or an entry's number + 1, at its key's
- * first 4 bytes, probed onward) over the entries' `keys` (32 bytes each) and where each entry's head
- * is in the file (`places`, f64).
+ * first 4 bytes, probed onward) over the entries' `keys` (32 bytes each), where each entry's head
+ * is in the file (`places`, f64) and its payload's length as checked when the file was read
+ * (`lengths`, u32: a head rewritten since cannot make a reader read more).
  */
 export interface SharedIndex {
   fd: number;
   slots: SharedArrayBuffer;
   keys: SharedArrayBuffer;
   places: SharedArrayBuffer;
+  lengths: SharedArrayBuffer;
 }
 
 /**
@@ -100,7 +102,8 @@ export function storedAt(index: SharedIndex, key: Uint8Array): Buffer | null {
     try {
       const head = Buffer.allocUnsafe(ENTRY_HEAD);
       if (readFully(index.fd, head, 0, ENTRY_HEAD, at) !== ENTRY_HEAD || !head.subarray(0, ENTRY_KEY_BYTES).equals(wanted)) return null;
-      const length = head.readUInt32LE(ENTRY_HEAD - 4);
+      const length = new Uint32Array(index.lengths)[i];
+      if (head.readUInt32LE(ENTRY_HEAD - 4) !== length) return null;
       const payload = Buffer.allocUnsafe(length);
       if (readFully(index.fd, payload, 0, length, at + ENTRY_HEAD) !== length) return null;
       return checksum(payload).equals(head.subarray(ENTRY_KEY_BYTES, ENTRY_HEAD - 4)) ? payload : null;
@@ -259,13 +262,16 @@ export class KeyedStore {
       slots: new SharedArrayBuffer(size * 4),
       keys: new SharedArrayBuffer(intact.length * ENTRY_KEY_BYTES),
       places: new SharedArrayBuffer(intact.length * 8),
+      lengths: new SharedArrayBuffer(intact.length * 4),
     };
     const slots = new Uint32Array(index.slots);
     const keys = Buffer.from(index.keys);
     const places = new Float64Array(index.places);
+    const lengths = new Uint32Array(index.lengths);
     intact.forEach(([key, entry], i) => {
       keys.write(key, i * ENTRY_KEY_BYTES, 'latin1');
       places[i] = entry.at;
+      lengths[i] = entry.length;
       let slot = keys.readUInt32LE(i * ENTRY_KEY_BYTES) & (size - 1);
       while (slots[slot] !== 0) slot = (slot + 1) & (size - 1);
       slots[slot] = i + 1;

@@ -10,6 +10,16 @@ afterAll(() => removeDir(root));
 const HEAD = Buffer.from('TEST\n');
 const key = (n: number) => Buffer.alloc(32, n);
 
+/** A sealed store at `name` of two entries, 'one' under key(1) and 'two' under key(2); its path. */
+function twoEntries(name: string): string {
+  const path = join(root, name);
+  const writing = new KeyedStore(path, HEAD);
+  writing.put(key(1), [Buffer.from('one')]);
+  writing.put(key(2), [Buffer.from('two')]);
+  writing.seal();
+  return path;
+}
+
 describe('KeyedStore.sharedIndex', () => {
   it('finds every intact entry by key in the file, and none for a key it lacks or an entry damaged since', () => {
     const path = join(root, 'shared.bin');
@@ -37,11 +47,7 @@ describe('KeyedStore.sharedIndex', () => {
   });
 
   it('reads no more than the length checked when the file was read, whatever a head rewritten since says', () => {
-    const path = join(root, 'rewritten.bin');
-    const writing = new KeyedStore(path, HEAD);
-    writing.put(key(1), [Buffer.from('one')]);
-    writing.put(key(2), [Buffer.from('two')]);
-    writing.seal();
+    const path = twoEntries('rewritten.bin');
     const store = new KeyedStore(path, HEAD);
     const index = store.sharedIndex()!;
     // the first entry's head rewritten in place to cover the rest of the file, its checksum made to
@@ -59,11 +65,7 @@ describe('KeyedStore.sharedIndex', () => {
   });
 
   it('leaves out the entries damaged when the file is read', () => {
-    const path = join(root, 'damaged.bin');
-    const writing = new KeyedStore(path, HEAD);
-    writing.put(key(1), [Buffer.from('one')]);
-    writing.put(key(2), [Buffer.from('two')]);
-    writing.seal();
+    const path = twoEntries('damaged.bin');
     const bytes = readFileSync(path);
     bytes[bytes.length - 1] ^= 0xff;
     writeFileSync(path, bytes);

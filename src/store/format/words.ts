@@ -25,9 +25,36 @@ const HAS_UMLAUT = /[äöü]/;
 const UMLAUT_RE = /[äöü]/g;
 const UMLAUT: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue' };
 
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+
+/**
+ * Each UTF-16 code unit's class, learnt from WORD_CHAR as it is first met: 0 not yet known, 1
+ * inside a word, 2 between words, 3 a surrogate (a code point of two units: left to the pattern).
+ * The build splits every directory object's texts (~1.1M at 200k objects): unit by unit with the
+ * class looked up is 3x the pattern's split, which calls into its Unicode tables for every character.
+ */
+let unitClass: Uint8Array | null = null;
+
 /** Raw words of a text: maximal runs of letters, digits and combining marks. */
 export function rawWords(text: string): string[] {
-  return text.split(RAW_SPLIT).filter((w) => w !== '');
+  const units = (unitClass ??= new Uint8Array(0x10000).fill(3, 0xd800, 0xe000));
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let k = units[c];
+    if (k === 0) k = units[c] = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 2;
+    if (k === 1) {
+      if (start < 0) start = i;
+    } else if (k === 2) {
+      if (start >= 0) words.push(text.slice(start, i));
+      start = -1;
+    } else {
+      return text.split(RAW_SPLIT).filter((w) => w !== '');
+    }
+  }
+  if (start >= 0) words.push(text.slice(start));
+  return words;
 }
 
 /**

@@ -1,8 +1,7 @@
 // Directory objects → serialized autocomplete index. Everything that can be decided at build
 // time is: listing order, word forms, field classes, sorted term dictionary.
 import { DIRECTORY_MODELS, directoryKind, type DirectoryObject } from '../../model/types.ts';
-import { fold, wordForms } from '../format/words.ts';
-import { splitWords } from './word-split.ts';
+import { fold, rawWords, wordForms } from '../format/words.ts';
 import { modelIndex } from '../../model/directory-models.ts';
 import {
   INDEX_FORMAT,
@@ -35,10 +34,10 @@ export function listingOrder(objects: readonly DirectoryObject[]): DirectoryObje
 export function objectTerms(o: DirectoryObject, forms: (raw: string) => string[] = wordForms): Map<string, number> {
   const nameField = directoryKind(o.model) === 'person' ? o.last_name : o.name;
   const nameForms = new Set<string>();
-  for (const w of splitWords(nameField ?? '')) for (const f of forms(w)) nameForms.add(f);
+  for (const w of rawWords(nameField ?? '')) for (const f of forms(w)) nameForms.add(f);
   const out = new Map<string, number>();
   const add = (text: string) => {
-    for (const w of splitWords(text)) {
+    for (const w of rawWords(text)) {
       for (const f of forms(w)) {
         const cls = nameForms.has(f) ? NAME_CLASS : OTHER_CLASS;
         const prev = out.get(f);

@@ -7,7 +7,6 @@ import { browserModule } from '../browser-modules.ts';
 import { eachMiniSearchDocument } from './documents.ts';
 import { miniSearchOptions, processTerm, type MiniSearchDocument } from './options.ts';
 import { miniSearchJson } from './serialize.ts';
-import { splitWords } from '../word-split.ts';
 
 /** File names under dist/autocomplete/. */
 export const MINISEARCH_INDEX_FILE = 'minisearch.json';
@@ -39,8 +38,8 @@ export function indexMiniSearch(objects: readonly DirectoryObject[], ordered?: r
   const bundled = browserModule('minisearchOptions');
   // (a build that fails before the files are asked for must not leave the bundle's rejection unheard)
   bundled.catch(() => {});
-  // the same processTerm, normalizing each distinct word once (directory words repeat a lot), and the same words split faster (word-split.ts)
-  const miniSearch = new MiniSearch<MiniSearchDocument>({ ...miniSearchOptions, tokenize: splitWords, processTerm: memoized(processTerm) });
+  // the same processTerm, normalizing each distinct word once (directory words repeat a lot)
+  const miniSearch = new MiniSearch<MiniSearchDocument>({ ...miniSearchOptions, processTerm: memoized(processTerm) });
   const plain = termsLookedUpOnce(miniSearch);
   // (what addAll does with an array: each added in turn)
   for (const document of eachMiniSearchDocument(ordered ?? listingOrder(objects))) miniSearch.add(document);

@@ -99,8 +99,6 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
   return { ...loaded, notRead: files.notRead };
 }
 
-/** The problem of a content folder that cannot be listed. */
-
 /** One file read and parsed (or its parse taken from the cache); a file that cannot be read is its problem. */
 export function parseContentFile<T>(dir: string, file: string, raw: Buffer | undefined, kind: string, parse: (file: string, text: string) => Parsed<T>, cache?: ParseCache): Parsed<T> {
   const parsed = cache?.unchanged?.<T>(kind, file, raw ?? join(dir, file));

@@ -21,7 +21,7 @@ import type { Event } from '../../model/types.ts';
 import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
 import { parseKey } from '../cache/build-cache.ts';
-import { ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/row-entries.ts';
+import { ROW_HASH_BYTES, rowHash } from '../rows/row-entries.ts';
 import { statText } from '../state/stat-fields.ts';
 import { writeAllAt } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM_BYTES as SUM_BYTES } from '../../util/checksum.ts';
@@ -46,31 +46,29 @@ export interface ParseBatch {
 
 /**
  * The rows of a batch's records, in record order across its files: each row's UTF-8 JSON end to
- * end, its offsets (FIELD_COUNT + 1 each, serializeEvent's), its key (rowKeyer's) and hash
- * (rowHash), and whether it was made (a record its context cannot render, e.g. one naming a media
- * record that does not exist, is left to the main thread, where the build then fails on its problem).
+ * end, its offsets (FIELD_COUNT + 1 each, serializeEvent's), its hash (rowHash, of which the
+ * pages' keys are made), and whether it was made (a record its context cannot render, e.g. one
+ * naming a media record that does not exist, is left to the main thread, where the build then
+ * fails on its problem).
  */
 export interface BatchRows {
   /** the JSON (from parseBatch, a view of a scratch, until RowsFile.take), or where in the rows file in the making it starts */
   json: Uint8Array | { position: number };
   starts: Uint32Array;
-  /** zeros when not `keyed` */
-  keys: Uint8Array;
   /** each row's rowHash (row-entries.ts); zeros when not `keyed` */
   hashes: Uint8Array;
   made: Uint8Array;
-  /** the batch was keyed: a build without a cache needs no rows' keys, and none were made */
+  /** the batch was keyed: a build without a cache needs no rows' hashes, and none were made */
   keyed: boolean;
 }
 
-/** What rendering needs on a thread: the context, its keyer and its row writer (event-row.ts), made once per context. */
+/** What rendering needs on a thread: the context and its row writer (event-row.ts), made once per context. */
 export interface Rower {
   ctx: RenderContext;
-  keyOf: (e: Event, source: Uint8Array) => Buffer;
   row: (e: Event) => EventRow;
 }
 
-export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, keyOf: rowKeyer(ctx), row: eventRowWriter(ctx) });
+export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, row: eventRowWriter(ctx) });
 
 export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null; stored: boolean };
 
@@ -109,7 +107,6 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null, pack: 
       files.push({ problem: read.problem });
       return;
     }
-    // the file's key is its events' source (their rows' keys are made of it: row-entries.ts)
     const key = batch.keyed ? parseKey(batch.kind, file, read.bytes) : null;
     const stored = storedParse(pack, key);
     const parsed = stored?.parsed ?? parse(file, read.text);
@@ -119,7 +116,7 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null, pack: 
       texts.begin();
       let all = true;
       for (const r of parsed.records) {
-        const row = rows.add(r.value as Event, key);
+        const row = rows.add(r.value as Event);
         if (row) texts.add(row.bytes, row.starts);
         else all = false;
       }
@@ -150,19 +147,18 @@ let rowsScratch = Buffer.allocUnsafeSlow(1 << 20);
 /** A batch's rows as they are made (BatchRows). */
 class RowsMade {
   private readonly starts: number[] = [];
-  private readonly keys: Buffer[] = [];
   private readonly hashes: Buffer[] = [];
   private readonly made: number[] = [];
   private bytes = 0;
 
   constructor(
     private readonly rower: Rower,
-    /** key and hash each row (rowKeyer, rowHash: only a build with a cache uses them) */
+    /** hash each row (rowHash: only a build with a cache uses them) */
     private readonly keyed: boolean,
   ) {}
 
-  /** `source`: the parse key of the event's file (null when not keyed). The row (bytes a view the writer's next row reuses: copied at once), null when not made here. */
-  add(e: Event, source: Uint8Array | null): EventRow | null {
+  /** The row (bytes a view the writer's next row reuses: copied at once), null when not made here. */
+  add(e: Event): EventRow | null {
     let row: EventRow;
     try {
       row = this.rower.row(e);
@@ -179,20 +175,15 @@ class RowsMade {
     }
     this.bytes += row.bytes.copy(rowsScratch, this.bytes);
     for (const at of row.starts) this.starts.push(at);
-    if (this.keyed) {
-      this.keys.push(this.rower.keyOf(e, source!));
-      this.hashes.push(rowHash(row.bytes));
-    }
+    if (this.keyed) this.hashes.push(rowHash(row.bytes));
     return row;
   }
 
   finish(): BatchRows {
     const count = this.starts.length / STRIDE;
-    const keys = new Uint8Array(count * ROW_KEY_BYTES);
-    this.keys.forEach((k, i) => keys.set(k, i * ROW_KEY_BYTES));
     const hashes = new Uint8Array(count * ROW_HASH_BYTES);
     this.hashes.forEach((h, i) => hashes.set(h, i * ROW_HASH_BYTES));
-    return { json: rowsScratch.subarray(0, this.bytes), starts: Uint32Array.from(this.starts), keys, hashes, made: Uint8Array.from(this.made), keyed: this.keyed };
+    return { json: rowsScratch.subarray(0, this.bytes), starts: Uint32Array.from(this.starts), hashes, made: Uint8Array.from(this.made), keyed: this.keyed };
   }
 }
 
@@ -210,7 +201,7 @@ export class RowsFile {
   ) {}
 
   /**
-   * Writes `rows`' JSON to the file when it can, end to end (their offsets, keys and hashes stay in
+   * Writes `rows`' JSON to the file when it can, end to end (their offsets and hashes stay in
    * the answer, where the build reads them), and puts where in its place; else copies it into an
    * ArrayBuffer of its own (to be transferred).
    */
@@ -259,6 +250,6 @@ export function answer(message: ParseMessage): BatchAnswer | null {
 /** An answer's buffers: parseBatch's own, and the rows' JSON once take() wrote or copied it. */
 export function transfer(answer: BatchAnswer | null): ArrayBuffer[] {
   const rows = answer?.rows;
-  const buffers = answer ? [answer.bytes, answer.sums, ...(rows ? [rows.starts, rows.keys, rows.made, ...(rows.json instanceof Uint8Array ? [rows.json] : [])] : [])] : [];
+  const buffers = answer ? [answer.bytes, answer.sums, ...(rows ? [rows.starts, rows.hashes, rows.made, ...(rows.json instanceof Uint8Array ? [rows.json] : [])] : [])] : [];
   return buffers.map((b) => b.buffer as ArrayBuffer);
 }

@@ -7,12 +7,12 @@ import { EVENTUALLY, removeDir, tempDir } from '../../../test/helpers.ts';
 import { eventsKind, loadContent, parseContext, PARSERS, zoneOf, type ParseCache } from '../../content/load.ts';
 import { listContentFolder } from '../../content/files.ts';
 import { generateContent } from '../../gen/content-generator.ts';
-import { BuildCache, packPath, parseKey } from '../cache/build-cache.ts';
+import { BuildCache, packPath } from '../cache/build-cache.ts';
 import { listFiles } from '../ledger/carry-over.ts';
 import { StatTable } from './stat-table.ts';
 import { STAT_FIELDS } from '../state/stat-fields.ts';
 import { findContentFiles } from '../../content/files.ts';
-import { ROW_HASH_BYTES, ROW_KEY_BYTES, rowHash, rowKeyer } from '../rows/row-entries.ts';
+import { ROW_HASH_BYTES, rowHash } from '../rows/row-entries.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
 import { checksum } from '../../util/checksum.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
@@ -82,17 +82,13 @@ async function loadWith(pool: ParsePool | null, cache?: ParseCache, dir = conten
 }
 
 /** The events of every event file, parsed on this thread (the content is invalid: there is no model). */
-async function parsedEvents(dir = content, sources?: Map<number, Buffer>): Promise<Event[]> {
+async function parsedEvents(dir = content): Promise<Event[]> {
   const events: Event[] = [];
   const cache: ParseCache = {
-    parse: (kind, file, text, parse) => {
+    parse: (kind, _file, _text, parse) => {
       const parsed = parse();
       if (!kind.startsWith('events')) return parsed;
-      for (const r of parsed.records) {
-        events.push(r.value as Event);
-        // each event's source: its file's parse key (row-entries.ts)
-        sources?.set((r.value as Event).id, parseKey(kind, file, text));
-      }
+      for (const r of parsed.records) events.push(r.value as Event);
       return parsed;
     },
   };
@@ -198,7 +194,7 @@ describe('ParsePool', () => {
 });
 
 describe('rows made on the threads', () => {
-  it('are the rows and keys the build makes itself, handed over only for the context they were made against', async () => {
+  it('are the rows the build makes itself, handed over only for the context they were made against', async () => {
     const { ParsePool: Compiled } = await compiled();
     const pool = new Compiled(content, undefined, threads);
     const loaded = await loadWith(pool as unknown as ParsePool, undefined, content, 'https://example.org/x');
@@ -208,8 +204,8 @@ describe('rows made on the threads', () => {
     const premade = (pool as unknown as { premade: Map<TextlessEvent, PremadeRow> }).premade;
     const events = [...premade.keys()];
     expect(events.length).toBeGreaterThan(200);
-    // a build without a cache uses no keys: none were made
-    expect([...premade.values()].every((made) => made.key === null)).toBe(true);
+    // a build without a cache uses no rows' hashes: none were made
+    expect([...premade.values()].every((made) => made.hash === null)).toBe(true);
     // their text fields are in the rows alone (absent from the events) and made whole from them
     // when the rows turn out not to fit
     expect(events.some((e) => hasTexts(e) || EVENT_TEXTS.some((f) => f in e))).toBe(false);
@@ -235,7 +231,7 @@ describe('rows made on the threads', () => {
     await generateContent({ events: 260, directory: 10, seed: 3, outDir: valid });
     // an event naming a media record that does not exist: not renderable (and a problem later)
     writeFileSync(join(valid, 'events', 'dangling.yaml'), 'id: 99999\ntitle: t\nstart: 2026-01-01T10:00:00Z\nend: 2026-01-01T11:00:00Z\nlast_modified: 2026-01-01T09:00:00Z\nmedia: [424242]\n');
-    // (with a cache: a build without one needs no keys, and the threads make none)
+    // (with a cache: a build without one needs no rows' hashes, and the threads make none)
     const { BuildCache: CompiledCache } = await compiledCache();
     const { StatTable: CompiledTable } = await compiledTable();
     const cache = new CompiledCache(packPath(join(root, 'valid-cache'), valid));
@@ -248,16 +244,12 @@ describe('rows made on the threads', () => {
     expect(events.some((e) => e.id === 99999)).toBe(false);
     // (without their texts: the rows hold them) compared with the events as parsed here
     expect(events.some((e) => hasTexts(e))).toBe(false);
-    const sources = new Map<number, Buffer>();
-    const here = new Map((await parsedEvents(valid, sources)).map((e) => [e.id, e]));
-    const keyOf = rowKeyer(ctx);
-    const keys = events.map((e) => keyOf(here.get(e.id)!, sources.get(e.id)!));
-    events.forEach((e, i) => {
+    const here = new Map((await parsedEvents(valid)).map((e) => [e.id, e]));
+    events.forEach((e) => {
       const row = serializeEvent(renderEvent(here.get(e.id)!, ctx));
       const made = premade.get(e)!;
       expect(bytesOf(made)).toBe(row.json);
       expect([...made.starts]).toEqual(row.starts);
-      expect(made.key!.equals(keys[i])).toBe(true);
       expect(made.hash!.equals(rowHash(Buffer.from(row.json)))).toBe(true);
     });
     // left in the threads' one file (not sent), which is closed once let go of
@@ -412,13 +404,12 @@ describe('parseBatch', () => {
 });
 
 describe('RowsFile', () => {
-  const key = (n: number) => Buffer.alloc(ROW_KEY_BYTES, n);
-  /** A batch's rows: each JSON end to end, its offsets (a single field here) and its key. */
+  /** A batch's rows: each JSON end to end, its offsets (a single field here) and its hash. */
   const batchRows = (...rows: [string, number][]): BatchRows => {
     const starts = new Uint32Array(rows.length * (FIELD_COUNT + 1));
     rows.forEach(([json], i) => starts.fill(Buffer.byteLength(json), i * (FIELD_COUNT + 1) + 1, (i + 1) * (FIELD_COUNT + 1)));
     const hashes = Buffer.concat(rows.map(([, n]) => Buffer.alloc(ROW_HASH_BYTES, 100 + n)));
-    return { json: Buffer.from(rows.map(([json]) => json).join('')), starts, keys: Buffer.concat(rows.map(([, n]) => key(n))), hashes, made: new Uint8Array(rows.length).fill(1), keyed: true };
+    return { json: Buffer.from(rows.map(([json]) => json).join('')), starts, hashes, made: new Uint8Array(rows.length).fill(1), keyed: true };
   };
 
   it('writes each batch’s rows’ JSON end to end where the shared end says, and answers where', () => {

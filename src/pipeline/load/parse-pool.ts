@@ -30,7 +30,7 @@ import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage } from './parse-b
 import type { RowInFile } from '../../store/write/row-bytes.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
 import { readAllAt } from '../../util/positional-io.ts';
-import { renderInputs, ROW_HASH_BYTES, ROW_KEY_BYTES, type PremadeRow, type RowsAhead } from '../rows/row-entries.ts';
+import { renderInputs, ROW_HASH_BYTES, type PremadeRow, type RowsAhead } from '../rows/row-entries.ts';
 
 // A source checkout (tsx, vitest) has no loader for a .ts worker: there everything is parsed here.
 const COMPILED = !import.meta.url.endsWith('.ts');
@@ -63,7 +63,7 @@ function withTexts(e: TextlessEvent, row: PremadeRow): Event {
 
 /**
  * A row made ahead, as one of its batch's (PremadeRow): its views are made when asked for. Held for
- * every event until "render data", three views each (offsets, key, hash) would stand in the main
+ * every event until "render data", two views each (offsets, hash) would stand in the main
  * thread's heap through the load's peak.
  */
 class BatchRow implements PremadeRow {
@@ -84,11 +84,6 @@ class BatchRow implements PremadeRow {
   get json(): Uint8Array | RowInFile {
     if (this.fd >= 0) return { fd: this.fd, position: this.at };
     return (this.batch.json as Uint8Array).subarray(this.at, this.at + this.batch.starts[this.index * STRIDE + FIELD_COUNT]);
-  }
-
-  get key(): Buffer | null {
-    const { keys, keyed } = this.batch;
-    return keyed ? Buffer.from(keys.buffer, keys.byteOffset + this.index * ROW_KEY_BYTES, ROW_KEY_BYTES) : null;
   }
 
   get hash(): Buffer | null {

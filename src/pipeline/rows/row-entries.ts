@@ -13,7 +13,6 @@ import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
 import { cacheIdentity, sha256 } from '../cache/build-cache.ts';
 import { stableJson } from '../../util/stable-json.ts';
 
-export const ROW_KEY_BYTES = 32;
 export const ROW_HASH_BYTES = 32;
 const HASH = ROW_HASH_BYTES;
 /** A row's hash: SHA-256 of its JSON, all a page holds of it (page-keys.ts). */
@@ -21,23 +20,10 @@ export function rowHash(json: Uint8Array): Buffer {
   return sha256(json);
 }
 
-/**
- * Each event's row key: SHA-256 of the whole render context (renderInputs) and of the event's
- * source, its file's parse key and its id (which name one record).
- */
-export function rowKeyer(ctx: RenderContext): (e: TextlessEvent, source: Uint8Array) => Buffer {
-  const context = sha256(Buffer.from(renderInputs(ctx)));
-  return (e, source) => {
-    if (source.byteLength !== ROW_KEY_BYTES) throw new Error(`a source key is ${ROW_KEY_BYTES} bytes, not ${source.byteLength}`);
-    return sha256(context, source, Buffer.from(`${e.id}`));
-  };
-}
-
-/** A row made on a parse thread (parse-batch.ts): bytes or where its thread left them; key and hash null without a cache. */
+/** A row made on a parse thread (parse-batch.ts): bytes or where its thread left them; hash null without a cache. */
 export interface PremadeRow {
   json: Uint8Array | RowInFile;
   starts: Uint32Array;
-  key: Buffer | null;
   hash: Buffer | null;
 }
 

@@ -173,10 +173,10 @@ export class ParsePool {
     return { premade: same ? rows : undefined, whole };
   }
 
-  /** Stops the threads (after the load, or when it failed). The rows they made stay readable until dropRows(). */
-  close(): void {
+  /** Stops the threads (after the load, or when it failed); settles once they have stopped. The rows they made stay readable until dropRows(). */
+  close(): Promise<void> {
     this.closing = true;
-    void this.threads?.end();
+    return this.threads?.end() ?? Promise.resolve();
   }
 
   /**
@@ -185,7 +185,7 @@ export class ParsePool {
    * a thread still writing could be reused by the next open, and its write land there).
    */
   dropRows(): void {
-    if (!this.closing) this.close();
+    if (!this.closing) void this.close();
     this.premade = new Map();
     const rows = this.rows;
     this.rows = null;

@@ -173,9 +173,11 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
     return loaded;
   } catch (e) {
     abandon();
+    // a failure may leave batches in flight, whose threads read the pack by its descriptor
+    await pool?.close();
     throw e;
   } finally {
-    pool?.close();
+    void pool?.close();
     table?.release(); // (removes the pack's spill file)
   }
 }

@@ -72,13 +72,12 @@ const timings = (clock: Clock) => ({ ms: performance.now() - clock.started, phas
 
 /** render → write → answer → publish, in a staging folder removed if any fails. */
 async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock, plan: Plan): Promise<BuildResult> {
-  const inFlight: Promise<unknown>[] = [];
   let dist: StagedDist | null = null;
-  const settle = () => Promise.allSettled([...inFlight, dist?.settled(), dist?.digested()]); // (digested(): the digest thread ends)
+  const settle = () => Promise.allSettled([dist?.settled(), dist?.digested()]); // (digested(): the digest thread ends)
   return inStaging(out, plan.abandon, async (staging) => {
     const cache = options.cache === undefined ? null : { dir: options.cache, content: options.content };
-    dist = new StagedDist(staging, out, cache, plan.ledger ?? undefined);
-    const rendered = await renderFromState(options, clock, plan, dist, inFlight);
+    dist = new StagedDist(staging, out, cache, plan.ledger ?? undefined, plan.previous);
+    const rendered = await renderFromState(options, clock, plan, dist);
     await dist.writeData(rendered);
     await clock.nextPhase('write data', 'load dataset');
     const { state } = plan;

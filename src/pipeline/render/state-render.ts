@@ -20,7 +20,6 @@ import { manifestOf, newestOf, sealManifest } from '../write/manifest-of.ts';
 import type { Plan } from '../load/state-load.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { StagedDist, type DistOutput } from '../write/staged-dist.ts';
-import { eventParts } from '../write/events-file.ts';
 import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import { KEY_BYTES, stateRows, type StateRows } from '../state/event-state.ts';
 import { calendarData } from './calendar-data.ts';
@@ -87,16 +86,16 @@ function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[]; newe
  * The event data files made by the build's one data stage (store/write/event-data.ts) from the
  * rows made anew and the previous data (none over an empty prior), which it takes from the plan:
  * the previous columns are let go when it returns, not held while the pages are answered. The
- * parts are written as soon as they are cut (events-file.ts), while this thread makes the columns
- * and the calendar (and, where every row is new and they are many, a thread the search index);
- * the events are let go once their columns' values are made. Resolves with whether MANY_ROWS were
+ * parts are written on libuv's pool as soon as they are cut (StagedDist.parts), while this thread
+ * makes the columns and the calendar (and, where every row is new and they are many, a thread the
+ * search index); the events are let go once their columns' values are made. Resolves with whether MANY_ROWS were
  * made, the files as made and written (but those written as they were made, then), their digests,
  * the parts' bytes, of the previous parts' bytes those the new ones replace, and the previous data
  * files whose bytes these are (`reused`: linked, not written).
  */
-async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: EventRows; order: Int32Array }, dist: DistOutput, inFlight: Promise<unknown>[]) {
+async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: EventRows; order: Int32Array }, dist: DistOutput) {
   const { rows } = made;
-  const [before, previous] = [plan.data, plan.previous];
+  const before = plan.data;
   plan.data = null;
   const many = rows.length >= (options.manyRows ?? MANY_ROWS);
   const beside = before !== null || !many || options.search === false ? null : searchIndexBeside(rows);
@@ -105,25 +104,20 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
   const values = columnValuesFromRows(plan.fresh, rows, before !== null || !many);
   plan.fresh.length = 0;
   if (many) collectGarbage();
-  const oldSizes = before ? before.bounds.slice(1).map((end, j) => end - before.bounds[j]) : [];
-  let parts: Promise<Map<string, FileDigest>> | undefined;
-  const onParts = (data: Pick<EventData, 'parts' | 'bounds'>) => {
-    parts = dist instanceof StagedDist ? eventParts({ previous, out: plan.state.out, data, oldSizes }, dist, inFlight) : Promise.resolve(dist.parts(data.parts, before?.bytes));
-    parts.catch(() => undefined); // awaited below; not an unhandled rejection should the columns throw first
-  };
+  let digests: Map<string, FileDigest> | undefined;
+  const onParts = (data: Pick<EventData, 'parts' | 'bounds'>) => (digests = dist.parts(data.parts, before?.bytes));
   const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
   // written as made (MANY_ROWS, or staged: digested on the dist's thread while this one makes the next)
   const onFile = many || dist instanceof StagedDist ? (rel: string, bytes: Uint8Array) => dist.data(rel, bytes) : undefined;
   const { values: _values, ...data } = eventData({ ...made, values, previous: before, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile });
-  const digests = await parts!;
   // (awaited before anything else is made: the thread holds the rows until it answers)
   if (beside) onFile!(DATA_FILES.search, await beside);
   for (const [rel, bytes] of [...plan.made, ...data.files]) if (!data.reused.has(rel)) dist.data(rel, bytes);
   // (the large files' digests made on the digest thread meanwhile)
   await dist.digested();
-  for (const [rel, digest] of dist.digests) digests.set(rel, digest);
+  for (const [rel, digest] of dist.digests) digests!.set(rel, digest);
   const files: DistFiles = new Map<string, string | Uint8Array>([...plan.made, ...data.files]);
-  return { many, files, digests, eventBytes: data.bounds[data.parts.length], oldBytes: before?.bounds.at(-1) ?? 0, reused: data.reused };
+  return { many, files, digests: digests!, eventBytes: data.bounds[data.parts.length], oldBytes: before?.bounds.at(-1) ?? 0, reused: data.reused };
 }
 
 /**
@@ -203,9 +197,10 @@ export interface Rendered {
  * their data files (with the prior's data, over a prior), the files no event shapes (the prior's
  * linked, or the directory's job's), the manifest.
  */
-export async function renderFromState(options: BuildOptions, clock: Clock, plan: Plan, dist: DistOutput, inFlight: Promise<unknown>[]): Promise<Rendered> {
+/** (`_held`: unused; aula dev's memory build still passes one, and goes with it) */
+export async function renderFromState(options: BuildOptions, clock: Clock, plan: Plan, dist: DistOutput, _held?: unknown): Promise<Rendered> {
   const { state, previous } = plan;
-  const { made, next, hashes, newest, count } = await eventFiles(options, plan, dist, inFlight);
+  const { made, next, hashes, newest, count } = await eventFiles(options, plan, dist);
   // one collection for the rows and the columns' files before the directory's are awaited: once
   // the parts are written (they were while the columns were made), nothing holds the rows (MANY_ROWS)
   await dist.settled();
@@ -241,11 +236,11 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
  * The fresh rows and the event data files: the next state's rows and the newest event are taken
  * before the events are let go of. A function of its own: once it returns, nothing holds the rows.
  */
-async function eventFiles(options: BuildOptions, plan: Plan, dist: DistOutput, inFlight: Promise<unknown>[]) {
+async function eventFiles(options: BuildOptions, plan: Plan, dist: DistOutput) {
   const order = mergedOrder(plan);
   const fresh = freshRows(options, plan, dist);
   const next = plan.stateless ? null : nextRows(plan, order.sequence, fresh.hashes, order.fileOf);
-  const made = await eventDataFiles(options, plan, { rows: fresh.rows, order: order.sequence }, dist, inFlight);
+  const made = await eventDataFiles(options, plan, { rows: fresh.rows, order: order.sequence }, dist);
   // (the pages' keys: the fresh rows' hashes are the list's where no state is kept)
   return { made, next, hashes: fresh.hashes && (next?.keys ?? fresh.hashes), newest: order.newest, count: order.sequence.length };
 }

@@ -1,14 +1,14 @@
 // The new dist as it is made in its staging folder: each file written as it comes, or linked from
 // the previous dist where the ledger (ledger/dist-ledger.ts) proves it holds what this build would
 // write. Without a cache there is no ledger, and every file is written: the same code.
-import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DIR, eventPartFile } from '../../store/format/dist-paths.ts';
 import { digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
-import { DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';
+import { changedWhileBuilt, DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { Digester, digestJob } from '../../store/write/digest-thread.ts';
 import { join } from 'node:path';
 import { writeFileLater, writeFiles } from './write-files.ts';
-import type { EventData } from '../../store/write/event-data.ts';
+import { partBytes, type EventData } from '../../store/write/event-data.ts';
 
 type Content = string | Uint8Array;
 
@@ -30,11 +30,8 @@ export interface ReuseStats {
   files: number;
 }
 
-/**
- * Where the render stage puts the dist it makes: a staging folder, or `aula dev`'s memory
- * (dev/memory-build.ts), which puts each event part in place itself (`bytes`: the previous parts' end to end), giving the digests of those it did not put through `data`.
- */
-export type DistOutput = StagedDist | (Pick<StagedDist, 'reused' | 'digests' | 'data' | 'carried' | 'digested' | 'settled'> & { parts(parts: EventData['parts'], bytes?: (begin: number, end: number) => Uint8Array): Map<string, FileDigest> });
+/** Where the render stage puts the dist it makes: a staging folder, or `aula dev`'s memory (dev/memory-build.ts). */
+export type DistOutput = Pick<StagedDist, 'reused' | 'digests' | 'data' | 'carried' | 'digested' | 'settled' | 'parts'>;
 
 export class StagedDist {
   /** the previous build's record of its dist, when there is a cache and it can be trusted */
@@ -53,12 +50,13 @@ export class StagedDist {
   /** the data files being digested on the digest thread */
   private readonly digestsMade: [string, Promise<FileDigest>][] = [];
 
-  /** `ledger`: the previous build's, when the caller has read it already */
+  /** `ledger`: the previous build's, when the caller has read it already; `previous`: its manifest, whose event parts the build keeps */
   constructor(
     readonly staging: string,
     out: string,
     cache: { dir: string; content: string } | null,
     ledger?: DistLedger,
+    private readonly previous: Manifest | null = null,
   ) {
     this.ledgerFile = cache === null ? null : ledgerPath(cache.dir, cache.content, out);
     this.ledger = this.ledgerFile === null ? null : (ledger ?? DistLedger.read(this.ledgerFile, out));
@@ -79,6 +77,24 @@ export class StagedDist {
     }
     this.put(rel, content, later);
     this.digestsMade.push([rel, this.digester.digest(job)]);
+  }
+
+  /**
+   * The event parts: a kept one (null) linked from the previous dist, proven by the ledger when the
+   * plan was made (a link that fails now fails the build, as a page's does); the others made of
+   * their segments (`bytes`: the previous parts' end to end) and written as data. Returns the kept
+   * parts' digests.
+   */
+  parts(parts: EventData['parts'], bytes?: (begin: number, end: number) => Uint8Array): Map<string, FileDigest> {
+    const kept = new Map<string, FileDigest>();
+    parts.forEach((segments, j) => {
+      const rel = eventPartFile(j);
+      if (segments !== null) return this.data(rel, partBytes(segments, bytes!), true);
+      const digest = this.previous!.files[rel];
+      if (!this.carried(rel, digest.sha256, { volume: null })) throw changedWhileBuilt(rel);
+      kept.set(rel, digest);
+    });
+    return kept;
   }
 
   /** Every digest begun on the digest thread made (in `digests` and `written`), the thread ended; rejects when one failed. */

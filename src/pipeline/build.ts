@@ -19,8 +19,6 @@ import { resolve } from 'node:path';
 import { removeStaleTemps, type CacheStats } from './cache/build-cache.ts';
 import { load, type Plan } from './load/state-load.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
-import { eventStatePath, nextEventState, writeEventState } from './state/event-state.ts';
-import { unlinkQuietly } from './cache/cache-file.ts';
 import { readPrior } from './state/previous-build.ts';
 import { publishStage } from './publish/publish-stage.ts';
 import { renderFromState } from './render/state-render.ts';
@@ -80,15 +78,7 @@ async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock,
     const rendered = await renderFromState(options, clock, plan, dist);
     await dist.writeData(rendered);
     await clock.nextPhase('write data', 'load dataset');
-    const { state } = plan;
-    const rows = rendered.stateRows;
-    const record = (manifestJson: string) => {
-      const path = eventStatePath(dist!.ledgerFile!);
-      if (rows === null) unlinkQuietly(path);
-      else writeEventState(path, nextEventState(state, plan, rows, manifestJson));
-    };
-    const directoryTwins = plan.directory?.job.compressed ?? null;
-    const documents = await publishStage(options, clock, { out, previous: plan.previous, baseUrl: plan.baseUrl, site: state.site, directoryTwins, media: state.media, record }, rendered, dist);
+    const documents = await publishStage(options, clock, plan, rendered, dist);
     const patch = patchStats(options, plan.refused, { removed: plan.removed, documents });
     return { ok: true as const, manifest: rendered.manifest, files: filesMade(rendered, dist), ...timings(clock), cache: plan.cache, reuse: dist.reused, patch };
   }, settle);

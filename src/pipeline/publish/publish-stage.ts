@@ -2,25 +2,28 @@
 // written (read back as the server reads it), written as they come and compressed by the pool's
 // threads meanwhile (a list page or the calendar whose key, page-keys.ts, the ledger proves is
 // linked instead); media copies, routing rules, the manifest and changes.json written; unchanged
-// files carried over; the dist swapped in; the ledger and event state recorded.
+// files carried over; the event state recorded, bound to the manifest (before the swap: a stopped
+// build leaves no state describing no dist); the dist swapped in; the ledger recorded.
 import { bodyBuffer, bodyText } from '../../api/body.ts';
 import { createApi, type Api } from '../../api/core.ts';
 import { CALENDAR_CAP } from '../../api/events/calendar.ts';
 import { EVENT_LIST_PATH } from '../../api/events/list.ts';
 import { DOCUMENTS } from '../../api/documents.ts';
 import { DEFAULT_UPSTREAM } from '../../defaults.ts';
-import { compressionPool, pageHasTwins, type CompressionPool, type Precompressed } from '../../deploy/precompress.ts';
+import { compressionPool, pageHasTwins, type CompressionPool } from '../../deploy/precompress.ts';
 import { routingFiles } from '../../deploy/routing-files.ts';
 import { contentSchemaFiles } from '../../docs/content-schemas.ts';
-import type { Media, Site } from '../../model/types.ts';
+import type { Site } from '../../model/types.ts';
 import { datasetFrom } from '../../query/dataset.ts';
 import { AUTOCOMPLETE_DIR, DATA_FILES, eventPartFile } from '../../store/format/dist-paths.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile } from '../../store/format/public-files.ts';
 import { directorySource, memorySource, type DistSource } from '../../store/read/dist-source.ts';
 import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
+import { unlinkQuietly } from '../cache/cache-file.ts';
 import { copyTwins } from '../../store/write/hashed-files.ts';
 import { carryOver, LinkOrCopy, listFiles } from '../ledger/carry-over.ts';
+import type { Plan } from '../load/state-load.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';
 import { COMPRESSOR, stagedIdentities, writeLedger } from '../ledger/dist-ledger.ts';
 import { aulaManifest } from '../out-folder/out-folder.ts';
@@ -28,22 +31,11 @@ import { swapIn } from '../out-folder/swap.ts';
 import type { Rendered } from '../render/state-render.ts';
 import { calendarKey, pageKeys } from '../rows/page-keys.ts';
 import type { BuildOptions, Clock } from '../run.ts';
+import { eventStatePath, nextEventState, writeEventState } from '../state/event-state.ts';
 import { pageFile } from '../write/manifest-of.ts';
 import { copyMediaFiles } from '../write/media-copies.ts';
 import { shaIn, type StagedDist } from '../write/staged-dist.ts';
 import { writeFiles } from '../write/write-files.ts';
-
-interface PublishInput {
-  baseUrl: string;
-  site: Site;
-  directoryTwins: Promise<ReadonlyMap<string, Precompressed>> | null;
-  out: string;
-  /** the previous build's manifest, when the load read it */
-  previous: Manifest | null;
-  media: ReadonlyMap<number, Media>;
-  /** records the event state, bound to the manifest: before the swap, so a stopped build leaves no state describing no dist */
-  record?: (manifestJson: string) => void;
-}
 
 /** Bytes of pages handed to the compression threads and not yet compressed, at most. */
 const COMPRESS_AHEAD = 16 << 20;
@@ -68,7 +60,8 @@ function emitter(manifest: Manifest, dist: StagedDist, pool: CompressionPool, tw
 
 /** The list pages as `aula serve` answers them; one it refuses as too much work is answered without the limit, and the user told. */
 async function answerPages(options: BuildOptions, apis: { api: Api; served: Api }, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): Promise<void> {
-  const { manifest, eventCount, hashes } = rendered;
+  const { manifest, hashes } = rendered;
+  const eventCount = manifest.counts.events;
   const refused: string[] = [];
   const limit = envelope.site.page_size;
   const pageKeyOf = hashes === null ? null : pageKeys(hashes, { ...envelope, limit });
@@ -97,7 +90,7 @@ async function answerPages(options: BuildOptions, apis: { api: Api; served: Api 
 /** The documents, the schemas and the autocomplete files; returns how many documents were answered (not linked). */
 function answerDocuments(api: Api, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): number {
   const categories = rendered.manifest.files[DATA_FILES.categories]?.sha256;
-  const calendar = rendered.hashes === null || categories === undefined ? undefined : calendarKey(rendered.hashes, rendered.eventCount, CALENDAR_CAP, envelope, rendered.manifest.built_at, categories);
+  const calendar = rendered.hashes === null || categories === undefined ? undefined : calendarKey(rendered.hashes, rendered.manifest.counts.events, CALENDAR_CAP, envelope, rendered.manifest.built_at, categories);
   let answered = 0;
   for (const [rel, path, query] of DOCUMENTS) {
     const inputs = query === 'format=ics' ? calendar : undefined;
@@ -131,7 +124,7 @@ function buildSource(files: ReadonlyMap<string, string | Uint8Array>, staging: s
 }
 
 /** Answers and writes every served file but the media copies (dist.served); resolves with the documents answered. */
-async function answerServed(options: BuildOptions, clock: Clock, input: PublishInput, rendered: Rendered, dist: StagedDist): Promise<number> {
+async function answerServed(options: BuildOptions, clock: Clock, plan: Plan, rendered: Rendered, dist: StagedDist): Promise<number> {
   // lazy: a list page reads the rows alone
   const dataset = datasetFrom(buildSource(rendered.files, dist.staging), { lazy: true });
   // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
@@ -142,11 +135,11 @@ async function answerServed(options: BuildOptions, clock: Clock, input: PublishI
   // levels follow the whole volume though only the first pages get twins (pageHasTwins).
   const volume = rendered.volume;
   // one thread writes every file answered: a second creating files in the same folder added CPU, not speed
-  const pool = compressionPool(volume, 1, (await input.directoryTwins) ?? undefined, { dir: dist.staging });
+  const pool = compressionPool(volume, 1, (await plan.directory?.job.compressed) ?? undefined, { dir: dist.staging });
   const precompress = options.precompress !== false;
   if (precompress) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume };
   const out = emitter(rendered.manifest, dist, pool, precompress ? volume : null);
-  const envelope = { baseUrl: input.baseUrl, site: input.site };
+  const envelope = { baseUrl: plan.baseUrl, site: plan.state.site };
   let documents: number;
   try {
     await answerPages(options, { api, served }, out, rendered, dist, envelope);
@@ -167,21 +160,21 @@ async function answerServed(options: BuildOptions, clock: Clock, input: PublishI
 }
 
 /** Resolves with the documents answered (not linked). */
-export async function publishStage(options: BuildOptions, clock: Clock, input: PublishInput, rendered: Rendered, dist: StagedDist): Promise<number> {
-  const documents = await answerServed(options, clock, input, rendered, dist);
+export async function publishStage(options: BuildOptions, clock: Clock, plan: Plan, rendered: Rendered, dist: StagedDist): Promise<number> {
+  const documents = await answerServed(options, clock, plan, rendered, dist);
   // made on its thread while the pages were answered: written, and listed in the manifest
   if (rendered.autocompleteData) await (await import('../render/autocomplete-data.ts')).addAutocompleteData(rendered.manifest, rendered.autocompleteData, dist);
-  const { out } = input;
+  const { out } = dist;
   const { manifest } = rendered;
   const { served } = dist;
   // the routing rules list the files made so far; the media copies have rules of their own
   const publicFiles = [...served.keys()].filter(isPublicFile).sort();
-  copyMediaFiles(rendered.mediaFiles, input.media, dist.staging, served);
+  const mediaFiles = copyMediaFiles(plan.state.media, dist.staging, served);
   await clock.nextPhase('copy media', 'manifest');
-  writeFiles(dist.staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: rendered.mediaFiles }));
+  writeFiles(dist.staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
   if (options.edge) writeFiles(dist.staging, await (await import('../../deploy/edge-bundle.ts')).edgeFiles());
   manifest.public_files = sortedRecord(served);
-  const changes = changesBetween(previousPublicFiles(input.previous ?? aulaManifest(out)), manifest.public_files);
+  const changes = changesBetween(previousPublicFiles(plan.previous ?? aulaManifest(out)), manifest.public_files);
   const manifestJson = `${JSON.stringify(manifest, null, 2)}\n`;
   writeFiles(dist.staging, new Map([
     ['manifest.json', manifestJson],
@@ -194,7 +187,7 @@ export async function publishStage(options: BuildOptions, clock: Clock, input: P
   const links = ledger?.links ?? new LinkOrCopy();
   carryOver(out, dist.staging, ledger ? (rel) => ledger.linked.has(rel) || ledger.differs(rel, dist.written) : undefined, files, links);
   await clock.nextPhase('carry over', 'swap');
-  if (dist.ledgerFile !== null) input.record?.(manifestJson);
+  if (dist.ledgerFile !== null) recordState(plan, rendered, eventStatePath(dist.ledgerFile), manifestJson);
   // taken before anybody else can reach them: what changes after the swap is not proven
   const staged = dist.ledgerFile === null ? null : stagedIdentities(dist.staging, dist.written, dist.ledger?.linked, new Set(files));
   swapIn(dist.staging, out, options.onWarning, files, links);
@@ -202,4 +195,10 @@ export async function publishStage(options: BuildOptions, clock: Clock, input: P
   if (dist.ledgerFile !== null) writeLedger(dist.ledgerFile, out, dist.written, manifest.precompressed, staged!);
   clock.phase('swap');
   return documents;
+}
+
+/** The next build's event state, of the rows rendered and the manifest written (none where no state is kept). */
+function recordState(plan: Plan, { stateRows }: Rendered, path: string, manifestJson: string): void {
+  if (stateRows === null) unlinkQuietly(path);
+  else writeEventState(path, nextEventState(plan.state, plan, stateRows, manifestJson));
 }

@@ -7,7 +7,6 @@ import { compareListOrder, type RenderContext } from '../../render/event.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 import { join } from 'node:path';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
-import type { MediaFile } from '../../store/format/public-files.ts';
 import { searchIndexBeside } from '../../store/write/search-thread.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
 import { columnValuesFromRows } from '../../store/write/column-values.ts';
@@ -175,17 +174,13 @@ export interface Rendered {
   manifest: Manifest;
   /** the autocomplete files that are hashed copies of others (compressed once) */
   hashedCopies: ReadonlyMap<string, string>;
-  /** the event parts' bytes */
-  eventBytes: number;
   /**
    * the measure of what the dist compresses, known before the pages exist (every event appears on
    * exactly one page): the event parts' bytes and the autocomplete files'
    */
   volume: number;
-  eventCount: number;
   /** the rows' hashes in list order (row-entries.ts rowHash), of which the pages' keys are made; null without a cache */
   hashes: Buffer | null;
-  mediaFiles: MediaFile[];
   /** the next event state's rows (none: no state is kept) */
   stateRows: StateRows | null;
   /** data/autocomplete.bin being made, not yet in `files` nor the manifest (autocomplete-data.ts addAutocompleteData) */
@@ -227,9 +222,9 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
   // the zone's table from the prior's manifest (the same code and ICU: of this build's identity), not asked of Intl again
   if (previous !== null && previous.site.timezone === state.site.timezone) useZoneTable(state.site.timezone, previous.site.offsets);
   const manifest = manifestOf(state.site, plan.baseUrl, newest, counts, options.eventPartRows ?? EVENT_PART_ROWS);
-  const mediaFiles = sealManifest(manifest, files, out, state.media);
+  sealManifest(manifest, files, out, state.media);
   const volume = carried.twins ?? 0;
-  return { files: out, manifest, hashedCopies: carried.copies, eventBytes: made.eventBytes, volume, eventCount: count, hashes, mediaFiles, stateRows: next, autocompleteData: carried.data ?? null };
+  return { files: out, manifest, hashedCopies: carried.copies, volume, hashes, stateRows: next, autocompleteData: carried.data ?? null };
 }
 
 /**

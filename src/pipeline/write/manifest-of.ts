@@ -1,7 +1,7 @@
 // The manifest, made by one code for the build and `aula dev`'s in-memory builds, so they cannot drift apart.
 import type { Media, Site } from '../../model/types.ts';
 import { buildIdOf, DIST_FORMAT, zoneTableText, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
-import { MEDIA_FILES_INDEX, mediaFilesText, type MediaFile } from '../../store/format/public-files.ts';
+import { MEDIA_FILES_INDEX, mediaFilesText } from '../../store/format/public-files.ts';
 import { mediaFilesOf } from './media-copies.ts';
 import { sortedRecord } from '../ledger/changes.ts';
 import { AULA_VERSION } from '../../version.ts';
@@ -41,11 +41,9 @@ export function manifestOf(site: Site, baseUrl: string, newest: number, counts: 
 }
 
 /** The render's last step: the manifest given its digests (path order) and build id, and put among `files` with the media index. */
-export function sealManifest(manifest: Manifest, digests: Record<string, FileDigest>, files: Map<string, string | Uint8Array>, media: ReadonlyMap<number, Media>): MediaFile[] {
+export function sealManifest(manifest: Manifest, digests: Record<string, FileDigest>, files: Map<string, string | Uint8Array>, media: ReadonlyMap<number, Media>): void {
   manifest.files = sortedRecord(Object.entries(digests));
   manifest.build_id = buildIdOf(manifest);
-  const mediaFiles = mediaFilesOf(media);
-  files.set(MEDIA_FILES_INDEX, mediaFilesText(mediaFiles));
+  files.set(MEDIA_FILES_INDEX, mediaFilesText(mediaFilesOf(media)));
   files.set('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
-  return mediaFiles;
 }

@@ -21,7 +21,7 @@ function setUp() {
   mkdirSync(staging);
   const source = realpathSync(join(content, 'media', 'a.pdf'));
   const media = new Map<number, Media>([[7, { id: 7, filename: 'a.pdf', original: null, mimetype: 'application/pdf', size: 13, source, sourceName: 'a.pdf' }]]);
-  const copy = () => copyMediaFiles(mediaFilesOf(media), media, staging, new Map());
+  const copy = () => copyMediaFiles(media, staging, new Map());
   return { dir, content, staging, media, copy, copied: () => join(staging, mediaFilesOf(media)[0].file) };
 }
 

@@ -52,11 +52,13 @@ function checkedBytes(m: Media): Buffer {
   }
 }
 
-/** Copies each into `staging` (read once: the copy and its hash in `served` are the same bytes). */
-export function copyMediaFiles(files: readonly MediaFile[], media: ReadonlyMap<number, Media>, staging: string, served: Map<string, string>): void {
+/** Copies each into `staging` (read once: the copy and its hash in `served` are the same bytes); returns their list. */
+export function copyMediaFiles(media: ReadonlyMap<number, Media>, staging: string, served: Map<string, string>): MediaFile[] {
+  const files = mediaFilesOf(media);
   for (const m of files) {
     const bytes = checkedBytes(media.get(m.id)!);
     writeFiles(staging, new Map([[m.file, bytes]]));
     served.set(m.file, digestOf(bytes).sha256);
   }
+  return files;
 }

@@ -53,7 +53,7 @@ export class StagedDist {
   /** `ledger`: the previous build's, when the caller has read it already; `previous`: its manifest, whose event parts the build keeps */
   constructor(
     readonly staging: string,
-    out: string,
+    readonly out: string,
     cache: { dir: string; content: string } | null,
     ledger?: DistLedger,
     private readonly previous: Manifest | null = null,

@@ -26,9 +26,6 @@ function noHardLinks(): string[] {
   hardLinks.linkSync = (from, to) => {
     throw refuse(from, to);
   };
-  hardLinks.link = async (from, to) => {
-    throw refuse(from, to);
-  };
   return tried;
 }
 

@@ -3,14 +3,13 @@
 // the previous one's (compared, never assumed: a hand-edited dist file is not carried). Where the
 // file system makes no hard links, copies checked to be the proven file, or the previous mtime.
 import { closeSync, constants, copyFileSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, utimesSync, type Stats } from 'node:fs';
-import { copyFile, link } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readFully } from '../../util/positional-io.ts';
 import { sha256 } from '../cache/build-cache.ts';
 import { identityOf, unlinkQuietly } from '../cache/cache-file.ts';
 
 /** The links made: a test puts a file system without hard links in their place. */
-export const hardLinks = { linkSync, link };
+export const hardLinks = { linkSync };
 
 /** A link failing so says the file system makes none: the rest of the build tries no other. */
 const NO_LINKS = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
@@ -18,34 +17,15 @@ const NO_LINKS = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 export class LinkOrCopy {
   /** false once a link failed as on a file system without hard links */
   private linking = true;
-  /** settles once the first link on libuv's pool has: until then whether to try is not known */
-  private first: Promise<unknown> | null = null;
 
   /**
    * Puts `from`, proven by its identity `id` (and SHA-256 `sha` when given), at `to`. Returns the
    * identity `to` is proven by, or null when the copy is not the proven file (`from` changed).
    * Throws where the link fails otherwise, or the copy does.
    */
-  placeSync(from: string, to: string, id: string, sha?: string): string | null {
-    if (this.linkedSync(from, to)) return id;
+  place(from: string, to: string, id: string, sha?: string): string | null {
+    if (this.linkedHere(from, to)) return id;
     copyFileSync(from, to, constants.COPYFILE_EXCL);
-    return this.checked(from, to, id, sha);
-  }
-
-  /** As placeSync, on libuv's pool; the first link is awaited before another is tried. */
-  async place(from: string, to: string, id: string, sha?: string): Promise<string | null> {
-    if (this.first !== null) await this.first;
-    try {
-      if (this.linking) {
-        const linked = hardLinks.link(from, to);
-        this.first ??= linked.catch(() => undefined);
-        await linked;
-        return id;
-      }
-    } catch (e) {
-      this.refused(e);
-    }
-    await copyFile(from, to, constants.COPYFILE_EXCL);
     return this.checked(from, to, id, sha);
   }
 
@@ -53,7 +33,7 @@ export class LinkOrCopy {
   linkOver(from: string, to: string, times: Stats): void {
     const temporary = `${to}.aula-link`;
     try {
-      if (this.linkedSync(from, temporary)) return renameSync(temporary, to);
+      if (this.linkedHere(from, temporary)) return renameSync(temporary, to);
     } catch {
       // (a permission, a name in the way): the bytes are the same, kept as written
       unlinkQuietly(temporary);
@@ -62,7 +42,7 @@ export class LinkOrCopy {
   }
 
   /** Whether `to` is now a link to `from`: false where links are not made. */
-  private linkedSync(from: string, to: string): boolean {
+  private linkedHere(from: string, to: string): boolean {
     if (!this.linking) return false;
     try {
       hardLinks.linkSync(from, to);

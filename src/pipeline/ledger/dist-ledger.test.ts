@@ -33,9 +33,6 @@ function noHardLinks(before: (from: string) => void = () => {}) {
   hardLinks.linkSync = (from) => {
     throw refuse(from);
   };
-  hardLinks.link = async (from) => {
-    throw refuse(from);
-  };
   return tried;
 }
 
@@ -141,39 +138,24 @@ describe('the dist ledger', () => {
     expect(['data.json', 'new.json', 'unwritten.json'].map((rel) => ledger.differs(rel, now))).toEqual([false, false, false]);
   });
 
-  it('reuse, later, proves as reuse does, and its links are made once linkQueued resolves', async () => {
+  it('a link that fails other than for want of hard links links nothing, and leaves what is in the way', () => {
     const { out, staging, path } = setup();
     const ledger = DistLedger.read(path, out)!;
-    expect(ledger.reuse(PAGE, staging, { inputs: 'other' }, 1000, undefined, true)).toBeNull();
-    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000, undefined, true)?.sha).toBe(SHA);
-    expect(ledger.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null, undefined, true)).not.toBeNull();
-    await ledger.linkQueued();
-    for (const ext of ['', '.gz', '.br']) expect(statSync(join(staging, `${PAGE}${ext}`)).ino).toBe(statSync(join(out, `${PAGE}${ext}`)).ino);
-    expect(readFileSync(join(staging, 'data.json'), 'utf8')).toBe('data');
-    await ledger.linkQueued(); // nothing queued: nothing to do
-  });
-
-  it('a link that fails other than for want of hard links rejects linkQueued with its code and paths once every link has settled', async () => {
-    const { out, staging, path } = setup();
-    const ledger = DistLedger.read(path, out)!;
-    // something has the name of the .gz twin: that link fails, the others are made
+    // something has the name of the .gz twin: that link fails, the page's is undone, the .br's not tried
     mkdirSync(join(staging, 'v1/cms/event'), { recursive: true });
     writeFileSync(join(staging, `${PAGE}.gz`), 'in the way');
-    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000, undefined, true)).not.toBeNull();
-    const failure = await ledger.linkQueued().then(() => null, (e: unknown) => e as NodeJS.ErrnoException);
-    expect(failure?.code).toBe('EEXIST');
-    expect(failure?.path).toBe(join(out, `${PAGE}.gz`));
-    expect(statSync(join(staging, `${PAGE}.br`)).ino).toBe(statSync(join(out, `${PAGE}.br`)).ino);
+    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)).toBeNull();
+    expect([PAGE, `${PAGE}.br`].map((rel) => existsSync(join(staging, rel)))).toEqual([false, false]);
     expect(readFileSync(join(staging, `${PAGE}.gz`), 'utf8')).toBe('in the way');
+    expect([...ledger.linked.keys()]).toEqual([]);
   });
 
-  it('copies a file where the file system makes no hard links, on either path: the proven bytes, its mtime, no second link tried', async () => {
+  it('copies a file where the file system makes no hard links: the proven bytes, its mtime, no second link tried', () => {
     const { out, staging, path } = setup(1000, true);
     const tried = noHardLinks();
     const ledger = DistLedger.read(path, out)!;
     expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)?.sha).toBe(sha256('page'));
-    expect(ledger.reuse('data.json', staging, { sha: sha256('data') }, null, undefined, true)).not.toBeNull();
-    await ledger.linkQueued();
+    expect(ledger.reuse('data.json', staging, { sha: sha256('data') }, null)).not.toBeNull();
     for (const rel of [PAGE, `${PAGE}.gz`, `${PAGE}.br`, 'data.json']) {
       const [copy, proven] = [statSync(join(staging, rel)), statSync(join(out, rel))];
       expect(readFileSync(join(staging, rel))).toEqual(readFileSync(join(out, rel)));
@@ -182,27 +164,13 @@ describe('the dist ledger', () => {
       expect(ledger.linked.get(rel)).toBe(identityOf(join(staging, rel)));
     }
     expect(tried).toEqual([join(out, PAGE)]);
-    // on libuv's pool alone: the first link is awaited before another is tried
-    const again = setup(1000, true);
-    const later = DistLedger.read(again.path, again.out)!;
-    tried.length = 0;
-    expect(later.reuse(PAGE, again.staging, { inputs: 'k1' }, 1000, undefined, true)).not.toBeNull();
-    expect(later.reuse('data.json', again.staging, { sha: sha256('data') }, null, undefined, true)).not.toBeNull();
-    await later.linkQueued();
-    expect(tried).toEqual([join(again.out, PAGE)]);
-    expect(readFileSync(join(again.staging, `${PAGE}.br`), 'utf8')).toBe('page.br');
   });
 
-  it('places no copy that is not the proven file: the source written meanwhile, or bytes other than the recorded SHA-256', async () => {
-    // written (same size) after it was proven, before it is copied: reuse refuses, later fails the build
+  it('places no copy that is not the proven file: the source written meanwhile, or bytes other than the recorded SHA-256', () => {
+    // written (same size) after it was proven, before it is copied: reuse refuses
     let { out, staging, path } = setup(1000, true);
     noHardLinks((from) => writeFileSync(from, 'PAGE'));
     expect(DistLedger.read(path, out)!.reuse(PAGE, staging, { inputs: 'k1' }, null)).toBeNull();
-    expect(existsSync(join(staging, PAGE))).toBe(false);
-    ({ out, staging, path } = setup(1000, true));
-    const later = DistLedger.read(path, out)!;
-    expect(later.reuse(PAGE, staging, { inputs: 'k1' }, null, undefined, true)).not.toBeNull();
-    await expect(later.linkQueued()).rejects.toThrow(`${PAGE} of the previous dist changed while the build ran`);
     expect(existsSync(join(staging, PAGE))).toBe(false);
     // the ledger records a SHA-256 its (unchanged) file does not have: a link would not look, a copy does
     ({ out, staging, path } = setup(1000, false));

@@ -64,8 +64,6 @@ type Proof = { inputs: string } | { sha: string };
 export class DistLedger {
   /** folders of the staging tree made already */
   private readonly folders = new Set<string>();
-  /** the links reuse began `later`: each settles with its failure, or undefined */
-  private readonly pending: Promise<unknown>[] = [];
   /** each file linked (or copied) into the staging folder (twins included), by the identity it is proven by */
   readonly linked = new Map<string, string>();
   /** how files are put in the staging folder; the carry-over goes on by the same decision */
@@ -101,10 +99,9 @@ export class DistLedger {
   /**
    * Links the previous dist's `rel` into `staging` when proven what this build would write, with
    * its twins when `volume` is given and they are what the pool would make (copied where there are
-   * no hard links). Null: nothing linked. `later`: the links are begun on libuv's pool while this
-   * thread goes on, and a failure (a copy not the proven file: changedWhileBuilt) fails the build at linkQueued.
+   * no hard links). Null: nothing linked, and the caller makes the file.
    */
-  reuse(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number, later = false): LedgerEntry | null {
+  reuse(rel: string, staging: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
     const entry = this.wouldReuse(rel, proof, volume, measure);
     if (!entry) return null;
     const from = join(this.out, rel);
@@ -112,24 +109,11 @@ export class DistLedger {
     this.folder(dirname(to));
     // the file and, at a volume, its twins, with their identities (a copy is checked by the file's SHA-256)
     const files: [string, string][] = volume === null ? [['', entry.id]] : [['', entry.id], ['.gz', entry.gz!], ['.br', entry.br!]];
-    const sha = (ext: string) => (ext === '' ? entry.sha : undefined);
-    if (later) {
-      for (const [ext, id] of files) {
-        this.linked.set(`${rel}${ext}`, id);
-        const placed = this.links.place(`${from}${ext}`, `${to}${ext}`, id, sha(ext)).then((staged) => {
-          if (staged === null) throw changedWhileBuilt(`${rel}${ext}`);
-          this.linked.set(`${rel}${ext}`, staged);
-        });
-        // awaited by linkQueued; not an unhandled rejection meanwhile
-        this.pending.push(placed.then(() => undefined, (e: unknown) => e));
-      }
-      return entry;
-    }
     const made: string[] = [];
     try {
       // each was just proven a regular file by its identity
       for (const [ext, id] of files) {
-        const staged = this.links.placeSync(`${from}${ext}`, `${to}${ext}`, id, sha(ext));
+        const staged = this.links.place(`${from}${ext}`, `${to}${ext}`, id, ext === '' ? entry.sha : undefined);
         if (staged === null) throw changedWhileBuilt(rel);
         made.push(`${to}${ext}`);
         this.linked.set(`${rel}${ext}`, staged);
@@ -140,12 +124,6 @@ export class DistLedger {
       return null;
     }
     return entry;
-  }
-
-  /** Every link reuse began `later` made; rejects with the first failure once none is being made. */
-  async linkQueued(): Promise<void> {
-    const failed = (await Promise.all(this.pending.splice(0))).find((r) => r !== undefined);
-    if (failed) throw failed;
   }
 
   private folder(dir: string): void {

@@ -145,14 +145,12 @@ async function answerServed(options: BuildOptions, clock: Clock, plan: Plan, ren
     await answerPages(options, { api, served }, out, rendered, dist, envelope);
     documents = answerDocuments(api, out, rendered, dist, envelope);
     dataset.close();
-    // a failed link fails the build: never a dist without the page
-    await dist.ledger?.linkQueued();
     await clock.nextPhase('answer pages', 'compress');
     await pool.finish();
     copyTwins(dist.staging, rendered.hashedCopies, AUTOCOMPLETE_DIR);
   } catch (e) {
-    // its threads and the links write into the staging folder: finished before it is removed
-    await Promise.allSettled([pool.finish(), dist.ledger?.linkQueued()]);
+    // its threads write into the staging folder: finished before it is removed
+    await pool.finish().catch(() => undefined);
     throw e;
   }
   await clock.nextPhase('compress', 'copy media');

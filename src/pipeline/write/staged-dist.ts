@@ -119,9 +119,9 @@ export class StagedDist {
     return true;
   }
 
-  /** Links a file the dist serves, proven by its `inputs` key, on libuv's pool (a failure fails the build at the ledger's linkQueued); false when not proven. */
+  /** Links a file the dist serves, proven by its `inputs` key; false when not linked. */
   linked(rel: string, inputs: string | undefined, volume: number | null): boolean {
-    const proven = inputs === undefined ? null : this.ledger?.reuse(rel, this.staging, { inputs }, volume, undefined, true);
+    const proven = inputs === undefined ? null : this.ledger?.reuse(rel, this.staging, { inputs }, volume);
     if (proven) this.record(rel, proven.sha, { volume, measure: proven.measure, inputs, served: true });
     return !!proven;
   }

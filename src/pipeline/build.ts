@@ -71,7 +71,7 @@ const timings = (clock: Clock) => ({ ms: performance.now() - clock.started, phas
 /** render → write → answer → publish, in a staging folder removed if any fails. */
 async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock, plan: Plan): Promise<BuildResult> {
   let dist: StagedDist | null = null;
-  const settle = () => Promise.allSettled([dist?.settled(), dist?.digested()]); // (digested(): the digest thread ends)
+  const settle = async () => dist?.settled();
   return inStaging(out, plan.abandon, async (staging) => {
     const cache = options.cache === undefined ? null : { dir: options.cache, content: options.content };
     dist = new StagedDist(staging, out, cache, plan.ledger ?? undefined, plan.previous);

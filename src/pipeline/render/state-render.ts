@@ -103,20 +103,16 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
   const values = columnValuesFromRows(plan.fresh, rows, before !== null || !many);
   plan.fresh.length = 0;
   if (many) collectGarbage();
-  let digests: Map<string, FileDigest> | undefined;
-  const onParts = (data: Pick<EventData, 'parts' | 'bounds'>) => (digests = dist.parts(data.parts, before?.bytes));
+  const onParts = (data: Pick<EventData, 'parts' | 'bounds'>) => dist.parts(data.parts, before?.bytes);
   const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
-  // written as made (MANY_ROWS, or staged: digested on the dist's thread while this one makes the next)
+  // written as made (MANY_ROWS, or staged)
   const onFile = many || dist instanceof StagedDist ? (rel: string, bytes: Uint8Array) => dist.data(rel, bytes) : undefined;
   const { values: _values, ...data } = eventData({ ...made, values, previous: before, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile });
   // (awaited before anything else is made: the thread holds the rows until it answers)
   if (beside) onFile!(DATA_FILES.search, await beside);
   for (const [rel, bytes] of [...plan.made, ...data.files]) if (!data.reused.has(rel)) dist.data(rel, bytes);
-  // (the large files' digests made on the digest thread meanwhile)
-  await dist.digested();
-  for (const [rel, digest] of dist.digests) digests!.set(rel, digest);
   const files: DistFiles = new Map<string, string | Uint8Array>([...plan.made, ...data.files]);
-  return { many, files, digests: digests!, eventBytes: data.bounds[data.parts.length], oldBytes: before?.bounds.at(-1) ?? 0, reused: data.reused };
+  return { many, files, digests: new Map(dist.digests), eventBytes: data.bounds[data.parts.length], oldBytes: before?.bounds.at(-1) ?? 0, reused: data.reused };
 }
 
 /**

@@ -5,7 +5,6 @@ import { AUTOCOMPLETE_DIR, eventPartFile } from '../../store/format/dist-paths.t
 import { digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { changedWhileBuilt, DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
-import { Digester, digestJob } from '../../store/write/digest-thread.ts';
 import { join } from 'node:path';
 import { writeFileLater, writeFiles } from './write-files.ts';
 import { partBytes, type EventData } from '../../store/write/event-data.ts';
@@ -31,7 +30,7 @@ export interface ReuseStats {
 }
 
 /** Where the render stage puts the dist it makes: a staging folder, or `aula dev`'s memory (dev/memory-build.ts). */
-export type DistOutput = Pick<StagedDist, 'reused' | 'digests' | 'data' | 'carried' | 'digested' | 'settled' | 'parts'>;
+export type DistOutput = Pick<StagedDist, 'reused' | 'digests' | 'data' | 'carried' | 'settled' | 'parts'>;
 
 export class StagedDist {
   /** the previous build's record of its dist, when there is a cache and it can be trusted */
@@ -41,14 +40,11 @@ export class StagedDist {
   readonly written: Written = new Map();
   /** the files the dist serves (deploy/routing-files.ts lists them), by SHA-256: the manifest's public files */
   readonly served = new Map<string, string>();
-  /** the data files' digests, as the manifest lists them */
+  /** the data files' digests (the event parts' kept ones too), as the manifest lists them */
   readonly digests = new Map<string, FileDigest>();
   readonly reused: ReuseStats = { rows: { reused: 0, rendered: 0 }, pages: 0, files: 0 };
   /** the files being written on libuv's pool (`later`): awaited before anything reads them back, and before the folder is removed */
   private readonly pending: Promise<void>[] = [];
-  private readonly digester = new Digester();
-  /** the data files being digested on the digest thread */
-  private readonly digestsMade: [string, Promise<FileDigest>][] = [];
 
   /** `ledger`: the previous build's, when the caller has read it already; `previous`: its manifest, whose event parts the build keeps */
   constructor(
@@ -62,48 +58,25 @@ export class StagedDist {
     this.ledger = this.ledgerFile === null ? null : (ledger ?? DistLedger.read(this.ledgerFile, out));
   }
 
-  /**
-   * Writes (or links, proven by its bytes) a data file; `later`: on libuv's pool while this thread
-   * goes on (awaited by `settled`). A large one written now, or any without a ledger, is digested on the digest
-   * thread (store/write/digest-thread.ts): in `digests` and `written` once `digested()` (where its
-   * bytes are the previous file's, the publish stage's carry-over links that one in its place).
-   */
+  /** Writes (or links, proven by its bytes) a data file, digested; `later`: on libuv's pool while this thread goes on (awaited by `settled`). */
   data(rel: string, content: Content, later = false): void {
-    const job = this.ledger === null || !later ? digestJob(content, join(this.staging, rel), later) : null;
-    if (job === null) {
-      const digest = digestOf(content);
-      this.digests.set(rel, digest);
-      return this.file(rel, content, digest.sha256, undefined, later);
-    }
-    this.put(rel, content, later);
-    this.digestsMade.push([rel, this.digester.digest(job)]);
+    const digest = digestOf(content);
+    this.digests.set(rel, digest);
+    this.file(rel, content, digest.sha256, undefined, later);
   }
 
   /**
    * The event parts: a kept one (null) linked from the previous dist, proven by the ledger when the
    * plan was made (a link that fails now fails the build, as a page's does); the others made of
-   * their segments (`bytes`: the previous parts' end to end) and written as data. Returns the kept
-   * parts' digests.
+   * their segments (`bytes`: the previous parts' end to end) and written as data.
    */
-  parts(parts: EventData['parts'], bytes?: (begin: number, end: number) => Uint8Array): Map<string, FileDigest> {
-    const kept = new Map<string, FileDigest>();
+  parts(parts: EventData['parts'], bytes?: (begin: number, end: number) => Uint8Array): void {
     parts.forEach((segments, j) => {
       const rel = eventPartFile(j);
       if (segments !== null) return this.data(rel, partBytes(segments, bytes!), true);
       const digest = this.previous!.files[rel];
       if (!this.carried(rel, digest.sha256, { volume: null })) throw changedWhileBuilt(rel);
-      kept.set(rel, digest);
-    });
-    return kept;
-  }
-
-  /** Every digest begun on the digest thread made (in `digests` and `written`), the thread ended; rejects when one failed. */
-  async digested(): Promise<void> {
-    const made = this.digestsMade.splice(0);
-    const digests = await Promise.all(made.map(([, digest]) => digest)).finally(() => this.digester.end());
-    made.forEach(([rel], i) => {
-      this.digests.set(rel, digests[i]);
-      this.written.set(rel, { sha: digests[i].sha256 });
+      this.digests.set(rel, digest);
     });
   }
 

@@ -70,16 +70,14 @@ const timings = (clock: Clock) => ({ ms: performance.now() - clock.started, phas
 
 /** render → write → answer → publish, in a staging folder removed if any fails. */
 async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock, plan: Plan): Promise<BuildResult> {
-  let dist: StagedDist | null = null;
-  const settle = async () => dist?.settled();
   return inStaging(out, plan.abandon, async (staging) => {
     const cache = options.cache === undefined ? null : { dir: options.cache, content: options.content };
-    dist = new StagedDist(staging, out, cache, plan.ledger ?? undefined, plan.previous);
+    const dist = new StagedDist(staging, out, cache, plan.ledger ?? undefined, plan.previous);
     const rendered = await renderFromState(options, clock, plan, dist);
-    await dist.writeData(rendered);
+    dist.writeData(rendered);
     await clock.nextPhase('write data', 'load dataset');
     const documents = await publishStage(options, clock, plan, rendered, dist);
     const patch = patchStats(options, plan.refused, { removed: plan.removed, documents });
     return { ok: true as const, manifest: rendered.manifest, files: filesMade(rendered, dist), ...timings(clock), cache: plan.cache, reuse: dist.reused, patch };
-  }, settle);
+  });
 }

@@ -24,18 +24,15 @@ export async function withLockedOut<T>(options: BuildOptions, run: (out: string)
   }
 }
 
-/** Runs `make` on a new staging folder; a failure removes it once `settle` says nothing writes into it, and calls `abandon`. */
-export async function inStaging<T>(out: string, abandon: () => void, make: (staging: string) => Promise<T>, settle: () => Promise<unknown>): Promise<T> {
+/** Runs `make` on a new staging folder; a failure removes it, and calls `abandon`. */
+export async function inStaging<T>(out: string, abandon: () => void, make: (staging: string) => Promise<T>): Promise<T> {
   let staging: string | null = null;
   try {
     staging = createStaging(out);
     return await make(staging);
   } catch (e) {
     abandon();
-    if (staging !== null) {
-      await settle().catch(() => undefined);
-      removeStaging(staging);
-    }
+    if (staging !== null) removeStaging(staging);
     throw e;
   }
 }

@@ -87,7 +87,6 @@ export async function addAutocompleteData(manifest: Manifest, data: Promise<Uint
   dist.file(AUTOCOMPLETE_DATA_FILE, bytes, digest.sha256);
   manifest.files = sortedRecord([...Object.entries(manifest.files), [AUTOCOMPLETE_DATA_FILE, digest]]);
   manifest.build_id = buildIdOf(manifest);
-  await dist.settled();
 }
 
 /** The bytes of the autocomplete files among `files`: with the event parts', the measure of what a dist compresses (Rendered.volume). */

@@ -85,9 +85,9 @@ function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[]; newe
  * The event data files made by the build's one data stage (store/write/event-data.ts) from the
  * rows made anew and the previous data (none over an empty prior), which it takes from the plan:
  * the previous columns are let go when it returns, not held while the pages are answered. The
- * parts are written on libuv's pool as soon as they are cut (StagedDist.parts), while this thread
- * makes the columns and the calendar (and, where every row is new and they are many, a thread the
- * search index); the events are let go once their columns' values are made. Resolves with whether MANY_ROWS were
+ * parts are written as soon as they are cut (StagedDist.parts), then the columns and the calendar
+ * (and, where every row is new and they are many, a thread the search index); the events are let
+ * go once their columns' values are made. Resolves with whether MANY_ROWS were
  * made, the files as made and written (but those written as they were made, then), their digests,
  * the parts' bytes, of the previous parts' bytes those the new ones replace, and the previous data
  * files whose bytes these are (`reused`: linked, not written).
@@ -186,15 +186,14 @@ export interface Rendered {
 /**
  * The render stage over the plan: the fresh rows made and merged with the prior's rows that stay,
  * their data files (with the prior's data, over a prior), the files no event shapes (the prior's
- * linked, or the directory's job's), the manifest.
+ * linked, or the directory's job's), the manifest. (`_held`: unused; aula dev's memory build
+ * still passes one, and goes with it.)
  */
-/** (`_held`: unused; aula dev's memory build still passes one, and goes with it) */
 export async function renderFromState(options: BuildOptions, clock: Clock, plan: Plan, dist: DistOutput, _held?: unknown): Promise<Rendered> {
   const { state, previous } = plan;
   const { made, next, hashes, newest, count } = await eventFiles(options, plan, dist);
   // one collection for the rows and the columns' files before the directory's are awaited: once
-  // the parts are written (they were while the columns were made), nothing holds the rows (MANY_ROWS)
-  await dist.settled();
+  // the parts are written, nothing holds the rows (MANY_ROWS)
   if (made.many) collectGarbage();
   const oldFiles = new Set(previous ? [...eventPartFiles(previous), ...eventOffsetsFiles(previous)] : []);
   const minisearch = options.minisearch !== false && plan.directory !== null;

@@ -5,8 +5,7 @@ import { AUTOCOMPLETE_DIR, eventPartFile } from '../../store/format/dist-paths.t
 import { digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { changedWhileBuilt, DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
-import { join } from 'node:path';
-import { writeFileLater, writeFiles } from './write-files.ts';
+import { writeFiles } from './write-files.ts';
 import { partBytes, type EventData } from '../../store/write/event-data.ts';
 
 type Content = string | Uint8Array;
@@ -30,7 +29,7 @@ export interface ReuseStats {
 }
 
 /** Where the render stage puts the dist it makes: a staging folder, or `aula dev`'s memory (dev/memory-build.ts). */
-export type DistOutput = Pick<StagedDist, 'reused' | 'digests' | 'data' | 'carried' | 'settled' | 'parts'>;
+export type DistOutput = Pick<StagedDist, 'reused' | 'digests' | 'data' | 'carried' | 'parts'>;
 
 export class StagedDist {
   /** the previous build's record of its dist, when there is a cache and it can be trusted */
@@ -43,8 +42,6 @@ export class StagedDist {
   /** the data files' digests (the event parts' kept ones too), as the manifest lists them */
   readonly digests = new Map<string, FileDigest>();
   readonly reused: ReuseStats = { rows: { reused: 0, rendered: 0 }, pages: 0, files: 0 };
-  /** the files being written on libuv's pool (`later`): awaited before anything reads them back, and before the folder is removed */
-  private readonly pending: Promise<void>[] = [];
 
   /** `ledger`: the previous build's, when the caller has read it already; `previous`: its manifest, whose event parts the build keeps */
   constructor(
@@ -58,11 +55,11 @@ export class StagedDist {
     this.ledger = this.ledgerFile === null ? null : (ledger ?? DistLedger.read(this.ledgerFile, out));
   }
 
-  /** Writes (or links, proven by its bytes) a data file, digested; `later`: on libuv's pool while this thread goes on (awaited by `settled`). */
-  data(rel: string, content: Content, later = false): void {
+  /** Writes (or links, proven by its bytes) a data file, digested. */
+  data(rel: string, content: Content): void {
     const digest = digestOf(content);
     this.digests.set(rel, digest);
-    this.file(rel, content, digest.sha256, undefined, later);
+    this.file(rel, content, digest.sha256);
   }
 
   /**
@@ -73,7 +70,7 @@ export class StagedDist {
   parts(parts: EventData['parts'], bytes?: (begin: number, end: number) => Uint8Array): void {
     parts.forEach((segments, j) => {
       const rel = eventPartFile(j);
-      if (segments !== null) return this.data(rel, partBytes(segments, bytes!), true);
+      if (segments !== null) return this.data(rel, partBytes(segments, bytes!));
       const digest = this.previous!.files[rel];
       if (!this.carried(rel, digest.sha256, { volume: null })) throw changedWhileBuilt(rel);
       this.digests.set(rel, digest);
@@ -99,16 +96,9 @@ export class StagedDist {
     return !!proven;
   }
 
-  /** Writes (or links, proven by `sha`) a file whose SHA-256 is known; `later`: as data's. */
-  file(rel: string, content: Content, sha: string, how: How = { volume: null }, later = false): void {
-    if (!this.carried(rel, sha, how)) this.put(rel, content, later);
-  }
-
-  private put(rel: string, content: Content, later: boolean): void {
-    if (!later) return writeFiles(this.staging, new Map([[rel, content]]));
-    const writing = writeFileLater(join(this.staging, rel), content);
-    writing.catch(() => undefined); // awaited by settled(); not an unhandled rejection meanwhile
-    this.pending.push(writing);
+  /** Writes (or links, proven by `sha`) a file whose SHA-256 is known. */
+  file(rel: string, content: Content, sha: string, how: How = { volume: null }): void {
+    if (!this.carried(rel, sha, how)) writeFiles(this.staging, new Map([[rel, content]]));
   }
 
   /** Records a file put in place (for the next ledger, and the manifest's public files when `served`). */
@@ -117,18 +107,12 @@ export class StagedDist {
     this.written.set(rel, { sha, inputs: how.inputs, measure: how.measure });
   }
 
-  /** The data files the render left in memory written (or linked), and every write awaited: from here on the dataset reads them back. */
-  async writeData(rendered: { files: DistFiles; manifest: Manifest }): Promise<void> {
+  /** The data files the render left in memory written (or linked): from here on the dataset reads them back. */
+  writeData(rendered: { files: DistFiles; manifest: Manifest }): void {
     for (const [rel, content] of rendered.files) {
       // the autocomplete files are written with their twins, with the pages; the manifest, complete, at the end
       if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`) || rel === 'manifest.json' || this.written.has(rel)) continue;
       this.file(rel, content, shaIn(rendered.manifest, rel, content));
     }
-    await this.settled();
-  }
-
-  /** Every write begun `later` done, failed or not; then rejects with the first failure. */
-  async settled(): Promise<void> {
-    for (const r of await Promise.allSettled(this.pending)) if (r.status === 'rejected') throw r.reason;
   }
 }

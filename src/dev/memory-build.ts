@@ -28,7 +28,7 @@ import { NONE_AHEAD, type Plan } from '../pipeline/load/state-load.ts';
 import { startClock } from '../pipeline/run.ts';
 import { emptyState, stateRows, type StateRows } from '../pipeline/state/event-state.ts';
 import { NO_STATS } from '../pipeline/state/stat-fields.ts';
-import type { DistOutput, StagedDist } from '../pipeline/write/staged-dist.ts';
+import type { DistOutput } from '../pipeline/write/staged-dist.ts';
 import type { FileDigest, Manifest } from '../store/format/manifest.ts';
 import { memorySource, type DistSource } from '../store/read/dist-source.ts';
 import { readStore } from '../store/read/stored-data.ts';
@@ -82,7 +82,7 @@ export class MemoryBuild {
     const dist = new MemoryDist(this.last?.files ?? null);
     // data/search.bin spliced over the last make's where a search made one; else made when first searched
     const search = plan.data !== null && this.last!.files.has(DATA_FILES.search);
-    const rendered = await renderFromState({ content: '', out: '', precompress: false, minisearch: false, search }, startClock(undefined), plan, dist, []);
+    const rendered = await renderFromState({ content: '', out: '', precompress: false, minisearch: false, search }, startClock(undefined), plan, dist);
     // The manifest served lists no files (their digests here are sizes alone: the server verifies
     // no file of a trusted source), and its build id is unique to each make of this session, so
     // the answers' validators (made from the manifest) change whenever the data may have, and
@@ -190,7 +190,7 @@ function searchMade(files: Map<string, Content>, manifest: Manifest, rows: Event
  * make's carried by reference. Its digests give the sizes the manifest lists but no SHA-256: no
  * one reads these files but this process, and hashing every part again costs more than making it.
  */
-class MemoryDist implements Exclude<DistOutput, StagedDist> {
+class MemoryDist implements DistOutput {
   readonly files = new Map<string, Content>();
   readonly digests = new Map<string, FileDigest>();
   readonly reused = { rows: { reused: 0, rendered: 0 }, pages: 0, files: 0 };
@@ -212,8 +212,4 @@ class MemoryDist implements Exclude<DistOutput, StagedDist> {
     if (content !== undefined) this.data(rel, content);
     return content !== undefined;
   }
-
-  async digested(): Promise<void> {}
-
-  async settled(): Promise<void> {}
 }

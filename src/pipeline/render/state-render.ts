@@ -186,10 +186,9 @@ export interface Rendered {
 /**
  * The render stage over the plan: the fresh rows made and merged with the prior's rows that stay,
  * their data files (with the prior's data, over a prior), the files no event shapes (the prior's
- * linked, or the directory's job's), the manifest. (`_held`: unused; aula dev's memory build
- * still passes one, and goes with it.)
+ * linked, or the directory's job's), the manifest.
  */
-export async function renderFromState(options: BuildOptions, clock: Clock, plan: Plan, dist: DistOutput, _held?: unknown): Promise<Rendered> {
+export async function renderFromState(options: BuildOptions, clock: Clock, plan: Plan, dist: DistOutput): Promise<Rendered> {
   const { state, previous } = plan;
   const { made, next, hashes, newest, count } = await eventFiles(options, plan, dist);
   // one collection for the rows and the columns' files before the directory's are awaited: once

@@ -26,7 +26,7 @@ describe('parseBuildOutput', () => {
       '  load content   4.54 s, 7.80 s CPU',
       '  answer pages   1.66 s, 2.10 s CPU',
       '  swap           0.00 s',
-      '  cache          12 files reused, 1550 parsed, 3 corrupt entries ignored',
+      '  cache          12 files reused, 1550 parsed',
       '',
     ].join('\n');
     expect(parseBuildOutput(text)).toEqual({

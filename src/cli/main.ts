@@ -187,14 +187,14 @@ withCacheOptions(program
   .option('--quiet', 'print nothing but problems (no progress, no summary)')
   .option('--edge', 'also bundle the API for Cloudflare Workers / workerd into <out>/edge/')
   .option('--no-minisearch', 'skip dist/autocomplete/minisearch.json and minisearch-options.js'),
-  'build cache folder: unchanged content files are not parsed again (default: node_modules/.cache/aula)',
+  'build cache folder: over the state the previous build into the same --out left there, only changed content files are parsed (default: node_modules/.cache/aula)',
   'parse every content file, and neither read nor write the build cache')
   .action(async (opts: { content: string; out: string; baseUrl?: string; upstream: string; timings?: boolean; quiet?: boolean; minisearch: boolean; edge?: boolean; cache?: string | boolean }) => {
     // before anything of the build is allocated: its threads start with the same V8 flags
     (await import('./heap-policy.ts')).boundBuildHeap();
     (await import('../pipeline/out-folder/locked-out.ts')).cleanUpOnStop((line) => writeSync(2, `${line}\n`));
     const { build } = await import('../pipeline/build.ts');
-    const { defaultCacheDir } = await import('../pipeline/cache/build-cache.ts');
+    const { defaultCacheDir } = await import('../pipeline/cache/cache-folder.ts');
     const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();
     const { progressDisplay } = await import('./progress.ts');
     // progress on stdout, like the summary: stderr holds only the problems
@@ -228,9 +228,9 @@ withCacheOptions(program
       for (const [name, ms] of Object.entries(result.phases)) console.log(`  ${name.padEnd(14)} ${(ms / 1000).toFixed(2)} s, ${(result.cpu[name] / 1000).toFixed(2)} s CPU`);
       const { patch, cache, reuse } = result;
       if (patch) console.log(patch.taken
-        ? `  patch          ${cache!.misses} event files read, ${patch.removed} removed, ${reuse!.rows.rendered} rows rendered, ${counts.event_list_pages - reuse!.pages} pages answered, ${reuse!.pages} linked, ${patch.documents} documents answered`
+        ? `  patch          ${cache!.parsed} event files read, ${patch.removed} removed, ${reuse!.rows.rendered} rows rendered, ${counts.event_list_pages - reuse!.pages} pages answered, ${reuse!.pages} linked, ${patch.documents} documents answered`
         : `  patch          not taken: ${patch.reason}`);
-      if (result.cache) console.log(`  cache          ${result.cache.hits} files reused, ${result.cache.misses} parsed${result.cache.corrupt ? `, ${result.cache.corrupt} corrupt entries ignored` : ''}${result.cache.foreign ? ', a foreign cache ignored' : ''}`);
+      if (cache) console.log(`  cache          ${cache.reused} files reused, ${cache.parsed} parsed`);
     }
   });
 
@@ -260,11 +260,11 @@ withCacheOptions(program
   .option('--port <n>', 'port to listen on', port, 8000)
   .option('--host <h>', 'address to bind', address, '127.0.0.1')
   .option('--base-url <url>', 'absolute URL for links (default: http://<host>:<port>)', absoluteUrl),
-  'build cache folder (default: node_modules/.cache/aula)',
-  'parse every content file on every rebuild')
+  'build cache folder: each write of --out is a build over the previous one (default: node_modules/.cache/aula)',
+  'write --out without the build cache: each write parses every content file')
   .action(async (opts: { content: string; out: string; port: number; host: string; baseUrl?: string; cache?: string | boolean }) => {
     const { startDev } = await import('../dev/dev.ts');
-    const { defaultCacheDir } = await import('../pipeline/cache/build-cache.ts');
+    const { defaultCacheDir } = await import('../pipeline/cache/cache-folder.ts');
     const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();
     const dev = await startDev({ ...opts, cache, log: (line) => console.log(`aula: ${line}`) });
     // With broken content at start, serving begins at the first good build.

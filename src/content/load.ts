@@ -1,6 +1,5 @@
 // loadContent: a content folder in, a validated Model or every problem with it out.
 import type { BigIntStats } from 'node:fs';
-import { join } from 'node:path';
 import type { Category, DirectoryObject, Event, Model, PageNode, Site } from '../model/types.ts';
 import { isValidZone } from '../time/zone.ts';
 import { indexCategories, readCategory } from './categories.ts';
@@ -17,21 +16,16 @@ import { locateIssues } from './source.ts';
 import { append } from '../util/append.ts';
 
 /**
- * Where parsed files may be kept between builds (the build's pack, pipeline/cache/build-cache.ts):
- * `kind` and `file` with the text are everything a parse depends on, so a cached result stands for a parse.
+ * What is told of each file read and parsed (the build records its stat and parse key, for the next
+ * build over this one): `kind` and `file` with the text are everything a parse depends on.
  */
-export interface ParseCache {
+export interface ParseRecorder {
   /** `stat`: the file's stat, taken before its text was read */
-  parse<T>(kind: string, file: string, text: string, parse: () => Parsed<T>, stat?: BigIntStats): Parsed<T>;
-  /**
-   * The parse of a file known not to have changed since it was parsed (by its stat), without
-   * reading it; undefined when it must be read. `at`: its place among its kind's files listed.
-   */
-  unchanged?<T>(kind: string, file: string, path: string | Buffer, at?: number): Parsed<T> | undefined;
+  parsed(kind: string, file: string, text: string, stat?: BigIntStats): void;
 }
 
 export interface LoadOptions {
-  cache?: ParseCache;
+  recorder?: ParseRecorder;
 }
 
 /** The content folder listed (listContentFolder). */
@@ -56,14 +50,14 @@ export interface Context {
 }
 
 /**
- * The site, pages, categories and media read and parsed (through `cache`), and the media files
+ * The site, pages, categories and media read and parsed (each told to `recorder`), and the media files
  * resolved (sizes, types): the context the events are checked and rendered against, read before
  * them (the build's parse threads render the events' rows against it as they parse them).
  */
-export async function parseContext(dir: string, files: ContentFiles, cache?: ParseCache): Promise<Context> {
+export async function parseContext(dir: string, files: ContentFiles, recorder?: ParseRecorder): Promise<Context> {
   const problems: Problem[] = [...files.problems, ...extraSiteProblems(files)];
   const parseAll = <T>(kind: string, paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] =>
-    collect(paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parse, cache)), problems);
+    collect(paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parse, recorder)), problems);
   const sites = parseAll('site', files.site, PARSERS.site);
   const site: Site = sites[0]?.value ?? { ...DEFAULT_SITE };
   const pages = parseAll('pages', files.pages, PARSERS.pages);
@@ -88,29 +82,23 @@ export async function loadContent(dir: string, options: LoadOptions = {}): Promi
   const listed = await listContentFolder(dir);
   if ('folderProblem' in listed) return { model: null, problems: [folderProblem(dir, listed.folderProblem)] };
   const { files } = listed;
-  const { cache } = options;
-  const { problems, mediaIssues, ...context } = await parseContext(dir, files, cache);
+  const { recorder } = options;
+  const { problems, mediaIssues, ...context } = await parseContext(dir, files, recorder);
   const zone = zoneOf(context.site);
   const parseAll = <T>(kind: string, paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] =>
-    collect(paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parse, cache)), problems);
+    collect(paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parse, recorder)), problems);
   const directory = parseAll('directory', files.directory, PARSERS.directory);
   const events = parseAll(eventsKind(zone), files.events, eventParser(zone));
   const loaded = await assembleModel(dir, files.raw, { ...context, events, directory }, problems, mediaIssues);
   return { ...loaded, notRead: files.notRead };
 }
 
-/** One file read and parsed (or its parse taken from the cache); a file that cannot be read is its problem. */
-export function parseContentFile<T>(dir: string, file: string, raw: Buffer | undefined, kind: string, parse: (file: string, text: string) => Parsed<T>, cache?: ParseCache): Parsed<T> {
-  const parsed = cache?.unchanged?.<T>(kind, file, raw ?? join(dir, file));
-  if (parsed !== undefined) return parsed;
-  return readAndParse(dir, file, raw, kind, parse, cache);
-}
-
-/** parseContentFile for a file known to need reading (the cache's unchanged() was asked already). */
-export function readAndParse<T>(dir: string, file: string, raw: Buffer | undefined, kind: string, parse: (file: string, text: string) => Parsed<T>, cache?: ParseCache): Parsed<T> {
-  const read = readContentFile(dir, file, raw, cache?.unchanged !== undefined);
+/** One file read and parsed, told to `recorder`; a file that cannot be read is its problem. */
+export function parseContentFile<T>(dir: string, file: string, raw: Buffer | undefined, kind: string, parse: (file: string, text: string) => Parsed<T>, recorder?: ParseRecorder): Parsed<T> {
+  const read = readContentFile(dir, file, raw, recorder !== undefined);
   if (!read.ok) return { records: [], problems: [read.problem] };
-  return cache ? cache.parse(kind, file, read.text, () => parse(file, read.text), read.stat) : parse(file, read.text);
+  recorder?.parsed(kind, file, read.text, read.stat);
+  return parse(file, read.text);
 }
 
 /** The files' own parsers (events: eventParser), each a pure function of (file, text). */

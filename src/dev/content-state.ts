@@ -15,7 +15,7 @@ import type { Model, Site } from '../model/types.ts';
 import { listContentFolder, type ContentFiles } from '../content/files.ts';
 import {
   assembleModel, eventParser, eventsKind, extraSiteProblems, parseContentFile, PARSERS, zoneOf,
-  type ParseCache, type ParsedRecords,
+  type ParsedRecords,
 } from '../content/load.ts';
 import type { Parsed, Sourced } from '../content/records.ts';
 import { folderProblem, type Problem } from '../content/problems.ts';
@@ -75,20 +75,19 @@ export class ContentState {
 
   /**
    * Brings the kept parses up to date with the folder, given the paths (relative, `/`) the
-   * watcher reported since the last update. `cache`: where unchanged parses may be taken from
-   * when files are read anew (the first load).
+   * watcher reported since the last update.
    */
-  async update(changed: readonly string[], cache?: ParseCache): Promise<Update> {
+  async update(changed: readonly string[]): Promise<Update> {
     const update: Update = { rescanned: false, parsed: 0, files: 0 };
     const paths = [...new Set(changed)];
     const incremental = !this.stale && this.folderProblem === null && !this.listing.linked && this.listing.problems.length === 0;
-    if (!incremental || !this.applyPaths(paths, update)) await this.rescan(paths, update, cache);
+    if (!incremental || !this.applyPaths(paths, update)) await this.rescan(paths, update);
     this.stale = false;
     // the zone is part of an event's parse: a site whose zone changed means every event is read again
     if (zoneOf(this.site()) !== this.zone) {
       this.zone = zoneOf(this.site());
       this.parsed.get('events')!.clear();
-      for (const file of this.listing.events) this.parseInto('events', file, update, cache);
+      for (const file of this.listing.events) this.parseInto('events', file, update);
     }
     update.files = KINDS.reduce((n, k) => n + this.listing[k].length, 0);
     return update;
@@ -101,11 +100,11 @@ export class ContentState {
     return (records[0] as Sourced<Site> | undefined)?.value ?? { ...DEFAULT_SITE };
   }
 
-  private parseInto(kind: Kind, file: string, update: Update, cache?: ParseCache): void {
+  private parseInto(kind: Kind, file: string, update: Update): void {
     update.parsed++;
     const parse = kind === 'events' ? eventParser(this.zone) : PARSERS[kind];
     const key = kind === 'events' ? eventsKind(this.zone) : kind;
-    this.parsed.get(kind)!.set(file, parseContentFile(this.dir, file, this.listing.raw.get(file), key, parse as (f: string, t: string) => Parsed<unknown>, cache));
+    this.parsed.get(kind)!.set(file, parseContentFile(this.dir, file, this.listing.raw.get(file), key, parse as (f: string, t: string) => Parsed<unknown>));
   }
 
   /**
@@ -186,7 +185,7 @@ export class ContentState {
   }
 
   /** Walks the folder again; parses what is new, what lies under a reported path, and (after links) everything. */
-  private async rescan(paths: readonly string[], update: Update, cache?: ParseCache): Promise<void> {
+  private async rescan(paths: readonly string[], update: Update): Promise<void> {
     update.rescanned = true;
     const folder = await this.walk();
     update.notRead = folder?.notRead ?? [];
@@ -210,7 +209,7 @@ export class ContentState {
         this.zone = zoneOf(this.site());
         next.clear();
       }
-      for (const file of this.listing[kind]) if (!next.has(file)) this.parseInto(kind, file, update, cache);
+      for (const file of this.listing[kind]) if (!next.has(file)) this.parseInto(kind, file, update);
     }
   }
 

@@ -17,9 +17,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative, resolve, sep } from 'node:path';
 import { normalizeBaseUrl } from '../pipeline/build.ts';
-import { BuildCache, packPath } from '../pipeline/cache/build-cache.ts';
-import { StatTable } from '../pipeline/load/stat-table.ts';
-import { recordedStats } from '../pipeline/state/previous-build.ts';
 import { describeFailure } from '../util/failure.ts';
 import { checkCacheFolder, checkOutFolder } from '../pipeline/out-folder/out-folder.ts';
 import { problemCount, problemLines } from '../content/index.ts';
@@ -49,7 +46,7 @@ export interface DevOptions {
    * checkout's files come milliseconds apart, and the wait is part of every edit's time to show)
    */
   debounceMs?: number;
-  /** build cache folder: the first build takes unchanged files' parses from it, and dist/ is written with it (none: no cache) */
+  /** build cache folder: dist/ is written with it, each write a build over the previous one (none: no cache) */
   cache?: string;
 }
 
@@ -152,22 +149,14 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
 
   /**
    * The data of the content as it is now, made in memory; null when it has problems (printed).
-   * Never throws: dev keeps serving whatever happens. `first`: the build cache may give the parses.
+   * Never throws: dev keeps serving whatever happens.
    */
-  async function buildInMemory(changed: readonly string[], first: boolean): Promise<Served | null> {
+  async function buildInMemory(changed: readonly string[]): Promise<Served | null> {
     const started = performance.now();
-    const packFile = first && options.cache !== undefined ? packPath(options.cache, content) : undefined;
-    const pack = packFile === undefined ? undefined : new BuildCache(packFile);
-    // the first load takes a file unchanged by its stat from the pack unread, as a build's does
-    const cache = pack && StatTable.open(pack, packFile!, recordedStats(options.cache!, content, null), null);
     try {
-      const update = await state.update(changed, cache);
+      const update = await state.update(changed);
       // as check and build tell them; told again whenever the folder is walked again
       for (const { path, like } of update.notRead ?? []) log(printable(`warning: ${path} is not read (did you mean ${like}?)`));
-      if (cache) {
-        pack!.save();
-        cache.release();
-      }
       const { model, problems } = await state.model();
       if (!model) {
         for (const line of problemLines(problems)) log(line);
@@ -177,14 +166,11 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       const url = normalizeBaseUrl(baseUrl ?? model.site.base_url);
       const { dataset, stats, index } = await memory.make(model, url);
       if (stats.directory) directoryVersion++;
-      const parsed = cache
-        ? `${plural(pack!.stats.misses, 'file')} parsed, ${pack!.stats.hits} from the cache`
-        : `${plural(update.parsed, 'file')} parsed, ${update.files - update.parsed} kept in memory${update.rescanned ? ', the folder read again' : ''}`;
+      const parsed = `${plural(update.parsed, 'file')} parsed, ${update.files - update.parsed} kept in memory${update.rescanned ? ', the folder read again' : ''}`;
       const rows = `${plural(stats.rendered, 'row')} rendered`;
       log(`built in ${((performance.now() - started) / 1000).toFixed(2)} s (${parsed}; ${rows}): ${plural(model.events.length, 'event')}, base URL ${printable(url)}`);
       return { dataset, media: model.media, index, directory: directoryVersion };
     } catch (e) {
-      cache?.release();
       // what is kept may be half updated: the next change reads everything again
       state.forget();
       memory.reset();
@@ -245,7 +231,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     if (running) writer.write(generation);
   };
 
-  const first = await buildInMemory([], true);
+  const first = await buildInMemory([]);
   if (first) {
     await served(first);
     await serving; // a port in use is the caller's error at start
@@ -266,7 +252,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       const changed = [...pending].sort();
       pending.clear();
       log(`changed: ${printable(describeChanges(changed, (path) => state.isContent(path)))}`);
-      const build = await buildInMemory(changed, false);
+      const build = await buildInMemory(changed);
       if (build && !closed) await served(build);
     }
   };

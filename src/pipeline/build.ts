@@ -11,13 +11,15 @@
 //   write/       the data files in place in the staging folder         (StagedDist.writeData)
 //   publish/     pages answered, compressed; swapped in                (publishStage)
 //
-// Each stage reuses what an earlier build made for the same inputs — parses by their file's key
-// (cache/), rows and data files by the events they hold (render/previous-data.ts), files by their bytes' or inputs' key (ledger/dist-ledger.ts) — and
-// makes the rest; without a cache the same code runs with an empty prior and store. What the next
-// build reuses of this one is recorded as it is published (state/, ledger/).
+// Over the prior each stage reuses what the previous build made of the same inputs — the files
+// whose stat or parse key is as recorded are not parsed (load/), rows and data files are taken by
+// the events they hold (render/previous-data.ts), files by their bytes' or inputs' key
+// (ledger/dist-ledger.ts) — and makes the rest; over an empty base (a first build, a refused prior,
+// no cache) the same code parses and makes everything. What the next build reuses of this one is
+// recorded as it is published (state/, ledger/).
 import { resolve } from 'node:path';
-import { removeStaleTemps, type CacheStats } from './cache/build-cache.ts';
-import { load, type Plan } from './load/state-load.ts';
+import { removeStaleTemps } from './cache/cache-folder.ts';
+import { load, type ParseCounts, type Plan } from './load/state-load.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
 import { readPrior } from './state/previous-build.ts';
 import { publishStage } from './publish/publish-stage.ts';
@@ -44,14 +46,14 @@ export interface PatchStats {
 }
 
 export type BuildResult =
-  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cpu: Record<string, number>; cache?: CacheStats; reuse?: ReuseStats; patch?: PatchStats }
-  | { ok: false; problems: Problem[]; cache?: CacheStats; patch?: PatchStats };
+  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cpu: Record<string, number>; cache?: ParseCounts; reuse?: ReuseStats; patch?: PatchStats }
+  | { ok: false; problems: Problem[]; cache?: ParseCounts; patch?: PatchStats };
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const clock = startClock(options.progress);
   options.progress?.('load content');
   return withLockedOut(options, async (out) => {
-    // what builds stopped mid-way left in the cache folder (build-cache.ts removeStaleTemps)
+    // what builds stopped mid-way left in the cache folder (cache/cache-folder.ts removeStaleTemps)
     if (options.cache !== undefined) removeStaleTemps(resolve(options.cache));
     const loaded = await load(options, out, clock, readPrior(options, out));
     if (loaded.problems) return { ok: false, problems: loaded.problems, cache: loaded.cache, patch: patchStats(options, loaded.refused) };

@@ -1,8 +1,7 @@
-// The checksum of an entry in a cache file (the parse pack, the cache's other files): against damage, a
-// file cut short or garbled, not against forgery: what must not collide are the entries' keys,
-// which are SHA-256. CRC-32 where Node has it (20.15+), a sixth of SHA-256's time on the parses'
-// payloads (~310 MB at 100k events); the first 4 bytes of SHA-256 before that. A file says which
-// it was written with (CHECKSUM), so neither reads the other's.
+// The checksum of a cache file's payload (the event state, the ledger): against damage, a file cut
+// short or garbled, not against forgery: what must not collide are the keys in it, which are
+// SHA-256. CRC-32 where Node has it (20.15+), a sixth of SHA-256's time; the first 4 bytes of
+// SHA-256 before that. A file says which it was written with (CHECKSUM), so neither reads the other's.
 import { createHash } from 'node:crypto';
 import * as zlib from 'node:zlib';
 

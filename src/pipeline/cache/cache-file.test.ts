@@ -3,19 +3,16 @@ import { closeSync, linkSync, truncateSync, readdirSync, readFileSync, symlinkSy
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { openCacheFile, openCacheFileToAppend, openTemporary, readCacheFile, readSealed, writeSealed } from './cache-file.ts';
+import { openCacheFile, openTemporary, readCacheFile, readSealed, writeSealed } from './cache-file.ts';
 
 let dir: string;
 afterEach(() => removeDir(dir));
 
 describe('cache files', () => {
-  it('reads and appends to a regular file of its own', () => {
+  it('reads a regular file', () => {
     dir = tempDir('aula-cache-file-');
     const path = join(dir, 'rows.bin');
-    writeFileSync(path, 'a');
-    const fd = openCacheFileToAppend(path)!;
-    writeSync(fd, 'b');
-    closeSync(fd);
+    writeFileSync(path, 'ab');
     expect(readCacheFile(path, 2)?.toString()).toBe('ab');
     expect(readCacheFile(join(dir, 'none'), 2)).toBeNull();
   });
@@ -29,12 +26,11 @@ describe('cache files', () => {
     // 1.5 GB of which a few bytes are stored: a read of it would fill memory with zeros
     truncateSync(path, 1.5e9);
     expect(openCacheFile(path)).toBeNull();
-    expect(openCacheFileToAppend(path)).toBeNull();
     expect(readCacheFile(path, 2 ** 31 - 1)).toBeNull();
     expect(process.memoryUsage().arrayBuffers).toBeLessThan(1e9);
   });
 
-  it('takes no FIFO, device, folder or link for one, at once, and appends to no file shared with another name', () => {
+  it('takes no FIFO, device, folder or link for one, at once', () => {
     dir = tempDir('aula-cache-file-');
     const fifo = join(dir, 'fifo');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
@@ -46,13 +42,11 @@ describe('cache files', () => {
     // (a read that waited on the FIFO or read /dev/zero for ever would never return: no bound on time tells more)
     for (const name of ['fifo', 'link', 'zero']) {
       expect([name, readCacheFile(join(dir, name), 100)]).toEqual([name, null]);
-      expect([name, openCacheFileToAppend(join(dir, name))]).toEqual([name, null]);
     }
     expect(readCacheFile(dir, 100)).toBeNull();
     expect(openCacheFile('/dev/zero')).toBeNull();
-    // a hard link is the same file: read as it is, never appended to
+    // a hard link is the same file: read as it is
     expect(readCacheFile(join(dir, 'hard'), 100)?.toString()).toBe('precious');
-    expect(openCacheFileToAppend(join(dir, 'hard'))).toBeNull();
     expect(readFileSync(outside, 'utf8')).toBe('precious');
   });
 

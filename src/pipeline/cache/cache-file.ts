@@ -1,9 +1,9 @@
 // Files aula reads back (the cache's; an out folder's manifest, file list and lock) may be
 // anything at their paths: a link, a hard link shared with a file elsewhere, a FIFO (a read
-// blocks), /dev/zero (a read fills memory). So they are opened without following links, used only
-// when regular, not sparse and not too large (from fstat alone), and appended to only when no
-// other name shares them. Anything else counts as absent: a slower build, never a wrong one. Files
-// are written anew through an exclusively created temporary at an unguessable name.
+// blocks), /dev/zero (a read fills memory). So they are opened without following links and used
+// only when regular, not sparse and not too large (from fstat alone). Anything else counts as
+// absent: a slower build, never a wrong one. Files are written anew, never in place, through an
+// exclusively created temporary at an unguessable name.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -23,33 +23,23 @@ function isSparse(info: { size: number; blocks: number }): boolean {
 }
 
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-function opened(path: string, flags: number, alone: boolean): number | null {
+/** A descriptor of the regular file at `path`, for reading; null for anything else or none. */
+export function openCacheFile(path: string): number | null {
   let fd: number;
   try {
-    fd = openSync(path, flags);
+    fd = openSync(path, READ);
   } catch {
     return null;
   }
   try {
     const info = fstatSync(fd);
-    if (info.isFile() && !isSparse(info) && (!alone || info.nlink === 1)) return fd;
+    if (info.isFile() && !isSparse(info)) return fd;
   } catch {
     // unusable as well
   }
   closeSync(fd);
   return null;
-}
-
-/** A descriptor of the regular file at `path`, for reading; null for anything else or none. */
-export function openCacheFile(path: string): number | null {
-  return opened(path, READ, false);
-}
-
-/** A descriptor to append to the regular file at `path` that no other name shares; else null. */
-export function openCacheFileToAppend(path: string): number | null {
-  return opened(path, APPEND, true);
 }
 
 /** The most any cache file may hold: what one Buffer can (node's own limit). */
@@ -99,9 +89,9 @@ export function unlinkQuietly(path: string): void {
  * A new temporary beside `path`: `<path>.<pid>-<12 hex>.tmp` (the pid tells removeStaleTemps whether
  * its writer runs). Created exclusively at an unguessable name, it is never a planted link.
  */
-export function openTemporary(path: string, flags: 'wx' | 'wx+' = 'wx'): { path: string; fd: number } {
+export function openTemporary(path: string): { path: string; fd: number } {
   const temporary = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
-  return { path: temporary, fd: openSync(temporary, flags) };
+  return { path: temporary, fd: openSync(temporary, 'wx') };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readdirSync, readlinkSync, statSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
@@ -19,7 +18,6 @@ afterEach(() => roots.splice(0).forEach(removeDir));
 
 // large enough for minisearch.json to pass the 1 MB above which the worker compresses it too
 const objects = syntheticDirectory(6000, 7);
-const noCache = { cache: null };
 
 /** A file's text (minisearch.json is made as UTF-8 bytes, the rest as text) */
 const text = (content: string | Uint8Array | undefined) => (typeof content === 'string' || content === undefined ? content : Buffer.from(content).toString());
@@ -57,7 +55,7 @@ function watchingWorkers<T>(start: () => T): { job: T; answered: Promise<void> }
 describe('startDirectoryJob', () => {
   it('makes what the builders make, on a worker thread (compiled) as on this one', async () => {
     const expected: Record<string, string | Uint8Array> = { ...(await buildAutocompleteFiles(objects)), ...(await buildMiniSearchFiles(objects)) };
-    const options: DirectoryJobOptions = { minisearch: true, compress: true, ...noCache };
+    const options: DirectoryJobOptions = { minisearch: true, compress: true };
     // vitest runs the .ts sources, whose thread modules answer on this thread: the compiled job starts workers
     const compiled = (await import(new URL('../../../lib/pipeline/directory/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
     for (const job of [startDirectoryJob(objects, options), compiled.startDirectoryJob(objects, options)]) {
@@ -78,23 +76,6 @@ describe('startDirectoryJob', () => {
     }
   });
 
-  it('reads the files kept for the same directory instead of making them, and makes only what is missing', async () => {
-    const root = tempDir('aula-dir-job-');
-    roots.push(root);
-    const at = { dir: join(root, 'cache'), content: join(root, 'content') };
-    const key = createHash('sha256').update('the directory').digest();
-    const small = objects.slice(0, 300);
-    const first = await outputs(startDirectoryJob(small, { minisearch: false, compress: false, cache: { ...at, key } }));
-    expect(first.compressed.size).toBe(0);
-    // no objects at all: whatever comes back under the same key was kept
-    const again = await outputs(startDirectoryJob([], { minisearch: true, compress: false, cache: { ...at, key } }));
-    expect(again.autocomplete).toEqual(first.autocomplete);
-    expect(again.minisearch).toEqual(await buildMiniSearchFiles([]));
-    const other = createHash('sha256').update('another directory').digest();
-    const changed = await outputs(startDirectoryJob([], { minisearch: false, compress: false, cache: { ...at, key: other } }));
-    expect(changed.autocomplete).toEqual(await buildAutocompleteFiles([]));
-  });
-
   it('keeps what the worker made in an unlinked scratch file until it is asked for: nothing is ever left in the temp folder', async () => {
     const compiled = (await import(new URL('../../../lib/pipeline/directory/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
     const temp = tempDir('aula-dir-scratch-');
@@ -113,7 +94,7 @@ describe('startDirectoryJob', () => {
       });
     try {
       const small = objects.slice(0, 500);
-      const { job, answered } = watchingWorkers(() => compiled.startDirectoryJob(small, { minisearch: true, compress: false, ...noCache }));
+      const { job, answered } = watchingWorkers(() => compiled.startDirectoryJob(small, { minisearch: true, compress: false }));
       // the file has no name from the start, so no way of ending the process can leave it behind
       expect(readdirSync(temp)).toEqual([]);
       // written by the worker, and left there: the worker has answered (the job heard it first)
@@ -128,7 +109,7 @@ describe('startDirectoryJob', () => {
       expect(scratchFiles()).toEqual([]);
       expect(await job.autocomplete).toEqual(made.autocomplete);
 
-      const cancelled = compiled.startDirectoryJob(small, { minisearch: false, compress: false, ...noCache });
+      const cancelled = compiled.startDirectoryJob(small, { minisearch: false, compress: false });
       expect(scratchFiles()).toHaveLength(1);
       cancelled.cancel();
       await expect(cancelled.autocomplete).rejects.toThrow();
@@ -144,9 +125,9 @@ describe('startDirectoryJob', () => {
     const compiled = (await import(new URL('../../../lib/pipeline/directory/directory-job.js', import.meta.url).href)) as typeof import('./directory-job.ts');
     // a directory object without its fields makes the index builder throw on the worker
     const broken = [{ model: 'campus.Person', id: 1 }] as unknown as typeof objects;
-    const job = compiled.startDirectoryJob(broken, { minisearch: true, compress: false, ...noCache });
+    const job = compiled.startDirectoryJob(broken, { minisearch: true, compress: false });
     await expect(job.autocomplete).rejects.toThrow();
-    const ignored = compiled.startDirectoryJob(broken, { minisearch: false, compress: false, ...noCache });
+    const ignored = compiled.startDirectoryJob(broken, { minisearch: false, compress: false });
     ignored.cancel();
   });
 });
@@ -157,16 +138,16 @@ const rooms = '- {model: geo.Room, id: 2, name: B}\n- {model: campus.Room, id: 9
 
 describe('directoryOnPool', () => {
   it('hands the directory to its job only when nothing so far has a problem, with its problems and issues', async () => {
-    const clean = await directoryOnPool(buildOptions, Promise.resolve(parses(rooms, '- {model: geo.Room, id: 1, name: A}\n')), () => null, true);
+    const clean = await directoryOnPool(buildOptions, Promise.resolve(parses(rooms, '- {model: geo.Room, id: 1, name: A}\n')), true);
     expect(clean).toMatchObject({ problems: [], issues: [] });
     expect(clean.stage?.count).toBe(3);
     clean.stage!.job.cancel();
     // a problem before the directory: its files are checked all the same, and not handed over
-    expect((await directoryOnPool(buildOptions, Promise.resolve(parses(rooms)), () => null, false)).stage).toBeNull();
-    const repeated = await directoryOnPool(buildOptions, Promise.resolve(parses(rooms, '- {model: geo.Room, id: 2, name: A}\n')), () => null, true);
+    expect((await directoryOnPool(buildOptions, Promise.resolve(parses(rooms)), false)).stage).toBeNull();
+    const repeated = await directoryOnPool(buildOptions, Promise.resolve(parses(rooms, '- {model: geo.Room, id: 2, name: A}\n')), true);
     expect(repeated.stage).toBeNull();
     expect(repeated.issues.map((i) => i.file)).toEqual(['directory/0.yaml', 'directory/1.yaml']);
-    const broken = await directoryOnPool(buildOptions, Promise.resolve(parses(rooms, 'id: [\n')), () => null, true);
+    const broken = await directoryOnPool(buildOptions, Promise.resolve(parses(rooms, 'id: [\n')), true);
     expect(broken.stage).toBeNull();
     expect(broken.problems.map((p) => p.file)).toEqual(['directory/1.yaml']);
   });
@@ -178,7 +159,7 @@ describe('directoryOnPool', () => {
       held = [new WeakRef(parsed), new WeakRef(parsed[0]), new WeakRef(parsed[0].records[0])];
       return parsed;
     };
-    const { stage } = await directoryOnPool(buildOptions, parsing(), () => null, true);
+    const { stage } = await directoryOnPool(buildOptions, parsing(), true);
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     // a WeakRef's target lives to the end of the turn that made it: collected from a later turn on

@@ -2,8 +2,7 @@
 // job over an empty base always, over a prior where a directory file changed, came or went (else
 // the previous dist's directory files stand: render/state-render.ts). The job makes its files
 // (directory-make.ts) on a thread of their own while the main thread renders the events: they
-// depend on the directory alone. Those kept in the build cache under the directory's key (its
-// files' parse keys: directory-outputs.ts) are read, not made. What the worker makes waits in an
+// depend on the directory alone. What the worker makes waits in an
 // unlinked scratch file (directory-worker.ts), not in a heap, until the build asks for it once
 // the events have left the heap, so it is no part of the build's peak; its large files are
 // compressed there on a second thread once the main thread works alone (compressNow).
@@ -15,18 +14,15 @@ import type { BuildOptions } from '../run.ts';
 import type { DirectoryObject } from '../../model/types.ts';
 import type { Precompressed } from '../../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
-import { dataPath, outputsPath, readStored, type DirectoryFiles } from './directory-outputs.ts';
 import { ScratchFile } from '../../util/scratch-file.ts';
 import { readMade, readTwins, type DirectoryMade, type DirectoryMessage, type MadeLayout, type WorkerAnswer } from './directory-worker.ts';
-import type { DirectoryRequest } from './directory-make.ts';
+import type { DirectoryFiles, DirectoryRequest } from './directory-make.ts';
 import { ThreadPool, threadModule } from '../../util/start-thread.ts';
 
 export interface DirectoryJobOptions {
   minisearch: boolean;
   /** compress the large files on the worker too */
   compress: boolean;
-  /** the build cache's folder, the content folder and the directory's key there (null: no cache) */
-  cache: { dir: string; content: string; key: Buffer } | null;
 }
 
 export interface DirectoryJob {
@@ -37,8 +33,6 @@ export interface DirectoryJob {
   minisearch: Promise<DirectoryFiles>;
   /** the compressed twins made on the way, by path under dist/ (for compressionPool's `ready`) */
   compressed: Promise<Map<string, Precompressed>>;
-  /** where data/autocomplete.bin, made of `autocomplete` on the build's main thread, is kept in the build cache (null: no cache) */
-  keptData: string | null;
   /** stops the worker (a build that failed elsewhere) */
   cancel(): void;
   /**
@@ -52,41 +46,32 @@ export type DirectoryStage = { job: DirectoryJob; count: number };
 
 /**
  * The directory read: its files' parses (`parsed`, on the parse threads where there are some)
- * checked and, where nothing so far has a problem (`clean`), handed to its job (`key`: its inputs'
- * key once parsed, null: no cache) while the events are parsed: its records are not held beside
- * them (at 200k objects, ~150 MB), nor its parses (held only in this function's frame, which ends here).
+ * checked and, where nothing so far has a problem (`clean`), handed to its job while the events
+ * are parsed: its records are not held beside them (at 200k objects, ~150 MB), nor its parses
+ * (held only in this function's frame, which ends here).
  */
-export async function directoryOnPool(options: BuildOptions, parsed: Promise<Parsed<unknown>[]>, key: () => Buffer | null, clean: boolean): Promise<{ stage: DirectoryStage | null; problems: Problem[]; issues: FileIssue[] }> {
+export async function directoryOnPool(options: BuildOptions, parsed: Promise<Parsed<unknown>[]>, clean: boolean): Promise<{ stage: DirectoryStage | null; problems: Problem[]; issues: FileIssue[] }> {
   const problems: Problem[] = [];
   const records = collect((await parsed) as Parsed<DirectoryObject>[], problems);
   const issues: FileIssue[] = [];
   checkDirectory(records, issues);
   if (!clean || problems.length > 0 || issues.length > 0) return { stage: null, problems, issues };
-  const kept = key();
-  const cache = options.cache === undefined || kept === null ? null : { dir: options.cache, content: options.content, key: kept };
-  const job = startDirectoryJob(records.map((r) => r.value).sort(compareDirectory), { minisearch: options.minisearch !== false, compress: options.precompress !== false, cache });
+  const job = startDirectoryJob(records.map((r) => r.value).sort(compareDirectory), { minisearch: options.minisearch !== false, compress: options.precompress !== false });
   return { stage: { job, count: records.length }, problems, issues };
 }
 
 export function startDirectoryJob(objects: readonly DirectoryObject[], options: DirectoryJobOptions): DirectoryJob {
-  const { cache } = options;
-  const keep = cache && { key: cache.key, autocomplete: outputsPath(cache.dir, cache.content, 'autocomplete'), minisearch: outputsPath(cache.dir, cache.content, 'minisearch') };
-  const storedAutocomplete = keep && readStored(keep.autocomplete, keep.key);
-  const storedMiniSearch = !options.minisearch ? {} : keep && readStored(keep.minisearch, keep.key);
-  const request: DirectoryRequest = { autocomplete: storedAutocomplete === null, minisearch: storedMiniSearch === null, compress: options.compress, keep };
-  const none = Promise.resolve<DirectoryMade>({ autocomplete: null, minisearch: null, compressed: {} });
-  const work = request.autocomplete || request.minisearch ? onWorker(objects, request) : { made: () => none, withTwins: () => none, compressNow() {}, cancel() {} };
+  const work = onWorker(objects, { minisearch: options.minisearch, compress: options.compress });
   return {
     get autocomplete() {
-      return work.made().then((m) => storedAutocomplete ?? m.autocomplete!);
+      return work.made().then((m) => m.autocomplete!);
     },
     get minisearch() {
-      return work.made().then((m) => storedMiniSearch ?? m.minisearch!);
+      return work.made().then((m) => m.minisearch ?? {});
     },
     get compressed() {
       return work.withTwins().then((m) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c])));
     },
-    keptData: cache && dataPath(cache.dir, cache.content),
     cancel: work.cancel,
     compressNow: work.compressNow,
   };

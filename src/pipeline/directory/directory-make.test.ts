@@ -13,7 +13,7 @@ describe('makeDirectoryFiles', () => {
     const source: DirectorySource = { objects };
     const put: { group: Group; names: string[]; twins: string[] }[] = [];
     let minisearch: Record<string, string | Uint8Array> = {};
-    await makeDirectoryFiles(source, { autocomplete: true, minisearch: true, compress: true, keep: null }, (group, files, twins) => {
+    await makeDirectoryFiles(source, { minisearch: true, compress: true }, (group, files, twins) => {
       put.push({ group, names: Object.keys(files).sort(), twins: Object.keys(twins) });
       if (group === 'minisearch') minisearch = files;
     });
@@ -30,7 +30,7 @@ describe('makeDirectoryFiles', () => {
   it('leaves the large files to be compressed later when asked to, naming them', async () => {
     const put: { group: Group; twins: string[] }[] = [];
     const deferred: string[] = [];
-    await makeDirectoryFiles({ objects }, { autocomplete: true, minisearch: true, compress: true, keep: null }, (group, _files, twins) => put.push({ group, twins: Object.keys(twins) }), deferred);
+    await makeDirectoryFiles({ objects }, { minisearch: true, compress: true }, (group, _files, twins) => put.push({ group, twins: Object.keys(twins) }), deferred);
     expect(put).toEqual([
       { group: 'autocomplete', twins: [] },
       { group: 'minisearch', twins: [] },
@@ -38,9 +38,9 @@ describe('makeDirectoryFiles', () => {
     expect(deferred).toEqual(['minisearch.json']);
   });
 
-  it('makes only the indexes asked for', async () => {
+  it('makes MiniSearch’s index only when asked for', async () => {
     const put: Group[] = [];
-    await makeDirectoryFiles({ objects }, { autocomplete: false, minisearch: true, compress: false, keep: null }, (group) => put.push(group));
-    expect(put).toEqual(['minisearch']);
+    await makeDirectoryFiles({ objects }, { minisearch: false, compress: false }, (group) => put.push(group));
+    expect(put).toEqual(['autocomplete']);
   });
 });

@@ -8,22 +8,21 @@ import { buildAutocompleteFiles } from '../../store/write/autocomplete-files.ts'
 import { listingOrder } from '../../store/write/index-builder.ts';
 import { compressTwins, LARGE_FILE_LEVELS, PRECOMPRESSED, sizeOf, type Precompressed } from '../../deploy/precompress.ts';
 import { TOP_LEVEL_LIMIT } from '../../server/compress.ts';
-import { store, type DirectoryFiles } from './directory-outputs.ts';
+
+/** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, serialize.ts) */
+export type DirectoryFiles = Record<string, string | Uint8Array>;
 
 export type Group = 'autocomplete' | 'minisearch';
 
 /** What a group's files are handed to as soon as they are made. */
 export type PutGroup = (group: Group, files: DirectoryFiles, twins: Record<string, Precompressed>) => void;
 
+/** autocomplete/'s own index and module are always made. */
 export interface DirectoryRequest {
-  /** make autocomplete/'s own index and module */
-  autocomplete: boolean;
   /** make minisearch.json and minisearch-options.js */
   minisearch: boolean;
   /** also compress the large files (their levels do not depend on the rest of the build) */
   compress: boolean;
-  /** keep what is made in the build cache: the directory's key and a path per index */
-  keep: { key: Buffer | Uint8Array; autocomplete: string; minisearch: string } | null;
 }
 
 /** The directory's objects, taken (set to null) by makeDirectoryFiles: it lets go of them once indexed. */
@@ -42,8 +41,6 @@ export async function makeDirectoryFiles(source: DirectorySource, request: Direc
   // one sort for both indexes: listing order is a third of the own index's time
   let ordered: DirectoryObject[] | null = listingOrder(objects);
   const done = (group: Group, files: DirectoryFiles) => {
-    const { keep } = request;
-    if (keep) store(keep[group], Buffer.from(keep.key.buffer, keep.key.byteOffset, keep.key.byteLength), files);
     const twins: Record<string, Precompressed> = {};
     if (request.compress) {
       for (const [name, text] of Object.entries(files)) {
@@ -55,7 +52,7 @@ export async function makeDirectoryFiles(source: DirectorySource, request: Direc
     }
     put(group, files, twins);
   };
-  if (request.autocomplete) done('autocomplete', await buildAutocompleteFiles(objects, ordered));
+  done('autocomplete', await buildAutocompleteFiles(objects, ordered));
   if (request.minisearch) {
     // imported only here: neither the server nor a build without it loads minisearch
     const { indexMiniSearch, miniSearchFiles } = await import('../../store/write/minisearch/build.ts');

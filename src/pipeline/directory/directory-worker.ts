@@ -7,8 +7,7 @@
 // each read from the scratch file, its twins written there after everything else.
 import type { DirectoryObject } from '../../model/types.ts';
 import { compressTwins, LARGE_FILE_LEVELS, type Precompressed } from '../../deploy/precompress.ts';
-import type { DirectoryRequest, DirectorySource, Group, PutGroup } from './directory-make.ts';
-import type { DirectoryFiles } from './directory-outputs.ts';
+import type { DirectoryFiles, DirectoryRequest, DirectorySource, Group, PutGroup } from './directory-make.ts';
 import { readAllAt, writeAllAt } from '../../util/positional-io.ts';
 import { append } from '../../util/append.ts';
 

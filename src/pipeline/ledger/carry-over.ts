@@ -5,7 +5,7 @@
 import { closeSync, constants, copyFileSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, utimesSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { readFully } from '../../util/positional-io.ts';
-import { sha256 } from '../cache/build-cache.ts';
+import { sha256 } from '../cache/keys.ts';
 import { identityOf, unlinkQuietly } from '../cache/cache-file.ts';
 
 /** The links made: a test puts a file system without hard links in their place. */

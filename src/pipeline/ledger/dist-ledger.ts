@@ -8,7 +8,8 @@
 import { unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { compressionLevels, LEVEL_POLICY } from '../../deploy/precompress.ts';
-import { cacheFile, cacheIdentity } from '../cache/build-cache.ts';
+import { cacheIdentity } from '../cache/keys.ts';
+import { distCacheFile } from '../cache/cache-folder.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import { CACHE_FILE_MOST, identityOf, readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 import { sortedRecord } from './changes.ts';
@@ -35,7 +36,7 @@ interface LedgerFile {
   files: Record<string, LedgerEntry>;
 }
 
-export const ledgerPath = (cacheDir: string, content: string, out: string) => cacheFile(cacheDir, content, 'dist', 'json', out);
+export const ledgerPath = (cacheDir: string, content: string, out: string) => distCacheFile(cacheDir, content, out);
 
 /**
  * The identities of every file `written` names (and its twins) in the staging folder before the

@@ -1,17 +1,10 @@
 // The parse threads' module (parse-pool.ts starts them): each batch of content files is read (with
-// its stat when the build keeps a cache), parsed by the loader's own parser, and its parse handed
-// back serialized, with the cache key of its text and the payload's checksum, so the build's main
-// thread neither reads, hashes, parses nor serializes it (it adopts the bytes, build-cache.ts).
-// The answer's buffers are handed over, not copied.
-//
-// A file whose key the pack holds (the main thread shares the pack's index: KeyedStore.sharedIndex)
-// is not parsed: its stored parse is read from the pack and answered as a parse would be (its rows
-// rendered from it), marked `stored` so that the main thread keeps the pack's entry. A damaged
-// entry is parsed.
+// its stat when the build records stats), parsed by the loader's own parser, and its parse handed
+// back serialized (parse-payload.ts), with the parse key of its text, so that the build's main
+// thread neither reads, hashes nor parses it. The answer's buffers are handed over, not copied.
 //
 // Answer layout: the payloads end to end in `bytes` (one transferable buffer per batch, not one
-// message per file), the checksums of those not stored end to end in `sums`; per file either its
-// problem or its key, stat, whether it was stored and where its payload ends.
+// message per file); per file either its problem or its key, stat and where its payload ends.
 import { serialize } from 'node:v8';
 import { readContentFile } from '../../content/files.ts';
 import { parserOf, type ParserName } from '../../content/load.ts';
@@ -20,13 +13,11 @@ import { keepSlicedStrings, type Parsed } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
 import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
-import { parseKey } from '../cache/build-cache.ts';
+import { parseKey } from '../cache/keys.ts';
 import { ROW_HASH_BYTES, rowHash } from '../rows/row-entries.ts';
 import { statText } from '../state/stat-fields.ts';
 import { writeAllAt } from '../../util/positional-io.ts';
-import { checksum, CHECKSUM_BYTES as SUM_BYTES } from '../../util/checksum.ts';
-import { decodeParse, TextsApart, textsApart } from '../cache/parse-payload.ts';
-import { storedAt, type SharedIndex } from '../cache/keyed-store.ts';
+import { textlessPayload } from './parse-payload.ts';
 
 const STRIDE = FIELD_COUNT + 1;
 
@@ -38,7 +29,7 @@ export interface ParseBatch {
   files: string[];
   /** the full path as bytes of each file whose name is not UTF-8 (files.ts), else null */
   raw: (Buffer | null)[];
-  /** the build keeps a cache: give each file's key, stat and payload checksum */
+  /** the build records stats: give each file's key and stat, and each row's hash */
   keyed: boolean;
   /** events: also render each record's row against the thread's context (Rower) */
   render: boolean;
@@ -70,36 +61,20 @@ export interface Rower {
 
 export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, row: eventRowWriter(ctx) });
 
-export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null; stored: boolean };
+export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null };
 
 export interface BatchAnswer {
   files: FileAnswer[];
   bytes: Uint8Array;
-  /** SUM_BYTES per file with a payload not `stored`, in order (empty when not keyed) */
-  sums: Uint8Array;
   /** when the batch asked for them and the thread has a context */
   rows: BatchRows | null;
 }
 
-/** The parse stored in the pack under `key`, whole, and its payload; null when there is none or it is damaged. */
-function storedParse(pack: SharedIndex | null, key: Buffer | null): { parsed: Parsed<unknown>; payload: Buffer } | null {
-  const payload = pack && key && storedAt(pack, key);
-  if (!payload) return null;
-  try {
-    const parsed = decodeParse(payload, true) as Parsed<unknown>;
-    return Array.isArray(parsed?.records) && Array.isArray(parsed.problems) ? { parsed, payload } : null;
-  } catch {
-    return null;
-  }
-}
-
-export function parseBatch(batch: ParseBatch, rower: Rower | null = null, pack: SharedIndex | null = null): BatchAnswer {
+export function parseBatch(batch: ParseBatch, rower: Rower | null = null): BatchAnswer {
   const parse = parserOf(batch.parser, batch.zone);
   const files: FileAnswer[] = [];
   const payloads: Uint8Array[][] = [];
   const rows = batch.render && rower !== null ? new RowsMade(rower, batch.keyed) : null;
-  // an events file's texts go apart from its parse when each event has its row (parse-payload.ts): the main thread keeps the rows'
-  const texts = rows ? new TextsApart(batch.keyed) : null;
   let total = 0;
   batch.files.forEach((file, i) => {
     const read = readContentFile(batch.dir, file, batch.raw[i] ?? undefined, batch.keyed);
@@ -107,38 +82,20 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null, pack: 
       files.push({ problem: read.problem });
       return;
     }
-    const key = batch.keyed ? parseKey(batch.kind, file, read.bytes) : null;
-    const stored = storedParse(pack, key);
-    const parsed = stored?.parsed ?? parse(file, read.text);
-    // a stored whole parse is its own payload when no rows are made of it
-    let parts: Uint8Array[] | null = stored && !rows && !textsApart(stored.payload) ? [stored.payload] : null;
-    if (rows && texts && parsed.records.length > 0) {
-      texts.begin();
-      let all = true;
-      for (const r of parsed.records) {
-        const row = rows.add(r.value as Event);
-        if (row) texts.add(row.bytes, row.starts);
-        else all = false;
-      }
-      // (a stored payload with its texts apart is answered as it is: the main thread decodes only its first part)
-      if (all) parts = stored && textsApart(stored.payload) ? [stored.payload] : texts.parts(parsed as Parsed<Event>);
-    }
-    for (const part of (parts ??= [serialize(parsed)])) total += part.byteLength;
+    const parsed = parse(file, read.text);
+    let all = rows !== null && parsed.records.length > 0;
+    if (rows) for (const r of parsed.records) all = rows.add(r.value as Event) && all;
+    // an events file's texts are left out when each of its events has its row, which holds them (parse-payload.ts)
+    const parts = all ? textlessPayload(parsed as Parsed<Event>) : [serialize(parsed)];
+    for (const part of parts) total += part.byteLength;
     payloads.push(parts);
-    files.push({ end: total, key: key && key.toString('hex'), stat: read.stat ? statText(read.stat) : null, stored: stored !== null });
+    files.push({ end: total, key: batch.keyed ? parseKey(batch.kind, file, read.bytes).toString('hex') : null, stat: read.stat ? statText(read.stat) : null });
   });
-  // fresh buffers of their own (never a slice of Node's shared pool): they are transferred
+  // a fresh buffer of its own (never a slice of Node's shared pool): it is transferred
   const bytes = new Uint8Array(Buffer.allocUnsafeSlow(total).buffer, 0, total);
-  const made = files.filter((f) => 'end' in f && !f.stored).length;
-  const sums = new Uint8Array(batch.keyed ? made * SUM_BYTES : 0);
   let at = 0;
-  let sum = 0;
-  files.filter((f) => 'end' in f).forEach((f, i) => {
-    const from = at;
-    for (const part of payloads[i]) at += (bytes.set(part, at), part.byteLength);
-    if (batch.keyed && !(f as { stored: boolean }).stored) sums.set(checksum(bytes.subarray(from, at)), SUM_BYTES * sum++);
-  });
-  return { files, bytes, sums, rows: rows && rows.finish() };
+  for (const parts of payloads) for (const part of parts) at += (bytes.set(part, at), part.byteLength);
+  return { files, bytes, rows: rows && rows.finish() };
 }
 
 /** The rows' UTF-8 end to end as a batch's are made (finish() hands out a view), kept for the next batch: grows by half to the largest. */
@@ -157,14 +114,14 @@ class RowsMade {
     private readonly keyed: boolean,
   ) {}
 
-  /** The row (bytes a view the writer's next row reuses: copied at once), null when not made here. */
-  add(e: Event): EventRow | null {
+  /** Makes `e`'s row, copied at once (the writer's next row reuses its bytes); false when it is not made here. */
+  add(e: Event): boolean {
     let row: EventRow;
     try {
       row = this.rower.row(e);
     } catch {
       this.made.push(0);
-      return null;
+      return false;
     }
     this.made.push(1);
     const length = row.bytes.length;
@@ -176,7 +133,7 @@ class RowsMade {
     this.bytes += row.bytes.copy(rowsScratch, this.bytes);
     for (const at of row.starts) this.starts.push(at);
     if (this.keyed) this.hashes.push(rowHash(row.bytes));
-    return row;
+    return true;
   }
 
   finish(): BatchRows {
@@ -226,11 +183,9 @@ export class RowsFile {
  * shared by the threads: each batch's rows wait there, not in the build's heap, until the build
  * puts them in list order.
  */
-export type ParseMessage = ParseBatch | { context: RenderContext } | { rows: { fd: number; end: SharedArrayBuffer } } | { pack: SharedIndex };
+export type ParseMessage = ParseBatch | { context: RenderContext } | { rows: { fd: number; end: SharedArrayBuffer } };
 
 let rower: Rower | null = null;
-/** where the build cache's pack holds parses (none: every file is parsed) */
-let pack: SharedIndex | null = null;
 let rowsFile = new RowsFile(null, null);
 
 export function answer(message: ParseMessage): BatchAnswer | null {
@@ -238,9 +193,8 @@ export function answer(message: ParseMessage): BatchAnswer | null {
   keepSlicedStrings();
   if ('context' in message) rower = rowerOf(message.context);
   else if ('rows' in message) rowsFile = new RowsFile(message.rows.fd, new BigInt64Array(message.rows.end));
-  else if ('pack' in message) pack = message.pack;
   else {
-    const made = parseBatch(message, rower, pack);
+    const made = parseBatch(message, rower);
     rowsFile.take(made.rows);
     return made;
   }
@@ -250,6 +204,6 @@ export function answer(message: ParseMessage): BatchAnswer | null {
 /** An answer's buffers: parseBatch's own, and the rows' JSON once take() wrote or copied it. */
 export function transfer(answer: BatchAnswer | null): ArrayBuffer[] {
   const rows = answer?.rows;
-  const buffers = answer ? [answer.bytes, answer.sums, ...(rows ? [rows.starts, rows.hashes, rows.made, ...(rows.json instanceof Uint8Array ? [rows.json] : [])] : [])] : [];
+  const buffers = answer ? [answer.bytes, ...(rows ? [rows.starts, rows.hashes, rows.made, ...(rows.json instanceof Uint8Array ? [rows.json] : [])] : [])] : [];
   return buffers.map((b) => b.buffer as ArrayBuffer);
 }

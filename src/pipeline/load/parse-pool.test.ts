@@ -1,34 +1,32 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTUALLY, removeDir, tempDir } from '../../../test/helpers.ts';
-import { eventsKind, loadContent, parseContext, PARSERS, zoneOf, type ParseCache } from '../../content/load.ts';
+import { eventsKind, parseContext, zoneOf } from '../../content/load.ts';
 import { listContentFolder } from '../../content/files.ts';
 import { generateContent } from '../../gen/content-generator.ts';
-import { BuildCache, packPath } from '../cache/build-cache.ts';
 import { listFiles } from '../ledger/carry-over.ts';
-import { StatTable } from './stat-table.ts';
+import { NextStats, nextStats } from './next-stats.ts';
+import { parseKey } from '../cache/keys.ts';
 import { STAT_FIELDS } from '../state/stat-fields.ts';
 import { findContentFiles } from '../../content/files.ts';
 import { ROW_HASH_BYTES, rowHash } from '../rows/row-entries.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
-import { checksum } from '../../util/checksum.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
 import type { Event } from '../../model/types.ts';
 import { EVENT_TEXTS, hasTexts, type TextlessEvent } from '../../model/event-texts.ts';
 import { parseBatch, rowerOf, RowsFile, type BatchRows } from './parse-batch.ts';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
-import { decodeParse } from '../cache/parse-payload.ts';
+import { decodeParse } from './parse-payload.ts';
 import type { Parsed } from '../../content/records.ts';
 import type { PremadeRow } from '../rows/row-entries.ts';
 
 // vitest runs the .ts sources, which have no worker entry: the compiled pool is the one with threads
 const compiled = () => import(new URL('../../../lib/pipeline/load/parse-pool.js', import.meta.url).href) as Promise<typeof import('./parse-pool.ts')>;
-const compiledCache = () => import(new URL('../../../lib/pipeline/cache/build-cache.js', import.meta.url).href) as Promise<typeof import('../cache/build-cache.ts')>;
-const compiledTable = () => import(new URL('../../../lib/pipeline/load/stat-table.js', import.meta.url).href) as Promise<typeof import('./stat-table.ts')>;
+const compiledStats = () => import(new URL('../../../lib/pipeline/load/next-stats.js', import.meta.url).href) as Promise<typeof import('./next-stats.ts')>;
 
 let root: string;
 let content: string;
@@ -60,15 +58,15 @@ const threads: ParsePoolOptions = { threads: 2, minFiles: 1 };
 /**
  * The content's files parsed as the build's load parses them (state-load.ts over an empty base): the context here, the
  * directory and the events on `pool` (none: on this thread), their rows made against `baseUrl`'s
- * context where one is given; every file's records and problems, in the listing's order.
+ * context where one is given, each file recorded by `recorder`; every file's records and problems, in the listing's order.
  */
-async function loadWith(pool: ParsePool | null, cache?: ParseCache, dir = content, baseUrl?: string) {
-  const on = pool ?? new ParsePool(dir, cache as StatTable | undefined, { threads: 0 });
+async function loadWith(pool: ParsePool | null, recorder?: NextStats, dir = content, baseUrl?: string) {
+  const on = pool ?? new ParsePool(dir, recorder, { threads: 0 });
   try {
     const listed = await listContentFolder(dir);
     if (!('files' in listed)) throw new Error(listed.folderProblem);
     const { files } = listed;
-    const { site, pages, media, problems } = await parseContext(dir, files, cache);
+    const { site, pages, media, problems } = await parseContext(dir, files, recorder);
     const ctx: RenderContext = { site, baseUrl: baseUrl ?? 'https://example.org', pages: new Map(pages.map((r) => [r.value.uid, r.value])), media: new Map(media.map((r) => [r.value.media.id, r.value.media])) };
     if (baseUrl !== undefined) on.render(ctx);
     const zone = zoneOf(site);
@@ -81,19 +79,12 @@ async function loadWith(pool: ParsePool | null, cache?: ParseCache, dir = conten
   }
 }
 
-/** The events of every event file, parsed on this thread (the content is invalid: there is no model). */
-async function parsedEvents(dir = content): Promise<Event[]> {
-  const events: Event[] = [];
-  const cache: ParseCache = {
-    parse: (kind, _file, _text, parse) => {
-      const parsed = parse();
-      if (!kind.startsWith('events')) return parsed;
-      for (const r of parsed.records) events.push(r.value as Event);
-      return parsed;
-    },
-  };
-  await loadContent(dir, { cache });
-  return events;
+/** The events of every event file, parsed on this thread, whole (the content is invalid: there is no model). */
+const parsedEvents = async (dir = content): Promise<Event[]> => (await loadWith(null, undefined, dir)).records as Event[];
+
+/** A recorder of the stats and keys of every file of `dir`, from this module or the compiled one. */
+async function recorderOf(dir: string, module: Pick<typeof import('./next-stats.ts'), 'NextStats' | 'nextStats'> = { NextStats, nextStats }): Promise<NextStats> {
+  return new module.NextStats(module.nextStats(0n, await findContentFiles(dir)));
 }
 
 describe('ParsePool', () => {
@@ -107,34 +98,18 @@ describe('ParsePool', () => {
     expect(there.events).toEqual(here.events);
   });
 
-  it('keeps each thread parse in the cache under the key an in-thread parse has, with the file stat', async () => {
+  it('records each file parsed on a thread with the key and stat a parse here records', async () => {
     const { ParsePool: Compiled } = await compiled();
-    const { BuildCache: CompiledCache } = await compiledCache();
-    const { StatTable: CompiledTable } = await compiledTable();
-    const cacheDir = join(root, 'cache');
-    const pack = packPath(cacheDir, content);
-    const first = CompiledTable.open(new CompiledCache(pack), pack, null, await findContentFiles(content), 0n);
-    const made = await loadWith(new Compiled(content, first, threads) as unknown as ParsePool, first as unknown as StatTable);
-    first.cache!.save();
-    // (the content has problems, so no model: the zone is the site file's)
-    const { eventIndex: _e, otherIndex: _o, ...stats } = first.next!;
-    const recorded = { zone: zoneOf(PARSERS.site('site.yaml', readFileSync(join(content, 'site.yaml'), 'utf8')).records[0].value), ...stats };
-    // every event file listed has its stat, but the one that cannot be read as text
+    const there = await recorderOf(content, await compiledStats());
+    const here = await recorderOf(content);
+    const made = await loadWith(new Compiled(content, there, threads) as unknown as ParsePool, there);
+    expect((await loadWith(null, here)).events).toEqual(made.events);
+    const { eventIndex: _e, otherIndex: _o, ...stats } = there.next;
+    const { eventIndex: _h, otherIndex: _p, ...statsHere } = here.next;
+    expect(stats).toEqual(statsHere);
+    // every event file listed has its stat and key, but the one that cannot be read as text
     expect(stats.eventFiles.filter((_, i) => stats.eventStats[i * STAT_FIELDS] < 0n)).toEqual(['events/latin1.md']);
-    first.release();
-    expect(first.cache!.stats.misses).toBeGreaterThan(200);
-    expect(first.cache!.stats.hits).toBe(0);
-    // a build on this thread takes every file from that pack: by stat without reading it, and
-    // by key when it reads it (its recorded stats left out)
-    const byStat = StatTable.open(new BuildCache(pack), pack, recorded, null, 0n);
-    const again = await loadWith(null, byStat);
-    expect(byStat.cache!.stats).toMatchObject({ misses: 0, corrupt: 0 });
-    expect(byStat.unread).toBe(byStat.cache!.stats.hits);
-    expect(again.events).toEqual(made.events);
-    const byKey = new BuildCache(pack);
-    await loadWith(null, new StatTable(byKey, null, null));
-    expect(byKey.stats).toMatchObject({ misses: 0, corrupt: 0 });
-    expect(byKey.stats.hits).toBe(byStat.cache!.stats.hits);
+    expect(stats.eventFiles.filter((_, i) => stats.eventKeys.subarray(i * 32, (i + 1) * 32).every((b) => b === 0))).toEqual(['events/latin1.md']);
   });
 
   it('parses on this thread below minFiles and minBytes, and when running from source', async () => {
@@ -231,13 +206,9 @@ describe('rows made on the threads', () => {
     await generateContent({ events: 260, directory: 10, seed: 3, outDir: valid });
     // an event naming a media record that does not exist: not renderable (and a problem later)
     writeFileSync(join(valid, 'events', 'dangling.yaml'), 'id: 99999\ntitle: t\nstart: 2026-01-01T10:00:00Z\nend: 2026-01-01T11:00:00Z\nlast_modified: 2026-01-01T09:00:00Z\nmedia: [424242]\n');
-    // (with a cache: a build without one needs no rows' hashes, and the threads make none)
-    const { BuildCache: CompiledCache } = await compiledCache();
-    const { StatTable: CompiledTable } = await compiledTable();
-    const cache = new CompiledCache(packPath(join(root, 'valid-cache'), valid));
-    const validPool = new Compiled(valid, new CompiledTable(cache, null, null), threads);
+    // (recording: a build without a cache needs no rows' hashes, and the threads make none)
+    const validPool = new Compiled(valid, await recorderOf(valid, await compiledStats()), threads);
     const { ctx } = await loadWith(validPool as unknown as ParsePool, undefined, valid, 'https://example.org');
-    cache.release();
     const premade = validPool.rowsFor(ctx).premade!;
     expect(premade.size).toBeGreaterThan(200);
     const events = [...premade.keys()];
@@ -271,30 +242,7 @@ describe('rows made on the threads', () => {
   });
 });
 
-describe('events’ texts carried apart from their parse', () => {
-  it('are in the cache whole: a later build takes from it the events a build here parses', async () => {
-    const { ParsePool: Compiled } = await compiled();
-    const { BuildCache: CompiledCache } = await compiledCache();
-    const valid = join(root, 'valid-texts');
-    await generateContent({ events: 260, directory: 10, seed: 5, outDir: valid });
-    const pack = packPath(join(root, 'texts-cache'), valid);
-    const { StatTable: CompiledTable } = await compiledTable();
-    const first = new CompiledCache(pack);
-    const table = new CompiledTable(first, null, null);
-    const pool = new Compiled(valid, table, threads);
-    const cold = await loadWith(pool as unknown as ParsePool, table as unknown as StatTable, valid, 'https://example.org');
-    pool.dropRows();
-    first.save();
-    first.release();
-    // (the build's events come without the texts the rows hold)
-    expect(cold.records.filter((e) => !hasTexts(e)).length).toBeGreaterThan(200);
-    const here = await loadContent(valid);
-    const cache = new BuildCache(pack);
-    const warm = await loadContent(valid, { cache: new StatTable(cache, null, null) });
-    expect(cache.stats).toMatchObject({ misses: 0, corrupt: 0 });
-    expect(warm.model).toEqual(here.model);
-  });
-
+describe('events’ texts', () => {
   it('are left out of a parse a thread makes when every event of the file has its row', async () => {
     const files = readdirSync(join(content, 'events'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(md|yaml)$/.test(f) && !/broken|latin1/.test(f)).map((f) => `events/${f}`).slice(0, 20);
     const { ctx } = await loadWith(null);
@@ -306,87 +254,15 @@ describe('events’ texts carried apart from their parse', () => {
       const payload = Buffer.from(answer.bytes.subarray(start, f.end));
       start = f.end;
       expect(payload[0], files[i]).toBe(0);
-      const whole = decodeParse(payload, true) as Parsed<Event>;
-      const slim = decodeParse(payload, false) as Parsed<Event>;
-      expect(whole.records.length).toBeGreaterThan(0);
+      const slim = decodeParse(payload) as Parsed<Event>;
+      expect(slim.records.length).toBeGreaterThan(0);
       expect(slim.records.some((r) => hasTexts(r.value))).toBe(false);
-      expect(whole.records.some((r) => r.value.body !== '')).toBe(true);
     });
   });
 });
 
-describe('the parse threads over a pack', () => {
-  /** Every file of `dir` written anew with the same bytes (a new file renamed over it: new inode, mtime and ctime), as a fresh checkout leaves them. */
-  const rewrite = (dir: string) => {
-    for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-      const path = join(dir, f);
-      if (!statSync(path).isFile()) continue;
-      writeFileSync(`${path}.new`, readFileSync(path));
-      renameSync(`${path}.new`, path);
-    }
-  };
-
-  /** A load of `dir` on the compiled pool's threads over the pack at `pack`, with the stats `recorded` (none: all read): its cache's stats, its parses and rows. */
-  async function threadLoad(dir: string, pack: string, recorded: Parameters<typeof StatTable.open>[2]) {
-    const { ParsePool: Compiled } = await compiled();
-    const { BuildCache: CompiledCache } = await compiledCache();
-    const { StatTable: CompiledTable } = await compiledTable();
-    const table = CompiledTable.open(new CompiledCache(pack), pack, recorded, await findContentFiles(dir), 0n);
-    const pool = new Compiled(dir, table, threads);
-    const loaded = await loadWith(pool as unknown as ParsePool, table as unknown as StatTable, dir, 'https://example.org');
-    // (none when no file was read: the build renders those rows itself)
-    const rows = pool.rowsFor(loaded.ctx).premade;
-    const made = rows && loaded.records.map((e) => bytesOf(rows.get(e as TextlessEvent)!));
-    pool.dropRows();
-    table.cache!.save();
-    const { eventIndex: _e, otherIndex: _o, ...stats } = table.next!;
-    table.release();
-    return { ...loaded, rows: made, stats: table.cache!.stats, unread: table.unread, recorded: { zone: zoneOf(loaded.ctx.site), ...stats } };
-  }
-
-  it('answer a file whose text the pack holds from the pack, with the parse and rows a parse makes', async () => {
-    const dir = join(root, 'rewritten');
-    await generateContent({ events: 260, directory: 100, seed: 7, outDir: dir });
-    const pack = packPath(join(root, 'rewritten-cache'), dir);
-    const cold = await threadLoad(dir, pack, null);
-    expect(cold.stats.misses).toBeGreaterThan(200);
-    expect(cold.rows!.length).toBeGreaterThan(200);
-    // the same stats: every file taken unread, on this thread
-    const same = await threadLoad(dir, pack, cold.recorded);
-    expect(same.stats).toMatchObject({ misses: 0, corrupt: 0 });
-    expect(same.unread).toBe(same.stats.hits);
-    // every file new by its stat: the threads read each and find its text in the pack
-    rewrite(dir);
-    const warm = await threadLoad(dir, pack, same.recorded);
-    expect(warm.unread).toBe(0);
-    expect(warm.stats).toMatchObject({ misses: 0, corrupt: 0, hits: cold.stats.misses });
-    expect(warm.events).toEqual(cold.events);
-    expect(warm.directory).toEqual(cold.directory);
-    expect(warm.rows).toEqual(cold.rows);
-    // the pack kept every entry the build used: a load after takes every file from it again
-    const again = await threadLoad(dir, pack, null);
-    expect(again.stats).toMatchObject({ misses: 0, hits: cold.stats.misses });
-  });
-
-  it('parse a file whose entry in the pack is damaged', async () => {
-    const dir = join(root, 'damaged');
-    await generateContent({ events: 40, directory: 10, seed: 8, outDir: dir });
-    const pack = packPath(join(root, 'damaged-cache'), dir);
-    const cold = await threadLoad(dir, pack, null);
-    // one byte of the last entry's payload flipped
-    const bytes = readFileSync(pack);
-    bytes[bytes.length - 1] ^= 0xff;
-    writeFileSync(pack, bytes);
-    const warm = await threadLoad(dir, pack, null);
-    expect(warm.stats).toMatchObject({ misses: 1, hits: cold.stats.misses - 1 });
-    expect(warm.events).toEqual(cold.events);
-    expect(warm.directory).toEqual(cold.directory);
-    expect(warm.rows).toEqual(cold.rows);
-  });
-});
-
 describe('parseBatch', () => {
-  it('answers each file with its problem, or its payload, key, stat and checksum', () => {
+  it('answers each file with its problem, or its payload, key and stat', () => {
     const files = ['events/latin1.md', 'site.yaml', 'gone.yaml'];
     const answer = parseBatch({ dir: content, kind: 'site', parser: 'site', zone: 'UTC', files, raw: files.map(() => null), keyed: true, render: false });
     expect(answer.files[0]).toEqual({ problem: expect.objectContaining({ file: 'events/latin1.md', message: expect.stringMatching(/^the file is not valid UTF-8/) }) });
@@ -395,11 +271,9 @@ describe('parseBatch', () => {
     expect(site.end).toBe(answer.bytes.byteLength);
     expect(site.key).toMatch(/^[0-9a-f]{64}$/);
     expect(site.stat.split(':')[0]).toBe(String(readFileSync(join(content, 'site.yaml')).length));
-    // the payload's checksum, as the cache computes it
-    expect(Buffer.from(answer.sums).equals(checksum(answer.bytes))).toBe(true);
+    expect(site.key).toBe(parseKey('site', 'site.yaml', readFileSync(join(content, 'site.yaml'))).toString('hex'));
     const unkeyed = parseBatch({ dir: content, kind: 'site', parser: 'site', zone: 'UTC', files: ['site.yaml'], raw: [null], keyed: false, render: false });
-    expect(unkeyed.files[0]).toEqual({ end: site.end, key: null, stat: null, stored: false });
-    expect(unkeyed.sums.byteLength).toBe(0);
+    expect(unkeyed.files[0]).toEqual({ end: site.end, key: null, stat: null });
   });
 });
 
@@ -472,7 +346,7 @@ describe('aula build on parse threads', () => {
     const cached = await build({ content: join(site, 'content'), out: join(site, 'cached'), cache: join(site, 'cache') });
     const threads = await build({ content: join(site, 'content'), out: join(site, 'threads'), parseThreads: 2 });
     expect([one.ok, cached.ok, threads.ok]).toEqual([true, true, true]);
-    expect(cached.ok && cached.cache?.misses).toBeGreaterThan(512);
+    expect(cached.ok && cached.cache?.parsed).toBeGreaterThan(512);
     const expected = digests(join(site, 'one'));
     expect(expected.size).toBeGreaterThan(50);
     expect(digests(join(site, 'cached'))).toEqual(expected);

@@ -1,13 +1,9 @@
 // The build's parse threads: the directory's and the events' files (nearly all of a site) are read
-// and parsed on worker threads, which hand back each parse serialized (parse-batch.ts); the main
-// thread adopts those bytes into the build cache and deserializes them, which costs a fraction of
-// the parse, so that a large site's parse is spread over every core instead of one.
-//
-// A file whose stat says it is unchanged is still taken from the cache here, on the main thread
-// (no read; the recorded event files' stats taken on the stat thread); only the rest goes to the
-// threads, which take a file whose text the pack holds from the pack (parse-batch.ts). Fewer than `minFiles` to parse, holding
-// fewer than `minBytes` between them, are parsed here too: a thread's start (loading its
-// modules) would cost more than it saves.
+// and parsed on worker threads, which hand back each parse serialized (parse-batch.ts) with its
+// file's stat and parse key; the main thread records those (next-stats.ts) and deserializes the
+// parses, which costs a fraction of the parse, so that a large site's parse is spread over every
+// core instead of one. Fewer than `minFiles` to parse, holding fewer than `minBytes` between
+// them, are parsed here: a thread's start (loading its modules) would cost more than it saves.
 //
 // The rows the threads render (the largest thing a build makes) are left in one file (rows-scratch.ts),
 // not sent here: this thread holds where each is until the build puts them in list order, reading
@@ -15,7 +11,7 @@
 // the largest part of the heap outside V8 through the rest of the load.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parserOf, readAndParse, type ParseCache, type ParserName } from '../../content/load.ts';
+import { parseContentFile, parserOf, type ParserName } from '../../content/load.ts';
 import type { Parsed } from '../../content/records.ts';
 import { defaultThreads } from '../../util/threads.ts';
 import { ThreadPool, threadModule } from '../../util/start-thread.ts';
@@ -23,9 +19,8 @@ import type { Event } from '../../model/types.ts';
 import { EVENT_TEXTS, hasTexts, wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import type { RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, valueSpanIn } from '../../store/format/event-rows.ts';
-import { decodeParse, TEXT_FIELD_INDEXES } from '../cache/parse-payload.ts';
-import type { BuildCache } from '../cache/build-cache.ts';
-import { CHECKSUM_BYTES as SUM_BYTES } from '../../util/checksum.ts';
+import { decodeParse, TEXT_FIELD_INDEXES } from './parse-payload.ts';
+import type { NextStats } from './next-stats.ts';
 import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage } from './parse-batch.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';
 import { RowsScratch } from '../rows/rows-scratch.ts';
@@ -43,9 +38,6 @@ export interface ParsePoolOptions {
   /** ...unless they hold this many bytes or more (default 1 MiB) */
   minBytes?: number;
 }
-
-/** The build cache as the loader reaches it, able to adopt a parse made on a thread; `cache` the pack the threads look keys up in. */
-export type AdoptingCache = ParseCache & Pick<BuildCache, 'adopt'> & { readonly cache?: Pick<BuildCache, 'sharedIndex'> | null };
 
 /** `e` whole: its texts read from its row (where its thread left it), each the row's value parsed (JSON.parse undoes toJson's escapes). */
 function withTexts(e: TextlessEvent, row: PremadeRow): Event {
@@ -130,12 +122,11 @@ export class ParsePool {
   private premade = new Map<TextlessEvent, PremadeRow>();
   /** the file the threads write their rows into (made with the first batch; undefined: not yet) */
   private rows: RowsScratch | null | undefined;
-  /** the pack's index was told to the threads */
-  private packTold = false;
 
   constructor(
     private readonly dir: string,
-    private readonly cache: AdoptingCache | undefined,
+    /** where each file's stat and key are recorded (none: the build records none) */
+    private readonly recorder: NextStats | undefined,
     options: ParsePoolOptions = {},
   ) {
     this.count = COMPILED ? (options.threads ?? defaultThreads()) : 0;
@@ -145,7 +136,7 @@ export class ParsePool {
     this.minBytes = options.minBytes ?? 1 << 20;
   }
 
-  /** The files of one kind, each parsed as parseContentFile would (with the cache), in the order of `files`. */
+  /** The files of one kind, each parsed as parseContentFile would (recorded), in the order of `files`. */
   readonly parseMany = (kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): Promise<Parsed<unknown>[]> => this.parse(kind, parser, zone, files, raw);
 
   /**
@@ -195,38 +186,26 @@ export class ParsePool {
   private async parse(kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): Promise<Parsed<unknown>[]> {
     // Begun on a later turn of the event loop: the loader asks for the events before it has
     // checked the directory and handed it over (so that threads go on to the events at once).
-    // Taken from the cache or parsed here, the events would otherwise all be made before that
-    // hand-over, and held beside the whole directory.
+    // Parsed here, the events would otherwise all be made before that hand-over, and held beside
+    // the whole directory.
     await new Promise((next) => setImmediate(next));
-    const { dir, cache } = this;
-    const parse = parserOf(parser, zone);
+    const { dir, recorder } = this;
     const results: Parsed<unknown>[] = new Array(files.length);
-    const todo: number[] = [];
-    files.forEach((file, i) => {
-      const unchanged = cache?.unchanged?.(kind, file, raw.get(file) ?? join(dir, file), i);
-      if (unchanged !== undefined) results[i] = unchanged;
-      else todo.push(i);
-    });
     // many files go to the threads; fewer only when they are large (their paths made only then)
     const threads = this.threads;
-    if (threads === null || (todo.length < this.minFiles && !this.largeEnough(todo.map((i) => raw.get(files[i]) ?? join(dir, files[i]))))) {
-      for (const i of todo) results[i] = readAndParse(dir, files[i], raw.get(files[i]), kind, parse, cache);
-      return results;
+    if (threads === null || (files.length < this.minFiles && !this.largeEnough(files.map((f) => raw.get(f) ?? join(dir, f))))) {
+      const parse = parserOf(parser, zone);
+      return files.map((file) => parseContentFile(dir, file, raw.get(file), kind, parse, recorder));
     }
     // one file for every thread, and for the threads started after these end (where rows are made)
     if (this.context !== null && this.rows === undefined && (this.rows = RowsScratch.create())) threads.tell({ rows: { fd: this.rows.fd, end: this.rows.end.buffer as SharedArrayBuffer } });
-    // the pack's keys, where the threads take a file whose text it holds instead of parsing it
-    const pack = this.packTold ? null : cache?.cache?.sharedIndex();
-    if (pack) threads.tell({ pack });
-    this.packTold = true;
-    const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(todo.length / (this.count * 8))));
+    const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(files.length / (this.count * 8))));
     const batches: Promise<void>[] = [];
-    for (let from = 0; from < todo.length; from += size) {
-      const indices = todo.slice(from, from + size);
-      const names = indices.map((i) => files[i]);
-      const batch: ParseBatch = { dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null), keyed: cache !== undefined, render: parser === 'events' && this.context !== null };
+    for (let from = 0; from < files.length; from += size) {
+      const names = files.slice(from, from + size);
+      const batch: ParseBatch = { dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null), keyed: recorder !== undefined, render: parser === 'events' && this.context !== null };
       const asked = threads.ask(batch).catch((e: Error) => Promise.reject(new Error(`a parse thread failed: ${e.message}`)));
-      batches.push(asked.then((answer) => this.adopt(kind, names, answer).forEach((parsed, j) => (results[indices[j]] = parsed))));
+      batches.push(asked.then((answer) => this.adopt(kind, names, answer).forEach((parsed, j) => (results[from + j] = parsed))));
     }
     await Promise.all(batches);
     return results;
@@ -246,7 +225,7 @@ export class ParsePool {
     return false;
   }
 
-  /** The parses of one answer, adopted into the cache (or only deserialized without one), their rows kept. */
+  /** The parses of one answer, their stats and keys recorded, their rows kept. */
   private adopt(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
     const parsed = this.parses(kind, names, answer);
     const rows = answer.rows;
@@ -263,7 +242,7 @@ export class ParsePool {
       for (const record of p.records) {
         if (rows.made[row++] === 0) continue;
         const end = at + rows.starts[made * STRIDE + FIELD_COUNT];
-        // (its texts are in the row: a payload that carried them apart was decoded without them, parse-payload.ts)
+        // (its texts are in the row: a payload that left them out was decoded without them, parse-payload.ts)
         this.premade.set(record.value as TextlessEvent, new BatchRow(rows, made, (inFile ?? 0) + at, inFile === null ? -1 : file!.fd));
         at = end;
         made++;
@@ -273,18 +252,14 @@ export class ParsePool {
   }
 
   private parses(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
-    const { bytes, sums } = answer;
+    const { bytes } = answer;
     let start = 0;
-    let sum = 0;
     return answer.files.map((f, j) => {
       if ('problem' in f) return { records: [], problems: [f.problem] };
       const payload = Buffer.from(bytes.buffer, bytes.byteOffset + start, f.end - start);
       start = f.end;
-      if (this.cache === undefined || f.key === null) return decodeParse(payload, false) as Parsed<unknown>;
-      if (f.stored) return this.cache.adopt(kind, names[j], { key: f.key, payload, stat: f.stat ?? undefined, stored: true });
-      const made = { key: f.key, payload, sum: Buffer.from(sums.buffer, sums.byteOffset + sum, SUM_BYTES), stat: f.stat ?? undefined };
-      sum += SUM_BYTES;
-      return this.cache.adopt(kind, names[j], made);
+      if (f.key !== null) this.recorder?.record(kind, names[j], f.stat ?? undefined, f.key);
+      return decodeParse(payload) as Parsed<unknown>;
     });
   }
 }

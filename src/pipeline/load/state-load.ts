@@ -9,8 +9,8 @@
 // proven by the ledger (provenDist); over an empty base the site, pages, categories and media are
 // read as the context the events are checked and rendered against. The directory, where it is read,
 // is handed to its job (directory/directory-job.ts); the event files changed or added are parsed (on
-// the parse threads where they are many, from the build cache's pack where a file is as recorded)
-// and checked as a full build checks them. The problems are reported from the records.
+// the parse threads where they are many) and checked as a full build checks them, each file's stat
+// and key recorded for the next build (next-stats.ts). The problems are reported from the records.
 import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { listContentFolder, readContentFile, type ContentFiles } from '../../content/files.ts';
@@ -21,7 +21,7 @@ import { compareProblems, folderProblem, type FileIssue, type Problem } from '..
 import { parseFile, type Parsed, type Sourced } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
-import { BuildCache, inputsKeyOf, packPath, parseKey, type CacheStats } from '../cache/build-cache.ts';
+import { parseKey } from '../cache/keys.ts';
 import type { ParsePool } from './parse-pool.ts';
 import { renderCategory } from '../../render/event.ts';
 import { toJson } from '../../util/json.ts';
@@ -36,7 +36,7 @@ import { normalizeBaseUrl, type BuildOptions, type Clock } from '../run.ts';
 import { emptyState, type EventState } from '../state/event-state.ts';
 import { EVENTS_KIND, fileStat, OTHER_KINDS, freshStatAt, KEY_BYTES, MARGIN_NS, NO_STATS, putStat, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 import { patchOptions, refusal, refuse, type PreviousBuild, type Prior } from '../state/previous-build.ts';
-import { beginRecordedStats, nextStats, StatTable, type RecordedStats, type StatRecord } from './stat-table.ts';
+import { beginRecordedStats, NextStats, nextStats, type RecordedStats, type StatRecord } from './next-stats.ts';
 import type { DirectoryStage } from '../directory/directory-job.ts';
 import { append } from '../../util/append.ts';
 
@@ -75,26 +75,32 @@ export interface Plan extends Pick<ChangedEventFiles, 'fileMap'>, Omit<FileStats
   carried: readonly string[];
   /** true: no state is kept (no cache) */
   stateless: boolean;
-  /** the parse cache's counts; why the prior was not taken (null: it was) */
-  cache: CacheStats | undefined;
+  /** the content files taken unchanged and parsed (none without a cache); why the prior was not taken (null: it was) */
+  cache: ParseCounts | undefined;
   refused: string | null;
   /** lets go of the directory's worker and the rows made ahead (a build that stops) */
   abandon(): void;
 }
 
+/** Content files taken unchanged over the prior (by their stat or parse key), and parsed. */
+export interface ParseCounts {
+  reused: number;
+  parsed: number;
+}
+
 /** A load's plan, or the content's problems. */
-export type Loaded = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: CacheStats | undefined; refused: string | null };
+export type Loaded = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: ParseCounts | undefined; refused: string | null };
 
 /** Nothing made ahead: every fresh event is whole, rendered against the build's context. */
 export const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), dropRows: () => {} };
 
-/** The files read and parsed over the base, each through the one parse path: the parse cache (`table`, none without a cache), on the parse threads (`pool`) where there is one. */
+/** The files read and parsed over the base, each through the one parse path: on the parse threads (`pool`) where there is one, recorded (`recorder`: none without a cache). */
 interface Reading {
   content: string;
   files: ContentFiles;
   /** this load's stats and keys (null: none kept) */
   next: StatRecord | null;
-  table: StatTable | undefined;
+  recorder: NextStats | undefined;
   pool: ParsePool | null;
   zone: string;
   margin: bigint;
@@ -109,7 +115,7 @@ interface Others {
   categories: { ids: number[]; json: string } | null;
   /** the directory's files, read where they changed (null: the previous dist's directory files stand) */
   directory: readonly string[] | null;
-  cache: CacheStats | undefined;
+  cache: ParseCounts | undefined;
 }
 
 /** What a load is over, each base answering the load's questions for itself: the prior (overPrior) or an empty base (overEmpty). */
@@ -120,8 +126,6 @@ interface Base {
   reason: string | null;
   /** the load's phase, as the timings tell it */
   phase: string;
-  /** the parse cache (none without a cache folder): over an empty base the pack's parses, taken by the stats last recorded; over the prior none (its files are judged against its state) */
-  table(next: StatRecord | null, margin: bigint): StatTable | undefined;
   /** the event files against the base's */
   events(read: Reading, taking: RecordedStats): Promise<ChangedEventFiles>;
   others(read: Reading, events: ChangedEventFiles, issues: FileIssue[]): Promise<Others>;
@@ -131,7 +135,7 @@ interface Base {
 
 /** The load over the prior where it stands, else over an empty base. */
 export async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<Loaded> {
-  const taking = beginRecordedStats(options, prior.stats);
+  const taking = beginRecordedStats(options, prior.build?.state ?? null);
   const listing = listContentFolder(resolve(options.content));
   let reason = prior.reason;
   if (prior.build !== null) {
@@ -143,7 +147,7 @@ export async function load(options: BuildOptions, out: string, clock: Clock, pri
       reason = refusal(e);
     }
   }
-  return loadOver(options, overEmpty(options, out, reason, prior.stats), clock, await listing, taking);
+  return loadOver(options, overEmpty(options, out, reason), clock, await listing, taking);
 }
 
 /** `listing`: the content folder's, asked for once `taking` (the recorded event files' stats: beginRecordedStats) was begun. */
@@ -156,8 +160,7 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
   const { files } = listing;
   const margin = options.statMarginNs ?? MARGIN_NS;
   const next = taking.safe === null ? null : nextStats(taking.safe, files);
-  const table = base.table(next, margin);
-  const read: Reading = { content, files, next, table, pool: null, zone: base.state.zone, margin };
+  const read: Reading = { content, files, next, recorder: next === null ? undefined : new NextStats(next), pool: null, zone: base.state.zone, margin };
   let directory: DirectoryStage | null = null;
   let pool: ParsePool | null = null;
   // (it refers to neither the records nor the listing: the plan holds it through the render)
@@ -168,17 +171,12 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
   try {
     const events = await base.events(read, taking);
     if (events.texts === null) read.pool = pool = await parsePool(options, read);
-    const loaded = await loadChanges(options, base, clock, read, events, (d) => (directory = d), abandon);
-    table?.cache?.save();
-    return loaded;
+    return await loadChanges(options, base, clock, read, events, (d) => (directory = d), abandon);
   } catch (e) {
     abandon();
-    // a failure may leave batches in flight, whose threads read the pack by its descriptor
-    await pool?.close();
     throw e;
   } finally {
     void pool?.close();
-    table?.release(); // (removes the pack's spill file)
   }
 }
 
@@ -188,7 +186,7 @@ async function loadChanges(options: BuildOptions, base: Base, clock: Clock, read
   const issues: FileIssue[] = [];
   const others = await base.others(read, events, issues);
   const { state, problems, categories, cache } = others;
-  const dir = others.directory && (await import('../directory/directory-job.ts')).directoryOnPool(options, parseFiles(read, 'directory', 'directory', others.directory), directoryKey(read), problems.length === 0);
+  const dir = others.directory && (await import('../directory/directory-job.ts')).directoryOnPool(options, parseFiles(read, 'directory', 'directory', others.directory), problems.length === 0);
   const parsing = parseChanged(read, events);
   // (a thread failing in the events must not leave their rejection unheard while the directory is awaited)
   void parsing.catch(() => {});
@@ -231,7 +229,6 @@ function overPrior(options: BuildOptions, build: PreviousBuild): Base {
   let others: ReturnType<typeof unchangedOthers>;
   return {
     state, build, reason: null, phase: 'patch: find changes',
-    table: (next, margin) => new StatTable(null, null, next, margin),
     events: (read, taking) => {
       // the other files first: one that refuses costs no event file's read
       others = unchangedOthers(read, state);
@@ -241,10 +238,10 @@ function overPrior(options: BuildOptions, build: PreviousBuild): Base {
       await mediaUnchanged(read.content, state);
       const categories = others.categories && changedCategories(read.content, others.categories, others.texts, state);
       // as a whole load counts them: files taken without a parse
-      const hits = others.files - (others.directory?.length ?? 0) - (others.categories?.length ?? 0) + read.files.events.length - events.changed.length;
+      const reused = others.files - (others.directory?.length ?? 0) - (others.categories?.length ?? 0) + read.files.events.length - events.changed.length;
       return {
         state: categories ? { ...state, categoryIds: categories.ids } : state, problems: [], categories, directory: others.directory,
-        cache: { hits, misses: events.changed.length, corrupt: 0, foreign: false },
+        cache: { reused, parsed: events.changed.length },
       };
     },
     taken: ({ records }, { categories, directory }) => {
@@ -256,27 +253,20 @@ function overPrior(options: BuildOptions, build: PreviousBuild): Base {
   };
 }
 
-/** An empty base: no rows, no files, no context. Every listed file counts as changed, the context is read, and the parses are taken from the pack by the stats last `recorded`. */
-function overEmpty(options: BuildOptions, out: string, reason: string | null, recorded: FileStats | null): Base {
+/** An empty base: no rows, no files, no context. Every listed file counts as changed, and the context is read. */
+function overEmpty(options: BuildOptions, out: string, reason: string | null): Base {
   const state = emptyState({ content: resolve(options.content), out, options: patchOptions(options) });
   return {
     state, build: null, reason, phase: 'load content',
-    table: (next, margin) => {
-      if (options.cache === undefined) return undefined;
-      const pack = new BuildCache(packPath(options.cache, options.content));
-      return new StatTable(pack, !pack.stats.foreign && next !== null ? recorded : null, next, margin);
-    },
-    events: async ({ files, table }, taking) => {
-      // the pack's parses are taken by the recorded event files' stats, taken on the stat thread (beginRecordedStats)
-      if (table && taking.finish !== null) table.current = await taking.finish().catch(() => null);
-      else taking.abandon();
+    events: async ({ files }, taking) => {
+      taking.abandon();
       return { fileMap: new Int32Array(0), reread: new Uint8Array(0), changed: Array.from(files.events, (_, i) => i), texts: null };
     },
-    // the context: the site, pages, categories and media read and parsed (through the parse cache),
+    // the context: the site, pages, categories and media read and parsed (each recorded),
     // the media files resolved, and checked across files as loadContent checks them
     others: async (read, _events, issues) => {
       const { parseContext, checkContext, zoneOf } = await import('../../content/load.ts');
-      const { problems, mediaIssues, ...context } = await parseContext(read.content, read.files, read.table);
+      const { problems, mediaIssues, ...context } = await parseContext(read.content, read.files, read.recorder);
       const across = checkContext(context, mediaIssues, issues);
       read.zone = zoneOf(context.site);
       const { site } = context;
@@ -294,7 +284,8 @@ function overEmpty(options: BuildOptions, out: string, reason: string | null, re
       // the threads render the events' rows as they parse them, against the context as read (ParsePool.rowsFor)
       if (baseUrl !== null) read.pool!.render({ site, baseUrl, pages, media });
       const withContext = { ...state, zone: site.timezone, site, pages, media, categoryIds, mediaSources };
-      return { state: withContext, problems, categories, directory: read.files.directory, cache: read.table?.cache?.stats };
+      const listed = OTHER_KINDS.reduce((n, kind) => n + read.files[kind].length, read.files.events.length);
+      return { state: withContext, problems, categories, directory: read.files.directory, cache: options.cache === undefined ? undefined : { reused: 0, parsed: listed } };
     },
     taken: () => ({ data: null, carried: [] }),
   };
@@ -321,22 +312,15 @@ function listOrder(records: readonly Sourced<Event>[]): Uint32Array {
 /** The parse threads' pool (imported here: a build over a few edits parses them on this thread). */
 async function parsePool(options: BuildOptions, read: Reading): Promise<ParsePool> {
   const { ParsePool } = await import('./parse-pool.ts');
-  return new ParsePool(read.content, read.table, { threads: options.parseThreads });
+  return new ParsePool(read.content, read.recorder, { threads: options.parseThreads });
 }
 
-/** `names` of one kind parsed, each through the parse cache: on the parse threads where there are some, else here. */
+/** `names` of one kind parsed, each recorded: on the parse threads where there are some, else here. */
 async function parseFiles(read: Reading, kind: string, parser: ParserName, names: readonly string[]): Promise<Parsed<unknown>[]> {
   if (read.pool !== null) return read.pool.parseMany(kind, parser, read.zone, names, read.files.raw);
   const { parseContentFile, parserOf } = await import('../../content/load.ts');
-  return names.map((file) => parseContentFile(read.content, file, read.files.raw.get(file), kind, parserOf(parser, read.zone), read.table));
+  return names.map((file) => parseContentFile(read.content, file, read.files.raw.get(file), kind, parserOf(parser, read.zone), read.recorder));
 }
-
-/** The directory's inputs' key, of its files' parse keys as this load recorded them (none without a cache). */
-const directoryKey = ({ next, files }: Reading) => () => {
-  if (next === null) return null;
-  const first = next.otherFiles.length - files.directory.length;
-  return inputsKeyOf('directory', files.directory.map((file, i) => `${file}\0${next.otherKeys.toString('hex', (first + i) * KEY_BYTES, (first + i + 1) * KEY_BYTES)}`));
-};
 
 /**
  * The previous dist as the render over the state takes it, proven by the ledger before anything

@@ -1,10 +1,10 @@
-// The thread module that makes data/autocomplete.bin (keptAutocompleteData) for
-// autocompleteDataBeside: the decoded index, tops and codes are this thread's heap, given back as
-// it ends. The file is handed over on a buffer of its own (one read from the build cache is a view).
-import { keptAutocompleteData, type AutocompleteDataJob } from './autocomplete-data.ts';
+// The thread module that makes data/autocomplete.bin (autocompleteData) for autocompleteDataBeside:
+// the decoded index, tops and codes are this thread's heap, given back as it ends. The file is
+// handed over on a buffer of its own (a view of a larger one is copied).
+import { autocompleteData, type AutocompleteDataJob } from './autocomplete-data.ts';
 
-export function answer({ path, index, pageSize }: AutocompleteDataJob): Uint8Array {
-  const bytes = keptAutocompleteData(path, index, pageSize);
+export function answer({ index, pageSize }: AutocompleteDataJob): Uint8Array {
+  const bytes = autocompleteData(index, pageSize);
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 

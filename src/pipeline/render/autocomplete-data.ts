@@ -1,9 +1,8 @@
 // data/autocomplete.bin, made from the autocomplete's index (the browser's index.json) and the
 // site's page size: the index as the server searches it, with the first page of the costliest
 // single words answered by the searcher itself (query/autocomplete/prefix-tops.ts) and each
-// object's codes for the broadest prefixes (prefix-codes.ts). Kept in the build cache as the
-// directory's outputs are (keptAutocompleteData).
-import { serialize } from 'node:v8';
+// object's codes for the broadest prefixes (prefix-codes.ts). Made where the directory's files are
+// made; over the prior, where the directory did not change, the previous dist's stands.
 import { prefixCodes } from '../../query/autocomplete/prefix-codes.ts';
 import { prefixTops } from '../../query/autocomplete/prefix-tops.ts';
 import { decodeIndex } from '../../store/format/autocomplete-index.ts';
@@ -12,8 +11,6 @@ import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTO
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import type { DirectoryJob } from '../directory/directory-job.ts';
-import { sha256 } from '../cache/build-cache.ts';
-import { readStored, store } from '../directory/directory-outputs.ts';
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
 import { buildIdOf, digestOf, type Manifest } from '../../store/format/manifest.ts';
 import { sortedRecord } from '../ledger/changes.ts';
@@ -24,34 +21,19 @@ export function autocompleteData(indexJson: string, pageSize: number): Uint8Arra
   return autocompleteFile(index, prefixTops(index, pageSize), prefixCodes(index));
 }
 
-/**
- * autocompleteData of `input`, from the build cache file at `path` (null: none) when kept there
- * for the same input, else made and kept: under the SHA-256 of the whole argument list, so an
- * argument added to autocompleteData is in the key without being named here.
- */
-export function keptAutocompleteData(path: string | null, ...input: Parameters<typeof autocompleteData>): Uint8Array {
-  if (path === null) return autocompleteData(...input);
-  const key = sha256(serialize(input));
-  const kept = readStored(path, key)?.[AUTOCOMPLETE_DATA_FILE];
-  if (kept instanceof Uint8Array) return kept;
-  const made = autocompleteData(...input);
-  store(path, key, { [AUTOCOMPLETE_DATA_FILE]: made });
-  return made;
-}
-
-/** What autocomplete-data-thread.ts is asked: keptAutocompleteData's arguments. */
-export type AutocompleteDataJob = { path: string | null; index: string; pageSize: number };
+/** What autocomplete-data-thread.ts is asked: autocompleteData's arguments. */
+export type AutocompleteDataJob = { index: string; pageSize: number };
 
 /** index.json's length from which its data is made on a thread: below, the thread's start costs more. */
 const BESIDE_FROM = 1 << 20;
 
 /**
- * keptAutocompleteData on a thread of its own (autocomplete-data-thread.ts) while this one goes
+ * autocompleteData on a thread of its own (autocomplete-data-thread.ts) while this one goes
  * on: asked for once the render's rows are let go of, what making it holds is no part of the peak.
  */
-export function autocompleteDataBeside(path: string | null, indexJson: string, pageSize: number, besideFrom = BESIDE_FROM): Promise<Uint8Array> {
-  if (indexJson.length < besideFrom) return Promise.resolve(keptAutocompleteData(path, indexJson, pageSize));
-  const job: AutocompleteDataJob = { path, index: indexJson, pageSize };
+export function autocompleteDataBeside(indexJson: string, pageSize: number, besideFrom = BESIDE_FROM): Promise<Uint8Array> {
+  if (indexJson.length < besideFrom) return Promise.resolve(autocompleteData(indexJson, pageSize));
+  const job: AutocompleteDataJob = { index: indexJson, pageSize };
   return runOnThread<Uint8Array>(threadModule(import.meta.url, 'autocomplete-data-thread'), job, "the autocomplete data's thread stopped");
 }
 
@@ -66,7 +48,7 @@ export async function directoryDistFiles(job: DirectoryJob, pageSize: number, mi
   for (const [rel, text] of Object.entries(await job.autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
   const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
   // the server's own index, made from the browser's
-  const data = autocompleteDataBeside(job.keptData, ac(AUTOCOMPLETE_INDEX_FILE), pageSize);
+  const data = autocompleteDataBeside(ac(AUTOCOMPLETE_INDEX_FILE), pageSize);
   data.catch(() => undefined); // (awaited by addAutocompleteData)
   // content-hashed twins of the browser module and its index, cacheable as immutable
   const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { serialize } from 'node:v8';
 import type { Site } from '../../model/types.ts';
-import { cacheIdentity } from '../cache/build-cache.ts';
+import { cacheIdentity } from '../cache/keys.ts';
 import { ROW_HASH_BYTES as HASH_BYTES } from './row-entries.ts';
 
 interface PageEnvelope {

@@ -10,7 +10,7 @@ import type { TextlessEvent } from '../../model/event-texts.ts';
 import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
 import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
-import { cacheIdentity, sha256 } from '../cache/build-cache.ts';
+import { cacheIdentity, sha256 } from '../cache/keys.ts';
 import { stableJson } from '../../util/stable-json.ts';
 
 export const ROW_HASH_BYTES = 32;

@@ -1,7 +1,6 @@
 // The event state: what a build over the previous one (load/state-load.ts) needs of it, so an edit
 // to a few event files does not load the whole model. Per event in list order its id, sort times,
-// last_modified, file and row hash; per content file its stat and parse key (stat-fields.ts, the
-// one record of them: the whole load's build cache judges files by it too); and the small parts
+// last_modified, file and row hash; per content file its stat and parse key (stat-fields.ts); and the small parts
 // of the model events are checked and rendered against. It is bound to the SHA-256 of the
 // manifest.json its build wrote: any other dist in --out and it is not used.
 //
@@ -12,7 +11,7 @@ import type { MediaSource } from '../../content/media.ts';
 import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
 import { sha256Hex } from '../../store/format/manifest.ts';
-import { cacheIdentity } from '../cache/build-cache.ts';
+import { cacheIdentity } from '../cache/keys.ts';
 import { KEY_BYTES, NO_STATS, STAT_FIELDS, type FileStats } from './stat-fields.ts';
 export { EVENTS_KIND, KEY_BYTES } from './stat-fields.ts';
 import { readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
@@ -91,7 +90,7 @@ export function readEventState(path: string, content: string, out: string | null
 }
 
 /** The stats and keys of a state: a FileStats of its own, which holds none of the state's other parts. */
-export const fileStatsOf = ({ safe, zone, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys }: FileStats): FileStats =>
+const fileStatsOf = ({ safe, zone, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys }: FileStats): FileStats =>
   ({ safe, zone, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys });
 
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');

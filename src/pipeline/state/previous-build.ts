@@ -1,16 +1,12 @@
 // The build's prior: the previous build into --out (its manifest, event state and ledger, each
 // proven the others' and of the same content and options), read once before the content. Where
-// it is refused, its content files' stats and keys still serve the whole load (any state of the
-// content's does: they name parses, whatever dist was made of them).
-import { readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// it is refused, the build is over an empty base: every content file is parsed.
+import { join, resolve } from 'node:path';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { AULA_VERSION } from '../../version.ts';
-import { cacheFile } from '../cache/build-cache.ts';
-import { CACHE_FILE_MOST, readCacheFile } from '../cache/cache-file.ts';
+import { readCacheFile } from '../cache/cache-file.ts';
 import { DistLedger, ledgerPath } from '../ledger/dist-ledger.ts';
-import { eventStatePath, fileStatsOf, manifestShaOf, readEventState, type EventState } from './event-state.ts';
-import type { FileStats } from './stat-fields.ts';
+import { eventStatePath, manifestShaOf, readEventState, type EventState } from './event-state.ts';
 import { MANIFEST_LIMIT } from '../out-folder/out-folder.ts';
 import { stableJson } from '../../util/stable-json.ts';
 
@@ -33,37 +29,16 @@ export interface PreviousBuild {
   ledger: DistLedger;
 }
 
-/** The previous build, proven, or none and why; and the content files' stats and keys last recorded (none without a cache or state). */
-export type Prior = ({ build: PreviousBuild; reason: null } | { build: null; reason: string }) & { stats: FileStats | null };
+/** The previous build, proven, or none and why. */
+export type Prior = { build: PreviousBuild; reason: null } | { build: null; reason: string };
 
 export function readPrior(options: object & { content: string; cache?: string }, out: string): Prior {
-  if (options.cache === undefined) return { build: null, reason: 'no cache', stats: null };
+  if (options.cache === undefined) return { build: null, reason: 'no cache' };
   try {
-    const build = previousBuild(options, out, options.cache);
-    return { build, reason: null, stats: fileStatsOf(build.state) };
+    return { build: previousBuild(options, out, options.cache), reason: null };
   } catch (e) {
-    return { build: null, reason: refusal(e), stats: recordedStats(options.cache, options.content, out) };
+    return { build: null, reason: refusal(e) };
   }
-}
-
-/** The stats and keys of the state of `content` built into `out`, else of the newest state of `content` built anywhere; null when none is usable. */
-export function recordedStats(cacheDir: string, content: string, out: string | null): FileStats | null {
-  const mine = out === null ? null : eventStatePath(ledgerPath(cacheDir, content, out));
-  const states = cacheFile(cacheDir, content, 'dist', 'events');
-  const prefix = states.slice(dirname(states).length + 1).replace(/\.events$/, '-');
-  let names: string[];
-  try {
-    names = readdirSync(dirname(states)).filter((n) => n.startsWith(prefix) && n.endsWith('.events'));
-  } catch {
-    names = [];
-  }
-  const mtime = (path: string) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  const others = names.map((n) => join(dirname(states), n)).filter((p) => p !== mine).sort((a, b) => mtime(b) - mtime(a));
-  for (const path of mine === null ? others : [mine, ...others]) {
-    const state = readEventState(path, resolve(content), null, CACHE_FILE_MOST);
-    if (state !== null) return fileStatsOf(state);
-  }
-  return null;
 }
 
 /** Refuses (NoPatch) where any part is missing or not the others'. */

@@ -1,6 +1,6 @@
-// The content files' stats and parse keys, as the event state keeps them: the one record both loads
-// judge a file by (the load over the state, state-load.ts, and the whole load's build cache, which
-// takes a file unchanged by its stat from its pack unread). As git's index, it guards the racy case
+// The content files' stats and parse keys, as the event state keeps them: what the load over the
+// state (state-load.ts) judges each file by, taking one unchanged by its stat unread, and one whose
+// text has the recorded key unparsed. As git's index, it guards the racy case
 // (a file changed twice within one clock tick keeps size and mtime): a stat is trusted only when
 // its mtime and ctime are safely older than `safe`, the file-system time taken before the build
 // that recorded it stat'ed anything. The ctime catches an mtime set back by utimes. Apart from

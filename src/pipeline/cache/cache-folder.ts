@@ -1,0 +1,106 @@
+// The build cache folder: where it is by default, how its files are named, and what is removed from
+// it as a caching build starts — temporaries stopped builds left, and files aula no longer reads.
+// It holds what a build over the previous one needs: per content folder and out folder the dist
+// ledger (ledger/dist-ledger.ts) and the event state (state/event-state.ts).
+import * as crypto from 'node:crypto';
+import { closeSync, existsSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isRunning } from '../../util/process-alive.ts';
+import { openCacheFile } from './cache-file.ts';
+
+/**
+ * The cache folder by default: node_modules/.cache/aula of the project the command runs in. Outside
+ * any project (no package.json up to the root), the user's cache folder (`$XDG_CACHE_HOME`, else
+ * ~/.cache), one per working folder: a node_modules made where there was none would become the
+ * folder npm installs into from below. A relative `$XDG_CACHE_HOME` is ignored, as the XDG
+ * specification says; with no home folder to be found there is no cache (undefined), which a
+ * build never needs.
+ */
+export function defaultCacheDir(cwd = process.cwd(), env = process.env): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'node_modules', '.cache', 'aula');
+    if (dirname(dir) !== dir) continue;
+    const home = isAbsolute(env.XDG_CACHE_HOME ?? '') ? env.XDG_CACHE_HOME! : homeCache(env);
+    return home === undefined ? undefined : join(home, 'aula', idOf(cwd));
+  }
+}
+
+/** ~/.cache, where the home folder is known and absolute (`HOME`, else the user's entry in the system's user database). */
+function homeCache(env: NodeJS.ProcessEnv): string | undefined {
+  let home = env.HOME;
+  if (home === undefined) {
+    try {
+      home = homedir();
+    } catch {
+      return undefined;
+    }
+  }
+  return isAbsolute(home) ? join(home, '.cache') : undefined;
+}
+
+const idOf = (path: string) => crypto.createHash('sha256').update(resolve(path)).digest('hex').slice(0, 16);
+
+/** `dist-<id>-<id>.json`, the dist ledger's file (the event state's is named after it): per content folder (sites sharing a cache must not evict each other) and out folder. */
+export function distCacheFile(cacheDir: string, content: string, out: string): string {
+  return join(resolve(cacheDir), `dist-${idOf(content)}-${idOf(out)}.json`);
+}
+
+// Temporaries a stopped build left in the cache folder, removed as each caching build starts: only
+// names aula makes (openTemporary's `<cache file>.<pid>[-<12 hex>].tmp`, the clock probe) whose pid
+// runs no more. The kinds of the files earlier versions kept are named too: their temporaries are
+// as large as the content.
+const ID = '[0-9a-f]{16}';
+const KINDS = ['parsed', 'rows', 'autocomplete', 'minisearch', 'autocomplete-data', 'dist'];
+const TEMPORARY = new RegExp(`^(?:(?:${KINDS.join('|')})-${ID}(?:-${ID})?\\.(?:bin|json|events)|stat-probe)\\.([0-9]+)(?:-[0-9a-f]{12})?\\.tmp$`);
+
+/**
+ * Files aula no longer reads, by name and how they begin: the stat index (`AULASTAT<n>\n`: the event
+ * state holds the stats), the rendered rows (`AULAROWS\n`), the parses (`AULACACHE\n`) and the
+ * directory's files (`AULADIR\n`): a build over the prior takes what did not change from the
+ * previous dist, and any other build parses and makes everything.
+ */
+const RETIRED: readonly [RegExp, RegExp][] = [
+  [new RegExp(`^parsed-${ID}\\.stat$`), /^AULASTAT[0-9]+\n/],
+  [new RegExp(`^rows-${ID}\\.bin$`), /^AULAROWS\n/],
+  [new RegExp(`^parsed-${ID}\\.bin$`), /^AULACACHE\n/],
+  [new RegExp(`^(?:autocomplete|minisearch|autocomplete-data)-${ID}\\.bin$`), /^AULADIR\n/],
+];
+
+/** Whether `name` in `dir` is a retired file: a regular file (not followed through a link) that begins as one. */
+function retired(dir: string, name: string): boolean {
+  const head = RETIRED.find(([named]) => named.test(name))?.[1];
+  if (head === undefined) return false;
+  const fd = openCacheFile(join(dir, name));
+  if (fd === null) return false;
+  try {
+    const start = Buffer.alloc(16);
+    return head.test(start.toString('latin1', 0, readSync(fd, start, 0, start.length, 0)));
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Removes stale temporaries and retired files from `dir`; returns their names. */
+export function removeStaleTemps(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return []; // no folder yet, or not readable: nothing to do
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = Number(TEMPORARY.exec(name)?.[1] ?? Number.NaN);
+    if ((!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || isRunning(pid)) && !retired(dir, name)) continue;
+    try {
+      unlinkSync(join(dir, name));
+      removed.push(name);
+    } catch {
+      // gone already, or not ours to remove after all (read-only folder)
+    }
+  }
+  return removed;
+}

@@ -24,10 +24,6 @@ export interface ParseRecorder {
   parsed(kind: string, file: string, text: string, stat?: BigIntStats): void;
 }
 
-export interface LoadOptions {
-  recorder?: ParseRecorder;
-}
-
 /** The content folder listed (listContentFolder). */
 export type Listed = Awaited<ReturnType<typeof listContentFolder>>;
 
@@ -78,15 +74,14 @@ export function collect<T>(all: Iterable<Parsed<T>>, problems: Problem[]): Sourc
   return records;
 }
 
-export async function loadContent(dir: string, options: LoadOptions = {}): Promise<Loaded> {
+export async function loadContent(dir: string): Promise<Loaded> {
   const listed = await listContentFolder(dir);
   if ('folderProblem' in listed) return { model: null, problems: [folderProblem(dir, listed.folderProblem)] };
   const { files } = listed;
-  const { recorder } = options;
-  const { problems, mediaIssues, ...context } = await parseContext(dir, files, recorder);
+  const { problems, mediaIssues, ...context } = await parseContext(dir, files);
   const zone = zoneOf(context.site);
   const parseAll = <T>(kind: string, paths: string[], parse: (file: string, text: string) => Parsed<T>): Sourced<T>[] =>
-    collect(paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parse, recorder)), problems);
+    collect(paths.map((file) => parseContentFile(dir, file, files.raw.get(file), kind, parse)), problems);
   const directory = parseAll('directory', files.directory, PARSERS.directory);
   const events = parseAll(eventsKind(zone), files.events, eventParser(zone));
   const loaded = await assembleModel(dir, files.raw, { ...context, events, directory }, problems, mediaIssues);

@@ -205,7 +205,7 @@ export class ParsePool {
       const names = files.slice(from, from + size);
       const batch: ParseBatch = { dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null), keyed: recorder !== undefined, render: parser === 'events' && this.context !== null };
       const asked = threads.ask(batch).catch((e: Error) => Promise.reject(new Error(`a parse thread failed: ${e.message}`)));
-      batches.push(asked.then((answer) => this.adopt(kind, names, answer).forEach((parsed, j) => (results[from + j] = parsed))));
+      batches.push(asked.then((answer) => this.received(kind, names, answer).forEach((parsed, j) => (results[from + j] = parsed))));
     }
     await Promise.all(batches);
     return results;
@@ -226,7 +226,7 @@ export class ParsePool {
   }
 
   /** The parses of one answer, their stats and keys recorded, their rows kept. */
-  private adopt(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
+  private received(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
     const parsed = this.parses(kind, names, answer);
     const rows = answer.rows;
     if (rows === null) return parsed;

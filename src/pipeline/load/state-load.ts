@@ -82,7 +82,7 @@ export interface Plan extends Pick<ChangedEventFiles, 'fileMap'>, Omit<FileStats
   abandon(): void;
 }
 
-/** Content files taken unchanged over the prior (by their stat or parse key), and parsed. */
+/** Content files taken unchanged over the prior (by their stat or parse key), and parsed: over the prior the changed event files (a changed directory's or categories' files are parsed besides), over an empty base all. */
 export interface ParseCounts {
   reused: number;
   parsed: number;

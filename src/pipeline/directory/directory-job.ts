@@ -2,10 +2,10 @@
 // job over an empty base always, over a prior where a directory file changed, came or went (else
 // the previous dist's directory files stand: render/state-render.ts). The job makes its files
 // (directory-make.ts) on a thread of their own while the main thread renders the events: they
-// depend on the directory alone. What the worker makes waits in an
-// unlinked scratch file (directory-worker.ts), not in a heap, until the build asks for it once
-// the events have left the heap, so it is no part of the build's peak; its large files are
-// compressed there on a second thread once the main thread works alone (compressNow).
+// depend on the directory alone. What the worker makes waits in an unlinked scratch file
+// (directory-worker.ts), not in a heap, until the build asks for it once the events have left the
+// heap, so it is no part of the build's peak; its large files are compressed there on a second
+// thread once the main thread works alone (compressNow).
 import { checkDirectory } from '../../content/directory.ts';
 import { collect, compareDirectory } from '../../content/load.ts';
 import type { FileIssue, Problem } from '../../content/problems.ts';
@@ -19,11 +19,8 @@ import { readMade, readTwins, type DirectoryMade, type DirectoryMessage, type Ma
 import type { DirectoryFiles, DirectoryRequest } from './directory-make.ts';
 import { ThreadPool, threadModule } from '../../util/start-thread.ts';
 
-export interface DirectoryJobOptions {
-  minisearch: boolean;
-  /** compress the large files on the worker too */
-  compress: boolean;
-}
+/** MiniSearch's files too, and the large files compressed on the worker too. */
+export type DirectoryJobOptions = DirectoryRequest;
 
 export interface DirectoryJob {
   // Each is read when first asked for (not when the worker ends): ask for them where they are needed.
@@ -61,7 +58,7 @@ export async function directoryOnPool(options: BuildOptions, parsed: Promise<Par
 }
 
 export function startDirectoryJob(objects: readonly DirectoryObject[], options: DirectoryJobOptions): DirectoryJob {
-  const work = onWorker(objects, { minisearch: options.minisearch, compress: options.compress });
+  const work = onWorker(objects, options);
   return {
     get autocomplete() {
       return work.made().then((m) => m.autocomplete!);

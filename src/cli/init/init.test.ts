@@ -187,7 +187,6 @@ describe('the workflow init writes', () => {
       { uses: 'actions/checkout@v5' },
       { uses: 'actions/setup-node@v5', with: { 'node-version': major, cache: 'npm' } },
       { run: 'npm ci' },
-      { uses: 'actions/cache@v4', with: { path: 'node_modules/.cache/aula', key: 'aula-${{ runner.os }}-${{ github.sha }}', 'restore-keys': 'aula-${{ runner.os }}-' } },
       { run: 'npx --no aula check' },
       { run: 'npx --no aula build' },
       { uses: 'actions/upload-artifact@v6', with: { name: 'dist', path: 'dist/', 'include-hidden-files': true } },
@@ -207,8 +206,7 @@ describe('the workflow init writes', () => {
     expect(wf.jobs.build.defaults).toEqual({ run: { 'working-directory': 'sites/the events' } });
     expect(steps(text)[1].with).toMatchObject({ 'cache-dependency-path': 'sites/the events/package-lock.json' });
     // (actions take paths from the top of the repository, not from working-directory)
-    expect(steps(text)[3].with).toMatchObject({ path: 'sites/the events/node_modules/.cache/aula' });
-    expect(steps(text)[6].with).toEqual({ name: 'dist', path: 'sites/the events/dist/', 'include-hidden-files': true });
+    expect(steps(text)[5].with).toEqual({ name: 'dist', path: 'sites/the events/dist/', 'include-hidden-files': true });
     const top = relative(process.cwd(), dir);
     expect(result.warnings).toContain(`the site is in the git repository ${top}, below its top: GitHub runs only the workflows in ${join(top, WORKFLOW_FILE)}; move ${WORKFLOW_FILE} there (its steps run in sites/the events/)`);
   });

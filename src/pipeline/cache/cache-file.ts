@@ -24,8 +24,8 @@ function isSparse(info: { size: number; blocks: number }): boolean {
 
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-/** A descriptor of the regular file at `path`, for reading; null for anything else or none. */
-export function openCacheFile(path: string): number | null {
+/** A descriptor of the regular file at `path`, for reading (a sparse one only with `sparseToo`); null for anything else or none. */
+export function openCacheFile(path: string, sparseToo = false): number | null {
   let fd: number;
   try {
     fd = openSync(path, READ);
@@ -34,7 +34,7 @@ export function openCacheFile(path: string): number | null {
   }
   try {
     const info = fstatSync(fd);
-    if (info.isFile() && !isSparse(info)) return fd;
+    if (info.isFile() && (sparseToo || !isSparse(info))) return fd;
   } catch {
     // unusable as well
   }

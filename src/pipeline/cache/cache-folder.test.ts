@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { aula } from '../../../test/aula-cli.ts';
@@ -68,6 +68,17 @@ describe('removeStaleTemps', () => {
     expect(removeStaleTemps(dir).sort()).toEqual([...stale].sort());
     expect(readdirSync(dir).sort()).toEqual([...kept].sort());
     expect(removeStaleTemps(join(staleRoot, 'absent'))).toEqual([]);
+  });
+
+  it('removes a retired file that stores few of its bytes: a compressing file system keeps an old parse pack so', () => {
+    const dir = join(staleRoot, 'compressed');
+    mkdirSync(dir);
+    // a hole stands for what ZFS's compression saves: stat tells the two apart no more than this
+    const pack = join(dir, `parsed-${ID}.bin`);
+    writeFileSync(pack, 'AULACACHE\n{"code":"x"}\n');
+    truncateSync(pack, 64 << 20);
+    expect(statSync(pack).blocks * 512).toBeLessThan(16 << 20);
+    expect(removeStaleTemps(dir)).toEqual([`parsed-${ID}.bin`]);
   });
 
   it('runs as a build starts: what a stopped build and earlier versions left goes, the state and ledger are written', async () => {

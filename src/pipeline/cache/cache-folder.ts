@@ -67,11 +67,11 @@ const RETIRED: readonly [RegExp, RegExp][] = [
   [new RegExp(`^(?:autocomplete|minisearch|autocomplete-data)-${ID}\\.bin$`), /^AULADIR\n/],
 ];
 
-/** Whether `name` in `dir` is a retired file: a regular file (not followed through a link) that begins as one. */
+/** Whether `name` in `dir` is a retired file: a regular file (not followed through a link; sparse or not, as a compressing file system makes an old parse pack look) that begins as one. */
 function retired(dir: string, name: string): boolean {
   const head = RETIRED.find(([named]) => named.test(name))?.[1];
   if (head === undefined) return false;
-  const fd = openCacheFile(join(dir, name));
+  const fd = openCacheFile(join(dir, name), true);
   if (fd === null) return false;
   try {
     const start = Buffer.alloc(16);

@@ -166,7 +166,9 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       const url = normalizeBaseUrl(baseUrl ?? model.site.base_url);
       const { dataset, stats, index } = await memory.make(model, url);
       if (stats.directory) directoryVersion++;
-      const parsed = `${plural(update.parsed, 'file')} parsed, ${update.files - update.parsed} kept in memory${update.rescanned ? ', the folder read again' : ''}`;
+      // the start (no change named) parses every file: nothing was kept, nothing is read again
+      const kept = changed.length === 0 ? '' : `, ${update.files - update.parsed} kept in memory${update.rescanned ? ', the folder read again' : ''}`;
+      const parsed = `${plural(update.parsed, 'file')} parsed${kept}`;
       const rows = `${plural(stats.rendered, 'row')} rendered`;
       log(`built in ${((performance.now() - started) / 1000).toFixed(2)} s (${parsed}; ${rows}): ${plural(model.events.length, 'event')}, base URL ${printable(url)}`);
       return { dataset, media: model.media, index, directory: directoryVersion };

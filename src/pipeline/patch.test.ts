@@ -25,7 +25,7 @@ const eventPartRows = 16;
 /** every build with a cache writes its data files as each is made (a large build's way), checked against clean builds that do not */
 const manyRows = 1;
 // content and cache share this file system's clock: a stat is trusted once it is older than the
-// last build (without it, files changed within 2 s of a build are read again: stat-index.ts)
+// last build (without it, files changed within 2 s of a build are read again: state/stat-fields.ts)
 const statMarginNs = 0n;
 let cleanRuns = 0;
 

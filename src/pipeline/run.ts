@@ -40,7 +40,7 @@ export interface BuildOptions {
   parseThreads?: number;
   /**
    * how much older than the last build a content file's times must be for its stat to be trusted
-   * (default MARGIN_NS, stat-index.ts: the content may sit on another file system than the cache,
+   * (default MARGIN_NS, state/stat-fields.ts: the content may sit on another file system than the cache,
    * with a clock of its own); 0 where both share one, as in the tests
    */
   statMarginNs?: bigint;

@@ -18,7 +18,7 @@
 // no cache) the same code parses and makes everything. What the next build reuses of this one is
 // recorded as it is published (state/, ledger/).
 import { resolve } from 'node:path';
-import { removeStaleTemps } from './cache/cache-folder.ts';
+import { tidyCacheFolder } from './cache/cache-folder.ts';
 import { load, type ParseCounts, type Plan } from './load/state-load.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
 import { readPrior } from './state/previous-build.ts';
@@ -53,8 +53,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const clock = startClock(options.progress);
   options.progress?.('load content');
   return withLockedOut(options, async (out) => {
-    // what builds stopped mid-way left in the cache folder (cache/cache-folder.ts removeStaleTemps)
-    if (options.cache !== undefined) removeStaleTemps(resolve(options.cache));
+    // what builds stopped mid-way left in the cache folder, and files aula no longer reads (cache/cache-folder.ts)
+    if (options.cache !== undefined) tidyCacheFolder(resolve(options.cache));
     const loaded = await load(options, out, clock, readPrior(options, out));
     if (loaded.problems) return { ok: false, problems: loaded.problems, cache: loaded.cache, patch: patchStats(options, loaded.refused) };
     return stagesAfterLoad(options, out, clock, loaded.plan);

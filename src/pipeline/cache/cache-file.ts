@@ -86,7 +86,7 @@ export function unlinkQuietly(path: string): void {
 }
 
 /**
- * A new temporary beside `path`: `<path>.<pid>-<12 hex>.tmp` (the pid tells removeStaleTemps whether
+ * A new temporary beside `path`: `<path>.<pid>-<12 hex>.tmp` (the pid tells tidyCacheFolder whether
  * its writer runs). Created exclusively at an unguessable name, it is never a planted link.
  */
 export function openTemporary(path: string): { path: string; fd: number } {

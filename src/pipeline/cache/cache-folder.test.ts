@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { aula } from '../../../test/aula-cli.ts';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { generateContent } from '../../gen/content-generator.ts';
-import { defaultCacheDir, removeStaleTemps } from './cache-folder.ts';
+import { defaultCacheDir, tidyCacheFolder } from './cache-folder.ts';
 
 const staleRoot = tempDir('aula-stale-temps-');
 afterAll(() => removeDir(staleRoot));
@@ -13,7 +13,7 @@ const ID = '0123456789abcdef';
 /** A process id no process has (above Linux's pid_max). */
 const DEAD = 999_999_999;
 
-describe('removeStaleTemps', () => {
+describe('tidyCacheFolder', () => {
   it("removes the cache's temporary files of processes no longer running, and nothing else", () => {
     const dir = join(staleRoot, 'cache');
     mkdirSync(dir);
@@ -65,9 +65,9 @@ describe('removeStaleTemps', () => {
     writeFileSync(join(staleRoot, 'elsewhere', 'pack'), 'AULACACHE\n{}\n');
     symlinkSync(join(staleRoot, 'elsewhere', 'pack'), join(dir, `parsed-${'1'.repeat(16)}.bin`));
     kept.push(`parsed-${'1'.repeat(16)}.bin`);
-    expect(removeStaleTemps(dir).sort()).toEqual([...stale].sort());
+    expect(tidyCacheFolder(dir).sort()).toEqual([...stale].sort());
     expect(readdirSync(dir).sort()).toEqual([...kept].sort());
-    expect(removeStaleTemps(join(staleRoot, 'absent'))).toEqual([]);
+    expect(tidyCacheFolder(join(staleRoot, 'absent'))).toEqual([]);
   });
 
   it('removes a retired file that stores few of its bytes: a compressing file system keeps an old parse pack so', () => {
@@ -78,7 +78,7 @@ describe('removeStaleTemps', () => {
     writeFileSync(pack, 'AULACACHE\n{"code":"x"}\n');
     truncateSync(pack, 64 << 20);
     expect(statSync(pack).blocks * 512).toBeLessThan(16 << 20);
-    expect(removeStaleTemps(dir)).toEqual([`parsed-${ID}.bin`]);
+    expect(tidyCacheFolder(dir)).toEqual([`parsed-${ID}.bin`]);
   });
 
   it('runs as a build starts: what a stopped build and earlier versions left goes, the state and ledger are written', async () => {

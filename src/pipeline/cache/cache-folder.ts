@@ -84,7 +84,7 @@ function retired(dir: string, name: string): boolean {
 }
 
 /** Removes stale temporaries and retired files from `dir`; returns their names. */
-export function removeStaleTemps(dir: string): string[] {
+export function tidyCacheFolder(dir: string): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);

@@ -27,7 +27,6 @@ import { renderFromState } from './render/state-render.ts';
 import { startClock, type BuildOptions, type Clock } from './run.ts';
 import type { Problem } from '../content/index.ts';
 import type { Manifest } from '../store/format/manifest.ts';
-import type { ReuseStats } from './write/staged-dist.ts';
 import { StagedDist } from './write/staged-dist.ts';
 
 export type { BuildOptions } from './run.ts';
@@ -46,7 +45,7 @@ export interface PatchStats {
 }
 
 export type BuildResult =
-  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cpu: Record<string, number>; cache?: ParseCounts; reuse?: ReuseStats; patch?: PatchStats }
+  | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cpu: Record<string, number>; cache?: ParseCounts; reuse?: StagedDist['reused']; patch?: PatchStats }
   | { ok: false; problems: Problem[]; cache?: ParseCounts; patch?: PatchStats };
 
 export async function build(options: BuildOptions): Promise<BuildResult> {

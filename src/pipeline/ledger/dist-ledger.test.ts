@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { identityOf } from '../cache/cache-file.ts';
 import { hardLinks, listFiles } from './carry-over.ts';
-import { COMPRESSOR, DistLedger, ledgerPath, stagedIdentities, writeLedger, type Written } from './dist-ledger.ts';
+import { COMPRESSOR, DistLedger, ledgerPath, writeLedger, type Written } from './dist-ledger.ts';
+import { StagedDist } from '../write/staged-dist.ts';
 
 // every lstat the modules under test make, by path: the work a pass does is counted, not timed
 const { lstats } = vi.hoisted(() => ({ lstats: [] as string[] }));
@@ -41,6 +42,12 @@ const PAGE = 'v1/cms/event/index.json';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** The identities of each file `written` names, and its twins, in `dir`: a dist's files as the build records them. */
+function identities(dir: string, written: Written): Map<string, string> {
+  const names = [...written.keys()].flatMap((rel) => [rel, `${rel}.gz`, `${rel}.br`]);
+  return new Map(names.flatMap((name) => (identityOf(join(dir, name)) === null ? [] : [[name, identityOf(join(dir, name))!]])));
+}
+
 /** A previous dist with one page and its twins, its ledger, and an empty staging folder; `real`: the SHA-256 recorded are the files'. */
 function setup(volume = 1000, real = false) {
   const root = tempDir('aula-ledger-');
@@ -55,15 +62,18 @@ function setup(volume = 1000, real = false) {
     [PAGE, { sha: real ? sha256('page') : SHA, inputs: 'k1', measure: 4 }],
     ['data.json', { sha: real ? sha256('data') : 'b'.repeat(64) }],
   ]);
-  const path = ledgerPath(join(root, 'cache'), join(root, 'content'), out);
-  writeLedger(path, out, written, { compressor: COMPRESSOR, volume }, stagedIdentities(out, written));
-  return { root, out, staging, path, written };
+  const cache = { dir: join(root, 'cache'), content: join(root, 'content') };
+  const path = ledgerPath(cache.dir, cache.content, out);
+  writeLedger(path, out, written, { compressor: COMPRESSOR, volume }, identities(out, written));
+  /** the staging folder as a build over the ledger at `path` makes it */
+  const staged = () => new StagedDist(staging, out, cache);
+  return { root, out, staging, path, written, staged };
 }
 
 describe('the dist ledger', () => {
   it('leaves out a file changed between the swap and the ledger, and keeps one whose ctime alone moved', () => {
-    const { root, out, staging, path, written } = setup();
-    const staged = stagedIdentities(out, written);
+    const { root, out, path, written, staged } = setup();
+    const ids = identities(out, written);
     // (past the file-system clock's tick of the writes above: an edit in that same tick keeps the mtime)
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30);
     // somebody edits the page in place (same size) while the build finishes; the former dist's
@@ -71,20 +81,20 @@ describe('the dist ledger', () => {
     writeFileSync(join(out, PAGE), 'PAGE');
     linkSync(join(out, 'data.json'), join(root, 'former-link'));
     unlinkSync(join(root, 'former-link'));
-    writeLedger(path, out, written, { compressor: COMPRESSOR, volume: 1000 }, staged);
-    const ledger = DistLedger.read(path, out)!;
-    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)).toBeNull();
-    expect(ledger.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null)).not.toBeNull();
+    writeLedger(path, out, written, { compressor: COMPRESSOR, volume: 1000 }, ids);
+    const dist = staged();
+    expect(dist.linked(PAGE, 'k1', 1000)).toBe(false);
+    expect(dist.carried('data.json', 'b'.repeat(64), { volume: null })).toBe(true);
   });
 
   it('takes a linked file\'s staged identity from its proof, and leaves it out once edited after all', () => {
-    const { root, out, staging, path, written } = setup();
-    const ledger = DistLedger.read(path, out)!;
-    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)).not.toBeNull();
-    expect(ledger.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null)).not.toBeNull();
-    const staged = stagedIdentities(staging, written, ledger.linked);
-    expect(staged.get(PAGE)).toBe(ledger.entry(PAGE)!.id);
-    expect(staged.get(`${PAGE}.br`)).toBe(ledger.entry(PAGE)!.br);
+    const { root, staging, written, staged: stagedDist } = setup();
+    const dist = stagedDist();
+    expect(dist.linked(PAGE, 'k1', 1000)).toBe(true);
+    expect(dist.carried('data.json', 'b'.repeat(64), { volume: null })).toBe(true);
+    const staged = dist.identities(listFiles(staging));
+    expect(staged.get(PAGE)).toBe(dist.ledger!.entry(PAGE)!.id);
+    expect(staged.get(`${PAGE}.br`)).toBe(dist.ledger!.entry(PAGE)!.br);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30);
     // the page's inode, shared by both dists, edited once linked
     writeFileSync(join(staging, PAGE), 'PAGE');
@@ -96,13 +106,15 @@ describe('the dist ledger', () => {
   });
 
   it('lstats only what is staged: a linked file not at all before the swap, no twin a file has not', () => {
-    const { root, out, staging, path } = setup();
-    const ledger = DistLedger.read(path, out)!;
-    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)).not.toBeNull();
+    const { root, staging, staged: stagedDist } = setup();
+    const dist = stagedDist();
+    expect(dist.linked(PAGE, 'k1', 1000)).toBe(true);
     writeFileSync(join(staging, 'new.json'), 'new');
-    const written: Written = new Map([[PAGE, { sha: SHA, inputs: 'k1', measure: 4 }], ['new.json', { sha: 'c'.repeat(64) }]]);
+    dist.record('new.json', 'c'.repeat(64), { volume: null });
+    const written = dist.written;
+    const files = listFiles(staging);
     lstats.length = 0;
-    const staged = stagedIdentities(staging, written, ledger.linked, new Set(listFiles(staging)));
+    const staged = dist.identities(files);
     expect(lstats).toEqual([join(staging, 'new.json')]);
     expect([...staged.keys()].sort()).toEqual(['new.json', PAGE, `${PAGE}.br`, `${PAGE}.gz`]);
     lstats.length = 0;
@@ -112,17 +124,18 @@ describe('the dist ledger', () => {
   });
 
   it('links a file proven by its inputs or its hash, with its twins, and nothing else', () => {
-    const { out, staging, path } = setup();
-    const ledger = DistLedger.read(path, out)!;
-    expect(ledger).not.toBeNull();
-    expect(ledger.reuse(PAGE, staging, { inputs: 'other' }, 1000)).toBeNull();
-    expect(ledger.reuse('data.json', staging, { sha: 'c'.repeat(64) }, null)).toBeNull();
-    expect(ledger.reuse('absent.json', staging, { sha: SHA }, null)).toBeNull();
+    const { out, staging, staged } = setup();
+    const ledger = staged();
+    expect(ledger.ledger).not.toBeNull();
+    expect(ledger.linked(PAGE, 'other', 1000)).toBe(false);
+    expect(ledger.carried('data.json', 'c'.repeat(64), { volume: null })).toBe(false);
+    expect(ledger.carried('absent.json', SHA, { volume: null })).toBe(false);
     expect(existsSync(join(staging, PAGE))).toBe(false);
 
-    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)?.sha).toBe(SHA);
+    expect(ledger.linked(PAGE, 'k1', 1000)).toBe(true);
+    expect(ledger.written.get(PAGE)?.sha).toBe(SHA);
     for (const ext of ['', '.gz', '.br']) expect(statSync(join(staging, `${PAGE}${ext}`)).ino).toBe(statSync(join(out, `${PAGE}${ext}`)).ino);
-    expect(ledger.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null)).not.toBeNull();
+    expect(ledger.carried('data.json', 'b'.repeat(64), { volume: null })).toBe(true);
     expect(readFileSync(join(staging, 'data.json'), 'utf8')).toBe('data');
   });
 
@@ -139,43 +152,44 @@ describe('the dist ledger', () => {
   });
 
   it('a link that fails other than for want of hard links links nothing, and leaves what is in the way', () => {
-    const { out, staging, path } = setup();
-    const ledger = DistLedger.read(path, out)!;
+    const { staging, staged } = setup();
+    const ledger = staged();
     // something has the name of the .gz twin: that link fails, the page's is undone, the .br's not tried
     mkdirSync(join(staging, 'v1/cms/event'), { recursive: true });
     writeFileSync(join(staging, `${PAGE}.gz`), 'in the way');
-    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)).toBeNull();
+    expect(ledger.linked(PAGE, 'k1', 1000)).toBe(false);
     expect([PAGE, `${PAGE}.br`].map((rel) => existsSync(join(staging, rel)))).toEqual([false, false]);
     expect(readFileSync(join(staging, `${PAGE}.gz`), 'utf8')).toBe('in the way');
-    expect([...ledger.linked.keys()]).toEqual([]);
+    expect([...ledger.proven.keys()]).toEqual([]);
   });
 
   it('copies a file where the file system makes no hard links: the proven bytes, its mtime, no second link tried', () => {
-    const { out, staging, path } = setup(1000, true);
+    const { out, staging, staged } = setup(1000, true);
     const tried = noHardLinks();
-    const ledger = DistLedger.read(path, out)!;
-    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000)?.sha).toBe(sha256('page'));
-    expect(ledger.reuse('data.json', staging, { sha: sha256('data') }, null)).not.toBeNull();
+    const ledger = staged();
+    expect(ledger.linked(PAGE, 'k1', 1000)).toBe(true);
+    expect(ledger.written.get(PAGE)?.sha).toBe(sha256('page'));
+    expect(ledger.carried('data.json', sha256('data'), { volume: null })).toBe(true);
     for (const rel of [PAGE, `${PAGE}.gz`, `${PAGE}.br`, 'data.json']) {
       const [copy, proven] = [statSync(join(staging, rel)), statSync(join(out, rel))];
       expect(readFileSync(join(staging, rel))).toEqual(readFileSync(join(out, rel)));
       expect([copy.ino === proven.ino, copy.nlink, Math.trunc(copy.mtimeMs)], rel).toEqual([false, 1, Math.trunc(proven.mtimeMs)]);
       // the identity the next ledger is taken by is the copy's
-      expect(ledger.linked.get(rel)).toBe(identityOf(join(staging, rel)));
+      expect(ledger.proven.get(rel)).toBe(identityOf(join(staging, rel)));
     }
     expect(tried).toEqual([join(out, PAGE)]);
   });
 
   it('places no copy that is not the proven file: the source written meanwhile, or bytes other than the recorded SHA-256', () => {
     // written (same size) after it was proven, before it is copied: reuse refuses
-    let { out, staging, path } = setup(1000, true);
+    let { staging, staged } = setup(1000, true);
     noHardLinks((from) => writeFileSync(from, 'PAGE'));
-    expect(DistLedger.read(path, out)!.reuse(PAGE, staging, { inputs: 'k1' }, null)).toBeNull();
+    expect(staged().linked(PAGE, 'k1', null)).toBe(false);
     expect(existsSync(join(staging, PAGE))).toBe(false);
     // the ledger records a SHA-256 its (unchanged) file does not have: a link would not look, a copy does
-    ({ out, staging, path } = setup(1000, false));
+    ({ staging, staged } = setup(1000, false));
     noHardLinks();
-    expect(DistLedger.read(path, out)!.reuse('data.json', staging, { sha: 'b'.repeat(64) }, null)).toBeNull();
+    expect(staged().carried('data.json', 'b'.repeat(64), { volume: null })).toBe(false);
     expect(existsSync(join(staging, 'data.json'))).toBe(false);
   });
 
@@ -184,7 +198,7 @@ describe('the dist ledger', () => {
     expect(DistLedger.read(path, out)).not.toBeNull();
     // (JSON.stringify meets V8's string limit past ~1.4M files: thrown here by the one object it is handed)
     const tooLong = { compressor: COMPRESSOR, volume: 1000, toJSON: () => { throw new RangeError('Invalid string length'); } };
-    writeLedger(path, out, written, tooLong, stagedIdentities(out, written));
+    writeLedger(path, out, written, tooLong, identities(out, written));
     expect(existsSync(path)).toBe(false);
   });
 
@@ -207,21 +221,21 @@ describe('the dist ledger', () => {
       },
     ];
     for (const edit of edits) {
-      const { out, staging, path } = setup();
+      const { out, staging, staged } = setup();
       edit(join(out, PAGE));
-      const ledger = DistLedger.read(path, out)!;
-      expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 1000), String(edit)).toBeNull();
+      const ledger = staged();
+      expect(ledger.linked(PAGE, 'k1', 1000), String(edit)).toBe(false);
       // nothing half-linked is left behind
       for (const ext of ['', '.gz', '.br']) expect(existsSync(join(staging, `${PAGE}${ext}`)), String(edit)).toBe(false);
     }
   });
 
   it('links no twins made at other levels, and the page alone when not compressing', () => {
-    const { out, staging, path } = setup(1000);
-    const ledger = DistLedger.read(path, out)!;
+    const { staging, staged } = setup(1000);
+    const ledger = staged();
     // the whole set grew past the best-effort volume: small files get another brotli level now
-    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, 64 << 20)).toBeNull();
-    expect(ledger.reuse(PAGE, staging, { inputs: 'k1' }, null)).not.toBeNull();
+    expect(ledger.linked(PAGE, 'k1', 64 << 20)).toBe(false);
+    expect(ledger.linked(PAGE, 'k1', null)).toBe(true);
     expect(existsSync(join(staging, `${PAGE}.gz`))).toBe(false);
   });
 

@@ -22,12 +22,10 @@ import { directorySource, memorySource, type DistSource } from '../../store/read
 import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
 import { unlinkQuietly } from '../cache/cache-file.ts';
 import { copyTwins } from '../../store/write/hashed-files.ts';
-import { carryOver, LinkOrCopy, listFiles } from '../ledger/carry-over.ts';
 import type { Plan } from '../load/state-load.ts';
 import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';
-import { COMPRESSOR, stagedIdentities, writeLedger } from '../ledger/dist-ledger.ts';
+import { COMPRESSOR } from '../ledger/dist-ledger.ts';
 import { aulaManifest } from '../out-folder/out-folder.ts';
-import { swapIn } from '../out-folder/swap.ts';
 import type { Rendered } from '../render/state-render.ts';
 import { calendarKey, pageKeys } from '../rows/page-keys.ts';
 import type { BuildOptions, Clock } from '../run.ts';
@@ -162,41 +160,26 @@ export async function publishStage(options: BuildOptions, clock: Clock, plan: Pl
   const documents = await answerServed(options, clock, plan, rendered, dist);
   // made on its thread while the pages were answered: written, and listed in the manifest
   if (rendered.autocompleteData) await (await import('../render/autocomplete-data.ts')).addAutocompleteData(rendered.manifest, rendered.autocompleteData, dist);
-  const { out } = dist;
   const { manifest } = rendered;
-  const { served } = dist;
+  const { served, staging } = dist;
   // the routing rules list the files made so far; the media copies have rules of their own
   const publicFiles = [...served.keys()].filter(isPublicFile).sort();
-  const mediaFiles = copyMediaFiles(plan.state.media, dist.staging, served);
+  const mediaFiles = copyMediaFiles(plan.state.media, staging, served);
   await clock.nextPhase('copy media', 'manifest');
-  writeFiles(dist.staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
-  if (options.edge) writeFiles(dist.staging, await (await import('../../deploy/edge-bundle.ts')).edgeFiles());
+  writeFiles(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
+  if (options.edge) writeFiles(staging, await (await import('../../deploy/edge-bundle.ts')).edgeFiles());
   manifest.public_files = sortedRecord(served);
-  const changes = changesBetween(previousPublicFiles(plan.previous ?? aulaManifest(out)), manifest.public_files);
+  const changes = changesBetween(previousPublicFiles(plan.previous ?? aulaManifest(dist.out)), manifest.public_files);
   const manifestJson = `${JSON.stringify(manifest, null, 2)}\n`;
-  writeFiles(dist.staging, new Map([
-    ['manifest.json', manifestJson],
-    [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`],
-  ]));
+  writeFiles(staging, new Map([['manifest.json', manifestJson], [CHANGES_FILE, `${JSON.stringify(changes, null, 2)}\n`]]));
   await clock.nextPhase('manifest', 'carry over');
-  const { ledger } = dist;
-  // listed once for the carry-over, the identities and .aula-files
-  const files = listFiles(dist.staging);
-  const links = ledger?.links ?? new LinkOrCopy();
-  carryOver(out, dist.staging, ledger ? (rel) => ledger.linked.has(rel) || ledger.differs(rel, dist.written) : undefined, files, links);
+  const files = dist.carryOver();
   await clock.nextPhase('carry over', 'swap');
-  if (dist.ledgerFile !== null) recordState(plan, rendered, eventStatePath(dist.ledgerFile), manifestJson);
-  // taken before anybody else can reach them: what changes after the swap is not proven
-  const staged = dist.ledgerFile === null ? null : stagedIdentities(dist.staging, dist.written, dist.ledger?.linked, new Set(files));
-  swapIn(dist.staging, out, options.onWarning, files, links);
-  // once every file is in place: the identities are final
-  if (dist.ledgerFile !== null) writeLedger(dist.ledgerFile, out, dist.written, manifest.precompressed, staged!);
+  // the next build's event state, bound to the manifest written (none where no state is kept)
+  const statePath = dist.ledgerFile === null ? null : eventStatePath(dist.ledgerFile);
+  if (statePath !== null && rendered.stateRows === null) unlinkQuietly(statePath);
+  else if (statePath !== null) writeEventState(statePath, nextEventState(plan.state, plan, rendered.stateRows!, manifestJson));
+  dist.swapIn(files, manifest.precompressed, options.onWarning);
   clock.phase('swap');
   return documents;
-}
-
-/** The next build's event state, of the rows rendered and the manifest written (none where no state is kept). */
-function recordState(plan: Plan, { stateRows }: Rendered, path: string, manifestJson: string): void {
-  if (stateRows === null) unlinkQuietly(path);
-  else writeEventState(path, nextEventState(plan.state, plan, stateRows, manifestJson));
 }

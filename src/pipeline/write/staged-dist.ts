@@ -1,9 +1,15 @@
 // The new dist as it is made in its staging folder: each file written as it comes, or linked from
 // the previous dist where the ledger (ledger/dist-ledger.ts) proves it holds what this build would
-// write. Without a cache there is no ledger, and every file is written: the same code.
+// write; then the previous dist's other unchanged files carried over, the dist swapped in, and its
+// ledger recorded. Without a cache there is no ledger, and every file is written: the same code.
+import { mkdirSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { AUTOCOMPLETE_DIR, eventPartFile } from '../../store/format/dist-paths.ts';
 import { digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
-import { changedWhileBuilt, DistLedger, ledgerPath, type Written } from '../ledger/dist-ledger.ts';
+import { identityOf } from '../cache/cache-file.ts';
+import { carryOver, LinkOrCopy, listFiles } from '../ledger/carry-over.ts';
+import { changedWhileBuilt, DistLedger, ledgerPath, writeLedger, type LedgerEntry, type Proof, type Written } from '../ledger/dist-ledger.ts';
+import { swapIn } from '../out-folder/swap.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { writeFiles } from './write-files.ts';
 import { partBytes, type EventData } from '../../store/write/event-data.ts';
@@ -18,16 +24,6 @@ export function shaIn(manifest: Manifest, rel: string, content: Content): string
 /** What the next ledger records of a file: twins made at `volume` (null: none), its size measure, its inputs' key; `served`: a file the dist serves. */
 type How = { volume: number | null; measure?: number; inputs?: string; served?: boolean };
 
-/** What an incremental build took over instead of making it again. */
-export interface ReuseStats {
-  /** rows taken from the previous dist, and rendered anew (render/state-render.ts) */
-  rows: { reused: number; rendered: number };
-  /** event-list pages linked from the previous dist (not answered) */
-  pages: number;
-  /** other files (data, documents, autocomplete) linked from the previous dist (not written) */
-  files: number;
-}
-
 /** Where the render stage puts the dist it makes: a staging folder, or `aula dev`'s memory (dev/memory-build.ts). */
 export type DistOutput = Pick<StagedDist, 'reused' | 'digests' | 'data' | 'carried' | 'parts'>;
 
@@ -41,7 +37,13 @@ export class StagedDist {
   readonly served = new Map<string, string>();
   /** the data files' digests (the event parts' kept ones too), as the manifest lists them */
   readonly digests = new Map<string, FileDigest>();
-  readonly reused: ReuseStats = { rows: { reused: 0, rendered: 0 }, pages: 0, files: 0 };
+  /** taken over instead of made again: rows (render/state-render.ts), event-list pages */
+  readonly reused = { rows: { reused: 0, rendered: 0 }, pages: 0 };
+  /** each file linked (or copied) from the previous dist, twins included, by the identity it is proven by */
+  readonly proven = new Map<string, string>();
+  /** how files are put in the staging folder; the carry-over and the swap go on by the same decision */
+  private readonly links = new LinkOrCopy();
+  private readonly folders = new Set<string>();
 
   /** `ledger`: the previous build's, when the caller has read it already; `previous`: its manifest, whose event parts the build keeps */
   constructor(
@@ -77,21 +79,15 @@ export class StagedDist {
     });
   }
 
-  /**
-   * Records `rel` as this build's with `sha` (a file the dist serves when `served`), and links the
-   * previous dist's (with its twins made at `volume`, when given) where the ledger proves it: false
-   * where it does not, and the caller puts the file in place.
-   */
+  /** Records `rel` as this build's with `sha`, and links the previous dist's where the ledger proves it: false where it does not, and the caller puts the file in place. */
   carried(rel: string, sha: string, how: How): boolean {
     this.record(rel, sha, how);
-    if (!this.ledger?.reuse(rel, this.staging, { sha }, how.volume, how.measure)) return false;
-    this.reused.files++;
-    return true;
+    return this.reuse(rel, { sha }, how.volume, how.measure) !== null;
   }
 
   /** Links a file the dist serves, proven by its `inputs` key; false when not linked. */
   linked(rel: string, inputs: string | undefined, volume: number | null): boolean {
-    const proven = inputs === undefined ? null : this.ledger?.reuse(rel, this.staging, { inputs }, volume);
+    const proven = inputs === undefined ? null : this.reuse(rel, { inputs }, volume);
     if (proven) this.record(rel, proven.sha, { volume, measure: proven.measure, inputs, served: true });
     return !!proven;
   }
@@ -114,5 +110,65 @@ export class StagedDist {
       if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`) || rel === 'manifest.json' || this.written.has(rel)) continue;
       this.file(rel, content, shaIn(rendered.manifest, rel, content));
     }
+  }
+
+  /**
+   * Links the previous dist's `rel` (with its twins at `volume`) where the ledger proves it what this
+   * build would write; each is copied, checked, where the file system makes no hard links. Null:
+   * nothing linked, and the caller makes the file.
+   */
+  private reuse(rel: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
+    const entry = this.ledger?.wouldReuse(rel, proof, volume, measure);
+    if (!entry) return null;
+    const [from, to] = [join(this.out, rel), join(this.staging, rel)];
+    if (!this.folders.has(dirname(to))) mkdirSync(dirname(to), { recursive: true }), this.folders.add(dirname(to));
+    // each was just proven a regular file by its identity; a copy is checked by the file's SHA-256 too
+    const files: [string, string][] = volume === null ? [['', entry.id]] : [['', entry.id], ['.gz', entry.gz!], ['.br', entry.br!]];
+    const made: string[] = [];
+    try {
+      for (const [ext, id] of files) {
+        const staged = this.links.place(`${from}${ext}`, `${to}${ext}`, id, ext === '' ? entry.sha : undefined);
+        if (staged === null) throw changedWhileBuilt(rel);
+        made.push(`${to}${ext}`);
+        this.proven.set(`${rel}${ext}`, staged);
+      }
+    } catch {
+      for (const path of made) unlinkSync(path);
+      for (const [ext] of files) this.proven.delete(`${rel}${ext}`);
+      return null;
+    }
+    return entry;
+  }
+
+  /** Carries each staged file not linked, nor known to differ, over from the previous dist where its bytes are the same; returns the staged files. */
+  carryOver(): string[] {
+    const files = listFiles(this.staging);
+    const { ledger } = this;
+    carryOver(this.out, this.staging, ledger ? (rel) => this.proven.has(rel) || ledger.differs(rel, this.written) : undefined, files, this.links);
+    return files;
+  }
+
+  /**
+   * The identities of every file written (and its twins) among the staged `files`: a linked one's
+   * from its proof, no lstat. Taken before the swap, before anybody else can reach them: what
+   * changes after the swap is not proven.
+   */
+  identities(files: readonly string[]): Map<string, string> {
+    const [present, staged] = [new Set(files), new Map<string, string>()];
+    for (const rel of this.written.keys()) {
+      for (const name of [rel, `${rel}.gz`, `${rel}.br`]) {
+        const id = this.proven.get(name) ?? (present.has(name) ? identityOf(join(this.staging, name)) : null);
+        if (id !== null) staged.set(name, id);
+      }
+    }
+    return staged;
+  }
+
+  /** Swaps the staged `files` in, and records the ledger of them. */
+  swapIn(files: readonly string[], precompressed: { compressor: string; volume: number } | undefined, warn?: (message: string) => void): void {
+    const staged = this.ledgerFile === null ? null : this.identities(files);
+    swapIn(this.staging, this.out, warn, files, this.links);
+    // once every file is in place: the identities are final
+    if (this.ledgerFile !== null) writeLedger(this.ledgerFile, this.out, this.written, precompressed, staged!);
   }
 }

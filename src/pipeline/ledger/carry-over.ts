@@ -20,13 +20,21 @@ export class LinkOrCopy {
 
   /**
    * Puts `from`, proven by its identity `id` (and SHA-256 `sha` when given), at `to`. Returns the
-   * identity `to` is proven by, or null when the copy is not the proven file (`from` changed).
-   * Throws where the link fails otherwise, or the copy does.
+   * identity `to` is proven by, or null when the copy is not the proven file: `from` written
+   * meanwhile, or the copy not of its size and SHA-256. A copy keeps `from`'s mtime, as a link does,
+   * for rsync's sake. Throws where the link fails otherwise, or the copy does.
    */
   place(from: string, to: string, id: string, sha?: string): string | null {
     if (this.linkedHere(from, to)) return id;
     copyFileSync(from, to, constants.COPYFILE_EXCL);
-    return this.checked(from, to, id, sha);
+    const [, , size, mtimeNs] = id.split(':');
+    if (identityOf(from) !== id || identityOf(to)?.split(':')[2] !== size || (sha !== undefined && sha256(readFileSync(to)).toString('hex') !== sha)) {
+      unlinkQuietly(to);
+      return null;
+    }
+    const mtime = Number(BigInt(mtimeNs) / 1000n) / 1e6;
+    utimesSync(to, mtime, mtime);
+    return identityOf(to);
   }
 
   /** Replaces `to`, which holds `from`'s bytes, by a link to `from`; where none is made, `to` takes `from`'s times. */
@@ -48,31 +56,12 @@ export class LinkOrCopy {
       hardLinks.linkSync(from, to);
       return true;
     } catch (e) {
-      this.refused(e);
+      // goes on without links where the file system (or, EMLINK, this file) takes no more; else throws
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      if (NO_LINKS.has(code)) this.linking = false;
+      else if (code !== 'EMLINK') throw e;
       return false;
     }
-  }
-
-  /** Goes on without links where the file system (or, EMLINK, this file) takes no more; else throws. */
-  private refused(e: unknown): void {
-    const code = (e as NodeJS.ErrnoException).code ?? '';
-    if (NO_LINKS.has(code)) this.linking = false;
-    else if (code !== 'EMLINK') throw e;
-  }
-
-  /**
-   * The copy's identity when it is the proven file: `from` unwritten meanwhile (its identity), the
-   * copy of its size and SHA-256. The copy keeps `from`'s mtime, as a link does, for rsync's sake.
-   */
-  private checked(from: string, to: string, id: string, sha: string | undefined): string | null {
-    const [, , size, mtimeNs] = id.split(':');
-    if (identityOf(from) !== id || identityOf(to)?.split(':')[2] !== size || (sha !== undefined && sha256(readFileSync(to)).toString('hex') !== sha)) {
-      unlinkQuietly(to);
-      return null;
-    }
-    const mtime = Number(BigInt(mtimeNs) / 1000n) / 1e6;
-    utimesSync(to, mtime, mtime);
-    return identityOf(to);
   }
 }
 
@@ -97,16 +86,12 @@ function statOrNull(path: string): Stats | null {
 const CHUNK = 1 << 20;
 
 function sameBytes(a: string, b: string, size: number): boolean {
-  if (size <= CHUNK) return readFileSync(a).equals(readFileSync(b));
-  const fa = openSync(a, 'r');
-  const fb = openSync(b, 'r');
+  const [fa, fb] = [openSync(a, 'r'), openSync(b, 'r')];
   try {
-    const ba = Buffer.allocUnsafe(CHUNK);
-    const bb = Buffer.allocUnsafe(CHUNK);
+    const [ba, bb] = [Buffer.allocUnsafe(Math.min(CHUNK, size)), Buffer.allocUnsafe(Math.min(CHUNK, size))];
     for (let at = 0; at < size; at += CHUNK) {
       const n = Math.min(CHUNK, size - at);
-      if (readFully(fa, ba, 0, n, at) !== n || readFully(fb, bb, 0, n, at) !== n) return false;
-      if (!ba.subarray(0, n).equals(bb.subarray(0, n))) return false;
+      if (readFully(fa, ba, 0, n, at) !== n || readFully(fb, bb, 0, n, at) !== n || !ba.subarray(0, n).equals(bb.subarray(0, n))) return false;
     }
     return true;
   } finally {
@@ -117,8 +102,7 @@ function sameBytes(a: string, b: string, size: number): boolean {
 
 /** True when `staged` already is, or now stands for, the unchanged `previous` file. */
 export function carryFile(previous: string, staged: string, links = new LinkOrCopy()): boolean {
-  const old = statOrNull(previous);
-  const now = statOrNull(staged);
+  const [old, now] = [statOrNull(previous), statOrNull(staged)];
   if (!old?.isFile() || !now?.isFile()) return false;
   if (old.dev === now.dev && old.ino === now.ino) return true;
   if (old.size !== now.size || !sameBytes(previous, staged, old.size)) return false;
@@ -133,9 +117,6 @@ export function carryFile(previous: string, staged: string, links = new LinkOrCo
 export function carryOver(previousDist: string, staging: string, settled: (rel: string) => boolean = () => false, files: readonly string[] = listFiles(staging), links = new LinkOrCopy()): number {
   if (!statOrNull(previousDist)?.isDirectory()) return 0;
   let carried = 0;
-  for (const rel of files) {
-    if (settled(rel)) continue;
-    if (carryFile(join(previousDist, rel), join(staging, rel), links)) carried++;
-  }
+  for (const rel of files) if (!settled(rel) && carryFile(join(previousDist, rel), join(staging, rel), links)) carried++;
   return carried;
 }

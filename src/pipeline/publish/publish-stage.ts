@@ -32,8 +32,7 @@ import type { BuildOptions, Clock } from '../run.ts';
 import { eventStatePath, nextEventState, writeEventState } from '../state/event-state.ts';
 import { pageFile } from '../write/manifest-of.ts';
 import { copyMediaFiles } from '../write/media-copies.ts';
-import { shaIn, type StagedDist } from '../write/staged-dist.ts';
-import { writeFiles } from '../write/write-files.ts';
+import { shaIn, writeFiles, type StagedDist } from '../write/staged-dist.ts';
 
 /** Bytes of pages handed to the compression threads and not yet compressed, at most. */
 const COMPRESS_AHEAD = 16 << 20;

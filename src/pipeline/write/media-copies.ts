@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import type { Media } from '../../model/types.ts';
 import { digestOf } from '../../store/format/manifest.ts';
 import { mediaFileName, type MediaFile } from '../../store/format/public-files.ts';
-import { writeFiles } from './write-files.ts';
+import { writeFiles } from './staged-dist.ts';
 
 export function mediaFilesOf(media: ReadonlyMap<number, Media>): MediaFile[] {
   const files: MediaFile[] = [];

@@ -2,7 +2,7 @@
 // the previous dist where the ledger (ledger/dist-ledger.ts) proves it holds what this build would
 // write; then the previous dist's other unchanged files carried over, the dist swapped in, and its
 // ledger recorded. Without a cache there is no ledger, and every file is written: the same code.
-import { mkdirSync, unlinkSync } from 'node:fs';
+import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AUTOCOMPLETE_DIR, eventPartFile } from '../../store/format/dist-paths.ts';
 import { digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
@@ -11,10 +11,25 @@ import { carryOver, LinkOrCopy, listFiles } from '../ledger/carry-over.ts';
 import { changedWhileBuilt, DistLedger, ledgerPath, writeLedger, type LedgerEntry, type Proof, type Written } from '../ledger/dist-ledger.ts';
 import { swapIn } from '../out-folder/swap.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
-import { writeFiles } from './write-files.ts';
 import { partBytes, type EventData } from '../../store/write/event-data.ts';
 
 type Content = string | Uint8Array;
+
+/** Writes each of `files` under `dir` (a build's staging folder), its folders made. */
+export function writeFiles(dir: string, files: ReadonlyMap<string, Content>): void {
+  for (const [rel, content] of files) {
+    const path = join(dir, rel);
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    } catch (e) {
+      // node names no path when the write itself fails (ENOSPC, EIO); the user needs to know where
+      const errno = e as NodeJS.ErrnoException;
+      if (typeof errno.code === 'string' && errno.path === undefined) errno.path = path;
+      throw e;
+    }
+  }
+}
 
 /** A file's SHA-256: the manifest's where it lists the file, else of its bytes. */
 export function shaIn(manifest: Manifest, rel: string, content: Content): string {

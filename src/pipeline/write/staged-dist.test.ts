@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { writeFiles } from './write-files.ts';
+import { writeFiles } from './staged-dist.ts';
 
 // a disk that is full, when `full` says so: node names no path when the write itself fails
 const { full } = vi.hoisted(() => ({ full: { on: false } }));

@@ -193,7 +193,7 @@ function searchMade(files: Map<string, Content>, manifest: Manifest, rows: Event
 class MemoryDist implements DistOutput {
   readonly files = new Map<string, Content>();
   readonly digests = new Map<string, FileDigest>();
-  readonly reused = { rows: { reused: 0, rendered: 0 }, pages: 0, files: 0 };
+  readonly reused = { rows: { reused: 0, rendered: 0 }, pages: 0 };
 
   constructor(private readonly last: ReadonlyMap<string, Content> | null) {}
 

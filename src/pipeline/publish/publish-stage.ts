@@ -174,10 +174,12 @@ export async function publishStage(options: BuildOptions, clock: Clock, plan: Pl
   await clock.nextPhase('manifest', 'carry over');
   const files = dist.carryOver();
   await clock.nextPhase('carry over', 'swap');
-  // the next build's event state, bound to the manifest written (none where no state is kept)
-  const statePath = dist.ledgerFile === null ? null : eventStatePath(dist.ledgerFile);
-  if (statePath !== null && rendered.stateRows === null) unlinkQuietly(statePath);
-  else if (statePath !== null) writeEventState(statePath, nextEventState(plan.state, plan, rendered.stateRows!, manifestJson));
+  if (dist.ledgerFile !== null) {
+    // the next build's event state, bound to the manifest written (none where no state is kept)
+    const path = eventStatePath(dist.ledgerFile);
+    if (rendered.stateRows === null) unlinkQuietly(path);
+    else writeEventState(path, nextEventState(plan.state, plan, rendered.stateRows, manifestJson));
+  }
   dist.swapIn(files, manifest.precompressed, options.onWarning);
   clock.phase('swap');
   return documents;

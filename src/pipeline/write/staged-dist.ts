@@ -180,7 +180,7 @@ export class StagedDist {
   }
 
   /** Swaps the staged `files` in, and records the ledger of them. */
-  swapIn(files: readonly string[], precompressed: { compressor: string; volume: number } | undefined, warn?: (message: string) => void): void {
+  swapIn(files: readonly string[], precompressed: Manifest['precompressed'], warn?: (message: string) => void): void {
     const staged = this.ledgerFile === null ? null : this.identities(files);
     swapIn(this.staging, this.out, warn, files, this.links);
     // once every file is in place: the identities are final

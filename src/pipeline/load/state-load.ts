@@ -1,25 +1,21 @@
 // The load stage: what changed since a base, as the plan the render takes, or the content's
-// problems. The base is the previous build (its event state, state/event-state.ts, and its dist,
-// proven: state/previous-build.ts) where it stands, else an empty one (a first build, no cache, the
-// prior refused: NoPatch), over which every file counts as changed; each base answers the load's
-// questions for itself (Base). The content folder is listed, and the recorded event files
-// stat'ed, once for both. What changed is found without loading a model: over the prior every
-// content file other than the event, directory and categories files must be as it recorded it (by
-// its stat, else by its parse's key), and every file of the previous dist the render takes is
+// problems. The base is the previous build (state/previous-build.ts) where it stands, else an empty
+// one (no cache, or the prior refused: NoPatch) over which every file counts as changed. Over the
+// prior every content file but the event, directory and categories files must be as it recorded
+// it (by its stat, else by its parse's key), and the previous dist's files the render takes are
 // proven by the ledger (provenDist); over an empty base the site, pages, categories and media are
-// read as the context the events are checked and rendered against. The directory, where it is read,
-// is handed to its job (directory/directory-job.ts); the event files changed or added are parsed (on
-// the parse threads where they are many) and checked as a full build checks them, each file's stat
-// and key recorded for the next build (next-stats.ts). The problems are reported from the records.
+// read as the context. The directory, where it is read, is handed to its job; the changed event
+// files are parsed (on the parse threads where they are many) and checked as a full build checks
+// them, each file's stat and key recorded for the next build (next-stats.ts).
 import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { listContentFolder, readContentFile, type ContentFiles } from '../../content/files.ts';
 import type { Listed, ParserName } from '../../content/load.ts';
-import { indexCategories, readCategory } from '../../content/categories.ts';
+import { indexCategories } from '../../content/categories.ts';
 import { resolveMediaFiles, type MediaSource } from '../../content/media.ts';
 import { compareProblems, folderProblem, type FileIssue, type Problem } from '../../content/problems.ts';
-import { parseFile, type Parsed, type Sourced } from '../../content/records.ts';
-import type { Event } from '../../model/types.ts';
+import type { Parsed, Sourced } from '../../content/records.ts';
+import type { Category, Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import { parseKey } from '../cache/keys.ts';
 import type { ParsePool } from './parse-pool.ts';
@@ -36,21 +32,20 @@ import { normalizeBaseUrl, type BuildOptions, type Clock } from '../run.ts';
 import { emptyState, type EventState } from '../state/event-state.ts';
 import { EVENTS_KIND, fileStat, OTHER_KINDS, freshStatAt, KEY_BYTES, MARGIN_NS, NO_STATS, putStat, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 import { patchOptions, refusal, refuse, type PreviousBuild, type Prior } from '../state/previous-build.ts';
-import { beginRecordedStats, NextStats, nextStats, type RecordedStats, type StatRecord } from './next-stats.ts';
+import { beginRecordedStats, NextStats, nextStats, type RecordedStats } from './next-stats.ts';
 import type { DirectoryStage } from '../directory/directory-job.ts';
 import { append } from '../../util/append.ts';
 
 /**
- * More changed event files than this are parsed on the parse threads; fewer are parsed here, where
- * they cost less CPU: the threads' start and the parses' hand-over cost more than the parse of a
- * few thousand files (the figures are in bench/results.md).
+ * More changed event files than this are parsed on the parse threads, fewer here: the threads'
+ * start and the hand-over cost more than the parse of a few thousand files (bench/results.md).
  */
 const POOL_FROM = 4096;
 
 /** The records of the files read again (changed or added), with their files' new indexes, and the files' parse problems (in the listing's order). */
 type Fresh = { records: Sourced<Event>[]; recordFiles: number[]; problems: Problem[] };
 
-export interface Plan extends Pick<ChangedEventFiles, 'fileMap'>, Omit<FileStats, 'zone'> {
+export interface Plan extends Pick<ChangedEventFiles, 'fileMap'>, FileStats {
   /** the base's state; over an empty base, the context as read, with no rows */
   state: EventState;
   /** the previous dist's manifest and ledger, and its event data, each file proven when it is read (none over an empty base) */
@@ -99,12 +94,15 @@ interface Reading {
   content: string;
   files: ContentFiles;
   /** this load's stats and keys (null: none kept) */
-  next: StatRecord | null;
+  next: FileStats | null;
   recorder: NextStats | undefined;
   pool: ParsePool | null;
   zone: string;
   margin: bigint;
 }
+
+/** What a load is over: the prior (`build`), else an empty base, and why the prior was not taken (null: it was). */
+type Base = { build: PreviousBuild | null; state: EventState; reason: string | null };
 
 /** The content files other than event files against the base's: the context as it stands, and what is read of them. */
 interface Others {
@@ -118,21 +116,6 @@ interface Others {
   cache: ParseCounts | undefined;
 }
 
-/** What a load is over, each base answering the load's questions for itself: the prior (overPrior) or an empty base (overEmpty). */
-interface Base {
-  state: EventState;
-  /** the prior (none: an empty base), and why it was not taken (null: it was) */
-  build: PreviousBuild | null;
-  reason: string | null;
-  /** the load's phase, as the timings tell it */
-  phase: string;
-  /** the event files against the base's */
-  events(read: Reading, taking: RecordedStats): Promise<ChangedEventFiles>;
-  others(read: Reading, events: ChangedEventFiles, issues: FileIssue[]): Promise<Others>;
-  /** what the render takes of the previous dist, proven, once the content has no problems */
-  taken(fresh: Fresh, others: Others): { data: PreviousData | null; carried: readonly string[] };
-}
-
 /** The load over the prior where it stands, else over an empty base. */
 export async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<Loaded> {
   const taking = beginRecordedStats(options, prior.build?.state ?? null);
@@ -142,12 +125,13 @@ export async function load(options: BuildOptions, out: string, clock: Clock, pri
     try {
       const listed = await listing;
       proveBase(options, prior.build, listed, taking);
-      return await loadOver(options, overPrior(options, prior.build), clock, listed, taking);
+      return await loadOver(options, { build: prior.build, state: prior.build.state, reason: null }, clock, listed, taking);
     } catch (e) {
       reason = refusal(e);
     }
   }
-  return loadOver(options, overEmpty(options, out, reason), clock, await listing, taking);
+  const state = emptyState({ content: resolve(options.content), out, options: patchOptions(options) });
+  return loadOver(options, { build: null, state, reason }, clock, await listing, taking);
 }
 
 /** `listing`: the content folder's, asked for once `taking` (the recorded event files' stats: beginRecordedStats) was begun. */
@@ -158,9 +142,8 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
     return { problems: [folderProblem(content, listing.folderProblem)], cache: undefined, refused: base.reason };
   }
   const { files } = listing;
-  const margin = options.statMarginNs ?? MARGIN_NS;
   const next = taking.safe === null ? null : nextStats(taking.safe, files);
-  const read: Reading = { content, files, next, recorder: next === null ? undefined : new NextStats(next), pool: null, zone: base.state.zone, margin };
+  const read: Reading = { content, files, next, recorder: next === null ? undefined : new NextStats(next), pool: null, zone: base.state.zone, margin: options.statMarginNs ?? MARGIN_NS };
   let directory: DirectoryStage | null = null;
   let pool: ParsePool | null = null;
   // (it refers to neither the records nor the listing: the plan holds it through the render)
@@ -169,9 +152,47 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
     pool?.dropRows();
   };
   try {
-    const events = await base.events(read, taking);
+    // over the prior the other files first: one that refuses costs no event file's read
+    const unchanged = base.build && unchangedOthers(read, base.state);
+    const events = base.build ? await eventFileChanges(options, read, base.state, taking) : everyFileChanged(files, taking);
     if (events.texts === null) read.pool = pool = await parsePool(options, read);
-    return await loadChanges(options, base, clock, read, events, (d) => (directory = d), abandon);
+    const issues: FileIssue[] = [];
+    const others = unchanged ? await priorOthers(read, base.state, unchanged, events) : await readContext(options, read, base.state, issues);
+    const { state, problems, categories, cache } = others;
+    const dir = others.directory && (await import('../directory/directory-job.ts')).directoryOnPool(options, parseFiles(read, 'directory', 'directory', others.directory), problems.length === 0);
+    const parsing = parseChanged(read, events);
+    // (a thread failing in the events must not leave their rejection unheard while the directory is awaited)
+    void parsing.catch(() => {});
+    const dirRead = await dir;
+    directory = dirRead?.stage ?? null;
+    const fresh = await parsing;
+    const { keep, removed } = rowsThatStay(state, events);
+    append(append(issues, checkFresh(content, state, fresh, events, keep)), dirRead?.issues ?? []);
+    append(append(problems, fresh.problems), dirRead?.problems ?? []);
+    const clean = problems.length === 0 && issues.length === 0;
+    const baseUrl = clean ? normalizeBaseUrl(options.baseUrl ?? state.site.base_url) : '';
+    const { data, carried } = clean && base.build ? taken(options, base.build, fresh, others) : { data: null, carried: [] };
+    // told here, where nothing refuses any more
+    if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
+    if (!clean) {
+      abandon();
+      // imported here: only a build with problems positions issues
+      const { locateProblems } = await import('../../content/load.ts');
+      return { problems: [...problems, ...locateProblems(content, issues, files.raw)].sort(compareProblems), cache, refused: base.reason };
+    }
+    directory?.job.compressNow();
+    clock.phase(base.build ? 'patch: find changes' : 'load content', 'render data');
+    const { records, recordFiles } = fresh;
+    const order = listOrder(records);
+    return { plan: {
+      ...(next ?? NO_STATS), fileMap: events.fileMap, state, previous: base.build?.previous ?? null, ledger: base.build?.ledger ?? null, baseUrl,
+      fresh: Array.from(order, (i) => records[i].value),
+      freshFiles: Array.from(order, (i) => recordFiles[i]),
+      keep, removed, data, directory,
+      ahead: read.pool ?? NONE_AHEAD,
+      made: new Map(categories ? [[DATA_FILES.categories, categories.json]] : []),
+      carried, stateless: next === null, cache, refused: base.reason, abandon,
+    } };
   } catch (e) {
     abandon();
     throw e;
@@ -180,117 +201,58 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
   }
 }
 
-/** The changed files read, parsed and checked over the base: the plan, or their problems. */
-async function loadChanges(options: BuildOptions, base: Base, clock: Clock, read: Reading, events: ChangedEventFiles, setDirectory: (stage: DirectoryStage | null) => void, abandon: () => void): Promise<Loaded> {
-  const { files, content } = read;
-  const issues: FileIssue[] = [];
-  const others = await base.others(read, events, issues);
-  const { state, problems, categories, cache } = others;
-  const dir = others.directory && (await import('../directory/directory-job.ts')).directoryOnPool(options, parseFiles(read, 'directory', 'directory', others.directory), problems.length === 0);
-  const parsing = parseChanged(read, events);
-  // (a thread failing in the events must not leave their rejection unheard while the directory is awaited)
-  void parsing.catch(() => {});
-  const dirRead = await dir;
-  setDirectory(dirRead?.stage ?? null);
-  const fresh = await parsing;
-  const { keep, removed } = rowsThatStay(state, events);
-  append(append(issues, checkFresh(content, state, fresh, events, keep)), dirRead?.issues ?? []);
-  append(append(problems, fresh.problems), dirRead?.problems ?? []);
-  const clean = problems.length === 0 && issues.length === 0;
-  const baseUrl = clean ? normalizeBaseUrl(options.baseUrl ?? state.site.base_url) : '';
-  const { data, carried } = clean ? base.taken(fresh, others) : { data: null, carried: [] };
-  // told here, where nothing refuses any more
-  if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
-  if (!clean) {
-    abandon();
-    // imported here: only a build with problems positions issues
-    const { locateProblems } = await import('../../content/load.ts');
-    return { problems: [...problems, ...locateProblems(content, issues, files.raw)].sort(compareProblems), cache, refused: base.reason };
+/** Over an empty base every listed event file is changed, and none of the recorded stats is wanted. */
+function everyFileChanged(files: ContentFiles, taking: RecordedStats): ChangedEventFiles {
+  taking.abandon();
+  return { fileMap: new Int32Array(0), reread: new Uint8Array(0), changed: Array.from(files.events, (_, i) => i), texts: null };
+}
+
+/** The other files over the prior: the media files resolved again, the categories read again where they changed. */
+async function priorOthers(read: Reading, state: EventState, unchanged: ReturnType<typeof unchangedOthers>, events: ChangedEventFiles): Promise<Others> {
+  await mediaUnchanged(read.content, state);
+  const categories = unchanged.categories && (await changedCategories(read, unchanged.categories, state));
+  // as a whole load counts them: files taken without a parse
+  const reused = unchanged.files - (unchanged.directory?.length ?? 0) - (unchanged.categories?.length ?? 0) + read.files.events.length - events.changed.length;
+  return {
+    state: categories ? { ...state, categoryIds: categories.ids } : state, problems: [], categories, directory: unchanged.directory,
+    cache: { reused, parsed: events.changed.length },
+  };
+}
+
+/** What the render takes of the previous dist, proven, once the content has no problems: the files no event shapes as they are, where their files did not change. */
+function taken(options: BuildOptions, build: PreviousBuild, { records }: Fresh, { categories, directory }: Others): { data: PreviousData; carried: readonly string[] } {
+  for (const { value: e } of records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
+  const carried = [...(categories ? [] : [DATA_FILES.categories]), ...(directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
+  return { data: provenDist(options, build, carried), carried };
+}
+
+/**
+ * The context over an empty base: the site, pages, categories and media read and parsed (each
+ * recorded), the media files resolved, and checked across files as loadContent checks them.
+ */
+async function readContext(options: BuildOptions, read: Reading, state: EventState, issues: FileIssue[]): Promise<Others> {
+  const { parseContext, checkContext, zoneOf } = await import('../../content/load.ts');
+  const { problems, mediaIssues, ...context } = await parseContext(read.content, read.files, read.recorder);
+  const across = checkContext(context, mediaIssues, issues);
+  read.zone = zoneOf(context.site);
+  const { site } = context;
+  const pages = new Map(Array.from(across.pagesByUid, ([uid, r]) => [uid, r.value]));
+  const media = new Map(Array.from(across.mediaById, ([id, r]) => [id, r.value.media]));
+  const categoryIds = across.categoryList.map((c) => c.id);
+  const categories = { ids: categoryIds, json: toJson(across.categoryList.map(renderCategory)) };
+  const mediaSources = context.media as Sourced<MediaSource>[];
+  let baseUrl: string | null = null;
+  try {
+    baseUrl = normalizeBaseUrl(options.baseUrl ?? site.base_url);
+  } catch {
+    // (thrown once the content is known to have no problems)
   }
-  dirRead?.stage?.job.compressNow();
-  clock.phase(base.phase, 'render data');
-  const { eventIndex: _e, otherIndex: _o, ...stats }: StatRecord = read.next ?? NO_STATS;
-  const { records, recordFiles } = fresh;
-  const order = listOrder(records);
-  return { plan: {
-    ...stats, fileMap: events.fileMap, state, previous: base.build?.previous ?? null, ledger: base.build?.ledger ?? null, baseUrl,
-    fresh: Array.from(order, (i) => records[i].value),
-    freshFiles: Array.from(order, (i) => recordFiles[i]),
-    keep, removed, data, directory: dirRead?.stage ?? null,
-    ahead: read.pool ?? NONE_AHEAD,
-    made: new Map(categories ? [[DATA_FILES.categories, categories.json]] : []),
-    carried, stateless: read.next === null, cache, refused: base.reason, abandon,
-  } };
+  // the threads render the events' rows as they parse them, against the context as read (ParsePool.rowsFor)
+  if (baseUrl !== null) read.pool!.render({ site, baseUrl, pages, media });
+  const withContext = { ...state, zone: site.timezone, site, pages, media, categoryIds, mediaSources };
+  const listed = OTHER_KINDS.reduce((n, kind) => n + read.files[kind].length, read.files.events.length);
+  return { state: withContext, problems, categories, directory: read.files.directory, cache: options.cache === undefined ? undefined : { reused: 0, parsed: listed } };
 }
-
-/** The previous build as the base: what changed is read, what did not is taken as it recorded it, and anything else refuses (NoPatch). */
-function overPrior(options: BuildOptions, build: PreviousBuild): Base {
-  const { state } = build;
-  let others: ReturnType<typeof unchangedOthers>;
-  return {
-    state, build, reason: null, phase: 'patch: find changes',
-    events: (read, taking) => {
-      // the other files first: one that refuses costs no event file's read
-      others = unchangedOthers(read, state);
-      return eventFileChanges(options, read, state, taking);
-    },
-    others: async (read, events) => {
-      await mediaUnchanged(read.content, state);
-      const categories = others.categories && changedCategories(read.content, others.categories, others.texts, state);
-      // as a whole load counts them: files taken without a parse
-      const reused = others.files - (others.directory?.length ?? 0) - (others.categories?.length ?? 0) + read.files.events.length - events.changed.length;
-      return {
-        state: categories ? { ...state, categoryIds: categories.ids } : state, problems: [], categories, directory: others.directory,
-        cache: { reused, parsed: events.changed.length },
-      };
-    },
-    taken: ({ records }, { categories, directory }) => {
-      for (const { value: e } of records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
-      // the files no event shapes taken as they are, where their files did not change
-      const carried = [...(categories ? [] : [DATA_FILES.categories]), ...(directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
-      return { data: provenDist(options, build, carried), carried };
-    },
-  };
-}
-
-/** An empty base: no rows, no files, no context. Every listed file counts as changed, and the context is read. */
-function overEmpty(options: BuildOptions, out: string, reason: string | null): Base {
-  const state = emptyState({ content: resolve(options.content), out, options: patchOptions(options) });
-  return {
-    state, build: null, reason, phase: 'load content',
-    events: async ({ files }, taking) => {
-      taking.abandon();
-      return { fileMap: new Int32Array(0), reread: new Uint8Array(0), changed: Array.from(files.events, (_, i) => i), texts: null };
-    },
-    // the context: the site, pages, categories and media read and parsed (each recorded),
-    // the media files resolved, and checked across files as loadContent checks them
-    others: async (read, _events, issues) => {
-      const { parseContext, checkContext, zoneOf } = await import('../../content/load.ts');
-      const { problems, mediaIssues, ...context } = await parseContext(read.content, read.files, read.recorder);
-      const across = checkContext(context, mediaIssues, issues);
-      read.zone = zoneOf(context.site);
-      const { site } = context;
-      const pages = new Map(Array.from(across.pagesByUid, ([uid, r]) => [uid, r.value]));
-      const media = new Map(Array.from(across.mediaById, ([id, r]) => [id, r.value.media]));
-      const categoryIds = across.categoryList.map((c) => c.id);
-      const categories = { ids: categoryIds, json: toJson(across.categoryList.map(renderCategory)) };
-      const mediaSources = context.media as Sourced<MediaSource>[];
-      let baseUrl: string | null = null;
-      try {
-        baseUrl = normalizeBaseUrl(options.baseUrl ?? site.base_url);
-      } catch {
-        // (thrown once the content is known to have no problems)
-      }
-      // the threads render the events' rows as they parse them, against the context as read (ParsePool.rowsFor)
-      if (baseUrl !== null) read.pool!.render({ site, baseUrl, pages, media });
-      const withContext = { ...state, zone: site.timezone, site, pages, media, categoryIds, mediaSources };
-      const listed = OTHER_KINDS.reduce((n, kind) => n + read.files[kind].length, read.files.events.length);
-      return { state: withContext, problems, categories, directory: read.files.directory, cache: options.cache === undefined ? undefined : { reused: 0, parsed: listed } };
-    },
-    taken: () => ({ data: null, carried: [] }),
-  };
-}
-
 /** The refusals of a prior before any content file is read: another zone or base URL, no time for the stats, a listing with problems or raw names. */
 function proveBase(options: BuildOptions, { state, previous }: PreviousBuild, listing: Listed, taking: RecordedStats): void {
   if (state.zone !== state.site.timezone) refuse('the state is of another zone');
@@ -357,8 +319,6 @@ function unchangedOthers({ content, files, next, margin }: Reading, state: Event
   const kinds = OTHER_KINDS.flatMap((kind) => files[kind].map((file) => [kind, file] as const));
   const keyAt = (b: Buffer, i: number) => b.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
   const changed = new Set<string>();
-  // the categories' texts as read for their keys: read again, a save between would pair one version's key with another's text
-  const texts = new Map<string, string>();
   const change = (kind: string, why: string) => (kind === 'directory' || kind === 'categories' ? changed.add(kind) : refuse(why));
   kinds.forEach(([kind, file], j) => {
     const i = recorded.get(ids[j]);
@@ -367,32 +327,28 @@ function unchangedOthers({ content, files, next, margin }: Reading, state: Event
     putStat(stats, j, fileStat(join(content, file)));
     if (i !== undefined && freshStatAt(state.otherStats, i, stats, j, state.safe, margin)) return void state.otherKeys.copy(keys, j * KEY_BYTES, i * KEY_BYTES, (i + 1) * KEY_BYTES);
     const read = readContentFile(content, file, undefined, true);
-    // (a directory file that cannot be read is its problem: directoryOnPool reports it)
+    // (a directory or categories file that cannot be read is its problem, told where it is parsed)
     if (!read.ok) return void change(kind, `${file} cannot be read`);
     putStat(stats, j, read.stat!);
     parseKey(kind, file, read.bytes).copy(keys, j * KEY_BYTES);
-    if (kind === 'categories') texts.set(file, read.text);
     if (i === undefined || state.otherStats[i * STAT_FIELDS] < 0n || !keyAt(keys, j).equals(keyAt(state.otherKeys, i))) change(kind, `${file} changed`);
   });
   for (const id of recorded.keys()) change(id.slice(0, id.indexOf('\0')), 'a content file other than an event file was removed');
   const named = (kind: string) => (changed.has(kind) ? kinds.filter(([k]) => k === kind).map(([, file]) => file) : null);
-  return { files: ids.length, directory: named('directory'), categories: named('categories'), texts };
+  return { files: ids.length, directory: named('directory'), categories: named('categories') };
 }
 
 /**
- * The categories read again over the prior, checked as a whole load checks them, and their file
- * (categories.json). The events' rows hold their categories' ids alone, so every row stays; an id
- * gone could be one a row that stays names, and refuses, as does a problem (the whole load reports it).
+ * The categories parsed again over the prior (each file's stat and key recorded from the text
+ * parsed), checked as a whole load checks them, and their file (categories.json). The events' rows
+ * hold their categories' ids alone, so every row stays; an id gone could be one a row that stays
+ * names, and refuses, as does a problem (the whole load reports it).
  */
-function changedCategories(content: string, files: readonly string[], texts: ReadonlyMap<string, string>, state: EventState): { ids: number[]; json: string } {
-  const records = files.flatMap((file) => {
-    const read = texts.has(file) ? { ok: true as const, text: texts.get(file)! } : readContentFile(content, file);
-    const parsed = read.ok ? parseFile(file, read.text, readCategory) : null;
-    if (parsed === null || parsed.problems.length > 0) refuse(`${file} has problems`);
-    return parsed.records;
-  });
+async function changedCategories(read: Reading, files: readonly string[], state: EventState): Promise<{ ids: number[]; json: string }> {
+  const parsed = (await parseFiles(read, 'categories', 'categories', files)) as Parsed<Category>[];
+  if (parsed.some((p) => p.problems.length > 0)) refuse('the categories have problems');
   const issues: FileIssue[] = [];
-  const categories = indexCategories(records, issues).list;
+  const categories = indexCategories(parsed.flatMap((p) => p.records), issues).list;
   if (issues.length > 0) refuse('the categories have problems');
   const ids = categories.map((c) => c.id);
   if (state.categoryIds.some((id) => !ids.includes(id))) refuse('a category was removed');

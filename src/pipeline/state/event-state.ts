@@ -48,8 +48,8 @@ export function emptyState(parts: Partial<EventState>): EventState {
 }
 
 /** The state a build leaves: its base's context (the prior's, or as read) with the stats and keys its load took and the rows it rendered. */
-export function nextEventState(base: EventState, stats: Omit<FileStats, 'zone'>, rows: StateRows, manifestJson: string): EventState {
-  return { ...base, ...fileStatsOf({ ...stats, zone: base.zone }), rows, manifestSha: manifestShaOf(manifestJson) };
+export function nextEventState(base: EventState, stats: FileStats, rows: StateRows, manifestJson: string): EventState {
+  return { ...base, ...fileStatsOf(stats), rows, manifestSha: manifestShaOf(manifestJson) };
 }
 
 /** The SHA-256 (hex) a state is bound to. */
@@ -58,6 +58,8 @@ export function manifestShaOf(manifest: string | Uint8Array): string {
 }
 
 export interface EventState extends FileStats {
+  /** the zone event files were read in (their cache kind is `events in <zone>`) */
+  zone: string;
   content: string;
   out: string;
   /** patchOptions */
@@ -90,8 +92,8 @@ export function readEventState(path: string, content: string, out: string | null
 }
 
 /** The stats and keys of a state: a FileStats of its own, which holds none of the state's other parts. */
-const fileStatsOf = ({ safe, zone, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys }: FileStats): FileStats =>
-  ({ safe, zone, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys });
+const fileStatsOf = ({ safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys }: FileStats): FileStats =>
+  ({ safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys });
 
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 

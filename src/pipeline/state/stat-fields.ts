@@ -23,8 +23,6 @@ export const MARGIN_NS = 2_000_000_000n;
 /** Per content file its stat (STAT_FIELDS each; size -1: none) and parse key (KEY_BYTES each): the event files by path, the others by `kind NUL file`. */
 export interface FileStats {
   safe: bigint;
-  /** the zone event files were read in (their cache kind is `events in <zone>`) */
-  zone: string;
   eventFiles: string[];
   eventStats: BigInt64Array;
   eventKeys: Buffer;
@@ -34,7 +32,7 @@ export interface FileStats {
 }
 
 /** No files, so no stats nor keys (none kept: no cache). */
-export const NO_STATS: Omit<FileStats, 'zone'> = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0) };
+export const NO_STATS: FileStats = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0) };
 
 /** A regular file's stat, or null (none there, not a file, not to be stat'ed). */
 export function fileStat(path: string | Buffer): BigIntStats | null {

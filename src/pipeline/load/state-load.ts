@@ -1,12 +1,9 @@
 // The load stage: what changed since a base, as the plan the render takes, or the content's
 // problems. The base is the previous build (state/previous-build.ts) where it stands, else an empty
-// one (no cache, or the prior refused: NoPatch) over which every file counts as changed. Over the
-// prior every content file but the event, directory and categories files must be as it recorded
-// it (by its stat, else by its parse's key), and the previous dist's files the render takes are
-// proven by the ledger (provenDist); over an empty base the site, pages, categories and media are
-// read as the context. The directory, where it is read, is handed to its job; the changed event
-// files are parsed (on the parse threads where they are many) and checked as a full build checks
-// them, each file's stat and key recorded for the next build (next-stats.ts).
+// one over which every file counts as changed and the site, pages, categories and media are read
+// as the context. Over the prior every content file but the event, directory and categories files
+// must be as it recorded it, and the previous dist's files the render takes are proven by the
+// ledger. The changed event files are parsed and checked as a full build checks them.
 import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { listContentFolder, readContentFile, type ContentFiles } from '../../content/files.ts';
@@ -36,10 +33,7 @@ import { beginRecordedStats, NextStats, nextStats, type RecordedStats } from './
 import type { DirectoryStage } from '../directory/directory-job.ts';
 import { append } from '../../util/append.ts';
 
-/**
- * More changed event files than this are parsed on the parse threads, fewer here: the threads'
- * start and the hand-over cost more than the parse of a few thousand files (bench/results.md).
- */
+/** More changed event files than this are parsed on the parse threads, fewer here: the threads' start and hand-over cost more than a few thousand parses. */
 const POOL_FROM = 4096;
 
 /** The records of the files read again (changed or added), with their files' new indexes, and the files' parse problems (in the listing's order). */
@@ -155,7 +149,8 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
     // over the prior the other files first: one that refuses costs no event file's read
     const unchanged = base.build && unchangedOthers(read, base.state);
     const events = base.build ? await eventFileChanges(options, read, base.state, taking) : everyFileChanged(files, taking);
-    if (events.texts === null) read.pool = pool = await parsePool(options, read);
+    // (imported here: a build over a few edits parses them on this thread)
+    if (events.texts === null) read.pool = pool = new (await import('./parse-pool.ts')).ParsePool(content, read.recorder, { threads: options.parseThreads });
     const issues: FileIssue[] = [];
     const others = unchanged ? await priorOthers(read, base.state, unchanged, events) : await readContext(options, read, base.state, issues);
     const { state, problems, categories, cache } = others;
@@ -166,7 +161,8 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
     const dirRead = await dir;
     directory = dirRead?.stage ?? null;
     const fresh = await parsing;
-    const { keep, removed } = rowsThatStay(state, events);
+    // the rows of files neither gone nor read again
+    const keep = new Uint8Array(state.rows.id.length).map((_, row) => (events.fileMap[state.rows.file[row]] >= 0 ? 1 : 0));
     append(append(issues, checkFresh(content, state, fresh, events, keep)), dirRead?.issues ?? []);
     append(append(problems, fresh.problems), dirRead?.problems ?? []);
     const clean = problems.length === 0 && issues.length === 0;
@@ -188,7 +184,7 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
       ...(next ?? NO_STATS), fileMap: events.fileMap, state, previous: base.build?.previous ?? null, ledger: base.build?.ledger ?? null, baseUrl,
       fresh: Array.from(order, (i) => records[i].value),
       freshFiles: Array.from(order, (i) => recordFiles[i]),
-      keep, removed, data, directory,
+      keep, removed: events.removed, data, directory,
       ahead: read.pool ?? NONE_AHEAD,
       made: new Map(categories ? [[DATA_FILES.categories, categories.json]] : []),
       carried, stateless: next === null, cache, refused: base.reason, abandon,
@@ -204,7 +200,7 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
 /** Over an empty base every listed event file is changed, and none of the recorded stats is wanted. */
 function everyFileChanged(files: ContentFiles, taking: RecordedStats): ChangedEventFiles {
   taking.abandon();
-  return { fileMap: new Int32Array(0), reread: new Uint8Array(0), changed: Array.from(files.events, (_, i) => i), texts: null };
+  return { fileMap: new Int32Array(0), removed: 0, changed: Array.from(files.events, (_, i) => i), texts: null };
 }
 
 /** The other files over the prior: the media files resolved again, the categories read again where they changed. */
@@ -226,10 +222,7 @@ function taken(options: BuildOptions, build: PreviousBuild, { records }: Fresh, 
   return { data: provenDist(options, build, carried), carried };
 }
 
-/**
- * The context over an empty base: the site, pages, categories and media read and parsed (each
- * recorded), the media files resolved, and checked across files as loadContent checks them.
- */
+/** The context over an empty base: the site, pages, categories and media read, parsed and recorded, the media files resolved, all checked across files. */
 async function readContext(options: BuildOptions, read: Reading, state: EventState, issues: FileIssue[]): Promise<Others> {
   const { parseContext, checkContext, zoneOf } = await import('../../content/load.ts');
   const { problems, mediaIssues, ...context } = await parseContext(read.content, read.files, read.recorder);
@@ -271,12 +264,6 @@ function listOrder(records: readonly Sourced<Event>[]): Uint32Array {
   return new Uint32Array(n).map((_, i) => i).sort((a, b) => start[b] - start[a] || end[b] - end[a] || id[a] - id[b]);
 }
 
-/** The parse threads' pool (imported here: a build over a few edits parses them on this thread). */
-async function parsePool(options: BuildOptions, read: Reading): Promise<ParsePool> {
-  const { ParsePool } = await import('./parse-pool.ts');
-  return new ParsePool(read.content, read.recorder, { threads: options.parseThreads });
-}
-
 /** `names` of one kind parsed, each recorded: on the parse threads where there are some, else here. */
 async function parseFiles(read: Reading, kind: string, parser: ParserName, names: readonly string[]): Promise<Parsed<unknown>[]> {
   if (read.pool !== null) return read.pool.parseMany(kind, parser, read.zone, names, read.files.raw);
@@ -310,8 +297,7 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
 
 /**
  * Every other content file: the same set as the state's, each unchanged (by its stat, else by its
- * parse's key), but for the directory's and the categories' files, which may change, come and go
- * (their names are then handed on: `directory`, `categories`); their stats (refreshed) and keys.
+ * parse's key), but for the directory's and the categories' files, which may change, come and go.
  */
 function unchangedOthers({ content, files, next, margin }: Reading, state: EventState) {
   const { otherFiles: ids, otherStats: stats, otherKeys: keys } = next!;
@@ -339,10 +325,9 @@ function unchangedOthers({ content, files, next, margin }: Reading, state: Event
 }
 
 /**
- * The categories parsed again over the prior (each file's stat and key recorded from the text
- * parsed), checked as a whole load checks them, and their file (categories.json). The events' rows
- * hold their categories' ids alone, so every row stays; an id gone could be one a row that stays
- * names, and refuses, as does a problem (the whole load reports it).
+ * The categories parsed again over the prior and checked, and their categories.json. Rows hold
+ * their categories' ids alone, so every row stays; an id gone could be one a kept row names, and
+ * refuses, as does a problem (the whole load reports it).
  */
 async function changedCategories(read: Reading, files: readonly string[], state: EventState): Promise<{ ids: number[]; json: string }> {
   const parsed = (await parseFiles(read, 'categories', 'categories', files)) as Parsed<Category>[];
@@ -357,28 +342,24 @@ async function changedCategories(read: Reading, files: readonly string[], state:
 
 /** The event files against the base's: which changed (their new indexes), and while they are few, their texts as read. */
 interface ChangedEventFiles {
-  /** base file index → new index, -1 for removed files */
+  /** base file index → new index; -1: removed, or read again */
   fileMap: Int32Array;
-  /** base file indexes read again */
-  reread: Uint8Array;
+  removed: number;
   changed: number[];
   /** null: the changed files are parsed on the parse threads */
   texts: string[] | null;
 }
 
 /**
- * The event files over the prior: unchanged by their stat (its files' stats as `taking` took them,
- * by its order), else read again (changed or added), and changed where their text is not the one
- * it recorded; the rest removed. The loop runs once per event file (most of a site's files): it is
- * kept to comparisons with the stats taken before it (no path joins, no map look-up, no per-file
- * copies). The listing is sorted, as the state's is, so a file is usually found at its own index
- * (the map is made only when one is not); the stats and keys are copied whole first and only those
- * of files read again are put over them.
+ * The event files over the prior: unchanged by their stat (as `taking` took them), else read again,
+ * and changed where their text is not the one recorded; the rest removed. The loop runs once per
+ * event file, so it only compares: the listing is sorted as the state's is, a file is usually at its
+ * own index (the map is made only when one is not), and the stats and keys are copied whole first.
  */
 async function eventFileChanges(options: BuildOptions, { content, files, next, margin }: Reading, state: EventState, taking: RecordedStats): Promise<ChangedEventFiles> {
   const eventFiles = files.events;
   const previousFiles = state.eventFiles;
-  const changes: ChangedEventFiles = { fileMap: new Int32Array(previousFiles.length).fill(-1), reread: new Uint8Array(previousFiles.length), changed: [], texts: [] };
+  const changes: ChangedEventFiles = { fileMap: new Int32Array(previousFiles.length).fill(-1), removed: previousFiles.length, changed: [], texts: [] };
   const { fileMap, changed, texts } = changes;
   let index: Map<string, number> | null = null;
   const { eventStats, eventKeys } = next!;
@@ -395,6 +376,7 @@ async function eventFileChanges(options: BuildOptions, { content, files, next, m
     if (at !== undefined) {
       if (current[at * STAT_FIELDS] < 0n) refuse(`${file} cannot be stat'ed`);
       fileMap[at] = now;
+      changes.removed--;
       if (freshStatAt(stats, at, current, at, state.safe, margin)) {
         if (at !== now) {
           eventStats.set(stats.subarray(at * STAT_FIELDS, (at + 1) * STAT_FIELDS), now * STAT_FIELDS);
@@ -410,7 +392,7 @@ async function eventFileChanges(options: BuildOptions, { content, files, next, m
     putStat(eventStats, now, read.stat!);
     key.copy(eventKeys, now * KEY_BYTES);
     if (at !== undefined && stats[at * STAT_FIELDS] >= 0n && key.equals(state.eventKeys.subarray(at * KEY_BYTES, (at + 1) * KEY_BYTES))) continue;
-    if (at !== undefined) changes.reread[at] = 1;
+    if (at !== undefined) fileMap[at] = -1;
     if (changed.push(now) <= poolFrom) texts!.push(read.text);
   }
   return changed.length <= poolFrom ? changes : { ...changes, texts: null };
@@ -429,19 +411,6 @@ async function parseChanged({ files, pool, zone }: Reading, { changed, texts }: 
     }
   });
   return fresh;
-}
-
-/** The state's rows that stay (those of files neither gone nor read again), and how many files went. */
-function rowsThatStay(state: EventState, events: ChangedEventFiles): { keep: Uint8Array; removed: number } {
-  const n = state.rows.id.length;
-  const keep = new Uint8Array(n);
-  for (let row = 0; row < n; row++) {
-    const f = state.rows.file[row];
-    if (events.fileMap[f] >= 0 && events.reread[f] === 0) keep[row] = 1;
-  }
-  let removed = 0;
-  for (let f = 0; f < events.fileMap.length; f++) if (events.fileMap[f] < 0) removed++;
-  return { keep, removed };
 }
 
 /** The checks a full build runs on the new events (ids unique, references known): their issues. */
@@ -466,9 +435,8 @@ async function mediaUnchanged(content: string, state: EventState): Promise<void>
 }
 
 /**
- * The fresh records and, where one has the id of an event that stays (`fileOf`: its file by its
- * id), every record of that event's file, read and parsed again, in the listing's order: of the
- * records a whole load checks, those that can have an issue (a repeated id is told in every file).
+ * The fresh records and, where one has the id of an event that stays (`fileOf`), every record of
+ * that event's file parsed again, in the listing's order: a repeated id is told in every file.
  */
 function withRepeated(content: string, state: EventState, { records, recordFiles }: Fresh, fileMap: Int32Array, fileOf: ReadonlyMap<number, number>): Sourced<Event>[] {
   const files = new Set<number>();

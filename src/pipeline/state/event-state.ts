@@ -1,11 +1,9 @@
 // The event state: what a build over the previous one (load/state-load.ts) needs of it, so an edit
 // to a few event files does not load the whole model. Per event in list order its id, sort times,
-// last_modified, file and row hash; per content file its stat and parse key (stat-fields.ts); and the small parts
-// of the model events are checked and rendered against. It is bound to the SHA-256 of the
-// manifest.json its build wrote: any other dist in --out and it is not used.
-//
-// File: writeSealed(AULAEVENTS1\n <identity>\n, v8.serialize(state)). Damaged, foreign or
-// misshapen, it is ignored: the build is then a whole one, never a wrong one.
+// last_modified, file and row hash; per content file its stat and parse key (stat-fields.ts); the
+// small parts of the model events are checked and rendered against. It is bound to the SHA-256 of
+// the manifest.json its build wrote. File: writeSealed(MAGIC, identity, v8.serialize(state));
+// damaged, foreign or misshapen, it is ignored and the build is a whole one, never a wrong one.
 import { serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
 import type { Sourced } from '../../content/records.ts';
@@ -30,16 +28,8 @@ export interface StateRows {
   keys: Buffer;
 }
 
-export function stateRows(count: number): StateRows {
-  return {
-    id: new Float64Array(count),
-    start: new Float64Array(count),
-    end: new Float64Array(count),
-    lastModified: new Float64Array(count),
-    file: new Uint32Array(count),
-    keys: Buffer.allocUnsafe(count * KEY_BYTES),
-  };
-}
+export const stateRows = (n: number): StateRows =>
+  ({ id: new Float64Array(n), start: new Float64Array(n), end: new Float64Array(n), lastModified: new Float64Array(n), file: new Uint32Array(n), keys: Buffer.allocUnsafe(n * KEY_BYTES) });
 
 /** A state with no rows, no files and no context but the `parts` given: an empty base's. */
 export function emptyState(parts: Partial<EventState>): EventState {
@@ -110,10 +100,9 @@ function wellFormed(s: EventState): boolean {
   if (typeof s.site !== 'object' || s.site === null || !(s.pages instanceof Map) || !(s.media instanceof Map)) return false;
   if (!Array.isArray(s.categoryIds) || !Array.isArray(s.mediaSources)) return false;
   const r = s.rows;
-  if (typeof r !== 'object' || r === null) return false;
-  const n = r.id instanceof Float64Array ? r.id.length : -1;
-  if (n < 0 || !(r.start instanceof Float64Array) || !(r.end instanceof Float64Array) || !(r.lastModified instanceof Float64Array)) return false;
-  if (r.start.length !== n || r.end.length !== n || r.lastModified.length !== n) return false;
+  if (typeof r !== 'object' || r === null || !(r.id instanceof Float64Array)) return false;
+  const n = r.id.length;
+  if (![r.start, r.end, r.lastModified].every((a) => a instanceof Float64Array && a.length === n)) return false;
   if (!(r.file instanceof Uint32Array) || r.file.length !== n || !(r.keys instanceof Uint8Array) || r.keys.length !== n * KEY_BYTES) return false;
   for (const f of r.file) if (f >= s.eventFiles.length) return false;
   r.keys = Buffer.from(r.keys.buffer, r.keys.byteOffset, r.keys.byteLength);

@@ -11,8 +11,7 @@ import { EVENTS_KIND, fileSystemNow, KEY_BYTES, OTHER_KINDS, putStat, putStatTex
 
 /** Puts each file parsed, here or on a parse thread, among the next stats and keys. */
 export class NextStats implements ParseRecorder {
-  private events?: Map<string, number>;
-  private others?: Map<string, number>;
+  private index?: Map<string, number>;
 
   constructor(readonly next: FileStats) {}
 
@@ -23,11 +22,9 @@ export class NextStats implements ParseRecorder {
 
   /** A file parsed on a parse thread: its key (hex) and stat (statText) as the thread made them; none: it has no stat (size -1). */
   record(kind: string, file: string, stat: BigIntStats | string | undefined, key: Buffer | string): void {
-    const { next: r } = this;
-    const event = kind.startsWith(EVENTS_KIND);
-    const i = event ? (this.events ??= index(r.eventFiles)).get(file) : (this.others ??= index(r.otherFiles)).get(`${kind}\0${file}`);
+    const { stats, keys, files } = this.next;
+    const i = (this.index ??= new Map(files.map((f, i) => [f, i]))).get(kind.startsWith(EVENTS_KIND) ? file : `${kind}\0${file}`);
     if (i === undefined) return;
-    const [stats, keys] = event ? [r.eventStats, r.eventKeys] : [r.otherStats, r.otherKeys];
     if (typeof stat === 'object') putStat(stats, i, stat);
     else if (stat === undefined || !putStatText(stats, i, stat)) return void putStat(stats, i, null);
     if (typeof key === 'string') keys.write(key, i * KEY_BYTES, 'hex');
@@ -35,24 +32,20 @@ export class NextStats implements ParseRecorder {
   }
 }
 
-const index = (files: readonly string[]) => new Map(files.map((f, i) => [f, i]));
-
 /** The recorded event files' stats (in their order; none recorded: null), taken after `safe`, the cache folder's time (null: not to be had). */
 export type RecordedStats = { safe: bigint | null; finish: (() => Promise<BigInt64Array>) | null; abandon(): void };
 
 /** Begins the stats of the recorded event files (none without a cache or a record) on the stat thread, once the cache folder's time is taken. */
-export function beginRecordedStats(options: { content: string; cache?: string }, recorded: Pick<FileStats, 'eventFiles'> | null): RecordedStats {
+export function beginRecordedStats(options: { content: string; cache?: string }, recorded: FileStats | null): RecordedStats {
   const safe = options.cache === undefined ? null : fileSystemNow(resolve(options.cache));
   if (safe === null || recorded === null) return { safe, finish: null, abandon: () => {} };
-  const stating = beginStats(recorded.eventFiles.map((file) => join(resolve(options.content), file)));
+  const stating = beginStats(recorded.files.slice(0, recorded.eventCount).map((file) => join(resolve(options.content), file)));
   let finished: Promise<BigInt64Array> | undefined;
   return { safe, finish: () => (finished ??= stating.finish()), abandon: () => stating.abandon() };
 }
 
 /** Every file listed, as yet with no stat (size -1) nor key. */
 export function nextStats(safe: bigint, files: ContentFiles): FileStats {
-  const otherFiles = OTHER_KINDS.flatMap((kind) => files[kind].map((file) => `${kind}\0${file}`));
-  const none = (n: number) => new BigInt64Array(n * STAT_FIELDS).fill(-1n);
-  const { events } = files;
-  return { safe, eventFiles: events, eventStats: none(events.length), eventKeys: Buffer.alloc(events.length * KEY_BYTES), otherFiles, otherStats: none(otherFiles.length), otherKeys: Buffer.alloc(otherFiles.length * KEY_BYTES) };
+  const all = files.events.concat(OTHER_KINDS.flatMap((kind) => files[kind].map((file) => `${kind}\0${file}`)));
+  return { safe, files: all, eventCount: files.events.length, stats: new BigInt64Array(all.length * STAT_FIELDS).fill(-1n), keys: Buffer.alloc(all.length * KEY_BYTES) };
 }

@@ -300,28 +300,29 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
  * parse's key), but for the directory's and the categories' files, which may change, come and go.
  */
 function unchangedOthers({ content, files, next, margin }: Reading, state: EventState) {
-  const { otherFiles: ids, otherStats: stats, otherKeys: keys } = next!;
-  const recorded = new Map(state.otherFiles.map((id, i) => [id, i]));
+  const { files: ids, stats, keys, eventCount } = next!;
+  const recorded = new Map(state.files.slice(state.eventCount).map((id, i) => [id, state.eventCount + i]));
   const kinds = OTHER_KINDS.flatMap((kind) => files[kind].map((file) => [kind, file] as const));
   const keyAt = (b: Buffer, i: number) => b.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
   const changed = new Set<string>();
   const change = (kind: string, why: string) => (kind === 'directory' || kind === 'categories' ? changed.add(kind) : refuse(why));
-  kinds.forEach(([kind, file], j) => {
+  kinds.forEach(([kind, file], k) => {
+    const j = eventCount + k;
     const i = recorded.get(ids[j]);
     recorded.delete(ids[j]);
     if (i === undefined) change(kind, `${file} is new`);
     putStat(stats, j, fileStat(join(content, file)));
-    if (i !== undefined && freshStatAt(state.otherStats, i, stats, j, state.safe, margin)) return void state.otherKeys.copy(keys, j * KEY_BYTES, i * KEY_BYTES, (i + 1) * KEY_BYTES);
+    if (i !== undefined && freshStatAt(state.stats, i, stats, j, state.safe, margin)) return void state.keys.copy(keys, j * KEY_BYTES, i * KEY_BYTES, (i + 1) * KEY_BYTES);
     const read = readContentFile(content, file, undefined, true);
     // (a directory or categories file that cannot be read is its problem, told where it is parsed)
     if (!read.ok) return void change(kind, `${file} cannot be read`);
     putStat(stats, j, read.stat!);
     parseKey(kind, file, read.bytes).copy(keys, j * KEY_BYTES);
-    if (i === undefined || state.otherStats[i * STAT_FIELDS] < 0n || !keyAt(keys, j).equals(keyAt(state.otherKeys, i))) change(kind, `${file} changed`);
+    if (i === undefined || state.stats[i * STAT_FIELDS] < 0n || !keyAt(keys, j).equals(keyAt(state.keys, i))) change(kind, `${file} changed`);
   });
   for (const id of recorded.keys()) change(id.slice(0, id.indexOf('\0')), 'a content file other than an event file was removed');
   const named = (kind: string) => (changed.has(kind) ? kinds.filter(([k]) => k === kind).map(([, file]) => file) : null);
-  return { files: ids.length, directory: named('directory'), categories: named('categories') };
+  return { files: kinds.length, directory: named('directory'), categories: named('categories') };
 }
 
 /**
@@ -358,21 +359,21 @@ interface ChangedEventFiles {
  */
 async function eventFileChanges(options: BuildOptions, { content, files, next, margin }: Reading, state: EventState, taking: RecordedStats): Promise<ChangedEventFiles> {
   const eventFiles = files.events;
-  const previousFiles = state.eventFiles;
-  const changes: ChangedEventFiles = { fileMap: new Int32Array(previousFiles.length).fill(-1), removed: previousFiles.length, changed: [], texts: [] };
+  const { files: previousFiles, eventCount: count, stats, keys } = state;
+  const changes: ChangedEventFiles = { fileMap: new Int32Array(count).fill(-1), removed: count, changed: [], texts: [] };
   const { fileMap, changed, texts } = changes;
   let index: Map<string, number> | null = null;
-  const { eventStats, eventKeys } = next!;
-  const common = Math.min(eventFiles.length, previousFiles.length);
-  eventStats.set(state.eventStats.subarray(0, common * STAT_FIELDS));
-  state.eventKeys.copy(eventKeys, 0, 0, common * KEY_BYTES);
-  const stats = state.eventStats;
+  const { stats: eventStats, keys: eventKeys } = next!;
+  const common = Math.min(eventFiles.length, count);
+  eventStats.set(stats.subarray(0, common * STAT_FIELDS));
+  keys.copy(eventKeys, 0, 0, common * KEY_BYTES);
   const current = await taking.finish!();
   const kind = `${EVENTS_KIND}${state.zone}`;
   const poolFrom = options.poolFrom ?? POOL_FROM;
   for (let now = 0; now < eventFiles.length; now++) {
     const file = eventFiles[now];
-    const at = now < previousFiles.length && previousFiles[now] === file ? now : (index ??= new Map(previousFiles.map((f, i) => [f, i]))).get(file);
+    // (an event file's path is no other file's `kind NUL file`: `at` is an event file's)
+    const at = now < count && previousFiles[now] === file ? now : (index ??= new Map(previousFiles.map((f, i) => [f, i]))).get(file);
     if (at !== undefined) {
       if (current[at * STAT_FIELDS] < 0n) refuse(`${file} cannot be stat'ed`);
       fileMap[at] = now;
@@ -380,7 +381,7 @@ async function eventFileChanges(options: BuildOptions, { content, files, next, m
       if (freshStatAt(stats, at, current, at, state.safe, margin)) {
         if (at !== now) {
           eventStats.set(stats.subarray(at * STAT_FIELDS, (at + 1) * STAT_FIELDS), now * STAT_FIELDS);
-          state.eventKeys.copy(eventKeys, now * KEY_BYTES, at * KEY_BYTES, (at + 1) * KEY_BYTES);
+          keys.copy(eventKeys, now * KEY_BYTES, at * KEY_BYTES, (at + 1) * KEY_BYTES);
         }
         continue;
       }
@@ -391,7 +392,7 @@ async function eventFileChanges(options: BuildOptions, { content, files, next, m
     const key = parseKey(kind, file, read.bytes);
     putStat(eventStats, now, read.stat!);
     key.copy(eventKeys, now * KEY_BYTES);
-    if (at !== undefined && stats[at * STAT_FIELDS] >= 0n && key.equals(state.eventKeys.subarray(at * KEY_BYTES, (at + 1) * KEY_BYTES))) continue;
+    if (at !== undefined && stats[at * STAT_FIELDS] >= 0n && key.equals(keys.subarray(at * KEY_BYTES, (at + 1) * KEY_BYTES))) continue;
     if (at !== undefined) fileMap[at] = -1;
     if (changed.push(now) <= poolFrom) texts!.push(read.text);
   }
@@ -444,8 +445,8 @@ function withRepeated(content: string, state: EventState, { records, recordFiles
   if (files.size === 0) return records;
   const all = records.map((r, i) => ({ r, at: recordFiles[i] }));
   for (const f of files) {
-    const read = readContentFile(content, state.eventFiles[f]);
-    const parsed = read.ok ? parseEventFile(state.eventFiles[f], read.text, state.zone) : null;
+    const read = readContentFile(content, state.files[f]);
+    const parsed = read.ok ? parseEventFile(state.files[f], read.text, state.zone) : null;
     if (parsed === null || parsed.problems.length > 0) refuse('a changed event repeats an id, and its file cannot be read again');
     for (const r of parsed.records) all.push({ r, at: fileMap[f] });
   }

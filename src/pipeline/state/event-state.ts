@@ -14,7 +14,7 @@ import { KEY_BYTES, NO_STATS, STAT_FIELDS, type FileStats } from './stat-fields.
 export { EVENTS_KIND, KEY_BYTES } from './stat-fields.ts';
 import { readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 
-const MAGIC = 'AULAEVENTS1\n';
+const MAGIC = 'AULAEVENTS2\n';
 
 /** The events in list order, one entry per row of the event rows (data/events/). */
 export interface StateRows {
@@ -22,7 +22,7 @@ export interface StateRows {
   start: Float64Array;
   end: Float64Array;
   lastModified: Float64Array;
-  /** index into `eventFiles` */
+  /** index into `files` (an event file's) */
   file: Uint32Array;
   /** the rows' hashes (rowHash) end to end */
   keys: Buffer;
@@ -82,21 +82,18 @@ export function readEventState(path: string, content: string, out: string | null
 }
 
 /** The stats and keys of a state: a FileStats of its own, which holds none of the state's other parts. */
-const fileStatsOf = ({ safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys }: FileStats): FileStats =>
-  ({ safe, eventFiles, eventStats, eventKeys, otherFiles, otherStats, otherKeys });
+const fileStatsOf = ({ safe, files, eventCount, stats, keys }: FileStats): FileStats => ({ safe, files, eventCount, stats, keys });
 
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
-const filesWellFormed = (files: unknown, stats: unknown, keys: unknown) =>
-  strings(files) && stats instanceof BigInt64Array && stats.length === files.length * STAT_FIELDS && keys instanceof Uint8Array && keys.length === files.length * KEY_BYTES;
 
 /** A wrong shape under a good checksum: written by something else. */
 function wellFormed(s: EventState): boolean {
   if (typeof s !== 'object' || s === null) return false;
   if (typeof s.content !== 'string' || typeof s.out !== 'string' || typeof s.options !== 'string' || typeof s.manifestSha !== 'string') return false;
-  if (typeof s.zone !== 'string' || typeof s.safe !== 'bigint' || !filesWellFormed(s.eventFiles, s.eventStats, s.eventKeys) || !filesWellFormed(s.otherFiles, s.otherStats, s.otherKeys)) return false;
-  s.eventKeys = Buffer.from(s.eventKeys.buffer, s.eventKeys.byteOffset, s.eventKeys.byteLength);
-  s.otherKeys = Buffer.from(s.otherKeys.buffer, s.otherKeys.byteOffset, s.otherKeys.byteLength);
+  if (typeof s.zone !== 'string' || typeof s.safe !== 'bigint' || !strings(s.files) || !(Number.isSafeInteger(s.eventCount) && s.eventCount >= 0 && s.eventCount <= s.files.length)) return false;
+  if (!(s.stats instanceof BigInt64Array) || s.stats.length !== s.files.length * STAT_FIELDS || !(s.keys instanceof Uint8Array) || s.keys.length !== s.files.length * KEY_BYTES) return false;
+  s.keys = Buffer.from(s.keys.buffer, s.keys.byteOffset, s.keys.byteLength);
   if (typeof s.site !== 'object' || s.site === null || !(s.pages instanceof Map) || !(s.media instanceof Map)) return false;
   if (!Array.isArray(s.categoryIds) || !Array.isArray(s.mediaSources)) return false;
   const r = s.rows;
@@ -104,7 +101,7 @@ function wellFormed(s: EventState): boolean {
   const n = r.id.length;
   if (![r.start, r.end, r.lastModified].every((a) => a instanceof Float64Array && a.length === n)) return false;
   if (!(r.file instanceof Uint32Array) || r.file.length !== n || !(r.keys instanceof Uint8Array) || r.keys.length !== n * KEY_BYTES) return false;
-  for (const f of r.file) if (f >= s.eventFiles.length) return false;
+  for (const f of r.file) if (f >= s.eventCount) return false;
   r.keys = Buffer.from(r.keys.buffer, r.keys.byteOffset, r.keys.byteLength);
   return true;
 }

@@ -20,19 +20,18 @@ export const EVENTS_KIND = 'events in ';
 /** Times this close to `safe` count as racy: the content's file system's clock may differ a little from the cache folder's. */
 export const MARGIN_NS = 2_000_000_000n;
 
-/** Per content file its stat (STAT_FIELDS each; size -1: none) and parse key (KEY_BYTES each): the event files by path, the others by `kind NUL file`. */
+/** Per content file its stat (STAT_FIELDS each; size -1: none) and parse key (KEY_BYTES each): the event files first, by path, then the others by `kind NUL file`. */
 export interface FileStats {
   safe: bigint;
-  eventFiles: string[];
-  eventStats: BigInt64Array;
-  eventKeys: Buffer;
-  otherFiles: string[];
-  otherStats: BigInt64Array;
-  otherKeys: Buffer;
+  files: string[];
+  /** how many of `files`, first, are event files */
+  eventCount: number;
+  stats: BigInt64Array;
+  keys: Buffer;
 }
 
 /** No files, so no stats nor keys (none kept: no cache). */
-export const NO_STATS: FileStats = { safe: 0n, eventFiles: [], eventStats: new BigInt64Array(0), eventKeys: Buffer.alloc(0), otherFiles: [], otherStats: new BigInt64Array(0), otherKeys: Buffer.alloc(0) };
+export const NO_STATS: FileStats = { safe: 0n, files: [], eventCount: 0, stats: new BigInt64Array(0), keys: Buffer.alloc(0) };
 
 /** A regular file's stat, or null (none there, not a file, not to be stat'ed). */
 export function fileStat(path: string | Buffer): BigIntStats | null {

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { ContentFiles } from '../../content/files.ts';
 import type { ParseRecorder } from '../../content/load.ts';
 import { parseKey } from '../cache/keys.ts';
-import { beginStats } from './stat-files.ts';
+import { beginStats, type Stating } from './stat-files.ts';
 import { EVENTS_KIND, fileSystemNow, KEY_BYTES, OTHER_KINDS, putStat, putStatText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 
 /** Puts each file parsed, here or on a parse thread, among the next stats and keys. */
@@ -33,15 +33,13 @@ export class NextStats implements ParseRecorder {
 }
 
 /** The recorded event files' stats (in their order; none recorded: null), taken after `safe`, the cache folder's time (null: not to be had). */
-export type RecordedStats = { safe: bigint | null; finish: (() => Promise<BigInt64Array>) | null; abandon(): void };
+export type RecordedStats = { safe: bigint | null; stating: Stating | null };
 
 /** Begins the stats of the recorded event files (none without a cache or a record) on the stat thread, once the cache folder's time is taken. */
 export function beginRecordedStats(options: { content: string; cache?: string }, recorded: FileStats | null): RecordedStats {
   const safe = options.cache === undefined ? null : fileSystemNow(resolve(options.cache));
-  if (safe === null || recorded === null) return { safe, finish: null, abandon: () => {} };
-  const stating = beginStats(recorded.files.slice(0, recorded.eventCount).map((file) => join(resolve(options.content), file)));
-  let finished: Promise<BigInt64Array> | undefined;
-  return { safe, finish: () => (finished ??= stating.finish()), abandon: () => stating.abandon() };
+  const content = resolve(options.content);
+  return { safe, stating: safe === null || recorded === null ? null : beginStats(recorded.files.slice(0, recorded.eventCount).map((file) => join(content, file))) };
 }
 
 /** Every file listed, as yet with no stat (size -1) nor key. */

@@ -72,10 +72,7 @@ export interface Plan extends Pick<ChangedEventFiles, 'fileMap'>, FileStats {
 }
 
 /** Content files taken unchanged over the prior (by their stat or parse key), and parsed: over the prior the changed event files (a changed directory's or categories' files are parsed besides), over an empty base all. */
-export interface ParseCounts {
-  reused: number;
-  parsed: number;
-}
+export type ParseCounts = { reused: number; parsed: number };
 
 /** A load's plan, or the content's problems. */
 export type Loaded = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: ParseCounts | undefined; refused: string | null };
@@ -132,7 +129,7 @@ export async function load(options: BuildOptions, out: string, clock: Clock, pri
 async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing: Listed, taking: RecordedStats): Promise<Loaded> {
   const content = resolve(options.content);
   if ('folderProblem' in listing) {
-    taking.abandon();
+    taking.stating?.abandon();
     return { problems: [folderProblem(content, listing.folderProblem)], cache: undefined, refused: base.reason };
   }
   const { files } = listing;
@@ -163,11 +160,13 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
     const fresh = await parsing;
     // the rows of files neither gone nor read again
     const keep = new Uint8Array(state.rows.id.length).map((_, row) => (events.fileMap[state.rows.file[row]] >= 0 ? 1 : 0));
-    append(append(issues, checkFresh(content, state, fresh, events, keep)), dirRead?.issues ?? []);
+    // the checks a full build runs on the new events (ids unique, references known)
+    checkEvents(withRepeated(content, state, fresh, events.fileMap, keep), { pages: state.pages, categories: new Map(state.categoryIds.map((id) => [id, true])), media: state.media }, issues);
+    append(issues, dirRead?.issues ?? []);
     append(append(problems, fresh.problems), dirRead?.problems ?? []);
     const clean = problems.length === 0 && issues.length === 0;
     const baseUrl = clean ? normalizeBaseUrl(options.baseUrl ?? state.site.base_url) : '';
-    const { data, carried } = clean && base.build ? taken(options, base.build, fresh, others) : { data: null, carried: [] };
+    const { data, carried } = clean && base.build ? provenDist(options, base.build, fresh, others) : { data: null, carried: [] };
     // told here, where nothing refuses any more
     if (files.notRead.length > 0) options.onNotRead?.(files.notRead);
     if (!clean) {
@@ -199,7 +198,7 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
 
 /** Over an empty base every listed event file is changed, and none of the recorded stats is wanted. */
 function everyFileChanged(files: ContentFiles, taking: RecordedStats): ChangedEventFiles {
-  taking.abandon();
+  taking.stating?.abandon();
   return { fileMap: new Int32Array(0), removed: 0, changed: Array.from(files.events, (_, i) => i), texts: null };
 }
 
@@ -213,13 +212,6 @@ async function priorOthers(read: Reading, state: EventState, unchanged: ReturnTy
     state: categories ? { ...state, categoryIds: categories.ids } : state, problems: [], categories, directory: unchanged.directory,
     cache: { reused, parsed: events.changed.length },
   };
-}
-
-/** What the render takes of the previous dist, proven, once the content has no problems: the files no event shapes as they are, where their files did not change. */
-function taken(options: BuildOptions, build: PreviousBuild, { records }: Fresh, { categories, directory }: Others): { data: PreviousData; carried: readonly string[] } {
-  for (const { value: e } of records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
-  const carried = [...(categories ? [] : [DATA_FILES.categories]), ...(directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
-  return { data: provenDist(options, build, carried), carried };
 }
 
 /** The context over an empty base: the site, pages, categories and media read, parsed and recorded, the media files resolved, all checked across files. */
@@ -274,25 +266,27 @@ async function parseFiles(read: Reading, kind: string, parser: ParserName, names
 /**
  * The previous dist as the render over the state takes it, proven by the ledger before anything
  * is staged: its event data files (previousFiles), the files no event shapes (categories, the
- * autocomplete files) with twins made as the pool makes them, and no file it does not account for.
+ * autocomplete files) where theirs did not change, with twins made as the pool makes them, and no
+ * file it does not account for.
  */
-function provenDist(options: BuildOptions, { previous, state, ledger }: PreviousBuild, carried: readonly string[]): PreviousData {
+function provenDist(options: BuildOptions, { previous, state, ledger }: PreviousBuild, { records }: Fresh, { categories, directory }: Others): { data: PreviousData; carried: readonly string[] } {
+  for (const { value: e } of records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
+  const carried = [...(categories ? [] : [DATA_FILES.categories]), ...(directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
   const data = previousFiles({ previous, state, ledger }, state.out, options.eventPartRows ?? EVENT_PART_ROWS) ?? refuse('the previous data files are not proven');
   const then = ledger.precompressed;
   if (options.precompress !== false && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
-  const sameDirectory = carried.includes(AUTOCOMPLETE_DATA_FILE);
   for (const rel of carried) {
     const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
     if (!ledger.wouldReuse(rel, { sha: entry.sha }, null)) refuse(`${rel} is not proven`);
   }
-  if (carried.includes(DATA_FILES.categories) && previous.files[DATA_FILES.categories]?.sha256 !== ledger.entry(DATA_FILES.categories)!.sha) refuse("categories.json is not the manifest's");
+  if (!categories && previous.files[DATA_FILES.categories]?.sha256 !== ledger.entry(DATA_FILES.categories)!.sha) refuse("categories.json is not the manifest's");
   const publicFiles = previous.public_files ?? refuse('no public files');
-  for (const rel of sameDirectory ? Object.keys(publicFiles).filter((r) => r.startsWith(`${AUTOCOMPLETE_DIR}/`)) : []) {
+  for (const rel of directory === null ? Object.keys(publicFiles).filter((r) => r.startsWith(`${AUTOCOMPLETE_DIR}/`)) : []) {
     if (ledger.entry(rel)?.sha !== publicFiles[rel] || !ledger.wouldReuse(rel, { sha: publicFiles[rel] }, null)) refuse(`${rel} is not proven`);
   }
   const known = new Set<string>([...eventPartFiles(previous), ...eventOffsetsFiles(previous), ...Object.values(DATA_FILES), ...COLUMN_FILES, AUTOCOMPLETE_DATA_FILE, MEDIA_FILES_INDEX]);
   for (const rel of Object.keys(previous.files)) if (!known.has(rel) && !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) refuse(`${rel} is not accounted for`);
-  return data;
+  return { data, carried };
 }
 
 /**
@@ -367,13 +361,12 @@ async function eventFileChanges(options: BuildOptions, { content, files, next, m
   const common = Math.min(eventFiles.length, count);
   eventStats.set(stats.subarray(0, common * STAT_FIELDS));
   keys.copy(eventKeys, 0, 0, common * KEY_BYTES);
-  const current = await taking.finish!();
+  const current = await taking.stating!.finish();
   const kind = `${EVENTS_KIND}${state.zone}`;
   const poolFrom = options.poolFrom ?? POOL_FROM;
   for (let now = 0; now < eventFiles.length; now++) {
     const file = eventFiles[now];
-    // (an event file's path is no other file's `kind NUL file`: `at` is an event file's)
-    const at = now < count && previousFiles[now] === file ? now : (index ??= new Map(previousFiles.map((f, i) => [f, i]))).get(file);
+    const at = now < count && previousFiles[now] === file ? now : (index ??= new Map(previousFiles.slice(0, count).map((f, i) => [f, i]))).get(file);
     if (at !== undefined) {
       if (current[at * STAT_FIELDS] < 0n) refuse(`${file} cannot be stat'ed`);
       fileMap[at] = now;
@@ -414,15 +407,6 @@ async function parseChanged({ files, pool, zone }: Reading, { changed, texts }: 
   return fresh;
 }
 
-/** The checks a full build runs on the new events (ids unique, references known): their issues. */
-function checkFresh(content: string, state: EventState, fresh: Fresh, events: ChangedEventFiles, keep: Uint8Array): FileIssue[] {
-  const fileOf = new Map<number, number>();
-  for (let row = 0; row < keep.length; row++) if (keep[row] === 1) fileOf.set(state.rows.id[row], state.rows.file[row]);
-  const issues: FileIssue[] = [];
-  checkEvents(withRepeated(content, state, fresh, events.fileMap, fileOf), { pages: state.pages, categories: new Map(state.categoryIds.map((id) => [id, true])), media: state.media }, issues);
-  return issues;
-}
-
 /** The prior's media records resolved again: a file behind one that changed or moved, or one with problems, refuses. */
 async function mediaUnchanged(content: string, state: EventState): Promise<void> {
   const media = structuredClone(state.mediaSources);
@@ -436,12 +420,13 @@ async function mediaUnchanged(content: string, state: EventState): Promise<void>
 }
 
 /**
- * The fresh records and, where one has the id of an event that stays (`fileOf`), every record of
+ * The fresh records and, where one has the id of an event that stays (`keep`), every record of
  * that event's file parsed again, in the listing's order: a repeated id is told in every file.
  */
-function withRepeated(content: string, state: EventState, { records, recordFiles }: Fresh, fileMap: Int32Array, fileOf: ReadonlyMap<number, number>): Sourced<Event>[] {
+function withRepeated(content: string, state: EventState, { records, recordFiles }: Fresh, fileMap: Int32Array, keep: Uint8Array): Sourced<Event>[] {
+  const ids = new Set(keep.length === 0 ? [] : records.map((r) => r.value.id));
   const files = new Set<number>();
-  for (const r of records) if (fileOf.has(r.value.id)) files.add(fileOf.get(r.value.id)!);
+  for (let row = 0; row < keep.length; row++) if (keep[row] === 1 && ids.has(state.rows.id[row])) files.add(state.rows.file[row]);
   if (files.size === 0) return records;
   const all = records.map((r, i) => ({ r, at: recordFiles[i] }));
   for (const f of files) {

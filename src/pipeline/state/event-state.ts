@@ -37,9 +37,9 @@ export function emptyState(parts: Partial<EventState>): EventState {
   return { ...NO_STATS, ...none, rows: stateRows(0), ...parts };
 }
 
-/** The state a build leaves: its base's context (the prior's, or as read) with the stats and keys its load took and the rows it rendered. */
-export function nextEventState(base: EventState, stats: FileStats, rows: StateRows, manifestJson: string): EventState {
-  return { ...base, ...fileStatsOf(stats), rows, manifestSha: manifestShaOf(manifestJson) };
+/** The state a build leaves: its base's context (the prior's, or as read) with the stats and keys its load took (picked out of the plan) and the rows it rendered. */
+export function nextEventState(base: EventState, { safe, files, eventCount, stats, keys }: FileStats, rows: StateRows, manifestJson: string): EventState {
+  return { ...base, safe, files, eventCount, stats, keys, rows, manifestSha: manifestShaOf(manifestJson) };
 }
 
 /** The SHA-256 (hex) a state is bound to. */
@@ -81,17 +81,11 @@ export function readEventState(path: string, content: string, out: string | null
   return state !== null && wellFormed(state) && state.content === content && (out === null || state.out === out) ? state : null;
 }
 
-/** The stats and keys of a state: a FileStats of its own, which holds none of the state's other parts. */
-const fileStatsOf = ({ safe, files, eventCount, stats, keys }: FileStats): FileStats => ({ safe, files, eventCount, stats, keys });
-
-const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-
-
 /** A wrong shape under a good checksum: written by something else. */
 function wellFormed(s: EventState): boolean {
   if (typeof s !== 'object' || s === null) return false;
   if (typeof s.content !== 'string' || typeof s.out !== 'string' || typeof s.options !== 'string' || typeof s.manifestSha !== 'string') return false;
-  if (typeof s.zone !== 'string' || typeof s.safe !== 'bigint' || !strings(s.files) || !(Number.isSafeInteger(s.eventCount) && s.eventCount >= 0 && s.eventCount <= s.files.length)) return false;
+  if (typeof s.zone !== 'string' || typeof s.safe !== 'bigint' || !Array.isArray(s.files) || !s.files.every((f) => typeof f === 'string') || !(Number.isSafeInteger(s.eventCount) && s.eventCount >= 0 && s.eventCount <= s.files.length)) return false;
   if (!(s.stats instanceof BigInt64Array) || s.stats.length !== s.files.length * STAT_FIELDS || !(s.keys instanceof Uint8Array) || s.keys.length !== s.files.length * KEY_BYTES) return false;
   s.keys = Buffer.from(s.keys.buffer, s.keys.byteOffset, s.keys.byteLength);
   if (typeof s.site !== 'object' || s.site === null || !(s.pages instanceof Map) || !(s.media instanceof Map)) return false;

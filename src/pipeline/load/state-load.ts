@@ -238,6 +238,7 @@ async function readContext(options: BuildOptions, read: Reading, state: EventSta
   const listed = OTHER_KINDS.reduce((n, kind) => n + read.files[kind].length, read.files.events.length);
   return { state: withContext, problems, categories, directory: read.files.directory, cache: options.cache === undefined ? undefined : { reused: 0, parsed: listed } };
 }
+
 /** The refusals of a prior before any content file is read: another zone or base URL, no time for the stats, a listing with problems or raw names. */
 function proveBase(options: BuildOptions, { state, previous }: PreviousBuild, listing: Listed, taking: RecordedStats): void {
   if (state.zone !== state.site.timezone) refuse('the state is of another zone');

@@ -1,11 +1,11 @@
 // The directory as a stage: its objects, once read and checked (directoryOnPool), handed to its
 // job over an empty base always, over a prior where a directory file changed, came or went (else
 // the previous dist's directory files stand: render/state-render.ts). The job makes its files
-// (directory-make.ts) on a thread of their own while the main thread renders the events: they
-// depend on the directory alone. What the worker makes waits in an unlinked scratch file
-// (directory-worker.ts), not in a heap, until the build asks for it once the events have left the
-// heap, so it is no part of the build's peak; its large files are compressed there on a second
-// thread once the main thread works alone (compressNow).
+// (directory-worker.ts) on a thread of their own while the main thread renders the events: they
+// depend on the directory alone. What the thread makes waits in an unlinked scratch file, not in a
+// heap, until the build asks for it once the events have left the heap; its large files are
+// compressed there on a second thread once the main thread works alone (compressNow), while the
+// other core would be idle.
 import { checkDirectory } from '../../content/directory.ts';
 import { collect, compareDirectory } from '../../content/load.ts';
 import type { FileIssue, Problem } from '../../content/problems.ts';
@@ -15,12 +15,11 @@ import type { DirectoryObject } from '../../model/types.ts';
 import type { Precompressed } from '../../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
 import { ScratchFile } from '../../util/scratch-file.ts';
-import { readMade, readTwins, type DirectoryMade, type DirectoryMessage, type MadeLayout, type WorkerAnswer } from './directory-worker.ts';
-import type { DirectoryFiles, DirectoryRequest } from './directory-make.ts';
+import { readRun, type DirectoryFiles, type DirectoryMessage, type Group, type MadeFile, type MadeTwins, type Run, type Stored } from './directory-worker.ts';
 import { ThreadPool, threadModule } from '../../util/start-thread.ts';
 
-/** MiniSearch's files too, and the large files compressed on the worker too. */
-export type DirectoryJobOptions = DirectoryRequest;
+/** MiniSearch's files too (autocomplete/'s own index and module are always made); the large files' twins too. */
+export type DirectoryJobOptions = { minisearch: boolean; compress: boolean };
 
 export interface DirectoryJob {
   // Each is read when first asked for (not when the worker ends): ask for them where they are needed.
@@ -28,14 +27,11 @@ export interface DirectoryJob {
   autocomplete: Promise<DirectoryFiles>;
   /** minisearch.json and its options module; an empty record when not asked for */
   minisearch: Promise<DirectoryFiles>;
-  /** the compressed twins made on the way, by path under dist/ (for compressionPool's `ready`) */
+  /** the large files' twins, by path under dist/ (for compressionPool's `ready`) */
   compressed: Promise<Map<string, Precompressed>>;
   /** stops the worker (a build that failed elsewhere) */
   cancel(): void;
-  /**
-   * The large files may be compressed now (the build's main thread works alone for a while):
-   * until then they wait uncompressed in the scratch file, once made. Asking for any file says so too.
-   */
+  /** The large files may be compressed now (the build's main thread works alone for a while). Asking for any file says so too. */
   compressNow(): void;
 }
 
@@ -57,80 +53,55 @@ export async function directoryOnPool(options: BuildOptions, parsed: Promise<Par
   return { stage: { job, count: records.length }, problems, issues };
 }
 
-export function startDirectoryJob(objects: readonly DirectoryObject[], options: DirectoryJobOptions): DirectoryJob {
-  const work = onWorker(objects, options);
-  return {
-    get autocomplete() {
-      return work.made().then((m) => m.autocomplete!);
-    },
-    get minisearch() {
-      return work.made().then((m) => m.minisearch ?? {});
-    },
-    get compressed() {
-      return work.withTwins().then((m) => new Map(Object.entries(m.compressed).map(([name, c]) => [`${AUTOCOMPLETE_DIR}/${name}`, c])));
-    },
-    cancel: work.cancel,
-    compressNow: work.compressNow,
-  };
-}
-
-/**
- * The directory's files made on a worker thread, its large files' twins on another once asked
- * for (compressNow), read back from its scratch file when first asked for (made, withTwins).
- */
-function onWorker(objects: readonly DirectoryObject[], request: DirectoryRequest): { made: () => Promise<DirectoryMade>; withTwins: () => Promise<DirectoryMade>; compressNow: () => void; cancel: () => void } {
+export function startDirectoryJob(objects: readonly DirectoryObject[], { minisearch, compress }: DirectoryJobOptions): DirectoryJob {
   const scratch = ScratchFile.create('directory');
-  const threads = new ThreadPool<DirectoryMessage, WorkerAnswer | MadeLayout['twins']>(threadModule(import.meta.url, 'directory-worker'), { once: true, stopped: 'the directory worker stopped before it answered' });
-  let answer: WorkerAnswer | null = null;
-  // the large files' twins, once asked for (compressNow) and the worker has answered: none when
-  // it left none to compress. The compressing thread is started at once, in the call or as the
-  // answer is heard: a promise's callback from compressNow would wait for this thread's next
-  // await, which "render data" reaches only seconds later.
-  let twinsWanted = false;
-  let compressing = false;
-  let cancelled = false;
-  let twinsMade: (twins: MadeLayout['twins']) => void = () => {};
-  const twins = new Promise<MadeLayout['twins']>((resolve) => (twinsMade = resolve));
-  const compress = () => {
-    if (!twinsWanted || answer === null || compressing) return;
-    compressing = true;
-    const { deferred, layout, end } = answer;
-    if (deferred.length === 0 || scratch === null || cancelled) return twinsMade([]);
-    const files = layout.files.filter((f) => deferred.includes(f.name));
-    // the layout entries of the twins the thread wrote; none when it failed (a full temp folder):
-    // the build's own pool then compresses those files, as it does any other
-    void threads.ask<MadeLayout['twins']>({ compress: { fd: scratch.fd, files, at: end } }).then(twinsMade, () => twinsMade([]));
-  };
+  const threads = new ThreadPool<DirectoryMessage, MadeFile[] | MadeTwins[]>(threadModule(import.meta.url, 'directory-worker'), { once: true, stopped: 'the directory worker stopped before it answered' });
   // (the scratch file is closed only once the threads are done: a descriptor number closed under
   // a thread still writing could be reused by the next open, and its write land there)
-  const answered = threads.ask<WorkerAnswer>({ make: { objects, request, scratch: scratch?.fd ?? null } }).then(
-    (made) => ((answer = made), compress(), made),
-    (e: unknown) => threads.end().then(() => (scratch?.close(), Promise.reject(e))),
-  );
+  const end = (failure?: Error) => void threads.end(failure).then(() => scratch?.close());
+  const read = (run: Run) => readRun(scratch!.fd, run);
+  // The twins' thread starts in compressNow itself or as the answer is heard: a promise's callback
+  // from compressNow would wait for this thread's next await, seconds later. Files not in the
+  // scratch file, and those whose twins fail, are compressed by the build's own pool.
+  let answer: MadeFile[] | null = null;
+  let wanted = false;
+  let twinsMade: ((twins: Promise<MadeTwins[]>) => void) | null = null;
+  const twins = new Promise<MadeTwins[]>((resolve) => (twinsMade = resolve));
+  const twinsNow = () => {
+    if (!wanted || answer === null || twinsMade === null) return;
+    const large = answer.filter((f): f is Stored => compress && f.large && 'run' in f);
+    twinsMade(large.length === 0 ? Promise.resolve([]) : threads.ask<MadeTwins[]>({ compress: { fd: scratch!.fd, files: large } }).catch(() => []));
+    twinsMade = null;
+  };
+  const made = threads.ask<MadeFile[]>({ make: { objects, minisearch, fd: scratch?.fd ?? null } });
   // a build that fails before it asks for the files must not leave an unhandled rejection behind
-  answered.catch(() => {});
-  const compressNow = () => {
-    twinsWanted = true;
-    compress();
-  };
-  const cancel = () => {
-    cancelled = true;
-    void threads.end(new Error('the directory job was cancelled')).then(() => scratch?.close());
-  };
-  // (the files read once the worker has answered: the build uses them while their twins are made)
-  let read: Promise<DirectoryMade> | undefined;
-  let readWithTwins: Promise<DirectoryMade> | undefined;
-  const made = () => {
+  made.then((files) => ((answer = files), twinsNow()), () => end());
+  const compressNow = () => ((wanted = true), twinsNow());
+  let groups: Promise<Record<Group, DirectoryFiles>> | undefined;
+  const files = (group: Group) => {
     compressNow();
-    read ??= answered.then((answer) => readMade(scratch?.fd ?? null, { ...answer.layout, twins: [] }, answer.rest));
-    return read;
+    groups ??= made.then((answer) => {
+      const files: Record<Group, DirectoryFiles> = { autocomplete: {}, minisearch: {} };
+      for (const f of answer) files[f.group][f.name] = 'run' in f ? read(f.run) : f.content;
+      return files;
+    });
+    return groups.then((files) => files[group]);
   };
-  const withTwins = () => {
-    readWithTwins ??= Promise.all([made(), answered, twins])
-      .then(([files, answer, more]) => readTwins(scratch?.fd ?? null, [...answer.layout.twins, ...more], files))
-      // (never under the compressing thread: a cancelled ask settles before its thread has stopped)
-      .finally(() => void twins.then(() => threads.end()).then(() => scratch?.close()));
-    return readWithTwins;
+  let compressed: Promise<Map<string, Precompressed>> | undefined;
+  return {
+    get autocomplete() {
+      return files('autocomplete');
+    },
+    get minisearch() {
+      return files('minisearch');
+    },
+    get compressed() {
+      const bytes = (run: Run) => read(run) as Buffer;
+      return (compressed ??= Promise.all([files('autocomplete'), files('minisearch'), twins])
+        .then(([autocomplete, minisearch, twins]) => new Map(twins.map(({ name, gzip, brotli, gz, br }) => [`${AUTOCOMPLETE_DIR}/${name}`, { content: autocomplete[name] ?? minisearch[name], gzip, brotli, gz: bytes(gz), br: bytes(br) }])))
+        .finally(() => end()));
+    },
+    cancel: () => ((twinsMade = null), end(new Error('the directory job was cancelled'))),
+    compressNow,
   };
-  return { made, withTwins, compressNow, cancel };
 }

@@ -1,181 +1,90 @@
-// The directory job's thread module (directory-job.ts), each thread answering once, and the
-// scratch file its answers wait in. `make`: makes the files, each index's written to the job's
-// scratch file as soon as it is made, described by a small layout posted with the answer (what
-// cannot be written there is answered as it is). No serialization of the whole is made: it would be
-// as large as the indexes in the worker, and again in the build's thread when read back.
-// `compress`: the large files' twins, on a thread of their own once the first one's heap is gone:
-// each read from the scratch file, its twins written there after everything else.
+// The directory job's thread module (directory-job.ts), each thread answering once. `make`: the
+// files made from the directory alone (dist/autocomplete/'s own index and module, MiniSearch's
+// index and options), each written to the job's scratch file as soon as its index is made and
+// answered as where it is there, so that no heap holds them until the build asks; one the file
+// cannot take (there is none, or the temp folder is full) is answered as it is. The objects are
+// let go of once MiniSearch has indexed them: the thread never holds the own index's text, the
+// objects and MiniSearch's index together. `compress`: the large files' twins, read from the
+// scratch file and written after everything in it.
+import { fstatSync } from 'node:fs';
 import type { DirectoryObject } from '../../model/types.ts';
-import { compressTwins, LARGE_FILE_LEVELS, type Precompressed } from '../../deploy/precompress.ts';
-import type { DirectoryFiles, DirectoryRequest, DirectorySource, Group, PutGroup } from './directory-make.ts';
+import { compressTwins, LARGE_FILE_LEVELS, PRECOMPRESSED, sizeOf } from '../../deploy/precompress.ts';
+import { TOP_LEVEL_LIMIT } from '../../server/compress.ts';
 import { readAllAt, writeAllAt } from '../../util/positional-io.ts';
-import { append } from '../../util/append.ts';
 
-/** What the directory's files are made into (directory-make.ts), as the build takes them. */
-export interface DirectoryMade {
-  autocomplete: DirectoryFiles | null;
-  minisearch: DirectoryFiles | null;
-  /** by name under dist/autocomplete/ */
-  compressed: Record<string, Precompressed>;
+/** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, serialize.ts) */
+export type DirectoryFiles = Record<string, string | Uint8Array>;
+export type Group = 'autocomplete' | 'minisearch';
+/** Bytes in the scratch file: text kept as UTF-8 or UTF-16 (`encoding`), or bytes (null). */
+export type Run = { at: number; length: number; encoding: 'utf8' | 'utf16le' | null };
+/** A file made; `large`: its twins' levels are fixed (LARGE_FILE_LEVELS), whatever the rest of the dist. */
+export type MadeFile = { group: Group; name: string; large: boolean } & ({ content: string | Uint8Array } | { run: Run });
+export type Stored = MadeFile & { run: Run };
+/** A large file's twins in the scratch file, and the levels they were made at. */
+export type MadeTwins = { name: string; gzip: number; brotli: number; gz: Run; br: Run };
+/** `objects` are taken (set to null): the thread lets go of them once indexed. */
+export type MakeRequest = { objects: readonly DirectoryObject[] | null; minisearch: boolean; fd: number | null };
+export type DirectoryMessage = { make: MakeRequest } | { compress: { fd: number; files: Stored[] } };
+
+export function answer(message: DirectoryMessage): Promise<MadeFile[]> | MadeTwins[] {
+  if ('make' in message) return make(message.make);
+  const { fd, files } = message.compress;
+  let at = fstatSync(fd).size;
+  const put = (bytes: Uint8Array): Run => ((at += bytes.byteLength), write(fd, bytes, at - bytes.byteLength, null));
+  // each file's twins written as they are made: never two files' at once
+  return files.map(({ name, run }) => {
+    const { gzip, brotli, gz, br } = compressTwins(readRun(fd, run, false), LARGE_FILE_LEVELS);
+    return { name, gzip, brotli, gz: put(gz), br: put(br) };
+  });
 }
 
-/** Where each file is in the scratch file. */
-export interface MadeLayout {
-  /** the groups written there */
-  groups: Group[];
-  /**
-   * each file of those groups: text kept as UTF-16, as the string it was (`utf16le`), or as UTF-8
-   * for a large one that UTF-8 gives back as it was; bytes (null)
-   */
-  files: ({ group: Group; name: string; encoding: 'utf16le' | 'utf8' | null } & Run)[];
-  /** each compressed file: its levels and where its twins are; its content is the file of that name */
-  twins: { name: string; gzip: number; brotli: number; gz: Run; br: Run }[];
-}
-
-/** Where bytes are in the scratch file. */
-type Run = { at: number; length: number };
-
-/**
- * Writes each group put to the scratch file `fd` (from its start), noting where in `layout`. What
- * cannot be written (a full temp folder) is held in `rest` from then on, and posted as it is.
- */
-export class MadeWriter {
-  readonly layout: MadeLayout = { groups: [], files: [], twins: [] };
-  readonly rest: DirectoryMade = { autocomplete: null, minisearch: null, compressed: {} };
-  private at = 0;
-  private failed = false;
-
-  constructor(private readonly fd: number | null) {}
-
-  readonly put: PutGroup = (group, files, twins) => {
-    if (this.fd !== null && !this.failed) {
+export async function make(request: MakeRequest): Promise<MadeFile[]> {
+  // loaded here, not above: a thread that compresses needs none of the indexing code
+  const { buildAutocompleteFiles } = await import('../../store/write/autocomplete-files.ts');
+  const { listingOrder } = await import('../../store/write/index-builder.ts');
+  let objects = request.objects ?? [];
+  request.objects = null;
+  const made: MadeFile[] = [];
+  let at = 0;
+  const put = (group: Group, files: DirectoryFiles) => {
+    for (const [name, content] of Object.entries(files)) {
+      const file = { group, name, large: PRECOMPRESSED.test(name) && sizeOf(content) > TOP_LEVEL_LIMIT };
+      // UTF-8 gives back a string without a lone surrogate as it was, in half UTF-16's bytes
+      const encoding = typeof content !== 'string' ? null : content.isWellFormed() ? 'utf8' : 'utf16le';
       try {
-        this.write(this.fd, group, files, twins);
-        return;
+        const run = write(request.fd, encoding === null ? (content as Uint8Array) : Buffer.from(content as string, encoding), at, encoding);
+        at += run.length;
+        made.push({ ...file, run });
       } catch {
-        this.failed = true;
+        made.push({ ...file, content });
       }
     }
-    this.rest[group] = files;
-    Object.assign(this.rest.compressed, twins);
   };
-
-  private write(fd: number, group: Group, files: DirectoryFiles, twins: Record<string, Precompressed>): void {
-    // noted only once all of the group is written: a failure part way leaves it out of the layout
-    const { put, end } = appender(fd, this.at);
-    const written = Object.entries(files).map(([name, content]): MadeLayout['files'][number] => {
-      // UTF-16 gives back any string as it was (UTF-8 would not a lone surrogate); a large one
-      // without any is kept as UTF-8: half the bytes, and the bytes it is compressed from later
-      if (typeof content !== 'string') return { group, name, encoding: null, ...put(content) };
-      const encoding = content.length > UTF8_FROM && content.isWellFormed() ? 'utf8' : 'utf16le';
-      return { group, name, encoding, ...put(Buffer.from(content, encoding)) };
-    });
-    const appended = appendTwins(fd, end(), twins);
-    this.at = appended.end;
-    this.layout.groups.push(group);
-    append(this.layout.files, written);
-    append(this.layout.twins, appended.entries);
-  }
-
-  /** Whether what is put goes to the scratch file (not held): its files can be read back there. */
-  get writing(): boolean {
-    return this.fd !== null && !this.failed;
-  }
-
-  /** Where the next bytes go in the scratch file. */
-  get end(): number {
-    return this.at;
-  }
-}
-
-/** A layout's file, read from the scratch file `fd` as it was put: text as UTF-8 bytes when kept so, else as the string. */
-export function fileContent(fd: number, file: MadeLayout['files'][number]): string | Uint8Array {
-  const bytes = take(fd, file);
-  return file.encoding === 'utf16le' ? bytes.toString('utf16le') : bytes;
-}
-
-/** Writes `twins` to the scratch file `fd` from `at`: their entries of a layout, and where they end. */
-export function appendTwins(fd: number, at: number, twins: Record<string, Precompressed>): { entries: MadeLayout['twins']; end: number } {
-  const { put, end } = appender(fd, at);
-  const entries = Object.entries(twins).map(([name, made]) => ({ name, gzip: made.gzip, brotli: made.brotli, gz: put(made.gz), br: put(made.br) }));
-  return { entries, end: end() };
-}
-
-/** Writes byte runs one after another into `fd` from `at`: where each went, and where they end. */
-function appender(fd: number, at: number): { put: (bytes: Uint8Array) => Run; end: () => number } {
-  return {
-    put: (bytes) => {
-      writeAllAt(fd, bytes, at);
-      at += bytes.byteLength;
-      return { at: at - bytes.byteLength, length: bytes.byteLength };
-    },
-    end: () => at,
-  };
-}
-
-/** Text files longer than this (UTF-16 units) are kept as UTF-8 when they can be. */
-const UTF8_FROM = 1 << 20;
-
-/** What a MadeWriter wrote to `fd` (this layout) and held (`rest`), together. */
-export function readMade(fd: number | null, layout: MadeLayout, rest: DirectoryMade): DirectoryMade {
-  const made: DirectoryMade = { autocomplete: rest.autocomplete, minisearch: rest.minisearch, compressed: { ...rest.compressed } };
-  for (const group of layout.groups) made[group] = {};
-  for (const file of layout.files) {
-    const bytes = take(fd, file);
-    made[file.group]![file.name] = file.encoding === null ? bytes : bytes.toString(file.encoding);
-  }
-  return readTwins(fd, layout.twins, made);
-}
-
-/** `made` with the twins of its files whose layout entries are `twins`, read from the scratch file `fd`. */
-export function readTwins(fd: number | null, twins: MadeLayout['twins'], made: DirectoryMade): DirectoryMade {
-  for (const { name, gzip, brotli, gz, br } of twins) {
-    const content = made.autocomplete?.[name] ?? made.minisearch?.[name];
-    if (content === undefined) throw new Error(`the directory's scratch file has twins of ${name} but not the file`);
-    made.compressed[name] = { content, gzip, brotli, gz: take(fd, gz), br: take(fd, br) } satisfies Precompressed;
-  }
+  // one sort for both indexes: listing order is a third of the own index's time
+  let ordered: DirectoryObject[] | null = listingOrder(objects);
+  put('autocomplete', await buildAutocompleteFiles(objects, ordered));
+  if (!request.minisearch) return made;
+  // imported only here: neither the server nor a build without it loads minisearch
+  const { indexMiniSearch, miniSearchFiles } = await import('../../store/write/minisearch/build.ts');
+  let indexed: ReturnType<typeof indexMiniSearch> | null = indexMiniSearch(objects, ordered);
+  // the index holds all the files need of the objects
+  objects = [];
+  ordered = null;
+  const files = await miniSearchFiles(indexed);
+  indexed = null;
+  put('minisearch', files);
   return made;
 }
 
-/** `length` bytes from `at` of the scratch file `fd` (null: gone, though something is in it). */
-function take(fd: number | null, { at, length }: Run): Buffer {
-  if (fd === null) throw new Error("the directory's files are in a scratch file that is gone");
+function write(fd: number | null, bytes: Uint8Array, at: number, encoding: Run['encoding']): Run {
+  if (fd === null) throw new Error('no scratch file');
+  writeAllAt(fd, bytes, at);
+  return { at, length: bytes.byteLength, encoding };
+}
+
+/** A run of the scratch file `fd` as it was put (`text`: UTF-8 as a string too, else as its bytes). */
+export function readRun(fd: number, { at, length, encoding }: Run, text = true): string | Buffer {
   const bytes = Buffer.allocUnsafe(length);
   readAllAt(fd, bytes, 0, length, at);
-  return bytes;
-}
-
-/**
- * What `make` answers: where what it made is in the scratch file (MadeLayout), what it
- * could not write there, the large files it left to `compress` there, and where the file's bytes end.
- */
-export type WorkerAnswer = { layout: MadeLayout; rest: DirectoryMade; deferred: string[]; end: number };
-
-export type DirectoryMessage =
-  | { make: { objects: readonly DirectoryObject[] | null; request: DirectoryRequest; scratch: number | null } }
-  | { compress: { fd: number; files: MadeLayout['files']; at: number } };
-
-export async function answer(message: DirectoryMessage): Promise<WorkerAnswer | MadeLayout['twins']> {
-  if ('compress' in message) return compress(message.compress);
-  const { make } = message;
-  // loaded here, not above: a thread that compresses needs none of the indexing code
-  const { makeDirectoryFiles } = await import('./directory-make.ts');
-  // the objects are handed over, not kept here: makeDirectoryFiles lets go of them once indexed
-  const source: DirectorySource = { objects: make.objects };
-  make.objects = null;
-  const writer = new MadeWriter(make.scratch);
-  // The large files are compressed later (`compress`): while the events are parsed both cores are
-  // busy. Only when they wait in the scratch file: held, they would be answered whole first.
-  const deferred: string[] | undefined = writer.writing ? [] : undefined;
-  await makeDirectoryFiles(source, make.request, writer.put, deferred);
-  return { layout: writer.layout, rest: writer.rest, deferred: deferred ?? [], end: writer.end };
-}
-
-function compress({ fd, files, at }: { fd: number; files: MadeLayout['files']; at: number }): MadeLayout['twins'] {
-  // each file's twins written as they are made: never two files' at once
-  return files.flatMap((file) => {
-    const appended = appendTwins(fd, at, { [file.name]: compressTwins(fileContent(fd, file), LARGE_FILE_LEVELS) });
-    at = appended.end;
-    return appended.entries;
-  });
+  return encoding === 'utf16le' || (encoding !== null && text) ? bytes.toString(encoding) : bytes;
 }

@@ -40,8 +40,8 @@ export type DirectoryStage = { job: DirectoryJob; count: number };
 /**
  * The directory read: its files' parses (`parsed`, on the parse threads where there are some)
  * checked and, where nothing so far has a problem (`clean`), handed to its job while the events
- * are parsed: its records are not held beside them (at 200k objects, ~150 MB), nor its parses
- * (held only in this function's frame, which ends here).
+ * are parsed: its records are not held beside them, nor its parses (held only in this
+ * function's frame, which ends here).
  */
 export async function directoryOnPool(options: BuildOptions, parsed: Promise<Parsed<unknown>[]>, clean: boolean): Promise<{ stage: DirectoryStage | null; problems: Problem[]; issues: FileIssue[] }> {
   const problems: Problem[] = [];

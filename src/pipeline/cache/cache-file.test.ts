@@ -3,7 +3,7 @@ import { closeSync, linkSync, truncateSync, readdirSync, readFileSync, symlinkSy
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { openCacheFile, openTemporary, readCacheFile, readSealed, writeSealed } from './cache-file.ts';
+import { openCacheFile, openTemporary, readCacheFile, readSealedValue, writeSealed } from './cache-file.ts';
 
 let dir: string;
 afterEach(() => removeDir(dir));
@@ -66,8 +66,8 @@ describe('cache files', () => {
     expect(b.path).not.toBe(a.path);
     expect(readFileSync(b.path, 'utf8')).toBe('new');
     // and a file replaced through one
-    expect(writeSealed(path, 'head ', [Buffer.from('whole')])).toBe(true);
-    expect(readSealed(path, 'head ', 100)?.toString()).toBe('whole');
+    expect(writeSealed(path, 'head ', [Buffer.from('"whole"')])).toBe(true);
+    expect(readSealedValue(path, 'head ', 100, true)).toBe('whole');
     expect(readFileSync(outside, 'utf8')).toBe('precious');
   });
 

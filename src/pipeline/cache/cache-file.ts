@@ -12,16 +12,6 @@ import { makeFolders } from '../../util/make-folders.ts';
 import { writeAllv } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM_BYTES } from '../../util/checksum.ts';
 
-/**
- * Sparse: fewer than a quarter of its bytes stored (a hole is free to make and costs a read). A
- * compressing file system (ZFS) saves far less than that on these files.
- */
-const SPARSE_FROM = 1 << 20;
-
-function isSparse(info: { size: number; blocks: number }): boolean {
-  return info.size > SPARSE_FROM && info.blocks * 512 < info.size / 4;
-}
-
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** A descriptor of the regular file at `path`, for reading (a sparse one only with `sparseToo`); null for anything else or none. */
@@ -34,7 +24,9 @@ export function openCacheFile(path: string, sparseToo = false): number | null {
   }
   try {
     const info = fstatSync(fd);
-    if (info.isFile() && (sparseToo || !isSparse(info))) return fd;
+    // sparse: past 1 MiB, fewer than a quarter of its bytes stored (a hole is free to make and
+    // costs a read; a compressing file system, ZFS, saves far less than that on these files)
+    if (info.isFile() && (sparseToo || info.size <= 1 << 20 || info.blocks * 512 >= info.size / 4)) return fd;
   } catch {
     // unusable as well
   }
@@ -95,7 +87,7 @@ export function openTemporary(path: string): { path: string; fd: number } {
 }
 
 /**
- * Writes `head`, the parts' checksum in hex and a newline, then `parts`, for readSealed: into a
+ * Writes `head`, the parts' checksum in hex and a newline, then `parts`, for readSealedValue: into a
  * temporary renamed over `path`, so a reader finds the old file or the new. False on any failure.
  */
 export function writeSealed(path: string, head: string, parts: readonly Uint8Array[]): boolean {
@@ -117,21 +109,16 @@ export function writeSealed(path: string, head: string, parts: readonly Uint8Arr
   }
 }
 
-/** What writeSealed wrote at `path` after `head`, when the file is intact and at most `most` bytes; else null. */
-export function readSealed(path: string, head: string, most: number): Buffer | null {
+/** What writeSealed wrote at `path` under `head`, decoded (v8.deserialize, or `fromJson`), when intact, at most `most` bytes and decodable (JSON no longer than a string may be); else null. */
+export function readSealedValue(path: string, head: string, most: number, fromJson = false): unknown {
   const file = readCacheFile(path, most);
   const start = Buffer.from(head);
   const end = start.length + 2 * CHECKSUM_BYTES;
   if (file === null || file.length <= end || !file.subarray(0, start.length).equals(start) || file[end] !== 0x0a) return null;
   const payload = file.subarray(end + 1);
-  return checksum(payload).toString('hex') === file.toString('latin1', start.length, end) ? payload : null;
-}
-
-/** What writeSealed wrote at `path` under `head`, decoded (v8.deserialize, or `fromJson`), when intact, at most `most` bytes and decodable (JSON no longer than a string may be); else null. */
-export function readSealedValue(path: string, head: string, most: number, fromJson = false): unknown {
-  const payload = readSealed(path, head, most);
+  if (checksum(payload).toString('hex') !== file.toString('latin1', start.length, end)) return null;
   try {
-    return payload === null ? null : fromJson ? JSON.parse(payload.toString('utf8')) : deserialize(payload);
+    return fromJson ? JSON.parse(payload.toString('utf8')) : deserialize(payload);
   } catch {
     return null;
   }

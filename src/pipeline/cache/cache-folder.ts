@@ -21,22 +21,19 @@ export function defaultCacheDir(cwd = process.cwd(), env = process.env): string 
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return join(dir, 'node_modules', '.cache', 'aula');
     if (dirname(dir) !== dir) continue;
-    const home = isAbsolute(env.XDG_CACHE_HOME ?? '') ? env.XDG_CACHE_HOME! : homeCache(env);
-    return home === undefined ? undefined : join(home, 'aula', idOf(cwd));
+    if (isAbsolute(env.XDG_CACHE_HOME ?? '')) return join(env.XDG_CACHE_HOME!, 'aula', idOf(cwd));
+    // the home folder: `HOME`, else the user's entry in the system's user database
+    const home = env.HOME ?? userHome();
+    return home !== undefined && isAbsolute(home) ? join(home, '.cache', 'aula', idOf(cwd)) : undefined;
   }
 }
 
-/** ~/.cache, where the home folder is known and absolute (`HOME`, else the user's entry in the system's user database). */
-function homeCache(env: NodeJS.ProcessEnv): string | undefined {
-  let home = env.HOME;
-  if (home === undefined) {
-    try {
-      home = homedir();
-    } catch {
-      return undefined;
-    }
+function userHome(): string | undefined {
+  try {
+    return homedir();
+  } catch {
+    return undefined;
   }
-  return isAbsolute(home) ? join(home, '.cache') : undefined;
 }
 
 const idOf = (path: string) => crypto.createHash('sha256').update(resolve(path)).digest('hex').slice(0, 16);
@@ -55,27 +52,20 @@ const KINDS = ['parsed', 'rows', 'autocomplete', 'minisearch', 'autocomplete-dat
 const TEMPORARY = new RegExp(`^(?:(?:${KINDS.join('|')})-${ID}(?:-${ID})?\\.(?:bin|json|events)|stat-probe)\\.([0-9]+)(?:-[0-9a-f]{12})?\\.tmp$`);
 
 /**
- * Files aula no longer reads, by name and how they begin: the stat index (`AULASTAT<n>\n`: the event
- * state holds the stats), the rendered rows (`AULAROWS\n`), the parses (`AULACACHE\n`) and the
- * directory's files (`AULADIR\n`): a build over the prior takes what did not change from the
- * previous dist, and any other build parses and makes everything.
+ * Files aula no longer reads, by name and how they begin: the stat index (the event state holds
+ * the stats), the rendered rows, the parses and the directory's files (a build over the prior
+ * takes what did not change from the previous dist, and any other build makes everything).
  */
-const RETIRED: readonly [RegExp, RegExp][] = [
-  [new RegExp(`^parsed-${ID}\\.stat$`), /^AULASTAT[0-9]+\n/],
-  [new RegExp(`^rows-${ID}\\.bin$`), /^AULAROWS\n/],
-  [new RegExp(`^parsed-${ID}\\.bin$`), /^AULACACHE\n/],
-  [new RegExp(`^(?:autocomplete|minisearch|autocomplete-data)-${ID}\\.bin$`), /^AULADIR\n/],
-];
+const RETIRED = new RegExp(`^(?:(?:parsed|rows|autocomplete|minisearch|autocomplete-data)-${ID}\\.bin|parsed-${ID}\\.stat)$`);
+const RETIRED_HEAD = /^AULA(?:STAT[0-9]+|ROWS|CACHE|DIR)\n/;
 
 /** Whether `name` in `dir` is a retired file: a regular file (not followed through a link; sparse or not, as a compressing file system makes an old parse pack look) that begins as one. */
 function retired(dir: string, name: string): boolean {
-  const head = RETIRED.find(([named]) => named.test(name))?.[1];
-  if (head === undefined) return false;
-  const fd = openCacheFile(join(dir, name), true);
+  const fd = RETIRED.test(name) ? openCacheFile(join(dir, name), true) : null;
   if (fd === null) return false;
   try {
     const start = Buffer.alloc(16);
-    return head.test(start.toString('latin1', 0, readSync(fd, start, 0, start.length, 0)));
+    return RETIRED_HEAD.test(start.toString('latin1', 0, readSync(fd, start, 0, start.length, 0)));
   } catch {
     return false;
   } finally {

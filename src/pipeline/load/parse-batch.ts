@@ -146,7 +146,7 @@ class RowsMade {
 
 /**
  * Where a parse thread leaves the rows it renders: the build's rows file in the making
- * (rows-scratch.ts), shared by the threads. Each batch's rows' JSON goes there end to end, at
+ * (a scratch file, parse-pool.ts), shared by the threads. Each batch's rows' JSON goes there end to end, at
  * room claimed from the shared `end`, and its answer says where instead of
  * carrying them. A write that fails (a full disk) leaves that batch's rows in its answer, and
  * every later batch's: the build then holds them, as it does without a file, and does not fail.
@@ -179,7 +179,7 @@ export class RowsFile {
 
 /**
  * What a parse thread is posted: a batch, or before the batches that need them, the context the
- * events' rows are rendered against and the build's rows file in the making (rows-scratch.ts),
+ * events' rows are rendered against and the build's rows file in the making (a scratch file, parse-pool.ts),
  * shared by the threads: each batch's rows wait there, not in the build's heap, until the build
  * puts them in list order.
  */

@@ -13,7 +13,7 @@ import { parseKey } from '../cache/keys.ts';
 import { STAT_FIELDS } from '../state/stat-fields.ts';
 import { findContentFiles } from '../../content/files.ts';
 import { ROW_HASH_BYTES, rowHash } from '../rows/row-entries.ts';
-import { RowsScratch } from '../rows/rows-scratch.ts';
+import { ScratchFile } from '../../util/scratch-file.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
 import type { Event } from '../../model/types.ts';
@@ -287,16 +287,17 @@ describe('RowsFile', () => {
   };
 
   it('writes each batch’s rows’ JSON end to end where the shared end says, and answers where', () => {
-    const file = RowsScratch.create()!;
+    const file = ScratchFile.create('rows')!;
+    const end = new BigInt64Array(new SharedArrayBuffer(8));
     // two threads' files over the one file and its shared end
-    const [one, two] = [new RowsFile(file.fd, file.end), new RowsFile(file.fd, file.end)];
+    const [one, two] = [new RowsFile(file.fd, end), new RowsFile(file.fd, end)];
     const a = batchRows(['{"a":1}', 1], ['{"b":22}', 2]);
     const b = batchRows(['{"c":333}', 3]);
     one.take(a);
     two.take(b);
     one.take(null);
     expect([a.json, b.json]).toEqual([{ position: 0 }, { position: 7 + 8 }]);
-    expect(file.end[0]).toBe(BigInt(7 + 8 + 9));
+    expect(end[0]).toBe(BigInt(7 + 8 + 9));
     // the JSON where the build reads it (parse-pool.ts BatchRow); offsets, keys and hashes stay in the answers
     const bytes = Buffer.alloc(24);
     readSync(file.fd, bytes, 0, 24, 0);

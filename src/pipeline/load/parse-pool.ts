@@ -5,7 +5,7 @@
 // core instead of one. Fewer than `minFiles` to parse, holding fewer than `minBytes` between
 // them, are parsed here: a thread's start (loading its modules) would cost more than it saves.
 //
-// The rows the threads render (the largest thing a build makes) are left in one file (rows-scratch.ts),
+// The rows the threads render (the largest thing a build makes) are left in one scratch file,
 // not sent here: this thread holds where each is until the build puts them in list order, reading
 // them into their places a chunk of the file at a time (row-bytes.ts): held here, they would be
 // the largest part of the heap outside V8 through the rest of the load.
@@ -23,7 +23,7 @@ import { decodeParse, TEXT_FIELD_INDEXES } from './parse-payload.ts';
 import type { NextStats } from './next-stats.ts';
 import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage } from './parse-batch.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';
-import { RowsScratch } from '../rows/rows-scratch.ts';
+import { ScratchFile } from '../../util/scratch-file.ts';
 import { readAllAt } from '../../util/positional-io.ts';
 import { renderInputs, ROW_HASH_BYTES, type PremadeRow, type RowsAhead } from '../rows/row-entries.ts';
 
@@ -121,7 +121,7 @@ export class ParsePool {
   /** the rows the threads made, by the event record they were made of */
   private premade = new Map<TextlessEvent, PremadeRow>();
   /** the file the threads write their rows into (made with the first batch; undefined: not yet) */
-  private rows: RowsScratch | null | undefined;
+  private rows: ScratchFile | null | undefined;
 
   constructor(
     private readonly dir: string,
@@ -198,7 +198,7 @@ export class ParsePool {
       return files.map((file) => parseContentFile(dir, file, raw.get(file), kind, parse, recorder));
     }
     // one file for every thread, and for the threads started after these end (where rows are made)
-    if (this.context !== null && this.rows === undefined && (this.rows = RowsScratch.create())) threads.tell({ rows: { fd: this.rows.fd, end: this.rows.end.buffer as SharedArrayBuffer } });
+    if (this.context !== null && this.rows === undefined && (this.rows = ScratchFile.create('rows'))) threads.tell({ rows: { fd: this.rows.fd, end: new SharedArrayBuffer(8) } });
     const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(files.length / (this.count * 8))));
     const batches: Promise<void>[] = [];
     for (let from = 0; from < files.length; from += size) {

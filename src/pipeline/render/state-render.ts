@@ -1,8 +1,8 @@
-// The render stage over the plan (load/state-load.ts, over a prior or an empty base), one for
-// every build: the fresh events' rows made (or taken from the parse threads) and merged into the prior's list order, the event data files made by the
-// build's one data stage (store/write/event-data.ts) from them and the previous dist's, the
-// changed event parts written, the files no event shapes linked from the previous dist where the
-// ledger proves them or made (the load's, the directory's job's), and the manifest.
+// The render stage over the plan (load/state-load.ts, over a prior or an empty base): the fresh
+// events' rows made (or taken from the parse threads) and merged into the prior's list order, the
+// event data files made from them and the previous dist's, the files no event shapes linked from
+// the previous dist where the ledger proves them or made (the load's, the directory job's), and
+// the manifest.
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
 import { readSmallFile } from '../cache/cache-file.ts';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { digestOf, type FileDigest, type Manifest } from '../../store/format/man
 import { eventData, type EventData } from '../../store/write/event-data.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import { madeRows } from '../rows/row-entries.ts';
-import { manifestOf, newestOf, sealManifest } from '../write/manifest-of.ts';
+import { manifestOf, sealManifest } from '../write/manifest-of.ts';
 import type { Plan } from '../load/state-load.ts';
 import type { BuildOptions, Clock } from '../run.ts';
 import { StagedDist, type DistOutput } from '../write/staged-dist.ts';
@@ -35,84 +35,33 @@ import { collectGarbage } from './collect-garbage.ts';
 const MANY_ROWS = 10_000;
 
 /**
- * The fresh events' rows: those the parse threads made against this very context (plan.ahead), else
- * rendered here; with a cache, their hashes (the pages' keys are made of them). The rows that stay
- * are the previous dist's (plan.data).
- */
-function freshRows(options: BuildOptions, plan: Plan, dist: DistOutput): { rows: EventRows; hashes: Buffer | null } {
-  const { state, fresh, ahead: source } = plan;
-  const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
-  // (the rows made ahead hold their events' texts: those events came without them, parse-payload.ts)
-  const ahead = source.rowsFor(ctx);
-  try {
-    dist.reused.rows.reused += plan.keep.reduce((n, k) => n + k, 0);
-    dist.reused.rows.rendered += fresh.length;
-    return madeRows(fresh, ctx, ahead, options.cache !== undefined);
-  } finally {
-    source.dropRows();
-  }
-}
-
-/**
- * The new list order: the state's rows that stay merged with the new events (-1 - j for new event
- * j); each row's file; and the newest last_modified of them (the manifest's built_at).
- */
-function mergedOrder(plan: Plan): { sequence: Int32Array; fileOf: number[]; newest: number } {
-  const { fresh } = plan;
-  const old = plan.state.rows;
-  const order: number[] = [];
-  const fileOf: number[] = [];
-  let newest = newestOf(fresh);
-  let f = 0;
-  const takeFresh = () => {
-    order.push(-(f + 1));
-    fileOf.push(plan.freshFiles[f++]);
-  };
-  for (let row = 0; row < old.id.length; row++) {
-    if (plan.keep[row] === 0) continue;
-    // (the list order of the state's row, as renderers sort: render/event.ts)
-    const kept = { start: old.start[row], end: old.end[row], id: old.id[row] };
-    while (f < fresh.length && compareListOrder(fresh[f], kept) < 0) takeFresh();
-    order.push(row);
-    fileOf.push(plan.fileMap[old.file[row]]);
-    newest = Math.max(newest, old.lastModified[row]);
-  }
-  while (f < fresh.length) takeFresh();
-  return { sequence: Int32Array.from(order), fileOf, newest };
-}
-
-/**
- * The event data files made by the build's one data stage (store/write/event-data.ts) from the
- * rows made anew and the previous data (none over an empty prior), which it takes from the plan:
- * the previous columns are let go when it returns, not held while the pages are answered. The
- * parts are written as soon as they are cut (StagedDist.parts), then the columns and the calendar
- * (and, where every row is new and they are many, a thread the search index); the events are let
- * go once their columns' values are made. Resolves with whether MANY_ROWS were
- * made, the files as made and written (but those written as they were made, then), their digests,
- * the parts' bytes, of the previous parts' bytes those the new ones replace, and the previous data
- * files whose bytes these are (`reused`: linked, not written).
+ * The event data files (store/write/event-data.ts) of the rows made anew and the previous data,
+ * taken from the plan: the previous columns are not held while the pages are answered. The parts
+ * are written as they are cut, the other files (of MANY_ROWS, or staged) each as it is made; the
+ * events are let go once their columns' values are made. `reused`: the previous data files whose
+ * bytes these are (linked, never read).
  */
 async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: EventRows; order: Int32Array }, dist: DistOutput) {
-  const { rows } = made;
-  const before = plan.data;
+  const previous = plan.data;
   plan.data = null;
-  const many = rows.length >= (options.manyRows ?? MANY_ROWS);
-  const beside = before !== null || !many || options.search === false ? null : searchIndexBeside(rows);
+  const many = made.rows.length >= (options.manyRows ?? MANY_ROWS);
+  // a whole list of MANY_ROWS: the search index made on a thread, each string column read once, by its file
+  const whole = previous === null && many;
+  const beside = whole && options.search !== false ? searchIndexBeside(made.rows) : null;
   beside?.catch(() => undefined); // awaited below; not an unhandled rejection should this one throw first
-  // a whole list of MANY_ROWS: each string column read once, by its file (made when read, let go once written)
-  const values = columnValuesFromRows(plan.fresh, rows, before !== null || !many);
+  const values = columnValuesFromRows(plan.fresh, made.rows, !whole);
   plan.fresh.length = 0;
   if (many) collectGarbage();
-  const onParts = (data: Pick<EventData, 'parts' | 'bounds'>) => dist.parts(data.parts, before?.bytes);
-  const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
-  // written as made (MANY_ROWS, or staged)
   const onFile = many || dist instanceof StagedDist ? (rel: string, bytes: Uint8Array) => dist.data(rel, bytes) : undefined;
-  const { values: _values, ...data } = eventData({ ...made, values, previous: before, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile });
+  const onParts = (cut: Pick<EventData, 'parts'>) => dist.parts(cut.parts, previous?.bytes);
+  const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
+  const { values: _values, ...data } = eventData({ ...made, values, previous, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile });
   // (awaited before anything else is made: the thread holds the rows until it answers)
   if (beside) onFile!(DATA_FILES.search, await beside);
-  for (const [rel, bytes] of [...plan.made, ...data.files]) if (!data.reused.has(rel)) dist.data(rel, bytes);
-  const files: DistFiles = new Map<string, string | Uint8Array>([...plan.made, ...data.files]);
-  return { many, files, digests: new Map(dist.digests), eventBytes: data.bounds[data.parts.length], oldBytes: before?.bounds.at(-1) ?? 0, reused: data.reused };
+  const files: DistFiles = new Map([...plan.made, ...data.files]);
+  // (the offsets of a part kept are among `files` and `reused`: linked, not written)
+  for (const [rel, bytes] of files) if (!data.reused.has(rel)) dist.data(rel, bytes);
+  return { many, files, digests: new Map(dist.digests), eventBytes: data.bounds[data.parts.length], oldBytes: previous?.bounds.at(-1) ?? 0, reused: data.reused };
 }
 
 /**
@@ -183,11 +132,6 @@ export interface Rendered {
   autocompleteData: Promise<Uint8Array> | null;
 }
 
-/**
- * The render stage over the plan: the fresh rows made and merged with the prior's rows that stay,
- * their data files (with the prior's data, over a prior), the files no event shapes (the prior's
- * linked, or the directory's job's), the manifest.
- */
 export async function renderFromState(options: BuildOptions, clock: Clock, plan: Plan, dist: DistOutput): Promise<Rendered> {
   const { state, previous } = plan;
   const { made, next, hashes, newest, count } = await eventFiles(options, plan, dist);
@@ -222,47 +166,64 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
 }
 
 /**
- * The fresh rows and the event data files: the next state's rows and the newest event are taken
- * before the events are let go of. A function of its own: once it returns, nothing holds the rows.
+ * The fresh rows and the event data files: the next state's rows taken before the events are let
+ * go of. A function of its own: once it returns, nothing holds the rows.
  */
 async function eventFiles(options: BuildOptions, plan: Plan, dist: DistOutput) {
-  const order = mergedOrder(plan);
-  const fresh = freshRows(options, plan, dist);
-  const next = plan.stateless ? null : nextRows(plan, order.sequence, fresh.hashes, order.fileOf);
-  const made = await eventDataFiles(options, plan, { rows: fresh.rows, order: order.sequence }, dist);
+  const { state, fresh, ahead } = plan;
+  const { rows: next, sequence } = mergedRows(plan);
+  const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
+  let made: { rows: EventRows; hashes: Buffer | null };
+  try {
+    // the rows the parse threads made against this very context, the others rendered here
+    made = madeRows(fresh, ctx, ahead.rowsFor(ctx), options.cache !== undefined);
+  } finally {
+    ahead.dropRows();
+  }
+  dist.reused.rows.reused += sequence.length - fresh.length;
+  dist.reused.rows.rendered += fresh.length;
+  if (made.hashes !== null) copyKeys(next, sequence, state.rows.keys, made.hashes);
+  const newest = next.lastModified.reduce((a, b) => Math.max(a, b), 0);
+  const files = await eventDataFiles(options, plan, { rows: made.rows, order: sequence }, dist);
   // (the pages' keys: the fresh rows' hashes are the list's where no state is kept)
-  return { made, next, hashes: fresh.hashes && (next?.keys ?? fresh.hashes), newest: order.newest, count: order.sequence.length };
+  return { made: files, next: plan.stateless ? null : next, hashes: made.hashes && next.keys, newest, count: sequence.length };
 }
 
-/** The state's rows for the new list order (without their hashes where the fresh rows have none: no cache). */
-function nextRows(plan: Plan, sequence: Int32Array, freshHashes: Buffer | null, fileOf: readonly number[]): StateRows {
-  const old = plan.state.rows;
-  const count = sequence.length;
-  const rows = stateRows(count);
-  for (let i = 0; i < count; i++) {
-    const from = sequence[i];
-    if (from >= 0) {
-      rows.id[i] = old.id[from];
-      rows.start[i] = old.start[from];
-      rows.end[i] = old.end[from];
-      rows.lastModified[i] = old.lastModified[from];
-      rows.file[i] = fileOf[i];
-      // the hashes of a run of rows that stay in order: one copy, not one per row
-      if (freshHashes !== null && (i === 0 || from === 0 || sequence[i - 1] !== from - 1)) {
-        let end = i + 1;
-        while (end < count && sequence[end] === sequence[end - 1] + 1) end++;
-        old.keys.copy(rows.keys, i * KEY_BYTES, from * KEY_BYTES, (from + end - i) * KEY_BYTES);
-      }
-    } else {
-      const j = -from - 1;
-      const e = plan.fresh[j];
-      rows.id[i] = e.id;
-      rows.start[i] = e.start;
-      rows.end[i] = e.end;
-      rows.lastModified[i] = e.last_modified;
-      rows.file[i] = fileOf[i];
-      freshHashes?.copy(rows.keys, i * KEY_BYTES, j * KEY_BYTES, (j + 1) * KEY_BYTES);
-    }
+/**
+ * The next state's rows in the new list order: the state's rows that stay merged with the fresh
+ * events, as renderers sort (render/event.ts); `sequence` names each row's source (the state's
+ * row, or -1 - j for fresh event j). Their keys are copyKeys'.
+ */
+function mergedRows({ fresh, freshFiles, keep, fileMap, state }: Plan): { rows: StateRows; sequence: Int32Array } {
+  const old = state.rows;
+  const rows = stateRows(keep.reduce((n, k) => n + k, 0) + fresh.length);
+  const sequence = new Int32Array(rows.id.length);
+  let i = 0;
+  let f = 0;
+  const put = (from: number, id: number, start: number, end: number, lastModified: number, file: number) => {
+    [sequence[i], rows.id[i], rows.start[i], rows.end[i], rows.lastModified[i], rows.file[i]] = [from, id, start, end, lastModified, file];
+    i++;
+  };
+  const takeFresh = () => put(-(f + 1), fresh[f].id, fresh[f].start, fresh[f].end, fresh[f].last_modified, freshFiles[f++]);
+  for (let row = 0; row < old.id.length; row++) {
+    if (keep[row] === 0) continue;
+    while (f < fresh.length && compareListOrder(fresh[f], { start: old.start[row], end: old.end[row], id: old.id[row] }) < 0) takeFresh();
+    put(row, old.id[row], old.start[row], old.end[row], old.lastModified[row], fileMap[old.file[row]]);
   }
-  return rows;
+  while (f < fresh.length) takeFresh();
+  return { rows, sequence };
+}
+
+/** The rows' keys: each fresh row's hash, and of a run of the state's rows that stay in order, one copy of theirs. */
+function copyKeys(rows: StateRows, sequence: Int32Array, oldKeys: Buffer, freshHashes: Buffer): void {
+  for (let i = 0; i < sequence.length; ) {
+    const from = sequence[i];
+    let end = i + 1;
+    if (from < 0) freshHashes.copy(rows.keys, i * KEY_BYTES, (-from - 1) * KEY_BYTES, -from * KEY_BYTES);
+    else {
+      while (end < sequence.length && sequence[end] === sequence[end - 1] + 1) end++;
+      oldKeys.copy(rows.keys, i * KEY_BYTES, from * KEY_BYTES, (from + end - i) * KEY_BYTES);
+    }
+    i = end;
+  }
 }

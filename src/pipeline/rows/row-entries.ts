@@ -1,6 +1,6 @@
 // The events' rows as the build makes them: each row's JSON with its field offsets and, with a
 // cache, its hash (rowHash), which the pages' keys are made of (page-keys.ts). The parse threads
-// render the rows of the files they parse into one file (rows-scratch.ts), their JSON end to end
+// render the rows of the files they parse into one file (a scratch file, parse-pool.ts), their JSON end to end
 // (the offsets and hashes come in each batch's answer), which stays in the file until the rows are
 // put together. No row is kept between builds: an
 // unchanged event's row is the previous dist's (render/previous-data.ts), and a build without

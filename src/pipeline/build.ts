@@ -4,7 +4,7 @@
 //
 //   out-folder/  the output folder checked and locked                  (withLockedOut)
 //   state/       the prior read once                                   (readPrior)
-//   load/        what changed since the base, as a plan (loadOver): the prior where it is
+//   load/        what changed since the base, as a plan (load): the prior where it is
 //                proven, else an empty one, over which every file counts as changed
 //   render/      the plan's fresh rows merged into the prior's, the data files, the manifest
 //                (renderFromState)
@@ -67,8 +67,6 @@ const patchStats = (options: BuildOptions, refused: string | null, taken?: Pick<
 /** The files a build made or linked (the large data files left `rendered.files` once written; `written` still names them). */
 const filesMade = (rendered: { files: ReadonlyMap<string, unknown> }, dist: StagedDist) => new Set([...rendered.files.keys(), ...dist.served.keys(), ...dist.written.keys()]).size;
 
-const timings = (clock: Clock) => ({ ms: performance.now() - clock.started, phases: clock.phases, cpu: clock.cpu });
-
 /** render → write → answer → publish, in a staging folder removed if any fails. */
 async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock, plan: Plan): Promise<BuildResult> {
   return inStaging(out, plan.abandon, async (staging) => {
@@ -79,6 +77,6 @@ async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock,
     await clock.nextPhase('write data', 'load dataset');
     const documents = await publishStage(options, clock, plan, rendered, dist);
     const patch = patchStats(options, plan.refused, { removed: plan.removed, documents });
-    return { ok: true as const, manifest: rendered.manifest, files: filesMade(rendered, dist), ...timings(clock), cache: plan.cache, reuse: dist.reused, patch };
+    return { ok: true as const, manifest: rendered.manifest, files: filesMade(rendered, dist), ms: performance.now() - clock.started, phases: clock.phases, cpu: clock.cpu, cache: plan.cache, reuse: dist.reused, patch };
   });
 }

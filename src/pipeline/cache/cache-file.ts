@@ -16,21 +16,17 @@ const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** A descriptor of the regular file at `path`, for reading (a sparse one only with `sparseToo`); null for anything else or none. */
 export function openCacheFile(path: string, sparseToo = false): number | null {
-  let fd: number;
+  let fd: number | null = null;
   try {
     fd = openSync(path, READ);
-  } catch {
-    return null;
-  }
-  try {
     const info = fstatSync(fd);
     // sparse: past 1 MiB, fewer than a quarter of its bytes stored (a hole is free to make and
     // costs a read; a compressing file system, ZFS, saves far less than that on these files)
     if (info.isFile() && (sparseToo || info.size <= 1 << 20 || info.blocks * 512 >= info.size / 4)) return fd;
   } catch {
-    // unusable as well
+    // absent or unusable
   }
-  closeSync(fd);
+  if (fd !== null) closeSync(fd);
   return null;
 }
 

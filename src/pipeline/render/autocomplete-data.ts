@@ -21,21 +21,28 @@ export function autocompleteData(indexJson: string, pageSize: number): Uint8Arra
   return autocompleteFile(index, prefixTops(index, pageSize), prefixCodes(index));
 }
 
-/** What autocomplete-data-thread.ts is asked: autocompleteData's arguments. */
-export type AutocompleteDataJob = { index: string; pageSize: number };
-
 /** index.json's length from which its data is made on a thread: below, the thread's start costs more. */
 const BESIDE_FROM = 1 << 20;
 
 /**
- * autocompleteData on a thread of its own (autocomplete-data-thread.ts) while this one goes
- * on: asked for once the render's rows are let go of, what making it holds is no part of the peak.
+ * autocompleteData on a thread of its own, this module (answer), while this one goes on: asked for
+ * once the render's rows are let go of, what making it holds (the decoded index, tops and codes)
+ * is no part of the peak: the thread's heap, given back as it ends.
  */
-export function autocompleteDataBeside(indexJson: string, pageSize: number, besideFrom = BESIDE_FROM): Promise<Uint8Array> {
-  if (indexJson.length < besideFrom) return Promise.resolve(autocompleteData(indexJson, pageSize));
-  const job: AutocompleteDataJob = { index: indexJson, pageSize };
-  return runOnThread<Uint8Array>(threadModule(import.meta.url, 'autocomplete-data-thread'), job, "the autocomplete data's thread stopped");
+export function autocompleteDataBeside(index: string, pageSize: number, besideFrom = BESIDE_FROM): Promise<Uint8Array> {
+  if (index.length < besideFrom) return Promise.resolve(autocompleteData(index, pageSize));
+  return runOnThread<Uint8Array>(threadModule(import.meta.url, 'autocomplete-data'), { index, pageSize }, "the autocomplete data's thread stopped");
 }
+
+/** The thread's answer: the file on a buffer of its own (a view of a larger one is copied), to be transferred. */
+export function answer({ index, pageSize }: { index: string; pageSize: number }): Uint8Array {
+  const bytes = autocompleteData(index, pageSize);
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+}
+
+export const transfer = (answer: Uint8Array): ArrayBuffer[] => [answer.buffer as ArrayBuffer];
+
+export const once = true; // the thread ends after its answer, its heap with it (util/start-thread.ts)
 
 /**
  * The directory's files as a dist holds them, put in `files`: its job's autocomplete index and

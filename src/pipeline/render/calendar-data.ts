@@ -1,14 +1,15 @@
 // data/calendar.bin of rows, made with the feed's own formatter (api/ical/feed.ts entryBody) from
 // their columns and their rows: the event data stage (store/write/event-data.ts) makes the entries
 // of the rows it makes anew with it, and takes the others' from the previous file.
-import { writeEntryBody } from '../../api/ical/feed.ts';
+import { writeEntryBody, type EntryFields } from '../../api/ical/feed.ts';
 import { ContentBytes } from '../../api/ical/lines.ts';
 import { ZoneOffsets } from '../../api/ical/zone-offsets.ts';
 import type { ColumnValues } from '../../store/format/event-table.ts';
 import { FIELD_COUNT, fieldIndex, type EventRows } from '../../store/format/event-rows.ts';
 import { rowString } from '../../store/write/column-values.ts';
 
-const [TITLE, TEASER, LOCATION, URL, LINK, ORGANIZER, CONTACT, EMAIL] = ['title', 'teaser', 'location', 'url', 'link', 'organizer', 'contact', 'email'].map((f) => fieldIndex(f)!);
+const STRINGS = ['title', 'teaser', 'location', 'url', 'link', 'organizer', 'contact', 'email'] as const;
+const FIELDS = STRINGS.map((f) => fieldIndex(f)!);
 
 /** Each row's entry as bytes (one buffer's: valid until the next row's): the numbers and flags from the columns, the strings from the rows' JSON (no string column need be held: column-values.ts `held`). */
 export function calendarData({ time, bool }: ColumnValues, rows: EventRows, timezone: string): (row: number) => Uint8Array {
@@ -16,24 +17,8 @@ export function calendarData({ time, bool }: ColumnValues, rows: EventRows, time
   const out = new ContentBytes();
   return (row) => {
     const line = rows.bytes(row);
-    const valueOf = (field: number): string | null => rowString(line, 0, rows.starts, row * (FIELD_COUNT + 1), field);
-    return writeEntryBody(
-      {
-        start: time.start[row],
-        end: time.end[row],
-        last_modified: time.last_modified[row],
-        allday: bool.allday[row] === 1,
-        title: valueOf(TITLE)!,
-        teaser: valueOf(TEASER),
-        location: valueOf(LOCATION),
-        url: valueOf(URL),
-        link: valueOf(LINK),
-        organizer: valueOf(ORGANIZER),
-        contact: valueOf(CONTACT),
-        email: valueOf(EMAIL),
-      },
-      zone,
-      out.clear(),
-    ).bytes;
+    const entry: Record<string, unknown> = { start: time.start[row], end: time.end[row], last_modified: time.last_modified[row], allday: bool.allday[row] === 1 };
+    STRINGS.forEach((name, i) => (entry[name] = rowString(line, 0, rows.starts, row * (FIELD_COUNT + 1), FIELDS[i])));
+    return writeEntryBody(entry as unknown as EntryFields, zone, out.clear()).bytes;
   };
 }

@@ -1,9 +1,8 @@
-// One full garbage collection at a phase boundary of a large build. Rendering the events leaves
-// dead strings and buffers of several times the rows' size (the rows as made, the events'
-// records); V8 collects them only once its heap must grow past them, which in a large build is in
-// the middle of the directory indexing — and the peak RSS of the build is that garbage plus the index. Collected at the
-// boundary, it is never part of a peak. (--expose-gc is set for the moment it takes to get the
-// function: what node's own docs show for v8.setFlagsFromString; nothing else depends on it.)
+// One full garbage collection at a phase boundary of a large build: rendering the events leaves
+// dead strings and buffers of several times the rows' size, which V8 collects only once its heap
+// must grow past them, in a large build amid the directory indexing, whose peak they then join.
+// (--expose-gc is set only for the moment it takes to get the function, as node's docs show for
+// v8.setFlagsFromString.)
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

@@ -21,22 +21,19 @@ import type { Manifest } from '../../store/format/manifest.ts';
 const STRIDE = FIELD_COUNT + 1;
 
 /**
- * The previous dist's event data files, each proven by the ledger to be what its manifest lists,
- * and its event parts', together the offsets' rows; null where any is not. Each data file is read
- * only when asked for (the files a build links as they are, event-data.ts `linkReused`, never
- * are), and proven again once read: one changed since fails the build.
+ * The previous dist's event data, every file proven by the ledger to be what its manifest lists
+ * (else null). A file is read only when asked for (one linked as it is never is), and proven again
+ * once read: one changed since fails the build.
  */
 export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, 'previous' | 'state' | 'ledger'>, out: string, partRows: number): PreviousData | null {
   if (previous.event_part_rows !== partRows || previous.counts.events !== state.rows.id.length) return null;
   const parts = eventPartFiles(previous);
-  for (const rel of [DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES, ...parts, ...eventOffsetsFiles(previous)]) {
-    const digest = previous.files[rel];
-    if (!digest || !ledger.wouldReuse(rel, { sha: digest.sha256 }, null)) return null;
-  }
+  const proven = (rel: string) => !!previous.files[rel] && ledger.wouldReuse(rel, { sha: previous.files[rel].sha256 }, null);
+  if (![DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES, ...parts, ...eventOffsetsFiles(previous)].every(proven)) return null;
   // (not kept: a build's peak is not to hold the calendar's bytes)
   const file = (rel: string): Uint8Array => {
     const bytes = readFileSync(join(out, rel));
-    if (!ledger.wouldReuse(rel, { sha: previous.files[rel]!.sha256 }, null)) throw changedWhileBuilt(rel);
+    if (!proven(rel)) throw changedWhileBuilt(rel);
     return bytes;
   };
   return previousData(previous, file, (bounds) => (begin, end) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end));
@@ -45,8 +42,7 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
 /**
  * The event data of the dist `previous` describes, its files read through `file` (the columns
  * when first used, each once), the parts' bytes through `bytes` (given where each part starts);
- * null where its offsets do not fit its manifest. The build reads a previous dist's (previousFiles);
- * `aula dev` the files of its last make, in memory.
+ * null where its offsets do not fit its manifest.
  */
 export function previousData(previous: Manifest, file: (rel: string) => Uint8Array, bytes: (bounds: readonly number[]) => PreviousData['bytes']): PreviousData | null {
   const n = previous.counts.events;

@@ -119,10 +119,7 @@ export interface Rendered {
   manifest: Manifest;
   /** the autocomplete files that are hashed copies of others (compressed once) */
   hashedCopies: ReadonlyMap<string, string>;
-  /**
-   * the measure of what the dist compresses, known before the pages exist (every event appears on
-   * exactly one page): the event parts' bytes and the autocomplete files'
-   */
+  /** what the dist compresses, known before the pages exist (each event is on one page): the event parts' bytes and the autocomplete files' */
   volume: number;
   /** the rows' hashes in list order (row-entries.ts rowHash), of which the pages' keys are made; null without a cache */
   hashes: Buffer | null;
@@ -161,8 +158,7 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
   if (previous !== null && previous.site.timezone === state.site.timezone) useZoneTable(state.site.timezone, previous.site.offsets);
   const manifest = manifestOf(state.site, plan.baseUrl, newest, counts, options.eventPartRows ?? EVENT_PART_ROWS);
   sealManifest(manifest, files, out, state.media);
-  const volume = carried.twins ?? 0;
-  return { files: out, manifest, hashedCopies: carried.copies, volume, hashes, stateRows: next, autocompleteData: carried.data ?? null };
+  return { files: out, manifest, hashedCopies: carried.copies, volume: carried.twins ?? 0, hashes, stateRows: next, autocompleteData: carried.data ?? null };
 }
 
 /**

@@ -8,11 +8,7 @@ import type { Site } from '../../model/types.ts';
 import { cacheIdentity } from '../cache/keys.ts';
 import { ROW_HASH_BYTES as HASH_BYTES } from './row-entries.ts';
 
-interface PageEnvelope {
-  baseUrl: string;
-  site: Site;
-  limit: number;
-}
+type PageEnvelope = { baseUrl: string; site: Site; limit: number };
 
 /** The key (hex) of the page at each offset; `rowHashes` in list order, end to end. */
 export function pageKeys(rowHashes: Buffer, envelope: PageEnvelope): (offset: number) => string {

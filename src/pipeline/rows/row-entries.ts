@@ -1,10 +1,7 @@
 // The events' rows as the build makes them: each row's JSON with its field offsets and, with a
-// cache, its hash (rowHash), which the pages' keys are made of (page-keys.ts). The parse threads
-// render the rows of the files they parse into one file (a scratch file, parse-pool.ts), their JSON end to end
-// (the offsets and hashes come in each batch's answer), which stays in the file until the rows are
-// put together. No row is kept between builds: an
-// unchanged event's row is the previous dist's (render/previous-data.ts), and a build without
-// one renders every row, on the parse threads where they parse.
+// cache, its hash (rowHash), of which the pages' keys are made (page-keys.ts). The parse threads
+// render theirs into a scratch file (parse-pool.ts) until the rows are put together. No row is
+// kept between builds: an unchanged event's row is the previous dist's (render/previous-data.ts).
 import type { Event } from '../../model/types.ts';
 import type { TextlessEvent } from '../../model/event-texts.ts';
 import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
@@ -14,11 +11,8 @@ import { cacheIdentity, sha256 } from '../cache/keys.ts';
 import { stableJson } from '../../util/stable-json.ts';
 
 export const ROW_HASH_BYTES = 32;
-const HASH = ROW_HASH_BYTES;
 /** A row's hash: SHA-256 of its JSON, all a page holds of it (page-keys.ts). */
-export function rowHash(json: Uint8Array): Buffer {
-  return sha256(json);
-}
+export const rowHash: (json: Uint8Array) => Buffer = sha256;
 
 /** A row made on a parse thread (parse-batch.ts): bytes or where its thread left them; hash null without a cache. */
 export interface PremadeRow {
@@ -45,23 +39,18 @@ export function renderInputs(ctx: RenderContext): string {
 export function madeRows(events: readonly TextlessEvent[], ctx: RenderContext, { premade, whole }: RowsAhead, hashed: boolean): { rows: EventRows; hashes: Buffer | null } {
   // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
   const out = new RowBytes(events.length);
-  const hashes = hashed ? Buffer.alloc(events.length * HASH) : null;
+  const hashes = hashed ? Buffer.alloc(events.length * ROW_HASH_BYTES) : null;
   /** rows hashed once all are in place */
   const unhashed: number[] = [];
   let writeRow: ((e: Event) => EventRow) | undefined; // (rows made here as the parse threads make theirs)
   events.forEach((e, row) => {
     const ahead = premade?.get(e);
-    if (ahead) {
-      out.addBytes(ahead.json, ahead.starts);
-      if (ahead.hash && hashes) ahead.hash.copy(hashes, row * HASH);
-      else unhashed.push(row);
-    } else {
-      const written = (writeRow ??= eventRowWriter(ctx))(whole(e));
-      out.addBytes(written.bytes, written.starts);
-      unhashed.push(row);
-    }
+    const made = ahead ? null : (writeRow ??= eventRowWriter(ctx))(whole(e));
+    out.addBytes(ahead?.json ?? made!.bytes, ahead?.starts ?? made!.starts);
+    if (ahead?.hash && hashes) ahead.hash.copy(hashes, row * ROW_HASH_BYTES);
+    else unhashed.push(row);
   });
   const rows = out.finish();
-  if (hashes) for (const row of unhashed) rowHash(out.row(row)).copy(hashes, row * HASH);
+  if (hashes) for (const row of unhashed) rowHash(out.row(row)).copy(hashes, row * ROW_HASH_BYTES);
   return { rows, hashes };
 }

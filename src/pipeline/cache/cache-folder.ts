@@ -43,10 +43,9 @@ export function distCacheFile(cacheDir: string, content: string, out: string): s
   return join(resolve(cacheDir), `dist-${idOf(content)}-${idOf(out)}.json`);
 }
 
-// Temporaries a stopped build left in the cache folder, removed as each caching build starts: only
-// names aula makes (openTemporary's `<cache file>.<pid>[-<12 hex>].tmp`, the clock probe) whose pid
-// runs no more. The kinds of the files earlier versions kept are named too: their temporaries are
-// as large as the content.
+// Temporaries a stopped build left, removed as each caching build starts: only names aula makes
+// (openTemporary's `<cache file>.<pid>[-<12 hex>].tmp`, the clock probe) whose pid runs no more,
+// the kinds earlier versions kept among them (their temporaries are as large as the content).
 const ID = '[0-9a-f]{16}';
 const KINDS = ['parsed', 'rows', 'autocomplete', 'minisearch', 'autocomplete-data', 'dist'];
 const TEMPORARY = new RegExp(`^(?:(?:${KINDS.join('|')})-${ID}(?:-${ID})?\\.(?:bin|json|events)|stat-probe)\\.([0-9]+)(?:-[0-9a-f]{12})?\\.tmp$`);

@@ -8,9 +8,7 @@ import { AULA_VERSION } from '../../version.ts';
 import { codeVersion } from './code-version.ts';
 
 /** What a cache file must declare to be read: anything else was written by another build of aula. */
-export function cacheIdentity(): string {
-  return IDENTITY;
-}
+export const cacheIdentity = (): string => IDENTITY;
 // Node's and V8's versions, not cachedDataVersionTag(): that hashes the V8 flags too, which `aula
 // build` sets and `aula dev` does not. tz and ICU: Intl makes offsets and folded texts, and a
 // system ICU changes them without a new Node.

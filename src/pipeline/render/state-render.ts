@@ -27,10 +27,9 @@ import { collectGarbage } from './collect-garbage.ts';
 
 /**
  * Rows made here from which they and their events are most of the heap: the search index is then
- * made on a thread of its own (a thread's start costs what indexing a few thousand rows does), the
- * garbage of making them collected at once, and the calendar, the search index and the columns
- * each written as it is made and let go (the dataset reads them back from the staging folder).
- * Below it, a collection and a read-back cost more than they save.
+ * made on a thread (whose start costs what indexing a few thousand rows does), the garbage
+ * collected at once, and each data file written as it is made and let go (the dataset reads them
+ * back). Below it, a collection and a read-back cost more than they save.
  */
 const MANY_ROWS = 10_000;
 
@@ -54,8 +53,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
   if (many) collectGarbage();
   const onFile = many || dist instanceof StagedDist ? (rel: string, bytes: Uint8Array) => dist.data(rel, bytes) : undefined;
   const onParts = (cut: Pick<EventData, 'parts'>) => dist.parts(cut.parts, previous?.bytes);
-  const partRows = options.eventPartRows ?? EVENT_PART_ROWS;
-  const { values: _values, ...data } = eventData({ ...made, values, previous, timezone: plan.state.site.timezone, partRows, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile });
+  const { values: _values, ...data } = eventData({ ...made, values, previous, timezone: plan.state.site.timezone, partRows: options.eventPartRows ?? EVENT_PART_ROWS, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile });
   // (awaited before anything else is made: the thread holds the rows until it answers)
   if (beside) onFile!(DATA_FILES.search, await beside);
   const files: DistFiles = new Map([...plan.made, ...data.files]);

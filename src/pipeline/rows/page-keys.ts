@@ -22,10 +22,7 @@ export function pageKeys(rowHashes: Buffer, envelope: PageEnvelope): (offset: nu
   };
 }
 
-/**
- * The key of events.ics: the first `cap` rows (their hashes end to end), the categories file's
- * SHA-256, the build time, base URL and site.
- */
+/** The key of events.ics: the first `cap` rows' hashes, the categories file's SHA-256, the build time, base URL and site. */
 export function calendarKey(rowHashes: Buffer, count: number, cap: number, envelope: Omit<PageEnvelope, 'limit'>, builtAt: string, categories: string): string {
   const rows = Math.min(count, cap);
   return createHash('sha256')

@@ -164,29 +164,31 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
  * go of. A function of its own: once it returns, nothing holds the rows.
  */
 async function eventFiles(options: BuildOptions, plan: Plan, dist: DistOutput) {
-  const { state, fresh, ahead } = plan;
   const { rows: next, sequence } = mergedRows(plan);
-  const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
-  let made: { rows: EventRows; hashes: Buffer | null };
-  try {
-    // the rows the parse threads made against this very context, the others rendered here
-    made = madeRows(fresh, ctx, ahead.rowsFor(ctx), options.cache !== undefined);
-  } finally {
-    ahead.dropRows();
-  }
-  dist.reused.rows.reused += sequence.length - fresh.length;
-  dist.reused.rows.rendered += fresh.length;
-  if (made.hashes !== null) copyKeys(next, sequence, state.rows.keys, made.hashes);
-  const newest = next.lastModified.reduce((a, b) => Math.max(a, b), 0);
+  const made = freshRows(options, plan, dist, next, sequence);
   const files = await eventDataFiles(options, plan, { rows: made.rows, order: sequence }, dist);
-  // (the pages' keys: the fresh rows' hashes are the list's where no state is kept)
+  const newest = next.lastModified.reduce((a, b) => Math.max(a, b), 0);
   return { made: files, next: plan.stateless ? null : next, hashes: made.hashes && next.keys, newest, count: sequence.length };
 }
 
 /**
- * The next state's rows in the new list order: the state's rows that stay merged with the fresh
- * events, as renderers sort (render/event.ts); `sequence` names each row's source (the state's
- * row, or -1 - j for fresh event j). Their keys are copyKeys'.
+ * The fresh events' rows (made on the parse threads against this very context, else here) and their
+ * hashes, put among the next state's keys. Not async: what it holds of the threads' rows is let go as it returns.
+ */
+function freshRows(options: BuildOptions, plan: Plan, dist: DistOutput, next: StateRows, sequence: Int32Array): { rows: EventRows; hashes: Buffer | null } {
+  const { state, fresh, ahead } = plan;
+  const ctx: RenderContext = { site: state.site, baseUrl: plan.baseUrl, pages: state.pages, media: state.media };
+  const made = madeRows(fresh, ctx, ahead.rowsFor(ctx), options.cache !== undefined);
+  ahead.dropRows(); // (a build that fails drops them as it abandons the plan)
+  dist.reused.rows.reused += sequence.length - fresh.length;
+  dist.reused.rows.rendered += fresh.length;
+  if (made.hashes !== null) copyKeys(next, sequence, state.rows.keys, made.hashes);
+  return made;
+}
+
+/**
+ * The next state's rows (their keys copyKeys'): the state's rows that stay merged with the fresh
+ * events as renderers sort (render/event.ts); `sequence`: the state's row, or -1 - j for fresh event j.
  */
 function mergedRows({ fresh, freshFiles, keep, fileMap, state }: Plan): { rows: StateRows; sequence: Int32Array } {
   const old = state.rows;

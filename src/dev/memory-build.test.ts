@@ -10,7 +10,6 @@ import { loadContent, formatProblem } from '../content/index.ts';
 import { generateContent } from '../gen/content-generator.ts';
 import { listFiles } from '../pipeline/ledger/carry-over.ts';
 import { normalizeBaseUrl } from '../pipeline/build.ts';
-import { newestOf } from '../pipeline/write/manifest-of.ts';
 import { renderRows } from '../store/write/data-files.ts';
 import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';
 import { columnValuesFromRows } from '../store/write/column-values.ts';
@@ -26,6 +25,9 @@ import { mulberry32 } from '../util/mulberry32.ts';
 import { removeDir, tempDir } from '../../test/helpers.ts';
 import { ContentState } from './content-state.ts';
 import { MemoryBuild } from './memory-build.ts';
+
+/** The manifest's built_at of `events`: their newest last_modified. */
+const newestOf = (events: readonly { last_modified: number }[]) => events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
 
 // the rows' fit to their offsets, checked when a dist is read: counted (the rows made here are not checked again)
 const { offsetChecks } = vi.hoisted(() => ({ offsetChecks: { n: 0 } }));

@@ -10,7 +10,7 @@ import { removeDir, tempDir } from '../../test/helpers.ts';
 import { generateContent } from '../gen/content-generator.ts';
 import { build, type BuildResult } from './build.ts';
 import { listFiles } from './ledger/carry-over.ts';
-import { ledgerPath } from './ledger/dist-ledger.ts';
+import { distCacheFile } from './cache/cache-folder.ts';
 import { eventStatePath } from './state/event-state.ts';
 import { previousBuild } from './state/previous-build.ts';
 import { previousFiles } from './render/previous-data.ts';
@@ -43,7 +43,7 @@ const eventFiles = () => listFiles(join(content, 'events')).filter((f) => f.ends
 const read = (rel: string) => readFileSync(join(content, rel), 'utf8');
 const write = (rel: string, text: string) => writeFileSync(join(content, rel), text);
 const setKey = (text: string, key: string, value: string) => text.replace(new RegExp(`^${key}: .*$`, 'm'), `${key}: ${value}`);
-const statePath = () => eventStatePath(ledgerPath(cache, content, out));
+const statePath = () => eventStatePath(distCacheFile(cache, content, out));
 
 /** Builds with the cache into `out` and without into a clean folder; both must agree. */
 async function buildBoth(): Promise<{ result: BuildResult; same: boolean }> {

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { identityOf } from '../cache/cache-file.ts';
 import { hardLinks, listFiles } from './carry-over.ts';
-import { COMPRESSOR, DistLedger, ledgerPath, writeLedger, type Written } from './dist-ledger.ts';
+import { COMPRESSOR, DistLedger, writeLedger, type Written } from './dist-ledger.ts';
+import { distCacheFile } from '../cache/cache-folder.ts';
 import { StagedDist } from '../write/staged-dist.ts';
 
 // every lstat the modules under test make, by path: the work a pass does is counted, not timed
@@ -63,7 +64,7 @@ function setup(volume = 1000, real = false) {
     ['data.json', { sha: real ? sha256('data') : 'b'.repeat(64) }],
   ]);
   const cache = { dir: join(root, 'cache'), content: join(root, 'content') };
-  const path = ledgerPath(cache.dir, cache.content, out);
+  const path = distCacheFile(cache.dir, cache.content, out);
   writeLedger(path, out, written, { compressor: COMPRESSOR, volume }, identities(out, written));
   /** the staging folder as a build over the ledger at `path` makes it */
   const staged = () => new StagedDist(staging, out, cache);

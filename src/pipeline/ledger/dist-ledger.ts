@@ -7,7 +7,6 @@
 import { join, resolve } from 'node:path';
 import { compressionLevels, LEVEL_POLICY } from '../../deploy/precompress.ts';
 import { cacheIdentity } from '../cache/keys.ts';
-import { distCacheFile } from '../cache/cache-folder.ts';
 import { CACHE_FILE_MOST, identityOf, readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 import { sortedRecord } from './changes.ts';
 
@@ -22,8 +21,6 @@ export type LedgerEntry = Made & { id: string; gz?: string; br?: string };
 type Precompressed = { compressor: string; volume: number };
 /** `precompressed`: how the twins were made (absent: no twins) */
 type LedgerFile = { precompressed?: Precompressed; files: Record<string, LedgerEntry> };
-
-export const ledgerPath = (cacheDir: string, content: string, out: string) => distCacheFile(cacheDir, content, out);
 
 /** What proves a file what this build would write: the same inputs key, or the same SHA-256. */
 export type Proof = { inputs: string } | { sha: string };

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { AULA_VERSION } from '../../version.ts';
 import { readCacheFile } from '../cache/cache-file.ts';
-import { DistLedger, ledgerPath } from '../ledger/dist-ledger.ts';
+import { distCacheFile } from '../cache/cache-folder.ts';
+import { DistLedger } from '../ledger/dist-ledger.ts';
 import { eventStatePath, manifestShaOf, readEventState, type EventState } from './event-state.ts';
 import { MANIFEST_LIMIT } from '../out-folder/out-folder.ts';
 import { stableJson } from '../../util/stable-json.ts';
@@ -44,7 +45,7 @@ export function readPrior(options: object & { content: string; cache?: string },
 /** Refuses (NoPatch) where any part is missing or not the others'. */
 export function previousBuild(options: object & { content: string }, out: string, cacheDir: string): PreviousBuild {
   const content = resolve(options.content);
-  const ledgerFile = ledgerPath(cacheDir, options.content, out);
+  const ledgerFile = distCacheFile(cacheDir, options.content, out);
   const statePath = eventStatePath(ledgerFile);
   const manifestText = readCacheFile(join(out, 'manifest.json'), MANIFEST_LIMIT) ?? refuse('no previous manifest');
   const previous = JSON.parse(manifestText.toString('utf8')) as Manifest;

@@ -13,14 +13,10 @@ export function pageFile(offset: number): string {
   return offset === 0 ? FIRST_PAGE : FURTHER_PAGES.replace('{offset}', String(offset));
 }
 
-/** The newest `last_modified` of the events (epoch ms; 0 for none): the manifest's built_at. */
-export function newestOf(events: readonly { last_modified: number }[]): number {
-  return events.reduce((latest, e) => Math.max(latest, e.last_modified), 0);
-}
-
 /**
- * `newest` (newestOf), not the clock, is built_at (and events.ics's DTSTAMP), so two builds of the
- * same content are byte-identical. `eventPartRows`: tests make it small.
+ * `newest` (the events' newest `last_modified`, epoch ms; 0 for none), not the clock, is built_at
+ * (and events.ics's DTSTAMP), so two builds of the same content are byte-identical.
+ * `eventPartRows`: tests make it small.
  */
 export function manifestOf(site: Site, baseUrl: string, newest: number, counts: Omit<Manifest['counts'], 'event_list_pages'>, eventPartRows: number): Manifest {
   const limit = site.page_size;

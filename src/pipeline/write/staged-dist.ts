@@ -8,7 +8,8 @@ import { AUTOCOMPLETE_DIR, eventPartFile } from '../../store/format/dist-paths.t
 import { digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { identityOf } from '../cache/cache-file.ts';
 import { carryOver, LinkOrCopy, listFiles } from '../ledger/carry-over.ts';
-import { changedWhileBuilt, DistLedger, ledgerPath, writeLedger, type LedgerEntry, type Proof, type Written } from '../ledger/dist-ledger.ts';
+import { distCacheFile } from '../cache/cache-folder.ts';
+import { changedWhileBuilt, DistLedger, writeLedger, type LedgerEntry, type Proof, type Written } from '../ledger/dist-ledger.ts';
 import { swapIn } from '../out-folder/swap.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { partBytes, type EventData } from '../../store/write/event-data.ts';
@@ -68,7 +69,7 @@ export class StagedDist {
     ledger?: DistLedger,
     private readonly previous: Manifest | null = null,
   ) {
-    this.ledgerFile = cache === null ? null : ledgerPath(cache.dir, cache.content, out);
+    this.ledgerFile = cache === null ? null : distCacheFile(cache.dir, cache.content, out);
     this.ledger = this.ledgerFile === null ? null : (ledger ?? DistLedger.read(this.ledgerFile, out));
   }
 

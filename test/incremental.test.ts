@@ -59,12 +59,13 @@ function editLine(site: Site, rel: string, pattern: RegExp, replace: (line: stri
 
 type Edit = (site: Site) => string;
 
-/** The edits that touch event or directory files alone: a build after a good one takes its prior (builds over it). */
+/** The edits that touch event, directory or categories files alone: a build after a good one takes its prior (builds over it). */
 const PRIOR_EDITS = new Set([
   'add an event', 'add an event to a multi-event file', 'change an event', "change an event's start",
   'change a body whose teaser is derived', 'delete an event file', 'delete an event from a multi-event file',
   'rename an event file', 'move an event file to another folder', 'rename an event folder',
   'change a directory object', 'add a directory file', 'delete a directory file', 'move a directory file',
+  'change a category events expand',
 ]);
 
 const eventFiles = (site: Site, ext: string) => filesUnder(site, 'events').filter((f) => f.endsWith(ext));
@@ -291,7 +292,7 @@ async function walk(name: string, { events, directory, names, extra, precompress
       if (site.undo) {
         write(site, site.undo.file, site.undo.text);
         did = site.undo.what;
-        overPrior = /^(?:events|directory)\//.test(site.undo.file);
+        overPrior = /^(?:events\/|directory\/|categories\.yaml$)/.test(site.undo.file);
         site.undo = null;
       } else {
         // every kind of edit at least once, the rest at random

@@ -65,6 +65,10 @@ describe('tidyCacheFolder', () => {
     writeFileSync(join(staleRoot, 'elsewhere', 'pack'), 'AULACACHE\n{}\n');
     symlinkSync(join(staleRoot, 'elsewhere', 'pack'), join(dir, `parsed-${'1'.repeat(16)}.bin`));
     kept.push(`parsed-${'1'.repeat(16)}.bin`);
+    // a retired name with another kind's head is not a file aula wrote there
+    const crossed: [string, string][] = [[`rows-${'2'.repeat(16)}.bin`, 'AULASTAT3\nxx'], [`autocomplete-data-${'2'.repeat(16)}.bin`, 'AULAROWS\n'], [`parsed-${'2'.repeat(16)}.bin`, 'AULADIR\nxx'], [`parsed-${'2'.repeat(16)}.stat`, 'AULAROWS\nxx']];
+    for (const [name, head] of crossed) writeFileSync(join(dir, name), head);
+    kept.push(...crossed.map(([name]) => name));
     expect(tidyCacheFolder(dir).sort()).toEqual([...stale].sort());
     expect(readdirSync(dir).sort()).toEqual([...kept].sort());
     expect(tidyCacheFolder(join(staleRoot, 'absent'))).toEqual([]);

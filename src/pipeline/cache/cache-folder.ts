@@ -51,20 +51,21 @@ const KINDS = ['parsed', 'rows', 'autocomplete', 'minisearch', 'autocomplete-dat
 const TEMPORARY = new RegExp(`^(?:(?:${KINDS.join('|')})-${ID}(?:-${ID})?\\.(?:bin|json|events)|stat-probe)\\.([0-9]+)(?:-[0-9a-f]{12})?\\.tmp$`);
 
 /**
- * Files aula no longer reads, by name and how they begin: the stat index (the event state holds
- * the stats), the rendered rows, the parses and the directory's files (a build over the prior
- * takes what did not change from the previous dist, and any other build makes everything).
+ * Files aula no longer reads, each by its name and the head its kind began with (`name/head`): the
+ * stat index (the event state holds the stats), the rendered rows, the parses and the directory's
+ * files (a build over the prior takes what did not change from the previous dist, and any other
+ * build makes everything). A name with another kind's head is not one of them.
  */
-const RETIRED = new RegExp(`^(?:(?:parsed|rows|autocomplete|minisearch|autocomplete-data)-${ID}\\.bin|parsed-${ID}\\.stat)$`);
-const RETIRED_HEAD = /^AULA(?:STAT[0-9]+|ROWS|CACHE|DIR)\n/;
+const RETIRED_NAME = new RegExp(`^(?:parsed-${ID}\\.stat|(?:parsed|rows|autocomplete|minisearch|autocomplete-data)-${ID}\\.bin)$`);
+const RETIRED = new RegExp(`^(?:parsed-${ID}\\.stat/AULASTAT[0-9]+|rows-${ID}\\.bin/AULAROWS|parsed-${ID}\\.bin/AULACACHE|(?:autocomplete|minisearch|autocomplete-data)-${ID}\\.bin/AULADIR)\n`);
 
 /** Whether `name` in `dir` is a retired file: a regular file (not followed through a link; sparse or not, as a compressing file system makes an old parse pack look) that begins as one. */
 function retired(dir: string, name: string): boolean {
-  const fd = RETIRED.test(name) ? openCacheFile(join(dir, name), true) : null;
+  const fd = RETIRED_NAME.test(name) ? openCacheFile(join(dir, name), true) : null;
   if (fd === null) return false;
   try {
     const start = Buffer.alloc(16);
-    return RETIRED_HEAD.test(start.toString('latin1', 0, readSync(fd, start, 0, start.length, 0)));
+    return RETIRED.test(`${name}/${start.toString('latin1', 0, readSync(fd, start, 0, start.length, 0))}`);
   } catch {
     return false;
   } finally {

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, sym
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { identityOf } from '../cache/cache-file.ts';
+import { identityOf, writeSealed } from '../cache/cache-file.ts';
 import { hardLinks, listFiles } from './carry-over.ts';
 import { COMPRESSOR, DistLedger, writeLedger, type Written } from './dist-ledger.ts';
 import { distCacheFile } from '../cache/cache-folder.ts';
@@ -251,5 +251,13 @@ describe('the dist ledger', () => {
     expect(DistLedger.read(path, join(root, 'elsewhere'))).toBeNull();
     expect(DistLedger.read(join(root, 'none.json'), out)).toBeNull();
     expect(DistLedger.read(path, out)).not.toBeNull();
+    // sealed as aula seals it, by something else: entries that are no entries
+    const [magic, owner, , payload] = good.split('\n');
+    for (const entry of [null, 5, { id: 'x' }, { sha: 5, id: 'x' }, { sha: 'a'.repeat(64) }]) {
+      const forged = JSON.parse(payload) as { files: Record<string, unknown> };
+      for (const rel of Object.keys(forged.files)) forged.files[rel] = entry;
+      expect(writeSealed(path, `${magic}\n${owner}\n`, [Buffer.from(JSON.stringify(forged))])).toBe(true);
+      expect(DistLedger.read(path, out), JSON.stringify(entry)).toBeNull();
+    }
   });
 });

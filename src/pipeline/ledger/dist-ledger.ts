@@ -34,7 +34,10 @@ export class DistLedger {
   /** The ledger at `path` for `out`, or null when there is none or it cannot be trusted. */
   static read(path: string, out: string): DistLedger | null {
     const data = readSealedValue(path, head(out), CACHE_FILE_MOST, true) as LedgerFile | null;
-    return typeof data?.files === 'object' && data.files !== null ? new DistLedger(resolve(out), data) : null;
+    // its seal proves only who wrote it: each entry is checked for what the build reads of it
+    const files: unknown = data?.files;
+    const sound = typeof files === 'object' && files !== null && Object.values(files).every((e: Partial<LedgerEntry> | null) => typeof e?.sha === 'string' && typeof e.id === 'string');
+    return sound ? new DistLedger(resolve(out), data!) : null;
   }
 
   entry(rel: string): LedgerEntry | undefined {

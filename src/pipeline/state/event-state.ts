@@ -94,6 +94,8 @@ function wellFormed(s: EventState): boolean {
   if (typeof r !== 'object' || r === null || !(r.id instanceof Float64Array)) return false;
   const n = r.id.length;
   if (![r.start, r.end, r.lastModified].every((a) => a instanceof Float64Array && a.length === n)) return false;
+  // the rows' times are made into dates, which throw on a value no event has
+  if (![r.id, r.start, r.end, r.lastModified].every((a) => a.every(Number.isFinite))) return false;
   if (!(r.file instanceof Uint32Array) || r.file.length !== n || !(r.keys instanceof Uint8Array) || r.keys.length !== n * KEY_BYTES) return false;
   for (const f of r.file) if (f >= s.eventCount) return false;
   r.keys = Buffer.from(r.keys.buffer, r.keys.byteOffset, r.keys.byteLength);

@@ -15,8 +15,8 @@ import { readAllAt, writeAllAt } from '../../util/positional-io.ts';
 /** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, serialize.ts) */
 export type DirectoryFiles = Record<string, string | Uint8Array>;
 export type Group = 'autocomplete' | 'minisearch';
-/** Bytes in the scratch file: text kept as UTF-8 or UTF-16 (`encoding`), or bytes (null). */
-export type Run = { at: number; length: number; encoding: 'utf8' | 'utf16le' | null };
+/** Bytes in the scratch file: text kept as UTF-8 (`encoding`), or bytes (null). */
+export type Run = { at: number; length: number; encoding: 'utf8' | null };
 /** A file made; `large`: its twins' levels are fixed (LARGE_FILE_LEVELS), whatever the rest of the dist. */
 export type MadeFile = { group: Group; name: string; large: boolean } & ({ content: string | Uint8Array } | { run: Run });
 export type Stored = MadeFile & { run: Run };
@@ -49,9 +49,10 @@ export async function make(request: MakeRequest): Promise<MadeFile[]> {
   const put = (group: Group, files: DirectoryFiles) => {
     for (const [name, content] of Object.entries(files)) {
       const file = { group, name, large: PRECOMPRESSED.test(name) && sizeOf(content) > TOP_LEVEL_LIMIT };
-      // UTF-8 gives back a string without a lone surrogate as it was, in half UTF-16's bytes
-      const encoding = typeof content !== 'string' ? null : content.isWellFormed() ? 'utf8' : 'utf16le';
+      const encoding = typeof content === 'string' ? 'utf8' : null;
       try {
+        // UTF-8 gives back only a string without a lone surrogate as it was: another is answered as it is
+        if (encoding !== null && !(content as string).isWellFormed()) throw new Error('not UTF-8');
         const run = write(request.fd, encoding === null ? (content as Uint8Array) : Buffer.from(content as string, encoding), at, encoding);
         at += run.length;
         made.push({ ...file, run });
@@ -86,5 +87,5 @@ function write(fd: number | null, bytes: Uint8Array, at: number, encoding: Run['
 export function readRun(fd: number, { at, length, encoding }: Run, text = true): string | Buffer {
   const bytes = Buffer.allocUnsafe(length);
   readAllAt(fd, bytes, 0, length, at);
-  return encoding === 'utf16le' || (encoding !== null && text) ? bytes.toString(encoding) : bytes;
+  return encoding !== null && text ? bytes.toString(encoding) : bytes;
 }

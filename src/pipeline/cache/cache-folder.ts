@@ -56,8 +56,14 @@ const TEMPORARY = new RegExp(`^(?:(?:${KINDS.join('|')})-${ID}(?:-${ID})?\\.(?:b
  * files (a build over the prior takes what did not change from the previous dist, and any other
  * build makes everything). A name with another kind's head is not one of them.
  */
-const RETIRED_NAME = new RegExp(`^(?:parsed-${ID}\\.stat|(?:parsed|rows|autocomplete|minisearch|autocomplete-data)-${ID}\\.bin)$`);
-const RETIRED = new RegExp(`^(?:parsed-${ID}\\.stat/AULASTAT[0-9]+|rows-${ID}\\.bin/AULAROWS|parsed-${ID}\\.bin/AULACACHE|(?:autocomplete|minisearch|autocomplete-data)-${ID}\\.bin/AULADIR)\n`);
+const RETIRED_KINDS: readonly [name: string, head: string][] = [
+  [`parsed-${ID}\\.stat`, 'AULASTAT[0-9]+'],
+  [`rows-${ID}\\.bin`, 'AULAROWS'],
+  [`parsed-${ID}\\.bin`, 'AULACACHE'],
+  [`(?:autocomplete|minisearch|autocomplete-data)-${ID}\\.bin`, 'AULADIR'],
+];
+const RETIRED_NAME = new RegExp(`^(?:${RETIRED_KINDS.map(([name]) => name).join('|')})$`);
+const RETIRED = new RegExp(`^(?:${RETIRED_KINDS.map(([name, head]) => `${name}/${head}`).join('|')})\n`);
 
 /** Whether `name` in `dir` is a retired file: a regular file (not followed through a link; sparse or not, as a compressing file system makes an old parse pack look) that begins as one. */
 function retired(dir: string, name: string): boolean {

@@ -50,9 +50,12 @@ export async function make(request: MakeRequest): Promise<MadeFile[]> {
     for (const [name, content] of Object.entries(files)) {
       const file = { group, name, large: PRECOMPRESSED.test(name) && sizeOf(content) > TOP_LEVEL_LIMIT };
       const encoding = typeof content === 'string' ? 'utf8' : null;
+      // UTF-8 gives back only a string without a lone surrogate as it was: another is answered as it is
+      if (encoding !== null && !(content as string).isWellFormed()) {
+        made.push({ ...file, content });
+        continue;
+      }
       try {
-        // UTF-8 gives back only a string without a lone surrogate as it was: another is answered as it is
-        if (encoding !== null && !(content as string).isWellFormed()) throw new Error('not UTF-8');
         const run = write(request.fd, encoding === null ? (content as Uint8Array) : Buffer.from(content as string, encoding), at, encoding);
         at += run.length;
         made.push({ ...file, run });

@@ -12,7 +12,7 @@ import { build, type BuildResult } from './build.ts';
 import { listFiles } from './ledger/carry-over.ts';
 import { distCacheFile } from './cache/cache-folder.ts';
 import { eventStatePath } from './state/event-state.ts';
-import { previousBuild } from './state/previous-build.ts';
+import { readPrior } from './state/previous-build.ts';
 import { previousFiles } from './render/previous-data.ts';
 import { eventPartFile } from '../store/format/dist-paths.ts';
 
@@ -177,7 +177,7 @@ describe('patch build', () => {
 
     // read when first used, a previous file is proven again once read: a change since fails the build
     const options = { content, out, cache, eventPartRows, statMarginNs, manyRows };
-    const data = previousFiles(previousBuild(options, out, cache), out, eventPartRows)!;
+    const data = previousFiles(readPrior(options, out).build!, out, eventPartRows)!;
     expect(Buffer.from(data.file('data/columns/location.text.bin')).equals(readFileSync(column('location.text.bin')))).toBe(true);
     writeFileSync(column('title.text.bin'), readFileSync(column('title.text.bin')));
     expect(() => data.file('data/columns/title.text.bin')).toThrow(/changed while the build ran/);

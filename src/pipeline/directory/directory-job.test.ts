@@ -23,7 +23,7 @@ const objects = syntheticDirectory(6000, 7);
 const text = (content: string | Uint8Array | undefined) => (typeof content === 'string' || content === undefined ? content : Buffer.from(content).toString());
 
 async function outputs(job: DirectoryJob) {
-  return { autocomplete: await job.autocomplete, minisearch: await job.minisearch, compressed: await job.compressed };
+  return { ...(await job.files), compressed: await job.compressed };
 }
 
 /**
@@ -107,12 +107,12 @@ describe('startDirectoryJob', () => {
       expect(made.minisearch['minisearch.json']).toEqual((await buildMiniSearchFiles(small))['minisearch.json']);
       // read once, then closed
       expect(scratchFiles()).toEqual([]);
-      expect(await job.autocomplete).toEqual(made.autocomplete);
+      expect((await job.files).autocomplete).toEqual(made.autocomplete);
 
       const cancelled = compiled.startDirectoryJob(small, { minisearch: false, compress: false });
       expect(scratchFiles()).toHaveLength(1);
       cancelled.cancel();
-      await expect(cancelled.autocomplete).rejects.toThrow();
+      await expect(cancelled.files).rejects.toThrow();
       await expect.poll(() => scratchFiles(), EVENTUALLY).toEqual([]);
       expect(readdirSync(temp)).toEqual([]);
     } finally {
@@ -126,7 +126,7 @@ describe('startDirectoryJob', () => {
     // a directory object without its fields makes the index builder throw on the worker
     const broken = [{ model: 'campus.Person', id: 1 }] as unknown as typeof objects;
     const job = compiled.startDirectoryJob(broken, { minisearch: true, compress: false });
-    await expect(job.autocomplete).rejects.toThrow();
+    await expect(job.files).rejects.toThrow();
     const ignored = compiled.startDirectoryJob(broken, { minisearch: false, compress: false });
     ignored.cancel();
   });

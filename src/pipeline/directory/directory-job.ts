@@ -21,20 +21,7 @@ import { ThreadPool, threadModule } from '../../util/start-thread.ts';
 /** MiniSearch's files too (autocomplete/'s own index and module are always made); the large files' twins too. */
 export type DirectoryJobOptions = { minisearch: boolean; compress: boolean };
 
-export interface DirectoryJob {
-  // Each is read when first asked for (not when the worker ends): ask for them where they are needed.
-  /** autocomplete/'s own index and module, by name under dist/autocomplete/ */
-  autocomplete: Promise<DirectoryFiles>;
-  /** minisearch.json and its options module; an empty record when not asked for */
-  minisearch: Promise<DirectoryFiles>;
-  /** the large files' twins, by path under dist/ (for compressionPool's `ready`) */
-  compressed: Promise<Map<string, Precompressed>>;
-  /** stops the worker (a build that failed elsewhere) */
-  cancel(): void;
-  /** The large files may be compressed now (the build's main thread works alone for a while). Asking for any file says so too. */
-  compressNow(): void;
-}
-
+export type DirectoryJob = ReturnType<typeof startDirectoryJob>;
 export type DirectoryStage = { job: DirectoryJob; count: number };
 
 /**
@@ -53,7 +40,7 @@ export async function directoryOnPool(options: BuildOptions, parsed: Promise<Par
   return { stage: { job, count: records.length }, problems, issues };
 }
 
-export function startDirectoryJob(objects: readonly DirectoryObject[], { minisearch, compress }: DirectoryJobOptions): DirectoryJob {
+export function startDirectoryJob(objects: readonly DirectoryObject[], { minisearch, compress }: DirectoryJobOptions) {
   const scratch = ScratchFile.create('directory');
   const threads = new ThreadPool<DirectoryMessage, MadeFile[] | MadeTwins[]>(threadModule(import.meta.url, 'directory-worker'), { once: true, stopped: 'the directory worker stopped before it answered' });
   // (the scratch file is closed only once the threads are done: a descriptor number closed under
@@ -78,30 +65,31 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], { minisea
   made.then((files) => ((answer = files), twinsNow()), () => end());
   const compressNow = () => ((wanted = true), twinsNow());
   let groups: Promise<Record<Group, DirectoryFiles>> | undefined;
-  const files = (group: Group) => {
-    compressNow();
-    groups ??= made.then((answer) => {
-      const files: Record<Group, DirectoryFiles> = { autocomplete: {}, minisearch: {} };
-      for (const f of answer) files[f.group][f.name] = 'run' in f ? read(f.run) : f.content;
-      return files;
-    });
-    return groups.then((files) => files[group]);
-  };
   let compressed: Promise<Map<string, Precompressed>> | undefined;
   return {
-    get autocomplete() {
-      return files('autocomplete');
+    /**
+     * autocomplete/'s own index and module, and minisearch.json and its options module (none when
+     * not asked for), by name under dist/autocomplete/: read when first asked for (not when the
+     * worker ends), so ask for them where they are needed.
+     */
+    get files(): Promise<Record<Group, DirectoryFiles>> {
+      compressNow();
+      return (groups ??= made.then((answer) => {
+        const files: Record<Group, DirectoryFiles> = { autocomplete: {}, minisearch: {} };
+        for (const f of answer) files[f.group][f.name] = 'run' in f ? read(f.run) : f.content;
+        return files;
+      }));
     },
-    get minisearch() {
-      return files('minisearch');
-    },
-    get compressed() {
+    /** the large files' twins, by path under dist/ (for compressionPool's `ready`) */
+    get compressed(): Promise<Map<string, Precompressed>> {
       const bytes = (run: Run) => read(run) as Buffer;
-      return (compressed ??= Promise.all([files('autocomplete'), files('minisearch'), twins])
-        .then(([autocomplete, minisearch, twins]) => new Map(twins.map(({ name, gzip, brotli, gz, br }) => [`${AUTOCOMPLETE_DIR}/${name}`, { content: autocomplete[name] ?? minisearch[name], gzip, brotli, gz: bytes(gz), br: bytes(br) }])))
+      return (compressed ??= Promise.all([this.files, twins])
+        .then(([{ autocomplete, minisearch }, twins]) => new Map(twins.map(({ name, gzip, brotli, gz, br }) => [`${AUTOCOMPLETE_DIR}/${name}`, { content: autocomplete[name] ?? minisearch[name], gzip, brotli, gz: bytes(gz), br: bytes(br) }])))
         .finally(() => end()));
     },
+    /** stops the worker (a build that failed elsewhere) */
     cancel: () => ((twinsMade = null), end(new Error('the directory job was cancelled'))),
+    /** The large files may be compressed now (the build's main thread works alone for a while). Asking for any file says so too. */
     compressNow,
   };
 }

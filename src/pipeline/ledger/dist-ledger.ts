@@ -28,7 +28,8 @@ export type Proof = { inputs: string } | { sha: string };
 export class DistLedger {
   private constructor(
     readonly out: string,
-    private readonly data: LedgerFile,
+    private readonly files: Record<string, LedgerEntry>,
+    readonly precompressed: Precompressed | undefined,
   ) {}
 
   /** The ledger at `path` for `out`, or null when there is none or it cannot be trusted. */
@@ -37,15 +38,11 @@ export class DistLedger {
     // its seal proves only who wrote it: each entry is checked for what the build reads of it
     const files: unknown = data?.files;
     const sound = typeof files === 'object' && files !== null && Object.values(files).every((e: Partial<LedgerEntry> | null) => typeof e?.sha === 'string' && typeof e.id === 'string');
-    return sound ? new DistLedger(resolve(out), data!) : null;
+    return sound ? new DistLedger(resolve(out), data!.files, data!.precompressed) : null;
   }
 
   entry(rel: string): LedgerEntry | undefined {
-    return Object.hasOwn(this.data.files, rel) ? this.data.files[rel] : undefined;
-  }
-
-  get precompressed(): Precompressed | undefined {
-    return this.data.precompressed;
+    return Object.hasOwn(this.files, rel) ? this.files[rel] : undefined;
   }
 
   /** Whether `rel` (or a twin, judged by its file) is known to differ from the previous build's. */
@@ -67,7 +64,7 @@ export class DistLedger {
     const from = join(this.out, rel);
     if (identityOf(from) !== entry.id) return null;
     if (volume !== null) {
-      const then = this.data.precompressed;
+      const then = this.precompressed;
       const size = measure ?? entry.measure;
       if (!then || then.compressor !== COMPRESSOR || size === undefined || size !== entry.measure) return null;
       const [now, before] = [compressionLevels(size, volume), compressionLevels(size, then.volume)];

@@ -52,7 +52,7 @@ export const once = true; // the thread ends after its answer, its heap with it 
  * build adds it (addAutocompleteData) once the pages are answered, past the render's peak.
  */
 export async function directoryDistFiles(job: DirectoryJob, pageSize: number, minisearch: boolean, files: DistFiles, between: () => Promise<void>): Promise<{ copies: ReadonlyMap<string, string>; data: Promise<Uint8Array> }> {
-  for (const [rel, text] of Object.entries(await job.autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+  for (const [rel, text] of Object.entries((await job.files).autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
   const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
   // the server's own index, made from the browser's
   const data = autocompleteDataBeside(ac(AUTOCOMPLETE_INDEX_FILE), pageSize);
@@ -61,7 +61,7 @@ export async function directoryDistFiles(job: DirectoryJob, pageSize: number, mi
   const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
   for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
   await between();
-  if (minisearch) for (const [rel, text] of Object.entries(await job.minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+  if (minisearch) for (const [rel, text] of Object.entries((await job.files).minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
   return { copies: hashed.copies, data };
 }
 

@@ -14,8 +14,6 @@ import { KEY_BYTES, NO_STATS, STAT_FIELDS, type FileStats } from './stat-fields.
 export { EVENTS_KIND, KEY_BYTES } from './stat-fields.ts';
 import { readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 
-const MAGIC = 'AULAEVENTS2\n';
-
 /** The events in list order, one entry per row of the event rows (data/events/). */
 export interface StateRows {
   id: Float64Array;
@@ -68,16 +66,16 @@ export function eventStatePath(ledgerFile: string): string {
   return ledgerFile.replace(/\.json$/, '') + '.events';
 }
 
-const identityLine = () => `${cacheIdentity()} events\n`;
+const head = () => `AULAEVENTS2\n${cacheIdentity()} events\n`;
 
 /** A failure leaves no state (the next build is a whole one). */
 export function writeEventState(path: string, state: EventState): void {
-  if (!writeSealed(path, `${MAGIC}${identityLine()}`, [serialize(state)])) unlinkQuietly(path);
+  if (!writeSealed(path, head(), [serialize(state)])) unlinkQuietly(path);
 }
 
 /** The state at `path` when intact, this aula's, of `content` built into `out` (any out: null), at most `most` bytes; else null. */
 export function readEventState(path: string, content: string, out: string | null, most: number): EventState | null {
-  const state = readSealedValue(path, `${MAGIC}${identityLine()}`, most) as EventState | null;
+  const state = readSealedValue(path, head(), most) as EventState | null;
   return state !== null && wellFormed(state) && state.content === content && (out === null || state.out === out) ? state : null;
 }
 

@@ -23,8 +23,6 @@ const STATE_BASE = 16 << 20;
 const STATE_PER_RECORD = 4096;
 
 export interface PreviousBuild {
-  ledgerFile: string;
-  statePath: string;
   previous: Manifest;
   state: EventState;
   ledger: DistLedger;
@@ -33,29 +31,23 @@ export interface PreviousBuild {
 /** The previous build, proven, or none and why. */
 export type Prior = { build: PreviousBuild; reason: null } | { build: null; reason: string };
 
+/** Refuses where any part is missing or not the others'. */
 export function readPrior(options: object & { content: string; cache?: string }, out: string): Prior {
   if (options.cache === undefined) return { build: null, reason: 'no cache' };
   try {
-    return { build: previousBuild(options, out, options.cache), reason: null };
+    const ledgerFile = distCacheFile(options.cache, options.content, out);
+    const manifestText = readCacheFile(join(out, 'manifest.json'), MANIFEST_LIMIT) ?? refuse('no previous manifest');
+    const previous = JSON.parse(manifestText.toString('utf8')) as Manifest;
+    const described = ['events', 'pages', 'categories', 'media'].reduce((n, k) => n + (Number(previous.counts?.[k as 'events']) || 0), 0);
+    const state = readEventState(eventStatePath(ledgerFile), resolve(options.content), out, STATE_BASE + described * STATE_PER_RECORD) ?? refuse('no usable event state');
+    if (state.options !== patchOptions(options)) refuse('other build options');
+    if (manifestShaOf(manifestText) !== state.manifestSha) refuse('the dist is not the one the state describes');
+    if (previous.version !== AULA_VERSION) refuse('another aula');
+    const ledger = DistLedger.read(ledgerFile, out) ?? refuse('no usable ledger');
+    return { build: { previous, state, ledger }, reason: null };
   } catch (e) {
     return { build: null, reason: refusal(e) };
   }
-}
-
-/** Refuses (NoPatch) where any part is missing or not the others'. */
-export function previousBuild(options: object & { content: string }, out: string, cacheDir: string): PreviousBuild {
-  const content = resolve(options.content);
-  const ledgerFile = distCacheFile(cacheDir, options.content, out);
-  const statePath = eventStatePath(ledgerFile);
-  const manifestText = readCacheFile(join(out, 'manifest.json'), MANIFEST_LIMIT) ?? refuse('no previous manifest');
-  const previous = JSON.parse(manifestText.toString('utf8')) as Manifest;
-  const described = ['events', 'pages', 'categories', 'media'].reduce((n, k) => n + (Number(previous.counts?.[k as 'events']) || 0), 0);
-  const state = readEventState(statePath, content, out, STATE_BASE + described * STATE_PER_RECORD) ?? refuse('no usable event state');
-  if (state.options !== patchOptions(options)) refuse('other build options');
-  if (manifestShaOf(manifestText) !== state.manifestSha) refuse('the dist is not the one the state describes');
-  if (previous.version !== AULA_VERSION) refuse('another aula');
-  const ledger = DistLedger.read(ledgerFile, out) ?? refuse('no usable ledger');
-  return { ledgerFile, statePath, previous, state, ledger };
 }
 
 // Why the prior cannot stand in for the content, thrown before anything is staged: the content is

@@ -140,17 +140,14 @@ export class StagedDist {
     if (!this.folders.has(dirname(to))) mkdirSync(dirname(to), { recursive: true }), this.folders.add(dirname(to));
     // each was just proven a regular file by its identity; a copy is checked by the file's SHA-256 too
     const files: [string, string][] = volume === null ? [['', entry.id]] : [['', entry.id], ['.gz', entry.gz!], ['.br', entry.br!]];
-    const made: string[] = [];
     try {
       for (const [ext, id] of files) {
         const staged = this.links.place(`${from}${ext}`, `${to}${ext}`, id, ext === '' ? entry.sha : undefined);
         if (staged === null) throw changedWhileBuilt(rel);
-        made.push(`${to}${ext}`);
         this.proven.set(`${rel}${ext}`, staged);
       }
     } catch {
-      for (const path of made) unlinkSync(path);
-      for (const [ext] of files) this.proven.delete(`${rel}${ext}`);
+      for (const [ext] of files) if (this.proven.delete(`${rel}${ext}`)) unlinkSync(`${to}${ext}`);
       return null;
     }
     return entry;
@@ -159,8 +156,7 @@ export class StagedDist {
   /** Carries each staged file not linked, nor known to differ, over from the previous dist where its bytes are the same; returns the staged files. */
   carryOver(): string[] {
     const files = listFiles(this.staging);
-    const { ledger } = this;
-    carryOver(this.out, this.staging, ledger ? (rel) => this.proven.has(rel) || ledger.differs(rel, this.written) : undefined, files, this.links);
+    carryOver(this.out, this.staging, (rel) => this.proven.has(rel) || !!this.ledger?.differs(rel, this.written), files, this.links);
     return files;
   }
 

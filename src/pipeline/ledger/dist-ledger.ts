@@ -21,6 +21,7 @@ export type LedgerEntry = Made & { id: string; gz?: string; br?: string };
 type Precompressed = { compressor: string; volume: number };
 /** `precompressed`: how the twins were made (absent: no twins) */
 type LedgerFile = { precompressed?: Precompressed; files: Record<string, LedgerEntry> };
+export type Written = Map<string, Made>;
 
 /** What proves a file what this build would write: the same inputs key, or the same SHA-256. */
 export type Proof = { inputs: string } | { sha: string };
@@ -74,9 +75,6 @@ export class DistLedger {
     return entry;
   }
 }
-
-/** What the build knows of each file it wrote, by path. */
-export type Written = Map<string, Made>;
 
 /**
  * Records the swapped-in dist's files, given the identities they (and their twins) had in the

@@ -14,20 +14,13 @@ import { KEY_BYTES, NO_STATS, STAT_FIELDS, type FileStats } from './stat-fields.
 export { EVENTS_KIND, KEY_BYTES } from './stat-fields.ts';
 import { readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 
-/** The events in list order, one entry per row of the event rows (data/events/). */
-export interface StateRows {
-  id: Float64Array;
-  start: Float64Array;
-  end: Float64Array;
-  lastModified: Float64Array;
-  /** index into `files` (an event file's) */
-  file: Uint32Array;
-  /** the rows' hashes (rowHash) end to end */
-  keys: Buffer;
-}
-
-export const stateRows = (n: number): StateRows =>
+/**
+ * The events in list order, one entry per row of the event rows (data/events/): `file` an index
+ * into `files` (an event file's), `keys` the rows' hashes (rowHash) end to end.
+ */
+export const stateRows = (n: number) =>
   ({ id: new Float64Array(n), start: new Float64Array(n), end: new Float64Array(n), lastModified: new Float64Array(n), file: new Uint32Array(n), keys: Buffer.allocUnsafe(n * KEY_BYTES) });
+export type StateRows = ReturnType<typeof stateRows>;
 
 /** A state with no rows, no files and no context but the `parts` given: an empty base's. */
 export function emptyState(parts: Partial<EventState>): EventState {
@@ -73,10 +66,10 @@ export function writeEventState(path: string, state: EventState): void {
   if (!writeSealed(path, head(), [serialize(state)])) unlinkQuietly(path);
 }
 
-/** The state at `path` when intact, this aula's, of `content` built into `out` (any out: null), at most `most` bytes; else null. */
-export function readEventState(path: string, content: string, out: string | null, most: number): EventState | null {
+/** The state at `path` when intact, this aula's, of `content` built into `out`, at most `most` bytes; else null. */
+export function readEventState(path: string, content: string, out: string, most: number): EventState | null {
   const state = readSealedValue(path, head(), most) as EventState | null;
-  return state !== null && wellFormed(state) && state.content === content && (out === null || state.out === out) ? state : null;
+  return state !== null && wellFormed(state) && state.content === content && state.out === out ? state : null;
 }
 
 /** A wrong shape under a good checksum: written by something else. */

@@ -3,7 +3,6 @@
 // it is refused, the build is over an empty base: every content file is parsed.
 import { join, resolve } from 'node:path';
 import type { Manifest } from '../../store/format/manifest.ts';
-import { AULA_VERSION } from '../../version.ts';
 import { readCacheFile } from '../cache/cache-file.ts';
 import { distCacheFile } from '../cache/cache-folder.ts';
 import { DistLedger } from '../ledger/dist-ledger.ts';
@@ -22,17 +21,8 @@ export function patchOptions(o: object): string {
 const STATE_BASE = 16 << 20;
 const STATE_PER_RECORD = 4096;
 
-export interface PreviousBuild {
-  previous: Manifest;
-  state: EventState;
-  ledger: DistLedger;
-}
-
-/** The previous build, proven, or none and why. */
-export type Prior = { build: PreviousBuild; reason: null } | { build: null; reason: string };
-
-/** Refuses where any part is missing or not the others'. */
-export function readPrior(options: object & { content: string; cache?: string }, out: string): Prior {
+/** The previous build, proven, or none and why: refused where any part is missing or not the others'. */
+export function readPrior(options: object & { content: string; cache?: string }, out: string) {
   if (options.cache === undefined) return { build: null, reason: 'no cache' };
   try {
     const ledgerFile = distCacheFile(options.cache, options.content, out);
@@ -42,13 +32,14 @@ export function readPrior(options: object & { content: string; cache?: string },
     const state = readEventState(eventStatePath(ledgerFile), resolve(options.content), out, STATE_BASE + described * STATE_PER_RECORD) ?? refuse('no usable event state');
     if (state.options !== patchOptions(options)) refuse('other build options');
     if (manifestShaOf(manifestText) !== state.manifestSha) refuse('the dist is not the one the state describes');
-    if (previous.version !== AULA_VERSION) refuse('another aula');
     const ledger = DistLedger.read(ledgerFile, out) ?? refuse('no usable ledger');
     return { build: { previous, state, ledger }, reason: null };
   } catch (e) {
     return { build: null, reason: refusal(e) };
   }
 }
+export type Prior = ReturnType<typeof readPrior>;
+export type PreviousBuild = NonNullable<Prior['build']>;
 
 // Why the prior cannot stand in for the content, thrown before anything is staged: the content is
 // then loaded whole, which reports any problem. `refusal` is the build's `patch.reason`.

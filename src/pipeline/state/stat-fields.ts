@@ -52,9 +52,11 @@ export function freshStatAt(stats: BigInt64Array, i: number, current: BigInt64Ar
     current[now + 1] === stats[at + 1] && current[now + 2] === stats[at + 2] && current[now + 3] === stats[at + 3] && current[now + 4] === stats[at + 4];
 }
 
-/** Puts a stat into `stats` at `i` (null: none, size -1). */
+/** Puts a stat into `stats` at `i` (null: none). */
 export function putStat(stats: BigInt64Array, i: number, stat: { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint; dev: bigint } | null): void {
-  stats.set(stat === null ? [-1n, -1n, -1n, -1n, -1n] : [stat.size, stat.mtimeNs, stat.ctimeNs, stat.ino, stat.dev], i * STAT_FIELDS);
+  const at = i * STAT_FIELDS;
+  if (stat === null) stats.fill(-1n, at, at + STAT_FIELDS);
+  else [stats[at], stats[at + 1], stats[at + 2], stats[at + 3], stats[at + 4]] = [stat.size, stat.mtimeNs, stat.ctimeNs, stat.ino, stat.dev];
 }
 
 /** A stat as text (size:mtimeNs:ctimeNs:ino:dev): how a parse thread hands it over; putStatText puts it back. */

@@ -1,5 +1,5 @@
 // An event's texts, which a build holds in the event's row rather than on the event once the row
-// is made (the parse threads do so: parse-payload.ts), and the types that say so.
+// is made (the parse threads do so: parse-batch.ts), and the types that say so.
 import type { Event, Model } from './types.ts';
 
 /**

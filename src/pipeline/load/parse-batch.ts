@@ -1,25 +1,25 @@
 // The parse threads' module (parse-pool.ts starts them): each batch of content files is read (with
 // its stat when the build records stats), parsed by the loader's own parser, and its parse handed
-// back serialized (parse-payload.ts), with the parse key of its text, so that the build's main
-// thread neither reads, hashes nor parses it. The answer's buffers are handed over, not copied.
+// back serialized, with the parse key of its text, so that the build's main thread neither reads,
+// hashes nor parses it. The answer's buffers are handed over, not copied.
 //
-// Answer layout: the payloads end to end in `bytes` (one transferable buffer per batch, not one
-// message per file); per file either its problem or its key, stat and where its payload ends.
+// Answer layout: the payloads (v8.serialize of each file's parse) end to end in `bytes` (one
+// transferable buffer per batch, not one message per file); per file either its problem or its
+// key, stat and where its payload ends. An event whose row is made here is serialized without its
+// texts: the row holds them (decoded on the main thread they would be most of its heap), and the
+// event is made whole from its row when it is rendered (parse-pool.ts withTexts).
 import { serialize } from 'node:v8';
 import { readContentFile } from '../../content/files.ts';
 import { parserOf, type ParserName } from '../../content/load.ts';
 import type { Problem } from '../../content/problems.ts';
-import { keepSlicedStrings, type Parsed } from '../../content/records.ts';
+import { keepSlicedStrings } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
 import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
-import { FIELD_COUNT } from '../../store/format/event-rows.ts';
+import type { TextlessEvent } from '../../model/event-texts.ts';
 import { parseKey } from '../cache/keys.ts';
-import { ROW_HASH_BYTES, rowHash } from '../rows/row-entries.ts';
+import { rowHash } from '../rows/row-entries.ts';
 import { statText } from '../state/stat-fields.ts';
 import { writeAllAt } from '../../util/positional-io.ts';
-import { textlessPayload } from './parse-payload.ts';
-
-const STRIDE = FIELD_COUNT + 1;
 
 export interface ParseBatch {
   dir: string;
@@ -31,7 +31,7 @@ export interface ParseBatch {
   raw: (Buffer | null)[];
   /** the build records stats: give each file's key and stat, and each row's hash */
   keyed: boolean;
-  /** events: also render each record's row against the thread's context (Rower) */
+  /** events: also render each record's row against the thread's context */
   render: boolean;
 }
 
@@ -43,23 +43,18 @@ export interface ParseBatch {
  * fails on its problem).
  */
 export interface BatchRows {
-  /** the JSON (from parseBatch, a view of a scratch, until RowsFile.take), or where in the rows file in the making it starts */
+  /** the JSON (in a buffer of its own, until RowsFile.take writes it), or where in the rows file in the making it starts */
   json: Uint8Array | { position: number };
   starts: Uint32Array;
-  /** each row's rowHash (row-entries.ts); zeros when not `keyed` */
+  /** each row's rowHash (row-entries.ts); none when not `keyed` */
   hashes: Uint8Array;
   made: Uint8Array;
   /** the batch was keyed: a build without a cache needs no rows' hashes, and none were made */
   keyed: boolean;
 }
 
-/** What rendering needs on a thread: the context and its row writer (event-row.ts), made once per context. */
-export interface Rower {
-  ctx: RenderContext;
-  row: (e: Event) => EventRow;
-}
-
-export const rowerOf = (ctx: RenderContext): Rower => ({ ctx, row: eventRowWriter(ctx) });
+/** The row writer of the thread's context (event-row.ts eventRowWriter), made once per context. */
+export type RowWriter = (e: Event) => EventRow;
 
 export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null };
 
@@ -70,11 +65,25 @@ export interface BatchAnswer {
   rows: BatchRows | null;
 }
 
-export function parseBatch(batch: ParseBatch, rower: Rower | null = null): BatchAnswer {
+/** `e` without its texts: a copy (the names are EVENT_TEXTS'; a test checks that none is left). */
+function textless(e: Event): TextlessEvent {
+  const { title, organizer, location, teaser, body, attending_fees_info, contact, email, ...rest } = e;
+  return rest;
+}
+
+/** `parts` end to end in a buffer of their own (never a slice of Node's shared pool): it is transferred. */
+function joined(parts: readonly Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) at += (all.set(part, at), part.byteLength);
+  return all;
+}
+
+export function parseBatch(batch: ParseBatch, writer: RowWriter | null = null): BatchAnswer {
   const parse = parserOf(batch.parser, batch.zone);
   const files: FileAnswer[] = [];
-  const payloads: Uint8Array[][] = [];
-  const rows = batch.render && rower !== null ? new RowsMade(rower, batch.keyed) : null;
+  const payloads: Uint8Array[] = [];
+  const rows = batch.render && writer !== null ? new RowsMade(writer, batch.keyed) : null;
   let total = 0;
   batch.files.forEach((file, i) => {
     const read = readContentFile(batch.dir, file, batch.raw[i] ?? undefined, batch.keyed);
@@ -83,33 +92,25 @@ export function parseBatch(batch: ParseBatch, rower: Rower | null = null): Batch
       return;
     }
     const parsed = parse(file, read.text);
-    let all = rows !== null && parsed.records.length > 0;
-    if (rows) for (const r of parsed.records) all = rows.add(r.value as Event) && all;
-    // an events file's texts are left out when each of its events has its row, which holds them (parse-payload.ts)
-    const parts = all ? textlessPayload(parsed as Parsed<Event>) : [serialize(parsed)];
-    for (const part of parts) total += part.byteLength;
-    payloads.push(parts);
+    // (a copy of each record whose row is made: the parse's own records keep their texts)
+    const records = rows ? parsed.records.map((r) => (rows.add(r.value as Event) ? { ...r, value: textless(r.value as Event) } : r)) : parsed.records;
+    const payload = serialize({ ...parsed, records });
+    total += payload.byteLength;
+    payloads.push(payload);
     files.push({ end: total, key: batch.keyed ? parseKey(batch.kind, file, read.bytes).toString('hex') : null, stat: read.stat ? statText(read.stat) : null });
   });
-  // a fresh buffer of its own (never a slice of Node's shared pool): it is transferred
-  const bytes = new Uint8Array(Buffer.allocUnsafeSlow(total).buffer, 0, total);
-  let at = 0;
-  for (const parts of payloads) for (const part of parts) at += (bytes.set(part, at), part.byteLength);
-  return { files, bytes, rows: rows && rows.finish() };
+  return { files, bytes: joined(payloads), rows: rows && rows.finish() };
 }
-
-/** The rows' UTF-8 end to end as a batch's are made (finish() hands out a view), kept for the next batch: grows by half to the largest. */
-let rowsScratch = Buffer.allocUnsafeSlow(1 << 20);
 
 /** A batch's rows as they are made (BatchRows). */
 class RowsMade {
+  private readonly json: Buffer[] = [];
   private readonly starts: number[] = [];
   private readonly hashes: Buffer[] = [];
   private readonly made: number[] = [];
-  private bytes = 0;
 
   constructor(
-    private readonly rower: Rower,
+    private readonly writer: RowWriter,
     /** hash each row (rowHash: only a build with a cache uses them) */
     private readonly keyed: boolean,
   ) {}
@@ -118,38 +119,29 @@ class RowsMade {
   add(e: Event): boolean {
     let row: EventRow;
     try {
-      row = this.rower.row(e);
+      row = this.writer(e);
     } catch {
       this.made.push(0);
       return false;
     }
     this.made.push(1);
-    const length = row.bytes.length;
-    if (this.bytes + length > rowsScratch.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes + length, Math.ceil(rowsScratch.length * 1.5)));
-      rowsScratch.copy(grown, 0, 0, this.bytes);
-      rowsScratch = grown;
-    }
-    this.bytes += row.bytes.copy(rowsScratch, this.bytes);
+    this.json.push(Buffer.from(row.bytes));
     for (const at of row.starts) this.starts.push(at);
     if (this.keyed) this.hashes.push(rowHash(row.bytes));
     return true;
   }
 
   finish(): BatchRows {
-    const count = this.starts.length / STRIDE;
-    const hashes = new Uint8Array(count * ROW_HASH_BYTES);
-    this.hashes.forEach((h, i) => hashes.set(h, i * ROW_HASH_BYTES));
-    return { json: rowsScratch.subarray(0, this.bytes), starts: Uint32Array.from(this.starts), hashes, made: Uint8Array.from(this.made), keyed: this.keyed };
+    return { json: joined(this.json), starts: Uint32Array.from(this.starts), hashes: joined(this.hashes), made: Uint8Array.from(this.made), keyed: this.keyed };
   }
 }
 
 /**
- * Where a parse thread leaves the rows it renders: the build's rows file in the making
- * (a scratch file, parse-pool.ts), shared by the threads. Each batch's rows' JSON goes there end to end, at
- * room claimed from the shared `end`, and its answer says where instead of
- * carrying them. A write that fails (a full disk) leaves that batch's rows in its answer, and
- * every later batch's: the build then holds them, as it does without a file, and does not fail.
+ * Where a parse thread leaves the rows it renders: the build's rows file in the making (a scratch
+ * file, parse-pool.ts), shared by the threads. Each batch's rows' JSON goes there end to end, at
+ * room claimed from the shared `end`, and its answer says where instead of carrying them. A write
+ * that fails (a full disk) leaves that batch's rows in its answer, and every later batch's: the
+ * build then holds them, as it does without a file, and does not fail.
  */
 export class RowsFile {
   constructor(
@@ -157,51 +149,45 @@ export class RowsFile {
     private readonly end: BigInt64Array | null,
   ) {}
 
-  /**
-   * Writes `rows`' JSON to the file when it can, end to end (their offsets and hashes stay in
-   * the answer, where the build reads them), and puts where in its place; else copies it into an
-   * ArrayBuffer of its own (to be transferred).
-   */
+  /** Writes `rows`' JSON to the file when it can, end to end (their offsets and hashes stay in the answer, where the build reads them), and puts where in its place. */
   take(rows: BatchRows | null): void {
-    if (rows === null || !(rows.json instanceof Uint8Array)) return;
-    const { json } = rows;
-    if (this.fd === null || this.end === null) return void (rows.json = new Uint8Array(json));
-    const position = Number(Atomics.add(this.end, 0, BigInt(json.byteLength)));
+    if (rows === null || this.fd === null) return;
+    const json = rows.json as Uint8Array;
+    const position = Number(Atomics.add(this.end!, 0, BigInt(json.byteLength)));
     try {
       writeAllAt(this.fd, json, position);
+      rows.json = { position };
     } catch {
       this.fd = null;
-      return void (rows.json = new Uint8Array(json));
     }
-    rows.json = { position };
   }
 }
 
 /**
  * What a parse thread is posted: a batch, or before the batches that need them, the context the
- * events' rows are rendered against and the build's rows file in the making (a scratch file, parse-pool.ts),
- * shared by the threads: each batch's rows wait there, not in the build's heap, until the build
- * puts them in list order.
+ * events' rows are rendered against and the build's rows file in the making (a scratch file,
+ * parse-pool.ts; null: none could be made), shared by the threads: each batch's rows wait there,
+ * not in the build's heap, until the build puts them in list order.
  */
-export type ParseMessage = ParseBatch | { context: RenderContext } | { rows: { fd: number; end: SharedArrayBuffer } };
+export type ParseMessage = ParseBatch | { context: RenderContext; rows: { fd: number; end: SharedArrayBuffer } | null };
 
-let rower: Rower | null = null;
+let writer: RowWriter | null = null;
 let rowsFile = new RowsFile(null, null);
 
 export function answer(message: ParseMessage): BatchAnswer | null {
   // every parse made on the thread is serialized before the main thread sees it
   keepSlicedStrings();
-  if ('context' in message) rower = rowerOf(message.context);
-  else if ('rows' in message) rowsFile = new RowsFile(message.rows.fd, new BigInt64Array(message.rows.end));
-  else {
-    const made = parseBatch(message, rower);
-    rowsFile.take(made.rows);
-    return made;
+  if ('context' in message) {
+    writer = eventRowWriter(message.context);
+    rowsFile = new RowsFile(message.rows?.fd ?? null, message.rows && new BigInt64Array(message.rows.end));
+    return null;
   }
-  return null;
+  const made = parseBatch(message, writer);
+  rowsFile.take(made.rows);
+  return made;
 }
 
-/** An answer's buffers: parseBatch's own, and the rows' JSON once take() wrote or copied it. */
+/** An answer's buffers: parseBatch's own, and the rows' JSON where take() did not write it. */
 export function transfer(answer: BatchAnswer | null): ArrayBuffer[] {
   const rows = answer?.rows;
   const buffers = answer ? [answer.bytes, ...(rows ? [rows.starts, rows.hashes, rows.made, ...(rows.json instanceof Uint8Array ? [rows.json] : [])] : [])] : [];

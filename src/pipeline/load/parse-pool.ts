@@ -11,6 +11,7 @@
 // the largest part of the heap outside V8 through the rest of the load.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { deserialize } from 'node:v8';
 import { parseContentFile, parserOf, type ParserName } from '../../content/load.ts';
 import type { Parsed } from '../../content/records.ts';
 import { defaultThreads } from '../../util/threads.ts';
@@ -18,8 +19,7 @@ import { ThreadPool, threadModule } from '../../util/start-thread.ts';
 import type { Event } from '../../model/types.ts';
 import { EVENT_TEXTS, hasTexts, wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import type { RenderContext } from '../../render/event.ts';
-import { FIELD_COUNT, valueSpanIn } from '../../store/format/event-rows.ts';
-import { decodeParse, TEXT_FIELD_INDEXES } from './parse-payload.ts';
+import { FIELD_COUNT, fieldIndex, valueSpanIn } from '../../store/format/event-rows.ts';
 import type { NextStats } from './next-stats.ts';
 import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage } from './parse-batch.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';
@@ -38,6 +38,9 @@ export interface ParsePoolOptions {
   /** ...unless they hold this many bytes or more (default 1 MiB) */
   minBytes?: number;
 }
+
+/** Where each text is among a row's fields. */
+const TEXT_FIELD_INDEXES = EVENT_TEXTS.map((f) => fieldIndex(f)!);
 
 /** `e` whole: its texts read from its row (where its thread left it), each the row's value parsed (JSON.parse undoes toJson's escapes). */
 function withTexts(e: TextlessEvent, row: PremadeRow): Event {
@@ -96,15 +99,6 @@ const AHEAD = 2;
  */
 const MAX_BATCH = 32;
 
-/** A file's size; 0 when it cannot be stat'ed (its read will say why). */
-function fileSize(path: string | Buffer): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
-
 export class ParsePool {
   /**
    * the parse threads (none: everything is parsed here), started with the first batch and ended
@@ -112,7 +106,6 @@ export class ParsePool {
    * and idle threads' heaps would be part of the build's peak then)
    */
   private readonly threads: ThreadPool<ParseMessage, BatchAnswer> | null;
-  private closing = false;
   private readonly count: number;
   private readonly minFiles: number;
   private readonly minBytes: number;
@@ -120,8 +113,8 @@ export class ParsePool {
   private context: { ctx: RenderContext; inputs: string } | null = null;
   /** the rows the threads made, by the event record they were made of */
   private premade = new Map<TextlessEvent, PremadeRow>();
-  /** the file the threads write their rows into (made with the first batch; undefined: not yet) */
-  private rows: ScratchFile | null | undefined;
+  /** the file the threads write their rows into (made with the context: render()) */
+  private rows: ScratchFile | null = null;
 
   constructor(
     private readonly dir: string,
@@ -136,9 +129,6 @@ export class ParsePool {
     this.minBytes = options.minBytes ?? 1 << 20;
   }
 
-  /** The files of one kind, each parsed as parseContentFile would (recorded), in the order of `files`. */
-  readonly parseMany = (kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): Promise<Parsed<unknown>[]> => this.parse(kind, parser, zone, files, raw);
-
   /**
    * The events parsed on threads from now on have their rows rendered there too, against `ctx`:
    * the context as it stands before the events are parsed (the page tree and media records read,
@@ -146,7 +136,10 @@ export class ParsePool {
    */
   render(ctx: RenderContext): void {
     this.context = { ctx, inputs: renderInputs(ctx) };
-    this.threads?.tell({ context: ctx });
+    if (this.threads === null) return;
+    // one file for every thread, and for the threads started later
+    this.rows = ScratchFile.create('rows');
+    this.threads.tell({ context: ctx, rows: this.rows && { fd: this.rows.fd, end: new SharedArrayBuffer(8) } });
   }
 
   /**
@@ -166,7 +159,6 @@ export class ParsePool {
 
   /** Stops the threads (after the load, or when it failed); settles once they have stopped. The rows they made stay readable until dropRows(). */
   close(): Promise<void> {
-    this.closing = true;
     return this.threads?.end() ?? Promise.resolve();
   }
 
@@ -176,14 +168,14 @@ export class ParsePool {
    * a thread still writing could be reused by the next open, and its write land there).
    */
   dropRows(): void {
-    if (!this.closing) void this.close();
     this.premade = new Map();
     const rows = this.rows;
     this.rows = null;
-    if (rows) void this.threads!.end().then(() => rows.close());
+    void this.close().then(() => rows?.close());
   }
 
-  private async parse(kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): Promise<Parsed<unknown>[]> {
+  /** The files of one kind, each parsed as parseContentFile would (recorded), in the order of `files`. */
+  async parseMany(kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): Promise<Parsed<unknown>[]> {
     // Begun on a later turn of the event loop: the loader asks for the events before it has
     // checked the directory and handed it over (so that threads go on to the events at once).
     // Parsed here, the events would otherwise all be made before that hand-over, and held beside
@@ -191,14 +183,12 @@ export class ParsePool {
     await new Promise((next) => setImmediate(next));
     const { dir, recorder } = this;
     const results: Parsed<unknown>[] = new Array(files.length);
-    // many files go to the threads; fewer only when they are large (their paths made only then)
+    // many files go to the threads; fewer only when they are large
     const threads = this.threads;
-    if (threads === null || (files.length < this.minFiles && !this.largeEnough(files.map((f) => raw.get(f) ?? join(dir, f))))) {
+    if (threads === null || (files.length < this.minFiles && !this.largeEnough(dir, files, raw))) {
       const parse = parserOf(parser, zone);
       return files.map((file) => parseContentFile(dir, file, raw.get(file), kind, parse, recorder));
     }
-    // one file for every thread, and for the threads started after these end (where rows are made)
-    if (this.context !== null && this.rows === undefined && (this.rows = ScratchFile.create('rows'))) threads.tell({ rows: { fd: this.rows.fd, end: new SharedArrayBuffer(8) } });
     const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(files.length / (this.count * 8))));
     const batches: Promise<void>[] = [];
     for (let from = 0; from < files.length; from += size) {
@@ -216,50 +206,44 @@ export class ParsePool {
    * a few hundred files of a thousand objects each: parsed here, they would hold this thread
    * while the other cores' threads could parse them.
    */
-  private largeEnough(paths: readonly (string | Buffer)[]): boolean {
+  private largeEnough(dir: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): boolean {
     let bytes = 0;
-    for (const path of paths) {
-      bytes += fileSize(path);
+    for (const file of files) {
+      try {
+        bytes += statSync(raw.get(file) ?? join(dir, file)).size;
+      } catch {
+        // (its read says why)
+      }
       if (bytes >= this.minBytes) return true;
     }
     return false;
   }
 
   /** The parses of one answer, their stats and keys recorded, their rows kept. */
-  private received(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
-    const parsed = this.parses(kind, names, answer);
-    const rows = answer.rows;
+  private received(kind: string, names: readonly string[], { files, bytes, rows }: BatchAnswer): Parsed<unknown>[] {
+    let start = 0;
+    const parsed = files.map((f, j): Parsed<unknown> => {
+      if ('problem' in f) return { records: [], problems: [f.problem] };
+      const payload = bytes.subarray(start, f.end);
+      start = f.end;
+      if (f.key !== null) this.recorder?.record(kind, names[j], f.stat ?? undefined, f.key);
+      return deserialize(payload) as Parsed<unknown>;
+    });
     if (rows === null) return parsed;
-    // the rows follow the records, file by file, in order
-    let row = 0;
-    let made = 0;
     const inFile = rows.json instanceof Uint8Array ? null : rows.json.position;
     const file = this.rows;
     if (inFile !== null && !file) throw new Error('a parse thread wrote rows to a file it was not given');
-    // where the row's JSON is in the answer, or in the file (the batch's rows end to end from inFile)
-    let at = 0;
-    for (const p of parsed) {
-      for (const record of p.records) {
-        if (rows.made[row++] === 0) continue;
-        const end = at + rows.starts[made * STRIDE + FIELD_COUNT];
-        // (its texts are in the row: a payload that left them out was decoded without them, parse-payload.ts)
-        this.premade.set(record.value as TextlessEvent, new BatchRow(rows, made, (inFile ?? 0) + at, inFile === null ? -1 : file!.fd));
-        at = end;
-        made++;
-      }
+    // the rows follow the records, file by file, in order: their JSON end to end in the answer, or in the file from inFile
+    let row = 0;
+    let made = 0;
+    let at = inFile ?? 0;
+    for (const record of parsed.flatMap((p) => p.records)) {
+      if (rows.made[row++] === 0) continue;
+      // (its texts are in the row: its thread serialized it without them)
+      this.premade.set(record.value as TextlessEvent, new BatchRow(rows, made, at, inFile === null ? -1 : file!.fd));
+      at += rows.starts[made * STRIDE + FIELD_COUNT];
+      made++;
     }
     return parsed;
-  }
-
-  private parses(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
-    const { bytes } = answer;
-    let start = 0;
-    return answer.files.map((f, j) => {
-      if ('problem' in f) return { records: [], problems: [f.problem] };
-      const payload = Buffer.from(bytes.buffer, bytes.byteOffset + start, f.end - start);
-      start = f.end;
-      if (f.key !== null) this.recorder?.record(kind, names[j], f.stat ?? undefined, f.key);
-      return decodeParse(payload) as Parsed<unknown>;
-    });
   }
 }

@@ -46,11 +46,9 @@ export interface BatchRows {
   /** the JSON (in a buffer of its own, until RowsFile.take writes it), or where in the rows file in the making it starts */
   json: Uint8Array | { position: number };
   starts: Uint32Array;
-  /** each row's rowHash (row-entries.ts); none when not `keyed` */
+  /** each row's rowHash (row-entries.ts); none when the batch was not `keyed` (a build without a cache needs none) */
   hashes: Uint8Array;
   made: Uint8Array;
-  /** the batch was keyed: a build without a cache needs no rows' hashes, and none were made */
-  keyed: boolean;
 }
 
 /** The row writer of the thread's context (event-row.ts eventRowWriter), made once per context. */
@@ -132,7 +130,7 @@ class RowsMade {
   }
 
   finish(): BatchRows {
-    return { json: joined(this.json), starts: Uint32Array.from(this.starts), hashes: joined(this.hashes), made: Uint8Array.from(this.made), keyed: this.keyed };
+    return { json: joined(this.json), starts: Uint32Array.from(this.starts), hashes: joined(this.hashes), made: Uint8Array.from(this.made) };
   }
 }
 

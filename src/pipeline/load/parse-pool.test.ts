@@ -293,7 +293,7 @@ describe('RowsFile', () => {
     const starts = new Uint32Array(rows.length * (FIELD_COUNT + 1));
     rows.forEach(([json], i) => starts.fill(Buffer.byteLength(json), i * (FIELD_COUNT + 1) + 1, (i + 1) * (FIELD_COUNT + 1)));
     const hashes = Buffer.concat(rows.map(([, n]) => Buffer.alloc(ROW_HASH_BYTES, 100 + n)));
-    return { json: Buffer.from(rows.map(([json]) => json).join('')), starts, hashes, made: new Uint8Array(rows.length).fill(1), keyed: true };
+    return { json: Buffer.from(rows.map(([json]) => json).join('')), starts, hashes, made: new Uint8Array(rows.length).fill(1) };
   };
 
   it('writes each batch’s rows’ JSON end to end where the shared end says, and answers where', () => {

@@ -17,7 +17,7 @@ import type { Parsed } from '../../content/records.ts';
 import { defaultThreads } from '../../util/threads.ts';
 import { ThreadPool, threadModule } from '../../util/start-thread.ts';
 import type { Event } from '../../model/types.ts';
-import { EVENT_TEXTS, hasTexts, wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
+import { EVENT_TEXTS, wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import type { RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, fieldIndex, valueSpanIn } from '../../store/format/event-rows.ts';
 import type { NextStats } from './next-stats.ts';
@@ -82,8 +82,8 @@ class BatchRow implements PremadeRow {
   }
 
   get hash(): Buffer | null {
-    const { hashes, keyed } = this.batch;
-    return keyed ? Buffer.from(hashes.buffer, hashes.byteOffset + this.index * ROW_HASH_BYTES, ROW_HASH_BYTES) : null;
+    const { hashes } = this.batch;
+    return hashes.length === 0 ? null : Buffer.from(hashes.buffer, hashes.byteOffset + this.index * ROW_HASH_BYTES, ROW_HASH_BYTES);
   }
 }
 
@@ -109,8 +109,8 @@ export class ParsePool {
   private readonly count: number;
   private readonly minFiles: number;
   private readonly minBytes: number;
-  /** the context the threads render the events' rows against (render()), and renderInputs of it */
-  private context: { ctx: RenderContext; inputs: string } | null = null;
+  /** renderInputs of the context the threads render the events' rows against (render()) */
+  private inputs: string | null = null;
   /** the rows the threads made, by the event record they were made of */
   private premade = new Map<TextlessEvent, PremadeRow>();
   /** the file the threads write their rows into (made with the context: render()) */
@@ -135,7 +135,7 @@ export class ParsePool {
    * not checked yet). rowsFor() then hands them over only for a build whose own context is this.
    */
   render(ctx: RenderContext): void {
-    this.context = { ctx, inputs: renderInputs(ctx) };
+    this.inputs = renderInputs(ctx);
     if (this.threads === null) return;
     // one file for every thread, and for the threads started later
     this.rows = ScratchFile.create('rows');
@@ -147,13 +147,11 @@ export class ParsePool {
    * another; the events made textless by their rows are whole again from them (RowsAhead). Once.
    */
   rowsFor(ctx: RenderContext): RowsAhead {
-    const same = this.context !== null && this.premade.size > 0 && renderInputs(ctx) === this.context.inputs;
+    const same = this.inputs !== null && this.premade.size > 0 && renderInputs(ctx) === this.inputs;
     const rows = this.premade;
     this.premade = new Map();
-    const whole = (e: TextlessEvent) => {
-      const row = hasTexts(e) ? undefined : rows.get(e);
-      return row ? withTexts(e, row) : wholeEvent(e);
-    };
+    // (the events made textless are those with a row)
+    const whole = (e: TextlessEvent) => (rows.has(e) ? withTexts(e, rows.get(e)!) : wholeEvent(e));
     return { premade: same ? rows : undefined, whole };
   }
 
@@ -193,7 +191,7 @@ export class ParsePool {
     const batches: Promise<void>[] = [];
     for (let from = 0; from < files.length; from += size) {
       const names = files.slice(from, from + size);
-      const batch: ParseBatch = { dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null), keyed: recorder !== undefined, render: parser === 'events' && this.context !== null };
+      const batch: ParseBatch = { dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null), keyed: recorder !== undefined, render: parser === 'events' && this.inputs !== null };
       const asked = threads.ask(batch).catch((e: Error) => Promise.reject(new Error(`a parse thread failed: ${e.message}`)));
       batches.push(asked.then((answer) => this.received(kind, names, answer).forEach((parsed, j) => (results[from + j] = parsed))));
     }

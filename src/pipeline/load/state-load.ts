@@ -7,7 +7,7 @@
 import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { listContentFolder, readContentFile, type ContentFiles } from '../../content/files.ts';
-import type { Listed, ParserName } from '../../content/load.ts';
+import type { Listed } from '../../content/load.ts';
 import { indexCategories } from '../../content/categories.ts';
 import { resolveMediaFiles, type MediaSource } from '../../content/media.ts';
 import { compareProblems, folderProblem, type FileIssue, type Problem } from '../../content/problems.ts';
@@ -19,8 +19,7 @@ import type { ParsePool } from './parse-pool.ts';
 import { renderCategory } from '../../render/event.ts';
 import { toJson } from '../../util/json.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
-import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
-import { COLUMN_FILES } from '../../store/format/column-files.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, loadedFiles } from '../../store/format/dist-paths.ts';
 import { MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
 import type { PreviousData } from '../../store/write/event-data.ts';
 import { previousFiles } from '../render/previous-data.ts';
@@ -80,7 +79,7 @@ export type Loaded = { plan: Plan; problems?: undefined } | { plan?: undefined; 
 /** Nothing made ahead: every fresh event is whole, rendered against the build's context. */
 export const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), dropRows: () => {} };
 
-/** The files read and parsed over the base, each through the one parse path: on the parse threads (`pool`) where there is one, recorded (`recorder`: none without a cache). */
+/** The files read and parsed over the base, each recorded (`recorder`: none without a cache): through the parse pool, but for a few edited event files alone (no pool: parsed here from their texts). */
 interface Reading {
   content: string;
   files: ContentFiles;
@@ -146,12 +145,12 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
     // over the prior the other files first: one that refuses costs no event file's read
     const unchanged = base.build && unchangedOthers(read, base.state);
     const events = base.build ? await eventFileChanges(options, read, base.state, taking) : everyFileChanged(files, taking);
-    // (imported here: a build over a few edits parses them on this thread)
-    if (events.texts === null) read.pool = pool = new (await import('./parse-pool.ts')).ParsePool(content, read.recorder, { threads: options.parseThreads });
+    // (imported here: a build over a few edited event files, and nothing else to parse, parses them on this thread)
+    if (events.texts === null || !unchanged || unchanged.directory || unchanged.categories) read.pool = pool = new (await import('./parse-pool.ts')).ParsePool(content, read.recorder, { threads: options.parseThreads });
     const issues: FileIssue[] = [];
     const others = unchanged ? await priorOthers(read, base.state, unchanged, events) : await readContext(options, read, base.state, issues);
     const { state, problems, categories, cache } = others;
-    const dir = others.directory && (await import('../directory/directory-job.ts')).directoryOnPool(options, parseFiles(read, 'directory', 'directory', others.directory), problems.length === 0);
+    const dir = others.directory && (await import('../directory/directory-job.ts')).directoryOnPool(options, pool!.parseMany('directory', 'directory', read.zone, others.directory, files.raw), problems.length === 0);
     const parsing = parseChanged(read, events);
     // (a thread failing in the events must not leave their rejection unheard while the directory is awaited)
     void parsing.catch(() => {});
@@ -257,13 +256,6 @@ function listOrder(records: readonly Sourced<Event>[]): Uint32Array {
   return new Uint32Array(n).map((_, i) => i).sort((a, b) => start[b] - start[a] || end[b] - end[a] || id[a] - id[b]);
 }
 
-/** `names` of one kind parsed, each recorded: on the parse threads where there are some, else here. */
-async function parseFiles(read: Reading, kind: string, parser: ParserName, names: readonly string[]): Promise<Parsed<unknown>[]> {
-  if (read.pool !== null) return read.pool.parseMany(kind, parser, read.zone, names, read.files.raw);
-  const { parseContentFile, parserOf } = await import('../../content/load.ts');
-  return names.map((file) => parseContentFile(read.content, file, read.files.raw.get(file), kind, parserOf(parser, read.zone), read.recorder));
-}
-
 /**
  * The previous dist as the render over the state takes it, proven by the ledger before anything
  * is staged: its event data files (previousFiles), the files no event shapes (categories, the
@@ -272,22 +264,19 @@ async function parseFiles(read: Reading, kind: string, parser: ParserName, names
  */
 function provenDist(options: BuildOptions, { previous, state, ledger }: PreviousBuild, { records }: Fresh, { categories, directory }: Others): { data: PreviousData; carried: readonly string[] } {
   for (const { value: e } of records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
-  const carried = [...(categories ? [] : [DATA_FILES.categories]), ...(directory === null ? [AUTOCOMPLETE_DATA_FILE] : [])];
   const data = previousFiles({ previous, state, ledger }, state.out, options.eventPartRows ?? EVENT_PART_ROWS) ?? refuse('the previous data files are not proven');
   const then = ledger.precompressed;
   if (options.precompress !== false && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
-  for (const rel of carried) {
-    const entry = ledger.entry(rel) ?? refuse(`${rel} is not in the ledger`);
-    if (!ledger.wouldReuse(rel, { sha: entry.sha }, null)) refuse(`${rel} is not proven`);
-  }
-  if (!categories && previous.files[DATA_FILES.categories]?.sha256 !== ledger.entry(DATA_FILES.categories)!.sha) refuse("categories.json is not the manifest's");
   const publicFiles = previous.public_files ?? refuse('no public files');
-  for (const rel of directory === null ? Object.keys(publicFiles).filter((r) => r.startsWith(`${AUTOCOMPLETE_DIR}/`)) : []) {
-    if (ledger.entry(rel)?.sha !== publicFiles[rel] || !ledger.wouldReuse(rel, { sha: publicFiles[rel] }, null)) refuse(`${rel} is not proven`);
-  }
-  const known = new Set<string>([...eventPartFiles(previous), ...eventOffsetsFiles(previous), ...Object.values(DATA_FILES), ...COLUMN_FILES, AUTOCOMPLETE_DATA_FILE, MEDIA_FILES_INDEX]);
+  // the files taken as they are, each the ledger's on disk: categories.json the manifest's, the autocomplete files the public files'
+  const taken: (readonly [string, string | undefined])[] = [
+    ...(categories ? [] : [[DATA_FILES.categories, previous.files[DATA_FILES.categories]?.sha256] as const]),
+    ...(directory === null ? [[AUTOCOMPLETE_DATA_FILE, ledger.entry(AUTOCOMPLETE_DATA_FILE)?.sha] as const, ...Object.entries(publicFiles).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`))] : []),
+  ];
+  for (const [rel, sha] of taken) if (sha === undefined || !ledger.wouldReuse(rel, { sha }, null)) refuse(`${rel} is not proven`);
+  const known = new Set<string>([...loadedFiles(previous), MEDIA_FILES_INDEX]);
   for (const rel of Object.keys(previous.files)) if (!known.has(rel) && !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) refuse(`${rel} is not accounted for`);
-  return { data, carried };
+  return { data, carried: taken.map(([rel]) => rel).filter((rel) => !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) };
 }
 
 /**
@@ -326,7 +315,7 @@ function unchangedOthers({ content, files, next, margin }: Reading, state: Event
  * refuses, as does a problem (the whole load reports it).
  */
 async function changedCategories(read: Reading, files: readonly string[], state: EventState): Promise<{ ids: number[]; json: string }> {
-  const parsed = (await parseFiles(read, 'categories', 'categories', files)) as Parsed<Category>[];
+  const parsed = (await read.pool!.parseMany('categories', 'categories', read.zone, files, read.files.raw)) as Parsed<Category>[];
   if (parsed.some((p) => p.problems.length > 0)) refuse('the categories have problems');
   const issues: FileIssue[] = [];
   const categories = indexCategories(parsed.flatMap((p) => p.records), issues).list;

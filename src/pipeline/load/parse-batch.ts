@@ -52,12 +52,10 @@ export interface BatchRows {
 }
 
 /** The row writer of the thread's context (event-row.ts eventRowWriter), made once per context. */
-export type RowWriter = (e: Event) => EventRow;
-
-export type FileAnswer = { problem: Problem } | { end: number; key: string | null; stat: string | null };
+type RowWriter = (e: Event) => EventRow;
 
 export interface BatchAnswer {
-  files: FileAnswer[];
+  files: ({ problem: Problem } | { end: number; key: string | null; stat: string | null })[];
   bytes: Uint8Array;
   /** when the batch asked for them and the thread has a context */
   rows: BatchRows | null;
@@ -79,7 +77,7 @@ function joined(parts: readonly Uint8Array[]): Uint8Array {
 
 export function parseBatch(batch: ParseBatch, writer: RowWriter | null = null): BatchAnswer {
   const parse = parserOf(batch.parser, batch.zone);
-  const files: FileAnswer[] = [];
+  const files: BatchAnswer['files'] = [];
   const payloads: Uint8Array[] = [];
   const rows = batch.render && writer !== null ? new RowsMade(writer, batch.keyed) : null;
   let total = 0;
@@ -90,7 +88,6 @@ export function parseBatch(batch: ParseBatch, writer: RowWriter | null = null): 
       return;
     }
     const parsed = parse(file, read.text);
-    // (a copy of each record whose row is made: the parse's own records keep their texts)
     const records = rows ? parsed.records.map((r) => (rows.add(r.value as Event) ? { ...r, value: textless(r.value as Event) } : r)) : parsed.records;
     const payload = serialize({ ...parsed, records });
     total += payload.byteLength;

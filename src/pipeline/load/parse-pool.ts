@@ -44,11 +44,10 @@ const TEXT_FIELD_INDEXES = EVENT_TEXTS.map((f) => fieldIndex(f)!);
 
 /** `e` whole: its texts read from its row (where its thread left it), each the row's value parsed (JSON.parse undoes toJson's escapes). */
 function withTexts(e: TextlessEvent, row: PremadeRow): Event {
+  const { json } = row;
   const length = row.starts[FIELD_COUNT];
-  let json: Uint8Array;
-  if (row.json instanceof Uint8Array) json = row.json;
-  else readAllAt(row.json.fd, (json = Buffer.allocUnsafe(length)), 0, length, row.json.position);
-  const text = Buffer.from(json.buffer, json.byteOffset, length);
+  const text = json instanceof Uint8Array ? Buffer.from(json.buffer, json.byteOffset, length) : Buffer.allocUnsafe(length);
+  if (!(json instanceof Uint8Array)) readAllAt(json.fd, text, 0, length, json.position);
   const texts = EVENT_TEXTS.map((f, i) => {
     const [from, to] = valueSpanIn(row.starts, 0, TEXT_FIELD_INDEXES[i]);
     return [f, JSON.parse(text.toString('utf8', from, to))];
@@ -107,8 +106,6 @@ export class ParsePool {
    */
   private readonly threads: ThreadPool<ParseMessage, BatchAnswer> | null;
   private readonly count: number;
-  private readonly minFiles: number;
-  private readonly minBytes: number;
   /** renderInputs of the context the threads render the events' rows against (render()) */
   private inputs: string | null = null;
   /** the rows the threads made, by the event record they were made of */
@@ -120,13 +117,11 @@ export class ParsePool {
     private readonly dir: string,
     /** where each file's stat and key are recorded (none: the build records none) */
     private readonly recorder: NextStats | undefined,
-    options: ParsePoolOptions = {},
+    private readonly options: ParsePoolOptions = {},
   ) {
-    this.count = COMPILED ? (options.threads ?? defaultThreads()) : 0;
+    this.count = COMPILED ? (this.options.threads ?? defaultThreads()) : 0;
     const stopped = 'it stopped before it answered';
     this.threads = this.count === 0 ? null : new ThreadPool(threadModule(import.meta.url, 'parse-batch'), { size: this.count, ahead: AHEAD, endIdle: true, stopped });
-    this.minFiles = options.minFiles ?? 512;
-    this.minBytes = options.minBytes ?? 1 << 20;
   }
 
   /**
@@ -179,14 +174,13 @@ export class ParsePool {
     // Parsed here, the events would otherwise all be made before that hand-over, and held beside
     // the whole directory.
     await new Promise((next) => setImmediate(next));
-    const { dir, recorder } = this;
-    const results: Parsed<unknown>[] = new Array(files.length);
+    const { dir, recorder, threads } = this;
     // many files go to the threads; fewer only when they are large
-    const threads = this.threads;
-    if (threads === null || (files.length < this.minFiles && !this.largeEnough(dir, files, raw))) {
+    if (threads === null || (files.length < (this.options.minFiles ?? 512) && !this.largeEnough(dir, files, raw))) {
       const parse = parserOf(parser, zone);
       return files.map((file) => parseContentFile(dir, file, raw.get(file), kind, parse, recorder));
     }
+    const results: Parsed<unknown>[] = new Array(files.length);
     const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(files.length / (this.count * 8))));
     const batches: Promise<void>[] = [];
     for (let from = 0; from < files.length; from += size) {
@@ -212,7 +206,7 @@ export class ParsePool {
       } catch {
         // (its read says why)
       }
-      if (bytes >= this.minBytes) return true;
+      if (bytes >= (this.options.minBytes ?? 1 << 20)) return true;
     }
     return false;
   }
@@ -229,8 +223,8 @@ export class ParsePool {
     });
     if (rows === null) return parsed;
     const inFile = rows.json instanceof Uint8Array ? null : rows.json.position;
-    const file = this.rows;
-    if (inFile !== null && !file) throw new Error('a parse thread wrote rows to a file it was not given');
+    const fd = inFile === null ? -1 : this.rows?.fd;
+    if (fd === undefined) throw new Error('a parse thread wrote rows to a file it was not given');
     // the rows follow the records, file by file, in order: their JSON end to end in the answer, or in the file from inFile
     let row = 0;
     let made = 0;
@@ -238,7 +232,7 @@ export class ParsePool {
     for (const record of parsed.flatMap((p) => p.records)) {
       if (rows.made[row++] === 0) continue;
       // (its texts are in the row: its thread serialized it without them)
-      this.premade.set(record.value as TextlessEvent, new BatchRow(rows, made, at, inFile === null ? -1 : file!.fd));
+      this.premade.set(record.value as TextlessEvent, new BatchRow(rows, made, at, fd));
       at += rows.starts[made * STRIDE + FIELD_COUNT];
       made++;
     }

@@ -26,12 +26,7 @@ export function answer({ paths, shared, counter, size }: { paths: readonly strin
 }
 
 /** Stats being taken: a worker thread takes shares from the start (of many files), this thread the rest when it asks for them. */
-export interface Stating {
-  /** takes the shares not taken yet here, and gives every stat once the worker is done */
-  finish(): Promise<BigInt64Array>;
-  /** no more shares taken (the stats are not wanted after all); the worker ends after the one it is on */
-  abandon(): void;
-}
+export type Stating = ReturnType<typeof beginStats>;
 
 /**
  * Begins to take the stats of `paths`, in order, STAT_FIELDS numbers each as putStat
@@ -39,7 +34,7 @@ export interface Stating {
  * no file to stat. Of many files, the worker thread starts now and takes shares while this thread
  * does other work (the content folder listed); `finish` takes the rest here.
  */
-export function beginStats(paths: readonly string[], twoThreadsFrom = TWO_THREADS_FROM, size = CHUNK): Stating {
+export function beginStats(paths: readonly string[], twoThreadsFrom = TWO_THREADS_FROM, size = CHUNK) {
   const n = paths.length;
   const out = new BigInt64Array(new SharedArrayBuffer(n * STAT_FIELDS * 8));
   // The files in shares, each taken by the first thread free: the worker starts well before this
@@ -50,11 +45,13 @@ export function beginStats(paths: readonly string[], twoThreadsFrom = TWO_THREAD
   // (its rejection is heard in finish, after this thread's shares)
   other?.catch(() => {});
   return {
-    async finish() {
+    /** takes the shares not taken yet here, and gives every stat once the worker is done */
+    async finish(): Promise<BigInt64Array> {
       statShares(out, paths, next, size);
       await other;
       return out;
     },
+    /** no more shares taken (the stats are not wanted after all); the worker ends after the one it is on */
     abandon: () => void Atomics.store(next, 0, Math.ceil(n / size) + 1),
   };
 }

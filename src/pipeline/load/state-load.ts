@@ -38,7 +38,7 @@ const POOL_FROM = 4096;
 /** The records of the files read again (changed or added), with their files' new indexes, and the files' parse problems (in the listing's order). */
 type Fresh = { records: Sourced<Event>[]; recordFiles: number[]; problems: Problem[] };
 
-export interface Plan extends Pick<ChangedEventFiles, 'fileMap'>, FileStats {
+export interface Plan extends Pick<ChangedEventFiles, 'fileMap' | 'removed'>, FileStats {
   /** the base's state; over an empty base, the context as read, with no rows */
   state: EventState;
   /** the previous dist's manifest and ledger, and its event data, each file proven when it is read (none over an empty base) */
@@ -51,7 +51,6 @@ export interface Plan extends Pick<ChangedEventFiles, 'fileMap'>, FileStats {
   freshFiles: number[];
   /** state rows that stay */
   keep: Uint8Array;
-  removed: number;
   /** the directory's indexes being made anew, where a directory file changed (else the previous dist's are taken) */
   directory: DirectoryStage | null;
   /** the directory's objects where its files are among `made` (`aula dev`'s, made in memory) */
@@ -176,12 +175,11 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
     }
     directory?.job.compressNow();
     clock.phase(base.build ? 'patch: find changes' : 'load content', 'render data');
-    const { records, recordFiles } = fresh;
-    const order = listOrder(records);
+    const order = listOrder(fresh.records);
     return { plan: {
       ...(next ?? NO_STATS), fileMap: events.fileMap, state, previous: base.build?.previous ?? null, ledger: base.build?.ledger ?? null, baseUrl,
-      fresh: Array.from(order, (i) => records[i].value),
-      freshFiles: Array.from(order, (i) => recordFiles[i]),
+      fresh: Array.from(order, (i) => fresh.records[i].value),
+      freshFiles: Array.from(order, (i) => fresh.recordFiles[i]),
       keep, removed: events.removed, data, directory,
       ahead: read.pool ?? NONE_AHEAD,
       made: new Map(categories ? [[DATA_FILES.categories, categories.json]] : []),
@@ -222,9 +220,7 @@ async function readContext(options: BuildOptions, read: Reading, state: EventSta
   const { site } = context;
   const pages = new Map(Array.from(across.pagesByUid, ([uid, r]) => [uid, r.value]));
   const media = new Map(Array.from(across.mediaById, ([id, r]) => [id, r.value.media]));
-  const categoryIds = across.categoryList.map((c) => c.id);
-  const categories = { ids: categoryIds, json: toJson(across.categoryList.map(renderCategory)) };
-  const mediaSources = context.media as Sourced<MediaSource>[];
+  const categories = { ids: across.categoryList.map((c) => c.id), json: toJson(across.categoryList.map(renderCategory)) };
   let baseUrl: string | null = null;
   try {
     baseUrl = normalizeBaseUrl(options.baseUrl ?? site.base_url);
@@ -233,7 +229,7 @@ async function readContext(options: BuildOptions, read: Reading, state: EventSta
   }
   // the threads render the events' rows as they parse them, against the context as read (ParsePool.rowsFor)
   if (baseUrl !== null) read.pool!.render({ site, baseUrl, pages, media });
-  const withContext = { ...state, zone: site.timezone, site, pages, media, categoryIds, mediaSources };
+  const withContext = { ...state, zone: site.timezone, site, pages, media, categoryIds: categories.ids, mediaSources: context.media as Sourced<MediaSource>[] };
   const listed = OTHER_KINDS.reduce((n, kind) => n + read.files[kind].length, read.files.events.length);
   return { state: withContext, problems, categories, directory: read.files.directory, cache: options.cache === undefined ? undefined : { reused: 0, parsed: listed } };
 }
@@ -341,8 +337,7 @@ interface ChangedEventFiles {
  * event file, so it only compares: the listing is sorted as the state's is, a file is usually at its
  * own index (the map is made only when one is not), and the stats and keys are copied whole first.
  */
-async function eventFileChanges(options: BuildOptions, { content, files, next, margin }: Reading, state: EventState, taking: RecordedStats): Promise<ChangedEventFiles> {
-  const eventFiles = files.events;
+async function eventFileChanges(options: BuildOptions, { content, files: { events: eventFiles }, next, margin }: Reading, state: EventState, taking: RecordedStats): Promise<ChangedEventFiles> {
   const { files: previousFiles, eventCount: count, stats, keys } = state;
   const changes: ChangedEventFiles = { fileMap: new Int32Array(count).fill(-1), removed: count, changed: [], texts: [] };
   const { fileMap, changed, texts } = changes;

@@ -15,10 +15,10 @@ import { routingFiles } from '../../deploy/routing-files.ts';
 import { contentSchemaFiles } from '../../docs/content-schemas.ts';
 import type { Site } from '../../model/types.ts';
 import { datasetFrom } from '../../query/dataset.ts';
-import { AUTOCOMPLETE_DIR, DATA_FILES, eventPartFile } from '../../store/format/dist-paths.ts';
-import type { Manifest } from '../../store/format/manifest.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES } from '../../store/format/dist-paths.ts';
+import { buildIdOf, digestOf, parseManifest, type Manifest } from '../../store/format/manifest.ts';
 import { isPublicFile } from '../../store/format/public-files.ts';
-import { directorySource, memorySource, type DistSource } from '../../store/read/dist-source.ts';
+import { directorySource } from '../../store/read/dist-source.ts';
 import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
 import { unlinkQuietly } from '../cache/cache-file.ts';
 import { copyTwins } from '../../store/write/hashed-files.ts';
@@ -106,24 +106,13 @@ function answerDocuments(api: Api, out: Emitter, rendered: Rendered, dist: Stage
   return answered;
 }
 
-/** The files still in memory, and the large ones read back from the staging folder as the server reads them (trusted: this build hashed them, or the ledger proved them). */
-function buildSource(files: ReadonlyMap<string, string | Uint8Array>, staging: string): DistSource {
-  const memory = memorySource(files, staging);
-  const disk = directorySource(staging);
-  const from = (rel: string) => (files.has(rel) ? memory : disk);
-  return {
-    ...memory,
-    require: (rel) => from(rel).require(rel),
-    text: (rel) => from(rel).text(rel),
-    bytes: (rel) => from(rel).bytes(rel),
-    open: files.has(eventPartFile(0)) ? undefined : disk.open,
-  };
-}
-
 /** Answers and writes every served file but the media copies (dist.served); resolves with the documents answered. */
 async function answerServed(options: BuildOptions, clock: Clock, plan: Plan, rendered: Rendered, dist: StagedDist): Promise<number> {
-  // lazy: a list page reads the rows alone
-  const dataset = datasetFrom(buildSource(rendered.files, dist.staging), { lazy: true });
+  // the data files read back from the staging folder as the server reads them (trusted: this build
+  // hashed them, or the ledger proved them), the manifest as made (written last); lazy: a list page
+  // reads the rows alone
+  const manifest = parseManifest(rendered.files.get('manifest.json') as string, 'manifest.json');
+  const dataset = datasetFrom({ ...directorySource(dist.staging), trusted: true }, { lazy: true, manifest });
   // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
   const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
   const served = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
@@ -157,9 +146,17 @@ async function answerServed(options: BuildOptions, clock: Clock, plan: Plan, ren
 /** Resolves with the documents answered (not linked). */
 export async function publishStage(options: BuildOptions, clock: Clock, plan: Plan, rendered: Rendered, dist: StagedDist): Promise<number> {
   const documents = await answerServed(options, clock, plan, rendered, dist);
-  // made on its thread while the pages were answered: written, and listed in the manifest
-  if (rendered.autocompleteData) await (await import('../render/autocomplete-data.ts')).addAutocompleteData(rendered.manifest, rendered.autocompleteData, dist);
   const { manifest } = rendered;
+  if (rendered.autocompleteData) {
+    // made on its thread while the pages were answered: written, and listed in the manifest, its
+    // build id made again (nothing answered before reads the file, and an answer's bytes do not
+    // depend on the build id: only its headers do)
+    const bytes = await rendered.autocompleteData;
+    const digest = digestOf(bytes);
+    dist.file(AUTOCOMPLETE_DATA_FILE, bytes, digest.sha256);
+    manifest.files = sortedRecord([...Object.entries(manifest.files), [AUTOCOMPLETE_DATA_FILE, digest]]);
+    manifest.build_id = buildIdOf(manifest);
+  }
   const { served, staging } = dist;
   // the routing rules list the files made so far; the media copies have rules of their own
   const publicFiles = [...served.keys()].filter(isPublicFile).sort();

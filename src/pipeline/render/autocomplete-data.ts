@@ -7,14 +7,11 @@ import { prefixCodes } from '../../query/autocomplete/prefix-codes.ts';
 import { prefixTops } from '../../query/autocomplete/prefix-tops.ts';
 import { decodeIndex } from '../../store/format/autocomplete-index.ts';
 import { autocompleteFile } from '../../store/write/autocomplete-file.ts';
-import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../../store/format/dist-paths.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import type { DirectoryJob } from '../directory/directory-job.ts';
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
-import { buildIdOf, digestOf, type Manifest } from '../../store/format/manifest.ts';
-import { sortedRecord } from '../ledger/changes.ts';
-import type { StagedDist } from '../write/staged-dist.ts';
 
 export function autocompleteData(indexJson: string, pageSize: number): Uint8Array {
   const index = decodeIndex(indexJson);
@@ -49,38 +46,18 @@ export const once = true; // the thread ends after its answer, its heap with it 
  * module, and the content-hashed twins of both (the copies among them returned: compressed once);
  * and MiniSearch's when asked for, awaited after `between` (the build's clock starts its phase).
  * data/autocomplete.bin, made of the index on a thread while the build goes on, is `data`: the
- * build adds it (addAutocompleteData) once the pages are answered, past the render's peak.
+ * build adds it (publish/publish-stage.ts) once the pages are answered, past the render's peak.
  */
 export async function directoryDistFiles(job: DirectoryJob, pageSize: number, minisearch: boolean, files: DistFiles, between: () => Promise<void>): Promise<{ copies: ReadonlyMap<string, string>; data: Promise<Uint8Array> }> {
   for (const [rel, text] of Object.entries((await job.files).autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
   const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
   // the server's own index, made from the browser's
   const data = autocompleteDataBeside(ac(AUTOCOMPLETE_INDEX_FILE), pageSize);
-  data.catch(() => undefined); // (awaited by addAutocompleteData)
+  data.catch(() => undefined); // (awaited by the publish stage)
   // content-hashed twins of the browser module and its index, cacheable as immutable
   const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
   for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
   await between();
   if (minisearch) for (const [rel, text] of Object.entries((await job.files).minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
   return { copies: hashed.copies, data };
-}
-
-/**
- * data/autocomplete.bin (directoryDistFiles' `data`) written into the staging folder and listed in
- * the manifest, its build id made again: nothing answered before reads the file, and an answer's
- * bytes do not depend on the build id (only its headers do).
- */
-export async function addAutocompleteData(manifest: Manifest, data: Promise<Uint8Array>, dist: StagedDist): Promise<void> {
-  const bytes = await data;
-  const digest = digestOf(bytes);
-  dist.file(AUTOCOMPLETE_DATA_FILE, bytes, digest.sha256);
-  manifest.files = sortedRecord([...Object.entries(manifest.files), [AUTOCOMPLETE_DATA_FILE, digest]]);
-  manifest.build_id = buildIdOf(manifest);
-}
-
-/** The bytes of the autocomplete files among `files`: with the event parts', the measure of what a dist compresses (Rendered.volume). */
-export function autocompleteBytes(files: DistFiles): number {
-  let bytes = 0;
-  for (const [rel, c] of files) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) bytes += typeof c === 'string' ? c.length : c.byteLength;
-  return bytes;
 }

@@ -14,7 +14,7 @@ import { memorySource } from '../../store/read/dist-source.ts';
 import { columnValuesOfTable } from '../../store/write/column-files.ts';
 import type { EventTable } from '../../store/format/event-table.ts';
 import type { PreviousData } from '../../store/write/event-data.ts';
-import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
+import { changedWhileBuilt, type DistLedger } from '../ledger/dist-ledger.ts';
 import type { PreviousBuild } from '../state/previous-build.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 
@@ -31,12 +31,15 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
   const proven = (rel: string) => !!previous.files[rel] && ledger.wouldReuse(rel, { sha: previous.files[rel].sha256 }, null);
   if (![DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES, ...parts, ...eventOffsetsFiles(previous)].every(proven)) return null;
   // (not kept: a build's peak is not to hold the calendar's bytes)
-  const file = (rel: string): Uint8Array => {
-    const bytes = readFileSync(join(out, rel));
-    if (!proven(rel)) throw changedWhileBuilt(rel);
-    return bytes;
-  };
+  const file = (rel: string) => provenFile(out, ledger, rel, previous.files[rel].sha256);
   return previousData(previous, file, (bounds) => (begin, end) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end));
+}
+
+/** The previous dist's `rel`, proven by the ledger to be `sha` once read: one changed or gone since the load fails the build. */
+export function provenFile(out: string, ledger: DistLedger, rel: string, sha: string): Buffer {
+  const bytes = readFileSync(join(out, rel));
+  if (!ledger.wouldReuse(rel, { sha }, null)) throw changedWhileBuilt(rel);
+  return bytes;
 }
 
 /**

@@ -4,8 +4,6 @@
 // the previous dist where the ledger proves them or made (the load's, the directory job's), and
 // the manifest.
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
-import { readSmallFile } from '../cache/cache-file.ts';
-import { join } from 'node:path';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { searchIndexBeside } from '../../store/write/search-thread.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
@@ -18,44 +16,43 @@ import { madeRows } from '../rows/row-entries.ts';
 import { manifestOf, sealManifest } from '../write/manifest-of.ts';
 import type { Plan } from '../load/state-load.ts';
 import type { BuildOptions, Clock } from '../run.ts';
-import { StagedDist, type DistOutput } from '../write/staged-dist.ts';
+import type { DistOutput } from '../write/staged-dist.ts';
 import { changedWhileBuilt } from '../ledger/dist-ledger.ts';
 import { KEY_BYTES, stateRows, type StateRows } from '../state/event-state.ts';
 import { calendarData } from './calendar-data.ts';
 import { useZoneTable } from '../../time/offsets.ts';
 import { collectGarbage } from './collect-garbage.ts';
+import { provenFile } from './previous-data.ts';
 
 /**
- * Rows made here from which they and their events are most of the heap: the search index is then
- * made on a thread (whose start costs what indexing a few thousand rows does), the garbage
- * collected at once, and each data file written as it is made and let go (the dataset reads them
- * back). Below it, a collection and a read-back cost more than they save.
+ * Rows made here from which they and their events are most of the heap: over an empty base the
+ * search index is then made on a thread (whose start costs what indexing a few thousand rows does)
+ * and each string column read once, by its file; the garbage is collected at once. Below it, a
+ * collection and a read-back cost more than they save.
  */
 const MANY_ROWS = 10_000;
 
 /**
  * The event data files (store/write/event-data.ts) of the rows made anew and the previous data,
  * taken from the plan: the previous columns are not held while the pages are answered. The parts
- * are written as they are cut, the other files (of MANY_ROWS, or staged) each as it is made; the
- * events are let go once their columns' values are made. `reused`: the previous data files whose
- * bytes these are (linked, never read).
+ * are written as they are cut, the other files each as it is made; the events are let go once
+ * their columns' values are made. `reused`: the previous data files whose bytes these are
+ * (linked, never read).
  */
 async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: EventRows; order: Int32Array }, dist: DistOutput) {
   const previous = plan.data;
   plan.data = null;
   const many = made.rows.length >= (options.manyRows ?? MANY_ROWS);
-  // a whole list of MANY_ROWS: the search index made on a thread, each string column read once, by its file
   const whole = previous === null && many;
   const beside = whole && options.search !== false ? searchIndexBeside(made.rows) : null;
   beside?.catch(() => undefined); // awaited below; not an unhandled rejection should this one throw first
   const values = columnValuesFromRows(plan.fresh, made.rows, !whole);
   plan.fresh.length = 0;
   if (many) collectGarbage();
-  const onFile = many || dist instanceof StagedDist ? (rel: string, bytes: Uint8Array) => dist.data(rel, bytes) : undefined;
   const onParts = (cut: Pick<EventData, 'parts'>) => dist.parts(cut.parts, previous?.bytes);
-  const { values: _values, ...data } = eventData({ ...made, values, previous, timezone: plan.state.site.timezone, partRows: options.eventPartRows ?? EVENT_PART_ROWS, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile });
+  const { values: _values, ...data } = eventData({ ...made, values, previous, timezone: plan.state.site.timezone, partRows: options.eventPartRows ?? EVENT_PART_ROWS, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile: (rel, bytes) => dist.data(rel, bytes) });
   // (awaited before anything else is made: the thread holds the rows until it answers)
-  if (beside) onFile!(DATA_FILES.search, await beside);
+  if (beside) dist.data(DATA_FILES.search, await beside);
   const files: DistFiles = new Map([...plan.made, ...data.files]);
   // (the offsets of a part kept are among `files` and `reused`: linked, not written)
   for (const [rel, bytes] of files) if (!data.reused.has(rel)) dist.data(rel, bytes);
@@ -64,51 +61,42 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
 
 /**
  * The files no event shapes, taken from the previous dist (proven when the plan was made:
- * load/state-load.ts provenDist): those the plan lists and the autocomplete files linked, with their twins
+ * load/state-load.ts provenDist) and linked: the event data files whose bytes are the previous
+ * ones (`reused`, never read), those the plan lists, and the autocomplete files with their twins
  * where the levels they were made at still hold; where they do not, the autocomplete's public
  * files are read and handed on, to be written and compressed as a full build does (`files`,
  * `copies`). Where a directory file changed, the autocomplete files are its job's (`directory`).
- * And the event data files whose bytes are the previous ones (`reused`, never read).
  */
-async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<ReturnType<typeof eventDataFiles>>, between: () => Promise<void>): Promise<{ twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; link(dist: DistOutput): void; data?: Promise<Uint8Array> }> {
-  const { eventBytes, oldBytes } = made;
-  const carried: [string, string, { volume: number | null; measure?: number; served?: boolean }][] = [];
-  for (const rel of made.reused) carried.push([rel, plan.previous!.files[rel].sha256, { volume: null }]);
-  const link = (dist: DistOutput) => {
-    // a link that fails (the previous dist changed since it was proven) fails the build, as a page's does
-    for (const [rel, sha, how] of carried) if (!dist.carried(rel, sha, how)) throw changedWhileBuilt(rel);
+async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<ReturnType<typeof eventDataFiles>>, dist: DistOutput, between: () => Promise<void>): Promise<{ twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; data?: Promise<Uint8Array> }> {
+  // a link that fails (the previous dist changed since it was proven) fails the build, as a page's does
+  const link = (rel: string, sha: string, how: Parameters<DistOutput['carried']>[2] = { volume: null }) => {
+    if (!dist.carried(rel, sha, how)) throw changedWhileBuilt(rel);
   };
-  for (const rel of plan.carried) carried.push([rel, plan.ledger!.entry(rel)!.sha, { volume: null }]);
+  for (const rel of made.reused) link(rel, plan.previous!.files[rel].sha256);
+  for (const rel of plan.carried) link(rel, plan.ledger!.entry(rel)!.sha);
   const files: DistFiles = new Map();
   if (plan.directory !== null) {
     // imported here: a build after an event edit takes the autocomplete files as they are
-    const { autocompleteBytes, directoryDistFiles } = await import('./autocomplete-data.ts');
+    const { directoryDistFiles } = await import('./autocomplete-data.ts');
     const { copies, data } = await directoryDistFiles(plan.directory.job, plan.state.site.page_size, options.minisearch !== false, files, between);
-    return { twins: options.precompress !== false ? eventBytes + autocompleteBytes(files) : null, files, copies, link, data };
+    // (`files` holds the autocomplete files alone)
+    return { twins: options.precompress !== false ? made.eventBytes + [...files.values()].reduce((n, c) => n + c.length, 0) : null, files, copies, data };
   }
   // no previous dist to take them from: they are the load's (`aula dev`'s, made in memory)
-  if (plan.ledger === null) return { twins: null, files, copies: new Map(), link };
-  const previous = plan.previous!;
+  if (plan.ledger === null) return { twins: null, files, copies: new Map() };
   const ledger = plan.ledger;
-  const twins = options.precompress !== false ? eventBytes + ledger.precompressed!.volume - oldBytes : null;
-  const browser = Object.entries(previous.public_files!).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
+  const twins = options.precompress !== false ? made.eventBytes + ledger.precompressed!.volume - made.oldBytes : null;
+  const browser = Object.entries(plan.previous!.public_files!).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
   let copies: ReadonlyMap<string, string> = new Map();
   if (browser.every(([rel, sha]) => ledger.wouldReuse(rel, { sha }, twins, ledger.entry(rel)!.measure))) {
-    for (const [rel, sha] of browser) carried.push([rel, sha, { volume: twins, measure: ledger.entry(rel)!.measure, served: true }]);
+    for (const [rel, sha] of browser) link(rel, sha, { volume: twins, measure: ledger.entry(rel)!.measure, served: true });
   } else {
-    for (const [rel, sha] of browser) files.set(rel, provenText(plan, rel, sha));
+    for (const [rel, sha] of browser) files.set(rel, provenFile(plan.state.out, ledger, rel, sha).toString());
     const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
     copies = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE)).copies;
   }
   await between();
-  return { twins, files, copies, link };
-}
-
-/** The previous dist's `rel` as text, proven by the ledger to be `sha` once read: one changed or gone since the load fails the build. */
-function provenText({ state, ledger }: Plan, rel: string, sha: string): string {
-  const text = readSmallFile(join(state.out, rel), Number.MAX_SAFE_INTEGER);
-  if (text === null || !ledger!.wouldReuse(rel, { sha }, null)) throw changedWhileBuilt(rel);
-  return text;
+  return { twins, files, copies };
 }
 
 export interface Rendered {
@@ -123,7 +111,7 @@ export interface Rendered {
   hashes: Buffer | null;
   /** the next event state's rows (none: no state is kept) */
   stateRows: StateRows | null;
-  /** data/autocomplete.bin being made, not yet in `files` nor the manifest (autocomplete-data.ts addAutocompleteData) */
+  /** data/autocomplete.bin being made (autocomplete-data.ts directoryDistFiles), not yet in `files` nor the manifest */
   autocompleteData: Promise<Uint8Array> | null;
 }
 
@@ -133,23 +121,21 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
   // one collection for the rows and the columns' files before the directory's are awaited: once
   // the parts are written, nothing holds the rows (MANY_ROWS)
   if (made.many) collectGarbage();
-  const oldFiles = new Set(previous ? [...eventPartFiles(previous), ...eventOffsetsFiles(previous)] : []);
   const minisearch = options.minisearch !== false && plan.directory !== null;
-  const carried = await carriedFiles(options, plan, made, () => clock.nextPhase('render data', minisearch ? 'minisearch' : 'write data'));
+  const carried = await carriedFiles(options, plan, made, dist, () => clock.nextPhase('render data', minisearch ? 'minisearch' : 'write data'));
   if (minisearch) await clock.nextPhase('minisearch', 'write data');
-  carried.link(dist);
   const { digests } = made;
-  if (previous !== null && plan.directory !== null) {
-    // the directory's files anew: the previous ones (their hashed names among them) are gone
-    for (const rel of Object.keys(previous.files)) if (rel === AUTOCOMPLETE_DATA_FILE || rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) oldFiles.add(rel);
-  }
   const out: DistFiles = new Map([...made.files, ...carried.files]);
   for (const rel of made.reused) digests.set(rel, previous!.files[rel]);
   // the files made here digested (the data files were as they were written)
   for (const [rel, content] of out) if (!digests.has(rel)) digests.set(rel, digestOf(content));
   const files: Record<string, FileDigest> = { ...previous?.files };
-  // parts past the new last one are gone
-  for (const rel of oldFiles) delete files[rel];
+  // the event files anew (parts past the new last one are gone)
+  for (const rel of previous ? [...eventPartFiles(previous), ...eventOffsetsFiles(previous)] : []) delete files[rel];
+  if (plan.directory !== null) {
+    // the directory's files anew: the previous ones (their hashed names among them) are gone
+    for (const rel of Object.keys(files)) if (rel === AUTOCOMPLETE_DATA_FILE || rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) delete files[rel];
+  }
   for (const [rel, digest] of digests) files[rel] = digest;
   const counts = { events: count, pages: state.pages.size, categories: state.categoryIds.length, media: state.media.size, directory: plan.directory?.count ?? plan.directoryCount ?? previous!.counts.directory };
   // the zone's table from the prior's manifest (the same code and ICU: of this build's identity), not asked of Intl again

@@ -119,12 +119,11 @@ async function answerServed(options: BuildOptions, clock: Clock, plan: Plan, ren
   await clock.nextPhase('load dataset', 'answer pages');
   // Every event is on one page, so the rows measure the pages' volume before they exist. The
   // levels follow the whole volume though only the first pages get twins (pageHasTwins).
-  const volume = rendered.volume;
+  const { twins } = rendered;
   // one thread writes every file answered: a second creating files in the same folder added CPU, not speed
-  const pool = compressionPool(volume, 1, (await plan.directory?.job.compressed) ?? undefined, { dir: dist.staging });
-  const precompress = options.precompress !== false;
-  if (precompress) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume };
-  const out = emitter(rendered.manifest, dist, pool, precompress ? volume : null);
+  const pool = compressionPool(twins ?? 0, 1, (await plan.directory?.job.compressed) ?? undefined, { dir: dist.staging });
+  if (twins !== null) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume: twins };
+  const out = emitter(rendered.manifest, dist, pool, twins);
   const envelope = { baseUrl: plan.baseUrl, site: plan.state.site };
   let documents: number;
   try {

@@ -10,7 +10,7 @@ import type { EventRows } from '../../store/format/event-rows.ts';
 import { columnValuesFromRows } from '../../store/write/column-values.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
-import { eventData, type EventData } from '../../store/write/event-data.ts';
+import { eventData } from '../../store/write/event-data.ts';
 import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
 import { madeRows } from '../rows/row-entries.ts';
 import { manifestOf, sealManifest } from '../write/manifest-of.ts';
@@ -49,8 +49,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
   const values = columnValuesFromRows(plan.fresh, made.rows, !whole);
   plan.fresh.length = 0;
   if (many) collectGarbage();
-  const onParts = (cut: Pick<EventData, 'parts'>) => dist.parts(cut.parts, previous?.bytes);
-  const { values: _values, ...data } = eventData({ ...made, values, previous, timezone: plan.state.site.timezone, partRows: options.eventPartRows ?? EVENT_PART_ROWS, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts, onFile: (rel, bytes) => dist.data(rel, bytes) });
+  const { values: _values, ...data } = eventData({ ...made, values, previous, timezone: plan.state.site.timezone, partRows: options.eventPartRows ?? EVENT_PART_ROWS, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts: (cut) => dist.parts(cut.parts, previous?.bytes), onFile: (rel, bytes) => dist.data(rel, bytes) });
   // (awaited before anything else is made: the thread holds the rows until it answers)
   if (beside) dist.data(DATA_FILES.search, await beside);
   const files: DistFiles = new Map([...plan.made, ...data.files]);
@@ -105,8 +104,8 @@ export interface Rendered {
   manifest: Manifest;
   /** the autocomplete files that are hashed copies of others (compressed once) */
   hashedCopies: ReadonlyMap<string, string>;
-  /** what the dist compresses, known before the pages exist (each event is on one page): the event parts' bytes and the autocomplete files' */
-  volume: number;
+  /** what the dist compresses, known before the pages exist (each event is on one page): the event parts' bytes and the autocomplete files'; null: no twins are made */
+  twins: number | null;
   /** the rows' hashes in list order (row-entries.ts rowHash), of which the pages' keys are made; null without a cache */
   hashes: Buffer | null;
   /** the next event state's rows (none: no state is kept) */
@@ -142,7 +141,7 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
   if (previous !== null && previous.site.timezone === state.site.timezone) useZoneTable(state.site.timezone, previous.site.offsets);
   const manifest = manifestOf(state.site, plan.baseUrl, newest, counts, options.eventPartRows ?? EVENT_PART_ROWS);
   sealManifest(manifest, files, out, state.media);
-  return { files: out, manifest, hashedCopies: carried.copies, volume: carried.twins ?? 0, hashes, stateRows: next, autocompleteData: carried.data ?? null };
+  return { files: out, manifest, hashedCopies: carried.copies, twins: carried.twins, hashes, stateRows: next, autocompleteData: carried.data ?? null };
 }
 
 /**

@@ -7,10 +7,6 @@ import { prefixCodes } from '../../query/autocomplete/prefix-codes.ts';
 import { prefixTops } from '../../query/autocomplete/prefix-tops.ts';
 import { decodeIndex } from '../../store/format/autocomplete-index.ts';
 import { autocompleteFile } from '../../store/write/autocomplete-file.ts';
-import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE } from '../../store/format/dist-paths.ts';
-import type { DistFiles } from '../../store/write/data-files.ts';
-import { hashedAutocompleteFiles } from '../../store/write/hashed-files.ts';
-import type { DirectoryJob } from '../directory/directory-job.ts';
 import { runOnThread, threadModule } from '../../util/start-thread.ts';
 
 export function autocompleteData(indexJson: string, pageSize: number): Uint8Array {
@@ -40,24 +36,3 @@ export function answer({ index, pageSize }: { index: string; pageSize: number })
 export const transfer = (answer: Uint8Array): ArrayBuffer[] => [answer.buffer as ArrayBuffer];
 
 export const once = true; // the thread ends after its answer, its heap with it (util/start-thread.ts)
-
-/**
- * The directory's files as a dist holds them, put in `files`: its job's autocomplete index and
- * module, and the content-hashed twins of both (the copies among them returned: compressed once);
- * and MiniSearch's when asked for, awaited after `between` (the build's clock starts its phase).
- * data/autocomplete.bin, made of the index on a thread while the build goes on, is `data`: the
- * build adds it (publish/publish-stage.ts) once the pages are answered, past the render's peak.
- */
-export async function directoryDistFiles(job: DirectoryJob, pageSize: number, minisearch: boolean, files: DistFiles, between: () => Promise<void>): Promise<{ copies: ReadonlyMap<string, string>; data: Promise<Uint8Array> }> {
-  for (const [rel, text] of Object.entries((await job.files).autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
-  const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
-  // the server's own index, made from the browser's
-  const data = autocompleteDataBeside(ac(AUTOCOMPLETE_INDEX_FILE), pageSize);
-  data.catch(() => undefined); // (awaited by the publish stage)
-  // content-hashed twins of the browser module and its index, cacheable as immutable
-  const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
-  for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
-  await between();
-  if (minisearch) for (const [rel, text] of Object.entries((await job.files).minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
-  return { copies: hashed.copies, data };
-}

@@ -63,8 +63,11 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
  * load/state-load.ts provenDist) and linked: the event data files whose bytes are the previous
  * ones (`reused`, never read), those the plan lists, and the autocomplete files with their twins
  * where the levels they were made at still hold; where they do not, the autocomplete's public
- * files are read and handed on, to be written and compressed as a full build does (`files`,
- * `copies`). Where a directory file changed, the autocomplete files are its job's (`directory`).
+ * files are read and handed on, to be written and compressed as a full build does (`files`).
+ * Where a directory file changed, the autocomplete files are its job's (`directory`), MiniSearch's
+ * awaited after `between` (the build's clock starts its phase); data/autocomplete.bin is then made
+ * of its index on a thread while the build goes on (`data`), for the publish stage to add once the
+ * pages are answered, past the render's peak.
  */
 async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<ReturnType<typeof eventDataFiles>>, dist: DistOutput, between: () => Promise<void>): Promise<{ twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; data?: Promise<Uint8Array> }> {
   // a link that fails (the previous dist changed since it was proven) fails the build, as a page's does
@@ -73,29 +76,37 @@ async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<Ret
   };
   for (const rel of made.reused) link(rel, plan.previous!.files[rel].sha256);
   for (const rel of plan.carried) link(rel, plan.ledger!.entry(rel)!.sha);
+  const { directory, ledger } = plan;
   const files: DistFiles = new Map();
-  if (plan.directory !== null) {
+  const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
+  let twins: number | null = null;
+  let data: Promise<Uint8Array> | undefined;
+  if (directory !== null) {
+    for (const [rel, text] of Object.entries((await directory.job.files).autocomplete)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
     // imported here: a build after an event edit takes the autocomplete files as they are
-    const { directoryDistFiles } = await import('./autocomplete-data.ts');
-    const { copies, data } = await directoryDistFiles(plan.directory.job, plan.state.site.page_size, options.minisearch !== false, files, between);
-    // (`files` holds the autocomplete files alone)
-    return { twins: options.precompress !== false ? made.eventBytes + [...files.values()].reduce((n, c) => n + c.length, 0) : null, files, copies, data };
-  }
-  // no previous dist to take them from: they are the load's (`aula dev`'s, made in memory)
-  if (plan.ledger === null) return { twins: null, files, copies: new Map() };
-  const ledger = plan.ledger;
-  const twins = options.precompress !== false ? made.eventBytes + ledger.precompressed!.volume - made.oldBytes : null;
-  const browser = Object.entries(plan.previous!.public_files!).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
-  let copies: ReadonlyMap<string, string> = new Map();
-  if (browser.every(([rel, sha]) => ledger.wouldReuse(rel, { sha }, twins, ledger.entry(rel)!.measure))) {
-    for (const [rel, sha] of browser) link(rel, sha, { volume: twins, measure: ledger.entry(rel)!.measure, served: true });
+    data = (await import('./autocomplete-data.ts')).autocompleteDataBeside(ac(AUTOCOMPLETE_INDEX_FILE), plan.state.site.page_size);
+    data.catch(() => undefined); // (awaited by the publish stage)
+  } else if (ledger === null) {
+    // no previous dist to take them from: they are the load's (`aula dev`'s, made in memory)
+    return { twins, files, copies: new Map() };
   } else {
+    twins = options.precompress !== false ? made.eventBytes + ledger.precompressed!.volume - made.oldBytes : null;
+    const browser = Object.entries(plan.previous!.public_files!).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
+    if (browser.every(([rel, sha]) => ledger.wouldReuse(rel, { sha }, twins, ledger.entry(rel)!.measure))) {
+      for (const [rel, sha] of browser) link(rel, sha, { volume: twins, measure: ledger.entry(rel)!.measure, served: true });
+      await between();
+      return { twins, files, copies: new Map() };
+    }
     for (const [rel, sha] of browser) files.set(rel, provenFile(plan.state.out, ledger, rel, sha).toString());
-    const ac = (name: string) => files.get(`${AUTOCOMPLETE_DIR}/${name}`) as string;
-    copies = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE)).copies;
   }
+  // content-hashed twins of the browser module and its index, cacheable as immutable (the copies among them compressed once)
+  const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
+  for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
   await between();
-  return { twins, files, copies };
+  if (directory !== null && options.minisearch !== false) for (const [rel, text] of Object.entries((await directory.job.files).minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+  // (`files` holds the autocomplete files alone)
+  if (directory !== null && options.precompress !== false) twins = made.eventBytes + [...files.values()].reduce((n, c) => n + c.length, 0);
+  return { twins, files, copies: hashed.copies, data };
 }
 
 export interface Rendered {
@@ -110,7 +121,7 @@ export interface Rendered {
   hashes: Buffer | null;
   /** the next event state's rows (none: no state is kept) */
   stateRows: StateRows | null;
-  /** data/autocomplete.bin being made (autocomplete-data.ts directoryDistFiles), not yet in `files` nor the manifest */
+  /** data/autocomplete.bin being made (carriedFiles), not yet in `files` nor the manifest */
   autocompleteData: Promise<Uint8Array> | null;
 }
 

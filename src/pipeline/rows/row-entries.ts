@@ -4,9 +4,10 @@
 // kept between builds: an unchanged event's row is the previous dist's (render/previous-data.ts).
 import type { Event } from '../../model/types.ts';
 import type { TextlessEvent } from '../../model/event-texts.ts';
-import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
+import type { RenderContext } from '../../render/event-row.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
-import { RowBytes, type RowInFile } from '../../store/write/row-bytes.ts';
+import { rowsRenderer } from '../../store/write/data-files.ts';
+import type { RowInFile } from '../../store/write/row-bytes.ts';
 import { cacheIdentity, sha256 } from '../cache/keys.ts';
 import { stableJson } from '../../util/stable-json.ts';
 
@@ -33,24 +34,13 @@ export function renderInputs(ctx: RenderContext): string {
 }
 
 /**
- * The rows of `events` (list order), each made ahead (`ahead`) or rendered here, and with `hashed`
- * their rowHashes end to end (a hash made ahead taken as it is).
+ * The rows of `events` (list order), each made ahead (`ahead`) or rendered here (data-files.ts
+ * rowsRenderer), and with `hashed` their rowHashes end to end (a hash made ahead taken as it is).
  */
 export function madeRows(events: readonly TextlessEvent[], ctx: RenderContext, { premade, whole }: RowsAhead, hashed: boolean): { rows: EventRows; hashes: Buffer | null } {
-  // each row goes into the rows' buffer as soon as it is taken or made (row-bytes.ts)
-  const out = new RowBytes(events.length);
-  const hashes = hashed ? Buffer.alloc(events.length * ROW_HASH_BYTES) : null;
-  /** rows hashed once all are in place */
-  const unhashed: number[] = [];
-  let writeRow: ((e: Event) => EventRow) | undefined; // (rows made here as the parse threads make theirs)
-  events.forEach((e, row) => {
-    const ahead = premade?.get(e);
-    const made = ahead ? null : (writeRow ??= eventRowWriter(ctx))(whole(e));
-    out.addBytes(ahead?.json ?? made!.bytes, ahead?.starts ?? made!.starts);
-    if (ahead?.hash && hashes) ahead.hash.copy(hashes, row * ROW_HASH_BYTES);
-    else unhashed.push(row);
-  });
-  const rows = out.finish();
-  if (hashes) for (const row of unhashed) rowHash(out.row(row)).copy(hashes, row * ROW_HASH_BYTES);
+  const rows = rowsRenderer(premade, whole)(events, ctx);
+  if (!hashed) return { rows, hashes: null };
+  const hashes = Buffer.alloc(events.length * ROW_HASH_BYTES);
+  events.forEach((e, row) => (premade?.get(e)?.hash ?? rowHash(rows.bytes(row))).copy(hashes, row * ROW_HASH_BYTES));
   return { rows, hashes };
 }

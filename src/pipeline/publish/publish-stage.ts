@@ -16,7 +16,7 @@ import { contentSchemaFiles } from '../../docs/content-schemas.ts';
 import type { Site } from '../../model/types.ts';
 import { datasetFrom } from '../../query/dataset.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES } from '../../store/format/dist-paths.ts';
-import { buildIdOf, digestOf, parseManifest, type Manifest } from '../../store/format/manifest.ts';
+import { buildIdOf, digestOf, parseManifest } from '../../store/format/manifest.ts';
 import { isPublicFile } from '../../store/format/public-files.ts';
 import { directorySource } from '../../store/read/dist-source.ts';
 import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
@@ -38,22 +38,7 @@ import { shaIn, writeFiles, type StagedDist } from '../write/staged-dist.ts';
 const COMPRESS_AHEAD = 16 << 20;
 
 /** What answering writes through: `emit` writes (or links, proven by its bytes) a file the dist serves, on `pool`'s thread with its twins made at volume `twins` (null: none) when `compress`. */
-type Emitter = ReturnType<typeof emitter>;
-
-function emitter(manifest: Manifest, dist: StagedDist, pool: CompressionPool, twins: number | null) {
-  const emit = (rel: string, content: string | Uint8Array, inputs?: string, compress = true) => {
-    const measure = typeof content === 'string' ? content.length : content.byteLength;
-    // a page's body is on a pooled block: given back once written and copied, for the next page
-    const release = typeof content !== 'string' && isPooled(content) ? () => releaseBuffer(content) : undefined;
-    const how = { volume: compress ? twins : null, measure, inputs, served: true };
-    // hashed on the pool's thread where none is known and no previous file can be proven by its bytes (a page answered anew)
-    const sha = manifest.files[rel] === undefined && (inputs !== undefined || dist.ledger === null) ? null : shaIn(manifest, rel, content);
-    if (sha !== null && dist.carried(rel, sha, how)) return release?.();
-    // written by the pool's thread, with its twins: creating a file costs this thread more than answering it
-    pool.place(rel, content, compress && twins !== null, release, sha === null ? (made) => dist.record(rel, made, how) : undefined);
-  };
-  return { pool, twins, emit };
-}
+type Emitter = { pool: CompressionPool; twins: number | null; emit: (rel: string, content: string | Uint8Array, inputs?: string, compress?: boolean) => void };
 
 /** The list pages as `aula serve` answers them; one it refuses as too much work is answered without the limit, and the user told. */
 async function answerPages(options: BuildOptions, apis: { api: Api; served: Api }, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): Promise<void> {
@@ -123,7 +108,18 @@ async function answerServed(options: BuildOptions, clock: Clock, plan: Plan, ren
   // one thread writes every file answered: a second creating files in the same folder added CPU, not speed
   const pool = compressionPool(twins ?? 0, 1, (await plan.directory?.job.compressed) ?? undefined, { dir: dist.staging });
   if (twins !== null) rendered.manifest.precompressed = { compressor: COMPRESSOR, volume: twins };
-  const out = emitter(rendered.manifest, dist, pool, twins);
+  const emit = (rel: string, content: string | Uint8Array, inputs?: string, compress = true) => {
+    const measure = typeof content === 'string' ? content.length : content.byteLength;
+    // a page's body is on a pooled block: given back once written and copied, for the next page
+    const release = typeof content !== 'string' && isPooled(content) ? () => releaseBuffer(content) : undefined;
+    const how = { volume: compress ? twins : null, measure, inputs, served: true };
+    // hashed on the pool's thread where none is known and no previous file can be proven by its bytes (a page answered anew)
+    const sha = rendered.manifest.files[rel] === undefined && (inputs !== undefined || dist.ledger === null) ? null : shaIn(rendered.manifest, rel, content);
+    if (sha !== null && dist.carried(rel, sha, how)) return release?.();
+    // written by the pool's thread, with its twins: creating a file costs this thread more than answering it
+    pool.place(rel, content, compress && twins !== null, release, sha === null ? (made) => dist.record(rel, made, how) : undefined);
+  };
+  const out = { pool, twins, emit };
   const envelope = { baseUrl: plan.baseUrl, site: plan.state.site };
   let documents: number;
   try {

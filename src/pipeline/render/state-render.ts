@@ -33,13 +33,16 @@ import { provenFile } from './previous-data.ts';
 const MANY_ROWS = 10_000;
 
 /**
- * The event data files (store/write/event-data.ts) of the rows made anew and the previous data,
- * taken from the plan: the previous columns are not held while the pages are answered. The parts
- * are written as they are cut, the other files each as it is made; the events are let go once
- * their columns' values are made. `reused`: the previous data files whose bytes these are
- * (linked, never read).
+ * The fresh rows, the next state's rows (taken before the events are let go of) and the event data
+ * files (store/write/event-data.ts) of the rows made anew and the previous data, taken from the
+ * plan: the previous columns are not held while the pages are answered. The parts are written as
+ * they are cut, the other files each as it is made; the events are let go once their columns'
+ * values are made. `reused`: the previous data files whose bytes these are (linked, never read).
+ * A function of its own: once it returns, nothing holds the rows.
  */
-async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: EventRows; order: Int32Array }, dist: DistOutput) {
+async function eventFiles(options: BuildOptions, plan: Plan, dist: DistOutput) {
+  const { rows: next, sequence } = mergedRows(plan);
+  const made = freshRows(options, plan, dist, next, sequence);
   const previous = plan.data;
   plan.data = null;
   const many = made.rows.length >= (options.manyRows ?? MANY_ROWS);
@@ -49,13 +52,14 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
   const values = columnValuesFromRows(plan.fresh, made.rows, !whole);
   plan.fresh.length = 0;
   if (many) collectGarbage();
-  const { values: _values, ...data } = eventData({ ...made, values, previous, timezone: plan.state.site.timezone, partRows: options.eventPartRows ?? EVENT_PART_ROWS, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts: (cut) => dist.parts(cut.parts, previous?.bytes), onFile: (rel, bytes) => dist.data(rel, bytes) });
+  const { values: _values, ...data } = eventData({ rows: made.rows, order: sequence, values, previous, timezone: plan.state.site.timezone, partRows: options.eventPartRows ?? EVENT_PART_ROWS, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts: (cut) => dist.parts(cut.parts, previous?.bytes), onFile: (rel, bytes) => dist.data(rel, bytes) });
   // (awaited before anything else is made: the thread holds the rows until it answers)
   if (beside) dist.data(DATA_FILES.search, await beside);
   const files: DistFiles = new Map([...plan.made, ...data.files]);
   // (the offsets of a part kept are among `files` and `reused`: linked, not written)
   for (const [rel, bytes] of files) if (!data.reused.has(rel)) dist.data(rel, bytes);
-  return { many, files, digests: new Map(dist.digests), eventBytes: data.bounds[data.parts.length], oldBytes: previous?.bounds.at(-1) ?? 0, reused: data.reused };
+  const newest = next.lastModified.reduce((a, b) => Math.max(a, b), 0);
+  return { many, files, digests: new Map(dist.digests), eventBytes: data.bounds[data.parts.length], oldBytes: previous?.bounds.at(-1) ?? 0, reused: data.reused, next: plan.stateless ? null : next, hashes: made.hashes && next.keys, newest, count: sequence.length };
 }
 
 /**
@@ -69,7 +73,7 @@ async function eventDataFiles(options: BuildOptions, plan: Plan, made: { rows: E
  * of its index on a thread while the build goes on (`data`), for the publish stage to add once the
  * pages are answered, past the render's peak.
  */
-async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<ReturnType<typeof eventDataFiles>>, dist: DistOutput, between: () => Promise<void>): Promise<{ twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; data?: Promise<Uint8Array> }> {
+async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<ReturnType<typeof eventFiles>>, dist: DistOutput, between: () => Promise<void>): Promise<{ twins: number | null; files: DistFiles; copies: ReadonlyMap<string, string>; data?: Promise<Uint8Array> }> {
   // a link that fails (the previous dist changed since it was proven) fails the build, as a page's does
   const link = (rel: string, sha: string, how: Parameters<DistOutput['carried']>[2] = { volume: null }) => {
     if (!dist.carried(rel, sha, how)) throw changedWhileBuilt(rel);
@@ -86,21 +90,18 @@ async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<Ret
     // imported here: a build after an event edit takes the autocomplete files as they are
     data = (await import('./autocomplete-data.ts')).autocompleteDataBeside(ac(AUTOCOMPLETE_INDEX_FILE), plan.state.site.page_size);
     data.catch(() => undefined); // (awaited by the publish stage)
-  } else if (ledger === null) {
-    // no previous dist to take them from: they are the load's (`aula dev`'s, made in memory)
-    return { twins, files, copies: new Map() };
-  } else {
+  } else if (ledger !== null) {
     twins = options.precompress !== false ? made.eventBytes + ledger.precompressed!.volume - made.oldBytes : null;
     const browser = Object.entries(plan.previous!.public_files!).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
-    if (browser.every(([rel, sha]) => ledger.wouldReuse(rel, { sha }, twins, ledger.entry(rel)!.measure))) {
-      for (const [rel, sha] of browser) link(rel, sha, { volume: twins, measure: ledger.entry(rel)!.measure, served: true });
-      await between();
-      return { twins, files, copies: new Map() };
+    const linked = browser.every(([rel, sha]) => ledger.wouldReuse(rel, { sha }, twins, ledger.entry(rel)!.measure));
+    for (const [rel, sha] of browser) {
+      if (linked) link(rel, sha, { volume: twins, measure: ledger.entry(rel)!.measure, served: true });
+      else files.set(rel, provenFile(plan.state.out, ledger, rel, sha).toString());
     }
-    for (const [rel, sha] of browser) files.set(rel, provenFile(plan.state.out, ledger, rel, sha).toString());
   }
-  // content-hashed twins of the browser module and its index, cacheable as immutable (the copies among them compressed once)
-  const hashed = hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
+  // content-hashed twins of the browser module and its index, cacheable as immutable (the copies among them
+  // compressed once); none where they are linked, or the load's (`aula dev`'s: no previous dist to take them from)
+  const hashed = files.size === 0 ? { files: [], copies: new Map<string, string>() } : hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
   for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
   await between();
   if (directory !== null && options.minisearch !== false) for (const [rel, text] of Object.entries((await directory.job.files).minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
@@ -127,7 +128,7 @@ export interface Rendered {
 
 export async function renderFromState(options: BuildOptions, clock: Clock, plan: Plan, dist: DistOutput): Promise<Rendered> {
   const { state, previous } = plan;
-  const { made, next, hashes, newest, count } = await eventFiles(options, plan, dist);
+  const made = await eventFiles(options, plan, dist);
   // one collection for the rows and the columns' files before the directory's are awaited: once
   // the parts are written, nothing holds the rows (MANY_ROWS)
   if (made.many) collectGarbage();
@@ -147,24 +148,12 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
     for (const rel of Object.keys(files)) if (rel === AUTOCOMPLETE_DATA_FILE || rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) delete files[rel];
   }
   for (const [rel, digest] of digests) files[rel] = digest;
-  const counts = { events: count, pages: state.pages.size, categories: state.categoryIds.length, media: state.media.size, directory: plan.directory?.count ?? plan.directoryCount ?? previous!.counts.directory };
+  const counts = { events: made.count, pages: state.pages.size, categories: state.categoryIds.length, media: state.media.size, directory: plan.directory?.count ?? plan.directoryCount ?? previous!.counts.directory };
   // the zone's table from the prior's manifest (the same code and ICU: of this build's identity), not asked of Intl again
   if (previous !== null && previous.site.timezone === state.site.timezone) useZoneTable(state.site.timezone, previous.site.offsets);
-  const manifest = manifestOf(state.site, plan.baseUrl, newest, counts, options.eventPartRows ?? EVENT_PART_ROWS);
+  const manifest = manifestOf(state.site, plan.baseUrl, made.newest, counts, options.eventPartRows ?? EVENT_PART_ROWS);
   sealManifest(manifest, files, out, state.media);
-  return { files: out, manifest, hashedCopies: carried.copies, twins: carried.twins, hashes, stateRows: next, autocompleteData: carried.data ?? null };
-}
-
-/**
- * The fresh rows and the event data files: the next state's rows taken before the events are let
- * go of. A function of its own: once it returns, nothing holds the rows.
- */
-async function eventFiles(options: BuildOptions, plan: Plan, dist: DistOutput) {
-  const { rows: next, sequence } = mergedRows(plan);
-  const made = freshRows(options, plan, dist, next, sequence);
-  const files = await eventDataFiles(options, plan, { rows: made.rows, order: sequence }, dist);
-  const newest = next.lastModified.reduce((a, b) => Math.max(a, b), 0);
-  return { made: files, next: plan.stateless ? null : next, hashes: made.hashes && next.keys, newest, count: sequence.length };
+  return { files: out, manifest, hashedCopies: carried.copies, twins: carried.twins, hashes: made.hashes, stateRows: made.next, autocompleteData: carried.data ?? null };
 }
 
 /**

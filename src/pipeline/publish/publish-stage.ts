@@ -18,7 +18,7 @@ import { datasetFrom } from '../../query/dataset.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES } from '../../store/format/dist-paths.ts';
 import { buildIdOf, digestOf, parseManifest } from '../../store/format/manifest.ts';
 import { isPublicFile } from '../../store/format/public-files.ts';
-import { directorySource } from '../../store/read/dist-source.ts';
+import { directorySource, memorySource } from '../../store/read/dist-source.ts';
 import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
 import { unlinkQuietly } from '../cache/cache-file.ts';
 import { copyTwins } from '../../store/write/hashed-files.ts';
@@ -94,10 +94,12 @@ function answerDocuments(api: Api, out: Emitter, rendered: Rendered, dist: Stage
 /** Answers and writes every served file but the media copies (dist.served); resolves with the documents answered. */
 async function answerServed(options: BuildOptions, clock: Clock, plan: Plan, rendered: Rendered, dist: StagedDist): Promise<number> {
   // the data files read back from the staging folder as the server reads them (trusted: this build
-  // hashed them, or the ledger proved them), the manifest as made (written last); lazy: a list page
-  // reads the rows alone
+  // hashed them, or the ledger proved them), but those still in memory (the offsets: no read back);
+  // the manifest as made (written last); lazy: a list page reads the rows alone
+  const disk = directorySource(dist.staging);
+  const memory = memorySource(rendered.files, dist.staging);
   const manifest = parseManifest(rendered.files.get('manifest.json') as string, 'manifest.json');
-  const dataset = datasetFrom({ ...directorySource(dist.staging), trusted: true }, { lazy: true, manifest });
+  const dataset = datasetFrom({ ...disk, trusted: true, bytes: (rel) => (rendered.files.has(rel) ? memory : disk).bytes(rel) }, { lazy: true, manifest });
   // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
   const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
   const served = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });

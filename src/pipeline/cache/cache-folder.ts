@@ -3,11 +3,11 @@
 // It holds what a build over the previous one needs: per content folder and out folder the dist
 // ledger (ledger/dist-ledger.ts) and the event state (state/event-state.ts).
 import * as crypto from 'node:crypto';
-import { closeSync, existsSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, readdirSync, readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isRunning } from '../../util/process-alive.ts';
-import { openCacheFile } from './cache-file.ts';
+import { openCacheFile, unlinkQuietly } from './cache-file.ts';
 
 /**
  * The cache folder by default: node_modules/.cache/aula of the project the command runs in. Outside
@@ -79,24 +79,16 @@ function retired(dir: string, name: string): boolean {
   }
 }
 
-/** Removes stale temporaries and retired files from `dir`; returns their names. */
-export function tidyCacheFolder(dir: string): string[] {
+/** Removes stale temporaries and retired files from `dir`. */
+export function tidyCacheFolder(dir: string): void {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return []; // no folder yet, or not readable: nothing to do
+    return; // no folder yet, or not readable: nothing to do
   }
-  const removed: string[] = [];
   for (const name of names) {
     const pid = Number(TEMPORARY.exec(name)?.[1] ?? Number.NaN);
-    if ((!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || isRunning(pid)) && !retired(dir, name)) continue;
-    try {
-      unlinkSync(join(dir, name));
-      removed.push(name);
-    } catch {
-      // gone already, or not ours to remove after all (read-only folder)
-    }
+    if ((pid > 0 && Number.isSafeInteger(pid) && pid !== process.pid && !isRunning(pid)) || retired(dir, name)) unlinkQuietly(join(dir, name));
   }
-  return removed;
 }

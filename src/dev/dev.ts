@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { join, relative, resolve, sep } from 'node:path';
 import { normalizeBaseUrl } from '../pipeline/build.ts';
 import { describeFailure } from '../util/failure.ts';
-import { checkCacheFolder, checkOutFolder } from '../pipeline/out-folder/out-folder.ts';
+import { checkOutFolder } from '../pipeline/out-folder/out-folder.ts';
 import { problemCount, problemLines } from '../content/index.ts';
 import { printable } from '../util/printable.ts';
 import { startServer, type RunningServer } from '../server/http.ts';
@@ -114,8 +114,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const content = resolve(options.content);
   const out = resolve(options.out);
   checkContentFolder(content, options.content);
-  checkOutFolder(out, content);
-  if (options.cache !== undefined) checkCacheFolder(options.cache, content, out);
+  checkOutFolder(out, content, options.cache);
   // The links name the port dev listens on, which the first build needs before it listens: port 0
   // is turned into a free port first, so that they name this server (not site.yaml's base_url).
   const port = await freePort(options.host, options.port);

@@ -383,10 +383,10 @@ describe('concurrent builds into one --out', () => {
       const out = join(dir, 'dist');
       const release = await lockOut(out);
       const told: string[] = [];
-      await expect(lockOut(out, { waitMs: 300, onWait: (m) => told.push(m) })).rejects.toThrow(/is locked by another build \(pid \d+/);
+      await expect(lockOut(out, { lockWaitMs: 300, onWait: (m) => told.push(m) })).rejects.toThrow(/is locked by another build \(pid \d+/);
       expect(told).toEqual([expect.stringMatching(/^waiting for the build by pid \d+ into .*dist to finish$/)]);
       // released once the second says it waits: it takes the lock then
-      const second = lockOut(out, { waitMs: 100_000, onWait: () => release() });
+      const second = lockOut(out, { lockWaitMs: 100_000, onWait: () => release() });
       (await second)();
       expect(existsSync(lockPath(out))).toBe(false);
     } finally {

@@ -46,11 +46,6 @@ export function readCacheFile(path: string, max: number): Buffer | null {
   }
 }
 
-/** readCacheFile as text. */
-export function readSmallFile(path: string, max: number): string | null {
-  return readCacheFile(path, max)?.toString('utf8') ?? null;
-}
-
 /**
  * A regular file's identity (dev, ino, size, mtime, ctime), or null (absent, a link, a folder). Any
  * change to a file moves its ctime, which no user call sets back.

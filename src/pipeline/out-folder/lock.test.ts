@@ -22,13 +22,13 @@ describe('lockOut', () => {
   it('takes over a lock naming our own pid that this process does not hold (pid reuse)', async () => {
     const dist = out();
     writeFileSync(lockPath(dist), `${process.pid}\n`);
-    (await lockOut(dist, { waitMs: 500 }))();
+    (await lockOut(dist, { lockWaitMs: 500 }))();
   });
 
   it('takes over a lock left empty by a writer that died, once its grace period is over', async () => {
     const dist = out();
     writeFileSync(lockPath(dist), '');
-    (await lockOut(dist, { waitMs: 600_000, emptyGraceMs: 300 }))();
+    (await lockOut(dist, { lockWaitMs: 600_000, emptyGraceMs: 300 }))();
     expect(existsSync(lockPath(dist))).toBe(false);
   });
 
@@ -36,22 +36,22 @@ describe('lockOut', () => {
     const dist = out();
     writeFileSync(lockPath(dist), '');
     // the wait ends within the grace period whatever the machine's speed: never taken over
-    await expect(lockOut(dist, { waitMs: 300, emptyGraceMs: 600_000 })).rejects.toThrow(/is locked by another build/);
+    await expect(lockOut(dist, { lockWaitMs: 300, emptyGraceMs: 600_000 })).rejects.toThrow(/is locked by another build/);
     expect(readFileSync(lockPath(dist), 'utf8')).toBe('');
   });
 
   it('never removes a file under the lock name that aula did not write', async () => {
     const text = out();
     writeFileSync(lockPath(text), 'my notes\n');
-    await expect(lockOut(text, { waitMs: 500 })).rejects.toThrow(/is in the way of the build lock/);
+    await expect(lockOut(text, { lockWaitMs: 500 })).rejects.toThrow(/is in the way of the build lock/);
     expect(readFileSync(lockPath(text), 'utf8')).toBe('my notes\n');
     const fifo = out();
     if (spawnSync('mkfifo', [lockPath(fifo)]).status === 0) {
-      await expect(lockOut(fifo, { waitMs: 500 })).rejects.toThrow(/is in the way/);
+      await expect(lockOut(fifo, { lockWaitMs: 500 })).rejects.toThrow(/is in the way/);
       expect(existsSync(lockPath(fifo))).toBe(true);
     }
     const dangling = out();
     symlinkSync(join(root, 'nowhere'), lockPath(dangling));
-    await expect(lockOut(dangling, { waitMs: 500 })).rejects.toThrow(/is in the way/);
+    await expect(lockOut(dangling, { lockWaitMs: 500 })).rejects.toThrow(/is in the way/);
   });
 });

@@ -6,18 +6,11 @@ import { basename, dirname, join } from 'node:path';
 import { causeOf } from '../../util/failure.ts';
 import { printable } from '../../util/printable.ts';
 import { isRunning } from '../../util/process-alive.ts';
-import { readSmallFile } from '../cache/cache-file.ts';
+import { readCacheFile, unlinkQuietly } from '../cache/cache-file.ts';
+import type { BuildOptions } from '../run.ts';
 
 export class LockError extends Error {
   override name = 'LockError';
-}
-
-interface LockOptions {
-  waitMs?: number;
-  /** told once when the lock is held by another build */
-  onWait?: (message: string) => void;
-  /** how long a lock stays empty before its writer is taken for dead (a live one fills it at once) */
-  emptyGraceMs?: number;
 }
 
 export function lockPath(out: string): string {
@@ -28,7 +21,7 @@ const PID = /^[1-9][0-9]{0,9}$/;
 
 /** The lock's text, trimmed (undefined: missing, or no file aula could have written), and the pid it names. */
 function readLock(path: string): { text: string | undefined; owner: number | null } {
-  const text = readSmallFile(path, 64)?.trim();
+  const text = readCacheFile(path, 64)?.toString().trim();
   return { text, owner: text !== undefined && PID.test(text) ? Number(text) : null };
 }
 
@@ -63,24 +56,21 @@ const held = new Set<string>();
 
 function release(path: string): void {
   held.delete(path);
-  if (readLock(path).owner === process.pid) unlinkSync(path);
+  if (readLock(path).owner === process.pid) unlinkQuietly(path);
 }
 
 /** Releases every lock this process holds (a build stopped by a signal). */
 export function releaseHeldLocks(): void {
-  for (const path of held) {
-    try {
-      release(path);
-    } catch {
-      // gone already
-    }
-  }
+  for (const path of held) release(path);
 }
 
-/** Takes the lock for `out`; resolves to its release. */
-export async function lockOut(out: string, options: LockOptions = {}): Promise<() => void> {
+/**
+ * Takes the lock for `out`; resolves to its release. `emptyGraceMs`: how long a lock stays empty
+ * before its writer is taken for dead (a live one fills it at once).
+ */
+export async function lockOut(out: string, options: Pick<BuildOptions, 'onWait' | 'lockWaitMs'> & { emptyGraceMs?: number } = {}): Promise<() => void> {
   const path = lockPath(out);
-  const deadline = Date.now() + (options.waitMs ?? 600_000);
+  const deadline = Date.now() + (options.lockWaitMs ?? 600_000);
   let told = false;
   let unreadableSince: number | null = null;
   for (;;) {
@@ -89,8 +79,7 @@ export async function lockOut(out: string, options: LockOptions = {}): Promise<(
       return () => release(path);
     }
     const { text, owner } = readLock(path);
-    const stale = owner === process.pid ? !held.has(path) : owner !== null && !isRunning(owner);
-    if (owner !== null && stale) {
+    if (owner !== null && (owner === process.pid ? !held.has(path) : !isRunning(owner))) {
       takeOver(path, (aside) => readLock(aside).owner === owner);
       continue;
     }

@@ -5,15 +5,14 @@ import { dirname, resolve } from 'node:path';
 import { makeFolders } from '../../util/make-folders.ts';
 import type { BuildOptions } from '../run.ts';
 import { lockOut, releaseHeldLocks } from './lock.ts';
-import { checkCacheFolder, checkOutFolder } from './out-folder.ts';
+import { checkOutFolder } from './out-folder.ts';
 import { createStaging, hasSwapped, recoverDist, removeLiveStaging, removeStaging } from './swap.ts';
 
 export async function withLockedOut<T>(options: BuildOptions, run: (out: string) => Promise<T>): Promise<T> {
   const out = resolve(options.out);
-  checkOutFolder(out, options.content);
-  if (options.cache !== undefined) checkCacheFolder(options.cache, options.content, out);
+  checkOutFolder(out, options.content, options.cache);
   makeFolders(dirname(out));
-  const unlock = await lockOut(out, { onWait: options.onWait, waitMs: options.lockWaitMs });
+  const unlock = await lockOut(out, options);
   try {
     // again under the lock: another build may have changed --out meanwhile
     checkOutFolder(out, options.content);

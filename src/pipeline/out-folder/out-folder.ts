@@ -3,7 +3,7 @@
 import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { printable } from '../../util/printable.ts';
-import { readSmallFile } from '../cache/cache-file.ts';
+import { readCacheFile } from '../cache/cache-file.ts';
 import { MADE_FILES, parseMadeFiles } from '../../store/format/made-files.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 
@@ -18,7 +18,7 @@ export class OutFolderError extends Error {
 export function aulaManifest(dir: string): Manifest | null {
   let m: unknown;
   try {
-    m = JSON.parse(readSmallFile(join(dir, 'manifest.json'), MANIFEST_LIMIT) ?? 'null');
+    m = JSON.parse(readCacheFile(join(dir, 'manifest.json'), MANIFEST_LIMIT)?.toString() ?? 'null');
   } catch {
     return null;
   }
@@ -35,8 +35,8 @@ const LIST_LIMIT = 64 * 1024 * 1024;
 
 /** The paths of `dist`'s .aula-files (user-files.ts); null when missing or damaged. */
 export function madeListOf(dist: string): string[] | null {
-  const text = readSmallFile(join(dist, MADE_FILES), LIST_LIMIT);
-  return text === null ? null : parseMadeFiles(text);
+  const bytes = readCacheFile(join(dist, MADE_FILES), LIST_LIMIT);
+  return bytes === null ? null : parseMadeFiles(bytes.toString());
 }
 
 export const noListMessage = (shownOut: string) =>
@@ -45,18 +45,13 @@ export const noListMessage = (shownOut: string) =>
 /** The real path of the part of `path` that exists, the rest appended. */
 export function realpathOfMaybeMissing(path: string): string {
   const abs = resolve(path);
-  const missing: string[] = [];
-  for (let at = abs; ; ) {
-    try {
-      return join(realpathSync(at), ...missing.reverse());
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
-      const parent = dirname(at);
-      if (parent === at) return abs;
-      missing.push(basename(at));
-      at = parent;
-    }
+  try {
+    return realpathSync(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+    const parent = dirname(abs);
+    return parent === abs ? abs : join(realpathOfMaybeMissing(parent), basename(abs));
   }
 }
 
@@ -67,30 +62,23 @@ const inside = (child: string, parent: string) => {
 
 /**
  * Throws OutFolderError unless `out` is absent, empty, or an aula dist with its .aula-files, and
- * neither is, lies in, nor holds the content folder.
+ * neither is, lies in, nor holds the content folder; or when `cache` lies in the content folder or
+ * in `out` (swapped away at every build).
  */
-export function checkOutFolder(out: string, content: string): void {
+export function checkOutFolder(out: string, content: string, cache?: string): void {
   const shown = printable(out);
   const realOut = realpathOfMaybeMissing(out);
   const realContent = realpathOfMaybeMissing(content);
   const clash = inside(realOut, realContent) ? (realOut === realContent ? 'is' : 'lies inside') : inside(realContent, realOut) ? 'contains' : null;
   if (clash !== null) throw new OutFolderError(`--out ${shown} ${clash} the content folder ${printable(content)}; refusing to replace it (choose a folder outside, e.g. dist)`);
+  const realCache = cache === undefined ? null : realpathOfMaybeMissing(cache);
+  if (realCache !== null && inside(realCache, realContent)) throw new OutFolderError(`--cache ${printable(cache!)} lies inside the content folder ${printable(content)}; choose a folder outside it (by default node_modules/.cache/aula)`);
+  if (realCache !== null && inside(realCache, realOut)) throw new OutFolderError(`--cache ${printable(cache!)} lies inside --out ${shown}, which every build replaces; choose a folder outside it (by default node_modules/.cache/aula)`);
   const info = lstatSync(resolve(out), { throwIfNoEntry: false });
   if (info === undefined) return;
   if (info.isSymbolicLink()) throw new OutFolderError(`--out ${shown} is a symbolic link; give the folder it points to, or a new folder`);
   if (!info.isDirectory()) throw new OutFolderError(`--out ${shown} exists and is not a folder; refusing to replace it`);
   if (readdirSync(out).length === 0) return;
-  if (isAulaDist(out)) {
-    if (madeListOf(out) === null) throw new OutFolderError(noListMessage(shown));
-    return;
-  }
-  throw new OutFolderError(`--out ${shown} is not empty and is not a dist written by aula (no aula manifest.json); refusing to replace it — give a new or empty folder`);
-}
-
-/** Throws OutFolderError when `cache` lies in the content folder or in `out` (swapped away at every build). */
-export function checkCacheFolder(cache: string, content: string, out: string): void {
-  const realCache = realpathOfMaybeMissing(cache);
-  const shown = printable(cache);
-  if (inside(realCache, realpathOfMaybeMissing(content))) throw new OutFolderError(`--cache ${shown} lies inside the content folder ${printable(content)}; choose a folder outside it (by default node_modules/.cache/aula)`);
-  if (inside(realCache, realpathOfMaybeMissing(out))) throw new OutFolderError(`--cache ${shown} lies inside --out ${printable(out)}, which every build replaces; choose a folder outside it (by default node_modules/.cache/aula)`);
+  if (!isAulaDist(out)) throw new OutFolderError(`--out ${shown} is not empty and is not a dist written by aula (no aula manifest.json); refusing to replace it — give a new or empty folder`);
+  if (madeListOf(out) === null) throw new OutFolderError(noListMessage(shown));
 }

@@ -13,23 +13,19 @@ import { isAulaDist, madeListOf, OutFolderError } from './out-folder.ts';
 import { moveUserEntries, removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
 import { isRunning } from '../../util/process-alive.ts';
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const parkedPrefix = (out: string) => `.aula-old-${basename(out)}-`;
 const stagingPrefix = (out: string) => `.aula-tmp-${basename(out)}-`;
-/** `<prefix><pid>-<ms>`, nothing more: the pid is group 1. */
-const ownName = (prefix: string) => new RegExp(`^${escapeRegExp(prefix)}([1-9][0-9]*)-[0-9]+$`);
+/** The pid in `name` when it is `<prefix><pid>-<ms>`, nothing more; else 0. */
+const pidIn = (name: string, prefix: string) => (name.startsWith(prefix) ? Number(/^([1-9][0-9]*)-[0-9]+$/.exec(name.slice(prefix.length))?.[1] ?? 0) : 0);
 
-function isEmptyDir(dir: string): boolean {
+/** A folder this module made: a staging folder (marker or manifest) or a parked dist, or one holding nothing. */
+function provablyOurs(dir: string): boolean {
+  if (existsSync(join(dir, STAGING_MARKER)) || isAulaDist(dir)) return true;
   try {
     return readdirSync(dir).length === 0;
   } catch {
     return false;
   }
-}
-
-/** A folder this module made: a staging folder (marker or manifest) or a parked dist. */
-function provablyOurs(dir: string): boolean {
-  return existsSync(join(dir, STAGING_MARKER)) || isAulaDist(dir) || isEmptyDir(dir);
 }
 
 /** Staging folders of this process neither swapped in nor removed yet. */
@@ -86,9 +82,8 @@ export function recoverDist(out: string, warn: SwapWarning = () => {}): void {
   const parent = dirname(out);
   if (!existsSync(parent)) return;
   const names = readdirSync(parent);
-  const pattern = ownName(parkedPrefix(out));
   const parked = names
-    .filter((e) => pattern.test(e) && provablyOurs(join(parent, e)))
+    .filter((e) => pidIn(e, parkedPrefix(out)) > 0 && provablyOurs(join(parent, e)))
     .sort((a, b) => Number(a.split('-').pop()) - Number(b.split('-').pop()));
   if (!existsSync(out) && parked.length > 0) renameSync(join(parent, parked.pop()!), out);
   for (const e of parked) {
@@ -99,10 +94,8 @@ export function recoverDist(out: string, warn: SwapWarning = () => {}): void {
       // unreadable, or a file that cannot be removed: tried again at the next build
     }
   }
-  const staging = ownName(stagingPrefix(out));
   for (const e of names) {
-    const pid = Number(staging.exec(e)?.[1]);
-    // of a build no longer running
+    const pid = pidIn(e, stagingPrefix(out));
     if (pid && pid !== process.pid && !isRunning(pid) && provablyOurs(join(parent, e))) rmSync(join(parent, e), { recursive: true, force: true });
   }
 }
@@ -124,8 +117,12 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning, ours:
     warn(`${printable(join(out, rel))} could not be moved into the new dist (${code}): it stays in ${printable(join(parked, rel))}, and the next build tries again`),
   );
   if (!ours) return;
-  removeMade(parked, found.made);
-  if (moved) warnLeft(parked, warn);
+  // the former dist stays when something aula did not make stands at a path it did (a link, a
+  // device), which can neither be removed nor moved: said, with the first such path
+  const left = removeMade(parked, found.made);
+  if (!moved || left.length === 0) return;
+  const more = left.length > 1 ? ` (and ${left.length - 1} more)` : '';
+  warn(`${printable(join(parked, left[0]))}${more} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${printable(parked)} with it; remove that folder when it is no longer needed`);
 }
 
 /**
@@ -136,7 +133,10 @@ export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}
   const hadOld = existsSync(out);
   // what the user keeps in the former dist must have room in the new one: refused before anything moves
   if (hadOld) userEntries(out, staged, printable(out));
-  writeMadeFiles(staged, hadOld ? out : null, files, links);
+  // .aula-files, carried over from the former dist when the same, so it keeps its mtime as unchanged files do
+  const list = join(staged, MADE_FILES);
+  writeFileSync(list, madeFilesText([...(files ?? listFiles(staged)).filter((f) => f !== STAGING_MARKER && f !== MADE_FILES), MADE_FILES]));
+  if (hadOld) carryFile(join(out, MADE_FILES), list, links);
   // From here on the manifest proves the folder aula's, and the marker must not ship. Not removed
   // if stopped now: it is about to be the dist, or the old one is parked for recoverDist.
   liveStaging.delete(staged);
@@ -148,29 +148,4 @@ export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}
   renameSync(staged, out);
   // only a folder aula made goes, and of it only what its list names
   rescueUserEntries(parked, out, warn, provablyOurs(parked));
-}
-
-/**
- * Says why a former dist is still there once aula's files are gone: something aula did not make
- * stands at a path it did (a link, a device), which can neither be removed nor moved.
- */
-function warnLeft(dir: string, warn: SwapWarning): void {
-  if (!existsSync(dir)) return;
-  let left: string[];
-  try {
-    // listFiles follows no link; readdirSync's `recursive` would
-    left = listFiles(dir, '', true).filter((f) => f !== 'manifest.json' && f !== MADE_FILES);
-  } catch {
-    return; // gone meanwhile, or unreadable: nothing to say of it
-  }
-  if (left.length === 0) return;
-  const more = left.length > 1 ? ` (and ${left.length - 1} more)` : '';
-  warn(`${printable(join(dir, left[0]))}${more} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${printable(dir)} with it; remove that folder when it is no longer needed`);
-}
-
-/** Writes .aula-files, carried over from the former dist when the same, so it keeps its mtime as unchanged files do. */
-function writeMadeFiles(staged: string, previous: string | null, files: readonly string[] = listFiles(staged), links?: LinkOrCopy): void {
-  const path = join(staged, MADE_FILES);
-  writeFileSync(path, madeFilesText([...files.filter((f) => f !== STAGING_MARKER && f !== MADE_FILES), MADE_FILES]));
-  if (previous !== null) carryFile(join(previous, MADE_FILES), path, links);
 }

@@ -90,14 +90,14 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     const parked = tree(listed({ 'v1/cms/event/offset/20.json': '{}', 'data/events/00001.jsonl': 'x' }));
     // written into the former dist while the build swapped (a deploy script, an editor)
     fs.writeFileSync(join(parked, 'v1', 'late.txt'), 'mine');
-    removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json', 'data/events/00001.jsonl']);
+    expect(removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json', 'data/events/00001.jsonl'])).toEqual(['v1/late.txt']);
     expect(fs.readdirSync(parked).sort()).toEqual(['.aula-files', 'manifest.json', 'v1']);
     expect(fs.readdirSync(join(parked, 'v1'))).toEqual(['late.txt']);
   });
 
   it('with nothing else left, the proof goes last and the folder with it', () => {
     const parked = tree(listed({ 'v1/cms/event/offset/20.json': '{}' }));
-    removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json']);
+    expect(removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json'])).toEqual([]);
     expect(existsSync(parked)).toBe(false);
   });
 
@@ -106,7 +106,7 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     const listedDist = tree(listed());
     fs.rmSync(join(listedDist, 'v1', 'cms', 'event', 'index.json'));
     fs.symlinkSync(join(elsewhere, 'keep.txt'), join(listedDist, 'v1', 'cms', 'event', 'index.json'));
-    removeMade(listedDist, MADE);
+    expect(removeMade(listedDist, MADE)).toEqual(['v1/cms/event/index.json']);
     expect(fs.readlinkSync(join(listedDist, 'v1', 'cms', 'event', 'index.json'))).toBe(join(elsewhere, 'keep.txt'));
     expect(readFileSync(join(elsewhere, 'keep.txt'), 'utf8')).toBe('mine');
   });
@@ -115,7 +115,7 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     const outside = tree({ 'keep.txt': 'mine' });
     const parked = tree(listed());
     fs.symlinkSync(outside, join(parked, 'v1', 'link'));
-    removeMade(parked, MADE);
+    expect(removeMade(parked, MADE)).toEqual(['v1/link']);
     expect(fs.readlinkSync(join(parked, 'v1', 'link'))).toBe(outside);
     expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('mine');
   });

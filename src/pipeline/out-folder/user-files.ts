@@ -64,29 +64,31 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
 }
 
 /**
- * Removes from the former dist `dir` every file `made` lists and the folders left empty. Anything
- * else stays, and so do manifest.json and .aula-files, the proof for the next build's recoverDist:
- * they go last, with the folder, once nothing else is left. No link is followed (aula makes none).
+ * Removes from the former dist `dir` every file `made` lists and the folders left empty; returns
+ * what else stays. manifest.json and .aula-files, the proof for the next build's recoverDist, go
+ * last, with the folder, once nothing else is left. No link is followed (aula makes none).
  */
-export function removeMade(dir: string, made: readonly string[]): void {
+export function removeMade(dir: string, made: readonly string[]): string[] {
   const proof = new Set(['manifest.json', MADE_FILES]);
   const listed = new Set(made);
-  /** empties `rel` of what aula made; true when nothing is left in it */
-  const empty = (rel: string): boolean => {
-    let nothingLeft = true;
-    for (const e of readdirSync(rel === '' ? dir : join(dir, rel), { withFileTypes: true })) {
+  const left: string[] = [];
+  /** empties `rel` of what aula made */
+  const empty = (rel: string): void => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
       const at = rel === '' ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) {
-        if (empty(at)) rmdirSync(join(dir, at));
-        else nothingLeft = false;
-      } else if ((rel === '' && proof.has(e.name)) || !(listed.has(at) && e.isFile())) {
-        // a listed name that is no plain file now is somebody's link or device
-        nothingLeft = false;
-      } else {
+        const before = left.length;
+        empty(at);
+        if (left.length === before) rmdirSync(join(dir, at));
+      } else if (rel === '' && proof.has(e.name)) {
+        // the proof: last, below
+      } else if (listed.has(at) && e.isFile()) {
         unlinkSync(join(dir, at));
+      } else {
+        // a listed name that is no plain file now is somebody's link or device
+        left.push(at);
       }
     }
-    return nothingLeft;
   };
   empty('');
   const rest = readdirSync(dir);
@@ -94,6 +96,7 @@ export function removeMade(dir: string, made: readonly string[]): void {
     for (const name of rest) unlinkSync(join(dir, name));
     rmdirSync(dir);
   }
+  return left;
 }
 
 /** Moves the user's entries into the new dist; false when one stayed (told to `stranded`): the former dist must then stay. */

@@ -82,20 +82,19 @@ export function openTemporary(path: string): { path: string; fd: number } {
  * temporary renamed over `path`, so a reader finds the old file or the new. False on any failure.
  */
 export function writeSealed(path: string, head: string, parts: readonly Uint8Array[]): boolean {
-  let temporary: string | null = null;
+  let temporary: { path: string; fd: number } | null = null;
   try {
     makeFolders(dirname(path));
-    const { path: opened, fd } = openTemporary(path);
-    temporary = opened;
+    temporary = openTemporary(path);
     try {
-      writeAllv(fd, [Buffer.from(`${head}${checksum(...parts).toString('hex')}\n`), ...parts]);
+      writeAllv(temporary.fd, [Buffer.from(`${head}${checksum(...parts).toString('hex')}\n`), ...parts]);
     } finally {
-      closeSync(fd);
+      closeSync(temporary.fd);
     }
-    renameSync(opened, path);
+    renameSync(temporary.path, path);
     return true;
   } catch {
-    if (temporary !== null) unlinkQuietly(temporary);
+    if (temporary !== null) unlinkQuietly(temporary.path);
     return false;
   }
 }

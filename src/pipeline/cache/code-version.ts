@@ -22,20 +22,17 @@ export function hashModules(root: string, ext: '.js' | '.ts'): string {
   return hash.digest('hex');
 }
 
-let known: string | null = null;
-
-/** This aula's code version (computed once per process). */
+/** This aula's code version (keys.ts asks once per process). */
 export function codeVersion(): string {
-  if (known !== null) return known;
   const here = import.meta.url;
   // this module is <root>/pipeline/cache/code-version.(ts|js)
   const root = fileURLToPath(new URL('../../', here));
-  if (here.endsWith('.ts')) return (known = hashModules(root, '.ts'));
+  if (here.endsWith('.ts')) return hashModules(root, '.ts');
   try {
     const { sha256 } = JSON.parse(readFileSync(join(root, CODE_VERSION_FILE), 'utf8')) as { sha256: unknown };
-    if (typeof sha256 === 'string' && /^[0-9a-f]{64}$/.test(sha256)) return (known = sha256);
+    if (typeof sha256 === 'string' && /^[0-9a-f]{64}$/.test(sha256)) return sha256;
   } catch {
     // a damaged install: the modules themselves
   }
-  return (known = hashModules(root, '.js'));
+  return hashModules(root, '.js');
 }

@@ -25,17 +25,6 @@ function readLock(path: string): { text: string | undefined; owner: number | nul
   return { text, owner: text !== undefined && PID.test(text) ? Number(text) : null };
 }
 
-function tryCreate(path: string, out: string): boolean {
-  try {
-    writeFileSync(path, `${process.pid}\n`, { flag: 'wx', mode: 0o644 });
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    // the lock is aula's own file beside the output folder: said as the output folder's problem
-    throw new LockError(`cannot write the build lock beside ${printable(out)} (${printable(path)}: ${causeOf(e)}); --out must be in a folder aula may write to`);
-  }
-}
-
 /**
  * Removes a lock `stale` says was left behind. Renamed aside first, so of two builds taking over
  * one stale lock only one succeeds, and neither removes a fresh lock.
@@ -72,11 +61,15 @@ export async function lockOut(out: string, options: Pick<BuildOptions, 'onWait' 
   const path = lockPath(out);
   const deadline = Date.now() + (options.lockWaitMs ?? 600_000);
   let told = false;
-  let unreadableSince: number | null = null;
+  let emptySince: number | null = null;
   for (;;) {
-    if (tryCreate(path, out)) {
+    try {
+      writeFileSync(path, `${process.pid}\n`, { flag: 'wx', mode: 0o644 });
       held.add(path);
       return () => release(path);
+    } catch (e) {
+      // the lock is aula's own file beside the output folder: said as the output folder's problem
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new LockError(`cannot write the build lock beside ${printable(out)} (${printable(path)}: ${causeOf(e)}); --out must be in a folder aula may write to`);
     }
     const { text, owner } = readLock(path);
     if (owner !== null && (owner === process.pid ? !held.has(path) : !isRunning(owner))) {
@@ -88,14 +81,14 @@ export async function lockOut(out: string, options: Pick<BuildOptions, 'onWait' 
     if (owner === null) {
       if (text === undefined && lstatSync(path, { throwIfNoEntry: false }) === undefined) continue; // released meanwhile
       if (text !== '') throw new LockError(`${printable(path)} is in the way of the build lock and is not one aula wrote; remove it if no build is running`);
-      unreadableSince ??= Date.now();
-      if (Date.now() - unreadableSince >= (options.emptyGraceMs ?? 2_000)) {
+      emptySince ??= Date.now();
+      if (Date.now() - emptySince >= (options.emptyGraceMs ?? 2_000)) {
         takeOver(path, (aside) => readLock(aside).text === '');
-        unreadableSince = null;
+        emptySince = null;
         continue;
       }
     } else {
-      unreadableSince = null;
+      emptySince = null;
     }
     if (Date.now() > deadline) throw new LockError(`${printable(out)} is locked by another build (pid ${owner ?? 'unknown'}, lock file ${printable(path)}); try again when it has finished`);
     if (!told && owner !== null) {

@@ -35,8 +35,7 @@ const LIST_LIMIT = 64 * 1024 * 1024;
 
 /** The paths of `dist`'s .aula-files (user-files.ts); null when missing or damaged. */
 export function madeListOf(dist: string): string[] | null {
-  const bytes = readCacheFile(join(dist, MADE_FILES), LIST_LIMIT);
-  return bytes === null ? null : parseMadeFiles(bytes.toString());
+  return parseMadeFiles(readCacheFile(join(dist, MADE_FILES), LIST_LIMIT)?.toString() ?? '');
 }
 
 export const noListMessage = (shownOut: string) =>

@@ -114,14 +114,16 @@ function swappedWithParked(files: Record<string, string>) {
 describe('recoverDist, for a former dist that was not wholly removed', () => {
   it('moves what is not aula\'s into the dist and removes the rest: a file written during a swap, a removal stopped midway', () => {
     // a removal stopped midway leaves it with listed files partly gone, the proof still there,
-    // and a file written into it late
+    // and files written into it late, one in a folder the new dist does not have
     const { out, parked } = swappedWithParked({
-      '.aula-files': madeFilesText(['manifest.json', '.aula-files', 'pages/0.json', 'pages/1.json']),
+      '.aula-files': madeFilesText(['manifest.json', '.aula-files', 'pages/0.json', 'pages/1.json', 'gone/0.json']),
       'pages/1.json': 'old',
       'pages/late.txt': 'mine',
+      'gone/deeper/late.txt': 'mine too',
     });
     recoverDist(out);
     expect(readFileSync(join(out, 'pages', 'late.txt'), 'utf8')).toBe('mine');
+    expect(readFileSync(join(out, 'gone', 'deeper', 'late.txt'), 'utf8')).toBe('mine too');
     expect(existsSync(parked)).toBe(false);
   });
 

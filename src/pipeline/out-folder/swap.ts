@@ -10,7 +10,7 @@ import { MADE_FILES, madeFilesText } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
 import { carryFile, listFiles, type LinkOrCopy } from '../ledger/carry-over.ts';
 import { isAulaDist, madeListOf, OutFolderError } from './out-folder.ts';
-import { moveUserEntries, removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
+import { removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
 import { isRunning } from '../../util/process-alive.ts';
 
 const parkedPrefix = (out: string) => `.aula-old-${basename(out)}-`;
@@ -56,31 +56,21 @@ export function removeLiveStaging(): void {
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (const dir of liveStaging) {
     const until = Date.now() + 3_000;
-    let quiet = 0;
-    while (quiet < 3 && Date.now() < until) {
+    for (let quiet = 0; quiet < 3 && Date.now() < until; Atomics.wait(pause, 0, 0, 50)) {
+      quiet = existsSync(dir) ? 0 : quiet + 1;
       try {
-        if (existsSync(dir)) {
-          quiet = 0;
-          rmSync(dir, { recursive: true, force: true });
-        } else {
-          quiet++;
-        }
+        rmSync(dir, { recursive: true, force: true });
       } catch {
-        quiet = 0; // a thread wrote into it meanwhile: again
+        // a thread wrote into it meanwhile: again
       }
-      Atomics.wait(pause, 0, 0, 50);
     }
   }
   liveStaging.clear();
 }
 
-/** One line for the user, of an entry a swap could not move. */
-type SwapWarning = (message: string) => void;
-
 /** Puts a parked dist back after an interrupted swap, and clears what dead builds left: their former dists, their staging folders. */
-export function recoverDist(out: string, warn: SwapWarning = () => {}): void {
+export function recoverDist(out: string, warn: (message: string) => void = () => {}): void {
   const parent = dirname(out);
-  if (!existsSync(parent)) return;
   const names = readdirSync(parent);
   const parked = names
     .filter((e) => pidIn(e, parkedPrefix(out)) > 0 && provablyOurs(join(parent, e)))
@@ -104,7 +94,7 @@ export function recoverDist(out: string, warn: SwapWarning = () => {}): void {
  * Moves a parked dist's user entries into `out` and, when it is `ours`, removes what aula made
  * there; what is left is tried again next build.
  */
-function rescueUserEntries(parked: string, out: string, warn: SwapWarning, ours: boolean): void {
+function rescueUserEntries(parked: string, out: string, warn: (message: string) => void, ours: boolean): void {
   let found;
   try {
     found = userEntries(parked, out, printable(out));
@@ -113,9 +103,16 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning, ours:
     if (!(e instanceof OutFolderError)) throw e;
     return warn(madeListOf(parked) !== null ? e.message : `${printable(parked)} is a former dist without a readable ${MADE_FILES}: aula cannot tell the files it made there from yours, so it leaves the folder; move your files out of it and remove it`);
   }
-  const moved = moveUserEntries(parked, out, found.entries, (rel, code) =>
-    warn(`${printable(join(out, rel))} could not be moved into the new dist (${code}): it stays in ${printable(join(parked, rel))}, and the next build tries again`),
-  );
+  let moved = true;
+  for (const rel of found.entries) {
+    try {
+      mkdirSync(dirname(join(out, rel)), { recursive: true });
+      renameSync(join(parked, rel), join(out, rel));
+    } catch (e) {
+      moved = false;
+      warn(`${printable(join(out, rel))} could not be moved into the new dist (${(e as NodeJS.ErrnoException).code ?? 'error'}): it stays in ${printable(join(parked, rel))}, and the next build tries again`);
+    }
+  }
   if (!ours) return;
   // the former dist stays when something aula did not make stands at a path it did (a link, a
   // device), which can neither be removed nor moved: said, with the first such path
@@ -129,7 +126,7 @@ function rescueUserEntries(parked: string, out: string, warn: SwapWarning, ours:
  * Moves `staged` to `out`. The former dist is removed before this returns, so before the ledger
  * records identities: its files are mostly hard links to the new dist's, and each unlink moves a ctime.
  */
-export function swapIn(staged: string, out: string, warn: SwapWarning = () => {}, files?: readonly string[], links?: LinkOrCopy): void {
+export function swapIn(staged: string, out: string, warn: (message: string) => void = () => {}, files?: readonly string[], links?: LinkOrCopy): void {
   const hadOld = existsSync(out);
   // what the user keeps in the former dist must have room in the new one: refused before anything moves
   if (hadOld) userEntries(out, staged, printable(out));

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { MADE_FILES, madeFilesText, parseMadeFiles } from '../../store/format/made-files.ts';
 import * as fs from 'node:fs';
-import { moveUserEntries, removeMade, userEntries } from './user-files.ts';
+import { removeMade, userEntries } from './user-files.ts';
 
 const root = tempDir('aula-user-files-');
 afterAll(() => removeDir(root));
@@ -70,18 +70,6 @@ describe('userEntries: what of a former dist aula did not make', () => {
       expect(() => userEntries(old, tree(listed()), 'dist')).toThrow(/^--out dist is a dist without a readable \.aula-files .* replaces nothing/);
       expect(readFileSync(join(old, 'CNAME'), 'utf8')).toBe('c');
     }
-  });
-});
-
-describe('moveUserEntries', () => {
-  it('moves each entry to the same place in the new tree, making its folders; false when one cannot move', () => {
-    const from = tree({ CNAME: 'c', '.git/HEAD': 'ref', 'gone/sub/own.txt': 'o' });
-    const to = tree({});
-    expect(moveUserEntries(from, to, ['CNAME', '.git', 'gone/sub/own.txt'])).toBe(true);
-    expect(readFileSync(join(to, '.git/HEAD'), 'utf8')).toBe('ref');
-    expect(readFileSync(join(to, 'gone/sub/own.txt'), 'utf8')).toBe('o');
-    expect(existsSync(join(from, 'CNAME'))).toBe(false);
-    expect(moveUserEntries(from, to, ['missing'])).toBe(false);
   });
 });
 

@@ -2,7 +2,7 @@
 // swap moves them into the new tree. What aula made is what .aula-files lists; a dist without it
 // proves nothing and is not replaced. A user's file where the new build makes one: the build
 // refuses before anything moves, and says which.
-import { lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, unlinkSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, rmdirSync, unlinkSync, type Dirent } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MADE_FILES } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
@@ -72,7 +72,6 @@ export function removeMade(dir: string, made: readonly string[]): string[] {
   const proof = new Set(['manifest.json', MADE_FILES]);
   const listed = new Set(made);
   const left: string[] = [];
-  /** empties `rel` of what aula made */
   const empty = (rel: string): void => {
     for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
       const at = rel === '' ? e.name : `${rel}/${e.name}`;
@@ -97,19 +96,4 @@ export function removeMade(dir: string, made: readonly string[]): string[] {
     rmdirSync(dir);
   }
   return left;
-}
-
-/** Moves the user's entries into the new dist; false when one stayed (told to `stranded`): the former dist must then stay. */
-export function moveUserEntries(from: string, to: string, entries: readonly string[], stranded: (rel: string, code: string) => void = () => {}): boolean {
-  let all = true;
-  for (const rel of entries) {
-    try {
-      mkdirSync(dirname(join(to, rel)), { recursive: true });
-      renameSync(join(from, rel), join(to, rel));
-    } catch (e) {
-      all = false;
-      stranded(rel, (e as NodeJS.ErrnoException).code ?? 'error');
-    }
-  }
-  return all;
 }

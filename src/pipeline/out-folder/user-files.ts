@@ -84,7 +84,7 @@ export function removeMade(dir: string, made: readonly string[]): string[] {
       } else if (listed.has(at) && e.isFile()) {
         unlinkSync(join(dir, at));
       } else {
-        // a listed name that is no plain file now is somebody's link or device
+        // not aula's: the user's, or a listed name that is no plain file now (somebody's link or device)
         left.push(at);
       }
     }

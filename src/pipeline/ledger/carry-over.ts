@@ -65,12 +65,12 @@ export class LinkOrCopy {
   }
 }
 
-/** Every regular file under `dir` (`all`: every entry but folders), relative to it with forward slashes; no link followed. */
-export function listFiles(dir: string, prefix = '', all = false, found: string[] = []): string[] {
+/** Every regular file under `dir`, relative to it with forward slashes; no link followed. */
+export function listFiles(dir: string, prefix = '', found: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) listFiles(join(dir, entry.name), rel, all, found);
-    else if (all || entry.isFile()) found.push(rel);
+    if (entry.isDirectory()) listFiles(join(dir, entry.name), rel, found);
+    else if (entry.isFile()) found.push(rel);
   }
   return found;
 }

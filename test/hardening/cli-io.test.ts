@@ -61,6 +61,21 @@ describe('I/O failures are one line naming the path and the cause', () => {
     }
   });
 
+  it('a stale lock on a read-only file system (EROFS): one line, not a take-over tried again forever', (ctx) => {
+    const mnt = mountTmpfs('size=64k');
+    if (!mnt) return ctx.skip();
+    try {
+      // the lock of a build that ended without removing it (killed, or its release failed), then the
+      // file system made read-only, as one is after an I/O error
+      writeFileSync(join(mnt, '.aula-lock-dist'), `${spawnSync('true').pid}\n`);
+      expect(spawnSync('mount', ['-o', 'remount,ro', mnt]).status).toBe(0);
+      const r = aula('build', '--no-cache', '--content', content, '--out', join(mnt, 'dist'));
+      expectOneLine(r, new RegExp(`^aula: cannot take over the build lock ${mnt}/\\.aula-lock-dist, left by a build no longer running \\(read-only file system \\[EROFS\\]\\); remove it, or give an --out in a folder aula may write to$`));
+    } finally {
+      unmount(mnt);
+    }
+  });
+
   it('a file where a folder is expected (ENOTDIR), with control characters in the path escaped', () => {
     writeFileSync(join(root, 'a-file'), 'not a folder');
     expectOneLine(aula('build', '--content', content, '--out', join(root, 'a-file', 'dist')), /^aula: .*\/a-file\/dist: a part of the path is a file, not a folder \[ENOTDIR\]/);

@@ -33,8 +33,10 @@ function takeOver(path: string, stale: (aside: string) => boolean): void {
   const aside = `${path}.stale-${process.pid}-${Date.now()}`;
   try {
     renameSync(path, aside);
-  } catch {
-    return; // someone else took it over (or it was released) first
+  } catch (e) {
+    // gone: someone else took it over (or it was released) first; any other failure would recur at once, and forever
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new LockError(`cannot take over the build lock ${printable(path)}, left by a build no longer running (${causeOf(e)}); remove it, or give an --out in a folder aula may write to`);
   }
   if (stale(aside)) unlinkSync(aside);
   else renameSync(aside, path); // a fresh lock slipped in between: put it back untouched

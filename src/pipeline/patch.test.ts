@@ -2,6 +2,7 @@
 // bytes a clean build gives; what the load over the state must not handle (a problem, another
 // kind of file, a damaged state, a dist that is not the one the state describes) loads the
 // content whole, which reports exactly what a clean build reports.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { eventStatePath } from './state/event-state.ts';
 import { readPrior } from './state/previous-build.ts';
 import { previousFiles } from './render/previous-data.ts';
 import { eventPartFile } from '../store/format/dist-paths.ts';
+import { describeFailure } from '../util/failure.ts';
 
 const root = tempDir('aula-patch-');
 const content = join(root, 'content');
@@ -193,6 +195,24 @@ describe('patch build', () => {
     expect(run.same).toBe(true);
     write(rel, setKey(read(rel), 'title', 'Patched again'));
     expect(patched((await buildBoth()).result)).toMatchObject({ taken: true });
+  });
+
+  it('a previous autocomplete file gone, or a FIFO, once the load proved it: the build fails in one line saying to build again, and never waits on the FIFO', async () => {
+    const index = join(out, 'autocomplete', 'index.json');
+    const rel = eventFiles()[22];
+    /** a build over the state whose previous index.json is replaced by `swap` as the render begins (after the load proved it) */
+    const failure = async (title: string, swap: () => void) => {
+      write(rel, setKey(read(rel), 'title', title));
+      const progress = (phase: string) => void (phase === 'render data' && swap());
+      return build({ content, out, cache, eventPartRows, statMarginNs, manyRows, progress }).then(() => 'built', describeFailure);
+    };
+    expect(await failure('Autocomplete file gone', () => unlinkSync(index))).toBe('unexpected error: autocomplete/index.json of the previous dist changed while the build ran; build again');
+    // (not over the state: the dist it describes has lost a file)
+    expect(patched((await buildBoth()).result)).toMatchObject({ taken: false });
+    const fifo = () => (unlinkSync(index), spawnSync('mkfifo', [index]));
+    expect(await failure('Autocomplete file a FIFO', fifo)).toMatch(/^unexpected error: autocomplete\/index\.json of the previous dist changed while the build ran; build again$/);
+    rmSync(index);
+    expect((await buildBoth()).same).toBe(true);
   });
 
   it('takes a changed directory over the state, its indexes made anew; a directory problem is reported as a clean build does', async () => {

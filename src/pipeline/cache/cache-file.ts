@@ -33,9 +33,9 @@ export function openCacheFile(path: string, sparseToo = false): number | null {
 /** The most any cache file may hold: what one Buffer can (node's own limit). */
 export const CACHE_FILE_MOST = 2 ** 31 - 1;
 
-/** The bytes of the regular file at `path` when it holds at most `max`; null for anything else or none. */
-export function readCacheFile(path: string, max: number): Buffer | null {
-  const fd = openCacheFile(path);
+/** The bytes of the regular file at `path` when it holds at most `max` (a sparse one only with `sparseToo`); null for anything else or none. */
+export function readCacheFile(path: string, max: number, sparseToo = false): Buffer | null {
+  const fd = openCacheFile(path, sparseToo);
   if (fd === null) return null;
   try {
     return fstatSync(fd).size > max ? null : readFileSync(fd);

@@ -2,9 +2,10 @@
 // (store/write/event-data.ts): read from the previous dist where the ledger proves every file read,
 // the build the event state describes (state/previous-build.ts), same options, same zone; or, for
 // `aula dev`, from its last make's files in memory.
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAllAt } from '../../util/positional-io.ts';
+import { CACHE_FILE_MOST, readCacheFile } from '../cache/cache-file.ts';
 import { DATA_FILES, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
@@ -35,10 +36,10 @@ export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, '
   return previousData(previous, file, (bounds) => (begin, end) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end));
 }
 
-/** The previous dist's `rel`, proven by the ledger to be `sha` once read: one changed or gone since the load fails the build. */
+/** The previous dist's `rel`, proven by the ledger to be `sha` once read (no link followed, no FIFO waited on): one changed or gone since the load fails the build. */
 export function provenFile(out: string, ledger: DistLedger, rel: string, sha: string): Buffer {
-  const bytes = readFileSync(join(out, rel));
-  if (!ledger.wouldReuse(rel, { sha }, null)) throw changedWhileBuilt(rel);
+  const bytes = readCacheFile(join(out, rel), CACHE_FILE_MOST, true);
+  if (bytes === null || !ledger.wouldReuse(rel, { sha }, null)) throw changedWhileBuilt(rel);
   return bytes;
 }
 

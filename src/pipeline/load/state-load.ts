@@ -265,14 +265,16 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
   if (options.precompress !== false && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
   const publicFiles = previous.public_files ?? refuse('no public files');
   // the files taken as they are, each the ledger's on disk: categories.json the manifest's, the autocomplete files the public files'
-  const taken: (readonly [string, string | undefined])[] = [
-    ...(categories ? [] : [[DATA_FILES.categories, previous.files[DATA_FILES.categories]?.sha256] as const]),
-    ...(directory === null ? [[AUTOCOMPLETE_DATA_FILE, ledger.entry(AUTOCOMPLETE_DATA_FILE)?.sha] as const, ...Object.entries(publicFiles).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`))] : []),
-  ];
+  const taken = new Map<string, string | undefined>();
+  if (!categories) taken.set(DATA_FILES.categories, previous.files[DATA_FILES.categories]?.sha256);
+  if (directory === null) {
+    taken.set(AUTOCOMPLETE_DATA_FILE, ledger.entry(AUTOCOMPLETE_DATA_FILE)?.sha);
+    for (const [rel, sha] of Object.entries(publicFiles)) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) taken.set(rel, sha);
+  }
   for (const [rel, sha] of taken) if (sha === undefined || !ledger.wouldReuse(rel, { sha }, null)) refuse(`${rel} is not proven`);
   const known = new Set<string>([...loadedFiles(previous), MEDIA_FILES_INDEX]);
   for (const rel of Object.keys(previous.files)) if (!known.has(rel) && !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) refuse(`${rel} is not accounted for`);
-  return { data, carried: taken.map(([rel]) => rel).filter((rel) => !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) };
+  return { data, carried: [...taken.keys()].filter((rel) => !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) };
 }
 
 /**

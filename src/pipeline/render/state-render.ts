@@ -104,7 +104,9 @@ async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<Ret
   const hashed = files.size === 0 ? { files: [], copies: new Map<string, string>() } : hashedAutocompleteFiles(ac(AUTOCOMPLETE_INDEX_FILE), ac(AUTOCOMPLETE_MODULE_FILE));
   for (const [name, text] of hashed.files) files.set(`${AUTOCOMPLETE_DIR}/${name}`, text);
   await between();
-  if (directory !== null && options.minisearch !== false) for (const [rel, text] of Object.entries((await directory.job.files).minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+  if (directory !== null && options.minisearch !== false) {
+    for (const [rel, text] of Object.entries((await directory.job.files).minisearch)) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
+  }
   // (`files` holds the autocomplete files alone)
   if (directory !== null && options.precompress !== false) twins = made.eventBytes + [...files.values()].reduce((n, c) => n + c.length, 0);
   return { twins, files, copies: hashed.copies, data };

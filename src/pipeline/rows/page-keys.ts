@@ -10,10 +10,10 @@ import { ROW_HASH_BYTES as HASH_BYTES } from './row-entries.ts';
 
 type PageEnvelope = { baseUrl: string; site: Site; limit: number };
 
-/** The key (hex) of the page at each offset; `rowHashes` in list order, end to end. */
-export function pageKeys(rowHashes: Buffer, envelope: PageEnvelope): (offset: number) => string {
+/** The key (hex) of the page at each offset; `rowHashes` in list order, end to end; `besides`: what else the pages are made of. */
+export function pageKeys(rowHashes: Buffer, envelope: PageEnvelope, besides: string[] = []): (offset: number) => string {
   const count = rowHashes.length / HASH_BYTES;
-  const head = serialize([cacheIdentity(), envelope.baseUrl, envelope.site, envelope.limit, count]);
+  const head = serialize([cacheIdentity(), envelope.baseUrl, envelope.site, envelope.limit, count, ...besides]);
   return (offset) => {
     const end = Math.min(count, offset + envelope.limit);
     const hash = createHash('sha256').update(head).update(serialize(offset));
@@ -22,11 +22,6 @@ export function pageKeys(rowHashes: Buffer, envelope: PageEnvelope): (offset: nu
   };
 }
 
-/** The key of events.ics: the first `cap` rows' hashes, the categories file's SHA-256, the build time, base URL and site. */
-export function calendarKey(rowHashes: Buffer, count: number, cap: number, envelope: Omit<PageEnvelope, 'limit'>, builtAt: string, categories: string): string {
-  const rows = Math.min(count, cap);
-  return createHash('sha256')
-    .update(serialize(['calendar', cacheIdentity(), envelope.baseUrl, envelope.site, builtAt, rows, categories]))
-    .update(rowHashes.subarray(0, rows * HASH_BYTES))
-    .digest('hex');
-}
+/** The key of events.ics: one page of the first `cap` rows, and of the build time and the categories file's SHA-256 besides. */
+export const calendarKey = (rowHashes: Buffer, cap: number, envelope: Omit<PageEnvelope, 'limit'>, builtAt: string, categories: string): string =>
+  pageKeys(rowHashes.subarray(0, cap * HASH_BYTES), { ...envelope, limit: cap }, [builtAt, categories])(0);

@@ -15,8 +15,9 @@ import { routingFiles } from '../../deploy/routing-files.ts';
 import { contentSchemaFiles } from '../../docs/content-schemas.ts';
 import type { Site } from '../../model/types.ts';
 import { datasetFrom } from '../../query/dataset.ts';
+import { DEFAULT_WORK_LIMIT, metered, WorkMeter } from '../../query/work-budget.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES } from '../../store/format/dist-paths.ts';
-import { buildIdOf, digestOf, parseManifest } from '../../store/format/manifest.ts';
+import { buildIdOf, parseManifest } from '../../store/format/manifest.ts';
 import { isPublicFile } from '../../store/format/public-files.ts';
 import { directorySource, memorySource } from '../../store/read/dist-source.ts';
 import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
@@ -40,14 +41,13 @@ const COMPRESS_AHEAD = 16 << 20;
 /** What answering writes through: `emit` writes (or links, proven by its bytes) a file the dist serves, on `pool`'s thread with its twins made at volume `twins` (null: none) when `compress`. */
 type Emitter = { pool: CompressionPool; twins: number | null; emit: (rel: string, content: string | Uint8Array, inputs?: string, compress?: boolean) => void };
 
-/** The list pages as `aula serve` answers them; one it refuses as too much work is answered without the limit, and the user told. */
-async function answerPages(options: BuildOptions, apis: { api: Api; served: Api }, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): Promise<void> {
+/** The list pages as `aula serve` answers them, their work counted: one past its limit (it answers 400 "Too expensive") is written all the same, and the user told. */
+async function answerPages(options: BuildOptions, api: Api, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): Promise<void> {
   const { manifest, hashes } = rendered;
-  const eventCount = manifest.counts.events;
   const refused: string[] = [];
   const limit = envelope.site.page_size;
   const pageKeyOf = hashes === null ? null : pageKeys(hashes, { ...envelope, limit });
-  for (let offset = 0; offset === 0 || offset < eventCount; offset += limit) {
+  for (let offset = 0; offset === 0 || offset < manifest.counts.events; offset += limit) {
     const rel = pageFile(offset);
     const inputs = pageKeyOf?.(offset);
     const compress = pageHasTwins(offset);
@@ -56,9 +56,9 @@ async function answerPages(options: BuildOptions, apis: { api: Api; served: Api 
     if (proven) dist.reused.pages++;
     else {
       const query = offset === 0 ? '' : `limit=${limit}&offset=${offset}`;
-      const request = { method: 'GET', path: EVENT_LIST_PATH, query, headers: {} };
-      let response = apis.served(request);
-      if (response.status === 400) (response = apis.api(request)), refused.push(rel);
+      const meter = new WorkMeter(Infinity);
+      const response = metered(meter, () => api({ method: 'GET', path: EVENT_LIST_PATH, query, headers: {} }));
+      if (meter.used > DEFAULT_WORK_LIMIT) refused.push(rel);
       if (response.status !== 200) throw new Error(`page at offset ${offset} answered ${response.status}: ${bodyText(response.body)}`);
       out.emit(rel, bodyBuffer(response.body), inputs, compress);
     }
@@ -72,7 +72,7 @@ async function answerPages(options: BuildOptions, apis: { api: Api; served: Api 
 /** The documents, the schemas and the autocomplete files; returns how many documents were answered (not linked). */
 function answerDocuments(api: Api, out: Emitter, rendered: Rendered, dist: StagedDist, envelope: { baseUrl: string; site: Site }): number {
   const categories = rendered.manifest.files[DATA_FILES.categories]?.sha256;
-  const calendar = rendered.hashes === null || categories === undefined ? undefined : calendarKey(rendered.hashes, rendered.manifest.counts.events, CALENDAR_CAP, envelope, rendered.manifest.built_at, categories);
+  const calendar = rendered.hashes === null || categories === undefined ? undefined : calendarKey(rendered.hashes, CALENDAR_CAP, envelope, rendered.manifest.built_at, categories);
   let answered = 0;
   for (const [rel, path, query] of DOCUMENTS) {
     const inputs = query === 'format=ics' ? calendar : undefined;
@@ -100,9 +100,8 @@ async function answerServed(options: BuildOptions, clock: Clock, plan: Plan, ren
   const memory = memorySource(rendered.files, dist.staging);
   const manifest = parseManifest(rendered.files.get('manifest.json') as string, 'manifest.json');
   const dataset = datasetFrom({ ...disk, trusted: true, bytes: (rel) => (rendered.files.has(rel) ? memory : disk).bytes(rel) }, { lazy: true, manifest });
-  // no work limit: the build answers its documents once (events.ics holds every event up to its cap)
+  // no work limit: the build answers each file once (events.ics holds every event up to its cap)
   const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
-  const served = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 } });
   await clock.nextPhase('load dataset', 'answer pages');
   // Every event is on one page, so the rows measure the pages' volume before they exist. The
   // levels follow the whole volume though only the first pages get twins (pageHasTwins).
@@ -125,7 +124,7 @@ async function answerServed(options: BuildOptions, clock: Clock, plan: Plan, ren
   const envelope = { baseUrl: plan.baseUrl, site: plan.state.site };
   let documents: number;
   try {
-    await answerPages(options, { api, served }, out, rendered, dist, envelope);
+    await answerPages(options, api, out, rendered, dist, envelope);
     documents = answerDocuments(api, out, rendered, dist, envelope);
     dataset.close();
     await clock.nextPhase('answer pages', 'compress');
@@ -148,10 +147,8 @@ export async function publishStage(options: BuildOptions, clock: Clock, plan: Pl
     // made on its thread while the pages were answered: written, and listed in the manifest, its
     // build id made again (nothing answered before reads the file, and an answer's bytes do not
     // depend on the build id: only its headers do)
-    const bytes = await rendered.autocompleteData;
-    const digest = digestOf(bytes);
-    dist.file(AUTOCOMPLETE_DATA_FILE, bytes, digest.sha256);
-    manifest.files = sortedRecord([...Object.entries(manifest.files), [AUTOCOMPLETE_DATA_FILE, digest]]);
+    dist.data(AUTOCOMPLETE_DATA_FILE, await rendered.autocompleteData);
+    manifest.files = sortedRecord([...Object.entries(manifest.files), [AUTOCOMPLETE_DATA_FILE, dist.digests.get(AUTOCOMPLETE_DATA_FILE)!]]);
     manifest.build_id = buildIdOf(manifest);
   }
   const { served, staging } = dist;

@@ -109,8 +109,8 @@ export class StagedDist {
   }
 
   /** Writes (or links, proven by `sha`) a file whose SHA-256 is known. */
-  file(rel: string, content: Content, sha: string, how: How = { volume: null }): void {
-    if (!this.carried(rel, sha, how)) writeFiles(this.staging, new Map([[rel, content]]));
+  private file(rel: string, content: Content, sha: string): void {
+    if (!this.carried(rel, sha, { volume: null })) writeFiles(this.staging, new Map([[rel, content]]));
   }
 
   /** Records a file put in place (for the next ledger, and the manifest's public files when `served`). */

@@ -19,12 +19,12 @@
 // recorded as it is published (state/, ledger/).
 import { resolve } from 'node:path';
 import { tidyCacheFolder } from './cache/cache-folder.ts';
-import { load, type ParseCounts, type Plan } from './load/state-load.ts';
+import { load, type ParseCounts } from './load/state-load.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
 import { readPrior } from './state/previous-build.ts';
 import { publishStage } from './publish/publish-stage.ts';
 import { renderFromState } from './render/state-render.ts';
-import { startClock, type BuildOptions, type Clock } from './run.ts';
+import { startClock, type BuildOptions } from './run.ts';
 import type { Problem } from '../content/index.ts';
 import type { Manifest } from '../store/format/manifest.ts';
 import { StagedDist } from './write/staged-dist.ts';
@@ -56,7 +56,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (options.cache !== undefined) tidyCacheFolder(resolve(options.cache));
     const loaded = await load(options, out, clock, readPrior(options, out));
     if (loaded.problems) return { ok: false, problems: loaded.problems, cache: loaded.cache, patch: patchStats(options, loaded.refused) };
-    return stagesAfterLoad(options, out, clock, loaded.plan);
+    const { plan } = loaded;
+    // render → write → answer → publish, in a staging folder removed if any fails
+    return inStaging(out, plan.abandon, async (staging): Promise<BuildResult> => {
+      const cache = options.cache === undefined ? null : { dir: options.cache, content: options.content };
+      const dist = new StagedDist(staging, out, cache, plan.ledger ?? undefined, plan.previous);
+      const rendered = await renderFromState(options, clock, plan, dist);
+      dist.writeData(rendered);
+      await clock.nextPhase('write data', 'load dataset');
+      const documents = await publishStage(options, clock, plan, rendered, dist);
+      const patch = patchStats(options, plan.refused, { removed: plan.removed, documents });
+      return { ok: true, manifest: rendered.manifest, files: filesMade(rendered, dist), ms: performance.now() - clock.started, phases: clock.phases, cpu: clock.cpu, cache: plan.cache, reuse: dist.reused, patch };
+    });
   });
 }
 
@@ -66,17 +77,3 @@ const patchStats = (options: BuildOptions, refused: string | null, taken?: Pick<
 
 /** The files a build made or linked (the large data files left `rendered.files` once written; `written` still names them). */
 const filesMade = (rendered: { files: ReadonlyMap<string, unknown> }, dist: StagedDist) => new Set([...rendered.files.keys(), ...dist.served.keys(), ...dist.written.keys()]).size;
-
-/** render → write → answer → publish, in a staging folder removed if any fails. */
-async function stagesAfterLoad(options: BuildOptions, out: string, clock: Clock, plan: Plan): Promise<BuildResult> {
-  return inStaging(out, plan.abandon, async (staging) => {
-    const cache = options.cache === undefined ? null : { dir: options.cache, content: options.content };
-    const dist = new StagedDist(staging, out, cache, plan.ledger ?? undefined, plan.previous);
-    const rendered = await renderFromState(options, clock, plan, dist);
-    dist.writeData(rendered);
-    await clock.nextPhase('write data', 'load dataset');
-    const documents = await publishStage(options, clock, plan, rendered, dist);
-    const patch = patchStats(options, plan.refused, { removed: plan.removed, documents });
-    return { ok: true as const, manifest: rendered.manifest, files: filesMade(rendered, dist), ms: performance.now() - clock.started, phases: clock.phases, cpu: clock.cpu, cache: plan.cache, reuse: dist.reused, patch };
-  });
-}

@@ -143,7 +143,7 @@ function planOf(model: Model, baseUrl: string, last: Last | null, made: Readonly
   const keep = new Uint8Array(rows.id.length);
   for (let row = 0; row < keep.length; row++) keep[row] = fileMap[rows.file[row]] >= 0 ? 1 : 0;
   const { site, pages, media } = model;
-  const state = emptyState({ zone: site.timezone, site, pages, media, categoryIds: model.categories.map((c) => c.id), rows });
+  const state = emptyState({ site, pages, media, categoryIds: model.categories.map((c) => c.id), rows });
   return {
     ...NO_STATS, state, previous: prior?.manifest ?? null, ledger: null, data, baseUrl, fileMap, fresh: freshFiles.map((i) => events[i]), freshFiles, keep, removed: 0,
     directory: null, directoryCount: model.directory.length, ahead: NONE_AHEAD, made, carried: [], stateless: false, cache: undefined, refused: null, abandon: () => {},

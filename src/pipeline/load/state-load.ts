@@ -82,8 +82,6 @@ export const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined,
 interface Reading {
   content: string;
   files: ContentFiles;
-  /** this load's stats and keys (null: none kept) */
-  next: FileStats | null;
   recorder: NextStats | undefined;
   pool: ParsePool | null;
   zone: string;
@@ -132,7 +130,7 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
   }
   const { files } = listing;
   const next = taking.safe === null ? null : nextStats(taking.safe, files);
-  const read: Reading = { content, files, next, recorder: next === null ? undefined : new NextStats(next), pool: null, zone: base.state.zone, margin: options.statMarginNs ?? MARGIN_NS };
+  const read: Reading = { content, files, recorder: next === null ? undefined : new NextStats(next), pool: null, zone: base.build?.state.site.timezone ?? '', margin: options.statMarginNs ?? MARGIN_NS };
   let directory: DirectoryStage | null = null;
   let pool: ParsePool | null = null;
   // (it refers to neither the records nor the listing: the plan holds it through the render)
@@ -229,14 +227,13 @@ async function readContext(options: BuildOptions, read: Reading, state: EventSta
   }
   // the threads render the events' rows as they parse them, against the context as read (ParsePool.rowsFor)
   if (baseUrl !== null) read.pool!.render({ site, baseUrl, pages, media });
-  const withContext = { ...state, zone: site.timezone, site, pages, media, categoryIds: categories.ids, mediaSources: context.media as Sourced<MediaSource>[] };
+  const withContext = { ...state, site, pages, media, categoryIds: categories.ids, mediaSources: context.media as Sourced<MediaSource>[] };
   const listed = OTHER_KINDS.reduce((n, kind) => n + read.files[kind].length, read.files.events.length);
   return { state: withContext, problems, categories, directory: read.files.directory, cache: options.cache === undefined ? undefined : { reused: 0, parsed: listed } };
 }
 
-/** The refusals of a prior before any content file is read: another zone or base URL, no time for the stats, a listing with problems or raw names. */
+/** The refusals of a prior before any content file is read: another base URL, no time for the stats, a listing with problems or raw names. */
 function proveBase(options: BuildOptions, { state, previous }: PreviousBuild, listing: Listed, taking: RecordedStats): void {
-  if (state.zone !== state.site.timezone) refuse('the state is of another zone');
   if (normalizeBaseUrl(options.baseUrl ?? state.site.base_url) !== previous.base_url) refuse('another base URL');
   // taken before any content file was stat'ed: the stats recorded now are judged against it
   if (taking.safe === null) refuse('the cache folder cannot be written');
@@ -281,8 +278,8 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
  * Every other content file: the same set as the state's, each unchanged (by its stat, else by its
  * parse's key), but for the directory's and the categories' files, which may change, come and go.
  */
-function unchangedOthers({ content, files, next, margin }: Reading, state: EventState) {
-  const { files: ids, stats, keys, eventCount } = next!;
+function unchangedOthers({ content, files, recorder, margin }: Reading, state: EventState) {
+  const { files: ids, stats, keys, eventCount } = recorder!.next;
   const recorded = new Map(state.files.slice(state.eventCount).map((id, i) => [id, state.eventCount + i]));
   const kinds = OTHER_KINDS.flatMap((kind) => files[kind].map((file) => [kind, file] as const));
   const keyAt = (b: Buffer, i: number) => b.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
@@ -314,10 +311,9 @@ function unchangedOthers({ content, files, next, margin }: Reading, state: Event
  */
 async function changedCategories(read: Reading, files: readonly string[], state: EventState): Promise<{ ids: number[]; json: string }> {
   const parsed = (await read.pool!.parseMany('categories', 'categories', read.zone, files, read.files.raw)) as Parsed<Category>[];
-  if (parsed.some((p) => p.problems.length > 0)) refuse('the categories have problems');
   const issues: FileIssue[] = [];
   const categories = indexCategories(parsed.flatMap((p) => p.records), issues).list;
-  if (issues.length > 0) refuse('the categories have problems');
+  if (issues.length > 0 || parsed.some((p) => p.problems.length > 0)) refuse('the categories have problems');
   const ids = categories.map((c) => c.id);
   if (state.categoryIds.some((id) => !ids.includes(id))) refuse('a category was removed');
   return { ids, json: toJson(categories.map(renderCategory)) };
@@ -339,17 +335,17 @@ interface ChangedEventFiles {
  * event file, so it only compares: the listing is sorted as the state's is, a file is usually at its
  * own index (the map is made only when one is not), and the stats and keys are copied whole first.
  */
-async function eventFileChanges(options: BuildOptions, { content, files: { events: eventFiles }, next, margin }: Reading, state: EventState, taking: RecordedStats): Promise<ChangedEventFiles> {
+async function eventFileChanges(options: BuildOptions, { content, files: { events: eventFiles }, recorder, margin }: Reading, state: EventState, taking: RecordedStats): Promise<ChangedEventFiles> {
   const { files: previousFiles, eventCount: count, stats, keys } = state;
   const changes: ChangedEventFiles = { fileMap: new Int32Array(count).fill(-1), removed: count, changed: [], texts: [] };
   const { fileMap, changed, texts } = changes;
   let index: Map<string, number> | null = null;
-  const { stats: eventStats, keys: eventKeys } = next!;
+  const { stats: eventStats, keys: eventKeys } = recorder!.next;
   const common = Math.min(eventFiles.length, count);
   eventStats.set(stats.subarray(0, common * STAT_FIELDS));
   keys.copy(eventKeys, 0, 0, common * KEY_BYTES);
   const current = await taking.stating!.finish();
-  const kind = `${EVENTS_KIND}${state.zone}`;
+  const kind = `${EVENTS_KIND}${state.site.timezone}`;
   const poolFrom = options.poolFrom ?? POOL_FROM;
   for (let now = 0; now < eventFiles.length; now++) {
     const file = eventFiles[now];
@@ -418,7 +414,7 @@ function withRepeated(content: string, state: EventState, { records, recordFiles
   const all = records.map((r, i) => ({ r, at: recordFiles[i] }));
   for (const f of files) {
     const read = readContentFile(content, state.files[f]);
-    const parsed = read.ok ? parseEventFile(state.files[f], read.text, state.zone) : null;
+    const parsed = read.ok ? parseEventFile(state.files[f], read.text, state.site.timezone) : null;
     if (parsed === null || parsed.problems.length > 0) refuse('a changed event repeats an id, and its file cannot be read again');
     for (const r of parsed.records) all.push({ r, at: fileMap[f] });
   }

@@ -26,7 +26,7 @@ const STRIDE = FIELD_COUNT + 1;
  * (else null). A file is read only when asked for (one linked as it is never is), and proven again
  * once read: one changed since fails the build.
  */
-export function previousFiles({ previous, state, ledger }: Pick<PreviousBuild, 'previous' | 'state' | 'ledger'>, out: string, partRows: number): PreviousData | null {
+export function previousFiles({ previous, state, ledger }: PreviousBuild, out: string, partRows: number): PreviousData | null {
   if (previous.event_part_rows !== partRows || previous.counts.events !== state.rows.id.length) return null;
   const parts = eventPartFiles(previous);
   const proven = (rel: string) => !!previous.files[rel] && ledger.wouldReuse(rel, { sha: previous.files[rel].sha256 }, null);

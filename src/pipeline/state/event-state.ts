@@ -24,7 +24,7 @@ export type StateRows = ReturnType<typeof stateRows>;
 
 /** A state with no rows, no files and no context but the `parts` given: an empty base's. */
 export function emptyState(parts: Partial<EventState>): EventState {
-  const none = { zone: '', content: '', out: '', options: '', manifestSha: '', site: null as never, pages: new Map(), media: new Map(), categoryIds: [], mediaSources: [] };
+  const none = { content: '', out: '', options: '', manifestSha: '', site: null as never, pages: new Map(), media: new Map(), categoryIds: [], mediaSources: [] };
   return { ...NO_STATS, ...none, rows: stateRows(0), ...parts };
 }
 
@@ -39,8 +39,6 @@ export function manifestShaOf(manifest: string | Uint8Array): string {
 }
 
 export interface EventState extends FileStats {
-  /** the zone event files were read in (their cache kind is `events in <zone>`) */
-  zone: string;
   content: string;
   out: string;
   /** patchOptions */
@@ -76,7 +74,7 @@ export function readEventState(path: string, content: string, out: string, most:
 function wellFormed(s: EventState): boolean {
   if (typeof s !== 'object' || s === null) return false;
   if (typeof s.content !== 'string' || typeof s.out !== 'string' || typeof s.options !== 'string' || typeof s.manifestSha !== 'string') return false;
-  if (typeof s.zone !== 'string' || typeof s.safe !== 'bigint' || !Array.isArray(s.files) || !s.files.every((f) => typeof f === 'string') || !(Number.isSafeInteger(s.eventCount) && s.eventCount >= 0 && s.eventCount <= s.files.length)) return false;
+  if (typeof s.safe !== 'bigint' || !Array.isArray(s.files) || !s.files.every((f) => typeof f === 'string') || !(Number.isSafeInteger(s.eventCount) && s.eventCount >= 0 && s.eventCount <= s.files.length)) return false;
   if (!(s.stats instanceof BigInt64Array) || s.stats.length !== s.files.length * STAT_FIELDS || !(s.keys instanceof Uint8Array) || s.keys.length !== s.files.length * KEY_BYTES) return false;
   s.keys = Buffer.from(s.keys.buffer, s.keys.byteOffset, s.keys.byteLength);
   if (typeof s.site !== 'object' || s.site === null || !(s.pages instanceof Map) || !(s.media instanceof Map)) return false;

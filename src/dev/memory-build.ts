@@ -146,7 +146,7 @@ function planOf(model: Model, baseUrl: string, last: Last | null, made: Readonly
   const state = emptyState({ site, pages, media, categoryIds: model.categories.map((c) => c.id), rows });
   return {
     ...NO_STATS, state, previous: prior?.manifest ?? null, ledger: null, data, baseUrl, fileMap, fresh: freshFiles.map((i) => events[i]), freshFiles, keep, removed: 0,
-    directory: null, directoryCount: model.directory.length, ahead: NONE_AHEAD, made, carried: [], stateless: false, cache: undefined, refused: null, abandon: () => {},
+    directory: null, directoryCount: model.directory.length, ahead: NONE_AHEAD, made, carried: [], stateless: false, abandon: () => {},
   };
 }
 

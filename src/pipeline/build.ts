@@ -55,18 +55,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // what builds stopped mid-way left in the cache folder, and files aula no longer reads (cache/cache-folder.ts)
     if (options.cache !== undefined) tidyCacheFolder(resolve(options.cache));
     const loaded = await load(options, out, clock, readPrior(options, out));
-    if (loaded.problems) return { ok: false, problems: loaded.problems, cache: loaded.cache, patch: patchStats(options, loaded.refused) };
-    const { plan } = loaded;
+    const { plan, cache, refused } = loaded;
+    if (plan === null) return { ok: false, problems: loaded.problems, cache, patch: patchStats(options, refused) };
     // render → write → answer → publish, in a staging folder removed if any fails
     return inStaging(out, plan.abandon, async (staging): Promise<BuildResult> => {
-      const cache = options.cache === undefined ? null : { dir: options.cache, content: options.content };
-      const dist = new StagedDist(staging, out, cache, plan.ledger ?? undefined, plan.previous);
+      const caching = options.cache === undefined ? null : { dir: options.cache, content: options.content };
+      const dist = new StagedDist(staging, out, caching, plan.ledger ?? undefined, plan.previous);
       const rendered = await renderFromState(options, clock, plan, dist);
       dist.writeData(rendered);
       await clock.nextPhase('write data', 'load dataset');
       const documents = await publishStage(options, clock, plan, rendered, dist);
-      const patch = patchStats(options, plan.refused, { removed: plan.removed, documents });
-      return { ok: true, manifest: rendered.manifest, files: filesMade(rendered, dist), ms: performance.now() - clock.started, phases: clock.phases, cpu: clock.cpu, cache: plan.cache, reuse: dist.reused, patch };
+      const patch = patchStats(options, refused, { removed: plan.removed, documents });
+      return { ok: true, manifest: rendered.manifest, files: filesMade(rendered, dist), ms: performance.now() - clock.started, phases: clock.phases, cpu: clock.cpu, cache, reuse: dist.reused, patch };
     });
   });
 }

@@ -62,9 +62,6 @@ export interface Plan extends Pick<ChangedEventFiles, 'fileMap' | 'removed'>, Fi
   carried: readonly string[];
   /** true: no state is kept (no cache) */
   stateless: boolean;
-  /** the content files taken unchanged and parsed (none without a cache); why the prior was not taken (null: it was) */
-  cache: ParseCounts | undefined;
-  refused: string | null;
   /** lets go of the directory's worker and the rows made ahead (a build that stops) */
   abandon(): void;
 }
@@ -72,8 +69,8 @@ export interface Plan extends Pick<ChangedEventFiles, 'fileMap' | 'removed'>, Fi
 /** Content files taken unchanged over the prior (by their stat or parse key), and parsed: over the prior the changed event files (a changed directory's or categories' files are parsed besides), over an empty base all. */
 export type ParseCounts = { reused: number; parsed: number };
 
-/** A load's plan, or the content's problems. */
-export type Loaded = { plan: Plan; problems?: undefined } | { plan?: undefined; problems: Problem[]; cache: ParseCounts | undefined; refused: string | null };
+/** A load's plan, or null and the content's problems; the content files taken unchanged and parsed (none without a cache), and why the prior was not taken (null: it was). */
+export type Loaded = { plan: Plan | null; problems: Problem[]; cache: ParseCounts | undefined; refused: string | null };
 
 /** Nothing made ahead: every fresh event is whole, rendered against the build's context. */
 export const NONE_AHEAD: Plan['ahead'] = { rowsFor: () => ({ premade: undefined, whole: wholeEvent }), dropRows: () => {} };
@@ -126,7 +123,7 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
   const content = resolve(options.content);
   if ('folderProblem' in listing) {
     taking.stating?.abandon();
-    return { problems: [folderProblem(content, listing.folderProblem)], cache: undefined, refused: base.reason };
+    return { plan: null, problems: [folderProblem(content, listing.folderProblem)], cache: undefined, refused: base.reason };
   }
   const { files } = listing;
   const next = taking.safe === null ? null : nextStats(taking.safe, files);
@@ -169,7 +166,7 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
       abandon();
       // imported here: only a build with problems positions issues
       const { locateProblems } = await import('../../content/load.ts');
-      return { problems: [...problems, ...locateProblems(content, issues, files.raw)].sort(compareProblems), cache, refused: base.reason };
+      return { plan: null, problems: [...problems, ...locateProblems(content, issues, files.raw)].sort(compareProblems), cache, refused: base.reason };
     }
     directory?.job.compressNow();
     clock.phase(base.build ? 'patch: find changes' : 'load content', 'render data');
@@ -181,8 +178,8 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
       keep, removed: events.removed, data, directory,
       ahead: read.pool ?? NONE_AHEAD,
       made: new Map(categories ? [[DATA_FILES.categories, categories.json]] : []),
-      carried, stateless: next === null, cache, refused: base.reason, abandon,
-    } };
+      carried, stateless: next === null, abandon,
+    }, problems: [], cache, refused: base.reason };
   } catch (e) {
     abandon();
     throw e;

@@ -23,9 +23,6 @@ type Precompressed = { compressor: string; volume: number };
 type LedgerFile = { precompressed?: Precompressed; files: Record<string, LedgerEntry> };
 export type Written = Map<string, Made>;
 
-/** What proves a file what this build would write: the same inputs key, or the same SHA-256. */
-export type Proof = { inputs: string } | { sha: string };
-
 export class DistLedger {
   private constructor(
     readonly out: string,
@@ -55,13 +52,13 @@ export class DistLedger {
   }
 
   /**
-   * The entry proving the previous dist's `rel` what this build would write, with its twins when
-   * `volume` is given and they are what the pool would make at it, else null.
+   * The entry proving the previous dist's `rel` what this build would write (`proof`: the same
+   * SHA-256, or the same inputs' key), with its twins when `volume` is given and they are what the
+   * pool would make at it, else null.
    */
-  wouldReuse(rel: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
+  wouldReuse(rel: string, proof: string, volume: number | null, measure?: number): LedgerEntry | null {
     const entry = this.entry(rel);
-    if (!entry) return null;
-    if ('inputs' in proof ? entry.inputs !== proof.inputs : entry.sha !== proof.sha) return null;
+    if (!entry || (entry.sha !== proof && entry.inputs !== proof)) return null;
     const from = join(this.out, rel);
     if (identityOf(from) !== entry.id) return null;
     if (volume !== null) {

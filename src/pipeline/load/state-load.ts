@@ -265,7 +265,7 @@ function provenDist(options: BuildOptions, { previous, state, ledger }: Previous
     taken.set(AUTOCOMPLETE_DATA_FILE, ledger.entry(AUTOCOMPLETE_DATA_FILE)?.sha);
     for (const [rel, sha] of Object.entries(publicFiles)) if (rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) taken.set(rel, sha);
   }
-  for (const [rel, sha] of taken) if (sha === undefined || !ledger.wouldReuse(rel, { sha }, null)) refuse(`${rel} is not proven`);
+  for (const [rel, sha] of taken) if (sha === undefined || !ledger.wouldReuse(rel, sha, null)) refuse(`${rel} is not proven`);
   const known = new Set<string>([...loadedFiles(previous), MEDIA_FILES_INDEX]);
   for (const rel of Object.keys(previous.files)) if (!known.has(rel) && !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) refuse(`${rel} is not accounted for`);
   return { data, carried: [...taken.keys()].filter((rel) => !rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) };

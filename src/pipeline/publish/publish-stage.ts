@@ -17,7 +17,7 @@ import type { Site } from '../../model/types.ts';
 import { datasetFrom } from '../../query/dataset.ts';
 import { DEFAULT_WORK_LIMIT, metered, WorkMeter } from '../../query/work-budget.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES } from '../../store/format/dist-paths.ts';
-import { buildIdOf, parseManifest } from '../../store/format/manifest.ts';
+import { buildIdOf } from '../../store/format/manifest.ts';
 import { isPublicFile } from '../../store/format/public-files.ts';
 import { directorySource, memorySource } from '../../store/read/dist-source.ts';
 import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
@@ -98,8 +98,7 @@ async function answerServed(options: BuildOptions, clock: Clock, plan: Plan, ren
   // the manifest as made (written last); lazy: a list page reads the rows alone
   const disk = directorySource(dist.staging);
   const memory = memorySource(rendered.files, dist.staging);
-  const manifest = parseManifest(rendered.files.get('manifest.json') as string, 'manifest.json');
-  const dataset = datasetFrom({ ...disk, trusted: true, bytes: (rel) => (rendered.files.has(rel) ? memory : disk).bytes(rel) }, { lazy: true, manifest });
+  const dataset = datasetFrom({ ...disk, trusted: true, bytes: (rel) => (rendered.files.has(rel) ? memory : disk).bytes(rel) }, { lazy: true, manifest: rendered.manifest });
   // no work limit: the build answers each file once (events.ics holds every event up to its cap)
   const api = createApi(dataset, { cacheLimits: { entries: 0, bytes: 0 }, workLimit: Infinity });
   await clock.nextPhase('load dataset', 'answer pages');

@@ -29,7 +29,7 @@ const STRIDE = FIELD_COUNT + 1;
 export function previousFiles({ previous, state, ledger }: PreviousBuild, out: string, partRows: number): PreviousData | null {
   if (previous.event_part_rows !== partRows || previous.counts.events !== state.rows.id.length) return null;
   const parts = eventPartFiles(previous);
-  const proven = (rel: string) => !!previous.files[rel] && ledger.wouldReuse(rel, { sha: previous.files[rel].sha256 }, null);
+  const proven = (rel: string) => !!previous.files[rel] && ledger.wouldReuse(rel, previous.files[rel].sha256, null);
   if (![DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES, ...parts, ...eventOffsetsFiles(previous)].every(proven)) return null;
   // (not kept: a build's peak is not to hold the calendar's bytes)
   const file = (rel: string) => provenFile(out, ledger, rel, previous.files[rel].sha256);
@@ -39,7 +39,7 @@ export function previousFiles({ previous, state, ledger }: PreviousBuild, out: s
 /** The previous dist's `rel`, proven by the ledger to be `sha` once read (no link followed, no FIFO waited on): one changed or gone since the load fails the build. */
 export function provenFile(out: string, ledger: DistLedger, rel: string, sha: string): Buffer {
   const bytes = readCacheFile(join(out, rel), CACHE_FILE_MOST, true);
-  if (bytes === null || !ledger.wouldReuse(rel, { sha }, null)) throw changedWhileBuilt(rel);
+  if (bytes === null || !ledger.wouldReuse(rel, sha, null)) throw changedWhileBuilt(rel);
   return bytes;
 }
 

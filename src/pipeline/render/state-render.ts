@@ -94,7 +94,7 @@ async function carriedFiles(options: BuildOptions, plan: Plan, made: Awaited<Ret
   } else if (ledger !== null) {
     twins = options.precompress !== false ? made.eventBytes + ledger.precompressed!.volume - made.oldBytes : null;
     const browser = Object.entries(plan.previous!.public_files!).filter(([rel]) => rel.startsWith(`${AUTOCOMPLETE_DIR}/`));
-    const linked = browser.every(([rel, sha]) => ledger.wouldReuse(rel, { sha }, twins));
+    const linked = browser.every(([rel, sha]) => ledger.wouldReuse(rel, sha, twins));
     for (const [rel, sha] of browser) {
       if (linked) link(rel, sha, { volume: twins, measure: ledger.entry(rel)!.measure, served: true });
       else files.set(rel, provenFile(plan.state.out, ledger, rel, sha).toString());

@@ -9,7 +9,7 @@ import { digestOf, type FileDigest, type Manifest } from '../../store/format/man
 import { identityOf } from '../cache/cache-file.ts';
 import { carryOver, LinkOrCopy, listFiles } from '../ledger/carry-over.ts';
 import { distCacheFile } from '../cache/cache-folder.ts';
-import { changedWhileBuilt, DistLedger, writeLedger, type LedgerEntry, type Proof, type Written } from '../ledger/dist-ledger.ts';
+import { changedWhileBuilt, DistLedger, writeLedger, type LedgerEntry, type Written } from '../ledger/dist-ledger.ts';
 import { swapIn } from '../out-folder/swap.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { partBytes, type EventData } from '../../store/write/event-data.ts';
@@ -98,12 +98,12 @@ export class StagedDist {
   /** Records `rel` as this build's with `sha`, and links the previous dist's where the ledger proves it: false where it does not, and the caller puts the file in place. */
   carried(rel: string, sha: string, how: How): boolean {
     this.record(rel, sha, how);
-    return this.reuse(rel, { sha }, how.volume, how.measure) !== null;
+    return this.reuse(rel, sha, how.volume, how.measure) !== null;
   }
 
   /** Links a file the dist serves, proven by its `inputs` key; false when not linked. */
   linked(rel: string, inputs: string | undefined, volume: number | null): boolean {
-    const proven = inputs === undefined ? null : this.reuse(rel, { inputs }, volume);
+    const proven = inputs === undefined ? null : this.reuse(rel, inputs, volume);
     if (proven) this.record(rel, proven.sha, { volume, measure: proven.measure, inputs, served: true });
     return !!proven;
   }
@@ -133,7 +133,7 @@ export class StagedDist {
    * build would write; each is copied, checked, where the file system makes no hard links. Null:
    * nothing linked, and the caller makes the file.
    */
-  private reuse(rel: string, proof: Proof, volume: number | null, measure?: number): LedgerEntry | null {
+  private reuse(rel: string, proof: string, volume: number | null, measure?: number): LedgerEntry | null {
     const entry = this.ledger?.wouldReuse(rel, proof, volume, measure);
     if (!entry) return null;
     const [from, to] = [join(this.out, rel), join(this.staging, rel)];

@@ -18,7 +18,7 @@
 // no cache) the same code parses and makes everything. What the next build reuses of this one is
 // recorded as it is published (state/, ledger/).
 import { resolve } from 'node:path';
-import { tidyCacheFolder } from './cache/cache-folder.ts';
+import { distCacheFile, tidyCacheFolder } from './cache/cache-folder.ts';
 import { load, type ParseCounts } from './load/state-load.ts';
 import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
 import { readPrior } from './state/previous-build.ts';
@@ -59,8 +59,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (plan === null) return { ok: false, problems: loaded.problems, cache, patch: patchStats(options, refused) };
     // render → write → answer → publish, in a staging folder removed if any fails
     return inStaging(out, plan.abandon, async (staging): Promise<BuildResult> => {
-      const caching = options.cache === undefined ? null : { dir: options.cache, content: options.content };
-      const dist = new StagedDist(staging, out, caching, plan.ledger ?? undefined, plan.previous);
+      const ledgerFile = options.cache === undefined ? null : distCacheFile(options.cache, options.content, out);
+      const dist = new StagedDist(staging, out, ledgerFile, plan.ledger ?? undefined, plan.previous);
       const rendered = await renderFromState(options, clock, plan, dist);
       dist.writeData(rendered);
       await clock.nextPhase('write data', 'load dataset');

@@ -67,7 +67,7 @@ function setup(volume = 1000, real = false) {
   const path = distCacheFile(cache.dir, cache.content, out);
   writeLedger(path, out, written, { compressor: COMPRESSOR, volume }, identities(out, written));
   /** the staging folder as a build over the ledger at `path` makes it */
-  const staged = () => new StagedDist(staging, out, cache);
+  const staged = () => new StagedDist(staging, out, path);
   return { root, out, staging, path, written, staged };
 }
 

@@ -297,7 +297,7 @@ function unchangedOthers({ content, files, recorder, margin }: Reading, state: E
     if (i === undefined || state.stats[i * STAT_FIELDS] < 0n || !keyAt(keys, j).equals(keyAt(state.keys, i))) change(kind, `${file} changed`);
   });
   for (const id of recorded.keys()) change(id.slice(0, id.indexOf('\0')), 'a content file other than an event file was removed');
-  const named = (kind: string) => (changed.has(kind) ? kinds.filter(([k]) => k === kind).map(([, file]) => file) : null);
+  const named = (kind: 'directory' | 'categories') => (changed.has(kind) ? files[kind] : null);
   return { files: kinds.length, directory: named('directory'), categories: named('categories') };
 }
 

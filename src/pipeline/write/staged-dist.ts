@@ -8,7 +8,6 @@ import { AUTOCOMPLETE_DIR, eventPartFile } from '../../store/format/dist-paths.t
 import { digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { identityOf } from '../cache/cache-file.ts';
 import { carryOver, LinkOrCopy, listFiles } from '../ledger/carry-over.ts';
-import { distCacheFile } from '../cache/cache-folder.ts';
 import { changedWhileBuilt, DistLedger, writeLedger, type LedgerEntry, type Written } from '../ledger/dist-ledger.ts';
 import { swapIn } from '../out-folder/swap.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
@@ -46,7 +45,6 @@ export type DistOutput = Pick<StagedDist, 'reused' | 'digests' | 'data' | 'carri
 export class StagedDist {
   /** the previous build's record of its dist, when there is a cache and it can be trusted */
   readonly ledger: DistLedger | null;
-  readonly ledgerFile: string | null;
   /** every file this build put in place, with its SHA-256 (and inputs' key), for the next ledger */
   readonly written: Written = new Map();
   /** the files the dist serves (deploy/routing-files.ts lists them), by SHA-256: the manifest's public files */
@@ -61,16 +59,15 @@ export class StagedDist {
   private readonly links = new LinkOrCopy();
   private readonly folders = new Set<string>();
 
-  /** `ledger`: the previous build's, when the caller has read it already; `previous`: its manifest, whose event parts the build keeps */
+  /** `ledgerFile`: the cache's file of the ledger (null: no cache); `ledger`: the previous build's, when the caller has read it already; `previous`: its manifest, whose event parts the build keeps */
   constructor(
     readonly staging: string,
     readonly out: string,
-    cache: { dir: string; content: string } | null,
+    readonly ledgerFile: string | null,
     ledger?: DistLedger,
     private readonly previous: Manifest | null = null,
   ) {
-    this.ledgerFile = cache === null ? null : distCacheFile(cache.dir, cache.content, out);
-    this.ledger = this.ledgerFile === null ? null : (ledger ?? DistLedger.read(this.ledgerFile, out));
+    this.ledger = ledgerFile === null ? null : (ledger ?? DistLedger.read(ledgerFile, out));
   }
 
   /** Writes (or links, proven by its bytes) a data file, digested. */

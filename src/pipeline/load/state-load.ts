@@ -114,6 +114,8 @@ export async function load(options: BuildOptions, out: string, clock: Clock, pri
       reason = refusal(e);
     }
   }
+  // over an empty base none of the recorded stats is wanted
+  taking.stating?.abandon();
   const state = emptyState({ content: resolve(options.content), out, options: patchOptions(options) });
   return loadOver(options, { build: null, state, reason }, clock, await listing, taking);
 }
@@ -122,7 +124,6 @@ export async function load(options: BuildOptions, out: string, clock: Clock, pri
 async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing: Listed, taking: RecordedStats): Promise<Loaded> {
   const content = resolve(options.content);
   if ('folderProblem' in listing) {
-    taking.stating?.abandon();
     return { plan: null, problems: [folderProblem(content, listing.folderProblem)], cache: undefined, refused: base.reason };
   }
   const { files } = listing;
@@ -138,7 +139,8 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
   try {
     // over the prior the other files first: one that refuses costs no event file's read
     const unchanged = base.build && unchangedOthers(read, base.state);
-    const events = base.build ? await eventFileChanges(options, read, base.state, taking) : everyFileChanged(files, taking);
+    // over an empty base every listed event file is changed
+    const events = base.build ? await eventFileChanges(options, read, base.state, taking) : { fileMap: new Int32Array(0), removed: 0, changed: Array.from(files.events, (_, i) => i), texts: null };
     // (imported here: a build over a few edited event files, and nothing else to parse, parses them on this thread)
     if (events.texts === null || !unchanged || unchanged.directory || unchanged.categories) read.pool = pool = new (await import('./parse-pool.ts')).ParsePool(content, read.recorder, { threads: options.parseThreads });
     const issues: FileIssue[] = [];
@@ -186,12 +188,6 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
   } finally {
     void pool?.close();
   }
-}
-
-/** Over an empty base every listed event file is changed, and none of the recorded stats is wanted. */
-function everyFileChanged(files: ContentFiles, taking: RecordedStats): ChangedEventFiles {
-  taking.stating?.abandon();
-  return { fileMap: new Int32Array(0), removed: 0, changed: Array.from(files.events, (_, i) => i), texts: null };
 }
 
 /** The other files over the prior: the media files resolved again, the categories read again where they changed. */

@@ -57,7 +57,7 @@ export function miniSearchJson<T>(miniSearch: MiniSearch<T>): Buffer {
  * The JSON written piece by piece as UTF-8 into one buffer. At 200,000 directory objects it is
  * ~48 million characters, two-byte ones among them: one string of it was ~97 MB of heap, made
  * from parts as large (the stored fields alone ~34 million characters) and flattened once more
- * to be written. Here each ~64 KB of it is written into place as it comes, and the strings it is
+ * to be written. Here each few KB of it is written into place as it comes, and the strings it is
  * made of die young. The buffer is a generous guess (`guess` bytes, zeroed as the kernel maps
  * them: pages never written cost no memory), grown should the JSON pass it: chunks joined at the
  * end would be held twice, the chunks then garbage that only a full collection frees.
@@ -73,8 +73,10 @@ class Utf8Chunks {
 
   add(text: string): void {
     this.pending += text;
-    // a rope of millions of pieces is slow to flatten; strings of ~64 KB are not
-    if (this.pending.length > 65536) this.flush();
+    // a rope of millions of pieces is slow to flatten; a short one is not, and the flat string
+    // it is written through stays small enough for the young generation (a large one is
+    // allocated and freed as a large object, each time)
+    if (this.pending.length > 8192) this.flush();
   }
 
   private flush(): void {

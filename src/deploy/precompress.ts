@@ -221,6 +221,7 @@ export function compressionPool(
     if (batchBytes >= 1 << 20) flush();
   };
 
+  const blocks = new SharedBlocks();
   const flush = () => {
     if (batch.length === 0) return;
     const bytes = batchBytes;
@@ -228,9 +229,11 @@ export function compressionPool(
     const sent = batch;
     batch = [];
     batchBytes = 0;
-    // posted at once (no bound on a worker's queue): postMessage copies the contents before it returns
-    const compressed = workers.ask({ jobs: sent.map((q) => q.job), dir }).then(take, (e: unknown) => void (failed ??= e));
-    pending.push(compressed.finally(() => answered(bytes)));
+    const packed = blocks.pack(sent.map((q) => q.job));
+    // posted at once (no bound on a worker's queue): the contents are in the shared block, or
+    // postMessage copies them before it returns
+    const compressed = workers.ask({ jobs: packed.jobs, dir }).then(take, (e: unknown) => void (failed ??= e));
+    pending.push(compressed.finally(() => (packed.done(), answered(bytes))));
     for (const q of sent) q.posted?.();
   };
 
@@ -258,6 +261,39 @@ export function compressionPool(
       return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     },
   };
+}
+
+/** Bytes of one shared block: a batch (flushed past 1 MB) of pages fits one. */
+const BLOCK_BYTES = 3 << 19;
+/** Free blocks kept: as many as the batches COMPRESS_AHEAD lets be in flight (publish-stage.ts). */
+const BLOCKS_KEPT = 20;
+
+/**
+ * Shared memory a batch's bytes are packed into, reused once its worker has answered. A byte
+ * content posted as it is is copied twice (serialized, then into a buffer of the worker's), both
+ * copies into memory just mapped, and a page's body is copied with the whole block it lies on
+ * (store/read/page-buffers.ts); a view of shared memory is posted as it is, and the block's
+ * pages, written once, stay mapped for the next batch.
+ */
+class SharedBlocks {
+  private free: SharedArrayBuffer[] = [];
+
+  /** The jobs with their byte contents as views of one block, and what gives it back once the worker is done with them; the jobs as they are where a block cannot hold them. */
+  pack(jobs: Job[]): { jobs: Job[]; done: () => void } {
+    let bytes = 0;
+    for (const job of jobs) if (typeof job.content !== 'string') bytes += job.content.byteLength;
+    if (bytes === 0 || bytes > BLOCK_BYTES) return { jobs, done: () => {} };
+    const block = this.free.pop() ?? new SharedArrayBuffer(BLOCK_BYTES);
+    let at = 0;
+    const packed = jobs.map((job) => {
+      if (typeof job.content === 'string') return job;
+      const view = new Uint8Array(block, at, job.content.byteLength);
+      view.set(job.content);
+      at += view.byteLength;
+      return { ...job, content: view };
+    });
+    return { jobs: packed, done: () => void (this.free.length < BLOCKS_KEPT && this.free.push(block)) };
+  }
 }
 
 function sameContent(a: string | Uint8Array, b: string | Uint8Array): boolean {

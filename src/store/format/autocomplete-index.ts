@@ -177,7 +177,15 @@ export function decodeIndex(json: string): DecodedIndex {
   counts.fill(0);
   for (let d = 0; d < size; d++) byModel[model[d]][counts[model[d]]++] = d;
 
-  const nullable = (values: readonly (number | null)[]) => Float64Array.from(values, (v) => (v === null ? NaN : v));
+  // (a loop: Float64Array.from with a mapping function goes through the array's iterator, value by value)
+  const nullable = (values: readonly (number | null)[]) => {
+    const out = new Float64Array(values.length);
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      out[i] = v === null ? NaN : v;
+    }
+    return out;
+  };
   const presentation = stringList(raw.presentation);
   const suggestions = renderedSuggestions({
     ctype: (d) => CTYPES[model[d]],

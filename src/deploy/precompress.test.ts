@@ -245,6 +245,33 @@ describe('compressionPool writing the twins itself', () => {
     }
   });
 
+  it('place() writes each page as it was when placed, its buffer reused by the caller once posted, over many batches', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aula-twins-'));
+    try {
+      const pool = compressionPool(1e9, 2, new Map(), { dir });
+      // buffers given back once posted and taken again for the next page, as the answers' pooled
+      // blocks are (page-buffers.ts), overwritten when given back; pages of 200 KB: a batch of a
+      // few, and more batches than the pool keeps blocks for
+      const free: Buffer[] = [];
+      const pages = 120;
+      const hashed = new Map<string, string>();
+      for (let i = 0; i < pages; i++) {
+        const body = (free.pop() ?? Buffer.alloc(200_000)).fill(`page ${i} `);
+        pool.place(`v1/p/${i}.json`, body, i < 3, () => free.push(body.fill(0)), (sha) => hashed.set(`v1/p/${i}.json`, sha));
+        await pool.settled(1 << 20);
+      }
+      await pool.finish();
+      for (let i = 0; i < pages; i++) {
+        const expected = Buffer.alloc(200_000, `page ${i} `);
+        expect(readFileSync(join(dir, `v1/p/${i}.json`)).equals(expected), `page ${i}`).toBe(true);
+        expect(hashed.get(`v1/p/${i}.json`)).toBe(createHash('sha256').update(expected).digest('hex'));
+      }
+      expect(brotliDecompressSync(readFileSync(join(dir, 'v1/p/2.json.br'))).equals(Buffer.alloc(200_000, 'page 2 '))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('fails finish() with the error of a placed file\'s write, naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aula-twins-'));
     try {

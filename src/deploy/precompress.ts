@@ -233,7 +233,12 @@ export function compressionPool(
     // posted at once (no bound on a worker's queue): the contents are in the shared block, or
     // postMessage copies them before it returns
     const compressed = workers.ask({ jobs: packed.jobs, dir }).then(take, (e: unknown) => void (failed ??= e));
-    pending.push(compressed.finally(() => (packed.done(), answered(bytes))));
+    pending.push(
+      compressed.finally(() => {
+        packed.done();
+        answered(bytes);
+      }),
+    );
     for (const q of sent) q.posted?.();
   };
 
@@ -292,7 +297,10 @@ class SharedBlocks {
       at += view.byteLength;
       return { ...job, content: view };
     });
-    return { jobs: packed, done: () => void (this.free.length < BLOCKS_KEPT && this.free.push(block)) };
+    const done = () => {
+      if (this.free.length < BLOCKS_KEPT) this.free.push(block);
+    };
+    return { jobs: packed, done };
   }
 }
 

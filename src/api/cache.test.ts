@@ -18,6 +18,27 @@ describe('ResponseCache', () => {
     expect(cache.size).toBe(2);
   });
 
+  it('gives entries asked for a second chance in the order they came, and passes over a key stored again', () => {
+    const cache = new ResponseCache({ entries: 3, bytes: 1e6 });
+    cache.set('a', answer('A'));
+    cache.set('b', answer('B'));
+    cache.set('c', answer('C'));
+    // stored again: its first entry stays queued, no longer the cache's
+    cache.set('a', answer('A2'));
+    cache.get('b');
+    cache.get('c');
+    // b and c asked for: each gets a second chance; the oldest left is a's new entry
+    cache.set('d', answer('D'));
+    expect(cache.get('a')).toBeUndefined();
+    cache.set('e', answer('E'));
+    // b and c went behind d when they had their second chance: d, not asked for, goes first
+    expect(cache.get('d')).toBeUndefined();
+    expect(cache.get('b')?.body).toBe('B');
+    expect(cache.get('c')?.body).toBe('C');
+    expect(cache.get('e')?.body).toBe('E');
+    expect(cache.size).toBe(3);
+  });
+
   it('stays within its byte budget and skips answers too large to be worth it', () => {
     const cache = new ResponseCache({ entries: 100, bytes: 1000 });
     cache.set('huge', answer('x'.repeat(400)));

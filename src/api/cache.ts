@@ -192,21 +192,62 @@ export class FrequencySketch {
 const SIGHTINGS_PER_ENTRY = 10;
 
 interface Entry {
+  key: string;
   response: ApiResponse;
   weight: number;
   /** the key's fingerprint, so that a hit counts in the sketch without hashing the key again */
   fingerprint: number;
   /** asked for since it was stored or last passed over by eviction (CLOCK's reference bit) */
   used: boolean;
+  /** its key was stored again: no longer in the cache, passed over where the queue meets it */
+  replaced: boolean;
+}
+
+/**
+ * Entries oldest first, as a ring of slots that grows by doubling: eviction takes from the front
+ * and a second chance goes to the back, each a step. A Map's own order cannot do this: each
+ * `entries().next()` walks over every entry deleted from the front since V8 last rehashed the
+ * table, so a sweep past thousands of entries asked for since the last costs their square.
+ */
+class EntryQueue {
+  private slots: (Entry | undefined)[] = new Array<Entry | undefined>(16).fill(undefined);
+  private head = 0;
+  length = 0;
+
+  get front(): Entry | undefined {
+    return this.length === 0 ? undefined : this.slots[this.head];
+  }
+
+  shift(): Entry | undefined {
+    if (this.length === 0) return undefined;
+    const entry = this.slots[this.head];
+    this.slots[this.head] = undefined;
+    this.head = (this.head + 1) & (this.slots.length - 1);
+    this.length--;
+    return entry;
+  }
+
+  push(entry: Entry): void {
+    if (this.length === this.slots.length) {
+      const grown = new Array<Entry | undefined>(this.slots.length * 2).fill(undefined);
+      for (let i = 0; i < this.length; i++) grown[i] = this.slots[(this.head + i) & (this.slots.length - 1)];
+      this.slots = grown;
+      this.head = 0;
+    }
+    this.slots[(this.head + this.length) & (this.slots.length - 1)] = entry;
+    this.length++;
+  }
 }
 
 /**
  * LRU by "second chance" (CLOCK): a hit only sets a flag on its entry, where a strict LRU moved
- * the key to the back of the Map on every hit (a delete and an insert, with the key hashed twice);
- * eviction walks from the oldest and moves a flagged entry to the back instead of dropping it.
+ * the key to the back on every hit (a delete and an insert, with the key hashed twice); eviction
+ * walks from the oldest and moves a flagged entry to the back instead of dropping it.
  */
 export class ResponseCache {
   private readonly map = new Map<string, Entry>();
+  /** the entries in eviction order, and entries replaced since they were queued */
+  private readonly order = new EntryQueue();
   private bytes = 0;
   /** remembers four times as many keys as the cache holds answers */
   private readonly doorkeeper: Doorkeeper;
@@ -248,14 +289,17 @@ export class ResponseCache {
    * met a hot answer that eviction keeps, and lost to it for as long as the answer stayed hot.
    */
   private victim(): Entry | undefined {
-    for (let turns = this.map.size; turns > 0; turns--) {
-      const [k, entry] = this.map.entries().next().value!;
-      if (!entry.used) return entry;
-      this.map.delete(k);
-      entry.used = false;
-      this.map.set(k, entry);
+    for (let turns = this.order.length; turns > 0; turns--) {
+      const entry = this.order.front!;
+      if (entry.replaced) this.order.shift();
+      else if (!entry.used) return entry;
+      else {
+        entry.used = false;
+        this.order.push(this.order.shift()!);
+      }
     }
-    return this.map.values().next().value;
+    while (this.order.front?.replaced) this.order.shift();
+    return this.order.front;
   }
 
   get(key: string): ApiResponse | undefined {
@@ -279,19 +323,23 @@ export class ResponseCache {
     const old = this.map.get(key);
     if (old) {
       this.map.delete(key);
+      old.replaced = true;
       this.bytes -= old.weight;
       if (old.response.body !== body) dropKeptBody(old.response.body);
     }
-    this.map.set(key, { response: kept, weight: size, fingerprint: f, used: false });
+    const stored: Entry = { key, response: kept, weight: size, fingerprint: f, used: false, replaced: false };
+    this.map.set(key, stored);
+    this.order.push(stored);
     this.bytes += size;
     // each entry is passed over at most once per call: the second time round it is dropped
-    for (const [k, entry] of this.map) {
-      if (this.map.size <= this.limits.entries && this.bytes <= this.limits.bytes) break;
-      this.map.delete(k);
-      if (entry.used && k !== key) {
+    while (this.map.size > this.limits.entries || this.bytes > this.limits.bytes) {
+      const entry = this.order.shift()!;
+      if (entry.replaced) continue;
+      if (entry.used && entry !== stored) {
         entry.used = false;
-        this.map.set(k, entry);
+        this.order.push(entry);
       } else {
+        this.map.delete(entry.key);
         this.bytes -= entry.weight;
         // the answer being stored, dropped at once: a block taken over is still the server's to write and release
         if (entry.response === response) lentBackBody(entry.response.body);

@@ -4,7 +4,7 @@
 // whoever needs the body whole (compression, the static build, the edge worker, the HTML
 // renderer) asks for it here.
 
-import { dropKept, isKept, isPooled, keepBuffer, keepLent, lendBack, pin, releaseBuffer, takeBuffer, unpin } from '../store/read/page-buffers.ts';
+import { blockLength, dropKept, isKept, isPooled, keepBuffer, keepLent, lendBack, pin, releaseBuffer, takeBuffer, unpin } from '../store/read/page-buffers.ts';
 
 /** Byte chunks in order; their concatenation is the body. */
 export class BodyChunks {
@@ -86,6 +86,13 @@ export function keptBody(body: ApiBody): ApiBody {
     at += chunk.byteLength;
   }
   return copy;
+}
+
+/** The bytes keptBody's result would hold (heldBytes of it), without keeping anything. */
+export function keptBytes(body: Buffer | BodyChunks): number {
+  const single = body instanceof BodyChunks ? (body.chunks.length === 1 ? body.chunks[0] : null) : body;
+  // a body on no pooled block is kept as it is; any other lies on a block of its length's class
+  return single !== null && !isPooled(single) ? body.length : blockLength(body.length);
 }
 
 /** The bytes a body holds: a kept body's whole block, else its length. */

@@ -10,7 +10,7 @@
 // holds (a plain LRU then evicts every answer before it is asked for again) storing each answer
 // would cost a copy and an eviction and win no hit; here a one-off costs a hash and four
 // counters, and the answers kept stay until hotter come.
-import { bodyByteLength, detachedBody, dropKeptBody, heldBytes, keptBody, lentBackBody } from './body.ts';
+import { bodyByteLength, detachedBody, dropKeptBody, heldBytes, keptBody, keptBytes, lentBackBody } from './body.ts';
 import type { ApiResponse } from './respond.ts';
 
 export interface CacheLimits {
@@ -273,7 +273,10 @@ export class ResponseCache {
     const f = fingerprint(key);
     const count = this.sketch.add(f);
     if (!this.doorkeeper.check(f)) return;
-    if (this.map.size >= this.limits.entries || this.bytes + weight(key, response) > this.limits.bytes) {
+    // weighed as set() will hold it: a pooled body by its whole block, or an answer that evicts
+    // another would pass for one that fits and be stored without the comparison below
+    const held = this.pooled && typeof response.body !== 'string' ? key.length * 2 + keptBytes(response.body) : weight(key, response);
+    if (this.map.size >= this.limits.entries || this.bytes + held > this.limits.bytes) {
       // the entry eviction drops first stands for what the answer would displace; this request
       // is left out of the count, or in a cycle every key would displace the next one due (a
       // victim not yet asked for in this turn counts one less) before it is asked for again

@@ -61,6 +61,12 @@ export function takeBuffer(length: number): Buffer {
   return Buffer.from(block, 0, length);
 }
 
+/** The bytes of the block a pooled buffer of `length` bytes lies on: its size class, or `length` past the largest. */
+export function blockLength(length: number): number {
+  const c = length > 0 ? classOf(length) : -1;
+  return c < 0 ? length : 1 << (c + MIN_SHIFT);
+}
+
 /**
  * A buffer of exactly `length` bytes (uninitialised) for the answer cache, on a pooled block when
  * a class fits: never released by `releaseBuffer`, only by `dropKept` once the cache lets go.

@@ -3,12 +3,14 @@
 // back serialized, with the parse key of its text, so that the build's main thread neither reads,
 // hashes nor parses it. The answer's buffers are handed over, not copied.
 //
-// Answer layout: the payloads (v8.serialize of each file's parse) end to end in `bytes` (one
-// transferable buffer per batch, not one message per file); per file either its problem or its
-// key, stat and where its payload ends. An event whose row is made here is serialized without its
-// texts: the row holds them (decoded on the main thread they would be most of its heap), and the
-// event is made whole from its row when it is rendered (parse-pool.ts withTexts).
-import { serialize } from 'node:v8';
+// Answer layout: the parses of the files read, one v8 serializer's stream in `bytes` (its header,
+// then each file's SentParse, in order: one transferable buffer per batch, written once, not one
+// message or one buffer per file); per file either its problem or its key and stat. A record is
+// sent without its file's name, which the main thread knows (a list file's name would be written
+// and read once per record). An event whose row is made here is serialized without its texts:
+// the row holds them (decoded on the main thread they would be most of its heap), and the event is
+// made whole from its row when it is rendered (parse-pool.ts withTexts).
+import { DefaultSerializer } from 'node:v8';
 import { readContentFile } from '../../content/files.ts';
 import { parserOf, type ParserName } from '../../content/load.ts';
 import type { Problem } from '../../content/problems.ts';
@@ -55,10 +57,18 @@ export interface BatchRows {
 type RowWriter = (e: Event) => EventRow;
 
 export interface BatchAnswer {
-  files: ({ problem: Problem } | { end: number; key: string | null; stat: string | null })[];
+  files: ({ problem: Problem } | { key: string | null; stat: string | null })[];
+  /** a SentParse for each file without a problem, in order: a v8 serializer's stream (DefaultDeserializer reads it) */
   bytes: Uint8Array;
   /** when the batch asked for them and the thread has a context */
   rows: BatchRows | null;
+}
+
+/** A file's parse as a batch's stream holds it: each record's value and item (its `file` is the file's name), and the problems. */
+export interface SentParse {
+  values: unknown[];
+  items: (number | null)[];
+  problems: Problem[];
 }
 
 /** `e` without its texts: a copy (the names are EVENT_TEXTS'; a test checks that none is left). */
@@ -78,23 +88,22 @@ function joined(parts: readonly Uint8Array[]): Uint8Array {
 export function parseBatch(batch: ParseBatch, writer: RowWriter | null = null): BatchAnswer {
   const parse = parserOf(batch.parser, batch.zone);
   const files: BatchAnswer['files'] = [];
-  const payloads: Uint8Array[] = [];
+  // (what a parse holds is plain data: DefaultSerializer is what v8.serialize uses)
+  const stream = new DefaultSerializer();
+  stream.writeHeader();
   const rows = batch.render && writer !== null ? new RowsMade(writer, batch.keyed) : null;
-  let total = 0;
   batch.files.forEach((file, i) => {
     const read = readContentFile(batch.dir, file, batch.raw[i] ?? undefined, batch.keyed);
     if (!read.ok) {
       files.push({ problem: read.problem });
       return;
     }
-    const parsed = parse(file, read.text);
-    const records = rows ? parsed.records.map((r) => (rows.add(r.value as Event) ? { ...r, value: textless(r.value as Event) } : r)) : parsed.records;
-    const payload = serialize({ ...parsed, records });
-    total += payload.byteLength;
-    payloads.push(payload);
-    files.push({ end: total, key: batch.keyed ? parseKey(batch.kind, file, read.bytes).toString('hex') : null, stat: read.stat ? statText(read.stat) : null });
+    const { records, problems } = parse(file, read.text);
+    const values = rows ? records.map((r) => (rows.add(r.value as Event) ? textless(r.value as Event) : r.value)) : records.map((r) => r.value);
+    stream.writeValue({ values, items: records.map((r) => r.item), problems } satisfies SentParse);
+    files.push({ key: batch.keyed ? parseKey(batch.kind, file, read.bytes).toString('hex') : null, stat: read.stat ? statText(read.stat) : null });
   });
-  return { files, bytes: joined(payloads), rows: rows && rows.finish() };
+  return { files, bytes: stream.releaseBuffer(), rows: rows && rows.finish() };
 }
 
 /** A batch's rows as they are made (BatchRows). */

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { deserialize } from 'node:v8';
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTUALLY, removeDir, tempDir } from '../../../test/helpers.ts';
-import { eventsKind, parseContext, zoneOf } from '../../content/load.ts';
+import { eventsKind, parseContext, PARSERS, zoneOf } from '../../content/load.ts';
 import { listContentFolder } from '../../content/files.ts';
 import { generateContent } from '../../gen/content-generator.ts';
 import { listFiles } from '../ledger/carry-over.ts';
@@ -21,7 +20,7 @@ import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
 import type { Event } from '../../model/types.ts';
 import { EVENT_TEXTS, hasTexts, type TextlessEvent } from '../../model/event-texts.ts';
 import { parseBatch, RowsFile, type BatchRows } from './parse-batch.ts';
-import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
+import { answeredParses, ParsePool, type ParsePoolOptions } from './parse-pool.ts';
 import type { Parsed } from '../../content/records.ts';
 import type { PremadeRow } from '../rows/row-entries.ts';
 
@@ -252,13 +251,9 @@ describe('events’ texts', () => {
     writeFileSync(join(dangling + '.yaml'), 'id: 99999\ntitle: t\nstart: 2026-01-01T10:00:00Z\nend: 2026-01-01T11:00:00Z\nlast_modified: 2026-01-01T09:00:00Z\nmedia: [424242]\n');
     const batch = [...files, '../dangling.yaml'];
     const answer = parseBatch({ dir: content, kind: 'events', parser: 'events', zone: 'UTC', files: batch, raw: batch.map(() => null), keyed: true, render: true }, eventRowWriter(ctx));
-    let start = 0;
-    const parsed = answer.files.map((f) => {
-      if ('problem' in f) throw new Error(f.problem.message);
-      const payload = answer.bytes.subarray(start, f.end);
-      start = f.end;
-      return deserialize(payload) as Parsed<Event>;
-    });
+    const problem = answer.files.find((f) => 'problem' in f);
+    if (problem) throw new Error(JSON.stringify(problem));
+    const parsed = answeredParses(answer, batch) as Parsed<Event>[];
     const [made, unmade] = [parsed.slice(0, -1).flatMap((p) => p.records), parsed.at(-1)!.records];
     expect(made.length).toBeGreaterThan(20);
     // absent, not blank
@@ -272,18 +267,20 @@ describe('events’ texts', () => {
 });
 
 describe('parseBatch', () => {
-  it('answers each file with its problem, or its payload, key and stat', () => {
+  it('answers each file with its problem, or its parse, key and stat', () => {
     const files = ['events/latin1.md', 'site.yaml', 'gone.yaml'];
     const answer = parseBatch({ dir: content, kind: 'site', parser: 'site', zone: 'UTC', files, raw: files.map(() => null), keyed: true, render: false });
     expect(answer.files[0]).toEqual({ problem: expect.objectContaining({ file: 'events/latin1.md', message: expect.stringMatching(/^the file is not valid UTF-8/) }) });
     expect(answer.files[2]).toEqual({ problem: expect.objectContaining({ file: 'gone.yaml', message: 'cannot read the file (ENOENT)' }) });
-    const site = answer.files[1] as { end: number; key: string; stat: string };
-    expect(site.end).toBe(answer.bytes.byteLength);
+    const parses = answeredParses(answer, files);
+    expect(parses.map((p) => p.problems.length)).toEqual([1, 0, 1]);
+    expect(parses[1]).toEqual(PARSERS.site('site.yaml', readFileSync(join(content, 'site.yaml'), 'utf8')));
+    const site = answer.files[1] as { key: string; stat: string };
     expect(site.key).toMatch(/^[0-9a-f]{64}$/);
     expect(site.stat.split(':')[0]).toBe(String(readFileSync(join(content, 'site.yaml')).length));
     expect(site.key).toBe(parseKey('site', 'site.yaml', readFileSync(join(content, 'site.yaml'))).toString('hex'));
     const unkeyed = parseBatch({ dir: content, kind: 'site', parser: 'site', zone: 'UTC', files: ['site.yaml'], raw: [null], keyed: false, render: false });
-    expect(unkeyed.files[0]).toEqual({ end: site.end, key: null, stat: null });
+    expect(unkeyed.files[0]).toEqual({ key: null, stat: null });
   });
 });
 

@@ -11,7 +11,7 @@
 // the largest part of the heap outside V8 through the rest of the load.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { deserialize } from 'node:v8';
+import { DefaultDeserializer } from 'node:v8';
 import { parseContentFile, parserOf, type ParserName } from '../../content/load.ts';
 import type { Parsed } from '../../content/records.ts';
 import { defaultThreads } from '../../util/threads.ts';
@@ -21,7 +21,7 @@ import { EVENT_TEXTS, wholeEvent, type TextlessEvent } from '../../model/event-t
 import type { RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, fieldIndex, valueSpanIn } from '../../store/format/event-rows.ts';
 import type { NextStats } from './next-stats.ts';
-import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage } from './parse-batch.ts';
+import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage, SentParse } from './parse-batch.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';
 import { ScratchFile } from '../../util/scratch-file.ts';
 import { readAllAt } from '../../util/positional-io.ts';
@@ -53,6 +53,18 @@ function withTexts(e: TextlessEvent, row: PremadeRow): Event {
     return [f, JSON.parse(text.toString('utf8', from, to))];
   });
   return { ...e, ...Object.fromEntries(texts) } as Event;
+}
+
+/** The parses of an answer to the batch of the files `names` (its files' problems among them), in the batch's order. */
+export function answeredParses({ files, bytes }: Pick<BatchAnswer, 'files' | 'bytes'>, names: readonly string[]): Parsed<unknown>[] {
+  const stream = new DefaultDeserializer(bytes);
+  stream.readHeader();
+  return files.map((f, j): Parsed<unknown> => {
+    if ('problem' in f) return { records: [], problems: [f.problem] };
+    const { values, items, problems } = stream.readValue() as SentParse;
+    const file = names[j];
+    return { records: values.map((value, k) => ({ value, file, item: items[k] })), problems };
+  });
 }
 
 /**
@@ -212,15 +224,10 @@ export class ParsePool {
   }
 
   /** The parses of one answer, their stats and keys recorded, their rows kept. */
-  private received(kind: string, names: readonly string[], { files, bytes, rows }: BatchAnswer): Parsed<unknown>[] {
-    let start = 0;
-    const parsed = files.map((f, j): Parsed<unknown> => {
-      if ('problem' in f) return { records: [], problems: [f.problem] };
-      const payload = bytes.subarray(start, f.end);
-      start = f.end;
-      if (f.key !== null) this.recorder?.record(kind, names[j], f.stat ?? undefined, f.key);
-      return deserialize(payload) as Parsed<unknown>;
-    });
+  private received(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
+    const { files, rows } = answer;
+    files.forEach((f, j) => 'key' in f && f.key !== null && this.recorder?.record(kind, names[j], f.stat ?? undefined, f.key));
+    const parsed = answeredParses(answer, names);
     if (rows === null) return parsed;
     const inFile = rows.json instanceof Uint8Array ? null : rows.json.position;
     const fd = inFile === null ? -1 : this.rows?.fd;

@@ -106,9 +106,18 @@ export function parseBatch(batch: ParseBatch, writer: RowWriter | null = null): 
   return { files, bytes: stream.releaseBuffer(), rows: rows && rows.finish() };
 }
 
+/**
+ * The rows' JSON end to end as they are made: one buffer for all the thread's batches, each row
+ * copied in as it is written (the writer's next row reuses its bytes), and each batch's rows
+ * copied out once, into a buffer of their own, when the batch is done.
+ */
+let rowBytes = Buffer.allocUnsafeSlow(1 << 20);
+const MOST_ROW_BYTES_KEPT = 16 << 20;
+
 /** A batch's rows as they are made (BatchRows). */
 class RowsMade {
-  private readonly json: Buffer[] = [];
+  /** where the next row's JSON goes in rowBytes */
+  private length = 0;
   private readonly starts: number[] = [];
   private readonly hashes: Buffer[] = [];
   private readonly made: number[] = [];
@@ -119,7 +128,7 @@ class RowsMade {
     private readonly keyed: boolean,
   ) {}
 
-  /** Makes `e`'s row, copied at once (the writer's next row reuses its bytes); false when it is not made here. */
+  /** Makes `e`'s row, copied at once; false when it is not made here. */
   add(e: Event): boolean {
     let row: EventRow;
     try {
@@ -129,14 +138,24 @@ class RowsMade {
       return false;
     }
     this.made.push(1);
-    this.json.push(Buffer.from(row.bytes));
+    const { bytes } = row;
+    if (this.length + bytes.length > rowBytes.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(this.length + bytes.length, rowBytes.length * 2));
+      rowBytes.copy(grown, 0, 0, this.length);
+      rowBytes = grown;
+    }
+    this.length += bytes.copy(rowBytes, this.length);
     for (const at of row.starts) this.starts.push(at);
-    if (this.keyed) this.hashes.push(rowHash(row.bytes));
+    if (this.keyed) this.hashes.push(rowHash(bytes));
     return true;
   }
 
   finish(): BatchRows {
-    return { json: joined(this.json), starts: Uint32Array.from(this.starts), hashes: joined(this.hashes), made: Uint8Array.from(this.made) };
+    const json = new Uint8Array(this.length);
+    json.set(rowBytes.subarray(0, this.length));
+    // (a batch of very long rows does not leave its room held through the thread's life)
+    if (rowBytes.length > MOST_ROW_BYTES_KEPT) rowBytes = Buffer.allocUnsafeSlow(1 << 20);
+    return { json, starts: Uint32Array.from(this.starts), hashes: joined(this.hashes), made: Uint8Array.from(this.made) };
   }
 }
 

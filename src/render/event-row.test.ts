@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedModel, removeDir, tempDir } from '../../test/helpers.ts';
 import type { Event, Model } from '../model/types.ts';
 import { serializeEventBytes } from '../store/format/event-rows.ts';
-import { eventRowWriter } from './event-row.ts';
+import { eventRows, eventRowWriter } from './event-row.ts';
 import { renderEvent, type RenderContext } from './event.ts';
 
 let root: string;
@@ -105,5 +105,28 @@ describe('eventRowWriter', () => {
         }
       }
     }
+  });
+});
+
+describe('eventRows', () => {
+  it('writes rows end to end, each as eventRowWriter does; one that throws leaves nothing; take copies them out and starts anew', () => {
+    const rows = eventRows(ctx);
+    const events = model.events.slice(0, 40);
+    // large enough, twice over, to grow the buffer the rows are written into
+    const long = { ...events[1], body: `<p>${'ä"'.repeat(40_000)}</p>` };
+    for (const batch of [events, [events[0], long, long, events[2]]]) {
+      const want: Buffer[] = [];
+      for (const e of batch) {
+        expect(() => rows.add({ ...e, media: [987654] })).toThrow();
+        const row = rows.add(e);
+        expect(row.starts).toEqual(rendered(e, ctx).starts);
+        want.push(rendered(e, ctx).bytes);
+      }
+      const taken = rows.take();
+      expect(Buffer.from(taken).equals(Buffer.concat(want))).toBe(true);
+      // its own buffer, to be transferred
+      expect([taken.byteOffset, taken.buffer.byteLength]).toEqual([0, taken.byteLength]);
+    }
+    expect(rows.take().byteLength).toBe(0);
   });
 });

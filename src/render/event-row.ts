@@ -13,7 +13,7 @@ import { breadcrumb, renderMedia, type RenderContext } from './event.ts';
 
 export type { RenderContext } from './event.ts';
 
-/** A row: `bytes` a view of a buffer the writer's next row reuses (copy it to keep it); `starts` serializeEvent's offsets. */
+/** A row: `bytes` a view of a buffer the writer's next row reuses (copy it to keep it); `starts` serializeEvent's offsets, from the row's start. */
 export interface EventRow {
   bytes: Buffer;
   starts: number[];
@@ -38,6 +38,23 @@ const HEADS = EVENT_FIELDS.map((f, i) => Buffer.from(`${i === 0 ? '{' : ','}"${f
  * record `ctx` does not hold).
  */
 export function eventRowWriter(ctx: RenderContext): (e: Event) => EventRow {
+  const rows = eventRows(ctx);
+  return (e) => (rows.take(false), rows.add(e));
+}
+
+/** Rows written end to end (eventRows). */
+export interface EventRows {
+  /** Writes `e`'s row after those written since the last take (none when it throws): `bytes` a view that the next take or add may move. */
+  add(e: Event): EventRow;
+  /** The rows written since the last take, end to end, in a buffer of their own when `copy` (else none); the next add starts anew. */
+  take(copy?: boolean): Uint8Array;
+}
+
+/**
+ * Makes rows as eventRowWriter does, each after the last, in one buffer reused from take to take:
+ * a batch of rows is copied once, when it is taken, not once per row as well.
+ */
+export function eventRows(ctx: RenderContext): EventRows {
   const zone = ctx.site.timezone;
   const mediaJson = new Map<number, Buffer>();
   const crumbsJson = new Map<number | null, Buffer>();
@@ -192,18 +209,38 @@ export function eventRowWriter(ctx: RenderContext): (e: Event) => EventRow {
   };
   const writers = EVENT_FIELDS.map((f) => fields[f]);
 
-  return (e) => {
-    at = 0;
+  const row = (e: Event, from: number): EventRow => {
     const starts: number[] = [];
     for (let f = 0; f < writers.length; f++) {
-      // the offset of the field's `"key":`, after the `{` or `,` before it
-      starts.push(at + 1);
+      // the offset of the field's `"key":` in the row, after the `{` or `,` before it
+      starts.push(at - from + 1);
       put(HEADS[f]);
       writers[f](e);
     }
     room(1);
     buf[at++] = 0x7d; // }
-    starts.push(at);
-    return { bytes: buf.subarray(0, at), starts };
+    starts.push(at - from);
+    return { bytes: buf.subarray(from, at), starts };
+  };
+  return {
+    add(e) {
+      const from = at;
+      try {
+        return row(e, from);
+      } catch (error) {
+        at = from;
+        throw error;
+      }
+    },
+    take(copy = true) {
+      const rows = copy ? new Uint8Array(buf.subarray(0, at)) : EMPTY;
+      at = 0;
+      // (a batch of very long rows does not leave its room held for good)
+      if (buf.length > MOST_ROOM_KEPT) buf = Buffer.allocUnsafeSlow(64 << 10);
+      return rows;
+    },
   };
 }
+
+const EMPTY = new Uint8Array(0);
+const MOST_ROOM_KEPT = 16 << 20;

@@ -3,20 +3,18 @@
 // back serialized, with the parse key of its text, so that the build's main thread neither reads,
 // hashes nor parses it. The answer's buffers are handed over, not copied.
 //
-// Answer layout: the parses of the files read, one v8 serializer's stream in `bytes` (its header,
-// then each file's SentParse, in order: one transferable buffer per batch, written once, not one
-// message or one buffer per file); per file either its problem or its key and stat. A record is
-// sent without its file's name, which the main thread knows (a list file's name would be written
-// and read once per record). An event whose row is made here is serialized without its texts:
-// the row holds them (decoded on the main thread they would be most of its heap), and the event is
-// made whole from its row when it is rendered (parse-pool.ts withTexts).
-import { DefaultSerializer } from 'node:v8';
+// Answer layout: the parses of the files read in `bytes` (a ParseStream: one transferable buffer
+// per batch, not one message per file); per file either its problem or its key and stat. An event
+// whose row is made here is serialized without its texts: the row holds them (decoded on the main
+// thread they would be most of its heap), and the event is made whole from its row when it is
+// rendered (parse-pool.ts withTexts).
 import { readContentFile } from '../../content/files.ts';
 import { parserOf, type ParserName } from '../../content/load.ts';
+import { ParseStream } from '../../content/parse-stream.ts';
 import type { Problem } from '../../content/problems.ts';
 import { keepSlicedStrings } from '../../content/records.ts';
 import type { Event } from '../../model/types.ts';
-import { eventRowWriter, type EventRow, type RenderContext } from '../../render/event-row.ts';
+import { eventRows, type EventRow, type EventRows, type RenderContext } from '../../render/event-row.ts';
 import type { TextlessEvent } from '../../model/event-texts.ts';
 import { parseKey } from '../cache/keys.ts';
 import { rowHash } from '../rows/row-entries.ts';
@@ -53,22 +51,13 @@ export interface BatchRows {
   made: Uint8Array;
 }
 
-/** The row writer of the thread's context (event-row.ts eventRowWriter), made once per context. */
-type RowWriter = (e: Event) => EventRow;
 
 export interface BatchAnswer {
   files: ({ problem: Problem } | { key: string | null; stat: string | null })[];
-  /** a SentParse for each file without a problem, in order: a v8 serializer's stream (DefaultDeserializer reads it) */
+  /** the parse of each file without a problem, in order (content/parse-stream.ts) */
   bytes: Uint8Array;
   /** when the batch asked for them and the thread has a context */
   rows: BatchRows | null;
-}
-
-/** A file's parse as a batch's stream holds it: each record's value and item (its `file` is the file's name), and the problems. */
-export interface SentParse {
-  values: unknown[];
-  items: (number | null)[];
-  problems: Problem[];
 }
 
 /** `e` without its texts: a copy (the names are EVENT_TEXTS'; a test checks that none is left). */
@@ -85,12 +74,10 @@ function joined(parts: readonly Uint8Array[]): Uint8Array {
   return all;
 }
 
-export function parseBatch(batch: ParseBatch, writer: RowWriter | null = null): BatchAnswer {
+export function parseBatch(batch: ParseBatch, writer: EventRows | null = null): BatchAnswer {
   const parse = parserOf(batch.parser, batch.zone);
   const files: BatchAnswer['files'] = [];
-  // (what a parse holds is plain data: DefaultSerializer is what v8.serialize uses)
-  const stream = new DefaultSerializer();
-  stream.writeHeader();
+  const stream = new ParseStream();
   const rows = batch.render && writer !== null ? new RowsMade(writer, batch.keyed) : null;
   batch.files.forEach((file, i) => {
     const read = readContentFile(batch.dir, file, batch.raw[i] ?? undefined, batch.keyed);
@@ -98,64 +85,45 @@ export function parseBatch(batch: ParseBatch, writer: RowWriter | null = null): 
       files.push({ problem: read.problem });
       return;
     }
-    const { records, problems } = parse(file, read.text);
-    const values = rows ? records.map((r) => (rows.add(r.value as Event) ? textless(r.value as Event) : r.value)) : records.map((r) => r.value);
-    stream.writeValue({ values, items: records.map((r) => r.item), problems } satisfies SentParse);
+    const parsed = parse(file, read.text);
+    stream.write(parsed, parsed.records.map((r) => (rows?.add(r.value as Event) ? textless(r.value as Event) : r.value)));
     files.push({ key: batch.keyed ? parseKey(batch.kind, file, read.bytes).toString('hex') : null, stat: read.stat ? statText(read.stat) : null });
   });
-  return { files, bytes: stream.releaseBuffer(), rows: rows && rows.finish() };
+  return { files, bytes: stream.release(), rows: rows && rows.finish() };
 }
-
-/**
- * The rows' JSON end to end as they are made: one buffer for all the thread's batches, each row
- * copied in as it is written (the writer's next row reuses its bytes), and each batch's rows
- * copied out once, into a buffer of their own, when the batch is done.
- */
-let rowBytes = Buffer.allocUnsafeSlow(1 << 20);
-const MOST_ROW_BYTES_KEPT = 16 << 20;
 
 /** A batch's rows as they are made (BatchRows). */
 class RowsMade {
-  /** where the next row's JSON goes in rowBytes */
-  private length = 0;
   private readonly starts: number[] = [];
   private readonly hashes: Buffer[] = [];
   private readonly made: number[] = [];
 
   constructor(
-    private readonly writer: RowWriter,
+    private readonly writer: EventRows,
     /** hash each row (rowHash: only a build with a cache uses them) */
     private readonly keyed: boolean,
-  ) {}
+  ) {
+    // (rows a batch that failed left are not this one's)
+    writer.take(false);
+  }
 
-  /** Makes `e`'s row, copied at once; false when it is not made here. */
+  /** Makes `e`'s row, after the batch's others; false when it is not made here. */
   add(e: Event): boolean {
     let row: EventRow;
     try {
-      row = this.writer(e);
+      row = this.writer.add(e);
     } catch {
       this.made.push(0);
       return false;
     }
     this.made.push(1);
-    const { bytes } = row;
-    if (this.length + bytes.length > rowBytes.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(this.length + bytes.length, rowBytes.length * 2));
-      rowBytes.copy(grown, 0, 0, this.length);
-      rowBytes = grown;
-    }
-    this.length += bytes.copy(rowBytes, this.length);
     for (const at of row.starts) this.starts.push(at);
-    if (this.keyed) this.hashes.push(rowHash(bytes));
+    if (this.keyed) this.hashes.push(rowHash(row.bytes));
     return true;
   }
 
   finish(): BatchRows {
-    const json = new Uint8Array(this.length);
-    json.set(rowBytes.subarray(0, this.length));
-    // (a batch of very long rows does not leave its room held through the thread's life)
-    if (rowBytes.length > MOST_ROW_BYTES_KEPT) rowBytes = Buffer.allocUnsafeSlow(1 << 20);
-    return { json, starts: Uint32Array.from(this.starts), hashes: joined(this.hashes), made: Uint8Array.from(this.made) };
+    return { json: this.writer.take(), starts: Uint32Array.from(this.starts), hashes: joined(this.hashes), made: Uint8Array.from(this.made) };
   }
 }
 
@@ -194,14 +162,15 @@ export class RowsFile {
  */
 export type ParseMessage = ParseBatch | { context: RenderContext; rows: { fd: number; end: SharedArrayBuffer } | null };
 
-let writer: RowWriter | null = null;
+/** the rows' writer of the thread's context (event-row.ts eventRows), made once per context */
+let writer: EventRows | null = null;
 let rowsFile = new RowsFile(null, null);
 
 export function answer(message: ParseMessage): BatchAnswer | null {
   // every parse made on the thread is serialized before the main thread sees it
   keepSlicedStrings();
   if ('context' in message) {
-    writer = eventRowWriter(message.context);
+    writer = eventRows(message.context);
     rowsFile = new RowsFile(message.rows?.fd ?? null, message.rows && new BigInt64Array(message.rows.end));
     return null;
   }

@@ -15,7 +15,7 @@ import { findContentFiles } from '../../content/files.ts';
 import { ROW_HASH_BYTES, rowHash } from '../rows/row-entries.ts';
 import { ScratchFile } from '../../util/scratch-file.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
-import { eventRowWriter } from '../../render/event-row.ts';
+import { eventRows } from '../../render/event-row.ts';
 import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
 import type { Event } from '../../model/types.ts';
 import { EVENT_TEXTS, hasTexts, type TextlessEvent } from '../../model/event-texts.ts';
@@ -250,7 +250,7 @@ describe('events’ texts', () => {
     const dangling = join(root, 'dangling');
     writeFileSync(join(dangling + '.yaml'), 'id: 99999\ntitle: t\nstart: 2026-01-01T10:00:00Z\nend: 2026-01-01T11:00:00Z\nlast_modified: 2026-01-01T09:00:00Z\nmedia: [424242]\n');
     const batch = [...files, '../dangling.yaml'];
-    const answer = parseBatch({ dir: content, kind: 'events', parser: 'events', zone: 'UTC', files: batch, raw: batch.map(() => null), keyed: true, render: true }, eventRowWriter(ctx));
+    const answer = parseBatch({ dir: content, kind: 'events', parser: 'events', zone: 'UTC', files: batch, raw: batch.map(() => null), keyed: true, render: true }, eventRows(ctx));
     const problem = answer.files.find((f) => 'problem' in f);
     if (problem) throw new Error(JSON.stringify(problem));
     const parsed = answeredParses(answer, batch) as Parsed<Event>[];

@@ -11,9 +11,9 @@
 // the largest part of the heap outside V8 through the rest of the load.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DefaultDeserializer } from 'node:v8';
 import { parseContentFile, parserOf, type ParserName } from '../../content/load.ts';
 import type { Parsed } from '../../content/records.ts';
+import { parseReader } from '../../content/parse-stream.ts';
 import { defaultThreads } from '../../util/threads.ts';
 import { ThreadPool, threadModule } from '../../util/start-thread.ts';
 import type { Event } from '../../model/types.ts';
@@ -21,7 +21,7 @@ import { EVENT_TEXTS, wholeEvent, type TextlessEvent } from '../../model/event-t
 import type { RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, fieldIndex, valueSpanIn } from '../../store/format/event-rows.ts';
 import type { NextStats } from './next-stats.ts';
-import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage, SentParse } from './parse-batch.ts';
+import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage } from './parse-batch.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';
 import { ScratchFile } from '../../util/scratch-file.ts';
 import { readAllAt } from '../../util/positional-io.ts';
@@ -57,14 +57,8 @@ function withTexts(e: TextlessEvent, row: PremadeRow): Event {
 
 /** The parses of an answer to the batch of the files `names` (its files' problems among them), in the batch's order. */
 export function answeredParses({ files, bytes }: Pick<BatchAnswer, 'files' | 'bytes'>, names: readonly string[]): Parsed<unknown>[] {
-  const stream = new DefaultDeserializer(bytes);
-  stream.readHeader();
-  return files.map((f, j): Parsed<unknown> => {
-    if ('problem' in f) return { records: [], problems: [f.problem] };
-    const { values, items, problems } = stream.readValue() as SentParse;
-    const file = names[j];
-    return { records: values.map((value, k) => ({ value, file, item: items[k] })), problems };
-  });
+  const next = parseReader(bytes);
+  return files.map((f, j) => ('problem' in f ? { records: [], problems: [f.problem] } : next(names[j])));
 }
 
 /**

@@ -39,7 +39,10 @@ const HEADS = EVENT_FIELDS.map((f, i) => Buffer.from(`${i === 0 ? '{' : ','}"${f
  */
 export function eventRowWriter(ctx: RenderContext): (e: Event) => EventRow {
   const rows = eventRows(ctx);
-  return (e) => (rows.take(false), rows.add(e));
+  return (e) => {
+    rows.take(false);
+    return rows.add(e);
+  };
 }
 
 /** Rows written end to end (eventRows). */

@@ -39,6 +39,19 @@ describe('ResponseCache', () => {
     expect(cache.size).toBe(3);
   });
 
+  it('queues no more entries than twice those it holds, however often a key is stored again while it is not full', () => {
+    const cache = new ResponseCache({ entries: 100, bytes: 1e9 });
+    cache.set('other', answer('O'));
+    for (let i = 0; i < 10_000; i++) cache.set('same', answer(`v${i}`));
+    expect(cache.size).toBe(2);
+    expect((cache as unknown as { order: { length: number } }).order.length).toBeLessThanOrEqual(2 * cache.size + 1);
+    expect(cache.get('same')?.body).toBe('v9999');
+    // the order kept: 'other' is still the oldest
+    for (let i = 0; i < 99; i++) cache.set(`k${i}`, answer('K'));
+    expect(cache.get('other')).toBeUndefined();
+    expect(cache.get('same')?.body).toBe('v9999');
+  });
+
   it('stays within its byte budget and skips answers too large to be worth it', () => {
     const cache = new ResponseCache({ entries: 100, bytes: 1000 });
     cache.set('huge', answer('x'.repeat(400)));

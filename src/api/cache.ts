@@ -248,6 +248,8 @@ export class ResponseCache {
   private readonly map = new Map<string, Entry>();
   /** the entries in eviction order, and entries replaced since they were queued */
   private readonly order = new EntryQueue();
+  /** entries in `order` replaced: dropped from it once they outnumber the cache's own */
+  private replaced = 0;
   private bytes = 0;
   /** remembers four times as many keys as the cache holds answers */
   private readonly doorkeeper: Doorkeeper;
@@ -294,15 +296,29 @@ export class ResponseCache {
   private victim(): Entry | undefined {
     for (let turns = this.order.length; turns > 0; turns--) {
       const entry = this.order.front!;
-      if (entry.replaced) this.order.shift();
-      else if (!entry.used) return entry;
+      if (entry.replaced) {
+        this.order.shift();
+        this.replaced--;
+      } else if (!entry.used) return entry;
       else {
         entry.used = false;
         this.order.push(this.order.shift()!);
       }
     }
-    while (this.order.front?.replaced) this.order.shift();
+    while (this.order.front?.replaced) {
+      this.order.shift();
+      this.replaced--;
+    }
     return this.order.front;
+  }
+
+  /** The queue without its replaced entries, in the same order. */
+  private dropReplaced(): void {
+    for (let n = this.order.length; n > 0; n--) {
+      const entry = this.order.shift()!;
+      if (!entry.replaced) this.order.push(entry);
+    }
+    this.replaced = 0;
   }
 
   get(key: string): ApiResponse | undefined {
@@ -327,17 +343,23 @@ export class ResponseCache {
     if (old) {
       this.map.delete(key);
       old.replaced = true;
+      this.replaced++;
       this.bytes -= old.weight;
       if (old.response.body !== body) dropKeptBody(old.response.body);
     }
     const stored: Entry = { key, response: kept, weight: size, fingerprint: f, used: false, replaced: false };
     this.map.set(key, stored);
+    // eviction alone drops a replaced entry: a cache that is not full keeps every one queued
+    if (this.replaced > this.map.size) this.dropReplaced();
     this.order.push(stored);
     this.bytes += size;
     // each entry is passed over at most once per call: the second time round it is dropped
     while (this.map.size > this.limits.entries || this.bytes > this.limits.bytes) {
       const entry = this.order.shift()!;
-      if (entry.replaced) continue;
+      if (entry.replaced) {
+        this.replaced--;
+        continue;
+      }
       if (entry.used && entry !== stored) {
         entry.used = false;
         this.order.push(entry);

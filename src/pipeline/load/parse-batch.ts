@@ -66,14 +66,6 @@ function textless(e: Event): TextlessEvent {
   return rest;
 }
 
-/** `parts` end to end in a buffer of their own (never a slice of Node's shared pool): it is transferred. */
-function joined(parts: readonly Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) at += (all.set(part, at), part.byteLength);
-  return all;
-}
-
 export function parseBatch(batch: ParseBatch, writer: EventRows | null = null): BatchAnswer {
   const parse = parserOf(batch.parser, batch.zone);
   const files: BatchAnswer['files'] = [];
@@ -122,8 +114,9 @@ class RowsMade {
     return true;
   }
 
+  /** The batch's rows; the hashes copied into a buffer of their own (Buffer.concat may give a slice of Node's shared pool, and they are transferred). */
   finish(): BatchRows {
-    return { json: this.writer.take(), starts: Uint32Array.from(this.starts), hashes: joined(this.hashes), made: Uint8Array.from(this.made) };
+    return { json: this.writer.take(), starts: Uint32Array.from(this.starts), hashes: new Uint8Array(Buffer.concat(this.hashes)), made: Uint8Array.from(this.made) };
   }
 }
 

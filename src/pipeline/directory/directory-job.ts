@@ -54,7 +54,9 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], { minisea
   let wanted = false;
   let twinsMade: ((twins: Promise<MadeTwins[]>) => void) | null = null;
   const twins = new Promise<MadeTwins[]>((resolve) => (twinsMade = resolve));
-  const twinsNow = () => {
+  const twinsNow = (files: MadeFile[] | null, want: boolean) => {
+    answer ??= files;
+    wanted ||= want;
     if (!wanted || answer === null || twinsMade === null) return;
     const large = answer.filter((f): f is Stored => compress && f.large && 'run' in f);
     twinsMade(large.length === 0 ? Promise.resolve([]) : threads.ask<MadeTwins[]>({ compress: { fd: scratch!.fd, files: large } }).catch(() => []));
@@ -62,8 +64,8 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], { minisea
   };
   const made = threads.ask<MadeFile[]>({ make: { objects, minisearch, fd: scratch?.fd ?? null } });
   // a build that fails before it asks for the files must not leave an unhandled rejection behind
-  made.then((files) => ((answer = files), twinsNow()), () => end());
-  const compressNow = () => ((wanted = true), twinsNow());
+  made.then((files) => twinsNow(files, false), () => end());
+  const compressNow = () => twinsNow(null, true);
   let groups: Promise<Record<Group, DirectoryFiles>> | undefined;
   let compressed: Promise<Map<string, Precompressed>> | undefined;
   return {
@@ -88,7 +90,10 @@ export function startDirectoryJob(objects: readonly DirectoryObject[], { minisea
         .finally(() => end()));
     },
     /** stops the worker (a build that failed elsewhere) */
-    cancel: () => ((twinsMade = null), end(new Error('the directory job was cancelled'))),
+    cancel: () => {
+      twinsMade = null;
+      end(new Error('the directory job was cancelled'));
+    },
     /** The large files may be compressed now (the build's main thread works alone for a while). Asking for any file says so too. */
     compressNow,
   };

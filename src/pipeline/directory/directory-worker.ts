@@ -29,8 +29,7 @@ export type DirectoryMessage = { make: MakeRequest } | { compress: { fd: number;
 export function answer(message: DirectoryMessage): Promise<MadeFile[]> | MadeTwins[] {
   if ('make' in message) return make(message.make);
   const { fd, files } = message.compress;
-  let at = fstatSync(fd).size;
-  const put = (bytes: Uint8Array): Run => ((at += bytes.byteLength), write(fd, bytes, at - bytes.byteLength, null));
+  const put = (bytes: Uint8Array): Run => write(fd, bytes, fstatSync(fd).size, null);
   // each file's twins written as they are made: never two files' at once
   return files.map(({ name, run }) => {
     const { gzip, brotli, gz, br } = compressTwins(readRun(fd, run, false), LARGE_FILE_LEVELS);

@@ -220,7 +220,7 @@ export class ParsePool {
   /** The parses of one answer, their stats and keys recorded, their rows kept. */
   private received(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
     const { files, rows } = answer;
-    files.forEach((f, j) => 'key' in f && f.key !== null && this.recorder?.record(kind, names[j], f.stat ?? undefined, f.key));
+    for (const [j, f] of files.entries()) if ('key' in f && f.key !== null) this.recorder?.record(kind, names[j], f.stat ?? undefined, f.key);
     const parsed = answeredParses(answer, names);
     if (rows === null) return parsed;
     const inFile = rows.json instanceof Uint8Array ? null : rows.json.position;

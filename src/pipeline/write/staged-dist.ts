@@ -134,7 +134,8 @@ export class StagedDist {
     const entry = this.ledger?.wouldReuse(rel, proof, volume, measure);
     if (!entry) return null;
     const [from, to] = [join(this.out, rel), join(this.staging, rel)];
-    if (!this.folders.has(dirname(to))) mkdirSync(dirname(to), { recursive: true }), this.folders.add(dirname(to));
+    if (!this.folders.has(dirname(to))) mkdirSync(dirname(to), { recursive: true });
+    this.folders.add(dirname(to));
     // each was just proven a regular file by its identity; a copy is checked by the file's SHA-256 too
     const files: [string, string][] = volume === null ? [['', entry.id]] : [['', entry.id], ['.gz', entry.gz!], ['.br', entry.br!]];
     try {

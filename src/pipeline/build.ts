@@ -20,7 +20,8 @@
 import { resolve } from 'node:path';
 import { distCacheFile, tidyCacheFolder } from './cache/cache-folder.ts';
 import { load, type ParseCounts } from './load/state-load.ts';
-import { inStaging, withLockedOut } from './out-folder/locked-out.ts';
+import { withLockedOut } from './out-folder/locked-out.ts';
+import { inStaging } from './out-folder/swap.ts';
 import { readPrior } from './state/previous-build.ts';
 import { publishStage } from './publish/publish-stage.ts';
 import { renderFromState } from './render/state-render.ts';

@@ -6,7 +6,7 @@ import { makeFolders } from '../../util/make-folders.ts';
 import type { BuildOptions } from '../run.ts';
 import { lockOut, releaseHeldLocks } from './lock.ts';
 import { checkOutFolder } from './out-folder.ts';
-import { createStaging, hasSwapped, recoverDist, removeLiveStaging, removeStaging } from './swap.ts';
+import { hasSwapped, recoverDist, removeLiveStaging } from './swap.ts';
 
 export async function withLockedOut<T>(options: BuildOptions, run: (out: string) => Promise<T>): Promise<T> {
   const out = resolve(options.out);
@@ -20,19 +20,6 @@ export async function withLockedOut<T>(options: BuildOptions, run: (out: string)
     return await run(out);
   } finally {
     unlock();
-  }
-}
-
-/** Runs `make` on a new staging folder; a failure removes it, and calls `abandon`. */
-export async function inStaging<T>(out: string, abandon: () => void, make: (staging: string) => Promise<T>): Promise<T> {
-  let staging: string | null = null;
-  try {
-    staging = createStaging(out);
-    return await make(staging);
-  } catch (e) {
-    abandon();
-    if (staging !== null) removeStaging(staging);
-    throw e;
   }
 }
 

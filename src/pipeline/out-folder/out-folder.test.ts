@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkOutFolder, isAulaDist, realpathOfMaybeMissing } from './out-folder.ts';
+import { aulaManifest, checkOutFolder, realpathOfMaybeMissing } from './out-folder.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'aula-outfolder-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -11,20 +11,20 @@ mkdirSync(content);
 
 const manifest = { format: 1, version: '0.1.0', built_at: 'x', base_url: 'http://a', site: {}, counts: {}, event_list: {} };
 
-describe('isAulaDist', () => {
+describe('aulaManifest', () => {
   it('needs every field aula writes, of the right type', () => {
     const dir = join(root, 'm');
     mkdirSync(dir);
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
-    expect(isAulaDist(dir)).toBe(true);
+    expect(aulaManifest(dir)).not.toBeNull();
     for (const key of Object.keys(manifest)) {
       writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, [key]: undefined }));
-      expect(isAulaDist(dir), key).toBe(false);
+      expect(aulaManifest(dir), key).toBeNull();
     }
     writeFileSync(join(dir, 'manifest.json'), '{"name":"app","format":1}');
-    expect(isAulaDist(dir)).toBe(false);
+    expect(aulaManifest(dir)).toBeNull();
     writeFileSync(join(dir, 'manifest.json'), 'not json');
-    expect(isAulaDist(dir)).toBe(false);
+    expect(aulaManifest(dir)).toBeNull();
   });
 
   it('recognises the manifest of a large site (a hash per page: well over 1 MiB)', () => {
@@ -34,7 +34,7 @@ describe('isAulaDist', () => {
     const text = JSON.stringify({ ...manifest, public_files });
     expect(text.length).toBeGreaterThan(1_048_576);
     writeFileSync(join(dir, 'manifest.json'), text);
-    expect(isAulaDist(dir)).toBe(true);
+    expect(aulaManifest(dir)).not.toBeNull();
   });
 });
 

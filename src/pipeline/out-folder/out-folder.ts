@@ -29,8 +29,6 @@ export function aulaManifest(dir: string): Manifest | null {
   return ours ? (m as Manifest) : null;
 }
 
-export const isAulaDist = (dir: string) => aulaManifest(dir) !== null;
-
 const LIST_LIMIT = 64 * 1024 * 1024;
 
 /** The paths of `dist`'s .aula-files (user-files.ts); null when missing or damaged. */
@@ -78,6 +76,6 @@ export function checkOutFolder(out: string, content: string, cache?: string): vo
   if (info.isSymbolicLink()) throw new OutFolderError(`--out ${shown} is a symbolic link; give the folder it points to, or a new folder`);
   if (!info.isDirectory()) throw new OutFolderError(`--out ${shown} exists and is not a folder; refusing to replace it`);
   if (readdirSync(out).length === 0) return;
-  if (!isAulaDist(out)) throw new OutFolderError(`--out ${shown} is not empty and is not a dist written by aula (no aula manifest.json); refusing to replace it — give a new or empty folder`);
+  if (aulaManifest(out) === null) throw new OutFolderError(`--out ${shown} is not empty and is not a dist written by aula (no aula manifest.json); refusing to replace it — give a new or empty folder`);
   if (madeListOf(out) === null) throw new OutFolderError(noListMessage(shown));
 }

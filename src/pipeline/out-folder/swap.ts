@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { MADE_FILES, madeFilesText } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
 import { carryFile, listFiles, type LinkOrCopy } from '../ledger/carry-over.ts';
-import { isAulaDist, madeListOf, OutFolderError } from './out-folder.ts';
+import { aulaManifest, madeListOf, OutFolderError } from './out-folder.ts';
 import { removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
 import { isRunning } from '../../util/process-alive.ts';
 
@@ -20,7 +20,7 @@ const pidIn = (name: string, prefix: string) => (name.startsWith(prefix) ? Numbe
 
 /** A folder this module made: a staging folder (marker or manifest) or a parked dist, or one holding nothing. */
 function provablyOurs(dir: string): boolean {
-  if (existsSync(join(dir, STAGING_MARKER)) || isAulaDist(dir)) return true;
+  if (existsSync(join(dir, STAGING_MARKER)) || aulaManifest(dir) !== null) return true;
   try {
     return readdirSync(dir).length === 0;
   } catch {
@@ -43,9 +43,20 @@ export function createStaging(out: string): string {
   return dir;
 }
 
-export function removeStaging(dir: string): void {
-  liveStaging.delete(dir);
-  if (provablyOurs(dir)) rmSync(dir, { recursive: true, force: true });
+/** Runs `make` on a new staging folder; a failure removes it, and calls `abandon`. */
+export async function inStaging<T>(out: string, abandon: () => void, make: (staging: string) => Promise<T>): Promise<T> {
+  let staging: string | null = null;
+  try {
+    staging = createStaging(out);
+    return await make(staging);
+  } catch (e) {
+    abandon();
+    if (staging !== null) {
+      liveStaging.delete(staging);
+      if (provablyOurs(staging)) rmSync(staging, { recursive: true, force: true });
+    }
+    throw e;
+  }
 }
 
 /**

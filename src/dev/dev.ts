@@ -16,7 +16,7 @@ import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative, resolve, sep } from 'node:path';
-import { normalizeBaseUrl } from '../pipeline/build.ts';
+import { normalizeBaseUrl } from '../util/base-path.ts';
 import { describeFailure } from '../util/failure.ts';
 import { checkOutFolder } from '../pipeline/out-folder/out-folder.ts';
 import { problemCount, problemLines } from '../content/index.ts';

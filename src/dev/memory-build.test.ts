@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadContent, formatProblem } from '../content/index.ts';
 import { generateContent } from '../gen/content-generator.ts';
 import { listFiles } from '../pipeline/ledger/carry-over.ts';
-import { normalizeBaseUrl } from '../pipeline/build.ts';
+import { normalizeBaseUrl } from '../util/base-path.ts';
 import { renderRows } from '../store/write/data-files.ts';
 import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';
 import { columnValuesFromRows } from '../store/write/column-values.ts';

@@ -31,7 +31,6 @@ import type { Manifest } from '../store/format/manifest.ts';
 import { StagedDist } from './write/staged-dist.ts';
 
 export type { BuildOptions } from './run.ts';
-export { normalizeBaseUrl } from './run.ts';
 
 /**
  * Whether the load over the prior took only the changed event files (the files parsed, rows

@@ -1,7 +1,5 @@
-// What every stage of a build shares: the options it was asked for, its clock (each phase's wall
-// and CPU time), and the rule a base URL must follow.
-
-import { basePathProblem, canonicalBaseUrl } from '../util/base-path.ts';
+// What every stage of a build shares: the options it was asked for, and its clock (each phase's
+// wall and CPU time).
 
 export interface BuildOptions {
   content: string;
@@ -72,12 +70,4 @@ export function startClock(progress: BuildOptions['progress']) {
     await new Promise((turn) => setImmediate(turn));
   };
   return { started, phases, cpu, phase, nextPhase };
-}
-
-export function normalizeBaseUrl(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`base URL must be http or https: ${url}`);
-  const problem = basePathProblem(url, parsed);
-  if (problem !== null) throw new Error(`base URL ${url}: ${problem}`);
-  return canonicalBaseUrl(parsed);
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeBaseUrl } from '../pipeline/run.ts';
-import { basePathProblem, canonicalBaseUrl } from './base-path.ts';
+import { basePathProblem, canonicalBaseUrl, normalizeBaseUrl } from './base-path.ts';
 import { load } from '../content/test-folder.ts';
 
 const problem = (text: string) => basePathProblem(text, new URL(text));

@@ -55,6 +55,15 @@ export function canonicalBaseUrl(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** The base URL `url` canonical (canonicalBaseUrl); throws, saying why, where it is not http(s) or basePathProblem finds a problem. */
+export function normalizeBaseUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`base URL must be http or https: ${url}`);
+  const problem = basePathProblem(url, parsed);
+  if (problem !== null) throw new Error(`base URL ${url}: ${problem}`);
+  return canonicalBaseUrl(parsed);
+}
+
 /**
  * Whether `url` is an origin alone (scheme://host[:port]), as the upstream of the host rules must
  * be: they pass the request's path on unchanged, so a path of the upstream's own would be lost.

@@ -22,7 +22,7 @@ import { stateRows, type StateRows } from '../state/event-state.ts';
 import { KEY_BYTES } from '../state/stat-fields.ts';
 import { calendarData } from './calendar-data.ts';
 import { useZoneTable } from '../../time/offsets.ts';
-import { collectGarbage } from './collect-garbage.ts';
+import { collectGarbage } from '../../util/collect-garbage.ts';
 import { provenFile } from './previous-data.ts';
 
 /**

@@ -147,12 +147,7 @@ export class RowsFile {
   }
 }
 
-/**
- * What a parse thread is posted: a batch, or before the batches that need them, the context the
- * events' rows are rendered against and the build's rows file in the making (a scratch file,
- * parse-pool.ts; null: none could be made), shared by the threads: each batch's rows wait there,
- * not in the build's heap, until the build puts them in list order.
- */
+/** What a parse thread is posted: a batch, or before the batches that need them, the context the events' rows are rendered against and the rows file (RowsFile; null: none could be made). */
 export type ParseMessage = ParseBatch | { context: RenderContext; rows: { fd: number; end: SharedArrayBuffer } | null };
 
 /** the rows' writer of the thread's context (event-row.ts eventRows), made once per context */

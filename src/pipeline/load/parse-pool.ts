@@ -181,7 +181,6 @@ export class ParsePool {
     // the whole directory.
     await new Promise((next) => setImmediate(next));
     const { dir, recorder, threads } = this;
-    // many files go to the threads; fewer only when they are large
     if (threads === null || (files.length < (this.options.minFiles ?? 512) && !this.largeEnough(dir, files, raw))) {
       const parse = parserOf(parser, zone);
       return files.map((file) => parseContentFile(dir, file, raw.get(file), kind, parse, recorder));

@@ -34,5 +34,3 @@ export function answer({ index, pageSize }: { index: string; pageSize: number })
 }
 
 export const transfer = (answer: Uint8Array): ArrayBuffer[] => [answer.buffer as ArrayBuffer];
-
-export const once = true; // the thread ends after its answer, its heap with it (util/start-thread.ts)

@@ -22,3 +22,8 @@ function canonical(value: unknown): unknown {
   const record = value as Record<string, unknown>;
   return Object.fromEntries(Object.keys(record).sort().map((k) => [k, canonical(record[k])]));
 }
+
+/** `entries` as a record with its keys in order, so that a file made of it (the manifest, the ledger) has the same bytes for the same content. */
+export function sortedRecord<T>(entries: Iterable<[string, T]>): Record<string, T> {
+  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

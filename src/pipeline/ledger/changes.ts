@@ -20,11 +20,6 @@ export function previousPublicFiles(previous: Manifest | null): Record<string, s
   return files;
 }
 
-/** Sorted keys, so the manifest is byte-identical for the same content. */
-export function sortedRecord<T>(entries: Iterable<[string, T]>): Record<string, T> {
-  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
 export function changesBetween(previous: Record<string, string> | null, current: Record<string, string>): Changes {
   const changes: Changes = { since_previous: previous !== null, changed: [], added: [], removed: [] };
   const before = previous ?? {};

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { compressionLevels, LEVEL_POLICY } from '../../deploy/precompress.ts';
 import { cacheIdentity } from '../cache/keys.ts';
 import { CACHE_FILE_MOST, identityOf, readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
-import { sortedRecord } from './changes.ts';
+import { sortedRecord } from '../../util/stable-json.ts';
 
 const head = (out: string) => `AULALEDGER\n${JSON.stringify([cacheIdentity(), resolve(out)])}\n`;
 /** What made the twins: compressors' output differs between versions, so twins are linked only from the same. */

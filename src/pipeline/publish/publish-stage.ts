@@ -24,7 +24,7 @@ import { isPooled, releaseBuffer } from '../../store/read/page-buffers.ts';
 import { unlinkQuietly } from '../cache/cache-file.ts';
 import { copyTwins } from '../../store/write/hashed-files.ts';
 import type { Plan } from '../load/state-load.ts';
-import { changesBetween, CHANGES_FILE, previousPublicFiles, sortedRecord } from '../ledger/changes.ts';
+import { changesBetween, CHANGES_FILE, previousPublicFiles } from '../ledger/changes.ts';
 import { COMPRESSOR } from '../ledger/dist-ledger.ts';
 import { aulaManifest } from '../out-folder/out-folder.ts';
 import type { Rendered } from '../render/state-render.ts';
@@ -34,6 +34,7 @@ import { eventStatePath, nextEventState, writeEventState } from '../state/event-
 import { pageFile } from '../write/manifest-of.ts';
 import { copyMediaFiles } from '../write/media-copies.ts';
 import { shaIn, writeFiles, type StagedDist } from '../write/staged-dist.ts';
+import { sortedRecord } from '../../util/stable-json.ts';
 
 /** Bytes of pages handed to the compression threads and not yet compressed, at most. */
 const COMPRESS_AHEAD = 16 << 20;

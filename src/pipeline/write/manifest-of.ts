@@ -3,7 +3,7 @@ import type { Media, Site } from '../../model/types.ts';
 import { buildIdOf, DIST_FORMAT, zoneTableText, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { MEDIA_FILES_INDEX, mediaFilesText } from '../../store/format/public-files.ts';
 import { mediaFilesOf } from './media-copies.ts';
-import { sortedRecord } from '../ledger/changes.ts';
+import { sortedRecord } from '../../util/stable-json.ts';
 import { AULA_VERSION } from '../../version.ts';
 
 const FIRST_PAGE = 'v1/cms/event/index.json';

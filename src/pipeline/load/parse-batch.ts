@@ -51,7 +51,6 @@ export interface BatchRows {
   made: Uint8Array;
 }
 
-
 export interface BatchAnswer {
   files: ({ problem: Problem } | { key: string | null; stat: string | null })[];
   /** the parse of each file without a problem, in order (content/parse-stream.ts) */

@@ -226,11 +226,10 @@ export class ParsePool {
     const fd = inFile === null ? -1 : this.rows?.fd;
     if (fd === undefined) throw new Error('a parse thread wrote rows to a file it was not given');
     // the rows follow the records, file by file, in order: their JSON end to end in the answer, or in the file from inFile
-    let row = 0;
     let made = 0;
     let at = inFile ?? 0;
-    for (const record of parsed.flatMap((p) => p.records)) {
-      if (rows.made[row++] === 0) continue;
+    for (const [row, record] of parsed.flatMap((p) => p.records).entries()) {
+      if (rows.made[row] === 0) continue;
       // (its texts are in the row: its thread serialized it without them)
       this.premade.set(record.value as TextlessEvent, new BatchRow(rows, made, at, fd));
       at += rows.starts[made * STRIDE + FIELD_COUNT];

@@ -21,5 +21,3 @@ export function searchIndexBeside(rows: EventRows): Promise<Uint8Array> {
   const job: SearchJob = { lines: rows.lineBytes, starts: rows.starts };
   return runOnThread<Uint8Array>(threadModule(import.meta.url, 'search-thread'), job, "the search index's thread stopped");
 }
-
-export const once = true; // the thread ends after its answer, its heap with it (util/start-thread.ts)

@@ -13,7 +13,8 @@ import type { ApiResponse } from '../../api/respond.ts';
 import { loadDataset } from '../../query/dataset.ts';
 import { AUTOCOMPLETE_DATA_FILE, DATA_FILES, eventOffsetsFile, eventPartFile } from '../../store/format/dist-paths.ts';
 import { columnFile } from '../../store/format/column-files.ts';
-import { sha256Hex, sumsOfBlocks } from '../../store/format/manifest.ts';
+import { BLOCK_BYTES, blockCount, BLOCKED_FILE_BYTES, sha256Hex, sumsOfBlocks } from '../../store/format/manifest.ts';
+import { generateContent } from '../../gen/content-generator.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../../store/format/autocomplete-file.ts';
 import { Sections } from '../../store/read/sections.ts';
 import { decodeIndex } from '../../store/format/autocomplete-index.ts';
@@ -273,6 +274,50 @@ describe('loading the dataset per need', () => {
     expect(runs).toBe(2);
     expect(log.slice(MANIFEST_GETS.length + 1).sort()).toEqual([eventOffsetsFile(0), eventOffsetsFile(1), eventPartFile(0), eventPartFile(1)].map((rel) => `GET ${rel}`).sort());
     expect(bytesOf(got).equals(bytesOf(node(ask('/v1/cms/event/', 'limit=4'))))).toBe(true);
+  });
+
+  it('reads an event part the manifest lists the blocks of in parts: an answer fetches its offsets and the blocks of the rows it reads, answers the bytes the node loader answers, and refuses a block that fails its checksum when a row in it is first read', async () => {
+    const big = join(root, 'blocked-parts');
+    await generateContent({ events: 700, directory: 20, seed: 7, outDir: join(big, 'content') });
+    const out = join(big, 'dist');
+    await buildOk({ content: join(big, 'content'), out, precompress: false });
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    const partBytes = manifest.files[eventPartFile(0)].bytes;
+    // (the build lists a part's blocks once it is large enough to read in parts)
+    expect(partBytes).toBeGreaterThanOrEqual(BLOCKED_FILE_BYTES);
+    expect(manifest.files[eventPartFile(0)].blocks).toBe(sumsOfBlocks(readFileSync(join(out, eventPartFile(0)))));
+    const log: string[] = [];
+    const { dataset, files } = await loadEdgeDataset(assetsOf(out, log), { maxDataBytes: 1e9 });
+    const edge = createApi(dataset);
+    const node = createApi(loadDataset(out));
+    // the first page: the offsets and the part's first block, not the part
+    const first = await files.whenLoaded(() => edge(ask('/v1/cms/event/', 'limit=1')));
+    expect(bytesOf(first).equals(bytesOf(node(ask('/v1/cms/event/', 'limit=1'))))).toBe(true);
+    expect(log.slice(MANIFEST_GETS.length + 1)).toEqual([`GET ${eventOffsetsFile(0)}`, `GET ${eventPartFile(0)} bytes=0-${BLOCK_BYTES - 1}`]);
+    const queries = ['', 'limit=1000', 'offset=650&limit=30', 'title__icontains=a&limit=200', 'ordering=-start&limit=50', 'id=9', 'expand=categories&limit=100', 'format=ics&limit=100', 'search=a'];
+    for (const q of queries) {
+      const want = node(ask('/v1/cms/event/', q));
+      const got = await files.whenLoaded(() => edge(ask('/v1/cms/event/', q)));
+      expect([got.status, got.headers, bytesOf(got).toString()], q).toEqual([want.status, want.headers, bytesOf(want).toString()]);
+    }
+    expect(log).not.toContain(`GET ${eventPartFile(0)}`);
+    // under another base URL every row is rewritten: the same bytes as the node loader's
+    const elsewhere = await loadEdgeDataset(assetsOf(out, []), { maxDataBytes: 1e9, baseUrl: 'https://elsewhere.example/x' });
+    const rebased = createApi(elsewhere.dataset);
+    const nodeRebased = createApi(loadDataset(out, { baseUrl: 'https://elsewhere.example/x' }));
+    for (const q of ['limit=3', 'offset=600&limit=100']) {
+      const got = await elsewhere.files.whenLoaded(() => rebased(ask('/v1/cms/event/', q)));
+      expect(bytesOf(got).toString(), q).toBe(bytesOf(nodeRebased(ask('/v1/cms/event/', q))).toString());
+    }
+    // a bit flipped in the part's last block: the rows before it answer; a row in it is refused by name
+    damage(join(out, eventPartFile(0)), (bytes) => bytes.length - 10);
+    const { dataset: bad, files: badFiles } = await loadEdgeDataset(assetsOf(out, []), { maxDataBytes: 1e9 });
+    const badApi = createApi(bad);
+    expect((await badFiles.whenLoaded(() => badApi(ask('/v1/cms/event/', 'limit=5')))).status).toBe(200);
+    const last = blockCount(partBytes) - 1;
+    expect(await refusal(badFiles.whenLoaded(() => badApi(ask('/v1/cms/event/', 'offset=690&limit=10'))))).toBe(
+      `The API data cannot be read (dist/${eventPartFile(0)}: block ${last} does not match its SHA-256 in manifest.json; rebuild with \`aula build\`).`,
+    );
   });
 
   it('a damaged file among those fetched in one round is refused by name; the others are kept, it is fetched again', async () => {

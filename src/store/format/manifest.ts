@@ -75,11 +75,12 @@ export interface FileDigest {
 /** The block the manifest lists a checksum for (FileDigest.blocks). */
 export const BLOCK_BYTES = 256 * 1024;
 /**
- * Files this large list their blocks' sums: those worth reading in parts. A smaller file is read
- * whole (one request costs less than a round per section), and its sums would only make the
- * manifest every edge isolate parses longer.
+ * Files this large list their blocks' sums: those worth reading in parts (an event part, of which
+ * an answer reads a few rows; a column, of which a lookup reads a few sections). A smaller file
+ * is read whole (one request costs less than a round per section), and its sums would only make
+ * the manifest every edge isolate parses longer.
  */
-export const BLOCKED_FILE_BYTES = 8 * 1024 * 1024;
+export const BLOCKED_FILE_BYTES = 1024 * 1024;
 /** characters of one block's SHA-256 in FileDigest.blocks */
 export const BLOCK_SUM_CHARS = 44;
 

@@ -102,6 +102,42 @@ export function partsOf(sizes: readonly number[], part: (i: number) => Buffer): 
 }
 
 /**
+ * Rows held as parts of the given sizes, bytes [from, to) of part `i` from `span(i, from, to)`
+ * (a part read in parts, per-need.ts: only the spans read are fetched): a read inside one part
+ * is that span, across two a copy.
+ */
+export function spansOf(sizes: readonly number[], span: (i: number, from: number, to: number) => Uint8Array): RowSource {
+  const starts = partStarts(sizes);
+  const byteLength = starts[sizes.length];
+  const inBounds = (at: number, length: number) => {
+    if (at < 0 || length < 0 || at + length > byteLength) throw new RangeError(`bytes ${at}+${length} outside the event rows (${byteLength} bytes)`);
+  };
+  const readInto = (target: Uint8Array, offset: number, at: number, length: number) => {
+    inBounds(at, length);
+    eachPiece(starts, at, length, (i, from, n, done) => target.set(span(i, from, from + n), offset + done));
+  };
+  return {
+    byteLength,
+    inMemory: true,
+    read(at, length) {
+      inBounds(at, length);
+      let view: Uint8Array | null = null;
+      eachPiece(starts, at, length, (i, from, n) => {
+        if (n === length) view = span(i, from, from + n);
+      });
+      if (view !== null) {
+        const v: Uint8Array = view;
+        return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+      }
+      const out = Buffer.allocUnsafe(length);
+      readInto(out, 0, at, length);
+      return out;
+    },
+    readInto,
+  };
+}
+
+/**
  * The parts as one buffer when they are consecutive views of one buffer (the build's and `aula
  * dev`'s, cut from the rows made in one piece): a view, no copy. Else null (parts held apart).
  */

@@ -16,9 +16,10 @@ import type { StringList } from './string-table.ts';
 export const WORD_SECTIONS = 6;
 
 /**
- * Word lists are written for a column whose folded values hold at least this many code units:
- * the text an edge isolate reads in parts (files of BLOCKED_FILE_BYTES or more, manifest.ts). A
- * smaller column is fetched whole, and its trigram candidates are verified in memory.
+ * Word lists are written for a column whose folded values hold at least this many code units: a
+ * text so long that an edge isolate, which reads it in parts (files of BLOCKED_FILE_BYTES or more,
+ * manifest.ts), would fetch most of it to verify the trigram candidates. A shorter column's
+ * candidates are verified from its text as it is fetched.
  */
 export const WORD_LISTS_FROM_UNITS = 4 * 1024 * 1024;
 

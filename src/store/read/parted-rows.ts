@@ -1,5 +1,6 @@
 // The event rows of a source loading per need (the edge worker): each part's offsets are read
-// when a row of that part is first asked for, with the part, so an isolate's first answer reads
+// when a row of that part is first asked for, with the part (a part read in parts: the blocks of
+// the rows asked for, once the offsets say where they are), so an isolate's first answer reads
 // the offsets of the parts it touches, not every row's; and each row is checked against its
 // offsets when first asked for, not every row of the part. Every method that reads a row's offsets
 // first makes sure its part's are in (a part not at hand yet throws FileNeeded, per-need.ts); a
@@ -16,7 +17,9 @@ export class PartedRows extends EventRows {
   /**
    * `count` rows in parts of `partRows`; `load(part)` reads that part's offsets into `starts`
    * and its rows' line starts into `lineStarts` (checking them), or throws; `check(row)`, once
-   * its part is loaded, checks a row's bytes against its offsets before it is first read, or throws.
+   * its part is loaded, checks a row's bytes against its offsets before it is first read, or throws;
+   * `fetch(rows)`, once their parts are loaded, makes sure the bytes of rows not checked yet are at
+   * hand (a part read in parts: one FileNeeded for all of them), or throws.
    */
   constructor(
     source: RowSource,
@@ -25,6 +28,7 @@ export class PartedRows extends EventRows {
     private readonly partRows: number,
     private readonly load: (part: number) => void,
     private readonly check: (row: number) => void,
+    private readonly fetch?: (rows: readonly number[]) => void,
   ) {
     super(source, starts, lineStarts);
     this.loaded = new Uint8Array(Math.ceil(lineStarts.length / partRows));
@@ -50,6 +54,14 @@ export class PartedRows extends EventRows {
       if (this.loaded[part] === 0) (missing ??= new Set()).add(part);
     }
     if (missing !== null) gatherNeeds([...missing].map((part) => () => this.loadPart(part)));
+    if (this.fetch !== undefined) {
+      const unchecked: number[] = [];
+      for (let i = from; i < to; i++) {
+        const row = rows ? rows[i] : i;
+        if (this.checked[row] === 0) unchecked.push(row);
+      }
+      if (unchecked.length > 0) this.fetch(unchecked);
+    }
     for (let i = from; i < to; i++) this.need(rows ? rows[i] : i);
   }
 

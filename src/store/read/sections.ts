@@ -29,6 +29,9 @@ export function readInParts(standIn: Uint8Array, parts: FileInParts): Uint8Array
   return standIn;
 }
 
+/** The file a stand-in (readInParts) reads in parts, or null for bytes held whole. */
+export const partsOfFile = (bytes: Uint8Array): FileInParts | null => inParts.get(bytes) ?? null;
+
 /** The sections of one file, as typed arrays over its bytes. */
 export class Sections {
   private constructor(

@@ -7,7 +7,7 @@ import type { EventTable } from '../format/event-table.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
 import { partBounds } from '../format/event-parts.ts';
 import { DistError, parseManifest, type Manifest } from '../format/manifest.ts';
-import { joinedView, partRows, partsOf, partStarts, type RowSource } from '../format/row-source.ts';
+import { joinedView, partRows, partStarts, spansOf, type RowSource } from '../format/row-source.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { fitIn16Bits, rowOffsetsFault, rowOffsetsProblem } from './row-offsets.ts';
 import { PartedRows } from './parted-rows.ts';
@@ -16,10 +16,11 @@ import { FileRows, SERVED_HEAD_BYTES } from './file-rows.ts';
 import { readColumns } from './column-files.ts';
 import { readCalendar, readCalendarFile } from './calendar-file.ts';
 import { FormatError } from '../format/sections.ts';
+import { partsOfFile, type FileInParts } from './sections.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
 import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
 import type { RowsJob, VerifyRows } from './rows-job.ts';
-import { once, requireAll, zeroedAsWritten } from './per-need.ts';
+import { gatherNeeds, once, requireAll, zeroedAsWritten } from './per-need.ts';
 
 export interface StoredData {
   manifest: Manifest;
@@ -210,6 +211,9 @@ function storedPerNeed(source: DistSource, manifest: Manifest, parts: readonly s
  * first read (PartedRows), checked against the part's size in the manifest, and each row's bytes
  * when it is first read, checked then against its offsets (the part's size and checksum were
  * checked by the source): an answer's rows are checked, not every row of the parts they are in.
+ * A part whose manifest entry lists its blocks, from a source that reads such files in parts (an
+ * edge isolate's), is not fetched whole: the blocks of the rows an answer reads are, each checked
+ * against its own sum by the source.
  */
 function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly string[]): { rows: EventRows; part(i: number): Buffer } {
   const rowsName = rowsFolder(parts);
@@ -224,10 +228,15 @@ function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly str
   // over every row, filled a part at a time as answers reach them
   const starts = new Uint32Array(zeroedAsWritten(count * STRIDE * Uint32Array.BYTES_PER_ELEMENT));
   const lineStarts = new Float64Array(zeroedAsWritten(count * Float64Array.BYTES_PER_ELEMENT));
+  const blocked = parts.map((rel) => source.sectioned !== undefined && manifest.files[rel].blocks !== undefined);
+  const held: (FileInParts | null | undefined)[] = [];
+  /** part `i` as the source reads it in parts, or null (read whole): made when a row of it is first read */
+  const inParts = (i: number) => (held[i] ??= blocked[i] ? partsOfFile(source.sectioned!(parts[i])) : null);
   const offsets = parts.map((_, i) =>
     once(() => {
-      // a part's rows are read after its offsets: both are asked for in one round
-      requireAll(source, [eventOffsetsFile(i), parts[i]]);
+      // a part's rows are read after its offsets: both are asked for in one round (a part read in
+      // parts: the offsets, which say where its rows' blocks are)
+      requireAll(source, inParts(i) === null ? [eventOffsetsFile(i), parts[i]] : [eventOffsetsFile(i)]);
       const own = partOffsets(source, manifest, i, source.bytes(eventOffsetsFile(i)));
       const first = i * partRowCount;
       const rows = own.length / STRIDE;
@@ -242,23 +251,46 @@ function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly str
       starts.set(own, first * STRIDE);
     }),
   );
-  const part = parts.map((rel, i) =>
-    once(() => {
-      offsets[i]();
-      const bytes = source.bytes(rel);
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    }),
-  );
-  /** a row's bytes against its offsets, and the newline after it (the dist's last row has none) */
-  const checkRow = (row: number) => {
+  /** the parts read whole, once read */
+  const whole: (Uint8Array | undefined)[] = [];
+  /** bytes [from, to) of part `i` (read in parts: throws FileNeeded for the blocks not at hand) */
+  const span = (i: number, from: number, to: number): Uint8Array => {
+    offsets[i]();
+    const inPart = inParts(i);
+    if (inPart === null) return (whole[i] ??= source.bytes(parts[i])).subarray(from, to);
+    inPart.need([[from, to]]);
+    return inPart.at(from, to);
+  };
+  const part = (i: number): Buffer => {
+    const bytes = span(i, 0, sizes[i]);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  };
+  /** the bytes of row `row` and the newline after it (the dist's last row has none), within its part */
+  const rowSpan = (row: number): [part: number, from: number, to: number] => {
     const i = Math.floor(row / partRowCount);
     const at = lineStarts[row] - begins[i];
-    const end = at + starts[row * STRIDE + FIELD_COUNT] + (row === count - 1 ? 0 : 1);
-    const fault = rowOffsetsFault(part[i]().subarray(at, end), starts.subarray(row * STRIDE, (row + 1) * STRIDE), row - i * partRowCount);
+    return [i, at, at + starts[row * STRIDE + FIELD_COUNT] + (row === count - 1 ? 0 : 1)];
+  };
+  /** a row's bytes against its offsets */
+  const checkRow = (row: number) => {
+    const [i, from, to] = rowSpan(row);
+    const fault = rowOffsetsFault(span(i, from, to), starts.subarray(row * STRIDE, (row + 1) * STRIDE), row - i * partRowCount);
     if (fault) throw corrupt(source, eventOffsetsFile(i), `does not match the event rows in ${rowsName} (part ${i}: ${fault.problem})`);
   };
-  const rows = new PartedRows(partsOf(sizes, (i) => part[i]()), starts, lineStarts, partRowCount, (i) => offsets[i](), checkRow);
-  return { rows, part: (i) => part[i]() };
+  /** the blocks of rows read together, asked for in one round */
+  const fetchRows = (rows: readonly number[]) => {
+    const ranges = new Map<number, [number, number][]>();
+    for (const row of rows) {
+      const [i, from, to] = rowSpan(row);
+      if (inParts(i) === null) continue;
+      let list = ranges.get(i);
+      if (list === undefined) ranges.set(i, (list = []));
+      list.push([from, to]);
+    }
+    if (ranges.size > 0) gatherNeeds([...ranges].map(([i, list]) => () => inParts(i)!.need(list)));
+  };
+  const rows = new PartedRows(spansOf(sizes, span), starts, lineStarts, partRowCount, (i) => offsets[i](), checkRow, blocked.includes(true) ? fetchRows : undefined);
+  return { rows, part };
 }
 
 function categoriesOf(source: DistSource): StoredData['categories'] {

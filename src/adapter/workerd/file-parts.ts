@@ -60,9 +60,9 @@ export class FileParts implements FileInParts {
   }
 
   /**
-   * Throws FileNeeded naming, for every range of `ranges` with a block not in yet, all its blocks
-   * (overlapping ones merged): a range is then read from the one run that came for it, not from
-   * pieces joined by a copy.
+   * Throws FileNeeded naming the blocks of `ranges` not in yet (neighbours merged into runs): a
+   * block already in is not fetched again, and a range across runs is joined once (at). A byte
+   * fetched costs an isolate more than a byte copied.
    */
   need(ranges: readonly (readonly [number, number])[]): void {
     let wanted: [number, number][] | null = null;
@@ -70,12 +70,7 @@ export class FileParts implements FileInParts {
       if (end <= start) continue;
       const first = Math.floor(start / BLOCK_BYTES);
       const last = Math.min(Math.ceil(end / BLOCK_BYTES), this.runOf.length) - 1;
-      for (let b = first; b <= last; b++) {
-        if (this.runOf[b] === -1) {
-          (wanted ??= []).push([first, last]);
-          break;
-        }
-      }
+      for (let b = first; b <= last; b++) if (this.runOf[b] === -1) (wanted ??= []).push([b, b]);
     }
     if (wanted === null) return;
     wanted.sort((a, b) => a[0] - b[0]);

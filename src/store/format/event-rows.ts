@@ -114,22 +114,24 @@ export class EventRows {
    * read here: its bytes must have been checked already (rowOffsetsProblem). `lineStarts`: each
    * row's line start, made and checked by the caller (rows whose offsets arrive per part,
    * store/read/parted-rows.ts), filled in as they arrive; that caller notes their lengths too, as
-   * they arrive (noteLengths).
+   * they arrive (noteLengths), in `lengths` when it gives them (zeroed, one a row).
    */
   constructor(
     lines: Buffer | RowSource,
     readonly starts: Uint32Array | Uint16Array,
     lineStarts?: Float64Array,
+    lengths?: Uint32Array,
   ) {
     if (starts.length % STRIDE !== 0) throw new Error('event offsets are not whole rows');
     const bytes = Buffer.isBuffer(lines) ? lines : null;
     this.source = bytes ? memoryRows(bytes) : (lines as RowSource);
     const count = starts.length / STRIDE;
-    this.lengths = new Uint32Array(count);
     if (lineStarts) {
+      this.lengths = lengths ?? new Uint32Array(count);
       this.lineStarts = lineStarts;
       return;
     }
+    this.lengths = new Uint32Array(count);
     const total = this.source.byteLength;
     this.lineStarts = new Float64Array(count);
     let at = 0;

@@ -7,7 +7,7 @@
 // read of many rows asks at once for every part it reaches that is not at hand.
 import { EventRows } from '../format/event-rows.ts';
 import type { RowSource } from '../format/row-source.ts';
-import { gatherNeeds } from './per-need.ts';
+import { gatherNeeds, zeroedAsWritten } from './per-need.ts';
 
 export class PartedRows extends EventRows {
   private readonly loaded: Uint8Array;
@@ -30,9 +30,10 @@ export class PartedRows extends EventRows {
     private readonly check: (row: number) => void,
     private readonly fetch?: (rows: readonly number[]) => void,
   ) {
-    super(source, starts, lineStarts);
+    // (over every row, filled a part at a time: memory taken as the parts come, zeroedAsWritten)
+    super(source, starts, lineStarts, new Uint32Array(zeroedAsWritten(lineStarts.length * Uint32Array.BYTES_PER_ELEMENT)));
     this.loaded = new Uint8Array(Math.ceil(lineStarts.length / partRows));
-    this.checked = new Uint8Array(lineStarts.length);
+    this.checked = new Uint8Array(zeroedAsWritten(lineStarts.length));
   }
 
   private need(row: number): void {

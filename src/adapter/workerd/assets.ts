@@ -9,6 +9,7 @@
 import { loadedFiles } from '../../store/format/dist-paths.ts';
 import { blockCount, DistError, parseManifest, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { BlockMismatch, FileParts, parsePartKey } from './file-parts.ts';
+import { bodyBytes } from './body-bytes.ts';
 import { datasetFrom, type Dataset } from '../../query/dataset.ts';
 import type { DistSource } from '../../store/read/dist-source.ts';
 import { FileNeeded } from '../../store/read/per-need.ts';
@@ -30,7 +31,8 @@ export class EdgeLoadError extends Error {
 /** `rel` as the messages name it (as the node loader names a file of dist/) */
 const where = (rel: string) => `dist/${rel}`;
 
-async function fetchFile(assets: AssetFetcher, rel: string, range?: readonly [start: number, end: number]): Promise<Uint8Array> {
+/** `rel`, or `range` of it; `expected`: the bytes it should have (the manifest's size, the range's), read into a buffer of that size (body-bytes.ts) */
+async function fetchFile(assets: AssetFetcher, rel: string, range?: readonly [start: number, end: number], expected = range === undefined ? undefined : range[1] - range[0]): Promise<Uint8Array> {
   // the host is ignored by both bindings; only the path names the file
   const response = await assets.fetch(`https://assets.invalid/${rel}`, range ? { method: 'GET', headers: { Range: `bytes=${range[0]}-${range[1] - 1}` } } : { method: 'GET' });
   if (range && response.status === 200) {
@@ -43,7 +45,7 @@ async function fetchFile(assets: AssetFetcher, rel: string, range?: readonly [st
     // not permanent: a deploy may still be under way
     throw new EdgeLoadError(`The API data is not deployed (${rel}: HTTP ${response.status}); deploy dist/ built with \`aula build --edge\`.`, false);
   }
-  return new Uint8Array(await response.arrayBuffer());
+  return expected === undefined ? new Uint8Array(await response.arrayBuffer()) : bodyBytes(response, expected);
 }
 
 const hex = (digest: ArrayBuffer) => Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -110,7 +112,7 @@ export class EdgeFiles {
   }
 
   private async fetchChecked(rel: string): Promise<void> {
-    const bytes = await fetchFile(this.assets, rel);
+    const bytes = await fetchFile(this.assets, rel, undefined, Object.hasOwn(this.manifest.files, rel) ? this.manifest.files[rel].bytes : undefined);
     // WebCrypto hashes only asynchronously: the digest is made here and checked as the node loader checks its files
     const digest = hex(await crypto.subtle.digest('SHA-256', bytes));
     try {
@@ -219,10 +221,11 @@ export const MANIFEST_TAIL_BYTES = 1024;
  */
 const ENDS_WITH_PUBLIC_FILES = /\n {4}"(?:[^"\\\n]|\\.)*": "[0-9a-f]{64}"\n {2}\}\n\}\n?$/;
 
-/** `range` of `rel` as the origin answers it: the range (206), the whole file (200: `whole`) when `whole` is wanted, else null (its body let go of). */
-async function fetchRange(assets: AssetFetcher, rel: string, range: string, whole: boolean): Promise<{ bytes: Uint8Array; whole: boolean } | null> {
+/** `range` of `rel` (at most `bytes` long) as the origin answers it: the range (206), the whole file (200: `whole`) when `whole` is wanted, else null (its body let go of). */
+async function fetchRange(assets: AssetFetcher, rel: string, range: string, bytes: number, whole: boolean): Promise<{ bytes: Uint8Array; whole: boolean } | null> {
   const response = await assets.fetch(`https://assets.invalid/${rel}`, { method: 'GET', headers: { Range: range } });
-  if (response.status === 206 || (whole && response.status === 200)) return { bytes: new Uint8Array(await response.arrayBuffer()), whole: response.status === 200 };
+  if (response.status === 206) return { bytes: await bodyBytes(response, bytes), whole: false };
+  if (whole && response.status === 200) return { bytes: new Uint8Array(await response.arrayBuffer()), whole: true };
   await response.body?.cancel();
   return null;
 }
@@ -234,7 +237,10 @@ async function fetchRange(assets: AssetFetcher, rel: string, range: string, whol
  * not the last member. Then the manifest is fetched whole (parseEdgeManifest).
  */
 export async function manifestHead(assets: AssetFetcher): Promise<{ bytes: Uint8Array; whole: boolean } | null> {
-  const [head, tail] = await Promise.all([fetchRange(assets, 'manifest.json', `bytes=0-${MANIFEST_HEAD_BYTES - 1}`, true), fetchRange(assets, 'manifest.json', `bytes=-${MANIFEST_TAIL_BYTES}`, false)]);
+  const [head, tail] = await Promise.all([
+    fetchRange(assets, 'manifest.json', `bytes=0-${MANIFEST_HEAD_BYTES - 1}`, MANIFEST_HEAD_BYTES, true),
+    fetchRange(assets, 'manifest.json', `bytes=-${MANIFEST_TAIL_BYTES}`, MANIFEST_TAIL_BYTES, false),
+  ]);
   if (head?.whole) return head;
   if (head === null || tail === null) return null;
   const b = Buffer.from(head.bytes.buffer, head.bytes.byteOffset, head.bytes.byteLength);

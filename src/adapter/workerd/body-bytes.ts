@@ -1,0 +1,51 @@
+// A fetched body read into one buffer of the size the manifest says it has: workerd copies the
+// stream's chunks straight into it (a BYOB reader), where `arrayBuffer()` gathers them into a
+// buffer of its own and then copies that into a fresh, zero-filled one — every byte an isolate
+// fetches is its first request's largest cost, so each copy of it counts.
+
+/**
+ * The bytes of `response`'s body: read into one buffer of `expected` bytes when the stream can be
+ * read so (then its length is what was sent, more or less than expected alike), else as
+ * `arrayBuffer()` gives them.
+ */
+export async function bodyBytes(response: Response, expected: number): Promise<Uint8Array> {
+  const body = response.body;
+  if (body === null) return new Uint8Array(0);
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = body.getReader({ mode: 'byob' });
+  } catch {
+    // (a stream that is not one of bytes)
+    return new Uint8Array(await response.arrayBuffer());
+  }
+  let buffer = new ArrayBuffer(expected);
+  let got = 0;
+  while (got < expected) {
+    const { done, value } = await reader.read(new Uint8Array(buffer, got, expected - got));
+    if (value !== undefined) {
+      buffer = value.buffer as ArrayBuffer;
+      got += value.byteLength;
+    }
+    if (done) return new Uint8Array(buffer, 0, got);
+  }
+  // the expected bytes are in: whatever follows is read too, so a longer body shows its length
+  const rest: Uint8Array[] = [];
+  let more = 0;
+  for (;;) {
+    const { done, value } = await reader.read(new Uint8Array(new ArrayBuffer(64 * 1024)));
+    if (value !== undefined && value.byteLength > 0) {
+      rest.push(value);
+      more += value.byteLength;
+    }
+    if (done) break;
+  }
+  if (more === 0) return new Uint8Array(buffer);
+  const whole = new Uint8Array(expected + more);
+  whole.set(new Uint8Array(buffer), 0);
+  let at = expected;
+  for (const chunk of rest) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return whole;
+}

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, readlinkSync, renameSync, writeFileSync } fr
 import { join } from 'node:path';
 import { copyOfSampleDist, removeDir, sampleDist, tempDir } from '../../test/helpers.ts';
 import { loadDataset } from '../query/dataset.ts';
-import { DATA_FILES, loadedFiles } from '../store/format/dist-paths.ts';
+import { calendarPartFile, DATA_FILES, loadedFiles } from '../store/format/dist-paths.ts';
 import { liveData } from './live-data.ts';
 
 let dist: string;
@@ -95,7 +95,7 @@ describe('liveData', () => {
 
   it('closes the files of the data it replaces and of every failed load: one calendar open, whatever the reloads', async () => {
     const copy = copyOfSampleDist(join(root, 'descriptors'));
-    const calendar = join(copy, DATA_FILES.calendar);
+    const calendar = join(copy, calendarPartFile(0));
     const data = await liveData({ dist: copy, watch: false, log: () => {} });
     try {
       expect(openOn(calendar)).toBe(1);
@@ -125,7 +125,7 @@ describe('liveData', () => {
       expect(data.dataset).toBe(used);
       expect(data.ready).toBe(true);
       // what it loaded is closed, as is the data use() replaced: the used dataset's calendar alone is open
-      expect(openOn(join(copy, DATA_FILES.calendar))).toBe(0);
+      expect(openOn(join(copy, calendarPartFile(0)))).toBe(0);
     } finally {
       data.stop();
     }
@@ -139,7 +139,7 @@ describe('liveData', () => {
     data.stop();
     expect(await reloaded).toBe(false);
     expect(data.dataset).toBe(before);
-    expect(openOn(join(copy, DATA_FILES.calendar))).toBe(1);
+    expect(openOn(join(copy, calendarPartFile(0)))).toBe(1);
     expect(await data.reload()).toBe(false);
   });
 });

@@ -8,15 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/core.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
 import { COLUMN_FILES } from '../../src/store/format/column-files.ts';
-import { AUTOCOMPLETE_DATA_FILE, DATA_FILES } from '../../src/store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, calendarPartFile, DATA_FILES } from '../../src/store/format/dist-paths.ts';
 import { sha256Hex } from '../../src/store/format/manifest.ts';
 import { DistError } from '../../src/store/format/manifest.ts';
 import { startAula } from '../aula-cli.ts';
 import { removeDir, sampleDist, tempDir } from '../helpers.ts';
 
-const FILES = ['manifest.json', 'data/events/00000.jsonl', 'data/events/00000.offsets.bin', ...COLUMN_FILES, DATA_FILES.calendar, 'data/categories.json', AUTOCOMPLETE_DATA_FILE];
+const FILES = ['manifest.json', 'data/events/00000.jsonl', 'data/events/00000.offsets.bin', ...COLUMN_FILES, calendarPartFile(0), 'data/categories.json', AUTOCOMPLETE_DATA_FILE];
 /** the binary data files: a header naming their format and its version (src/store/format/sections.ts) */
-const BINARY_FILES = [...COLUMN_FILES, DATA_FILES.calendar, AUTOCOMPLETE_DATA_FILE];
+const BINARY_FILES = [...COLUMN_FILES, calendarPartFile(0), AUTOCOMPLETE_DATA_FILE];
 
 type Damage = (bytes: Buffer) => Buffer | null;
 const garbage = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7919 + 13) % 256));

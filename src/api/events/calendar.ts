@@ -4,7 +4,7 @@
 // them (ical/stored-feed.ts).
 import { assembleCalendar, type StoredEntries } from '../ical/stored-feed.ts';
 import { escapeText } from '../ical/lines.ts';
-import { entryOf } from '../../store/format/calendar-file.ts';
+import { entryLength, entryOf } from '../../store/format/calendar-file.ts';
 import type { Dataset } from '../../query/dataset.ts';
 import type { QueryParams } from '../../query/query-dict.ts';
 import { baseHeaders, ignoredHeader, invalid, type ApiResponse } from '../respond.ts';
@@ -53,8 +53,7 @@ export function eventCalendar(ds: Dataset, params: QueryParams): ApiResponse {
   // the feed's bytes are known before any is copied: a feed too large to make is refused first
   let bytes = 0;
   for (let i = 0; i < shown; i++) {
-    const row = rowAt(i);
-    bytes += calendar.starts[row + 1] - calendar.starts[row];
+    bytes += entryLength(calendar, rowAt(i));
   }
   charge(bytes * UNITS_PER_ENTRY_BYTE + shown * UNITS_PER_ENTRY, 'format=ics');
   const { id, time, bool } = table.columns;

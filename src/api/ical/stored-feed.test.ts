@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryOf } from '../../store/format/calendar-file.ts';
-import { readCalendarFile } from '../../store/read/calendar-file.ts';
+import { calendarOfParts } from '../../store/read/calendar-file.ts';
 import { calendarFile } from '../../store/write/calendar-file.ts';
 import { END_INSTANT, FIRST_INSTANT, isWritable } from '../../time/range.ts';
 import { formatInstant } from '../../time/zone.ts';
@@ -86,7 +86,7 @@ describe('a feed assembled from the stored entries (data/calendar.bin)', () => {
           // the build's side: each event's lines by the one formatter, into the file, read back
           const zone = new ZoneOffsets(zoneName, []);
           const fields: EntryFields[] = events.map((e) => ({ ...e, end: e.start + e.length, last_modified: e.modified }));
-          const file = readCalendarFile(calendarFile(events.length, (i) => new TextEncoder().encode(entryBody(fields[i], zone))), events.length);
+          const file = calendarOfParts(events.length, Math.max(1, events.length), () => calendarFile(events.length, (i) => new TextEncoder().encode(entryBody(fields[i], zone))));
           const stored: StoredEntries = {
             count: events.length,
             id: (i) => events[i].id,

@@ -6,10 +6,10 @@ import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAllAt } from '../../util/positional-io.ts';
 import { CACHE_FILE_MOST, readCacheFile } from '../cache/cache-file.ts';
-import { DATA_FILES, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { calendarPartFiles, DATA_FILES, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
 import { FIELD_COUNT } from '../../store/format/event-rows.ts';
-import { readCalendarFile } from '../../store/read/calendar-file.ts';
+import { calendarPartReader } from '../../store/read/calendar-file.ts';
 import { readColumns } from '../../store/read/column-files.ts';
 import { memorySource } from '../../store/read/dist-source.ts';
 import { columnValuesOfTable } from '../../store/write/column-files.ts';
@@ -30,8 +30,7 @@ export function previousFiles({ previous, state, ledger }: PreviousBuild, out: s
   if (previous.event_part_rows !== partRows || previous.counts.events !== state.rows.id.length) return null;
   const parts = eventPartFiles(previous);
   const proven = (rel: string) => !!previous.files[rel] && ledger.wouldReuse(rel, previous.files[rel].sha256, null);
-  if (![DATA_FILES.calendar, DATA_FILES.search, ...COLUMN_FILES, ...parts, ...eventOffsetsFiles(previous)].every(proven)) return null;
-  // (not kept: a build's peak is not to hold the calendar's bytes)
+  if (![DATA_FILES.search, ...COLUMN_FILES, ...parts, ...eventOffsetsFiles(previous), ...calendarPartFiles(previous)].every(proven)) return null;
   const file = (rel: string) => provenFile(out, ledger, rel, previous.files[rel].sha256);
   return previousData(previous, file, (bounds) => (begin, end) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end));
 }
@@ -70,7 +69,7 @@ export function previousData(previous: Manifest, file: (rel: string) => Uint8Arr
   const columnFile = (rel: string) => (!COLUMN_FILES.includes(rel) ? file(rel) : (columnFiles.get(rel) ?? columnFiles.set(rel, file(rel)).get(rel)!));
   let read: EventTable | null = null;
   const table = () => (read ??= readColumns(memorySource(columnFile, 'previous dist'), n, true));
-  return { starts, bounds, table, values: () => columnValuesOfTable(table()), file: columnFile, calendar: () => readCalendarFile(file(DATA_FILES.calendar), n), bytes: bytes(bounds) };
+  return { starts, bounds, table, values: () => columnValuesOfTable(table()), file: columnFile, calendar: calendarPartReader(file, n, previous.event_part_rows), bytes: bytes(bounds) };
 }
 
 /** Bytes [begin, end) of the files `paths` end to end (`bounds`: where each starts, then their length). */

@@ -4,7 +4,7 @@
 // the previous dist where the ledger proves them or made (the load's, the directory job's), and
 // the manifest.
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
-import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, AUTOCOMPLETE_MODULE_FILE, calendarPartFiles, DATA_FILES, EVENT_PART_ROWS, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { searchIndexBeside } from '../../store/write/search-thread.ts';
 import type { EventRows } from '../../store/format/event-rows.ts';
 import { columnValuesFromRows } from '../../store/write/column-values.ts';
@@ -145,7 +145,7 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
   for (const [rel, content] of out) if (!digests.has(rel)) digests.set(rel, digestOf(content));
   const files: Record<string, FileDigest> = { ...previous?.files };
   // the event files anew (parts past the new last one are gone)
-  for (const rel of previous ? [...eventPartFiles(previous), ...eventOffsetsFiles(previous)] : []) delete files[rel];
+  for (const rel of previous ? [...eventPartFiles(previous), ...eventOffsetsFiles(previous), ...calendarPartFiles(previous)] : []) delete files[rel];
   if (plan.directory !== null) {
     // the directory's files anew: the previous ones (their hashed names among them) are gone
     for (const rel of Object.keys(files)) if (rel === AUTOCOMPLETE_DATA_FILE || rel.startsWith(`${AUTOCOMPLETE_DIR}/`)) delete files[rel];

@@ -3,7 +3,6 @@ import { COLUMN_FILES } from './column-files.ts';
 
 export const DATA_FILES = {
   categories: 'data/categories.json',
-  calendar: 'data/calendar.bin',
   /** what `search` answers from (search/search-index-file.ts) */
   search: 'data/search.bin',
 } as const;
@@ -58,7 +57,17 @@ export function eventOffsetsFiles(manifest: PartsOf): string[] {
   return Array.from({ length: eventPartCount(manifest.counts.events, manifest.event_part_rows) }, (_, i) => eventOffsetsFile(i));
 }
 
+/** Part `i` of the calendar entries (calendar-file.ts): the entries of event part `i`'s rows, relative to dist/. */
+export function calendarPartFile(i: number): string {
+  return `data/calendar/${String(i).padStart(5, '0')}.bin`;
+}
+
+/** The calendar's parts, in order: one per event part. */
+export function calendarPartFiles(manifest: PartsOf): string[] {
+  return Array.from({ length: eventPartCount(manifest.counts.events, manifest.event_part_rows) }, (_, i) => calendarPartFile(i));
+}
+
 /** The files under dist/ the API loads besides manifest.json; the rest of dist/ is for static hosts and CDNs. */
 export function loadedFiles(manifest: PartsOf): string[] {
-  return [...eventPartFiles(manifest), ...eventOffsetsFiles(manifest), ...Object.values(DATA_FILES), ...COLUMN_FILES, AUTOCOMPLETE_DATA_FILE];
+  return [...eventPartFiles(manifest), ...eventOffsetsFiles(manifest), ...calendarPartFiles(manifest), ...Object.values(DATA_FILES), ...COLUMN_FILES, AUTOCOMPLETE_DATA_FILE];
 }

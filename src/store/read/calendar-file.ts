@@ -1,28 +1,61 @@
-// Reads data/calendar.bin (src/store/format/calendar-file.ts) as views of its bytes.
-import { CALENDAR_FORMAT, type CalendarEntries } from '../format/calendar-file.ts';
-import { DATA_FILES } from '../format/dist-paths.ts';
+// Reads the calendar's parts (src/store/format/calendar-file.ts) as views of their bytes.
+import { CALENDAR_FORMAT, type CalendarEntries, type CalendarPart } from '../format/calendar-file.ts';
+import { calendarPartFile, eventPartCount } from '../format/dist-paths.ts';
 import { FormatError } from '../format/sections.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
+import { gatherNeeds } from './per-need.ts';
 import { check, checkStarts, Sections } from './sections.ts';
 
 const F = CALENDAR_FORMAT;
 
-export function readCalendarFile(bytes: Uint8Array, rows: number): CalendarEntries {
+/** One part of `rows` rows. */
+export function readCalendarFile(bytes: Uint8Array, rows: number): CalendarPart {
   const s = Sections.of(bytes, F);
   const [rowCount] = s.meta(0, 1);
-  check(rowCount === rows, F, `of ${rowCount} rows, not the ${rows} of the event list`);
+  check(rowCount === rows, F, `of ${rowCount} rows, not the ${rows} of its event part`);
   const starts = s.u32(1, 'entry starts', rows + 1);
   const entries = s.u8(2, 'entries');
   checkStarts(starts, entries.byteLength, F, 'entry starts');
   return { rows, starts, entries };
 }
 
-/** data/calendar.bin of a dist; throws DistError naming it when it is not what it should be. */
-export function readCalendar(source: DistSource, rows: number): CalendarEntries {
-  try {
-    return readCalendarFile(source.bytes(DATA_FILES.calendar), rows);
-  } catch (e) {
-    if (e instanceof FormatError) throw corrupt(source, DATA_FILES.calendar, e.message);
-    throw e;
-  }
+/** How many rows part `i` of `rows` rows holds, `partRows` a part. */
+export const calendarPartRows = (rows: number, partRows: number, i: number): number => Math.max(0, Math.min(partRows, rows - i * partRows));
+
+/**
+ * The entries of `rows` rows from their parts' bytes, in order (`part(i)`); a part that is not
+ * what it should be throws FormatError, given to `fault` with the part's name first where given.
+ */
+export function calendarOfParts(rows: number, partRows: number, part: (i: number) => Uint8Array, fault?: (rel: string, e: FormatError) => Error): CalendarEntries {
+  const parts = Array.from({ length: eventPartCount(rows, partRows) }, (_, i) => {
+    try {
+      return readCalendarFile(part(i), calendarPartRows(rows, partRows, i));
+    } catch (e) {
+      if (fault && e instanceof FormatError) throw fault(calendarPartFile(i), e);
+      throw e;
+    }
+  });
+  return { rows, partRows, parts };
+}
+
+/**
+ * The parts of `rows` rows, `partRows` a part, each read from `file` when asked for: the last one
+ * read is held for the next ask (asked in row order, rows shifted by a row added or removed reach
+ * each part from two new ones).
+ */
+export function calendarPartReader(file: (rel: string) => Uint8Array, rows: number, partRows: number): (part: number) => CalendarPart {
+  let held: { part: number; entries: CalendarPart } | null = null;
+  return (part) => {
+    if (held?.part !== part) held = { part, entries: readCalendarFile(file(calendarPartFile(part)), calendarPartRows(rows, partRows, part)) };
+    return held.entries;
+  };
+}
+
+/** The calendar of a dist, its parts asked for together; throws DistError naming a part that is not what it should be. */
+export function readCalendar(source: DistSource, rows: number, partRows: number): CalendarEntries {
+  const rels = Array.from({ length: eventPartCount(rows, partRows) }, (_, i) => calendarPartFile(i));
+  const bytes: Uint8Array[] = [];
+  // (a source loading per need is asked for every part it lacks at once)
+  gatherNeeds(rels.map((rel, i) => () => void (bytes[i] = source.bytes(rel))));
+  return calendarOfParts(rows, partRows, (i) => bytes[i], (rel, e) => corrupt(source, rel, e.message));
 }

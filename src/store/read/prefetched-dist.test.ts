@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyOfSampleDist, removeDir, sampleDist, tempDir } from '../../../test/helpers.ts';
 import { createApi } from '../../api/core.ts';
 import { datasetFrom, loadDataset } from '../../query/dataset.ts';
-import { DATA_FILES, eventPartFiles, loadedFiles } from '../format/dist-paths.ts';
+import { calendarPartFile, DATA_FILES, eventPartFiles, loadedFiles } from '../format/dist-paths.ts';
 import { prefetchDist } from './prefetched-dist.ts';
 
 let dist: string;
@@ -67,7 +67,7 @@ describe('prefetchDist', () => {
     expect(() => loadOver(fromDamaged)).toThrow(`${search}: does not match its SHA-256 in manifest.json`);
 
     // the calendar too, read ahead through a descriptor of its own
-    const calendar = join(damaged, DATA_FILES.calendar);
+    const calendar = join(damaged, calendarPartFile(0));
     const entries = readFileSync(calendar);
     entries[entries.length >> 1] ^= 1;
     writeFileSync(`${calendar}.new`, entries);

@@ -4,13 +4,13 @@
 // between chunks, each a short piece of work. (WebCrypto's digest hashes on libuv's pool, but
 // first copies the whole file on this thread, a block as long as hashing it here.) The load then
 // reads these bytes, and the checksum of each is the digest of those very bytes. The calendar is
-// held by a descriptor of its own, which stays on the file that was checked: it is opened here and
-// read ahead through that descriptor (FileRows.readAhead), and the load takes that open file, whose
-// first whole read returns the bytes read ahead. A file whose size is not the manifest's is not
+// held by descriptors of its own, which stay on the parts that were checked: they are opened here and
+// read ahead through them (FileRows.readAhead), and the load takes that open file, whose
+// first whole read returns the bytes read ahead. A file (or parts) whose size is not the manifest's is not
 // read ahead: the load names its size. What is not here (the event rows, checked on a thread of
 // their own; a file the manifest does not list) the load reads and hashes itself.
 import { createHash } from 'node:crypto';
-import { DATA_FILES, eventPartFiles, loadedFiles } from '../format/dist-paths.ts';
+import { calendarPartFiles, eventPartFiles, loadedFiles } from '../format/dist-paths.ts';
 import { parseManifest, sha256Hex, type Manifest } from '../format/manifest.ts';
 import { directorySource, type DistSource } from './dist-source.ts';
 import type { FileRows } from './file-rows.ts';
@@ -31,17 +31,38 @@ export interface PrefetchedDist {
 export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
   const folder = directorySource(dir);
   const files = new Map<string, Buffer>();
-  const digests = new WeakMap<Uint8Array, string>();
+  /** the digests of bytes read ahead, by their buffer and where they are in it (a part's view made again finds its digest) */
+  const digests = new WeakMap<ArrayBufferLike, Map<string, string>>();
+  const placeOf = (bytes: Uint8Array) => `${bytes.byteOffset}:${bytes.byteLength}`;
+  const noteDigest = (bytes: Uint8Array, digest: string) => {
+    let known = digests.get(bytes.buffer);
+    if (known === undefined) digests.set(bytes.buffer, (known = new Map()));
+    known.set(placeOf(bytes), digest);
+  };
   const here = { reads: [] as string[], hashedBytes: 0 };
   let sizes: Manifest['files'] = {};
-  /** `rel` opened and read ahead, its digest known; none when missing, unreadable or not of the manifest's size (the load names it) */
-  const readAhead = async (rel: string, size?: number): Promise<FileRows | undefined> => {
+  /** `rels` opened as one and read ahead, each one's digest known; none when one is missing, unreadable or not of the manifest's size (the load names it) */
+  const readAhead = async (rels: readonly string[], size?: (rel: string) => number): Promise<FileRows | undefined> => {
     let file: FileRows | undefined;
     try {
-      file = folder.open!([rel]);
-      if (size !== undefined && file.byteLength !== size) throw new Error('another size');
-      const hash = createHash('sha256');
-      digests.set(await file.readAhead((chunk) => hash.update(chunk)), hash.digest('hex'));
+      file = folder.open!(rels);
+      const ends: number[] = [];
+      for (const rel of rels) ends.push((ends.at(-1) ?? 0) + (size ? size(rel) : 0));
+      if (size !== undefined && file.byteLength !== ends.at(-1)) throw new Error('another size');
+      // each part's digest as its chunks arrive (the parts are read in order, no chunk across two)
+      const found: string[] = [];
+      let hash = createHash('sha256');
+      let at = 0;
+      const all = await file.readAhead((chunk) => {
+        hash.update(chunk);
+        at += chunk.byteLength;
+        if (size !== undefined && at < ends[found.length]) return;
+        found.push(hash.digest('hex'));
+        hash = createHash('sha256');
+      });
+      if (size === undefined) noteDigest(all, found[0] ?? sha256Hex(all));
+      // (an empty part has no chunk: its digest is the empty one, and the parts' after it are made again)
+      else rels.forEach((_, i) => noteDigest(file!.part(all, i), found.length === rels.length ? found[i] : sha256Hex(file!.part(all, i))));
       return file;
     } catch {
       file?.close();
@@ -54,23 +75,23 @@ export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
     files.set(rel, file.readAll());
     file.close();
   };
-  keep('manifest.json', await readAhead('manifest.json'));
+  keep('manifest.json', await readAhead(['manifest.json']));
   let loaded: string[] = [];
+  /** the calendar's parts: read ahead together, held by their descriptors until the load takes them */
+  let calendarRels = new Set<string>();
   try {
     const manifest = parseManifest(files.get('manifest.json')!.toString('utf8'), folder.where('manifest.json'));
     const rows = new Set(eventPartFiles(manifest));
     sizes = manifest.files;
+    calendarRels = new Set(calendarPartFiles(manifest));
     loaded = loadedFiles(manifest).filter((rel) => !rows.has(rel) && Object.hasOwn(manifest.files, rel));
   } catch {
     // a manifest that is missing or does not parse: the load refuses it by name
   }
-  /** the calendar's descriptor, its bytes read ahead through it, until the load takes it */
-  let calendar: FileRows | undefined;
-  for (const rel of loaded) {
-    const file = await readAhead(rel, sizes[rel].bytes);
-    if (rel === DATA_FILES.calendar) calendar = file;
-    else keep(rel, file);
-  }
+  const size = (rel: string) => sizes[rel].bytes;
+  for (const rel of loaded) if (!calendarRels.has(rel)) keep(rel, await readAhead([rel], size));
+  // (all of its parts listed: else the load names the one missing)
+  let calendar = calendarRels.size > 0 && [...calendarRels].every((rel) => Object.hasOwn(sizes, rel)) ? await readAhead([...calendarRels], size) : undefined;
   const bytes = (rel: string): Buffer => {
     const read = files.get(rel);
     // taken once (the load reads each file once): what the load keeps of it is its own to keep
@@ -81,7 +102,7 @@ export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
   };
   const openFiles = (rels: readonly string[]): FileRows => {
     const ahead = calendar;
-    if (!ahead || rels.length !== 1 || rels[0] !== DATA_FILES.calendar) return folder.open!(rels);
+    if (!ahead || rels.length !== calendarRels.size || rels.some((rel) => !calendarRels.has(rel))) return folder.open!(rels);
     // the load's, to close with its data: its first whole read is the bytes read ahead
     calendar = undefined;
     return ahead;
@@ -89,7 +110,7 @@ export async function prefetchDist(dir: string): Promise<PrefetchedDist> {
   return {
     source: { ...folder, bytes, text: (rel) => bytes(rel).toString('utf8'), open: openFiles },
     sha256(content) {
-      const known = digests.get(content);
+      const known = digests.get(content.buffer)?.get(placeOf(content));
       if (known !== undefined) return known;
       here.hashedBytes += content.byteLength;
       return sha256Hex(content);

@@ -10,7 +10,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyOfSampleDist, removeDir, tempDir } from '../../../test/helpers.ts';
 import { datasetFrom, loadDataset } from '../../query/dataset.ts';
-import { DATA_FILES } from '../format/dist-paths.ts';
+import { calendarPartFile } from '../format/dist-paths.ts';
 import { DistError, sha256Hex } from '../format/manifest.ts';
 import { readCalendarFile } from './calendar-file.ts';
 import { directorySource } from './dist-source.ts';
@@ -26,14 +26,14 @@ afterAll(() => removeDir(root));
 describe('the calendar of a dist/ folder', () => {
   it('is read when first needed, from the file checked at load, though a new file has been renamed over it', () => {
     const dist = copyOfSampleDist(join(root, 'swapped'));
-    const path = join(dist, DATA_FILES.calendar);
+    const path = join(dist, calendarPartFile(0));
     const original = readFileSync(path);
     const ds = loadDataset(dist);
     // a build swaps its files in by renaming: the loaded dataset keeps the one it checked
     writeFileSync(`${path}.new`, Buffer.alloc(original.length));
     renameSync(`${path}.new`, path);
     const want = readCalendarFile(original, ds.events.rows.length);
-    const got = ds.events.calendar;
+    const [got] = ds.events.calendar.parts;
     expect(Buffer.from(got.entries).equals(Buffer.from(want.entries))).toBe(true);
     expect([...got.starts]).toEqual([...want.starts]);
     ds.events.rows.close();
@@ -41,7 +41,7 @@ describe('the calendar of a dist/ folder', () => {
 
   it('that does not match its checksum refuses the load, naming it', () => {
     const dist = copyOfSampleDist(join(root, 'damaged'));
-    const path = join(dist, DATA_FILES.calendar);
+    const path = join(dist, calendarPartFile(0));
     const bytes = readFileSync(path);
     bytes[bytes.length - 1] ^= 1;
     writeFileSync(path, bytes);
@@ -74,7 +74,7 @@ describe('the event rows of a dist/ folder, checked on the loading thread (no ve
     expect(whole!.deref()).toBeUndefined();
     // (the dataset is alive, and answers from the file)
     expect(ds.events.rows.bytes(0)[0]).toBe(0x7b);
-    expect(ds.events.calendar.starts.length).toBeGreaterThan(0);
+    expect(ds.events.calendar.parts[0].starts.length).toBeGreaterThan(0);
     ds.events.rows.close();
   });
 });

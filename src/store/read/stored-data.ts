@@ -2,7 +2,7 @@
 // What the query engine adds on top (the autocomplete searcher) is src/query/dataset.ts.
 import { useZoneTable } from '../../time/offsets.ts';
 import { toJson } from '../../util/json.ts';
-import { DATA_FILES, eventOffsetsFile, eventOffsetsFiles, eventPartFiles } from '../format/dist-paths.ts';
+import { calendarPartFiles, DATA_FILES, eventOffsetsFile, eventOffsetsFiles, eventPartFiles } from '../format/dist-paths.ts';
 import type { EventTable } from '../format/event-table.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
 import { partBounds } from '../format/event-parts.ts';
@@ -14,7 +14,7 @@ import { PartedRows } from './parted-rows.ts';
 import { rebaseRows } from './rebase-rows.ts';
 import { FileRows, SERVED_HEAD_BYTES } from './file-rows.ts';
 import { readColumns } from './column-files.ts';
-import { readCalendar, readCalendarFile } from './calendar-file.ts';
+import { calendarOfParts, readCalendar } from './calendar-file.ts';
 import { FormatError } from '../format/sections.ts';
 import { partsOfFile, type FileInParts } from './sections.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
@@ -186,7 +186,7 @@ function storedPerNeed(source: DistSource, manifest: Manifest, parts: readonly s
     for (let i = 0; i < parts.length; i++) made.part(i);
     return rebaseRows(made.rows, manifest.base_url, baseUrl);
   });
-  const calendar = once(() => readCalendar(source, count));
+  const calendar = once(() => readCalendar(source, count, manifest.event_part_rows));
   return {
     manifest,
     baseUrl,
@@ -367,7 +367,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
   }
   const categories = categoriesOf(source);
   const count = rows.length;
-  if (!file) return { manifest, baseUrl, site: manifest.site, events: { table, rows, calendar: readCalendar(source, count) }, categories, close: () => rows.close() };
+  if (!file) return { manifest, baseUrl, site: manifest.site, events: { table, rows, calendar: readCalendar(source, count, manifest.event_part_rows) }, categories, close: () => rows.close() };
   const calendar = pinnedCalendar(dist, manifest, count, sha256);
   return {
     manifest,
@@ -391,23 +391,18 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
 /**
  * The calendar of a dist/ folder, checked now (unless the folder is trusted: the build's staging)
  * and read again when an answer first needs it: only
- * the iCalendar answers read it, and held from the start it is the largest file in memory. Its descriptor stays on the file that was checked, as the rows' do (file-rows.ts).
+ * the iCalendar answers read it, and held from the start it is the largest data in memory. Its descriptors stay on the parts that were checked, as the rows' do (file-rows.ts).
  */
 function pinnedCalendar(dist: DistSource, manifest: Manifest, rows: number, sha256: Sha256 | undefined): { read: () => CalendarEntries; close(): void } {
-  const rel = DATA_FILES.calendar;
-  const file = dist.open!([rel]);
+  const rels = calendarPartFiles(manifest);
+  const file = dist.open!(rels);
   const read = (checked: boolean) => {
-    const bytes = file.readAll();
-    if (!checked && !dist.trusted) checkDigest(dist, manifest, rel, bytes, sha256!);
-    try {
-      return readCalendarFile(bytes, rows);
-    } catch (e) {
-      if (e instanceof FormatError) throw corrupt(dist, rel, e.message);
-      throw e;
-    }
+    const all = file.readAll();
+    if (!checked && !dist.trusted) rels.forEach((rel, i) => checkDigest(dist, manifest, rel, file.part(all, i), sha256!));
+    return calendarOfParts(rows, manifest.event_part_rows, (i) => file.part(all, i), (rel, e) => corrupt(dist, rel, e.message));
   };
   // (a trusted folder, the build's staging, holds the calendar just written: checked by no read
-  // now, which would hold a second copy of the largest data file through the build's pages)
+  // now, which would hold a second copy of the largest data through the build's pages)
   if (!dist.trusted) {
     try {
       read(false);

@@ -1,44 +1,56 @@
-// Writes data/calendar.bin (src/store/format/calendar-file.ts) from each row's entry, made by the
-// caller with the feed's own formatter (api/ical/feed.ts entryBody), or taken from a previous file
-// where the row's event did not change. The entries' bytes are written into the file once, where
-// they stay: each text as it is made, or runs of the previous file's bytes.
-import { CALENDAR_FORMAT, type CalendarEntries } from '../format/calendar-file.ts';
+// Writes the calendar's parts (src/store/format/calendar-file.ts) from each row's entry, made by
+// the caller with the feed's own formatter (api/ical/feed.ts entryBody), or taken from a previous
+// part where the row's event did not change. The entries' bytes are written into the part once,
+// where they stay: each text as it is made, or runs of a previous part's bytes.
+import { CALENDAR_FORMAT, type CalendarPart } from '../format/calendar-file.ts';
 import { meta, TailPacker } from './sections.ts';
 
-/** A first guess of an entry's bytes: the file's buffer grows by half when the entries are larger. */
+/** A first guess of an entry's bytes: the part's buffer grows by half when the entries are larger. */
 const GUESS = 1 << 10;
 
-/**
- * The file of a new row order: row i is `old`'s row `order[i]` (none: `old` is null), or, where
- * that is negative, `fresh(i)`: a text, written as UTF-8, or bytes. `fresh` is called in row order.
- */
-export function calendarFileReusing(rows: number, old: CalendarEntries | null, order: ArrayLike<number> | null, fresh: (row: number) => string | Uint8Array): Uint8Array {
+/** Where the entries of a part come from: row i of the list is the previous list's row order[i], or, where that is negative, `fresh(i)`. */
+export interface CalendarSource {
+  /** null: every row is fresh */
+  order: ArrayLike<number> | null;
+  /** the previous list's part p, of `partRows` rows a part as the previous parts were cut (read when first needed) */
+  previous: ((part: number) => CalendarPart) | null;
+  partRows: number;
+  /** row i's entry: a text, written as UTF-8, or bytes; called in row order */
+  fresh: (row: number) => string | Uint8Array;
+}
+
+/** The part holding rows [first, end) of the list. */
+export function calendarPart(first: number, end: number, { order, previous, partRows, fresh }: CalendarSource): Uint8Array {
+  const rows = end - first;
   const starts = new Uint32Array(rows + 1);
   const head = meta(rows);
-  // each entry goes into its place in the file as it is made (a text never outlives its row)
+  // each entry goes into its place in the part as it is made (a text never outlives its row)
   const file = new TailPacker(CALENDAR_FORMAT, [head.byteLength, starts.byteLength], 1024 + starts.byteLength + rows * GUESS);
-  for (let i = 0; i < rows; ) {
-    const from = old && order ? order[i] : -1;
+  for (let i = first; i < end; ) {
+    const from = previous && order ? order[i] : -1;
     if (from < 0) {
       const t = fresh(i);
       if (typeof t === 'string') file.text(t);
       else file.bytes(t);
-      starts[++i] = file.tailLength;
+      starts[++i - first] = file.tailLength;
       continue;
     }
-    // a run of rows that stay in order: their bytes as they are in the previous file
+    // a run of rows that stay in order within one previous part: their bytes as they are in it
+    const part = Math.floor(from / partRows);
+    const partEnd = (part + 1) * partRows;
     let k = i + 1;
-    while (k < rows && order![k] === order![k - 1] + 1) k++;
-    const first = old!.starts[from];
-    const last = old!.starts[order![k - 1] + 1];
-    for (let j = i; j < k; j++) starts[j + 1] = starts[i] + old!.starts[from + j - i + 1] - first;
-    file.bytes(old!.entries.subarray(first, last));
+    while (k < end && order![k] === order![k - 1] + 1 && order![k] < partEnd) k++;
+    const old = previous!(part);
+    const base = part * partRows;
+    const at = old.starts[from - base];
+    for (let j = i; j < k; j++) starts[j - first + 1] = starts[i - first] + old.starts[order![j] - base + 1] - at;
+    file.bytes(old.entries.subarray(at, old.starts[order![k - 1] - base + 1]));
     i = k;
   }
   return file.finish([head, starts]);
 }
 
-/** The file of `rows` entries, row r's `entry(r)`: its text, written as UTF-8, or its bytes. */
+/** One part of `rows` entries, row r's `entry(r)`: its text, written as UTF-8, or its bytes. */
 export function calendarFile(rows: number, entry: (row: number) => string | Uint8Array): Uint8Array {
-  return calendarFileReusing(rows, null, null, entry);
+  return calendarPart(0, rows, { order: null, previous: null, partRows: Math.max(1, rows), fresh: entry });
 }

@@ -6,11 +6,11 @@ import { generatedModel, removeDir, tempDir } from '../../../test/helpers.ts';
 import type { Event, Model } from '../../model/types.ts';
 import { calendarData } from '../../pipeline/render/calendar-data.ts';
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
-import { readCalendarFile } from '../read/calendar-file.ts';
+import { calendarPartRows, readCalendarFile } from '../read/calendar-file.ts';
 import { readColumns } from '../read/column-files.ts';
 import { memorySource } from '../read/dist-source.ts';
 import { mulberry32 } from '../../util/mulberry32.ts';
-import { DATA_FILES } from '../format/dist-paths.ts';
+import { calendarPartFile, DATA_FILES } from '../format/dist-paths.ts';
 import { COLUMN_FILES, columnFile } from '../format/column-files.ts';
 import { columnValuesFromRows } from './column-values.ts';
 import { renderRows } from './data-files.ts';
@@ -43,7 +43,7 @@ function previousOf(made: { data: EventData; parts: Uint8Array[] }, count: numbe
     bounds: made.data.bounds,
     values: made.data.values,
     file: (rel) => files.get(rel)!,
-    calendar: () => readCalendarFile(files.get(DATA_FILES.calendar)!, count),
+    calendar: (p) => readCalendarFile(files.get(calendarPartFile(p))!, calendarPartRows(count, PART_ROWS, p)),
     table: () => readColumns(memorySource(files, 'previous'), count, true),
     bytes: (begin, end) => bytesOfParts(made.parts, made.data.bounds, begin, end),
   };

@@ -1,17 +1,17 @@
-// The event data files — the event parts and each part's offsets, the column files, data/calendar.bin
-// and data/search.bin — made from the list's rows in one place, whichever build asks: the full
+// The event data files — the event parts and each part's offsets and calendar entries, the column
+// files and data/search.bin — made from the list's rows in one place, whichever build asks: the full
 // build, the build over the event state and `aula dev` hand it the rows they made and, when they have it, the previous
 // build's data with each row's place in it. A row that is a previous row has its bytes, values,
 // entry and terms taken from the previous data; the rows made anew are read; a file whose bytes
 // come out as the previous one's is that file, and named so. With no previous data every row is
 // made anew: the same code, with nothing to take.
-import type { CalendarEntries } from '../format/calendar-file.ts';
+import type { CalendarPart } from '../format/calendar-file.ts';
 import { partBounds } from '../format/event-parts.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
 import { TIME_FIELDS, type ColumnValues, type EventTable, type TextField, type TimeField } from '../format/event-table.ts';
 import { COLUMN_FILES } from '../format/column-files.ts';
-import { DATA_FILES, eventOffsetsFile, eventPartCount } from '../format/dist-paths.ts';
-import { calendarFileReusing } from './calendar-file.ts';
+import { calendarPartFile, DATA_FILES, eventOffsetsFile, eventPartCount } from '../format/dist-paths.ts';
+import { calendarPart, type CalendarSource } from './calendar-file.ts';
 import { columnFileMakers, columnFilesReusing, sameValue, splicedColumnValues } from './column-files.ts';
 import { newPlaces } from './column-splice.ts';
 import { rowString } from './column-values.ts';
@@ -22,7 +22,7 @@ import { searchIndexInPlace, searchIndexShifted, type RowChange, type RowJoin } 
 const STRIDE = FIELD_COUNT + 1;
 const NEWLINE = new Uint8Array([0x0a]);
 
-/** Makes the calendar entries (data/calendar.bin) of rows from their columns and rows, with the feed's formatter (an upper layer's). */
+/** Makes the calendar entries (the calendar's parts) of rows from their columns and rows, with the feed's formatter (an upper layer's). */
 export type CalendarMaker = (values: ColumnValues, rows: EventRows, timezone: string) => (row: number) => string | Uint8Array;
 
 /**
@@ -42,8 +42,8 @@ export interface PreviousData {
   /** its columns as loaded from their files, each read when first used (where the caller has them) */
   table?: () => EventTable;
   file: (rel: string) => Uint8Array;
-  /** its data/calendar.bin as read */
-  calendar: () => CalendarEntries;
+  /** its calendar's part p as read (when first asked for) */
+  calendar: (part: number) => CalendarPart;
   /** bytes [begin, end) of its event parts end to end */
   bytes: (begin: number, end: number) => Uint8Array;
 }
@@ -69,7 +69,7 @@ export interface EventDataInput {
   /** given the parts as soon as they are cut, before the other files are made (to be written meanwhile) */
   onParts?: (made: Pick<EventData, 'parts' | 'bounds'>) => void;
   /**
-   * given the calendar, the search index and each column file as soon as it is made, instead of
+   * given the calendar's parts, the search index and each column file as soon as it is made, instead of
    * `files`: written and let go, they are not held while the next is made
    */
   onFile?: (rel: string, bytes: Uint8Array) => void;
@@ -118,12 +118,15 @@ export function eventData(input: EventDataInput): EventData {
   const unchanged = before !== null && rows.length === 0 && count === before.starts.length / STRIDE && kept!.every((from, i) => from === i);
   // every previous row at its own place: the previous rows at the new rows' places, for the search index and the columns
   const lines = before && inPlace(kept!, before) ? placedLines(before, lineStart) : null;
-  // the new rows' entries made, between the previous rows' as they are
-  if (unchanged) keep(DATA_FILES.calendar);
-  else {
-    const entry = input.calendar(fresh, rows, input.timezone);
-    put(DATA_FILES.calendar, calendarFileReusing(count, before ? before.calendar() : null, kept, (i) => entry(kept ? -kept[i] - 1 : i)));
-  }
+  // the calendar cut as the rows are: a part kept is the previous part, the others the new rows'
+  // entries made between the previous rows' as they are
+  const entry = unchanged ? null : input.calendar(fresh, rows, input.timezone);
+  const calendar: CalendarSource = { order: kept, previous: before && before.calendar, partRows: input.partRows, fresh: (i) => entry!(kept ? -kept[i] - 1 : i) };
+  parts.forEach((segments, j) => {
+    const rel = calendarPartFile(j);
+    if (segments === null) keep(rel);
+    else put(rel, calendarPart(j * input.partRows, Math.min((j + 1) * input.partRows, count), calendar));
+  });
   if (unchanged && input.search !== false) keep(DATA_FILES.search);
   else if (input.search !== false) put(DATA_FILES.search, searchFile(before, kept, rows, fresh.text, lines));
   // the columns last: their values (every row's strings) are not held while the calendar and the

@@ -2,7 +2,7 @@
 // event state's arrays (each kind's files in the listing's order): what the next build over this
 // one judges each file by (state/stat-fields.ts).
 import type { BigIntStats } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import type { ContentFiles } from '../../content/files.ts';
 import type { ParseRecorder } from '../../content/load.ts';
 import { parseKey } from '../cache/keys.ts';
@@ -39,7 +39,7 @@ export type RecordedStats = { safe: bigint | null; stating: Stating | null };
 export function beginRecordedStats(options: { content: string; cache?: string }, recorded: FileStats | null): RecordedStats {
   const safe = options.cache === undefined ? null : fileSystemNow(resolve(options.cache));
   const content = resolve(options.content);
-  return { safe, stating: safe === null || recorded === null ? null : beginStats(recorded.files.slice(0, recorded.eventCount).map((file) => join(content, file))) };
+  return { safe, stating: safe === null || recorded === null ? null : beginStats(recorded.files.slice(0, recorded.eventCount), undefined, undefined, `${content}${sep}`) };
 }
 
 /** Every file listed, as yet with no stat (size -1) nor key. */

@@ -12,16 +12,16 @@ const TWO_THREADS_FROM = 8192;
 /** Files per share of the work, taken by whichever thread is free (Atomics on a shared counter). */
 const CHUNK = 256;
 
-/** Stats shares of `size` files into `out`, each share taken from `next` by whichever thread is free. */
-function statShares(out: BigInt64Array, paths: readonly string[], next: Int32Array, size: number): void {
-  for (let chunk; (chunk = Atomics.add(next, 0, 1)) * size < paths.length; ) {
-    for (let i = chunk * size; i < Math.min(paths.length, (chunk + 1) * size); i++) putStat(out, i, fileStat(paths[i]));
+/** Stats shares of `size` files (`root` before each name) into `out`, each share taken from `next` by whichever thread is free. */
+function statShares(out: BigInt64Array, root: string, names: readonly string[], next: Int32Array, size: number): void {
+  for (let chunk; (chunk = Atomics.add(next, 0, 1)) * size < names.length; ) {
+    for (let i = chunk * size; i < Math.min(names.length, (chunk + 1) * size); i++) putStat(out, i, fileStat(root + names[i]));
   }
 }
 
-/** The worker thread's part: shares taken beside the build's thread. */
-export function answer({ paths, shared, counter, size }: { paths: readonly string[]; shared: SharedArrayBuffer; counter: SharedArrayBuffer; size: number }): null {
-  statShares(new BigInt64Array(shared), paths, new Int32Array(counter), size);
+/** The worker thread's part: shares taken beside the build's thread (the names come as one text, NUL between: one string to copy, not one per file). */
+export function answer({ root, names, shared, counter, size }: { root: string; names: string; shared: SharedArrayBuffer; counter: SharedArrayBuffer; size: number }): null {
+  statShares(new BigInt64Array(shared), root, names === '' ? [] : names.split('\0'), new Int32Array(counter), size);
   return null;
 }
 
@@ -29,25 +29,25 @@ export function answer({ paths, shared, counter, size }: { paths: readonly strin
 export type Stating = ReturnType<typeof beginStats>;
 
 /**
- * Begins to take the stats of `paths`, in order, STAT_FIELDS numbers each as putStat
+ * Begins to take the stats of `names`, each after `root` (a folder and its separator, or none), in order, STAT_FIELDS numbers each as putStat
  * (state/stat-fields.ts) writes them: size, mtime (ns), ctime (ns), inode, device; all -1 where there is
  * no file to stat. Of many files, the worker thread starts now and takes shares while this thread
  * does other work (the content folder listed); `finish` takes the rest here.
  */
-export function beginStats(paths: readonly string[], twoThreadsFrom = TWO_THREADS_FROM, size = CHUNK) {
-  const n = paths.length;
+export function beginStats(names: readonly string[], twoThreadsFrom = TWO_THREADS_FROM, size = CHUNK, root = '') {
+  const n = names.length;
   const out = new BigInt64Array(new SharedArrayBuffer(n * STAT_FIELDS * 8));
   // The files in shares, each taken by the first thread free: the worker starts well before this
   // thread begins, or after, so neither waits for a share fixed in advance.
   const counter = new SharedArrayBuffer(4);
   const next = new Int32Array(counter);
-  const other = n < twoThreadsFrom ? null : runOnThread<null>(threadModule(import.meta.url, 'stat-files'), { paths, shared: out.buffer, counter, size }, 'the stat thread stopped before it finished');
+  const other = n < twoThreadsFrom ? null : runOnThread<null>(threadModule(import.meta.url, 'stat-files'), { root, names: names.join('\0'), shared: out.buffer, counter, size }, 'the stat thread stopped before it finished');
   // (its rejection is heard in finish, after this thread's shares)
   other?.catch(() => {});
   return {
     /** takes the shares not taken yet here, and gives every stat once the worker is done */
     async finish(): Promise<BigInt64Array> {
-      statShares(out, paths, next, size);
+      statShares(out, root, names, next, size);
       await other;
       return out;
     },

@@ -1,6 +1,6 @@
 // GET /v1/cms/event/?format=ics: the same query as a calendar feed. No pagination: every match up
 // to a cap, since calendar clients fetch a feed once and do not follow links. The entries' lines
-// that depend on the event alone are the build's (data/calendar.bin); the feed is assembled from
+// that depend on the event alone are the build's (data/calendar/); the feed is assembled from
 // them (ical/stored-feed.ts).
 import { assembleCalendar, type StoredEntries } from '../ical/stored-feed.ts';
 import { escapeText } from '../ical/lines.ts';
@@ -34,7 +34,7 @@ function categoryTexts(ds: Dataset): ReadonlyMap<number, string> {
 /**
  * Work units (query/work-budget.ts) of a feed: per byte of the entries' stored lines, copied into
  * the answer, and per entry, its UID, DTSTAMP and CATEGORIES lines written and its instants taken
- * into the VTIMEZONE. The entries are made by the build (data/calendar.bin), so a feed of
+ * into the VTIMEZONE. The entries are made by the build (data/calendar/), so a feed of
  * CALENDAR_CAP entries fits the work limit.
  */
 export const UNITS_PER_ENTRY_BYTE = 1;

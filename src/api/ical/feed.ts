@@ -1,6 +1,6 @@
 // The event list as an iCalendar file (RFC 5545), from the events as the API renders them, so a
 // calendar answer and the JSON answer for the same query cannot disagree. Its pieces are shared:
-// the build stores each event's entryBody (data/calendar.bin) and a feed is assembled from those
+// the build stores each event's entryBody (data/calendar/) and a feed is assembled from those
 // with the same openings and closings (stored-feed.ts); renderCalendar makes the whole of it from
 // the events, the same bytes.
 import { parseTimestamp } from '../../time/parse.ts';
@@ -106,7 +106,7 @@ function categoryText(c: number | { title: string }, titles: ReadonlyMap<number,
 
 /**
  * The lines of an entry that depend on the event and the site zone alone (DTSTART to CONTACT),
- * folded, CRLF after each: what the build stores per event (data/calendar.bin), so that a feed is
+ * folded, CRLF after each: what the build stores per event (data/calendar/), so that a feed is
  * assembled from them and not formatted per request. The zone's `wall` and `isRepeated` are
  * functions of the instant: any ZoneOffsets of the site zone gives the same lines.
  */

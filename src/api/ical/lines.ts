@@ -123,7 +123,7 @@ function afterDropped(s: string, i: number): number {
  * Content lines written as UTF-8 into one buffer, reused line after line: what ContentLines'
  * text would encode to, byte for byte, with TEXT escaped and every line folded as its octets are
  * written (one pass over each value, no string made). A build writes a calendar entry per event
- * (data/calendar.bin) with it; the strings, regex passes and joins of ContentLines were most of
+ * (data/calendar/) with it; the strings, regex passes and joins of ContentLines were most of
  * that work and its garbage. A lone surrogate is written as U+FFFD, as Buffer.write does.
  */
 export class ContentBytes implements LineSink {

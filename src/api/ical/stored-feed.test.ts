@@ -51,7 +51,7 @@ const host = fc.oneof(
   fc.constantFrom('127.0.0.1:8080', '[::1]:3000', 'xn--mnchen-3ya.de', 'ä.example'),
 );
 
-describe('a feed assembled from the stored entries (data/calendar.bin)', () => {
+describe('a feed assembled from the stored entries (data/calendar/)', () => {
   it('is byte for byte renderCalendar of the same events: folding, multibyte text, long hosts, all-day and timed, DST repeats, empty fields, categories', () => {
     fc.assert(
       fc.property(

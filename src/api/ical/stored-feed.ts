@@ -1,4 +1,4 @@
-// A calendar feed assembled from stored entries (data/calendar.bin): per entry its opening (UID,
+// A calendar feed assembled from stored entries (data/calendar/): per entry its opening (UID,
 // DTSTAMP), its stored lines copied as they are, its CATEGORIES and END; around them the calendar's
 // properties and the VTIMEZONE of the entries' instants. The same bytes as renderCalendar (feed.ts)
 // makes of the same events, whose pieces these are: no line is formatted here but those that do not

@@ -1,6 +1,6 @@
-// data/calendar.bin of rows, made with the feed's own formatter (api/ical/feed.ts entryBody) from
-// their columns and their rows: the event data stage (store/write/event-data.ts) makes the entries
-// of the rows it makes anew with it, and takes the others' from the previous file.
+// The calendar entries (data/calendar/) of rows, made with the feed's own formatter (api/ical/feed.ts
+// entryBody) from their columns and their rows: the event data stage (store/write/event-data.ts)
+// makes the entries of the rows it makes anew with it, and takes the others' from the previous parts.
 import { writeEntryBody, type EntryFields } from '../../api/ical/feed.ts';
 import { ContentBytes } from '../../api/ical/lines.ts';
 import { ZoneOffsets } from '../../api/ical/zone-offsets.ts';

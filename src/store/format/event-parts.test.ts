@@ -69,7 +69,7 @@ describe('event parts', () => {
     expect(eventPartFiles({ counts: { events: 0 }, event_part_rows: 4096 })).toEqual(['data/events/00000.jsonl']);
     expect(eventPartFiles({ counts: { events: 8193 }, event_part_rows: 4096 })).toEqual(['data/events/00000.jsonl', 'data/events/00001.jsonl', 'data/events/00002.jsonl']);
     expect(loadedFiles({ counts: { events: 5 }, event_part_rows: 4 })).toEqual([
-      'data/events/00000.jsonl', 'data/events/00001.jsonl', 'data/events/00000.offsets.bin', 'data/events/00001.offsets.bin', 'data/categories.json', 'data/calendar.bin', 'data/search.bin', ...COLUMN_FILES, 'data/autocomplete.bin',
+      'data/events/00000.jsonl', 'data/events/00001.jsonl', 'data/events/00000.offsets.bin', 'data/events/00001.offsets.bin', 'data/calendar/00000.bin', 'data/calendar/00001.bin', 'data/categories.json', 'data/search.bin', ...COLUMN_FILES, 'data/autocomplete.bin',
     ]);
     expect(COLUMN_FILES).toContain('data/columns/teaser.text.bin');
   });

@@ -6,7 +6,8 @@ import { readSync } from 'node:fs';
 import type { RowsJob } from '../store/read/rows-job.ts';
 import { RowOffsetsCheck } from '../store/read/row-offsets.ts';
 
-const CHUNK = 4 * 1024 * 1024;
+/** one buffer for every chunk: small enough to stay in the processor's cache while it is hashed and checked */
+const CHUNK = 256 * 1024;
 
 /** null: the rows are what the manifest lists and the offsets fit them; else what is wrong, and where. */
 export type RowsVerdict = null | { rel: string; kind: 'size' | 'sha256' | 'offsets'; problem: string };

@@ -219,6 +219,25 @@ export class FileRows implements RowSource {
     return all;
   }
 
+  /** Part `i`'s bytes read into `buffer` (at least as long as the longest part): a view of them there. */
+  partInto(buffer: Uint8Array, i: number): Uint8Array {
+    const length = this.starts[i + 1] - this.starts[i];
+    this.readPart(i, buffer, 0, 0, length);
+    return buffer.subarray(0, length);
+  }
+
+  /** Whether readAhead's bytes wait for the next readAll. */
+  hasAhead(): boolean {
+    return this.ahead !== undefined;
+  }
+
+  /** The longest part's length in bytes. */
+  longestPart(): number {
+    let most = 0;
+    for (let i = 0; i + 1 < this.starts.length; i++) most = Math.max(most, this.starts[i + 1] - this.starts[i]);
+    return most;
+  }
+
   /** Part `i`'s bytes within `all` (readAll's). */
   part(all: Uint8Array, i: number): Uint8Array {
     return all.subarray(this.starts[i], this.starts[i + 1]);

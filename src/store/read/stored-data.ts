@@ -396,20 +396,32 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
 function pinnedCalendar(dist: DistSource, manifest: Manifest, rows: number, sha256: Sha256 | undefined): { read: () => CalendarEntries; close(): void } {
   const rels = calendarPartFiles(manifest);
   const file = dist.open!(rels);
-  const read = (checked: boolean) => {
-    const all = file.readAll();
-    if (!checked && !dist.trusted) rels.forEach((rel, i) => checkDigest(dist, manifest, rel, file.part(all, i), sha256!));
-    return calendarOfParts(rows, manifest.event_part_rows, (i) => file.part(all, i), (rel, e) => corrupt(dist, rel, e.message));
-  };
+  const read = (part: (i: number) => Uint8Array) => calendarOfParts(rows, manifest.event_part_rows, part, (rel, e) => corrupt(dist, rel, e.message));
   // (a trusted folder, the build's staging, holds the calendar just written: checked by no read
   // now, which would hold a second copy of the largest data through the build's pages)
   if (!dist.trusted) {
+    // bytes read ahead (a reload's) are checked where they are, their digests known; else each part
+    // is read into one buffer, checked there and overwritten by the next: the check then takes no
+    // fresh memory the length of the calendar, which it does not keep
+    const all = file.hasAhead() ? file.readAll() : null;
+    const buffer = all ?? Buffer.allocUnsafeSlow(file.longestPart());
+    const checked = (i: number) => {
+      const bytes = all ? file.part(all, i) : file.partInto(buffer, i);
+      checkDigest(dist, manifest, rels[i], bytes, sha256!);
+      return bytes;
+    };
     try {
-      read(false);
+      read(checked);
     } catch (e) {
       file.close();
       throw e;
     }
   }
-  return { read: once(() => read(true)), close: () => file.close() };
+  return {
+    read: once(() => {
+      const all = file.readAll();
+      return read((i) => file.part(all, i));
+    }),
+    close: () => file.close(),
+  };
 }

@@ -239,7 +239,11 @@ function proveBase(options: BuildOptions, { state, previous }: PreviousBuild, li
 function listOrder(records: readonly Sourced<Event>[]): Uint32Array {
   const n = records.length;
   const [start, end, id] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
-  records.forEach(({ value: e }, i) => ((start[i] = e.start), (end[i] = e.end), (id[i] = e.id)));
+  for (const [i, { value: e }] of records.entries()) {
+    start[i] = e.start;
+    end[i] = e.end;
+    id[i] = e.id;
+  }
   return new Uint32Array(n).map((_, i) => i).sort((a, b) => start[b] - start[a] || end[b] - end[a] || id[a] - id[b]);
 }
 

@@ -115,4 +115,19 @@ describe('a dist with its event rows in many parts', () => {
     });
     expect(refusal(dir)).toContain(`dist format 1 is not the one this aula reads (${DIST_FORMAT}); rebuild with \`aula build\``);
   });
+
+  it('refuses a dist of the format before the calendar parts (one data/calendar.bin) by its format, with "rebuild"', () => {
+    const dir = damaged((d) => {
+      const manifest = JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8'));
+      const parts = Object.keys(manifest.files).filter((rel) => rel.startsWith('data/calendar/')).sort();
+      expect(parts.length).toBeGreaterThan(1);
+      const whole = Buffer.concat(parts.map((rel) => readFileSync(join(d, rel))));
+      for (const rel of parts) delete manifest.files[rel];
+      rmSync(join(d, 'data/calendar'), { recursive: true });
+      writeFileSync(join(d, 'data/calendar.bin'), whole);
+      manifest.files['data/calendar.bin'] = digestOf(whole);
+      writeFileSync(join(d, 'manifest.json'), JSON.stringify({ ...manifest, format: 7 }));
+    });
+    expect(refusal(dir)).toContain(`dist format 7 is not the one this aula reads (${DIST_FORMAT}); rebuild with \`aula build\``);
+  });
 });

@@ -200,7 +200,7 @@ describe('a file read in parts', () => {
     expect(digestOf(big.subarray(0, BLOCKED_FILE_BYTES - 1)).blocks).toBeUndefined();
     const manifest = (blocks: string) =>
       JSON.stringify({
-        format: 7, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
+        format: 8, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
         site: { timezone: 'Europe/Vienna', page_size: 20, max_page_size: 1000 },
         counts: { events: 0, pages: 0, categories: 0, media: 0, directory: 0, event_list_pages: 1 },
         event_part_rows: 4, event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/{offset}.json', limit: 20 },

@@ -14,7 +14,9 @@ export { zoneTableText } from '../../time/offsets.ts';
 // 6: a string table holds each string's byte start beside its UTF-16 start (string-table.ts); a
 //    file larger than a block lists its blocks' SHA-256 sums (FileDigest.blocks)
 // 7: a long text column holds its folded values' word lists (word-lists.ts)
-export const DIST_FORMAT = 7;
+// 8: the calendar entries stored per event part (data/calendar/NNNNN.bin, dist-paths.ts), not one
+//    data/calendar.bin
+export const DIST_FORMAT = 8;
 
 export interface Manifest {
   format: number;

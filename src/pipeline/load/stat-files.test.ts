@@ -1,5 +1,5 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { putStat, STAT_FIELDS } from '../state/stat-fields.ts';
@@ -70,5 +70,14 @@ describe('statFiles', () => {
       else expect(part).toEqual(wantMany.subarray(at, at + share));
     }
     expect(untaken).toBeGreaterThan(0);
+  });
+
+  it('stats names after their folder, on two threads: names with a line break, a backslash, spaces, % and # or composed characters are each their own file', async () => {
+    const names = ['new\nline.md', 'back\\slash.md', ' lead space.md', 'pct%20#hash?.md', '-dash.md', 'e\u0301.md', 'tab\there.md', 'x'.repeat(200) + '.md', 'f1.md', 'gone.md'];
+    mkdirSync(join(root, 'odd'));
+    names.slice(0, -2).forEach((name, i) => writeFileSync(join(root, 'odd', name), 'y'.repeat(i + 1)));
+    const many = Array.from({ length: 40 }, () => names).flat();
+    const want = expected(many.map((name) => join(root, 'odd', name)));
+    for (const [from, size] of [[1, 1], [1, 3], [Infinity, 256]]) expect(await beginStats(many, from, size, `${join(root, 'odd')}${sep}`).finish()).toEqual(want);
   });
 });

@@ -28,11 +28,13 @@ export async function bodyBytes(response: Response, expected: number): Promise<U
     }
     if (done) return new Uint8Array(buffer, 0, got);
   }
-  // the expected bytes are in: whatever follows is read too, so a longer body shows its length
+  // the expected bytes are in: whatever follows is read too, so a longer body shows its length;
+  // the end, which nearly always follows, is heard with a buffer of a few bytes (a larger one would
+  // be made and zero-filled for every fetch only to hear it), and more bytes are read in larger ones
   const rest: Uint8Array[] = [];
   let more = 0;
-  for (;;) {
-    const { done, value } = await reader.read(new Uint8Array(new ArrayBuffer(64 * 1024)));
+  for (let size = 16; ; size = 64 * 1024) {
+    const { done, value } = await reader.read(new Uint8Array(new ArrayBuffer(size)));
     if (value !== undefined && value.byteLength > 0) {
       rest.push(value);
       more += value.byteLength;

@@ -213,6 +213,10 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
       expect(toml).toContain('binding = "ASSETS"');
       expect(toml).toContain('run_worker_first = true');
       expect(readFileSync(join(site.dist, 'edge/workerd.capnp'), 'utf8')).toContain('(name = "ASSETS", service = "assets")');
+      // the zone the build checked, named in both configs
+      const zone = JSON.parse(readFileSync(join(site.dist, 'manifest.json'), 'utf8')).site.timezone;
+      expect(toml).toContain(`AULA_CHECKED_ZONE = ${JSON.stringify(zone)}`);
+      expect(readFileSync(join(site.dist, 'edge/workerd.capnp'), 'utf8')).toContain(`(name = "AULA_CHECKED_ZONE", text = ${JSON.stringify(zone)})`);
     });
 
     it("evaluating the bundle runs neither re2js's nor entities' module code: each is evaluated when an answer first uses it", () => {

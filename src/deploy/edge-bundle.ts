@@ -4,6 +4,7 @@
 import type { Plugin } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import type { Manifest } from '../store/format/manifest.ts';
 
 export const EDGE_DIR = 'edge';
 export const EDGE_WORKER = `${EDGE_DIR}/worker.js`;
@@ -106,7 +107,14 @@ export function bundleEdgeWorker(): Promise<string> {
   return cached;
 }
 
-function wranglerToml(): string {
+/**
+ * The site's zone as a config value (AULA_CHECKED_ZONE): the build checked it, so an isolate
+ * takes a manifest naming it without asking Intl for every zone. JSON's quoting is a TOML basic
+ * string's and a Cap'n Proto text's for every name a zone can have.
+ */
+const zoneValue = (manifest: Manifest) => JSON.stringify(manifest.site.timezone);
+
+function wranglerToml(manifest: Manifest): string {
   return `# Cloudflare Workers: deploy dist/ with the worker in front of every path.
 # Run from the folder that holds dist/:  npx wrangler deploy -c dist/edge/wrangler.toml
 name = "aula-api"
@@ -126,10 +134,12 @@ AULA_MAX_DATA_BYTES = "40000000"
 # as \`aula serve --base-url\` and \`--cache-control\`:
 # AULA_BASE_URL = "https://api.example.org"
 # AULA_CACHE_CONTROL = "public, max-age=60, s-maxage=300, stale-while-revalidate=60, stale-if-error=86400"
+# the site's time zone, which the build checked (each isolate would otherwise ask Intl for every zone)
+AULA_CHECKED_ZONE = ${zoneValue(manifest)}
 `;
 }
 
-function workerdCapnp(): string {
+function workerdCapnp(manifest: Manifest): string {
   return `# workerd: serve the API from dist/ on 127.0.0.1:8787.
 # Run from the folder that holds dist/:  npx workerd serve dist/edge/workerd.capnp
 # (another dist: --directory-path assets=/path/to/dist; another port: --socket-addr http=127.0.0.1:PORT)
@@ -147,16 +157,16 @@ const api :Workerd.Worker = (
   modules = [(name = "worker.js", esModule = embed "worker.js")],
   compatibilityDate = "${COMPATIBILITY_DATE}",
   compatibilityFlags = ${JSON.stringify(COMPATIBILITY_FLAGS)},
-  bindings = [(name = "ASSETS", service = "assets")],
+  bindings = [(name = "ASSETS", service = "assets"), (name = "AULA_CHECKED_ZONE", text = ${zoneValue(manifest)})],
 );
 `;
 }
 
-/** dist/edge/: the bundled worker and the two example configs, keyed by path relative to dist/. */
-export async function edgeFiles(): Promise<Map<string, string>> {
+/** dist/edge/: the bundled worker and the two example configs (naming the zone `manifest` says), keyed by path relative to dist/. */
+export async function edgeFiles(manifest: Manifest): Promise<Map<string, string>> {
   return new Map([
     [EDGE_WORKER, await bundleEdgeWorker()],
-    [`${EDGE_DIR}/wrangler.toml`, wranglerToml()],
-    [`${EDGE_DIR}/workerd.capnp`, workerdCapnp()],
+    [`${EDGE_DIR}/wrangler.toml`, wranglerToml(manifest)],
+    [`${EDGE_DIR}/workerd.capnp`, workerdCapnp(manifest)],
   ]);
 }

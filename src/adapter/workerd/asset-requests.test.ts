@@ -338,6 +338,26 @@ describe('loading the dataset per need', () => {
     expect(new Set(log.filter((l) => l !== `GET ${eventPartFile(1)}`)).size).toBe(log.length - 2);
   });
 
+  it('takes the zone the config names as checked without asking Intl again; a manifest naming another zone is checked, and an unknown one refused', async () => {
+    const copy = join(root, 'zone-dist');
+    cpSync(dist, copy, { recursive: true });
+    const manifestPath = join(copy, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    const zone = manifest.site.timezone;
+    for (const checkedZone of [undefined, zone, 'UTC']) {
+      const { dataset } = await loadEdgeDataset(assetsOf(copy, []), { maxDataBytes: 1e9, checkedZone });
+      expect(dataset.site.timezone).toBe(zone);
+    }
+    writeFileSync(manifestPath, JSON.stringify({ ...manifest, site: { ...manifest.site, timezone: 'Mars/Base' } }, null, 2));
+    for (const checkedZone of [undefined, zone]) {
+      expect(await refusal(loadEdgeDataset(assetsOf(copy, []), { maxDataBytes: 1e9, checkedZone }))).toBe(
+        'The API data cannot be read (manifest.json: site.timezone is malformed; rebuild with `aula build`).',
+      );
+    }
+    // (the config's zone is the build's word: the isolate does not ask again)
+    expect((await loadEdgeDataset(assetsOf(copy, []), { maxDataBytes: 1e9, checkedZone: 'Mars/Base' })).dataset.site.timezone).toBe('Mars/Base');
+  });
+
   it('reads the manifest without its public files, as the node loader reads the rest of it', () => {
     const bytes = readFileSync(join(dist, 'manifest.json'));
     const { public_files: files, ...rest } = JSON.parse(bytes.toString());

@@ -191,16 +191,16 @@ export function withoutPublicFiles(bytes: Uint8Array): Uint8Array {
 const COMMA = 0x2c;
 
 /** The manifest without its public files; one the cut does not leave whole is parsed (and judged) whole. */
-function parseEdgeManifest(bytes: Uint8Array): Manifest {
+function parseEdgeManifest(bytes: Uint8Array, checkedZone?: string): Manifest {
   const cut = withoutPublicFiles(bytes);
   if (cut !== bytes) {
     try {
-      return parseManifest(new TextDecoder().decode(cut), 'manifest.json');
+      return parseManifest(new TextDecoder().decode(cut), 'manifest.json', checkedZone);
     } catch {
       // judged whole below: its own problem, named as the node loader names it
     }
   }
-  return parseManifest(new TextDecoder().decode(bytes), 'manifest.json');
+  return parseManifest(new TextDecoder().decode(bytes), 'manifest.json', checkedZone);
 }
 
 /**
@@ -251,10 +251,10 @@ export async function manifestHead(assets: AssetFetcher): Promise<{ bytes: Uint8
 }
 
 /** The manifest parsed from its head (manifestHead), or null: one the head does not show is judged whole, as the node loader judges it. */
-function parseHead(head: Uint8Array | null): Manifest | null {
+function parseHead(head: Uint8Array | null, checkedZone?: string): Manifest | null {
   if (head === null) return null;
   try {
-    return parseManifest(new TextDecoder().decode(head), 'manifest.json');
+    return parseManifest(new TextDecoder().decode(head), 'manifest.json', checkedZone);
   } catch {
     return null;
   }
@@ -265,6 +265,8 @@ export interface EdgeLoadOptions {
   maxDataBytes: number;
   /** overrides the base URL the dist was built with */
   baseUrl?: string;
+  /** the site's time zone as the build that wrote the config checked it (parseManifest) */
+  checkedZone?: string;
 }
 
 /**
@@ -275,12 +277,12 @@ export interface EdgeLoadOptions {
  */
 export async function loadEdgeDataset(assets: AssetFetcher, options: EdgeLoadOptions): Promise<{ dataset: Dataset; files: EdgeFiles }> {
   const head = await manifestHead(assets);
-  const fromHead = head?.whole ? null : parseHead(head?.bytes ?? null);
+  const fromHead = head?.whole ? null : parseHead(head?.bytes ?? null, options.checkedZone);
   const manifestBytes = head?.whole ? head.bytes : fromHead === null ? await fetchFile(assets, 'manifest.json') : head!.bytes;
   let manifest: Manifest;
   let loaded: string[];
   try {
-    manifest = fromHead ?? parseEdgeManifest(manifestBytes);
+    manifest = fromHead ?? parseEdgeManifest(manifestBytes, options.checkedZone);
     loaded = loadedFiles(manifest);
   } catch (e) {
     // a manifest from another aula or a damaged one: redeploying the same files will not help

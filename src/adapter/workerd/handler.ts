@@ -19,6 +19,8 @@ export interface Env {
   AULA_BASE_URL?: string;
   /** as `aula serve --cache-control`: Cache-Control of successful answers */
   AULA_CACHE_CONTROL?: string;
+  /** the site's time zone, as the build that wrote the config checked it: a manifest naming it is not checked again per isolate */
+  AULA_CHECKED_ZONE?: string;
 }
 
 /**
@@ -75,7 +77,7 @@ let loading: Promise<Loaded> | null = null;
 function load(env: Env): Promise<Loaded> {
   if (!loading) {
     const maxDataBytes = Number(env.AULA_MAX_DATA_BYTES) || DEFAULT_MAX_DATA_BYTES;
-    const options = { maxDataBytes, baseUrl: env.AULA_BASE_URL || undefined };
+    const options = { maxDataBytes, baseUrl: env.AULA_BASE_URL || undefined, checkedZone: env.AULA_CHECKED_ZONE || undefined };
     const cacheControl = env.AULA_CACHE_CONTROL || undefined;
     // a value no answer could carry: said once, as the other refusals are, not a 500 per request
     if (cacheControl !== undefined && !isHeaderValue(cacheControl)) {

@@ -43,7 +43,7 @@ describe('aula build', () => {
     expect(files.some((f) => f.startsWith('autocomplete/'))).toBe(true);
     const manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({
-      format: 8,
+      format: 9,
       event_part_rows: 1024,
       base_url: 'https://events.example.at/api',
       counts: { events: 4, pages: 3, categories: 2, media: 2, directory: 3, event_list_pages: 2 },

@@ -1,10 +1,14 @@
 // `aula build --edge`: the API as one ES module for Cloudflare Workers / workerd, written to
-// dist/edge/ with example configs. The worker reads the data files from dist/ through its ASSETS
-// binding, so the bundle holds code only and the same dist/ serves both.
+// dist/edge/ with example configs and the block sums of the files an isolate reads in parts. The
+// worker reads the data files from dist/ through its ASSETS binding, so the bundle holds code only
+// and the same dist/ serves both.
 import type { Plugin } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Manifest } from '../store/format/manifest.ts';
+import { blockCount, BLOCK_BYTES, BLOCK_SUM_BYTES, blockSumsFile, sha256Hex, type Manifest } from '../store/format/manifest.ts';
 
 export const EDGE_DIR = 'edge';
 export const EDGE_WORKER = `${EDGE_DIR}/worker.js`;
@@ -162,11 +166,42 @@ const api :Workerd.Worker = (
 `;
 }
 
-/** dist/edge/: the bundled worker and the two example configs (naming the zone `manifest` says), keyed by path relative to dist/. */
-export async function edgeFiles(manifest: Manifest): Promise<Map<string, string>> {
-  return new Map([
+/**
+ * The block sums of every file `manifest` lists them for (blockSumsFile), made from the files in
+ * `dist` as they will be served: only an isolate reads them (the node server reads whole files and
+ * checks each whole), so a build without --edge makes none. A file whose sums are not the ones its
+ * digest names changed after it was digested, and the build fails.
+ */
+export function blockSumFiles(dist: string, manifest: Manifest): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>();
+  // one block's buffer for every file: the files are hundreds of megabytes, read once
+  const block = Buffer.allocUnsafe(BLOCK_BYTES);
+  for (const [rel, digest] of Object.entries(manifest.files)) {
+    if (digest.blocks === undefined) continue;
+    const path = join(dist, rel);
+    const sums = new Uint8Array(blockCount(digest.bytes) * BLOCK_SUM_BYTES);
+    const fd = openSync(path, 'r');
+    try {
+      for (let b = 0, at = 0; at < digest.bytes; b++, at += BLOCK_BYTES) {
+        const length = Math.min(BLOCK_BYTES, digest.bytes - at);
+        if (readSync(fd, block, 0, length, at) !== length) throw new Error(`${path} changed while the build ran; build again`);
+        sums.set(createHash('sha256').update(block.subarray(0, length)).digest(), b * BLOCK_SUM_BYTES);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    if (sha256Hex(sums) !== digest.blocks) throw new Error(`${path} changed while the build ran; build again`);
+    files.set(blockSumsFile(digest as { blocks: string }), sums);
+  }
+  return files;
+}
+
+/** dist/edge/: the bundled worker, the two example configs (naming the checked zone) and the block sums of the files in `dist` (blockSumFiles), keyed by path relative to dist/. */
+export async function edgeFiles(dist: string, manifest: Manifest): Promise<Map<string, string | Uint8Array>> {
+  return new Map<string, string | Uint8Array>([
     [EDGE_WORKER, await bundleEdgeWorker()],
     [`${EDGE_DIR}/wrangler.toml`, wranglerToml(manifest)],
     [`${EDGE_DIR}/workerd.capnp`, workerdCapnp(manifest)],
+    ...blockSumFiles(dist, manifest),
   ]);
 }

@@ -8,7 +8,7 @@ import { netlifyHeaders, netlifyRedirects, nginxConfig, vercelConfig, VERCEL_MOS
 
 function manifest(baseUrl = 'https://events.example.org', events = 45, limit = 20): Manifest {
   return {
-    format: 8,
+    format: 9,
     version: '0.0.0',
     built_at: '2025-01-01T00:00:00.000Z',
     base_url: baseUrl,

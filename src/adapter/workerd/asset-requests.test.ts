@@ -2,8 +2,8 @@
 // an answer first needs them, and no HEADs (their sizes are in the manifest); a public file once on
 // its first request (the read that gives its ETag also answers), then once per answer, and not at
 // all for a 304.
-import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_FILES, FIXTURE_ORDER } from '../../../test/fixture-content.ts';
 import { buildOk, removeDir, tempDir, writeContent } from '../../../test/helpers.ts';
@@ -13,7 +13,8 @@ import type { ApiResponse } from '../../api/respond.ts';
 import { loadDataset } from '../../query/dataset.ts';
 import { AUTOCOMPLETE_DATA_FILE, DATA_FILES, eventOffsetsFile, eventPartFile } from '../../store/format/dist-paths.ts';
 import { columnFile } from '../../store/format/column-files.ts';
-import { BLOCK_BYTES, blockCount, BLOCKED_FILE_BYTES, sha256Hex, sumsOfBlocks } from '../../store/format/manifest.ts';
+import { BLOCK_BYTES, blockCount, BLOCKED_FILE_BYTES, blockSumsFile, sha256Hex, sumsOfBlocks, type FileDigest } from '../../store/format/manifest.ts';
+import { blockSumFiles } from '../../deploy/edge-bundle.ts';
 import { generateContent } from '../../gen/content-generator.ts';
 import { AC, AUTOCOMPLETE_FILE_FORMAT } from '../../store/format/autocomplete-file.ts';
 import { Sections } from '../../store/read/sections.ts';
@@ -64,6 +65,15 @@ function assetsOf(folder: string, log: string[], ignoreRange = false): AssetFetc
 }
 
 const ask = (path: string, query = '') => ({ method: 'GET', path, query, headers: {} });
+
+/** Lists the blocks of `bytes` (file `rel` of `folder`) in `digest` as a large dist's are, their sums written where an --edge build writes them. */
+function listBlocks(folder: string, rel: string, digest: FileDigest, bytes: Uint8Array = readFileSync(join(folder, rel))): void {
+  const sums = sumsOfBlocks(bytes);
+  digest.blocks = sha256Hex(sums);
+  const path = join(folder, blockSumsFile({ blocks: digest.blocks }));
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, sums);
+}
 
 /** How an isolate asks for the manifest: its head and its tail at once (manifestHead). */
 const MANIFEST_GETS = [`GET manifest.json bytes=0-${MANIFEST_HEAD_BYTES - 1}`, `GET manifest.json bytes=-${MANIFEST_TAIL_BYTES}`];
@@ -128,7 +138,7 @@ describe('loading the dataset per need', () => {
     const inParts = [AUTOCOMPLETE_DATA_FILE, columnFile.text('title'), columnFile.text('teaser'), columnFile.iso('start')];
     const manifestPath = join(copy, 'manifest.json');
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-    for (const rel of inParts) manifest.files[rel].blocks = sumsOfBlocks(readFileSync(join(copy, rel)));
+    for (const rel of inParts) listBlocks(copy, rel, manifest.files[rel]);
     writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
     const node = createApi(loadDataset(copy));
     const log: string[] = [];
@@ -160,14 +170,24 @@ describe('loading the dataset per need', () => {
     await buildOk({ content: writeContent(join(root, 'content'), FIXTURE_FILES), out: broken, precompress: false });
     writeFileSync(join(broken, 'manifest.json'), JSON.stringify(manifest, null, 2));
     for (const rel of inParts) writeFileSync(join(broken, rel), readFileSync(join(copy, rel)));
+    cpSync(join(copy, 'edge'), join(broken, 'edge'), { recursive: true });
     damage(join(broken, AUTOCOMPLETE_DATA_FILE), () => 20);
     const { dataset: bad, files: badFiles } = await loadEdgeDataset(assetsOf(broken, []), { maxDataBytes: 1e9 });
     const badApi = createApi(bad);
     expect(await refusal(badFiles.whenLoaded(() => badApi(ask('/v1/api/autocomplete/', 'q=a'))))).toBe(
-      `The API data cannot be read (dist/${AUTOCOMPLETE_DATA_FILE}: block 0 does not match its SHA-256 in manifest.json; rebuild with \`aula build\`).`,
+      `The API data cannot be read (dist/${AUTOCOMPLETE_DATA_FILE}: block 0 does not match its listed SHA-256; rebuild with \`aula build\`).`,
     );
     // the rest still answers
     expect((await badFiles.whenLoaded(() => badApi(ask('/v1/cms/event/', 'title__icontains=a')))).status).toBe(200);
+    // block sums that are not the ones the manifest lists: refused by name, the file's blocks never taken
+    const titleSums = join(broken, blockSumsFile(manifest.files[columnFile.text('title')]));
+    damage(titleSums, () => 3);
+    const { dataset: badSums, files: badSumsFiles } = await loadEdgeDataset(assetsOf(broken, []), { maxDataBytes: 1e9 });
+    const badSumsApi = createApi(badSums);
+    expect(await refusal(badSumsFiles.whenLoaded(() => badSumsApi(ask('/v1/cms/event/', 'title__icontains=a'))))).toBe(
+      `The API data cannot be read (dist/${blockSumsFile(manifest.files[columnFile.text('title')])}: does not match the SHA-256 manifest.json lists for the block sums of ${columnFile.text('title')}; rebuild with \`aula build --edge\`).`,
+    );
+    expect((await badSumsFiles.whenLoaded(() => badSumsApi(ask('/v1/cms/event/', 'limit=1')))).status).toBe(200);
   });
 
   it('a row of prefix codes that holds no codes, posting lists, top lists or suggestion places that point outside the index, read in parts, are refused by name when a query first reads them though their blocks match their checksums; the rest still answers', async () => {
@@ -206,7 +226,8 @@ describe('loading the dataset per need', () => {
       writeFileSync(join(copy, AUTOCOMPLETE_DATA_FILE), file);
       const manifestPath = join(copy, 'manifest.json');
       const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-      manifest.files[AUTOCOMPLETE_DATA_FILE] = { bytes: file.byteLength, sha256: sha256Hex(file), blocks: sumsOfBlocks(file) };
+      manifest.files[AUTOCOMPLETE_DATA_FILE] = { bytes: file.byteLength, sha256: sha256Hex(file) };
+      listBlocks(copy, AUTOCOMPLETE_DATA_FILE, manifest.files[AUTOCOMPLETE_DATA_FILE], file);
       writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
       const { dataset, files } = await loadEdgeDataset(assetsOf(copy, []), { maxDataBytes: 1e9 });
       const api = createApi(dataset);
@@ -285,7 +306,13 @@ describe('loading the dataset per need', () => {
     const partBytes = manifest.files[eventPartFile(0)].bytes;
     // (the build lists a part's blocks once it is large enough to read in parts)
     expect(partBytes).toBeGreaterThanOrEqual(BLOCKED_FILE_BYTES);
-    expect(manifest.files[eventPartFile(0)].blocks).toBe(sumsOfBlocks(readFileSync(join(out, eventPartFile(0)))));
+    expect(manifest.files[eventPartFile(0)].blocks).toBe(sha256Hex(sumsOfBlocks(readFileSync(join(out, eventPartFile(0))))));
+    // the block sums, as an --edge build writes them
+    for (const [rel, sums] of blockSumFiles(out, manifest)) {
+      mkdirSync(dirname(join(out, rel)), { recursive: true });
+      writeFileSync(join(out, rel), sums);
+    }
+    const partSums = blockSumsFile(manifest.files[eventPartFile(0)]);
     const log: string[] = [];
     const { dataset, files } = await loadEdgeDataset(assetsOf(out, log), { maxDataBytes: 1e9 });
     const edge = createApi(dataset);
@@ -293,7 +320,8 @@ describe('loading the dataset per need', () => {
     // the first page: the offsets and the part's first block, not the part
     const first = await files.whenLoaded(() => edge(ask('/v1/cms/event/', 'limit=1')));
     expect(bytesOf(first).equals(bytesOf(node(ask('/v1/cms/event/', 'limit=1'))))).toBe(true);
-    expect(log.slice(MANIFEST_GETS.length + 1)).toEqual([`GET ${eventOffsetsFile(0)}`, `GET ${eventPartFile(0)} bytes=0-${BLOCK_BYTES - 1}`]);
+    // (the part's block sums with its first blocks, once)
+    expect(log.slice(MANIFEST_GETS.length + 1)).toEqual([`GET ${eventOffsetsFile(0)}`, `GET ${eventPartFile(0)} bytes=0-${BLOCK_BYTES - 1}`, `GET ${partSums}`]);
     const queries = ['', 'limit=1000', 'offset=650&limit=30', 'title__icontains=a&limit=200', 'ordering=-start&limit=50', 'id=9', 'expand=categories&limit=100', 'format=ics&limit=100', 'search=a'];
     for (const q of queries) {
       const want = node(ask('/v1/cms/event/', q));
@@ -301,6 +329,7 @@ describe('loading the dataset per need', () => {
       expect([got.status, got.headers, bytesOf(got).toString()], q).toEqual([want.status, want.headers, bytesOf(want).toString()]);
     }
     expect(log).not.toContain(`GET ${eventPartFile(0)}`);
+    expect(log.filter((l) => l === `GET ${partSums}`)).toHaveLength(1);
     // under another base URL every row is rewritten: the same bytes as the node loader's
     const elsewhere = await loadEdgeDataset(assetsOf(out, []), { maxDataBytes: 1e9, baseUrl: 'https://elsewhere.example/x' });
     const rebased = createApi(elsewhere.dataset);
@@ -316,7 +345,7 @@ describe('loading the dataset per need', () => {
     expect((await badFiles.whenLoaded(() => badApi(ask('/v1/cms/event/', 'limit=5')))).status).toBe(200);
     const last = blockCount(partBytes) - 1;
     expect(await refusal(badFiles.whenLoaded(() => badApi(ask('/v1/cms/event/', 'offset=690&limit=10'))))).toBe(
-      `The API data cannot be read (dist/${eventPartFile(0)}: block ${last} does not match its SHA-256 in manifest.json; rebuild with \`aula build\`).`,
+      `The API data cannot be read (dist/${eventPartFile(0)}: block ${last} does not match its listed SHA-256; rebuild with \`aula build\`).`,
     );
   });
 

@@ -3,11 +3,12 @@
 // file when an answer first reads it (the event rows a part at a time, a column when a filter
 // first reads it), fetched once and checked against the manifest's size and SHA-256 before any
 // of it is used; a large file read through its sections is fetched a section at a time, each
-// block checked against its own SHA-256 (file-parts.ts). The core reads synchronously, so a file
+// block checked against its own SHA-256 among the file's block sums, fetched with its first
+// blocks and checked against the manifest (file-parts.ts). The core reads synchronously, so a file
 // not at hand yet is asked for by a throw (store/read/per-need.ts); `whenLoaded` fetches it and
 // runs the answer again. The isolate then answers from its copies until it is recycled.
 import { loadedFiles } from '../../store/format/dist-paths.ts';
-import { blockCount, DistError, parseManifest, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
+import { blockCount, blockSumsFile, DistError, parseManifest, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { BlockMismatch, FileParts, parsePartKey } from './file-parts.ts';
 import { bodyBytes } from './body-bytes.ts';
 import { datasetFrom, type Dataset } from '../../query/dataset.ts';
@@ -57,6 +58,8 @@ export class EdgeFiles {
   private readonly parts = new Map<string, FileParts>();
   /** fetches under way: two answers needing the same file wait for one fetch */
   private readonly pending = new Map<string, Promise<void>>();
+  /** the block sums of the files read in parts, checked against the manifest: fetched once each */
+  private readonly sums = new Map<string, Promise<Uint8Array>>();
   readonly source: DistSource;
 
   constructor(
@@ -83,7 +86,7 @@ export class EdgeFiles {
         // (the manifest lists the blocks of the files large enough to read in parts)
         if (digest?.blocks === undefined) return bytes(rel);
         let parts = this.parts.get(rel);
-        if (parts === undefined) this.parts.set(rel, (parts = new FileParts(rel, digest as FileDigest & { blocks: string })));
+        if (parts === undefined) this.parts.set(rel, (parts = new FileParts(rel, digest)));
         return parts.bytes;
       },
       text: (rel) => new TextDecoder().decode(bytes(rel)),
@@ -123,11 +126,34 @@ export class EdgeFiles {
     this.held.set(rel, bytes);
   }
 
+  /**
+   * The block sums of `rel` (blockSumsFile), checked against the SHA-256 the manifest lists for
+   * them; a failure is not kept.
+   */
+  private blockSums(rel: string): Promise<Uint8Array> {
+    let sums = this.sums.get(rel);
+    if (sums === undefined) {
+      const digest = this.manifest.files[rel] as FileDigest & { blocks: string };
+      const file = blockSumsFile(digest);
+      sums = (async () => {
+        const bytes = await fetchFile(this.assets, file);
+        if (hex(await crypto.subtle.digest('SHA-256', bytes)) !== digest.blocks) {
+          throw new EdgeLoadError(`The API data cannot be read (${where(file)}: does not match the SHA-256 manifest.json lists for the block sums of ${rel}; rebuild with \`aula build --edge\`).`, false);
+        }
+        return bytes;
+      })();
+      this.sums.set(rel, sums);
+      sums.catch(() => this.sums.delete(rel));
+    }
+    return sums;
+  }
+
   private async fetchPart(rel: string, first: number, last: number): Promise<void> {
     const parts = this.parts.get(rel)!;
-    const body = await fetchFile(this.assets, rel, parts.range(first, last));
+    // the sums with the first blocks: one round, not two
+    const [body, sums] = await Promise.all([fetchFile(this.assets, rel, parts.range(first, last)), this.blockSums(rel)]);
     try {
-      await parts.take(first, last, body);
+      await parts.take(first, last, body, sums);
     } catch (e) {
       if (!(e instanceof BlockMismatch)) throw e;
       throw new EdgeLoadError(`The API data cannot be read (${where(rel)}: ${e.message}; rebuild with \`aula build\`).`, false);

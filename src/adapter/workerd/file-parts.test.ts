@@ -2,7 +2,8 @@
 // each block checked against its own SHA-256 first; a block that fails its sum is refused and none
 // of its bytes is read.
 import { describe, expect, it } from 'vitest';
-import { BLOCK_BYTES, BLOCKED_FILE_BYTES, blockCount, digestOf, parseManifest, sumsOfBlocks, type FileDigest } from '../../store/format/manifest.ts';
+import { createHash } from 'node:crypto';
+import { BLOCK_BYTES, BLOCK_SUM_BYTES, BLOCKED_FILE_BYTES, blockCount, digestOf, DIST_FORMAT, parseManifest, sha256Hex, sumsOfBlocks, type FileDigest } from '../../store/format/manifest.ts';
 import { FileNeeded } from '../../store/read/per-need.ts';
 import { readTextColumn } from '../../store/read/text-column.ts';
 import { readInParts } from '../../store/read/sections.ts';
@@ -41,7 +42,7 @@ async function inParts<T>(parts: FileParts, file: Uint8Array, read: () => T, sab
         const [start, end] = parts.range(first, last);
         const body = file.slice(start, end);
         sabotage?.(body, first);
-        await parts.take(first, last, body);
+        await parts.take(first, last, body, sumsOfBlocks(file));
         for (let b = first; b <= last; b++) taken.push(b);
       }
     }
@@ -51,8 +52,8 @@ async function inParts<T>(parts: FileParts, file: Uint8Array, read: () => T, sab
 
 const fault = (problem: string) => new Error(problem);
 
-/** The digest of `file` with its blocks' sums (a file this small lists none in a manifest). */
-const blocked = (file: Uint8Array) => ({ ...digestOf(file), blocks: sumsOfBlocks(file) });
+/** The digest of `file` with its blocks' sums' SHA-256 (a file this small lists none in a manifest). */
+const blocked = (file: Uint8Array) => ({ ...digestOf(file), blocks: sha256Hex(sumsOfBlocks(file)) });
 
 describe('a file read in parts', () => {
   it('takes in the blocks of the sections read, and the strings read decode as the file read whole gives them', async () => {
@@ -123,11 +124,11 @@ describe('a file read in parts', () => {
     const flip = (body: Uint8Array, first: number) => {
       if (first === 0) body[100] ^= 1;
     };
-    await expect(inParts(parts, file, () => readTextColumn(parts.bytes, values.length, fault), flip)).rejects.toThrow(new BlockMismatch('block 0 does not match its SHA-256 in manifest.json'));
+    await expect(inParts(parts, file, () => readTextColumn(parts.bytes, values.length, fault), flip)).rejects.toThrow(new BlockMismatch('block 0 does not match its listed SHA-256'));
     // nothing of it was taken: a read still asks for it
     expect(() => readTextColumn(parts.bytes, values.length, fault)).toThrow(FileNeeded);
     // a body of another length than the blocks' is refused too
-    await expect(parts.take(0, 0, file.slice(0, BLOCK_BYTES - 1))).rejects.toThrow(BlockMismatch);
+    await expect(parts.take(0, 0, file.slice(0, BLOCK_BYTES - 1), sumsOfBlocks(file))).rejects.toThrow(BlockMismatch);
     // the right bytes are taken, and read
     const { value } = await inParts(parts, file, () => readTextColumn(parts.bytes, values.length, fault).values.at(3999));
     expect(value).toBe(values[3999]);
@@ -136,14 +137,14 @@ describe('a file read in parts', () => {
   it('gives a range as the file holds it, from one run or from runs taken in different rounds (joined)', async () => {
     const { file } = bigColumn(4000);
     const parts = new FileParts('data/x.bin', blocked(file));
-    await parts.take(2, 2, file.slice(2 * BLOCK_BYTES, 3 * BLOCK_BYTES));
-    await parts.take(0, 0, file.slice(0, BLOCK_BYTES));
+    await parts.take(2, 2, file.slice(2 * BLOCK_BYTES, 3 * BLOCK_BYTES), sumsOfBlocks(file));
+    await parts.take(0, 0, file.slice(0, BLOCK_BYTES), sumsOfBlocks(file));
     // only the block not in yet: the range is joined from the runs when read
     expect(() => parts.need([[BLOCK_BYTES - 5, BLOCK_BYTES + 5]])).toThrow(new FileNeeded('data/x.bin#1-1'));
     expect(() => parts.need([[BLOCK_BYTES - 5, 3 * BLOCK_BYTES]])).toThrow(new FileNeeded('data/x.bin#1-1'));
-    await parts.take(1, 1, file.slice(BLOCK_BYTES, 2 * BLOCK_BYTES));
+    await parts.take(1, 1, file.slice(BLOCK_BYTES, 2 * BLOCK_BYTES), sumsOfBlocks(file));
     // blocks taken again (another origin's answer, a round under way)
-    await parts.take(0, 1, file.slice(0, 2 * BLOCK_BYTES));
+    await parts.take(0, 1, file.slice(0, 2 * BLOCK_BYTES), sumsOfBlocks(file));
     parts.need([[0, 3 * BLOCK_BYTES]]);
     expect(Buffer.from(parts.at(100, BLOCK_BYTES - 3)).equals(Buffer.from(file.subarray(100, BLOCK_BYTES - 3)))).toBe(true);
     expect(Buffer.from(parts.at(BLOCK_BYTES - 7, 3 * BLOCK_BYTES - 1)).equals(Buffer.from(file.subarray(BLOCK_BYTES - 7, 3 * BLOCK_BYTES - 1)))).toBe(true);
@@ -157,7 +158,7 @@ describe('a file read in parts', () => {
     const blocks = blockCount(file.byteLength);
     const same = (start: number, end: number) => Buffer.from(parts.at(start, end)).equals(Buffer.from(file.subarray(start, end)));
     // one block a round, then every pair of neighbours read across their boundary, twice
-    for (let b = 0; b < blocks; b++) await parts.take(b, b, file.slice(...parts.range(b, b)));
+    for (let b = 0; b < blocks; b++) await parts.take(b, b, file.slice(...parts.range(b, b)), sumsOfBlocks(file));
     expect(parts.held()).toEqual({ runs: blocks, bytes: file.byteLength });
     for (let round = 0; round < 2; round++) {
       for (let b = 1; b < blocks; b++) expect(same(b * BLOCK_BYTES - 5, b * BLOCK_BYTES + 5)).toBe(true);
@@ -171,8 +172,8 @@ describe('a file read in parts', () => {
     // a range fetched again whole (rounds that overlap): the runs it covers are let go of
     for (let round = 0; round < 50; round++) {
       const first = round % blocks;
-      await parts.take(first, blocks - 1, file.slice(...parts.range(first, blocks - 1)));
-      await parts.take(0, blocks - 1, file.slice());
+      await parts.take(first, blocks - 1, file.slice(...parts.range(first, blocks - 1)), sumsOfBlocks(file));
+      await parts.take(0, blocks - 1, file.slice(), sumsOfBlocks(file));
       expect(parts.held()).toEqual({ runs: 1, bytes: file.byteLength });
     }
     expect(same(7, file.byteLength - 3)).toBe(true);
@@ -192,22 +193,23 @@ describe('a file read in parts', () => {
     expect(parsePartKey('data/x.bin')).toBeNull();
   });
 
-  it('are listed in the manifest for a large file, one sum per block; a list of another length is refused', () => {
+  it('are listed in the manifest for a large file by their SHA-256, one sum per block; a malformed one is refused', () => {
     const big = new Uint8Array(BLOCKED_FILE_BYTES + 5).map((_, i) => i * 31);
     const digest = digestOf(big) as FileDigest & { blocks: string };
-    expect(digest.blocks).toBe(sumsOfBlocks(big));
-    expect(digest.blocks.length).toBe(blockCount(big.byteLength) * 44);
+    expect(digest.blocks).toBe(sha256Hex(sumsOfBlocks(big)));
+    expect(sumsOfBlocks(big).byteLength).toBe(blockCount(big.byteLength) * BLOCK_SUM_BYTES);
+    expect(sumsOfBlocks(big).subarray(BLOCK_SUM_BYTES, 2 * BLOCK_SUM_BYTES)).toEqual(new Uint8Array(createHash('sha256').update(big.subarray(BLOCK_BYTES, 2 * BLOCK_BYTES)).digest()));
     expect(digestOf(big.subarray(0, BLOCKED_FILE_BYTES - 1)).blocks).toBeUndefined();
     const manifest = (blocks: string) =>
       JSON.stringify({
-        format: 8, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
+        format: DIST_FORMAT, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
         site: { timezone: 'Europe/Vienna', page_size: 20, max_page_size: 1000 },
         counts: { events: 0, pages: 0, categories: 0, media: 0, directory: 0, event_list_pages: 1 },
         event_part_rows: 4, event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/{offset}.json', limit: 20 },
         files: { 'data/big.bin': { ...digest, blocks } },
       });
     expect(parseManifest(manifest(digest.blocks), 'manifest.json').files['data/big.bin'].blocks).toBe(digest.blocks);
-    expect(() => parseManifest(manifest(digest.blocks.slice(44)), 'manifest.json')).toThrow('the checksum entry of data/big.bin is malformed');
+    expect(() => parseManifest(manifest(digest.blocks.slice(2)), 'manifest.json')).toThrow('the checksum entry of data/big.bin is malformed');
     expect(() => parseManifest(manifest(`${digest.blocks.slice(1)}!`), 'manifest.json')).toThrow('the checksum entry of data/big.bin is malformed');
   });
 

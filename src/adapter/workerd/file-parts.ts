@@ -1,11 +1,18 @@
 // A large data file an edge isolate reads in parts: its sections are fetched by range when an
 // answer first reads them (store/read/sections.ts asks through FileInParts), each block of the
-// range checked against the SHA-256 the manifest lists for it (FileDigest.blocks) before it is
-// taken in. Only the blocks fetched take memory; no byte of a block that has not been checked is
+// range checked against its SHA-256 among the file's block sums (FileDigest.blocks: checked against
+// the manifest first, assets.ts) before it is taken in. Only the blocks fetched take memory; no byte of a block that has not been checked is
 // ever read (`need` throws for it first, and `at` holds only the runs taken in).
-import { blockCount, BLOCK_BYTES, BLOCK_SUM_CHARS, type FileDigest } from '../../store/format/manifest.ts';
+import { blockCount, BLOCK_BYTES, BLOCK_SUM_BYTES, type FileDigest } from '../../store/format/manifest.ts';
 import { FileNeeded, zeroedAsWritten } from '../../store/read/per-need.ts';
 import { readInParts, type FileInParts } from '../../store/read/sections.ts';
+
+/**
+ * Runs of blocks not in yet this few blocks apart are fetched as one run, the blocks between
+ * them with it: a fetch through the asset binding costs an isolate about as much CPU as the bytes
+ * of two or three blocks do, so a gap this small costs less fetched than asked for apart.
+ */
+export const FETCH_GAP_BLOCKS = 2;
 
 /** What FileNeeded names for blocks `first..last` (inclusive) of `rel`. */
 export const partKey = (rel: string, first: number, last: number): string => `${rel}#${first}-${last}`;
@@ -16,12 +23,11 @@ export function parsePartKey(key: string): { rel: string; first: number; last: n
   return m === null ? null : { rel: m[1], first: Number(m[2]), last: Number(m[3]) };
 }
 
-/** The base64 SHA-256 of bytes (WebCrypto: asynchronous). */
-async function sumOf(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  let binary = '';
-  for (let i = 0; i < digest.length; i++) binary += String.fromCharCode(digest[i]);
-  return btoa(binary);
+/** Whether `sums` holds the SHA-256 of `bytes` at `at`. */
+function sameSum(digest: ArrayBuffer, sums: Uint8Array, at: number): boolean {
+  const d = new Uint8Array(digest);
+  for (let i = 0; i < BLOCK_SUM_BYTES; i++) if (d[i] !== sums[at + i]) return false;
+  return true;
 }
 
 /** A block whose bytes are not the ones the manifest lists. */
@@ -53,16 +59,17 @@ export class FileParts implements FileInParts {
 
   constructor(
     readonly rel: string,
-    private readonly digest: FileDigest & { blocks: string },
+    private readonly digest: FileDigest,
   ) {
     this.bytes = readInParts(new Uint8Array(zeroedAsWritten(digest.bytes)), this);
     this.runOf = new Int32Array(blockCount(digest.bytes)).fill(-1);
   }
 
   /**
-   * Throws FileNeeded naming the blocks of `ranges` not in yet (neighbours merged into runs): a
-   * block already in is not fetched again, and a range across runs is joined once (at). A byte
-   * fetched costs an isolate more than a byte copied.
+   * Throws FileNeeded naming the blocks of `ranges` not in yet (neighbours, and runs at most
+   * FETCH_GAP_BLOCKS apart, merged into runs): a block already in is fetched again only inside
+   * such a gap, and a range across runs is joined once (at). A byte fetched costs an isolate more
+   * than a byte copied.
    */
   need(ranges: readonly (readonly [number, number])[]): void {
     let wanted: [number, number][] | null = null;
@@ -77,7 +84,7 @@ export class FileParts implements FileInParts {
     const missing: string[] = [];
     let [from, to] = wanted[0];
     for (const [first, last] of wanted.slice(1)) {
-      if (first <= to + 1) to = Math.max(to, last);
+      if (first <= to + 1 + FETCH_GAP_BLOCKS) to = Math.max(to, last);
       else {
         missing.push(partKey(this.rel, from, to));
         [from, to] = [first, last];
@@ -138,17 +145,19 @@ export class FileParts implements FileInParts {
 
   /**
    * Takes in blocks `first..last` from `body` (their bytes, `range(first, last)` of the file):
-   * each checked against its listed sum first; throws BlockMismatch naming the first that is not.
+   * each checked against its sum in `sums` (the file's block sums, checked against the manifest)
+   * first; throws BlockMismatch naming the first that is not.
    */
-  async take(first: number, last: number, body: Uint8Array): Promise<void> {
+  async take(first: number, last: number, body: Uint8Array, sums: Uint8Array): Promise<void> {
     const [start, end] = this.range(first, last);
     if (body.byteLength !== end - start) throw new BlockMismatch(`blocks ${first}–${last} are ${body.byteLength} bytes, manifest.json says ${end - start}`);
-    const sums = await Promise.all(
-      Array.from({ length: last - first + 1 }, (_, i) => sumOf(body.subarray(i * BLOCK_BYTES, Math.min((i + 1) * BLOCK_BYTES, body.byteLength)))),
+    if (sums.byteLength !== this.runOf.length * BLOCK_SUM_BYTES) throw new BlockMismatch(`its block sums are ${sums.byteLength} bytes, not ${this.runOf.length * BLOCK_SUM_BYTES}`);
+    const digests = await Promise.all(
+      Array.from({ length: last - first + 1 }, (_, i) => crypto.subtle.digest('SHA-256', body.subarray(i * BLOCK_BYTES, Math.min((i + 1) * BLOCK_BYTES, body.byteLength)))),
     );
-    for (let i = 0; i < sums.length; i++) {
+    for (let i = 0; i < digests.length; i++) {
       const b = first + i;
-      if (sums[i] !== this.digest.blocks.slice(b * BLOCK_SUM_CHARS, (b + 1) * BLOCK_SUM_CHARS)) throw new BlockMismatch(`block ${b} does not match its SHA-256 in manifest.json`);
+      if (!sameSum(digests[i], sums, b * BLOCK_SUM_BYTES)) throw new BlockMismatch(`block ${b} does not match its listed SHA-256`);
     }
     this.hold({ start, bytes: body.byteOffset % 8 === 0 ? body : body.slice() }, first, last);
   }

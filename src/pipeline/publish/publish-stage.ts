@@ -157,7 +157,7 @@ export async function publishStage(options: BuildOptions, clock: Clock, plan: Pl
   const mediaFiles = copyMediaFiles(plan.state.media, staging, served);
   await clock.nextPhase('copy media', 'manifest');
   writeFiles(staging, routingFiles(manifest, options.upstream ?? DEFAULT_UPSTREAM, { files: publicFiles, media: mediaFiles }));
-  if (options.edge) writeFiles(staging, await (await import('../../deploy/edge-bundle.ts')).edgeFiles(manifest));
+  if (options.edge) writeFiles(staging, await (await import('../../deploy/edge-bundle.ts')).edgeFiles(staging, manifest));
   manifest.public_files = sortedRecord(served);
   const changes = changesBetween(previousPublicFiles(plan.previous ?? aulaManifest(dist.out)), manifest.public_files);
   const manifestJson = `${JSON.stringify(manifest, null, 2)}\n`;

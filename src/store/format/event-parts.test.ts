@@ -17,7 +17,7 @@ function rowsOf(count: number): EventRows {
 
 /** A manifest as a build writes one (its files aside). */
 const VALID_MANIFEST = {
-  format: 8, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
+  format: 9, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
   site: { timezone: 'Europe/Vienna', page_size: 20, max_page_size: 1000 },
   counts: { events: 10, pages: 0, categories: 0, media: 0, directory: 0, event_list_pages: 1 },
   event_part_rows: 4, event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/{offset}.json', limit: 20 }, files: {},
@@ -86,11 +86,13 @@ describe('event parts', () => {
       }
       return 'accepted';
     };
-    expect(refusal({ ...manifest, format: 1 })).toMatch(/dist format 1 is not the one this aula reads \(8\); rebuild with `aula build`/);
-    expect(refusal({ ...manifest, format: 2 })).toMatch(/dist format 2 is not the one this aula reads \(8\)/);
-    expect(refusal({ ...manifest, format: 5 })).toMatch(/dist format 5 is not the one this aula reads \(8\); rebuild with `aula build`/);
-    expect(refusal({ ...manifest, format: 6 })).toMatch(/dist format 6 is not the one this aula reads \(8\); rebuild with `aula build`/);
-    expect(refusal({ ...manifest, format: 7 })).toMatch(/dist format 7 is not the one this aula reads \(8\); rebuild with `aula build`/);
+    expect(refusal({ ...manifest, format: 1 })).toMatch(/dist format 1 is not the one this aula reads \(9\); rebuild with `aula build`/);
+    expect(refusal({ ...manifest, format: 2 })).toMatch(/dist format 2 is not the one this aula reads \(9\)/);
+    expect(refusal({ ...manifest, format: 5 })).toMatch(/dist format 5 is not the one this aula reads \(9\); rebuild with `aula build`/);
+    expect(refusal({ ...manifest, format: 6 })).toMatch(/dist format 6 is not the one this aula reads \(9\); rebuild with `aula build`/);
+    expect(refusal({ ...manifest, format: 7 })).toMatch(/dist format 7 is not the one this aula reads \(9\); rebuild with `aula build`/);
+    // (8: block sums listed in the manifest itself, which this reader does not read)
+    expect(refusal({ ...manifest, format: 8 })).toMatch(/dist format 8 is not the one this aula reads \(9\); rebuild with `aula build`/);
     for (const bad of [{ event_part_rows: 0 }, { event_part_rows: '4' }, { event_part_rows: undefined }, { counts: { ...manifest.counts, events: -1 } }, { counts: { ...manifest.counts, events: 1e9 }, event_part_rows: 1 }]) {
       expect(refusal({ ...manifest, ...bad }), JSON.stringify(bad)).toMatch(/event counts are malformed; rebuild/);
     }

@@ -16,7 +16,9 @@ export { zoneTableText } from '../../time/offsets.ts';
 // 7: a long text column holds its folded values' word lists (word-lists.ts)
 // 8: the calendar entries stored per event part (data/calendar/NNNNN.bin, dist-paths.ts), not one
 //    data/calendar.bin
-export const DIST_FORMAT = 8;
+// 9: a file read in parts lists the SHA-256 of its blocks' sums (FileDigest.blocks), which an
+//    --edge build writes apart (blockSumsFile), not the sums themselves
+export const DIST_FORMAT = 9;
 
 export interface Manifest {
   format: number;
@@ -66,39 +68,48 @@ export interface FileDigest {
   sha256: string;
   bytes: number;
   /**
-   * For a file of BLOCKED_FILE_BYTES or more: the SHA-256 of each BLOCK_BYTES of it (the last one
-   * shorter), each base64 (44 characters), one after another. A reader that needs a few parts of
-   * a large file (an edge isolate, which fetches the sections an answer reads by range) checks the
-   * blocks it reads, not the whole file, and uses no byte of a block it has not checked.
+   * For a file of BLOCKED_FILE_BYTES or more: the SHA-256 (lower-case hex) of its blocks' sums,
+   * the SHA-256 of each BLOCK_BYTES of it (the last one shorter) one after another, 32 bytes each.
+   * A reader that needs a few parts of a large file (an edge isolate, which fetches the sections an
+   * answer reads by range) fetches those sums (blockSumsFile), checks them against this, then
+   * checks the blocks it reads, not the whole file, and uses no byte of a block it has not checked.
+   * The sums live apart, not here: the manifest is parsed by every isolate, and small blocks make
+   * many sums.
    */
   blocks?: string;
 }
 
-/** The block the manifest lists a checksum for (FileDigest.blocks). */
-export const BLOCK_BYTES = 256 * 1024;
+/** The block a sum is listed for (FileDigest.blocks): a row or a lookup's section spans one or two. */
+export const BLOCK_BYTES = 16 * 1024;
 /**
  * Files this large list their blocks' sums: those worth reading in parts (an event part, of which
  * an answer reads a few rows; a column, of which a lookup reads a few sections). A smaller file
- * is read whole (one request costs less than a round per section), and its sums would only make
- * the manifest every edge isolate parses longer.
+ * is read whole (one request costs less than a round per section).
  */
 export const BLOCKED_FILE_BYTES = 1024 * 1024;
-/** characters of one block's SHA-256 in FileDigest.blocks */
-export const BLOCK_SUM_CHARS = 44;
+/** bytes of one block's SHA-256 in a file of block sums */
+export const BLOCK_SUM_BYTES = 32;
 
-/** The blocks of a file of `bytes`: how many checksums FileDigest.blocks lists. */
+/** The blocks of a file of `bytes`: how many sums its file of block sums holds. */
 export const blockCount = (bytes: number): number => Math.ceil(bytes / BLOCK_BYTES);
+
+/**
+ * Where an --edge build writes the block sums of a file whose digest is `digest` (relative to
+ * dist/): named by their own SHA-256, so a file unchanged between builds keeps its name, and a
+ * deploy under way never pairs a file with another build's sums.
+ */
+export const blockSumsFile = (digest: { blocks: string }): string => `edge/blocks/${digest.blocks}.bin`;
+
+/** The SHA-256 of each block of `bytes`, one after another (a file of block sums). */
+export function sumsOfBlocks(bytes: Uint8Array): Uint8Array {
+  const sums = new Uint8Array(blockCount(bytes.byteLength) * BLOCK_SUM_BYTES);
+  for (let at = 0, b = 0; at < bytes.byteLength; at += BLOCK_BYTES, b++) sums.set(createHash('sha256').update(bytes.subarray(at, at + BLOCK_BYTES)).digest(), b * BLOCK_SUM_BYTES);
+  return sums;
+}
 
 /** FileDigest.blocks of `bytes` (undefined for a file smaller than BLOCKED_FILE_BYTES). */
 export function blockSums(bytes: Uint8Array): string | undefined {
-  return bytes.byteLength < BLOCKED_FILE_BYTES ? undefined : sumsOfBlocks(bytes);
-}
-
-/** The SHA-256 of each block of `bytes`, as FileDigest.blocks lists them. */
-export function sumsOfBlocks(bytes: Uint8Array): string {
-  let sums = '';
-  for (let at = 0; at < bytes.byteLength; at += BLOCK_BYTES) sums += createHash('sha256').update(bytes.subarray(at, at + BLOCK_BYTES)).digest('base64');
-  return sums;
+  return bytes.byteLength < BLOCKED_FILE_BYTES ? undefined : sha256Hex(sumsOfBlocks(bytes));
 }
 
 /** Lower-case hex SHA-256 with node:crypto: the build's and the server's (the edge has its own, see verified-source.ts). */
@@ -122,12 +133,8 @@ const validDigest = (d: unknown): d is FileDigest =>
   typeof d === 'object' && d !== null && typeof (d as FileDigest).sha256 === 'string' && /^[0-9a-f]{64}$/.test((d as FileDigest).sha256) &&
   Number.isSafeInteger((d as FileDigest).bytes) && (d as FileDigest).bytes >= 0 && validBlocks(d as FileDigest);
 
-const BASE64_SUMS = /^(?:[A-Za-z0-9+/]{43}=)*$/;
-
-/** blocks, when listed (a file whose reader never reads it in parts need not list them): one sum per block */
-const validBlocks = (d: FileDigest): boolean =>
-  d.blocks === undefined ||
-  (typeof d.blocks === 'string' && d.blocks.length === blockCount(d.bytes) * BLOCK_SUM_CHARS && BASE64_SUMS.test(d.blocks));
+/** blocks, when listed (a file whose reader never reads it in parts need not list them): a SHA-256 */
+const validBlocks = (d: FileDigest): boolean => d.blocks === undefined || (typeof d.blocks === 'string' && /^[0-9a-f]{64}$/.test(d.blocks));
 
 export class DistError extends Error {
   override name = 'DistError';

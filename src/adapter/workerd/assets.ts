@@ -231,11 +231,12 @@ function parseEdgeManifest(bytes: Uint8Array, checkedZone?: string): Manifest {
 
 /**
  * The manifest's first bytes, fetched by range: its members before the public files fit in them
- * for a dist of a few hundred data files (some 80 KB at 100,000 events), while the public files
- * that follow are most of a large dist's manifest (some 530 KB more), bytes an isolate would fetch
- * and search only to cut them away. A manifest whose public files start further in is fetched whole.
+ * for a dist of a few hundred data files (many times the data an isolate loads by default),
+ * while the public files that follow are most of a large dist's manifest, bytes an isolate would
+ * fetch and search only to cut them away; and every byte fetched costs an isolate's first answer
+ * CPU. A manifest whose public files start further in is fetched whole.
  */
-export const MANIFEST_HEAD_BYTES = 256 * 1024;
+export const MANIFEST_HEAD_BYTES = 128 * 1024;
 /** The manifest's last bytes, fetched with the head: they show whether the public files are its last member. */
 export const MANIFEST_TAIL_BYTES = 1024;
 

@@ -274,31 +274,34 @@ const BLOCK_BYTES = 3 << 19;
 const BLOCKS_KEPT = 20;
 
 /**
- * Shared memory a batch's bytes are packed into, reused once its worker has answered. A byte
- * content posted as it is is copied twice (serialized, then into a buffer of the worker's), both
- * copies into memory just mapped, and a page's body is copied with the whole block it lies on
- * (store/read/page-buffers.ts); a view of shared memory is posted as it is, and the block's
- * pages, written once, stay mapped for the next batch.
+ * Shared memory a batch's contents are packed into, reused once its worker has answered. A
+ * content posted as it is is copied twice (serialized, then into the worker's heap), both copies
+ * into memory just mapped, a text is encoded a third time by the worker, and a page's body is
+ * copied with the whole block it lies on (store/read/page-buffers.ts); a view of shared memory is
+ * posted as it is, and a block's pages, written once, stay mapped for the next batch. A batch too
+ * large for a block (a large document or index) gets shared memory of its own, written once here
+ * and read in place by the worker.
  */
 class SharedBlocks {
   private free: SharedArrayBuffer[] = [];
 
-  /** The jobs with their byte contents as views of one block, and what gives it back once the worker is done with them; the jobs as they are where a block cannot hold them. */
+  /** The jobs with their contents as views of one block (a text as its UTF-8), and what gives the block back once the worker is done with them. */
   pack(jobs: Job[]): { jobs: Job[]; done: () => void } {
-    let bytes = 0;
-    for (const job of jobs) if (typeof job.content !== 'string') bytes += job.content.byteLength;
-    if (bytes === 0 || bytes > BLOCK_BYTES) return { jobs, done: () => {} };
-    const block = this.free.pop() ?? new SharedArrayBuffer(BLOCK_BYTES);
+    const lengths = jobs.map(({ content }) => (typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength));
+    const bytes = lengths.reduce((sum, n) => sum + n, 0);
+    if (bytes === 0) return { jobs, done: () => {} };
+    const pooled = bytes <= BLOCK_BYTES;
+    const block = (pooled ? this.free.pop() : undefined) ?? new SharedArrayBuffer(pooled ? BLOCK_BYTES : bytes);
     let at = 0;
-    const packed = jobs.map((job) => {
-      if (typeof job.content === 'string') return job;
-      const view = new Uint8Array(block, at, job.content.byteLength);
-      view.set(job.content);
+    const packed = jobs.map((job, i) => {
+      const view = Buffer.from(block, at, lengths[i]);
+      if (typeof job.content === 'string') view.write(job.content);
+      else view.set(job.content);
       at += view.byteLength;
       return { ...job, content: view };
     });
     const done = () => {
-      if (this.free.length < BLOCKS_KEPT) this.free.push(block);
+      if (pooled && this.free.length < BLOCKS_KEPT) this.free.push(block);
     };
     return { jobs: packed, done };
   }

@@ -51,6 +51,8 @@ export interface EventRows {
   add(e: Event): EventRow;
   /** The rows written since the last take, end to end, in a buffer of their own when `copy` (else none); the next add starts anew. */
   take(copy?: boolean): Uint8Array;
+  /** The rows written since the last take, end to end: a view that the next take or add may move. */
+  written(): Uint8Array;
 }
 
 /**
@@ -242,6 +244,7 @@ export function eventRows(ctx: RenderContext): EventRows {
       if (buf.length > MOST_ROOM_KEPT) buf = Buffer.allocUnsafeSlow(64 << 10);
       return rows;
     },
+    written: () => buf.subarray(0, at),
   };
 }
 

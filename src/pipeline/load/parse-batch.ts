@@ -43,7 +43,7 @@ export interface ParseBatch {
  * fails on its problem).
  */
 export interface BatchRows {
-  /** the JSON (in a buffer of its own, until RowsFile.take writes it), or where in the rows file in the making it starts */
+  /** the JSON (in a buffer of its own where RowsFile.put could not write it), or where in the rows file in the making it starts */
   json: Uint8Array | { position: number };
   starts: Uint32Array;
   /** each row's rowHash (row-entries.ts); none when the batch was not `keyed` (a build without a cache needs none) */
@@ -65,7 +65,8 @@ function textless(e: Event): TextlessEvent {
   return rest;
 }
 
-export function parseBatch(batch: ParseBatch, writer: EventRows | null = null): BatchAnswer {
+/** `file`: where the rows' JSON goes when it can (RowsFile); else the answer holds it. */
+export function parseBatch(batch: ParseBatch, writer: EventRows | null = null, file = new RowsFile(null, null)): BatchAnswer {
   const parse = parserOf(batch.parser, batch.zone);
   const files: BatchAnswer['files'] = [];
   const stream = new ParseStream();
@@ -80,7 +81,7 @@ export function parseBatch(batch: ParseBatch, writer: EventRows | null = null): 
     stream.write(parsed, parsed.records.map((r) => (rows?.add(r.value as Event) ? textless(r.value as Event) : r.value)));
     files.push({ key: batch.keyed ? parseKey(batch.kind, file, read.bytes).toString('hex') : null, stat: read.stat ? statText(read.stat) : null });
   });
-  return { files, bytes: stream.release(), rows: rows && rows.finish() };
+  return { files, bytes: stream.release(), rows: rows && rows.finish(file) };
 }
 
 /** A batch's rows as they are made (BatchRows). */
@@ -113,9 +114,9 @@ class RowsMade {
     return true;
   }
 
-  /** The batch's rows; the hashes copied into a buffer of their own (Buffer.concat may give a slice of Node's shared pool, and they are transferred). */
-  finish(): BatchRows {
-    return { json: this.writer.take(), starts: Uint32Array.from(this.starts), hashes: new Uint8Array(Buffer.concat(this.hashes)), made: Uint8Array.from(this.made) };
+  /** The batch's rows, the JSON put in `file` from the writer's buffer where it can be (else copied out); the hashes copied into a buffer of their own (Buffer.concat may give a slice of Node's shared pool, and they are transferred). */
+  finish(file: RowsFile): BatchRows {
+    return { json: file.put(this.writer.written()) ?? this.writer.take(), starts: Uint32Array.from(this.starts), hashes: new Uint8Array(Buffer.concat(this.hashes)), made: Uint8Array.from(this.made) };
   }
 }
 
@@ -132,16 +133,16 @@ export class RowsFile {
     private readonly end: BigInt64Array | null,
   ) {}
 
-  /** Writes `rows`' JSON to the file when it can, end to end (their offsets and hashes stay in the answer, where the build reads them), and puts where in its place. */
-  take(rows: BatchRows | null): void {
-    if (rows === null || this.fd === null) return;
-    const json = rows.json as Uint8Array;
+  /** Writes a batch's rows' JSON to the file when it can, after the others (their offsets and hashes stay in the answer, where the build reads them): where it starts, or null. */
+  put(json: Uint8Array): { position: number } | null {
+    if (this.fd === null) return null;
     const position = Number(Atomics.add(this.end!, 0, BigInt(json.byteLength)));
     try {
       writeAllAt(this.fd, json, position);
-      rows.json = { position };
+      return { position };
     } catch {
       this.fd = null;
+      return null;
     }
   }
 }
@@ -161,12 +162,10 @@ export function answer(message: ParseMessage): BatchAnswer | null {
     rowsFile = new RowsFile(message.rows?.fd ?? null, message.rows && new BigInt64Array(message.rows.end));
     return null;
   }
-  const made = parseBatch(message, writer);
-  rowsFile.take(made.rows);
-  return made;
+  return parseBatch(message, writer, rowsFile);
 }
 
-/** An answer's buffers: parseBatch's own, and the rows' JSON where take() did not write it. */
+/** An answer's buffers: parseBatch's own, and the rows' JSON where RowsFile.put did not write it. */
 export function transfer(answer: BatchAnswer | null): ArrayBuffer[] {
   const rows = answer?.rows;
   const buffers = answer ? [answer.bytes, ...(rows ? [rows.starts, rows.hashes, rows.made, ...(rows.json instanceof Uint8Array ? [rows.json] : [])] : [])] : [];

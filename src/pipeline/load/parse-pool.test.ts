@@ -263,6 +263,18 @@ describe('events’ texts', () => {
     // transferred: never a slice of Node's shared pool
     const json = answer.rows!.json as Uint8Array;
     expect([json.byteOffset, json.buffer.byteLength]).toEqual([0, json.byteLength]);
+    // with a rows file, the same JSON goes there, and the answer says where
+    const file = ScratchFile.create('rows')!;
+    try {
+      const end = new BigInt64Array(new SharedArrayBuffer(8));
+      const written = parseBatch({ dir: content, kind: 'events', parser: 'events', zone: 'UTC', files: batch, raw: batch.map(() => null), keyed: true, render: true }, eventRows(ctx), new RowsFile(file.fd, end));
+      expect(written.rows!.json).toEqual({ position: 0 });
+      const bytes = Buffer.alloc(json.byteLength);
+      readSync(file.fd, bytes, 0, bytes.byteLength, 0);
+      expect([end[0], bytes.equals(json)]).toEqual([BigInt(json.byteLength), true]);
+    } finally {
+      file.close();
+    }
   });
 });
 
@@ -300,10 +312,7 @@ describe('RowsFile', () => {
     const [one, two] = [new RowsFile(file.fd, end), new RowsFile(file.fd, end)];
     const a = batchRows(['{"a":1}', 1], ['{"b":22}', 2]);
     const b = batchRows(['{"c":333}', 3]);
-    one.take(a);
-    two.take(b);
-    one.take(null);
-    expect([a.json, b.json]).toEqual([{ position: 0 }, { position: 7 + 8 }]);
+    expect([one.put(a.json as Uint8Array), two.put(b.json as Uint8Array)]).toEqual([{ position: 0 }, { position: 7 + 8 }]);
     expect(end[0]).toBe(BigInt(7 + 8 + 9));
     // the JSON where the build reads it (parse-pool.ts BatchRow); offsets, keys and hashes stay in the answers
     const bytes = Buffer.alloc(24);
@@ -321,9 +330,7 @@ describe('RowsFile', () => {
     try {
       const rows = new RowsFile(fd, new BigInt64Array(new SharedArrayBuffer(8)));
       const [c, d] = [batchRows(['{"a":1}', 1]), batchRows(['{"b":22}', 2])];
-      rows.take(c);
-      rows.take(d);
-      expect([Buffer.from(c.json as Uint8Array).toString(), Buffer.from(d.json as Uint8Array).toString()]).toEqual(['{"a":1}', '{"b":22}']);
+      expect([rows.put(c.json as Uint8Array), rows.put(d.json as Uint8Array)]).toEqual([null, null]);
     } finally {
       closeSync(fd);
     }

@@ -54,7 +54,7 @@ function ordered(source: OrderSource, keys: readonly OrderKey[], rows: RowsIn, f
   if (rows === null) inOrder = perm;
   else if (!(rows instanceof Uint32Array) && to * (n / m) < placing) inOrder = walk(perm, rows.bits, to, keys.length > 1 ? rank : null, 2 * placing);
   if (inOrder === null) {
-    const list = rows instanceof Uint32Array ? rows : listOf(rows!, n);
+    const list = rows instanceof Uint32Array ? rows : listed(rows!, n);
     if (keys.length === 1) return byPlace(list, perm, place, n, from, to);
     inOrder = byPlace(list, perm, place, n, 0, m);
   }
@@ -91,6 +91,34 @@ function ordered(source: OrderSource, keys: readonly OrderKey[], rows: RowsIn, f
 function listOf(rows: { bits: Int32Array; count: number }, n: number): Uint32Array {
   charge(bitmapWords(n) * WORK.word + rows.count * WORK.row, ORDERING_PARAM);
   return rowsIn(rows.bits, 0, n, rows.count);
+}
+
+/**
+ * As listOf, into a list this module reuses: byPlace places the rows at once and keeps none of
+ * them, so thousands of matches listed make no new array each time.
+ */
+function listed(rows: { bits: Int32Array; count: number }, n: number): Uint32Array {
+  charge(bitmapWords(n) * WORK.word + rows.count * WORK.row, ORDERING_PARAM);
+  if (scratchRows.length < rows.count) scratchRows = new Uint32Array(Math.max(rows.count, 2 * scratchRows.length));
+  return listInto(rows.bits, n, scratchRows.subarray(0, rows.count));
+}
+
+let scratchRows = new Uint32Array(1024);
+
+/** The set rows of `bits` (below `n`) into `out`, as many as it holds. */
+function listInto(bits: Int32Array, n: number, out: Uint32Array): Uint32Array {
+  let k = 0;
+  const words = bitmapWords(n);
+  for (let w = 0; w < words && k < out.length; w++) {
+    let x = bits[w];
+    const base = w << 5;
+    while (x !== 0) {
+      const low = x & -x;
+      out[k++] = base | (31 - Math.clz32(low));
+      x ^= low;
+    }
+  }
+  return out;
 }
 
 /**
@@ -137,16 +165,21 @@ function byPlace(rows: Uint32Array, perm: Uint32Array, place: Uint32Array, n: nu
   }
   // many: marked in a bit set over the places, read back from the place of the page's first
   charge(m * WORK.row + bitmapWords(n) * WORK.word + (to - from) * WORK.row, ORDERING_PARAM);
-  const bits = new Int32Array(bitmapWords(n));
+  if (scratchPlaces.length !== bitmapWords(n)) scratchPlaces = new Int32Array(bitmapWords(n));
+  const bits = scratchPlaces;
   for (let i = 0; i < m; i++) {
     const p = place[rows[i]];
     bits[p >>> 5] |= 1 << (p & 31);
   }
   const { rows: places } = setBitsAt(bits, from, to);
+  bits.fill(0);
   const out = new Uint32Array(places.length);
   for (let i = 0; i < places.length; i++) out[i] = perm[places[i]];
   return out;
 }
+
+/** byPlace's set over the places, cleared after each use: a table's worth of words made once. */
+let scratchPlaces = new Int32Array(0);
 
 function sortedRows(rows: Uint32Array): Uint32Array {
   charge(rows.length * WORK.word, ORDERING_PARAM);

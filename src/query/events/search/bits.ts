@@ -16,6 +16,13 @@ export function andCount(bits: Bits, other: Bits): number {
   return left;
 }
 
+/** `a` & `b` into a new set, word by word; the set bits of it. */
+export function andInto(out: Bits, a: Bits, b: Bits): number {
+  let left = 0;
+  for (let w = 0; w < out.length; w++) left += popcount32((out[w] = a[w] & b[w]));
+  return left;
+}
+
 /** Every row of a table of `rows` rows. */
 export function allBits(rows: number): Bits {
   const bits = new Int32Array(bitmapWords(rows)).fill(-1);

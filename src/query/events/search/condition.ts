@@ -54,8 +54,9 @@ export class SearchCondition implements Condition {
   bitsIn(lo: number, hi: number): { bits: Int32Array; count: number } {
     const { bits, count } = this.found;
     charge(bits.length * WORK.word * 2, this.param);
-    if (lo === 0 && hi >= this.index.rows) return { bits: bits.slice(), count };
-    return { bits: masked(bits, lo, hi), count: countIn(bits, lo, hi) };
+    const own = this.handOver();
+    if (lo === 0 && hi >= this.index.rows) return { bits: own ?? bits.slice(), count };
+    return { bits: own ? maskedInPlace(own, lo, hi) : masked(bits, lo, hi), count: countIn(bits, lo, hi) };
   }
 
   sieveBits(bits: Int32Array): number {
@@ -68,8 +69,33 @@ export class SearchCondition implements Condition {
     const { bits, count } = this.found;
     if (lo === 0 && hi >= this.index.rows) return new BitsMatches(bits, count, this.param);
     charge(bits.length * WORK.word * 2, this.param);
-    return new BitsMatches(masked(bits, lo, hi), countIn(bits, lo, hi), this.param);
+    const own = this.handOver();
+    const inRange = countIn(bits, lo, hi);
+    return new BitsMatches(own ? maskedInPlace(own, lo, hi) : masked(bits, lo, hi), inRange, this.param);
   }
+
+  /**
+   * The search's bit set to write to, where it was made for this request alone (not a kept
+   * term's): the caller takes it, and a later question searches again rather than read a set
+   * changed under it.
+   */
+  private handOver(): Int32Array | null {
+    const result = this.result;
+    if (result === null || !result.own) return null;
+    this.result = null;
+    return result.bits;
+  }
+}
+
+/** `bits` with the rows outside [lo, hi) cleared. */
+function maskedInPlace(bits: Int32Array, lo: number, hi: number): Int32Array {
+  const a = lo >>> 5;
+  const b = (hi - 1) >>> 5;
+  bits.fill(0, 0, a);
+  bits.fill(0, b + 1);
+  bits[a] &= -1 << (lo & 31);
+  if ((hi & 31) !== 0) bits[b] &= (1 << (hi & 31)) - 1;
+  return bits;
 }
 
 /** The bits of rows [lo, hi) only. */

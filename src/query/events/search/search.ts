@@ -19,7 +19,7 @@ import { fieldIndex, type EventRows } from '../../../store/format/event-rows.ts'
 import { WorkTally, type Work } from '../../work-tally.ts';
 import { WORK } from '../work-costs.ts';
 import { bitmapWords } from '../../../store/format/bitmap.ts';
-import { allBits, andCount, countIn, rowsIn, type Bits } from './bits.ts';
+import { allBits, andCount, andInto, countIn, rowsIn, type Bits } from './bits.ts';
 import type { TermRows } from './term-cache.ts';
 import type { Place, WordIndex } from './word-index.ts';
 
@@ -53,6 +53,8 @@ const UNITS_PER_TERM = 2_000;
 export interface SearchResult {
   bits: Bits;
   count: number;
+  /** whether `bits` is this result's alone (made for it, not a kept term's): its holder may write to it */
+  own: boolean;
 }
 
 /**
@@ -101,17 +103,19 @@ export function searchRows(index: WordIndex, rows: EventRows, terms: readonly st
   // the rarest first: an empty one ends the search
   found.sort((a, b) => a.count - b.count);
   let result: SearchResult;
-  if (found.length === 0) result = { bits: allBits(n), count: n };
-  else if (found.length === 1 && phrases.length === 0) result = found[0];
+  if (found.length === 0) result = { bits: allBits(n), count: n, own: true };
+  else if (found.length === 1) result = { bits: found[0].bits, count: found[0].count, own: false };
   else {
-    const bits = found[0].bits.slice();
-    let count = found[0].count;
-    for (let i = 1; i < found.length && count > 0; i++) {
+    // the first two into a new set at once (a copy, then an AND, would be two passes)
+    const bits = new Int32Array(found[0].bits.length);
+    work.add(bits.length * WORK.word);
+    let count = andInto(bits, found[0].bits, found[1].bits);
+    for (let i = 2; i < found.length && count > 0; i++) {
       const other = found[i].bits;
       work.add(bits.length * WORK.word);
       count = andCount(bits, other);
     }
-    result = { bits, count };
+    result = { bits, count, own: true };
   }
   // phrases last, each checked only on the rows the other terms left
   for (const plans of phrases) {
@@ -122,7 +126,7 @@ export function searchRows(index: WordIndex, rows: EventRows, terms: readonly st
       else if (plan.kind === 'phrase') orPhrase(index, rows, plan, result.bits, bits, work);
     }
     work.add(bits.length * WORK.word);
-    result = { bits, count: andCount(bits, result.bits) };
+    result = { bits, count: andCount(bits, result.bits), own: true };
   }
   work.settle();
   return result;

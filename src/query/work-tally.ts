@@ -41,6 +41,11 @@ export class WorkTally implements Work {
     return this.room - this.pending;
   }
 
+  /** Units the request may still spend beyond what this tally counted (Infinity outside a request). */
+  get left(): number {
+    return this.meter === null ? Infinity : this.meter.left - this.pending;
+  }
+
   /** Charges what was counted so far; a loop calls it when it ends, so the meter holds all of it. */
   settle(): void {
     const units = this.pending;

@@ -23,11 +23,13 @@ export interface StringList {
   readonly length: number;
   at(i: number): string;
   /**
-   * The indexes (ascending) of the strings that contain `needle`, found in the text's UTF-8 as
-   * it is (a reader that has not decoded it: an edge isolate's); undefined, or null for a needle
-   * it cannot look for so, where the caller tests the strings one by one.
+   * The indexes (ascending) of the strings that contain `needle`, found in their whole text at
+   * once (decoded, or the UTF-8 of a reader that has not decoded it: an edge isolate's), without
+   * making each string; `afford` is asked, with the text's UTF-8 length, whether to search
+   * before the search is made. Undefined, or null where `afford` declines or for a needle it
+   * cannot look for so, where the caller tests the strings one by one.
    */
-  containing?(needle: string): { indexes: Uint32Array; bytes: number } | null;
+  containing?(needle: string, afford: (bytes: number) => boolean): Uint32Array | null;
 }
 
 /** A plain array as a StringList (the build's side, tests). */

@@ -174,12 +174,12 @@ describe('string tables', () => {
         const source = values[next(values.length)];
         const from = next(source.length + 1);
         const needle = q % 5 === 0 ? `${text(2)}${text(2)}` : source.slice(from, from + 1 + next(4));
-        const found = lazy.containing(needle);
+        const found = lazy.containing(needle, () => true);
         if (!needle.isWellFormed() || needle === '') {
           expect(found).toBeNull();
           continue;
         }
-        expect([...found!.indexes], JSON.stringify(needle)).toEqual(values.flatMap((v, i) => (v.includes(needle) ? [i] : [])));
+        expect([...found!], JSON.stringify(needle)).toEqual(values.flatMap((v, i) => (v.includes(needle) ? [i] : [])));
         compared++;
       }
       expect(decode).not.toHaveBeenCalled();
@@ -187,8 +187,40 @@ describe('string tables', () => {
       decode.mockRestore();
     }
     expect(compared).toBeGreaterThan(200);
-    // a table read whole is searched as strings by its caller
-    expect(StringTable.read(Sections.of(bytes, T), 0, 'values', values.length).containing('a')).toBeNull();
+  });
+
+  it('read whole, find the strings containing a needle in their decoded text, as a test of each string finds them, without making each string', () => {
+    const alphabet = [...'abAB -ü€😀', '\ud800', '\udc00'];
+    let seed = 11;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const text = (max: number) => Array.from({ length: next(max + 1) }, () => alphabet[next(alphabet.length)]).join('');
+    const values = [...Array.from({ length: 300 }, () => text(12)), 'ab', 'b', 'a', ''];
+    const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };
+    const bytes = packSections(T, stringTableSections(values));
+    const whole = StringTable.read(Sections.of(bytes, T), 0, 'values', values.length);
+    const at = vi.spyOn(whole, 'at');
+    let compared = 0;
+    for (let q = 0; q < 400; q++) {
+      const source = values[next(values.length)];
+      const from = next(source.length + 1);
+      const needle = q % 5 === 0 ? `${text(2)}${text(2)}` : source.slice(from, from + 1 + next(4));
+      let charged = -1;
+      const found = whole.containing(needle, (bytes) => {
+        charged = bytes;
+        return true;
+      });
+      if (!needle.isWellFormed() || needle === '') {
+        expect(found).toBeNull();
+        continue;
+      }
+      expect([...found!], JSON.stringify(needle)).toEqual(values.flatMap((v, i) => (v.includes(needle) ? [i] : [])));
+      expect(charged).toBe(Buffer.byteLength(values.join(''), 'utf8'));
+      compared++;
+    }
+    expect(at).not.toHaveBeenCalled();
+    expect(compared).toBeGreaterThan(200);
+    // a request that cannot afford the search declines it (charged-work.test.ts: its scan stops at the limit)
+    expect(whole.containing('a', () => false)).toBeNull();
   });
 
   it('refuse a section of offsets that is not two lists of the strings', () => {

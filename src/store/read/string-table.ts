@@ -46,6 +46,8 @@ export class StringTable implements StringList {
     private readonly odd: Map<number, string>,
     private readonly format: Format,
     private readonly what: string,
+    /** the text's length in UTF-8 bytes (its section's) */
+    private readonly utf8Length: number,
   ) {}
 
   /**
@@ -70,7 +72,7 @@ export class StringTable implements StringList {
       check(Array.isArray(entry) && Number.isInteger(entry[0]) && entry[0] >= 0 && entry[0] < starts.length - 1 && typeof entry[1] === 'string', format, `whose ${what} exceptions are not [index, string] pairs`);
       odd.set(entry[0] as number, entry[1] as string);
     }
-    const table = new StringTable(() => s.u8(first, `${what} text`), starts, byteStarts, odd, format, what);
+    const table = new StringTable(() => s.u8(first, `${what} text`), starts, byteStarts, odd, format, what, s.byteLength(first));
     if (copied || fault === undefined) table.decode();
     else {
       // every string's bytes lie within the text, so no string read alone reads outside it
@@ -117,41 +119,50 @@ export class StringTable implements StringList {
   }
 
   /**
-   * StringList.containing, for a table read per need whose text is not decoded: the needle's
-   * UTF-8 searched in the text's natively, each hit mapped to its string by the byte starts.
-   * UTF-8 is self-synchronizing, so a well-formed needle's bytes occur in a string's exactly
-   * where the needle occurs in it; the strings held apart (`odd`, whose text holds U+FFFD for a
-   * lone surrogate) are tested as strings. The byte starts lie in order within the text (checked
-   * when read), so no search reads outside it. Null when the text is decoded (a scan of the strings
-   * is as quick) or the needle is not well-formed (an empty needle, a lone surrogate).
+   * StringList.containing: the needle searched in the whole text natively, each hit mapped to its
+   * string by the starts. Decoded, the text is searched as it is, by the UTF-16 starts: a scan
+   * of the strings would first make every one of them (a list's first scan makes them all, tens of
+   * milliseconds at 100k dates). Read per need and not decoded, the needle's UTF-8 is searched in
+   * the text's, by the byte starts: UTF-8 is self-synchronizing, so a well-formed needle's bytes
+   * occur in a string's exactly where the needle occurs in it. Either way a hit across two
+   * strings is none, and the strings held apart (`odd`, whose text holds U+FFFD for a lone
+   * surrogate) are tested as strings. The starts lie in order within the text (checked when
+   * read), so no search reads outside it. `afford` is asked, with the text's UTF-8 length however
+   * it is held, before the search is made. Null when it declines, or the needle is not
+   * well-formed (an empty needle, a lone surrogate).
    */
-  containing(needle: string): { indexes: Uint32Array; bytes: number } | null {
-    if (this.fault === null || this.text !== null || needle.length === 0 || !needle.isWellFormed()) return null;
+  containing(needle: string, afford: (bytes: number) => boolean): Uint32Array | null {
+    if (needle.length === 0 || !needle.isWellFormed() || !afford(this.utf8Length)) return null;
+    if (this.text !== null) return this.containingIn(this.text, needle, this.starts, needle);
     const utf8 = this.utf8();
-    const text = Buffer.from(utf8.buffer, utf8.byteOffset, utf8.byteLength);
-    const key = Buffer.from(needle);
-    const { byteStarts } = this;
+    return this.containingIn(Buffer.from(utf8.buffer, utf8.byteOffset, utf8.byteLength), Buffer.from(needle), this.byteStarts, needle);
+  }
+
+  /** containing's search: `key` in `text` (the strings' text as decoded or as UTF-8), by `starts` (its offsets in that text). */
+  private containingIn<T extends string | Buffer>(text: T, key: T, starts: Uint32Array, needle: string): Uint32Array {
     const n = this.length;
     const found: number[] = [];
-    let at = text.indexOf(key);
+    // (typed as one of the two: string and Buffer indexOf take the same arguments)
+    const find = (from: number) => (text as string).indexOf(key as string, from);
+    let at = find(0);
     while (at !== -1) {
       // the string the hit starts in (the last whose start is at or before it)
       let lo = 0;
       let hi = n - 1;
       while (lo < hi) {
         const mid = (lo + hi + 1) >>> 1;
-        if (byteStarts[mid] <= at) lo = mid;
+        if (starts[mid] <= at) lo = mid;
         else hi = mid - 1;
       }
-      // a hit across two strings' bytes is no hit: look again from the next byte
-      if (at + key.length <= byteStarts[lo + 1]) {
+      // a hit across two strings is no hit: look again from the next unit
+      if (at + key.length <= starts[lo + 1]) {
         if (!this.odd.has(lo)) found.push(lo);
-        at = text.indexOf(key, byteStarts[lo + 1]);
-      } else at = text.indexOf(key, at + 1);
+        at = find(starts[lo + 1]);
+      } else at = find(at + 1);
     }
     for (const [i, s] of this.odd) if (s.includes(needle)) found.push(i);
     if (this.odd.size > 0) found.sort((a, b) => a - b);
-    return { indexes: Uint32Array.from(found), bytes: text.length };
+    return Uint32Array.from(found);
   }
 
   at(i: number): string {

@@ -5,7 +5,8 @@
 //   exact, no verification.
 // - contains, icontains, endswith, iendswith, regex, iregex: the trigram index narrows the values
 //   to candidates, which are verified one by one (needles under 3 characters, patterns without a
-//   usable literal and small columns scan every distinct value instead).
+//   usable literal and small columns scan every distinct value instead; a contains scan searches
+//   the values' whole text at once, string-table.ts).
 // - icontains of a needle without a separator, on a column read in parts that has word lists (an
 //   edge isolate's long text, word-lists.ts): the values of the words that contain it; exact.
 // Null fields have no value id, so they never match.
@@ -183,11 +184,18 @@ export class TextCondition implements Condition {
       if (candidates === null) {
         const n = col.valueCount;
         work.add(n * WORK.value);
-        const found = this.op === 'contains' || this.op === 'icontains' ? this.containing() : null;
+        // charged, before the search, as the scan it spares: a test of every value over its text.
+        // One search of the whole text cannot stop partway, so where the request cannot afford
+        // all of it the values are tested one by one, which stops within a step of the limit.
+        const afford = (bytes: number) => {
+          const units = n * WORK.text + (((bytes + n * this.key.length) * WORK.textSixteen) >>> 4);
+          if (units > work.left) return false;
+          work.add(units);
+          return true;
+        };
+        const found = this.op === 'contains' || this.op === 'icontains' ? this.containing(afford) : null;
         if (found !== null) {
-          // charged as the scan it spares: a test of every value over its text
-          work.add(n * WORK.text + (((found.bytes + n * this.key.length) * WORK.textSixteen) >>> 4));
-          for (const v of found.indexes) if (!narrow || col.hasRowIn(v, lo, hi)) out.push(v);
+          for (const v of found) if (!narrow || col.hasRowIn(v, lo, hi)) out.push(v);
           return out;
         }
         for (let v = 0; v < n; v++) {
@@ -204,10 +212,10 @@ export class TextCondition implements Condition {
     });
   }
 
-  /** The values containing the key, found in their text's bytes where the list can (StringList.containing), else null. */
-  private containing(): { indexes: Uint32Array; bytes: number } | null {
+  /** The values containing the key, found in their whole text where the list can (StringList.containing), else null. */
+  private containing(afford: (bytes: number) => boolean): Uint32Array | null {
     const texts = this.folded ? this.column.folded : this.column.values;
-    return texts.containing?.(this.key) ?? null;
+    return texts.containing?.(this.key, afford) ?? null;
   }
 
   /** Runs `task` with a tally of this condition's parameter, charging all it counted when it ends. */

@@ -14,6 +14,8 @@ export class SearchCondition implements Condition {
   readonly param = SEARCH_PARAM;
   readonly testCost = TEST_COST.typed;
   private result: SearchResult | null = null;
+  /** the last range counted (countIn), of which result */
+  private counted: { lo: number; hi: number; count: number; result: SearchResult | null } | null = null;
 
   constructor(
     private readonly index: WordIndex,
@@ -26,15 +28,15 @@ export class SearchCondition implements Condition {
   }
 
   estimate(lo: number, hi: number): number {
-    const { bits, count } = this.found;
+    const { count } = this.found;
     if (lo === 0 && hi >= this.index.rows) return count;
     charge(((hi - lo) >>> 5) * WORK.word, this.param);
-    return countIn(bits, lo, hi);
+    return this.countIn(lo, hi);
   }
 
   rows(lo: number, hi: number): RowSet {
-    const { bits } = this.found;
-    const count = countIn(bits, lo, hi);
+    const { bits, count: all } = this.found;
+    const count = lo === 0 && hi >= this.index.rows ? all : this.countIn(lo, hi);
     charge(((hi - lo) >>> 5) * WORK.word * 2 + count * WORK.row, this.param);
     return rowsIn(bits, lo, hi, count);
   }
@@ -54,9 +56,11 @@ export class SearchCondition implements Condition {
   bitsIn(lo: number, hi: number): { bits: Int32Array; count: number } {
     const { bits, count } = this.found;
     charge(bits.length * WORK.word * 2, this.param);
+    const whole = lo === 0 && hi >= this.index.rows;
+    const inRange = whole ? count : this.countIn(lo, hi);
     const own = this.handOver();
-    if (lo === 0 && hi >= this.index.rows) return { bits: own ?? bits.slice(), count };
-    return { bits: own ? maskedInPlace(own, lo, hi) : masked(bits, lo, hi), count: countIn(bits, lo, hi) };
+    if (whole) return { bits: own ?? bits.slice(), count };
+    return { bits: own ? maskedInPlace(own, lo, hi) : masked(bits, lo, hi), count: inRange };
   }
 
   sieveBits(bits: Int32Array): number {
@@ -69,9 +73,18 @@ export class SearchCondition implements Condition {
     const { bits, count } = this.found;
     if (lo === 0 && hi >= this.index.rows) return new BitsMatches(bits, count, this.param);
     charge(bits.length * WORK.word * 2, this.param);
+    const inRange = this.countIn(lo, hi);
     const own = this.handOver();
-    const inRange = countIn(bits, lo, hi);
     return new BitsMatches(own ? maskedInPlace(own, lo, hi) : masked(bits, lo, hi), inRange, this.param);
+  }
+
+  /** The matches in rows [lo, hi): counted once for the range the planner asks an estimate of, then its rows. */
+  private countIn(lo: number, hi: number): number {
+    const last = this.counted;
+    if (last !== null && last.lo === lo && last.hi === hi && last.result === this.result) return last.count;
+    const count = countIn(this.found.bits, lo, hi);
+    this.counted = { lo, hi, count, result: this.result };
+    return count;
   }
 
   /**

@@ -125,7 +125,7 @@ describe('kill -9 during aula build', () => {
     expect(leftovers()).toEqual([]);
     // and in-process, recoverDist alone puts the newest parked tree back
     renameSync(dist, join(root, '.aula-old-dist-999999999-2'));
-    recoverDist(dist);
+    await recoverDist(dist);
     expect(snapshot(dist)).toEqual(now);
   });
 

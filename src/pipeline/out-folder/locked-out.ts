@@ -16,7 +16,7 @@ export async function withLockedOut<T>(options: BuildOptions, run: (out: string)
   try {
     // again under the lock: another build may have changed --out meanwhile
     checkOutFolder(out, options.content);
-    recoverDist(out, options.onWarning);
+    await recoverDist(out, options.onWarning);
     return await run(out);
   } finally {
     unlock();

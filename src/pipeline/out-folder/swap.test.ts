@@ -40,7 +40,7 @@ function dists(files = 3, more: (out: string) => string[] = () => []) {
 const parkedIn = (root: string) => readdirSync(root).filter((e) => /^\.aula-old-dist-[0-9]+-[0-9]+$/.test(e));
 
 describe('swapIn', () => {
-  it('puts the new dist in place, then removes the former one, and nothing else', () => {
+  it('puts the new dist in place, then removes the former one, and nothing else', async () => {
     const { root, out, staging } = dists(200);
     // a user's folder with a look-alike name beside, and one outside the dist a link in it points to
     mkdirSync(join(root, '.aula-old-dist-notes'));
@@ -50,7 +50,7 @@ describe('swapIn', () => {
     // (a link aula did not make, in a folder the new dist has too: the user's, moved into it)
     symlinkSync(join(root, 'elsewhere'), join(out, 'pages', 'linked'));
 
-    swapIn(staging, out);
+    await swapIn(staging, out);
     expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(manifest('new'));
     expect(readdirSync(out).sort()).toEqual(['.aula-files', 'manifest.json', 'pages']);
     expect(readdirSync(join(out, 'pages')).sort()).toEqual(['0.json', 'linked']);
@@ -61,7 +61,7 @@ describe('swapIn', () => {
     expect(readFileSync(join(out, 'pages', '0.json'), 'utf8')).toBe('new');
   });
 
-  it('a removal that fails midway leaves the new dist whole and names the path in one line', () => {
+  it('a removal that fails midway leaves the new dist whole and names the path in one line', async () => {
     // a file the former dist lists whose path is just short enough from the dist's own name, and
     // too long (past PATH_MAX) from the longer name it is parked under for its removal
     const { root, out, staging } = dists(3, (dist) => {
@@ -75,7 +75,7 @@ describe('swapIn', () => {
 
     let failure: NodeJS.ErrnoException | null = null;
     try {
-      swapIn(staging, out);
+      await swapIn(staging, out);
     } catch (e) {
       failure = e as NodeJS.ErrnoException;
     }
@@ -112,7 +112,7 @@ function swappedWithParked(files: Record<string, string>) {
 }
 
 describe('recoverDist, for a former dist that was not wholly removed', () => {
-  it('moves what is not aula\'s into the dist and removes the rest: a file written during a swap, a removal stopped midway', () => {
+  it('moves what is not aula\'s into the dist and removes the rest: a file written during a swap, a removal stopped midway', async () => {
     // a removal stopped midway leaves it with listed files partly gone, the proof still there,
     // and files written into it late, one in a folder the new dist does not have
     const { out, parked } = swappedWithParked({
@@ -121,16 +121,16 @@ describe('recoverDist, for a former dist that was not wholly removed', () => {
       'pages/late.txt': 'mine',
       'gone/deeper/late.txt': 'mine too',
     });
-    recoverDist(out);
+    await recoverDist(out);
     expect(readFileSync(join(out, 'pages', 'late.txt'), 'utf8')).toBe('mine');
     expect(readFileSync(join(out, 'gone', 'deeper', 'late.txt'), 'utf8')).toBe('mine too');
     expect(existsSync(parked)).toBe(false);
   });
 
-  it('leaves a parked dist without a list where it is, and says so: nothing of it can be told from the user\u2019s', () => {
+  it('leaves a parked dist without a list where it is, and says so: nothing of it can be told from the user\u2019s', async () => {
     const { out, parked } = swappedWithParked({ 'pages/0.json': 'old', 'pages/mine.json': 'theirs', CNAME: 'example.org' });
     const warnings: string[] = [];
-    recoverDist(out, (w) => warnings.push(w));
+    await recoverDist(out, (w) => warnings.push(w));
     expect(warnings).toEqual([`${parked} is a former dist without a readable .aula-files: aula cannot tell the files it made there from yours, so it leaves the folder; move your files out of it and remove it`]);
     expect(readFileSync(join(parked, 'pages', 'mine.json'), 'utf8')).toBe('theirs');
     expect(readFileSync(join(parked, 'CNAME'), 'utf8')).toBe('example.org');

@@ -80,7 +80,7 @@ export function removeLiveStaging(): void {
 }
 
 /** Puts a parked dist back after an interrupted swap, and clears what dead builds left: their former dists, their staging folders. */
-export function recoverDist(out: string, warn: (message: string) => void = () => {}): void {
+export async function recoverDist(out: string, warn: (message: string) => void = () => {}): Promise<void> {
   const parent = dirname(out);
   const names = readdirSync(parent);
   const parked = names
@@ -90,7 +90,7 @@ export function recoverDist(out: string, warn: (message: string) => void = () =>
   for (const e of parked) {
     try {
       // a swap stopped after its renames: the user's files may still be in the former dist
-      rescueUserEntries(join(parent, e), out, warn, true);
+      await rescueUserEntries(join(parent, e), out, warn, true);
     } catch {
       // unreadable, or a file that cannot be removed: tried again at the next build
     }
@@ -105,7 +105,7 @@ export function recoverDist(out: string, warn: (message: string) => void = () =>
  * Moves a parked dist's user entries into `out` and, when it is `ours`, removes what aula made
  * there; what is left is tried again next build.
  */
-function rescueUserEntries(parked: string, out: string, warn: (message: string) => void, ours: boolean): void {
+async function rescueUserEntries(parked: string, out: string, warn: (message: string) => void, ours: boolean): Promise<void> {
   let found;
   try {
     found = userEntries(parked, out, printable(out));
@@ -127,7 +127,7 @@ function rescueUserEntries(parked: string, out: string, warn: (message: string) 
   if (!ours) return;
   // the former dist stays when something aula did not make stands at a path it did (a link, a
   // device), which can neither be removed nor moved: said, with the first such path
-  const left = removeMade(parked, found.made);
+  const left = await removeMade(parked, found.made);
   if (!moved || left.length === 0) return;
   const more = left.length > 1 ? ` (and ${left.length - 1} more)` : '';
   warn(`${printable(join(parked, left[0]))}${more} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${printable(parked)} with it; remove that folder when it is no longer needed`);
@@ -137,7 +137,7 @@ function rescueUserEntries(parked: string, out: string, warn: (message: string) 
  * Moves `staged` to `out`. The former dist is removed before this returns, so before the ledger
  * records identities: its files are mostly hard links to the new dist's, and each unlink moves a ctime.
  */
-export function swapIn(staged: string, out: string, warn: (message: string) => void = () => {}, files?: readonly string[], links?: LinkOrCopy): void {
+export async function swapIn(staged: string, out: string, warn: (message: string) => void = () => {}, files?: readonly string[], links?: LinkOrCopy): Promise<void> {
   const hadOld = existsSync(out);
   // what the user keeps in the former dist must have room in the new one: refused before anything moves
   if (hadOld) userEntries(out, staged, printable(out));
@@ -155,5 +155,5 @@ export function swapIn(staged: string, out: string, warn: (message: string) => v
   renameSync(out, parked);
   renameSync(staged, out);
   // only a folder aula made goes, and of it only what its list names
-  rescueUserEntries(parked, out, warn, provablyOurs(parked));
+  await rescueUserEntries(parked, out, warn, provablyOurs(parked));
 }

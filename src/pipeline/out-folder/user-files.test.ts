@@ -74,36 +74,36 @@ describe('userEntries: what of a former dist aula did not make', () => {
 });
 
 describe('removeMade: only what aula made of a former dist goes', () => {
-  it('a file put there after the scan stays, with manifest.json and .aula-files to prove the folder to the next build', () => {
+  it('a file put there after the scan stays, with manifest.json and .aula-files to prove the folder to the next build', async () => {
     const parked = tree(listed({ 'v1/cms/event/offset/20.json': '{}', 'data/events/00001.jsonl': 'x' }));
     // written into the former dist while the build swapped (a deploy script, an editor)
     fs.writeFileSync(join(parked, 'v1', 'late.txt'), 'mine');
-    expect(removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json', 'data/events/00001.jsonl'])).toEqual(['v1/late.txt']);
+    expect(await removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json', 'data/events/00001.jsonl'])).toEqual(['v1/late.txt']);
     expect(fs.readdirSync(parked).sort()).toEqual(['.aula-files', 'manifest.json', 'v1']);
     expect(fs.readdirSync(join(parked, 'v1'))).toEqual(['late.txt']);
   });
 
-  it('with nothing else left, the proof goes last and the folder with it', () => {
+  it('with nothing else left, the proof goes last and the folder with it', async () => {
     const parked = tree(listed({ 'v1/cms/event/offset/20.json': '{}' }));
-    expect(removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json'])).toEqual([]);
+    expect(await removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json'])).toEqual([]);
     expect(existsSync(parked)).toBe(false);
   });
 
-  it('a listed name that is now somebody\'s link stays; a link is never followed', () => {
+  it('a listed name that is now somebody\'s link stays; a link is never followed', async () => {
     const elsewhere = tree({ 'keep.txt': 'mine' });
     const listedDist = tree(listed());
     fs.rmSync(join(listedDist, 'v1', 'cms', 'event', 'index.json'));
     fs.symlinkSync(join(elsewhere, 'keep.txt'), join(listedDist, 'v1', 'cms', 'event', 'index.json'));
-    expect(removeMade(listedDist, MADE)).toEqual(['v1/cms/event/index.json']);
+    expect(await removeMade(listedDist, MADE)).toEqual(['v1/cms/event/index.json']);
     expect(fs.readlinkSync(join(listedDist, 'v1', 'cms', 'event', 'index.json'))).toBe(join(elsewhere, 'keep.txt'));
     expect(readFileSync(join(elsewhere, 'keep.txt'), 'utf8')).toBe('mine');
   });
 
-  it('a symbolic link it did not list stays, and is never followed', () => {
+  it('a symbolic link it did not list stays, and is never followed', async () => {
     const outside = tree({ 'keep.txt': 'mine' });
     const parked = tree(listed());
     fs.symlinkSync(outside, join(parked, 'v1', 'link'));
-    expect(removeMade(parked, MADE)).toEqual(['v1/link']);
+    expect(await removeMade(parked, MADE)).toEqual(['v1/link']);
     expect(fs.readlinkSync(join(parked, 'v1', 'link'))).toBe(outside);
     expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('mine');
   });

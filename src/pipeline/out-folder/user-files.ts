@@ -6,6 +6,7 @@ import { lstatSync, readdirSync, rmdirSync, unlinkSync, type Dirent } from 'node
 import { dirname, join } from 'node:path';
 import { MADE_FILES } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
+import { unlinkMany } from '../../util/unlink-many.ts';
 import { madeListOf, noListMessage, OutFolderError } from './out-folder.ts';
 
 /** A staging folder's marker (swap.ts): aula's, should a dist still hold one. */
@@ -66,30 +67,33 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
 /**
  * Removes from the former dist `dir` every file `made` lists and the folders left empty; returns
  * what else stays. manifest.json and .aula-files, the proof for the next build's recoverDist, go
- * last, with the folder, once nothing else is left. No link is followed (aula makes none).
+ * last, with the folder, once nothing else is left. No link is followed (aula makes none). The
+ * files go several at a time (util/unlink-many.ts), then the folders, each after those within it.
  */
-export function removeMade(dir: string, made: readonly string[]): string[] {
+export async function removeMade(dir: string, made: readonly string[]): Promise<string[]> {
   const proof = new Set(['manifest.json', MADE_FILES]);
   const listed = new Set(made);
-  const left: string[] = [];
-  const empty = (rel: string): void => {
+  const [left, files, folders] = [[] as string[], [] as string[], [] as string[]];
+  const scan = (rel: string): void => {
     for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
       const at = rel === '' ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) {
         const before = left.length;
-        empty(at);
-        if (left.length === before) rmdirSync(join(dir, at));
+        scan(at);
+        if (left.length === before) folders.push(at);
       } else if (rel === '' && proof.has(e.name)) {
         // the proof: last, below
       } else if (listed.has(at) && e.isFile()) {
-        unlinkSync(join(dir, at));
+        files.push(join(dir, at));
       } else {
         // not aula's: the user's, or a listed name that is no plain file now (somebody's link or device)
         left.push(at);
       }
     }
   };
-  empty('');
+  scan('');
+  await unlinkMany(files);
+  for (const at of folders) rmdirSync(join(dir, at));
   const rest = readdirSync(dir);
   if (rest.every((name) => proof.has(name))) {
     for (const name of rest) unlinkSync(join(dir, name));

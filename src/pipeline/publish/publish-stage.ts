@@ -171,7 +171,7 @@ export async function publishStage(options: BuildOptions, clock: Clock, plan: Pl
     if (rendered.stateRows === null) unlinkQuietly(path);
     else writeEventState(path, nextEventState(plan.state, plan, rendered.stateRows, manifestJson));
   }
-  dist.swapIn(files, manifest.precompressed, options.onWarning);
+  await dist.swapIn(files, manifest.precompressed, options.onWarning);
   clock.phase('swap');
   return documents;
 }

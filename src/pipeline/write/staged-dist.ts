@@ -175,9 +175,9 @@ export class StagedDist {
   }
 
   /** Swaps the staged `files` in, and records the ledger of them. */
-  swapIn(files: readonly string[], precompressed: Manifest['precompressed'], warn?: (message: string) => void): void {
+  async swapIn(files: readonly string[], precompressed: Manifest['precompressed'], warn?: (message: string) => void): Promise<void> {
     const staged = this.ledgerFile === null ? null : this.identities(files);
-    swapIn(this.staging, this.out, warn, files, this.links);
+    await swapIn(this.staging, this.out, warn, files, this.links);
     // once every file is in place: the identities are final
     if (this.ledgerFile !== null) writeLedger(this.ledgerFile, this.out, this.written, precompressed, staged!);
   }

@@ -1,0 +1,27 @@
+// Removing many files at once. On a file system that discards freed blocks as it frees them (ext4
+// mounted with `discard`), an unlink that frees a file's last link waits for the device, with no
+// CPU of its own: one after another, the removal of a few thousand files is mostly waiting. Handed
+// to libuv's threads several at a time, the waits overlap.
+import { unlink } from 'node:fs/promises';
+
+/** Unlinks left in flight at once: more than libuv's threads, so none of them idles between two. */
+const IN_FLIGHT = 16;
+
+/** Unlinks every one of `paths`, several at a time; once all have been tried, throws the failure of the first in `paths` that failed. */
+export async function unlinkMany(paths: readonly string[], inFlight = IN_FLIGHT): Promise<void> {
+  let next = 0;
+  let failed = paths.length;
+  let failure: unknown;
+  const worker = async () => {
+    while (next < paths.length) {
+      const at = next++;
+      try {
+        await unlink(paths[at]);
+      } catch (e) {
+        if (at < failed) [failed, failure] = [at, e];
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, paths.length) }, worker));
+  if (failed < paths.length) throw failure;
+}

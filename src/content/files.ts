@@ -27,6 +27,8 @@ export interface ContentFiles {
   linked: boolean;
   /** entries that look meant as content but are not read (a typo in a name), with what they resemble */
   notRead: { path: string; like: string }[];
+  /** the folders listed, as shown ('' the content folder itself) */
+  folders?: string[];
 }
 
 type Kind = 'site' | 'pages' | 'categories' | 'media' | 'events' | 'directory';
@@ -183,7 +185,7 @@ export async function listContentFolder(dir: string): Promise<{ files: ContentFi
 
 /** Content files by kind, as sorted paths relative to `dir` with forward slashes. */
 export async function findContentFiles(dir: string): Promise<ContentFiles> {
-  const found: ContentFiles = { site: [], pages: [], categories: [], media: [], events: [], directory: [], problems: [], raw: new Map(), linked: false, notRead: [] };
+  const found: ContentFiles = { site: [], pages: [], categories: [], media: [], events: [], directory: [], problems: [], raw: new Map(), linked: false, notRead: [], folders: [] };
   const problem = (file: string, message: string) => found.problems.push({ file, line: 1, column: 1, key: '', message });
   const root = realpathSync(dir, { encoding: 'buffer' });
   const rootSlash = Buffer.concat([root, Buffer.from(sep)]);
@@ -198,6 +200,7 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
     let entries: Entry[];
     try {
       entries = listFolder(folder.path);
+      found.folders!.push(folder.shown);
     } catch (e) {
       if (folder.shown === '') throw e;
       const code = (e as NodeJS.ErrnoException).code;

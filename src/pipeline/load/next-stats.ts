@@ -4,6 +4,7 @@
 import type { BigIntStats } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { ContentFiles } from '../../content/files.ts';
+import { folderStats } from '../../content/listed-folders.ts';
 import type { ParseRecorder } from '../../content/load.ts';
 import { parseKey } from '../cache/keys.ts';
 import { beginStats, type Stating } from './stat-files.ts';
@@ -42,8 +43,9 @@ export function beginRecordedStats(options: { content: string; cache?: string },
   return { safe, stating: safe === null || recorded === null ? null : beginStats(recorded.files.slice(0, recorded.eventCount), undefined, undefined, `${content}${sep}`) };
 }
 
-/** Every file listed, as yet with no stat (size -1) nor key. */
-export function nextStats(safe: bigint, files: ContentFiles): FileStats {
+/** Every file listed, as yet with no stat (size -1) nor key, and the folders listed with their stats. */
+export function nextStats(safe: bigint, files: ContentFiles, content?: string): FileStats {
   const all = files.events.concat(OTHER_KINDS.flatMap((kind) => files[kind].map((file) => `${kind}\0${file}`)));
-  return { safe, files: all, eventCount: files.events.length, stats: new BigInt64Array(all.length * STAT_FIELDS).fill(-1n), keys: Buffer.alloc(all.length * KEY_BYTES) };
+  const folders = content === undefined ? null : folderStats(content, files);
+  return { safe, files: all, eventCount: files.events.length, stats: new BigInt64Array(all.length * STAT_FIELDS).fill(-1n), keys: Buffer.alloc(all.length * KEY_BYTES), folders };
 }

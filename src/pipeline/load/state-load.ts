@@ -7,6 +7,7 @@
 import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
 import { listContentFolder, readContentFile, type ContentFiles } from '../../content/files.ts';
+import { recordedListing } from '../../content/listed-folders.ts';
 import type { Listed } from '../../content/load.ts';
 import { indexCategories } from '../../content/categories.ts';
 import { resolveMediaFiles, type MediaSource } from '../../content/media.ts';
@@ -104,7 +105,9 @@ interface Others {
 /** The load over the prior where it stands, else over an empty base. */
 export async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<Loaded> {
   const taking = beginRecordedStats(options, prior.build?.state ?? null);
-  const listing = listContentFolder(resolve(options.content));
+  // the recorded listing where no folder changed, else the folder listed
+  const recorded = taking.safe === null ? null : recordedListing(resolve(options.content), prior.build?.state ?? null, options.statMarginNs ?? MARGIN_NS);
+  const listing = recorded === null ? listContentFolder(resolve(options.content)) : Promise.resolve({ files: recorded });
   let reason = prior.reason;
   if (prior.build !== null) {
     try {
@@ -128,7 +131,7 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
     return { plan: null, problems: [folderProblem(content, listing.folderProblem)], cache: undefined, refused: base.reason };
   }
   const { files } = listing;
-  const next = taking.safe === null ? null : nextStats(taking.safe, files);
+  const next = taking.safe === null ? null : nextStats(taking.safe, files, content);
   const read: Reading = { content, files, recorder: next === null ? undefined : new NextStats(next), pool: null, zone: base.build?.state.site.timezone ?? '', margin: options.statMarginNs ?? MARGIN_NS };
   let directory: DirectoryStage | null = null;
   let pool: ParsePool | null = null;

@@ -10,6 +10,7 @@ import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
 import { sha256Hex } from '../../store/format/manifest.ts';
 import { cacheIdentity } from '../cache/keys.ts';
+import { isFolderStats } from '../../content/listed-folders.ts';
 import { KEY_BYTES, NO_STATS, STAT_FIELDS, type FileStats } from './stat-fields.ts';
 import { readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
 
@@ -28,8 +29,8 @@ export function emptyState(parts: Partial<EventState>): EventState {
 }
 
 /** The state a build leaves: its base's context (the prior's, or as read) with the stats and keys its load took (picked out of the plan) and the rows it rendered. */
-export function nextEventState(base: EventState, { safe, files, eventCount, stats, keys }: FileStats, rows: StateRows, manifestJson: string): EventState {
-  return { ...base, safe, files, eventCount, stats, keys, rows, manifestSha: manifestShaOf(manifestJson) };
+export function nextEventState(base: EventState, { safe, files, eventCount, stats, keys, folders }: FileStats, rows: StateRows, manifestJson: string): EventState {
+  return { ...base, safe, files, eventCount, stats, keys, folders, rows, manifestSha: manifestShaOf(manifestJson) };
 }
 
 /** The SHA-256 (hex) a state is bound to. */
@@ -76,6 +77,7 @@ function wellFormed(s: EventState): boolean {
   if (typeof s.safe !== 'bigint' || !Array.isArray(s.files) || !s.files.every((f) => typeof f === 'string') || !(Number.isSafeInteger(s.eventCount) && s.eventCount >= 0 && s.eventCount <= s.files.length)) return false;
   if (!(s.stats instanceof BigInt64Array) || s.stats.length !== s.files.length * STAT_FIELDS || !(s.keys instanceof Uint8Array) || s.keys.length !== s.files.length * KEY_BYTES) return false;
   s.keys = Buffer.from(s.keys.buffer, s.keys.byteOffset, s.keys.byteLength);
+  if (s.folders != null && !isFolderStats(s.folders)) return false;
   if (typeof s.site !== 'object' || s.site === null || !(s.pages instanceof Map) || !(s.media instanceof Map)) return false;
   if (!Array.isArray(s.categoryIds) || !Array.isArray(s.mediaSources)) return false;
   const r = s.rows;

@@ -9,6 +9,7 @@ import { closeSync, fstatSync, statSync, unlinkSync, writeFileSync, type BigIntS
 import { join } from 'node:path';
 import { openTemporary } from '../cache/cache-file.ts';
 import { makeFolders } from '../../util/make-folders.ts';
+import type { FolderStats } from '../../content/listed-folders.ts';
 
 /** size, mtime (ns), ctime (ns), inode, device */
 export const STAT_FIELDS = 5;
@@ -28,6 +29,8 @@ export interface FileStats {
   eventCount: number;
   stats: BigInt64Array;
   keys: Buffer;
+  /** the folders the files were listed from and their stats (content/listed-folders.ts); none: listed again */
+  folders?: FolderStats | null;
 }
 
 /** No files, so no stats nor keys (none kept: no cache). */

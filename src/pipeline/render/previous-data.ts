@@ -5,6 +5,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAllAt } from '../../util/positional-io.ts';
+import { readFileInto } from '../../util/read-into.ts';
 import { CACHE_FILE_MOST, readCacheFile } from '../cache/cache-file.ts';
 import { calendarPartFiles, DATA_FILES, eventOffsetsFiles, eventPartFiles } from '../../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../../store/format/column-files.ts';
@@ -32,7 +33,7 @@ export function previousFiles({ previous, state, ledger }: PreviousBuild, out: s
   const proven = (rel: string) => !!previous.files[rel] && ledger.wouldReuse(rel, previous.files[rel].sha256, null);
   if (![DATA_FILES.search, ...COLUMN_FILES, ...parts, ...eventOffsetsFiles(previous), ...calendarPartFiles(previous)].every(proven)) return null;
   const file = (rel: string) => provenFile(out, ledger, rel, previous.files[rel].sha256);
-  return previousData(previous, file, (bounds) => (begin, end) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end));
+  return previousData(previous, file, (bounds) => (begin, end) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end), (rel, into) => readFileInto(join(out, rel), into) && !!proven(rel));
 }
 
 /** The previous dist's `rel`, proven by the ledger to be `sha` once read (no link followed, no FIFO waited on): one changed or gone since the load fails the build. */
@@ -44,21 +45,26 @@ export function provenFile(out: string, ledger: DistLedger, rel: string, sha: st
 
 /**
  * The event data of the dist `previous` describes, its files read through `file` (the columns
- * when first used, each once), the parts' bytes through `bytes` (given where each part starts);
- * null where its offsets do not fit its manifest.
+ * when first used, each once; the offsets through `fileInto` where given, into their place), the
+ * parts' bytes through `bytes` (given where each part starts); null where its offsets do not fit.
  */
-export function previousData(previous: Manifest, file: (rel: string) => Uint8Array, bytes: (bounds: readonly number[]) => PreviousData['bytes']): PreviousData | null {
+export function previousData(previous: Manifest, file: (rel: string) => Uint8Array, bytes: (bounds: readonly number[]) => PreviousData['bytes'], fileInto?: (rel: string, into: Uint8Array) => boolean): PreviousData | null {
   const n = previous.counts.events;
   const bounds = [0];
   for (const rel of eventPartFiles(previous)) bounds.push(bounds[bounds.length - 1] + previous.files[rel].bytes);
   // each part's offsets, end to end
   const starts = new Uint32Array(n * STRIDE);
   let at = 0;
-  for (const rel of eventOffsetsFiles(previous)) {
+  const into = fileInto ?? ((rel: string, place: Uint8Array) => {
     const read = file(rel);
-    if (read.byteLength !== previous.files[rel].bytes || read.byteLength % 4 !== 0 || at + read.byteLength / 4 > starts.length) return null;
-    new Uint8Array(starts.buffer, at * 4, read.byteLength).set(read);
-    at += read.byteLength / 4;
+    if (read.byteLength !== place.byteLength) return false;
+    place.set(read);
+    return true;
+  });
+  for (const rel of eventOffsetsFiles(previous)) {
+    const length = previous.files[rel].bytes;
+    if (length % 4 !== 0 || at + length / 4 > starts.length || !into(rel, new Uint8Array(starts.buffer, at * 4, length))) return null;
+    at += length / 4;
   }
   if (at !== starts.length) return null;
   let rowBytes = Math.max(0, n - 1);

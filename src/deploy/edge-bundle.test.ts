@@ -26,6 +26,6 @@ describe('blockSumFiles', () => {
     // one byte changed after the manifest was made
     big[BLOCKED_FILE_BYTES] ^= 1;
     writeFileSync(join(root, 'data/big.bin'), big);
-    expect(() => blockSumFiles(root, manifest)).toThrow(`${join(root, 'data/big.bin')} changed while the build ran; build again`);
+    expect(() => blockSumFiles(root, manifest)).toThrow(/^data\/big\.bin changed while the build ran; build again$/);
   });
 });

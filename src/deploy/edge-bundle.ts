@@ -184,13 +184,13 @@ export function blockSumFiles(dist: string, manifest: Manifest): Map<string, Uin
     try {
       for (let b = 0, at = 0; at < digest.bytes; b++, at += BLOCK_BYTES) {
         const length = Math.min(BLOCK_BYTES, digest.bytes - at);
-        if (readSync(fd, block, 0, length, at) !== length) throw new Error(`${path} changed while the build ran; build again`);
+        if (readSync(fd, block, 0, length, at) !== length) throw new Error(`${rel} changed while the build ran; build again`);
         sums.set(createHash('sha256').update(block.subarray(0, length)).digest(), b * BLOCK_SUM_BYTES);
       }
     } finally {
       closeSync(fd);
     }
-    if (sha256Hex(sums) !== digest.blocks) throw new Error(`${path} changed while the build ran; build again`);
+    if (sha256Hex(sums) !== digest.blocks) throw new Error(`${rel} changed while the build ran; build again`);
     files.set(blockSumsFile(digest as { blocks: string }), sums);
   }
   return files;

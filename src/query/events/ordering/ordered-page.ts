@@ -11,7 +11,7 @@
 import { charge } from '../../work-budget.ts';
 import type { Matches } from '../matches.ts';
 import { bitmapWords } from '../../../store/format/bitmap.ts';
-import { rowsIn, setBitsAt } from '../search/bits.ts';
+import { listInto, rowsIn, setBitsAt } from '../search/bits.ts';
 import { WORK } from '../work-costs.ts';
 import type { OrderSource } from './field-orders.ts';
 import { ORDERING_PARAM, type OrderKey } from './ordering-param.ts';
@@ -100,26 +100,10 @@ function listOf(rows: { bits: Int32Array; count: number }, n: number): Uint32Arr
 function listed(rows: { bits: Int32Array; count: number }, n: number): Uint32Array {
   charge(bitmapWords(n) * WORK.word + rows.count * WORK.row, ORDERING_PARAM);
   if (scratchRows.length < rows.count) scratchRows = new Uint32Array(Math.max(rows.count, 2 * scratchRows.length));
-  return listInto(rows.bits, n, scratchRows.subarray(0, rows.count));
+  return listInto(rows.bits, 0, n, scratchRows.subarray(0, rows.count));
 }
 
 let scratchRows = new Uint32Array(1024);
-
-/** The set rows of `bits` (below `n`) into `out`, as many as it holds. */
-function listInto(bits: Int32Array, n: number, out: Uint32Array): Uint32Array {
-  let k = 0;
-  const words = bitmapWords(n);
-  for (let w = 0; w < words && k < out.length; w++) {
-    let x = bits[w];
-    const base = w << 5;
-    while (x !== 0) {
-      const low = x & -x;
-      out[k++] = base | (31 - Math.clz32(low));
-      x ^= low;
-    }
-  }
-  return out;
-}
 
 /**
  * The first `to` rows of `bits` in the order `perm`, read by walking it (and, with `rank`, those

@@ -47,17 +47,20 @@ export function countIn(bits: Bits, lo: number, hi: number): number {
 
 /** The set rows of [lo, hi), ascending. */
 export function rowsIn(bits: Bits, lo: number, hi: number, count = countIn(bits, lo, hi)): RowSet {
-  if (count === 0) return EMPTY;
-  const out = new Uint32Array(count);
+  return count === 0 ? EMPTY : listInto(bits, lo, hi, new Uint32Array(count));
+}
+
+/** The set rows of [lo, hi), ascending, into `out`: as many as it holds. */
+export function listInto(bits: Bits, lo: number, hi: number, out: Uint32Array): Uint32Array {
   let k = 0;
   const a = lo >>> 5;
   const b = (hi - 1) >>> 5;
-  for (let w = a; w <= b && k < count; w++) {
+  for (let w = a; w <= b && k < out.length; w++) {
     let x = bits[w];
     if (w === a) x &= -1 << (lo & 31);
     if (w === b && (hi & 31) !== 0) x &= (1 << (hi & 31)) - 1;
     const base = w << 5;
-    while (x !== 0) {
+    while (x !== 0 && k < out.length) {
       const low = x & -x;
       out[k++] = base | (31 - Math.clz32(low));
       x ^= low;

@@ -25,8 +25,7 @@ const STRIDE = FIELD_COUNT + 1;
 /**
  * The previous dist's event data, every file proven by the ledger to be what its manifest lists
  * (else null). A file is read only when asked for (one linked as it is never is), and proven again
- * once read: a column changed since fails the build; an offsets file changed since makes this null,
- * and the build goes on without the previous data.
+ * once read: a column changed since fails the build; an offsets file changed since makes this null.
  */
 export function previousFiles({ previous, state, ledger }: PreviousBuild, out: string, partRows: number): PreviousData | null {
   if (previous.event_part_rows !== partRows || previous.counts.events !== state.rows.id.length) return null;

@@ -12,7 +12,7 @@ import { compressTwins, LARGE_FILE_LEVELS, PRECOMPRESSED, sizeOf } from '../../d
 import { TOP_LEVEL_LIMIT } from '../../server/compress.ts';
 import { readAllAt, writeAllAt } from '../../util/positional-io.ts';
 
-/** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, serialize.ts) */
+/** By name under dist/autocomplete/: text, or UTF-8 (minisearch.json, index-json.ts) */
 export type DirectoryFiles = Record<string, string | Uint8Array>;
 export type Group = 'autocomplete' | 'minisearch';
 /** Bytes in the scratch file: text kept as UTF-8 (`encoding`), or bytes (null). */

@@ -11,15 +11,8 @@ export function miniSearchDocuments(objects: readonly DirectoryObject[], ordered
   return ordered.map(miniSearchDocument);
 }
 
-/**
- * miniSearchDocuments one at a time: the build indexes each as it is made, so the 200,000
- * documents (~40 MB) are never all held beside the index being built.
- */
-export function* eachMiniSearchDocument(ordered: readonly DirectoryObject[]): Generator<MiniSearchDocument> {
-  for (const o of ordered) yield miniSearchDocument(o);
-}
-
-function miniSearchDocument(o: DirectoryObject): MiniSearchDocument {
+/** One object as MiniSearch's document: the build makes each where it needs it, so the directory's documents are never all held. */
+export function miniSearchDocument(o: DirectoryObject): MiniSearchDocument {
   const ctype = o.model.toLowerCase();
   // content-format: "level_id and room_id are the room's values, null for everything else"
   const room = directoryKind(o.model) === 'room';

@@ -3,6 +3,7 @@
 import { DIRECTORY_MODELS, directoryKind, type DirectoryObject } from '../../model/types.ts';
 import { fold, rawWords, wordForms } from '../format/words.ts';
 import { modelIndex } from '../../model/directory-models.ts';
+import { termPostings } from './term-postings.ts';
 import {
   INDEX_FORMAT,
   INDEX_VERSION,
@@ -53,28 +54,7 @@ export function objectTerms(o: DirectoryObject, forms: (raw: string) => string[]
 /** `docs`: the objects in listing order, when the caller has them already (the sort is a third of the index). */
 export function buildIndex(objects: readonly DirectoryObject[], docs: readonly DirectoryObject[] = listingOrder(objects)): SerializedIndex {
   if (objects.length > MAX_DOCS) throw new Error(`autocomplete: at most ${MAX_DOCS} directory objects are supported`);
-  const byTerm = new Map<string, number[]>();
-  const forms = memoized(wordForms);
-  docs.forEach((o, doc) => {
-    for (const [term, cls] of objectTerms(o, forms)) {
-      const list = byTerm.get(term);
-      const p = doc * 2 + cls;
-      if (list) list.push(p);
-      else byTerm.set(term, [p]);
-    }
-  });
-  // Default sort compares UTF-16 code units, the order the searcher's binary search assumes.
-  const terms = [...byTerm.keys()].sort();
-  const postings: number[] = [];
-  for (const term of terms) {
-    let prev = -1;
-    for (const p of byTerm.get(term)!) {
-      const doc = p >> 1;
-      postings.push((doc - prev) * 2 + (p & 1));
-      prev = doc;
-    }
-    postings.push(0);
-  }
+  const { terms, postings } = termPostings(docs);
   return {
     format: INDEX_FORMAT,
     version: INDEX_VERSION,
@@ -87,16 +67,6 @@ export function buildIndex(objects: readonly DirectoryObject[], docs: readonly D
     room_id: docs.map((o) => (directoryKind(o.model) === 'room' ? o.room_id : null)),
     terms: terms.join('\n'),
     postings,
-  };
-}
-
-/** Directory words repeat a lot (names, titles, room words); normalizing each once halves the build. */
-export function memoized(fn: (raw: string) => string[]): (raw: string) => string[] {
-  const cache = new Map<string, string[]>();
-  return (raw) => {
-    let v = cache.get(raw);
-    if (v === undefined) cache.set(raw, (v = fn(raw)));
-    return v;
   };
 }
 

@@ -12,10 +12,14 @@ export interface TermPostings {
   postings: number[];
 }
 
+/** The entries' first guess: a base, and per document. */
+const GUESS_BASE = 1 << 12;
+const GUESS_PER_DOCUMENT = 12;
+
 /** `docs` in listing order: each term's documents ascending. */
 export function termPostings(docs: readonly DirectoryObject[]): TermPostings {
   const vocabulary = new FormTerms();
-  const entries = new Entries();
+  const entries = new Entries(GUESS_BASE + docs.length * GUESS_PER_DOCUMENT);
   docs.forEach((o, doc) => {
     const mark = doc + 1;
     const nameField = directoryKind(o.model) === 'person' ? o.last_name : o.name;
@@ -55,12 +59,18 @@ class FormTerms {
 /** Each (term, document) once, with its class, in the order met. */
 class Entries {
   length = 0;
-  term = new Int32Array(1 << 16);
+  term: Int32Array<ArrayBuffer>;
   /** doc * 2 + class */
-  docClass = new Int32Array(1 << 16);
+  docClass: Int32Array<ArrayBuffer>;
   /** per term: the document (its mark) whose name it is a form of, and the last it was met in */
   private nameMarks = new Int32Array(1 << 12);
   private marks = new Int32Array(1 << 12);
+
+  /** `guess`: how many there will be, a generous guess (pages never written cost no memory) */
+  constructor(guess: number) {
+    this.term = new Int32Array(guess);
+    this.docClass = new Int32Array(guess);
+  }
 
   name(term: number, mark: number): void {
     this.fit(term);

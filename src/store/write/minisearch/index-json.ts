@@ -19,8 +19,9 @@ import { FIELDS, processTerm, STORE_FIELDS, tokenize, type MiniSearchDocument } 
 /** The buffer's first guess, a generous one (pages never written cost no memory): bytes per document, and a base. */
 const GUESS_PER_DOCUMENT = 512;
 const GUESS_BASE = 1 << 20;
-/** The same for the field lengths. */
+/** The same for the field lengths, and for the (term, field, document) postings. */
 const LENGTHS_GUESS_PER_DOCUMENT = 32;
+const POSTINGS_GUESS_PER_DOCUMENT = 16;
 
 /**
  * `JSON.stringify` of a MiniSearch (miniSearchOptions) given these documents in this order, as
@@ -30,7 +31,7 @@ const LENGTHS_GUESS_PER_DOCUMENT = 32;
 export function miniSearchJson<T>(items: readonly T[], document: (item: T) => MiniSearchDocument): Buffer {
   const count = items.length;
   const vocabulary = new Vocabulary();
-  const postings = new Postings();
+  const postings = new Postings((1 << 12) + count * POSTINGS_GUESS_PER_DOCUMENT);
   const averages: number[] = [];
   // (MiniSearch refuses a document whose id it has)
   const keys = new Set<unknown>();
@@ -138,12 +139,19 @@ class Vocabulary {
 class Postings {
   length = 0;
   /** term * FIELDS.length + field */
-  slot = new Int32Array(1 << 16);
-  doc = new Int32Array(1 << 16);
-  count = new Int32Array(1 << 16);
+  slot: Int32Array<ArrayBuffer>;
+  doc: Int32Array<ArrayBuffer>;
+  count: Int32Array<ArrayBuffer>;
   /** per term: the last document field (its mark) it was met in, and its posting there */
   private marks = new Int32Array(1 << 12);
   private last = new Int32Array(1 << 12);
+
+  /** `guess`: how many there will be, a generous guess (pages never written cost no memory) */
+  constructor(guess: number) {
+    this.slot = new Int32Array(guess);
+    this.doc = new Int32Array(guess);
+    this.count = new Int32Array(guess);
+  }
 
   add(term: number, field: number, doc: number, mark: number): void {
     if (term >= this.marks.length) {

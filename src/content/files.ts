@@ -31,7 +31,19 @@ export interface ContentFiles {
   folders?: string[];
 }
 
-type Kind = 'site' | 'pages' | 'categories' | 'media' | 'events' | 'directory';
+export type Kind = 'site' | 'pages' | 'categories' | 'media' | 'events' | 'directory';
+
+/**
+ * A folder's entries as an earlier listing found them, for a folder known unchanged since
+ * (listed-folders.ts): its content files by kind, and its folders by name with their dev:ino.
+ */
+export interface KnownFolder {
+  files: [Kind, string][];
+  folders: { name: string; id: string }[];
+}
+
+/** The entries of the folder shown as `shown` where they are known, else undefined: the folder is listed. */
+export type KnownFolders = (shown: string) => KnownFolder | undefined;
 
 const TOP_FILE = /^(site|pages|categories|media)\.(?:yaml|yml|json)$/;
 const TOP_DIRS: ReadonlySet<string> = new Set(['media', 'events', 'directory']);
@@ -172,19 +184,19 @@ function listFolder(folder: string | Buffer): Entry[] {
  * The content folder listed, or why it cannot be (missing, not a folder, unreadable): the one
  * wording `aula build`, `check` and `dev` give.
  */
-export async function listContentFolder(dir: string): Promise<{ files: ContentFiles } | { folderProblem: string }> {
+export async function listContentFolder(dir: string, known?: KnownFolders): Promise<{ files: ContentFiles } | { folderProblem: string }> {
   const info = await stat(dir).catch(() => null);
   if (!info) return { folderProblem: 'the content folder does not exist' };
   if (!info.isDirectory()) return { folderProblem: 'the content folder is not a folder' };
   try {
-    return { files: await findContentFiles(dir) };
+    return { files: await findContentFiles(dir, known) };
   } catch (e) {
     return { folderProblem: `cannot list the content folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   }
 }
 
-/** Content files by kind, as sorted paths relative to `dir` with forward slashes. */
-export async function findContentFiles(dir: string): Promise<ContentFiles> {
+/** Content files by kind, as sorted paths relative to `dir` with forward slashes; a folder whose entries are `known` is not read. */
+export async function findContentFiles(dir: string, known?: KnownFolders): Promise<ContentFiles> {
   const found: ContentFiles = { site: [], pages: [], categories: [], media: [], events: [], directory: [], problems: [], raw: new Map(), linked: false, notRead: [], folders: [] };
   const problem = (file: string, message: string) => found.problems.push({ file, line: 1, column: 1, key: '', message });
   const root = realpathSync(dir, { encoding: 'buffer' });
@@ -197,6 +209,11 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
 
   while (stack.length > 0) {
     const folder = stack.pop()!;
+    const entriesKnown = typeof folder.path === 'string' ? known?.(folder.shown) : undefined;
+    if (entriesKnown !== undefined) {
+      takeKnown(found, folder, entriesKnown, seen, stack);
+      continue;
+    }
     let entries: Entry[];
     try {
       entries = listFolder(folder.path);
@@ -304,6 +321,23 @@ export async function findContentFiles(dir: string): Promise<ContentFiles> {
   // Sorted, because directory listing order differs between file systems and builds must not.
   for (const kind of ['site', 'pages', 'categories', 'media', 'events', 'directory'] as const) found[kind].sort();
   return found;
+}
+
+/** A folder's known entries taken as its listing would give them: its files found, its folders to be walked. */
+function takeKnown(found: ContentFiles, folder: Pending, known: KnownFolder, seen: Map<string, string>, stack: Pending[]): void {
+  found.folders!.push(folder.shown);
+  for (const [kind, file] of known.files) found[kind].push(file);
+  for (const { name, id } of known.folders) {
+    const shown = folder.shown === '' ? name : `${folder.shown}/${name}`;
+    // (reached already through a link in a folder listed anew: a problem, as the listing tells it)
+    const first = seen.get(id);
+    if (first !== undefined) {
+      found.problems.push({ file: shown, line: 1, column: 1, key: '', message: `is a symbolic link to ${first}, which is read already; a folder may be part of the content once` });
+      continue;
+    }
+    seen.set(id, shown);
+    stack.push({ path: folder.path + sep + name, shown, kind: folder.kind ?? (name as Kind), ancestors: new Set([...folder.ancestors, id]) });
+  }
 }
 
 /** `bytes`: the file's bytes, of which `text` is the UTF-8 (a leading byte order mark left out) */

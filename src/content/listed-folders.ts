@@ -1,11 +1,12 @@
 // A content folder's listing taken again without listing it: a folder gains or loses an entry
 // only as its mtime moves (git's untracked cache takes a folder's listing so), and a folder made
-// unreadable moves its ctime. So where every folder listed has the stat recorded after the
-// listing, safely before the recording build's time (the racy case, as a file's stat is judged:
-// pipeline/state/stat-fields.ts), its entries are the ones listed then.
+// unreadable moves its ctime. So where a folder listed has the stat recorded after the listing,
+// safely before the recording build's time (the racy case, as a file's stat is judged:
+// pipeline/state/stat-fields.ts), its entries are the ones listed then; only the folders whose stat
+// moved are read again (an added or removed file moves one folder's).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ContentFiles } from './files.ts';
+import { listContentFolder, type ContentFiles, type KnownFolder, type Kind } from './files.ts';
 
 /** The folders a listing read ('' the content folder) and their stats: size, mtime (ns), ctime (ns), inode, device each. */
 export type FolderStats = { names: string[]; stats: BigInt64Array };
@@ -36,11 +37,11 @@ export function folderStats(content: string, files: ContentFiles): FolderStats |
   return { names: files.folders, stats };
 }
 
-/** Whether every folder of `recorded` stands as recorded, its times before `safe` by `margin` (ns). */
-function foldersUnchanged(content: string, recorded: FolderStats, safe: bigint, margin: bigint): boolean {
+/** Which folders of `recorded` stand as recorded, their times before `safe` by `margin` (ns). */
+function foldersUnchanged(content: string, recorded: FolderStats, safe: bigint, margin: bigint): boolean[] {
   const now = new BigInt64Array(FIELDS);
   const before = safe - margin;
-  return recorded.names.every((name, i) => {
+  return recorded.names.map((name, i) => {
     putFolderStat(now, 0, join(content, name));
     const then = recorded.stats.subarray(i * FIELDS, (i + 1) * FIELDS);
     return then[0] >= 0n && then[1] < before && then[2] < before && then.every((v, k) => v === now[k]);
@@ -50,17 +51,57 @@ function foldersUnchanged(content: string, recorded: FolderStats, safe: bigint, 
 /** Whether `v` (read back from a cache file) is a FolderStats. */
 export const isFolderStats = (v: FolderStats): boolean => Array.isArray(v.names) && v.names.every((n) => typeof n === 'string') && v.stats instanceof BigInt64Array && v.stats.length === v.names.length * FIELDS;
 
-/**
- * The listing a build recorded where no folder listed changed since; null: list again. `files`:
- * the event files, then the others as `kind NUL file` (as the event state keeps them).
- */
-export function recordedListing(content: string, recorded: { safe: bigint; files: string[]; eventCount: number; folders?: FolderStats | null } | null, margin: bigint): ContentFiles | null {
-  const folders = recorded?.folders;
-  if (!folders || !foldersUnchanged(content, folders, recorded.safe, margin)) return null;
-  const files: ContentFiles = { site: [], pages: [], categories: [], media: [], events: recorded.files.slice(0, recorded.eventCount), directory: [], problems: [], raw: new Map(), linked: false, notRead: [], folders: folders.names };
-  for (const id of recorded.files.slice(recorded.eventCount)) {
-    const cut = id.indexOf('\0');
-    files[id.slice(0, cut) as 'site' | 'pages' | 'categories' | 'media' | 'directory'].push(id.slice(cut + 1));
+/** What a build recorded of its listing: the event files, then the others as `kind NUL file` (as the event state keeps them), and the folders' stats. */
+type Recorded = { safe: bigint; files: string[]; eventCount: number; folders?: FolderStats | null };
+
+/** The recorded files, each with its kind. */
+function* recordedFiles(recorded: Recorded): Iterable<[Kind, string]> {
+  for (let i = 0; i < recorded.files.length; i++) {
+    const id = recorded.files[i];
+    if (i < recorded.eventCount) yield ['events', id];
+    else yield [id.slice(0, id.indexOf('\0')) as Kind, id.slice(id.indexOf('\0') + 1)];
   }
+}
+
+/** The listing a build recorded where no folder listed changed since; null: list again. */
+export function recordedListing(content: string, recorded: Recorded | null, margin: bigint): ContentFiles | null {
+  const folders = recorded?.folders;
+  if (!folders || !foldersUnchanged(content, folders, recorded.safe, margin).every(Boolean)) return null;
+  return listingOf(recorded, folders);
+}
+
+/** The recorded listing as the listing gave it. */
+function listingOf(recorded: Recorded, folders: FolderStats): ContentFiles {
+  const files: ContentFiles = { site: [], pages: [], categories: [], media: [], events: [], directory: [], problems: [], raw: new Map(), linked: false, notRead: [], folders: folders.names };
+  for (const [kind, file] of recordedFiles(recorded)) files[kind].push(file);
   return files;
+}
+
+/** The folder a file or folder shown as `shown` is in ('' the content folder) */
+const parentOf = (shown: string) => shown.slice(0, Math.max(0, shown.lastIndexOf('/')));
+
+/** The recorded entries of each folder that stands as recorded (`unchanged`, by the recorded folders' order). */
+function knownFolders(recorded: Recorded, folders: FolderStats, unchanged: readonly boolean[]): Map<string, KnownFolder> {
+  const known = new Map<string, KnownFolder>();
+  folders.names.forEach((name, i) => unchanged[i] && known.set(name, { files: [], folders: [] }));
+  for (const [kind, file] of recordedFiles(recorded)) known.get(parentOf(file))?.files.push([kind, file]);
+  folders.names.forEach((name, i) => {
+    if (name === '') return;
+    const at = i * FIELDS;
+    known.get(parentOf(name))?.folders.push({ name: name.slice(name.lastIndexOf('/') + 1), id: `${folders.stats[at + 4]}:${folders.stats[at + 3]}` });
+  });
+  return known;
+}
+
+/**
+ * The content folder's listing over what a build recorded of it (`recorded`, none: listed whole):
+ * taken as recorded where no folder changed, else listed with only the folders that changed read.
+ */
+export async function listingOver(content: string, recorded: Recorded | null, margin: bigint): ReturnType<typeof listContentFolder> {
+  const folders = recorded?.folders;
+  if (!folders) return listContentFolder(content);
+  const unchanged = foldersUnchanged(content, folders, recorded.safe, margin);
+  if (unchanged.every(Boolean)) return { files: listingOf(recorded, folders) };
+  const known = knownFolders(recorded, folders, unchanged);
+  return listContentFolder(content, (shown) => known.get(shown));
 }

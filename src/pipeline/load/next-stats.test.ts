@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir, writeContent } from '../../../test/helpers.ts';
 import { findContentFiles } from '../../content/files.ts';
-import { recordedListing } from '../../content/listed-folders.ts';
+import { listingOver, recordedListing } from '../../content/listed-folders.ts';
 import { nextStats } from './next-stats.ts';
 
 const EVENT = 'id: 1\ntitle: A\nstart: 2026-05-12T18:00\nend: 2026-05-12T20:00\n';
@@ -67,5 +67,45 @@ describe('recordedListing: the listing taken as recorded while no folder changed
     writeFileSync(join(typo, 'events/2026/c.markdown'), EVENT);
     expect((await recorded(typo)).folders).toBeNull();
     expect(recordedListing(typo, await recorded(typo), 0n)).toBeNull();
+  });
+});
+
+describe('listingOver: the listing as recorded, but for the folders that changed', () => {
+  /** a listing with its folders in order (the walk takes known folders in the recorded order) */
+  const sorted = (listed: Awaited<ReturnType<typeof listingOver>>) => ('files' in listed ? { ...listed.files, folders: [...(listed.files.folders ?? [])].sort() } : listed);
+
+  it('gives what a listing gives after a file was added, removed or renamed, a folder made or removed, or a folder made unreadable', async () => {
+    for (const change of [
+      (dir: string) => writeFileSync(join(dir, 'events/2026/05/c.md'), `---\n${EVENT}---\n`),
+      (dir: string) => writeContent(dir, { 'events/new/deeper/c.md': `---\n${EVENT}---\n` }),
+      (dir: string) => rmSync(join(dir, 'events/2026/b.yaml')),
+      (dir: string) => renameSync(join(dir, 'directory/p.yaml'), join(dir, 'directory/q.yaml')),
+      (dir: string) => rmSync(join(dir, 'events/2026/05'), { recursive: true }),
+      (dir: string) => writeFileSync(join(dir, 'pages.yaml'), '[]\n'),
+      (dir: string) => writeFileSync(join(dir, 'events/2026/c.markdown'), EVENT),
+      (dir: string) => chmodSync(join(dir, 'events/2026'), 0o700),
+    ]) {
+      const dir = content();
+      const record = await recorded(dir);
+      change(dir);
+      expect(sorted(await listingOver(dir, record, 0n))).toEqual(sorted({ files: await findContentFiles(dir) }));
+    }
+  });
+
+  it('reads only the folders that changed: the others give the entries recorded', async () => {
+    const dir = content();
+    const record = await recorded(dir);
+    // a file the record names in a folder that did not change, and that is not there
+    const events = record.files.slice(0, record.eventCount);
+    record.files.splice(0, record.eventCount, ...events, 'events/2026/05/recorded.md');
+    record.eventCount++;
+    writeFileSync(join(dir, 'events/2026/c.md'), `---\n${EVENT}---\n`);
+    const listed = await listingOver(dir, record, 0n);
+    expect('files' in listed && listed.files.events).toEqual(['events/2026/05/a.md', 'events/2026/05/recorded.md', 'events/2026/b.yaml', 'events/2026/c.md']);
+  });
+
+  it('lists the whole folder where nothing was recorded', async () => {
+    const dir = content();
+    expect(await listingOver(dir, null, 0n)).toEqual({ files: await findContentFiles(dir) });
   });
 });

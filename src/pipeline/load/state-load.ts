@@ -6,8 +6,8 @@
 // ledger. The changed event files are parsed and checked as a full build checks them.
 import { join, resolve } from 'node:path';
 import { checkEvents, parseEventFile } from '../../content/events.ts';
-import { listContentFolder, readContentFile, type ContentFiles } from '../../content/files.ts';
-import { recordedListing } from '../../content/listed-folders.ts';
+import { readContentFile, type ContentFiles } from '../../content/files.ts';
+import { listingOver } from '../../content/listed-folders.ts';
 import type { Listed } from '../../content/load.ts';
 import { indexCategories } from '../../content/categories.ts';
 import { resolveMediaFiles, type MediaSource } from '../../content/media.ts';
@@ -105,9 +105,8 @@ interface Others {
 /** The load over the prior where it stands, else over an empty base. */
 export async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<Loaded> {
   const taking = beginRecordedStats(options, prior.build?.state ?? null);
-  // the recorded listing where no folder changed, else the folder listed
-  const recorded = taking.safe === null ? null : recordedListing(resolve(options.content), prior.build?.state ?? null, options.statMarginNs ?? MARGIN_NS);
-  const listing = recorded === null ? listContentFolder(resolve(options.content)) : Promise.resolve({ files: recorded });
+  // the recorded listing but for the folders that changed, which are listed (nothing recorded: the whole folder)
+  const listing = listingOver(resolve(options.content), taking.safe === null ? null : (prior.build?.state ?? null), options.statMarginNs ?? MARGIN_NS);
   let reason = prior.reason;
   if (prior.build !== null) {
     try {

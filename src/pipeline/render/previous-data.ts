@@ -70,11 +70,11 @@ export function previousData(previous: Manifest, file: (rel: string) => Uint8Arr
   let rowBytes = Math.max(0, n - 1);
   for (let row = 0; row < n; row++) rowBytes += starts[row * STRIDE + FIELD_COUNT];
   if (rowBytes !== bounds[bounds.length - 1]) return null;
-  // the columns read when first used (rows changed in place read only theirs), each file once: for the table and its splice alike
+  // the columns read when first used (rows changed in place read only theirs), each file once, for the table and its splice alike; per need: a string is decoded when first read, and a splice reads few
   const columnFiles = new Map<string, Uint8Array>();
   const columnFile = (rel: string) => (!COLUMN_FILES.includes(rel) ? file(rel) : (columnFiles.get(rel) ?? columnFiles.set(rel, file(rel)).get(rel)!));
   let read: EventTable | null = null;
-  const table = () => (read ??= readColumns(memorySource(columnFile, 'previous dist'), n, true));
+  const table = () => (read ??= readColumns({ ...memorySource(columnFile, 'previous dist'), perNeed: true }, n, true));
   return { starts, bounds, table, values: () => columnValuesOfTable(table()), file: columnFile, calendar: calendarPartReader(file, n, previous.event_part_rows), bytes: bytes(bounds) };
 }
 

@@ -62,7 +62,10 @@ export function columnFileMakers(options: ColumnFileOptions = DEFAULT_COLUMN_FIL
       input: (v: ColumnValues) => v.text[f],
       at: (p: PreviousColumns, row: number) => p.string(f, row),
       make: (v: ColumnValues, before?: () => EventTable) => textColumnFile(buildTextColumn(v.text[f], { folded: true, trigramBudget: budget, sortedBefore: before && (() => sortedValues(before().stored.text[f])) }), options.wordListsFromUnits),
-      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array, _now: Int32Array, previous?: () => Uint8Array) => textColumnFile(splicedTextColumn(before.stored.text[f], fresh.text[f], order, { folded: true, trigramBudget: budget }), options.wordListsFromUnits, previous?.()),
+      splice: (before: EventTable, fresh: ColumnValues, order: Int32Array, _now: Int32Array, previous?: () => Uint8Array) => {
+        const bytes = previous?.();
+        return textColumnFile(splicedTextColumn(before.stored.text[f], fresh.text[f], order, { folded: true, trigramBudget: budget }, bytes), options.wordListsFromUnits, bytes);
+      },
     })),
     ...TIME_FIELDS.map((f) => ({
       rel: columnFile.iso(f),

@@ -74,9 +74,10 @@ describe('column splices give the column made whole', () => {
         const before = readTextColumn(textColumnFile(buildTextColumn(old, options)), n);
         const made = textColumnFile(splicedTextColumn(before, fresh, order, options));
         expect(same(made, textColumnFile(buildTextColumn(after, options))), `folded ${folded}`).toBe(true);
-        // with word lists (any length has them here), the string tables and lists spliced from the previous file's bytes
+        // with word lists (any length has them here), the string tables and lists spliced from the
+        // previous file's bytes, and the alphabet counted from them; the previous column read per need
         const file = textColumnFile(buildTextColumn(old, options), 1);
-        const fromBytes = textColumnFile(splicedTextColumn(readTextColumn(file, n), fresh, order, options), 1, file);
+        const fromBytes = textColumnFile(splicedTextColumn(readTextColumn(file, n, (problem) => new Error(problem)), fresh, order, options, file), 1, file);
         expect(same(fromBytes, textColumnFile(buildTextColumn(after, options), 1)), `folded ${folded}, from the previous bytes`).toBe(true);
       }
     });

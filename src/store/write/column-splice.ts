@@ -8,14 +8,14 @@
 import type { OrderedColumnData } from '../format/ordered-column-file.ts';
 import { idIndex, idsAtRow, type RelationColumnData } from '../format/relation-column-file.ts';
 import type { BoolColumnData } from '../format/bool-column-file.ts';
-import type { TextColumnData } from '../format/text-column-file.ts';
+import { TEXT_COLUMN_FORMAT, TEXT_SECTION, type TextColumnData } from '../format/text-column-file.ts';
 import { fold } from '../format/fold.ts';
 import { canonicalFloats } from './sections.ts';
 import { orderedColumnOf } from './ordered-column.ts';
 import { builtColumn, sortedOrder, valueRowsOf, type BuiltTextColumn, type TextColumnOptions } from './text-column.ts';
-import { buildTrigrams } from './trigram-builder.ts';
+import { alphabetOf, buildTrigrams, countUnits, countUtf8Units } from './trigram-builder.ts';
 import { splicedTrigrams } from './trigram-splice.ts';
-import type { Renumbering } from './text-splice.ts';
+import { fileSections, noExceptions, type Renumbering } from './text-splice.ts';
 
 /** Where each previous row is in the new order (-1: gone), and the first previous row not at its own place (the rows before it are). */
 export function newPlaces(order: Int32Array, previousRows: number): { now: Int32Array; firstMoved: number } {
@@ -33,9 +33,10 @@ export function newPlaces(order: Int32Array, previousRows: number): { now: Int32
  * gone. The values' texts and folded texts are the previous ones by id (only new values are
  * folded), the sorted orders the previous ones renumbered, with the new values after them, which
  * the sort mends in a few comparisons per value; the trigrams spliced where they can be. With the
- * renumbering, textColumnFile takes the string tables and word lists from the previous file's bytes.
+ * renumbering, textColumnFile takes the string tables and word lists from the previous file's bytes;
+ * with the previous file (`previous`), the trigrams' alphabet is counted from its folded UTF-8.
  */
-export function splicedTextColumn(old: TextColumnData, fresh: readonly (string | null)[], order: Int32Array, options: Pick<TextColumnOptions, 'folded' | 'trigramBudget'>): BuiltTextColumn & { renumbering: Renumbering } {
+export function splicedTextColumn(old: TextColumnData, fresh: readonly (string | null)[], order: Int32Array, options: Pick<TextColumnOptions, 'folded' | 'trigramBudget'>, previous?: Uint8Array): BuiltTextColumn & { renumbering: Renumbering } {
   const oldCount = old.values.length;
   // the new rows' strings: a previous value (found in its sorted order) or a value of its own
   const added: string[] = [];
@@ -76,23 +77,53 @@ export function splicedTextColumn(old: TextColumnData, fresh: readonly (string |
     counts[v]++;
     nonNull++;
   }
-  const valueList: string[] = new Array(distinct);
-  const foldedList: string[] | null = options.folded ? new Array(distinct) : null;
   if (options.folded && !old.folded && oldCount > 0) throw new Error('the previous column has no folded values');
-  for (let was = 0; was < next.length; was++) {
-    const v = next[was];
-    if (v < 0) continue;
-    valueList[v] = was < oldCount ? old.values.at(was) : added[was - oldCount];
-    if (foldedList) foldedList[v] = was < oldCount ? old.folded!.at(was) : fold(added[was - oldCount]);
-  }
+  const wasOf = new Int32Array(distinct);
+  for (let was = 0; was < next.length; was++) if (next[was] >= 0) wasOf[next[was]] = was;
+  // (a previous value's text is read only where it is used: most come from the previous file's bytes)
+  const valueList = madeWhenRead(distinct, (v) => (wasOf[v] < oldCount ? old.values.at(wasOf[v]) : added[wasOf[v] - oldCount]));
+  const foldedList = options.folded ? madeWhenRead(distinct, (v) => (wasOf[v] < oldCount ? old.folded!.at(wasOf[v]) : fold(added[wasOf[v] - oldCount]))) : null;
   const { valueRowStart, valueRows } = valueRowsOf(rowValue, counts, nonNull);
   const byValue = withAdded(renumbered(old.byValue, next, oldCount), valueList, next, oldCount, true) ?? sortedOrder(valueList, renumbered(old.byValue, next, oldCount), true);
   const budget = foldedList === null ? null : options.trigramBudget(distinct);
   const byFolded = foldedList === null ? null : foldedOrder(old, foldedList, next, oldCount, byValue);
   // the previous index spliced where it can be, else made whole
-  const trigrams = budget === null ? null : ((old.trigrams && splicedTrigrams(old.trigrams, foldedList!, next, oldCount, (v) => old.folded!.at(v), budget)) ?? buildTrigrams(foldedList!, budget));
+  const oldFolded = (v: number) => old.folded!.at(v);
+  const trigrams = budget === null ? null : ((old.trigrams && splicedTrigrams(old.trigrams, foldedList!, next, oldCount, oldFolded, budget, splicedAlphabet(previous, next, oldCount, oldFolded, foldedList!) ?? undefined)) ?? buildTrigrams(foldedList!, budget));
   const renumbering = { next, oldCount, oldFolded: old.folded ? (v: number) => old.folded!.at(v) : null };
   return { ...builtColumn({ rows, valueList, foldedList, rowValue, valueRowStart, valueRows, nonNullRows: nonNull, byValue, byFolded, trigrams }), renumbering };
+}
+
+/**
+ * The alphabet of the spliced folded values (alphabet(folded)), counted from the previous file's
+ * folded UTF-8 with the values gone taken out and those added put in: no value that stays is
+ * decoded. Null without the previous file, or where its table has strings that are not their UTF-8.
+ */
+function splicedAlphabet(previous: Uint8Array | undefined, next: Int32Array, oldCount: number, oldFolded: (v: number) => string, folded: readonly string[]): Uint8Array | null {
+  const sections = previous && fileSections(previous, TEXT_COLUMN_FORMAT);
+  if (!sections || !noExceptions(sections[TEXT_SECTION.folded + 2])) return null;
+  const freq = new Float64Array(0x10000);
+  countUtf8Units(sections[TEXT_SECTION.folded], freq);
+  for (let was = 0; was < next.length; was++) {
+    if (was < oldCount ? next[was] < 0 : next[was] >= 0) countUnits(was < oldCount ? oldFolded(was) : folded[next[was]], freq, was < oldCount ? -1 : 1);
+  }
+  return alphabetOf(freq);
+}
+
+/**
+ * A list of `count` strings, each made by `make` when first read, then kept: a previous column read
+ * per need decodes only the strings read (string-table.ts), which a splice mostly takes as bytes.
+ */
+function madeWhenRead(count: number, make: (i: number) => string): readonly string[] {
+  const made: string[] = new Array(count);
+  return new Proxy(made, {
+    get(target, key, receiver) {
+      if (typeof key !== 'string') return Reflect.get(target, key, receiver);
+      const i = Number(key);
+      if (!(i >= 0 && i < count && String(i) === key)) return Reflect.get(target, key, receiver);
+      return (target[i] ??= make(i));
+    },
+  });
 }
 
 /** The previous value id of `text`, by binary search of the column's sorted order; -1 where it has none. */

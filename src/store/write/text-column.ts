@@ -6,9 +6,9 @@ import { stringAtRow, TEXT_COLUMN_FORMAT, TEXT_FLAGS, TEXT_SECTION, type TextCol
 import { TRIGRAM_SECTIONS, type TrigramData } from '../format/trigram-file.ts';
 import { stringTableSections } from './string-table.ts';
 import { buildTrigrams } from './trigram-builder.ts';
-import { hasWordLists, wordListSections } from './word-lists.ts';
+import { wordListSections } from './word-lists.ts';
 import { fileSections, splicedStringTable, splicedWordLists, type Renumbering } from './text-splice.ts';
-import { WORD_SECTIONS } from '../format/word-lists.ts';
+import { WORD_LISTS_FROM_UNITS, WORD_SECTIONS } from '../format/word-lists.ts';
 
 export interface TextColumnOptions {
   /** whether the column has folded values (the case-insensitive lookups) */
@@ -97,9 +97,11 @@ export function textColumnFile(c: BuiltTextColumn & { renumbering?: Renumbering 
   const old = r && previous ? fileSections(previous, TEXT_COLUMN_FORMAT) : null;
   const section = (first: number, count: number) => old!.slice(first, first + count);
   const table = (first: number, list: readonly string[]) => (old && r && splicedStringTable(section(first, 3), r.next, r.oldCount, list)) ?? stringTableSections(list);
-  // (word lists for a column with trigrams whose folded text is long: word-lists.ts)
+  // (word lists for a column with trigrams whose folded text is long: word-lists.ts, its length the table's last UTF-16 start)
   const folded = c.foldedList;
-  const words = folded !== null && c.trigrams !== null && hasWordLists(folded, wordsFromUnits) ? ((old && r && splicedWordLists(section(TEXT_SECTION.words, WORD_SECTIONS), folded, r)) ?? wordListSections(folded, wordsFromUnits)) : null;
+  const foldedTable = folded !== null ? table(TEXT_SECTION.folded, folded) : null;
+  const units = foldedTable === null ? 0 : (foldedTable[1] as Uint32Array)[folded!.length];
+  const words = folded !== null && c.trigrams !== null && units >= (wordsFromUnits ?? WORD_LISTS_FROM_UNITS) ? ((old && r && splicedWordLists(section(TEXT_SECTION.words, WORD_SECTIONS), folded, r)) ?? wordListSections(folded, wordsFromUnits)) : null;
   const flags = (c.foldedList !== null ? TEXT_FLAGS.folded : 0) | (c.trigrams !== null ? TEXT_FLAGS.trigrams : 0) | (words !== null ? TEXT_FLAGS.words : 0);
   const none: Section[] = [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0)];
   return packSections(TEXT_COLUMN_FORMAT, [
@@ -110,7 +112,7 @@ export function textColumnFile(c: BuiltTextColumn & { renumbering?: Renumbering 
     c.byValue,
     ...table(TEXT_SECTION.values, c.valueList),
     c.byFolded ?? new Uint32Array(0),
-    ...(folded !== null ? table(TEXT_SECTION.folded, folded) : none),
+    ...(foldedTable ?? none),
     ...trigramSections(c.trigrams),
     ...(words ?? Array.from({ length: WORD_SECTIONS }, () => new Uint8Array(0))),
   ]);

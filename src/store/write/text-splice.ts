@@ -47,6 +47,9 @@ function u32(section: Uint8Array): Uint32Array {
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.byteLength === b.byteLength && a.every((x, i) => x === b[i]);
 
+/** Whether a string table's exceptions section lists none: its text is every string's own UTF-8. */
+export const noExceptions = (odd: Uint8Array): boolean => sameBytes(odd, NO_ODD);
+
 /**
  * The string table of `list` (the values by their new ids) from `old`, the previous table's three
  * sections, as stringTableSections(list) writes it; only the added values' strings are read.

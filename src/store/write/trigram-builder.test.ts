@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { prng, randomText } from '../../query/events/test-random.ts';
 import { bitmapWords } from '../format/bitmap.ts';
 import { BITMAP, BOUNDARY, OTHER, UNINDEXED, VARINT, type TrigramData } from '../format/trigram-file.ts';
-import { buildTrigrams } from './trigram-builder.ts';
+import { buildTrigrams, countUnits, countUtf8Units } from './trigram-builder.ts';
 
 /** The index as trigram-file.ts describes it, made the plainest way: lists in maps, then encoded. */
 function reference(folded: readonly string[], budget: number): TrigramData {
@@ -106,5 +106,15 @@ describe('buildTrigrams', () => {
     }
     // every kind of list was made
     expect([...kinds].join('')).toMatch(new RegExp(`(?=.*${VARINT})(?=.*${BITMAP})(?=.*${UNINDEXED})`));
+  });
+});
+
+describe('countUtf8Units', () => {
+  it('counts the code units of a string from its UTF-8 as countUnits counts them from the string', () => {
+    const text = 'Wien ärztekammer \u00ad Zürich \u20ac \ud83d\ude00 feier \u{10348}';
+    const [fromString, fromBytes] = [new Float64Array(0x10000), new Float64Array(0x10000)];
+    countUnits(text, fromString, 1);
+    countUtf8Units(Buffer.from(text, 'utf8'), fromBytes);
+    expect(fromBytes).toEqual(fromString);
   });
 });

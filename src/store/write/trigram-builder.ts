@@ -166,7 +166,40 @@ export function selectedLists(counts: ArrayLike<number>, keyBytes: ArrayLike<num
 /** Codes 1..126 for the most frequent code units (ties: the lower code unit), OTHER for the rest. */
 export function alphabet(folded: readonly string[]): Uint8Array {
   const freq = new Float64Array(0x10000);
-  for (const s of folded) for (let i = 0; i < s.length; i++) freq[s.charCodeAt(i)]++;
+  for (const s of folded) countUnits(s, freq, 1);
+  return alphabetOf(freq);
+}
+
+/** Adds `by` to the count of each of the code units of `s`. */
+export function countUnits(s: string, freq: Float64Array, by: number): void {
+  for (let i = 0; i < s.length; i++) freq[s.charCodeAt(i)] += by;
+}
+
+/** Counts the UTF-16 code units of well-formed UTF-8 `text` as countUnits counts its string's, without making the string. */
+export function countUtf8Units(text: Uint8Array, freq: Float64Array): void {
+  for (let i = 0; i < text.length; ) {
+    const b = text[i];
+    if (b < 0x80) {
+      freq[b]++;
+      i++;
+    } else if (b < 0xe0) {
+      freq[((b & 0x1f) << 6) | (text[i + 1] & 0x3f)]++;
+      i += 2;
+    } else if (b < 0xf0) {
+      freq[((b & 0x0f) << 12) | ((text[i + 1] & 0x3f) << 6) | (text[i + 2] & 0x3f)]++;
+      i += 3;
+    } else {
+      // a pair of surrogates
+      const c = (((b & 0x07) << 18) | ((text[i + 1] & 0x3f) << 12) | ((text[i + 2] & 0x3f) << 6) | (text[i + 3] & 0x3f)) - 0x10000;
+      freq[0xd800 + (c >> 10)]++;
+      freq[0xdc00 + (c & 0x3ff)]++;
+      i += 4;
+    }
+  }
+}
+
+/** The alphabet of code units counted so (alphabet's). */
+export function alphabetOf(freq: Float64Array): Uint8Array {
   const used: number[] = [];
   for (let c = 0; c < 0x10000; c++) if (freq[c] > 0) used.push(c);
   used.sort((a, b) => freq[b] - freq[a] || a - b);

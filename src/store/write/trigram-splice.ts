@@ -29,11 +29,11 @@ function trigramsOf(s: string, codeOf: Uint8Array): Set<number> {
  * The trigram index of `folded` (the new values, by their new ids) from `old` (the previous
  * column's): `next[v]` is previous value v's new id (-1: gone), and `next[oldCount + k]` the new id
  * of added value k (-1: none has it); `oldFolded(v)` a previous value's folded text. Null where
- * the index must be built whole.
+ * the index must be built whole. `codeOf`: the values' alphabet (alphabet(folded)), where the
+ * caller has it without reading every value.
  */
-export function splicedTrigrams(old: TrigramData, folded: readonly string[], next: Int32Array, oldCount: number, oldFolded: (v: number) => string, budgetBytes: number): TrigramData | null {
+export function splicedTrigrams(old: TrigramData, folded: readonly string[], next: Int32Array, oldCount: number, oldFolded: (v: number) => string, budgetBytes: number, codeOf = alphabet(folded)): TrigramData | null {
   const n = folded.length;
-  const codeOf = alphabet(folded);
   if (!Buffer.from(codeOf.buffer, codeOf.byteOffset, codeOf.byteLength).equals(Buffer.from(old.codeOf.buffer, old.codeOf.byteOffset, old.codeOf.byteLength))) return null;
   // each trigram's count moved by the values gone and added; the added values' new ids by trigram
   const delta = new Map<number, number>();

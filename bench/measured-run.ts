@@ -47,7 +47,7 @@ export function parseBuildOutput(text: string): BuildOutput {
 let runs = 0;
 
 /**
- * Runs `node [--import preload] bin/aula.js <args>` to its end and measures it; throws with the
+ * Runs `node [--import preload] bin/aula.cjs <args>` to its end and measures it; throws with the
  * command's output when it fails or outlives `timeoutMs`.
  */
 export async function measuredAula(

@@ -36,7 +36,7 @@ import { measureWorst, worstMarkdown } from './worst-requests.ts';
 import { measureEdgeFirst, measureStartUp, startUpMarkdown } from './start-up.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const AULA = join(ROOT, 'bin/aula.js');
+const AULA = join(ROOT, 'bin/aula.cjs');
 const HOST = '127.0.0.1';
 const EVENTS_PATH = '/v1/cms/event/';
 

@@ -19,7 +19,7 @@ import { buildQuerySet, type QueryKind } from './queries.ts';
 import { ensureWrk } from './wrk.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const AULA = join(ROOT, 'bin', 'aula.js');
+const AULA = join(ROOT, 'bin', 'aula.cjs');
 const HOST = '127.0.0.1';
 const MiB = 1024 ** 2;
 

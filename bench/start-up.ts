@@ -1,7 +1,7 @@
 // Start → full speed: what a started `aula serve` still spends once it answers, and what the first
 // request of each filter kind costs right after the start, when nothing has been asked before.
 //   npx tsx bench/start-up.ts --dist DIR [--aula BIN]   (a dist built by `aula build`; with --edge, workerd too;
-//                                                     BIN: another checkout's bin/aula.js, for a before/after)
+//                                                     BIN: another checkout's bin/aula.cjs, for a before/after)
 //   npx tsx bench/start-up.ts --dist DIR --edge-only [--worker JS]   (workerd alone; JS: another build's
 //                                                     edge/worker.js over DIR's data files, for a before/after)
 //   npx tsx bench/start-up.ts --dist DIR --edge-only --worker A.js --worker B.js [--repeat N] [--only K]...
@@ -32,7 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { childPids, freePort, httpGet, quietSpell, startServerProcess, stopTracked, type SettleClock } from './processes.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const AULA = join(ROOT, 'bin/aula.js');
+const AULA = join(ROOT, 'bin/aula.cjs');
 const HOST = '127.0.0.1';
 const EVENTS = '/v1/cms/event/';
 
@@ -164,7 +164,7 @@ async function timed(origin: string, pid: number, urls: readonly [string, string
 
 /**
  * `settleMs`: how long the server must be quiet to count as settled (longer than the delay before
- * any work a server defers); `aula`: the bin/aula.js to run (another checkout's, for a before/after).
+ * any work a server defers); `aula`: the bin/aula.cjs to run (another checkout's, for a before/after).
  */
 export async function measureStartUp(dist: string, settleMs = 2_500, aula = AULA): Promise<StartUp> {
   const a = await startAula(dist, aula);
@@ -494,7 +494,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   };
   const dist = arg('--dist');
   if (!dist) {
-    throw new Error("usage: tsx bench/start-up.ts --dist DIR [--aula BIN] [--edge-only [--worker JS]]   (BIN: another checkout's bin/aula.js; workerd is measured with this one's only; JS: another build's edge/worker.js over DIR's data)");
+    throw new Error("usage: tsx bench/start-up.ts --dist DIR [--aula BIN] [--edge-only [--worker JS]]   (BIN: another checkout's bin/aula.cjs; workerd is measured with this one's only; JS: another build's edge/worker.js over DIR's data)");
   }
   const workers = process.argv.flatMap((a, i) => (a === '--worker' ? [process.argv[i + 1]] : []));
   if (process.argv.includes('--edge-only') && workers.length > 1) {

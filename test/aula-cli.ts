@@ -1,11 +1,11 @@
-// The one way the tests run the command line as users do: `node bin/aula.js …` (bin/ runs lib/,
+// The one way the tests run the command line as users do: `node bin/aula.cjs …` (bin/ runs lib/,
 // which the global setup compiles from src/ first). `aula()` runs a command to its end;
 // `startAula()` starts one that keeps running (serve, dev, a build to interrupt) and follows its
 // output. Timeouts here are a safety net only: no test's result depends on them.
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { join } from 'node:path';
 
-export const AULA_BIN = join(import.meta.dirname, '..', 'bin', 'aula.js');
+export const AULA_BIN = join(import.meta.dirname, '..', 'bin', 'aula.cjs');
 /** uid and gid of `nobody` on Debian: who a root test run becomes to meet a permission error */
 export const NOBODY = 65534;
 /** a command that has not ended within this is stuck: it is killed and the test fails */
@@ -23,7 +23,7 @@ export interface AulaOptions {
   env?: NodeJS.ProcessEnv;
   /** run as `nobody` when the tests run as root (a permission is what the test is about) */
   asNobody?: boolean;
-  /** flags for node itself, before bin/aula.js (`--import` a preload) */
+  /** flags for node itself, before bin/aula.cjs (`--import` a preload) */
   node?: readonly string[];
   /** the child's stdin, stdout, stderr (default: ignore, pipe, pipe) */
   stdio?: StdioOptions;

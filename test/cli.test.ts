@@ -1,4 +1,5 @@
-// The command line as a user runs it: `node bin/aula.js …`, exit codes and messages.
+// The command line as a user runs it: `node bin/aula.cjs …`, exit codes and messages.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { aula as run } from './aula-cli.ts';
@@ -91,6 +92,20 @@ describe('aula CLI', () => {
     expect(aula('serve', '--port', 'http').code).not.toBe(0);
     expect(aula('build', '--base-url', 'not a url').code).not.toBe(0);
     expect(aula('serve', '--dist', join(root, 'missing')).code).toBe(1);
+  });
+
+  it("sizes libuv's thread pool before its first use (a removal waits on the device), keeping a size the user set", () => {
+    // a preload that tells, as the process exits, how many threads it ran (the pool's among them)
+    const probe = join(root, 'threads-probe.cjs');
+    writeFileSync(probe, "process.on('exit', () => process.stderr.write(`threads ${require('node:fs').readdirSync('/proc/self/task').length}\\n`));\n");
+    const threads = (env: NodeJS.ProcessEnv) => {
+      const r = run(['--version'], { cwd: root, env, node: ['--require', probe] });
+      expect(r.code).toBe(0);
+      return Number(/threads (\d+)/.exec(r.err)?.[1]);
+    };
+    const { UV_THREADPOOL_SIZE: _, ...unset } = process.env;
+    expect(threads(unset)).toBeGreaterThan(16);
+    expect(threads({ ...unset, UV_THREADPOOL_SIZE: '2' })).toBeLessThan(16);
   });
 });
 

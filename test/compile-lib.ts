@@ -1,4 +1,4 @@
-// vitest globalSetup: the tests run the CLI as users do (bin/aula.js → lib/), so lib/ is compiled
+// vitest globalSetup: the tests run the CLI as users do (bin/aula.cjs → lib/), so lib/ is compiled
 // from the current src/ first; a stale lib/ would test yesterday's code.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -2,7 +2,7 @@
 // - a temp folder of the run's own (TMPDIR for every worker and every process a test starts), so
 //   the teardown can name whatever a test left behind, pass or fail, without mistaking another
 //   run's folders on a shared machine for this one's; and a cache home of its own (XDG_CACHE_HOME);
-// - lib/ compiled from the current src/ (test/compile-lib.ts): the CLI tests run bin/aula.js → lib/;
+// - lib/ compiled from the current src/ (test/compile-lib.ts): the CLI tests run bin/aula.cjs → lib/;
 // - the sample content/ built once into a dist the tests read (`inject('sampleDist')`), instead of
 //   each file building it again; the teardown fails the run if a test changed it.
 import { createHash } from 'node:crypto';

@@ -29,7 +29,7 @@ describe('npm pack', () => {
     const r = run(NPM, ['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT);
     const files: string[] = JSON.parse(r.stdout)[0].files.map((f: { path: string }) => f.path);
     const outside = files.filter((f) => !f.startsWith('lib/') && !f.startsWith('docs/'));
-    expect(outside.sort()).toEqual(['LICENSE', 'README.md', 'SECURITY.md', 'bin/aula.js', 'package.json']);
+    expect(outside.sort()).toEqual(['LICENSE', 'README.md', 'SECURITY.md', 'bin/aula.cjs', 'package.json']);
     // every page the README links to
     const linked = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/\]\((docs\/[a-z-]+\.md)\)/g)].map((m) => m[1]);
     expect(linked.length).toBeGreaterThan(5);

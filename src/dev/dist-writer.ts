@@ -1,7 +1,7 @@
 // dist/ written behind the edits `aula dev` serves from memory: `aula build` itself (with the
 // cache, so dist/ is byte-identical to a clean build's) in a child process, one at a time — the
 // build of a large site is seconds of work on one thread, and the dev server's thread must stay
-// free to answer and to serve the next edit meanwhile. It runs through bin/aula.js, as `aula dev`
+// free to answer and to serve the next edit meanwhile. It runs through bin/aula.cjs, as `aula dev`
 // does, with the same V8 settings: the build cache is only shared between processes whose V8
 // agrees (cacheIdentity). Edits that
 // arrive while one runs are coalesced: when it ends, one more build starts if anything was asked
@@ -22,7 +22,7 @@ export interface WriteResult {
 }
 
 /** The command line, from src/dev/ or lib/dev/ alike (from the sources, it runs the compiled lib/). */
-const AULA = fileURLToPath(new URL('../../bin/aula.js', import.meta.url));
+const AULA = fileURLToPath(new URL('../../bin/aula.cjs', import.meta.url));
 
 /** The build's own arguments for dev's options. */
 export function buildArguments(options: Pick<BuildOptions, 'content' | 'out' | 'baseUrl' | 'cache'>): string[] {

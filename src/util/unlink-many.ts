@@ -4,8 +4,8 @@
 // to libuv's threads several at a time, the waits overlap.
 import { unlink } from 'node:fs/promises';
 
-/** Unlinks left in flight at once: more than libuv's threads, so none of them idles between two. */
-const IN_FLIGHT = 16;
+/** Unlinks left in flight at once: twice libuv's threads (bin/aula.cjs sizes the pool), so none of them idles between two. */
+const IN_FLIGHT = 32;
 
 /** Unlinks every one of `paths`, several at a time; once all have been tried, throws the failure of the first in `paths` that failed. */
 export async function unlinkMany(paths: readonly string[], inFlight = IN_FLIGHT): Promise<void> {

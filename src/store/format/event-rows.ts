@@ -5,7 +5,7 @@
 import { EVENT_FIELDS, type EventField } from '../../model/event-fields.ts';
 import { escapeSeparators, needsEscaping, toJson } from '../../util/json.ts';
 import { fieldOffsets } from './field-offsets.ts';
-import { memoryRows, type RowSource } from './row-source.ts';
+import { memoryRows, readPieces, type RowSource } from './row-source.ts';
 
 export const FIELD_COUNT = EVENT_FIELDS.length;
 const STRIDE = FIELD_COUNT + 1;
@@ -82,18 +82,8 @@ function serializeFieldByField(obj: Readonly<Record<EventField, unknown>>): { js
 
 /** Rows closer than this in the file are read with the bytes between them, in one read. */
 const RUN_GAP = 16 * 1024;
-/**
- * joinRows reads rows of an ordered page at most this many bytes apart in one read, the bytes
- * between them with them: a read of the file costs about what reading 8 KiB more in it does (the
- * system call and the page cache's walk), so a gap of half that saves more than it copies. An
- * order that follows the rows' own (`end`, `registration_end`, ties of `dfp_points`) lists rows
- * a few apart; rows farther apart (a filtered page's) are read alone. Their runs are read into a
- * scratch buffer of at most JOIN_SPAN bytes at once.
- */
-const JOIN_GAP = 4 * 1024;
-const JOIN_SPAN = 256 * 1024;
-/** joinRows' scratch for runs read with their gaps: grows to the largest run, at most JOIN_SPAN and a row */
-let joinScratch = Buffer.allocUnsafeSlow(0);
+/** The ranges a page's rows are read as (RowSource.readPieces): grows to the largest page, reused. */
+let pieces = new Float64Array(3 * 64);
 
 export class EventRows {
   /** byte offset of each row's line in the event rows (the parts' bytes end to end) */
@@ -222,60 +212,46 @@ export class EventRows {
 
   /**
    * `head`, the whole rows `rows[from..to)` (any order; null: the rows themselves) separated by
-   * `separator`, then `tail`, as one buffer. From the file, each run of rows that follow each
-   * other in the file (a default-list page is one) is read straight into place with one read, and
-   * the newlines between them become separators: the rows' bytes are copied once, from the page
-   * cache into the answer. Rows listed out of the file's order (an ordered page) are read in the
-   * file's order and put in their places (joinPlaced).
+   * `separator`, then `tail`, as one buffer. From the file, the rows are read straight into their
+   * places in the file's order (readInPlaces), rows near each other with one read: the rows'
+   * bytes are copied once, from the page cache into the answer.
    */
   joinRows(rows: ArrayLike<number> | null, from: number, to: number, head: Uint8Array, separator: number, tail: Uint8Array): Buffer {
-    if (rows !== null) {
-      for (let i = from + 1; i < to; i++) if (rows[i] < rows[i - 1]) return this.joinPlaced(rows, from, to, head, separator, tail);
+    const n = Math.max(0, to - from);
+    /** where each row (in the answer's order) goes in the answer */
+    const places = new Float64Array(n);
+    let total = head.byteLength;
+    for (let i = 0; i < n; i++) {
+      if (i > 0) total++;
+      places[i] = total;
+      total += this.lengths[rows ? rows[from + i] : from + i];
     }
-    const rowAt = (i: number) => (rows ? rows[i] : i);
-    let total = head.byteLength + tail.byteLength + Math.max(0, to - from - 1);
-    for (let i = from; i < to; i++) total += this.lengths[rowAt(i)];
+    total += tail.byteLength;
     const out = this.source.allocate?.(total) ?? Buffer.allocUnsafe(total);
     out.set(head, 0);
-    let at = head.byteLength;
-    let i = from;
-    while (i < to) {
-      // a run: rows that follow each other in the file, one newline apart
-      let j = i + 1;
-      while (j < to && nextInFile(rows, j)) j++;
-      const first = this.lineStarts[rowAt(i)];
-      const length = this.lineEnd(rowAt(j - 1)) - first;
-      this.source.readInto(out, at, first, length);
-      for (let k = i; k < j - 1; k++) {
-        const end = at + this.lineEnd(rowAt(k)) - first;
-        // the separator goes where the newline was
-        out[end] = separator;
-      }
-      at += length;
-      if (j < to) out[at++] = separator;
-      i = j;
-    }
-    out.set(tail, at);
+    this.readInPlaces(rows, from, n, places, out);
+    // the separator goes where the newline was, or after each row read on its own
+    for (let i = 0; i + 1 < n; i++) out[places[i + 1] - 1] = separator;
+    out.set(tail, total - tail.byteLength);
     return out;
   }
 
   /**
    * The rows `rows[from..to)` (ascending; null: the rows themselves) read into `target` at `at`
-   * back to back: each run of rows that follow each other in the file with one read, the newlines
-   * between its rows kept, one run right after the other. Returns the bytes read (runsLength's).
+   * back to back: each run of rows that follow each other in the file with the newlines between
+   * them kept, one run right after the other. Returns the bytes read (runsLength's).
    */
   readRuns(rows: ArrayLike<number> | null, from: number, to: number, target: Uint8Array, at: number): number {
-    const start = at;
-    let i = from;
-    while (i < to) {
-      const first = rows ? rows[i] : i;
-      let last = first;
-      while (++i < to && nextInFile(rows, i)) last++;
-      const length = this.lineEnd(last) - this.lineStarts[first];
-      this.source.readInto(target, at, this.lineStarts[first], length);
-      at += length;
+    const n = Math.max(0, to - from);
+    const places = new Float64Array(n);
+    let place = at;
+    for (let i = 0; i < n; i++) {
+      if (i > 0 && nextInFile(rows, from + i)) place++;
+      places[i] = place;
+      place += this.lengths[rows ? rows[from + i] : from + i];
     }
-    return at - start;
+    this.readInPlaces(rows, from, n, places, target);
+    return place - at;
   }
 
   /** What readRuns reads: the rows' bytes and the newlines within their runs. */
@@ -288,59 +264,42 @@ export class EventRows {
     return length;
   }
 
-  /** joinRows of rows out of the file's order: read in the file's order, each put in its place. */
-  private joinPlaced(rows: ArrayLike<number>, from: number, to: number, head: Uint8Array, separator: number, tail: Uint8Array): Buffer {
-    const n = Math.max(0, to - from);
-    const rowAt = (i: number) => rows[from + i];
-    /** where each row (in the answer's order) goes in the answer */
-    const places = new Float64Array(n);
-    let total = head.byteLength;
-    for (let i = 0; i < n; i++) {
-      if (i > 0) total++;
-      places[i] = total;
-      total += this.lengths[rowAt(i)];
+  /**
+   * Reads the rows `rows[from..from + n)` (null: the rows themselves) into `target`, the i-th at
+   * `places[i]`, in the file's order, as one set of ranges (readPieces): a row that follows the
+   * one before it both in the file and in `target` extends that one's range by the newline
+   * between them (a default page is one range).
+   */
+  private readInPlaces(rows: ArrayLike<number> | null, from: number, n: number, places: Float64Array, target: Uint8Array): void {
+    const rowAt = (i: number) => (rows ? rows[from + i] : from + i);
+    let order: Float64Array | null = null;
+    for (let i = 1; i < n; i++) {
+      if (rowAt(i) >= rowAt(i - 1)) continue;
+      // row × n + place: sorted as numbers (no comparator), the places come in the rows' order
+      order = new Float64Array(n);
+      for (let j = 0; j < n; j++) order[j] = rowAt(j) * n + j;
+      order.sort();
+      for (let k = 0; k < n; k++) order[k] %= n;
+      break;
     }
-    total += tail.byteLength;
-    const out = this.source.allocate?.(total) ?? Buffer.allocUnsafe(total);
-    out.set(head, 0);
-    // row × n + place: sorted as numbers (no comparator), the places come in the rows' order
-    const order = new Float64Array(n);
-    for (let i = 0; i < n; i++) order[i] = rowAt(i) * n + i;
-    order.sort();
-    for (let k = 0; k < n; k++) order[k] %= n;
-    let k = 0;
-    while (k < n) {
-      const first = order[k];
-      const start = this.lineStarts[rowAt(first)];
-      let end = this.lineEnd(rowAt(first));
-      /** whether the run so far is one stretch of the file in the answer's order too */
-      let inPlace = true;
-      let m = k + 1;
-      while (m < n) {
-        const next = order[m];
-        const at = this.lineStarts[rowAt(next)];
-        if (at < end || at - end > JOIN_GAP || this.lineEnd(rowAt(next)) - start > JOIN_SPAN) break;
-        if (next !== order[m - 1] + 1 || at !== end + 1) inPlace = false;
-        end = this.lineEnd(rowAt(next));
-        m++;
+    if (pieces.length < 3 * n) pieces = new Float64Array(3 * Math.max(n, pieces.length));
+    let count = 0;
+    for (let k = 0; k < n; k++) {
+      const i = order ? order[k] : k;
+      const row = rowAt(i);
+      const at = this.lineStarts[row];
+      const length = this.lengths[row];
+      const last = 3 * (count - 1);
+      if (count > 0 && pieces[last + 1] + pieces[last + 2] + 1 === at && pieces[last] + pieces[last + 2] + 1 === places[i]) {
+        pieces[last + 2] += length + 1;
+        continue;
       }
-      if (inPlace) {
-        this.source.readInto(out, places[first], start, end - start);
-      } else {
-        if (joinScratch.length < end - start) joinScratch = Buffer.allocUnsafeSlow(Math.max(end - start, joinScratch.length * 2));
-        this.source.readInto(joinScratch, 0, start, end - start);
-        for (let r = k; r < m; r++) {
-          const i = order[r];
-          const at = this.lineStarts[rowAt(i)] - start;
-          joinScratch.copy(out, places[i], at, at + this.lengths[rowAt(i)]);
-        }
-      }
-      k = m;
+      pieces[3 * count] = places[i];
+      pieces[3 * count + 1] = at;
+      pieces[3 * count + 2] = length;
+      count++;
     }
-    // the separator goes where the newline was, or after each row placed on its own
-    for (let i = 0; i + 1 < n; i++) out[places[i + 1] - 1] = separator;
-    out.set(tail, total - tail.byteLength);
-    return out;
+    readPieces(this.source, target, pieces, count);
   }
 
   private lineEnd(row: number): number {

@@ -16,6 +16,21 @@ export interface RowSource {
    * the server gives back to once the answer is written, see store/read/page-buffers.ts).
    */
   allocate?(length: number): Buffer;
+  /**
+   * Copies `count` byte ranges into `target`: range k is bytes [pieces[3k + 1], + pieces[3k + 2])
+   * of the rows, copied to `target` at pieces[3k]; the ranges ascend in the rows and do not
+   * overlap. A file source reads ranges near each other with one system call (file-rows.ts).
+   */
+  readPieces?(target: Uint8Array, pieces: Float64Array, count: number): void;
+}
+
+/** RowSource.readPieces, or one readInto per range where the source has none. */
+export function readPieces(source: RowSource, target: Uint8Array, pieces: Float64Array, count: number): void {
+  if (source.readPieces) {
+    source.readPieces(target, pieces, count);
+    return;
+  }
+  for (let k = 0; k < count; k++) source.readInto(target, pieces[3 * k], pieces[3 * k + 1], pieces[3 * k + 2]);
 }
 
 export function memoryRows(lines: Buffer): RowSource {

@@ -25,6 +25,20 @@ function onFile(): EventRows {
   return new EventRows(new FileRows(path), memory.starts);
 }
 
+/** Counts the reads of the file a FileRows makes (a pread each, or a preadv of ranges near each other). */
+function countReads(source: FileRows): { count: number } {
+  const reads = { count: 0 };
+  const spied = source as unknown as Record<'readPart' | 'readGathered', (...args: unknown[]) => void>;
+  for (const name of ['readPart', 'readGathered'] as const) {
+    const own = spied[name].bind(source);
+    spied[name] = (...args: unknown[]) => {
+      reads.count++;
+      own(...args);
+    };
+  }
+  return reads;
+}
+
 describe('FileRows', () => {
   it('reads each row by offset, byte for byte as in memory', () => {
     const rows = onFile();
@@ -69,48 +83,37 @@ describe('FileRows', () => {
     const tail = Buffer.from(']}');
     const expected = (rows: number[]) => Buffer.concat([head, Buffer.from(rows.map((r) => memory.json(r)).join(',')), tail]).toString();
     const rows = new EventRows(new FileRows(path), memory.starts);
-    const reads: number[] = [];
-    const source = (rows as unknown as { source: FileRows }).source;
-    const readInto = source.readInto.bind(source);
-    source.readInto = (target, offset, at, length) => {
-      reads.push(length);
-      readInto(target, offset, at, length);
-    };
+    const reads = countReads((rows as unknown as { source: FileRows }).source);
     // neighbours in reverse (read as one run, placed apart), a row of 40 KB, rows far apart
     const picks = Uint32Array.from([22, 21, 20, 0, 59, 2, 1, 43, 7, 8, 9, 6]);
     for (const [from, to] of [[0, picks.length], [1, 3], [3, 8], [4, 5]]) {
-      reads.length = 0;
       expect(rows.joinRows(picks, from, to, head, 0x2c, tail).toString(), `${from}..${to}`).toBe(expected([...picks.subarray(from, to)]));
       expect(rows.joinRows(picks, from, to, head, 0x2c, tail).equals(memory.joinRows(picks, from, to, head, 0x2c, tail))).toBe(true);
     }
-    reads.length = 0;
+    reads.count = 0;
     rows.joinRows(picks, 0, 3, head, 0x2c, tail);
-    expect(reads).toHaveLength(1);
-    // rows a few small rows apart in one read with the bytes between them; a 40 KB row apart, two
-    for (const [list, count] of [[[3, 1], 1], [[12, 8, 10], 1], [[15, 13], 2]] as const) {
-      reads.length = 0;
+    expect(reads.count).toBe(1);
+    // rows a few small rows apart in one read with the bytes between them; a 40 KB row between, two
+    for (const [list, count] of [[[3, 1], 1], [[12, 8, 10], 1], [[15, 13], 2], [[6, 1, 3], 1]] as const) {
+      reads.count = 0;
       const picked = Uint32Array.from(list);
       expect(rows.joinRows(picked, 0, picked.length, head, 0x2c, tail).toString(), `${list}`).toBe(expected(list.slice()));
-      expect(reads, `${list}`).toHaveLength(count);
+      expect(reads.count, `${list}`).toBe(count);
     }
   });
 
   it('readRuns reads each run of neighbours once, the runs back to back at a place in a buffer', () => {
     const rows = onFile();
-    const source = (rows as unknown as { source: FileRows }).source;
-    const readInto = source.readInto.bind(source);
-    let reads = 0;
-    source.readInto = (target, offset, at, length) => {
-      reads++;
-      readInto(target, offset, at, length);
-    };
+    const reads = countReads((rows as unknown as { source: FileRows }).source);
     const picks = Uint32Array.from([0, 1, 2, 5, 6, 9, 20, 21, 22, 43, 59]);
-    for (const [list, from, to, runs] of [[picks, 0, picks.length, 6], [picks, 3, 5, 1], [null, 10, 30, 1], [picks, 4, 4, 0]] as const) {
+    // every seventh row is 40 KB, more than a gap read with the rows around it: 0, 1, 2, 5 and 6
+    // in one read, 9 in one, 20..22 in one, 43 and 59 in one each
+    for (const [list, from, to, runs] of [[picks, 0, picks.length, 5], [picks, 3, 5, 1], [null, 10, 30, 1], [picks, 4, 4, 0]] as const) {
       const length = rows.runsLength(list, from, to);
       const target = Buffer.alloc(length + 9, 0x2e);
-      reads = 0;
+      reads.count = 0;
       expect(rows.readRuns(list, from, to, target, 5)).toBe(length);
-      expect(reads).toBe(runs);
+      expect(reads.count).toBe(runs);
       // each run as the file holds it (its rows and the newlines between them), then the next
       const expected: Buffer[] = [];
       for (let i = from; i < to; i++) {
@@ -232,6 +235,58 @@ describe('FileRows over event parts', () => {
     expect(() => rows.bytes(59)).toThrow(/ended early/);
     rows.close();
     expect(() => rows.bytes(0)).toThrow(/closed/);
+  });
+
+  it('reads ranges near each other within a part with one read, the bytes between them dropped; ranges in the head from memory', () => {
+    const source = new FileRows(paths);
+    const reads = countReads(source);
+    const all = memory.lineBytes;
+    const range = (row: number): [number, number] => [memory.lineStart(row), memory.byteLength(row)];
+    /** the rows' ranges, ascending, each copied to its own place (in reverse order, 3 bytes apart) */
+    const readRows = (list: number[]) => {
+      const pieces = new Float64Array(3 * list.length);
+      let place = 3;
+      for (let k = list.length - 1; k >= 0; k--) {
+        const [at, length] = range(list[k]);
+        pieces.set([place, at, length], 3 * k);
+        place += length + 3;
+      }
+      const target = Buffer.alloc(place, 0x2e);
+      reads.count = 0;
+      source.readPieces(target, pieces, list.length);
+      list.forEach((row, k) => {
+        const [at, length] = range(row);
+        expect(target.subarray(pieces[3 * k], pieces[3 * k] + length).equals(all.subarray(at, at + length)), `row ${row}`).toBe(true);
+      });
+      return reads.count;
+    };
+    // part 1 holds rows 7..13 (7 of 40 KB); part 2 rows 14..20 (14 of 40 KB)
+    expect(readRows([8, 10, 13])).toBe(1);
+    // a part's end: one read per part
+    expect(readRows([12, 13, 15, 16])).toBe(2);
+    // a 40 KB row between two: too far apart for one read
+    expect(readRows([13, 15])).toBe(2);
+    expect(readRows([14, 15, 17])).toBe(1);
+    expect(readRows([9])).toBe(1);
+    // rows in the head (part 0's bytes) come from memory once its block is read (one read, the first time)
+    source.holdHead(memory.lineStart(7));
+    expect(readRows([1, 2, 3])).toBe(1);
+    expect(readRows([1, 2, 3])).toBe(0);
+    expect(readRows([1, 2, 3, 9, 11])).toBe(1);
+    source.close();
+  });
+
+  it('a part truncated under a read of ranges near each other: fails rather than handing out stale bytes', () => {
+    const copies = paths.map((p, i) => {
+      const copy = join(dir, `pieces-part-${i}.jsonl`);
+      writeFileSync(copy, readFileSync(p));
+      return copy;
+    });
+    const source = new FileRows(copies);
+    truncateSync(copies[1], memory.lineStart(10) - memory.lineStart(7) + 10);
+    const pieces = Float64Array.from([0, memory.lineStart(8), memory.byteLength(8), 5000, memory.lineStart(10), memory.byteLength(10)]);
+    expect(() => source.readPieces(Buffer.alloc(10_000), pieces, 2)).toThrow(/part 1 .*ended early/);
+    source.close();
   });
 
   it('names the part that cannot be opened, and closes the ones it opened', () => {

@@ -4,7 +4,7 @@
 // of the default list is one contiguous range, so one pread (two where it crosses from one part
 // into the next). Kept apart from row-source.ts so that the edge worker's bundle, which has no
 // file system, does not import node:fs.
-import { closeSync, constants, fstatSync, openSync, read as readCallback, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read as readCallback, readSync, readvSync } from 'node:fs';
 import { eachPiece, partAt, partStarts, type RowSource } from '../format/row-source.ts';
 import { takeBuffer } from './page-buffers.ts';
 
@@ -20,6 +20,17 @@ const HEAD_BLOCK = 64 * 1024;
 export const SERVED_HEAD_BYTES = 16 * 1024 * 1024;
 /** readAhead's reads: each a short piece of work on this thread (its chunk's handler) between turns of the event loop */
 const READ_AHEAD_CHUNK = 1024 * 1024;
+/**
+ * readPieces reads ranges at most this far apart within a part with one system call, the bytes
+ * between them into a scratch block that nobody reads: a read of the file costs about what
+ * copying 50 KiB more in it does (the system call and the page cache's walk), so a filtered
+ * page's rows, a few apart, cost one read instead of one each.
+ */
+const PIECE_GAP = 32 * 1024;
+/** buffers in one preadv at most (Linux's IOV_MAX: libuv reads no more in one call) */
+const MOST_BUFFERS = 1024;
+/** where the bytes between gathered ranges go (never read) */
+let gapSink: Buffer | undefined;
 const readAsync = (fd: number, buffer: Uint8Array, offset: number, length: number, position: number) =>
   new Promise<number>((done, fail) => readCallback(fd, buffer, offset, length, position, (e, n) => (e ? fail(e) : done(n))));
 
@@ -164,6 +175,58 @@ export class FileRows implements RowSource {
       return;
     }
     eachPiece(this.starts, at, length, (part, from, n, before) => this.readPart(part, target, offset + before, from, n));
+  }
+
+  /**
+   * The ranges (RowSource.readPieces) with one read per group of them near each other within a
+   * part, the bytes between them read and dropped; ranges in the head are copied from memory.
+   */
+  readPieces(target: Uint8Array, pieces: Float64Array, count: number): void {
+    let k = 0;
+    while (k < count) {
+      const at = pieces[3 * k + 1];
+      const length = pieces[3 * k + 2];
+      const part = at < this.head.length ? -1 : partAt(this.starts, at);
+      const partEnd = part < 0 ? 0 : this.starts[part + 1];
+      let end = at + length;
+      let m = k + 1;
+      if (part >= 0 && end <= partEnd) {
+        // (each range after the first may add a gap's buffer: two buffers a range)
+        while (m < count && 2 * (m - k) < MOST_BUFFERS) {
+          const next = pieces[3 * m + 1];
+          const nextEnd = next + pieces[3 * m + 2];
+          if (next < end || next - end > PIECE_GAP || nextEnd > partEnd) break;
+          end = nextEnd;
+          m++;
+        }
+      }
+      if (m === k + 1) this.readInto(target, pieces[3 * k], at, length);
+      else this.readGathered(part, target, pieces, k, m);
+      k = m;
+    }
+  }
+
+  /** Ranges k..m of `pieces`, all within part `part`, with one preadv. */
+  private readGathered(part: number, target: Uint8Array, pieces: Float64Array, k: number, m: number): void {
+    if (this.fds.length === 0) throw new Error('the event rows were closed');
+    const sink = (gapSink ??= Buffer.allocUnsafeSlow(PIECE_GAP));
+    const buffers: Uint8Array[] = [];
+    let last = pieces[3 * k + 1];
+    let total = 0;
+    for (let i = k; i < m; i++) {
+      const place = pieces[3 * i];
+      const at = pieces[3 * i + 1];
+      const length = pieces[3 * i + 2];
+      if (place < 0 || place + length > target.byteLength) throw new RangeError('target too small');
+      if (at > last) buffers.push(sink.subarray(0, at - last));
+      buffers.push(new Uint8Array(target.buffer, target.byteOffset + place, length));
+      total += at - last + length;
+      last = at + length;
+    }
+    const got = readvSync(this.fds[part], buffers, pieces[3 * k + 1] - this.starts[part]);
+    if (got === total) return;
+    // a short read (a part changed under us, or a system that reads less at once): range by range
+    for (let i = k; i < m; i++) this.readInto(target, pieces[3 * i], pieces[3 * i + 1], pieces[3 * i + 2]);
   }
 
   /** Bytes [at, at + length) of the head into `target` at `offset`, its blocks read first where they are not yet. */

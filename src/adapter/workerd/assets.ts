@@ -10,7 +10,7 @@
 import { loadedFiles } from '../../store/format/dist-paths.ts';
 import { blockCount, blockSumsFile, DistError, parseManifest, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { BlockMismatch, FileParts, parsePartKey } from './file-parts.ts';
-import { bodyBytes } from './body-bytes.ts';
+import { bodyBytes, bodyInto } from './body-bytes.ts';
 import { datasetFrom, type Dataset } from '../../query/dataset.ts';
 import type { DistSource } from '../../store/read/dist-source.ts';
 import { FileNeeded } from '../../store/read/per-need.ts';
@@ -32,21 +32,39 @@ export class EdgeLoadError extends Error {
 /** `rel` as the messages name it (as the node loader names a file of dist/) */
 const where = (rel: string) => `dist/${rel}`;
 
-/** `rel`, or `range` of it; `expected`: the bytes it should have (the manifest's size, the range's), read into a buffer of that size (body-bytes.ts) */
-async function fetchFile(assets: AssetFetcher, rel: string, range?: readonly [start: number, end: number], expected = range === undefined ? undefined : range[1] - range[0]): Promise<Uint8Array> {
+/** `rel`; `expected`: the bytes it should have (the manifest's size), read into a buffer of that size (body-bytes.ts) */
+async function fetchFile(assets: AssetFetcher, rel: string, expected?: number): Promise<Uint8Array> {
   // the host is ignored by both bindings; only the path names the file
-  const response = await assets.fetch(`https://assets.invalid/${rel}`, range ? { method: 'GET', headers: { Range: `bytes=${range[0]}-${range[1] - 1}` } } : { method: 'GET' });
-  if (range && response.status === 200) {
-    // an origin that ignores the range sends the whole file: the range is copied out of it, so
-    // that a round holds what it asked for, not one more copy of the whole file
-    return new Uint8Array(await response.arrayBuffer()).slice(range[0], range[1]);
-  }
+  const response = await assets.fetch(`https://assets.invalid/${rel}`, { method: 'GET' });
   if (!response.ok) {
     await response.body?.cancel();
     // not permanent: a deploy may still be under way
     throw new EdgeLoadError(`The API data is not deployed (${rel}: HTTP ${response.status}); deploy dist/ built with \`aula build --edge\`.`, false);
   }
   return expected === undefined ? new Uint8Array(await response.arrayBuffer()) : bodyBytes(response, expected);
+}
+
+/**
+ * `range` of `rel` read into `into` (bodyInto): the view of the bytes read, or null when the
+ * origin sends more. An origin that ignores the range sends the whole file; the range is copied
+ * out of it.
+ */
+async function fetchInto(assets: AssetFetcher, rel: string, range: readonly [start: number, end: number], into: Uint8Array): Promise<Uint8Array | null> {
+  const response = await assets.fetch(`https://assets.invalid/${rel}`, { method: 'GET', headers: { Range: `bytes=${range[0]}-${range[1] - 1}` } });
+  if (response.status === 200) {
+    // (copied out, so that a round holds what it asked for, not one more copy of the whole file)
+    const whole = new Uint8Array(await response.arrayBuffer());
+    const part = whole.subarray(range[0], range[1]);
+    if (part.byteLength > into.byteLength) return null;
+    into.set(part);
+    return into.subarray(0, part.byteLength);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    // not permanent: a deploy may still be under way
+    throw new EdgeLoadError(`The API data is not deployed (${rel}: HTTP ${response.status}); deploy dist/ built with \`aula build --edge\`.`, false);
+  }
+  return bodyInto(response, into);
 }
 
 const hex = (digest: ArrayBuffer) => Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -115,7 +133,7 @@ export class EdgeFiles {
   }
 
   private async fetchChecked(rel: string): Promise<void> {
-    const bytes = await fetchFile(this.assets, rel, undefined, Object.hasOwn(this.manifest.files, rel) ? this.manifest.files[rel].bytes : undefined);
+    const bytes = await fetchFile(this.assets, rel, Object.hasOwn(this.manifest.files, rel) ? this.manifest.files[rel].bytes : undefined);
     // WebCrypto hashes only asynchronously: the digest is made here and checked as the node loader checks its files
     const digest = hex(await crypto.subtle.digest('SHA-256', bytes));
     try {
@@ -148,12 +166,25 @@ export class EdgeFiles {
     return sums;
   }
 
-  private async fetchPart(rel: string, first: number, last: number): Promise<void> {
+  /**
+   * Takes in blocks `from..to` of `rel` as one run: the blocks not in yet fetched straight into
+   * their place in it, those in copied (FileParts.takeRun).
+   */
+  private async fetchPart(rel: string, from: number, to: number): Promise<void> {
     const parts = this.parts.get(rel)!;
+    const fetched = parts.fetched(from, to);
+    // (taken in meanwhile, by another answer's round)
+    if (fetched === null) return;
+    const [start, end] = parts.range(from, to);
+    const [fetchStart, fetchEnd] = parts.range(...fetched);
+    const run = new Uint8Array(end - start);
     // the sums with the first blocks: one round, not two
-    const [body, sums] = await Promise.all([fetchFile(this.assets, rel, parts.range(first, last)), this.blockSums(rel)]);
+    const [body, sums] = await Promise.all([fetchInto(this.assets, rel, [fetchStart, fetchEnd], run.subarray(fetchStart - start, fetchEnd - start)), this.blockSums(rel)]);
     try {
-      await parts.take(first, last, body, sums);
+      if (body === null || body.byteLength !== fetchEnd - fetchStart) {
+        throw new BlockMismatch(`blocks ${fetched[0]}–${fetched[1]} are ${body === null ? 'more than' : body.byteLength} bytes, manifest.json says ${fetchEnd - fetchStart}`);
+      }
+      await parts.takeRun(from, to, new Uint8Array(body.buffer, body.byteOffset - (fetchStart - start), end - start), fetched, sums);
     } catch (e) {
       if (!(e instanceof BlockMismatch)) throw e;
       throw new EdgeLoadError(`The API data cannot be read (${where(rel)}: ${e.message}; rebuild with \`aula build\`).`, false);

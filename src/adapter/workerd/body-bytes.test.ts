@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyBytes } from './body-bytes.ts';
+import { bodyBytes, bodyInto } from './body-bytes.ts';
 
 const bytes = (n: number, seed = 7) => Uint8Array.from({ length: n }, (_, i) => (i * seed + 3) & 0xff);
 
@@ -46,5 +46,24 @@ describe('bodyBytes', () => {
   it('a stream that is not of bytes is read whole', async () => {
     const all = bytes(50_000);
     expect(Buffer.from(await bodyBytes(chunked(all, 7000), all.byteLength)).equals(Buffer.from(all))).toBe(true);
+  });
+});
+
+describe('bodyInto', () => {
+  it('reads a body into its place in a buffer, the bytes around it kept; a shorter one as sent, a longer one refused', async () => {
+    const all = bytes(100_000);
+    for (const response of [() => new Response(all), () => chunked(all, 4096, 'bytes'), () => chunked(all, 7000)]) {
+      const run = new Uint8Array(100_000 + 300).fill(9);
+      const got = await bodyInto(response(), run.subarray(100, 100 + all.byteLength));
+      expect(got).not.toBeNull();
+      expect(got!.byteOffset).toBe(100);
+      expect(Buffer.from(got!).equals(Buffer.from(all))).toBe(true);
+      // (the buffer given is the stream's while it reads: the view returned is over the same bytes)
+      const whole = new Uint8Array(got!.buffer, 0, all.byteLength + 300);
+      expect([whole[99], whole[100 + all.byteLength]]).toEqual([9, 9]);
+      expect((await bodyInto(response(), new Uint8Array(all.byteLength + 10)))!.byteLength).toBe(all.byteLength);
+      expect(await bodyInto(response(), new Uint8Array(all.byteLength - 1))).toBeNull();
+    }
+    expect((await bodyInto(new Response(null), new Uint8Array(10))).byteLength).toBe(0);
   });
 });

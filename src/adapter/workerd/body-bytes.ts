@@ -51,3 +51,46 @@ export async function bodyBytes(response: Response, expected: number): Promise<U
   }
   return whole;
 }
+
+/**
+ * The bytes of `response`'s body read into `into`, a view into a buffer the caller made (a run of
+ * a file read in parts, the fetched blocks landing where they go among those already in, so no
+ * copy joins them later): the view of the bytes read, at the same offset of the same memory (a
+ * BYOB read hands the buffer to the stream and back, so the view given is detached and this one
+ * replaces it); null when the body is longer than `into`.
+ */
+export async function bodyInto(response: Response, into: Uint8Array): Promise<Uint8Array | null> {
+  const body = response.body;
+  if (body === null) return into.subarray(0, 0);
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = body.getReader({ mode: 'byob' });
+  } catch {
+    // (a stream that is not one of bytes)
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.byteLength > into.byteLength) return null;
+    into.set(bytes);
+    return into.subarray(0, bytes.byteLength);
+  }
+  let buffer = into.buffer as ArrayBuffer;
+  const offset = into.byteOffset;
+  const expected = into.byteLength;
+  let got = 0;
+  while (got < expected) {
+    const { done, value } = await reader.read(new Uint8Array(buffer, offset + got, expected - got));
+    if (value !== undefined) {
+      buffer = value.buffer as ArrayBuffer;
+      got += value.byteLength;
+    }
+    if (done) return new Uint8Array(buffer, offset, got);
+  }
+  // the end, heard with a buffer of a few bytes; anything more makes the body longer than asked for
+  for (;;) {
+    const { done, value } = await reader.read(new Uint8Array(new ArrayBuffer(16)));
+    if (value !== undefined && value.byteLength > 0) {
+      await reader.cancel();
+      return null;
+    }
+    if (done) return new Uint8Array(buffer, offset, got);
+  }
+}

@@ -139,17 +139,44 @@ describe('a file read in parts', () => {
     const parts = new FileParts('data/x.bin', blocked(file));
     await parts.take(2, 2, file.slice(2 * BLOCK_BYTES, 3 * BLOCK_BYTES), sumsOfBlocks(file));
     await parts.take(0, 0, file.slice(0, BLOCK_BYTES), sumsOfBlocks(file));
-    // only the block not in yet: the range is joined from the runs when read
-    expect(() => parts.need([[BLOCK_BYTES - 5, BLOCK_BYTES + 5]])).toThrow(new FileNeeded('data/x.bin#1-1'));
-    expect(() => parts.need([[BLOCK_BYTES - 5, 3 * BLOCK_BYTES]])).toThrow(new FileNeeded('data/x.bin#1-1'));
-    await parts.take(1, 1, file.slice(BLOCK_BYTES, 2 * BLOCK_BYTES), sumsOfBlocks(file));
     // blocks taken again (another origin's answer, a round under way)
-    await parts.take(0, 1, file.slice(0, 2 * BLOCK_BYTES), sumsOfBlocks(file));
+    await parts.take(0, 0, file.slice(0, BLOCK_BYTES), sumsOfBlocks(file));
+    await parts.take(1, 1, file.slice(BLOCK_BYTES, 2 * BLOCK_BYTES), sumsOfBlocks(file));
+    // every block in, in three runs: a range across them is joined from them when read
     parts.need([[0, 3 * BLOCK_BYTES]]);
     expect(Buffer.from(parts.at(100, BLOCK_BYTES - 3)).equals(Buffer.from(file.subarray(100, BLOCK_BYTES - 3)))).toBe(true);
     expect(Buffer.from(parts.at(BLOCK_BYTES - 7, 3 * BLOCK_BYTES - 1)).equals(Buffer.from(file.subarray(BLOCK_BYTES - 7, 3 * BLOCK_BYTES - 1)))).toBe(true);
     expect(Buffer.from(parts.at(5, 2 * BLOCK_BYTES + 9)).equals(Buffer.from(file.subarray(5, 2 * BLOCK_BYTES + 9)))).toBe(true);
     expect(() => parts.at(3 * BLOCK_BYTES, 3 * BLOCK_BYTES + 1)).toThrow(/before they are in/);
+  });
+
+  it('takes a range not wholly in as one run: the blocks not in fetched into it, those in copied, so it is read without a join', async () => {
+    const { file } = bigColumn(4000);
+    const parts = new FileParts('data/x.bin', blocked(file));
+    await parts.take(0, 0, file.slice(0, BLOCK_BYTES), sumsOfBlocks(file));
+    await parts.take(4, 4, file.slice(4 * BLOCK_BYTES, 5 * BLOCK_BYTES), sumsOfBlocks(file));
+    // the range's blocks, those in with them; ranges a block or two apart as one run
+    expect(() => parts.need([[BLOCK_BYTES - 5, BLOCK_BYTES + 5]])).toThrow(new FileNeeded('data/x.bin#0-1'));
+    expect(() => parts.need([[BLOCK_BYTES - 5, 2 * BLOCK_BYTES], [4 * BLOCK_BYTES + 1, 5 * BLOCK_BYTES + 9]])).toThrow(new FileNeeded('data/x.bin#0-5'));
+    expect(parts.fetched(0, 5)).toEqual([1, 5]);
+    expect(parts.fetched(0, 0)).toBeNull();
+    // blocks 1–3 fetched (and 4 with them, between the ends not in), 0 copied in
+    const [start, end] = parts.range(0, 5);
+    const run = new Uint8Array(end - start);
+    run.set(file.subarray(BLOCK_BYTES, 6 * BLOCK_BYTES), BLOCK_BYTES);
+    await parts.takeRun(0, 5, run, [1, 5], sumsOfBlocks(file));
+    expect(parts.held()).toEqual({ runs: 1, bytes: 6 * BLOCK_BYTES });
+    parts.need([[5, 6 * BLOCK_BYTES - 5]]);
+    const read = parts.at(5, 6 * BLOCK_BYTES - 5);
+    expect(read.buffer).toBe(run.buffer);
+    expect(Buffer.from(read).equals(Buffer.from(file.subarray(5, 6 * BLOCK_BYTES - 5)))).toBe(true);
+    // a fetched block that is not the one listed is refused, and nothing of the run is taken in
+    const other = new FileParts('data/x.bin', blocked(file));
+    await other.take(0, 0, file.slice(0, BLOCK_BYTES), sumsOfBlocks(file));
+    const bad = file.slice(0, 2 * BLOCK_BYTES);
+    bad[BLOCK_BYTES + 3] ^= 1;
+    await expect(other.takeRun(0, 1, bad, [1, 1], sumsOfBlocks(file))).rejects.toThrow(new BlockMismatch('block 1 does not match its listed SHA-256'));
+    expect(other.fetched(0, 1)).toEqual([1, 1]);
   });
 
   it('holds no more runs than blocks, each block read from one run: reads across rounds join once, and a run no block reads from is let go of', async () => {

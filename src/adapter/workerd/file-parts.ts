@@ -66,10 +66,11 @@ export class FileParts implements FileInParts {
   }
 
   /**
-   * Throws FileNeeded naming the blocks of `ranges` not in yet (neighbours, and runs at most
-   * FETCH_GAP_BLOCKS apart, merged into runs): a block already in is fetched again only inside
-   * such a gap, and a range across runs is joined once (at). A byte fetched costs an isolate more
-   * than a byte copied.
+   * Throws FileNeeded naming the runs to take in for the `ranges` not wholly in yet: each such
+   * range's blocks as one run (those in already copied into it when it comes, take), runs at most
+   * FETCH_GAP_BLOCKS apart merged. A range is read from one run then, as it is fetched, not from
+   * one joined of several (at): a join copies the range into fresh memory, which costs an
+   * isolate as much as fetching it. A range wholly in is read as it is.
    */
   need(ranges: readonly (readonly [number, number])[]): void {
     let wanted: [number, number][] | null = null;
@@ -77,7 +78,12 @@ export class FileParts implements FileInParts {
       if (end <= start) continue;
       const first = Math.floor(start / BLOCK_BYTES);
       const last = Math.min(Math.ceil(end / BLOCK_BYTES), this.runOf.length) - 1;
-      for (let b = first; b <= last; b++) if (this.runOf[b] === -1) (wanted ??= []).push([b, b]);
+      for (let b = first; b <= last; b++) {
+        if (this.runOf[b] === -1) {
+          (wanted ??= []).push([first, last]);
+          break;
+        }
+      }
     }
     if (wanted === null) return;
     wanted.sort((a, b) => a[0] - b[0]);
@@ -92,6 +98,16 @@ export class FileParts implements FileInParts {
     }
     missing.push(partKey(this.rel, from, to));
     throw new FileNeeded(missing);
+  }
+
+  /** The blocks of run `from..to` to fetch: from the first not in to the last not in; null when all are in. */
+  fetched(from: number, to: number): [first: number, last: number] | null {
+    let first = from;
+    while (first <= to && this.runOf[first] !== -1) first++;
+    if (first > to) return null;
+    let last = to;
+    while (this.runOf[last] !== -1) last--;
+    return [first, last];
   }
 
   /**
@@ -148,17 +164,38 @@ export class FileParts implements FileInParts {
    * each checked against its sum in `sums` (the file's block sums, checked against the manifest)
    * first; throws BlockMismatch naming the first that is not.
    */
-  async take(first: number, last: number, body: Uint8Array, sums: Uint8Array): Promise<void> {
-    const [start, end] = this.range(first, last);
-    if (body.byteLength !== end - start) throw new BlockMismatch(`blocks ${first}–${last} are ${body.byteLength} bytes, manifest.json says ${end - start}`);
+  take(first: number, last: number, body: Uint8Array, sums: Uint8Array): Promise<void> {
+    return this.takeRun(first, last, body.byteOffset % 8 === 0 ? body : body.slice(), [first, last], sums);
+  }
+
+  /**
+   * Takes in blocks `from..to` as one run, `run` (their bytes, `range(from, to)` of the file, at
+   * an offset a multiple of 8 in its buffer): blocks `fetched` (fetched, as `fetched()` named
+   * them) are checked against `sums` as take checks them; the others, in and checked already, are
+   * copied into it from their runs.
+   */
+  async takeRun(from: number, to: number, run: Uint8Array, [first, last]: readonly [number, number], sums: Uint8Array): Promise<void> {
+    const [start, end] = this.range(from, to);
+    const [fetchedStart, fetchedEnd] = this.range(first, last);
+    if (run.byteLength !== end - start) throw new BlockMismatch(`blocks ${first}–${last} are ${run.byteLength - (end - start) + fetchedEnd - fetchedStart} bytes, manifest.json says ${fetchedEnd - fetchedStart}`);
     if (sums.byteLength !== this.runOf.length * BLOCK_SUM_BYTES) throw new BlockMismatch(`its block sums are ${sums.byteLength} bytes, not ${this.runOf.length * BLOCK_SUM_BYTES}`);
     const digests = await Promise.all(
-      Array.from({ length: last - first + 1 }, (_, i) => crypto.subtle.digest('SHA-256', body.subarray(i * BLOCK_BYTES, Math.min((i + 1) * BLOCK_BYTES, body.byteLength)))),
+      Array.from({ length: last - first + 1 }, (_, i) => {
+        const [bs, be] = this.range(first + i, first + i);
+        return crypto.subtle.digest('SHA-256', run.subarray(bs - start, be - start));
+      }),
     );
     for (let i = 0; i < digests.length; i++) {
       const b = first + i;
       if (!sameSum(digests[i], sums, b * BLOCK_SUM_BYTES)) throw new BlockMismatch(`block ${b} does not match its listed SHA-256`);
     }
-    this.hold({ start, bytes: body.byteOffset % 8 === 0 ? body : body.slice() }, first, last);
+    for (let b = from; b <= to; b++) {
+      if (b >= first && b <= last) continue;
+      const held = this.runOf[b] === -1 ? null : this.runs[this.runOf[b]]!;
+      if (held === null) throw new Error(`${this.rel}: block ${b} copied into a run before it is in`);
+      const [bs, be] = this.range(b, b);
+      run.set(held.bytes.subarray(bs - held.start, be - held.start), bs - start);
+    }
+    this.hold({ start, bytes: run }, from, to);
   }
 }

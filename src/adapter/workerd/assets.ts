@@ -8,7 +8,7 @@
 // not at hand yet is asked for by a throw (store/read/per-need.ts); `whenLoaded` fetches it and
 // runs the answer again. The isolate then answers from its copies until it is recycled.
 import { loadedFiles } from '../../store/format/dist-paths.ts';
-import { blockCount, blockSumsFile, DistError, parseManifest, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
+import { blockCount, BLOCK_SUM_BYTES, blockSumsFile, DistError, parseManifest, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
 import { BlockMismatch, FileParts, parsePartKey } from './file-parts.ts';
 import { bodyBytes, bodyInto } from './body-bytes.ts';
 import { datasetFrom, type Dataset } from '../../query/dataset.ts';
@@ -154,7 +154,8 @@ export class EdgeFiles {
       const digest = this.manifest.files[rel] as FileDigest & { blocks: string };
       const file = blockSumsFile(digest);
       sums = (async () => {
-        const bytes = await fetchFile(this.assets, file);
+        // (its size follows from the file's: read into one buffer of it, not gathered and copied)
+        const bytes = await fetchFile(this.assets, file, blockCount(digest.bytes) * BLOCK_SUM_BYTES);
         if (hex(await crypto.subtle.digest('SHA-256', bytes)) !== digest.blocks) {
           throw new EdgeLoadError(`The API data cannot be read (${where(file)}: does not match the SHA-256 manifest.json lists for the block sums of ${rel}; rebuild with \`aula build --edge\`).`, false);
         }

@@ -64,6 +64,6 @@ describe('bodyInto', () => {
       expect((await bodyInto(response(), new Uint8Array(all.byteLength + 10)))!.byteLength).toBe(all.byteLength);
       expect(await bodyInto(response(), new Uint8Array(all.byteLength - 1))).toBeNull();
     }
-    expect((await bodyInto(new Response(null), new Uint8Array(10))).byteLength).toBe(0);
+    expect((await bodyInto(new Response(null), new Uint8Array(10)))!.byteLength).toBe(0);
   });
 });

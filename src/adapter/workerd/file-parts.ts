@@ -176,8 +176,7 @@ export class FileParts implements FileInParts {
    */
   async takeRun(from: number, to: number, run: Uint8Array, [first, last]: readonly [number, number], sums: Uint8Array): Promise<void> {
     const [start, end] = this.range(from, to);
-    const [fetchedStart, fetchedEnd] = this.range(first, last);
-    if (run.byteLength !== end - start) throw new BlockMismatch(`blocks ${first}–${last} are ${run.byteLength - (end - start) + fetchedEnd - fetchedStart} bytes, manifest.json says ${fetchedEnd - fetchedStart}`);
+    if (run.byteLength !== end - start) throw new BlockMismatch(`blocks ${from}–${to} are ${run.byteLength} bytes, manifest.json says ${end - start}`);
     if (sums.byteLength !== this.runOf.length * BLOCK_SUM_BYTES) throw new BlockMismatch(`its block sums are ${sums.byteLength} bytes, not ${this.runOf.length * BLOCK_SUM_BYTES}`);
     const digests = await Promise.all(
       Array.from({ length: last - first + 1 }, (_, i) => {

@@ -4,6 +4,7 @@
 import { directoryKind, type DirectoryObject } from '../../model/types.ts';
 import { rawWords, wordForms } from '../format/words.ts';
 import { NAME_CLASS, OTHER_CLASS } from '../format/autocomplete-index.ts';
+import { grown } from '../../util/grown.ts';
 
 export interface TermPostings {
   /** sorted by UTF-16 code units, the order the searcher's binary search assumes */
@@ -120,10 +121,4 @@ class Entries {
     }
     return { terms: ids.map((t) => names[t]), postings };
   }
-}
-
-function grown(array: Int32Array, index: number): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(Math.max(index + 1, array.length * 2));
-  bigger.set(array);
-  return bigger;
 }

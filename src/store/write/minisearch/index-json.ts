@@ -15,6 +15,7 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import { JsonBytes } from './json-bytes.ts';
 import { FIELDS, processTerm, STORE_FIELDS, tokenize, type MiniSearchDocument } from './options.ts';
+import { grown } from '../../../util/grown.ts';
 
 /** The buffer's first guess, a generous one (pages never written cost no memory): bytes per document, and a base. */
 const GUESS_PER_DOCUMENT = 512;
@@ -174,12 +175,6 @@ class Postings {
     this.doc[at] = doc;
     this.count[at] = 1;
   }
-}
-
-function grown(array: Int32Array, index: number): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(Math.max(index + 1, array.length * 2));
-  bigger.set(array);
-  return bigger;
 }
 
 /** The members of the index array: the postings by slot (a counting sort keeps each slot's documents ascending), terms in tree order. */

@@ -83,7 +83,9 @@ const parentOf = (shown: string) => shown.slice(0, Math.max(0, shown.lastIndexOf
 /** The recorded entries of each folder that stands as recorded (`unchanged`, by the recorded folders' order). */
 function knownFolders(recorded: Recorded, folders: FolderStats, unchanged: readonly boolean[]): Map<string, KnownFolder> {
   const known = new Map<string, KnownFolder>();
-  folders.names.forEach((name, i) => unchanged[i] && known.set(name, { files: [], folders: [] }));
+  folders.names.forEach((name, i) => {
+    if (unchanged[i]) known.set(name, { files: [], folders: [] });
+  });
   for (const [kind, file] of recordedFiles(recorded)) known.get(parentOf(file))?.files.push([kind, file]);
   folders.names.forEach((name, i) => {
     if (name === '') return;

@@ -5,29 +5,19 @@
 // absent: a slower build, never a wrong one. Files are written anew, never in place, through an
 // exclusively created temporary at an unguessable name.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { deserialize } from 'node:v8';
 import { makeFolders } from '../../util/make-folders.ts';
+import { openRegular } from '../../util/open-regular.ts';
 import { writeAllv } from '../../util/positional-io.ts';
 import { checksum, CHECKSUM_BYTES } from '../../util/checksum.ts';
 
-const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
 /** A descriptor of the regular file at `path`, for reading (a sparse one only with `sparseToo`); null for anything else or none. */
 export function openCacheFile(path: string, sparseToo = false): number | null {
-  let fd: number | null = null;
-  try {
-    fd = openSync(path, READ);
-    const info = fstatSync(fd);
-    // sparse: past 1 MiB, fewer than a quarter of its bytes stored (a hole is free to make and
-    // costs a read; a compressing file system, ZFS, saves far less than that on these files)
-    if (info.isFile() && (sparseToo || info.size <= 1 << 20 || info.blocks * 512 >= info.size / 4)) return fd;
-  } catch {
-    // absent or unusable
-  }
-  if (fd !== null) closeSync(fd);
-  return null;
+  // sparse: past 1 MiB, fewer than a quarter of its bytes stored (a hole is free to make and
+  // costs a read; a compressing file system, ZFS, saves far less than that on these files)
+  return openRegular(path, (info) => sparseToo || info.size <= 1 << 20 || info.blocks * 512 >= info.size / 4);
 }
 
 /** The most any cache file may hold: what one Buffer can (node's own limit). */

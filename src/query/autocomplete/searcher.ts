@@ -53,14 +53,24 @@ export function autocompleteOf(index: IndexData): Autocomplete {
 }
 
 class Searcher implements Autocomplete {
-  private readonly matcher: Matcher;
-  private readonly keys: Float64Array;
+  /**
+   * The matcher and the keys' scratch, a few bytes per object, made when a query first matches
+   * words: a query the tops answer, or a listing, needs neither, and an edge isolate would pay
+   * for every page of them (fresh memory) before its first answer.
+   */
+  private matcherMade: Matcher | null = null;
+  private keysMade: Float64Array | null = null;
   /** bumped by every match; a result whose scratch state was overwritten recomputes it */
   private generation = 0;
 
-  constructor(private readonly index: IndexData) {
-    this.matcher = new Matcher(index);
-    this.keys = new Float64Array(index.size);
+  constructor(private readonly index: IndexData) {}
+
+  private get matcher(): Matcher {
+    return (this.matcherMade ??= new Matcher(this.index));
+  }
+
+  private get keys(): Float64Array {
+    return (this.keysMade ??= new Float64Array(this.index.size));
   }
 
   get size(): number {

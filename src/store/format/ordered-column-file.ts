@@ -48,4 +48,9 @@ export interface OrderedColumnData {
   /** the values of `order` (MONOTONE: the column itself, descending) */
   readonly ordered: Float64Array;
   readonly envelope: Envelope | null;
+  /**
+   * A file read in parts (an edge isolate's): the count of non-null rows (the header's) and the
+   * row of a value, found by reading the blocks a search reaches, not the whole column.
+   */
+  readonly search?: { readonly nonNull: number; rowOf(value: number): number | undefined };
 }

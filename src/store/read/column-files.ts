@@ -32,7 +32,7 @@ export function readColumns(source: DistSource, rows: number, lazy = source.perN
   const ordered = (f: (typeof ORDERED_FIELDS)[number]) => {
     const column = read(columnFile.ordered(f), readOrderedColumn);
     // (the values in order are as many as the rows sorted: read without the order itself)
-    if (f === 'id' && column.ordered.length !== rows) throw corrupt(source, columnFile.ordered('id'), 'has a row without an id');
+    if (f === 'id' && (column.search?.nonNull ?? column.ordered.length) !== rows) throw corrupt(source, columnFile.ordered('id'), 'has a row without an id');
     return column;
   };
   const stored: StoredColumns = {
@@ -73,7 +73,9 @@ export function tableOf(stored: StoredColumns, rows: number): EventTable {
 function rowLookup(idColumn: () => OrderedColumnData): EventTable['rowById'] {
   return {
     get(id: number): number | undefined {
-      const { values, order } = idColumn();
+      const column = idColumn();
+      if (column.search !== undefined) return column.search.rowOf(id);
+      const { values, order } = column;
       let lo = 0;
       let hi = order.length;
       while (lo < hi) {

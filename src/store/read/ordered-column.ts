@@ -1,9 +1,11 @@
 // Reads a numeric column's file (src/store/format/ordered-column-file.ts) as views of its bytes.
 // Read per need (`fault` given: an edge isolate's), the row lists (the order, the envelope's rows)
 // are checked when a lookup first uses them: a range that scans the values needs neither.
-import { ENVELOPE, MONOTONE, ORDERED_COLUMN_FORMAT, PERMUTATION, type OrderedColumnData, type Shape } from '../format/ordered-column-file.ts';
+import { ENVELOPE, MONOTONE, ORDERED_COLUMN_FORMAT, PERMUTATION, type Envelope, type OrderedColumnData, type Shape } from '../format/ordered-column-file.ts';
+import { FormatError } from '../format/sections.ts';
 import { check, checkBelow, Sections } from './sections.ts';
-import { checkedOnce } from './per-need.ts';
+import { checkedOnce, once } from './per-need.ts';
+import { rowOfInParts } from './ordered-search.ts';
 import type { Fault } from './string-table.ts';
 
 const F = ORDERED_COLUMN_FORMAT;
@@ -27,24 +29,51 @@ export function readOrderedColumn(bytes: Uint8Array, rows: number, fault?: Fault
     }
     return checkedOnce(fault, read);
   };
-  const values = s.f64(1, 'values', rows);
-  const order = rowList(2, 'order');
-  const ordered = shape === MONOTONE ? values : s.f64(3, 'values in order', length);
   check(shape !== MONOTONE || length === rows, F, 'of a monotone column with nulls');
-  let envelope: OrderedColumnData['envelope'] = null;
-  if (shape === ENVELOPE) {
-    const hasNulls = length !== rows;
-    const envelopeRows = hasNulls ? rowList(4, 'envelope rows') : () => null;
-    envelope = {
-      rows: null,
-      values: hasNulls ? s.f64(5, 'envelope values', length) : values,
-      prefixMin: s.f64(6, 'envelope minima', length),
-      suffixMax: s.f64(7, 'envelope maxima', length),
-    };
-    if (fault === undefined) envelope.rows = envelopeRows();
-    else Object.defineProperty(envelope, 'rows', { get: envelopeRows, enumerable: true });
+  const order = rowList(2, 'order');
+  // read in parts, a value's row is found by its blocks (ordered-search.ts): the values are read when first used
+  const values = s.inParts ? checkedOnce(fault!, () => s.f64(1, 'values', rows)) : () => s.f64(1, 'values', rows);
+  const ordered = shape === MONOTONE ? values : s.inParts ? checkedOnce(fault!, () => s.f64(3, 'values in order', length)) : () => s.f64(3, 'values in order', length);
+  if (!s.inParts) {
+    const [v, o] = [values(), ordered()];
+    return withRowLists({ shape: shape as Shape, values: v, ordered: o, envelope: envelopeOf(s, shape, rows, length, v, rowList, fault !== undefined) }, order, fault);
   }
-  const data = { shape: shape as Shape, values, order: null as unknown as Uint32Array, ordered, envelope };
-  if (fault === undefined) return { ...data, order: order() };
-  return Object.defineProperty(data, 'order', { get: order, enumerable: true });
+  const search = { nonNull: length, rowOf: (x: number) => rowOf(fault!, () => rowOfInParts(s, shape === MONOTONE ? 1 : 3, 2, length, rows, x, shape === MONOTONE)) };
+  const data = { shape: shape as Shape, search } as { -readonly [K in keyof OrderedColumnData]: OrderedColumnData[K] };
+  Object.defineProperty(data, 'values', { get: values, enumerable: true });
+  Object.defineProperty(data, 'ordered', { get: ordered, enumerable: true });
+  const envelope = once(() => envelopeOf(s, shape, rows, length, values(), rowList, true));
+  Object.defineProperty(data, 'envelope', { get: envelope, enumerable: true });
+  return withRowLists(data, order, fault);
+}
+
+/** A search's FormatError, named as damage found at load is. */
+function rowOf(fault: Fault, find: () => number | undefined): number | undefined {
+  try {
+    return find();
+  } catch (e) {
+    throw e instanceof FormatError ? fault(e.message) : e;
+  }
+}
+
+/** The envelope's sections of an ENVELOPE column (its rows a list read when first used, per need). */
+function envelopeOf(s: Sections, shape: number, rows: number, length: number, values: Float64Array, rowList: (section: number, what: string) => () => Uint32Array, perNeed: boolean): OrderedColumnData['envelope'] {
+  if (shape !== ENVELOPE) return null;
+  const hasNulls = length !== rows;
+  const envelopeRows = hasNulls ? rowList(4, 'envelope rows') : () => null;
+  const envelope: Envelope = {
+    rows: null,
+    values: hasNulls ? s.f64(5, 'envelope values', length) : values,
+    prefixMin: s.f64(6, 'envelope minima', length),
+    suffixMax: s.f64(7, 'envelope maxima', length),
+  };
+  if (!perNeed) envelope.rows = envelopeRows();
+  else Object.defineProperty(envelope, 'rows', { get: envelopeRows, enumerable: true });
+  return envelope;
+}
+
+/** `data` with its order: a list read now, or (per need: `fault` given) when first used. */
+function withRowLists(data: Omit<OrderedColumnData, 'order'>, order: () => Uint32Array, fault: Fault | undefined): OrderedColumnData {
+  if (fault === undefined) return { ...data, order: order() } as OrderedColumnData;
+  return Object.defineProperty(data, 'order', { get: order, enumerable: true }) as OrderedColumnData;
 }

@@ -98,6 +98,11 @@ export class Sections {
     return this.lengths[i];
   }
 
+  /** Where section `i` starts in the file (a reader in parts aligns its reads to the file's blocks). */
+  offset(i: number): number {
+    return this.offsets[i];
+  }
+
   private view<T>(i: number, type: TypedArrayOf<T>, what: string, expected?: number): T {
     const size = type.BYTES_PER_ELEMENT;
     const length = this.lengths[i];

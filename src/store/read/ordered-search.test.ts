@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { BLOCK_BYTES } from '../format/manifest.ts';
+import { buildOrderedColumn, orderedColumnFile } from '../write/ordered-column.ts';
+import { readOrderedColumn } from './ordered-column.ts';
+import { FileNeeded } from './per-need.ts';
+import { readInParts, type FileInParts } from './sections.ts';
+import { DistError } from '../format/manifest.ts';
+
+/** A file read in parts as an isolate reads it: a block is at hand once a round fetched it. */
+function inParts(file: Uint8Array) {
+  const fetched = new Set<number>();
+  const parts: FileInParts = {
+    need(ranges) {
+      const missing: string[] = [];
+      for (const [start, end] of ranges) {
+        for (let b = Math.floor(start / BLOCK_BYTES); b * BLOCK_BYTES < end; b++) if (!fetched.has(b)) missing.push(String(b));
+      }
+      if (missing.length > 0) throw new FileNeeded(missing);
+    },
+    at(start, end) {
+      this.need([[start, end]]);
+      return file.slice(start, end);
+    },
+  };
+  const standIn = readInParts(new Uint8Array(file.byteLength), parts);
+  /** `answer()`, run again after each round of fetches, as the edge runs it */
+  const run = <T>(answer: () => T): { value: T; rounds: number } => {
+    for (let rounds = 0; ; rounds++) {
+      try {
+        return { value: answer(), rounds };
+      } catch (e) {
+        if (!(e instanceof FileNeeded)) throw e;
+        for (const b of e.rels) fetched.add(Number(b));
+      }
+    }
+  };
+  return { standIn, run, fetched };
+}
+
+const fault = (problem: string) => new DistError(`damaged: ${problem}`);
+
+/** The row of `id` as the whole file's lookup finds it: the smallest row of those equal to it. */
+function expected(values: readonly number[], id: number): number | undefined {
+  let best: number | undefined;
+  values.forEach((v, row) => {
+    if (v === id && best === undefined) best = row;
+  });
+  return best;
+}
+
+describe('a value\'s row in an ordered column read in parts', () => {
+  const rows = 60_000;
+  // ids in no order along the rows, with gaps and a few repeated
+  const ids = Array.from({ length: rows }, (_, i) => 1000 + ((i * 7919) % rows) * 3 - (i % 97 === 0 ? 3 : 0));
+  const file = orderedColumnFile(buildOrderedColumn(ids));
+
+  it('is the row the whole column finds, for values present, absent, below, above and not numbers', () => {
+    const probes = [ids[0], ids[1], ids[rows - 1], ids[12_345], 999, 1000, 1001, 1003, 1000 + rows * 3, 1000 + rows * 3 + 5, -Infinity, Infinity, NaN, 1000 + 3 * 29_999, 1000 + 3 * 30_000 + 1];
+    for (const id of probes) {
+      const parted = inParts(file);
+      const column = parted.run(() => readOrderedColumn(parted.standIn, rows, fault)).value;
+      const { value } = parted.run(() => column.search!.rowOf(id));
+      expect(value, String(id)).toBe(expected(ids, id));
+    }
+  });
+
+  it('fetches a few blocks of the column, not its values and order whole', () => {
+    const parted = inParts(file);
+    const column = parted.run(() => readOrderedColumn(parted.standIn, rows, fault)).value;
+    const { value, rounds } = parted.run(() => column.search!.rowOf(ids[40_000]));
+    expect(value).toBe(40_000);
+    expect(rounds).toBeLessThanOrEqual(4);
+    // the header's block, the ends of the values in order, a guess or two and its row's block of the order
+    expect(parted.fetched.size).toBeLessThanOrEqual(8);
+    expect(file.byteLength / BLOCK_BYTES).toBeGreaterThan(40);
+  });
+
+  it('reads a monotone column\'s own values, its position the row', () => {
+    const descending = Array.from({ length: rows }, (_, i) => 5 * (rows - i) - (i % 5 === 0 ? 0 : 1) * (i % 2));
+    const mono = orderedColumnFile(buildOrderedColumn(descending));
+    for (const x of [descending[0], descending[rows - 1], descending[31_000], descending[31_001], 3, 5 * rows + 1, 0]) {
+      const parted = inParts(mono);
+      const column = parted.run(() => readOrderedColumn(parted.standIn, rows, fault)).value;
+      expect(column.shape).toBe(0);
+      expect(parted.run(() => column.search!.rowOf(x)).value, String(x)).toBe(expected(descending, x));
+    }
+  });
+
+  it('names the file damaged for a row of the order past the rows', () => {
+    const damaged = file.slice();
+    const view = new DataView(damaged.buffer);
+    // section 2 (the order): its entry in the section table, then every row of it past the end
+    const orderAt = view.getUint32(16 + 2 * 8, true);
+    for (let i = 0; i < rows; i++) view.setUint32(orderAt + 4 * i, rows + 1, true);
+    const parted = inParts(damaged);
+    const column = parted.run(() => readOrderedColumn(parted.standIn, rows, fault)).value;
+    expect(() => parted.run(() => column.search!.rowOf(ids[7]))).toThrow(/damaged: .*order point outside it/);
+  });
+});

@@ -22,7 +22,7 @@ import { codeStride, NO_CODE, type IndexData } from '../../store/format/autocomp
 import type { WordPlan } from './plan.ts';
 import { NO_CONTRIB, TIER_EXACT, TIER_PREFIX } from './rank.ts';
 import { charge } from '../work-budget.ts';
-import { gatherNeeds } from '../../store/read/per-need.ts';
+import { gatherNeeds, zeroedAsWritten } from '../../store/read/per-need.ts';
 
 /**
  * Work units (query/work-budget.ts) of scanning one posting and of checking one word of a
@@ -75,6 +75,13 @@ const NO_READER = { epoch: 0, codes: EMPTY_CODES, b0: 0, b1: 0 };
 /** above every doc × 4 + code (documents are fewer than MAX_DOCS, 2^22) */
 const END_OF_LIST = 0x7fffffff;
 
+/**
+ * A zeroed buffer for per-object scratch. An index read per need (an edge isolate's) takes its
+ * memory as it is written (zeroedAsWritten): a query writes the few candidates it has, and the
+ * isolate would otherwise fill every object's bytes before its first answer.
+ */
+export const scratchOf = (index: IndexData, bytes: number): ArrayBuffer => (index.needPostings === undefined ? new ArrayBuffer(bytes) : zeroedAsWritten(bytes));
+
 export interface Candidates {
   docs: Int32Array;
   rank: Int32Array;
@@ -96,9 +103,9 @@ export class Matcher {
 
   constructor(private readonly index: IndexData) {
     this.best = new Uint8Array(index.size).fill(NONE);
-    this.stamp = new Uint8Array(index.size);
-    this.candDocs = new Int32Array(index.size);
-    this.candRank = new Int32Array(index.size);
+    this.stamp = new Uint8Array(scratchOf(index, index.size));
+    this.candDocs = new Int32Array(scratchOf(index, index.size * 4));
+    this.candRank = new Int32Array(scratchOf(index, index.size * 4));
     this.termCode = new Uint8Array(index.terms.length).fill(NONE);
   }
 

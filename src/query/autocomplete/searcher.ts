@@ -3,7 +3,7 @@
 import type { DirectoryModel } from '../../model/types.ts';
 import { decodeIndex, type IndexData } from '../../store/format/autocomplete-index.ts';
 import { listing, type DocPage } from './listing.ts';
-import { Matcher } from './match.ts';
+import { Matcher, scratchOf } from './match.ts';
 import { matchWords } from './match-words.ts';
 import { modelMask } from '../../model/directory-models.ts';
 import { planWord, type WordPlan } from './plan.ts';
@@ -70,7 +70,7 @@ class Searcher implements Autocomplete {
   }
 
   private get keys(): Float64Array {
-    return (this.keysMade ??= new Float64Array(this.index.size));
+    return (this.keysMade ??= new Float64Array(scratchOf(this.index, this.index.size * 8)));
   }
 
   get size(): number {

@@ -49,8 +49,19 @@ export interface OrderedColumnData {
   readonly ordered: Float64Array;
   readonly envelope: Envelope | null;
   /**
-   * A file read in parts (an edge isolate's): the count of non-null rows (the header's) and the
-   * row of a value, found by reading the blocks a search reaches, not the whole column.
+   * A file read in parts (an edge isolate's): what a lookup asks of `ordered` answered by reading
+   * the blocks a search reaches, not the whole column.
    */
-  readonly search?: { readonly nonNull: number; rowOf(value: number): number | undefined };
+  readonly search?: OrderedSearch;
+}
+
+export interface OrderedSearch {
+  /** the count of non-null rows (the header's): the length of `ordered` */
+  readonly nonNull: number;
+  /** the row of a value (the smallest of those equal to it), or undefined */
+  rowOf(value: number): number | undefined;
+  /** the first position of `ordered` whose value is ≥ x (> x when `strict`; ≤ x, < x where MONOTONE) */
+  edge(x: number, strict: boolean): number;
+  /** `ordered[p]` */
+  at(p: number): number;
 }

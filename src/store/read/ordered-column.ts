@@ -1,11 +1,11 @@
 // Reads a numeric column's file (src/store/format/ordered-column-file.ts) as views of its bytes.
 // Read per need (`fault` given: an edge isolate's), the row lists (the order, the envelope's rows)
 // are checked when a lookup first uses them: a range that scans the values needs neither.
-import { ENVELOPE, MONOTONE, ORDERED_COLUMN_FORMAT, PERMUTATION, type Envelope, type OrderedColumnData, type Shape } from '../format/ordered-column-file.ts';
+import { ENVELOPE, MONOTONE, ORDERED_COLUMN_FORMAT, PERMUTATION, type Envelope, type OrderedColumnData, type OrderedSearch, type Shape } from '../format/ordered-column-file.ts';
 import { FormatError } from '../format/sections.ts';
 import { check, checkBelow, Sections } from './sections.ts';
 import { checkedOnce, once } from './per-need.ts';
-import { rowOfInParts } from './ordered-search.ts';
+import { lowerBoundInParts, rowOfInParts, valueAt } from './ordered-search.ts';
 import type { Fault } from './string-table.ts';
 
 const F = ORDERED_COLUMN_FORMAT;
@@ -38,7 +38,13 @@ export function readOrderedColumn(bytes: Uint8Array, rows: number, fault?: Fault
     const [v, o] = [values(), ordered()];
     return withRowLists({ shape: shape as Shape, values: v, ordered: o, envelope: envelopeOf(s, shape, rows, length, v, rowList, fault !== undefined) }, order, fault);
   }
-  const search = { nonNull: length, rowOf: (x: number) => rowOf(fault!, () => rowOfInParts(s, shape === MONOTONE ? 1 : 3, 2, length, rows, x, shape === MONOTONE)) };
+  const inOrder = shape === MONOTONE ? 1 : 3;
+  const search: OrderedSearch = {
+    nonNull: length,
+    rowOf: (x) => faultOf(fault!, () => rowOfInParts(s, inOrder, 2, length, rows, x, shape === MONOTONE)),
+    edge: (x, strict) => faultOf(fault!, () => lowerBoundInParts(s, inOrder, length, x, shape === MONOTONE, strict)),
+    at: (p) => faultOf(fault!, () => valueAt(s, inOrder, p)),
+  };
   const data = { shape: shape as Shape, search } as { -readonly [K in keyof OrderedColumnData]: OrderedColumnData[K] };
   Object.defineProperty(data, 'values', { get: values, enumerable: true });
   Object.defineProperty(data, 'ordered', { get: ordered, enumerable: true });
@@ -48,7 +54,7 @@ export function readOrderedColumn(bytes: Uint8Array, rows: number, fault?: Fault
 }
 
 /** A search's FormatError, named as damage found at load is. */
-function rowOf(fault: Fault, find: () => number | undefined): number | undefined {
+function faultOf<T>(fault: Fault, find: () => T): T {
   try {
     return find();
   } catch (e) {

@@ -86,6 +86,35 @@ describe('a value\'s row in an ordered column read in parts', () => {
     }
   });
 
+  it('finds a span\'s edges and values where a binary search over the whole column does', () => {
+    const descending = Array.from({ length: rows }, (_, i) => 5 * (rows - i) - (i % 5 === 0 ? 0 : 1) * (i % 2));
+    for (const [values, name] of [[ids, 'permutation'], [descending, 'monotone']] as const) {
+      const whole = readOrderedColumn(orderedColumnFile(buildOrderedColumn(values)), rows);
+      const sorted = whole.shape === 0 ? whole.values : whole.ordered;
+      const down = whole.shape === 0;
+      const edge = (x: number, strict: boolean) => {
+        let lo = 0;
+        let hi = sorted.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          const v = sorted[mid];
+          if (down ? (strict ? v < x : v <= x) : strict ? v > x : v >= x) hi = mid;
+          else lo = mid + 1;
+        }
+        return lo;
+      };
+      for (const x of [values[0], values[777], values[rows - 1], 0, 999, 1000, 1001, 2.5, 1e12, -Infinity, Infinity, NaN, ...values.slice(40_000, 40_005)]) {
+        for (const strict of [false, true]) {
+          const parted = inParts(orderedColumnFile(buildOrderedColumn(values)));
+          const column = parted.run(() => readOrderedColumn(parted.standIn, rows, fault)).value;
+          const p = parted.run(() => column.search!.edge(x, strict)).value;
+          expect(p, `${name} ${x} ${strict}`).toBe(edge(x, strict));
+          if (p < sorted.length) expect(parted.run(() => column.search!.at(p)).value).toBe(sorted[p]);
+        }
+      }
+    }
+  });
+
   it('names the file damaged for a row of the order past the rows', () => {
     const damaged = file.slice();
     const view = new DataView(damaged.buffer);

@@ -44,15 +44,15 @@ class InParts {
 }
 
 /**
- * The first of `n` sorted values (section `section` of `s`, f64) that is ≥ x (≤ x when
- * `descending`), read a block of the file at a time: the two ends first, then the block an
- * interpolation between the bounds points at, every other step the middle one instead (a guess
- * that misses still halves the range in two steps). `withGuess(p)`: what to fetch with the block
- * of a guess at p.
+ * The first of `n` sorted values (section `section` of `s`, f64) that is ≥ x (> x when `strict`;
+ * ≤ x, < x when `descending`), as a binary search over them all finds it, NaN included (none is),
+ * read a block of the file at a time: the two ends first, then the block an interpolation between
+ * the bounds points at, every other step the middle one instead (a guess that misses still halves
+ * the range in two steps). `withGuess(p)`: what to fetch with the block of a guess at p.
  */
-export function lowerBoundInParts(s: Sections, section: number, n: number, x: number, descending: boolean, withGuess: (p: number) => void): number {
+export function lowerBoundInParts(s: Sections, section: number, n: number, x: number, descending: boolean, strict: boolean, withGuess: (p: number) => void = () => {}): number {
   const v = new InParts(s, section, 8, 'values in order');
-  const before = (value: number) => (descending ? value > x : value < x);
+  const before = (value: number) => !(descending ? (strict ? value < x : value <= x) : strict ? value > x : value >= x);
   if (n === 0) return 0;
   v.need([
     [0, 1],
@@ -101,11 +101,11 @@ export function rowOfInParts(s: Sections, valuesSection: number, orderSection: n
   if (Number.isNaN(x)) return undefined;
   if (descending) {
     // a column's own values: the first position of the equal values is the smallest row
-    const p = lowerBoundInParts(s, valuesSection, n, x, true, () => {});
+    const p = lowerBoundInParts(s, valuesSection, n, x, true, false);
     return p < n && valueAt(s, valuesSection, p) === x ? p : undefined;
   }
   const order = new InParts(s, orderSection, 4, 'order');
-  const p = lowerBoundInParts(s, valuesSection, n, x, false, (g) => order.need([[g, g + 1]]));
+  const p = lowerBoundInParts(s, valuesSection, n, x, false, false, (g) => order.need([[g, g + 1]]));
   if (p >= n || valueAt(s, valuesSection, p) !== x) return undefined;
   order.need([[p, p + 1]]);
   const row = order.view(p, p + 1).getUint32(0, true);
@@ -113,4 +113,5 @@ export function rowOfInParts(s: Sections, valuesSection: number, orderSection: n
   return row;
 }
 
-const valueAt = (s: Sections, section: number, p: number) => new InParts(s, section, 8, 'values in order').view(p, p + 1).getFloat64(0, true);
+/** Value p of a section of f64 values, read through its block. */
+export const valueAt = (s: Sections, section: number, p: number): number => new InParts(s, section, 8, 'values in order').view(p, p + 1).getFloat64(0, true);

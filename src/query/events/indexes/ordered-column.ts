@@ -11,7 +11,7 @@
 //   re-sorted into row order through a bit set, or, when it covers much of the table, replaced by
 //   a branch-free scan of the column.
 import type { RowBits, RowSet } from './rowset.ts';
-import { ENVELOPE, MONOTONE, type Envelope, type OrderedColumnData } from '../../../store/format/ordered-column-file.ts';
+import { ENVELOPE, MONOTONE, type Envelope, type OrderedColumnData, type OrderedSearch } from '../../../store/format/ordered-column-file.ts';
 import { firstIndex } from '../../../util/first-index.ts';
 import { bitmapWords } from '../../../store/format/bitmap.ts';
 
@@ -29,20 +29,37 @@ export interface Span {
 
 export class OrderedColumn {
   readonly monotone: boolean;
-  /** the column, NaN where null */
-  readonly values: Float64Array;
-  /** values in span order: the column itself (monotone) or the values of `perm` */
-  private readonly ordered: Float64Array;
   /** number of positions: rows, or non-null rows in permutation mode */
   readonly length: number;
-  private readonly envelope: Envelope | null;
+  /**
+   * A column read in parts (an edge isolate's) finds its spans and their bounds by block: a
+   * range that needs no more (`start`'s, a row range) reads neither the values nor the envelope.
+   */
+  private readonly search: OrderedSearch | null;
 
   constructor(private readonly data: OrderedColumnData) {
-    this.values = data.values;
     this.monotone = data.shape === MONOTONE;
-    this.ordered = this.monotone ? data.values : data.ordered;
-    this.length = this.ordered.length;
-    this.envelope = data.shape === ENVELOPE ? data.envelope : null;
+    this.search = data.search ?? null;
+    this.length = this.search?.nonNull ?? (this.monotone ? data.values : data.ordered).length;
+  }
+
+  /** the column, NaN where null (read from the data when first used) */
+  get values(): Float64Array {
+    return this.data.values;
+  }
+
+  /** values in span order: the column itself (monotone) or the values of `perm` */
+  private get ordered(): Float64Array {
+    return this.monotone ? this.data.values : this.data.ordered;
+  }
+
+  private get envelope(): Envelope | null {
+    return this.data.shape === ENVELOPE ? this.data.envelope : null;
+  }
+
+  /** ordered[p] */
+  private orderedAt(p: number): number {
+    return this.search === null ? this.ordered[p] : this.search.at(p);
   }
 
   /**
@@ -56,7 +73,7 @@ export class OrderedColumn {
   /** Which of the shapes above answers wide spans. */
   get shape(): 'monotone' | 'envelope' | 'permutation' {
     if (this.monotone) return 'monotone';
-    return this.envelope ? 'envelope' : 'permutation';
+    return this.data.shape === ENVELOPE ? 'envelope' : 'permutation';
   }
 
   /** Bytes held besides the column itself (permutation, envelope, cached results). */
@@ -101,6 +118,7 @@ export class OrderedColumn {
    * every comparison of every request).
    */
   private edge(x: number, descending: boolean, strict: boolean): number {
+    if (this.search !== null) return this.search.edge(x, strict);
     const a = this.ordered;
     let lo = 0;
     let hi = this.length;
@@ -115,8 +133,8 @@ export class OrderedColumn {
 
   /** Inclusive value bounds of a non-empty span: a row matches iff min <= value <= max. */
   bounds(s: Span): [number, number] {
-    const a = this.ordered[s.from];
-    const b = this.ordered[s.to - 1];
+    const a = this.orderedAt(s.from);
+    const b = this.orderedAt(s.to - 1);
     return a <= b ? [a, b] : [b, a];
   }
 
@@ -124,7 +142,7 @@ export class OrderedColumn {
   rows(s: Span, all: RowSet, bits: RowBits, scratch: Uint32Array): RowSet {
     if (s.to <= s.from) return all.subarray(0, 0);
     if (this.monotone) return all.subarray(s.from, s.to);
-    if (this.ordered[s.from] === this.ordered[s.to - 1]) return this.perm!.subarray(s.from, s.to);
+    if (this.orderedAt(s.from) === this.orderedAt(s.to - 1)) return this.perm!.subarray(s.from, s.to);
     const key = s.from * (this.length + 1) + s.to;
     const hit = touched(this.cache, key);
     if (hit) return hit;

@@ -50,7 +50,7 @@ describe('the autocomplete file as read', () => {
   it('read in parts, reads the tops only for a query that looks its words up there, and answers as read whole', () => {
     // each section's place, from the section table (sections.ts: offset and length u32 each, after a 16-byte header)
     const table = new DataView(file.buffer, file.byteOffset + 16);
-    const tops = [AC.topKeys, AC.topCounts, AC.topStarts, AC.topDocs, AC.topRanks].map((i) => [table.getUint32(i * 8, true), table.getUint32(i * 8, true) + table.getUint32(i * 8 + 4, true)] as const);
+    const tops = [AC.topKeys, AC.topKeys + 1, AC.topKeys + 2, AC.topCounts, AC.topStarts, AC.topDocs, AC.topRanks].map((i) => [table.getUint32(i * 8, true), table.getUint32(i * 8, true) + table.getUint32(i * 8 + 4, true)] as const);
     const whole = autocompleteOf(readAutocompleteFile(file));
     // which queries read a byte of the tops, each asked of an index read anew
     const readsTops = (q: string) => {

@@ -12,6 +12,7 @@ import { FormatError } from '../format/sections.ts';
 import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
 import { StringTable, type Fault } from './string-table.ts';
 import { checkedOnce, zeroedAsWritten } from './per-need.ts';
+import { LONG_TOPS, readTopsInParts } from './autocomplete-tops.ts';
 
 const F = AUTOCOMPLETE_FILE_FORMAT;
 
@@ -47,8 +48,9 @@ const GROUPS = {
 const MATCHING: readonly number[] = Object.values(GROUPS).flat();
 
 /**
- * The tops' sections: read in parts, fetched when a query first looks its words up there (a query
- * of words typed apart never does), not with the others: they are most of what EAGER would fetch.
+ * The tops' sections: read in parts, not with the others (they are most of what EAGER would
+ * fetch): the keys when a query first looks its words up there (a query of words typed apart never
+ * does), then the one key's lists (autocomplete-tops.ts).
  */
 const TOPS: readonly number[] = [AC.topKeys, AC.topKeys + 1, AC.topKeys + 2, AC.topCounts, AC.topStarts, AC.topDocs, AC.topRanks];
 
@@ -225,7 +227,6 @@ function validCodeBytes(codes: Uint8Array): boolean {
 
 const NO_CODES = 'whose prefix codes are no codes';
 
-const LONG_TOPS = 'whose top lists are longer than their page';
 
 /** Checks every key's lists of the tops: they fit `docs`, are no longer than their page nor their count, and name objects of the index. */
 function checkTops(tops: PrefixTops, size: number): void {
@@ -235,42 +236,15 @@ function checkTops(tops: PrefixTops, size: number): void {
   for (let i = 0; i < counts.length; i++) check(starts[i + 1] - starts[i] <= Math.min(page, counts[i]), F, LONG_TOPS);
 }
 
-/**
- * PrefixTops.need of tops read in parts: key `at`'s lists checked as checkTops checks them all
- * (each within `docs`, no longer than its page nor its count, naming objects of the index), once;
- * a key whose lists are not throws `fault(problem)`. A fresh isolate's answer reads one key's,
- * and checking every key's, in cold code, would be most of its work.
- */
-function topsCheckedWhenRead(tops: PrefixTops, size: number, fault: Fault): (at: number) => void {
-  const models = DIRECTORY_MODELS.length;
-  const checked = new Uint8Array(tops.counts.length / models);
-  return (at) => {
-    if (checked[at] === 1) return;
-    const { page, counts, starts, docs } = tops;
-    for (let l = at * models; l < (at + 1) * models; l++) {
-      const [from, to] = [starts[l], starts[l + 1]];
-      if (!(from <= to && to <= docs.length)) throw fault(`${F.what} file whose top lists do not fit its lists`);
-      if (to - from > Math.min(page, counts[l])) throw fault(`${F.what} file ${LONG_TOPS}`);
-      for (let i = from; i < to; i++) if (docs[i] >= size) throw fault(`${F.what} file whose top results point outside it`);
-    }
-    checked[at] = 1;
-  };
-}
-
-/**
- * The tops (`keyCount` keys of `page` results): read whole (`fault` null), every key's lists
- * checked now; read in parts, a key's when an answer first reads them.
- */
-function readTops(s: Sections, size: number, page: number, keyCount: number, fault: Fault | null): PrefixTops {
-  s.need(TOPS);
+/** The tops (`keyCount` keys of `page` results) of a file read whole, every key's lists checked now (read in parts: autocomplete-tops.ts). */
+function readTops(s: Sections, size: number, page: number, keyCount: number): PrefixTops {
   const models = DIRECTORY_MODELS.length;
   const counts = s.u32(AC.topCounts, 'top counts', keyCount * models);
   const starts = s.u32(AC.topStarts, 'top lists', keyCount * models + 1);
   const docs = s.u32(AC.topDocs, 'top results');
   const ranks = s.u32(AC.topRanks, 'top ranks', docs.length);
   const tops: PrefixTops = { page, keys: StringTable.read(s, AC.topKeys, 'top keys', keyCount), counts, starts, docs, ranks };
-  if (fault !== null) tops.need = topsCheckedWhenRead(tops, size, fault);
-  else checkTops(tops, size);
+  checkTops(tops, size);
   return tops;
 }
 
@@ -329,8 +303,8 @@ export function readAutocompleteFile(bytes: Uint8Array, fault: Fault = (problem)
     codes,
   };
   if (s.inParts) {
-    Object.defineProperty(index, 'tops', { get: checkedOnce(fault, () => readTops(s, size, page, keyCount, fault)), enumerable: true });
+    Object.defineProperty(index, 'tops', { get: checkedOnce(fault, () => readTopsInParts(s, size, page, keyCount, fault)), enumerable: true });
     return matchingWhenRead(index as typeof index & Pick<IndexData, 'tops'>, s, [size, termCount, postingCount], fault);
   }
-  return { ...index, tops: readTops(s, size, page, keyCount, null), ...readMatching(s, size, termCount, postingCount) };
+  return { ...index, tops: readTops(s, size, page, keyCount), ...readMatching(s, size, termCount, postingCount) };
 }

@@ -1,10 +1,12 @@
 // Reads a numeric column's file (src/store/format/ordered-column-file.ts) as views of its bytes.
 // Read per need (`fault` given: an edge isolate's), the row lists (the order, the envelope's rows)
-// are checked when a lookup first uses them: a range that scans the values needs neither.
+// are checked when a lookup first uses them: a range that scans the values needs neither. Read in
+// parts, the values and the envelope are read when first used too, and a value's row, a span's
+// edges and its bounds are found by block (`search`, ordered-search.ts).
 import { ENVELOPE, MONOTONE, ORDERED_COLUMN_FORMAT, PERMUTATION, type Envelope, type OrderedColumnData, type OrderedSearch, type Shape } from '../format/ordered-column-file.ts';
 import { FormatError } from '../format/sections.ts';
 import { check, checkBelow, Sections } from './sections.ts';
-import { checkedOnce, once } from './per-need.ts';
+import { checkedOnce } from './per-need.ts';
 import { lowerBoundInParts, rowOfInParts, valueAt } from './ordered-search.ts';
 import type { Fault } from './string-table.ts';
 
@@ -48,7 +50,7 @@ export function readOrderedColumn(bytes: Uint8Array, rows: number, fault?: Fault
   const data = { shape: shape as Shape, search } as { -readonly [K in keyof OrderedColumnData]: OrderedColumnData[K] };
   Object.defineProperty(data, 'values', { get: values, enumerable: true });
   Object.defineProperty(data, 'ordered', { get: ordered, enumerable: true });
-  const envelope = once(() => envelopeOf(s, shape, rows, length, values(), rowList, true));
+  const envelope = checkedOnce(fault!, () => envelopeOf(s, shape, rows, length, values(), rowList, true));
   Object.defineProperty(data, 'envelope', { get: envelope, enumerable: true });
   return withRowLists(data, order, fault);
 }

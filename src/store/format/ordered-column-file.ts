@@ -37,6 +37,11 @@ export interface Envelope {
   prefixMin: Float64Array;
   /** max of values[i..m) */
   suffixMax: Float64Array;
+  /**
+   * Read in parts (an edge isolate's): the minima and maxima searched by block, not read whole.
+   * `edge`: the first position whose value (both non-increasing) is ≤ x (< x when `strict`).
+   */
+  search?: { readonly length: number; edge(of: 'prefixMin' | 'suffixMax', x: number, strict: boolean): number; at(of: 'prefixMin' | 'suffixMax', p: number): number };
 }
 
 export interface OrderedColumnData {

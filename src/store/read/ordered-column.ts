@@ -38,7 +38,7 @@ export function readOrderedColumn(bytes: Uint8Array, rows: number, fault?: Fault
   const ordered = shape === MONOTONE ? values : s.inParts ? checkedOnce(fault!, () => s.f64(3, 'values in order', length)) : () => s.f64(3, 'values in order', length);
   if (!s.inParts) {
     const [v, o] = [values(), ordered()];
-    return withRowLists({ shape: shape as Shape, values: v, ordered: o, envelope: envelopeOf(s, shape, rows, length, v, rowList, fault !== undefined) }, order, fault);
+    return withRowLists({ shape: shape as Shape, values: v, ordered: o, envelope: envelopeOf(s, shape, rows, length, () => v, rowList, fault) }, order, fault);
   }
   const inOrder = shape === MONOTONE ? 1 : 3;
   const search: OrderedSearch = {
@@ -50,7 +50,7 @@ export function readOrderedColumn(bytes: Uint8Array, rows: number, fault?: Fault
   const data = { shape: shape as Shape, search } as { -readonly [K in keyof OrderedColumnData]: OrderedColumnData[K] };
   Object.defineProperty(data, 'values', { get: values, enumerable: true });
   Object.defineProperty(data, 'ordered', { get: ordered, enumerable: true });
-  const envelope = checkedOnce(fault!, () => envelopeOf(s, shape, rows, length, values(), rowList, true));
+  const envelope = checkedOnce(fault!, () => envelopeOf(s, shape, rows, length, values, rowList, fault));
   Object.defineProperty(data, 'envelope', { get: envelope, enumerable: true });
   return withRowLists(data, order, fault);
 }
@@ -64,19 +64,35 @@ function faultOf<T>(fault: Fault, find: () => T): T {
   }
 }
 
-/** The envelope's sections of an ENVELOPE column (its rows a list read when first used, per need). */
-function envelopeOf(s: Sections, shape: number, rows: number, length: number, values: Float64Array, rowList: (section: number, what: string) => () => Uint32Array, perNeed: boolean): OrderedColumnData['envelope'] {
+/** The envelope's sections of an ENVELOPE column (its rows a list read when first used, per need; read in parts, every part when first used). */
+function envelopeOf(s: Sections, shape: number, rows: number, length: number, values: () => Float64Array, rowList: (section: number, what: string) => () => Uint32Array, fault: Fault | undefined): OrderedColumnData['envelope'] {
+  const perNeed = fault !== undefined;
   if (shape !== ENVELOPE) return null;
   const hasNulls = length !== rows;
   const envelopeRows = hasNulls ? rowList(4, 'envelope rows') : () => null;
-  const envelope: Envelope = {
-    rows: null,
-    values: hasNulls ? s.f64(5, 'envelope values', length) : values,
-    prefixMin: s.f64(6, 'envelope minima', length),
-    suffixMax: s.f64(7, 'envelope maxima', length),
-  };
-  if (!perNeed) envelope.rows = envelopeRows();
-  else Object.defineProperty(envelope, 'rows', { get: envelopeRows, enumerable: true });
+  if (!s.inParts) {
+    const envelope: Envelope = {
+      rows: null,
+      values: hasNulls ? s.f64(5, 'envelope values', length) : values(),
+      prefixMin: s.f64(6, 'envelope minima', length),
+      suffixMax: s.f64(7, 'envelope maxima', length),
+    };
+    if (!perNeed) envelope.rows = envelopeRows();
+    else Object.defineProperty(envelope, 'rows', { get: envelopeRows, enumerable: true });
+    return envelope;
+  }
+  // read in parts: every array when first used, the minima and maxima searched by block
+  const section = { prefixMin: 6, suffixMax: 7 } as const;
+  check(s.byteLength(6) === length * 8 && s.byteLength(7) === length * 8, F, 'whose envelope is not one value a row');
+  const envelope = {
+    search: {
+      length,
+      edge: (of: 'prefixMin' | 'suffixMax', x: number, strict: boolean) => faultOf(fault!, () => lowerBoundInParts(s, section[of], length, x, true, strict)),
+      at: (of: 'prefixMin' | 'suffixMax', p: number) => faultOf(fault!, () => valueAt(s, section[of], p)),
+    },
+  } as Envelope;
+  const lazy = { rows: envelopeRows, values: hasNulls ? checkedOnce(fault!, () => s.f64(5, 'envelope values', length)) : values, prefixMin: checkedOnce(fault!, () => s.f64(6, 'envelope minima', length)), suffixMax: checkedOnce(fault!, () => s.f64(7, 'envelope maxima', length)) };
+  for (const [name, get] of Object.entries(lazy)) Object.defineProperty(envelope, name, { get, enumerable: true });
   return envelope;
 }
 

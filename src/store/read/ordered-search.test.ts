@@ -115,6 +115,36 @@ describe('a value\'s row in an ordered column read in parts', () => {
     }
   });
 
+  it('searches an envelope\'s minima and maxima as the whole arrays are searched, with nulls and without', () => {
+    const near = Array.from({ length: rows }, (_, i) => (rows - i) * 10 + ((i * 7919) % 97));
+    const withNulls = near.map((v, i) => (i % 11 === 3 ? NaN : v));
+    for (const values of [near, withNulls]) {
+      const whole = readOrderedColumn(orderedColumnFile(buildOrderedColumn(values)), rows);
+      expect(whole.shape).toBe(1);
+      const env = whole.envelope!;
+      const first = (a: Float64Array, x: number, strict: boolean) => {
+        let i = 0;
+        while (i < a.length && !(strict ? a[i] < x : a[i] <= x)) i++;
+        return i;
+      };
+      const parted = inParts(orderedColumnFile(buildOrderedColumn(values)));
+      const column = parted.run(() => readOrderedColumn(parted.standIn, rows, fault)).value;
+      const search = parted.run(() => column.envelope!.search!).value;
+      expect(search.length).toBe(env.values.length);
+      for (const of of ['prefixMin', 'suffixMax'] as const) {
+        for (const x of [near[0] + 100, near[5], near[30_000], near[rows - 1], 0, -Infinity, Infinity]) {
+          for (const strict of [false, true]) {
+            const p = parted.run(() => search.edge(of, x, strict)).value;
+            expect(p, `${of} ${x} ${strict}`).toBe(first(env[of], x, strict));
+            if (p < env[of].length) expect(parted.run(() => search.at(of, p)).value).toBe(env[of][p]);
+          }
+        }
+      }
+      // the searches read a few blocks of the minima and maxima, not the arrays
+      expect(parted.fetched.size).toBeLessThan(file.byteLength / BLOCK_BYTES / 4);
+    }
+  });
+
   it('names the file damaged for a row of the order past the rows', () => {
     const damaged = file.slice();
     const view = new DataView(damaged.buffer);

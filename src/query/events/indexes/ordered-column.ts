@@ -192,14 +192,13 @@ export class OrderedColumn {
     const env = this.envelope;
     if (!env || env.rows || s.to <= s.from) return null;
     const [min, max] = this.bounds(s);
-    const { prefixMin, suffixMax } = env;
-    const m = env.values.length;
+    const m = envelopeLength(env);
     // as rowsByEnvelope finds them
-    const from = firstIndex(m, (i) => prefixMin[i] <= max);
-    const to = firstIndex(m, (i) => suffixMax[i] < min);
+    const from = envelopeEdge(env, 'prefixMin', max, false);
+    const to = envelopeEdge(env, 'suffixMax', min, true);
     if (from >= to) return { from, to: from, sureFrom: from, sureTo: from };
-    if (max >= suffixMax[0]) return { from, to, sureFrom: from, sureTo: Math.min(to, Math.max(from, firstIndex(m, (i) => prefixMin[i] < min))) };
-    if (min <= prefixMin[m - 1]) return { from, to, sureFrom: Math.min(to, Math.max(from, firstIndex(m, (i) => suffixMax[i] <= max))), sureTo: to };
+    if (max >= envelopeAt(env, 'suffixMax', 0)) return { from, to, sureFrom: from, sureTo: Math.min(to, Math.max(from, envelopeEdge(env, 'prefixMin', min, true))) };
+    if (min <= envelopeAt(env, 'prefixMin', m - 1)) return { from, to, sureFrom: Math.min(to, Math.max(from, envelopeEdge(env, 'suffixMax', max, false))), sureTo: to };
     return { from, to, sureFrom: from, sureTo: from };
   }
 
@@ -235,28 +234,41 @@ export class OrderedColumn {
    * the compacted row list even in a column with nulls.
    */
   private rowsByEnvelope(env: Envelope, min: number, max: number, all: RowSet, scratch: Uint32Array): RowSet {
-    const { prefixMin, suffixMax, values } = env;
-    const rows = env.rows ?? all;
-    const m = values.length;
+    const m = envelopeLength(env);
     // positions before `from` are all > max; positions from `to` on are all < min
-    const from = firstIndex(m, (i) => prefixMin[i] <= max);
-    const to = firstIndex(m, (i) => suffixMax[i] < min);
+    const from = envelopeEdge(env, 'prefixMin', max, false);
+    const to = envelopeEdge(env, 'suffixMax', min, true);
     if (from >= to) return all.subarray(0, 0);
-    if (max >= suffixMax[0]) {
+    const { values } = env;
+    const rows = env.rows ?? all;
+    if (max >= envelopeAt(env, 'suffixMax', 0)) {
       // no effective upper bound: positions before `sureTo` are all >= min, so all match
-      const sureTo = firstIndex(m, (i) => prefixMin[i] < min);
+      const sureTo = envelopeEdge(env, 'prefixMin', min, true);
       if (sureTo >= to) return rows.subarray(from, to);
       return concat(rows.subarray(from, Math.max(from, sureTo)), scan(values, env.rows, scratch, Math.max(from, sureTo), to, min, max));
     }
-    if (min <= prefixMin[m - 1]) {
+    if (min <= envelopeAt(env, 'prefixMin', m - 1)) {
       // no effective lower bound: positions from `sureFrom` on are all <= max, so all match
-      const sureFrom = firstIndex(m, (i) => suffixMax[i] <= max);
+      const sureFrom = envelopeEdge(env, 'suffixMax', max, false);
       if (sureFrom <= from) return rows.subarray(from, to);
       return concat(scan(values, env.rows, scratch, from, Math.min(sureFrom, to), min, max), rows.subarray(Math.min(sureFrom, to), to));
     }
     return scan(values, env.rows, scratch, from, to, min, max);
   }
 }
+
+/** The envelope's positions (its non-null rows), told without reading its values where it is read in parts. */
+const envelopeLength = (env: Envelope): number => env.search?.length ?? env.values.length;
+
+/** The first position of the envelope's minima or maxima (both non-increasing) whose value is ≤ x (< x when `strict`). */
+function envelopeEdge(env: Envelope, of: 'prefixMin' | 'suffixMax', x: number, strict: boolean): number {
+  if (env.search !== undefined) return env.search.edge(of, x, strict);
+  const a = env[of];
+  return strict ? firstIndex(a.length, (i) => a[i] < x) : firstIndex(a.length, (i) => a[i] <= x);
+}
+
+/** The envelope's minimum or maximum at position p (0 ≤ p < its length). */
+const envelopeAt = (env: Envelope, of: 'prefixMin' | 'suffixMax', p: number): number => (env.search !== undefined ? env.search.at(of, p) : env[of][p]);
 
 /** The entry of `key`, moved to the end of the map's order (the most recently used). */
 function touched<V>(map: Map<number, V>, key: number): V | undefined {

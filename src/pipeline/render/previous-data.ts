@@ -33,7 +33,7 @@ export function previousFiles({ previous, state, ledger }: PreviousBuild, out: s
   const proven = (rel: string) => !!previous.files[rel] && ledger.wouldReuse(rel, previous.files[rel].sha256, null);
   if (![DATA_FILES.search, ...COLUMN_FILES, ...parts, ...eventOffsetsFiles(previous), ...calendarPartFiles(previous)].every(proven)) return null;
   const file = (rel: string) => provenFile(out, ledger, rel, previous.files[rel].sha256);
-  return previousData(previous, file, (bounds) => (begin, end) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end), (rel, into) => readFileInto(join(out, rel), into) && !!proven(rel));
+  return previousData(previous, file, (bounds) => (begin, end, into, at) => partsRange(parts.map((rel) => join(out, rel)), bounds, begin, end, into, at), (rel, into) => readFileInto(join(out, rel), into) && !!proven(rel));
 }
 
 /** The previous dist's `rel`, proven by the ledger to be `sha` once read (no link followed, no FIFO waited on): one changed or gone since the load fails the build. */
@@ -78,9 +78,9 @@ export function previousData(previous: Manifest, file: (rel: string) => Uint8Arr
   return { starts, bounds, table, values: () => columnValuesOfTable(table()), file: columnFile, calendar: calendarPartReader(file, n, previous.event_part_rows), bytes: bytes(bounds) };
 }
 
-/** Bytes [begin, end) of the files `paths` end to end (`bounds`: where each starts, then their length). */
-function partsRange(paths: readonly string[], bounds: readonly number[], begin: number, end: number): Buffer {
-  const out = Buffer.allocUnsafe(end - begin);
+/** Bytes [begin, end) of the files `paths` end to end (`bounds`: where each starts, then their length), read into `into` at `place` where given. */
+function partsRange(paths: readonly string[], bounds: readonly number[], begin: number, end: number, into?: Uint8Array, place = 0): Uint8Array {
+  const out = into ? Buffer.from(into.buffer, into.byteOffset + place, end - begin) : Buffer.allocUnsafe(end - begin);
   for (let p = 0, at = begin; at < end; p++) {
     if (bounds[p + 1] <= at) continue;
     const to = Math.min(end, bounds[p + 1]);

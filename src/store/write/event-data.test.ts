@@ -115,3 +115,24 @@ describe('eventData over the previous data', () => {
     expectSame(whole(after), unreadable, 'rows unreadable');
   });
 });
+
+describe('partBytes', () => {
+  const previous = Buffer.from('{"a":1}\n{"b":2}\n{"c":3}');
+  const segments = [{ bytes: Buffer.from('{"n":0}\n') }, { begin: 8, end: 16 }, { begin: 0, end: 7 }];
+  const whole = Buffer.concat([segments[0].bytes as Buffer, previous.subarray(8, 16), previous.subarray(0, 7)]);
+
+  it('reads the previous ranges straight into the part where the reader takes a place', () => {
+    const places: number[] = [];
+    const into = (begin: number, end: number, out?: Uint8Array, at?: number) => {
+      places.push(at!);
+      out!.set(previous.subarray(begin, end), at);
+      return out!.subarray(at!, at! + end - begin);
+    };
+    expect(Buffer.from(partBytes(segments, into))).toEqual(whole);
+    expect(places).toEqual([8, 16]);
+  });
+
+  it('copies what a reader that takes no place gives', () => {
+    expect(Buffer.from(partBytes(segments, (begin, end) => previous.subarray(begin, end)))).toEqual(whole);
+  });
+});

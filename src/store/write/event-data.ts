@@ -31,6 +31,13 @@ export type CalendarMaker = (values: ColumnValues, rows: EventRows, timezone: st
  */
 export type Segment = { begin: number; end: number } | { bytes: Uint8Array };
 
+/**
+ * Bytes [begin, end) of the previous event parts end to end. A reader given `into` may put them there,
+ * at `at`, and return that view (a new part is then made with one copy of them, not two); else
+ * they are copied from what it returns.
+ */
+export type PartsBytes = (begin: number, end: number, into?: Uint8Array, at?: number) => Uint8Array;
+
 /** What the previous build made of its rows, each file as its bytes. */
 export interface PreviousData {
   /** its offsets: rows × (FIELD_COUNT + 1) */
@@ -44,8 +51,8 @@ export interface PreviousData {
   file: (rel: string) => Uint8Array;
   /** its calendar's part p as read (when first asked for) */
   calendar: (part: number) => CalendarPart;
-  /** bytes [begin, end) of its event parts end to end */
-  bytes: (begin: number, end: number) => Uint8Array;
+  /** bytes [begin, end) of its event parts end to end (read into `into` at `at` where given: partBytes) */
+  bytes: PartsBytes;
 }
 
 export interface EventDataInput {
@@ -331,13 +338,20 @@ function joined(segments: Segment[] | null, total: number): Segment[] | null {
 }
 
 /**
- * A part's bytes in memory: `previous(begin, end)` gives bytes of the previous parts'
- * concatenation. A part of one piece of new rows is a view of them, not a copy.
+ * A part's bytes in memory: `previous` gives bytes of the previous parts' concatenation, read
+ * straight into the part where it can (PartsBytes). A part of one piece of new rows is a view of
+ * them, not a copy.
  */
-export function partBytes(segments: readonly Segment[], previous: (begin: number, end: number) => Uint8Array): Uint8Array {
+export function partBytes(segments: readonly Segment[], previous: PartsBytes): Uint8Array {
   if (segments.length === 1 && 'bytes' in segments[0]) return segments[0].bytes;
-  const pieces = segments.map((s) => ('bytes' in s ? s.bytes : previous(s.begin, s.end)));
-  return Buffer.concat(pieces);
+  const out = Buffer.allocUnsafe(segments.reduce((n, s) => n + ('bytes' in s ? s.bytes.byteLength : s.end - s.begin), 0));
+  let at = 0;
+  for (const s of segments) {
+    const piece = 'bytes' in s ? s.bytes : previous(s.begin, s.end, out, at);
+    if (piece.buffer !== out.buffer || piece.byteOffset !== out.byteOffset + at) out.set(piece, at);
+    at += piece.byteLength;
+  }
+  return out;
 }
 
 /** Bytes [begin, end) of `parts` end to end (`bounds`: where each starts, then their length): a view where one part holds them. */

@@ -308,8 +308,6 @@ export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: 
   const lists = bounds[KINDS];
   // each previous list's new rows, end to end (`at`: where list i's start; -1: the list as it is)
   const at = new Int32Array(lists + 1).fill(-1);
-  let flat = new Uint32Array(1 << 16);
-  let used = 0;
   const joinsOf = new Map<number, TermEdit>();
   const added = Array.from({ length: KINDS }, () => [] as { term: string; rows: Uint32Array }[]);
   for (let k = 0; k < KINDS; k++) {
@@ -320,6 +318,9 @@ export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: 
     }
     added[k].sort((a, b) => byUnits(a.term, b.term));
   }
+  // room for every varint list's rows and the rows they join at once (a bit set that becomes a list grows it)
+  let flat = new Uint32Array(varintRows(old) + [...joinsOf.values()].reduce((n, e) => n + e.joins.length, 0));
+  let used = 0;
   let gone = 0;
   const ends: number[] = new Array(lists);
   // the lists that stay bit sets, made a word at a time: the runs of previous rows that stay in order, moved
@@ -378,6 +379,13 @@ export function searchIndexShifted(prior: Uint8Array, order: Int32Array, joins: 
     if (next.length === 0) gone++;
   }
   return splicedIndex(old, rows, perBitmap, added, gone, (i) => ready.get(i) ?? (at[i] < 0 ? null : flat.subarray(at[i], ends[i])));
+}
+
+/** The rows of the index's varint lists, together. */
+function varintRows(d: SearchIndexData): number {
+  let rows = 0;
+  for (let i = 0; i < d.lists.length; i += 2) if (!(d.lists[i] & BITMAP_REF)) rows += d.lists[i + 1];
+  return rows;
 }
 
 /** The runs of previous rows that stay in order: (first previous row, row after the last, how far they move), three numbers each. */

@@ -193,9 +193,11 @@ withCacheOptions(program
     // before anything of the build is allocated: its threads start with the same V8 flags
     (await import('./heap-policy.ts')).boundBuildHeap();
     (await import('../pipeline/out-folder/locked-out.ts')).cleanUpOnStop((line) => writeSync(2, `${line}\n`));
-    const { build } = await import('../pipeline/build.ts');
     const { defaultCacheDir } = await import('../pipeline/cache/cache-folder.ts');
     const cache = opts.cache === false ? undefined : typeof opts.cache === 'string' ? opts.cache : defaultCacheDir();
+    // the recorded event files stat'ed on a thread while the build's modules load here
+    const early = (await import('./early-stats.ts')).beginEarlyStats({ content: opts.content, out: opts.out, cache });
+    const { build } = await import('../pipeline/build.ts');
     const { progressDisplay } = await import('./progress.ts');
     // progress on stdout, like the summary: stderr holds only the problems
     const display = progressDisplay(process.stdout, opts.quiet ? 'quiet' : 'auto');
@@ -208,7 +210,7 @@ withCacheOptions(program
         onWait: (message) => console.error(`aula: ${message}`),
         onNotRead: warnNotRead,
         onWarning: (message) => console.error(`aula: warning: ${message}`),
-      });
+      }, early);
     } finally {
       display.end();
     }

@@ -20,6 +20,7 @@
 import { resolve } from 'node:path';
 import { distCacheFile, tidyCacheFolder } from './cache/cache-folder.ts';
 import { load, type ParseCounts } from './load/state-load.ts';
+import type { EarlyStats } from './load/next-stats.ts';
 import { withLockedOut } from './out-folder/locked-out.ts';
 import { inStaging } from './out-folder/swap.ts';
 import { readPrior } from './state/previous-build.ts';
@@ -48,13 +49,14 @@ export type BuildResult =
   | { ok: true; manifest: Manifest; files: number; ms: number; phases: Record<string, number>; cpu: Record<string, number>; cache?: ParseCounts; reuse?: StagedDist['reused']; patch?: PatchStats }
   | { ok: false; problems: Problem[]; cache?: ParseCounts; patch?: PatchStats };
 
-export async function build(options: BuildOptions): Promise<BuildResult> {
+/** `early`: the recorded event files' stats, begun as the command started (cli/early-stats.ts). */
+export async function build(options: BuildOptions, early?: EarlyStats): Promise<BuildResult> {
   const clock = startClock(options.progress);
   options.progress?.('load content');
   return withLockedOut(options, async (out) => {
     // what builds stopped mid-way left in the cache folder, and files aula no longer reads (cache/cache-folder.ts)
     if (options.cache !== undefined) tidyCacheFolder(resolve(options.cache));
-    const loaded = await load(options, out, clock, readPrior(options, out));
+    const loaded = await load(options, out, clock, readPrior(options, out, early?.names), early);
     const { plan, cache, refused } = loaded;
     if (plan === null) return { ok: false, problems: loaded.problems, cache, patch: patchStats(options, refused) };
     // render → write → answer → publish, in a staging folder removed if any fails

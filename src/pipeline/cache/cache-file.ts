@@ -89,14 +89,23 @@ export function writeSealed(path: string, head: string, parts: readonly Uint8Arr
   }
 }
 
-/** What writeSealed wrote at `path` under `head`, decoded (v8.deserialize, or `fromJson`), when intact, at most `most` bytes and decodable (JSON no longer than a string may be); else null. */
-export function readSealedValue(path: string, head: string, most: number, fromJson = false): unknown {
+/** Where writeSealed's parts begin in a file written under `head`. */
+export const sealedStart = (head: string): number => Buffer.byteLength(head) + 2 * CHECKSUM_BYTES + 1;
+
+/** The parts writeSealed wrote at `path` under `head`, end to end, when intact and at most `most` bytes; else null. */
+export function readSealed(path: string, head: string, most: number): Buffer | null {
   const file = readCacheFile(path, most);
   const start = Buffer.from(head);
-  const end = start.length + 2 * CHECKSUM_BYTES;
+  const end = sealedStart(head) - 1;
   if (file === null || file.length <= end || !file.subarray(0, start.length).equals(start) || file[end] !== 0x0a) return null;
   const payload = file.subarray(end + 1);
-  if (checksum(payload).toString('hex') !== file.toString('latin1', start.length, end)) return null;
+  return checksum(payload).toString('hex') === file.toString('latin1', start.length, end) ? payload : null;
+}
+
+/** What writeSealed wrote at `path` under `head`, decoded (v8.deserialize, or `fromJson`), when intact, at most `most` bytes and decodable (JSON no longer than a string may be); else null. */
+export function readSealedValue(path: string, head: string, most: number, fromJson = false): unknown {
+  const payload = readSealed(path, head, most);
+  if (payload === null) return null;
   try {
     return fromJson ? JSON.parse(payload.toString('utf8')) : deserialize(payload);
   } catch {

@@ -7,7 +7,8 @@ import type { ContentFiles } from '../../content/files.ts';
 import { folderStats } from '../../content/listed-folders.ts';
 import type { ParseRecorder } from '../../content/load.ts';
 import { parseKey } from '../cache/keys.ts';
-import { beginStats, type Stating } from './stat-files.ts';
+import { beginStats, type Stating } from '../../util/stat-many.ts';
+import type { Names } from '../../util/shared-names.ts';
 import { EVENTS_KIND, fileSystemNow, KEY_BYTES, OTHER_KINDS, putStat, putStatText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 
 /** Puts each file parsed, here or on a parse thread, among the next stats and keys. */
@@ -36,8 +37,17 @@ export class NextStats implements ParseRecorder {
 /** The recorded event files' stats (in their order; none recorded: null), taken after `safe`, the cache folder's time (null: not to be had). */
 export type RecordedStats = { safe: bigint | null; stating: Stating | null };
 
-/** Begins the stats of the recorded event files (none without a cache or a record) on the stat thread, once the cache folder's time is taken. */
-export function beginRecordedStats(options: { content: string; cache?: string }, recorded: FileStats | null): RecordedStats {
+/** Those begun as the command started, by the `names` the state's file begins with (cli/early-stats.ts). */
+export type EarlyStats = { safe: bigint; stating: Stating; names: Names };
+
+/**
+ * Begins the stats of the recorded event files (none without a cache or a record) on the stat
+ * thread, once the cache folder's time is taken; takes those begun `early` instead where they are
+ * of the recorded names (`namesRead`), else lets them go.
+ */
+export function beginRecordedStats(options: { content: string; cache?: string }, recorded: FileStats | null, early?: EarlyStats, namesRead = false): RecordedStats {
+  if (early !== undefined && recorded !== null && namesRead) return { safe: early.safe, stating: early.stating };
+  early?.stating.abandon();
   const safe = options.cache === undefined ? null : fileSystemNow(resolve(options.cache));
   const content = resolve(options.content);
   return { safe, stating: safe === null || recorded === null ? null : beginStats(recorded.files.slice(0, recorded.eventCount), undefined, undefined, `${content}${sep}`) };

@@ -30,7 +30,7 @@ import { normalizeBaseUrl } from '../../util/base-path.ts';
 import { emptyState, type EventState } from '../state/event-state.ts';
 import { EVENTS_KIND, fileStat, OTHER_KINDS, freshStatAt, KEY_BYTES, MARGIN_NS, NO_STATS, putStat, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 import { patchOptions, refusal, refuse, type PreviousBuild, type Prior } from '../state/previous-build.ts';
-import { beginRecordedStats, NextStats, nextStats, type RecordedStats } from './next-stats.ts';
+import { beginRecordedStats, NextStats, nextStats, type EarlyStats, type RecordedStats } from './next-stats.ts';
 import type { DirectoryStage } from '../directory/directory-job.ts';
 import { append } from '../../util/append.ts';
 
@@ -102,9 +102,9 @@ interface Others {
   cache: ParseCounts | undefined;
 }
 
-/** The load over the prior where it stands, else over an empty base. */
-export async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior): Promise<Loaded> {
-  const taking = beginRecordedStats(options, prior.build?.state ?? null);
+/** The load over the prior where it stands, else over an empty base (`early`: the recorded event files' stats, begun as the command started). */
+export async function load(options: BuildOptions, out: string, clock: Clock, prior: Prior, early?: EarlyStats): Promise<Loaded> {
+  const taking = beginRecordedStats(options, prior.build?.state ?? null, early, prior.build?.namesRead);
   // the recorded listing but for the folders that changed, which are listed (nothing recorded: the whole folder)
   const listing = listingOver(resolve(options.content), taking.safe === null ? null : (prior.build?.state ?? null), options.statMarginNs ?? MARGIN_NS);
   let reason = prior.reason;
@@ -255,9 +255,10 @@ function listOrder(records: readonly Sourced<Event>[]): Uint32Array {
  * autocomplete files) where theirs did not change, with twins made as the pool makes them, and no
  * file it does not account for.
  */
-function provenDist(options: BuildOptions, { previous, state, ledger }: PreviousBuild, { records }: Fresh, { categories, directory }: Others): { data: PreviousData; carried: readonly string[] } {
+function provenDist(options: BuildOptions, prior: PreviousBuild, { records }: Fresh, { categories, directory }: Others): { data: PreviousData; carried: readonly string[] } {
+  const { previous, state, ledger } = prior;
   for (const { value: e } of records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
-  const data = previousFiles({ previous, state, ledger }, state.out, options.eventPartRows ?? EVENT_PART_ROWS) ?? refuse('the previous data files are not proven');
+  const data = previousFiles(prior, state.out, options.eventPartRows ?? EVENT_PART_ROWS) ?? refuse('the previous data files are not proven');
   const then = ledger.precompressed;
   if (options.precompress !== false && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
   const publicFiles = previous.public_files ?? refuse('no public files');

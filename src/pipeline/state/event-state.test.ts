@@ -22,7 +22,7 @@ describe('the event state', () => {
       eventCount: 1, files: ['events/a.md'], stats: new BigInt64Array(STAT_FIELDS), keys: Buffer.alloc(KEY_BYTES),
     });
     writeEventState(path, state(oneRow()));
-    expect(readEventState(path, '/content', '/out', 1 << 20)?.rows.id[0]).toBe(7);
+    expect(readEventState(path, '/content', '/out', 1 << 20)?.state.rows.id[0]).toBe(7);
     for (const field of ['id', 'start', 'end', 'lastModified'] as const) {
       writeEventState(path, state(oneRow(field)));
       expect(readEventState(path, '/content', '/out', 1 << 20), field).toBeNull();

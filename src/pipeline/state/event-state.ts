@@ -2,9 +2,10 @@
 // to a few event files does not load the whole model. Per event in list order its id, sort times,
 // last_modified, file and row hash; per content file its stat and parse key (stat-fields.ts); the
 // small parts of the model events are checked and rendered against. It is bound to the SHA-256 of
-// the manifest.json its build wrote. File: writeSealed(MAGIC, identity, v8.serialize(state));
-// damaged, foreign or misshapen, it is ignored and the build is a whole one, never a wrong one.
-import { serialize } from 'node:v8';
+// the manifest.json its build wrote. File: writeSealed(MAGIC, identity, the event files' names
+// (util/shared-names.ts), v8.serialize(the rest of the state)); damaged, foreign or misshapen, it is
+// ignored and the build is a whole one, never a wrong one.
+import { deserialize, serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
 import type { Sourced } from '../../content/records.ts';
 import type { Media, PageNode, Site } from '../../model/types.ts';
@@ -12,7 +13,8 @@ import { sha256Hex } from '../../store/format/manifest.ts';
 import { cacheIdentity } from '../cache/keys.ts';
 import { isFolderStats } from '../../content/listed-folders.ts';
 import { KEY_BYTES, NO_STATS, STAT_FIELDS, type FileStats } from './stat-fields.ts';
-import { readSealedValue, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
+import { readSealed, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
+import { namesOf, namesPart } from '../../util/shared-names.ts';
 
 /**
  * The events in list order, one entry per row of the event rows (data/events/): `file` an index
@@ -57,17 +59,27 @@ export function eventStatePath(ledgerFile: string): string {
   return ledgerFile.replace(/\.json$/, '') + '.events';
 }
 
-const head = () => `AULAEVENTS2\n${cacheIdentity()} events\n`;
+/** What an event state file begins with. */
+export const eventStateHead = () => `AULAEVENTS3\n${cacheIdentity()} events\n`;
 
 /** A failure leaves no state (the next build is a whole one). */
-export function writeEventState(path: string, state: EventState): void {
-  if (!writeSealed(path, head(), [serialize(state)])) unlinkQuietly(path);
+export function writeEventState(path: string, { files, ...rest }: EventState): void {
+  if (!writeSealed(path, eventStateHead(), [...namesPart(files.slice(0, rest.eventCount)), serialize({ ...rest, others: files.slice(rest.eventCount) })])) unlinkQuietly(path);
 }
 
-/** The state at `path` when intact, this aula's, of `content` built into `out`, at most `most` bytes; else null. */
-export function readEventState(path: string, content: string, out: string, most: number): EventState | null {
-  const state = readSealedValue(path, head(), most) as EventState | null;
-  return state !== null && wellFormed(state) && state.content === content && state.out === out ? state : null;
+/** The state at `path` when intact, this aula's, of `content` built into `out`, at most `most` bytes, with its event files' names as the file holds them (`names`: their text); else null. */
+export function readEventState(path: string, content: string, out: string, most: number): { state: EventState; names: Buffer } | null {
+  const payload = readSealed(path, eventStateHead(), most);
+  const part = payload === null ? null : namesOf(payload);
+  if (part === null) return null;
+  let state: EventState;
+  try {
+    const { others, ...rest } = deserialize(payload!.subarray(part.rest)) as Omit<EventState, 'files'> & { others: string[] };
+    state = { ...rest, files: Array.isArray(others) ? part.names.concat(others) : (null as never) };
+  } catch {
+    return null;
+  }
+  return wellFormed(state) && state.eventCount === part.names.length && state.content === content && state.out === out ? { state, names: part.text } : null;
 }
 
 /** A wrong shape under a good checksum: written by something else. */

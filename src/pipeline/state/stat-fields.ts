@@ -3,16 +3,15 @@
 // text has the recorded key unparsed. As git's index, it guards the racy case
 // (a file changed twice within one clock tick keeps size and mtime): a stat is trusted only when
 // its mtime and ctime are safely older than `safe`, the file-system time taken before the build
-// that recorded it stat'ed anything. The ctime catches an mtime set back by utimes. Apart from
-// event-state.ts: the stat thread loads only this.
-import { closeSync, fstatSync, statSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
+// that recorded it stat'ed anything. The ctime catches an mtime set back by utimes.
+import { closeSync, fstatSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { putStat, STAT_FIELDS } from '../../util/file-stats.ts';
 import { join } from 'node:path';
 import { openTemporary } from '../cache/cache-file.ts';
 import { makeFolders } from '../../util/make-folders.ts';
 import type { FolderStats } from '../../content/listed-folders.ts';
 
-/** size, mtime (ns), ctime (ns), inode, device */
-export const STAT_FIELDS = 5;
+export { fileStat, putStat, STAT_FIELDS } from '../../util/file-stats.ts';
 export const KEY_BYTES = 32;
 /** The content files other than event files as a state lists them: by `kind NUL file`, the kinds in this order, each kind's files in the listing's. */
 export const OTHER_KINDS = ['site', 'pages', 'categories', 'media', 'directory'] as const;
@@ -36,16 +35,6 @@ export interface FileStats {
 /** No files, so no stats nor keys (none kept: no cache). */
 export const NO_STATS: FileStats = { safe: 0n, files: [], eventCount: 0, stats: new BigInt64Array(0), keys: Buffer.alloc(0) };
 
-/** A regular file's stat, or null (none there, not a file, not to be stat'ed). */
-export function fileStat(path: string | Buffer): BigIntStats | null {
-  try {
-    const s = statSync(path, { bigint: true, throwIfNoEntry: false });
-    return s?.isFile() ? s : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Whether stat `j` of `current` is the recorded `i` of `stats`, and old enough (before `safe`, less `margin`) to be trusted. */
 export function freshStatAt(stats: BigInt64Array, i: number, current: BigInt64Array, j: number, safe: bigint, margin: bigint): boolean {
   const at = i * STAT_FIELDS;
@@ -53,13 +42,6 @@ export function freshStatAt(stats: BigInt64Array, i: number, current: BigInt64Ar
   const before = safe - margin;
   return stats[at] >= 0n && current[now] >= 0n && current[now + 1] < before && current[now + 2] < before && current[now] === stats[at] &&
     current[now + 1] === stats[at + 1] && current[now + 2] === stats[at + 2] && current[now + 3] === stats[at + 3] && current[now + 4] === stats[at + 4];
-}
-
-/** Puts a stat into `stats` at `i` (null: none). */
-export function putStat(stats: BigInt64Array, i: number, stat: { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint; dev: bigint } | null): void {
-  const at = i * STAT_FIELDS;
-  if (stat === null) stats.fill(-1n, at, at + STAT_FIELDS);
-  else [stats[at], stats[at + 1], stats[at + 2], stats[at + 3], stats[at + 4]] = [stat.size, stat.mtimeNs, stat.ctimeNs, stat.ino, stat.dev];
 }
 
 /** A stat as text (size:mtimeNs:ctimeNs:ino:dev): how a parse thread hands it over; putStatText puts it back. */

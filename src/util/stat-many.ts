@@ -1,10 +1,11 @@
 // The stats of many files (the event files: one per event, most of them), taken on two threads:
-// the largest part of the search for changes over the event state (state-load.ts). A worker
+// the largest part of the search for changes over the event state (pipeline/load/state-load.ts). A worker
 // thread takes shares of them while this one does, as git's index preload does with its lstats.
 // This module is that thread's too (`answer`): an error thrown there reaches the caller with its
 // code and paths (a worker's error crosses as an Error with its own fields).
-import { runOnThread, threadModule } from '../../util/start-thread.ts';
-import { fileStat, putStat, STAT_FIELDS } from '../state/stat-fields.ts';
+import { runOnThread, threadModule } from './start-thread.ts';
+import { fileStat, putStat, STAT_FIELDS } from './file-stats.ts';
+import { namesIn, sharedNames, type Names } from './shared-names.ts';
 
 /** Fewer files than this are stat'ed here alone: a thread's start would cost more than it saves. */
 const TWO_THREADS_FROM = 8192;
@@ -19,9 +20,9 @@ function statShares(out: BigInt64Array, root: string, names: readonly string[], 
   }
 }
 
-/** The worker thread's part: shares taken beside the build's thread (the names come as one text, NUL between: one string to copy, not one per file). */
-export function answer({ root, names, shared, counter, size }: { root: string; names: string; shared: SharedArrayBuffer; counter: SharedArrayBuffer; size: number }): null {
-  statShares(new BigInt64Array(shared), root, names === '' ? [] : names.split('\0'), new Int32Array(counter), size);
+/** The worker thread's part: shares taken beside the build's thread (the names as one text in shared memory: nothing copied to post them). */
+export function answer({ root, names, shared, counter, size }: { root: string; names: Names; shared: SharedArrayBuffer; counter: SharedArrayBuffer; size: number }): null {
+  statShares(new BigInt64Array(shared), root, namesIn(names), new Int32Array(counter), size);
   return null;
 }
 
@@ -30,24 +31,26 @@ export type Stating = ReturnType<typeof beginStats>;
 
 /**
  * Begins to take the stats of `names`, each after `root` (a folder and its separator, or none), in order, STAT_FIELDS numbers each as putStat
- * (state/stat-fields.ts) writes them: size, mtime (ns), ctime (ns), inode, device; all -1 where there is
+ * (file-stats.ts) writes them: size, mtime (ns), ctime (ns), inode, device; all -1 where there is
  * no file to stat. Of many files, the worker thread starts now and takes shares while this thread
  * does other work (the content folder listed); `finish` takes the rest here.
  */
-export function beginStats(names: readonly string[], twoThreadsFrom = TWO_THREADS_FROM, size = CHUNK, root = '') {
-  const n = names.length;
+export function beginStats(names: readonly string[] | Names, twoThreadsFrom = TWO_THREADS_FROM, size = CHUNK, root = '') {
+  const n = 'count' in names ? names.count : names.length;
+  // (decoded here only where this thread takes shares)
+  let list = 'count' in names ? null : names;
   const out = new BigInt64Array(new SharedArrayBuffer(n * STAT_FIELDS * 8));
   // The files in shares, each taken by the first thread free: the worker starts well before this
   // thread begins, or after, so neither waits for a share fixed in advance.
   const counter = new SharedArrayBuffer(4);
   const next = new Int32Array(counter);
-  const other = n < twoThreadsFrom ? null : runOnThread<null>(threadModule(import.meta.url, 'stat-files'), { root, names: names.join('\0'), shared: out.buffer, counter, size }, 'the stat thread stopped before it finished');
+  const other = n < twoThreadsFrom ? null : runOnThread<null>(threadModule(import.meta.url, 'stat-many'), { root, names: 'count' in names ? names : sharedNames(names), shared: out.buffer, counter, size }, 'the stat thread stopped before it finished');
   // (its rejection is heard in finish, after this thread's shares)
   other?.catch(() => {});
   return {
     /** takes the shares not taken yet here, and gives every stat once the worker is done */
     async finish(): Promise<BigInt64Array> {
-      statShares(out, root, names, next, size);
+      if (Atomics.load(next, 0) * size < n) statShares(out, root, (list ??= namesIn(names as Names)), next, size);
       await other;
       return out;
     },

@@ -1,16 +1,16 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { putStat, STAT_FIELDS } from '../state/stat-fields.ts';
-import { beginStats } from './stat-files.ts';
+import { removeDir, tempDir } from '../../test/helpers.ts';
+import { putStat, STAT_FIELDS } from './file-stats.ts';
+import { beginStats } from './stat-many.ts';
 
 const statFiles = (paths: readonly string[], twoThreadsFrom?: number, size?: number) => beginStats(paths, twoThreadsFrom, size).finish();
 
 // the thread module on a real worker thread, as an installed aula runs it (start-thread.ts)
 process.env.AULA_THREADS = 'worker';
 
-const root = tempDir('aula-stat-files-');
+const root = tempDir('aula-stat-many-');
 afterAll(() => removeDir(root));
 
 describe('statFiles', () => {

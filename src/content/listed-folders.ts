@@ -54,13 +54,11 @@ export const isFolderStats = (v: FolderStats): boolean => Array.isArray(v.names)
 /** What a build recorded of its listing: the event files, then the others as `kind NUL file` (as the event state keeps them), and the folders' stats. */
 type Recorded = { safe: bigint; files: string[]; eventCount: number; folders?: FolderStats | null };
 
-/** The recorded files, each with its kind. */
-function* recordedFiles(recorded: Recorded): Iterable<[Kind, string]> {
-  for (let i = 0; i < recorded.files.length; i++) {
-    const id = recorded.files[i];
-    if (i < recorded.eventCount) yield ['events', id];
-    else yield [id.slice(0, id.indexOf('\0')) as Kind, id.slice(id.indexOf('\0') + 1)];
-  }
+/** The recorded file `i`'s kind and path. */
+function recordedFile(recorded: Recorded, i: number): [Kind, string] {
+  const id = recorded.files[i];
+  const cut = id.indexOf('\0');
+  return i < recorded.eventCount ? ['events', id] : [id.slice(0, cut) as Kind, id.slice(cut + 1)];
 }
 
 /** The listing a build recorded where no folder listed changed since; null: list again. */
@@ -72,8 +70,11 @@ export function recordedListing(content: string, recorded: Recorded | null, marg
 
 /** The recorded listing as the listing gave it. */
 function listingOf(recorded: Recorded, folders: FolderStats): ContentFiles {
-  const files: ContentFiles = { site: [], pages: [], categories: [], media: [], events: [], directory: [], problems: [], raw: new Map(), linked: false, notRead: [], folders: folders.names };
-  for (const [kind, file] of recordedFiles(recorded)) files[kind].push(file);
+  const files: ContentFiles = { site: [], pages: [], categories: [], media: [], events: recorded.files.slice(0, recorded.eventCount), directory: [], problems: [], raw: new Map(), linked: false, notRead: [], folders: folders.names };
+  for (let i = recorded.eventCount; i < recorded.files.length; i++) {
+    const [kind, file] = recordedFile(recorded, i);
+    files[kind].push(file);
+  }
   return files;
 }
 
@@ -86,7 +87,17 @@ function knownFolders(recorded: Recorded, folders: FolderStats, unchanged: reado
   folders.names.forEach((name, i) => {
     if (unchanged[i]) known.set(name, { files: [], folders: [] });
   });
-  for (const [kind, file] of recordedFiles(recorded)) known.get(parentOf(file))?.files.push([kind, file]);
+  // (a folder's files are recorded together: the folder is looked up as the parent changes)
+  let [parent, entry] = ['', known.get('')];
+  for (let i = 0; i < recorded.files.length; i++) {
+    const [kind, file] = recordedFile(recorded, i);
+    const length = Math.max(0, file.lastIndexOf('/'));
+    if (length !== parent.length || !file.startsWith(parent)) {
+      parent = file.slice(0, length);
+      entry = known.get(parent);
+    }
+    entry?.files.push([kind, file]);
+  }
   folders.names.forEach((name, i) => {
     if (name === '') return;
     const at = i * FIELDS;

@@ -12,6 +12,10 @@ import { removeDir, tempDir } from '../../../test/helpers.ts';
 import { generateContent } from '../../gen/content-generator.ts';
 import { build, type BuildResult } from '../build.ts';
 import { listFiles } from '../ledger/carry-over.ts';
+import { distCacheFile } from '../cache/cache-folder.ts';
+import { parseKey } from '../cache/keys.ts';
+import { eventStatePath, readEventState } from '../state/event-state.ts';
+import { EVENTS_KIND, fileStat, KEY_BYTES, putStat, STAT_FIELDS } from '../state/stat-fields.ts';
 
 const root = tempDir('aula-state-load-');
 const content = join(root, 'content');
@@ -153,4 +157,24 @@ describe('the load over the state, many event files changed', () => {
     expect(result.ok && result.patch).toMatchObject({ taken: true });
     expect(result.ok && result.cache!.parsed).toBe(0);
   }, 120_000);
+
+  it('records each event file\'s stat and key at its new index where files before it were added or removed', async () => {
+    const files = eventFiles();
+    removeFile(files[3]);
+    removeFile(files[40]);
+    write('events/0000-first.md', read(files[5]).replace(/^id: .*$/m, 'id: 987654321'));
+    const { result, same } = await buildBoth();
+    expect(result.ok && result.patch).toMatchObject({ taken: true, removed: 2 });
+    expect(same).toBe(true);
+    const { state } = readEventState(eventStatePath(distCacheFile(cache, content, out)), content, out, 1 << 30)!;
+    const now = state.files.slice(0, state.eventCount);
+    expect(now.filter((f) => f.endsWith('.md'))).toEqual(eventFiles());
+    const wrong = now.filter((file, i) => {
+      const want = new BigInt64Array(STAT_FIELDS);
+      putStat(want, 0, fileStat(join(content, file)));
+      const key = parseKey(`${EVENTS_KIND}${state.site.timezone}`, file, readFileSync(join(content, file)));
+      return !want.every((v, k) => v === state.stats[i * STAT_FIELDS + k]) || !key.equals(state.keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES));
+    });
+    expect(wrong).toEqual([]);
+  });
 });

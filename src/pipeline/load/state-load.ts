@@ -333,14 +333,15 @@ interface ChangedEventFiles {
 /**
  * The event files over the prior: unchanged by their stat (as `taking` took them), else read again,
  * and changed where their text is not the one recorded; the rest removed. The loop runs once per
- * event file, so it only compares: the listing is sorted as the state's is, a file is usually at its
- * own index (the map is made only when one is not), and the stats and keys are copied whole first.
+ * event file, so it only compares: the listing is sorted as the state's is, so each file's recorded
+ * index is found by walking both in step, and the stats and keys are copied whole first, those of
+ * files at a shifted index by runs.
  */
 async function eventFileChanges(options: BuildOptions, { content, files: { events: eventFiles }, recorder, margin }: Reading, state: EventState, taking: RecordedStats): Promise<ChangedEventFiles> {
   const { files: previousFiles, eventCount: count, stats, keys } = state;
   const changes: ChangedEventFiles = { fileMap: new Int32Array(count).fill(-1), removed: count, changed: [], texts: [] };
   const { fileMap, changed, texts } = changes;
-  let index: Map<string, number> | null = null;
+  let next = 0;
   const { stats: eventStats, keys: eventKeys } = recorder!.next;
   const common = Math.min(eventFiles.length, count);
   eventStats.set(stats.subarray(0, common * STAT_FIELDS));
@@ -348,18 +349,28 @@ async function eventFileChanges(options: BuildOptions, { content, files: { event
   const current = await taking.stating!.finish();
   const kind = `${EVENTS_KIND}${state.site.timezone}`;
   const poolFrom = options.poolFrom ?? POOL_FROM;
+  // files [from, to) unchanged at their recorded index + shift: their stats and keys copied together
+  let run = { from: 0, to: 0, shift: 0 };
+  const copyRun = () => {
+    if (run.shift === 0) return;
+    eventStats.set(stats.subarray((run.from + run.shift) * STAT_FIELDS, (run.to + run.shift) * STAT_FIELDS), run.from * STAT_FIELDS);
+    keys.copy(eventKeys, run.from * KEY_BYTES, (run.from + run.shift) * KEY_BYTES, (run.to + run.shift) * KEY_BYTES);
+  };
   for (let now = 0; now < eventFiles.length; now++) {
     const file = eventFiles[now];
-    const at = now < count && previousFiles[now] === file ? now : (index ??= new Map(previousFiles.slice(0, count).map((f, i) => [f, i]))).get(file);
+    // (the recorded files passed over are removed; a file out of that order is read as a new one)
+    while (next < count && previousFiles[next] < file) next++;
+    const at = next < count && previousFiles[next] === file ? next++ : undefined;
     if (at !== undefined) {
       if (current[at * STAT_FIELDS] < 0n) refuse(`${file} cannot be stat'ed`);
       fileMap[at] = now;
       changes.removed--;
       if (freshStatAt(stats, at, current, at, state.safe, margin)) {
-        if (at !== now) {
-          eventStats.set(stats.subarray(at * STAT_FIELDS, (at + 1) * STAT_FIELDS), now * STAT_FIELDS);
-          keys.copy(eventKeys, now * KEY_BYTES, at * KEY_BYTES, (at + 1) * KEY_BYTES);
+        if (run.to !== now || run.shift !== at - now) {
+          copyRun();
+          run = { from: now, to: now, shift: at - now };
         }
+        run.to++;
         continue;
       }
     }
@@ -373,6 +384,7 @@ async function eventFileChanges(options: BuildOptions, { content, files: { event
     if (at !== undefined) fileMap[at] = -1;
     if (changed.push(now) <= poolFrom) texts!.push(read.text);
   }
+  copyRun();
   return changed.length <= poolFrom ? changes : { ...changes, texts: null };
 }
 

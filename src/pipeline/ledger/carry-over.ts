@@ -2,11 +2,13 @@
 // those the ledger proves (dist-ledger.ts), and after the render each staged file whose bytes equal
 // the previous one's (compared, never assumed: a hand-edited dist file is not carried). Where the
 // file system makes no hard links, copies checked to be the proven file, or the previous mtime.
-import { closeSync, constants, copyFileSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, utimesSync, type Stats } from 'node:fs';
+import { constants, copyFileSync, linkSync, lstatSync, readFileSync, renameSync, utimesSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { readFully } from '../../util/positional-io.ts';
+import { listFiles, sameBytes } from '../../util/same-files.ts';
 import { sha256 } from '../cache/keys.ts';
 import { identityOf, unlinkQuietly } from '../cache/cache-file.ts';
+
+export { listFiles };
 
 /** The links made: a test puts a file system without hard links in their place. */
 export const hardLinks = { linkSync };
@@ -65,38 +67,11 @@ export class LinkOrCopy {
   }
 }
 
-/** Every regular file under `dir`, relative to it with forward slashes; no link followed. */
-export function listFiles(dir: string, prefix = '', found: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) listFiles(join(dir, entry.name), rel, found);
-    else if (entry.isFile()) found.push(rel);
-  }
-  return found;
-}
-
 function statOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
   } catch {
     return null;
-  }
-}
-
-const CHUNK = 1 << 20;
-
-function sameBytes(a: string, b: string, size: number): boolean {
-  const [fa, fb] = [openSync(a, 'r'), openSync(b, 'r')];
-  try {
-    const [ba, bb] = [Buffer.allocUnsafe(Math.min(CHUNK, size)), Buffer.allocUnsafe(Math.min(CHUNK, size))];
-    for (let at = 0; at < size; at += CHUNK) {
-      const n = Math.min(CHUNK, size - at);
-      if (readFully(fa, ba, 0, n, at) !== n || readFully(fb, bb, 0, n, at) !== n || !ba.subarray(0, n).equals(bb.subarray(0, n))) return false;
-    }
-    return true;
-  } finally {
-    closeSync(fa);
-    closeSync(fb);
   }
 }
 

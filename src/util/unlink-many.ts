@@ -7,6 +7,13 @@ import { unlink } from 'node:fs/promises';
 /** Unlinks left in flight at once: twice libuv's threads (bin/aula.cjs sizes the pool), so none of them idles between two. */
 const IN_FLIGHT = 32;
 
+/**
+ * Unlinks queued at once while the main thread is busy with other work and hands out no next one:
+ * enough to keep the pool's threads at it meanwhile, bounded so that a huge dist does not hold a
+ * request per file.
+ */
+export const QUEUED_WHILE_BUSY = 4096;
+
 /** Unlinks every one of `paths`, several at a time; once all have been tried, throws the failure of the first in `paths` that failed. */
 export async function unlinkMany(paths: readonly string[], inFlight = IN_FLIGHT): Promise<void> {
   let next = 0;

@@ -86,12 +86,10 @@ export function carryFile(previous: string, staged: string, links = new LinkOrCo
 }
 
 /**
- * Carries every unchanged staged file over; returns how many were carried.
+ * Carries every unchanged staged file over; returns those carried.
  * `settled`: a file not to compare (linked already, or known to differ).
  */
-export function carryOver(previousDist: string, staging: string, settled: (rel: string) => boolean = () => false, files: readonly string[] = listFiles(staging), links = new LinkOrCopy()): number {
-  if (!statOrNull(previousDist)?.isDirectory()) return 0;
-  let carried = 0;
-  for (const rel of files) if (!settled(rel) && carryFile(join(previousDist, rel), join(staging, rel), links)) carried++;
-  return carried;
+export function carryOver(previousDist: string, staging: string, settled: (rel: string) => boolean = () => false, files: readonly string[] = listFiles(staging), links = new LinkOrCopy()): string[] {
+  if (!statOrNull(previousDist)?.isDirectory()) return [];
+  return files.filter((rel) => !settled(rel) && carryFile(join(previousDist, rel), join(staging, rel), links));
 }

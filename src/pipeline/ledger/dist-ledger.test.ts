@@ -88,6 +88,25 @@ describe('the dist ledger', () => {
     expect(dist.carried('data.json', 'b'.repeat(64), { volume: null })).toBe(true);
   });
 
+  it('looks again only at a file the former dist shared: another keeps its staged identity, which an edit since no longer matches', () => {
+    const { root, out, path, written, staged } = setup();
+    const ids = identities(out, written);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30);
+    // data.json shared a link with the former dist, now gone; the page, written anew, is edited in place
+    linkSync(join(out, 'data.json'), join(root, 'former-link'));
+    unlinkSync(join(root, 'former-link'));
+    writeFileSync(join(out, PAGE), 'PAGE');
+    lstats.length = 0;
+    writeLedger(path, out, written, { compressor: COMPRESSOR, volume: 1000 }, ids, (name) => name === 'data.json');
+    expect(lstats).toEqual([join(out, 'data.json')]);
+    const ledger = DistLedger.read(path, out)!;
+    expect(ledger.entry(PAGE)!.id).toBe(ids.get(PAGE));
+    expect(ledger.entry('data.json')!.id).toBe(identityOf(join(out, 'data.json')));
+    const dist = staged();
+    expect(dist.linked(PAGE, 'k1', 1000)).toBe(false);
+    expect(dist.carried('data.json', 'b'.repeat(64), { volume: null })).toBe(true);
+  });
+
   it('takes a linked file\'s staged identity from its proof, and leaves it out once edited after all', () => {
     const { root, staging, written, staged: stagedDist } = setup();
     const dist = stagedDist();

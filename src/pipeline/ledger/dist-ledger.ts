@@ -75,15 +75,16 @@ export class DistLedger {
 
 /**
  * Records the swapped-in dist's files, given the identities they (and their twins) had in the
- * staging folder before the swap. One changed since is left out: somebody wrote into the dist, and
- * recording its identity would prove their bytes aula's. All but the ctime must agree: removing
- * the former dist's hard link moves the ctime alone. Failing to write is no error: the next build
- * proves nothing from it.
+ * staging folder before the swap. One the former dist held a hard link to (`shared`) is looked at
+ * again: removing that link moves its ctime alone, and one changed otherwise is left out (somebody
+ * wrote into the dist: its identity would prove their bytes aula's). Any other keeps its staged
+ * identity, which a change since no longer matches. Failing to write is no error.
  */
-export function writeLedger(path: string, out: string, written: Written, precompressed: Precompressed | undefined, staged: ReadonlyMap<string, string>): void {
+export function writeLedger(path: string, out: string, written: Written, precompressed: Precompressed | undefined, staged: ReadonlyMap<string, string>, shared: (name: string) => boolean = () => true): void {
   const files = new Map<string, LedgerEntry>();
   const current = (name: string) => {
     const before = staged.get(name);
+    if (before !== undefined && !shared(name)) return before;
     const now = before === undefined ? null : identityOf(join(out, name));
     return now !== null && before!.slice(0, before!.lastIndexOf(':')) === now.slice(0, now.lastIndexOf(':')) ? now : null;
   };

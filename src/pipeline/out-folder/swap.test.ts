@@ -61,6 +61,19 @@ describe('swapIn', () => {
     expect(readFileSync(join(out, 'pages', '0.json'), 'utf8')).toBe('new');
   });
 
+  it('runs `meanwhile` once, the new dist in place: with a former dist to remove, and with none', async () => {
+    const { root, out, staging } = dists(20);
+    const calls: boolean[] = [];
+    await swapIn(staging, out, undefined, undefined, undefined, { shared: () => false, meanwhile: () => calls.push(readFileSync(join(out, 'manifest.json'), 'utf8') === manifest('new')) });
+    expect(calls).toEqual([true]);
+    expect(parkedIn(root)).toEqual([]);
+    const fresh = join(root, 'fresh');
+    const first = createStaging(fresh);
+    writeFileSync(join(first, 'manifest.json'), manifest('new'));
+    await swapIn(first, fresh, undefined, undefined, undefined, { shared: () => false, meanwhile: () => calls.push(existsSync(join(fresh, 'manifest.json'))) });
+    expect(calls).toEqual([true, true]);
+  });
+
   it('a removal that fails midway leaves the new dist whole and names the path in one line', async () => {
     // a file the former dist lists whose path is just short enough from the dist's own name, and
     // too long (past PATH_MAX) from the longer name it is parked under for its removal

@@ -10,7 +10,7 @@ import { MADE_FILES, madeFilesText } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
 import { carryFile, listFiles, type LinkOrCopy } from '../ledger/carry-over.ts';
 import { aulaManifest, madeListOf, OutFolderError } from './out-folder.ts';
-import { removeMade, STAGING_MARKER, userEntries } from './user-files.ts';
+import { removeMade, STAGING_MARKER, userEntries, type Removal } from './user-files.ts';
 import { isRunning } from '../../util/process-alive.ts';
 
 const parkedPrefix = (out: string) => `.aula-old-${basename(out)}-`;
@@ -103,15 +103,16 @@ export async function recoverDist(out: string, warn: (message: string) => void =
 
 /**
  * Moves a parked dist's user entries into `out` and, when it is `ours`, removes what aula made
- * there; what is left is tried again next build.
+ * there; what is left is tried again next build. `during.meanwhile` runs once, whatever stays.
  */
-async function rescueUserEntries(parked: string, out: string, warn: (message: string) => void, ours: boolean): Promise<void> {
+async function rescueUserEntries(parked: string, out: string, warn: (message: string) => void, ours: boolean, during?: Removal): Promise<void> {
   let found;
   try {
     found = userEntries(parked, out, printable(out));
   } catch (e) {
     // one would land on a file of the dist, or it has no list: it stays, said at every build
     if (!(e instanceof OutFolderError)) throw e;
+    during?.meanwhile();
     return warn(madeListOf(parked) !== null ? e.message : `${printable(parked)} is a former dist without a readable ${MADE_FILES}: aula cannot tell the files it made there from yours, so it leaves the folder; move your files out of it and remove it`);
   }
   let moved = true;
@@ -124,20 +125,21 @@ async function rescueUserEntries(parked: string, out: string, warn: (message: st
       warn(`${printable(join(out, rel))} could not be moved into the new dist (${(e as NodeJS.ErrnoException).code ?? 'error'}): it stays in ${printable(join(parked, rel))}, and the next build tries again`);
     }
   }
-  if (!ours) return;
+  if (!ours) return during?.meanwhile();
   // the former dist stays when something aula did not make stands at a path it did (a link, a
   // device), which can neither be removed nor moved: said, with the first such path
-  const left = await removeMade(parked, found.made);
+  const left = await removeMade(parked, found.made, during);
   if (!moved || left.length === 0) return;
   const more = left.length > 1 ? ` (and ${left.length - 1} more)` : '';
   warn(`${printable(join(parked, left[0]))}${more} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${printable(parked)} with it; remove that folder when it is no longer needed`);
 }
 
 /**
- * Moves `staged` to `out`. The former dist is removed before this returns, so before the ledger
- * records identities: its files are mostly hard links to the new dist's, and each unlink moves a ctime.
+ * Moves `staged` to `out`, and removes the former dist. Its files are mostly hard links to the new
+ * dist's, and each unlink moves a ctime: `during.meanwhile` (the ledger's record of identities) runs
+ * once those are gone, while the rest are removed, or once the dist is in place when nothing is.
  */
-export async function swapIn(staged: string, out: string, warn: (message: string) => void = () => {}, files?: readonly string[], links?: LinkOrCopy): Promise<void> {
+export async function swapIn(staged: string, out: string, warn: (message: string) => void = () => {}, files?: readonly string[], links?: LinkOrCopy, during?: Removal): Promise<void> {
   const hadOld = existsSync(out);
   // what the user keeps in the former dist must have room in the new one: refused before anything moves
   if (hadOld) userEntries(out, staged, printable(out));
@@ -150,10 +152,13 @@ export async function swapIn(staged: string, out: string, warn: (message: string
   liveStaging.delete(staged);
   swapBegun = true;
   unlinkSync(join(staged, STAGING_MARKER));
-  if (!hadOld) return renameSync(staged, out);
+  if (!hadOld) {
+    renameSync(staged, out);
+    return during?.meanwhile();
+  }
   const parked = join(dirname(out), `${parkedPrefix(out)}${process.pid}-${Date.now()}`);
   renameSync(out, parked);
   renameSync(staged, out);
   // only a folder aula made goes, and of it only what its list names
-  await rescueUserEntries(parked, out, warn, provablyOurs(parked));
+  await rescueUserEntries(parked, out, warn, provablyOurs(parked), during);
 }

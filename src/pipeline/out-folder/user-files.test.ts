@@ -89,6 +89,18 @@ describe('removeMade: only what aula made of a former dist goes', () => {
     expect(existsSync(parked)).toBe(false);
   });
 
+  it('the files the new dist shares go first: `meanwhile` runs once, when they are gone, before the removal ends', async () => {
+    const shared = 'data/events/00000.jsonl';
+    const parked = tree(listed({ 'v1/cms/event/offset/20.json': '{}' }));
+    const seen: string[][] = [];
+    const meanwhile = () => seen.push(['v1/cms/event/index.json', shared, 'v1/cms/event/offset/20.json'].filter((f) => existsSync(join(parked, f))));
+    expect(await removeMade(parked, [...MADE, 'v1/cms/event/offset/20.json'], { shared: (rel) => rel === shared, meanwhile })).toEqual([]);
+    // (the others may be gone already: their unlinks were under way)
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).not.toContain(shared);
+    expect(existsSync(parked)).toBe(false);
+  });
+
   it('a listed name that is now somebody\'s link stays; a link is never followed', async () => {
     const elsewhere = tree({ 'keep.txt': 'mine' });
     const listedDist = tree(listed());

@@ -6,7 +6,7 @@ import { lstatSync, readdirSync, rmdirSync, unlinkSync, type Dirent } from 'node
 import { dirname, join } from 'node:path';
 import { MADE_FILES } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
-import { unlinkMany } from '../../util/unlink-many.ts';
+import { QUEUED_WHILE_BUSY, unlinkMany } from '../../util/unlink-many.ts';
 import { madeListOf, noListMessage, OutFolderError } from './out-folder.ts';
 
 /** A staging folder's marker (swap.ts): aula's, should a dist still hold one. */
@@ -64,16 +64,20 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
   return { entries: keep, made: list };
 }
 
+/** `shared`: a file the new dist holds a hard link to (its unlink moves that file's ctime); `meanwhile` runs once those are gone, while the others' unlinks wait on the device. */
+export type Removal = { shared: (rel: string) => boolean; meanwhile: () => void };
+
 /**
  * Removes from the former dist `dir` every file `made` lists and the folders left empty; returns
  * what else stays. manifest.json and .aula-files, the proof for the next build's recoverDist, go
  * last, with the folder, once nothing else is left. No link is followed (aula makes none). The
- * files go several at a time (util/unlink-many.ts), then the folders, each after those within it.
+ * files go several at a time (util/unlink-many.ts), those `during` calls shared first; then the
+ * folders, each after those within it.
  */
-export async function removeMade(dir: string, made: readonly string[]): Promise<string[]> {
+export async function removeMade(dir: string, made: readonly string[], during: Removal = { shared: () => true, meanwhile: () => {} }): Promise<string[]> {
   const proof = new Set(['manifest.json', MADE_FILES]);
   const listed = new Set(made);
-  const [left, files, folders] = [[] as string[], [] as string[], [] as string[]];
+  const [left, shared, freed, folders] = [[] as string[], [] as string[], [] as string[], [] as string[]];
   const scan = (rel: string): void => {
     for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
       const at = rel === '' ? e.name : `${rel}/${e.name}`;
@@ -82,9 +86,9 @@ export async function removeMade(dir: string, made: readonly string[]): Promise<
         scan(at);
         if (left.length === before) folders.push(at);
       } else if (rel === '' && proof.has(e.name)) {
-        // the proof: last, below
+        // the proof: last, below (no file the new dist's ledger lists)
       } else if (listed.has(at) && e.isFile()) {
-        files.push(join(dir, at));
+        (during.shared(at) ? shared : freed).push(join(dir, at));
       } else {
         // not aula's: the user's, or a listed name that is no plain file now (somebody's link or device)
         left.push(at);
@@ -92,7 +96,14 @@ export async function removeMade(dir: string, made: readonly string[]): Promise<
     }
   };
   scan('');
-  await unlinkMany(files);
+  await unlinkMany(shared);
+  // queued at once: the pool's threads go on with them while `meanwhile` keeps this thread
+  const freeing = unlinkMany(freed, QUEUED_WHILE_BUSY);
+  try {
+    during.meanwhile();
+  } finally {
+    await freeing;
+  }
   for (const at of folders) rmdirSync(join(dir, at));
   const rest = readdirSync(dir);
   if (rest.every((name) => proof.has(name))) {

@@ -2,8 +2,8 @@
 // written (read back as the server reads it), written as they come and compressed by the pool's
 // threads meanwhile (a list page or the calendar whose key, page-keys.ts, the ledger proves is
 // linked instead); media copies, routing rules, the manifest and changes.json written; unchanged
-// files carried over; the event state recorded, bound to the manifest (before the swap: a stopped
-// build leaves no state describing no dist); the dist swapped in; the ledger recorded.
+// files carried over; the dist swapped in; the event state (bound to the manifest: refused beside
+// another dist, wherever a build stopped) and the ledger recorded while the former dist's files go.
 import { bodyBuffer, bodyText } from '../../api/body.ts';
 import { createApi, type Api } from '../../api/core.ts';
 import { CALENDAR_CAP } from '../../api/events/calendar.ts';
@@ -165,13 +165,13 @@ export async function publishStage(options: BuildOptions, clock: Clock, plan: Pl
   await clock.nextPhase('manifest', 'carry over');
   const files = dist.carryOver();
   await clock.nextPhase('carry over', 'swap');
-  if (dist.ledgerFile !== null) {
-    // the next build's event state, bound to the manifest written (none where no state is kept)
-    const path = eventStatePath(dist.ledgerFile);
+  // the next build's event state, bound to the manifest written (none where no state is kept)
+  const recordState = (ledgerFile: string) => {
+    const path = eventStatePath(ledgerFile);
     if (rendered.stateRows === null) unlinkQuietly(path);
     else writeEventState(path, nextEventState(plan.state, plan, rendered.stateRows, manifestJson));
-  }
-  await dist.swapIn(files, manifest.precompressed, options.onWarning);
+  };
+  await dist.swapIn(files, manifest.precompressed, options.onWarning, recordState);
   clock.phase('swap');
   return documents;
 }

@@ -55,6 +55,8 @@ export class StagedDist {
   readonly reused = { rows: { reused: 0, rendered: 0 }, pages: 0 };
   /** each file linked (or copied) from the previous dist, twins included, by the identity it is proven by */
   readonly proven = new Map<string, string>();
+  /** staged files the carry-over linked to (or found to be) the previous dist's */
+  private carriedOver = new Set<string>();
   /** how files are put in the staging folder; the carry-over and the swap go on by the same decision */
   private readonly links = new LinkOrCopy();
   private readonly folders = new Set<string>();
@@ -154,9 +156,12 @@ export class StagedDist {
   /** Carries each staged file not linked, nor known to differ, over from the previous dist where its bytes are the same; returns the staged files. */
   carryOver(): string[] {
     const files = listFiles(this.staging);
-    carryOver(this.out, this.staging, (rel) => this.proven.has(rel) || !!this.ledger?.differs(rel, this.written), files, this.links);
+    this.carriedOver = new Set(carryOver(this.out, this.staging, (rel) => this.proven.has(rel) || !!this.ledger?.differs(rel, this.written), files, this.links));
     return files;
   }
+
+  /** Whether the previous dist holds a hard link to the staged `rel`: removing it moves the file's ctime. */
+  private shared = (rel: string): boolean => this.proven.has(rel) || this.carriedOver.has(rel);
 
   /**
    * The identities of every file written (and its twins) among the staged `files`: a linked one's
@@ -174,11 +179,16 @@ export class StagedDist {
     return staged;
   }
 
-  /** Swaps the staged `files` in, and records the ledger of them. */
-  async swapIn(files: readonly string[], precompressed: Manifest['precompressed'], warn?: (message: string) => void): Promise<void> {
-    const staged = this.ledgerFile === null ? null : this.identities(files);
-    await swapIn(this.staging, this.out, warn, files, this.links);
-    // once every file is in place: the identities are final
-    if (this.ledgerFile !== null) writeLedger(this.ledgerFile, this.out, this.written, precompressed, staged!);
+  /** Swaps the staged `files` in; records the ledger of them, and `record`s what else the cache keeps, while the former dist's files go. */
+  async swapIn(files: readonly string[], precompressed: Manifest['precompressed'], warn?: (message: string) => void, record: (ledgerFile: string) => void = () => {}): Promise<void> {
+    const [ledgerFile, shared] = [this.ledgerFile, this.shared];
+    const staged = ledgerFile === null ? null : this.identities(files);
+    // once the former dist's links to the new files are gone, their identities are final
+    const meanwhile = () => {
+      if (ledgerFile === null) return;
+      record(ledgerFile);
+      writeLedger(ledgerFile, this.out, this.written, precompressed, staged!, shared);
+    };
+    await swapIn(this.staging, this.out, warn, files, this.links, { shared, meanwhile });
   }
 }

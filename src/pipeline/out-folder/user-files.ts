@@ -64,17 +64,17 @@ export function userEntries(old: string, staged: string, shownOut: string): { en
   return { entries: keep, made: list };
 }
 
-/** `shared`: a file the new dist holds a hard link to (its unlink moves that file's ctime); `meanwhile` runs once those are gone, while the others' unlinks wait on the device. */
+/** `shared`: a file the new dist holds a hard link to (its unlink moves that file's ctime, and frees nothing); `meanwhile` runs once those are gone, while the others' unlinks wait on the device. */
 export type Removal = { shared: (rel: string) => boolean; meanwhile: () => void };
 
 /**
  * Removes from the former dist `dir` every file `made` lists and the folders left empty; returns
  * what else stays. manifest.json and .aula-files, the proof for the next build's recoverDist, go
- * last, with the folder, once nothing else is left. No link is followed (aula makes none). The
- * files go several at a time (util/unlink-many.ts), those `during` calls shared first; then the
- * folders, each after those within it.
+ * last, with the folder, once nothing else is left. No link is followed (aula makes none). Shared
+ * files go one by one (an unlink that frees nothing costs less here than on a thread), the others
+ * several at a time (util/unlink-many.ts), then the folders, each after those within it.
  */
-export async function removeMade(dir: string, made: readonly string[], during: Removal = { shared: () => true, meanwhile: () => {} }): Promise<string[]> {
+export async function removeMade(dir: string, made: readonly string[], during: Removal = { shared: () => false, meanwhile: () => {} }): Promise<string[]> {
   const proof = new Set(['manifest.json', MADE_FILES]);
   const listed = new Set(made);
   const [left, shared, freed, folders] = [[] as string[], [] as string[], [] as string[], [] as string[]];
@@ -96,7 +96,7 @@ export async function removeMade(dir: string, made: readonly string[], during: R
     }
   };
   scan('');
-  await unlinkMany(shared);
+  for (const path of shared) unlinkSync(path);
   // queued at once: the pool's threads go on with them while `meanwhile` keeps this thread
   const freeing = unlinkMany(freed, QUEUED_WHILE_BUSY);
   try {

@@ -13,7 +13,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { markdownEvents, setFrontMatter, unusedEventId } from './content-edits.ts';
+import { frontMatterValue, markdownEvents, setFrontMatter, unusedEventId } from './content-edits.ts';
 import { probeFileCreation } from './file-creation.ts';
 import { measuredAula, type MeasuredRun } from './measured-run.ts';
 
@@ -82,6 +82,9 @@ export function compareDists(a: string, b: string, ignore: readonly string[] = [
 }
 
 export const ADDED_FILE = 'events/bench/added-event.md';
+/** the added event's start and end: after every generated event's */
+export const ADDED_START = '2099-01-02 10:00:00';
+export const ADDED_END = '2099-01-02T12:00:00';
 
 /**
  * Cold builds with the cache on, each into fresh folders: on two shared cores one build's time
@@ -158,7 +161,11 @@ export async function runBuilds(options: {
   write(changed, setFrontMatter(original.changed, 'title', JSON.stringify('Bench: one changed title')));
   const change = await build('one event changed', distDir, withCache);
 
-  const addedText = setFrontMatter(setFrontMatter(original.changed, 'id', String(unusedEventId(contentDir))), 'title', JSON.stringify('Bench: one added event'));
+  // an upcoming event, as a new one usually is: first in the list (newest start first), so every
+  // row and part after it moves, the costly case for an incremental build
+  const starting = setFrontMatter(original.changed, 'start', ADDED_START);
+  const upcoming = frontMatterValue(starting, 'end') === undefined ? starting : setFrontMatter(starting, 'end', ADDED_END);
+  const addedText = setFrontMatter(setFrontMatter(upcoming, 'id', String(unusedEventId(contentDir))), 'title', JSON.stringify('Bench: one added event'));
   write(ADDED_FILE, addedText);
   const added = await build('one event added', distDir, withCache);
 

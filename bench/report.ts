@@ -469,7 +469,7 @@ export function buildRows(r: BuildFigures): string[] {
     ...flushRow(b),
     `| build throughput (cold, cache on) | ${fmt(r.generate.files / coldS)} content files/s | – | – |`,
     `| one event's title changed (${code(b.files.changed)}), cache warm, same \`--out\`: time / peak RSS | ${seconds(b.change.wallMs)}${cpu(b.change)} / ${peak(b.change)} | ≤ ${TARGETS.changeS} s | ${verdict(changeS <= TARGETS.changeS)} |`,
-    `| one event added (a new file, ${code(b.files.added)}): time / peak RSS | ${seconds(b.added.wallMs)}${cpu(b.added)} / ${peak(b.added)} | ≤ ${TARGETS.addedOrDeletedS} s | ${verdict(b.added.wallMs / 1000 <= TARGETS.addedOrDeletedS)} |`,
+    `| one event added at the top of the list (a new file, ${code(b.files.added)}, starting after every other): time / peak RSS | ${seconds(b.added.wallMs)}${cpu(b.added)} / ${peak(b.added)} | ≤ ${TARGETS.addedOrDeletedS} s | ${verdict(b.added.wallMs / 1000 <= TARGETS.addedOrDeletedS)} |`,
     `| one event deleted (its file, ${code(b.files.deleted)}): time / peak RSS | ${seconds(b.deleted.wallMs)}${cpu(b.deleted)} / ${peak(b.deleted)} | ≤ ${TARGETS.addedOrDeletedS} s | ${verdict(b.deleted.wallMs / 1000 <= TARGETS.addedOrDeletedS)} |`,
     `| the three edits undone: time / peak RSS | ${seconds(b.restored.wallMs)}${cpu(b.restored)} / ${peak(b.restored)} | – | – |`,
     identicalRow(b),

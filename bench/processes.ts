@@ -208,38 +208,49 @@ export function treeRss(pid: number): { bytes: number; processes: number; each: 
   let bytes = 0;
   let processes = 0;
   const each: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const p = queue.pop()!;
+  for (const p of treePids(pid)) {
     const s = status(p);
     if (s && s.name === root.name && s.rss > 0) {
       bytes += s.rss;
       processes++;
       each.push(s.rss);
     }
-    queue.push(...childPids(p));
   }
   return { bytes, processes, each };
 }
 
-/** CPU time (user + system, clock ticks) of a process and all its descendants, from /proc. */
-export function treeCpuTicks(pid: number): number {
-  let ticks = 0;
+/** A process and its descendants: the pids, the process first. */
+export function treePids(pid: number): number[] {
+  const pids: number[] = [];
   const queue = [pid];
   while (queue.length > 0) {
     const p = queue.pop()!;
+    pids.push(p);
+    queue.push(...childPids(p));
+  }
+  return pids;
+}
+
+/**
+ * The sum over a process and its descendants of one figure of /proc/<pid>/stat (every thread's),
+ * `pick` given the fields after the command's closing parenthesis (state is the first); a process
+ * that ended meanwhile counts nothing.
+ */
+export function treeStatSum(pid: number, pick: (fields: string[]) => number): number {
+  let sum = 0;
+  for (const p of treePids(pid)) {
     try {
-      // the fields after the parenthesised name: utime and stime are the 12th and 13th
       const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      sum += pick(stat.slice(stat.lastIndexOf(')') + 2).split(' '));
     } catch {
       // ended meanwhile
     }
-    queue.push(...childPids(p));
   }
-  return ticks;
+  return sum;
 }
+
+/** CPU time (user + system, clock ticks) of a process and all its descendants: utime and stime are the 12th and 13th fields. */
+export const treeCpuTicks = (pid: number): number => treeStatSum(pid, (fields) => Number(fields[11]) + Number(fields[12]));
 
 /**
  * How long a started server must be quiet before a pass is measured: aula serve does no work after

@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { childPids, freePort, httpGet, quietSpell, startServerProcess, stopTracked, type SettleClock } from './processes.ts';
+import { freePort, httpGet, quietSpell, startServerProcess, stopTracked, treePids, treeStatSum, type SettleClock } from './processes.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AULA = join(ROOT, 'bin/aula.cjs');
@@ -42,9 +42,7 @@ const EVENTS = '/v1/cms/event/';
  */
 export function treeSchedNs(pid: number): { run: number; wait: number } {
   const ns = { run: 0, wait: 0 };
-  const queue = [pid];
-  while (queue.length > 0) {
-    const p = queue.pop()!;
+  for (const p of treePids(pid)) {
     let tasks: string[] = [];
     try {
       tasks = readdirSync(`/proc/${p}/task`);
@@ -60,7 +58,6 @@ export function treeSchedNs(pid: number): { run: number; wait: number } {
         // ended meanwhile
       }
     }
-    queue.push(...childPids(p));
   }
   return ns;
 }
@@ -72,22 +69,7 @@ export const treeCpuNs = (pid: number): number => treeSchedNs(pid).run;
  * Minor page faults of a process and its descendants (/proc/<pid>/stat's minflt, every thread):
  * the fresh memory a request touched, a count the machine's other work does not move.
  */
-export function treeMinorFaults(pid: number): number {
-  let faults = 0;
-  const queue = [pid];
-  while (queue.length > 0) {
-    const p = queue.pop()!;
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      // the fields after the command's closing parenthesis: state is the first, minflt the eighth
-      faults += Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
-    } catch {
-      continue;
-    }
-    queue.push(...childPids(p));
-  }
-  return faults;
-}
+export const treeMinorFaults = (pid: number): number => treeStatSum(pid, (fields) => Number(fields[7]));
 
 /**
  * The nanoseconds a process tree has run or wanted to run: idle means neither moves. A process

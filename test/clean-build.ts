@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { build, type BuildOptions, type BuildResult } from '../src/pipeline/build.ts';
-import { listFiles } from '../src/pipeline/ledger/carry-over.ts';
+import { listFiles } from '../src/util/same-files.ts';
 import { removeDir, tempDir } from './helpers.ts';
 
 /**

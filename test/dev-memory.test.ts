@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDev, type DevServer } from '../src/dev/dev.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
-import { listFiles } from '../src/pipeline/ledger/carry-over.ts';
+import { listFiles } from '../src/util/same-files.ts';
 import { CHANGES_FILE } from '../src/pipeline/ledger/changes.ts';
 import { aula } from './aula-cli.ts';
 import { removeDir, request, serve, tempDir } from './helpers.ts';

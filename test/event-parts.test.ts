@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../src/api/core.ts';
 import { bodyText } from '../src/api/body.ts';
-import { listFiles } from '../src/pipeline/ledger/carry-over.ts';
+import { listFiles } from '../src/util/same-files.ts';
 import { datasetFrom, loadDataset } from '../src/query/dataset.ts';
 import { memorySource } from '../src/store/read/dist-source.ts';
 import { eventPartFile } from '../src/store/format/dist-paths.ts';

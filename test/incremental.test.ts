@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { build, type BuildResult } from '../src/pipeline/build.ts';
 import { cacheIdentity } from '../src/pipeline/cache/keys.ts';
-import { listFiles } from '../src/pipeline/ledger/carry-over.ts';
+import { listFiles } from '../src/util/same-files.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
 import { mulberry32 } from '../src/util/mulberry32.ts';
 import { removeDir, tempDir } from './helpers.ts';

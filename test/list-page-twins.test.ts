@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { pageHasTwins, TWINNED_EVENTS } from '../src/deploy/precompress.ts';
-import { listFiles } from '../src/pipeline/ledger/carry-over.ts';
+import { listFiles } from '../src/util/same-files.ts';
 import { pageFile } from '../src/pipeline/write/manifest-of.ts';
 import { buildOk, removeDir, tempDir } from './helpers.ts';
 import { manyEventsContent } from './many-events.ts';

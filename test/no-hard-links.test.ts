@@ -4,7 +4,8 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hardLinks, listFiles } from '../src/pipeline/ledger/carry-over.ts';
+import { hardLinks } from '../src/pipeline/ledger/carry-over.ts';
+import { listFiles } from '../src/util/same-files.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
 import { aula } from './aula-cli.ts';
 import { buildOk, removeDir, tempDir } from './helpers.ts';

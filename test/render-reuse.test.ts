@@ -6,7 +6,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build, type BuildOptions } from '../src/pipeline/build.ts';
-import { listFiles } from '../src/pipeline/ledger/carry-over.ts';
+import { listFiles } from '../src/util/same-files.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
 import { removeDir, tempDir } from './helpers.ts';
 

@@ -3,7 +3,7 @@
 import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listFiles } from '../src/pipeline/ledger/carry-over.ts';
+import { listFiles } from '../src/util/same-files.ts';
 import { digestOf } from '../src/store/format/manifest.ts';
 import { generateContent } from '../src/gen/content-generator.ts';
 import { buildOk, removeDir, tempDir } from './helpers.ts';

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadContent, formatProblem } from '../content/index.ts';
 import { generateContent } from '../gen/content-generator.ts';
-import { listFiles } from '../pipeline/ledger/carry-over.ts';
+import { listFiles } from '../util/same-files.ts';
 import { normalizeBaseUrl } from '../util/base-path.ts';
 import { renderRows } from '../store/write/data-files.ts';
 import { buildAutocompleteFiles } from '../store/write/autocomplete-files.ts';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
 import { generateContent } from '../gen/content-generator.ts';
 import { build, type BuildResult } from './build.ts';
-import { listFiles } from './ledger/carry-over.ts';
+import { listFiles } from '../util/same-files.ts';
 import { distCacheFile } from './cache/cache-folder.ts';
 import { eventStatePath } from './state/event-state.ts';
 import { readPrior } from './state/previous-build.ts';

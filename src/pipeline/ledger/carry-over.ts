@@ -8,8 +8,6 @@ import { listFiles, sameBytes } from '../../util/same-files.ts';
 import { sha256 } from '../cache/keys.ts';
 import { identityOf, unlinkQuietly } from '../cache/cache-file.ts';
 
-export { listFiles };
-
 /** The links made: a test puts a file system without hard links in their place. */
 export const hardLinks = { linkSync };
 

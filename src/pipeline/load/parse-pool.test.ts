@@ -7,7 +7,7 @@ import { EVENTUALLY, removeDir, tempDir } from '../../../test/helpers.ts';
 import { eventsKind, parseContext, PARSERS, zoneOf } from '../../content/load.ts';
 import { listContentFolder } from '../../content/files.ts';
 import { generateContent } from '../../gen/content-generator.ts';
-import { listFiles } from '../ledger/carry-over.ts';
+import { listFiles } from '../../util/same-files.ts';
 import { NextStats, nextStats } from './next-stats.ts';
 import { parseKey } from '../cache/keys.ts';
 import { STAT_FIELDS } from '../state/stat-fields.ts';

@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, wri
 import { basename, dirname, join } from 'node:path';
 import { MADE_FILES, madeFilesText } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
-import { carryFile, listFiles, type LinkOrCopy } from '../ledger/carry-over.ts';
+import { carryFile, type LinkOrCopy } from '../ledger/carry-over.ts';
+import { listFiles } from '../../util/same-files.ts';
 import { aulaManifest, madeListOf, OutFolderError } from './out-folder.ts';
 import { removeMade, STAGING_MARKER, userEntries, type Removal } from './user-files.ts';
 import { isRunning } from '../../util/process-alive.ts';

@@ -133,7 +133,10 @@ describe('bench/memory-preload.mjs', () => {
     const code = await new Promise((resolve) => child.once('exit', resolve));
     expect(code).toBe(0);
     expect(readdirSync(dir)).toEqual([`${child.pid}.json`]);
-    const m = JSON.parse(readFileSync(join(dir, `${child.pid}.json`), 'utf8'));
+    const text = readFileSync(join(dir, `${child.pid}.json`), 'utf8');
+    // each sample is written over the last in place, at one length (no truncating rewrite)
+    expect(text.length).toBe(512);
+    const m = JSON.parse(text);
     expect(m.pid).toBe(child.pid);
     for (const key of ['rss', 'heapTotal', 'heapUsed', 'external', 'arrayBuffers']) expect(m[key]).toBeGreaterThan(0);
     expect(m.rss).toBeGreaterThan(m.heapTotal);

@@ -22,6 +22,10 @@ export interface LoadResult {
   /** mean bytes received per answer, headers included: explains a ratio above 1 (small answers) */
   bytesPerAnswer: number;
   durationS: number;
+  /** the slowest answer, in milliseconds (wrk) */
+  max?: number;
+  /** TCP segments the kernel sent again during the run (bench/tcp-counters.ts; wrk, Linux) */
+  tcpRetransmits?: number;
 }
 
 /**

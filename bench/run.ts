@@ -173,6 +173,8 @@ async function measure(baseUrl: string, paths: readonly string[], durationS: num
 function describe(l: LoadResult): string {
   const bad = l.errors + l.failures;
   return `${l.rps.toFixed(0).padStart(6)} req/s  p50 ${l.p50.toFixed(1).padStart(5)} ms  p99 ${l.p99.toFixed(1).padStart(6)} ms` +
+    (l.max !== undefined ? `  max ${l.max.toFixed(0)} ms` : '') +
+    (l.tcpRetransmits !== undefined ? `  ${l.tcpRetransmits} TCP segments sent again` : '') +
     (bad > 0 ? `  ${l.errors} errors, ${l.failures} 4xx/5xx` : '');
 }
 

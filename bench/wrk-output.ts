@@ -110,5 +110,6 @@ export function wrkLoadResult(s: WrkSummary): LoadResult {
     statusCounts,
     bytesPerAnswer: s.requests > 0 ? s.bytes / s.requests : 0,
     durationS,
+    max: s.latencyUs.max / 1000,
   };
 }

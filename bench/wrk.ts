@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadResult } from './load.ts';
 import { registerTempDir } from './processes.ts';
+import { tcpRetransmits } from './tcp-counters.ts';
 import { parseWrkOutput, wrkLoadResult } from './wrk-output.ts';
 import { wrkScript } from './wrk-script.ts';
 
@@ -133,5 +134,8 @@ export async function runWrk(options: {
   };
   let start = 0;
   if (warmupS > 0) start = (await once(warmupS, 0)).requests % poolSize;
-  return wrkLoadResult(await once(durationS, start));
+  const before = tcpRetransmits();
+  const measured = wrkLoadResult(await once(durationS, start));
+  const after = tcpRetransmits();
+  return before === undefined || after === undefined ? measured : { ...measured, tcpRetransmits: after - before };
 }

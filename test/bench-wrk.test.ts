@@ -11,6 +11,7 @@ import type { LoadResult } from '../bench/load.ts';
 import { baselineSection, generatorLines, missed } from '../bench/report.ts';
 import type { QueryKind } from '../bench/queries.ts';
 import { non2xxLine, parseWrkOutput, wrkLoadResult } from '../bench/wrk-output.ts';
+import { retransSegs, tcpRetransmits } from '../bench/tcp-counters.ts';
 import { luaString, WRK_JSON_MARKER, wrkScript } from '../bench/wrk-script.ts';
 import { runWrk, wholeSeconds, wrkArgs, wrkVersion } from '../bench/wrk.ts';
 import { removeDir, tempDir } from './helpers.ts';
@@ -123,7 +124,7 @@ describe('wrkLoadResult', () => {
     const r = wrkLoadResult(parseWrkOutput(wrkStdout(WRK_JSON_MARKER + json({ errors: { connect: 1, read: 1, write: 0, status: 4, timeout: 2 } }), 4)));
     expect(r.rps).toBe(60_000);
     expect(r.durationS).toBe(2);
-    expect([r.p50, r.p90, r.p99]).toEqual([0.812, 2.14, 9.875]);
+    expect([r.p50, r.p90, r.p99, r.max]).toEqual([0.812, 2.14, 9.875, 40.001]);
     expect(r.errors).toBe(4); // connect + read + write + timeout
     expect(r.timeouts).toBe(2);
     expect(r.failures).toBe(4);
@@ -138,6 +139,28 @@ describe('wrkLoadResult', () => {
     expect(r.statusCounts).toEqual({ 200: 100, 304: 5, 400: 3 });
     expect(r.non2xx).toBe(8);
     expect(r.failures).toBe(3);
+  });
+});
+
+describe('retransSegs', () => {
+  const snmp = [
+    'Ip: Forwarding DefaultTTL',
+    'Ip: 1 64',
+    'Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets CurrEstab InSegs OutSegs RetransSegs InErrs OutRsts InCsumErrors',
+    'Tcp: 1 200 120000 -1 439949 291636 146827 134303 0 133937391 133810941 87668 0 219732 0',
+    'Udp: InDatagrams NoPorts',
+    'Udp: 5 0',
+  ].join('\n');
+
+  it("reads the Tcp line's RetransSegs by its name, and nothing from a text without one", () => {
+    expect(retransSegs(snmp)).toBe(87_668);
+    expect(retransSegs('Ip: Forwarding\nIp: 1\n')).toBeUndefined();
+    expect(retransSegs('Tcp: RtoMin\nTcp: 200\n')).toBeUndefined();
+  });
+
+  it('reads this machine\'s count where there is one', () => {
+    const n = tcpRetransmits();
+    if (process.platform === 'linux') expect(n).toBeGreaterThanOrEqual(0);
   });
 });
 

@@ -1,14 +1,15 @@
 // Reads a string table (src/store/format/string-table.ts). Read whole (the server), the text is
 // one decode, then each string a slice of the decoded text, made when first asked for and kept.
-// Read per need (the edge, whose isolate reads a column on an answer's request), each string is
-// decoded alone from its bytes when first asked for: a lookup that checks a few candidates or
-// binary-searches an order decodes those strings, not the list's whole text. Once a scan has asked
-// for enough of them that one decode of the whole text costs less, the rest is decoded whole, as the
-// server does.
+// Read per need (the edge, whose isolate reads a column on an answer's request), the offsets are
+// read when a string is first asked for, and each string is decoded alone from its bytes: a lookup
+// that checks a few candidates or binary-searches an order decodes those strings, not the list's
+// whole text. Once a scan has asked for enough of them that one decode of the whole text costs
+// less, the rest is decoded whole, as the server does.
 import type { Format } from '../format/sections.ts';
 import { FormatError } from '../format/sections.ts';
 import type { StringList } from '../format/string-table.ts';
 import { check, checkStarts, type Sections } from './sections.ts';
+import { checkedOnce } from './per-need.ts';
 
 /** What a table decoded when first read throws when its text does not fit its offsets: the file named. */
 export type Fault = (problem: string) => Error;
@@ -33,17 +34,26 @@ export class StringTable implements StringList {
   /** the text's UTF-8 once read, until it is decoded whole */
   private bytes: Uint8Array | null = null;
 
+  /** UTF-16 starts (count + 1) */
+  private starts: Uint32Array = NO_STARTS;
+  /** byte starts (count + 1): checked to lie within `bytes`, in order, when strings are decoded alone */
+  private byteStarts: Uint32Array = NO_STARTS;
+  private odd: Map<number, string> = NO_ODD;
+
   private constructor(
     /**
      * the text's UTF-8 section, read when a string is first asked for (a file read in parts fetches
      * it then); let go of once the text is decoded whole (it holds the file's Sections, and so its bytes)
      */
     private textOf: (() => Uint8Array) | null,
-    /** UTF-16 starts (count + 1) */
-    private readonly starts: Uint32Array,
-    /** byte starts (count + 1): checked to lie within `bytes`, in order, when strings are decoded alone */
-    private readonly byteStarts: Uint32Array,
-    private readonly odd: Map<number, string>,
+    /**
+     * reads the offsets and exceptions into `starts`, `byteStarts` and `odd`; per need (a count
+     * given), when a string is first asked for: an answer that reads no string of the table (a
+     * word list lookup) fetches neither them nor the text
+     */
+    private layout: (() => void) | null,
+    /** the strings, when known without the offsets */
+    private readonly count: number | undefined,
     private readonly format: Format,
     private readonly what: string,
     /** the text's length in UTF-8 bytes (its section's) */
@@ -59,27 +69,38 @@ export class StringTable implements StringList {
    */
   static read(s: Sections, first: number, what: string, expected?: number, copied = false, fault?: Fault): StringTable {
     const format: Format = s.format;
-    const offsets = s.u32(first + 1, `${what} offsets`, expected === undefined ? undefined : 2 * (expected + 1));
-    check(offsets.length % 2 === 0 && offsets.length > 0, format, `whose ${what} offsets are not two lists`);
-    const half = offsets.length / 2;
-    const starts = copied ? offsets.slice(0, half) : offsets.subarray(0, half);
-    // (read only to decode a string alone, per need: a copied table does not hold the file for them)
-    const byteStarts = fault === undefined ? NO_STARTS : offsets.subarray(half);
-    const odd = new Map<number, string>();
-    const list = s.json(first + 2, `${what} exceptions`);
-    check(Array.isArray(list), format, `whose ${what} exceptions are not a list`);
-    for (const entry of list as unknown[]) {
-      check(Array.isArray(entry) && Number.isInteger(entry[0]) && entry[0] >= 0 && entry[0] < starts.length - 1 && typeof entry[1] === 'string', format, `whose ${what} exceptions are not [index, string] pairs`);
-      odd.set(entry[0] as number, entry[1] as string);
-    }
-    const table = new StringTable(() => s.u8(first, `${what} text`), starts, byteStarts, odd, format, what, s.byteLength(first));
-    if (copied || fault === undefined) table.decode();
-    else {
+    const lazy = fault !== undefined && !copied && expected !== undefined;
+    const layout = () => {
+      // (read per need, the offsets, exceptions and text are made sure of in one round)
+      if (lazy) s.need([first, first + 1, first + 2]);
+      const offsets = s.u32(first + 1, `${what} offsets`, expected === undefined ? undefined : 2 * (expected + 1));
+      check(offsets.length % 2 === 0 && offsets.length > 0, format, `whose ${what} offsets are not two lists`);
+      const half = offsets.length / 2;
+      const odd = new Map<number, string>();
+      const list = s.json(first + 2, `${what} exceptions`);
+      check(Array.isArray(list), format, `whose ${what} exceptions are not a list`);
+      for (const entry of list as unknown[]) {
+        check(Array.isArray(entry) && Number.isInteger(entry[0]) && entry[0] >= 0 && entry[0] < half - 1 && typeof entry[1] === 'string', format, `whose ${what} exceptions are not [index, string] pairs`);
+        odd.set(entry[0] as number, entry[1] as string);
+      }
       // every string's bytes lie within the text, so no string read alone reads outside it
-      checkStarts(byteStarts, s.byteLength(first), format, `${what} byte offsets`);
-      table.fault = fault;
-    }
+      if (fault !== undefined && !copied) checkStarts(offsets.subarray(half), s.byteLength(first), format, `${what} byte offsets`);
+      table.starts = copied ? offsets.slice(0, half) : offsets.subarray(0, half);
+      // (read only to decode a string alone, per need: a copied table does not hold the file for them)
+      table.byteStarts = fault === undefined ? NO_STARTS : offsets.subarray(half);
+      table.odd = odd;
+      table.layout = null;
+    };
+    const table: StringTable = new StringTable(() => s.u8(first, `${what} text`), lazy ? checkedOnce(fault, layout) : layout, expected, format, what, s.byteLength(first));
+    if (!lazy) table.laidOut();
+    if (copied || fault === undefined) table.decode();
+    else table.fault = fault;
     return table;
+  }
+
+  /** Reads the offsets and exceptions if not read yet. */
+  private laidOut(): void {
+    if (this.layout !== null) this.layout();
   }
 
   private problem(): Error {
@@ -94,6 +115,7 @@ export class StringTable implements StringList {
   /** The text, decoded once and checked against the offsets. */
   private decode(): string {
     if (this.text !== null) return this.text;
+    this.laidOut();
     const text = DECODER.decode(this.utf8());
     const { starts } = this;
     let fits = starts.length > 0 && starts[0] === 0 && starts[starts.length - 1] === text.length;
@@ -115,6 +137,8 @@ export class StringTable implements StringList {
   }
 
   get length(): number {
+    if (this.count !== undefined) return this.count;
+    this.laidOut();
     return this.starts.length - 1;
   }
 
@@ -133,6 +157,7 @@ export class StringTable implements StringList {
    */
   containing(needle: string, afford: (bytes: number) => boolean): Uint32Array | null {
     if (needle.length === 0 || !needle.isWellFormed() || !afford(this.utf8Length)) return null;
+    this.laidOut();
     if (this.text !== null) return this.containingIn(this.text, needle, this.starts, needle);
     const utf8 = this.utf8();
     return this.containingIn(Buffer.from(utf8.buffer, utf8.byteOffset, utf8.byteLength), Buffer.from(needle), this.byteStarts, needle);
@@ -166,6 +191,7 @@ export class StringTable implements StringList {
   }
 
   at(i: number): string {
+    this.laidOut();
     // filled, not holey: a flat array, fast to index
     const made = (this.made ??= new Array<string | undefined>(this.length).fill(undefined));
     let s = made[i];
@@ -181,5 +207,6 @@ export class StringTable implements StringList {
 
 const EMPTY = new Uint8Array(0);
 const NO_STARTS = new Uint32Array(0);
+const NO_ODD = new Map<number, string>();
 /** (a string may start with U+FEFF: it is text, not a byte order mark to drop) */
 const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });

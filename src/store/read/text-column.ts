@@ -5,7 +5,8 @@
 // rest is copied out instead, so that the file's bytes, all decoded, are not held beside the strings.
 // Read per need (`fault` given), each string is decoded alone when first asked for (string-table.ts):
 // an answer decodes the values it checks, not the column's text; and the trigram lists, the row →
-// value map and the orders are read and checked when a lookup first uses them. Read in parts (an
+// value map, the orders and each string table's offsets are read and checked when a lookup first
+// uses them. Read in parts (an
 // edge isolate's large file), those are fetched then too, and the word lists (word-lists.ts) are
 // read: `icontains` answered from them needs neither the text, the trigrams nor the sections it
 // does not read.
@@ -34,8 +35,10 @@ const NOT_TEXTS = sectionsFrom(0, F.sections).filter((i) => i !== TEXT_SECTION.v
  * prefix or exact lookup); read per need, each is read (in parts: fetched) and checked when first used
  */
 const LATER_IN_PARTS: readonly number[] = [TEXT_SECTION.rowValue, TEXT_SECTION.byValue, TEXT_SECTION.byFolded];
-/** read in parts: what a column's first use reads (not the texts, the trigram lists, the word lists or LATER_IN_PARTS) */
-const FIRST_IN_PARTS = NOT_TEXTS.filter((i) => !TRIGRAMS.includes(i) && !(i >= TEXT_SECTION.words) && !LATER_IN_PARTS.includes(i));
+/** the string tables' offsets and exceptions, read per need with their text (string-table.ts) */
+const TABLES = [TEXT_SECTION.values + 1, TEXT_SECTION.values + 2, TEXT_SECTION.folded + 1, TEXT_SECTION.folded + 2];
+/** read in parts: what a column's first use reads (not the string tables, the trigram lists, the word lists or LATER_IN_PARTS) */
+const FIRST_IN_PARTS = NOT_TEXTS.filter((i) => !TRIGRAMS.includes(i) && !(i >= TEXT_SECTION.words) && !LATER_IN_PARTS.includes(i) && !TABLES.includes(i));
 
 /** `fault`: the column is read per need; what a string list that does not fit its text throws when first read. */
 export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): TextColumnData {

@@ -10,6 +10,10 @@ import { readBoolColumn } from './bool-column.ts';
 import { readOrderedColumn } from './ordered-column.ts';
 import { readRelationColumn } from './relation-column.ts';
 import { buildRelationColumn, relationColumnFile } from '../write/relation-column.ts';
+import { buildTextColumn, textColumnFile } from '../write/text-column.ts';
+import { TEXT_SECTION } from '../format/text-column-file.ts';
+import { readTextColumn } from './text-column.ts';
+import { fold } from '../format/fold.ts';
 
 const ROWS = 1000;
 const fault = (problem: string) => new Error(`fault: ${problem}`);
@@ -106,5 +110,23 @@ describe('a relation column read per need', () => {
     expect([...bad.idRows.subarray(bad.idRowStart[0], bad.idRowStart[1])]).toEqual([...whole.idRows.subarray(whole.idRowStart[0], whole.idRowStart[1])]);
     expect(() => bad.rowStart).toThrow('fault: a relation column file whose row lists do not fit its lists');
     expect(() => bad.at(7)).toThrow('fault: a relation column file whose row lists do not fit its lists');
+  });
+});
+
+describe('a text column read per need', () => {
+  const texts = Array.from({ length: ROWS }, (_, r) => (r % 9 === 0 ? null : `Kurs ${r % 40} – Straße`));
+  const file = textColumnFile(buildTextColumn(texts, { folded: true, trigramBudget: () => 1 << 20 }));
+
+  it("checks a string table's offsets when a string of it is first asked for, not when the column is read", () => {
+    // the values' byte offsets out of order (section values + 1: UTF-16 starts, then byte starts)
+    const valueCount = readTextColumn(file, ROWS).values.length;
+    const damaged = withU32(file, TEXT_SECTION.values + 1, valueCount + 2, 0xfffffff);
+    const lazy = readTextColumn(damaged, ROWS, fault);
+    // the rows of a value, and the folded table, read without the values' offsets
+    expect(lazy.valueRows.length).toBe(texts.filter((t) => t !== null).length);
+    expect(lazy.folded!.at(0)).toBe(fold(texts[1]!));
+    expect(lazy.values.length).toBe(valueCount);
+    expect(() => lazy.values.at(0)).toThrow('fault: a text column file whose values byte offsets do not fit its lists');
+    expect(() => lazy.at(1)).toThrow('fault: a text column file whose values byte offsets do not fit its lists');
   });
 });

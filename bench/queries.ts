@@ -229,11 +229,12 @@ export function buildQuerySet(options: { distDir: string; contentDir: string; se
   return { kinds, autocompleteQueries, eventCount: count, directorySampled: names.length };
 }
 
-/** The text of the bodies of the first part of the event rows (4,096 events): words to search for. */
+/** The text of the bodies of the first part of the event rows (about 1,024 events): words to search for. */
 function bodyTexts(distDir: string): string[] {
   let lines: string[];
   try {
-    lines = readFileSync(join(distDir, 'data/events/00000.jsonl'), 'utf8').split('\n');
+    const first = JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')).event_parts[0].name;
+    lines = readFileSync(join(distDir, `data/events/${first}.jsonl`), 'utf8').split('\n');
   } catch {
     return [];
   }

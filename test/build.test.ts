@@ -38,17 +38,20 @@ describe('aula build', () => {
     const files = Object.keys(snapshot(dist)).sort();
     expect(files).toEqual(expect.arrayContaining([
       'manifest.json', 'v1/cms/event/index.json', 'v1/cms/event/offset/2.json',
-      'data/events/00000.jsonl', 'data/events/00000.offsets.bin', 'data/columns/title.text.bin', 'data/categories.json',
+      'data/columns/title.text.bin', 'data/categories.json',
     ]));
     expect(files.some((f) => f.startsWith('autocomplete/'))).toBe(true);
     const manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({
-      format: 9,
-      event_part_rows: 1024,
+      format: 10,
+      event_parts: [{ name: expect.stringMatching(/^\d+$/), rows: 4 }],
       base_url: 'https://events.example.at/api',
       counts: { events: 4, pages: 3, categories: 2, media: 2, directory: 3, event_list_pages: 2 },
       event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/offset/{offset}.json', limit: 2 },
     });
+    // one part, named by its first row's id, with its offsets beside it
+    const part = manifest.event_parts[0].name;
+    expect(files).toEqual(expect.arrayContaining([`data/events/${part}.jsonl`, `data/events/${part}.offsets.bin`, `data/calendar/${part}.bin`]));
     // the newest last_modified of the events, not the clock (test/package-reproducible.test.ts)
     expect(Date.parse(manifest.built_at)).not.toBeNaN();
     expect(result.manifest).toEqual(manifest);

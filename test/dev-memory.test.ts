@@ -10,7 +10,7 @@ import { generateContent } from '../src/gen/content-generator.ts';
 import { listFiles } from '../src/util/same-files.ts';
 import { CHANGES_FILE } from '../src/pipeline/ledger/changes.ts';
 import { aula } from './aula-cli.ts';
-import { removeDir, request, serve, tempDir } from './helpers.ts';
+import { firstPart, removeDir, request, serve, tempDir } from './helpers.ts';
 
 const root = tempDir('aula-dev-memory-');
 const content = join(root, 'content');
@@ -179,7 +179,7 @@ describe('aula dev from memory', () => {
     await eventually('the second edit', () => detail(id), (t) => t === 'Zweite Fassung');
     await dev.settled();
     expect(await detail(id)).toBe('Zweite Fassung');
-    expect(readFileSync(join(out, 'data/events/00000.jsonl'), 'utf8')).toContain('"title":"Zweite Fassung"');
+    expect(readFileSync(join(out, `data/events/${firstPart(out)}.jsonl`), 'utf8')).toContain('"title":"Zweite Fassung"');
     await expectSameAsClean(pathsFor(id, 'a'), 'after two edits');
   });
 

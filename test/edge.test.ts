@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { aula } from './aula-cli.ts';
 import { FIXTURE_FILES, SCRIPTED_MEDIA_FILES } from './fixture-content.ts';
 import { adversarialPatterns, BACKTRACKING_PATTERNS, HEAVIEST_PATTERNS, ISSUE_PATTERNS } from '../src/query/regex/test-adversarial-patterns.ts';
-import { buildOk, removeDir, SAMPLE_CONTENT, serve, tempDir, writeContent, freePort } from './helpers.ts';
+import { buildOk, firstPart, removeDir, SAMPLE_CONTENT, serve, tempDir, writeContent, freePort } from './helpers.ts';
 
 /** The platform binary, as the workerd package resolves it (it ships for linux/darwin/windows x64 and arm64 only). */
 async function workerdBinary(): Promise<string | { error: string }> {
@@ -373,7 +373,7 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
   });
 
   describe('configured through bindings, and when the data cannot be loaded', () => {
-    const state = {} as { root: string; workerd: Workerd; server: Awaited<ReturnType<typeof serve>>; corruptFile: string; original: Buffer };
+    const state = {} as { root: string; workerd: Workerd; server: Awaited<ReturnType<typeof serve>>; corruptRel: string; corruptFile: string; original: Buffer };
     const BASE = 'https://edge.example.org/x';
     const CACHE = 'public, max-age=5, stale-while-revalidate=30';
     beforeAll(async () => {
@@ -383,7 +383,8 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
       mkdirSync(join(state.root, 'empty'));
       // a copy whose event data differs from the manifest in one byte (same size: only the SHA-256 tells)
       cpSync(dist, join(state.root, 'corrupt'), { recursive: true });
-      state.corruptFile = join(state.root, 'corrupt', 'data', 'events', '00000.jsonl');
+      state.corruptRel = `data/events/${firstPart(dist)}.jsonl`;
+      state.corruptFile = join(state.root, 'corrupt', state.corruptRel);
       state.original = readFileSync(state.corruptFile);
       const damaged = Buffer.from(state.original);
       const at = damaged.indexOf('"title"') + 1;
@@ -488,7 +489,7 @@ const config :Workerd.Config = (
         expect(res.status).toBe(503);
         expect(res.headers.get('content-type')).toBe('application/json');
         expect(await res.json()).toEqual({
-          detail: 'The API data cannot be read (dist/data/events/00000.jsonl: does not match its SHA-256 in manifest.json; rebuild with `aula build`).',
+          detail: `The API data cannot be read (dist/${state.corruptRel}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\`).`,
         });
       }
       // like a missing file it is retried (a deploy may have been half done): the repaired dist is served

@@ -1,4 +1,4 @@
-// A dist whose event rows are many parts (a small EVENT_PART_ROWS): it answers byte for byte as
+// A dist whose event rows are many parts (a small mean EVENT_PART_ROWS): it answers byte for byte as
 // the same content built in one part, and a missing, truncated or foreign part is refused with a
 // DistError naming that part; a dist of the format before the parts is refused with "rebuild".
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,14 +9,18 @@ import { bodyText } from '../src/api/body.ts';
 import { listFiles } from '../src/util/same-files.ts';
 import { datasetFrom, loadDataset } from '../src/query/dataset.ts';
 import { memorySource } from '../src/store/read/dist-source.ts';
-import { eventPartFile } from '../src/store/format/dist-paths.ts';
+import { eventOffsetsFile, eventPartFile } from '../src/store/format/dist-paths.ts';
 import { digestOf, DIST_FORMAT, DistError, sha256Hex } from '../src/store/format/manifest.ts';
-import { buildOk, refusal, removeDir, SAMPLE_CONTENT, sampleDist, tempDir } from './helpers.ts';
+import { buildOk, firstPart, refusal, removeDir, SAMPLE_CONTENT, sampleDist, tempDir } from './helpers.ts';
 
 let root: string;
 let parted: string;
 let whole: string;
 let copies = 0;
+/** the parted dist's parts, in list order, by name */
+let names: string[];
+/** part i of the parted dist */
+const part = (i: number) => eventPartFile(names[i]);
 
 beforeAll(async () => {
   root = tempDir('aula-parts-');
@@ -24,6 +28,7 @@ beforeAll(async () => {
   // the sample dist the test setup built once: its rows in one part (and its .gz/.br twins)
   whole = sampleDist();
   await buildOk({ content: SAMPLE_CONTENT, out: parted, precompress: false, eventPartRows: 16 });
+  names = JSON.parse(readFileSync(join(parted, 'manifest.json'), 'utf8')).event_parts.map((p: { name: string }) => p.name);
 });
 afterAll(() => removeDir(root));
 
@@ -39,14 +44,15 @@ describe('a dist with its event rows in many parts', () => {
     const manifest = JSON.parse(readFileSync(join(parted, 'manifest.json'), 'utf8'));
     const parts = listFiles(join(parted, 'data/events')).filter((f) => f.endsWith('.jsonl')).sort();
     expect(parts.length).toBeGreaterThan(3);
-    expect(parts.length).toBe(Math.ceil(manifest.counts.events / 16));
-    expect(Buffer.concat(parts.map((p) => readFileSync(join(parted, 'data/events', p)))).equals(readFileSync(join(whole, eventPartFile(0))))).toBe(true);
+    expect(parts).toEqual(names.map((name) => `${name}.jsonl`).sort());
+    expect(manifest.event_parts.reduce((n: number, p: { rows: number }) => n + p.rows, 0)).toBe(manifest.counts.events);
+    expect(Buffer.concat(names.map((_, i) => readFileSync(join(parted, part(i))))).equals(readFileSync(join(whole, eventPartFile(firstPart(whole)))))).toBe(true);
     // the served files are the same bytes (the list pages were answered through the parts)
     for (const rel of listFiles(whole).filter((f) => f.startsWith('v1/') && !/\.(gz|br)$/.test(f))) {
       expect(readFileSync(join(parted, rel)).equals(readFileSync(join(whole, rel))), rel).toBe(true);
     }
     const [a, b] = [createApi(loadDataset(parted)), createApi(loadDataset(whole))];
-    // pages of 20 from offset 10: each crosses a part boundary (16 rows a part)
+    // pages of 20 from offset 10: each crosses a part boundary (16 rows a part on average)
     for (const query of ['limit=20&offset=10', 'limit=1000', 'limit=7&offset=45&title__icontains=e', 'fields=id,title&limit=30&offset=3']) {
       const [x, y] = [a({ method: 'GET', path: '/v1/cms/event/', query, headers: {} }), b({ method: 'GET', path: '/v1/cms/event/', query, headers: {} })];
       expect(x.status, query).toBe(200);
@@ -55,29 +61,29 @@ describe('a dist with its event rows in many parts', () => {
   });
 
   it('refuses a missing part, naming it', () => {
-    const dir = damaged((d) => rmSync(join(d, eventPartFile(2))));
-    expect(refusal(dir)).toBe(`${join(dir, eventPartFile(2))}: missing; rebuild with \`aula build\``);
+    const dir = damaged((d) => rmSync(join(d, part(2))));
+    expect(refusal(dir)).toBe(`${join(dir, part(2))}: missing; rebuild with \`aula build\``);
   });
 
   it('refuses a truncated part, naming it', () => {
     const dir = damaged((d) => {
-      const path = join(d, eventPartFile(1));
+      const path = join(d, part(1));
       const bytes = readFileSync(path);
       writeFileSync(path, bytes.subarray(0, bytes.length - 1));
     });
-    expect(refusal(dir)).toMatch(new RegExp(`^${join(dir, eventPartFile(1)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: is \\d+ bytes, manifest.json says \\d+; rebuild`));
+    expect(refusal(dir)).toMatch(new RegExp(`^${join(dir, part(1)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: is \\d+ bytes, manifest.json says \\d+; rebuild`));
   });
 
   it('refuses a foreign part (another part\'s bytes, or one byte changed), naming it', () => {
-    const other = damaged((d) => cpSync(join(d, eventPartFile(3)), join(d, eventPartFile(2))));
-    expect(refusal(other)).toContain(`${join(other, eventPartFile(2))}: `);
+    const other = damaged((d) => cpSync(join(d, part(3)), join(d, part(2))));
+    expect(refusal(other)).toContain(`${join(other, part(2))}: `);
     const flipped = damaged((d) => {
-      const path = join(d, eventPartFile(2));
+      const path = join(d, part(2));
       const text = readFileSync(path, 'utf8');
       const at = text.indexOf('"title":"') + 9;
       writeFileSync(path, text.slice(0, at) + (text[at] === 'X' ? 'Y' : 'X') + text.slice(at + 1));
     });
-    expect(refusal(flipped)).toBe(`${join(flipped, eventPartFile(2))}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+    expect(refusal(flipped)).toBe(`${join(flipped, part(2))}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
   });
 
   it('held in memory part by part (as a remote replica and the edge fetch it): answers the same, refuses parts cut elsewhere', () => {
@@ -90,13 +96,13 @@ describe('a dist with its event rows in many parts', () => {
     }
     // the first row of part 1 moved to the end of part 0, the checksums made to match: the
     // concatenation is the same, but a part is not its rows
-    const [p0, p1] = [eventPartFile(0), eventPartFile(1)].map((rel) => Buffer.from(files.get(rel) as Uint8Array));
+    const [p0, p1] = [part(0), part(1)].map((rel) => Buffer.from(files.get(rel) as Uint8Array));
     const cut = p1.indexOf(0x0a) + 1;
     const moved = new Map(files);
-    moved.set(eventPartFile(0), Buffer.concat([p0, p1.subarray(0, cut)]));
-    moved.set(eventPartFile(1), p1.subarray(cut));
+    moved.set(part(0), Buffer.concat([p0, p1.subarray(0, cut)]));
+    moved.set(part(1), p1.subarray(cut));
     const manifest = JSON.parse(String(files.get('manifest.json')));
-    for (const rel of [eventPartFile(0), eventPartFile(1)]) manifest.files[rel] = digestOf(moved.get(rel)!);
+    for (const rel of [part(0), part(1)]) manifest.files[rel] = digestOf(moved.get(rel)!);
     moved.set('manifest.json', JSON.stringify(manifest));
     let message = '';
     try {
@@ -105,7 +111,7 @@ describe('a dist with its event rows in many parts', () => {
       expect(e).toBeInstanceOf(DistError);
       message = (e as Error).message;
     }
-    expect(message).toBe('mem/data/events/00000.offsets.bin: does not match the event rows in data/events/ (part 0 is not its rows\' length); rebuild with `aula build`');
+    expect(message).toBe(`mem/${eventOffsetsFile(names[0])}: does not match the event rows in data/events/ (part 0 is not its rows' length); rebuild with \`aula build\``);
   });
 
   it('refuses a dist of the format before the parts (one events.jsonl) with "rebuild"', () => {

@@ -28,6 +28,11 @@ export function sampleDist(): string {
   return inject('sampleDist');
 }
 
+/** The name of the first event part of the dist at `dist` (its manifest's event_parts: its first row's id), whose files a test reads or damages. */
+export function firstPart(dist: string): string {
+  return JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8')).event_parts[0].name;
+}
+
 /** A copy of the sample dist in `dir` (created), for a test that changes it. */
 export function copyOfSampleDist(dir: string): string {
   cpSync(sampleDist(), dir, { recursive: true });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAula } from './aula-cli.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
-import { buildOk, EVENTUALLY, removeDir, request, serve, tempDir, writeContent } from './helpers.ts';
+import { buildOk, EVENTUALLY, firstPart, removeDir, request, serve, tempDir, writeContent } from './helpers.ts';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach(removeDir));
@@ -117,9 +117,10 @@ describe('aula serve process', () => {
 
   it('refuses a corrupt dist/ with a clear error and a non-zero exit', async () => {
     const { dist } = await fixture();
-    rmSync(join(dist, 'data/events/00000.offsets.bin'));
+    const part = firstPart(dist);
+    rmSync(join(dist, `data/events/${part}.offsets.bin`));
     for (const workers of ['1', '2']) {
-      await expect(spawnServe(['--dist', dist, '--workers', workers])).rejects.toThrow(/ended \(1\) before printing.*events\/00000\.offsets\.bin: missing/s);
+      await expect(spawnServe(['--dist', dist, '--workers', workers])).rejects.toThrow(new RegExp(`ended \\(1\\) before printing.*events/${part}\\.offsets\\.bin: missing`, 's'));
     }
   });
 });

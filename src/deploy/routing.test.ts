@@ -8,13 +8,13 @@ import { netlifyHeaders, netlifyRedirects, nginxConfig, vercelConfig, VERCEL_MOS
 
 function manifest(baseUrl = 'https://events.example.org', events = 45, limit = 20): Manifest {
   return {
-    format: 9,
+    format: 10,
     version: '0.0.0',
     built_at: '2025-01-01T00:00:00.000Z',
     base_url: baseUrl,
     site: { timezone: 'Europe/Vienna', page_size: limit, max_page_size: 100 },
     counts: { events, pages: 1, categories: 0, media: 0, directory: 0, event_list_pages: Math.max(1, Math.ceil(events / limit)) },
-    event_part_rows: 4096,
+    event_parts: [{ name: '1', rows: events }],
     event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/offset/{offset}.json', limit },
     files: {},
   };

@@ -19,7 +19,7 @@ import { toJson } from '../util/json.ts';
 import { calendarData } from '../pipeline/render/calendar-data.ts';
 import { compareListOrder, renderCategory } from '../render/event.ts';
 import type { Model } from '../model/types.ts';
-import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartFile } from '../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DIR, AUTOCOMPLETE_INDEX_FILE, DATA_FILES, EVENT_PART_ROWS, eventPartFile, partFirsts } from '../store/format/dist-paths.ts';
 import { COLUMN_FILES } from '../store/format/column-files.ts';
 import { mulberry32 } from '../util/mulberry32.ts';
 import { removeDir, tempDir } from '../../test/helpers.ts';
@@ -51,8 +51,8 @@ vi.mock('../store/write/search-index.ts', async (importOriginal) => {
 async function cleanFiles(model: Model, baseUrl: string): Promise<Map<string, string | Uint8Array>> {
   const events = [...model.events].sort(compareListOrder);
   const rows = renderRows(events, { site: model.site, baseUrl, pages: model.pages, media: model.media });
-  const data = eventData({ rows, values: columnValuesFromRows(events, rows), order: null, previous: null, timezone: model.site.timezone, partRows: EVENT_PART_ROWS, calendar: calendarData });
-  const files = new Map<string, string | Uint8Array>([...splitParts(rows.lineBytes, rows.starts, EVENT_PART_ROWS).map((part, i) => [eventPartFile(i), part] as const), ...data.files]);
+  const data = eventData({ rows, values: columnValuesFromRows(events, rows), order: null, previous: null, timezone: model.site.timezone, ids: events.map((e) => e.id), partRows: EVENT_PART_ROWS, calendar: calendarData });
+  const files = new Map<string, string | Uint8Array>([...splitParts(rows.lineBytes, rows.starts, partFirsts(data.cut)).map((part, i) => [eventPartFile(data.cut[i].name), part] as const), ...data.files]);
   files.set(DATA_FILES.categories, toJson(model.categories.map(renderCategory)));
   for (const [rel, text] of Object.entries(await buildAutocompleteFiles(model.directory))) files.set(`${AUTOCOMPLETE_DIR}/${rel}`, text);
   return files;

@@ -202,8 +202,8 @@ class MemoryDist implements DistOutput {
     this.digests.set(rel, { sha256: '', bytes: typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength });
   }
 
-  parts(parts: EventData['parts'], bytes?: (begin: number, end: number) => Uint8Array): Map<string, FileDigest> {
-    parts.forEach((segments, j) => (segments === null ? this.carried(eventPartFile(j)) : this.data(eventPartFile(j), partBytes(segments, bytes!))));
+  parts({ parts, cut }: Pick<EventData, 'parts' | 'cut'>, bytes?: (begin: number, end: number) => Uint8Array): Map<string, FileDigest> {
+    parts.forEach((segments, j) => (segments === null ? this.carried(eventPartFile(cut[j].name)) : this.data(eventPartFile(cut[j].name), partBytes(segments, bytes!))));
     return new Map();
   }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, readlinkSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyOfSampleDist, removeDir, sampleDist, tempDir } from '../../test/helpers.ts';
+import { copyOfSampleDist, firstPart, removeDir, sampleDist, tempDir } from '../../test/helpers.ts';
 import { loadDataset } from '../query/dataset.ts';
 import { calendarPartFile, DATA_FILES, loadedFiles } from '../store/format/dist-paths.ts';
 import { liveData } from './live-data.ts';
@@ -95,7 +95,7 @@ describe('liveData', () => {
 
   it('closes the files of the data it replaces and of every failed load: one calendar open, whatever the reloads', async () => {
     const copy = copyOfSampleDist(join(root, 'descriptors'));
-    const calendar = join(copy, calendarPartFile(0));
+    const calendar = join(copy, calendarPartFile(firstPart(copy)));
     const data = await liveData({ dist: copy, watch: false, log: () => {} });
     try {
       expect(openOn(calendar)).toBe(1);
@@ -125,7 +125,7 @@ describe('liveData', () => {
       expect(data.dataset).toBe(used);
       expect(data.ready).toBe(true);
       // what it loaded is closed, as is the data use() replaced: the used dataset's calendar alone is open
-      expect(openOn(join(copy, calendarPartFile(0)))).toBe(0);
+      expect(openOn(join(copy, calendarPartFile(firstPart(copy))))).toBe(0);
     } finally {
       data.stop();
     }
@@ -139,7 +139,7 @@ describe('liveData', () => {
     data.stop();
     expect(await reloaded).toBe(false);
     expect(data.dataset).toBe(before);
-    expect(openOn(join(copy, calendarPartFile(0)))).toBe(1);
+    expect(openOn(join(copy, calendarPartFile(firstPart(copy))))).toBe(1);
     expect(await data.reload()).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import type { RowsJob } from '../store/read/rows-job.ts';
 import { RowOffsetsCheck } from '../store/read/row-offsets.ts';
+import { partOfRow } from '../store/format/dist-paths.ts';
 
 /** one buffer for every chunk: small enough to stay in the processor's cache while it is hashed and checked */
 const CHUNK = 256 * 1024;
@@ -38,6 +39,6 @@ export async function checkRows(fds: readonly number[], job: RowsJob, pause?: ()
   if (digestVerdict) return digestVerdict;
   const problem = offsets.finish();
   if (problem === null) return null;
-  const rel = job.offsetsRels[Math.min(Math.floor(offsets.failedRow / job.partRows), job.offsetsRels.length - 1)];
+  const rel = job.offsetsRels[partOfRow(job.firsts, offsets.failedRow)];
   return { rel, kind: 'offsets', problem: `does not match ${job.rowsName} (${problem})` };
 }

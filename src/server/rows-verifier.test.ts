@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAula } from '../../test/aula-cli.ts';
-import { copyOfSampleDist, removeDir, request, serve, tempDir } from '../../test/helpers.ts';
+import { copyOfSampleDist, firstPart, removeDir, request, sampleDist, serve, tempDir } from '../../test/helpers.ts';
 import { loadDataset } from '../query/dataset.ts';
 import { DistError, sha256Hex } from '../store/format/manifest.ts';
 import { ChecksumMismatch } from '../store/read/verified-source.ts';
@@ -16,8 +16,9 @@ import { rowsVerifier, type StartThread } from './rows-verifier.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** the first (at this size the only) part of the event rows */
-const EVENTS = 'data/events/00000.jsonl';
-const OFFSETS = 'data/events/00000.offsets.bin';
+const PART = firstPart(sampleDist());
+const EVENTS = `data/events/${PART}.jsonl`;
+const OFFSETS = `data/events/${PART}.offsets.bin`;
 /** the compiled thread (vitest's global setup compiles lib/), as `aula serve` starts it */
 const compiled: StartThread = () => new Worker(join(ROOT, 'lib', 'server', 'rows-check-worker.js'));
 
@@ -120,7 +121,7 @@ describe.each([
     const dir = damaged(EVENTS, (b) => Buffer.from(b.toString('latin1').replace('"title":', '"titlE":'), 'latin1'), true);
     expect(await startLoad(dir, thread)).toBeUndefined();
     const moved = damaged(EVENTS, (b) => Buffer.from(b.toString('latin1').replace('{"', '{ '), 'latin1'), true);
-    expect((await startLoad(moved, thread)) as Error).toMatchObject({ message: expect.stringMatching(/events\/00000\.offsets\.bin: does not match .*event 0/) });
+    expect((await startLoad(moved, thread)) as Error).toMatchObject({ message: expect.stringMatching(new RegExp(`events/${PART}\\.offsets\\.bin: does not match .*event 0`)) });
   });
 });
 

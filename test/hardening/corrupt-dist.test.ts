@@ -8,15 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/core.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
 import { COLUMN_FILES } from '../../src/store/format/column-files.ts';
-import { AUTOCOMPLETE_DATA_FILE, calendarPartFile, DATA_FILES } from '../../src/store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, calendarPartFile, DATA_FILES, eventOffsetsFile, eventPartFile } from '../../src/store/format/dist-paths.ts';
 import { sha256Hex } from '../../src/store/format/manifest.ts';
 import { DistError } from '../../src/store/format/manifest.ts';
 import { startAula } from '../aula-cli.ts';
-import { removeDir, sampleDist, tempDir } from '../helpers.ts';
+import { firstPart, removeDir, sampleDist, tempDir } from '../helpers.ts';
 
-const FILES = ['manifest.json', 'data/events/00000.jsonl', 'data/events/00000.offsets.bin', ...COLUMN_FILES, calendarPartFile(0), 'data/categories.json', AUTOCOMPLETE_DATA_FILE];
+/** the sample dist's one event part */
+const PART = firstPart(sampleDist());
+const FILES = ['manifest.json', eventPartFile(PART), eventOffsetsFile(PART), ...COLUMN_FILES, calendarPartFile(PART), 'data/categories.json', AUTOCOMPLETE_DATA_FILE];
 /** the binary data files: a header naming their format and its version (src/store/format/sections.ts) */
-const BINARY_FILES = [...COLUMN_FILES, calendarPartFile(0), AUTOCOMPLETE_DATA_FILE];
+const BINARY_FILES = [...COLUMN_FILES, calendarPartFile(PART), AUTOCOMPLETE_DATA_FILE];
 
 type Damage = (bytes: Buffer) => Buffer | null;
 const garbage = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7919 + 13) % 256));
@@ -157,7 +159,7 @@ describe('aula serve over a damaged dist/', () => {
     const cases: [string, string, string][] = [
       [damaged('manifest.json', (b) => JSON.stringify({ ...JSON.parse(b.toString()), format: 1 })), 'manifest.json', '1'],
       [damaged('data/categories.json', () => garbage(100)), 'data/categories.json', '2'],
-      [damaged('data/events/00000.jsonl', (b) => b.subarray(0, b.length - 1)), 'data/events/00000.jsonl', '2'],
+      [damaged(eventPartFile(PART), (b) => b.subarray(0, b.length - 1)), eventPartFile(PART), '2'],
       [damaged('data/columns/teaser.text.bin', (b) => b.subarray(0, 100)), 'data/columns/teaser.text.bin', '2'],
       [damaged('data/columns/end.ordered.bin', (b) => b.subarray(0, 100)), 'data/columns/end.ordered.bin', '1'],
       [otherVersion('data/columns/title.text.bin'), 'data/columns/title.text.bin', '1'],

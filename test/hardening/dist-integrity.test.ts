@@ -10,11 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../../src/model/event-fields.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
 import { startAula } from '../aula-cli.ts';
-import { refusal, removeDir, request, sampleDist, serve, tempDir } from '../helpers.ts';
+import { firstPart, refusal, removeDir, request, sampleDist, serve, tempDir } from '../helpers.ts';
 
 /** offsets per row: one per field, then the row's length */
 const FIELDS_PLUS_LENGTH = EVENT_FIELDS.length + 1;
-const OFFSETS = 'data/events/00000.offsets.bin';
+const PART = firstPart(sampleDist());
+const OFFSETS = `data/events/${PART}.offsets.bin`;
 
 let root: string;
 let good: string;
@@ -59,7 +60,7 @@ describe('a dist changed after the build is refused', () => {
   it('the build lists size and SHA-256 of every data and autocomplete file', () => {
     const manifest = JSON.parse(readFileSync(join(good, 'manifest.json'), 'utf8'));
     const listed = Object.keys(manifest.files).sort();
-    expect(listed).toEqual(expect.arrayContaining(['data/categories.json', 'data/events/00000.jsonl', OFFSETS, ...COLUMN_FILES]));
+    expect(listed).toEqual(expect.arrayContaining(['data/categories.json', `data/events/${PART}.jsonl`, OFFSETS, ...COLUMN_FILES]));
     expect(listed.some((f) => f.startsWith('autocomplete/'))).toBe(true);
     for (const rel of listed) {
       const bytes = readFileSync(join(good, rel));
@@ -102,11 +103,11 @@ describe('a dist changed after the build is refused', () => {
 
   it('a changed byte inside a JSON string of an event part (same length) → refused, naming the part', () => {
     const dir = copy();
-    const path = join(dir, 'data/events/00000.jsonl');
+    const path = join(dir, `data/events/${PART}.jsonl`);
     const text = readFileSync(path, 'utf8');
     const at = text.indexOf('"title":"') + 9;
     writeFileSync(path, text.slice(0, at) + (text[at] === 'X' ? 'Y' : 'X') + text.slice(at + 1));
-    expect(refusal(dir)).toContain(`${join(dir, 'data/events/00000.jsonl')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+    expect(refusal(dir)).toContain(`${join(dir, `data/events/${PART}.jsonl`)}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
   });
 
   it('a changed byte inside data/autocomplete.bin (same length) → refused, naming the file', () => {

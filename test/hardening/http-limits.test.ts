@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/http.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
-import { copyOfSampleDist, removeDir, serve, tempDir } from '../helpers.ts';
+import { copyOfSampleDist, firstPart, removeDir, sampleDist, serve, tempDir } from '../helpers.ts';
 
 interface RawResponse {
   status: number;
@@ -319,7 +319,7 @@ describe('path traversal', () => {
     '/v1/cms/event/%c0%ae%c0%ae/', '/v1/cms/event/%2e%2e/', '/v1/cms/event/../', '/v1/cms/event/.%2e/', '/v1/cms/event/42/..%2f..%2f..%2fmanifest.json',
     '/v1/api/autocomplete/..%2f..%2f..%2fautocomplete%2findex.json', '/v1/api/autocomplete/../../../autocomplete/index.json',
     // (/events.ics, /openapi.json and /autocomplete/* are public files: test/nginx.test.ts serves them)
-    '/manifest.json', '/data/events/00000.jsonl', '/data/columns/title.text.bin', '/data/media-files.json', '/autocomplete/index.json.x',
+    '/manifest.json', `/data/events/${firstPart(sampleDist())}.jsonl`, '/data/columns/title.text.bin', '/data/media-files.json', '/autocomplete/index.json.x',
     '/v1/cms/event/index.json', '/v1/cms/event/offset/20.json', '/events.ics.gz', '/_redirects', '/deploy/nginx.conf', '/deploy/nginx-server.conf',
     '/v1/cms/event/%00/', '/v1/cms/event/%2f/', '//etc/passwd', '/..%2f..%2f..%2f..%2fetc%2fpasswd', '/v1/cms/event/%2e%2e%5c%2e%2e%5cmanifest.json',
     '/v1/schema/..%2f..%2fmanifest.json', '/v1/cms/event/.%252e/.%252e/manifest.json', '/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd',

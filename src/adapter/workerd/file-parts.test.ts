@@ -232,7 +232,7 @@ describe('a file read in parts', () => {
         format: DIST_FORMAT, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
         site: { timezone: 'Europe/Vienna', page_size: 20, max_page_size: 1000 },
         counts: { events: 0, pages: 0, categories: 0, media: 0, directory: 0, event_list_pages: 1 },
-        event_part_rows: 4, event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/{offset}.json', limit: 20 },
+        event_parts: [{ name: '0', rows: 0 }], event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/{offset}.json', limit: 20 },
         files: { 'data/big.bin': { ...digest, blocks } },
       });
     expect(parseManifest(manifest(digest.blocks), 'manifest.json').files['data/big.bin'].blocks).toBe(digest.blocks);

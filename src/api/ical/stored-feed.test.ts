@@ -86,7 +86,7 @@ describe('a feed assembled from the stored entries (data/calendar/)', () => {
           // the build's side: each event's lines by the one formatter, into the file, read back
           const zone = new ZoneOffsets(zoneName, []);
           const fields: EntryFields[] = events.map((e) => ({ ...e, end: e.start + e.length, last_modified: e.modified }));
-          const file = calendarOfParts(events.length, Math.max(1, events.length), () => calendarFile(events.length, (i) => new TextEncoder().encode(entryBody(fields[i], zone))));
+          const file = calendarOfParts([{ name: '1', rows: events.length }], () => calendarFile(events.length, (i) => new TextEncoder().encode(entryBody(fields[i], zone))));
           const stored: StoredEntries = {
             count: events.length,
             id: (i) => events[i].id,

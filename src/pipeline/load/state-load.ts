@@ -20,7 +20,7 @@ import type { ParsePool } from './parse-pool.ts';
 import { renderCategory } from '../../render/event.ts';
 import { toJson } from '../../util/json.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
-import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, EVENT_PART_ROWS, loadedFiles } from '../../store/format/dist-paths.ts';
+import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, loadedFiles } from '../../store/format/dist-paths.ts';
 import { MEDIA_FILES_INDEX } from '../../store/format/public-files.ts';
 import type { PreviousData } from '../../store/write/event-data.ts';
 import { previousFiles } from '../render/previous-data.ts';
@@ -258,7 +258,7 @@ function listOrder(records: readonly Sourced<Event>[]): Uint32Array {
 function provenDist(options: BuildOptions, prior: PreviousBuild, { records }: Fresh, { categories, directory }: Others): { data: PreviousData; carried: readonly string[] } {
   const { previous, state, ledger } = prior;
   for (const { value: e } of records) if (!Number.isFinite(e.start) || !Number.isFinite(e.end) || !Number.isFinite(e.last_modified)) refuse('an event has no time');
-  const data = previousFiles(prior, state.out, options.eventPartRows ?? EVENT_PART_ROWS) ?? refuse('the previous data files are not proven');
+  const data = previousFiles(prior, state.out) ?? refuse('the previous data files are not proven');
   const then = ledger.precompressed;
   if (options.precompress !== false && (!then || !previous.precompressed || then.compressor !== COMPRESSOR || previous.precompressed.volume !== then.volume)) refuse('no twins to reuse');
   const publicFiles = previous.public_files ?? refuse('no public files');

@@ -27,8 +27,8 @@ const STRIDE = FIELD_COUNT + 1;
  * (else null). A file is read only when asked for (one linked as it is never is), and proven again
  * once read: a column changed since fails the build; an offsets file changed since makes this null.
  */
-export function previousFiles({ previous, state, ledger }: PreviousBuild, out: string, partRows: number): PreviousData | null {
-  if (previous.event_part_rows !== partRows || previous.counts.events !== state.rows.id.length) return null;
+export function previousFiles({ previous, state, ledger }: PreviousBuild, out: string): PreviousData | null {
+  if (previous.counts.events !== state.rows.id.length) return null;
   const parts = eventPartFiles(previous);
   const proven = (rel: string) => !!previous.files[rel] && ledger.wouldReuse(rel, previous.files[rel].sha256, null);
   if (![DATA_FILES.search, ...COLUMN_FILES, ...parts, ...eventOffsetsFiles(previous), ...calendarPartFiles(previous)].every(proven)) return null;
@@ -75,7 +75,7 @@ export function previousData(previous: Manifest, file: (rel: string) => Uint8Arr
   const columnFile = (rel: string) => (!COLUMN_FILES.includes(rel) ? file(rel) : (columnFiles.get(rel) ?? columnFiles.set(rel, file(rel)).get(rel)!));
   let read: EventTable | null = null;
   const table = () => (read ??= readColumns({ ...memorySource(columnFile, 'previous dist'), perNeed: true }, n, true));
-  return { starts, bounds, table, values: () => columnValuesOfTable(table()), file: columnFile, calendar: calendarPartReader(file, n, previous.event_part_rows), bytes: bytes(bounds) };
+  return { starts, parts: previous.event_parts, bounds, table, values: () => columnValuesOfTable(table()), file: columnFile, calendar: calendarPartReader(file, previous.event_parts), bytes: bytes(bounds) };
 }
 
 /** Bytes [begin, end) of the files `paths` end to end (`bounds`: where each starts, then their length), read into `into` at `place` where given. */

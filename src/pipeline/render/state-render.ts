@@ -53,14 +53,14 @@ async function eventFiles(options: BuildOptions, plan: Plan, dist: DistOutput) {
   const values = columnValuesFromRows(plan.fresh, made.rows, !whole);
   plan.fresh.length = 0;
   if (many) collectGarbage();
-  const { values: _values, ...data } = eventData({ rows: made.rows, order: sequence, values, previous, timezone: plan.state.site.timezone, partRows: options.eventPartRows ?? EVENT_PART_ROWS, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts: (cut) => dist.parts(cut.parts, previous?.bytes), onFile: (rel, bytes) => dist.data(rel, bytes) });
+  const { values: _values, ...data } = eventData({ rows: made.rows, order: sequence, values, previous, timezone: plan.state.site.timezone, ids: next.id, partRows: options.eventPartRows ?? EVENT_PART_ROWS, calendar: calendarData, linkReused: true, search: options.search !== false && beside === null, onParts: (made) => dist.parts(made, previous?.bytes), onFile: (rel, bytes) => dist.data(rel, bytes) });
   // (awaited before anything else is made: the thread holds the rows until it answers)
   if (beside) dist.data(DATA_FILES.search, await beside);
   const files: DistFiles = new Map([...plan.made, ...data.files]);
   // (the offsets of a part kept are among `files` and `reused`: linked, not written)
   for (const [rel, bytes] of files) if (!data.reused.has(rel)) dist.data(rel, bytes);
   const newest = next.lastModified.reduce((a, b) => Math.max(a, b), 0);
-  return { many, files, digests: new Map(dist.digests), eventBytes: data.bounds[data.parts.length], oldBytes: previous?.bounds.at(-1) ?? 0, reused: data.reused, next: plan.stateless ? null : next, hashes: made.hashes && next.keys, newest, count: sequence.length };
+  return { many, files, digests: new Map(dist.digests), cut: data.cut, eventBytes: data.bounds[data.parts.length], oldBytes: previous?.bounds.at(-1) ?? 0, reused: data.reused, next: plan.stateless ? null : next, hashes: made.hashes && next.keys, newest, count: sequence.length };
 }
 
 /**
@@ -154,7 +154,7 @@ export async function renderFromState(options: BuildOptions, clock: Clock, plan:
   const counts = { events: made.count, pages: state.pages.size, categories: state.categoryIds.length, media: state.media.size, directory: plan.directory?.count ?? plan.directoryCount ?? previous!.counts.directory };
   // the zone's table from the prior's manifest (the same code and ICU: of this build's identity), not asked of Intl again
   if (previous !== null && previous.site.timezone === state.site.timezone) useZoneTable(state.site.timezone, previous.site.offsets);
-  const manifest = manifestOf(state.site, plan.baseUrl, made.newest, counts, options.eventPartRows ?? EVENT_PART_ROWS);
+  const manifest = manifestOf(state.site, plan.baseUrl, made.newest, counts, made.cut);
   sealManifest(manifest, files, out, state.media);
   return { files: out, manifest, hashedCopies: carried.copies, twins: carried.twins, hashes: made.hashes, stateRows: made.next, autocompleteData: carried.data ?? null };
 }

@@ -16,9 +16,9 @@ export function pageFile(offset: number): string {
 /**
  * `newest` (the events' newest `last_modified`, epoch ms; 0 for none), not the clock, is built_at
  * (and events.ics's DTSTAMP), so two builds of the same content are byte-identical.
- * `eventPartRows`: tests make it small.
+ * `eventParts`: the event rows' parts, as they were cut.
  */
-export function manifestOf(site: Site, baseUrl: string, newest: number, counts: Omit<Manifest['counts'], 'event_list_pages'>, eventPartRows: number): Manifest {
+export function manifestOf(site: Site, baseUrl: string, newest: number, counts: Omit<Manifest['counts'], 'event_list_pages'>, eventParts: Manifest['event_parts']): Manifest {
   const limit = site.page_size;
   // a title only when given, so dists without one keep their bytes
   const settings: Manifest['site'] = { timezone: site.timezone, page_size: site.page_size, max_page_size: site.max_page_size };
@@ -30,7 +30,7 @@ export function manifestOf(site: Site, baseUrl: string, newest: number, counts: 
     base_url: baseUrl,
     site: { ...settings, offsets: zoneTableText(site.timezone) },
     counts: { ...counts, event_list_pages: Math.max(1, Math.ceil(counts.events / limit)) },
-    event_part_rows: eventPartRows,
+    event_parts: eventParts,
     event_list: { first: FIRST_PAGE, further: FURTHER_PAGES, limit },
     files: {},
   };

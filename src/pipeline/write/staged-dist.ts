@@ -85,9 +85,9 @@ export class StagedDist {
    * plan was made (a link that fails now fails the build, as a page's does); the others made of
    * their segments (`bytes`: the previous parts' end to end) and written as data.
    */
-  parts(parts: EventData['parts'], bytes?: (begin: number, end: number) => Uint8Array): void {
+  parts({ parts, cut }: Pick<EventData, 'parts' | 'cut'>, bytes?: (begin: number, end: number) => Uint8Array): void {
     parts.forEach((segments, j) => {
-      const rel = eventPartFile(j);
+      const rel = eventPartFile(cut[j].name);
       if (segments !== null) return this.data(rel, partBytes(segments, bytes!));
       const digest = this.previous!.files[rel];
       if (!this.carried(rel, digest.sha256, { volume: null })) throw changedWhileBuilt(rel);

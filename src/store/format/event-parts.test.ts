@@ -2,8 +2,9 @@ import { zoneTableText } from '../../time/offsets.ts';
 import { COLUMN_FILES } from './column-files.ts';
 import { describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../../model/event-fields.ts';
-import { eventPartCount, eventPartFile, eventPartFiles, loadedFiles } from './dist-paths.ts';
-import { partBounds, splitParts } from './event-parts.ts';
+import fc from 'fast-check';
+import { eventPartFile, eventPartFiles, loadedFiles, partFirsts, partOfRow } from './dist-paths.ts';
+import { cutParts, partBounds, splitParts } from './event-parts.ts';
 import { EventRows, serializeEvent } from './event-rows.ts';
 import { DistError, parseManifest } from './manifest.ts';
 import { joinedView, partRows } from './row-source.ts';
@@ -17,30 +18,34 @@ function rowsOf(count: number): EventRows {
 
 /** A manifest as a build writes one (its files aside). */
 const VALID_MANIFEST = {
-  format: 9, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
+  format: 10, version: '0.1.0', built_at: '2025-01-01T00:00:00.000Z', base_url: 'https://example.org/x',
   site: { timezone: 'Europe/Vienna', page_size: 20, max_page_size: 1000 },
   counts: { events: 10, pages: 0, categories: 0, media: 0, directory: 0, event_list_pages: 1 },
-  event_part_rows: 4, event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/{offset}.json', limit: 20 }, files: {},
+  event_parts: [{ name: '1', rows: 4 }, { name: '5', rows: 6 }], event_list: { first: 'v1/cms/event/index.json', further: 'v1/cms/event/{offset}.json', limit: 20 }, files: {},
 };
 
 describe('event parts', () => {
-  for (const count of [0, 1, K - 1, K, K + 1, 2 * K, 2 * K + 1]) {
-    it(`${count} rows: parts of ${K} rows whose concatenation is the rows, each but the last ending with its newline`, () => {
+  for (const count of [0, 1, K - 1, K, K + 1, 2 * K, 2 * K + 1, 8 * K]) {
+    it(`${count} rows: parts cut by their ids whose concatenation is the rows, each but the last ending with its newline`, () => {
       const rows = rowsOf(count);
-      const parts = splitParts(rows.lineBytes, rows.starts, K);
-      expect(parts).toHaveLength(eventPartCount(count, K));
-      expect(parts).toHaveLength(Math.max(1, Math.ceil(count / K)));
+      const cut = cutParts(Array.from({ length: count }, (_, i) => i + 1), K);
+      const firsts = partFirsts(cut);
+      const parts = splitParts(rows.lineBytes, rows.starts, firsts);
+      expect(parts).toHaveLength(cut.length);
+      expect(firsts[firsts.length - 1]).toBe(count);
       expect(Buffer.concat(parts).equals(rows.lineBytes)).toBe(true);
       parts.forEach((part, i) => {
         const text = Buffer.from(part).toString();
         const last = i === parts.length - 1;
         expect(text.endsWith('\n'), `part ${i}`).toBe(!last && count > 0);
-        // whole rows only: K of them, the last part the rest
+        // whole rows only, as many as the cut says, the first named by the part
         const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
-        expect(lines).toHaveLength(last ? count - K * (parts.length - 1) : K);
+        expect(lines).toHaveLength(cut[i].rows);
         lines.forEach((line) => expect(() => JSON.parse(line)).not.toThrow());
+        if (count > 0) expect(String(JSON.parse(lines[0]).id)).toBe(cut[i].name);
+        for (let r = firsts[i]; r < firsts[i + 1]; r++) expect(partOfRow(firsts, r)).toBe(i);
       });
-      const bounds = partBounds(rows.starts, K);
+      const bounds = partBounds(rows.starts, firsts);
       expect(bounds[0]).toBe(0);
       expect(bounds[bounds.length - 1]).toBe(rows.lineBytes.length);
       // the parts held apart read back as the rows, a run across a boundary included
@@ -54,9 +59,36 @@ describe('event parts', () => {
     });
   }
 
+  it('cuts parts of bounded length, about the mean asked for, whatever order the ids come in', () => {
+    for (const ids of [Array.from({ length: 100_000 }, (_, i) => i + 1), Array.from({ length: 100_000 }, (_, i) => 1_000_000_000 - 7 * i)]) {
+      const cut = cutParts(ids, 1024);
+      expect(cut.slice(0, -1).every((p) => p.rows >= 256 && p.rows <= 4096)).toBe(true);
+      expect(cut.length).toBeGreaterThan(70);
+      expect(cut.length).toBeLessThan(130);
+    }
+    expect(cutParts([], 1024)).toEqual([{ name: '0', rows: 0 }]);
+    expect(cutParts([5, 6, 7], 1)).toEqual([{ name: '5', rows: 1 }, { name: '6', rows: 1 }, { name: '7', rows: 1 }]);
+  });
+
+  it('a row added, removed or moved changes the parts it falls in, and the others stay as they were', () => {
+    const key = (p: { name: string; rows: number }) => `${p.name}:${p.rows}`;
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 1e9 }), { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 1e9 }), fc.nat(), fc.nat(), fc.integer({ min: 1, max: 12 }), (ids, added, at, gone, partRows) => {
+        const before = new Set(cutParts(ids, partRows).map(key));
+        const place = at % (ids.length + 1);
+        const edits = [[...ids.slice(0, place), added, ...ids.slice(place)].filter((id, i) => id !== added || i === place), ids.filter((_, i) => i !== gone % ids.length)];
+        for (const next of edits) {
+          const changed = cutParts(next, partRows).filter((p) => !before.has(key(p)));
+          // the part the row falls in, the one before it (its last row's newline), and what a forced cut shifts until the next natural one
+          expect(changed.reduce((n, p) => n + p.rows, 0)).toBeLessThanOrEqual(2 * 4 * partRows + 1);
+        }
+      }),
+    );
+  });
+
   it('joins consecutive views of one buffer without a copy, and leaves parts held apart apart', () => {
     const rows = rowsOf(2 * K + 1);
-    const views = splitParts(rows.lineBytes, rows.starts, K);
+    const views = splitParts(rows.lineBytes, rows.starts, [0, K, 2 * K, 2 * K + 1]);
     const joined = joinedView(views)!;
     expect(joined.buffer).toBe(rows.lineBytes.buffer);
     expect(joined.equals(rows.lineBytes)).toBe(true);
@@ -65,18 +97,17 @@ describe('event parts', () => {
   });
 
   it('names the parts a manifest describes, and the loaded files with them', () => {
-    expect(eventPartFile(3)).toBe('data/events/00003.jsonl');
-    expect(eventPartFiles({ counts: { events: 0 }, event_part_rows: 4096 })).toEqual(['data/events/00000.jsonl']);
-    expect(eventPartFiles({ counts: { events: 8193 }, event_part_rows: 4096 })).toEqual(['data/events/00000.jsonl', 'data/events/00001.jsonl', 'data/events/00002.jsonl']);
-    expect(loadedFiles({ counts: { events: 5 }, event_part_rows: 4 })).toEqual([
-      'data/events/00000.jsonl', 'data/events/00001.jsonl', 'data/events/00000.offsets.bin', 'data/events/00001.offsets.bin', 'data/calendar/00000.bin', 'data/calendar/00001.bin', 'data/categories.json', 'data/search.bin', ...COLUMN_FILES, 'data/autocomplete.bin',
+    expect(eventPartFile('3')).toBe('data/events/3.jsonl');
+    expect(eventPartFiles({ event_parts: [{ name: '0', rows: 0 }] })).toEqual(['data/events/0.jsonl']);
+    expect(loadedFiles({ event_parts: [{ name: '7', rows: 4 }, { name: '12', rows: 1 }] })).toEqual([
+      'data/events/7.jsonl', 'data/events/12.jsonl', 'data/events/7.offsets.bin', 'data/events/12.offsets.bin', 'data/calendar/7.bin', 'data/calendar/12.bin', 'data/categories.json', 'data/search.bin', ...COLUMN_FILES, 'data/autocomplete.bin',
     ]);
     expect(COLUMN_FILES).toContain('data/columns/teaser.text.bin');
   });
 
   it('refuses a manifest of the format before the parts, and one whose parts cannot be named', () => {
     const manifest = VALID_MANIFEST;
-    expect(parseManifest(JSON.stringify(manifest), 'm').event_part_rows).toBe(4);
+    expect(parseManifest(JSON.stringify(manifest), 'm').event_parts).toEqual(manifest.event_parts);
     const refusal = (m: unknown) => {
       try {
         parseManifest(JSON.stringify(m), 'dist/manifest.json');
@@ -86,14 +117,21 @@ describe('event parts', () => {
       }
       return 'accepted';
     };
-    expect(refusal({ ...manifest, format: 1 })).toMatch(/dist format 1 is not the one this aula reads \(9\); rebuild with `aula build`/);
-    expect(refusal({ ...manifest, format: 2 })).toMatch(/dist format 2 is not the one this aula reads \(9\)/);
-    expect(refusal({ ...manifest, format: 5 })).toMatch(/dist format 5 is not the one this aula reads \(9\); rebuild with `aula build`/);
-    expect(refusal({ ...manifest, format: 6 })).toMatch(/dist format 6 is not the one this aula reads \(9\); rebuild with `aula build`/);
-    expect(refusal({ ...manifest, format: 7 })).toMatch(/dist format 7 is not the one this aula reads \(9\); rebuild with `aula build`/);
+    expect(refusal({ ...manifest, format: 1 })).toMatch(/dist format 1 is not the one this aula reads \(10\); rebuild with `aula build`/);
+    expect(refusal({ ...manifest, format: 2 })).toMatch(/dist format 2 is not the one this aula reads \(10\)/);
+    expect(refusal({ ...manifest, format: 5 })).toMatch(/dist format 5 is not the one this aula reads \(10\); rebuild with `aula build`/);
+    expect(refusal({ ...manifest, format: 6 })).toMatch(/dist format 6 is not the one this aula reads \(10\); rebuild with `aula build`/);
+    expect(refusal({ ...manifest, format: 7 })).toMatch(/dist format 7 is not the one this aula reads \(10\); rebuild with `aula build`/);
     // (8: block sums listed in the manifest itself, which this reader does not read)
-    expect(refusal({ ...manifest, format: 8 })).toMatch(/dist format 8 is not the one this aula reads \(9\); rebuild with `aula build`/);
-    for (const bad of [{ event_part_rows: 0 }, { event_part_rows: '4' }, { event_part_rows: undefined }, { counts: { ...manifest.counts, events: -1 } }, { counts: { ...manifest.counts, events: 1e9 }, event_part_rows: 1 }]) {
+    expect(refusal({ ...manifest, format: 8 })).toMatch(/dist format 8 is not the one this aula reads \(10\); rebuild with `aula build`/);
+    expect(refusal({ ...manifest, format: 9 })).toMatch(/dist format 9 is not the one this aula reads \(10\); rebuild with `aula build`/);
+    const parts = manifest.event_parts;
+    const many = Array.from({ length: 100_000 }, (_, i) => ({ name: String(i), rows: 1 }));
+    for (const bad of [
+      { event_parts: undefined }, { event_parts: [] }, { event_parts: {} }, { event_parts: [{ ...parts[0], rows: 0 }, { ...parts[1], rows: 10 }] },
+      { event_parts: [parts[0], { ...parts[1], name: '1' }] }, { event_parts: [parts[0], { ...parts[1], name: '../x' }] }, { event_parts: [parts[0], { ...parts[1], name: 5 }] }, { event_parts: [parts[0], { ...parts[1], rows: '6' }] },
+      { counts: { ...manifest.counts, events: -1 } }, { counts: { ...manifest.counts, events: 100_000 }, event_parts: many },
+    ]) {
       expect(refusal({ ...manifest, ...bad }), JSON.stringify(bad)).toMatch(/event counts are malformed; rebuild/);
     }
   });

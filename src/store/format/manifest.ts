@@ -2,6 +2,7 @@
 // marks a complete dist.
 import { createHash } from 'node:crypto';
 import { isValidZone } from '../../time/zone.ts';
+import type { EventPart } from './dist-paths.ts';
 // the build writes site.offsets with it (an edge isolate answers a date filter from them, without loading ICU's formatting data)
 export { zoneTableText } from '../../time/offsets.ts';
 
@@ -18,7 +19,10 @@ export { zoneTableText } from '../../time/offsets.ts';
 //    data/calendar.bin
 // 9: a file read in parts lists the SHA-256 of its blocks' sums (FileDigest.blocks), which an
 //    --edge build writes apart (blockSumsFile), not the sums themselves
-export const DIST_FORMAT = 9;
+// 10: the event parts cut where their rows' ids say and named by their first row's id
+//    (data/events/<id>.jsonl, event-parts.ts), listed in the manifest (event_parts), not every
+//    event_part_rows rows and numbered
+export const DIST_FORMAT = 10;
 
 export interface Manifest {
   format: number;
@@ -29,8 +33,8 @@ export interface Manifest {
   /** `offsets`: the time zone's changes over the years dates are asked in, as the build's Intl gave them (zoneTableText, time/offsets.ts) */
   site: { timezone: string; page_size: number; max_page_size: number; title?: string; offsets?: string };
   counts: { events: number; pages: number; categories: number; media: number; directory: number; event_list_pages: number };
-  /** rows per part of the event rows (dist-paths.ts): with counts.events, which parts there are */
-  event_part_rows: number;
+  /** the parts of the event rows in order (dist-paths.ts), each its name and rows: they add up to counts.events */
+  event_parts: EventPart[];
   /** where the static pages of the default event list are, relative to dist/ */
   event_list: { first: string; further: string; limit: number };
   /**
@@ -161,12 +165,7 @@ export function parseManifest(text: string, where: string, checkedZone?: string)
   if (typeof m.files !== 'object' || m.files === null || Array.isArray(m.files)) {
     throw new DistError(`${where}: lists no file checksums (written by an older aula); rebuild with \`aula build\``);
   }
-  // (part names have five digits: a manifest cannot make a reader list more than that many)
-  const { event_part_rows: partRows } = m;
-  const events = m.counts?.events;
-  if (!Number.isSafeInteger(partRows) || partRows < 1 || !Number.isSafeInteger(events) || events < 0 || Math.ceil(events / partRows) > 99_999) {
-    throw new DistError(`${where}: the event counts are malformed; rebuild with \`aula build\``);
-  }
+  if (!partsFit(m.event_parts, m.counts?.events)) throw new DistError(`${where}: the event counts are malformed; rebuild with \`aula build\``);
   if (m.build_id !== undefined && (typeof m.build_id !== 'string' || !/^[0-9a-f]{16}$/.test(m.build_id))) {
     throw new DistError(`${where}: build_id is malformed; rebuild with \`aula build\``);
   }
@@ -176,6 +175,27 @@ export function parseManifest(text: string, where: string, checkedZone?: string)
   const field = fieldProblem(m, checkedZone);
   if (field !== null) throw new DistError(`${where}: ${field} is malformed; rebuild with \`aula build\``);
   return m;
+}
+
+/** The most parts a manifest may list: a reader lists every part's files, and no more than this many. */
+export const MOST_EVENT_PARTS = 99_999;
+/** a part's name: an event id (a path segment that cannot leave data/events/) */
+const PART_NAME = /^-?[0-9]{1,20}$/;
+
+/**
+ * Whether `parts` are event parts as the build lists them: at most MOST_EVENT_PARTS, each named
+ * once, of at least one row each (no rows: one empty part). Whether they add up to the count of
+ * events is the data's check (store/read/stored-data.ts), which names the data it disagrees with.
+ */
+function partsFit(parts: unknown, events: unknown): boolean {
+  if (!Array.isArray(parts) || parts.length < 1 || parts.length > MOST_EVENT_PARTS || !count(events)) return false;
+  const names = new Set<string>();
+  for (const p of parts as Partial<EventPart>[]) {
+    if (typeof p !== 'object' || p === null || typeof p.name !== 'string' || !PART_NAME.test(p.name) || names.has(p.name)) return false;
+    if (!Number.isSafeInteger(p.rows) || p.rows! < (parts.length === 1 ? 0 : 1)) return false;
+    names.add(p.name);
+  }
+  return true;
 }
 
 const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;

@@ -1,6 +1,6 @@
 // Reads the calendar's parts (src/store/format/calendar-file.ts) as views of their bytes.
 import { CALENDAR_FORMAT, type CalendarEntries, type CalendarPart } from '../format/calendar-file.ts';
-import { calendarPartFile, eventPartCount } from '../format/dist-paths.ts';
+import { calendarPartFile, partFirsts, type EventPart } from '../format/dist-paths.ts';
 import { FormatError } from '../format/sections.ts';
 import { corrupt, type DistSource } from './dist-source.ts';
 import { gatherNeeds } from './per-need.ts';
@@ -19,43 +19,42 @@ export function readCalendarFile(bytes: Uint8Array, rows: number): CalendarPart 
   return { rows, starts, entries };
 }
 
-/** How many rows part `i` of `rows` rows holds, `partRows` a part. */
-export const calendarPartRows = (rows: number, partRows: number, i: number): number => Math.max(0, Math.min(partRows, rows - i * partRows));
-
 /**
- * The entries of `rows` rows from their parts' bytes, in order (`part(i)`); a part that is not
- * what it should be throws FormatError, given to `fault` with the part's name first where given.
+ * The entries of the rows of event parts `parts` from their parts' bytes, in order (`part(i)`); a
+ * part that is not what it should be throws FormatError, given to `fault` with the part's name
+ * first where given.
  */
-export function calendarOfParts(rows: number, partRows: number, part: (i: number) => Uint8Array, fault?: (rel: string, e: FormatError) => Error): CalendarEntries {
-  const parts = Array.from({ length: eventPartCount(rows, partRows) }, (_, i) => {
+export function calendarOfParts(parts: readonly EventPart[], part: (i: number) => Uint8Array, fault?: (rel: string, e: FormatError) => Error): CalendarEntries {
+  const firsts = partFirsts(parts);
+  const read = parts.map((p, i) => {
     try {
-      return readCalendarFile(part(i), calendarPartRows(rows, partRows, i));
+      return readCalendarFile(part(i), p.rows);
     } catch (e) {
-      if (fault && e instanceof FormatError) throw fault(calendarPartFile(i), e);
+      if (fault && e instanceof FormatError) throw fault(calendarPartFile(p.name), e);
       throw e;
     }
   });
-  return { rows, partRows, parts };
+  return { rows: firsts[firsts.length - 1], firsts, parts: read };
 }
 
 /**
- * The parts of `rows` rows, `partRows` a part, each read from `file` when asked for: the last one
+ * The calendar parts of event parts `parts`, each read from `file` when asked for: the last one
  * read is held for the next ask (asked in row order, rows shifted by a row added or removed reach
  * each part from two new ones).
  */
-export function calendarPartReader(file: (rel: string) => Uint8Array, rows: number, partRows: number): (part: number) => CalendarPart {
+export function calendarPartReader(file: (rel: string) => Uint8Array, parts: readonly EventPart[]): (part: number) => CalendarPart {
   let held: { part: number; entries: CalendarPart } | null = null;
   return (part) => {
-    if (held?.part !== part) held = { part, entries: readCalendarFile(file(calendarPartFile(part)), calendarPartRows(rows, partRows, part)) };
+    if (held?.part !== part) held = { part, entries: readCalendarFile(file(calendarPartFile(parts[part].name)), parts[part].rows) };
     return held.entries;
   };
 }
 
-/** The calendar of a dist, its parts asked for together; throws DistError naming a part that is not what it should be. */
-export function readCalendar(source: DistSource, rows: number, partRows: number): CalendarEntries {
-  const rels = Array.from({ length: eventPartCount(rows, partRows) }, (_, i) => calendarPartFile(i));
+/** The calendar of a dist whose event parts are `parts`, its parts asked for together; throws DistError naming a part that is not what it should be. */
+export function readCalendar(source: DistSource, parts: readonly EventPart[]): CalendarEntries {
+  const rels = parts.map((p) => calendarPartFile(p.name));
   const bytes: Uint8Array[] = [];
   // (a source loading per need is asked for every part it lacks at once)
   gatherNeeds(rels.map((rel, i) => () => void (bytes[i] = source.bytes(rel))));
-  return calendarOfParts(rows, partRows, (i) => bytes[i], (rel, e) => corrupt(source, rel, e.message));
+  return calendarOfParts(parts, (i) => bytes[i], (rel, e) => corrupt(source, rel, e.message));
 }

@@ -6,6 +6,7 @@
 // first makes sure its part's are in (a part not at hand yet throws FileNeeded, per-need.ts); a
 // read of many rows asks at once for every part it reaches that is not at hand.
 import { EventRows } from '../format/event-rows.ts';
+import { partOfRow } from '../format/dist-paths.ts';
 import type { RowSource } from '../format/row-source.ts';
 import { gatherNeeds, zeroedAsWritten } from './per-need.ts';
 
@@ -15,7 +16,7 @@ export class PartedRows extends EventRows {
   private readonly checked: Uint8Array;
 
   /**
-   * `count` rows in parts of `partRows`; `load(part)` reads that part's offsets into `starts`
+   * `count` rows in parts whose first rows are `firsts` (then `count`: dist-paths.ts partFirsts); `load(part)` reads that part's offsets into `starts`
    * and its rows' line starts into `lineStarts` (checking them), or throws; `check(row)`, once
    * its part is loaded, checks a row's bytes against its offsets before it is first read, or throws;
    * `fetch(rows)`, once their parts are loaded, makes sure the bytes of rows not checked yet are at
@@ -25,20 +26,20 @@ export class PartedRows extends EventRows {
     source: RowSource,
     starts: Uint32Array,
     lineStarts: Float64Array,
-    private readonly partRows: number,
+    private readonly firsts: readonly number[],
     private readonly load: (part: number) => void,
     private readonly check: (row: number) => void,
     private readonly fetch?: (rows: readonly number[]) => void,
   ) {
     // (over every row, filled a part at a time: memory taken as the parts come, zeroedAsWritten)
     super(source, starts, lineStarts, new Uint32Array(zeroedAsWritten(lineStarts.length * Uint32Array.BYTES_PER_ELEMENT)));
-    this.loaded = new Uint8Array(Math.ceil(lineStarts.length / partRows));
+    this.loaded = new Uint8Array(firsts.length - 1);
     this.checked = new Uint8Array(zeroedAsWritten(lineStarts.length));
   }
 
   private need(row: number): void {
     if (this.checked[row] === 1) return;
-    this.loadPart(Math.floor(row / this.partRows));
+    this.loadPart(partOfRow(this.firsts, row));
     this.check(row);
     this.checked[row] = 1;
   }
@@ -51,7 +52,7 @@ export class PartedRows extends EventRows {
   private needAll(rows: ArrayLike<number> | null, from: number, to: number): void {
     let missing: Set<number> | null = null;
     for (let i = from; i < to; i++) {
-      const part = Math.floor((rows ? rows[i] : i) / this.partRows);
+      const part = partOfRow(this.firsts, rows ? rows[i] : i);
       if (this.loaded[part] === 0) (missing ??= new Set()).add(part);
     }
     if (missing !== null) gatherNeeds([...missing].map((part) => () => this.loadPart(part)));
@@ -69,7 +70,7 @@ export class PartedRows extends EventRows {
   private loadPart(part: number): void {
     if (this.loaded[part] === 0) {
       this.load(part);
-      this.noteLengths(part * this.partRows, Math.min((part + 1) * this.partRows, this.lineStarts.length));
+      this.noteLengths(this.firsts[part], this.firsts[part + 1]);
       this.loaded[part] = 1;
     }
   }

@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyOfSampleDist, removeDir, sampleDist, tempDir } from '../../../test/helpers.ts';
+import { copyOfSampleDist, firstPart, removeDir, sampleDist, tempDir } from '../../../test/helpers.ts';
 import { createApi } from '../../api/core.ts';
 import { datasetFrom, loadDataset } from '../../query/dataset.ts';
 import { calendarPartFile, DATA_FILES, eventPartFiles, loadedFiles } from '../format/dist-paths.ts';
@@ -67,7 +67,7 @@ describe('prefetchDist', () => {
     expect(() => loadOver(fromDamaged)).toThrow(`${search}: does not match its SHA-256 in manifest.json`);
 
     // the calendar too, read ahead through a descriptor of its own
-    const calendar = join(damaged, calendarPartFile(0));
+    const calendar = join(damaged, calendarPartFile(firstPart(damaged)));
     const entries = readFileSync(calendar);
     entries[entries.length >> 1] ^= 1;
     writeFileSync(`${calendar}.new`, entries);

@@ -1,4 +1,4 @@
-// A cheap check of the per-field offsets (data/events/NNNNN.offsets.bin) against the event rows. Checksums
+// A cheap check of the per-field offsets (data/events/<part>.offsets.bin) against the event rows. Checksums
 // prove the files are the ones the build wrote; this proves the offsets describe the rows, so a
 // hand-made dist with matching checksums but wrong offsets cannot make the server slice invalid
 // JSON. Per field it reads four bytes: `{"` or `,"` where the key starts and `":` where it ends.

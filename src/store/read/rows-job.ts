@@ -17,7 +17,8 @@ export interface RowsJob {
   starts: Uint32Array | Uint16Array;
   /** how a problem with the offsets is named: each part's offsets file (a row's is that of its part), and what they must match */
   offsetsRels: readonly string[];
-  partRows: number;
+  /** each part's first row, then the rows' count (dist-paths.ts partFirsts) */
+  firsts: readonly number[];
   /** the offsets files' SHA-256 in the manifest (what makes two jobs the same check) */
   offsetsSha256: readonly string[];
   rowsName: string;
@@ -33,5 +34,5 @@ export type VerifyRows = (job: RowsJob) => void;
 
 /** Two jobs with the same key check the same bytes, given the same files (see rows-verifier.ts). */
 export function rowsJobKey(job: RowsJob): string {
-  return JSON.stringify([job.files.map((f) => [f.rel, f.sha256, f.bytes]), job.offsetsRels, job.partRows, job.offsetsSha256]);
+  return JSON.stringify([job.files.map((f) => [f.rel, f.sha256, f.bytes]), job.offsetsRels, job.firsts, job.offsetsSha256]);
 }

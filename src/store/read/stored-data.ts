@@ -2,7 +2,7 @@
 // What the query engine adds on top (the autocomplete searcher) is src/query/dataset.ts.
 import { useZoneTable } from '../../time/offsets.ts';
 import { toJson } from '../../util/json.ts';
-import { calendarPartFiles, DATA_FILES, eventOffsetsFile, eventOffsetsFiles, eventPartFiles } from '../format/dist-paths.ts';
+import { calendarPartFiles, DATA_FILES, eventOffsetsFile, eventOffsetsFiles, eventPartFiles, partFirsts, partOfRow } from '../format/dist-paths.ts';
 import type { EventTable } from '../format/event-table.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
 import { partBounds } from '../format/event-parts.ts';
@@ -52,22 +52,26 @@ const STRIDE = FIELD_COUNT + 1;
 function partsFit(source: DistSource, manifest: Manifest, parts: readonly string[], bounds: readonly number[]): void {
   parts.forEach((rel, i) => {
     // (`aula dev`'s manifest lists no files: its parts are the rows just made)
-    if (Object.hasOwn(manifest.files, rel) && manifest.files[rel].bytes !== bounds[i + 1] - bounds[i]) throw partMisfit(source, i, rowsFolder(parts));
+    if (Object.hasOwn(manifest.files, rel) && manifest.files[rel].bytes !== bounds[i + 1] - bounds[i]) throw partMisfit(source, manifest, i, rowsFolder(parts));
   });
 }
 
 /** Part `i`'s offsets say another length than the part has. */
-const partMisfit = (source: DistSource, i: number, rowsName: string) =>
-  corrupt(source, eventOffsetsFile(i), `does not match the event rows in ${rowsName} (part ${i} is not its rows' length)`);
+const partMisfit = (source: DistSource, manifest: Manifest, i: number, rowsName: string) =>
+  corrupt(source, offsetsOf(manifest, i), `does not match the event rows in ${rowsName} (part ${i} is not its rows' length)`);
+
+/** Part `i`'s offsets file. */
+const offsetsOf = (manifest: Manifest, i: number) => eventOffsetsFile(manifest.event_parts[i].name);
 
 /**
- * rowOffsetsProblem over rows held as parts, part by part (the parts are cut every `partRows`
- * rows): the rows in each must fit their offsets. The problem names the part's offsets file.
+ * rowOffsetsProblem over rows held as parts, part by part (as the manifest lists them): the rows
+ * in each must fit their offsets. The problem names the part's offsets file.
  */
-function partsOffsetsFault(parts: readonly Uint8Array[], starts: Uint32Array | Uint16Array, partRows: number): { rel: string; problem: string } | null {
+function partsOffsetsFault(parts: readonly Uint8Array[], starts: Uint32Array | Uint16Array, manifest: Manifest): { rel: string; problem: string } | null {
+  const firsts = partFirsts(manifest.event_parts);
   for (let i = 0; i < parts.length; i++) {
-    const problem = rowOffsetsProblem(parts[i], starts.subarray(i * partRows * STRIDE, (i + 1) * partRows * STRIDE), i * partRows);
-    if (problem) return { rel: eventOffsetsFile(i), problem };
+    const problem = rowOffsetsProblem(parts[i], starts.subarray(firsts[i] * STRIDE, firsts[i + 1] * STRIDE), firsts[i]);
+    if (problem) return { rel: offsetsOf(manifest, i), problem };
   }
   return null;
 }
@@ -90,7 +94,7 @@ export interface StoreOptions {
 }
 
 /** How many rows part `i` holds. */
-const rowsOfPart = (manifest: Manifest, i: number) => Math.max(0, Math.min(manifest.event_part_rows, manifest.counts.events - i * manifest.event_part_rows));
+const rowsOfPart = (manifest: Manifest, i: number) => manifest.event_parts[i].rows;
 
 /** `bytes` of offsets as u32 values: a view where aligned (a file read whole is), else a copy. */
 function u32(bytes: Uint8Array): Uint32Array {
@@ -102,7 +106,7 @@ function u32(bytes: Uint8Array): Uint32Array {
 function partOffsets(source: DistSource, manifest: Manifest, i: number, bytes: Uint8Array): Uint32Array {
   const rows = rowsOfPart(manifest, i);
   if (bytes.byteLength !== rows * STRIDE * 4) {
-    throw corrupt(source, eventOffsetsFile(i), `holds ${bytes.byteLength} bytes of offsets, its part's ${rows} rows need ${rows * STRIDE * 4}`);
+    throw corrupt(source, offsetsOf(manifest, i), `holds ${bytes.byteLength} bytes of offsets, its part's ${rows} rows need ${rows * STRIDE * 4}`);
   }
   return u32(bytes);
 }
@@ -112,6 +116,7 @@ function partOffsets(source: DistSource, manifest: Manifest, i: number, bytes: U
  * count of events (a manifest of other data), and an offsets file it does not list.
  */
 function offsetsListed(source: DistSource, manifest: Manifest): void {
+  partsListed(source, manifest);
   let rows = 0;
   for (const rel of eventOffsetsFiles(manifest)) {
     if (!Object.hasOwn(manifest.files, rel)) throw corrupt(source, rel, 'is not listed in manifest.json');
@@ -120,11 +125,18 @@ function offsetsListed(source: DistSource, manifest: Manifest): void {
   if (rows !== manifest.counts.events) throw incomplete(source, rows, manifest);
 }
 
+/** Refuses parts whose rows in the manifest do not add up to its count of events: the manifest is of other data. */
+function partsListed(source: DistSource, manifest: Manifest): void {
+  const rows = manifest.event_parts.reduce((sum, p) => sum + p.rows, 0);
+  if (rows !== manifest.counts.events) throw incomplete(source, rows, manifest);
+}
+
 const incomplete = (source: DistSource, rows: number, manifest: Manifest) =>
   new DistError(`${source.where('data')}: event data is incomplete (${rows} rows, manifest says ${manifest.counts.events}); rebuild with \`aula build\``);
 
 /** The per-field offsets of the event rows (each part's offsets file end to end, read through `source`). */
 export function eventOffsets(source: DistSource, manifest: Manifest): Uint32Array | Uint16Array {
+  partsListed(source, manifest);
   const files = eventOffsetsFiles(manifest).map((rel) => source.bytes(rel));
   const rows = files.reduce((sum, bytes) => sum + bytes.byteLength / (STRIDE * 4), 0);
   // offsets of another number of rows than the manifest's: the manifest is of other data
@@ -133,7 +145,8 @@ export function eventOffsets(source: DistSource, manifest: Manifest): Uint32Arra
   // copied once, into 16 bits where every offset fits (compactOffsets)
   const narrow = views.every(fitIn16Bits);
   const all = narrow ? new Uint16Array(manifest.counts.events * STRIDE) : new Uint32Array(manifest.counts.events * STRIDE);
-  views.forEach((view, i) => all.set(view, i * manifest.event_part_rows * STRIDE));
+  const firsts = partFirsts(manifest.event_parts);
+  views.forEach((view, i) => all.set(view, firsts[i] * STRIDE));
   return all;
 }
 
@@ -146,7 +159,7 @@ export function rowsJob(source: DistSource, manifest: Manifest, starts: Uint32Ar
   });
   const offsetsRels = eventOffsetsFiles(manifest);
   const offsetsSha256 = offsetsRels.map((rel) => (Object.hasOwn(manifest.files, rel) ? manifest.files[rel].sha256 : ''));
-  return { files, starts, offsetsRels, partRows: manifest.event_part_rows, offsetsSha256, rowsName: `the event rows in ${rowsFolder(parts)}` };
+  return { files, starts, offsetsRels, firsts: partFirsts(manifest.event_parts), offsetsSha256, rowsName: `the event rows in ${rowsFolder(parts)}` };
 }
 
 /** The folder of the event parts, as messages name it (`data/events/`). */
@@ -186,7 +199,10 @@ function storedPerNeed(source: DistSource, manifest: Manifest, parts: readonly s
     for (let i = 0; i < parts.length; i++) made.part(i);
     return rebaseRows(made.rows, manifest.base_url, baseUrl);
   });
-  const calendar = once(() => readCalendar(source, count, manifest.event_part_rows));
+  const calendar = once(() => {
+    partsListed(source, manifest);
+    return readCalendar(source, manifest.event_parts);
+  });
   return {
     manifest,
     baseUrl,
@@ -218,7 +234,7 @@ function storedPerNeed(source: DistSource, manifest: Manifest, parts: readonly s
 function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly string[]): { rows: EventRows; part(i: number): Buffer } {
   const rowsName = rowsFolder(parts);
   const count = manifest.counts.events;
-  const partRowCount = manifest.event_part_rows;
+  const firsts = partFirsts(manifest.event_parts);
   offsetsListed(source, manifest);
   const sizes = parts.map((rel) => {
     if (!Object.hasOwn(manifest.files, rel)) throw corrupt(source, rel, 'is not listed in manifest.json');
@@ -236,9 +252,10 @@ function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly str
     once(() => {
       // a part's rows are read after its offsets: both are asked for in one round (a part read in
       // parts: the offsets, which say where its rows' blocks are)
-      requireAll(source, inParts(i) === null ? [eventOffsetsFile(i), parts[i]] : [eventOffsetsFile(i)]);
-      const own = partOffsets(source, manifest, i, source.bytes(eventOffsetsFile(i)));
-      const first = i * partRowCount;
+      const rel = offsetsOf(manifest, i);
+      requireAll(source, inParts(i) === null ? [rel, parts[i]] : [rel]);
+      const own = partOffsets(source, manifest, i, source.bytes(rel));
+      const first = firsts[i];
       const rows = own.length / STRIDE;
       // the part is its rows, a newline after each but the dist's last
       let at = 0;
@@ -247,7 +264,7 @@ function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly str
         at += own[row * STRIDE + FIELD_COUNT] + 1;
       }
       const length = i === parts.length - 1 ? Math.max(0, at - 1) : at;
-      if (length !== sizes[i]) throw partMisfit(source, i, rowsName);
+      if (length !== sizes[i]) throw partMisfit(source, manifest, i, rowsName);
       starts.set(own, first * STRIDE);
     }),
   );
@@ -267,15 +284,15 @@ function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly str
   };
   /** the bytes of row `row` and the newline after it (the dist's last row has none), within its part */
   const rowSpan = (row: number): [part: number, from: number, to: number] => {
-    const i = Math.floor(row / partRowCount);
+    const i = partOfRow(firsts, row);
     const at = lineStarts[row] - begins[i];
     return [i, at, at + starts[row * STRIDE + FIELD_COUNT] + (row === count - 1 ? 0 : 1)];
   };
   /** a row's bytes against its offsets */
   const checkRow = (row: number) => {
     const [i, from, to] = rowSpan(row);
-    const fault = rowOffsetsFault(span(i, from, to), starts.subarray(row * STRIDE, (row + 1) * STRIDE), row - i * partRowCount);
-    if (fault) throw corrupt(source, eventOffsetsFile(i), `does not match the event rows in ${rowsName} (part ${i}: ${fault.problem})`);
+    const fault = rowOffsetsFault(span(i, from, to), starts.subarray(row * STRIDE, (row + 1) * STRIDE), row - firsts[i]);
+    if (fault) throw corrupt(source, offsetsOf(manifest, i), `does not match the event rows in ${rowsName} (part ${i}: ${fault.problem})`);
   };
   /** the blocks of rows read together, asked for in one round */
   const fetchRows = (rows: readonly number[]) => {
@@ -289,7 +306,7 @@ function rowsPerNeed(source: DistSource, manifest: Manifest, parts: readonly str
     }
     if (ranges.size > 0) gatherNeeds([...ranges].map(([i, list]) => () => inParts(i)!.need(list)));
   };
-  const rows = new PartedRows(spansOf(sizes, span), starts, lineStarts, partRowCount, (i) => offsets[i](), checkRow, blocked.includes(true) ? fetchRows : undefined);
+  const rows = new PartedRows(spansOf(sizes, span), starts, lineStarts, firsts, (i) => offsets[i](), checkRow, blocked.includes(true) ? fetchRows : undefined);
   return { rows, part };
 }
 
@@ -345,18 +362,18 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
   const starts = eventOffsets(source, manifest);
   // before the rows are measured against the offsets: a part of the wrong size is named as such
   if (elsewhere) elsewhere({ ...rowsJob(source, manifest, starts), opened: file!.identities() });
-  const bounds = partBounds(starts, manifest.event_part_rows);
+  const bounds = partBounds(starts, partFirsts(manifest.event_parts));
   partsFit(source, manifest, parts, bounds);
   let rows: EventRows;
   try {
     rows = new EventRows(rowSource, starts);
   } catch (e) {
     if (e instanceof DistError) throw e;
-    throw corrupt(source, eventOffsetsFile(0), `does not match the event rows in ${rowsName}`);
+    throw corrupt(source, offsetsOf(manifest, 0), `does not match the event rows in ${rowsName}`);
   }
   // the rows read whole are checked part by part, each part against its offsets file
   const held = lines.length === 1 && parts.length > 1 ? cutAt(lines[0], bounds) : lines;
-  const fault = held.length === 0 || dist.rowsMadeHere ? null : partsOffsetsFault(held, starts, manifest.event_part_rows);
+  const fault = held.length === 0 || dist.rowsMadeHere ? null : partsOffsetsFault(held, starts, manifest);
   if (fault) throw corrupt(source, fault.rel, `does not match the event rows in ${rowsName} (${fault.problem})`);
   // the columns and their indexes, as the build wrote them (each file checked against its checksum)
   const table = readColumns(source, rows.length, options.lazy);
@@ -367,7 +384,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
   }
   const categories = categoriesOf(source);
   const count = rows.length;
-  if (!file) return { manifest, baseUrl, site: manifest.site, events: { table, rows, calendar: readCalendar(source, count, manifest.event_part_rows) }, categories, close: () => rows.close() };
+  if (!file) return { manifest, baseUrl, site: manifest.site, events: { table, rows, calendar: readCalendar(source, manifest.event_parts) }, categories, close: () => rows.close() };
   const calendar = pinnedCalendar(dist, manifest, count, sha256);
   return {
     manifest,
@@ -396,7 +413,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
 function pinnedCalendar(dist: DistSource, manifest: Manifest, rows: number, sha256: Sha256 | undefined): { read: () => CalendarEntries; close(): void } {
   const rels = calendarPartFiles(manifest);
   const file = dist.open!(rels);
-  const read = (part: (i: number) => Uint8Array) => calendarOfParts(rows, manifest.event_part_rows, part, (rel, e) => corrupt(dist, rel, e.message));
+  const read = (part: (i: number) => Uint8Array) => calendarOfParts(manifest.event_parts, part, (rel, e) => corrupt(dist, rel, e.message));
   // (a trusted folder, the build's staging, holds the calendar just written: checked by no read
   // now, which would hold a second copy of the largest data through the build's pages)
   if (!dist.trusted) {

@@ -1,31 +1,35 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CALENDAR_FORMAT, entryOf } from '../format/calendar-file.ts';
-import { eventPartCount } from '../format/dist-paths.ts';
-import { calendarOfParts, calendarPartRows, readCalendarFile } from '../read/calendar-file.ts';
+import { calendarOfParts, readCalendarFile } from '../read/calendar-file.ts';
 import { calendarFile, calendarPart, type CalendarSource } from './calendar-file.ts';
 import { meta, packSections } from './sections.ts';
 
 const text = fc.string({ unit: fc.constantFrom('a', 'ä', '€', '\u{1F389}', '\ud800', '\r\n'), maxLength: 30 });
 
-/** The parts of `rows` rows, `partRows` a part, from `source`. */
-const partsOf = (rows: number, partRows: number, source: Omit<CalendarSource, 'partRows'>) =>
-  Array.from({ length: eventPartCount(rows, partRows) }, (_, j) => calendarPart(j * partRows, Math.min((j + 1) * partRows, rows), { ...source, partRows }));
+/** Parts of `rows` rows, `partRows` a part (the last the rest), as a manifest lists them. */
+const cutOf = (rows: number, partRows: number) => Array.from({ length: Math.max(1, Math.ceil(rows / partRows)) }, (_, j) => ({ name: String(j), rows: Math.max(0, Math.min(partRows, rows - j * partRows)) }));
+
+/** The parts of `rows` rows, `partRows` a part, from `source` (`firsts`: the previous parts'). */
+const partsOf = (rows: number, partRows: number, source: CalendarSource) =>
+  cutOf(rows, partRows).map((_, j) => calendarPart(j * partRows, Math.min((j + 1) * partRows, rows), source));
 
 const textsOf = (parts: Uint8Array[], rows: number, partRows: number) => {
-  const c = calendarOfParts(rows, partRows, (i) => parts[i]);
+  const c = calendarOfParts(cutOf(rows, partRows), (i) => parts[i]);
   return Array.from({ length: rows }, (_, r) => Buffer.from(entryOf(c, r)).toString('utf8'));
 };
 
 describe('the calendar parts as written', () => {
   it('hold each row\'s entry, made here (text or bytes) or taken from a previous part, whatever the order, the rows and the parts\' size', () => {
     fc.assert(
-      fc.property(fc.array(text, { maxLength: 50 }), fc.array(fc.tuple(fc.integer({ min: -1, max: 60 }), text), { maxLength: 60 }), fc.integer({ min: 1, max: 9 }), (was, next, partRows) => {
-        const oldParts = partsOf(was.length, partRows, { order: null, previous: null, fresh: (r) => (r % 2 ? was[r] : new TextEncoder().encode(was[r])) });
-        const previous = (p: number) => readCalendarFile(oldParts[p], calendarPartRows(was.length, partRows, p));
+      fc.property(fc.array(text, { maxLength: 50 }), fc.array(fc.tuple(fc.integer({ min: -1, max: 60 }), text), { maxLength: 60 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), (was, next, oldRows, partRows) => {
+        const oldParts = partsOf(was.length, oldRows, { order: null, previous: null, firsts: [0], fresh: (r) => (r % 2 ? was[r] : new TextEncoder().encode(was[r])) });
+        const oldCut = cutOf(was.length, oldRows);
+        const previous = (p: number) => readCalendarFile(oldParts[p], oldCut[p].rows);
         const order = next.map(([from]) => (from < was.length ? from : -1));
         const want = next.map(([, t], i) => (order[i] >= 0 ? was[order[i]] : t)).map((t) => Buffer.from(t).toString('utf8'));
-        expect(textsOf(partsOf(order.length, partRows, { order, previous, fresh: (i) => next[i][1] }), order.length, partRows)).toEqual(want);
+        const firsts = [...oldCut.map((_, j) => j * oldRows), was.length];
+        expect(textsOf(partsOf(order.length, partRows, { order, previous, firsts, fresh: (i) => next[i][1] }), order.length, partRows)).toEqual(want);
       }),
       { numRuns: 300 },
     );
@@ -38,7 +42,7 @@ describe('the calendar parts as written', () => {
     expect(textsOf([file], rows, rows)).toEqual(Array.from({ length: rows }, (_, r) => entry(r)));
     const old = readCalendarFile(file, rows);
     const order = Int32Array.from({ length: rows }, (_, i) => (i === 5000 ? -1 : i));
-    expect(Buffer.from(calendarPart(0, rows, { order, previous: () => old, partRows: rows, fresh: () => entry(5000) })).equals(Buffer.from(file))).toBe(true);
+    expect(Buffer.from(calendarPart(0, rows, { order, previous: () => old, firsts: [0, rows], fresh: () => entry(5000) })).equals(Buffer.from(file))).toBe(true);
   });
 
   it('is the header, the starts and the entries packed as sections, entries larger than the first guess among them', () => {
@@ -50,6 +54,6 @@ describe('the calendar parts as written', () => {
   });
 
   it('a part of another row count than its event part\'s is refused', () => {
-    expect(() => calendarOfParts(3, 2, () => calendarFile(2, () => 'x'))).toThrow(/of 2 rows, not the 1 of its event part/);
+    expect(() => calendarOfParts([{ name: '1', rows: 2 }, { name: '3', rows: 1 }], () => calendarFile(2, () => 'x'))).toThrow(/of 2 rows, not the 1 of its event part/);
   });
 });

@@ -3,6 +3,7 @@
 // part where the row's event did not change. The entries' bytes are written into the part once,
 // where they stay: each text as it is made, or runs of a previous part's bytes.
 import { CALENDAR_FORMAT, type CalendarPart } from '../format/calendar-file.ts';
+import { partOfRow } from '../format/dist-paths.ts';
 import { meta, TailPacker } from './sections.ts';
 
 /** A first guess of an entry's bytes: the part's buffer grows by half when the entries are larger. */
@@ -12,15 +13,16 @@ const GUESS = 1 << 10;
 export interface CalendarSource {
   /** null: every row is fresh */
   order: ArrayLike<number> | null;
-  /** the previous list's part p, of `partRows` rows a part as the previous parts were cut (read when first needed) */
+  /** the previous list's part p, as the previous parts were cut (read when first needed) */
   previous: ((part: number) => CalendarPart) | null;
-  partRows: number;
+  /** the previous parts' first rows, then the previous rows' count (dist-paths.ts partFirsts) */
+  firsts: readonly number[];
   /** row i's entry: a text, written as UTF-8, or bytes; called in row order */
   fresh: (row: number) => string | Uint8Array;
 }
 
 /** The part holding rows [first, end) of the list. */
-export function calendarPart(first: number, end: number, { order, previous, partRows, fresh }: CalendarSource): Uint8Array {
+export function calendarPart(first: number, end: number, { order, previous, firsts, fresh }: CalendarSource): Uint8Array {
   const rows = end - first;
   const starts = new Uint32Array(rows + 1);
   const head = meta(rows);
@@ -36,12 +38,12 @@ export function calendarPart(first: number, end: number, { order, previous, part
       continue;
     }
     // a run of rows that stay in order within one previous part: their bytes as they are in it
-    const part = Math.floor(from / partRows);
-    const partEnd = (part + 1) * partRows;
+    const part = partOfRow(firsts, from);
+    const partEnd = firsts[part + 1];
     let k = i + 1;
     while (k < end && order![k] === order![k - 1] + 1 && order![k] < partEnd) k++;
     const old = previous!(part);
-    const base = part * partRows;
+    const base = firsts[part];
     const at = old.starts[from - base];
     for (let j = i; j < k; j++) starts[j - first + 1] = starts[i - first] + old.starts[order![j] - base + 1] - at;
     file.bytes(old.entries.subarray(at, old.starts[order![k - 1] - base + 1]));
@@ -52,5 +54,5 @@ export function calendarPart(first: number, end: number, { order, previous, part
 
 /** One part of `rows` entries, row r's `entry(r)`: its text, written as UTF-8, or its bytes. */
 export function calendarFile(rows: number, entry: (row: number) => string | Uint8Array): Uint8Array {
-  return calendarPart(0, rows, { order: null, previous: null, partRows: Math.max(1, rows), fresh: entry });
+  return calendarPart(0, rows, { order: null, previous: null, firsts: [0, rows], fresh: entry });
 }

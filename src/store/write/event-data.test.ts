@@ -6,7 +6,7 @@ import { generatedModel, removeDir, tempDir } from '../../../test/helpers.ts';
 import type { Event, Model } from '../../model/types.ts';
 import { calendarData } from '../../pipeline/render/calendar-data.ts';
 import { compareListOrder, type RenderContext } from '../../render/event.ts';
-import { calendarPartRows, readCalendarFile } from '../read/calendar-file.ts';
+import { readCalendarFile } from '../read/calendar-file.ts';
 import { readColumns } from '../read/column-files.ts';
 import { memorySource } from '../read/dist-source.ts';
 import { mulberry32 } from '../../util/mulberry32.ts';
@@ -31,19 +31,20 @@ afterAll(() => removeDir(root));
 /** The data of `events` (list order), made whole, and its parts' bytes. */
 function whole(events: readonly Event[]): { data: EventData; parts: Uint8Array[] } {
   const rows = renderRows(events, ctx);
-  const data = eventData({ rows, values: columnValuesFromRows(events, rows), order: null, previous: null, timezone: model.site.timezone, partRows: PART_ROWS, calendar: calendarData });
+  const data = eventData({ rows, values: columnValuesFromRows(events, rows), order: null, previous: null, timezone: model.site.timezone, ids: events.map((e) => e.id), partRows: PART_ROWS, calendar: calendarData });
   return { data, parts: data.parts.map((segments) => partBytes(segments!, () => { throw new Error('no previous parts'); })) };
 }
 
 /** What a later build knows of `made`: its data as PreviousData, with its columns as loaded from their files. */
 function previousOf(made: { data: EventData; parts: Uint8Array[] }, count: number): PreviousData {
-  const { files } = made.data;
+  const { files, cut } = made.data;
   return {
     starts: made.data.starts,
+    parts: cut,
     bounds: made.data.bounds,
     values: made.data.values,
     file: (rel) => files.get(rel)!,
-    calendar: (p) => readCalendarFile(files.get(calendarPartFile(p))!, calendarPartRows(count, PART_ROWS, p)),
+    calendar: (p) => readCalendarFile(files.get(calendarPartFile(cut[p].name))!, cut[p].rows),
     table: () => readColumns(memorySource(files, 'previous'), count, true),
     bytes: (begin, end) => bytesOfParts(made.parts, made.data.bounds, begin, end),
   };
@@ -61,8 +62,10 @@ function over(before: readonly Event[], made: { data: EventData; parts: Uint8Arr
     else order[i] = last = was;
   });
   const rows = renderRows(fresh, ctx);
-  const data = eventData({ rows, values: columnValuesFromRows(fresh, rows), order, previous: { ...previousOf(made, before.length), ...(unreadable && { bytes: () => { throw new Error('the previous parts are gone'); } }) }, timezone: model.site.timezone, partRows: PART_ROWS, calendar: calendarData });
-  const parts = data.parts.map((segments, j) => (segments ? partBytes(segments, (b, e) => bytesOfParts(made.parts, made.data.bounds, b, e)) : made.parts[j]));
+  const data = eventData({ rows, values: columnValuesFromRows(fresh, rows), order, previous: { ...previousOf(made, before.length), ...(unreadable && { bytes: () => { throw new Error('the previous parts are gone'); } }) }, timezone: model.site.timezone, ids: after.map((e) => e.id), partRows: PART_ROWS, calendar: calendarData });
+  // a part kept is the previous part of its name
+  const named = new Map(made.data.cut.map((p, j) => [p.name, made.parts[j]]));
+  const parts = data.parts.map((segments, j) => (segments ? partBytes(segments, (b, e) => bytesOfParts(made.parts, made.data.bounds, b, e)) : named.get(data.cut[j].name)!));
   return { data, parts };
 }
 
@@ -94,6 +97,18 @@ describe('eventData over the previous data', () => {
     for (const [what, edit] of Object.entries(edits)) {
       const after = edit([...base]);
       expectSame(whole(after), over(base, made, after), what);
+    }
+  });
+
+  it('keeps every part but the one or two a row added at the top, or removed, falls in', () => {
+    const base = sorted([...model.events]);
+    const made = whole(base);
+    expect(made.data.cut.length).toBeGreaterThan(5);
+    const top = { ...base[0], id: 990_001, start: base[0].start + 86_400_000, end: base[0].end + 86_400_000 };
+    for (const [what, after] of [['added at the top', sorted([top, ...base])], ['the first removed', base.slice(1)], ['one in the middle removed', base.filter((_, i) => i !== 70)]] as const) {
+      const { data } = over(base, made, after);
+      expect(data.parts.filter((segments) => segments !== null).length, what).toBeLessThanOrEqual(2);
+      expect(data.cut.length - made.data.cut.length, what).toBeLessThanOrEqual(1);
     }
   });
 

@@ -6,11 +6,11 @@
 // come out as the previous one's is that file, and named so. With no previous data every row is
 // made anew: the same code, with nothing to take.
 import type { CalendarPart } from '../format/calendar-file.ts';
-import { partBounds } from '../format/event-parts.ts';
+import { cutParts, partBounds } from '../format/event-parts.ts';
 import { EventRows, FIELD_COUNT } from '../format/event-rows.ts';
 import { TIME_FIELDS, type ColumnValues, type EventTable, type TextField, type TimeField } from '../format/event-table.ts';
 import { COLUMN_FILES } from '../format/column-files.ts';
-import { calendarPartFile, DATA_FILES, eventOffsetsFile, eventPartCount } from '../format/dist-paths.ts';
+import { calendarPartFile, DATA_FILES, eventOffsetsFile, partFirsts, partOfRow, type EventPart } from '../format/dist-paths.ts';
 import { calendarPart, type CalendarSource } from './calendar-file.ts';
 import { columnFileMakers, columnFilesReusing, sameValue, splicedColumnValues } from './column-files.ts';
 import { newPlaces } from './column-splice.ts';
@@ -42,6 +42,8 @@ export type PartsBytes = (begin: number, end: number, into?: Uint8Array, at?: nu
 export interface PreviousData {
   /** its offsets: rows × (FIELD_COUNT + 1) */
   starts: Uint32Array;
+  /** its event parts, as its manifest lists them */
+  parts: readonly EventPart[];
   /** where each of its event parts starts in their concatenation, then their length */
   bounds: readonly number[];
   /** its column values (read only when a row stays), and its column files by path */
@@ -49,7 +51,7 @@ export interface PreviousData {
   /** its columns as loaded from their files, each read when first used (where the caller has them) */
   table?: () => EventTable;
   file: (rel: string) => Uint8Array;
-  /** its calendar's part p as read (when first asked for) */
+  /** its calendar's part p (of `parts`) as read (when first asked for) */
   calendar: (part: number) => CalendarPart;
   /** bytes [begin, end) of its event parts end to end (read into `into` at `at` where given: partBytes) */
   bytes: PartsBytes;
@@ -64,6 +66,9 @@ export interface EventDataInput {
   order: Int32Array | null;
   previous: PreviousData | null;
   timezone: string;
+  /** the list's ids, in list order: where the parts are cut (event-parts.ts cutParts) */
+  ids: ArrayLike<number>;
+  /** the parts' mean rows (dist-paths.ts EVENT_PART_ROWS; tests make it small) */
   partRows: number;
   calendar: CalendarMaker;
   /** false: data/search.bin is left for the caller to make when it is read (searchIndexOf over every row) */
@@ -74,7 +79,7 @@ export interface EventDataInput {
    */
   linkReused?: boolean;
   /** given the parts as soon as they are cut, before the other files are made (to be written meanwhile) */
-  onParts?: (made: Pick<EventData, 'parts' | 'bounds'>) => void;
+  onParts?: (made: Pick<EventData, 'parts' | 'bounds' | 'cut'>) => void;
   /**
    * given the calendar's parts, the search index and each column file as soon as it is made, instead of
    * `files`: written and let go, they are not held while the next is made
@@ -85,7 +90,9 @@ export interface EventDataInput {
 export interface EventData {
   /** the offsets, rows × (FIELD_COUNT + 1) */
   starts: Uint32Array;
-  /** each part's pieces, or null where the part is the previous part as it is */
+  /** the parts as the manifest lists them */
+  cut: EventPart[];
+  /** each part's pieces, or null where the part is the previous part as it is (same name, same bytes) */
   parts: (Segment[] | null)[];
   /** where each part starts in the rows' bytes, then their length */
   bounds: number[];
@@ -103,9 +110,11 @@ export function eventData(input: EventDataInput): EventData {
   const kept = previous && order ? order : null;
   const fresh = input.values;
   const lineStart = previous ? lineStarts(previous) : new Float64Array(1);
-  const { starts, parts } = partsOf(count, kept, rows, previous, input.partRows, lineStart);
-  const bounds = partBounds(starts, input.partRows);
-  input.onParts?.({ parts, bounds });
+  const cut = cutParts(input.ids, input.partRows);
+  const firsts = partFirsts(cut);
+  const { starts, parts } = partsOf(count, kept, rows, previous, cut, firsts, lineStart);
+  const bounds = partBounds(starts, firsts);
+  input.onParts?.({ parts, bounds, cut });
   const files = new Map<string, Uint8Array>();
   const reused = new Set<string>();
   const put = input.onFile ?? ((rel: string, bytes: Uint8Array) => void files.set(rel, bytes));
@@ -116,8 +125,8 @@ export function eventData(input: EventDataInput): EventData {
   };
   // each part's offsets beside it: a part kept as it is keeps its offsets too
   parts.forEach((segments, j) => {
-    const rel = eventOffsetsFile(j);
-    const own = starts.subarray(j * input.partRows * STRIDE, Math.min((j + 1) * input.partRows, count) * STRIDE);
+    const rel = eventOffsetsFile(cut[j].name);
+    const own = starts.subarray(firsts[j] * STRIDE, firsts[j + 1] * STRIDE);
     files.set(rel, new Uint8Array(own.buffer, own.byteOffset, own.byteLength));
     if (segments === null) reused.add(rel);
   });
@@ -128,11 +137,11 @@ export function eventData(input: EventDataInput): EventData {
   // the calendar cut as the rows are: a part kept is the previous part, the others the new rows'
   // entries made between the previous rows' as they are
   const entry = unchanged ? null : input.calendar(fresh, rows, input.timezone);
-  const calendar: CalendarSource = { order: kept, previous: before && before.calendar, partRows: input.partRows, fresh: (i) => entry!(kept ? -kept[i] - 1 : i) };
+  const calendar: CalendarSource = { order: kept, previous: before && before.calendar, firsts: before ? partFirsts(before.parts) : [0], fresh: (i) => entry!(kept ? -kept[i] - 1 : i) };
   parts.forEach((segments, j) => {
-    const rel = calendarPartFile(j);
+    const rel = calendarPartFile(cut[j].name);
     if (segments === null) keep(rel);
-    else put(rel, calendarPart(j * input.partRows, Math.min((j + 1) * input.partRows, count), calendar));
+    else put(rel, calendarPart(firsts[j], firsts[j + 1], calendar));
   });
   if (unchanged && input.search !== false) keep(DATA_FILES.search);
   else if (input.search !== false) put(DATA_FILES.search, searchFile(before, kept, rows, fresh.text, lines));
@@ -163,7 +172,7 @@ export function eventData(input: EventDataInput): EventData {
     const columns = columnFilesReusing(spliced, priorValues, undefined, before?.table, put);
     for (const rel of columns.reused) keep(rel);
   }
-  return { starts, parts, bounds, files, reused, values };
+  return { starts, cut, parts, bounds, files, reused, values };
 }
 
 /** Whether every previous row is at its own place in the new list, and the list as long: new rows only stand in for others. */
@@ -201,38 +210,30 @@ function columnsInPlace(values: ColumnValues, fresh: ColumnValues, order: Int32A
 
 /**
  * The offsets and each part's pieces: runs of previous rows as ranges of the previous parts, runs
- * of new rows as views of their bytes. A part whose rows are the previous part's, row for row at
- * the same places (and as much the last part as it was: every part but the last ends with a
- * newline), is that part (null).
+ * of new rows as views of their bytes. A part whose rows are a previous part's, row for row, under
+ * its name (and as much the last part as it was: every part but the last ends with a newline), is
+ * that part (null).
  */
-function partsOf(count: number, order: Int32Array | null, rows: EventRows, previous: PreviousData | null, partRows: number, lineStart: Float64Array): { starts: Uint32Array; parts: (Segment[] | null)[] } {
+function partsOf(count: number, order: Int32Array | null, rows: EventRows, previous: PreviousData | null, cut: readonly EventPart[], firsts: readonly number[], lineStart: Float64Array): { starts: Uint32Array; parts: (Segment[] | null)[] } {
   const fromOf = (i: number) => (order ? order[i] : -(i + 1));
   const n = previous ? previous.starts.length / STRIDE : 0;
-  const oldParts = previous ? previous.bounds.length - 1 : 0;
-  const partCount = eventPartCount(count, partRows);
-  const keptPart = Array.from({ length: partCount }, (_, j) => {
-    const first = j * partRows;
-    const end = Math.min(first + partRows, count);
-    if (!order || j >= oldParts || end !== Math.min(first + partRows, n) || (j === partCount - 1) !== (j === oldParts - 1)) return false;
-    for (let i = first; i < end; i++) if (order[i] !== i) return false;
-    return true;
-  });
   if (!order && rows.length === count) {
     // every row new, in order: the offsets are the rows' own
-    return { starts: rows.starts instanceof Uint32Array ? rows.starts : Uint32Array.from(rows.starts), parts: Array.from({ length: partCount }, (_, j) => freshParts(rows, j, partRows)) };
+    return { starts: rows.starts instanceof Uint32Array ? rows.starts : Uint32Array.from(rows.starts), parts: cut.map((_, j) => freshParts(rows, firsts[j], firsts[j + 1])) };
   }
   const starts = new Uint32Array(count * STRIDE);
-  const parts: (Segment[] | null)[] = keptPart.map((k) => (k ? null : []));
+  const was = previous ? partFirsts(previous.parts) : null;
+  const parts: (Segment[] | null)[] = cut.map((_, j) => (order && was && keptPart(order, previous!.parts, was, cut, firsts, j) ? null : []));
   const bytes = rows.length > 0 ? rows.lineBytes : Buffer.alloc(0);
-  for (let i = 0; i < count; ) {
-    const part = Math.floor(i / partRows);
+  for (let i = 0, part = 0; i < count; ) {
+    while (firsts[part + 1] <= i) part++;
     const segments = parts[part];
     // the newline after a row belongs to the row's part
-    if (i > 0 && i % partRows === 0) parts[part - 1]?.push({ bytes: NEWLINE });
+    if (i > 0 && i === firsts[part]) parts[part - 1]?.push({ bytes: NEWLINE });
     else if (i > 0) segments?.push({ bytes: NEWLINE });
     // a run stays within its part: previous rows in order, or new rows
     const from = fromOf(i);
-    const partEnd = Math.min((part + 1) * partRows, count);
+    const partEnd = firsts[part + 1];
     let k = i + 1;
     while (k < partEnd && fromOf(k) === fromOf(k - 1) + (from < 0 ? -1 : 1)) k++;
     if (from >= 0) {
@@ -248,6 +249,17 @@ function partsOf(count: number, order: Int32Array | null, rows: EventRows, previ
     i = k;
   }
   return { starts, parts: parts.map((segments) => joined(segments, lineStart[n] - 1)) };
+}
+
+/** Whether new part j is a previous part as it is: the same name, the same rows in order, and the last part if it was. */
+function keptPart(order: Int32Array, before: readonly EventPart[], was: readonly number[], cut: readonly EventPart[], firsts: readonly number[], j: number): boolean {
+  const [first, end] = [firsts[j], firsts[j + 1]];
+  const from = first < end ? order[first] : 0;
+  if (from < 0) return false;
+  const q = partOfRow(was, from);
+  if (was[q] !== from || was[q + 1] - from !== end - first || before[q].name !== cut[j].name || (q === before.length - 1) !== (j === cut.length - 1)) return false;
+  for (let i = first + 1; i < end; i++) if (order[i] !== from + i - first) return false;
+  return true;
 }
 
 /**
@@ -312,14 +324,13 @@ function lineStarts(previous: PreviousData): Float64Array {
   return lineStart;
 }
 
-/** Part j of rows that are all new: one view of their bytes, with the newline that ends it. */
-function freshParts(rows: EventRows, j: number, partRows: number): Segment[] {
-  const first = j * partRows;
-  const last = Math.min(first + partRows, rows.length) - 1;
+/** The part of rows [first, end), all new: one view of their bytes, with the newline that ends it. */
+function freshParts(rows: EventRows, first: number, end: number): Segment[] {
+  const last = end - 1;
   if (last < first) return [{ bytes: Buffer.alloc(0) }];
   const bytes = rows.lineBytes;
-  const end = rows.lineStart(last) + rows.byteLength(last) + (last + 1 < rows.length ? 1 : 0);
-  return [{ bytes: bytes.subarray(rows.lineStart(first), end) }];
+  const to = rows.lineStart(last) + rows.byteLength(last) + (last + 1 < rows.length ? 1 : 0);
+  return [{ bytes: bytes.subarray(rows.lineStart(first), to) }];
 }
 
 /** The segments with each newline joined to the range before it where the previous bytes (`total` of them) have it next. */

@@ -2,8 +2,9 @@
 // the twins (and a file placed with them, `own`) itself when told where (TwinSink), answering each
 // file's twins, or that they were written, or why they could not be.
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeOver, type Spare } from '../util/spare-files.ts';
 import { compressTwins, type Job } from './precompress.ts';
 
 /** One file's answer. */
@@ -13,7 +14,7 @@ export type TwinAnswer =
   | { path: string; failed: { message: string; code?: string; path: string } };
 
 /** `files` written under `dir`, their folders made (once each of a batch: `made`). */
-function writeAll(dir: string, path: string, files: [string, string | Uint8Array][], made: Set<string>, sha?: string): TwinAnswer {
+function writeAll(dir: string, path: string, files: [string, string | Uint8Array][], made: Set<string>, sha?: string, into?: Spare): TwinAnswer {
   for (const [rel, bytes] of files) {
     const file = join(dir, rel);
     try {
@@ -22,7 +23,7 @@ function writeAll(dir: string, path: string, files: [string, string | Uint8Array
         mkdirSync(folder, { recursive: true });
         made.add(folder);
       }
-      writeFileSync(file, bytes);
+      writeOver(file, bytes, rel === path ? into : undefined);
     } catch (e) {
       const error = e as NodeJS.ErrnoException;
       return { path, failed: { message: error.message, code: error.code, path: file } };
@@ -34,7 +35,7 @@ function writeAll(dir: string, path: string, files: [string, string | Uint8Array
 export function answer({ jobs, dir }: { jobs: Job[]; dir: string | null }): TwinAnswer[] {
   const out: TwinAnswer[] = [];
   const made = new Set<string>();
-  for (const { path, content, gzip, brotli, own, hash } of jobs) {
+  for (const { path, content, gzip, brotli, own, hash, into } of jobs) {
     const files: [string, string | Uint8Array][] = own ? [[path, content]] : [];
     if (gzip !== null && brotli !== null) {
       const { gz, br } = compressTwins(content, { gzip, brotli });
@@ -45,7 +46,7 @@ export function answer({ jobs, dir }: { jobs: Job[]; dir: string | null }): Twin
       files.push([`${path}.gz`, gz], [`${path}.br`, br]);
     }
     const sha = hash ? createHash('sha256').update(content).digest('hex') : undefined;
-    out.push(dir === null ? { path, written: true } : writeAll(dir, path, files, made, sha));
+    out.push(dir === null ? { path, written: true } : writeAll(dir, path, files, made, sha, into));
   }
   return out;
 }

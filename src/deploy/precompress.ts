@@ -8,6 +8,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { TOP_LEVEL_LIMIT } from '../server/compress.ts';
 import { ThreadPool, threadModule } from '../util/start-thread.ts';
 import { defaultThreads } from '../util/threads.ts';
+import type { Spare } from '../util/spare-files.ts';
 
 /** Text files worth compressing; everything else in dist/ is small or already compact. */
 export const PRECOMPRESSED = /\.(?:json|js|ics)$/;
@@ -111,6 +112,8 @@ export interface Job {
   brotli: number | null;
   own?: true;
   hash?: true;
+  /** the spare a file placed is written into (util/spare-files.ts) */
+  into?: Spare;
 }
 
 /** A queued job, and who is told once its content has been copied to a worker. */
@@ -130,9 +133,9 @@ export interface CompressionPool {
    * Writes the file itself under the sink's folder on a worker (a pool made with a `{ dir }` sink
    * only), with its twins as `add` makes them when `twins`: creating and writing a file costs this
    * thread more than answering a page does. `posted` as add's; `hashed`: given the file's SHA-256
-   * (hex), made on the worker, before finish() resolves.
+   * (hex), made on the worker, before finish() resolves; `into`: a spare to write it into.
    */
-  place(path: string, content: string | Uint8Array, twins: boolean, posted?: () => void, hashed?: (sha: string) => void): void;
+  place(path: string, content: string | Uint8Array, twins: boolean, posted?: () => void, hashed?: (sha: string) => void, into?: Spare): void;
   /** waits for every queued file and stops the workers: `<path>.gz` and `<path>.br` */
   finish(): Promise<Map<string, Uint8Array>>;
   /**
@@ -248,11 +251,11 @@ export function compressionPool(
       if (job === null) return posted?.();
       queue(job, posted);
     },
-    place(path, content, twins, posted, hashed) {
+    place(path, content, twins, posted, hashed, into) {
       if (dir === null) throw new Error('compressionPool.place: the pool writes files under a folder only');
       const job = twins ? twinsJob(path, content) : null;
       if (hashed) hashing.set(path, hashed);
-      queue({ path, content, gzip: job?.gzip ?? null, brotli: job?.brotli ?? null, own: true, ...(hashed ? { hash: true as const } : {}) }, posted);
+      queue({ path, content, gzip: job?.gzip ?? null, brotli: job?.brotli ?? null, own: true, ...(hashed ? { hash: true as const } : {}), ...(into ? { into } : {}) }, posted);
     },
     settled(bytes) {
       if (queued <= bytes || failed !== null) return Promise.resolve();

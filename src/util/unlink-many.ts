@@ -16,19 +16,24 @@ export const QUEUED_WHILE_BUSY = 4096;
 
 /** Unlinks every one of `paths`, several at a time; once all have been tried, throws the failure of the first in `paths` that failed. */
 export async function unlinkMany(paths: readonly string[], inFlight = IN_FLIGHT): Promise<void> {
+  await eachInFlight(paths.map((path) => () => unlink(path)), inFlight);
+}
+
+/** Runs every one of `tasks` (file system calls), `inFlight` at a time; once all have been tried, throws the failure of the first in `tasks` that failed. */
+export async function eachInFlight(tasks: readonly (() => Promise<unknown>)[], inFlight = IN_FLIGHT): Promise<void> {
   let next = 0;
-  let failed = paths.length;
+  let failed = tasks.length;
   let failure: unknown;
   const worker = async () => {
-    while (next < paths.length) {
+    while (next < tasks.length) {
       const at = next++;
       try {
-        await unlink(paths[at]);
+        await tasks[at]();
       } catch (e) {
         if (at < failed) [failed, failure] = [at, e];
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(inFlight, paths.length) }, worker));
-  if (failed < paths.length) throw failure;
+  await Promise.all(Array.from({ length: Math.min(inFlight, tasks.length) }, worker));
+  if (failed < tasks.length) throw failure;
 }

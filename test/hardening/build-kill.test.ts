@@ -1,13 +1,14 @@
 // kill -9 during `aula build`: the previous dist/ stays byte-identical and servable whatever the
 // moment, and the next build succeeds and clears what the killed ones left behind.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/core.ts';
 import { recoverDist } from '../../src/pipeline/out-folder/swap.ts';
 import { generateContent } from '../../src/gen/content-generator.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
+import { REST_MS, SPARE_RECORD } from '../../src/util/spare-files.ts';
 import { startAula } from '../aula-cli.ts';
 import { copyOfSampleDist, removeDir, tempDir, writeContent } from '../helpers.ts';
 
@@ -32,7 +33,20 @@ function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
-const leftovers = () => readdirSync(root).filter((e) => e.startsWith('.aula-'));
+/** What builds leave beside dist/ but the spares they keep on purpose (util/spare-files.ts). */
+const leftovers = () => readdirSync(root).filter((e) => e.startsWith('.aula-') && e !== '.aula-spare-dist');
+const spareFolder = () => join(root, '.aula-spare-dist');
+const spares = () => (existsSync(spareFolder()) ? readdirSync(spareFolder()).filter((n) => !n.startsWith('.')) : []);
+
+/** Every file the spare record names is as the record says (what aula moved there), or gone. */
+function expectSparesRecorded() {
+  const [head, ...lines] = readFileSync(join(spareFolder(), SPARE_RECORD), 'utf8').split('\n');
+  expect(head).toBe('aula spares 1');
+  for (const [name, id] of lines.map((line) => line.split('\t'))) {
+    const s = lstatSync(join(spareFolder(), name), { bigint: true, throwIfNoEntry: false });
+    if (s !== undefined) expect(`${s.ino}:${s.size}:${s.mtimeNs}:${s.mode}`, name).toBe(id);
+  }
+}
 
 function expectServable(dir: string, events: number) {
   const ds = loadDataset(dir);
@@ -111,6 +125,33 @@ describe('kill -9 during aula build', () => {
     expect(code, output).toBe(0);
     expect(leftovers()).toEqual([]);
     expectServable(dist, EVENTS);
+  });
+
+  it('killed while it writes into the spares an earlier build kept: dist/ stays whole, and the next build takes them or leaves them as recorded', async () => {
+    // an event at the top of the list changes every list page: the build frees them all, kept as spares
+    const top = join(big, 'events', 'top.yaml');
+    writeFileSync(top, 'id: 99999999\ntitle: On top\nstart: 2099-01-02T10:00\nend: 2099-01-02T12:00\n');
+    expect((await runBuild(big).exited).code).toBe(0);
+    const kept = spares().length;
+    expect(kept).toBeGreaterThan(EVENTS / 20);
+    // (a spare rests before a build writes into it)
+    await new Promise((r) => setTimeout(r, REST_MS));
+    unlinkSync(top);
+    const now = snapshot(dist);
+    await killWhen('while the static pages are written into spares', (pid) => existsSync(join(stagingOf(pid) ?? root, 'v1/cms/event/offset')) && spares().length < kept);
+    expect(snapshot(dist)).toEqual(now);
+    expectServable(dist, EVENTS + 1);
+    expectSparesRecorded();
+    const { code, output } = await runBuild(big).exited;
+    expect(code, output).toBe(0);
+    expect(leftovers()).toEqual([]);
+    expectSparesRecorded();
+    // the same bytes as a build that writes every file new
+    const clean = join(root, 'clean');
+    expect((await startAula(['build', '--content', big, '--out', clean, '--no-cache']).exited).code).toBe(0);
+    const [built, fresh] = [snapshot(dist), snapshot(clean)];
+    for (const files of [built, fresh]) files.delete('changes.json');
+    expect(built).toEqual(fresh);
   });
 
   it('a kill between the two renames of the swap is repaired by the next build, even a failing one', async () => {

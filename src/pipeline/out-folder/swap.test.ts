@@ -40,7 +40,7 @@ function dists(files = 3, more: (out: string) => string[] = () => []) {
 const parkedIn = (root: string) => readdirSync(root).filter((e) => /^\.aula-old-dist-[0-9]+-[0-9]+$/.test(e));
 
 describe('swapIn', () => {
-  it('puts the new dist in place, then removes the former one, and nothing else', async () => {
+  it('puts the new dist in place, then removes the former one (its freed files kept as spares), and nothing else', async () => {
     const { root, out, staging } = dists(200);
     // a user's folder with a look-alike name beside, and one outside the dist a link in it points to
     mkdirSync(join(root, '.aula-old-dist-notes'));
@@ -54,7 +54,8 @@ describe('swapIn', () => {
     expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(manifest('new'));
     expect(readdirSync(out).sort()).toEqual(['.aula-files', 'manifest.json', 'pages']);
     expect(readdirSync(join(out, 'pages')).sort()).toEqual(['0.json', 'linked']);
-    expect(readdirSync(root).sort()).toEqual(['.aula-old-dist-notes', 'dist', 'elsewhere']);
+    expect(readdirSync(root).sort()).toEqual(['.aula-old-dist-notes', '.aula-spare-dist', 'dist', 'elsewhere']);
+    expect(readdirSync(join(root, '.aula-spare-dist')).filter((n) => !n.startsWith('.'))).toHaveLength(200);
     expect(readFileSync(join(root, '.aula-old-dist-notes', 'a.txt'), 'utf8')).toBe('mine');
     // the link was moved, not followed
     expect(readFileSync(join(root, 'elsewhere', 'keep.txt'), 'utf8')).toBe('mine');

@@ -129,7 +129,7 @@ async function rescueUserEntries(parked: string, out: string, warn: (message: st
   if (!ours) return during?.meanwhile();
   // the former dist stays when something aula did not make stands at a path it did (a link, a
   // device), which can neither be removed nor moved: said, with the first such path
-  const left = await removeMade(parked, found.made, during);
+  const left = await removeMade(parked, found.made, during, out);
   if (!moved || left.length === 0) return;
   const more = left.length > 1 ? ` (and ${left.length - 1} more)` : '';
   warn(`${printable(join(parked, left[0]))}${more} stands where aula made a file but is not one it made (a link, or not a regular file): aula leaves it, and ${printable(parked)} with it; remove that folder when it is no longer needed`);

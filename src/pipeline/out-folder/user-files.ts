@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { MADE_FILES } from '../../store/format/made-files.ts';
 import { printable } from '../../util/printable.ts';
 import { QUEUED_WHILE_BUSY, unlinkMany } from '../../util/unlink-many.ts';
+import { keepSpares } from '../../util/spare-files.ts';
 import { madeListOf, noListMessage, OutFolderError } from './out-folder.ts';
 
 /** A staging folder's marker (swap.ts): aula's, should a dist still hold one. */
@@ -72,9 +73,9 @@ export type Removal = { shared: (rel: string) => boolean; meanwhile: () => void 
  * what else stays. manifest.json and .aula-files, the proof for the next build's recoverDist, go
  * last, with the folder, once nothing else is left. No link is followed (aula makes none). Shared
  * files go one by one (an unlink that frees nothing costs less here than on a thread), the others
- * several at a time (util/unlink-many.ts), then the folders, each after those within it.
+ * several at a time (util/unlink-many.ts) or kept as `out`'s spares, then the folders, each after those within it.
  */
-export async function removeMade(dir: string, made: readonly string[], during: Removal = { shared: () => false, meanwhile: () => {} }): Promise<string[]> {
+export async function removeMade(dir: string, made: readonly string[], during: Removal = { shared: () => false, meanwhile: () => {} }, out?: string): Promise<string[]> {
   const proof = new Set(['manifest.json', MADE_FILES]);
   const listed = new Set(made);
   const [left, shared, freed, folders] = [[] as string[], [] as string[], [] as string[], [] as string[]];
@@ -97,8 +98,8 @@ export async function removeMade(dir: string, made: readonly string[], during: R
   };
   scan('');
   for (const path of shared) unlinkSync(path);
-  // queued at once: the pool's threads go on with them while `meanwhile` keeps this thread
-  const freeing = unlinkMany(freed, QUEUED_WHILE_BUSY);
+  // queued at once: the pool's threads go on with them while `meanwhile` keeps this thread; the dataset's are never spares (a server holds them open)
+  const freeing = out === undefined ? unlinkMany(freed, QUEUED_WHILE_BUSY) : keepSpares(out, freed, QUEUED_WHILE_BUSY, (path) => !path.startsWith(join(dir, 'data/')));
   try {
     during.meanwhile();
   } finally {

@@ -118,7 +118,7 @@ async function answerServed(options: BuildOptions, clock: Clock, plan: Plan, ren
     const sha = rendered.manifest.files[rel] === undefined && (inputs !== undefined || dist.ledger === null) ? null : shaIn(rendered.manifest, rel, content);
     if (sha !== null && dist.carried(rel, sha, how)) return release?.();
     // written by the pool's thread, with its twins: creating a file costs this thread more than answering it
-    pool.place(rel, content, compress && twins !== null, release, sha === null ? (made) => dist.record(rel, made, how) : undefined);
+    pool.place(rel, content, compress && twins !== null, release, sha === null ? (made) => dist.record(rel, made, how) : undefined, dist.spares.pick(measure));
   };
   const out = { pool, twins, emit };
   const envelope = { baseUrl: plan.baseUrl, site: plan.state.site };

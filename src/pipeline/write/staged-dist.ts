@@ -2,7 +2,7 @@
 // the previous dist where the ledger (ledger/dist-ledger.ts) proves it holds what this build would
 // write; then the previous dist's other unchanged files carried over, the dist swapped in, and its
 // ledger recorded. Without a cache there is no ledger, and every file is written: the same code.
-import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AUTOCOMPLETE_DIR, eventPartFile } from '../../store/format/dist-paths.ts';
 import { digestOf, type FileDigest, type Manifest } from '../../store/format/manifest.ts';
@@ -11,18 +11,19 @@ import { carryOver, LinkOrCopy } from '../ledger/carry-over.ts';
 import { listFiles } from '../../util/same-files.ts';
 import { changedWhileBuilt, DistLedger, writeLedger, type LedgerEntry, type Written } from '../ledger/dist-ledger.ts';
 import { swapIn } from '../out-folder/swap.ts';
+import { SpareFiles, spareFolderOf, writeOver } from '../../util/spare-files.ts';
 import type { DistFiles } from '../../store/write/data-files.ts';
 import { partBytes, type EventData } from '../../store/write/event-data.ts';
 
 type Content = string | Uint8Array;
 
-/** Writes each of `files` under `dir` (a build's staging folder), its folders made. */
-export function writeFiles(dir: string, files: ReadonlyMap<string, Content>): void {
+/** Writes each of `files` under `dir` (a build's staging folder), its folders made; into `spares` where one fits. */
+export function writeFiles(dir: string, files: ReadonlyMap<string, Content>, spares?: SpareFiles): void {
   for (const [rel, content] of files) {
     const path = join(dir, rel);
     try {
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, content);
+      writeOver(path, content, spares?.pick(typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength));
     } catch (e) {
       // node names no path when the write itself fails (ENOSPC, EIO); the user needs to know where
       const errno = e as NodeJS.ErrnoException;
@@ -61,6 +62,8 @@ export class StagedDist {
   /** how files are put in the staging folder; the carry-over and the swap go on by the same decision */
   private readonly links = new LinkOrCopy();
   private readonly folders = new Set<string>();
+  /** the files former builds freed, written into instead of new ones */
+  readonly spares: SpareFiles;
 
   /** `ledgerFile`: the cache's file of the ledger (null: no cache); `ledger`: the previous build's, when the caller has read it already; `previous`: its manifest, whose event parts the build keeps */
   constructor(
@@ -71,6 +74,7 @@ export class StagedDist {
     private readonly previous: Manifest | null = null,
   ) {
     this.ledger = ledgerFile === null ? null : (ledger ?? DistLedger.read(ledgerFile, out));
+    this.spares = new SpareFiles(spareFolderOf(out));
   }
 
   /** Writes (or links, proven by its bytes) a data file, digested. */
@@ -110,7 +114,7 @@ export class StagedDist {
 
   /** Writes (or links, proven by `sha`) a file whose SHA-256 is known. */
   private file(rel: string, content: Content, sha: string): void {
-    if (!this.carried(rel, sha, { volume: null })) writeFiles(this.staging, new Map([[rel, content]]));
+    if (!this.carried(rel, sha, { volume: null })) writeFiles(this.staging, new Map([[rel, content]]), this.spares);
   }
 
   /** Records a file put in place (for the next ledger, and the manifest's public files when `served`). */

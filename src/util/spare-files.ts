@@ -6,13 +6,14 @@
 // freed and none allocated.
 //
 // Safety: a spare lives in a folder of aula's beside the out folder (the same file system), and
-// its record names each one with the identity it had when aula moved it there (inode, size,
-// mtime, mode): a file is taken, or removed, only while it has that identity, and taken only while it
-// has no other link (somebody's `cp -al` or rsync --link-dest copy shares its bytes). A spare
-// rests REST_MS before it is written again, and only files read whole, at once, are kept (the
-// caller's choice: aula's server reads the dataset's files through descriptors it holds until it
-// loads the next dist, so those are never kept): whoever opened one before the swap has read it
-// long before the next build overwrites it.
+// its record names each one with the identity it had when aula moved it there (inode, size, mtime,
+// mode): a file is taken, or removed, only while it has that identity, and taken only while it
+// has no other link (somebody's `cp -al` or rsync --link-dest copy shares its bytes). Only files
+// read whole, at once, are kept (the caller's rule: aula's server reads the dataset's files
+// through descriptors it holds until it loads the next dist, so those are never kept), and a
+// spare rests REST_MS before a build writes into it, the next build's start, load and render
+// coming on top: a read begun before the swap (a static host sending a page, a server reading a
+// document) has ended long before.
 import { closeSync, constants, existsSync, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -27,7 +28,7 @@ const RECORD_HEAD = 'aula spares 1';
 export const MOST_SPARES = { files: 16_384, bytes: 384 * 1024 * 1024 };
 /** A file larger than this is not kept: a larger one is sent for longer, and few of them are freed. */
 export const LARGEST_SPARE = 1024 * 1024;
-/** How long a spare rests, moved aside, before a build writes into it: longer than any read of a file of at most LARGEST_SPARE begun before the swap. */
+/** How long a spare rests, moved aside, before a build writes into it: a file of at most LARGEST_SPARE is read or sent in milliseconds. */
 export const REST_MS = 2_000;
 /** The file system's block: a spare with more blocks than a file needs would free some when cut to its length. */
 const BLOCK = 4096;

@@ -15,7 +15,7 @@
 // coming on top: a read begun before the swap (a static host sending a page, a server reading a
 // document) has ended long before.
 import { closeSync, constants, existsSync, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { writeAllAt } from './positional-io.ts';
 import { eachInFlight } from './unlink-many.ts';
@@ -166,8 +166,9 @@ let named = 0;
 /**
  * Moves those of `freed` that are `keepable` (the caller's rule) into `out`'s spare folder, up to
  * `caps` with the spares there (the oldest of those go first), and unlinks the rest, `inFlight` at
- * a time. The record names the new ones before they move and drops the removed ones once they are
- * gone: a build stopped at any point leaves a record that names no file it did not move there.
+ * a time (the moves one by one). The record names the new ones before they move and drops the
+ * removed ones once they are gone: a build stopped at any point leaves a record that names no file
+ * it did not move there.
  */
 export async function keepSpares(out: string, freed: readonly string[], inFlight: number, keepable: (path: string) => boolean, caps = MOST_SPARES, now = Date.now()): Promise<void> {
   const folder = spareFolderOf(out);
@@ -196,9 +197,18 @@ export async function keepSpares(out: string, freed: readonly string[], inFlight
   // no folder of aula's to keep them in: every one goes
   if (fresh.length > 0 && !ownFolder(folder)) for (const e of fresh.splice(0)) gone.push(e.from);
   if (fresh.length > 0) writeRecord(folder, [...stay, ...trimmed, ...fresh]);
-  // a file that cannot move is removed as it would be without spares
-  const moves = fresh.map((e) => () => rename(e.from, join(folder, e.name)).catch(() => unlink(e.from)));
-  const removals = [...gone, ...trimmed.map((e) => join(folder, e.name))].map((path) => () => unlink(path));
-  await eachInFlight([...moves, ...removals], inFlight);
+  // the removals, which wait on the device, queued first; the moves free nothing and cost least one
+  // by one on this thread (through the pool's threads, several times the CPU)
+  const removing = eachInFlight([...gone, ...trimmed.map((e) => join(folder, e.name))].map((path) => () => unlink(path)), inFlight);
+  const stuck: string[] = [];
+  for (const e of fresh) {
+    try {
+      renameSync(e.from, join(folder, e.name));
+    } catch {
+      // one that cannot move is removed, as it would be without spares
+      stuck.push(e.from);
+    }
+  }
+  await Promise.all([removing, eachInFlight(stuck.map((path) => () => unlink(path)), inFlight)]);
   if (trimmed.length > 0) writeRecord(folder, [...stay, ...fresh]);
 }

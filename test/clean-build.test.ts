@@ -21,13 +21,14 @@ beforeAll(async () => {
 afterAll(() => removeDir(root));
 
 describe('the comparison with a clean build', () => {
-  it('passes an incremental build of an edit, and leaves no folder of its own behind', async () => {
+  it('passes an incremental build of an edit, and leaves no folder of its own behind but the spares it keeps for the next build', async () => {
     writeFileSync(join(options.content, EVENT), FIXTURE_FILES[EVENT].replace(/^title: .*$/m, 'title: Geändert'));
     const incremental = await build(options);
     expect(incremental.ok).toBe(true);
     const clean = await expectSameAsCleanBuild(incremental, options, 'one edit');
     expect(clean.ok).toBe(true);
-    expect(readdirSync(root).sort()).toEqual(['cache', 'content', 'dist']);
+    expect(readdirSync(root).sort()).toEqual(['.aula-spare-dist', 'cache', 'content', 'dist']);
+    expect(readFileSync(join(root, '.aula-spare-dist', '.gitignore'), 'utf8')).toBe('*\n');
   });
 
   it('leaves changes.json out: it tells what changed since the build before', () => {

@@ -38,7 +38,7 @@ describe('the recorded event files stat\u2019ed as the command starts', () => {
     await sleep(50);
     const early = beginEarlyStats(options)!;
     expect(namesIn(early.names)).toEqual(['events/a.yaml', 'events/b.yaml', 'events/c.yaml']);
-    expect(readPrior(options, options.out, early.names).build?.namesRead).toBe(true);
+    expect(readPrior(options, options.out, await early.state).build?.namesRead).toBe(true);
     const result = await build(options, early);
     expect(result.ok && { taken: result.patch?.taken, parsed: result.cache?.parsed }).toEqual({ taken: true, parsed: 1 });
     expect(titles(options.out)).toEqual(['Alpha', 'Beta, longer now', 'Gamma']);
@@ -52,7 +52,7 @@ describe('the recorded event files stat\u2019ed as the command starts', () => {
     expect((await build(options)).ok).toBe(true);
     writeFileSync(join(options.content, 'events', 'c.yaml'), event(3, 'Gamma, longer now'));
     await sleep(50);
-    expect(readPrior(options, options.out, early.names).build?.namesRead).toBe(false);
+    expect(readPrior(options, options.out, await early.state).build?.namesRead).toBe(false);
     const result = await build(options, early);
     expect(result.ok && { taken: result.patch?.taken, parsed: result.cache?.parsed }).toEqual({ taken: true, parsed: 1 });
     expect(titles(options.out)).toEqual(['Beta', 'Gamma, longer now']);

@@ -56,7 +56,7 @@ export async function build(options: BuildOptions, early?: EarlyStats): Promise<
   return withLockedOut(options, async (out) => {
     // what builds stopped mid-way left in the cache folder, and files aula no longer reads (cache/cache-folder.ts)
     if (options.cache !== undefined) tidyCacheFolder(resolve(options.cache));
-    const loaded = await load(options, out, clock, readPrior(options, out, early?.names), early);
+    const loaded = await load(options, out, clock, readPrior(options, out, await early?.state), early);
     const { plan, cache, refused } = loaded;
     if (plan === null) return { ok: false, problems: loaded.problems, cache, patch: patchStats(options, refused) };
     // render → write → answer → publish, in a staging folder removed if any fails

@@ -1,7 +1,7 @@
 // Reads and writes at a position of a file descriptor, all of it: readSync and writeSync may move
 // fewer bytes than asked (a signal, a pipe, a network file system), and a short read of a file
 // someone truncated must not hand out the rest of a buffer unfilled.
-import { readSync, writevSync, writeSync } from 'node:fs';
+import { close, read, readSync, writevSync, writeSync } from 'node:fs';
 
 /** Reads `length` bytes at `position` into `into` from `at`; returns how many, fewer only where the file ends. */
 export function readFully(fd: number, into: Uint8Array, at: number, length: number, position: number): number {
@@ -45,4 +45,18 @@ export function writeAllv(fd: number, parts: Uint8Array[]): void {
       }
     }
   }
+}
+
+/** Reads all of `into` at `position` of `fd` on libuv's thread pool, then closes `fd`: true once read, false where the file ended first or failed. */
+export function readAllLater(fd: number, into: Uint8Array, position: number): Promise<boolean> {
+  return new Promise((done) => {
+    const step = (at: number) => {
+      read(fd, into, at, into.byteLength - at, position + at, (e, got) => {
+        if (e === null && got > 0 && at + got < into.byteLength) return void step(at + got);
+        close(fd, () => {});
+        done(e === null && at + got === into.byteLength);
+      });
+    };
+    step(0);
+  });
 }

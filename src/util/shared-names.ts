@@ -12,21 +12,15 @@ export type Names = { bytes: Uint8Array; count: number };
 /** The part for `names`, in two pieces (the counts, the text). */
 export function namesPart(names: readonly string[]): Buffer[] {
   const text = Buffer.from(names.join('\0'));
-  const counts = Buffer.allocUnsafe(COUNTS);
-  counts.writeUInt32LE(text.length, 0);
-  counts.writeUInt32LE(names.length, 4);
-  return [counts, text];
+  return [countsOf({ bytes: text, count: names.length }), text];
 }
 
-/** The part at the start of `payload` taken apart: the names, their text, and where the rest begins; null where it is not one. */
-export function namesOf(payload: Buffer): { names: string[]; text: Buffer; rest: number } | null {
-  if (payload.length < COUNTS) return null;
-  const length = payload.readUInt32LE(0);
-  const count = payload.readUInt32LE(4);
-  if (COUNTS + length > payload.length) return null;
-  const text = payload.subarray(COUNTS, COUNTS + length);
-  const names = namesIn({ bytes: text, count });
-  return names.length === count ? { names, text, rest: COUNTS + length } : null;
+/** The counts before `names`' text. */
+export function countsOf({ bytes, count }: Names): Buffer {
+  const counts = Buffer.allocUnsafe(COUNTS);
+  counts.writeUInt32LE(bytes.length, 0);
+  counts.writeUInt32LE(count, 4);
+  return counts;
 }
 
 /** The names of `names`' text (at most its count). */

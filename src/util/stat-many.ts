@@ -13,16 +13,16 @@ const TWO_THREADS_FROM = 8192;
 /** Files per share of the work, taken by whichever thread is free (Atomics on a shared counter). */
 const CHUNK = 256;
 
-/** Stats shares of `size` files (`root` before each name) into `out`, each share taken from `next` by whichever thread is free. */
-function statShares(out: BigInt64Array, root: string, names: readonly string[], next: Int32Array, size: number): void {
-  for (let chunk; (chunk = Atomics.add(next, 0, 1)) * size < names.length; ) {
-    for (let i = chunk * size; i < Math.min(names.length, (chunk + 1) * size); i++) putStat(out, i, fileStat(root + names[i]));
+/** Stats shares of `size` of the first `n` files (`root` before each name) into `out`, each share taken from `next` by whichever thread is free. */
+function statShares(out: BigInt64Array, root: string, names: readonly string[], n: number, next: Int32Array, size: number): void {
+  for (let chunk; (chunk = Atomics.add(next, 0, 1)) * size < n; ) {
+    for (let i = chunk * size; i < Math.min(n, (chunk + 1) * size); i++) putStat(out, i, fileStat(root + names[i]));
   }
 }
 
 /** The worker thread's part: shares taken beside the build's thread (the names as one text in shared memory: nothing copied to post them). */
 export function answer({ root, names, shared, counter, size }: { root: string; names: Names; shared: SharedArrayBuffer; counter: SharedArrayBuffer; size: number }): null {
-  statShares(new BigInt64Array(shared), root, namesIn(names), new Int32Array(counter), size);
+  statShares(new BigInt64Array(shared), root, namesIn(names), names.count, new Int32Array(counter), size);
   return null;
 }
 
@@ -48,9 +48,9 @@ export function beginStats(names: readonly string[] | Names, twoThreadsFrom = TW
   // (its rejection is heard in finish, after this thread's shares)
   other?.catch(() => {});
   return {
-    /** takes the shares not taken yet here, and gives every stat once the worker is done */
-    async finish(): Promise<BigInt64Array> {
-      if (Atomics.load(next, 0) * size < n) statShares(out, root, (list ??= namesIn(names as Names)), next, size);
+    /** takes the shares not taken yet here (`decoded`: the names as strings, where the caller has them, at least these), and gives every stat once the worker is done */
+    async finish(decoded?: readonly string[]): Promise<BigInt64Array> {
+      if (Atomics.load(next, 0) * size < n) statShares(out, root, (list ??= decoded ?? namesIn(names as Names)), n, next, size);
       await other;
       return out;
     },

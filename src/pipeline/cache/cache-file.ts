@@ -92,22 +92,19 @@ export function writeSealed(path: string, head: string, parts: readonly Uint8Arr
 /** Where writeSealed's parts begin in a file written under `head`. */
 export const sealedStart = (head: string): number => Buffer.byteLength(head) + 2 * CHECKSUM_BYTES + 1;
 
-/** The parts writeSealed wrote at `path` under `head`, end to end, when intact and at most `most` bytes; else null. */
-export function readSealed(path: string, head: string, most: number): Buffer | null {
-  const file = readCacheFile(path, most);
+/** Whether `read`, a file's first sealedStart(head) bytes, are `head` and the checksum of `parts`, as writeSealed wrote them. */
+export function sealedBy(head: string, read: Buffer, parts: readonly Uint8Array[]): boolean {
   const start = Buffer.from(head);
-  const end = sealedStart(head) - 1;
-  if (file === null || file.length <= end || !file.subarray(0, start.length).equals(start) || file[end] !== 0x0a) return null;
-  const payload = file.subarray(end + 1);
-  return checksum(payload).toString('hex') === file.toString('latin1', start.length, end) ? payload : null;
+  return read.length === sealedStart(head) && read.subarray(0, start.length).equals(start) && read.at(-1) === 0x0a && checksum(...parts).toString('hex') === read.toString('latin1', start.length, read.length - 1);
 }
 
 /** What writeSealed wrote at `path` under `head`, decoded (v8.deserialize, or `fromJson`), when intact, at most `most` bytes and decodable (JSON no longer than a string may be); else null. */
 export function readSealedValue(path: string, head: string, most: number, fromJson = false): unknown {
-  const payload = readSealed(path, head, most);
-  if (payload === null) return null;
+  const file = readCacheFile(path, most);
+  const payload = file?.subarray(sealedStart(head));
+  if (file == null || file.length < sealedStart(head) || !sealedBy(head, file.subarray(0, sealedStart(head)), [payload!])) return null;
   try {
-    return fromJson ? JSON.parse(payload.toString('utf8')) : deserialize(payload);
+    return fromJson ? JSON.parse(payload!.toString('utf8')) : deserialize(payload!);
   } catch {
     return null;
   }

@@ -9,6 +9,7 @@ import type { ParseRecorder } from '../../content/load.ts';
 import { parseKey } from '../cache/keys.ts';
 import { beginStats, type Stating } from '../../util/stat-many.ts';
 import type { Names } from '../../util/shared-names.ts';
+import type { NamesFile } from '../../util/names-file.ts';
 import { EVENTS_KIND, fileSystemNow, KEY_BYTES, OTHER_KINDS, putStat, putStatText, STAT_FIELDS, type FileStats } from '../state/stat-fields.ts';
 
 /** Puts each file parsed, here or on a parse thread, among the next stats and keys. */
@@ -37,8 +38,8 @@ export class NextStats implements ParseRecorder {
 /** The recorded event files' stats (in their order; none recorded: null), taken after `safe`, the cache folder's time (null: not to be had). */
 export type RecordedStats = { safe: bigint | null; stating: Stating | null };
 
-/** Those begun as the command started, by the `names` the state's file begins with (cli/early-stats.ts). */
-export type EarlyStats = { safe: bigint; stating: Stating; names: Names };
+/** Those begun as the command started, by the `names` the state's file begins with, and that file being read (cli/early-stats.ts). */
+export type EarlyStats = { safe: bigint; stating: Stating; names: Names; state: Promise<NamesFile | null> };
 
 /**
  * Begins the stats of the recorded event files (none without a cache or a record) on the stat

@@ -14,7 +14,7 @@ import { build, type BuildResult } from '../build.ts';
 import { listFiles } from '../../util/same-files.ts';
 import { distCacheFile } from '../cache/cache-folder.ts';
 import { parseKey } from '../cache/keys.ts';
-import { eventStatePath, readEventState } from '../state/event-state.ts';
+import { eventStatePath, openEventState, stateOf } from '../state/event-state.ts';
 import { EVENTS_KIND, fileStat, KEY_BYTES, putStat, STAT_FIELDS } from '../state/stat-fields.ts';
 
 const root = tempDir('aula-state-load-');
@@ -166,7 +166,7 @@ describe('the load over the state, many event files changed', () => {
     const { result, same } = await buildBoth();
     expect(result.ok && result.patch).toMatchObject({ taken: true, removed: 2 });
     expect(same).toBe(true);
-    const { state } = readEventState(eventStatePath(distCacheFile(cache, content, out)), content, out, 1 << 30)!;
+    const state = stateOf(openEventState(eventStatePath(distCacheFile(cache, content, out)), 1 << 30), content, out)!;
     const now = state.files.slice(0, state.eventCount);
     expect(now.filter((f) => f.endsWith('.md'))).toEqual(eventFiles());
     const wrong = now.filter((file, i) => {

@@ -346,7 +346,7 @@ async function eventFileChanges(options: BuildOptions, { content, files: { event
   const common = Math.min(eventFiles.length, count);
   eventStats.set(stats.subarray(0, common * STAT_FIELDS));
   keys.copy(eventKeys, 0, 0, common * KEY_BYTES);
-  const current = await taking.stating!.finish();
+  const current = await taking.stating!.finish(previousFiles);
   const kind = `${EVENTS_KIND}${state.site.timezone}`;
   const poolFrom = options.poolFrom ?? POOL_FROM;
   // files [from, to) unchanged at their recorded index + shift: their stats and keys copied together

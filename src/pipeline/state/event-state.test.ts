@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
-import { emptyState, readEventState, stateRows, writeEventState } from './event-state.ts';
+import { emptyState, openEventState, stateOf, stateRows, writeEventState } from './event-state.ts';
 import { KEY_BYTES, STAT_FIELDS } from './stat-fields.ts';
 
 const root = tempDir('event-state-');
@@ -22,10 +22,10 @@ describe('the event state', () => {
       eventCount: 1, files: ['events/a.md'], stats: new BigInt64Array(STAT_FIELDS), keys: Buffer.alloc(KEY_BYTES),
     });
     writeEventState(path, state(oneRow()));
-    expect(readEventState(path, '/content', '/out', 1 << 20)?.state.rows.id[0]).toBe(7);
+    expect(stateOf(openEventState(path, 1 << 20), '/content', '/out')?.rows.id[0]).toBe(7);
     for (const field of ['id', 'start', 'end', 'lastModified'] as const) {
       writeEventState(path, state(oneRow(field)));
-      expect(readEventState(path, '/content', '/out', 1 << 20), field).toBeNull();
+      expect(stateOf(openEventState(path, 1 << 20), '/content', '/out'), field).toBeNull();
     }
   });
 });

@@ -3,8 +3,8 @@
 // last_modified, file and row hash; per content file its stat and parse key (stat-fields.ts); the
 // small parts of the model events are checked and rendered against. It is bound to the SHA-256 of
 // the manifest.json its build wrote. File: writeSealed(MAGIC, identity, the event files' names
-// (util/shared-names.ts), v8.serialize(the rest of the state)); damaged, foreign or misshapen, it is
-// ignored and the build is a whole one, never a wrong one.
+// (util/shared-names.ts), counts, v8.serialize(the context), the arrays as typed sections taken as
+// views of the bytes read); damaged, foreign or misshapen, it is ignored: a whole build, never a wrong one.
 import { deserialize, serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
 import type { Sourced } from '../../content/records.ts';
@@ -13,8 +13,10 @@ import { sha256Hex } from '../../store/format/manifest.ts';
 import { cacheIdentity } from '../cache/keys.ts';
 import { isFolderStats } from '../../content/listed-folders.ts';
 import { KEY_BYTES, NO_STATS, STAT_FIELDS, type FileStats } from './stat-fields.ts';
-import { readSealed, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
-import { namesOf, namesPart } from '../../util/shared-names.ts';
+import { openCacheFile, sealedBy, sealedStart, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
+import { countsOf, namesIn, namesPart } from '../../util/shared-names.ts';
+import { readNamesFile, type NamesFile } from '../../util/names-file.ts';
+import { bytesOf, sectionParts, sectionReader } from '../../util/typed-sections.ts';
 
 /**
  * The events in list order, one entry per row of the event rows (data/events/): `file` an index
@@ -59,48 +61,56 @@ export function eventStatePath(ledgerFile: string): string {
   return ledgerFile.replace(/\.json$/, '') + '.events';
 }
 
+/** The most bytes a state of `records` events, pages, categories and media may hold. */
+export const stateMost = (records: number) => (16 << 20) + records * 4096;
+
 /** What an event state file begins with. */
-export const eventStateHead = () => `AULAEVENTS3\n${cacheIdentity()} events\n`;
+export const eventStateHead = () => `AULAEVENTS4\n${cacheIdentity()} events\n`;
 
 /** A failure leaves no state (the next build is a whole one). */
-export function writeEventState(path: string, { files, ...rest }: EventState): void {
-  if (!writeSealed(path, eventStateHead(), [...namesPart(files.slice(0, rest.eventCount)), serialize({ ...rest, others: files.slice(rest.eventCount) })])) unlinkQuietly(path);
+export function writeEventState(path: string, { files, stats, keys, rows, ...rest }: EventState): void {
+  const context = serialize({ ...rest, others: files.slice(rest.eventCount) });
+  const sections = [new Uint32Array([context.length, files.length, rows.id.length, 0]), context, stats, rows.id, rows.start, rows.end, rows.lastModified, rows.file, rows.keys, keys];
+  if (!writeSealed(path, eventStateHead(), [...namesPart(files.slice(0, rest.eventCount)), ...sectionParts(sections)])) unlinkQuietly(path);
 }
 
-/** The state at `path` when intact, this aula's, of `content` built into `out`, at most `most` bytes, with its event files' names as the file holds them (`names`: their text); else null. */
-export function readEventState(path: string, content: string, out: string, most: number): { state: EventState; names: Buffer } | null {
-  const payload = readSealed(path, eventStateHead(), most);
-  const part = payload === null ? null : namesOf(payload);
-  if (part === null) return null;
+/** The state file at `path` of at most `most` bytes, as read (not checked); null where there is none. */
+export function openEventState(path: string, most: number): NamesFile | null {
+  const fd = openCacheFile(path);
+  return fd === null ? null : readNamesFile(fd, sealedStart(eventStateHead()), () => most);
+}
+
+/** The state `file` holds when intact, this aula's, of `content` built into `out`; else null. */
+export function stateOf(file: NamesFile | null, content: string, out: string): EventState | null {
+  if (file === null || !sealedBy(eventStateHead(), file.head, [countsOf(file.names), file.names.bytes, file.body])) return null;
   let state: EventState;
   try {
-    const { others, ...rest } = deserialize(payload!.subarray(part.rest)) as Omit<EventState, 'files'> & { others: string[] };
-    state = { ...rest, files: Array.isArray(others) ? part.names.concat(others) : (null as never) };
+    const sections = sectionReader(file.body);
+    const [contextLength, fileCount, n] = sections.take(Uint32Array, 4);
+    const { others, ...rest } = deserialize(sections.take(Uint8Array, contextLength)) as Omit<EventState, 'files' | 'stats' | 'keys' | 'rows'> & { others: string[] };
+    if (!Array.isArray(others)) return null;
+    const stats = sections.take(BigInt64Array, fileCount * STAT_FIELDS);
+    const [id, start, end, lastModified] = [0, 0, 0, 0].map(() => sections.take(Float64Array, n));
+    const rows = { id, start, end, lastModified, file: sections.take(Uint32Array, n), keys: bytesOf(sections.take(Uint8Array, n * KEY_BYTES)) };
+    state = { ...rest, stats, keys: bytesOf(sections.take(Uint8Array, fileCount * KEY_BYTES)), rows, files: namesIn(file.names).concat(others) };
+    sections.end();
   } catch {
     return null;
   }
-  return wellFormed(state) && state.eventCount === part.names.length && state.content === content && state.out === out ? { state, names: part.text } : null;
+  return wellFormed(state) && state.eventCount === file.names.count && state.content === content && state.out === out ? state : null;
 }
 
 /** A wrong shape under a good checksum: written by something else. */
 function wellFormed(s: EventState): boolean {
-  if (typeof s !== 'object' || s === null) return false;
   if (typeof s.content !== 'string' || typeof s.out !== 'string' || typeof s.options !== 'string' || typeof s.manifestSha !== 'string') return false;
-  if (typeof s.safe !== 'bigint' || !Array.isArray(s.files) || !s.files.every((f) => typeof f === 'string') || !(Number.isSafeInteger(s.eventCount) && s.eventCount >= 0 && s.eventCount <= s.files.length)) return false;
-  if (!(s.stats instanceof BigInt64Array) || s.stats.length !== s.files.length * STAT_FIELDS || !(s.keys instanceof Uint8Array) || s.keys.length !== s.files.length * KEY_BYTES) return false;
-  s.keys = Buffer.from(s.keys.buffer, s.keys.byteOffset, s.keys.byteLength);
+  if (typeof s.safe !== 'bigint' || !s.files.every((f) => typeof f === 'string') || !(Number.isSafeInteger(s.eventCount) && s.eventCount >= 0 && s.eventCount <= s.files.length)) return false;
+  if (s.stats.length !== s.files.length * STAT_FIELDS || s.keys.length !== s.files.length * KEY_BYTES) return false;
   if (s.folders != null && !isFolderStats(s.folders)) return false;
   if (typeof s.site !== 'object' || s.site === null || !(s.pages instanceof Map) || !(s.media instanceof Map)) return false;
   if (!Array.isArray(s.categoryIds) || !Array.isArray(s.mediaSources)) return false;
   const r = s.rows;
-  if (typeof r !== 'object' || r === null || !(r.id instanceof Float64Array)) return false;
-  const n = r.id.length;
-  if (![r.start, r.end, r.lastModified].every((a) => a instanceof Float64Array && a.length === n)) return false;
   // the rows' times are made into dates, which throw on a value no event has
   if (![r.id, r.start, r.end, r.lastModified].every((a) => a.every(Number.isFinite))) return false;
-  if (!(r.file instanceof Uint32Array) || r.file.length !== n || !(r.keys instanceof Uint8Array) || r.keys.length !== n * KEY_BYTES) return false;
   for (const f of r.file) if (f >= s.eventCount) return false;
-  r.keys = Buffer.from(r.keys.buffer, r.keys.byteOffset, r.keys.byteLength);
   return true;
 }
-

@@ -6,8 +6,8 @@ import type { Manifest } from '../../store/format/manifest.ts';
 import { readCacheFile } from '../cache/cache-file.ts';
 import { distCacheFile } from '../cache/cache-folder.ts';
 import { DistLedger } from '../ledger/dist-ledger.ts';
-import { eventStatePath, manifestShaOf, readEventState, type EventState } from './event-state.ts';
-import type { Names } from '../../util/shared-names.ts';
+import { eventStatePath, manifestShaOf, openEventState, stateMost, stateOf } from './event-state.ts';
+import type { NamesFile } from '../../util/names-file.ts';
 import { MANIFEST_LIMIT } from '../out-folder/out-folder.ts';
 import { stableJson } from '../../util/stable-json.ts';
 
@@ -19,27 +19,27 @@ export function patchOptions(o: object): string {
   return stableJson(Object.fromEntries(Object.entries(o).filter(([, v]) => typeof v !== 'function' && v !== undefined)));
 }
 
-const STATE_BASE = 16 << 20;
-const STATE_PER_RECORD = 4096;
-
 /**
  * The previous build, proven, or none and why: refused where any part is missing or not the
- * others'. `namesRead`: whether `names`, read from the state file before (cli/early-stats.ts), are
- * the state's.
+ * others'. `early`: the state file as read from the command's start (cli/early-stats.ts), taken
+ * where it is this dist's (`namesRead`: its names are then the ones stat'ed).
  */
-export function readPrior(options: object & { content: string; cache?: string }, out: string, names?: Names) {
+export function readPrior(options: object & { content: string; cache?: string }, out: string, early?: NamesFile | null) {
   if (options.cache === undefined) return { build: null, reason: 'no cache' };
   try {
     const ledgerFile = distCacheFile(options.cache, options.content, out);
     const manifestText = readCacheFile(join(out, 'manifest.json'), MANIFEST_LIMIT) ?? refuse('no previous manifest');
     const previous = JSON.parse(manifestText.toString('utf8')) as Manifest;
     const described = ['events', 'pages', 'categories', 'media'].reduce((n, k) => n + (Number(previous.counts?.[k as 'events']) || 0), 0);
-    const { state, names: text } = readEventState(eventStatePath(ledgerFile), resolve(options.content), out, STATE_BASE + described * STATE_PER_RECORD) ?? refuse('no usable event state');
+    const [content, most] = [resolve(options.content), stateMost(described)];
+    // the state read as the command started, where it is this dist's (another build may have written one since)
+    const taken = early != null && early.names.bytes.length + early.body.length <= most ? stateOf(early, content, out) : null;
+    const earlyState = taken?.manifestSha === manifestShaOf(manifestText) ? taken : null;
+    const state = earlyState ?? stateOf(openEventState(eventStatePath(ledgerFile), most), content, out) ?? refuse('no usable event state');
     if (state.options !== patchOptions(options)) refuse('other build options');
     if (manifestShaOf(manifestText) !== state.manifestSha) refuse('the dist is not the one the state describes');
     const ledger = DistLedger.read(ledgerFile, out) ?? refuse('no usable ledger');
-    // (compared here: the state file's bytes are let go once read)
-    const namesRead = names !== undefined && names.count === state.eventCount && Buffer.from(names.bytes.buffer, names.bytes.byteOffset, names.bytes.byteLength).equals(text);
+    const namesRead = earlyState !== null;
     return { build: { previous, state, ledger, namesRead }, reason: null };
   } catch (e) {
     return { build: null, reason: refusal(e) };

@@ -12,15 +12,10 @@ export type Names = { bytes: Uint8Array; count: number };
 /** The part for `names`, in two pieces (the counts, the text). */
 export function namesPart(names: readonly string[]): Buffer[] {
   const text = Buffer.from(names.join('\0'));
-  return [countsOf({ bytes: text, count: names.length }), text];
-}
-
-/** The counts before `names`' text. */
-export function countsOf({ bytes, count }: Names): Buffer {
   const counts = Buffer.allocUnsafe(COUNTS);
-  counts.writeUInt32LE(bytes.length, 0);
-  counts.writeUInt32LE(count, 4);
-  return counts;
+  counts.writeUInt32LE(text.length, 0);
+  counts.writeUInt32LE(names.length, 4);
+  return [counts, text];
 }
 
 /** The names of `names`' text (at most its count). */

@@ -34,6 +34,8 @@ export function sectionReader(bytes: Uint8Array) {
       at += length + padding(length);
       return view;
     },
+    /** the bytes taken so far, padding too */
+    taken: () => at,
     end(): void {
       if (at !== bytes.byteLength) throw misshapen();
     },

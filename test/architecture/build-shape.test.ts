@@ -11,7 +11,7 @@ const PIPELINE = join(SRC, 'pipeline');
 const MOST_LINES = 80;
 const MOST_FILES = 12;
 /** The build's lines of code (src/pipeline, tests left out), at the most. */
-const MOST_BUILD_LINES = 3476;
+const MOST_BUILD_LINES = 3478;
 
 /** Functions over MOST_LINES today, by `file:name`, with their lines. */
 const LONG_FUNCTIONS: Record<string, number> = {};

@@ -68,16 +68,16 @@ export function openTemporary(path: string): { path: string; fd: number } {
 }
 
 /**
- * Writes `head`, the parts' checksum in hex and a newline, then `parts`, for readSealedValue: into a
+ * Writes `head`, the checksum of `sealed` (all the parts unless told) in hex and a newline, then `parts`: into a
  * temporary renamed over `path`, so a reader finds the old file or the new. False on any failure.
  */
-export function writeSealed(path: string, head: string, parts: readonly Uint8Array[]): boolean {
+export function writeSealed(path: string, head: string, parts: readonly Uint8Array[], sealed = parts): boolean {
   let temporary: { path: string; fd: number } | null = null;
   try {
     makeFolders(dirname(path));
     temporary = openTemporary(path);
     try {
-      writeAllv(temporary.fd, [Buffer.from(`${head}${checksum(...parts).toString('hex')}\n`), ...parts]);
+      writeAllv(temporary.fd, [Buffer.from(`${head}${checksum(...sealed).toString('hex')}\n`), ...parts]);
     } finally {
       closeSync(temporary.fd);
     }

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../../test/helpers.ts';
@@ -27,5 +28,29 @@ describe('the event state', () => {
       writeEventState(path, state(oneRow(field)));
       expect(stateOf(openEventState(path, 1 << 20), '/content', '/out'), field).toBeNull();
     }
+  });
+
+  it('is refused when its rows are damaged, and read with a damaged stat or key, which only sends a file to be read again', () => {
+    const path = join(root, 'damaged.events');
+    const rows = stateRows(1);
+    rows.id[0] = 7;
+    rows.start[0] = rows.end[0] = rows.lastModified[0] = Date.UTC(2025, 0, 1);
+    const stats = BigInt64Array.from([10n, 20n, 30n, 40n, 50n]);
+    const keys = Buffer.alloc(KEY_BYTES, 0xab);
+    writeEventState(path, { ...emptyState({ content: '/content', out: '/out', site: { timezone: 'UTC' } as never, rows }), eventCount: 1, files: ['events/a.md'], stats, keys });
+    const written = readFileSync(path);
+    const damaged = (at: number) => {
+      const bytes = Buffer.from(written);
+      bytes[at] ^= 0x01;
+      writeFileSync(path, bytes);
+      return stateOf(openEventState(path, 1 << 20), '/content', '/out');
+    };
+    const rowAt = written.indexOf(Buffer.from(new Float64Array([7]).buffer));
+    expect(rowAt).toBeGreaterThan(0);
+    expect(damaged(rowAt)).toBeNull();
+    const statAt = written.indexOf(Buffer.from(stats.buffer));
+    expect(damaged(statAt)?.stats[0]).toBe(11n);
+    const keyAt = written.indexOf(keys);
+    expect(damaged(keyAt)?.keys[0]).toBe(0xaa);
   });
 });

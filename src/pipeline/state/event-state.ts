@@ -4,7 +4,7 @@
 // small parts of the model events are checked and rendered against. It is bound to the SHA-256 of
 // the manifest.json its build wrote. File: writeSealed(MAGIC, identity, the event files' names
 // (util/shared-names.ts), counts, v8.serialize(the context), the arrays as typed sections taken as
-// views of the bytes read); damaged, foreign or misshapen, it is ignored: a whole build, never a wrong one.
+// views of the bytes read); foreign, misshapen or damaged where sealed: ignored, a whole build.
 import { deserialize, serialize } from 'node:v8';
 import type { MediaSource } from '../../content/media.ts';
 import type { Sourced } from '../../content/records.ts';
@@ -14,7 +14,7 @@ import { cacheIdentity } from '../cache/keys.ts';
 import { isFolderStats } from '../../content/listed-folders.ts';
 import { KEY_BYTES, NO_STATS, STAT_FIELDS, type FileStats } from './stat-fields.ts';
 import { openCacheFile, sealedBy, sealedStart, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
-import { countsOf, namesIn, namesPart } from '../../util/shared-names.ts';
+import { namesIn, namesPart } from '../../util/shared-names.ts';
 import { readNamesFile, type NamesFile } from '../../util/names-file.ts';
 import { bytesOf, sectionParts, sectionReader } from '../../util/typed-sections.ts';
 
@@ -70,8 +70,8 @@ export const eventStateHead = () => `AULAEVENTS4\n${cacheIdentity()} events\n`;
 /** A failure leaves no state (the next build is a whole one). */
 export function writeEventState(path: string, { files, stats, keys, rows, ...rest }: EventState): void {
   const context = serialize({ ...rest, others: files.slice(rest.eventCount) });
-  const sections = [new Uint32Array([context.length, files.length, rows.id.length, 0]), context, stats, rows.id, rows.start, rows.end, rows.lastModified, rows.file, rows.keys, keys];
-  if (!writeSealed(path, eventStateHead(), [...namesPart(files.slice(0, rest.eventCount)), ...sectionParts(sections)])) unlinkQuietly(path);
+  const sealed = sectionParts([new Uint32Array([context.length, files.length, rows.id.length, 0]), context, rows.id, rows.start, rows.end, rows.lastModified, rows.file, rows.keys]);
+  if (!writeSealed(path, eventStateHead(), [...namesPart(files.slice(0, rest.eventCount)), ...sealed, ...sectionParts([stats, keys])], sealed)) unlinkQuietly(path);
 }
 
 /** The state file at `path` of at most `most` bytes, as read (not checked); null where there is none. */
@@ -82,17 +82,19 @@ export function openEventState(path: string, most: number): NamesFile | null {
 
 /** The state `file` holds when intact, this aula's, of `content` built into `out`; else null. */
 export function stateOf(file: NamesFile | null, content: string, out: string): EventState | null {
-  if (file === null || !sealedBy(eventStateHead(), file.head, [countsOf(file.names), file.names.bytes, file.body])) return null;
+  if (file === null) return null;
   let state: EventState;
   try {
     const sections = sectionReader(file.body);
     const [contextLength, fileCount, n] = sections.take(Uint32Array, 4);
-    const { others, ...rest } = deserialize(sections.take(Uint8Array, contextLength)) as Omit<EventState, 'files' | 'stats' | 'keys' | 'rows'> & { others: string[] };
-    if (!Array.isArray(others)) return null;
-    const stats = sections.take(BigInt64Array, fileCount * STAT_FIELDS);
+    const context = sections.take(Uint8Array, contextLength);
     const [id, start, end, lastModified] = [0, 0, 0, 0].map(() => sections.take(Float64Array, n));
     const rows = { id, start, end, lastModified, file: sections.take(Uint32Array, n), keys: bytesOf(sections.take(Uint8Array, n * KEY_BYTES)) };
-    state = { ...rest, stats, keys: bytesOf(sections.take(Uint8Array, fileCount * KEY_BYTES)), rows, files: namesIn(file.names).concat(others) };
+    // sealed: what the build trusts; the names, stats and keys only ever send a file to be read again (damaged, none is found unchanged)
+    if (!sealedBy(eventStateHead(), file.head, [file.body.subarray(0, sections.taken())])) return null;
+    const { others, ...rest } = deserialize(context) as Omit<EventState, 'files' | 'stats' | 'keys' | 'rows'> & { others: string[] };
+    const [stats, keys] = [sections.take(BigInt64Array, fileCount * STAT_FIELDS), bytesOf(sections.take(Uint8Array, fileCount * KEY_BYTES))];
+    state = { ...rest, stats, keys, rows, files: Array.isArray(others) ? namesIn(file.names).concat(others) : (null as never) };
     sections.end();
   } catch {
     return null;
@@ -103,7 +105,7 @@ export function stateOf(file: NamesFile | null, content: string, out: string): E
 /** A wrong shape under a good checksum: written by something else. */
 function wellFormed(s: EventState): boolean {
   if (typeof s.content !== 'string' || typeof s.out !== 'string' || typeof s.options !== 'string' || typeof s.manifestSha !== 'string') return false;
-  if (typeof s.safe !== 'bigint' || !s.files.every((f) => typeof f === 'string') || !(Number.isSafeInteger(s.eventCount) && s.eventCount >= 0 && s.eventCount <= s.files.length)) return false;
+  if (typeof s.safe !== 'bigint' || !Array.isArray(s.files) || !s.files.every((f) => typeof f === 'string') || !(Number.isSafeInteger(s.eventCount) && s.eventCount >= 0 && s.eventCount <= s.files.length)) return false;
   if (s.stats.length !== s.files.length * STAT_FIELDS || s.keys.length !== s.files.length * KEY_BYTES) return false;
   if (s.folders != null && !isFolderStats(s.folders)) return false;
   if (typeof s.site !== 'object' || s.site === null || !(s.pages instanceof Map) || !(s.media instanceof Map)) return false;

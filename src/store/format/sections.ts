@@ -39,6 +39,9 @@ export function alignUp(n: number): number {
   return Math.ceil(n / SECTION_ALIGN) * SECTION_ALIGN;
 }
 
+/** What a reader throws for a file whose bytes do not fit what it expects, found after it loaded: the error naming the file. */
+export type Fault = (problem: string) => Error;
+
 /** A file that is not what its reader expects (another format or version, or cut short): the loader names the file. */
 export class FormatError extends Error {
   override name = 'FormatError';

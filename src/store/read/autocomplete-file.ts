@@ -10,7 +10,8 @@ import { codeStride, NO_CODE, type IndexData, type PrefixCodes, type PrefixTops 
 import { storedSuggestions } from '../format/autocomplete-suggestion.ts';
 import { FormatError } from '../format/sections.ts';
 import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
-import { StringTable, type Fault } from './string-table.ts';
+import { StringTable } from './string-table.ts';
+import type { Fault } from '../format/sections.ts';
 import { checkedOnce, zeroedAsWritten } from './per-need.ts';
 import { LONG_TOPS, readTopsInParts } from './autocomplete-tops.ts';
 

@@ -8,7 +8,8 @@ import type { PrefixTops } from '../format/autocomplete-index.ts';
 import { FormatError } from '../format/sections.ts';
 import { gatherNeeds, zeroedAsWritten } from './per-need.ts';
 import type { Sections } from './sections.ts';
-import { StringTable, type Fault } from './string-table.ts';
+import { StringTable } from './string-table.ts';
+import type { Fault } from '../format/sections.ts';
 
 const F = AUTOCOMPLETE_FILE_FORMAT;
 

@@ -6,7 +6,7 @@ import { bitCount, bitmapWords } from '../format/bitmap.ts';
 import { BOOL_COLUMN_FORMAT, type BoolColumnData } from '../format/bool-column-file.ts';
 import { check, checkBelow, Sections } from './sections.ts';
 import { checkedOnce } from './per-need.ts';
-import type { Fault } from './string-table.ts';
+import type { Fault } from '../format/sections.ts';
 
 const F = BOOL_COLUMN_FORMAT;
 

@@ -4,14 +4,13 @@
 import { columnFile } from '../format/column-files.ts';
 import { BOOL_FIELDS, ORDERED_FIELDS, RELATION_FIELDS, TEXT_FIELDS, TIME_FIELDS, type EventTable, type StoredColumns } from '../format/event-table.ts';
 import type { OrderedColumnData } from '../format/ordered-column-file.ts';
-import { FormatError } from '../format/sections.ts';
+import { FormatError, type Fault } from '../format/sections.ts';
 import { readBoolColumn } from './bool-column.ts';
 import { lazyRecord, makeAll, once } from './per-need.ts';
 import { corrupt, sectionedBytes, type DistSource } from './dist-source.ts';
 import { readOrderedColumn } from './ordered-column.ts';
 import { readRelationColumn } from './relation-column.ts';
 import { readTextColumn } from './text-column.ts';
-import type { Fault } from './string-table.ts';
 
 /**
  * The column files of a list of `rows` events, each read when first used (every one now unless

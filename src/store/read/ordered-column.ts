@@ -4,11 +4,10 @@
 // parts, the values and the envelope are read when first used too, and a value's row, a span's
 // edges and its bounds are found by block (`search`, ordered-search.ts).
 import { ENVELOPE, MONOTONE, ORDERED_COLUMN_FORMAT, PERMUTATION, type Envelope, type OrderedColumnData, type OrderedSearch, type Shape } from '../format/ordered-column-file.ts';
-import { FormatError } from '../format/sections.ts';
+import { FormatError, type Fault } from '../format/sections.ts';
 import { check, checkBelow, Sections } from './sections.ts';
 import { checkedOnce } from './per-need.ts';
 import { lowerBoundInParts, rowOfInParts, valueAt } from './ordered-search.ts';
-import type { Fault } from './string-table.ts';
 
 const F = ORDERED_COLUMN_FORMAT;
 

@@ -6,8 +6,7 @@
 // and the answer is run again once, not once per file.
 // Everything the loader makes from a file is made when first read, and kept.
 import type { DistSource } from './dist-source.ts';
-import { FormatError } from '../format/sections.ts';
-import type { Fault } from './string-table.ts';
+import { FormatError, type Fault } from '../format/sections.ts';
 import { append } from '../../util/append.ts';
 
 /** Files an answer needs that the source has not fetched yet: fetch (and verify) them, then ask again. */

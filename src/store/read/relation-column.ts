@@ -4,7 +4,7 @@
 import { idsAtRow, RELATION_COLUMN_FORMAT, type RelationColumnData } from '../format/relation-column-file.ts';
 import { check, checkBelow, checkStarts, Sections } from './sections.ts';
 import { checkedOnce, once } from './per-need.ts';
-import type { Fault } from './string-table.ts';
+import type { Fault } from '../format/sections.ts';
 
 const F = RELATION_COLUMN_FORMAT;
 

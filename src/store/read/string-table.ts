@@ -6,13 +6,11 @@
 // whole text. Once a scan has asked for enough of them that one decode of the whole text costs
 // less, the rest is decoded whole, as the server does.
 import type { Format } from '../format/sections.ts';
-import { FormatError } from '../format/sections.ts';
+import { FormatError, type Fault } from '../format/sections.ts';
 import type { StringList } from '../format/string-table.ts';
 import { check, checkStarts, type Sections } from './sections.ts';
 import { checkedOnce } from './per-need.ts';
 
-/** What a table decoded when first read throws when its text does not fit its offsets: the file named. */
-export type Fault = (problem: string) => Error;
 
 /**
  * Decoding a string alone costs about as much as decoding this many bytes more of a text decoded

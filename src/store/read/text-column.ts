@@ -17,7 +17,8 @@ import { TRIGRAM_SECTIONS, type TrigramData } from '../format/trigram-file.ts';
 import { WORD_SECTIONS, type WordLists } from '../format/word-lists.ts';
 import { check, checkBelow, checkStarts, checkWithin, Sections } from './sections.ts';
 import { FormatError } from '../format/sections.ts';
-import { StringTable, type Fault } from './string-table.ts';
+import { StringTable } from './string-table.ts';
+import type { Fault } from '../format/sections.ts';
 import { checkedOnce, once } from './per-need.ts';
 
 const F = TEXT_COLUMN_FORMAT;

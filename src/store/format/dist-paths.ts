@@ -1,4 +1,5 @@
 // Where each data file lives in dist/, relative to it: the one list the writer and the reader share.
+import { firstIndex } from '../../util/first-index.ts';
 import { COLUMN_FILES } from './column-files.ts';
 
 export const DATA_FILES = {
@@ -77,16 +78,9 @@ export function partFirsts(parts: readonly { rows: number }[]): number[] {
   return firsts;
 }
 
-/** The part holding row `row` (`firsts`: partFirsts's), found by binary search; the last part for a row past the end. */
+/** The part holding row `row` (`firsts`: partFirsts's): the last whose first row is at most `row`; the last part for a row past the end. */
 export function partOfRow(firsts: ArrayLike<number>, row: number): number {
-  let lo = 0;
-  let hi = firsts.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (firsts[mid] <= row) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return Math.max(0, firstIndex(firsts.length - 1, (i) => firsts[i] > row) - 1);
 }
 
 /** The files under dist/ the API loads besides manifest.json; the rest of dist/ is for static hosts and CDNs. */

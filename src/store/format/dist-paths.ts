@@ -1,5 +1,4 @@
 // Where each data file lives in dist/, relative to it: the one list the writer and the reader share.
-import { firstIndex } from '../../util/first-index.ts';
 import { COLUMN_FILES } from './column-files.ts';
 
 export const DATA_FILES = {
@@ -78,9 +77,20 @@ export function partFirsts(parts: readonly { rows: number }[]): number[] {
   return firsts;
 }
 
-/** The part holding row `row` (`firsts`: partFirsts's): the last whose first row is at most `row`; the last part for a row past the end. */
+/**
+ * The part holding row `row` (`firsts`: partFirsts's), found by binary search; the last part for a
+ * row past the end. A search of its own, not util/first-index.ts's firstIndex: the calendar asks it
+ * once per row, where a predicate closure costs several times the search.
+ */
 export function partOfRow(firsts: ArrayLike<number>, row: number): number {
-  return Math.max(0, firstIndex(firsts.length - 1, (i) => firsts[i] > row) - 1);
+  let lo = 0;
+  let hi = firsts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (firsts[mid] <= row) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** The files under dist/ the API loads besides manifest.json; the rest of dist/ is for static hosts and CDNs. */

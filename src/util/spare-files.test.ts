@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../test/helpers.ts';
@@ -70,6 +70,38 @@ describe('keepSpares', () => {
     expect(readFileSync(join(s2.folder, kept), 'utf8')).toBe('one');
     await keepSpares(s2.out, [join(s2.old, '2')], 4, all, { files: 1, bytes: 1 << 20 }, 2000);
     expect(spareNames(s2.folder)).toContain(kept);
+  });
+});
+
+describe('the spare folder is aula\'s', () => {
+  it('puts nothing into a folder of that name that holds somebody\'s files: theirs untouched, the freed files unlinked', async () => {
+    const s = site({ 'a.json': 'a' });
+    mkdirSync(s.folder);
+    writeFileSync(join(s.folder, 'notes.txt'), 'theirs');
+    await keepSpares(s.out, [join(s.old, 'a.json')], 4, all);
+    expect(existsSync(join(s.old, 'a.json'))).toBe(false);
+    expect(readdirSync(s.folder)).toEqual(['notes.txt']);
+    expect(readFileSync(join(s.folder, 'notes.txt'), 'utf8')).toBe('theirs');
+  });
+
+  it('follows no link put in its folder: a dangling .gitignore link is left, nothing written through it, no spare kept', async () => {
+    const s = site({ 'a.json': 'a', 'b.json': 'b' });
+    await keepSpares(s.out, [join(s.old, 'a.json')], 4, all);
+    rmSync(join(s.folder, '.gitignore'));
+    symlinkSync(join(s.root, 'target'), join(s.folder, '.gitignore'));
+    await keepSpares(s.out, [join(s.old, 'b.json')], 4, all);
+    expect(existsSync(join(s.root, 'target'))).toBe(false);
+    expect(lstatSync(join(s.folder, '.gitignore')).isSymbolicLink()).toBe(true);
+    expect(existsSync(join(s.old, 'b.json'))).toBe(false);
+    expect(spareNames(s.folder)).toHaveLength(1);
+  });
+
+  it('takes back the folder a stopped build made before its first record (only its .gitignore)', async () => {
+    const s = site({ 'a.json': 'a' });
+    mkdirSync(s.folder);
+    writeFileSync(join(s.folder, '.gitignore'), '*\n');
+    await keepSpares(s.out, [join(s.old, 'a.json')], 4, all);
+    expect(spareNames(s.folder)).toHaveLength(1);
   });
 });
 

@@ -47,24 +47,46 @@ const sameFile = (path: string, id: string) => {
 };
 const blocksOf = (size: number) => Math.ceil(size / BLOCK);
 
-/** Whether `folder` is a folder (made where missing), no link, that git and its like ignore (it sits in the site's repository, beside dist/). */
+/**
+ * Whether `folder` is aula's spare folder, made here where missing: a folder (no link) that aula
+ * made — it holds aula's record, or nothing but the `.gitignore` aula writes first (a build stopped
+ * before its first record) — and that git and its like ignore (it sits in the site's repository,
+ * beside dist/). A folder of that name holding anything else is somebody's: no spare goes there.
+ * Files are created only where no file or link of that name is (O_EXCL), so a link put there is
+ * never followed.
+ */
 function ownFolder(folder: string): boolean {
   try {
-    mkdirSync(folder, { recursive: true });
-    if (!lstatSync(folder).isDirectory()) return false;
-    if (!existsSync(join(folder, '.gitignore'))) writeFileSync(join(folder, '.gitignore'), '*\n');
+    mkdirSync(folder);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+    if (!lstatSync(folder).isDirectory() || !madeByAula(folder)) return false;
+  }
+  try {
+    if (!existsSync(join(folder, '.gitignore'))) writeFileSync(join(folder, '.gitignore'), GITIGNORE, { flag: 'wx' });
     return true;
   } catch {
     return false;
   }
 }
 
+const GITIGNORE = '*\n';
+
+/** Whether the folder's record is aula's, or it holds at most the `.gitignore` aula writes into the folder it makes. */
+function madeByAula(folder: string): boolean {
+  const names = readdirSync(folder);
+  if (names.includes(SPARE_RECORD)) return isFile(join(folder, SPARE_RECORD)) && readFileSync(join(folder, SPARE_RECORD), 'utf8').split('\n', 1)[0] === RECORD_HEAD;
+  return names.every((n) => n === '.gitignore') && (names.length === 0 || (isFile(join(folder, '.gitignore')) && readFileSync(join(folder, '.gitignore'), 'utf8') === GITIGNORE));
+}
+
+const isFile = (path: string) => lstatSync(path, { throwIfNoEntry: false })?.isFile() === true;
+
 /** The record's entries whose files are in the folder now (a taken or removed one is not); none where there is no record. */
 function recorded(folder: string): Entry[] {
   let text: string;
   let present: Set<string>;
   try {
-    if (!lstatSync(folder).isDirectory()) return [];
+    if (!lstatSync(folder).isDirectory() || !isFile(join(folder, SPARE_RECORD))) return [];
     text = readFileSync(join(folder, SPARE_RECORD), 'utf8');
     present = new Set(readdirSync(folder));
   } catch {
@@ -83,7 +105,9 @@ function recorded(folder: string): Entry[] {
 
 function writeRecord(folder: string, entries: readonly Entry[]): void {
   const temporary = join(folder, `${SPARE_RECORD}.${process.pid}`);
-  writeFileSync(temporary, [RECORD_HEAD, ...entries.map((e) => `${e.name}\t${e.id}\t${e.kept}`)].join('\n'));
+  // a temporary of this name is what a stopped build of the same pid left in aula's folder
+  if (isFile(temporary)) unlinkSync(temporary);
+  writeFileSync(temporary, [RECORD_HEAD, ...entries.map((e) => `${e.name}\t${e.id}\t${e.kept}`)].join('\n'), { flag: 'wx' });
   renameSync(temporary, join(folder, SPARE_RECORD));
 }
 

@@ -105,8 +105,8 @@ async function exchange(url: string, init: RequestInit): Promise<Exchange> {
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
-/** Every route, every filter kind, pagination edges, errors, formats: [path and query, init]. */
-function querySet(prefix: string): [string, RequestInit][] {
+/** Every route, every filter kind, pagination edges, errors, formats: [path and query, init]; `part`: an event part of the dist, whose files are not public. */
+function querySet(prefix: string, part: string): [string, RequestInit][] {
   const event = `${prefix}/v1/cms/event/`;
   const ac = `${prefix}/v1/api/autocomplete/`;
   const gets = [
@@ -141,7 +141,7 @@ function querySet(prefix: string): [string, RequestInit][] {
     `${prefix}/v1/schema/`, `${prefix}/v1/schema/?format=json`,
     '/', '/nope', `${event}%ZZ`, `${prefix}/v1/`, '/favicon.ico',
     // the data files and the worker itself are not public: the API's 404, as from the server
-    '/data/events/00000.jsonl', `${prefix}/data/events/00000.jsonl`, '/manifest.json', `${prefix}/manifest.json`, '/edge/worker.js', `${prefix}/edge/wrangler.toml`,
+    `/data/events/${part}.jsonl`, `${prefix}/data/events/${part}.jsonl`, `${prefix}/data/events/${part}.offsets.bin`, `${prefix}/data/calendar/${part}.bin`, '/manifest.json', `${prefix}/manifest.json`, '/edge/worker.js', `${prefix}/edge/wrangler.toml`,
     `/${MEDIA_FILES_INDEX}`, `${prefix}/cms/media/999/`, `${prefix}/cms/media/11`, `${prefix}/autocomplete/index.json.br`, `${prefix}/autocomplete/%2e%2e/manifest.json`,
   ];
   const all: [string, RequestInit][] = gets.map((p) => [p, {}]);
@@ -273,7 +273,7 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
     });
 
     it('same status, headers and bytes for every route, filter kind, error and method', async () => {
-      const requests = [...querySet('/api'), ...querySet('')];
+      const requests = [...querySet('/api', firstPart(site.dist)), ...querySet('', firstPart(site.dist))];
       const { mismatches, seen } = await compareAll(site.server.url, site.workerd.url, requests);
       expect(mismatches).toEqual([]);
       // the set really covers the kinds of answer the brief names
@@ -347,7 +347,7 @@ edge('the edge worker in workerd answers as `aula serve` does', () => {
     const site = edgeSite(() => SAMPLE_CONTENT);
 
     it('same status, headers and bytes for every route, filter kind, error and method', async () => {
-      const requests = querySet('');
+      const requests = querySet('', firstPart(site.dist));
       for (const q of ['q=ma', 'q=sch&m=structure.Organization', 'q=raum&m=geo.Room,campus.Room', 'q=mu&limit=50', 'q=a&offset=10000']) {
         requests.push([`/v1/api/autocomplete/?${q}`, {}]);
       }

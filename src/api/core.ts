@@ -38,7 +38,14 @@ export interface ApiOptions {
 
 export { DEFAULT_CACHE_CONTROL };
 
-export type Api = (request: ApiRequest) => ApiResponse;
+export interface Api {
+  (request: ApiRequest): ApiResponse;
+  /**
+   * The answer when the core keeps it (a cache hit), else undefined: an answer with no work left
+   * to do, which a server sends at once, without judging or counting its cost (it has none).
+   */
+  kept?(request: ApiRequest): ApiResponse | undefined;
+}
 
 /** X-Ignored-Parameters repeats the request: capped so proxies' header buffers (nginx: 4–8 KB) hold it. */
 const MAX_IGNORED_HEADER = 1024;
@@ -204,18 +211,27 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
     return response;
   }
 
-  return function handle(request: ApiRequest): ApiResponse {
-    // GET and HEAD share one entry: HEAD is GET without the body.
-    const cacheable = request.method === 'GET' || request.method === 'HEAD';
-    const key = `${cacheable ? '' : `${request.method} `}${request.path}?${request.query}\n${request.headers.accept ?? ''}`;
-    let response = cacheable ? (cache.get(key) as Finished | undefined) : undefined;
+  // GET and HEAD share one entry: HEAD is GET without the body.
+  const cacheable = (request: ApiRequest) => request.method === 'GET' || request.method === 'HEAD';
+  const keyOf = (request: ApiRequest, cached: boolean) => `${cached ? '' : `${request.method} `}${request.path}?${request.query}\n${request.headers.accept ?? ''}`;
+
+  const handle: Api = (request) => {
+    const cached = cacheable(request);
+    const key = keyOf(request, cached);
+    let response = cached ? (cache.get(key) as Finished | undefined) : undefined;
     if (!response) {
       // the key holds all an answer depends on besides the dataset: its tag is the answer's ETag
       response = complete(budgeted(request.method === 'HEAD' ? { ...request, method: 'GET' } : request), key);
-      if (cacheable) cache.offer(key, response);
+      if (cached) cache.offer(key, response);
     }
     return deliver(request, response);
   };
+  handle.kept = (request) => {
+    if (!cacheable(request)) return undefined;
+    const hit = cache.get(keyOf(request, true)) as Finished | undefined;
+    return hit === undefined ? undefined : deliver(request, hit);
+  };
+  return handle;
 }
 
 /** A finished answer: its header list made once, and its HEAD and 304 forms once each when asked for. */

@@ -3,6 +3,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTUALLY } from '../../test/helpers.ts';
 import type { Api } from '../api/core.ts';
+import type { ApiResponse } from '../api/respond.ts';
 import { charge } from '../query/work-budget.ts';
 import type { AccessEntry } from './access-log.ts';
 import { cheapFirst, MAX_YIELDS } from './cheap-first.ts';
@@ -23,13 +24,18 @@ afterEach(async () => {
  * time), everything else 10; each answer's body is its request target. `answered`: the targets
  * in the order the server answered them (its access log); `onAnswer` runs as each is logged.
  */
-async function serve(onAnswer: (target: string) => void = () => {}) {
+async function serve(onAnswer: (target: string) => void = () => {}, keeps = false) {
   const answered: string[] = [];
+  /** with `keeps`, the answers made so far, which the stand-in core keeps as the real one caches */
+  const kept = new Map<string, ApiResponse>();
   const api: Api = (request) => {
     charge(request.path === '/e' ? 50_000_000 : 10, 'work');
     const body = `${request.path}?${request.query}`;
-    return { status: 200, headers: { 'Content-Type': 'text/plain', 'Content-Length': String(body.length) }, body };
+    const response = { status: 200, headers: { 'Content-Type': 'text/plain', 'Content-Length': String(body.length) }, body };
+    if (keeps) kept.set(body, response);
+    return response;
   };
+  if (keeps) api.kept = (request) => kept.get(`${request.path}?${request.query}`);
   const handle = requestHandler(() => api, {
     accessLog: (entry: AccessEntry) => {
       answered.push(entry.target);
@@ -84,6 +90,24 @@ describe('cheap requests first', () => {
     await expect.poll(() => attacker.bodies().length + cheap.bodies().length, EVENTUALLY).toBe(5);
     expect(answered).toEqual(['/e?n=0', '/e?n=1', '/c?n=9', '/e?n=2', '/e?n=3']);
     expect(cheap.bodies()).toEqual(['/c?n=9']);
+  });
+});
+
+describe('an answer the core keeps', () => {
+  it('is sent as it is read, ahead of expensive ones waiting, and leaves its shape expensive', async () => {
+    const { answered, open } = await serve(undefined, true);
+    const client = await open();
+    client.socket.write(get('/e?n=0'));
+    await expect.poll(() => client.bodies().length, EVENTUALLY).toBe(1);
+    // /e?n=0 again: kept, so sent before /e?n=1, which waits its turn as an expensive shape
+    client.socket.write(get('/e?n=1') + get('/e?n=0') + get('/e?n=0') + get('/e?n=0'));
+    await expect.poll(() => client.bodies().length, EVENTUALLY).toBe(5);
+    expect(answered).toEqual(['/e?n=0', '/e?n=0', '/e?n=0', '/e?n=0', '/e?n=1']);
+    expect(client.bodies()).toEqual(['/e?n=0', '/e?n=1', '/e?n=0', '/e?n=0', '/e?n=0']);
+    // the kept answers counted nothing against the shape: a new one still waits behind a cheap one
+    client.socket.write(get('/e?n=2') + get('/c?n=3'));
+    await expect.poll(() => client.bodies().length, EVENTUALLY).toBe(7);
+    expect(answered.slice(5)).toEqual(['/c?n=3', '/e?n=2']);
   });
 });
 

@@ -257,8 +257,10 @@ export function requestCosts(limits = { shapes: MAX_SHAPES, expensiveUnits: EXPE
       units.set(key, { units: used, used: false });
       return;
     }
-    // An answer the core kept (a cache hit) costs nothing: halving the estimate, not dropping
-    // it, keeps an expensive shape expensive across a few of those. A costlier answer than the
+    // A cheaper answer (one the core had kept by the time a queued request's turn came costs
+    // nothing) halves the estimate at most: an expensive shape stays expensive across a few of
+    // those. (A request whose answer the core keeps when it is read is not recorded at all:
+    // request-handler.ts sends it at once.) A costlier answer than the
     // estimate moves it a quarter of the way there: a shape's occasional costly answer (a short
     // substring among longer ones) does not send the answers after it to the queue, where they
     // wait behind the cheap ones read in each turn; a shape that costs that much again soon (a

@@ -3,7 +3,7 @@
 // shape the core counted as expensive is answered after the cheap ones waiting (cheap-first.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from '../api/core.ts';
-import { SERVER_ERROR_BODY } from '../api/respond.ts';
+import { SERVER_ERROR_BODY, type ApiRequest, type ApiResponse } from '../api/respond.ts';
 import { metered, WorkMeter } from '../query/work-budget.ts';
 import type { AccessEntry } from './access-log.ts';
 import { cheapFirst, type CheapFirst } from './cheap-first.ts';
@@ -75,27 +75,37 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
       } else {
         const query = q === -1 ? '' : target.slice(q + 1);
         const accept = header(req.headers.accept);
-        const shape = shapes.shapeOf(method, path, query, accept);
-        if (costs.expensive(shape)) {
-          expensive.later(() => {
-            if (res.destroyed) {
-              // the connection closed while its answer waited: nobody reads it (logged as nginx
-              // logs a client that closed before its answer, 499)
-              status = 499;
+        // HEAD is answered as GET, its body left unsent: its headers are then the GET's as they go
+        // out, compressed for the client's Accept-Encoding (length, weak ETag, Vary)
+        const request = { method: method === 'HEAD' ? 'GET' : method, path, query, headers: { accept, 'if-none-match': header(req.headers['if-none-match']) } };
+        // an answer the core keeps is sent as it is read: no shape to judge, no work to count or queue
+        const kept = api().kept?.(request);
+        if (kept !== undefined) {
+          status = kept.status;
+          if (sendAnswer(kept)) return;
+        } else {
+          const shape = shapes.shapeOf(method, path, query, accept);
+          if (costs.expensive(shape)) {
+            expensive.later(() => {
+              if (res.destroyed) {
+                // the connection closed while its answer waited: nobody reads it (logged as nginx
+                // logs a client that closed before its answer, 499)
+                status = 499;
+                done();
+                return 0;
+              }
+              try {
+                if (answerApi(request, query, shape)) return spent;
+              } catch (e) {
+                failed(e);
+              }
               done();
-              return 0;
-            }
-            try {
-              if (answerApi(query, accept, shape)) return spent;
-            } catch (e) {
-              failed(e);
-            }
-            done();
-            return spent;
-          });
-          return;
+              return spent;
+            });
+            return;
+          }
+          if (answerApi(request, query, shape)) return;
         }
-        if (answerApi(query, accept, shape)) return;
       }
     } catch (e) {
       failed(e);
@@ -103,19 +113,20 @@ export function requestHandler(api: () => Api, options: HandlerOptions = {}) {
     done();
 
     /** Answers from the API core and records the work it counted; true when the answer is sent later. */
-    function answerApi(query: string, accept: string | undefined, shape: Shape): boolean {
+    function answerApi(request: ApiRequest, query: string, shape: Shape): boolean {
       // counts what the core's own meter charges (it nests), including a refused request's work
       const meter = new WorkMeter(Infinity);
-      // HEAD is answered as GET, its body left unsent: its headers are then the GET's as they go
-      // out, compressed for the client's Accept-Encoding (length, weak ETag, Vary)
-      const response = metered(meter, () =>
-        api()({ method: method === 'HEAD' ? 'GET' : method, path, query, headers: { accept, 'if-none-match': header(req.headers['if-none-match']) } }),
-      );
+      const response = metered(meter, () => api()(request));
       // a name first seen here is known from now on: its cost is the new shape's, not the old one's
-      if (shapes.learn(query, response.status, response.headers['X-Ignored-Parameters'])) shape = shapes.shapeOf(method, path, query, accept);
+      if (shapes.learn(query, response.status, response.headers['X-Ignored-Parameters'])) shape = shapes.shapeOf(method, path, query, request.headers.accept);
       costs.record(shape, meter.used);
       spent = meter.used;
       status = response.status;
+      return sendAnswer(response);
+    }
+
+    /** Writes the core's answer; true when it is sent later (compressed off the event loop). */
+    function sendAnswer(response: ApiResponse): boolean {
       const send = ({ headers, body }: TransportForm) => {
         // the core's answers carry their header list, made once: written as it is
         res.writeHead(status, cors ? flatHeaders(cors.withHeaders(headers, origin)) : headers === response.headers && response.headerList ? (response.headerList as string[]) : flatHeaders(headers));

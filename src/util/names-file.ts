@@ -49,3 +49,11 @@ function namesFirst(fd: number, headLength: number, most: (names: number) => num
   readAllAt(fd, names.bytes, 0, names.bytes.length, first.length);
   return { head: first.subarray(0, headLength), names, body: Buffer.allocUnsafeSlow(size - from), from };
 }
+
+/** The names part (shared-names.ts's namesPart) of `names` as read: their text written again as it is, nothing encoded. */
+export function namesPartOf({ bytes, count }: Names): Uint8Array[] {
+  const counts = Buffer.allocUnsafe(COUNTS);
+  counts.writeUInt32LE(bytes.byteLength, 0);
+  counts.writeUInt32LE(count, 4);
+  return [counts, bytes];
+}

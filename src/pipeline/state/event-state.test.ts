@@ -53,4 +53,22 @@ describe('the event state', () => {
     const keyAt = written.indexOf(keys);
     expect(damaged(keyAt)?.keys[0]).toBe(0xaa);
   });
+  it('writes the names it read again as they are, and the names it lists where they differ', () => {
+    const path = join(root, 'names.events');
+    const rows = stateRows(1);
+    rows.id[0] = 7;
+    rows.start[0] = rows.end[0] = rows.lastModified[0] = Date.UTC(2025, 0, 1);
+    const files = ['events/a.md', 'events/ü.md', 'site\0site.yaml'];
+    writeEventState(path, { ...emptyState({ content: '/content', out: '/out', site: { timezone: 'UTC' } as never, rows }), eventCount: 2, files, stats: new BigInt64Array(3 * STAT_FIELDS), keys: Buffer.alloc(3 * KEY_BYTES) });
+    const read = stateOf(openEventState(path, 1 << 20), '/content', '/out')!;
+    expect(read.files).toEqual(files);
+    // the same names (the listing taken as recorded holds the strings read): the bytes the names make
+    writeEventState(path, { ...read, read: undefined });
+    const encoded = readFileSync(path);
+    writeEventState(path, { ...read, files: read.files.slice() });
+    expect(readFileSync(path).equals(encoded)).toBe(true);
+    // a name changed, and one fewer: the names listed, not those read
+    writeEventState(path, { ...read, eventCount: 1, files: ['events/b.md', 'site\0site.yaml'], stats: new BigInt64Array(2 * STAT_FIELDS), keys: Buffer.alloc(2 * KEY_BYTES), rows: { ...rows, file: new Uint32Array([0]) } });
+    expect(stateOf(openEventState(path, 1 << 20), '/content', '/out')?.files).toEqual(['events/b.md', 'site\0site.yaml']);
+  });
 });

@@ -14,8 +14,8 @@ import { cacheIdentity } from '../cache/keys.ts';
 import { isFolderStats } from '../../content/listed-folders.ts';
 import { KEY_BYTES, NO_STATS, STAT_FIELDS, type FileStats } from './stat-fields.ts';
 import { openCacheFile, sealedBy, sealedStart, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
-import { namesIn, namesPart } from '../../util/shared-names.ts';
-import { readNamesFile, type NamesFile } from '../../util/names-file.ts';
+import { namesIn, namesPart, type Names } from '../../util/shared-names.ts';
+import { namesPartOf, readNamesFile, type NamesFile } from '../../util/names-file.ts';
 import { bytesOf, sectionParts, sectionReader } from '../../util/typed-sections.ts';
 
 /**
@@ -55,6 +55,8 @@ export interface EventState extends FileStats {
   /** resolved again by a build over the state, to see that nothing moved */
   mediaSources: Sourced<MediaSource>[];
   rows: StateRows;
+  /** the event files' names as a state read them (`files` its list, the event files first) and their text: written again as they are where the next state lists the same */
+  read?: { files: readonly string[]; names: Names };
 }
 
 export function eventStatePath(ledgerFile: string): string {
@@ -68,10 +70,18 @@ export const stateMost = (records: number) => (16 << 20) + records * 4096;
 export const eventStateHead = () => `AULAEVENTS4\n${cacheIdentity()} events\n`;
 
 /** A failure leaves no state (the next build is a whole one). */
-export function writeEventState(path: string, { files, stats, keys, rows, ...rest }: EventState): void {
+export function writeEventState(path: string, { files, stats, keys, rows, read, ...rest }: EventState): void {
   const context = serialize({ ...rest, others: files.slice(rest.eventCount) });
   const sealed = sectionParts([new Uint32Array([context.length, files.length, rows.id.length, 0]), context, rows.id, rows.start, rows.end, rows.lastModified, rows.file, rows.keys]);
-  if (!writeSealed(path, eventStateHead(), [...namesPart(files.slice(0, rest.eventCount)), ...sealed, ...sectionParts([stats, keys])], sealed)) unlinkQuietly(path);
+  const names = read !== undefined && sameNames(read.files, read.names.count, files, rest.eventCount) ? namesPartOf(read.names) : namesPart(files.slice(0, rest.eventCount));
+  if (!writeSealed(path, eventStateHead(), [...names, ...sealed, ...sectionParts([stats, keys])], sealed)) unlinkQuietly(path);
+}
+
+/** Whether the first `n` of `a` and the first `m` of `b` are the same names (a listing taken as recorded holds the very strings read: compared by reference). */
+function sameNames(a: readonly string[], n: number, b: readonly string[], m: number): boolean {
+  if (n !== m) return false;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The state file at `path` of at most `most` bytes, as read (not checked); null where there is none. */
@@ -94,7 +104,8 @@ export function stateOf(file: NamesFile | null, content: string, out: string): E
     if (!sealedBy(eventStateHead(), file.head, [file.body.subarray(0, sections.taken())])) return null;
     const { others, ...rest } = deserialize(context) as Omit<EventState, 'files' | 'stats' | 'keys' | 'rows'> & { others: string[] };
     const [stats, keys] = [sections.take(BigInt64Array, fileCount * STAT_FIELDS), bytesOf(sections.take(Uint8Array, fileCount * KEY_BYTES))];
-    state = { ...rest, stats, keys, rows, files: Array.isArray(others) ? namesIn(file.names).concat(others) : (null as never) };
+    const files = Array.isArray(others) ? namesIn(file.names).concat(others) : (null as never);
+    state = { ...rest, stats, keys, rows, files, read: { files, names: file.names } };
     sections.end();
   } catch {
     return null;
@@ -112,7 +123,13 @@ function wellFormed(s: EventState): boolean {
   if (!Array.isArray(s.categoryIds) || !Array.isArray(s.mediaSources)) return false;
   const r = s.rows;
   // the rows' times are made into dates, which throw on a value no event has
-  if (![r.id, r.start, r.end, r.lastModified].every((a) => a.every(Number.isFinite))) return false;
+  if (![r.id, r.start, r.end, r.lastModified].every(allFinite)) return false;
   for (const f of r.file) if (f >= s.eventCount) return false;
+  return true;
+}
+
+/** Whether every value of `a` is finite: a loop (every's callback per value costs several times as much on a row per event). */
+function allFinite(a: Float64Array): boolean {
+  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) return false;
   return true;
 }

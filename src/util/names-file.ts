@@ -50,10 +50,19 @@ function namesFirst(fd: number, headLength: number, most: (names: number) => num
   return { head: first.subarray(0, headLength), names, body: Buffer.allocUnsafeSlow(size - from), from };
 }
 
-/** The names part (shared-names.ts's namesPart) of `names` as read: their text written again as it is, nothing encoded. */
-export function namesPartOf({ bytes, count }: Names): Uint8Array[] {
+/** Names as a file held them: their list (`files`, the names first, as many as `names.count`) and their text. */
+export type NamesRead = { files: readonly string[]; names: Names };
+
+/**
+ * The names part (shared-names.ts's namesPart) of the first `count` of `files` where they are the
+ * names `read`: its text written again as it is, nothing encoded; else null. A listing taken as
+ * recorded holds the very strings read, each found equal at once (the same string).
+ */
+export function namesPartAgain({ files: before, names: { bytes, count: n } }: NamesRead, files: readonly string[], count: number): Uint8Array[] | null {
+  if (n !== count) return null;
+  for (let i = 0; i < n; i++) if (before[i] !== files[i]) return null;
   const counts = Buffer.allocUnsafe(COUNTS);
   counts.writeUInt32LE(bytes.byteLength, 0);
-  counts.writeUInt32LE(count, 4);
+  counts.writeUInt32LE(n, 4);
   return [counts, bytes];
 }

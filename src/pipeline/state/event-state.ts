@@ -14,8 +14,8 @@ import { cacheIdentity } from '../cache/keys.ts';
 import { isFolderStats } from '../../content/listed-folders.ts';
 import { KEY_BYTES, NO_STATS, STAT_FIELDS, type FileStats } from './stat-fields.ts';
 import { openCacheFile, sealedBy, sealedStart, unlinkQuietly, writeSealed } from '../cache/cache-file.ts';
-import { namesIn, namesPart, type Names } from '../../util/shared-names.ts';
-import { namesPartOf, readNamesFile, type NamesFile } from '../../util/names-file.ts';
+import { namesIn, namesPart } from '../../util/shared-names.ts';
+import { namesPartAgain, readNamesFile, type NamesFile, type NamesRead } from '../../util/names-file.ts';
 import { bytesOf, sectionParts, sectionReader } from '../../util/typed-sections.ts';
 
 /**
@@ -38,9 +38,7 @@ export function nextEventState(base: EventState, { safe, files, eventCount, stat
 }
 
 /** The SHA-256 (hex) a state is bound to. */
-export function manifestShaOf(manifest: string | Uint8Array): string {
-  return sha256Hex(typeof manifest === 'string' ? Buffer.from(manifest) : manifest);
-}
+export const manifestShaOf = (manifest: string | Uint8Array): string => sha256Hex(typeof manifest === 'string' ? Buffer.from(manifest) : manifest);
 
 export interface EventState extends FileStats {
   content: string;
@@ -55,13 +53,11 @@ export interface EventState extends FileStats {
   /** resolved again by a build over the state, to see that nothing moved */
   mediaSources: Sourced<MediaSource>[];
   rows: StateRows;
-  /** the event files' names as a state read them (`files` its list, the event files first) and their text: written again as they are where the next state lists the same */
-  read?: { files: readonly string[]; names: Names };
+  /** the event files' names as read (in `files`, first) and their text: written again as they are where the next state lists the same */
+  read?: NamesRead;
 }
 
-export function eventStatePath(ledgerFile: string): string {
-  return ledgerFile.replace(/\.json$/, '') + '.events';
-}
+export const eventStatePath = (ledgerFile: string): string => ledgerFile.replace(/\.json$/, '') + '.events';
 
 /** The most bytes a state of `records` events, pages, categories and media may hold. */
 export const stateMost = (records: number) => (16 << 20) + records * 4096;
@@ -73,15 +69,8 @@ export const eventStateHead = () => `AULAEVENTS4\n${cacheIdentity()} events\n`;
 export function writeEventState(path: string, { files, stats, keys, rows, read, ...rest }: EventState): void {
   const context = serialize({ ...rest, others: files.slice(rest.eventCount) });
   const sealed = sectionParts([new Uint32Array([context.length, files.length, rows.id.length, 0]), context, rows.id, rows.start, rows.end, rows.lastModified, rows.file, rows.keys]);
-  const names = read !== undefined && sameNames(read.files, read.names.count, files, rest.eventCount) ? namesPartOf(read.names) : namesPart(files.slice(0, rest.eventCount));
+  const names = (read && namesPartAgain(read, files, rest.eventCount)) ?? namesPart(files.slice(0, rest.eventCount));
   if (!writeSealed(path, eventStateHead(), [...names, ...sealed, ...sectionParts([stats, keys])], sealed)) unlinkQuietly(path);
-}
-
-/** Whether the first `n` of `a` and the first `m` of `b` are the same names (a listing taken as recorded holds the very strings read: compared by reference). */
-function sameNames(a: readonly string[], n: number, b: readonly string[], m: number): boolean {
-  if (n !== m) return false;
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** The state file at `path` of at most `most` bytes, as read (not checked); null where there is none. */
@@ -122,14 +111,8 @@ function wellFormed(s: EventState): boolean {
   if (typeof s.site !== 'object' || s.site === null || !(s.pages instanceof Map) || !(s.media instanceof Map)) return false;
   if (!Array.isArray(s.categoryIds) || !Array.isArray(s.mediaSources)) return false;
   const r = s.rows;
-  // the rows' times are made into dates, which throw on a value no event has
-  if (![r.id, r.start, r.end, r.lastModified].every(allFinite)) return false;
+  // the rows' times are made into dates, which throw on a value no event has (a loop: a typed array's every() calls back per value)
+  for (const a of [r.id, r.start, r.end, r.lastModified]) for (const v of a) if (!Number.isFinite(v)) return false;
   for (const f of r.file) if (f >= s.eventCount) return false;
-  return true;
-}
-
-/** Whether every value of `a` is finite: a loop (every's callback per value costs several times as much on a row per event). */
-function allFinite(a: Float64Array): boolean {
-  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) return false;
   return true;
 }

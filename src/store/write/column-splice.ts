@@ -140,31 +140,65 @@ function findValue(c: TextColumnData, text: string): number {
   return -1;
 }
 
-/** The values' order by folded text (ties by number), from the previous one where it has one. */
+/**
+ * The values' order by folded text (ties by number), from the previous one where it has one: the
+ * previous values whose numbers keep their order among themselves (most of them) keep their places
+ * in it, and the others, with the new values, are put in by binary search (withAdded), so a
+ * splice decodes a few folded values, not every one. Sorted where many moved.
+ */
 function foldedOrder(old: TextColumnData, folded: readonly string[], next: Int32Array, oldCount: number, byValue: Uint32Array): Uint32Array {
   if (!old.byFolded) return sortedOrder(folded, byValue, false);
-  const hint = renumbered(old.byFolded, next, oldCount);
-  return (keepsOrder(next, oldCount) ? withAdded(hint, folded, next, oldCount, false) : null) ?? sortedOrder(folded, hint, false);
-}
-
-/** Whether the previous values that stay keep the order of their numbers. */
-function keepsOrder(next: Int32Array, oldCount: number): boolean {
-  let last = -1;
-  for (let v = 0; v < oldCount; v++) {
-    if (next[v] < 0) continue;
-    if (next[v] < last) return false;
-    last = next[v];
-  }
-  return true;
+  const moved = movedValues(next, oldCount);
+  const hint = renumbered(old.byFolded, next, oldCount, moved);
+  return (moved !== null ? withAdded(hint, folded, next, oldCount, false, moved.count) : null) ?? sortedOrder(folded, hint, false);
 }
 
 /**
- * `hint` (renumbered: the previous values in their sorted order, then the new ones) with each new
- * value moved to its place by binary search: (text, number) order. Null where a previous value is
- * out of order against a new one's neighbours (the caller sorts instead).
+ * The previous values (by new number) whose numbers do not keep the order of their previous ones:
+ * those off a longest run that does (a longest increasing subsequence of `next`), the fewest whose
+ * removal leaves the rest in order. Null where they are more than a sort of all is worth.
  */
-function withAdded(hint: Uint32Array, texts: readonly string[], next: Int32Array, oldCount: number, distinct: boolean): Uint32Array | null {
-  let added = 0;
+function movedValues(next: Int32Array, oldCount: number): { marked: Uint8Array; count: number } | null {
+  // patience sorting: tails[k], the least last number of a run of k + 1; back links to rebuild the run
+  const tails = new Int32Array(oldCount);
+  const tailAt = new Int32Array(oldCount);
+  const back = new Int32Array(oldCount);
+  let length = 0;
+  for (let was = 0; was < oldCount; was++) {
+    const v = next[was];
+    if (v < 0) continue;
+    let lo = 0;
+    let hi = length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (tails[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    tails[lo] = v;
+    tailAt[lo] = was;
+    back[was] = lo > 0 ? tailAt[lo - 1] : -1;
+    if (lo === length) length++;
+  }
+  const marked = new Uint8Array(next.length);
+  let kept = 0;
+  for (let was = 0; was < oldCount; was++) {
+    if (next[was] < 0) continue;
+    marked[next[was]] = 1;
+    kept++;
+  }
+  for (let was = length > 0 ? tailAt[length - 1] : -1; was >= 0; was = back[was]) marked[next[was]] = 0;
+  const count = kept - length;
+  return count * 16 > kept ? null : { marked, count };
+}
+
+/**
+ * `hint` (renumbered: the previous values in their sorted order, then the new ones and those
+ * `moved`) with each of the last `added` moved to its place by binary search: (text, number)
+ * order. Null where a previous value is out of order against a new one's neighbours (the caller
+ * sorts instead).
+ */
+function withAdded(hint: Uint32Array, texts: readonly string[], next: Int32Array, oldCount: number, distinct: boolean, moved = 0): Uint32Array | null {
+  let added = moved;
   for (let was = oldCount; was < next.length; was++) if (next[was] >= 0) added++;
   const kept = hint.length - added;
   const before = (a: number, b: number) => (texts[a] < texts[b] ? true : texts[a] === texts[b] ? !distinct && a < b : false);
@@ -191,15 +225,17 @@ function withAdded(hint: Uint32Array, texts: readonly string[], next: Int32Array
   return out;
 }
 
-/** A previous order of value ids in their new numbers (the gone left out), then the new values' ids. */
-function renumbered(order: Uint32Array, next: Int32Array, oldCount: number): Uint32Array {
+/** A previous order of value ids in their new numbers (the gone, and those `moved`, left out), then the new values' ids, then those moved. */
+function renumbered(order: Uint32Array, next: Int32Array, oldCount: number, moved?: { marked: Uint8Array } | null): Uint32Array {
   const out = new Uint32Array(next.length);
+  const marked = moved?.marked;
   let n = 0;
   for (let k = 0; k < order.length; k++) {
     const v = next[order[k]];
-    if (v >= 0) out[n++] = v;
+    if (v >= 0 && marked?.[v] !== 1) out[n++] = v;
   }
   for (let was = oldCount; was < next.length; was++) if (next[was] >= 0) out[n++] = next[was];
+  if (marked) for (let was = 0; was < oldCount; was++) if (next[was] >= 0 && marked[next[was]] === 1) out[n++] = next[was];
   return out.subarray(0, n);
 }
 

@@ -192,10 +192,10 @@ function movedValues(next: Int32Array, oldCount: number): { marked: Uint8Array; 
 }
 
 /**
- * `hint` (renumbered: the previous values in their sorted order, then the new ones and those
- * `moved`) with each of the last `added` moved to its place by binary search: (text, number)
- * order. Null where a previous value is out of order against a new one's neighbours (the caller
- * sorts instead).
+ * `hint` (renumbered: the previous values in their sorted order, then the new ones, then the
+ * `moved` previous ones) with each of those last ones put in its place by binary search: (text,
+ * number) order. Null where a previous value is out of order against a new one's neighbours (the
+ * caller sorts instead).
  */
 function withAdded(hint: Uint32Array, texts: readonly string[], next: Int32Array, oldCount: number, distinct: boolean, moved = 0): Uint32Array | null {
   let added = moved;

@@ -22,7 +22,7 @@
 //   kind's first request, the CPU workerd spent on it; and each kind's request as the first of a
 //   fresh, idle workerd (the isolate loads per need, so this is what a kind costs an isolate that
 //   has answered nothing yet).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,8 +62,50 @@ export function treeSchedNs(pid: number): { run: number; wait: number } {
   return ns;
 }
 
-/** CPU nanoseconds of a process and its descendants, every thread. */
-export const treeCpuNs = (pid: number): number => treeSchedNs(pid).run;
+/** Clock ticks per second of /proc's utime and stime. */
+let ticksPerS: number | undefined;
+const clockTicks = () => (ticksPerS ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100);
+
+/** utime + stime of a /proc stat file, in clock ticks; 0 where it is gone. */
+function statTicks(file: string): number {
+  try {
+    const stat = readFileSync(file, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** The CPU of the threads of `pid` that have ended, in ns: the process's ticks (every thread's, ended ones too) less its live threads'. */
+function endedThreadsNs(pid: number): number {
+  let live = 0;
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  for (const tid of tasks) live += statTicks(`/proc/${pid}/task/${tid}/stat`);
+  return (Math.max(0, statTicks(`/proc/${pid}/stat`) - live) * 1e9) / clockTicks();
+}
+
+/** The highest CPU reading of each process tree so far, by its root's pid. */
+const highestCpuNs = new Map<number, number>();
+
+/**
+ * CPU nanoseconds of a process and its descendants, every thread, ended ones too, never less than
+ * an earlier reading of the same tree: a thread's schedstat goes with it when it ends (the worker
+ * that checks the rows ends after the first answer), so an ended thread's CPU is counted from its
+ * process's ticks, and the ticks' coarser grain cannot make a later reading fall below an earlier one.
+ */
+export function treeCpuNs(pid: number): number {
+  let ns = treeSchedNs(pid).run;
+  for (const p of treePids(pid)) ns += endedThreadsNs(p);
+  const highest = Math.max(ns, highestCpuNs.get(pid) ?? 0);
+  highestCpuNs.set(pid, highest);
+  return highest;
+}
 
 /**
  * Minor page faults of a process and its descendants (/proc/<pid>/stat's minflt, every thread):

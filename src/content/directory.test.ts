@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseDirectoryFile } from './directory.ts';
+import { checkDirectory, checkDirectoryKeys, directoryKeys, parseDirectoryFile } from './directory.ts';
+import type { FileIssue } from './problems.ts';
 import { lines, load, loadModel } from './test-folder.ts';
 
 describe('directory', () => {
@@ -103,5 +104,25 @@ describe('directory', () => {
       ['directory/x.yaml', 0, 'A'],
       ['directory/x.yaml', 1, 'B'],
     ]);
+  });
+
+  it('checks packed keys as it checks the records: the same issues in the same order, none without a repeat', () => {
+    const files = ['directory/a.yaml', 'directory/b.yaml'];
+    const texts = [
+      '- {model: campus.Room, id: 2, name: B}\n- {model: geo.Room, id: 2, name: C}\n- {model: no.Such, id: 2}\n- {model: campus.Room, name: D}\n',
+      '- {model: campus.Room, id: 2, name: E}\n- {model: no.Such, id: 2}\n- {model: campus.Person, id: 7, last_name: F}\n- {model: campus.Room, name: G}\n',
+    ];
+    for (const [repeat, repeats] of [[2, 2], [3, 0]] as const) {
+      const parsed = texts.map((t, i) => parseDirectoryFile(files[i], i === 1 ? t.replace('id: 2, name: E', `id: ${repeat}, name: E`) : t));
+      const records = parsed.flatMap((p) => p.records);
+      const expected: FileIssue[] = [];
+      checkDirectory(records, expected);
+      const keys = parsed.map((p, i) => directoryKeys(p.records, i));
+      const packed = { model: Int8Array.from(keys.flatMap((k) => [...k.model])), id: Float64Array.from(keys.flatMap((k) => [...k.id])), file: Uint32Array.from(keys.flatMap((k) => [...k.file])), item: Int32Array.from(keys.flatMap((k) => [...k.item])) };
+      const got: FileIssue[] = [];
+      checkDirectoryKeys(packed, files, got);
+      expect(got).toEqual(expected);
+      expect(got.length).toBe(repeats);
+    }
   });
 });

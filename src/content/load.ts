@@ -1,6 +1,7 @@
 // loadContent: a content folder in, a validated Model or every problem with it out.
 import type { BigIntStats } from 'node:fs';
 import type { Category, DirectoryObject, Event, Model, PageNode, Site } from '../model/types.ts';
+import { compareDirectory } from '../model/directory-order.ts';
 import { isValidZone } from '../time/zone.ts';
 import { indexCategories, readCategory } from './categories.ts';
 import { checkDirectory, parseDirectoryFile } from './directory.ts';
@@ -193,9 +194,6 @@ export async function assembleModel(
   return { model, problems: [] };
 }
 
-export function compareDirectory(a: DirectoryObject, b: DirectoryObject): number {
-  return a.model === b.model ? a.id - b.id : a.model < b.model ? -1 : 1;
-}
 
 /**
  * Positions the issues found across files, reading each affected file once more; a file's first

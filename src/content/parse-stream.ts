@@ -41,3 +41,19 @@ export function parseReader(bytes: Uint8Array): (file: string) => Parsed<unknown
     return { records: values.map((value, k) => ({ value, file, item: items[k] })), problems };
   };
 }
+
+/** The records' values of parse streams (each of `count` files' parses), in order. */
+export function parsedValues(parses: readonly { bytes: Uint8Array; count: number }[]): unknown[] {
+  const values: unknown[] = [];
+  for (const { bytes, count } of parses) {
+    const next = parseReader(bytes);
+    for (let i = 0; i < count; i++) for (const r of next('').records) values.push(r.value);
+  }
+  return values;
+}
+
+/** The parses of `files` (each read, or its problem) whose parses without a problem are streamed in `bytes`, in order. */
+export function streamedParses(files: readonly ({ problem: Problem } | object)[], bytes: Uint8Array, names: readonly string[]): Parsed<unknown>[] {
+  const next = parseReader(bytes);
+  return files.map((f, j) => ('problem' in f ? { records: [], problems: [f.problem as Problem] } : next(names[j])));
+}

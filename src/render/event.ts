@@ -87,25 +87,22 @@ export function compareListOrder(a: Pick<Event, 'start' | 'end' | 'id'>, b: Pick
 }
 
 /**
- * Sorts `events` in list order in place, as `sort(compareListOrder)` does (ties keep their order).
- * Their keys are read once into typed arrays: the events of a whole load have many shapes (their
- * files' key orders), and reading three keys of two of them at each of n log n comparisons costs
- * several times the sort of plain numbers.
+ * The indexes of `events` in list order (compareListOrder's; ties keep their order). Their keys
+ * are read once into typed arrays: the events of a whole load have many shapes (their files' key
+ * orders), and reading three keys of two of them at each of n log n comparisons costs several
+ * times the sort of plain numbers.
  */
-export function sortListOrder<T extends Pick<Event, 'start' | 'end' | 'id'>>(events: T[]): T[] {
+export function listOrderOf(events: readonly Pick<Event, 'start' | 'end' | 'id'>[]): Uint32Array {
   const n = events.length;
-  const start = new Float64Array(n);
-  const end = new Float64Array(n);
-  const id = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const e = events[i];
-    start[i] = e.start;
-    end[i] = e.end;
-    id[i] = e.id;
-  }
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => start[b] - start[a] || end[b] - end[a] || id[a] - id[b] || a - b);
+  const [start, end, id] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+  for (let i = 0; i < n; i++) [start[i], end[i], id[i]] = [events[i].start, events[i].end, events[i].id];
+  return new Uint32Array(n).map((_, i) => i).sort((a, b) => start[b] - start[a] || end[b] - end[a] || id[a] - id[b] || a - b);
+}
+
+/** Sorts `events` in list order in place, as `sort(compareListOrder)` does (listOrderOf). */
+export function sortListOrder<T extends Pick<Event, 'start' | 'end' | 'id'>>(events: T[]): T[] {
   const was = events.slice();
-  for (let i = 0; i < n; i++) events[i] = was[order[i]];
+  listOrderOf(was).forEach((from, i) => (events[i] = was[from]));
   return events;
 }
 

@@ -6,8 +6,8 @@ import { runInNewContext } from 'node:vm';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTUALLY, removeDir, tempDir } from '../../../test/helpers.ts';
-import { parseDirectoryFile } from '../../content/directory.ts';
-import type { Parsed } from '../../content/records.ts';
+import { directoryKeys, joinedKeys, parseDirectoryFile, type DirectoryParse } from '../../content/directory.ts';
+import { ParseStream } from '../../content/parse-stream.ts';
 import { syntheticDirectory } from '../../query/autocomplete/test-fixtures.ts';
 import { buildAutocompleteFiles } from '../../store/write/autocomplete-files.ts';
 import { buildMiniSearchFiles } from '../../store/write/minisearch/build.ts';
@@ -133,7 +133,17 @@ describe('startDirectoryJob', () => {
 });
 
 const buildOptions = { content: '.', out: 'dist', minisearch: false, precompress: false };
-const parses = (...texts: string[]) => texts.map((text, i) => parseDirectoryFile(`directory/${i}.yaml`, text)) as Parsed<unknown>[];
+/** The files' parses handed on as a parse thread hands them (content/directory.ts DirectoryParse), one stream each. */
+function parses(...texts: string[]): DirectoryParse {
+  const files = texts.map((_, i) => `directory/${i}.yaml`);
+  const parsed = texts.map((text, i) => parseDirectoryFile(files[i], text));
+  const streams = parsed.map((p) => {
+    const stream = new ParseStream();
+    stream.write(p, p.records.map((r) => r.value));
+    return { bytes: stream.release(), count: 1 };
+  });
+  return { parses: streams, keys: joinedKeys(parsed.map((p, i) => ({ keys: directoryKeys(p.records, 0), from: i }))), files, problems: parsed.flatMap((p) => p.problems) };
+}
 const rooms = '- {model: geo.Room, id: 2, name: B}\n- {model: campus.Room, id: 9, name: C}\n';
 
 describe('directoryOnPool', () => {
@@ -156,7 +166,7 @@ describe('directoryOnPool', () => {
     let held: WeakRef<object>[] = [];
     const parsing = async () => {
       const parsed = parses(rooms);
-      held = [new WeakRef(parsed), new WeakRef(parsed[0]), new WeakRef(parsed[0].records[0])];
+      held = [new WeakRef(parsed), new WeakRef(parsed.parses[0].bytes), new WeakRef(parsed.keys)];
       return parsed;
     };
     const { stage } = await directoryOnPool(buildOptions, parsing(), true);

@@ -6,16 +6,14 @@
 // heap, until the build asks for it once the events have left the heap; its large files are
 // compressed there on a second thread once the main thread works alone (compressNow), while the
 // other core would be idle.
-import { checkDirectory } from '../../content/directory.ts';
-import { collect, compareDirectory } from '../../content/load.ts';
+import { checkDirectoryKeys, type DirectoryParse } from '../../content/directory.ts';
 import type { FileIssue, Problem } from '../../content/problems.ts';
-import type { Parsed } from '../../content/records.ts';
 import type { BuildOptions } from '../run.ts';
 import type { DirectoryObject } from '../../model/types.ts';
 import type { Precompressed } from '../../deploy/precompress.ts';
 import { AUTOCOMPLETE_DIR } from '../../store/format/dist-paths.ts';
 import { ScratchFile } from '../../util/scratch-file.ts';
-import { readRun, type DirectoryFiles, type DirectoryMessage, type Group, type MadeFile, type MadeTwins, type Run, type Stored } from './directory-worker.ts';
+import { readRun, type DirectoryFiles, type MakeRequest, type DirectoryMessage, type Group, type MadeFile, type MadeTwins, type Run, type Stored } from './directory-worker.ts';
 import { ThreadPool, threadModule } from '../../util/start-thread.ts';
 
 /** MiniSearch's files too (autocomplete/'s own index and module are always made); the large files' twins too. */
@@ -26,21 +24,21 @@ export type DirectoryStage = { job: DirectoryJob; count: number };
 
 /**
  * The directory read: its files' parses (`parsed`, on the parse threads where there are some)
- * checked and, where nothing so far has a problem (`clean`), handed to its job while the events
- * are parsed: its records are not held beside them, nor its parses (held only in this
- * function's frame, which ends here).
+ * checked by their records' keys and, where nothing so far has a problem (`clean`), handed to its
+ * job unread while the events are parsed: this thread never makes a record of the directory,
+ * its job reads them from the parses.
  */
-export async function directoryOnPool(options: BuildOptions, parsed: Promise<Parsed<unknown>[]>, clean: boolean): Promise<{ stage: DirectoryStage | null; problems: Problem[]; issues: FileIssue[] }> {
-  const problems: Problem[] = [];
-  const records = collect((await parsed) as Parsed<DirectoryObject>[], problems);
+export async function directoryOnPool(options: BuildOptions, parsed: Promise<DirectoryParse>, clean: boolean): Promise<{ stage: DirectoryStage | null; problems: Problem[]; issues: FileIssue[] }> {
+  const { parses, keys, files, problems } = await parsed;
   const issues: FileIssue[] = [];
-  checkDirectory(records, issues);
+  checkDirectoryKeys(keys, files, issues);
   if (!clean || problems.length > 0 || issues.length > 0) return { stage: null, problems, issues };
-  const job = startDirectoryJob(records.map((r) => r.value).sort(compareDirectory), { minisearch: options.minisearch !== false, compress: options.precompress !== false });
-  return { stage: { job, count: records.length }, problems, issues };
+  const job = startDirectoryJob({ parses }, { minisearch: options.minisearch !== false, compress: options.precompress !== false });
+  return { stage: { job, count: keys.id.length }, problems, issues };
 }
 
-export function startDirectoryJob(objects: readonly DirectoryObject[], { minisearch, compress }: DirectoryJobOptions) {
+/** `objects`: the directory's objects in list order (compareDirectory), or its parses as handed on (the job reads and sorts them). */
+export function startDirectoryJob(objects: NonNullable<MakeRequest['objects']>, { minisearch, compress }: DirectoryJobOptions) {
   const scratch = ScratchFile.create('directory');
   const threads = new ThreadPool<DirectoryMessage, MadeFile[] | MadeTwins[]>(threadModule(import.meta.url, 'directory-worker'), { once: true, stopped: 'the directory worker stopped before it answered' });
   // (the scratch file is closed only once the threads are done: a descriptor number closed under

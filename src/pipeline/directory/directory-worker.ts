@@ -8,6 +8,9 @@
 // scratch file and written after everything in it.
 import { fstatSync } from 'node:fs';
 import type { DirectoryObject } from '../../model/types.ts';
+import { compareDirectory } from '../../model/directory-order.ts';
+import type { DirectoryParse } from '../../content/directory.ts';
+import { parsedValues } from '../../content/parse-stream.ts';
 import { compressTwins, LARGE_FILE_LEVELS, PRECOMPRESSED, sizeOf } from '../../deploy/precompress.ts';
 import { TOP_LEVEL_LIMIT } from '../../server/compress.ts';
 import { readAllAt, writeAllAt } from '../../util/positional-io.ts';
@@ -22,8 +25,8 @@ export type MadeFile = { group: Group; name: string; large: boolean } & ({ conte
 export type Stored = MadeFile & { run: Run };
 /** A large file's twins in the scratch file, and the levels they were made at. */
 export type MadeTwins = { name: string; gzip: number; brotli: number; gz: Run; br: Run };
-/** `objects` are taken (set to null): the thread lets go of them once indexed. */
-export type MakeRequest = { objects: readonly DirectoryObject[] | null; minisearch: boolean; fd: number | null };
+/** `objects` (in list order, or parses the thread reads and sorts) are taken (set to null): the thread lets go of them once indexed. */
+export type MakeRequest = { objects: readonly DirectoryObject[] | Pick<DirectoryParse, 'parses'> | null; minisearch: boolean; fd: number | null };
 export type DirectoryMessage = { make: MakeRequest } | { compress: { fd: number; files: Stored[] } };
 
 export function answer(message: DirectoryMessage): Promise<MadeFile[]> | MadeTwins[] {
@@ -41,7 +44,8 @@ export async function make(request: MakeRequest): Promise<MadeFile[]> {
   // loaded here, not above: a thread that compresses needs none of the indexing code
   const { buildAutocompleteFiles } = await import('../../store/write/autocomplete-files.ts');
   const { listingOrder } = await import('../../store/write/index-builder.ts');
-  let objects = request.objects ?? [];
+  const given = request.objects ?? [];
+  let objects = 'parses' in given ? (parsedValues(given.parses) as DirectoryObject[]).sort(compareDirectory) : given;
   request.objects = null;
   const made: MadeFile[] = [];
   let at = 0;

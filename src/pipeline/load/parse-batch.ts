@@ -12,10 +12,11 @@ import { readContentFile } from '../../content/files.ts';
 import { parserOf, type ParserName } from '../../content/load.ts';
 import { ParseStream } from '../../content/parse-stream.ts';
 import type { Problem } from '../../content/problems.ts';
-import { keepSlicedStrings } from '../../content/records.ts';
-import type { Event } from '../../model/types.ts';
+import { keepSlicedStrings, type Sourced } from '../../content/records.ts';
+import { directoryKeys, joinedKeys, type DirectoryKeys } from '../../content/directory.ts';
+import type { DirectoryObject, Event } from '../../model/types.ts';
 import { eventRows, type EventRow, type EventRows, type RenderContext } from '../../render/event-row.ts';
-import type { TextlessEvent } from '../../model/event-texts.ts';
+import { textless } from '../../model/event-texts.ts';
 import { parseKey } from '../cache/keys.ts';
 import { rowHash } from '../rows/row-entries.ts';
 import { statText } from '../state/stat-fields.ts';
@@ -33,6 +34,8 @@ export interface ParseBatch {
   keyed: boolean;
   /** events: also render each record's row against the thread's context */
   render: boolean;
+  /** directory: the parses are handed on unread (to the directory's job), so each file's problems and each record's keys are sent beside them */
+  handOn?: boolean;
 }
 
 /**
@@ -52,17 +55,14 @@ export interface BatchRows {
 }
 
 export interface BatchAnswer {
-  files: ({ problem: Problem } | { key: string | null; stat: string | null })[];
+  /** `problems`: a file's parse problems, when the batch was handed on */
+  files: ({ problem: Problem } | { key: string | null; stat: string | null; problems?: Problem[] })[];
   /** the parse of each file without a problem, in order (content/parse-stream.ts) */
   bytes: Uint8Array;
   /** when the batch asked for them and the thread has a context */
   rows: BatchRows | null;
-}
-
-/** `e` without its texts: a copy (the names are EVENT_TEXTS'; a test checks that none is left). */
-function textless(e: Event): TextlessEvent {
-  const { title, organizer, location, teaser, body, attending_fees_info, contact, email, ...rest } = e;
-  return rest;
+  /** a batch handed on: its records' keys (their files the batch's indexes) */
+  keys?: DirectoryKeys;
 }
 
 /** `file`: where the rows' JSON goes when it can (RowsFile); else the answer holds it. */
@@ -71,6 +71,7 @@ export function parseBatch(batch: ParseBatch, writer: EventRows | null = null, f
   const files: BatchAnswer['files'] = [];
   const stream = new ParseStream();
   const rows = batch.render && writer !== null ? new RowsMade(writer, batch.keyed) : null;
+  const keys: { keys: DirectoryKeys; from: number }[] = [];
   batch.files.forEach((file, i) => {
     const read = readContentFile(batch.dir, file, batch.raw[i] ?? undefined, batch.keyed);
     if (!read.ok) {
@@ -79,9 +80,10 @@ export function parseBatch(batch: ParseBatch, writer: EventRows | null = null, f
     }
     const parsed = parse(file, read.text);
     stream.write(parsed, parsed.records.map((r) => (rows?.add(r.value as Event) ? textless(r.value as Event) : r.value)));
-    files.push({ key: batch.keyed ? parseKey(batch.kind, file, read.bytes).toString('hex') : null, stat: read.stat ? statText(read.stat) : null });
+    files.push({ key: batch.keyed ? parseKey(batch.kind, file, read.bytes).toString('hex') : null, stat: read.stat ? statText(read.stat) : null, ...(batch.handOn && { problems: parsed.problems }) });
+    if (batch.handOn) keys.push({ keys: directoryKeys(parsed.records as Sourced<DirectoryObject>[], 0), from: i });
   });
-  return { files, bytes: stream.release(), rows: rows && rows.finish(file) };
+  return { files, bytes: stream.release(), rows: rows && rows.finish(file), ...(batch.handOn && { keys: joinedKeys(keys) }) };
 }
 
 /** A batch's rows as they are made (BatchRows). */
@@ -168,6 +170,7 @@ export function answer(message: ParseMessage): BatchAnswer | null {
 /** An answer's buffers: parseBatch's own, and the rows' JSON where RowsFile.put did not write it. */
 export function transfer(answer: BatchAnswer | null): ArrayBuffer[] {
   const rows = answer?.rows;
-  const buffers = answer ? [answer.bytes, ...(rows ? [rows.starts, rows.hashes, rows.made, ...(rows.json instanceof Uint8Array ? [rows.json] : [])] : [])] : [];
+  const keys = answer?.keys ? [answer.keys.model, answer.keys.id, answer.keys.file, answer.keys.item] : [];
+  const buffers = answer ? [answer.bytes, ...(rows ? [rows.starts, rows.hashes, rows.made, ...(rows.json instanceof Uint8Array ? [rows.json] : [])] : []), ...keys] : [];
   return buffers.map((b) => b.buffer as ArrayBuffer);
 }

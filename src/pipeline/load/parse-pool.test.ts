@@ -17,11 +17,13 @@ import { ScratchFile } from '../../util/scratch-file.ts';
 import { renderEvent, type RenderContext } from '../../render/event.ts';
 import { eventRows } from '../../render/event-row.ts';
 import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
-import type { Event } from '../../model/types.ts';
+import type { DirectoryObject, Event } from '../../model/types.ts';
+import { directoryKeys, joinedKeys } from '../../content/directory.ts';
+import { parseReader, streamedParses } from '../../content/parse-stream.ts';
 import { EVENT_TEXTS, hasTexts, type TextlessEvent } from '../../model/event-texts.ts';
 import { parseBatch, RowsFile, type BatchRows } from './parse-batch.ts';
-import { answeredParses, ParsePool, type ParsePoolOptions } from './parse-pool.ts';
-import type { Parsed } from '../../content/records.ts';
+import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
+import type { Parsed, Sourced } from '../../content/records.ts';
 import type { PremadeRow } from '../rows/row-entries.ts';
 
 // vitest runs the .ts sources, which have no worker entry: the compiled pool is the one with threads
@@ -134,6 +136,27 @@ describe('ParsePool', () => {
       expect(running(pool).length > 0).toBe(started);
       expect(await parsing).toEqual(here);
       pool.close();
+    }
+  });
+
+  it('hands the directory on unread: its parses read back, its keys and its problems are what a parse here gives, on threads as here', async () => {
+    const { ParsePool: Compiled } = await compiled();
+    const listed = await listContentFolder(content);
+    if (!('files' in listed)) throw new Error(listed.folderProblem);
+    const files = listed.files.directory;
+    const here = await new ParsePool(content, undefined, { threads: 0 }).parseMany('directory', 'directory', 'UTC', files, listed.files.raw);
+    const keys = joinedKeys(here.map((p, from) => ({ keys: directoryKeys(p.records as Sourced<DirectoryObject>[], 0), from })));
+    for (const pool of [new Compiled(content, undefined, threads), new ParsePool(content, undefined, { threads: 0 })]) {
+      const handed = await (pool as unknown as ParsePool).handOn('UTC', files, listed.files.raw);
+      expect(handed.files).toEqual(files);
+      expect(handed.problems).toEqual(here.flatMap((p) => p.problems));
+      expect(handed.keys).toEqual(keys);
+      const values = handed.parses.flatMap(({ bytes, count }) => {
+        const next = parseReader(bytes);
+        return Array.from({ length: count }, () => next('').records.map((r) => r.value));
+      });
+      expect(values.flat()).toEqual(here.flatMap((p) => p.records.map((r) => r.value)));
+      await pool.close();
     }
   });
 
@@ -253,7 +276,7 @@ describe('events’ texts', () => {
     const answer = parseBatch({ dir: content, kind: 'events', parser: 'events', zone: 'UTC', files: batch, raw: batch.map(() => null), keyed: true, render: true }, eventRows(ctx));
     const problem = answer.files.find((f) => 'problem' in f);
     if (problem) throw new Error(JSON.stringify(problem));
-    const parsed = answeredParses(answer, batch) as Parsed<Event>[];
+    const parsed = streamedParses(answer.files, answer.bytes, batch) as Parsed<Event>[];
     const [made, unmade] = [parsed.slice(0, -1).flatMap((p) => p.records), parsed.at(-1)!.records];
     expect(made.length).toBeGreaterThan(20);
     // absent, not blank
@@ -284,7 +307,7 @@ describe('parseBatch', () => {
     const answer = parseBatch({ dir: content, kind: 'site', parser: 'site', zone: 'UTC', files, raw: files.map(() => null), keyed: true, render: false });
     expect(answer.files[0]).toEqual({ problem: expect.objectContaining({ file: 'events/latin1.md', message: expect.stringMatching(/^the file is not valid UTF-8/) }) });
     expect(answer.files[2]).toEqual({ problem: expect.objectContaining({ file: 'gone.yaml', message: 'cannot read the file (ENOENT)' }) });
-    const parses = answeredParses(answer, files);
+    const parses = streamedParses(answer.files, answer.bytes, files);
     expect(parses.map((p) => p.problems.length)).toEqual([1, 0, 1]);
     expect(parses[1]).toEqual(PARSERS.site('site.yaml', readFileSync(join(content, 'site.yaml'), 'utf8')));
     const site = answer.files[1] as { key: string; stat: string };

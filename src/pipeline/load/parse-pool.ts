@@ -1,19 +1,17 @@
 // The build's parse threads: the directory's and the events' files (nearly all of a site) are read
-// and parsed on worker threads, which hand back each parse serialized (parse-batch.ts) with its
-// file's stat and parse key; the main thread records those (next-stats.ts) and deserializes the
-// parses, which costs a fraction of the parse, so that a large site's parse is spread over every
-// core instead of one. Fewer than `minFiles` to parse, holding fewer than `minBytes` between
-// them, are parsed here: a thread's start (loading its modules) would cost more than it saves.
+// and parsed on worker threads, so that a large site's parse is spread over every core. Each batch
+// comes back serialized (parse-batch.ts) with its files' stats and parse keys, which this thread
+// records (next-stats.ts). The events' parses are read here; the directory's are handed on unread
+// to its job, checked by the keys sent beside them (handOn). Fewer than `minFiles` to parse,
+// holding fewer than `minBytes`, are parsed here: a thread's start would cost more than it saves.
 //
-// The rows the threads render (the largest thing a build makes) are left in one scratch file,
-// not sent here: this thread holds where each is until the build puts them in list order, reading
-// them into their places a chunk of the file at a time (row-bytes.ts): held here, they would be
-// the largest part of the heap outside V8 through the rest of the load.
+// The rows the threads render (the largest thing a build makes) are left in one scratch file:
+// this thread holds where each is until the build reads them into list order (row-bytes.ts).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseContentFile, parserOf, type ParserName } from '../../content/load.ts';
+import type { ParserName } from '../../content/load.ts';
 import type { Parsed } from '../../content/records.ts';
-import { parseReader } from '../../content/parse-stream.ts';
+import { streamedParses } from '../../content/parse-stream.ts';
 import { defaultThreads } from '../../util/threads.ts';
 import { ThreadPool, threadModule } from '../../util/start-thread.ts';
 import type { Event } from '../../model/types.ts';
@@ -21,7 +19,8 @@ import { EVENT_TEXTS, wholeEvent, type TextlessEvent } from '../../model/event-t
 import type { RenderContext } from '../../render/event.ts';
 import { FIELD_COUNT, fieldIndex, valueSpanIn } from '../../store/format/event-rows.ts';
 import type { NextStats } from './next-stats.ts';
-import type { BatchAnswer, BatchRows, ParseBatch, ParseMessage } from './parse-batch.ts';
+import { parseBatch, type BatchAnswer, type BatchRows, type ParseBatch, type ParseMessage } from './parse-batch.ts';
+import { directoryParse, type DirectoryBatch, type DirectoryParse } from '../../content/directory.ts';
 import type { RowInFile } from '../../store/write/row-bytes.ts';
 import { ScratchFile } from '../../util/scratch-file.ts';
 import { readAllAt } from '../../util/positional-io.ts';
@@ -53,12 +52,6 @@ function withTexts(e: TextlessEvent, row: PremadeRow): Event {
     return [f, JSON.parse(text.toString('utf8', from, to))];
   });
   return { ...e, ...Object.fromEntries(texts) } as Event;
-}
-
-/** The parses of an answer to the batch of the files `names` (its files' problems among them), in the batch's order. */
-export function answeredParses({ files, bytes }: Pick<BatchAnswer, 'files' | 'bytes'>, names: readonly string[]): Parsed<unknown>[] {
-  const next = parseReader(bytes);
-  return files.map((f, j) => ('problem' in f ? { records: [], problems: [f.problem] } : next(names[j])));
 }
 
 /**
@@ -180,22 +173,31 @@ export class ParsePool {
     // Parsed here, the events would otherwise all be made before that hand-over, and held beside
     // the whole directory.
     await new Promise((next) => setImmediate(next));
-    const { dir, recorder, threads } = this;
-    if (threads === null || (files.length < (this.options.minFiles ?? 512) && !this.largeEnough(dir, files, raw))) {
-      const parse = parserOf(parser, zone);
-      return files.map((file) => parseContentFile(dir, file, raw.get(file), kind, parse, recorder));
-    }
     const results: Parsed<unknown>[] = new Array(files.length);
+    await this.batches(kind, parser, zone, files, raw, false, (from, names, answer) => this.received(kind, names, answer).forEach((parsed, j) => (results[from + j] = parsed)));
+    return results;
+  }
+
+  /** The directory's files parsed to be handed on unread, recorded as parseMany's are (DirectoryParse: checked by its records' keys, no record is read here). */
+  async handOn(zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>): Promise<DirectoryParse> {
+    await new Promise((next) => setImmediate(next));
+    const batches: DirectoryBatch[] = [];
+    await this.batches('directory', 'directory', zone, files, raw, true, (from, names, answer) => batches.push({ from, ...answer }) && this.record('directory', names, answer));
+    return directoryParse(files, batches);
+  }
+
+  /** `files` parsed in batches, each answer given to `take` with where its files start among them: on the threads, or here as one batch, parsed as a thread parses it. */
+  private async batches(kind: string, parser: ParserName, zone: string, files: readonly string[], raw: ReadonlyMap<string, Buffer>, handOn: boolean, take: (from: number, names: readonly string[], answer: BatchAnswer) => void): Promise<void> {
+    const batch = (names: string[]): ParseBatch => ({ dir: this.dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null), keyed: this.recorder !== undefined, render: parser === 'events' && this.inputs !== null, handOn });
+    if (this.threads === null || (files.length < (this.options.minFiles ?? 512) && !this.largeEnough(this.dir, files, raw))) return take(0, files, parseBatch(batch([...files])));
     const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(files.length / (this.count * 8))));
     const batches: Promise<void>[] = [];
     for (let from = 0; from < files.length; from += size) {
       const names = files.slice(from, from + size);
-      const batch: ParseBatch = { dir, kind, parser, zone, files: names, raw: names.map((f) => raw.get(f) ?? null), keyed: recorder !== undefined, render: parser === 'events' && this.inputs !== null };
-      const asked = threads.ask(batch).catch((e: Error) => Promise.reject(new Error(`a parse thread failed: ${e.message}`)));
-      batches.push(asked.then((answer) => this.received(kind, names, answer).forEach((parsed, j) => (results[from + j] = parsed))));
+      const asked = this.threads.ask(batch(names)).catch((e: Error) => Promise.reject(new Error(`a parse thread failed: ${e.message}`)));
+      batches.push(asked.then((answer) => take(from, names, answer)));
     }
     await Promise.all(batches);
-    return results;
   }
 
   /**
@@ -216,11 +218,16 @@ export class ParsePool {
     return false;
   }
 
+  /** The stats and keys of an answer's files recorded. */
+  private record(kind: string, names: readonly string[], { files }: BatchAnswer): void {
+    for (const [j, f] of files.entries()) if ('key' in f && f.key !== null) this.recorder?.record(kind, names[j], f.stat ?? undefined, f.key);
+  }
+
   /** The parses of one answer, their stats and keys recorded, their rows kept. */
   private received(kind: string, names: readonly string[], answer: BatchAnswer): Parsed<unknown>[] {
-    const { files, rows } = answer;
-    for (const [j, f] of files.entries()) if ('key' in f && f.key !== null) this.recorder?.record(kind, names[j], f.stat ?? undefined, f.key);
-    const parsed = answeredParses(answer, names);
+    const { rows } = answer;
+    this.record(kind, names, answer);
+    const parsed = streamedParses(answer.files, answer.bytes, names);
     if (rows === null) return parsed;
     const inFile = rows.json instanceof Uint8Array ? null : rows.json.position;
     const fd = inFile === null ? -1 : this.rows?.fd;

@@ -17,7 +17,7 @@ import type { Category, Event } from '../../model/types.ts';
 import { wholeEvent, type TextlessEvent } from '../../model/event-texts.ts';
 import { parseKey } from '../cache/keys.ts';
 import type { ParsePool } from './parse-pool.ts';
-import { renderCategory } from '../../render/event.ts';
+import { listOrderOf, renderCategory } from '../../render/event.ts';
 import { toJson } from '../../util/json.ts';
 import type { Manifest } from '../../store/format/manifest.ts';
 import { AUTOCOMPLETE_DATA_FILE, AUTOCOMPLETE_DIR, DATA_FILES, loadedFiles } from '../../store/format/dist-paths.ts';
@@ -149,7 +149,7 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
     const issues: FileIssue[] = [];
     const others = unchanged ? await priorOthers(read, base.state, unchanged, events) : await readContext(options, read, base.state, issues);
     const { state, problems, categories, cache } = others;
-    const dir = others.directory && (await import('../directory/directory-job.ts')).directoryOnPool(options, pool!.parseMany('directory', 'directory', read.zone, others.directory, files.raw), problems.length === 0);
+    const dir = others.directory && (await import('../directory/directory-job.ts')).directoryOnPool(options, pool!.handOn(read.zone, others.directory, files.raw), problems.length === 0);
     const parsing = parseChanged(read, events);
     // (a thread failing in the events must not leave their rejection unheard while the directory is awaited)
     void parsing.catch(() => {});
@@ -175,7 +175,7 @@ async function loadOver(options: BuildOptions, base: Base, clock: Clock, listing
     }
     directory?.job.compressNow();
     clock.phase(base.build ? 'patch: find changes' : 'load content', 'render data');
-    const order = listOrder(fresh.records);
+    const order = listOrderOf(fresh.records.map((r) => r.value));
     return { plan: {
       ...(next ?? NO_STATS), fileMap: events.fileMap, state, previous: base.build?.previous ?? null, ledger: base.build?.ledger ?? null, baseUrl,
       fresh: Array.from(order, (i) => fresh.records[i].value),
@@ -235,18 +235,6 @@ function proveBase(options: BuildOptions, { state, previous }: PreviousBuild, li
   if (taking.safe === null) refuse('the cache folder cannot be written');
   if (!('files' in listing)) refuse('the content folder cannot be listed');
   if (listing.files.problems.length > 0 || listing.files.raw.size > 0) refuse('the content folder has problems or raw names');
-}
-
-/** The records' indexes in list order (compareListOrder's), their keys read once into typed arrays: no object per record is made to sort them. */
-function listOrder(records: readonly Sourced<Event>[]): Uint32Array {
-  const n = records.length;
-  const [start, end, id] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
-  for (const [i, { value: e }] of records.entries()) {
-    start[i] = e.start;
-    end[i] = e.end;
-    id[i] = e.id;
-  }
-  return new Uint32Array(n).map((_, i) => i).sort((a, b) => start[b] - start[a] || end[b] - end[a] || id[a] - id[b]);
 }
 
 /**

@@ -5,6 +5,7 @@
 import { DefaultDeserializer, DefaultSerializer } from 'node:v8';
 import type { Problem } from './problems.ts';
 import type { Parsed } from './records.ts';
+import { append } from '../util/append.ts';
 
 /** A file's parse as the stream holds it: each record's value and item, and the problems. */
 interface SentParse {
@@ -42,12 +43,13 @@ export function parseReader(bytes: Uint8Array): (file: string) => Parsed<unknown
   };
 }
 
-/** The records' values of parse streams (each of `count` files' parses), in order. */
+/** The records' values of parse streams (each of `count` files' parses), in order: no record is made of them. */
 export function parsedValues(parses: readonly { bytes: Uint8Array; count: number }[]): unknown[] {
   const values: unknown[] = [];
   for (const { bytes, count } of parses) {
-    const next = parseReader(bytes);
-    for (let i = 0; i < count; i++) for (const r of next('').records) values.push(r.value);
+    const stream = new DefaultDeserializer(bytes);
+    stream.readHeader();
+    for (let i = 0; i < count; i++) append(values, (stream.readValue() as SentParse).values);
   }
   return values;
 }

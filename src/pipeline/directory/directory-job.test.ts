@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTUALLY, removeDir, tempDir } from '../../../test/helpers.ts';
 import { directoryKeys, joinedKeys, parseDirectoryFile, type DirectoryParse } from '../../content/directory.ts';
 import { ParseStream } from '../../content/parse-stream.ts';
+import { compareDirectory } from '../../model/directory-order.ts';
 import { syntheticDirectory } from '../../query/autocomplete/test-fixtures.ts';
 import { buildAutocompleteFiles } from '../../store/write/autocomplete-files.ts';
 import { buildMiniSearchFiles } from '../../store/write/minisearch/build.ts';
@@ -151,6 +152,9 @@ describe('directoryOnPool', () => {
     const clean = await directoryOnPool(buildOptions, Promise.resolve(parses(rooms, '- {model: geo.Room, id: 1, name: A}\n')), true);
     expect(clean).toMatchObject({ problems: [], issues: [] });
     expect(clean.stage?.count).toBe(3);
+    // the job reads the objects from the parses and sorts them itself
+    const objects = [rooms, '- {model: geo.Room, id: 1, name: A}\n'].flatMap((text, i) => parseDirectoryFile(`directory/${i}.yaml`, text).records.map((r) => r.value)).sort(compareDirectory);
+    expect((await clean.stage!.job.files).autocomplete).toEqual(await buildAutocompleteFiles(objects));
     clean.stage!.job.cancel();
     // a problem before the directory: its files are checked all the same, and not handed over
     expect((await directoryOnPool(buildOptions, Promise.resolve(parses(rooms)), false)).stage).toBeNull();

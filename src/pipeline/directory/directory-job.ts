@@ -37,7 +37,6 @@ export async function directoryOnPool(options: BuildOptions, parsed: Promise<Dir
   return { stage: { job, count: keys.id.length }, problems, issues };
 }
 
-/** `objects`: the directory's objects in list order (compareDirectory), or its parses as handed on (the job reads and sorts them). */
 export function startDirectoryJob(objects: NonNullable<MakeRequest['objects']>, { minisearch, compress }: DirectoryJobOptions) {
   const scratch = ScratchFile.create('directory');
   const threads = new ThreadPool<DirectoryMessage, MadeFile[] | MadeTwins[]>(threadModule(import.meta.url, 'directory-worker'), { once: true, stopped: 'the directory worker stopped before it answered' });

@@ -44,9 +44,10 @@ export async function make(request: MakeRequest): Promise<MadeFile[]> {
   // loaded here, not above: a thread that compresses needs none of the indexing code
   const { buildAutocompleteFiles } = await import('../../store/write/autocomplete-files.ts');
   const { listingOrder } = await import('../../store/write/index-builder.ts');
-  const given = request.objects ?? [];
-  let objects = 'parses' in given ? (parsedValues(given.parses) as DirectoryObject[]).sort(compareDirectory) : given;
+  let objects = request.objects ?? [];
   request.objects = null;
+  // (read from the parses, the objects are all that holds them: their bytes are let go)
+  if ('parses' in objects) objects = (parsedValues(objects.parses) as DirectoryObject[]).sort(compareDirectory);
   const made: MadeFile[] = [];
   let at = 0;
   const put = (group: Group, files: DirectoryFiles) => {

@@ -19,7 +19,7 @@ import { eventRows } from '../../render/event-row.ts';
 import { FIELD_COUNT, serializeEvent } from '../../store/format/event-rows.ts';
 import type { DirectoryObject, Event } from '../../model/types.ts';
 import { directoryKeys, joinedKeys } from '../../content/directory.ts';
-import { parseReader, streamedParses } from '../../content/parse-stream.ts';
+import { parsedValues, parseReader, streamedParses } from '../../content/parse-stream.ts';
 import { EVENT_TEXTS, hasTexts, type TextlessEvent } from '../../model/event-texts.ts';
 import { parseBatch, RowsFile, type BatchRows } from './parse-batch.ts';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
@@ -156,6 +156,7 @@ describe('ParsePool', () => {
         return Array.from({ length: count }, () => next('').records.map((r) => r.value));
       });
       expect(values.flat()).toEqual(here.flatMap((p) => p.records.map((r) => r.value)));
+      expect(parsedValues(handed.parses)).toEqual(values.flat());
       await pool.close();
     }
   });

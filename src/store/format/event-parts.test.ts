@@ -74,10 +74,12 @@ describe('event parts', () => {
     const key = (p: { name: string; rows: number }) => `${p.name}:${p.rows}`;
     fc.assert(
       fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 1e9 }), { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 1e9 }), fc.nat(), fc.integer({ min: 1, max: 12 }), (ids, added, at, partRows) => {
+        // a new row's id is one no row has (an id that moved would change the rows before the place too)
+        fc.pre(!ids.includes(added));
         const place = at % (ids.length + 1);
         const before = cutParts(ids, partRows);
         const firsts = partFirsts(before);
-        for (const next of [[...ids.slice(0, place), added, ...ids.slice(place)].filter((id, i) => id !== added || i === place), ids.filter((_, i) => i !== place)]) {
+        for (const next of [[...ids.slice(0, place), added, ...ids.slice(place)], ids.filter((_, i) => i !== place)]) {
           // the parts that end before the place are cut by the rows before it alone
           const kept = before.filter((_, i) => firsts[i + 1] < place).map(key);
           expect(cutParts(next, partRows).slice(0, kept.length).map(key)).toEqual(kept);

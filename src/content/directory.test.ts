@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDirectory, checkDirectoryKeys, directoryKeys, parseDirectoryFile } from './directory.ts';
+import { checkDirectory, checkDirectoryKeys, directoryKeys, joinedKeys, parseDirectoryFile } from './directory.ts';
 import type { FileIssue } from './problems.ts';
 import { lines, load, loadModel } from './test-folder.ts';
 
@@ -117,8 +117,7 @@ describe('directory', () => {
       const records = parsed.flatMap((p) => p.records);
       const expected: FileIssue[] = [];
       checkDirectory(records, expected);
-      const keys = parsed.map((p, i) => directoryKeys(p.records, i));
-      const packed = { model: Int8Array.from(keys.flatMap((k) => [...k.model])), id: Float64Array.from(keys.flatMap((k) => [...k.id])), file: Uint32Array.from(keys.flatMap((k) => [...k.file])), item: Int32Array.from(keys.flatMap((k) => [...k.item])) };
+      const packed = joinedKeys(parsed.map((p, from) => ({ keys: directoryKeys(p.records, 0), from })));
       const got: FileIssue[] = [];
       checkDirectoryKeys(packed, files, got);
       expect(got).toEqual(expected);

@@ -95,7 +95,12 @@ export function compareListOrder(a: Pick<Event, 'start' | 'end' | 'id'>, b: Pick
 export function listOrderOf(events: readonly Pick<Event, 'start' | 'end' | 'id'>[]): Uint32Array {
   const n = events.length;
   const [start, end, id] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
-  for (let i = 0; i < n; i++) [start[i], end[i], id[i]] = [events[i].start, events[i].end, events[i].id];
+  for (let i = 0; i < n; i++) {
+    const e = events[i];
+    start[i] = e.start;
+    end[i] = e.end;
+    id[i] = e.id;
+  }
   return new Uint32Array(n).map((_, i) => i).sort((a, b) => start[b] - start[a] || end[b] - end[a] || id[a] - id[b] || a - b);
 }
 

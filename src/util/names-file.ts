@@ -4,7 +4,7 @@
 // thread does other work.
 import { closeSync, fstatSync } from 'node:fs';
 import { readAllAt, readAllLater, readFully } from './positional-io.ts';
-import { COUNTS, type Names } from './shared-names.ts';
+import { COUNTS, namesPartOf, type Names } from './shared-names.ts';
 
 /** The head as read (not checked), the names and the body. */
 export type NamesFile = { head: Buffer; names: Names; body: Uint8Array };
@@ -58,11 +58,8 @@ export type NamesRead = { files: readonly string[]; names: Names };
  * names `read`: its text written again as it is, nothing encoded; else null. A listing taken as
  * recorded holds the very strings read, each found equal at once (the same string).
  */
-export function namesPartAgain({ files: before, names: { bytes, count: n } }: NamesRead, files: readonly string[], count: number): Uint8Array[] | null {
-  if (n !== count) return null;
-  for (let i = 0; i < n; i++) if (before[i] !== files[i]) return null;
-  const counts = Buffer.allocUnsafe(COUNTS);
-  counts.writeUInt32LE(bytes.byteLength, 0);
-  counts.writeUInt32LE(n, 4);
-  return [counts, bytes];
+export function namesPartAgain({ files: before, names }: NamesRead, files: readonly string[], count: number): Uint8Array[] | null {
+  if (names.count !== count) return null;
+  for (let i = 0; i < count; i++) if (before[i] !== files[i]) return null;
+  return namesPartOf(names);
 }

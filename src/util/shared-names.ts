@@ -10,12 +10,14 @@ export const COUNTS = 8;
 export type Names = { bytes: Uint8Array; count: number };
 
 /** The part for `names`, in two pieces (the counts, the text). */
-export function namesPart(names: readonly string[]): Buffer[] {
-  const text = Buffer.from(names.join('\0'));
+export const namesPart = (names: readonly string[]): Uint8Array[] => namesPartOf({ bytes: Buffer.from(names.join('\0')), count: names.length });
+
+/** The part for names whose text is made already (the counts, the text as it is). */
+export function namesPartOf({ bytes, count }: Names): Uint8Array[] {
   const counts = Buffer.allocUnsafe(COUNTS);
-  counts.writeUInt32LE(text.length, 0);
-  counts.writeUInt32LE(names.length, 4);
-  return [counts, text];
+  counts.writeUInt32LE(bytes.byteLength, 0);
+  counts.writeUInt32LE(count, 4);
+  return [counts, bytes];
 }
 
 /** The names of `names`' text (at most its count). */

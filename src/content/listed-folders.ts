@@ -61,13 +61,6 @@ function recordedFile(recorded: Recorded, i: number): [Kind, string] {
   return i < recorded.eventCount ? ['events', id] : [id.slice(0, cut) as Kind, id.slice(cut + 1)];
 }
 
-/** The listing a build recorded where no folder listed changed since; null: list again. */
-export function recordedListing(content: string, recorded: Recorded | null, margin: bigint): ContentFiles | null {
-  const folders = recorded?.folders;
-  if (!folders || !foldersUnchanged(content, folders, recorded.safe, margin).every(Boolean)) return null;
-  return listingOf(recorded, folders);
-}
-
 /** The recorded listing as the listing gave it. */
 function listingOf(recorded: Recorded, folders: FolderStats): ContentFiles {
   const files: ContentFiles = { site: [], pages: [], categories: [], media: [], events: recorded.files.slice(0, recorded.eventCount), directory: [], problems: [], raw: new Map(), linked: false, notRead: [], folders: folders.names };

@@ -1,6 +1,5 @@
 import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir, writeContent } from '../../test/helpers.ts';
 import { build } from '../pipeline/build.ts';
@@ -21,12 +20,14 @@ async function site() {
   const root = tempDir('aula-early-');
   made.push(root);
   const content = writeContent(join(root, 'content'), { 'site.yaml': 'title: x\nbase_url: http://127.0.0.1:8000\n', 'events/a.yaml': event(1, 'Alpha'), 'events/b.yaml': event(2, 'Beta'), 'events/c.yaml': event(3, 'Gamma') });
-  for (const f of ['a', 'b', 'c']) utimesSync(join(content, 'events', `${f}.yaml`), OLD, OLD);
+  for (const f of ['events/a.yaml', 'events/b.yaml', 'events/c.yaml', 'events', '.']) aged(join(content, f), OLD);
   const options = { content, out: join(root, 'dist'), cache: join(root, 'cache'), statMarginNs: 0n };
-  await sleep(50);
   expect((await build(options)).ok).toBe(true);
   return options;
 }
+
+/** `path`'s times set to `seconds`: a change dated safely before the next build's time, so no stat of it is racy. */
+const aged = (path: string, seconds: number) => utimesSync(path, seconds, seconds);
 
 const titles = (out: string) => (JSON.parse(readFileSync(join(out, 'v1', 'cms', 'event', 'index.json'), 'utf8')) as { results: { title: string }[] }).results.map((e) => e.title).sort();
 
@@ -35,7 +36,7 @@ describe('the recorded event files stat\u2019ed as the command starts', () => {
     const options = await site();
     expect(beginEarlyStats({ ...options, cache: undefined })).toBeUndefined();
     writeFileSync(join(options.content, 'events', 'b.yaml'), event(2, 'Beta, longer now'));
-    await sleep(50);
+    aged(join(options.content, 'events', 'b.yaml'), OLD + 1);
     const early = beginEarlyStats(options)!;
     expect(namesIn(early.names)).toEqual(['events/a.yaml', 'events/b.yaml', 'events/c.yaml']);
     expect(readPrior(options, options.out, await early.state).build?.namesRead).toBe(true);
@@ -48,10 +49,10 @@ describe('the recorded event files stat\u2019ed as the command starts', () => {
     const options = await site();
     const early = beginEarlyStats(options)!;
     rmSync(join(options.content, 'events', 'a.yaml'));
-    await sleep(50);
+    aged(join(options.content, 'events'), OLD + 1);
     expect((await build(options)).ok).toBe(true);
     writeFileSync(join(options.content, 'events', 'c.yaml'), event(3, 'Gamma, longer now'));
-    await sleep(50);
+    aged(join(options.content, 'events', 'c.yaml'), OLD + 2);
     expect(readPrior(options, options.out, await early.state).build?.namesRead).toBe(false);
     const result = await build(options, early);
     expect(result.ok && { taken: result.patch?.taken, parsed: result.cache?.parsed }).toEqual({ taken: true, parsed: 1 });

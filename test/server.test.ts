@@ -1,6 +1,6 @@
 // The server as a process: reloading a replaced dist/, draining on SIGTERM, workers, and
 // refusing a corrupt dist/ with a clear message instead of crash-looping.
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAula } from './aula-cli.ts';
@@ -91,6 +91,9 @@ describe('aula serve process', () => {
     const { child, url, exited } = await spawnServe(['--dist', dist, '--workers', '2']);
     const answers = await Promise.all(Array.from({ length: 20 }, () => request(`${url}/v1/cms/event/`)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
+    // each worker started with huge pages asked of glibc (util/huge-pages.ts)
+    const workers = readdirSync(`/proc/${child.pid}/task`).flatMap((t) => readFileSync(`/proc/${child.pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean));
+    expect(workers.map((pid) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((v) => v.startsWith('GLIBC_TUNABLES=')))).toEqual(['GLIBC_TUNABLES=glibc.malloc.hugetlb=1', 'GLIBC_TUNABLES=glibc.malloc.hugetlb=1']);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });

@@ -9,6 +9,7 @@ import { boundHeapGrowth } from '../util/heap-growth.ts';
 import type { LogFormat } from './access-log.ts';
 import type { ServeOptions } from './http.ts';
 import { describeFailure } from '../util/failure.ts';
+import { hugePageEnv } from '../util/huge-pages.ts';
 
 export interface ServeCommandOptions extends Omit<ServeOptions, 'cors' | 'log'> {
   workers: number;
@@ -95,7 +96,7 @@ function runPrimary(options: ServeCommandOptions): void {
   const owesReload = new Set<number>();
   const fork = () => {
     alive++;
-    cluster.fork();
+    cluster.fork(hugePageEnv(process.env));
   };
   process.on('SIGTERM', () => stop());
   process.on('SIGINT', () => stop());

@@ -34,4 +34,24 @@ describe('Api.kept', () => {
       dataset.close();
     }
   });
+  it('answers each request by its own key after a miss kept() saw, whichever request comes next', () => {
+    const dataset = loadDataset(site.dist);
+    try {
+      const api = createApi(dataset);
+      const plain = createApi(dataset);
+      const a = { method: 'GET', path: '/v1/cms/event/', query: 'limit=2', headers: {} };
+      const b = { method: 'GET', path: '/v1/cms/event/', query: 'limit=3', headers: {} };
+      expect(api.kept!(a)).toBeUndefined();
+      // another request between the miss and its answer: answered as itself, and a's key is not used for it
+      expect(bodyText(api(b).body)).toBe(bodyText(plain(b).body));
+      expect(bodyText(api(a).body)).toBe(bodyText(plain(a).body));
+      expect(api.kept!(a)).toBeUndefined();
+      expect(bodyText(api(a).body)).toBe(bodyText(plain(a).body));
+      // the second answer was kept under a's own key
+      expect(bodyText(api.kept!(a)!.body)).toBe(bodyText(plain(a).body));
+      expect(api.kept!(b)).toBeUndefined();
+    } finally {
+      dataset.close();
+    }
+  });
 });

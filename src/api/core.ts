@@ -215,9 +215,16 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   const cacheable = (request: ApiRequest) => request.method === 'GET' || request.method === 'HEAD';
   const keyOf = (request: ApiRequest, cached: boolean) => `${cached ? '' : `${request.method} `}${request.path}?${request.query}\n${request.headers.accept ?? ''}`;
 
+  // The server asks kept() and, on a miss, the core itself for the same request object: the key
+  // kept() made is used again, not built and hashed a second time. A hit found meanwhile (an
+  // answer queued by cheap-first while another kept it) is still found: only the key is reused.
+  let missed: ApiRequest | undefined;
+  let missedKey = '';
+
   const handle: Api = (request) => {
     const cached = cacheable(request);
-    const key = keyOf(request, cached);
+    const key = cached && request === missed ? missedKey : keyOf(request, cached);
+    missed = undefined;
     let response = cached ? (cache.get(key) as Finished | undefined) : undefined;
     if (!response) {
       // the key holds all an answer depends on besides the dataset: its tag is the answer's ETag
@@ -228,8 +235,12 @@ export function createApi(ds: Dataset, options: ApiOptions = {}): Api {
   };
   handle.kept = (request) => {
     if (!cacheable(request)) return undefined;
-    const hit = cache.get(keyOf(request, true)) as Finished | undefined;
-    return hit === undefined ? undefined : deliver(request, hit);
+    const key = keyOf(request, true);
+    const hit = cache.get(key) as Finished | undefined;
+    if (hit !== undefined) return deliver(request, hit);
+    missed = request;
+    missedKey = key;
+    return undefined;
   };
   return handle;
 }

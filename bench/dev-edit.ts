@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { frontMatterValue, setFrontMatter } from './content-edits.ts';
 import { PRELOAD, sampleTree, type TreePeak } from './peak-rss.ts';
-import { freePort, httpGet, startServerProcess, stopTracked } from './processes.ts';
+import { aulaEnv, freePort, httpGet, startServerProcess, stopTracked } from './processes.ts';
 
 export type DevRun =
   | ({ available: true; file: string; startMs: number; editMs: number } & TreePeak)
@@ -39,7 +39,7 @@ export async function devEdit(options: {
     process.execPath,
     ['--import', PRELOAD, aula, 'dev', '--content', contentDir, '--out', out, '--port', String(port), '--host', HOST, '--cache', join(work, 'build-cache')],
     detail,
-    { cwd: root, env: { ...process.env, AULA_BENCH_RUSAGE: rusageFile }, timeoutMs: 900_000 },
+    { cwd: root, env: aulaEnv({ ...process.env, AULA_BENCH_RUSAGE: rusageFile }), timeoutMs: 900_000 },
   );
   if (!started.ok) return { available: false, reason: `aula dev did not answer: ${started.message.split('\n')[0]}` };
   // started after the first answer: VmHWM keeps the first build's peak, and the preload reports at exit

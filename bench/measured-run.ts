@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PRELOAD, sampleTree, type TreePeak } from './peak-rss.ts';
-import { spawnTracked, stopTracked } from './processes.ts';
+import { aulaEnv, spawnTracked, stopTracked } from './processes.ts';
 
 export interface BuildOutput {
   /** the "built … in … s" line */
@@ -59,7 +59,7 @@ export async function measuredAula(
   const t0 = performance.now();
   const proc = spawnTracked(process.execPath, ['--import', PRELOAD, aula, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, AULA_BENCH_RUSAGE: rusageFile },
+    env: aulaEnv({ ...process.env, AULA_BENCH_RUSAGE: rusageFile }),
   });
   const sampler = sampleTree(proc.child.pid!, rusageFile);
   const limit = setTimeout(() => void stopTracked(proc), options.timeoutMs ?? 600_000);

@@ -5,6 +5,14 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { hugePageEnv } from '../src/util/huge-pages.ts';
+
+/**
+ * The environment node gets from the `aula` program (bin/aula.cjs started as users start it: its
+ * first line sets glibc's huge-page tunable, then becomes node). The bench runs
+ * `node <flags> bin/aula.cjs` to put flags and preloads before it, so it sets what that line would.
+ */
+export const aulaEnv = (env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv => ({ ...env, ...hugePageEnv(env) });
 
 export interface Tracked {
   child: ChildProcess;

@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { chooseGenerator, type GeneratorName, type LoadGenerator } from './generator.ts';
 import { probe, type LoadResult } from './load.ts';
 import {
-  cleanupNow, freePort, httpGet, installCleanup, registerTempDir, SERVER_QUIET_MS, settled, startServerProcess, stopTracked, treeRss,
+  aulaEnv, cleanupNow, freePort, httpGet, installCleanup, registerTempDir, SERVER_QUIET_MS, settled, startServerProcess, stopTracked, treeRss,
   type Tracked,
 } from './processes.ts';
 import { buildQuerySet, type QueryKind } from './queries.ts';
@@ -144,7 +144,7 @@ async function startAula(distDir: string, workers: number, options: { memoryDir?
   }
   if (!opts.accessLog) args.push('--quiet');
   if (workers > 1) args.push('--workers', String(workers));
-  const env = options.memoryDir ? { ...process.env, AULA_BENCH_MEMORY: options.memoryDir } : process.env;
+  const env = aulaEnv(options.memoryDir ? { ...process.env, AULA_BENCH_MEMORY: options.memoryDir } : process.env);
   const started = await startServerProcess(process.execPath, args, `http://${HOST}:${port}${EVENTS_PATH}`, { cwd: ROOT, env });
   return { ...started, baseUrl: `http://${HOST}:${port}` };
 }
@@ -234,7 +234,7 @@ const loadStart = loadavg()[0];
 
 /** `aula build --no-cache --quiet` of `content` into `out`, with `args`; throws if it fails. */
 function buildQuietly(content: string, out: string, args: string[] = []): void {
-  const built = spawnSync(process.execPath, [AULA, 'build', '--content', content, '--out', out, '--no-cache', '--quiet', ...args], { stdio: 'inherit' });
+  const built = spawnSync(process.execPath, [AULA, 'build', '--content', content, '--out', out, '--no-cache', '--quiet', ...args], { stdio: 'inherit', env: aulaEnv() });
   if (built.status !== 0) throw new Error('aula build failed');
 }
 

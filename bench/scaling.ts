@@ -14,7 +14,7 @@ import { generateContent } from '../src/gen/content-generator.ts';
 import { loadedFiles } from '../src/store/format/dist-paths.ts';
 import type { Manifest } from '../src/store/format/manifest.ts';
 import { wrkGenerator } from './generator.ts';
-import { cleanupNow, freePort, httpGet, installCleanup, registerTempDir, spawnTracked, startServerProcess, stopTracked, treeRss } from './processes.ts';
+import { aulaEnv, cleanupNow, freePort, httpGet, installCleanup, registerTempDir, spawnTracked, startServerProcess, stopTracked, treeRss } from './processes.ts';
 import { buildQuerySet, type QueryKind } from './queries.ts';
 import { ensureWrk } from './wrk.ts';
 
@@ -36,7 +36,7 @@ const log = (line: string) => console.error(`scaling: ${line}`);
 
 async function build(content: string, dist: string): Promise<number> {
   const t0 = performance.now();
-  const proc = spawnTracked(process.execPath, [AULA, 'build', '--content', content, '--out', dist], { cwd: ROOT });
+  const proc = spawnTracked(process.execPath, [AULA, 'build', '--content', content, '--out', dist], { cwd: ROOT, env: aulaEnv() });
   const code = await proc.exited;
   if (code !== 0) throw new Error(`aula build failed (${code}): ${proc.output().trim().slice(-800)}`);
   return performance.now() - t0;
@@ -44,7 +44,7 @@ async function build(content: string, dist: string): Promise<number> {
 
 async function serve(dist: string) {
   const port = await freePort(HOST);
-  const started = await startServerProcess(process.execPath, [AULA, 'serve', '--dist', dist, '--port', String(port), '--host', HOST, '--quiet'], `http://${HOST}:${port}/v1/cms/event/`, { cwd: ROOT });
+  const started = await startServerProcess(process.execPath, [AULA, 'serve', '--dist', dist, '--port', String(port), '--host', HOST, '--quiet'], `http://${HOST}:${port}/v1/cms/event/`, { cwd: ROOT, env: aulaEnv() });
   if (!started.ok) throw new Error(started.message);
   return { ...started, url: `http://${HOST}:${port}` };
 }
@@ -148,7 +148,7 @@ async function main() {
     // a replica loading the same build from an HTTP origin instead of its disk
     const from = await origin(root);
     const port = await freePort(HOST);
-    const remote = await startServerProcess(process.execPath, [AULA, 'serve', '--dist', `${from.url}dist-${events}/`, '--port', String(port), '--host', HOST, '--quiet'], `http://${HOST}:${port}/v1/cms/event/`, { cwd: ROOT });
+    const remote = await startServerProcess(process.execPath, [AULA, 'serve', '--dist', `${from.url}dist-${events}/`, '--port', String(port), '--host', HOST, '--quiet'], `http://${HOST}:${port}/v1/cms/event/`, { cwd: ROOT, env: aulaEnv() });
     if (remote.ok) {
       row.remoteColdStartS = remote.coldStartMs / 1000;
       row.remoteRssMiB = treeRss(remote.server.child.pid!).bytes / MiB;

@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { freePort, httpGet, quietSpell, startServerProcess, stopTracked, treePids, treeStatSum, type SettleClock } from './processes.ts';
+import { aulaEnv, freePort, httpGet, quietSpell, startServerProcess, stopTracked, treePids, treeStatSum, type SettleClock } from './processes.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AULA = join(ROOT, 'bin/aula.cjs');
@@ -187,7 +187,7 @@ async function quiet(pid: number, quietMs: number, idleNsPerS = 20e6, timeoutMs 
 
 async function startAula(dist: string, aula: string) {
   const port = await freePort(HOST);
-  const started = await startServerProcess(process.execPath, [aula, 'serve', '--dist', dist, '--port', String(port), '--host', HOST, '--quiet'], `http://${HOST}:${port}${EVENTS}?limit=1`, { cwd: ROOT });
+  const started = await startServerProcess(process.execPath, [aula, 'serve', '--dist', dist, '--port', String(port), '--host', HOST, '--quiet'], `http://${HOST}:${port}${EVENTS}?limit=1`, { cwd: ROOT, env: aulaEnv() });
   if (!started.ok) throw new Error(`aula serve did not start: ${started.message}`);
   return { ...started, origin: `http://${HOST}:${port}` };
 }

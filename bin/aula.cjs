@@ -1,5 +1,11 @@
-#!/usr/bin/env node
+#!/bin/sh
+":" //; case ":$GLIBC_TUNABLES" in *:glibc.malloc.hugetlb=*) ;; *) GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1"; export GLIBC_TUNABLES ;; esac; exec node "$0" "$@"
 // Runs the compiled CLI in lib/ (built by `npm run compile`, which `npm ci` and `npm pack` run).
+// Started as a program (node_modules/.bin/aula, an npm script's `aula build`), the shell reads the
+// line above and replaces itself with node (the same process, so signals reach node), started with
+// glibc's tunable for transparent huge pages on what malloc maps (src/util/huge-pages.ts says why;
+// a hugetlb setting of the user's is kept): glibc reads its tunables only when a program starts.
+// Node reads that line as a string and a comment; `node bin/aula.cjs` runs without the tunable.
 // CommonJS, so that it runs before anything uses libuv's thread pool, whose size is read once, at
 // its first use (the ES module loader's first read): a build removes the files a changed dist no
 // longer holds many at once, and on a file system that discards freed blocks each removal waits

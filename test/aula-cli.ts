@@ -1,5 +1,6 @@
-// The one way the tests run the command line as users do: `node bin/aula.cjs …` (bin/ runs lib/,
-// which the global setup compiles from src/ first). `aula()` runs a command to its end;
+// The one way the tests run the command line as users do: bin/aula.cjs started as a program, as
+// node_modules/.bin/aula is (bin/ runs lib/, which the global setup compiles from src/ first); with
+// flags for node itself, `node <flags> bin/aula.cjs …`. `aula()` runs a command to its end;
 // `startAula()` starts one that keeps running (serve, dev, a build to interrupt) and follows its
 // output. Timeouts here are a safety net only: no test's result depends on them.
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
@@ -23,7 +24,7 @@ export interface AulaOptions {
   env?: NodeJS.ProcessEnv;
   /** run as `nobody` when the tests run as root (a permission is what the test is about) */
   asNobody?: boolean;
-  /** flags for node itself, before bin/aula.cjs (`--import` a preload) */
+  /** flags for node itself, before bin/aula.cjs (`--import` a preload): run by node, not as a program */
   node?: readonly string[];
   /** the child's stdin, stdout, stderr (default: ignore, pipe, pipe) */
   stdio?: StdioOptions;
@@ -40,11 +41,13 @@ function spawnOptions(options: AulaOptions) {
   };
 }
 
-const argv = (args: readonly string[], options: AulaOptions) => [...(options.node ?? []), AULA_BIN, ...args];
+/** the program and its arguments: the bin itself, or node with its flags before it */
+const command = (args: readonly string[], options: AulaOptions): [string, string[]] =>
+  options.node ? [process.execPath, [...options.node, AULA_BIN, ...args]] : [AULA_BIN, [...args]];
 
 /** Runs `aula <args>` to its end. */
 export function aula(args: readonly string[], options: AulaOptions = {}): AulaRun {
-  const r = spawnSync(process.execPath, argv(args, options), { ...spawnOptions(options), encoding: 'utf8', timeout: STUCK_MS });
+  const r = spawnSync(...command(args, options), { ...spawnOptions(options), encoding: 'utf8', timeout: STUCK_MS });
   if (r.error) throw r.error;
   return { code: r.status, signal: r.signal, out: r.stdout ?? '', err: r.stderr ?? '' };
 }
@@ -67,7 +70,7 @@ export interface AulaProcess {
 
 /** Starts `aula <args>` and follows it. Stop it in a `finally` or an `afterAll`. */
 export function startAula(args: readonly string[], options: AulaOptions = {}): AulaProcess {
-  const child = spawn(process.execPath, argv(args, options), spawnOptions(options));
+  const child = spawn(...command(args, options), spawnOptions(options));
   let out = '';
   let err = '';
   const waiters = new Set<() => void>();

@@ -1,8 +1,8 @@
-// The command line as a user runs it: `node bin/aula.cjs …`, exit codes and messages.
+// The command line as a user runs it: bin/aula.cjs started as a program, exit codes and messages.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { aula as run } from './aula-cli.ts';
+import { aula as run, startAula } from './aula-cli.ts';
 import { FIXTURE_FILES } from './fixture-content.ts';
 import { removeDir, tempDir, writeContent } from './helpers.ts';
 
@@ -106,6 +106,26 @@ describe('aula CLI', () => {
     const { UV_THREADPOOL_SIZE: _, ...unset } = process.env;
     expect(threads(unset)).toBeGreaterThan(16);
     expect(threads({ ...unset, UV_THREADPOOL_SIZE: '2' })).toBeLessThan(16);
+  });
+
+  it('started as a program, is node in the same process with huge pages asked of malloc, keeping a setting the user made', async () => {
+    // a preload that tells which process node is and the tunables glibc started it with
+    const probe = join(root, 'tunables-probe.cjs');
+    writeFileSync(probe, 'process.stderr.write(`node ${process.pid} ${process.env.GLIBC_TUNABLES}\\n`);\n');
+    const { GLIBC_TUNABLES: _, ...unset } = process.env;
+    const started = async (env: NodeJS.ProcessEnv) => {
+      const p = startAula(['--version'], { cwd: root, env: { ...env, NODE_OPTIONS: `--require ${probe}` } });
+      const r = await p.exited;
+      expect(r.code).toBe(0);
+      expect(r.out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+      const [, pid, tunables] = /node (\d+) (\S+)/.exec(r.err)!;
+      // the shell that read the first line became node: a signal sent to the pid started reaches node
+      expect(Number(pid)).toBe(p.child.pid);
+      return tunables;
+    };
+    expect(await started(unset)).toBe('glibc.malloc.hugetlb=1');
+    expect(await started({ ...unset, GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' })).toBe('glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1');
+    expect(await started({ ...unset, GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' })).toBe('glibc.malloc.hugetlb=0');
   });
 });
 

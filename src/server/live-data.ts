@@ -9,6 +9,7 @@ import { answerDocument, isDocument } from '../api/documents.ts';
 import { datasetFrom, loadDataset, type Dataset } from '../query/dataset.ts';
 import { warmZone } from '../time/offsets.ts';
 import { prefetchDist, type PrefetchedDist } from '../store/read/prefetched-dist.ts';
+import { decodeTextsSoon } from './decode-texts.ts';
 import { reloader, watchManifest } from './reload.ts';
 import { rowsVerifier, type RowsVerifierOptions } from './rows-verifier.ts';
 import { distPublicSource, StaticFiles, type PublicSource } from './static-files.ts';
@@ -98,6 +99,7 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
     dataset,
     api: createApi(dataset, { ...options, pooledCache: true }),
     files: new StaticFiles(files ?? distFiles(options.dist, dataset), dataset.baseUrl, options.cacheControl),
+    stopDecoding: decodeTextsSoon(dataset, options.log),
   });
   let current = options.dataset ? serve(options.dataset, options.publicFiles) : serve(await loadChecked(options));
   let stopped = false;
@@ -107,6 +109,7 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
     const previous = current;
     current = serve(dataset, files);
     // answers are made synchronously, so nothing reads the old files any more
+    previous.stopDecoding();
     previous.dataset.close();
   };
   // a reload's rows are other files than the ones another process vouched for at start
@@ -157,6 +160,7 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
     },
     stop() {
       stopped = true;
+      current.stopDecoding();
       stopWatching();
       reloads.stop();
     },

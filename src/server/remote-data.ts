@@ -6,6 +6,7 @@
 // it is whole.
 import { createApi, type Api, type ApiOptions } from '../api/core.ts';
 import { datasetFrom, type Dataset } from '../query/dataset.ts';
+import { decodeTextsSoon } from './decode-texts.ts';
 import { fetchRemoteDist, OriginUnavailable, RefusedBuild, remoteBase, DEFAULT_REMOTE_LIMITS, type RefusedFiles, type RemoteLimits, type Validators, type VerifiedFiles } from '../store/read/remote-source.ts';
 import type { LiveData } from './live-data.ts';
 
@@ -24,6 +25,8 @@ export const DEFAULT_POLL_MS = 30_000;
 interface Current {
   dataset: Dataset;
   api: Api;
+  /** stops decoding the dataset's column texts (decode-texts.ts) */
+  stopDecoding(): void;
 }
 
 /** Loads the remote dist (throws DistError when it cannot be served) and follows it. */
@@ -50,7 +53,8 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
     if (fetched === 'unchanged') return null;
     // every file is read and checked here: a bad build fails before the swap
     const dataset = datasetFrom(fetched.source, { baseUrl: options.baseUrl });
-    return { current: { dataset, api: createApi(dataset, { ...options, pooledCache: true }) }, validators: fetched.validators, verified: fetched.verified };
+    const current = { dataset, api: createApi(dataset, { ...options, pooledCache: true }), stopDecoding: decodeTextsSoon(dataset, options.log) };
+    return { current, validators: fetched.validators, verified: fetched.verified };
   };
 
   const first = (await load())!;
@@ -70,6 +74,7 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
       // after a refused build ask unconditionally: a fixed data file leaves the manifest as it was
       const next = await load(ready ? validators : undefined);
       if (next) {
+        current.stopDecoding();
         current = next.current;
         validators = next.validators;
         verified = next.verified;
@@ -134,6 +139,7 @@ export async function remoteData(options: RemoteDataOptions): Promise<LiveData> 
     stop() {
       stopped = true;
       clearTimeout(timer);
+      current.stopDecoding();
     },
   };
 }

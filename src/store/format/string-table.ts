@@ -30,6 +30,11 @@ export interface StringList {
    * cannot look for so, where the caller tests the strings one by one.
    */
   containing?(needle: string, afford: (bytes: number) => boolean): Uint32Array | null;
+  /**
+   * Decodes the whole text now, where the reader left that for later (strings decoded alone
+   * until then); throws what a list whose strings do not fit their text throws.
+   */
+  decodeAll?(): void;
 }
 
 /** A plain array as a StringList (the build's side, tests). */

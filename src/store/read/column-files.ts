@@ -4,6 +4,7 @@
 import { columnFile } from '../format/column-files.ts';
 import { BOOL_FIELDS, ORDERED_FIELDS, RELATION_FIELDS, TEXT_FIELDS, TIME_FIELDS, type EventTable, type StoredColumns } from '../format/event-table.ts';
 import type { OrderedColumnData } from '../format/ordered-column-file.ts';
+import type { TextColumnData } from '../format/text-column-file.ts';
 import { FormatError, type Fault } from '../format/sections.ts';
 import { readBoolColumn } from './bool-column.ts';
 import { lazyRecord, makeAll, once } from './per-need.ts';
@@ -18,11 +19,13 @@ import { readTextColumn } from './text-column.ts';
  * it should be.
  */
 export function readColumns(source: DistSource, rows: number, lazy = source.perNeed): EventTable {
-  const read = <T>(rel: string, reader: (bytes: Uint8Array, rows: number, fault?: Fault) => T): T => {
+  const read = <T>(rel: string, reader: (bytes: Uint8Array, rows: number, fault?: Fault, later?: Fault) => T): T => {
     const bytes = sectionedBytes(source, rel);
+    const found = (problem: string) => corrupt(source, rel, problem);
     try {
-      // read per need, a text is decoded when first read: a problem found then names the file as one found now
-      return reader(bytes, rows, source.perNeed ? (problem) => corrupt(source, rel, problem) : undefined);
+      // read per need, a text is decoded when first read, and read whole, its strings' texts are
+      // decoded once the server answers (decodeTexts): a problem found then names the file as one found now
+      return reader(bytes, rows, source.perNeed ? found : undefined, source.perNeed ? undefined : found);
     } catch (e) {
       if (e instanceof FormatError) throw corrupt(source, rel, `${e.message}`);
       throw e;
@@ -43,6 +46,21 @@ export function readColumns(source: DistSource, rows: number, lazy = source.perN
   };
   if (!lazy) makeAll(stored);
   return tableOf(stored, rows);
+}
+
+/**
+ * The string lists of `table`'s text columns whose texts were left to decode (read whole by
+ * readColumns, not per need): each list's decodeAll, to call one at a time once the server answers.
+ */
+export function textDecodes(table: EventTable): (() => void)[] {
+  const lists: (() => void)[] = [];
+  for (const columns of [table.stored.text, table.stored.iso] as Record<string, TextColumnData>[]) {
+    for (const f of Object.keys(columns)) {
+      const { values, folded } = columns[f];
+      for (const list of [values, folded]) if (list?.decodeAll) lists.push(() => list.decodeAll!());
+    }
+  }
+  return lists;
 }
 
 /** The table over loaded (or, in tests and the build, just made) columns; a column is read from `stored` when first used. */

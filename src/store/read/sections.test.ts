@@ -149,6 +149,47 @@ describe('string tables', () => {
     expect(faults).toHaveLength(1);
   });
 
+  it('read whole but decoded later: laid out and checked at once, each string decoded alone until decodeAll decodes the text once; a string that does not fit throws the fault', () => {
+    const values = ['Vortrag', '', 'Müller', '„Herz“ – 😀', 'x'.repeat(100), ...Array.from({ length: 40 }, (_, i) => `Kurs ${i}`)];
+    const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };
+    const sections = stringTableSections(values);
+    const text = sections[0] as Uint8Array;
+    const bytes = packSections(T, sections);
+    const fault = (problem: string) => new Error(`the file: ${problem}`);
+    const decoded: number[] = [];
+    const decode = TextDecoder.prototype.decode;
+    const spy = vi.spyOn(TextDecoder.prototype, 'decode').mockImplementation(function (this: unknown, input?: ArrayBuffer | ArrayBufferView | null) {
+      decoded.push(input?.byteLength ?? 0);
+      return decode.call(this as never, input as never);
+    });
+    try {
+      for (const copied of [false, true]) {
+        decoded.length = 0;
+        const later = StringTable.read(Sections.of(bytes, T), 0, 'values', values.length, copied, fault, true);
+        expect(decoded.includes(text.byteLength)).toBe(false);
+        expect(later.at(3)).toBe('„Herz“ – 😀');
+        expect(later.containing('kurs 1'.replace('k', 'K'), () => true)).toEqual(Uint32Array.from([6, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]));
+        expect(decoded.includes(text.byteLength)).toBe(false);
+        later.decodeAll();
+        expect(decoded.filter((n) => n === text.byteLength)).toHaveLength(1);
+        later.decodeAll();
+        expect(Array.from({ length: values.length }, (_, i) => later.at(i))).toEqual(values);
+        expect(decoded.filter((n) => n === text.byteLength)).toHaveLength(1);
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    // byte offsets past the text: refused as it is read, as a table decoded at once is
+    const short = packSections(T, [text.subarray(0, text.length - 1), ...sections.slice(1)]);
+    expect(() => StringTable.read(Sections.of(short, T), 0, 'values', values.length, true, fault, true)).toThrow(new FormatError('a table file whose values byte offsets do not fit its lists'));
+    // a UTF-16 offset that does not say the string's length: found when that string is decoded alone
+    const starts = (sections[1] as Uint32Array).slice();
+    starts[3] -= 1;
+    const skewed = StringTable.read(Sections.of(packSections(T, [text, starts, sections[2]]), T), 0, 'values', values.length, true, fault, true);
+    expect(skewed.at(0)).toBe('Vortrag');
+    expect(() => skewed.at(2)).toThrow('the file: a table file whose values do not fit their text');
+  });
+
   it('read a lone high surrogate before a lone low one (which the text joins into one character) as they were, whole and per need', () => {
     const values = ['a\ud800', '\udc00b', 'c', 'ü😀', '\ud83d', '\ude00', 'd', ...Array.from({ length: 100 }, (_, i) => `e${i}`)];
     const T: Format = { magic: 'aula-str', version: 1, sections: 3, what: 'a table' };

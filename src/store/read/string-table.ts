@@ -4,7 +4,10 @@
 // read when a string is first asked for, and each string is decoded alone from its bytes: a lookup
 // that checks a few candidates or binary-searches an order decodes those strings, not the list's
 // whole text. Once a scan has asked for enough of them that one decode of the whole text costs
-// less, the rest is decoded whole, as the server does.
+// less, the rest is decoded whole, as the server does. Read whole but decoded later (the server's
+// columns: a long text's decode is the largest piece of its start), the offsets are read and
+// checked now, strings are decoded alone until decodeAll() decodes the text, once the server
+// has started answering.
 import type { Format } from '../format/sections.ts';
 import { FormatError, type Fault } from '../format/sections.ts';
 import type { StringList } from '../format/string-table.ts';
@@ -28,6 +31,8 @@ export class StringTable implements StringList {
   private fault: Fault | null = null;
   /** strings decoded alone so far */
   private alone = 0;
+  /** decoded whole by decodeAll(), not when a string is first asked for */
+  private later = false;
 
   /** the text's UTF-8 once read, until it is decoded whole */
   private bytes: Uint8Array | null = null;
@@ -63,11 +68,13 @@ export class StringTable implements StringList {
    * `copied`: its offsets are copied out of the file's bytes, and its text decoded now (the bytes
    * are then not held by the table). `fault`: decode each string alone when first asked for, and
    * throw `fault(problem)` then if it does not fit its offsets (without it, the text is decoded and
-   * checked now, and a problem is a FormatError).
+   * checked now, and a problem is a FormatError). `later`: laid out now, decoded whole when
+   * decodeAll() is called (each string decoded alone until then; `fault` is then only what a
+   * string that does not fit throws).
    */
-  static read(s: Sections, first: number, what: string, expected?: number, copied = false, fault?: Fault): StringTable {
+  static read(s: Sections, first: number, what: string, expected?: number, copied = false, fault?: Fault, later = false): StringTable {
     const format: Format = s.format;
-    const lazy = fault !== undefined && !copied && expected !== undefined;
+    const lazy = fault !== undefined && !later && !copied && expected !== undefined;
     const layout = () => {
       // (read per need, the offsets, exceptions and text are made sure of in one round)
       if (lazy) s.need([first, first + 1, first + 2]);
@@ -82,18 +89,24 @@ export class StringTable implements StringList {
         odd.set(entry[0] as number, entry[1] as string);
       }
       // every string's bytes lie within the text, so no string read alone reads outside it
-      if (fault !== undefined && !copied) checkStarts(offsets.subarray(half), s.byteLength(first), format, `${what} byte offsets`);
+      const alone = later || (fault !== undefined && !copied);
+      if (alone) checkStarts(offsets.subarray(half), s.byteLength(first), format, `${what} byte offsets`);
       table.starts = copied ? offsets.slice(0, half) : offsets.subarray(0, half);
-      // (read only to decode a string alone, per need: a copied table does not hold the file for them)
-      table.byteStarts = fault === undefined ? NO_STARTS : offsets.subarray(half);
+      // (read only to decode a string alone: a table decoded now does not hold the file for them)
+      table.byteStarts = !alone ? NO_STARTS : copied ? offsets.slice(half, 2 * half) : offsets.subarray(half);
       table.odd = odd;
       table.layout = null;
     };
     const table: StringTable = new StringTable(() => s.u8(first, `${what} text`), lazy ? checkedOnce(fault, layout) : layout, expected, format, what, s.byteLength(first));
     if (!lazy) table.laidOut();
-    if (copied || fault === undefined) table.decode();
-    else table.fault = fault;
+    table.later = later;
+    if (!later && (copied || fault === undefined)) table.decode();
+    else table.fault = fault ?? null;
     return table;
+  }
+
+  decodeAll(): void {
+    this.decode();
   }
 
   /** Reads the offsets and exceptions if not read yet. */
@@ -195,7 +208,7 @@ export class StringTable implements StringList {
     let s = made[i];
     if (s === undefined) {
       if (this.odd.size > 0 && this.odd.has(i)) s = this.odd.get(i)!;
-      else if (this.text !== null || this.fault === null || this.alone * ALONE_BYTES >= this.byteStarts[this.length]) s = this.decode().slice(this.starts[i], this.starts[i + 1]);
+      else if (this.text !== null || (this.fault === null && !this.later) || this.alone * ALONE_BYTES >= this.byteStarts[this.length]) s = this.decode().slice(this.starts[i], this.starts[i + 1]);
       else s = this.decodeAlone(i);
       made[i] = s;
     }

@@ -41,8 +41,13 @@ const TABLES = [TEXT_SECTION.values + 1, TEXT_SECTION.values + 2, TEXT_SECTION.f
 /** read in parts: what a column's first use reads (not the string tables, the trigram lists, the word lists or LATER_IN_PARTS) */
 const FIRST_IN_PARTS = NOT_TEXTS.filter((i) => !TRIGRAMS.includes(i) && !(i >= TEXT_SECTION.words) && !LATER_IN_PARTS.includes(i) && !TABLES.includes(i));
 
-/** `fault`: the column is read per need; what a string list that does not fit its text throws when first read. */
-export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): TextColumnData {
+/**
+ * `fault`: the column is read per need; what a string list that does not fit its text throws when
+ * first read. `decodeLater` (read whole, without `fault`): the strings' texts are decoded whole
+ * when their lists' decodeAll() is called (each string alone until then), and a string that does
+ * not fit throws `decodeLater(problem)`.
+ */
+export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault, decodeLater?: Fault): TextColumnData {
   const s = Sections.of(bytes, F);
   const decoded = s.byteLength(TEXT_SECTION.values) + s.byteLength(TEXT_SECTION.folded);
   // the word lists, which only an edge isolate reads, count for neither side
@@ -86,7 +91,8 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
     checkBelow(a, valueCount, F, 'value order');
     return a;
   });
-  const values = StringTable.read(s, TEXT_SECTION.values, 'values', valueCount, copied, fault);
+  const table = (first: number, what: string) => StringTable.read(s, first, what, valueCount, copied, fault ?? decodeLater, fault === undefined && decodeLater !== undefined);
+  const values = table(TEXT_SECTION.values, 'values');
   let folded: StringTable | null = null;
   let byFolded: () => Uint32Array | null = () => null;
   if (flags & TEXT_FLAGS.folded) {
@@ -95,7 +101,7 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault): 
       checkBelow(a, valueCount, F, 'folded order');
       return a;
     });
-    folded = StringTable.read(s, TEXT_SECTION.folded, 'folded values', valueCount, copied, fault);
+    folded = table(TEXT_SECTION.folded, 'folded values');
   }
   const hasTrigrams = (flags & TEXT_FLAGS.trigrams) !== 0;
   const at = perNeed

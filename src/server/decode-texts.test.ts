@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sampleDist } from '../../test/helpers.ts';
+import { loadDataset } from '../query/dataset.ts';
+import { textDecodes } from '../store/read/column-files.ts';
+import { decodeTextsSoon } from './decode-texts.ts';
+
+/** The TextDecoder calls made while `run` runs, by their input's length. */
+function decodes(run: () => void): number[] {
+  const seen: number[] = [];
+  const decode = TextDecoder.prototype.decode;
+  const spy = vi.spyOn(TextDecoder.prototype, 'decode').mockImplementation(function (this: unknown, input?: ArrayBuffer | ArrayBufferView | null) {
+    seen.push(input?.byteLength ?? 0);
+    return decode.call(this as never, input as never);
+  });
+  try {
+    run();
+  } finally {
+    spy.mockRestore();
+  }
+  return seen;
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('decodeTextsSoon', () => {
+  it("leaves the columns' texts to after the load, then decodes each list once, one per turn of the event loop", () => {
+    vi.useFakeTimers();
+    const dataset = loadDataset(sampleDist());
+    const lists = textDecodes(dataset.events.table).length;
+    // title, organizer, location, teaser, contact, email (values and folded), the ISO texts
+    expect(lists).toBeGreaterThanOrEqual(12);
+    const log: string[] = [];
+    decodeTextsSoon(dataset, (line) => log.push(line));
+    expect(decodes(() => vi.advanceTimersByTime(999))).toEqual([]);
+    // the first list at the timer, then one per immediate
+    expect(decodes(() => vi.advanceTimersByTime(1))).toHaveLength(1);
+    expect(decodes(() => vi.runOnlyPendingTimers())).toHaveLength(1);
+    expect(decodes(() => vi.runAllTimers())).toHaveLength(lists - 2);
+    // every list decoded: asked again, none decodes
+    expect(decodes(() => textDecodes(dataset.events.table).forEach((decode) => decode()))).toEqual([]);
+    expect(log).toEqual([]);
+    dataset.close();
+  });
+
+  it('decodes nothing once stopped (the dataset replaced)', () => {
+    vi.useFakeTimers();
+    const dataset = loadDataset(sampleDist());
+    const stop = decodeTextsSoon(dataset, () => {});
+    vi.advanceTimersByTime(1000);
+    stop();
+    expect(decodes(() => vi.runAllTimers())).toEqual([]);
+    expect(decodes(() => textDecodes(dataset.events.table).forEach((decode) => decode()))).toHaveLength(textDecodes(dataset.events.table).length - 1);
+    dataset.close();
+  });
+});

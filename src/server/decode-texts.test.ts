@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sampleDist } from '../../test/helpers.ts';
-import { loadDataset } from '../query/dataset.ts';
+import { loadDataset, type Dataset } from '../query/dataset.ts';
 import { textDecodes } from '../store/read/column-files.ts';
 import { decodeTextsSoon } from './decode-texts.ts';
 
@@ -51,5 +51,22 @@ describe('decodeTextsSoon', () => {
     expect(decodes(() => vi.runAllTimers())).toEqual([]);
     expect(decodes(() => textDecodes(dataset.events.table).forEach((decode) => decode()))).toHaveLength(textDecodes(dataset.events.table).length - 1);
     dataset.close();
+  });
+
+  it('logs a list that does not fit its text and goes on with the next', () => {
+    vi.useFakeTimers();
+    const decoded: string[] = [];
+    const list = (name: string, fits = true) => ({
+      decodeAll() {
+        if (!fits) throw new Error(`dist/data/columns/${name}.text.bin: a text column file whose values do not fit their text`);
+        decoded.push(name);
+      },
+    });
+    const stored = { text: { title: { values: list('title', false), folded: list('title folded') } }, iso: { start: { values: list('start'), folded: null } } };
+    const log: string[] = [];
+    decodeTextsSoon({ events: { table: { stored } } } as unknown as Dataset, (line) => log.push(line));
+    vi.runAllTimers();
+    expect(log).toEqual(['dist/data/columns/title.text.bin: a text column file whose values do not fit their text']);
+    expect(decoded).toEqual(['title folded', 'start']);
   });
 });

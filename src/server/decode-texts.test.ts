@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { spyOnDecodes } from '../../test/decode-spy.ts';
 import { sampleDist } from '../../test/helpers.ts';
 import { loadDataset, type Dataset } from '../query/dataset.ts';
 import { textDecodes } from '../store/read/column-files.ts';
@@ -6,18 +7,13 @@ import { decodeTextsSoon } from './decode-texts.ts';
 
 /** The TextDecoder calls made while `run` runs, by their input's length. */
 function decodes(run: () => void): number[] {
-  const seen: number[] = [];
-  const decode = TextDecoder.prototype.decode;
-  const spy = vi.spyOn(TextDecoder.prototype, 'decode').mockImplementation(function (this: unknown, input?: ArrayBuffer | ArrayBufferView | null) {
-    seen.push(input?.byteLength ?? 0);
-    return decode.call(this as never, input as never);
-  });
+  const spy = spyOnDecodes();
   try {
     run();
   } finally {
-    spy.mockRestore();
+    spy.restore();
   }
-  return seen;
+  return spy.seen;
 }
 
 afterEach(() => vi.useRealTimers());

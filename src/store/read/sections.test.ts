@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { spyOnDecodes } from '../../../test/decode-spy.ts';
 import { FormatError, type Format } from '../format/sections.ts';
 import { packSections, canonicalFloats } from '../write/sections.ts';
 import { stringTableSections } from '../write/string-table.ts';
@@ -96,12 +97,8 @@ describe('string tables', () => {
     const whole = StringTable.read(Sections.of(bytes, T), 0, 'values', many.length);
     expect(Array.from({ length: many.length }, (_, i) => whole.at(i))).toEqual(many);
     const fault = (problem: string) => new Error(`the file: ${problem}`);
-    const decoded: number[] = [];
-    const decode = TextDecoder.prototype.decode;
-    const spy = vi.spyOn(TextDecoder.prototype, 'decode').mockImplementation(function (this: unknown, input?: ArrayBuffer | ArrayBufferView | null) {
-      decoded.push(input?.byteLength ?? 0);
-      return decode.call(this as never, input as never);
-    });
+    const spy = spyOnDecodes();
+    const decoded = spy.seen;
     try {
       const lazy = StringTable.read(Sections.of(bytes, T), 0, 'values', many.length, false, fault);
       expect(lazy.length).toBe(many.length);
@@ -116,7 +113,7 @@ describe('string tables', () => {
       expect(Array.from({ length: many.length }, (_, i) => lazy.at(i))).toEqual(many);
       expect(Math.max(...decoded)).toBeGreaterThan(1000);
     } finally {
-      spy.mockRestore();
+      spy.restore();
     }
   });
 
@@ -156,12 +153,8 @@ describe('string tables', () => {
     const text = sections[0] as Uint8Array;
     const bytes = packSections(T, sections);
     const fault = (problem: string) => new Error(`the file: ${problem}`);
-    const decoded: number[] = [];
-    const decode = TextDecoder.prototype.decode;
-    const spy = vi.spyOn(TextDecoder.prototype, 'decode').mockImplementation(function (this: unknown, input?: ArrayBuffer | ArrayBufferView | null) {
-      decoded.push(input?.byteLength ?? 0);
-      return decode.call(this as never, input as never);
-    });
+    const spy = spyOnDecodes();
+    const decoded = spy.seen;
     try {
       for (const copied of [false, true]) {
         decoded.length = 0;
@@ -177,7 +170,7 @@ describe('string tables', () => {
         expect(decoded.filter((n) => n === text.byteLength)).toHaveLength(1);
       }
     } finally {
-      spy.mockRestore();
+      spy.restore();
     }
     // byte offsets past the text: refused as it is read, as a table decoded at once is
     const short = packSections(T, [text.subarray(0, text.length - 1), ...sections.slice(1)]);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { spyOnDecodes } from '../../test/decode-spy.ts';
 import { readdirSync, readFileSync, readlinkSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyOfSampleDist, firstPart, removeDir, sampleDist, tempDir } from '../../test/helpers.ts';
@@ -51,6 +52,29 @@ describe('liveData', () => {
       }
     } finally {
       Intl.DateTimeFormat = DateTimeFormat;
+    }
+  });
+
+  it("decodes the column texts of the data it loads a moment after serving it, and of data made in memory (aula dev) none", async () => {
+    // (only the timers: the load's own check turns the event loop with setImmediate)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const spy = spyOnDecodes();
+    try {
+      const made = await liveData({ dist, dataset: loadDataset(dist), watch: false, log: () => {} });
+      expect(vi.getTimerCount()).toBe(0);
+      made.stop();
+      const loaded = await liveData({ dist, watch: false, log: () => {} });
+      expect(vi.getTimerCount()).toBe(1);
+      const before = spy.seen.length;
+      vi.advanceTimersByTime(1000);
+      expect(spy.seen.length).toBe(before + 1);
+      // the next list on the next turn; stop() ends it
+      loaded.use!(loadDataset(dist));
+      expect(vi.getTimerCount()).toBe(0);
+      loaded.stop();
+    } finally {
+      spy.restore();
+      vi.useRealTimers();
     }
   });
 

@@ -95,19 +95,24 @@ function distFiles(dist: string, dataset: Dataset): PublicSource {
 
 /** Loads dist/ (rejects with a DistError when it cannot be served) and keeps it current. */
 export async function liveData(options: LiveDataOptions): Promise<LiveData> {
-  const serve = (dataset: Dataset, files?: PublicSource) => ({
+  /**
+   * `loaded`: read from dist/ here, its column texts then decoded soon. Data made in memory (aula
+   * dev) reads each column when an answer first uses it, and decodes each string it reads: decoding
+   * them all would read every column after every edit.
+   */
+  const serve = (dataset: Dataset, files?: PublicSource, loaded = true) => ({
     dataset,
     api: createApi(dataset, { ...options, pooledCache: true }),
     files: new StaticFiles(files ?? distFiles(options.dist, dataset), dataset.baseUrl, options.cacheControl),
-    stopDecoding: decodeTextsSoon(dataset, options.log),
+    stopDecoding: loaded ? decodeTextsSoon(dataset, options.log) : () => {},
   });
-  let current = options.dataset ? serve(options.dataset, options.publicFiles) : serve(await loadChecked(options));
+  let current = options.dataset ? serve(options.dataset, options.publicFiles, false) : serve(await loadChecked(options));
   let stopped = false;
   /** bumped by use(): a reload begun before it loaded data older than what is served now */
   let generation = 0;
-  const swap = (dataset: Dataset, files?: PublicSource) => {
+  const swap = (dataset: Dataset, files?: PublicSource, loaded = true) => {
     const previous = current;
-    current = serve(dataset, files);
+    current = serve(dataset, files, loaded);
     // answers are made synchronously, so nothing reads the old files any more
     previous.stopDecoding();
     previous.dataset.close();
@@ -156,7 +161,7 @@ export async function liveData(options: LiveDataOptions): Promise<LiveData> {
     use(dataset, files) {
       generation++;
       reloads.replaced();
-      swap(dataset, files);
+      swap(dataset, files, false);
     },
     stop() {
       stopped = true;

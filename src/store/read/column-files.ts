@@ -24,7 +24,7 @@ export function readColumns(source: DistSource, rows: number, lazy = source.perN
     const found = (problem: string) => corrupt(source, rel, problem);
     try {
       // read per need, a text is decoded when first read, and read whole, its strings' texts are
-      // decoded once the server answers (decodeTexts): a problem found then names the file as one found now
+      // decoded once the server answers (server/decode-texts.ts): a problem found then names the file as one found now
       return reader(bytes, rows, source.perNeed ? found : undefined, source.perNeed ? undefined : found);
     } catch (e) {
       if (e instanceof FormatError) throw corrupt(source, rel, `${e.message}`);
@@ -49,8 +49,9 @@ export function readColumns(source: DistSource, rows: number, lazy = source.perN
 }
 
 /**
- * The string lists of `table`'s text columns whose texts were left to decode (read whole by
- * readColumns, not per need): each list's decodeAll, to call one at a time once the server answers.
+ * The string lists of `table`'s text columns, read whole by readColumns with their texts left to
+ * decode: each list's decodeAll (nothing for one decoded already), to call one at a time once the
+ * server answers.
  */
 export function textDecodes(table: EventTable): (() => void)[] {
   const lists: (() => void)[] = [];

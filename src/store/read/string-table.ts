@@ -105,6 +105,7 @@ export class StringTable implements StringList {
     return table;
   }
 
+  /** StringList.decodeAll: the whole text now, unless it is decoded already. */
   decodeAll(): void {
     this.decode();
   }

@@ -1,9 +1,9 @@
 // The event columns' texts, decoded after the server has begun answering rather than before. A
-// column's strings are one UTF-8 text in its file (store/format/string-table.ts); decoding the
-// texts of the 100k-event sample takes about a third of the start's CPU, most of it the teasers.
-// Until its list is decoded a string is decoded alone when an answer asks for it (substring
-// lookups search the UTF-8 without decoding), so nothing waits for this. One list is decoded per
-// turn of the event loop: the longest, the teasers' values, blocks it for as long as it did at load.
+// column's strings are one UTF-8 text in its file (store/format/string-table.ts), and decoding the
+// long ones (the teasers) is the largest single piece of a start. Until its list is decoded a
+// string is decoded alone when an answer asks for it (substring lookups search the UTF-8 without
+// decoding), so nothing waits for this. One list is decoded per turn of the event loop: the
+// longest, the teasers' values, blocks it for as long as it did at load.
 import type { Dataset } from '../query/dataset.ts';
 import { textDecodes } from '../store/read/column-files.ts';
 

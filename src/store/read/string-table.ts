@@ -31,8 +31,6 @@ export class StringTable implements StringList {
   private fault: Fault | null = null;
   /** strings decoded alone so far */
   private alone = 0;
-  /** decoded whole by decodeAll(), not when a string is first asked for */
-  private later = false;
 
   /** the text's UTF-8 once read, until it is decoded whole */
   private bytes: Uint8Array | null = null;
@@ -68,9 +66,8 @@ export class StringTable implements StringList {
    * `copied`: its offsets are copied out of the file's bytes, and its text decoded now (the bytes
    * are then not held by the table). `fault`: decode each string alone when first asked for, and
    * throw `fault(problem)` then if it does not fit its offsets (without it, the text is decoded and
-   * checked now, and a problem is a FormatError). `later`: laid out now, decoded whole when
-   * decodeAll() is called (each string decoded alone until then; `fault` is then only what a
-   * string that does not fit throws).
+   * checked now, and a problem is a FormatError). `later`: laid out now, not read per need, and
+   * decoded whole when decodeAll() is called (with `fault`, each string decoded alone until then).
    */
   static read(s: Sections, first: number, what: string, expected?: number, copied = false, fault?: Fault, later = false): StringTable {
     const format: Format = s.format;
@@ -99,7 +96,6 @@ export class StringTable implements StringList {
     };
     const table: StringTable = new StringTable(() => s.u8(first, `${what} text`), lazy ? checkedOnce(fault, layout) : layout, expected, format, what, s.byteLength(first));
     if (!lazy) table.laidOut();
-    table.later = later;
     if (!later && (copied || fault === undefined)) table.decode();
     else table.fault = fault ?? null;
     return table;
@@ -209,7 +205,7 @@ export class StringTable implements StringList {
     let s = made[i];
     if (s === undefined) {
       if (this.odd.size > 0 && this.odd.has(i)) s = this.odd.get(i)!;
-      else if (this.text !== null || (this.fault === null && !this.later) || this.alone * ALONE_BYTES >= this.byteStarts[this.length]) s = this.decode().slice(this.starts[i], this.starts[i + 1]);
+      else if (this.text !== null || this.fault === null || this.alone * ALONE_BYTES >= this.byteStarts[this.length]) s = this.decode().slice(this.starts[i], this.starts[i + 1]);
       else s = this.decodeAlone(i);
       made[i] = s;
     }

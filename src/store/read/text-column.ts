@@ -91,7 +91,9 @@ export function readTextColumn(bytes: Uint8Array, rows: number, fault?: Fault, d
     checkBelow(a, valueCount, F, 'value order');
     return a;
   });
-  const table = (first: number, what: string) => StringTable.read(s, first, what, valueCount, copied, fault ?? decodeLater, fault === undefined && decodeLater !== undefined);
+  // (read per need, the fault is the column's; read whole, decodeLater's, for the strings decoded alone until decodeAll)
+  const alone = fault ?? decodeLater;
+  const table = (first: number, what: string) => StringTable.read(s, first, what, valueCount, copied, alone, fault === undefined && alone !== undefined);
   const values = table(TEXT_SECTION.values, 'values');
   let folded: StringTable | null = null;
   let byFolded: () => Uint32Array | null = () => null;
